@@ -1,0 +1,17 @@
+/**
+ * The schema's history, one module per version, forward-only: a shipped migration is never
+ * edited, and shipped columns are never dropped or renamed. Add a file and a line here.
+ */
+import * as m0001 from './0001-merchants.js';
+import * as m0002 from './0002-transactions.js';
+
+export interface Migration {
+  version: number;
+  name: string;
+  up: string;
+}
+
+export const migrations: readonly Migration[] = [
+  { version: 1, name: 'merchants', up: m0001.up },
+  { version: 2, name: 'transactions', up: m0002.up },
+];

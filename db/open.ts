@@ -1,0 +1,16 @@
+/** Opens the gateway database: WAL, synchronous=FULL (an acknowledged payment survives a power cut). */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+
+export const DATABASE_FILE = 'gateway.sqlite';
+
+export function openDatabase(file: string, options: { readonly?: boolean } = {}): Database.Database {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file, { readonly: options.readonly ?? false });
+  db.pragma('busy_timeout = 5000');
+  if (!options.readonly) db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  return db;
+}

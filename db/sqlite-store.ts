@@ -1,0 +1,104 @@
+/**
+ * The Store port on better-sqlite3 with group commit: every unit of work queued during one
+ * event-loop turn runs in its own SAVEPOINT inside one transaction, and one COMMIT (one fsync
+ * under synchronous=FULL) makes them all durable before any of their promises resolves.
+ * A unit that throws is rolled back to its savepoint alone.
+ *
+ * Units must not await real I/O: the repositories resolve synchronously, so a whole batch runs
+ * within one macrotask and no other request can observe uncommitted state. Breaking that rule
+ * (or nesting units) fails loudly instead of corrupting isolation.
+ */
+import type Database from 'better-sqlite3';
+import type { Repositories, Store } from '../main/core/ports.js';
+import { createRepositories } from './repositories.js';
+
+interface Pending {
+  work: (tx: Repositories) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+export class UnitOfWorkMisuseError extends Error {
+  override name = 'UnitOfWorkMisuseError';
+}
+
+export class SqliteStore implements Store {
+  readonly repositories: Repositories;
+  private queue: Pending[] = [];
+  private scheduled = false;
+  private inBatch = false;
+  private closed = false;
+  private idle: Promise<void> = Promise.resolve();
+
+  constructor(readonly db: Database.Database) {
+    this.repositories = createRepositories(db);
+  }
+
+  run<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new Error('the store is closed'));
+    if (this.inBatch) {
+      return Promise.reject(new UnitOfWorkMisuseError('store.run was called while a unit of work is open (nested unit, or a unit awaited I/O)'));
+    }
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => {
+          this.idle = this.flush();
+        });
+      }
+    });
+  }
+
+  async read<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
+    if (this.inBatch) throw new UnitOfWorkMisuseError('store.read was called while a unit of work is open');
+    return work(this.repositories);
+  }
+
+  private async flush(): Promise<void> {
+    this.scheduled = false;
+    const batch = this.queue;
+    this.queue = [];
+    if (batch.length === 0) return;
+    const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+    this.inBatch = true;
+    try {
+      this.db.exec('BEGIN IMMEDIATE');
+      for (const item of batch) {
+        this.db.exec('SAVEPOINT unit');
+        try {
+          const value = await item.work(this.repositories);
+          this.db.exec('RELEASE unit');
+          outcomes.push({ ok: true, value });
+        } catch (error) {
+          this.db.exec('ROLLBACK TO unit');
+          this.db.exec('RELEASE unit');
+          outcomes.push({ ok: false, error });
+        }
+      }
+      this.db.exec('COMMIT');
+    } catch (error) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      this.inBatch = false;
+      for (const item of batch) item.reject(error);
+      return;
+    }
+    this.inBatch = false;
+    batch.forEach((item, index) => {
+      const outcome = outcomes[index];
+      if (outcome?.ok) item.resolve(outcome.value);
+      else item.reject(outcome?.error);
+    });
+  }
+
+  /** Waits for queued units to commit, then closes the database. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    while (this.scheduled || this.queue.length > 0 || this.inBatch) {
+      await new Promise((resolve) => setImmediate(resolve));
+      await this.idle;
+    }
+    this.closed = true;
+    this.db.close();
+  }
+}

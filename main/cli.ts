@@ -1,0 +1,215 @@
+/**
+ * The headless host: `gateway serve | merchant create | migrate | backup`. Output meant for people
+ * goes to stdout as plain lines (or JSON with --json); logs go to stderr.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { migrate } from '../db/migrate.js';
+import { DATABASE_FILE, openDatabase } from '../db/open.js';
+import { compose, type Composition } from './compose.js';
+import { createLogger } from './infra/logger.js';
+import { buildServer } from './http/server.js';
+import { defaultDataDir, listeningUrl, resolveSettings, SETTING_SPECS, SettingsError, type Settings } from './settings.js';
+
+const USAGE = `Usage: gateway <command> [options]
+
+Commands:
+  serve              serve the REST API, hosted pages and back-office UI
+  merchant create    create a merchant with API credentials (--name NAME [--currency EUR] [--json])
+  merchant list      list merchants
+  migrate            bring the database schema up to date
+  backup --to FILE   write a consistent copy of the database (SQLite online backup)
+
+Common options:
+  --data-dir DIR     data directory (default: GATEWAY_DATA_DIR or ${defaultDataDir()})
+  --json             machine-readable output
+
+serve options:
+${SETTING_SPECS.map((s) => `  --${s.flag.padEnd(30)} ${s.describe} (env ${s.env})`).join('\n')}
+`;
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+type Values = Record<string, string | boolean | undefined>;
+
+function out(text: string): void {
+  process.stdout.write(`${text}\n`);
+}
+
+function parse(argv: string[]) {
+  const options = Object.fromEntries([
+    ['data-dir', { type: 'string' }],
+    ['json', { type: 'boolean' }],
+    ['help', { type: 'boolean', short: 'h' }],
+    ['name', { type: 'string' }],
+    ['currency', { type: 'string' }],
+    ['to', { type: 'string' }],
+    ...SETTING_SPECS.map((s) => [s.flag, { type: 'string' }]),
+  ]) as Parameters<typeof parseArgs>[0] extends infer P ? (P extends { options?: infer O } ? O : never) : never;
+  try {
+    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+function dataDirOf(values: Values): string {
+  const dir = typeof values['data-dir'] === 'string' ? values['data-dir'] : defaultDataDir();
+  const absolute = isAbsolute(dir) ? dir : resolve(dir);
+  mkdirSync(absolute, { recursive: true, mode: 0o700 });
+  return absolute;
+}
+
+function settingsOf(values: Values): Settings {
+  return resolveSettings(dataDirOf(values), values);
+}
+
+export interface RunningServer {
+  url: string;
+  composition: Composition;
+  stop(): Promise<void>;
+}
+
+/** Starts the gateway on the configured address; resolves once it answers requests. */
+export async function startServer(settings: Settings): Promise<RunningServer> {
+  const logger = createLogger({ level: settings.logLevel });
+  const composition = compose({ settings, logger });
+  const app = await buildServer(composition.gateway, { logger });
+  await app.listen({ host: settings.host, port: settings.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : settings.port;
+  const url = listeningUrl(settings.host, port);
+  let stopping: Promise<void> | undefined;
+  return {
+    url,
+    composition,
+    stop: () => {
+      stopping ??= (async () => {
+        await app.close();
+        await composition.close();
+        logger.flush();
+      })();
+      return stopping;
+    },
+  };
+}
+
+async function serve(values: Values): Promise<void> {
+  const settings = settingsOf(values);
+  const server = await startServer(settings);
+  out(`listening on ${server.url}`);
+  const shutdown = (signal: string) => {
+    server.composition.logger.info({ signal }, 'shutting down');
+    server.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        server.composition.logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+}
+
+async function merchantCreate(values: Values): Promise<void> {
+  if (typeof values.name !== 'string') throw new UsageError('merchant create needs --name NAME');
+  const composition = compose({ settings: settingsOf(values), logger: createLogger({ level: 'warn' }) });
+  try {
+    const created = await composition.gateway.merchants.create({
+      name: values.name,
+      ...(typeof values.currency === 'string' ? { currency: values.currency } : {}),
+    });
+    if (!created.ok) throw new UsageError(created.error.errors.map((e) => `--${e.field} ${e.message}`).join('; '));
+    const m = created.value;
+    if (values.json) {
+      out(JSON.stringify({ merchant_id: m.merchant_id, api_key: m.api_key, api_password: m.api_password, webhook_key: m.webhook_key, channel: m.channel }));
+    } else {
+      out(`Merchant "${m.name}" created (${m.merchant_id})`);
+      out(`  API key:      ${m.api_key}`);
+      out(`  API password: ${m.api_password}   (shown once; store it now)`);
+      out(`  Webhook key:  ${m.webhook_key}`);
+      out(`  Channel:      ${m.channel.url_name}`);
+    }
+  } finally {
+    await composition.close();
+  }
+}
+
+async function merchantList(values: Values): Promise<void> {
+  const composition = compose({ settings: settingsOf(values), logger: createLogger({ level: 'warn' }) });
+  try {
+    const merchants = await composition.gateway.merchants.list();
+    if (values.json) out(JSON.stringify(merchants));
+    else for (const m of merchants) out(`${m.merchant_id}  ${m.currency}  ${m.name}`);
+  } finally {
+    await composition.close();
+  }
+}
+
+function migrateCommand(values: Values): void {
+  const db = openDatabase(join(dataDirOf(values), DATABASE_FILE));
+  try {
+    const report = migrate(db);
+    if (values.json) out(JSON.stringify(report));
+    else out(report.applied.length ? `migrated from version ${report.from} to ${report.to}: ${report.applied.join(', ')}` : `schema is up to date (version ${report.to})`);
+  } finally {
+    db.close();
+  }
+}
+
+async function backup(values: Values): Promise<void> {
+  if (typeof values.to !== 'string') throw new UsageError('backup needs --to FILE');
+  const target = resolve(values.to);
+  if (existsSync(target)) throw new UsageError(`${target} exists already; choose a new file`);
+  const source = join(dataDirOf(values), DATABASE_FILE);
+  if (!existsSync(source)) throw new UsageError(`no database at ${source}`);
+  const db = openDatabase(source);
+  try {
+    const result = await db.backup(target);
+    if (values.json) out(JSON.stringify({ file: target, pages: result.totalPages }));
+    else out(`backup written to ${target} (${result.totalPages} pages)`);
+  } finally {
+    db.close();
+  }
+}
+
+export async function runCli(argv: string[]): Promise<number> {
+  try {
+    const { values, positionals } = parse(argv);
+    const command = positionals.join(' ');
+    if (values.help || command === '' || command === 'help') {
+      out(USAGE);
+      return command === '' && !values.help ? 2 : 0;
+    }
+    switch (command) {
+      case 'serve':
+        await serve(values);
+        return -1; // keeps running
+      case 'merchant create':
+        await merchantCreate(values);
+        return 0;
+      case 'merchant list':
+        await merchantList(values);
+        return 0;
+      case 'migrate':
+        migrateCommand(values);
+        return 0;
+      case 'backup':
+        await backup(values);
+        return 0;
+      default:
+        throw new UsageError(`unknown command "${command}"`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof SettingsError) {
+      process.stderr.write(`gateway: ${error.message}\n(see gateway --help)\n`);
+      return 2;
+    }
+    process.stderr.write(`gateway: ${(error as Error).message}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * Builds the gateway for either host: open db -> migrate -> repositories -> core. Plain Node, so
+ * the Electron main process, the headless CLI and the tests all assemble the same thing.
+ */
+import { join } from 'node:path';
+import type { Logger as PinoLogger } from 'pino';
+import { migrate, type MigrationReport } from '../db/migrate.js';
+import { DATABASE_FILE, openDatabase } from '../db/open.js';
+import { SqliteStore } from '../db/sqlite-store.js';
+import { createGateway, type Gateway } from './core/gateway.js';
+import type { Clock, Ids, Vault } from './core/ports.js';
+import { systemClock, uuidIds } from './infra/ids.js';
+import { coreLogger, createLogger } from './infra/logger.js';
+import { createVault, loadDataKey } from './infra/vault.js';
+import type { Settings } from './settings.js';
+
+export interface ComposeOptions {
+  settings: Settings;
+  logger?: PinoLogger;
+  /** The data key; headless hosts load it from the environment or the key file when omitted. */
+  dataKey?: Buffer;
+  clock?: Clock;
+  ids?: Ids;
+}
+
+export interface Composition {
+  settings: Settings;
+  gateway: Gateway;
+  store: SqliteStore;
+  logger: PinoLogger;
+  vault: Vault;
+  migration: MigrationReport;
+  /** Stops background jobs and closes the database after queued units commit. */
+  close(): Promise<void>;
+}
+
+const PURGE_INTERVAL_MS = 10 * 60 * 1000;
+
+export function compose(options: ComposeOptions): Composition {
+  const { settings } = options;
+  const logger = options.logger ?? createLogger({ level: settings.logLevel });
+  const db = openDatabase(join(settings.dataDir, DATABASE_FILE));
+  let migration: MigrationReport;
+  try {
+    migration = migrate(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  const store = new SqliteStore(db);
+  const vault = createVault(options.dataKey ?? loadDataKey(settings.dataDir).key);
+  const gateway = createGateway({
+    store,
+    clock: options.clock ?? systemClock,
+    ids: options.ids ?? uuidIds,
+    vault,
+    logger: coreLogger(logger),
+    settings: {
+      idempotencyRetentionMs: settings.idempotencyRetentionHours * 60 * 60 * 1000,
+      lockout: {
+        maxFailures: settings.lockoutMaxFailures,
+        windowMs: settings.lockoutWindowMinutes * 60 * 1000,
+        lockMs: settings.lockoutMinutes * 60 * 1000,
+      },
+    },
+  });
+
+  const purge = setInterval(() => {
+    gateway.idempotency.purgeExpired().catch((error: unknown) => logger.error({ err: error }, 'idempotency purge failed'));
+  }, PURGE_INTERVAL_MS);
+  purge.unref();
+
+  return {
+    settings,
+    gateway,
+    store,
+    logger,
+    vault,
+    migration,
+    async close() {
+      clearInterval(purge);
+      await store.close();
+    },
+  };
+}

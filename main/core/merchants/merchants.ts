@@ -1,0 +1,116 @@
+/**
+ * Merchants, their API credentials and their invoice channels. Creating a merchant returns the
+ * API password and webhook key once; only the scrypt hash and the sealed webhook key are kept.
+ */
+import { fieldError, success, failure, type Outcome } from '../errors.js';
+import { isCurrency } from '../money.js';
+import type { Clock, Ids, MerchantRecord, Store, Vault } from '../ports.js';
+import { hashPassword, newWebhookKey } from './credentials.js';
+
+export interface CreateMerchantInput {
+  name: string;
+  currency?: string;
+  language?: 'en' | 'de' | 'pt';
+}
+
+export interface CreatedMerchant {
+  merchant_id: string;
+  name: string;
+  api_key: string;
+  api_password: string;
+  webhook_key: string;
+  channel: { url_name: string };
+}
+
+export interface MerchantView {
+  merchant_id: string;
+  name: string;
+  currency: string;
+  created_at: string;
+}
+
+function slug(name: string): string {
+  const base = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40);
+  return base || 'shop';
+}
+
+export class Merchants {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly ids: Ids,
+    private readonly vault: Vault,
+  ) {}
+
+  async create(input: CreateMerchantInput): Promise<Outcome<CreatedMerchant>> {
+    const name = input.name.trim();
+    if (!name || name.length > 120) return failure(fieldError('name', 'must be 1 to 120 characters'));
+    const currency = input.currency ?? 'EUR';
+    if (!isCurrency(currency)) return failure(fieldError('currency', 'must be an ISO 4217 currency code'));
+
+    const apiKey = `tg_test_${this.ids.randomToken(15)}`;
+    const apiPassword = this.ids.randomToken(24);
+    const webhookKey = newWebhookKey();
+    const passwordHash = await hashPassword(apiPassword);
+    const now = this.clock.now().toISOString();
+    const merchant: MerchantRecord = {
+      id: this.ids.newId(),
+      name,
+      webhookKeySealed: this.vault.seal(webhookKey),
+      previousWebhookKeySealed: null,
+      previousWebhookKeyUntil: null,
+      currency,
+      createdAt: now,
+    };
+
+    const urlName = await this.store.run(async (tx) => {
+      await tx.merchants.insert(merchant);
+      await tx.credentials.insert({
+        id: this.ids.newId(),
+        merchantId: merchant.id,
+        kind: 'merchant',
+        apiKey,
+        passwordHash,
+        createdAt: now,
+        revokedAt: null,
+      });
+      const base = slug(name);
+      let candidate = base;
+      for (let n = 2; await tx.channels.findByUrlName(candidate); n += 1) candidate = `${base}-${n}`;
+      await tx.channels.insert({
+        id: this.ids.newId(),
+        merchantId: merchant.id,
+        urlName: candidate,
+        name,
+        currency,
+        language: input.language ?? 'en',
+        senderEmail: null,
+        createdAt: now,
+      });
+      return candidate;
+    });
+
+    return success(
+      {
+        merchant_id: merchant.id,
+        name,
+        api_key: apiKey,
+        api_password: apiPassword,
+        webhook_key: webhookKey,
+        channel: { url_name: urlName },
+      },
+      201,
+    );
+  }
+
+  async list(): Promise<MerchantView[]> {
+    const merchants = await this.store.read((r) => r.merchants.list());
+    return merchants.map((m) => ({ merchant_id: m.id, name: m.name, currency: m.currency, created_at: m.createdAt }));
+  }
+}

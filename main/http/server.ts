@@ -1,0 +1,108 @@
+/**
+ * buildServer(gateway) assembles the Fastify app and never listens: hosts call listen(), tests
+ * call inject(). Type coercion is off: a string where a number belongs is a 400, not a guess.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Logger as PinoLogger } from 'pino';
+import { v7 as uuidv7 } from 'uuid';
+import type { Gateway } from '../core/gateway.js';
+import { protect } from './api-context.js';
+import { installErrorHandling } from './errors.js';
+import { mandateRoutes } from './routes/mandates.js';
+import { EventSchema, TransactionSchema, transactionRoutes } from './routes/transactions.js';
+import { ErrorBodySchema } from './schemas.js';
+
+export const API_VERSION = '3.21.5';
+export const BODY_LIMIT = 1024 * 1024;
+const DEFAULT_UI_DIR = fileURLToPath(new URL('../../renderer/dist/', import.meta.url));
+
+export interface ServerOptions {
+  logger?: PinoLogger;
+  /** Built renderer (the back-office UI); served at /app/ when present. */
+  uiDir?: string;
+  /** Trust X-Forwarded-* from a reverse proxy (for the lock-out's source address). */
+  trustProxy?: boolean;
+}
+
+const API_DESCRIPTION = `Payments, transaction queries, hosted checkout, invoices and network tokens of a shop's
+payment gateway, running the Test environment (a deterministic simulator). Authenticate every request with
+HTTP Basic: user = API key, password = API password. Amounts are decimals in the API and integer minor units
+inside. Errors share one body: \`{"error_code", "message", "errors": [{"field", "message"}]}\`.
+POST requests accept \`Idempotency-Key\` (or \`X-Idempotency-Key\`); a repeat within the retention period replays
+the stored reply with \`Idempotent-Replayed: true\`.`;
+
+export async function buildServer(gateway: Gateway, options: ServerOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    bodyLimit: BODY_LIMIT,
+    trustProxy: options.trustProxy ?? false,
+    genReqId: () => uuidv7(),
+    return503OnClosing: true,
+    ajv: { customOptions: { coerceTypes: false, allErrors: true, removeAdditional: false, useDefaults: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  installErrorHandling(app);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+
+  app.addSchema(ErrorBodySchema);
+  app.addSchema(TransactionSchema);
+  app.addSchema(EventSchema);
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Tillgate payment gateway API', version: API_VERSION, description: API_DESCRIPTION },
+      components: { securitySchemes: { basicAuth: { type: 'http', scheme: 'basic' } } },
+      security: [{ basicAuth: [] }],
+      tags: [
+        { name: 'Payments', description: 'Payment operations' },
+        { name: 'Transaction queries', description: 'Read transactions, their refunds and event logs' },
+      ],
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+  });
+
+  // The REST API: every route in this scope is authenticated and scoped to one merchant.
+  await app.register(async (api) => {
+    protect(api, gateway, 'merchant');
+    await api.register(transactionRoutes(gateway));
+    await api.register(mandateRoutes(gateway));
+  });
+
+  app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok', version: API_VERSION }));
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(fastifySwaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { validatorUrl: null, docExpansion: 'list', deepLinking: true, defaultModelsExpandDepth: 0 },
+    staticCSP: true,
+    transformSpecificationClone: true,
+  });
+
+  const uiDir = options.uiDir ?? DEFAULT_UI_DIR;
+  if (existsSync(uiDir)) {
+    await app.register(fastifyStatic, {
+      root: uiDir,
+      prefix: '/app/',
+      setHeaders: (res) => {
+        res.setHeader(
+          'Content-Security-Policy',
+          "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'",
+        );
+      },
+    });
+  }
+  app.get('/', { schema: { hide: true } }, async (_request, reply) =>
+    existsSync(uiDir) ? reply.redirect('/app/') : reply.redirect('/docs'),
+  );
+
+  return app;
+}

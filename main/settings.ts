@@ -1,0 +1,124 @@
+/**
+ * Host settings: defaults, then `settings.json` in the data dir, then GATEWAY_* environment
+ * variables, then command-line flags. docs/operations.md lists every setting.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+export const SETTINGS_FILE = 'settings.json';
+
+export interface Settings {
+  dataDir: string;
+  host: string;
+  port: number;
+  /** Base of pay links and hosted pages; null derives it from the listening address. */
+  publicUrl: string | null;
+  simDelayMs: number;
+  postbackRetryScale: number;
+  logLevel: string;
+  idempotencyRetentionHours: number;
+  postbackPrivateAddresses: 'allow' | 'deny';
+  lockoutMaxFailures: number;
+  lockoutWindowMinutes: number;
+  lockoutMinutes: number;
+}
+
+type Parsed = { ok: true; value: unknown } | { ok: false; message: string };
+interface SettingSpec {
+  key: Exclude<keyof Settings, 'dataDir' | 'publicUrl'> | 'publicUrl';
+  env: string;
+  flag: string;
+  parse: (raw: unknown) => Parsed;
+  describe: string;
+}
+
+const number = (min: number, max: number, integer: boolean) => (raw: unknown): Parsed => {
+  const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) {
+    return { ok: false, message: `must be ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}` };
+  }
+  return { ok: true, value };
+};
+const oneOf = (...allowed: string[]) => (raw: unknown): Parsed =>
+  typeof raw === 'string' && allowed.includes(raw) ? { ok: true, value: raw } : { ok: false, message: `must be one of ${allowed.join(', ')}` };
+const text = (pattern: RegExp, what: string) => (raw: unknown): Parsed =>
+  typeof raw === 'string' && pattern.test(raw) ? { ok: true, value: raw } : { ok: false, message: `must be ${what}` };
+
+export const SETTING_SPECS: readonly SettingSpec[] = [
+  { key: 'host', env: 'GATEWAY_HOST', flag: 'host', parse: text(/^[\w.:-]+$/, 'a host name or IP address'), describe: 'address to listen on' },
+  { key: 'port', env: 'GATEWAY_PORT', flag: 'port', parse: number(0, 65535, true), describe: 'TCP port (0 picks a free one)' },
+  { key: 'publicUrl', env: 'GATEWAY_PUBLIC_URL', flag: 'public-url', parse: text(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/, 'an http(s) URL'), describe: 'base of pay links and hosted pages' },
+  { key: 'simDelayMs', env: 'GATEWAY_SIM_DELAY_MS', flag: 'sim-delay-ms', parse: number(0, 86_400_000, true), describe: 'duration of every simulated asynchronous step' },
+  { key: 'postbackRetryScale', env: 'GATEWAY_POSTBACK_RETRY_SCALE', flag: 'postback-retry-scale', parse: number(0.000001, 1000, false), describe: 'multiplies the postback retry schedule' },
+  { key: 'logLevel', env: 'GATEWAY_LOG_LEVEL', flag: 'log-level', parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'), describe: 'log level' },
+  { key: 'idempotencyRetentionHours', env: 'GATEWAY_IDEMPOTENCY_RETENTION_HOURS', flag: 'idempotency-retention-hours', parse: number(1, 744, true), describe: 'how long idempotency keys are kept (1 h to 31 days)' },
+  { key: 'postbackPrivateAddresses', env: 'GATEWAY_POSTBACK_PRIVATE_ADDRESSES', flag: 'postback-private-addresses', parse: oneOf('allow', 'deny'), describe: 'postbacks to loopback and private addresses' },
+  { key: 'lockoutMaxFailures', env: 'GATEWAY_LOCKOUT_MAX_FAILURES', flag: 'lockout-max-failures', parse: number(1, 10_000, true), describe: 'failed authentications from one source before a lock-out' },
+  { key: 'lockoutWindowMinutes', env: 'GATEWAY_LOCKOUT_WINDOW_MINUTES', flag: 'lockout-window-minutes', parse: number(1, 1440, true), describe: 'window in which failures are counted' },
+  { key: 'lockoutMinutes', env: 'GATEWAY_LOCKOUT_MINUTES', flag: 'lockout-minutes', parse: number(1, 1440, true), describe: 'length of a lock-out' },
+];
+
+export const DEFAULTS: Omit<Settings, 'dataDir' | 'publicUrl'> = {
+  host: '127.0.0.1',
+  port: 8420,
+  simDelayMs: 5000,
+  postbackRetryScale: 1,
+  logLevel: 'info',
+  idempotencyRetentionHours: 1,
+  postbackPrivateAddresses: 'allow',
+  lockoutMaxFailures: 10,
+  lockoutWindowMinutes: 10,
+  lockoutMinutes: 15,
+};
+
+export class SettingsError extends Error {
+  override name = 'SettingsError';
+}
+
+/** Where the desktop app keeps its data (Electron's userData); `npm start` uses the same place. */
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.GATEWAY_DATA_DIR) return env.GATEWAY_DATA_DIR;
+  const app = 'Tillgate';
+  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Application Support', app);
+  if (process.platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), app);
+  return join(env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), app);
+}
+
+export function resolveSettings(dataDir: string, flags: Record<string, unknown> = {}, env: NodeJS.ProcessEnv = process.env): Settings {
+  const file = join(dataDir, SETTINGS_FILE);
+  let fromFile: Record<string, unknown> = {};
+  if (existsSync(file)) {
+    try {
+      fromFile = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    } catch (error) {
+      throw new SettingsError(`${file} is not valid JSON: ${(error as Error).message.split('\n')[0]}`);
+    }
+    if (typeof fromFile !== 'object' || fromFile === null || Array.isArray(fromFile)) throw new SettingsError(`${file} must hold a JSON object`);
+    const known = new Set(SETTING_SPECS.map((s) => s.key));
+    for (const key of Object.keys(fromFile)) if (!known.has(key as SettingSpec['key'])) throw new SettingsError(`${file}: unknown setting "${key}"`);
+  }
+  const resolved: Record<string, unknown> = { ...DEFAULTS };
+  for (const spec of SETTING_SPECS) {
+    const sources: Array<[unknown, string]> = [
+      [fromFile[spec.key], `${file}: ${spec.key}`],
+      [env[spec.env], `environment variable ${spec.env}`],
+      [flags[spec.flag], `--${spec.flag}`],
+    ];
+    for (const [raw, where] of sources) {
+      if (raw === undefined) continue;
+      const parsed = spec.parse(raw);
+      if (!parsed.ok) throw new SettingsError(`${where} ${parsed.message}`);
+      resolved[spec.key] = parsed.value;
+    }
+  }
+  resolved.dataDir = dataDir;
+  resolved.publicUrl = typeof resolved.publicUrl === 'string' ? resolved.publicUrl.replace(/\/+$/, '') : null;
+  return resolved as unknown as Settings;
+}
+
+/** The public URL for a server listening on host:port when none was configured. */
+export function listeningUrl(host: string, port: number): string {
+  const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}`;
+}
