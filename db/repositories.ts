@@ -20,7 +20,6 @@ type Row = Record<string, unknown>;
 
 const str = (v: unknown): string => v as string;
 const optStr = (v: unknown): string | null => (v === null || v === undefined ? null : (v as string));
-const optNum = (v: unknown): number | null => (v === null || v === undefined ? null : (v as number));
 
 function merchantFromRow(r: Row): MerchantRecord {
   return {

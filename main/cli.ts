@@ -48,9 +48,10 @@ function parse(argv: string[]) {
     ['currency', { type: 'string' }],
     ['to', { type: 'string' }],
     ...SETTING_SPECS.map((s) => [s.flag, { type: 'string' }]),
-  ]) as Parameters<typeof parseArgs>[0] extends infer P ? (P extends { options?: infer O } ? O : never) : never;
+  ]) as Record<string, { type: 'string' | 'boolean'; short?: string }>;
   try {
-    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    return { values: values as Values, positionals };
   } catch (error) {
     throw new UsageError((error as Error).message);
   }

@@ -8,7 +8,7 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger as PinoLogger } from 'pino';
 import { v7 as uuidv7 } from 'uuid';
 import type { Gateway } from '../core/gateway.js';
@@ -39,7 +39,7 @@ the stored reply with \`Idempotent-Replayed: true\`.`;
 
 export async function buildServer(gateway: Gateway, options: ServerOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    ...(options.logger ? { loggerInstance: options.logger as FastifyBaseLogger } : { logger: false }),
     bodyLimit: BODY_LIMIT,
     trustProxy: options.trustProxy ?? false,
     genReqId: () => uuidv7(),
@@ -92,8 +92,8 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
     await app.register(fastifyStatic, {
       root: uiDir,
       prefix: '/app/',
-      setHeaders: (res) => {
-        res.setHeader(
+      setHeaders: (reply) => {
+        reply.header(
           'Content-Security-Policy',
           "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'",
         );

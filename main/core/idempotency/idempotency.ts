@@ -5,9 +5,12 @@
  * all. Keys in flight are tracked in this process: the SQLite host has exactly one writer process.
  */
 import { createHash } from 'node:crypto';
-import canonicalize from 'canonicalize';
+import canonicalizeModule from 'canonicalize';
 import { apiError, ErrorCode, fieldError, httpStatusOf, type ApiError, type Reply } from '../errors.js';
 import type { Clock, Store } from '../ports.js';
+
+// The package is CommonJS (module.exports = fn) but its types declare an ES default export.
+const canonicalize = canonicalizeModule as unknown as (input: unknown) => string | undefined;
 
 export const IDEMPOTENCY_KEY_MAX = 255;
 export const DEFAULT_RETENTION_MS = 60 * 60 * 1000;

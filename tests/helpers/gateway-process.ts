@@ -1,0 +1,100 @@
+/** Runs the real `gateway` command as a child process, as an operator or a POS would. */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const GATEWAY_BIN = fileURLToPath(new URL('../../bin/gateway.js', import.meta.url));
+
+export function tempDataDir(prefix = 'gateway-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export interface CliResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runGateway(args: string[], env: NodeJS.ProcessEnv = {}): CliResult {
+  const result = spawnSync(process.execPath, [GATEWAY_BIN, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    timeout: 60_000,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+export interface MerchantCredentials {
+  merchant_id: string;
+  api_key: string;
+  api_password: string;
+  webhook_key: string;
+  channel: { url_name: string };
+}
+
+export function createMerchant(dataDir: string, name = 'Test Shop'): MerchantCredentials {
+  const result = runGateway(['merchant', 'create', '--data-dir', dataDir, '--name', name, '--json']);
+  if (result.status !== 0) throw new Error(`merchant create failed: ${result.stderr}`);
+  return JSON.parse(result.stdout) as MerchantCredentials;
+}
+
+export function basicAuth(credentials: Pick<MerchantCredentials, 'api_key' | 'api_password'>): string {
+  return `Basic ${Buffer.from(`${credentials.api_key}:${credentials.api_password}`).toString('base64')}`;
+}
+
+export interface GatewayProcess {
+  url: string;
+  dataDir: string;
+  child: ChildProcess;
+  stderr: () => string;
+  /** SIGTERM and wait for exit; resolves with the exit code. */
+  stop(): Promise<number | null>;
+  /** SIGKILL (kill -9) and wait for exit. */
+  kill9(): Promise<void>;
+}
+
+export async function startGateway(options: { dataDir?: string; args?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<GatewayProcess> {
+  const dataDir = options.dataDir ?? tempDataDir();
+  const child = spawn(
+    process.execPath,
+    [GATEWAY_BIN, 'serve', '--data-dir', dataDir, '--port', '0', '--sim-delay-ms', '50', '--postback-retry-scale', '0.001', ...(options.args ?? [])],
+    { env: { ...process.env, GATEWAY_LOG_LEVEL: 'warn', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`gateway did not start in 30 s: ${stderr}`)), 30_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(stdout);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`gateway exited with ${String(code)} before listening: ${stderr}`));
+    });
+  });
+  return {
+    url,
+    dataDir,
+    child,
+    stderr: () => stderr,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+    async kill9() {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
