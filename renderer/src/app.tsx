@@ -1,0 +1,130 @@
+/**
+ * The app frame: header, the product areas and the home panel. The areas are listed so the shape of
+ * the product is visible; each becomes a link when its screen ships.
+ */
+import { useEffect } from 'react';
+import { useGatewayStatus, type GatewayStatus } from './gateway-status-store.js';
+
+const PRODUCT_AREAS = ['Cashier', 'Transactions', 'Invoices', 'Network tokens', 'Checkouts', 'Postbacks', 'Settings'] as const;
+
+export function App() {
+  return (
+    <div className="frame">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="app-header">
+        <span className="brand">
+          <span className="brand-mark" aria-hidden="true">
+            T
+          </span>
+          Tillgate
+        </span>
+        <span className="env-badge">Test environment</span>
+      </header>
+      <div className="frame-body">
+        <Navigation />
+        <main id="main" className="content" tabIndex={-1}>
+          <HomePanel />
+        </main>
+      </div>
+    </div>
+  );
+}
+
+function Navigation() {
+  return (
+    <nav className="side-nav" aria-label="Product areas">
+      <ul className="nav-list">
+        <li>
+          <a className="nav-item nav-item-current" href="/app/" aria-current="page">
+            Home
+          </a>
+        </li>
+        {PRODUCT_AREAS.map((area) => (
+          <li key={area}>
+            <span className="nav-item nav-item-unavailable">
+              <span className="nav-label">{area}</span>
+              <span className="nav-note">Not yet available</span>
+            </span>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+function HomePanel() {
+  const baseUrl = useGatewayStatus((state) => state.baseUrl);
+  return (
+    <>
+      <h1>Home</h1>
+      <p className="lead">
+        This gateway runs the Test environment: a simulated acquirer, card networks and banks. No real card is charged and no
+        real money moves.
+      </p>
+      <section className="card" aria-labelledby="status-heading">
+        <h2 id="status-heading">Gateway status</h2>
+        <GatewayStatusView />
+      </section>
+      <section className="card" aria-labelledby="connect-heading">
+        <h2 id="connect-heading">Connect a point of sale</h2>
+        <dl className="facts">
+          <dt>API base URL</dt>
+          <dd>
+            <code>{baseUrl}</code>
+          </dd>
+        </dl>
+        <ul className="link-list">
+          <li>
+            <a className="link-button" href="/docs">
+              API documentation
+            </a>
+          </li>
+          <li>
+            <a className="link-button" href="/openapi.json">
+              OpenAPI document
+            </a>
+          </li>
+        </ul>
+      </section>
+    </>
+  );
+}
+
+function GatewayStatusView() {
+  const status = useGatewayStatus((state) => state.status);
+  const checking = useGatewayStatus((state) => state.checking);
+  const check = useGatewayStatus((state) => state.check);
+
+  useEffect(() => {
+    void check();
+  }, [check]);
+
+  const phase = status.phase === 'unknown' ? 'checking' : status.phase;
+  return (
+    <div className="status-row">
+      <p role="status" className={`status status-${phase}`}>
+        <span className="status-dot" aria-hidden="true" />
+        <span>{statusText(status)}</span>
+      </p>
+      {status.phase === 'failed' && (
+        // aria-disabled, not disabled: the button keeps keyboard focus while the retry runs.
+        <button type="button" className="button" aria-disabled={checking} onClick={() => void check()}>
+          {checking ? 'Retrying…' : 'Retry'}
+        </button>
+      )}
+    </div>
+  );
+}
+
+function statusText(status: GatewayStatus): string {
+  switch (status.phase) {
+    case 'unknown':
+      return 'Checking the gateway…';
+    case 'running':
+      return `Gateway running, API version ${status.version}`;
+    case 'failed':
+      return `Gateway not available. ${status.failure.message}`;
+  }
+}

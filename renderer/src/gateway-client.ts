@@ -1,0 +1,55 @@
+/**
+ * The renderer's door to the gateway. For now it knows one call, /health; the typed client for the
+ * whole contract replaces this file when the first screen needs it.
+ */
+
+export interface GatewayHealth {
+  status: 'ok';
+  version: string;
+}
+
+/** Why a health check failed, in words a shop owner can act on. */
+export type HealthFailure =
+  | { kind: 'unreachable'; message: string }
+  | { kind: 'http'; status: number; message: string }
+  | { kind: 'unexpected'; message: string };
+
+export type HealthResult = { ok: true; health: GatewayHealth } | { ok: false; failure: HealthFailure };
+
+const HEALTH_TIMEOUT_MS = 10_000;
+
+function isGatewayHealth(body: unknown): body is GatewayHealth {
+  if (typeof body !== 'object' || body === null) return false;
+  const { status, version } = body as Record<string, unknown>;
+  return status === 'ok' && typeof version === 'string' && version.length > 0;
+}
+
+/** Asks the gateway at baseUrl whether it runs. Never throws: a failure is a value. */
+export async function fetchHealth(baseUrl: string): Promise<HealthResult> {
+  let response: Response;
+  try {
+    response = await fetch(new URL('/health', baseUrl), {
+      headers: { Accept: 'application/json' },
+      cache: 'no-store',
+      signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS),
+    });
+  } catch {
+    return { ok: false, failure: { kind: 'unreachable', message: `The gateway at ${baseUrl} cannot be reached.` } };
+  }
+  if (!response.ok) {
+    return {
+      ok: false,
+      failure: { kind: 'http', status: response.status, message: `The gateway answered HTTP ${response.status} to the health check.` },
+    };
+  }
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch {
+    return { ok: false, failure: { kind: 'unexpected', message: 'The gateway sent a health reply that is not JSON.' } };
+  }
+  if (!isGatewayHealth(body)) {
+    return { ok: false, failure: { kind: 'unexpected', message: 'The gateway sent a health reply this app does not understand.' } };
+  }
+  return { ok: true, health: body };
+}
