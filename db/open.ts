@@ -5,9 +5,18 @@ import Database from 'better-sqlite3';
 
 export const DATABASE_FILE = 'gateway.sqlite';
 
-export function openDatabase(file: string, options: { readonly?: boolean } = {}): Database.Database {
+export interface OpenDatabaseOptions {
+  readonly?: boolean;
+  /** A better-sqlite3 binary built for another ABI (the Electron host passes its own; see main/electron/native.ts). */
+  nativeBinding?: string;
+}
+
+export function openDatabase(file: string, options: OpenDatabaseOptions = {}): Database.Database {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  const db = new Database(file, { readonly: options.readonly ?? false });
+  const db = new Database(file, {
+    readonly: options.readonly ?? false,
+    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+  });
   db.pragma('busy_timeout = 5000');
   if (!options.readonly) db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');

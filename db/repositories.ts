@@ -3,6 +3,7 @@
  * methods are async to satisfy the ports but resolve synchronously (see sqlite-store.ts).
  */
 import type Database from 'better-sqlite3';
+import { createPaymentRepositories, createTransactionMovements } from './payment-repositories.js';
 import type {
   ChannelRecord,
   CredentialRecord,
@@ -108,6 +109,7 @@ const transactionColumns = [
   ['cardExpiryMonth', 'card_expiry_month'],
   ['cardExpiryYear', 'card_expiry_year'],
   ['cardSealed', 'card_sealed'],
+  ['cardFingerprint', 'card_fingerprint'],
   ['details', 'details'],
   ['createdAt', 'created_at'],
   ['updatedAt', 'updated_at'],
@@ -210,6 +212,10 @@ export function createRepositories(db: Database.Database): Repositories {
        VALUES (${transactionColumns.map(([, c]) => `@${c}`).join(', ')})`,
     ),
     transactionGet: db.prepare('SELECT * FROM transactions WHERE merchant_id = ? AND id = ?'),
+    transactionGetById: db.prepare('SELECT * FROM transactions WHERE id = ?'),
+    transactionLatestForOrder: db.prepare(
+      'SELECT * FROM transactions WHERE merchant_id = ? AND order_id = ? ORDER BY created_at DESC, id DESC LIMIT 1',
+    ),
     eventInsert: db.prepare(
       `INSERT INTO transaction_events (id, transaction_id, type, status, amount_minor, execution_date, message, created_at)
        VALUES (@id, @transactionId, @type, @status, @amountMinor, @executionDate, @message, @createdAt)`,
@@ -288,6 +294,15 @@ export function createRepositories(db: Database.Database): Repositories {
         }
         return (statement.all(...params) as Row[]).map(transactionFromRow);
       },
+      getById: async (id) => {
+        const row = s.transactionGetById.get(id) as Row | undefined;
+        return row && transactionFromRow(row);
+      },
+      latestForOrder: async (merchantId, orderId) => {
+        const row = s.transactionLatestForOrder.get(merchantId, orderId) as Row | undefined;
+        return row && transactionFromRow(row);
+      },
+      ...createTransactionMovements(db),
     },
     events: {
       append: async (e) => void s.eventInsert.run(e),
@@ -297,5 +312,6 @@ export function createRepositories(db: Database.Database): Repositories {
       append: async (o: OutboxRecord) => void s.outboxInsert.run({ ...o, payload: JSON.stringify(o.payload) }),
       nextSequence: async (subjectType, subjectId) => (s.outboxNextSequence.get(subjectType, subjectId) as { next: number }).next,
     },
+    ...createPaymentRepositories(db),
   };
 }

@@ -83,6 +83,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : settings.port;
   const url = listeningUrl(settings.host, port);
+  composition.setListeningUrl(url);
   let stopping: Promise<void> | undefined;
   return {
     url,
@@ -118,7 +119,7 @@ async function serve(values: Values): Promise<void> {
 
 async function merchantCreate(values: Values): Promise<void> {
   if (typeof values.name !== 'string') throw new UsageError('merchant create needs --name NAME');
-  const composition = compose({ settings: settingsOf(values), logger: createLogger({ level: 'warn' }) });
+  const composition = compose({ settings: settingsOf(values), logger: createLogger({ level: 'warn' }), background: false });
   try {
     const created = await composition.gateway.merchants.create({
       name: values.name,
@@ -141,7 +142,7 @@ async function merchantCreate(values: Values): Promise<void> {
 }
 
 async function merchantList(values: Values): Promise<void> {
-  const composition = compose({ settings: settingsOf(values), logger: createLogger({ level: 'warn' }) });
+  const composition = compose({ settings: settingsOf(values), logger: createLogger({ level: 'warn' }), background: false });
   try {
     const merchants = await composition.gateway.merchants.list();
     if (values.json) out(JSON.stringify(merchants));

@@ -12,7 +12,8 @@ import type { Clock, Ids, Vault } from './core/ports.js';
 import { systemClock, uuidIds } from './infra/ids.js';
 import { coreLogger, createLogger } from './infra/logger.js';
 import { createVault, loadDataKey } from './infra/vault.js';
-import type { Settings } from './settings.js';
+import { Simulator } from './processor/simulator.js';
+import { listeningUrl, type Settings } from './settings.js';
 
 export interface ComposeOptions {
   settings: Settings;
@@ -21,6 +22,10 @@ export interface ComposeOptions {
   dataKey?: Buffer;
   clock?: Clock;
   ids?: Ids;
+  /** better-sqlite3 binary for this runtime's ABI; omitted under plain Node (node_modules' build). */
+  nativeBinding?: string;
+  /** Start background jobs (scheduled settlements and expiries). Default true. */
+  background?: boolean;
 }
 
 export interface Composition {
@@ -30,6 +35,9 @@ export interface Composition {
   logger: PinoLogger;
   vault: Vault;
   migration: MigrationReport;
+  /** The base URL of hosted pages and pay links; hosts set it once they listen (unless configured). */
+  publicUrl(): string;
+  setListeningUrl(url: string): void;
   /** Stops background jobs and closes the database after queued units commit. */
   close(): Promise<void>;
 }
@@ -39,7 +47,7 @@ const PURGE_INTERVAL_MS = 10 * 60 * 1000;
 export function compose(options: ComposeOptions): Composition {
   const { settings } = options;
   const logger = options.logger ?? createLogger({ level: settings.logLevel });
-  const db = openDatabase(join(settings.dataDir, DATABASE_FILE));
+  const db = openDatabase(join(settings.dataDir, DATABASE_FILE), { nativeBinding: options.nativeBinding });
   let migration: MigrationReport;
   try {
     migration = migrate(db);
@@ -49,13 +57,18 @@ export function compose(options: ComposeOptions): Composition {
   }
   const store = new SqliteStore(db);
   const vault = createVault(options.dataKey ?? loadDataKey(settings.dataDir).key);
+  const clock = options.clock ?? systemClock;
+  let listening = listeningUrl(settings.host, settings.port);
+  const publicUrl = () => settings.publicUrl ?? listening;
   const gateway = createGateway({
     store,
-    clock: options.clock ?? systemClock,
+    clock,
     ids: options.ids ?? uuidIds,
     vault,
     logger: coreLogger(logger),
+    processor: new Simulator({ publicUrl, now: () => clock.now() }),
     settings: {
+      payments: { simDelayMs: settings.simDelayMs },
       idempotencyRetentionMs: settings.idempotencyRetentionHours * 60 * 60 * 1000,
       lockout: {
         maxFailures: settings.lockoutMaxFailures,
@@ -69,6 +82,7 @@ export function compose(options: ComposeOptions): Composition {
     gateway.idempotency.purgeExpired().catch((error: unknown) => logger.error({ err: error }, 'idempotency purge failed'));
   }, PURGE_INTERVAL_MS);
   purge.unref();
+  if (options.background ?? true) gateway.scheduler.start();
 
   return {
     settings,
@@ -77,8 +91,13 @@ export function compose(options: ComposeOptions): Composition {
     logger,
     vault,
     migration,
+    publicUrl,
+    setListeningUrl(url) {
+      listening = url;
+    },
     async close() {
       clearInterval(purge);
+      await gateway.scheduler.stop();
       await store.close();
     },
   };

@@ -39,9 +39,11 @@ CREATE TABLE transactions (
   CHECK (refunded_minor <= captured_minor)
 ) STRICT;
 CREATE INDEX transactions_merchant_created ON transactions(merchant_id, created_at, id);
-CREATE INDEX transactions_merchant_order ON transactions(merchant_id, order_id, created_at);
-CREATE INDEX transactions_merchant_status ON transactions(merchant_id, status_code, created_at);
-CREATE INDEX transactions_merchant_currency ON transactions(merchant_id, currency, created_at);
+-- The filter indexes end in (created_at, id) like the list's ORDER BY, so a filtered list is read
+-- in order from its own index; without id the planner walks the merchant's whole history instead.
+CREATE INDEX transactions_merchant_order ON transactions(merchant_id, order_id, created_at, id);
+CREATE INDEX transactions_merchant_status ON transactions(merchant_id, status_code, created_at, id);
+CREATE INDEX transactions_merchant_currency ON transactions(merchant_id, currency, created_at, id);
 
 CREATE TABLE transaction_events (
   id TEXT PRIMARY KEY,

@@ -4,6 +4,7 @@
  */
 import * as m0001 from './0001-merchants.js';
 import * as m0002 from './0002-transactions.js';
+import * as m0003 from './0003-payments.js';
 
 export interface Migration {
   version: number;
@@ -14,4 +15,5 @@ export interface Migration {
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'merchants', up: m0001.up },
   { version: 2, name: 'transactions', up: m0002.up },
+  { version: 3, name: 'payments', up: m0003.up },
 ];

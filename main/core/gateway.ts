@@ -6,13 +6,17 @@ import { Authenticator, type LockoutPolicy } from './merchants/authenticator.js'
 import { Merchants } from './merchants/merchants.js';
 import { Idempotency } from './idempotency/idempotency.js';
 import { Mandates } from './mandates/mandates.js';
+import { KeyedLock } from './locks.js';
 import { Operations } from './operations.js';
-import type { Clock, Ids, Logger, Store, Vault } from './ports.js';
+import { DEFAULT_PAYMENT_SETTINGS, Payments, type PaymentSettings } from './payments/payments.js';
+import type { Clock, Ids, Logger, Processor, Store, Vault } from './ports.js';
+import { Scheduler } from './scheduler.js';
 import { TransactionQueries } from './transactions/queries.js';
 
 export interface CoreSettings {
   idempotencyRetentionMs: number;
   lockout: LockoutPolicy;
+  payments?: Partial<PaymentSettings>;
 }
 
 export interface CoreDeps {
@@ -21,6 +25,7 @@ export interface CoreDeps {
   ids: Ids;
   vault: Vault;
   logger: Logger;
+  processor: Processor;
   settings: CoreSettings;
 }
 
@@ -34,11 +39,27 @@ export interface Gateway {
   readonly operations: Operations;
   readonly transactions: TransactionQueries;
   readonly mandates: Mandates;
+  readonly payments: Payments;
+  readonly scheduler: Scheduler;
 }
 
 export function createGateway(deps: CoreDeps): Gateway {
-  const { store, clock, ids, vault, logger, settings } = deps;
+  const { store, clock, ids, vault, logger, settings, processor } = deps;
   const idempotency = new Idempotency(store, clock, settings.idempotencyRetentionMs);
+  const scheduler = new Scheduler(store, clock, ids, logger);
+  const mandates = new Mandates(clock, ids, vault);
+  const payments = new Payments({
+    store,
+    clock,
+    ids,
+    vault,
+    processor,
+    scheduler,
+    mandates,
+    locks: new KeyedLock(),
+    logger,
+    settings: { ...DEFAULT_PAYMENT_SETTINGS, ...settings.payments },
+  });
   return {
     store,
     clock,
@@ -48,6 +69,8 @@ export function createGateway(deps: CoreDeps): Gateway {
     idempotency,
     operations: new Operations(store, idempotency),
     transactions: new TransactionQueries(store),
-    mandates: new Mandates(clock, ids, vault),
+    mandates,
+    payments,
+    scheduler,
   };
 }

@@ -20,6 +20,8 @@ export interface Ids {
 export interface Vault {
   seal(plaintext: string): string;
   open(sealed: string): string;
+  /** Keyed one-way fingerprint (HMAC) for finding equal secrets without storing them, e.g. a card. */
+  fingerprint(plaintext: string): string;
 }
 
 export interface Logger {
@@ -127,6 +129,8 @@ export interface TransactionRecord {
   cardExpiryYear: number | null;
   /** Stored card reference (PAN and expiry), sealed by the Vault; only for recurring use. */
   cardSealed: string | null;
+  /** Vault fingerprint of the PAN (same card, same fingerprint). */
+  cardFingerprint: string | null;
   /** Extra per-type data (customer, wallet, pos meta): never card data. */
   details: Record<string, unknown>;
   createdAt: string;
@@ -201,10 +205,98 @@ export interface MandateRepository {
   findByReference(merchantId: string, reference: string): Promise<MandateRecord | undefined>;
 }
 
+/** Fields a status change may set besides the status. */
+export interface TransactionChange {
+  statusCode: number;
+  message?: string | null;
+  reasonCode?: string | null;
+  authorizedMinor?: number;
+  capturedMinor?: number;
+  feesMinor?: number;
+  sepaMsgId?: string | null;
+  cardBrand?: string | null;
+  cardLastFour?: string | null;
+  cardBin?: string | null;
+  cardExpiryMonth?: number | null;
+  cardExpiryYear?: number | null;
+  cardSealed?: string | null;
+  cardFingerprint?: string | null;
+  details?: Record<string, unknown>;
+  expiresAt?: string | null;
+}
+
 export interface TransactionRepository {
   insert(transaction: TransactionRecord): Promise<void>;
   get(merchantId: string, id: string): Promise<TransactionRecord | undefined>;
+  /** By id alone: only for the customer-facing pages, which know the id from their URL. */
+  getById(id: string): Promise<TransactionRecord | undefined>;
   list(merchantId: string, filter: TransactionFilter): Promise<TransactionRecord[]>;
+  /** Most recent transaction of an order (PIN retry). */
+  latestForOrder(merchantId: string, orderId: string): Promise<TransactionRecord | undefined>;
+  /** Status change guarded by the allowed source statuses; false when the row was not in one of them. */
+  transition(id: string, from: readonly number[], change: TransactionChange, now: string): Promise<boolean>;
+  /** Adds a capture if the sum stays within the authorization; sets the status. */
+  addCapture(id: string, amountMinor: number, statusCode: number, now: string): Promise<boolean>;
+  /** Adds a refund if the sum stays within the captured amount; status 7 when all is refunded, else 8. */
+  addRefund(id: string, amountMinor: number, now: string): Promise<boolean>;
+  /** Releases part or all of an uncaptured authorization; status 5 when nothing is left, else 4. */
+  addReversal(id: string, amountMinor: number, now: string): Promise<boolean>;
+}
+
+export interface RefundRecord {
+  id: string;
+  transactionId: string;
+  merchantId: string;
+  amountMinor: number;
+  /** 0 started, 1 success, 2 error */
+  statusCode: 0 | 1 | 2;
+  merchantRefundId: string | null;
+  merchantReference: string | null;
+  executionDate: string | null;
+  processorReference: string | null;
+  createdAt: string;
+}
+
+export interface RefundRepository {
+  insert(refund: RefundRecord): Promise<void>;
+  listByTransaction(transactionId: string): Promise<RefundRecord[]>;
+}
+
+export interface ScheduledTask {
+  id: string;
+  kind: string;
+  subjectId: string;
+  merchantId: string;
+  dueAt: string;
+  state: 'pending' | 'done' | 'failed';
+  attempts: number;
+  lastError: string | null;
+  createdAt: string;
+}
+
+export interface TaskRepository {
+  insert(task: ScheduledTask): Promise<void>;
+  due(now: string, limit: number): Promise<ScheduledTask[]>;
+  nextDueAt(): Promise<string | undefined>;
+  finish(id: string, state: 'done' | 'failed', lastError: string | null): Promise<void>;
+  retry(id: string, dueAt: string, lastError: string): Promise<void>;
+  /** Marks pending tasks of a subject done (e.g. an expiry after the customer finished). */
+  cancelPending(subjectId: string, kind: string): Promise<void>;
+}
+
+export interface PinSecurityRepository {
+  recordFailure(merchantId: string, cardFingerprint: string, at: string): Promise<void>;
+  failuresSince(merchantId: string, cardFingerprint: string, since: string): Promise<number>;
+  findKey(merchantId: string, zoneId: string, keyId: string): Promise<string | undefined>;
+}
+
+export interface FeeSchedule {
+  percentBasisPoints: number;
+  fixedMinor: number;
+}
+
+export interface FeeRepository {
+  find(merchantId: string, paymentType: string): Promise<FeeSchedule | undefined>;
 }
 
 export interface EventRepository {
@@ -227,6 +319,10 @@ export interface Repositories {
   transactions: TransactionRepository;
   events: EventRepository;
   outbox: OutboxRepository;
+  refunds: RefundRepository;
+  tasks: TaskRepository;
+  pinSecurity: PinSecurityRepository;
+  fees: FeeRepository;
 }
 
 /**
@@ -238,4 +334,93 @@ export interface Store {
   run<T>(work: (tx: Repositories) => Promise<T>): Promise<T>;
   read<T>(work: (repos: Repositories) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+// ---- processor (acquirer, networks, issuers, banks, HSM) ---------------------------------------
+// The Test environment implements this with a deterministic simulator (main/processor); a
+// production connector implements the same interface. Every method may reject when the
+// processor is unreachable; the core answers 502 / 5001 then and changes nothing.
+
+export type CardEntryMode = 'ecommerce' | 'contactless' | 'chip' | 'swipe' | 'manual' | 'stored' | 'devicewallet';
+
+export interface CardData {
+  pan: string;
+  expiryMonth: number;
+  expiryYear: number;
+  cvv?: string;
+  holder?: string;
+}
+
+export interface EncryptedPin {
+  format: 'ISO-0';
+  /** 16 hex characters, TDES-ECB under `key`. */
+  block: string;
+  /** Double-length TDES key (16 bytes) named by zone_id + key_id, from the terminal key store. */
+  key: Buffer;
+}
+
+export interface CardAuthorizationRequest {
+  reference: string;
+  card: CardData;
+  entry: CardEntryMode;
+  amountMinor: number;
+  currency: string;
+  /** Contactless payments above this need online PIN (CVM limit), in minor units. */
+  cvmLimitMinor: number;
+  /** True when the request is a customer-initiated e-commerce payment that passed a 3-D Secure challenge. */
+  threeDSecureAuthenticated: boolean;
+  pin?: EncryptedPin;
+  walletCryptogram?: { cryptogram: string; eci: string };
+}
+
+export type CardDecision =
+  | { outcome: 'approved'; authorizationCode: string; networkReference: string }
+  | { outcome: 'declined'; code: string; text: string }
+  /** 3-D Secure challenge needed before the issuer decides (e-commerce). */
+  | { outcome: 'challenge' }
+  /** Soft decline 1A: online PIN needed; `insertCard` when the card must be inserted for it. */
+  | { outcome: 'pin_required'; insertCard: boolean }
+  /** Technical failure at the processor (status 11 error). */
+  | { outcome: 'error'; text: string };
+
+export interface DirectDebitRequest {
+  reference: string;
+  iban: string;
+  bic: string | null;
+  mandateReference: string;
+  b2b: boolean;
+  amountMinor: number;
+  currency: string;
+}
+
+export type DirectDebitSubmission =
+  | { outcome: 'accepted'; messageId: string }
+  | { outcome: 'rejected'; code: string; text: string };
+
+export type DirectDebitResult = { outcome: 'settled' } | { outcome: 'returned'; code: string; text: string };
+
+export type RedirectMethod = 'cardecom' | 'threeds' | 'wallet' | 'a2a' | 'bankredirect' | 'register';
+
+export interface FollowUpRequest {
+  reference: string;
+  networkReference: string | null;
+  amountMinor: number;
+  currency: string;
+}
+
+export type FollowUpResult = { outcome: 'approved'; reference: string } | { outcome: 'declined'; code: string; text: string };
+
+export interface Processor {
+  readonly name: string;
+  authorizeCard(request: CardAuthorizationRequest): Promise<CardDecision>;
+  capture(request: FollowUpRequest): Promise<FollowUpResult>;
+  reverse(request: FollowUpRequest): Promise<FollowUpResult>;
+  refund(request: FollowUpRequest): Promise<FollowUpResult>;
+  /** Card credit (cardpos) or account-to-account transfer; its result arrives after the simulated delay. */
+  payout(request: FollowUpRequest & { method: string }): Promise<FollowUpResult>;
+  submitDirectDebit(request: DirectDebitRequest): Promise<DirectDebitSubmission>;
+  /** Asked when the settlement date has come (after the simulated delay). */
+  directDebitResult(request: DirectDebitRequest): Promise<DirectDebitResult>;
+  /** Where the customer approves a redirect payment (wallet, a2a, bankredirect) or enters card data. */
+  redirectUrl(method: RedirectMethod, reference: string): string;
 }

@@ -52,6 +52,21 @@ export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply
   return reply.code(httpStatusOf(error.error_code)).type('application/json; charset=utf-8').send(error);
 }
 
+/**
+ * Fastify's `frameworkErrors`: errors raised while routing, before any hook runs (a malformed
+ * percent-encoding, a path parameter above maxParamLength). Fastify's own body would echo the URL,
+ * which may hold a card number; this one names the field only.
+ */
+export function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  if (error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    const message = error.code === 'FST_ERR_BAD_URL' ? 'must be a valid URL path (percent-encoding)' : 'has a parameter that is too long';
+    void sendApiError(reply, validationError([{ field: 'path', message }]));
+    return;
+  }
+  request.log.error({ code: error.code }, 'routing error');
+  void sendApiError(reply, apiError(ErrorCode.internal, `Internal error; correlation id ${String(request.id)}`));
+}
+
 /** Installs the D3 error handler and not-found handler on an instance (and its children). */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError & { validation?: AjvError[]; validationContext?: string }, request: FastifyRequest, reply: FastifyReply) => {

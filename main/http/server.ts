@@ -13,8 +13,9 @@ import type { Logger as PinoLogger } from 'pino';
 import { v7 as uuidv7 } from 'uuid';
 import type { Gateway } from '../core/gateway.js';
 import { protect } from './api-context.js';
-import { installErrorHandling } from './errors.js';
+import { installErrorHandling, sendFrameworkError } from './errors.js';
 import { mandateRoutes } from './routes/mandates.js';
+import { paymentRoutes, paymentSchemas } from './routes/payments.js';
 import { EventSchema, TransactionSchema, transactionRoutes } from './routes/transactions.js';
 import { ErrorBodySchema } from './schemas.js';
 
@@ -44,10 +45,14 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
     trustProxy: options.trustProxy ?? false,
     genReqId: () => uuidv7(),
     return503OnClosing: true,
+    frameworkErrors: sendFrameworkError,
     ajv: { customOptions: { coerceTypes: false, allErrors: true, removeAdditional: false, useDefaults: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installErrorHandling(app);
+  // The API speaks JSON only: without this, Fastify's built-in text/plain parser would hand a
+  // string body to validation ("must be object") instead of the 415 naming Content-Type.
+  app.removeContentTypeParser('text/plain');
   app.addHook('onSend', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });
@@ -55,6 +60,7 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
   app.addSchema(ErrorBodySchema);
   app.addSchema(TransactionSchema);
   app.addSchema(EventSchema);
+  for (const schema of paymentSchemas) app.addSchema(schema);
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -65,6 +71,7 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
       tags: [
         { name: 'Payments', description: 'Payment operations' },
         { name: 'Transaction queries', description: 'Read transactions, their refunds and event logs' },
+        { name: 'System', description: 'Health and documentation' },
       ],
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
@@ -74,6 +81,7 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
   await app.register(async (api) => {
     protect(api, gateway, 'merchant');
     await api.register(transactionRoutes(gateway));
+    await api.register(paymentRoutes(gateway));
     await api.register(mandateRoutes(gateway));
   });
 
@@ -83,7 +91,12 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
   await app.register(fastifySwaggerUi, {
     routePrefix: '/docs',
     uiConfig: { validatorUrl: null, docExpansion: 'list', deepLinking: true, defaultModelsExpandDepth: 0 },
-    staticCSP: true,
+    // Offline and same-origin only. Not the plugin's default policy: it allows outside hosts and
+    // says upgrade-insecure-requests, which blanks the page for tills reaching us over LAN http.
+    // Inline styles stay allowed because Swagger UI injects its logo's style.
+    staticCSP:
+      "default-src 'self'; base-uri 'self'; connect-src 'self'; font-src 'self' data:; form-action 'self'; frame-ancestors 'self'; " +
+      "img-src 'self' data:; object-src 'none'; script-src 'self'; script-src-attr 'none'; style-src 'self' 'unsafe-inline'",
     transformSpecificationClone: true,
   });
 
@@ -100,6 +113,7 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
       },
     });
   }
+  app.get('/app', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/app/'));
   app.get('/', { schema: { hide: true } }, async (_request, reply) =>
     existsSync(uiDir) ? reply.redirect('/app/') : reply.redirect('/docs'),
   );

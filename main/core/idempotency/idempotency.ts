@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import canonicalizeModule from 'canonicalize';
-import { apiError, ErrorCode, fieldError, httpStatusOf, type ApiError, type Reply } from '../errors.js';
+import { apiError, ErrorCode, fieldError, type ApiError, type Reply } from '../errors.js';
 import type { Clock, Store } from '../ports.js';
 
 // The package is CommonJS (module.exports = fn) but its types declare an ES default export.
@@ -93,8 +93,14 @@ export class Idempotency {
   }
 }
 
-/** Replies that are never stored: the request was rejected before anything was processed. */
+const NOT_STORED: ReadonlySet<number> = new Set([ErrorCode.validation, ErrorCode.processor, ErrorCode.internal]);
+
+/**
+ * Replies that are never stored: the request was rejected before anything was processed
+ * (validation), or nothing happened because the processor or the gateway failed; a retry with the
+ * same key must be able to do the work.
+ */
 export function isStorable(reply: Reply): boolean {
   const body = reply.body as { error_code?: number } | null;
-  return !(reply.status === httpStatusOf(ErrorCode.validation) && body?.error_code === ErrorCode.validation);
+  return !(reply.status >= 400 && body?.error_code !== undefined && NOT_STORED.has(body.error_code));
 }

@@ -6,7 +6,7 @@
 import { randomInt } from 'node:crypto';
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
 import { failure, success, validationError, type FieldError, type Outcome } from '../errors.js';
-import type { Clock, Ids, MandateRecord, Vault } from '../ports.js';
+import type { Clock, Ids, MandateRecord, Repositories, Vault } from '../ports.js';
 import type { Operation } from '../operations.js';
 
 export interface MandateRequest {
@@ -75,27 +75,9 @@ export class Mandates {
     const merchantId = operation.context.merchantId;
 
     return operation.commit(async (tx) => {
-      let reference = this.newReference(now);
-      while (await tx.mandates.findByReference(merchantId, reference)) reference = this.newReference(now);
-      const mandate: MandateRecord = {
-        id: this.ids.newId(),
-        merchantId,
-        reference,
-        paymentType,
-        recurring: request.recurring === 1,
-        firstName: request.first_name ?? null,
-        lastName: request.last_name ?? null,
-        accountHolder: request.account_holder.trim(),
-        ibanSealed: this.vault.seal(iban),
-        ibanLastFour: iban.slice(-4),
-        bic: request.bic?.toUpperCase() ?? null,
-        email: request.email ?? null,
-        mandateDate: now.toISOString().slice(0, 10),
-        createdAt: now.toISOString(),
-      };
-      await tx.mandates.insert(mandate);
+      const mandate = await this.createIn(tx, merchantId, { ...request, iban, payment_type: paymentType }, now);
       return success({
-        sepa_mandate: reference,
+        sepa_mandate: mandate.reference,
         mandate_date: mandate.mandateDate,
         payment_type: paymentType,
         recurring: mandate.recurring ? 1 : 0,
@@ -103,6 +85,31 @@ export class Mandates {
         error_code: 0 as const,
       });
     });
+  }
+
+  /** Creates a mandate inside the caller's unit of work (also used for on-the-fly mandates of dd payments). */
+  async createIn(tx: Repositories, merchantId: string, request: MandateRequest & { payment_type: 'dd' | 'dd_b2b' }, now: Date): Promise<MandateRecord> {
+    const iban = normalizeIban(request.iban);
+    let reference = this.newReference(now);
+    while (await tx.mandates.findByReference(merchantId, reference)) reference = this.newReference(now);
+    const mandate: MandateRecord = {
+      id: this.ids.newId(),
+      merchantId,
+      reference,
+      paymentType: request.payment_type,
+      recurring: request.recurring === 1,
+      firstName: request.first_name ?? null,
+      lastName: request.last_name ?? null,
+      accountHolder: request.account_holder.trim(),
+      ibanSealed: this.vault.seal(iban),
+      ibanLastFour: iban.slice(-4),
+      bic: request.bic?.toUpperCase() ?? null,
+      email: request.email ?? null,
+      mandateDate: now.toISOString().slice(0, 10),
+      createdAt: now.toISOString(),
+    };
+    await tx.mandates.insert(mandate);
+    return mandate;
   }
 
   /** `MND-YYYYMMDD-` plus 10 random characters: 23 characters, within the 35 allowed. */

@@ -143,6 +143,26 @@ export class TransactionQueries {
     return row ? success(transactionView(row)) : failure(notFound(transactionId));
   }
 
+  async refunds(merchantId: string, transactionId: string): Promise<Outcome<RefundView[]>> {
+    const result = await this.store.read(async (r) => {
+      const row = await r.transactions.get(merchantId, transactionId);
+      return row ? { row, refunds: await r.refunds.listByTransaction(row.id) } : undefined;
+    });
+    if (!result) return failure(notFound(transactionId));
+    return success(
+      result.refunds.map((refund) => ({
+        created_at: refund.createdAt,
+        refund_id: refund.id,
+        amount: amountOf(refund.amountMinor, result.row.currency),
+        status_code: refund.statusCode,
+        status: REFUND_STATUS_NAMES[refund.statusCode] ?? 'error',
+        ...(refund.merchantReference !== null ? { merchant_reference: refund.merchantReference } : {}),
+        ...(refund.merchantRefundId !== null ? { merchant_refund_id: refund.merchantRefundId } : {}),
+        ...(refund.executionDate !== null ? { execution_date: refund.executionDate } : {}),
+      })),
+    );
+  }
+
   async log(merchantId: string, transactionId: string): Promise<Outcome<EventView[]>> {
     const result = await this.store.read(async (r) => {
       const row = await r.transactions.get(merchantId, transactionId);
@@ -152,6 +172,19 @@ export class TransactionQueries {
     return success(result.events.map((e) => eventView(e, result.row.currency)));
   }
 }
+
+export interface RefundView {
+  created_at: string;
+  refund_id: string;
+  amount: number;
+  status_code: number;
+  status: string;
+  merchant_reference?: string;
+  merchant_refund_id?: string;
+  execution_date?: string;
+}
+
+const REFUND_STATUS_NAMES: Record<number, string> = { 0: 'started', 1: 'success', 2: 'error' };
 
 export function notFound(transactionId: string) {
   return apiError(ErrorCode.notFound, `Transaction ${transactionId} not found`, [{ field: 'transaction_id', message: 'no such transaction for this merchant' }]);

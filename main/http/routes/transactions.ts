@@ -89,6 +89,20 @@ export function transactionRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
     );
 
     app.get(
+      '/rest/transactions/:transaction_id/refunds',
+      {
+        schema: {
+          tags: ['Transaction queries'],
+          summary: 'List the refunds of a transaction',
+          params: IdParams,
+          response: apiResponses({ 200: Type.Array(Type.Ref('Refund')) }, [400, 404]),
+        },
+      },
+      async (request, reply) =>
+        send(reply, toReply(await gateway.transactions.refunds(merchantOf(request), request.params.transaction_id))),
+    );
+
+    app.get(
       '/rest/transactions/:transaction_id/log',
       {
         schema: {

@@ -1,0 +1,161 @@
+/**
+ * Repositories of the payments engine: guarded money movements (conditional updates that report
+ * whether they applied, never read-then-write), refunds, scheduled tasks, PIN security, fees.
+ */
+import type Database from 'better-sqlite3';
+import type {
+  FeeRepository,
+  PinSecurityRepository,
+  RefundRecord,
+  RefundRepository,
+  ScheduledTask,
+  TaskRepository,
+  TransactionChange,
+} from '../main/core/ports.js';
+
+type Row = Record<string, unknown>;
+
+const changeColumns: ReadonlyArray<readonly [keyof TransactionChange, string]> = [
+  ['statusCode', 'status_code'],
+  ['message', 'message'],
+  ['reasonCode', 'reason_code'],
+  ['authorizedMinor', 'authorized_minor'],
+  ['capturedMinor', 'captured_minor'],
+  ['feesMinor', 'fees_minor'],
+  ['sepaMsgId', 'sepa_msg_id'],
+  ['cardBrand', 'card_brand'],
+  ['cardLastFour', 'card_last_four'],
+  ['cardBin', 'card_bin'],
+  ['cardExpiryMonth', 'card_expiry_month'],
+  ['cardExpiryYear', 'card_expiry_year'],
+  ['cardSealed', 'card_sealed'],
+  ['cardFingerprint', 'card_fingerprint'],
+  ['details', 'details'],
+  ['expiresAt', 'expires_at'],
+];
+
+export interface TransactionMovements {
+  transition(id: string, from: readonly number[], change: TransactionChange, now: string): Promise<boolean>;
+  addCapture(id: string, amountMinor: number, statusCode: number, now: string): Promise<boolean>;
+  addRefund(id: string, amountMinor: number, now: string): Promise<boolean>;
+  addReversal(id: string, amountMinor: number, now: string): Promise<boolean>;
+}
+
+export function createTransactionMovements(db: Database.Database): TransactionMovements {
+  const capture = db.prepare(
+    `UPDATE transactions SET captured_minor = captured_minor + @amount, status_code = @status, updated_at = @now
+     WHERE id = @id AND status_code IN (3, 4) AND captured_minor + @amount <= authorized_minor`,
+  );
+  const refund = db.prepare(
+    `UPDATE transactions SET refunded_minor = refunded_minor + @amount,
+       status_code = CASE WHEN refunded_minor + @amount = captured_minor THEN 7 ELSE 8 END, updated_at = @now
+     WHERE id = @id AND status_code IN (3, 8) AND refunded_minor + @amount <= captured_minor`,
+  );
+  const reversal = db.prepare(
+    `UPDATE transactions SET reversed_minor = reversed_minor + @amount, authorized_minor = authorized_minor - @amount,
+       status_code = CASE WHEN authorized_minor - @amount = 0 THEN 5 ELSE 4 END, updated_at = @now
+     WHERE id = @id AND status_code = 4 AND captured_minor = 0 AND @amount <= authorized_minor`,
+  );
+  const transitions = new Map<string, Database.Statement>();
+
+  return {
+    async transition(id, from, change, now) {
+      const fields = changeColumns.filter(([field]) => change[field] !== undefined);
+      const sql =
+        `UPDATE transactions SET ${fields.map(([, column]) => `${column} = ?`).join(', ')}, updated_at = ? ` +
+        `WHERE id = ? AND status_code IN (${from.map(() => '?').join(', ')})`;
+      let statement = transitions.get(sql);
+      if (!statement) {
+        statement = db.prepare(sql);
+        transitions.set(sql, statement);
+      }
+      const values = fields.map(([field]) => (field === 'details' ? JSON.stringify(change.details) : change[field]));
+      return statement.run(...values, now, id, ...from).changes === 1;
+    },
+    addCapture: async (id, amountMinor, statusCode, now) => capture.run({ id, amount: amountMinor, status: statusCode, now }).changes === 1,
+    addRefund: async (id, amountMinor, now) => refund.run({ id, amount: amountMinor, now }).changes === 1,
+    addReversal: async (id, amountMinor, now) => reversal.run({ id, amount: amountMinor, now }).changes === 1,
+  };
+}
+
+function refundFromRow(r: Row): RefundRecord {
+  return {
+    id: r.id as string,
+    transactionId: r.transaction_id as string,
+    merchantId: r.merchant_id as string,
+    amountMinor: r.amount_minor as number,
+    statusCode: r.status_code as 0 | 1 | 2,
+    merchantRefundId: (r.merchant_refund_id as string | null) ?? null,
+    merchantReference: (r.merchant_reference as string | null) ?? null,
+    executionDate: (r.execution_date as string | null) ?? null,
+    processorReference: (r.processor_reference as string | null) ?? null,
+    createdAt: r.created_at as string,
+  };
+}
+
+function taskFromRow(r: Row): ScheduledTask {
+  return {
+    id: r.id as string,
+    kind: r.kind as string,
+    subjectId: r.subject_id as string,
+    merchantId: r.merchant_id as string,
+    dueAt: r.due_at as string,
+    state: r.state as ScheduledTask['state'],
+    attempts: r.attempts as number,
+    lastError: (r.last_error as string | null) ?? null,
+    createdAt: r.created_at as string,
+  };
+}
+
+export function createPaymentRepositories(db: Database.Database): {
+  refunds: RefundRepository;
+  tasks: TaskRepository;
+  pinSecurity: PinSecurityRepository;
+  fees: FeeRepository;
+} {
+  const s = {
+    refundInsert: db.prepare(
+      `INSERT INTO refunds (id, transaction_id, merchant_id, amount_minor, status_code, merchant_refund_id, merchant_reference, execution_date, processor_reference, created_at)
+       VALUES (@id, @transactionId, @merchantId, @amountMinor, @statusCode, @merchantRefundId, @merchantReference, @executionDate, @processorReference, @createdAt)`,
+    ),
+    refundsByTransaction: db.prepare('SELECT * FROM refunds WHERE transaction_id = ? ORDER BY id'),
+    taskInsert: db.prepare(
+      `INSERT INTO scheduled_tasks (id, kind, subject_id, merchant_id, due_at, state, attempts, last_error, created_at)
+       VALUES (@id, @kind, @subjectId, @merchantId, @dueAt, @state, @attempts, @lastError, @createdAt)`,
+    ),
+    tasksDue: db.prepare("SELECT * FROM scheduled_tasks WHERE state = 'pending' AND due_at <= ? ORDER BY due_at LIMIT ?"),
+    taskNextDue: db.prepare("SELECT MIN(due_at) AS due FROM scheduled_tasks WHERE state = 'pending'"),
+    taskFinish: db.prepare('UPDATE scheduled_tasks SET state = ?, last_error = ?, attempts = attempts + 1 WHERE id = ?'),
+    taskRetry: db.prepare('UPDATE scheduled_tasks SET due_at = ?, last_error = ?, attempts = attempts + 1 WHERE id = ?'),
+    taskCancel: db.prepare("UPDATE scheduled_tasks SET state = 'done' WHERE subject_id = ? AND kind = ? AND state = 'pending'"),
+    pinFailure: db.prepare('INSERT INTO pin_failures (merchant_id, card_fingerprint, failed_at) VALUES (?, ?, ?)'),
+    pinFailures: db.prepare('SELECT COUNT(*) AS n FROM pin_failures WHERE merchant_id = ? AND card_fingerprint = ? AND failed_at > ?'),
+    pinKey: db.prepare('SELECT key_sealed FROM pin_keys WHERE merchant_id = ? AND zone_id = ? AND key_id = ?'),
+    fee: db.prepare('SELECT percent_basis_points, fixed_minor FROM fee_schedules WHERE merchant_id = ? AND payment_type = ?'),
+  };
+  return {
+    refunds: {
+      insert: async (r) => void s.refundInsert.run(r),
+      listByTransaction: async (transactionId) => (s.refundsByTransaction.all(transactionId) as Row[]).map(refundFromRow),
+    },
+    tasks: {
+      insert: async (t) => void s.taskInsert.run(t),
+      due: async (now, limit) => (s.tasksDue.all(now, limit) as Row[]).map(taskFromRow),
+      nextDueAt: async () => ((s.taskNextDue.get() as { due: string | null }).due ?? undefined),
+      finish: async (id, state, lastError) => void s.taskFinish.run(state, lastError, id),
+      retry: async (id, dueAt, lastError) => void s.taskRetry.run(dueAt, lastError, id),
+      cancelPending: async (subjectId, kind) => void s.taskCancel.run(subjectId, kind),
+    },
+    pinSecurity: {
+      recordFailure: async (merchantId, fingerprint, at) => void s.pinFailure.run(merchantId, fingerprint, at),
+      failuresSince: async (merchantId, fingerprint, since) => (s.pinFailures.get(merchantId, fingerprint, since) as { n: number }).n,
+      findKey: async (merchantId, zoneId, keyId) => (s.pinKey.get(merchantId, zoneId, keyId) as { key_sealed: string } | undefined)?.key_sealed,
+    },
+    fees: {
+      find: async (merchantId, paymentType) => {
+        const row = s.fee.get(merchantId, paymentType) as { percent_basis_points: number; fixed_minor: number } | undefined;
+        return row && { percentBasisPoints: row.percent_basis_points, fixedMinor: row.fixed_minor };
+      },
+    },
+  };
+}

@@ -1,0 +1,29 @@
+/** `included_fees` (decisions.md D1): percentage + fixed part per merchant and payment type, half-up. */
+import { feeMinor } from '../money.js';
+import type { FeeSchedule, Repositories } from '../ports.js';
+import type { PaymentType } from './payment-types.js';
+
+/** Defaults when a merchant has no schedule of its own; fixed parts are for 2-decimal currencies. */
+export const DEFAULT_FEES: Record<PaymentType, FeeSchedule> = {
+  cardpos: { percentBasisPoints: 140, fixedMinor: 10 },
+  cardecom: { percentBasisPoints: 140, fixedMinor: 25 },
+  devicewallet: { percentBasisPoints: 140, fixedMinor: 25 },
+  wallet: { percentBasisPoints: 249, fixedMinor: 35 },
+  a2a: { percentBasisPoints: 50, fixedMinor: 10 },
+  bankredirect: { percentBasisPoints: 90, fixedMinor: 25 },
+  dd: { percentBasisPoints: 35, fixedMinor: 20 },
+  dd_b2b: { percentBasisPoints: 35, fixedMinor: 30 },
+};
+
+/** The fixed part scaled to the currency's exponent, half-up (0.25 is 0 JPY, 0.250 KWD). */
+function fixedFor(fixedMinorAt2: number, exponent: number): number {
+  if (exponent >= 2) return fixedMinorAt2 * 10 ** (exponent - 2);
+  const divisor = 10 ** (2 - exponent);
+  return Math.floor((fixedMinorAt2 * 2 + divisor) / (2 * divisor));
+}
+
+export async function feesFor(repos: Repositories, merchantId: string, type: PaymentType, amountMinor: number, exponent: number): Promise<number> {
+  if (amountMinor === 0) return 0;
+  const schedule = (await repos.fees.find(merchantId, type)) ?? DEFAULT_FEES[type];
+  return feeMinor(amountMinor, schedule.percentBasisPoints, fixedFor(schedule.fixedMinor, exponent));
+}

@@ -1,0 +1,129 @@
+/**
+ * Durable scheduled tasks (settlement after the simulated delay, expiry of customer actions and
+ * authorizations). Tasks are rows written in the same unit as the change that needs them, so a
+ * restart forgets nothing. Handlers must be idempotent: a crash after the handler's unit and
+ * before the task is marked done runs it again, and guarded transitions make that harmless.
+ */
+import type { Clock, Ids, Logger, Repositories, ScheduledTask, Store } from './ports.js';
+
+export type TaskHandler = (task: ScheduledTask) => Promise<void>;
+
+const BATCH = 50;
+const MAX_SLEEP_MS = 60_000;
+const MAX_ATTEMPTS = 20;
+
+export class Scheduler {
+  private readonly handlers = new Map<string, TaskHandler>();
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+  private stopped = true;
+  private ticking: Promise<void> = Promise.resolve();
+  private again = false;
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly ids: Ids,
+    private readonly logger: Logger,
+  ) {}
+
+  register(kind: string, handler: TaskHandler): void {
+    this.handlers.set(kind, handler);
+  }
+
+  /** Adds a task inside the caller's unit of work; call `wake()` after it commits. */
+  async schedule(tx: Repositories, kind: string, subjectId: string, merchantId: string, dueAt: Date): Promise<void> {
+    await tx.tasks.insert({
+      id: this.ids.newId(),
+      kind,
+      subjectId,
+      merchantId,
+      dueAt: dueAt.toISOString(),
+      state: 'pending',
+      attempts: 0,
+      lastError: null,
+      createdAt: this.clock.now().toISOString(),
+    });
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.wake();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.ticking;
+  }
+
+  /** Looks for due tasks soon (after a commit that scheduled one). */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.ticking = this.tick();
+    }, 0);
+  }
+
+  /** Runs every task that is due now; used by the timer and by tests that move the clock. */
+  async runDue(): Promise<number> {
+    let count = 0;
+    for (;;) {
+      const due = await this.store.read((r) => r.tasks.due(this.clock.now().toISOString(), BATCH));
+      if (due.length === 0) return count;
+      for (const task of due) {
+        await this.runTask(task);
+        count += 1;
+      }
+      if (due.length < BATCH) return count;
+    }
+  }
+
+  private async runTask(task: ScheduledTask): Promise<void> {
+    const handler = this.handlers.get(task.kind);
+    try {
+      if (!handler) throw new Error(`no handler for task kind ${task.kind}`);
+      await handler(task);
+      await this.store.run((tx) => tx.tasks.finish(task.id, 'done', null));
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.logger.warn({ task_id: task.id, kind: task.kind, attempts: task.attempts + 1, error: message }, 'scheduled task failed');
+      if (task.attempts + 1 >= MAX_ATTEMPTS) {
+        await this.store.run((tx) => tx.tasks.finish(task.id, 'failed', message));
+      } else {
+        const delay = Math.min(2 ** task.attempts * 1000, 60 * 60 * 1000);
+        await this.store.run((tx) => tx.tasks.retry(task.id, new Date(this.clock.now().getTime() + delay).toISOString(), message));
+      }
+    }
+  }
+
+  private async tick(): Promise<void> {
+    this.timer = undefined;
+    if (this.stopped) return;
+    this.running = true;
+    try {
+      do {
+        this.again = false;
+        await this.runDue();
+      } while (this.again && !this.stopped);
+    } catch (error) {
+      this.logger.error({ error: error instanceof Error ? error.message : String(error) }, 'scheduler tick failed');
+    } finally {
+      this.running = false;
+    }
+    if (this.stopped) return;
+    const next = await this.store.read((r) => r.tasks.nextDueAt()).catch(() => undefined);
+    const sleep = next === undefined ? MAX_SLEEP_MS : Math.min(Math.max(Date.parse(next) - this.clock.now().getTime(), 0), MAX_SLEEP_MS);
+    this.timer = setTimeout(() => {
+      this.ticking = this.tick();
+    }, sleep);
+    this.timer.unref();
+  }
+}
