@@ -1,22 +1,20 @@
 /**
  * Builds the renderer into renderer/dist, which the gateway serves at /app/ (main/http/server.ts).
- * Run from the repository root: `vite build --config renderer/vite.config.ts`.
+ * Run from the repository root: `vite build --config renderer/vite.config.ts`. Type-checked by
+ * renderer/tsconfig.node.json (Node types), apart from the browser code in src/.
  */
-import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
-
-const root = fileURLToPath(new URL('.', import.meta.url));
 
 // eslint-disable-next-line no-restricted-syntax -- Vite loads the config through its default export.
 export default defineConfig({
-  root,
+  root: import.meta.dirname,
   base: '/app/',
   // No React plugin: Oxc's automatic JSX runtime is all the build needs (no Fast Refresh).
   oxc: { jsx: { runtime: 'automatic' } },
   build: {
-    outDir: fileURLToPath(new URL('dist/', import.meta.url)),
+    outDir: 'dist',
     emptyOutDir: true,
-    // Served under a strict CSP: keep every asset a file of its own, never an inline data: script.
+    // Served under a strict CSP: every asset stays a file of its own, none is inlined as data:.
     assetsInlineLimit: 0,
     target: 'es2022',
   },

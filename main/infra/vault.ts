@@ -3,7 +3,7 @@
  * key from GATEWAY_DATA_KEY (base64) or from `data.key` in the data dir (created with mode 0600);
  * the desktop app keeps that file encrypted with the OS keychain (main/electron).
  */
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Vault } from '../core/ports.js';
@@ -13,7 +13,12 @@ export const DATA_KEY_FILE = 'data.key';
 
 export function createVault(key: Buffer): Vault {
   if (key.length !== 32) throw new Error('the data key must be 32 bytes');
+  // A separate key for fingerprints, derived so that sealing and fingerprinting never share a key.
+  const fingerprintKey = Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), 'tillgate fingerprint v1', 32));
   return {
+    fingerprint(plaintext) {
+      return createHmac('sha256', fingerprintKey).update(plaintext, 'utf8').digest('base64url');
+    },
     seal(plaintext) {
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', key, iv);
@@ -24,7 +29,9 @@ export function createVault(key: Buffer): Vault {
       const [version, payload] = sealed.split('.');
       if (version !== VERSION || !payload) throw new Error('sealed value has an unknown format');
       const raw = Buffer.from(payload, 'base64');
-      const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
+      // Insist on the full 16-byte tag: GCM would otherwise verify a truncated (weaker) one.
+      if (raw.length < 28) throw new Error('sealed value is truncated');
+      const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12), { authTagLength: 16 });
       decipher.setAuthTag(raw.subarray(12, 28));
       return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
     },

@@ -44,7 +44,7 @@ function Navigation() {
         {PRODUCT_AREAS.map((area) => (
           <li key={area}>
             <span className="nav-item nav-item-unavailable">
-              <span className="nav-label">{area}</span>
+              <span className="nav-label">{area}</span>{' '}
               <span className="nav-note">Not yet available</span>
             </span>
           </li>
