@@ -47,6 +47,45 @@ export function maskPans(text: string): string {
   return text.replace(PAN_LIKE, (_m, first: string, last: string) => `${first}…${last}`);
 }
 
+// Field names whose values are secrets wherever they appear (compared lower-case without _ or -,
+// so cardNumber and card_number both match). REDACTED_PATHS alone stops at a fixed depth.
+const SECRET_KEYS = new Set(
+  ['authorization', 'cookie', 'password', 'api_password', 'webhook_key', 'card_number', 'card_cvv', 'cvv', 'pin', 'pin_block', 'block', 'track2_data', 'emv_data', 'iban', 'number'].map(
+    (key) => key.replace(/[^a-z0-9]/g, ''),
+  ),
+);
+const MAX_SCRUB_DEPTH = 12;
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/** A copy of a logged value with secret fields redacted at any depth and card numbers masked in strings. */
+function scrub(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') return maskPans(value);
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth >= MAX_SCRUB_DEPTH) return '[too deep]';
+  if (Array.isArray(value)) return value.map((item) => scrub(item, depth + 1));
+  // Class instances (errors, Fastify's request and reply) go to their serializers below.
+  if (!isPlainObject(value)) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    copy[key] = SECRET_KEYS.has(key.toLowerCase().replace(/[^a-z0-9]/g, '')) ? '[redacted]' : scrub(item, depth + 1);
+  }
+  return copy;
+}
+
+interface RequestLike {
+  method?: string;
+  url?: string;
+  host?: string;
+  ip?: string;
+  headers?: Record<string, unknown>;
+  socket?: { remotePort?: number };
+}
+
 export function createLogger(options: { level?: string; destination?: DestinationStream | number } = {}): PinoLogger {
   const destination = options.destination ?? 2;
   return pino(
@@ -61,7 +100,22 @@ export function createLogger(options: { level?: string; destination?: Destinatio
           );
         },
       },
+      formatters: {
+        log: (object) => scrub(object, 0) as Record<string, unknown>,
+      },
       serializers: {
+        // Fastify's request serializer, with card numbers in the URL (path or query) masked.
+        req: (req: RequestLike) =>
+          isPlainObject(req)
+            ? req
+            : {
+                method: req.method,
+                url: typeof req.url === 'string' ? maskPans(req.url) : req.url,
+                version: req.headers?.['accept-version'],
+                host: req.host,
+                remoteAddress: req.ip,
+                remotePort: req.socket?.remotePort,
+              },
         err: (error: Error) => {
           const serialized = pino.stdSerializers.err(error);
           serialized.message = maskPans(serialized.message);

@@ -64,7 +64,8 @@ export class Authenticator {
       return { ok: false, error: apiError(ErrorCode.unauthenticated, 'Missing or wrong API credentials') };
     }
 
-    this.failures.delete(source);
+    // A success does not clear the source's failures: otherwise one valid key would let the same
+    // address keep guessing other merchants' passwords. The window simply runs out.
     const principal: Principal = { kind: credential.kind, credentialId: credential.id, merchantId: credential.merchantId };
     if (this.verified.size >= CACHE_MAX) this.verified.delete(this.verified.keys().next().value as string);
     this.verified.set(cacheKey, { principal, expiresAt: now + CACHE_TTL_MS });

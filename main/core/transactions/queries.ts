@@ -48,8 +48,15 @@ export interface EventView {
 // ISO 8601 date-time with an offset or Z, or a plain date.
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2}))?$/;
 
+/** Date.parse rolls impossible days over (2026-02-30 becomes March 2); this refuses them. */
+function isCalendarDate(value: string): boolean {
+  const [year, month, day] = value.slice(0, 10).split('-').map(Number);
+  const date = new Date(Date.UTC(year ?? 0, (month ?? 0) - 1, day ?? 0));
+  return date.getUTCFullYear() === year && date.getUTCMonth() + 1 === month && date.getUTCDate() === day;
+}
+
 function parseTimestamp(value: string, field: string, errors: FieldError[]): string | undefined {
-  const time = ISO_TIMESTAMP.test(value) ? Date.parse(value) : Number.NaN;
+  const time = ISO_TIMESTAMP.test(value) && isCalendarDate(value) ? Date.parse(value) : Number.NaN;
   if (Number.isNaN(time)) {
     errors.push({ field, message: 'must be an ISO 8601 timestamp, e.g. 2026-11-21T10:00:00+02:00' });
     return undefined;
@@ -74,7 +81,11 @@ export function parseListQuery(query: TransactionListQuery): Outcome<Transaction
     offset: parseCount(query.offset, 'offset', 0, 100_000_000, 0, errors),
   };
   if (query.from !== undefined) filter.from = parseTimestamp(query.from, 'from', errors);
-  if (query.to !== undefined) filter.to = parseTimestamp(query.to, 'to', errors);
+  if (query.to !== undefined) {
+    // A plain date as the upper bound means "to the end of that day" (UTC), as people read it.
+    const endOfDay = /^\d{4}-\d{2}-\d{2}$/.test(query.to) ? `${query.to}T23:59:59.999Z` : query.to;
+    filter.to = parseTimestamp(endOfDay, 'to', errors);
+  }
   if (query.status !== undefined) {
     const codes = query.status.split(',').map((part) => part.trim());
     if (codes.some((code) => !/^\d{1,2}$/.test(code) || !isStatusCode(Number(code)))) {

@@ -64,7 +64,8 @@ const PosData = Type.Object(
 );
 
 const paymentFields = {
-  payment_type: Type.String({ enum: [...PAYMENT_TYPES], description: PAYMENT_TYPES.join(', ') }),
+  // No enum here: an unknown type is 1004 (decisions.md D3), which the core answers, not 1001.
+  payment_type: Type.String({ maxLength: 40, examples: [...PAYMENT_TYPES], description: `one of ${PAYMENT_TYPES.join(', ')}` }),
   order_id: Str(100),
   amount: Amount('decimal in the currency (10.55); 0 performs an account check for card types'),
   currency: Str(3, 'ISO 4217'),

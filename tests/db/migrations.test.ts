@@ -1,0 +1,331 @@
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type Database from 'better-sqlite3';
+import { DatabaseTooNewError, migrate, schemaVersion } from '../../db/migrate.js';
+import { migrations, type Migration } from '../../db/migrations/index.js';
+import { openDatabase } from '../../db/open.js';
+import { transactionListSql } from '../../db/repositories.js';
+import type { TransactionFilter } from '../../main/core/ports.js';
+
+const MIGRATIONS_DIR = fileURLToPath(new URL('../../db/migrations/', import.meta.url));
+
+function freshDatabase(): Database.Database {
+  return openDatabase(':memory:');
+}
+
+/** Tables and indexes (name -> columns) a migration must create. */
+interface Expected {
+  tables: string[];
+  indexes: Record<string, string[]>;
+  unique: Array<{ table: string; columns: string[] }>;
+  /** Columns added to tables of earlier migrations. */
+  addedColumns?: Record<string, string[]>;
+}
+
+const expectedByVersion: Record<number, Expected> = {
+  1: {
+    tables: ['merchants', 'credentials', 'channels', 'idempotency_keys', 'mandates'],
+    indexes: {
+      credentials_merchant: ['merchant_id'],
+      channels_merchant: ['merchant_id'],
+      idempotency_keys_expiry: ['expires_at'],
+    },
+    unique: [
+      { table: 'credentials', columns: ['api_key'] },
+      { table: 'channels', columns: ['url_name'] },
+      { table: 'idempotency_keys', columns: ['merchant_id', 'key'] },
+      { table: 'mandates', columns: ['merchant_id', 'reference'] },
+    ],
+  },
+  2: {
+    tables: ['transactions', 'transaction_events', 'postback_outbox'],
+    indexes: {
+      transactions_merchant_created: ['merchant_id', 'created_at', 'id'],
+      transactions_merchant_order: ['merchant_id', 'order_id', 'created_at', 'id'],
+      transactions_merchant_status: ['merchant_id', 'status_code', 'created_at', 'id'],
+      transactions_merchant_currency: ['merchant_id', 'currency', 'created_at', 'id'],
+      transaction_events_transaction: ['transaction_id', 'id'],
+      postback_outbox_due: ['state', 'next_attempt_at'],
+    },
+    unique: [{ table: 'postback_outbox', columns: ['subject_type', 'subject_id', 'sequence'] }],
+  },
+  3: {
+    tables: ['refunds', 'scheduled_tasks', 'pin_failures', 'pin_keys', 'fee_schedules'],
+    indexes: {
+      refunds_transaction: ['transaction_id', 'id'],
+      scheduled_tasks_due: ['state', 'due_at'],
+      scheduled_tasks_subject: ['subject_id', 'kind'],
+      pin_failures_card: ['merchant_id', 'card_fingerprint', 'failed_at'],
+    },
+    unique: [
+      { table: 'pin_keys', columns: ['merchant_id', 'zone_id', 'key_id'] },
+      { table: 'fee_schedules', columns: ['merchant_id', 'payment_type'] },
+    ],
+    addedColumns: { transactions: ['card_fingerprint'] },
+  },
+  4: {
+    tables: ['postback_attempts'],
+    indexes: {
+      postback_attempts_outbox: ['outbox_id', 'id'],
+      postback_outbox_merchant: ['merchant_id', 'state', 'created_at'],
+    },
+    unique: [],
+    addedColumns: { postback_outbox: ['delivered_at', 'last_error'] },
+  },
+};
+
+function objectNames(db: Database.Database, type: 'table' | 'index'): string[] {
+  return (
+    db.prepare("SELECT name FROM sqlite_master WHERE type = ? AND name NOT LIKE 'sqlite_%' ORDER BY name").all(type) as Array<{ name: string }>
+  ).map((r) => r.name);
+}
+
+function schemaText(db: Database.Database): string {
+  return (db.prepare('SELECT type, name, sql FROM sqlite_master ORDER BY type, name').all() as Array<Record<string, unknown>>)
+    .map((r) => `${String(r.type)} ${String(r.name)} ${String(r.sql)}`)
+    .join('\n');
+}
+
+function indexColumns(db: Database.Database, index: string): string[] {
+  return (db.prepare('SELECT name FROM pragma_index_info(?) ORDER BY seqno').all(index) as Array<{ name: string }>).map((r) => r.name);
+}
+
+function columnNames(db: Database.Database, table: string): string[] {
+  return (db.prepare('SELECT name FROM pragma_table_info(?)').all(table) as Array<{ name: string }>).map((r) => r.name);
+}
+
+function uniqueKeys(db: Database.Database, table: string): string[][] {
+  const list = db.prepare('SELECT name, "unique" AS isUnique, origin FROM pragma_index_list(?)').all(table) as Array<{
+    name: string;
+    isUnique: number;
+    origin: string;
+  }>;
+  return list.filter((i) => i.isUnique === 1).map((i) => indexColumns(db, i.name));
+}
+
+describe('migrations', () => {
+  test('are numbered 1..n contiguously, one file per version named NNNN-name', () => {
+    assert.ok(migrations.length >= 2);
+    assert.deepEqual(
+      migrations.map((m) => m.version),
+      migrations.map((_m, i) => i + 1),
+    );
+    const files = readdirSync(MIGRATIONS_DIR)
+      .filter((f) => /^\d{4}-.+\.ts$/.test(f))
+      .sort();
+    assert.deepEqual(
+      files,
+      migrations.map((m) => `${String(m.version).padStart(4, '0')}-${m.name}.ts`),
+      'every migration file is listed in index.ts under its number and name',
+    );
+    assert.equal(new Set(migrations.map((m) => m.name)).size, migrations.length);
+  });
+
+  test('every migration has a test below', () => {
+    assert.deepEqual(
+      Object.keys(expectedByVersion).map(Number),
+      migrations.map((m) => m.version),
+      'add the tables and indexes of a new migration to expectedByVersion',
+    );
+  });
+
+  for (const migration of migrations) {
+    test(`${String(migration.version).padStart(4, '0')}-${migration.name} creates its tables and indexes`, () => {
+      const db = freshDatabase();
+      try {
+        const before = migrations.filter((m) => m.version < migration.version);
+        migrate(db, before);
+        const tablesBefore = objectNames(db, 'table');
+        const indexesBefore = objectNames(db, 'index');
+        const expected = expectedByVersion[migration.version];
+        assert.ok(expected, `no expectations for migration ${migration.version}`);
+        for (const [table, columns] of Object.entries(expected.addedColumns ?? {})) {
+          for (const column of columns) assert.ok(!columnNames(db, table).includes(column), `${table}.${column} exists before`);
+        }
+
+        const report = migrate(db, [...before, migration]);
+        assert.deepEqual(report, {
+          from: migration.version - 1,
+          to: migration.version,
+          applied: [`${String(migration.version).padStart(4, '0')}-${migration.name}`],
+        });
+        assert.equal(schemaVersion(db), migration.version);
+
+        const newTables = objectNames(db, 'table').filter((t) => !tablesBefore.includes(t));
+        assert.deepEqual(newTables.sort(), [...expected.tables].sort());
+        const newIndexes = objectNames(db, 'index').filter((i) => !indexesBefore.includes(i));
+        assert.deepEqual(newIndexes.sort(), Object.keys(expected.indexes).sort());
+        for (const [index, columns] of Object.entries(expected.indexes)) {
+          assert.deepEqual(indexColumns(db, index), columns, `columns of ${index}`);
+        }
+        for (const { table, columns } of expected.unique) {
+          assert.ok(
+            uniqueKeys(db, table).some((key) => key.join(',') === columns.join(',')),
+            `${table} has a unique key on (${columns.join(', ')})`,
+          );
+        }
+        for (const [table, columns] of Object.entries(expected.addedColumns ?? {})) {
+          for (const column of columns) assert.ok(columnNames(db, table).includes(column), `${table}.${column} added`);
+        }
+        // Every table is STRICT: a string in an INTEGER money column is an error, not a silent coercion.
+        const strict = db.prepare('SELECT name, strict FROM pragma_table_list WHERE schema = ?').all('main') as Array<{ name: string; strict: number }>;
+        for (const table of expected.tables) {
+          assert.equal(strict.find((t) => t.name === table)?.strict, 1, `${table} is STRICT`);
+        }
+        assert.deepEqual(db.pragma('foreign_key_check'), []);
+      } finally {
+        db.close();
+      }
+    });
+  }
+
+  test('migrate() on a fresh database brings user_version to the number of migrations', () => {
+    const db = freshDatabase();
+    try {
+      assert.equal(schemaVersion(db), 0);
+      const report = migrate(db);
+      assert.equal(schemaVersion(db), migrations.length);
+      assert.deepEqual(report.applied, migrations.map((m) => `${String(m.version).padStart(4, '0')}-${m.name}`));
+      assert.equal(report.from, 0);
+      assert.equal(report.to, migrations.length);
+    } finally {
+      db.close();
+    }
+  });
+
+  test('running migrate twice applies nothing the second time', () => {
+    const db = freshDatabase();
+    try {
+      migrate(db);
+      const schema = schemaText(db);
+      const second = migrate(db);
+      assert.deepEqual(second, { from: migrations.length, to: migrations.length, applied: [] });
+      assert.equal(schemaText(db), schema);
+      assert.equal(schemaVersion(db), migrations.length);
+    } finally {
+      db.close();
+    }
+  });
+
+  test('all pending migrations apply in one transaction: a failing one leaves version and schema unchanged', () => {
+    const broken: Migration = {
+      version: migrations.length + 1,
+      name: 'broken',
+      up: 'CREATE TABLE applied_first (x INTEGER) STRICT; CREATE TABLE broken (',
+    };
+
+    const fresh = freshDatabase();
+    try {
+      assert.throws(() => migrate(fresh, [...migrations, broken]), /syntax error|incomplete input/);
+      assert.equal(schemaVersion(fresh), 0);
+      assert.deepEqual(objectNames(fresh, 'table'), []);
+      assert.deepEqual(objectNames(fresh, 'index'), []);
+      assert.equal(fresh.inTransaction, false);
+    } finally {
+      fresh.close();
+    }
+
+    const partial = freshDatabase();
+    try {
+      migrate(partial, migrations.slice(0, 1));
+      const schema = schemaText(partial);
+      assert.throws(() => migrate(partial, [...migrations, broken]));
+      assert.equal(schemaVersion(partial), 1);
+      assert.equal(schemaText(partial), schema, 'migration 2 was rolled back together with the broken one');
+      // The database is still usable and migrates normally afterwards.
+      migrate(partial);
+      assert.equal(schemaVersion(partial), migrations.length);
+    } finally {
+      partial.close();
+    }
+  });
+
+  test('a database from a newer version is refused with a clear error', () => {
+    const db = freshDatabase();
+    try {
+      migrate(db);
+      const newer = migrations.length + 1;
+      db.pragma(`user_version = ${newer}`);
+      const schema = schemaText(db);
+      assert.throws(
+        () => migrate(db),
+        (error: unknown) => {
+          assert.ok(error instanceof DatabaseTooNewError);
+          assert.equal(error.found, newer);
+          assert.equal(error.supported, migrations.length);
+          assert.match(error.message, new RegExp(`schema version ${newer}\\b`));
+          assert.match(error.message, new RegExp(`up to ${migrations.length}\\b`));
+          assert.match(error.message, /Upgrade the gateway/);
+          return true;
+        },
+      );
+      assert.equal(schemaVersion(db), newer);
+      assert.equal(schemaText(db), schema);
+    } finally {
+      db.close();
+    }
+  });
+
+  test('a migration list with a gap or a wrong number is refused before touching the database', () => {
+    const db = freshDatabase();
+    try {
+      const [first, second] = migrations;
+      assert.ok(first && second);
+      assert.throws(() => migrate(db, [first, { ...second, version: 3 }]), /expected 2/);
+      assert.throws(() => migrate(db, [second]), /expected 1/);
+      assert.equal(schemaVersion(db), 0);
+      assert.deepEqual(objectNames(db, 'table'), []);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('query plans of the transaction list', () => {
+  const cases: Array<{ name: string; filter: Partial<TransactionFilter>; index: string }> = [
+    { name: 'no filter', filter: {}, index: 'transactions_merchant_created' },
+    { name: 'order_id', filter: { orderId: 'order-1' }, index: 'transactions_merchant_order' },
+    { name: 'one status', filter: { statusCodes: [3] }, index: 'transactions_merchant_status' },
+    { name: 'status list', filter: { statusCodes: [3, 8] }, index: 'transactions_merchant_' },
+    { name: 'currency', filter: { currency: 'EUR' }, index: 'transactions_merchant_currency' },
+    { name: 'from/to range', filter: { from: '2026-01-01T00:00:00.000Z', to: '2026-02-01T00:00:00.000Z' }, index: 'transactions_merchant_created' },
+    { name: 'from only', filter: { from: '2026-01-01T00:00:00.000Z' }, index: 'transactions_merchant_created' },
+    {
+      name: 'all filters',
+      filter: { orderId: 'order-1', currency: 'EUR', statusCodes: [3, 8], from: '2026-01-01T00:00:00.000Z', to: '2026-02-01T00:00:00.000Z' },
+      index: 'transactions_merchant_',
+    },
+  ];
+
+  const db = freshDatabase();
+  migrate(db);
+
+  for (const { name, filter, index } of cases) {
+    test(`${name}: searches an index and needs no sort`, () => {
+      const { sql, params } = transactionListSql('merchant-1', { limit: 50, offset: 0, ...filter });
+      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((r) => r.detail);
+      const onTransactions = plan.filter((d) => /\btransactions\b/.test(d));
+      assert.ok(onTransactions.length > 0, `plan: ${JSON.stringify(plan)}`);
+      for (const detail of onTransactions) {
+        assert.match(detail, /^SEARCH transactions USING (COVERING )?INDEX /, `plan: ${JSON.stringify(plan)}`);
+        assert.ok(detail.includes(index), `expected ${index}*, plan: ${JSON.stringify(plan)}`);
+        assert.match(detail, /merchant_id=\?/, 'the merchant is an index constraint, not a filter');
+      }
+      assert.ok(!plan.some((d) => /SCAN transactions(?! USING)/.test(d)), `full scan in plan: ${JSON.stringify(plan)}`);
+      assert.ok(!plan.some((d) => /TEMP B-TREE/.test(d)), `sort in plan: ${JSON.stringify(plan)}`);
+    });
+  }
+
+  test('the range filter constrains created_at in the index', () => {
+    const { sql, params } = transactionListSql('merchant-1', {
+      limit: 50,
+      offset: 0,
+      from: '2026-01-01T00:00:00.000Z',
+      to: '2026-02-01T00:00:00.000Z',
+    });
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((r) => r.detail).join('\n');
+    assert.match(plan, /created_at>\? AND created_at<\?/);
+  });
+});

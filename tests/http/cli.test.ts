@@ -1,0 +1,130 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import Database from 'better-sqlite3';
+import { migrations } from '../../db/migrations/index.js';
+import {
+  basicAuth,
+  runGateway,
+  startGateway,
+  tempDataDir,
+  type GatewayProcess,
+  type MerchantCredentials,
+} from '../helpers/gateway-process.js';
+
+async function listTransactions(url: string, authorization: string): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(`${url}/rest/transactions`, { headers: { authorization } });
+  return { status: response.status, body: await response.json() };
+}
+
+describe('gateway CLI', () => {
+  describe('serve with a merchant created while it runs', () => {
+    let server: GatewayProcess;
+    let created: MerchantCredentials;
+    let stdout: string;
+
+    before(async () => {
+      server = await startGateway();
+    });
+
+    after(async () => {
+      await server.kill9(); // no-op when the test below already stopped it
+    });
+
+    test('serve prints "listening on http://127.0.0.1:PORT" and answers', async () => {
+      assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d{2,5}$/);
+      const health = await fetch(`${server.url}/health`);
+      assert.equal(health.status, 200);
+      assert.deepEqual(await health.json(), { status: 'ok', version: '3.21.5' });
+      const anonymous = await fetch(`${server.url}/rest/transactions`);
+      assert.equal(anonymous.status, 401);
+      assert.match(String(anonymous.headers.get('www-authenticate')), /^Basic realm="gateway"/);
+    });
+
+    test('merchant create --json works while the server runs and prints exactly the credentials', () => {
+      const result = runGateway(['merchant', 'create', '--data-dir', server.dataDir, '--name', 'CLI Shop', '--json']);
+      assert.equal(result.status, 0, result.stderr);
+      stdout = result.stdout;
+      assert.equal(stdout.trim().split('\n').length, 1, 'one line of JSON');
+      created = JSON.parse(stdout) as MerchantCredentials;
+      assert.deepEqual(Object.keys(created).sort(), ['api_key', 'api_password', 'channel', 'merchant_id', 'webhook_key']);
+      assert.deepEqual(Object.keys(created.channel), ['url_name']);
+      assert.equal(created.channel.url_name, 'cli-shop');
+      assert.match(created.merchant_id, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/, 'a UUIDv7');
+      assert.match(created.api_key, /^tg_test_[A-Za-z0-9_-]+$/);
+      assert.ok(created.api_password.length >= 24);
+      assert.match(created.webhook_key, /^whsec_[A-Za-z0-9+/]+=*$/);
+      const secret = Buffer.from(created.webhook_key.slice('whsec_'.length), 'base64');
+      assert.equal(secret.length, 32);
+      assert.equal(secret.toString('base64'), created.webhook_key.slice('whsec_'.length));
+    });
+
+    test('the new credentials work at once against the running server', async () => {
+      assert.ok(created, 'needs the merchant of the previous test');
+      assert.deepEqual(await listTransactions(server.url, basicAuth(created)), { status: 200, body: [] });
+      const wrong = await listTransactions(server.url, basicAuth({ api_key: created.api_key, api_password: 'wrong' }));
+      assert.equal(wrong.status, 401);
+    });
+
+    test('SIGTERM stops the server with exit code 0', async () => {
+      assert.equal(await server.stop(), 0);
+      assert.doesNotMatch(server.stderr(), /"level":(50|60)/, 'no error logged on shutdown');
+      await assert.rejects(fetch(`${server.url}/health`), 'nothing listens any more');
+    });
+
+    test('backup --to FILE writes a SQLite file that opens and holds the merchant', () => {
+      const target = join(tempDataDir('tillgate-backup-'), 'backup.sqlite');
+      const result = runGateway(['backup', '--data-dir', server.dataDir, '--to', target]);
+      assert.equal(result.status, 0, result.stderr);
+      assert.match(result.stdout, /backup written to/);
+      const db = new Database(target, { readonly: true, fileMustExist: true });
+      try {
+        assert.deepEqual(db.pragma('integrity_check'), [{ integrity_check: 'ok' }]);
+        assert.equal(db.pragma('user_version', { simple: true }), migrations.length);
+        const row = db.prepare('SELECT name FROM merchants WHERE id = ?').get(created.merchant_id) as { name: string } | undefined;
+        assert.equal(row?.name, 'CLI Shop');
+        const credential = db.prepare('SELECT password_hash FROM credentials WHERE merchant_id = ?').get(created.merchant_id) as { password_hash: string };
+        assert.ok(!credential.password_hash.includes(created.api_password), 'only the hash is stored');
+      } finally {
+        db.close();
+      }
+      // An existing file is never overwritten.
+      const again = runGateway(['backup', '--data-dir', server.dataDir, '--to', target]);
+      assert.equal(again.status, 2);
+      assert.match(again.stderr, /exists already/);
+    });
+  });
+
+  test('migrate applies the schema once, then reports it is up to date', () => {
+    const dataDir = tempDataDir();
+    const first = runGateway(['migrate', '--data-dir', dataDir]);
+    assert.equal(first.status, 0, first.stderr);
+    assert.match(first.stdout, new RegExp(`migrated from version 0 to ${migrations.length}`));
+    const second = runGateway(['migrate', '--data-dir', dataDir]);
+    assert.equal(second.status, 0, second.stderr);
+    assert.equal(second.stdout.trim(), `schema is up to date (version ${migrations.length})`);
+  });
+
+  test('an unknown command exits 2 with a message on stderr', () => {
+    const result = runGateway(['frobnicate', '--data-dir', tempDataDir()]);
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /unknown command "frobnicate"/);
+    assert.equal(result.stdout, '');
+  });
+
+  test('a bad option value exits 2 naming the option', () => {
+    const badPort = runGateway(['serve', '--data-dir', tempDataDir(), '--port', 'eighty']);
+    assert.equal(badPort.status, 2);
+    assert.match(badPort.stderr, /--port must be a whole number/);
+  });
+
+  test('a bad settings.json stops serve with a message naming the file', () => {
+    const dataDir = tempDataDir();
+    writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ prot: 1 }));
+    const result = runGateway(['serve', '--data-dir', dataDir, '--port', '0']);
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /settings\.json: unknown setting "prot"/);
+    assert.equal(existsSync(join(dataDir, 'gateway.sqlite')), false, 'nothing was created');
+  });
+});
