@@ -4,6 +4,7 @@
  */
 import type Database from 'better-sqlite3';
 import { createPaymentRepositories, createTransactionMovements } from './payment-repositories.js';
+import { createOutboxDelivery } from './postback-repositories.js';
 import type {
   ChannelRecord,
   CredentialRecord,
@@ -182,6 +183,9 @@ export function createRepositories(db: Database.Database): Repositories {
        VALUES (@id, @name, @currency, @webhookKeySealed, @previousWebhookKeySealed, @previousWebhookKeyUntil, @createdAt)`,
     ),
     merchantGet: db.prepare('SELECT * FROM merchants WHERE id = ?'),
+    merchantRotate: db.prepare(
+      'UPDATE merchants SET webhook_key_sealed = ?, previous_webhook_key_sealed = ?, previous_webhook_key_until = ? WHERE id = ?',
+    ),
     merchantList: db.prepare('SELECT * FROM merchants ORDER BY created_at, id'),
     credentialInsert: db.prepare(
       `INSERT INTO credentials (id, merchant_id, kind, api_key, password_hash, created_at, revoked_at)
@@ -234,6 +238,7 @@ export function createRepositories(db: Database.Database): Repositories {
   return {
     merchants: {
       insert: async (m) => void s.merchantInsert.run(m),
+      rotateWebhookKey: async (id, sealed, previousSealed, previousUntil) => void s.merchantRotate.run(sealed, previousSealed, previousUntil, id),
       get: async (id) => {
         const row = s.merchantGet.get(id) as Row | undefined;
         return row && merchantFromRow(row);
@@ -311,6 +316,7 @@ export function createRepositories(db: Database.Database): Repositories {
     outbox: {
       append: async (o: OutboxRecord) => void s.outboxInsert.run({ ...o, payload: JSON.stringify(o.payload) }),
       nextSequence: async (subjectType, subjectId) => (s.outboxNextSequence.get(subjectType, subjectId) as { next: number }).next,
+      ...createOutboxDelivery(db),
     },
     ...createPaymentRepositories(db),
   };

@@ -29,6 +29,7 @@ export class SqliteStore implements Store {
   private inBatch = false;
   private closed = false;
   private idle: Promise<void> = Promise.resolve();
+  private readonly commitListeners: Array<() => void> = [];
 
   constructor(readonly db: Database.Database) {
     this.repositories = createRepositories(db);
@@ -48,6 +49,11 @@ export class SqliteStore implements Store {
         });
       }
     });
+  }
+
+  /** Called after every durable commit (e.g. to wake the postback worker). */
+  onCommit(listener: () => void): void {
+    this.commitListeners.push(listener);
   }
 
   async read<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
@@ -84,6 +90,7 @@ export class SqliteStore implements Store {
       return;
     }
     this.inBatch = false;
+    for (const listener of this.commitListeners) listener();
     batch.forEach((item, index) => {
       const outcome = outcomes[index];
       if (outcome?.ok) item.resolve(outcome.value);

@@ -13,6 +13,8 @@ import { systemClock, uuidIds } from './infra/ids.js';
 import { coreLogger, createLogger } from './infra/logger.js';
 import { createVault, loadDataKey } from './infra/vault.js';
 import { Simulator } from './processor/simulator.js';
+import { createPostbackSender } from './infra/postback-sender.js';
+import type { PostbackSender } from './core/postbacks/delivery.js';
 import { listeningUrl, type Settings } from './settings.js';
 
 export interface ComposeOptions {
@@ -24,8 +26,10 @@ export interface ComposeOptions {
   ids?: Ids;
   /** better-sqlite3 binary for this runtime's ABI; omitted under plain Node (node_modules' build). */
   nativeBinding?: string;
-  /** Start background jobs (scheduled settlements and expiries). Default true. */
+  /** Start background jobs (scheduled settlements and expiries, postback delivery). Default true. */
   background?: boolean;
+  /** Replaces the HTTP postback sender (tests of failure modes). */
+  postbackSender?: PostbackSender;
 }
 
 export interface Composition {
@@ -67,8 +71,10 @@ export function compose(options: ComposeOptions): Composition {
     vault,
     logger: coreLogger(logger),
     processor: new Simulator({ publicUrl, now: () => clock.now() }),
+    postbackSender: options.postbackSender ?? createPostbackSender({ privateAddresses: settings.postbackPrivateAddresses }),
     settings: {
       payments: { simDelayMs: settings.simDelayMs },
+      postbacks: { retryScale: settings.postbackRetryScale },
       idempotencyRetentionMs: settings.idempotencyRetentionHours * 60 * 60 * 1000,
       lockout: {
         maxFailures: settings.lockoutMaxFailures,
@@ -82,7 +88,11 @@ export function compose(options: ComposeOptions): Composition {
     gateway.idempotency.purgeExpired().catch((error: unknown) => logger.error({ err: error }, 'idempotency purge failed'));
   }, PURGE_INTERVAL_MS);
   purge.unref();
-  if (options.background ?? true) gateway.scheduler.start();
+  store.onCommit(() => gateway.postbackDelivery.wake());
+  if (options.background ?? true) {
+    gateway.scheduler.start();
+    gateway.postbackDelivery.start();
+  }
 
   return {
     settings,
@@ -98,6 +108,7 @@ export function compose(options: ComposeOptions): Composition {
     async close() {
       clearInterval(purge);
       await gateway.scheduler.stop();
+      await gateway.postbackDelivery.stop();
       await store.close();
     },
   };

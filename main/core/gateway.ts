@@ -11,12 +11,15 @@ import { Operations } from './operations.js';
 import { DEFAULT_PAYMENT_SETTINGS, Payments, type PaymentSettings } from './payments/payments.js';
 import type { Clock, Ids, Logger, Processor, Store, Vault } from './ports.js';
 import { Scheduler } from './scheduler.js';
+import { DEFAULT_DELIVERY_SETTINGS, PostbackDelivery, type DeliverySettings, type PostbackSender } from './postbacks/delivery.js';
+import { Postbacks } from './postbacks/postbacks.js';
 import { TransactionQueries } from './transactions/queries.js';
 
 export interface CoreSettings {
   idempotencyRetentionMs: number;
   lockout: LockoutPolicy;
   payments?: Partial<PaymentSettings>;
+  postbacks?: Partial<DeliverySettings>;
 }
 
 export interface CoreDeps {
@@ -26,6 +29,7 @@ export interface CoreDeps {
   vault: Vault;
   logger: Logger;
   processor: Processor;
+  postbackSender: PostbackSender;
   settings: CoreSettings;
 }
 
@@ -41,12 +45,15 @@ export interface Gateway {
   readonly mandates: Mandates;
   readonly payments: Payments;
   readonly scheduler: Scheduler;
+  readonly postbackDelivery: PostbackDelivery;
+  readonly postbacks: Postbacks;
 }
 
 export function createGateway(deps: CoreDeps): Gateway {
   const { store, clock, ids, vault, logger, settings, processor } = deps;
   const idempotency = new Idempotency(store, clock, settings.idempotencyRetentionMs);
   const scheduler = new Scheduler(store, clock, ids, logger);
+  const postbackDelivery = new PostbackDelivery(store, clock, ids, vault, deps.postbackSender, logger, { ...DEFAULT_DELIVERY_SETTINGS, ...settings.postbacks });
   const mandates = new Mandates(clock, ids, vault);
   const payments = new Payments({
     store,
@@ -72,5 +79,7 @@ export function createGateway(deps: CoreDeps): Gateway {
     mandates,
     payments,
     scheduler,
+    postbackDelivery,
+    postbacks: new Postbacks(store, clock, vault, postbackDelivery),
   };
 }

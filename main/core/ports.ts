@@ -173,12 +173,35 @@ export interface OutboxRecord {
   attempts: number;
   nextAttemptAt: string;
   createdAt: string;
+  deliveredAt?: string | null;
+  lastError?: string | null;
+  /** Set by a resend: the 3-day retry window restarts here instead of at createdAt. */
+  retryFrom?: string | null;
+}
+
+export interface PostbackAttemptRecord {
+  id: string;
+  outboxId: string;
+  attempt: number;
+  httpStatus: number | null;
+  outcome: 'delivered' | 'failed' | 'refused';
+  error: string | null;
+  durationMs: number;
+  createdAt: string;
+}
+
+export interface OutboxFilter {
+  state?: OutboxRecord['state'];
+  since?: string;
+  limit: number;
 }
 
 // ---- repositories ----------------------------------------------------------------------------
 
 export interface MerchantRepository {
   insert(merchant: MerchantRecord): Promise<void>;
+  /** Replaces the webhook key; the previous one stays valid until `previousUntil`. */
+  rotateWebhookKey(id: string, sealed: string, previousSealed: string, previousUntil: string): Promise<void>;
   get(id: string): Promise<MerchantRecord | undefined>;
   list(): Promise<MerchantRecord[]>;
 }
@@ -308,6 +331,18 @@ export interface OutboxRepository {
   append(record: OutboxRecord): Promise<void>;
   /** Next sequence number for a subject (transaction, token, checkout). */
   nextSequence(subjectType: string, subjectId: string): Promise<number>;
+  get(merchantId: string, id: string): Promise<OutboxRecord | undefined>;
+  /** Pending records whose next attempt is due, oldest first. */
+  due(now: string, limit: number): Promise<OutboxRecord[]>;
+  nextDueAt(): Promise<string | undefined>;
+  listBySubject(merchantId: string, subjectType: string, subjectId: string): Promise<OutboxRecord[]>;
+  list(merchantId: string, filter: OutboxFilter): Promise<OutboxRecord[]>;
+  /** Records the result of an attempt: delivered, pending again at `nextAttemptAt`, or failed. */
+  settle(id: string, state: OutboxRecord['state'], nextAttemptAt: string, lastError: string | null, deliveredAt: string | null): Promise<void>;
+  /** Queues a record again now (resend), keeping its history. */
+  requeue(id: string, now: string): Promise<boolean>;
+  appendAttempt(attempt: PostbackAttemptRecord): Promise<void>;
+  listAttempts(outboxId: string): Promise<PostbackAttemptRecord[]>;
 }
 
 export interface Repositories {

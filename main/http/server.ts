@@ -16,6 +16,7 @@ import { protect } from './api-context.js';
 import { installErrorHandling, sendFrameworkError } from './errors.js';
 import { mandateRoutes } from './routes/mandates.js';
 import { paymentRoutes, paymentSchemas } from './routes/payments.js';
+import { PostbackDeliverySchema, postbackRoutes } from './routes/postbacks.js';
 import { EventSchema, TransactionSchema, transactionRoutes } from './routes/transactions.js';
 import { ErrorBodySchema } from './schemas.js';
 
@@ -61,6 +62,7 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
   app.addSchema(TransactionSchema);
   app.addSchema(EventSchema);
   for (const schema of paymentSchemas) app.addSchema(schema);
+  app.addSchema(PostbackDeliverySchema);
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -71,6 +73,7 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
       tags: [
         { name: 'Payments', description: 'Payment operations' },
         { name: 'Transaction queries', description: 'Read transactions, their refunds and event logs' },
+        { name: 'Postbacks', description: 'Signed status notifications to your postback_url: deliveries, attempts, resends, webhook key' },
         { name: 'System', description: 'Health and documentation' },
       ],
     },
@@ -83,6 +86,7 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
     await api.register(transactionRoutes(gateway));
     await api.register(paymentRoutes(gateway));
     await api.register(mandateRoutes(gateway));
+    await api.register(postbackRoutes(gateway));
   });
 
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok', version: API_VERSION }));

@@ -72,7 +72,7 @@ const expectedByVersion: Record<number, Expected> = {
       postback_outbox_merchant: ['merchant_id', 'state', 'created_at'],
     },
     unique: [],
-    addedColumns: { postback_outbox: ['delivered_at', 'last_error'] },
+    addedColumns: { postback_outbox: ['delivered_at', 'last_error', 'retry_from'] },
   },
 };
 
