@@ -1,0 +1,256 @@
+/**
+ * The desktop host's life cycle, over the Electron ports of ports.ts (main.ts passes the real
+ * module, tests pass fakes):
+ *
+ *   before ready: app scheme privileges, sandbox for every renderer, data folder, single-instance lock
+ *   ready:        settings -> data key (OS keychain) -> compose() -> REST listener for POS software
+ *                 -> app scheme, CSP, permissions, validated IPC, menu -> the one window
+ *   before-quit:  held (preventDefault) until the REST listener drained and the database closed,
+ *                 then quit for real
+ *
+ * compose() runs in this process; if the cashier window ever stutters under API load, it moves into
+ * a utilityProcess (architecture.md, "Where a heavy load would hurt") and only this file changes.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Logger as PinoLogger } from 'pino';
+import { compose, type Composition } from '../compose.js';
+import { buildServer } from '../http/server.js';
+import { createLogger } from '../infra/logger.js';
+import { listeningUrl, resolveSettings, type Settings } from '../settings.js';
+import { loadDesktopDataKey } from './data-key.js';
+import { gatewayIpcHandlers, registerValidatedIpc } from './ipc.js';
+import { applicationMenuTemplate } from './menu.js';
+import { electronNativeBinding } from './native.js';
+import type { ElectronPorts, WebContentsPort, WindowPort } from './ports.js';
+import {
+  APP_ENTRY_URL,
+  APP_SCHEME,
+  APP_SCHEME_PRIVILEGES,
+  createAppProtocolHandler,
+  denyAllPermissions,
+  hardenWebContents,
+  installContentSecurityPolicy,
+  mainWindowOptions,
+} from './security.js';
+
+/** The folder under the OS's application-data folder; the same one settings.ts's defaultDataDir names. */
+export const PRODUCT_NAME = 'Tillgate';
+const SHUTDOWN_TIMEOUT_MS = 30_000;
+
+export interface ShellOptions {
+  /** The folder holding package.json and renderer/dist (app.asar when packaged). */
+  appRoot: string;
+  /** The bundled preload script (dist/electron/preload.cjs). */
+  preloadPath: string;
+  /** `process.resourcesPath` of the packaged app (extraResources land there). */
+  resourcesPath: string;
+  /** `process.versions.electron`; undefined under plain Node (tests). */
+  electronVersion: string | undefined;
+  platform?: NodeJS.Platform;
+  arch?: string;
+  env?: NodeJS.ProcessEnv;
+  logger?: PinoLogger;
+  shutdownTimeoutMs?: number;
+}
+
+export interface StartedShell {
+  restUrl: string;
+  settings: Settings;
+  composition: Composition;
+  /** The cashier window, while it is open. */
+  window(): WindowPort | undefined;
+}
+
+export interface ShellHandle {
+  /** The running shell, or undefined when another instance holds the lock or startup failed. */
+  started: Promise<StartedShell | undefined>;
+  /** The drain started by before-quit, once it started. */
+  stopping(): Promise<void> | undefined;
+  /** Drains the REST listener and closes the database without quitting the app (tests use it). */
+  stop(): Promise<void>;
+}
+
+/** A startup error in words a shop owner can act on. */
+export function describeStartupError(error: unknown, settings: Pick<Settings, 'host' | 'port'> | undefined): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EADDRINUSE' && settings) {
+    return `Port ${settings.port} on ${settings.host} is in use. Is Tillgate or a headless gateway already running? Otherwise choose another port ("port" in settings.json).`;
+  }
+  if (code === 'EACCES' && settings) return `Tillgate may not listen on ${settings.host}:${settings.port}. Choose another port ("port" in settings.json).`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function runShell(electron: ElectronPorts, options: ShellOptions): ShellHandle {
+  const { app } = electron;
+  const env = options.env ?? process.env;
+  const platform = options.platform ?? process.platform;
+  const logger = options.logger ?? createLogger({ level: 'info' });
+  const rendererDir = join(options.appRoot, 'renderer', 'dist');
+
+  // Before ready: these only take effect if set before the app is ready.
+  electron.protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: APP_SCHEME_PRIVILEGES }]);
+  app.enableSandbox();
+  const dataDir = env.GATEWAY_DATA_DIR ? resolve(env.GATEWAY_DATA_DIR) : join(app.getPath('appData'), PRODUCT_NAME);
+  // Made here, before Chromium puts its lock file into it, so that it starts private (0700).
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  app.setPath('userData', dataDir);
+  // Chromium's caches and storage go to a subfolder, so the data folder holds the gateway's files.
+  app.setPath('sessionData', join(dataDir, 'chromium'));
+
+  // The lock lives in userData, so it is taken after userData is settled.
+  if (!app.requestSingleInstanceLock()) {
+    logger.info('Tillgate is already running: the running instance shows its window');
+    app.quit();
+    return { started: Promise.resolve(undefined), stopping: () => undefined, stop: async () => undefined };
+  }
+
+  let settings: Settings | undefined;
+  let composition: Composition | undefined;
+  let server: FastifyInstance | undefined;
+  let removeIpc: (() => void) | undefined;
+  let window: WindowPort | undefined;
+  let running = false;
+  let quitting = false;
+  let readyToQuit = false;
+  let closing: Promise<void> | undefined;
+  let stopping: Promise<void> | undefined;
+  const hardened = new WeakSet<WebContentsPort>();
+
+  const harden = (contents: WebContentsPort) => {
+    if (hardened.has(contents)) return;
+    hardened.add(contents);
+    hardenWebContents(contents, { openExternal: (url) => electron.shell.openExternal(url), logger });
+  };
+
+  const createWindow = (): WindowPort => {
+    const created = new electron.BrowserWindow(mainWindowOptions(options.preloadPath));
+    harden(created.webContents);
+    created.once('ready-to-show', () => created.show());
+    created.on('closed', () => {
+      if (window === created) window = undefined;
+    });
+    created.loadURL(APP_ENTRY_URL).catch((error: unknown) => logger.error({ err: error }, 'could not load the cashier screen'));
+    return created;
+  };
+
+  /** Open, or bring forward, the one window (menu Open, second instance, dock click). */
+  const showWindow = () => {
+    if (!running || quitting) return;
+    if (!window || window.isDestroyed()) {
+      window = createWindow();
+      return;
+    }
+    if (window.isMinimized()) window.restore();
+    window.show();
+    window.focus();
+  };
+
+  const nativeBinding = (): string | undefined => {
+    const path = electronNativeBinding({
+      electronVersion: options.electronVersion,
+      isPackaged: app.isPackaged,
+      resourcesPath: options.resourcesPath,
+      appRoot: options.appRoot,
+      platform,
+      ...(options.arch ? { arch: options.arch } : {}),
+    });
+    if (path === undefined || existsSync(path)) return path;
+    if (app.isPackaged) throw new Error(`the SQLite engine for Electron is missing from this installation (${path}); reinstall Tillgate`);
+    logger.warn({ path }, 'no Electron build of better-sqlite3 (run node scripts/build-native-electron.mjs); trying the one in node_modules');
+    return undefined;
+  };
+
+  /** Closes whatever startup opened, in order: IPC, REST listener (drains requests), database. */
+  const closeResources = (): Promise<void> => {
+    closing ??= (async () => {
+      removeIpc?.();
+      removeIpc = undefined;
+      if (server) await server.close();
+      if (composition) await composition.close();
+      logger.info('gateway stopped');
+      logger.flush();
+    })();
+    return closing;
+  };
+
+  const start = async (): Promise<StartedShell | undefined> => {
+    settings = resolveSettings(dataDir, {}, env);
+    logger.level = settings.logLevel;
+    const dataKey = loadDesktopDataKey(dataDir, { safeStorage: electron.safeStorage, logger, env });
+    logger.info({ dataDir, keySource: dataKey.source }, 'data key loaded');
+    composition = compose({ settings, logger, dataKey: dataKey.key, nativeBinding: nativeBinding() });
+    server = await buildServer(composition.gateway, { logger, uiDir: rendererDir });
+    await server.listen({ host: settings.host, port: settings.port });
+    const address = server.server.address();
+    const restUrl = listeningUrl(settings.host, typeof address === 'object' && address ? address.port : settings.port);
+    logger.info({ restUrl }, 'REST API listening');
+    if (quitting) return undefined;
+
+    electron.protocol.handle(APP_SCHEME, createAppProtocolHandler(rendererDir, logger));
+    const session = electron.session.defaultSession;
+    installContentSecurityPolicy(session);
+    denyAllPermissions(session, logger);
+    removeIpc = registerValidatedIpc(electron.ipcMain, gatewayIpcHandlers({ restUrl, dataDir: settings.dataDir }), {
+      trustedWindow: () => window,
+      logger,
+    });
+    electron.Menu.setApplicationMenu(electron.Menu.buildFromTemplate(applicationMenuTemplate({ openWindow: showWindow, quit: () => app.quit() }, platform)));
+
+    running = true;
+    window = createWindow();
+    return { restUrl, settings, composition, window: () => window };
+  };
+
+  const fail = async (error: unknown): Promise<undefined> => {
+    logger.error({ err: error }, 'Tillgate could not start');
+    electron.dialog.showErrorBox('Tillgate could not start', describeStartupError(error, settings));
+    await closeResources().catch((closeError: unknown) => logger.error({ err: closeError }, 'cleanup after the failed start failed'));
+    readyToQuit = true;
+    app.exit(1);
+    return undefined;
+  };
+
+  const started = app.whenReady().then(start).catch(fail);
+
+  const stop = async (): Promise<void> => {
+    await started; // never rejects: fail() handles startup errors
+    const timer = setTimeout(() => {
+      logger.error({ timeoutMs: options.shutdownTimeoutMs ?? SHUTDOWN_TIMEOUT_MS }, 'shutdown took too long; exiting');
+      app.exit(1);
+    }, options.shutdownTimeoutMs ?? SHUTDOWN_TIMEOUT_MS);
+    timer.unref();
+    try {
+      await closeResources();
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  app.on('web-contents-created', (_event, contents) => harden(contents));
+  app.on('second-instance', showWindow);
+  app.on('activate', showWindow);
+  // The REST API keeps running with the window closed only on macOS, where apps outlive windows.
+  app.on('window-all-closed', () => {
+    if (platform !== 'darwin') app.quit();
+  });
+  app.on('before-quit', (event) => {
+    if (readyToQuit) return;
+    event.preventDefault();
+    quitting = true;
+    stopping ??= stop().then(
+      () => {
+        readyToQuit = true;
+        app.quit();
+      },
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        readyToQuit = true;
+        app.exit(1);
+      },
+    );
+  });
+
+  return { started, stopping: () => stopping, stop };
+}
