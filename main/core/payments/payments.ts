@@ -265,7 +265,9 @@ export class Payments {
       refundedMinor: 0,
       reversedMinor: 0,
       feesMinor: 0,
-      recurring: command.recurring,
+      // A registration exists to save the card: it is recurring from the start (the hosted card
+      // page completes it later, and that change does not touch this column).
+      recurring: command.operation === 'register' ? 1 : command.recurring,
       parentId: null,
       sepaMandate: command.sepaMandate,
       sepaMsgId: null,
@@ -372,7 +374,7 @@ export class Payments {
           reference: record.id,
           card,
           entry,
-          amountMinor: command.amountMinor,
+          amountMinor: accountCheck ? 0 : command.amountMinor,
           currency: command.currency,
           cvmLimitMinor: this.cvmLimitMinor(command.exponent),
           threeDSecureAuthenticated: false,
@@ -395,7 +397,8 @@ export class Payments {
 
     const eventType = accountCheck ? 'precheck' : command.pos?.subsequent ? 'reauthorization' : 'authorization';
     const outcome = await operation.commit(async (tx) => {
-      record.feesMinor = record.statusCode === S.completed || record.statusCode === S.authorized ? await feesFor(tx, merchantId, command.type, command.amountMinor, command.exponent) : 0;
+      const charged = !accountCheck && (record.statusCode === S.completed || record.statusCode === S.authorized);
+      record.feesMinor = charged ? await feesFor(tx, merchantId, command.type, command.amountMinor, command.exponent) : 0;
       await tx.transactions.insert(record);
       if (wrongPin) await tx.pinSecurity.recordFailure(merchantId, fingerprint, now.toISOString());
       await this.logCreation(tx, record, eventType, command.executionDate);
@@ -432,7 +435,7 @@ export class Payments {
         record.statusCode = S.declined;
         record.message = `${decision.code} ${decision.text}`;
         record.reasonCode = decision.code;
-        if (record.recurring !== 1) record.cardSealed = null;
+        record.cardSealed = null;
         break;
       case 'pin_required':
         record.statusCode = S.declined;
@@ -451,7 +454,7 @@ export class Payments {
       case 'error':
         record.statusCode = S.error;
         record.message = decision.text;
-        if (record.recurring !== 1) record.cardSealed = null;
+        record.cardSealed = null;
         break;
     }
   }
@@ -661,7 +664,7 @@ export class Payments {
       if (!t) return failure(notFound(request.transaction_id));
       const amountMinor = this.followUpAmount(t, request.amount, t.authorizedMinor, 'amount', errors);
       if (errors.length || amountMinor === undefined) return failure(validationError(errors));
-      if (t.statusCode !== S.authorized || t.capturedMinor > 0) {
+      if (!allowedFrom('reverse').includes(t.statusCode as never) || t.capturedMinor > 0) {
         const error = stateError(t, 'reverse');
         if (t.statusCode === S.completed) error.message += '; refund captured money instead';
         return failure(error);
@@ -936,7 +939,10 @@ export class Payments {
       if (t.statusCode !== S.started || t.details.awaiting !== '3ds') return failure(stateError(t, 'complete 3-D Secure for'));
       const card = this.openCard(t);
       if (!card) return failure(stateError(t, 'complete 3-D Secure for'));
-      if (!passed) return this.finishStarted(t, { outcome: 'declined', code: '05', text: 'Authentication failed' }, card, 'challenge');
+      if (!passed) {
+        const accountCheck = t.operation === 'register' || t.amountMinor === 0;
+        return this.finishStarted(t, { outcome: 'declined', code: '05', text: 'Authentication failed' }, card, accountCheck ? 'precheck' : 'authorization');
+      }
       return this.authorizeStarted(t, card, true);
     });
   }
@@ -957,7 +963,7 @@ export class Payments {
     } catch {
       return failure(processorDown());
     }
-    return this.finishStarted(t, decision, card, authenticated ? 'challenge' : accountCheck ? 'precheck' : 'authorization');
+    return this.finishStarted(t, decision, card, accountCheck ? 'precheck' : 'authorization');
   }
 
   private async finishStarted(t: TransactionRecord, decision: CardDecision, card: CardData, eventType: string): Promise<Outcome<CustomerStepResult>> {
@@ -969,7 +975,7 @@ export class Payments {
       next.cardSealed = this.deps.vault.seal(JSON.stringify({ pan: card.pan, expiryMonth: card.expiryMonth, expiryYear: card.expiryYear }));
     }
     const outcome = await this.deps.store.run(async (tx) => {
-      next.feesMinor = next.statusCode === S.completed || next.statusCode === S.authorized
+      next.feesMinor = !accountCheck && (next.statusCode === S.completed || next.statusCode === S.authorized)
         ? await feesFor(tx, t.merchantId, t.paymentType as PaymentType, t.amountMinor, exponentOf(t))
         : 0;
       const change: TransactionChange = {
@@ -1125,7 +1131,10 @@ export class Payments {
       const details = { ...t.details };
       delete details.awaiting;
       if (this.subscriptionOf(t) === 'approval_pending') details.subscription_status = 'cancelled';
-      const change: TransactionChange = { statusCode: S.expired, message, details, cardSealed: t.recurring === 1 ? t.cardSealed : null, expiresAt: null };
+      // An expired authorization was approved, so its saved card stays usable; a customer action that
+      // ran out (e.g. a 3-D Secure challenge never finished) never approved its card.
+      const keepCard = trigger === 'authorization_expiry' && t.recurring === 1;
+      const change: TransactionChange = { statusCode: S.expired, message, details, cardSealed: keepCard ? t.cardSealed : null, expiresAt: null };
       if (!(await tx.transactions.transition(t.id, allowedFrom(trigger), change, this.nowIso()))) return;
       const fresh = (await tx.transactions.get(t.merchantId, t.id)) as TransactionRecord;
       await this.logAndNotify(tx, fresh, { type: 'expiry', amountMinor: 0, executionDate: null });

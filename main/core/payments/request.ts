@@ -244,12 +244,15 @@ export function validatePaymentRequest(operation: PaymentOperation, request: Pay
     command.walletCryptogram = { cryptogram: request.threeds_wallet_cryptogram, eci: request.threeds_wallet_cryptogram_eci ?? '' };
   }
   if (type === 'dd' || type === 'dd_b2b') {
-    if (request.original_transaction_id === undefined) {
-      if (request.iban === undefined) errors.push({ field: 'iban', message: `is required for ${type}` });
-      if (request.account_holder === undefined || !request.account_holder.trim()) errors.push({ field: 'account_holder', message: `is required for ${type}` });
-      if (request.iban !== undefined && request.account_holder !== undefined) {
-        command.sepa = { iban: request.iban, bic: request.bic ?? null, accountHolder: request.account_holder.trim() };
-      }
+    // The account comes from the request, or from the mandate (sepa_mandate, or the original
+    // transaction's): with a mandate, iban and account_holder may be left out (an iban sent must match it).
+    const mandated = request.sepa_mandate !== undefined || request.original_transaction_id !== undefined;
+    if (!mandated && request.iban === undefined) errors.push({ field: 'iban', message: `is required for ${type} without sepa_mandate` });
+    if (request.account_holder !== undefined ? !request.account_holder.trim() : !mandated) {
+      errors.push({ field: 'account_holder', message: `is required for ${type} without sepa_mandate` });
+    }
+    if (request.iban !== undefined) {
+      command.sepa = { iban: request.iban, bic: request.bic ?? null, accountHolder: request.account_holder?.trim() ?? '' };
     }
   } else {
     for (const field of ['iban', 'bic', 'account_holder', 'sepa_mandate'] as const) {
