@@ -5,6 +5,7 @@
 import type Database from 'better-sqlite3';
 import { createPaymentRepositories, createTransactionMovements } from './payment-repositories.js';
 import { createOutboxDelivery } from './postback-repositories.js';
+import { createStaffRepository } from './staff-repositories.js';
 import type {
   ChannelRecord,
   CredentialRecord,
@@ -319,5 +320,6 @@ export function createRepositories(db: Database.Database): Repositories {
       ...createOutboxDelivery(db),
     },
     ...createPaymentRepositories(db),
+    staff: createStaffRepository(db),
   };
 }

@@ -18,6 +18,8 @@ Commands:
   serve              serve the REST API, hosted pages and back-office UI
   merchant create    create a merchant with API credentials (--name NAME [--currency EUR] [--json])
   merchant list      list merchants
+  staff create       create a staff account for the UI (--merchant ID --role cashier|back_office|admin
+                     [--login L] [--name NAME] [--pin 1234] [--json]); prints the password once
   migrate            bring the database schema up to date
   backup --to FILE   write a consistent copy of the database (SQLite online backup)
 
@@ -47,6 +49,10 @@ function parse(argv: string[]) {
     ['name', { type: 'string' }],
     ['currency', { type: 'string' }],
     ['to', { type: 'string' }],
+    ['merchant', { type: 'string' }],
+    ['role', { type: 'string' }],
+    ['login', { type: 'string' }],
+    ['pin', { type: 'string' }],
     ...SETTING_SPECS.map((s) => [s.flag, { type: 'string' }]),
   ]) as Record<string, { type: 'string' | 'boolean'; short?: string }>;
   try {
@@ -152,6 +158,30 @@ async function merchantList(values: Values): Promise<void> {
   }
 }
 
+async function staffCreate(values: Values): Promise<void> {
+  if (typeof values.merchant !== 'string') throw new UsageError('staff create needs --merchant ID');
+  if (typeof values.role !== 'string') throw new UsageError('staff create needs --role cashier|back_office|admin');
+  const composition = compose({ settings: settingsOf(values), logger: createLogger({ level: 'warn' }), background: false });
+  try {
+    const created = await composition.gateway.staff.create({
+      merchantId: values.merchant,
+      role: values.role,
+      ...(typeof values.login === 'string' ? { login: values.login } : {}),
+      ...(typeof values.name === 'string' ? { displayName: values.name } : {}),
+      ...(typeof values.pin === 'string' ? { pin: values.pin } : {}),
+    });
+    if (!created.ok) throw new UsageError(created.error.errors.map((e) => `--${e.field} ${e.message}`).join('; '));
+    const s = created.value;
+    if (values.json) out(JSON.stringify({ staff_id: s.staff_id, login: s.login, password: s.password }));
+    else {
+      out(`Staff account ${s.login} (${s.role}) created (${s.staff_id})`);
+      out(`  Password: ${s.password}   (shown once)`);
+    }
+  } finally {
+    await composition.close();
+  }
+}
+
 function migrateCommand(values: Values): void {
   const db = openDatabase(join(dataDirOf(values), DATABASE_FILE));
   try {
@@ -196,6 +226,9 @@ export async function runCli(argv: string[]): Promise<number> {
         return 0;
       case 'merchant list':
         await merchantList(values);
+        return 0;
+      case 'staff create':
+        await staffCreate(values);
         return 0;
       case 'migrate':
         migrateCommand(values);

@@ -39,7 +39,11 @@ export async function startHeadless(reason: string): Promise<void> {
     out(`  API key:      ${m.api_key}`);
     out(`  API password: ${m.api_password}`);
     out(`  Webhook key:  ${m.webhook_key}`);
-    out('  (more merchants: npx gateway merchant create --name NAME)');
+    const admin = await gateway.staff.create({ merchantId: m.merchant_id, role: 'admin', login: 'admin', displayName: 'Administrator' });
+    const cashier = await gateway.staff.create({ merchantId: m.merchant_id, role: 'cashier', login: 'till', displayName: 'Till 1', pin: '2580' });
+    if (admin.ok) out(`  UI login (admin):   admin / ${admin.value.password}`);
+    if (cashier.ok) out(`  UI login (cashier): till / ${cashier.value.password}  or PIN 2580`);
+    out('  (more merchants: npx gateway merchant create --name NAME; staff: npx gateway staff create)');
   } else {
     out(`Merchants: ${existing.map((m) => m.name).join(', ')} (credentials were shown at first run)`);
   }

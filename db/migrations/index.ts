@@ -6,6 +6,7 @@ import * as m0001 from './0001-merchants.js';
 import * as m0002 from './0002-transactions.js';
 import * as m0003 from './0003-payments.js';
 import * as m0004 from './0004-postbacks.js';
+import * as m0005 from './0005-staff.js';
 
 export interface Migration {
   version: number;
@@ -18,4 +19,5 @@ export const migrations: readonly Migration[] = [
   { version: 2, name: 'transactions', up: m0002.up },
   { version: 3, name: 'payments', up: m0003.up },
   { version: 4, name: 'postbacks', up: m0004.up },
+  { version: 5, name: 'staff', up: m0005.up },
 ];

@@ -13,6 +13,7 @@ import type { Clock, Ids, Logger, Processor, Store, Vault } from './ports.js';
 import { Scheduler } from './scheduler.js';
 import { DEFAULT_DELIVERY_SETTINGS, PostbackDelivery, type DeliverySettings, type PostbackSender } from './postbacks/delivery.js';
 import { Postbacks } from './postbacks/postbacks.js';
+import { Staff } from './staff/staff.js';
 import { TransactionQueries } from './transactions/queries.js';
 
 export interface CoreSettings {
@@ -47,12 +48,14 @@ export interface Gateway {
   readonly scheduler: Scheduler;
   readonly postbackDelivery: PostbackDelivery;
   readonly postbacks: Postbacks;
+  readonly staff: Staff;
 }
 
 export function createGateway(deps: CoreDeps): Gateway {
   const { store, clock, ids, vault, logger, settings, processor } = deps;
   const idempotency = new Idempotency(store, clock, settings.idempotencyRetentionMs);
   const scheduler = new Scheduler(store, clock, ids, logger);
+  const auth = new Authenticator(store, clock, settings.lockout);
   const postbackDelivery = new PostbackDelivery(store, clock, ids, vault, deps.postbackSender, logger, { ...DEFAULT_DELIVERY_SETTINGS, ...settings.postbacks });
   const mandates = new Mandates(clock, ids, vault);
   const payments = new Payments({
@@ -72,7 +75,7 @@ export function createGateway(deps: CoreDeps): Gateway {
     clock,
     logger,
     merchants: new Merchants(store, clock, ids, vault),
-    auth: new Authenticator(store, clock, settings.lockout),
+    auth,
     idempotency,
     operations: new Operations(store, idempotency),
     transactions: new TransactionQueries(store),
@@ -81,5 +84,6 @@ export function createGateway(deps: CoreDeps): Gateway {
     scheduler,
     postbackDelivery,
     postbacks: new Postbacks(store, clock, vault, postbackDelivery),
+    staff: new Staff(store, clock, ids, auth),
   };
 }

@@ -345,6 +345,54 @@ export interface OutboxRepository {
   listAttempts(outboxId: string): Promise<PostbackAttemptRecord[]>;
 }
 
+export type StaffRole = 'cashier' | 'back_office' | 'admin';
+
+export interface StaffRecord {
+  id: string;
+  merchantId: string;
+  login: string;
+  displayName: string;
+  role: StaffRole;
+  passwordHash: string;
+  pinHash: string | null;
+  createdAt: string;
+  disabledAt: string | null;
+}
+
+export interface StaffSessionRecord {
+  /** SHA-256 of the session token; the token itself is only in the cookie. */
+  id: string;
+  staffId: string;
+  createdAt: string;
+  lastSeenAt: string;
+  expiresAt: string;
+  revokedAt: string | null;
+}
+
+export interface AuditRecord {
+  id: string;
+  merchantId: string;
+  staffId: string | null;
+  approvedBy: string | null;
+  action: string;
+  subjectId: string | null;
+  detail: string | null;
+  createdAt: string;
+}
+
+export interface StaffRepository {
+  insert(staff: StaffRecord): Promise<void>;
+  findByLogin(login: string): Promise<StaffRecord | undefined>;
+  get(id: string): Promise<StaffRecord | undefined>;
+  listByMerchant(merchantId: string): Promise<StaffRecord[]>;
+  insertSession(session: StaffSessionRecord): Promise<void>;
+  getSession(id: string): Promise<StaffSessionRecord | undefined>;
+  touchSession(id: string, lastSeenAt: string): Promise<void>;
+  revokeSession(id: string, at: string): Promise<void>;
+  audit(record: AuditRecord): Promise<void>;
+  listAudit(merchantId: string, limit: number): Promise<AuditRecord[]>;
+}
+
 export interface Repositories {
   merchants: MerchantRepository;
   credentials: CredentialRepository;
@@ -358,6 +406,7 @@ export interface Repositories {
   tasks: TaskRepository;
   pinSecurity: PinSecurityRepository;
   fees: FeeRepository;
+  staff: StaffRepository;
 }
 
 /**

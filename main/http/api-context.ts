@@ -9,12 +9,31 @@ import { checkIdempotencyKey, requestFingerprint, type IdempotencyStart } from '
 import type { Principal } from '../core/merchants/authenticator.js';
 import type { Operation } from '../core/operations.js';
 import { sendApiError } from './errors.js';
+import { AUDITED, NEEDS_APPROVAL, roleMay, routeKey } from './permissions.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     principal?: Principal;
     idempotency?: Extract<IdempotencyStart, { kind: 'proceed' }>;
+    /** Staff id of the manager who approved this request (cashier refunds). */
+    approvedBy?: string;
   }
+}
+
+export const SESSION_COOKIE = 'tillgate_session';
+
+/** The staff session token of a request: the session cookie, or `Authorization: Bearer` (the desktop bridge). */
+export function sessionToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (header && /^Bearer\s+/i.test(header)) return header.replace(/^Bearer\s+/i, '').trim() || undefined;
+  return request.cookies[SESSION_COOKIE] || undefined;
+}
+
+/** Cookie-authenticated writes must come from our own origin (CSRF); SameSite=Strict is the first line. */
+function sameOrigin(request: FastifyRequest): boolean {
+  const origin = request.headers.origin;
+  if (!origin || request.method === 'GET' || request.method === 'HEAD') return true;
+  return origin === `${request.protocol}://${request.headers.host ?? ''}`;
 }
 
 const REALM = 'Basic realm="gateway", charset="UTF-8"';
@@ -33,6 +52,8 @@ function parseBasic(header: string | undefined): { key: string; password: string
 export function authenticate(gateway: Gateway, allowed: Principal['kind']) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const credentials = parseBasic(request.headers.authorization);
+    const token = credentials ? undefined : sessionToken(request);
+    if (token && allowed === 'merchant') return authorizeStaff(gateway, request, reply, token);
     if (!credentials) {
       if (request.headers.authorization) gateway.auth.recordFailure(request.ip);
       reply.header('WWW-Authenticate', REALM);
@@ -49,6 +70,56 @@ export function authenticate(gateway: Gateway, allowed: Principal['kind']) {
     }
     request.principal = result.principal;
     return undefined;
+  };
+}
+
+async function authorizeStaff(gateway: Gateway, request: FastifyRequest, reply: FastifyReply, token: string) {
+  const locked = gateway.auth.lockout(request.ip);
+  if (locked) {
+    reply.header('Retry-After', String(locked.retryAfterSeconds));
+    return sendApiError(reply, locked.error);
+  }
+  const principal = await gateway.staff.resolve(token);
+  if (!principal?.staff) {
+    return sendApiError(reply, apiError(ErrorCode.unauthenticated, 'The staff session has ended; log in again'));
+  }
+  if (!sameOrigin(request)) return sendApiError(reply, apiError(ErrorCode.forbidden, 'Cross-origin request refused'));
+  const key = routeKey(request.method, request.routeOptions.url ?? '');
+  if (!roleMay(principal.staff.role, key)) {
+    return sendApiError(reply, apiError(ErrorCode.forbidden, `The ${principal.staff.role} role may not do this`));
+  }
+  const action = NEEDS_APPROVAL[key];
+  if (action && principal.staff.role === 'cashier') {
+    const raw = request.headers['x-manager-approval'];
+    const approver = typeof raw === 'string' ? gateway.staff.consumeApproval(raw, principal.merchantId ?? '', action) : undefined;
+    if (!approver) {
+      return sendApiError(reply, apiError(ErrorCode.forbidden, `A ${action} at the till needs a manager's approval`, [
+        { field: 'X-Manager-Approval', message: 'missing, used or expired approval token' },
+      ]));
+    }
+    request.approvedBy = approver;
+  }
+  request.principal = principal;
+  return undefined;
+}
+
+/** Writes the audit entry of a staff action that succeeded (refunds, voids, captures). */
+export function auditStaffActions(gateway: Gateway) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const staff = request.principal?.staff;
+    const action = AUDITED[routeKey(request.method, request.routeOptions.url ?? '')];
+    if (!staff || !action || reply.statusCode !== 200 || !request.principal?.merchantId) return;
+    const body = request.body as { transaction_id?: string; amount?: number } | undefined;
+    await gateway.staff.recordAudit(
+      gateway.staff.auditRecord(
+        request.principal.merchantId,
+        staff.id,
+        request.approvedBy ?? null,
+        action,
+        body?.transaction_id ?? null,
+        body?.amount !== undefined ? `amount ${body.amount}` : null,
+      ),
+    );
   };
 }
 
@@ -103,4 +174,5 @@ export function protect(app: FastifyInstance, gateway: Gateway, kind: Principal[
   app.addHook('preHandler', idempotencyKeys(gateway));
   // Backstop: a handler that failed before `perform` still frees its key.
   app.addHook('onResponse', async (request) => request.idempotency?.release());
+  app.addHook('onResponse', auditStaffActions(gateway));
 }

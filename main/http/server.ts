@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -17,6 +18,7 @@ import { installErrorHandling, sendFrameworkError } from './errors.js';
 import { mandateRoutes } from './routes/mandates.js';
 import { paymentRoutes, paymentSchemas } from './routes/payments.js';
 import { PostbackDeliverySchema, postbackRoutes } from './routes/postbacks.js';
+import { uiRoutes } from './routes/ui.js';
 import { EventSchema, TransactionSchema, transactionRoutes } from './routes/transactions.js';
 import { ErrorBodySchema } from './schemas.js';
 
@@ -64,6 +66,7 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
   for (const schema of paymentSchemas) app.addSchema(schema);
   app.addSchema(PostbackDeliverySchema);
 
+  await app.register(fastifyCookie);
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
@@ -74,6 +77,7 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
         { name: 'Payments', description: 'Payment operations' },
         { name: 'Transaction queries', description: 'Read transactions, their refunds and event logs' },
         { name: 'Postbacks', description: 'Signed status notifications to your postback_url: deliveries, attempts, resends, webhook key' },
+        { name: 'Back-office UI', description: 'Staff sessions (cookie) used by the desktop and browser UI; staff sessions may also call the API routes their role allows' },
         { name: 'System', description: 'Health and documentation' },
       ],
     },
@@ -88,6 +92,8 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
     await api.register(mandateRoutes(gateway));
     await api.register(postbackRoutes(gateway));
   });
+
+  await app.register(uiRoutes(gateway));
 
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok', version: API_VERSION }));
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -74,6 +74,16 @@ const expectedByVersion: Record<number, Expected> = {
     unique: [],
     addedColumns: { postback_outbox: ['delivered_at', 'last_error', 'retry_from'] },
   },
+  5: {
+    tables: ['staff', 'staff_sessions', 'audit_log'],
+    indexes: {
+      staff_merchant: ['merchant_id'],
+      staff_sessions_staff: ['staff_id'],
+      audit_log_merchant: ['merchant_id', 'created_at'],
+    },
+    unique: [{ table: 'staff', columns: ['login'] }],
+    addedColumns: {},
+  },
 };
 
 function objectNames(db: Database.Database, type: 'table' | 'index'): string[] {

@@ -5,13 +5,23 @@
  */
 import { createHash } from 'node:crypto';
 import { apiError, ErrorCode, type ApiError } from '../errors.js';
-import type { Clock, CredentialKind, Store } from '../ports.js';
+import type { Clock, CredentialKind, StaffRole, Store } from '../ports.js';
 import { verifyPassword } from './credentials.js';
 
+export interface StaffIdentity {
+  id: string;
+  login: string;
+  displayName: string;
+  role: StaffRole;
+  sessionId: string;
+}
+
 export interface Principal {
-  kind: CredentialKind;
+  kind: CredentialKind | 'staff';
+  /** The API credential, or for staff the session id. */
   credentialId: string;
   merchantId: string | null;
+  staff?: StaffIdentity;
 }
 
 export type AuthResult = { ok: true; principal: Principal } | { ok: false; error: ApiError; retryAfterSeconds?: number };
@@ -42,16 +52,22 @@ export class Authenticator {
     private readonly policy: LockoutPolicy,
   ) {}
 
-  async authenticate(source: string, apiKey: string, password: string): Promise<AuthResult> {
+  /** The lock-out answer for a source that failed too often, if it is locked now. */
+  lockout(source: string): { ok: false; error: ApiError; retryAfterSeconds: number } | undefined {
     const now = this.clock.now().getTime();
     const window = this.failures.get(source);
-    if (window && window.lockedUntil > now) {
-      return {
-        ok: false,
-        error: apiError(ErrorCode.rateLimited, 'Too many failed authentication attempts; try again later'),
-        retryAfterSeconds: Math.ceil((window.lockedUntil - now) / 1000),
-      };
-    }
+    if (!window || window.lockedUntil <= now) return undefined;
+    return {
+      ok: false,
+      error: apiError(ErrorCode.rateLimited, 'Too many failed authentication attempts; try again later'),
+      retryAfterSeconds: Math.ceil((window.lockedUntil - now) / 1000),
+    };
+  }
+
+  async authenticate(source: string, apiKey: string, password: string): Promise<AuthResult> {
+    const now = this.clock.now().getTime();
+    const locked = this.lockout(source);
+    if (locked) return locked;
 
     const cacheKey = createHash('sha256').update(apiKey).update('\0').update(password).digest('base64');
     const cached = this.verified.get(cacheKey);

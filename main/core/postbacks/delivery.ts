@@ -57,6 +57,7 @@ export class PostbackDelivery {
   private stopped = true;
   private pumping = false;
   private again = false;
+  private lastDeepScan = Number.NEGATIVE_INFINITY;
   private readonly running = new Set<Promise<void>>();
 
   constructor(
@@ -108,13 +109,24 @@ export class PostbackDelivery {
         this.again = false;
         const free = this.settings.concurrency - this.inFlight.size;
         if (free <= 0) break;
-        const due = await this.store.read((r) => r.outbox.due(this.clock.now().toISOString(), free + this.inFlight.size + 64));
-        for (const record of due) {
-          if (this.inFlight.size >= this.settings.concurrency) break;
-          if (this.inFlight.has(record.id)) continue;
-          const receiver = receiverOf(record.url);
-          if ((this.perReceiver.get(receiver) ?? 0) >= this.settings.perReceiver) continue;
-          this.launch(record, receiver);
+        const now = this.clock.now().toISOString();
+        let limit = free + this.inFlight.size + 64;
+        for (;;) {
+          const due = await this.store.read((r) => r.outbox.due(now, limit));
+          for (const record of due) {
+            if (this.inFlight.size >= this.settings.concurrency) break;
+            if (this.inFlight.has(record.id)) continue;
+            const receiver = receiverOf(record.url);
+            if ((this.perReceiver.get(receiver) ?? 0) >= this.settings.perReceiver) continue;
+            this.launch(record, receiver);
+          }
+          // A full page with free slots left means records in flight or of busy receivers filled
+          // it: look further, so that a backlog for a slow receiver never holds back the others.
+          // Such deeper scans run at most once per poll interval.
+          if (due.length < limit || this.inFlight.size >= this.settings.concurrency) break;
+          if (performance.now() - this.lastDeepScan < this.settings.pollMs) break;
+          this.lastDeepScan = performance.now();
+          limit *= 4;
         }
       } while (this.again && !this.stopped);
     } catch (error) {

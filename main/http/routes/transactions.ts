@@ -71,7 +71,17 @@ export function transactionRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
           response: apiResponses({ 200: Type.Array(Type.Ref('Transaction')) }),
         },
       },
-      async (request, reply) => send(reply, toReply(await gateway.transactions.list(merchantOf(request), request.query))),
+      async (request, reply) => {
+        const query = { ...request.query };
+        if (request.principal?.staff?.role === 'cashier') {
+          // Cashiers see today's transactions only (decisions.md D9).
+          const midnight = new Date(gateway.clock.now());
+          midnight.setHours(0, 0, 0, 0);
+          const fromTime = query.from === undefined ? Number.NaN : Date.parse(query.from);
+          if (Number.isNaN(fromTime) || fromTime < midnight.getTime()) query.from = midnight.toISOString();
+        }
+        return send(reply, toReply(await gateway.transactions.list(merchantOf(request), query)));
+      },
     );
 
     app.get(

@@ -1,0 +1,88 @@
+/** Staff accounts, sessions and the audit log. */
+import type Database from 'better-sqlite3';
+import type { AuditRecord, StaffRecord, StaffRepository, StaffSessionRecord } from '../main/core/ports.js';
+
+type Row = Record<string, unknown>;
+
+function staffFromRow(r: Row): StaffRecord {
+  return {
+    id: r.id as string,
+    merchantId: r.merchant_id as string,
+    login: r.login as string,
+    displayName: r.display_name as string,
+    role: r.role as StaffRecord['role'],
+    passwordHash: r.password_hash as string,
+    pinHash: (r.pin_hash as string | null) ?? null,
+    createdAt: r.created_at as string,
+    disabledAt: (r.disabled_at as string | null) ?? null,
+  };
+}
+
+function sessionFromRow(r: Row): StaffSessionRecord {
+  return {
+    id: r.id as string,
+    staffId: r.staff_id as string,
+    createdAt: r.created_at as string,
+    lastSeenAt: r.last_seen_at as string,
+    expiresAt: r.expires_at as string,
+    revokedAt: (r.revoked_at as string | null) ?? null,
+  };
+}
+
+function auditFromRow(r: Row): AuditRecord {
+  return {
+    id: r.id as string,
+    merchantId: r.merchant_id as string,
+    staffId: (r.staff_id as string | null) ?? null,
+    approvedBy: (r.approved_by as string | null) ?? null,
+    action: r.action as string,
+    subjectId: (r.subject_id as string | null) ?? null,
+    detail: (r.detail as string | null) ?? null,
+    createdAt: r.created_at as string,
+  };
+}
+
+export function createStaffRepository(db: Database.Database): StaffRepository {
+  const s = {
+    insert: db.prepare(
+      `INSERT INTO staff (id, merchant_id, login, display_name, role, password_hash, pin_hash, created_at, disabled_at)
+       VALUES (@id, @merchantId, @login, @displayName, @role, @passwordHash, @pinHash, @createdAt, @disabledAt)`,
+    ),
+    byLogin: db.prepare('SELECT * FROM staff WHERE login = ?'),
+    get: db.prepare('SELECT * FROM staff WHERE id = ?'),
+    byMerchant: db.prepare('SELECT * FROM staff WHERE merchant_id = ? ORDER BY created_at, id'),
+    insertSession: db.prepare(
+      `INSERT INTO staff_sessions (id, staff_id, created_at, last_seen_at, expires_at, revoked_at)
+       VALUES (@id, @staffId, @createdAt, @lastSeenAt, @expiresAt, @revokedAt)`,
+    ),
+    getSession: db.prepare('SELECT * FROM staff_sessions WHERE id = ?'),
+    touch: db.prepare('UPDATE staff_sessions SET last_seen_at = ? WHERE id = ?'),
+    revoke: db.prepare('UPDATE staff_sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+    audit: db.prepare(
+      `INSERT INTO audit_log (id, merchant_id, staff_id, approved_by, action, subject_id, detail, created_at)
+       VALUES (@id, @merchantId, @staffId, @approvedBy, @action, @subjectId, @detail, @createdAt)`,
+    ),
+    listAudit: db.prepare('SELECT * FROM audit_log WHERE merchant_id = ? ORDER BY created_at DESC, id DESC LIMIT ?'),
+  };
+  return {
+    insert: async (staff) => void s.insert.run(staff),
+    findByLogin: async (login) => {
+      const row = s.byLogin.get(login) as Row | undefined;
+      return row && staffFromRow(row);
+    },
+    get: async (id) => {
+      const row = s.get.get(id) as Row | undefined;
+      return row && staffFromRow(row);
+    },
+    listByMerchant: async (merchantId) => (s.byMerchant.all(merchantId) as Row[]).map(staffFromRow),
+    insertSession: async (session) => void s.insertSession.run(session),
+    getSession: async (id) => {
+      const row = s.getSession.get(id) as Row | undefined;
+      return row && sessionFromRow(row);
+    },
+    touchSession: async (id, at) => void s.touch.run(at, id),
+    revokeSession: async (id, at) => void s.revoke.run(at, id),
+    audit: async (record) => void s.audit.run(record),
+    listAudit: async (merchantId, limit) => (s.listAudit.all(merchantId, limit) as Row[]).map(auditFromRow),
+  };
+}

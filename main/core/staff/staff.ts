@@ -1,0 +1,226 @@
+/**
+ * Staff of the desktop UI (decisions.md D9): accounts with roles cashier, back_office and admin,
+ * login by password or PIN, sessions that expire (30 minutes idle, 12 hours at most), manager
+ * approvals for actions a cashier may not do alone, and the audit log of those actions.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { apiError, ErrorCode, failure, fieldError, success, validationError, type FieldError, type Outcome } from '../errors.js';
+import type { Authenticator, Principal, StaffIdentity } from '../merchants/authenticator.js';
+import { hashPassword, verifyPassword } from '../merchants/credentials.js';
+import type { AuditRecord, Clock, Ids, StaffRecord, StaffRole, Store } from '../ports.js';
+
+export const STAFF_ROLES: readonly StaffRole[] = ['cashier', 'back_office', 'admin'];
+export const SESSION_IDLE_MS = 30 * 60 * 1000;
+export const SESSION_MAX_MS = 12 * 60 * 60 * 1000;
+const TOUCH_EVERY_MS = 60 * 1000;
+const APPROVAL_TTL_MS = 2 * 60 * 1000;
+
+export interface CreateStaffInput {
+  merchantId: string;
+  role: string;
+  login?: string;
+  displayName?: string;
+  password?: string;
+  pin?: string;
+}
+
+export interface CreatedStaff {
+  staff_id: string;
+  login: string;
+  password: string;
+  role: StaffRole;
+  merchant_id: string;
+}
+
+export interface LoginInput {
+  login: string;
+  password?: string;
+  pin?: string;
+}
+
+export interface SessionInfo {
+  staff: { staff_id: string; login: string; display_name: string; role: StaffRole };
+  merchant: { merchant_id: string; name: string; currency: string };
+  expires_at: string;
+  idle_timeout_seconds: number;
+}
+
+export interface StaffView {
+  staff_id: string;
+  login: string;
+  display_name: string;
+  role: StaffRole;
+  has_pin: boolean;
+  created_at: string;
+  disabled: boolean;
+}
+
+function sessionId(token: string): string {
+  return createHash('sha256').update(token).digest('base64url');
+}
+
+export class Staff {
+  private readonly approvals = new Map<string, { merchantId: string; action: string; approverId: string; expiresAt: number }>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly ids: Ids,
+    private readonly auth: Authenticator,
+  ) {}
+
+  async create(input: CreateStaffInput): Promise<Outcome<CreatedStaff>> {
+    const errors: FieldError[] = [];
+    if (!STAFF_ROLES.includes(input.role as StaffRole)) errors.push({ field: 'role', message: 'must be cashier, back_office or admin' });
+    const login = input.login ?? `${input.role}-${this.ids.randomToken(3).toLowerCase().replace(/[^a-z0-9]/g, 'x')}`;
+    if (!/^[a-z0-9][a-z0-9._-]{1,39}$/.test(login)) errors.push({ field: 'login', message: 'must be 2 to 40 lower-case letters, digits, dot, dash or underscore' });
+    const password = input.password ?? this.ids.randomToken(12);
+    if (password.length < 8) errors.push({ field: 'password', message: 'must be at least 8 characters' });
+    if (input.pin !== undefined && !/^\d{4,8}$/.test(input.pin)) errors.push({ field: 'pin', message: 'must be 4 to 8 digits' });
+    if (errors.length) return failure(validationError(errors));
+    const merchant = await this.store.read((r) => r.merchants.get(input.merchantId));
+    if (!merchant) return failure(fieldError('merchant', 'no such merchant'));
+    const [passwordHash, pinHash] = await Promise.all([hashPassword(password), input.pin ? hashPassword(input.pin) : Promise.resolve(null)]);
+    const record: StaffRecord = {
+      id: this.ids.newId(),
+      merchantId: merchant.id,
+      login,
+      displayName: input.displayName?.trim() || login,
+      role: input.role as StaffRole,
+      passwordHash,
+      pinHash,
+      createdAt: this.clock.now().toISOString(),
+      disabledAt: null,
+    };
+    const created = await this.store.run(async (tx) => {
+      if (await tx.staff.findByLogin(login)) return false;
+      await tx.staff.insert(record);
+      return true;
+    });
+    if (!created) return failure(fieldError('login', 'is taken'));
+    return success({ staff_id: record.id, login, password, role: record.role, merchant_id: merchant.id }, 201);
+  }
+
+  async list(merchantId: string): Promise<StaffView[]> {
+    const rows = await this.store.read((r) => r.staff.listByMerchant(merchantId));
+    return rows.map((s) => ({
+      staff_id: s.id,
+      login: s.login,
+      display_name: s.displayName,
+      role: s.role,
+      has_pin: s.pinHash !== null,
+      created_at: s.createdAt,
+      disabled: s.disabledAt !== null,
+    }));
+  }
+
+  /** Checks login + password or PIN; counts failures toward the source's lock-out. */
+  private async verify(source: string, input: LoginInput): Promise<Outcome<StaffRecord>> {
+    const locked = this.auth.lockout(source);
+    if (locked) return failure(locked.error);
+    if ((input.password === undefined) === (input.pin === undefined)) {
+      return failure(validationError([{ field: 'password', message: 'give either password or pin' }]));
+    }
+    const staff = await this.store.read((r) => r.staff.findByLogin(input.login));
+    const secret = input.password ?? input.pin ?? '';
+    const hash = input.password !== undefined ? staff?.passwordHash : staff?.pinHash;
+    const valid = staff && hash && !staff.disabledAt ? await verifyPassword(secret, hash) : false;
+    if (!staff || !valid) {
+      this.auth.recordFailure(source);
+      return failure(apiError(ErrorCode.unauthenticated, 'Wrong login, password or PIN'));
+    }
+    return success(staff);
+  }
+
+  async login(source: string, input: LoginInput): Promise<Outcome<{ token: string; session: SessionInfo }>> {
+    const verified = await this.verify(source, input);
+    if (!verified.ok) return verified;
+    const staff = verified.value;
+    const token = randomBytes(32).toString('base64url');
+    const now = this.clock.now();
+    const expiresAt = new Date(now.getTime() + SESSION_MAX_MS).toISOString();
+    await this.store.run(async (tx) => {
+      await tx.staff.insertSession({ id: sessionId(token), staffId: staff.id, createdAt: now.toISOString(), lastSeenAt: now.toISOString(), expiresAt, revokedAt: null });
+      await tx.staff.audit(this.auditRecord(staff.merchantId, staff.id, null, 'login', null, input.pin !== undefined ? 'pin' : 'password'));
+    });
+    const info = await this.sessionInfo(staff, expiresAt);
+    return success({ token, session: info });
+  }
+
+  private async sessionInfo(staff: StaffRecord, expiresAt: string): Promise<SessionInfo> {
+    const merchant = await this.store.read((r) => r.merchants.get(staff.merchantId));
+    return {
+      staff: { staff_id: staff.id, login: staff.login, display_name: staff.displayName, role: staff.role },
+      merchant: { merchant_id: staff.merchantId, name: merchant?.name ?? '', currency: merchant?.currency ?? 'EUR' },
+      expires_at: expiresAt,
+      idle_timeout_seconds: SESSION_IDLE_MS / 1000,
+    };
+  }
+
+  /** The principal of a session token, or undefined when unknown, revoked, idle or expired. */
+  async resolve(token: string): Promise<Principal | undefined> {
+    const id = sessionId(token);
+    const now = this.clock.now();
+    const found = await this.store.read(async (r) => {
+      const session = await r.staff.getSession(id);
+      const staff = session ? await r.staff.get(session.staffId) : undefined;
+      return session && staff ? { session, staff } : undefined;
+    });
+    if (!found) return undefined;
+    const { session, staff } = found;
+    const idleSince = now.getTime() - Date.parse(session.lastSeenAt);
+    if (session.revokedAt || staff.disabledAt || session.expiresAt <= now.toISOString() || idleSince > SESSION_IDLE_MS) return undefined;
+    if (idleSince > TOUCH_EVERY_MS) await this.store.run((tx) => tx.staff.touchSession(id, now.toISOString()));
+    const identity: StaffIdentity = { id: staff.id, login: staff.login, displayName: staff.displayName, role: staff.role, sessionId: id };
+    return { kind: 'staff', credentialId: id, merchantId: staff.merchantId, staff: identity };
+  }
+
+  async current(principal: Principal): Promise<SessionInfo | undefined> {
+    if (!principal.staff) return undefined;
+    const staff = await this.store.read((r) => r.staff.get(principal.staff?.id ?? ''));
+    const session = await this.store.read((r) => r.staff.getSession(principal.credentialId));
+    return staff && session ? this.sessionInfo(staff, session.expiresAt) : undefined;
+  }
+
+  async logout(token: string): Promise<void> {
+    await this.store.run((tx) => tx.staff.revokeSession(sessionId(token), this.clock.now().toISOString()));
+  }
+
+  /**
+   * A manager (back_office or admin of the same merchant) approves one action of a cashier, with
+   * login and PIN or password. The single-use token is valid for two minutes.
+   */
+  async approve(source: string, principal: Principal, action: string, input: LoginInput): Promise<Outcome<{ approval_token: string; approver: string; expires_at: string }>> {
+    const verified = await this.verify(source, input);
+    if (!verified.ok) return verified;
+    const approver = verified.value;
+    if (approver.merchantId !== principal.merchantId || approver.role === 'cashier') {
+      return failure(apiError(ErrorCode.forbidden, 'Approval needs a back-office or admin account of this shop'));
+    }
+    const token = randomBytes(24).toString('base64url');
+    const expiresAt = this.clock.now().getTime() + APPROVAL_TTL_MS;
+    this.approvals.set(token, { merchantId: approver.merchantId, action, approverId: approver.id, expiresAt });
+    return success({ approval_token: token, approver: approver.displayName, expires_at: new Date(expiresAt).toISOString() });
+  }
+
+  /** Uses up an approval; returns the approver's staff id when it is valid for this merchant and action. */
+  consumeApproval(token: string, merchantId: string, action: string): string | undefined {
+    const approval = this.approvals.get(token);
+    this.approvals.delete(token);
+    for (const [key, value] of this.approvals) if (value.expiresAt < this.clock.now().getTime()) this.approvals.delete(key);
+    if (!approval || approval.merchantId !== merchantId || approval.action !== action || approval.expiresAt < this.clock.now().getTime()) return undefined;
+    return approval.approverId;
+  }
+
+  auditRecord(merchantId: string, staffId: string | null, approvedBy: string | null, action: string, subjectId: string | null, detail: string | null): AuditRecord {
+    return { id: this.ids.newId(), merchantId, staffId, approvedBy, action, subjectId, detail, createdAt: this.clock.now().toISOString() };
+  }
+
+  async recordAudit(record: AuditRecord): Promise<void> {
+    await this.store.run((tx) => tx.staff.audit(record));
+  }
+
+  async audit(merchantId: string, limit = 100): Promise<AuditRecord[]> {
+    return this.store.read((r) => r.staff.listAudit(merchantId, limit));
+  }
+}

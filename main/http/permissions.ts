@@ -1,0 +1,38 @@
+/**
+ * What each staff role may call (decisions.md D9). API credentials (merchant) may call every API
+ * route; staff sessions only what their role allows. A cashier's refund needs a manager approval.
+ */
+import type { StaffRole } from '../core/ports.js';
+
+type RouteKey = `${'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'} ${string}`;
+
+const CASHIER: readonly RouteKey[] = [
+  'POST /rest/payment',
+  'POST /rest/authorize',
+  'POST /rest/capture',
+  'POST /rest/reverse',
+  'POST /rest/refund',
+  'GET /rest/transactions',
+  'GET /rest/transactions/:transaction_id',
+  'GET /rest/transactions/:transaction_id/log',
+  'GET /rest/transactions/:transaction_id/refunds',
+];
+
+/** Routes no staff role may call through a session (credentials management stays with API keys and admins). */
+const ADMIN_ONLY: readonly RouteKey[] = ['POST /rest/webhook_key/rotate'];
+
+/** Actions a cashier may only do with a manager's approval token. */
+export const NEEDS_APPROVAL: Partial<Record<RouteKey, string>> = { 'POST /rest/refund': 'refund' };
+
+/** Actions that go to the audit log when staff do them. */
+export const AUDITED: Partial<Record<RouteKey, string>> = { 'POST /rest/refund': 'refund', 'POST /rest/reverse': 'void', 'POST /rest/capture': 'capture' };
+
+export function routeKey(method: string, url: string): RouteKey {
+  return `${method.toUpperCase()} ${url}` as RouteKey;
+}
+
+export function roleMay(role: StaffRole, key: RouteKey): boolean {
+  if (role === 'admin') return true;
+  if (role === 'back_office') return !ADMIN_ONLY.includes(key);
+  return CASHIER.includes(key);
+}

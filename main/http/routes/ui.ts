@@ -1,0 +1,139 @@
+/**
+ * The back-office UI's own endpoints: staff login by password or PIN (a session cookie, never the
+ * merchant's API password), the current session, logout, manager approvals, the simulated
+ * terminal's configuration, staff and the audit log.
+ */
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { apiError, ErrorCode, toReply } from '../../core/errors.js';
+import type { Gateway } from '../../core/gateway.js';
+import { TEST_PIN_KEY } from '../../core/payments/payments.js';
+import { SESSION_IDLE_MS, SESSION_MAX_MS } from '../../core/staff/staff.js';
+import { SESSION_COOKIE, send, sessionToken } from '../api-context.js';
+import { sendApiError } from '../errors.js';
+
+const tags = ['Back-office UI'];
+const Credentials = {
+  login: Type.String({ minLength: 1, maxLength: 40 }),
+  password: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  pin: Type.Optional(Type.String({ minLength: 4, maxLength: 8 })),
+};
+
+export function uiRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
+  const staff = gateway.staff;
+  return async (app) => {
+    // Every /ui route except login needs a live staff session.
+    const requireSession = async (request: FastifyRequest, reply: FastifyReply) => {
+      const token = sessionToken(request);
+      const principal = token ? await staff.resolve(token) : undefined;
+      if (!principal?.staff) return sendApiError(reply, apiError(ErrorCode.unauthenticated, 'Log in first'));
+      const origin = request.headers.origin;
+      if (origin && request.method !== 'GET' && origin !== `${request.protocol}://${request.headers.host ?? ''}`) {
+        return sendApiError(reply, apiError(ErrorCode.forbidden, 'Cross-origin request refused'));
+      }
+      request.principal = principal;
+      return undefined;
+    };
+
+    app.post(
+      '/ui/session',
+      { schema: { tags, summary: 'Staff login (password or PIN); sets the session cookie', body: Type.Object(Credentials, { additionalProperties: false }) } },
+      async (request, reply) => {
+        const result = await staff.login(request.ip, request.body);
+        if (!result.ok) {
+          const locked = gateway.auth.lockout(request.ip);
+          if (locked) reply.header('Retry-After', String(locked.retryAfterSeconds));
+          return send(reply, toReply(result));
+        }
+        reply.setCookie(SESSION_COOKIE, result.value.token, {
+          httpOnly: true,
+          sameSite: 'strict',
+          secure: request.protocol === 'https',
+          path: '/',
+          maxAge: SESSION_MAX_MS / 1000,
+        });
+        return reply.code(200).send(result.value.session);
+      },
+    );
+
+    app.get('/ui/session', { schema: { tags, summary: 'The current staff session' }, onRequest: requireSession }, async (request, reply) => {
+      const info = request.principal ? await staff.current(request.principal) : undefined;
+      return info ? reply.send(info) : sendApiError(reply, apiError(ErrorCode.unauthenticated, 'Log in first'));
+    });
+
+    app.delete('/ui/session', { schema: { tags, summary: 'Log out' } }, async (request, reply) => {
+      const token = sessionToken(request);
+      if (token) await staff.logout(token);
+      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      return reply.code(204).send();
+    });
+
+    app.post(
+      '/ui/approvals',
+      {
+        schema: {
+          tags,
+          summary: "A manager's approval of one action at the till (single use, 2 minutes)",
+          body: Type.Object({ action: Type.String({ enum: ['refund'] }), ...Credentials }, { additionalProperties: false }),
+        },
+        onRequest: requireSession,
+      },
+      async (request, reply) => {
+        const { action, ...credentials } = request.body;
+        return send(reply, toReply(await staff.approve(request.ip, request.principal as never, action, credentials)));
+      },
+    );
+
+    app.get('/ui/terminal', { schema: { tags, summary: "This till's simulated terminal" }, onRequest: requireSession }, async (_request, reply) =>
+      reply.send({
+        terminal_id: 'TILL-1',
+        type: 'softpos',
+        attended: true,
+        capabilities: ['contactlessChip', 'contactChip', 'magstripe', 'onlinePin'],
+        cvm_limit: 50,
+        // The Test environment's published PIN key; a production terminal keeps its key in hardware.
+        pin_key: { zone_id: TEST_PIN_KEY.zoneId, key_id: TEST_PIN_KEY.keyId, key_hex: TEST_PIN_KEY.keyHex },
+        idle_lock_seconds: SESSION_IDLE_MS / 1000,
+      }),
+    );
+
+    app.get('/ui/staff', { schema: { tags, summary: 'Staff of this shop (admin)' }, onRequest: requireSession }, async (request, reply) => {
+      if (request.principal?.staff?.role !== 'admin') return sendApiError(reply, apiError(ErrorCode.forbidden, 'Only an admin may see staff'));
+      return reply.send(await staff.list(request.principal.merchantId ?? ''));
+    });
+
+    app.post(
+      '/ui/staff',
+      {
+        schema: {
+          tags,
+          summary: 'Create a staff account (admin); the password is shown once',
+          body: Type.Object(
+            {
+              role: Type.String({ enum: ['cashier', 'back_office', 'admin'] }),
+              login: Type.Optional(Type.String({ maxLength: 40 })),
+              display_name: Type.Optional(Type.String({ maxLength: 80 })),
+              pin: Type.Optional(Type.String({ maxLength: 8 })),
+            },
+            { additionalProperties: false },
+          ),
+        },
+        onRequest: requireSession,
+      },
+      async (request, reply) => {
+        if (request.principal?.staff?.role !== 'admin') return sendApiError(reply, apiError(ErrorCode.forbidden, 'Only an admin may create staff'));
+        const { display_name, ...rest } = request.body;
+        return send(reply, toReply(await staff.create({ merchantId: request.principal.merchantId ?? '', ...rest, ...(display_name ? { displayName: display_name } : {}) })));
+      },
+    );
+
+    app.get('/ui/audit', { schema: { tags, summary: 'Audit log: logins, refunds, voids, captures by staff' }, onRequest: requireSession }, async (request, reply) => {
+      if (request.principal?.staff?.role === 'cashier') return sendApiError(reply, apiError(ErrorCode.forbidden, 'Cashiers may not read the audit log'));
+      const records = await staff.audit(request.principal?.merchantId ?? '');
+      return reply.send(
+        records.map((r) => ({ created_at: r.createdAt, action: r.action, staff_id: r.staffId, approved_by: r.approvedBy, subject_id: r.subjectId, detail: r.detail })),
+      );
+    });
+  };
+}
