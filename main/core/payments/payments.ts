@@ -35,7 +35,7 @@ import { feesFor } from './fees.js';
 import { CAPABILITIES, CARD_TYPES, type PaymentType } from './payment-types.js';
 import { parseAmount, validateCommonFields, validatePaymentRequest, type PaymentCommand, type PaymentOperation, type PaymentRequest } from './request.js';
 import { allowedFrom, type Trigger } from './state-machine.js';
-import { exponentOf, transactionPostback, transactionResponse, type TransactionResponse } from './views.js';
+import { cardSummary, exponentOf, transactionPostback, transactionResponse, type TransactionResponse } from './views.js';
 
 /** The published test PIN key every merchant starts with (decisions.md D3). */
 export const TEST_PIN_KEY = { zoneId: 'test', keyId: '1', keyHex: '0123456789ABCDEFFEDCBA9876543210' } as const;
@@ -636,7 +636,7 @@ export class Payments {
   }
 
   private captureResponse(t: TransactionRecord, amountMinor: number): CaptureResponse {
-    const body: CaptureResponse = {
+    return {
       transaction_id: t.id,
       status_code: t.statusCode,
       status: statusName(t.statusCode),
@@ -644,15 +644,9 @@ export class Payments {
       message: t.message,
       amount: minorToAmount(amountMinor, exponentOf(t)),
       captured_amount: minorToAmount(t.capturedMinor, exponentOf(t)),
+      ...cardSummary(t),
       error_code: 0,
     };
-    if (t.cardLastFour) {
-      body.card_last_four = t.cardLastFour;
-      body.card_brand = t.cardBrand ?? 'unknown';
-      if (t.cardExpiryMonth !== null) body.card_expiry_month = t.cardExpiryMonth;
-      if (t.cardExpiryYear !== null) body.card_expiry_year = t.cardExpiryYear;
-    }
-    return body;
   }
 
   async reverse(operation: Operation, request: ReverseRequest): Promise<Outcome<ReverseResponse>> {

@@ -41,9 +41,9 @@ export interface TransactionResponse {
   wallet_capture_event?: string;
 }
 
-export function transactionResponse(t: TransactionRecord): TransactionResponse {
-  const action = t.details.client_action as ClientAction | undefined;
-  const body: TransactionResponse = {
+/** The fields a transaction response and a postback share (interface.md). */
+function baseFields(t: TransactionRecord) {
+  return {
     transaction_id: t.id,
     payment_type: t.paymentType,
     status_code: t.statusCode,
@@ -54,19 +54,36 @@ export function transactionResponse(t: TransactionRecord): TransactionResponse {
     amount: amountOf(t, t.amountMinor),
     currency: t.currency,
     included_fees: minorToText(t.feesMinor, exponentOf(t)),
-    error_code: 0,
   };
+}
+
+export interface CardSummary {
+  card_brand?: string;
+  card_last_four?: string;
+  card_expiry_month?: number;
+  card_expiry_year?: number;
+}
+
+/** Brand, last four and expiry of the transaction's card; never more of the card. */
+export function cardSummary(t: TransactionRecord): CardSummary {
+  if (!t.cardLastFour) return {};
+  return {
+    card_brand: t.cardBrand ?? 'unknown',
+    card_last_four: t.cardLastFour,
+    ...(t.cardExpiryMonth !== null ? { card_expiry_month: t.cardExpiryMonth } : {}),
+    ...(t.cardExpiryYear !== null ? { card_expiry_year: t.cardExpiryYear } : {}),
+  };
+}
+
+export function transactionResponse(t: TransactionRecord): TransactionResponse {
+  const action = t.details.client_action as ClientAction | undefined;
+  const body: TransactionResponse = { ...baseFields(t), error_code: 0 };
   if (t.reasonCode) body.reason_code = t.reasonCode;
   if (action && t.statusCode === TransactionStatus.started) {
     body.client_action = action.client_action;
     body.action_data = action.action_data;
   }
-  if (t.cardLastFour) {
-    body.card_brand = t.cardBrand ?? 'unknown';
-    body.card_last_four = t.cardLastFour;
-    if (t.cardExpiryMonth !== null) body.card_expiry_month = t.cardExpiryMonth;
-    if (t.cardExpiryYear !== null) body.card_expiry_year = t.cardExpiryYear;
-  }
+  Object.assign(body, cardSummary(t));
   if (t.sepaMandate) body.sepa_mandate = t.sepaMandate;
   if (t.sepaMsgId) body.sepa_msg_id = t.sepaMsgId;
   if (typeof t.details.subscription_status === 'string') body.subscription_status = t.details.subscription_status;
@@ -76,18 +93,7 @@ export function transactionResponse(t: TransactionRecord): TransactionResponse {
 
 /** Postback body (interface.md "Postbacks"), without event_id, sequence and checksum, which the sender adds. */
 export function transactionPostback(t: TransactionRecord): Record<string, unknown> {
-  const body: Record<string, unknown> = {
-    transaction_id: t.id,
-    payment_type: t.paymentType,
-    status_code: t.statusCode,
-    status: statusName(t.statusCode),
-    order_id: t.orderId,
-    message: t.message,
-    additional_transaction_data: t.additionalTransactionData,
-    amount: amountOf(t, t.amountMinor),
-    currency: t.currency,
-    included_fees: minorToText(t.feesMinor, exponentOf(t)),
-  };
+  const body: Record<string, unknown> = baseFields(t);
   if (t.statusCode === TransactionStatus.declined || t.reasonCode) body.reason_code = t.reasonCode;
   for (const key of ['remittance_info', 'wallet_activity_reference', 'wallet_account_reference', 'payer_location', 'external_transaction_id'] as const) {
     if (typeof t.details[key] === 'string') body[key] = t.details[key];
