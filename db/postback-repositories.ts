@@ -20,6 +20,7 @@ export function outboxFromRow(r: Row): OutboxRecord {
     deliveredAt: (r.delivered_at as string | null) ?? null,
     lastError: (r.last_error as string | null) ?? null,
     retryFrom: (r.retry_from as string | null) ?? null,
+    windowAttempts: (r.window_attempts as number | null) ?? 0,
   };
 }
 
@@ -43,9 +44,9 @@ export function createOutboxDelivery(db: Database.Database) {
     nextDue: db.prepare("SELECT MIN(next_attempt_at) AS due FROM postback_outbox WHERE state = 'pending'"),
     bySubject: db.prepare('SELECT * FROM postback_outbox WHERE merchant_id = ? AND subject_type = ? AND subject_id = ? ORDER BY sequence'),
     settle: db.prepare(
-      'UPDATE postback_outbox SET state = ?, next_attempt_at = ?, last_error = ?, delivered_at = COALESCE(?, delivered_at), attempts = attempts + 1 WHERE id = ?',
+      'UPDATE postback_outbox SET state = ?, next_attempt_at = ?, last_error = ?, delivered_at = COALESCE(?, delivered_at), attempts = attempts + 1, window_attempts = window_attempts + 1 WHERE id = ?',
     ),
-    requeue: db.prepare("UPDATE postback_outbox SET state = 'pending', next_attempt_at = ?, retry_from = ? WHERE id = ?"),
+    requeue: db.prepare("UPDATE postback_outbox SET state = 'pending', next_attempt_at = ?, retry_from = ?, window_attempts = 0 WHERE id = ?"),
     attemptInsert: db.prepare(
       `INSERT INTO postback_attempts (id, outbox_id, attempt, http_status, outcome, error, duration_ms, created_at)
        VALUES (@id, @outboxId, @attempt, @httpStatus, @outcome, @error, @durationMs, @createdAt)`,

@@ -15,5 +15,6 @@ CREATE INDEX postback_attempts_outbox ON postback_attempts(outbox_id, id);
 ALTER TABLE postback_outbox ADD COLUMN delivered_at TEXT;
 ALTER TABLE postback_outbox ADD COLUMN last_error TEXT;
 ALTER TABLE postback_outbox ADD COLUMN retry_from TEXT;
+ALTER TABLE postback_outbox ADD COLUMN window_attempts INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX postback_outbox_merchant ON postback_outbox(merchant_id, state, created_at);
 `;

@@ -177,6 +177,8 @@ export interface OutboxRecord {
   lastError?: string | null;
   /** Set by a resend: the 3-day retry window restarts here instead of at createdAt. */
   retryFrom?: string | null;
+  /** Attempts since the window started (creation or the last resend); picks the retry delay. */
+  windowAttempts?: number;
 }
 
 export interface PostbackAttemptRecord {

@@ -22,6 +22,8 @@ interface Expected {
   unique: Array<{ table: string; columns: string[] }>;
   /** Columns added to tables of earlier migrations. */
   addedColumns?: Record<string, string[]>;
+  /** Indexes of earlier migrations that this one replaces. */
+  droppedIndexes?: string[];
 }
 
 const expectedByVersion: Record<number, Expected> = {
@@ -72,7 +74,7 @@ const expectedByVersion: Record<number, Expected> = {
       postback_outbox_merchant: ['merchant_id', 'state', 'created_at'],
     },
     unique: [],
-    addedColumns: { postback_outbox: ['delivered_at', 'last_error', 'retry_from'] },
+    addedColumns: { postback_outbox: ['delivered_at', 'last_error', 'retry_from', 'window_attempts'] },
   },
   5: {
     tables: ['staff', 'staff_sessions', 'audit_log'],
@@ -83,6 +85,16 @@ const expectedByVersion: Record<number, Expected> = {
     },
     unique: [{ table: 'staff', columns: ['login'] }],
     addedColumns: {},
+  },
+  6: {
+    tables: [],
+    indexes: {
+      transactions_merchant_created_filters: ['merchant_id', 'created_at', 'id', 'status_code', 'currency'],
+      transactions_merchant_status_filters: ['merchant_id', 'status_code', 'created_at', 'id', 'currency'],
+      transactions_merchant_currency_filters: ['merchant_id', 'currency', 'created_at', 'id', 'status_code'],
+    },
+    unique: [],
+    droppedIndexes: ['transactions_merchant_created', 'transactions_merchant_status', 'transactions_merchant_currency'],
   },
 };
 
@@ -167,6 +179,8 @@ describe('migrations', () => {
         assert.deepEqual(newTables.sort(), [...expected.tables].sort());
         const newIndexes = objectNames(db, 'index').filter((i) => !indexesBefore.includes(i));
         assert.deepEqual(newIndexes.sort(), Object.keys(expected.indexes).sort());
+        const droppedIndexes = indexesBefore.filter((i) => !objectNames(db, 'index').includes(i));
+        assert.deepEqual(droppedIndexes.sort(), [...(expected.droppedIndexes ?? [])].sort());
         for (const [index, columns] of Object.entries(expected.indexes)) {
           assert.deepEqual(indexColumns(db, index), columns, `columns of ${index}`);
         }

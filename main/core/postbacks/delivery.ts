@@ -178,7 +178,7 @@ export class PostbackDelivery {
     const delivered = result.kind === 'response' && result.status >= 200 && result.status < 300;
     const refused = result.kind === 'refused';
     const failure = delivered ? null : result.kind === 'response' ? `HTTP ${result.status}` : result.message;
-    const next = delivered || refused ? null : nextAttemptAt(new Date(record.retryFrom ?? record.createdAt), now, attemptNumber, this.settings.retryScale);
+    const next = delivered || refused ? null : nextAttemptAt(new Date(record.retryFrom ?? record.createdAt), now, (record.windowAttempts ?? record.attempts) + 1, this.settings.retryScale);
     const state: OutboxRecord['state'] = delivered ? 'delivered' : next ? 'pending' : 'failed';
     const attempt: PostbackAttemptRecord = {
       id: this.ids.newId(),

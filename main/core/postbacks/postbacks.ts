@@ -99,14 +99,14 @@ export class Postbacks {
     return success(records.map((record) => deliveryView(record)));
   }
 
-  async resend(operation: Operation, eventId: string): Promise<Outcome<DeliveryView>> {
+  async resend(operation: Operation, eventId: string): Promise<Outcome<DeliveryView & { error_code: 0 }>> {
     const merchantId = operation.context.merchantId;
     const outcome = await operation.commit(async (tx) => {
       const record = await tx.outbox.get(merchantId, eventId);
       if (!record) return failure(apiError(ErrorCode.notFound, `Postback ${eventId} not found`, [{ field: 'event_id', message: 'no such postback for this merchant' }]));
       await tx.outbox.requeue(record.id, this.clock.now().toISOString());
       const fresh = (await tx.outbox.get(merchantId, eventId)) as OutboxRecord;
-      return success(deliveryView(fresh));
+      return success({ ...deliveryView(fresh), error_code: 0 as const });
     });
     this.delivery.wake();
     return outcome;

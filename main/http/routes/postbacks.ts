@@ -31,6 +31,7 @@ export const PostbackDeliverySchema = Type.Object(
     created_at: Type.String(),
     payload: Type.Record(Type.String(), Type.Unknown(), { description: 'the body without event_id, sequence and checksum' }),
     attempt_log: Type.Optional(Type.Array(Attempt)),
+    error_code: Type.Optional(Type.Integer({ description: 'on POST replies: 0' })),
   },
   { $id: 'PostbackDelivery', title: 'Postback delivery' },
 );
