@@ -7,6 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer } from './cli.js';
+import { setUpFirstRun } from './first-run.js';
 import { defaultDataDir, resolveSettings } from './settings.js';
 
 function out(line = ''): void {
@@ -29,23 +30,18 @@ export async function startHeadless(reason: string): Promise<void> {
   const server = await startServer(settings);
   const { gateway } = server.composition;
 
-  const existing = await gateway.merchants.list();
-  if (existing.length === 0) {
-    const created = await gateway.merchants.create({ name: 'My Shop' });
-    if (!created.ok) throw new Error(created.error.message);
-    const m = created.value;
+  const first = await setUpFirstRun(gateway);
+  if (first) {
     out();
-    out('First run: created the merchant "My Shop". Its API credentials are shown this once:');
-    out(`  API key:      ${m.api_key}`);
-    out(`  API password: ${m.api_password}`);
-    out(`  Webhook key:  ${m.webhook_key}`);
-    const admin = await gateway.staff.create({ merchantId: m.merchant_id, role: 'admin', login: 'admin', displayName: 'Administrator' });
-    const cashier = await gateway.staff.create({ merchantId: m.merchant_id, role: 'cashier', login: 'till', displayName: 'Till 1', pin: '2580' });
-    if (admin.ok) out(`  UI login (admin):   admin / ${admin.value.password}`);
-    if (cashier.ok) out(`  UI login (cashier): till / ${cashier.value.password}  or PIN 2580`);
+    out(`First run: created the merchant "${first.merchantName}". Its credentials are shown this once:`);
+    out(`  API key:      ${first.apiKey}`);
+    out(`  API password: ${first.apiPassword}`);
+    out(`  Webhook key:  ${first.webhookKey}`);
+    out(`  UI login (admin):   ${first.admin.login} / ${first.admin.password}`);
+    out(`  UI login (cashier): ${first.cashier.login} / ${first.cashier.password}  or PIN ${first.cashier.pin}`);
     out('  (more merchants: npx gateway merchant create --name NAME; staff: npx gateway staff create)');
   } else {
-    out(`Merchants: ${existing.map((m) => m.name).join(', ')} (credentials were shown at first run)`);
+    out(`Merchants: ${(await gateway.merchants.list()).map((m) => m.name).join(', ')} (credentials were shown at first run)`);
   }
   out();
   out(`Back-office UI: ${server.url}/app/`);

@@ -6,6 +6,7 @@
  */
 import type { Logger as PinoLogger } from 'pino';
 import { API_VERSION } from '../http/server.js';
+import type { ApiBridge } from './api-bridge.js';
 import { IPC_CHANNELS, isIpcChannel, type GatewayInfoReply, type IpcChannel, type IpcResponse } from './channels.js';
 import type { IpcInvokeEvent, IpcMainPort, WindowPort } from './ports.js';
 import { isAppUrl } from './security.js';
@@ -24,8 +25,13 @@ export function isTrustedSender(event: IpcInvokeEvent, window: TrustedWindow | u
   return isAppUrl(frame.url);
 }
 
+/** Who sent a message that passed the sender check: the id of our window's web contents. */
+export interface IpcSender {
+  senderId: number;
+}
+
 /** One handler per allow-listed channel; each gets the (still untrusted) payload to validate. */
-export type IpcHandlers = { [C in IpcChannel]: (payload: unknown) => IpcResponse<C> | Promise<IpcResponse<C>> };
+export type IpcHandlers = { [C in IpcChannel]: (payload: unknown, sender: IpcSender) => IpcResponse<C> | Promise<IpcResponse<C>> };
 
 export class IpcRejection extends Error {
   override name = 'IpcRejection';
@@ -43,14 +49,14 @@ export function registerValidatedIpc(ipcMain: IpcMainPort, handlers: IpcHandlers
     if (!isIpcChannel(channel)) throw new Error(`IPC channel "${channel}" is not in the allow-list`);
   }
   for (const channel of IPC_CHANNELS) {
-    const handler: (payload: unknown) => unknown = handlers[channel];
+    const handler: (payload: unknown, sender: IpcSender) => unknown = handlers[channel];
     ipcMain.handle(channel, async (event, ...args) => {
       if (!isTrustedSender(event, deps.trustedWindow())) {
         deps.logger.warn({ channel, url: event.senderFrame?.url ?? null }, 'rejected IPC from an untrusted sender');
         throw new IpcRejection(`${channel}: sender rejected`);
       }
       if (args.length > 1) throw new IpcRejection(`${channel}: takes at most one payload argument`);
-      return handler(args[0]);
+      return handler(args[0], { senderId: event.sender.id });
     });
   }
   return () => {
@@ -62,8 +68,11 @@ function expectNoPayload(channel: IpcChannel, payload: unknown): void {
   if (payload !== undefined) throw new IpcRejection(`${channel}: takes no payload`);
 }
 
-/** The channels of this issue: health (as GET /health) and where the gateway listens and stores. */
-export function gatewayIpcHandlers(info: GatewayInfoReply): IpcHandlers {
+/**
+ * The channels: health (as GET /health), where the gateway listens and stores, and the API bridge
+ * (api-bridge.ts). Without a bridge `gateway:api` refuses every call.
+ */
+export function gatewayIpcHandlers(info: GatewayInfoReply, apiBridge?: ApiBridge): IpcHandlers {
   return {
     'gateway:health': (payload) => {
       expectNoPayload('gateway:health', payload);
@@ -72,6 +81,10 @@ export function gatewayIpcHandlers(info: GatewayInfoReply): IpcHandlers {
     'gateway:info': (payload) => {
       expectNoPayload('gateway:info', payload);
       return { restUrl: info.restUrl, dataDir: info.dataDir };
+    },
+    'gateway:api': (payload, sender) => {
+      if (!apiBridge) throw new IpcRejection('gateway:api: the API bridge is not running');
+      return apiBridge.forward(sender.senderId, payload);
     },
   };
 }

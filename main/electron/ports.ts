@@ -154,6 +154,17 @@ export interface AppPort {
   on(event: 'web-contents-created', listener: (event: unknown, contents: WebContentsPort) => void): unknown;
 }
 
+/** Options of `dialog.showMessageBox` the shell uses. */
+export interface MessageBoxOptions {
+  type?: 'none' | 'info' | 'error' | 'question' | 'warning';
+  title?: string;
+  message: string;
+  detail?: string;
+  buttons?: string[];
+  defaultId?: number;
+  noLink?: boolean;
+}
+
 /** Everything the shell takes from the `electron` module. */
 export interface ElectronPorts {
   app: AppPort;
@@ -165,5 +176,9 @@ export interface ElectronPorts {
   safeStorage: SafeStoragePort;
   shell: { openExternal(url: string): Promise<void> };
   Menu: { buildFromTemplate(template: MenuItemTemplate[]): MenuPort; setApplicationMenu(menu: MenuPort | null): void };
-  dialog: { showErrorBox(title: string, content: string): void };
+  dialog: {
+    showErrorBox(title: string, content: string): void;
+    /** Resolves with the index of the button clicked. */
+    showMessageBox(options: MessageBoxOptions): Promise<{ response: number }>;
+  };
 }

@@ -4,7 +4,9 @@
  *
  *   before ready: app scheme privileges, sandbox for every renderer, data folder, single-instance lock
  *   ready:        settings -> data key (OS keychain) -> compose() -> REST listener for POS software
- *                 -> app scheme, CSP, permissions, validated IPC, menu -> the one window
+ *                 -> app scheme, CSP, permissions, validated IPC with the API bridge (the same
+ *                 Fastify app through inject) -> menu -> first run: "My Shop", admin, till
+ *                 -> the one window -> on first run, the one-time credentials in a dialog
  *   before-quit:  held (preventDefault) until the REST listener drained and the database closed,
  *                 then quit for real
  *
@@ -19,7 +21,9 @@ import { compose, type Composition } from '../compose.js';
 import { buildServer } from '../http/server.js';
 import { createLogger } from '../infra/logger.js';
 import { listeningUrl, resolveSettings, type Settings } from '../settings.js';
+import { ApiBridge } from './api-bridge.js';
 import { loadDesktopDataKey } from './data-key.js';
+import { firstRunMessage, setUpFirstRun, type FirstRunCredentials } from './first-run.js';
 import { gatewayIpcHandlers, registerValidatedIpc } from './ipc.js';
 import { applicationMenuTemplate } from './menu.js';
 import { electronNativeBinding } from './native.js';
@@ -59,6 +63,8 @@ export interface StartedShell {
   restUrl: string;
   settings: Settings;
   composition: Composition;
+  /** The renderer's API bridge (holds the staff sessions of the windows). */
+  apiBridge: ApiBridge;
   /** The cashier window, while it is open. */
   window(): WindowPort | undefined;
 }
@@ -110,6 +116,7 @@ export function runShell(electron: ElectronPorts, options: ShellOptions): ShellH
   let composition: Composition | undefined;
   let server: FastifyInstance | undefined;
   let removeIpc: (() => void) | undefined;
+  let apiBridge: ApiBridge | undefined;
   let window: WindowPort | undefined;
   let running = false;
   let quitting = false;
@@ -126,9 +133,12 @@ export function runShell(electron: ElectronPorts, options: ShellOptions): ShellH
 
   const createWindow = (): WindowPort => {
     const created = new electron.BrowserWindow(mainWindowOptions(options.preloadPath));
+    // Read now: a closed window's web contents can no longer be asked.
+    const contentsId = created.webContents.id;
     harden(created.webContents);
     created.once('ready-to-show', () => created.show());
     created.on('closed', () => {
+      apiBridge?.forget(contentsId);
       if (window === created) window = undefined;
     });
     created.loadURL(APP_ENTRY_URL).catch((error: unknown) => logger.error({ err: error }, 'could not load the cashier screen'));
@@ -181,9 +191,10 @@ export function runShell(electron: ElectronPorts, options: ShellOptions): ShellH
     const dataKey = loadDesktopDataKey(dataDir, { safeStorage: electron.safeStorage, logger, env });
     logger.info({ dataDir, keySource: dataKey.source }, 'data key loaded');
     composition = compose({ settings, logger, dataKey: dataKey.key, nativeBinding: nativeBinding() });
-    server = await buildServer(composition.gateway, { logger, uiDir: rendererDir });
-    await server.listen({ host: settings.host, port: settings.port });
-    const address = server.server.address();
+    const httpServer = await buildServer(composition.gateway, { logger, uiDir: rendererDir });
+    server = httpServer;
+    await httpServer.listen({ host: settings.host, port: settings.port });
+    const address = httpServer.server.address();
     const restUrl = listeningUrl(settings.host, typeof address === 'object' && address ? address.port : settings.port);
     logger.info({ restUrl }, 'REST API listening');
     if (quitting) return undefined;
@@ -192,15 +203,27 @@ export function runShell(electron: ElectronPorts, options: ShellOptions): ShellH
     const session = electron.session.defaultSession;
     installContentSecurityPolicy(session);
     denyAllPermissions(session, logger);
-    removeIpc = registerValidatedIpc(electron.ipcMain, gatewayIpcHandlers({ restUrl, dataDir: settings.dataDir }), {
+    const bridge = new ApiBridge((request) => httpServer.inject(request));
+    apiBridge = bridge;
+    removeIpc = registerValidatedIpc(electron.ipcMain, gatewayIpcHandlers({ restUrl, dataDir: settings.dataDir }, bridge), {
       trustedWindow: () => window,
       logger,
     });
     electron.Menu.setApplicationMenu(electron.Menu.buildFromTemplate(applicationMenuTemplate({ openWindow: showWindow, quit: () => app.quit() }, platform)));
+    // Last before the window: a start that fails earlier must not create accounts whose passwords
+    // nobody ever saw (only their hashes are stored).
+    const firstRun = await setUpFirstRun(composition.gateway);
+    if (firstRun) logger.info({ merchantId: firstRun.merchantId }, 'first run: created the merchant "My Shop" with the staff accounts admin and till');
 
     running = true;
     window = createWindow();
-    return { restUrl, settings, composition, window: () => window };
+    if (firstRun) showFirstRunCredentials(firstRun);
+    return { restUrl, settings, composition, apiBridge: bridge, window: () => window };
+  };
+
+  /** Shown once, over the window; the passwords exist nowhere else in clear. */
+  const showFirstRunCredentials = (credentials: FirstRunCredentials) => {
+    electron.dialog.showMessageBox(firstRunMessage(credentials)).catch((error: unknown) => logger.error({ err: error }, 'could not show the first-run credentials'));
   };
 
   const fail = async (error: unknown): Promise<undefined> => {

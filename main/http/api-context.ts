@@ -74,11 +74,7 @@ export function authenticate(gateway: Gateway, allowed: Principal['kind']) {
 }
 
 async function authorizeStaff(gateway: Gateway, request: FastifyRequest, reply: FastifyReply, token: string) {
-  const locked = gateway.auth.lockout(request.ip);
-  if (locked) {
-    reply.header('Retry-After', String(locked.retryAfterSeconds));
-    return sendApiError(reply, locked.error);
-  }
+  // A live session token is not a guess: no address lock-out here (staff logins lock per account).
   const principal = await gateway.staff.resolve(token);
   if (!principal?.staff) {
     return sendApiError(reply, apiError(ErrorCode.unauthenticated, 'The staff session has ended; log in again'));
@@ -103,12 +99,17 @@ async function authorizeStaff(gateway: Gateway, request: FastifyRequest, reply: 
   return undefined;
 }
 
-/** Writes the audit entry of a staff action that succeeded (refunds, voids, captures). */
+/**
+ * onSend hook: writes the audit entry of a staff action that succeeded (refunds, voids, captures)
+ * before the reply leaves, so a client that reads the audit log next finds it. An idempotent
+ * replay did nothing new and is not audited again.
+ */
 export function auditStaffActions(gateway: Gateway) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const staff = request.principal?.staff;
     const action = AUDITED[routeKey(request.method, request.routeOptions.url ?? '')];
     if (!staff || !action || reply.statusCode !== 200 || !request.principal?.merchantId) return;
+    if (reply.getHeader('idempotent-replayed') !== undefined) return;
     const body = request.body as { transaction_id?: string; amount?: number } | undefined;
     await gateway.staff.recordAudit(
       gateway.staff.auditRecord(
@@ -174,5 +175,5 @@ export function protect(app: FastifyInstance, gateway: Gateway, kind: Principal[
   app.addHook('preHandler', idempotencyKeys(gateway));
   // Backstop: a handler that failed before `perform` still frees its key.
   app.addHook('onResponse', async (request) => request.idempotency?.release());
-  app.addHook('onResponse', auditStaffActions(gateway));
+  app.addHook('onSend', auditStaffActions(gateway));
 }

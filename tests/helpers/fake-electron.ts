@@ -11,6 +11,7 @@ import type {
   HeadersReceivedResponse,
   IpcInvokeEvent,
   MenuItemTemplate,
+  MessageBoxOptions,
   SafeStoragePort,
   SchemePrivileges,
   WindowOpenDecision,
@@ -276,6 +277,8 @@ export interface FakeElectron {
   protocolHandlers: Map<string, (request: Request) => Response | Promise<Response>>;
   openedExternally: string[];
   errorBoxes: Array<{ title: string; content: string }>;
+  /** Every `dialog.showMessageBox`; the fake answers with the first button at once. */
+  messageBoxes: MessageBoxOptions[];
   menus: MenuItemTemplate[][];
 }
 
@@ -289,6 +292,7 @@ export function createFakeElectron(appData: string): FakeElectron {
   const protocolHandlers = new Map<string, (request: Request) => Response | Promise<Response>>();
   const openedExternally: string[] = [];
   const errorBoxes: Array<{ title: string; content: string }> = [];
+  const messageBoxes: MessageBoxOptions[] = [];
   const menus: MenuItemTemplate[][] = [];
 
   class BrowserWindow extends FakeWindow {
@@ -324,7 +328,13 @@ export function createFakeElectron(appData: string): FakeElectron {
         if (menu && 'template' in menu) menus.push(menu.template as MenuItemTemplate[]);
       },
     },
-    dialog: { showErrorBox: (title, content) => errorBoxes.push({ title, content }) },
+    dialog: {
+      showErrorBox: (title, content) => errorBoxes.push({ title, content }),
+      showMessageBox: async (options) => {
+        messageBoxes.push(options);
+        return { response: 0 };
+      },
+    },
   };
-  return { ports, app, ipcMain, session, safeStorage, windows, schemes, protocolHandlers, openedExternally, errorBoxes, menus };
+  return { ports, app, ipcMain, session, safeStorage, windows, schemes, protocolHandlers, openedExternally, errorBoxes, messageBoxes, menus };
 }

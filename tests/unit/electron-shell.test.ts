@@ -273,6 +273,7 @@ describe('validated IPC', () => {
         return { status: 'ok', version: 'x' };
       },
       'gateway:info': () => ({ restUrl: '', dataDir: '' }),
+      'gateway:api': () => ({ status: 200, body: undefined }),
     });
     window.webContents.mainFrame.url = 'https://evil.example/';
     await assert.rejects(ipcMain.invoke('gateway:health', window.webContents.invokeEvent()), /sender rejected/);
@@ -337,10 +338,10 @@ describe('preload bridge', () => {
     assert.equal(ipc.calls.length, 0);
   });
 
-  test('exposes only invoke, frozen; no ipcRenderer, send or on', () => {
+  test('exposes only invoke and api, frozen; no ipcRenderer, send or on', () => {
     const ipc = fakeIpcRenderer();
     const bridge = createBridge(ipc);
-    assert.deepEqual(Object.keys(bridge), ['invoke']);
+    assert.deepEqual(Object.keys(bridge), ['invoke', 'api']);
     assert.equal(Object.isFrozen(bridge), true);
     assert.ok(!Object.values(bridge).includes(ipc));
     assert.equal(BRIDGE_KEY, 'tillgate');

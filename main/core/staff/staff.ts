@@ -55,11 +55,17 @@ export interface StaffView {
   disabled: boolean;
 }
 
+/** Lock-out key of a staff login. */
+export function staffLockKey(login: string): string {
+  return `staff:${login.toLowerCase()}`;
+}
+
 function sessionId(token: string): string {
   return createHash('sha256').update(token).digest('base64url');
 }
 
 export class Staff {
+  private dummy: Promise<string> | undefined;
   private readonly approvals = new Map<string, { merchantId: string; action: string; approverId: string; expiresAt: number }>();
 
   constructor(
@@ -114,9 +120,14 @@ export class Staff {
     }));
   }
 
-  /** Checks login + password or PIN; counts failures toward the source's lock-out. */
-  private async verify(source: string, input: LoginInput): Promise<Outcome<StaffRecord>> {
-    const locked = this.auth.lockout(source);
+  /**
+   * Checks login + password or PIN. Failures count toward a lock-out of that login, not of the
+   * address: at a till every client (the screen, the local POS software) shares 127.0.0.1, so a
+   * cashier mistyping a PIN must not lock out the shop's API. `source` is kept for the audit.
+   */
+  private async verify(_source: string, input: LoginInput): Promise<Outcome<StaffRecord>> {
+    const key = staffLockKey(input.login);
+    const locked = this.auth.lockout(key);
     if (locked) return failure(locked.error);
     if ((input.password === undefined) === (input.pin === undefined)) {
       return failure(validationError([{ field: 'password', message: 'give either password or pin' }]));
@@ -124,12 +135,18 @@ export class Staff {
     const staff = await this.store.read((r) => r.staff.findByLogin(input.login));
     const secret = input.password ?? input.pin ?? '';
     const hash = input.password !== undefined ? staff?.passwordHash : staff?.pinHash;
-    const valid = staff && hash && !staff.disabledAt ? await verifyPassword(secret, hash) : false;
-    if (!staff || !valid) {
-      this.auth.recordFailure(source);
+    // Unknown logins cost the same scrypt work, so timing does not tell which logins exist.
+    const valid = await verifyPassword(secret, staff && hash && !staff.disabledAt ? hash : await this.dummyHash());
+    if (!staff || !hash || staff.disabledAt || !valid) {
+      this.auth.recordFailure(key);
       return failure(apiError(ErrorCode.unauthenticated, 'Wrong login, password or PIN'));
     }
     return success(staff);
+  }
+
+  private dummyHash(): Promise<string> {
+    this.dummy ??= hashPassword(randomBytes(16).toString('base64'));
+    return this.dummy;
   }
 
   async login(source: string, input: LoginInput): Promise<Outcome<{ token: string; session: SessionInfo }>> {
@@ -192,7 +209,12 @@ export class Staff {
    */
   async approve(source: string, principal: Principal, action: string, input: LoginInput): Promise<Outcome<{ approval_token: string; approver: string; expires_at: string }>> {
     const verified = await this.verify(source, input);
-    if (!verified.ok) return verified;
+    // The cashier's own session is fine; only the approval failed (403, not a "logged out" 401).
+    if (!verified.ok) {
+      return verified.error.error_code === ErrorCode.unauthenticated
+        ? failure(apiError(ErrorCode.forbidden, 'Approval refused: wrong manager login, password or PIN', [{ field: 'login', message: 'wrong login, password or PIN' }]))
+        : verified;
+    }
     const approver = verified.value;
     if (approver.merchantId !== principal.merchantId || approver.role === 'cashier') {
       return failure(apiError(ErrorCode.forbidden, 'Approval needs a back-office or admin account of this shop'));

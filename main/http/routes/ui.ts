@@ -9,7 +9,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { apiError, ErrorCode, toReply } from '../../core/errors.js';
 import type { Gateway } from '../../core/gateway.js';
 import { TEST_PIN_KEY } from '../../core/payments/payments.js';
-import { SESSION_IDLE_MS, SESSION_MAX_MS } from '../../core/staff/staff.js';
+import { SESSION_IDLE_MS, SESSION_MAX_MS, staffLockKey } from '../../core/staff/staff.js';
 import { SESSION_COOKIE, send, sessionToken } from '../api-context.js';
 import { sendApiError } from '../errors.js';
 
@@ -42,7 +42,7 @@ export function uiRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         const result = await staff.login(request.ip, request.body);
         if (!result.ok) {
-          const locked = gateway.auth.lockout(request.ip);
+          const locked = gateway.auth.lockout(staffLockKey(request.body.login));
           if (locked) reply.header('Retry-After', String(locked.retryAfterSeconds));
           return send(reply, toReply(result));
         }

@@ -1,0 +1,140 @@
+/**
+ * The desktop app's first start, with a fake Electron: with no merchant in the database the shell
+ * creates "My Shop" with an `admin` and a `till` cashier (PIN 2580), like the headless host, and
+ * shows the one-time credentials in a dialog; they work; later starts and data folders that already
+ * hold a merchant show nothing and create nothing; the credentials never reach the log.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, test } from 'node:test';
+import { compose } from '../../main/compose.js';
+import type { MessageBoxOptions } from '../../main/electron/ports.js';
+import { runShell, type ShellHandle, type ShellOptions, type StartedShell } from '../../main/electron/shell.js';
+import { createLogger } from '../../main/infra/logger.js';
+import { resolveSettings } from '../../main/settings.js';
+import { basicAuth } from '../helpers/gateway-process.js';
+import { createFakeElectron, type FakeElectron } from '../helpers/fake-electron.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const TIMEOUT = { timeout: 30_000 };
+
+const running: ShellHandle[] = [];
+afterEach(async () => {
+  for (const handle of running.splice(0)) await handle.stop();
+});
+
+async function startShell(dataDir: string, extra: Partial<ShellOptions> = {}): Promise<{ electron: FakeElectron; started: StartedShell }> {
+  const electron = createFakeElectron(mkdtempSync(join(tmpdir(), 'tillgate-appdata-')));
+  const handle = runShell(electron.ports, {
+    appRoot: ROOT,
+    preloadPath: join(ROOT, 'dist', 'electron', 'preload.cjs'),
+    resourcesPath: join(ROOT, 'dist'),
+    electronVersion: undefined,
+    platform: 'linux',
+    env: { GATEWAY_PORT: '0', GATEWAY_LOG_LEVEL: 'silent', GATEWAY_DATA_DIR: dataDir },
+    logger: createLogger({ level: 'silent' }),
+    ...extra,
+  });
+  running.push(handle);
+  electron.app.becomeReady();
+  const started = await handle.started;
+  assert.ok(started, `shell started (error boxes: ${JSON.stringify(electron.errorBoxes)})`);
+  await new Promise((resolve) => setImmediate(resolve));
+  return { electron, started };
+}
+
+/** `Label: value` from the dialog's text. */
+function field(box: MessageBoxOptions, label: string): string {
+  const match = new RegExp(`^${label}: (.+)$`, 'm').exec(box.detail ?? '');
+  assert.ok(match?.[1], `the dialog shows ${label}`);
+  return match[1].trim();
+}
+
+async function login(restUrl: string, body: Record<string, string>): Promise<{ status: number; role?: string; merchant?: string }> {
+  const response = await fetch(`${restUrl}/ui/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (response.status !== 200) return { status: response.status };
+  const session = (await response.json()) as { staff: { role: string }; merchant: { name: string } };
+  return { status: 200, role: session.staff.role, merchant: session.merchant.name };
+}
+
+describe('first start of the desktop app', () => {
+  test('creates "My Shop", an admin and the till cashier, and shows their credentials once, in a dialog', TIMEOUT, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'tillgate-data-'));
+    const { electron, started } = await startShell(dataDir);
+    assert.equal(electron.messageBoxes.length, 1);
+    const [box] = electron.messageBoxes;
+    assert.ok(box);
+    assert.match(box.message, /"My Shop"/);
+    assert.match(box.message, /shown this once/);
+    assert.deepEqual(box.buttons?.length, 1);
+    assert.deepEqual(await started.composition.gateway.merchants.list().then((list) => list.map((m) => m.name)), ['My Shop']);
+
+    // The till: login "till" with PIN 2580 or the shown password; the admin with the shown password.
+    const till = field(box, 'Till login \\(cashier\\)');
+    const [tillLogin, tillPassword, pin] = /^(\S+) \/ (\S+)\s+or PIN (\d+)$/.exec(till)?.slice(1) ?? [];
+    assert.deepEqual([tillLogin, pin], ['till', '2580']);
+    assert.ok(tillPassword);
+    assert.deepEqual(await login(started.restUrl, { login: 'till', pin: '2580' }), { status: 200, role: 'cashier', merchant: 'My Shop' });
+    assert.deepEqual(await login(started.restUrl, { login: 'till', password: tillPassword }), { status: 200, role: 'cashier', merchant: 'My Shop' });
+    const [adminLogin, adminPassword] = /^(\S+) \/ (\S+)$/.exec(field(box, 'Admin login'))?.slice(1) ?? [];
+    assert.equal(adminLogin, 'admin');
+    assert.ok(adminPassword);
+    assert.deepEqual(await login(started.restUrl, { login: 'admin', password: adminPassword }), { status: 200, role: 'admin', merchant: 'My Shop' });
+    assert.equal((await login(started.restUrl, { login: 'admin', password: `${adminPassword}x` })).status, 401);
+
+    // POS software: the API key and password work over HTTP Basic.
+    const authorization = basicAuth({ api_key: field(box, 'API key'), api_password: field(box, 'API password') });
+    assert.equal((await fetch(`${started.restUrl}/rest/transactions`, { headers: { authorization } })).status, 200);
+    assert.match(field(box, 'Webhook key'), /^whsec_/);
+  });
+
+  test('a later start on the same data shows nothing and creates nothing', TIMEOUT, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'tillgate-data-'));
+    const first = await startShell(dataDir);
+    assert.equal(first.electron.messageBoxes.length, 1);
+    await running.splice(0)[0]?.stop();
+    const second = await startShell(dataDir);
+    assert.equal(second.electron.messageBoxes.length, 0);
+    assert.equal((await second.started.composition.gateway.merchants.list()).length, 1);
+    assert.equal((await second.started.composition.gateway.staff.list((await second.started.composition.gateway.merchants.list())[0]?.merchant_id ?? '')).length, 2);
+  });
+
+  test('a data folder that already holds a merchant (a headless gateway ran there) gets no first-run accounts', TIMEOUT, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'tillgate-data-'));
+    // The desktop app keeps its data key in the keychain; the headless run here uses one from the environment.
+    const key = Buffer.alloc(32, 3).toString('base64');
+    const composition = compose({ settings: resolveSettings(dataDir, {}, {}), logger: createLogger({ level: 'silent' }), dataKey: Buffer.from(key, 'base64'), background: false });
+    assert.ok((await composition.gateway.merchants.create({ name: 'Existing Shop' })).ok);
+    await composition.close();
+    const { electron, started } = await startShell(dataDir, { env: { GATEWAY_PORT: '0', GATEWAY_LOG_LEVEL: 'silent', GATEWAY_DATA_DIR: dataDir, GATEWAY_DATA_KEY: key } });
+    assert.equal(electron.messageBoxes.length, 0);
+    assert.deepEqual((await started.composition.gateway.merchants.list()).map((m) => m.name), ['Existing Shop']);
+    assert.equal((await login(started.restUrl, { login: 'till', pin: '2580' })).status, 401);
+  });
+
+  test('the one-time credentials are never logged', TIMEOUT, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'tillgate-data-'));
+    let log = '';
+    const destination = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        log += chunk.toString();
+        callback();
+      },
+    });
+    const { electron } = await startShell(dataDir, {
+      env: { GATEWAY_PORT: '0', GATEWAY_LOG_LEVEL: 'debug', GATEWAY_DATA_DIR: dataDir },
+      logger: createLogger({ level: 'debug', destination }),
+    });
+    const [box] = electron.messageBoxes;
+    assert.ok(box);
+    assert.match(log, /first run/, 'the first run itself is logged');
+    for (const label of ['API password', 'Webhook key']) assert.ok(!log.includes(field(box, label)), `${label} logged`);
+    const passwords = [...(box.detail ?? '').matchAll(/ \/ (\S+)/g)].map((m) => m[1] ?? '');
+    assert.equal(passwords.length, 2);
+    for (const password of passwords) assert.ok(!log.includes(password), 'a staff password was logged');
+  });
+});
