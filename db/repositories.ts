@@ -6,6 +6,7 @@ import type Database from 'better-sqlite3';
 import { createPaymentRepositories, createTransactionMovements } from './payment-repositories.js';
 import { createOutboxDelivery } from './postback-repositories.js';
 import { createStaffRepository } from './staff-repositories.js';
+import { createCheckoutRepository } from './checkout-repositories.js';
 import type {
   ChannelRecord,
   CredentialRecord,
@@ -80,7 +81,8 @@ function mandateFromRow(r: Row): MandateRecord {
   };
 }
 
-const transactionColumns = [
+/** Field-to-column layout of the transactions table (exported for bench/seed.ts). */
+export const transactionColumns = [
   ['id', 'id'],
   ['merchantId', 'merchant_id'],
   ['paymentType', 'payment_type'],
@@ -118,7 +120,7 @@ const transactionColumns = [
   ['expiresAt', 'expires_at'],
 ] as const satisfies ReadonlyArray<readonly [keyof TransactionRecord, string]>;
 
-function transactionToRow(t: TransactionRecord): Row {
+export function transactionToRow(t: TransactionRecord): Row {
   const row: Row = {};
   for (const [field, column] of transactionColumns) row[column] = t[field];
   row.details = JSON.stringify(t.details);
@@ -171,8 +173,13 @@ export function transactionListSql(merchantId: string, filter: TransactionFilter
     params.push(filter.to);
   }
   params.push(filter.limit, filter.offset);
+  // An order has one or a few transactions, but without statistics SQLite rates an order_id
+  // equality no better than a currency or status one (or a date range) and may walk a year of
+  // history instead: with an order id the order index is the plan (measured at 1M rows: up to
+  // 0.5 s otherwise). INDEXED BY also makes the query fail loudly should the index go away.
+  const source = filter.orderId !== undefined ? 'transactions INDEXED BY transactions_merchant_order' : 'transactions';
   return {
-    sql: `SELECT * FROM transactions WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+    sql: `SELECT * FROM ${source} WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
     params,
   };
 }
@@ -321,5 +328,6 @@ export function createRepositories(db: Database.Database): Repositories {
     },
     ...createPaymentRepositories(db),
     staff: createStaffRepository(db),
+    checkouts: createCheckoutRepository(db),
   };
 }

@@ -72,6 +72,7 @@ export function compose(options: ComposeOptions): Composition {
     logger: coreLogger(logger),
     processor: new Simulator({ publicUrl, now: () => clock.now() }),
     postbackSender: options.postbackSender ?? createPostbackSender({ privateAddresses: settings.postbackPrivateAddresses }),
+    publicUrl,
     settings: {
       payments: { simDelayMs: settings.simDelayMs },
       postbacks: { retryScale: settings.postbackRetryScale },

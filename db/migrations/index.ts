@@ -7,6 +7,8 @@ import * as m0002 from './0002-transactions.js';
 import * as m0003 from './0003-payments.js';
 import * as m0004 from './0004-postbacks.js';
 import * as m0005 from './0005-staff.js';
+import * as m0006 from './0006-list-indexes.js';
+import * as m0007 from './0007-checkouts.js';
 
 export interface Migration {
   version: number;
@@ -20,4 +22,6 @@ export const migrations: readonly Migration[] = [
   { version: 3, name: 'payments', up: m0003.up },
   { version: 4, name: 'postbacks', up: m0004.up },
   { version: 5, name: 'staff', up: m0005.up },
+  { version: 6, name: 'list-indexes', up: m0006.up },
+  { version: 7, name: 'checkouts', up: m0007.up },
 ];

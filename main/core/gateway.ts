@@ -14,6 +14,7 @@ import { Scheduler } from './scheduler.js';
 import { DEFAULT_DELIVERY_SETTINGS, PostbackDelivery, type DeliverySettings, type PostbackSender } from './postbacks/delivery.js';
 import { Postbacks } from './postbacks/postbacks.js';
 import { Staff } from './staff/staff.js';
+import { Checkouts } from './checkout/checkouts.js';
 import { TransactionQueries } from './transactions/queries.js';
 
 export interface CoreSettings {
@@ -31,6 +32,8 @@ export interface CoreDeps {
   logger: Logger;
   processor: Processor;
   postbackSender: PostbackSender;
+  /** Base URL of the hosted pages (known once the host listens). */
+  publicUrl: () => string;
   settings: CoreSettings;
 }
 
@@ -49,6 +52,7 @@ export interface Gateway {
   readonly postbackDelivery: PostbackDelivery;
   readonly postbacks: Postbacks;
   readonly staff: Staff;
+  readonly checkouts: Checkouts;
 }
 
 export function createGateway(deps: CoreDeps): Gateway {
@@ -70,6 +74,7 @@ export function createGateway(deps: CoreDeps): Gateway {
     logger,
     settings: { ...DEFAULT_PAYMENT_SETTINGS, ...settings.payments },
   });
+  const operations = new Operations(store, idempotency);
   return {
     store,
     clock,
@@ -77,7 +82,7 @@ export function createGateway(deps: CoreDeps): Gateway {
     merchants: new Merchants(store, clock, ids, vault),
     auth,
     idempotency,
-    operations: new Operations(store, idempotency),
+    operations,
     transactions: new TransactionQueries(store),
     mandates,
     payments,
@@ -85,5 +90,6 @@ export function createGateway(deps: CoreDeps): Gateway {
     postbackDelivery,
     postbacks: new Postbacks(store, clock, vault, postbackDelivery),
     staff: new Staff(store, clock, ids, auth),
+    checkouts: new Checkouts({ store, clock, ids, payments, operations, scheduler, publicUrl: deps.publicUrl }),
   };
 }

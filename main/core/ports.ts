@@ -395,6 +395,40 @@ export interface StaffRepository {
   listAudit(merchantId: string, limit: number): Promise<AuditRecord[]>;
 }
 
+export type CheckoutStatus = 'open' | 'processing' | 'completed' | 'cancelled' | 'expired';
+
+export interface CheckoutRecord {
+  id: string;
+  merchantId: string;
+  status: CheckoutStatus;
+  orderId: string;
+  currency: string;
+  amountMinor: number;
+  taxesMinor: number;
+  shippingMinor: number;
+  totalMinor: number;
+  transactionId: string | null;
+  successUrl: string;
+  errorUrl: string;
+  postbackUrl: string;
+  locale: string | null;
+  /** The session request as given (names, flags, instructions, prefill): no card data. */
+  request: Record<string, unknown>;
+  /** What the customer entered on the page (collect_* fields). */
+  customer: Record<string, string>;
+  createdAt: string;
+  updatedAt: string;
+  expiresAt: string;
+}
+
+export interface CheckoutRepository {
+  insert(record: CheckoutRecord): Promise<void>;
+  get(id: string): Promise<CheckoutRecord | undefined>;
+  /** Status change guarded by the allowed source statuses. */
+  transition(id: string, from: readonly CheckoutStatus[], status: CheckoutStatus, now: string, change?: { transactionId?: string | null; customer?: Record<string, string> }): Promise<boolean>;
+  byTransaction(transactionId: string): Promise<CheckoutRecord | undefined>;
+}
+
 export interface Repositories {
   merchants: MerchantRepository;
   credentials: CredentialRepository;
@@ -409,6 +443,7 @@ export interface Repositories {
   pinSecurity: PinSecurityRepository;
   fees: FeeRepository;
   staff: StaffRepository;
+  checkouts: CheckoutRepository;
 }
 
 /**

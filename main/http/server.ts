@@ -19,6 +19,7 @@ import { mandateRoutes } from './routes/mandates.js';
 import { paymentRoutes, paymentSchemas } from './routes/payments.js';
 import { PostbackDeliverySchema, postbackRoutes } from './routes/postbacks.js';
 import { uiRoutes } from './routes/ui.js';
+import { CheckoutSchema, checkoutRoutes } from './routes/checkouts.js';
 import { EventSchema, TransactionSchema, transactionRoutes } from './routes/transactions.js';
 import { ErrorBodySchema } from './schemas.js';
 
@@ -65,6 +66,7 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
   app.addSchema(EventSchema);
   for (const schema of paymentSchemas) app.addSchema(schema);
   app.addSchema(PostbackDeliverySchema);
+  app.addSchema(CheckoutSchema);
 
   await app.register(fastifyCookie);
   await app.register(fastifySwagger, {
@@ -76,6 +78,7 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
       tags: [
         { name: 'Payments', description: 'Payment operations' },
         { name: 'Transaction queries', description: 'Read transactions, their refunds and event logs' },
+        { name: 'Checkout', description: 'Hosted checkout sessions: the customer pays on the gateway\'s page' },
         { name: 'Postbacks', description: 'Signed status notifications to your postback_url: deliveries, attempts, resends, webhook key' },
         { name: 'Back-office UI', description: 'Staff sessions (cookie) used by the desktop and browser UI; staff sessions may also call the API routes their role allows' },
         { name: 'System', description: 'Health and documentation' },
@@ -91,6 +94,7 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
     await api.register(paymentRoutes(gateway));
     await api.register(mandateRoutes(gateway));
     await api.register(postbackRoutes(gateway));
+    await api.register(checkoutRoutes(gateway));
   });
 
   await app.register(uiRoutes(gateway));

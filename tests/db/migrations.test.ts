@@ -96,6 +96,14 @@ const expectedByVersion: Record<number, Expected> = {
     unique: [],
     droppedIndexes: ['transactions_merchant_created', 'transactions_merchant_status', 'transactions_merchant_currency'],
   },
+  7: {
+    tables: ['checkout_sessions'],
+    indexes: {
+      checkout_sessions_merchant: ['merchant_id', 'created_at'],
+      checkout_sessions_transaction: ['transaction_id'],
+    },
+    unique: [],
+  },
 };
 
 function objectNames(db: Database.Database, type: 'table' | 'index'): string[] {

@@ -200,7 +200,11 @@ function stateError(t: TransactionRecord, action: string): ApiError {
   ]);
 }
 
+export type TransactionListener = (tx: Repositories, transaction: TransactionRecord) => Promise<void>;
+
 export class Payments {
+  private readonly listeners: TransactionListener[] = [];
+
   constructor(private readonly deps: PaymentsDeps) {
     deps.scheduler.register('settle_debit', (task) => this.settleDebit(task));
     deps.scheduler.register('settle_payout', (task) => this.settlePayout(task));
@@ -210,12 +214,23 @@ export class Payments {
 
   // ---- creation ------------------------------------------------------------------------------
 
-  async create(operation: Operation, kind: PaymentOperation, request: PaymentRequest): Promise<Outcome<TransactionResponse>> {
+  /** Listeners run inside the unit of work of every logged transaction change (e.g. checkout sessions). */
+  onTransactionChange(listener: TransactionListener): void {
+    this.listeners.push(listener);
+  }
+
+  async create(
+    operation: Operation,
+    kind: PaymentOperation,
+    request: PaymentRequest,
+    extras: { details?: Record<string, unknown> } = {},
+  ): Promise<Outcome<TransactionResponse>> {
     const validated = validatePaymentRequest(kind, request);
     if (!validated.ok) {
       return failure(validated.unsupported ? apiError(ErrorCode.paymentType, validated.unsupported, validated.errors) : validationError(validated.errors));
     }
     const command = validated.command;
+    if (extras.details) command.extraDetails = extras.details;
     const merchantId = operation.context.merchantId;
 
     if (command.originalTransactionId) return this.createFromOriginal(operation, command);
@@ -286,6 +301,7 @@ export class Payments {
       cardSealed: null,
       cardFingerprint: null,
       details: {
+        ...command.extraDetails,
         ...(Object.keys(command.customer).length ? { customer: command.customer } : {}),
         ...(command.walletCaptureEvent ? { wallet_capture_event: command.walletCaptureEvent } : {}),
         ...(command.pos
@@ -1184,6 +1200,7 @@ export class Payments {
       executionDate: event.executionDate,
       message: event.message === undefined ? t.message : event.message,
     });
+    for (const listener of this.listeners) await listener(tx, t);
     if (!t.postbackUrl) return;
     const now = this.nowIso();
     await tx.outbox.append({

@@ -95,6 +95,8 @@ export interface PaymentCommand {
   pos?: PosCommand;
   walletCryptogram?: { cryptogram: string; eci: string };
   sepa?: { iban: string; bic: string | null; accountHolder: string };
+  /** Internal: details another feature links to the transaction (e.g. its checkout session). */
+  extraDetails?: Record<string, unknown>;
 }
 
 export const MERCHANT_REFERENCE_PATTERN = /^[A-Za-z0-9/\-?():.,'+ ]{1,35}$/;

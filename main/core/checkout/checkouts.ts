@@ -1,0 +1,413 @@
+/**
+ * Hosted checkout sessions (interface.md "Checkout", decisions.md D10). The merchant creates a
+ * session; the customer chooses one of the merchant's payment types on the gateway's page and pays.
+ * The session follows its transaction inside the transaction's own unit of work:
+ * open -> processing (payment started) -> completed, back to open when a payment fails (the
+ * customer may try again), cancelled by the customer, or expired after 24 hours. Each status
+ * change queues a postback to the session's postback_url.
+ */
+import { apiError, ErrorCode, failure, success, validationError, type FieldError, type Outcome } from '../errors.js';
+import { ibanProblem } from '../mandates/mandates.js';
+import { currencyExponent, minorToAmount } from '../money.js';
+import type { Operations } from '../operations.js';
+import type { Operation } from '../operations.js';
+import { CAPABILITIES, type PaymentType } from '../payments/payment-types.js';
+import type { Payments } from '../payments/payments.js';
+import { isCountryCode, MERCHANT_REFERENCE_PATTERN, parseAmount, validateCommonFields } from '../payments/request.js';
+import type { CheckoutRecord, CheckoutStatus, Clock, Ids, Repositories, ScheduledTask, Store, TransactionRecord } from '../ports.js';
+import type { Scheduler } from '../scheduler.js';
+import { TransactionStatus as S } from '../transactions/status.js';
+
+export const CHECKOUT_TTL_MS = 24 * 60 * 60 * 1000;
+/** Payment types a customer can use on a hosted page (card-present and device wallets cannot). */
+export const HOSTED_METHODS: readonly PaymentType[] = ['cardecom', 'dd', 'wallet', 'a2a', 'bankredirect'];
+export const CHECKOUT_LOCALES = ['en', 'de', 'pt', 'hr'] as const;
+
+const COLLECT_FLAGS = ['collect_dob', 'collect_phone', 'collect_gender', 'collect_shipping_address', 'collect_billing_address'] as const;
+const DISPLAY_FLAGS = ['display_transaction_details', 'display_manual_payment_instruction_to_customer'] as const;
+const PREFILL_KEYS = ['email', 'phone', 'company', 'first_name', 'last_name', 'address', 'address2', 'city', 'state', 'postal_code', 'country'] as const;
+
+export interface CheckoutRequest {
+  merchant_name: string;
+  order_id: string;
+  reference?: string;
+  description?: string;
+  currency: string;
+  amount: number;
+  amount_taxes?: number;
+  amount_shipping?: number;
+  total_amount: number;
+  collect_dob?: number;
+  collect_phone?: number;
+  collect_gender?: number;
+  collect_shipping_address?: number;
+  collect_billing_address?: number;
+  display_transaction_details?: number;
+  display_manual_payment_instruction_to_customer?: number;
+  payment_instruction_merchant_account_holder?: string;
+  payment_instruction_merchant_iban?: string;
+  payment_instruction_merchant_bic?: string;
+  success_url: string;
+  error_url: string;
+  postback_url: string;
+  prefill_customer_info?: Partial<Record<(typeof PREFILL_KEYS)[number], string>>;
+  locale?: string;
+}
+
+export interface CheckoutResponse {
+  checkout_id: string;
+  error_code: 0;
+  status: CheckoutStatus;
+  client_action: 'redirect';
+  action_data: { url: string };
+}
+
+export interface CheckoutView {
+  checkout_id: string;
+  status: CheckoutStatus;
+  order_id: string;
+  reference: string | null;
+  currency: string;
+  amount: number;
+  amount_taxes: number;
+  amount_shipping: number;
+  total_amount: number;
+  transaction_id: string | null;
+  payment_methods: string[];
+  customer: Record<string, string>;
+  url: string;
+  created_at: string;
+  updated_at: string;
+  expires_at: string;
+  error_code: 0;
+}
+
+/** What the customer's page may show: nothing of the merchant's account beyond the session. */
+export interface CustomerCheckout {
+  id: string;
+  status: CheckoutStatus;
+  merchant_name: string;
+  order_id: string;
+  reference: string | null;
+  description: string | null;
+  currency: string;
+  amount: number;
+  amount_taxes: number;
+  amount_shipping: number;
+  total_amount: number;
+  display_transaction_details: boolean;
+  methods: PaymentType[];
+  collect: { dob: boolean; phone: boolean; gender: boolean; shipping_address: boolean; billing_address: boolean };
+  prefill: Record<string, string>;
+  instructions: { show: boolean; account_holder: string | null; iban: string | null; bic: string | null };
+  locale: string | null;
+  transaction_id: string | null;
+  success_url: string;
+  error_url: string;
+}
+
+export interface CustomerPayment {
+  method: string;
+  customer: Record<string, string>;
+  iban?: string;
+  account_holder?: string;
+}
+
+export interface CheckoutsDeps {
+  store: Store;
+  clock: Clock;
+  ids: Ids;
+  payments: Payments;
+  operations: Operations;
+  scheduler: Scheduler;
+  publicUrl: () => string;
+}
+
+function methodsFor(currency: string): PaymentType[] {
+  return HOSTED_METHODS.filter((type) => {
+    const currencies = CAPABILITIES[type].currencies;
+    return !currencies || currencies.includes(currency);
+  });
+}
+
+/** A merchant_reference the payment accepts, from the session's reference or its id. */
+function paymentReference(record: CheckoutRecord): string {
+  const reference = typeof record.request.reference === 'string' ? record.request.reference.slice(0, 35) : '';
+  return MERCHANT_REFERENCE_PATTERN.test(reference) ? reference : `Checkout ${record.id.slice(-12)}`;
+}
+
+export class Checkouts {
+  constructor(private readonly deps: CheckoutsDeps) {
+    deps.payments.onTransactionChange((tx, transaction) => this.follow(tx, transaction));
+    deps.scheduler.register('expire_checkout', (task) => this.expire(task));
+  }
+
+  private url(id: string): string {
+    return `${this.deps.publicUrl()}/checkout/${id}`;
+  }
+
+  validate(request: CheckoutRequest): { errors: FieldError[]; minor?: { amount: number; taxes: number; shipping: number; total: number; exponent: number } } {
+    const errors: FieldError[] = [];
+    if (!request.merchant_name.trim()) errors.push({ field: 'merchant_name', message: 'must not be blank' });
+    if (!/^[\x21-\x7e](?:[\x20-\x7e]{0,98}[\x21-\x7e])?$/.test(request.order_id)) errors.push({ field: 'order_id', message: 'must be 1 to 100 printable characters' });
+    validateCommonFields({ success_url: request.success_url, error_url: request.error_url, postback_url: request.postback_url }, errors);
+    for (const flag of [...COLLECT_FLAGS, ...DISPLAY_FLAGS]) {
+      const value = request[flag];
+      if (value !== undefined && value !== 0 && value !== 1) errors.push({ field: flag, message: 'must be 0 or 1' });
+    }
+    if (request.payment_instruction_merchant_iban !== undefined) {
+      const problem = ibanProblem(request.payment_instruction_merchant_iban);
+      if (problem) errors.push({ field: 'payment_instruction_merchant_iban', message: problem });
+    }
+    if (request.display_manual_payment_instruction_to_customer === 1 && request.payment_instruction_merchant_iban === undefined) {
+      errors.push({ field: 'payment_instruction_merchant_iban', message: 'is required when display_manual_payment_instruction_to_customer is 1' });
+    }
+    const country = request.prefill_customer_info?.country;
+    if (country !== undefined && !isCountryCode(country)) errors.push({ field: 'prefill_customer_info.country', message: 'must be an ISO 3166-1 alpha-2 code' });
+    const email = request.prefill_customer_info?.email;
+    if (email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) errors.push({ field: 'prefill_customer_info.email', message: 'must be an e-mail address' });
+    if (request.locale !== undefined && !(CHECKOUT_LOCALES as readonly string[]).includes(request.locale)) {
+      errors.push({ field: 'locale', message: `must be one of ${CHECKOUT_LOCALES.join(', ')}` });
+    }
+    const exponent = currencyExponent(request.currency);
+    if (exponent === undefined) {
+      errors.push({ field: 'currency', message: 'must be an ISO 4217 currency code such as EUR' });
+      return { errors };
+    }
+    if (methodsFor(request.currency).length === 0) errors.push({ field: 'currency', message: 'no hosted payment method supports this currency' });
+    const amount = parseAmount(request.amount, exponent, 'amount', errors);
+    const taxes = request.amount_taxes === undefined ? 0 : parseAmount(request.amount_taxes, exponent, 'amount_taxes', errors);
+    const shipping = request.amount_shipping === undefined ? 0 : parseAmount(request.amount_shipping, exponent, 'amount_shipping', errors);
+    const total = parseAmount(request.total_amount, exponent, 'total_amount', errors);
+    if (amount === undefined || taxes === undefined || shipping === undefined || total === undefined) return { errors };
+    if (total === 0) errors.push({ field: 'total_amount', message: 'must be greater than 0' });
+    if (amount + taxes + shipping !== total) {
+      errors.push({ field: 'total_amount', message: `must equal amount + amount_taxes + amount_shipping (${minorToAmount(amount + taxes + shipping, exponent)})` });
+    }
+    return { errors, minor: { amount, taxes, shipping, total, exponent } };
+  }
+
+  async create(operation: Operation, request: CheckoutRequest): Promise<Outcome<CheckoutResponse>> {
+    const { errors, minor } = this.validate(request);
+    if (errors.length || !minor) return failure(validationError(errors));
+    const now = this.deps.clock.now();
+    const record: CheckoutRecord = {
+      id: this.deps.ids.newId(),
+      merchantId: operation.context.merchantId,
+      status: 'open',
+      orderId: request.order_id,
+      currency: request.currency,
+      amountMinor: minor.amount,
+      taxesMinor: minor.taxes,
+      shippingMinor: minor.shipping,
+      totalMinor: minor.total,
+      transactionId: null,
+      successUrl: request.success_url,
+      errorUrl: request.error_url,
+      postbackUrl: request.postback_url,
+      locale: request.locale ?? null,
+      request: { ...request },
+      customer: {},
+      createdAt: now.toISOString(),
+      updatedAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + CHECKOUT_TTL_MS).toISOString(),
+    };
+    const outcome = await operation.commit(async (tx) => {
+      await tx.checkouts.insert(record);
+      await this.deps.scheduler.schedule(tx, 'expire_checkout', record.id, record.merchantId, new Date(record.expiresAt));
+      return success({ checkout_id: record.id, error_code: 0 as const, status: record.status, client_action: 'redirect' as const, action_data: { url: this.url(record.id) } });
+    });
+    this.deps.scheduler.wake();
+    return outcome;
+  }
+
+  async read(merchantId: string, id: string): Promise<Outcome<CheckoutView>> {
+    const record = await this.deps.store.read((r) => r.checkouts.get(id));
+    if (!record || record.merchantId !== merchantId) {
+      return failure(apiError(ErrorCode.notFound, `Checkout ${id} not found`, [{ field: 'checkout_id', message: 'no such checkout for this merchant' }]));
+    }
+    const exponent = currencyExponent(record.currency) ?? 2;
+    return success({
+      checkout_id: record.id,
+      status: record.status,
+      order_id: record.orderId,
+      reference: typeof record.request.reference === 'string' ? record.request.reference : null,
+      currency: record.currency,
+      amount: minorToAmount(record.amountMinor, exponent),
+      amount_taxes: minorToAmount(record.taxesMinor, exponent),
+      amount_shipping: minorToAmount(record.shippingMinor, exponent),
+      total_amount: minorToAmount(record.totalMinor, exponent),
+      transaction_id: record.transactionId,
+      payment_methods: methodsFor(record.currency),
+      customer: record.customer,
+      url: this.url(record.id),
+      created_at: record.createdAt,
+      updated_at: record.updatedAt,
+      expires_at: record.expiresAt,
+      error_code: 0,
+    });
+  }
+
+  async forCustomer(id: string): Promise<CustomerCheckout | undefined> {
+    const record = await this.deps.store.read((r) => r.checkouts.get(id));
+    if (!record) return undefined;
+    const request = record.request as unknown as CheckoutRequest;
+    const exponent = currencyExponent(record.currency) ?? 2;
+    const prefill: Record<string, string> = {};
+    for (const key of PREFILL_KEYS) {
+      const value = request.prefill_customer_info?.[key];
+      if (typeof value === 'string') prefill[key] = value;
+    }
+    return {
+      id: record.id,
+      status: record.status,
+      merchant_name: request.merchant_name,
+      order_id: record.orderId,
+      reference: request.reference ?? null,
+      description: request.description ?? null,
+      currency: record.currency,
+      amount: minorToAmount(record.amountMinor, exponent),
+      amount_taxes: minorToAmount(record.taxesMinor, exponent),
+      amount_shipping: minorToAmount(record.shippingMinor, exponent),
+      total_amount: minorToAmount(record.totalMinor, exponent),
+      display_transaction_details: request.display_transaction_details === 1,
+      methods: methodsFor(record.currency),
+      collect: {
+        dob: request.collect_dob === 1,
+        phone: request.collect_phone === 1,
+        gender: request.collect_gender === 1,
+        shipping_address: request.collect_shipping_address === 1,
+        billing_address: request.collect_billing_address === 1,
+      },
+      prefill: { ...prefill, ...record.customer },
+      instructions: {
+        show: request.display_manual_payment_instruction_to_customer === 1,
+        account_holder: request.payment_instruction_merchant_account_holder ?? null,
+        iban: request.payment_instruction_merchant_iban ?? null,
+        bic: request.payment_instruction_merchant_bic ?? null,
+      },
+      locale: record.locale,
+      transaction_id: record.transactionId,
+      success_url: record.successUrl,
+      error_url: record.errorUrl,
+    };
+  }
+
+  /** The customer chose a payment type on the page: start that payment and say where to go next. */
+  async pay(id: string, input: CustomerPayment): Promise<Outcome<{ transaction_id: string; redirectTo: string }>> {
+    const record = await this.deps.store.read((r) => r.checkouts.get(id));
+    if (!record) return failure(apiError(ErrorCode.notFound, `Checkout ${id} not found`));
+    if (record.status !== 'open') {
+      return failure(apiError(ErrorCode.invalidState, `This checkout is ${record.status}`, [{ field: 'checkout_id', message: `is ${record.status}` }]));
+    }
+    if (!(methodsFor(record.currency) as string[]).includes(input.method)) {
+      return failure(validationError([{ field: 'method', message: 'choose one of the payment methods offered' }]));
+    }
+    const customer = Object.fromEntries(Object.entries(input.customer).filter(([, value]) => value.trim() !== '').map(([key, value]) => [key, value.trim()]));
+    const exponent = currencyExponent(record.currency) ?? 2;
+    const outcome = await this.deps.operations.perform({ merchantId: record.merchantId }, (operation) =>
+      this.deps.payments.create(
+        operation,
+        'payment',
+        {
+          payment_type: input.method,
+          order_id: record.orderId,
+          amount: minorToAmount(record.totalMinor, exponent),
+          currency: record.currency,
+          merchant_reference: paymentReference(record),
+          success_url: record.successUrl,
+          error_url: record.errorUrl,
+          postback_url: record.postbackUrl,
+          ...(typeof record.request.description === 'string' ? { additional_transaction_data: record.request.description.slice(0, 2000) } : {}),
+          ...(customer.first_name ? { first_name: customer.first_name } : {}),
+          ...(customer.last_name ? { last_name: customer.last_name } : {}),
+          ...(customer.email ? { email: customer.email } : {}),
+          ...(customer.address ? { address: customer.address } : {}),
+          ...(customer.city ? { city: customer.city } : {}),
+          ...(customer.postal_code ? { postal_code: customer.postal_code } : {}),
+          ...(customer.country && isCountryCode(customer.country) ? { country: customer.country } : {}),
+          ...(input.method === 'dd' ? { iban: input.iban ?? '', account_holder: input.account_holder ?? '' } : {}),
+        },
+        { details: { checkout_id: record.id, checkout_customer: customer } },
+      ),
+    );
+    if (!outcome.ok) return outcome;
+    const transaction = outcome.value;
+    const redirectTo = transaction.action_data?.url ?? this.resultTarget(transaction.status_code, record, transaction.transaction_id);
+    return success({ transaction_id: transaction.transaction_id, redirectTo });
+  }
+
+  private resultTarget(statusCode: number, record: CheckoutRecord, transactionId: string): string {
+    const ok = statusCode === S.completed || statusCode === S.pending || statusCode === S.authorized;
+    const url = new URL(ok ? record.successUrl : record.errorUrl);
+    url.searchParams.set('transaction_id', transactionId);
+    url.searchParams.set('checkout_id', record.id);
+    return url.toString();
+  }
+
+  async cancel(id: string): Promise<Outcome<{ redirectTo: string | null }>> {
+    const record = await this.deps.store.read((r) => r.checkouts.get(id));
+    if (!record) return failure(apiError(ErrorCode.notFound, `Checkout ${id} not found`));
+    const changed = await this.deps.store.run(async (tx) => {
+      if (!(await tx.checkouts.transition(id, ['open'], 'cancelled', this.deps.clock.now().toISOString()))) return false;
+      await this.notify(tx, id);
+      return true;
+    });
+    if (!changed) return failure(apiError(ErrorCode.invalidState, `This checkout is ${record.status}`));
+    const url = new URL(record.errorUrl);
+    url.searchParams.set('checkout_id', id);
+    return success({ redirectTo: url.toString() });
+  }
+
+  /** Inside a transaction's unit of work: move its checkout along. */
+  private async follow(tx: Repositories, t: TransactionRecord): Promise<void> {
+    const checkoutId = t.details.checkout_id;
+    if (typeof checkoutId !== 'string') return;
+    const now = this.deps.clock.now().toISOString();
+    let moved = false;
+    if (t.statusCode === S.started || t.statusCode === S.pending) {
+      const customer = (t.details.checkout_customer as Record<string, string> | undefined) ?? {};
+      moved = await tx.checkouts.transition(checkoutId, ['open'], 'processing', now, { transactionId: t.id, customer });
+    } else if (t.statusCode === S.completed || t.statusCode === S.authorized) {
+      moved = await tx.checkouts.transition(checkoutId, ['open', 'processing'], 'completed', now, { transactionId: t.id });
+    } else if ([S.declined, S.cancelled, S.expired, S.error].includes(t.statusCode as never)) {
+      // The customer may try again (another card, another method).
+      moved = await tx.checkouts.transition(checkoutId, ['processing'], 'open', now, { transactionId: t.id });
+    }
+    if (moved) await this.notify(tx, checkoutId);
+  }
+
+  private async notify(tx: Repositories, id: string): Promise<void> {
+    const record = await tx.checkouts.get(id);
+    if (!record) return;
+    const now = this.deps.clock.now().toISOString();
+    await tx.outbox.append({
+      id: this.deps.ids.newId(),
+      merchantId: record.merchantId,
+      subjectType: 'checkout',
+      subjectId: record.id,
+      sequence: await tx.outbox.nextSequence('checkout', record.id),
+      url: record.postbackUrl,
+      payload: {
+        checkout_id: record.id,
+        status: record.status,
+        transaction_id: record.transactionId,
+        order_id: record.orderId,
+        amount: minorToAmount(record.totalMinor, currencyExponent(record.currency) ?? 2),
+        currency: record.currency,
+      },
+      state: 'pending',
+      attempts: 0,
+      nextAttemptAt: now,
+      createdAt: now,
+    });
+  }
+
+  private async expire(task: ScheduledTask): Promise<void> {
+    await this.deps.store.run(async (tx) => {
+      if (await tx.checkouts.transition(task.subjectId, ['open', 'processing'], 'expired', this.deps.clock.now().toISOString())) {
+        await this.notify(tx, task.subjectId);
+      }
+    });
+  }
+}
