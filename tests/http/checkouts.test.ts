@@ -45,7 +45,7 @@ describe('checkout sessions', () => {
   };
   const checkoutPostbacks = (id: string) =>
     (gw.composition.store.db.prepare("SELECT sequence, payload FROM postback_outbox WHERE subject_type = 'checkout' AND subject_id = ? ORDER BY sequence").all(id) as Array<{ sequence: number; payload: string }>).map(
-      (row) => ({ sequence: row.sequence, ...(JSON.parse(row.payload) as Record<string, unknown>) }),
+      (row): Record<string, unknown> & { sequence: number } => ({ ...(JSON.parse(row.payload) as Record<string, unknown>), sequence: row.sequence }),
     );
 
   test('create answers the redirect to the hosted page; read shows the session', async () => {
