@@ -1,13 +1,24 @@
 /**
- * The app frame: header, the product areas and the home panel. The areas are listed so the shape of
- * the product is visible; each becomes a link when its screen ships.
+ * The app frame: header (with the logged-in staff member), the product areas and the current
+ * screen. The areas are listed so the shape of the product is visible; each becomes a link when its
+ * screen ships (Home and Cashier so far).
  */
 import { useEffect } from 'react';
+import { CashierArea } from './cashier/cashier.js';
 import { useGatewayStatus, type GatewayStatus } from './gateway-status-store.js';
+import { hrefOf, useRoute, type Route } from './route-store.js';
+import { useSession } from './session-store.js';
 
-const PRODUCT_AREAS = ['Cashier', 'Transactions', 'Invoices', 'Network tokens', 'Checkouts', 'Postbacks', 'Settings'] as const;
+const AVAILABLE_AREAS: readonly { label: string; route: Route }[] = [
+  { label: 'Home', route: 'home' },
+  { label: 'Cashier', route: 'till' },
+];
+const COMING_AREAS = ['Transactions', 'Invoices', 'Network tokens', 'Checkouts', 'Postbacks', 'Settings'] as const;
+
+const ROLE_NAMES = { cashier: 'Cashier', back_office: 'Back office', admin: 'Admin' } as const;
 
 export function App() {
+  const route = useRoute((s) => s.route);
   return (
     <div className="frame">
       <a className="skip-link" href="#main">
@@ -21,27 +32,52 @@ export function App() {
           Tillgate
         </span>
         <span className="env-badge">Test environment</span>
+        <StaffBadge />
       </header>
       <div className="frame-body">
-        <Navigation />
-        <main id="main" className="content" tabIndex={-1}>
-          <HomePanel />
+        <Navigation route={route} />
+        <main id="main" className={route === 'home' ? 'content' : 'content content-wide'} tabIndex={-1}>
+          {route === 'home' ? <HomePanel /> : <CashierArea view={route} />}
         </main>
       </div>
     </div>
   );
 }
 
-function Navigation() {
+function StaffBadge() {
+  const session = useSession((s) => s.session);
+  const logout = useSession((s) => s.logout);
+  if (!session) return null;
+  return (
+    <div className="staff-badge">
+      <span className="staff-name">
+        {session.staff.display_name}
+        <span className="staff-role">{ROLE_NAMES[session.staff.role]}</span>
+      </span>
+      <button type="button" className="header-button" onClick={() => void logout('You logged out.')}>
+        Log out
+      </button>
+    </div>
+  );
+}
+
+function Navigation({ route }: { route: Route }) {
+  const current = route === 'home' ? 'home' : 'till';
   return (
     <nav className="side-nav" aria-label="Product areas">
       <ul className="nav-list">
-        <li>
-          <a className="nav-item nav-item-current" href="/app/" aria-current="page">
-            Home
-          </a>
-        </li>
-        {PRODUCT_AREAS.map((area) => (
+        {AVAILABLE_AREAS.map((area) => (
+          <li key={area.label}>
+            <a
+              className={area.route === current ? 'nav-item nav-item-current' : 'nav-item'}
+              href={hrefOf(area.route)}
+              aria-current={area.route === current ? 'page' : undefined}
+            >
+              {area.label}
+            </a>
+          </li>
+        ))}
+        {COMING_AREAS.map((area) => (
           <li key={area}>
             <span className="nav-item nav-item-unavailable">
               <span className="nav-label">{area}</span>{' '}

@@ -1,6 +1,6 @@
 /**
- * The renderer's door to the gateway. For now it knows one call, /health; the typed client for the
- * whole contract replaces this file when the first screen needs it.
+ * The shell's health check: GET /health in a browser, the bridge's `gateway:health` channel inside
+ * Electron. Everything else goes through the typed client in api/client.ts.
  */
 
 export interface GatewayHealth {
@@ -52,4 +52,19 @@ export async function fetchHealth(baseUrl: string): Promise<HealthResult> {
     return { ok: false, failure: { kind: 'unexpected', message: 'The gateway sent a health reply this app does not understand.' } };
   }
   return { ok: true, health: body };
+}
+
+/** Inside Electron: asks the main process through the preload bridge. Never throws. */
+export async function fetchHealthViaBridge(): Promise<HealthResult> {
+  const bridge = window.tillgate;
+  if (!bridge) return { ok: false, failure: { kind: 'unreachable', message: 'The desktop bridge is missing.' } };
+  try {
+    const body: unknown = await bridge.invoke('gateway:health');
+    if (!isGatewayHealth(body)) {
+      return { ok: false, failure: { kind: 'unexpected', message: 'The gateway sent a health reply this app does not understand.' } };
+    }
+    return { ok: true, health: body };
+  } catch {
+    return { ok: false, failure: { kind: 'unreachable', message: 'The embedded gateway does not answer.' } };
+  }
 }

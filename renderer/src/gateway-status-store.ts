@@ -1,6 +1,6 @@
 /** Whether the gateway behind this window runs, and which API version it speaks. */
 import { create } from 'zustand';
-import { fetchHealth, type HealthFailure } from './gateway-client.js';
+import { fetchHealth, fetchHealthViaBridge, type HealthFailure } from './gateway-client.js';
 
 /** The outcome of the last finished check. */
 export type GatewayStatus =
@@ -26,7 +26,13 @@ export const useGatewayStatus = create<GatewayStatusState>()((set, get) => ({
   check: () => {
     inFlight ??= (async () => {
       set({ checking: true });
-      const result = await fetchHealth(get().baseUrl);
+      const bridge = window.tillgate;
+      if (bridge) {
+        // Inside Electron the page's origin is app://; the REST API listens where the main process says.
+        const info = await bridge.invoke('gateway:info').catch(() => undefined);
+        if (info?.restUrl) set({ baseUrl: info.restUrl });
+      }
+      const result = bridge ? await fetchHealthViaBridge() : await fetchHealth(get().baseUrl);
       set({
         checking: false,
         status: result.ok ? { phase: 'running', version: result.health.version } : { phase: 'failed', failure: result.failure },

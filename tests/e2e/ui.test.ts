@@ -125,10 +125,10 @@ void test('/app/ renders the shell and shows the gateway running with the versio
     for (const area of ['Cashier', 'Transactions', 'Invoices', 'Network tokens', 'Checkouts', 'Postbacks', 'Settings']) {
       assert.ok(navText.includes(area), `navigation lists ${area}`);
     }
-    // The product areas are not yet available: Home is the only link and nothing else takes focus.
-    assert.deepEqual(await nav.getByRole('link').allTextContents(), ['Home']);
+    // Home and Cashier are available; the other areas are listed but take no focus yet.
+    assert.deepEqual(await nav.getByRole('link').allTextContents(), ['Home', 'Cashier']);
     assert.equal(await nav.getByRole('button').count(), 0);
-    assert.equal(await nav.getByText('Not yet available').count(), 7);
+    assert.equal(await nav.getByText('Not yet available').count(), 6);
 
     const main = page.getByRole('main');
     assert.ok(((await main.textContent()) ?? '').includes(new URL(gateway.url).origin), 'shows the API base URL');

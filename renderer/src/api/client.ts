@@ -1,0 +1,362 @@
+/**
+ * The renderer's one typed door to the gateway core: staff session, the till's terminal, payments,
+ * refunds with a manager's approval, and today's transactions. Screens call `TillgateClient`; how a
+ * call travels is a `Transport`, and both transports speak the same HTTP contract:
+ *
+ * - in a browser (the gateway serves this app at /app/), `httpTransport`: same-origin fetch with the
+ *   staff session cookie (`credentials: 'same-origin'`), JSON bodies;
+ * - inside Electron (`window.tillgate` exists), `bridgeTransport`: the preload bridge's `gateway:api`
+ *   channel (main/electron/api-bridge.ts), which hands the request to the embedded gateway; the main
+ *   process keeps the staff session token, so the page never holds it.
+ *
+ * Answers that are not 2xx carry the D3 body `{error_code, message, errors}` and become `ApiError`.
+ * The wire types below are the HTTP contract of main/http/routes/{ui,payments,transactions}.ts,
+ * written out here because the renderer type-checks without Node types.
+ */
+import type { TillgateBridge } from '../../../preload/bridge.js';
+
+declare global {
+  interface Window {
+    /** The Electron preload bridge; absent in a plain browser. */
+    tillgate?: TillgateBridge;
+  }
+}
+
+// ---- wire types ----------------------------------------------------------------------------------
+
+export type StaffRole = 'cashier' | 'back_office' | 'admin';
+
+export interface SessionInfo {
+  staff: { staff_id: string; login: string; display_name: string; role: StaffRole };
+  merchant: { merchant_id: string; name: string; currency: string };
+  expires_at: string;
+  idle_timeout_seconds: number;
+}
+
+export type Credentials = { login: string; pin: string } | { login: string; password: string };
+
+export interface TerminalConfig {
+  terminal_id: string;
+  type: string;
+  attended: boolean;
+  capabilities: string[];
+  /** Amount above which a contactless payment needs the PIN, in the merchant currency. */
+  cvm_limit: number;
+  pin_key: { zone_id: string; key_id: string; key_hex: string };
+  idle_lock_seconds: number;
+}
+
+export type EntryMode = 'contactless' | 'chip' | 'swipe' | 'manual';
+
+export interface PosCard {
+  number?: string;
+  expiry_month?: number;
+  expiry_year?: number;
+  track2_data?: string;
+  emv_data?: string;
+}
+
+export interface PosData {
+  type: { terminal_entry_mode: EntryMode; sequence?: 'initial' | 'subsequent' };
+  card: PosCard;
+  terminal: { id: string; type: string; attended: boolean; capabilities: string[] };
+  pin_block?: { format: 'ISO-0'; block: string; zone_id: string; key_id: string };
+}
+
+export interface PaymentRequest {
+  payment_type: 'cardpos';
+  order_id: string;
+  amount: number;
+  currency: string;
+  pos_data: PosData;
+}
+
+/** Status codes of interface.md: 3 completed, 4 authorized, 6 declined, 7 refunded, 8 partly_refunded, 11 error, ... */
+export interface TransactionResponse {
+  transaction_id: string;
+  payment_type: string;
+  status_code: number;
+  status: string;
+  order_id: string | null;
+  message: string | null;
+  reason_code?: string;
+  amount: number;
+  currency: string;
+  error_code: number;
+  card_brand?: string;
+  card_last_four?: string;
+  card_expiry_month?: number;
+  card_expiry_year?: number;
+}
+
+export interface RefundRequest {
+  transaction_id: string;
+  amount?: number;
+}
+
+export interface RefundResponse {
+  refund_id: string;
+  transaction_id: string;
+  status_code: number;
+  status: string;
+  amount: number;
+  currency: string;
+  transaction_status_code: number;
+  transaction_status: string;
+  error_code: number;
+}
+
+export interface Approval {
+  approval_token: string;
+  approver: string;
+  expires_at: string;
+}
+
+export interface Transaction {
+  transaction_id: string;
+  created_at: string;
+  updated_at: string;
+  status_code: number;
+  status: string;
+  amount: number;
+  currency: string;
+  order_id: string | null;
+  parent_id: string | null;
+  payment_method: string;
+  message: string | null;
+  captured_amount: number | null;
+}
+
+export interface RefundRecord {
+  created_at: string;
+  refund_id: string;
+  amount: number;
+  status_code: number;
+  status: string;
+}
+
+// ---- errors ---------------------------------------------------------------------------------------
+
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+/**
+ * Why a call failed. `network`: no answer arrived (the request may or may not have reached the
+ * gateway); `api`: the gateway answered with a D3 error body (the request did nothing);
+ * `unexpected`: an answer this client does not understand.
+ */
+export class ApiError extends Error {
+  override name = 'ApiError';
+  constructor(
+    readonly kind: 'network' | 'api' | 'unexpected',
+    message: string,
+    readonly status = 0,
+    readonly errorCode = 0,
+    readonly errors: readonly FieldProblem[] = [],
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+  }
+}
+
+// ---- transport ------------------------------------------------------------------------------------
+
+export interface TransportRequest {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Path on the gateway, e.g. `/rest/payment`. */
+  path: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Milliseconds before the call counts as a network failure. */
+  timeoutMs?: number;
+}
+
+export interface TransportResponse {
+  status: number;
+  headers: { get(name: string): string | null };
+  /** Parsed JSON, or undefined for an empty body. */
+  body: unknown;
+}
+
+/** Carries one request to the gateway. Throws ApiError of kind `network` or `unexpected` only. */
+export interface Transport {
+  send(request: TransportRequest): Promise<TransportResponse>;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** Same-origin HTTP with the staff session cookie. */
+export function httpTransport(baseUrl = ''): Transport {
+  return {
+    async send({ method, path, body, headers, timeoutMs }) {
+      let response: Response;
+      try {
+        response = await fetch(`${baseUrl}${path}`, {
+          method,
+          credentials: 'same-origin',
+          cache: 'no-store',
+          headers: { Accept: 'application/json', ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...headers },
+          ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+          signal: AbortSignal.timeout(timeoutMs ?? DEFAULT_TIMEOUT_MS),
+        });
+      } catch {
+        throw new ApiError('network', 'The gateway did not answer. Check the connection to the gateway.');
+      }
+      let parsed: unknown;
+      const text = await response.text().catch(() => {
+        throw new ApiError('network', 'The connection to the gateway broke off during the answer.');
+      });
+      if (text) {
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          throw new ApiError('unexpected', `The gateway sent an answer that is not JSON (HTTP ${response.status}).`, response.status);
+        }
+      }
+      return { status: response.status, headers: response.headers, body: parsed };
+    },
+  };
+}
+
+/** Inside Electron: the preload bridge's `gateway:api` channel to the embedded gateway. */
+export function bridgeTransport(bridge: TillgateBridge): Transport {
+  return {
+    async send({ method, path, body, headers, timeoutMs }) {
+      let timer: number | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = window.setTimeout(() => reject(new Error('timeout')), timeoutMs ?? DEFAULT_TIMEOUT_MS);
+      });
+      try {
+        const reply = await Promise.race([bridge.api({ method, path, ...(body !== undefined ? { body } : {}), ...(headers ? { headers } : {}) }), timeout]);
+        const replyHeaders = reply.headers ?? {};
+        return { status: reply.status, headers: { get: (name) => replyHeaders[name.toLowerCase()] ?? null }, body: reply.body };
+      } catch {
+        throw new ApiError('network', 'The embedded gateway did not answer.');
+      } finally {
+        window.clearTimeout(timer);
+      }
+    },
+  };
+}
+
+/** The transport for where this renderer runs. */
+export function defaultTransport(): Transport {
+  const bridge = typeof window !== 'undefined' ? window.tillgate : undefined;
+  return bridge ? bridgeTransport(bridge) : httpTransport();
+}
+
+// ---- client ---------------------------------------------------------------------------------------
+
+export interface TillgateClient {
+  /** The current staff session, or null when nobody is logged in (or the session ended). */
+  session(): Promise<SessionInfo | null>;
+  login(credentials: Credentials): Promise<SessionInfo>;
+  logout(): Promise<void>;
+  terminal(): Promise<TerminalConfig>;
+  /** POST /rest/payment; a decline is a normal answer (status_code 6), not an error. */
+  pay(request: PaymentRequest, idempotencyKey: string): Promise<TransactionResponse>;
+  /** A manager's single-use approval of one till action. */
+  approve(action: 'refund', credentials: Credentials): Promise<Approval>;
+  /** POST /rest/refund with the approval token (needed for a cashier, harmless for others). */
+  refund(request: RefundRequest, approvalToken: string | undefined, idempotencyKey: string): Promise<RefundResponse>;
+  /** Today's transactions (since local midnight), newest first. */
+  listToday(): Promise<Transaction[]>;
+  transaction(id: string): Promise<Transaction>;
+  refunds(transactionId: string): Promise<RefundRecord[]>;
+}
+
+interface ErrorBody {
+  error_code?: unknown;
+  message?: unknown;
+  errors?: unknown;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Maps a non-2xx answer with a D3 body to ApiError. */
+function errorOf(response: TransportResponse): ApiError {
+  const body: ErrorBody = isObject(response.body) ? response.body : {};
+  const errors = Array.isArray(body.errors)
+    ? body.errors.filter(isObject).map((e) => ({ field: String(e.field ?? ''), message: String(e.message ?? '') }))
+    : [];
+  const retryAfter = Number(response.headers.get('Retry-After'));
+  return new ApiError(
+    'api',
+    typeof body.message === 'string' && body.message ? body.message : `The gateway answered HTTP ${response.status}.`,
+    response.status,
+    typeof body.error_code === 'number' ? body.error_code : 0,
+    errors,
+    Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
+  );
+}
+
+function expectObject<T>(response: TransportResponse, required: readonly string[]): T {
+  if (response.status < 200 || response.status > 299) throw errorOf(response);
+  if (!isObject(response.body) || required.some((key) => !(key in (response.body as Record<string, unknown>)))) {
+    throw new ApiError('unexpected', 'The gateway sent an answer this app does not understand.', response.status);
+  }
+  return response.body as T;
+}
+
+function expectArray<T>(response: TransportResponse): T[] {
+  if (response.status < 200 || response.status > 299) throw errorOf(response);
+  if (!Array.isArray(response.body)) throw new ApiError('unexpected', 'The gateway sent an answer this app does not understand.', response.status);
+  return response.body as T[];
+}
+
+const LIST_LIMIT = 200;
+
+export function createClient(transport: Transport = defaultTransport()): TillgateClient {
+  return {
+    async session() {
+      const response = await transport.send({ method: 'GET', path: '/ui/session' });
+      if (response.status === 401) return null;
+      return expectObject<SessionInfo>(response, ['staff', 'merchant']);
+    },
+    async login(credentials) {
+      return expectObject<SessionInfo>(await transport.send({ method: 'POST', path: '/ui/session', body: credentials }), ['staff', 'merchant']);
+    },
+    async logout() {
+      const response = await transport.send({ method: 'DELETE', path: '/ui/session' });
+      if (response.status !== 204 && response.status !== 200) throw errorOf(response);
+    },
+    async terminal() {
+      return expectObject<TerminalConfig>(await transport.send({ method: 'GET', path: '/ui/terminal' }), ['terminal_id', 'pin_key']);
+    },
+    async pay(request, idempotencyKey) {
+      const response = await transport.send({ method: 'POST', path: '/rest/payment', body: request, headers: { 'Idempotency-Key': idempotencyKey } });
+      return expectObject<TransactionResponse>(response, ['transaction_id', 'status_code']);
+    },
+    async approve(action, credentials) {
+      return expectObject<Approval>(await transport.send({ method: 'POST', path: '/ui/approvals', body: { action, ...credentials } }), ['approval_token']);
+    },
+    async refund(request, approvalToken, idempotencyKey) {
+      const response = await transport.send({
+        method: 'POST',
+        path: '/rest/refund',
+        body: request,
+        headers: { 'Idempotency-Key': idempotencyKey, ...(approvalToken ? { 'X-Manager-Approval': approvalToken } : {}) },
+      });
+      return expectObject<RefundResponse>(response, ['refund_id', 'status_code']);
+    },
+    async listToday() {
+      const midnight = new Date();
+      midnight.setHours(0, 0, 0, 0);
+      const query = new URLSearchParams({ from: midnight.toISOString(), limit: String(LIST_LIMIT) });
+      return expectArray<Transaction>(await transport.send({ method: 'GET', path: `/rest/transactions?${query.toString()}` }));
+    },
+    async transaction(id) {
+      return expectObject<Transaction>(await transport.send({ method: 'GET', path: `/rest/transactions/${encodeURIComponent(id)}` }), ['transaction_id']);
+    },
+    async refunds(transactionId) {
+      return expectArray<RefundRecord>(await transport.send({ method: 'GET', path: `/rest/transactions/${encodeURIComponent(transactionId)}/refunds` }));
+    },
+  };
+}
+
+/** The client every screen uses. */
+export const client: TillgateClient = createClient();

@@ -1,0 +1,98 @@
+/** Staff login at the till: login and PIN (default) or password. The session is a cookie the page cannot read. */
+import { useState, type FormEvent } from 'react';
+import { useSession } from '../session-store.js';
+import { LockIcon } from '../ui/icons.js';
+import { useAutoFocus } from '../ui/use-keys.js';
+
+export function LoginScreen() {
+  const login = useSession((s) => s.login);
+  const notice = useSession((s) => s.notice);
+  const [name, setName] = useState('');
+  const [method, setMethod] = useState<'pin' | 'password'>('pin');
+  const [secret, setSecret] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const loginRef = useAutoFocus<HTMLInputElement>();
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    if (!name.trim() || !secret) {
+      setProblem(`Enter your login and your ${method === 'pin' ? 'PIN' : 'password'}.`);
+      return;
+    }
+    setBusy(true);
+    setProblem(null);
+    const result = await login(method === 'pin' ? { login: name.trim(), pin: secret } : { login: name.trim(), password: secret });
+    setSecret('');
+    setBusy(false);
+    if (!result.ok) setProblem(result.message);
+  };
+
+  return (
+    <div className="login-wrap">
+      <section className="panel login-panel" aria-labelledby="login-title">
+        <div className="login-icon" aria-hidden="true">
+          <LockIcon size={40} />
+        </div>
+        <h1 id="login-title">Staff login</h1>
+        <p className="login-lead">Log in to take payments at this till.</p>
+        {notice && <p className="login-notice">{notice}</p>}
+        <form onSubmit={(event) => void submit(event)} noValidate>
+          <label className="field">
+            <span className="field-label">Login</span>
+            <input
+              ref={loginRef}
+              className="input"
+              name="username"
+              autoComplete="username"
+              autoCapitalize="none"
+              spellCheck={false}
+              value={name}
+              onChange={(event) => setName(event.target.value)}
+            />
+          </label>
+          <fieldset className="segmented">
+            <legend className="field-label">Log in with</legend>
+            <div className="segmented-options">
+              {(['pin', 'password'] as const).map((option) => (
+                <label key={option} className={method === option ? 'segment segment-on' : 'segment'}>
+                  <input
+                    type="radio"
+                    name="method"
+                    value={option}
+                    checked={method === option}
+                    onChange={() => {
+                      setMethod(option);
+                      setSecret('');
+                    }}
+                  />
+                  {option === 'pin' ? 'PIN' : 'Password'}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <label className="field">
+            <span className="field-label">{method === 'pin' ? 'PIN' : 'Password'}</span>
+            <input
+              className="input"
+              type="password"
+              name={method}
+              autoComplete={method === 'pin' ? 'off' : 'current-password'}
+              inputMode={method === 'pin' ? 'numeric' : 'text'}
+              maxLength={method === 'pin' ? 8 : 200}
+              value={secret}
+              onChange={(event) => setSecret(method === 'pin' ? event.target.value.replace(/\D/g, '') : event.target.value)}
+            />
+          </label>
+          <p className="form-problem" role="alert">
+            {problem ?? ''}
+          </p>
+          <button type="submit" className="button button-primary button-lg button-block" aria-disabled={busy}>
+            {busy ? 'Logging in…' : 'Log in'}
+          </button>
+        </form>
+      </section>
+    </div>
+  );
+}

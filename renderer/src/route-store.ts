@@ -1,0 +1,35 @@
+/**
+ * Which screen shows: hash routes, because the gateway serves the app as static files at /app/
+ * (no server-side fallback for deeper paths). `#/` home, `#/cashier` till, `#/cashier/sales` today.
+ */
+import { create } from 'zustand';
+
+export type Route = 'home' | 'till' | 'sales';
+
+const HASHES: Record<Route, string> = { home: '#/', till: '#/cashier', sales: '#/cashier/sales' };
+
+export function hrefOf(route: Route): string {
+  return HASHES[route];
+}
+
+function routeOf(hash: string): Route {
+  const path = hash.replace(/^#/, '').replace(/\/+$/, '');
+  if (path === '/cashier/sales') return 'sales';
+  if (path === '/cashier') return 'till';
+  return 'home';
+}
+
+interface RouteState {
+  route: Route;
+  navigate: (route: Route) => void;
+}
+
+export const useRoute = create<RouteState>()((set) => ({
+  route: routeOf(window.location.hash),
+  navigate: (route) => {
+    if (window.location.hash !== HASHES[route]) window.location.hash = HASHES[route];
+    set({ route });
+  },
+}));
+
+window.addEventListener('hashchange', () => useRoute.setState({ route: routeOf(window.location.hash) }));

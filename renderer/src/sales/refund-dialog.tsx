@@ -1,0 +1,207 @@
+/**
+ * Refund of one of today's sales at the till (ux.md 8, 14): pre-filled with what is still
+ * refundable, refuses more, repeats amount, currency and card, and asks for a manager's login and
+ * PIN (a cashier may not refund alone, D9): POST /ui/approvals, then POST /rest/refund with the
+ * approval token. Both land in the audit log on the gateway.
+ */
+import { useRef, useState, type FormEvent } from 'react';
+import { ApiError, client, type RefundResponse } from '../api/client.js';
+import { useSession } from '../session-store.js';
+import { amountToMinor, currencyExponent, formatMoney, minorToAmount } from '../till/money.js';
+import { BRAND_NAMES } from '../till/reader.js';
+import type { SaleSummary } from '../till/till-store.js';
+import { CheckIcon } from '../ui/icons.js';
+import { Modal } from '../ui/modal.js';
+import type { SaleRow } from './sales-store.js';
+
+interface RefundDialogProps {
+  row: SaleRow;
+  card: SaleSummary | undefined;
+  onClose: (refunded: boolean) => void;
+}
+
+const timeFormat = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' });
+
+function parseAmount(text: string, currency: string): number | undefined {
+  const exponent = currencyExponent(currency);
+  const normalized = text.trim().replace(',', '.');
+  const pattern = exponent > 0 ? new RegExp(`^\\d{1,9}(\\.\\d{1,${exponent}})?$`) : /^\d{1,9}$/;
+  return pattern.test(normalized) ? Number(normalized) : undefined;
+}
+
+function approvalProblem(error: unknown): string {
+  if (error instanceof ApiError && error.kind === 'api') {
+    // A refused approval is a 403 (the cashier's own session is fine); `login` names wrong credentials.
+    if (error.status === 401 || (error.status === 403 && error.errors.some((e) => e.field === 'login'))) return "The manager's login or PIN is wrong.";
+    if (error.status === 403) return 'This account cannot approve refunds: it needs a back-office or admin role in this shop.';
+    if (error.status === 429) return `Too many failed attempts. Try again in ${error.retryAfterSeconds ?? 60} seconds.`;
+    if (error.status === 400) return "Enter the manager's login and PIN (4 to 8 digits).";
+  }
+  return error instanceof Error ? error.message : 'The approval failed.';
+}
+
+function refundProblem(error: unknown): string {
+  if (error instanceof ApiError && error.kind === 'api') {
+    if (error.errorCode === 1003) return 'That is more than what is left to refund of this sale.';
+    if (error.errorCode === 1002) return 'This sale cannot be refunded in its current state.';
+    if (error.status === 403) return 'The approval was refused or has expired. Ask the manager again.';
+  }
+  if (error instanceof ApiError && error.kind === 'network') return 'The gateway did not answer. Ask the manager to approve again, then retry: the refund is not made twice.';
+  return error instanceof Error ? error.message : 'The refund failed.';
+}
+
+export function RefundDialog({ row, card, onClose }: RefundDialogProps) {
+  const { tx, refundable, refunded } = row;
+  const cashier = useSession((s) => s.session?.staff.role === 'cashier');
+  const [amountText, setAmountText] = useState(() => refundable.toFixed(currencyExponent(tx.currency)));
+  const [login, setLogin] = useState('');
+  const [pin, setPin] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [amountProblem, setAmountProblem] = useState<string | null>(null);
+  const [done, setDone] = useState<RefundResponse | null>(null);
+  /** One idempotency key per amount: a retry after a network failure cannot refund twice. */
+  const keyRef = useRef<{ amount: number; key: string } | null>(null);
+  const typed = parseAmount(amountText, tx.currency);
+  const cardText = card ? `${BRAND_NAMES[card.brand]} •••• ${card.lastFour}` : 'the card used for the sale';
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    const amount = parseAmount(amountText, tx.currency);
+    if (amount === undefined || amount <= 0) {
+      setAmountProblem(`Enter an amount such as ${refundable.toFixed(currencyExponent(tx.currency))}.`);
+      return;
+    }
+    if (amountToMinor(amount, tx.currency) > amountToMinor(refundable, tx.currency)) {
+      setAmountProblem(`At most ${formatMoney(refundable, tx.currency)} can be refunded.`);
+      return;
+    }
+    setAmountProblem(null);
+    if (cashier && (!login.trim() || !/^\d{4,8}$/.test(pin))) {
+      setProblem("Enter the manager's login and PIN (4 to 8 digits).");
+      return;
+    }
+    setBusy(true);
+    setProblem(null);
+    let token: string | undefined;
+    try {
+      if (cashier) token = (await client.approve('refund', { login: login.trim(), pin })).approval_token;
+    } catch (error) {
+      setProblem(approvalProblem(error));
+      setBusy(false);
+      return;
+    } finally {
+      setPin('');
+    }
+    if (keyRef.current?.amount !== amount) keyRef.current = { amount, key: crypto.randomUUID() };
+    try {
+      const response = await client.refund({ transaction_id: tx.transaction_id, amount: minorToAmount(amountToMinor(amount, tx.currency), tx.currency) }, token, keyRef.current.key);
+      if (response.status_code === 2) setProblem('The card network refused the refund. Nothing was refunded.');
+      else setDone(response);
+    } catch (error) {
+      setProblem(refundProblem(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (done) {
+    return (
+      <Modal title="Refund done" onClose={() => onClose(true)} className="modal-narrow">
+        <div className="refund-done" role="status">
+          <CheckIcon size={64} className="refund-done-icon" />
+          <p className="refund-done-title">Refunded {formatMoney(done.amount, done.currency)}</p>
+          <p>
+            The money goes back to {cardText}. It can take a few days to show on the customer&rsquo;s statement.
+          </p>
+        </div>
+        <div className="modal-actions">
+          <button type="button" className="button button-primary button-lg" autoFocus onClick={() => onClose(true)}>
+            Done
+          </button>
+        </div>
+      </Modal>
+    );
+  }
+
+  return (
+    <Modal title="Refund a sale" onClose={() => onClose(false)} busy={busy} className="modal-narrow">
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        <dl className="facts refund-facts">
+          <dt>Sale</dt>
+          <dd>
+            {formatMoney(tx.amount, tx.currency)} at {timeFormat.format(new Date(tx.created_at))}
+          </dd>
+          <dt>Card</dt>
+          <dd>{card ? cardText : 'Not known at this till'}</dd>
+          <dt>Order</dt>
+          <dd className="receipt-break">{tx.order_id ?? '—'}</dd>
+          {refunded > 0 && (
+            <>
+              <dt>Refunded before</dt>
+              <dd>{formatMoney(refunded, tx.currency)}</dd>
+            </>
+          )}
+        </dl>
+        <label className="field">
+          <span className="field-label">Amount to refund ({tx.currency})</span>
+          <input
+            className="input input-amount"
+            inputMode="decimal"
+            autoComplete="off"
+            data-autofocus={cashier ? undefined : true}
+            value={amountText}
+            aria-invalid={amountProblem ? true : undefined}
+            aria-describedby="refund-amount-note"
+            onChange={(event) => setAmountText(event.target.value)}
+          />
+          <span id="refund-amount-note" className={amountProblem ? 'field-error' : 'field-note'}>
+            {amountProblem ?? `Up to ${formatMoney(refundable, tx.currency)}.`}
+          </span>
+        </label>
+        {cashier && (
+          <fieldset className="approval">
+            <legend>Manager approval</legend>
+            <div className="approval-fields">
+              <label className="field">
+                <span className="field-label">Manager login</span>
+                <input className="input" autoComplete="off" autoCapitalize="none" spellCheck={false} value={login} data-autofocus onChange={(event) => {
+                    setLogin(event.target.value);
+                    setProblem(null);
+                  }}
+                />
+              </label>
+              <label className="field">
+                <span className="field-label">Manager PIN</span>
+                <input
+                  className="input"
+                  type="password"
+                  inputMode="numeric"
+                  autoComplete="off"
+                  maxLength={8}
+                  value={pin}
+                  onChange={(event) => {
+                    setPin(event.target.value.replace(/\D/g, ''));
+                    setProblem(null);
+                  }}
+                />
+              </label>
+            </div>
+          </fieldset>
+        )}
+        <p className="form-problem" role="alert">
+          {problem ?? ''}
+        </p>
+        <div className="modal-actions">
+          <button type="button" className="button button-lg" onClick={() => onClose(false)} disabled={busy}>
+            Cancel
+          </button>
+          <button type="submit" className="button button-primary button-lg" aria-disabled={busy}>
+            {busy ? 'Refunding…' : `${cashier ? 'Approve and refund' : 'Refund'}${typed !== undefined ? ` ${formatMoney(typed, tx.currency)}` : ''}`}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,99 @@
+/**
+ * Today's sales at this till: card-present transactions since local midnight (a cashier's session
+ * sees no further back, D9), what was refunded of each, and totals per currency.
+ */
+import { create } from 'zustand';
+import { ApiError, client, type Transaction } from '../api/client.js';
+import { useSession } from '../session-store.js';
+import { amountToMinor, minorToAmount } from '../till/money.js';
+
+export const STATUS = { completed: 3, authorized: 4, reversed: 5, declined: 6, refunded: 7, partlyRefunded: 8, error: 11 } as const;
+
+export interface SaleRow {
+  tx: Transaction;
+  /** Refunded so far, in the transaction currency. */
+  refunded: number;
+  /** What a refund may still take back. */
+  refundable: number;
+}
+
+export interface CurrencyTotals {
+  currency: string;
+  sales: number;
+  taken: number;
+  refunded: number;
+  net: number;
+  declined: number;
+}
+
+interface SalesState {
+  status: 'idle' | 'loading' | 'ready' | 'failed';
+  rows: SaleRow[];
+  totals: CurrencyTotals[];
+  error: string | null;
+  load: () => Promise<void>;
+}
+
+const SOLD: ReadonlySet<number> = new Set([STATUS.completed, STATUS.refunded, STATUS.partlyRefunded]);
+
+/** A PIN request is a step inside a sale, not a sale of its own. */
+function isTillTransaction(tx: Transaction): boolean {
+  return tx.payment_method === 'cardpos' && tx.message !== 'request_pin';
+}
+
+export function totalsOf(rows: readonly SaleRow[]): CurrencyTotals[] {
+  const byCurrency = new Map<string, { sales: number; taken: number; refunded: number; declined: number }>();
+  for (const { tx, refunded } of rows) {
+    const entry = byCurrency.get(tx.currency) ?? { sales: 0, taken: 0, refunded: 0, declined: 0 };
+    if (SOLD.has(tx.status_code)) {
+      entry.sales += 1;
+      entry.taken += amountToMinor(tx.amount, tx.currency);
+      entry.refunded += amountToMinor(refunded, tx.currency);
+    } else if (tx.status_code === STATUS.declined) {
+      entry.declined += 1;
+    }
+    byCurrency.set(tx.currency, entry);
+  }
+  return [...byCurrency.entries()]
+    .map(([currency, t]) => ({
+      currency,
+      sales: t.sales,
+      declined: t.declined,
+      taken: minorToAmount(t.taken, currency),
+      refunded: minorToAmount(t.refunded, currency),
+      net: minorToAmount(t.taken - t.refunded, currency),
+    }))
+    .sort((a, b) => a.currency.localeCompare(b.currency));
+}
+
+export const useSales = create<SalesState>()((set) => ({
+  status: 'idle',
+  rows: [],
+  totals: [],
+  error: null,
+  load: async () => {
+    set({ status: 'loading', error: null });
+    try {
+      const transactions = (await client.listToday()).filter(isTillTransaction);
+      const rows = await Promise.all(
+        transactions.map(async (tx): Promise<SaleRow> => {
+          let refunded = 0;
+          if (tx.status_code === STATUS.refunded || tx.status_code === STATUS.partlyRefunded) {
+            const refunds = await client.refunds(tx.transaction_id);
+            const minor = refunds.filter((r) => r.status_code !== 2).reduce((sum, r) => sum + amountToMinor(r.amount, tx.currency), 0);
+            refunded = minorToAmount(minor, tx.currency);
+          }
+          const refundable = SOLD.has(tx.status_code) ? minorToAmount(amountToMinor(tx.amount, tx.currency) - amountToMinor(refunded, tx.currency), tx.currency) : 0;
+          return { tx, refunded, refundable };
+        }),
+      );
+      set({ status: 'ready', rows, totals: totalsOf(rows) });
+    } catch (error) {
+      if (error instanceof ApiError && error.kind === 'api' && error.status === 401) {
+        useSession.getState().ended();
+        return;
+      }
+      set({ status: 'failed', error: error instanceof Error ? error.message : "Today's sales could not be loaded." });
+    }
+  },
+}));

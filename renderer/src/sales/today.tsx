@@ -1,0 +1,195 @@
+/**
+ * Today's sales: totals per currency (sales, taken, refunded, net), each card transaction of the
+ * day with its status, a refund of one sale (manager approval) and a reprint of receipts this till
+ * printed.
+ */
+import { useEffect, useState } from 'react';
+import { formatMoney } from '../till/money.js';
+import { BRAND_NAMES, ENTRY_NAMES } from '../till/reader.js';
+import { ReceiptView } from '../till/receipt.js';
+import { useTill, type Receipt } from '../till/till-store.js';
+import { Modal } from '../ui/modal.js';
+import { RefundDialog } from './refund-dialog.js';
+import { STATUS, useSales, type SaleRow } from './sales-store.js';
+
+const timeFormat = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' });
+
+/** The distinctive end of a long order id (the till's own ids start alike); the full id is the cell's title. */
+function shortOrder(orderId: string): string {
+  return orderId.length > 17 ? `…${orderId.slice(-16)}` : orderId;
+}
+
+function statusOf(row: SaleRow): { label: string; tone: 'ok' | 'bad' | 'neutral' | 'wait'; detail?: string } {
+  const { tx } = row;
+  switch (tx.status_code) {
+    case STATUS.completed:
+      return { label: 'Approved', tone: 'ok' };
+    case STATUS.refunded:
+      return { label: 'Refunded', tone: 'neutral' };
+    case STATUS.partlyRefunded:
+      return { label: 'Partly refunded', tone: 'neutral', detail: `${formatMoney(row.refunded, tx.currency)} back` };
+    case STATUS.declined: {
+      const code = /^(\w{2})\s/.exec(tx.message ?? '')?.[1];
+      return { label: 'Declined', tone: 'bad', ...(tx.message ? { detail: code ? `${tx.message.slice(3)} (${code})` : tx.message } : {}) };
+    }
+    case STATUS.error:
+      return { label: 'Error', tone: 'bad', ...(tx.message ? { detail: tx.message } : {}) };
+    default:
+      return { label: tx.status.replace(/_/g, ' '), tone: 'wait' };
+  }
+}
+
+export function TodaySales() {
+  const status = useSales((s) => s.status);
+  const rows = useSales((s) => s.rows);
+  const totals = useSales((s) => s.totals);
+  const error = useSales((s) => s.error);
+  const load = useSales((s) => s.load);
+  const recent = useTill((s) => s.recent);
+  const [refunding, setRefunding] = useState<SaleRow | null>(null);
+  const [reprint, setReprint] = useState<Receipt | null>(null);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  return (
+    <section className="today" aria-labelledby="today-title">
+      <div className="section-head">
+        <h2 id="today-title">Today&rsquo;s sales</h2>
+        <button type="button" className="button" onClick={() => void load()} aria-disabled={status === 'loading'}>
+          {status === 'loading' ? 'Refreshing…' : 'Refresh'}
+        </button>
+      </div>
+
+      {status === 'failed' && (
+        <p className="form-problem" role="alert">
+          {error}
+        </p>
+      )}
+
+      <div className="totals" aria-live="polite">
+        {totals.length === 0 && status === 'ready' && <p className="muted">No sales yet today.</p>}
+        {totals.map((t) => (
+          <dl key={t.currency} className="totals-row" aria-label={`Totals in ${t.currency}`}>
+            <div className="total">
+              <dt>Sales</dt>
+              <dd>{t.sales}</dd>
+            </div>
+            <div className="total">
+              <dt>Taken</dt>
+              <dd>{formatMoney(t.taken, t.currency)}</dd>
+            </div>
+            <div className="total">
+              <dt>Refunded</dt>
+              <dd>{formatMoney(t.refunded, t.currency)}</dd>
+            </div>
+            <div className="total total-net">
+              <dt>Net</dt>
+              <dd>{formatMoney(t.net, t.currency)}</dd>
+            </div>
+            <div className="total total-muted">
+              <dt>Declined</dt>
+              <dd>{t.declined}</dd>
+            </div>
+          </dl>
+        ))}
+      </div>
+
+      {rows.length > 0 && (
+        <div className="table-wrap">
+          <table className="sales-table">
+            <caption className="visually-hidden">Card transactions today, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Time · order</th>
+                <th scope="col">Card</th>
+                <th scope="col" className="num">
+                  Amount
+                </th>
+                <th scope="col">Status</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => {
+                const { tx } = row;
+                const card = recent[tx.transaction_id];
+                const state = statusOf(row);
+                const time = timeFormat.format(new Date(tx.created_at));
+                const receipt = card?.receipt;
+                return (
+                  <tr key={tx.transaction_id} data-transaction-id={tx.transaction_id}>
+                    <td>
+                      <span className="cell-main">{time}</span>
+                      <span className="cell-sub cell-mono" title={tx.order_id ?? undefined}>
+                        {tx.order_id ? shortOrder(tx.order_id) : '—'}
+                      </span>
+                    </td>
+                    <td>
+                      {card ? (
+                        <>
+                          <span className="cell-main">
+                            {BRAND_NAMES[card.brand]} •••• {card.lastFour}
+                          </span>
+                          <span className="cell-sub">{ENTRY_NAMES[card.entry]}</span>
+                        </>
+                      ) : (
+                        <span className="muted" title="Not taken at this till since it opened">
+                          —
+                        </span>
+                      )}
+                    </td>
+                    <td className="num nowrap">{formatMoney(tx.amount, tx.currency)}</td>
+                    <td>
+                      <span className={`badge badge-${state.tone}`}>{state.label}</span>
+                      {state.detail && <span className="status-detail">{state.detail}</span>}
+                    </td>
+                    <td className="row-actions">
+                      {receipt && (
+                        <button type="button" className="button button-small" aria-label={`Receipt of the sale at ${time}, ${formatMoney(tx.amount, tx.currency)}`} onClick={() => setReprint(receipt)}>
+                          Receipt
+                        </button>
+                      )}
+                      {row.refundable > 0 && (
+                        <button type="button" className="button button-small" aria-label={`Refund the sale at ${time}, ${formatMoney(tx.amount, tx.currency)}`} onClick={() => setRefunding(row)}>
+                          Refund
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      {refunding && (
+        <RefundDialog
+          row={refunding}
+          card={recent[refunding.tx.transaction_id]}
+          onClose={(refunded) => {
+            setRefunding(null);
+            if (refunded) void load();
+          }}
+        />
+      )}
+      {reprint && (
+        <Modal title="Receipt" onClose={() => setReprint(null)} className="modal-receipt">
+          <ReceiptView receipt={reprint} />
+          <div className="modal-actions">
+            <button type="button" className="button button-lg" onClick={() => setReprint(null)}>
+              Close
+            </button>
+            <button type="button" className="button button-primary button-lg" data-autofocus onClick={() => window.print()}>
+              Print
+            </button>
+          </div>
+        </Modal>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,82 @@
+/**
+ * Who works at this till: the staff session (cookie in a browser) and the till's terminal
+ * configuration. Checked when a staff screen opens, not on the public home page.
+ */
+import { create } from 'zustand';
+import { ApiError, client, type Credentials, type SessionInfo, type TerminalConfig } from './api/client.js';
+
+export type SessionPhase = 'unknown' | 'checking' | 'logged_out' | 'logged_in';
+
+export type LoginResult = { ok: true } | { ok: false; message: string };
+
+interface SessionState {
+  phase: SessionPhase;
+  session: SessionInfo | null;
+  terminal: TerminalConfig | null;
+  /** Why the last check failed, or why the session ended (shown on the login screen). */
+  notice: string | null;
+  check: () => Promise<void>;
+  login: (credentials: Credentials) => Promise<LoginResult>;
+  logout: (notice?: string) => Promise<void>;
+  /** A call answered 401: the session ended on the gateway (idle, expired or revoked). */
+  ended: (notice?: string) => void;
+}
+
+let checking: Promise<void> | undefined;
+
+function loginProblem(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (error.kind === 'api' && error.status === 401) return 'Wrong login or PIN. Check both and try again.';
+    if (error.kind === 'api' && error.status === 429) {
+      return `Too many failed attempts from this till. Try again in ${error.retryAfterSeconds ?? 60} seconds.`;
+    }
+    if (error.kind === 'api' && error.status === 400) return 'Enter your login and your PIN (4 to 8 digits) or password.';
+    return error.message;
+  }
+  return 'Logging in failed. Try again.';
+}
+
+export const useSession = create<SessionState>()((set, get) => ({
+  phase: 'unknown',
+  session: null,
+  terminal: null,
+  notice: null,
+  check: () => {
+    checking ??= (async () => {
+      set({ phase: 'checking' });
+      try {
+        const session = await client.session();
+        if (!session) {
+          set({ phase: 'logged_out', session: null, terminal: null });
+          return;
+        }
+        const terminal = await client.terminal();
+        set({ phase: 'logged_in', session, terminal, notice: null });
+      } catch (error) {
+        set({ phase: 'logged_out', notice: error instanceof Error ? `The session could not be checked: ${error.message}` : null });
+      }
+    })().finally(() => {
+      checking = undefined;
+    });
+    return checking;
+  },
+  login: async (credentials) => {
+    try {
+      const session = await client.login(credentials);
+      const terminal = await client.terminal();
+      set({ phase: 'logged_in', session, terminal, notice: null });
+      return { ok: true };
+    } catch (error) {
+      return { ok: false, message: loginProblem(error) };
+    }
+  },
+  logout: async (notice) => {
+    try {
+      await client.logout();
+    } catch {
+      // The cookie is dropped by the gateway; locally the session ends either way.
+    }
+    get().ended(notice);
+  },
+  ended: (notice) => set({ phase: 'logged_out', session: null, terminal: null, notice: notice ?? 'Your session has ended. Log in again.' }),
+}));

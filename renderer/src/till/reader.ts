@@ -1,0 +1,220 @@
+/**
+ * Card readers of the till. A `CardReader` reports what happens at the reader: a card was read (tap,
+ * insert or swipe) or a problem (card removed too early, two cards at once, unreadable stripe).
+ * Two readers exist:
+ * - the simulated reader of the Test environment: one button per test card and entry method;
+ * - the keyboard-wedge magnetic stripe reader: a USB reader that types the tracks (magstripe.ts).
+ * A hardware EMV reader would be a third implementation of the same interface.
+ *
+ * A `CardRead` holds the card number in memory for the PIN block and the PIN retry of one sale;
+ * screens show only brand and last four, and the till store drops it when the sale ends.
+ */
+import type { EntryMode, PosCard } from '../api/client.js';
+import { createWedgeDetector, luhnValid, type SwipeResult } from './magstripe.js';
+
+export type CardBrand = 'visa' | 'mastercard' | 'amex' | 'discover' | 'unknown';
+export type PresentMethod = 'tap' | 'insert' | 'swipe';
+
+export interface CardRead {
+  entry: Exclude<EntryMode, 'manual'>;
+  pan: string;
+  expiryMonth: number;
+  expiryYear: number;
+  brand: CardBrand;
+  lastFour: string;
+  /** `pos_data.card` as the gateway wants it for this entry mode. */
+  posCard: PosCard;
+  /** EMV application id and label, when the chip gave them (receipts print them). */
+  aid?: string;
+  applicationLabel?: string;
+  holderName?: string;
+  source: 'simulator' | 'keyboard-wedge';
+}
+
+export type ReaderProblem = 'removed_too_early' | 'multiple_cards' | 'unreadable' | 'invalid_card';
+
+export type ReaderEvent = { type: 'card'; card: CardRead } | { type: 'problem'; problem: ReaderProblem };
+
+export type ReaderListener = (event: ReaderEvent) => void;
+
+export interface CardReader {
+  readonly name: string;
+  /** Starts listening; returns the function that stops it. */
+  subscribe(listener: ReaderListener): () => void;
+}
+
+export function brandOf(pan: string): CardBrand {
+  const two = Number(pan.slice(0, 2));
+  const four = Number(pan.slice(0, 4));
+  if (pan.startsWith('4')) return 'visa';
+  if ((two >= 51 && two <= 55) || (four >= 2221 && four <= 2720)) return 'mastercard';
+  if (two === 34 || two === 37) return 'amex';
+  if (pan.startsWith('6011') || pan.startsWith('65')) return 'discover';
+  return 'unknown';
+}
+
+export const BRAND_NAMES: Record<CardBrand, string> = {
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  amex: 'American Express',
+  discover: 'Discover',
+  unknown: 'Card',
+};
+
+export const ENTRY_NAMES: Record<CardRead['entry'], string> = {
+  contactless: 'Contactless',
+  chip: 'Chip',
+  swipe: 'Swipe',
+};
+
+// ---- EMV data of an inserted card ----------------------------------------------------------------
+
+const AIDS: Partial<Record<CardBrand, { aid: string; label: string }>> = {
+  visa: { aid: 'A0000000031010', label: 'VISA CREDIT' },
+  mastercard: { aid: 'A0000000041010', label: 'MASTERCARD' },
+};
+
+function hexByte(n: number): string {
+  return n.toString(16).padStart(2, '0').toUpperCase();
+}
+
+function tlv(tag: string, valueHex: string): string {
+  return `${tag}${hexByte(valueHex.length / 2)}${valueHex}`;
+}
+
+function asciiHex(text: string): string {
+  return [...text].map((c) => hexByte(c.charCodeAt(0) & 0x7f)).join('');
+}
+
+/** BER-TLV hex of what a chip gives the terminal: PAN (5A), expiry (5F24), AID (4F), label (50). */
+export function emvData(pan: string, expiryYear: number, expiryMonth: number, brand: CardBrand): { hex: string; aid?: string; label?: string } {
+  const lastDay = new Date(Date.UTC(expiryYear, expiryMonth, 0)).getUTCDate();
+  const expiry = `${String(expiryYear % 100).padStart(2, '0')}${String(expiryMonth).padStart(2, '0')}${String(lastDay).padStart(2, '0')}`;
+  const app = AIDS[brand];
+  const hex = [
+    tlv('5A', pan.length % 2 ? `${pan}F` : pan),
+    tlv('5F24', expiry),
+    ...(app ? [tlv('4F', app.aid), tlv('50', asciiHex(app.label))] : []),
+  ].join('');
+  return { hex, ...(app ? { aid: app.aid, label: app.label } : {}) };
+}
+
+/** Track 2 as the gateway takes it (at most 40 characters): `;PAN=YYMM` + service code + `?`. */
+export function track2Of(pan: string, expiryYear: number, expiryMonth: number, serviceCode = '101'): string {
+  return `;${pan}=${String(expiryYear % 100).padStart(2, '0')}${String(expiryMonth).padStart(2, '0')}${serviceCode}?`;
+}
+
+/** The card a reader read, in the shape the till sends, for one entry method. */
+export function cardRead(pan: string, expiryYear: number, expiryMonth: number, method: PresentMethod, source: CardRead['source']): CardRead {
+  const brand = brandOf(pan);
+  const base = { pan, expiryYear, expiryMonth, brand, lastFour: pan.slice(-4), source };
+  switch (method) {
+    case 'tap':
+      return { ...base, entry: 'contactless', posCard: { number: pan, expiry_month: expiryMonth, expiry_year: expiryYear } };
+    case 'insert': {
+      const emv = emvData(pan, expiryYear, expiryMonth, brand);
+      return { ...base, entry: 'chip', posCard: { emv_data: emv.hex }, ...(emv.aid ? { aid: emv.aid } : {}), ...(emv.label ? { applicationLabel: emv.label } : {}) };
+    }
+    case 'swipe':
+      return { ...base, entry: 'swipe', posCard: { track2_data: track2Of(pan, expiryYear, expiryMonth) } };
+  }
+}
+
+// ---- the simulated reader of the Test environment ------------------------------------------------
+
+export interface TestCard {
+  id: string;
+  pan: string;
+  brand: CardBrand;
+  /** What the Test environment does with it, in a few words. */
+  behaviour: string;
+}
+
+/** Test cards of docs/test-environment.md that make sense at a till. */
+export const TEST_CARDS: readonly TestCard[] = [
+  { id: 'visa-ok', pan: '4111111111111111', brand: 'visa', behaviour: 'Approves' },
+  { id: 'mc-ok', pan: '5555555555554444', brand: 'mastercard', behaviour: 'Approves' },
+  { id: 'mc-pin', pan: '5555555551234561', brand: 'mastercard', behaviour: 'Always asks for the PIN' },
+  { id: 'visa-05', pan: '4000000000000002', brand: 'visa', behaviour: 'Declines (05)' },
+  { id: 'visa-51', pan: '4000000000009995', brand: 'visa', behaviour: 'No funds (51)' },
+  { id: 'visa-54', pan: '4000000000000069', brand: 'visa', behaviour: 'Expired (54)' },
+];
+
+/** Expiry of every simulated card: December of a year well ahead. */
+const SIMULATED_EXPIRY = { year: 2030, month: 12 };
+
+export interface SimulatedReader extends CardReader {
+  present(cardId: string, method: PresentMethod): void;
+  simulateProblem(problem: 'removed_too_early' | 'multiple_cards' | 'unreadable'): void;
+}
+
+export function createSimulatedReader(): SimulatedReader {
+  const listeners = new Set<ReaderListener>();
+  const emit = (event: ReaderEvent) => {
+    for (const listener of [...listeners]) listener(event);
+  };
+  return {
+    name: 'Test card reader',
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    present(cardId, method) {
+      const card = TEST_CARDS.find((c) => c.id === cardId);
+      if (!card) return;
+      emit({ type: 'card', card: cardRead(card.pan, SIMULATED_EXPIRY.year, SIMULATED_EXPIRY.month, method, 'simulator') });
+    },
+    simulateProblem(problem) {
+      emit({ type: 'problem', problem });
+    },
+  };
+}
+
+// ---- the keyboard-wedge magnetic stripe reader ---------------------------------------------------
+
+/** A swipe as the till sends it: track 2 when read (cut to the 40 characters the gateway takes), else PAN + expiry. */
+export function cardFromSwipe(result: SwipeResult): ReaderEvent {
+  if (!result.ok) return { type: 'problem', problem: result.reason };
+  const { pan, expiryYear, expiryMonth, serviceCode, track2, holderName } = result.card;
+  if (!luhnValid(pan)) return { type: 'problem', problem: 'invalid_card' };
+  const card = cardRead(pan, expiryYear, expiryMonth, 'swipe', 'keyboard-wedge');
+  card.posCard = track2
+    ? { track2_data: track2.length <= 40 ? track2 : track2Of(pan, expiryYear, expiryMonth, serviceCode) }
+    : { number: pan, expiry_month: expiryMonth, expiry_year: expiryYear };
+  if (holderName) card.holderName = holderName;
+  return { type: 'card', card };
+}
+
+/**
+ * Listens to the keyboard of `target` (capture phase, before any screen's shortcuts) for bursts
+ * typed by a USB swipe reader; their keys never reach the page.
+ */
+export function createKeyboardWedgeReader(target: Window): CardReader {
+  return {
+    name: 'Magnetic stripe reader (USB)',
+    subscribe(listener) {
+      const detector = createWedgeDetector({ onSwipe: (result) => listener(cardFromSwipe(result)) });
+      let timer: number | undefined;
+      const onKeyDown = (event: KeyboardEvent) => {
+        if (event.ctrlKey || event.metaKey || event.altKey) return;
+        if (detector.feed(event.key, event.timeStamp) === 'swallow') {
+          event.preventDefault();
+          event.stopImmediatePropagation();
+          timer ??= target.setInterval(() => {
+            detector.flush(target.performance.now());
+            if (!detector.capturing && timer !== undefined) {
+              target.clearInterval(timer);
+              timer = undefined;
+            }
+          }, 60);
+        }
+      };
+      target.addEventListener('keydown', onKeyDown, { capture: true });
+      return () => {
+        target.removeEventListener('keydown', onKeyDown, { capture: true });
+        if (timer !== undefined) target.clearInterval(timer);
+        detector.reset();
+      };
+    },
+  };
+}

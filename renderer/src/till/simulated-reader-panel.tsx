@@ -1,0 +1,68 @@
+/**
+ * The Test environment's card reader on screen: each test card can be tapped, inserted or swiped,
+ * and the reader's problems can be provoked. A USB swipe reader (keyboard wedge) works alongside.
+ */
+import { BRAND_NAMES, TEST_CARDS, type PresentMethod } from './reader.js';
+import { simulatedReader } from './till-store.js';
+
+const METHODS: readonly { method: PresentMethod; label: string }[] = [
+  { method: 'tap', label: 'Tap' },
+  { method: 'insert', label: 'Insert' },
+  { method: 'swipe', label: 'Swipe' },
+];
+
+function spaced(pan: string): string {
+  return pan.replace(/(\d{4})(?=\d)/g, '$1 ');
+}
+
+export function SimulatedReaderPanel() {
+  return (
+    <section className="sim-reader" aria-labelledby="sim-reader-title">
+      <div className="sim-reader-head">
+        <h2 id="sim-reader-title">Test card reader</h2>
+        <span className="tag">Simulated</span>
+      </div>
+      <p className="sim-reader-note">Every test card&rsquo;s PIN is 1234. A USB swipe reader works too.</p>
+      <ul className="sim-cards">
+        {TEST_CARDS.map((card) => (
+          <li key={card.id} className="sim-card">
+            <span className="sim-card-label">
+              <span className={`brand-chip brand-${card.brand}`} aria-hidden="true">
+                {card.brand === 'visa' ? 'VISA' : 'MC'}
+              </span>
+              <span className="sim-card-text">
+                <span className="sim-card-number">{spaced(card.pan)}</span>
+                <span className="sim-card-behaviour">{card.behaviour}</span>
+              </span>
+            </span>
+            <span className="sim-card-actions">
+              {METHODS.map(({ method, label }) => (
+                <button
+                  key={method}
+                  type="button"
+                  className="button button-small"
+                  aria-label={`${label} ${BRAND_NAMES[card.brand]} ${card.pan}`}
+                  onClick={() => simulatedReader.present(card.id, method)}
+                >
+                  {label}
+                </button>
+              ))}
+            </span>
+          </li>
+        ))}
+      </ul>
+      <div className="sim-problems" role="group" aria-label="Reader problems">
+        <span className="sim-problems-label">Problems:</span>
+        <button type="button" className="button button-small button-quiet" onClick={() => simulatedReader.simulateProblem('removed_too_early')}>
+          Removed early
+        </button>
+        <button type="button" className="button button-small button-quiet" onClick={() => simulatedReader.simulateProblem('multiple_cards')}>
+          Two cards
+        </button>
+        <button type="button" className="button button-small button-quiet" onClick={() => simulatedReader.simulateProblem('unreadable')}>
+          Bad read
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,447 @@
+/**
+ * The till's state machine (ux.md "At the till"):
+ *
+ *   amount ──Charge──▶ waiting for card ──card──▶ processing ──▶ approved
+ *     ▲                   │ Cancel                     │       ├─▶ declined (reason; another card, other payment,
+ *     └───────────────────┘                            │       │             PIN again after 55)
+ *                                                      │       ├─▶ PIN entry (request_pin) ──PIN──▶ processing
+ *                                                      │       └─▶ insert card (request_pin after a swipe) ──▶ PIN entry
+ *                                                      └─ no answer ─▶ checking (same idempotency key, never twice)
+ *
+ * One sale is one order id. Each request to the gateway has its own idempotency key, which is reused
+ * only to resend that same request after a network failure, so a sale is never charged twice. The
+ * card read lives in the store only while its sale runs; the clear PIN never reaches the store (the
+ * PIN pad encrypts it and hands over the block, which is dropped once the gateway answered).
+ */
+import { create } from 'zustand';
+import { ApiError, client, type PaymentRequest, type TerminalConfig, type TransactionResponse } from '../api/client.js';
+import { useSession } from '../session-store.js';
+import { minorToAmount, pressAmountKey } from './money.js';
+import { buildPosData } from './pos-data.js';
+import { createKeyboardWedgeReader, createSimulatedReader, type CardRead, type ReaderEvent, type ReaderProblem } from './reader.js';
+
+/** PIN tries a sale offers before the bank blocks the card (D3: the third wrong PIN is 75). */
+export const PIN_TRIES = 3;
+
+export interface Receipt {
+  merchantName: string;
+  amount: number;
+  currency: string;
+  brand: CardRead['brand'];
+  lastFour: string;
+  entry: CardRead['entry'];
+  aid?: string;
+  applicationLabel?: string;
+  pinVerified: boolean;
+  transactionId: string;
+  orderId: string;
+  terminalId: string;
+  date: string;
+  kind: 'sale' | 'refund';
+}
+
+export interface Decline {
+  /** ISO 8583 response code, or `error` for a processor error. */
+  code: string;
+  title: string;
+  text: string;
+  /** Offer the PIN pad again (55 with tries left). */
+  retryPin: boolean;
+  /** Offer inserting the card (75). */
+  insertCard: boolean;
+}
+
+export type TillPhase =
+  | { name: 'amount' }
+  | { name: 'waiting'; insertOnly: boolean }
+  | { name: 'processing'; since: number }
+  | { name: 'pin'; insertPath: boolean }
+  | { name: 'approved'; receipt: Receipt }
+  | { name: 'declined'; decline: Decline }
+  | { name: 'checking'; message: string; automatic: boolean }
+  | { name: 'failed'; title: string; message: string };
+
+interface Attempt {
+  request: PaymentRequest;
+  key: string;
+  pinUsed: boolean;
+}
+
+export interface Sale {
+  orderId: string;
+  amountMinor: number;
+  currency: string;
+  card?: CardRead;
+  /** Wrong PINs in this sale. */
+  wrongPins: number;
+  /** The gateway asked for the PIN: the next request is `sequence: subsequent` with a PIN block. */
+  pinRequested: boolean;
+  /** The request in flight or waiting to be resent after a network failure. */
+  attempt?: Attempt;
+}
+
+/** What the till remembers of an answered payment for today's list (the list API has no card fields). */
+export interface SaleSummary {
+  brand: CardRead['brand'];
+  lastFour: string;
+  entry: CardRead['entry'];
+  /** Approved sales only. */
+  receipt?: Receipt;
+}
+
+interface TillState {
+  digits: string;
+  reference: string;
+  phase: TillPhase;
+  sale: Sale | null;
+  /** Plain words about the reader (try again, insert, two cards, ...), or null. */
+  readerMessage: string | null;
+  /** One line at the top of the amount screen, e.g. after a cancelled sale. */
+  notice: string | null;
+  recent: Record<string, SaleSummary>;
+  keypad: (key: string) => void;
+  setReference: (reference: string) => void;
+  charge: () => void;
+  cancelWaiting: () => void;
+  readerEvent: (event: ReaderEvent) => void;
+  submitPinBlock: (block: string) => void;
+  cancelPin: () => void;
+  retryPin: () => void;
+  anotherCard: () => void;
+  insertCard: () => void;
+  otherPayment: () => void;
+  newSale: () => void;
+  checkAgain: () => void;
+  stopChecking: () => void;
+  tryAgain: () => void;
+}
+
+export const simulatedReader = createSimulatedReader();
+export const wedgeReader = typeof window === 'undefined' ? undefined : createKeyboardWedgeReader(window);
+
+const READER_PROBLEMS: Record<ReaderProblem, string> = {
+  removed_too_early: 'The card was removed too early. Present it again and keep it there until the till says so.',
+  multiple_cards: 'More than one card was presented. Present one card only.',
+  unreadable: 'The card could not be read. Swipe again, or insert or tap it.',
+  invalid_card: 'This card number is not valid. Try another card.',
+};
+
+/** Order ids of the till: terminal, date and time, and a random part; or the reference typed in. */
+function newOrderId(terminal: TerminalConfig | null, reference: string): string {
+  const trimmed = reference.trim();
+  if (trimmed) return trimmed;
+  const now = new Date();
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const stamp = `${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())}-${pad(now.getHours())}${pad(now.getMinutes())}${pad(now.getSeconds())}`;
+  const random = crypto.randomUUID().slice(0, 4).toUpperCase();
+  return `${terminal?.terminal_id ?? 'TILL'}-${stamp}-${random}`;
+}
+
+/** A declined answer in words a cashier can say to a customer. */
+export function declineOf(code: string, text: string, wrongPins: number): Decline {
+  const triesLeft = Math.max(0, PIN_TRIES - wrongPins);
+  switch (code) {
+    case '05':
+      return { code, title: 'Declined', text: 'The card was declined by the bank. Try another card or another way to pay.', retryPin: false, insertCard: false };
+    case '51':
+      return { code, title: 'Declined: not enough funds', text: 'There is not enough money on the card. Try another card or another way to pay.', retryPin: false, insertCard: false };
+    case '54':
+      return { code, title: 'Declined: card expired', text: 'The card has expired. Ask for another card or another way to pay.', retryPin: false, insertCard: false };
+    case '55':
+      return triesLeft > 0
+        ? { code, title: 'Wrong PIN', text: `The PIN was not correct. The customer can enter it again: ${triesLeft} ${triesLeft === 1 ? 'try' : 'tries'} left.`, retryPin: true, insertCard: false }
+        : { code, title: 'Wrong PIN', text: 'The PIN was not correct and no tries are left. Ask for another card or another way to pay.', retryPin: false, insertCard: false };
+    case '75':
+      return {
+        code,
+        title: 'Too many PIN tries',
+        text: 'The PIN was entered wrongly too many times. Insert the card, or ask for another card or another way to pay.',
+        retryPin: false,
+        insertCard: true,
+      };
+    case '14':
+      return { code, title: 'Declined: card number not valid', text: 'The bank does not know this card number. Try another card.', retryPin: false, insertCard: false };
+    case '13':
+      return { code, title: 'Declined: amount refused', text: 'The bank refused this amount. Check the amount, or try another card.', retryPin: false, insertCard: false };
+    case 'error':
+      return { code, title: 'Not completed', text: `The card network reported a problem${text ? ` (${text})` : ''}. Nothing was charged. Try again.`, retryPin: false, insertCard: false };
+    default:
+      return { code, title: 'Declined', text: `The card was declined${text ? `: ${text}` : ''} (code ${code}). Try another card or another way to pay.`, retryPin: false, insertCard: false };
+  }
+}
+
+const AUTOMATIC_CHECKS = 3;
+
+export const useTill = create<TillState>()((set, get) => {
+  let checks = 0;
+  let checkTimer: number | undefined;
+
+  const clearCheckTimer = () => {
+    if (checkTimer !== undefined) window.clearTimeout(checkTimer);
+    checkTimer = undefined;
+  };
+
+  /** Ends the sale: drops the card read and any pending request (with its PIN block). */
+  const endSale = (patch: Partial<TillState>) => {
+    clearCheckTimer();
+    set({ sale: null, readerMessage: null, ...patch });
+  };
+
+  const approved = (sale: Sale, card: CardRead, response: TransactionResponse, pinUsed: boolean) => {
+    const session = useSession.getState();
+    const receipt: Receipt = {
+      merchantName: session.session?.merchant.name ?? '',
+      amount: response.amount,
+      currency: response.currency,
+      brand: card.brand,
+      lastFour: response.card_last_four ?? card.lastFour,
+      entry: card.entry,
+      ...(card.aid ? { aid: card.aid } : {}),
+      ...(card.applicationLabel ? { applicationLabel: card.applicationLabel } : {}),
+      pinVerified: pinUsed,
+      transactionId: response.transaction_id,
+      orderId: response.order_id ?? sale.orderId,
+      terminalId: session.terminal?.terminal_id ?? '',
+      date: new Date().toISOString(),
+      kind: 'sale',
+    };
+    endSale({
+      phase: { name: 'approved', receipt },
+      digits: '',
+      reference: '',
+      recent: { ...get().recent, [response.transaction_id]: { brand: card.brand, lastFour: receipt.lastFour, entry: card.entry, receipt } },
+    });
+  };
+
+  const answered = (sale: Sale, attempt: Attempt, response: TransactionResponse) => {
+    clearCheckTimer();
+    const card = sale.card;
+    if (!card) return;
+    // The request is answered: its PIN block is no longer needed.
+    const settled: Sale = { ...sale, attempt: undefined };
+    if (response.status_code === 3 || response.status_code === 4) {
+      approved(settled, card, response, attempt.pinUsed);
+      return;
+    }
+    if (response.status_code === 6 && response.message === 'request_pin') {
+      // A swiped card must be inserted before the PIN (the chip checks it); a tapped one only needs the PIN.
+      const insertPath = card.entry === 'swipe';
+      set({
+        sale: { ...settled, pinRequested: true },
+        phase: insertPath ? { name: 'waiting', insertOnly: true } : { name: 'pin', insertPath: false },
+        readerMessage: null,
+      });
+      return;
+    }
+    if (response.status_code === 6) {
+      const match = /^(\w{2})\s*(.*)$/.exec(response.message ?? '');
+      const code = response.reason_code ?? match?.[1] ?? '??';
+      const wrongPins = settled.wrongPins + (code === '55' && attempt.pinUsed ? 1 : 0);
+      set({
+        sale: { ...settled, wrongPins },
+        phase: { name: 'declined', decline: declineOf(code, match?.[2] ?? '', wrongPins) },
+        readerMessage: null,
+        recent: { ...get().recent, [response.transaction_id]: { brand: card.brand, lastFour: response.card_last_four ?? card.lastFour, entry: card.entry } },
+      });
+      return;
+    }
+    if (response.status_code === 11) {
+      set({ sale: settled, phase: { name: 'declined', decline: declineOf('error', response.message ?? '', settled.wrongPins) } });
+      return;
+    }
+    set({
+      sale: settled,
+      phase: { name: 'failed', title: 'Unexpected answer', message: `The gateway answered with status "${response.status}". Check today's sales before charging again.` },
+    });
+  };
+
+  /** Sends (or resends, same key) the sale's current attempt. */
+  const send = async () => {
+    const sale = get().sale;
+    const attempt = sale?.attempt;
+    if (!sale || !attempt) return;
+    if (get().phase.name !== 'checking') set({ phase: { name: 'processing', since: Date.now() }, readerMessage: null });
+    try {
+      const response = await client.pay(attempt.request, attempt.key);
+      if (get().sale?.attempt?.key !== attempt.key) return;
+      answered(sale, attempt, response);
+    } catch (error) {
+      if (get().sale?.attempt?.key !== attempt.key) return;
+      unanswered(error);
+    }
+  };
+
+  const unanswered = (error: unknown) => {
+    const apiError = error instanceof ApiError ? error : new ApiError('unexpected', 'Something went wrong.');
+    const unknownOutcome = apiError.kind === 'network' || (apiError.kind === 'api' && apiError.errorCode === 4001);
+    if (unknownOutcome) {
+      // Did the card get charged? Ask again with the same key: the gateway answers once per key.
+      checks += 1;
+      const automatic = checks <= AUTOMATIC_CHECKS;
+      set({
+        phase: {
+          name: 'checking',
+          automatic,
+          message: automatic
+            ? 'The gateway did not answer. Checking whether the payment went through; the card is not charged twice.'
+            : 'Still no answer from the gateway. Check the connection, then check again. The card is not charged twice.',
+        },
+      });
+      if (automatic) {
+        clearCheckTimer();
+        checkTimer = window.setTimeout(() => void send(), 1000 * 2 ** (checks - 1));
+      }
+      return;
+    }
+    if (apiError.kind === 'api' && apiError.status === 401) {
+      endSale({ phase: { name: 'amount' }, notice: null });
+      useSession.getState().ended('Your session ended during the sale. Log in again; the sale was not completed.');
+      return;
+    }
+    // The gateway refused the request: it did nothing, so a fresh request is safe.
+    const sale = get().sale;
+    if (sale) set({ sale: { ...sale, attempt: undefined } });
+    const details = apiError.errors.map((e) => `${e.field}: ${e.message}`).join('; ');
+    if (apiError.kind === 'api' && apiError.errorCode === 5001) {
+      set({ phase: { name: 'failed', title: 'Card network not reachable', message: 'The card network cannot be reached right now. Nothing was charged. Try again in a moment.' } });
+      return;
+    }
+    set({
+      phase: {
+        name: 'failed',
+        title: 'Payment not sent',
+        message: `${apiError.message}${details ? ` (${details})` : ''}. Nothing was charged.`,
+      },
+    });
+  };
+
+  /** Builds and sends the next request of the sale. */
+  const attempt = (card: CardRead, pinBlock?: string) => {
+    const sale = get().sale;
+    const terminal = useSession.getState().terminal;
+    if (!sale || !terminal) return;
+    const request: PaymentRequest = {
+      payment_type: 'cardpos',
+      order_id: sale.orderId,
+      amount: minorToAmount(sale.amountMinor, sale.currency),
+      currency: sale.currency,
+      pos_data: buildPosData(card, terminal, pinBlock ? { sequence: 'subsequent', pinBlock } : {}),
+    };
+    checks = 0;
+    set({ sale: { ...sale, card, attempt: { request, key: crypto.randomUUID(), pinUsed: Boolean(pinBlock) } } });
+    void send();
+  };
+
+  return {
+    digits: '',
+    reference: '',
+    phase: { name: 'amount' },
+    sale: null,
+    readerMessage: null,
+    notice: null,
+    recent: {},
+
+    keypad: (key) => {
+      if (get().phase.name !== 'amount') return;
+      set({ digits: pressAmountKey(get().digits, key), notice: null });
+    },
+    setReference: (reference) => set({ reference: reference.replace(/[^\x20-\x7e]/g, '').slice(0, 35) }),
+    charge: () => {
+      const { digits, reference, phase } = get();
+      const session = useSession.getState();
+      const amountMinor = Number(digits || '0');
+      if (phase.name !== 'amount' || amountMinor <= 0 || !session.session) return;
+      set({
+        sale: { orderId: newOrderId(session.terminal, reference), amountMinor, currency: session.session.merchant.currency, wrongPins: 0, pinRequested: false },
+        phase: { name: 'waiting', insertOnly: false },
+        readerMessage: null,
+        notice: null,
+      });
+    },
+    cancelWaiting: () => {
+      if (get().phase.name !== 'waiting') return;
+      endSale({ phase: { name: 'amount' }, notice: get().sale?.pinRequested ? 'Sale cancelled. The card was not charged.' : null });
+    },
+    readerEvent: (event) => {
+      const { phase, digits } = get();
+      if (phase.name === 'amount') {
+        // Swipe first, then Charge is one step: with an amount typed, a swipe charges at once.
+        if (event.type !== 'card') return;
+        if (Number(digits || '0') <= 0) {
+          set({ notice: 'Type the amount first, then present the card.' });
+          return;
+        }
+        get().charge();
+      } else if (phase.name !== 'waiting') {
+        return;
+      }
+      if (event.type === 'problem') {
+        set({ readerMessage: READER_PROBLEMS[event.problem] });
+        return;
+      }
+      const sale = get().sale;
+      if (!sale) return;
+      const { insertOnly } = get().phase as Extract<TillPhase, { name: 'waiting' }>;
+      if (insertOnly && event.card.entry !== 'chip') {
+        set({ readerMessage: 'This card needs its chip: insert it into the reader, then enter the PIN.' });
+        return;
+      }
+      if (sale.pinRequested) {
+        // The insert path of a PIN request: the card is in, now the PIN.
+        set({ sale: { ...sale, card: event.card }, phase: { name: 'pin', insertPath: true }, readerMessage: null });
+        return;
+      }
+      attempt(event.card);
+    },
+    submitPinBlock: (block) => {
+      const { sale, phase } = get();
+      if (phase.name !== 'pin' || !sale?.card) return;
+      attempt(sale.card, block);
+    },
+    cancelPin: () => {
+      if (get().phase.name !== 'pin') return;
+      endSale({ phase: { name: 'amount' }, notice: 'PIN entry cancelled. The card was not charged.' });
+    },
+    retryPin: () => {
+      const { sale, phase } = get();
+      if (phase.name !== 'declined' || !phase.decline.retryPin || !sale?.card) return;
+      set({ sale: { ...sale, pinRequested: true }, phase: { name: 'pin', insertPath: false } });
+    },
+    anotherCard: () => {
+      const sale = get().sale;
+      if (!sale) return;
+      // A new card starts its own PIN count; the order stays the same.
+      set({ sale: { orderId: sale.orderId, amountMinor: sale.amountMinor, currency: sale.currency, wrongPins: 0, pinRequested: false }, phase: { name: 'waiting', insertOnly: false }, readerMessage: null });
+    },
+    insertCard: () => {
+      const sale = get().sale;
+      if (!sale) return;
+      set({ sale: { orderId: sale.orderId, amountMinor: sale.amountMinor, currency: sale.currency, wrongPins: sale.wrongPins, pinRequested: false }, phase: { name: 'waiting', insertOnly: true }, readerMessage: null });
+    },
+    otherPayment: () => {
+      endSale({ phase: { name: 'amount' }, digits: '', reference: '', notice: 'Take the payment another way. The card was not charged.' });
+    },
+    newSale: () => {
+      endSale({ phase: { name: 'amount' }, digits: '', reference: '', notice: null });
+    },
+    checkAgain: () => {
+      if (get().phase.name !== 'checking') return;
+      clearCheckTimer();
+      set({ phase: { name: 'checking', automatic: true, message: 'Checking whether the payment went through…' } });
+      void send();
+    },
+    stopChecking: () => {
+      if (get().phase.name !== 'checking') return;
+      endSale({
+        phase: { name: 'amount' },
+        notice: "The outcome of the last payment is not known. Look it up in today's sales before charging the card again.",
+      });
+    },
+    tryAgain: () => {
+      const { sale, phase } = get();
+      if (phase.name !== 'failed' || !sale) return;
+      if (sale.card && !sale.pinRequested) attempt(sale.card);
+      else set({ sale: { ...sale, pinRequested: false, attempt: undefined }, phase: { name: 'waiting', insertOnly: false } });
+    },
+  };
+});

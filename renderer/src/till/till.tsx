@@ -1,0 +1,390 @@
+/**
+ * The till: one screen per state of till-store.ts. Amount to card prompt in two actions (type the
+ * amount, Enter); results fill the view with text, icon and colour and are announced (status/alert).
+ */
+import { useEffect, useState, type FormEvent, type MouseEvent } from 'react';
+import { useSession } from '../session-store.js';
+import { BackspaceIcon, CardIcon, CheckIcon, ClockIcon, ContactlessIcon, CrossIcon, PrinterIcon, WarningIcon } from '../ui/icons.js';
+import { useAutoFocus, useKeys } from '../ui/use-keys.js';
+import { formatMoney, formatNumber, minorToAmount } from './money.js';
+import type * as PinBlock from './pin-block.js';
+import { PinPad } from './pin-pad.js';
+import { BRAND_NAMES, ENTRY_NAMES } from './reader.js';
+import { ReceiptView } from './receipt.js';
+import { SimulatedReaderPanel } from './simulated-reader-panel.js';
+import { PIN_TRIES, simulatedReader, useTill, wedgeReader, type Decline, type Receipt } from './till-store.js';
+
+type PinBlockModule = typeof PinBlock;
+let pinBlockModule: Promise<PinBlockModule> | undefined;
+
+/** The PIN block code (node-forge, large) loads in its own chunk when the till opens, not with the app. */
+function loadPinBlock(): Promise<PinBlockModule> {
+  pinBlockModule ??= import('./pin-block.js');
+  return pinBlockModule;
+}
+
+export function Till() {
+  const phase = useTill((s) => s.phase);
+
+  useEffect(() => {
+    void loadPinBlock().catch(() => {
+      pinBlockModule = undefined;
+    });
+  }, []);
+  const armed = phase.name === 'amount' || phase.name === 'waiting';
+
+  // The readers listen while the till can take a card.
+  useEffect(() => {
+    if (!armed) return undefined;
+    const handler = useTill.getState().readerEvent;
+    const stops = [simulatedReader.subscribe(handler), wedgeReader?.subscribe(handler)];
+    return () => stops.forEach((stop) => stop?.());
+  }, [armed]);
+
+  switch (phase.name) {
+    case 'amount':
+      return <AmountEntry />;
+    case 'waiting':
+      return <WaitingForCard insertOnly={phase.insertOnly} />;
+    case 'processing':
+      return <Processing since={phase.since} />;
+    case 'pin':
+      return <PinEntry insertPath={phase.insertPath} />;
+    case 'approved':
+      return <Approved receipt={phase.receipt} />;
+    case 'declined':
+      return <Declined decline={phase.decline} />;
+    case 'checking':
+      return <Checking message={phase.message} automatic={phase.automatic} />;
+    case 'failed':
+      return <Failed title={phase.title} message={phase.message} />;
+  }
+}
+
+function useSaleAmount(): string {
+  const sale = useTill((s) => s.sale);
+  return sale ? formatMoney(minorToAmount(sale.amountMinor, sale.currency), sale.currency) : '';
+}
+
+const keepFocus = (event: MouseEvent) => event.preventDefault();
+
+const AMOUNT_KEYS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '00', '0'] as const;
+
+function AmountEntry() {
+  const digits = useTill((s) => s.digits);
+  const reference = useTill((s) => s.reference);
+  const notice = useTill((s) => s.notice);
+  const { keypad, setReference, charge } = useTill.getState();
+  const currency = useSession((s) => s.session?.merchant.currency ?? 'EUR');
+  const amount = minorToAmount(Number(digits || '0'), currency);
+  const chargeRef = useAutoFocus<HTMLButtonElement>();
+  const empty = amount <= 0;
+
+  useKeys((event) => {
+    if (/^[0-9]$/.test(event.key)) keypad(event.key);
+    else if (event.key === 'Backspace') keypad('back');
+    else if (event.key === 'Delete' || event.key === 'Escape') keypad('clear');
+    else if (event.key === 'Enter') charge();
+    else return false;
+    return true;
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    charge();
+  };
+
+  return (
+    <div className="till-grid">
+      <form className="panel sale-panel" onSubmit={submit} aria-labelledby="sale-title">
+        <h2 id="sale-title" className="panel-title">
+          New sale
+        </h2>
+        <div className="amount-display">
+          <span className="amount-label" id="amount-label">
+            Amount
+          </span>
+          <output className={empty ? 'amount-value amount-empty' : 'amount-value'} aria-labelledby="amount-label" aria-live="polite">
+            {formatNumber(amount, currency)}
+          </output>
+          <span className="amount-currency" title="The shop's currency">
+            {currency}
+          </span>
+        </div>
+        <label className="field">
+          <span className="field-label">
+            Order reference <span className="field-optional">optional</span>
+          </span>
+          <input
+            className="input"
+            value={reference}
+            maxLength={35}
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="e.g. table 12 or invoice no."
+            onChange={(event) => setReference(event.target.value)}
+          />
+        </label>
+        <button ref={chargeRef} type="submit" className="button button-primary button-xl charge-button" aria-disabled={empty}>
+          {empty ? 'Charge' : `Charge ${formatMoney(amount, currency)}`}
+        </button>
+        <p className={notice ? 'till-notice' : 'till-hint'} role="status">
+          {notice ?? (
+            <>
+              Type the amount, then <kbd>Enter</kbd>. <kbd>Backspace</kbd> removes a digit, <kbd>Esc</kbd> clears.
+            </>
+          )}
+        </p>
+      </form>
+      <div className="panel keypad-panel">
+        <div className="keypad" role="group" aria-label="Amount keys">
+          {AMOUNT_KEYS.map((key) => (
+            <button key={key} type="button" className="key" onMouseDown={keepFocus} onClick={() => keypad(key)}>
+              {key}
+            </button>
+          ))}
+          <button type="button" className="key key-back" aria-label="Delete last digit" onMouseDown={keepFocus} onClick={() => keypad('back')}>
+            <BackspaceIcon size={30} />
+          </button>
+        </div>
+        <button type="button" className="button button-quiet keypad-clear" onMouseDown={keepFocus} onClick={() => keypad('clear')} disabled={empty}>
+          Clear amount
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function WaitingForCard({ insertOnly }: { insertOnly: boolean }) {
+  const amountText = useSaleAmount();
+  const readerMessage = useTill((s) => s.readerMessage);
+  const cancel = useTill.getState().cancelWaiting;
+  const headingRef = useAutoFocus<HTMLHeadingElement>();
+
+  useKeys((event) => {
+    if (event.key !== 'Escape') return false;
+    cancel();
+    return true;
+  });
+
+  return (
+    <div className="till-grid">
+      <section className="panel prompt-panel" aria-labelledby="prompt-title">
+        <div className="prompt-icon" aria-hidden="true">
+          {insertOnly ? <CardIcon size={64} /> : <ContactlessIcon size={64} />}
+        </div>
+        <p className="prompt-amount">{amountText}</p>
+        <h2 id="prompt-title" ref={headingRef} tabIndex={-1} className="prompt-title">
+          {insertOnly ? 'Insert the card and enter the PIN' : 'Tap, insert or swipe the card'}
+        </h2>
+        <p className="prompt-sub">{insertOnly ? 'The bank asks for the PIN: the card goes into the chip reader.' : 'Waiting for the card…'}</p>
+        <p className={readerMessage ? 'reader-message reader-message-shown' : 'reader-message'} role="status">
+          {readerMessage ?? ''}
+        </p>
+        <button type="button" className="button button-lg prompt-cancel" onClick={cancel}>
+          Cancel <kbd>Esc</kbd>
+        </button>
+      </section>
+      <SimulatedReaderPanel />
+    </div>
+  );
+}
+
+function Processing({ since }: { since: number }) {
+  const amountText = useSaleAmount();
+  const [elapsed, setElapsed] = useState(() => Date.now() - since);
+  const headingRef = useAutoFocus<HTMLDivElement>();
+  useEffect(() => {
+    const timer = window.setInterval(() => setElapsed(Date.now() - since), 250);
+    return () => window.clearInterval(timer);
+  }, [since]);
+  const slow = elapsed >= 10_000;
+  const visible = elapsed >= 1_000;
+  return (
+    <section className="result result-busy" aria-busy="true" aria-labelledby="processing-title" ref={headingRef} tabIndex={-1}>
+      <div className={visible ? 'spinner' : 'spinner spinner-hidden'} aria-hidden="true" />
+      <div role="status" className="result-status">
+        <h2 id="processing-title" className="result-title">
+          {visible ? 'Waiting for the bank…' : 'Processing…'}
+        </h2>
+        <p className="result-amount">{amountText}</p>
+        {visible && (
+          <div className="progress" aria-hidden="true">
+            <span className="progress-bar" />
+          </div>
+        )}
+        <p className="result-reason">
+          {slow
+            ? 'This is taking longer than usual: the bank has not answered yet. Keep the card at hand. The payment is sent only once.'
+            : visible
+              ? 'Do not remove the card.'
+              : ''}
+        </p>
+      </div>
+    </section>
+  );
+}
+
+function PinEntry({ insertPath }: { insertPath: boolean }) {
+  const sale = useTill((s) => s.sale);
+  const terminal = useSession((s) => s.terminal);
+  const { submitPinBlock, cancelPin } = useTill.getState();
+  const amountText = useSaleAmount();
+  const [pinBlock, setPinBlock] = useState<PinBlockModule | undefined>(undefined);
+  useEffect(() => {
+    let live = true;
+    void loadPinBlock().then((module) => {
+      if (live) setPinBlock(module);
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+  if (!sale?.card || !terminal) return null;
+  const card = sale.card;
+  const encrypt = pinBlock ? (pin: string) => pinBlock.encryptPinBlock(pin, card.pan, terminal.pin_key.key_hex) : undefined;
+  return (
+    <PinPad
+      title={insertPath ? 'Card inserted: enter the PIN' : 'Enter the PIN'}
+      amountText={amountText}
+      cardText={`${BRAND_NAMES[card.brand]} •••• ${card.lastFour} · ${ENTRY_NAMES[card.entry]}`}
+      triesLeft={Math.max(0, PIN_TRIES - sale.wrongPins)}
+      encrypt={encrypt}
+      onSubmit={submitPinBlock}
+      onCancel={cancelPin}
+    />
+  );
+}
+
+function Approved({ receipt }: { receipt: Receipt }) {
+  const newSale = useTill.getState().newSale;
+  const newSaleRef = useAutoFocus<HTMLButtonElement>();
+  useKeys((event) => {
+    if (event.key === 'Enter') newSale();
+    else if (event.key === 'p' || event.key === 'P') window.print();
+    else return false;
+    return true;
+  });
+  return (
+    <div className="result-layout">
+      <section className="result result-ok" role="status" aria-labelledby="approved-title">
+        <CheckIcon size={88} className="result-icon" />
+        <h2 id="approved-title" className="result-title">
+          Approved
+        </h2>
+        <p className="result-amount">{formatMoney(receipt.amount, receipt.currency)}</p>
+        <p className="result-card">
+          {BRAND_NAMES[receipt.brand]} •••• {receipt.lastFour} · {ENTRY_NAMES[receipt.entry]}
+          {receipt.pinVerified ? ' · PIN verified' : ''}
+        </p>
+        <div className="result-actions">
+          <button ref={newSaleRef} type="button" className="button button-primary button-lg" onClick={newSale}>
+            New sale <kbd>Enter</kbd>
+          </button>
+          <button type="button" className="button button-lg" onClick={() => window.print()}>
+            <PrinterIcon size={22} /> Print receipt <kbd>P</kbd>
+          </button>
+        </div>
+      </section>
+      <div className="receipt-column">
+        <ReceiptView receipt={receipt} />
+      </div>
+    </div>
+  );
+}
+
+function Declined({ decline }: { decline: Decline }) {
+  const amountText = useSaleAmount();
+  const { retryPin, anotherCard, insertCard, otherPayment } = useTill.getState();
+  const primaryRef = useAutoFocus<HTMLButtonElement>();
+  const primary = decline.retryPin
+    ? { label: 'Enter the PIN again', action: retryPin }
+    : decline.insertCard
+      ? { label: 'Insert the card', action: insertCard }
+      : { label: 'Try another card', action: anotherCard };
+  useKeys((event) => {
+    if (event.key === 'Enter') primary.action();
+    else if (event.key === 'Escape') otherPayment();
+    else return false;
+    return true;
+  });
+  return (
+    <section className="result result-bad" role="alert" aria-labelledby="declined-title">
+      <CrossIcon size={88} className="result-icon" />
+      <h2 id="declined-title" className="result-title">
+        {decline.title}
+      </h2>
+      <p className="result-amount">{amountText}</p>
+      <p className="result-reason">{decline.text}</p>
+      <div className="result-actions">
+        <button ref={primaryRef} type="button" className="button button-primary button-lg" onClick={primary.action}>
+          {primary.label} <kbd>Enter</kbd>
+        </button>
+        {(decline.retryPin || decline.insertCard) && (
+          <button type="button" className="button button-lg" onClick={anotherCard}>
+            Try another card
+          </button>
+        )}
+        <button type="button" className="button button-lg" onClick={otherPayment}>
+          Other payment <kbd>Esc</kbd>
+        </button>
+      </div>
+      <p className="result-code">Bank response {decline.code === 'error' ? 'error' : decline.code}</p>
+    </section>
+  );
+}
+
+function Checking({ message, automatic }: { message: string; automatic: boolean }) {
+  const amountText = useSaleAmount();
+  const { checkAgain, stopChecking } = useTill.getState();
+  const ref = useAutoFocus<HTMLElement>();
+  return (
+    <section className="result result-wait" aria-labelledby="checking-title" ref={ref} tabIndex={-1}>
+      {automatic ? <div className="spinner" aria-hidden="true" /> : <ClockIcon size={88} className="result-icon" />}
+      <h2 id="checking-title" className="result-title">
+        Checking the payment
+      </h2>
+      <p className="result-amount">{amountText}</p>
+      <p className="result-reason" role="status">
+        {message}
+      </p>
+      <div className="result-actions">
+        <button type="button" className="button button-primary button-lg" onClick={checkAgain}>
+          Check again
+        </button>
+        <button type="button" className="button button-lg" onClick={stopChecking}>
+          Stop checking
+        </button>
+      </div>
+    </section>
+  );
+}
+
+function Failed({ title, message }: { title: string; message: string }) {
+  const amountText = useSaleAmount();
+  const { tryAgain, otherPayment } = useTill.getState();
+  const primaryRef = useAutoFocus<HTMLButtonElement>();
+  useKeys((event) => {
+    if (event.key === 'Escape') otherPayment();
+    else return false;
+    return true;
+  });
+  return (
+    <section className="result result-wait" role="alert" aria-labelledby="failed-title">
+      <WarningIcon size={88} className="result-icon" />
+      <h2 id="failed-title" className="result-title">
+        {title}
+      </h2>
+      <p className="result-amount">{amountText}</p>
+      <p className="result-reason">{message}</p>
+      <div className="result-actions">
+        <button ref={primaryRef} type="button" className="button button-primary button-lg" onClick={tryAgain}>
+          Try again
+        </button>
+        <button type="button" className="button button-lg" onClick={otherPayment}>
+          Cancel sale <kbd>Esc</kbd>
+        </button>
+      </div>
+    </section>
+  );
+}
