@@ -87,7 +87,9 @@ async function authorizeStaff(gateway: Gateway, request: FastifyRequest, reply: 
   const action = NEEDS_APPROVAL[key];
   if (action && principal.staff.role === 'cashier') {
     const raw = request.headers['x-manager-approval'];
-    const approver = typeof raw === 'string' ? gateway.staff.consumeApproval(raw, principal.merchantId ?? '', action) : undefined;
+    const keyHeader = request.headers['idempotency-key'] ?? request.headers['x-idempotency-key'];
+    const idempotencyKey = typeof keyHeader === 'string' ? keyHeader : undefined;
+    const approver = typeof raw === 'string' ? gateway.staff.consumeApproval(raw, principal.merchantId ?? '', action, idempotencyKey) : undefined;
     if (!approver) {
       return sendApiError(reply, apiError(ErrorCode.forbidden, `A ${action} at the till needs a manager's approval`, [
         { field: 'X-Manager-Approval', message: 'missing, used or expired approval token' },

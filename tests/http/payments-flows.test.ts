@@ -568,9 +568,10 @@ describe('payment flows', () => {
 
       const view = (await shop.get('/rest/transactions?limit=1')).json<Array<Record<string, unknown>>>()[0] as Record<string, unknown>;
       assert.deepEqual(Object.keys(view).sort(), [
-        'additional_transaction_data', 'amount', 'captured_amount', 'created_at', 'currency', 'message', 'order_id', 'parent_id', 'payment_method',
+        'additional_transaction_data', 'amount', 'captured_amount', 'card_brand', 'card_last_four', 'created_at', 'currency', 'message', 'order_id', 'parent_id', 'payment_method',
         'recurring', 'sepa_mandate', 'sepa_msg_id', 'status', 'status_code', 'transaction_id', 'updated_at',
       ]);
+      assert.match(String(view.card_last_four), /^\d{4}$/, 'the list shows the last four digits, never more');
       assert.deepEqual([view.status_code, view.status, view.amount, view.captured_amount, view.payment_method], [4, 'authorized', 14, null, 'cardecom']);
 
       // The first merchant's transactions are not listed here, nor this one's there.

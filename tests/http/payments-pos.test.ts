@@ -78,6 +78,23 @@ describe('card-present payments', () => {
     return client.ok<TxResponse>('/rest/payment', body);
   }
 
+  describe('what the till needs to show', () => {
+    test('request_pin says whether the card must be inserted; approvals carry an authorization code; the list shows card and entry mode', async () => {
+      const tapped = await pay(80, { pan: pan() });
+      assert.deepEqual([tapped.message, (tapped as { insert_card?: boolean }).insert_card], ['request_pin', false], 'contactless: enter the PIN on the pad');
+      const swiped = await pay(12, { pan: PIN_CARD, entry: 'swipe' });
+      assert.deepEqual([swiped.message, (swiped as { insert_card?: boolean }).insert_card], ['request_pin', true], 'a swiped card must be inserted for the PIN');
+      const approved = await pay(12, { pan: pan() });
+      assert.match(String((approved as { authorization_code?: string }).authorization_code), /^\d{6}$/);
+      assert.equal((approved as { insert_card?: boolean }).insert_card, undefined);
+      const listed = await c.transaction(approved.transaction_id);
+      assert.deepEqual(
+        [(listed as { card_brand?: string }).card_brand, (listed as { card_last_four?: string }).card_last_four, (listed as { entry_mode?: string }).entry_mode],
+        [approved.card_brand, approved.card_last_four, 'contactless'],
+      );
+    });
+  });
+
   describe('online PIN (D3)', () => {
     test('contactless 80.00: request_pin / 1A; the retry with a correct PIN block completes and links to the first attempt', async () => {
       const card = pan();

@@ -332,6 +332,22 @@ describe('staff of the desktop UI', () => {
       assert.equal(refundCount(gw, id), 1);
     });
 
+    test('a refund retried with the same idempotency key may reuse its approval; any other request may not', async () => {
+      const id = await pay(gw, withCookie(till));
+      const token = await approval();
+      const send = (key: string) =>
+        call(gw, 'POST', '/rest/refund', withCookie(till, { 'x-manager-approval': token, 'idempotency-key': key }), { transaction_id: id, amount: 1 });
+      const first = await send('refund-retry-1');
+      assert.equal(first.statusCode, 200, first.body);
+      const retry = await send('refund-retry-1');
+      assert.equal(retry.statusCode, 200, retry.body);
+      assert.equal(retry.headers['idempotent-replayed'], 'true');
+      assert.equal(retry.body, first.body);
+      assertApiError(await send('refund-retry-2'), 403, 2002, ['X-Manager-Approval']);
+      assertApiError(await refund(id, token), 403, 2002, ['X-Manager-Approval']);
+      assert.equal(refundCount(gw, id), 1);
+    });
+
     test('an approval token expires after 2 minutes', async () => {
       const id = await pay(gw, withCookie(till));
       const fresh = await approval();

@@ -39,6 +39,10 @@ export interface TransactionResponse {
   sepa_msg_id?: string;
   subscription_status?: string;
   wallet_capture_event?: string;
+  /** On `request_pin`: true when the card must be inserted for the PIN (e.g. it was swiped). */
+  insert_card?: boolean;
+  /** The issuer's approval code, for receipts. */
+  authorization_code?: string;
 }
 
 /** The fields a transaction response and a postback share (interface.md). */
@@ -88,6 +92,9 @@ export function transactionResponse(t: TransactionRecord): TransactionResponse {
   if (t.sepaMsgId) body.sepa_msg_id = t.sepaMsgId;
   if (typeof t.details.subscription_status === 'string') body.subscription_status = t.details.subscription_status;
   if (typeof t.details.wallet_capture_event === 'string') body.wallet_capture_event = t.details.wallet_capture_event;
+  const pinRequired = t.details.pin_required as { insert_card?: boolean } | undefined;
+  if (pinRequired) body.insert_card = pinRequired.insert_card === true;
+  if (typeof t.details.authorization_code === 'string') body.authorization_code = t.details.authorization_code;
   return body;
 }
 

@@ -66,7 +66,7 @@ function sessionId(token: string): string {
 
 export class Staff {
   private dummy: Promise<string> | undefined;
-  private readonly approvals = new Map<string, { merchantId: string; action: string; approverId: string; expiresAt: number }>();
+  private readonly approvals = new Map<string, { merchantId: string; action: string; approverId: string; expiresAt: number; usedFor?: string }>();
 
   constructor(
     private readonly store: Store,
@@ -225,12 +225,19 @@ export class Staff {
     return success({ approval_token: token, approver: approver.displayName, expires_at: new Date(expiresAt).toISOString() });
   }
 
-  /** Uses up an approval; returns the approver's staff id when it is valid for this merchant and action. */
-  consumeApproval(token: string, merchantId: string, action: string): string | undefined {
+  /**
+   * Uses up an approval; returns the approver's staff id when it is valid for this merchant and
+   * action. A request sent again with the same idempotency key (a retry after a lost answer) may use
+   * it again until it expires; any other request may not.
+   */
+  consumeApproval(token: string, merchantId: string, action: string, idempotencyKey?: string): string | undefined {
+    const now = this.clock.now().getTime();
+    for (const [key, value] of this.approvals) if (value.expiresAt < now) this.approvals.delete(key);
     const approval = this.approvals.get(token);
-    this.approvals.delete(token);
-    for (const [key, value] of this.approvals) if (value.expiresAt < this.clock.now().getTime()) this.approvals.delete(key);
-    if (!approval || approval.merchantId !== merchantId || approval.action !== action || approval.expiresAt < this.clock.now().getTime()) return undefined;
+    if (!approval || approval.merchantId !== merchantId || approval.action !== action) return undefined;
+    if (approval.usedFor !== undefined) return idempotencyKey !== undefined && approval.usedFor === idempotencyKey ? approval.approverId : undefined;
+    if (idempotencyKey !== undefined) approval.usedFor = idempotencyKey;
+    else this.approvals.delete(token);
     return approval.approverId;
   }
 

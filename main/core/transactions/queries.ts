@@ -34,6 +34,9 @@ export interface TransactionView {
   sepa_msg_id: string | null;
   captured_amount: number | null;
   additional_transaction_data: string | null;
+  card_brand?: string;
+  card_last_four?: string;
+  entry_mode?: string;
 }
 
 export interface EventView {
@@ -125,6 +128,10 @@ export function transactionView(t: TransactionRecord): TransactionView {
     sepa_msg_id: t.sepaMsgId,
     captured_amount: t.capturedMinor > 0 ? amountOf(t.capturedMinor, t.currency) : null,
     additional_transaction_data: t.additionalTransactionData,
+    ...(t.cardLastFour ? { card_brand: t.cardBrand ?? 'unknown', card_last_four: t.cardLastFour } : {}),
+    ...(typeof (t.details.pos as { entry_mode?: unknown } | undefined)?.entry_mode === 'string'
+      ? { entry_mode: (t.details.pos as { entry_mode: string }).entry_mode }
+      : {}),
   };
 }
 

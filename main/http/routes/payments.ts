@@ -129,6 +129,8 @@ const TransactionResponse = Type.Object(
     sepa_msg_id: Opt(Type.String()),
     subscription_status: Opt(Type.String()),
     wallet_capture_event: Opt(Type.String()),
+    insert_card: Opt(Type.Boolean({ description: 'on request_pin: insert the card to enter the PIN' })),
+    authorization_code: Opt(Type.String({ description: 'approval code for receipts' })),
   },
   { $id: 'TransactionResponse', title: 'Transaction response' },
 );

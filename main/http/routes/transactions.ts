@@ -27,6 +27,9 @@ export const TransactionSchema = Type.Object(
     sepa_msg_id: Nullable(Type.String()),
     captured_amount: Nullable(Type.Number()),
     additional_transaction_data: Nullable(Type.String()),
+    card_brand: Type.Optional(Type.String()),
+    card_last_four: Type.Optional(Type.String()),
+    entry_mode: Type.Optional(Type.String({ description: 'card-present: contactless, chip, swipe or manual' })),
   },
   { $id: 'Transaction', title: 'Transaction' },
 );
