@@ -15,6 +15,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Gateway } from '../core/gateway.js';
 import { protect } from './api-context.js';
 import { installErrorHandling, sendFrameworkError } from './errors.js';
+import { hostedPages } from './pages/hosted-pages.js';
 import { mandateRoutes } from './routes/mandates.js';
 import { paymentRoutes, paymentSchemas } from './routes/payments.js';
 import { PostbackDeliverySchema, postbackRoutes } from './routes/postbacks.js';
@@ -98,6 +99,7 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
   });
 
   await app.register(uiRoutes(gateway));
+  await app.register(hostedPages(gateway));
 
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok', version: API_VERSION }));
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
