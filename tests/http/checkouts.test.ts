@@ -177,6 +177,25 @@ describe('checkout sessions', () => {
     assert.deepEqual(checkoutPostbacks(id).map((p) => p.status), ['expired']);
   });
 
+  test("the merchant's prefill reaches the payment unless the customer changed it", async () => {
+    const id = await open({ prefill_customer_info: { email: 'ann@example.com', first_name: 'Ann', country: 'DE' } });
+    const paid = await gw.composition.gateway.checkouts.pay(id, { method: 'wallet', customer: { first_name: 'Anna', phone: '' } });
+    assert.ok(paid.ok);
+    const row = gw.composition.store.db.prepare('SELECT details FROM transactions WHERE id = ?').get(paid.value.transaction_id) as { details: string };
+    assert.deepEqual((JSON.parse(row.details) as { customer: Record<string, string> }).customer, { email: 'ann@example.com', first_name: 'Anna', country: 'DE' });
+  });
+
+  test('a customer step after the payment ran out of time is refused, even before the scheduler expired it', async () => {
+    const id = await open();
+    const paid = await gw.composition.gateway.checkouts.pay(id, { method: 'cardecom', customer: {} });
+    assert.ok(paid.ok);
+    gw.clock.advance(HOUR + 1000);
+    const late = await gw.composition.gateway.payments.submitCard(paid.value.transaction_id, { pan: '4111111111111111', expiryMonth: 12, expiryYear: 2035 });
+    assert.ok(!late.ok && late.error.error_code === 1002 && /run out/.test(late.error.message));
+    await gw.composition.gateway.scheduler.runDue();
+    assert.equal((await status(id)).status, 'open', 'the expired payment reopens the session');
+  });
+
   test('an idempotent create replays and makes one session', async () => {
     const headers = { authorization: shop.auth, 'idempotency-key': 'checkout-key-1' };
     const first = await gw.app.inject({ method: 'POST', url: '/rest/checkouts', headers, payload: { ...base, order_id: 'idem' } });

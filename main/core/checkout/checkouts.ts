@@ -303,7 +303,10 @@ export class Checkouts {
     if (!(methodsFor(record.currency) as string[]).includes(input.method)) {
       return failure(validationError([{ field: 'method', message: 'choose one of the payment methods offered' }]));
     }
-    const customer = Object.fromEntries(Object.entries(input.customer).filter(([, value]) => value.trim() !== '').map(([key, value]) => [key, value.trim()]));
+    // What the merchant prefilled counts unless the customer changed it on the page.
+    const prefill = (record.request as unknown as CheckoutRequest).prefill_customer_info ?? {};
+    const entered = Object.fromEntries(Object.entries(input.customer).filter(([, value]) => value.trim() !== '').map(([key, value]) => [key, value.trim()]));
+    const customer: Record<string, string> = { ...(prefill as Record<string, string>), ...entered };
     const exponent = currencyExponent(record.currency) ?? 2;
     const outcome = await this.deps.operations.perform({ merchantId: record.merchantId }, (operation) =>
       this.deps.payments.create(

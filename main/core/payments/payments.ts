@@ -194,6 +194,10 @@ function processorDown(): ApiError {
   return apiError(ErrorCode.processor, 'The processor is unavailable; nothing was changed. Retry later with the same idempotency key.');
 }
 
+function expiredError(t: TransactionRecord): ApiError {
+  return apiError(ErrorCode.invalidState, 'The time for this payment has run out', [{ field: 'transaction_id', message: `expired at ${t.expiresAt ?? ''}` }]);
+}
+
 function stateError(t: TransactionRecord, action: string): ApiError {
   return apiError(ErrorCode.invalidState, `Cannot ${action} a transaction that is ${statusName(t.statusCode)}`, [
     { field: 'transaction_id', message: `is ${statusName(t.statusCode)}` },
@@ -937,6 +941,7 @@ export class Payments {
       const t = await this.deps.store.read((r) => r.transactions.getById(transactionId));
       if (!t) return failure(notFound(transactionId));
       if (t.statusCode !== S.started || t.details.awaiting !== 'card') return failure(stateError(t, 'enter a card for'));
+      if (this.pastExpiry(t)) return failure(expiredError(t));
       return this.authorizeStarted(t, card, false);
     });
   }
@@ -947,6 +952,7 @@ export class Payments {
       const t = await this.deps.store.read((r) => r.transactions.getById(transactionId));
       if (!t) return failure(notFound(transactionId));
       if (t.statusCode !== S.started || t.details.awaiting !== '3ds') return failure(stateError(t, 'complete 3-D Secure for'));
+      if (this.pastExpiry(t)) return failure(expiredError(t));
       const card = this.openCard(t);
       if (!card) return failure(stateError(t, 'complete 3-D Secure for'));
       if (!passed) {
@@ -1046,6 +1052,7 @@ export class Payments {
         });
       }
       if (t.statusCode !== S.started || t.details.awaiting !== 'approval') return failure(stateError(t, 'approve'));
+      if (this.pastExpiry(t)) return failure(expiredError(t));
       return this.deps.store.run(async (tx) => {
         const details: Record<string, unknown> = { ...t.details };
         delete details.awaiting;
@@ -1152,6 +1159,11 @@ export class Payments {
   }
 
   // ---- shared --------------------------------------------------------------------------------
+
+  /** A started transaction whose customer time ran out, before the scheduler got to it. */
+  private pastExpiry(t: TransactionRecord): boolean {
+    return t.expiresAt !== null && t.expiresAt <= this.nowIso();
+  }
 
   private nowIso(): string {
     return this.deps.clock.now().toISOString();

@@ -279,7 +279,7 @@ const de: Messages = {
 
   wallet_title: 'In Ihrem Wallet bestätigen',
   wallet_intro: 'Prüfen Sie die Zahlung und bestätigen Sie sie in Ihrem Wallet.',
-  a2a_title: 'Sofortüberweisung',
+  a2a_title: 'Echtzeitüberweisung',
   a2a_intro: 'Bestätigen Sie die Überweisung von Ihrem Bankkonto.',
   bank_title: 'Onlinebanking',
   bank_intro: 'Ihre Bank bittet Sie, diese Zahlung freizugeben.',
@@ -357,7 +357,7 @@ const de: Messages = {
   method_dd: 'SEPA-Lastschrift',
   method_dd_b2b: 'SEPA-Firmenlastschrift',
   method_wallet: 'Wallet',
-  method_a2a: 'Sofortüberweisung',
+  method_a2a: 'Echtzeitüberweisung',
   method_bankredirect: 'Onlinebanking',
   method_devicewallet: 'Geräte-Wallet',
   method_hint_cardecom: 'Visa, Mastercard und weitere',
