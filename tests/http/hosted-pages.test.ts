@@ -80,7 +80,8 @@ describe('hosted pages', () => {
   const started = async (type: string, body: Record<string, unknown> = {}, kind = 'payment', client = a) => {
     const tx = await payment({ payment_type: type, ...body }, kind, client);
     assert.equal(tx.status_code, 1);
-    assert.equal(tx.client_action, 'redirect');
+    // Banks take the customer with a form POST; everything else is a redirect.
+    assert.equal(tx.client_action, type === 'bankredirect' ? 'postform' : 'redirect');
     return { id: tx.transaction_id, path: pathOf(tx.action_data?.url ?? '') };
   };
   const status = async (id: string) => (await a.transaction(id)) as unknown as Tx;
@@ -379,6 +380,9 @@ describe('hosted pages', () => {
       assert.equal(page.statusCode, 200);
       assertCleanPage(page, 'de');
       assert.ok(page.body.includes(`<form method="post" action="/pay/${bank.id}/bank?lang=de" data-autosubmit>`));
+      // The bank redirect's own fields travel in the form.
+      assert.ok(page.body.includes(`<input type="hidden" name="transaction_id" value="${bank.id}">`), page.body);
+      assert.ok(page.body.includes('<input type="hidden" name="currency" value="EUR">'));
       assert.match(page.body, /<noscript><div class="actions"><button type="submit" class="btn btn-primary">Weiter<\/button><\/div><\/noscript>/);
 
       // A postform action with fields (as a processor may answer): fields escaped, its origin allowed as form target.

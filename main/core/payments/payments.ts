@@ -7,7 +7,7 @@
  */
 import { apiError, ErrorCode, failure, success, validationError, type ApiError, type FieldError, type Outcome } from '../errors.js';
 import type { KeyedLock } from '../locks.js';
-import { minorToAmount } from '../money.js';
+import { minorToAmount, minorToText } from '../money.js';
 import type { Mandates } from '../mandates/mandates.js';
 import { ibanProblem, normalizeIban } from '../mandates/mandates.js';
 import type { Operation } from '../operations.js';
@@ -250,10 +250,23 @@ export class Payments {
     record.message = 'Awaiting the customer';
     record.expiresAt = new Date(now.getTime() + this.deps.settings.customerActionTtlMs).toISOString();
     record.details.awaiting = method === 'cardecom' || method === 'register' ? 'card' : 'approval';
-    record.details.client_action = {
-      client_action: 'redirect',
-      action_data: { url: this.deps.processor.redirectUrl(method as 'cardecom' | 'register' | 'wallet' | 'a2a' | 'bankredirect', record.id) },
-    };
+    const url = this.deps.processor.redirectUrl(method as 'cardecom' | 'register' | 'wallet' | 'a2a' | 'bankredirect', record.id);
+    // Banks take the customer with a form POST: the caller builds and submits a form from action_data.
+    record.details.client_action =
+      command.type === 'bankredirect'
+        ? {
+            client_action: 'postform',
+            action_data: {
+              url,
+              fields: {
+                transaction_id: record.id,
+                amount: minorToText(record.amountMinor, command.exponent),
+                currency: record.currency,
+                merchant_reference: record.merchantReference ?? '',
+              },
+            },
+          }
+        : { client_action: 'redirect', action_data: { url } };
     if (command.subscriptionPlanId) {
       record.details.subscription_plan_id = command.subscriptionPlanId;
       record.details.subscription_status = 'approval_pending';
