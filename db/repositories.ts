@@ -7,6 +7,7 @@ import { createPaymentRepositories, createTransactionMovements } from './payment
 import { createOutboxDelivery } from './postback-repositories.js';
 import { createStaffRepository } from './staff-repositories.js';
 import { createCheckoutRepository } from './checkout-repositories.js';
+import { createInvoiceRepository } from './invoice-repositories.js';
 import type {
   ChannelRecord,
   CredentialRecord,
@@ -329,5 +330,6 @@ export function createRepositories(db: Database.Database): Repositories {
     ...createPaymentRepositories(db),
     staff: createStaffRepository(db),
     checkouts: createCheckoutRepository(db),
+    invoices: createInvoiceRepository(db),
   };
 }

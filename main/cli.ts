@@ -84,7 +84,8 @@ export interface RunningServer {
 export async function startServer(settings: Settings): Promise<RunningServer> {
   const logger = createLogger({ level: settings.logLevel });
   const composition = compose({ settings, logger });
-  const app = await buildServer(composition.gateway, { logger });
+  // Per-request lines at debug: `--log-level debug` shows them (docs/operations.md).
+  const app = await buildServer(composition.gateway, { logger, requestLogLevel: 'debug' });
   await app.listen({ host: settings.host, port: settings.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : settings.port;

@@ -8,6 +8,7 @@ import { migrate, type MigrationReport } from '../db/migrate.js';
 import { DATABASE_FILE, openDatabase } from '../db/open.js';
 import { SqliteStore } from '../db/sqlite-store.js';
 import { createGateway, type Gateway } from './core/gateway.js';
+import { qrCodes } from './infra/qrcodes.js';
 import type { Clock, Ids, Vault } from './core/ports.js';
 import { systemClock, uuidIds } from './infra/ids.js';
 import { coreLogger, createLogger } from './infra/logger.js';
@@ -73,6 +74,7 @@ export function compose(options: ComposeOptions): Composition {
     processor: new Simulator({ publicUrl, now: () => clock.now() }),
     postbackSender: options.postbackSender ?? createPostbackSender({ privateAddresses: settings.postbackPrivateAddresses }),
     publicUrl,
+    qrCodes,
     settings: {
       payments: { simDelayMs: settings.simDelayMs },
       postbacks: { retryScale: settings.postbackRetryScale },

@@ -9,6 +9,8 @@ import * as m0004 from './0004-postbacks.js';
 import * as m0005 from './0005-staff.js';
 import * as m0006 from './0006-list-indexes.js';
 import * as m0007 from './0007-checkouts.js';
+import * as m0008 from './0008-outbox-due-order.js';
+import * as m0009 from './0009-invoices.js';
 
 export interface Migration {
   version: number;
@@ -24,4 +26,6 @@ export const migrations: readonly Migration[] = [
   { version: 5, name: 'staff', up: m0005.up },
   { version: 6, name: 'list-indexes', up: m0006.up },
   { version: 7, name: 'checkouts', up: m0007.up },
+  { version: 8, name: 'outbox-due-order', up: m0008.up },
+  { version: 9, name: 'invoices', up: m0009.up },
 ];

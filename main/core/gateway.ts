@@ -9,12 +9,13 @@ import { Mandates } from './mandates/mandates.js';
 import { KeyedLock } from './locks.js';
 import { Operations } from './operations.js';
 import { DEFAULT_PAYMENT_SETTINGS, Payments, type PaymentSettings } from './payments/payments.js';
-import type { Clock, Ids, Logger, Processor, Store, Vault } from './ports.js';
+import type { Clock, Ids, Logger, Processor, QrCodes, Store, Vault } from './ports.js';
 import { Scheduler } from './scheduler.js';
 import { DEFAULT_DELIVERY_SETTINGS, PostbackDelivery, type DeliverySettings, type PostbackSender } from './postbacks/delivery.js';
 import { Postbacks } from './postbacks/postbacks.js';
 import { Staff } from './staff/staff.js';
 import { Checkouts } from './checkout/checkouts.js';
+import { Invoices } from './invoices/invoices.js';
 import { TransactionQueries } from './transactions/queries.js';
 
 export interface CoreSettings {
@@ -34,6 +35,8 @@ export interface CoreDeps {
   postbackSender: PostbackSender;
   /** Base URL of the hosted pages (known once the host listens). */
   publicUrl: () => string;
+  /** Renders the invoices' QR codes. */
+  qrCodes: QrCodes;
   settings: CoreSettings;
 }
 
@@ -53,6 +56,7 @@ export interface Gateway {
   readonly postbacks: Postbacks;
   readonly staff: Staff;
   readonly checkouts: Checkouts;
+  readonly invoices: Invoices;
 }
 
 export function createGateway(deps: CoreDeps): Gateway {
@@ -91,5 +95,6 @@ export function createGateway(deps: CoreDeps): Gateway {
     postbacks: new Postbacks(store, clock, vault, postbackDelivery),
     staff: new Staff(store, clock, ids, auth),
     checkouts: new Checkouts({ store, clock, ids, payments, operations, scheduler, publicUrl: deps.publicUrl }),
+    invoices: new Invoices({ store, clock, ids, publicUrl: deps.publicUrl, qrCodes: deps.qrCodes }),
   };
 }

@@ -429,6 +429,114 @@ export interface CheckoutRepository {
   byTransaction(transactionId: string): Promise<CheckoutRecord | undefined>;
 }
 
+/** QR code rendering (an adapter: the `qrcode` package in main/infra). */
+export interface QrCodes {
+  /** `data:image/png;base64,...` of a QR code holding `text`, `width` pixels wide. */
+  pngDataUrl(text: string, width: number): Promise<string>;
+}
+
+export type InvoiceStatus = 'pending' | 'processing' | 'paid' | 'partly_paid';
+export type InvoiceLocale = 'en' | 'de' | 'pt';
+export type InvoiceEmailType = 'initial' | 'reminder';
+export type ExpiryUnit = 'minutes' | 'hours' | 'days';
+
+/** An invoice (interface.md "Invoice"); `id` is assigned by the store on insert. */
+export interface InvoiceRecord {
+  id: number;
+  uuid: string;
+  merchantId: string;
+  channelId: string;
+  debtClaimNumber: string;
+  active: boolean;
+  status: InvoiceStatus;
+  /** YYYY-MM-DD */
+  printDate: string;
+  firstName: string | null;
+  lastName: string | null;
+  company: string | null;
+  email: string | null;
+  phone: string | null;
+  taxId: string | null;
+  customerId: string | null;
+  address: string | null;
+  address2: string | null;
+  postalCode: string | null;
+  city: string | null;
+  state: string | null;
+  /** ISO 3166-1 alpha-2; the API answers with the English name. */
+  country: string | null;
+  amountMinor: number;
+  currency: string;
+  description: string | null;
+  redirectAfterPayments: boolean;
+  successUrl: string | null;
+  errorUrl: string | null;
+  expiresIn: number | null;
+  expiresInUnit: ExpiryUnit | null;
+  /** created_at + expires_in, or null when the invoice does not expire. */
+  expiresAt: string | null;
+  locale: InvoiceLocale | null;
+  sendInitialEmail: boolean;
+  initialEmailType: InvoiceEmailType | null;
+  importId: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** An invoice as read, with what its channel contributes to the response. */
+export interface StoredInvoice extends InvoiceRecord {
+  channelPublicId: number;
+  channelUrlName: string;
+  channelLanguage: InvoiceLocale;
+}
+
+export interface InvoiceFilter {
+  channelId?: string;
+  status?: InvoiceStatus;
+  /** Inclusive lower bound of created_at (ISO 8601). */
+  createdFrom?: string;
+  /** Exclusive upper bound of created_at (ISO 8601). */
+  createdBefore?: string;
+  limit: number;
+  offset: number;
+}
+
+export type PaymentPlanStatus = 'active' | 'completed' | 'cancelled' | 'failed';
+
+export interface PaymentPlanRecord {
+  id: string;
+  invoiceId: number;
+  status: PaymentPlanStatus;
+  installments: number;
+  interval: 'week' | 'month';
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface InvoiceRepository {
+  /** Inserts and returns the stored invoice with its id. */
+  insert(record: Omit<InvoiceRecord, 'id'>): Promise<StoredInvoice>;
+  /** Writes every field of an existing invoice. */
+  update(record: InvoiceRecord): Promise<StoredInvoice>;
+  delete(id: number): Promise<void>;
+  get(id: number): Promise<StoredInvoice | undefined>;
+  /** Number resolution within a merchant: the active invoice with the number, else the most recently created. */
+  resolve(merchantId: string, debtClaimNumber: string): Promise<StoredInvoice | undefined>;
+  /** The active invoice holding a number in a channel, other than `exceptId`. */
+  activeHolder(channelId: string, debtClaimNumber: string, exceptId?: number): Promise<StoredInvoice | undefined>;
+  /** Deactivates every active invoice holding the number in the channel except `exceptId`; returns how many. */
+  deactivateNumber(channelId: string, debtClaimNumber: string, now: string, exceptId?: number): Promise<number>;
+  /** Whether any invoice (active or not) of the channel has the number. */
+  numberUsed(channelId: string, debtClaimNumber: string): Promise<boolean>;
+  /** Advances the channel's counter of generated numbers and returns the new value (1, 2, ...). */
+  nextNumber(channelId: string): Promise<number>;
+  list(merchantId: string, filter: InvoiceFilter): Promise<StoredInvoice[]>;
+  count(merchantId: string, filter: Omit<InvoiceFilter, 'limit' | 'offset'>): Promise<number>;
+  insertPlan(plan: PaymentPlanRecord): Promise<void>;
+  plans(invoiceId: number): Promise<PaymentPlanRecord[]>;
+  setPlanStatus(id: string, status: PaymentPlanStatus, now: string): Promise<void>;
+}
+
 export interface Repositories {
   merchants: MerchantRepository;
   credentials: CredentialRepository;
@@ -444,6 +552,7 @@ export interface Repositories {
   fees: FeeRepository;
   staff: StaffRepository;
   checkouts: CheckoutRepository;
+  invoices: InvoiceRepository;
 }
 
 /**

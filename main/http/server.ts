@@ -9,7 +9,7 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger as PinoLogger } from 'pino';
 import { v7 as uuidv7 } from 'uuid';
 import type { Gateway } from '../core/gateway.js';
@@ -21,6 +21,7 @@ import { paymentRoutes, paymentSchemas } from './routes/payments.js';
 import { PostbackDeliverySchema, postbackRoutes } from './routes/postbacks.js';
 import { uiRoutes } from './routes/ui.js';
 import { CheckoutSchema, checkoutRoutes } from './routes/checkouts.js';
+import { InvoiceSchema, invoiceRoutes } from './routes/invoices.js';
 import { EventSchema, TransactionSchema, transactionRoutes } from './routes/transactions.js';
 import { ErrorBodySchema } from './schemas.js';
 
@@ -34,6 +35,30 @@ export interface ServerOptions {
   uiDir?: string;
   /** Trust X-Forwarded-* from a reverse proxy (for the lock-out's source address). */
   trustProxy?: boolean;
+  /**
+   * Level of the two lines logged per request ("incoming request", "request completed"); errors
+   * are logged as errors either way. The headless server uses debug: at a few thousand requests
+   * per second these info lines cost about a tenth of the throughput (docs/benchmarks.md) and
+   * gigabytes of log a day. Default info.
+   */
+  requestLogLevel?: 'info' | 'debug';
+}
+
+/** Fastify's per-request log lines at debug instead of info (errors unchanged). */
+class DebugRequestLog extends LogController {
+  /** `enabled`: the logger's level admits debug (fixed at start), so the lines are written at all. */
+  constructor(private readonly enabled: boolean) {
+    super();
+  }
+
+  override incomingRequest(request: FastifyRequest, _reply: FastifyReply): void {
+    if (this.enabled) request.log.debug({ req: request }, 'incoming request');
+  }
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (error) super.requestCompleted(error, request, reply);
+    else if (this.enabled) reply.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
 }
 
 const API_DESCRIPTION = `Payments, transaction queries, hosted checkout, invoices and network tokens of a shop's
@@ -46,6 +71,7 @@ the stored reply with \`Idempotent-Replayed: true\`.`;
 export async function buildServer(gateway: Gateway, options: ServerOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger as FastifyBaseLogger } : { logger: false }),
+    ...(options.requestLogLevel === 'debug' ? { logController: new DebugRequestLog(options.logger?.isLevelEnabled('debug') ?? false) } : {}),
     bodyLimit: BODY_LIMIT,
     trustProxy: options.trustProxy ?? false,
     genReqId: () => uuidv7(),
@@ -68,6 +94,7 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
   for (const schema of paymentSchemas) app.addSchema(schema);
   app.addSchema(PostbackDeliverySchema);
   app.addSchema(CheckoutSchema);
+  app.addSchema(InvoiceSchema);
 
   await app.register(fastifyCookie);
   await app.register(fastifySwagger, {
@@ -80,6 +107,7 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
         { name: 'Payments', description: 'Payment operations' },
         { name: 'Transaction queries', description: 'Read transactions, their refunds and event logs' },
         { name: 'Checkout', description: 'Hosted checkout sessions: the customer pays on the gateway\'s page' },
+        { name: 'Invoices', description: 'Invoices with pay link and QR code; errors answer {message, error}' },
         { name: 'Postbacks', description: 'Signed status notifications to your postback_url: deliveries, attempts, resends, webhook key' },
         { name: 'Back-office UI', description: 'Staff sessions (cookie) used by the desktop and browser UI; staff sessions may also call the API routes their role allows' },
         { name: 'System', description: 'Health and documentation' },
@@ -96,6 +124,7 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
     await api.register(mandateRoutes(gateway));
     await api.register(postbackRoutes(gateway));
     await api.register(checkoutRoutes(gateway));
+    await api.register(invoiceRoutes(gateway));
   });
 
   await app.register(uiRoutes(gateway));

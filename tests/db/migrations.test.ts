@@ -104,6 +104,29 @@ const expectedByVersion: Record<number, Expected> = {
     },
     unique: [],
   },
+  8: {
+    tables: [],
+    indexes: { postback_outbox_due_order: ['state', 'next_attempt_at', 'id'] },
+    unique: [],
+    droppedIndexes: ['postback_outbox_due'],
+  },
+  9: {
+    tables: ['invoices', 'invoice_number_counters', 'payment_plans'],
+    indexes: {
+      channels_public_id: ['public_id'],
+      invoices_channel_number: ['channel_id', 'debt_claim_number', 'active'],
+      invoices_one_active_number: ['channel_id', 'debt_claim_number'],
+      invoices_merchant_created: ['merchant_id', 'created_at', 'id'],
+      invoices_merchant_number: ['merchant_id', 'debt_claim_number', 'active', 'created_at'],
+      payment_plans_invoice: ['invoice_id', 'status'],
+    },
+    unique: [
+      { table: 'channels', columns: ['public_id'] },
+      { table: 'invoices', columns: ['uuid'] },
+      { table: 'invoices', columns: ['channel_id', 'debt_claim_number'] },
+    ],
+    addedColumns: { channels: ['public_id'] },
+  },
 };
 
 function objectNames(db: Database.Database, type: 'table' | 'index'): string[] {

@@ -1,0 +1,78 @@
+/**
+ * The naive reference of the payments benchmark: Fastify and one better-sqlite3 INSERT of a
+ * transaction-like row per request in its own implicit transaction (one commit, one fsync each),
+ * random UUIDv4 keys, WAL, synchronous=FULL, no logging, no auth, no validation.
+ *
+ *   node --import tsx bench/naive-server.ts --data-dir DIR [--port 0]
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
+import Fastify from 'fastify';
+
+const { values } = parseArgs({ options: { 'data-dir': { type: 'string' }, port: { type: 'string' } } });
+const dir = values['data-dir'];
+if (!dir) throw new Error('--data-dir DIR is required');
+mkdirSync(dir, { recursive: true });
+
+const db = new Database(join(dir, 'naive.sqlite'));
+db.pragma('journal_mode = WAL');
+db.pragma('synchronous = FULL');
+db.exec(`CREATE TABLE IF NOT EXISTS payments (
+  id TEXT PRIMARY KEY,
+  payment_type TEXT NOT NULL,
+  order_id TEXT,
+  currency TEXT NOT NULL,
+  amount_minor INTEGER NOT NULL,
+  status_code INTEGER NOT NULL,
+  card_last_four TEXT,
+  details TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+) STRICT`);
+const insert = db.prepare(
+  `INSERT INTO payments (id, payment_type, order_id, currency, amount_minor, status_code, card_last_four, details, created_at, updated_at)
+   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+);
+
+interface Body {
+  payment_type?: string;
+  order_id?: string;
+  amount?: number;
+  currency?: string;
+  pos_data?: { card?: { number?: string }; terminal?: unknown };
+}
+
+const app = Fastify({ logger: false });
+app.post('/rest/payment', async (request) => {
+  const body = request.body as Body;
+  const id = randomUUID();
+  const now = new Date().toISOString();
+  const amountMinor = Math.round((body.amount ?? 0) * 100);
+  insert.run(
+    id,
+    body.payment_type ?? 'cardpos',
+    body.order_id ?? null,
+    body.currency ?? 'EUR',
+    amountMinor,
+    3,
+    body.pos_data?.card?.number?.slice(-4) ?? null,
+    JSON.stringify({ terminal: body.pos_data?.terminal ?? null }),
+    now,
+    now,
+  );
+  return { transaction_id: id, status_code: 3, status: 'completed', order_id: body.order_id ?? null, amount: body.amount, currency: body.currency, error_code: 0 };
+});
+
+const address = await app.listen({ host: '127.0.0.1', port: Number(values.port ?? 0) });
+process.stdout.write(`listening on ${address}\n`);
+const stop = () => {
+  void app.close().then(() => {
+    db.close();
+    process.exit(0);
+  });
+};
+process.once('SIGTERM', stop);
+process.once('SIGINT', stop);

@@ -1,0 +1,727 @@
+/**
+ * Invoices (interface.md "Invoice", "Invoices", "Errors" rule 5; decisions.md D11). An invoice
+ * belongs to a merchant's channel; its number (`debt_claim_number`) is generated per channel as
+ * INV-0001, INV-0002, ... when omitted. At most one invoice per channel is active with a number:
+ * creating or renumbering deactivates the other holder; activating while another holds it is
+ * refused. Number-addressed calls resolve to the merchant's active invoice with that number, else
+ * the most recently created one.
+ *
+ * Invoice errors have their own body (`{message, error}`). They travel through the core as
+ * ApiErrors: `message` is the body's message and `errors[0].message` its `error`; toInvoiceReply
+ * turns an outcome into the HTTP reply (404 for not found, 422 for everything else).
+ */
+import countries from 'i18n-iso-countries';
+import { apiError, ErrorCode, failure, success, type ApiError, type Outcome, type Reply } from '../errors.js';
+import { currencyExponent, decimalText, decimalTextToMinor, minorToAmount } from '../money.js';
+import type { Operation } from '../operations.js';
+import type {
+  ChannelRecord,
+  Clock,
+  ExpiryUnit,
+  Ids,
+  InvoiceEmailType,
+  InvoiceFilter,
+  InvoiceLocale,
+  InvoiceRecord,
+  InvoiceStatus,
+  QrCodes,
+  Store,
+  StoredInvoice,
+} from '../ports.js';
+
+export const INVOICE_STATUSES: readonly InvoiceStatus[] = ['pending', 'processing', 'paid', 'partly_paid'];
+export const INVOICE_LOCALES: readonly InvoiceLocale[] = ['en', 'de', 'pt'];
+export const INVOICE_EMAIL_TYPES: readonly InvoiceEmailType[] = ['initial', 'reminder'];
+export const EXPIRY_UNITS: readonly ExpiryUnit[] = ['minutes', 'hours', 'days'];
+export const INVOICE_PAGE_SIZE = 50;
+export const QR_CODE_WIDTH = 250;
+
+const UNIT_MS: Record<ExpiryUnit, number> = { minutes: 60_000, hours: 3_600_000, days: 86_400_000 };
+const MAX_EXPIRES_IN = 1_000_000;
+
+export const MESSAGES = {
+  notFound: 'Invoice not found.',
+  invalidStatus: 'Invalid status.',
+  allowedStatuses: `Status must be one of: ${INVOICE_STATUSES.join(', ')}.`,
+  planBlocksDelete: 'Payment plan must be stopped before deleting the invoice.',
+  activePlan: 'Invoice has an active payment plan.',
+  restricted: 'Amount and active can only be changed while the invoice is pending and has never had a payment plan attached.',
+} as const;
+
+/** Customer and plain text fields of the invoice object, with their column-record names and limits. */
+const TEXT_FIELDS = {
+  first_name: ['firstName', 100],
+  last_name: ['lastName', 100],
+  company: ['company', 200],
+  phone: ['phone', 40],
+  tax_id: ['taxId', 50],
+  customer_id: ['customerId', 100],
+  address: ['address', 200],
+  address2: ['address2', 200],
+  postal_code: ['postalCode', 20],
+  city: ['city', 100],
+  state: ['state', 100],
+  description: ['description', 2000],
+} as const satisfies Record<string, readonly [keyof InvoiceRecord, number]>;
+
+type TextField = keyof typeof TEXT_FIELDS;
+
+/** Every field of the request's `invoice` object, on create or update. */
+export const CREATE_FIELDS = [
+  'amount',
+  'debt_claim_number',
+  ...(Object.keys(TEXT_FIELDS) as TextField[]),
+  'email',
+  'country',
+  'currency',
+  'print_date',
+  'redirect_after_payments',
+  'success_url',
+  'error_url',
+  'expires_in',
+  'expires_in_unit',
+  'send_initial_email',
+  'initial_email_type',
+  'locale',
+] as const;
+export const UPDATE_FIELDS = [...CREATE_FIELDS, 'active'] as const;
+
+/** The `invoice` object as it arrives: JSON values, checked here (amounts and flags come in several forms). */
+export type InvoiceFields = Partial<Record<(typeof UPDATE_FIELDS)[number] | 'status', unknown>>;
+
+export interface InvoiceView {
+  id: number;
+  uuid: string;
+  status: InvoiceStatus;
+  active: boolean;
+  created_at: string;
+  updated_at: string;
+  debt_claim_number: string;
+  print_date: string;
+  first_name: string | null;
+  last_name: string | null;
+  company: string | null;
+  email: string | null;
+  phone: string | null;
+  tax_id: string | null;
+  customer_id: string | null;
+  address: string | null;
+  address2: string | null;
+  postal_code: string | null;
+  city: string | null;
+  state: string | null;
+  country: string | null;
+  amount: number;
+  amount_cents: number;
+  currency: string;
+  description: string | null;
+  redirect_after_payments: boolean;
+  success_url: string | null;
+  error_url: string | null;
+  expires_in: number | null;
+  expires_in_unit: ExpiryUnit | null;
+  expired: boolean;
+  channel_id: number;
+  import_id: number | null;
+  locale: InvoiceLocale | null;
+  effective_locale: InvoiceLocale;
+  send_initial_email: boolean;
+  initial_email_type: InvoiceEmailType | null;
+  effective_initial_email_type: InvoiceEmailType;
+  last_email: null;
+}
+
+export interface InvoiceWrapper {
+  invoice: InvoiceView;
+  message: string;
+  error: null;
+  paylink: string;
+  qrcode: string;
+}
+
+export interface Pagination {
+  page: number;
+  items: number;
+  count: number;
+  pages: number;
+  from: number;
+  to: number;
+  prev: number | null;
+  next: number | null;
+}
+
+export interface InvoiceList {
+  invoices: InvoiceWrapper[];
+  pagination: Pagination;
+  error: null;
+  message: string;
+}
+
+export interface InvoiceListQuery {
+  url_name?: string;
+  status?: string;
+  created_at_from?: string;
+  created_at_to?: string;
+  page?: string;
+}
+
+export interface InvoicesDeps {
+  store: Store;
+  clock: Clock;
+  ids: Ids;
+  publicUrl: () => string;
+  qrCodes: QrCodes;
+}
+
+// ---- errors ----------------------------------------------------------------------------------
+
+function invoiceProblem(code: ErrorCode, message: string, error: string = message, field = 'invoice'): ApiError {
+  return apiError(code, message, [{ field, message: error }]);
+}
+
+const notFound = (): ApiError => invoiceProblem(ErrorCode.notFound, MESSAGES.notFound, MESSAGES.notFound, 'invoice_number');
+
+/** Field validation: one message naming every bad field, used as both `message` and `error`. */
+function invalid(problems: string[], fields: string[]): ApiError {
+  const text = problems.join(' ');
+  return invoiceProblem(ErrorCode.validation, text, text, fields.join(', '));
+}
+
+/** The HTTP reply of an invoice outcome: the value, or `{message, error}` with 404 or 422. */
+export function toInvoiceReply<T>(outcome: Outcome<T>): Reply {
+  if (outcome.ok) return { status: outcome.status, body: outcome.value };
+  const error = outcome.error;
+  // Errors that did not come from this module (none expected) keep their message as both.
+  const detail = error.errors.length === 1 && error.errors[0] ? error.errors[0].message : error.message;
+  return { status: error.error_code === ErrorCode.notFound ? 404 : 422, body: { message: error.message, error: detail } };
+}
+
+// ---- parsing of the loosely typed fields -----------------------------------------------------
+
+/** `true`/`false`, `"1"`/`"0"`, `"true"`/`"false"` (and 1/0); undefined when not a flag. */
+export function parseFlag(value: unknown): boolean | undefined {
+  if (value === true || value === 1 || value === '1' || value === 'true') return true;
+  if (value === false || value === 0 || value === '0' || value === 'false') return false;
+  return undefined;
+}
+
+type AmountResult = { minor: number } | { problem: string };
+
+/** 10.55, "10.55" or "10,55"; the absolute value is kept (interface.md: stored unsigned). */
+export function parseInvoiceAmount(value: unknown, exponent: number): AmountResult {
+  if (typeof value === 'string' && value.trim() === '') return { problem: "Amount can't be blank." };
+  let text: string;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return { problem: 'Amount is not a number.' };
+    text = decimalText(value);
+  } else if (typeof value === 'string') {
+    text = value.trim();
+    if ((text.match(/,/g) ?? []).length === 1 && !text.includes('.')) text = text.replace(',', '.');
+  } else {
+    return { problem: 'Amount is not a number.' };
+  }
+  text = text.replace(/^[+-]/, '');
+  const parsed = decimalTextToMinor(text, exponent);
+  if (!parsed.ok) {
+    if (parsed.problem === 'too_many_decimals') return { problem: `Amount has more than ${exponent} decimal${exponent === 1 ? '' : 's'}, the most the currency allows.` };
+    if (parsed.problem === 'too_large') return { problem: 'Amount must not exceed 999999999.99.' };
+    return { problem: 'Amount is not a number.' };
+  }
+  if (parsed.minor === 0) return { problem: 'Amount must be greater than 0.' };
+  return { minor: parsed.minor };
+}
+
+/** An ISO 3166-1 alpha-2 code (any case) or an English country name, as alpha-2. */
+export function countryCode(value: string): string | undefined {
+  const text = value.trim();
+  if (/^[A-Za-z]{2}$/.test(text)) return countries.isValid(text.toUpperCase()) ? text.toUpperCase() : undefined;
+  return countries.getAlpha2Code(text, 'en') ?? countries.getSimpleAlpha2Code(text, 'en');
+}
+
+export function countryName(code: string | null): string | null {
+  if (!code) return null;
+  return countries.getName(code, 'en') ?? code;
+}
+
+function isDate(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  const date = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && text.length <= 2000;
+  } catch {
+    return false;
+  }
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function label(field: string): string {
+  const text = field.replaceAll('_', ' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** Whether a value counts as "blank" for an optional enumerated field (null or ""). */
+const blank = (value: unknown): boolean => value === null || (typeof value === 'string' && value.trim() === '');
+
+// ---- the feature -----------------------------------------------------------------------------
+
+interface Checked {
+  changes: Partial<InvoiceRecord>;
+  /** Raw amount to parse once the currency is known. */
+  amount?: unknown;
+  active?: boolean;
+}
+
+export class Invoices {
+  constructor(private readonly deps: InvoicesDeps) {}
+
+  paylink(uuid: string): string {
+    return `${this.deps.publicUrl()}/pay/${uuid}`;
+  }
+
+  /** Checks the fields that create and update share; problems are collected in order. */
+  private check(fields: InvoiceFields, problems: string[], bad: string[]): Checked {
+    const changes: Partial<InvoiceRecord> = {};
+    const fail = (field: string, text: string) => {
+      problems.push(text);
+      if (!bad.includes(field)) bad.push(field);
+    };
+    const has = (field: keyof InvoiceFields) => Object.hasOwn(fields, field) && fields[field] !== undefined;
+
+    for (const [field, [key, max]] of Object.entries(TEXT_FIELDS) as Array<[TextField, readonly [keyof InvoiceRecord, number]]>) {
+      if (!has(field)) continue;
+      const value = fields[field];
+      if (value === null || value === '') (changes as Record<string, unknown>)[key] = null;
+      else if (typeof value !== 'string') fail(field, `${label(field)} must be a string.`);
+      else if (value.length > max) fail(field, `${label(field)} is too long (maximum is ${max} characters).`);
+      else (changes as Record<string, unknown>)[key] = value;
+    }
+    if (has('email')) {
+      const value = fields.email;
+      if (blank(value)) changes.email = null;
+      else if (typeof value !== 'string' || value.length > 254 || !EMAIL.test(value.trim())) fail('email', 'Email is not a valid e-mail address.');
+      else changes.email = value.trim();
+    }
+    if (has('country')) {
+      const value = fields.country;
+      if (blank(value)) changes.country = null;
+      else {
+        const code = typeof value === 'string' ? countryCode(value) : undefined;
+        if (!code) fail('country', 'Country is not a known country (give an ISO 3166-1 alpha-2 code or the English name).');
+        else changes.country = code;
+      }
+    }
+    if (has('currency')) {
+      const value = fields.currency;
+      if (typeof value !== 'string' || value.length !== 3) fail('currency', 'Currency is the wrong length (should be 3 characters).');
+      else if (currencyExponent(value.toUpperCase()) === undefined) fail('currency', 'Currency is not an ISO 4217 currency code.');
+      else changes.currency = value.toUpperCase();
+    }
+    if (has('print_date')) {
+      const value = fields.print_date;
+      if (typeof value !== 'string' || !isDate(value)) fail('print_date', 'Print date must be a date in the form YYYY-MM-DD.');
+      else changes.printDate = value;
+    }
+    if (has('redirect_after_payments')) {
+      const flag = parseFlag(fields.redirect_after_payments);
+      if (flag === undefined) fail('redirect_after_payments', 'Redirect after payments must be true or false.');
+      else changes.redirectAfterPayments = flag;
+    }
+    for (const [field, key] of [['success_url', 'successUrl'], ['error_url', 'errorUrl']] as const) {
+      if (!has(field)) continue;
+      const value = fields[field];
+      if (blank(value)) changes[key] = null;
+      else if (typeof value !== 'string' || !isHttpUrl(value)) fail(field, `${label(field)} must be an http or https URL.`);
+      else changes[key] = value;
+    }
+    if (has('expires_in') || has('expires_in_unit')) {
+      const amount = fields.expires_in;
+      const unit = fields.expires_in_unit;
+      const bothBlank = blank(amount ?? null) && blank(unit ?? null);
+      if (bothBlank) {
+        changes.expiresIn = null;
+        changes.expiresInUnit = null;
+      } else {
+        const n = typeof amount === 'string' && /^\d+$/.test(amount.trim()) ? Number(amount) : amount;
+        let ok = true;
+        if (blank(amount ?? null)) {
+          ok = false;
+          fail('expires_in', 'Expires in must be given together with expires in unit.');
+        } else if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_EXPIRES_IN) {
+          ok = false;
+          fail('expires_in', `Expires in must be a whole number from 1 to ${MAX_EXPIRES_IN}.`);
+        }
+        if (blank(unit ?? null)) {
+          ok = false;
+          fail('expires_in_unit', 'Expires in unit must be given together with expires in.');
+        } else if (typeof unit !== 'string' || !(EXPIRY_UNITS as readonly string[]).includes(unit)) {
+          ok = false;
+          fail('expires_in_unit', `Expires in unit is not included in the list (${EXPIRY_UNITS.join(', ')}).`);
+        }
+        if (ok) {
+          changes.expiresIn = n as number;
+          changes.expiresInUnit = unit as ExpiryUnit;
+        }
+      }
+    }
+    if (has('locale')) {
+      const value = fields.locale;
+      if (blank(value)) changes.locale = null;
+      else if (typeof value !== 'string' || !(INVOICE_LOCALES as readonly string[]).includes(value)) {
+        fail('locale', `Locale is not included in the list (${INVOICE_LOCALES.join(', ')}).`);
+      } else changes.locale = value as InvoiceLocale;
+    }
+    if (has('initial_email_type')) {
+      const value = fields.initial_email_type;
+      if (blank(value)) changes.initialEmailType = null;
+      else if (typeof value !== 'string' || !(INVOICE_EMAIL_TYPES as readonly string[]).includes(value)) {
+        fail('initial_email_type', `Initial email type is not included in the list (${INVOICE_EMAIL_TYPES.join(', ')}).`);
+      } else changes.initialEmailType = value as InvoiceEmailType;
+    }
+    if (has('send_initial_email')) {
+      const flag = parseFlag(fields.send_initial_email);
+      if (flag === undefined) fail('send_initial_email', 'Send initial email must be true or false.');
+      else changes.sendInitialEmail = flag;
+    }
+    if (has('debt_claim_number')) {
+      const value = fields.debt_claim_number;
+      if (value === null) {
+        // null: not supplied (create generates a number; update keeps it).
+      } else if (typeof value !== 'string' && typeof value !== 'number') fail('debt_claim_number', 'Debt claim number must be a string.');
+      else {
+        const text = String(value).trim();
+        if (text === '') fail('debt_claim_number', "Debt claim number can't be blank.");
+        else if (text.length > 50 || text.includes('/')) fail('debt_claim_number', 'Debt claim number must be 1 to 50 characters without "/".');
+        else changes.debtClaimNumber = text;
+      }
+    }
+    const checked: Checked = { changes };
+    // null counts as "not supplied" (interface.md update rules).
+    if (Object.hasOwn(fields, 'amount') && fields.amount !== null && fields.amount !== undefined) checked.amount = fields.amount;
+    if (has('active')) {
+      const flag = parseFlag(fields.active);
+      if (flag === undefined) fail('active', 'Active must be true or false (also "1"/"0", "true"/"false").');
+      else checked.active = flag;
+    }
+    return checked;
+  }
+
+  private amountInto(checked: Checked, currency: string, problems: string[], bad: string[]): number | undefined {
+    if (checked.amount === undefined) return undefined;
+    const result = parseInvoiceAmount(checked.amount, currencyExponent(currency) ?? 2);
+    if ('problem' in result) {
+      problems.push(result.problem);
+      bad.push('amount');
+      return undefined;
+    }
+    return result.minor;
+  }
+
+  private expiresAt(createdAt: string, expiresIn: number | null, unit: ExpiryUnit | null): string | null {
+    if (expiresIn === null || unit === null) return null;
+    return new Date(new Date(createdAt).getTime() + expiresIn * UNIT_MS[unit]).toISOString();
+  }
+
+  view(record: StoredInvoice): InvoiceView {
+    const exponent = currencyExponent(record.currency) ?? 2;
+    const now = this.deps.clock.now().getTime();
+    return {
+      id: record.id,
+      uuid: record.uuid,
+      status: record.status,
+      active: record.active,
+      created_at: record.createdAt,
+      updated_at: record.updatedAt,
+      debt_claim_number: record.debtClaimNumber,
+      print_date: record.printDate,
+      first_name: record.firstName,
+      last_name: record.lastName,
+      company: record.company,
+      email: record.email,
+      phone: record.phone,
+      tax_id: record.taxId,
+      customer_id: record.customerId,
+      address: record.address,
+      address2: record.address2,
+      postal_code: record.postalCode,
+      city: record.city,
+      state: record.state,
+      country: countryName(record.country),
+      amount: minorToAmount(record.amountMinor, exponent),
+      amount_cents: record.amountMinor,
+      currency: record.currency,
+      description: record.description,
+      redirect_after_payments: record.redirectAfterPayments,
+      success_url: record.successUrl,
+      error_url: record.errorUrl,
+      expires_in: record.expiresIn,
+      expires_in_unit: record.expiresInUnit,
+      expired: record.expiresAt !== null && new Date(record.expiresAt).getTime() <= now,
+      channel_id: record.channelPublicId,
+      import_id: record.importId,
+      locale: record.locale,
+      effective_locale: record.locale ?? record.channelLanguage ?? 'en',
+      send_initial_email: record.sendInitialEmail,
+      initial_email_type: record.initialEmailType,
+      effective_initial_email_type: record.initialEmailType ?? 'initial',
+      // E-mails are not sent yet (docs/decisions.md, Invoices): nothing to summarize.
+      last_email: null,
+    };
+  }
+
+  async wrap(record: StoredInvoice, message: string): Promise<InvoiceWrapper> {
+    const paylink = this.paylink(record.uuid);
+    return { invoice: this.view(record), message, error: null, paylink, qrcode: await this.deps.qrCodes.pngDataUrl(paylink, QR_CODE_WIDTH) };
+  }
+
+  /** `POST /rest/invoices`: root `url_name` and the `invoice` object (create rules 1-6). */
+  async create(operation: Operation, urlName: unknown, fields: InvoiceFields): Promise<Outcome<InvoiceWrapper>> {
+    const merchantId = operation.context.merchantId;
+    const problems: string[] = [];
+    const bad: string[] = [];
+    let channel: ChannelRecord | undefined;
+    if (typeof urlName !== 'string' || urlName.trim() === '') {
+      problems.push("Url name can't be blank.");
+      bad.push('url_name');
+    } else {
+      channel = await this.deps.store.read((r) => r.channels.findByUrlName(urlName));
+      if (!channel || channel.merchantId !== merchantId) {
+        channel = undefined;
+        problems.push('Url name does not name a channel of this merchant.');
+        bad.push('url_name');
+      }
+    }
+    if (Object.hasOwn(fields, 'status')) {
+      problems.push('Status cannot be set here; use PUT /rest/invoices/:invoice_number/status_change.');
+      bad.push('status');
+    }
+    // Rule 1: an `active` value is ignored; new invoices are always active.
+    const rest: InvoiceFields = { ...fields };
+    delete rest.active;
+    const checked = this.check(rest, problems, bad);
+    const currency = checked.changes.currency ?? channel?.currency ?? 'EUR';
+    if (checked.amount === undefined && !bad.includes('amount')) {
+      problems.push("Amount can't be blank.");
+      bad.push('amount');
+    }
+    const amountMinor = this.amountInto(checked, currency, problems, bad);
+    const sendInitialEmail = checked.changes.sendInitialEmail ?? false;
+    // Rule 3: the e-mail needs an address.
+    if (sendInitialEmail && !checked.changes.email && !bad.includes('email')) {
+      problems.push('Email is required when send_initial_email is true.');
+      bad.push('email');
+    }
+    if (problems.length || !channel || amountMinor === undefined) return failure(invalid(problems, bad));
+
+    const now = this.deps.clock.now().toISOString();
+    const channelId = channel.id;
+    const record: Omit<InvoiceRecord, 'id'> = {
+      uuid: this.deps.ids.newId(),
+      merchantId,
+      channelId,
+      debtClaimNumber: '',
+      active: true,
+      status: 'pending',
+      printDate: now.slice(0, 10),
+      firstName: null,
+      lastName: null,
+      company: null,
+      email: null,
+      phone: null,
+      taxId: null,
+      customerId: null,
+      address: null,
+      address2: null,
+      postalCode: null,
+      city: null,
+      state: null,
+      country: null,
+      amountMinor,
+      currency,
+      description: null,
+      redirectAfterPayments: false,
+      successUrl: null,
+      errorUrl: null,
+      expiresIn: null,
+      expiresInUnit: null,
+      expiresAt: null,
+      locale: null,
+      sendInitialEmail,
+      initialEmailType: null,
+      importId: null,
+      ...checked.changes,
+      createdAt: now,
+      updatedAt: now,
+    };
+    record.expiresAt = this.expiresAt(now, record.expiresIn, record.expiresInUnit);
+    const paylink = this.paylink(record.uuid);
+    const qrcode = await this.deps.qrCodes.pngDataUrl(paylink, QR_CODE_WIDTH);
+    return operation.commit(async (tx) => {
+      if (!checked.changes.debtClaimNumber) {
+        // Generated numbers skip any number already used in the channel (given by hand, say).
+        let number: string;
+        do number = `INV-${String(await tx.invoices.nextNumber(channelId)).padStart(4, '0')}`;
+        while (await tx.invoices.numberUsed(channelId, number));
+        record.debtClaimNumber = number;
+      } else {
+        // Rule 2: the new invoice takes the number from the channel's active holder.
+        await tx.invoices.deactivateNumber(channelId, record.debtClaimNumber, now);
+      }
+      const stored = await tx.invoices.insert(record);
+      return success({ invoice: this.view(stored), message: 'Invoice created.', error: null, paylink, qrcode } satisfies InvoiceWrapper, 201);
+    });
+  }
+
+  async get(merchantId: string, number: string): Promise<Outcome<InvoiceWrapper>> {
+    const record = await this.deps.store.read((r) => r.invoices.resolve(merchantId, number));
+    if (!record) return failure(notFound());
+    return success(await this.wrap(record, 'Invoice found.'));
+  }
+
+  /** `PUT`/`PATCH /rest/invoices/:invoice_number`: only the sent fields change (update rules). */
+  async update(merchantId: string, number: string, fields: InvoiceFields): Promise<Outcome<InvoiceWrapper>> {
+    const problems: string[] = [];
+    const bad: string[] = [];
+    if (Object.hasOwn(fields, 'status')) {
+      problems.push('Status cannot be changed here; use PUT /rest/invoices/:invoice_number/status_change.');
+      bad.push('status');
+    }
+    const checked = this.check(fields, problems, bad);
+    const outcome = await this.deps.store.run(async (tx): Promise<Outcome<StoredInvoice>> => {
+      const current = await tx.invoices.resolve(merchantId, number);
+      if (!current) return failure(notFound());
+      const currency = checked.changes.currency ?? current.currency;
+      const amountMinor = this.amountInto(checked, currency, problems, bad);
+      if (amountMinor === undefined && currencyExponent(currency) !== currencyExponent(current.currency) && !bad.includes('amount')) {
+        problems.push('Amount must be sent again when the currency changes to one with another number of decimals.');
+        bad.push('amount');
+      }
+      if (problems.length) return failure(invalid(problems, bad));
+      const amountChanges = amountMinor !== undefined && amountMinor !== current.amountMinor;
+      const activeChanges = checked.active !== undefined && checked.active !== current.active;
+      if (amountChanges || activeChanges) {
+        const plans = await tx.invoices.plans(current.id);
+        if (current.status !== 'pending' || plans.length > 0) {
+          return failure(invoiceProblem(ErrorCode.invalidState, MESSAGES.restricted, MESSAGES.restricted, amountChanges ? 'amount' : 'active'));
+        }
+      }
+      const now = this.deps.clock.now().toISOString();
+      const next: InvoiceRecord = { ...current, ...checked.changes, updatedAt: now };
+      if (amountMinor !== undefined) next.amountMinor = amountMinor;
+      if (checked.active !== undefined) next.active = checked.active;
+      next.expiresAt = this.expiresAt(next.createdAt, next.expiresIn, next.expiresInUnit);
+      const renumbered = next.debtClaimNumber !== current.debtClaimNumber;
+      if (next.active && activeChanges) {
+        // Activation never takes a number away: the other holder must be deactivated first.
+        const holder = await tx.invoices.activeHolder(next.channelId, next.debtClaimNumber, current.id);
+        if (holder) {
+          const text = `Another active invoice in this channel has the number ${next.debtClaimNumber}; deactivate it first.`;
+          return failure(invoiceProblem(ErrorCode.invalidState, text, text, 'active'));
+        }
+      } else if (next.active && renumbered) {
+        // An active invoice given a new number takes it from the channel's active holder.
+        await tx.invoices.deactivateNumber(next.channelId, next.debtClaimNumber, now, current.id);
+      }
+      return success(await tx.invoices.update(next));
+    });
+    if (!outcome.ok) return outcome;
+    return success(await this.wrap(outcome.value, 'Invoice updated.'));
+  }
+
+  /** `PUT /rest/invoices/:invoice_number/status_change`: the only way to set the status. */
+  async changeStatus(merchantId: string, number: string, status: unknown): Promise<Outcome<InvoiceWrapper>> {
+    const outcome = await this.deps.store.run(async (tx): Promise<Outcome<StoredInvoice>> => {
+      const current = await tx.invoices.resolve(merchantId, number);
+      if (!current) return failure(notFound());
+      if (typeof status !== 'string' || !(INVOICE_STATUSES as readonly string[]).includes(status)) {
+        return failure(invoiceProblem(ErrorCode.validation, MESSAGES.invalidStatus, MESSAGES.allowedStatuses, 'status'));
+      }
+      return success(await tx.invoices.update({ ...current, status: status as InvoiceStatus, updatedAt: this.deps.clock.now().toISOString() }));
+    });
+    if (!outcome.ok) return outcome;
+    return success(await this.wrap(outcome.value, 'Invoice status changed.'));
+  }
+
+  /** `DELETE /rest/invoices/:invoice_number`: refused while a payment plan is active. */
+  async delete(merchantId: string, number: string): Promise<Outcome<null>> {
+    return this.deps.store.run(async (tx): Promise<Outcome<null>> => {
+      const current = await tx.invoices.resolve(merchantId, number);
+      if (!current) return failure(notFound());
+      const plans = await tx.invoices.plans(current.id);
+      if (plans.some((plan) => plan.status === 'active')) {
+        return failure(invoiceProblem(ErrorCode.invalidState, MESSAGES.planBlocksDelete, MESSAGES.activePlan, 'payment_plan'));
+      }
+      await tx.invoices.delete(current.id);
+      return success(null, 204);
+    });
+  }
+
+  /** `GET /rest/invoices`: newest first, 50 a page. */
+  async list(merchantId: string, query: InvoiceListQuery): Promise<Outcome<InvoiceList>> {
+    const problems: string[] = [];
+    const bad: string[] = [];
+    const filter: Omit<InvoiceFilter, 'limit' | 'offset'> = {};
+    if (query.status !== undefined && query.status !== '') {
+      if (!(INVOICE_STATUSES as readonly string[]).includes(query.status)) {
+        problems.push(MESSAGES.allowedStatuses);
+        bad.push('status');
+      } else filter.status = query.status as InvoiceStatus;
+    }
+    for (const [field, key] of [['created_at_from', 'createdFrom'], ['created_at_to', 'createdBefore']] as const) {
+      const value = query[field];
+      if (value === undefined || value === '') continue;
+      if (!isDate(value)) {
+        problems.push(`${label(field)} must be a date in the form YYYY-MM-DD.`);
+        bad.push(field);
+      } else if (key === 'createdFrom') filter.createdFrom = `${value}T00:00:00.000Z`;
+      else filter.createdBefore = new Date(Date.parse(`${value}T00:00:00.000Z`) + UNIT_MS.days).toISOString();
+    }
+    let page = 1;
+    if (query.page !== undefined && query.page !== '') {
+      if (!/^\d{1,9}$/.test(query.page) || Number(query.page) < 1) {
+        problems.push('Page must be a whole number from 1.');
+        bad.push('page');
+      } else page = Number(query.page);
+    }
+    if (query.url_name !== undefined && query.url_name !== '') {
+      const channel = await this.deps.store.read((r) => r.channels.findByUrlName(query.url_name ?? ''));
+      if (!channel || channel.merchantId !== merchantId) {
+        problems.push('Url name does not name a channel of this merchant.');
+        bad.push('url_name');
+      } else filter.channelId = channel.id;
+    }
+    if (problems.length) return failure(invalid(problems, bad));
+
+    const { count, records } = await this.deps.store.read(async (r) => ({
+      count: await r.invoices.count(merchantId, filter),
+      records: await r.invoices.list(merchantId, { ...filter, limit: INVOICE_PAGE_SIZE, offset: (page - 1) * INVOICE_PAGE_SIZE }),
+    }));
+    const invoices = await Promise.all(records.map((record) => this.wrap(record, 'Invoice found.')));
+    return success({ invoices, pagination: pagination(page, count), error: null, message: count === 0 ? 'No invoices found.' : 'Invoices found.' });
+  }
+}
+
+/** The list's `pagination` object: page, items (page size), count, pages, from, to, prev, next. */
+export function pagination(page: number, count: number, items = INVOICE_PAGE_SIZE): Pagination {
+  const pages = Math.max(1, Math.ceil(count / items));
+  if (page > pages) {
+    // Past the last page: an empty page that points back to the last one.
+    return { page, items, count, pages, from: 0, to: 0, prev: pages, next: null };
+  }
+  const offset = (page - 1) * items;
+  return {
+    page,
+    items,
+    count,
+    pages,
+    from: count === 0 ? 0 : offset + 1,
+    to: Math.min(offset + items, count),
+    prev: page > 1 ? page - 1 : null,
+    next: page < pages ? page + 1 : null,
+  };
+}
