@@ -191,6 +191,7 @@ void test('amount by keyboard, POS style, and a tapped card is approved with a r
   for (const expected of ['Corner Bakery', 'Visa •••• 1111', 'Contactless', '12.00 EUR', 'Approved', 'TILL-1', 'No PIN needed']) {
     assert.ok(text.includes(expected), `the receipt shows ${expected}: ${text}`);
   }
+  assert.match(text, /Approval code\s*\d{6}/, 'the receipt carries the approval code');
   assert.ok(await main().getByRole('button', { name: /Print receipt/ }).isVisible());
   await assertTargets('approved');
   await shot('approved-receipt');

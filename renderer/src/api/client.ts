@@ -87,6 +87,10 @@ export interface TransactionResponse {
   card_last_four?: string;
   card_expiry_month?: number;
   card_expiry_year?: number;
+  /** On request_pin: the card must be inserted to enter the PIN. */
+  insert_card?: boolean;
+  /** The issuer's approval code, printed on the receipt. */
+  authorization_code?: string;
 }
 
 export interface RefundRequest {

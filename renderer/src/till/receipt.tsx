@@ -43,6 +43,12 @@ export function ReceiptView({ receipt }: { receipt: Receipt }) {
         )}
         <dt>Verification</dt>
         <dd>{receipt.pinVerified ? 'PIN verified' : 'No PIN needed'}</dd>
+        {receipt.authorizationCode && (
+          <>
+            <dt>Approval code</dt>
+            <dd>{receipt.authorizationCode}</dd>
+          </>
+        )}
       </dl>
       <div className="receipt-total">
         <span>Total</span>

@@ -33,6 +33,8 @@ export interface Receipt {
   aid?: string;
   applicationLabel?: string;
   pinVerified: boolean;
+  /** The issuer's approval code, when the gateway gave one. */
+  authorizationCode?: string;
   transactionId: string;
   orderId: string;
   terminalId: string;
@@ -200,6 +202,7 @@ export const useTill = create<TillState>()((set, get) => {
       ...(card.applicationLabel ? { applicationLabel: card.applicationLabel } : {}),
       pinVerified: pinUsed,
       transactionId: response.transaction_id,
+      ...(response.authorization_code ? { authorizationCode: response.authorization_code } : {}),
       orderId: response.order_id ?? sale.orderId,
       terminalId: session.terminal?.terminal_id ?? '',
       date: new Date().toISOString(),
@@ -224,8 +227,9 @@ export const useTill = create<TillState>()((set, get) => {
       return;
     }
     if (response.status_code === 6 && response.message === 'request_pin') {
-      // A swiped card must be inserted before the PIN (the chip checks it); a tapped one only needs the PIN.
-      const insertPath = card.entry === 'swipe';
+      // The gateway says whether the card must be inserted for the PIN (e.g. after a swipe); a tapped
+      // card only needs the PIN. Older gateways do not say: then a swiped card goes the insert path.
+      const insertPath = response.insert_card ?? card.entry === 'swipe';
       set({
         sale: { ...settled, pinRequested: true },
         phase: insertPath ? { name: 'waiting', insertOnly: true } : { name: 'pin', insertPath: false },
