@@ -5,6 +5,7 @@
  * before the task is marked done runs it again, and guarded transitions make that harmless.
  */
 import type { Clock, Ids, Logger, Repositories, ScheduledTask, Store } from './ports.js';
+import { WakeableLoop } from './wakeable-loop.js';
 
 export type TaskHandler = (task: ScheduledTask) => Promise<void>;
 
@@ -14,18 +15,23 @@ const MAX_ATTEMPTS = 20;
 
 export class Scheduler {
   private readonly handlers = new Map<string, TaskHandler>();
-  private timer: NodeJS.Timeout | undefined;
-  private running = false;
-  private stopped = true;
-  private ticking: Promise<void> = Promise.resolve();
-  private again = false;
+  private readonly loop: WakeableLoop;
 
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly ids: Ids,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.loop = new WakeableLoop(
+      async () => {
+        await this.runDue();
+        const next = await this.store.read((r) => r.tasks.nextDueAt());
+        return next === undefined ? MAX_SLEEP_MS : Math.min(Math.max(Date.parse(next) - this.clock.now().getTime(), 0), MAX_SLEEP_MS);
+      },
+      (error) => this.logger.error({ error: error instanceof Error ? error.message : String(error) }, 'scheduler pass failed'),
+    );
+  }
 
   register(kind: string, handler: TaskHandler): void {
     this.handlers.set(kind, handler);
@@ -47,29 +53,16 @@ export class Scheduler {
   }
 
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.wake();
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    await this.ticking;
+    await this.loop.stop();
   }
 
   /** Looks for due tasks soon (after a commit that scheduled one). */
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.ticking = this.tick();
-    }, 0);
+    this.loop.wake();
   }
 
   /** Runs every task that is due now; used by the timer and by tests that move the clock. */
@@ -102,28 +95,5 @@ export class Scheduler {
         await this.store.run((tx) => tx.tasks.retry(task.id, new Date(this.clock.now().getTime() + delay).toISOString(), message));
       }
     }
-  }
-
-  private async tick(): Promise<void> {
-    this.timer = undefined;
-    if (this.stopped) return;
-    this.running = true;
-    try {
-      do {
-        this.again = false;
-        await this.runDue();
-      } while (this.again && !this.stopped);
-    } catch (error) {
-      this.logger.error({ error: error instanceof Error ? error.message : String(error) }, 'scheduler tick failed');
-    } finally {
-      this.running = false;
-    }
-    if (this.stopped) return;
-    const next = await this.store.read((r) => r.tasks.nextDueAt()).catch(() => undefined);
-    const sleep = next === undefined ? MAX_SLEEP_MS : Math.min(Math.max(Date.parse(next) - this.clock.now().getTime(), 0), MAX_SLEEP_MS);
-    this.timer = setTimeout(() => {
-      this.ticking = this.tick();
-    }, sleep);
-    this.timer.unref();
   }
 }

@@ -7,6 +7,7 @@
  * receiver, so a slow receiver delays only its own postbacks and never the API.
  */
 import type { Clock, Ids, Logger, OutboxRecord, PostbackAttemptRecord, Store, Vault } from '../ports.js';
+import { WakeableLoop } from '../wakeable-loop.js';
 import { signPostback } from './signing.js';
 
 const MINUTE = 60_000;
@@ -53,10 +54,7 @@ function receiverOf(url: string): string {
 export class PostbackDelivery {
   private readonly inFlight = new Set<string>();
   private readonly perReceiver = new Map<string, number>();
-  private timer: NodeJS.Timeout | undefined;
-  private stopped = true;
-  private pumping = false;
-  private again = false;
+  private readonly loop: WakeableLoop;
   private lastDeepScan = Number.NEGATIVE_INFINITY;
   private readonly running = new Set<Promise<void>>();
 
@@ -68,73 +66,52 @@ export class PostbackDelivery {
     private readonly sender: PostbackSender,
     private readonly logger: Logger,
     private readonly settings: DeliverySettings,
-  ) {}
+  ) {
+    this.loop = new WakeableLoop(
+      () => this.pump(),
+      (error) => this.logger.error({ error: error instanceof Error ? error.message : String(error) }, 'postback pump failed'),
+      settings.pollMs,
+    );
+  }
 
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.wake();
+    this.loop.start();
   }
 
   /** Stops taking new work and waits for attempts in flight to be recorded. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    await this.loop.stop();
     await Promise.allSettled([...this.running]);
   }
 
   wake(): void {
-    if (this.stopped) return;
-    if (this.pumping) {
-      this.again = true;
-      return;
-    }
-    this.schedule(0);
+    this.loop.wake();
   }
 
-  private schedule(ms: number): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.pump(), ms);
-    if (ms > 0) this.timer.unref();
-  }
-
-  /** Starts every due attempt that fits in the concurrency limits. */
-  private async pump(): Promise<void> {
-    this.timer = undefined;
-    if (this.stopped) return;
-    this.pumping = true;
-    try {
-      do {
-        this.again = false;
-        const free = this.settings.concurrency - this.inFlight.size;
-        if (free <= 0) break;
-        const now = this.clock.now().toISOString();
-        let limit = free + this.inFlight.size + 64;
-        for (;;) {
-          const due = await this.store.read((r) => r.outbox.due(now, limit));
-          for (const record of due) {
-            if (this.inFlight.size >= this.settings.concurrency) break;
-            if (this.inFlight.has(record.id)) continue;
-            const receiver = receiverOf(record.url);
-            if ((this.perReceiver.get(receiver) ?? 0) >= this.settings.perReceiver) continue;
-            this.launch(record, receiver);
-          }
-          // A full page with free slots left means records in flight or of busy receivers filled
-          // it: look further, so that a backlog for a slow receiver never holds back the others.
-          // Such deeper scans run at most once per poll interval.
-          if (due.length < limit || this.inFlight.size >= this.settings.concurrency) break;
-          if (performance.now() - this.lastDeepScan < this.settings.pollMs) break;
-          this.lastDeepScan = performance.now();
-          limit *= 4;
-        }
-      } while (this.again && !this.stopped);
-    } catch (error) {
-      this.logger.error({ error: error instanceof Error ? error.message : String(error) }, 'postback pump failed');
-    } finally {
-      this.pumping = false;
+  /** Starts every due attempt that fits in the concurrency limits; resolves with the poll interval. */
+  private async pump(): Promise<number> {
+    const free = this.settings.concurrency - this.inFlight.size;
+    if (free <= 0) return this.settings.pollMs;
+    const now = this.clock.now().toISOString();
+    let limit = free + this.inFlight.size + 64;
+    for (;;) {
+      const due = await this.store.read((r) => r.outbox.due(now, limit));
+      for (const record of due) {
+        if (this.inFlight.size >= this.settings.concurrency) break;
+        if (this.inFlight.has(record.id)) continue;
+        const receiver = receiverOf(record.url);
+        if ((this.perReceiver.get(receiver) ?? 0) >= this.settings.perReceiver) continue;
+        this.launch(record, receiver);
+      }
+      // A full page with free slots left means records in flight or of busy receivers filled
+      // it: look further, so that a backlog for a slow receiver never holds back the others.
+      // Such deeper scans run at most once per poll interval.
+      if (due.length < limit || this.inFlight.size >= this.settings.concurrency) break;
+      if (performance.now() - this.lastDeepScan < this.settings.pollMs) break;
+      this.lastDeepScan = performance.now();
+      limit *= 4;
     }
-    if (!this.stopped && !this.timer) this.schedule(this.settings.pollMs);
+    return this.settings.pollMs;
   }
 
   private launch(record: OutboxRecord, receiver: string): void {

@@ -1,0 +1,73 @@
+/**
+ * A background loop for workers that poll durable queues (scheduled tasks, postbacks): one pass at
+ * a time, on a timer, and at once when woken (e.g. after a commit that queued work). A wake during a
+ * pass runs another pass right after it, so no work queued meanwhile waits for the timer.
+ */
+export class WakeableLoop {
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = true;
+  private running = false;
+  private again = false;
+  private current: Promise<void> = Promise.resolve();
+
+  constructor(
+    /** One pass over the queue; resolves with how long to sleep before the next unless woken. */
+    private readonly pass: () => Promise<number>,
+    private readonly onError: (error: unknown) => void,
+    private readonly errorDelayMs = 1000,
+  ) {}
+
+  get isStopped(): boolean {
+    return this.stopped;
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.wake();
+  }
+
+  /** Stops the timer and waits for a pass in progress. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.current;
+  }
+
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.schedule(0);
+  }
+
+  private schedule(ms: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.current = this.tick();
+    }, ms);
+    if (ms > 0) this.timer.unref();
+  }
+
+  private async tick(): Promise<void> {
+    this.timer = undefined;
+    if (this.stopped) return;
+    this.running = true;
+    let sleep = this.errorDelayMs;
+    try {
+      do {
+        this.again = false;
+        sleep = await this.pass();
+      } while (this.again && !this.stopped);
+    } catch (error) {
+      this.onError(error);
+      sleep = this.errorDelayMs;
+    } finally {
+      this.running = false;
+    }
+    if (!this.stopped && !this.timer) this.schedule(sleep);
+  }
+}
