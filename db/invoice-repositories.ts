@@ -148,6 +148,7 @@ export function createInvoiceRepository(db: Database.Database): InvoiceRepositor
     delete: db.prepare('DELETE FROM invoices WHERE id = ?'),
     deletePlans: db.prepare('DELETE FROM payment_plans WHERE invoice_id = ?'),
     get: db.prepare(`${SELECT} WHERE i.id = ?`),
+    byUuid: db.prepare(`${SELECT} WHERE i.uuid = ?`),
     resolve: db.prepare(
       `${SELECT} WHERE i.merchant_id = ? AND i.debt_claim_number = ? ORDER BY i.active DESC, i.created_at DESC, i.id DESC LIMIT 1`,
     ),
@@ -220,5 +221,9 @@ export function createInvoiceRepository(db: Database.Database): InvoiceRepositor
     insertPlan: async (plan) => void s.insertPlan.run(plan),
     plans: async (invoiceId) => (s.plans.all(invoiceId) as Row[]).map(planFromRow),
     setPlanStatus: async (id, status, now) => void s.setPlanStatus.run(status, now, id),
+    byUuid: async (uuid) => {
+      const row = s.byUuid.get(uuid) as Row | undefined;
+      return row && fromRow(row);
+    },
   };
 }

@@ -8,6 +8,7 @@ import { createOutboxDelivery } from './postback-repositories.js';
 import { createStaffRepository } from './staff-repositories.js';
 import { createCheckoutRepository } from './checkout-repositories.js';
 import { createInvoiceRepository } from './invoice-repositories.js';
+import { createEmailRepository } from './email-repositories.js';
 import type {
   ChannelRecord,
   CredentialRecord,
@@ -331,5 +332,6 @@ export function createRepositories(db: Database.Database): Repositories {
     staff: createStaffRepository(db),
     checkouts: createCheckoutRepository(db),
     invoices: createInvoiceRepository(db),
+    emails: createEmailRepository(db),
   };
 }

@@ -16,6 +16,9 @@ import { createVault, loadDataKey } from './infra/vault.js';
 import { Simulator } from './processor/simulator.js';
 import { createPostbackSender } from './infra/postback-sender.js';
 import type { PostbackSender } from './core/postbacks/delivery.js';
+import type { Mailer } from './core/ports.js';
+import type { MailQueueSettings } from './core/mail/mail-queue.js';
+import { testOutboxMailer } from './infra/mailer.js';
 import { listeningUrl, type Settings } from './settings.js';
 
 export interface ComposeOptions {
@@ -31,6 +34,10 @@ export interface ComposeOptions {
   background?: boolean;
   /** Replaces the HTTP postback sender (tests of failure modes). */
   postbackSender?: PostbackSender;
+  /** Replaces the invoice mailer (default: the local test outbox; tests of failure modes). */
+  mailer?: Mailer;
+  /** Invoice e-mail retry schedule (tests use short delays). */
+  mail?: Partial<MailQueueSettings>;
 }
 
 export interface Composition {
@@ -75,7 +82,9 @@ export function compose(options: ComposeOptions): Composition {
     postbackSender: options.postbackSender ?? createPostbackSender({ privateAddresses: settings.postbackPrivateAddresses }),
     publicUrl,
     qrCodes,
+    mailer: options.mailer ?? testOutboxMailer,
     settings: {
+      ...(options.mail ? { mail: options.mail } : {}),
       payments: { simDelayMs: settings.simDelayMs },
       postbacks: { retryScale: settings.postbackRetryScale },
       idempotencyRetentionMs: settings.idempotencyRetentionHours * 60 * 60 * 1000,
@@ -92,9 +101,11 @@ export function compose(options: ComposeOptions): Composition {
   }, PURGE_INTERVAL_MS);
   purge.unref();
   store.onCommit(() => gateway.postbackDelivery.wake());
+  store.onCommit(() => gateway.mailQueue.wake());
   if (options.background ?? true) {
     gateway.scheduler.start();
     gateway.postbackDelivery.start();
+    gateway.mailQueue.start();
   }
 
   return {
@@ -112,6 +123,7 @@ export function compose(options: ComposeOptions): Composition {
       clearInterval(purge);
       await gateway.scheduler.stop();
       await gateway.postbackDelivery.stop();
+      await gateway.mailQueue.stop();
       await store.close();
     },
   };

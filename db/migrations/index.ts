@@ -11,6 +11,7 @@ import * as m0006 from './0006-list-indexes.js';
 import * as m0007 from './0007-checkouts.js';
 import * as m0008 from './0008-outbox-due-order.js';
 import * as m0009 from './0009-invoices.js';
+import * as m0010 from './0010-emails.js';
 
 export interface Migration {
   version: number;
@@ -28,4 +29,5 @@ export const migrations: readonly Migration[] = [
   { version: 7, name: 'checkouts', up: m0007.up },
   { version: 8, name: 'outbox-due-order', up: m0008.up },
   { version: 9, name: 'invoices', up: m0009.up },
+  { version: 10, name: 'emails', up: m0010.up },
 ];

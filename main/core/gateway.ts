@@ -16,13 +16,18 @@ import { Postbacks } from './postbacks/postbacks.js';
 import { Staff } from './staff/staff.js';
 import { Checkouts } from './checkout/checkouts.js';
 import { Invoices } from './invoices/invoices.js';
+import { InvoicePayments } from './invoices/invoice-payments.js';
 import { TransactionQueries } from './transactions/queries.js';
+import { DEFAULT_MAIL_QUEUE_SETTINGS, MailQueue, type MailQueueSettings } from './mail/mail-queue.js';
+import type { Mailer } from './ports.js';
 
 export interface CoreSettings {
   idempotencyRetentionMs: number;
   lockout: LockoutPolicy;
   payments?: Partial<PaymentSettings>;
   postbacks?: Partial<DeliverySettings>;
+  /** Invoice e-mail retries (D11). */
+  mail?: Partial<MailQueueSettings>;
 }
 
 export interface CoreDeps {
@@ -38,6 +43,8 @@ export interface CoreDeps {
   /** Renders the invoices' QR codes. */
   qrCodes: QrCodes;
   settings: CoreSettings;
+  /** Sends invoice e-mails (SMTP or the local test outbox). */
+  mailer: Mailer;
 }
 
 export interface Gateway {
@@ -57,6 +64,10 @@ export interface Gateway {
   readonly staff: Staff;
   readonly checkouts: Checkouts;
   readonly invoices: Invoices;
+  /** The invoice e-mail queue (D11). */
+  readonly mailQueue: MailQueue;
+  /** Payment plans and the invoices' pay page payments (D11). */
+  readonly invoicePayments: InvoicePayments;
 }
 
 export function createGateway(deps: CoreDeps): Gateway {
@@ -96,5 +107,7 @@ export function createGateway(deps: CoreDeps): Gateway {
     staff: new Staff(store, clock, ids, auth),
     checkouts: new Checkouts({ store, clock, ids, payments, operations, scheduler, publicUrl: deps.publicUrl }),
     invoices: new Invoices({ store, clock, ids, publicUrl: deps.publicUrl, qrCodes: deps.qrCodes }),
+    mailQueue: new MailQueue(store, clock, deps.mailer, logger, { ...DEFAULT_MAIL_QUEUE_SETTINGS, ...settings.mail }),
+    invoicePayments: new InvoicePayments({ store, clock, ids, payments, operations, publicUrl: deps.publicUrl }),
   };
 }

@@ -535,6 +535,8 @@ export interface InvoiceRepository {
   insertPlan(plan: PaymentPlanRecord): Promise<void>;
   plans(invoiceId: number): Promise<PaymentPlanRecord[]>;
   setPlanStatus(id: string, status: PaymentPlanStatus, now: string): Promise<void>;
+  /** The invoice behind a pay link. */
+  byUuid(uuid: string): Promise<StoredInvoice | undefined>;
 }
 
 export interface Repositories {
@@ -553,6 +555,7 @@ export interface Repositories {
   staff: StaffRepository;
   checkouts: CheckoutRepository;
   invoices: InvoiceRepository;
+  emails: EmailRepository;
 }
 
 /**
@@ -653,4 +656,57 @@ export interface Processor {
   directDebitResult(request: DirectDebitRequest): Promise<DirectDebitResult>;
   /** Where the customer approves a redirect payment (wallet, a2a, bankredirect) or enters card data. */
   redirectUrl(method: RedirectMethod, reference: string): string;
+}
+
+// ---- invoice e-mails (decisions.md D11) ---------------------------------------------------------
+
+export type EmailStatus = 'queued' | 'sent' | 'failed';
+
+/** One invoice e-mail of the durable mail queue (migration 0010). */
+export interface EmailRecord {
+  id: string;
+  merchantId: string;
+  invoiceId: number;
+  emailType: InvoiceEmailType;
+  locale: InvoiceLocale;
+  recipient: string;
+  sender: string | null;
+  subject: string;
+  bodyText: string;
+  status: EmailStatus;
+  attempts: number;
+  nextAttemptAt: string;
+  sentAt: string | null;
+  lastError: string | null;
+  /** Kept in the local test outbox (no SMTP server configured) instead of being sent. */
+  testOutbox: boolean;
+  createdAt: string;
+}
+
+export interface EmailRepository {
+  insert(record: EmailRecord): Promise<void>;
+  get(id: string): Promise<EmailRecord | undefined>;
+  /** Queued e-mails whose next attempt is due, oldest first. */
+  due(now: string, limit: number): Promise<EmailRecord[]>;
+  /** Records the outcome of an attempt. */
+  settle(id: string, change: Pick<EmailRecord, 'status' | 'attempts' | 'nextAttemptAt' | 'sentAt' | 'lastError' | 'testOutbox'>): Promise<void>;
+  /** The invoice's most recent e-mail. */
+  latestForInvoice(invoiceId: number): Promise<EmailRecord | undefined>;
+  /** The invoice's e-mails, newest first. */
+  listForInvoice(invoiceId: number): Promise<EmailRecord[]>;
+}
+
+/** An outgoing message as handed to the mailer. */
+export interface MailMessage {
+  from: string | null;
+  to: string;
+  subject: string;
+  text: string;
+}
+
+export type MailResult = { kind: 'sent' } | { kind: 'test_outbox' } | { kind: 'failed'; message: string };
+
+/** Sends one message (SMTP, or the local test outbox); never throws. */
+export interface Mailer {
+  send(message: MailMessage): Promise<MailResult>;
 }

@@ -22,6 +22,7 @@ import { PostbackDeliverySchema, postbackRoutes } from './routes/postbacks.js';
 import { uiRoutes } from './routes/ui.js';
 import { CheckoutSchema, checkoutRoutes } from './routes/checkouts.js';
 import { InvoiceSchema, invoiceRoutes } from './routes/invoices.js';
+import { invoiceEmailRoutes } from './routes/invoice-emails.js';
 import { EventSchema, TransactionSchema, transactionRoutes } from './routes/transactions.js';
 import { ErrorBodySchema } from './schemas.js';
 
@@ -125,6 +126,7 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
     await api.register(postbackRoutes(gateway));
     await api.register(checkoutRoutes(gateway));
     await api.register(invoiceRoutes(gateway));
+    await api.register(invoiceEmailRoutes(gateway));
   });
 
   await app.register(uiRoutes(gateway));

@@ -127,6 +127,14 @@ const expectedByVersion: Record<number, Expected> = {
     ],
     addedColumns: { channels: ['public_id'] },
   },
+  10: {
+    tables: ['emails'],
+    indexes: {
+      emails_invoice_created: ['invoice_id', 'created_at', 'id'],
+      emails_due: ['status', 'next_attempt_at'],
+    },
+    unique: [],
+  },
 };
 
 function objectNames(db: Database.Database, type: 'table' | 'index'): string[] {

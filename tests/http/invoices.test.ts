@@ -148,7 +148,11 @@ describe('invoices', () => {
       assertInvoiceError(response, 422, text);
       const created = await create({ send_initial_email: true, email: 'bob@example.com' });
       assert.equal(created.invoice.send_initial_email, true);
-      assert.equal(created.invoice.last_email, null, 'no e-mail is sent yet: last_email stays null');
+      assert.deepEqual(
+        created.invoice.last_email,
+        { email_type: 'initial', status: 'queued', sent_at: null, recipient_email: 'bob@example.com', locale: 'en' },
+        'the initial e-mail is queued with the invoice (tests/http/invoice-emails.test.ts covers delivery)',
+      );
     });
 
     test('rule 4: initial_email_type honoured as given, blank means initial, other values 422', async () => {

@@ -14,9 +14,11 @@ import countries from 'i18n-iso-countries';
 import { apiError, ErrorCode, failure, success, type ApiError, type Outcome, type Reply } from '../errors.js';
 import { currencyExponent, decimalText, decimalTextToMinor, minorToAmount } from '../money.js';
 import type { Operation } from '../operations.js';
+import { renderInvoiceMail } from '../mail/templates.js';
 import type {
   ChannelRecord,
   Clock,
+  EmailRecord,
   ExpiryUnit,
   Ids,
   InvoiceEmailType,
@@ -128,7 +130,28 @@ export interface InvoiceView {
   send_initial_email: boolean;
   initial_email_type: InvoiceEmailType | null;
   effective_initial_email_type: InvoiceEmailType;
-  last_email: null;
+  last_email: LastEmailView | null;
+}
+
+/** `last_email`: the invoice's most recent e-mail. */
+export interface LastEmailView {
+  email_type: InvoiceEmailType;
+  status: EmailRecord['status'];
+  sent_at: string | null;
+  recipient_email: string;
+  locale: InvoiceLocale;
+}
+
+/** One e-mail of an invoice as listed by GET /rest/emails (the test outbox preview). */
+export interface EmailView extends LastEmailView {
+  id: string;
+  invoice_number: string;
+  subject: string;
+  body_text: string;
+  attempts: number;
+  last_error: string | null;
+  test_outbox: boolean;
+  created_at: string;
 }
 
 export interface InvoiceWrapper {
@@ -427,7 +450,7 @@ export class Invoices {
     return new Date(new Date(createdAt).getTime() + expiresIn * UNIT_MS[unit]).toISOString();
   }
 
-  view(record: StoredInvoice): InvoiceView {
+  view(record: StoredInvoice, lastEmail?: EmailRecord): InvoiceView {
     const exponent = currencyExponent(record.currency) ?? 2;
     const now = this.deps.clock.now().getTime();
     return {
@@ -469,14 +492,14 @@ export class Invoices {
       send_initial_email: record.sendInitialEmail,
       initial_email_type: record.initialEmailType,
       effective_initial_email_type: record.initialEmailType ?? 'initial',
-      // E-mails are not sent yet (docs/decisions.md, Invoices): nothing to summarize.
-      last_email: null,
+      last_email: lastEmail ? lastEmailView(lastEmail) : null,
     };
   }
 
   async wrap(record: StoredInvoice, message: string): Promise<InvoiceWrapper> {
     const paylink = this.paylink(record.uuid);
-    return { invoice: this.view(record), message, error: null, paylink, qrcode: await this.deps.qrCodes.pngDataUrl(paylink, QR_CODE_WIDTH) };
+    const lastEmail = await this.deps.store.read((r) => r.emails.latestForInvoice(record.id));
+    return { invoice: this.view(record, lastEmail), message, error: null, paylink, qrcode: await this.deps.qrCodes.pngDataUrl(paylink, QR_CODE_WIDTH) };
   }
 
   /** `POST /rest/invoices`: root `url_name` and the `invoice` object (create rules 1-6). */
@@ -573,7 +596,10 @@ export class Invoices {
         await tx.invoices.deactivateNumber(channelId, record.debtClaimNumber, now);
       }
       const stored = await tx.invoices.insert(record);
-      return success({ invoice: this.view(stored), message: 'Invoice created.', error: null, paylink, qrcode } satisfies InvoiceWrapper, 201);
+      // Rule 3: the e-mail is queued in the same unit of work, only when asked for.
+      const email = sendInitialEmail && channel ? this.queueEmail(stored, channel, stored.initialEmailType ?? 'initial') : undefined;
+      if (email) await tx.emails.insert(email);
+      return success({ invoice: this.view(stored, email), message: 'Invoice created.', error: null, paylink, qrcode } satisfies InvoiceWrapper, 201);
     });
   }
 
@@ -704,6 +730,87 @@ export class Invoices {
     const invoices = await Promise.all(records.map((record) => this.wrap(record, 'Invoice found.')));
     return success({ invoices, pagination: pagination(page, count), error: null, message: count === 0 ? 'No invoices found.' : 'Invoices found.' });
   }
+
+  // ---- e-mails (interface.md "Customer e-mails (invoices)"; decisions.md D11) -----------------
+
+  /** A queued e-mail of the invoice, rendered in its effective locale; delivery is the mail queue's. */
+  private queueEmail(invoice: StoredInvoice, channel: ChannelRecord, type: InvoiceEmailType): EmailRecord {
+    const now = this.deps.clock.now().toISOString();
+    const locale = invoice.locale ?? invoice.channelLanguage ?? 'en';
+    const name = [invoice.firstName, invoice.lastName].filter(Boolean).join(' ') || invoice.company;
+    const rendered = renderInvoiceMail(type, locale, {
+      channelName: channel.name,
+      customerName: name,
+      number: invoice.debtClaimNumber,
+      amountMinor: invoice.amountMinor,
+      exponent: currencyExponent(invoice.currency) ?? 2,
+      currency: invoice.currency,
+      expiresAt: invoice.expiresAt,
+      paylink: this.paylink(invoice.uuid),
+    });
+    return {
+      id: this.deps.ids.newId(),
+      merchantId: invoice.merchantId,
+      invoiceId: invoice.id,
+      emailType: type,
+      locale,
+      recipient: invoice.email ?? '',
+      sender: channel.senderEmail,
+      subject: rendered.subject,
+      bodyText: rendered.text,
+      status: 'queued',
+      attempts: 0,
+      nextAttemptAt: now,
+      sentAt: null,
+      lastError: null,
+      testOutbox: false,
+      createdAt: now,
+    };
+  }
+
+  /** `POST /rest/invoices/:invoice_number/reminder`: queues a reminder now (back office). */
+  async sendReminder(merchantId: string, number: string): Promise<Outcome<InvoiceWrapper>> {
+    const invoice = await this.deps.store.read((r) => r.invoices.resolve(merchantId, number));
+    if (!invoice) return failure(notFound());
+    const channel = await this.deps.store.read((r) => r.channels.findByUrlName(invoice.channelUrlName));
+    const outcome = await this.deps.store.run(async (tx): Promise<Outcome<StoredInvoice>> => {
+      const current = await tx.invoices.get(invoice.id);
+      if (!current) return failure(notFound());
+      if (!current.active) {
+        const text = 'Inactive invoices send no e-mails.';
+        return failure(invoiceProblem(ErrorCode.invalidState, text, text, 'active'));
+      }
+      if (!current.email) {
+        const text = 'The invoice has no e-mail address.';
+        return failure(invoiceProblem(ErrorCode.invalidState, text, text, 'email'));
+      }
+      if (!channel) return failure(notFound());
+      await tx.emails.insert(this.queueEmail(current, channel, 'reminder'));
+      return success(current);
+    });
+    if (!outcome.ok) return outcome;
+    return success(await this.wrap(outcome.value, 'Reminder queued.'));
+  }
+
+  /** `GET /rest/emails?invoice_number=`: the invoice's e-mails, newest first, with their text. */
+  async emails(merchantId: string, number: string): Promise<Outcome<{ emails: EmailView[] }>> {
+    const invoice = await this.deps.store.read((r) => r.invoices.resolve(merchantId, number));
+    if (!invoice) return failure(notFound());
+    const records = await this.deps.store.read((r) => r.emails.listForInvoice(invoice.id));
+    return success({
+      emails: records.map((e) => ({
+        id: e.id,
+        invoice_number: invoice.debtClaimNumber,
+        ...lastEmailView(e),
+        subject: e.subject,
+        body_text: e.bodyText,
+        attempts: e.attempts,
+        last_error: e.lastError,
+        test_outbox: e.testOutbox,
+        created_at: e.createdAt,
+      })),
+    });
+  }
 }
 
 /** The list's `pagination` object: page, items (page size), count, pages, from, to, prev, next. */
@@ -723,5 +830,15 @@ export function pagination(page: number, count: number, items = INVOICE_PAGE_SIZ
     to: Math.min(offset + items, count),
     prev: page > 1 ? page - 1 : null,
     next: page < pages ? page + 1 : null,
+  };
+}
+
+export function lastEmailView(email: EmailRecord): LastEmailView {
+  return {
+    email_type: email.emailType,
+    status: email.status,
+    sent_at: email.status === 'sent' ? email.sentAt : null,
+    recipient_email: email.recipient,
+    locale: email.locale,
   };
 }

@@ -52,13 +52,13 @@ function money(pr: PageRequest, cs: Checkout, amount: number): string {
   return formatMoney(pr.lang, amount, cs.currency);
 }
 
-function methodIcon(method: string): SafeHtml {
+export function methodIcon(method: string): SafeHtml {
   if (method === 'cardecom') return ICONS.card;
   if (method === 'wallet') return ICONS.wallet;
   return ICONS.bank;
 }
 
-const METHOD_KEYS: Record<string, { name: MessageKey; hint: MessageKey }> = {
+export const METHOD_KEYS: Record<string, { name: MessageKey; hint: MessageKey }> = {
   cardecom: { name: 'method_cardecom', hint: 'method_hint_cardecom' },
   dd: { name: 'method_dd', hint: 'method_hint_dd' },
   dd_b2b: { name: 'method_dd_b2b', hint: 'method_hint_dd_b2b' },

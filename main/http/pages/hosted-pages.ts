@@ -10,6 +10,7 @@ import type { Gateway } from '../../core/gateway.js';
 import { checkoutPages } from './checkout-pages.js';
 import { pageRequest, sendHtml, type HostedPagesOptions, type PagesDeps } from './context.js';
 import { renderPage, statusBlock } from './layout.js';
+import { invoicePages } from './invoice-pages.js';
 import { transactionPages } from './transaction-pages.js';
 
 export type { HostedPagesOptions } from './context.js';
@@ -42,6 +43,7 @@ export function hostedPages(gateway: Gateway, options: HostedPagesOptions = {}):
     });
 
     await app.register(transactionPages(deps), { prefix: '/pay' });
+    await app.register(invoicePages(deps), { prefix: '/pay' });
     await app.register(checkoutPages(deps), { prefix: '/checkout' });
   };
 }

@@ -18,6 +18,7 @@ import {
   toInvoiceReply,
   type InvoiceFields,
 } from '../../core/invoices/invoices.js';
+import { MAX_INSTALLMENTS, MIN_INSTALLMENTS, PLAN_INTERVALS } from '../../core/invoices/invoice-payments.js';
 import { merchantOf, send } from '../api-context.js';
 import { fieldErrorsFromAjv } from '../errors.js';
 import { apiResponses, IdempotencyHeaders } from '../schemas.js';
@@ -56,7 +57,7 @@ const invoiceFields = {
   error_url: Text(),
   expires_in: Type.Optional(Type.Union([Type.Integer(), Type.String(), Type.Null()], { description: 'with expires_in_unit; omit both for no expiry' })),
   expires_in_unit: Type.Optional(Type.Union([Type.String({ enum: [...EXPIRY_UNITS] }), Type.String(), Type.Null()])),
-  send_initial_email: Flag('stored; the e-mail itself is a follow-up (docs/decisions.md, Invoices)'),
+  send_initial_email: Flag('on create: queue the e-mail right after creation (needs email); later changes have no effect on delivery'),
   initial_email_type: Type.Optional(Type.Union([Type.String({ enum: [...INVOICE_EMAIL_TYPES] }), Type.String(), Type.Null()], { description: 'blank means initial' })),
   locale: Type.Optional(Type.Union([Type.String({ enum: [...INVOICE_LOCALES] }), Type.String(), Type.Null()], { description: 'blank means the channel language' })),
 };
@@ -134,7 +135,18 @@ export const InvoiceSchema = Type.Object(
     send_initial_email: Type.Boolean(),
     initial_email_type: Nullable(Type.String()),
     effective_initial_email_type: Type.String(),
-    last_email: Type.Null({ description: 'null until invoice e-mails are sent (a follow-up)' }),
+    last_email: Nullable(
+      Type.Object(
+        {
+          email_type: Type.String({ enum: [...INVOICE_EMAIL_TYPES] }),
+          status: Type.String({ enum: ['queued', 'sent', 'failed'] }),
+          sent_at: Nullable(Type.String({ description: 'ISO 8601; null unless delivery succeeded' })),
+          recipient_email: Type.String(),
+          locale: Type.String({ enum: [...INVOICE_LOCALES] }),
+        },
+        { description: "the invoice's most recent e-mail; null if none was ever sent" },
+      ),
+    ),
   },
   { $id: 'Invoice', title: 'Invoice' },
 );
@@ -309,6 +321,59 @@ export function invoiceRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         if (result.status === 204) return reply.code(204).send();
         return send(reply, result);
       },
+    );
+
+    // ---- payment plans (decisions.md D11) ----------------------------------------------------
+    const PlanReply = Type.Object(
+      { payment_plan: Type.Unknown({ description: 'id, status, installments, interval, currency, amount, amount_cents, paid_installments, schedule, created_at, updated_at' }), message: Type.String(), error: Type.Null() },
+      { description: 'a payment plan with its instalment schedule' },
+    );
+
+    app.post(
+      '/rest/invoices/:invoice_number/payment_plan',
+      {
+        schema: {
+          tags: ['Invoices'],
+          summary: 'Attach a payment plan',
+          description: `Splits the amount into ${MIN_INSTALLMENTS}-${MAX_INSTALLMENTS} instalments (the remainder on the first), due one interval apart from today. One active plan per invoice; the invoice must be pending.`,
+          params: NumberParams,
+          body: Type.Object(
+            { installments: Type.Integer({ minimum: MIN_INSTALLMENTS, maximum: MAX_INSTALLMENTS }), interval: Type.String({ enum: [...PLAN_INTERVALS] }) },
+            { additionalProperties: false },
+          ),
+          response: responses({ 201: PlanReply }, [404, 422]),
+        },
+      },
+      async (request, reply) =>
+        send(reply, toInvoiceReply(await gateway.invoicePayments.createPlan(merchantOf(request), request.params.invoice_number, request.body))),
+    );
+
+    app.get(
+      '/rest/invoices/:invoice_number/payment_plan',
+      {
+        schema: {
+          tags: ['Invoices'],
+          summary: 'Read the payment plan',
+          description: 'The active plan, else the most recent one.',
+          params: NumberParams,
+          response: responses({ 200: PlanReply }, [404]),
+        },
+      },
+      async (request, reply) => send(reply, toInvoiceReply(await gateway.invoicePayments.getPlan(merchantOf(request), request.params.invoice_number))),
+    );
+
+    app.delete(
+      '/rest/invoices/:invoice_number/payment_plan',
+      {
+        schema: {
+          tags: ['Invoices'],
+          summary: 'Cancel the payment plan',
+          description: 'The active plan becomes cancelled.',
+          params: NumberParams,
+          response: responses({ 200: PlanReply }, [404, 422]),
+        },
+      },
+      async (request, reply) => send(reply, toInvoiceReply(await gateway.invoicePayments.cancelPlan(merchantOf(request), request.params.invoice_number))),
     );
   };
 }

@@ -1,0 +1,61 @@
+/** The durable invoice mail queue (migration 0010). */
+import type Database from 'better-sqlite3';
+import type { EmailRecord, EmailRepository } from '../main/core/ports.js';
+
+type Row = Record<string, unknown>;
+
+const optStr = (v: unknown): string | null => (v === null || v === undefined ? null : (v as string));
+
+function emailFromRow(r: Row): EmailRecord {
+  return {
+    id: r.id as string,
+    merchantId: r.merchant_id as string,
+    invoiceId: r.invoice_id as number,
+    emailType: r.email_type as EmailRecord['emailType'],
+    locale: r.locale as EmailRecord['locale'],
+    recipient: r.recipient as string,
+    sender: optStr(r.sender),
+    subject: r.subject as string,
+    bodyText: r.body_text as string,
+    status: r.status as EmailRecord['status'],
+    attempts: r.attempts as number,
+    nextAttemptAt: r.next_attempt_at as string,
+    sentAt: optStr(r.sent_at),
+    lastError: optStr(r.last_error),
+    testOutbox: r.test_outbox === 1,
+    createdAt: r.created_at as string,
+  };
+}
+
+export function createEmailRepository(db: Database.Database): EmailRepository {
+  const s = {
+    insert: db.prepare(
+      `INSERT INTO emails (id, merchant_id, invoice_id, email_type, locale, recipient, sender, subject, body_text, status, attempts,
+         next_attempt_at, sent_at, last_error, test_outbox, created_at)
+       VALUES (@id, @merchantId, @invoiceId, @emailType, @locale, @recipient, @sender, @subject, @bodyText, @status, @attempts,
+         @nextAttemptAt, @sentAt, @lastError, @testOutbox, @createdAt)`,
+    ),
+    due: db.prepare("SELECT * FROM emails WHERE status = 'queued' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?"),
+    settle: db.prepare(
+      `UPDATE emails SET status = @status, attempts = @attempts, next_attempt_at = @nextAttemptAt, sent_at = @sentAt,
+         last_error = @lastError, test_outbox = @testOutbox WHERE id = @id`,
+    ),
+    get: db.prepare('SELECT * FROM emails WHERE id = ?'),
+    latest: db.prepare('SELECT * FROM emails WHERE invoice_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1'),
+    list: db.prepare('SELECT * FROM emails WHERE invoice_id = ? ORDER BY created_at DESC, rowid DESC'),
+  };
+  return {
+    insert: async (record) => void s.insert.run({ ...record, testOutbox: record.testOutbox ? 1 : 0 }),
+    get: async (id) => {
+      const row = s.get.get(id) as Row | undefined;
+      return row ? emailFromRow(row) : undefined;
+    },
+    due: async (now, limit) => (s.due.all(now, limit) as Row[]).map(emailFromRow),
+    settle: async (id, change) => void s.settle.run({ ...change, id, testOutbox: change.testOutbox ? 1 : 0 }),
+    latestForInvoice: async (invoiceId) => {
+      const row = s.latest.get(invoiceId) as Row | undefined;
+      return row ? emailFromRow(row) : undefined;
+    },
+    listForInvoice: async (invoiceId) => (s.list.all(invoiceId) as Row[]).map(emailFromRow),
+  };
+}

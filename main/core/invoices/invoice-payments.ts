@@ -1,0 +1,359 @@
+/**
+ * Paying invoices (decisions.md D11): payment plans (instalments) and the customer's payments from
+ * the invoice's pay page ({public_url}/pay/{uuid}). A payment is started like a hosted checkout's
+ * (payments.create with details { invoice_id, instalment }) and the invoice follows its transaction
+ * inside the transaction's own unit of work: started/pending -> processing; completed -> paid, or
+ * partly_paid while a plan still has unpaid instalments; declined/cancelled/expired/error -> back
+ * to pending (partly_paid when something was paid). This is D11's rule; status_change stays the
+ * only API endpoint that sets the status by hand.
+ *
+ * Which instalments are paid is read from the transactions themselves: every instalment has its own
+ * order_id (`{plan id}-{n}`; `{invoice uuid}` without a plan), and an instalment counts as paid when
+ * the latest transaction of its order is completed.
+ */
+import { ErrorCode, apiError, failure, success, validationError, type ApiError, type Outcome } from '../errors.js';
+import { currencyExponent, minorToAmount } from '../money.js';
+import type { Operations } from '../operations.js';
+import { HOSTED_METHODS } from '../checkout/checkouts.js';
+import { CAPABILITIES, type PaymentType } from '../payments/payment-types.js';
+import type { Payments } from '../payments/payments.js';
+import type { Clock, Ids, InvoiceStatus, PaymentPlanRecord, Repositories, Store, StoredInvoice, TransactionRecord } from '../ports.js';
+import { TransactionStatus as S } from '../transactions/status.js';
+
+export const PLAN_INTERVALS = ['week', 'month'] as const;
+export const MIN_INSTALLMENTS = 2;
+export const MAX_INSTALLMENTS = 24;
+
+export const PLAN_MESSAGES = {
+  notFound: 'Payment plan not found.',
+  alreadyActive: 'Invoice already has an active payment plan.',
+  notPending: 'A payment plan can only be attached while the invoice is pending.',
+  installments: `Installments must be a whole number from ${MIN_INSTALLMENTS} to ${MAX_INSTALLMENTS}.`,
+  interval: `Interval is not included in the list (${PLAN_INTERVALS.join(', ')}).`,
+  tooSmall: 'Amount is too small to split into that many installments.',
+  notActive: 'Payment plan is not active.',
+} as const;
+
+export interface InstalmentView {
+  number: number;
+  amount: number;
+  amount_cents: number;
+  due_date: string;
+  paid: boolean;
+}
+
+export interface PaymentPlanView {
+  id: string;
+  status: PaymentPlanRecord['status'];
+  installments: number;
+  interval: PaymentPlanRecord['interval'];
+  currency: string;
+  amount: number;
+  amount_cents: number;
+  paid_installments: number;
+  schedule: InstalmentView[];
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PaymentPlanReply {
+  payment_plan: PaymentPlanView;
+  message: string;
+  error: null;
+}
+
+/** What the pay page may show. */
+export interface CustomerInvoice {
+  uuid: string;
+  merchant_name: string;
+  number: string;
+  description: string | null;
+  customer_name: string | null;
+  currency: string;
+  /** Amount due now (a plan's next unpaid instalment), in major units. */
+  amount_due: number;
+  total: number;
+  status: InvoiceStatus;
+  locale: string;
+  /** Why no payment is taken: null when the customer can pay. */
+  blocked: 'inactive' | 'expired' | 'paid' | 'processing' | null;
+  instalment: { number: number; of: number; due_date: string } | null;
+  methods: PaymentType[];
+  /** While processing: the path of the started payment's own page, to continue it. */
+  continue_path: string | null;
+  success_url: string | null;
+  error_url: string | null;
+}
+
+export interface InvoicePaymentsDeps {
+  store: Store;
+  clock: Clock;
+  ids: Ids;
+  payments: Payments;
+  operations: Operations;
+  publicUrl: () => string;
+}
+
+function methodsFor(currency: string): PaymentType[] {
+  return HOSTED_METHODS.filter((type) => ['cardecom', 'dd', 'wallet'].includes(type)).filter((type) => {
+    const currencies = CAPABILITIES[type].currencies;
+    return !currencies || currencies.includes(currency);
+  });
+}
+
+function problem(code: ErrorCode, message: string, field = 'payment_plan'): ApiError {
+  return apiError(code, message, [{ field, message }]);
+}
+
+const invoiceNotFound = (): ApiError => apiError(ErrorCode.notFound, 'Invoice not found.', [{ field: 'invoice_number', message: 'Invoice not found.' }]);
+
+/** Instalment amounts that add up exactly: the remainder goes on the first. */
+export function splitAmount(totalMinor: number, installments: number): number[] {
+  const base = Math.floor(totalMinor / installments);
+  const rest = totalMinor - base * installments;
+  return Array.from({ length: installments }, (_, i) => (i === 0 ? base + rest : base));
+}
+
+/** Due dates (YYYY-MM-DD, UTC): the first on the plan's day, then one interval apart. */
+export function dueDates(start: string, installments: number, interval: PaymentPlanRecord['interval']): string[] {
+  const day = new Date(`${start.slice(0, 10)}T00:00:00Z`);
+  return Array.from({ length: installments }, (_, i) => {
+    if (interval === 'week') return new Date(day.getTime() + i * 7 * 86_400_000).toISOString().slice(0, 10);
+    const target = new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth() + i, 1));
+    const last = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+    target.setUTCDate(Math.min(day.getUTCDate(), last));
+    return target.toISOString().slice(0, 10);
+  });
+}
+
+const orderId = (invoice: StoredInvoice, plan: PaymentPlanRecord | undefined, instalment: number): string =>
+  plan ? `${plan.id}-${instalment}` : invoice.uuid;
+
+const isPaid = (t: TransactionRecord | undefined): boolean => !!t && (t.statusCode === S.completed || t.statusCode === S.authorized);
+
+export class InvoicePayments {
+  constructor(private readonly deps: InvoicePaymentsDeps) {
+    deps.payments.onTransactionChange((tx, transaction) => this.follow(tx, transaction));
+  }
+
+  private paylink(uuid: string): string {
+    return `${this.deps.publicUrl()}/pay/${uuid}`;
+  }
+
+  private async paidCount(r: Repositories, invoice: StoredInvoice, plan: PaymentPlanRecord | undefined): Promise<number> {
+    const n = plan ? plan.installments : 1;
+    let paid = 0;
+    for (let k = 1; k <= n; k++) if (isPaid(await r.transactions.latestForOrder(invoice.merchantId, orderId(invoice, plan, k)))) paid++;
+    return paid;
+  }
+
+  /** The plan payments follow: the active one, else the most recent completed one. */
+  private async currentPlan(r: Repositories, invoiceId: number): Promise<PaymentPlanRecord | undefined> {
+    const plans = await r.invoices.plans(invoiceId);
+    return plans.find((p) => p.status === 'active') ?? plans.filter((p) => p.status === 'completed').at(-1);
+  }
+
+  private async planView(r: Repositories, invoice: StoredInvoice, plan: PaymentPlanRecord): Promise<PaymentPlanView> {
+    const exponent = currencyExponent(invoice.currency) ?? 2;
+    const amounts = splitAmount(invoice.amountMinor, plan.installments);
+    const dates = dueDates(plan.createdAt, plan.installments, plan.interval);
+    const schedule: InstalmentView[] = [];
+    let paid = 0;
+    for (let k = 1; k <= plan.installments; k++) {
+      const done = isPaid(await r.transactions.latestForOrder(invoice.merchantId, orderId(invoice, plan, k)));
+      if (done) paid++;
+      const minor = amounts[k - 1] ?? 0;
+      schedule.push({ number: k, amount: minorToAmount(minor, exponent), amount_cents: minor, due_date: dates[k - 1] ?? '', paid: done });
+    }
+    return {
+      id: plan.id,
+      status: plan.status,
+      installments: plan.installments,
+      interval: plan.interval,
+      currency: invoice.currency,
+      amount: minorToAmount(invoice.amountMinor, exponent),
+      amount_cents: invoice.amountMinor,
+      paid_installments: paid,
+      schedule,
+      created_at: plan.createdAt,
+      updated_at: plan.updatedAt,
+    };
+  }
+
+  /** `POST /rest/invoices/:invoice_number/payment_plan`. */
+  async createPlan(merchantId: string, number: string, body: { installments?: unknown; interval?: unknown }): Promise<Outcome<PaymentPlanReply>> {
+    return this.deps.store.run(async (tx): Promise<Outcome<PaymentPlanReply>> => {
+      const invoice = await tx.invoices.resolve(merchantId, number);
+      if (!invoice) return failure(invoiceNotFound());
+      const installments = body.installments;
+      if (typeof installments !== 'number' || !Number.isInteger(installments) || installments < MIN_INSTALLMENTS || installments > MAX_INSTALLMENTS) {
+        return failure(problem(ErrorCode.validation, PLAN_MESSAGES.installments, 'installments'));
+      }
+      if (typeof body.interval !== 'string' || !(PLAN_INTERVALS as readonly string[]).includes(body.interval)) {
+        return failure(problem(ErrorCode.validation, PLAN_MESSAGES.interval, 'interval'));
+      }
+      const plans = await tx.invoices.plans(invoice.id);
+      if (plans.some((p) => p.status === 'active')) return failure(problem(ErrorCode.invalidState, PLAN_MESSAGES.alreadyActive));
+      if (invoice.status !== 'pending') return failure(problem(ErrorCode.invalidState, PLAN_MESSAGES.notPending));
+      if (invoice.amountMinor < installments) return failure(problem(ErrorCode.validation, PLAN_MESSAGES.tooSmall, 'installments'));
+      const now = this.deps.clock.now().toISOString();
+      const plan: PaymentPlanRecord = {
+        id: this.deps.ids.newId(),
+        invoiceId: invoice.id,
+        status: 'active',
+        installments,
+        interval: body.interval as PaymentPlanRecord['interval'],
+        createdAt: now,
+        updatedAt: now,
+      };
+      await tx.invoices.insertPlan(plan);
+      return success({ payment_plan: await this.planView(tx, invoice, plan), message: 'Payment plan created.', error: null }, 201);
+    });
+  }
+
+  /** `GET`: the active plan, else the most recent one. */
+  async getPlan(merchantId: string, number: string): Promise<Outcome<PaymentPlanReply>> {
+    return this.deps.store.read(async (r): Promise<Outcome<PaymentPlanReply>> => {
+      const invoice = await r.invoices.resolve(merchantId, number);
+      if (!invoice) return failure(invoiceNotFound());
+      const plans = await r.invoices.plans(invoice.id);
+      const plan = plans.find((p) => p.status === 'active') ?? plans.at(-1);
+      if (!plan) return failure(problem(ErrorCode.notFound, PLAN_MESSAGES.notFound));
+      return success({ payment_plan: await this.planView(r, invoice, plan), message: 'Payment plan found.', error: null });
+    });
+  }
+
+  /** `DELETE`: cancels the active plan. */
+  async cancelPlan(merchantId: string, number: string): Promise<Outcome<PaymentPlanReply>> {
+    return this.deps.store.run(async (tx): Promise<Outcome<PaymentPlanReply>> => {
+      const invoice = await tx.invoices.resolve(merchantId, number);
+      if (!invoice) return failure(invoiceNotFound());
+      const plans = await tx.invoices.plans(invoice.id);
+      const plan = plans.find((p) => p.status === 'active');
+      if (!plan) return failure(problem(plans.length ? ErrorCode.invalidState : ErrorCode.notFound, plans.length ? PLAN_MESSAGES.notActive : PLAN_MESSAGES.notFound));
+      const now = this.deps.clock.now().toISOString();
+      await tx.invoices.setPlanStatus(plan.id, 'cancelled', now);
+      return success({ payment_plan: await this.planView(tx, invoice, { ...plan, status: 'cancelled', updatedAt: now }), message: 'Payment plan cancelled.', error: null });
+    });
+  }
+
+  /** The pay page's view of an invoice, or undefined when there is none. */
+  async forCustomer(uuid: string): Promise<CustomerInvoice | undefined> {
+    return this.deps.store.read(async (r) => {
+      const invoice = await r.invoices.byUuid(uuid);
+      if (!invoice) return undefined;
+      const channel = await r.channels.findByUrlName(invoice.channelUrlName);
+      const exponent = currencyExponent(invoice.currency) ?? 2;
+      const plans = await r.invoices.plans(invoice.id);
+      const plan = plans.find((p) => p.status === 'active');
+      const paid = await this.paidCount(r, invoice, plan);
+      let dueMinor = invoice.amountMinor;
+      let instalment: CustomerInvoice['instalment'] = null;
+      if (plan && paid < plan.installments) {
+        dueMinor = splitAmount(invoice.amountMinor, plan.installments)[paid] ?? 0;
+        instalment = { number: paid + 1, of: plan.installments, due_date: dueDates(plan.createdAt, plan.installments, plan.interval)[paid] ?? '' };
+      }
+      const expired = invoice.expiresAt !== null && Date.parse(invoice.expiresAt) <= this.deps.clock.now().getTime();
+      const blocked: CustomerInvoice['blocked'] = !invoice.active
+        ? 'inactive'
+        : invoice.status === 'paid'
+          ? 'paid'
+          : expired
+            ? 'expired'
+            : invoice.status === 'processing'
+              ? 'processing'
+              : null;
+      const name = [invoice.firstName, invoice.lastName].filter(Boolean).join(' ') || invoice.company;
+      let continuePath: string | null = null;
+      if (blocked === 'processing') {
+        const latest = await r.transactions.latestForOrder(invoice.merchantId, orderId(invoice, plan, Math.min(paid + 1, plan?.installments ?? 1)));
+        const url = (latest?.details.client_action as { action_data?: { url?: string } } | undefined)?.action_data?.url;
+        const open = latest?.statusCode === S.started && !(latest.expiresAt && Date.parse(latest.expiresAt) <= this.deps.clock.now().getTime());
+        if (open && typeof url === 'string') continuePath = new URL(url).pathname;
+      }
+      return {
+        uuid: invoice.uuid,
+        merchant_name: channel?.name ?? invoice.channelUrlName,
+        number: invoice.debtClaimNumber,
+        description: invoice.description,
+        customer_name: name || null,
+        currency: invoice.currency,
+        amount_due: minorToAmount(dueMinor, exponent),
+        total: minorToAmount(invoice.amountMinor, exponent),
+        status: invoice.status,
+        locale: invoice.locale ?? invoice.channelLanguage ?? 'en',
+        blocked,
+        instalment,
+        methods: methodsFor(invoice.currency),
+        continue_path: continuePath,
+        success_url: invoice.successUrl,
+        error_url: invoice.errorUrl,
+      };
+    });
+  }
+
+  /** The customer chose a method on the pay page: start the payment and say where to go next. */
+  async pay(uuid: string, input: { method: string; iban?: string; account_holder?: string }): Promise<Outcome<{ transaction_id: string; redirectTo: string }>> {
+    const view = await this.forCustomer(uuid);
+    if (!view) return failure(invoiceNotFound());
+    if (view.blocked) return failure(apiError(ErrorCode.invalidState, `This invoice is ${view.blocked}`, [{ field: 'invoice', message: `is ${view.blocked}` }]));
+    if (!(view.methods as string[]).includes(input.method)) return failure(validationError([{ field: 'method', message: 'choose one of the payment methods offered' }]));
+    const loaded = await this.deps.store.read(async (r) => {
+      const invoice = await r.invoices.byUuid(uuid);
+      const plan = invoice ? (await r.invoices.plans(invoice.id)).find((p) => p.status === 'active') : undefined;
+      return invoice && { invoice, plan };
+    });
+    if (!loaded) return failure(invoiceNotFound());
+    const { invoice, plan } = loaded;
+    const instalment = view.instalment?.number ?? 1;
+    const back = this.paylink(uuid);
+    const outcome = await this.deps.operations.perform({ merchantId: invoice.merchantId }, (operation) =>
+      this.deps.payments.create(
+        operation,
+        'payment',
+        {
+          payment_type: input.method as PaymentType,
+          order_id: orderId(invoice, plan, instalment),
+          amount: view.amount_due,
+          currency: invoice.currency,
+          merchant_reference: invoice.debtClaimNumber.replace(/[^A-Za-z0-9/\-?():.,'+ ]/g, '').slice(0, 35) || 'Invoice',
+          success_url: invoice.successUrl ?? back,
+          error_url: invoice.errorUrl ?? back,
+          // The invoice follows its transaction in the unit of work; the gateway's own page takes the postback.
+          postback_url: `${back}/notify`,
+          ...(invoice.description ? { additional_transaction_data: invoice.description.slice(0, 2000) } : {}),
+          ...(invoice.firstName ? { first_name: invoice.firstName } : {}),
+          ...(invoice.lastName ? { last_name: invoice.lastName } : {}),
+          ...(invoice.email ? { email: invoice.email } : {}),
+          ...(input.method === 'dd' ? { iban: input.iban ?? '', account_holder: input.account_holder ?? '' } : {}),
+        },
+        { details: { invoice_id: invoice.id, instalment } },
+      ),
+    );
+    if (!outcome.ok) return outcome;
+    const transaction = outcome.value;
+    return success({ transaction_id: transaction.transaction_id, redirectTo: transaction.action_data?.url ?? back });
+  }
+
+  /** Inside a transaction's unit of work: move its invoice (and plan) along. */
+  private async follow(tx: Repositories, t: TransactionRecord): Promise<void> {
+    const invoiceId = t.details.invoice_id;
+    if (typeof invoiceId !== 'number') return;
+    const invoice = await tx.invoices.get(invoiceId);
+    if (!invoice) return;
+    const now = this.deps.clock.now().toISOString();
+    const plan = await this.currentPlan(tx, invoice.id);
+    let status: InvoiceStatus | undefined;
+    if (t.statusCode === S.started || t.statusCode === S.pending) {
+      status = 'processing';
+    } else if (isPaid(t)) {
+      const paid = await this.paidCount(tx, invoice, plan);
+      const all = plan ? plan.installments : 1;
+      status = paid >= all ? 'paid' : 'partly_paid';
+      if (plan && plan.status === 'active' && paid >= all) await tx.invoices.setPlanStatus(plan.id, 'completed', now);
+    } else if ([S.declined, S.cancelled, S.expired, S.error].includes(t.statusCode as never)) {
+      status = (await this.paidCount(tx, invoice, plan)) > 0 ? 'partly_paid' : 'pending';
+    }
+    if (status && status !== invoice.status && invoice.status !== 'paid') await tx.invoices.update({ ...invoice, status, updatedAt: now });
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * The invoice mail queue (decisions.md D11): e-mail rows are written in the same unit of work as
+ * the invoice or the reminder request (status `queued`); this worker hands each due row to the
+ * Mailer outside any unit of work and records the outcome: `sent` (with sent_at; `test_outbox`
+ * when no SMTP server is configured), or another attempt after the next retry delay, or `failed`
+ * once the retry delays are used up. Same pattern as postbacks/delivery.ts (start, wake, drain).
+ */
+import type { Clock, EmailRecord, Logger, Mailer, MailResult, Store } from '../ports.js';
+
+const MINUTE = 60_000;
+
+export interface MailQueueSettings {
+  /** Delay before each retry; after the last one the e-mail is failed. */
+  retryDelaysMs: number[];
+  /** Idle poll interval; wake() shortens it after a commit. */
+  pollMs: number;
+}
+
+export const DEFAULT_MAIL_QUEUE_SETTINGS: MailQueueSettings = { retryDelaysMs: [1, 5, 15].map((m) => m * MINUTE), pollMs: 1000 };
+
+export class MailQueue {
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = true;
+  private pumping: Promise<void> | undefined;
+  private again = false;
+  private readonly inFlight = new Set<string>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly mailer: Mailer,
+    private readonly logger: Logger,
+    private readonly settings: MailQueueSettings,
+  ) {}
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.wake();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.pumping;
+  }
+
+  wake(): void {
+    if (this.stopped) return;
+    if (this.pumping) {
+      this.again = true;
+      return;
+    }
+    this.schedule(0);
+  }
+
+  private schedule(ms: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.pump(), ms);
+    if (ms > 0) this.timer.unref();
+  }
+
+  private async pump(): Promise<void> {
+    this.timer = undefined;
+    if (this.stopped || this.pumping) return;
+    const run = (async () => {
+      do {
+        this.again = false;
+        await this.sendDue();
+      } while (this.again && !this.stopped);
+    })();
+    this.pumping = run;
+    try {
+      await run;
+    } catch (error) {
+      this.logger.error({ error: error instanceof Error ? error.message : String(error) }, 'mail queue pump failed');
+    } finally {
+      this.pumping = undefined;
+    }
+    if (!this.stopped && !this.timer) this.schedule(this.settings.pollMs);
+  }
+
+  /** Sends every due e-mail once, one after the other; returns how many were attempted. */
+  private async sendDue(): Promise<number> {
+    const due = await this.store.read((r) => r.emails.due(this.clock.now().toISOString(), 50));
+    let attempted = 0;
+    for (const record of due) {
+      if (this.inFlight.has(record.id)) continue;
+      this.inFlight.add(record.id);
+      try {
+        await this.attempt(record);
+      } finally {
+        this.inFlight.delete(record.id);
+      }
+      attempted += 1;
+    }
+    return attempted;
+  }
+
+  /** One attempt of one e-mail, recorded in one unit of work. */
+  async attempt(queued: EmailRecord): Promise<void> {
+    // The row may have been attempted since it was listed (drain() beside the background pump).
+    const record = await this.store.read((r) => r.emails.get(queued.id));
+    if (!record || record.status !== 'queued' || record.attempts !== queued.attempts) return;
+    // An invoice deactivated after the e-mail was queued sends nothing (and is not retried).
+    const invoice = await this.store.read((r) => r.invoices.get(record.invoiceId));
+    const inactive = !invoice?.active;
+    const result: MailResult = inactive
+      ? { kind: 'failed', message: 'the invoice is inactive' }
+      : await this.mailer.send({ from: record.sender, to: record.recipient, subject: record.subject, text: record.bodyText });
+    const now = this.clock.now();
+    const attempts = record.attempts + 1;
+    if (result.kind !== 'failed') {
+      await this.store.run((tx) =>
+        tx.emails.settle(record.id, {
+          status: 'sent',
+          attempts,
+          nextAttemptAt: now.toISOString(),
+          sentAt: now.toISOString(),
+          lastError: null,
+          testOutbox: result.kind === 'test_outbox',
+        }),
+      );
+      return;
+    }
+    const delay = inactive ? undefined : this.settings.retryDelaysMs[attempts - 1];
+    const next = delay === undefined ? null : new Date(now.getTime() + delay);
+    await this.store.run((tx) =>
+      tx.emails.settle(record.id, {
+        status: next ? 'queued' : 'failed',
+        attempts,
+        nextAttemptAt: (next ?? now).toISOString(),
+        sentAt: null,
+        lastError: result.message.slice(0, 1000),
+        testOutbox: false,
+      }),
+    );
+    this.logger.warn({ email_id: record.id, attempt: attempts, error: result.message, next_attempt_at: next?.toISOString() ?? null }, 'invoice e-mail not sent');
+  }
+
+  /** Sends every due e-mail now and waits (tests and the CLI); retries that are due later stay queued. */
+  async drain(): Promise<void> {
+    await this.pumping;
+    while ((await this.sendDue()) > 0) {
+      /* until nothing is due */
+    }
+  }
+}

@@ -1,0 +1,174 @@
+/**
+ * The invoice pay page (decisions.md D11) at `{public_url}/pay/{uuid}`: the channel's name, the
+ * invoice number, description, customer and the amount due (a payment plan's next instalment),
+ * and the methods the currency allows (card, SEPA Direct Debit, wallet). SEPA adds the mandate
+ * step of the checkout page. Paying starts the payment through gateway.invoicePayments and sends
+ * the customer on with 303 to the card or approval page, or back here for the result. Inactive,
+ * expired, paid or unknown invoices get a page of their own and take no payment.
+ */
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { CustomerInvoice } from '../../core/invoices/invoice-payments.js';
+import { ErrorCode } from '../../core/errors.js';
+import { METHOD_KEYS, methodIcon } from './checkout-pages.js';
+import { bodyOf, fromOwnPage, nextLocation, pageRequest, seeOther, sendHtml, type PageRequest, type PagesDeps } from './context.js';
+import { field, groupIban, readSepaForm, type FieldErrors } from './forms.js';
+import { attrs, html } from './html.js';
+import { formatMoney, type MessageKey } from './i18n.js';
+import { errorSummary, facts, fieldId, ICONS, payHead, renderPage, statusBlock, textField } from './layout.js';
+import { notFoundPage } from './transaction-pages.js';
+
+const UUID_PATTERN = /^[A-Za-z0-9-]{8,64}$/;
+
+function money(pr: PageRequest, inv: CustomerInvoice, amount: number): string {
+  return formatMoney(pr.lang, amount, inv.currency);
+}
+
+function details(pr: PageRequest, inv: CustomerInvoice) {
+  const { t } = pr;
+  return facts([
+    [t('invoice_number'), inv.number],
+    inv.description ? [t('description'), inv.description] : false,
+    inv.customer_name ? [t('invoice_customer'), inv.customer_name] : false,
+    inv.instalment ? [t('total'), money(pr, inv, inv.total)] : false,
+  ]);
+}
+
+function payForm(pr: PageRequest, inv: CustomerInvoice, chosen: string | undefined, errors: FieldErrors, general?: string): string {
+  const { t } = pr;
+  const selected = chosen ?? inv.methods[0];
+  const options = inv.methods.map((method) => {
+    const keys = METHOD_KEYS[method];
+    return html`<label class="method" for="f-method-${method}"><input type="radio" id="f-method-${method}" name="method" value="${method}"${attrs({ checked: method === selected })}><span class="method-text"><span class="method-name">${keys ? t(keys.name) : method}</span>${keys ? html`<span class="method-hint">${t(keys.hint)}</span>` : ''}</span>${methodIcon(method)}</label>`;
+  });
+  const methodError = errors.method ? t(errors.method) : '';
+  const body = html`
+<h1>${t('invoice_title', { number: inv.number })}</h1>
+${payHead(t('invoice_amount_due'), money(pr, inv, inv.amount_due), ICONS.card)}
+${inv.instalment ? html`<p class="muted">${t('invoice_instalment', { number: String(inv.instalment.number), of: String(inv.instalment.of), date: inv.instalment.due_date })}</p>` : ''}
+${details(pr, inv)}
+<form method="post" action="${pr.link(`/pay/${inv.uuid}`)}" novalidate data-validate data-busy-text="${t('busy')}">
+${errorSummary(t, errors.method ? [{ name: 'method', message: methodError }] : [], general)}
+<fieldset class="field methods${methodError ? ' invalid' : ''}" id="${fieldId('method')}" data-check="radio" data-msg-required="${t('err_method_required')}" aria-describedby="${fieldId('method')}-error">
+<legend>${t('payment_method')}</legend>
+${options}
+<p class="error" id="${fieldId('method')}-error">${methodError}</p>
+</fieldset>
+<div class="actions"><button type="submit" class="btn btn-primary" data-busy>${t('invoice_pay')}</button></div>
+</form>`;
+  return renderPage({ lang: pr.lang, t, title: t('invoice_title', { number: inv.number }), merchant: inv.merchant_name, languageHref: pr.languageHref, body });
+}
+
+function sepaPage(pr: PageRequest, inv: CustomerInvoice, state: { iban?: string; accountHolder?: string; errors: FieldErrors; general?: string }): string {
+  const { t } = pr;
+  const order = ['account_holder', 'iban', 'mandate_accept'].filter((name) => state.errors[name]);
+  const error = (name: string) => (state.errors[name] ? t(state.errors[name] as MessageKey) : undefined);
+  const body = html`
+<h1>${t('sepa_title')}</h1>
+<p class="lead">${t('sepa_intro')}</p>
+${payHead(t('invoice_amount_due'), money(pr, inv, inv.amount_due), ICONS.bank)}
+${facts([[t('creditor'), inv.merchant_name], [t('invoice_number'), inv.number]])}
+<form method="post" action="${pr.link(`/pay/${inv.uuid}`)}" novalidate data-validate data-busy-text="${t('busy')}">
+<input type="hidden" name="method" value="dd"><input type="hidden" name="step" value="sepa">
+${errorSummary(t, order.map((name) => ({ name, message: error(name) as string })), state.general)}
+${textField({ name: 'account_holder', label: t('account_holder'), value: state.accountHolder ?? inv.customer_name ?? '', error: error('account_holder'), autocomplete: 'name', maxlength: 120, required: true, check: 'text', first: order[0] === 'account_holder', messages: { required: t('err_account_holder_required') } })}
+${textField({
+  name: 'iban',
+  label: t('iban'),
+  hint: t('iban_hint'),
+  value: state.iban ? groupIban(state.iban) : '',
+  error: error('iban'),
+  autocomplete: 'off',
+  maxlength: 42,
+  required: true,
+  check: 'iban',
+  first: order[0] === 'iban',
+  messages: { required: t('err_iban_required'), invalid: t('err_iban_invalid') },
+  extra: { spellcheck: 'false', autocapitalize: 'characters', autocorrect: 'off', class: 'mono' },
+})}
+<div class="mandate"><p>${t('mandate_text', { merchant: inv.merchant_name })}</p></div>
+<div class="field${error('mandate_accept') ? ' invalid' : ''}">
+<div class="check"><input type="checkbox" id="f-mandate_accept" name="mandate_accept" value="1" data-check="checked" data-msg-required="${t('err_mandate_accept')}" aria-describedby="f-mandate_accept-error"${attrs({ 'aria-invalid': error('mandate_accept') ? 'true' : undefined, 'data-first-error': order[0] === 'mandate_accept' ? true : undefined })}><label for="f-mandate_accept">${t('mandate_accept')}</label></div>
+<p class="error" id="f-mandate_accept-error">${error('mandate_accept') ?? ''}</p>
+</div>
+<div class="actions"><button type="submit" class="btn btn-primary" data-busy>${t('confirm_and_pay')}</button></div>
+<div class="secondary-actions"><button type="submit" name="back" value="1" class="linkish" formnovalidate>${t('back')}</button></div>
+</form>`;
+  return renderPage({ lang: pr.lang, t, title: t('sepa_title'), merchant: inv.merchant_name, languageHref: pr.languageHref, body });
+}
+
+function statusPage(pr: PageRequest, inv: CustomerInvoice): string {
+  const { t } = pr;
+  const blocked = inv.blocked ?? 'processing';
+  const keys: Record<typeof blocked, [MessageKey, MessageKey, 'ok' | 'bad' | 'neutral']> = {
+    paid: ['invoice_paid_title', 'invoice_paid_text', 'ok'],
+    inactive: ['invoice_inactive_title', 'invoice_inactive_text', 'bad'],
+    expired: ['invoice_expired_title', 'invoice_expired_text', 'neutral'],
+    processing: ['invoice_processing_title', 'invoice_processing_text', 'neutral'],
+  };
+  const [title, text, tone] = keys[blocked];
+  const next = inv.continue_path
+    ? html`<div class="actions"><a class="btn btn-primary" href="${pr.link(inv.continue_path)}">${t('continue_payment')}</a></div>`
+    : html`<p class="muted">${t('close_page')}</p>`;
+  const after = html`${facts([[t('invoice_number'), inv.number], [t('total'), money(pr, inv, inv.total)]])}${next}`;
+  const body = statusBlock(tone, t(title), [t(text, { merchant: inv.merchant_name })], after, blocked === 'inactive');
+  return renderPage({ lang: pr.lang, t, title: t(title), merchant: inv.merchant_name, languageHref: pr.languageHref, body });
+}
+
+interface UuidParams {
+  uuid: string;
+}
+
+export function invoicePages(deps: PagesDeps): FastifyPluginAsync {
+  const { gateway } = deps;
+  const hide = { schema: { hide: true } };
+
+  async function load(uuid: string): Promise<CustomerInvoice | undefined> {
+    return UUID_PATTERN.test(uuid) ? gateway.invoicePayments.forCustomer(uuid) : undefined;
+  }
+
+  const missing = (request: FastifyRequest, reply: FastifyReply) => sendHtml(reply, 404, notFoundPage(pageRequest(request, null), 'invoice_not_found_title'));
+
+  return async (app) => {
+    // The postback of an invoice's payment: the invoice already followed its transaction, so it is only acknowledged.
+    app.post<{ Params: UuidParams }>('/:uuid/notify', hide, async (_request, reply) => reply.code(204).send());
+
+    app.get<{ Params: UuidParams }>('/:uuid', hide, async (request, reply) => {
+      const inv = await load(request.params.uuid);
+      if (!inv) return missing(request, reply);
+      const pr = pageRequest(request, inv.locale);
+      if (inv.blocked) return sendHtml(reply, 200, statusPage(pr, inv));
+      return sendHtml(reply, 200, payForm(pr, inv, undefined, {}));
+    });
+
+    app.post<{ Params: UuidParams }>('/:uuid', hide, async (request, reply) => {
+      const inv = await load(request.params.uuid);
+      if (!inv) return missing(request, reply);
+      const pr = pageRequest(request, inv.locale);
+      if (inv.blocked) return sendHtml(reply, 409, statusPage(pr, inv));
+      if (!fromOwnPage(request, deps)) return sendHtml(reply, 200, payForm(pr, inv, undefined, {}));
+      const body = bodyOf(request);
+      const method = field(body, 'method');
+      if (field(body, 'back') === '1') return sendHtml(reply, 200, payForm(pr, inv, method, {}));
+      if (!method || !(inv.methods as string[]).includes(method)) return sendHtml(reply, 422, payForm(pr, inv, undefined, { method: 'err_method_required' }));
+      let mandate: ReturnType<typeof readSepaForm> | undefined;
+      if (method === 'dd') {
+        if (field(body, 'step') !== 'sepa') return sendHtml(reply, 200, sepaPage(pr, inv, { errors: {} }));
+        mandate = readSepaForm(body);
+        if (Object.keys(mandate.errors).length) return sendHtml(reply, 422, sepaPage(pr, inv, { iban: mandate.iban, accountHolder: mandate.accountHolder, errors: mandate.errors }));
+      }
+      const outcome = await gateway.invoicePayments.pay(inv.uuid, { method, ...(mandate ? { iban: mandate.iban, account_holder: mandate.accountHolder } : {}) });
+      if (outcome.ok) return seeOther(reply, nextLocation(outcome.value.redirectTo, `/pay/${outcome.value.transaction_id}/`, pr.lang));
+      const error = outcome.error;
+      if (error.error_code === ErrorCode.notFound) return missing(request, reply);
+      if (error.error_code === ErrorCode.invalidState) return seeOther(reply, pr.link(`/pay/${inv.uuid}`));
+      const status = error.error_code === ErrorCode.processor ? 502 : 422;
+      const general = error.error_code === ErrorCode.processor ? pr.t('err_processor') : pr.t('err_checkout_general');
+      if (mandate) {
+        const errors: FieldErrors = {};
+        if (error.errors.some((e) => e.field === 'iban')) errors.iban = 'err_iban_invalid';
+        return sendHtml(reply, status, sepaPage(pr, inv, { iban: mandate.iban, accountHolder: mandate.accountHolder, errors, general }));
+      }
+      return sendHtml(reply, status, payForm(pr, inv, method, {}, general));
+    });
+  };
+}

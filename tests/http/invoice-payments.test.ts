@@ -1,0 +1,258 @@
+// Paying invoices (decisions.md D11): payment plans over the API (schedule, one active plan, cancel)
+// and the restrictions they make real (amount/active changes, delete), the pay page at
+// /pay/{uuid} (renders, escapes, languages), card payments through it moving the invoice
+// pending -> processing -> paid, a plan's instalments pending -> partly_paid -> paid, a declined card
+// back to pending, and inactive/expired/paid/unknown invoices taking no payment. All through inject().
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createTestMerchant, startTestGateway, type TestGateway, type TestMerchant } from '../helpers/api.js';
+import { EXPIRY_YEAR } from '../helpers/payments.js';
+
+const EXPIRY = `12/${String(EXPIRY_YEAR).slice(2)}`;
+const GOOD_CARD = { step: 'card', card_number: '4111 1111 1111 1111', expiry: EXPIRY, cvc: '123', holder: 'Ada Lovelace' };
+const RESTRICTED = 'Amount and active can only be changed while the invoice is pending and has never had a payment plan attached.';
+
+interface Wrapper {
+  invoice: { id: number; uuid: string; debt_claim_number: string; status: string; active: boolean };
+  paylink: string;
+}
+
+interface Plan {
+  payment_plan: {
+    id: string;
+    status: string;
+    installments: number;
+    interval: string;
+    amount_cents: number;
+    paid_installments: number;
+    schedule: Array<{ number: number; amount_cents: number; due_date: string; paid: boolean }>;
+  };
+  message: string;
+  error: null;
+}
+
+describe('invoice payments', () => {
+  let gw: TestGateway;
+  let shop: TestMerchant;
+
+  before(async () => {
+    gw = await startTestGateway();
+    shop = await createTestMerchant(gw, 'Plan Shop');
+  });
+
+  after(async () => {
+    await gw.close();
+  });
+
+  const inject = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>
+    gw.app.inject({ method, url, headers: { authorization: shop.auth }, ...(payload !== undefined ? { payload: payload as Record<string, unknown> } : {}) });
+  const create = async (invoice: Record<string, unknown> = {}): Promise<Wrapper> => {
+    const response = await inject('POST', '/rest/invoices', { url_name: shop.channel.url_name, invoice: { amount: 100, ...invoice } });
+    assert.equal(response.statusCode, 201, response.body);
+    return response.json<Wrapper>();
+  };
+  const planPath = (number: string) => `/rest/invoices/${encodeURIComponent(number)}/payment_plan`;
+  const statusOf = async (number: string): Promise<string> => (await inject('GET', `/rest/invoices/${encodeURIComponent(number)}`)).json<Wrapper>().invoice.status;
+  const page = (path: string) => gw.app.inject({ method: 'GET', url: path });
+  const post = (path: string, form: Record<string, string>, headers: Record<string, string> = {}) =>
+    gw.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin', ...headers }, payload: new URLSearchParams(form).toString() });
+  const location = (response: { headers: Record<string, unknown> }) => String(response.headers.location);
+
+  /** Chooses the card on the pay page and pays on the card page; answers the card page's reply. */
+  const payByCard = async (uuid: string, card: Record<string, string> = GOOD_CARD) => {
+    const chosen = await post(`/pay/${uuid}`, { method: 'cardecom' });
+    assert.equal(chosen.statusCode, 303, chosen.body);
+    const cardPage = location(chosen);
+    assert.match(cardPage, /^\/pay\/[\w-]+\/card\?lang=/);
+    return { cardPage, paid: await post(cardPage, card) };
+  };
+
+  describe('payment plans over the API', () => {
+    test('POST answers 201 with the schedule: exact split, remainder first, due dates from today', async () => {
+      const inv = await create({ amount: '100.00' });
+      const response = await inject('POST', planPath(inv.invoice.debt_claim_number), { installments: 3, interval: 'month' });
+      assert.equal(response.statusCode, 201, response.body);
+      const plan = response.json<Plan>().payment_plan;
+      assert.equal(plan.status, 'active');
+      assert.deepEqual(plan.schedule.map((s) => s.amount_cents), [3334, 3333, 3333]);
+      assert.equal(plan.schedule.reduce((sum, s) => sum + s.amount_cents, 0), 10000);
+      const today = gw.clock.now().toISOString().slice(0, 10);
+      assert.equal(plan.schedule[0]?.due_date, today);
+      const next = new Date(`${today}T00:00:00Z`);
+      next.setUTCMonth(next.getUTCMonth() + 1);
+      if (next.getUTCDate() === new Date(`${today}T00:00:00Z`).getUTCDate()) assert.equal(plan.schedule[1]?.due_date, next.toISOString().slice(0, 10));
+      assert.equal(plan.paid_installments, 0);
+
+      const weekly = await create({ amount: 10 });
+      const weeks = (await inject('POST', planPath(weekly.invoice.debt_claim_number), { installments: 2, interval: 'week' })).json<Plan>().payment_plan;
+      assert.equal(Date.parse(`${weeks.schedule[1]?.due_date}T00:00:00Z`) - Date.parse(`${weeks.schedule[0]?.due_date}T00:00:00Z`), 7 * 86_400_000);
+
+      const read = await inject('GET', planPath(inv.invoice.debt_claim_number));
+      assert.equal(read.statusCode, 200);
+      assert.equal(read.json<Plan>().payment_plan.id, plan.id);
+    });
+
+    test('one active plan per invoice; bad installments or interval are 422 in the invoice error shape', async () => {
+      const inv = await create();
+      const number = inv.invoice.debt_claim_number;
+      assert.equal((await inject('POST', planPath(number), { installments: 2, interval: 'week' })).statusCode, 201);
+      const again = await inject('POST', planPath(number), { installments: 2, interval: 'week' });
+      assert.equal(again.statusCode, 422);
+      assert.deepEqual(again.json(), { message: 'Invoice already has an active payment plan.', error: 'Invoice already has an active payment plan.' });
+      for (const body of [{ installments: 1, interval: 'week' }, { installments: 25, interval: 'month' }, { installments: 3, interval: 'day' }]) {
+        const bad = await inject('POST', planPath(number), body);
+        assert.equal(bad.statusCode, 422, JSON.stringify(body));
+        assert.deepEqual(Object.keys(bad.json()).sort(), ['error', 'message']);
+      }
+      const missing = await inject('POST', planPath('NO-SUCH'), { installments: 2, interval: 'week' });
+      assert.equal(missing.statusCode, 404);
+      assert.deepEqual(missing.json(), { message: 'Invoice not found.', error: 'Invoice not found.' });
+      assert.equal((await inject('GET', planPath((await create()).invoice.debt_claim_number))).statusCode, 404, 'no plan yet');
+    });
+
+    test('the restrictions: delete refused while active, amount/active refused once a plan existed; DELETE cancels', async () => {
+      const inv = await create();
+      const number = inv.invoice.debt_claim_number;
+      const path = `/rest/invoices/${encodeURIComponent(number)}`;
+      assert.equal((await inject('POST', planPath(number), { installments: 4, interval: 'month' })).statusCode, 201);
+
+      const deleted = await inject('DELETE', path);
+      assert.equal(deleted.statusCode, 422);
+      assert.deepEqual(deleted.json(), { message: 'Payment plan must be stopped before deleting the invoice.', error: 'Invoice has an active payment plan.' });
+      for (const change of [{ amount: 20 }, { active: false }]) {
+        const refused = await inject('PUT', path, { invoice: change });
+        assert.equal(refused.statusCode, 422);
+        assert.deepEqual(refused.json(), { message: RESTRICTED, error: RESTRICTED });
+      }
+      assert.equal((await inject('PUT', path, { invoice: { description: 'still fine' } })).statusCode, 200);
+
+      const cancelled = await inject('DELETE', planPath(number));
+      assert.equal(cancelled.statusCode, 200, cancelled.body);
+      assert.equal(cancelled.json<Plan>().payment_plan.status, 'cancelled');
+      assert.equal((await inject('DELETE', planPath(number))).statusCode, 422, 'nothing active to cancel');
+      assert.equal((await inject('GET', planPath(number))).json<Plan>().payment_plan.status, 'cancelled');
+      // A plan was attached once: amount stays fixed, but the invoice may now be deleted.
+      assert.equal((await inject('PUT', path, { invoice: { amount: 20 } })).statusCode, 422);
+      assert.equal((await inject('DELETE', path)).statusCode, 204);
+    });
+  });
+
+  describe('the pay page', () => {
+    test('renders the invoice in its locale (or ?lang=), escapes merchant text, offers card, SEPA and wallet', async () => {
+      const inv = await create({ amount: '12.50', description: '<script>alert(1)</script> & "q"', first_name: "O'Brien", last_name: '<b>X</b>', locale: 'de' });
+      const response = await page(`/pay/${inv.invoice.uuid}`);
+      assert.equal(response.statusCode, 200);
+      assert.match(String(response.headers['content-type']), /^text\/html/);
+      assert.match(response.body, /<html lang="de">/);
+      assert.ok(String(response.headers['content-security-policy']).startsWith("default-src 'none'"));
+      assert.ok(response.body.includes(inv.invoice.debt_claim_number));
+      assert.ok(response.body.includes('&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;q&quot;'));
+      assert.ok(response.body.includes('O&#39;Brien &lt;b&gt;X&lt;/b&gt;'));
+      assert.ok(!response.body.includes('<script>alert(1)'));
+      assert.ok(response.body.includes('12,50'), 'amount in German format');
+      assert.ok(response.body.includes('Rechnung'));
+      for (const method of ['cardecom', 'dd', 'wallet']) assert.ok(response.body.includes(`value="${method}"`), method);
+      const english = await page(`/pay/${inv.invoice.uuid}?lang=en`);
+      assert.match(english.body, /<html lang="en">/);
+      assert.ok(english.body.includes('Amount due'));
+      assert.ok(english.body.includes('Plan Shop'), 'the channel name');
+    });
+
+    test('unknown invoices are a 404 page; the transaction pages under /pay still work', async () => {
+      const missing = await page('/pay/01a1fce1-0000-7000-8000-000000000000');
+      assert.equal(missing.statusCode, 404);
+      assert.ok(missing.body.includes('Invoice not found'));
+      assert.equal((await page('/pay/not%20an%20id')).statusCode, 404);
+      assert.equal((await post('/pay/01a1fce1-0000-7000-8000-000000000000', { method: 'cardecom' })).statusCode, 404);
+    });
+
+    test('paying by card moves the invoice pending -> processing -> paid; the page then says paid', async () => {
+      const inv = await create({ amount: 25 });
+      const number = inv.invoice.debt_claim_number;
+      assert.equal(await statusOf(number), 'pending');
+      const chosen = await post(`/pay/${inv.invoice.uuid}`, { method: 'cardecom' });
+      assert.equal(chosen.statusCode, 303);
+      assert.equal(await statusOf(number), 'processing');
+      // Back on the invoice page meanwhile: it leads into the started payment and takes no second one.
+      const meanwhile = await page(`/pay/${inv.invoice.uuid}?lang=en`);
+      assert.ok(meanwhile.body.includes('Payment in progress'));
+      assert.ok(meanwhile.body.includes(`href="${location(chosen).replace(/\?.*$/, '')}?lang=en"`), 'continue link to the card page');
+      const paid = await post(location(chosen), GOOD_CARD);
+      assert.equal(paid.statusCode, 303);
+      assert.ok(location(paid).includes(`/pay/${inv.invoice.uuid}`), 'back to the invoice page');
+      assert.equal(await statusOf(number), 'paid');
+      const after = await page(`/pay/${inv.invoice.uuid}?lang=en`);
+      assert.ok(after.body.includes('Invoice paid'));
+      assert.ok(!after.body.includes('name="method"'), 'no payment form');
+      const again = await post(`/pay/${inv.invoice.uuid}`, { method: 'cardecom' });
+      assert.equal(again.statusCode, 409);
+    });
+
+    test('a declined card puts the invoice back to pending; the customer may try again', async () => {
+      const inv = await create({ amount: 5 });
+      const { paid } = await payByCard(inv.invoice.uuid, { ...GOOD_CARD, card_number: '4000000000000002' });
+      assert.equal(paid.statusCode, 303);
+      assert.equal(await statusOf(inv.invoice.debt_claim_number), 'pending');
+      await payByCard(inv.invoice.uuid);
+      assert.equal(await statusOf(inv.invoice.debt_claim_number), 'paid');
+    });
+
+    test('a plan is paid instalment by instalment: pending -> partly_paid -> paid, plan completed', async () => {
+      const inv = await create({ amount: '10.00' });
+      const number = inv.invoice.debt_claim_number;
+      assert.equal((await inject('POST', planPath(number), { installments: 3, interval: 'week' })).statusCode, 201);
+      const first = await page(`/pay/${inv.invoice.uuid}?lang=en`);
+      assert.ok(first.body.includes('€3.34') || first.body.includes('3.34'), 'first instalment carries the remainder');
+      assert.ok(first.body.includes('Instalment 1 of 3'));
+      await payByCard(inv.invoice.uuid);
+      assert.equal(await statusOf(number), 'partly_paid');
+      const second = await page(`/pay/${inv.invoice.uuid}?lang=en`);
+      assert.ok(second.body.includes('Instalment 2 of 3'));
+      assert.ok(second.body.includes('3.33'));
+      await payByCard(inv.invoice.uuid);
+      assert.equal(await statusOf(number), 'partly_paid');
+      // A declined third instalment keeps it partly_paid.
+      await payByCard(inv.invoice.uuid, { ...GOOD_CARD, card_number: '4000000000000002' });
+      assert.equal(await statusOf(number), 'partly_paid');
+      await payByCard(inv.invoice.uuid);
+      assert.equal(await statusOf(number), 'paid');
+      const plan = (await inject('GET', planPath(number))).json<Plan>().payment_plan;
+      assert.equal(plan.status, 'completed');
+      assert.equal(plan.paid_installments, 3);
+      assert.deepEqual(plan.schedule.map((s) => s.paid), [true, true, true]);
+    });
+
+    test('inactive, expired and paid invoices show a clear page and take no payment', async () => {
+      const inactive = await create();
+      assert.equal((await inject('PUT', `/rest/invoices/${encodeURIComponent(inactive.invoice.debt_claim_number)}`, { invoice: { active: false } })).statusCode, 200);
+      const expiring = await create({ expires_in: 1, expires_in_unit: 'minutes' });
+      gw.clock.advance(2 * 60_000);
+      const paid = await create();
+      assert.equal((await inject('PUT', `/rest/invoices/${encodeURIComponent(paid.invoice.debt_claim_number)}/status_change`, { status: 'paid' })).statusCode, 200);
+      for (const [inv, title] of [[inactive, 'Invoice not available'], [expiring, 'Invoice expired'], [paid, 'Invoice paid']] as const) {
+        const shown = await page(`/pay/${inv.invoice.uuid}?lang=en`);
+        assert.equal(shown.statusCode, 200);
+        assert.ok(shown.body.includes(title), title);
+        assert.ok(!shown.body.includes('name="method"'));
+        const posted = await post(`/pay/${inv.invoice.uuid}`, { method: 'cardecom' });
+        assert.equal(posted.statusCode, 409);
+        assert.ok(!posted.headers.location);
+      }
+      assert.equal(await statusOf(expiring.invoice.debt_claim_number), 'pending');
+      assert.equal(await statusOf(inactive.invoice.debt_claim_number), 'pending');
+    });
+
+    test('a cross-site post only shows the page; an unknown method re-renders with an error', async () => {
+      const inv = await create();
+      const cross = await post(`/pay/${inv.invoice.uuid}`, { method: 'cardecom' }, { 'sec-fetch-site': 'cross-site' });
+      assert.equal(cross.statusCode, 200);
+      assert.equal(await statusOf(inv.invoice.debt_claim_number), 'pending');
+      const bad = await post(`/pay/${inv.invoice.uuid}`, { method: 'pos' });
+      assert.equal(bad.statusCode, 422);
+      assert.equal(await statusOf(inv.invoice.debt_claim_number), 'pending');
+      const sepa = await post(`/pay/${inv.invoice.uuid}?lang=en`, { method: 'dd' });
+      assert.equal(sepa.statusCode, 200);
+      assert.ok(sepa.body.includes('name="iban"'));
+    });
+  });
+});
