@@ -18,7 +18,7 @@ import { createPostbackSender } from './infra/postback-sender.js';
 import type { PostbackSender } from './core/postbacks/delivery.js';
 import type { Mailer } from './core/ports.js';
 import type { MailQueueSettings } from './core/mail/mail-queue.js';
-import { testOutboxMailer } from './infra/mailer.js';
+import { createSmtpMailer, testOutboxMailer } from './infra/mailer.js';
 import { listeningUrl, type Settings } from './settings.js';
 
 export interface ComposeOptions {
@@ -82,7 +82,18 @@ export function compose(options: ComposeOptions): Composition {
     postbackSender: options.postbackSender ?? createPostbackSender({ privateAddresses: settings.postbackPrivateAddresses }),
     publicUrl,
     qrCodes,
-    mailer: options.mailer ?? testOutboxMailer,
+    mailer:
+      options.mailer ??
+      (settings.smtpHost
+        ? createSmtpMailer({
+            host: settings.smtpHost,
+            port: settings.smtpPort,
+            security: settings.smtpSecurity,
+            user: settings.smtpUser,
+            password: settings.smtpPassword,
+            from: settings.mailFrom,
+          })
+        : testOutboxMailer),
     settings: {
       ...(options.mail ? { mail: options.mail } : {}),
       payments: { simDelayMs: settings.simDelayMs },

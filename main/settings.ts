@@ -22,11 +22,18 @@ export interface Settings {
   lockoutMaxFailures: number;
   lockoutWindowMinutes: number;
   lockoutMinutes: number;
+  /** SMTP for invoice e-mails; without a host they go to the local test outbox. */
+  smtpHost: string | null;
+  smtpPort: number;
+  smtpSecurity: 'implicit' | 'starttls' | 'none';
+  smtpUser: string | null;
+  smtpPassword: string | null;
+  mailFrom: string;
 }
 
 type Parsed = { ok: true; value: unknown } | { ok: false; message: string };
 interface SettingSpec {
-  key: Exclude<keyof Settings, 'dataDir' | 'publicUrl'> | 'publicUrl';
+  key: Exclude<keyof Settings, 'dataDir'>;
   env: string;
   flag: string;
   parse: (raw: unknown) => Parsed;
@@ -57,6 +64,12 @@ export const SETTING_SPECS: readonly SettingSpec[] = [
   { key: 'lockoutMaxFailures', env: 'GATEWAY_LOCKOUT_MAX_FAILURES', flag: 'lockout-max-failures', parse: number(1, 10_000, true), describe: 'failed authentications from one source before a lock-out' },
   { key: 'lockoutWindowMinutes', env: 'GATEWAY_LOCKOUT_WINDOW_MINUTES', flag: 'lockout-window-minutes', parse: number(1, 1440, true), describe: 'window in which failures are counted' },
   { key: 'lockoutMinutes', env: 'GATEWAY_LOCKOUT_MINUTES', flag: 'lockout-minutes', parse: number(1, 1440, true), describe: 'length of a lock-out' },
+  { key: 'smtpHost', env: 'GATEWAY_SMTP_HOST', flag: 'smtp-host', parse: text(/^[\w.:-]+$/, 'a host name or IP address'), describe: 'SMTP server for invoice e-mails (none: local test outbox)' },
+  { key: 'smtpPort', env: 'GATEWAY_SMTP_PORT', flag: 'smtp-port', parse: number(1, 65535, true), describe: 'SMTP port' },
+  { key: 'smtpSecurity', env: 'GATEWAY_SMTP_SECURITY', flag: 'smtp-security', parse: oneOf('starttls', 'implicit', 'none'), describe: 'SMTP TLS: starttls (required), implicit, none' },
+  { key: 'smtpUser', env: 'GATEWAY_SMTP_USER', flag: 'smtp-user', parse: text(/^\S{1,254}$/, 'a user name'), describe: 'SMTP user' },
+  { key: 'smtpPassword', env: 'GATEWAY_SMTP_PASSWORD', flag: 'smtp-password', parse: text(/^.{1,1024}$/, 'a password'), describe: 'SMTP password (never logged)' },
+  { key: 'mailFrom', env: 'GATEWAY_MAIL_FROM', flag: 'mail-from', parse: text(/^.{3,254}$/, 'a sender address such as Shop <billing@shop.example>'), describe: 'default sender of invoice e-mails' },
 ];
 
 export const DEFAULTS: Omit<Settings, 'dataDir' | 'publicUrl'> = {
@@ -70,6 +83,12 @@ export const DEFAULTS: Omit<Settings, 'dataDir' | 'publicUrl'> = {
   lockoutMaxFailures: 10,
   lockoutWindowMinutes: 10,
   lockoutMinutes: 15,
+  smtpHost: null,
+  smtpPort: 587,
+  smtpSecurity: 'starttls',
+  smtpUser: null,
+  smtpPassword: null,
+  mailFrom: 'Tillgate <invoices@localhost>',
 };
 
 export class SettingsError extends Error {

@@ -4,8 +4,8 @@
 // failed; inactive invoices and send_initial_email=false send nothing; the back-office reminder;
 // the local test outbox (no SMTP server configured) lists the mail with a preview.
 //
-// nodemailer and smtp-server are not installed, so the Mailer port is replaced by an in-memory
-// recorder here (a real SMTP round trip is still to be added with those packages).
+// The Mailer port is replaced by an in-memory recorder here; tests/http/invoice-smtp.test.ts does the
+// real SMTP round trip.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
