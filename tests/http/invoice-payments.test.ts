@@ -186,6 +186,11 @@ describe('invoice payments', () => {
       assert.ok(!after.body.includes('name="method"'), 'no payment form');
       const again = await post(`/pay/${inv.invoice.uuid}`, { method: 'cardecom' });
       assert.equal(again.statusCode, 409);
+      // The invoice followed its transaction inside the transaction's unit of work: no postbacks queued.
+      const transactionId = /\/pay\/([^/]+)\/card/.exec(location(chosen))?.[1] ?? '';
+      assert.ok(transactionId);
+      const rows = gw.composition.store.db.prepare("SELECT COUNT(*) AS n FROM postback_outbox WHERE subject_type = 'transaction' AND subject_id = ?").get(transactionId) as { n: number };
+      assert.equal(rows.n, 0);
     });
 
     test('a declined card puts the invoice back to pending; the customer may try again', async () => {

@@ -319,15 +319,14 @@ export class InvoicePayments {
           merchant_reference: invoice.debtClaimNumber.replace(/[^A-Za-z0-9/\-?():.,'+ ]/g, '').slice(0, 35) || 'Invoice',
           success_url: invoice.successUrl ?? back,
           error_url: invoice.errorUrl ?? back,
-          // The invoice follows its transaction in the unit of work; the gateway's own page takes the postback.
-          postback_url: `${back}/notify`,
           ...(invoice.description ? { additional_transaction_data: invoice.description.slice(0, 2000) } : {}),
           ...(invoice.firstName ? { first_name: invoice.firstName } : {}),
           ...(invoice.lastName ? { last_name: invoice.lastName } : {}),
           ...(invoice.email ? { email: invoice.email } : {}),
           ...(input.method === 'dd' ? { iban: input.iban ?? '', account_holder: input.account_holder ?? '' } : {}),
         },
-        { details: { invoice_id: invoice.id, instalment } },
+        // The invoice follows its transaction in the transaction's unit of work: no postback needed.
+        { details: { invoice_id: invoice.id, instalment }, followedInternally: true },
       ),
     );
     if (!outcome.ok) return outcome;

@@ -227,9 +227,9 @@ export class Payments {
     operation: Operation,
     kind: PaymentOperation,
     request: PaymentRequest,
-    extras: { details?: Record<string, unknown> } = {},
+    extras: { details?: Record<string, unknown>; followedInternally?: boolean } = {},
   ): Promise<Outcome<TransactionResponse>> {
-    const validated = validatePaymentRequest(kind, request);
+    const validated = validatePaymentRequest(kind, request, { followedInternally: extras.followedInternally === true });
     if (!validated.ok) {
       return failure(validated.unsupported ? apiError(ErrorCode.paymentType, validated.unsupported, validated.errors) : validationError(validated.errors));
     }

@@ -150,7 +150,11 @@ export function validateCommonFields(request: Pick<PaymentRequest, 'merchant_ref
 
 export type CommandResult = { ok: true; command: PaymentCommand } | { ok: false; errors: FieldError[]; unsupported?: string };
 
-export function validatePaymentRequest(operation: PaymentOperation, request: PaymentRequest): CommandResult {
+/**
+ * `followedInternally`: the payment is started by a feature of the gateway (an invoice's pay page)
+ * that follows the transaction in its own unit of work, so no merchant postback URL is needed.
+ */
+export function validatePaymentRequest(operation: PaymentOperation, request: PaymentRequest, options: { followedInternally?: boolean } = {}): CommandResult {
   const errors: FieldError[] = [];
   if (!isPaymentType(request.payment_type)) {
     return { ok: false, errors: [{ field: 'payment_type', message: 'is not a payment type of this gateway' }], unsupported: `Unknown payment type ${request.payment_type}` };
@@ -266,6 +270,7 @@ export function validatePaymentRequest(operation: PaymentOperation, request: Pay
   const redirects = caps.alwaysRedirects || operation === 'register' || (type === 'cardecom' && !command.card && !command.originalTransactionId && amountMinor !== 0);
   if (redirects) {
     for (const field of ['success_url', 'error_url', 'postback_url', 'merchant_reference'] as const) {
+      if (field === 'postback_url' && options.followedInternally) continue;
       if (request[field] === undefined) errors.push({ field, message: 'is required in the redirect integration' });
     }
   }

@@ -130,7 +130,6 @@ export function invoicePages(deps: PagesDeps): FastifyPluginAsync {
 
   return async (app) => {
     // The postback of an invoice's payment: the invoice already followed its transaction, so it is only acknowledged.
-    app.post<{ Params: UuidParams }>('/:uuid/notify', hide, async (_request, reply) => reply.code(204).send());
 
     app.get<{ Params: UuidParams }>('/:uuid', hide, async (request, reply) => {
       const inv = await load(request.params.uuid);
