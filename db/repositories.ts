@@ -7,6 +7,7 @@ import { createPaymentRepositories, createTransactionMovements } from './payment
 import { createOutboxDelivery } from './postback-repositories.js';
 import { createStaffRepository } from './staff-repositories.js';
 import { createCheckoutRepository } from './checkout-repositories.js';
+import { createNetworkTokenRepository } from './network-token-repositories.js';
 import { createInvoiceRepository } from './invoice-repositories.js';
 import { createEmailRepository } from './email-repositories.js';
 import type {
@@ -333,5 +334,6 @@ export function createRepositories(db: Database.Database): Repositories {
     checkouts: createCheckoutRepository(db),
     invoices: createInvoiceRepository(db),
     emails: createEmailRepository(db),
+    networkTokens: createNetworkTokenRepository(db),
   };
 }

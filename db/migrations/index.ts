@@ -12,6 +12,7 @@ import * as m0007 from './0007-checkouts.js';
 import * as m0008 from './0008-outbox-due-order.js';
 import * as m0009 from './0009-invoices.js';
 import * as m0010 from './0010-emails.js';
+import * as m0011 from './0011-network-tokens.js';
 
 export interface Migration {
   version: number;
@@ -30,4 +31,5 @@ export const migrations: readonly Migration[] = [
   { version: 8, name: 'outbox-due-order', up: m0008.up },
   { version: 9, name: 'invoices', up: m0009.up },
   { version: 10, name: 'emails', up: m0010.up },
+  { version: 11, name: 'network-tokens', up: m0011.up },
 ];

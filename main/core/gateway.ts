@@ -15,6 +15,7 @@ import { DEFAULT_DELIVERY_SETTINGS, PostbackDelivery, type DeliverySettings, typ
 import { Postbacks } from './postbacks/postbacks.js';
 import { Staff } from './staff/staff.js';
 import { Checkouts } from './checkout/checkouts.js';
+import { NetworkTokens } from './tokens/network-tokens.js';
 import { Invoices } from './invoices/invoices.js';
 import { InvoicePayments } from './invoices/invoice-payments.js';
 import { TransactionQueries } from './transactions/queries.js';
@@ -68,6 +69,8 @@ export interface Gateway {
   readonly mailQueue: MailQueue;
   /** Payment plans and the invoices' pay page payments (D11). */
   readonly invoicePayments: InvoicePayments;
+  /** Network tokens and their cryptograms (D12). */
+  readonly networkTokens: NetworkTokens;
 }
 
 export function createGateway(deps: CoreDeps): Gateway {
@@ -77,6 +80,8 @@ export function createGateway(deps: CoreDeps): Gateway {
   const auth = new Authenticator(store, clock, settings.lockout);
   const postbackDelivery = new PostbackDelivery(store, clock, ids, vault, deps.postbackSender, logger, { ...DEFAULT_DELIVERY_SETTINGS, ...settings.postbacks });
   const mandates = new Mandates(clock, ids, vault);
+  const paymentSettings = { ...DEFAULT_PAYMENT_SETTINGS, ...settings.payments };
+  const networkTokens = new NetworkTokens({ store, clock, ids, vault, scheduler, simDelayMs: () => paymentSettings.simDelayMs });
   const payments = new Payments({
     store,
     clock,
@@ -87,7 +92,8 @@ export function createGateway(deps: CoreDeps): Gateway {
     mandates,
     locks: new KeyedLock(),
     logger,
-    settings: { ...DEFAULT_PAYMENT_SETTINGS, ...settings.payments },
+    settings: paymentSettings,
+    tokenCryptograms: networkTokens,
   });
   const operations = new Operations(store, idempotency);
   return {
@@ -109,5 +115,6 @@ export function createGateway(deps: CoreDeps): Gateway {
     invoices: new Invoices({ store, clock, ids, publicUrl: deps.publicUrl, qrCodes: deps.qrCodes }),
     mailQueue: new MailQueue(store, clock, deps.mailer, logger, { ...DEFAULT_MAIL_QUEUE_SETTINGS, ...settings.mail }),
     invoicePayments: new InvoicePayments({ store, clock, ids, payments, operations, publicUrl: deps.publicUrl }),
+    networkTokens,
   };
 }

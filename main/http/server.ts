@@ -21,6 +21,7 @@ import { paymentRoutes, paymentSchemas } from './routes/payments.js';
 import { PostbackDeliverySchema, postbackRoutes } from './routes/postbacks.js';
 import { uiRoutes } from './routes/ui.js';
 import { CheckoutSchema, checkoutRoutes } from './routes/checkouts.js';
+import { NetworkTokenSchema, networkTokenRoutes } from './routes/network-tokens.js';
 import { InvoiceSchema, invoiceRoutes } from './routes/invoices.js';
 import { invoiceEmailRoutes } from './routes/invoice-emails.js';
 import { EventSchema, TransactionSchema, transactionRoutes } from './routes/transactions.js';
@@ -95,6 +96,7 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
   for (const schema of paymentSchemas) app.addSchema(schema);
   app.addSchema(PostbackDeliverySchema);
   app.addSchema(CheckoutSchema);
+  app.addSchema(NetworkTokenSchema);
   app.addSchema(InvoiceSchema);
 
   await app.register(fastifyCookie);
@@ -108,6 +110,7 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
         { name: 'Payments', description: 'Payment operations' },
         { name: 'Transaction queries', description: 'Read transactions, their refunds and event logs' },
         { name: 'Checkout', description: 'Hosted checkout sessions: the customer pays on the gateway\'s page' },
+        { name: 'Network tokens', description: 'Network tokens for cards (visa, mastercard), their data and single-use cryptograms; the simulated token service' },
         { name: 'Invoices', description: 'Invoices with pay link and QR code; errors answer {message, error}' },
         { name: 'Postbacks', description: 'Signed status notifications to your postback_url: deliveries, attempts, resends, webhook key' },
         { name: 'Back-office UI', description: 'Staff sessions (cookie) used by the desktop and browser UI; staff sessions may also call the API routes their role allows' },
@@ -125,6 +128,7 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
     await api.register(mandateRoutes(gateway));
     await api.register(postbackRoutes(gateway));
     await api.register(checkoutRoutes(gateway));
+    await api.register(networkTokenRoutes(gateway));
     await api.register(invoiceRoutes(gateway));
     await api.register(invoiceEmailRoutes(gateway));
   });

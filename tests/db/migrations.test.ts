@@ -135,6 +135,16 @@ const expectedByVersion: Record<number, Expected> = {
     },
     unique: [],
   },
+  11: {
+    tables: ['network_tokens', 'network_token_cryptograms'],
+    indexes: {
+      network_tokens_merchant_created: ['merchant_id', 'created_at', 'id'],
+      network_tokens_merchant_card: ['merchant_id', 'card_fingerprint'],
+      network_tokens_merchant_token: ['merchant_id', 'token_fingerprint'],
+      network_token_cryptograms_hash: ['token_id', 'hash'],
+    },
+    unique: [{ table: 'network_token_cryptograms', columns: ['token_id', 'hash'] }],
+  },
 };
 
 function objectNames(db: Database.Database, type: 'table' | 'index'): string[] {

@@ -28,6 +28,7 @@ import type {
   Vault,
 } from '../ports.js';
 import type { Scheduler } from '../scheduler.js';
+import type { TokenCryptograms } from '../tokens/network-tokens.js';
 import { notFound } from '../transactions/queries.js';
 import { statusName, TransactionStatus as S } from '../transactions/status.js';
 import { cardBrand } from './card-input.js';
@@ -36,6 +37,9 @@ import { CAPABILITIES, CARD_TYPES, type PaymentType } from './payment-types.js';
 import { parseAmount, validateCommonFields, validatePaymentRequest, type PaymentCommand, type PaymentOperation, type PaymentRequest } from './request.js';
 import { allowedFrom, type Trigger } from './state-machine.js';
 import { cardSummary, exponentOf, transactionPostback, transactionResponse, type TransactionResponse } from './views.js';
+
+/** The decline of a token payment whose cryptogram is missing, forged, used or expired (D12). */
+const INVALID_CRYPTOGRAM: CardDecision = { outcome: 'declined', code: '05', text: 'Invalid cryptogram' };
 
 /** The published test PIN key every merchant starts with (decisions.md D3). */
 export const TEST_PIN_KEY = { zoneId: 'test', keyId: '1', keyHex: '0123456789ABCDEFFEDCBA9876543210' } as const;
@@ -71,6 +75,8 @@ export interface PaymentsDeps {
   locks: KeyedLock;
   logger: Logger;
   settings: PaymentSettings;
+  /** Network tokens (D12): a cardecom payment with a token number needs its single-use cryptogram. */
+  tokenCryptograms?: TokenCryptograms;
 }
 
 export interface CaptureRequest {
@@ -398,9 +404,15 @@ export class Payments {
     const since = new Date(now.getTime() - DAY).toISOString();
     const failedPins = pinResolution.pin ? await this.deps.store.read((r) => r.pinSecurity.failuresSince(merchantId, fingerprint, since)) : 0;
 
+    // A network token number (D12) is approved only with its valid, unused, unexpired cryptogram.
+    const tokenCheck = entry === 'ecommerce' && this.deps.tokenCryptograms ? await this.deps.tokenCryptograms.check(merchantId, card.pan, command.walletCryptogram) : undefined;
+    if (tokenCheck?.kind === 'valid') record.details = { ...record.details, network_token_id: tokenCheck.tokenId };
+
     let decision: CardDecision;
     if (pinResolution.pin && failedPins >= PIN_TRIES) {
       decision = { outcome: 'declined', code: '75', text: 'PIN tries exceeded' };
+    } else if (tokenCheck?.kind === 'invalid') {
+      decision = INVALID_CRYPTOGRAM;
     } else {
       try {
         decision = await this.deps.processor.authorizeCard({
@@ -430,6 +442,10 @@ export class Payments {
 
     const eventType = accountCheck ? 'precheck' : command.pos?.subsequent ? 'reauthorization' : 'authorization';
     const outcome = await operation.commit(async (tx) => {
+      // The cryptogram is used in the payment's own unit of work; one used meanwhile declines it.
+      if (tokenCheck?.kind === 'valid' && this.deps.tokenCryptograms && !(await this.deps.tokenCryptograms.consume(tx, tokenCheck.cryptogramId))) {
+        await this.applyCardDecision(record, command.operation, INVALID_CRYPTOGRAM, accountCheck, now);
+      }
       const charged = !accountCheck && (record.statusCode === S.completed || record.statusCode === S.authorized);
       record.feesMinor = charged ? await feesFor(tx, merchantId, command.type, command.amountMinor, command.exponent) : 0;
       await tx.transactions.insert(record);

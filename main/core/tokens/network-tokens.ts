@@ -1,0 +1,513 @@
+/**
+ * Network tokens (interface.md "Network token", decisions.md D12 and D13), with a simulated token
+ * service: the network comes from the card's BIN (visa, mastercard); a new token is `requested`
+ * and becomes `active` (or `failed` for the provisioning test card) after the simulated delay, with
+ * a postback; the same card for the same merchant returns the existing token. Token numbers and
+ * cryptograms are HMAC-derived under the Vault's fingerprint key; card and token numbers are only
+ * stored sealed. Cryptograms are single use and valid 24 hours; `TokenCryptograms` lets the
+ * payments engine accept a token number with its cryptogram in place of a card.
+ */
+import { apiError, ErrorCode, failure, success, validationError, type FieldError, type Outcome } from '../errors.js';
+import type { Operation } from '../operations.js';
+import { cardBrand, luhnValid } from '../payments/card-input.js';
+import { isCountryCode } from '../payments/request.js';
+import type {
+  Clock,
+  Ids,
+  NetworkTokenFilter,
+  NetworkTokenRecord,
+  NetworkTokenStatus,
+  Repositories,
+  ScheduledTask,
+  Store,
+  Vault,
+} from '../ports.js';
+import type { Scheduler } from '../scheduler.js';
+
+export const NETWORK_TOKEN_STATUSES: readonly NetworkTokenStatus[] = ['requested', 'active', 'suspended', 'failed', 'archive_pending', 'archived'];
+export const TOKEN_NETWORKS = ['visa', 'mastercard'] as const;
+export const CRYPTOGRAM_TTL_MS = 24 * 60 * 60 * 1000;
+export const DEFAULT_PER_PAGE = 20;
+export const MAX_PER_PAGE = 100;
+export const SIMULATE_ACTIONS = ['suspend', 'resume', 'refresh'] as const;
+export type SimulateAction = (typeof SIMULATE_ACTIONS)[number];
+
+/** Token BIN ranges of the simulated token service, distinct from the cards' ranges. */
+const TOKEN_BIN: Record<string, string> = { visa: '4895', mastercard: '5204' };
+/** Test cards whose token provisioning fails (main/processor/test-cards.ts). */
+const PROVISIONING_FAILS = new Set(['5105105105105100']);
+const PAR_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+/** ECIs a token payment's cryptogram may carry (D12). */
+const TOKEN_ECIS = new Set(['05', '07']);
+
+export interface NetworkTokenRequest {
+  card_number: string;
+  expiry_month: number;
+  expiry_year: number;
+  card_cvv?: string;
+  card_holder?: string;
+  email?: string;
+  phone?: string;
+  billing_country?: string;
+  billing_city?: string;
+  billing_line1?: string;
+  billing_line2?: string;
+  billing_postal_code?: string;
+  billing_state?: string;
+  postback_url?: string;
+}
+
+const BILLING_KEYS = ['card_holder', 'email', 'phone', 'billing_country', 'billing_city', 'billing_line1', 'billing_line2', 'billing_postal_code', 'billing_state'] as const;
+
+export interface NetworkTokenView {
+  id: string;
+  merchant_id: string;
+  status: NetworkTokenStatus;
+  type: 'merchant';
+  network: string;
+  provider: string;
+  last_token_refresh: string | null;
+  error?: { code: string; detail: string };
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TokenDataView {
+  id: string;
+  number: string;
+  expiry_month: number;
+  expiry_year: number;
+  payment_account_reference: string;
+}
+
+export interface CryptogramView {
+  id: string;
+  type: 'TAVV' | 'DSRP';
+  authentication_data: string;
+  pan_sequence_number: string;
+  track2_equivalent: string;
+  created: string;
+}
+
+export interface Envelope<T> {
+  result: 'OK';
+  data: T;
+}
+
+export interface Link {
+  href: string | null;
+}
+
+export interface NetworkTokenList {
+  result: 'OK';
+  data_set: NetworkTokenView[];
+  metadata: { per_page: number; total_items: number; current_page: number; total_pages: number };
+  links: { self: Link; first: Link; last: Link; prev: Link; next: Link };
+}
+
+export interface NetworkTokenQuery {
+  status?: string;
+  network?: string;
+  'created_at[min]'?: string;
+  'created_at[max]'?: string;
+  /** Query strings: digits. */
+  page?: string;
+  per?: string;
+}
+
+/** What a payment with a token number learns about its cryptogram. */
+export type CryptogramCheck =
+  | { kind: 'not_token' }
+  | { kind: 'invalid' }
+  | { kind: 'valid'; tokenId: string; cryptogramId: string };
+
+/** The payments engine's view of network tokens (a cardecom payment with a token number). */
+export interface TokenCryptograms {
+  /** Whether `pan` is one of the merchant's token numbers, and whether `cryptogram` is valid for it. */
+  check(merchantId: string, pan: string, cryptogram: { cryptogram: string; eci: string } | undefined): Promise<CryptogramCheck>;
+  /** Uses the cryptogram inside the payment's unit of work; false when it was used meanwhile. */
+  consume(tx: Repositories, cryptogramId: string): Promise<boolean>;
+}
+
+export interface NetworkTokensDeps {
+  store: Store;
+  clock: Clock;
+  ids: Ids;
+  vault: Vault;
+  scheduler: Scheduler;
+  /** The simulated provisioning delay (the payments' simDelayMs). */
+  simDelayMs: () => number;
+}
+
+interface SealedCard {
+  pan: string;
+  expiryMonth: number;
+  expiryYear: number;
+}
+
+interface SealedToken {
+  number: string;
+  expiryMonth: number;
+  expiryYear: number;
+}
+
+type ApiErrorOutcome = Outcome<never>;
+
+function notFound(id: string): ApiErrorOutcome {
+  return failure(apiError(ErrorCode.notFound, `Network token ${id} not found`, [{ field: 'id', message: 'no such network token for this merchant' }]));
+}
+
+function invalidState(record: NetworkTokenRecord, what: string): ApiErrorOutcome {
+  return failure(apiError(ErrorCode.invalidState, `${what} is not possible while the network token is ${record.status}`, [{ field: 'id', message: `is ${record.status}` }]));
+}
+
+function withCheckDigit(payload: string): string {
+  for (let digit = 0; digit <= 9; digit += 1) {
+    if (luhnValid(`${payload}${digit}`)) return `${payload}${digit}`;
+  }
+  throw new Error('no Luhn check digit');
+}
+
+function httpsUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+export class NetworkTokens implements TokenCryptograms {
+  constructor(private readonly deps: NetworkTokensDeps) {
+    deps.scheduler.register('provision_network_token', (task) => this.provision(task));
+    deps.scheduler.register('archive_network_token', (task) => this.finishArchive(task));
+  }
+
+  /** The 32-byte HMAC (under the Vault's fingerprint key) of a label. */
+  private hmac(label: string): Buffer {
+    return Buffer.from(this.deps.vault.fingerprint(label), 'base64url');
+  }
+
+  private tokenNumber(network: string, id: string): string {
+    const digits = (BigInt(`0x${this.hmac(`network-token-number:${id}`).toString('hex')}`) % 10n ** 11n).toString().padStart(11, '0');
+    return withCheckDigit(`${TOKEN_BIN[network] ?? '4895'}${digits}`);
+  }
+
+  /** The Payment Account Reference: the same for every token of one card account, 29 characters. */
+  private par(network: string, pan: string): string {
+    const bytes = this.hmac(`payment-account-reference:${pan}`);
+    let text = network === 'visa' ? 'V001' : 'M001';
+    for (let i = 0; text.length < 29; i += 1) text += PAR_ALPHABET[(bytes[i % bytes.length] ?? 0) % PAR_ALPHABET.length];
+    return text;
+  }
+
+  validate(request: NetworkTokenRequest): FieldError[] {
+    const errors: FieldError[] = [];
+    const now = this.deps.clock.now();
+    if (!/^\d{12,19}$/.test(request.card_number)) {
+      errors.push({ field: 'card_number', message: 'must be 12 to 19 digits' });
+    } else if (!luhnValid(request.card_number)) {
+      errors.push({ field: 'card_number', message: 'is not a valid card number (Luhn check failed)' });
+    } else if (!(TOKEN_NETWORKS as readonly string[]).includes(cardBrand(request.card_number))) {
+      errors.push({ field: 'card_number', message: 'only visa and mastercard cards can be tokenized' });
+    }
+    const monthOk = Number.isInteger(request.expiry_month) && request.expiry_month >= 1 && request.expiry_month <= 12;
+    if (!monthOk) errors.push({ field: 'expiry_month', message: 'must be an integer from 1 to 12' });
+    const yearOk = Number.isInteger(request.expiry_year) && request.expiry_year >= 1000 && request.expiry_year <= 9999;
+    if (!yearOk) errors.push({ field: 'expiry_year', message: 'must be a four-digit year with century, e.g. 2030' });
+    if (monthOk && yearOk && request.expiry_year * 12 + request.expiry_month < now.getUTCFullYear() * 12 + now.getUTCMonth() + 1) {
+      errors.push({ field: 'expiry_year', message: 'the card has expired' });
+    }
+    if (request.card_cvv !== undefined && !/^\d{3}$/.test(request.card_cvv)) errors.push({ field: 'card_cvv', message: 'must be 3 digits' });
+    if (request.card_holder !== undefined) {
+      if (request.card_holder.length > 120) errors.push({ field: 'card_holder', message: 'must be at most 120 characters' });
+      else if (!/^[\p{L}\p{N}][\p{L}\p{N} .'-]*$/u.test(request.card_holder)) errors.push({ field: 'card_holder', message: 'must be letters, digits, spaces and . \' -' });
+    }
+    if (request.email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(request.email)) errors.push({ field: 'email', message: 'must be an e-mail address' });
+    if (request.phone !== undefined && !/^\+?[0-9][0-9 ()-]{2,29}$/.test(request.phone)) errors.push({ field: 'phone', message: 'must be a phone number' });
+    if (request.billing_country !== undefined && !isCountryCode(request.billing_country)) {
+      errors.push({ field: 'billing_country', message: 'must be an ISO 3166-1 alpha-2 code' });
+    }
+    if (request.billing_postal_code !== undefined && !/^[A-Za-z0-9]{1,16}$/.test(request.billing_postal_code)) {
+      errors.push({ field: 'billing_postal_code', message: 'must be 1 to 16 letters and digits, without spaces' });
+    }
+    if (request.postback_url !== undefined && !httpsUrl(request.postback_url)) errors.push({ field: 'postback_url', message: 'must be an HTTPS URL' });
+    return errors;
+  }
+
+  view(record: NetworkTokenRecord): NetworkTokenView {
+    return {
+      id: record.id,
+      merchant_id: record.merchantId,
+      status: record.status,
+      type: record.type,
+      network: record.network,
+      provider: record.provider,
+      last_token_refresh: record.lastTokenRefresh,
+      ...(record.status === 'failed' ? { error: { code: record.errorCode ?? 'unknown', detail: record.errorDetail ?? '' } } : {}),
+      created_at: record.createdAt,
+      updated_at: record.updatedAt,
+    };
+  }
+
+  async create(operation: Operation, request: NetworkTokenRequest): Promise<Outcome<Envelope<NetworkTokenView>>> {
+    const errors = this.validate(request);
+    if (errors.length) return failure(validationError(errors));
+    const merchantId = operation.context.merchantId;
+    const now = this.deps.clock.now().toISOString();
+    const cardFingerprint = this.deps.vault.fingerprint(request.card_number);
+    const network = cardBrand(request.card_number);
+    const id = this.deps.ids.newId();
+    const number = this.tokenNumber(network, id);
+    const billing: Record<string, string> = {};
+    for (const key of BILLING_KEYS) {
+      const value = request[key];
+      if (value !== undefined) billing[key] = value;
+    }
+    const card: SealedCard = { pan: request.card_number, expiryMonth: request.expiry_month, expiryYear: request.expiry_year };
+    const token: SealedToken = { number, expiryMonth: request.expiry_month, expiryYear: request.expiry_year };
+    const record: NetworkTokenRecord = {
+      id,
+      merchantId,
+      status: 'requested',
+      type: 'merchant',
+      network,
+      provider: 'simulator',
+      cardFingerprint,
+      cardSealed: this.deps.vault.seal(JSON.stringify(card)),
+      tokenFingerprint: this.deps.vault.fingerprint(number),
+      tokenSealed: this.deps.vault.seal(JSON.stringify(token)),
+      paymentAccountReference: this.par(network, request.card_number),
+      billing,
+      postbackUrl: request.postback_url ?? null,
+      errorCode: null,
+      errorDetail: null,
+      lastTokenRefresh: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const outcome = await operation.commit(async (tx) => {
+      // The same card for the same merchant: the token it already has (D12).
+      const existing = await tx.networkTokens.byCard(merchantId, cardFingerprint, ['requested', 'active', 'suspended']);
+      if (existing) return success({ result: 'OK' as const, data: this.view(existing) });
+      await tx.networkTokens.insert(record);
+      await this.deps.scheduler.schedule(tx, 'provision_network_token', id, merchantId, new Date(Date.parse(now) + this.deps.simDelayMs()));
+      return success({ result: 'OK' as const, data: this.view(record) }, 201);
+    });
+    this.deps.scheduler.wake();
+    return outcome;
+  }
+
+  private async owned(merchantId: string, id: string): Promise<NetworkTokenRecord | undefined> {
+    const record = await this.deps.store.read((r) => r.networkTokens.get(id));
+    return record && record.merchantId === merchantId ? record : undefined;
+  }
+
+  async read(merchantId: string, id: string): Promise<Outcome<Envelope<NetworkTokenView>>> {
+    const record = await this.owned(merchantId, id);
+    if (!record) return notFound(id);
+    return success({ result: 'OK', data: this.view(record) });
+  }
+
+  async list(merchantId: string, query: NetworkTokenQuery): Promise<Outcome<NetworkTokenList>> {
+    const errors: FieldError[] = [];
+    const filter: Omit<NetworkTokenFilter, 'limit' | 'offset'> = {};
+    if (query.status !== undefined) {
+      if ((NETWORK_TOKEN_STATUSES as readonly string[]).includes(query.status)) filter.status = query.status as NetworkTokenStatus;
+      else errors.push({ field: 'status', message: `must be one of ${NETWORK_TOKEN_STATUSES.join(', ')}` });
+    }
+    if (query.network !== undefined) {
+      if ((TOKEN_NETWORKS as readonly string[]).includes(query.network)) filter.network = query.network;
+      else errors.push({ field: 'network', message: `must be one of ${TOKEN_NETWORKS.join(', ')}` });
+    }
+    for (const [key, target] of [['created_at[min]', 'createdFrom'], ['created_at[max]', 'createdTo']] as const) {
+      const value = query[key];
+      if (value === undefined) continue;
+      const ms = Date.parse(value);
+      if (Number.isNaN(ms)) errors.push({ field: key, message: 'must be an ISO 8601 date or timestamp' });
+      else filter[target] = new Date(ms).toISOString();
+    }
+    const page = query.page === undefined ? 1 : /^\d{1,9}$/.test(query.page) ? Number(query.page) : NaN;
+    const per = query.per === undefined ? DEFAULT_PER_PAGE : /^\d{1,9}$/.test(query.per) ? Number(query.per) : NaN;
+    if (!(page >= 1)) errors.push({ field: 'page', message: 'must be an integer of at least 1' });
+    if (!(per >= 1 && per <= MAX_PER_PAGE)) errors.push({ field: 'per', message: `must be an integer from 1 to ${MAX_PER_PAGE}` });
+    if (errors.length) return failure(validationError(errors));
+    const { records, total } = await this.deps.store.read(async (r) => ({
+      records: await r.networkTokens.list(merchantId, { ...filter, limit: per, offset: (page - 1) * per }),
+      total: await r.networkTokens.count(merchantId, filter),
+    }));
+    const totalPages = Math.max(1, Math.ceil(total / per));
+    const href = (target: number): string => {
+      const params = new URLSearchParams();
+      for (const key of ['status', 'network', 'created_at[min]', 'created_at[max]'] as const) {
+        const value = query[key];
+        if (value !== undefined) params.set(key, value);
+      }
+      params.set('page', String(target));
+      params.set('per', String(per));
+      return `/v2/network_tokens?${params.toString()}`;
+    };
+    return success({
+      result: 'OK',
+      data_set: records.map((record) => this.view(record)),
+      metadata: { per_page: per, total_items: total, current_page: page, total_pages: totalPages },
+      links: {
+        self: { href: href(page) },
+        first: { href: href(1) },
+        last: { href: href(totalPages) },
+        prev: { href: page > 1 ? href(Math.min(page - 1, totalPages)) : null },
+        next: { href: page < totalPages ? href(page + 1) : null },
+      },
+    });
+  }
+
+  async data(merchantId: string, id: string): Promise<Outcome<Envelope<TokenDataView>>> {
+    const record = await this.owned(merchantId, id);
+    if (!record) return notFound(id);
+    if (record.status !== 'active' && record.status !== 'suspended') return invalidState(record, 'Reading the token data');
+    const token = JSON.parse(this.deps.vault.open(record.tokenSealed)) as SealedToken;
+    return success({
+      result: 'OK',
+      data: { id: record.id, number: token.number, expiry_month: token.expiryMonth, expiry_year: token.expiryYear, payment_account_reference: record.paymentAccountReference },
+    });
+  }
+
+  /** A TAVV (visa) or DSRP (mastercard) cryptogram for one payment: single use, valid 24 hours. */
+  async cryptogram(operation: Operation, id: string): Promise<Outcome<Envelope<CryptogramView>>> {
+    const record = await this.owned(operation.context.merchantId, id);
+    if (!record) return notFound(id);
+    if (record.status !== 'active') return invalidState(record, 'A cryptogram');
+    const now = this.deps.clock.now();
+    const cryptogramId = this.deps.ids.newId();
+    const authenticationData = this.hmac(`network-token-cryptogram:${record.id}:${cryptogramId}`).subarray(0, 20).toString('base64');
+    const token = JSON.parse(this.deps.vault.open(record.tokenSealed)) as SealedToken;
+    const expiry = `${String(token.expiryYear % 100).padStart(2, '0')}${String(token.expiryMonth).padStart(2, '0')}`;
+    const discretionary = this.hmac(`network-token-track2:${cryptogramId}`).subarray(0, 4).toString('hex').toUpperCase();
+    const type = record.network === 'visa' ? ('TAVV' as const) : ('DSRP' as const);
+    return operation.commit(async (tx) => {
+      await tx.networkTokens.insertCryptogram({
+        id: cryptogramId,
+        tokenId: record.id,
+        type,
+        hash: this.cryptogramHash(authenticationData),
+        createdAt: now.toISOString(),
+        expiresAt: new Date(now.getTime() + CRYPTOGRAM_TTL_MS).toISOString(),
+        usedAt: null,
+      });
+      return success({
+        result: 'OK' as const,
+        data: {
+          id: cryptogramId,
+          type,
+          authentication_data: authenticationData,
+          pan_sequence_number: '01',
+          track2_equivalent: `${token.number}D${expiry}201${discretionary}`,
+          created: now.toISOString(),
+        },
+      });
+    });
+  }
+
+  private cryptogramHash(authenticationData: string): string {
+    return this.deps.vault.fingerprint(`network-token-cryptogram-hash:${authenticationData}`);
+  }
+
+  /** DELETE: archive_pending now, archived after the simulated delay; irreversible. */
+  async archive(merchantId: string, id: string): Promise<Outcome<undefined>> {
+    const record = await this.owned(merchantId, id);
+    if (!record) return notFound(id);
+    const now = this.deps.clock.now();
+    await this.deps.store.run(async (tx) => {
+      const from: NetworkTokenStatus[] = ['requested', 'active', 'suspended', 'failed'];
+      if (!(await tx.networkTokens.transition(id, from, 'archive_pending', now.toISOString()))) return;
+      await this.deps.scheduler.schedule(tx, 'archive_network_token', id, merchantId, new Date(now.getTime() + this.deps.simDelayMs()));
+      await this.notify(tx, id);
+    });
+    this.deps.scheduler.wake();
+    return success(undefined, 202);
+  }
+
+  /** Test mode of the simulated token service: the network suspends, resumes or refreshes a token. */
+  async simulate(operation: Operation, id: string, action: SimulateAction): Promise<Outcome<Envelope<NetworkTokenView>>> {
+    const record = await this.owned(operation.context.merchantId, id);
+    if (!record) return notFound(id);
+    if (record.provider !== 'simulator') return invalidState(record, 'Simulating token service events');
+    const from: NetworkTokenStatus[] = action === 'suspend' ? ['active'] : action === 'resume' ? ['suspended'] : ['active', 'suspended'];
+    if (!from.includes(record.status)) return invalidState(record, `The ${action} action`);
+    const now = this.deps.clock.now().toISOString();
+    return operation.commit(async (tx) => {
+      const changed =
+        action === 'refresh'
+          ? await tx.networkTokens.transition(id, [record.status], record.status, now, { lastTokenRefresh: now })
+          : await tx.networkTokens.transition(id, from, action === 'suspend' ? 'suspended' : 'active', now);
+      if (!changed) return invalidState(record, `The ${action} action`);
+      await this.notify(tx, id);
+      const updated = await tx.networkTokens.get(id);
+      return success({ result: 'OK' as const, data: this.view(updated ?? record) });
+    });
+  }
+
+  private async provision(task: ScheduledTask): Promise<void> {
+    await this.deps.store.run(async (tx) => {
+      const record = await tx.networkTokens.get(task.subjectId);
+      if (!record || record.status !== 'requested') return;
+      const card = JSON.parse(this.deps.vault.open(record.cardSealed)) as SealedCard;
+      const now = this.deps.clock.now().toISOString();
+      const moved = PROVISIONING_FAILS.has(card.pan)
+        ? await tx.networkTokens.transition(record.id, ['requested'], 'failed', now, {
+            errorCode: 'provisioning_declined',
+            errorDetail: 'The issuer declined to provision a network token for this card',
+          })
+        : await tx.networkTokens.transition(record.id, ['requested'], 'active', now);
+      if (moved) await this.notify(tx, record.id);
+    });
+  }
+
+  private async finishArchive(task: ScheduledTask): Promise<void> {
+    await this.deps.store.run(async (tx) => {
+      if (await tx.networkTokens.transition(task.subjectId, ['archive_pending'], 'archived', this.deps.clock.now().toISOString())) {
+        await this.notify(tx, task.subjectId);
+      }
+    });
+  }
+
+  /** Queues the token postback (D7: id, status, network, error) when the token has a postback URL. */
+  private async notify(tx: Repositories, id: string): Promise<void> {
+    const record = await tx.networkTokens.get(id);
+    if (!record?.postbackUrl) return;
+    const now = this.deps.clock.now().toISOString();
+    await tx.outbox.append({
+      id: this.deps.ids.newId(),
+      merchantId: record.merchantId,
+      subjectType: 'token',
+      subjectId: record.id,
+      sequence: await tx.outbox.nextSequence('token', record.id),
+      url: record.postbackUrl,
+      payload: {
+        id: record.id,
+        status: record.status,
+        network: record.network,
+        error: record.status === 'failed' ? { code: record.errorCode, detail: record.errorDetail } : null,
+      },
+      state: 'pending',
+      attempts: 0,
+      nextAttemptAt: now,
+      createdAt: now,
+    });
+  }
+
+  // ---- TokenCryptograms (the payments engine) ----
+
+  async check(merchantId: string, pan: string, cryptogram: { cryptogram: string; eci: string } | undefined): Promise<CryptogramCheck> {
+    const record = await this.deps.store.read((r) => r.networkTokens.byTokenNumber(merchantId, this.deps.vault.fingerprint(pan)));
+    if (!record) return { kind: 'not_token' };
+    if (record.status !== 'active' || !cryptogram || !TOKEN_ECIS.has(cryptogram.eci)) return { kind: 'invalid' };
+    const found = await this.deps.store.read((r) => r.networkTokens.findCryptogram(record.id, this.cryptogramHash(cryptogram.cryptogram)));
+    if (!found || found.usedAt !== null || Date.parse(found.expiresAt) <= this.deps.clock.now().getTime()) return { kind: 'invalid' };
+    return { kind: 'valid', tokenId: record.id, cryptogramId: found.id };
+  }
+
+  async consume(tx: Repositories, cryptogramId: string): Promise<boolean> {
+    return tx.networkTokens.useCryptogram(cryptogramId, this.deps.clock.now().toISOString());
+  }
+}
