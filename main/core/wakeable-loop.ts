@@ -35,6 +35,11 @@ export class WakeableLoop {
     await this.current;
   }
 
+  /** Resolves when a pass in progress (if any) has finished. */
+  idle(): Promise<void> {
+    return this.current;
+  }
+
   wake(): void {
     if (this.stopped) return;
     if (this.running) {

@@ -3,9 +3,10 @@
  * the invoice or the reminder request (status `queued`); this worker hands each due row to the
  * Mailer outside any unit of work and records the outcome: `sent` (with sent_at; `test_outbox`
  * when no SMTP server is configured), or another attempt after the next retry delay, or `failed`
- * once the retry delays are used up. Same pattern as postbacks/delivery.ts (start, wake, drain).
+ * once the retry delays are used up. Runs on the same WakeableLoop as postbacks/delivery.ts (start, wake, drain).
  */
 import type { Clock, EmailRecord, Logger, Mailer, MailResult, Store } from '../ports.js';
+import { WakeableLoop } from '../wakeable-loop.js';
 
 const MINUTE = 60_000;
 
@@ -19,10 +20,7 @@ export interface MailQueueSettings {
 export const DEFAULT_MAIL_QUEUE_SETTINGS: MailQueueSettings = { retryDelaysMs: [1, 5, 15].map((m) => m * MINUTE), pollMs: 1000 };
 
 export class MailQueue {
-  private timer: NodeJS.Timeout | undefined;
-  private stopped = true;
-  private pumping: Promise<void> | undefined;
-  private again = false;
+  private readonly loop: WakeableLoop;
   private readonly inFlight = new Set<string>();
 
   constructor(
@@ -31,54 +29,27 @@ export class MailQueue {
     private readonly mailer: Mailer,
     private readonly logger: Logger,
     private readonly settings: MailQueueSettings,
-  ) {}
+  ) {
+    this.loop = new WakeableLoop(
+      async () => {
+        await this.sendDue();
+        return this.settings.pollMs;
+      },
+      (error) => this.logger.error({ error: error instanceof Error ? error.message : String(error) }, 'mail queue pass failed'),
+      settings.pollMs,
+    );
+  }
 
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.wake();
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    await this.pumping;
+    await this.loop.stop();
   }
 
   wake(): void {
-    if (this.stopped) return;
-    if (this.pumping) {
-      this.again = true;
-      return;
-    }
-    this.schedule(0);
-  }
-
-  private schedule(ms: number): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.pump(), ms);
-    if (ms > 0) this.timer.unref();
-  }
-
-  private async pump(): Promise<void> {
-    this.timer = undefined;
-    if (this.stopped || this.pumping) return;
-    const run = (async () => {
-      do {
-        this.again = false;
-        await this.sendDue();
-      } while (this.again && !this.stopped);
-    })();
-    this.pumping = run;
-    try {
-      await run;
-    } catch (error) {
-      this.logger.error({ error: error instanceof Error ? error.message : String(error) }, 'mail queue pump failed');
-    } finally {
-      this.pumping = undefined;
-    }
-    if (!this.stopped && !this.timer) this.schedule(this.settings.pollMs);
+    this.loop.wake();
   }
 
   /** Sends every due e-mail once, one after the other; returns how many were attempted. */
@@ -141,7 +112,7 @@ export class MailQueue {
 
   /** Sends every due e-mail now and waits (tests and the CLI); retries that are due later stay queued. */
   async drain(): Promise<void> {
-    await this.pumping;
+    await this.loop.idle();
     while ((await this.sendDue()) > 0) {
       /* until nothing is due */
     }
