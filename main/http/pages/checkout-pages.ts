@@ -28,6 +28,7 @@ import {
 import { attrs, html, httpUrl, type SafeHtml } from './html.js';
 import { countryName, formatMoney, intlLocale, type Lang, type MessageKey } from './i18n.js';
 import { errorSummary, facts, fieldId, ICONS, payHead, renderPage, selectField, statusBlock, textField } from './layout.js';
+import { sepaMandateForm, type SepaState } from './sepa-mandate.js';
 import { notFoundPage } from './transaction-pages.js';
 
 type Checkout = CustomerCheckout;
@@ -256,13 +257,6 @@ ${manualInstructions(pr, cs)}
 
 // ---- SEPA mandate step -----------------------------------------------------------------------
 
-interface SepaState {
-  iban?: string;
-  accountHolder?: string;
-  errors: FieldErrors;
-  general?: string;
-}
-
 function sepaPage(pr: PageRequest, cs: Checkout, form: FormState, state: SepaState): string {
   const { t } = pr;
   const hidden = [
@@ -271,40 +265,13 @@ function sepaPage(pr: PageRequest, cs: Checkout, form: FormState, state: SepaSta
     html`<input type="hidden" name="method" value="${form.method ?? 'dd'}">`,
     html`<input type="hidden" name="step" value="sepa">`,
   ];
-  const order = ['account_holder', 'iban', 'mandate_accept'].filter((name) => state.errors[name]);
-  const error = (name: string) => (state.errors[name] ? t(state.errors[name] as MessageKey) : undefined);
   const holder = state.accountHolder ?? [form.values.first_name ?? cs.prefill.first_name, form.values.last_name ?? cs.prefill.last_name].filter(Boolean).join(' ');
   const body = html`
 <h1>${t('sepa_title')}</h1>
 <p class="lead">${t('sepa_intro')}</p>
 ${payHead(t('amount'), money(pr, cs, cs.total_amount), ICONS.bank)}
 ${facts([[t('creditor'), cs.merchant_name], [t('order'), cs.order_id]])}
-<form method="post" action="${pr.link(`/checkout/${cs.id}`)}" novalidate data-validate data-busy-text="${t('busy')}">
-${hidden}
-${errorSummary(t, order.map((name) => ({ name, message: error(name) as string })), state.general)}
-${textField({ name: 'account_holder', label: t('account_holder'), value: holder, error: error('account_holder'), autocomplete: 'name', maxlength: 120, required: true, check: 'text', first: order[0] === 'account_holder', messages: { required: t('err_account_holder_required') } })}
-${textField({
-  name: 'iban',
-  label: t('iban'),
-  hint: t('iban_hint'),
-  value: state.iban ? groupIban(state.iban) : '',
-  error: error('iban'),
-  autocomplete: 'off',
-  maxlength: 42,
-  required: true,
-  check: 'iban',
-  first: order[0] === 'iban',
-  messages: { required: t('err_iban_required'), invalid: t('err_iban_invalid') },
-  extra: { spellcheck: 'false', autocapitalize: 'characters', autocorrect: 'off', class: 'mono' },
-})}
-<div class="mandate"><p>${t('mandate_text', { merchant: cs.merchant_name })}</p></div>
-<div class="field${error('mandate_accept') ? ' invalid' : ''}">
-<div class="check"><input type="checkbox" id="f-mandate_accept" name="mandate_accept" value="1" data-check="checked" data-msg-required="${t('err_mandate_accept')}" aria-describedby="f-mandate_accept-error"${attrs({ 'aria-invalid': error('mandate_accept') ? 'true' : undefined, 'data-first-error': order[0] === 'mandate_accept' ? true : undefined })}><label for="f-mandate_accept">${t('mandate_accept')}</label></div>
-<p class="error" id="f-mandate_accept-error">${error('mandate_accept') ?? ''}</p>
-</div>
-<div class="actions"><button type="submit" class="btn btn-primary" data-busy>${t('confirm_and_pay')}</button></div>
-<div class="secondary-actions"><button type="submit" name="back" value="1" class="linkish" formnovalidate>${t('back')}</button></div>
-</form>`;
+${sepaMandateForm(pr, state, { action: `/checkout/${cs.id}`, hidden, holder, merchant: cs.merchant_name })}`;
   return renderPage({ lang: pr.lang, t, title: t('sepa_title'), merchant: cs.merchant_name, languageHref: pr.languageHref, body });
 }
 

@@ -11,10 +11,11 @@ import type { CustomerInvoice } from '../../core/invoices/invoice-payments.js';
 import { ErrorCode } from '../../core/errors.js';
 import { METHOD_KEYS, methodIcon } from './checkout-pages.js';
 import { bodyOf, fromOwnPage, nextLocation, pageRequest, seeOther, sendHtml, type PageRequest, type PagesDeps } from './context.js';
-import { field, groupIban, readSepaForm, type FieldErrors } from './forms.js';
+import { field, readSepaForm, type FieldErrors } from './forms.js';
 import { attrs, html } from './html.js';
 import { formatMoney, type MessageKey } from './i18n.js';
-import { errorSummary, facts, fieldId, ICONS, payHead, renderPage, statusBlock, textField } from './layout.js';
+import { errorSummary, facts, fieldId, ICONS, payHead, renderPage, statusBlock } from './layout.js';
+import { sepaMandateForm, type SepaState } from './sepa-mandate.js';
 import { notFoundPage } from './transaction-pages.js';
 
 const UUID_PATTERN = /^[A-Za-z0-9-]{8,64}$/;
@@ -58,41 +59,19 @@ ${options}
   return renderPage({ lang: pr.lang, t, title: t('invoice_title', { number: inv.number }), merchant: inv.merchant_name, languageHref: pr.languageHref, body });
 }
 
-function sepaPage(pr: PageRequest, inv: CustomerInvoice, state: { iban?: string; accountHolder?: string; errors: FieldErrors; general?: string }): string {
+function sepaPage(pr: PageRequest, inv: CustomerInvoice, state: SepaState): string {
   const { t } = pr;
-  const order = ['account_holder', 'iban', 'mandate_accept'].filter((name) => state.errors[name]);
-  const error = (name: string) => (state.errors[name] ? t(state.errors[name] as MessageKey) : undefined);
   const body = html`
 <h1>${t('sepa_title')}</h1>
 <p class="lead">${t('sepa_intro')}</p>
 ${payHead(t('invoice_amount_due'), money(pr, inv, inv.amount_due), ICONS.bank)}
 ${facts([[t('creditor'), inv.merchant_name], [t('invoice_number'), inv.number]])}
-<form method="post" action="${pr.link(`/pay/${inv.uuid}`)}" novalidate data-validate data-busy-text="${t('busy')}">
-<input type="hidden" name="method" value="dd"><input type="hidden" name="step" value="sepa">
-${errorSummary(t, order.map((name) => ({ name, message: error(name) as string })), state.general)}
-${textField({ name: 'account_holder', label: t('account_holder'), value: state.accountHolder ?? inv.customer_name ?? '', error: error('account_holder'), autocomplete: 'name', maxlength: 120, required: true, check: 'text', first: order[0] === 'account_holder', messages: { required: t('err_account_holder_required') } })}
-${textField({
-  name: 'iban',
-  label: t('iban'),
-  hint: t('iban_hint'),
-  value: state.iban ? groupIban(state.iban) : '',
-  error: error('iban'),
-  autocomplete: 'off',
-  maxlength: 42,
-  required: true,
-  check: 'iban',
-  first: order[0] === 'iban',
-  messages: { required: t('err_iban_required'), invalid: t('err_iban_invalid') },
-  extra: { spellcheck: 'false', autocapitalize: 'characters', autocorrect: 'off', class: 'mono' },
-})}
-<div class="mandate"><p>${t('mandate_text', { merchant: inv.merchant_name })}</p></div>
-<div class="field${error('mandate_accept') ? ' invalid' : ''}">
-<div class="check"><input type="checkbox" id="f-mandate_accept" name="mandate_accept" value="1" data-check="checked" data-msg-required="${t('err_mandate_accept')}" aria-describedby="f-mandate_accept-error"${attrs({ 'aria-invalid': error('mandate_accept') ? 'true' : undefined, 'data-first-error': order[0] === 'mandate_accept' ? true : undefined })}><label for="f-mandate_accept">${t('mandate_accept')}</label></div>
-<p class="error" id="f-mandate_accept-error">${error('mandate_accept') ?? ''}</p>
-</div>
-<div class="actions"><button type="submit" class="btn btn-primary" data-busy>${t('confirm_and_pay')}</button></div>
-<div class="secondary-actions"><button type="submit" name="back" value="1" class="linkish" formnovalidate>${t('back')}</button></div>
-</form>`;
+${sepaMandateForm(pr, state, {
+  action: `/pay/${inv.uuid}`,
+  hidden: html`<input type="hidden" name="method" value="dd"><input type="hidden" name="step" value="sepa">`,
+  holder: state.accountHolder ?? inv.customer_name ?? '',
+  merchant: inv.merchant_name,
+})}`;
   return renderPage({ lang: pr.lang, t, title: t('sepa_title'), merchant: inv.merchant_name, languageHref: pr.languageHref, body });
 }
 
