@@ -45,6 +45,8 @@ const SOURCES_MAX = 10000;
 export class Authenticator {
   private readonly verified = new Map<string, { principal: Principal; expiresAt: number }>();
   private readonly failures = new Map<string, FailureWindow>();
+  /** Verifications under way, so concurrent requests with the same credentials share one scrypt. */
+  private readonly inFlight = new Map<string, Promise<Principal | null>>();
 
   constructor(
     private readonly store: Store,
@@ -73,19 +75,32 @@ export class Authenticator {
     const cached = this.verified.get(cacheKey);
     if (cached && cached.expiresAt > now) return { ok: true, principal: cached.principal };
 
-    const credential = await this.store.read((r) => r.credentials.findActiveByApiKey(apiKey));
-    const valid = credential ? await verifyPassword(password, credential.passwordHash) : false;
-    if (!credential || !valid) {
+    let verification = this.inFlight.get(cacheKey);
+    if (!verification) {
+      verification = this.verify(apiKey, password).finally(() => this.inFlight.delete(cacheKey));
+      this.inFlight.set(cacheKey, verification);
+    }
+    const principal = await verification;
+    if (!principal) {
       this.recordFailure(source, now);
       return { ok: false, error: apiError(ErrorCode.unauthenticated, 'Missing or wrong API credentials') };
     }
 
     // A success does not clear the source's failures: otherwise one valid key would let the same
     // address keep guessing other merchants' passwords. The window simply runs out.
-    const principal: Principal = { kind: credential.kind, credentialId: credential.id, merchantId: credential.merchantId };
-    if (this.verified.size >= CACHE_MAX) this.verified.delete(this.verified.keys().next().value as string);
+    if (!this.verified.has(cacheKey)) {
+      if (this.verified.size >= CACHE_MAX) this.verified.delete(this.verified.keys().next().value as string);
+    }
     this.verified.set(cacheKey, { principal, expiresAt: now + CACHE_TTL_MS });
     return { ok: true, principal };
+  }
+
+  /** The principal for valid credentials, or null. */
+  private async verify(apiKey: string, password: string): Promise<Principal | null> {
+    const credential = await this.store.read((r) => r.credentials.findActiveByApiKey(apiKey));
+    const valid = credential ? await verifyPassword(password, credential.passwordHash) : false;
+    if (!credential || !valid) return null;
+    return { kind: credential.kind, credentialId: credential.id, merchantId: credential.merchantId };
   }
 
   /** Counts a failure that happened before credentials could be checked (e.g. a malformed header). */
