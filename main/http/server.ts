@@ -8,6 +8,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
+import SerializerSelector from '@fastify/fast-json-stringify-compiler';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger as PinoLogger } from 'pino';
@@ -63,6 +64,20 @@ class DebugRequestLog extends LogController {
   }
 }
 
+/**
+ * Response serializers compiled on a route's first reply instead of at start. Compiling the
+ * fast-json-stringify serializers of every route's responses took ~0.4 s of a ~0.9 s cold start
+ * (docs/benchmarks.md); most processes answer a handful of routes. The serializer is the one
+ * Fastify would build (same schemas, same options), only later.
+ */
+function lazySerializers(externalSchemas?: unknown, options?: SerializerSelector.Options): SerializerSelector.SerializerCompiler {
+  const compile = SerializerSelector()(externalSchemas, options);
+  return (route) => {
+    let serialize: SerializerSelector.Serializer | undefined;
+    return (payload) => (serialize ??= compile(route))(payload);
+  };
+}
+
 const API_DESCRIPTION = `Payments, transaction queries, hosted checkout, invoices and network tokens of a shop's
 payment gateway, running the Test environment (a deterministic simulator). Authenticate every request with
 HTTP Basic: user = API key, password = API password. Amounts are decimals in the API and integer minor units
@@ -79,6 +94,7 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
     genReqId: () => uuidv7(),
     return503OnClosing: true,
     frameworkErrors: sendFrameworkError,
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
     ajv: { customOptions: { coerceTypes: false, allErrors: true, removeAdditional: false, useDefaults: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
