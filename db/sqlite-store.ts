@@ -30,9 +30,19 @@ export class SqliteStore implements Store {
   private closed = false;
   private idle: Promise<void> = Promise.resolve();
   private readonly commitListeners: Array<() => void> = [];
+  /** Prepared once: exec() would parse them again for every unit. */
+  private readonly tx: Record<'begin' | 'savepoint' | 'release' | 'rollbackTo' | 'commit' | 'rollback', Database.Statement>;
 
   constructor(readonly db: Database.Database) {
     this.repositories = createRepositories(db);
+    this.tx = {
+      begin: db.prepare('BEGIN IMMEDIATE'),
+      savepoint: db.prepare('SAVEPOINT unit'),
+      release: db.prepare('RELEASE unit'),
+      rollbackTo: db.prepare('ROLLBACK TO unit'),
+      commit: db.prepare('COMMIT'),
+      rollback: db.prepare('ROLLBACK'),
+    };
   }
 
   run<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
@@ -69,22 +79,22 @@ export class SqliteStore implements Store {
     const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
     this.inBatch = true;
     try {
-      this.db.exec('BEGIN IMMEDIATE');
+      this.tx.begin.run();
       for (const item of batch) {
-        this.db.exec('SAVEPOINT unit');
+        this.tx.savepoint.run();
         try {
           const value = await item.work(this.repositories);
-          this.db.exec('RELEASE unit');
+          this.tx.release.run();
           outcomes.push({ ok: true, value });
         } catch (error) {
-          this.db.exec('ROLLBACK TO unit');
-          this.db.exec('RELEASE unit');
+          this.tx.rollbackTo.run();
+          this.tx.release.run();
           outcomes.push({ ok: false, error });
         }
       }
-      this.db.exec('COMMIT');
+      this.tx.commit.run();
     } catch (error) {
-      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      if (this.db.inTransaction) this.tx.rollback.run();
       this.inBatch = false;
       for (const item of batch) item.reject(error);
       return;

@@ -177,6 +177,19 @@ describe('SqliteStore group commit', () => {
   });
 });
 
+test('openDatabase: WAL, synchronous=FULL, foreign keys on, statement journals in memory', () => {
+  const file = join(tempDataDir('tillgate-open-'), 'gateway.sqlite');
+  const db = openDatabase(file);
+  try {
+    assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
+    assert.equal(db.pragma('synchronous', { simple: true }), 2, 'FULL: every commit fsyncs the WAL');
+    assert.equal(db.pragma('foreign_keys', { simple: true }), 1);
+    assert.equal(db.pragma('temp_store', { simple: true }), 2, 'MEMORY: savepoint journals never spill to a file');
+  } finally {
+    db.close();
+  }
+});
+
 describe('SqliteStore.close', () => {
   test('waits for queued units to commit, then closes; later units are refused', async () => {
     const f = openFixture();
