@@ -5,6 +5,8 @@
  */
 export class WakeableLoop {
   private timer: NodeJS.Timeout | undefined;
+  /** A pass asked for by wake(): setImmediate, not setTimeout(0), which waits at least 1 ms. */
+  private immediate: NodeJS.Immediate | undefined;
   private stopped = true;
   private running = false;
   private again = false;
@@ -31,7 +33,9 @@ export class WakeableLoop {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    if (this.immediate) clearImmediate(this.immediate);
     this.timer = undefined;
+    this.immediate = undefined;
     await this.current;
   }
 
@@ -46,7 +50,13 @@ export class WakeableLoop {
       this.again = true;
       return;
     }
-    this.schedule(0);
+    if (this.immediate) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.immediate = setImmediate(() => {
+      this.immediate = undefined;
+      this.current = this.tick();
+    });
   }
 
   private schedule(ms: number): void {
@@ -73,6 +83,6 @@ export class WakeableLoop {
     } finally {
       this.running = false;
     }
-    if (!this.stopped && !this.timer) this.schedule(sleep);
+    if (!this.stopped && !this.timer && !this.immediate) this.schedule(sleep);
   }
 }

@@ -108,7 +108,7 @@ export class Postbacks {
       const fresh = (await tx.outbox.get(merchantId, eventId)) as OutboxRecord;
       return success({ ...deliveryView(fresh), error_code: 0 as const });
     });
-    this.delivery.wake();
+    this.delivery.requeued();
     return outcome;
   }
 
@@ -122,7 +122,7 @@ export class Postbacks {
       for (const record of failed) await tx.outbox.requeue(record.id, now);
       return success({ requeued: failed.length, error_code: 0 as const });
     });
-    this.delivery.wake();
+    this.delivery.requeued();
     return outcome;
   }
 
