@@ -1,14 +1,16 @@
 /**
  * Benchmark 1: durable payment throughput over real HTTP on loopback.
  *
- *   node --import tsx bench/payments.ts [--connections 50] [--seconds 10] [--rounds 2] [--postbacks]
+ *   node --import tsx bench/payments.ts [--connections 50] [--seconds 10] [--rounds 2] [--postbacks] [--no-ceiling]
  *
  * Runs, alternately and `rounds` times, the gateway (`gateway serve` with default settings, a
  * fresh data dir, POST /rest/payment cardpos approved with a unique Idempotency-Key each) and the
  * naive reference (bench/naive-server.ts), each after a 2 s warm-up, with the load generator in a
  * separate process (server pinned to CPU 0, load generator to CPU 1 where taskset exists).
  * With --postbacks every payment carries a postback_url to a local receiver, so the outbox is
- * written and drained during the run. Writes bench/results/payments.json.
+ * written and drained during the run. Each round also runs the naive server without fsync
+ * (`synchronous=OFF`, not durable) as the ceiling: the most this stack answers per second on one
+ * core when durability costs nothing (--no-ceiling skips it). Writes bench/results/payments.json.
  */
 import { rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -23,6 +25,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '2' },
     warmup: { type: 'string', default: '2' },
     postbacks: { type: 'boolean', default: false },
+    'no-ceiling': { type: 'boolean', default: false },
     only: { type: 'string' },
     args: { type: 'string', default: '' },
   },
@@ -65,9 +68,9 @@ async function gatewayRound(round: number, postbackUrl?: string): Promise<LoadRe
   }
 }
 
-async function naiveRound(round: number): Promise<LoadResult> {
+async function naiveRound(round: number, synchronous: 'FULL' | 'OFF' = 'FULL'): Promise<LoadResult> {
   const dir = tempDir('tillgate-bench-naive-');
-  const server = await startNaive(dir, { cpu: 0 });
+  const server = await startNaive(dir, { cpu: 0, synchronous });
   try {
     return await measure(server, paymentRequest('Basic none'), `n${round}`);
   } finally {
@@ -87,13 +90,14 @@ const summary = (r: LoadResult) => ({
 
 const machineBefore = machine();
 const sink = values.postbacks ? await receiver() : undefined;
-const runs: Array<{ round: number; gateway?: LoadResult; naive?: LoadResult; ratio?: number }> = [];
+const runs: Array<{ round: number; gateway?: LoadResult; naive?: LoadResult; ceiling?: LoadResult; ratio?: number }> = [];
 for (let round = 1; round <= rounds; round += 1) {
   const gateway = values.only === 'naive' ? undefined : await gatewayRound(round, sink?.url);
   const naive = values.only === 'gateway' ? undefined : await naiveRound(round);
+  const ceiling = values.only || values['no-ceiling'] ? undefined : await naiveRound(round, 'OFF');
   const ratio = gateway && naive ? Math.round((gateway.requestsPerSecond / naive.requestsPerSecond) * 100) / 100 : undefined;
-  runs.push({ round, gateway, naive, ratio });
-  console.log(JSON.stringify({ round, gateway: gateway && summary(gateway), naive: naive && summary(naive), ratio }));
+  runs.push({ round, gateway, naive, ceiling, ratio });
+  console.log(JSON.stringify({ round, gateway: gateway && summary(gateway), naive: naive && summary(naive), ceiling: ceiling && summary(ceiling), ratio }));
 }
 await sink?.close();
 
@@ -107,7 +111,7 @@ const file = writeResult(values.postbacks ? 'payments-postbacks' : 'payments', {
   gatewayBin: process.env.BENCH_GATEWAY_BIN ?? null,
   machine: machineBefore,
   machineAfter: { loadAverage: machine().loadAverage, otherNodeTestRuns: machine().otherNodeTestRuns },
-  runs: runs.map((r) => ({ round: r.round, ratio: r.ratio, gateway: r.gateway, naive: r.naive })),
+  runs: runs.map((r) => ({ round: r.round, ratio: r.ratio, gateway: r.gateway, naive: r.naive, ceilingNoFsync: r.ceiling })),
   postbacksReceived: sink?.count(),
 });
 console.log(`written ${file}`);

@@ -132,9 +132,9 @@ export function startGateway(dataDir: string, options: { args?: string[]; nodeAr
   );
 }
 
-export function startNaive(dataDir: string, options: { cpu?: number } = {}): Promise<Server> {
+export function startNaive(dataDir: string, options: { cpu?: number; synchronous?: 'FULL' | 'OFF' } = {}): Promise<Server> {
   return spawnServer(
-    pinned(options.cpu, [...TSX, join(ROOT, 'bench/naive-server.ts'), '--data-dir', dataDir, '--port', '0']),
+    pinned(options.cpu, [...TSX, join(ROOT, 'bench/naive-server.ts'), '--data-dir', dataDir, '--port', '0', '--synchronous', options.synchronous ?? 'FULL']),
     {},
     join(dataDir, 'naive.log'),
   );
