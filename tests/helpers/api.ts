@@ -3,13 +3,11 @@
  * clock and a fixed data key, and buildServer() for inject(). Nothing listens.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Logger as PinoLogger } from 'pino';
 import type { Clock } from '../../main/core/ports.js';
+import { makeTempDir } from './temp.js';
 import type { CreatedMerchant } from '../../main/core/merchants/merchants.js';
 import { compose, type Composition } from '../../main/compose.js';
 import { buildServer } from '../../main/http/server.js';
@@ -51,7 +49,7 @@ export interface TestGatewayOptions {
 }
 
 export function tempDir(prefix = 'tillgate-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  return makeTempDir(prefix);
 }
 
 export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {

@@ -1,14 +1,12 @@
 /** Runs the real `gateway` command as a child process, as an operator or a POS would. */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { makeTempDir } from './temp.js';
 
 export const GATEWAY_BIN = fileURLToPath(new URL('../../bin/gateway.js', import.meta.url));
 
 export function tempDataDir(prefix = 'gateway-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  return makeTempDir(prefix);
 }
 
 export interface CliResult {

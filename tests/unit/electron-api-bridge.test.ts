@@ -5,8 +5,6 @@
  * paths. Also the IPC wiring (sender check, preload facade) and the shell: window close forgets.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, afterEach, before, describe, test } from 'node:test';
@@ -20,6 +18,7 @@ import { createBridge } from '../../preload/bridge.js';
 import { createTestMerchant, startTestGateway, type TestGateway, type TestMerchant } from '../helpers/api.js';
 import { createFakeElectron, FakeIpcMain, FakeWindow, fakeEvent } from '../helpers/fake-electron.js';
 import { cardPayment, freshPan } from '../helpers/payments.js';
+import { makeTempDir } from '../helpers/temp.js';
 
 const MINUTE = 60 * 1000;
 const WINDOW = 1;
@@ -356,7 +355,7 @@ describe('gateway:api in the running shell', () => {
   });
 
   test('the first-run till logs in with PIN 2580 through the window; closing the window forgets the session', { timeout: 30_000 }, async () => {
-    const electron = createFakeElectron(mkdtempSync(join(tmpdir(), 'tillgate-appdata-')));
+    const electron = createFakeElectron(makeTempDir('tillgate-appdata-'));
     const handle = runShell(electron.ports, {
       appRoot: ROOT,
       preloadPath: join(ROOT, 'dist', 'electron', 'preload.cjs'),

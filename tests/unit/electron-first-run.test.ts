@@ -5,8 +5,6 @@
  * hold a merchant show nothing and create nothing; the credentials never reach the log.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +16,7 @@ import { createLogger } from '../../main/infra/logger.js';
 import { resolveSettings } from '../../main/settings.js';
 import { basicAuth } from '../helpers/gateway-process.js';
 import { createFakeElectron, type FakeElectron } from '../helpers/fake-electron.js';
+import { makeTempDir } from '../helpers/temp.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TIMEOUT = { timeout: 30_000 };
@@ -28,7 +27,7 @@ afterEach(async () => {
 });
 
 async function startShell(dataDir: string, extra: Partial<ShellOptions> = {}): Promise<{ electron: FakeElectron; started: StartedShell }> {
-  const electron = createFakeElectron(mkdtempSync(join(tmpdir(), 'tillgate-appdata-')));
+  const electron = createFakeElectron(makeTempDir('tillgate-appdata-'));
   const handle = runShell(electron.ports, {
     appRoot: ROOT,
     preloadPath: join(ROOT, 'dist', 'electron', 'preload.cjs'),
@@ -63,7 +62,7 @@ async function login(restUrl: string, body: Record<string, string>): Promise<{ s
 
 describe('first start of the desktop app', () => {
   test('creates "My Shop", an admin and the till cashier, and shows their credentials once, in a dialog', TIMEOUT, async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'tillgate-data-'));
+    const dataDir = makeTempDir('tillgate-data-');
     const { electron, started } = await startShell(dataDir);
     assert.equal(electron.messageBoxes.length, 1);
     const [box] = electron.messageBoxes;
@@ -93,7 +92,7 @@ describe('first start of the desktop app', () => {
   });
 
   test('a later start on the same data shows nothing and creates nothing', TIMEOUT, async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'tillgate-data-'));
+    const dataDir = makeTempDir('tillgate-data-');
     const first = await startShell(dataDir);
     assert.equal(first.electron.messageBoxes.length, 1);
     await running.splice(0)[0]?.stop();
@@ -104,7 +103,7 @@ describe('first start of the desktop app', () => {
   });
 
   test('a data folder that already holds a merchant (a headless gateway ran there) gets no first-run accounts', TIMEOUT, async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'tillgate-data-'));
+    const dataDir = makeTempDir('tillgate-data-');
     // The desktop app keeps its data key in the keychain; the headless run here uses one from the environment.
     const key = Buffer.alloc(32, 3).toString('base64');
     const composition = compose({ settings: resolveSettings(dataDir, {}, {}), logger: createLogger({ level: 'silent' }), dataKey: Buffer.from(key, 'base64'), background: false });
@@ -117,7 +116,7 @@ describe('first start of the desktop app', () => {
   });
 
   test('the one-time credentials are never logged', TIMEOUT, async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'tillgate-data-'));
+    const dataDir = makeTempDir('tillgate-data-');
     let log = '';
     const destination = new Writable({
       write(chunk: Buffer, _encoding, callback) {

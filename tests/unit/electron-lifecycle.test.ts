@@ -6,8 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, test } from 'node:test';
@@ -17,6 +16,7 @@ import { ENCRYPTED_DATA_KEY_FILE } from '../../main/electron/data-key.js';
 import { APP_ENTRY_URL, APP_SCHEME } from '../../main/electron/security.js';
 import { runShell, type ShellHandle, type ShellOptions } from '../../main/electron/shell.js';
 import { createFakeElectron, fakeEvent, type FakeElectron } from '../helpers/fake-electron.js';
+import { makeTempDir } from '../helpers/temp.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const quietLogger = () => createLogger({ level: 'silent' });
@@ -48,7 +48,7 @@ function start(electron: FakeElectron, extra: Partial<ShellOptions> = {}): Shell
 }
 
 function setup(extra: Partial<ShellOptions> = {}) {
-  const appData = mkdtempSync(join(tmpdir(), 'tillgate-appdata-'));
+  const appData = makeTempDir('tillgate-appdata-');
   const electron = createFakeElectron(appData);
   const handle = start(electron, extra);
   return { appData, electron, handle, dataDir: join(appData, 'Tillgate') };
@@ -68,7 +68,7 @@ async function quitAndWait(electron: FakeElectron): Promise<void> {
 
 describe('Electron shell life cycle', () => {
   test('a second instance quits at once without opening the database or a port', TIMEOUT, async () => {
-    const appData = mkdtempSync(join(tmpdir(), 'tillgate-appdata-'));
+    const appData = makeTempDir('tillgate-appdata-');
     const electron = createFakeElectron(appData);
     electron.app.lockAvailable = false;
     const handle = start(electron);
@@ -91,7 +91,7 @@ describe('Electron shell life cycle', () => {
   });
 
   test('GATEWAY_DATA_DIR chooses the data folder, as on the headless host', TIMEOUT, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tillgate-data-'));
+    const dir = makeTempDir('tillgate-data-');
     const { electron, handle } = setup({ env: { GATEWAY_PORT: '0', GATEWAY_DATA_DIR: dir, GATEWAY_LOG_LEVEL: 'silent' } });
     assert.equal(electron.app.getPath('userData'), dir);
     electron.app.becomeReady();
@@ -219,7 +219,7 @@ describe('the bundled main process (dist/electron/main.cjs)', () => {
     assert.deepEqual([...preload.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]), ['electron'], 'sandboxed preload requires only electron');
 
     // In a child process, so that a broken bundle cannot leave a listener open in this one.
-    const appData = mkdtempSync(join(tmpdir(), 'tillgate-appdata-'));
+    const appData = makeTempDir('tillgate-appdata-');
     const run = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'tests', 'helpers', 'bundle-smoke.ts'), join(ROOT, 'dist', 'electron', 'main.cjs'), appData], {
       cwd: ROOT,
       encoding: 'utf8',
