@@ -80,8 +80,8 @@ export class PostbackDelivery {
   private readAt = Number.NEGATIVE_INFINITY;
   /** HTTP requests waiting for their receiver's answer. */
   private sending = 0;
+  /** Outcomes waiting to be recorded together (see RECORD_DELAY_MS). */
   private toRecord: Array<() => void> = [];
-
   private recordTimer: NodeJS.Timeout | undefined;
   private readonly running = new Set<Promise<void>>();
 
