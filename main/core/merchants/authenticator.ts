@@ -88,9 +88,7 @@ export class Authenticator {
 
     // A success does not clear the source's failures: otherwise one valid key would let the same
     // address keep guessing other merchants' passwords. The window simply runs out.
-    if (!this.verified.has(cacheKey)) {
-      if (this.verified.size >= CACHE_MAX) this.verified.delete(this.verified.keys().next().value as string);
-    }
+    if (!this.verified.has(cacheKey) && this.verified.size >= CACHE_MAX) this.verified.delete(this.verified.keys().next().value as string);
     this.verified.set(cacheKey, { principal, expiresAt: now + CACHE_TTL_MS });
     return { ok: true, principal };
   }
