@@ -25,7 +25,9 @@ function electronBinary() {
 
 if (!existsSync(new URL('../renderer/dist/index.html', import.meta.url))) {
   console.log('Building the UI (first start)...');
-  run(process.execPath, [require.resolve('vite/bin/vite.js'), 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn']);
+  // Vite's JavaScript API: its bin/ path is not among the files the package exports.
+  const { build } = await import('vite');
+  await build({ root, configFile: fileURLToPath(new URL('../renderer/vite.config.ts', import.meta.url)), logLevel: 'warn' });
 }
 
 const electron = electronBinary();

@@ -9,7 +9,7 @@ import { migrate } from '../db/migrate.js';
 import { DATABASE_FILE, openDatabase } from '../db/open.js';
 import { compose, type Composition } from './compose.js';
 import { createLogger } from './infra/logger.js';
-import { buildServer } from './http/server.js';
+import { buildServer, isUiBuilt } from './http/server.js';
 import { defaultDataDir, listeningUrl, resolveSettings, SETTING_SPECS, SettingsError, type Settings } from './settings.js';
 
 const USAGE = `Usage: gateway <command> [options]
@@ -109,6 +109,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
 async function serve(values: Values): Promise<void> {
   const settings = settingsOf(values);
   const server = await startServer(settings);
+  if (!isUiBuilt()) out(`The back-office UI is not built, so ${server.url}/app/ explains how: npm run build:renderer`);
   out(`listening on ${server.url}`);
   const shutdown = (signal: string) => {
     server.composition.logger.info({ signal }, 'shutting down');

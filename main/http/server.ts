@@ -3,6 +3,7 @@
  * call inject(). Type coercion is off: a string where a number belongs is a 400, not a guess.
  */
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
@@ -31,6 +32,12 @@ import { ErrorBodySchema } from './schemas.js';
 export const API_VERSION = '3.21.5';
 export const BODY_LIMIT = 1024 * 1024;
 const DEFAULT_UI_DIR = fileURLToPath(new URL('../../renderer/dist/', import.meta.url));
+export const UI_NOT_BUILT =
+  'The back-office UI is not built in this checkout. Build it with `npm run build:renderer` (`npm start` builds it on its first run), then reload this page. The REST API and /docs work without it.';
+
+export function isUiBuilt(uiDir: string = DEFAULT_UI_DIR): boolean {
+  return existsSync(join(uiDir, 'index.html'));
+}
 
 export interface ServerOptions {
   logger?: PinoLogger;
@@ -168,7 +175,8 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
   });
 
   const uiDir = options.uiDir ?? DEFAULT_UI_DIR;
-  if (existsSync(uiDir)) {
+  const uiBuilt = isUiBuilt(uiDir);
+  if (uiBuilt) {
     await app.register(fastifyStatic, {
       root: uiDir,
       prefix: '/app/',
@@ -179,11 +187,15 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
         );
       },
     });
+  } else {
+    // A checkout where the renderer was never built (`gateway serve` straight after a clone): say
+    // how to get the UI instead of a bare "No route".
+    app.get('/app/*', { schema: { hide: true } }, async (_request, reply) =>
+      reply.code(503).header('Retry-After', '60').type('text/plain; charset=utf-8').send(UI_NOT_BUILT),
+    );
   }
   app.get('/app', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/app/'));
-  app.get('/', { schema: { hide: true } }, async (_request, reply) =>
-    existsSync(uiDir) ? reply.redirect('/app/') : reply.redirect('/docs'),
-  );
+  app.get('/', { schema: { hide: true } }, async (_request, reply) => (uiBuilt ? reply.redirect('/app/') : reply.redirect('/docs')));
 
   return app;
 }

@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { assertApiError, createTestMerchant, startTestGateway, type TestGateway, type TestMerchant } from '../helpers/api.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildServer, UI_NOT_BUILT } from '../../main/http/server.js';
+import { assertApiError, createTestMerchant, startTestGateway, tempDir, type TestGateway, type TestMerchant } from '../helpers/api.js';
 
 const CARD = '4111111111111111';
 
@@ -247,6 +250,32 @@ describe('HTTP foundation', () => {
       const longParam = await gw.app.inject({ method: 'GET', url: `/rest/transactions/${CARD}${'x'.repeat(100)}/log`, headers: { authorization: shop.auth } });
       assertApiError(longParam, 400, 1001, ['path']);
       assert.ok(!longParam.body.includes(CARD));
+    });
+
+    test('/app/ of a checkout whose UI was never built: 503 saying how to build it, not "No route"', async () => {
+      const unbuilt = await buildServer(gw.composition.gateway, { uiDir: tempDir() });
+      try {
+        for (const url of ['/app/', '/app/index.html']) {
+          const response = await unbuilt.inject({ method: 'GET', url });
+          assert.equal(response.statusCode, 503, url);
+          assert.equal(response.body, UI_NOT_BUILT);
+          assert.match(response.body, /npm run build:renderer/);
+        }
+        assert.equal((await unbuilt.inject({ method: 'GET', url: '/' })).headers.location, '/docs');
+      } finally {
+        await unbuilt.close();
+      }
+      const builtDir = tempDir();
+      writeFileSync(join(builtDir, 'index.html'), '<!doctype html><title>Tillgate</title>');
+      const built = await buildServer(gw.composition.gateway, { uiDir: builtDir });
+      try {
+        const page = await built.inject({ method: 'GET', url: '/app/' });
+        assert.equal(page.statusCode, 200);
+        assert.match(page.body, /<title>Tillgate<\/title>/);
+        assert.equal((await built.inject({ method: 'GET', url: '/' })).headers.location, '/app/');
+      } finally {
+        await built.close();
+      }
     });
 
     test('unknown transaction: 404 (3001) naming transaction_id', async () => {
