@@ -51,10 +51,12 @@ export function createTransactionMovements(db: Database.Database): TransactionMo
        status_code = CASE WHEN refunded_minor + @amount = captured_minor THEN 7 ELSE 8 END, updated_at = @now
      WHERE id = @id AND status_code IN (3, 8) AND refunded_minor + @amount <= captured_minor`,
   );
+  // Releases reserved money that was never captured. Uncaptured: reversed (all) or still authorized
+  // (part). After captures the status (completed, partly_refunded) stays: captured money is untouched.
   const reversal = db.prepare(
     `UPDATE transactions SET reversed_minor = reversed_minor + @amount, authorized_minor = authorized_minor - @amount,
-       status_code = CASE WHEN authorized_minor - @amount = 0 THEN 5 ELSE 4 END, updated_at = @now
-     WHERE id = @id AND status_code = 4 AND captured_minor = 0 AND @amount <= authorized_minor`,
+       status_code = CASE WHEN status_code <> 4 THEN status_code WHEN authorized_minor - @amount = 0 THEN 5 ELSE 4 END, updated_at = @now
+     WHERE id = @id AND status_code IN (3, 4, 8) AND operation = 'authorize' AND @amount > 0 AND captured_minor + @amount <= authorized_minor`,
   );
   const transitions = new Map<string, Database.Statement>();
 

@@ -239,6 +239,50 @@ describe('payment flows', () => {
     });
   });
 
+  describe('release after partial capture', () => {
+    test('reverse releases the uncaptured rest: status stays completed, logged, postback, captured money stays refundable', async () => {
+      const auth = await c.ok<TxResponse>('/rest/authorize', cardPayment('4111111111111111', 80, { postback_url: POSTBACK_URL }));
+      await c.ok('/rest/capture', { transaction_id: auth.transaction_id, amount: 30 });
+      assertApiError(await c.post('/rest/reverse', { transaction_id: auth.transaction_id, amount: 50.01 }), 400, 1003, ['amount']);
+      const released = await c.ok<Record<string, unknown>>('/rest/reverse', { transaction_id: auth.transaction_id });
+      assert.deepEqual(released, { transaction_id: auth.transaction_id, status_code: 3, status: 'completed', amount: 50, remaining_amount: 0, error_code: 0 });
+      const view = await c.transaction(auth.transaction_id);
+      assert.deepEqual([view.status_code, view.amount, view.captured_amount], [3, 80, 30]);
+      const entries = await c.log(auth.transaction_id);
+      assert.deepEqual(entries.map((e) => [e.type, e.status, e.amount]), [
+        ['authorization', 4, 80],
+        ['capture', 3, 30],
+        ['reversal', 3, 50],
+      ]);
+      assert.match(String(entries.at(-1)?.message), /Released the uncaptured 50\.00 EUR; captured 30\.00/);
+      assert.deepEqual(outboxOf(h, auth.transaction_id).map((row) => row.payload.status_code), [4, 3, 3]);
+      // Nothing is left to capture or release; the captured 30 is refundable, not more.
+      assertApiError(await c.post('/rest/capture', { transaction_id: auth.transaction_id, amount: 0.01 }), 400, 1003);
+      assertApiError(await c.post('/rest/reverse', { transaction_id: auth.transaction_id }), 400, 1002);
+      assertApiError(await c.post('/rest/refund', { transaction_id: auth.transaction_id, amount: 30.01 }), 400, 1003, ['amount']);
+      const refund = await c.ok<RefundResponse>('/rest/refund', { transaction_id: auth.transaction_id });
+      assert.equal(refund.amount, 30);
+      assert.equal((await c.transaction(auth.transaction_id)).status_code, 7);
+    });
+
+    test('after a partial refund the rest can still be released, in parts where the type allows partial reversal', async () => {
+      const auth = await c.ok<TxResponse>('/rest/authorize', cardPayment('4111111111111111', 40));
+      await c.ok('/rest/capture', { transaction_id: auth.transaction_id, amount: 10 });
+      await c.ok('/rest/refund', { transaction_id: auth.transaction_id, amount: 4 });
+      const part = await c.ok<Record<string, unknown>>('/rest/reverse', { transaction_id: auth.transaction_id, amount: 5 });
+      assert.deepEqual([part.status_code, part.amount, part.remaining_amount], [8, 5, 25]);
+      const rest = await c.ok<Record<string, unknown>>('/rest/reverse', { transaction_id: auth.transaction_id });
+      assert.deepEqual([rest.status_code, rest.status, rest.amount, rest.remaining_amount], [8, 'partly_refunded', 25, 0]);
+      const refund = await c.ok<RefundResponse>('/rest/refund', { transaction_id: auth.transaction_id });
+      assert.equal(refund.amount, 6);
+    });
+
+    test('a one-step payment has nothing to release: 1002', async () => {
+      const paid = await c.ok<TxResponse>('/rest/payment', cardPayment('4111111111111111', 12));
+      assertApiError(await c.post('/rest/reverse', { transaction_id: paid.transaction_id }), 400, 1002);
+    });
+  });
+
   describe('expiry (movable clock)', () => {
     test('an authorization not captured within 7 days expires', async () => {
       const auth = await c.ok<TxResponse>('/rest/authorize', cardPayment('4111111111111111', 60, { postback_url: POSTBACK_URL }));

@@ -14,8 +14,9 @@ const ALL_STATUSES = Object.values(S);
 const EXPECTED: Record<Trigger, { from: number[]; to: number[] }> = {
   // authorized -> capture -> completed; more partial captures while within the authorization
   capture: { from: [S.authorized, S.completed], to: [S.completed] },
-  // full reversal -> reversed; a partial one lowers the authorization and leaves it authorized
-  reverse: { from: [S.authorized], to: [S.reversed, S.authorized] },
+  // full reversal -> reversed; a partial one lowers the authorization and leaves it authorized;
+  // after partial captures the uncaptured rest can be released, the status stays (docs/decisions.md)
+  reverse: { from: [S.authorized, S.completed, S.partly_refunded], to: [S.reversed, S.authorized, S.completed, S.partly_refunded] },
   refund: { from: [S.completed, S.partly_refunded], to: [S.partly_refunded, S.refunded] },
   authorization_expiry: { from: [S.authorized], to: [S.expired] },
   settle: { from: [S.pending], to: [S.completed] },
@@ -124,9 +125,10 @@ describe('forbidden transitions through the API', () => {
     await expectState('/rest/reverse', { transaction_id: id }, 400, 1002);
   });
 
-  test('reverse of a partly captured authorization: 1002 (refund instead)', async () => {
+  test('reverse of a fully captured authorization: 1002 (nothing left to release; refund instead)', async () => {
     const id = await authorized(10);
     await c.ok('/rest/capture', { transaction_id: id, amount: 4 });
+    await c.ok('/rest/capture', { transaction_id: id });
     await expectState('/rest/reverse', { transaction_id: id }, 400, 1002);
   });
 

@@ -698,6 +698,11 @@ export class Payments {
     };
   }
 
+  /**
+   * Releases reserved money: the whole or part of an uncaptured authorization, or, after partial
+   * captures, the rest that will never be captured (Adyen's cancel after a partial capture). What
+   * was captured stays captured and refundable.
+   */
   async reverse(operation: Operation, request: ReverseRequest): Promise<Outcome<ReverseResponse>> {
     const errors: FieldError[] = [];
     validateCommonFields({ execution_date: request.execution_date }, errors);
@@ -705,18 +710,20 @@ export class Payments {
     return this.deps.locks.with(request.transaction_id, async () => {
       const t = await this.load(merchantId, request.transaction_id);
       if (!t) return failure(notFound(request.transaction_id));
-      const amountMinor = this.followUpAmount(t, request.amount, t.authorizedMinor, 'amount', errors);
+      const uncaptured = t.authorizedMinor - t.capturedMinor;
+      const amountMinor = this.followUpAmount(t, request.amount, uncaptured, 'amount', errors);
       if (errors.length || amountMinor === undefined) return failure(validationError(errors));
-      if (!allowedFrom('reverse').includes(t.statusCode as never) || t.capturedMinor > 0) {
-        const error = stateError(t, 'reverse');
-        if (t.statusCode === S.completed) error.message += '; refund captured money instead';
-        return failure(error);
+      if (t.operation !== 'authorize' || !allowedFrom('reverse').includes(t.statusCode as never)) return failure(stateError(t, 'reverse'));
+      if (uncaptured <= 0) {
+        return failure(apiError(ErrorCode.invalidState, 'Nothing is left to release: the whole authorization was captured; refund captured money instead'));
       }
-      if (amountMinor > t.authorizedMinor) {
-        return failure(apiError(ErrorCode.amountLimit, 'The reversal exceeds the authorized amount', [{ field: 'amount', message: `must not exceed ${minorToAmount(t.authorizedMinor, exponentOf(t))}` }]));
+      if (amountMinor > uncaptured) {
+        return failure(apiError(ErrorCode.amountLimit, `The reversal exceeds what is still reserved: at most ${minorToAmount(uncaptured, exponentOf(t))} ${t.currency} can be released`, [
+          { field: 'amount', message: `must not exceed ${minorToAmount(uncaptured, exponentOf(t))}` },
+        ]));
       }
-      if (amountMinor < t.authorizedMinor && !CAPABILITIES[t.paymentType as PaymentType].partialReversal) {
-        return failure(apiError(ErrorCode.paymentType, `${t.paymentType} does not support partial reversal`, [{ field: 'amount', message: 'must be the whole authorized amount' }]));
+      if (amountMinor < uncaptured && !CAPABILITIES[t.paymentType as PaymentType].partialReversal) {
+        return failure(apiError(ErrorCode.paymentType, `${t.paymentType} does not support partial reversal`, [{ field: 'amount', message: 'must be the whole uncaptured amount' }]));
       }
       const result = await this.callProcessor(() => this.deps.processor.reverse({ reference: t.id, networkReference: this.networkReference(t), amountMinor, currency: t.currency }));
       if (!result.ok) return result;
@@ -725,13 +732,19 @@ export class Payments {
         const applied = await tx.transactions.addReversal(t.id, amountMinor, this.nowIso());
         if (!applied) return failure(stateError(t, 'reverse'));
         const fresh = (await tx.transactions.get(merchantId, t.id)) as TransactionRecord;
-        await this.logAndNotify(tx, fresh, { type: 'reversal', amountMinor, executionDate: request.execution_date ?? null });
+        const remainingMinor = fresh.authorizedMinor - fresh.capturedMinor;
+        await this.logAndNotify(tx, fresh, {
+          type: 'reversal',
+          amountMinor,
+          executionDate: request.execution_date ?? null,
+          ...(fresh.capturedMinor > 0 ? { message: `Released the uncaptured ${minorToText(amountMinor, exponentOf(fresh))} ${fresh.currency}; captured ${minorToText(fresh.capturedMinor, exponentOf(fresh))}` } : {}),
+        });
         return success({
           transaction_id: fresh.id,
           status_code: fresh.statusCode,
           status: statusName(fresh.statusCode),
           amount: minorToAmount(amountMinor, exponentOf(fresh)),
-          remaining_amount: minorToAmount(fresh.authorizedMinor, exponentOf(fresh)),
+          remaining_amount: minorToAmount(remainingMinor, exponentOf(fresh)),
           error_code: 0 as const,
         });
       });

@@ -25,8 +25,9 @@ interface Rule {
 export const TRANSITIONS: Record<Trigger, Rule> = {
   // authorized -> completed; further partial captures while within the authorization
   capture: { from: [S.authorized, S.completed], to: [S.completed] },
-  // full reversal -> reversed; a partial one leaves it authorized
-  reverse: { from: [S.authorized], to: [S.reversed, S.authorized] },
+  // full reversal -> reversed; a partial one leaves it authorized; releasing the uncaptured rest
+  // after partial captures leaves completed / partly_refunded as they are
+  reverse: { from: [S.authorized, S.completed, S.partly_refunded], to: [S.reversed, S.authorized, S.completed, S.partly_refunded] },
   refund: { from: [S.completed, S.partly_refunded], to: [S.partly_refunded, S.refunded] },
   authorization_expiry: { from: [S.authorized], to: [S.expired] },
   settle: { from: [S.pending], to: [S.completed] },
