@@ -98,6 +98,7 @@ export function compose(options: ComposeOptions): Composition {
       ...(options.mail ? { mail: options.mail } : {}),
       payments: { simDelayMs: settings.simDelayMs },
       postbacks: { retryScale: settings.postbackRetryScale },
+      postbackPrivateAddresses: settings.postbackPrivateAddresses,
       idempotencyRetentionMs: settings.idempotencyRetentionHours * 60 * 60 * 1000,
       lockout: {
         maxFailures: settings.lockoutMaxFailures,

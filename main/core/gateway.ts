@@ -29,6 +29,8 @@ export interface CoreSettings {
   postbacks?: Partial<DeliverySettings>;
   /** Invoice e-mail retries (D11). */
   mail?: Partial<MailQueueSettings>;
+  /** Postbacks to loopback and private addresses (docs/postbacks.md "Address policy"); default allow. */
+  postbackPrivateAddresses?: 'allow' | 'deny';
 }
 
 export interface CoreDeps {
@@ -81,7 +83,7 @@ export function createGateway(deps: CoreDeps): Gateway {
   const postbackDelivery = new PostbackDelivery(store, clock, ids, vault, deps.postbackSender, logger, { ...DEFAULT_DELIVERY_SETTINGS, ...settings.postbacks });
   const mandates = new Mandates(clock, ids, vault);
   const paymentSettings = { ...DEFAULT_PAYMENT_SETTINGS, ...settings.payments };
-  const networkTokens = new NetworkTokens({ store, clock, ids, vault, scheduler, simDelayMs: () => paymentSettings.simDelayMs });
+  const networkTokens = new NetworkTokens({ store, clock, ids, vault, scheduler, simDelayMs: () => paymentSettings.simDelayMs, localPostbacks: settings.postbackPrivateAddresses !== 'deny' });
   const payments = new Payments({
     store,
     clock,

@@ -7,16 +7,8 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import ipaddr from 'ipaddr.js';
+import { isPrivateAddress } from '../core/postbacks/addresses.js';
 import type { PostbackSender, SendResult } from '../core/postbacks/delivery.js';
-
-const PRIVATE_RANGES = new Set(['private', 'loopback', 'linkLocal', 'uniqueLocal', 'unspecified', 'carrierGradeNat', 'reserved', 'broadcast']);
-
-export function isPrivateAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return true;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  return PRIVATE_RANGES.has(parsed.range());
-}
 
 export class AddressRefusedError extends Error {
   override name = 'AddressRefusedError';

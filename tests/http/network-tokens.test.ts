@@ -8,6 +8,8 @@ import { after, before, describe, test } from 'node:test';
 import { luhnValid } from '../../main/core/payments/card-input.js';
 import { createLogger } from '../../main/infra/logger.js';
 import { assertApiError, createTestMerchant, startTestGateway, type TestMerchant } from '../helpers/api.js';
+import { startPostbackGateway } from '../helpers/postback-gateway.js';
+import { startReceiver } from '../helpers/postback-receiver.js';
 import { api, assertNoPanAtRest, cardPayment, DAY, EXPIRY_YEAR, freshPan, luhnComplete, newMerchant, SIM_DELAY_MS, startHarness, type Harness } from '../helpers/payments.js';
 
 interface TokenView {
@@ -426,4 +428,55 @@ test('card and token numbers never reach the logs', async () => {
   } finally {
     await gw.close();
   }
+});
+
+// docs/postbacks.md "Network tokens": a token's postback_url is HTTPS, except that plain http may
+// go to a receiver on this machine or the shop's network while postbackPrivateAddresses is allow
+// (the default, as for payments); with deny, plain http is refused like any other http URL.
+describe('token postback_url: HTTPS, or plain http to a local receiver', () => {
+  test('with --postback-private-addresses allow, a plain-http loopback receiver gets the token postbacks', async () => {
+    const gw = await startPostbackGateway({ flags: { 'postback-private-addresses': 'allow' } });
+    const receiver = await startReceiver();
+    try {
+      const shop = await gw.merchant('Local Token Shop');
+      const url = receiver.url('/token-postbacks');
+      assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\//);
+      const created = await shop.post('/v2/network_tokens', { card_number: freshPan(), expiry_month: 12, expiry_year: EXPIRY_YEAR, postback_url: url });
+      assert.equal(created.statusCode, 201, created.body);
+      const id = created.json<{ data: { id: string } }>().data.id;
+      gw.clock.advance(1000);
+      await gw.gateway.scheduler.runDue();
+      await gw.deliver();
+      const [postback] = await receiver.waitFor(1);
+      assert.equal(postback?.path, '/token-postbacks');
+      assert.equal(postback?.body.id, id);
+      assert.equal(postback?.body.status, 'active');
+      // localhost and private-network addresses count as local too; any other http host does not.
+      for (const local of ['http://localhost:8080/pb', 'http://[::1]:8080/pb', 'http://192.168.1.20/pb', 'http://10.0.0.5:9000/pb']) {
+        const response = await shop.post('/v2/network_tokens', { card_number: freshPan(), expiry_month: 12, expiry_year: EXPIRY_YEAR, postback_url: local });
+        assert.equal(response.statusCode, 201, `${local}: ${response.body}`);
+      }
+      for (const remote of ['http://shop.example/pb', 'http://8.8.8.8/pb', 'ftp://127.0.0.1/pb']) {
+        const response = await shop.post('/v2/network_tokens', { card_number: freshPan(), expiry_month: 12, expiry_year: EXPIRY_YEAR, postback_url: remote });
+        const body = assertApiError(response, 400, 1001, ['postback_url']);
+        assert.match(body.errors[0]?.message ?? '', /HTTPS/);
+      }
+    } finally {
+      await receiver.close();
+      await gw.close();
+    }
+  });
+
+  test('with --postback-private-addresses deny, plain http is refused even on loopback', async () => {
+    const gw = await startPostbackGateway({ flags: { 'postback-private-addresses': 'deny' } });
+    try {
+      const shop = await gw.merchant('Server Token Shop');
+      const response = await shop.post('/v2/network_tokens', { card_number: freshPan(), expiry_month: 12, expiry_year: EXPIRY_YEAR, postback_url: 'http://127.0.0.1:8080/pb' });
+      assertApiError(response, 400, 1001, ['postback_url']);
+      const https = await shop.post('/v2/network_tokens', { card_number: freshPan(), expiry_month: 12, expiry_year: EXPIRY_YEAR, postback_url: 'https://shop.example/pb' });
+      assert.equal(https.statusCode, 201, https.body);
+    } finally {
+      await gw.close();
+    }
+  });
 });

@@ -11,6 +11,7 @@ import { apiError, ErrorCode, failure, success, validationError, type FieldError
 import type { Operation } from '../operations.js';
 import { cardBrand, luhnValid } from '../payments/card-input.js';
 import { isCountryCode } from '../payments/request.js';
+import { isLocalHost } from '../postbacks/addresses.js';
 import type {
   Clock,
   Ids,
@@ -137,6 +138,11 @@ export interface NetworkTokensDeps {
   scheduler: Scheduler;
   /** The simulated provisioning delay (the payments' simDelayMs). */
   simDelayMs: () => number;
+  /**
+   * Postbacks may go to loopback and private addresses (the `postbackPrivateAddresses` setting):
+   * then a postback_url may also be plain http to such a local receiver. Default true.
+   */
+  localPostbacks?: boolean;
 }
 
 interface SealedCard {
@@ -168,10 +174,12 @@ function withCheckDigit(payload: string): string {
   throw new Error('no Luhn check digit');
 }
 
-function httpsUrl(value: string): boolean {
+/** HTTPS; or plain http to a receiver on this machine or the shop's network, when `local` allows it. */
+function postbackUrlOk(value: string, local: boolean): boolean {
   try {
     const url = new URL(value);
-    return url.protocol === 'https:' && url.hostname !== '';
+    if (url.hostname === '') return false;
+    return url.protocol === 'https:' || (local && url.protocol === 'http:' && isLocalHost(url.hostname));
   } catch {
     return false;
   }
@@ -231,7 +239,10 @@ export class NetworkTokens implements TokenCryptograms {
     if (request.billing_postal_code !== undefined && !/^[A-Za-z0-9]{1,16}$/.test(request.billing_postal_code)) {
       errors.push({ field: 'billing_postal_code', message: 'must be 1 to 16 letters and digits, without spaces' });
     }
-    if (request.postback_url !== undefined && !httpsUrl(request.postback_url)) errors.push({ field: 'postback_url', message: 'must be an HTTPS URL' });
+    const local = this.deps.localPostbacks ?? true;
+    if (request.postback_url !== undefined && !postbackUrlOk(request.postback_url, local)) {
+      errors.push({ field: 'postback_url', message: local ? 'must be an HTTPS URL (plain http only to a loopback or private-network address)' : 'must be an HTTPS URL' });
+    }
     return errors;
   }
 

@@ -28,7 +28,7 @@ const CreateRequest = Type.Object(
     billing_line2: Type.Optional(Str(200)),
     billing_postal_code: Type.Optional(Str(16, 'letters and digits, no spaces')),
     billing_state: Type.Optional(Str(100)),
-    postback_url: Type.Optional(Str(2000, 'HTTPS URL for the token postbacks (id, status, network, error)')),
+    postback_url: Type.Optional(Str(2000, 'HTTPS URL for the token postbacks (id, status, network, error); plain http only to a loopback or private-network receiver while postbackPrivateAddresses is allow')),
   },
   { additionalProperties: false },
 );
