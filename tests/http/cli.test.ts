@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -104,6 +104,19 @@ describe('gateway CLI', () => {
     const second = runGateway(['migrate', '--data-dir', dataDir]);
     assert.equal(second.status, 0, second.stderr);
     assert.equal(second.stdout.trim(), `schema is up to date (version ${migrations.length})`);
+  });
+
+  test('docs/operations.md documents every command of gateway --help', () => {
+    const result = runGateway(['--help']);
+    assert.equal(result.status, 0, result.stderr);
+    const section = result.stdout.split(/^Commands:$/m)[1]?.split(/^\S/m)[0] ?? '';
+    // "  staff create       create a staff account ..." -> "staff create"; "  backup --to FILE ..." -> "backup".
+    const commands = [...section.matchAll(/^ {2}([a-z]+(?: [a-z]+)?)(?= {2,}| --)/gm)].map((m) => m[1] ?? '');
+    assert.ok(commands.includes('staff create') && commands.includes('serve') && commands.length >= 6, `commands: ${commands.join(', ')}`);
+    const operations = readFileSync(new URL('../../docs/operations.md', import.meta.url), 'utf8');
+    for (const command of commands) assert.ok(operations.includes(`gateway ${command}`), `docs/operations.md shows \`gateway ${command}\``);
+    // A headless user finds how to get a UI login.
+    assert.match(operations, /gateway staff create [^\n]*--merchant[^\n]*--role/);
   });
 
   test('an unknown command exits 2 with a message on stderr', () => {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileErrors, validate } from '@readme/openapi-parser';
@@ -92,6 +93,16 @@ describe('OpenAPI document and API docs', () => {
     assert.ok(headers.includes('idempotency-key') && headers.includes('x-idempotency-key'), `idempotency headers: ${headers.join(', ')}`);
     const listParameters = (doc.paths['/rest/transactions']?.get?.parameters ?? []).map((p) => p.name);
     for (const name of ['from', 'to', 'status', 'currency', 'order_id']) assert.ok(listParameters.includes(name), `list documents ${name}`);
+  });
+
+  test('docs/api.md and docs/postbacks.md name every /rest and /v2 path of the document', () => {
+    const guides = ['api.md', 'postbacks.md'].map((name) => readFileSync(new URL(`../../docs/${name}`, import.meta.url), 'utf8')).join('\n');
+    // `{transaction_id}` and `:invoice_number` are both ways the guides write a path parameter.
+    const normalize = (path: string) => path.replace(/\{[^}]+\}|:[a-z_]+/g, '{}');
+    const documented = new Set([...guides.matchAll(/`(?:(?:GET|POST|PUT|PATCH|DELETE) )?((?:\/rest|\/v2)\/[^`?\s]*)/g)].map((m) => normalize(m[1] ?? '')));
+    const missing = Object.keys(doc.paths).filter((path) => /^\/(rest|v2)\//.test(path) && !documented.has(normalize(path)));
+    assert.deepEqual(missing, [], 'paths the guides do not mention');
+    assert.ok(!/added issue by issue/.test(guides), 'the guides describe what is there');
   });
 
   test('documents only API paths: no internal routes', () => {
