@@ -2,14 +2,21 @@
 // and the restrictions they make real (amount/active changes, delete), the pay page at
 // /pay/{uuid} (renders, escapes, languages), card payments through it moving the invoice
 // pending -> processing -> paid, a plan's instalments pending -> partly_paid -> paid, a declined card
-// back to pending, and inactive/expired/paid/unknown invoices taking no payment. All through inject().
+// back to pending, and inactive/expired/paid/unknown invoices taking no payment; after a declined,
+// failed, cancelled or expired attempt the pay page says so in the customer's language, which the
+// round trip keeps; an abandoned attempt lapses (the invoice back to pending or partly_paid) and a
+// customer who comes back may start afresh. All through inject().
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { escapeHtml } from '../../main/http/pages/html.js';
+import { DICTIONARIES, LANGUAGES, type Lang, type MessageKey } from '../../main/http/pages/i18n.js';
 import { createTestMerchant, startTestGateway, type TestGateway, type TestMerchant } from '../helpers/api.js';
-import { EXPIRY_YEAR } from '../helpers/payments.js';
+import { EXPIRY_YEAR, HOUR, SETTLING_IBAN } from '../helpers/payments.js';
 
 const EXPIRY = `12/${String(EXPIRY_YEAR).slice(2)}`;
 const GOOD_CARD = { step: 'card', card_number: '4111 1111 1111 1111', expiry: EXPIRY, cvc: '123', holder: 'Ada Lovelace' };
+const text = (lang: Lang, key: MessageKey, vars: Record<string, string> = {}) =>
+  escapeHtml(DICTIONARIES[lang][key].replace(/\{(\w+)\}/g, (whole, name: string) => vars[name] ?? whole));
 const RESTRICTED = 'Amount and active can only be changed while the invoice is pending and has never had a payment plan attached.';
 
 interface Wrapper {
@@ -173,9 +180,9 @@ describe('invoice payments', () => {
       const chosen = await post(`/pay/${inv.invoice.uuid}`, { method: 'cardecom' });
       assert.equal(chosen.statusCode, 303);
       assert.equal(await statusOf(number), 'processing');
-      // Back on the invoice page meanwhile: it leads into the started payment and takes no second one.
+      // Back on the invoice page meanwhile: it leads back into the started payment (or lets the customer start afresh).
       const meanwhile = await page(`/pay/${inv.invoice.uuid}?lang=en`);
-      assert.ok(meanwhile.body.includes('Payment in progress'));
+      assert.ok(meanwhile.body.includes(text('en', 'invoice_open_title')));
       assert.ok(meanwhile.body.includes(`href="${location(chosen).replace(/\?.*$/, '')}?lang=en"`), 'continue link to the card page');
       const paid = await post(location(chosen), GOOD_CARD);
       assert.equal(paid.statusCode, 303);
@@ -258,6 +265,180 @@ describe('invoice payments', () => {
       const sepa = await post(`/pay/${inv.invoice.uuid}?lang=en`, { method: 'dd' });
       assert.equal(sepa.statusCode, 200);
       assert.ok(sepa.body.includes('name="iban"'));
+    });
+  });
+
+  describe('declines, the language and abandoned attempts', () => {
+    const DECLINE_51 = { ...GOOD_CARD, card_number: '4000 0000 0000 9995' };
+    const transactionOf = async (id: string) => (await inject('GET', `/rest/transactions/${id}`)).json<{ status_code: number; status: string }>();
+    const idIn = (path: string) => /\/pay\/([^/?]+)\/(?:card|3ds|wallet)/.exec(path)?.[1] ?? '';
+
+    test('a declined card comes back to the pay page with the reason, in the language chosen on the way, and no card data', async () => {
+      const inv = await create({ amount: 19, locale: 'en' });
+      const uuid = inv.invoice.uuid;
+      // The customer switched the pay page to German: the card step and the way back keep it.
+      const chosen = await post(`/pay/${uuid}?lang=de`, { method: 'cardecom' });
+      assert.equal(chosen.statusCode, 303);
+      assert.match(location(chosen), /\/card\?lang=de$/);
+      const declined = await post(location(chosen), DECLINE_51);
+      assert.equal(declined.statusCode, 303);
+      const back = location(declined);
+      const transactionId = idIn(location(chosen));
+      assert.equal(back, `/pay/${uuid}?transaction_id=${transactionId}&lang=de`, 'back on the pay page, relative, with the language');
+      assert.equal(await statusOf(inv.invoice.debt_claim_number), 'pending');
+
+      const shown = await page(back);
+      assert.equal(shown.statusCode, 200);
+      assert.match(shown.body, /<html lang="de">/);
+      assert.ok(shown.body.includes(text('de', 'invoice_declined_card', { reason: DICTIONARIES.de.why_51 })), shown.body);
+      assert.ok(shown.body.includes('Ihre Karte wurde abgelehnt: nicht genügend Guthaben.'));
+      assert.ok(shown.body.includes(text('de', 'invoice_retry_other')));
+      assert.ok(shown.body.includes('name="method"'), 'the customer can pay again right there');
+      for (const leak of ['4000000000009995', '4000 0000 0000 9995', '•••• 9995', '51 Insufficient funds']) assert.ok(!shown.body.includes(leak), leak);
+      // Every language the pages speak says it (the language links keep the attempt).
+      for (const lang of LANGUAGES) {
+        const other = await page(`/pay/${uuid}?transaction_id=${transactionId}&lang=${lang}`);
+        assert.ok(other.body.includes(text(lang, 'invoice_declined_card', { reason: DICTIONARIES[lang].why_51 })), lang);
+        assert.ok(other.body.includes(`href="/pay/${uuid}?transaction_id=${transactionId}&amp;lang=hr"`), `${lang}: language link keeps the attempt`);
+      }
+      // Only this invoice's own failed attempt is explained: another invoice's, an unknown id or none shows no notice.
+      const stranger = await create({ amount: 3 });
+      const strangerId = idIn((await payByCard(stranger.invoice.uuid, DECLINE_51)).cardPage);
+      for (const query of ['', '?transaction_id=01a1fce1-0000-7000-8000-000000000000', `?transaction_id=${strangerId}`]) {
+        const plain = await page(`/pay/${uuid}${query}${query ? '&' : '?'}lang=en`);
+        assert.equal(plain.statusCode, 200);
+        assert.ok(!plain.body.includes(text('en', 'invoice_retry_other')), query);
+      }
+      // Paid at the second try: the invoice page in German says so.
+      const again = await post(`/pay/${uuid}?lang=de`, { method: 'cardecom' });
+      const paid = await post(location(again), GOOD_CARD);
+      assert.equal(location(paid), `/pay/${uuid}?transaction_id=${idIn(location(again))}&lang=de`);
+      const done = await page(location(paid));
+      assert.ok(done.body.includes(text('de', 'invoice_paid_title')));
+      assert.equal(await statusOf(inv.invoice.debt_claim_number), 'paid');
+    });
+
+    test('errors, failed 3-D Secure and cancelled approvals are explained too, in pt and hr', async () => {
+      const inv = await create({ amount: 7, locale: 'en' });
+      const uuid = inv.invoice.uuid;
+      const pick = async (method: string, lang: Lang) => location(await post(`/pay/${uuid}?lang=${lang}`, { method }));
+
+      const failed = await post(await pick('cardecom', 'pt'), { ...GOOD_CARD, card_number: '4000000000000119' });
+      const errorPage = await page(location(failed));
+      assert.match(errorPage.body, /<html lang="pt">/);
+      assert.ok(errorPage.body.includes(text('pt', 'invoice_error_attempt')), 'processor error');
+
+      // 3-D Secure: the challenge page keeps the language, a failed challenge is a decline with its reason.
+      const challenge = await post(await pick('cardecom', 'hr'), { ...GOOD_CARD, card_number: '4000000000003220' });
+      assert.match(location(challenge), /\/3ds\?lang=hr$/);
+      const failedChallenge = await post(location(challenge), { answer: 'fail' });
+      const tdsPage = await page(location(failedChallenge));
+      assert.match(tdsPage.body, /<html lang="hr">/);
+      assert.ok(tdsPage.body.includes(text('hr', 'invoice_declined_card', { reason: DICTIONARIES.hr.why_3ds })));
+
+      const wallet = await pick('wallet', 'pt');
+      assert.match(wallet, /\/wallet\?lang=pt$/);
+      const cancelled = await post(wallet, { answer: 'cancel' });
+      assert.match(location(cancelled), new RegExp(`^/pay/${uuid}\\?transaction_id=[\\w-]+&lang=pt$`));
+      const cancelPage = await page(location(cancelled));
+      assert.ok(cancelPage.body.includes(text('pt', 'invoice_cancelled')));
+      assert.ok(cancelPage.body.includes(text('pt', 'invoice_retry')));
+      assert.equal(await statusOf(inv.invoice.debt_claim_number), 'pending');
+    });
+
+    test('SEPA: back to the pay page in the language chosen; a rejected account is explained, a returned debit reopens the invoice', async () => {
+      const sepa = (iban: string) => ({ method: 'dd', step: 'sepa', account_holder: 'Ana Horvat', iban, mandate_accept: '1' });
+      const inv = await create({ amount: 12, locale: 'de', first_name: 'Ana', last_name: 'Horvat' });
+      const rejected = await post(`/pay/${inv.invoice.uuid}?lang=hr`, sepa('DE51370400440532013005'));
+      assert.equal(rejected.statusCode, 303, rejected.body);
+      assert.match(location(rejected), new RegExp(`^/pay/${inv.invoice.uuid}\\?transaction_id=[\\w-]+&lang=hr$`));
+      const explained = await page(location(rejected));
+      assert.match(explained.body, /<html lang="hr">/);
+      assert.ok(explained.body.includes(text('hr', 'invoice_declined', { reason: DICTIONARIES.hr.why_account })));
+      assert.ok(!explained.body.includes('DE51370400440532013005') && !explained.body.includes('DE51 3704'), 'no IBAN echoed');
+      assert.equal(await statusOf(inv.invoice.debt_claim_number), 'pending');
+
+      const done = await post(`/pay/${inv.invoice.uuid}?lang=hr`, sepa(SETTLING_IBAN));
+      assert.equal(done.statusCode, 303, done.body);
+      assert.match(location(done), new RegExp(`^/pay/${inv.invoice.uuid}\\?transaction_id=[\\w-]+&lang=hr$`));
+      const shown = await page(location(done));
+      assert.match(shown.body, /<html lang="hr">/);
+      assert.ok(shown.body.includes(text('hr', 'invoice_processing_title')), 'the debit is under way');
+      assert.equal((await post(`/pay/${inv.invoice.uuid}`, { method: 'cardecom' })).statusCode, 409, 'no second payment while it settles');
+
+      // A debit the bank returns (AM04) is no payment: the invoice is open again instead of processing for good.
+      const returned = await create({ amount: 13, first_name: 'Ana', last_name: 'Horvat' });
+      assert.equal((await post(`/pay/${returned.invoice.uuid}`, sepa('DE78370400440532013004'))).statusCode, 303);
+      assert.equal(await statusOf(returned.invoice.debt_claim_number), 'processing');
+      gw.clock.advance(HOUR);
+      await gw.composition.gateway.scheduler.runDue();
+      assert.equal(await statusOf(returned.invoice.debt_claim_number), 'pending');
+      assert.equal(await statusOf(inv.invoice.debt_claim_number), 'paid', 'the settled one');
+    });
+
+    test('an abandoned card step: coming back offers to continue or start afresh, which cancels the old attempt', async () => {
+      const inv = await create({ amount: 30 });
+      const uuid = inv.invoice.uuid;
+      const first = location(await post(`/pay/${uuid}?lang=en`, { method: 'cardecom' }));
+      const firstId = idIn(first);
+      assert.equal(await statusOf(inv.invoice.debt_claim_number), 'processing');
+
+      const back = await page(`/pay/${uuid}?lang=en`);
+      assert.equal(back.statusCode, 200);
+      assert.ok(back.body.includes(text('en', 'invoice_open_title')));
+      assert.ok(back.body.includes(`href="/pay/${firstId}/card?lang=en"`), 'continue the started payment');
+      assert.ok(back.body.includes('name="method"'), 'or choose a method again');
+
+      const second = await post(`/pay/${uuid}?lang=en`, { method: 'wallet' });
+      assert.equal(second.statusCode, 303);
+      assert.match(location(second), /\/wallet\?lang=en$/);
+      assert.equal((await transactionOf(firstId)).status, 'cancelled', 'the old attempt is cancelled');
+      assert.equal(await statusOf(inv.invoice.debt_claim_number), 'processing');
+      // The old card page takes no card any more.
+      const late = await post(first, GOOD_CARD);
+      assert.equal(late.statusCode, 409);
+      assert.equal((await transactionOf(firstId)).status, 'cancelled');
+      const approved = await post(location(second), { answer: 'approve' });
+      assert.equal(approved.statusCode, 303);
+      assert.equal(await statusOf(inv.invoice.debt_claim_number), 'paid');
+    });
+
+    test('an abandoned attempt lapses after its hour: pending again (partly_paid with a plan), and the page lets the customer pay', async () => {
+      const inv = await create({ amount: 40 });
+      const number = inv.invoice.debt_claim_number;
+      const started = location(await post(`/pay/${inv.invoice.uuid}`, { method: 'cardecom' }));
+      assert.equal(await statusOf(number), 'processing');
+      gw.clock.advance(HOUR + 1000);
+      // Past its hour, before the scheduler got to it: the page no longer waits for it.
+      const lapsed = await page(`/pay/${inv.invoice.uuid}?lang=en`);
+      assert.ok(lapsed.body.includes('name="method"'), 'the pay form, not a page that waits');
+      assert.ok(!lapsed.body.includes(text('en', 'invoice_open_title')), 'nothing left to continue');
+      await gw.composition.gateway.scheduler.runDue();
+      assert.equal((await transactionOf(idIn(started))).status, 'expired');
+      assert.equal(await statusOf(number), 'pending');
+
+      // Lapsed before the scheduler ran, then paid afresh: the old attempt is expired, not cancelled.
+      const other = await create({ amount: 41 });
+      const old = location(await post(`/pay/${other.invoice.uuid}`, { method: 'cardecom' }));
+      gw.clock.advance(HOUR + 1000);
+      const fresh = await post(`/pay/${other.invoice.uuid}`, { method: 'cardecom' });
+      assert.equal(fresh.statusCode, 303);
+      assert.equal((await transactionOf(idIn(old))).status, 'expired');
+      assert.notEqual(idIn(location(fresh)), idIn(old));
+      assert.equal(await statusOf(other.invoice.debt_claim_number), 'processing');
+
+      // With a plan: one instalment paid, the next one abandoned -> partly_paid again.
+      const planned = await create({ amount: '20.00' });
+      assert.equal((await inject('POST', planPath(planned.invoice.debt_claim_number), { installments: 2, interval: 'week' })).statusCode, 201);
+      await payByCard(planned.invoice.uuid);
+      assert.equal(await statusOf(planned.invoice.debt_claim_number), 'partly_paid');
+      await post(`/pay/${planned.invoice.uuid}`, { method: 'cardecom' });
+      assert.equal(await statusOf(planned.invoice.debt_claim_number), 'processing');
+      gw.clock.advance(HOUR + 1000);
+      await gw.composition.gateway.scheduler.runDue();
+      assert.equal(await statusOf(planned.invoice.debt_claim_number), 'partly_paid');
+      const next = await page(`/pay/${planned.invoice.uuid}?lang=en`);
+      assert.ok(next.body.includes('Instalment 2 of 2'));
     });
   });
 });

@@ -3,15 +3,20 @@
  * the invoice's pay page ({public_url}/pay/{uuid}). A payment is started like a hosted checkout's
  * (payments.create with details { invoice_id, instalment }) and the invoice follows its transaction
  * inside the transaction's own unit of work: started/pending -> processing; completed -> paid, or
- * partly_paid while a plan still has unpaid instalments; declined/cancelled/expired/error -> back
- * to pending (partly_paid when something was paid). This is D11's rule; status_change stays the
- * only API endpoint that sets the status by hand.
+ * partly_paid while a plan still has unpaid instalments; declined/cancelled/expired/error (and a
+ * returned debit) -> back to pending (partly_paid when something was paid). This is D11's rule;
+ * status_change stays the only API endpoint that sets the status by hand.
+ *
+ * An attempt the customer started and left (card, 3-D Secure or approval step never finished) does
+ * not hold the invoice: it expires after its hour like every customer action (the invoice lapses
+ * back), the pay page offers to continue it or to start again, and starting again cancels it.
  *
  * Which instalments are paid is read from the transactions themselves: every instalment has its own
  * order_id (`{plan id}-{n}`; `{invoice uuid}` without a plan), and an instalment counts as paid when
  * the latest transaction of its order is completed.
  */
 import { ErrorCode, apiError, failure, success, validationError, type ApiError, type Outcome } from '../errors.js';
+import { KeyedLock } from '../locks.js';
 import { currencyExponent, minorToAmount } from '../money.js';
 import type { Operations } from '../operations.js';
 import { HOSTED_METHODS } from '../checkout/checkouts.js';
@@ -75,15 +80,32 @@ export interface CustomerInvoice {
   total: number;
   status: InvoiceStatus;
   locale: string;
-  /** Why no payment is taken: null when the customer can pay. */
+  /**
+   * Why no payment is taken: null when the customer can pay. `processing` only while a submitted
+   * payment awaits its result (a SEPA debit before settlement); an open customer step does not block.
+   */
   blocked: 'inactive' | 'expired' | 'paid' | 'processing' | null;
   instalment: { number: number; of: number; due_date: string } | null;
   methods: PaymentType[];
-  /** While processing: the path of the started payment's own page, to continue it. */
-  continue_path: string | null;
+  /** A payment the customer started and has not finished yet (still in time): where to continue it. Paying again cancels it. */
+  open_attempt: { transaction_id: string; continue_path: string } | null;
+  /** The failed attempt the customer just came back from (asked for by id), when it is this invoice's latest. */
+  failed_attempt: FailedAttempt | null;
   success_url: string | null;
   error_url: string | null;
 }
+
+/** How an attempt ended without payment; no card data. */
+export interface FailedAttempt {
+  transaction_id: string;
+  payment_type: string;
+  status: 'declined' | 'cancelled' | 'expired' | 'error';
+  /** The decline's `"<code> <text>"` (e.g. `"51 Insufficient funds"`), for the page to put in the customer's words. */
+  message: string | null;
+  reason_code: string | null;
+}
+
+const FAILED: Record<number, FailedAttempt['status']> = { [S.declined]: 'declined', [S.cancelled]: 'cancelled', [S.expired]: 'expired', [S.error]: 'error' };
 
 export interface InvoicePaymentsDeps {
   store: Store;
@@ -131,7 +153,19 @@ const orderId = (invoice: StoredInvoice, plan: PaymentPlanRecord | undefined, in
 
 const isPaid = (t: TransactionRecord | undefined): boolean => !!t && (t.statusCode === S.completed || t.statusCode === S.authorized);
 
+/** What the pay page shows, with the records behind it. */
+interface Loaded {
+  view: CustomerInvoice;
+  invoice: StoredInvoice;
+  plan: PaymentPlanRecord | undefined;
+  /** The latest transaction of the order now due, when it is still started (open, or past its time but not yet expired). */
+  started: TransactionRecord | undefined;
+}
+
 export class InvoicePayments {
+  /** One payment start at a time per invoice, so two tabs cannot both start one. */
+  private readonly locks = new KeyedLock();
+
   constructor(private readonly deps: InvoicePaymentsDeps) {
     deps.payments.onTransactionChange((tx, transaction) => this.follow(tx, transaction));
   }
@@ -237,8 +271,16 @@ export class InvoicePayments {
     });
   }
 
-  /** The pay page's view of an invoice, or undefined when there is none. */
-  async forCustomer(uuid: string): Promise<CustomerInvoice | undefined> {
+  /**
+   * The pay page's view of an invoice, or undefined when there is none. `attempt`: the transaction
+   * id the customer came back with, explained in `failed_attempt` when it is a failed attempt of
+   * this invoice and still the latest of its order.
+   */
+  async forCustomer(uuid: string, options: { attempt?: string } = {}): Promise<CustomerInvoice | undefined> {
+    return (await this.load(uuid, options.attempt))?.view;
+  }
+
+  private async load(uuid: string, attempt?: string): Promise<Loaded | undefined> {
     return this.deps.store.read(async (r) => {
       const invoice = await r.invoices.byUuid(uuid);
       if (!invoice) return undefined;
@@ -253,25 +295,37 @@ export class InvoicePayments {
         dueMinor = splitAmount(invoice.amountMinor, plan.installments)[paid] ?? 0;
         instalment = { number: paid + 1, of: plan.installments, due_date: dueDates(plan.createdAt, plan.installments, plan.interval)[paid] ?? '' };
       }
-      const expired = invoice.expiresAt !== null && Date.parse(invoice.expiresAt) <= this.deps.clock.now().getTime();
+      const now = this.deps.clock.now().getTime();
+      const latest = await r.transactions.latestForOrder(invoice.merchantId, orderId(invoice, plan, Math.min(paid + 1, plan?.installments ?? 1)));
+      const started = latest?.statusCode === S.started ? latest : undefined;
+      const expired = invoice.expiresAt !== null && Date.parse(invoice.expiresAt) <= now;
+      // processing blocks only while no started attempt explains it: a submitted debit awaiting
+      // settlement, or a status set by hand. A started attempt can be continued or replaced.
       const blocked: CustomerInvoice['blocked'] = !invoice.active
         ? 'inactive'
         : invoice.status === 'paid'
           ? 'paid'
           : expired
             ? 'expired'
-            : invoice.status === 'processing'
+            : invoice.status === 'processing' && !started
               ? 'processing'
               : null;
       const name = [invoice.firstName, invoice.lastName].filter(Boolean).join(' ') || invoice.company;
-      let continuePath: string | null = null;
-      if (blocked === 'processing') {
-        const latest = await r.transactions.latestForOrder(invoice.merchantId, orderId(invoice, plan, Math.min(paid + 1, plan?.installments ?? 1)));
-        const url = (latest?.details.client_action as { action_data?: { url?: string } } | undefined)?.action_data?.url;
-        const open = latest?.statusCode === S.started && !(latest.expiresAt && Date.parse(latest.expiresAt) <= this.deps.clock.now().getTime());
-        if (open && typeof url === 'string') continuePath = new URL(url).pathname;
+      let openAttempt: CustomerInvoice['open_attempt'] = null;
+      if (started && !(started.expiresAt && Date.parse(started.expiresAt) <= now)) {
+        const url = (started.details.client_action as { action_data?: { url?: string } } | undefined)?.action_data?.url;
+        if (typeof url === 'string') openAttempt = { transaction_id: started.id, continue_path: new URL(url).pathname };
       }
-      return {
+      let failedAttempt: FailedAttempt | null = null;
+      if (attempt) {
+        const t = await r.transactions.getById(attempt);
+        const status = t && FAILED[t.statusCode];
+        if (t && status && t.details.invoice_id === invoice.id && t.merchantId === invoice.merchantId && t.orderId) {
+          const newest = await r.transactions.latestForOrder(invoice.merchantId, t.orderId);
+          if (newest?.id === t.id) failedAttempt = { transaction_id: t.id, payment_type: t.paymentType, status, message: t.message, reason_code: t.reasonCode };
+        }
+      }
+      const view: CustomerInvoice = {
         uuid: invoice.uuid,
         merchant_name: channel?.name ?? invoice.channelUrlName,
         number: invoice.debtClaimNumber,
@@ -285,26 +339,41 @@ export class InvoicePayments {
         blocked,
         instalment,
         methods: methodsFor(invoice.currency),
-        continue_path: continuePath,
+        open_attempt: openAttempt,
+        failed_attempt: failedAttempt,
         success_url: invoice.successUrl,
         error_url: invoice.errorUrl,
       };
+      return { view, invoice, plan, started };
     });
   }
 
-  /** The customer chose a method on the pay page: start the payment and say where to go next. */
+  /**
+   * The customer chose a method on the pay page: start the payment and say where to go next. An
+   * attempt still started for the same instalment is cancelled first (expired, when its time had
+   * run out): the customer starts afresh, as on the hosted pages of the big gateways.
+   */
   async pay(uuid: string, input: { method: string; iban?: string; account_holder?: string }): Promise<Outcome<{ transaction_id: string; redirectTo: string }>> {
-    const view = await this.forCustomer(uuid);
-    if (!view) return failure(invoiceNotFound());
-    if (view.blocked) return failure(apiError(ErrorCode.invalidState, `This invoice is ${view.blocked}`, [{ field: 'invoice', message: `is ${view.blocked}` }]));
-    if (!(view.methods as string[]).includes(input.method)) return failure(validationError([{ field: 'method', message: 'choose one of the payment methods offered' }]));
-    const loaded = await this.deps.store.read(async (r) => {
-      const invoice = await r.invoices.byUuid(uuid);
-      const plan = invoice ? (await r.invoices.plans(invoice.id)).find((p) => p.status === 'active') : undefined;
-      return invoice && { invoice, plan };
-    });
+    return this.locks.with(uuid, () => this.payLocked(uuid, input));
+  }
+
+  private async payLocked(uuid: string, input: { method: string; iban?: string; account_holder?: string }): Promise<Outcome<{ transaction_id: string; redirectTo: string }>> {
+    let loaded = await this.load(uuid);
     if (!loaded) return failure(invoiceNotFound());
-    const { invoice, plan } = loaded;
+    const blocked = (view: CustomerInvoice) => apiError(ErrorCode.invalidState, `This invoice is ${view.blocked}`, [{ field: 'invoice', message: `is ${view.blocked}` }]);
+    if (loaded.view.blocked) return failure(blocked(loaded.view));
+    if (!(loaded.view.methods as string[]).includes(input.method)) return failure(validationError([{ field: 'method', message: 'choose one of the payment methods offered' }]));
+    if (loaded.started) {
+      const left = await this.deps.payments.abandon(loaded.started.id);
+      // It ended otherwise meanwhile (paid or declined in another tab): the customer sees the invoice as it now is.
+      if (left?.statusCode !== S.cancelled && left?.statusCode !== S.expired) {
+        return failure(apiError(ErrorCode.invalidState, 'The started payment of this invoice has just ended', [{ field: 'invoice', message: 'changed meanwhile' }]));
+      }
+      loaded = await this.load(uuid);
+      if (!loaded) return failure(invoiceNotFound());
+      if (loaded.view.blocked) return failure(blocked(loaded.view));
+    }
+    const { view, invoice, plan } = loaded;
     const instalment = view.instalment?.number ?? 1;
     const back = this.paylink(uuid);
     const outcome = await this.deps.operations.perform({ merchantId: invoice.merchantId }, (operation) =>
@@ -331,7 +400,10 @@ export class InvoicePayments {
     );
     if (!outcome.ok) return outcome;
     const transaction = outcome.value;
-    return success({ transaction_id: transaction.transaction_id, redirectTo: transaction.action_data?.url ?? back });
+    // No customer step (SEPA): straight back to the pay page, which shows the result of this attempt.
+    const result = new URL(back);
+    result.searchParams.set('transaction_id', transaction.transaction_id);
+    return success({ transaction_id: transaction.transaction_id, redirectTo: transaction.action_data?.url ?? result.toString() });
   }
 
   /** Inside a transaction's unit of work: move its invoice (and plan) along. */
@@ -350,7 +422,10 @@ export class InvoicePayments {
       const all = plan ? plan.installments : 1;
       status = paid >= all ? 'paid' : 'partly_paid';
       if (plan && plan.status === 'active' && paid >= all) await tx.invoices.setPlanStatus(plan.id, 'completed', now);
-    } else if ([S.declined, S.cancelled, S.expired, S.error].includes(t.statusCode as never)) {
+    } else if ([S.declined, S.cancelled, S.expired, S.error, S.chargeback].includes(t.statusCode as never)) {
+      // An older attempt that ends while a newer one of the same order is under way changes nothing.
+      const newest = t.orderId ? await tx.transactions.latestForOrder(t.merchantId, t.orderId) : undefined;
+      if (newest && newest.id !== t.id && (newest.statusCode === S.started || newest.statusCode === S.pending)) return;
       status = (await this.paidCount(tx, invoice, plan)) > 0 ? 'partly_paid' : 'pending';
     }
     if (status && status !== invoice.status && invoice.status !== 'paid') await tx.invoices.update({ ...invoice, status, updatedAt: now });

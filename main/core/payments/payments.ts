@@ -1135,6 +1135,35 @@ export class Payments {
     });
   }
 
+  /**
+   * The customer left a started payment to start another one for the same thing (an invoice's pay
+   * page): it is cancelled, or expired when its time had already run out. A transaction that is no
+   * longer started (completed or declined meanwhile) is left as it is. Answers it as it now stands.
+   */
+  async abandon(transactionId: string): Promise<TransactionRecord | undefined> {
+    return this.deps.locks.with(transactionId, async () => {
+      const outcome = await this.deps.store.run(async (tx) => {
+        const t = await tx.transactions.getById(transactionId);
+        if (!t || t.statusCode !== S.started) return t;
+        const expired = this.pastExpiry(t);
+        const details = { ...t.details };
+        delete details.awaiting;
+        if (this.subscriptionOf(t) === 'approval_pending') details.subscription_status = 'cancelled';
+        const change: TransactionChange = expired
+          ? { statusCode: S.expired, message: 'The customer did not finish in time', details, cardSealed: null, expiresAt: null }
+          : { statusCode: S.cancelled, message: 'Cancelled by the customer: a new attempt was started', details, cardSealed: null, expiresAt: null };
+        if (!(await tx.transactions.transition(t.id, allowedFrom(expired ? 'customer_action_expiry' : 'customer_cancels'), change, this.nowIso()))) {
+          return tx.transactions.getById(transactionId);
+        }
+        const fresh = (await tx.transactions.get(t.merchantId, t.id)) as TransactionRecord;
+        await this.logAndNotify(tx, fresh, { type: expired ? 'expiry' : 'cancellation', amountMinor: expired ? 0 : fresh.amountMinor, executionDate: null });
+        return fresh;
+      });
+      this.deps.scheduler.wake();
+      return outcome;
+    });
+  }
+
   private stepResult(t: TransactionRecord): CustomerStepResult {
     const response = transactionResponse(t);
     if (t.statusCode === S.started) return { transaction: response, redirectTo: response.action_data?.url ?? null };

@@ -85,6 +85,12 @@ form.busy .btn{opacity:.65;cursor:progress}
 .error-summary ul{margin:0;padding-left:1.25rem}
 .error-summary a{color:var(--danger);font-weight:600}
 .error-summary p{margin:0}
+.notice{border-radius:8px;padding:.875rem 1rem;margin:.75rem 0 1.25rem;border:1px solid var(--line);background:var(--accent-soft)}
+.notice.tone-bad{border:2px solid var(--danger);background:var(--danger-soft)}
+.notice p{margin:0}
+.notice .notice-title{font-weight:650;margin:0 0 .25rem}
+.notice.tone-bad .notice-title{color:var(--danger)}
+.notice .actions{margin-top:.75rem}
 .note{display:flex;gap:.5rem;align-items:flex-start;color:var(--muted);font-size:.875rem;margin:1rem 0 0}
 .note svg{flex:none;margin-top:.1rem}
 .sim{background:var(--warn-soft);color:var(--warn);border-radius:8px;padding:.625rem .875rem;font-size:.875rem;margin:0 0 1.25rem}

@@ -89,13 +89,14 @@ export function fromOwnPage(request: FastifyRequest, deps: PagesDeps): boolean {
 
 /**
  * Where to send the customer after a step: our next page (its path holds the payment's own
- * unguessable id, `ownPrefix`) as a relative path on the host the customer is using, with the
- * language kept; anything else (the merchant's success/error URL) as given.
+ * unguessable id, `ownPrefix`, or is one of `ownPaths`, e.g. the invoice pay page the payment came
+ * from) as a relative path on the host the customer is using, with the language kept; anything
+ * else (the merchant's success/error URL) as given.
  */
-export function nextLocation(target: string, ownPrefix: string, lang: Lang): string {
+export function nextLocation(target: string, ownPrefix: string, lang: Lang, ownPaths: readonly string[] = []): string {
   try {
     const url = new URL(target);
-    if (url.pathname.startsWith(ownPrefix)) return withLang(`${url.pathname}${url.search}`, lang);
+    if (url.pathname.startsWith(ownPrefix) || ownPaths.includes(url.pathname)) return withLang(`${url.pathname}${url.search}`, lang);
     return url.toString();
   } catch {
     return withLang(ownPrefix, lang);

@@ -3,20 +3,24 @@
  * invoice number, description, customer and the amount due (a payment plan's next instalment),
  * and the methods the currency allows (card, SEPA Direct Debit, wallet). SEPA adds the mandate
  * step of the checkout page. Paying starts the payment through gateway.invoicePayments and sends
- * the customer on with 303 to the card or approval page, or back here for the result. Inactive,
- * expired, paid or unknown invoices get a page of their own and take no payment.
+ * the customer on with 303 to the card or approval page, or back here for the result; the
+ * customer's language (`lang`) goes along and comes back. Back here with `?transaction_id=` of a
+ * declined, failed, cancelled or expired attempt, the page says what happened in the customer's
+ * words (never card data) above the form. A payment started and not finished can be continued
+ * from here, or replaced by choosing a method again. Inactive, expired, paid or unknown invoices,
+ * and those whose SEPA debit awaits settlement, get a page of their own and take no payment.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { CustomerInvoice } from '../../core/invoices/invoice-payments.js';
+import type { CustomerInvoice, FailedAttempt } from '../../core/invoices/invoice-payments.js';
 import { ErrorCode } from '../../core/errors.js';
 import { METHOD_KEYS, methodIcon } from './checkout-pages.js';
-import { bodyOf, fromOwnPage, nextLocation, pageRequest, seeOther, sendHtml, type PageRequest, type PagesDeps } from './context.js';
+import { bodyOf, fromOwnPage, nextLocation, pageRequest, queryOf, seeOther, sendHtml, type PageRequest, type PagesDeps } from './context.js';
 import { field, readSepaForm, type FieldErrors } from './forms.js';
-import { attrs, html } from './html.js';
+import { attrs, html, type SafeHtml } from './html.js';
 import { formatMoney, type MessageKey } from './i18n.js';
 import { errorSummary, facts, fieldId, ICONS, payHead, renderPage, statusBlock } from './layout.js';
 import { sepaMandateForm, type SepaState } from './sepa-mandate.js';
-import { notFoundPage } from './transaction-pages.js';
+import { declineReason, notFoundPage } from './transaction-pages.js';
 
 const UUID_PATTERN = /^[A-Za-z0-9-]{8,64}$/;
 
@@ -34,6 +38,52 @@ function details(pr: PageRequest, inv: CustomerInvoice) {
   ]);
 }
 
+/** The short reason of a decline for "Your card was declined: {reason}." (reason_generic has none). */
+const WHY: Partial<Record<MessageKey, MessageKey>> = {
+  reason_05: 'why_05',
+  reason_51: 'why_51',
+  reason_54: 'why_54',
+  reason_14: 'why_14',
+  reason_13: 'why_13',
+  reason_3ds: 'why_3ds',
+  reason_account: 'why_account',
+};
+
+/** What became of the attempt the customer came back from, and what to do now; no card data. */
+function attemptNotice(pr: PageRequest, attempt: FailedAttempt): SafeHtml {
+  const { t } = pr;
+  const card = attempt.payment_type === 'cardecom';
+  let title: string;
+  let next: MessageKey = 'invoice_retry_other';
+  switch (attempt.status) {
+    case 'declined': {
+      const why = WHY[declineReason({ message: attempt.message, reasonCode: attempt.reason_code })];
+      title = why ? t(card ? 'invoice_declined_card' : 'invoice_declined', { reason: t(why) }) : t(card ? 'invoice_declined_card_plain' : 'invoice_declined_plain');
+      break;
+    }
+    case 'error':
+      title = t('invoice_error_attempt');
+      break;
+    case 'cancelled':
+      title = t('invoice_cancelled');
+      next = 'invoice_retry';
+      break;
+    case 'expired':
+      title = t('invoice_expired_attempt');
+      next = 'invoice_retry';
+      break;
+  }
+  const bad = attempt.status === 'declined' || attempt.status === 'error';
+  return html`<div class="notice${bad ? ' tone-bad' : ''}" role="${bad ? 'alert' : 'status'}"><p class="notice-title">${title}</p><p>${t(next)}</p></div>`;
+}
+
+/** A payment started here and not finished: continue it, or choose again below (which cancels it). */
+function openNotice(pr: PageRequest, open: NonNullable<CustomerInvoice['open_attempt']>): SafeHtml {
+  const { t } = pr;
+  return html`<div class="notice" role="status"><p class="notice-title">${t('invoice_open_title')}</p><p>${t('invoice_open_text')}</p>
+<div class="actions"><a class="btn btn-secondary" href="${pr.link(open.continue_path)}">${t('continue_payment')}</a></div></div>`;
+}
+
 function payForm(pr: PageRequest, inv: CustomerInvoice, chosen: string | undefined, errors: FieldErrors, general?: string): string {
   const { t } = pr;
   const selected = chosen ?? inv.methods[0];
@@ -44,6 +94,8 @@ function payForm(pr: PageRequest, inv: CustomerInvoice, chosen: string | undefin
   const methodError = errors.method ? t(errors.method) : '';
   const body = html`
 <h1>${t('invoice_title', { number: inv.number })}</h1>
+${inv.failed_attempt ? attemptNotice(pr, inv.failed_attempt) : ''}
+${inv.open_attempt ? openNotice(pr, inv.open_attempt) : ''}
 ${payHead(t('invoice_amount_due'), money(pr, inv, inv.amount_due), ICONS.card)}
 ${inv.instalment ? html`<p class="muted">${t('invoice_instalment', { number: String(inv.instalment.number), of: String(inv.instalment.of), date: inv.instalment.due_date })}</p>` : ''}
 ${details(pr, inv)}
@@ -85,10 +137,7 @@ function statusPage(pr: PageRequest, inv: CustomerInvoice): string {
     processing: ['invoice_processing_title', 'invoice_processing_text', 'neutral'],
   };
   const [title, text, tone] = keys[blocked];
-  const next = inv.continue_path
-    ? html`<div class="actions"><a class="btn btn-primary" href="${pr.link(inv.continue_path)}">${t('continue_payment')}</a></div>`
-    : html`<p class="muted">${t('close_page')}</p>`;
-  const after = html`${facts([[t('invoice_number'), inv.number], [t('total'), money(pr, inv, inv.total)]])}${next}`;
+  const after = html`${facts([[t('invoice_number'), inv.number], [t('total'), money(pr, inv, inv.total)]])}<p class="muted">${t('close_page')}</p>`;
   const body = statusBlock(tone, t(title), [t(text, { merchant: inv.merchant_name })], after, blocked === 'inactive');
   return renderPage({ lang: pr.lang, t, title: t(title), merchant: inv.merchant_name, languageHref: pr.languageHref, body });
 }
@@ -101,8 +150,9 @@ export function invoicePages(deps: PagesDeps): FastifyPluginAsync {
   const { gateway } = deps;
   const hide = { schema: { hide: true } };
 
-  async function load(uuid: string): Promise<CustomerInvoice | undefined> {
-    return UUID_PATTERN.test(uuid) ? gateway.invoicePayments.forCustomer(uuid) : undefined;
+  async function load(uuid: string, attempt?: unknown): Promise<CustomerInvoice | undefined> {
+    if (!UUID_PATTERN.test(uuid)) return undefined;
+    return gateway.invoicePayments.forCustomer(uuid, typeof attempt === 'string' && UUID_PATTERN.test(attempt) ? { attempt } : {});
   }
 
   const missing = (request: FastifyRequest, reply: FastifyReply) => sendHtml(reply, 404, notFoundPage(pageRequest(request, null), 'invoice_not_found_title'));
@@ -111,7 +161,8 @@ export function invoicePages(deps: PagesDeps): FastifyPluginAsync {
     // The postback of an invoice's payment: the invoice already followed its transaction, so it is only acknowledged.
 
     app.get<{ Params: UuidParams }>('/:uuid', hide, async (request, reply) => {
-      const inv = await load(request.params.uuid);
+      // Back from a payment step: its error_url return names the attempt (transaction_id).
+      const inv = await load(request.params.uuid, queryOf(request).transaction_id);
       if (!inv) return missing(request, reply);
       const pr = pageRequest(request, inv.locale);
       if (inv.blocked) return sendHtml(reply, 200, statusPage(pr, inv));
@@ -135,7 +186,7 @@ export function invoicePages(deps: PagesDeps): FastifyPluginAsync {
         if (Object.keys(mandate.errors).length) return sendHtml(reply, 422, sepaPage(pr, inv, { iban: mandate.iban, accountHolder: mandate.accountHolder, errors: mandate.errors }));
       }
       const outcome = await gateway.invoicePayments.pay(inv.uuid, { method, ...(mandate ? { iban: mandate.iban, account_holder: mandate.accountHolder } : {}) });
-      if (outcome.ok) return seeOther(reply, nextLocation(outcome.value.redirectTo, `/pay/${outcome.value.transaction_id}/`, pr.lang));
+      if (outcome.ok) return seeOther(reply, nextLocation(outcome.value.redirectTo, `/pay/${outcome.value.transaction_id}/`, pr.lang, [`/pay/${inv.uuid}`]));
       const error = outcome.error;
       if (error.error_code === ErrorCode.notFound) return missing(request, reply);
       if (error.error_code === ErrorCode.invalidState) return seeOther(reply, pr.link(`/pay/${inv.uuid}`));

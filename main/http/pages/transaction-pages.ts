@@ -34,6 +34,8 @@ export interface LoadedTransaction {
   /** The name the customer knows: the checkout's merchant_name, else the merchant account's name. */
   merchant: string;
   checkout?: CheckoutRecord;
+  /** The invoice whose pay page started the payment (D11): the way back keeps the language. */
+  invoice?: { uuid: string; number: string; locale: string };
 }
 
 export async function loadTransaction(deps: PagesDeps, id: string): Promise<LoadedTransaction | undefined> {
@@ -45,8 +47,26 @@ export async function loadTransaction(deps: PagesDeps, id: string): Promise<Load
     const checkoutId = t.details.checkout_id;
     const checkout = typeof checkoutId === 'string' ? await r.checkouts.get(checkoutId) : undefined;
     const sessionName = checkout && typeof checkout.request.merchant_name === 'string' ? checkout.request.merchant_name : undefined;
-    return { t, merchant: sessionName ?? account?.name ?? '', ...(checkout ? { checkout } : {}) };
+    const invoiceId = t.details.invoice_id;
+    const stored = typeof invoiceId === 'number' ? await r.invoices.get(invoiceId) : undefined;
+    const invoice = stored && stored.merchantId === t.merchantId ? { uuid: stored.uuid, number: stored.debtClaimNumber, locale: stored.locale ?? stored.channelLanguage } : undefined;
+    return { t, merchant: sessionName ?? account?.name ?? '', ...(checkout ? { checkout } : {}), ...(invoice ? { invoice } : {}) };
   });
+}
+
+/** The locale a payment's pages start in (before ?lang= or the browser's): its checkout's, or its invoice's. */
+function localeOf(l: LoadedTransaction): string | undefined {
+  return l.checkout?.locale ?? l.invoice?.locale;
+}
+
+/** Our own pages a payment may return to besides its own: the invoice pay page it came from. */
+function ownPaths(l: LoadedTransaction): string[] {
+  return l.invoice ? [`/pay/${l.invoice.uuid}`] : [];
+}
+
+/** A link back to the invoice pay page (another method, or later), when the payment is an invoice's. */
+function invoiceBack(pr: PageRequest, l: LoadedTransaction): SafeHtml | '' {
+  return l.invoice ? html`<p class="secondary-actions"><a href="${pr.link(`/pay/${l.invoice.uuid}`)}">${pr.t('invoice_back', { number: l.invoice.number })}</a></p>` : '';
 }
 
 function stateOf(t: TransactionRecord, now: Date): State {
@@ -96,7 +116,7 @@ export function merchantReturn(t: TransactionRecord, checkout?: CheckoutRecord):
   return url.toString();
 }
 
-export function declineReason(t: TransactionRecord): MessageKey {
+export function declineReason(t: Pick<TransactionRecord, 'message' | 'reasonCode'>): MessageKey {
   const message = t.message ?? '';
   if (/authentication failed/i.test(message)) return 'reason_3ds';
   const code = t.reasonCode ?? message.split(' ')[0] ?? '';
@@ -203,7 +223,8 @@ ${textField({
 })}
 <div class="actions"><button type="submit" class="btn btn-primary" data-busy>${register ? tr('save_card') : tr('pay')}</button></div>
 </form>
-<p class="note">${ICONS.lock}<span>${tr('card_secure_note', { merchant: l.merchant })}</span></p>`;
+<p class="note">${ICONS.lock}<span>${tr('card_secure_note', { merchant: l.merchant })}</span></p>
+${invoiceBack(pr, l)}`;
   return renderPage({ lang: pr.lang, t: tr, title: register ? tr('card_title_register') : tr('card_title'), merchant: l.merchant, languageHref: pr.languageHref, body });
 }
 
@@ -226,7 +247,8 @@ ${orderFacts(pr, t, [cardFact(pr, t)])}
 <form method="post" action="${pr.link(`/pay/${t.id}/3ds`)}">
 ${general ? errorSummary(tr, [], general) : ''}
 ${answerButtons(pr, { value: 'approve', label: tr('approve') }, { value: 'fail', label: tr('fail'), danger: true })}
-</form>`;
+</form>
+${invoiceBack(pr, l)}`;
   return renderPage({ lang: pr.lang, t: tr, title: tr('tds_title'), merchant: l.merchant, languageHref: pr.languageHref, body });
 }
 
@@ -320,7 +342,8 @@ export function resultPage(pr: PageRequest, l: LoadedTransaction, state: State):
   const { t: tr } = pr;
   const { t } = l;
   const view = resultView(tr, l, state);
-  const target = merchantReturn(t, l.checkout);
+  const back = merchantReturn(t, l.checkout);
+  const target = back ? nextLocation(back, `/pay/${t.id}/`, pr.lang, ownPaths(l)) : null;
   const after = html`
 ${facts([[tr('amount'), money(pr, t)], t.orderId ? [tr('order'), t.orderId] : false, t.merchantReference ? [tr('reference'), t.merchantReference] : false, cardFact(pr, t)])}
 ${target ? html`<div class="actions"><a class="btn btn-primary" href="${target}">${tr('continue_to', { merchant: l.merchant })}</a></div>` : html`<p class="muted">${tr('close_page')}</p>`}`;
@@ -368,7 +391,7 @@ export function transactionPages(deps: PagesDeps): FastifyPluginAsync {
       const id = request.params.transaction_id;
       const l = await loadTransaction(deps, id);
       if (!l) return sendHtml(reply, 404, notFoundPage(pageRequest(request, null)));
-      const pr = pageRequest(request, l.checkout?.locale);
+      const pr = pageRequest(request, localeOf(l));
       const post = request.method === 'POST';
       const state = stateOf(l.t, gateway.clock.now());
       if (state.kind !== 'step') return sendHtml(reply, post ? 409 : 200, resultPage(pr, l, state), targets(l.t));
@@ -389,7 +412,7 @@ export function transactionPages(deps: PagesDeps): FastifyPluginAsync {
       const finish = (outcome: Outcome<CustomerStepResult>, retry: () => FastifyReply) => {
         if (outcome.ok) {
           const to = outcome.value.redirectTo;
-          return seeOther(reply, to ? nextLocation(to, `/pay/${id}/`, pr.lang) : pr.link(`/pay/${id}/result`));
+          return seeOther(reply, to ? nextLocation(to, `/pay/${id}/`, pr.lang, ownPaths(l)) : pr.link(`/pay/${id}/result`));
         }
         if (outcome.error.error_code === ErrorCode.notFound) return sendHtml(reply, 404, notFoundPage(pr));
         if (outcome.error.error_code === ErrorCode.processor) return retry();
@@ -433,7 +456,7 @@ export function transactionPages(deps: PagesDeps): FastifyPluginAsync {
       const id = request.params.transaction_id;
       const l = await loadTransaction(deps, id);
       if (!l) return sendHtml(reply, 404, notFoundPage(pageRequest(request, null)));
-      const pr = pageRequest(request, l.checkout?.locale);
+      const pr = pageRequest(request, localeOf(l));
       const state = stateOf(l.t, gateway.clock.now());
       if (state.kind === 'step') return seeOther(reply, pr.link(`/pay/${id}/${pageOf(state.step, l.t)}`));
       return sendHtml(reply, 200, resultPage(pr, l, state), targets(l.t));
@@ -444,7 +467,7 @@ export function transactionPages(deps: PagesDeps): FastifyPluginAsync {
       const id = request.params.transaction_id;
       const l = await loadTransaction(deps, id);
       if (!l) return sendHtml(reply, 404, notFoundPage(pageRequest(request, null)));
-      const pr = pageRequest(request, l.checkout?.locale);
+      const pr = pageRequest(request, localeOf(l));
       const state = stateOf(l.t, gateway.clock.now());
       const action = l.t.details.client_action as ClientAction | undefined;
       const url = httpUrl(action?.action_data?.url);
