@@ -27,7 +27,7 @@ if (!existsSync(new URL('../renderer/dist/index.html', import.meta.url))) {
   console.log('Building the UI (first start)...');
   // Vite's JavaScript API: its bin/ path is not among the files the package exports.
   const { build } = await import('vite');
-  await build({ root, configFile: fileURLToPath(new URL('../renderer/vite.config.ts', import.meta.url)), logLevel: 'warn' });
+  await build({ configFile: fileURLToPath(new URL('../renderer/vite.config.ts', import.meta.url)), logLevel: 'warn' });
 }
 
 const electron = electronBinary();
