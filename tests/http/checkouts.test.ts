@@ -106,7 +106,7 @@ describe('checkout sessions', () => {
     assert.deepEqual(await status(id), { ...(await status(id)), status: 'processing', transaction_id: paid.value.transaction_id });
     const step = await gw.composition.gateway.payments.submitCard(paid.value.transaction_id, { pan: '4111111111111111', expiryMonth: 12, expiryYear: 2035 });
     assert.ok(step.ok);
-    assert.equal(step.value.redirectTo, `https://shop.example/ok?transaction_id=${paid.value.transaction_id}`);
+    assert.equal(step.value.redirectTo, `https://shop.example/ok?transaction_id=${paid.value.transaction_id}&checkout_id=${id}`);
     const view = (await read(id)).json();
     assert.deepEqual([view.status, view.transaction_id, view.customer], ['completed', paid.value.transaction_id, { phone: '+49 30 1234' }]);
     const transaction = (await gw.app.inject({ method: 'GET', url: `/rest/transactions/${paid.value.transaction_id}`, headers: { authorization: shop.auth } })).json();

@@ -530,13 +530,28 @@ describe('hosted pages', () => {
       assert.ok(processing.body.includes(text('en', 'checkout_processing_title')));
       assert.ok(processing.body.includes(`href="/pay/${txId}/card?lang=en"`));
       const paid = await post(location, GOOD_CARD);
-      assert.equal(paid.headers.location, `https://shop.example/ok?transaction_id=${txId}`);
+      // Every return from a checkout carries checkout_id (docs/api.md "Customer pages").
+      assert.equal(paid.headers.location, `https://shop.example/ok?transaction_id=${txId}&checkout_id=${id}`);
       assert.equal((await checkoutStatus(id)).status, 'completed');
       assert.equal((await status(txId)).status, 'completed');
       const done = await get(path);
       assert.ok(done.body.includes(text('en', 'checkout_completed_title')));
       assert.ok(done.body.includes(`href="https://shop.example/ok?transaction_id=${txId}&amp;checkout_id=${id}"`));
       assert.equal((await post(path, { ...customer, method: 'cardecom' })).statusCode, 409, 'a paid session takes no payment');
+    });
+
+    test('3-D Secure through a checkout: the customer returns with transaction_id and checkout_id, to error_url when it fails', async () => {
+      for (const [answer, target] of [['approve', 'https://shop.example/ok'], ['fail', 'https://shop.example/failed']] as const) {
+        const { id, path } = await open(full);
+        const chosen = await post(path, { ...customer, method: 'cardecom' });
+        const location = String(chosen.headers.location);
+        const txId = /^\/pay\/([\w-]+)\/card/.exec(location)?.[1] as string;
+        assert.ok(txId, location);
+        assert.equal((await post(location, { ...GOOD_CARD, card_number: '4000000000003220' })).statusCode, 303);
+        const answered = await post(`/pay/${txId}/3ds`, { answer });
+        assert.equal(answered.statusCode, 303);
+        assert.equal(answered.headers.location, `${target}?transaction_id=${txId}&checkout_id=${id}`, answer);
+      }
     });
 
     test('collect_* fields are checked on the server and come back with errors', async () => {

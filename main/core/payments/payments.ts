@@ -1172,6 +1172,8 @@ export class Payments {
     if (!target) return { transaction: response, redirectTo: null };
     const url = new URL(target);
     url.searchParams.set('transaction_id', t.id);
+    // A payment started on a checkout page returns with its session, as every checkout return does.
+    if (typeof t.details.checkout_id === 'string') url.searchParams.set('checkout_id', t.details.checkout_id);
     return { transaction: response, redirectTo: url.toString() };
   }
 
