@@ -51,6 +51,7 @@ export function createStaffRepository(db: Database.Database): StaffRepository {
     byLogin: db.prepare('SELECT * FROM staff WHERE login = ?'),
     get: db.prepare('SELECT * FROM staff WHERE id = ?'),
     byMerchant: db.prepare('SELECT * FROM staff WHERE merchant_id = ? ORDER BY created_at, id'),
+    setPin: db.prepare('UPDATE staff SET pin_hash = ? WHERE id = ?'),
     insertSession: db.prepare(
       `INSERT INTO staff_sessions (id, staff_id, created_at, last_seen_at, expires_at, revoked_at)
        VALUES (@id, @staffId, @createdAt, @lastSeenAt, @expiresAt, @revokedAt)`,
@@ -75,6 +76,7 @@ export function createStaffRepository(db: Database.Database): StaffRepository {
       return row && staffFromRow(row);
     },
     listByMerchant: async (merchantId) => (s.byMerchant.all(merchantId) as Row[]).map(staffFromRow),
+    setPinHash: async (id, pinHash) => void s.setPin.run(pinHash, id),
     insertSession: async (session) => void s.insertSession.run(session),
     getSession: async (id) => {
       const row = s.getSession.get(id) as Row | undefined;

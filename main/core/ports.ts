@@ -387,6 +387,7 @@ export interface StaffRepository {
   findByLogin(login: string): Promise<StaffRecord | undefined>;
   get(id: string): Promise<StaffRecord | undefined>;
   listByMerchant(merchantId: string): Promise<StaffRecord[]>;
+  setPinHash(id: string, pinHash: string): Promise<void>;
   insertSession(session: StaffSessionRecord): Promise<void>;
   getSession(id: string): Promise<StaffSessionRecord | undefined>;
   touchSession(id: string, lastSeenAt: string): Promise<void>;

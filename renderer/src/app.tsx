@@ -3,11 +3,12 @@
  * screen. The areas are listed so the shape of the product is visible; each becomes a link when its
  * screen ships (Home and Cashier so far).
  */
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { CashierArea } from './cashier/cashier.js';
 import { useGatewayStatus, type GatewayStatus } from './gateway-status-store.js';
 import { hrefOf, useRoute, type Route } from './route-store.js';
 import { useSession } from './session-store.js';
+import { OwnPinDialog } from './staff/own-pin-dialog.js';
 
 const AVAILABLE_AREAS: readonly { label: string; route: Route }[] = [
   { label: 'Home', route: 'home' },
@@ -47,6 +48,7 @@ export function App() {
 function StaffBadge() {
   const session = useSession((s) => s.session);
   const logout = useSession((s) => s.logout);
+  const [settingPin, setSettingPin] = useState(false);
   if (!session) return null;
   return (
     <div className="staff-badge">
@@ -54,9 +56,13 @@ function StaffBadge() {
         {session.staff.display_name}
         <span className="staff-role">{ROLE_NAMES[session.staff.role]}</span>
       </span>
+      <button type="button" className="header-button" onClick={() => setSettingPin(true)}>
+        Set my PIN
+      </button>
       <button type="button" className="header-button" onClick={() => void logout('You logged out.')}>
         Log out
       </button>
+      {settingPin && <OwnPinDialog onClose={() => setSettingPin(false)} />}
     </div>
   );
 }

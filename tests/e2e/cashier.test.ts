@@ -29,6 +29,7 @@ let page: Page;
 let merchantId: string;
 let cashierId: string;
 let managerId: string;
+let owner: { staff_id: string; password: string };
 
 interface PaymentCall {
   body: {
@@ -56,10 +57,10 @@ const RECORD_CSP_VIOLATIONS = `
   });
 `;
 
-function staffCreate(role: string, login: string, pin: string, name: string): string {
-  const result = runGateway(['staff', 'create', '--data-dir', gateway.dataDir, '--merchant', merchantId, '--role', role, '--login', login, '--pin', pin, '--name', name, '--json']);
+function staffCreate(role: string, login: string, pin: string | null, name: string): { staff_id: string; password: string } {
+  const result = runGateway(['staff', 'create', '--data-dir', gateway.dataDir, '--merchant', merchantId, '--role', role, '--login', login, ...(pin ? ['--pin', pin] : []), '--name', name, '--json']);
   assert.equal(result.status, 0, `staff create ${login}: ${result.stderr}`);
-  return (JSON.parse(result.stdout) as { staff_id: string }).staff_id;
+  return JSON.parse(result.stdout) as { staff_id: string; password: string };
 }
 
 before(async () => {
@@ -68,8 +69,10 @@ before(async () => {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   gateway = await startGateway();
   merchantId = createMerchant(gateway.dataDir, 'Corner Bakery').merchant_id;
-  cashierId = staffCreate('cashier', 'anna', '1234', 'Anna Berg');
-  managerId = staffCreate('back_office', 'boss', '9999', 'Mira Novak');
+  cashierId = staffCreate('cashier', 'anna', '1234', 'Anna Berg').staff_id;
+  managerId = staffCreate('back_office', 'boss', '9999', 'Mira Novak').staff_id;
+  // Like the first-run admin: a password and no PIN.
+  owner = staffCreate('admin', 'owner', null, 'Olga Owner');
   browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
@@ -417,7 +420,14 @@ void test("today's sales: totals, and a refund of one sale with a manager's appr
   await assertTargets("today's sales");
   await shot('today');
 
+  // After a reload the card details come from the gateway, not from what this window saw.
+  await page.reload({ waitUntil: 'networkidle' });
+  await main().getByRole('heading', { name: 'Today’s sales' }).waitFor();
   const sale = rows.filter({ hasText: '12.00 EUR' });
+  await sale.getByText('Visa •••• 1111').waitFor();
+  await sale.getByText('Contactless').waitFor();
+  const cards = (await rows.locator('td:nth-child(2)').allTextContents()).map((text) => text.trim());
+  assert.ok(cards.length === 8 && cards.every((text) => /•••• \d{4}/.test(text)), `every row shows its card: ${cards.join(' | ')}`);
   await sale.getByRole('button', { name: /^Refund/ }).click();
   const dialog = page.getByRole('dialog', { name: 'Refund a sale' });
   await dialog.waitFor();
@@ -428,12 +438,14 @@ void test("today's sales: totals, and a refund of one sale with a manager's appr
   await dialog.getByRole('button', { name: /Approve and refund/ }).click();
   await dialog.getByText('At most 12.00 EUR can be refunded.').waitFor();
   await dialog.getByLabel('Amount to refund (EUR)').fill('12.00');
-  // A wrong manager PIN is refused.
+  // A wrong manager PIN is refused; an admin without a PIN approves with the password.
   await dialog.getByLabel('Manager login').fill('boss');
   await dialog.getByLabel('Manager PIN').fill('1111');
   await dialog.getByRole('button', { name: /Approve and refund/ }).click();
-  await dialog.getByRole('alert').getByText("The manager's login or PIN is wrong.").waitFor();
-  await dialog.getByLabel('Manager PIN').fill('9999');
+  await dialog.getByRole('alert').getByText("The manager's login, PIN or password is wrong.").waitFor();
+  await dialog.getByLabel('Manager login').fill('owner');
+  await dialog.getByText('Password', { exact: true }).click();
+  await dialog.getByLabel('Manager password').fill(owner.password);
   await assertTargets('refund dialog');
   await shot('refund-dialog');
   await dialog.getByRole('button', { name: 'Approve and refund 12.00 EUR' }).click();
@@ -459,7 +471,44 @@ void test("today's sales: totals, and a refund of one sale with a manager's appr
   const refund = audit.find((entry) => entry.action === 'refund');
   assert.ok(refund, 'a refund entry in the audit log');
   assert.equal(refund.staff_id, cashierId);
-  assert.equal(refund.approved_by, managerId);
+  assert.equal(refund.approved_by, owner.staff_id);
+  assert.ok(managerId);
+});
+
+void test('staff set their own PIN, confirmed with the password, and then log in with it', async () => {
+  await page.getByRole('banner').getByRole('button', { name: 'Log out' }).click();
+  await main().getByRole('heading', { name: 'Staff login' }).waitFor();
+  await main().getByLabel('Login', { exact: true }).fill('owner');
+  await main().getByText('Password', { exact: true }).click();
+  await main().getByRole('textbox', { name: 'Password' }).fill(owner.password);
+  await page.keyboard.press('Enter');
+  await page.getByRole('banner').getByText('Olga Owner').waitFor();
+
+  await page.getByRole('banner').getByRole('button', { name: 'Set my PIN' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Set my PIN' });
+  await dialog.waitFor();
+  await dialog.getByLabel('Your password').fill('wrong-password');
+  await dialog.getByLabel('New PIN', { exact: true }).fill('8642');
+  await dialog.getByLabel('New PIN again').fill('8642');
+  await dialog.getByRole('button', { name: 'Set PIN' }).click();
+  await dialog.getByRole('alert').getByText('Your password is wrong. The PIN was not changed.').waitFor();
+  await dialog.getByLabel('Your password').fill(owner.password);
+  await dialog.getByLabel('New PIN again').fill('8643');
+  await dialog.getByRole('button', { name: 'Set PIN' }).click();
+  await dialog.getByRole('alert').getByText('The two PINs differ. Type the new PIN twice.').waitFor();
+  await dialog.getByLabel('New PIN again').fill('8642');
+  await assertTargets('set my PIN', 44, 'dialog[open] button:visible');
+  await shot('set-pin');
+  await dialog.getByRole('button', { name: 'Set PIN' }).click();
+  const done = page.getByRole('dialog', { name: 'PIN set' });
+  await done.getByRole('status').waitFor();
+  await done.getByRole('button', { name: 'Done' }).click();
+
+  await page.getByRole('banner').getByRole('button', { name: 'Log out' }).click();
+  await main().getByLabel('Login', { exact: true }).fill('owner');
+  await main().locator('input[type=password]').fill('8642');
+  await page.keyboard.press('Enter');
+  await page.getByRole('banner').getByText('Olga Owner').waitFor();
 });
 
 void test('the shortcuts overlay, logout, and a clean run', async () => {

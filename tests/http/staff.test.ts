@@ -289,6 +289,38 @@ describe('staff of the desktop UI', () => {
     const refund = (transactionId: string, approvalToken?: string) =>
       call(gw, 'POST', '/rest/refund', withCookie(till, approvalToken ? { 'x-manager-approval': approvalToken } : {}), { transaction_id: transactionId, amount: 1 });
 
+    test('an admin without a PIN approves with the password, then sets a PIN (confirmed by the password) and approves with it', async () => {
+      const firstAdmin = await createStaff(gw, shop, 'admin', 'first-admin');
+      const id = await pay(gw, withCookie(till));
+      // No PIN yet: a PIN fails, the password works.
+      assertApiError(await approve(till, { login: firstAdmin.login, pin: '8642' }), 403, 2002, ['login']);
+      const byPassword = await approval({ login: firstAdmin.login, password: firstAdmin.password });
+      assert.equal((await refund(id, byPassword)).statusCode, 200);
+
+      const own = await login(gw, firstAdmin);
+      const setPin = (body: Record<string, string>) => call(gw, 'PUT', '/ui/session/pin', withCookie(own), body);
+      assertApiError(await setPin({ password: firstAdmin.password, pin: '12a4' }), 400, 1001, ['pin']);
+      assertApiError(await setPin({ password: 'not-the-password', pin: '8642' }), 403, 2002, ['password']);
+      assertApiError(await approve(till, { login: firstAdmin.login, pin: '8642' }), 403, 2002, ['login']);
+      assertApiError(await call(gw, 'PUT', '/ui/session/pin', {}, { password: firstAdmin.password, pin: '8642' }), 401, 2001);
+      const set = await setPin({ password: firstAdmin.password, pin: '8642' });
+      assert.equal(set.statusCode, 200, set.body);
+      assert.deepEqual(set.json(), { has_pin: true });
+      assert.equal((await sessionOf(gw, own)).statusCode, 200, 'the session goes on');
+
+      const byPin = await approval({ login: firstAdmin.login, pin: '8642' });
+      assert.equal((await refund(id, byPin)).statusCode, 200);
+      tokenOf(await loginRequest(gw, { login: firstAdmin.login, pin: '8642' }));
+      const audit = gw.composition.store.db
+        .prepare("SELECT action FROM audit_log WHERE staff_id = ? AND action LIKE 'pin_%'")
+        .all(firstAdmin.staff_id) as { action: string }[];
+      assert.deepEqual(audit.map((a) => a.action), ['pin_set']);
+      // Changing it again is 'pin_changed'; the old PIN stops working.
+      assert.equal((await setPin({ password: firstAdmin.password, pin: '97531' })).statusCode, 200);
+      assertApiError(await approve(till, { login: firstAdmin.login, pin: '8642' }), 403, 2002, ['login']);
+      await approval({ login: firstAdmin.login, pin: '97531' });
+    });
+
     test('without X-Manager-Approval the cashier refund is refused with 403 naming the header', async () => {
       const id = await pay(gw, withCookie(till));
       assertApiError(await refund(id), 403, 2002, ['X-Manager-Approval']);

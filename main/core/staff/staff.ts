@@ -204,6 +204,30 @@ export class Staff {
   }
 
   /**
+   * Staff set or change their own PIN (for the till login and for approving refunds), confirmed
+   * with their password. A wrong password counts toward the login's lock-out like a failed login;
+   * it answers 403 naming `password`, since the session itself is fine.
+   */
+  async setOwnPin(source: string, principal: Principal, input: { password: string; pin: string }): Promise<Outcome<{ has_pin: true }>> {
+    const login = principal.staff?.login;
+    if (!login) return failure(apiError(ErrorCode.forbidden, 'Only a staff session can set its PIN'));
+    if (!/^\d{4,8}$/.test(input.pin)) return failure(validationError([{ field: 'pin', message: 'must be 4 to 8 digits' }]));
+    const verified = await this.verify(source, { login, password: input.password });
+    if (!verified.ok) {
+      return verified.error.error_code === ErrorCode.unauthenticated
+        ? failure(apiError(ErrorCode.forbidden, 'The password is wrong: the PIN was not changed', [{ field: 'password', message: 'is wrong' }]))
+        : verified;
+    }
+    const staff = verified.value;
+    const pinHash = await hashPassword(input.pin);
+    await this.store.run(async (tx) => {
+      await tx.staff.setPinHash(staff.id, pinHash);
+      await tx.staff.audit(this.auditRecord(staff.merchantId, staff.id, null, staff.pinHash ? 'pin_changed' : 'pin_set', staff.id, null));
+    });
+    return success({ has_pin: true as const });
+  }
+
+  /**
    * A manager (back_office or admin of the same merchant) approves one action of a cashier, with
    * login and PIN or password. The single-use token is valid for two minutes.
    */

@@ -69,6 +69,22 @@ export function uiRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
       return reply.code(204).send();
     });
 
+    app.put(
+      '/ui/session/pin',
+      {
+        schema: {
+          tags,
+          summary: 'Set or change your own PIN (till login and refund approvals), confirmed with your password',
+          body: Type.Object(
+            { password: Type.String({ minLength: 1, maxLength: 200 }), pin: Type.String({ pattern: '^[0-9]{4,8}$', description: '4 to 8 digits' }) },
+            { additionalProperties: false },
+          ),
+        },
+        onRequest: requireSession,
+      },
+      async (request, reply) => send(reply, toReply(await staff.setOwnPin(request.ip, request.principal as never, request.body))),
+    );
+
     app.post(
       '/ui/approvals',
       {

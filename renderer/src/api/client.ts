@@ -129,6 +129,11 @@ export interface Transaction {
   payment_method: string;
   message: string | null;
   captured_amount: number | null;
+  /** Card payments: what the gateway recorded of the card (never more than brand and last four). */
+  card_brand?: string;
+  card_last_four?: string;
+  /** Card-present: contactless, chip, swipe or manual. */
+  entry_mode?: string;
 }
 
 export interface RefundRecord {
@@ -168,7 +173,7 @@ export class ApiError extends Error {
 // ---- transport ------------------------------------------------------------------------------------
 
 export interface TransportRequest {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Path on the gateway, e.g. `/rest/payment`. */
   path: string;
   body?: unknown;
@@ -261,6 +266,8 @@ export interface TillgateClient {
   terminal(): Promise<TerminalConfig>;
   /** POST /rest/payment; a decline is a normal answer (status_code 6), not an error. */
   pay(request: PaymentRequest, idempotencyKey: string): Promise<TransactionResponse>;
+  /** Sets the logged-in staff member's own PIN, confirmed with their password. */
+  setOwnPin(password: string, pin: string): Promise<void>;
   /** A manager's single-use approval of one till action. */
   approve(action: 'refund', credentials: Credentials): Promise<Approval>;
   /** POST /rest/refund with the approval token (needed for a cashier, harmless for others). */
@@ -334,6 +341,9 @@ export function createClient(transport: Transport = defaultTransport()): Tillgat
     async pay(request, idempotencyKey) {
       const response = await transport.send({ method: 'POST', path: '/rest/payment', body: request, headers: { 'Idempotency-Key': idempotencyKey } });
       return expectObject<TransactionResponse>(response, ['transaction_id', 'status_code']);
+    },
+    async setOwnPin(password, pin) {
+      expectObject<{ has_pin: true }>(await transport.send({ method: 'PUT', path: '/ui/session/pin', body: { password, pin } }), ['has_pin']);
     },
     async approve(action, credentials) {
       return expectObject<Approval>(await transport.send({ method: 'POST', path: '/ui/approvals', body: { action, ...credentials } }), ['approval_token']);

@@ -2,6 +2,7 @@
 import { useState, type FormEvent } from 'react';
 import { useSession } from '../session-store.js';
 import { LockIcon } from '../ui/icons.js';
+import { SecretField } from '../ui/secret-field.js';
 import { useAutoFocus } from '../ui/use-keys.js';
 
 export function LoginScreen() {
@@ -52,39 +53,7 @@ export function LoginScreen() {
               onChange={(event) => setName(event.target.value)}
             />
           </label>
-          <fieldset className="segmented">
-            <legend className="field-label">Log in with</legend>
-            <div className="segmented-options">
-              {(['pin', 'password'] as const).map((option) => (
-                <label key={option} className={method === option ? 'segment segment-on' : 'segment'}>
-                  <input
-                    type="radio"
-                    name="method"
-                    value={option}
-                    checked={method === option}
-                    onChange={() => {
-                      setMethod(option);
-                      setSecret('');
-                    }}
-                  />
-                  {option === 'pin' ? 'PIN' : 'Password'}
-                </label>
-              ))}
-            </div>
-          </fieldset>
-          <label className="field">
-            <span className="field-label">{method === 'pin' ? 'PIN' : 'Password'}</span>
-            <input
-              className="input"
-              type="password"
-              name={method}
-              autoComplete={method === 'pin' ? 'off' : 'current-password'}
-              inputMode={method === 'pin' ? 'numeric' : 'text'}
-              maxLength={method === 'pin' ? 8 : 200}
-              value={secret}
-              onChange={(event) => setSecret(method === 'pin' ? event.target.value.replace(/\D/g, '') : event.target.value)}
-            />
-          </label>
+          <SecretField method={method} secret={secret} onMethod={setMethod} onSecret={setSecret} legend="Log in with" />
           <p className="form-problem" role="alert">
             {problem ?? ''}
           </p>

@@ -1,7 +1,7 @@
 /**
  * Refund of one of today's sales at the till (ux.md 8, 14): pre-filled with what is still
  * refundable, refuses more, repeats amount, currency and card, and asks for a manager's login and
- * PIN (a cashier may not refund alone, D9): POST /ui/approvals, then POST /rest/refund with the
+ * PIN or password (a cashier may not refund alone, D9): POST /ui/approvals, then POST /rest/refund with the
  * approval token. Both land in the audit log on the gateway.
  */
 import { useRef, useState, type FormEvent } from 'react';
@@ -9,14 +9,13 @@ import { ApiError, client, type RefundResponse } from '../api/client.js';
 import { useSession } from '../session-store.js';
 import { amountToMinor, currencyExponent, formatMoney, minorToAmount } from '../till/money.js';
 import { BRAND_NAMES } from '../till/reader.js';
-import type { SaleSummary } from '../till/till-store.js';
 import { CheckIcon } from '../ui/icons.js';
 import { Modal } from '../ui/modal.js';
+import { SecretField, type SecretMethod } from '../ui/secret-field.js';
 import type { SaleRow } from './sales-store.js';
 
 interface RefundDialogProps {
   row: SaleRow;
-  card: SaleSummary | undefined;
   onClose: (refunded: boolean) => void;
 }
 
@@ -32,10 +31,10 @@ function parseAmount(text: string, currency: string): number | undefined {
 function approvalProblem(error: unknown): string {
   if (error instanceof ApiError && error.kind === 'api') {
     // A refused approval is a 403 (the cashier's own session is fine); `login` names wrong credentials.
-    if (error.status === 401 || (error.status === 403 && error.errors.some((e) => e.field === 'login'))) return "The manager's login or PIN is wrong.";
+    if (error.status === 401 || (error.status === 403 && error.errors.some((e) => e.field === 'login'))) return "The manager's login, PIN or password is wrong.";
     if (error.status === 403) return 'This account cannot approve refunds: it needs a back-office or admin role in this shop.';
     if (error.status === 429) return `Too many failed attempts. Try again in ${error.retryAfterSeconds ?? 60} seconds.`;
-    if (error.status === 400) return "Enter the manager's login and PIN (4 to 8 digits).";
+    if (error.status === 400) return "Enter the manager's login and PIN (4 to 8 digits) or password.";
   }
   return error instanceof Error ? error.message : 'The approval failed.';
 }
@@ -50,12 +49,13 @@ function refundProblem(error: unknown): string {
   return error instanceof Error ? error.message : 'The refund failed.';
 }
 
-export function RefundDialog({ row, card, onClose }: RefundDialogProps) {
-  const { tx, refundable, refunded } = row;
+export function RefundDialog({ row, onClose }: RefundDialogProps) {
+  const { tx, card, refundable, refunded } = row;
   const cashier = useSession((s) => s.session?.staff.role === 'cashier');
   const [amountText, setAmountText] = useState(() => refundable.toFixed(currencyExponent(tx.currency)));
   const [login, setLogin] = useState('');
-  const [pin, setPin] = useState('');
+  const [method, setMethod] = useState<SecretMethod>('pin');
+  const [secret, setSecret] = useState('');
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [amountProblem, setAmountProblem] = useState<string | null>(null);
@@ -78,21 +78,21 @@ export function RefundDialog({ row, card, onClose }: RefundDialogProps) {
       return;
     }
     setAmountProblem(null);
-    if (cashier && (!login.trim() || !/^\d{4,8}$/.test(pin))) {
-      setProblem("Enter the manager's login and PIN (4 to 8 digits).");
+    if (cashier && (!login.trim() || (method === 'pin' ? !/^\d{4,8}$/.test(secret) : !secret))) {
+      setProblem(method === 'pin' ? "Enter the manager's login and PIN (4 to 8 digits)." : "Enter the manager's login and password.");
       return;
     }
     setBusy(true);
     setProblem(null);
     let token: string | undefined;
     try {
-      if (cashier) token = (await client.approve('refund', { login: login.trim(), pin })).approval_token;
+      if (cashier) token = (await client.approve('refund', method === 'pin' ? { login: login.trim(), pin: secret } : { login: login.trim(), password: secret })).approval_token;
     } catch (error) {
       setProblem(approvalProblem(error));
       setBusy(false);
       return;
     } finally {
-      setPin('');
+      setSecret('');
     }
     if (keyRef.current?.amount !== amount) keyRef.current = { amount, key: crypto.randomUUID() };
     try {
@@ -134,7 +134,7 @@ export function RefundDialog({ row, card, onClose }: RefundDialogProps) {
             {formatMoney(tx.amount, tx.currency)} at {timeFormat.format(new Date(tx.created_at))}
           </dd>
           <dt>Card</dt>
-          <dd>{card ? cardText : 'Not known at this till'}</dd>
+          <dd>{card ? cardText : 'No card recorded'}</dd>
           <dt>Order</dt>
           <dd className="receipt-break">{tx.order_id ?? '—'}</dd>
           {refunded > 0 && (
@@ -163,31 +163,33 @@ export function RefundDialog({ row, card, onClose }: RefundDialogProps) {
         {cashier && (
           <fieldset className="approval">
             <legend>Manager approval</legend>
-            <div className="approval-fields">
-              <label className="field">
-                <span className="field-label">Manager login</span>
-                <input className="input" autoComplete="off" autoCapitalize="none" spellCheck={false} value={login} data-autofocus onChange={(event) => {
-                    setLogin(event.target.value);
-                    setProblem(null);
-                  }}
-                />
-              </label>
-              <label className="field">
-                <span className="field-label">Manager PIN</span>
-                <input
-                  className="input"
-                  type="password"
-                  inputMode="numeric"
-                  autoComplete="off"
-                  maxLength={8}
-                  value={pin}
-                  onChange={(event) => {
-                    setPin(event.target.value.replace(/\D/g, ''));
-                    setProblem(null);
-                  }}
-                />
-              </label>
-            </div>
+            <label className="field">
+              <span className="field-label">Manager login</span>
+              <input
+                className="input"
+                autoComplete="off"
+                autoCapitalize="none"
+                spellCheck={false}
+                value={login}
+                data-autofocus
+                onChange={(event) => {
+                  setLogin(event.target.value);
+                  setProblem(null);
+                }}
+              />
+            </label>
+            <SecretField
+              method={method}
+              secret={secret}
+              onMethod={setMethod}
+              onSecret={(value) => {
+                setSecret(value);
+                setProblem(null);
+              }}
+              legend="The manager approves with"
+              whose="Manager"
+              passwordAutoComplete="off"
+            />
           </fieldset>
         )}
         <p className="form-problem" role="alert">

@@ -6,11 +6,29 @@ import { create } from 'zustand';
 import { ApiError, client, type Transaction } from '../api/client.js';
 import { useSession } from '../session-store.js';
 import { amountToMinor, minorToAmount } from '../till/money.js';
+import { BRAND_NAMES, ENTRY_NAMES, type CardBrand, type CardRead } from '../till/reader.js';
+
+type EntryMode = CardRead['entry'];
+
+export function saleCard(tx: Transaction): SaleCard | null {
+  if (!tx.card_last_four) return null;
+  const brand = (tx.card_brand && tx.card_brand in BRAND_NAMES ? tx.card_brand : 'unknown') as CardBrand;
+  const entry = tx.entry_mode && tx.entry_mode in ENTRY_NAMES ? (tx.entry_mode as EntryMode) : undefined;
+  return { brand, lastFour: tx.card_last_four, entry };
+}
 
 export const STATUS = { completed: 3, authorized: 4, reversed: 5, declined: 6, refunded: 7, partlyRefunded: 8, error: 11 } as const;
 
+/** The card of a sale as the gateway recorded it, so it survives a reload of the window. */
+export interface SaleCard {
+  brand: CardBrand;
+  lastFour: string;
+  entry: EntryMode | undefined;
+}
+
 export interface SaleRow {
   tx: Transaction;
+  card: SaleCard | null;
   /** Refunded so far, in the transaction currency. */
   refunded: number;
   /** What a refund may still take back. */
@@ -84,7 +102,7 @@ export const useSales = create<SalesState>()((set) => ({
             refunded = minorToAmount(minor, tx.currency);
           }
           const refundable = SOLD.has(tx.status_code) ? minorToAmount(amountToMinor(tx.amount, tx.currency) - amountToMinor(refunded, tx.currency), tx.currency) : 0;
-          return { tx, refunded, refundable };
+          return { tx, card: saleCard(tx), refunded, refundable };
         }),
       );
       set({ status: 'ready', rows, totals: totalsOf(rows) });

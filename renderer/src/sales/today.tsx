@@ -116,10 +116,10 @@ export function TodaySales() {
             <tbody>
               {rows.map((row) => {
                 const { tx } = row;
-                const card = recent[tx.transaction_id];
+                const card = row.card;
                 const state = statusOf(row);
                 const time = timeFormat.format(new Date(tx.created_at));
-                const receipt = card?.receipt;
+                const receipt = recent[tx.transaction_id]?.receipt;
                 return (
                   <tr key={tx.transaction_id} data-transaction-id={tx.transaction_id}>
                     <td>
@@ -134,10 +134,10 @@ export function TodaySales() {
                           <span className="cell-main">
                             {BRAND_NAMES[card.brand]} •••• {card.lastFour}
                           </span>
-                          <span className="cell-sub">{ENTRY_NAMES[card.entry]}</span>
+                          {card.entry && <span className="cell-sub">{ENTRY_NAMES[card.entry]}</span>}
                         </>
                       ) : (
-                        <span className="muted" title="Not taken at this till since it opened">
+                        <span className="muted" title="The gateway recorded no card for this transaction">
                           —
                         </span>
                       )}
@@ -170,7 +170,6 @@ export function TodaySales() {
       {refunding && (
         <RefundDialog
           row={refunding}
-          card={recent[refunding.tx.transaction_id]}
           onClose={(refunded) => {
             setRefunding(null);
             if (refunded) void load();
