@@ -318,6 +318,17 @@ describe('hosted pages', () => {
       assert.equal((await status(late.id)).status, 'started');
       await h.gateway.scheduler.runDue();
       assert.equal((await status(late.id)).status, 'expired');
+      // A card entered late in the hour that meets 3-D Secure gets a new hour for the challenge:
+      // the first hour's expiry does not end it.
+      const challenged = await started('cardecom');
+      h.clock.advance(50 * 60 * 1000);
+      assert.equal((await post(challenged.path, { ...GOOD_CARD, card_number: '4000000000003220' })).statusCode, 303);
+      h.clock.advance(11 * 60 * 1000);
+      await h.gateway.scheduler.runDue();
+      assert.equal((await status(challenged.id)).status, 'started', 'still in its challenge at minute 61');
+      h.clock.advance(HOUR);
+      await h.gateway.scheduler.runDue();
+      assert.equal((await status(challenged.id)).status, 'expired', 'expired an hour after the card step');
       const after_ = await get(`${late.path}?lang=hr`);
       assert.ok(after_.body.includes(text('hr', 'result_expired_title')));
       assert.equal((await post(`/pay/${late.id}/result`, {})).statusCode, 404, 'the result page has no POST');

@@ -1218,6 +1218,12 @@ export class Payments {
     await this.deps.store.run(async (tx) => {
       const t = await tx.transactions.get(task.merchantId, task.subjectId);
       if (!t) return;
+      // The customer's time was extended after this task was planned (card entered, 3-D Secure
+      // next: a new hour): expire at the new time, not now.
+      if (t.expiresAt !== null && t.expiresAt > this.nowIso()) {
+        await this.deps.scheduler.schedule(tx, task.kind, t.id, t.merchantId, new Date(t.expiresAt));
+        return;
+      }
       const details = { ...t.details };
       delete details.awaiting;
       if (this.subscriptionOf(t) === 'approval_pending') details.subscription_status = 'cancelled';
