@@ -6,7 +6,21 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { maskPans } from '../infra/logger.js';
 import { apiError, ErrorCode, httpStatusOf, validationError, type ApiError, type FieldError } from '../core/errors.js';
 
-interface AjvError {
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The core's own checks of this route's body (formats, Luhn, IBANs, currencies, decimals...),
+     * run also when the JSON schema fails, on the body without the fields the schema rejected, so
+     * that one 400 names every bad field (docs/api.md). `rejected` holds the fields the schema
+     * named (sent but left out, or missing). Must not touch the database.
+     */
+    bodyFieldErrors?: BodyFieldCheck;
+  }
+}
+
+export type BodyFieldCheck = (body: Record<string, unknown>, rejected: ReadonlySet<string>) => FieldError[];
+
+export interface AjvError {
   keyword: string;
   instancePath: string;
   params: Record<string, unknown>;
@@ -48,6 +62,50 @@ export function fieldErrorsFromAjv(errors: readonly AjvError[], context: string 
   return [...byField].map(([field, message]) => ({ field, message }));
 }
 
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Two field paths name the same data, or one lies inside the other (pos_data and pos_data.card.number). */
+function overlaps(a: string, b: string): boolean {
+  return a === b || a.startsWith(`${b}.`) || b.startsWith(`${a}.`);
+}
+
+/**
+ * The route's core field checks (`config.bodyFieldErrors`) for a body the schema rejected: they see
+ * the body without the values the schema rejected (unknown fields, wrong types), and only what they
+ * find about other fields is added, so each field is named once, by the schema first.
+ */
+export function coreFieldErrors(request: FastifyRequest, validation: readonly AjvError[], schemaFields: readonly FieldError[]): FieldError[] {
+  const check = request.routeOptions.config.bodyFieldErrors;
+  if (!check || !isObject(request.body)) return [];
+  const pruned = structuredClone(request.body);
+  for (const error of validation) {
+    if (error.keyword === 'required') continue;
+    const path = error.instancePath.split('/').slice(1).map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'));
+    if (error.keyword === 'additionalProperties') path.push(String(error.params.additionalProperty));
+    const name = path.pop();
+    if (name === undefined) return []; // the body itself has the wrong shape: nothing to check field by field
+    let parent: unknown = pruned;
+    for (const part of path) parent = isObject(parent) || Array.isArray(parent) ? (parent as Record<string, unknown>)[part] : undefined;
+    if (isObject(parent)) delete parent[name];
+  }
+  let found: FieldError[];
+  try {
+    found = check(pruned, new Set(schemaFields.map((f) => f.field)));
+  } catch {
+    return []; // a check that cannot cope with the rest of a broken body adds nothing
+  }
+  const named = schemaFields.map((f) => f.field);
+  const added: FieldError[] = [];
+  for (const error of found) {
+    if (named.some((field) => overlaps(field, error.field))) continue;
+    if (added.some((other) => other.field === error.field)) continue;
+    added.push(error);
+  }
+  return added;
+}
+
 export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply {
   return reply.code(httpStatusOf(error.error_code)).type('application/json; charset=utf-8').send(error);
 }
@@ -71,7 +129,9 @@ export function sendFrameworkError(error: FastifyError, request: FastifyRequest,
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError & { validation?: AjvError[]; validationContext?: string }, request: FastifyRequest, reply: FastifyReply) => {
     if (error.validation) {
-      return sendApiError(reply, validationError(fieldErrorsFromAjv(error.validation, error.validationContext)));
+      const fields = fieldErrorsFromAjv(error.validation, error.validationContext);
+      if (error.validationContext === 'body') fields.push(...coreFieldErrors(request, error.validation, fields));
+      return sendApiError(reply, validationError(fields));
     }
     switch (error.code) {
       case 'FST_ERR_CTP_INVALID_JSON_BODY':

@@ -148,8 +148,8 @@ export class Checkouts {
 
   validate(request: CheckoutRequest): { errors: FieldError[]; minor?: { amount: number; taxes: number; shipping: number; total: number; exponent: number } } {
     const errors: FieldError[] = [];
-    if (!request.merchant_name.trim()) errors.push({ field: 'merchant_name', message: 'must not be blank' });
-    if (!/^[\x21-\x7e](?:[\x20-\x7e]{0,98}[\x21-\x7e])?$/.test(request.order_id)) errors.push({ field: 'order_id', message: 'must be 1 to 100 printable characters' });
+    if (typeof request.merchant_name !== 'string' || !request.merchant_name.trim()) errors.push({ field: 'merchant_name', message: 'must not be blank' });
+    if (typeof request.order_id !== 'string' || !/^[\x21-\x7e](?:[\x20-\x7e]{0,98}[\x21-\x7e])?$/.test(request.order_id)) errors.push({ field: 'order_id', message: 'must be 1 to 100 printable characters' });
     validateCommonFields({ success_url: request.success_url, error_url: request.error_url, postback_url: request.postback_url }, errors);
     for (const flag of [...COLLECT_FLAGS, ...DISPLAY_FLAGS]) {
       const value = request[flag];

@@ -11,7 +11,7 @@
  * turns an outcome into the HTTP reply (404 for not found, 422 for everything else).
  */
 import countries from 'i18n-iso-countries';
-import { apiError, ErrorCode, failure, success, type ApiError, type Outcome, type Reply } from '../errors.js';
+import { apiError, ErrorCode, failure, success, type ApiError, type FieldError, type Outcome, type Reply } from '../errors.js';
 import { currencyExponent, decimalText, decimalTextToMinor, minorToAmount } from '../money.js';
 import type { Operation } from '../operations.js';
 import { renderInvoiceMail } from '../mail/templates.js';
@@ -308,11 +308,12 @@ export class Invoices {
   }
 
   /** Checks the fields that create and update share; problems are collected in order. */
-  private check(fields: InvoiceFields, problems: string[], bad: string[]): Checked {
+  private check(fields: InvoiceFields, problems: string[], bad: string[], named?: FieldError[]): Checked {
     const changes: Partial<InvoiceRecord> = {};
     const fail = (field: string, text: string) => {
       problems.push(text);
       if (!bad.includes(field)) bad.push(field);
+      named?.push({ field, message: text });
     };
     const has = (field: keyof InvoiceFields) => Object.hasOwn(fields, field) && fields[field] !== undefined;
 
@@ -432,6 +433,33 @@ export class Invoices {
       else checked.active = flag;
     }
     return checked;
+  }
+
+  /**
+   * What is wrong with the fields of an invoice body as far as the database need not be asked (not
+   * the channel, not the invoice's state): each bad field with its sentence. For answers that name
+   * every bad field also when the request's schema failed.
+   */
+  fieldProblems(fields: InvoiceFields, creating: boolean): FieldError[] {
+    const named: FieldError[] = [];
+    const rest: InvoiceFields = { ...fields };
+    if (creating) {
+      delete rest.active;
+      if (Object.hasOwn(fields, 'status')) named.push({ field: 'status', message: 'Status cannot be set here; use PUT /rest/invoices/:invoice_number/status_change.' });
+    }
+    const checked = this.check(rest, [], [], named);
+    const has = (field: string) => named.some((n) => n.field === field);
+    if (checked.amount !== undefined && !has('amount')) {
+      // Without a currency in the body (the channel's applies) only what is wrong in any currency counts.
+      const result = parseInvoiceAmount(checked.amount, currencyExponent(checked.changes.currency ?? '') ?? 4);
+      if ('problem' in result) named.push({ field: 'amount', message: result.problem });
+    } else if (checked.amount === undefined && creating && !has('amount')) {
+      named.push({ field: 'amount', message: "Amount can't be blank." });
+    }
+    if (creating && checked.changes.sendInitialEmail && !checked.changes.email && !has('email')) {
+      named.push({ field: 'email', message: 'Email is required when send_initial_email is true.' });
+    }
+    return named;
   }
 
   private amountInto(checked: Checked, currency: string, problems: string[], bad: string[]): number | undefined {

@@ -36,7 +36,7 @@ export function normalizeIban(iban: string): string {
 }
 
 export function ibanProblem(iban: string): string | undefined {
-  const normalized = normalizeIban(iban);
+  const normalized = typeof iban === 'string' ? normalizeIban(iban) : '';
   if (!/^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$/.test(normalized)) return 'must be an IBAN (country code, check digits, account)';
   if (!isValidIBAN(normalized)) return 'is not a valid IBAN (check digits or length for its country)';
   return undefined;
@@ -57,7 +57,7 @@ export class Mandates {
     if (request.recurring !== undefined && request.recurring !== 0 && request.recurring !== 1) {
       errors.push({ field: 'recurring', message: 'must be 0 or 1' });
     }
-    if (!request.account_holder.trim()) errors.push({ field: 'account_holder', message: 'must not be blank' });
+    if (typeof request.account_holder !== 'string' || !request.account_holder.trim()) errors.push({ field: 'account_holder', message: 'must not be blank' });
     const iban = ibanProblem(request.iban);
     if (iban) errors.push({ field: 'iban', message: iban });
     if (request.bic !== undefined && !isValidBIC(request.bic.toUpperCase())) {

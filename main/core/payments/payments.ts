@@ -34,7 +34,7 @@ import { statusName, TransactionStatus as S } from '../transactions/status.js';
 import { cardBrand } from './card-input.js';
 import { feesFor } from './fees.js';
 import { CAPABILITIES, CARD_TYPES, type PaymentType } from './payment-types.js';
-import { parseAmount, validateCommonFields, validatePaymentRequest, type PaymentCommand, type PaymentOperation, type PaymentRequest } from './request.js';
+import { parseAmount, validateCommonFields, validatePaymentRequest, validatePayoutRequest, type PaymentCommand, type PaymentOperation, type PaymentRequest } from './request.js';
 import { allowedFrom, type Trigger } from './state-machine.js';
 import { cardSummary, exponentOf, transactionPostback, transactionResponse, type TransactionResponse } from './views.js';
 
@@ -822,37 +822,11 @@ export class Payments {
 
   async payout(operation: Operation, request: PayoutRequest): Promise<Outcome<PayoutResponse>> {
     const merchantId = operation.context.merchantId;
-    const validated = validatePaymentRequest('payment', {
-      payment_type: request.payment_type,
-      order_id: request.order_id,
-      amount: request.amount,
-      currency: request.currency,
-      merchant_reference: request.merchant_reference,
-      postback_url: request.postback_url,
-      country: request.country,
-      ...(request.pos_data ? { pos_data: request.pos_data } : {}),
-      ...(request.email ? { email: request.email } : {}),
-      // a2a pays out to an account; success/error URLs are not needed for payouts.
-      success_url: 'https://payout.invalid/',
-      error_url: 'https://payout.invalid/',
-    });
+    const validated = validatePayoutRequest(request);
     if (!validated.ok) {
       return failure(validated.unsupported ? apiError(ErrorCode.paymentType, validated.unsupported, validated.errors) : validationError(validated.errors));
     }
     const command = validated.command;
-    if (!CAPABILITIES[command.type].payout) {
-      return failure(apiError(ErrorCode.paymentType, `${command.type} does not support payouts (cardpos and a2a do)`, [{ field: 'payment_type', message: 'does not support payouts' }]));
-    }
-    const errors: FieldError[] = [];
-    if (command.amountMinor <= 0) errors.push({ field: 'amount', message: 'must be greater than 0' });
-    if (command.type === 'a2a') {
-      if (!request.iban) errors.push({ field: 'iban', message: 'is required for an a2a payout' });
-      else {
-        const problem = ibanProblem(request.iban);
-        if (problem) errors.push({ field: 'iban', message: problem });
-      }
-    }
-    if (errors.length) return failure(validationError(errors));
     const now = this.deps.clock.now();
     const record = this.newRecord(command, merchantId, now);
     record.operation = 'payout';

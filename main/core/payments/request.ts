@@ -7,6 +7,7 @@ import type { FieldError } from '../errors.js';
 import { amountProblemText, currencyExponent, toMinor } from '../money.js';
 import type { CardData, CardEntryMode } from '../ports.js';
 import { cardFromFields, cardFromPos, entryModeOf, type PosCardInput } from './card-input.js';
+import { ibanProblem } from '../mandates/mandates.js';
 import { CAPABILITIES, isPaymentType, type PaymentType } from './payment-types.js';
 
 export type PaymentOperation = 'payment' | 'authorize' | 'register';
@@ -100,6 +101,7 @@ export interface PaymentCommand {
 }
 
 export const MERCHANT_REFERENCE_PATTERN = /^[A-Za-z0-9/\-?():.,'+ ]{1,35}$/;
+export const MERCHANT_REFUND_ID_PATTERN = /^[\x21-\x7e]{1,64}$/;
 const ORDER_ID_PATTERN = /^[\x21-\x7e](?:[\x20-\x7e]{0,98}[\x21-\x7e])?$/;
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 const COUNTRIES = new Set(Object.keys(countries.getAlpha2Codes()));
@@ -150,41 +152,65 @@ export function validateCommonFields(request: Pick<PaymentRequest, 'merchant_ref
 
 export type CommandResult = { ok: true; command: PaymentCommand } | { ok: false; errors: FieldError[]; unsupported?: string };
 
+/** The largest ISO 4217 exponent (CLF, UYW): an amount is judged by it while the currency is unknown. */
+const MAX_EXPONENT = 4;
+
+export interface PaymentValidationOptions {
+  /**
+   * The payment is started by a feature of the gateway (an invoice's pay page) that follows the
+   * transaction in its own unit of work, so no merchant postback URL is needed.
+   */
+  followedInternally?: boolean;
+  /**
+   * Fields that were sent but rejected by the API's schema (and left out of `request`): named
+   * already, but they still count as given for the rules that depend on them (card data given:
+   * not the redirect integration).
+   */
+  rejected?: ReadonlySet<string>;
+}
+
 /**
- * `followedInternally`: the payment is started by a feature of the gateway (an invoice's pay page)
- * that follows the transaction in its own unit of work, so no merchant postback URL is needed.
+ * Validates a whole payment request and names every bad field: an unknown payment type or an
+ * operation the type does not support is reported (as `unsupported`) together with the other
+ * fields, not instead of them.
  */
-export function validatePaymentRequest(operation: PaymentOperation, request: PaymentRequest, options: { followedInternally?: boolean } = {}): CommandResult {
+export function validatePaymentRequest(operation: PaymentOperation, request: PaymentRequest, options: PaymentValidationOptions = {}): CommandResult {
   const errors: FieldError[] = [];
-  if (!isPaymentType(request.payment_type)) {
-    return { ok: false, errors: [{ field: 'payment_type', message: 'is not a payment type of this gateway' }], unsupported: `Unknown payment type ${request.payment_type}` };
-  }
-  const type = request.payment_type;
-  const caps = CAPABILITIES[type];
-  if (operation === 'authorize' && !caps.authorize) {
-    return { ok: false, errors: [{ field: 'payment_type', message: `${type} does not support separate authorization` }], unsupported: `${type} does not support /rest/authorize` };
-  }
-  if (operation === 'register' && !caps.register) {
-    return { ok: false, errors: [{ field: 'payment_type', message: `${type} does not support registration` }], unsupported: `${type} does not support /rest/register` };
+  const given = (field: keyof PaymentRequest) => request[field] !== undefined || options.rejected?.has(field) === true;
+  let unsupported: string | undefined;
+  const type = isPaymentType(request.payment_type) ? request.payment_type : undefined;
+  const caps = type ? CAPABILITIES[type] : undefined;
+  if (!type) {
+    errors.push({ field: 'payment_type', message: 'is not a payment type of this gateway' });
+    unsupported = `Unknown payment type ${request.payment_type}`;
+  } else if (operation === 'authorize' && !caps?.authorize) {
+    errors.push({ field: 'payment_type', message: `${type} does not support separate authorization` });
+    unsupported = `${type} does not support /rest/authorize`;
+  } else if (operation === 'register' && !caps?.register) {
+    errors.push({ field: 'payment_type', message: `${type} does not support registration` });
+    unsupported = `${type} does not support /rest/register`;
   }
 
-  if (!ORDER_ID_PATTERN.test(request.order_id)) errors.push({ field: 'order_id', message: 'must be 1 to 100 printable characters' });
-  const exponent = currencyExponent(request.currency);
+  if (typeof request.order_id !== 'string' || !ORDER_ID_PATTERN.test(request.order_id)) errors.push({ field: 'order_id', message: 'must be 1 to 100 printable characters' });
+  const exponent = typeof request.currency === 'string' ? currencyExponent(request.currency) : undefined;
   let amountMinor: number | undefined;
-  if (exponent === undefined) errors.push({ field: 'currency', message: 'must be an ISO 4217 currency code such as EUR' });
-  else {
-    if (caps.currencies && !caps.currencies.includes(request.currency)) {
+  if (exponent === undefined) {
+    errors.push({ field: 'currency', message: 'must be an ISO 4217 currency code such as EUR' });
+    // Negative, not a number, too large or too precise for any currency: wrong whatever the currency.
+    parseAmount(request.amount, MAX_EXPONENT, 'amount', errors);
+  } else {
+    if (caps?.currencies && !caps.currencies.includes(request.currency)) {
       errors.push({ field: 'currency', message: `${type} supports ${caps.currencies.join(', ')}` });
     }
     amountMinor = parseAmount(request.amount, exponent, 'amount', errors);
-    if (amountMinor === 0 && operation !== 'register' && !caps.accountCheck) {
+    if (caps && amountMinor === 0 && operation !== 'register' && !caps.accountCheck) {
       errors.push({ field: 'amount', message: `must be greater than 0 for ${type}` });
     }
   }
   validateCommonFields(request, errors);
   if (request.recurring !== undefined && request.recurring !== 0 && request.recurring !== 1) errors.push({ field: 'recurring', message: 'must be 0 or 1' });
   const recurring = request.recurring === 1 ? 1 : 0;
-  if (recurring === 1 && !caps.recurring && !caps.accountCheck) errors.push({ field: 'recurring', message: `${type} does not support recurring payments` });
+  if (caps && recurring === 1 && !caps.recurring && !caps.accountCheck) errors.push({ field: 'recurring', message: `${type} does not support recurring payments` });
 
   if (request.wallet_capture_event !== undefined) {
     if (operation !== 'authorize') errors.push({ field: 'wallet_capture_event', message: 'is accepted only on /rest/authorize' });
@@ -192,11 +218,13 @@ export function validatePaymentRequest(operation: PaymentOperation, request: Pay
       errors.push({ field: 'wallet_capture_event', message: `must be one of ${WALLET_CAPTURE_EVENTS.join(', ')}` });
     }
   }
+  if (request.email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(request.email)) errors.push({ field: 'email', message: 'must be an e-mail address' });
+  // Without a known payment type, the rules of the type's own fields cannot be applied.
+  if (!type) return { ok: false, errors, ...(unsupported ? { unsupported } : {}) };
   if (request.subscription_plan_id !== undefined) {
     if (type !== 'wallet') errors.push({ field: 'subscription_plan_id', message: 'is only for payment_type wallet' });
     else if (recurring !== 1) errors.push({ field: 'subscription_plan_id', message: 'needs recurring=1' });
   }
-  if (request.email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(request.email)) errors.push({ field: 'email', message: 'must be an e-mail address' });
 
   const command: PaymentCommand = {
     operation,
@@ -236,10 +264,10 @@ export function validatePaymentRequest(operation: PaymentOperation, request: Pay
     errors.push({ field: 'card_number', message: `is not accepted for payment_type ${type}` });
   }
   if (type === 'devicewallet') {
-    if (request.original_transaction_id === undefined) {
-      if (request.card_number === undefined) errors.push({ field: 'card_number', message: 'is required for devicewallet (the decrypted device token)' });
-      if (request.threeds_wallet_cryptogram === undefined) errors.push({ field: 'threeds_wallet_cryptogram', message: 'is required for devicewallet' });
-      if (request.threeds_wallet_cryptogram_eci === undefined) errors.push({ field: 'threeds_wallet_cryptogram_eci', message: 'is required for devicewallet' });
+    if (!given('original_transaction_id')) {
+      if (!given('card_number')) errors.push({ field: 'card_number', message: 'is required for devicewallet (the decrypted device token)' });
+      if (!given('threeds_wallet_cryptogram')) errors.push({ field: 'threeds_wallet_cryptogram', message: 'is required for devicewallet' });
+      if (!given('threeds_wallet_cryptogram_eci')) errors.push({ field: 'threeds_wallet_cryptogram_eci', message: 'is required for devicewallet' });
     }
   }
   if (request.threeds_wallet_cryptogram !== undefined) {
@@ -252,12 +280,15 @@ export function validatePaymentRequest(operation: PaymentOperation, request: Pay
   if (type === 'dd' || type === 'dd_b2b') {
     // The account comes from the request, or from the mandate (sepa_mandate, or the original
     // transaction's): with a mandate, iban and account_holder may be left out (an iban sent must match it).
-    const mandated = request.sepa_mandate !== undefined || request.original_transaction_id !== undefined;
-    if (!mandated && request.iban === undefined) errors.push({ field: 'iban', message: `is required for ${type} without sepa_mandate` });
-    if (request.account_holder !== undefined ? !request.account_holder.trim() : !mandated) {
+    const mandated = given('sepa_mandate') || given('original_transaction_id');
+    if (!mandated && !given('iban')) errors.push({ field: 'iban', message: `is required for ${type} without sepa_mandate` });
+    if (request.account_holder !== undefined ? !request.account_holder.trim() : !mandated && !given('account_holder')) {
       errors.push({ field: 'account_holder', message: `is required for ${type} without sepa_mandate` });
     }
     if (request.iban !== undefined) {
+      // The account's format and check digits; whether it matches a mandate is checked with the mandate.
+      const problem = ibanProblem(request.iban);
+      if (problem) errors.push({ field: 'iban', message: problem });
       command.sepa = { iban: request.iban, bic: request.bic ?? null, accountHolder: request.account_holder?.trim() ?? '' };
     }
   } else {
@@ -267,18 +298,107 @@ export function validatePaymentRequest(operation: PaymentOperation, request: Pay
   }
 
   // The redirect integration needs somewhere to send the customer back to (interface.md).
-  const redirects = caps.alwaysRedirects || operation === 'register' || (type === 'cardecom' && !command.card && !command.originalTransactionId && amountMinor !== 0);
+  // (Card data that was sent, even if it is wrong, means the server-to-server integration.)
+  const redirects =
+    caps?.alwaysRedirects || operation === 'register' || (type === 'cardecom' && !given('card_number') && !given('original_transaction_id') && amountMinor !== 0);
   if (redirects) {
     for (const field of ['success_url', 'error_url', 'postback_url', 'merchant_reference'] as const) {
       if (field === 'postback_url' && options.followedInternally) continue;
-      if (request[field] === undefined) errors.push({ field, message: 'is required in the redirect integration' });
+      if (!given(field)) errors.push({ field, message: 'is required in the redirect integration' });
     }
   }
-  if (type === 'cardecom' && amountMinor === 0 && !command.card && !command.originalTransactionId && operation !== 'register') {
+  if (type === 'cardecom' && amountMinor === 0 && !given('card_number') && !given('original_transaction_id') && operation !== 'register') {
     errors.push({ field: 'card_number', message: 'is required for an account check (amount 0)' });
   }
 
-  return errors.length ? { ok: false, errors } : { ok: true, command };
+  return errors.length ? { ok: false, errors, ...(unsupported ? { unsupported } : {}) } : { ok: true, command };
+}
+
+/** The fields of a payout request (`/rest/payout`) that its validation reads. */
+export interface PayoutFields {
+  payment_type: string;
+  order_id: string;
+  amount: number;
+  currency: string;
+  merchant_reference: string;
+  postback_url: string;
+  country: string;
+  email?: string;
+  iban?: string;
+  pos_data?: PosDataInput;
+}
+
+/**
+ * A payout (`cardpos` card credit or `a2a` transfer), validated like a payment of its type plus its
+ * own rules (an amount above 0, the recipient IBAN for a2a), every bad field at once. A type that
+ * cannot pay out is `unsupported` (1004), named with the other fields' errors.
+ */
+export function validatePayoutRequest(request: PayoutFields, rejected?: ReadonlySet<string>): CommandResult {
+  const type = isPaymentType(request.payment_type) ? request.payment_type : undefined;
+  const canPayOut = type !== undefined && CAPABILITIES[type].payout;
+  const validated = validatePaymentRequest(
+    'payment',
+    {
+      // A type that cannot pay out is judged on the common fields only: its own rules do not apply.
+      payment_type: canPayOut ? request.payment_type : '',
+      order_id: request.order_id,
+      amount: request.amount,
+      currency: request.currency,
+      merchant_reference: request.merchant_reference,
+      postback_url: request.postback_url,
+      country: request.country,
+      ...(request.pos_data ? { pos_data: request.pos_data } : {}),
+      ...(request.email !== undefined ? { email: request.email } : {}),
+      // a2a pays out to an account; success/error URLs are not needed for payouts.
+      success_url: 'https://payout.invalid/',
+      error_url: 'https://payout.invalid/',
+    },
+    rejected ? { rejected } : {},
+  );
+  const errors = validated.ok ? [] : validated.errors.filter((e) => canPayOut || e.field !== 'payment_type');
+  let unsupported = validated.ok ? undefined : validated.unsupported;
+  if (!canPayOut) {
+    errors.unshift({ field: 'payment_type', message: type ? 'does not support payouts' : 'is not a payment type of this gateway' });
+    unsupported = type ? `${type} does not support payouts (cardpos and a2a do)` : `Unknown payment type ${request.payment_type}`;
+  }
+  if (typeof request.amount === 'number' && request.amount <= 0 && !errors.some((e) => e.field === 'amount')) {
+    errors.push({ field: 'amount', message: 'must be greater than 0' });
+  }
+  if (type === 'a2a') {
+    if (request.iban === undefined || request.iban === '') {
+      if (!rejected?.has('iban')) errors.push({ field: 'iban', message: 'is required for an a2a payout' });
+    } else {
+      const problem = ibanProblem(request.iban);
+      if (problem) errors.push({ field: 'iban', message: problem });
+    }
+  }
+  if (errors.length || validated.ok === false) return { ok: false, errors, ...(unsupported ? { unsupported } : {}) };
+  return validated;
+}
+
+/**
+ * What can be checked of a capture, reversal or refund without its transaction (the amount's
+ * decimals depend on the transaction's currency): dates, references, an amount that is not above 0.
+ */
+export function followUpFieldErrors(request: { amount?: number; vat?: number; execution_date?: string; merchant_reference?: string; merchant_refund_id?: string }): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const field of ['amount', 'vat'] as const) {
+    const value = request[field];
+    if (value === undefined) continue;
+    const minor = parseAmount(value, MAX_EXPONENT, field, errors);
+    if (field === 'amount' && minor === 0) errors.push({ field, message: 'must be greater than 0' });
+  }
+  validateCommonFields({ execution_date: request.execution_date, merchant_reference: request.merchant_reference }, errors);
+  if (request.merchant_refund_id !== undefined && !MERCHANT_REFUND_ID_PATTERN.test(request.merchant_refund_id)) {
+    errors.push({ field: 'merchant_refund_id', message: 'must be 1 to 64 printable characters without spaces' });
+  }
+  return errors;
+}
+
+/** The field errors of a payment request (payment, authorize, register), for answers that name every bad field. */
+export function paymentFieldErrors(operation: PaymentOperation, request: PaymentRequest, rejected?: ReadonlySet<string>): FieldError[] {
+  const result = validatePaymentRequest(operation, request, rejected ? { rejected } : {});
+  return result.ok ? [] : result.errors;
 }
 
 function validatePos(request: PaymentRequest, command: PaymentCommand, errors: FieldError[]): void {

@@ -223,7 +223,7 @@ export class NetworkTokens implements TokenCryptograms {
     if (!monthOk) errors.push({ field: 'expiry_month', message: 'must be an integer from 1 to 12' });
     const yearOk = Number.isInteger(request.expiry_year) && request.expiry_year >= 1000 && request.expiry_year <= 9999;
     if (!yearOk) errors.push({ field: 'expiry_year', message: 'must be a four-digit year with century, e.g. 2030' });
-    if (monthOk && yearOk && request.expiry_year * 12 + request.expiry_month < now.getUTCFullYear() * 12 + now.getUTCMonth() + 1) {
+    if (yearOk && (request.expiry_year < now.getUTCFullYear() || (monthOk && request.expiry_year * 12 + request.expiry_month < now.getUTCFullYear() * 12 + now.getUTCMonth() + 1))) {
       errors.push({ field: 'expiry_year', message: 'the card has expired' });
     }
     if (request.card_cvv !== undefined && !/^\d{3}$/.test(request.card_cvv)) errors.push({ field: 'card_cvv', message: 'must be 3 digits' });

@@ -1,7 +1,7 @@
 /** `POST /rest/checkouts` (interface.md "Checkout") and `GET /rest/checkouts/{checkout_id}`. */
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { CHECKOUT_LOCALES } from '../../core/checkout/checkouts.js';
+import { CHECKOUT_LOCALES, type CheckoutRequest as CoreCheckoutRequest } from '../../core/checkout/checkouts.js';
 import { toReply } from '../../core/errors.js';
 import type { Gateway } from '../../core/gateway.js';
 import { merchantOf, perform, send } from '../api-context.js';
@@ -101,6 +101,7 @@ export function checkoutRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
           body: CheckoutRequest,
           response: apiResponses({ 200: CheckoutResponse }, [400, 409, 422]),
         },
+        config: { bodyFieldErrors: (body) => gateway.checkouts.validate(body as unknown as CoreCheckoutRequest).errors },
       },
       async (request, reply) => send(reply, await perform(gateway, request, (op) => gateway.checkouts.create(op, request.body))),
     );

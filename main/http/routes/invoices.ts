@@ -20,7 +20,7 @@ import {
 } from '../../core/invoices/invoices.js';
 import { MAX_INSTALLMENTS, MIN_INSTALLMENTS, PLAN_INTERVALS } from '../../core/invoices/invoice-payments.js';
 import { merchantOf, send } from '../api-context.js';
-import { fieldErrorsFromAjv } from '../errors.js';
+import { coreFieldErrors, fieldErrorsFromAjv, type AjvError, type BodyFieldCheck } from '../errors.js';
 import { apiResponses, IdempotencyHeaders } from '../schemas.js';
 
 const Text = (description?: string) => Type.Optional(Type.Union([Type.String(), Type.Null()], description ? { description } : {}));
@@ -187,23 +187,29 @@ function responses(success: Record<number, TSchema>, errors: number[]): Record<n
 
 const NumberParams = Type.Object({ invoice_number: Type.String({ minLength: 1, maxLength: 100, description: 'debt_claim_number' }) });
 
-interface AjvLike {
-  keyword: string;
-  instancePath: string;
-  params: Record<string, unknown>;
-  message?: string;
-}
-
-/** Schema failures on invoice routes: 422 `{message, error}`; anything else goes to the D3 handler. */
-function invoiceErrorHandler(error: FastifyError & { validation?: AjvLike[]; validationContext?: string }, request: FastifyRequest, reply: FastifyReply) {
+/**
+ * Schema failures on invoice routes: 422 `{message, error}` naming what the schema found and, for a
+ * body, what the invoice rules find in the rest of it (every bad field at once); anything else goes
+ * to the D3 handler.
+ */
+function invoiceErrorHandler(error: FastifyError & { validation?: AjvError[]; validationContext?: string }, request: FastifyRequest, reply: FastifyReply) {
   if (!error.validation) throw error;
   if ((request.routeOptions.url ?? '').endsWith('/status_change')) {
     return reply.code(422).send({ message: MESSAGES.invalidStatus, error: MESSAGES.allowedStatuses });
   }
-  const text = fieldErrorsFromAjv(error.validation, error.validationContext)
-    .map((f) => `${f.field} ${f.message}.`)
-    .join(' ');
+  const schemaFields = fieldErrorsFromAjv(error.validation, error.validationContext);
+  const rules = error.validationContext === 'body' ? coreFieldErrors(request, error.validation, schemaFields) : [];
+  const text = [...schemaFields.map((f) => `${f.field} ${f.message}.`), ...rules.map((f) => f.message)].join(' ');
   return reply.code(422).send({ message: text, error: text });
+}
+
+/** The invoice rules for the `invoice` object of a body, as `invoice.<field>` with the rule's sentence. */
+function invoiceChecks(gateway: Gateway, creating: boolean): BodyFieldCheck {
+  return (body) => {
+    const invoice = body.invoice;
+    if (typeof invoice !== 'object' || invoice === null || Array.isArray(invoice)) return [];
+    return gateway.invoices.fieldProblems(invoice as InvoiceFields, creating).map((f) => ({ field: `invoice.${f.field}`, message: f.message }));
+  };
 }
 
 export function invoiceRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
@@ -222,6 +228,7 @@ export function invoiceRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
           body: CreateBody,
           response: responses({ 201: Wrapper }, [409, 422]),
         },
+        config: { bodyFieldErrors: invoiceChecks(gateway, true) },
       },
       async (request, reply) => {
         try {
@@ -284,6 +291,7 @@ export function invoiceRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
           body: UpdateBody,
           response: responses({ 200: Wrapper }, [404, 422]),
         },
+        config: { bodyFieldErrors: invoiceChecks(gateway, false) },
         handler: async (request, reply) =>
           send(reply, toInvoiceReply(await gateway.invoices.update(merchantOf(request), request.params.invoice_number, request.body.invoice as InvoiceFields))),
       });

@@ -2,6 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Gateway } from '../../core/gateway.js';
+import type { MandateRequest as CoreMandateRequest } from '../../core/mandates/mandates.js';
 import { perform, send } from '../api-context.js';
 import { apiResponses, IdempotencyHeaders } from '../schemas.js';
 
@@ -44,6 +45,7 @@ export function mandateRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
           body: MandateRequest,
           response: apiResponses({ 200: Type.Ref('MandateReference') }, [400, 409, 422]),
         },
+        config: { bodyFieldErrors: (body) => gateway.mandates.validate(body as unknown as CoreMandateRequest) },
       },
       async (request, reply) => send(reply, await perform(gateway, request, (operation) => gateway.mandates.create(operation, request.body))),
     );

@@ -7,7 +7,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { toReply } from '../../core/errors.js';
 import type { Gateway } from '../../core/gateway.js';
-import { DEFAULT_PER_PAGE, MAX_PER_PAGE, NETWORK_TOKEN_STATUSES, SIMULATE_ACTIONS } from '../../core/tokens/network-tokens.js';
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE, NETWORK_TOKEN_STATUSES, SIMULATE_ACTIONS, type NetworkTokenRequest } from '../../core/tokens/network-tokens.js';
 import { merchantOf, perform, send } from '../api-context.js';
 import { apiResponses, IdempotencyHeaders } from '../schemas.js';
 
@@ -110,6 +110,7 @@ export function networkTokenRoutes(gateway: Gateway): FastifyPluginAsyncTypebox 
           body: CreateRequest,
           response: apiResponses({ 200: TokenEnvelope, 201: TokenEnvelope }, [400, 409, 422]),
         },
+        config: { bodyFieldErrors: (body) => gateway.networkTokens.validate(body as unknown as NetworkTokenRequest) },
       },
       async (request, reply) => send(reply, await perform(gateway, request, (op) => gateway.networkTokens.create(op, request.body))),
     );

@@ -6,8 +6,17 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Gateway } from '../../core/gateway.js';
 import { PAYMENT_TYPES } from '../../core/payments/payment-types.js';
-import { WALLET_CAPTURE_EVENTS } from '../../core/payments/request.js';
+import {
+  followUpFieldErrors,
+  paymentFieldErrors,
+  validatePayoutRequest,
+  WALLET_CAPTURE_EVENTS,
+  type PaymentOperation,
+  type PaymentRequest,
+  type PayoutFields,
+} from '../../core/payments/request.js';
 import { perform, send } from '../api-context.js';
+import type { BodyFieldCheck } from '../errors.js';
 import { apiResponses, IdempotencyHeaders } from '../schemas.js';
 
 const Str = (maxLength: number, description?: string) => Type.String({ maxLength, ...(description ? { description } : {}) });
@@ -272,7 +281,7 @@ const RefundItem = Type.Object(
 /** Response schemas referenced by $id; registered once at the root by buildServer. */
 export const paymentSchemas = [TransactionResponse, CaptureResponse, ReverseResponse, RefundResponse, PayoutResponse, SubscriptionResponse, RefundItem];
 
-const post = <B extends TSchema>(summary: string, description: string, body: B, response: string, errors = [400, 404, 409, 422, 502]) => ({
+const post = <B extends TSchema>(summary: string, description: string, body: B, response: string, errors: number[], bodyFieldErrors: BodyFieldCheck) => ({
   schema: {
     tags: ['Payments'],
     summary,
@@ -281,54 +290,66 @@ const post = <B extends TSchema>(summary: string, description: string, body: B, 
     body,
     response: apiResponses({ 200: Type.Ref(response) }, errors),
   },
+  config: { bodyFieldErrors },
 });
+
+const FOLLOW_UP_ERRORS = [400, 404, 409, 422, 502];
+const CREATE_ERRORS = [400, 409, 422, 502];
+/** The core's checks of a body the schema rejected (errors.ts): every bad field in one answer. */
+const paymentChecks = (kind: PaymentOperation): BodyFieldCheck => (body, rejected) => paymentFieldErrors(kind, body as unknown as PaymentRequest, rejected);
+const payoutChecks: BodyFieldCheck = (body, rejected) => {
+  const result = validatePayoutRequest(body as unknown as PayoutFields, rejected);
+  return result.ok ? [] : result.errors;
+};
+const followUpChecks: BodyFieldCheck = (body) => followUpFieldErrors(body);
+const noChecks: BodyFieldCheck = () => [];
 
 export function paymentRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
   const p = gateway.payments;
   return async (app) => {
     app.post(
       '/rest/payment',
-      post('Create a payment', 'Authorization and capture in one step. A decline is HTTP 200 with status_code 6 and the code in `message`.', PaymentRequest, 'TransactionResponse', [400, 409, 422, 502]),
+      post('Create a payment', 'Authorization and capture in one step. A decline is HTTP 200 with status_code 6 and the code in `message`.', PaymentRequest, 'TransactionResponse', CREATE_ERRORS, paymentChecks('payment')),
       async (request, reply) => send(reply, await perform(gateway, request, (op) => p.create(op, 'payment', request.body))),
     );
     app.post(
       '/rest/authorize',
-      post('Authorize without capture', 'Reserves funds (status 4); capture or reverse later. `wallet_capture_event` only here.', AuthorizeRequest, 'TransactionResponse', [400, 409, 422, 502]),
+      post('Authorize without capture', 'Reserves funds (status 4); capture or reverse later. `wallet_capture_event` only here.', AuthorizeRequest, 'TransactionResponse', CREATE_ERRORS, paymentChecks('authorize')),
       async (request, reply) => send(reply, await perform(gateway, request, (op) => p.create(op, 'authorize', request.body))),
     );
     app.post(
       '/rest/register',
-      post('Register a card for later charges', 'Redirects to card entry; send the returned transaction_id later as original_transaction_id with recurring=1.', PaymentRequest, 'TransactionResponse', [400, 409, 422, 502]),
+      post('Register a card for later charges', 'Redirects to card entry; send the returned transaction_id later as original_transaction_id with recurring=1.', PaymentRequest, 'TransactionResponse', CREATE_ERRORS, paymentChecks('register')),
       async (request, reply) => send(reply, await perform(gateway, request, (op) => p.create(op, 'register', request.body))),
     );
     app.post(
       '/rest/capture',
-      post('Capture an authorization', 'Full or partial; several partial captures while their sum stays within the authorization (1003 above it).', CaptureRequest, 'CaptureResponse'),
+      post('Capture an authorization', 'Full or partial; several partial captures while their sum stays within the authorization (1003 above it).', CaptureRequest, 'CaptureResponse', FOLLOW_UP_ERRORS, followUpChecks),
       async (request, reply) => send(reply, await perform(gateway, request, (op) => p.capture(op, request.body))),
     );
     app.post(
       '/rest/reverse',
-      post('Reverse an uncaptured authorization', 'Partial reversal only for payment types that allow it.', ReverseRequest, 'ReverseResponse'),
+      post('Reverse an uncaptured authorization', 'Partial reversal only for payment types that allow it.', ReverseRequest, 'ReverseResponse', FOLLOW_UP_ERRORS, followUpChecks),
       async (request, reply) => send(reply, await perform(gateway, request, (op) => p.reverse(op, request.body))),
     );
     app.post(
       '/rest/refund',
-      post('Refund a captured transaction', 'Full or partial; several refunds while their sum stays within the captured amount (1003 above it).', RefundRequest, 'RefundResponse'),
+      post('Refund a captured transaction', 'Full or partial; several refunds while their sum stays within the captured amount (1003 above it).', RefundRequest, 'RefundResponse', FOLLOW_UP_ERRORS, followUpChecks),
       async (request, reply) => send(reply, await perform(gateway, request, (op) => p.refund(op, request.body))),
     );
     app.post(
       '/rest/payout',
-      post('Send an unreferenced payout', 'cardpos (card credit) and a2a; status 2 pending, then 3 completed.', PayoutRequest, 'PayoutResponse', [400, 409, 422, 502]),
+      post('Send an unreferenced payout', 'cardpos (card credit) and a2a; status 2 pending, then 3 completed.', PayoutRequest, 'PayoutResponse', CREATE_ERRORS, payoutChecks),
       async (request, reply) => send(reply, await perform(gateway, request, (op) => p.payout(op, request.body))),
     );
     app.post(
       '/rest/cancel',
-      post('Cancel a wallet subscription', 'transaction_id of the subscription setup payment. Not for authorizations: use reverse.', CancelRequest, 'SubscriptionResponse'),
+      post('Cancel a wallet subscription', 'transaction_id of the subscription setup payment. Not for authorizations: use reverse.', CancelRequest, 'SubscriptionResponse', FOLLOW_UP_ERRORS, noChecks),
       async (request, reply) => send(reply, await perform(gateway, request, (op) => p.cancelSubscription(op, request.body))),
     );
     app.post(
       '/rest/revise',
-      post('Revise a wallet subscription', 'A higher amount needs the customer to approve again: client_action redirect.', SubscriptionRequest, 'SubscriptionResponse'),
+      post('Revise a wallet subscription', 'A higher amount needs the customer to approve again: client_action redirect.', SubscriptionRequest, 'SubscriptionResponse', FOLLOW_UP_ERRORS, followUpChecks),
       async (request, reply) => send(reply, await perform(gateway, request, (op) => p.reviseSubscription(op, request.body))),
     );
   };
