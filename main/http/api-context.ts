@@ -167,6 +167,24 @@ export async function perform<T>(
   }
 }
 
+/**
+ * onRequest hook of the UI's own /ui routes: a live staff session (cookie or Bearer), and no
+ * state change from another origin.
+ */
+export function requireStaffSession(gateway: Gateway) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const token = sessionToken(request);
+    const principal = token ? await gateway.staff.resolve(token) : undefined;
+    if (!principal?.staff) return sendApiError(reply, apiError(ErrorCode.unauthenticated, 'Log in first'));
+    const origin = request.headers.origin;
+    if (origin && request.method !== 'GET' && origin !== `${request.protocol}://${request.headers.host ?? ''}`) {
+      return sendApiError(reply, apiError(ErrorCode.forbidden, 'Cross-origin request refused'));
+    }
+    request.principal = principal;
+    return undefined;
+  };
+}
+
 export function send(reply: FastifyReply, result: Reply): FastifyReply {
   return reply.code(result.status).send(result.body);
 }

@@ -5,12 +5,11 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { apiError, ErrorCode, toReply } from '../../core/errors.js';
 import type { Gateway } from '../../core/gateway.js';
 import { TEST_PIN_KEY } from '../../core/payments/payments.js';
 import { SESSION_IDLE_MS, SESSION_MAX_MS, staffLockKey } from '../../core/staff/staff.js';
-import { SESSION_COOKIE, send, sessionToken } from '../api-context.js';
+import { requireStaffSession, SESSION_COOKIE, send, sessionToken } from '../api-context.js';
 import { sendApiError } from '../errors.js';
 
 const tags = ['Back-office UI'];
@@ -23,18 +22,7 @@ const Credentials = {
 export function uiRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
   const staff = gateway.staff;
   return async (app) => {
-    // Every /ui route except login needs a live staff session.
-    const requireSession = async (request: FastifyRequest, reply: FastifyReply) => {
-      const token = sessionToken(request);
-      const principal = token ? await staff.resolve(token) : undefined;
-      if (!principal?.staff) return sendApiError(reply, apiError(ErrorCode.unauthenticated, 'Log in first'));
-      const origin = request.headers.origin;
-      if (origin && request.method !== 'GET' && origin !== `${request.protocol}://${request.headers.host ?? ''}`) {
-        return sendApiError(reply, apiError(ErrorCode.forbidden, 'Cross-origin request refused'));
-      }
-      request.principal = principal;
-      return undefined;
-    };
+    const requireSession = requireStaffSession(gateway);
 
     app.post(
       '/ui/session',
