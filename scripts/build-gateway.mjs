@@ -8,7 +8,8 @@
 //
 // Our code and most packages are inlined. Kept external, loaded from node_modules as usual:
 // better-sqlite3 (native addon), @fastify/static and @fastify/swagger-ui (they read their own
-// files next to their code), nodemailer (loaded only when SMTP is set, and large).
+// files next to their code), nodemailer (loaded only when SMTP is set, and large), pdfkit (reads its
+// fonts' metrics from its own data folder; loaded only when a Z report is exported as PDF).
 // dist/gateway sits two levels below the root like main/http, so `new URL('../../renderer/dist/',
 // import.meta.url)` in main/http/server.ts finds the same folder from the bundle.
 //
@@ -31,7 +32,7 @@ const result = await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  external: ['better-sqlite3', '@fastify/static', '@fastify/swagger-ui', 'nodemailer'],
+  external: ['better-sqlite3', '@fastify/static', '@fastify/swagger-ui', 'nodemailer', 'pdfkit'],
   // Inlined CommonJS packages call require(); an ES module has none, so the bundle makes one.
   banner: { js: "import { createRequire as __tillgateCreateRequire } from 'node:module'; const require = __tillgateCreateRequire(import.meta.url);" },
   legalComments: 'none',
