@@ -8,6 +8,7 @@ import { createOutboxDelivery } from './postback-repositories.js';
 import { createStaffRepository } from './staff-repositories.js';
 import { createCheckoutRepository } from './checkout-repositories.js';
 import { createNetworkTokenRepository } from './network-token-repositories.js';
+import { createTillAttemptRepository } from './till-repositories.js';
 import { createInvoiceRepository } from './invoice-repositories.js';
 import { createEmailRepository } from './email-repositories.js';
 import type {
@@ -335,5 +336,6 @@ export function createRepositories(db: Database.Database): Repositories {
     invoices: createInvoiceRepository(db),
     emails: createEmailRepository(db),
     networkTokens: createNetworkTokenRepository(db),
+    tillAttempts: createTillAttemptRepository(db),
   };
 }

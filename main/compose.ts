@@ -78,7 +78,7 @@ export function compose(options: ComposeOptions): Composition {
     ids: options.ids ?? uuidIds,
     vault,
     logger: coreLogger(logger),
-    processor: new Simulator({ publicUrl, now: () => clock.now() }),
+    processor: new Simulator({ publicUrl, now: () => clock.now(), slowAnswerMs: settings.simSlowAnswerMs }),
     postbackSender: options.postbackSender ?? createPostbackSender({ privateAddresses: settings.postbackPrivateAddresses }),
     publicUrl,
     qrCodes,

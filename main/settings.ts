@@ -15,6 +15,8 @@ export interface Settings {
   /** Base of pay links and hosted pages; null derives it from the listening address. */
   publicUrl: string | null;
   simDelayMs: number;
+  /** How long the slow-answer test card makes a card-present payment wait. */
+  simSlowAnswerMs: number;
   postbackRetryScale: number;
   logLevel: string;
   idempotencyRetentionHours: number;
@@ -57,6 +59,7 @@ export const SETTING_SPECS: readonly SettingSpec[] = [
   { key: 'port', env: 'GATEWAY_PORT', flag: 'port', parse: number(0, 65535, true), describe: 'TCP port (0 picks a free one)' },
   { key: 'publicUrl', env: 'GATEWAY_PUBLIC_URL', flag: 'public-url', parse: text(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/, 'an http(s) URL'), describe: 'base of pay links and hosted pages' },
   { key: 'simDelayMs', env: 'GATEWAY_SIM_DELAY_MS', flag: 'sim-delay-ms', parse: number(0, 86_400_000, true), describe: 'duration of every simulated asynchronous step' },
+  { key: 'simSlowAnswerMs', env: 'GATEWAY_SIM_SLOW_ANSWER_MS', flag: 'sim-slow-answer-ms', parse: number(0, 600_000, true), describe: 'how long the slow-answer test card keeps a card-present payment waiting' },
   { key: 'postbackRetryScale', env: 'GATEWAY_POSTBACK_RETRY_SCALE', flag: 'postback-retry-scale', parse: number(0.000001, 1000, false), describe: 'multiplies the postback retry schedule' },
   { key: 'logLevel', env: 'GATEWAY_LOG_LEVEL', flag: 'log-level', parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'), describe: 'log level' },
   { key: 'idempotencyRetentionHours', env: 'GATEWAY_IDEMPOTENCY_RETENTION_HOURS', flag: 'idempotency-retention-hours', parse: number(1, 744, true), describe: 'how long idempotency keys are kept (1 h to 31 days)' },
@@ -76,6 +79,7 @@ export const DEFAULTS: Omit<Settings, 'dataDir' | 'publicUrl'> = {
   host: '127.0.0.1',
   port: 8420,
   simDelayMs: 5000,
+  simSlowAnswerMs: 15_000,
   postbackRetryScale: 1,
   logLevel: 'info',
   idempotencyRetentionHours: 1,

@@ -19,6 +19,7 @@ import { NetworkTokens } from './tokens/network-tokens.js';
 import { Invoices } from './invoices/invoices.js';
 import { InvoicePayments } from './invoices/invoice-payments.js';
 import { TransactionQueries } from './transactions/queries.js';
+import { TillAttempts } from './till/attempts.js';
 import { DEFAULT_MAIL_QUEUE_SETTINGS, MailQueue, type MailQueueSettings } from './mail/mail-queue.js';
 import type { Mailer } from './ports.js';
 
@@ -73,6 +74,8 @@ export interface Gateway {
   readonly invoicePayments: InvoicePayments;
   /** Network tokens and their cryptograms (D12). */
   readonly networkTokens: NetworkTokens;
+  /** The tills' card attempts, resolved before a sale is charged again (D16). */
+  readonly tillAttempts: TillAttempts;
 }
 
 export function createGateway(deps: CoreDeps): Gateway {
@@ -118,5 +121,6 @@ export function createGateway(deps: CoreDeps): Gateway {
     mailQueue: new MailQueue(store, clock, deps.mailer, logger, { ...DEFAULT_MAIL_QUEUE_SETTINGS, ...settings.mail }),
     invoicePayments: new InvoicePayments({ store, clock, ids, payments, operations, publicUrl: deps.publicUrl }),
     networkTokens,
+    tillAttempts: new TillAttempts(store, clock, ids, idempotency),
   };
 }

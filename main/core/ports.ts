@@ -396,6 +396,33 @@ export interface StaffRepository {
   listAudit(merchantId: string, limit: number): Promise<AuditRecord[]>;
 }
 
+/** A till's card attempt whose outcome the till must know before it charges again (D16). */
+export interface TillAttemptRecord {
+  id: string;
+  merchantId: string;
+  terminalId: string;
+  staffId: string | null;
+  orderId: string;
+  idempotencyKey: string;
+  amountMinor: number;
+  currency: string;
+  createdAt: string;
+  updatedAt: string;
+  resolvedAt: string | null;
+  outcome: 'approved' | 'not_charged' | null;
+  transactionId: string | null;
+}
+
+export interface TillAttemptRepository {
+  /** The till's open (unresolved) attempt. */
+  open(merchantId: string, terminalId: string): Promise<TillAttemptRecord | undefined>;
+  insert(attempt: TillAttemptRecord): Promise<void>;
+  /** The same sale's next request (PIN retry, another card): a new key; only while open. */
+  rekey(id: string, idempotencyKey: string, staffId: string | null, now: string): Promise<boolean>;
+  /** Closes the attempt once its outcome is known; false when it was already closed. */
+  resolve(id: string, outcome: 'approved' | 'not_charged', transactionId: string | null, now: string): Promise<boolean>;
+}
+
 export type CheckoutStatus = 'open' | 'processing' | 'completed' | 'cancelled' | 'expired';
 
 export interface CheckoutRecord {
@@ -558,6 +585,7 @@ export interface Repositories {
   invoices: InvoiceRepository;
   emails: EmailRepository;
   networkTokens: NetworkTokenRepository;
+  tillAttempts: TillAttemptRepository;
 }
 
 /**
@@ -658,6 +686,11 @@ export interface Processor {
   directDebitResult(request: DirectDebitRequest): Promise<DirectDebitResult>;
   /** Where the customer approves a redirect payment (wallet, a2a, bankredirect) or enters card data. */
   redirectUrl(method: RedirectMethod, reference: string): string;
+  /**
+   * Test environment only: the answer of a card-present payment with this card never reaches the
+   * terminal (fault injection to rehearse the till's unknown-outcome screens). Absent in production.
+   */
+  dropsTerminalAnswer?(pan: string): boolean;
 }
 
 // ---- invoice e-mails (decisions.md D11) ---------------------------------------------------------

@@ -16,6 +16,8 @@
  *      the always-ask-PIN card, or contactless above the CVM limit       -> pin_required
  *   9. approved
  * Counting wrong PINs (75 after the third) is the gateway core's job, not the simulator's.
+ * The slow-answer card waits before step 1 (card-present); the lost-answer card is approved here and
+ * its answer is dropped on the way to the till (dropsTerminalAnswer).
  */
 import { createHmac } from 'node:crypto';
 import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
@@ -40,6 +42,8 @@ export interface SimulatorOptions {
   publicUrl: () => string;
   /** The clock used for card expiry; defaults to the system clock. */
   now?: () => Date;
+  /** How long the slow-answer test card keeps a card-present payment waiting (default 15 s). */
+  slowAnswerMs?: number;
 }
 
 /** Luhn (mod 10) check of a card number of 12-19 digits. */
@@ -105,14 +109,24 @@ export class Simulator implements Processor {
   readonly name = 'simulator';
   private readonly publicUrl: () => string;
   private readonly now: () => Date;
+  private readonly slowAnswerMs: number;
 
   constructor(options: SimulatorOptions) {
     this.publicUrl = options.publicUrl;
     this.now = options.now ?? (() => new Date());
+    this.slowAnswerMs = options.slowAnswerMs ?? 15_000;
   }
 
   async authorizeCard(request: CardAuthorizationRequest): Promise<CardDecision> {
+    if (CARD_PRESENT.has(request.entry) && findTestCard(request.card.pan)?.rule.kind === 'slow_answer') {
+      await new Promise((resolve) => setTimeout(resolve, this.slowAnswerMs));
+    }
     return this.decide(request);
+  }
+
+  /** The lost-answer test card: its card-present answers never reach the terminal. */
+  dropsTerminalAnswer(pan: string): boolean {
+    return findTestCard(pan)?.rule.kind === 'lost_answer';
   }
 
   private decide(request: CardAuthorizationRequest): CardDecision {

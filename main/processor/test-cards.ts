@@ -19,7 +19,11 @@ export type TestCardRule =
   | { kind: 'always_pin' }
   | { kind: 'error'; text: string }
   /** Approved for payments; the network-token service fails to provision a token for it. */
-  | { kind: 'token_provisioning_fails' };
+  | { kind: 'token_provisioning_fails' }
+  /** Card-present: the bank answers (approves) only after the slow-answer time (15 s by default). */
+  | { kind: 'slow_answer' }
+  /** Card-present: approved, but the gateway's answer never reaches the till (its connection drops). */
+  | { kind: 'lost_answer' };
 
 export interface TestCard {
   number: string;
@@ -67,6 +71,19 @@ export const TEST_CARDS: readonly TestCard[] = [
     brand: 'visa',
     behaviour: 'processor error (status 11, `Simulated processor failure`)',
     rule: { kind: 'error', text: 'Simulated processor failure' },
+  },
+  {
+    number: '4000000000001505',
+    brand: 'visa',
+    behaviour: 'card-present: approved after 15 s (`--sim-slow-answer-ms`), to rehearse the till\'s "still processing" screens',
+    rule: { kind: 'slow_answer' },
+  },
+  {
+    number: '4000000000001513',
+    brand: 'visa',
+    behaviour:
+      'card-present: approved, but the answer never reaches the till (the gateway drops the connection, also on a retry with the same key), to rehearse "checking" and an unknown outcome; the till resolves it',
+    rule: { kind: 'lost_answer' },
   },
   {
     number: '5105105105105100',

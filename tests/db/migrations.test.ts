@@ -145,6 +145,11 @@ const expectedByVersion: Record<number, Expected> = {
     },
     unique: [{ table: 'network_token_cryptograms', columns: ['token_id', 'hash'] }],
   },
+  12: {
+    tables: ['till_attempts'],
+    indexes: { till_attempts_open: ['merchant_id', 'terminal_id'] },
+    unique: [{ table: 'till_attempts', columns: ['merchant_id', 'terminal_id'] }],
+  },
 };
 
 function objectNames(db: Database.Database, type: 'table' | 'index'): string[] {

@@ -42,7 +42,7 @@ export async function startHarness(): Promise<Harness> {
   const dir = tempDir('tillgate-payments-');
   const clock = new TestClock();
   const dataKey = randomBytes(32);
-  const settings = resolveSettings(dir, { 'sim-delay-ms': String(SIM_DELAY_MS) }, {});
+  const settings = resolveSettings(dir, { 'sim-delay-ms': String(SIM_DELAY_MS), 'sim-slow-answer-ms': '50' }, {});
   const composition: Composition = compose({ settings, clock, dataKey, background: false, logger: createLogger({ level: 'silent' }) });
   const app: FastifyInstance = await buildServer(composition.gateway);
   const gateway = composition.gateway;

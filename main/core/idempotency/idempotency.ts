@@ -22,6 +22,11 @@ export interface IdempotencyScope {
   fingerprint: string;
 }
 
+export type IdempotencyFence = { kind: 'in_flight' } | { kind: 'fenced' } | { kind: 'processed'; reply: Reply };
+
+/** The fingerprint of a fence: matches no request, so a late arrival with the key is refused. */
+const FENCED = 'fenced';
+
 export type IdempotencyStart =
   | { kind: 'replay'; reply: Reply }
   | { kind: 'reject'; error: ApiError }
@@ -54,13 +59,20 @@ export class Idempotency {
     if (this.inFlight.has(slot)) {
       return { kind: 'reject', error: apiError(ErrorCode.idempotencyInFlight, 'A request with this idempotency key is still being processed') };
     }
-    const now = this.clock.now().toISOString();
-    const stored = await this.store.read((r) => r.idempotency.find(merchantId, key, now));
-    // Another request with the key may have started while we read.
-    if (this.inFlight.has(slot)) {
-      return { kind: 'reject', error: apiError(ErrorCode.idempotencyInFlight, 'A request with this idempotency key is still being processed') };
+    // Claimed before the read, so nothing (another request, a fence) can slip in between.
+    this.inFlight.add(slot);
+    let stored;
+    try {
+      stored = await this.store.read((r) => r.idempotency.find(merchantId, key, this.clock.now().toISOString()));
+    } catch (error) {
+      this.inFlight.delete(slot);
+      throw error;
     }
     if (stored) {
+      this.inFlight.delete(slot);
+      if (stored.fingerprint === FENCED) {
+        return { kind: 'reject', error: apiError(ErrorCode.idempotencyMismatch, 'This request was given up by its sender before it arrived; it was not processed', [{ field: 'Idempotency-Key', message: 'was given up' }]) };
+      }
       if (stored.fingerprint !== fingerprint) {
         return {
           kind: 'reject',
@@ -71,8 +83,29 @@ export class Idempotency {
       }
       return { kind: 'replay', reply: stored.reply };
     }
-    this.inFlight.add(slot);
     return { kind: 'proceed', scope: { merchantId, key, fingerprint }, release: () => this.inFlight.delete(slot) };
+  }
+
+  /**
+   * Settles what became of a request sent with this key whose answer its sender never got (the
+   * till after a lost answer or a restart). `processed`: here is the stored reply. `fenced`: it was
+   * never processed, and from now on it never will be (a late arrival is refused), so the sender
+   * may safely start over. `in_flight`: it is being processed right now; ask again shortly.
+   */
+  async fence(merchantId: string, key: string): Promise<IdempotencyFence> {
+    const slot = `${merchantId}\0${key}`;
+    if (this.inFlight.has(slot)) return { kind: 'in_flight' };
+    this.inFlight.add(slot);
+    try {
+      return await this.store.run(async (tx) => {
+        const stored = await tx.idempotency.find(merchantId, key, this.clock.now().toISOString());
+        if (stored) return stored.fingerprint === FENCED ? { kind: 'fenced' as const } : { kind: 'processed' as const, reply: stored.reply };
+        await tx.idempotency.save(this.record({ merchantId, key, fingerprint: FENCED }, { status: 422, body: null }));
+        return { kind: 'fenced' as const };
+      });
+    } finally {
+      this.inFlight.delete(slot);
+    }
   }
 
   record(scope: IdempotencyScope, reply: Reply) {

@@ -31,7 +31,7 @@ import type { Scheduler } from '../scheduler.js';
 import type { TokenCryptograms } from '../tokens/network-tokens.js';
 import { notFound } from '../transactions/queries.js';
 import { statusName, TransactionStatus as S } from '../transactions/status.js';
-import { cardBrand } from './card-input.js';
+import { cardBrand, cardFromPos, type PosCardInput } from './card-input.js';
 import { feesFor } from './fees.js';
 import { CAPABILITIES, CARD_TYPES, type PaymentType } from './payment-types.js';
 import { parseAmount, validateCommonFields, validatePaymentRequest, validatePayoutRequest, type PaymentCommand, type PaymentOperation, type PaymentRequest } from './request.js';
@@ -631,6 +631,19 @@ export class Payments {
     });
     this.deps.scheduler.wake();
     return outcome;
+  }
+
+  /**
+   * Test environment fault injection (the lost-answer test card): the answer to this card-present
+   * payment request never reaches the till. The HTTP layer drops the connection instead of answering.
+   */
+  dropsTerminalAnswer(body: unknown): boolean {
+    const drops = this.deps.processor.dropsTerminalAnswer;
+    if (!drops || typeof body !== 'object' || body === null) return false;
+    const { payment_type: type, pos_data: pos } = body as { payment_type?: unknown; pos_data?: { card?: PosCardInput } };
+    if (type !== 'cardpos' || typeof pos?.card !== 'object' || pos.card === null) return false;
+    const card = cardFromPos(pos.card, []);
+    return card !== undefined && drops.call(this.deps.processor, card.card.pan);
   }
 
   // ---- follow-up operations ------------------------------------------------------------------

@@ -11,6 +11,7 @@ import { TEST_PIN_KEY } from '../../core/payments/payments.js';
 import { SESSION_IDLE_MS, SESSION_MAX_MS, staffLockKey } from '../../core/staff/staff.js';
 import { requireStaffSession, SESSION_COOKIE, send, sessionToken } from '../api-context.js';
 import { sendApiError } from '../errors.js';
+import { TILL_TERMINAL_ID } from './till.js';
 
 const tags = ['Back-office UI'];
 const Credentials = {
@@ -91,7 +92,7 @@ export function uiRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
 
     app.get('/ui/terminal', { schema: { tags, summary: "This till's simulated terminal" }, onRequest: requireSession }, async (_request, reply) =>
       reply.send({
-        terminal_id: 'TILL-1',
+        terminal_id: TILL_TERMINAL_ID,
         type: 'softpos',
         attended: true,
         capabilities: ['contactlessChip', 'contactChip', 'magstripe', 'onlinePin'],

@@ -1,0 +1,180 @@
+/**
+ * The till's card attempts (decisions.md D16): a sale's attempt whose outcome is unknown stays that
+ * sale's attempt until the gateway says how it ended, and no second charge starts before that,
+ * across reloads and restarts. The till records its attempt here before it sends the payment, and
+ * resolves it when it has the answer, or after a lost answer, a reload or a restart.
+ *
+ * Resolving fences the attempt's idempotency key (a request that has not arrived yet can never run
+ * afterwards), so what the order's transactions say then is final.
+ */
+import { apiError, ErrorCode, failure, success, validationError, type FieldError, type Outcome } from '../errors.js';
+import { checkIdempotencyKey, type Idempotency } from '../idempotency/idempotency.js';
+import { currencyExponent, minorToAmount, toMinor, amountProblemText } from '../money.js';
+import type { Clock, Ids, Store, TillAttemptRecord, TransactionRecord } from '../ports.js';
+import { transactionView, type TransactionView } from '../transactions/queries.js';
+import { TransactionStatus as S } from '../transactions/status.js';
+
+/** Statuses in which a card was charged (or money reserved): the sale must not be charged again. */
+const CHARGED: ReadonlySet<number> = new Set([S.pending, S.completed, S.authorized, S.refunded, S.partly_refunded, S.chargeback]);
+const ORDER_ID = /^[\x20-\x7e]{1,100}$/;
+
+export interface TillAttemptInput {
+  order_id: string;
+  idempotency_key: string;
+  amount: number;
+  currency: string;
+}
+
+export interface TillAttemptView {
+  attempt_id: string;
+  order_id: string;
+  idempotency_key: string;
+  amount: number;
+  currency: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export type TillResolution =
+  | { state: 'none' }
+  | { state: 'in_progress'; attempt: TillAttemptView }
+  | { state: 'approved'; attempt: TillAttemptView; transaction: TransactionView }
+  | { state: 'not_charged'; attempt: TillAttemptView; transaction: TransactionView | null };
+
+type Settlement = { state: 'in_progress' } | { state: 'approved'; transaction: TransactionRecord } | { state: 'not_charged'; transaction: TransactionRecord | null };
+
+function view(a: TillAttemptRecord): TillAttemptView {
+  return {
+    attempt_id: a.id,
+    order_id: a.orderId,
+    idempotency_key: a.idempotencyKey,
+    amount: minorToAmount(a.amountMinor, currencyExponent(a.currency) ?? 2),
+    currency: a.currency,
+    created_at: a.createdAt,
+    updated_at: a.updatedAt,
+  };
+}
+
+export class TillAttempts {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly ids: Ids,
+    private readonly idempotency: Idempotency,
+  ) {}
+
+  async current(merchantId: string, terminalId: string): Promise<TillAttemptView | null> {
+    const open = await this.store.read((r) => r.tillAttempts.open(merchantId, terminalId));
+    return open ? view(open) : null;
+  }
+
+  /**
+   * The till is about to send a payment for a sale: records (or moves to) this request's key.
+   * Refused while an earlier request of this till may still be charging (4001), and for a sale
+   * that is already charged (1002): the till resolves first and shows what happened.
+   */
+  async begin(merchantId: string, terminalId: string, staffId: string | null, input: TillAttemptInput): Promise<Outcome<TillAttemptView>> {
+    const errors: FieldError[] = [];
+    if (!ORDER_ID.test(input.order_id)) errors.push({ field: 'order_id', message: 'must be 1 to 100 printable characters' });
+    const keyProblem = checkIdempotencyKey(input.idempotency_key, 'idempotency_key');
+    if (keyProblem) errors.push(...keyProblem.errors);
+    const exponent = currencyExponent(input.currency);
+    if (exponent === undefined) errors.push({ field: 'currency', message: 'must be an ISO 4217 currency code' });
+    let amountMinor: number | undefined;
+    if (exponent !== undefined) {
+      const parsed = toMinor(input.amount, exponent);
+      if (!parsed.ok) errors.push({ field: 'amount', message: amountProblemText(parsed.problem, exponent) });
+      else if (parsed.minor <= 0) errors.push({ field: 'amount', message: 'must be greater than 0' });
+      else amountMinor = parsed.minor;
+    }
+    if (errors.length || amountMinor === undefined) return failure(validationError(errors));
+
+    const open = await this.store.read((r) => r.tillAttempts.open(merchantId, terminalId));
+    if (open && open.idempotencyKey === input.idempotency_key) {
+      return open.orderId === input.order_id && open.amountMinor === amountMinor && open.currency === input.currency
+        ? success(view(open))
+        : failure(validationError([{ field: 'idempotency_key', message: 'belongs to another attempt' }]));
+    }
+    if (open) {
+      const settled = await this.settle(open);
+      if (settled.state === 'in_progress') return failure(inProgress(open));
+      if (settled.state === 'approved') return failure(alreadyCharged(open.orderId, settled.transaction));
+      // The earlier request charged nothing: this sale goes on with a new request, or it was given
+      // up and a new sale starts.
+      if (open.orderId === input.order_id) {
+        const now = this.clock.now().toISOString();
+        const moved = await this.store.run((tx) => tx.tillAttempts.rekey(open.id, input.idempotency_key, staffId, now));
+        if (!moved) return failure(inProgress(open));
+        return success({ ...view(open), idempotency_key: input.idempotency_key, updated_at: now });
+      }
+      await this.store.run((tx) => tx.tillAttempts.resolve(open.id, 'not_charged', settled.transaction?.id ?? null, this.clock.now().toISOString()));
+    }
+    const charged = await this.chargedTransaction(merchantId, input.order_id);
+    if (charged) return failure(alreadyCharged(input.order_id, charged));
+    const now = this.clock.now().toISOString();
+    const record: TillAttemptRecord = {
+      id: this.ids.newId(),
+      merchantId,
+      terminalId,
+      staffId,
+      orderId: input.order_id,
+      idempotencyKey: input.idempotency_key,
+      amountMinor,
+      currency: input.currency,
+      createdAt: now,
+      updatedAt: now,
+      resolvedAt: null,
+      outcome: null,
+      transactionId: null,
+    };
+    // The unique index allows one open attempt per till: a concurrent begin loses here.
+    const inserted = await this.store.run(async (tx) => {
+      if (await tx.tillAttempts.open(merchantId, terminalId)) return false;
+      await tx.tillAttempts.insert(record);
+      return true;
+    });
+    if (!inserted) return failure(apiError(ErrorCode.idempotencyInFlight, 'Another payment was started at this till at the same moment'));
+    return success(view(record), 201);
+  }
+
+  /** How the till's open attempt ended; closes it once that is known. */
+  async resolve(merchantId: string, terminalId: string): Promise<TillResolution> {
+    const open = await this.store.read((r) => r.tillAttempts.open(merchantId, terminalId));
+    if (!open) return { state: 'none' };
+    const settled = await this.settle(open);
+    if (settled.state === 'in_progress') return { state: 'in_progress', attempt: view(open) };
+    const now = this.clock.now().toISOString();
+    await this.store.run((tx) => tx.tillAttempts.resolve(open.id, settled.state, settled.transaction?.id ?? null, now));
+    const attempt = view({ ...open, resolvedAt: now });
+    return settled.state === 'approved'
+      ? { state: 'approved', attempt, transaction: transactionView(settled.transaction) }
+      : { state: 'not_charged', attempt, transaction: settled.transaction ? transactionView(settled.transaction) : null };
+  }
+
+  /** Fences the attempt's key; then the order's transactions tell the whole story. */
+  private async settle(attempt: TillAttemptRecord): Promise<Settlement> {
+    const fence = await this.idempotency.fence(attempt.merchantId, attempt.idempotencyKey);
+    if (fence.kind === 'in_flight') return { state: 'in_progress' };
+    const transactions = await this.orderTransactions(attempt.merchantId, attempt.orderId);
+    const charged = transactions.find((t) => CHARGED.has(t.statusCode));
+    return charged ? { state: 'approved', transaction: charged } : { state: 'not_charged', transaction: transactions[0] ?? null };
+  }
+
+  private orderTransactions(merchantId: string, orderId: string): Promise<TransactionRecord[]> {
+    return this.store.read((r) => r.transactions.list(merchantId, { orderId, limit: 100, offset: 0 }));
+  }
+
+  private async chargedTransaction(merchantId: string, orderId: string): Promise<TransactionRecord | undefined> {
+    return (await this.orderTransactions(merchantId, orderId)).find((t) => CHARGED.has(t.statusCode));
+  }
+}
+
+function inProgress(open: TillAttemptRecord) {
+  return apiError(ErrorCode.idempotencyInFlight, `The last payment at this till (order ${open.orderId}) is still being processed`);
+}
+
+function alreadyCharged(orderId: string, t: TransactionRecord) {
+  return apiError(ErrorCode.invalidState, `The sale ${orderId} was already charged (transaction ${t.id}): it is not charged again`, [
+    { field: 'order_id', message: `was charged in transaction ${t.id}` },
+  ]);
+}
