@@ -17,6 +17,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Gateway } from '../core/gateway.js';
 import { protect } from './api-context.js';
 import { installErrorHandling, sendFrameworkError } from './errors.js';
+import { addExamples } from './openapi-examples.js';
 import { hostedPages } from './pages/hosted-pages.js';
 import { mandateRoutes } from './routes/mandates.js';
 import { paymentRoutes, paymentSchemas } from './routes/payments.js';
@@ -142,6 +143,8 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
       ],
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    // Request and answer examples of every operation with a body (openapi-examples.ts).
+    transformObject: (document) => ('openapiObject' in document ? addExamples(document.openapiObject) : document.swaggerObject),
   });
 
   // The REST API: every route in this scope is authenticated and scoped to one merchant.

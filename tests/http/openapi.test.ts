@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileErrors, validate } from '@readme/openapi-parser';
-import { startTestGateway, type TestGateway } from '../helpers/api.js';
+import { startTestGateway, type TestGateway, type TestMerchant } from '../helpers/api.js';
+import { newMerchant, SIM_DELAY_MS, startHarness, type Harness } from '../helpers/payments.js';
 
 interface Operation {
   security?: Array<Record<string, string[]>>;
@@ -147,5 +148,194 @@ describe('OpenAPI document and API docs', () => {
     const docsSpec = JSON.parse(response.body) as OpenApiDocument;
     assert.equal(docsSpec.info.version, doc.info.version);
     assert.deepEqual(Object.keys(docsSpec.paths).sort(), Object.keys(doc.paths).sort());
+  });
+});
+
+// ---- examples (main/http/openapi-examples.ts) ----------------------------------------------------
+
+interface ExampleObject {
+  summary?: string;
+  value: unknown;
+}
+interface ExampleOperation {
+  parameters?: Array<{ name: string; in: string; example?: unknown }>;
+  requestBody?: { content?: Record<string, { examples?: Record<string, ExampleObject> }> };
+  responses?: Record<string, { content?: Record<string, { examples?: Record<string, ExampleObject> }> }>;
+}
+type ExamplePaths = Record<string, Record<string, ExampleOperation>>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** Fields whose example value must be the real one (the example tells what happens). */
+const TRUE_VALUES = new Set(['status', 'status_code', 'error_code', 'result', 'client_action', 'subscription_status', 'payment_type', 'reason_code', 'type', 'network']);
+
+function jsonType(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+}
+
+/** Where an answer example and a real answer differ in shape (keys, JSON types) or in a TRUE_VALUES field. */
+function shapeDiff(example: unknown, actual: unknown, path = '$'): string[] {
+  if (jsonType(example) !== jsonType(actual)) return [`${path}: example ${jsonType(example)}, answer ${jsonType(actual)} (${JSON.stringify(actual)})`];
+  if (Array.isArray(example) && Array.isArray(actual)) {
+    return example.flatMap((item, i) => (i < actual.length ? shapeDiff(item, actual[i], `${path}[${i}]`) : []));
+  }
+  if (jsonType(example) !== 'object') return [];
+  const e = example as Record<string, unknown>;
+  const a = actual as Record<string, unknown>;
+  const problems: string[] = [];
+  for (const key of Object.keys(a)) if (!(key in e)) problems.push(`${path}.${key}: in the answer, not in the example`);
+  for (const key of Object.keys(e)) {
+    if (!(key in a)) problems.push(`${path}.${key}: in the example, not in the answer`);
+    else if (TRUE_VALUES.has(key) && jsonType(e[key]) !== 'object' && e[key] !== a[key]) problems.push(`${path}.${key}: example ${JSON.stringify(e[key])}, answer ${JSON.stringify(a[key])}`);
+    else problems.push(...shapeDiff(e[key], a[key], `${path}.${key}`));
+  }
+  return problems;
+}
+
+function uuidsIn(value: unknown, into: Set<string>): Set<string> {
+  if (typeof value === 'string' && UUID.test(value)) into.add(value);
+  else if (value && typeof value === 'object') for (const item of Object.values(value)) uuidsIn(item, into);
+  return into;
+}
+
+/** The example's ids replaced by the ids the gateway gave the example answers they stand for. */
+function substitute(value: unknown, ids: Map<string, string>): unknown {
+  if (typeof value === 'string') return ids.get(value) ?? value;
+  if (Array.isArray(value)) return value.map((item) => substitute(item, ids));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v, ids)]));
+  return value;
+}
+
+/** Learns which real id each example id stands for, from an answer and its example. */
+function learnIds(example: unknown, actual: unknown, ids: Map<string, string>): void {
+  if (typeof example === 'string' && typeof actual === 'string' && UUID.test(example)) {
+    const known = ids.get(example);
+    assert.ok(known === undefined || known === actual, `example id ${example} stands for ${known} and ${actual}`);
+    ids.set(example, actual);
+  } else if (example && actual && typeof example === 'object' && typeof actual === 'object') {
+    for (const [key, value] of Object.entries(example)) learnIds(value, (actual as Record<string, unknown>)[key], ids);
+  }
+}
+
+interface Step {
+  label: string;
+  method: string;
+  path: string;
+  name?: string;
+  body?: unknown;
+  operation: ExampleOperation;
+}
+
+describe('OpenAPI examples', () => {
+  let h: Harness;
+  let shop: TestMerchant;
+  let paths: ExamplePaths;
+
+  before(async () => {
+    h = await startHarness();
+    // The invoice example's url_name, corner-shop, is this merchant's first channel.
+    shop = await newMerchant(h, 'Corner Shop');
+    paths = (await h.app.inject({ method: 'GET', url: '/openapi.json' })).json<{ paths: ExamplePaths }>().paths;
+  });
+
+  after(async () => {
+    await h.close();
+  });
+
+  const apiOperations = () =>
+    Object.entries(paths)
+      .filter(([path]) => /^\/(rest|v2)\//.test(path))
+      .flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ path, method, operation })));
+  const requestExamples = (operation: ExampleOperation) => operation.requestBody?.content?.['application/json']?.examples ?? {};
+  const answerExamples = (operation: ExampleOperation, status: number | string) => operation.responses?.[String(status)]?.content?.['application/json']?.examples ?? {};
+
+  test('every API operation with a JSON body has a request example, and every POST an answer example', () => {
+    const missing: string[] = [];
+    for (const { path, method, operation } of apiOperations()) {
+      const label = `${method.toUpperCase()} ${path}`;
+      if (operation.requestBody && Object.keys(requestExamples(operation)).length === 0) missing.push(`${label}: request`);
+      if (method === 'post') {
+        const answered = Object.keys(operation.responses ?? {}).some((status) => status.startsWith('2') && Object.keys(answerExamples(operation, status)).length > 0);
+        if (!answered) missing.push(`${label}: answer`);
+      }
+      for (const parameter of operation.parameters ?? []) {
+        if (parameter.in === 'path' && parameter.example === undefined) missing.push(`${label}: path parameter ${parameter.name}`);
+      }
+    }
+    assert.deepEqual(missing, []);
+    // The cardpos examples the README promises: without PIN, and the PIN retry with the README's vector.
+    const payment = requestExamples(paths['/rest/payment']?.post ?? {});
+    const retry = JSON.stringify(Object.values(payment).map((e) => e.value));
+    assert.ok(retry.includes('"sequence":"subsequent"') && retry.includes('"block":"230B4C43B8BA2C5C"') && retry.includes('"zone_id":"test"'), retry);
+  });
+
+  test('/docs shows the same examples', async () => {
+    const docsSpec = (await h.app.inject({ method: 'GET', url: '/docs/json' })).json<{ paths: ExamplePaths }>();
+    assert.deepEqual(requestExamples(docsSpec.paths['/rest/payment']?.post ?? {}), requestExamples(paths['/rest/payment']?.post ?? {}));
+  });
+
+  test('every request example works: a fresh gateway answers 2xx, in the shape and with the statuses of its answer example', async () => {
+    const steps: Step[] = [];
+    for (const { path, method, operation } of apiOperations()) {
+      const label = `${method.toUpperCase()} ${path}`;
+      const examples = Object.entries(requestExamples(operation));
+      for (const [name, example] of examples) steps.push({ label: `${label} ${name}`, method, path, name, body: example.value, operation });
+      // A POST without a body whose path can be filled in from the examples (cryptogram, reminder, key rotation).
+      if (method === 'post' && !operation.requestBody) steps.push({ label, method, path, operation });
+    }
+    // Changes run before what ends things: POSTs, then PUT and PATCH, and cancelling a subscription last.
+    const rank = (step: Step) => (step.path === '/rest/cancel' ? 2 : step.method === 'post' ? 0 : 1);
+    steps.sort((a, b) => rank(a) - rank(b));
+
+    // Ids the example answers give, that later requests use.
+    const produced = new Set<string>();
+    for (const { operation } of apiOperations()) {
+      for (const status of Object.keys(operation.responses ?? {})) for (const example of Object.values(answerExamples(operation, status))) uuidsIn(example.value, produced);
+    }
+    const ids = new Map<string, string>();
+    const urlOf = (step: Step) =>
+      step.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+        const example = step.operation.parameters?.find((p) => p.in === 'path' && p.name === name)?.example;
+        return encodeURIComponent(String(substitute(example, ids)));
+      });
+    const ready = (step: Step) => {
+      const needed = uuidsIn(step.body, new Set());
+      for (const parameter of step.operation.parameters ?? []) if (parameter.in === 'path') uuidsIn(parameter.example, needed);
+      return [...needed].every((id) => !produced.has(id) || ids.has(id));
+    };
+    // What the customer does on the gateway's pages between two requests.
+    const customer: Record<string, (answer: Record<string, unknown>) => Promise<unknown>> = {
+      'POST /rest/payment wallet_subscription': (answer) => h.gateway.payments.completeRedirect(String(answer.transaction_id), 'approved'),
+    };
+
+    const pending = [...steps];
+    const ran: string[] = [];
+    for (let progress = true; progress && pending.length; ) {
+      progress = false;
+      for (const step of [...pending]) {
+        if (!ready(step)) continue;
+        pending.splice(pending.indexOf(step), 1);
+        progress = true;
+        await h.advance(SIM_DELAY_MS + 1); // simulated steps (token activation) are done
+        const response = await h.app.inject({
+          method: step.method.toUpperCase() as 'POST',
+          url: urlOf(step),
+          headers: { authorization: shop.auth, ...(step.body === undefined ? {} : { 'content-type': 'application/json' }) },
+          ...(step.body === undefined ? {} : { payload: JSON.stringify(substitute(step.body, ids)) }),
+        });
+        assert.ok(response.statusCode >= 200 && response.statusCode < 300, `${step.label}: ${response.statusCode} ${response.body}`);
+        const answers = answerExamples(step.operation, response.statusCode);
+        const example = step.name ? answers[step.name] : Object.values(answers)[0];
+        if (process.env.SHOW_EXAMPLE_ANSWERS) console.log(`${step.label} -> ${response.statusCode}\n${response.body}\n`);
+        assert.ok(example, `${step.label}: an answer example for ${response.statusCode}${step.name ? ` named ${step.name}` : ''}`);
+        const actual: unknown = response.body ? response.json() : null;
+        assert.deepEqual(shapeDiff(example.value, actual), [], `${step.label}: its answer example`);
+        learnIds(example.value, actual, ids);
+        await customer[step.label]?.(actual as Record<string, unknown>);
+        ran.push(step.label);
+      }
+    }
+    // Every example with a body ran; a body-less POST is skipped only when its path needs an id no example gives.
+    assert.deepEqual(pending.filter((step) => step.body !== undefined).map((step) => step.label), []);
+    assert.ok(ran.length >= 25, ran.join('\n'));
   });
 });
