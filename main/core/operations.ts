@@ -10,6 +10,8 @@ import type { Repositories, Store } from './ports.js';
 export interface OperationContext {
   merchantId: string;
   idempotency?: IdempotencyScope;
+  /** The staff member whose session sent the request (a till's cashier); absent for API credentials. */
+  staffId?: string;
 }
 
 export class Operation {

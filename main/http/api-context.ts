@@ -112,16 +112,13 @@ export function auditStaffActions(gateway: Gateway) {
     const action = AUDITED[routeKey(request.method, request.routeOptions.url ?? '')];
     if (!staff || !action || reply.statusCode !== 200 || !request.principal?.merchantId) return;
     if (reply.getHeader('idempotent-replayed') !== undefined) return;
-    const body = request.body as { transaction_id?: string; amount?: number } | undefined;
+    const body = request.body as { transaction_id?: string; amount?: number; merchant_reference?: string } | undefined;
+    // A till refund's reason travels as its merchant_reference (docs/decisions.md) and is kept here too.
+    const detail = [body?.amount !== undefined ? `amount ${body.amount}` : '', action === 'refund' && body?.merchant_reference ? `reason: ${body.merchant_reference}` : '']
+      .filter((part) => part !== '')
+      .join('; ');
     await gateway.staff.recordAudit(
-      gateway.staff.auditRecord(
-        request.principal.merchantId,
-        staff.id,
-        request.approvedBy ?? null,
-        action,
-        body?.transaction_id ?? null,
-        body?.amount !== undefined ? `amount ${body.amount}` : null,
-      ),
+      gateway.staff.auditRecord(request.principal.merchantId, staff.id, request.approvedBy ?? null, action, body?.transaction_id ?? null, detail || null),
     );
   };
 }
@@ -160,7 +157,11 @@ export async function perform<T>(
   body: (operation: Operation) => Promise<Outcome<T>>,
 ): Promise<Reply> {
   try {
-    const context = { merchantId: merchantOf(request), ...(request.idempotency ? { idempotency: request.idempotency.scope } : {}) };
+    const context = {
+      merchantId: merchantOf(request),
+      ...(request.idempotency ? { idempotency: request.idempotency.scope } : {}),
+      ...(request.principal?.staff ? { staffId: request.principal.staff.id } : {}),
+    };
     return toReply(await gateway.operations.perform(context, body));
   } finally {
     request.idempotency?.release();

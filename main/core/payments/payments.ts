@@ -77,6 +77,8 @@ export interface PaymentsDeps {
   settings: PaymentSettings;
   /** Network tokens (D12): a cardecom payment with a token number needs its single-use cryptogram. */
   tokenCryptograms?: TokenCryptograms;
+  /** Receipts (D16): called in the unit of work of an approved card-present sale (auto-print). */
+  cardPresentApproved?: (tx: Repositories, sale: TransactionRecord) => Promise<void>;
 }
 
 export interface CaptureRequest {
@@ -334,6 +336,8 @@ export class Payments {
                 terminal: command.pos.terminal,
                 ...(command.pos.aid ? { aid: command.pos.aid } : {}),
                 ...(command.pos.applicationLabel ? { application_label: command.pos.applicationLabel } : {}),
+                // The receipt says "PIN verified": the bank checked a PIN block (a wrong one declines).
+                ...(command.pos.pinBlock ? { cvm: 'online_pin' } : {}),
               },
             }
           : {}),
@@ -393,6 +397,8 @@ export class Payments {
     const keepCard = command.recurring === 1 || command.operation === 'register';
     Object.assign(record, this.cardFields(card, keepCard));
     if (original) record.parentId = original.id;
+    // Who took the sale: the till's day report (X/Z) counts it for this cashier.
+    if (operation.context.staffId) record.details.staff_id = operation.context.staffId;
 
     // PIN retry: link to the soft-declined attempt of the same order.
     let retryOf: TransactionRecord | undefined;
@@ -452,6 +458,7 @@ export class Payments {
       if (wrongPin) await tx.pinSecurity.recordFailure(merchantId, fingerprint, now.toISOString());
       await this.logCreation(tx, record, eventType, command.executionDate);
       await this.scheduleFollowUps(tx, record);
+      if (charged && command.pos && this.deps.cardPresentApproved) await this.deps.cardPresentApproved(tx, record);
       return success(transactionResponse(record));
     });
     this.deps.scheduler.wake();

@@ -80,7 +80,7 @@ export function uiRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           summary: "A manager's approval of one action at the till (single use, 2 minutes)",
-          body: Type.Object({ action: Type.String({ enum: ['refund'] }), ...Credentials }, { additionalProperties: false }),
+          body: Type.Object({ action: Type.String({ enum: ['refund', 'day_close'], description: 'refund, or day_close (a Z report)' }), ...Credentials }, { additionalProperties: false }),
         },
         onRequest: requireSession,
       },
