@@ -399,8 +399,48 @@ void test('a declined card (05) reads in plain words and offers another card or 
   await assertTargets('declined');
   await shot('declined-05');
   await page.keyboard.press('Escape');
-  await main().getByText('Take the payment another way. The card was not charged.').waitFor();
+  // "Other payment" says what became of the amount.
+  await main().getByText('15.00 EUR: take the payment another way (cash, voucher). The card was not charged').waitFor();
   assert.equal(await amountOutput().textContent(), '0.00');
+});
+
+void test('words that match the screen: a processor error offers Try again; .55 without a PIN; 75 offers no insert; PIN Cancel keeps the amount', async () => {
+  // A processor error says "Try again" and offers it: the same card again, nothing was charged.
+  await typeAmountAndCharge('1000', '10.00');
+  await main().getByRole('button', { name: 'Tap Visa 4000000000000119' }).click();
+  const error = main().getByRole('alert').filter({ has: page.getByRole('heading', { name: 'Not completed' }) });
+  await error.waitFor();
+  await error.getByRole('button', { name: /^Try again/ }).waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement?.textContent ?? ''), 'Try again Enter', 'Try again is the default');
+  await error.getByRole('button', { name: 'Other payment Esc' }).click();
+
+  // .55 declines 55 without a PIN being entered: no "tries left".
+  await typeAmountAndCharge('1255', '12.55');
+  await main().getByRole('button', { name: 'Tap Visa 4111111111111111' }).click();
+  const pinProblem = main().getByRole('alert').filter({ has: page.getByRole('heading', { name: 'Declined: PIN problem' }) });
+  await pinProblem.waitFor();
+  assert.doesNotMatch((await pinProblem.textContent()) ?? '', /tries left/);
+  await page.keyboard.press('Escape');
+
+  // 75: the bank refuses the card's PIN for now; inserting it would be declined again.
+  await typeAmountAndCharge('1275', '12.75');
+  await main().getByRole('button', { name: 'Tap Visa 4111111111111111' }).click();
+  const tooMany = main().getByRole('alert').filter({ has: page.getByRole('heading', { name: 'Too many PIN tries' }) });
+  await tooMany.waitFor();
+  assert.equal(await tooMany.getByRole('button', { name: /Insert the card/ }).count(), 0);
+  assert.equal(await page.evaluate(() => document.activeElement?.textContent ?? ''), 'Try another card Enter');
+  await page.keyboard.press('Escape');
+
+  // PIN Cancel keeps the amount for Enter; typing starts a new amount instead of 600,025.00.
+  await typeAmountAndCharge('6000', '60.00');
+  await main().getByRole('button', { name: 'Tap Mastercard 5555555555554444' }).click();
+  await main().getByRole('region', { name: 'Enter the PIN' }).waitFor();
+  await page.keyboard.press('Escape');
+  await main().getByText('PIN entry cancelled. The card was not charged. Enter charges 60.00 EUR again; typing starts a new amount.').waitFor();
+  assert.equal(await amountOutput().textContent(), '60.00');
+  await page.keyboard.type('25');
+  assert.equal(await amountOutput().textContent(), '0.25');
+  await page.keyboard.press('Escape');
 });
 
 void test("today's sales: totals, and a refund of one sale with a manager's approval", async () => {
@@ -409,14 +449,15 @@ void test("today's sales: totals, and a refund of one sale with a manager's appr
   const totals = main().getByLabel('Totals in EUR');
   await totals.waitFor();
   const totalOf = async (label: string) => (await totals.locator('.total', { hasText: label }).locator('dd').textContent())?.trim();
-  // Approved: 12.00 + 80.00 + 7.00 + 30.00 + 25.00 + 9.00; declined: the wrong PIN (55) and the 05.
+  // Approved: 12.00 + 80.00 + 7.00 + 30.00 + 25.00 + 9.00; declined: the wrong PIN (55), the 05, the
+  // .55 and the .75; the processor error is a row of its own, counted in neither.
   assert.equal(await totalOf('Sales'), '6');
   assert.equal(await totalOf('Taken'), '163.00 EUR');
   assert.equal(await totalOf('Refunded'), '0.00 EUR');
   assert.equal(await totalOf('Net'), '163.00 EUR');
-  assert.equal(await totalOf('Declined'), '2');
+  assert.equal(await totalOf('Declined'), '4');
   const rows = main().locator('tbody tr');
-  assert.equal(await rows.count(), 8, 'six sales and two declines; PIN requests are no rows of their own');
+  assert.equal(await rows.count(), 11, 'six sales, four declines and an error; PIN requests are no rows of their own');
   await assertTargets("today's sales");
   await shot('today');
 
@@ -427,7 +468,7 @@ void test("today's sales: totals, and a refund of one sale with a manager's appr
   await sale.getByText('Visa •••• 1111').waitFor();
   await sale.getByText('Contactless').waitFor();
   const cards = (await rows.locator('td:nth-child(2)').allTextContents()).map((text) => text.trim());
-  assert.ok(cards.length === 8 && cards.every((text) => /•••• \d{4}/.test(text)), `every row shows its card: ${cards.join(' | ')}`);
+  assert.ok(cards.length === 11 && cards.every((text) => /•••• \d{4}/.test(text)), `every row shows its card: ${cards.join(' | ')}`);
   await sale.getByRole('button', { name: /^Refund/ }).click();
   const dialog = page.getByRole('dialog', { name: 'Refund a sale' });
   await dialog.waitFor();

@@ -13,6 +13,7 @@
  * The wire types below are the HTTP contract of main/http/routes/{ui,payments,transactions}.ts,
  * written out here because the renderer type-checks without Node types.
  */
+import type { TillAttemptInput, TillAttemptView, TillResolution as CoreTillResolution } from '../../../main/core/till/attempts.js';
 import type { TillgateBridge } from '../../../preload/bridge.js';
 
 declare global {
@@ -135,6 +136,14 @@ export interface Transaction {
   /** Card-present: contactless, chip, swipe or manual. */
   entry_mode?: string;
 }
+
+/** The till's card attempt on the gateway (D16; main/core/till/attempts.ts). */
+export type { TillAttemptView as TillAttempt, TillAttemptInput } from '../../../main/core/till/attempts.js';
+/** How the till's open attempt ended, with the transaction as this client reads it. */
+export type TillResolution =
+  | Exclude<CoreTillResolution, { transaction: unknown }>
+  | { state: 'approved'; attempt: TillAttemptView; transaction: Transaction }
+  | { state: 'not_charged'; attempt: TillAttemptView; transaction: Transaction | null };
 
 export interface RefundRecord {
   created_at: string;
@@ -266,6 +275,12 @@ export interface TillgateClient {
   terminal(): Promise<TerminalConfig>;
   /** POST /rest/payment; a decline is a normal answer (status_code 6), not an error. */
   pay(request: PaymentRequest, idempotencyKey: string): Promise<TransactionResponse>;
+  /** This till's open card attempt (its outcome not yet known to the till), or null. */
+  tillAttempt(): Promise<TillAttemptView | null>;
+  /** Records the attempt the till is about to send; 4001 while an earlier one may still charge, 1002 when the sale was charged. */
+  beginTillAttempt(input: TillAttemptInput): Promise<TillAttemptView>;
+  /** How the till's open attempt ended (the gateway fences its key first). */
+  resolveTillAttempt(): Promise<TillResolution>;
   /** Sets the logged-in staff member's own PIN, confirmed with their password. */
   setOwnPin(password: string, pin: string): Promise<void>;
   /** A manager's single-use approval of one till action. */
@@ -341,6 +356,15 @@ export function createClient(transport: Transport = defaultTransport()): Tillgat
     async pay(request, idempotencyKey) {
       const response = await transport.send({ method: 'POST', path: '/rest/payment', body: request, headers: { 'Idempotency-Key': idempotencyKey } });
       return expectObject<TransactionResponse>(response, ['transaction_id', 'status_code']);
+    },
+    async tillAttempt() {
+      return expectObject<{ attempt: TillAttemptView | null }>(await transport.send({ method: 'GET', path: '/ui/till/attempt' }), ['attempt']).attempt;
+    },
+    async beginTillAttempt(input) {
+      return expectObject<TillAttemptView>(await transport.send({ method: 'PUT', path: '/ui/till/attempt', body: input }), ['attempt_id', 'idempotency_key']);
+    },
+    async resolveTillAttempt() {
+      return expectObject<TillResolution>(await transport.send({ method: 'POST', path: '/ui/till/attempt/resolve' }), ['state']);
     },
     async setOwnPin(password, pin) {
       expectObject<{ has_pin: true }>(await transport.send({ method: 'PUT', path: '/ui/session/pin', body: { password, pin } }), ['has_pin']);

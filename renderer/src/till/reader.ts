@@ -138,6 +138,9 @@ export const TEST_CARDS: readonly TestCard[] = [
   { id: 'visa-05', pan: '4000000000000002', brand: 'visa', behaviour: 'Declines (05)' },
   { id: 'visa-51', pan: '4000000000009995', brand: 'visa', behaviour: 'No funds (51)' },
   { id: 'visa-54', pan: '4000000000000069', brand: 'visa', behaviour: 'Expired (54)' },
+  { id: 'visa-error', pan: '4000000000000119', brand: 'visa', behaviour: 'Network error (11)' },
+  { id: 'visa-slow', pan: '4000000000001505', brand: 'visa', behaviour: 'Bank answers after 15 s' },
+  { id: 'visa-lost', pan: '4000000000001513', brand: 'visa', behaviour: 'Approves, answer lost' },
 ];
 
 /** Expiry of every simulated card: December of a year well ahead. */

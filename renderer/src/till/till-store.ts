@@ -9,16 +9,20 @@
  *                                                      └─ no answer ─▶ checking (same idempotency key, never twice)
  *
  * One sale is one order id. Each request to the gateway has its own idempotency key, which is reused
- * only to resend that same request after a network failure, so a sale is never charged twice. The
+ * only to resend that same request after a network failure. Before a request goes out the till
+ * records it on the gateway as the till's open attempt (PUT /ui/till/attempt, D16); an attempt whose
+ * answer never came stays open (also across a reload or a restart) until the gateway says how it
+ * ended (POST /ui/till/attempt/resolve), and the till charges nothing before that. So a sale is
+ * never charged twice, whatever the cashier presses. The
  * card read lives in the store only while its sale runs; the clear PIN never reaches the store (the
  * PIN pad encrypts it and hands over the block, which is dropped once the gateway answered).
  */
 import { create } from 'zustand';
-import { ApiError, client, type PaymentRequest, type TerminalConfig, type TransactionResponse } from '../api/client.js';
+import { ApiError, client, type PaymentRequest, type TerminalConfig, type TillResolution, type Transaction, type TransactionResponse } from '../api/client.js';
 import { useSession } from '../session-store.js';
-import { minorToAmount, pressAmountKey } from './money.js';
+import { amountToMinor, formatMoney, minorToAmount, pressAmountKey } from './money.js';
 import { buildPosData } from './pos-data.js';
-import { createKeyboardWedgeReader, createSimulatedReader, type CardRead, type ReaderEvent, type ReaderProblem } from './reader.js';
+import { BRAND_NAMES, createKeyboardWedgeReader, createSimulatedReader, ENTRY_NAMES, type CardRead, type ReaderEvent, type ReaderProblem } from './reader.js';
 
 /** PIN tries a sale offers before the bank blocks the card (D3: the third wrong PIN is 75). */
 export const PIN_TRIES = 3;
@@ -40,6 +44,8 @@ export interface Receipt {
   terminalId: string;
   date: string;
   kind: 'sale' | 'refund';
+  /** Approved while its answer was lost; the till learnt it from the gateway afterwards. */
+  recovered?: boolean;
 }
 
 export interface Decline {
@@ -49,8 +55,10 @@ export interface Decline {
   text: string;
   /** Offer the PIN pad again (55 with tries left). */
   retryPin: boolean;
-  /** Offer inserting the card (75). */
+  /** Offer inserting the card (the chip path after a PIN problem). */
   insertCard: boolean;
+  /** Offer sending the same card again (a processor error: nothing was charged). */
+  tryAgain?: boolean;
 }
 
 export type TillPhase =
@@ -60,7 +68,11 @@ export type TillPhase =
   | { name: 'pin'; insertPath: boolean }
   | { name: 'approved'; receipt: Receipt }
   | { name: 'declined'; decline: Decline }
-  | { name: 'checking'; message: string; automatic: boolean }
+  /**
+   * The outcome is not known yet. `resend`: the request is sent again with its key (the card read is
+   * still here); `resolve`: the gateway is asked how the till's open attempt ended.
+   */
+  | { name: 'checking'; message: string; automatic: boolean; mode: 'resend' | 'resolve' }
   | { name: 'failed'; title: string; message: string };
 
 interface Attempt {
@@ -101,6 +113,10 @@ interface TillState {
   /** One line at the top of the amount screen, e.g. after a cancelled sale. */
   notice: string | null;
   recent: Record<string, SaleSummary>;
+  /** A sale whose last attempt has no known outcome: nothing is charged before the gateway says how it ended. */
+  unresolved: { orderId: string; amountMinor: number; currency: string } | null;
+  /** The amount on screen was kept from a cancelled sale: Enter charges it, a digit starts a new one. */
+  amountKept: boolean;
   keypad: (key: string) => void;
   setReference: (reference: string) => void;
   charge: () => void;
@@ -116,6 +132,8 @@ interface TillState {
   checkAgain: () => void;
   stopChecking: () => void;
   tryAgain: () => void;
+  /** At start (after a reload or restart): resolves the till's open attempt before a new sale. */
+  recover: () => Promise<void>;
 }
 
 export const simulatedReader = createSimulatedReader();
@@ -139,8 +157,8 @@ function newOrderId(terminal: TerminalConfig | null, reference: string): string 
   return `${terminal?.terminal_id ?? 'TILL'}-${stamp}-${random}`;
 }
 
-/** A declined answer in words a cashier can say to a customer. */
-export function declineOf(code: string, text: string, wrongPins: number): Decline {
+/** A declined answer in words a cashier can say to a customer; `pinEntered`: this request carried a PIN. */
+export function declineOf(code: string, text: string, wrongPins: number, pinEntered = true): Decline {
   const triesLeft = Math.max(0, PIN_TRIES - wrongPins);
   switch (code) {
     case '05':
@@ -150,23 +168,40 @@ export function declineOf(code: string, text: string, wrongPins: number): Declin
     case '54':
       return { code, title: 'Declined: card expired', text: 'The card has expired. Ask for another card or another way to pay.', retryPin: false, insertCard: false };
     case '55':
+      if (!pinEntered) {
+        return {
+          code,
+          title: 'Declined: PIN problem',
+          text: 'The bank answered "incorrect PIN" although no PIN was entered. Try another card or another way to pay.',
+          retryPin: false,
+          insertCard: false,
+        };
+      }
       return triesLeft > 0
         ? { code, title: 'Wrong PIN', text: `The PIN was not correct. The customer can enter it again: ${triesLeft} ${triesLeft === 1 ? 'try' : 'tries'} left.`, retryPin: true, insertCard: false }
         : { code, title: 'Wrong PIN', text: 'The PIN was not correct and no tries are left. Ask for another card or another way to pay.', retryPin: false, insertCard: false };
     case '75':
+      // The bank refuses this card's PIN for a while (D3: 24 hours): inserting it would be declined again.
       return {
         code,
         title: 'Too many PIN tries',
-        text: 'The PIN was entered wrongly too many times. Insert the card, or ask for another card or another way to pay.',
+        text: 'The PIN was entered wrongly too many times, so the bank refuses this card for now. Ask for another card or another way to pay.',
         retryPin: false,
-        insertCard: true,
+        insertCard: false,
       };
     case '14':
       return { code, title: 'Declined: card number not valid', text: 'The bank does not know this card number. Try another card.', retryPin: false, insertCard: false };
     case '13':
       return { code, title: 'Declined: amount refused', text: 'The bank refused this amount. Check the amount, or try another card.', retryPin: false, insertCard: false };
     case 'error':
-      return { code, title: 'Not completed', text: `The card network reported a problem${text ? ` (${text})` : ''}. Nothing was charged. Try again.`, retryPin: false, insertCard: false };
+      return {
+        code,
+        title: 'Not completed',
+        text: `The card network reported a problem${text ? ` (${text})` : ''}. Nothing was charged. Try again with the same card, or another card.`,
+        retryPin: false,
+        insertCard: false,
+        tryAgain: true,
+      };
     default:
       return { code, title: 'Declined', text: `The card was declined${text ? `: ${text}` : ''} (code ${code}). Try another card or another way to pay.`, retryPin: false, insertCard: false };
   }
@@ -212,8 +247,88 @@ export const useTill = create<TillState>()((set, get) => {
       phase: { name: 'approved', receipt },
       digits: '',
       reference: '',
+      amountKept: false,
       recent: { ...get().recent, [response.transaction_id]: { brand: card.brand, lastFour: receipt.lastFour, entry: card.entry, receipt } },
     });
+    // The till has seen the outcome: close its attempt. If this call is lost, the next sale's
+    // attempt is refused until the till resolves it, which finds this approval.
+    void client.resolveTillAttempt().catch(() => undefined);
+  };
+
+  /** What the gateway recorded of a sale approved while its answer was lost. */
+  const recoveredReceipt = (tx: Transaction): Receipt => {
+    const session = useSession.getState();
+    const brand = (tx.card_brand && tx.card_brand in BRAND_NAMES ? tx.card_brand : 'unknown') as CardRead['brand'];
+    const entry = (tx.entry_mode && tx.entry_mode in ENTRY_NAMES ? tx.entry_mode : 'chip') as CardRead['entry'];
+    return {
+      merchantName: session.session?.merchant.name ?? '',
+      amount: tx.amount,
+      currency: tx.currency,
+      brand,
+      lastFour: tx.card_last_four ?? '????',
+      entry,
+      pinVerified: false,
+      transactionId: tx.transaction_id,
+      orderId: tx.order_id ?? '',
+      terminalId: session.terminal?.terminal_id ?? '',
+      date: tx.created_at,
+      kind: 'sale',
+      recovered: true,
+    };
+  };
+
+  /**
+   * Asks the gateway how the till's open attempt ended and acts on it: approved shows that sale's
+   * result (it is not charged again); not charged lets `next` start the charge; in progress keeps
+   * checking. Nothing is charged while the outcome is unknown.
+   */
+  const resolveOpen = async (next?: () => void) => {
+    clearCheckTimer();
+    set({ phase: { name: 'checking', mode: 'resolve', automatic: true, message: 'Checking how the last payment at this till ended…' } });
+    let resolution: TillResolution;
+    try {
+      resolution = await client.resolveTillAttempt();
+    } catch (error) {
+      if (error instanceof ApiError && error.kind === 'api' && error.status === 401) {
+        useSession.getState().ended('Your session ended. Log in again; the last payment is checked before the next one.');
+        return;
+      }
+      set({
+        phase: {
+          name: 'checking',
+          mode: 'resolve',
+          automatic: false,
+          message: 'The gateway cannot be reached, so the till cannot tell yet whether the last payment went through. Nothing more is charged until it can. Check the connection, then check again.',
+        },
+      });
+      return;
+    }
+    if (resolution.state === 'in_progress') {
+      checks += 1;
+      set({
+        phase: {
+          name: 'checking',
+          mode: 'resolve',
+          automatic: true,
+          message: `The payment of ${formatMoney(resolution.attempt.amount, resolution.attempt.currency)} is still being processed by the bank. Waiting for its outcome; nothing is charged twice.`,
+        },
+      });
+      checkTimer = window.setTimeout(() => void resolveOpen(next), Math.min(8000, 1000 * 2 ** Math.min(checks, 3)));
+      return;
+    }
+    checks = 0;
+    set({ unresolved: null });
+    if (resolution.state === 'approved') {
+      const receipt = recoveredReceipt(resolution.transaction);
+      endSale({ phase: { name: 'approved', receipt }, digits: '', reference: '', amountKept: false, notice: null });
+      return;
+    }
+    if (next) {
+      next();
+      return;
+    }
+    const amount = resolution.state === 'not_charged' ? formatMoney(resolution.attempt.amount, resolution.attempt.currency) : null;
+    endSale({ phase: { name: 'amount' }, notice: amount ? `The last payment of ${amount} did not go through: nothing was charged.` : null });
   };
 
   const answered = (sale: Sale, attempt: Attempt, response: TransactionResponse) => {
@@ -243,7 +358,7 @@ export const useTill = create<TillState>()((set, get) => {
       const wrongPins = settled.wrongPins + (code === '55' && attempt.pinUsed ? 1 : 0);
       set({
         sale: { ...settled, wrongPins },
-        phase: { name: 'declined', decline: declineOf(code, match?.[2] ?? '', wrongPins) },
+        phase: { name: 'declined', decline: declineOf(code, match?.[2] ?? '', wrongPins, attempt.pinUsed) },
         readerMessage: null,
         recent: { ...get().recent, [response.transaction_id]: { brand: card.brand, lastFour: response.card_last_four ?? card.lastFour, entry: card.entry } },
       });
@@ -285,6 +400,7 @@ export const useTill = create<TillState>()((set, get) => {
       set({
         phase: {
           name: 'checking',
+          mode: 'resend',
           automatic,
           message: automatic
             ? 'The gateway did not answer. Checking whether the payment went through; the card is not charged twice.'
@@ -332,8 +448,32 @@ export const useTill = create<TillState>()((set, get) => {
       pos_data: buildPosData(card, terminal, pinBlock ? { sequence: 'subsequent', pinBlock } : {}),
     };
     checks = 0;
-    set({ sale: { ...sale, card, attempt: { request, key: crypto.randomUUID(), pinUsed: Boolean(pinBlock) } } });
-    void send();
+    const key = crypto.randomUUID();
+    set({ sale: { ...sale, card, attempt: { request, key, pinUsed: Boolean(pinBlock) } }, phase: { name: 'processing', since: Date.now() }, readerMessage: null });
+    void (async () => {
+      try {
+        await client.beginTillAttempt({ order_id: request.order_id, idempotency_key: key, amount: request.amount, currency: request.currency });
+      } catch (error) {
+        if (get().sale?.attempt?.key !== key) return;
+        const refused = error instanceof ApiError && error.kind === 'api' ? error : undefined;
+        if (refused?.errorCode === 4001 || refused?.errorCode === 1002) {
+          // An earlier payment of this till may still be charging, or this sale was charged already:
+          // find out how it ended first; nothing is sent for this one.
+          set({ unresolved: { orderId: sale.orderId, amountMinor: sale.amountMinor, currency: sale.currency }, sale: { ...sale, card, attempt: undefined } });
+          await resolveOpen();
+          return;
+        }
+        // Nothing was sent: the request is dropped, and trying again is safe.
+        set({ sale: { ...sale, card, attempt: undefined } });
+        if (error instanceof ApiError && error.kind === 'network') {
+          set({ phase: { name: 'failed', title: 'Gateway not reachable', message: 'The gateway did not answer, so the payment was not sent. Nothing was charged. Try again.' } });
+          return;
+        }
+        unanswered(error);
+        return;
+      }
+      await send();
+    })();
   };
 
   return {
@@ -344,23 +484,35 @@ export const useTill = create<TillState>()((set, get) => {
     readerMessage: null,
     notice: null,
     recent: {},
+    unresolved: null,
+    amountKept: false,
 
     keypad: (key) => {
       if (get().phase.name !== 'amount') return;
-      set({ digits: pressAmountKey(get().digits, key), notice: null });
+      // A kept amount (from a cancelled sale) is charged with Enter; typing starts a new amount.
+      const base = get().amountKept && key !== 'back' ? '' : get().digits;
+      set({ digits: pressAmountKey(base, key), notice: null, amountKept: false });
     },
     setReference: (reference) => set({ reference: reference.replace(/[^\x20-\x7e]/g, '').slice(0, 35) }),
     charge: () => {
-      const { digits, reference, phase } = get();
+      const { digits, reference, phase, unresolved } = get();
       const session = useSession.getState();
       const amountMinor = Number(digits || '0');
       if (phase.name !== 'amount' || amountMinor <= 0 || !session.session) return;
-      set({
-        sale: { orderId: newOrderId(session.terminal, reference), amountMinor, currency: session.session.merchant.currency, wrongPins: 0, pinRequested: false },
-        phase: { name: 'waiting', insertOnly: false },
-        readerMessage: null,
-        notice: null,
-      });
+      const currency = session.session.merchant.currency;
+      // The same sale again (same amount) keeps its order id; the gateway refuses a charged one.
+      const orderId = unresolved && unresolved.amountMinor === amountMinor && unresolved.currency === currency ? unresolved.orderId : newOrderId(session.terminal, reference);
+      const start = () =>
+        set({
+          sale: { orderId, amountMinor, currency, wrongPins: 0, pinRequested: false },
+          phase: { name: 'waiting', insertOnly: false },
+          readerMessage: null,
+          notice: null,
+          amountKept: false,
+        });
+      // An earlier attempt with no known outcome is settled first: it may have charged this sale.
+      if (unresolved) void resolveOpen(start);
+      else start();
     },
     cancelWaiting: () => {
       if (get().phase.name !== 'waiting') return;
@@ -403,8 +555,14 @@ export const useTill = create<TillState>()((set, get) => {
       attempt(sale.card, block);
     },
     cancelPin: () => {
-      if (get().phase.name !== 'pin') return;
-      endSale({ phase: { name: 'amount' }, notice: 'PIN entry cancelled. The card was not charged.' });
+      const sale = get().sale;
+      if (get().phase.name !== 'pin' || !sale) return;
+      endSale({
+        phase: { name: 'amount' },
+        digits: String(sale.amountMinor),
+        amountKept: true,
+        notice: `PIN entry cancelled. The card was not charged. Enter charges ${formatMoney(minorToAmount(sale.amountMinor, sale.currency), sale.currency)} again; typing starts a new amount.`,
+      });
     },
     retryPin: () => {
       const { sale, phase } = get();
@@ -423,29 +581,56 @@ export const useTill = create<TillState>()((set, get) => {
       set({ sale: { orderId: sale.orderId, amountMinor: sale.amountMinor, currency: sale.currency, wrongPins: sale.wrongPins, pinRequested: false }, phase: { name: 'waiting', insertOnly: true }, readerMessage: null });
     },
     otherPayment: () => {
-      endSale({ phase: { name: 'amount' }, digits: '', reference: '', notice: 'Take the payment another way. The card was not charged.' });
+      const sale = get().sale;
+      const amount = sale ? `${formatMoney(minorToAmount(sale.amountMinor, sale.currency), sale.currency)}: ` : '';
+      endSale({ phase: { name: 'amount' }, digits: '', reference: '', amountKept: false, notice: `${amount}take the payment another way (cash, voucher). The card was not charged, and the till is ready for the next sale.` });
     },
     newSale: () => {
-      endSale({ phase: { name: 'amount' }, digits: '', reference: '', notice: null });
+      endSale({ phase: { name: 'amount' }, digits: '', reference: '', notice: null, amountKept: false });
     },
     checkAgain: () => {
-      if (get().phase.name !== 'checking') return;
+      const phase = get().phase;
+      if (phase.name !== 'checking') return;
       clearCheckTimer();
-      set({ phase: { name: 'checking', automatic: true, message: 'Checking whether the payment went through…' } });
+      if (phase.mode === 'resolve' || !get().sale?.attempt) {
+        void resolveOpen();
+        return;
+      }
+      set({ phase: { name: 'checking', mode: 'resend', automatic: true, message: 'Checking whether the payment went through…' } });
       void send();
     },
     stopChecking: () => {
       if (get().phase.name !== 'checking') return;
+      const sale = get().sale;
+      const unresolved = sale ? { orderId: sale.orderId, amountMinor: sale.amountMinor, currency: sale.currency } : get().unresolved;
+      const amount = unresolved ? formatMoney(minorToAmount(unresolved.amountMinor, unresolved.currency), unresolved.currency) : 'the last payment';
+      // The attempt stays open on the gateway: the next charge (or the next start) asks how it ended first.
       endSale({
         phase: { name: 'amount' },
-        notice: "The outcome of the last payment is not known. Look it up in today's sales before charging the card again.",
+        unresolved,
+        digits: unresolved ? String(unresolved.amountMinor) : '',
+        amountKept: true,
+        notice: `The outcome of ${amount} is not known yet, so this sale is kept open. Before any new charge the till asks the gateway how it ended; the card is never charged twice.`,
       });
     },
     tryAgain: () => {
       const { sale, phase } = get();
-      if (phase.name !== 'failed' || !sale) return;
+      const allowed = phase.name === 'failed' || (phase.name === 'declined' && phase.decline.tryAgain === true);
+      if (!allowed || !sale) return;
       if (sale.card && !sale.pinRequested) attempt(sale.card);
       else set({ sale: { ...sale, pinRequested: false, attempt: undefined }, phase: { name: 'waiting', insertOnly: false } });
+    },
+    recover: async () => {
+      if (get().phase.name !== 'amount' || get().sale) return;
+      let open;
+      try {
+        open = await client.tillAttempt();
+      } catch {
+        return;
+      }
+      if (!open || get().phase.name !== 'amount' || get().sale) return;
+      set({ unresolved: { orderId: open.order_id, amountMinor: amountToMinor(open.amount, open.currency), currency: open.currency } });
+      await resolveOpen();
     },
   };
 });

@@ -26,6 +26,11 @@ function loadPinBlock(): Promise<PinBlockModule> {
 export function Till() {
   const phase = useTill((s) => s.phase);
 
+  // A payment whose answer was lost before a reload or restart is settled before the next sale.
+  useEffect(() => {
+    void useTill.getState().recover();
+  }, []);
+
   useEffect(() => {
     void loadPinBlock().catch(() => {
       pinBlockModule = undefined;
@@ -55,7 +60,7 @@ export function Till() {
     case 'declined':
       return <Declined decline={phase.decline} />;
     case 'checking':
-      return <Checking message={phase.message} automatic={phase.automatic} />;
+      return <Checking message={phase.message} automatic={phase.automatic} resolving={phase.mode === 'resolve'} />;
     case 'failed':
       return <Failed title={phase.title} message={phase.message} />;
   }
@@ -78,6 +83,7 @@ function AmountEntry() {
   const currency = useSession((s) => s.session?.merchant.currency ?? 'EUR');
   const amount = minorToAmount(Number(digits || '0'), currency);
   const chargeRef = useAutoFocus<HTMLButtonElement>();
+  const unresolved = useTill((s) => s.unresolved !== null);
   const empty = amount <= 0;
 
   useKeys((event) => {
@@ -126,7 +132,7 @@ function AmountEntry() {
           />
         </label>
         <button ref={chargeRef} type="submit" className="button button-primary button-xl charge-button" aria-disabled={empty}>
-          {empty ? 'Charge' : `Charge ${formatMoney(amount, currency)}`}
+          {empty ? 'Charge' : unresolved ? `Check the last payment, then charge ${formatMoney(amount, currency)}` : `Charge ${formatMoney(amount, currency)}`}
         </button>
         <p className={notice ? 'till-notice' : 'till-hint'} role="status">
           {notice ?? (
@@ -277,6 +283,9 @@ function Approved({ receipt }: { receipt: Receipt }) {
           {BRAND_NAMES[receipt.brand]} •••• {receipt.lastFour} · {ENTRY_NAMES[receipt.entry]}
           {receipt.pinVerified ? ' · PIN verified' : ''}
         </p>
+        {receipt.recovered && (
+          <p className="result-reason">This payment went through although its answer did not reach the till. It is not charged again.</p>
+        )}
         <div className="result-actions">
           <button ref={newSaleRef} type="button" className="button button-primary button-lg" onClick={newSale}>
             New sale <kbd>Enter</kbd>
@@ -295,13 +304,15 @@ function Approved({ receipt }: { receipt: Receipt }) {
 
 function Declined({ decline }: { decline: Decline }) {
   const amountText = useSaleAmount();
-  const { retryPin, anotherCard, insertCard, otherPayment } = useTill.getState();
+  const { retryPin, anotherCard, insertCard, otherPayment, tryAgain } = useTill.getState();
   const primaryRef = useAutoFocus<HTMLButtonElement>();
   const primary = decline.retryPin
     ? { label: 'Enter the PIN again', action: retryPin }
     : decline.insertCard
       ? { label: 'Insert the card', action: insertCard }
-      : { label: 'Try another card', action: anotherCard };
+      : decline.tryAgain
+        ? { label: 'Try again', action: tryAgain }
+        : { label: 'Try another card', action: anotherCard };
   useKeys((event) => {
     if (event.key === 'Enter') primary.action();
     else if (event.key === 'Escape') otherPayment();
@@ -320,7 +331,7 @@ function Declined({ decline }: { decline: Decline }) {
         <button ref={primaryRef} type="button" className="button button-primary button-lg" onClick={primary.action}>
           {primary.label} <kbd>Enter</kbd>
         </button>
-        {(decline.retryPin || decline.insertCard) && (
+        {(decline.retryPin || decline.insertCard || decline.tryAgain) && (
           <button type="button" className="button button-lg" onClick={anotherCard}>
             Try another card
           </button>
@@ -334,15 +345,17 @@ function Declined({ decline }: { decline: Decline }) {
   );
 }
 
-function Checking({ message, automatic }: { message: string; automatic: boolean }) {
-  const amountText = useSaleAmount();
+function Checking({ message, automatic, resolving }: { message: string; automatic: boolean; resolving: boolean }) {
+  const saleAmount = useSaleAmount();
+  const unresolved = useTill((s) => s.unresolved);
+  const amountText = saleAmount || (unresolved ? formatMoney(minorToAmount(unresolved.amountMinor, unresolved.currency), unresolved.currency) : '');
   const { checkAgain, stopChecking } = useTill.getState();
   const ref = useAutoFocus<HTMLElement>();
   return (
     <section className="result result-wait" aria-labelledby="checking-title" ref={ref} tabIndex={-1}>
       {automatic ? <div className="spinner" aria-hidden="true" /> : <ClockIcon size={88} className="result-icon" />}
       <h2 id="checking-title" className="result-title">
-        Checking the payment
+        {resolving ? 'Checking the last payment' : 'Checking the payment'}
       </h2>
       <p className="result-amount">{amountText}</p>
       <p className="result-reason" role="status">
