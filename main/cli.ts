@@ -85,7 +85,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
   const logger = createLogger({ level: settings.logLevel });
   const composition = compose({ settings, logger });
   // Per-request lines at debug: `--log-level debug` shows them (docs/operations.md).
-  const app = await buildServer(composition.gateway, { logger, requestLogLevel: 'debug' });
+  const app = await buildServer(composition.gateway, { logger, requestLogLevel: 'debug', till: { confirmAbove: settings.tillConfirmAbove } });
   await app.listen({ host: settings.host, port: settings.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : settings.port;

@@ -31,6 +31,8 @@ export interface Settings {
   smtpUser: string | null;
   smtpPassword: string | null;
   mailFrom: string;
+  /** The till asks for confirmation before charging more than this, in the merchant's currency. */
+  tillConfirmAbove: number;
 }
 
 type Parsed = { ok: true; value: unknown } | { ok: false; message: string };
@@ -73,6 +75,13 @@ export const SETTING_SPECS: readonly SettingSpec[] = [
   { key: 'smtpUser', env: 'GATEWAY_SMTP_USER', flag: 'smtp-user', parse: text(/^\S{1,254}$/, 'a user name'), describe: 'SMTP user' },
   { key: 'smtpPassword', env: 'GATEWAY_SMTP_PASSWORD', flag: 'smtp-password', parse: text(/^.{1,1024}$/, 'a password'), describe: 'SMTP password (never logged)' },
   { key: 'mailFrom', env: 'GATEWAY_MAIL_FROM', flag: 'mail-from', parse: text(/^.{3,254}$/, 'a sender address such as Shop <billing@shop.example>'), describe: 'default sender of invoice e-mails' },
+  {
+    key: 'tillConfirmAbove',
+    env: 'GATEWAY_TILL_CONFIRM_ABOVE',
+    flag: 'till-confirm-above',
+    parse: number(0, 999_999_999.99, false),
+    describe: "the till asks for confirmation before charging more than this (merchant's currency)",
+  },
 ];
 
 export const DEFAULTS: Omit<Settings, 'dataDir' | 'publicUrl'> = {
@@ -93,6 +102,7 @@ export const DEFAULTS: Omit<Settings, 'dataDir' | 'publicUrl'> = {
   smtpUser: null,
   smtpPassword: null,
   mailFrom: 'Tillgate <invoices@localhost>',
+  tillConfirmAbove: 1000,
 };
 
 export class SettingsError extends Error {

@@ -191,7 +191,7 @@ export function runShell(electron: ElectronPorts, options: ShellOptions): ShellH
     const dataKey = loadDesktopDataKey(dataDir, { safeStorage: electron.safeStorage, logger, env });
     logger.info({ dataDir, keySource: dataKey.source }, 'data key loaded');
     composition = compose({ settings, logger, dataKey: dataKey.key, nativeBinding: nativeBinding() });
-    const httpServer = await buildServer(composition.gateway, { logger, uiDir: rendererDir });
+    const httpServer = await buildServer(composition.gateway, { logger, uiDir: rendererDir, till: { confirmAbove: settings.tillConfirmAbove } });
     server = httpServer;
     await httpServer.listen({ host: settings.host, port: settings.port });
     const address = httpServer.server.address();

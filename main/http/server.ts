@@ -22,7 +22,7 @@ import { hostedPages } from './pages/hosted-pages.js';
 import { mandateRoutes } from './routes/mandates.js';
 import { paymentRoutes, paymentSchemas } from './routes/payments.js';
 import { PostbackDeliverySchema, postbackRoutes } from './routes/postbacks.js';
-import { uiRoutes } from './routes/ui.js';
+import { uiRoutes, type TillSettings } from './routes/ui.js';
 import { tillRoutes } from './routes/till.js';
 import { CheckoutSchema, checkoutRoutes } from './routes/checkouts.js';
 import { NetworkTokenSchema, networkTokenRoutes } from './routes/network-tokens.js';
@@ -54,6 +54,8 @@ export interface ServerOptions {
    * gigabytes of log a day. Default info.
    */
   requestLogLevel?: 'info' | 'debug';
+  /** The till's settings (GET /ui/terminal); default: confirm above 1,000.00. */
+  till?: TillSettings;
 }
 
 /** Fastify's per-request log lines at debug instead of info (errors unchanged). */
@@ -169,7 +171,7 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
     await api.register(invoiceEmailRoutes(gateway));
   });
 
-  await app.register(uiRoutes(gateway));
+  await app.register(uiRoutes(gateway, options.till));
   await app.register(tillRoutes(gateway));
   await app.register(hostedPages(gateway));
 

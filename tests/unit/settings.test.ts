@@ -57,6 +57,15 @@ describe('resolveSettings', () => {
     assert.equal(settings.postbackRetryScale, 0.001);
   });
 
+  test("the till's confirmation ceiling: 1,000.00 by default, set by file, env or flag, in the merchant's currency", () => {
+    const dir = tempDataDir('tillgate-settings-');
+    assert.equal(resolveSettings(dir, {}, {}).tillConfirmAbove, 1000);
+    assert.equal(resolveSettings(dir, {}, { GATEWAY_TILL_CONFIRM_ABOVE: '250.50' }).tillConfirmAbove, 250.5);
+    assert.equal(resolveSettings(dir, { 'till-confirm-above': '5000' }, { GATEWAY_TILL_CONFIRM_ABOVE: '250' }).tillConfirmAbove, 5000);
+    assert.equal(resolveSettings(dirWithSettings({ tillConfirmAbove: 750 }), {}, {}).tillConfirmAbove, 750);
+    assert.match(settingsError(() => resolveSettings(dir, { 'till-confirm-above': '-1' }, {})), /--till-confirm-above must be a number from 0 to 999999999.99/);
+  });
+
   test('public URL: trailing slashes are dropped', () => {
     const dir = tempDataDir('tillgate-settings-');
     assert.equal(resolveSettings(dir, { 'public-url': 'https://shop.example.com/pay/' }, {}).publicUrl, 'https://shop.example.com/pay');

@@ -20,7 +20,15 @@ const Credentials = {
   pin: Type.Optional(Type.String({ minLength: 4, maxLength: 8 })),
 };
 
-export function uiRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
+/** The till's own settings, from the host's settings (docs/operations.md). */
+export interface TillSettings {
+  /** Above this amount (merchant's currency) the till asks for confirmation before the card prompt. */
+  confirmAbove: number;
+}
+
+export const DEFAULT_TILL_SETTINGS: TillSettings = { confirmAbove: 1000 };
+
+export function uiRoutes(gateway: Gateway, till: TillSettings = DEFAULT_TILL_SETTINGS): FastifyPluginAsyncTypebox {
   const staff = gateway.staff;
   return async (app) => {
     const requireSession = requireStaffSession(gateway);
@@ -100,6 +108,8 @@ export function uiRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         // The Test environment's published PIN key; a production terminal keeps its key in hardware.
         pin_key: { zone_id: TEST_PIN_KEY.zoneId, key_id: TEST_PIN_KEY.keyId, key_hex: TEST_PIN_KEY.keyHex },
         idle_lock_seconds: SESSION_IDLE_MS / 1000,
+        // Above this the till asks "Charge …? That is above this till's usual limit" before the card prompt.
+        confirm_above: till.confirmAbove,
       }),
     );
 

@@ -45,6 +45,8 @@ export interface TerminalConfig {
   cvm_limit: number;
   pin_key: { zone_id: string; key_id: string; key_hex: string };
   idle_lock_seconds: number;
+  /** Above this amount (merchant currency) the till asks for confirmation before the card prompt. */
+  confirm_above: number;
 }
 
 export type EntryMode = 'contactless' | 'chip' | 'swipe' | 'manual';
