@@ -474,22 +474,29 @@ void test("today's sales: totals, and a refund of one sale with a manager's appr
   await dialog.waitFor();
   assert.equal(await dialog.getByLabel('Amount to refund (EUR)').inputValue(), '12.00');
   assert.match((await dialog.textContent()) ?? '', /Visa •••• 1111/);
-  // More than the sale is refused before anything is sent.
+  // More than the sale is refused before anything is sent, and so is a refund without a reason.
   await dialog.getByLabel('Amount to refund (EUR)').fill('12.01');
-  await dialog.getByRole('button', { name: /Approve and refund/ }).click();
+  await dialog.getByRole('button', { name: /^Continue/ }).click();
   await dialog.getByText('At most 12.00 EUR can be refunded.').waitFor();
+  await dialog.getByText('Choose why the money goes back.').waitFor();
   await dialog.getByLabel('Amount to refund (EUR)').fill('12.00');
+  await dialog.getByRole('radio', { name: 'Returned goods' }).check();
+  await dialog.getByRole('button', { name: 'Continue with 12.00 EUR' }).click();
+  // The last step repeats amount, card and reason and says that refunds are final.
+  const confirm = page.getByRole('dialog', { name: 'Confirm the refund' });
+  await confirm.getByText('Refunds are final.').waitFor();
+  assert.match((await confirm.textContent()) ?? '', /12\.00 EUR.*Visa •••• 1111.*Returned goods/s);
   // A wrong manager PIN is refused; an admin without a PIN approves with the password.
-  await dialog.getByLabel('Manager login').fill('boss');
-  await dialog.getByLabel('Manager PIN').fill('1111');
-  await dialog.getByRole('button', { name: /Approve and refund/ }).click();
-  await dialog.getByRole('alert').getByText("The manager's login, PIN or password is wrong.").waitFor();
-  await dialog.getByLabel('Manager login').fill('owner');
-  await dialog.getByText('Password', { exact: true }).click();
-  await dialog.getByLabel('Manager password').fill(owner.password);
+  await confirm.getByLabel('Manager login').fill('boss');
+  await confirm.getByLabel('Manager PIN').fill('1111');
+  await confirm.getByRole('button', { name: /Approve and refund/ }).click();
+  await confirm.getByRole('alert').getByText("The manager's login, PIN or password is wrong.").waitFor();
+  await confirm.getByLabel('Manager login').fill('owner');
+  await confirm.getByText('Password', { exact: true }).click();
+  await confirm.getByLabel('Manager password').fill(owner.password);
   await assertTargets('refund dialog');
   await shot('refund-dialog');
-  await dialog.getByRole('button', { name: 'Approve and refund 12.00 EUR' }).click();
+  await confirm.getByRole('button', { name: 'Approve and refund 12.00 EUR' }).click();
 
   const done = page.getByRole('dialog', { name: 'Refund done' });
   await done.getByRole('status').getByText('Refunded 12.00 EUR').waitFor();
@@ -513,6 +520,7 @@ void test("today's sales: totals, and a refund of one sale with a manager's appr
   assert.ok(refund, 'a refund entry in the audit log');
   assert.equal(refund.staff_id, cashierId);
   assert.equal(refund.approved_by, owner.staff_id);
+  assert.equal(refund.detail, 'amount 12; reason: Returned goods');
   assert.ok(managerId);
 });
 

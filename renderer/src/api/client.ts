@@ -99,6 +99,8 @@ export interface TransactionResponse {
 export interface RefundRequest {
   transaction_id: string;
   amount?: number;
+  /** The till sends the refund's reason here (1 to 35 letters, digits, space and / - ? ( ) : . , ' +). */
+  merchant_reference?: string;
 }
 
 export interface RefundResponse {

@@ -1,15 +1,18 @@
 /**
  * Refund of one of today's sales at the till (ux.md 8, 14): pre-filled with what is still
- * refundable, refuses more, repeats amount, currency and card, and asks for a manager's login and
- * PIN or password (a cashier may not refund alone, D9): POST /ui/approvals, then POST /rest/refund with the
- * approval token. Both land in the audit log on the gateway.
+ * refundable, refuses more, asks for a reason, then repeats amount, currency, card and reason and
+ * says that refunds are final before the last confirmation, where a cashier brings a manager's login
+ * and PIN or password (a cashier may not refund alone, D9): POST /ui/approvals, then POST
+ * /rest/refund with the approval token. The reason travels as the refund's merchant_reference and is
+ * written into the refund's audit log entry (docs/decisions.md).
  */
 import { useRef, useState, type FormEvent } from 'react';
 import { ApiError, client, type RefundResponse } from '../api/client.js';
 import { useSession } from '../session-store.js';
 import { amountToMinor, currencyExponent, formatMoney, minorToAmount } from '../till/money.js';
 import { BRAND_NAMES } from '../till/reader.js';
-import { CheckIcon } from '../ui/icons.js';
+import { CheckIcon, WarningIcon } from '../ui/icons.js';
+import './refund-dialog.css';
 import { Modal } from '../ui/modal.js';
 import { SecretField, type SecretMethod } from '../ui/secret-field.js';
 import type { SaleRow } from './sales-store.js';
@@ -27,6 +30,12 @@ function parseAmount(text: string, currency: string): number | undefined {
   const pattern = exponent > 0 ? new RegExp(`^\\d{1,9}(\\.\\d{1,${exponent}})?$`) : /^\d{1,9}$/;
   return pattern.test(normalized) ? Number(normalized) : undefined;
 }
+
+/** Reasons the till offers; "Other" asks for the cashier's own words. */
+export const REFUND_REASONS = ['Returned goods', 'Faulty item', 'Wrong amount charged', 'Customer cancelled'] as const;
+const OTHER = 'Other';
+/** What the refund's merchant_reference accepts (API: 1 to 35 of these characters). */
+const REASON_PATTERN = /^[A-Za-z0-9/\-?():.,'+ ]{1,35}$/;
 
 function approvalProblem(error: unknown): string {
   if (error instanceof ApiError && error.kind === 'api') {
@@ -52,32 +61,62 @@ function refundProblem(error: unknown): string {
 export function RefundDialog({ row, onClose }: RefundDialogProps) {
   const { tx, card, refundable, refunded } = row;
   const cashier = useSession((s) => s.session?.staff.role === 'cashier');
+  const [step, setStep] = useState<'details' | 'confirm'>('details');
   const [amountText, setAmountText] = useState(() => refundable.toFixed(currencyExponent(tx.currency)));
+  const [choice, setChoice] = useState<string>('');
+  const [otherText, setOtherText] = useState('');
   const [login, setLogin] = useState('');
   const [method, setMethod] = useState<SecretMethod>('pin');
   const [secret, setSecret] = useState('');
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [amountProblem, setAmountProblem] = useState<string | null>(null);
+  const [reasonProblem, setReasonProblem] = useState<string | null>(null);
   const [done, setDone] = useState<RefundResponse | null>(null);
-  /** One idempotency key per amount: a retry after a network failure cannot refund twice. */
-  const keyRef = useRef<{ amount: number; key: string } | null>(null);
+  /** One idempotency key per amount and reason: a retry after a network failure cannot refund twice. */
+  const keyRef = useRef<{ amount: number; reason: string; key: string } | null>(null);
   const typed = parseAmount(amountText, tx.currency);
   const cardText = card ? `${BRAND_NAMES[card.brand]} •••• ${card.lastFour}` : 'the card used for the sale';
+  const reason = (choice === OTHER ? otherText : choice).trim();
 
+  /** Step 1: amount and reason; then the final confirmation. */
+  const review = (event: FormEvent) => {
+    event.preventDefault();
+    const amount = parseAmount(amountText, tx.currency);
+    let ok = true;
+    if (amount === undefined || amount <= 0) {
+      setAmountProblem(`Enter an amount such as ${refundable.toFixed(currencyExponent(tx.currency))}.`);
+      ok = false;
+    } else if (amountToMinor(amount, tx.currency) > amountToMinor(refundable, tx.currency)) {
+      setAmountProblem(`At most ${formatMoney(refundable, tx.currency)} can be refunded.`);
+      ok = false;
+    } else {
+      setAmountProblem(null);
+    }
+    if (!choice) {
+      setReasonProblem('Choose why the money goes back.');
+      ok = false;
+    } else if (!REASON_PATTERN.test(reason)) {
+      setReasonProblem("Describe the reason in up to 35 letters, digits, spaces and / - ? ( ) : . , ' +");
+      ok = false;
+    } else {
+      setReasonProblem(null);
+    }
+    if (ok) {
+      setProblem(null);
+      setStep('confirm');
+    }
+  };
+
+  /** Step 2: the manager's approval (a cashier) and the refund itself. */
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
     const amount = parseAmount(amountText, tx.currency);
-    if (amount === undefined || amount <= 0) {
-      setAmountProblem(`Enter an amount such as ${refundable.toFixed(currencyExponent(tx.currency))}.`);
+    if (amount === undefined) {
+      setStep('details');
       return;
     }
-    if (amountToMinor(amount, tx.currency) > amountToMinor(refundable, tx.currency)) {
-      setAmountProblem(`At most ${formatMoney(refundable, tx.currency)} can be refunded.`);
-      return;
-    }
-    setAmountProblem(null);
     if (cashier && (!login.trim() || (method === 'pin' ? !/^\d{4,8}$/.test(secret) : !secret))) {
       setProblem(method === 'pin' ? "Enter the manager's login and PIN (4 to 8 digits)." : "Enter the manager's login and password.");
       return;
@@ -94,9 +133,13 @@ export function RefundDialog({ row, onClose }: RefundDialogProps) {
     } finally {
       setSecret('');
     }
-    if (keyRef.current?.amount !== amount) keyRef.current = { amount, key: crypto.randomUUID() };
+    if (keyRef.current?.amount !== amount || keyRef.current.reason !== reason) keyRef.current = { amount, reason, key: crypto.randomUUID() };
     try {
-      const response = await client.refund({ transaction_id: tx.transaction_id, amount: minorToAmount(amountToMinor(amount, tx.currency), tx.currency) }, token, keyRef.current.key);
+      const response = await client.refund(
+        { transaction_id: tx.transaction_id, amount: minorToAmount(amountToMinor(amount, tx.currency), tx.currency), merchant_reference: reason },
+        token,
+        keyRef.current.key,
+      );
       if (response.status_code === 2) setProblem('The card network refused the refund. Nothing was refunded.');
       else setDone(response);
     } catch (error) {
@@ -125,16 +168,87 @@ export function RefundDialog({ row, onClose }: RefundDialogProps) {
     );
   }
 
+  const saleFacts = (
+    <>
+      <dt>Sale</dt>
+      <dd>
+        {formatMoney(tx.amount, tx.currency)} at {timeFormat.format(new Date(tx.created_at))}
+      </dd>
+      <dt>Card</dt>
+      <dd>{card ? cardText : 'No card recorded'}</dd>
+    </>
+  );
+
+  if (step === 'confirm' && typed !== undefined) {
+    return (
+      <Modal title="Confirm the refund" onClose={() => onClose(false)} busy={busy} className="modal-narrow">
+        <form onSubmit={(event) => void submit(event)} noValidate>
+          <dl className="facts refund-facts">
+            <dt>Refund</dt>
+            <dd className="refund-confirm-amount">{formatMoney(typed, tx.currency)}</dd>
+            {saleFacts}
+            <dt>Reason</dt>
+            <dd>{reason}</dd>
+          </dl>
+          <p className="refund-final" role="note">
+            <WarningIcon size={22} className="refund-final-icon" />
+            <span>
+              <strong>Refunds are final.</strong> Once made, a refund cannot be undone or cancelled: {formatMoney(typed, tx.currency)} goes back to {cardText}.
+            </span>
+          </p>
+          {cashier && (
+            <fieldset className="approval">
+              <legend>Manager approval</legend>
+              <label className="field">
+                <span className="field-label">Manager login</span>
+                <input
+                  className="input"
+                  autoComplete="off"
+                  autoCapitalize="none"
+                  spellCheck={false}
+                  value={login}
+                  data-autofocus
+                  onChange={(event) => {
+                    setLogin(event.target.value);
+                    setProblem(null);
+                  }}
+                />
+              </label>
+              <SecretField
+                method={method}
+                secret={secret}
+                onMethod={setMethod}
+                onSecret={(value) => {
+                  setSecret(value);
+                  setProblem(null);
+                }}
+                legend="The manager approves with"
+                whose="Manager"
+                passwordAutoComplete="off"
+              />
+            </fieldset>
+          )}
+          <p className="form-problem" role="alert">
+            {problem ?? ''}
+          </p>
+          <div className="modal-actions">
+            <button type="button" className="button button-lg" onClick={() => setStep('details')} disabled={busy} data-autofocus={cashier ? undefined : true}>
+              Back
+            </button>
+            <button type="submit" className="button button-primary button-lg" aria-disabled={busy}>
+              {busy ? 'Refunding…' : `${cashier ? 'Approve and refund' : 'Refund'} ${formatMoney(typed, tx.currency)}`}
+            </button>
+          </div>
+        </form>
+      </Modal>
+    );
+  }
+
   return (
     <Modal title="Refund a sale" onClose={() => onClose(false)} busy={busy} className="modal-narrow">
-      <form onSubmit={(event) => void submit(event)} noValidate>
+      <form onSubmit={review} noValidate>
         <dl className="facts refund-facts">
-          <dt>Sale</dt>
-          <dd>
-            {formatMoney(tx.amount, tx.currency)} at {timeFormat.format(new Date(tx.created_at))}
-          </dd>
-          <dt>Card</dt>
-          <dd>{card ? cardText : 'No card recorded'}</dd>
+          {saleFacts}
           <dt>Order</dt>
           <dd className="receipt-break">{tx.order_id ?? '—'}</dd>
           {refunded > 0 && (
@@ -150,7 +264,7 @@ export function RefundDialog({ row, onClose }: RefundDialogProps) {
             className="input input-amount"
             inputMode="decimal"
             autoComplete="off"
-            data-autofocus={cashier ? undefined : true}
+            data-autofocus
             value={amountText}
             aria-invalid={amountProblem ? true : undefined}
             aria-describedby="refund-amount-note"
@@ -160,47 +274,51 @@ export function RefundDialog({ row, onClose }: RefundDialogProps) {
             {amountProblem ?? `Up to ${formatMoney(refundable, tx.currency)}.`}
           </span>
         </label>
-        {cashier && (
-          <fieldset className="approval">
-            <legend>Manager approval</legend>
-            <label className="field">
-              <span className="field-label">Manager login</span>
+        <fieldset className="refund-reasons" aria-describedby="refund-reason-note">
+          <legend className="field-label">Reason</legend>
+          <div className="refund-reason-options">
+            {[...REFUND_REASONS, OTHER].map((option) => (
+              <label key={option} className="refund-reason">
+                <input
+                  type="radio"
+                  name="refund-reason"
+                  value={option}
+                  checked={choice === option}
+                  onChange={() => {
+                    setChoice(option);
+                    setReasonProblem(null);
+                  }}
+                />
+                <span>{option}</span>
+              </label>
+            ))}
+          </div>
+          {choice === OTHER && (
+            <label className="field refund-reason-other">
+              <span className="field-label">Reason in your words</span>
               <input
                 className="input"
+                maxLength={35}
                 autoComplete="off"
-                autoCapitalize="none"
-                spellCheck={false}
-                value={login}
-                data-autofocus
+                value={otherText}
+                aria-invalid={reasonProblem ? true : undefined}
                 onChange={(event) => {
-                  setLogin(event.target.value);
-                  setProblem(null);
+                  setOtherText(event.target.value);
+                  setReasonProblem(null);
                 }}
               />
             </label>
-            <SecretField
-              method={method}
-              secret={secret}
-              onMethod={setMethod}
-              onSecret={(value) => {
-                setSecret(value);
-                setProblem(null);
-              }}
-              legend="The manager approves with"
-              whose="Manager"
-              passwordAutoComplete="off"
-            />
-          </fieldset>
-        )}
-        <p className="form-problem" role="alert">
-          {problem ?? ''}
-        </p>
+          )}
+          <span id="refund-reason-note" className={reasonProblem ? 'field-error' : 'field-note'}>
+            {reasonProblem ?? 'Kept with the refund and in the audit log.'}
+          </span>
+        </fieldset>
         <div className="modal-actions">
-          <button type="button" className="button button-lg" onClick={() => onClose(false)} disabled={busy}>
+          <button type="button" className="button button-lg" onClick={() => onClose(false)}>
             Cancel
           </button>
-          <button type="submit" className="button button-primary button-lg" aria-disabled={busy}>
-            {busy ? 'Refunding…' : `${cashier ? 'Approve and refund' : 'Refund'}${typed !== undefined ? ` ${formatMoney(typed, tx.currency)}` : ''}`}
+          <button type="submit" className="button button-primary button-lg">
+            {`Continue${typed !== undefined ? ` with ${formatMoney(typed, tx.currency)}` : ''}`}
           </button>
         </div>
       </form>
