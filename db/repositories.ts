@@ -9,6 +9,7 @@ import { createStaffRepository } from './staff-repositories.js';
 import { createCheckoutRepository } from './checkout-repositories.js';
 import { createNetworkTokenRepository } from './network-token-repositories.js';
 import { createTillAttemptRepository } from './till-repositories.js';
+import { createReceiptRepository } from './receipt-repositories.js';
 import { createInvoiceRepository } from './invoice-repositories.js';
 import { createEmailRepository } from './email-repositories.js';
 import type {
@@ -337,5 +338,6 @@ export function createRepositories(db: Database.Database): Repositories {
     emails: createEmailRepository(db),
     networkTokens: createNetworkTokenRepository(db),
     tillAttempts: createTillAttemptRepository(db),
+    receipts: createReceiptRepository(db),
   };
 }

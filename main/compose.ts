@@ -19,6 +19,9 @@ import type { PostbackSender } from './core/postbacks/delivery.js';
 import type { Mailer } from './core/ports.js';
 import type { MailQueueSettings } from './core/mail/mail-queue.js';
 import { createSmtpMailer, testOutboxMailer } from './infra/mailer.js';
+import { createEscPosPrinter } from './infra/receipt-printer.js';
+import type { ReceiptPrinter } from './core/ports.js';
+import type { PrintQueueSettings } from './core/receipts/print-queue.js';
 import { listeningUrl, type Settings } from './settings.js';
 
 export interface ComposeOptions {
@@ -38,6 +41,10 @@ export interface ComposeOptions {
   mailer?: Mailer;
   /** Invoice e-mail retry schedule (tests use short delays). */
   mail?: Partial<MailQueueSettings>;
+  /** Replaces the ESC/POS receipt printer adapter (tests of failure modes). */
+  receiptPrinter?: ReceiptPrinter;
+  /** Receipt auto-print retry schedule (tests use short delays). */
+  receiptPrints?: Partial<PrintQueueSettings>;
 }
 
 export interface Composition {
@@ -94,8 +101,10 @@ export function compose(options: ComposeOptions): Composition {
             from: settings.mailFrom,
           })
         : testOutboxMailer),
+    receiptPrinter: options.receiptPrinter ?? createEscPosPrinter(),
     settings: {
       ...(options.mail ? { mail: options.mail } : {}),
+      ...(options.receiptPrints ? { receiptPrints: options.receiptPrints } : {}),
       payments: { simDelayMs: settings.simDelayMs },
       postbacks: { retryScale: settings.postbackRetryScale },
       postbackPrivateAddresses: settings.postbackPrivateAddresses,
@@ -114,10 +123,12 @@ export function compose(options: ComposeOptions): Composition {
   purge.unref();
   store.onCommit(() => gateway.postbackDelivery.wake());
   store.onCommit(() => gateway.mailQueue.wake());
+  store.onCommit(() => gateway.receiptPrints.wake());
   if (options.background ?? true) {
     gateway.scheduler.start();
     gateway.postbackDelivery.start();
     gateway.mailQueue.start();
+    gateway.receiptPrints.start();
   }
 
   return {
@@ -136,6 +147,7 @@ export function compose(options: ComposeOptions): Composition {
       await gateway.scheduler.stop();
       await gateway.postbackDelivery.stop();
       await gateway.mailQueue.stop();
+      await gateway.receiptPrints.stop();
       await store.close();
     },
   };

@@ -14,6 +14,7 @@ import * as m0009 from './0009-invoices.js';
 import * as m0010 from './0010-emails.js';
 import * as m0011 from './0011-network-tokens.js';
 import * as m0012 from './0012-till-attempts.js';
+import * as m0013 from './0013-receipts.js';
 
 export interface Migration {
   version: number;
@@ -34,4 +35,5 @@ export const migrations: readonly Migration[] = [
   { version: 10, name: 'emails', up: m0010.up },
   { version: 11, name: 'network-tokens', up: m0011.up },
   { version: 12, name: 'till-attempts', up: m0012.up },
+  { version: 13, name: 'receipts', up: m0013.up },
 ];

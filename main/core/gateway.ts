@@ -21,7 +21,9 @@ import { InvoicePayments } from './invoices/invoice-payments.js';
 import { TransactionQueries } from './transactions/queries.js';
 import { TillAttempts } from './till/attempts.js';
 import { DEFAULT_MAIL_QUEUE_SETTINGS, MailQueue, type MailQueueSettings } from './mail/mail-queue.js';
-import type { Mailer } from './ports.js';
+import type { Mailer, ReceiptPrinter } from './ports.js';
+import { Receipts } from './receipts/receipts.js';
+import { DEFAULT_PRINT_QUEUE_SETTINGS, ReceiptPrintQueue, type PrintQueueSettings } from './receipts/print-queue.js';
 
 export interface CoreSettings {
   idempotencyRetentionMs: number;
@@ -32,6 +34,8 @@ export interface CoreSettings {
   mail?: Partial<MailQueueSettings>;
   /** Postbacks to loopback and private addresses (docs/postbacks.md "Address policy"); default allow. */
   postbackPrivateAddresses?: 'allow' | 'deny';
+  /** Auto-print retries of receipts (D16). */
+  receiptPrints?: Partial<PrintQueueSettings>;
 }
 
 export interface CoreDeps {
@@ -49,6 +53,8 @@ export interface CoreDeps {
   settings: CoreSettings;
   /** Sends invoice e-mails (SMTP or the local test outbox). */
   mailer: Mailer;
+  /** ESC/POS receipt printers (network or USB). */
+  receiptPrinter: ReceiptPrinter;
 }
 
 export interface Gateway {
@@ -76,6 +82,10 @@ export interface Gateway {
   readonly networkTokens: NetworkTokens;
   /** The tills' card attempts, resolved before a sale is charged again (D16). */
   readonly tillAttempts: TillAttempts;
+  /** Receipts rebuilt from the record: show, print, e-mail, QR link (D16). */
+  readonly receipts: Receipts;
+  /** Auto-print of approved card-present sales (D16). */
+  readonly receiptPrints: ReceiptPrintQueue;
 }
 
 export function createGateway(deps: CoreDeps): Gateway {
@@ -86,6 +96,7 @@ export function createGateway(deps: CoreDeps): Gateway {
   const postbackDelivery = new PostbackDelivery(store, clock, ids, vault, deps.postbackSender, logger, { ...DEFAULT_DELIVERY_SETTINGS, ...settings.postbacks });
   const mandates = new Mandates(clock, ids, vault);
   const paymentSettings = { ...DEFAULT_PAYMENT_SETTINGS, ...settings.payments };
+  const receipts = new Receipts({ store, clock, ids, logger, qrCodes: deps.qrCodes, printer: deps.receiptPrinter, publicUrl: deps.publicUrl });
   const networkTokens = new NetworkTokens({ store, clock, ids, vault, scheduler, simDelayMs: () => paymentSettings.simDelayMs, localPostbacks: settings.postbackPrivateAddresses !== 'deny' });
   const payments = new Payments({
     store,
@@ -99,6 +110,7 @@ export function createGateway(deps: CoreDeps): Gateway {
     logger,
     settings: paymentSettings,
     tokenCryptograms: networkTokens,
+    cardPresentApproved: (tx, sale) => receipts.queueAutoPrint(tx, sale),
   });
   const operations = new Operations(store, idempotency);
   return {
@@ -122,5 +134,7 @@ export function createGateway(deps: CoreDeps): Gateway {
     invoicePayments: new InvoicePayments({ store, clock, ids, payments, operations, publicUrl: deps.publicUrl }),
     networkTokens,
     tillAttempts: new TillAttempts(store, clock, ids, idempotency),
+    receipts,
+    receiptPrints: new ReceiptPrintQueue(store, clock, receipts, deps.receiptPrinter, logger, { ...DEFAULT_PRINT_QUEUE_SETTINGS, ...settings.receiptPrints }),
   };
 }

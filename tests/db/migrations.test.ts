@@ -150,7 +150,20 @@ const expectedByVersion: Record<number, Expected> = {
     indexes: { till_attempts_open: ['merchant_id', 'terminal_id'] },
     unique: [{ table: 'till_attempts', columns: ['merchant_id', 'terminal_id'] }],
   },
-};
+  13: {
+    tables: ['receipt_links', 'receipt_emails', 'receipt_printers', 'receipt_print_jobs'],
+    indexes: {
+      receipt_links_receipt: ['merchant_id', 'receipt_id'],
+      receipt_emails_receipt: ['merchant_id', 'receipt_id', 'created_at'],
+      receipt_emails_due: ['status', 'next_attempt_at'],
+      receipt_print_jobs_receipt: ['receipt_id'],
+      receipt_print_jobs_due: ['status', 'next_attempt_at'],
+    },
+    unique: [
+      { table: 'receipt_links', columns: ['merchant_id', 'receipt_id'] },
+      { table: 'receipt_print_jobs', columns: ['receipt_id'] },
+    ],
+  },};
 
 function objectNames(db: Database.Database, type: 'table' | 'index'): string[] {
   return (

@@ -4,8 +4,9 @@
  * Mailer outside any unit of work and records the outcome: `sent` (with sent_at; `test_outbox`
  * when no SMTP server is configured), or another attempt after the next retry delay, or `failed`
  * once the retry delays are used up. Runs on the same WakeableLoop as postbacks/delivery.ts (start, wake, drain).
+ * Receipt e-mails (decisions.md D16, table `receipt_emails`) go through the same queue and retries.
  */
-import type { Clock, EmailRecord, Logger, Mailer, MailResult, Store } from '../ports.js';
+import type { Clock, EmailRecord, Logger, Mailer, MailResult, ReceiptEmailRecord, Store } from '../ports.js';
 import { WakeableLoop } from '../wakeable-loop.js';
 
 const MINUTE = 60_000;
@@ -54,19 +55,45 @@ export class MailQueue {
 
   /** Sends every due e-mail once, one after the other; returns how many were attempted. */
   private async sendDue(): Promise<number> {
-    const due = await this.store.read((r) => r.emails.due(this.clock.now().toISOString(), 50));
+    const now = this.clock.now().toISOString();
+    const due = await this.store.read(async (r) => ({ invoices: await r.emails.due(now, 50), receipts: await r.receipts.dueEmails(now, 50) }));
     let attempted = 0;
-    for (const record of due) {
-      if (this.inFlight.has(record.id)) continue;
-      this.inFlight.add(record.id);
+    const once = async (id: string, send: () => Promise<void>) => {
+      if (this.inFlight.has(id)) return;
+      this.inFlight.add(id);
       try {
-        await this.attempt(record);
+        await send();
       } finally {
-        this.inFlight.delete(record.id);
+        this.inFlight.delete(id);
       }
       attempted += 1;
-    }
+    };
+    for (const record of due.invoices) await once(record.id, () => this.attempt(record));
+    for (const record of due.receipts) await once(record.id, () => this.attemptReceipt(record));
     return attempted;
+  }
+
+  /** The settled state of an e-mail after an attempt: sent, queued again after the next delay, or failed. */
+  private outcome(result: MailResult, attempts: number, retry: boolean) {
+    const now = this.clock.now();
+    if (result.kind !== 'failed') {
+      return { status: 'sent' as const, attempts, nextAttemptAt: now.toISOString(), sentAt: now.toISOString(), lastError: null, testOutbox: result.kind === 'test_outbox' };
+    }
+    const delay = retry ? this.settings.retryDelaysMs[attempts - 1] : undefined;
+    const next = delay === undefined ? null : new Date(now.getTime() + delay);
+    return { status: next ? ('queued' as const) : ('failed' as const), attempts, nextAttemptAt: (next ?? now).toISOString(), sentAt: null, lastError: result.message.slice(0, 1000), testOutbox: false };
+  }
+
+  /** One attempt of one receipt e-mail, recorded in one unit of work. */
+  private async attemptReceipt(queued: ReceiptEmailRecord): Promise<void> {
+    const record = await this.store.read((r) => r.receipts.getEmail(queued.id));
+    if (!record || record.status !== 'queued' || record.attempts !== queued.attempts) return;
+    const result = await this.mailer.send({ from: null, to: record.recipient, subject: record.subject, text: record.bodyText });
+    const change = this.outcome(result, record.attempts + 1, true);
+    await this.store.run((tx) => tx.receipts.settleEmail(record.id, change));
+    if (result.kind === 'failed') {
+      this.logger.warn({ receipt_email_id: record.id, attempt: change.attempts, error: result.message, next_attempt_at: change.status === 'queued' ? change.nextAttemptAt : null }, 'receipt e-mail not sent');
+    }
   }
 
   /** One attempt of one e-mail, recorded in one unit of work. */

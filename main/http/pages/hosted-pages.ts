@@ -1,5 +1,5 @@
 /**
- * The customer-facing pages the gateway serves itself ({public_url}/pay/... and /checkout/...):
+ * The customer-facing pages the gateway serves itself ({public_url}/pay/..., /checkout/..., /receipt/...):
  * server-rendered HTML from a tiny escaping template helper, one stylesheet and one script from
  * /pay/assets/, a strict CSP, four languages. No merchant authentication: the unguessable id in
  * the URL is the key (see transaction-pages.ts). Registered by buildServer; encapsulated, so its
@@ -11,6 +11,7 @@ import { checkoutPages } from './checkout-pages.js';
 import { pageRequest, sendHtml, type HostedPagesOptions, type PagesDeps } from './context.js';
 import { renderPage, statusBlock } from './layout.js';
 import { invoicePages } from './invoice-pages.js';
+import { receiptPages } from './receipt-pages.js';
 import { transactionPages } from './transaction-pages.js';
 
 export type { HostedPagesOptions } from './context.js';
@@ -45,5 +46,6 @@ export function hostedPages(gateway: Gateway, options: HostedPagesOptions = {}):
     await app.register(transactionPages(deps), { prefix: '/pay' });
     await app.register(invoicePages(deps), { prefix: '/pay' });
     await app.register(checkoutPages(deps), { prefix: '/checkout' });
+    await app.register(receiptPages(deps), { prefix: '/receipt' });
   };
 }

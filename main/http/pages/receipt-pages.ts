@@ -1,0 +1,35 @@
+/**
+ * The customer's receipt page (`{public_url}/receipt/{token}`, decisions.md D16): the link of the
+ * QR code at the till and of the receipt e-mail. No login: the unguessable token is the key. The
+ * page shows the receipt rebuilt from the gateway's record in en, de, pt or hr, with no card data
+ * beyond brand and last four (no application label, no AID, no expiry).
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import { formatReceiptAmount, receiptRows, receiptText, type DocumentLanguage } from '../../core/receipts/documents.js';
+import { pageRequest, sendHtml, type PagesDeps } from './context.js';
+import { html } from './html.js';
+import { facts, payHead, renderPage, statusBlock } from './layout.js';
+
+export function receiptPages(deps: PagesDeps): FastifyPluginAsync {
+  return async (app) => {
+    app.get<{ Params: { token: string } }>('/:token', { schema: { hide: true } }, async (request, reply) => {
+      const receipt = await deps.gateway.receipts.byToken(request.params.token);
+      const pr = pageRequest(request, receipt?.language);
+      const lang: DocumentLanguage = pr.lang;
+      const text = (key: Parameters<typeof receiptText>[1]) => receiptText(lang, key);
+      if (!receipt) {
+        const body = statusBlock('neutral', text('page_missing_title'), [text('page_missing_text')]);
+        return sendHtml(reply, 404, renderPage({ lang, t: pr.t, title: text('page_missing_title'), languageHref: pr.languageHref, body }));
+      }
+      const sale = receipt.kind === 'sale';
+      const amount = formatReceiptAmount(lang, receipt.amount, receipt.currency);
+      const rows = receiptRows(lang, receipt, { chipData: false });
+      const body = html`${statusBlock('ok', text('page_title'), [sale ? text('sale') : text('refund')])}
+${payHead(sale ? text('total') : text('refunded'), amount, html`<p class="lead"><strong>${sale ? text('approved') : text('refunded')}</strong></p>`)}
+${facts(rows.map(([label, value]) => [label, value]))}
+${facts([[text('transaction'), html`<span class="mono">${receipt.receipt_id}</span>`]])}
+<p class="lead small">${text('keep')}</p>`;
+      return sendHtml(reply, 200, renderPage({ lang, t: pr.t, title: text('page_title'), merchant: receipt.merchant_name, languageHref: pr.languageHref, body }));
+    });
+  };
+}
