@@ -411,7 +411,7 @@ void test('words that match the screen: a processor error offers Try again; .55 
   const error = main().getByRole('alert').filter({ has: page.getByRole('heading', { name: 'Not completed' }) });
   await error.waitFor();
   await error.getByRole('button', { name: /^Try again/ }).waitFor();
-  assert.equal(await page.evaluate(() => document.activeElement?.textContent ?? ''), 'Try again Enter', 'Try again is the default');
+  assert.equal(await page.evaluate<string>("document.activeElement?.textContent ?? ''"), 'Try again Enter', 'Try again is the default');
   await error.getByRole('button', { name: 'Other payment Esc' }).click();
 
   // .55 declines 55 without a PIN being entered: no "tries left".
@@ -428,7 +428,7 @@ void test('words that match the screen: a processor error offers Try again; .55 
   const tooMany = main().getByRole('alert').filter({ has: page.getByRole('heading', { name: 'Too many PIN tries' }) });
   await tooMany.waitFor();
   assert.equal(await tooMany.getByRole('button', { name: /Insert the card/ }).count(), 0);
-  assert.equal(await page.evaluate(() => document.activeElement?.textContent ?? ''), 'Try another card Enter');
+  assert.equal(await page.evaluate<string>("document.activeElement?.textContent ?? ''"), 'Try another card Enter');
   await page.keyboard.press('Escape');
 
   // PIN Cancel keeps the amount for Enter; typing starts a new amount instead of 600,025.00.
