@@ -6,6 +6,7 @@ import type Database from 'better-sqlite3';
 import { createPaymentRepositories, createTransactionMovements } from './payment-repositories.js';
 import { createOutboxDelivery } from './postback-repositories.js';
 import { createStaffRepository } from './staff-repositories.js';
+import { createDayReportRepository } from './day-report-repositories.js';
 import { createCheckoutRepository } from './checkout-repositories.js';
 import { createNetworkTokenRepository } from './network-token-repositories.js';
 import { createTillAttemptRepository } from './till-repositories.js';
@@ -333,6 +334,7 @@ export function createRepositories(db: Database.Database): Repositories {
     },
     ...createPaymentRepositories(db),
     staff: createStaffRepository(db),
+    dayReports: createDayReportRepository(db),
     checkouts: createCheckoutRepository(db),
     invoices: createInvoiceRepository(db),
     emails: createEmailRepository(db),

@@ -14,6 +14,7 @@ import { Scheduler } from './scheduler.js';
 import { DEFAULT_DELIVERY_SETTINGS, PostbackDelivery, type DeliverySettings, type PostbackSender } from './postbacks/delivery.js';
 import { Postbacks } from './postbacks/postbacks.js';
 import { Staff } from './staff/staff.js';
+import { DayReports } from './reports/day-reports.js';
 import { Checkouts } from './checkout/checkouts.js';
 import { NetworkTokens } from './tokens/network-tokens.js';
 import { Invoices } from './invoices/invoices.js';
@@ -72,6 +73,8 @@ export interface Gateway {
   readonly postbackDelivery: PostbackDelivery;
   readonly postbacks: Postbacks;
   readonly staff: Staff;
+  /** X and Z reports: closing the day at a till (D16). */
+  readonly dayReports: DayReports;
   readonly checkouts: Checkouts;
   readonly invoices: Invoices;
   /** The invoice e-mail queue (D11). */
@@ -128,6 +131,7 @@ export function createGateway(deps: CoreDeps): Gateway {
     postbackDelivery,
     postbacks: new Postbacks(store, clock, vault, postbackDelivery),
     staff: new Staff(store, clock, ids, auth),
+    dayReports: new DayReports(store, clock, ids),
     checkouts: new Checkouts({ store, clock, ids, payments, operations, scheduler, publicUrl: deps.publicUrl }),
     invoices: new Invoices({ store, clock, ids, publicUrl: deps.publicUrl, qrCodes: deps.qrCodes }),
     mailQueue: new MailQueue(store, clock, deps.mailer, logger, { ...DEFAULT_MAIL_QUEUE_SETTINGS, ...settings.mail }),

@@ -581,6 +581,8 @@ export interface Repositories {
   pinSecurity: PinSecurityRepository;
   fees: FeeRepository;
   staff: StaffRepository;
+  /** The tills' ledger and their closed days (Z reports). */
+  dayReports: DayReportRepository;
   checkouts: CheckoutRepository;
   invoices: InvoiceRepository;
   emails: EmailRepository;
@@ -820,6 +822,77 @@ export interface NetworkTokenRepository {
   findCryptogram(tokenId: string, hash: string): Promise<CryptogramRecord | undefined>;
   /** Marks an unused cryptogram used; false when it was already used. */
   useCryptogram(id: string, now: string): Promise<boolean>;
+}
+
+// ---- closing the day at a till (X and Z reports, decisions.md D16) ------------------------------
+
+export type DayFigureKind = 'approved' | 'declined' | 'refunded';
+
+/**
+ * One group of a till's ledger entries: what was approved (captured), declined or refunded, in
+ * one currency, for one card brand, entry mode and cashier of the sale. Amounts in minor units.
+ */
+export interface DayLedgerGroup {
+  kind: DayFigureKind;
+  currency: string;
+  cardBrand: string | null;
+  entryMode: string | null;
+  /** The staff member who took the sale; null for a sale sent with API credentials. */
+  staffId: string | null;
+  count: number;
+  amountMinor: number;
+}
+
+/** Where a day starts and ends in a till's ledger: entries after `fromSeq` up to and including `toSeq`. */
+export interface DayLedgerRange {
+  fromSeq: number;
+  toSeq: number;
+}
+
+/** The figures of a closed day exactly as they were written at the close (stored as JSON). */
+export interface DayFigures {
+  groups: DayLedgerGroup[];
+  /** Display names of the cashiers in `groups` at the close. */
+  staffNames: Record<string, string>;
+  /** The shop's name at the close, for the printed report. */
+  shopName: string;
+  firstEntryAt: string | null;
+  lastEntryAt: string | null;
+}
+
+/** A closed day of one till (migration 0014); never updated or deleted. */
+export interface ZReportRecord {
+  id: string;
+  merchantId: string;
+  terminalId: string;
+  /** 1, 2, 3, ... per merchant and till. */
+  sequence: number;
+  fromSeq: number;
+  toSeq: number;
+  /** When the previous Z report closed; null for a till's first. */
+  openedAt: string | null;
+  closedAt: string;
+  closedBy: string;
+  approvedBy: string | null;
+  /** The caller's idempotency key: a retried close answers with this report instead of closing again. */
+  closeKey: string | null;
+  figures: DayFigures;
+}
+
+export interface DayReportRepository {
+  /** The till's newest ledger position (0 before its first entry): the watermark a close ends at. */
+  watermark(merchantId: string, terminalId: string): Promise<number>;
+  /** The ledger entries of a range, grouped for the figures (sums of minor units in SQL). */
+  groups(merchantId: string, terminalId: string, range: DayLedgerRange): Promise<DayLedgerGroup[]>;
+  /** Time of the first and last entry of a range. */
+  span(merchantId: string, terminalId: string, range: DayLedgerRange): Promise<{ first: string | null; last: string | null }>;
+  latestZ(merchantId: string, terminalId: string): Promise<ZReportRecord | undefined>;
+  getZ(merchantId: string, terminalId: string, sequence: number): Promise<ZReportRecord | undefined>;
+  findZByKey(merchantId: string, terminalId: string, closeKey: string): Promise<ZReportRecord | undefined>;
+  /** Newest first. */
+  listZ(merchantId: string, terminalId: string, limit: number, offset: number): Promise<ZReportRecord[]>;
+  countZ(merchantId: string, terminalId: string): Promise<number>;
+  insertZ(record: ZReportRecord): Promise<void>;
 }
 
 // ---- receipts (decisions.md D16: rebuilt from the gateway's record) -----------------------------

@@ -25,6 +25,7 @@ import { PostbackDeliverySchema, postbackRoutes } from './routes/postbacks.js';
 import { uiRoutes, type TillSettings } from './routes/ui.js';
 import { tillRoutes } from './routes/till.js';
 import { receiptRoutes } from './routes/receipts.js';
+import { reportRoutes } from './routes/reports.js';
 import { CheckoutSchema, checkoutRoutes } from './routes/checkouts.js';
 import { NetworkTokenSchema, networkTokenRoutes } from './routes/network-tokens.js';
 import { InvoiceSchema, invoiceRoutes } from './routes/invoices.js';
@@ -175,6 +176,7 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
   await app.register(uiRoutes(gateway, options.till));
   await app.register(tillRoutes(gateway));
   await app.register(receiptRoutes(gateway));
+  await app.register(reportRoutes(gateway));
   await app.register(hostedPages(gateway));
 
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok', version: API_VERSION }));

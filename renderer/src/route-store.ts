@@ -1,12 +1,13 @@
 /**
  * Which screen shows: hash routes, because the gateway serves the app as static files at /app/
- * (no server-side fallback for deeper paths). `#/` home, `#/cashier` till, `#/cashier/sales` today.
+ * (no server-side fallback for deeper paths). `#/` home, `#/cashier` till, `#/cashier/sales` today,
+ * `#/cashier/reports` close the day (X and Z reports).
  */
 import { create } from 'zustand';
 
-export type Route = 'home' | 'till' | 'sales';
+export type Route = 'home' | 'till' | 'sales' | 'reports';
 
-const HASHES: Record<Route, string> = { home: '#/', till: '#/cashier', sales: '#/cashier/sales' };
+const HASHES: Record<Route, string> = { home: '#/', till: '#/cashier', sales: '#/cashier/sales', reports: '#/cashier/reports' };
 
 export function hrefOf(route: Route): string {
   return HASHES[route];
@@ -15,6 +16,7 @@ export function hrefOf(route: Route): string {
 function routeOf(hash: string): Route {
   const path = hash.replace(/^#/, '').replace(/\/+$/, '');
   if (path === '/cashier/sales') return 'sales';
+  if (path === '/cashier/reports') return 'reports';
   if (path === '/cashier') return 'till';
   return 'home';
 }

@@ -163,7 +163,19 @@ const expectedByVersion: Record<number, Expected> = {
       { table: 'receipt_links', columns: ['merchant_id', 'receipt_id'] },
       { table: 'receipt_print_jobs', columns: ['receipt_id'] },
     ],
-  },};
+  },
+  14: {
+    tables: ['till_ledger', 'z_reports'],
+    indexes: {
+      till_ledger_terminal: ['merchant_id', 'terminal_id', 'seq'],
+      z_reports_close_key: ['merchant_id', 'terminal_id', 'close_key'],
+    },
+    unique: [
+      { table: 'z_reports', columns: ['merchant_id', 'terminal_id', 'sequence'] },
+      { table: 'z_reports', columns: ['merchant_id', 'terminal_id', 'close_key'] },
+    ],
+  },
+};
 
 function objectNames(db: Database.Database, type: 'table' | 'index'): string[] {
   return (

@@ -1,9 +1,10 @@
 /**
- * The Cashier area: staff login first, then the till and today's sales; the idle lock (warns 30 s
+ * The Cashier area: staff login first, then the till, today's sales and closing the day; the idle lock (warns 30 s
  * ahead, one key keeps the session) and the keyboard shortcuts overlay (`?`).
  */
 import { useEffect, useRef, useState } from 'react';
 import { client } from '../api/client.js';
+import { DayClose } from '../reports/day-close.js';
 import { hrefOf, type Route } from '../route-store.js';
 import { TodaySales } from '../sales/today.js';
 import { useSession } from '../session-store.js';
@@ -13,7 +14,7 @@ import { Modal } from '../ui/modal.js';
 import { useKeys } from '../ui/use-keys.js';
 import { LoginScreen } from './login.js';
 
-export function CashierArea({ view }: { view: Extract<Route, 'till' | 'sales'> }) {
+export function CashierArea({ view }: { view: Extract<Route, 'till' | 'sales' | 'reports'> }) {
   const phase = useSession((s) => s.phase);
   const check = useSession((s) => s.check);
 
@@ -34,7 +35,7 @@ export function CashierArea({ view }: { view: Extract<Route, 'till' | 'sales'> }
   return <CashierWorkspace view={view} />;
 }
 
-function CashierWorkspace({ view }: { view: 'till' | 'sales' }) {
+function CashierWorkspace({ view }: { view: 'till' | 'sales' | 'reports' }) {
   const [help, setHelp] = useState(false);
   useKeys((event) => {
     if (event.key !== '?') return false;
@@ -53,12 +54,15 @@ function CashierWorkspace({ view }: { view: 'till' | 'sales' }) {
           <a className={view === 'sales' ? 'tab tab-current' : 'tab'} href={hrefOf('sales')} aria-current={view === 'sales' ? 'page' : undefined}>
             Today&rsquo;s sales
           </a>
+          <a className={view === 'reports' ? 'tab tab-current' : 'tab'} href={hrefOf('reports')} aria-current={view === 'reports' ? 'page' : undefined}>
+            Close the day
+          </a>
         </nav>
         <button type="button" className="button button-quiet" onClick={() => setHelp(true)}>
           Shortcuts <kbd>?</kbd>
         </button>
       </div>
-      <div className="cashier-body">{view === 'till' ? <Till /> : <TodaySales />}</div>
+      <div className="cashier-body">{view === 'till' ? <Till /> : view === 'sales' ? <TodaySales /> : <DayClose />}</div>
       <IdleLock />
       {help && <ShortcutsDialog onClose={() => setHelp(false)} />}
     </div>

@@ -1,0 +1,89 @@
+/**
+ * The tills' ledger and their closed days (migration 0014). What counts in a day's figures:
+ * captures (approved, the money taken), refunds that went through (transaction status 7 or 8 on
+ * the event) and declines of a sale's authorization, without the `request_pin` soft decline, which
+ * is a step inside a sale. Sums are SQLite integer sums of minor units.
+ */
+import type Database from 'better-sqlite3';
+import type { DayFigures, DayLedgerGroup, DayReportRepository, ZReportRecord } from '../main/core/ports.js';
+
+type Row = Record<string, unknown>;
+
+const COUNTED = `(e.type = 'capture'
+  OR (e.type = 'refund' AND e.status IN (7, 8))
+  OR (e.type IN ('authorization', 'reauthorization') AND e.status = 6 AND COALESCE(e.message, '') <> 'request_pin'))`;
+
+function zFromRow(r: Row): ZReportRecord {
+  return {
+    id: r.id as string,
+    merchantId: r.merchant_id as string,
+    terminalId: r.terminal_id as string,
+    sequence: r.sequence as number,
+    fromSeq: r.from_seq as number,
+    toSeq: r.to_seq as number,
+    openedAt: (r.opened_at as string | null) ?? null,
+    closedAt: r.closed_at as string,
+    closedBy: r.closed_by as string,
+    approvedBy: (r.approved_by as string | null) ?? null,
+    closeKey: (r.close_key as string | null) ?? null,
+    figures: JSON.parse(r.figures as string) as DayFigures,
+  };
+}
+
+export function createDayReportRepository(db: Database.Database): DayReportRepository {
+  const s = {
+    watermark: db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM till_ledger WHERE merchant_id = ? AND terminal_id = ?'),
+    groups: db.prepare(
+      `SELECT CASE e.type WHEN 'capture' THEN 'approved' WHEN 'refund' THEN 'refunded' ELSE 'declined' END AS kind,
+         t.currency AS currency, t.card_brand AS card_brand,
+         json_extract(t.details, '$.pos.entry_mode') AS entry_mode, json_extract(t.details, '$.staff_id') AS staff_id,
+         COUNT(*) AS count, SUM(e.amount_minor) AS amount_minor
+       FROM till_ledger l
+       JOIN transaction_events e ON e.id = l.event_id
+       JOIN transactions t ON t.id = e.transaction_id
+       WHERE l.merchant_id = ? AND l.terminal_id = ? AND l.seq > ? AND l.seq <= ? AND ${COUNTED}
+       GROUP BY 1, 2, 3, 4, 5
+       ORDER BY 1, 2, 3, 4, 5`,
+    ),
+    span: db.prepare(
+      `SELECT MIN(e.created_at) AS first, MAX(e.created_at) AS last
+       FROM till_ledger l JOIN transaction_events e ON e.id = l.event_id
+       WHERE l.merchant_id = ? AND l.terminal_id = ? AND l.seq > ? AND l.seq <= ? AND ${COUNTED}`,
+    ),
+    latest: db.prepare('SELECT * FROM z_reports WHERE merchant_id = ? AND terminal_id = ? ORDER BY sequence DESC LIMIT 1'),
+    get: db.prepare('SELECT * FROM z_reports WHERE merchant_id = ? AND terminal_id = ? AND sequence = ?'),
+    byKey: db.prepare('SELECT * FROM z_reports WHERE merchant_id = ? AND terminal_id = ? AND close_key = ?'),
+    list: db.prepare('SELECT * FROM z_reports WHERE merchant_id = ? AND terminal_id = ? ORDER BY sequence DESC LIMIT ? OFFSET ?'),
+    count: db.prepare('SELECT COUNT(*) AS n FROM z_reports WHERE merchant_id = ? AND terminal_id = ?'),
+    insert: db.prepare(
+      `INSERT INTO z_reports (id, merchant_id, terminal_id, sequence, from_seq, to_seq, opened_at, closed_at, closed_by, approved_by, close_key, figures)
+       VALUES (@id, @merchantId, @terminalId, @sequence, @fromSeq, @toSeq, @openedAt, @closedAt, @closedBy, @approvedBy, @closeKey, @figures)`,
+    ),
+  };
+  const one = (row: unknown) => (row ? zFromRow(row as Row) : undefined);
+  return {
+    watermark: async (merchantId, terminalId) => (s.watermark.get(merchantId, terminalId) as { seq: number }).seq,
+    groups: async (merchantId, terminalId, range) =>
+      (s.groups.all(merchantId, terminalId, range.fromSeq, range.toSeq) as Row[]).map(
+        (r): DayLedgerGroup => ({
+          kind: r.kind as DayLedgerGroup['kind'],
+          currency: r.currency as string,
+          cardBrand: (r.card_brand as string | null) ?? null,
+          entryMode: typeof r.entry_mode === 'string' ? r.entry_mode : null,
+          staffId: typeof r.staff_id === 'string' ? r.staff_id : null,
+          count: r.count as number,
+          amountMinor: r.amount_minor as number,
+        }),
+      ),
+    span: async (merchantId, terminalId, range) => {
+      const row = s.span.get(merchantId, terminalId, range.fromSeq, range.toSeq) as { first: string | null; last: string | null };
+      return { first: row.first, last: row.last };
+    },
+    latestZ: async (merchantId, terminalId) => one(s.latest.get(merchantId, terminalId)),
+    getZ: async (merchantId, terminalId, sequence) => one(s.get.get(merchantId, terminalId, sequence)),
+    findZByKey: async (merchantId, terminalId, closeKey) => one(s.byKey.get(merchantId, terminalId, closeKey)),
+    listZ: async (merchantId, terminalId, limit, offset) => (s.list.all(merchantId, terminalId, limit, offset) as Row[]).map(zFromRow),
+    countZ: async (merchantId, terminalId) => (s.count.get(merchantId, terminalId) as { n: number }).n,
+    insertZ: async (record) => void s.insert.run({ ...record, figures: JSON.stringify(record.figures) }),
+  };
+}

@@ -1,0 +1,215 @@
+/**
+ * Closing the day at a till (decisions.md D16, docs/operations.md "Closing the day").
+ *
+ * The X report shows the running figures of a till's open day at any time and changes nothing.
+ * The Z report closes the day: in one unit of work it takes the till's ledger watermark, sums the
+ * entries since the previous Z report, stores those figures as written under the next sequence
+ * number and writes the audit entry. A closed day never changes; any sale or refund committed after
+ * the watermark belongs to the next day, however late it commits (db/migrations/0014).
+ *
+ * Who: any staff member may read the reports; a back-office or admin account closes the day, a
+ * cashier only with a manager's approval (D9, like refunds).
+ */
+import { apiError, ErrorCode, failure, success, type Outcome } from '../errors.js';
+import type { AuditRecord, Clock, DayFigures, DayLedgerRange, Ids, Repositories, StaffRole, Store, ZReportRecord } from '../ports.js';
+import { daySections, type DaySections, type FigureRow } from './figures.js';
+
+export interface StaffRef {
+  staff_id: string;
+  name: string;
+}
+
+export interface DayReportView extends DaySections {
+  /** `x`: the open day so far; `z`: a closed day. */
+  report: 'x' | 'z';
+  shop_name: string;
+  terminal_id: string;
+  /** A Z report's number; for an X report, the number the day gets when it is closed. */
+  sequence: number;
+  /** When the day began: the close of the previous Z report (null for a till's first day). */
+  opened_at: string | null;
+  /** When the day was closed (Z); null for an X report. */
+  closed_at: string | null;
+  /** When these figures were taken: now (X) or the close (Z). */
+  generated_at: string;
+  /** The day's first and last counted sale, decline or refund. */
+  first_entry_at: string | null;
+  last_entry_at: string | null;
+  closed_by: StaffRef | null;
+  approved_by: StaffRef | null;
+  /** The day's range in the till's ledger: entries after `from` up to and including `to`. */
+  ledger: { from: number; to: number };
+}
+
+export interface ZReportSummary {
+  sequence: number;
+  terminal_id: string;
+  opened_at: string | null;
+  closed_at: string;
+  closed_by: StaffRef;
+  approved_by: StaffRef | null;
+  totals: FigureRow[];
+}
+
+export interface ZReportList {
+  terminal_id: string;
+  total: number;
+  items: ZReportSummary[];
+}
+
+export interface CloseActor {
+  staffId: string;
+  role: StaffRole;
+  /** The manager whose approval a cashier brought (X-Manager-Approval). */
+  approvedBy: string | null;
+}
+
+export const CLOSE_DAY_ACTION = 'day_close';
+
+function staffRef(staffId: string | null, names: Record<string, string>): StaffRef | null {
+  return staffId === null ? null : { staff_id: staffId, name: names[staffId] ?? staffId };
+}
+
+export class DayReports {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly ids: Ids,
+  ) {}
+
+  /** The open day's running figures (X report). Reads only. */
+  async x(merchantId: string, terminalId: string): Promise<DayReportView> {
+    const now = this.clock.now().toISOString();
+    return this.store.read(async (r) => {
+      const previous = await r.dayReports.latestZ(merchantId, terminalId);
+      const range = { fromSeq: previous?.toSeq ?? 0, toSeq: await r.dayReports.watermark(merchantId, terminalId) };
+      const figures = await this.figures(r, merchantId, terminalId, range, []);
+      return {
+        report: 'x',
+        shop_name: figures.shopName,
+        terminal_id: terminalId,
+        sequence: (previous?.sequence ?? 0) + 1,
+        opened_at: previous?.closedAt ?? null,
+        closed_at: null,
+        generated_at: now,
+        first_entry_at: figures.firstEntryAt,
+        last_entry_at: figures.lastEntryAt,
+        closed_by: null,
+        approved_by: null,
+        ledger: { from: range.fromSeq, to: range.toSeq },
+        ...daySections(figures.groups, figures.staffNames),
+      };
+    });
+  }
+
+  /**
+   * Closes the open day (Z report) in one unit of work. With `closeKey`, a repeated request (a
+   * retry after a lost answer) gets the day it closed before, with `replayed`, and closes nothing.
+   */
+  async close(merchantId: string, terminalId: string, actor: CloseActor, closeKey?: string): Promise<Outcome<{ report: DayReportView; replayed: boolean }>> {
+    if (actor.role === 'cashier' && actor.approvedBy === null) {
+      return failure(apiError(ErrorCode.forbidden, "Closing the day at the till needs a manager's approval", [
+        { field: 'X-Manager-Approval', message: 'missing, used or expired approval token' },
+      ]));
+    }
+    const outcome = await this.store.run(async (tx) => {
+      if (closeKey !== undefined) {
+        const earlier = await tx.dayReports.findZByKey(merchantId, terminalId, closeKey);
+        if (earlier) return { record: earlier, replayed: true };
+      }
+      const previous = await tx.dayReports.latestZ(merchantId, terminalId);
+      const range = { fromSeq: previous?.toSeq ?? 0, toSeq: await tx.dayReports.watermark(merchantId, terminalId) };
+      const people = [actor.staffId, ...(actor.approvedBy ? [actor.approvedBy] : [])];
+      const now = this.clock.now().toISOString();
+      const record: ZReportRecord = {
+        id: this.ids.newId(),
+        merchantId,
+        terminalId,
+        sequence: (previous?.sequence ?? 0) + 1,
+        fromSeq: range.fromSeq,
+        toSeq: range.toSeq,
+        openedAt: previous?.closedAt ?? null,
+        closedAt: now,
+        closedBy: actor.staffId,
+        approvedBy: actor.approvedBy,
+        closeKey: closeKey ?? null,
+        figures: await this.figures(tx, merchantId, terminalId, range, people),
+      };
+      await tx.dayReports.insertZ(record);
+      const audit: AuditRecord = {
+        id: this.ids.newId(),
+        merchantId,
+        staffId: actor.staffId,
+        approvedBy: actor.approvedBy,
+        action: CLOSE_DAY_ACTION,
+        subjectId: record.id,
+        detail: `${terminalId} Z ${record.sequence}`,
+        createdAt: now,
+      };
+      await tx.staff.audit(audit);
+      return { record, replayed: false };
+    });
+    return success({ report: zView(outcome.record), replayed: outcome.replayed }, outcome.replayed ? 200 : 201);
+  }
+
+  async get(merchantId: string, terminalId: string, sequence: number): Promise<Outcome<DayReportView>> {
+    const record = await this.store.read((r) => r.dayReports.getZ(merchantId, terminalId, sequence));
+    if (!record) return failure(apiError(ErrorCode.notFound, `Till ${terminalId} has no Z report ${sequence}`));
+    return success(zView(record));
+  }
+
+  /** The till's closed days, newest first. */
+  async list(merchantId: string, terminalId: string, limit: number, offset: number): Promise<ZReportList> {
+    const [records, total] = await this.store.read(async (r) => [await r.dayReports.listZ(merchantId, terminalId, limit, offset), await r.dayReports.countZ(merchantId, terminalId)] as const);
+    return {
+      terminal_id: terminalId,
+      total,
+      items: records.map((record) => {
+        const view = zView(record);
+        return {
+          sequence: view.sequence,
+          terminal_id: view.terminal_id,
+          opened_at: view.opened_at,
+          closed_at: record.closedAt,
+          closed_by: view.closed_by as StaffRef,
+          approved_by: view.approved_by,
+          totals: view.totals,
+        };
+      }),
+    };
+  }
+
+  /** The range's groups and span, with the names of its cashiers (and of `people`) as they are now. */
+  private async figures(r: Repositories, merchantId: string, terminalId: string, range: DayLedgerRange, people: readonly string[]): Promise<DayFigures> {
+    const groups = await r.dayReports.groups(merchantId, terminalId, range);
+    const span = await r.dayReports.span(merchantId, terminalId, range);
+    const wanted = new Set<string>(people);
+    for (const g of groups) if (g.staffId !== null) wanted.add(g.staffId);
+    const staffNames: Record<string, string> = {};
+    if (wanted.size > 0) {
+      for (const s of await r.staff.listByMerchant(merchantId)) if (wanted.has(s.id)) staffNames[s.id] = s.displayName;
+    }
+    const shopName = (await r.merchants.get(merchantId))?.name ?? '';
+    return { groups, staffNames, shopName, firstEntryAt: span.first, lastEntryAt: span.last };
+  }
+}
+
+/** A Z report from its stored figures alone, so it reads the same for ever. */
+function zView(record: ZReportRecord): DayReportView {
+  const { figures } = record;
+  return {
+    report: 'z',
+    shop_name: figures.shopName,
+    terminal_id: record.terminalId,
+    sequence: record.sequence,
+    opened_at: record.openedAt,
+    closed_at: record.closedAt,
+    generated_at: record.closedAt,
+    first_entry_at: figures.firstEntryAt,
+    last_entry_at: figures.lastEntryAt,
+    closed_by: staffRef(record.closedBy, figures.staffNames),
+    approved_by: staffRef(record.approvedBy, figures.staffNames),
+    ledger: { from: record.fromSeq, to: record.toSeq },
+    ...daySections(figures.groups, figures.staffNames),
+  };
+}

@@ -1,0 +1,248 @@
+/**
+ * Closing the day at a till (docs/operations.md "Closing the day"): the open day's X report, closing
+ * it with a Z report, and the till's past Z reports as JSON, A4 PDF and 42-column receipt lines.
+ * Staff sessions only. Every role reads; back office and admin close, a cashier with a manager's
+ * approval (POST /ui/approvals with action day_close, then X-Manager-Approval).
+ */
+import { Type, type TSchema } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
+import { apiError, ErrorCode, toReply, validationError } from '../../core/errors.js';
+import type { Gateway } from '../../core/gateway.js';
+import { checkIdempotencyKey } from '../../core/idempotency/idempotency.js';
+import type { Principal } from '../../core/merchants/authenticator.js';
+import { CLOSE_DAY_ACTION } from '../../core/reports/day-reports.js';
+import { RECEIPT_COLUMNS, reportLines } from '../../core/reports/report-text.js';
+import { requireStaffSession, send } from '../api-context.js';
+import { sendApiError } from '../errors.js';
+import { dayReportPdf } from '../report-pdf.js';
+import { TILL_TERMINAL_ID } from './till.js';
+
+const tags = ['Back-office UI'];
+
+const Figure = Type.Object({ count: Type.Integer(), amount: Type.Number({ description: 'decimal in the currency' }) });
+const figureFields = {
+  currency: Type.String(),
+  approved: Figure,
+  declined: Figure,
+  refunded: Figure,
+  net: Type.Number({ description: 'approved minus refunded' }),
+};
+const FigureRow = Type.Object(figureFields);
+const StaffRef = Type.Object({ staff_id: Type.String(), name: Type.String() });
+const NullableStaff = Type.Union([StaffRef, Type.Null()]);
+const NullableTime = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
+
+const DayReport = Type.Object(
+  {
+    report: Type.String({ enum: ['x', 'z'], description: 'x: the open day so far; z: a closed day, never changed' }),
+    shop_name: Type.String(),
+    terminal_id: Type.String(),
+    sequence: Type.Integer({ description: "Z: the report's number at this till; X: the number the day gets when closed" }),
+    opened_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: "the previous Z report's close; null on a till's first day" }),
+    closed_at: NullableTime,
+    generated_at: Type.String({ format: 'date-time' }),
+    first_entry_at: NullableTime,
+    last_entry_at: NullableTime,
+    closed_by: NullableStaff,
+    approved_by: NullableStaff,
+    ledger: Type.Object({ from: Type.Integer(), to: Type.Integer() }, { description: "the day's range in the till's ledger: after `from`, up to and including `to`" }),
+    totals: Type.Array(FigureRow, { description: 'per currency' }),
+    by_card_brand: Type.Array(Type.Object({ card_brand: Type.String(), ...figureFields })),
+    by_entry_mode: Type.Array(Type.Object({ entry_mode: Type.String(), ...figureFields })),
+    by_cashier: Type.Array(Type.Object({ staff_id: Type.Union([Type.String(), Type.Null()], { description: 'null: sent with API credentials' }), name: Type.String(), ...figureFields })),
+  },
+  { title: 'DayReport' },
+);
+
+const ZSummary = Type.Object({
+  sequence: Type.Integer(),
+  terminal_id: Type.String(),
+  opened_at: NullableTime,
+  closed_at: Type.String({ format: 'date-time' }),
+  closed_by: StaffRef,
+  approved_by: NullableStaff,
+  totals: Type.Array(FigureRow),
+});
+
+const TerminalQuery = Type.Object(
+  { terminal_id: Type.Optional(Type.String({ pattern: '^[\\x21-\\x7e]{1,40}$', description: `the till's terminal id; default ${TILL_TERMINAL_ID}` })) },
+  { additionalProperties: false },
+);
+const ListQuery = Type.Object(
+  {
+    terminal_id: Type.Optional(Type.String({ pattern: '^[\\x21-\\x7e]{1,40}$', description: `the till's terminal id; default ${TILL_TERMINAL_ID}` })),
+    limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: 'page size, default 20, at most 100' })),
+    offset: Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$' })),
+  },
+  { additionalProperties: false },
+);
+const SequenceParams = Type.Object({ sequence: Type.String({ pattern: '^[1-9][0-9]{0,8}$', description: 'the Z report number' }) });
+
+const ErrorRef = Type.Ref('ErrorBody');
+function responses(success: Record<number, TSchema>, errors: number[]): Record<number, TSchema> {
+  const all: Record<number, TSchema> = { ...success };
+  const words: Record<number, string> = {
+    400: 'Invalid request (1001)',
+    401: 'No staff session (2001)',
+    403: "Not allowed for this role, or a cashier without a manager's approval (2002)",
+    404: 'No such Z report at this till (3001)',
+  };
+  for (const status of [...errors, 401]) all[status] = Type.Unsafe({ ...ErrorRef, description: words[status] ?? 'Error' });
+  return all;
+}
+
+export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
+  const reports = gateway.dayReports;
+  return async (app) => {
+    const requireSession = requireStaffSession(gateway);
+    const merchantOf = (principal: Principal | undefined) => principal?.merchantId ?? '';
+    const terminalOf = (query: { terminal_id?: string }) => query.terminal_id ?? TILL_TERMINAL_ID;
+
+    app.get(
+      '/ui/reports/x',
+      {
+        schema: {
+          tags,
+          summary: "X report: the till's open day so far (changes nothing)",
+          description: 'Approved (captured), declined and refunded card-present figures since the last Z report, per currency, card brand, entry mode and cashier. Any staff role.',
+          querystring: TerminalQuery,
+          response: responses({ 200: DayReport }, [400]),
+        },
+        onRequest: requireSession,
+      },
+      async (request, reply) => reply.send(await reports.x(merchantOf(request.principal), terminalOf(request.query))),
+    );
+
+    app.post(
+      '/ui/reports/z',
+      {
+        schema: {
+          tags,
+          summary: 'Close the day: Z report (back office or admin; a cashier with a manager approval)',
+          description:
+            'Takes the figures of the open day up to this moment, stores them under the next sequence number of the till and writes the audit log entry, in one database transaction. ' +
+            'A closed day never changes; sales and refunds committed after the close belong to the next day. ' +
+            'With Idempotency-Key, a repeated request answers 200 with the day it closed before instead of closing another.',
+          querystring: TerminalQuery,
+          headers: Type.Object({
+            'x-manager-approval': Type.Optional(Type.String({ description: 'a cashier: the token of POST /ui/approvals with action day_close' })),
+            'idempotency-key': Type.Optional(Type.String({ description: 'a retry with the same key never closes a second day' })),
+          }),
+          response: responses({ 201: DayReport, 200: DayReport }, [400, 403]),
+        },
+        onRequest: requireSession,
+      },
+      async (request, reply) => {
+        const principal = request.principal as Principal;
+        const staff = principal.staff;
+        if (!staff) return sendApiError(reply, apiError(ErrorCode.forbidden, 'Only staff close the day'));
+        const rawKey = request.headers['idempotency-key'];
+        const closeKey = typeof rawKey === 'string' ? rawKey : undefined;
+        if (closeKey !== undefined) {
+          const invalid = checkIdempotencyKey(closeKey, 'Idempotency-Key');
+          if (invalid) return sendApiError(reply, invalid);
+        }
+        let approvedBy: string | null = null;
+        if (staff.role === 'cashier') {
+          const token = request.headers['x-manager-approval'];
+          approvedBy = (typeof token === 'string' ? gateway.staff.consumeApproval(token, merchantOf(principal), CLOSE_DAY_ACTION, closeKey) : undefined) ?? null;
+        }
+        const result = await reports.close(merchantOf(principal), terminalOf(request.query), { staffId: staff.id, role: staff.role, approvedBy }, closeKey);
+        if (result.ok && result.value.replayed) reply.header('Idempotent-Replayed', 'true');
+        return send(reply, toReply(result.ok ? { ...result, value: result.value.report } : result));
+      },
+    );
+
+    app.get(
+      '/ui/reports/z',
+      {
+        schema: {
+          tags,
+          summary: "The till's closed days (Z reports), newest first",
+          querystring: ListQuery,
+          response: responses({ 200: Type.Object({ terminal_id: Type.String(), total: Type.Integer(), items: Type.Array(ZSummary) }) }, [400]),
+        },
+        onRequest: requireSession,
+      },
+      async (request, reply) => {
+        const limit = request.query.limit === undefined ? 20 : Number(request.query.limit);
+        if (limit < 1 || limit > 100) return sendApiError(reply, validationError([{ field: 'limit', message: 'must be 1 to 100' }]));
+        const offset = request.query.offset === undefined ? 0 : Number(request.query.offset);
+        return reply.send(await reports.list(merchantOf(request.principal), terminalOf(request.query), limit, offset));
+      },
+    );
+
+    app.get(
+      '/ui/reports/z/:sequence',
+      {
+        schema: { tags, summary: 'One Z report, as it was written when the day was closed', params: SequenceParams, querystring: TerminalQuery, response: responses({ 200: DayReport }, [400, 404]) },
+        onRequest: requireSession,
+      },
+      async (request, reply) => send(reply, toReply(await reports.get(merchantOf(request.principal), terminalOf(request.query), Number(request.params.sequence)))),
+    );
+
+    app.get(
+      '/ui/reports/z/:sequence.pdf',
+      {
+        schema: {
+          tags,
+          summary: 'One Z report as an A4 PDF',
+          params: SequenceParams,
+          querystring: TerminalQuery,
+          produces: ['application/pdf'],
+          response: responses({ 200: Type.Unsafe({ type: 'string', format: 'binary', description: 'application/pdf' }) }, [400, 404]),
+        },
+        onRequest: requireSession,
+      },
+      async (request, reply) => {
+        const found = await reports.get(merchantOf(request.principal), terminalOf(request.query), Number(request.params.sequence));
+        if (!found.ok) return sendApiError(reply, found.error);
+        return sendPdf(reply, await dayReportPdf(found.value), `z-report-${found.value.terminal_id}-${found.value.sequence}.pdf`);
+      },
+    );
+
+    app.get(
+      '/ui/reports/x.pdf',
+      {
+        schema: { tags, summary: 'The X report as an A4 PDF', querystring: TerminalQuery, produces: ['application/pdf'], response: responses({ 200: Type.Unsafe({ type: 'string', format: 'binary', description: 'application/pdf' }) }, [400]) },
+        onRequest: requireSession,
+      },
+      async (request, reply) => {
+        const view = await reports.x(merchantOf(request.principal), terminalOf(request.query));
+        return sendPdf(reply, await dayReportPdf(view), `x-report-${view.terminal_id}.pdf`);
+      },
+    );
+
+    const ReceiptLines = Type.Object({
+      columns: Type.Integer({ description: 'characters per line (80 mm paper, font A)' }),
+      lines: Type.Array(Type.String(), { description: 'print each line as it is, monospaced' }),
+    });
+
+    app.get(
+      '/ui/reports/z/:sequence/receipt',
+      {
+        schema: { tags, summary: 'One Z report as 42-column lines for a receipt printer', params: SequenceParams, querystring: TerminalQuery, response: responses({ 200: ReceiptLines }, [400, 404]) },
+        onRequest: requireSession,
+      },
+      async (request, reply) => {
+        const found = await reports.get(merchantOf(request.principal), terminalOf(request.query), Number(request.params.sequence));
+        if (!found.ok) return sendApiError(reply, found.error);
+        return reply.send({ columns: RECEIPT_COLUMNS, lines: reportLines(found.value) });
+      },
+    );
+
+    app.get(
+      '/ui/reports/x/receipt',
+      {
+        schema: { tags, summary: 'The X report as 42-column lines for a receipt printer', querystring: TerminalQuery, response: responses({ 200: ReceiptLines }, [400]) },
+        onRequest: requireSession,
+      },
+      async (request, reply) => reply.send({ columns: RECEIPT_COLUMNS, lines: reportLines(await reports.x(merchantOf(request.principal), terminalOf(request.query))) }),
+    );
+  };
+}
+
+function sendPdf(reply: FastifyReply, pdf: Buffer, filename: string): FastifyReply {
+  return reply.code(200).type('application/pdf').header('Content-Disposition', `inline; filename="${filename}"`).header('Cache-Control', 'no-store').send(pdf);
+}

@@ -1,0 +1,467 @@
+/**
+ * Close the day at the till: the open day's running figures (X report), closing it with a Z report
+ * (a manager closes; a cashier needs the manager's login and PIN or password, like a refund), and
+ * the till's past Z reports. Every report prints on A4 (reports.css), opens as a PDF in the browser
+ * and shows the 42-column lines a receipt printer prints.
+ */
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { ApiError } from '../api/client.js';
+import { useSession } from '../session-store.js';
+import { formatMoney, formatNumber } from '../till/money.js';
+import { CheckIcon } from '../ui/icons.js';
+import { Modal } from '../ui/modal.js';
+import { SecretField, type SecretMethod } from '../ui/secret-field.js';
+import { pdfHref, reportsClient, type DayReport, type FigureRow, type ReceiptLines } from './reports-client.js';
+import { useReports } from './reports-store.js';
+import './reports.css';
+
+const timeFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+const when = (iso: string | null, none = '—') => (iso ? timeFormat.format(new Date(iso)) : none);
+
+const BRANDS: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express', discover: 'Discover', unknown: 'Other cards' };
+const ENTRY_MODES: Record<string, string> = { contactless: 'Contactless', chip: 'Chip', swipe: 'Swipe', manual: 'Keyed in', unknown: 'Unknown' };
+
+/** PDFs open from the gateway's own origin; inside the desktop window the app talks through the bridge instead. */
+const canOpenPdf = typeof window !== 'undefined' && !window.tillgate;
+
+export function DayClose() {
+  const status = useReports((s) => s.status);
+  const error = useReports((s) => s.error);
+  const x = useReports((s) => s.x);
+  const reading = useReports((s) => s.reading);
+  const load = useReports((s) => s.load);
+  const show = useReports((s) => s.show);
+  const [closing, setClosing] = useState(false);
+  const [justClosed, setJustClosed] = useState<number | null>(null);
+  const [slip, setSlip] = useState<{ title: string; lines: ReceiptLines } | null>(null);
+
+  useEffect(() => {
+    show(null);
+    void load();
+  }, [load, show]);
+
+  const openSlip = async (report: DayReport) => {
+    try {
+      const lines = report.report === 'z' ? await reportsClient.zReceipt(report.sequence) : await reportsClient.xReceipt();
+      setSlip({ title: report.report === 'z' ? `Z report No. ${report.sequence} for the receipt printer` : 'X report for the receipt printer', lines });
+    } catch (problem) {
+      useReports.setState({ error: problem instanceof Error ? problem.message : 'The receipt lines could not be loaded.' });
+    }
+  };
+
+  const report = reading ?? x;
+  return (
+    <section className="day-close" aria-labelledby="day-close-title">
+      {error && (
+        <p className="form-problem" role="alert">
+          {error}
+        </p>
+      )}
+      {reading ? (
+        <>
+          <div className="section-head no-print">
+            <button type="button" className="button" onClick={() => show(null)}>
+              ← Open day and past days
+            </button>
+            <ReportActions report={reading} onSlip={() => void openSlip(reading)} />
+          </div>
+          {justClosed === reading.sequence && (
+            <p className="report-closed-note no-print" role="status">
+              <CheckIcon size={20} /> Day {reading.sequence} is closed. Sales from now on belong to day {reading.sequence + 1}.
+            </p>
+          )}
+          <ReportSheet report={reading} />
+        </>
+      ) : (
+        <>
+          <div className="section-head no-print">
+            <h2 id="day-close-title">Close the day</h2>
+            <div className="report-actions">
+              <button type="button" className="button" onClick={() => void load()} aria-disabled={status === 'loading'}>
+                {status === 'loading' ? 'Refreshing…' : 'Refresh'}
+              </button>
+              {x && <ReportActions report={x} onSlip={() => void openSlip(x)} />}
+              {x && (
+                <button type="button" className="button button-primary" onClick={() => setClosing(true)}>
+                  Close day {x.sequence}…
+                </button>
+              )}
+            </div>
+          </div>
+          {status === 'loading' && !x && (
+            <p className="loading" role="status">
+              Loading the day…
+            </p>
+          )}
+          {report && <ReportSheet report={report} />}
+          <PastDays />
+        </>
+      )}
+      {closing && x && (
+        <CloseDayDialog
+          day={x}
+          onClose={(closed) => {
+            setClosing(false);
+            if (closed) {
+              setJustClosed(closed.sequence);
+              show(closed);
+              void load();
+            }
+          }}
+        />
+      )}
+      {slip && (
+        <Modal title={slip.title} onClose={() => setSlip(null)} className="modal-receipt">
+          <pre className="receipt report-slip" aria-label={`${slip.lines.columns}-column receipt lines`}>
+            {slip.lines.lines.join('\n')}
+          </pre>
+          <div className="modal-actions">
+            <button type="button" className="button button-lg" onClick={() => setSlip(null)}>
+              Close
+            </button>
+            <button type="button" className="button button-primary button-lg" data-autofocus onClick={() => window.print()}>
+              Print slip
+            </button>
+          </div>
+        </Modal>
+      )}
+    </section>
+  );
+}
+
+function ReportActions({ report, onSlip }: { report: DayReport; onSlip: () => void }) {
+  const label = report.report === 'z' ? `Z report ${report.sequence}` : 'the X report';
+  return (
+    <div className="report-actions">
+      <button type="button" className="button" onClick={() => window.print()} aria-label={`Print ${label} on A4`}>
+        Print A4
+      </button>
+      {canOpenPdf && (
+        <a className="button" href={pdfHref(report.report === 'z' ? report.sequence : null)} target="_blank" rel="noreferrer" aria-label={`${label} as PDF`}>
+          PDF
+        </a>
+      )}
+      <button type="button" className="button" onClick={onSlip} aria-label={`${label} for the receipt printer`}>
+        Receipt printer
+      </button>
+    </div>
+  );
+}
+
+/** One report as a sheet: header facts, totals per currency, then per card brand, entry mode and cashier. */
+function ReportSheet({ report }: { report: DayReport }) {
+  const closed = report.report === 'z';
+  return (
+    <article className="day-report" aria-labelledby="day-report-title">
+      <header className="report-header">
+        <div>
+          <p className="report-shop">{report.shop_name}</p>
+          <h2 id="day-report-title" className="report-title">
+            {closed ? `Z report No. ${report.sequence}` : `Day ${report.sequence} so far`}
+          </h2>
+          <p className={closed ? 'badge badge-ok report-kind' : 'badge badge-wait report-kind'}>
+            {closed ? 'Closed day · these figures never change' : 'X report · running totals, the day is still open'}
+          </p>
+        </div>
+        <dl className="report-facts">
+          <dt>Till</dt>
+          <dd>{report.terminal_id}</dd>
+          <dt>Opened</dt>
+          <dd>{when(report.opened_at, 'first day of this till')}</dd>
+          {closed ? (
+            <>
+              <dt>Closed</dt>
+              <dd>{when(report.closed_at)}</dd>
+              <dt>Closed by</dt>
+              <dd>{report.closed_by?.name ?? '—'}</dd>
+              {report.approved_by && (
+                <>
+                  <dt>Approved by</dt>
+                  <dd>{report.approved_by.name}</dd>
+                </>
+              )}
+            </>
+          ) : (
+            <>
+              <dt>Taken</dt>
+              <dd>{when(report.generated_at)}</dd>
+            </>
+          )}
+          <dt>Last sale</dt>
+          <dd>{when(report.last_entry_at)}</dd>
+        </dl>
+      </header>
+
+      {report.totals.length === 0 ? (
+        <p className="muted report-empty">No card sales, declines or refunds {closed ? 'on this day' : 'yet today'}.</p>
+      ) : (
+        <>
+          <div className="report-totals">
+            {report.totals.map((t) => (
+              <dl key={t.currency} className="totals-row report-totals-row" aria-label={`Totals in ${t.currency}`}>
+                <div className="total">
+                  <dt>Approved</dt>
+                  <dd>{formatMoney(t.approved.amount, t.currency)}</dd>
+                  <dd className="total-count">{plural(t.approved.count, 'sale')}</dd>
+                </div>
+                <div className="total">
+                  <dt>Refunded</dt>
+                  <dd>{formatMoney(t.refunded.amount, t.currency)}</dd>
+                  <dd className="total-count">{plural(t.refunded.count, 'refund')}</dd>
+                </div>
+                <div className="total total-net">
+                  <dt>Net</dt>
+                  <dd>{formatMoney(t.net, t.currency)}</dd>
+                  <dd className="total-count">approved − refunded</dd>
+                </div>
+                <div className="total total-muted">
+                  <dt>Declined</dt>
+                  <dd>{formatMoney(t.declined.amount, t.currency)}</dd>
+                  <dd className="total-count">{plural(t.declined.count, 'decline')}</dd>
+                </div>
+              </dl>
+            ))}
+          </div>
+          <FigureTable title="By card brand" first="Card brand" rows={report.by_card_brand.map((r) => ({ key: `${r.card_brand}-${r.currency}`, label: BRANDS[r.card_brand] ?? r.card_brand, row: r }))} />
+          <FigureTable title="By entry mode" first="Entry mode" rows={report.by_entry_mode.map((r) => ({ key: `${r.entry_mode}-${r.currency}`, label: ENTRY_MODES[r.entry_mode] ?? r.entry_mode, row: r }))} />
+          <FigureTable title="By cashier" first="Cashier" rows={report.by_cashier.map((r) => ({ key: `${r.staff_id ?? 'api'}-${r.currency}`, label: r.name, row: r }))} />
+        </>
+      )}
+      <p className="report-footer">
+        {closed
+          ? `Z report No. ${report.sequence} of till ${report.terminal_id}, closed ${when(report.closed_at)}. A closed day never changes.`
+          : `X report of till ${report.terminal_id}, taken ${when(report.generated_at)}. Running totals: the day is not closed.`}
+      </p>
+    </article>
+  );
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+function FigureTable({ title, first, rows }: { title: string; first: string; rows: Array<{ key: string; label: string; row: FigureRow }> }) {
+  return (
+    <section className="report-section">
+      <h3>{title}</h3>
+      <table className="sales-table report-table">
+        <thead>
+          <tr>
+            <th scope="col">{first}</th>
+            <th scope="col">Currency</th>
+            <th scope="col" className="num">
+              Approved
+            </th>
+            <th scope="col" className="num">
+              Declined
+            </th>
+            <th scope="col" className="num">
+              Refunded
+            </th>
+            <th scope="col" className="num">
+              Net
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map(({ key, label, row }) => (
+            <tr key={key}>
+              <th scope="row">{label}</th>
+              <td>{row.currency}</td>
+              <FigureCell amount={row.approved.amount} count={row.approved.count} currency={row.currency} />
+              <FigureCell amount={row.declined.amount} count={row.declined.count} currency={row.currency} />
+              <FigureCell amount={row.refunded.amount} count={row.refunded.count} currency={row.currency} />
+              <td className="num report-net">{formatNumber(row.net, row.currency)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+function FigureCell({ amount, count, currency }: { amount: number; count: number; currency: string }) {
+  return (
+    <td className="num">
+      <span className="cell-main">{formatNumber(amount, currency)}</span>
+      <span className="cell-sub">× {count}</span>
+    </td>
+  );
+}
+
+function PastDays() {
+  const days = useReports((s) => s.days);
+  const status = useReports((s) => s.status);
+  const read = useReports((s) => s.read);
+  return (
+    <section className="report-section past-days no-print" aria-labelledby="past-days-title">
+      <h3 id="past-days-title">Past days (Z reports)</h3>
+      {days.length === 0 && status === 'ready' ? (
+        <p className="muted">No day has been closed at this till yet.</p>
+      ) : (
+        <table className="sales-table">
+          <caption className="visually-hidden">Closed days of this till, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">No.</th>
+              <th scope="col">Opened</th>
+              <th scope="col">Closed</th>
+              <th scope="col">Closed by</th>
+              <th scope="col" className="num">
+                Net
+              </th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {days.map((day) => (
+              <tr key={day.sequence} data-sequence={day.sequence}>
+                <td>
+                  <span className="cell-main">Z {day.sequence}</span>
+                </td>
+                <td>{when(day.opened_at, 'first day')}</td>
+                <td>{when(day.closed_at)}</td>
+                <td>
+                  <span className="cell-main">{day.closed_by.name}</span>
+                  {day.approved_by && <span className="cell-sub">approved by {day.approved_by.name}</span>}
+                </td>
+                <td className="num nowrap">{day.totals.length === 0 ? <span className="muted">no sales</span> : day.totals.map((t) => <span key={t.currency} className="cell-main">{formatMoney(t.net, t.currency)}</span>)}</td>
+                <td className="row-actions">
+                  <button type="button" className="button button-small" onClick={() => void read(day.sequence)} aria-label={`Open Z report ${day.sequence}`}>
+                    Open
+                  </button>
+                  {canOpenPdf && (
+                    <a className="button button-small" href={pdfHref(day.sequence)} target="_blank" rel="noreferrer" aria-label={`Z report ${day.sequence} as PDF`}>
+                      PDF
+                    </a>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+function closeProblem(error: unknown): string {
+  if (error instanceof ApiError && error.kind === 'api') {
+    if (error.status === 403 && error.errors.some((e) => e.field === 'login')) return "The manager's login, PIN or password is wrong.";
+    if (error.status === 403 && error.errors.some((e) => e.field === 'X-Manager-Approval')) return 'The approval was refused or has expired. Ask the manager again.';
+    if (error.status === 403) return 'This account cannot approve closing the day: it needs a back-office or admin role in this shop.';
+    if (error.status === 429) return `Too many failed attempts. Try again in ${error.retryAfterSeconds ?? 60} seconds.`;
+    if (error.status === 400) return "Enter the manager's login and PIN (4 to 8 digits) or password.";
+  }
+  if (error instanceof ApiError && error.kind === 'network') return 'The gateway did not answer. Try again: the day is never closed twice.';
+  return error instanceof Error ? error.message : 'The day could not be closed.';
+}
+
+/** Confirms closing the day; a cashier brings a manager's approval. */
+function CloseDayDialog({ day, onClose }: { day: DayReport; onClose: (closed: DayReport | null) => void }) {
+  const cashier = useSession((s) => s.session?.staff.role === 'cashier');
+  const [login, setLogin] = useState('');
+  const [method, setMethod] = useState<SecretMethod>('pin');
+  const [secret, setSecret] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  /** One key per dialog: a retry after a lost answer gets the day it closed, not a second one. */
+  const key = useRef(crypto.randomUUID());
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    if (cashier && (!login.trim() || (method === 'pin' ? !/^\d{4,8}$/.test(secret) : !secret))) {
+      setProblem(method === 'pin' ? "Enter the manager's login and PIN (4 to 8 digits)." : "Enter the manager's login and password.");
+      return;
+    }
+    setBusy(true);
+    setProblem(null);
+    try {
+      const token = cashier ? await reportsClient.approveClose(method === 'pin' ? { login: login.trim(), pin: secret } : { login: login.trim(), password: secret }) : undefined;
+      onClose(await reportsClient.closeDay(token, key.current));
+    } catch (error) {
+      setProblem(closeProblem(error));
+      setBusy(false);
+    } finally {
+      setSecret('');
+    }
+  };
+
+  return (
+    <Modal title={`Close day ${day.sequence}`} onClose={() => onClose(null)} busy={busy} className="modal-narrow">
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        <p>
+          Closing the day prints <strong>Z report No. {day.sequence}</strong> with the figures up to now. A closed day <strong>never changes</strong>: sales and refunds from
+          now on belong to day {day.sequence + 1}.
+        </p>
+        <dl className="close-facts">
+          <div className="close-facts-row">
+            <dt>Opened</dt>
+            <dd>{when(day.opened_at, 'first day of this till')}</dd>
+          </div>
+          {day.totals.length === 0 ? (
+            <div className="close-facts-row">
+              <dt>Sales</dt>
+              <dd>none</dd>
+            </div>
+          ) : (
+            day.totals.map((t) => (
+              <div key={t.currency} className="close-facts-row">
+                <dt>Net {t.currency}</dt>
+                <dd>
+                  {formatMoney(t.net, t.currency)} ({plural(t.approved.count, 'sale')}, {plural(t.refunded.count, 'refund')})
+                </dd>
+              </div>
+            ))
+          )}
+        </dl>
+        {cashier && (
+          <fieldset className="approval">
+            <legend>Manager approval</legend>
+            <label className="field">
+              <span className="field-label">Manager login</span>
+              <input
+                className="input"
+                autoComplete="off"
+                autoCapitalize="none"
+                spellCheck={false}
+                value={login}
+                data-autofocus
+                onChange={(event) => {
+                  setLogin(event.target.value);
+                  setProblem(null);
+                }}
+              />
+            </label>
+            <SecretField
+              method={method}
+              secret={secret}
+              onMethod={setMethod}
+              onSecret={(value) => {
+                setSecret(value);
+                setProblem(null);
+              }}
+              legend="The manager approves with"
+              whose="Manager"
+              passwordAutoComplete="off"
+            />
+          </fieldset>
+        )}
+        <p className="form-problem" role="alert">
+          {problem ?? ''}
+        </p>
+        <div className="modal-actions">
+          <button type="button" className="button button-lg" onClick={() => onClose(null)} disabled={busy} data-autofocus={cashier ? undefined : true}>
+            Cancel
+          </button>
+          <button type="submit" className="button button-primary button-lg" aria-disabled={busy}>
+            {busy ? 'Closing…' : `${cashier ? 'Approve and close' : 'Close'} day ${day.sequence}`}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,61 @@
+/**
+ * The Close-the-day screen's data: the open day's X report, the till's past Z reports, and the Z
+ * report being read. A Z report is shown from the gateway's stored figures, never recomputed here.
+ */
+import { create } from 'zustand';
+import { ApiError } from '../api/client.js';
+import { useSession } from '../session-store.js';
+import { reportsClient, type DayReport, type ZReportSummary } from './reports-client.js';
+
+interface ReportsState {
+  status: 'idle' | 'loading' | 'ready' | 'failed';
+  x: DayReport | null;
+  days: ZReportSummary[];
+  error: string | null;
+  /** The Z report on screen, or null for the open day. */
+  reading: DayReport | null;
+  load: () => Promise<void>;
+  read: (sequence: number) => Promise<void>;
+  show: (report: DayReport | null) => void;
+}
+
+function problemOf(error: unknown, what: string): string {
+  if (error instanceof ApiError && error.kind === 'network') return `${what} could not be loaded: the gateway did not answer.`;
+  return error instanceof Error ? error.message : `${what} could not be loaded.`;
+}
+
+/** A 401 means the session ended: back to the login screen. */
+function sessionEnded(error: unknown): boolean {
+  if (error instanceof ApiError && error.kind === 'api' && error.status === 401) {
+    useSession.getState().ended();
+    return true;
+  }
+  return false;
+}
+
+export const useReports = create<ReportsState>()((set) => ({
+  status: 'idle',
+  x: null,
+  days: [],
+  error: null,
+  reading: null,
+  load: async () => {
+    set({ status: 'loading', error: null });
+    try {
+      const [x, list] = await Promise.all([reportsClient.xReport(), reportsClient.zReports()]);
+      set({ status: 'ready', x, days: list.items });
+    } catch (error) {
+      if (sessionEnded(error)) return;
+      set({ status: 'failed', error: problemOf(error, 'The day report') });
+    }
+  },
+  read: async (sequence) => {
+    try {
+      set({ reading: await reportsClient.zReport(sequence), error: null });
+    } catch (error) {
+      if (sessionEnded(error)) return;
+      set({ error: problemOf(error, `Z report ${sequence}`) });
+    }
+  },
+  show: (report) => set({ reading: report }),
+}));
