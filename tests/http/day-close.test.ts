@@ -13,6 +13,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { CardAuthorizationRequest, CardDecision } from '../../main/core/ports.js';
 import { assertApiError, createTestMerchant, startTestGateway, tempDir, TestClock, type TestGateway, type TestMerchant } from '../helpers/api.js';
 import { cardPayment, freshPan, posPayment, TEST_PIN } from '../helpers/payments.js';
+import { startPrinterListener } from '../helpers/printer-listener.js';
 
 const COOKIE = 'tillgate_session';
 const TILL = 'TILL-1';
@@ -373,6 +374,34 @@ describe('closing the day at a till', () => {
     assert.match(text, /TOTAL EUR\n {2}Approved {17}6 {8}154\.75\n {2}Declined {17}2 {9}30\.50\n {2}Refunded {17}2 {9}27\.50\n {2}Net {31}127\.25/);
     assert.match(text, /Mastercard EUR/);
     assert.match(text, /API \(no staff login\) EUR/);
+  });
+
+  test("a Z report prints on the shop's ESC/POS receipt printer, laid out for its width", async () => {
+    const noPrinter = assertApiError(await call('POST', '/ui/reports/z/1/print', anna.token), 400, 1002, ['printer']);
+    assert.match(noPrinter.message, /No receipt printer/);
+    const printer = await startPrinterListener();
+    try {
+      const boss = await staff('admin', 'boss', '9753', 'Boss');
+      const set = await call('PUT', '/ui/receipt-printer', boss.token, { connection: 'network', host: printer.host, port: printer.port });
+      assert.equal(set.statusCode, 200, set.body);
+      const response = await call('POST', '/ui/reports/z/1/print', anna.token);
+      assert.equal(response.statusCode, 200, response.body);
+      assert.equal(response.json<{ printed: boolean }>().printed, true);
+      const [job] = await printer.waitForJobs(1);
+      assert.ok(job);
+      assert.equal(job.bytes.subarray(0, 2).toString('hex'), '1b40', 'starts with ESC @');
+      assert.match(job.text, /Z REPORT NO\. 1/);
+      assert.match(job.text, /TOTAL EUR/);
+      assert.match(job.text, / {2}Net {31}127\.25/);
+      assert.match(job.text, /Closed day: these figures never change\./);
+      const x = await call('POST', '/ui/reports/x/print', ben.token);
+      assert.equal(x.json<{ printed: boolean }>().printed, true);
+      const jobs = await printer.waitForJobs(2);
+      assert.match(jobs[1]?.text ?? '', /X REPORT \(DAY 3, OPEN\)/);
+      assertApiError(await call('POST', '/ui/reports/z/7/print', anna.token), 404, 3001);
+    } finally {
+      await printer.close();
+    }
   });
 
   test('a Z report exports as an A4 PDF with its figures', async (t) => {

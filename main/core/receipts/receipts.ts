@@ -15,6 +15,7 @@ import type {
   Clock,
   Ids,
   Logger,
+  PrintDocument,
   PrinterTarget,
   QrCodes,
   ReceiptPrinter,
@@ -351,6 +352,16 @@ export class Receipts {
     const printer = await this.printerOf(viewer.merchantId);
     if (!printer.ok) return printer;
     return success(await this.send(printer.value, printedReceipt(receipt.value.language, receipt.value, printer.value.charactersPerLine), { receipt_id: receiptId }));
+  }
+
+  /**
+   * Prints another of the shop's documents (a day's X or Z report) on its receipt printer, laid out
+   * by `layout` for the printer's characters per line.
+   */
+  async printDocument(merchantId: string, layout: (charactersPerLine: number) => PrintDocument, what: Record<string, unknown>): Promise<Outcome<PrintResult>> {
+    const printer = await this.printerOf(merchantId);
+    if (!printer.ok) return printer;
+    return success(await this.send(printer.value, layout(printer.value.charactersPerLine), what));
   }
 
   async testPrint(viewer: ReceiptViewer): Promise<Outcome<PrintResult>> {

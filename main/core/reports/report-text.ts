@@ -4,6 +4,7 @@
  * brand and entry mode names, amounts with thousands separators, times in the gateway's time zone.
  */
 import { currencyExponent } from '../money.js';
+import type { PrintDocument } from '../ports.js';
 import type { DayReportView } from './day-reports.js';
 import type { FigureRow } from './figures.js';
 
@@ -105,4 +106,16 @@ export function reportLines(view: DayReportView, width = RECEIPT_COLUMNS): strin
   lines.push(rule);
   lines.push(view.report === 'z' ? center('Closed day: these figures never change.', width) : center('The day is still open.', width));
   return lines;
+}
+
+/** The report for the shop's ESC/POS receipt printer: the same lines, headings in bold. */
+export function reportPrintDocument(view: DayReportView, width: number): PrintDocument {
+  const lines = reportLines(view, width);
+  const headings = new Set([1, 2]);
+  return {
+    lines: lines.map((text, i) => ({
+      text,
+      ...(headings.has(i) || /^(TOTAL |BY )/.test(text) ? { bold: true } : {}),
+    })),
+  };
 }

@@ -12,7 +12,8 @@ import type { Gateway } from '../../core/gateway.js';
 import { checkIdempotencyKey } from '../../core/idempotency/idempotency.js';
 import type { Principal } from '../../core/merchants/authenticator.js';
 import { CLOSE_DAY_ACTION } from '../../core/reports/day-reports.js';
-import { RECEIPT_COLUMNS, reportLines } from '../../core/reports/report-text.js';
+import { PrintResultSchema } from '../../core/receipts/receipt.js';
+import { RECEIPT_COLUMNS, reportLines, reportPrintDocument } from '../../core/reports/report-text.js';
 import { requireStaffSession, send } from '../api-context.js';
 import { sendApiError } from '../errors.js';
 import { dayReportPdf } from '../report-pdf.js';
@@ -229,6 +230,39 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         const found = await reports.get(merchantOf(request.principal), terminalOf(request.query), Number(request.params.sequence));
         if (!found.ok) return sendApiError(reply, found.error);
         return reply.send({ columns: RECEIPT_COLUMNS, lines: reportLines(found.value) });
+      },
+    );
+
+    app.post(
+      '/ui/reports/z/:sequence/print',
+      {
+        schema: {
+          tags,
+          summary: "Print one Z report on the shop's receipt printer (ESC/POS)",
+          description: 'Laid out for the printer\'s characters per line. A printer that does not answer is a result (printed false); no printer set up is 400 (1002).',
+          params: SequenceParams,
+          querystring: TerminalQuery,
+          response: responses({ 200: PrintResultSchema }, [400, 404]),
+        },
+        onRequest: requireSession,
+      },
+      async (request, reply) => {
+        const found = await reports.get(merchantOf(request.principal), terminalOf(request.query), Number(request.params.sequence));
+        if (!found.ok) return sendApiError(reply, found.error);
+        const view = found.value;
+        return send(reply, toReply(await gateway.receipts.printDocument(merchantOf(request.principal), (width) => reportPrintDocument(view, width), { z_report: view.sequence })));
+      },
+    );
+
+    app.post(
+      '/ui/reports/x/print',
+      {
+        schema: { tags, summary: "Print the X report on the shop's receipt printer (ESC/POS)", querystring: TerminalQuery, response: responses({ 200: PrintResultSchema }, [400]) },
+        onRequest: requireSession,
+      },
+      async (request, reply) => {
+        const view = await reports.x(merchantOf(request.principal), terminalOf(request.query));
+        return send(reply, toReply(await gateway.receipts.printDocument(merchantOf(request.principal), (width) => reportPrintDocument(view, width), { x_report: view.sequence })));
       },
     );
 
