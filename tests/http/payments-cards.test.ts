@@ -57,9 +57,9 @@ const approved = (operation: 'payment' | 'authorize'): Expected =>
 function expectedOutcome(card: TestCard, entry: 'ecommerce' | 'contactless', operation: 'payment' | 'authorize'): Expected {
   const rule = card.rule;
   switch (rule.kind) {
+    // Slow or lost on the way to the till: approved all the same (the harness waits 50 ms).
     case 'approve':
     case 'token_provisioning_fails':
-    // Slow or lost on the way to the till: approved all the same (the harness waits 50 ms).
     case 'slow_answer':
     case 'lost_answer':
       return approved(operation);
