@@ -17,6 +17,7 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createMerchant, runGateway, startGateway, type GatewayProcess } from '../helpers/gateway-process.js';
+import { startPrinterListener } from '../helpers/printer-listener.js';
 import { makeTempDir } from '../helpers/temp.js';
 
 const RENDERER_INDEX = fileURLToPath(new URL('../../renderer/dist/index.html', import.meta.url));
@@ -255,10 +256,33 @@ void test('the next sale belongs to day 2 and Z report No. 1 stays as it was', a
   await past.getByRole('button', { name: 'Open Z report 1' }).click();
   await main().getByRole('heading', { name: 'Z report No. 1' }).waitFor();
   assert.equal((await main().getByLabel('Totals in EUR').locator('.total-net dd').first().textContent())?.trim(), '41.50 EUR');
-  await main().getByRole('button', { name: 'Z report 1 for the receipt printer' }).click();
-  const slip = page.getByRole('dialog', { name: 'Z report No. 1 for the receipt printer' });
-  assert.match((await slip.locator('pre').textContent()) ?? '', /Z REPORT NO\. 1/);
-  await shot('receipt-z');
-  await slip.locator('.modal-actions').getByRole('button', { name: 'Close' }).click();
+  // The shop's ESC/POS printer (a TCP listener here) prints the Z report.
+  const printer = await startPrinterListener();
+  try {
+    staffCreate('admin', 'owner', '8080', 'Olga Owner');
+    const set = await fetch(new URL('/ui/receipt-printer', gateway.url), {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json', cookie: await sessionCookie('owner', '8080') },
+      body: JSON.stringify({ connection: 'network', host: printer.host, port: printer.port }),
+    });
+    assert.equal(set.status, 200, await set.text());
+    await main().getByRole('button', { name: 'Z report 1 for the receipt printer' }).click();
+    const slip = page.getByRole('dialog', { name: 'Z report No. 1 for the receipt printer' });
+    assert.match((await slip.locator('pre').textContent()) ?? '', /Z REPORT NO\. 1/);
+    await slip.locator('.modal-actions').getByRole('button', { name: 'Receipt printer' }).click();
+    await slip.getByRole('status').getByText(`Printed on ${printer.host}:${printer.port}`).waitFor();
+    const [job] = await printer.waitForJobs(1);
+    assert.match(job?.text ?? '', /Z REPORT NO\. 1[\s\S]*Net +41\.50/);
+    await shot('receipt-z');
+    await slip.locator('.modal-actions').getByRole('button', { name: 'Close' }).click();
+  } finally {
+    await printer.close();
+  }
+  // On an 800x1280 tablet the report fits without sideways scrolling.
+  await page.setViewportSize({ width: 800, height: 1280 });
+  await main().getByRole('heading', { name: 'Z report No. 1' }).waitFor();
+  assert.ok((await page.evaluate<number>('document.documentElement.scrollWidth')) <= 800, 'no horizontal scroll at 800 px');
+  await shot('z-tablet');
+  await page.setViewportSize(VIEWPORT);
   assert.deepEqual(problems, []);
 });

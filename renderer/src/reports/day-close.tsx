@@ -33,7 +33,8 @@ export function DayClose() {
   const show = useReports((s) => s.show);
   const [closing, setClosing] = useState(false);
   const [justClosed, setJustClosed] = useState<number | null>(null);
-  const [slip, setSlip] = useState<{ title: string; lines: ReceiptLines } | null>(null);
+  const [slip, setSlip] = useState<{ title: string; sequence: number | null; lines: ReceiptLines } | null>(null);
+  const [printing, setPrinting] = useState<{ busy: boolean; message: string; ok: boolean } | null>(null);
 
   useEffect(() => {
     show(null);
@@ -43,7 +44,8 @@ export function DayClose() {
   const openSlip = async (report: DayReport) => {
     try {
       const lines = report.report === 'z' ? await reportsClient.zReceipt(report.sequence) : await reportsClient.xReceipt();
-      setSlip({ title: report.report === 'z' ? `Z report No. ${report.sequence} for the receipt printer` : 'X report for the receipt printer', lines });
+      setPrinting(null);
+      setSlip({ title: report.report === 'z' ? `Z report No. ${report.sequence} for the receipt printer` : 'X report for the receipt printer', sequence: report.report === 'z' ? report.sequence : null, lines });
     } catch (problem) {
       useReports.setState({ error: problem instanceof Error ? problem.message : 'The receipt lines could not be loaded.' });
     }
@@ -115,12 +117,31 @@ export function DayClose() {
           <pre className="receipt report-slip" aria-label={`${slip.lines.columns}-column receipt lines`}>
             {slip.lines.lines.join('\n')}
           </pre>
+          <p className={printing && !printing.ok ? 'form-problem' : 'report-print-status'} role="status">
+            {printing?.message ?? ''}
+          </p>
           <div className="modal-actions">
             <button type="button" className="button button-lg" onClick={() => setSlip(null)}>
               Close
             </button>
-            <button type="button" className="button button-primary button-lg" data-autofocus onClick={() => window.print()}>
-              Print slip
+            <button type="button" className="button button-lg" onClick={() => window.print()}>
+              Print here
+            </button>
+            <button
+              type="button"
+              className="button button-primary button-lg"
+              data-autofocus
+              aria-disabled={printing?.busy ?? false}
+              onClick={() => {
+                if (printing?.busy) return;
+                setPrinting({ busy: true, ok: true, message: 'Sending to the receipt printer…' });
+                reportsClient.printOnReceiptPrinter(slip.sequence).then(
+                  (result) => setPrinting({ busy: false, ok: result.printed, message: result.message }),
+                  (error: unknown) => setPrinting({ busy: false, ok: false, message: error instanceof Error ? error.message : 'The receipt printer did not print.' }),
+                );
+              }}
+            >
+              Receipt printer
             </button>
           </div>
         </Modal>
@@ -244,7 +265,7 @@ function FigureTable({ title, first, rows }: { title: string; first: string; row
   return (
     <section className="report-section">
       <h3>{title}</h3>
-      <table className="sales-table report-table">
+      <table className="report-table">
         <thead>
           <tr>
             <th scope="col">{first}</th>
@@ -299,7 +320,7 @@ function PastDays() {
       {days.length === 0 && status === 'ready' ? (
         <p className="muted">No day has been closed at this till yet.</p>
       ) : (
-        <table className="sales-table">
+        <table className="report-table report-days">
           <caption className="visually-hidden">Closed days of this till, newest first</caption>
           <thead>
             <tr>

@@ -87,6 +87,12 @@ function expect<T>(response: TransportResponse, required: readonly string[]): T 
   return response.body as T;
 }
 
+export interface PrintResult {
+  printed: boolean;
+  printer: string;
+  message: string;
+}
+
 export interface ReportsClient {
   xReport(): Promise<DayReport>;
   /** A manager's single-use approval of closing the day (a cashier needs it). */
@@ -97,6 +103,8 @@ export interface ReportsClient {
   zReport(sequence: number): Promise<DayReport>;
   zReceipt(sequence: number): Promise<ReceiptLines>;
   xReceipt(): Promise<ReceiptLines>;
+  /** Sends the report to the shop's ESC/POS receipt printer; null sequence: the X report. */
+  printOnReceiptPrinter(sequence: number | null): Promise<PrintResult>;
 }
 
 export function createReportsClient(transport: Transport = defaultTransport()): ReportsClient {
@@ -119,6 +127,10 @@ export function createReportsClient(transport: Transport = defaultTransport()): 
     zReport: (sequence) => get<DayReport>(`/ui/reports/z/${sequence}`, ['report', 'totals']),
     zReceipt: (sequence) => get<ReceiptLines>(`/ui/reports/z/${sequence}/receipt`, ['lines']),
     xReceipt: () => get<ReceiptLines>('/ui/reports/x/receipt', ['lines']),
+    async printOnReceiptPrinter(sequence) {
+      const response = await transport.send({ method: 'POST', path: sequence === null ? '/ui/reports/x/print' : `/ui/reports/z/${sequence}/print` });
+      return expect<PrintResult>(response, ['printed', 'message']);
+    },
   };
 }
 
