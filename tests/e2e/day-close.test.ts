@@ -12,6 +12,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +26,8 @@ const SCREENSHOT_DIR = fileURLToPath(new URL('../../docs/screenshots/', import.m
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const VIEWPORT = { width: 1024, height: 768 };
 const EXPIRY_YEAR = new Date().getUTCFullYear() + 3;
+const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 let gateway: GatewayProcess;
 let browser: Browser;
@@ -99,7 +102,8 @@ before(async () => {
     executablePath: CHROMIUM_PATH,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
   });
-  context = await browser.newContext({ viewport: VIEWPORT, serviceWorkers: 'block' });
+  // bypassCSP: axe-core is injected as a script tag; the app's own CSP is checked in cashier.test.ts.
+  context = await browser.newContext({ viewport: VIEWPORT, serviceWorkers: 'block', bypassCSP: true });
   page = await context.newPage();
   page.on('console', (message) => {
     // The session check before the login answers 401 by design.
@@ -120,6 +124,16 @@ async function shot(name: string, fullPage = false): Promise<void> {
 }
 
 const main = () => page.getByRole('main');
+
+/** axe-core (WCAG 2.2 AA) finds no violation on the page as it is. */
+async function axe(where: string): Promise<void> {
+  if (!(await page.evaluate<boolean>('typeof axe !== "undefined"'))) await page.addScriptTag({ path: AXE_PATH });
+  const violations = await page.evaluate<Array<{ id: string; nodes: string[] }>>(
+    `axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(AXE_TAGS)} }, resultTypes: ['violations'] })
+      .then((r) => r.violations.map((v) => ({ id: v.id, nodes: v.nodes.slice(0, 4).map((n) => n.target.join(' ') + ' | ' + (n.failureSummary || '').replace(/\\s+/g, ' ')) })))`,
+  );
+  assert.deepEqual(violations, [], `${where}: axe-core finds no violation`);
+}
 
 void test('sales by two cashiers: one at the till screen, the others from the POS software', async () => {
   await page.goto(new URL('/app/#/cashier', gateway.url).href, { waitUntil: 'networkidle' });
@@ -160,6 +174,7 @@ void test('a refund at the till asks for the reason and says that refunds are fi
   assert.match(text, /cannot be undone/);
   await confirm.getByLabel('Manager login').fill('boss');
   await confirm.getByLabel('Manager PIN').fill('9999');
+  await axe('refund confirmation');
   await shot('refund-final');
   // Back keeps what was typed.
   await confirm.getByRole('button', { name: 'Back' }).click();
@@ -190,6 +205,7 @@ void test('the X report shows the open day per currency, card brand, entry mode 
   const modes = main().locator('section', { has: page.getByRole('heading', { name: 'By entry mode' }) });
   for (const mode of ['Contactless', 'Chip', 'Swipe']) await modes.getByRole('rowheader', { name: mode, exact: true }).waitFor();
   await main().getByText('No day has been closed at this till yet.').waitFor();
+  await axe('X report');
   await shot('x', true);
 
   // A4: the print style sheet prints the report alone.
@@ -221,6 +237,7 @@ void test('a cashier closes the day with a manager: Z report No. 1, then the lis
   await dialog.getByRole('alert').getByText("Enter the manager's login and PIN (4 to 8 digits).").waitFor();
   await dialog.getByLabel('Manager login').fill('boss');
   await dialog.getByLabel('Manager PIN').fill('9999');
+  await axe('close day dialog');
   await shot('close-dialog');
   await dialog.getByRole('button', { name: 'Approve and close day 1' }).click();
 
@@ -230,6 +247,7 @@ void test('a cashier closes the day with a manager: Z report No. 1, then the lis
   assert.match(facts, /Closed byAnna Berg/);
   assert.match(facts, /Approved byMira Novak/);
   assert.equal((await main().getByLabel('Totals in EUR').locator('.total-net dd').first().textContent())?.trim(), '41.50 EUR');
+  await axe('Z report');
   await shot('z', true);
 
   // The Z report as PDF, from the gateway, with this browser's session.
@@ -245,6 +263,7 @@ void test('a cashier closes the day with a manager: Z report No. 1, then the lis
   const past = main().locator('section', { has: page.getByRole('heading', { name: 'Past days (Z reports)' }) });
   const z1 = past.locator('tbody tr[data-sequence="1"]');
   assert.match((await z1.textContent()) ?? '', /Z 1.*Anna Berg.*approved by Mira Novak.*41\.50 EUR/s);
+  await axe('past days');
   await shot('list');
 });
 

@@ -154,7 +154,7 @@ function ReportActions({ report, onSlip }: { report: DayReport; onSlip: () => vo
   const label = report.report === 'z' ? `Z report ${report.sequence}` : 'the X report';
   return (
     <div className="report-actions">
-      <button type="button" className="button" onClick={() => window.print()} aria-label={`Print ${label} on A4`}>
+      <button type="button" className="button" onClick={() => window.print()} aria-label={`Print A4: ${label}`}>
         Print A4
       </button>
       {canOpenPdf && (
