@@ -1,14 +1,16 @@
 /**
  * The app frame: header (with the logged-in staff member), the product areas and the current
  * screen. The areas are listed so the shape of the product is visible; each becomes a link when its
- * screen ships (Home and Cashier so far).
+ * screen ships (Home and Cashier so far). On narrow screens (tablets, 1024 px) the areas fold behind
+ * the header's Menu button: it opens them over the screen; Esc, a click beside them or a choice closes them.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState, type FocusEvent } from 'react';
 import { CashierArea } from './cashier/cashier.js';
 import { useGatewayStatus, type GatewayStatus } from './gateway-status-store.js';
 import { hrefOf, useRoute, type Route } from './route-store.js';
 import { useSession } from './session-store.js';
 import { OwnPinDialog } from './staff/own-pin-dialog.js';
+import { MenuIcon } from './ui/icons.js';
 
 const AVAILABLE_AREAS: readonly { label: string; route: Route }[] = [
   { label: 'Home', route: 'home' },
@@ -20,23 +22,50 @@ const ROLE_NAMES = { cashier: 'Cashier', back_office: 'Back office', admin: 'Adm
 
 export function App() {
   const route = useRoute((s) => s.route);
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const closeMenu = (refocus: boolean) => {
+    setMenuOpen(false);
+    if (refocus) menuButton.current?.focus();
+  };
+
+  useEffect(() => {
+    if (!menuOpen) return undefined;
+    document.querySelector<HTMLElement>('#side-nav a')?.focus();
+    // Esc closes the menu and nothing else (capture: before the till's keys see it).
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      event.preventDefault();
+      event.stopPropagation();
+      setMenuOpen(false);
+      menuButton.current?.focus();
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, [menuOpen]);
+
   return (
     <div className="frame">
       <a className="skip-link" href="#main">
         Skip to content
       </a>
       <header className="app-header">
+        <button ref={menuButton} type="button" className="menu-button" aria-expanded={menuOpen} aria-controls="side-nav" onClick={() => setMenuOpen((open) => !open)}>
+          <MenuIcon size={22} />
+          <span>Menu</span>
+        </button>
         <span className="brand">
           <span className="brand-mark" aria-hidden="true">
             T
           </span>
-          Tillgate
+          <span className="brand-name">Tillgate</span>
         </span>
         <span className="env-badge">Test environment</span>
         <StaffBadge />
       </header>
       <div className="frame-body">
-        <Navigation route={route} />
+        <Navigation route={route} open={menuOpen} onClose={closeMenu} />
+        {menuOpen && <div className="nav-scrim" aria-hidden="true" onClick={() => closeMenu(false)} />}
         <main id="main" className={route === 'home' ? 'content' : 'content content-wide'} tabIndex={-1}>
           {route === 'home' ? <HomePanel /> : <CashierArea view={route} />}
         </main>
@@ -67,10 +96,15 @@ function StaffBadge() {
   );
 }
 
-function Navigation({ route }: { route: Route }) {
+function Navigation({ route, open, onClose }: { route: Route; open: boolean; onClose: (refocus: boolean) => void }) {
   const current = route === 'home' ? 'home' : 'till';
+  // Tabbing out of the opened menu closes it (the Menu button keeps it open: it toggles).
+  const onBlur = (event: FocusEvent<HTMLElement>) => {
+    const next = event.relatedTarget;
+    if (open && next instanceof Node && !event.currentTarget.contains(next) && !(next instanceof Element && next.matches('.menu-button'))) onClose(false);
+  };
   return (
-    <nav className="side-nav" aria-label="Product areas">
+    <nav id="side-nav" className={open ? 'side-nav side-nav-open' : 'side-nav'} aria-label="Product areas" onBlur={onBlur}>
       <ul className="nav-list">
         {AVAILABLE_AREAS.map((area) => (
           <li key={area.label}>
@@ -78,6 +112,7 @@ function Navigation({ route }: { route: Route }) {
               className={area.route === current ? 'nav-item nav-item-current' : 'nav-item'}
               href={hrefOf(area.route)}
               aria-current={area.route === current ? 'page' : undefined}
+              onClick={() => onClose(false)}
             >
               {area.label}
             </a>

@@ -7,6 +7,7 @@ import { useEffect, useState } from 'react';
 import { formatMoney } from '../till/money.js';
 import { BRAND_NAMES, ENTRY_NAMES } from '../till/reader.js';
 import { ReceiptView } from '../till/receipt.js';
+import { useFitText } from '../ui/fit-text.js';
 import { useTill, type Receipt } from '../till/till-store.js';
 import { Modal } from '../ui/modal.js';
 import { RefundDialog } from './refund-dialog.js';
@@ -37,6 +38,12 @@ function statusOf(row: SaleRow): { label: string; tone: 'ok' | 'bad' | 'neutral'
     default:
       return { label: tx.status.replace(/_/g, ' '), tone: 'wait' };
   }
+}
+
+/** A total's value: shrinks to fit its box rather than being cut. */
+function TotalValue({ text }: { text: string }) {
+  const ref = useFitText<HTMLElement>(text, 12);
+  return <dd ref={ref}>{text}</dd>;
 }
 
 export function TodaySales() {
@@ -78,15 +85,15 @@ export function TodaySales() {
             </div>
             <div className="total">
               <dt>Taken</dt>
-              <dd>{formatMoney(t.taken, t.currency)}</dd>
+              <TotalValue text={formatMoney(t.taken, t.currency)} />
             </div>
             <div className="total">
               <dt>Refunded</dt>
-              <dd>{formatMoney(t.refunded, t.currency)}</dd>
+              <TotalValue text={formatMoney(t.refunded, t.currency)} />
             </div>
             <div className="total total-net">
               <dt>Net</dt>
-              <dd>{formatMoney(t.net, t.currency)}</dd>
+              <TotalValue text={formatMoney(t.net, t.currency)} />
             </div>
             <div className="total total-muted">
               <dt>Declined</dt>

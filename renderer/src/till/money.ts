@@ -36,8 +36,14 @@ export function amountToMinor(amount: number, currency: string): number {
   return Math.round(amount * 10 ** currencyExponent(currency));
 }
 
-/** Most digits the keypad takes: 9,999,999.99 in a two-decimal currency. */
-export const MAX_AMOUNT_DIGITS = 9;
+/** Most digits the keypad takes: 999,999,999.99 in a two-decimal currency, the gateway's largest amount. */
+export const MAX_AMOUNT_DIGITS = 11;
+
+/** The gateway's largest amount (999,999,999.99) in minor units of a currency: 999,999,999 in JPY. */
+export function maxAmountMinor(currency: string): number {
+  const scale = 10 ** currencyExponent(currency);
+  return 999_999_999 * scale + Math.floor((99 * scale) / 100);
+}
 
 /** One keypad press on the typed digits, POS style: 1, 2, 0, 0 → 12.00. */
 export function pressAmountKey(digits: string, key: string): string {

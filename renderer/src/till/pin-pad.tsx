@@ -5,6 +5,7 @@
  * Keys: digits, Backspace, Delete (clear), Enter (OK), Esc (cancel).
  */
 import { useState, type MouseEvent } from 'react';
+import { FitLine } from '../ui/fit-text.js';
 import { BackspaceIcon } from '../ui/icons.js';
 import { useAutoFocus, useKeys } from '../ui/use-keys.js';
 
@@ -88,7 +89,7 @@ export function PinPad({ title, amountText, cardText, triesLeft, encrypt, onSubm
         <h2 id="pin-title" ref={headingRef} tabIndex={-1}>
           {title}
         </h2>
-        <p className="pin-amount">{amountText}</p>
+        <FitLine className="pin-amount" text={amountText} />
         <p className="pin-card">{cardText}</p>
         <p className="pin-shield">
           <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">

@@ -1,15 +1,19 @@
 /**
  * The till: one screen per state of till-store.ts. Amount to card prompt in two actions (type the
  * amount, Enter); results fill the view with text, icon and colour and are announced (status/alert).
+ * An amount above the till's usual limit (GET /ui/terminal `confirm_above`) is confirmed first.
+ * Amounts shrink to fit their box on every screen size (ui/fit-text.tsx).
  */
 import { useEffect, useState, type FormEvent, type MouseEvent } from 'react';
 import { useSession } from '../session-store.js';
+import { FitLine, useFitText } from '../ui/fit-text.js';
 import { BackspaceIcon, CardIcon, CheckIcon, ClockIcon, ContactlessIcon, CrossIcon, PrinterIcon, WarningIcon } from '../ui/icons.js';
+import { Modal } from '../ui/modal.js';
 import { useAutoFocus, useKeys } from '../ui/use-keys.js';
-import { formatMoney, formatNumber, minorToAmount } from './money.js';
+import { amountToMinor, formatMoney, formatNumber, maxAmountMinor, minorToAmount, pressAmountKey } from './money.js';
 import type * as PinBlock from './pin-block.js';
 import { PinPad } from './pin-pad.js';
-import { BRAND_NAMES, ENTRY_NAMES } from './reader.js';
+import { BRAND_NAMES, ENTRY_NAMES, type ReaderEvent } from './reader.js';
 import { ReceiptView } from './receipt.js';
 import { SimulatedReaderPanel } from './simulated-reader-panel.js';
 import { PIN_TRIES, simulatedReader, useTill, wedgeReader, type Decline, type Receipt } from './till-store.js';
@@ -23,8 +27,20 @@ function loadPinBlock(): Promise<PinBlockModule> {
   return pinBlockModule;
 }
 
+/** The typed amount is above the till's usual limit (`confirm_above`, in the merchant's currency). */
+function aboveUsualLimit(): boolean {
+  const { session, terminal } = useSession.getState();
+  if (!session || terminal?.confirm_above === undefined) return false;
+  return Number(useTill.getState().digits || '0') > amountToMinor(terminal.confirm_above, session.merchant.currency);
+}
+
 export function Till() {
   const phase = useTill((s) => s.phase);
+  // Asking "Charge …?" before the card prompt; `card`: a card read while the amount was on screen.
+  const [confirming, setConfirming] = useState<{ card?: ReaderEvent } | null>(null);
+  useEffect(() => {
+    if (phase.name !== 'amount') setConfirming(null);
+  }, [phase.name]);
 
   // A payment whose answer was lost before a reload or restart is settled before the next sale.
   useEffect(() => {
@@ -41,14 +57,23 @@ export function Till() {
   // The readers listen while the till can take a card.
   useEffect(() => {
     if (!armed) return undefined;
-    const handler = useTill.getState().readerEvent;
+    const handler = (event: ReaderEvent) => {
+      // A card presented with an amount above the usual limit waits for the confirmation.
+      if (event.type === 'card' && useTill.getState().phase.name === 'amount' && aboveUsualLimit()) setConfirming({ card: event });
+      else useTill.getState().readerEvent(event);
+    };
     const stops = [simulatedReader.subscribe(handler), wedgeReader?.subscribe(handler)];
     return () => stops.forEach((stop) => stop?.());
   }, [armed]);
 
   switch (phase.name) {
     case 'amount':
-      return <AmountEntry />;
+      return (
+        <>
+          <AmountEntry onCharge={() => (aboveUsualLimit() ? setConfirming({}) : useTill.getState().charge())} />
+          {confirming && <ConfirmCharge card={confirming.card} onClose={() => setConfirming(null)} />}
+        </>
+      );
     case 'waiting':
       return <WaitingForCard insertOnly={phase.insertOnly} />;
     case 'processing':
@@ -75,29 +100,37 @@ const keepFocus = (event: MouseEvent) => event.preventDefault();
 
 const AMOUNT_KEYS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '00', '0'] as const;
 
-function AmountEntry() {
+function AmountEntry({ onCharge }: { onCharge: () => void }) {
   const digits = useTill((s) => s.digits);
   const reference = useTill((s) => s.reference);
   const notice = useTill((s) => s.notice);
-  const { keypad, setReference, charge } = useTill.getState();
+  const { setReference } = useTill.getState();
   const currency = useSession((s) => s.session?.merchant.currency ?? 'EUR');
   const amount = minorToAmount(Number(digits || '0'), currency);
   const chargeRef = useAutoFocus<HTMLButtonElement>();
+  const amountRef = useFitText<HTMLOutputElement>(formatNumber(amount, currency));
   const unresolved = useTill((s) => s.unresolved !== null);
   const empty = amount <= 0;
+
+  // Digits beyond the gateway's largest amount in this currency are not taken.
+  const keypad = (key: string) => {
+    const { digits: typed, amountKept, keypad: press } = useTill.getState();
+    if (/^\d+$/.test(key) && !amountKept && Number(pressAmountKey(typed, key) || '0') > maxAmountMinor(currency)) return;
+    press(key);
+  };
 
   useKeys((event) => {
     if (/^[0-9]$/.test(event.key)) keypad(event.key);
     else if (event.key === 'Backspace') keypad('back');
     else if (event.key === 'Delete' || event.key === 'Escape') keypad('clear');
-    else if (event.key === 'Enter') charge();
+    else if (event.key === 'Enter') onCharge();
     else return false;
     return true;
   });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    charge();
+    onCharge();
   };
 
   return (
@@ -110,7 +143,7 @@ function AmountEntry() {
           <span className="amount-label" id="amount-label">
             Amount
           </span>
-          <output className={empty ? 'amount-value amount-empty' : 'amount-value'} aria-labelledby="amount-label" aria-live="polite">
+          <output ref={amountRef} className={empty ? 'amount-value amount-empty' : 'amount-value'} aria-labelledby="amount-label" aria-live="polite">
             {formatNumber(amount, currency)}
           </output>
           <span className="amount-currency" title="The shop's currency">
@@ -161,6 +194,35 @@ function AmountEntry() {
   );
 }
 
+/** "Charge 1,500.00 EUR? That is above this till's usual limit of 1,000.00 EUR": Enter charges, Esc goes back. */
+function ConfirmCharge({ card, onClose }: { card: ReaderEvent | undefined; onClose: () => void }) {
+  const digits = useTill((s) => s.digits);
+  const currency = useSession((s) => s.session?.merchant.currency ?? 'EUR');
+  const limit = useSession((s) => s.terminal?.confirm_above ?? 0);
+  const amountText = formatMoney(minorToAmount(Number(digits || '0'), currency), currency);
+  const confirm = () => {
+    onClose();
+    useTill.getState().charge();
+    // The card read while the amount was on screen is this sale's card: no need to present it again.
+    if (card && useTill.getState().phase.name === 'waiting') useTill.getState().readerEvent(card);
+  };
+  return (
+    <Modal title={`Charge ${amountText}?`} onClose={onClose} className="modal-narrow confirm-charge">
+      <p className="confirm-charge-text">
+        That is above this till&rsquo;s usual limit of {formatMoney(limit, currency)}. Check the amount with the customer before the card.
+      </p>
+      <div className="modal-actions">
+        <button type="button" className="button button-lg" onClick={onClose}>
+          Go back <kbd>Esc</kbd>
+        </button>
+        <button type="button" className="button button-primary button-lg" data-autofocus onClick={confirm}>
+          Charge {amountText} <kbd>Enter</kbd>
+        </button>
+      </div>
+    </Modal>
+  );
+}
+
 function WaitingForCard({ insertOnly }: { insertOnly: boolean }) {
   const amountText = useSaleAmount();
   const readerMessage = useTill((s) => s.readerMessage);
@@ -179,7 +241,7 @@ function WaitingForCard({ insertOnly }: { insertOnly: boolean }) {
         <div className="prompt-icon" aria-hidden="true">
           {insertOnly ? <CardIcon size={64} /> : <ContactlessIcon size={64} />}
         </div>
-        <p className="prompt-amount">{amountText}</p>
+        <FitLine className="prompt-amount" text={amountText} />
         <h2 id="prompt-title" ref={headingRef} tabIndex={-1} className="prompt-title">
           {insertOnly ? 'Insert the card and enter the PIN' : 'Tap, insert or swipe the card'}
         </h2>
@@ -213,7 +275,7 @@ function Processing({ since }: { since: number }) {
         <h2 id="processing-title" className="result-title">
           {visible ? 'Waiting for the bank…' : 'Processing…'}
         </h2>
-        <p className="result-amount">{amountText}</p>
+        <FitLine className="result-amount" text={amountText} />
         {visible && (
           <div className="progress" aria-hidden="true">
             <span className="progress-bar" />
@@ -278,7 +340,7 @@ function Approved({ receipt }: { receipt: Receipt }) {
         <h2 id="approved-title" className="result-title">
           Approved
         </h2>
-        <p className="result-amount">{formatMoney(receipt.amount, receipt.currency)}</p>
+        <FitLine className="result-amount" text={formatMoney(receipt.amount, receipt.currency)} />
         <p className="result-card">
           {BRAND_NAMES[receipt.brand]} •••• {receipt.lastFour} · {ENTRY_NAMES[receipt.entry]}
           {receipt.pinVerified ? ' · PIN verified' : ''}
@@ -325,7 +387,7 @@ function Declined({ decline }: { decline: Decline }) {
       <h2 id="declined-title" className="result-title">
         {decline.title}
       </h2>
-      <p className="result-amount">{amountText}</p>
+      <FitLine className="result-amount" text={amountText} />
       <p className="result-reason">{decline.text}</p>
       <div className="result-actions">
         <button ref={primaryRef} type="button" className="button button-primary button-lg" onClick={primary.action}>
@@ -357,7 +419,7 @@ function Checking({ message, automatic, resolving }: { message: string; automati
       <h2 id="checking-title" className="result-title">
         {resolving ? 'Checking the last payment' : 'Checking the payment'}
       </h2>
-      <p className="result-amount">{amountText}</p>
+      <FitLine className="result-amount" text={amountText} />
       <p className="result-reason" role="status">
         {message}
       </p>
@@ -388,7 +450,7 @@ function Failed({ title, message }: { title: string; message: string }) {
       <h2 id="failed-title" className="result-title">
         {title}
       </h2>
-      <p className="result-amount">{amountText}</p>
+      <FitLine className="result-amount" text={amountText} />
       <p className="result-reason">{message}</p>
       <div className="result-actions">
         <button ref={primaryRef} type="button" className="button button-primary button-lg" onClick={tryAgain}>

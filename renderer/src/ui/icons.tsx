@@ -95,3 +95,11 @@ export function ClockIcon(props: IconProps) {
     </Svg>
   );
 }
+
+export function MenuIcon(props: IconProps) {
+  return (
+    <Svg {...props}>
+      <path d="M8 13h32M8 24h32M8 35h32" />
+    </Svg>
+  );
+}
