@@ -1,20 +1,23 @@
 /**
  * The customer's receipt page (`{public_url}/receipt/{token}`, decisions.md D16): the link of the
  * QR code at the till and of the receipt e-mail. No login: the unguessable token is the key. The
- * page shows the receipt rebuilt from the gateway's record in en, de, pt or hr, with no card data
- * beyond brand and last four (no application label, no AID, no expiry).
+ * page shows the receipt rebuilt from the gateway's record in en, de, pt or hr (the customer's
+ * language: ?lang=, else the phone's, else the shop's), with no card data beyond brand and last
+ * four (no application label, no AID, no expiry).
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { formatReceiptAmount, receiptRows, receiptText, type DocumentLanguage } from '../../core/receipts/documents.js';
 import { pageRequest, sendHtml, type PagesDeps } from './context.js';
 import { html } from './html.js';
+import { fromAcceptLanguage } from './i18n.js';
 import { facts, payHead, renderPage, statusBlock } from './layout.js';
 
 export function receiptPages(deps: PagesDeps): FastifyPluginAsync {
   return async (app) => {
     app.get<{ Params: { token: string } }>('/:token', { schema: { hide: true } }, async (request, reply) => {
       const receipt = await deps.gateway.receipts.byToken(request.params.token);
-      const pr = pageRequest(request, receipt?.language);
+      // The customer's language first (?lang=, then the phone's), the shop's when the phone's is none of ours.
+      const pr = pageRequest(request, fromAcceptLanguage(request.headers['accept-language']) ?? receipt?.language);
       const lang: DocumentLanguage = pr.lang;
       const text = (key: Parameters<typeof receiptText>[1]) => receiptText(lang, key);
       if (!receipt) {

@@ -14,6 +14,15 @@
  * written out here because the renderer type-checks without Node types.
  */
 import type { TillAttemptInput, TillAttemptView, TillResolution as CoreTillResolution } from '../../../main/core/till/attempts.js';
+import type {
+  PrintResult,
+  Receipt,
+  ReceiptEmail,
+  ReceiptLanguage,
+  ReceiptLink,
+  ReceiptPrinterInput,
+  ReceiptPrinterSetting,
+} from '../../../main/core/receipts/receipt.js';
 import type { TillgateBridge } from '../../../preload/bridge.js';
 
 declare global {
@@ -143,6 +152,8 @@ export interface Transaction {
 
 /** The till's card attempt on the gateway (D16; main/core/till/attempts.ts). */
 export type { TillAttemptView as TillAttempt, TillAttemptInput } from '../../../main/core/till/attempts.js';
+/** Receipts (D16): the one receipt shape of sales and refunds, declared once in the core's contract. */
+export type { PrintResult, Receipt, ReceiptEmail, ReceiptLanguage, ReceiptLink, ReceiptPrinterInput, ReceiptPrinterSetting };
 /** How the till's open attempt ended, with the transaction as this client reads it. */
 export type TillResolution =
   | Exclude<CoreTillResolution, { transaction: unknown }>
@@ -295,6 +306,16 @@ export interface TillgateClient {
   listToday(): Promise<Transaction[]>;
   transaction(id: string): Promise<Transaction>;
   refunds(transactionId: string): Promise<RefundRecord[]>;
+  /** A sale's (transaction id) or a refund's (refund id) receipt, rebuilt by the gateway. */
+  receipt(receiptId: string): Promise<Receipt>;
+  /** Prints it on the receipt printer; a printer that does not answer is `printed: false`. */
+  printReceipt(receiptId: string): Promise<PrintResult>;
+  emailReceipt(receiptId: string, email: string, language?: ReceiptLanguage): Promise<ReceiptEmail>;
+  /** The customer's link to the receipt page, with its QR code. */
+  receiptLink(receiptId: string): Promise<ReceiptLink>;
+  receiptPrinter(): Promise<ReceiptPrinterSetting>;
+  setReceiptPrinter(input: ReceiptPrinterInput): Promise<ReceiptPrinterSetting>;
+  testPrint(): Promise<PrintResult>;
 }
 
 interface ErrorBody {
@@ -396,6 +417,28 @@ export function createClient(transport: Transport = defaultTransport()): Tillgat
     },
     async refunds(transactionId) {
       return expectArray<RefundRecord>(await transport.send({ method: 'GET', path: `/rest/transactions/${encodeURIComponent(transactionId)}/refunds` }));
+    },
+    async receipt(receiptId) {
+      return expectObject<Receipt>(await transport.send({ method: 'GET', path: `/ui/receipts/${encodeURIComponent(receiptId)}` }), ['receipt_id', 'kind']);
+    },
+    async printReceipt(receiptId) {
+      return expectObject<PrintResult>(await transport.send({ method: 'POST', path: `/ui/receipts/${encodeURIComponent(receiptId)}/print` }), ['printed']);
+    },
+    async emailReceipt(receiptId, email, language) {
+      const body = { email, ...(language ? { language } : {}) };
+      return expectObject<ReceiptEmail>(await transport.send({ method: 'POST', path: `/ui/receipts/${encodeURIComponent(receiptId)}/email`, body }), ['email_id']);
+    },
+    async receiptLink(receiptId) {
+      return expectObject<ReceiptLink>(await transport.send({ method: 'POST', path: `/ui/receipts/${encodeURIComponent(receiptId)}/link` }), ['url', 'qr_code']);
+    },
+    async receiptPrinter() {
+      return expectObject<ReceiptPrinterSetting>(await transport.send({ method: 'GET', path: '/ui/receipt-printer' }), ['connection']);
+    },
+    async setReceiptPrinter(input) {
+      return expectObject<ReceiptPrinterSetting>(await transport.send({ method: 'PUT', path: '/ui/receipt-printer', body: input }), ['connection']);
+    },
+    async testPrint() {
+      return expectObject<PrintResult>(await transport.send({ method: 'POST', path: '/ui/receipt-printer/test' }), ['printed']);
     },
   };
 }

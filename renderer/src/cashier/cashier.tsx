@@ -5,6 +5,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { client } from '../api/client.js';
 import { DayClose } from '../reports/day-close.js';
+import { PrinterButton } from '../receipts/printer-dialog.js';
 import { hrefOf, type Route } from '../route-store.js';
 import { TodaySales } from '../sales/today.js';
 import { useSession } from '../session-store.js';
@@ -58,6 +59,7 @@ function CashierWorkspace({ view }: { view: 'till' | 'sales' | 'reports' }) {
             Close the day
           </a>
         </nav>
+        <PrinterButton />
         <button type="button" className="button button-quiet" onClick={() => setHelp(true)}>
           Shortcuts <kbd>?</kbd>
         </button>
@@ -158,8 +160,11 @@ const SHORTCUTS: readonly { area: string; keys: readonly [string, string][] }[] 
   {
     area: 'Result',
     keys: [
-      ['Enter', 'New sale, or the highlighted next step'],
+      ['Enter', 'The highlighted step: after an approval, the usual receipt and a new sale'],
       ['P', 'Print the receipt'],
+      ['E', 'E-mail the receipt'],
+      ['Q', 'Receipt by QR code'],
+      ['N', 'No receipt: new sale'],
       ['Esc', 'Other payment (after a decline)'],
     ],
   },

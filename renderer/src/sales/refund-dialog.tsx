@@ -13,6 +13,7 @@ import { amountToMinor, currencyExponent, formatMoney, minorToAmount } from '../
 import { BRAND_NAMES } from '../till/reader.js';
 import { CheckIcon, WarningIcon } from '../ui/icons.js';
 import './refund-dialog.css';
+import { ReceiptChoices } from '../receipts/receipt-actions.js';
 import { Modal } from '../ui/modal.js';
 import { SecretField, type SecretMethod } from '../ui/secret-field.js';
 import type { SaleRow } from './sales-store.js';
@@ -159,6 +160,8 @@ export function RefundDialog({ row, onClose }: RefundDialogProps) {
             The money goes back to {cardText}. It can take a few days to show on the customer&rsquo;s statement.
           </p>
         </div>
+        {/* The refund's receipt, like a sale's: print, e-mail or QR code (or none: Done). */}
+        <ReceiptChoices receiptId={done.refund_id} />
         <div className="modal-actions">
           <button type="button" className="button button-primary button-lg" autoFocus onClick={() => onClose(true)}>
             Done

@@ -3,7 +3,7 @@
  * sees no further back, D9), what was refunded of each, and totals per currency.
  */
 import { create } from 'zustand';
-import { ApiError, client, type Transaction } from '../api/client.js';
+import { ApiError, client, type RefundRecord, type Transaction } from '../api/client.js';
 import { useSession } from '../session-store.js';
 import { amountToMinor, minorToAmount } from '../till/money.js';
 import { BRAND_NAMES, ENTRY_NAMES, type CardBrand, type CardRead } from '../till/reader.js';
@@ -33,6 +33,8 @@ export interface SaleRow {
   refunded: number;
   /** What a refund may still take back. */
   refundable: number;
+  /** The sale's refunds (each has its own receipt), oldest first. */
+  refunds: RefundRecord[];
 }
 
 export interface CurrencyTotals {
@@ -96,13 +98,14 @@ export const useSales = create<SalesState>()((set) => ({
       const rows = await Promise.all(
         transactions.map(async (tx): Promise<SaleRow> => {
           let refunded = 0;
+          let refunds: RefundRecord[] = [];
           if (tx.status_code === STATUS.refunded || tx.status_code === STATUS.partlyRefunded) {
-            const refunds = await client.refunds(tx.transaction_id);
+            refunds = await client.refunds(tx.transaction_id);
             const minor = refunds.filter((r) => r.status_code !== 2).reduce((sum, r) => sum + amountToMinor(r.amount, tx.currency), 0);
             refunded = minorToAmount(minor, tx.currency);
           }
           const refundable = SOLD.has(tx.status_code) ? minorToAmount(amountToMinor(tx.amount, tx.currency) - amountToMinor(refunded, tx.currency), tx.currency) : 0;
-          return { tx, card: saleCard(tx), refunded, refundable };
+          return { tx, card: saleCard(tx), refunded, refundable, refunds };
         }),
       );
       set({ status: 'ready', rows, totals: totalsOf(rows) });

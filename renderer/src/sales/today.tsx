@@ -1,19 +1,19 @@
 /**
  * Today's sales: totals per currency (sales, taken, refunded, net), each card transaction of the
- * day with its status, a refund of one sale (manager approval) and a reprint of receipts this till
- * printed.
+ * day with its status, a refund of one sale (manager approval), and the receipt of every approved
+ * sale and of every refund, rebuilt by the gateway (so also after a reload or a restart).
  */
 import { useEffect, useState } from 'react';
 import { formatMoney } from '../till/money.js';
 import { BRAND_NAMES, ENTRY_NAMES } from '../till/reader.js';
-import { ReceiptView } from '../till/receipt.js';
 import { useFitText } from '../ui/fit-text.js';
-import { useTill, type Receipt } from '../till/till-store.js';
-import { Modal } from '../ui/modal.js';
+import { ReceiptDialog } from './receipt-dialog.js';
 import { RefundDialog } from './refund-dialog.js';
 import { STATUS, useSales, type SaleRow } from './sales-store.js';
 
 const timeFormat = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' });
+/** A sale whose card was approved has a receipt, also once refunded. */
+const RECEIPTED: ReadonlySet<number> = new Set([STATUS.completed, STATUS.authorized, STATUS.refunded, STATUS.partlyRefunded]);
 
 /** The distinctive end of a long order id (the till's own ids start alike); the full id is the cell's title. */
 function shortOrder(orderId: string): string {
@@ -52,9 +52,8 @@ export function TodaySales() {
   const totals = useSales((s) => s.totals);
   const error = useSales((s) => s.error);
   const load = useSales((s) => s.load);
-  const recent = useTill((s) => s.recent);
   const [refunding, setRefunding] = useState<SaleRow | null>(null);
-  const [reprint, setReprint] = useState<Receipt | null>(null);
+  const [reprint, setReprint] = useState<{ receiptId: string; title: string } | null>(null);
 
   useEffect(() => {
     void load();
@@ -126,7 +125,8 @@ export function TodaySales() {
                 const card = row.card;
                 const state = statusOf(row);
                 const time = timeFormat.format(new Date(tx.created_at));
-                const receipt = recent[tx.transaction_id]?.receipt;
+                const sold = RECEIPTED.has(tx.status_code);
+                const refunds = row.refunds.filter((refund) => refund.status_code === 1);
                 return (
                   <tr key={tx.transaction_id} data-transaction-id={tx.transaction_id}>
                     <td>
@@ -155,11 +155,27 @@ export function TodaySales() {
                       {state.detail && <span className="status-detail">{state.detail}</span>}
                     </td>
                     <td className="row-actions">
-                      {receipt && (
-                        <button type="button" className="button button-small" aria-label={`Receipt of the sale at ${time}, ${formatMoney(tx.amount, tx.currency)}`} onClick={() => setReprint(receipt)}>
+                      {sold && (
+                        <button
+                          type="button"
+                          className="button button-small"
+                          aria-label={`Receipt of the sale at ${time}, ${formatMoney(tx.amount, tx.currency)}`}
+                          onClick={() => setReprint({ receiptId: tx.transaction_id, title: 'Receipt' })}
+                        >
                           Receipt
                         </button>
                       )}
+                      {refunds.map((refund) => (
+                        <button
+                          key={refund.refund_id}
+                          type="button"
+                          className="button button-small"
+                          aria-label={`Receipt of the refund of ${formatMoney(refund.amount, tx.currency)} at ${timeFormat.format(new Date(refund.created_at))}`}
+                          onClick={() => setReprint({ receiptId: refund.refund_id, title: 'Refund receipt' })}
+                        >
+                          Refund receipt
+                        </button>
+                      ))}
                       {row.refundable > 0 && (
                         <button type="button" className="button button-small" aria-label={`Refund the sale at ${time}, ${formatMoney(tx.amount, tx.currency)}`} onClick={() => setRefunding(row)}>
                           Refund
@@ -183,19 +199,7 @@ export function TodaySales() {
           }}
         />
       )}
-      {reprint && (
-        <Modal title="Receipt" onClose={() => setReprint(null)} className="modal-receipt">
-          <ReceiptView receipt={reprint} />
-          <div className="modal-actions">
-            <button type="button" className="button button-lg" onClick={() => setReprint(null)}>
-              Close
-            </button>
-            <button type="button" className="button button-primary button-lg" data-autofocus onClick={() => window.print()}>
-              Print
-            </button>
-          </div>
-        </Modal>
-      )}
+      {reprint && <ReceiptDialog receiptId={reprint.receiptId} title={reprint.title} onClose={() => setReprint(null)} />}
     </section>
   );
 }

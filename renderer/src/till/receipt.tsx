@@ -1,62 +1,101 @@
 /**
- * The card receipt: merchant, date, order, card brand and last four, entry mode, application label
- * and AID when the chip gave them, verification, amount, result, transaction id. Printed through the
- * OS print dialog (window.print(); the print style sheet prints only the receipt).
+ * The card receipt as the gateway rebuilt it (GET /ui/receipts/{id}, decisions.md D16: never from
+ * the window's memory): merchant, date, terminal, order, card brand and last four, entry mode,
+ * application label and AID when the chip gave them, verification, approval code, amount, result,
+ * transaction id. A refund's receipt names the sale it refunds. The print style sheet prints only
+ * this article when the OS print dialog is used (no receipt printer set up).
  */
+import type { Receipt } from '../api/client.js';
 import { formatMoney } from './money.js';
-import { BRAND_NAMES, ENTRY_NAMES } from './reader.js';
-import type { Receipt } from './till-store.js';
+import { BRAND_NAMES, ENTRY_NAMES, type CardBrand } from './reader.js';
 
 const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+const ENTRY_LABELS: Record<string, string> = { ...ENTRY_NAMES, manual: 'Keyed' };
+
+export function cardText(card: NonNullable<Receipt['card']>): string {
+  return `${BRAND_NAMES[(card.brand in BRAND_NAMES ? card.brand : 'unknown') as CardBrand]} •••• ${card.last_four}`;
+}
 
 export function ReceiptView({ receipt }: { receipt: Receipt }) {
+  const sale = receipt.kind === 'sale';
+  const card = receipt.card;
   return (
-    <article className="receipt" aria-label="Receipt">
+    <article className="receipt" aria-label="Receipt" data-receipt-id={receipt.receipt_id}>
       <header className="receipt-head">
-        <strong className="receipt-merchant">{receipt.merchantName || 'Tillgate shop'}</strong>
-        <span>Card payment · {receipt.kind === 'sale' ? 'Sale' : 'Refund'}</span>
+        <strong className="receipt-merchant">{receipt.merchant_name || 'Tillgate shop'}</strong>
+        <span>Card payment · {sale ? 'Sale' : 'Refund'}</span>
       </header>
       <dl className="receipt-lines">
         <dt>Date</dt>
-        <dd>{dateFormat.format(new Date(receipt.date))}</dd>
-        <dt>Terminal</dt>
-        <dd>{receipt.terminalId}</dd>
-        <dt>Order</dt>
-        <dd className="receipt-break">{receipt.orderId}</dd>
-        <dt>Card</dt>
-        <dd>
-          {BRAND_NAMES[receipt.brand]} •••• {receipt.lastFour}
-        </dd>
-        <dt>Entry</dt>
-        <dd>{ENTRY_NAMES[receipt.entry]}</dd>
-        {receipt.applicationLabel && (
+        <dd>{dateFormat.format(new Date(receipt.created_at))}</dd>
+        {receipt.terminal_id && (
+          <>
+            <dt>Terminal</dt>
+            <dd>{receipt.terminal_id}</dd>
+          </>
+        )}
+        {receipt.order_id && (
+          <>
+            <dt>Order</dt>
+            <dd className="receipt-break">{receipt.order_id}</dd>
+          </>
+        )}
+        {card && (
+          <>
+            <dt>Card</dt>
+            <dd>{cardText(card)}</dd>
+          </>
+        )}
+        {card?.entry_mode && (
+          <>
+            <dt>Entry</dt>
+            <dd>{ENTRY_LABELS[card.entry_mode] ?? card.entry_mode}</dd>
+          </>
+        )}
+        {card?.application_label && (
           <>
             <dt>Application</dt>
-            <dd>{receipt.applicationLabel}</dd>
+            <dd>{card.application_label}</dd>
           </>
         )}
-        {receipt.aid && (
+        {card?.aid && (
           <>
             <dt>AID</dt>
-            <dd>{receipt.aid}</dd>
+            <dd>{card.aid}</dd>
           </>
         )}
-        <dt>Verification</dt>
-        <dd>{receipt.pinVerified ? 'PIN verified' : 'No PIN needed'}</dd>
-        {receipt.authorizationCode && (
+        {sale && card?.entry_mode && (
+          <>
+            <dt>Verification</dt>
+            <dd>{receipt.verification === 'online_pin' ? 'PIN verified' : 'No PIN needed'}</dd>
+          </>
+        )}
+        {receipt.authorization_code && (
           <>
             <dt>Approval code</dt>
-            <dd>{receipt.authorizationCode}</dd>
+            <dd>{receipt.authorization_code}</dd>
+          </>
+        )}
+        {!sale && (
+          <>
+            <dt>Refund of</dt>
+            <dd className="receipt-break">{receipt.transaction_id}</dd>
+          </>
+        )}
+        {receipt.reference && (
+          <>
+            <dt>Reference</dt>
+            <dd className="receipt-break">{receipt.reference}</dd>
           </>
         )}
       </dl>
       <div className="receipt-total">
-        <span>Total</span>
+        <span>{sale ? 'Total' : 'Refunded'}</span>
         <strong>{formatMoney(receipt.amount, receipt.currency)}</strong>
       </div>
-      <p className="receipt-result">Approved</p>
+      <p className="receipt-result">{sale ? 'Approved' : 'Refunded'}</p>
       <p className="receipt-id">
-        Transaction <span className="receipt-break">{receipt.transactionId}</span>
+        {sale ? 'Transaction' : 'Refund'} <span className="receipt-break">{receipt.receipt_id}</span>
       </p>
       <p className="receipt-foot">Please keep this receipt.</p>
     </article>

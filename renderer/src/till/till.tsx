@@ -7,16 +7,16 @@
 import { useEffect, useState, type FormEvent, type MouseEvent } from 'react';
 import { useSession } from '../session-store.js';
 import { FitLine, useFitText } from '../ui/fit-text.js';
-import { BackspaceIcon, CardIcon, CheckIcon, ClockIcon, ContactlessIcon, CrossIcon, PrinterIcon, WarningIcon } from '../ui/icons.js';
+import { BackspaceIcon, CardIcon, ClockIcon, ContactlessIcon, CrossIcon, WarningIcon } from '../ui/icons.js';
 import { Modal } from '../ui/modal.js';
 import { useAutoFocus, useKeys } from '../ui/use-keys.js';
 import { amountToMinor, formatMoney, formatNumber, maxAmountMinor, minorToAmount, pressAmountKey } from './money.js';
 import type * as PinBlock from './pin-block.js';
 import { PinPad } from './pin-pad.js';
 import { BRAND_NAMES, ENTRY_NAMES, type ReaderEvent } from './reader.js';
-import { ReceiptView } from './receipt.js';
+import { Approved } from './approved.js';
 import { SimulatedReaderPanel } from './simulated-reader-panel.js';
-import { PIN_TRIES, simulatedReader, useTill, wedgeReader, type Decline, type Receipt } from './till-store.js';
+import { PIN_TRIES, simulatedReader, useTill, wedgeReader, type Decline } from './till-store.js';
 
 type PinBlockModule = typeof PinBlock;
 let pinBlockModule: Promise<PinBlockModule> | undefined;
@@ -321,46 +321,6 @@ function PinEntry({ insertPath }: { insertPath: boolean }) {
       onSubmit={submitPinBlock}
       onCancel={cancelPin}
     />
-  );
-}
-
-function Approved({ receipt }: { receipt: Receipt }) {
-  const newSale = useTill.getState().newSale;
-  const newSaleRef = useAutoFocus<HTMLButtonElement>();
-  useKeys((event) => {
-    if (event.key === 'Enter') newSale();
-    else if (event.key === 'p' || event.key === 'P') window.print();
-    else return false;
-    return true;
-  });
-  return (
-    <div className="result-layout">
-      <section className="result result-ok" role="status" aria-labelledby="approved-title">
-        <CheckIcon size={88} className="result-icon" />
-        <h2 id="approved-title" className="result-title">
-          Approved
-        </h2>
-        <FitLine className="result-amount" text={formatMoney(receipt.amount, receipt.currency)} />
-        <p className="result-card">
-          {BRAND_NAMES[receipt.brand]} •••• {receipt.lastFour} · {ENTRY_NAMES[receipt.entry]}
-          {receipt.pinVerified ? ' · PIN verified' : ''}
-        </p>
-        {receipt.recovered && (
-          <p className="result-reason">This payment went through although its answer did not reach the till. It is not charged again.</p>
-        )}
-        <div className="result-actions">
-          <button ref={newSaleRef} type="button" className="button button-primary button-lg" onClick={newSale}>
-            New sale <kbd>Enter</kbd>
-          </button>
-          <button type="button" className="button button-lg" onClick={() => window.print()}>
-            <PrinterIcon size={22} /> Print receipt <kbd>P</kbd>
-          </button>
-        </div>
-      </section>
-      <div className="receipt-column">
-        <ReceiptView receipt={receipt} />
-      </div>
-    </div>
   );
 }
 
