@@ -144,7 +144,12 @@ void test('the cashier logs in with a PIN and gets the till first', async () => 
   await page.goto(new URL('/app/#/cashier', gateway.url).href, { waitUntil: 'networkidle' });
   await main().getByRole('heading', { name: 'Staff login' }).waitFor();
   const nav = page.getByRole('navigation', { name: 'Product areas' });
+  // At 1024 px the areas fold behind the Menu button (tests/e2e/till-sizes.test.ts walks every size).
+  const menu = page.getByRole('banner').getByRole('button', { name: 'Menu' });
+  await menu.click();
   assert.deepEqual(await nav.getByRole('link').allTextContents(), ['Home', 'Cashier']);
+  await page.keyboard.press('Escape');
+  assert.equal(await menu.getAttribute('aria-expanded'), 'false');
   await assertTargets('login');
   await shot('login');
 

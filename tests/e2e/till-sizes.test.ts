@@ -310,6 +310,8 @@ for (const size of SIZES) {
       await main().getByRole('button', { name: 'Two cards' }).click();
       await main().getByText('More than one card was presented. Present one card only.').waitFor();
       assert.deepEqual(await till.measure<string[]>('__sizes.reader()'), [], `${till.name}: the reader's buttons cover no card number`);
+      const reader = await main().getByRole('region', { name: 'Test card reader' }).boundingBox();
+      assert.ok(reader && reader.y + reader.height <= size.height, `${till.name}: the whole reader is on screen (${JSON.stringify(reader)})`);
       await till.check('waiting');
 
       // Contactless above 50.00: the PIN pad, its keys even and large.
@@ -381,6 +383,7 @@ for (const size of SIZES) {
       await page.keyboard.press('?');
       const shortcuts = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
       await shortcuts.waitFor();
+      assert.ok(await till.measure<boolean>("(() => { const d = document.querySelector('dialog[open]'); return d.scrollHeight <= d.clientHeight; })()"), `${till.name}: the shortcuts fit without scrolling`);
       await till.check('shortcuts');
       await page.keyboard.press('Escape');
       await shortcuts.waitFor({ state: 'detached' });
