@@ -120,6 +120,9 @@ void test('/app/ renders the shell and shows the gateway running with the versio
     const status = page.getByRole('status');
     await status.getByText(`Gateway running, API version ${version}`, { exact: true }).waitFor({ timeout: 10_000 });
 
+    // At 1024 px the areas fold behind the header's Menu button.
+    const menu = banner.getByRole('button', { name: 'Menu' });
+    await menu.click();
     const nav = page.getByRole('navigation', { name: 'Product areas' });
     const navText = (await nav.textContent()) ?? '';
     for (const area of ['Cashier', 'Transactions', 'Invoices', 'Network tokens', 'Checkouts', 'Postbacks', 'Settings']) {
@@ -141,6 +144,8 @@ void test('/app/ renders the shell and shows the gateway running with the versio
       assert.ok(box && box.height >= 44 && box.width >= 44, `target ${await target.textContent()} is at least 44x44 px`);
     }
     assert.ok((await page.evaluate<number>('document.documentElement.scrollWidth')) <= VIEWPORT.width, 'no horizontal scroll');
+    await page.keyboard.press('Escape');
+    assert.equal(await menu.getAttribute('aria-expanded'), 'false');
 
     await page.screenshot({ path: `${SCREENSHOT_DIR}foundation-app-home.png`, fullPage: true });
   } finally {
