@@ -92,6 +92,8 @@ export interface Sale {
   pinRequested: boolean;
   /** The request in flight or waiting to be resent after a network failure. */
   attempt?: Attempt;
+  /** A request of this sale reached the gateway's attempt record. */
+  sent?: boolean;
 }
 
 /** What the till remembers of an answered payment for today's list (the list API has no card fields). */
@@ -221,6 +223,13 @@ export const useTill = create<TillState>()((set, get) => {
   /** Ends the sale: drops the card read and any pending request (with its PIN block). */
   const endSale = (patch: Partial<TillState>) => {
     clearCheckTimer();
+    const { sale, phase } = get();
+    // A sale given up after answers the till saw (a decline, a PIN request, a refusal): its attempt
+    // on the gateway is closed now, so a reload or the next sale does not ask about it again.
+    // An unknown outcome (checking) stays open; an approval closes its attempt itself.
+    if (sale?.sent && phase.name !== 'checking' && patch.phase?.name !== 'approved' && patch.unresolved === undefined) {
+      void client.resolveTillAttempt().catch(() => undefined);
+    }
     set({ sale: null, readerMessage: null, ...patch });
   };
 
@@ -449,7 +458,7 @@ export const useTill = create<TillState>()((set, get) => {
     };
     checks = 0;
     const key = crypto.randomUUID();
-    set({ sale: { ...sale, card, attempt: { request, key, pinUsed: Boolean(pinBlock) } }, phase: { name: 'processing', since: Date.now() }, readerMessage: null });
+    set({ sale: { ...sale, card, attempt: { request, key, pinUsed: Boolean(pinBlock) }, sent: true }, phase: { name: 'processing', since: Date.now() }, readerMessage: null });
     void (async () => {
       try {
         await client.beginTillAttempt({ order_id: request.order_id, idempotency_key: key, amount: request.amount, currency: request.currency });
@@ -573,12 +582,12 @@ export const useTill = create<TillState>()((set, get) => {
       const sale = get().sale;
       if (!sale) return;
       // A new card starts its own PIN count; the order stays the same.
-      set({ sale: { orderId: sale.orderId, amountMinor: sale.amountMinor, currency: sale.currency, wrongPins: 0, pinRequested: false }, phase: { name: 'waiting', insertOnly: false }, readerMessage: null });
+      set({ sale: { orderId: sale.orderId, amountMinor: sale.amountMinor, currency: sale.currency, wrongPins: 0, pinRequested: false, sent: sale.sent }, phase: { name: 'waiting', insertOnly: false }, readerMessage: null });
     },
     insertCard: () => {
       const sale = get().sale;
       if (!sale) return;
-      set({ sale: { orderId: sale.orderId, amountMinor: sale.amountMinor, currency: sale.currency, wrongPins: sale.wrongPins, pinRequested: false }, phase: { name: 'waiting', insertOnly: true }, readerMessage: null });
+      set({ sale: { orderId: sale.orderId, amountMinor: sale.amountMinor, currency: sale.currency, wrongPins: sale.wrongPins, pinRequested: false, sent: sale.sent }, phase: { name: 'waiting', insertOnly: true }, readerMessage: null });
     },
     otherPayment: () => {
       const sale = get().sale;
