@@ -176,6 +176,21 @@ describe('staff of the desktop UI', () => {
     });
   });
 
+  describe('GET /ui/whoami', () => {
+    test('answers the session, or null without an error when nobody (or an ended session) is logged in', async () => {
+      const none = await call(gw, 'GET', '/ui/whoami', {});
+      assert.equal(none.statusCode, 200);
+      assert.deepEqual(none.json(), { session: null });
+      const token = await login(gw, cashier, 'pin');
+      const mine = await call(gw, 'GET', '/ui/whoami', withCookie(token));
+      assert.equal(mine.statusCode, 200);
+      assert.equal(mine.json<{ session: SessionBody }>().session.staff.login, cashier.login);
+      await call(gw, 'DELETE', '/ui/session', withCookie(token));
+      assert.deepEqual((await call(gw, 'GET', '/ui/whoami', withCookie(token))).json(), { session: null });
+      assert.deepEqual((await call(gw, 'GET', '/ui/whoami', withCookie('made-up'))).json(), { session: null });
+    });
+  });
+
   describe('the session', () => {
     test('GET /ui/session without a cookie, or with an unknown token, is 401', async () => {
       assertApiError(await call(gw, 'GET', '/ui/session', {}), 401, 2001);

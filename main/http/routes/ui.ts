@@ -54,6 +54,15 @@ export function uiRoutes(gateway: Gateway, till: TillSettings = DEFAULT_TILL_SET
       },
     );
 
+    // The app asks this at start: being logged out is an answer here, not an error (no 401 in the
+    // browser's console before anyone logged in).
+    app.get('/ui/whoami', { schema: { tags, summary: 'The current staff session, or null when nobody is logged in' } }, async (request, reply) => {
+      const token = sessionToken(request);
+      const principal = token ? await staff.resolve(token) : undefined;
+      const info = principal?.staff ? await staff.current(principal) : undefined;
+      return reply.send({ session: info ?? null });
+    });
+
     app.get('/ui/session', { schema: { tags, summary: 'The current staff session' }, onRequest: requireSession }, async (request, reply) => {
       const info = request.principal ? await staff.current(request.principal) : undefined;
       return info ? reply.send(info) : sendApiError(reply, apiError(ErrorCode.unauthenticated, 'Log in first'));
