@@ -17,5 +17,13 @@ export default defineConfig({
     // Served under a strict CSP: every asset stays a file of its own, none is inlined as data:.
     assetsInlineLimit: 0,
     target: 'es2022',
+    rolldownOptions: {
+      // React Server Components' "use client" markers in @tanstack/react-router mean nothing in a
+      // client-only bundle; the bundler's note about each of them is noise.
+      onwarn(warning, warn) {
+        if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
+        warn(warning);
+      },
+    },
   },
 });

@@ -258,7 +258,7 @@ for (const size of SIZES) {
         await menu.click();
         assert.equal(await menu.getAttribute('aria-expanded'), 'true');
         await nav.getByRole('link', { name: 'Cashier' }).waitFor();
-        assert.equal(await page.evaluate('document.activeElement?.textContent'), 'Home', 'focus goes to the first area');
+        assert.equal(await page.evaluate('document.activeElement?.textContent'), 'Cashier', 'focus goes to the first area');
         await till.check('menu');
         await page.keyboard.press('Escape');
         assert.equal(await nav.isVisible(), false, `${till.name}: Esc folds the menu`);

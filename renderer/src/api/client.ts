@@ -364,9 +364,8 @@ const LIST_LIMIT = 200;
 export function createClient(transport: Transport = defaultTransport()): TillgateClient {
   return {
     async session() {
-      const response = await transport.send({ method: 'GET', path: '/ui/session' });
-      if (response.status === 401) return null;
-      return expectObject<SessionInfo>(response, ['staff', 'merchant']);
+      // Not logged in is an answer here (session null), not a 401 in the console.
+      return expectObject<{ session: SessionInfo | null }>(await transport.send({ method: 'GET', path: '/ui/whoami' }), ['session']).session;
     },
     async login(credentials) {
       return expectObject<SessionInfo>(await transport.send({ method: 'POST', path: '/ui/session', body: credentials }), ['staff', 'merchant']);

@@ -1,138 +1,48 @@
 /**
- * The Cashier area: staff login first, then the till, today's sales and closing the day; the idle lock (warns 30 s
- * ahead, one key keeps the session) and the keyboard shortcuts overlay (`?`).
+ * The Cashier area: the till, today's sales and closing the day, and the keyboard shortcuts overlay
+ * (`?`). Login and the idle lock belong to the app frame (shell/).
  */
-import { useEffect, useRef, useState } from 'react';
-import { client } from '../api/client.js';
-import { DayClose } from '../reports/day-close.js';
+import { Link, Outlet } from '@tanstack/react-router';
+import { useState } from 'react';
 import { PrinterButton } from '../receipts/printer-dialog.js';
-import { hrefOf, type Route } from '../route-store.js';
-import { TodaySales } from '../sales/today.js';
-import { useSession } from '../session-store.js';
-import { Till } from '../till/till.js';
-import { useTill } from '../till/till-store.js';
 import { Modal } from '../ui/modal.js';
 import { useKeys } from '../ui/use-keys.js';
-import { LoginScreen } from './login.js';
 
-export function CashierArea({ view }: { view: Extract<Route, 'till' | 'sales' | 'reports'> }) {
-  const phase = useSession((s) => s.phase);
-  const check = useSession((s) => s.check);
-
-  useEffect(() => {
-    if (phase === 'unknown') void check();
-    // Whoever logs in next starts with an empty till.
-    if (phase === 'logged_out') useTill.getState().newSale();
-  }, [phase, check]);
-
-  if (phase === 'unknown' || phase === 'checking') {
-    return (
-      <p className="loading" role="status">
-        Checking your session…
-      </p>
-    );
-  }
-  if (phase === 'logged_out') return <LoginScreen />;
-  return <CashierWorkspace view={view} />;
-}
-
-function CashierWorkspace({ view }: { view: 'till' | 'sales' | 'reports' }) {
+/** The Cashier area: the till, today's sales and closing the day, as tabs with their own URLs. */
+export function CashierWorkspace() {
   const [help, setHelp] = useState(false);
   useKeys((event) => {
     if (event.key !== '?') return false;
     setHelp(true);
     return true;
   });
+  const tab = { className: 'tab', activeProps: { className: 'tab tab-current' }, activeOptions: { exact: true } } as const;
 
   return (
     <div className="cashier">
       <div className="cashier-bar">
         <h1 className="cashier-title">Cashier</h1>
         <nav className="tabs" aria-label="Cashier">
-          <a className={view === 'till' ? 'tab tab-current' : 'tab'} href={hrefOf('till')} aria-current={view === 'till' ? 'page' : undefined}>
+          <Link to="/cashier" {...tab}>
             Till
-          </a>
-          <a className={view === 'sales' ? 'tab tab-current' : 'tab'} href={hrefOf('sales')} aria-current={view === 'sales' ? 'page' : undefined}>
+          </Link>
+          <Link to="/cashier/sales" {...tab}>
             Today&rsquo;s sales
-          </a>
-          <a className={view === 'reports' ? 'tab tab-current' : 'tab'} href={hrefOf('reports')} aria-current={view === 'reports' ? 'page' : undefined}>
+          </Link>
+          <Link to="/cashier/reports" {...tab}>
             Close the day
-          </a>
+          </Link>
         </nav>
         <PrinterButton />
         <button type="button" className="button button-quiet" onClick={() => setHelp(true)}>
           Shortcuts <kbd>?</kbd>
         </button>
       </div>
-      <div className="cashier-body">{view === 'till' ? <Till /> : view === 'sales' ? <TodaySales /> : <DayClose />}</div>
-      <IdleLock />
+      <div className="cashier-body">
+        <Outlet />
+      </div>
       {help && <ShortcutsDialog onClose={() => setHelp(false)} />}
     </div>
-  );
-}
-
-const WARN_SECONDS = 30;
-
-/** Logs out after the gateway's idle time without a key or touch; warns 30 s ahead; any key keeps the session. */
-function IdleLock() {
-  const idleSeconds = useSession((s) => s.terminal?.idle_lock_seconds ?? s.session?.idle_timeout_seconds ?? 1800);
-  const logout = useSession((s) => s.logout);
-  const last = useRef(Date.now());
-  const [left, setLeft] = useState<number | null>(null);
-  const warned = useRef(false);
-
-  useEffect(() => {
-    const touch = () => {
-      last.current = Date.now();
-    };
-    window.addEventListener('keydown', touch, true);
-    window.addEventListener('pointerdown', touch, true);
-    const timer = window.setInterval(() => {
-      const phase = useTill.getState().phase.name;
-      // Never lock in the middle of talking to the bank.
-      if (phase === 'processing' || phase === 'checking') touch();
-      const remaining = idleSeconds - (Date.now() - last.current) / 1000;
-      if (remaining <= 0) {
-        window.clearInterval(timer);
-        void logout(`The till locked after ${Math.round(idleSeconds / 60)} minutes without activity. Log in again.`);
-      } else if (remaining <= WARN_SECONDS) {
-        warned.current = true;
-        setLeft(Math.ceil(remaining));
-      } else if (warned.current) {
-        // Kept: tell the gateway too, so its idle clock restarts.
-        warned.current = false;
-        setLeft(null);
-        void client.session().catch(() => undefined);
-      }
-    }, 1000);
-    return () => {
-      window.clearInterval(timer);
-      window.removeEventListener('keydown', touch, true);
-      window.removeEventListener('pointerdown', touch, true);
-    };
-  }, [idleSeconds, logout]);
-
-  if (left === null) return null;
-  return (
-    <Modal
-      title="Still there?"
-      onClose={() => {
-        last.current = Date.now();
-      }}
-      className="modal-narrow"
-    >
-      <p className="visually-hidden" role="alert">
-        The till is about to lock. Press any key to stay logged in.
-      </p>
-      <p className="idle-text">
-        The till locks in {left} seconds. Press any key to stay logged in.
-      </p>
-      <div className="modal-actions">
-        <button type="button" className="button button-primary button-lg" data-autofocus onClick={() => (last.current = Date.now())}>
-          Stay logged in
-        </button>
-      </div>
-    </Modal>
   );
 }
 

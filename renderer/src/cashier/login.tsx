@@ -1,7 +1,11 @@
-/** Staff login at the till: login and PIN (default) or password. The session is a cookie the page cannot read. */
+/**
+ * Staff login for the whole app: login and PIN (default) or password. The session is a cookie the
+ * page cannot read. The gateway's status shows here too, so a till knows its gateway runs.
+ */
 import { useState, type FormEvent } from 'react';
 import { useSession } from '../session-store.js';
 import { LockIcon } from '../ui/icons.js';
+import { GatewayStatusView } from '../shell/gateway-page.js';
 import { SecretField } from '../ui/secret-field.js';
 import { useAutoFocus } from '../ui/use-keys.js';
 
@@ -37,7 +41,7 @@ export function LoginScreen() {
           <LockIcon size={40} />
         </div>
         <h1 id="login-title">Staff login</h1>
-        <p className="login-lead">Log in to take payments at this till.</p>
+        <p className="login-lead">Log in to take payments at the till or to work in the back office.</p>
         {notice && <p className="login-notice">{notice}</p>}
         <form onSubmit={(event) => void submit(event)} noValidate>
           <label className="field">
@@ -61,6 +65,9 @@ export function LoginScreen() {
             {busy ? 'Logging in…' : 'Log in'}
           </button>
         </form>
+        <div className="login-status">
+          <GatewayStatusView />
+        </div>
       </section>
     </div>
   );

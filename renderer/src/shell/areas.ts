@@ -1,0 +1,48 @@
+/**
+ * The product areas of the app and who may use them (decisions.md D9): the navigation shows a
+ * role only what it may use, and the router keeps the others out. Order is the menu's order; a
+ * role starts on the first area it may use (back office on the dashboard, a cashier at the till).
+ */
+import type { StaffRole } from '../api/client.js';
+
+export interface Area {
+  /** The route path, e.g. `/transactions`. */
+  path: string;
+  label: string;
+  roles: readonly StaffRole[];
+}
+
+const BACK_OFFICE: readonly StaffRole[] = ['back_office', 'admin'];
+const EVERYONE: readonly StaffRole[] = ['cashier', 'back_office', 'admin'];
+
+export const AREAS: readonly Area[] = [
+  { path: '/cashier', label: 'Cashier', roles: EVERYONE },
+  { path: '/gateway', label: 'Gateway', roles: EVERYONE },
+];
+
+/** Areas of the back office still to come (issue "Back office, part 2"): named in the menu, not yet open. */
+export const COMING_AREAS: readonly { label: string; roles: readonly StaffRole[] }[] = [
+  { label: 'Network tokens', roles: BACK_OFFICE },
+  { label: 'Checkouts', roles: BACK_OFFICE },
+  { label: 'Postbacks', roles: BACK_OFFICE },
+  { label: 'Settings', roles: ['admin'] },
+];
+
+export const ROLE_NAMES: Record<StaffRole, string> = { cashier: 'Cashier', back_office: 'Back office', admin: 'Admin' };
+
+export function areasFor(role: StaffRole): readonly Area[] {
+  return AREAS.filter((area) => area.roles.includes(role));
+}
+
+/** Where a role starts after logging in. */
+export function startPath(role: StaffRole): string {
+  return areasFor(role)[0]?.path ?? '/gateway';
+}
+
+/** Who may open a path: the roles of the area it belongs to (every role for paths of no area). */
+export function rolesOf(path: string): readonly StaffRole[] {
+  const area = AREAS.find((a) => path === a.path || path.startsWith(`${a.path}/`));
+  return area?.roles ?? EVERYONE;
+}
+
+export { BACK_OFFICE, EVERYONE };

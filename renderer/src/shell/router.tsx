@@ -1,0 +1,48 @@
+/**
+ * The app's routes (TanStack Router). Hash history: the gateway serves the app as static files at
+ * /app/ and the desktop window loads it from app://, so deeper paths live after the `#` and every
+ * screen and opened object has a URL that survives a reload, a deep link and back/forward.
+ */
+import { createHashHistory, createRootRoute, createRoute, createRouter, Navigate } from '@tanstack/react-router';
+import { CashierWorkspace } from '../cashier/cashier.js';
+import { DayClose } from '../reports/day-close.js';
+import { TodaySales } from '../sales/today.js';
+import { useSession } from '../session-store.js';
+import { Till } from '../till/till.js';
+import { startPath } from './areas.js';
+import { AppFrame } from './frame.js';
+import { GatewayPage } from './gateway-page.js';
+
+function Start() {
+  const role = useSession((s) => s.session?.staff.role);
+  return role ? <Navigate to={startPath(role)} replace /> : null;
+}
+
+function NotFound() {
+  return (
+    <section className="card">
+      <h1>Nothing here</h1>
+      <p className="lead">This address is not a screen of Tillgate. Choose an area in the menu.</p>
+    </section>
+  );
+}
+
+export const rootRoute = createRootRoute({ component: AppFrame, notFoundComponent: NotFound });
+
+const startRoute = createRoute({ getParentRoute: () => rootRoute, path: '/', component: Start });
+const gatewayRoute = createRoute({ getParentRoute: () => rootRoute, path: '/gateway', component: GatewayPage });
+
+const cashierRoute = createRoute({ getParentRoute: () => rootRoute, path: '/cashier', component: CashierWorkspace });
+const tillRoute = createRoute({ getParentRoute: () => cashierRoute, path: '/', component: Till });
+const salesRoute = createRoute({ getParentRoute: () => cashierRoute, path: '/sales', component: TodaySales });
+const reportsRoute = createRoute({ getParentRoute: () => cashierRoute, path: '/reports', component: DayClose });
+
+const routeTree = rootRoute.addChildren([startRoute, gatewayRoute, cashierRoute.addChildren([tillRoute, salesRoute, reportsRoute])]);
+
+export const router = createRouter({ routeTree, history: createHashHistory() });
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router;
+  }
+}
