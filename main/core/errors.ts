@@ -1,54 +1,14 @@
 /**
  * Expected failures of the gateway as values (decisions.md D3). A decline is not an error:
- * it is a processed request. An ApiError means "the request did nothing".
+ * it is a processed request. An ApiError means "the request did nothing". The error codes, their
+ * HTTP statuses and the error body are the contract's (contract/codes.ts, contract/api/common.ts).
  */
+import type { ErrorBody, FieldError } from '../../contract/api/common.js';
+import { ErrorCode, httpStatusOf } from '../../contract/codes.js';
 
-export const ErrorCode = {
-  validation: 1001,
-  invalidState: 1002,
-  amountLimit: 1003,
-  paymentType: 1004,
-  unauthenticated: 2001,
-  forbidden: 2002,
-  notFound: 3001,
-  idempotencyInFlight: 4001,
-  idempotencyMismatch: 4002,
-  bodyTooLarge: 4003,
-  rateLimited: 4004,
-  processor: 5001,
-  internal: 5002,
-} as const;
-export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
-
-const httpStatusByCode: Record<ErrorCode, number> = {
-  1001: 400,
-  1002: 400,
-  1003: 400,
-  1004: 400,
-  2001: 401,
-  2002: 403,
-  3001: 404,
-  4001: 409,
-  4002: 422,
-  4003: 413,
-  4004: 429,
-  5001: 502,
-  5002: 500,
-};
-
-export function httpStatusOf(code: ErrorCode): number {
-  return httpStatusByCode[code];
-}
-
-export interface FieldError {
-  field: string;
-  message: string;
-}
-
-export interface ApiError {
+/** The D3 error body with one of the contract's error codes. */
+export interface ApiError extends ErrorBody {
   error_code: ErrorCode;
-  message: string;
-  errors: FieldError[];
 }
 
 export function apiError(code: ErrorCode, message: string, errors: FieldError[] = []): ApiError {

@@ -3,6 +3,17 @@
  * implement these; the core never imports an adapter. Repositories are async so that a
  * PostgreSQL adapter can implement them unchanged; the SQLite adapter resolves synchronously.
  */
+import type {
+  CheckoutStatus,
+  EmailStatus,
+  ExpiryUnit,
+  InvoiceEmailType,
+  InvoiceLocale,
+  InvoiceStatus,
+  NetworkTokenStatus,
+  PlanStatus,
+  StaffRole,
+} from '../../contract/constants.js';
 import type { Reply } from './errors.js';
 
 export interface Clock {
@@ -347,7 +358,6 @@ export interface OutboxRepository {
   listAttempts(outboxId: string): Promise<PostbackAttemptRecord[]>;
 }
 
-export type StaffRole = 'cashier' | 'back_office' | 'admin';
 
 export interface StaffRecord {
   id: string;
@@ -423,7 +433,6 @@ export interface TillAttemptRepository {
   resolve(id: string, outcome: 'approved' | 'not_charged', transactionId: string | null, now: string): Promise<boolean>;
 }
 
-export type CheckoutStatus = 'open' | 'processing' | 'completed' | 'cancelled' | 'expired';
 
 export interface CheckoutRecord {
   id: string;
@@ -463,10 +472,6 @@ export interface QrCodes {
   pngDataUrl(text: string, width: number): Promise<string>;
 }
 
-export type InvoiceStatus = 'pending' | 'processing' | 'paid' | 'partly_paid';
-export type InvoiceLocale = 'en' | 'de' | 'pt';
-export type InvoiceEmailType = 'initial' | 'reminder';
-export type ExpiryUnit = 'minutes' | 'hours' | 'days';
 
 /** An invoice (interface.md "Invoice"); `id` is assigned by the store on insert. */
 export interface InvoiceRecord {
@@ -529,12 +534,11 @@ export interface InvoiceFilter {
   offset: number;
 }
 
-export type PaymentPlanStatus = 'active' | 'completed' | 'cancelled' | 'failed';
 
 export interface PaymentPlanRecord {
   id: string;
   invoiceId: number;
-  status: PaymentPlanStatus;
+  status: PlanStatus;
   installments: number;
   interval: 'week' | 'month';
   createdAt: string;
@@ -562,7 +566,7 @@ export interface InvoiceRepository {
   count(merchantId: string, filter: Omit<InvoiceFilter, 'limit' | 'offset'>): Promise<number>;
   insertPlan(plan: PaymentPlanRecord): Promise<void>;
   plans(invoiceId: number): Promise<PaymentPlanRecord[]>;
-  setPlanStatus(id: string, status: PaymentPlanStatus, now: string): Promise<void>;
+  setPlanStatus(id: string, status: PlanStatus, now: string): Promise<void>;
   /** The invoice behind a pay link. */
   byUuid(uuid: string): Promise<StoredInvoice | undefined>;
 }
@@ -699,7 +703,6 @@ export interface Processor {
 
 // ---- invoice e-mails (decisions.md D11) ---------------------------------------------------------
 
-export type EmailStatus = 'queued' | 'sent' | 'failed';
 
 /** One invoice e-mail of the durable mail queue (migration 0010). */
 export interface EmailRecord {
@@ -752,7 +755,6 @@ export interface Mailer {
 
 // ---- network tokens (decisions.md D12, D13) -----------------------------------------------------
 
-export type NetworkTokenStatus = 'requested' | 'active' | 'suspended' | 'failed' | 'archive_pending' | 'archived';
 
 /** One network token (migration 0011). Card and token numbers are only held sealed. */
 export interface NetworkTokenRecord {

@@ -3,7 +3,8 @@
  * API routes, and `perform`, which runs one core operation for a request and shapes its reply.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { apiError, ErrorCode, toReply, type Outcome, type Reply } from '../core/errors.js';
+import { ErrorCode } from '../../contract/codes.js';
+import { apiError, toReply, type Outcome, type Reply } from '../core/errors.js';
 import type { Gateway } from '../core/gateway.js';
 import { checkIdempotencyKey, requestFingerprint, type IdempotencyStart } from '../core/idempotency/idempotency.js';
 import type { Principal } from '../core/merchants/authenticator.js';

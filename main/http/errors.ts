@@ -3,8 +3,10 @@
  * unknown routes, bugs) onto the one error body of decisions.md D3. Messages never echo input.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FieldError } from '../../contract/api/common.js';
+import { ErrorCode, httpStatusOf } from '../../contract/codes.js';
 import { maskPans } from '../infra/logger.js';
-import { apiError, ErrorCode, httpStatusOf, validationError, type ApiError, type FieldError } from '../core/errors.js';
+import { apiError, validationError, type ApiError } from '../core/errors.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -2,7 +2,7 @@
  * What each staff role may call (decisions.md D9). API credentials (merchant) may call every API
  * route; staff sessions only what their role allows. A cashier's refund needs a manager approval.
  */
-import type { StaffRole } from '../core/ports.js';
+import type { StaffRole } from '../../contract/constants.js';
 
 type RouteKey = `${'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'} ${string}`;
 

@@ -3,8 +3,7 @@
  * per currency and the figures per card brand, entry mode and cashier as tables. pdfkit is loaded
  * on the first export only, so the gateway's start does not pay for it.
  */
-import type { DayReportView } from '../core/reports/day-reports.js';
-import type { FigureRow } from '../core/reports/figures.js';
+import type { DayReport as DayReportView, FigureRow } from '../../contract/api/reports.js';
 import { amountText, brandLabel, entryModeLabel, reportTitle, timeText } from '../core/reports/report-text.js';
 
 const MARGIN = 48;

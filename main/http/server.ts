@@ -14,24 +14,37 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger as PinoLogger } from 'pino';
 import { v7 as uuidv7 } from 'uuid';
+import { CheckoutSchema } from '../../contract/api/checkouts.js';
+import { ErrorBodySchema } from '../../contract/api/common.js';
+import { InvoiceSchema } from '../../contract/api/invoices.js';
+import { NetworkTokenSchema } from '../../contract/api/network-tokens.js';
+import {
+  CaptureResponseSchema,
+  PayoutResponseSchema,
+  RefundResponseSchema,
+  ReverseResponseSchema,
+  SubscriptionResponseSchema,
+  TransactionResponseSchema,
+} from '../../contract/api/payments.js';
+import { PostbackDeliverySchema } from '../../contract/api/postbacks.js';
+import { EventSchema, RefundSchema, TransactionSchema } from '../../contract/api/transactions.js';
 import type { Gateway } from '../core/gateway.js';
 import { protect } from './api-context.js';
 import { installErrorHandling, sendFrameworkError } from './errors.js';
 import { addExamples } from './openapi-examples.js';
 import { hostedPages } from './pages/hosted-pages.js';
 import { mandateRoutes } from './routes/mandates.js';
-import { paymentRoutes, paymentSchemas } from './routes/payments.js';
-import { PostbackDeliverySchema, postbackRoutes } from './routes/postbacks.js';
+import { paymentRoutes } from './routes/payments.js';
+import { postbackRoutes } from './routes/postbacks.js';
 import { uiRoutes, type TillSettings } from './routes/ui.js';
 import { tillRoutes } from './routes/till.js';
 import { receiptRoutes } from './routes/receipts.js';
 import { reportRoutes } from './routes/reports.js';
-import { CheckoutSchema, checkoutRoutes } from './routes/checkouts.js';
-import { NetworkTokenSchema, networkTokenRoutes } from './routes/network-tokens.js';
-import { InvoiceSchema, invoiceRoutes } from './routes/invoices.js';
+import { checkoutRoutes } from './routes/checkouts.js';
+import { networkTokenRoutes } from './routes/network-tokens.js';
+import { invoiceRoutes } from './routes/invoices.js';
 import { invoiceEmailRoutes } from './routes/invoice-emails.js';
-import { EventSchema, TransactionSchema, transactionRoutes } from './routes/transactions.js';
-import { ErrorBodySchema } from './schemas.js';
+import { transactionRoutes } from './routes/transactions.js';
 
 export const API_VERSION = '3.21.5';
 export const BODY_LIMIT = 1024 * 1024;
@@ -119,14 +132,25 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
     reply.header('X-Request-Id', request.id);
   });
 
-  app.addSchema(ErrorBodySchema);
-  app.addSchema(TransactionSchema);
-  app.addSchema(EventSchema);
-  for (const schema of paymentSchemas) app.addSchema(schema);
-  app.addSchema(PostbackDeliverySchema);
-  app.addSchema(CheckoutSchema);
-  app.addSchema(NetworkTokenSchema);
-  app.addSchema(InvoiceSchema);
+  // The contract's schemas that routes refer to by $id (RefTo); each is one component of the document.
+  for (const schema of [
+    ErrorBodySchema,
+    TransactionSchema,
+    EventSchema,
+    TransactionResponseSchema,
+    CaptureResponseSchema,
+    ReverseResponseSchema,
+    RefundResponseSchema,
+    PayoutResponseSchema,
+    SubscriptionResponseSchema,
+    RefundSchema,
+    PostbackDeliverySchema,
+    CheckoutSchema,
+    NetworkTokenSchema,
+    InvoiceSchema,
+  ]) {
+    app.addSchema(schema);
+  }
 
   await app.register(fastifyCookie);
   await app.register(fastifySwagger, {

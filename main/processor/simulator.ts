@@ -21,7 +21,8 @@
  */
 import { createHmac } from 'node:crypto';
 import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
-import { currencyExponent } from '../core/money.js';
+import { luhnValid } from '../../contract/cards.js';
+import { currencyExponent } from '../../contract/money.js';
 import type {
   CardAuthorizationRequest,
   CardDecision,
@@ -35,7 +36,7 @@ import type {
   RedirectMethod,
 } from '../core/ports.js';
 import { decryptPinBlock } from './pin-block.js';
-import { amountTrigger, findTestCard, findTestIban, TEST_PIN, type CardBrand } from './test-cards.js';
+import { amountTrigger, findTestCard, findTestIban, TEST_PIN } from './test-cards.js';
 
 export interface SimulatorOptions {
   /** The gateway's public base URL; a function because it is known only after listen. */
@@ -44,34 +45,6 @@ export interface SimulatorOptions {
   now?: () => Date;
   /** How long the slow-answer test card keeps a card-present payment waiting (default 15 s). */
   slowAnswerMs?: number;
-}
-
-/** Luhn (mod 10) check of a card number of 12-19 digits. */
-export function luhnValid(number: string): boolean {
-  if (!/^\d{12,19}$/.test(number)) return false;
-  let sum = 0;
-  for (let i = 0; i < number.length; i++) {
-    let digit = Number(number[number.length - 1 - i]);
-    if (i % 2 === 1) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-  }
-  return sum % 10 === 0;
-}
-
-/** The card brand from the BIN (leading digits). */
-export function cardBrand(number: string): CardBrand {
-  if (!/^\d+$/.test(number)) return 'unknown';
-  if (number.startsWith('4')) return 'visa';
-  const two = Number(number.slice(0, 2));
-  const four = Number(number.slice(0, 4));
-  if (number.length >= 2 && two >= 51 && two <= 55) return 'mastercard';
-  if (number.length >= 4 && four >= 2221 && four <= 2720) return 'mastercard';
-  if (two === 34 || two === 37) return 'amex';
-  if (number.startsWith('6011') || number.startsWith('65')) return 'discover';
-  return 'unknown';
 }
 
 const CARD_PRESENT: ReadonlySet<CardEntryMode> = new Set(['contactless', 'chip', 'swipe']);

@@ -3,8 +3,7 @@
  * The simulator decides from these tables and the README renders them, so both always agree.
  * Any future expiry and any CVV are accepted; the PIN of every test card is `1234`.
  */
-
-export type CardBrand = 'visa' | 'mastercard' | 'amex' | 'discover' | 'unknown';
+import type { CardBrand } from '../../contract/cards.js';
 
 /** The PIN of every test card (decisions.md D3). */
 export const TEST_PIN = '1234';

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import type { Receipt, ReceiptEmail } from '../../main/core/receipts/receipt.js';
+import type { Receipt, ReceiptEmail } from '../../contract/api/receipts.js';
 import { tempDir } from '../helpers/api.js';
 import { basicAuth, createMerchant, runGateway, startGateway, type GatewayProcess, type MerchantCredentials } from '../helpers/gateway-process.js';
 import { startPrinterListener, type PrinterListener } from '../helpers/printer-listener.js';

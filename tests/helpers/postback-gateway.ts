@@ -7,9 +7,9 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { PostbackDelivery as DeliveryView } from '../../contract/api/postbacks.js';
 import { compose, type Composition } from '../../main/compose.js';
 import type { Gateway } from '../../main/core/gateway.js';
-import type { DeliveryView } from '../../main/core/postbacks/postbacks.js';
 import { buildServer } from '../../main/http/server.js';
 import { createLogger } from '../../main/infra/logger.js';
 import { resolveSettings } from '../../main/settings.js';

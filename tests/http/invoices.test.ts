@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { PaymentPlanStatus } from '../../main/core/ports.js';
+import type { PlanStatus as PaymentPlanStatus } from '../../contract/constants.js';
 import { createTestMerchant, startTestGateway, tempDir, type TestGateway, type TestMerchant } from '../helpers/api.js';
 
 interface Wrapper {

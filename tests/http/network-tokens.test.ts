@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
-import { luhnValid } from '../../main/core/payments/card-input.js';
+import { luhnValid } from '../../contract/cards.js';
 import { createLogger } from '../../main/infra/logger.js';
 import { assertApiError, createTestMerchant, startTestGateway, type TestMerchant } from '../helpers/api.js';
 import { startPostbackGateway } from '../helpers/postback-gateway.js';

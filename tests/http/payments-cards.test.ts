@@ -3,7 +3,7 @@
 // saved cards (recurring=1, /rest/register), device wallets, fees and card data at rest.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { TransactionStatus as S } from '../../main/core/transactions/status.js';
+import { TransactionStatus as S } from '../../contract/codes.js';
 import { TEST_CARDS, type TestCard } from '../../main/processor/test-cards.js';
 import { assertApiError, type TestMerchant } from '../helpers/api.js';
 import {

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { WALLET_CAPTURE_EVENTS } from '../../main/core/payments/request.js';
+import { WALLET_CAPTURE_EVENTS } from '../../contract/constants.js';
 import { assertApiError, type TestMerchant } from '../helpers/api.js';
 import {
   api,

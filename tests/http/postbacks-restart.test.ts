@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import canonicalizeModule from 'canonicalize';
 import { Webhook } from 'standardwebhooks';
-import type { DeliveryView } from '../../main/core/postbacks/postbacks.js';
+import type { PostbackDelivery as DeliveryView } from '../../contract/api/postbacks.js';
 import { basicAuth, createMerchant, startGateway, tempDataDir, type GatewayProcess, type MerchantCredentials } from '../helpers/gateway-process.js';
 import { cardPayment, redirectPayment } from '../helpers/postback-gateway.js';
 import { closedPort, startReceiver, webhookHeaders, type Receiver, type ReceivedPostback } from '../helpers/postback-receiver.js';

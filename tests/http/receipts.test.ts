@@ -6,7 +6,7 @@
 // data; and the receipt printer setting (admin, audited, validated).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Receipt, ReceiptEmail, ReceiptLink, ReceiptPrinterSetting } from '../../main/core/receipts/receipt.js';
+import type { Receipt, ReceiptEmail, ReceiptLink, ReceiptPrinterSetting } from '../../contract/api/receipts.js';
 import { assertApiError } from '../helpers/api.js';
 import { assertNoPanAtRest, DAY, freshPan, posPayment, TEST_PIN, type Harness } from '../helpers/payments.js';
 import { asStaff, chipSale, emvData, merchant, pay, receiptSetup, staffLogin, VISA_AID, type ReceiptSetup } from '../helpers/receipts.js';

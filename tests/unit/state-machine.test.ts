@@ -3,8 +3,8 @@
 // and the forbidden transitions as a client meets them through the API (1002, 1003, 1004).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { statusName, TransactionStatus as S } from '../../contract/codes.js';
 import { allowedFrom, canTransition, CREATION_STATUSES, FINAL_STATUSES, TRANSITIONS, type Trigger } from '../../main/core/payments/state-machine.js';
-import { statusName, TransactionStatus as S } from '../../main/core/transactions/status.js';
 import { assertApiError, type TestMerchant } from '../helpers/api.js';
 import { api, cardPayment, newMerchant, orderId, REDIRECT, SETTLING_IBAN, startHarness, type Api, type Harness } from '../helpers/payments.js';
 

@@ -6,81 +6,27 @@
  * customer may try again), cancelled by the customer, or expired after 24 hours. Each status
  * change queues a postback to the session's postback_url.
  */
-import { apiError, ErrorCode, failure, success, validationError, type FieldError, type Outcome } from '../errors.js';
+import type { CheckoutRequest, CheckoutCreated, Checkout } from '../../../contract/api/checkouts.js';
+import type { FieldError } from '../../../contract/api/common.js';
+import { ErrorCode, TransactionStatus as S } from '../../../contract/codes.js';
+import { CHECKOUT_LOCALES, MERCHANT_REFERENCE_PATTERN, type CheckoutStatus, type PaymentType } from '../../../contract/constants.js';
+import { currencyExponent, minorToAmount } from '../../../contract/money.js';
+import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
 import { ibanProblem } from '../mandates/mandates.js';
-import { currencyExponent, minorToAmount } from '../money.js';
-import type { Operations } from '../operations.js';
-import type { Operation } from '../operations.js';
-import { CAPABILITIES, type PaymentType } from '../payments/payment-types.js';
+import type { Operation, Operations } from '../operations.js';
+import { CAPABILITIES } from '../payments/payment-types.js';
 import type { Payments } from '../payments/payments.js';
-import { isCountryCode, MERCHANT_REFERENCE_PATTERN, parseAmount, validateCommonFields } from '../payments/request.js';
-import type { CheckoutRecord, CheckoutStatus, Clock, Ids, Repositories, ScheduledTask, Store, TransactionRecord } from '../ports.js';
+import { isCountryCode, parseAmount, validateCommonFields } from '../payments/request.js';
+import type { CheckoutRecord, Clock, Ids, Repositories, ScheduledTask, Store, TransactionRecord } from '../ports.js';
 import type { Scheduler } from '../scheduler.js';
-import { TransactionStatus as S } from '../transactions/status.js';
 
 export const CHECKOUT_TTL_MS = 24 * 60 * 60 * 1000;
 /** Payment types a customer can use on a hosted page (card-present and device wallets cannot). */
 export const HOSTED_METHODS: readonly PaymentType[] = ['cardecom', 'dd', 'wallet', 'a2a', 'bankredirect'];
-export const CHECKOUT_LOCALES = ['en', 'de', 'pt', 'hr'] as const;
 
 const COLLECT_FLAGS = ['collect_dob', 'collect_phone', 'collect_gender', 'collect_shipping_address', 'collect_billing_address'] as const;
 const DISPLAY_FLAGS = ['display_transaction_details', 'display_manual_payment_instruction_to_customer'] as const;
 const PREFILL_KEYS = ['email', 'phone', 'company', 'first_name', 'last_name', 'address', 'address2', 'city', 'state', 'postal_code', 'country'] as const;
-
-export interface CheckoutRequest {
-  merchant_name: string;
-  order_id: string;
-  reference?: string;
-  description?: string;
-  currency: string;
-  amount: number;
-  amount_taxes?: number;
-  amount_shipping?: number;
-  total_amount: number;
-  collect_dob?: number;
-  collect_phone?: number;
-  collect_gender?: number;
-  collect_shipping_address?: number;
-  collect_billing_address?: number;
-  display_transaction_details?: number;
-  display_manual_payment_instruction_to_customer?: number;
-  payment_instruction_merchant_account_holder?: string;
-  payment_instruction_merchant_iban?: string;
-  payment_instruction_merchant_bic?: string;
-  success_url: string;
-  error_url: string;
-  postback_url: string;
-  prefill_customer_info?: Partial<Record<(typeof PREFILL_KEYS)[number], string>>;
-  locale?: string;
-}
-
-export interface CheckoutResponse {
-  checkout_id: string;
-  error_code: 0;
-  status: CheckoutStatus;
-  client_action: 'redirect';
-  action_data: { url: string };
-}
-
-export interface CheckoutView {
-  checkout_id: string;
-  status: CheckoutStatus;
-  order_id: string;
-  reference: string | null;
-  currency: string;
-  amount: number;
-  amount_taxes: number;
-  amount_shipping: number;
-  total_amount: number;
-  transaction_id: string | null;
-  payment_methods: string[];
-  customer: Record<string, string>;
-  url: string;
-  created_at: string;
-  updated_at: string;
-  expires_at: string;
-  error_code: 0;
-}
 
 /** What the customer's page may show: nothing of the merchant's account beyond the session. */
 export interface CustomerCheckout {
@@ -187,7 +133,7 @@ export class Checkouts {
     return { errors, minor: { amount, taxes, shipping, total, exponent } };
   }
 
-  async create(operation: Operation, request: CheckoutRequest): Promise<Outcome<CheckoutResponse>> {
+  async create(operation: Operation, request: CheckoutRequest): Promise<Outcome<CheckoutCreated>> {
     const { errors, minor } = this.validate(request);
     if (errors.length || !minor) return failure(validationError(errors));
     const now = this.deps.clock.now();
@@ -221,7 +167,7 @@ export class Checkouts {
     return outcome;
   }
 
-  async read(merchantId: string, id: string): Promise<Outcome<CheckoutView>> {
+  async read(merchantId: string, id: string): Promise<Outcome<Checkout>> {
     const record = await this.deps.store.read((r) => r.checkouts.get(id));
     if (!record || record.merchantId !== merchantId) {
       return failure(apiError(ErrorCode.notFound, `Checkout ${id} not found`, [{ field: 'checkout_id', message: 'no such checkout for this merchant' }]));

@@ -6,7 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import canonicalizeModule from 'canonicalize';
-import { apiError, ErrorCode, fieldError, type ApiError, type Reply } from '../errors.js';
+import { ErrorCode } from '../../../contract/codes.js';
+import { apiError, fieldError, type ApiError, type Reply } from '../errors.js';
 import type { Clock, Store } from '../ports.js';
 
 // The package is CommonJS (module.exports = fn) but its types declare an ES default export.

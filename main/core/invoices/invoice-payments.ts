@@ -15,19 +15,17 @@
  * order_id (`{plan id}-{n}`; `{invoice uuid}` without a plan), and an instalment counts as paid when
  * the latest transaction of its order is completed.
  */
-import { ErrorCode, apiError, failure, success, validationError, type ApiError, type Outcome } from '../errors.js';
+import type { Instalment, PaymentPlan, PaymentPlanReply } from '../../../contract/api/invoices.js';
+import { ErrorCode, TransactionStatus as S } from '../../../contract/codes.js';
+import { MAX_INSTALLMENTS, MIN_INSTALLMENTS, PLAN_INTERVALS, type InvoiceStatus, type PaymentType } from '../../../contract/constants.js';
+import { currencyExponent, minorToAmount } from '../../../contract/money.js';
+import { apiError, failure, success, validationError, type ApiError, type Outcome } from '../errors.js';
 import { KeyedLock } from '../locks.js';
-import { currencyExponent, minorToAmount } from '../money.js';
 import type { Operations } from '../operations.js';
 import { HOSTED_METHODS } from '../checkout/checkouts.js';
-import { CAPABILITIES, type PaymentType } from '../payments/payment-types.js';
+import { CAPABILITIES } from '../payments/payment-types.js';
 import type { Payments } from '../payments/payments.js';
-import type { Clock, Ids, InvoiceStatus, PaymentPlanRecord, Repositories, Store, StoredInvoice, TransactionRecord } from '../ports.js';
-import { TransactionStatus as S } from '../transactions/status.js';
-
-export const PLAN_INTERVALS = ['week', 'month'] as const;
-export const MIN_INSTALLMENTS = 2;
-export const MAX_INSTALLMENTS = 24;
+import type { Clock, Ids, PaymentPlanRecord, Repositories, Store, StoredInvoice, TransactionRecord } from '../ports.js';
 
 export const PLAN_MESSAGES = {
   notFound: 'Payment plan not found.',
@@ -38,34 +36,6 @@ export const PLAN_MESSAGES = {
   tooSmall: 'Amount is too small to split into that many installments.',
   notActive: 'Payment plan is not active.',
 } as const;
-
-export interface InstalmentView {
-  number: number;
-  amount: number;
-  amount_cents: number;
-  due_date: string;
-  paid: boolean;
-}
-
-export interface PaymentPlanView {
-  id: string;
-  status: PaymentPlanRecord['status'];
-  installments: number;
-  interval: PaymentPlanRecord['interval'];
-  currency: string;
-  amount: number;
-  amount_cents: number;
-  paid_installments: number;
-  schedule: InstalmentView[];
-  created_at: string;
-  updated_at: string;
-}
-
-export interface PaymentPlanReply {
-  payment_plan: PaymentPlanView;
-  message: string;
-  error: null;
-}
 
 /** What the pay page may show. */
 export interface CustomerInvoice {
@@ -187,11 +157,11 @@ export class InvoicePayments {
     return plans.find((p) => p.status === 'active') ?? plans.filter((p) => p.status === 'completed').at(-1);
   }
 
-  private async planView(r: Repositories, invoice: StoredInvoice, plan: PaymentPlanRecord): Promise<PaymentPlanView> {
+  private async planView(r: Repositories, invoice: StoredInvoice, plan: PaymentPlanRecord): Promise<PaymentPlan> {
     const exponent = currencyExponent(invoice.currency) ?? 2;
     const amounts = splitAmount(invoice.amountMinor, plan.installments);
     const dates = dueDates(plan.createdAt, plan.installments, plan.interval);
-    const schedule: InstalmentView[] = [];
+    const schedule: Instalment[] = [];
     let paid = 0;
     for (let k = 1; k <= plan.installments; k++) {
       const done = isPaid(await r.transactions.latestForOrder(invoice.merchantId, orderId(invoice, plan, k)));

@@ -11,31 +11,26 @@
  * turns an outcome into the HTTP reply (404 for not found, 422 for everything else).
  */
 import countries from 'i18n-iso-countries';
-import { apiError, ErrorCode, failure, success, type ApiError, type FieldError, type Outcome, type Reply } from '../errors.js';
-import { currencyExponent, decimalText, decimalTextToMinor, minorToAmount } from '../money.js';
+import type { FieldError } from '../../../contract/api/common.js';
+import type { Invoice, InvoiceLastEmail, InvoiceEmail, InvoiceReply, Pagination, InvoiceList, InvoiceListQuery } from '../../../contract/api/invoices.js';
+import { ErrorCode } from '../../../contract/codes.js';
+import {
+  EXPIRY_UNITS,
+  INVOICE_EMAIL_TYPES,
+  INVOICE_LOCALES,
+  INVOICE_PAGE_SIZE,
+  INVOICE_STATUSES,
+  type ExpiryUnit,
+  type InvoiceEmailType,
+  type InvoiceLocale,
+  type InvoiceStatus,
+} from '../../../contract/constants.js';
+import { currencyExponent, decimalText, decimalTextToMinor, minorToAmount } from '../../../contract/money.js';
+import { apiError, failure, success, type ApiError, type Outcome, type Reply } from '../errors.js';
 import type { Operation } from '../operations.js';
 import { renderInvoiceMail } from '../mail/templates.js';
-import type {
-  ChannelRecord,
-  Clock,
-  EmailRecord,
-  ExpiryUnit,
-  Ids,
-  InvoiceEmailType,
-  InvoiceFilter,
-  InvoiceLocale,
-  InvoiceRecord,
-  InvoiceStatus,
-  QrCodes,
-  Store,
-  StoredInvoice,
-} from '../ports.js';
+import type { ChannelRecord, Clock, EmailRecord, Ids, InvoiceFilter, InvoiceRecord, QrCodes, Store, StoredInvoice } from '../ports.js';
 
-export const INVOICE_STATUSES: readonly InvoiceStatus[] = ['pending', 'processing', 'paid', 'partly_paid'];
-export const INVOICE_LOCALES: readonly InvoiceLocale[] = ['en', 'de', 'pt'];
-export const INVOICE_EMAIL_TYPES: readonly InvoiceEmailType[] = ['initial', 'reminder'];
-export const EXPIRY_UNITS: readonly ExpiryUnit[] = ['minutes', 'hours', 'days'];
-export const INVOICE_PAGE_SIZE = 50;
 export const QR_CODE_WIDTH = 250;
 
 const UNIT_MS: Record<ExpiryUnit, number> = { minutes: 60_000, hours: 3_600_000, days: 86_400_000 };
@@ -90,103 +85,6 @@ export const UPDATE_FIELDS = [...CREATE_FIELDS, 'active'] as const;
 
 /** The `invoice` object as it arrives: JSON values, checked here (amounts and flags come in several forms). */
 export type InvoiceFields = Partial<Record<(typeof UPDATE_FIELDS)[number] | 'status', unknown>>;
-
-export interface InvoiceView {
-  id: number;
-  uuid: string;
-  status: InvoiceStatus;
-  active: boolean;
-  created_at: string;
-  updated_at: string;
-  debt_claim_number: string;
-  print_date: string;
-  first_name: string | null;
-  last_name: string | null;
-  company: string | null;
-  email: string | null;
-  phone: string | null;
-  tax_id: string | null;
-  customer_id: string | null;
-  address: string | null;
-  address2: string | null;
-  postal_code: string | null;
-  city: string | null;
-  state: string | null;
-  country: string | null;
-  amount: number;
-  amount_cents: number;
-  currency: string;
-  description: string | null;
-  redirect_after_payments: boolean;
-  success_url: string | null;
-  error_url: string | null;
-  expires_in: number | null;
-  expires_in_unit: ExpiryUnit | null;
-  expired: boolean;
-  channel_id: number;
-  import_id: number | null;
-  locale: InvoiceLocale | null;
-  effective_locale: InvoiceLocale;
-  send_initial_email: boolean;
-  initial_email_type: InvoiceEmailType | null;
-  effective_initial_email_type: InvoiceEmailType;
-  last_email: LastEmailView | null;
-}
-
-/** `last_email`: the invoice's most recent e-mail. */
-export interface LastEmailView {
-  email_type: InvoiceEmailType;
-  status: EmailRecord['status'];
-  sent_at: string | null;
-  recipient_email: string;
-  locale: InvoiceLocale;
-}
-
-/** One e-mail of an invoice as listed by GET /rest/emails (the test outbox preview). */
-export interface EmailView extends LastEmailView {
-  id: string;
-  invoice_number: string;
-  subject: string;
-  body_text: string;
-  attempts: number;
-  last_error: string | null;
-  test_outbox: boolean;
-  created_at: string;
-}
-
-export interface InvoiceWrapper {
-  invoice: InvoiceView;
-  message: string;
-  error: null;
-  paylink: string;
-  qrcode: string;
-}
-
-export interface Pagination {
-  page: number;
-  items: number;
-  count: number;
-  pages: number;
-  from: number;
-  to: number;
-  prev: number | null;
-  next: number | null;
-}
-
-export interface InvoiceList {
-  invoices: InvoiceWrapper[];
-  pagination: Pagination;
-  error: null;
-  message: string;
-}
-
-export interface InvoiceListQuery {
-  url_name?: string;
-  status?: string;
-  created_at_from?: string;
-  created_at_to?: string;
-  page?: string;
-}
 
 export interface InvoicesDeps {
   store: Store;
@@ -478,7 +376,7 @@ export class Invoices {
     return new Date(new Date(createdAt).getTime() + expiresIn * UNIT_MS[unit]).toISOString();
   }
 
-  view(record: StoredInvoice, lastEmail?: EmailRecord): InvoiceView {
+  view(record: StoredInvoice, lastEmail?: EmailRecord): Invoice {
     const exponent = currencyExponent(record.currency) ?? 2;
     const now = this.deps.clock.now().getTime();
     return {
@@ -524,14 +422,14 @@ export class Invoices {
     };
   }
 
-  async wrap(record: StoredInvoice, message: string): Promise<InvoiceWrapper> {
+  async wrap(record: StoredInvoice, message: string): Promise<InvoiceReply> {
     const paylink = this.paylink(record.uuid);
     const lastEmail = await this.deps.store.read((r) => r.emails.latestForInvoice(record.id));
     return { invoice: this.view(record, lastEmail), message, error: null, paylink, qrcode: await this.deps.qrCodes.pngDataUrl(paylink, QR_CODE_WIDTH) };
   }
 
   /** `POST /rest/invoices`: root `url_name` and the `invoice` object (create rules 1-6). */
-  async create(operation: Operation, urlName: unknown, fields: InvoiceFields): Promise<Outcome<InvoiceWrapper>> {
+  async create(operation: Operation, urlName: unknown, fields: InvoiceFields): Promise<Outcome<InvoiceReply>> {
     const merchantId = operation.context.merchantId;
     const problems: string[] = [];
     const bad: string[] = [];
@@ -627,18 +525,18 @@ export class Invoices {
       // Rule 3: the e-mail is queued in the same unit of work, only when asked for.
       const email = sendInitialEmail && channel ? this.queueEmail(stored, channel, stored.initialEmailType ?? 'initial') : undefined;
       if (email) await tx.emails.insert(email);
-      return success({ invoice: this.view(stored, email), message: 'Invoice created.', error: null, paylink, qrcode } satisfies InvoiceWrapper, 201);
+      return success({ invoice: this.view(stored, email), message: 'Invoice created.', error: null, paylink, qrcode } satisfies InvoiceReply, 201);
     });
   }
 
-  async get(merchantId: string, number: string): Promise<Outcome<InvoiceWrapper>> {
+  async get(merchantId: string, number: string): Promise<Outcome<InvoiceReply>> {
     const record = await this.deps.store.read((r) => r.invoices.resolve(merchantId, number));
     if (!record) return failure(notFound());
     return success(await this.wrap(record, 'Invoice found.'));
   }
 
   /** `PUT`/`PATCH /rest/invoices/:invoice_number`: only the sent fields change (update rules). */
-  async update(merchantId: string, number: string, fields: InvoiceFields): Promise<Outcome<InvoiceWrapper>> {
+  async update(merchantId: string, number: string, fields: InvoiceFields): Promise<Outcome<InvoiceReply>> {
     const problems: string[] = [];
     const bad: string[] = [];
     if (Object.hasOwn(fields, 'status')) {
@@ -688,7 +586,7 @@ export class Invoices {
   }
 
   /** `PUT /rest/invoices/:invoice_number/status_change`: the only way to set the status. */
-  async changeStatus(merchantId: string, number: string, status: unknown): Promise<Outcome<InvoiceWrapper>> {
+  async changeStatus(merchantId: string, number: string, status: unknown): Promise<Outcome<InvoiceReply>> {
     const outcome = await this.deps.store.run(async (tx): Promise<Outcome<StoredInvoice>> => {
       const current = await tx.invoices.resolve(merchantId, number);
       if (!current) return failure(notFound());
@@ -797,7 +695,7 @@ export class Invoices {
   }
 
   /** `POST /rest/invoices/:invoice_number/reminder`: queues a reminder now (back office). */
-  async sendReminder(merchantId: string, number: string): Promise<Outcome<InvoiceWrapper>> {
+  async sendReminder(merchantId: string, number: string): Promise<Outcome<InvoiceReply>> {
     const invoice = await this.deps.store.read((r) => r.invoices.resolve(merchantId, number));
     if (!invoice) return failure(notFound());
     const channel = await this.deps.store.read((r) => r.channels.findByUrlName(invoice.channelUrlName));
@@ -821,7 +719,7 @@ export class Invoices {
   }
 
   /** `GET /rest/emails?invoice_number=`: the invoice's e-mails, newest first, with their text. */
-  async emails(merchantId: string, number: string): Promise<Outcome<{ emails: EmailView[] }>> {
+  async emails(merchantId: string, number: string): Promise<Outcome<{ emails: InvoiceEmail[] }>> {
     const invoice = await this.deps.store.read((r) => r.invoices.resolve(merchantId, number));
     if (!invoice) return failure(notFound());
     const records = await this.deps.store.read((r) => r.emails.listForInvoice(invoice.id));
@@ -861,7 +759,7 @@ export function pagination(page: number, count: number, items = INVOICE_PAGE_SIZ
   };
 }
 
-export function lastEmailView(email: EmailRecord): LastEmailView {
+export function lastEmailView(email: EmailRecord): InvoiceLastEmail {
   return {
     email_type: email.emailType,
     status: email.status,

@@ -3,7 +3,7 @@
  * plain text. Each names the channel, the invoice number, the amount formatted for the locale, the
  * expiry when one is set, and the pay link.
  */
-import type { InvoiceEmailType, InvoiceLocale } from '../ports.js';
+import type { InvoiceEmailType, InvoiceLocale } from '../../../contract/constants.js';
 
 export interface InvoiceMailData {
   channelName: string;

@@ -5,29 +5,11 @@
  */
 import { randomInt } from 'node:crypto';
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
-import { failure, success, validationError, type FieldError, type Outcome } from '../errors.js';
+import type { FieldError } from '../../../contract/api/common.js';
+import type { MandateRequest, MandateResponse } from '../../../contract/api/mandates.js';
+import { failure, success, validationError, type Outcome } from '../errors.js';
 import type { Clock, Ids, MandateRecord, Repositories, Vault } from '../ports.js';
 import type { Operation } from '../operations.js';
-
-export interface MandateRequest {
-  payment_type: string;
-  recurring?: number;
-  first_name?: string;
-  last_name?: string;
-  account_holder: string;
-  iban: string;
-  bic?: string;
-  email?: string;
-}
-
-export interface MandateResponse {
-  sepa_mandate: string;
-  mandate_date: string;
-  payment_type: 'dd' | 'dd_b2b';
-  recurring: number;
-  iban_last_four: string;
-  error_code: 0;
-}
 
 const REFERENCE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 

@@ -4,8 +4,10 @@
  * key and password for a few minutes; a source with repeated failures is locked out (4004).
  */
 import { createHash } from 'node:crypto';
-import { apiError, ErrorCode, type ApiError } from '../errors.js';
-import type { Clock, CredentialKind, StaffRole, Store } from '../ports.js';
+import { ErrorCode } from '../../../contract/codes.js';
+import type { StaffRole } from '../../../contract/constants.js';
+import { apiError, type ApiError } from '../errors.js';
+import type { Clock, CredentialKind, Store } from '../ports.js';
 import { verifyPassword } from './credentials.js';
 
 export interface StaffIdentity {

@@ -2,8 +2,8 @@
  * Merchants, their API credentials and their invoice channels. Creating a merchant returns the
  * API password and webhook key once; only the scrypt hash and the sealed webhook key are kept.
  */
+import { isCurrency } from '../../../contract/money.js';
 import { fieldError, success, failure, type Outcome } from '../errors.js';
-import { isCurrency } from '../money.js';
 import type { Clock, Ids, MerchantRecord, Store, Vault } from '../ports.js';
 import { hashPassword, newWebhookKey } from './credentials.js';
 

@@ -2,32 +2,10 @@
  * Card data from a request: server-to-server fields or card-present `pos_data` (PAN + expiry,
  * track 2, or EMV TLV data). Card data only lives in memory here; it is sealed before storage.
  */
+import type { FieldError } from '../../../contract/api/common.js';
+import type { PosCard } from '../../../contract/api/payments.js';
+import { luhnValid } from '../../../contract/cards.js';
 import type { CardData, CardEntryMode } from '../ports.js';
-import type { FieldError } from '../errors.js';
-
-export function luhnValid(pan: string): boolean {
-  if (!/^\d{12,19}$/.test(pan)) return false;
-  let sum = 0;
-  for (let i = 0; i < pan.length; i += 1) {
-    let digit = Number(pan[pan.length - 1 - i]);
-    if (i % 2 === 1) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-  }
-  return sum % 10 === 0;
-}
-
-export function cardBrand(pan: string): string {
-  const two = Number(pan.slice(0, 2));
-  const four = Number(pan.slice(0, 4));
-  if (pan.startsWith('4')) return 'visa';
-  if ((two >= 51 && two <= 55) || (four >= 2221 && four <= 2720)) return 'mastercard';
-  if (two === 34 || two === 37) return 'amex';
-  if (pan.startsWith('6011') || pan.startsWith('65')) return 'discover';
-  return 'unknown';
-}
 
 export function normalizeYear(year: number): number {
   return year < 100 ? 2000 + year : year;
@@ -129,14 +107,6 @@ export function parseEmv(hex: string): EmvCard | undefined {
   return walk(0, bytes.length) ? card : undefined;
 }
 
-export interface PosCardInput {
-  number?: string;
-  expiry_month?: number;
-  expiry_year?: number;
-  track2_data?: string;
-  emv_data?: string;
-}
-
 export interface ReadCard {
   card: CardData;
   aid?: string;
@@ -144,14 +114,14 @@ export interface ReadCard {
 }
 
 /** The card of a card-present request, from whichever of PAN, track 2 or EMV data it carries. */
-export function cardFromPos(input: PosCardInput | undefined, allErrors: FieldError[]): ReadCard | undefined {
+export function cardFromPos(input: PosCard | undefined, allErrors: FieldError[]): ReadCard | undefined {
   const errors: FieldError[] = [];
   const read = readPosCard(input, errors);
   allErrors.push(...errors);
   return errors.length ? undefined : read;
 }
 
-function readPosCard(input: PosCardInput | undefined, errors: FieldError[]): ReadCard | undefined {
+function readPosCard(input: PosCard | undefined, errors: FieldError[]): ReadCard | undefined {
   if (!input) {
     errors.push({ field: 'pos_data.card', message: 'is required for cardpos' });
     return undefined;

@@ -1,7 +1,6 @@
 /** `included_fees` (decisions.md D1): percentage + fixed part per merchant and payment type, half-up. */
-import { feeMinor } from '../money.js';
+import type { PaymentType } from '../../../contract/constants.js';
 import type { FeeSchedule, Repositories } from '../ports.js';
-import type { PaymentType } from './payment-types.js';
 
 /** Defaults when a merchant has no schedule of its own; fixed parts are for 2-decimal currencies. */
 export const DEFAULT_FEES: Record<PaymentType, FeeSchedule> = {
@@ -14,6 +13,13 @@ export const DEFAULT_FEES: Record<PaymentType, FeeSchedule> = {
   dd: { percentBasisPoints: 35, fixedMinor: 20 },
   dd_b2b: { percentBasisPoints: 35, fixedMinor: 30 },
 };
+
+/** Percentage in basis points plus a fixed part, rounded half-up to minor units. */
+export function feeMinor(amountMinor: number, percentBasisPoints: number, fixedMinor: number): number {
+  // amount * bp / 10000, half-up, in integers: (amount * bp * 2 + 10000) / 20000, floored.
+  const variable = Math.floor((amountMinor * percentBasisPoints * 2 + 10000) / 20000);
+  return variable + fixedMinor;
+}
 
 /** The fixed part scaled to the currency's exponent, half-up (0.25 is 0 JPY, 0.250 KWD). */
 function fixedFor(fixedMinorAt2: number, exponent: number): number {

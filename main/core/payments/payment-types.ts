@@ -1,6 +1,5 @@
-/** The payment types of this gateway and what each supports (decisions.md D5). */
-export const PAYMENT_TYPES = ['cardecom', 'cardpos', 'dd', 'dd_b2b', 'wallet', 'devicewallet', 'a2a', 'bankredirect'] as const;
-export type PaymentType = (typeof PAYMENT_TYPES)[number];
+/** What each payment type of this gateway supports (decisions.md D5); the types are the contract's. */
+import { PAYMENT_TYPES, type PaymentType } from '../../../contract/constants.js';
 
 export interface PaymentTypeCapabilities {
   description: string;

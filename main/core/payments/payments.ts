@@ -5,11 +5,29 @@
  * outbox record, any scheduled follow-up and the idempotency record. Processor calls happen
  * before that unit, never inside it.
  */
-import { apiError, ErrorCode, failure, success, validationError, type ApiError, type FieldError, type Outcome } from '../errors.js';
+import type { FieldError } from '../../../contract/api/common.js';
+import type {
+  CaptureRequest,
+  CaptureResponse,
+  PaymentRequest,
+  PayoutRequest,
+  PayoutResponse,
+  PosCard,
+  RefundRequest,
+  RefundResponse,
+  ReverseRequest,
+  ReverseResponse,
+  SubscriptionRequest,
+  SubscriptionResponse,
+  TransactionResponse,
+} from '../../../contract/api/payments.js';
+import { cardBrand } from '../../../contract/cards.js';
+import { ErrorCode, RefundStatus, refundStatusName, statusName, TransactionStatus as S } from '../../../contract/codes.js';
+import { DEFAULT_CVM_LIMIT, PIN_TRIES, type PaymentType } from '../../../contract/constants.js';
+import { minorToAmount, minorToText } from '../../../contract/money.js';
+import { apiError, failure, success, validationError, type ApiError, type Outcome } from '../errors.js';
 import type { KeyedLock } from '../locks.js';
-import { minorToAmount, minorToText } from '../money.js';
-import type { Mandates } from '../mandates/mandates.js';
-import { ibanProblem, normalizeIban } from '../mandates/mandates.js';
+import { ibanProblem, normalizeIban, type Mandates } from '../mandates/mandates.js';
 import type { Operation } from '../operations.js';
 import type {
   CardData,
@@ -30,13 +48,12 @@ import type {
 import type { Scheduler } from '../scheduler.js';
 import type { TokenCryptograms } from '../tokens/network-tokens.js';
 import { notFound } from '../transactions/queries.js';
-import { statusName, TransactionStatus as S } from '../transactions/status.js';
-import { cardBrand, cardFromPos, type PosCardInput } from './card-input.js';
+import { cardFromPos } from './card-input.js';
 import { feesFor } from './fees.js';
-import { CAPABILITIES, CARD_TYPES, type PaymentType } from './payment-types.js';
-import { parseAmount, validateCommonFields, validatePaymentRequest, validatePayoutRequest, type PaymentCommand, type PaymentOperation, type PaymentRequest } from './request.js';
+import { CAPABILITIES, CARD_TYPES } from './payment-types.js';
+import { parseAmount, validateCommonFields, validatePaymentRequest, validatePayoutRequest, type PaymentCommand, type PaymentOperation } from './request.js';
 import { allowedFrom, type Trigger } from './state-machine.js';
-import { cardSummary, exponentOf, transactionPostback, transactionResponse, type TransactionResponse } from './views.js';
+import { cardSummary, exponentOf, transactionPostback, transactionResponse } from './views.js';
 
 /** The decline of a token payment whose cryptogram is missing, forged, used or expired (D12). */
 const INVALID_CRYPTOGRAM: CardDecision = { outcome: 'declined', code: '05', text: 'Invalid cryptogram' };
@@ -46,7 +63,6 @@ export const TEST_PIN_KEY = { zoneId: 'test', keyId: '1', keyHex: '0123456789ABC
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
-const PIN_TRIES = 3;
 
 export interface PaymentSettings {
   /** Duration of every simulated asynchronous step (settlement, payout). */
@@ -61,7 +77,7 @@ export const DEFAULT_PAYMENT_SETTINGS: PaymentSettings = {
   simDelayMs: 5000,
   customerActionTtlMs: HOUR,
   authorizationTtlMs: 7 * DAY,
-  cvmLimitMajor: 50,
+  cvmLimitMajor: DEFAULT_CVM_LIMIT,
 };
 
 export interface PaymentsDeps {
@@ -81,116 +97,12 @@ export interface PaymentsDeps {
   cardPresentApproved?: (tx: Repositories, sale: TransactionRecord) => Promise<void>;
 }
 
-export interface CaptureRequest {
-  transaction_id: string;
-  amount?: number;
-  vat?: number;
-  execution_date?: string;
-}
-
-export interface CaptureResponse {
-  transaction_id: string;
-  status_code: number;
-  status: string;
-  order_id: string | null;
-  message: string | null;
-  amount: number;
-  captured_amount: number;
-  card_last_four?: string;
-  card_expiry_year?: number;
-  card_expiry_month?: number;
-  card_brand?: string;
-  error_code: 0;
-}
-
-export interface ReverseRequest {
-  transaction_id: string;
-  amount?: number;
-  execution_date?: string;
-}
-
-export interface ReverseResponse {
-  transaction_id: string;
-  status_code: number;
-  status: string;
-  amount: number;
-  remaining_amount: number;
-  error_code: 0;
-}
-
-export interface RefundRequest {
-  transaction_id: string;
-  amount?: number;
-  merchant_refund_id?: string;
-  merchant_reference?: string;
-  execution_date?: string;
-}
-
-export interface RefundResponse {
-  refund_id: string;
-  transaction_id: string;
-  status_code: 0 | 1 | 2;
-  status: 'started' | 'success' | 'error';
-  amount: number;
-  currency: string;
-  merchant_refund_id: string | null;
-  merchant_reference: string | null;
-  transaction_status_code: number;
-  transaction_status: string;
-  error_code: 0;
-}
-
-export interface PayoutRequest {
-  payment_type: string;
-  order_id: string;
-  amount: number;
-  currency: string;
-  merchant_reference: string;
-  postback_url: string;
-  country: string;
-  first_name?: string;
-  last_name?: string;
-  address?: string;
-  city?: string;
-  postal_code?: string;
-  email?: string;
-  iban?: string;
-  account_holder?: string;
-  pos_data?: PaymentRequest['pos_data'];
-}
-
-export interface PayoutResponse {
-  transaction_id: string;
-  status_code: number;
-  status: string;
-  order_id: string | null;
-  error_code: 0;
-}
-
-export interface SubscriptionRequest {
-  transaction_id: string;
-  amount?: number;
-  subscription_plan_id?: string;
-}
-
-export interface SubscriptionResponse {
-  transaction_id: string;
-  subscription_status: 'active' | 'cancelled' | 'approval_pending';
-  subscription_plan_id: string | null;
-  amount: number;
-  error_code: 0;
-  client_action?: 'redirect';
-  action_data?: { url: string };
-}
-
 /** What a hosted page shows after a customer step, and where it sends the customer. */
 export interface CustomerStepResult {
   transaction: TransactionResponse;
   /** Next page of the flow (3-D Secure), or the merchant's success/error URL, or null. */
   redirectTo: string | null;
 }
-
-export const REFUND_STATUS = { 0: 'started', 1: 'success', 2: 'error' } as const;
 
 interface Sealable {
   pan: string;
@@ -647,7 +559,7 @@ export class Payments {
   dropsTerminalAnswer(body: unknown): boolean {
     const drops = this.deps.processor.dropsTerminalAnswer;
     if (!drops || typeof body !== 'object' || body === null) return false;
-    const { payment_type: type, pos_data: pos } = body as { payment_type?: unknown; pos_data?: { card?: PosCardInput } };
+    const { payment_type: type, pos_data: pos } = body as { payment_type?: unknown; pos_data?: { card?: PosCard } };
     if (type !== 'cardpos' || typeof pos?.card !== 'object' || pos.card === null) return false;
     const card = cardFromPos(pos.card, []);
     return card !== undefined && drops.call(this.deps.processor, card.card.pan);
@@ -799,7 +711,7 @@ export class Payments {
       const now = this.nowIso();
       return operation.commit(async (tx) => {
         const refundId = this.deps.ids.newId();
-        const statusCode = refused ? 2 : 1;
+        const statusCode = refused ? RefundStatus.error : RefundStatus.success;
         if (!refused && !(await tx.transactions.addRefund(t.id, amountMinor, now))) {
           return failure(apiError(ErrorCode.amountLimit, 'The refund would exceed the captured amount'));
         }
@@ -827,7 +739,7 @@ export class Payments {
           refund_id: refundId,
           transaction_id: t.id,
           status_code: statusCode,
-          status: REFUND_STATUS[statusCode],
+          status: refundStatusName(statusCode),
           amount: minorToAmount(amountMinor, exponentOf(t)),
           currency: t.currency,
           merchant_refund_id: request.merchant_refund_id ?? null,

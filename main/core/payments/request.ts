@@ -3,59 +3,16 @@
  * validation into a command with integer minor units. Every bad field is reported at once.
  */
 import countries from 'i18n-iso-countries';
-import type { FieldError } from '../errors.js';
-import { amountProblemText, currencyExponent, toMinor } from '../money.js';
+import type { FieldError } from '../../../contract/api/common.js';
+import type { PaymentRequest, PayoutRequest } from '../../../contract/api/payments.js';
+import { MERCHANT_REFERENCE_PATTERN, WALLET_CAPTURE_EVENTS, type PaymentType } from '../../../contract/constants.js';
+import { amountProblemText, currencyExponent, toMinor } from '../../../contract/money.js';
 import type { CardData, CardEntryMode } from '../ports.js';
-import { cardFromFields, cardFromPos, entryModeOf, type PosCardInput } from './card-input.js';
+import { cardFromFields, cardFromPos, entryModeOf } from './card-input.js';
 import { ibanProblem } from '../mandates/mandates.js';
-import { CAPABILITIES, isPaymentType, type PaymentType } from './payment-types.js';
+import { CAPABILITIES, isPaymentType } from './payment-types.js';
 
 export type PaymentOperation = 'payment' | 'authorize' | 'register';
-
-export const WALLET_CAPTURE_EVENTS = ['SHIPPING', 'DELIVERY', 'AVAILABILITY', 'SERVICE_FULFILMENT', 'OTHER'] as const;
-
-export interface PosDataInput {
-  type?: { terminal_entry_mode?: string; sequence?: string };
-  card?: PosCardInput;
-  pin_block?: { format?: string; block?: string; zone_id?: string; key_id?: string };
-  terminal?: { id?: string; type?: string; attended?: boolean; capabilities?: string[] };
-}
-
-export interface PaymentRequest {
-  payment_type: string;
-  order_id: string;
-  amount: number;
-  currency: string;
-  merchant_reference?: string;
-  additional_transaction_data?: string;
-  postback_url?: string;
-  success_url?: string;
-  error_url?: string;
-  recurring?: number;
-  original_transaction_id?: string;
-  sepa_mandate?: string;
-  subscription_plan_id?: string;
-  first_name?: string;
-  last_name?: string;
-  email?: string;
-  address?: string;
-  city?: string;
-  postal_code?: string;
-  country?: string;
-  card_number?: string;
-  card_holder?: string;
-  card_expiry_month?: string;
-  card_expiry_year?: string;
-  card_cvv?: string;
-  threeds_wallet_cryptogram?: string;
-  threeds_wallet_cryptogram_eci?: string;
-  pos_data?: PosDataInput;
-  wallet_capture_event?: string;
-  execution_date?: string;
-  iban?: string;
-  bic?: string;
-  account_holder?: string;
-}
 
 export interface PinBlockInput {
   format: 'ISO-0';
@@ -100,7 +57,6 @@ export interface PaymentCommand {
   extraDetails?: Record<string, unknown>;
 }
 
-export const MERCHANT_REFERENCE_PATTERN = /^[A-Za-z0-9/\-?():.,'+ ]{1,35}$/;
 export const MERCHANT_REFUND_ID_PATTERN = /^[\x21-\x7e]{1,64}$/;
 const ORDER_ID_PATTERN = /^[\x21-\x7e](?:[\x20-\x7e]{0,98}[\x21-\x7e])?$/;
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
@@ -314,26 +270,12 @@ export function validatePaymentRequest(operation: PaymentOperation, request: Pay
   return errors.length ? { ok: false, errors, ...(unsupported ? { unsupported } : {}) } : { ok: true, command };
 }
 
-/** The fields of a payout request (`/rest/payout`) that its validation reads. */
-export interface PayoutFields {
-  payment_type: string;
-  order_id: string;
-  amount: number;
-  currency: string;
-  merchant_reference: string;
-  postback_url: string;
-  country: string;
-  email?: string;
-  iban?: string;
-  pos_data?: PosDataInput;
-}
-
 /**
  * A payout (`cardpos` card credit or `a2a` transfer), validated like a payment of its type plus its
  * own rules (an amount above 0, the recipient IBAN for a2a), every bad field at once. A type that
  * cannot pay out is `unsupported` (1004), named with the other fields' errors.
  */
-export function validatePayoutRequest(request: PayoutFields, rejected?: ReadonlySet<string>): CommandResult {
+export function validatePayoutRequest(request: PayoutRequest, rejected?: ReadonlySet<string>): CommandResult {
   const type = isPaymentType(request.payment_type) ? request.payment_type : undefined;
   const canPayOut = type !== undefined && CAPABILITIES[type].payout;
   const validated = validatePaymentRequest(

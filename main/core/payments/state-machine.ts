@@ -2,7 +2,7 @@
  * The transaction state machine of decisions.md D2, in one place. Use cases ask it which source
  * statuses a trigger may start from; repositories apply the change only from those statuses.
  */
-import { TransactionStatus as S, type TransactionStatusCode } from '../transactions/status.js';
+import { TransactionStatus as S, type TransactionStatusCode } from '../../../contract/codes.js';
 
 export type Trigger =
   | 'capture'

@@ -1,7 +1,8 @@
 /** Response bodies and postback payloads built from a transaction record (interface.md). */
-import { currencyExponent, minorToAmount, minorToText } from '../money.js';
+import type { TransactionResponse } from '../../../contract/api/payments.js';
+import { statusName, TransactionStatus } from '../../../contract/codes.js';
+import { currencyExponent, minorToAmount, minorToText } from '../../../contract/money.js';
 import type { TransactionRecord } from '../ports.js';
-import { statusName, TransactionStatus } from '../transactions/status.js';
 
 export function exponentOf(t: Pick<TransactionRecord, 'currency'>): number {
   return currencyExponent(t.currency) ?? 2;
@@ -11,39 +12,8 @@ export function amountOf(t: TransactionRecord, minor: number): number {
   return minorToAmount(minor, exponentOf(t));
 }
 
-export interface ClientAction {
-  client_action: 'redirect' | 'postform';
-  action_data: { url: string; fields?: Record<string, string> };
-}
-
-export interface TransactionResponse {
-  transaction_id: string;
-  payment_type: string;
-  status_code: number;
-  status: string;
-  order_id: string | null;
-  message: string | null;
-  reason_code?: string;
-  additional_transaction_data: string | null;
-  amount: number;
-  currency: string;
-  included_fees: string;
-  error_code: 0;
-  client_action?: 'redirect' | 'postform';
-  action_data?: ClientAction['action_data'];
-  card_brand?: string;
-  card_last_four?: string;
-  card_expiry_month?: number;
-  card_expiry_year?: number;
-  sepa_mandate?: string;
-  sepa_msg_id?: string;
-  subscription_status?: string;
-  wallet_capture_event?: string;
-  /** On `request_pin`: true when the card must be inserted for the PIN (e.g. it was swiped). */
-  insert_card?: boolean;
-  /** The issuer's approval code, for receipts. */
-  authorization_code?: string;
-}
+/** What a transaction that waits for the customer keeps in its details: where to send them. */
+export type ClientAction = Required<Pick<TransactionResponse, 'client_action' | 'action_data'>>;
 
 /** The fields a transaction response and a postback share (interface.md). */
 function baseFields(t: TransactionRecord) {
@@ -61,12 +31,7 @@ function baseFields(t: TransactionRecord) {
   };
 }
 
-export interface CardSummary {
-  card_brand?: string;
-  card_last_four?: string;
-  card_expiry_month?: number;
-  card_expiry_year?: number;
-}
+export type CardSummary = Pick<TransactionResponse, 'card_brand' | 'card_last_four' | 'card_expiry_month' | 'card_expiry_year'>;
 
 /** Brand, last four and expiry of the transaction's card; never more of the card. */
 export function cardSummary(t: TransactionRecord): CardSummary {

@@ -1,44 +1,20 @@
 /** What merchants and the back office see of postbacks: deliveries with attempts, resends, key rotation. */
-import { apiError, ErrorCode, failure, success, validationError, type Outcome } from '../errors.js';
+import type { PostbackAttempt, PostbackDelivery, PostbackListQuery } from '../../../contract/api/postbacks.js';
+import { ErrorCode } from '../../../contract/codes.js';
+import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
 import { newWebhookKey } from '../merchants/credentials.js';
 import type { Operation } from '../operations.js';
 import type { Clock, OutboxRecord, PostbackAttemptRecord, Store, Vault } from '../ports.js';
 import { notFound } from '../transactions/queries.js';
-import type { PostbackDelivery } from './delivery.js';
+import type { PostbackDelivery as DeliveryLoop } from './delivery.js';
 
 export const KEY_ROTATION_GRACE_MS = 24 * 60 * 60 * 1000;
 
-export interface AttemptView {
-  attempt: number;
-  created_at: string;
-  http_status: number | null;
-  outcome: 'delivered' | 'failed' | 'refused';
-  error: string | null;
-  duration_ms: number;
-}
-
-export interface DeliveryView {
-  event_id: string;
-  subject_type: string;
-  subject_id: string;
-  sequence: number;
-  url: string;
-  state: OutboxRecord['state'];
-  status_code: number | null;
-  attempts: number;
-  next_attempt_at: string | null;
-  delivered_at: string | null;
-  last_error: string | null;
-  created_at: string;
-  payload: Record<string, unknown>;
-  attempt_log?: AttemptView[];
-}
-
-function attemptView(a: PostbackAttemptRecord): AttemptView {
+function attemptView(a: PostbackAttemptRecord): PostbackAttempt {
   return { attempt: a.attempt, created_at: a.createdAt, http_status: a.httpStatus, outcome: a.outcome, error: a.error, duration_ms: a.durationMs };
 }
 
-export function deliveryView(r: OutboxRecord, attempts?: PostbackAttemptRecord[]): DeliveryView {
+export function deliveryView(r: OutboxRecord, attempts?: PostbackAttemptRecord[]): PostbackDelivery {
   return {
     event_id: r.id,
     subject_type: r.subjectType,
@@ -57,21 +33,15 @@ export function deliveryView(r: OutboxRecord, attempts?: PostbackAttemptRecord[]
   };
 }
 
-export interface DeliveryListQuery {
-  state?: string;
-  since?: string;
-  limit?: string;
-}
-
 export class Postbacks {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly vault: Vault,
-    private readonly delivery: PostbackDelivery,
+    private readonly delivery: DeliveryLoop,
   ) {}
 
-  async forTransaction(merchantId: string, transactionId: string): Promise<Outcome<DeliveryView[]>> {
+  async forTransaction(merchantId: string, transactionId: string): Promise<Outcome<PostbackDelivery[]>> {
     const result = await this.store.read(async (r) => {
       const t = await r.transactions.get(merchantId, transactionId);
       if (!t) return undefined;
@@ -81,7 +51,7 @@ export class Postbacks {
     return result ? success(result) : failure(notFound(transactionId));
   }
 
-  async list(merchantId: string, query: DeliveryListQuery): Promise<Outcome<DeliveryView[]>> {
+  async list(merchantId: string, query: PostbackListQuery): Promise<Outcome<PostbackDelivery[]>> {
     const errors = [];
     if (query.state !== undefined && !['pending', 'delivered', 'failed'].includes(query.state)) errors.push({ field: 'state', message: 'must be pending, delivered or failed' });
     const since = query.since === undefined ? undefined : Date.parse(query.since);
@@ -99,7 +69,7 @@ export class Postbacks {
     return success(records.map((record) => deliveryView(record)));
   }
 
-  async resend(operation: Operation, eventId: string): Promise<Outcome<DeliveryView & { error_code: 0 }>> {
+  async resend(operation: Operation, eventId: string): Promise<Outcome<PostbackDelivery & { error_code: 0 }>> {
     const merchantId = operation.context.merchantId;
     const outcome = await operation.commit(async (tx) => {
       const record = await tx.outbox.get(merchantId, eventId);

@@ -4,8 +4,8 @@
  * the receipt page shows. Card data is brand and last four, plus the chip's application label and
  * AID on the printed and e-mailed receipt (ux.md 7); the public page leaves those two out.
  */
+import type { Receipt } from '../../../contract/api/receipts.js';
 import type { PrintDocument, PrintLine } from '../ports.js';
-import type { Receipt } from './receipt.js';
 
 export const DOCUMENT_LANGUAGES = ['en', 'de', 'pt', 'hr'] as const;
 export type DocumentLanguage = (typeof DOCUMENT_LANGUAGES)[number];

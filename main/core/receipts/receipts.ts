@@ -9,7 +9,19 @@
  * gateway process. With auto-print on, an approved card-present sale queues its print job in the
  * sale's own unit of work (`queueAutoPrint`), and print-queue.ts prints it once.
  */
-import { apiError, ErrorCode, failure, success, validationError, type FieldError, type Outcome } from '../errors.js';
+import type { FieldError } from '../../../contract/api/common.js';
+import type {
+  PrintResult,
+  Receipt,
+  ReceiptEmail,
+  ReceiptEmailInput,
+  ReceiptLink,
+  ReceiptPrinterInput,
+  ReceiptPrinterSetting,
+} from '../../../contract/api/receipts.js';
+import { ErrorCode, RefundStatus, TransactionStatus as S } from '../../../contract/codes.js';
+import { RECEIPT_LANGUAGES, type ReceiptLanguage, type StaffRole } from '../../../contract/constants.js';
+import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
 import { amountOf } from '../payments/views.js';
 import type {
   Clock,
@@ -22,23 +34,10 @@ import type {
   ReceiptPrinterRecord,
   RefundRecord,
   Repositories,
-  StaffRole,
   Store,
   TransactionRecord,
 } from '../ports.js';
-import { TransactionStatus as S } from '../transactions/status.js';
 import { printedReceipt, receiptMail, testPrintDocument } from './documents.js';
-import {
-  RECEIPT_LANGUAGES,
-  type PrintResult,
-  type Receipt,
-  type ReceiptEmail,
-  type ReceiptEmailInput,
-  type ReceiptLanguage,
-  type ReceiptLink,
-  type ReceiptPrinterInput,
-  type ReceiptPrinterSetting,
-} from './receipt.js';
 
 /** Who asks: the staff member's merchant and role (a cashier sees today's receipts only). */
 export interface ReceiptViewer {
@@ -129,7 +128,7 @@ export class Receipts {
 
   /** Why a record has no receipt, or undefined when it has one. */
   private static missing(loaded: Loaded): string | undefined {
-    if (loaded.kind === 'refund') return loaded.refund.statusCode === 1 ? undefined : 'The refund did not go through: it has no receipt';
+    if (loaded.kind === 'refund') return loaded.refund.statusCode === RefundStatus.success ? undefined : 'The refund did not go through: it has no receipt';
     const { t } = loaded;
     if (t.operation !== 'payment' && t.operation !== 'authorize') return `Transaction ${t.id} is a ${t.operation}, not a sale: it has no receipt`;
     if (!SOLD.includes(t.statusCode) || t.amountMinor <= 0) return `Transaction ${t.id} was not approved: it has no receipt`;

@@ -10,52 +10,12 @@
  * Who: any staff member may read the reports; a back-office or admin account closes the day, a
  * cashier only with a manager's approval (D9, like refunds).
  */
-import { apiError, ErrorCode, failure, success, type Outcome } from '../errors.js';
-import type { AuditRecord, Clock, DayFigures, DayLedgerRange, Ids, Repositories, StaffRole, Store, ZReportRecord } from '../ports.js';
-import { daySections, type DaySections, type FigureRow } from './figures.js';
-
-export interface StaffRef {
-  staff_id: string;
-  name: string;
-}
-
-export interface DayReportView extends DaySections {
-  /** `x`: the open day so far; `z`: a closed day. */
-  report: 'x' | 'z';
-  shop_name: string;
-  terminal_id: string;
-  /** A Z report's number; for an X report, the number the day gets when it is closed. */
-  sequence: number;
-  /** When the day began: the close of the previous Z report (null for a till's first day). */
-  opened_at: string | null;
-  /** When the day was closed (Z); null for an X report. */
-  closed_at: string | null;
-  /** When these figures were taken: now (X) or the close (Z). */
-  generated_at: string;
-  /** The day's first and last counted sale, decline or refund. */
-  first_entry_at: string | null;
-  last_entry_at: string | null;
-  closed_by: StaffRef | null;
-  approved_by: StaffRef | null;
-  /** The day's range in the till's ledger: entries after `from` up to and including `to`. */
-  ledger: { from: number; to: number };
-}
-
-export interface ZReportSummary {
-  sequence: number;
-  terminal_id: string;
-  opened_at: string | null;
-  closed_at: string;
-  closed_by: StaffRef;
-  approved_by: StaffRef | null;
-  totals: FigureRow[];
-}
-
-export interface ZReportList {
-  terminal_id: string;
-  total: number;
-  items: ZReportSummary[];
-}
+import type { DayReport, StaffRef, ZReportList } from '../../../contract/api/reports.js';
+import { ErrorCode } from '../../../contract/codes.js';
+import { CLOSE_DAY_ACTION, type StaffRole } from '../../../contract/constants.js';
+import { apiError, failure, success, type Outcome } from '../errors.js';
+import type { AuditRecord, Clock, DayFigures, DayLedgerRange, Ids, Repositories, Store, ZReportRecord } from '../ports.js';
+import { daySections } from './figures.js';
 
 export interface CloseActor {
   staffId: string;
@@ -63,8 +23,6 @@ export interface CloseActor {
   /** The manager whose approval a cashier brought (X-Manager-Approval). */
   approvedBy: string | null;
 }
-
-export const CLOSE_DAY_ACTION = 'day_close';
 
 function staffRef(staffId: string | null, names: Record<string, string>): StaffRef | null {
   return staffId === null ? null : { staff_id: staffId, name: names[staffId] ?? staffId };
@@ -78,7 +36,7 @@ export class DayReports {
   ) {}
 
   /** The open day's running figures (X report). Reads only. */
-  async x(merchantId: string, terminalId: string): Promise<DayReportView> {
+  async x(merchantId: string, terminalId: string): Promise<DayReport> {
     const now = this.clock.now().toISOString();
     return this.store.read(async (r) => {
       const previous = await r.dayReports.latestZ(merchantId, terminalId);
@@ -106,7 +64,7 @@ export class DayReports {
    * Closes the open day (Z report) in one unit of work. With `closeKey`, a repeated request (a
    * retry after a lost answer) gets the day it closed before, with `replayed`, and closes nothing.
    */
-  async close(merchantId: string, terminalId: string, actor: CloseActor, closeKey?: string): Promise<Outcome<{ report: DayReportView; replayed: boolean }>> {
+  async close(merchantId: string, terminalId: string, actor: CloseActor, closeKey?: string): Promise<Outcome<{ report: DayReport; replayed: boolean }>> {
     if (actor.role === 'cashier' && actor.approvedBy === null) {
       return failure(apiError(ErrorCode.forbidden, "Closing the day at the till needs a manager's approval", [
         { field: 'X-Manager-Approval', message: 'missing, used or expired approval token' },
@@ -152,7 +110,7 @@ export class DayReports {
     return success({ report: zView(outcome.record), replayed: outcome.replayed }, outcome.replayed ? 200 : 201);
   }
 
-  async get(merchantId: string, terminalId: string, sequence: number): Promise<Outcome<DayReportView>> {
+  async get(merchantId: string, terminalId: string, sequence: number): Promise<Outcome<DayReport>> {
     const record = await this.store.read((r) => r.dayReports.getZ(merchantId, terminalId, sequence));
     if (!record) return failure(apiError(ErrorCode.notFound, `Till ${terminalId} has no Z report ${sequence}`));
     return success(zView(record));
@@ -195,7 +153,7 @@ export class DayReports {
 }
 
 /** A Z report from its stored figures alone, so it reads the same for ever. */
-function zView(record: ZReportRecord): DayReportView {
+function zView(record: ZReportRecord): DayReport {
   const { figures } = record;
   return {
     report: 'z',

@@ -3,43 +3,9 @@
  * currency and per card brand, entry mode and cashier, in integer arithmetic, then given as
  * decimal amounts of each currency's exponent. Net is approved minus refunded.
  */
-import { currencyExponent, minorToAmount } from '../money.js';
+import type { DaySections, FigureRow } from '../../../contract/api/reports.js';
+import { currencyExponent, minorToAmount } from '../../../contract/money.js';
 import type { DayFigureKind, DayLedgerGroup } from '../ports.js';
-
-export interface Figure {
-  count: number;
-  amount: number;
-}
-
-export interface FigureRow {
-  currency: string;
-  approved: Figure;
-  declined: Figure;
-  refunded: Figure;
-  /** Approved minus refunded. */
-  net: number;
-}
-
-export interface BrandRow extends FigureRow {
-  card_brand: string;
-}
-
-export interface EntryModeRow extends FigureRow {
-  entry_mode: string;
-}
-
-export interface CashierRow extends FigureRow {
-  /** Null for sales sent with API credentials (no staff session). */
-  staff_id: string | null;
-  name: string;
-}
-
-export interface DaySections {
-  totals: FigureRow[];
-  by_card_brand: BrandRow[];
-  by_entry_mode: EntryModeRow[];
-  by_cashier: CashierRow[];
-}
 
 /** The cashier column of sales that no staff session sent (POS software with API credentials). */
 export const NO_STAFF_NAME = 'API (no staff login)';

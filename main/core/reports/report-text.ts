@@ -3,10 +3,9 @@
  * printers' font A), for a receipt printer, and the words both printed forms (text and PDF) share:
  * brand and entry mode names, amounts with thousands separators, times in the gateway's time zone.
  */
-import { currencyExponent } from '../money.js';
+import type { DayReport as DayReportView, FigureRow } from '../../../contract/api/reports.js';
+import { currencyExponent } from '../../../contract/money.js';
 import type { PrintDocument } from '../ports.js';
-import type { DayReportView } from './day-reports.js';
-import type { FigureRow } from './figures.js';
 
 export const RECEIPT_COLUMNS = 42;
 

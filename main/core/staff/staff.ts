@@ -4,12 +4,15 @@
  * approvals for actions a cashier may not do alone, and the audit log of those actions.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { apiError, ErrorCode, failure, fieldError, success, validationError, type FieldError, type Outcome } from '../errors.js';
+import type { FieldError } from '../../../contract/api/common.js';
+import type { Approval, CreatedStaff, LoginRequest, Session, StaffMember } from '../../../contract/api/staff.js';
+import { ErrorCode } from '../../../contract/codes.js';
+import { STAFF_ROLES, type StaffRole } from '../../../contract/constants.js';
+import { apiError, failure, fieldError, success, validationError, type Outcome } from '../errors.js';
 import type { Authenticator, Principal, StaffIdentity } from '../merchants/authenticator.js';
 import { hashPassword, verifyPassword } from '../merchants/credentials.js';
-import type { AuditRecord, Clock, Ids, StaffRecord, StaffRole, Store } from '../ports.js';
+import type { AuditRecord, Clock, Ids, StaffRecord, Store } from '../ports.js';
 
-export const STAFF_ROLES: readonly StaffRole[] = ['cashier', 'back_office', 'admin'];
 export const SESSION_IDLE_MS = 30 * 60 * 1000;
 export const SESSION_MAX_MS = 12 * 60 * 60 * 1000;
 const TOUCH_EVERY_MS = 60 * 1000;
@@ -22,37 +25,6 @@ export interface CreateStaffInput {
   displayName?: string;
   password?: string;
   pin?: string;
-}
-
-export interface CreatedStaff {
-  staff_id: string;
-  login: string;
-  password: string;
-  role: StaffRole;
-  merchant_id: string;
-}
-
-export interface LoginInput {
-  login: string;
-  password?: string;
-  pin?: string;
-}
-
-export interface SessionInfo {
-  staff: { staff_id: string; login: string; display_name: string; role: StaffRole };
-  merchant: { merchant_id: string; name: string; currency: string };
-  expires_at: string;
-  idle_timeout_seconds: number;
-}
-
-export interface StaffView {
-  staff_id: string;
-  login: string;
-  display_name: string;
-  role: StaffRole;
-  has_pin: boolean;
-  created_at: string;
-  disabled: boolean;
 }
 
 /** Lock-out key of a staff login. */
@@ -77,7 +49,7 @@ export class Staff {
 
   async create(input: CreateStaffInput): Promise<Outcome<CreatedStaff>> {
     const errors: FieldError[] = [];
-    if (!STAFF_ROLES.includes(input.role as StaffRole)) errors.push({ field: 'role', message: 'must be cashier, back_office or admin' });
+    if (!(STAFF_ROLES as readonly string[]).includes(input.role)) errors.push({ field: 'role', message: 'must be cashier, back_office or admin' });
     const login = input.login ?? `${input.role}-${this.ids.randomToken(3).toLowerCase().replace(/[^a-z0-9]/g, 'x')}`;
     if (!/^[a-z0-9][a-z0-9._-]{1,39}$/.test(login)) errors.push({ field: 'login', message: 'must be 2 to 40 lower-case letters, digits, dot, dash or underscore' });
     const password = input.password ?? this.ids.randomToken(12);
@@ -107,7 +79,7 @@ export class Staff {
     return success({ staff_id: record.id, login, password, role: record.role, merchant_id: merchant.id }, 201);
   }
 
-  async list(merchantId: string): Promise<StaffView[]> {
+  async list(merchantId: string): Promise<StaffMember[]> {
     const rows = await this.store.read((r) => r.staff.listByMerchant(merchantId));
     return rows.map((s) => ({
       staff_id: s.id,
@@ -125,7 +97,7 @@ export class Staff {
    * address: at a till every client (the screen, the local POS software) shares 127.0.0.1, so a
    * cashier mistyping a PIN must not lock out the shop's API. `source` is kept for the audit.
    */
-  private async verify(_source: string, input: LoginInput): Promise<Outcome<StaffRecord>> {
+  private async verify(_source: string, input: LoginRequest): Promise<Outcome<StaffRecord>> {
     const key = staffLockKey(input.login);
     const locked = this.auth.lockout(key);
     if (locked) return failure(locked.error);
@@ -149,7 +121,7 @@ export class Staff {
     return this.dummy;
   }
 
-  async login(source: string, input: LoginInput): Promise<Outcome<{ token: string; session: SessionInfo }>> {
+  async login(source: string, input: LoginRequest): Promise<Outcome<{ token: string; session: Session }>> {
     const verified = await this.verify(source, input);
     if (!verified.ok) return verified;
     const staff = verified.value;
@@ -164,7 +136,7 @@ export class Staff {
     return success({ token, session: info });
   }
 
-  private async sessionInfo(staff: StaffRecord, expiresAt: string): Promise<SessionInfo> {
+  private async sessionInfo(staff: StaffRecord, expiresAt: string): Promise<Session> {
     const merchant = await this.store.read((r) => r.merchants.get(staff.merchantId));
     return {
       staff: { staff_id: staff.id, login: staff.login, display_name: staff.displayName, role: staff.role },
@@ -192,7 +164,7 @@ export class Staff {
     return { kind: 'staff', credentialId: id, merchantId: staff.merchantId, staff: identity };
   }
 
-  async current(principal: Principal): Promise<SessionInfo | undefined> {
+  async current(principal: Principal): Promise<Session | undefined> {
     if (!principal.staff) return undefined;
     const staff = await this.store.read((r) => r.staff.get(principal.staff?.id ?? ''));
     const session = await this.store.read((r) => r.staff.getSession(principal.credentialId));
@@ -231,7 +203,7 @@ export class Staff {
    * A manager (back_office or admin of the same merchant) approves one action of a cashier, with
    * login and PIN or password. The single-use token is valid for two minutes.
    */
-  async approve(source: string, principal: Principal, action: string, input: LoginInput): Promise<Outcome<{ approval_token: string; approver: string; expires_at: string }>> {
+  async approve(source: string, principal: Principal, action: string, input: LoginRequest): Promise<Outcome<Approval>> {
     const verified = await this.verify(source, input);
     // The cashier's own session is fine; only the approval failed (403, not a "logged out" 401).
     if (!verified.ok) {

@@ -7,43 +7,22 @@
  * Resolving fences the attempt's idempotency key (a request that has not arrived yet can never run
  * afterwards), so what the order's transactions say then is final.
  */
-import { apiError, ErrorCode, failure, success, validationError, type FieldError, type Outcome } from '../errors.js';
+import type { FieldError } from '../../../contract/api/common.js';
+import type { TillAttemptInput, TillAttempt, TillResolution } from '../../../contract/api/till.js';
+import { ErrorCode, TransactionStatus as S } from '../../../contract/codes.js';
+import { currencyExponent, minorToAmount, toMinor, amountProblemText } from '../../../contract/money.js';
+import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
 import { checkIdempotencyKey, type Idempotency } from '../idempotency/idempotency.js';
-import { currencyExponent, minorToAmount, toMinor, amountProblemText } from '../money.js';
 import type { Clock, Ids, Store, TillAttemptRecord, TransactionRecord } from '../ports.js';
-import { transactionView, type TransactionView } from '../transactions/queries.js';
-import { TransactionStatus as S } from '../transactions/status.js';
+import { transactionView } from '../transactions/queries.js';
 
 /** Statuses in which a card was charged (or money reserved): the sale must not be charged again. */
 const CHARGED: ReadonlySet<number> = new Set([S.pending, S.completed, S.authorized, S.refunded, S.partly_refunded, S.chargeback]);
 const ORDER_ID = /^[\x20-\x7e]{1,100}$/;
 
-export interface TillAttemptInput {
-  order_id: string;
-  idempotency_key: string;
-  amount: number;
-  currency: string;
-}
-
-export interface TillAttemptView {
-  attempt_id: string;
-  order_id: string;
-  idempotency_key: string;
-  amount: number;
-  currency: string;
-  created_at: string;
-  updated_at: string;
-}
-
-export type TillResolution =
-  | { state: 'none' }
-  | { state: 'in_progress'; attempt: TillAttemptView }
-  | { state: 'approved'; attempt: TillAttemptView; transaction: TransactionView }
-  | { state: 'not_charged'; attempt: TillAttemptView; transaction: TransactionView | null };
-
 type Settlement = { state: 'in_progress' } | { state: 'approved'; transaction: TransactionRecord } | { state: 'not_charged'; transaction: TransactionRecord | null };
 
-function view(a: TillAttemptRecord): TillAttemptView {
+function view(a: TillAttemptRecord): TillAttempt {
   return {
     attempt_id: a.id,
     order_id: a.orderId,
@@ -63,7 +42,7 @@ export class TillAttempts {
     private readonly idempotency: Idempotency,
   ) {}
 
-  async current(merchantId: string, terminalId: string): Promise<TillAttemptView | null> {
+  async current(merchantId: string, terminalId: string): Promise<TillAttempt | null> {
     const open = await this.store.read((r) => r.tillAttempts.open(merchantId, terminalId));
     return open ? view(open) : null;
   }
@@ -73,7 +52,7 @@ export class TillAttempts {
    * Refused while an earlier request of this till may still be charging (4001), and for a sale
    * that is already charged (1002): the till resolves first and shows what happened.
    */
-  async begin(merchantId: string, terminalId: string, staffId: string | null, input: TillAttemptInput): Promise<Outcome<TillAttemptView>> {
+  async begin(merchantId: string, terminalId: string, staffId: string | null, input: TillAttemptInput): Promise<Outcome<TillAttempt>> {
     const errors: FieldError[] = [];
     if (!ORDER_ID.test(input.order_id)) errors.push({ field: 'order_id', message: 'must be 1 to 100 printable characters' });
     const keyProblem = checkIdempotencyKey(input.idempotency_key, 'idempotency_key');

@@ -7,31 +7,34 @@
  * stored sealed. Cryptograms are single use and valid 24 hours; `TokenCryptograms` lets the
  * payments engine accept a token number with its cryptogram in place of a card.
  */
-import { apiError, ErrorCode, failure, success, validationError, type FieldError, type Outcome } from '../errors.js';
+import type { FieldError } from '../../../contract/api/common.js';
+import type {
+  NetworkTokenRequest,
+  NetworkToken,
+  TokenData,
+  Cryptogram,
+  Envelope,
+  NetworkTokenList,
+  NetworkTokenListQuery,
+} from '../../../contract/api/network-tokens.js';
+import { cardBrand, luhnValid } from '../../../contract/cards.js';
+import { ErrorCode } from '../../../contract/codes.js';
+import {
+  NETWORK_TOKEN_STATUSES,
+  NETWORK_TOKENS_DEFAULT_PER_PAGE,
+  NETWORK_TOKENS_MAX_PER_PAGE,
+  TOKEN_NETWORKS,
+  type NetworkTokenStatus,
+  type SimulateAction,
+} from '../../../contract/constants.js';
+import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
 import type { Operation } from '../operations.js';
-import { cardBrand, luhnValid } from '../payments/card-input.js';
 import { isCountryCode } from '../payments/request.js';
 import { isLocalHost } from '../postbacks/addresses.js';
-import type {
-  Clock,
-  Ids,
-  NetworkTokenFilter,
-  NetworkTokenRecord,
-  NetworkTokenStatus,
-  Repositories,
-  ScheduledTask,
-  Store,
-  Vault,
-} from '../ports.js';
+import type { Clock, Ids, NetworkTokenFilter, NetworkTokenRecord, Repositories, ScheduledTask, Store, Vault } from '../ports.js';
 import type { Scheduler } from '../scheduler.js';
 
-export const NETWORK_TOKEN_STATUSES: readonly NetworkTokenStatus[] = ['requested', 'active', 'suspended', 'failed', 'archive_pending', 'archived'];
-export const TOKEN_NETWORKS = ['visa', 'mastercard'] as const;
 export const CRYPTOGRAM_TTL_MS = 24 * 60 * 60 * 1000;
-export const DEFAULT_PER_PAGE = 20;
-export const MAX_PER_PAGE = 100;
-export const SIMULATE_ACTIONS = ['suspend', 'resume', 'refresh'] as const;
-export type SimulateAction = (typeof SIMULATE_ACTIONS)[number];
 
 /** Token BIN ranges of the simulated token service, distinct from the cards' ranges. */
 const TOKEN_BIN: Record<string, string> = { visa: '4895', mastercard: '5204' };
@@ -41,80 +44,7 @@ const PAR_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 /** ECIs a token payment's cryptogram may carry (D12). */
 const TOKEN_ECIS = new Set(['05', '07']);
 
-export interface NetworkTokenRequest {
-  card_number: string;
-  expiry_month: number;
-  expiry_year: number;
-  card_cvv?: string;
-  card_holder?: string;
-  email?: string;
-  phone?: string;
-  billing_country?: string;
-  billing_city?: string;
-  billing_line1?: string;
-  billing_line2?: string;
-  billing_postal_code?: string;
-  billing_state?: string;
-  postback_url?: string;
-}
-
 const BILLING_KEYS = ['card_holder', 'email', 'phone', 'billing_country', 'billing_city', 'billing_line1', 'billing_line2', 'billing_postal_code', 'billing_state'] as const;
-
-export interface NetworkTokenView {
-  id: string;
-  merchant_id: string;
-  status: NetworkTokenStatus;
-  type: 'merchant';
-  network: string;
-  provider: string;
-  last_token_refresh: string | null;
-  error?: { code: string; detail: string };
-  created_at: string;
-  updated_at: string;
-}
-
-export interface TokenDataView {
-  id: string;
-  number: string;
-  expiry_month: number;
-  expiry_year: number;
-  payment_account_reference: string;
-}
-
-export interface CryptogramView {
-  id: string;
-  type: 'TAVV' | 'DSRP';
-  authentication_data: string;
-  pan_sequence_number: string;
-  track2_equivalent: string;
-  created: string;
-}
-
-export interface Envelope<T> {
-  result: 'OK';
-  data: T;
-}
-
-export interface Link {
-  href: string | null;
-}
-
-export interface NetworkTokenList {
-  result: 'OK';
-  data_set: NetworkTokenView[];
-  metadata: { per_page: number; total_items: number; current_page: number; total_pages: number };
-  links: { self: Link; first: Link; last: Link; prev: Link; next: Link };
-}
-
-export interface NetworkTokenQuery {
-  status?: string;
-  network?: string;
-  'created_at[min]'?: string;
-  'created_at[max]'?: string;
-  /** Query strings: digits. */
-  page?: string;
-  per?: string;
-}
 
 /** What a payment with a token number learns about its cryptogram. */
 export type CryptogramCheck =
@@ -246,7 +176,7 @@ export class NetworkTokens implements TokenCryptograms {
     return errors;
   }
 
-  view(record: NetworkTokenRecord): NetworkTokenView {
+  view(record: NetworkTokenRecord): NetworkToken {
     return {
       id: record.id,
       merchant_id: record.merchantId,
@@ -261,7 +191,7 @@ export class NetworkTokens implements TokenCryptograms {
     };
   }
 
-  async create(operation: Operation, request: NetworkTokenRequest): Promise<Outcome<Envelope<NetworkTokenView>>> {
+  async create(operation: Operation, request: NetworkTokenRequest): Promise<Outcome<Envelope<NetworkToken>>> {
     const errors = this.validate(request);
     if (errors.length) return failure(validationError(errors));
     const merchantId = operation.context.merchantId;
@@ -314,13 +244,13 @@ export class NetworkTokens implements TokenCryptograms {
     return record && record.merchantId === merchantId ? record : undefined;
   }
 
-  async read(merchantId: string, id: string): Promise<Outcome<Envelope<NetworkTokenView>>> {
+  async read(merchantId: string, id: string): Promise<Outcome<Envelope<NetworkToken>>> {
     const record = await this.owned(merchantId, id);
     if (!record) return notFound(id);
     return success({ result: 'OK', data: this.view(record) });
   }
 
-  async list(merchantId: string, query: NetworkTokenQuery): Promise<Outcome<NetworkTokenList>> {
+  async list(merchantId: string, query: NetworkTokenListQuery): Promise<Outcome<NetworkTokenList>> {
     const errors: FieldError[] = [];
     const filter: Omit<NetworkTokenFilter, 'limit' | 'offset'> = {};
     if (query.status !== undefined) {
@@ -339,9 +269,9 @@ export class NetworkTokens implements TokenCryptograms {
       else filter[target] = new Date(ms).toISOString();
     }
     const page = query.page === undefined ? 1 : /^\d{1,9}$/.test(query.page) ? Number(query.page) : NaN;
-    const per = query.per === undefined ? DEFAULT_PER_PAGE : /^\d{1,9}$/.test(query.per) ? Number(query.per) : NaN;
+    const per = query.per === undefined ? NETWORK_TOKENS_DEFAULT_PER_PAGE : /^\d{1,9}$/.test(query.per) ? Number(query.per) : NaN;
     if (!(page >= 1)) errors.push({ field: 'page', message: 'must be an integer of at least 1' });
-    if (!(per >= 1 && per <= MAX_PER_PAGE)) errors.push({ field: 'per', message: `must be an integer from 1 to ${MAX_PER_PAGE}` });
+    if (!(per >= 1 && per <= NETWORK_TOKENS_MAX_PER_PAGE)) errors.push({ field: 'per', message: `must be an integer from 1 to ${NETWORK_TOKENS_MAX_PER_PAGE}` });
     if (errors.length) return failure(validationError(errors));
     const { records, total } = await this.deps.store.read(async (r) => ({
       records: await r.networkTokens.list(merchantId, { ...filter, limit: per, offset: (page - 1) * per }),
@@ -372,7 +302,7 @@ export class NetworkTokens implements TokenCryptograms {
     });
   }
 
-  async data(merchantId: string, id: string): Promise<Outcome<Envelope<TokenDataView>>> {
+  async data(merchantId: string, id: string): Promise<Outcome<Envelope<TokenData>>> {
     const record = await this.owned(merchantId, id);
     if (!record) return notFound(id);
     if (record.status !== 'active' && record.status !== 'suspended') return invalidState(record, 'Reading the token data');
@@ -384,7 +314,7 @@ export class NetworkTokens implements TokenCryptograms {
   }
 
   /** A TAVV (visa) or DSRP (mastercard) cryptogram for one payment: single use, valid 24 hours. */
-  async cryptogram(operation: Operation, id: string): Promise<Outcome<Envelope<CryptogramView>>> {
+  async cryptogram(operation: Operation, id: string): Promise<Outcome<Envelope<Cryptogram>>> {
     const record = await this.owned(operation.context.merchantId, id);
     if (!record) return notFound(id);
     if (record.status !== 'active') return invalidState(record, 'A cryptogram');
@@ -439,7 +369,7 @@ export class NetworkTokens implements TokenCryptograms {
   }
 
   /** Test mode of the simulated token service: the network suspends, resumes or refreshes a token. */
-  async simulate(operation: Operation, id: string, action: SimulateAction): Promise<Outcome<Envelope<NetworkTokenView>>> {
+  async simulate(operation: Operation, id: string, action: SimulateAction): Promise<Outcome<Envelope<NetworkToken>>> {
     const record = await this.owned(operation.context.merchantId, id);
     if (!record) return notFound(id);
     if (record.provider !== 'simulator') return invalidState(record, 'Simulating token service events');

@@ -1,52 +1,11 @@
 /** Transaction queries (interface.md "Transaction queries"): list with filters, detail, refunds, log. */
-import { ErrorCode, apiError, failure, success, validationError, type FieldError, type Outcome } from '../errors.js';
-import { currencyExponent, isCurrency, minorToAmount } from '../money.js';
+import type { FieldError } from '../../../contract/api/common.js';
+import type { Transaction, TransactionEvent, Refund, TransactionListQuery } from '../../../contract/api/transactions.js';
+import { ErrorCode, isStatusCode, refundStatusName, statusName } from '../../../contract/codes.js';
+import { TRANSACTION_LIST_MAX_LIMIT, TRANSACTION_LIST_DEFAULT_LIMIT } from '../../../contract/constants.js';
+import { currencyExponent, isCurrency, minorToAmount } from '../../../contract/money.js';
+import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
 import type { EventRecord, Store, TransactionFilter, TransactionRecord } from '../ports.js';
-import { isStatusCode, statusName } from './status.js';
-
-export const LIST_DEFAULT_LIMIT = 50;
-export const LIST_MAX_LIMIT = 500;
-
-export interface TransactionListQuery {
-  from?: string;
-  to?: string;
-  status?: string;
-  currency?: string;
-  order_id?: string;
-  limit?: string;
-  offset?: string;
-}
-
-export interface TransactionView {
-  transaction_id: string;
-  created_at: string;
-  updated_at: string;
-  status_code: number;
-  status: string;
-  amount: number;
-  currency: string;
-  order_id: string | null;
-  recurring: number;
-  sepa_mandate: string | null;
-  parent_id: string | null;
-  payment_method: string;
-  message: string | null;
-  sepa_msg_id: string | null;
-  captured_amount: number | null;
-  additional_transaction_data: string | null;
-  card_brand?: string;
-  card_last_four?: string;
-  entry_mode?: string;
-}
-
-export interface EventView {
-  created_at: string;
-  type: string;
-  status: number;
-  amount: number;
-  execution_date: string | null;
-  message: string | null;
-}
 
 // ISO 8601 date-time with an offset or Z, or a plain date.
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2}))?$/;
@@ -80,7 +39,7 @@ function parseCount(value: string | undefined, field: string, min: number, max: 
 export function parseListQuery(query: TransactionListQuery): Outcome<TransactionFilter> {
   const errors: FieldError[] = [];
   const filter: TransactionFilter = {
-    limit: parseCount(query.limit, 'limit', 1, LIST_MAX_LIMIT, LIST_DEFAULT_LIMIT, errors),
+    limit: parseCount(query.limit, 'limit', 1, TRANSACTION_LIST_MAX_LIMIT, TRANSACTION_LIST_DEFAULT_LIMIT, errors),
     offset: parseCount(query.offset, 'offset', 0, 100_000_000, 0, errors),
   };
   if (query.from !== undefined) filter.from = parseTimestamp(query.from, 'from', errors);
@@ -110,7 +69,7 @@ function amountOf(minor: number, currency: string): number {
   return minorToAmount(minor, currencyExponent(currency) ?? 2);
 }
 
-export function transactionView(t: TransactionRecord): TransactionView {
+export function transactionView(t: TransactionRecord): Transaction {
   return {
     transaction_id: t.id,
     created_at: t.createdAt,
@@ -135,7 +94,7 @@ export function transactionView(t: TransactionRecord): TransactionView {
   };
 }
 
-export function eventView(e: EventRecord, currency: string): EventView {
+export function eventView(e: EventRecord, currency: string): TransactionEvent {
   return {
     created_at: e.createdAt,
     type: e.type,
@@ -149,19 +108,19 @@ export function eventView(e: EventRecord, currency: string): EventView {
 export class TransactionQueries {
   constructor(private readonly store: Store) {}
 
-  async list(merchantId: string, query: TransactionListQuery): Promise<Outcome<TransactionView[]>> {
+  async list(merchantId: string, query: TransactionListQuery): Promise<Outcome<Transaction[]>> {
     const filter = parseListQuery(query);
     if (!filter.ok) return filter;
     const rows = await this.store.read((r) => r.transactions.list(merchantId, filter.value));
     return success(rows.map(transactionView));
   }
 
-  async get(merchantId: string, transactionId: string): Promise<Outcome<TransactionView>> {
+  async get(merchantId: string, transactionId: string): Promise<Outcome<Transaction>> {
     const row = await this.store.read((r) => r.transactions.get(merchantId, transactionId));
     return row ? success(transactionView(row)) : failure(notFound(transactionId));
   }
 
-  async refunds(merchantId: string, transactionId: string): Promise<Outcome<RefundView[]>> {
+  async refunds(merchantId: string, transactionId: string): Promise<Outcome<Refund[]>> {
     const result = await this.store.read(async (r) => {
       const row = await r.transactions.get(merchantId, transactionId);
       return row ? { row, refunds: await r.refunds.listByTransaction(row.id) } : undefined;
@@ -173,7 +132,7 @@ export class TransactionQueries {
         refund_id: refund.id,
         amount: amountOf(refund.amountMinor, result.row.currency),
         status_code: refund.statusCode,
-        status: REFUND_STATUS_NAMES[refund.statusCode] ?? 'error',
+        status: refundStatusName(refund.statusCode),
         ...(refund.merchantReference !== null ? { merchant_reference: refund.merchantReference } : {}),
         ...(refund.merchantRefundId !== null ? { merchant_refund_id: refund.merchantRefundId } : {}),
         ...(refund.executionDate !== null ? { execution_date: refund.executionDate } : {}),
@@ -181,7 +140,7 @@ export class TransactionQueries {
     );
   }
 
-  async log(merchantId: string, transactionId: string): Promise<Outcome<EventView[]>> {
+  async log(merchantId: string, transactionId: string): Promise<Outcome<TransactionEvent[]>> {
     const result = await this.store.read(async (r) => {
       const row = await r.transactions.get(merchantId, transactionId);
       return row ? { row, events: await r.events.listByTransaction(row.id) } : undefined;
@@ -190,19 +149,6 @@ export class TransactionQueries {
     return success(result.events.map((e) => eventView(e, result.row.currency)));
   }
 }
-
-export interface RefundView {
-  created_at: string;
-  refund_id: string;
-  amount: number;
-  status_code: number;
-  status: string;
-  merchant_reference?: string;
-  merchant_refund_id?: string;
-  execution_date?: string;
-}
-
-const REFUND_STATUS_NAMES: Record<number, string> = { 0: 'started', 1: 'success', 2: 'error' };
 
 export function notFound(transactionId: string) {
   return apiError(ErrorCode.notFound, `Transaction ${transactionId} not found`, [{ field: 'transaction_id', message: 'no such transaction for this merchant' }]);

@@ -9,10 +9,9 @@
  */
 import countries from 'i18n-iso-countries';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { ErrorCode, TransactionStatus as S } from '../../../contract/codes.js';
 import type { CustomerCheckout } from '../../core/checkout/checkouts.js';
-import { ErrorCode } from '../../core/errors.js';
 import type { TransactionRecord } from '../../core/ports.js';
-import { TransactionStatus as S } from '../../core/transactions/status.js';
 import { bodyOf, fromOwnPage, nextLocation, pageRequest, seeOther, sendHtml, type PageRequest, type PagesDeps } from './context.js';
 import {
   field,

@@ -3,7 +3,8 @@
  * but the server never trusts it): card entry, the checkout's collect_* fields, the SEPA mandate.
  * Errors are message keys, so the page shows them in its own language.
  */
-import { luhnValid, normalizeYear } from '../../core/payments/card-input.js';
+import { luhnValid } from '../../../contract/cards.js';
+import { normalizeYear } from '../../core/payments/card-input.js';
 import { ibanProblem, normalizeIban } from '../../core/mandates/mandates.js';
 import { isCountryCode } from '../../core/payments/request.js';
 import type { CardData } from '../../core/ports.js';

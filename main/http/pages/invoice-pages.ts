@@ -11,8 +11,8 @@
  * and those whose SEPA debit awaits settlement, get a page of their own and take no payment.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { ErrorCode } from '../../../contract/codes.js';
 import type { CustomerInvoice, FailedAttempt } from '../../core/invoices/invoice-payments.js';
-import { ErrorCode } from '../../core/errors.js';
 import { METHOD_KEYS, methodIcon } from './checkout-pages.js';
 import { bodyOf, fromOwnPage, nextLocation, pageRequest, queryOf, seeOther, sendHtml, type PageRequest, type PagesDeps } from './context.js';
 import { field, readSepaForm, type FieldErrors } from './forms.js';

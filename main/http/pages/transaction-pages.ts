@@ -11,11 +11,11 @@
  * the core once and answers 303 to the next page or the merchant's success/error URL.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { ErrorCode, type Outcome } from '../../core/errors.js';
+import { ErrorCode, TransactionStatus as S } from '../../../contract/codes.js';
+import type { Outcome } from '../../core/errors.js';
 import type { CustomerStepResult } from '../../core/payments/payments.js';
 import { amountOf, type ClientAction } from '../../core/payments/views.js';
 import type { CheckoutRecord, TransactionRecord } from '../../core/ports.js';
-import { TransactionStatus as S } from '../../core/transactions/status.js';
 import { ASSETS } from './assets.js';
 import { bodyOf, fromOwnPage, nextLocation, pageRequest, seeOther, sendHtml, type PageRequest, type PagesDeps } from './context.js';
 import { field, readCardForm, type CardForm, type FieldErrors } from './forms.js';

@@ -6,34 +6,12 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { InvoiceEmailSchema, InvoiceErrorSchema, InvoiceNumberParams, InvoiceNumberSchema, InvoiceReplySchema } from '../../../contract/api/invoices.js';
 import type { Gateway } from '../../core/gateway.js';
 import { toInvoiceReply } from '../../core/invoices/invoices.js';
 import { merchantOf, send } from '../api-context.js';
 import { fieldErrorsFromAjv } from '../errors.js';
-import { apiResponses } from '../schemas.js';
-
-const InvoiceError = Type.Object(
-  { message: Type.Optional(Type.String()), error: Type.Optional(Type.String()) },
-  { additionalProperties: true, description: 'invoice error: message and error' },
-);
-
-const InvoiceNumber = Type.String({ minLength: 1, maxLength: 100, description: 'debt_claim_number' });
-
-const EmailSchema = Type.Object({
-  id: Type.String(),
-  invoice_number: Type.String(),
-  email_type: Type.String({ enum: ['initial', 'reminder'] }),
-  status: Type.String({ enum: ['queued', 'sent', 'failed'] }),
-  sent_at: Type.Union([Type.String(), Type.Null()]),
-  recipient_email: Type.String(),
-  locale: Type.String(),
-  subject: Type.String(),
-  body_text: Type.String(),
-  attempts: Type.Integer(),
-  last_error: Type.Union([Type.String(), Type.Null()]),
-  test_outbox: Type.Boolean({ description: 'kept in the local test outbox (no SMTP server configured) instead of being sent' }),
-  created_at: Type.String(),
-});
+import { apiResponses } from '../responses.js';
 
 function errorHandler(error: FastifyError & { validation?: Parameters<typeof fieldErrorsFromAjv>[0]; validationContext?: string }, _request: FastifyRequest, reply: FastifyReply) {
   if (!error.validation) throw error;
@@ -55,8 +33,8 @@ export function invoiceEmailRoutes(gateway: Gateway): FastifyPluginAsyncTypebox 
           summary: 'Send a reminder e-mail now',
           description:
             "Queues the `reminder` template in the invoice's effective locale to its e-mail address; the answer's last_email shows it (queued, then sent or failed). 422 when the invoice is inactive or has no e-mail.",
-          params: Type.Object({ invoice_number: InvoiceNumber }),
-          response: { ...apiResponses({ 200: Type.Object({ invoice: Type.Ref('Invoice'), message: Type.String(), error: Type.Null(), paylink: Type.String(), qrcode: Type.String() }) }, []), 404: InvoiceError, 422: InvoiceError },
+          params: InvoiceNumberParams,
+          response: { ...apiResponses({ 200: InvoiceReplySchema }, []), 404: InvoiceErrorSchema, 422: InvoiceErrorSchema },
         },
       },
       async (request, reply) => send(reply, toInvoiceReply(await gateway.invoices.sendReminder(merchantOf(request), request.params.invoice_number))),
@@ -69,8 +47,8 @@ export function invoiceEmailRoutes(gateway: Gateway): FastifyPluginAsyncTypebox 
           tags: ['Invoices'],
           summary: "List an invoice's e-mails",
           description: 'Newest first, with subject and text: the preview of the local test outbox when no SMTP server is configured.',
-          querystring: Type.Object({ invoice_number: InvoiceNumber }),
-          response: { ...apiResponses({ 200: Type.Object({ emails: Type.Array(EmailSchema) }) }, []), 404: InvoiceError, 422: InvoiceError },
+          querystring: Type.Object({ invoice_number: InvoiceNumberSchema }),
+          response: { ...apiResponses({ 200: Type.Object({ emails: Type.Array(InvoiceEmailSchema) }) }, []), 404: InvoiceErrorSchema, 422: InvoiceErrorSchema },
         },
       },
       async (request, reply) => send(reply, toInvoiceReply(await gateway.invoices.emails(merchantOf(request), request.query.invoice_number))),

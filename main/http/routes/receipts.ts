@@ -2,29 +2,29 @@
  * Receipts for the till and the back office (decisions.md D16), by staff session: a sale's or a
  * refund's receipt rebuilt from the gateway's record, its e-mails, its customer link with QR code,
  * printing it on the receipt printer; and the receipt printer setting with a test print. A cashier
- * reaches today's receipts only. Schemas come from the receipt contract (core/receipts/receipt.ts)
- * that the renderer reads too.
+ * reaches today's receipts only. Schemas come from the contract (contract/api/receipts.ts) that the
+ * renderer reads too.
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { toReply } from '../../core/errors.js';
-import type { Gateway } from '../../core/gateway.js';
 import {
   PrintResultSchema,
   ReceiptEmailInputSchema,
   ReceiptEmailSchema,
+  ReceiptIdParams,
   ReceiptLinkSchema,
   ReceiptPrinterInputSchema,
   ReceiptPrinterSchema,
   ReceiptSchema,
-} from '../../core/receipts/receipt.js';
+} from '../../../contract/api/receipts.js';
+import { toReply } from '../../core/errors.js';
+import type { Gateway } from '../../core/gateway.js';
 import type { ReceiptViewer } from '../../core/receipts/receipts.js';
 import { requireStaffSession, send } from '../api-context.js';
-import { apiResponses } from '../schemas.js';
+import { apiResponses } from '../responses.js';
 
 const tags = ['Back-office UI'];
-const Params = Type.Object({ receipt_id: Type.String({ minLength: 1, maxLength: 64, description: 'a sale (transaction id) or a refund (refund id)' }) });
 
 function viewer(request: FastifyRequest): ReceiptViewer {
   const principal = request.principal;
@@ -44,7 +44,7 @@ export function receiptRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
           tags,
           summary: 'The receipt of a sale or a refund, rebuilt from the record',
           description: "Brand, last four, entry mode, the chip's application label and AID, approval code. A cashier gets today's receipts only (403 otherwise); a declined sale has none (400, 1002).",
-          params: Params,
+          params: ReceiptIdParams,
           response: apiResponses({ 200: ReceiptSchema }, [400, 403, 404]),
         },
         onRequest,
@@ -59,7 +59,7 @@ export function receiptRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
           tags,
           summary: 'Print the receipt on the receipt printer',
           description: 'A printer that does not answer is an answer too: printed false with the reason. 400 (1002) when no printer is set up.',
-          params: Params,
+          params: ReceiptIdParams,
           response: apiResponses({ 200: PrintResultSchema }, [400, 403, 404]),
         },
         onRequest,
@@ -74,7 +74,7 @@ export function receiptRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
           tags,
           summary: 'E-mail the receipt to the customer',
           description: "Queued (202) and sent by the mail queue in the merchant's language or the one asked for (en, de, pt), with the link to the receipt page.",
-          params: Params,
+          params: ReceiptIdParams,
           body: ReceiptEmailInputSchema,
           response: apiResponses({ 202: ReceiptEmailSchema }, [400, 403, 404]),
         },
@@ -89,7 +89,7 @@ export function receiptRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           summary: "The receipt's e-mails, newest first (the local test outbox shows their text)",
-          params: Params,
+          params: ReceiptIdParams,
           response: apiResponses({ 200: Type.Array(ReceiptEmailSchema) }, [400, 403, 404]),
         },
         onRequest,
@@ -104,7 +104,7 @@ export function receiptRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
           tags,
           summary: "The customer's link to the receipt page, with its QR code",
           description: 'One unguessable link per receipt (the same on every call). The page shows brand and last four, no other card data.',
-          params: Params,
+          params: ReceiptIdParams,
           response: apiResponses({ 200: ReceiptLinkSchema }, [400, 403, 404]),
         },
         onRequest,

@@ -7,80 +7,30 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
-import { apiError, ErrorCode, toReply, validationError } from '../../core/errors.js';
+import { ErrorBodySchema, RefTo } from '../../../contract/api/common.js';
+import { PrintResultSchema } from '../../../contract/api/receipts.js';
+import {
+  DayReportSchema,
+  ReceiptLinesSchema,
+  TerminalQuerySchema,
+  ZReportListQuerySchema,
+  ZReportListSchema,
+  ZReportParams,
+} from '../../../contract/api/reports.js';
+import { ErrorCode } from '../../../contract/codes.js';
+import { CLOSE_DAY_ACTION, TILL_TERMINAL_ID } from '../../../contract/constants.js';
+import { apiError, toReply, validationError } from '../../core/errors.js';
 import type { Gateway } from '../../core/gateway.js';
 import { checkIdempotencyKey } from '../../core/idempotency/idempotency.js';
 import type { Principal } from '../../core/merchants/authenticator.js';
-import { CLOSE_DAY_ACTION } from '../../core/reports/day-reports.js';
-import { PrintResultSchema } from '../../core/receipts/receipt.js';
 import { RECEIPT_COLUMNS, reportLines, reportPrintDocument } from '../../core/reports/report-text.js';
 import { requireStaffSession, send } from '../api-context.js';
 import { sendApiError } from '../errors.js';
 import { dayReportPdf } from '../report-pdf.js';
-import { TILL_TERMINAL_ID } from './till.js';
 
 const tags = ['Back-office UI'];
 
-const Figure = Type.Object({ count: Type.Integer(), amount: Type.Number({ description: 'decimal in the currency' }) });
-const figureFields = {
-  currency: Type.String(),
-  approved: Figure,
-  declined: Figure,
-  refunded: Figure,
-  net: Type.Number({ description: 'approved minus refunded' }),
-};
-const FigureRow = Type.Object(figureFields);
-const StaffRef = Type.Object({ staff_id: Type.String(), name: Type.String() });
-const NullableStaff = Type.Union([StaffRef, Type.Null()]);
-const NullableTime = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
-
-const DayReport = Type.Object(
-  {
-    report: Type.String({ enum: ['x', 'z'], description: 'x: the open day so far; z: a closed day, never changed' }),
-    shop_name: Type.String(),
-    terminal_id: Type.String(),
-    sequence: Type.Integer({ description: "Z: the report's number at this till; X: the number the day gets when closed" }),
-    opened_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: "the previous Z report's close; null on a till's first day" }),
-    closed_at: NullableTime,
-    generated_at: Type.String({ format: 'date-time' }),
-    first_entry_at: NullableTime,
-    last_entry_at: NullableTime,
-    closed_by: NullableStaff,
-    approved_by: NullableStaff,
-    ledger: Type.Object({ from: Type.Integer(), to: Type.Integer() }, { description: "the day's range in the till's ledger: after `from`, up to and including `to`" }),
-    totals: Type.Array(FigureRow, { description: 'per currency' }),
-    by_card_brand: Type.Array(Type.Object({ card_brand: Type.String(), ...figureFields })),
-    by_entry_mode: Type.Array(Type.Object({ entry_mode: Type.String(), ...figureFields })),
-    by_cashier: Type.Array(Type.Object({ staff_id: Type.Union([Type.String(), Type.Null()], { description: 'null: sent with API credentials' }), name: Type.String(), ...figureFields })),
-  },
-  { title: 'DayReport' },
-);
-
-const ZSummary = Type.Object({
-  sequence: Type.Integer(),
-  terminal_id: Type.String(),
-  opened_at: NullableTime,
-  closed_at: Type.String({ format: 'date-time' }),
-  closed_by: StaffRef,
-  approved_by: NullableStaff,
-  totals: Type.Array(FigureRow),
-});
-
-const TerminalQuery = Type.Object(
-  { terminal_id: Type.Optional(Type.String({ pattern: '^[\\x21-\\x7e]{1,40}$', description: `the till's terminal id; default ${TILL_TERMINAL_ID}` })) },
-  { additionalProperties: false },
-);
-const ListQuery = Type.Object(
-  {
-    terminal_id: Type.Optional(Type.String({ pattern: '^[\\x21-\\x7e]{1,40}$', description: `the till's terminal id; default ${TILL_TERMINAL_ID}` })),
-    limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: 'page size, default 20, at most 100' })),
-    offset: Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$' })),
-  },
-  { additionalProperties: false },
-);
-const SequenceParams = Type.Object({ sequence: Type.String({ pattern: '^[1-9][0-9]{0,8}$', description: 'the Z report number' }) });
-
-const ErrorRef = Type.Ref('ErrorBody');
+const ErrorRef = RefTo(ErrorBodySchema);
 function responses(success: Record<number, TSchema>, errors: number[]): Record<number, TSchema> {
   const all: Record<number, TSchema> = { ...success };
   const words: Record<number, string> = {
@@ -107,8 +57,8 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
           tags,
           summary: "X report: the till's open day so far (changes nothing)",
           description: 'Approved (captured), declined and refunded card-present figures since the last Z report, per currency, card brand, entry mode and cashier. Any staff role.',
-          querystring: TerminalQuery,
-          response: responses({ 200: DayReport }, [400]),
+          querystring: TerminalQuerySchema,
+          response: responses({ 200: DayReportSchema }, [400]),
         },
         onRequest: requireSession,
       },
@@ -125,12 +75,12 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
             'Takes the figures of the open day up to this moment, stores them under the next sequence number of the till and writes the audit log entry, in one database transaction. ' +
             'A closed day never changes; sales and refunds committed after the close belong to the next day. ' +
             'With Idempotency-Key, a repeated request answers 200 with the day it closed before instead of closing another.',
-          querystring: TerminalQuery,
+          querystring: TerminalQuerySchema,
           headers: Type.Object({
             'x-manager-approval': Type.Optional(Type.String({ description: 'a cashier: the token of POST /ui/approvals with action day_close' })),
             'idempotency-key': Type.Optional(Type.String({ description: 'a retry with the same key never closes a second day' })),
           }),
-          response: responses({ 201: DayReport, 200: DayReport }, [400, 403]),
+          response: responses({ 201: DayReportSchema, 200: DayReportSchema }, [400, 403]),
         },
         onRequest: requireSession,
       },
@@ -161,8 +111,8 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           summary: "The till's closed days (Z reports), newest first",
-          querystring: ListQuery,
-          response: responses({ 200: Type.Object({ terminal_id: Type.String(), total: Type.Integer(), items: Type.Array(ZSummary) }) }, [400]),
+          querystring: ZReportListQuerySchema,
+          response: responses({ 200: ZReportListSchema }, [400]),
         },
         onRequest: requireSession,
       },
@@ -177,7 +127,7 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
     app.get(
       '/ui/reports/z/:sequence',
       {
-        schema: { tags, summary: 'One Z report, as it was written when the day was closed', params: SequenceParams, querystring: TerminalQuery, response: responses({ 200: DayReport }, [400, 404]) },
+        schema: { tags, summary: 'One Z report, as it was written when the day was closed', params: ZReportParams, querystring: TerminalQuerySchema, response: responses({ 200: DayReportSchema }, [400, 404]) },
         onRequest: requireSession,
       },
       async (request, reply) => send(reply, toReply(await reports.get(merchantOf(request.principal), terminalOf(request.query), Number(request.params.sequence)))),
@@ -189,8 +139,8 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           summary: 'One Z report as an A4 PDF',
-          params: SequenceParams,
-          querystring: TerminalQuery,
+          params: ZReportParams,
+          querystring: TerminalQuerySchema,
           produces: ['application/pdf'],
           response: responses({ 200: Type.Unsafe({ type: 'string', format: 'binary', description: 'application/pdf' }) }, [400, 404]),
         },
@@ -206,7 +156,7 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
     app.get(
       '/ui/reports/x.pdf',
       {
-        schema: { tags, summary: 'The X report as an A4 PDF', querystring: TerminalQuery, produces: ['application/pdf'], response: responses({ 200: Type.Unsafe({ type: 'string', format: 'binary', description: 'application/pdf' }) }, [400]) },
+        schema: { tags, summary: 'The X report as an A4 PDF', querystring: TerminalQuerySchema, produces: ['application/pdf'], response: responses({ 200: Type.Unsafe({ type: 'string', format: 'binary', description: 'application/pdf' }) }, [400]) },
         onRequest: requireSession,
       },
       async (request, reply) => {
@@ -215,15 +165,10 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
       },
     );
 
-    const ReceiptLines = Type.Object({
-      columns: Type.Integer({ description: 'characters per line (80 mm paper, font A)' }),
-      lines: Type.Array(Type.String(), { description: 'print each line as it is, monospaced' }),
-    });
-
     app.get(
       '/ui/reports/z/:sequence/receipt',
       {
-        schema: { tags, summary: 'One Z report as 42-column lines for a receipt printer', params: SequenceParams, querystring: TerminalQuery, response: responses({ 200: ReceiptLines }, [400, 404]) },
+        schema: { tags, summary: 'One Z report as 42-column lines for a receipt printer', params: ZReportParams, querystring: TerminalQuerySchema, response: responses({ 200: ReceiptLinesSchema }, [400, 404]) },
         onRequest: requireSession,
       },
       async (request, reply) => {
@@ -240,8 +185,8 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
           tags,
           summary: "Print one Z report on the shop's receipt printer (ESC/POS)",
           description: 'Laid out for the printer\'s characters per line. A printer that does not answer is a result (printed false); no printer set up is 400 (1002).',
-          params: SequenceParams,
-          querystring: TerminalQuery,
+          params: ZReportParams,
+          querystring: TerminalQuerySchema,
           response: responses({ 200: PrintResultSchema }, [400, 404]),
         },
         onRequest: requireSession,
@@ -257,7 +202,7 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
     app.post(
       '/ui/reports/x/print',
       {
-        schema: { tags, summary: "Print the X report on the shop's receipt printer (ESC/POS)", querystring: TerminalQuery, response: responses({ 200: PrintResultSchema }, [400]) },
+        schema: { tags, summary: "Print the X report on the shop's receipt printer (ESC/POS)", querystring: TerminalQuerySchema, response: responses({ 200: PrintResultSchema }, [400]) },
         onRequest: requireSession,
       },
       async (request, reply) => {
@@ -269,7 +214,7 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
     app.get(
       '/ui/reports/x/receipt',
       {
-        schema: { tags, summary: 'The X report as 42-column lines for a receipt printer', querystring: TerminalQuery, response: responses({ 200: ReceiptLines }, [400]) },
+        schema: { tags, summary: 'The X report as 42-column lines for a receipt printer', querystring: TerminalQuerySchema, response: responses({ 200: ReceiptLinesSchema }, [400]) },
         onRequest: requireSession,
       },
       async (request, reply) => reply.send({ columns: RECEIPT_COLUMNS, lines: reportLines(await reports.x(merchantOf(request.principal), terminalOf(request.query))) }),

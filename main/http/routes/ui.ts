@@ -5,20 +5,31 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { apiError, ErrorCode, toReply } from '../../core/errors.js';
+import {
+  ApprovalRequestSchema,
+  ApprovalSchema,
+  AuditEntrySchema,
+  CreatedStaffSchema,
+  CreateStaffRequestSchema,
+  CurrentSessionSchema,
+  LoginRequestSchema,
+  OwnPinRequestSchema,
+  OwnPinResultSchema,
+  SessionSchema,
+  StaffMemberSchema,
+  type AuditEntry,
+} from '../../../contract/api/staff.js';
+import { TerminalConfigSchema, type TerminalConfig } from '../../../contract/api/till.js';
+import { ErrorCode } from '../../../contract/codes.js';
+import { DEFAULT_CVM_LIMIT, TILL_TERMINAL_ID } from '../../../contract/constants.js';
+import { apiError, toReply } from '../../core/errors.js';
 import type { Gateway } from '../../core/gateway.js';
 import { TEST_PIN_KEY } from '../../core/payments/payments.js';
 import { SESSION_IDLE_MS, SESSION_MAX_MS, staffLockKey } from '../../core/staff/staff.js';
 import { requireStaffSession, SESSION_COOKIE, send, sessionToken } from '../api-context.js';
 import { sendApiError } from '../errors.js';
-import { TILL_TERMINAL_ID } from './till.js';
 
 const tags = ['Back-office UI'];
-const Credentials = {
-  login: Type.String({ minLength: 1, maxLength: 40 }),
-  password: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  pin: Type.Optional(Type.String({ minLength: 4, maxLength: 8 })),
-};
 
 /** The till's own settings, from the host's settings (docs/operations.md). */
 export interface TillSettings {
@@ -35,7 +46,7 @@ export function uiRoutes(gateway: Gateway, till: TillSettings = DEFAULT_TILL_SET
 
     app.post(
       '/ui/session',
-      { schema: { tags, summary: 'Staff login (password or PIN); sets the session cookie', body: Type.Object(Credentials, { additionalProperties: false }) } },
+      { schema: { tags, summary: 'Staff login (password or PIN); sets the session cookie', body: LoginRequestSchema, response: { 200: SessionSchema } } },
       async (request, reply) => {
         const result = await staff.login(request.ip, request.body);
         if (!result.ok) {
@@ -56,14 +67,14 @@ export function uiRoutes(gateway: Gateway, till: TillSettings = DEFAULT_TILL_SET
 
     // The app asks this at start: being logged out is an answer here, not an error (no 401 in the
     // browser's console before anyone logged in).
-    app.get('/ui/whoami', { schema: { tags, summary: 'The current staff session, or null when nobody is logged in' } }, async (request, reply) => {
+    app.get('/ui/whoami', { schema: { tags, summary: 'The current staff session, or null when nobody is logged in', response: { 200: CurrentSessionSchema } } }, async (request, reply) => {
       const token = sessionToken(request);
       const principal = token ? await staff.resolve(token) : undefined;
       const info = principal?.staff ? await staff.current(principal) : undefined;
       return reply.send({ session: info ?? null });
     });
 
-    app.get('/ui/session', { schema: { tags, summary: 'The current staff session' }, onRequest: requireSession }, async (request, reply) => {
+    app.get('/ui/session', { schema: { tags, summary: 'The current staff session', response: { 200: SessionSchema } }, onRequest: requireSession }, async (request, reply) => {
       const info = request.principal ? await staff.current(request.principal) : undefined;
       return info ? reply.send(info) : sendApiError(reply, apiError(ErrorCode.unauthenticated, 'Log in first'));
     });
@@ -81,10 +92,8 @@ export function uiRoutes(gateway: Gateway, till: TillSettings = DEFAULT_TILL_SET
         schema: {
           tags,
           summary: 'Set or change your own PIN (till login and refund approvals), confirmed with your password',
-          body: Type.Object(
-            { password: Type.String({ minLength: 1, maxLength: 200 }), pin: Type.String({ pattern: '^[0-9]{4,8}$', description: '4 to 8 digits' }) },
-            { additionalProperties: false },
-          ),
+          body: OwnPinRequestSchema,
+          response: { 200: OwnPinResultSchema },
         },
         onRequest: requireSession,
       },
@@ -97,7 +106,8 @@ export function uiRoutes(gateway: Gateway, till: TillSettings = DEFAULT_TILL_SET
         schema: {
           tags,
           summary: "A manager's approval of one action at the till (single use, 2 minutes)",
-          body: Type.Object({ action: Type.String({ enum: ['refund', 'day_close'], description: 'refund, or day_close (a Z report)' }), ...Credentials }, { additionalProperties: false }),
+          body: ApprovalRequestSchema,
+          response: { 200: ApprovalSchema },
         },
         onRequest: requireSession,
       },
@@ -107,22 +117,23 @@ export function uiRoutes(gateway: Gateway, till: TillSettings = DEFAULT_TILL_SET
       },
     );
 
-    app.get('/ui/terminal', { schema: { tags, summary: "This till's simulated terminal" }, onRequest: requireSession }, async (_request, reply) =>
-      reply.send({
-        terminal_id: TILL_TERMINAL_ID,
-        type: 'softpos',
-        attended: true,
-        capabilities: ['contactlessChip', 'contactChip', 'magstripe', 'onlinePin'],
-        cvm_limit: 50,
-        // The Test environment's published PIN key; a production terminal keeps its key in hardware.
-        pin_key: { zone_id: TEST_PIN_KEY.zoneId, key_id: TEST_PIN_KEY.keyId, key_hex: TEST_PIN_KEY.keyHex },
-        idle_lock_seconds: SESSION_IDLE_MS / 1000,
-        // Above this the till asks "Charge …? That is above this till's usual limit" before the card prompt.
-        confirm_above: till.confirmAbove,
-      }),
+    const terminal: TerminalConfig = {
+      terminal_id: TILL_TERMINAL_ID,
+      type: 'softpos',
+      attended: true,
+      capabilities: ['contactlessChip', 'contactChip', 'magstripe', 'onlinePin'],
+      cvm_limit: DEFAULT_CVM_LIMIT,
+      // The Test environment's published PIN key; a production terminal keeps its key in hardware.
+      pin_key: { zone_id: TEST_PIN_KEY.zoneId, key_id: TEST_PIN_KEY.keyId, key_hex: TEST_PIN_KEY.keyHex },
+      idle_lock_seconds: SESSION_IDLE_MS / 1000,
+      // Above this the till asks "Charge …? That is above this till's usual limit" before the card prompt.
+      confirm_above: till.confirmAbove,
+    };
+    app.get('/ui/terminal', { schema: { tags, summary: "This till's simulated terminal", response: { 200: TerminalConfigSchema } }, onRequest: requireSession }, async (_request, reply) =>
+      reply.send(terminal),
     );
 
-    app.get('/ui/staff', { schema: { tags, summary: 'Staff of this shop (admin)' }, onRequest: requireSession }, async (request, reply) => {
+    app.get('/ui/staff', { schema: { tags, summary: 'Staff of this shop (admin)', response: { 200: Type.Array(StaffMemberSchema) } }, onRequest: requireSession }, async (request, reply) => {
       if (request.principal?.staff?.role !== 'admin') return sendApiError(reply, apiError(ErrorCode.forbidden, 'Only an admin may see staff'));
       return reply.send(await staff.list(request.principal.merchantId ?? ''));
     });
@@ -133,15 +144,8 @@ export function uiRoutes(gateway: Gateway, till: TillSettings = DEFAULT_TILL_SET
         schema: {
           tags,
           summary: 'Create a staff account (admin); the password is shown once',
-          body: Type.Object(
-            {
-              role: Type.String({ enum: ['cashier', 'back_office', 'admin'] }),
-              login: Type.Optional(Type.String({ maxLength: 40 })),
-              display_name: Type.Optional(Type.String({ maxLength: 80 })),
-              pin: Type.Optional(Type.String({ maxLength: 8 })),
-            },
-            { additionalProperties: false },
-          ),
+          body: CreateStaffRequestSchema,
+          response: { 201: CreatedStaffSchema },
         },
         onRequest: requireSession,
       },
@@ -152,12 +156,18 @@ export function uiRoutes(gateway: Gateway, till: TillSettings = DEFAULT_TILL_SET
       },
     );
 
-    app.get('/ui/audit', { schema: { tags, summary: 'Audit log: logins, refunds, voids, captures by staff' }, onRequest: requireSession }, async (request, reply) => {
+    app.get('/ui/audit', { schema: { tags, summary: 'Audit log: logins, refunds, voids, captures by staff', response: { 200: Type.Array(AuditEntrySchema) } }, onRequest: requireSession }, async (request, reply) => {
       if (request.principal?.staff?.role === 'cashier') return sendApiError(reply, apiError(ErrorCode.forbidden, 'Cashiers may not read the audit log'));
       const records = await staff.audit(request.principal?.merchantId ?? '');
-      return reply.send(
-        records.map((r) => ({ created_at: r.createdAt, action: r.action, staff_id: r.staffId, approved_by: r.approvedBy, subject_id: r.subjectId, detail: r.detail })),
-      );
+      const entries: AuditEntry[] = records.map((r) => ({
+        created_at: r.createdAt,
+        action: r.action,
+        staff_id: r.staffId,
+        approved_by: r.approvedBy,
+        subject_id: r.subjectId,
+        detail: r.detail,
+      }));
+      return reply.send(entries);
     });
   };
 }

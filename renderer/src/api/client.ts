@@ -10,19 +10,16 @@
  *   process keeps the staff session token, so the page never holds it.
  *
  * Answers that are not 2xx carry the D3 body `{error_code, message, errors}` and become `ApiError`.
- * The wire types below are the HTTP contract of main/http/routes/{ui,payments,transactions}.ts,
- * written out here because the renderer type-checks without Node types.
+ * The wire types are the contract's (contract/api/*.ts), the same declarations the gateway's routes
+ * and core use; this file only names the ones the screens take from here.
  */
-import type { TillAttemptInput, TillAttemptView, TillResolution as CoreTillResolution } from '../../../main/core/till/attempts.js';
-import type {
-  PrintResult,
-  Receipt,
-  ReceiptEmail,
-  ReceiptLanguage,
-  ReceiptLink,
-  ReceiptPrinterInput,
-  ReceiptPrinterSetting,
-} from '../../../main/core/receipts/receipt.js';
+import type { ErrorBody, FieldError } from '../../../contract/api/common.js';
+import type { PaymentRequest, RefundRequest, RefundResponse, TransactionResponse } from '../../../contract/api/payments.js';
+import type { PrintResult, Receipt, ReceiptEmail, ReceiptLink, ReceiptPrinterInput, ReceiptPrinterSetting } from '../../../contract/api/receipts.js';
+import type { Approval, Credentials, Session } from '../../../contract/api/staff.js';
+import type { TerminalConfig, TillAttempt, TillAttemptInput, TillResolution } from '../../../contract/api/till.js';
+import type { Refund, Transaction } from '../../../contract/api/transactions.js';
+import type { ApprovalAction, ReceiptLanguage } from '../../../contract/constants.js';
 import type { TillgateBridge } from '../../../preload/bridge.js';
 
 declare global {
@@ -32,148 +29,35 @@ declare global {
   }
 }
 
-// ---- wire types ----------------------------------------------------------------------------------
+// ---- wire types (the contract's) -----------------------------------------------------------------
 
-export type StaffRole = 'cashier' | 'back_office' | 'admin';
-
-export interface SessionInfo {
-  staff: { staff_id: string; login: string; display_name: string; role: StaffRole };
-  merchant: { merchant_id: string; name: string; currency: string };
-  expires_at: string;
-  idle_timeout_seconds: number;
-}
-
-export type Credentials = { login: string; pin: string } | { login: string; password: string };
-
-export interface TerminalConfig {
-  terminal_id: string;
-  type: string;
-  attended: boolean;
-  capabilities: string[];
-  /** Amount above which a contactless payment needs the PIN, in the merchant currency. */
-  cvm_limit: number;
-  pin_key: { zone_id: string; key_id: string; key_hex: string };
-  idle_lock_seconds: number;
-  /** Above this amount (merchant currency) the till asks for confirmation before the card prompt. */
-  confirm_above: number;
-}
-
-export type EntryMode = 'contactless' | 'chip' | 'swipe' | 'manual';
-
-export interface PosCard {
-  number?: string;
-  expiry_month?: number;
-  expiry_year?: number;
-  track2_data?: string;
-  emv_data?: string;
-}
-
-export interface PosData {
-  type: { terminal_entry_mode: EntryMode; sequence?: 'initial' | 'subsequent' };
-  card: PosCard;
-  terminal: { id: string; type: string; attended: boolean; capabilities: string[] };
-  pin_block?: { format: 'ISO-0'; block: string; zone_id: string; key_id: string };
-}
-
-export interface PaymentRequest {
-  payment_type: 'cardpos';
-  order_id: string;
-  amount: number;
-  currency: string;
-  pos_data: PosData;
-}
-
-/** Status codes of interface.md: 3 completed, 4 authorized, 6 declined, 7 refunded, 8 partly_refunded, 11 error, ... */
-export interface TransactionResponse {
-  transaction_id: string;
-  payment_type: string;
-  status_code: number;
-  status: string;
-  order_id: string | null;
-  message: string | null;
-  reason_code?: string;
-  amount: number;
-  currency: string;
-  error_code: number;
-  card_brand?: string;
-  card_last_four?: string;
-  card_expiry_month?: number;
-  card_expiry_year?: number;
-  /** On request_pin: the card must be inserted to enter the PIN. */
-  insert_card?: boolean;
-  /** The issuer's approval code, printed on the receipt. */
-  authorization_code?: string;
-}
-
-export interface RefundRequest {
-  transaction_id: string;
-  amount?: number;
-  /** The till sends the refund's reason here (1 to 35 letters, digits, space and / - ? ( ) : . , ' +). */
-  merchant_reference?: string;
-}
-
-export interface RefundResponse {
-  refund_id: string;
-  transaction_id: string;
-  status_code: number;
-  status: string;
-  amount: number;
-  currency: string;
-  transaction_status_code: number;
-  transaction_status: string;
-  error_code: number;
-}
-
-export interface Approval {
-  approval_token: string;
-  approver: string;
-  expires_at: string;
-}
-
-export interface Transaction {
-  transaction_id: string;
-  created_at: string;
-  updated_at: string;
-  status_code: number;
-  status: string;
-  amount: number;
-  currency: string;
-  order_id: string | null;
-  parent_id: string | null;
-  payment_method: string;
-  message: string | null;
-  captured_amount: number | null;
-  /** Card payments: what the gateway recorded of the card (never more than brand and last four). */
-  card_brand?: string;
-  card_last_four?: string;
-  /** Card-present: contactless, chip, swipe or manual. */
-  entry_mode?: string;
-}
-
-/** The till's card attempt on the gateway (D16; main/core/till/attempts.ts). */
-export type { TillAttemptView as TillAttempt, TillAttemptInput } from '../../../main/core/till/attempts.js';
-/** Receipts (D16): the one receipt shape of sales and refunds, declared once in the core's contract. */
-export type { PrintResult, Receipt, ReceiptEmail, ReceiptLanguage, ReceiptLink, ReceiptPrinterInput, ReceiptPrinterSetting };
-/** How the till's open attempt ended, with the transaction as this client reads it. */
-export type TillResolution =
-  | Exclude<CoreTillResolution, { transaction: unknown }>
-  | { state: 'approved'; attempt: TillAttemptView; transaction: Transaction }
-  | { state: 'not_charged'; attempt: TillAttemptView; transaction: Transaction | null };
-
-export interface RefundRecord {
-  created_at: string;
-  refund_id: string;
-  amount: number;
-  status_code: number;
-  status: string;
-}
+export type { PosCard, PosData } from '../../../contract/api/payments.js';
+export type { PosEntryMode, StaffRole } from '../../../contract/constants.js';
+export type {
+  Approval,
+  Credentials,
+  PaymentRequest,
+  PrintResult,
+  Receipt,
+  ReceiptEmail,
+  ReceiptLanguage,
+  ReceiptLink,
+  ReceiptPrinterInput,
+  ReceiptPrinterSetting,
+  Refund,
+  RefundRequest,
+  RefundResponse,
+  TerminalConfig,
+  TillAttempt,
+  TillAttemptInput,
+  TillResolution,
+  Transaction,
+  TransactionResponse,
+};
+/** The staff session (GET /ui/session): the contract's `Session`. */
+export type SessionInfo = Session;
 
 // ---- errors ---------------------------------------------------------------------------------------
-
-export interface FieldProblem {
-  field: string;
-  message: string;
-}
 
 /**
  * Why a call failed. `network`: no answer arrived (the request may or may not have reached the
@@ -187,7 +71,7 @@ export class ApiError extends Error {
     message: string,
     readonly status = 0,
     readonly errorCode = 0,
-    readonly errors: readonly FieldProblem[] = [],
+    readonly errors: readonly FieldError[] = [],
     readonly retryAfterSeconds?: number,
   ) {
     super(message);
@@ -291,21 +175,21 @@ export interface TillgateClient {
   /** POST /rest/payment; a decline is a normal answer (status_code 6), not an error. */
   pay(request: PaymentRequest, idempotencyKey: string): Promise<TransactionResponse>;
   /** This till's open card attempt (its outcome not yet known to the till), or null. */
-  tillAttempt(): Promise<TillAttemptView | null>;
+  tillAttempt(): Promise<TillAttempt | null>;
   /** Records the attempt the till is about to send; 4001 while an earlier one may still charge, 1002 when the sale was charged. */
-  beginTillAttempt(input: TillAttemptInput): Promise<TillAttemptView>;
+  beginTillAttempt(input: TillAttemptInput): Promise<TillAttempt>;
   /** How the till's open attempt ended (the gateway fences its key first). */
   resolveTillAttempt(): Promise<TillResolution>;
   /** Sets the logged-in staff member's own PIN, confirmed with their password. */
   setOwnPin(password: string, pin: string): Promise<void>;
   /** A manager's single-use approval of one till action. */
-  approve(action: 'refund', credentials: Credentials): Promise<Approval>;
+  approve(action: ApprovalAction, credentials: Credentials): Promise<Approval>;
   /** POST /rest/refund with the approval token (needed for a cashier, harmless for others). */
   refund(request: RefundRequest, approvalToken: string | undefined, idempotencyKey: string): Promise<RefundResponse>;
   /** Today's transactions (since local midnight), newest first. */
   listToday(): Promise<Transaction[]>;
   transaction(id: string): Promise<Transaction>;
-  refunds(transactionId: string): Promise<RefundRecord[]>;
+  refunds(transactionId: string): Promise<Refund[]>;
   /** A sale's (transaction id) or a refund's (refund id) receipt, rebuilt by the gateway. */
   receipt(receiptId: string): Promise<Receipt>;
   /** Prints it on the receipt printer; a printer that does not answer is `printed: false`. */
@@ -318,11 +202,8 @@ export interface TillgateClient {
   testPrint(): Promise<PrintResult>;
 }
 
-interface ErrorBody {
-  error_code?: unknown;
-  message?: unknown;
-  errors?: unknown;
-}
+/** An error body as it arrived: not trusted to have the contract's shape. */
+type ReceivedErrorBody = Partial<Record<keyof ErrorBody, unknown>>;
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -330,7 +211,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /** Maps a non-2xx answer with a D3 body to ApiError. */
 function errorOf(response: TransportResponse): ApiError {
-  const body: ErrorBody = isObject(response.body) ? response.body : {};
+  const body: ReceivedErrorBody = isObject(response.body) ? response.body : {};
   const errors = Array.isArray(body.errors)
     ? body.errors.filter(isObject).map((e) => ({ field: String(e.field ?? ''), message: String(e.message ?? '') }))
     : [];
@@ -345,7 +226,8 @@ function errorOf(response: TransportResponse): ApiError {
   );
 }
 
-function expectObject<T>(response: TransportResponse, required: readonly string[]): T {
+/** The answer's JSON object, which must carry `required`; a non-2xx answer throws its ApiError. */
+export function expectObject<T>(response: TransportResponse, required: readonly string[]): T {
   if (response.status < 200 || response.status > 299) throw errorOf(response);
   if (!isObject(response.body) || required.some((key) => !(key in (response.body as Record<string, unknown>)))) {
     throw new ApiError('unexpected', 'The gateway sent an answer this app does not understand.', response.status);
@@ -382,10 +264,10 @@ export function createClient(transport: Transport = defaultTransport()): Tillgat
       return expectObject<TransactionResponse>(response, ['transaction_id', 'status_code']);
     },
     async tillAttempt() {
-      return expectObject<{ attempt: TillAttemptView | null }>(await transport.send({ method: 'GET', path: '/ui/till/attempt' }), ['attempt']).attempt;
+      return expectObject<{ attempt: TillAttempt | null }>(await transport.send({ method: 'GET', path: '/ui/till/attempt' }), ['attempt']).attempt;
     },
     async beginTillAttempt(input) {
-      return expectObject<TillAttemptView>(await transport.send({ method: 'PUT', path: '/ui/till/attempt', body: input }), ['attempt_id', 'idempotency_key']);
+      return expectObject<TillAttempt>(await transport.send({ method: 'PUT', path: '/ui/till/attempt', body: input }), ['attempt_id', 'idempotency_key']);
     },
     async resolveTillAttempt() {
       return expectObject<TillResolution>(await transport.send({ method: 'POST', path: '/ui/till/attempt/resolve' }), ['state']);
@@ -415,7 +297,7 @@ export function createClient(transport: Transport = defaultTransport()): Tillgat
       return expectObject<Transaction>(await transport.send({ method: 'GET', path: `/rest/transactions/${encodeURIComponent(id)}` }), ['transaction_id']);
     },
     async refunds(transactionId) {
-      return expectArray<RefundRecord>(await transport.send({ method: 'GET', path: `/rest/transactions/${encodeURIComponent(transactionId)}/refunds` }));
+      return expectArray<Refund>(await transport.send({ method: 'GET', path: `/rest/transactions/${encodeURIComponent(transactionId)}/refunds` }));
     },
     async receipt(receiptId) {
       return expectObject<Receipt>(await transport.send({ method: 'GET', path: `/ui/receipts/${encodeURIComponent(receiptId)}` }), ['receipt_id', 'kind']);

@@ -5,13 +5,14 @@
  * and shows the 42-column lines a receipt printer prints.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import type { DayReport, FigureRow, ReceiptLines } from '../../../contract/api/reports.js';
 import { ApiError } from '../api/client.js';
 import { useSession } from '../session-store.js';
 import { formatMoney, formatNumber } from '../till/money.js';
 import { CheckIcon } from '../ui/icons.js';
 import { Modal } from '../ui/modal.js';
 import { SecretField, type SecretMethod } from '../ui/secret-field.js';
-import { pdfHref, reportsClient, type DayReport, type FigureRow, type ReceiptLines } from './reports-client.js';
+import { pdfHref, reportsClient } from './reports-client.js';
 import { useReports } from './reports-store.js';
 import './reports.css';
 

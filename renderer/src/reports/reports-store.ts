@@ -3,9 +3,10 @@
  * report being read. A Z report is shown from the gateway's stored figures, never recomputed here.
  */
 import { create } from 'zustand';
+import type { DayReport, ZReportSummary } from '../../../contract/api/reports.js';
 import { ApiError } from '../api/client.js';
 import { useSession } from '../session-store.js';
-import { reportsClient, type DayReport, type ZReportSummary } from './reports-client.js';
+import { reportsClient } from './reports-client.js';
 
 interface ReportsState {
   status: 'idle' | 'loading' | 'ready' | 'failed';

@@ -7,9 +7,12 @@
  * written into the refund's audit log entry (docs/decisions.md).
  */
 import { useRef, useState, type FormEvent } from 'react';
+import { ErrorCode, RefundStatus } from '../../../contract/codes.js';
+import { MERCHANT_REFERENCE_PATTERN } from '../../../contract/constants.js';
+import { exponentOf, fromMinorUnits, toMinorUnits } from '../../../contract/money.js';
 import { ApiError, client, type RefundResponse } from '../api/client.js';
 import { useSession } from '../session-store.js';
-import { amountToMinor, currencyExponent, formatMoney, minorToAmount } from '../till/money.js';
+import { formatMoney } from '../till/money.js';
 import { BRAND_NAMES } from '../till/reader.js';
 import { CheckIcon, WarningIcon } from '../ui/icons.js';
 import './refund-dialog.css';
@@ -26,7 +29,7 @@ interface RefundDialogProps {
 const timeFormat = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' });
 
 function parseAmount(text: string, currency: string): number | undefined {
-  const exponent = currencyExponent(currency);
+  const exponent = exponentOf(currency);
   const normalized = text.trim().replace(',', '.');
   const pattern = exponent > 0 ? new RegExp(`^\\d{1,9}(\\.\\d{1,${exponent}})?$`) : /^\d{1,9}$/;
   return pattern.test(normalized) ? Number(normalized) : undefined;
@@ -35,8 +38,6 @@ function parseAmount(text: string, currency: string): number | undefined {
 /** Reasons the till offers; "Other" asks for the cashier's own words. */
 export const REFUND_REASONS = ['Returned goods', 'Faulty item', 'Wrong amount charged', 'Customer cancelled'] as const;
 const OTHER = 'Other';
-/** What the refund's merchant_reference accepts (API: 1 to 35 of these characters). */
-const REASON_PATTERN = /^[A-Za-z0-9/\-?():.,'+ ]{1,35}$/;
 
 function approvalProblem(error: unknown): string {
   if (error instanceof ApiError && error.kind === 'api') {
@@ -51,8 +52,8 @@ function approvalProblem(error: unknown): string {
 
 function refundProblem(error: unknown): string {
   if (error instanceof ApiError && error.kind === 'api') {
-    if (error.errorCode === 1003) return 'That is more than what is left to refund of this sale.';
-    if (error.errorCode === 1002) return 'This sale cannot be refunded in its current state.';
+    if (error.errorCode === ErrorCode.amountLimit) return 'That is more than what is left to refund of this sale.';
+    if (error.errorCode === ErrorCode.invalidState) return 'This sale cannot be refunded in its current state.';
     if (error.status === 403) return 'The approval was refused or has expired. Ask the manager again.';
   }
   if (error instanceof ApiError && error.kind === 'network') return 'The gateway did not answer. Ask the manager to approve again, then retry: the refund is not made twice.';
@@ -63,7 +64,7 @@ export function RefundDialog({ row, onClose }: RefundDialogProps) {
   const { tx, card, refundable, refunded } = row;
   const cashier = useSession((s) => s.session?.staff.role === 'cashier');
   const [step, setStep] = useState<'details' | 'confirm'>('details');
-  const [amountText, setAmountText] = useState(() => refundable.toFixed(currencyExponent(tx.currency)));
+  const [amountText, setAmountText] = useState(() => refundable.toFixed(exponentOf(tx.currency)));
   const [choice, setChoice] = useState<string>('');
   const [otherText, setOtherText] = useState('');
   const [login, setLogin] = useState('');
@@ -86,9 +87,9 @@ export function RefundDialog({ row, onClose }: RefundDialogProps) {
     const amount = parseAmount(amountText, tx.currency);
     let ok = true;
     if (amount === undefined || amount <= 0) {
-      setAmountProblem(`Enter an amount such as ${refundable.toFixed(currencyExponent(tx.currency))}.`);
+      setAmountProblem(`Enter an amount such as ${refundable.toFixed(exponentOf(tx.currency))}.`);
       ok = false;
-    } else if (amountToMinor(amount, tx.currency) > amountToMinor(refundable, tx.currency)) {
+    } else if (toMinorUnits(amount, tx.currency) > toMinorUnits(refundable, tx.currency)) {
       setAmountProblem(`At most ${formatMoney(refundable, tx.currency)} can be refunded.`);
       ok = false;
     } else {
@@ -97,7 +98,7 @@ export function RefundDialog({ row, onClose }: RefundDialogProps) {
     if (!choice) {
       setReasonProblem('Choose why the money goes back.');
       ok = false;
-    } else if (!REASON_PATTERN.test(reason)) {
+    } else if (!MERCHANT_REFERENCE_PATTERN.test(reason)) {
       setReasonProblem("Describe the reason in up to 35 letters, digits, spaces and / - ? ( ) : . , ' +");
       ok = false;
     } else {
@@ -137,11 +138,11 @@ export function RefundDialog({ row, onClose }: RefundDialogProps) {
     if (keyRef.current?.amount !== amount || keyRef.current.reason !== reason) keyRef.current = { amount, reason, key: crypto.randomUUID() };
     try {
       const response = await client.refund(
-        { transaction_id: tx.transaction_id, amount: minorToAmount(amountToMinor(amount, tx.currency), tx.currency), merchant_reference: reason },
+        { transaction_id: tx.transaction_id, amount: fromMinorUnits(toMinorUnits(amount, tx.currency), tx.currency), merchant_reference: reason },
         token,
         keyRef.current.key,
       );
-      if (response.status_code === 2) setProblem('The card network refused the refund. Nothing was refunded.');
+      if (response.status_code === RefundStatus.error) setProblem('The card network refused the refund. Nothing was refunded.');
       else setDone(response);
     } catch (error) {
       setProblem(refundProblem(error));

@@ -3,21 +3,21 @@
  * sees no further back, D9), what was refunded of each, and totals per currency.
  */
 import { create } from 'zustand';
-import { ApiError, client, type RefundRecord, type Transaction } from '../api/client.js';
+import { asCardBrand, type CardBrand } from '../../../contract/cards.js';
+import { RefundStatus, TransactionStatus } from '../../../contract/codes.js';
+import { fromMinorUnits, toMinorUnits } from '../../../contract/money.js';
+import { ApiError, client, type Refund, type Transaction } from '../api/client.js';
 import { useSession } from '../session-store.js';
-import { amountToMinor, minorToAmount } from '../till/money.js';
-import { BRAND_NAMES, ENTRY_NAMES, type CardBrand, type CardRead } from '../till/reader.js';
+import { ENTRY_NAMES, type CardRead } from '../till/reader.js';
 
 type EntryMode = CardRead['entry'];
 
 export function saleCard(tx: Transaction): SaleCard | null {
   if (!tx.card_last_four) return null;
-  const brand = (tx.card_brand && tx.card_brand in BRAND_NAMES ? tx.card_brand : 'unknown') as CardBrand;
+  const brand = asCardBrand(tx.card_brand);
   const entry = tx.entry_mode && tx.entry_mode in ENTRY_NAMES ? (tx.entry_mode as EntryMode) : undefined;
   return { brand, lastFour: tx.card_last_four, entry };
 }
-
-export const STATUS = { completed: 3, authorized: 4, reversed: 5, declined: 6, refunded: 7, partlyRefunded: 8, error: 11 } as const;
 
 /** The card of a sale as the gateway recorded it, so it survives a reload of the window. */
 export interface SaleCard {
@@ -34,7 +34,7 @@ export interface SaleRow {
   /** What a refund may still take back. */
   refundable: number;
   /** The sale's refunds (each has its own receipt), oldest first. */
-  refunds: RefundRecord[];
+  refunds: Refund[];
 }
 
 export interface CurrencyTotals {
@@ -54,7 +54,7 @@ interface SalesState {
   load: () => Promise<void>;
 }
 
-const SOLD: ReadonlySet<number> = new Set([STATUS.completed, STATUS.refunded, STATUS.partlyRefunded]);
+const SOLD: ReadonlySet<number> = new Set([TransactionStatus.completed, TransactionStatus.refunded, TransactionStatus.partly_refunded]);
 
 /** A PIN request is a step inside a sale, not a sale of its own. */
 function isTillTransaction(tx: Transaction): boolean {
@@ -67,9 +67,9 @@ export function totalsOf(rows: readonly SaleRow[]): CurrencyTotals[] {
     const entry = byCurrency.get(tx.currency) ?? { sales: 0, taken: 0, refunded: 0, declined: 0 };
     if (SOLD.has(tx.status_code)) {
       entry.sales += 1;
-      entry.taken += amountToMinor(tx.amount, tx.currency);
-      entry.refunded += amountToMinor(refunded, tx.currency);
-    } else if (tx.status_code === STATUS.declined) {
+      entry.taken += toMinorUnits(tx.amount, tx.currency);
+      entry.refunded += toMinorUnits(refunded, tx.currency);
+    } else if (tx.status_code === TransactionStatus.declined) {
       entry.declined += 1;
     }
     byCurrency.set(tx.currency, entry);
@@ -79,9 +79,9 @@ export function totalsOf(rows: readonly SaleRow[]): CurrencyTotals[] {
       currency,
       sales: t.sales,
       declined: t.declined,
-      taken: minorToAmount(t.taken, currency),
-      refunded: minorToAmount(t.refunded, currency),
-      net: minorToAmount(t.taken - t.refunded, currency),
+      taken: fromMinorUnits(t.taken, currency),
+      refunded: fromMinorUnits(t.refunded, currency),
+      net: fromMinorUnits(t.taken - t.refunded, currency),
     }))
     .sort((a, b) => a.currency.localeCompare(b.currency));
 }
@@ -98,13 +98,13 @@ export const useSales = create<SalesState>()((set) => ({
       const rows = await Promise.all(
         transactions.map(async (tx): Promise<SaleRow> => {
           let refunded = 0;
-          let refunds: RefundRecord[] = [];
-          if (tx.status_code === STATUS.refunded || tx.status_code === STATUS.partlyRefunded) {
+          let refunds: Refund[] = [];
+          if (tx.status_code === TransactionStatus.refunded || tx.status_code === TransactionStatus.partly_refunded) {
             refunds = await client.refunds(tx.transaction_id);
-            const minor = refunds.filter((r) => r.status_code !== 2).reduce((sum, r) => sum + amountToMinor(r.amount, tx.currency), 0);
-            refunded = minorToAmount(minor, tx.currency);
+            const minor = refunds.filter((r) => r.status_code !== RefundStatus.error).reduce((sum, r) => sum + toMinorUnits(r.amount, tx.currency), 0);
+            refunded = fromMinorUnits(minor, tx.currency);
           }
-          const refundable = SOLD.has(tx.status_code) ? minorToAmount(amountToMinor(tx.amount, tx.currency) - amountToMinor(refunded, tx.currency), tx.currency) : 0;
+          const refundable = SOLD.has(tx.status_code) ? fromMinorUnits(toMinorUnits(tx.amount, tx.currency) - toMinorUnits(refunded, tx.currency), tx.currency) : 0;
           return { tx, card: saleCard(tx), refunded, refundable, refunds };
         }),
       );

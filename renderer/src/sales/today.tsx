@@ -4,16 +4,17 @@
  * sale and of every refund, rebuilt by the gateway (so also after a reload or a restart).
  */
 import { useEffect, useState } from 'react';
+import { RefundStatus, TransactionStatus } from '../../../contract/codes.js';
 import { formatMoney } from '../till/money.js';
 import { BRAND_NAMES, ENTRY_NAMES } from '../till/reader.js';
 import { useFitText } from '../ui/fit-text.js';
 import { ReceiptDialog } from './receipt-dialog.js';
 import { RefundDialog } from './refund-dialog.js';
-import { STATUS, useSales, type SaleRow } from './sales-store.js';
+import { useSales, type SaleRow } from './sales-store.js';
 
 const timeFormat = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' });
 /** A sale whose card was approved has a receipt, also once refunded. */
-const RECEIPTED: ReadonlySet<number> = new Set([STATUS.completed, STATUS.authorized, STATUS.refunded, STATUS.partlyRefunded]);
+const RECEIPTED: ReadonlySet<number> = new Set([TransactionStatus.completed, TransactionStatus.authorized, TransactionStatus.refunded, TransactionStatus.partly_refunded]);
 
 /** The distinctive end of a long order id (the till's own ids start alike); the full id is the cell's title. */
 function shortOrder(orderId: string): string {
@@ -23,17 +24,17 @@ function shortOrder(orderId: string): string {
 function statusOf(row: SaleRow): { label: string; tone: 'ok' | 'bad' | 'neutral' | 'wait'; detail?: string } {
   const { tx } = row;
   switch (tx.status_code) {
-    case STATUS.completed:
+    case TransactionStatus.completed:
       return { label: 'Approved', tone: 'ok' };
-    case STATUS.refunded:
+    case TransactionStatus.refunded:
       return { label: 'Refunded', tone: 'neutral' };
-    case STATUS.partlyRefunded:
+    case TransactionStatus.partly_refunded:
       return { label: 'Partly refunded', tone: 'neutral', detail: `${formatMoney(row.refunded, tx.currency)} back` };
-    case STATUS.declined: {
+    case TransactionStatus.declined: {
       const code = /^(\w{2})\s/.exec(tx.message ?? '')?.[1];
       return { label: 'Declined', tone: 'bad', ...(tx.message ? { detail: code ? `${tx.message.slice(3)} (${code})` : tx.message } : {}) };
     }
-    case STATUS.error:
+    case TransactionStatus.error:
       return { label: 'Error', tone: 'bad', ...(tx.message ? { detail: tx.message } : {}) };
     default:
       return { label: tx.status.replace(/_/g, ' '), tone: 'wait' };
@@ -126,7 +127,7 @@ export function TodaySales() {
                 const state = statusOf(row);
                 const time = timeFormat.format(new Date(tx.created_at));
                 const sold = RECEIPTED.has(tx.status_code);
-                const refunds = row.refunds.filter((refund) => refund.status_code === 1);
+                const refunds = row.refunds.filter((refund) => refund.status_code === RefundStatus.success);
                 return (
                   <tr key={tx.transaction_id} data-transaction-id={tx.transaction_id}>
                     <td>

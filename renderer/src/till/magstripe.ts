@@ -7,6 +7,7 @@
  * stream so it never lands in the keypad. Plain TypeScript without DOM or Node APIs, so the unit
  * tests run it as is. Track data is card data: nothing here logs or keeps it after a swipe.
  */
+import { luhnValid } from '../../../contract/cards.js';
 
 export interface SwipedCard {
   pan: string;
@@ -27,20 +28,6 @@ export type SwipeResult = { ok: true; card: SwipedCard } | { ok: false; reason: 
 
 const TRACK1 = /%B(\d{12,19})\^([^^?]{0,26})\^(\d{2})(\d{2})(\d{3})[^?]*\?/;
 const TRACK2 = /;(\d{12,19})=(\d{2})(\d{2})(\d{3})[0-9]*\?/;
-
-export function luhnValid(pan: string): boolean {
-  if (!/^\d{12,19}$/.test(pan)) return false;
-  let sum = 0;
-  for (let i = 0; i < pan.length; i += 1) {
-    let digit = Number(pan[pan.length - 1 - i]);
-    if (i % 2 === 1) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-  }
-  return sum % 10 === 0;
-}
 
 /** `DOE/JANE` → `JANE DOE`; other names are trimmed as they are. */
 function holderName(raw: string): string | undefined {

@@ -9,14 +9,15 @@
  * A `CardRead` holds the card number in memory for the PIN block and the PIN retry of one sale;
  * screens show only brand and last four, and the till store drops it when the sale ends.
  */
-import type { EntryMode, PosCard } from '../api/client.js';
-import { createWedgeDetector, luhnValid, type SwipeResult } from './magstripe.js';
+import type { PosCard } from '../../../contract/api/payments.js';
+import { cardBrand, luhnValid, type CardBrand } from '../../../contract/cards.js';
+import type { PosEntryMode } from '../../../contract/constants.js';
+import { createWedgeDetector, type SwipeResult } from './magstripe.js';
 
-export type CardBrand = 'visa' | 'mastercard' | 'amex' | 'discover' | 'unknown';
 export type PresentMethod = 'tap' | 'insert' | 'swipe';
 
 export interface CardRead {
-  entry: Exclude<EntryMode, 'manual'>;
+  entry: Exclude<PosEntryMode, 'manual'>;
   pan: string;
   expiryMonth: number;
   expiryYear: number;
@@ -41,16 +42,6 @@ export interface CardReader {
   readonly name: string;
   /** Starts listening; returns the function that stops it. */
   subscribe(listener: ReaderListener): () => void;
-}
-
-export function brandOf(pan: string): CardBrand {
-  const two = Number(pan.slice(0, 2));
-  const four = Number(pan.slice(0, 4));
-  if (pan.startsWith('4')) return 'visa';
-  if ((two >= 51 && two <= 55) || (four >= 2221 && four <= 2720)) return 'mastercard';
-  if (two === 34 || two === 37) return 'amex';
-  if (pan.startsWith('6011') || pan.startsWith('65')) return 'discover';
-  return 'unknown';
 }
 
 export const BRAND_NAMES: Record<CardBrand, string> = {
@@ -106,7 +97,7 @@ export function track2Of(pan: string, expiryYear: number, expiryMonth: number, s
 
 /** The card a reader read, in the shape the till sends, for one entry method. */
 export function cardRead(pan: string, expiryYear: number, expiryMonth: number, method: PresentMethod, source: CardRead['source']): CardRead {
-  const brand = brandOf(pan);
+  const brand = cardBrand(pan);
   const base = { pan, expiryYear, expiryMonth, brand, lastFour: pan.slice(-4), source };
   switch (method) {
     case 'tap':

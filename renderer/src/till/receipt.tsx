@@ -5,15 +5,16 @@
  * transaction id. A refund's receipt names the sale it refunds. The print style sheet prints only
  * this article when the OS print dialog is used (no receipt printer set up).
  */
+import { asCardBrand } from '../../../contract/cards.js';
 import type { Receipt } from '../api/client.js';
 import { formatMoney } from './money.js';
-import { BRAND_NAMES, ENTRY_NAMES, type CardBrand } from './reader.js';
+import { BRAND_NAMES, ENTRY_NAMES } from './reader.js';
 
 const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 const ENTRY_LABELS: Record<string, string> = { ...ENTRY_NAMES, manual: 'Keyed' };
 
 export function cardText(card: NonNullable<Receipt['card']>): string {
-  return `${BRAND_NAMES[(card.brand in BRAND_NAMES ? card.brand : 'unknown') as CardBrand]} •••• ${card.last_four}`;
+  return `${BRAND_NAMES[asCardBrand(card.brand)]} •••• ${card.last_four}`;
 }
 
 export function ReceiptView({ receipt }: { receipt: Receipt }) {

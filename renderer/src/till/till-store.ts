@@ -18,14 +18,15 @@
  * PIN pad encrypts it and hands over the block, which is dropped once the gateway answered).
  */
 import { create } from 'zustand';
+import { asCardBrand } from '../../../contract/cards.js';
+import { ErrorCode, TransactionStatus } from '../../../contract/codes.js';
+import { PIN_TRIES } from '../../../contract/constants.js';
+import { fromMinorUnits, toMinorUnits } from '../../../contract/money.js';
 import { ApiError, client, type PaymentRequest, type TerminalConfig, type TillResolution, type Transaction, type TransactionResponse } from '../api/client.js';
 import { useSession } from '../session-store.js';
-import { amountToMinor, formatMoney, minorToAmount, pressAmountKey } from './money.js';
+import { formatMoney, pressAmountKey } from './money.js';
 import { buildPosData } from './pos-data.js';
-import { BRAND_NAMES, createKeyboardWedgeReader, createSimulatedReader, ENTRY_NAMES, type CardRead, type ReaderEvent, type ReaderProblem } from './reader.js';
-
-/** PIN tries a sale offers before the bank blocks the card (D3: the third wrong PIN is 75). */
-export const PIN_TRIES = 3;
+import { createKeyboardWedgeReader, createSimulatedReader, ENTRY_NAMES, type CardRead, type ReaderEvent, type ReaderProblem } from './reader.js';
 
 export interface Receipt {
   merchantName: string;
@@ -267,7 +268,7 @@ export const useTill = create<TillState>()((set, get) => {
   /** What the gateway recorded of a sale approved while its answer was lost. */
   const recoveredReceipt = (tx: Transaction): Receipt => {
     const session = useSession.getState();
-    const brand = (tx.card_brand && tx.card_brand in BRAND_NAMES ? tx.card_brand : 'unknown') as CardRead['brand'];
+    const brand = asCardBrand(tx.card_brand);
     const entry = (tx.entry_mode && tx.entry_mode in ENTRY_NAMES ? tx.entry_mode : 'chip') as CardRead['entry'];
     return {
       merchantName: session.session?.merchant.name ?? '',
@@ -346,11 +347,11 @@ export const useTill = create<TillState>()((set, get) => {
     if (!card) return;
     // The request is answered: its PIN block is no longer needed.
     const settled: Sale = { ...sale, attempt: undefined };
-    if (response.status_code === 3 || response.status_code === 4) {
+    if (response.status_code === TransactionStatus.completed || response.status_code === TransactionStatus.authorized) {
       approved(settled, card, response, attempt.pinUsed);
       return;
     }
-    if (response.status_code === 6 && response.message === 'request_pin') {
+    if (response.status_code === TransactionStatus.declined && response.message === 'request_pin') {
       // The gateway says whether the card must be inserted for the PIN (e.g. after a swipe); a tapped
       // card only needs the PIN. Older gateways do not say: then a swiped card goes the insert path.
       const insertPath = response.insert_card ?? card.entry === 'swipe';
@@ -361,7 +362,7 @@ export const useTill = create<TillState>()((set, get) => {
       });
       return;
     }
-    if (response.status_code === 6) {
+    if (response.status_code === TransactionStatus.declined) {
       const match = /^(\w{2})\s*(.*)$/.exec(response.message ?? '');
       const code = response.reason_code ?? match?.[1] ?? '??';
       const wrongPins = settled.wrongPins + (code === '55' && attempt.pinUsed ? 1 : 0);
@@ -373,7 +374,7 @@ export const useTill = create<TillState>()((set, get) => {
       });
       return;
     }
-    if (response.status_code === 11) {
+    if (response.status_code === TransactionStatus.error) {
       set({ sale: settled, phase: { name: 'declined', decline: declineOf('error', response.message ?? '', settled.wrongPins) } });
       return;
     }
@@ -401,7 +402,7 @@ export const useTill = create<TillState>()((set, get) => {
 
   const unanswered = (error: unknown) => {
     const apiError = error instanceof ApiError ? error : new ApiError('unexpected', 'Something went wrong.');
-    const unknownOutcome = apiError.kind === 'network' || (apiError.kind === 'api' && apiError.errorCode === 4001);
+    const unknownOutcome = apiError.kind === 'network' || (apiError.kind === 'api' && apiError.errorCode === ErrorCode.idempotencyInFlight);
     if (unknownOutcome) {
       // Did the card get charged? Ask again with the same key: the gateway answers once per key.
       checks += 1;
@@ -431,7 +432,7 @@ export const useTill = create<TillState>()((set, get) => {
     const sale = get().sale;
     if (sale) set({ sale: { ...sale, attempt: undefined } });
     const details = apiError.errors.map((e) => `${e.field}: ${e.message}`).join('; ');
-    if (apiError.kind === 'api' && apiError.errorCode === 5001) {
+    if (apiError.kind === 'api' && apiError.errorCode === ErrorCode.processor) {
       set({ phase: { name: 'failed', title: 'Card network not reachable', message: 'The card network cannot be reached right now. Nothing was charged. Try again in a moment.' } });
       return;
     }
@@ -452,7 +453,7 @@ export const useTill = create<TillState>()((set, get) => {
     const request: PaymentRequest = {
       payment_type: 'cardpos',
       order_id: sale.orderId,
-      amount: minorToAmount(sale.amountMinor, sale.currency),
+      amount: fromMinorUnits(sale.amountMinor, sale.currency),
       currency: sale.currency,
       pos_data: buildPosData(card, terminal, pinBlock ? { sequence: 'subsequent', pinBlock } : {}),
     };
@@ -465,7 +466,7 @@ export const useTill = create<TillState>()((set, get) => {
       } catch (error) {
         if (get().sale?.attempt?.key !== key) return;
         const refused = error instanceof ApiError && error.kind === 'api' ? error : undefined;
-        if (refused?.errorCode === 4001 || refused?.errorCode === 1002) {
+        if (refused?.errorCode === ErrorCode.idempotencyInFlight || refused?.errorCode === ErrorCode.invalidState) {
           // An earlier payment of this till may still be charging, or this sale was charged already:
           // find out how it ended first; nothing is sent for this one.
           set({ unresolved: { orderId: sale.orderId, amountMinor: sale.amountMinor, currency: sale.currency }, sale: { ...sale, card, attempt: undefined } });
@@ -570,7 +571,7 @@ export const useTill = create<TillState>()((set, get) => {
         phase: { name: 'amount' },
         digits: String(sale.amountMinor),
         amountKept: true,
-        notice: `PIN entry cancelled. The card was not charged. Enter charges ${formatMoney(minorToAmount(sale.amountMinor, sale.currency), sale.currency)} again; typing starts a new amount.`,
+        notice: `PIN entry cancelled. The card was not charged. Enter charges ${formatMoney(fromMinorUnits(sale.amountMinor, sale.currency), sale.currency)} again; typing starts a new amount.`,
       });
     },
     retryPin: () => {
@@ -591,7 +592,7 @@ export const useTill = create<TillState>()((set, get) => {
     },
     otherPayment: () => {
       const sale = get().sale;
-      const amount = sale ? `${formatMoney(minorToAmount(sale.amountMinor, sale.currency), sale.currency)}: ` : '';
+      const amount = sale ? `${formatMoney(fromMinorUnits(sale.amountMinor, sale.currency), sale.currency)}: ` : '';
       endSale({ phase: { name: 'amount' }, digits: '', reference: '', amountKept: false, notice: `${amount}take the payment another way (cash, voucher). The card was not charged, and the till is ready for the next sale.` });
     },
     newSale: () => {
@@ -612,7 +613,7 @@ export const useTill = create<TillState>()((set, get) => {
       if (get().phase.name !== 'checking') return;
       const sale = get().sale;
       const unresolved = sale ? { orderId: sale.orderId, amountMinor: sale.amountMinor, currency: sale.currency } : get().unresolved;
-      const amount = unresolved ? formatMoney(minorToAmount(unresolved.amountMinor, unresolved.currency), unresolved.currency) : 'the last payment';
+      const amount = unresolved ? formatMoney(fromMinorUnits(unresolved.amountMinor, unresolved.currency), unresolved.currency) : 'the last payment';
       // The attempt stays open on the gateway: the next charge (or the next start) asks how it ended first.
       endSale({
         phase: { name: 'amount' },
@@ -638,7 +639,7 @@ export const useTill = create<TillState>()((set, get) => {
         return;
       }
       if (!open || get().phase.name !== 'amount' || get().sale) return;
-      set({ unresolved: { orderId: open.order_id, amountMinor: amountToMinor(open.amount, open.currency), currency: open.currency } });
+      set({ unresolved: { orderId: open.order_id, amountMinor: toMinorUnits(open.amount, open.currency), currency: open.currency } });
       await resolveOpen();
     },
   };

@@ -5,18 +5,20 @@
  * Amounts shrink to fit their box on every screen size (ui/fit-text.tsx).
  */
 import { useEffect, useState, type FormEvent, type MouseEvent } from 'react';
+import { PIN_TRIES } from '../../../contract/constants.js';
+import { fromMinorUnits, maxAmountMinor, toMinorUnits } from '../../../contract/money.js';
 import { useSession } from '../session-store.js';
 import { FitLine, useFitText } from '../ui/fit-text.js';
 import { BackspaceIcon, CardIcon, ClockIcon, ContactlessIcon, CrossIcon, WarningIcon } from '../ui/icons.js';
 import { Modal } from '../ui/modal.js';
 import { useAutoFocus, useKeys } from '../ui/use-keys.js';
-import { amountToMinor, formatMoney, formatNumber, maxAmountMinor, minorToAmount, pressAmountKey } from './money.js';
+import { formatMoney, formatNumber, pressAmountKey } from './money.js';
 import type * as PinBlock from './pin-block.js';
 import { PinPad } from './pin-pad.js';
 import { BRAND_NAMES, ENTRY_NAMES, type ReaderEvent } from './reader.js';
 import { Approved } from './approved.js';
 import { SimulatedReaderPanel } from './simulated-reader-panel.js';
-import { PIN_TRIES, simulatedReader, useTill, wedgeReader, type Decline } from './till-store.js';
+import { simulatedReader, useTill, wedgeReader, type Decline } from './till-store.js';
 
 type PinBlockModule = typeof PinBlock;
 let pinBlockModule: Promise<PinBlockModule> | undefined;
@@ -31,7 +33,7 @@ function loadPinBlock(): Promise<PinBlockModule> {
 function aboveUsualLimit(): boolean {
   const { session, terminal } = useSession.getState();
   if (!session || terminal?.confirm_above === undefined) return false;
-  return Number(useTill.getState().digits || '0') > amountToMinor(terminal.confirm_above, session.merchant.currency);
+  return Number(useTill.getState().digits || '0') > toMinorUnits(terminal.confirm_above, session.merchant.currency);
 }
 
 export function Till() {
@@ -93,7 +95,7 @@ export function Till() {
 
 function useSaleAmount(): string {
   const sale = useTill((s) => s.sale);
-  return sale ? formatMoney(minorToAmount(sale.amountMinor, sale.currency), sale.currency) : '';
+  return sale ? formatMoney(fromMinorUnits(sale.amountMinor, sale.currency), sale.currency) : '';
 }
 
 const keepFocus = (event: MouseEvent) => event.preventDefault();
@@ -106,7 +108,7 @@ function AmountEntry({ onCharge }: { onCharge: () => void }) {
   const notice = useTill((s) => s.notice);
   const { setReference } = useTill.getState();
   const currency = useSession((s) => s.session?.merchant.currency ?? 'EUR');
-  const amount = minorToAmount(Number(digits || '0'), currency);
+  const amount = fromMinorUnits(Number(digits || '0'), currency);
   const chargeRef = useAutoFocus<HTMLButtonElement>();
   const amountRef = useFitText<HTMLOutputElement>(formatNumber(amount, currency));
   const unresolved = useTill((s) => s.unresolved !== null);
@@ -199,7 +201,7 @@ function ConfirmCharge({ card, onClose }: { card: ReaderEvent | undefined; onClo
   const digits = useTill((s) => s.digits);
   const currency = useSession((s) => s.session?.merchant.currency ?? 'EUR');
   const limit = useSession((s) => s.terminal?.confirm_above ?? 0);
-  const amountText = formatMoney(minorToAmount(Number(digits || '0'), currency), currency);
+  const amountText = formatMoney(fromMinorUnits(Number(digits || '0'), currency), currency);
   const confirm = () => {
     onClose();
     useTill.getState().charge();
@@ -370,7 +372,7 @@ function Declined({ decline }: { decline: Decline }) {
 function Checking({ message, automatic, resolving }: { message: string; automatic: boolean; resolving: boolean }) {
   const saleAmount = useSaleAmount();
   const unresolved = useTill((s) => s.unresolved);
-  const amountText = saleAmount || (unresolved ? formatMoney(minorToAmount(unresolved.amountMinor, unresolved.currency), unresolved.currency) : '');
+  const amountText = saleAmount || (unresolved ? formatMoney(fromMinorUnits(unresolved.amountMinor, unresolved.currency), unresolved.currency) : '');
   const { checkAgain, stopChecking } = useTill.getState();
   const ref = useAutoFocus<HTMLElement>();
   return (

@@ -1,16 +1,12 @@
 /**
- * The receipt contract (decisions.md D16: receipts are rebuilt from the gateway's record): one shape
- * for a sale and a refund, the receipt printer setting, receipt e-mails and QR links. The routes
- * use these schemas (they feed the OpenAPI document); the core builds the values; the renderer
- * imports the types (type-only), so a field is declared once. Node-free.
+ * Receipts (decisions.md D16: receipts are rebuilt from the gateway's record): one shape for a sale
+ * and a refund, the receipt printer setting, receipt e-mails and QR links. The routes use these
+ * schemas (they feed the OpenAPI document); the core builds the values; the renderer imports the
+ * types, so a field is declared once.
  */
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
-
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-
-/** Languages of printed and e-mailed receipts (the merchant's languages); the receipt page adds hr. */
-export const RECEIPT_LANGUAGES = ['en', 'de', 'pt'] as const;
-export type ReceiptLanguage = (typeof RECEIPT_LANGUAGES)[number];
+import { Type, type Static } from '@sinclair/typebox';
+import { EMAIL_STATUSES, PRINTER_CONNECTIONS, RECEIPT_LANGUAGES } from '../constants.js';
+import { Nullable } from './common.js';
 
 export const ReceiptCardSchema = Type.Object(
   {
@@ -46,9 +42,6 @@ export const ReceiptSchema = Type.Object(
 );
 export type Receipt = Static<typeof ReceiptSchema>;
 export type ReceiptCard = Static<typeof ReceiptCardSchema>;
-
-export const PRINTER_CONNECTIONS = ['none', 'network', 'usb'] as const;
-export type PrinterConnection = (typeof PRINTER_CONNECTIONS)[number];
 
 export const ReceiptPrinterSchema = Type.Object(
   {
@@ -102,7 +95,7 @@ export const ReceiptEmailSchema = Type.Object(
     receipt_id: Type.String(),
     recipient: Type.String(),
     language: Type.String(),
-    status: Type.Union([Type.Literal('queued'), Type.Literal('sent'), Type.Literal('failed')]),
+    status: Type.Union(EMAIL_STATUSES.map((status) => Type.Literal(status))),
     subject: Type.String(),
     body_text: Type.String(),
     attempts: Type.Integer(),
@@ -123,3 +116,5 @@ export const ReceiptLinkSchema = Type.Object(
   { title: 'Receipt link' },
 );
 export type ReceiptLink = Static<typeof ReceiptLinkSchema>;
+
+export const ReceiptIdParams = Type.Object({ receipt_id: Type.String({ minLength: 1, maxLength: 64, description: 'a sale (transaction id) or a refund (refund id)' }) });

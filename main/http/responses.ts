@@ -1,18 +1,12 @@
-/** Shared TypeBox schemas of the REST API; they are JSON Schema and feed the OpenAPI document. */
+/**
+ * The responses a route documents: its own success schemas (from the contract) plus the HTTP
+ * statuses of the errors it may answer, each with the D3 error body. Which statuses a route
+ * answers is the HTTP layer's decision; the body and the codes are the contract's.
+ */
 import { Type, type TSchema } from '@sinclair/typebox';
+import { ErrorBodySchema, RefTo } from '../../contract/api/common.js';
 
-export const FieldErrorSchema = Type.Object({ field: Type.String(), message: Type.String() });
-
-export const ErrorBodySchema = Type.Object(
-  {
-    error_code: Type.Integer({ description: 'decisions.md D3 error code; 0 is never an error' }),
-    message: Type.String(),
-    errors: Type.Array(FieldErrorSchema, { description: 'every bad field, by its path (e.g. pos_data.card.number)' }),
-  },
-  { $id: 'ErrorBody', title: 'Error' },
-);
-
-const errorRef = Type.Ref('ErrorBody');
+const errorRef = RefTo(ErrorBodySchema);
 
 /** Standard error responses of authenticated API routes, plus the route's own success responses. */
 export function apiResponses(success: Record<number, TSchema>, errors: number[] = [400]): Record<number, TSchema> {
@@ -34,8 +28,3 @@ const errorDescriptions: Record<number, string> = {
   429: 'Locked out after repeated authentication failures (4004)',
   502: 'Processor unavailable (5001)',
 };
-
-export const IdempotencyHeaders = Type.Object({
-  'idempotency-key': Type.Optional(Type.String({ description: 'Unique key (UUIDv4 recommended); replies are replayed for 1 hour' })),
-  'x-idempotency-key': Type.Optional(Type.String({ description: 'Alternative name of Idempotency-Key' })),
-});

@@ -1,20 +1,24 @@
 /**
- * Money (decisions.md D1): the API speaks decimals, the core holds integer minor units using the
- * ISO 4217 exponent of the currency. Conversion goes through the decimal text of the number,
- * never through float arithmetic.
+ * Money (decisions.md D1), for the core and the renderer alike: the API speaks decimals, the
+ * gateway holds integer minor units using the ISO 4217 exponent of the currency. Conversion goes
+ * through the decimal text of the number, never through float arithmetic. Node-free.
  */
 import currencyCodes from 'currency-codes';
-
-/** Largest amount the API accepts, in major units: 999,999,999.99. */
-const MAX_MAJOR_TEXT = '999999999.99';
+import { MAX_AMOUNT_TEXT } from './constants.js';
 
 // Codes that are ISO 4217 entries but not spendable currencies (funds, metals, testing).
 const NON_SPENDABLE = new Set(['XAU', 'XAG', 'XPT', 'XPD', 'XTS', 'XXX', 'XBA', 'XBB', 'XBC', 'XBD', 'XSU', 'XUA', 'XDR']);
 
+/** Decimal places of a spendable ISO 4217 currency (EUR 2, JPY 0, KWD 3); undefined for anything else. */
 export function currencyExponent(currency: string): number | undefined {
   if (!/^[A-Z]{3}$/.test(currency) || NON_SPENDABLE.has(currency)) return undefined;
   const entry = currencyCodes.code(currency);
   return entry ? entry.digits : undefined;
+}
+
+/** Decimal places of a currency the gateway answered with; 2 for a code it would not accept. */
+export function exponentOf(currency: string): number {
+  return currencyExponent(currency) ?? 2;
 }
 
 export function isCurrency(currency: string): boolean {
@@ -27,7 +31,7 @@ const problemText: Record<AmountProblem, string> = {
   not_a_number: 'must be a finite number',
   negative: 'must not be negative',
   too_many_decimals: 'has more decimals than the currency allows',
-  too_large: 'must not exceed 999999999.99',
+  too_large: `must not exceed ${MAX_AMOUNT_TEXT}`,
 };
 
 export function amountProblemText(problem: AmountProblem, exponent?: number): string {
@@ -75,7 +79,7 @@ export function decimalTextToMinor(text: string, exponent: number, options: { al
   const frac = rawFrac.replace(/0+$/, '');
   if (frac.length > exponent) return { ok: false, problem: 'too_many_decimals' };
   const magnitude = `${intPart}${frac ? `.${frac}` : ''}`;
-  if (compareDecimal(magnitude, MAX_MAJOR_TEXT) > 0) return { ok: false, problem: 'too_large' };
+  if (compareDecimal(magnitude, MAX_AMOUNT_TEXT) > 0) return { ok: false, problem: 'too_large' };
   const minor = Number(intPart) * 10 ** exponent + Number(frac.padEnd(exponent, '0') || '0');
   return { ok: true, minor: sign === '-' ? -minor : minor };
 }
@@ -99,9 +103,29 @@ export function minorToAmount(minor: number, exponent: number): number {
   return Number(minorToText(minor, exponent));
 }
 
-/** Percentage in basis points plus a fixed part, rounded half-up to minor units. */
-export function feeMinor(amountMinor: number, percentBasisPoints: number, fixedMinor: number): number {
-  // amount * bp / 10000, half-up, in integers: (amount * bp * 2 + 10000) / 20000, floored.
-  const variable = Math.floor((amountMinor * percentBasisPoints * 2 + 10000) / 20000);
-  return variable + fixedMinor;
+/**
+ * Minor units of an amount in a currency, e.g. 12.5 EUR -> 1250, exactly (through the decimal text).
+ * A sum may be negative or above the largest amount; more decimals than the currency has are
+ * rounded half away from zero.
+ */
+export function toMinorUnits(amount: number, currency: string): number {
+  const exponent = exponentOf(currency);
+  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(decimalText(amount));
+  if (!match) throw new RangeError(`${amount} is not an amount`);
+  const [, sign, whole = '0', fraction = ''] = match;
+  let minor = Number(whole) * 10 ** exponent + Number(fraction.padEnd(exponent, '0').slice(0, exponent) || '0');
+  if ((fraction[exponent] ?? '0') >= '5') minor += 1;
+  return sign === '-' && minor !== 0 ? -minor : minor;
+}
+
+/** The API's decimal amount of minor units of a currency, e.g. 1250 EUR -> 12.5. */
+export function fromMinorUnits(minor: number, currency: string): number {
+  return minorToAmount(minor, exponentOf(currency));
+}
+
+/** The largest amount the API accepts (999,999,999.99) in minor units of a currency: 999,999,999 in JPY. */
+export function maxAmountMinor(currency: string): number {
+  const exponent = exponentOf(currency);
+  const [whole = '', fraction = ''] = MAX_AMOUNT_TEXT.split('.');
+  return Number(whole) * 10 ** exponent + Number(fraction.padEnd(exponent, '0').slice(0, exponent) || '0');
 }

@@ -1,0 +1,106 @@
+/**
+ * Network tokens (interface.md "Network tokens", decisions.md D12): create, list, token data,
+ * cryptogram, archive, and the simulated token service's test actions. Answers use the
+ * `result` + `data` envelope.
+ */
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { NETWORK_TOKEN_STATUSES, NETWORK_TOKENS_DEFAULT_PER_PAGE, NETWORK_TOKENS_MAX_PER_PAGE, SIMULATE_ACTIONS, TOKEN_NETWORKS } from '../constants.js';
+import { Nullable, RefTo, Str, StringEnum, StringIn } from './common.js';
+
+export const NetworkTokenRequestSchema = Type.Object(
+  {
+    card_number: Type.String({ maxLength: 19, description: '12-19 digits, Luhn-valid, visa or mastercard; sensitive' }),
+    expiry_month: Type.Integer({ description: '1-12' }),
+    expiry_year: Type.Integer({ description: 'with century, e.g. 2030; not in the past' }),
+    card_cvv: Type.Optional(Type.String({ maxLength: 3, description: '3 digits; used for the request only, never stored' })),
+    card_holder: Type.Optional(Str(120, "letters, digits, spaces and . ' -")),
+    email: Type.Optional(Str(254)),
+    phone: Type.Optional(Str(30)),
+    billing_country: Type.Optional(Str(2, 'ISO 3166-1 alpha-2')),
+    billing_city: Type.Optional(Str(100)),
+    billing_line1: Type.Optional(Str(200)),
+    billing_line2: Type.Optional(Str(200)),
+    billing_postal_code: Type.Optional(Str(16, 'letters and digits, no spaces')),
+    billing_state: Type.Optional(Str(100)),
+    postback_url: Type.Optional(
+      Str(2000, 'HTTPS URL for the token postbacks (id, status, network, error); plain http only to a loopback or private-network receiver while postbackPrivateAddresses is allow'),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type NetworkTokenRequest = Static<typeof NetworkTokenRequestSchema>;
+
+export const NetworkTokenSchema = Type.Object(
+  {
+    id: Type.String(),
+    merchant_id: Type.String(),
+    status: StringEnum(NETWORK_TOKEN_STATUSES),
+    type: StringEnum(['merchant']),
+    network: StringIn(TOKEN_NETWORKS),
+    provider: Type.String(),
+    last_token_refresh: Nullable(Type.String()),
+    error: Type.Optional(Type.Object({ code: Type.String(), detail: Type.String() }, { description: 'only when status is failed' })),
+    created_at: Type.String(),
+    updated_at: Type.String(),
+  },
+  { $id: 'NetworkToken', title: 'Network token' },
+);
+export type NetworkToken = Static<typeof NetworkTokenSchema>;
+
+/** The `result` + `data` envelope of the network token answers. */
+const envelope = <T extends TSchema>(data: T) => Type.Object({ result: Type.String(), data });
+export const NetworkTokenEnvelopeSchema = envelope(RefTo(NetworkTokenSchema));
+
+const Link = Type.Object({ href: Nullable(Type.String(), { description: 'path with query; null when there is no such page' }) });
+
+export const NetworkTokenListQuerySchema = Type.Object(
+  {
+    status: Type.Optional(StringIn(NETWORK_TOKEN_STATUSES)),
+    network: Type.Optional(StringIn(TOKEN_NETWORKS)),
+    'created_at[min]': Type.Optional(Type.String({ description: 'ISO 8601; created at or after' })),
+    'created_at[max]': Type.Optional(Type.String({ description: 'ISO 8601; created at or before' })),
+    page: Type.Optional(Type.String({ pattern: '^[0-9]+$', description: 'default 1' })),
+    per: Type.Optional(Type.String({ pattern: '^[0-9]+$', description: `default ${NETWORK_TOKENS_DEFAULT_PER_PAGE}, at most ${NETWORK_TOKENS_MAX_PER_PAGE}` })),
+  },
+  { additionalProperties: false },
+);
+export type NetworkTokenListQuery = Static<typeof NetworkTokenListQuerySchema>;
+
+export const NetworkTokenListSchema = Type.Object({
+  result: Type.String(),
+  data_set: Type.Array(RefTo(NetworkTokenSchema)),
+  metadata: Type.Object({ per_page: Type.Integer(), total_items: Type.Integer(), current_page: Type.Integer(), total_pages: Type.Integer() }),
+  links: Type.Object({ self: Link, first: Link, last: Link, prev: Link, next: Link }),
+});
+export type NetworkTokenList = Static<typeof NetworkTokenListSchema>;
+
+const TokenDataSchema = Type.Object({
+  id: Type.String(),
+  number: Type.String({ description: 'the token number; sensitive, handle like a PAN' }),
+  expiry_month: Type.Integer(),
+  expiry_year: Type.Integer(),
+  payment_account_reference: Type.String({ description: '29 characters' }),
+});
+export const TokenDataEnvelopeSchema = envelope(TokenDataSchema);
+export type TokenData = Static<typeof TokenDataSchema>;
+
+const CryptogramSchema = Type.Object({
+  id: Type.String(),
+  type: StringEnum(['TAVV', 'DSRP']),
+  authentication_data: Type.String({ description: 'base64, up to 32 characters; pass it as threeds_wallet_cryptogram' }),
+  pan_sequence_number: Type.String({ description: '2 digits' }),
+  track2_equivalent: Type.String({ description: 'hex, up to 40 characters' }),
+  created: Type.String(),
+});
+export const CryptogramEnvelopeSchema = envelope(CryptogramSchema);
+export type Cryptogram = Static<typeof CryptogramSchema>;
+
+/** An answer in the envelope; `result` is always OK (errors use the D3 body). */
+export interface Envelope<T> {
+  result: 'OK';
+  data: T;
+}
+
+export const SimulateRequestSchema = Type.Object({ action: StringIn(SIMULATE_ACTIONS) }, { additionalProperties: false });
+
+export const NetworkTokenIdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });

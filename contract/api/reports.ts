@@ -1,0 +1,91 @@
+/**
+ * Closing the day at a till (docs/operations.md "Closing the day"): the X report of the open day,
+ * the Z report that closes it, the till's closed days, and a report as receipt-printer lines.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { TILL_TERMINAL_ID } from '../constants.js';
+import { Nullable, StringEnum } from './common.js';
+
+export const FigureSchema = Type.Object({ count: Type.Integer(), amount: Type.Number({ description: 'decimal in the currency' }) });
+export type Figure = Static<typeof FigureSchema>;
+
+const figureFields = {
+  currency: Type.String(),
+  approved: FigureSchema,
+  declined: FigureSchema,
+  refunded: FigureSchema,
+  net: Type.Number({ description: 'approved minus refunded' }),
+};
+export const FigureRowSchema = Type.Object(figureFields);
+/** A day's figures in one currency; net is approved minus refunded. */
+export type FigureRow = Static<typeof FigureRowSchema>;
+export const BrandRowSchema = Type.Object({ card_brand: Type.String(), ...figureFields });
+export type BrandRow = Static<typeof BrandRowSchema>;
+export const EntryModeRowSchema = Type.Object({ entry_mode: Type.String(), ...figureFields });
+export type EntryModeRow = Static<typeof EntryModeRowSchema>;
+export const CashierRowSchema = Type.Object({ staff_id: Nullable(Type.String(), { description: 'null: sent with API credentials' }), name: Type.String(), ...figureFields });
+export type CashierRow = Static<typeof CashierRowSchema>;
+
+export const StaffRefSchema = Type.Object({ staff_id: Type.String(), name: Type.String() });
+export type StaffRef = Static<typeof StaffRefSchema>;
+const NullableStaff = Nullable(StaffRefSchema);
+const NullableTime = Nullable(Type.String({ format: 'date-time' }));
+
+export const DayReportSchema = Type.Object(
+  {
+    report: StringEnum(['x', 'z'], { description: 'x: the open day so far; z: a closed day, never changed' }),
+    shop_name: Type.String(),
+    terminal_id: Type.String(),
+    sequence: Type.Integer({ description: "Z: the report's number at this till; X: the number the day gets when closed" }),
+    opened_at: Nullable(Type.String({ format: 'date-time' }), { description: "the previous Z report's close; null on a till's first day" }),
+    closed_at: NullableTime,
+    generated_at: Type.String({ format: 'date-time' }),
+    first_entry_at: NullableTime,
+    last_entry_at: NullableTime,
+    closed_by: NullableStaff,
+    approved_by: NullableStaff,
+    ledger: Type.Object({ from: Type.Integer(), to: Type.Integer() }, { description: "the day's range in the till's ledger: after `from`, up to and including `to`" }),
+    totals: Type.Array(FigureRowSchema, { description: 'per currency' }),
+    by_card_brand: Type.Array(BrandRowSchema),
+    by_entry_mode: Type.Array(EntryModeRowSchema),
+    by_cashier: Type.Array(CashierRowSchema),
+  },
+  { title: 'DayReport' },
+);
+/** An X report (the open day so far) or a Z report (a closed day, never changed). */
+export type DayReport = Static<typeof DayReportSchema>;
+/** The figures of a day: totals per currency and per card brand, entry mode and cashier. */
+export type DaySections = Pick<DayReport, 'totals' | 'by_card_brand' | 'by_entry_mode' | 'by_cashier'>;
+
+export const ZReportSummarySchema = Type.Object({
+  sequence: Type.Integer(),
+  terminal_id: Type.String(),
+  opened_at: NullableTime,
+  closed_at: Type.String({ format: 'date-time' }),
+  closed_by: StaffRefSchema,
+  approved_by: NullableStaff,
+  totals: Type.Array(FigureRowSchema),
+});
+export type ZReportSummary = Static<typeof ZReportSummarySchema>;
+
+export const ZReportListSchema = Type.Object({ terminal_id: Type.String(), total: Type.Integer(), items: Type.Array(ZReportSummarySchema) });
+export type ZReportList = Static<typeof ZReportListSchema>;
+
+export const ReceiptLinesSchema = Type.Object({
+  columns: Type.Integer({ description: 'characters per line (80 mm paper, font A)' }),
+  lines: Type.Array(Type.String(), { description: 'print each line as it is, monospaced' }),
+});
+/** A report as lines for a receipt printer. */
+export type ReceiptLines = Static<typeof ReceiptLinesSchema>;
+
+const TerminalId = Type.String({ pattern: '^[\\x21-\\x7e]{1,40}$', description: `the till's terminal id; default ${TILL_TERMINAL_ID}` });
+export const TerminalQuerySchema = Type.Object({ terminal_id: Type.Optional(TerminalId) }, { additionalProperties: false });
+export const ZReportListQuerySchema = Type.Object(
+  {
+    terminal_id: Type.Optional(TerminalId),
+    limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: 'page size, default 20, at most 100' })),
+    offset: Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$' })),
+  },
+  { additionalProperties: false },
+);
+export const ZReportParams = Type.Object({ sequence: Type.String({ pattern: '^[1-9][0-9]{0,8}$', description: 'the Z report number' }) });

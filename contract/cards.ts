@@ -1,0 +1,40 @@
+/**
+ * What anyone holding a card number may tell from it, the same at the till, in the gateway and in
+ * the Test environment: whether it passes the Luhn check, and its brand from the BIN. Node-free.
+ */
+
+export const CARD_BRANDS = ['visa', 'mastercard', 'amex', 'discover', 'unknown'] as const;
+export type CardBrand = (typeof CARD_BRANDS)[number];
+
+/** Luhn (mod 10) check of a card number of 12 to 19 digits. */
+export function luhnValid(pan: string): boolean {
+  if (!/^\d{12,19}$/.test(pan)) return false;
+  let sum = 0;
+  for (let i = 0; i < pan.length; i += 1) {
+    let digit = Number(pan[pan.length - 1 - i]);
+    if (i % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
+
+/** The card brand from the BIN (leading digits): 4 visa; 51-55, 2221-2720 mastercard; 34, 37 amex; 6011, 65 discover. */
+export function cardBrand(pan: string): CardBrand {
+  if (!/^\d+$/.test(pan)) return 'unknown';
+  if (pan.startsWith('4')) return 'visa';
+  const two = Number(pan.slice(0, 2));
+  const four = Number(pan.slice(0, 4));
+  if (pan.length >= 2 && two >= 51 && two <= 55) return 'mastercard';
+  if (pan.length >= 4 && four >= 2221 && four <= 2720) return 'mastercard';
+  if (two === 34 || two === 37) return 'amex';
+  if (pan.startsWith('6011') || pan.startsWith('65')) return 'discover';
+  return 'unknown';
+}
+
+/** A brand name as received (a transaction's `card_brand`), or `unknown` for one this list lacks. */
+export function asCardBrand(value: string | null | undefined): CardBrand {
+  return (CARD_BRANDS as readonly (string | null | undefined)[]).includes(value) ? (value as CardBrand) : 'unknown';
+}

@@ -1,0 +1,91 @@
+/**
+ * The codes of the API, declared once for the core, the routes and the renderer: transaction status
+ * codes (decisions.md D2, the complete list), refund status codes, and the error codes of the D3
+ * error body with the HTTP status each one is answered with. Node-free: no schema, no I/O.
+ */
+
+/** Transaction status codes and names (decisions.md D2). */
+export const TransactionStatus = {
+  started: 1,
+  pending: 2,
+  completed: 3,
+  authorized: 4,
+  reversed: 5,
+  declined: 6,
+  refunded: 7,
+  partly_refunded: 8,
+  cancelled: 9,
+  expired: 10,
+  error: 11,
+  chargeback: 12,
+} as const;
+export type TransactionStatusName = keyof typeof TransactionStatus;
+export type TransactionStatusCode = (typeof TransactionStatus)[TransactionStatusName];
+
+const nameByCode = new Map<number, TransactionStatusName>(
+  Object.entries(TransactionStatus).map(([name, code]) => [code, name as TransactionStatusName]),
+);
+
+export function statusName(code: number): TransactionStatusName {
+  const name = nameByCode.get(code);
+  if (!name) throw new Error(`unknown transaction status code ${code}`);
+  return name;
+}
+
+export function isStatusCode(code: number): code is TransactionStatusCode {
+  return nameByCode.has(code);
+}
+
+/** "1 started, 2 pending, ...": the list as the API documents it. */
+export const TRANSACTION_STATUS_LIST = Object.entries(TransactionStatus)
+  .map(([name, code]) => `${code} ${name}`)
+  .join(', ');
+
+/** Status codes of a refund (`status_code` of a refund; not a transaction status). */
+export const RefundStatus = { started: 0, success: 1, error: 2 } as const;
+export type RefundStatusName = keyof typeof RefundStatus;
+export type RefundStatusCode = (typeof RefundStatus)[RefundStatusName];
+
+/** The name of a refund status code; a code this list does not know reads as `error`. */
+export function refundStatusName(code: number): RefundStatusName {
+  return (Object.keys(RefundStatus) as RefundStatusName[]).find((name) => RefundStatus[name] === code) ?? 'error';
+}
+
+/** Error codes of the D3 error body (decisions.md D3); 0 in a success body means "no error". */
+export const ErrorCode = {
+  validation: 1001,
+  invalidState: 1002,
+  amountLimit: 1003,
+  paymentType: 1004,
+  unauthenticated: 2001,
+  forbidden: 2002,
+  notFound: 3001,
+  idempotencyInFlight: 4001,
+  idempotencyMismatch: 4002,
+  bodyTooLarge: 4003,
+  rateLimited: 4004,
+  processor: 5001,
+  internal: 5002,
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** The HTTP status each error code is answered with. */
+export const ERROR_HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
+  1001: 400,
+  1002: 400,
+  1003: 400,
+  1004: 400,
+  2001: 401,
+  2002: 403,
+  3001: 404,
+  4001: 409,
+  4002: 422,
+  4003: 413,
+  4004: 429,
+  5001: 502,
+  5002: 500,
+};
+
+export function httpStatusOf(code: ErrorCode): number {
+  return ERROR_HTTP_STATUS[code];
+}

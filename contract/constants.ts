@@ -1,0 +1,109 @@
+/**
+ * Constants of the API that the core, the routes and the renderer share: limits, the till's rules,
+ * and the words the API uses for payment types, statuses, languages and roles (each list with its
+ * type). The schemas in contract/api take their enums from here; the renderer imports these values
+ * without loading any schema code. Node-free.
+ */
+
+// ---- amounts and the till -------------------------------------------------------------------------
+
+/** The largest amount the API accepts, in major units, as text (decisions.md D1). */
+export const MAX_AMOUNT_TEXT = '999999999.99';
+export const MAX_AMOUNT = 999_999_999.99;
+
+/** PIN tries a card-present sale offers: the third wrong PIN is declined 75 (decisions.md D3). */
+export const PIN_TRIES = 3;
+
+/** Contactless payments above this amount (major units of the payment's currency) need the PIN, unless set otherwise. */
+export const DEFAULT_CVM_LIMIT = 50;
+
+/** This till's terminal (GET /ui/terminal); one till per gateway for now. */
+export const TILL_TERMINAL_ID = 'TILL-1';
+
+/** What `merchant_reference` accepts: 1 to 35 letters, digits, spaces and / - ? ( ) : . , ' + */
+export const MERCHANT_REFERENCE_PATTERN = /^[A-Za-z0-9/\-?():.,'+ ]{1,35}$/;
+
+// ---- paging ---------------------------------------------------------------------------------------
+
+export const TRANSACTION_LIST_DEFAULT_LIMIT = 50;
+export const TRANSACTION_LIST_MAX_LIMIT = 500;
+export const NETWORK_TOKENS_DEFAULT_PER_PAGE = 20;
+export const NETWORK_TOKENS_MAX_PER_PAGE = 100;
+export const INVOICE_PAGE_SIZE = 50;
+
+// ---- payments -------------------------------------------------------------------------------------
+
+/** The payment types of this gateway (decisions.md D5). */
+export const PAYMENT_TYPES = ['cardecom', 'cardpos', 'dd', 'dd_b2b', 'wallet', 'devicewallet', 'a2a', 'bankredirect'] as const;
+export type PaymentType = (typeof PAYMENT_TYPES)[number];
+
+/** How a card was presented at a POS terminal (`pos_data.type.terminal_entry_mode`, a transaction's `entry_mode`). */
+export const POS_ENTRY_MODES = ['contactless', 'chip', 'swipe', 'manual'] as const;
+export type PosEntryMode = (typeof POS_ENTRY_MODES)[number];
+
+export const WALLET_CAPTURE_EVENTS = ['SHIPPING', 'DELIVERY', 'AVAILABILITY', 'SERVICE_FULFILMENT', 'OTHER'] as const;
+export type WalletCaptureEvent = (typeof WALLET_CAPTURE_EVENTS)[number];
+
+export const SUBSCRIPTION_STATUSES = ['active', 'cancelled', 'approval_pending'] as const;
+
+// ---- checkouts ------------------------------------------------------------------------------------
+
+export const CHECKOUT_STATUSES = ['open', 'processing', 'completed', 'cancelled', 'expired'] as const;
+export type CheckoutStatus = (typeof CHECKOUT_STATUSES)[number];
+export const CHECKOUT_LOCALES = ['en', 'de', 'pt', 'hr'] as const;
+export type CheckoutLocale = (typeof CHECKOUT_LOCALES)[number];
+
+// ---- invoices -------------------------------------------------------------------------------------
+
+export const INVOICE_STATUSES = ['pending', 'processing', 'paid', 'partly_paid'] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+export const INVOICE_LOCALES = ['en', 'de', 'pt'] as const;
+export type InvoiceLocale = (typeof INVOICE_LOCALES)[number];
+export const INVOICE_EMAIL_TYPES = ['initial', 'reminder'] as const;
+export type InvoiceEmailType = (typeof INVOICE_EMAIL_TYPES)[number];
+export const EXPIRY_UNITS = ['minutes', 'hours', 'days'] as const;
+export type ExpiryUnit = (typeof EXPIRY_UNITS)[number];
+/** Delivery states of a customer e-mail (invoices and receipts). */
+export const EMAIL_STATUSES = ['queued', 'sent', 'failed'] as const;
+export type EmailStatus = (typeof EMAIL_STATUSES)[number];
+
+export const PLAN_INTERVALS = ['week', 'month'] as const;
+export type PlanInterval = (typeof PLAN_INTERVALS)[number];
+export const PLAN_STATUSES = ['active', 'completed', 'cancelled', 'failed'] as const;
+export type PlanStatus = (typeof PLAN_STATUSES)[number];
+export const MIN_INSTALLMENTS = 2;
+export const MAX_INSTALLMENTS = 24;
+
+// ---- network tokens -------------------------------------------------------------------------------
+
+export const NETWORK_TOKEN_STATUSES = ['requested', 'active', 'suspended', 'failed', 'archive_pending', 'archived'] as const;
+export type NetworkTokenStatus = (typeof NETWORK_TOKEN_STATUSES)[number];
+export const TOKEN_NETWORKS = ['visa', 'mastercard'] as const;
+export type TokenNetwork = (typeof TOKEN_NETWORKS)[number];
+/** The simulated token service's test actions. */
+export const SIMULATE_ACTIONS = ['suspend', 'resume', 'refresh'] as const;
+export type SimulateAction = (typeof SIMULATE_ACTIONS)[number];
+
+// ---- postbacks ------------------------------------------------------------------------------------
+
+export const POSTBACK_STATES = ['pending', 'delivered', 'failed'] as const;
+export type PostbackState = (typeof POSTBACK_STATES)[number];
+export const POSTBACK_ATTEMPT_OUTCOMES = ['delivered', 'failed', 'refused'] as const;
+export type PostbackAttemptOutcome = (typeof POSTBACK_ATTEMPT_OUTCOMES)[number];
+
+// ---- staff, receipts, reports ---------------------------------------------------------------------
+
+export const STAFF_ROLES = ['cashier', 'back_office', 'admin'] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
+
+/** What a manager approves for a cashier (POST /ui/approvals): a refund, or closing the day (Z report). */
+export const APPROVAL_ACTIONS = ['refund', 'day_close'] as const;
+export type ApprovalAction = (typeof APPROVAL_ACTIONS)[number];
+export const CLOSE_DAY_ACTION = 'day_close' satisfies ApprovalAction;
+
+/** Languages of printed and e-mailed receipts (the merchant's languages); the receipt page adds hr. */
+export const RECEIPT_LANGUAGES = ['en', 'de', 'pt'] as const;
+export type ReceiptLanguage = (typeof RECEIPT_LANGUAGES)[number];
+
+export const PRINTER_CONNECTIONS = ['none', 'network', 'usb'] as const;
+export type PrinterConnection = (typeof PRINTER_CONNECTIONS)[number];
