@@ -1,10 +1,43 @@
 // Lint with zero warnings, plus the layering rules of docs/architecture: only main/electron and
-// preload may import electron; main/core imports no adapter; the renderer imports no node: module.
+// preload may import electron; main/core imports no adapter; db imports no main/http; main/http
+// imports no db; contract/ imports nothing of the project and nothing of Node; the renderer imports
+// no node: module and nothing of main/ or db/ (the contract instead); and no import cycles.
+import { builtinModules } from 'node:module';
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { importX } from 'eslint-plugin-import-x';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 const adapterPackages = ['electron', 'fastify', 'fastify-*', '@fastify/*', 'better-sqlite3', 'pino', 'pino-*', 'nodemailer', 'qrcode', 'react', 'react-dom', 'zustand'];
+const nodeModules = ['node:*', ...builtinModules];
+const electron = { name: 'electron', message: 'Only main/electron and preload may import electron.' };
+
+/**
+ * The one contract of core, routes and renderer (docs/decisions.md "One contract") runs in Node and
+ * in the browser: no Node module or global, no adapter package, and no import that leaves contract/
+ * (a file `depth` folders below contract/ leaves it with `depth + 1` times `../`).
+ */
+function contractRules(depth) {
+  return {
+    files: [`contract/${'*/'.repeat(depth)}*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: [...nodeModules, ...adapterPackages], message: 'contract/ runs in the browser too: no Node module, no adapter package.' },
+            { regex: `^(\\.\\./){${depth + 1}}(?!contract/)`, message: 'contract/ imports nothing of the project outside contract/.' },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        ...['Buffer', 'process', 'require', 'module', '__dirname', '__filename', 'global', 'setImmediate'].map((name) => ({ name, message: 'contract/ runs in the browser too: no Node globals.' })),
+      ],
+    },
+  };
+}
 
 /** The import rules between layers; tests/unit/layering.test.ts proves they fire. */
 export const layeringRules = [
@@ -31,6 +64,34 @@ export const layeringRules = [
     },
   },
   {
+    // The adapters meet only in compose.ts: the database layer knows no HTTP and no desktop shell.
+    files: ['db/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [electron],
+          patterns: [{ group: ['**/main/http/**', '**/main/electron/**'], message: 'db is an adapter of the core: it imports no main/http and no main/electron.' }],
+        },
+      ],
+    },
+  },
+  {
+    files: ['main/http/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [electron],
+          patterns: [
+            { group: ['**/db/**', 'better-sqlite3'], message: 'main/http reaches data through the core (the Gateway), never through db.' },
+          ],
+        },
+      ],
+    },
+  },
+  ...[0, 1, 2].map(contractRules),
+  {
     files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
     languageOptions: { globals: { ...globals.browser } },
     rules: {
@@ -38,12 +99,29 @@ export const layeringRules = [
         'error',
         {
           patterns: [
-            { group: ['node:*', 'fs', 'path', 'os', 'child_process', 'crypto', 'electron'], message: 'The renderer runs in a browser sandbox: no Node modules.' },
-            { group: ['**/main/**', '**/db/**'], allowTypeImports: true, message: 'The renderer imports the core contract type-only.' },
+            { group: [...nodeModules, 'electron'], message: 'The renderer runs in a browser sandbox: no Node modules.' },
+            { group: ['**/main/**', '**/db/**'], message: 'The renderer talks to the gateway through api/client.ts and takes types, codes and helpers from contract/, never from main/ or db/.' },
+            { group: ['**/contract/api/**'], allowTypeImports: true, message: 'contract/api holds TypeBox schemas: the renderer imports their types only (values come from contract/*.ts, so no schema code lands in the bundle).' },
           ],
         },
       ],
     },
+  },
+];
+
+/** No import cycles anywhere (import-x, resolving imports as TypeScript does for each tsconfig). */
+export const cycleRules = [
+  {
+    files: ['**/*.ts', '**/*.tsx'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({ noWarnOnMultipleProjects: true, project: ['tsconfig.json', 'renderer/tsconfig.json', 'renderer/tsconfig.node.json', 'tsconfig.electron.json', 'contract/tsconfig.json'] }),
+      ],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
 ];
 
@@ -72,6 +150,7 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
   },
   ...layeringRules,
+  ...cycleRules,
   {
     files: ['main/cli.ts', 'scripts/**', 'bin/**', 'bench/**', 'tests/**'],
     rules: { 'no-console': 'off' },

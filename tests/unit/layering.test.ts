@@ -1,16 +1,25 @@
 // The layering rules of architecture.md are real: each forbidden import is reported, each allowed one is not.
 import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
 // @ts-expect-error -- the ESLint config is plain JavaScript without type declarations
-import { layeringRules } from '../../eslint.config.js';
+import { cycleRules, layeringRules } from '../../eslint.config.js';
+import { makeTempDir } from '../helpers/temp.js';
 
 const linter = new Linter({ configType: 'flat' });
-const config = [{ files: ['**/*.ts', '**/*.tsx'], languageOptions: { parser: tseslint.parser } }, ...(layeringRules as Linter.Config[])];
+const parser = { files: ['**/*.ts', '**/*.tsx'], languageOptions: { parser: tseslint.parser } };
+const config = [parser, ...(layeringRules as Linter.Config[])];
 
 function violations(filename: string, code: string): string[] {
   return linter.verify(code, config, { filename }).map((m) => `${m.ruleId ?? 'fatal'}: ${m.message}`);
+}
+
+/** One import of `source` (a value, or a type with `kind` 'type'), used so nothing is unused. */
+function importOf(source: string, kind: 'value' | 'type' = 'value'): string {
+  return kind === 'type' ? `import type { X } from '${source}';\nexport type Y = X;` : `import { x } from '${source}';\nexport const y = x;`;
 }
 
 test('main/core may not import adapters or hosts', () => {
@@ -29,8 +38,70 @@ test('only main/electron and preload may import electron', () => {
   assert.deepEqual(violations('preload/index.ts', "import { contextBridge } from 'electron';\nexport const c = contextBridge;"), []);
 });
 
-test('the renderer imports no node: module and the core only as types', () => {
+test('the renderer imports no node: module, nothing of main/ or db/, and the contract: values from contract/*.ts, types from contract/api', () => {
   assert.equal(violations('renderer/src/app.tsx', "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;").length, 1);
+  assert.equal(violations('renderer/src/till/till.tsx', importOf('crypto')).length, 1);
   assert.equal(violations('renderer/src/app.tsx', "import { compose } from '../../main/compose.js';\nexport const c = compose;").length, 1);
-  assert.deepEqual(violations('renderer/src/app.tsx', "import type { Gateway } from '../../main/core/gateway.js';\nexport type G = Gateway;"), []);
+  assert.equal(violations('renderer/src/app.tsx', "import type { Gateway } from '../../main/core/gateway.js';\nexport type G = Gateway;").length, 1, 'not even a type: the contract has it');
+  assert.equal(violations('renderer/src/sales/today.tsx', importOf('../../../db/sqlite-store.js', 'type')).length, 1);
+  assert.deepEqual(violations('renderer/src/sales/today.tsx', "import { TransactionStatus } from '../../../contract/codes.js';\nexport const s = TransactionStatus;"), []);
+  assert.deepEqual(violations('renderer/src/till/money.ts', importOf('../../../contract/money.js')), []);
+  assert.deepEqual(violations('renderer/src/api/client.ts', importOf('../../../contract/api/payments.js', 'type')), []);
+  const schema = violations('renderer/src/api/client.ts', importOf('../../../contract/api/payments.js'));
+  assert.equal(schema.length, 1, 'a schema value would pull TypeBox into the bundle');
+  assert.match(schema[0] ?? '', /types only/);
+});
+
+test('db imports no main/http and no electron', () => {
+  for (const source of ['../main/http/server.js', '../main/http/routes/payments.js', '../main/electron/main.js', 'electron']) {
+    const found = violations('db/sqlite-store.ts', importOf(source));
+    assert.equal(found.length, 1, `import of ${source} from db should be reported`);
+    assert.match(found[0] ?? '', /no-restricted-imports/);
+  }
+  assert.deepEqual(violations('db/repositories/staff.ts', "import Database from 'better-sqlite3';\nimport type { Store } from '../../main/core/ports.js';\nimport { ErrorCode } from '../../contract/codes.js';\nexport const d = [Database, ErrorCode];\nexport type S = Store;"), []);
+});
+
+test('main/http imports no db', () => {
+  for (const source of ['../../db/sqlite-store.js', '../../../db/repositories/staff.js', 'better-sqlite3', 'electron']) {
+    assert.equal(violations('main/http/routes/payments.ts', importOf(source)).length, 1, `import of ${source} from main/http should be reported`);
+  }
+  assert.deepEqual(violations('main/http/routes/payments.ts', `${importOf('../../core/gateway.js', 'type')}\nimport { PaymentRequestSchema } from '../../../contract/api/payments.js';\nexport const p = PaymentRequestSchema;`), []);
+});
+
+test('contract/ imports nothing of the project and nothing of Node', () => {
+  const leaving: Array<[string, string]> = [
+    ['contract/money.ts', '../main/core/errors.js'],
+    ['contract/money.ts', '../renderer/src/till/money.js'],
+    ['contract/codes.ts', '../db/migrate.js'],
+    ['contract/api/payments.ts', '../../main/core/payments/request.js'],
+    ['contract/api/payments.ts', '../../../elsewhere.js'],
+  ];
+  for (const [file, source] of leaving) {
+    const found = violations(file, importOf(source));
+    assert.equal(found.length, 1, `${file} importing ${source} should be reported`);
+    assert.match(found[0] ?? '', /nothing of the project outside contract/);
+  }
+  for (const source of ['node:crypto', 'fs', 'buffer', 'fastify', 'better-sqlite3', 'react', 'electron']) {
+    assert.equal(violations('contract/api/common.ts', importOf(source)).length, 1, `${source} from contract/ should be reported`);
+  }
+  for (const global of ['Buffer.from("a")', 'process.env.X']) {
+    assert.equal(violations('contract/cards.ts', `export const x = ${global};`).length, 1, `${global} in contract/ should be reported`);
+  }
+  assert.deepEqual(violations('contract/money.ts', `${importOf('currency-codes')}\nimport { MAX_AMOUNT_TEXT } from './constants.js';\nexport const m = MAX_AMOUNT_TEXT;`), []);
+  assert.deepEqual(violations('contract/api/payments.ts', "import { Type } from '@sinclair/typebox';\nimport { PAYMENT_TYPES } from '../constants.js';\nimport { Str } from './common.js';\nexport const s = [Type, PAYMENT_TYPES, Str];"), []);
+});
+
+test('an import cycle is reported', () => {
+  const dir = makeTempDir('tillgate-cycle-');
+  mkdirSync(join(dir, 'feature'));
+  const a = "import { b } from './b.js';\nexport const a = () => b;\n";
+  writeFileSync(join(dir, 'feature/a.ts'), a);
+  writeFileSync(join(dir, 'feature/b.ts'), "import { a } from './a.js';\nexport const b = () => a;\n");
+  writeFileSync(join(dir, 'feature/c.ts'), "import { a } from './a.js';\nexport const c = () => a;\n");
+  const cycles = [parser, ...(cycleRules as Linter.Config[])];
+  // The rule reads the imported files from disk: lint where they are.
+  const here = new Linter({ configType: 'flat', cwd: dir });
+  const found = here.verify(a, cycles, { filename: join(dir, 'feature/a.ts') });
+  assert.deepEqual(found.map((m) => m.ruleId), ['import-x/no-cycle']);
+  assert.deepEqual(here.verify("import { a } from './a.js';\nexport const c = () => a;\n", cycles, { filename: join(dir, 'feature/c.ts') }), [], 'c only uses a: no cycle');
 });
