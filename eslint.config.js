@@ -4,8 +4,7 @@
 // no node: module and nothing of main/ or db/ (the contract instead); and no import cycles.
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
-import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
-import { importX } from 'eslint-plugin-import-x';
+import importPlugin from 'eslint-plugin-import';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
@@ -109,19 +108,23 @@ export const layeringRules = [
   },
 ];
 
-/** No import cycles anywhere (import-x, resolving imports as TypeScript does for each tsconfig). */
+/**
+ * No import cycles anywhere (eslint-plugin-import's no-cycle, resolving imports as TypeScript does
+ * for each tsconfig). Not eslint-plugin-import-x: its resolver needs native bindings whose
+ * other-platform packages the registry here lacks, so `npm ci` could not lock them.
+ */
 export const cycleRules = [
   {
     files: ['**/*.ts', '**/*.tsx'],
-    plugins: { 'import-x': importX },
+    plugins: { import: importPlugin },
     settings: {
-      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
-      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
-      'import-x/resolver-next': [
-        createTypeScriptImportResolver({ noWarnOnMultipleProjects: true, project: ['tsconfig.json', 'renderer/tsconfig.json', 'renderer/tsconfig.node.json', 'tsconfig.electron.json', 'contract/tsconfig.json'] }),
-      ],
+      'import/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import/resolver': {
+        typescript: { noWarnOnMultipleProjects: true, project: ['tsconfig.json', 'renderer/tsconfig.json', 'renderer/tsconfig.node.json', 'tsconfig.electron.json', 'contract/tsconfig.json'] },
+      },
     },
-    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+    rules: { 'import/no-cycle': ['error', { ignoreExternal: true }] },
   },
 ];
 

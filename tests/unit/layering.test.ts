@@ -102,6 +102,6 @@ test('an import cycle is reported', () => {
   // The rule reads the imported files from disk: lint where they are.
   const here = new Linter({ configType: 'flat', cwd: dir });
   const found = here.verify(a, cycles, { filename: join(dir, 'feature/a.ts') });
-  assert.deepEqual(found.map((m) => m.ruleId), ['import-x/no-cycle']);
+  assert.deepEqual(found.map((m) => m.ruleId), ['import/no-cycle']);
   assert.deepEqual(here.verify("import { a } from './a.js';\nexport const c = () => a;\n", cycles, { filename: join(dir, 'feature/c.ts') }), [], 'c only uses a: no cycle');
 });
