@@ -107,3 +107,13 @@ export type ReceiptLanguage = (typeof RECEIPT_LANGUAGES)[number];
 
 export const PRINTER_CONNECTIONS = ['none', 'network', 'usb'] as const;
 export type PrinterConnection = (typeof PRINTER_CONNECTIONS)[number];
+
+// ---- dashboard ------------------------------------------------------------------------------------
+
+/** The dashboard's periods (GET /ui/dashboard?period=): today, the last 7 days (today and the 6 before), this month. */
+export const DASHBOARD_PERIODS = ['today', '7d', 'month'] as const;
+export type DashboardPeriod = (typeof DASHBOARD_PERIODS)[number];
+/** "Soon" for the dashboard's needs-attention list: invoices and authorizations that run out within this time. */
+export const ATTENTION_WINDOW_HOURS = 24;
+/** How many examples each needs-attention item names (the rest are counted). */
+export const ATTENTION_EXAMPLES = 5;

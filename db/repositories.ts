@@ -13,6 +13,7 @@ import { createTillAttemptRepository } from './till-repositories.js';
 import { createReceiptRepository } from './receipt-repositories.js';
 import { createInvoiceRepository } from './invoice-repositories.js';
 import { createEmailRepository } from './email-repositories.js';
+import { createDashboardRepository } from './dashboard-repositories.js';
 import type {
   ChannelRecord,
   CredentialRecord,
@@ -341,5 +342,6 @@ export function createRepositories(db: Database.Database): Repositories {
     networkTokens: createNetworkTokenRepository(db),
     tillAttempts: createTillAttemptRepository(db),
     receipts: createReceiptRepository(db),
+    dashboard: createDashboardRepository(db),
   };
 }

@@ -108,6 +108,7 @@ export function compose(options: ComposeOptions): Composition {
       payments: { simDelayMs: settings.simDelayMs },
       postbacks: { retryScale: settings.postbackRetryScale },
       postbackPrivateAddresses: settings.postbackPrivateAddresses,
+      ...(settings.timeZone ? { timeZone: settings.timeZone } : {}),
       idempotencyRetentionMs: settings.idempotencyRetentionHours * 60 * 60 * 1000,
       lockout: {
         maxFailures: settings.lockoutMaxFailures,

@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { isTimeZone } from './core/dashboard/periods.js';
 
 export const SETTINGS_FILE = 'settings.json';
 
@@ -33,6 +34,8 @@ export interface Settings {
   mailFrom: string;
   /** The till asks for confirmation before charging more than this, in the merchant's currency. */
   tillConfirmAbove: number;
+  /** The shop's time zone (IANA) for the dashboard's days and hours; null: the host's. */
+  timeZone: string | null;
 }
 
 type Parsed = { ok: true; value: unknown } | { ok: false; message: string };
@@ -82,6 +85,13 @@ export const SETTING_SPECS: readonly SettingSpec[] = [
     parse: number(0, 999_999_999.99, false),
     describe: "the till asks for confirmation before charging more than this (merchant's currency)",
   },
+  {
+    key: 'timeZone',
+    env: 'GATEWAY_TIME_ZONE',
+    flag: 'time-zone',
+    parse: (raw) => (typeof raw === 'string' && /^[A-Za-z0-9_+\-/]{1,64}$/.test(raw) && isTimeZone(raw) ? { ok: true, value: raw } : { ok: false, message: 'must be an IANA time zone such as Europe/Berlin' }),
+    describe: "the shop's time zone for the dashboard's days (default: this computer's)",
+  },
 ];
 
 export const DEFAULTS: Omit<Settings, 'dataDir' | 'publicUrl'> = {
@@ -103,6 +113,7 @@ export const DEFAULTS: Omit<Settings, 'dataDir' | 'publicUrl'> = {
   smtpPassword: null,
   mailFrom: 'Tillgate <invoices@localhost>',
   tillConfirmAbove: 1000,
+  timeZone: null,
 };
 
 export class SettingsError extends Error {

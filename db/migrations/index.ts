@@ -16,6 +16,7 @@ import * as m0011 from './0011-network-tokens.js';
 import * as m0012 from './0012-till-attempts.js';
 import * as m0013 from './0013-receipts.js';
 import * as m0014 from './0014-day-close.js';
+import * as m0015 from './0015-dashboard.js';
 
 export interface Migration {
   version: number;
@@ -38,4 +39,5 @@ export const migrations: readonly Migration[] = [
   { version: 12, name: 'till-attempts', up: m0012.up },
   { version: 13, name: 'receipts', up: m0013.up },
   { version: 14, name: 'day-close', up: m0014.up },
+  { version: 15, name: 'dashboard', up: m0015.up },
 ];

@@ -25,6 +25,8 @@ import { DEFAULT_MAIL_QUEUE_SETTINGS, MailQueue, type MailQueueSettings } from '
 import type { Mailer, ReceiptPrinter } from './ports.js';
 import { Receipts } from './receipts/receipts.js';
 import { DEFAULT_PRINT_QUEUE_SETTINGS, ReceiptPrintQueue, type PrintQueueSettings } from './receipts/print-queue.js';
+import { Dashboard } from './dashboard/dashboard.js';
+import { hostTimeZone } from './dashboard/periods.js';
 
 export interface CoreSettings {
   idempotencyRetentionMs: number;
@@ -37,6 +39,8 @@ export interface CoreSettings {
   postbackPrivateAddresses?: 'allow' | 'deny';
   /** Auto-print retries of receipts (D16). */
   receiptPrints?: Partial<PrintQueueSettings>;
+  /** The shop's time zone (IANA name) for the dashboard's days; default the host's. */
+  timeZone?: string;
 }
 
 export interface CoreDeps {
@@ -89,6 +93,8 @@ export interface Gateway {
   readonly receipts: Receipts;
   /** Auto-print of approved card-present sales (D16). */
   readonly receiptPrints: ReceiptPrintQueue;
+  /** The back office's dashboard: a period's figures and what needs attention. */
+  readonly dashboard: Dashboard;
 }
 
 export function createGateway(deps: CoreDeps): Gateway {
@@ -140,5 +146,6 @@ export function createGateway(deps: CoreDeps): Gateway {
     tillAttempts: new TillAttempts(store, clock, ids, idempotency),
     receipts,
     receiptPrints: new ReceiptPrintQueue(store, clock, receipts, deps.receiptPrinter, logger, { ...DEFAULT_PRINT_QUEUE_SETTINGS, ...settings.receiptPrints }),
+    dashboard: new Dashboard({ store, clock, timeZone: settings.timeZone ?? hostTimeZone() }),
   };
 }

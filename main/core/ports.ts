@@ -594,6 +594,8 @@ export interface Repositories {
   tillAttempts: TillAttemptRepository;
   /** Receipt links, receipt e-mails, the receipt printer and its auto-print jobs (D16). */
   receipts: ReceiptRepository;
+  /** The dashboard's sums and needs-attention counts (read only). */
+  dashboard: DashboardRepository;
 }
 
 /**
@@ -998,4 +1000,52 @@ export type PrinterOutcome = { kind: 'printed' } | { kind: 'failed'; message: st
 /** Prints on an ESC/POS receipt printer (an adapter: main/infra/receipt-printer.ts); never throws. */
 export interface ReceiptPrinter {
   print(target: PrinterTarget, document: PrintDocument): Promise<PrinterOutcome>;
+}
+
+// ---- the back office's dashboard (docs/decisions.md "Dashboard") ---------------------------------
+
+/** A stretch of time: from `from` (inclusive) to `to` (exclusive), UTC ISO 8601 instants. */
+export interface TimeRange {
+  from: string;
+  to: string;
+}
+
+/**
+ * The figures of one time range for one currency and payment type. Payment attempts (payments and
+ * authorizations above 0; not account checks, payouts or PIN requests) count in the range they were
+ * made in, with what became of them; refunds in the range they were made in. Sums in minor units.
+ */
+export interface DashboardFigureRow {
+  /** Index of the range in the list asked for. */
+  range: number;
+  currency: string;
+  paymentType: string;
+  payments: number;
+  approved: number;
+  declined: number;
+  /** Payments that took money (something captured). */
+  captured: number;
+  capturedMinor: number;
+  refunds: number;
+  refundedMinor: number;
+}
+
+export interface DashboardAttention {
+  /** Postbacks whose attempts failed so far and that are retried. */
+  postbacksRetrying: number;
+  postbacksFailed: number;
+  /** Active, unpaid invoices whose pay link expires by `until`; the soonest first. */
+  invoicesExpiring: { count: number; items: Array<{ debtClaimNumber: string; expiresAt: string; amountMinor: number; currency: string }> };
+  /** Invoices whose latest e-mail failed; the latest failures first. */
+  invoiceEmailsFailed: { count: number; items: Array<{ debtClaimNumber: string; emailType: string; createdAt: string }> };
+  tokensSuspended: number;
+  /** Authorizations still uncaptured (status 4) that expire by `until`; the soonest first. */
+  authorizationsExpiring: { count: number; items: Array<{ transactionId: string; orderId: string | null; expiresAt: string; amountMinor: number; currency: string }> };
+}
+
+export interface DashboardRepository {
+  /** The figures of each range (sums in SQL), one row per range, currency and payment type that has any. */
+  figures(merchantId: string, ranges: readonly TimeRange[]): Promise<DashboardFigureRow[]>;
+  /** What needs attention at `now`; "soon" is up to `until`; `examples` items at most per list. */
+  attention(merchantId: string, now: string, until: string, examples: number): Promise<DashboardAttention>;
 }

@@ -175,6 +175,18 @@ const expectedByVersion: Record<number, Expected> = {
       { table: 'z_reports', columns: ['merchant_id', 'terminal_id', 'close_key'] },
     ],
   },
+  15: {
+    tables: ['dashboard_hours'],
+    indexes: {
+      refunds_merchant_created: ['merchant_id', 'created_at'],
+      transactions_authorized_expiry: ['merchant_id', 'expires_at'],
+      postback_outbox_retrying: ['merchant_id', 'state', 'attempts'],
+      invoices_merchant_expiry: ['merchant_id', 'expires_at', 'active', 'status'],
+      emails_merchant_status: ['merchant_id', 'status', 'created_at'],
+      network_tokens_merchant_status: ['merchant_id', 'status'],
+    },
+    unique: [{ table: 'dashboard_hours', columns: ['merchant_id', 'hour', 'currency', 'payment_type'] }],
+  },
 };
 
 function objectNames(db: Database.Database, type: 'table' | 'index'): string[] {
