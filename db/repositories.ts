@@ -66,6 +66,7 @@ function channelFromRow(r: Row): ChannelRecord {
     language: r.language as ChannelRecord['language'],
     senderEmail: optStr(r.sender_email),
     createdAt: str(r.created_at),
+    ...(typeof r.public_id === 'number' ? { publicId: r.public_id } : {}),
   };
 }
 

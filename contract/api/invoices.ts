@@ -17,7 +17,8 @@ import {
   PLAN_INTERVALS,
   PLAN_STATUSES,
 } from '../constants.js';
-import { Nullable, RefTo, StringEnum, StringIn } from './common.js';
+import { FieldErrorSchema, Nullable, RefTo, StringEnum, StringIn } from './common.js';
+import { TransactionSchema } from './transactions.js';
 
 const Text = (description?: string) => Type.Optional(Type.Union([Type.String(), Type.Null()], description ? { description } : {}));
 const Flag = (description: string) =>
@@ -185,12 +186,19 @@ export const InvoiceListQuerySchema = Type.Object({
 export type InvoiceListQuery = Static<typeof InvoiceListQuerySchema>;
 
 /**
- * The invoice error body. Not closed: authentication and idempotency answers of the same status
- * codes (D3 body) pass through the same serializer unchanged.
+ * The invoice error body: `message` and `error` (interface.md "Errors" rule 5), and `errors`, each
+ * field at fault with its own sentence (a path into the request: `invoice.currency`, `url_name`,
+ * `status`; query parameters by name), so a form can show each problem next to its field. Not
+ * closed: authentication and idempotency answers of the same status codes (D3 body) pass through
+ * the same serializer unchanged.
  */
 export const InvoiceErrorSchema = Type.Object(
-  { message: Type.Optional(Type.String()), error: Type.Optional(Type.String()) },
-  { additionalProperties: true, description: 'invoice error: message and error' },
+  {
+    message: Type.Optional(Type.String()),
+    error: Type.Optional(Type.String()),
+    errors: Type.Optional(Type.Array(FieldErrorSchema, { description: 'each field at fault with its own sentence; `message` joins them' })),
+  },
+  { additionalProperties: true, description: 'invoice error: message and error, and errors field by field' },
 );
 export type InvoiceError = Static<typeof InvoiceErrorSchema>;
 
@@ -257,3 +265,35 @@ export const InvoiceEmailSchema = Type.Object({
   created_at: Type.String(),
 });
 export type InvoiceEmail = Static<typeof InvoiceEmailSchema>;
+
+// ---- the back office (/ui, staff sessions of back office and admin) -----------------------------
+
+/** A channel of the merchant, for the back office's channel filter and the create form. */
+export const InvoiceChannelSchema = Type.Object({
+  url_name: Type.String(),
+  name: Type.String(),
+  channel_id: Type.Integer({ description: "the invoice's channel_id" }),
+  currency: Type.String({ description: 'default currency of new invoices' }),
+  language: StringEnum(INVOICE_LOCALES, { description: "default locale of the channel's e-mails" }),
+});
+export type InvoiceChannel = Static<typeof InvoiceChannelSchema>;
+export const InvoiceChannelListSchema = Type.Object({ channels: Type.Array(InvoiceChannelSchema) });
+export type InvoiceChannelList = Static<typeof InvoiceChannelListSchema>;
+
+/**
+ * `POST /ui/invoices/check` and `POST /ui/invoices/:invoice_number/check`: what the API would
+ * refuse in a create or update body, field by field, in the invoice error body's `errors` words;
+ * empty when it would be accepted. Nothing is written.
+ */
+export const InvoiceCheckSchema = Type.Object({ errors: Type.Array(FieldErrorSchema) });
+export type InvoiceCheck = Static<typeof InvoiceCheckSchema>;
+
+/** A payment made through the invoice's pay link: the transaction, and which instalment it paid. */
+export const InvoicePaymentSchema = Type.Object({
+  instalment: Nullable(Type.Integer({ description: 'the instalment of a payment plan; null without a plan' })),
+  plan_id: Nullable(Type.String()),
+  transaction: RefTo(TransactionSchema),
+});
+export type InvoicePayment = Static<typeof InvoicePaymentSchema>;
+export const InvoicePaymentListSchema = Type.Object({ payments: Type.Array(InvoicePaymentSchema, { description: 'newest first' }) });
+export type InvoicePaymentList = Static<typeof InvoicePaymentListSchema>;

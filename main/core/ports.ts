@@ -78,6 +78,8 @@ export interface ChannelRecord {
   language: 'en' | 'de' | 'pt';
   senderEmail: string | null;
   createdAt: string;
+  /** The number invoices answer as `channel_id` (assigned by the database on insert). */
+  publicId?: number;
 }
 
 export interface IdempotencyRecord {

@@ -10,6 +10,7 @@ import { checkIdempotencyKey, requestFingerprint, type IdempotencyStart } from '
 import type { Principal } from '../core/merchants/authenticator.js';
 import type { Operation } from '../core/operations.js';
 import { sendApiError } from './errors.js';
+import { invoiceAuditFacts } from './invoice-audit.js';
 import { AUDITED, NEEDS_APPROVAL, roleMay, routeKey } from './permissions.js';
 
 declare module 'fastify' {
@@ -103,16 +104,21 @@ async function authorizeStaff(gateway: Gateway, request: FastifyRequest, reply: 
 }
 
 /**
- * onSend hook: writes the audit entry of a staff action that succeeded (refunds, voids, captures)
- * before the reply leaves, so a client that reads the audit log next finds it. An idempotent
- * replay did nothing new and is not audited again.
+ * onSend hook: writes the audit entry of a staff action that succeeded (refunds, voids, captures,
+ * invoice changes) before the reply leaves, so a client that reads the audit log next finds it. An
+ * idempotent replay did nothing new and is not audited again.
  */
 export function auditStaffActions(gateway: Gateway) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
+  return async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const staff = request.principal?.staff;
     const action = AUDITED[routeKey(request.method, request.routeOptions.url ?? '')];
-    if (!staff || !action || reply.statusCode !== 200 || !request.principal?.merchantId) return;
+    if (!staff || !action || reply.statusCode < 200 || reply.statusCode > 299 || !request.principal?.merchantId) return;
     if (reply.getHeader('idempotent-replayed') !== undefined) return;
+    if (action.startsWith('invoice_')) {
+      const facts = invoiceAuditFacts(action, request, payload);
+      await gateway.staff.recordAudit(gateway.staff.auditRecord(request.principal.merchantId, staff.id, null, action, facts.subject, facts.detail));
+      return;
+    }
     const body = request.body as { transaction_id?: string; amount?: number; merchant_reference?: string } | undefined;
     // A till refund's reason travels as its merchant_reference (docs/decisions.md) and is kept here too.
     const detail = [body?.amount !== undefined ? `amount ${body.amount}` : '', action === 'refund' && body?.merchant_reference ? `reason: ${body.merchant_reference}` : '']

@@ -25,7 +25,20 @@ const ADMIN_ONLY: readonly RouteKey[] = ['POST /rest/webhook_key/rotate'];
 export const NEEDS_APPROVAL: Partial<Record<RouteKey, string>> = { 'POST /rest/refund': 'refund' };
 
 /** Actions that go to the audit log when staff do them. */
-export const AUDITED: Partial<Record<RouteKey, string>> = { 'POST /rest/refund': 'refund', 'POST /rest/reverse': 'void', 'POST /rest/capture': 'capture' };
+export const AUDITED: Partial<Record<RouteKey, string>> = {
+  'POST /rest/refund': 'refund',
+  'POST /rest/reverse': 'void',
+  'POST /rest/capture': 'capture',
+  // Every change of an invoice (decisions.md "Back office: invoices"); subject: the invoice number.
+  'POST /rest/invoices': 'invoice_create',
+  'PUT /rest/invoices/:invoice_number': 'invoice_update',
+  'PATCH /rest/invoices/:invoice_number': 'invoice_update',
+  'PUT /rest/invoices/:invoice_number/status_change': 'invoice_status',
+  'DELETE /rest/invoices/:invoice_number': 'invoice_delete',
+  'POST /rest/invoices/:invoice_number/payment_plan': 'invoice_plan_create',
+  'DELETE /rest/invoices/:invoice_number/payment_plan': 'invoice_plan_cancel',
+  'POST /rest/invoices/:invoice_number/reminder': 'invoice_reminder',
+};
 
 export function routeKey(method: string, url: string): RouteKey {
   return `${method.toUpperCase()} ${url}` as RouteKey;

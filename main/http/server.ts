@@ -45,6 +45,7 @@ import { checkoutRoutes } from './routes/checkouts.js';
 import { networkTokenRoutes } from './routes/network-tokens.js';
 import { invoiceRoutes } from './routes/invoices.js';
 import { invoiceEmailRoutes } from './routes/invoice-emails.js';
+import { invoiceBackOfficeRoutes } from './routes/invoice-back-office.js';
 import { transactionRoutes } from './routes/transactions.js';
 
 export const API_VERSION = '3.21.5';
@@ -203,6 +204,7 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
   await app.register(receiptRoutes(gateway));
   await app.register(reportRoutes(gateway));
   await app.register(dashboardRoutes(gateway));
+  await app.register(invoiceBackOfficeRoutes(gateway));
   await app.register(hostedPages(gateway));
 
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok', version: API_VERSION }));

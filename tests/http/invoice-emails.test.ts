@@ -182,18 +182,26 @@ describe('invoice e-mails', () => {
     await create({ debt_claim_number: 'R-2' });
     const noEmail = await inject('POST', '/rest/invoices/R-2/reminder');
     assert.equal(noEmail.statusCode, 422);
-    assert.deepEqual(noEmail.json(), { message: 'The invoice has no e-mail address.', error: 'The invoice has no e-mail address.' });
+    assert.deepEqual(noEmail.json(), {
+      message: 'The invoice has no e-mail address.',
+      error: 'The invoice has no e-mail address.',
+      errors: [{ field: 'invoice.email', message: 'The invoice has no e-mail address.' }],
+    });
 
     await create({ debt_claim_number: 'R-3', email: 'r3@example.com' });
     await inject('PUT', '/rest/invoices/R-3', { invoice: { active: false } });
     const inactive = await inject('POST', '/rest/invoices/R-3/reminder');
     assert.equal(inactive.statusCode, 422);
-    assert.deepEqual(inactive.json(), { message: 'Inactive invoices send no e-mails.', error: 'Inactive invoices send no e-mails.' });
+    assert.deepEqual(inactive.json(), {
+      message: 'Inactive invoices send no e-mails.',
+      error: 'Inactive invoices send no e-mails.',
+      errors: [{ field: 'invoice.active', message: 'Inactive invoices send no e-mails.' }],
+    });
     assert.deepEqual(await emails('R-3'), []);
 
     const unknown = await inject('POST', '/rest/invoices/NOPE/reminder');
     assert.equal(unknown.statusCode, 404);
-    assert.deepEqual(unknown.json(), { message: 'Invoice not found.', error: 'Invoice not found.' });
+    assert.deepEqual(unknown.json(), { message: 'Invoice not found.', error: 'Invoice not found.', errors: [{ field: 'invoice_number', message: 'Invoice not found.' }] });
   });
 
   test('a mailer that rejects: retried on the schedule, then failed with the error', async () => {

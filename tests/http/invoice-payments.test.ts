@@ -105,15 +105,20 @@ describe('invoice payments', () => {
       assert.equal((await inject('POST', planPath(number), { installments: 2, interval: 'week' })).statusCode, 201);
       const again = await inject('POST', planPath(number), { installments: 2, interval: 'week' });
       assert.equal(again.statusCode, 422);
-      assert.deepEqual(again.json(), { message: 'Invoice already has an active payment plan.', error: 'Invoice already has an active payment plan.' });
+      assert.deepEqual(again.json(), {
+        message: 'Invoice already has an active payment plan.',
+        error: 'Invoice already has an active payment plan.',
+        errors: [{ field: 'payment_plan', message: 'Invoice already has an active payment plan.' }],
+      });
       for (const body of [{ installments: 1, interval: 'week' }, { installments: 25, interval: 'month' }, { installments: 3, interval: 'day' }]) {
         const bad = await inject('POST', planPath(number), body);
         assert.equal(bad.statusCode, 422, JSON.stringify(body));
-        assert.deepEqual(Object.keys(bad.json()).sort(), ['error', 'message']);
+        assert.deepEqual(Object.keys(bad.json()).sort(), ['error', 'errors', 'message']);
+        assert.deepEqual(bad.json<{ errors: Array<{ field: string }> }>().errors.map((e) => e.field), [body.interval === 'day' ? 'interval' : 'installments']);
       }
       const missing = await inject('POST', planPath('NO-SUCH'), { installments: 2, interval: 'week' });
       assert.equal(missing.statusCode, 404);
-      assert.deepEqual(missing.json(), { message: 'Invoice not found.', error: 'Invoice not found.' });
+      assert.deepEqual(missing.json(), { message: 'Invoice not found.', error: 'Invoice not found.', errors: [{ field: 'invoice_number', message: 'Invoice not found.' }] });
       assert.equal((await inject('GET', planPath((await create()).invoice.debt_claim_number))).statusCode, 404, 'no plan yet');
     });
 
@@ -125,11 +130,15 @@ describe('invoice payments', () => {
 
       const deleted = await inject('DELETE', path);
       assert.equal(deleted.statusCode, 422);
-      assert.deepEqual(deleted.json(), { message: 'Payment plan must be stopped before deleting the invoice.', error: 'Invoice has an active payment plan.' });
+      assert.deepEqual(deleted.json(), {
+        message: 'Payment plan must be stopped before deleting the invoice.',
+        error: 'Invoice has an active payment plan.',
+        errors: [{ field: 'payment_plan', message: 'Invoice has an active payment plan.' }],
+      });
       for (const change of [{ amount: 20 }, { active: false }]) {
         const refused = await inject('PUT', path, { invoice: change });
         assert.equal(refused.statusCode, 422);
-        assert.deepEqual(refused.json(), { message: RESTRICTED, error: RESTRICTED });
+        assert.deepEqual(refused.json(), { message: RESTRICTED, error: RESTRICTED, errors: [{ field: `invoice.${Object.keys(change)[0] ?? ''}`, message: RESTRICTED }] });
       }
       assert.equal((await inject('PUT', path, { invoice: { description: 'still fine' } })).statusCode, 200);
 

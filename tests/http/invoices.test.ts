@@ -66,11 +66,21 @@ describe('invoices', () => {
       tx.invoices.insertPlan({ id: `plan-${invoiceId}-${status}`, invoiceId, status, installments: 3, interval: 'month', createdAt: now, updatedAt: now }),
     );
   };
-  /** Asserts the invoice error body of interface.md "Errors" rule 5: exactly message and error. */
+  /**
+   * Asserts the invoice error body of interface.md "Errors" rule 5: exactly these message and error,
+   * no invoice; and `errors` (decisions.md "Back office: invoices"), each field at fault with its
+   * own sentence: together they are the message (one problem: its sentence is `error`).
+   */
   const assertInvoiceError = (response: { statusCode: number; body: string; headers: Record<string, unknown> }, status: number, message: string, error = message) => {
     assert.equal(response.statusCode, status, response.body);
     assert.match(String(response.headers['content-type']), /^application\/json/);
-    assert.deepEqual(JSON.parse(response.body), { message, error });
+    const body = JSON.parse(response.body) as { message: string; error: string; errors: Array<{ field: string; message: string }> };
+    assert.deepEqual(Object.keys(body).sort(), ['error', 'errors', 'message']);
+    assert.deepEqual({ message: body.message, error: body.error }, { message, error });
+    assert.ok(body.errors.length > 0, 'errors names the field at fault');
+    for (const entry of body.errors) assert.deepEqual(Object.keys(entry).sort(), ['field', 'message']);
+    if (body.errors.length === 1) assert.equal(body.errors[0]?.message, error);
+    else assert.equal(body.errors.map((e) => e.message).join(' '), message);
   };
 
   describe('create', () => {

@@ -15,9 +15,9 @@
  * order_id (`{plan id}-{n}`; `{invoice uuid}` without a plan), and an instalment counts as paid when
  * the latest transaction of its order is completed.
  */
-import type { Instalment, PaymentPlan, PaymentPlanReply } from '../../../contract/api/invoices.js';
+import type { Instalment, InvoicePayment, InvoicePaymentList, PaymentPlan, PaymentPlanReply } from '../../../contract/api/invoices.js';
 import { ErrorCode, TransactionStatus as S } from '../../../contract/codes.js';
-import { MAX_INSTALLMENTS, MIN_INSTALLMENTS, PLAN_INTERVALS, type InvoiceStatus, type PaymentType } from '../../../contract/constants.js';
+import { MAX_INSTALLMENTS, MIN_INSTALLMENTS, PLAN_INTERVALS, TRANSACTION_LIST_MAX_LIMIT, type InvoiceStatus, type PaymentType } from '../../../contract/constants.js';
 import { currencyExponent, minorToAmount } from '../../../contract/money.js';
 import { apiError, failure, success, validationError, type ApiError, type Outcome } from '../errors.js';
 import { KeyedLock } from '../locks.js';
@@ -25,6 +25,7 @@ import type { Operations } from '../operations.js';
 import { HOSTED_METHODS } from '../checkout/checkouts.js';
 import { CAPABILITIES } from '../payments/payment-types.js';
 import type { Payments } from '../payments/payments.js';
+import { transactionView } from '../transactions/queries.js';
 import type { Clock, Ids, PaymentPlanRecord, Repositories, Store, StoredInvoice, TransactionRecord } from '../ports.js';
 
 export const PLAN_MESSAGES = {
@@ -238,6 +239,33 @@ export class InvoicePayments {
       const now = this.deps.clock.now().toISOString();
       await tx.invoices.setPlanStatus(plan.id, 'cancelled', now);
       return success({ payment_plan: await this.planView(tx, invoice, { ...plan, status: 'cancelled', updatedAt: now }), message: 'Payment plan cancelled.', error: null });
+    });
+  }
+
+  /**
+   * The payments made through the invoice's pay link (`GET /ui/invoices/:invoice_number/payments`),
+   * newest first: every transaction of its orders (the invoice's uuid, and `{plan id}-{n}` of each
+   * of its plans, also cancelled ones) that the pay page started for this invoice.
+   */
+  async payments(merchantId: string, number: string): Promise<Outcome<InvoicePaymentList>> {
+    return this.deps.store.read(async (r): Promise<Outcome<InvoicePaymentList>> => {
+      const invoice = await r.invoices.resolve(merchantId, number);
+      if (!invoice) return failure(invoiceNotFound());
+      const orders: Array<{ orderId: string; plan: PaymentPlanRecord | undefined; instalment: number | null }> = [{ orderId: invoice.uuid, plan: undefined, instalment: null }];
+      for (const plan of await r.invoices.plans(invoice.id)) {
+        for (let k = 1; k <= plan.installments; k++) orders.push({ orderId: orderId(invoice, plan, k), plan, instalment: k });
+      }
+      const payments: InvoicePayment[] = [];
+      for (const order of orders) {
+        const rows = await r.transactions.list(merchantId, { orderId: order.orderId, limit: TRANSACTION_LIST_MAX_LIMIT, offset: 0 });
+        for (const t of rows) {
+          // The order id alone could be reused by API calls; the pay page marks its own payments.
+          if (t.details.invoice_id !== invoice.id) continue;
+          payments.push({ instalment: order.instalment, plan_id: order.plan?.id ?? null, transaction: transactionView(t) });
+        }
+      }
+      payments.sort((a, b) => b.transaction.created_at.localeCompare(a.transaction.created_at) || b.transaction.transaction_id.localeCompare(a.transaction.transaction_id));
+      return success({ payments });
     });
   }
 

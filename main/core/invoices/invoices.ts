@@ -12,7 +12,7 @@
  */
 import countries from 'i18n-iso-countries';
 import type { FieldError } from '../../../contract/api/common.js';
-import type { Invoice, InvoiceLastEmail, InvoiceEmail, InvoiceReply, Pagination, InvoiceList, InvoiceListQuery } from '../../../contract/api/invoices.js';
+import type { Invoice, InvoiceChannel, InvoiceError, InvoiceLastEmail, InvoiceEmail, InvoiceReply, Pagination, InvoiceList, InvoiceListQuery } from '../../../contract/api/invoices.js';
 import { ErrorCode } from '../../../contract/codes.js';
 import {
   EXPIRY_UNITS,
@@ -29,7 +29,7 @@ import { currencyExponent, decimalText, decimalTextToMinor, minorToAmount } from
 import { apiError, failure, success, type ApiError, type Outcome, type Reply } from '../errors.js';
 import type { Operation } from '../operations.js';
 import { renderInvoiceMail } from '../mail/templates.js';
-import type { ChannelRecord, Clock, EmailRecord, Ids, InvoiceFilter, InvoiceRecord, QrCodes, Store, StoredInvoice } from '../ports.js';
+import type { ChannelRecord, Clock, EmailRecord, Ids, InvoiceFilter, InvoiceRecord, QrCodes, Repositories, Store, StoredInvoice } from '../ports.js';
 
 export const QR_CODE_WIDTH = 250;
 
@@ -102,19 +102,49 @@ function invoiceProblem(code: ErrorCode, message: string, error: string = messag
 
 const notFound = (): ApiError => invoiceProblem(ErrorCode.notFound, MESSAGES.notFound, MESSAGES.notFound, 'invoice_number');
 
-/** Field validation: one message naming every bad field, used as both `message` and `error`. */
-function invalid(problems: string[], fields: string[]): ApiError {
-  const text = problems.join(' ');
-  return invoiceProblem(ErrorCode.validation, text, text, fields.join(', '));
+/**
+ * The problems found in a request, in order, each naming its field as a path into the request
+ * (`invoice.currency`, `url_name`; query parameters by name): the `errors` of the invoice error body.
+ */
+class Problems {
+  readonly list: FieldError[] = [];
+
+  add(field: string, message: string): void {
+    this.list.push({ field, message });
+  }
+
+  has(field: string): boolean {
+    return this.list.some((p) => p.field === field);
+  }
+
+  get any(): boolean {
+    return this.list.length > 0;
+  }
 }
 
-/** The HTTP reply of an invoice outcome: the value, or `{message, error}` with 404 or 422. */
+/**
+ * Field validation: one message naming every bad field, used as both `message` and `error` (the
+ * text of each problem in order), and each field with its own sentence in `errors`.
+ */
+function invalid(problems: Problems): ApiError {
+  const text = problems.list.map((p) => p.message).join(' ');
+  return apiError(ErrorCode.validation, text, problems.list);
+}
+
+/**
+ * The HTTP reply of an invoice outcome: the value, or the invoice error body with 404 or 422:
+ * `{message, error}` (interface.md "Errors" rule 5) and `errors`, each field at fault with its own
+ * sentence (decisions.md "Back office: invoices"; an addition old clients ignore).
+ */
 export function toInvoiceReply<T>(outcome: Outcome<T>): Reply {
   if (outcome.ok) return { status: outcome.status, body: outcome.value };
-  const error = outcome.error;
-  // Errors that did not come from this module (none expected) keep their message as both.
+  return { status: outcome.error.error_code === ErrorCode.notFound ? 404 : 422, body: invoiceErrorBody(outcome.error) };
+}
+
+/** `{message, error, errors}` of an invoice ApiError: `error` is the one problem's own text (it differs for status and delete), else the message. */
+export function invoiceErrorBody(error: ApiError): InvoiceError {
   const detail = error.errors.length === 1 && error.errors[0] ? error.errors[0].message : error.message;
-  return { status: error.error_code === ErrorCode.notFound ? 404 : 422, body: { message: error.message, error: detail } };
+  return { message: error.message, error: detail, errors: error.errors };
 }
 
 // ---- parsing of the loosely typed fields -----------------------------------------------------
@@ -198,6 +228,23 @@ interface Checked {
   active?: boolean;
 }
 
+/** A create request that passed every check. */
+interface PreparedInvoice {
+  channel: ChannelRecord;
+  checked: Checked;
+  currency: string;
+  amountMinor: number;
+  sendInitialEmail: boolean;
+}
+
+/** An update request checked against the invoice it changes (nothing written yet). */
+interface PlannedUpdate {
+  current: StoredInvoice;
+  next: InvoiceRecord;
+  activeChanges: boolean;
+  renumbered: boolean;
+}
+
 export class Invoices {
   constructor(private readonly deps: InvoicesDeps) {}
 
@@ -205,14 +252,10 @@ export class Invoices {
     return `${this.deps.publicUrl()}/pay/${uuid}`;
   }
 
-  /** Checks the fields that create and update share; problems are collected in order. */
-  private check(fields: InvoiceFields, problems: string[], bad: string[], named?: FieldError[]): Checked {
+  /** Checks the fields that create and update share; problems are collected in order, as `{prefix}{field}`. */
+  private check(fields: InvoiceFields, problems: Problems, prefix = 'invoice.'): Checked {
     const changes: Partial<InvoiceRecord> = {};
-    const fail = (field: string, text: string) => {
-      problems.push(text);
-      if (!bad.includes(field)) bad.push(field);
-      named?.push({ field, message: text });
-    };
+    const fail = (field: string, text: string) => problems.add(`${prefix}${field}`, text);
     const has = (field: keyof InvoiceFields) => Object.hasOwn(fields, field) && fields[field] !== undefined;
 
     for (const [field, [key, max]] of Object.entries(TEXT_FIELDS) as Array<[TextField, readonly [keyof InvoiceRecord, number]]>) {
@@ -339,14 +382,15 @@ export class Invoices {
    * every bad field also when the request's schema failed.
    */
   fieldProblems(fields: InvoiceFields, creating: boolean): FieldError[] {
-    const named: FieldError[] = [];
+    const problems = new Problems();
+    const named = problems.list;
     const rest: InvoiceFields = { ...fields };
     if (creating) {
       delete rest.active;
       if (Object.hasOwn(fields, 'status')) named.push({ field: 'status', message: 'Status cannot be set here; use PUT /rest/invoices/:invoice_number/status_change.' });
     }
-    const checked = this.check(rest, [], [], named);
-    const has = (field: string) => named.some((n) => n.field === field);
+    const checked = this.check(rest, problems, '');
+    const has = (field: string) => problems.has(field);
     if (checked.amount !== undefined && !has('amount')) {
       // Without a currency in the body (the channel's applies) only what is wrong in any currency counts.
       const result = parseInvoiceAmount(checked.amount, currencyExponent(checked.changes.currency ?? '') ?? 4);
@@ -360,12 +404,11 @@ export class Invoices {
     return named;
   }
 
-  private amountInto(checked: Checked, currency: string, problems: string[], bad: string[]): number | undefined {
+  private amountInto(checked: Checked, currency: string, problems: Problems): number | undefined {
     if (checked.amount === undefined) return undefined;
     const result = parseInvoiceAmount(checked.amount, currencyExponent(currency) ?? 2);
     if ('problem' in result) {
-      problems.push(result.problem);
-      bad.push('amount');
+      problems.add('invoice.amount', result.problem);
       return undefined;
     }
     return result.minor;
@@ -428,44 +471,53 @@ export class Invoices {
     return { invoice: this.view(record, lastEmail), message, error: null, paylink, qrcode: await this.deps.qrCodes.pngDataUrl(paylink, QR_CODE_WIDTH) };
   }
 
-  /** `POST /rest/invoices`: root `url_name` and the `invoice` object (create rules 1-6). */
-  async create(operation: Operation, urlName: unknown, fields: InvoiceFields): Promise<Outcome<InvoiceReply>> {
-    const merchantId = operation.context.merchantId;
-    const problems: string[] = [];
-    const bad: string[] = [];
+  /** Everything create checks before it writes: the channel, rules 1, 3 and 4-6, every field. */
+  private async prepareCreate(merchantId: string, urlName: unknown, fields: InvoiceFields): Promise<Outcome<PreparedInvoice>> {
+    const problems = new Problems();
     let channel: ChannelRecord | undefined;
     if (typeof urlName !== 'string' || urlName.trim() === '') {
-      problems.push("Url name can't be blank.");
-      bad.push('url_name');
+      problems.add('url_name', "Url name can't be blank.");
     } else {
       channel = await this.deps.store.read((r) => r.channels.findByUrlName(urlName));
       if (!channel || channel.merchantId !== merchantId) {
         channel = undefined;
-        problems.push('Url name does not name a channel of this merchant.');
-        bad.push('url_name');
+        problems.add('url_name', 'Url name does not name a channel of this merchant.');
       }
     }
     if (Object.hasOwn(fields, 'status')) {
-      problems.push('Status cannot be set here; use PUT /rest/invoices/:invoice_number/status_change.');
-      bad.push('status');
+      problems.add('invoice.status', 'Status cannot be set here; use PUT /rest/invoices/:invoice_number/status_change.');
     }
     // Rule 1: an `active` value is ignored; new invoices are always active.
     const rest: InvoiceFields = { ...fields };
     delete rest.active;
-    const checked = this.check(rest, problems, bad);
+    const checked = this.check(rest, problems);
     const currency = checked.changes.currency ?? channel?.currency ?? 'EUR';
-    if (checked.amount === undefined && !bad.includes('amount')) {
-      problems.push("Amount can't be blank.");
-      bad.push('amount');
-    }
-    const amountMinor = this.amountInto(checked, currency, problems, bad);
+    if (checked.amount === undefined && !problems.has('invoice.amount')) problems.add('invoice.amount', "Amount can't be blank.");
+    const amountMinor = this.amountInto(checked, currency, problems);
     const sendInitialEmail = checked.changes.sendInitialEmail ?? false;
     // Rule 3: the e-mail needs an address.
-    if (sendInitialEmail && !checked.changes.email && !bad.includes('email')) {
-      problems.push('Email is required when send_initial_email is true.');
-      bad.push('email');
+    if (sendInitialEmail && !checked.changes.email && !problems.has('invoice.email')) {
+      problems.add('invoice.email', 'Email is required when send_initial_email is true.');
     }
-    if (problems.length || !channel || amountMinor === undefined) return failure(invalid(problems, bad));
+    if (problems.any || !channel || amountMinor === undefined) return failure(invalid(problems));
+    return success({ channel, checked, currency, amountMinor, sendInitialEmail });
+  }
+
+  /**
+   * What `POST /rest/invoices` would refuse in this body, field by field (the same checks, nothing
+   * written): the back office's form asks this before it creates.
+   */
+  async checkCreate(merchantId: string, urlName: unknown, fields: InvoiceFields): Promise<FieldError[]> {
+    const prepared = await this.prepareCreate(merchantId, urlName, fields);
+    return prepared.ok ? [] : prepared.error.errors;
+  }
+
+  /** `POST /rest/invoices`: root `url_name` and the `invoice` object (create rules 1-6). */
+  async create(operation: Operation, urlName: unknown, fields: InvoiceFields): Promise<Outcome<InvoiceReply>> {
+    const merchantId = operation.context.merchantId;
+    const prepared = await this.prepareCreate(merchantId, urlName, fields);
+    if (!prepared.ok) return prepared;
+    const { channel, checked, currency, amountMinor, sendInitialEmail } = prepared.value;
 
     const now = this.deps.clock.now().toISOString();
     const channelId = channel.id;
@@ -523,7 +575,7 @@ export class Invoices {
       }
       const stored = await tx.invoices.insert(record);
       // Rule 3: the e-mail is queued in the same unit of work, only when asked for.
-      const email = sendInitialEmail && channel ? this.queueEmail(stored, channel, stored.initialEmailType ?? 'initial') : undefined;
+      const email = sendInitialEmail ? this.queueEmail(stored, channel, stored.initialEmailType ?? 'initial') : undefined;
       if (email) await tx.emails.insert(email);
       return success({ invoice: this.view(stored, email), message: 'Invoice created.', error: null, paylink, qrcode } satisfies InvoiceReply, 201);
     });
@@ -537,52 +589,68 @@ export class Invoices {
 
   /** `PUT`/`PATCH /rest/invoices/:invoice_number`: only the sent fields change (update rules). */
   async update(merchantId: string, number: string, fields: InvoiceFields): Promise<Outcome<InvoiceReply>> {
-    const problems: string[] = [];
-    const bad: string[] = [];
-    if (Object.hasOwn(fields, 'status')) {
-      problems.push('Status cannot be changed here; use PUT /rest/invoices/:invoice_number/status_change.');
-      bad.push('status');
-    }
-    const checked = this.check(fields, problems, bad);
     const outcome = await this.deps.store.run(async (tx): Promise<Outcome<StoredInvoice>> => {
-      const current = await tx.invoices.resolve(merchantId, number);
-      if (!current) return failure(notFound());
-      const currency = checked.changes.currency ?? current.currency;
-      const amountMinor = this.amountInto(checked, currency, problems, bad);
-      if (amountMinor === undefined && currencyExponent(currency) !== currencyExponent(current.currency) && !bad.includes('amount')) {
-        problems.push('Amount must be sent again when the currency changes to one with another number of decimals.');
-        bad.push('amount');
-      }
-      if (problems.length) return failure(invalid(problems, bad));
-      const amountChanges = amountMinor !== undefined && amountMinor !== current.amountMinor;
-      const activeChanges = checked.active !== undefined && checked.active !== current.active;
-      if (amountChanges || activeChanges) {
-        const plans = await tx.invoices.plans(current.id);
-        if (current.status !== 'pending' || plans.length > 0) {
-          return failure(invoiceProblem(ErrorCode.invalidState, MESSAGES.restricted, MESSAGES.restricted, amountChanges ? 'amount' : 'active'));
-        }
-      }
-      const now = this.deps.clock.now().toISOString();
-      const next: InvoiceRecord = { ...current, ...checked.changes, updatedAt: now };
-      if (amountMinor !== undefined) next.amountMinor = amountMinor;
-      if (checked.active !== undefined) next.active = checked.active;
-      next.expiresAt = this.expiresAt(next.createdAt, next.expiresIn, next.expiresInUnit);
-      const renumbered = next.debtClaimNumber !== current.debtClaimNumber;
-      if (next.active && activeChanges) {
-        // Activation never takes a number away: the other holder must be deactivated first.
-        const holder = await tx.invoices.activeHolder(next.channelId, next.debtClaimNumber, current.id);
-        if (holder) {
-          const text = `Another active invoice in this channel has the number ${next.debtClaimNumber}; deactivate it first.`;
-          return failure(invoiceProblem(ErrorCode.invalidState, text, text, 'active'));
-        }
-      } else if (next.active && renumbered) {
+      const planned = await this.planUpdate(tx, merchantId, number, fields);
+      if (!planned.ok) return planned;
+      const { current, next, activeChanges, renumbered } = planned.value;
+      if (next.active && renumbered && !activeChanges) {
         // An active invoice given a new number takes it from the channel's active holder.
-        await tx.invoices.deactivateNumber(next.channelId, next.debtClaimNumber, now, current.id);
+        await tx.invoices.deactivateNumber(next.channelId, next.debtClaimNumber, next.updatedAt, current.id);
       }
       return success(await tx.invoices.update(next));
     });
     if (!outcome.ok) return outcome;
     return success(await this.wrap(outcome.value, 'Invoice updated.'));
+  }
+
+  /**
+   * What `PUT /rest/invoices/:invoice_number` would refuse in this body, field by field (the same
+   * checks against the invoice as it is now, nothing written): the back office asks this before it
+   * saves an edit or (de)activates, so a refusal is shown in the API's words without a failed call.
+   */
+  async checkUpdate(merchantId: string, number: string, fields: InvoiceFields): Promise<Outcome<{ errors: FieldError[] }>> {
+    const planned = await this.deps.store.read((r) => this.planUpdate(r, merchantId, number, fields));
+    if (planned.ok) return success({ errors: [] });
+    if (planned.error.error_code === ErrorCode.notFound) return planned;
+    return success({ errors: planned.error.errors });
+  }
+
+  /** The update rules, read-only: the invoice as it would be stored, or why the update is refused. */
+  private async planUpdate(r: Repositories, merchantId: string, number: string, fields: InvoiceFields): Promise<Outcome<PlannedUpdate>> {
+    const problems = new Problems();
+    if (Object.hasOwn(fields, 'status')) problems.add('invoice.status', 'Status cannot be changed here; use PUT /rest/invoices/:invoice_number/status_change.');
+    const checked = this.check(fields, problems);
+    const current = await r.invoices.resolve(merchantId, number);
+    if (!current) return failure(notFound());
+    const currency = checked.changes.currency ?? current.currency;
+    const amountMinor = this.amountInto(checked, currency, problems);
+    if (amountMinor === undefined && currencyExponent(currency) !== currencyExponent(current.currency) && !problems.has('invoice.amount')) {
+      problems.add('invoice.amount', 'Amount must be sent again when the currency changes to one with another number of decimals.');
+    }
+    if (problems.any) return failure(invalid(problems));
+    const amountChanges = amountMinor !== undefined && amountMinor !== current.amountMinor;
+    const activeChanges = checked.active !== undefined && checked.active !== current.active;
+    if (amountChanges || activeChanges) {
+      const plans = await r.invoices.plans(current.id);
+      if (current.status !== 'pending' || plans.length > 0) {
+        return failure(invoiceProblem(ErrorCode.invalidState, MESSAGES.restricted, MESSAGES.restricted, amountChanges ? 'invoice.amount' : 'invoice.active'));
+      }
+    }
+    const now = this.deps.clock.now().toISOString();
+    const next: InvoiceRecord = { ...current, ...checked.changes, updatedAt: now };
+    if (amountMinor !== undefined) next.amountMinor = amountMinor;
+    if (checked.active !== undefined) next.active = checked.active;
+    next.expiresAt = this.expiresAt(next.createdAt, next.expiresIn, next.expiresInUnit);
+    const renumbered = next.debtClaimNumber !== current.debtClaimNumber;
+    if (next.active && activeChanges) {
+      // Activation never takes a number away: the other holder must be deactivated first.
+      const holder = await r.invoices.activeHolder(next.channelId, next.debtClaimNumber, current.id);
+      if (holder) {
+        const text = `Another active invoice in this channel has the number ${next.debtClaimNumber}; deactivate it first.`;
+        return failure(invoiceProblem(ErrorCode.invalidState, text, text, 'invoice.active'));
+      }
+    }
+    return success({ current, next, activeChanges, renumbered });
   }
 
   /** `PUT /rest/invoices/:invoice_number/status_change`: the only way to set the status. */
@@ -615,39 +683,30 @@ export class Invoices {
 
   /** `GET /rest/invoices`: newest first, 50 a page. */
   async list(merchantId: string, query: InvoiceListQuery): Promise<Outcome<InvoiceList>> {
-    const problems: string[] = [];
-    const bad: string[] = [];
+    const problems = new Problems();
     const filter: Omit<InvoiceFilter, 'limit' | 'offset'> = {};
     if (query.status !== undefined && query.status !== '') {
-      if (!(INVOICE_STATUSES as readonly string[]).includes(query.status)) {
-        problems.push(MESSAGES.allowedStatuses);
-        bad.push('status');
-      } else filter.status = query.status as InvoiceStatus;
+      if (!(INVOICE_STATUSES as readonly string[]).includes(query.status)) problems.add('status', MESSAGES.allowedStatuses);
+      else filter.status = query.status as InvoiceStatus;
     }
     for (const [field, key] of [['created_at_from', 'createdFrom'], ['created_at_to', 'createdBefore']] as const) {
       const value = query[field];
       if (value === undefined || value === '') continue;
-      if (!isDate(value)) {
-        problems.push(`${label(field)} must be a date in the form YYYY-MM-DD.`);
-        bad.push(field);
-      } else if (key === 'createdFrom') filter.createdFrom = `${value}T00:00:00.000Z`;
+      if (!isDate(value)) problems.add(field, `${label(field)} must be a date in the form YYYY-MM-DD.`);
+      else if (key === 'createdFrom') filter.createdFrom = `${value}T00:00:00.000Z`;
       else filter.createdBefore = new Date(Date.parse(`${value}T00:00:00.000Z`) + UNIT_MS.days).toISOString();
     }
     let page = 1;
     if (query.page !== undefined && query.page !== '') {
-      if (!/^\d{1,9}$/.test(query.page) || Number(query.page) < 1) {
-        problems.push('Page must be a whole number from 1.');
-        bad.push('page');
-      } else page = Number(query.page);
+      if (!/^\d{1,9}$/.test(query.page) || Number(query.page) < 1) problems.add('page', 'Page must be a whole number from 1.');
+      else page = Number(query.page);
     }
     if (query.url_name !== undefined && query.url_name !== '') {
       const channel = await this.deps.store.read((r) => r.channels.findByUrlName(query.url_name ?? ''));
-      if (!channel || channel.merchantId !== merchantId) {
-        problems.push('Url name does not name a channel of this merchant.');
-        bad.push('url_name');
-      } else filter.channelId = channel.id;
+      if (!channel || channel.merchantId !== merchantId) problems.add('url_name', 'Url name does not name a channel of this merchant.');
+      else filter.channelId = channel.id;
     }
-    if (problems.length) return failure(invalid(problems, bad));
+    if (problems.any) return failure(invalid(problems));
 
     const { count, records } = await this.deps.store.read(async (r) => ({
       count: await r.invoices.count(merchantId, filter),
@@ -704,11 +763,11 @@ export class Invoices {
       if (!current) return failure(notFound());
       if (!current.active) {
         const text = 'Inactive invoices send no e-mails.';
-        return failure(invoiceProblem(ErrorCode.invalidState, text, text, 'active'));
+        return failure(invoiceProblem(ErrorCode.invalidState, text, text, 'invoice.active'));
       }
       if (!current.email) {
         const text = 'The invoice has no e-mail address.';
-        return failure(invoiceProblem(ErrorCode.invalidState, text, text, 'email'));
+        return failure(invoiceProblem(ErrorCode.invalidState, text, text, 'invoice.email'));
       }
       if (!channel) return failure(notFound());
       await tx.emails.insert(this.queueEmail(current, channel, 'reminder'));
@@ -716,6 +775,12 @@ export class Invoices {
     });
     if (!outcome.ok) return outcome;
     return success(await this.wrap(outcome.value, 'Reminder queued.'));
+  }
+
+  /** The merchant's channels (`GET /ui/invoice-channels`): what invoices can be created in, and the list's filter. */
+  async channels(merchantId: string): Promise<InvoiceChannel[]> {
+    const records = await this.deps.store.read((r) => r.channels.listByMerchant(merchantId));
+    return records.map((c) => ({ url_name: c.urlName, name: c.name, channel_id: c.publicId ?? 0, currency: c.currency, language: c.language }));
   }
 
   /** `GET /rest/emails?invoice_number=`: the invoice's e-mails, newest first, with their text. */

@@ -15,10 +15,9 @@ import { apiResponses } from '../responses.js';
 
 function errorHandler(error: FastifyError & { validation?: Parameters<typeof fieldErrorsFromAjv>[0]; validationContext?: string }, _request: FastifyRequest, reply: FastifyReply) {
   if (!error.validation) throw error;
-  const text = fieldErrorsFromAjv(error.validation, error.validationContext)
-    .map((f) => `${f.field} ${f.message}.`)
-    .join(' ');
-  return reply.code(422).send({ message: text, error: text });
+  const errors = fieldErrorsFromAjv(error.validation, error.validationContext).map((f) => ({ field: f.field, message: `${f.field} ${f.message}.` }));
+  const text = errors.map((f) => f.message).join(' ');
+  return reply.code(422).send({ message: text, error: text, errors });
 }
 
 export function invoiceEmailRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {

@@ -8,7 +8,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { IdempotencyHeaders } from '../../../contract/api/common.js';
+import { IdempotencyHeaders, type FieldError } from '../../../contract/api/common.js';
 import {
   InvoiceCreateBodySchema,
   InvoiceErrorSchema,
@@ -34,24 +34,34 @@ function responses(success: Record<number, TSchema>, errors: number[]): Record<n
   return all;
 }
 
+export type ValidationError = FastifyError & { validation?: AjvError[]; validationContext?: string };
+
 /**
- * Schema failures on invoice routes: 422 `{message, error}` naming what the schema found and, for a
- * body, what the invoice rules find in the rest of it (every bad field at once); anything else goes
- * to the D3 handler.
+ * What the schema found wrong in a request of an invoice route and, for a body, what the invoice
+ * rules find in the rest of it (every bad field at once), each field with its own sentence.
  */
-function invoiceErrorHandler(error: FastifyError & { validation?: AjvError[]; validationContext?: string }, request: FastifyRequest, reply: FastifyReply) {
+export function invoiceValidationErrors(validation: AjvError[], context: string | undefined, request: FastifyRequest): FieldError[] {
+  const schemaFields = fieldErrorsFromAjv(validation, context);
+  const rules = context === 'body' ? coreFieldErrors(request, validation, schemaFields) : [];
+  return [...schemaFields.map((f) => ({ field: f.field, message: `${f.field} ${f.message}.` })), ...rules];
+}
+
+/**
+ * Schema failures on invoice routes: 422 in the invoice error body (`{message, error, errors}`);
+ * anything else goes to the D3 handler.
+ */
+function invoiceErrorHandler(error: ValidationError, request: FastifyRequest, reply: FastifyReply) {
   if (!error.validation) throw error;
   if ((request.routeOptions.url ?? '').endsWith('/status_change')) {
-    return reply.code(422).send({ message: MESSAGES.invalidStatus, error: MESSAGES.allowedStatuses });
+    return reply.code(422).send({ message: MESSAGES.invalidStatus, error: MESSAGES.allowedStatuses, errors: [{ field: 'status', message: MESSAGES.allowedStatuses }] });
   }
-  const schemaFields = fieldErrorsFromAjv(error.validation, error.validationContext);
-  const rules = error.validationContext === 'body' ? coreFieldErrors(request, error.validation, schemaFields) : [];
-  const text = [...schemaFields.map((f) => `${f.field} ${f.message}.`), ...rules.map((f) => f.message)].join(' ');
-  return reply.code(422).send({ message: text, error: text });
+  const errors = invoiceValidationErrors(error.validation, error.validationContext, request);
+  const text = errors.map((f) => f.message).join(' ');
+  return reply.code(422).send({ message: text, error: text, errors });
 }
 
 /** The invoice rules for the `invoice` object of a body, as `invoice.<field>` with the rule's sentence. */
-function invoiceChecks(gateway: Gateway, creating: boolean): BodyFieldCheck {
+export function invoiceChecks(gateway: Gateway, creating: boolean): BodyFieldCheck {
   return (body) => {
     const invoice = body.invoice;
     if (typeof invoice !== 'object' || invoice === null || Array.isArray(invoice)) return [];

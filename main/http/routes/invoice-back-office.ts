@@ -1,0 +1,125 @@
+/**
+ * What the back office's invoice screens need beside the invoice API (which staff sessions of back
+ * office and admin call as it is, docs/api.md "Invoices"): the merchant's channels, the payments made
+ * through an invoice's pay link, and the checks of the create and edit forms. A check answers what
+ * `POST /rest/invoices` or `PUT /rest/invoices/:invoice_number` would refuse in the same body, field
+ * by field, with the same schema and the same rules and words, and writes nothing: the form shows
+ * each problem next to its field before it sends (decisions.md "Back office: invoices"). A cashier
+ * gets 403.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  InvoiceChannelListSchema,
+  InvoiceCheckSchema,
+  InvoiceCreateBodySchema,
+  InvoiceErrorSchema,
+  InvoiceNumberParams,
+  InvoicePaymentListSchema,
+  InvoiceUpdateBodySchema,
+} from '../../../contract/api/invoices.js';
+import { ErrorCode } from '../../../contract/codes.js';
+import { apiError } from '../../core/errors.js';
+import type { Gateway } from '../../core/gateway.js';
+import { toInvoiceReply, type InvoiceFields } from '../../core/invoices/invoices.js';
+import { requireStaffSession, send } from '../api-context.js';
+import { sendApiError } from '../errors.js';
+import { apiResponses } from '../responses.js';
+import { invoiceChecks, invoiceValidationErrors, type ValidationError } from './invoices.js';
+
+const tags = ['Back-office UI'];
+
+/** The check routes, whose answer to a body the schema refuses is that body's errors (200). */
+const CHECKS = new Set(['/ui/invoices/check', '/ui/invoices/:invoice_number/check']);
+
+function merchantOfStaff(request: FastifyRequest): string {
+  const merchantId = request.principal?.merchantId;
+  if (!merchantId) throw new Error('invoice route reached without a staff session');
+  return merchantId;
+}
+
+export function invoiceBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    const session = requireStaffSession(gateway);
+    // Invoices are the back office's (docs/decisions.md D9): a cashier is kept out here as on /rest/invoices.
+    const onRequest = async (request: FastifyRequest, reply: FastifyReply) => {
+      await session(request, reply);
+      if (reply.sent) return reply;
+      if (request.principal?.staff?.role === 'cashier') return sendApiError(reply, apiError(ErrorCode.forbidden, 'Invoices are for back office and admin staff'));
+      return undefined;
+    };
+
+    app.setErrorHandler((error: ValidationError, request, reply) => {
+      if (!error.validation) throw error;
+      const errors = invoiceValidationErrors(error.validation, error.validationContext, request);
+      if (CHECKS.has(request.routeOptions.url ?? '') && error.validationContext === 'body') return reply.code(200).send({ errors });
+      const text = errors.map((f) => f.message).join(' ');
+      return reply.code(422).send({ message: text, error: text, errors });
+    });
+
+    app.get(
+      '/ui/invoice-channels',
+      {
+        schema: {
+          tags,
+          summary: "The merchant's invoice channels (back office, admin)",
+          description: 'url_name, name, channel_id (as invoices answer it), default currency and language of each channel.',
+          response: apiResponses({ 200: InvoiceChannelListSchema }, [403]),
+        },
+        onRequest,
+      },
+      async (request, reply) => reply.send({ channels: await gateway.invoices.channels(merchantOfStaff(request)) }),
+    );
+
+    app.post(
+      '/ui/invoices/check',
+      {
+        schema: {
+          tags,
+          summary: 'What POST /rest/invoices would refuse in this body, field by field (nothing is created)',
+          description: 'The create route\'s schema and rules; `errors` has the 422 answer\'s `errors`, empty when the invoice would be created.',
+          body: InvoiceCreateBodySchema,
+          response: apiResponses({ 200: InvoiceCheckSchema }, [403]),
+        },
+        config: { bodyFieldErrors: invoiceChecks(gateway, true) },
+        onRequest,
+      },
+      async (request, reply) =>
+        reply.send({ errors: await gateway.invoices.checkCreate(merchantOfStaff(request), request.body.url_name, request.body.invoice as InvoiceFields) }),
+    );
+
+    app.post(
+      '/ui/invoices/:invoice_number/check',
+      {
+        schema: {
+          tags,
+          summary: 'What PUT /rest/invoices/:invoice_number would refuse in this body, field by field (nothing is changed)',
+          description:
+            "The update route's schema and rules against the invoice as it is now (amount and active only while pending without a payment plan, activation with the number taken); `errors` has the 422 answer's `errors`, empty when the update would be applied.",
+          params: InvoiceNumberParams,
+          body: InvoiceUpdateBodySchema,
+          response: { ...apiResponses({ 200: InvoiceCheckSchema }, [403]), 404: InvoiceErrorSchema },
+        },
+        config: { bodyFieldErrors: invoiceChecks(gateway, false) },
+        onRequest,
+      },
+      async (request, reply) =>
+        send(reply, toInvoiceReply(await gateway.invoices.checkUpdate(merchantOfStaff(request), request.params.invoice_number, request.body.invoice as InvoiceFields))),
+    );
+
+    app.get(
+      '/ui/invoices/:invoice_number/payments',
+      {
+        schema: {
+          tags,
+          summary: "The payments made through an invoice's pay link (back office, admin)",
+          description: 'Newest first: each transaction the pay page started for the invoice, with the instalment it paid when the invoice has a payment plan.',
+          params: InvoiceNumberParams,
+          response: { ...apiResponses({ 200: InvoicePaymentListSchema }, [403]), 404: InvoiceErrorSchema, 422: InvoiceErrorSchema },
+        },
+        onRequest,
+      },
+      async (request, reply) => send(reply, toInvoiceReply(await gateway.invoicePayments.payments(merchantOfStaff(request), request.params.invoice_number))),
+    );
+  };
+}
