@@ -297,3 +297,7 @@ export const InvoicePaymentSchema = Type.Object({
 export type InvoicePayment = Static<typeof InvoicePaymentSchema>;
 export const InvoicePaymentListSchema = Type.Object({ payments: Type.Array(InvoicePaymentSchema, { description: 'newest first' }) });
 export type InvoicePaymentList = Static<typeof InvoicePaymentListSchema>;
+
+/** `GET /ui/invoices/:invoice_number/payment-plan`: the active plan, else the latest; null when it never had one. */
+export const InvoicePlanAnswerSchema = Type.Object({ payment_plan: Nullable(PaymentPlanSchema) });
+export type InvoicePlanAnswer = Static<typeof InvoicePlanAnswerSchema>;

@@ -137,7 +137,8 @@ void test('/app/ asks for one login for the whole app (with the gateway status),
     await menu.click();
     const nav = page.getByRole('navigation', { name: 'Product areas' });
     const links = await nav.getByRole('link').allTextContents();
-    for (const area of ['Cashier', 'Gateway']) assert.ok(links.includes(area), `navigation links ${area}: ${links.join(', ')}`);
+    for (const area of ['Dashboard', 'Cashier', 'Gateway']) assert.ok(links.includes(area), `navigation links ${area}: ${links.join(', ')}`);
+    assert.equal(links[0], 'Dashboard', 'the back office starts on its first area, the dashboard');
     // The back office's areas still to come are named but take no focus; Settings is an admin's.
     for (const area of ['Network tokens', 'Checkouts', 'Postbacks']) assert.ok(((await nav.textContent()) ?? '').includes(area), `lists ${area}`);
     assert.equal(await nav.getByText('Settings').count(), 0, 'Settings is not listed for back office');

@@ -266,6 +266,23 @@ describe('back office: invoices', () => {
     });
   });
 
+  describe('GET /ui/invoices/:invoice_number/payment-plan', () => {
+    test('null while the invoice never had a plan (no 404), then the active plan, then the cancelled one', async () => {
+      const inv = await create({ amount: 90 });
+      const url = `/ui/invoices/${encodeURIComponent(inv.invoice.debt_claim_number)}/payment-plan`;
+      assert.deepEqual([(await inject('GET', url, undefined, 'office')).statusCode, (await inject('GET', url, undefined, 'office')).json()], [200, { payment_plan: null }]);
+      const created = await inject('POST', `${path(inv.invoice.debt_claim_number)}/payment_plan`, { installments: 3, interval: 'month' }, 'office');
+      assert.equal(created.statusCode, 201, created.body);
+      const active = (await inject('GET', url, undefined, 'office')).json<{ payment_plan: { status: string; schedule: Array<{ amount: number }> } }>();
+      assert.deepEqual([active.payment_plan.status, active.payment_plan.schedule.map((i) => i.amount)], ['active', [30, 30, 30]]);
+      assert.deepEqual(active.payment_plan, (await inject('GET', `${path(inv.invoice.debt_claim_number)}/payment_plan`)).json<{ payment_plan: unknown }>().payment_plan);
+      await inject('DELETE', `${path(inv.invoice.debt_claim_number)}/payment_plan`, undefined, 'office');
+      assert.equal((await inject('GET', url, undefined, 'office')).json<{ payment_plan: { status: string } }>().payment_plan.status, 'cancelled');
+      assert.equal((await inject('GET', '/ui/invoices/NONE-1/payment-plan', undefined, 'office')).statusCode, 404);
+      assert.equal((await inject('GET', url, undefined, 'cashier')).statusCode, 403);
+    });
+  });
+
   describe('staff sessions and the audit log', () => {
     test('a cashier may not call the invoice API; back office and admin may', async () => {
       assert.equal((await inject('GET', '/rest/invoices', undefined, 'cashier')).statusCode, 403);

@@ -15,7 +15,7 @@
  * order_id (`{plan id}-{n}`; `{invoice uuid}` without a plan), and an instalment counts as paid when
  * the latest transaction of its order is completed.
  */
-import type { Instalment, InvoicePayment, InvoicePaymentList, PaymentPlan, PaymentPlanReply } from '../../../contract/api/invoices.js';
+import type { Instalment, InvoicePayment, InvoicePaymentList, InvoicePlanAnswer, PaymentPlan, PaymentPlanReply } from '../../../contract/api/invoices.js';
 import { ErrorCode, TransactionStatus as S } from '../../../contract/codes.js';
 import { MAX_INSTALLMENTS, MIN_INSTALLMENTS, PLAN_INTERVALS, TRANSACTION_LIST_MAX_LIMIT, type InvoiceStatus, type PaymentType } from '../../../contract/constants.js';
 import { currencyExponent, minorToAmount } from '../../../contract/money.js';
@@ -225,6 +225,20 @@ export class InvoicePayments {
       const plan = plans.find((p) => p.status === 'active') ?? plans.at(-1);
       if (!plan) return failure(problem(ErrorCode.notFound, PLAN_MESSAGES.notFound));
       return success({ payment_plan: await this.planView(r, invoice, plan), message: 'Payment plan found.', error: null });
+    });
+  }
+
+  /**
+   * The back office's question (`GET /ui/invoices/:invoice_number/payment-plan`): the active plan,
+   * else the most recent one, or null when the invoice never had one (an answer, not an error).
+   */
+  async planOrNone(merchantId: string, number: string): Promise<Outcome<InvoicePlanAnswer>> {
+    return this.deps.store.read(async (r): Promise<Outcome<InvoicePlanAnswer>> => {
+      const invoice = await r.invoices.resolve(merchantId, number);
+      if (!invoice) return failure(invoiceNotFound());
+      const plans = await r.invoices.plans(invoice.id);
+      const plan = plans.find((p) => p.status === 'active') ?? plans.at(-1);
+      return success({ payment_plan: plan ? await this.planView(r, invoice, plan) : null });
     });
   }
 

@@ -1,11 +1,11 @@
 /**
  * What the back office's invoice screens need beside the invoice API (which staff sessions of back
- * office and admin call as it is, docs/api.md "Invoices"): the merchant's channels, the payments made
- * through an invoice's pay link, and the checks of the create and edit forms. A check answers what
- * `POST /rest/invoices` or `PUT /rest/invoices/:invoice_number` would refuse in the same body, field
- * by field, with the same schema and the same rules and words, and writes nothing: the form shows
- * each problem next to its field before it sends (decisions.md "Back office: invoices"). A cashier
- * gets 403.
+ * office and admin call as it is, docs/api.md "Invoices"): the merchant's channels, the payments
+ * made through an invoice's pay link, its payment plan or none (no 404 for the usual case), and the
+ * checks of the create and edit forms. A check answers what `POST /rest/invoices` or
+ * `PUT /rest/invoices/:invoice_number` would refuse in the same body, field by field, with the same
+ * schema and the same rules and words, and writes nothing: the form shows each problem next to its
+ * field before it sends (decisions.md "Back office: invoices"). A cashier gets 403.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -16,6 +16,7 @@ import {
   InvoiceErrorSchema,
   InvoiceNumberParams,
   InvoicePaymentListSchema,
+  InvoicePlanAnswerSchema,
   InvoiceUpdateBodySchema,
 } from '../../../contract/api/invoices.js';
 import { ErrorCode } from '../../../contract/codes.js';
@@ -120,6 +121,21 @@ export function invoiceBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTyp
         onRequest,
       },
       async (request, reply) => send(reply, toInvoiceReply(await gateway.invoicePayments.payments(merchantOfStaff(request), request.params.invoice_number))),
+    );
+
+    app.get(
+      '/ui/invoices/:invoice_number/payment-plan',
+      {
+        schema: {
+          tags,
+          summary: "An invoice's payment plan, or null when it never had one (back office, admin)",
+          description: 'The active plan, else the most recent one, with its instalments: GET /rest/invoices/:invoice_number/payment_plan without the 404 for an invoice that has none.',
+          params: InvoiceNumberParams,
+          response: { ...apiResponses({ 200: InvoicePlanAnswerSchema }, [403]), 404: InvoiceErrorSchema, 422: InvoiceErrorSchema },
+        },
+        onRequest,
+      },
+      async (request, reply) => send(reply, toInvoiceReply(await gateway.invoicePayments.planOrNone(merchantOfStaff(request), request.params.invoice_number))),
     );
   };
 }

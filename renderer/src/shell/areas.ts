@@ -16,6 +16,7 @@ const BACK_OFFICE: readonly StaffRole[] = ['back_office', 'admin'];
 const EVERYONE: readonly StaffRole[] = ['cashier', 'back_office', 'admin'];
 
 export const AREAS: readonly Area[] = [
+  { path: '/dashboard', label: 'Dashboard', roles: BACK_OFFICE },
   { path: '/cashier', label: 'Cashier', roles: EVERYONE },
   { path: '/gateway', label: 'Gateway', roles: EVERYONE },
 ];

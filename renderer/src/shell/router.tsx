@@ -5,6 +5,8 @@
  */
 import { createHashHistory, createRootRoute, createRoute, createRouter, Navigate } from '@tanstack/react-router';
 import { CashierWorkspace } from '../cashier/cashier.js';
+import { DashboardScreen } from '../dashboard/dashboard.js';
+import { dashboardSearch } from '../dashboard/dashboard-search.js';
 import { DayClose } from '../reports/day-close.js';
 import { TodaySales } from '../sales/today.js';
 import { useSession } from '../session-store.js';
@@ -31,13 +33,14 @@ export const rootRoute = createRootRoute({ component: AppFrame, notFoundComponen
 
 const startRoute = createRoute({ getParentRoute: () => rootRoute, path: '/', component: Start });
 const gatewayRoute = createRoute({ getParentRoute: () => rootRoute, path: '/gateway', component: GatewayPage });
+const dashboardRoute = createRoute({ getParentRoute: () => rootRoute, path: '/dashboard', component: DashboardScreen, validateSearch: dashboardSearch });
 
 const cashierRoute = createRoute({ getParentRoute: () => rootRoute, path: '/cashier', component: CashierWorkspace });
 const tillRoute = createRoute({ getParentRoute: () => cashierRoute, path: '/', component: Till });
 const salesRoute = createRoute({ getParentRoute: () => cashierRoute, path: '/sales', component: TodaySales });
 const reportsRoute = createRoute({ getParentRoute: () => cashierRoute, path: '/reports', component: DayClose });
 
-const routeTree = rootRoute.addChildren([startRoute, gatewayRoute, cashierRoute.addChildren([tillRoute, salesRoute, reportsRoute])]);
+const routeTree = rootRoute.addChildren([startRoute, dashboardRoute, gatewayRoute, cashierRoute.addChildren([tillRoute, salesRoute, reportsRoute])]);
 
 export const router = createRouter({ routeTree, history: createHashHistory() });
 
