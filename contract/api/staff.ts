@@ -87,7 +87,9 @@ export const AuditEntrySchema = Type.Object({
   created_at: Type.String(),
   action: Type.String(),
   staff_id: Nullable(Type.String()),
+  staff_name: Nullable(Type.String({ description: 'display name of the staff member who did it' })),
   approved_by: Nullable(Type.String()),
+  approved_by_name: Nullable(Type.String({ description: 'display name of the manager who approved it' })),
   subject_id: Nullable(Type.String()),
   detail: Nullable(Type.String()),
 });

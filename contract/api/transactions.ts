@@ -1,8 +1,9 @@
 /** Transaction queries: a transaction, its event log and its refunds as `GET /rest/transactions...` answer them. */
 import { Type, type Static } from '@sinclair/typebox';
 import { TRANSACTION_STATUS_LIST } from '../codes.js';
-import { TRANSACTION_LIST_DEFAULT_LIMIT, TRANSACTION_LIST_MAX_LIMIT } from '../constants.js';
-import { Nullable } from './common.js';
+import { PAYMENT_TYPES, TRANSACTION_LIST_DEFAULT_LIMIT, TRANSACTION_LIST_MAX_LIMIT } from '../constants.js';
+import { DEFAULT_EXPORT_COLUMNS, EXPORT_COLUMNS, EXPORT_NEXT_HEADER, EXPORT_PART_MAX_ROWS, SEARCH_MAX_LENGTH } from '../transaction-list.js';
+import { Nullable, RefTo } from './common.js';
 
 export const TransactionSchema = Type.Object(
   {
@@ -59,20 +60,90 @@ export const RefundSchema = Type.Object(
 );
 export type Refund = Static<typeof RefundSchema>;
 
+/** The filters of the transaction list, shared by the list and its CSV export. */
+const listFilters = {
+  from: Type.Optional(Type.String({ description: 'ISO 8601 timestamp; created at or after' })),
+  to: Type.Optional(Type.String({ description: 'ISO 8601 timestamp (a plain date: to the end of that day, UTC); created at or before' })),
+  status: Type.Optional(Type.String({ description: 'one status code or a comma-separated list, e.g. 3,8' })),
+  currency: Type.Optional(Type.String({ description: 'ISO 4217 code' })),
+  order_id: Type.Optional(Type.String()),
+  payment_type: Type.Optional(Type.String({ description: `one payment type or a comma-separated list: ${PAYMENT_TYPES.join(', ')}` })),
+  card_last_four: Type.Optional(Type.String({ description: 'the last four digits of the card, e.g. 1111' })),
+  amount: Type.Optional(
+    Type.String({ description: "exact amount, e.g. 12.50, in each transaction's currency (its decimals; with `currency`, at most that currency's)" }),
+  ),
+  amount_min: Type.Optional(Type.String({ description: 'amount at least this (not with `amount`)' })),
+  amount_max: Type.Optional(Type.String({ description: 'amount at most this (not with `amount`)' })),
+  search: Type.Optional(
+    Type.String({ description: `a transaction id, an order id or a card's last four digits: transactions that have it as any of these (at most ${SEARCH_MAX_LENGTH} characters)` }),
+  ),
+};
+
 export const TransactionListQuerySchema = Type.Object(
   {
-    from: Type.Optional(Type.String({ description: 'ISO 8601 timestamp; created at or after' })),
-    to: Type.Optional(Type.String({ description: 'ISO 8601 timestamp; created at or before' })),
-    status: Type.Optional(Type.String({ description: 'one status code or a comma-separated list, e.g. 3,8' })),
-    currency: Type.Optional(Type.String({ description: 'ISO 4217 code' })),
-    order_id: Type.Optional(Type.String()),
-    limit: Type.Optional(
-      Type.String({ pattern: '^[0-9]+$', description: `page size, default ${TRANSACTION_LIST_DEFAULT_LIMIT}, at most ${TRANSACTION_LIST_MAX_LIMIT}` }),
+    ...listFilters,
+    limit: Type.Optional(Type.String({ description: `page size, default ${TRANSACTION_LIST_DEFAULT_LIMIT}, at most ${TRANSACTION_LIST_MAX_LIMIT}` })),
+    offset: Type.Optional(Type.String({ description: 'rows to skip, default 0 (prefer `starting_after`: as fast on page 2,000 as on page 1)' })),
+    starting_after: Type.Optional(
+      Type.String({ description: 'keyset paging: the `transaction_id` of the last row of the previous page; the page continues after it in the same order (not with `offset`)' }),
     ),
-    offset: Type.Optional(Type.String({ pattern: '^[0-9]+$', description: 'rows to skip, default 0' })),
   },
   { additionalProperties: false },
 );
 export type TransactionListQuery = Static<typeof TransactionListQuerySchema>;
+
+export const TransactionExportQuerySchema = Type.Object(
+  {
+    ...listFilters,
+    columns: Type.Optional(
+      Type.String({
+        description: `comma-separated columns in the order wanted; default ${DEFAULT_EXPORT_COLUMNS.join(',')}. Any of: ${EXPORT_COLUMNS.join(', ')}`,
+      }),
+    ),
+    time_zone: Type.Optional(Type.String({ description: 'IANA time zone of the timestamps in the file, e.g. Europe/Berlin; default UTC' })),
+    limit: Type.Optional(
+      Type.String({ description: `export a part of at most this many rows (up to ${EXPORT_PART_MAX_ROWS}); ${EXPORT_NEXT_HEADER} then names the transaction to continue after` }),
+    ),
+    starting_after: Type.Optional(Type.String({ description: 'continue after this transaction (the next part of an export)' })),
+    header: Type.Optional(Type.String({ description: '`0`: no header line (later parts of an export); default 1' })),
+  },
+  { additionalProperties: false },
+);
+export type TransactionExportQuery = Static<typeof TransactionExportQuerySchema>;
+
+/** Money of a transaction, as the back office's detail shows what each action may still take. */
+const TransactionAmountsSchema = Type.Object({
+  authorized: Type.Number({ description: 'still authorized (after reversals), 0 for a payment that was not an authorization' }),
+  captured: Type.Number(),
+  refunded: Type.Number(),
+  reversed: Type.Number({ description: 'released of the authorization' }),
+  capturable: Type.Number({ description: 'what POST /rest/capture may still take' }),
+  releasable: Type.Number({ description: 'what POST /rest/reverse may still release' }),
+  refundable: Type.Number({ description: 'what POST /rest/refund may still give back' }),
+  partial_reversal: Type.Boolean({ description: 'the payment type releases part of an authorization' }),
+  partial_refund: Type.Boolean({ description: 'the payment type refunds part of a payment' }),
+});
+
+/** `GET /ui/transactions/{id}`: everything the back office's detail shows, read at once. */
+export const TransactionDetailSchema = Type.Object(
+  {
+    transaction: RefTo(TransactionSchema),
+    amounts: TransactionAmountsSchema,
+    included_fees: Type.String({ description: 'decimal text, e.g. "0.39"' }),
+    card: Nullable(
+      Type.Object({
+        brand: Type.String(),
+        last_four: Type.String(),
+        entry_mode: Nullable(Type.String({ description: 'contactless, chip, swipe, manual; ecommerce for a card not present' })),
+      }),
+    ),
+    customer: Type.Record(Type.String(), Type.String(), { description: 'first_name, last_name, email, address, city, postal_code, country as given' }),
+    merchant_reference: Nullable(Type.String()),
+    events: Type.Array(RefTo(EventSchema), { description: 'the event log, oldest first (postback attempts included)' }),
+    refunds: Type.Array(RefTo(RefundSchema)),
+  },
+  { title: 'Transaction detail (back office)' },
+);
+export type TransactionDetail = Static<typeof TransactionDetailSchema>;
 
 export const TransactionIdParams = Type.Object({ transaction_id: Type.String({ minLength: 1, maxLength: 64 }) });

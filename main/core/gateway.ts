@@ -20,6 +20,7 @@ import { NetworkTokens } from './tokens/network-tokens.js';
 import { Invoices } from './invoices/invoices.js';
 import { InvoicePayments } from './invoices/invoice-payments.js';
 import { TransactionQueries } from './transactions/queries.js';
+import { TransactionExport } from './transactions/export.js';
 import { TillAttempts } from './till/attempts.js';
 import { DEFAULT_MAIL_QUEUE_SETTINGS, MailQueue, type MailQueueSettings } from './mail/mail-queue.js';
 import type { Mailer, ReceiptPrinter } from './ports.js';
@@ -71,6 +72,8 @@ export interface Gateway {
   readonly idempotency: Idempotency;
   readonly operations: Operations;
   readonly transactions: TransactionQueries;
+  /** CSV export of the transaction list, streamed a chunk at a time. */
+  readonly transactionExport: TransactionExport;
   readonly mandates: Mandates;
   readonly payments: Payments;
   readonly scheduler: Scheduler;
@@ -122,6 +125,7 @@ export function createGateway(deps: CoreDeps): Gateway {
     cardPresentApproved: (tx, sale) => receipts.queueAutoPrint(tx, sale),
   });
   const operations = new Operations(store, idempotency);
+  const staff = new Staff(store, clock, ids, auth);
   return {
     store,
     clock,
@@ -136,7 +140,8 @@ export function createGateway(deps: CoreDeps): Gateway {
     scheduler,
     postbackDelivery,
     postbacks: new Postbacks(store, clock, vault, postbackDelivery),
-    staff: new Staff(store, clock, ids, auth),
+    staff,
+    transactionExport: new TransactionExport(store, clock, staff),
     dayReports: new DayReports(store, clock, ids),
     checkouts: new Checkouts({ store, clock, ids, payments, operations, scheduler, publicUrl: deps.publicUrl }),
     invoices: new Invoices({ store, clock, ids, publicUrl: deps.publicUrl, qrCodes: deps.qrCodes }),

@@ -158,6 +158,17 @@ export interface TransactionFilter {
   statusCodes?: number[];
   currency?: string;
   orderId?: string;
+  paymentTypes?: string[];
+  cardLastFour?: string;
+  /**
+   * Amount bounds in ten-thousandths of a unit of each row's currency (12.50 EUR and 12.500 KWD are
+   * both 125000), so one bound fits every currency (db/migrations/0016-transaction-search.ts).
+   */
+  amountScaled?: { exact?: number; min?: number; max?: number };
+  /** A transaction id, an order id or a card's last four: rows that have it as any of these. */
+  search?: { id?: string; orderId: string; cardLastFour?: string };
+  /** Keyset paging: rows after this one in the list's order (created_at, id descending). */
+  after?: { createdAt: string; id: string };
   limit: number;
   offset: number;
 }
@@ -269,6 +280,8 @@ export interface TransactionRepository {
   /** By id alone: only for the customer-facing pages, which know the id from their URL. */
   getById(id: string): Promise<TransactionRecord | undefined>;
   list(merchantId: string, filter: TransactionFilter): Promise<TransactionRecord[]>;
+  /** How many rows the filter matches (after `after`, if given; limit and offset ignored). */
+  count(merchantId: string, filter: TransactionFilter): Promise<number>;
   /** Most recent transaction of an order (PIN retry). */
   latestForOrder(merchantId: string, orderId: string): Promise<TransactionRecord | undefined>;
   /** Status change guarded by the allowed source statuses; false when the row was not in one of them. */

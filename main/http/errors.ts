@@ -17,6 +17,8 @@ declare module 'fastify' {
      * named (sent but left out, or missing). Must not touch the database.
      */
     bodyFieldErrors?: BodyFieldCheck;
+    /** The same for the query string: the route's own checks of its query parameters. */
+    queryFieldErrors?: BodyFieldCheck;
   }
 }
 
@@ -78,10 +80,11 @@ function overlaps(a: string, b: string): boolean {
  * the body without the values the schema rejected (unknown fields, wrong types), and only what they
  * find about other fields is added, so each field is named once, by the schema first.
  */
-export function coreFieldErrors(request: FastifyRequest, validation: readonly AjvError[], schemaFields: readonly FieldError[]): FieldError[] {
-  const check = request.routeOptions.config.bodyFieldErrors;
-  if (!check || !isObject(request.body)) return [];
-  const pruned = structuredClone(request.body);
+export function coreFieldErrors(request: FastifyRequest, validation: readonly AjvError[], schemaFields: readonly FieldError[], context: 'body' | 'querystring' = 'body'): FieldError[] {
+  const check = context === 'body' ? request.routeOptions.config.bodyFieldErrors : request.routeOptions.config.queryFieldErrors;
+  const data: unknown = context === 'body' ? request.body : request.query;
+  if (!check || !isObject(data)) return [];
+  const pruned = structuredClone({ ...data });
   for (const error of validation) {
     if (error.keyword === 'required') continue;
     const path = error.instancePath.split('/').slice(1).map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'));
@@ -132,7 +135,7 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError & { validation?: AjvError[]; validationContext?: string }, request: FastifyRequest, reply: FastifyReply) => {
     if (error.validation) {
       const fields = fieldErrorsFromAjv(error.validation, error.validationContext);
-      if (error.validationContext === 'body') fields.push(...coreFieldErrors(request, error.validation, fields));
+      if (error.validationContext === 'body' || error.validationContext === 'querystring') fields.push(...coreFieldErrors(request, error.validation, fields, error.validationContext));
       return sendApiError(reply, validationError(fields));
     }
     switch (error.code) {

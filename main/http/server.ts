@@ -40,6 +40,7 @@ import { uiRoutes, type TillSettings } from './routes/ui.js';
 import { tillRoutes } from './routes/till.js';
 import { receiptRoutes } from './routes/receipts.js';
 import { reportRoutes } from './routes/reports.js';
+import { transactionDetailRoutes } from './routes/transaction-detail.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { checkoutRoutes } from './routes/checkouts.js';
 import { networkTokenRoutes } from './routes/network-tokens.js';
@@ -203,6 +204,7 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
   await app.register(tillRoutes(gateway));
   await app.register(receiptRoutes(gateway));
   await app.register(reportRoutes(gateway));
+  await app.register(transactionDetailRoutes(gateway));
   await app.register(dashboardRoutes(gateway));
   await app.register(invoiceBackOfficeRoutes(gateway));
   await app.register(hostedPages(gateway));

@@ -6,8 +6,11 @@ import type Database from 'better-sqlite3';
 import { DatabaseTooNewError, migrate, schemaVersion } from '../../db/migrate.js';
 import { migrations, type Migration } from '../../db/migrations/index.js';
 import { openDatabase } from '../../db/open.js';
-import { transactionListSql } from '../../db/repositories.js';
+import { transactionCountSql, transactionListSql } from '../../db/repositories.js';
 import type { TransactionFilter } from '../../main/core/ports.js';
+import currencyCodes from 'currency-codes';
+import { currencyExponent } from '../../contract/money.js';
+import { AMOUNT_SCALED_SQL, CURRENCIES_BY_EXPONENT } from '../../db/migrations/0016-transaction-search.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../../db/migrations/', import.meta.url));
 
@@ -186,6 +189,16 @@ const expectedByVersion: Record<number, Expected> = {
       network_tokens_merchant_status: ['merchant_id', 'status'],
     },
     unique: [{ table: 'dashboard_hours', columns: ['merchant_id', 'hour', 'currency', 'payment_type'] }],
+  },
+  16: {
+    tables: [],
+    indexes: {
+      transactions_merchant_last_four: ['merchant_id', 'card_last_four', 'created_at', 'id'],
+      transactions_merchant_type: ['merchant_id', 'payment_type', 'created_at', 'id', 'status_code', 'currency'],
+      // The second column is the scaled amount, an expression (pragma_index_info names it null).
+      transactions_merchant_amount: ['merchant_id', null as unknown as string, 'created_at', 'id'],
+    },
+    unique: [],
   },
 };
 
@@ -398,6 +411,30 @@ describe('migrations', () => {
   });
 });
 
+describe('the scaled amount of migration 16', () => {
+  test('its frozen currency lists agree with the gateway\'s decimals (contract/money.ts)', () => {
+    for (const [exponent, codes] of Object.entries(CURRENCIES_BY_EXPONENT)) {
+      for (const code of codes) assert.equal(currencyExponent(code), Number(exponent), `${code} has ${exponent} decimals`);
+    }
+    const listed = new Set(Object.values(CURRENCIES_BY_EXPONENT).flat());
+    for (const code of currencyCodes.codes()) {
+      const exponent = currencyExponent(code);
+      if (exponent !== undefined && exponent !== 2) assert.ok(listed.has(code), `${code} (${exponent} decimals) is listed; a new migration must re-create the amount index`);
+    }
+  });
+
+  test('12.50 EUR, 12.500 KWD and 1250 JPY scale as the filter does', () => {
+    const db = freshDatabase();
+    migrate(db);
+    const scaled = (currency: string, minor: number) => (db.prepare(`SELECT ${AMOUNT_SCALED_SQL.replaceAll('amount_minor', '?').replaceAll('currency', '?')} AS v`).get(minor, currency, currency, currency) as { v: number }).v;
+    assert.equal(scaled('EUR', 1250), 125000);
+    assert.equal(scaled('KWD', 12500), 125000);
+    assert.equal(scaled('JPY', 1250), 12_500_000);
+    assert.equal(scaled('CLF', 125000), 125000);
+    db.close();
+  });
+});
+
 describe('query plans of the transaction list', () => {
   const cases: Array<{ name: string; filter: Partial<TransactionFilter>; index: string }> = [
     { name: 'no filter', filter: {}, index: 'transactions_merchant_created' },
@@ -430,6 +467,59 @@ describe('query plans of the transaction list', () => {
       }
       assert.ok(!plan.some((d) => /SCAN transactions(?! USING)/.test(d)), `full scan in plan: ${JSON.stringify(plan)}`);
       assert.ok(!plan.some((d) => /TEMP B-TREE/.test(d)), `sort in plan: ${JSON.stringify(plan)}`);
+    });
+  }
+
+  // The back office's filters (migration 16) and keyset paging: every filter reads its own index
+  // in the list's order; `starting_after` seeks in it.
+  const after = { createdAt: '2026-01-15T00:00:00.000Z', id: '0190aaaa-aaaa-7aaa-8aaa-aaaaaaaaaaaa' };
+  const seekCases: Array<{ name: string; filter: Partial<TransactionFilter>; index: string; seek: RegExp }> = [
+    { name: 'keyset page', filter: { after }, index: 'transactions_merchant_created', seek: /merchant_id=\? AND \(created_at,id\)<\(\?,\?\)/ },
+    { name: 'status + keyset', filter: { statusCodes: [6], after }, index: 'transactions_merchant_status', seek: /status_code=\? AND \(created_at,id\)<\(\?,\?\)/ },
+    { name: 'card last four', filter: { cardLastFour: '1111' }, index: 'transactions_merchant_last_four', seek: /card_last_four=\?/ },
+    { name: 'last four + keyset', filter: { cardLastFour: '1111', after }, index: 'transactions_merchant_last_four', seek: /card_last_four=\? AND \(created_at,id\)<\(\?,\?\)/ },
+    { name: 'exact amount', filter: { amountScaled: { exact: 125000 } }, index: 'transactions_merchant_amount', seek: /merchant_id=\? AND .*=\?/ },
+    { name: 'exact amount + keyset', filter: { amountScaled: { exact: 125000 }, after }, index: 'transactions_merchant_amount', seek: /\(created_at,id\)<\(\?,\?\)/ },
+    { name: 'amount range', filter: { amountScaled: { min: 100000, max: 200000 } }, index: 'transactions_merchant_created', seek: /merchant_id=\?/ },
+    { name: 'one payment type', filter: { paymentTypes: ['cardpos'] }, index: 'transactions_merchant_type', seek: /payment_type=\?/ },
+    { name: 'payment type + status', filter: { paymentTypes: ['dd'], statusCodes: [6] }, index: 'transactions_merchant_type', seek: /payment_type=\?/ },
+    {
+      name: 'everything + keyset',
+      filter: { statusCodes: [3], currency: 'EUR', paymentTypes: ['cardpos'], amountScaled: { min: 1, max: 99 }, from: '2025-01-01T00:00:00.000Z', to: '2026-06-01T00:00:00.000Z', after },
+      index: 'transactions_merchant_type',
+      seek: /payment_type=\? AND created_at>\? AND \(created_at,id\)<\(\?,\?\)/,
+    },
+  ];
+  for (const { name, filter, index, seek } of seekCases) {
+    test(`${name}: seeks its index and needs no sort`, () => {
+      const { sql, params } = transactionListSql('merchant-1', { limit: 50, offset: 0, ...filter });
+      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((r) => r.detail);
+      assert.equal(plan.length, 1, `one index read: ${JSON.stringify(plan)}`);
+      assert.match(plan[0] ?? '', new RegExp(`^SEARCH transactions USING (COVERING )?INDEX ${index}`), JSON.stringify(plan));
+      assert.match(plan[0] ?? '', seek, JSON.stringify(plan));
+      const count = transactionCountSql('merchant-1', { limit: 50, offset: 0, ...filter });
+      const countPlan = (db.prepare(`EXPLAIN QUERY PLAN ${count.sql}`).all(...count.params) as Array<{ detail: string }>).map((r) => r.detail);
+      assert.ok(countPlan.every((d) => !/SCAN transactions(?! USING)/.test(d)), `count: ${JSON.stringify(countPlan)}`);
+    });
+  }
+
+  // The search box (an id, an order id or a last four) and several payment types: one ordered read
+  // per value from its own index, at most a page each, merged; never a walk through the history.
+  const branchCases: Array<{ name: string; filter: Partial<TransactionFilter>; indexes: RegExp[] }> = [
+    { name: 'search by four digits', filter: { search: { orderId: '1111', cardLastFour: '1111' } }, indexes: [/INDEX transactions_merchant_order \(merchant_id=\? AND order_id=\?\)/, /INDEX transactions_merchant_last_four \(merchant_id=\? AND card_last_four=\?\)/] },
+    { name: 'search by a transaction id', filter: { search: { orderId: after.id, id: after.id } }, indexes: [/INDEX sqlite_autoindex_transactions_1 \(id=\?\)/, /INDEX transactions_merchant_order/] },
+    { name: 'search + status + keyset', filter: { search: { orderId: '1111', cardLastFour: '1111' }, statusCodes: [6], after }, indexes: [/order_id=\? AND \(created_at,id\)<\(\?,\?\)/, /card_last_four=\? AND \(created_at,id\)<\(\?,\?\)/] },
+    { name: 'two payment types', filter: { paymentTypes: ['dd', 'a2a'], after }, indexes: [/INDEX transactions_merchant_type \(merchant_id=\? AND payment_type=\? AND \(created_at,id\)<\(\?,\?\)\)/, /INDEX transactions_merchant_type/] },
+  ];
+  for (const { name, filter, indexes } of branchCases) {
+    test(`${name}: one index read per value, merged`, () => {
+      const { sql, params } = transactionListSql('merchant-1', { limit: 50, offset: 0, ...filter });
+      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((r) => r.detail);
+      const reads = plan.filter((d) => /\btransactions\b/.test(d));
+      assert.equal(reads.length, indexes.length, JSON.stringify(plan));
+      indexes.forEach((index, i) => assert.match(reads[i] ?? '', index, JSON.stringify(plan)));
+      for (const read of reads) assert.match(read, /^SEARCH transactions USING (COVERING )?INDEX /, JSON.stringify(plan));
+      assert.ok(plan.some((d) => /UNION/.test(d)), JSON.stringify(plan));
     });
   }
 

@@ -245,7 +245,13 @@ export class Staff {
     await this.store.run((tx) => tx.staff.audit(record));
   }
 
-  async audit(merchantId: string, limit = 100): Promise<AuditRecord[]> {
-    return this.store.read((r) => r.staff.listAudit(merchantId, limit));
+  /** The latest audit entries, each with the display names of who did it and who approved it. */
+  async audit(merchantId: string, limit = 100): Promise<Array<AuditRecord & { staffName: string | null; approvedByName: string | null }>> {
+    return this.store.read(async (r) => {
+      const [records, members] = [await r.staff.listAudit(merchantId, limit), await r.staff.listByMerchant(merchantId)];
+      const names = new Map(members.map((m) => [m.id, m.displayName]));
+      const nameOf = (id: string | null) => (id === null ? null : (names.get(id) ?? null));
+      return records.map((record) => ({ ...record, staffName: nameOf(record.staffId), approvedByName: nameOf(record.approvedBy) }));
+    });
   }
 }

@@ -1,11 +1,14 @@
 /** Transaction queries (interface.md "Transaction queries"): list with filters, detail, refunds, log. */
 import type { FieldError } from '../../../contract/api/common.js';
-import type { Transaction, TransactionEvent, Refund, TransactionListQuery } from '../../../contract/api/transactions.js';
+import type { Transaction, TransactionDetail, TransactionEvent, Refund, TransactionListQuery } from '../../../contract/api/transactions.js';
 import { ErrorCode, isStatusCode, refundStatusName, statusName } from '../../../contract/codes.js';
-import { TRANSACTION_LIST_MAX_LIMIT, TRANSACTION_LIST_DEFAULT_LIMIT } from '../../../contract/constants.js';
-import { currencyExponent, isCurrency, minorToAmount } from '../../../contract/money.js';
+import { MAX_AMOUNT_TEXT, PAYMENT_TYPES, TRANSACTION_LIST_MAX_LIMIT, TRANSACTION_LIST_DEFAULT_LIMIT, type PaymentType } from '../../../contract/constants.js';
+import { currencyExponent, isCurrency, minorToAmount, minorToText } from '../../../contract/money.js';
+import { SEARCH_MAX_LENGTH } from '../../../contract/transaction-list.js';
 import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
-import type { EventRecord, Store, TransactionFilter, TransactionRecord } from '../ports.js';
+import { CAPABILITIES } from '../payments/payment-types.js';
+import { allowedFrom } from '../payments/state-machine.js';
+import type { EventRecord, RefundRecord, Store, TransactionFilter, TransactionRecord } from '../ports.js';
 
 // ISO 8601 date-time with an offset or Z, or a plain date.
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2}))?$/;
@@ -36,12 +39,43 @@ function parseCount(value: string | undefined, field: string, min: number, max: 
   return n;
 }
 
-export function parseListQuery(query: TransactionListQuery): Outcome<TransactionFilter> {
-  const errors: FieldError[] = [];
-  const filter: TransactionFilter = {
-    limit: parseCount(query.limit, 'limit', 1, TRANSACTION_LIST_MAX_LIMIT, TRANSACTION_LIST_DEFAULT_LIMIT, errors),
-    offset: parseCount(query.offset, 'offset', 0, 100_000_000, 0, errors),
-  };
+/** The filters the list and its export share (all but paging), as the query gives them. */
+export type ListFilterQuery = Omit<TransactionListQuery, 'limit' | 'offset' | 'starting_after'>;
+
+const PAYMENT_TYPE_SET: ReadonlySet<string> = new Set(PAYMENT_TYPES);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Most decimals any currency has (CLF, UYW): amounts are compared in ten-thousandths of a unit. */
+const SCALE_DECIMALS = 4;
+/** 999,999,999.99 in ten-thousandths. */
+const MAX_AMOUNT_SCALED = Number(MAX_AMOUNT_TEXT.replace('.', '')) * 10 ** (SCALE_DECIMALS - 2);
+
+/**
+ * An amount of the list's filters in ten-thousandths of a unit (12.50 -> 125000), from its decimal
+ * text, without float arithmetic; with a currency at most as many decimals as it has.
+ */
+function parseScaledAmount(value: string, field: string, currency: string | undefined, errors: FieldError[]): number | undefined {
+  const match = /^(\d{1,9})(?:\.(\d{1,4}))?$/.exec(value.trim());
+  if (!match) {
+    errors.push({ field, message: 'must be a decimal amount such as 12.50 (a period, at most 4 decimals, not negative)' });
+    return undefined;
+  }
+  const decimals = match[2] ?? '';
+  const exponent = currency !== undefined ? currencyExponent(currency) : undefined;
+  if (exponent !== undefined && decimals.replace(/0+$/, '').length > exponent) {
+    errors.push({ field, message: `has more than ${exponent} decimal${exponent === 1 ? '' : 's'}, the most ${currency ?? ''} allows` });
+    return undefined;
+  }
+  const scaled = Number(match[1]) * 10 ** SCALE_DECIMALS + Number(decimals.padEnd(SCALE_DECIMALS, '0'));
+  if (scaled > MAX_AMOUNT_SCALED) {
+    errors.push({ field, message: `must not exceed ${MAX_AMOUNT_TEXT}` });
+    return undefined;
+  }
+  return scaled;
+}
+
+/** Parses the filters of the list and the export; every bad one lands in `errors`. */
+export function parseFilters(query: ListFilterQuery, errors: FieldError[]): Omit<TransactionFilter, 'limit' | 'offset'> {
+  const filter: Omit<TransactionFilter, 'limit' | 'offset'> = {};
   if (query.from !== undefined) filter.from = parseTimestamp(query.from, 'from', errors);
   if (query.to !== undefined) {
     // A plain date as the upper bound means "to the end of that day" (UTC), as people read it.
@@ -60,9 +94,82 @@ export function parseListQuery(query: TransactionListQuery): Outcome<Transaction
     if (!isCurrency(query.currency)) errors.push({ field: 'currency', message: 'must be an ISO 4217 currency code' });
     else filter.currency = query.currency;
   }
-  if (query.order_id !== undefined) filter.orderId = query.order_id;
+  if (query.order_id !== undefined) {
+    if (query.order_id === '' || query.order_id.length > 255) errors.push({ field: 'order_id', message: 'must be 1 to 255 characters' });
+    else filter.orderId = query.order_id;
+  }
+  if (query.payment_type !== undefined) {
+    const types = query.payment_type.split(',').map((part) => part.trim());
+    if (types.some((type) => !PAYMENT_TYPE_SET.has(type))) {
+      errors.push({ field: 'payment_type', message: `must be one payment type or a comma-separated list of: ${PAYMENT_TYPES.join(', ')}` });
+    } else {
+      filter.paymentTypes = [...new Set(types)];
+    }
+  }
+  if (query.card_last_four !== undefined) {
+    if (!/^\d{4}$/.test(query.card_last_four)) errors.push({ field: 'card_last_four', message: 'must be the last four digits of a card, e.g. 1111' });
+    else filter.cardLastFour = query.card_last_four;
+  }
+  const currency = query.currency !== undefined && isCurrency(query.currency) ? query.currency : undefined;
+  const exact = query.amount !== undefined ? parseScaledAmount(query.amount, 'amount', currency, errors) : undefined;
+  const min = query.amount_min !== undefined ? parseScaledAmount(query.amount_min, 'amount_min', currency, errors) : undefined;
+  const max = query.amount_max !== undefined ? parseScaledAmount(query.amount_max, 'amount_max', currency, errors) : undefined;
+  if (query.amount !== undefined && (query.amount_min !== undefined || query.amount_max !== undefined)) {
+    errors.push({ field: 'amount', message: 'give either `amount` (exact) or `amount_min` / `amount_max` (a range), not both' });
+  } else if (min !== undefined && max !== undefined && min > max) {
+    errors.push({ field: 'amount_min', message: 'must not be more than `amount_max`' });
+  } else if (exact !== undefined || min !== undefined || max !== undefined) {
+    filter.amountScaled = { ...(exact !== undefined ? { exact } : {}), ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) };
+  }
+  if (query.search !== undefined) {
+    const text = query.search.trim();
+    if (text === '' || text.length > SEARCH_MAX_LENGTH) {
+      errors.push({ field: 'search', message: `must be a transaction id, an order id or a card's last four digits (1 to ${SEARCH_MAX_LENGTH} characters)` });
+    } else {
+      filter.search = { orderId: text, ...(UUID.test(text) ? { id: text.toLowerCase() } : {}), ...(/^\d{4}$/.test(text) ? { cardLastFour: text } : {}) };
+    }
+  }
   if (filter.from && filter.to && filter.from > filter.to) errors.push({ field: 'from', message: 'must not be after `to`' });
-  return errors.length ? failure(validationError(errors)) : success(filter);
+  return filter;
+}
+
+/** The list's query: its filters, and a page by `limit` with `offset` or `starting_after` (looked up by the caller). */
+export function parseListQuery(query: TransactionListQuery): Outcome<{ filter: TransactionFilter; startingAfter?: string }> {
+  const errors: FieldError[] = [];
+  const filter: TransactionFilter = {
+    ...parseFilters(query, errors),
+    limit: parseCount(query.limit, 'limit', 1, TRANSACTION_LIST_MAX_LIMIT, TRANSACTION_LIST_DEFAULT_LIMIT, errors),
+    offset: parseCount(query.offset, 'offset', 0, 100_000_000, 0, errors),
+  };
+  const startingAfter = parseStartingAfter(query.starting_after, errors);
+  if (startingAfter !== undefined && query.offset !== undefined) {
+    errors.push({ field: 'offset', message: 'cannot be combined with `starting_after`; page with one of them' });
+  }
+  return errors.length ? failure(validationError(errors)) : success({ filter, ...(startingAfter !== undefined ? { startingAfter } : {}) });
+}
+
+export function parseStartingAfter(value: string | undefined, errors: FieldError[]): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[\x21-\x7e]{1,64}$/.test(value)) {
+    errors.push({ field: 'starting_after', message: 'must be the transaction_id of the last row of the previous page' });
+    return undefined;
+  }
+  return value;
+}
+
+/** The position of `starting_after` in the list's order, or the 400 naming it. */
+export async function keysetPosition(store: Store, merchantId: string, id: string): Promise<Outcome<{ createdAt: string; id: string }>> {
+  const row = await store.read((r) => r.transactions.get(merchantId, id));
+  return row
+    ? success({ createdAt: row.createdAt, id: row.id })
+    : failure(validationError([{ field: 'starting_after', message: 'names no transaction of this merchant' }]));
+}
+
+/** Every field a list query names wrongly, for one 400 also when the schema rejected some (docs/api.md). */
+export function listQueryErrors(query: Record<string, unknown>): FieldError[] {
+  const strings = Object.fromEntries(Object.entries(query).filter(([, value]) => typeof value === 'string')) as TransactionListQuery;
+  const result = parseListQuery(strings);
+  return result.ok ? [] : result.error.errors;
 }
 
 function amountOf(minor: number, currency: string): number {
@@ -94,6 +201,23 @@ export function transactionView(t: TransactionRecord): Transaction {
   };
 }
 
+export function refundView(refund: RefundRecord, currency: string): Refund {
+  return {
+    created_at: refund.createdAt,
+    refund_id: refund.id,
+    amount: amountOf(refund.amountMinor, currency),
+    status_code: refund.statusCode,
+    status: refundStatusName(refund.statusCode),
+    ...(refund.merchantReference !== null ? { merchant_reference: refund.merchantReference } : {}),
+    ...(refund.merchantRefundId !== null ? { merchant_refund_id: refund.merchantRefundId } : {}),
+    ...(refund.executionDate !== null ? { execution_date: refund.executionDate } : {}),
+  };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 export function eventView(e: EventRecord, currency: string): TransactionEvent {
   return {
     created_at: e.createdAt,
@@ -109,10 +233,60 @@ export class TransactionQueries {
   constructor(private readonly store: Store) {}
 
   async list(merchantId: string, query: TransactionListQuery): Promise<Outcome<Transaction[]>> {
-    const filter = parseListQuery(query);
-    if (!filter.ok) return filter;
-    const rows = await this.store.read((r) => r.transactions.list(merchantId, filter.value));
+    const parsed = parseListQuery(query);
+    if (!parsed.ok) return parsed;
+    const { filter, startingAfter } = parsed.value;
+    if (startingAfter !== undefined) {
+      const position = await keysetPosition(this.store, merchantId, startingAfter);
+      if (!position.ok) return position;
+      filter.after = position.value;
+    }
+    const rows = await this.store.read((r) => r.transactions.list(merchantId, filter));
     return success(rows.map(transactionView));
+  }
+
+  /**
+   * Everything the back office's detail shows, in one read: the transaction, what each action may
+   * still take (capture, release, refund), the card (brand, last four, entry mode; never more), the
+   * customer, fees, the event log (postback attempts included) and the refunds.
+   */
+  async detail(merchantId: string, transactionId: string): Promise<Outcome<TransactionDetail>> {
+    const result = await this.store.read(async (r) => {
+      const row = await r.transactions.get(merchantId, transactionId);
+      return row ? { row, events: await r.events.listByTransaction(row.id), refunds: await r.refunds.listByTransaction(row.id) } : undefined;
+    });
+    if (!result) return failure(notFound(transactionId));
+    const { row: t, events, refunds } = result;
+    const exponent = currencyExponent(t.currency) ?? 2;
+    const amount = (minor: number) => minorToAmount(minor, exponent);
+    const authorization = t.operation === 'authorize';
+    const uncaptured = authorization ? Math.max(0, t.authorizedMinor - t.capturedMinor) : 0;
+    const capabilities = CAPABILITIES[t.paymentType as PaymentType] as (typeof CAPABILITIES)[PaymentType] | undefined;
+    const pos = t.details.pos as { entry_mode?: unknown } | undefined;
+    const entryMode = typeof pos?.entry_mode === 'string' ? pos.entry_mode : t.paymentType === 'cardecom' ? 'ecommerce' : null;
+    const customer = isRecord(t.details.customer)
+      ? Object.fromEntries(Object.entries(t.details.customer).filter((entry): entry is [string, string] => typeof entry[1] === 'string'))
+      : {};
+    return success({
+      transaction: transactionView(t),
+      amounts: {
+        authorized: amount(authorization ? t.authorizedMinor : 0),
+        captured: amount(t.capturedMinor),
+        refunded: amount(t.refundedMinor),
+        reversed: amount(t.reversedMinor),
+        capturable: amount(allowedFrom('capture').includes(t.statusCode as never) ? uncaptured : 0),
+        releasable: amount(allowedFrom('reverse').includes(t.statusCode as never) ? uncaptured : 0),
+        refundable: amount(allowedFrom('refund').includes(t.statusCode as never) ? Math.max(0, t.capturedMinor - t.refundedMinor) : 0),
+        partial_reversal: capabilities?.partialReversal ?? false,
+        partial_refund: capabilities?.partialRefund ?? false,
+      },
+      included_fees: minorToText(t.feesMinor, exponent),
+      card: t.cardLastFour ? { brand: t.cardBrand ?? 'unknown', last_four: t.cardLastFour, entry_mode: entryMode } : null,
+      customer,
+      merchant_reference: t.merchantReference,
+      events: events.map((e) => eventView(e, t.currency)),
+      refunds: refunds.map((refund) => refundView(refund, t.currency)),
+    });
   }
 
   async get(merchantId: string, transactionId: string): Promise<Outcome<Transaction>> {
@@ -126,18 +300,7 @@ export class TransactionQueries {
       return row ? { row, refunds: await r.refunds.listByTransaction(row.id) } : undefined;
     });
     if (!result) return failure(notFound(transactionId));
-    return success(
-      result.refunds.map((refund) => ({
-        created_at: refund.createdAt,
-        refund_id: refund.id,
-        amount: amountOf(refund.amountMinor, result.row.currency),
-        status_code: refund.statusCode,
-        status: refundStatusName(refund.statusCode),
-        ...(refund.merchantReference !== null ? { merchant_reference: refund.merchantReference } : {}),
-        ...(refund.merchantRefundId !== null ? { merchant_refund_id: refund.merchantRefundId } : {}),
-        ...(refund.executionDate !== null ? { execution_date: refund.executionDate } : {}),
-      })),
-    );
+    return success(result.refunds.map((refund) => refundView(refund, result.row.currency)));
   }
 
   async log(merchantId: string, transactionId: string): Promise<Outcome<TransactionEvent[]>> {

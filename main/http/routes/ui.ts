@@ -163,7 +163,9 @@ export function uiRoutes(gateway: Gateway, till: TillSettings = DEFAULT_TILL_SET
         created_at: r.createdAt,
         action: r.action,
         staff_id: r.staffId,
+        staff_name: r.staffName,
         approved_by: r.approvedBy,
+        approved_by_name: r.approvedByName,
         subject_id: r.subjectId,
         detail: r.detail,
       }));
