@@ -86,10 +86,11 @@ WHERE e.merchant_id = ? AND e.status = 'failed'
 AND NOT EXISTS (SELECT 1 FROM emails later WHERE later.invoice_id = e.invoice_id AND (later.created_at, later.id) > (e.created_at, e.id))
 ORDER BY e.created_at DESC LIMIT ?`,
   tokensSuspended: "SELECT count(*) AS n FROM network_tokens WHERE merchant_id = ? AND status = 'suspended'",
-  // Status 4 is an authorization nothing was captured of yet; past its expiry until the scheduler has expired it.
-  authorizationsExpiringCount: 'SELECT count(*) AS n FROM transactions WHERE merchant_id = ? AND status_code = 4 AND expires_at <= ?',
+  // Status 4 is an authorization nothing was captured of yet. One past its expiry can no longer be
+  // captured (the scheduler is about to expire it): not counted.
+  authorizationsExpiringCount: 'SELECT count(*) AS n FROM transactions WHERE merchant_id = ? AND status_code = 4 AND expires_at > ? AND expires_at <= ?',
   authorizationsExpiring: `SELECT id, order_id, expires_at, authorized_minor - captured_minor AS open_minor, currency FROM transactions
-WHERE merchant_id = ? AND status_code = 4 AND expires_at <= ? ORDER BY expires_at LIMIT ?`,
+WHERE merchant_id = ? AND status_code = 4 AND expires_at > ? AND expires_at <= ? ORDER BY expires_at LIMIT ?`,
 } as const;
 
 function figureRow(r: Row): DashboardFigureRow {
@@ -167,8 +168,8 @@ export function createDashboardRepository(db: Database.Database): DashboardRepos
         },
         tokensSuspended: count('tokensSuspended', merchantId),
         authorizationsExpiring: {
-          count: count('authorizationsExpiringCount', merchantId, until),
-          items: (s.authorizationsExpiring.all(merchantId, until, examples) as Row[]).map((r) => ({
+          count: count('authorizationsExpiringCount', merchantId, now, until),
+          items: (s.authorizationsExpiring.all(merchantId, now, until, examples) as Row[]).map((r) => ({
             transactionId: r.id as string,
             orderId: (r.order_id as string | null) ?? null,
             expiresAt: r.expires_at as string,
