@@ -3,6 +3,7 @@
  * records every request (headers, raw body, parsed body) and answers with a programmable status,
  * or never answers ('hang') until it is closed.
  */
+import { readFileSync } from 'node:fs';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -127,10 +128,35 @@ export async function startReceiver(options: { port?: number; respond?: Responde
 }
 
 /** A port on 127.0.0.1 that nothing listens on (it was free a moment ago). */
+/**
+ * A port nothing listens on, to stand for a receiver that is down, and that nothing else will take
+ * before the test opens it: it lies below the kernel's ephemeral range (where every `listen(0)` of
+ * the tests running in parallel and every outgoing connection's local port come from), so only an
+ * explicit bind to that very number could race for it.
+ */
 export async function closedPort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const port = (server.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  const ephemeralStart = ephemeralRangeStart();
+  const low = Math.max(10_000, ephemeralStart - 12_000);
+  for (let tries = 0; tries < 50; tries += 1) {
+    const port = low + Math.floor(Math.random() * (ephemeralStart - low));
+    const server = http.createServer();
+    const bound = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (bound) {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      return port;
+    }
+  }
+  throw new Error('no free port below the ephemeral range');
+}
+
+function ephemeralRangeStart(): number {
+  try {
+    const first = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(first) && first > 11_000 ? first : 32_768;
+  } catch {
+    return 32_768;
+  }
 }
