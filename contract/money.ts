@@ -129,3 +129,18 @@ export function maxAmountMinor(currency: string): number {
   const [whole = '', fraction = ''] = MAX_AMOUNT_TEXT.split('.');
   return Number(whole) * 10 ** exponent + Number(fraction.padEnd(exponent, '0').slice(0, exponent) || '0');
 }
+
+/** A spendable ISO 4217 currency as pickers list it: code, English name, decimal places. */
+export interface CurrencyInfo {
+  code: string;
+  name: string;
+  exponent: number;
+}
+
+/** Every currency the gateway accepts (currencyExponent defined), by code: for currency pickers. */
+export function currencyList(): CurrencyInfo[] {
+  return currencyCodes.data
+    .filter((entry) => currencyExponent(entry.code) !== undefined)
+    .map((entry) => ({ code: entry.code, name: entry.currency, exponent: entry.digits }))
+    .sort((a, b) => a.code.localeCompare(b.code));
+}

@@ -7,6 +7,10 @@ import { createHashHistory, createRootRoute, createRoute, createRouter, Navigate
 import { CashierWorkspace } from '../cashier/cashier.js';
 import { DashboardScreen } from '../dashboard/dashboard.js';
 import { dashboardSearch } from '../dashboard/dashboard-search.js';
+import { InvoiceDetailScreen } from '../invoices/invoice-detail.js';
+import { InvoiceCreateScreen, InvoiceEditScreen } from '../invoices/invoice-form.js';
+import { InvoiceListScreen } from '../invoices/invoice-list.js';
+import { invoiceListSearch } from '../invoices/invoice-search.js';
 import { DayClose } from '../reports/day-close.js';
 import { TodaySales } from '../sales/today.js';
 import { useSession } from '../session-store.js';
@@ -35,12 +39,25 @@ const startRoute = createRoute({ getParentRoute: () => rootRoute, path: '/', com
 const gatewayRoute = createRoute({ getParentRoute: () => rootRoute, path: '/gateway', component: GatewayPage });
 const dashboardRoute = createRoute({ getParentRoute: () => rootRoute, path: '/dashboard', component: DashboardScreen, validateSearch: dashboardSearch });
 
+// Invoices: the list (filters and page in the search), a new one, one invoice, its edit form.
+const invoicesRoute = createRoute({ getParentRoute: () => rootRoute, path: '/invoices' });
+const invoiceListRoute = createRoute({ getParentRoute: () => invoicesRoute, path: '/', component: InvoiceListScreen, validateSearch: invoiceListSearch });
+const invoiceNewRoute = createRoute({ getParentRoute: () => invoicesRoute, path: '/new', component: InvoiceCreateScreen });
+const invoiceRoute = createRoute({ getParentRoute: () => invoicesRoute, path: '/$number', component: InvoiceDetailScreen });
+const invoiceEditRoute = createRoute({ getParentRoute: () => invoicesRoute, path: '/$number/edit', component: InvoiceEditScreen });
+
 const cashierRoute = createRoute({ getParentRoute: () => rootRoute, path: '/cashier', component: CashierWorkspace });
 const tillRoute = createRoute({ getParentRoute: () => cashierRoute, path: '/', component: Till });
 const salesRoute = createRoute({ getParentRoute: () => cashierRoute, path: '/sales', component: TodaySales });
 const reportsRoute = createRoute({ getParentRoute: () => cashierRoute, path: '/reports', component: DayClose });
 
-const routeTree = rootRoute.addChildren([startRoute, dashboardRoute, gatewayRoute, cashierRoute.addChildren([tillRoute, salesRoute, reportsRoute])]);
+const routeTree = rootRoute.addChildren([
+  startRoute,
+  dashboardRoute,
+  invoicesRoute.addChildren([invoiceListRoute, invoiceNewRoute, invoiceRoute, invoiceEditRoute]),
+  gatewayRoute,
+  cashierRoute.addChildren([tillRoute, salesRoute, reportsRoute]),
+]);
 
 export const router = createRouter({ routeTree, history: createHashHistory() });
 
