@@ -38,3 +38,10 @@ export function cardBrand(pan: string): CardBrand {
 export function asCardBrand(value: string | null | undefined): CardBrand {
   return (CARD_BRANDS as readonly (string | null | undefined)[]).includes(value) ? (value as CardBrand) : 'unknown';
 }
+
+const PAN_LIKE = /\b(\d{6})\d{3,9}(\d{4})\b/g;
+
+/** Masks digit runs of 13 to 19 digits (card and token numbers) to the first 6 and last 4. */
+export function maskPans(text: string): string {
+  return text.replace(PAN_LIKE, (_m, first: string, last: string) => `${first}…${last}`);
+}

@@ -3,6 +3,7 @@
  * it is a processed request. An ApiError means "the request did nothing". The error codes, their
  * HTTP statuses and the error body are the contract's (contract/codes.ts, contract/api/common.ts).
  */
+import { maskPans } from '../../contract/cards.js';
 import type { ErrorBody, FieldError } from '../../contract/api/common.js';
 import { ErrorCode, httpStatusOf } from '../../contract/codes.js';
 
@@ -11,8 +12,9 @@ export interface ApiError extends ErrorBody {
   error_code: ErrorCode;
 }
 
+/** An error answer; card-number-shaped values (e.g. an id that was a PAN) are masked in its words. */
 export function apiError(code: ErrorCode, message: string, errors: FieldError[] = []): ApiError {
-  return { error_code: code, message, errors };
+  return { error_code: code, message: maskPans(message), errors: errors.map((e) => ({ field: e.field, message: maskPans(e.message) })) };
 }
 
 export function validationError(errors: FieldError[]): ApiError {

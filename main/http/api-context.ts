@@ -57,7 +57,17 @@ export function authenticate(gateway: Gateway, allowed: Principal['kind']) {
     const token = credentials ? undefined : sessionToken(request);
     if (token && allowed === 'merchant') return authorizeStaff(gateway, request, reply, token);
     if (!credentials) {
-      if (request.headers.authorization) gateway.auth.recordFailure(request.ip);
+      if (request.headers.authorization) {
+        // A malformed header is a failed attempt of the source's unknown-credentials bucket; a
+        // locked bucket answers 429 whatever is sent, and nothing shortens the lock.
+        const bucket = gateway.auth.unknownBucket(request.ip);
+        const locked = gateway.auth.lockout(bucket);
+        if (locked) {
+          reply.header('Retry-After', String(locked.retryAfterSeconds));
+          return sendApiError(reply, locked.error);
+        }
+        gateway.auth.recordFailure(bucket);
+      }
       reply.header('WWW-Authenticate', REALM);
       return sendApiError(reply, apiError(ErrorCode.unauthenticated, 'HTTP Basic authentication with the API key and password is required'));
     }
@@ -79,6 +89,12 @@ async function authorizeStaff(gateway: Gateway, request: FastifyRequest, reply: 
   // A live session token is not a guess: no address lock-out here (staff logins lock per account).
   const principal = await gateway.staff.resolve(token);
   if (!principal?.staff) {
+    // Not counted (an ended session is no guess), but a locked source is answered as locked.
+    const locked = gateway.auth.lockout(gateway.auth.unknownBucket(request.ip));
+    if (locked) {
+      reply.header('Retry-After', String(locked.retryAfterSeconds));
+      return sendApiError(reply, locked.error);
+    }
     return sendApiError(reply, apiError(ErrorCode.unauthenticated, 'The staff session has ended; log in again'));
   }
   if (!sameOrigin(request)) return sendApiError(reply, apiError(ErrorCode.forbidden, 'Cross-origin request refused'));

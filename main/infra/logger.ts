@@ -2,6 +2,7 @@
  * Structured logs (pino) that never carry secrets (decisions.md D13): known sensitive fields are
  * redacted by path, and card-number-like digit runs in messages are masked to first 6 / last 4.
  */
+import { maskPans } from '../../contract/cards.js';
 import pino, { type Logger as PinoLogger, type DestinationStream } from 'pino';
 import type { Logger } from '../core/ports.js';
 
@@ -40,12 +41,7 @@ export const REDACTED_PATHS = [
   '*.*.block',
 ];
 
-const PAN_LIKE = /\b(\d{6})\d{3,9}(\d{4})\b/g;
-
-/** Masks digit runs of 13 to 19 digits (card and token numbers) to first 6 and last 4. */
-export function maskPans(text: string): string {
-  return text.replace(PAN_LIKE, (_m, first: string, last: string) => `${first}…${last}`);
-}
+export { maskPans };
 
 // Field names whose values are secrets wherever they appear (compared lower-case without _ or -,
 // so cardNumber and card_number both match). REDACTED_PATHS alone stops at a fixed depth.

@@ -98,21 +98,22 @@ export class Staff {
    * cashier mistyping a PIN must not lock out the shop's API. `source` is kept for the audit.
    */
   private async verify(_source: string, input: LoginRequest): Promise<Outcome<StaffRecord>> {
-    const key = staffLockKey(input.login);
-    const locked = this.auth.lockout(key);
-    if (locked) return failure(locked.error);
     if ((input.password === undefined) === (input.pin === undefined)) {
       return failure(validationError([{ field: 'password', message: 'give either password or pin' }]));
     }
+    // The attempt takes its slot before the slow check: parallel guesses cannot exceed the limit.
+    const start = this.auth.begin(staffLockKey(input.login));
+    if (!start.ok) return failure(start.error);
     const staff = await this.store.read((r) => r.staff.findByLogin(input.login));
     const secret = input.password ?? input.pin ?? '';
     const hash = input.password !== undefined ? staff?.passwordHash : staff?.pinHash;
     // Unknown logins cost the same scrypt work, so timing does not tell which logins exist.
     const valid = await verifyPassword(secret, staff && hash && !staff.disabledAt ? hash : await this.dummyHash());
     if (!staff || !hash || staff.disabledAt || !valid) {
-      this.auth.recordFailure(key);
+      start.attempt.failed();
       return failure(apiError(ErrorCode.unauthenticated, 'Wrong login, password or PIN'));
     }
+    start.attempt.succeeded();
     return success(staff);
   }
 
