@@ -6,6 +6,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { migrate } from '../db/migrate.js';
+import { acquireInstanceLock } from '../db/instance-lock.js';
 import { DATABASE_FILE, openDatabase } from '../db/open.js';
 import { compose, type Composition } from './compose.js';
 import { createLogger } from './infra/logger.js';
@@ -82,11 +83,20 @@ export interface RunningServer {
 
 /** Starts the gateway on the configured address; resolves once it answers requests. */
 export async function startServer(settings: Settings): Promise<RunningServer> {
+  // One gateway per data directory: a second one stops here with a clear message.
+  const lock = acquireInstanceLock(settings.dataDir);
   const logger = createLogger({ level: settings.logLevel });
-  const composition = compose({ settings, logger });
-  // Per-request lines at debug: `--log-level debug` shows them (docs/operations.md).
-  const app = await buildServer(composition.gateway, { logger, requestLogLevel: 'debug', till: { confirmAbove: settings.tillConfirmAbove } });
-  await app.listen({ host: settings.host, port: settings.port });
+  let composition: Composition;
+  let app: Awaited<ReturnType<typeof buildServer>>;
+  try {
+    composition = compose({ settings, logger });
+    // Per-request lines at debug: `--log-level debug` shows them (docs/operations.md).
+    app = await buildServer(composition.gateway, { logger, requestLogLevel: 'debug', till: { confirmAbove: settings.tillConfirmAbove } });
+    await app.listen({ host: settings.host, port: settings.port });
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : settings.port;
   const url = listeningUrl(settings.host, port);
@@ -99,6 +109,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
       stopping ??= (async () => {
         await app.close();
         await composition.close();
+        lock.release();
         logger.flush();
       })();
       return stopping;

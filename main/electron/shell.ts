@@ -13,6 +13,7 @@
  * compose() runs in this process; if the cashier window ever stutters under API load, it moves into
  * a utilityProcess (architecture.md, "Where a heavy load would hurt") and only this file changes.
  */
+import { acquireInstanceLock, type InstanceLock } from '../../db/instance-lock.js';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -114,6 +115,7 @@ export function runShell(electron: ElectronPorts, options: ShellOptions): ShellH
 
   let settings: Settings | undefined;
   let composition: Composition | undefined;
+  let instanceLock: InstanceLock | undefined;
   let server: FastifyInstance | undefined;
   let removeIpc: (() => void) | undefined;
   let apiBridge: ApiBridge | undefined;
@@ -179,6 +181,7 @@ export function runShell(electron: ElectronPorts, options: ShellOptions): ShellH
       removeIpc = undefined;
       if (server) await server.close();
       if (composition) await composition.close();
+      instanceLock?.release();
       logger.info('gateway stopped');
       logger.flush();
     })();
@@ -190,6 +193,8 @@ export function runShell(electron: ElectronPorts, options: ShellOptions): ShellH
     logger.level = settings.logLevel;
     const dataKey = loadDesktopDataKey(dataDir, { safeStorage: electron.safeStorage, logger, env });
     logger.info({ dataDir, keySource: dataKey.source }, 'data key loaded');
+    // One gateway per data directory: a headless `gateway serve` on it makes this start fail clearly.
+    instanceLock = acquireInstanceLock(settings.dataDir, { nativeBinding: nativeBinding() });
     composition = compose({ settings, logger, dataKey: dataKey.key, nativeBinding: nativeBinding() });
     const httpServer = await buildServer(composition.gateway, { logger, uiDir: rendererDir, till: { confirmAbove: settings.tillConfirmAbove } });
     server = httpServer;

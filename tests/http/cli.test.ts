@@ -96,6 +96,22 @@ describe('gateway CLI', () => {
     });
   });
 
+  test('a second gateway on the same data directory is refused with a clear message; a killed one leaves no stale lock', async () => {
+    const first = await startGateway();
+    try {
+      const second = runGateway(['serve', '--data-dir', first.dataDir, '--port', '0']);
+      assert.equal(second.status, 1);
+      assert.match(second.stderr, new RegExp(`Another gateway is already running on the data directory ${first.dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(process \\d+\\)`));
+      // Short administrative commands still work beside it.
+      assert.equal(runGateway(['merchant', 'create', '--data-dir', first.dataDir, '--name', 'Beside', '--json']).status, 0);
+    } finally {
+      await first.kill9();
+    }
+    // The operating system dropped the lock with the process: the next start works.
+    const again = await startGateway({ dataDir: first.dataDir });
+    await again.stop();
+  });
+
   test('migrate applies the schema once, then reports it is up to date', () => {
     const dataDir = tempDataDir();
     const first = runGateway(['migrate', '--data-dir', dataDir]);
