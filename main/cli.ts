@@ -6,10 +6,12 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { migrate } from '../db/migrate.js';
+import { checkBackup, restoreBackup } from '../db/backups.js';
 import { acquireInstanceLock } from '../db/instance-lock.js';
 import { DATABASE_FILE, openDatabase } from '../db/open.js';
 import { compose, type Composition } from './compose.js';
 import { createLogger } from './infra/logger.js';
+import { createVault, loadDataKey } from './infra/vault.js';
 import { buildServer, isUiBuilt } from './http/server.js';
 import { defaultDataDir, listeningUrl, resolveSettings, SETTING_SPECS, SettingsError, type Settings } from './settings.js';
 
@@ -23,6 +25,10 @@ Commands:
                      [--login L] [--name NAME] [--pin 1234] [--json]); prints the password once
   migrate            bring the database schema up to date
   backup --to FILE   write a consistent copy of the database (SQLite online backup)
+  restore --from FILE
+                     check a backup (integrity, schema version, data key), then put it in place of
+                     the database (the current one is kept beside it); refused while a gateway runs
+                     on the data directory. --check only checks.
 
 Common options:
   --data-dir DIR     data directory (default: GATEWAY_DATA_DIR or ${defaultDataDir()})
@@ -50,6 +56,8 @@ function parse(argv: string[]) {
     ['name', { type: 'string' }],
     ['currency', { type: 'string' }],
     ['to', { type: 'string' }],
+    ['from', { type: 'string' }],
+    ['check', { type: 'boolean' }],
     ['merchant', { type: 'string' }],
     ['role', { type: 'string' }],
     ['login', { type: 'string' }],
@@ -222,6 +230,47 @@ async function backup(values: Values): Promise<void> {
   }
 }
 
+function restore(values: Values): number {
+  if (typeof values.from !== 'string') throw new UsageError('restore needs --from FILE');
+  const file = resolve(values.from);
+  const dataDir = dataDirOf(values);
+  const vault = createVault(loadDataKey(dataDir).key);
+  const check = checkBackup(file, (sealed) => {
+    try {
+      vault.open(sealed);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  const report = { file, schema_version: check.schemaVersion ?? null, merchants: check.merchants ?? null, transactions: check.transactions ?? null };
+  if (!check.ok) {
+    process.stderr.write(`gateway: ${file} cannot be restored:\n${check.problems.map((p) => `  - ${p}`).join('\n')}\n`);
+    return 1;
+  }
+  if (values.check) {
+    out(values.json ? JSON.stringify({ ok: true, ...report }) : `${file} can be restored: schema ${report.schema_version}, ${report.merchants} merchants, ${report.transactions} transactions`);
+    return 0;
+  }
+  // Nothing may write the database while it is replaced.
+  const lock = acquireInstanceLock(dataDir);
+  try {
+    const { replaced } = restoreBackup(dataDir, file, new Date());
+    // An older backup is brought up to this gateway's schema now, not at the next start.
+    const db = openDatabase(join(dataDir, DATABASE_FILE));
+    try {
+      migrate(db);
+    } finally {
+      db.close();
+    }
+    if (values.json) out(JSON.stringify({ ok: true, ...report, previous: replaced }));
+    else out(`restored ${file}: ${report.merchants} merchants, ${report.transactions} transactions${replaced ? `; the previous database is kept as ${replaced}` : ''}`);
+  } finally {
+    lock.release();
+  }
+  return 0;
+}
+
 export async function runCli(argv: string[]): Promise<number> {
   try {
     const { values, positionals } = parse(argv);
@@ -249,6 +298,8 @@ export async function runCli(argv: string[]): Promise<number> {
       case 'backup':
         await backup(values);
         return 0;
+      case 'restore':
+        return restore(values);
       default:
         throw new UsageError(`unknown command "${command}"`);
     }

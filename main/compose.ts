@@ -4,6 +4,8 @@
  */
 import { join } from 'node:path';
 import type { Logger as PinoLogger } from 'pino';
+import type Database from 'better-sqlite3';
+import { listBackups, pruneBackups, writeBackup } from '../db/backups.js';
 import { migrate, type MigrationReport } from '../db/migrate.js';
 import { DATABASE_FILE, openDatabase } from '../db/open.js';
 import { SqliteStore } from '../db/sqlite-store.js';
@@ -23,6 +25,50 @@ import { createEscPosPrinter } from './infra/receipt-printer.js';
 import type { ReceiptPrinter } from './core/ports.js';
 import type { PrintQueueSettings } from './core/receipts/print-queue.js';
 import { listeningUrl, type Settings } from './settings.js';
+
+/** The first scheduled backup of a data directory without any comes soon after the start. */
+const FIRST_BACKUP_MS = 10 * 60 * 1000;
+
+/**
+ * Scheduled online backups (docs/operations.md "Backups"): every `backupIntervalHours` a copy goes
+ * to the backup directory and the oldest beyond `backupKeep` are deleted. A failed backup is
+ * logged and tried again at the next interval; the gateway keeps serving either way.
+ */
+function scheduleBackups(db: Database.Database, settings: Settings, logger: PinoLogger, clock: Clock): { stop(): Promise<void> } | undefined {
+  if (settings.backupIntervalHours <= 0) return undefined;
+  const dir = settings.backupDir ?? join(settings.dataDir, 'backups');
+  const intervalMs = settings.backupIntervalHours * 60 * 60 * 1000;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let stopped = false;
+  const plan = (delayMs: number) => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = (async () => {
+        try {
+          const file = await writeBackup(db, dir, clock.now());
+          const deleted = pruneBackups(dir, settings.backupKeep);
+          logger.info({ file, deleted: deleted.length }, 'scheduled backup written');
+        } catch (error) {
+          logger.error({ err: error, dir }, 'scheduled backup failed');
+        }
+      })().finally(() => {
+        running = undefined;
+        plan(intervalMs);
+      });
+    }, Math.max(0, delayMs));
+    timer.unref();
+  };
+  const latest = listBackups(dir)[0];
+  plan(latest ? latest.at.getTime() + intervalMs - clock.now().getTime() : Math.min(intervalMs, FIRST_BACKUP_MS));
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}
 
 export interface ComposeOptions {
   settings: Settings;
@@ -125,6 +171,7 @@ export function compose(options: ComposeOptions): Composition {
   store.onCommit(() => gateway.postbackDelivery.wake());
   store.onCommit(() => gateway.mailQueue.wake());
   store.onCommit(() => gateway.receiptPrints.wake());
+  const backups = options.background ?? true ? scheduleBackups(store.db, settings, logger, clock) : undefined;
   if (options.background ?? true) {
     gateway.scheduler.start();
     gateway.postbackDelivery.start();
@@ -145,6 +192,7 @@ export function compose(options: ComposeOptions): Composition {
     },
     async close() {
       clearInterval(purge);
+      await backups?.stop();
       await gateway.scheduler.stop();
       await gateway.postbackDelivery.stop();
       await gateway.mailQueue.stop();

@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { isTimeZone } from './core/dashboard/periods.js';
 
 export const SETTINGS_FILE = 'settings.json';
@@ -25,6 +25,12 @@ export interface Settings {
   lockoutMaxFailures: number;
   lockoutWindowMinutes: number;
   lockoutMinutes: number;
+  /** Hours between scheduled online backups; 0 turns them off. */
+  backupIntervalHours: number;
+  /** How many scheduled backups are kept (the oldest go first). */
+  backupKeep: number;
+  /** Where scheduled backups go; null: `backups` in the data directory. */
+  backupDir: string | null;
   /** SMTP for invoice e-mails; without a host they go to the local test outbox. */
   smtpHost: string | null;
   smtpPort: number;
@@ -72,6 +78,9 @@ export const SETTING_SPECS: readonly SettingSpec[] = [
   { key: 'lockoutMaxFailures', env: 'GATEWAY_LOCKOUT_MAX_FAILURES', flag: 'lockout-max-failures', parse: number(1, 10_000, true), describe: 'failed authentications from one source before a lock-out' },
   { key: 'lockoutWindowMinutes', env: 'GATEWAY_LOCKOUT_WINDOW_MINUTES', flag: 'lockout-window-minutes', parse: number(1, 1440, true), describe: 'window in which failures are counted' },
   { key: 'lockoutMinutes', env: 'GATEWAY_LOCKOUT_MINUTES', flag: 'lockout-minutes', parse: number(1, 1440, true), describe: 'length of a lock-out' },
+  { key: 'backupIntervalHours', env: 'GATEWAY_BACKUP_INTERVAL_HOURS', flag: 'backup-interval-hours', parse: number(0, 720, false), describe: 'hours between scheduled online backups (0: off)' },
+  { key: 'backupKeep', env: 'GATEWAY_BACKUP_KEEP', flag: 'backup-keep', parse: number(1, 1000, true), describe: 'scheduled backups kept' },
+  { key: 'backupDir', env: 'GATEWAY_BACKUP_DIR', flag: 'backup-dir', parse: text(/^.{1,1024}$/, 'a directory'), describe: 'where scheduled backups go (default: backups in the data directory)' },
   { key: 'smtpHost', env: 'GATEWAY_SMTP_HOST', flag: 'smtp-host', parse: text(/^[\w.:-]+$/, 'a host name or IP address'), describe: 'SMTP server for invoice e-mails (none: local test outbox)' },
   { key: 'smtpPort', env: 'GATEWAY_SMTP_PORT', flag: 'smtp-port', parse: number(1, 65535, true), describe: 'SMTP port' },
   { key: 'smtpSecurity', env: 'GATEWAY_SMTP_SECURITY', flag: 'smtp-security', parse: oneOf('starttls', 'implicit', 'none'), describe: 'SMTP TLS: starttls (required), implicit, none' },
@@ -94,7 +103,7 @@ export const SETTING_SPECS: readonly SettingSpec[] = [
   },
 ];
 
-export const DEFAULTS: Omit<Settings, 'dataDir' | 'publicUrl'> = {
+export const DEFAULTS: Omit<Settings, 'dataDir' | 'publicUrl' | 'backupDir'> = {
   host: '127.0.0.1',
   port: 8420,
   simDelayMs: 5000,
@@ -106,6 +115,8 @@ export const DEFAULTS: Omit<Settings, 'dataDir' | 'publicUrl'> = {
   lockoutMaxFailures: 10,
   lockoutWindowMinutes: 10,
   lockoutMinutes: 15,
+  backupIntervalHours: 24,
+  backupKeep: 7,
   smtpHost: null,
   smtpPort: 587,
   smtpSecurity: 'starttls',
@@ -158,6 +169,7 @@ export function resolveSettings(dataDir: string, flags: Record<string, unknown> 
   }
   resolved.dataDir = dataDir;
   resolved.publicUrl = typeof resolved.publicUrl === 'string' ? resolved.publicUrl.replace(/\/+$/, '') : null;
+  resolved.backupDir = typeof resolved.backupDir === 'string' ? resolve(dataDir, resolved.backupDir) : null;
   return resolved as unknown as Settings;
 }
 
