@@ -66,6 +66,8 @@ export const ErrorCode = {
   rateLimited: 4004,
   processor: 5001,
   internal: 5002,
+  /** The gateway cannot write its data (disk full, read-only): nothing was done; it recovers by itself. */
+  storage: 5003,
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -84,6 +86,7 @@ export const ERROR_HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   4004: 429,
   5001: 502,
   5002: 500,
+  5003: 503,
 };
 
 export function httpStatusOf(code: ErrorCode): number {

@@ -25,7 +25,12 @@ export interface InstanceLock {
 }
 
 export function acquireInstanceLock(dataDir: string, options: { nativeBinding?: string | undefined } = {}): InstanceLock {
-  const db = new Database(join(dataDir, LOCK_FILE), { timeout: 0, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
+  let db: Database.Database;
+  try {
+    db = new Database(join(dataDir, LOCK_FILE), { timeout: 0, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
+  } catch (error) {
+    throw unwritable(dataDir, error);
+  }
   try {
     db.pragma('locking_mode = EXCLUSIVE');
     db.exec('CREATE TABLE IF NOT EXISTS holder (pid INTEGER)');
@@ -43,7 +48,7 @@ export function acquireInstanceLock(dataDir: string, options: { nativeBinding?: 
       }
       throw new InstanceLockedError(`Another gateway is already running on the data directory ${dataDir}${holder}. Stop it first, or use another --data-dir.`);
     }
-    throw error;
+    throw unwritable(dataDir, error);
   }
   writeFileSync(join(dataDir, PID_FILE), `${process.pid}\n`);
   return {
@@ -53,4 +58,14 @@ export function acquireInstanceLock(dataDir: string, options: { nativeBinding?: 
       db.close();
     },
   };
+}
+
+/** A data directory the gateway cannot write (a read-only mount, a full disk) said in words. */
+function unwritable(dataDir: string, error: unknown): unknown {
+  const code = String((error as { code?: unknown } | null)?.code ?? '');
+  if (code.startsWith('SQLITE_READONLY') || code === 'SQLITE_CANTOPEN' || code === 'EROFS' || code === 'EACCES') {
+    return new Error(`The data directory ${dataDir} is read-only: the gateway cannot store anything there. Make it writable (or choose another --data-dir) and start again.`);
+  }
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC') return new Error(`The disk of the data directory ${dataDir} is full. Free some space and start again.`);
+  return error;
 }

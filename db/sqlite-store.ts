@@ -9,13 +9,23 @@
  * (or nesting units) fails loudly instead of corrupting isolation.
  */
 import type Database from 'better-sqlite3';
-import type { Repositories, Store } from '../main/core/ports.js';
+import { StorageUnavailableError, type Repositories, type Store } from '../main/core/ports.js';
 import { createRepositories } from './repositories.js';
 
 interface Pending {
   work: (tx: Repositories) => Promise<unknown>;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
+}
+
+/** SQLite's words for "cannot write here" become the core's StorageUnavailableError. */
+export function storageError(error: unknown): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return error;
+  if (code === 'SQLITE_FULL') return new StorageUnavailableError('full');
+  if (code.startsWith('SQLITE_READONLY')) return new StorageUnavailableError('read_only');
+  if (code.startsWith('SQLITE_IOERR') || code === 'SQLITE_CANTOPEN') return new StorageUnavailableError('io');
+  return error;
 }
 
 export class UnitOfWorkMisuseError extends Error {
@@ -89,14 +99,21 @@ export class SqliteStore implements Store {
         } catch (error) {
           this.tx.rollbackTo.run();
           this.tx.release.run();
-          outcomes.push({ ok: false, error });
+          outcomes.push({ ok: false, error: storageError(error) });
         }
       }
       this.tx.commit.run();
     } catch (error) {
-      if (this.db.inTransaction) this.tx.rollback.run();
+      // Nothing of the batch was committed (e.g. the disk filled up at COMMIT): every unit fails,
+      // none was acknowledged, and the next batch starts afresh once the disk has room again.
+      try {
+        if (this.db.inTransaction) this.tx.rollback.run();
+      } catch {
+        // SQLite rolls a failed transaction back itself when it cannot go on.
+      }
       this.inBatch = false;
-      for (const item of batch) item.reject(error);
+      const failure = storageError(error);
+      for (const item of batch) item.reject(failure);
       return;
     }
     this.inBatch = false;

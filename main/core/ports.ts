@@ -614,6 +614,18 @@ export interface Repositories {
 }
 
 /**
+ * A unit of work could not be stored: the disk is full, the data directory is read-only, or the
+ * file system failed. Nothing of the unit was written; the gateway answers 503 and works again by
+ * itself once the storage does. Store adapters throw it; `reason` says which in plain words.
+ */
+export class StorageUnavailableError extends Error {
+  override name = 'StorageUnavailableError';
+  constructor(readonly reason: 'full' | 'read_only' | 'io') {
+    super(reason === 'full' ? 'the disk of the data directory is full' : reason === 'read_only' ? 'the data directory is read-only' : 'the data directory cannot be written');
+  }
+}
+
+/**
  * Units of work. `run` executes `work` atomically and resolves only after the unit is durably
  * committed; no network or file I/O may happen inside `work` (processor calls, postbacks and
  * e-mails happen outside it). `read` gives consistent reads outside any write unit.

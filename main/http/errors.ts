@@ -6,6 +6,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { FieldError } from '../../contract/api/common.js';
 import { ErrorCode, httpStatusOf } from '../../contract/codes.js';
 import { maskPans } from '../infra/logger.js';
+import { StorageUnavailableError } from '../core/ports.js';
 import { apiError, validationError, type ApiError } from '../core/errors.js';
 
 declare module 'fastify' {
@@ -160,6 +161,11 @@ export function installErrorHandling(app: FastifyInstance): void {
       return reply.code(error.statusCode).send(apiError(ErrorCode.validation, 'The request could not be processed', [
         { field: 'request', message: error.code ?? 'invalid request' },
       ]));
+    }
+    if (error instanceof StorageUnavailableError) {
+      request.log.error({ reason: error.reason }, 'storage unavailable');
+      reply.header('Retry-After', '30');
+      return sendApiError(reply, apiError(ErrorCode.storage, `The gateway cannot store data right now: ${error.message}. Nothing was done; try again in a moment.`));
     }
     request.log.error({ err: error }, 'internal error');
     return sendApiError(reply, apiError(ErrorCode.internal, `Internal error; correlation id ${String(request.id)}`));

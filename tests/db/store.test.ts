@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { migrate } from '../../db/migrate.js';
 import { openDatabase } from '../../db/open.js';
-import { SqliteStore, UnitOfWorkMisuseError } from '../../db/sqlite-store.js';
-import type { MerchantRecord } from '../../main/core/ports.js';
+import { SqliteStore, storageError, UnitOfWorkMisuseError } from '../../db/sqlite-store.js';
+import { StorageUnavailableError, type MerchantRecord } from '../../main/core/ports.js';
 import { tempDataDir } from '../helpers/gateway-process.js';
 
 function merchant(id: string): MerchantRecord {
@@ -216,5 +216,35 @@ describe('SqliteStore.close', () => {
     );
     f.other.close();
     await f.store.close(); // idempotent
+  });
+});
+
+describe('storage that cannot be written', () => {
+  test('a read-only database: the unit fails with StorageUnavailableError (read_only), nothing half-written, reads go on', async () => {
+    const file = join(tempDataDir('tillgate-store-'), 'gateway.sqlite');
+    const setup = openDatabase(file);
+    migrate(setup);
+    setup.close();
+    const store = new SqliteStore(openDatabase(file, { readonly: true }));
+    try {
+      await assert.rejects(
+        store.run((tx) => tx.merchants.insert(merchant('m-ro'))),
+        (error: unknown) => error instanceof StorageUnavailableError && error.reason === 'read_only' && /read-only/.test(error.message),
+      );
+      assert.equal(await store.read((r) => r.merchants.get('m-ro')), undefined);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('SQLite codes map to the reasons the gateway answers with', () => {
+    const reasonOf = (code: string) => {
+      const mapped = storageError(Object.assign(new Error(code), { code }));
+      return mapped instanceof StorageUnavailableError ? mapped.reason : 'passed through';
+    };
+    assert.equal(reasonOf('SQLITE_FULL'), 'full');
+    assert.equal(reasonOf('SQLITE_READONLY_DBMOVED'), 'read_only');
+    assert.equal(reasonOf('SQLITE_IOERR_WRITE'), 'io');
+    assert.equal(reasonOf('SQLITE_CONSTRAINT_UNIQUE'), 'passed through');
   });
 });

@@ -127,7 +127,7 @@ export class Idempotency {
   }
 }
 
-const NOT_STORED: ReadonlySet<number> = new Set([ErrorCode.validation, ErrorCode.processor, ErrorCode.internal]);
+const NOT_STORED: ReadonlySet<number> = new Set([ErrorCode.validation, ErrorCode.processor, ErrorCode.internal, ErrorCode.storage]);
 
 /**
  * Replies that are never stored: the request was rejected before anything was processed
