@@ -11,6 +11,7 @@ import { acquireInstanceLock } from '../db/instance-lock.js';
 import { DATABASE_FILE, openDatabase } from '../db/open.js';
 import { compose, type Composition } from './compose.js';
 import { createLogger } from './infra/logger.js';
+import { tlsFor, type TlsMaterial } from './infra/tls.js';
 import { createVault, loadDataKey } from './infra/vault.js';
 import { buildServer, isUiBuilt } from './http/server.js';
 import { defaultDataDir, listeningUrl, resolveSettings, SETTING_SPECS, SettingsError, type Settings } from './settings.js';
@@ -85,6 +86,8 @@ function settingsOf(values: Values): Settings {
 
 export interface RunningServer {
   url: string;
+  /** Set when the gateway serves HTTPS (listening beyond loopback). */
+  tls: TlsMaterial | undefined;
   composition: Composition;
   stop(): Promise<void>;
 }
@@ -94,12 +97,20 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
   // One gateway per data directory: a second one stops here with a clear message.
   const lock = acquireInstanceLock(settings.dataDir);
   const logger = createLogger({ level: settings.logLevel });
+  // Beyond loopback the gateway speaks HTTPS only (a configured or a self-signed certificate).
+  let tls: TlsMaterial | undefined;
+  try {
+    tls = tlsFor(settings);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
   let composition: Composition;
   let app: Awaited<ReturnType<typeof buildServer>>;
   try {
     composition = compose({ settings, logger });
     // Per-request lines at debug: `--log-level debug` shows them (docs/operations.md).
-    app = await buildServer(composition.gateway, { logger, requestLogLevel: 'debug', till: { confirmAbove: settings.tillConfirmAbove } });
+    app = await buildServer(composition.gateway, { logger, requestLogLevel: 'debug', till: { confirmAbove: settings.tillConfirmAbove }, ...(tls ? { https: tls } : {}) });
     await app.listen({ host: settings.host, port: settings.port });
   } catch (error) {
     lock.release();
@@ -107,11 +118,12 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : settings.port;
-  const url = listeningUrl(settings.host, port);
+  const url = listeningUrl(settings.host, port, tls !== undefined);
   composition.setListeningUrl(url);
   let stopping: Promise<void> | undefined;
   return {
     url,
+    tls,
     composition,
     stop: () => {
       stopping ??= (async () => {
@@ -129,6 +141,10 @@ async function serve(values: Values): Promise<void> {
   const settings = settingsOf(values);
   const server = await startServer(settings);
   if (!isUiBuilt()) out(`The back-office UI is not built, so ${server.url}/app/ explains how: npm run build:renderer`);
+  if (server.tls) {
+    out(`HTTPS only on ${settings.host}: ${server.tls.selfSigned ? `a self-signed certificate (${join(settings.dataDir, 'tls', 'self-signed.crt')})` : 'the configured certificate'}`);
+    out(`certificate fingerprint (SHA-256): ${server.tls.fingerprint}`);
+  }
   out(`listening on ${server.url}`);
   const shutdown = (signal: string) => {
     server.composition.logger.info({ signal }, 'shutting down');

@@ -31,6 +31,9 @@ export interface Settings {
   backupKeep: number;
   /** Where scheduled backups go; null: `backups` in the data directory. */
   backupDir: string | null;
+  /** TLS certificate and key (PEM files) for listening beyond loopback; none: a self-signed one. */
+  tlsCert: string | null;
+  tlsKey: string | null;
   /** SMTP for invoice e-mails; without a host they go to the local test outbox. */
   smtpHost: string | null;
   smtpPort: number;
@@ -80,6 +83,8 @@ export const SETTING_SPECS: readonly SettingSpec[] = [
   { key: 'lockoutMinutes', env: 'GATEWAY_LOCKOUT_MINUTES', flag: 'lockout-minutes', parse: number(1, 1440, true), describe: 'length of a lock-out' },
   { key: 'backupIntervalHours', env: 'GATEWAY_BACKUP_INTERVAL_HOURS', flag: 'backup-interval-hours', parse: number(0, 720, false), describe: 'hours between scheduled online backups (0: off)' },
   { key: 'backupKeep', env: 'GATEWAY_BACKUP_KEEP', flag: 'backup-keep', parse: number(1, 1000, true), describe: 'scheduled backups kept' },
+  { key: 'tlsCert', env: 'GATEWAY_TLS_CERT', flag: 'tls-cert', parse: text(/^.{1,1024}$/, 'a PEM file'), describe: 'TLS certificate (PEM) when listening beyond loopback (default: a self-signed one)' },
+  { key: 'tlsKey', env: 'GATEWAY_TLS_KEY', flag: 'tls-key', parse: text(/^.{1,1024}$/, 'a PEM file'), describe: 'TLS private key (PEM) for tlsCert' },
   { key: 'backupDir', env: 'GATEWAY_BACKUP_DIR', flag: 'backup-dir', parse: text(/^.{1,1024}$/, 'a directory'), describe: 'where scheduled backups go (default: backups in the data directory)' },
   { key: 'smtpHost', env: 'GATEWAY_SMTP_HOST', flag: 'smtp-host', parse: text(/^[\w.:-]+$/, 'a host name or IP address'), describe: 'SMTP server for invoice e-mails (none: local test outbox)' },
   { key: 'smtpPort', env: 'GATEWAY_SMTP_PORT', flag: 'smtp-port', parse: number(1, 65535, true), describe: 'SMTP port' },
@@ -103,7 +108,7 @@ export const SETTING_SPECS: readonly SettingSpec[] = [
   },
 ];
 
-export const DEFAULTS: Omit<Settings, 'dataDir' | 'publicUrl' | 'backupDir'> = {
+export const DEFAULTS: Omit<Settings, 'dataDir' | 'publicUrl' | 'backupDir' | 'tlsCert' | 'tlsKey'> = {
   host: '127.0.0.1',
   port: 8420,
   simDelayMs: 5000,
@@ -170,11 +175,13 @@ export function resolveSettings(dataDir: string, flags: Record<string, unknown> 
   resolved.dataDir = dataDir;
   resolved.publicUrl = typeof resolved.publicUrl === 'string' ? resolved.publicUrl.replace(/\/+$/, '') : null;
   resolved.backupDir = typeof resolved.backupDir === 'string' ? resolve(dataDir, resolved.backupDir) : null;
+  resolved.tlsCert = typeof resolved.tlsCert === 'string' ? resolve(dataDir, resolved.tlsCert) : null;
+  resolved.tlsKey = typeof resolved.tlsKey === 'string' ? resolve(dataDir, resolved.tlsKey) : null;
   return resolved as unknown as Settings;
 }
 
 /** The public URL for a server listening on host:port when none was configured. */
-export function listeningUrl(host: string, port: number): string {
+export function listeningUrl(host: string, port: number, https = false): string {
   const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-  return `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}`;
+  return `${https ? 'https' : 'http'}://${shown.includes(':') ? `[${shown}]` : shown}:${port}`;
 }

@@ -47,6 +47,7 @@ export async function startHeadless(reason: string): Promise<void> {
   out(`Back-office UI: ${server.url}/app/`);
   out(`API docs:       ${server.url}/docs`);
   out(`Data:           ${dataDir}`);
+  if (server.tls) out(`HTTPS certificate fingerprint (SHA-256): ${server.tls.fingerprint}`);
   out(`listening on ${server.url}`);
 
   const chromium = findChromium();

@@ -13,6 +13,7 @@
  * compose() runs in this process; if the cashier window ever stutters under API load, it moves into
  * a utilityProcess (architecture.md, "Where a heavy load would hurt") and only this file changes.
  */
+import { tlsFor } from '../infra/tls.js';
 import { acquireInstanceLock, type InstanceLock } from '../../db/instance-lock.js';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -196,11 +197,14 @@ export function runShell(electron: ElectronPorts, options: ShellOptions): ShellH
     // One gateway per data directory: a headless `gateway serve` on it makes this start fail clearly.
     instanceLock = acquireInstanceLock(settings.dataDir, { nativeBinding: nativeBinding() });
     composition = compose({ settings, logger, dataKey: dataKey.key, nativeBinding: nativeBinding() });
-    const httpServer = await buildServer(composition.gateway, { logger, uiDir: rendererDir, till: { confirmAbove: settings.tillConfirmAbove } });
+    // POS software on the network (a host beyond loopback) talks HTTPS, as with `gateway serve`.
+    const tls = tlsFor(settings);
+    if (tls) logger.info({ fingerprint: tls.fingerprint, selfSigned: tls.selfSigned }, 'HTTPS for POS software on the network');
+    const httpServer = await buildServer(composition.gateway, { logger, uiDir: rendererDir, till: { confirmAbove: settings.tillConfirmAbove }, ...(tls ? { https: tls } : {}) });
     server = httpServer;
     await httpServer.listen({ host: settings.host, port: settings.port });
     const address = httpServer.server.address();
-    const restUrl = listeningUrl(settings.host, typeof address === 'object' && address ? address.port : settings.port);
+    const restUrl = listeningUrl(settings.host, typeof address === 'object' && address ? address.port : settings.port, tls !== undefined);
     logger.info({ restUrl }, 'REST API listening');
     if (quitting) return undefined;
 

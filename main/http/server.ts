@@ -60,6 +60,8 @@ export function isUiBuilt(uiDir: string = DEFAULT_UI_DIR): boolean {
 }
 
 export interface ServerOptions {
+  /** Serve HTTPS with this key and certificate (a host listening beyond loopback; main/infra/tls.ts). */
+  https?: { key: string; cert: string };
   logger?: PinoLogger;
   /** Built renderer (the back-office UI); served at /app/ when present. */
   uiDir?: string;
@@ -116,6 +118,8 @@ the stored reply with \`Idempotent-Replayed: true\`.`;
 
 export async function buildServer(gateway: Gateway, options: ServerOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
+    // One instance type for both: an HTTPS server is still answered and injected the same way.
+    ...(options.https ? ({ https: options.https } as object) : {}),
     ...(options.logger ? { loggerInstance: options.logger as FastifyBaseLogger } : { logger: false }),
     ...(options.requestLogLevel === 'debug' ? { logController: new DebugRequestLog(options.logger?.isLevelEnabled('debug') ?? false) } : {}),
     bodyLimit: BODY_LIMIT,

@@ -244,17 +244,21 @@ function lanAddress(): string | undefined {
     .find((address) => address?.family === 'IPv4' && !address.internal)?.address;
 }
 
-void test('/docs works over plain HTTP on a LAN address, not only on loopback', { skip: lanAddress() ? false : 'no non-loopback IPv4 address' }, async () => {
-  // Browsers exempt loopback from CSP upgrade-insecure-requests; a LAN address is upgraded to https.
+void test('on a LAN address the gateway serves /docs and /app/ over HTTPS only (self-signed certificate)', { skip: lanAddress() ? false : 'no non-loopback IPv4 address' }, async () => {
   const lanGateway = await startGateway({ args: ['--host', lanAddress() ?? ''] });
-  const context = await browser.newContext({ viewport: VIEWPORT });
+  // A till trusts the gateway's self-signed certificate once (its fingerprint is printed at start).
+  const context = await browser.newContext({ viewport: VIEWPORT, ignoreHTTPSErrors: true });
   try {
+    assert.match(lanGateway.url, /^https:\/\//, 'beyond loopback the gateway speaks HTTPS');
     const failed: string[] = [];
     const page = await context.newPage();
     page.on('requestfailed', (request) => failed.push(`${request.url()} (${request.failure()?.errorText ?? '?'})`));
     await page.goto(new URL('/docs', lanGateway.url).href, { waitUntil: 'networkidle' });
     assert.deepEqual(failed, [], 'every /docs asset loads');
     await page.locator('.swagger-ui .info .title').getByText('Tillgate payment gateway API').waitFor({ timeout: 10_000 });
+    await page.goto(new URL('/app/', lanGateway.url).href, { waitUntil: 'networkidle' });
+    await page.getByRole('heading', { name: 'Staff login' }).waitFor();
+    assert.deepEqual(failed, [], 'every /app/ asset loads');
   } finally {
     await context.close();
     await lanGateway.stop();

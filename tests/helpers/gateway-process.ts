@@ -70,7 +70,7 @@ export async function startGateway(options: { dataDir?: string; args?: string[];
     const timer = setTimeout(() => reject(new Error(`gateway did not start in 30 s: ${stderr}`)), 30_000);
     child.stdout?.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(stdout);
+      const match = /listening on (https?:\/\/\S+)/.exec(stdout);
       if (match?.[1]) {
         clearTimeout(timer);
         resolve(match[1]);

@@ -25,7 +25,7 @@ describe('resolveSettings', () => {
   test('defaults when there is no file, env or flag', () => {
     const dir = tempDataDir('tillgate-settings-');
     const settings = resolveSettings(dir, {}, {});
-    assert.deepEqual(settings, { ...DEFAULTS, dataDir: dir, publicUrl: null, backupDir: null });
+    assert.deepEqual(settings, { ...DEFAULTS, dataDir: dir, publicUrl: null, backupDir: null, tlsCert: null, tlsKey: null });
     assert.equal(settings.host, '127.0.0.1', 'loopback unless asked');
     assert.equal(settings.port, 8420);
     assert.equal(settings.idempotencyRetentionHours, 1);
@@ -122,7 +122,7 @@ describe('resolveSettings', () => {
   test('unrelated flags and environment variables are ignored', () => {
     const dir = tempDataDir('tillgate-settings-');
     const settings = resolveSettings(dir, { json: true, name: 'Shop', 'data-dir': '/x' }, { PATH: '/bin', GATEWAY_UNKNOWN: '1' });
-    assert.deepEqual(settings, { ...DEFAULTS, dataDir: dir, publicUrl: null, backupDir: null });
+    assert.deepEqual(settings, { ...DEFAULTS, dataDir: dir, publicUrl: null, backupDir: null, tlsCert: null, tlsKey: null });
   });
 });
 
