@@ -18,6 +18,7 @@ import * as m0013 from './0013-receipts.js';
 import * as m0014 from './0014-day-close.js';
 import * as m0015 from './0015-dashboard.js';
 import * as m0016 from './0016-transaction-search.js';
+import * as m0017 from './0017-merchant-management.js';
 
 export interface Migration {
   version: number;
@@ -42,4 +43,5 @@ export const migrations: readonly Migration[] = [
   { version: 14, name: 'day-close', up: m0014.up },
   { version: 15, name: 'dashboard', up: m0015.up },
   { version: 16, name: 'transaction-search', up: m0016.up },
+  { version: 17, name: 'merchant-management', up: m0017.up },
 ];

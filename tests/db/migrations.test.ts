@@ -200,6 +200,22 @@ const expectedByVersion: Record<number, Expected> = {
     },
     unique: [],
   },
+  17: {
+    tables: ['partners', 'shops', 'terminals', 'payment_method_settings'],
+    indexes: {
+      merchants_partner: ['partner_id'],
+      shops_merchant: ['merchant_id', 'created_at'],
+      terminals_shop: ['shop_id'],
+      payment_method_settings_merchant: ['merchant_id', 'payment_type'],
+      payment_method_settings_shop: ['shop_id', 'payment_type'],
+    },
+    unique: [
+      { table: 'terminals', columns: ['merchant_id', 'terminal_id'] },
+      { table: 'payment_method_settings', columns: ['merchant_id', 'payment_type'] },
+      { table: 'payment_method_settings', columns: ['shop_id', 'payment_type'] },
+    ],
+    addedColumns: { credentials: ['partner_id'], merchants: ['partner_id'], audit_log: ['partner_id', 'old_value', 'new_value'] },
+  },
 };
 
 function objectNames(db: Database.Database, type: 'table' | 'index'): string[] {
