@@ -30,6 +30,8 @@ export const TRANSACTION_LIST_MAX_LIMIT = 500;
 export const NETWORK_TOKENS_DEFAULT_PER_PAGE = 20;
 export const NETWORK_TOKENS_MAX_PER_PAGE = 100;
 export const INVOICE_PAGE_SIZE = 50;
+export const PAYMENT_METHODS_DEFAULT_PER_PAGE = 20;
+export const PAYMENT_METHODS_MAX_PER_PAGE = 100;
 
 // ---- payments -------------------------------------------------------------------------------------
 
@@ -45,6 +47,15 @@ export const WALLET_CAPTURE_EVENTS = ['SHIPPING', 'DELIVERY', 'AVAILABILITY', 'S
 export type WalletCaptureEvent = (typeof WALLET_CAPTURE_EVENTS)[number];
 
 export const SUBSCRIPTION_STATUSES = ['active', 'cancelled', 'approval_pending'] as const;
+
+// ---- merchant management (decisions.md D15) -------------------------------------------------------
+
+/** What a payment method can do beyond paying; settings may switch each off where the catalog offers it. */
+export const METHOD_CAPABILITIES = ['payout', 'partial_refund', 'partial_reversal', 'recurring', 'subscription'] as const;
+export type MethodCapabilityName = (typeof METHOD_CAPABILITIES)[number];
+/** Where an effective setting's value comes from: the shop's setting, the merchant's, or the catalog's default. */
+export const SETTING_SOURCES = ['shop', 'merchant', 'default'] as const;
+export type SettingSource = (typeof SETTING_SOURCES)[number];
 
 // ---- checkouts ------------------------------------------------------------------------------------
 

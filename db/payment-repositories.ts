@@ -1,10 +1,9 @@
 /**
  * Repositories of the payments engine: guarded money movements (conditional updates that report
- * whether they applied, never read-then-write), refunds, scheduled tasks, PIN security, fees.
+ * whether they applied, never read-then-write), refunds, scheduled tasks, PIN security.
  */
 import type Database from 'better-sqlite3';
 import type {
-  FeeRepository,
   PinSecurityRepository,
   RefundRecord,
   RefundRepository,
@@ -113,7 +112,6 @@ export function createPaymentRepositories(db: Database.Database): {
   refunds: RefundRepository;
   tasks: TaskRepository;
   pinSecurity: PinSecurityRepository;
-  fees: FeeRepository;
 } {
   const s = {
     refundInsert: db.prepare(
@@ -133,7 +131,6 @@ export function createPaymentRepositories(db: Database.Database): {
     pinFailure: db.prepare('INSERT INTO pin_failures (merchant_id, card_fingerprint, failed_at) VALUES (?, ?, ?)'),
     pinFailures: db.prepare('SELECT COUNT(*) AS n FROM pin_failures WHERE merchant_id = ? AND card_fingerprint = ? AND failed_at > ?'),
     pinKey: db.prepare('SELECT key_sealed FROM pin_keys WHERE merchant_id = ? AND zone_id = ? AND key_id = ?'),
-    fee: db.prepare('SELECT percent_basis_points, fixed_minor FROM fee_schedules WHERE merchant_id = ? AND payment_type = ?'),
   };
   return {
     refunds: {
@@ -152,12 +149,6 @@ export function createPaymentRepositories(db: Database.Database): {
       recordFailure: async (merchantId, fingerprint, at) => void s.pinFailure.run(merchantId, fingerprint, at),
       failuresSince: async (merchantId, fingerprint, since) => (s.pinFailures.get(merchantId, fingerprint, since) as { n: number }).n,
       findKey: async (merchantId, zoneId, keyId) => (s.pinKey.get(merchantId, zoneId, keyId) as { key_sealed: string } | undefined)?.key_sealed,
-    },
-    fees: {
-      find: async (merchantId, paymentType) => {
-        const row = s.fee.get(merchantId, paymentType) as { percent_basis_points: number; fixed_minor: number } | undefined;
-        return row && { percentBasisPoints: row.percent_basis_points, fixedMinor: row.fixed_minor };
-      },
     },
   };
 }

@@ -15,6 +15,7 @@ import { createInvoiceRepository } from './invoice-repositories.js';
 import { createEmailRepository } from './email-repositories.js';
 import { AMOUNT_SCALED_SQL } from './migrations/0016-transaction-search.js';
 import { createDashboardRepository } from './dashboard-repositories.js';
+import { createMerchantManagementRepositories } from './merchant-management-repositories.js';
 import type {
   ChannelRecord,
   CredentialRecord,
@@ -42,6 +43,7 @@ function merchantFromRow(r: Row): MerchantRecord {
     previousWebhookKeySealed: optStr(r.previous_webhook_key_sealed),
     previousWebhookKeyUntil: optStr(r.previous_webhook_key_until),
     createdAt: str(r.created_at),
+    partnerId: optStr(r.partner_id),
   };
 }
 
@@ -54,6 +56,7 @@ function credentialFromRow(r: Row): CredentialRecord {
     passwordHash: str(r.password_hash),
     createdAt: str(r.created_at),
     revokedAt: optStr(r.revoked_at),
+    partnerId: optStr(r.partner_id),
   };
 }
 
@@ -264,17 +267,18 @@ export function transactionCountSql(merchantId: string, filter: TransactionFilte
 export function createRepositories(db: Database.Database): Repositories {
   const s = {
     merchantInsert: db.prepare(
-      `INSERT INTO merchants (id, name, currency, webhook_key_sealed, previous_webhook_key_sealed, previous_webhook_key_until, created_at)
-       VALUES (@id, @name, @currency, @webhookKeySealed, @previousWebhookKeySealed, @previousWebhookKeyUntil, @createdAt)`,
+      `INSERT INTO merchants (id, name, currency, webhook_key_sealed, previous_webhook_key_sealed, previous_webhook_key_until, created_at, partner_id)
+       VALUES (@id, @name, @currency, @webhookKeySealed, @previousWebhookKeySealed, @previousWebhookKeyUntil, @createdAt, @partnerId)`,
     ),
     merchantGet: db.prepare('SELECT * FROM merchants WHERE id = ?'),
     merchantRotate: db.prepare(
       'UPDATE merchants SET webhook_key_sealed = ?, previous_webhook_key_sealed = ?, previous_webhook_key_until = ? WHERE id = ?',
     ),
     merchantList: db.prepare('SELECT * FROM merchants ORDER BY created_at, id'),
+    merchantSetPartner: db.prepare('UPDATE merchants SET partner_id = ? WHERE id = ?'),
     credentialInsert: db.prepare(
-      `INSERT INTO credentials (id, merchant_id, kind, api_key, password_hash, created_at, revoked_at)
-       VALUES (@id, @merchantId, @kind, @apiKey, @passwordHash, @createdAt, @revokedAt)`,
+      `INSERT INTO credentials (id, merchant_id, kind, api_key, password_hash, created_at, revoked_at, partner_id)
+       VALUES (@id, @merchantId, @kind, @apiKey, @passwordHash, @createdAt, @revokedAt, @partnerId)`,
     ),
     credentialByKey: db.prepare('SELECT * FROM credentials WHERE api_key = ? AND revoked_at IS NULL'),
     channelInsert: db.prepare(
@@ -330,16 +334,17 @@ export function createRepositories(db: Database.Database): Repositories {
 
   return {
     merchants: {
-      insert: async (m) => void s.merchantInsert.run(m),
+      insert: async (m) => void s.merchantInsert.run({ ...m, partnerId: m.partnerId ?? null }),
       rotateWebhookKey: async (id, sealed, previousSealed, previousUntil) => void s.merchantRotate.run(sealed, previousSealed, previousUntil, id),
       get: async (id) => {
         const row = s.merchantGet.get(id) as Row | undefined;
         return row && merchantFromRow(row);
       },
       list: async () => (s.merchantList.all() as Row[]).map(merchantFromRow),
+      setPartner: async (id, partnerId) => void s.merchantSetPartner.run(partnerId, id),
     },
     credentials: {
-      insert: async (c) => void s.credentialInsert.run(c),
+      insert: async (c) => void s.credentialInsert.run({ ...c, partnerId: c.partnerId ?? null }),
       findActiveByApiKey: async (apiKey) => {
         const row = s.credentialByKey.get(apiKey) as Row | undefined;
         return row && credentialFromRow(row);
@@ -420,5 +425,6 @@ export function createRepositories(db: Database.Database): Repositories {
     tillAttempts: createTillAttemptRepository(db),
     receipts: createReceiptRepository(db),
     dashboard: createDashboardRepository(db),
+    ...createMerchantManagementRepositories(db),
   };
 }

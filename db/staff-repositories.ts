@@ -39,6 +39,9 @@ function auditFromRow(r: Row): AuditRecord {
     subjectId: (r.subject_id as string | null) ?? null,
     detail: (r.detail as string | null) ?? null,
     createdAt: r.created_at as string,
+    partnerId: (r.partner_id as string | null) ?? null,
+    oldValue: typeof r.old_value === 'string' ? (JSON.parse(r.old_value) as unknown) : null,
+    newValue: typeof r.new_value === 'string' ? (JSON.parse(r.new_value) as unknown) : null,
   };
 }
 
@@ -60,8 +63,8 @@ export function createStaffRepository(db: Database.Database): StaffRepository {
     touch: db.prepare('UPDATE staff_sessions SET last_seen_at = ? WHERE id = ?'),
     revoke: db.prepare('UPDATE staff_sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
     audit: db.prepare(
-      `INSERT INTO audit_log (id, merchant_id, staff_id, approved_by, action, subject_id, detail, created_at)
-       VALUES (@id, @merchantId, @staffId, @approvedBy, @action, @subjectId, @detail, @createdAt)`,
+      `INSERT INTO audit_log (id, merchant_id, staff_id, approved_by, action, subject_id, detail, created_at, partner_id, old_value, new_value)
+       VALUES (@id, @merchantId, @staffId, @approvedBy, @action, @subjectId, @detail, @createdAt, @partnerId, @oldValue, @newValue)`,
     ),
     listAudit: db.prepare('SELECT * FROM audit_log WHERE merchant_id = ? ORDER BY created_at DESC, id DESC LIMIT ?'),
   };
@@ -84,7 +87,13 @@ export function createStaffRepository(db: Database.Database): StaffRepository {
     },
     touchSession: async (id, at) => void s.touch.run(at, id),
     revokeSession: async (id, at) => void s.revoke.run(at, id),
-    audit: async (record) => void s.audit.run(record),
+    audit: async (record) =>
+      void s.audit.run({
+        ...record,
+        partnerId: record.partnerId ?? null,
+        oldValue: record.oldValue === undefined || record.oldValue === null ? null : JSON.stringify(record.oldValue),
+        newValue: record.newValue === undefined || record.newValue === null ? null : JSON.stringify(record.newValue),
+      }),
     listAudit: async (merchantId, limit) => (s.listAudit.all(merchantId, limit) as Row[]).map(auditFromRow),
   };
 }

@@ -92,6 +92,9 @@ export const AuditEntrySchema = Type.Object({
   approved_by_name: Nullable(Type.String({ description: 'display name of the manager who approved it' })),
   subject_id: Nullable(Type.String()),
   detail: Nullable(Type.String()),
+  partner_id: Nullable(Type.String({ description: 'the partner whose credentials made the change (merchant management)' })),
+  old_value: Type.Unknown({ description: 'a changed setting before the change (null: none)' }),
+  new_value: Type.Unknown({ description: 'a changed setting after the change (null: removed)' }),
 });
 export type AuditEntry = Static<typeof AuditEntrySchema>;
 

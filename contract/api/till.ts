@@ -51,7 +51,9 @@ export const TerminalConfigSchema = Type.Object(
     type: Type.String({ description: 'softpos' }),
     attended: Type.Boolean(),
     capabilities: Type.Array(Type.String()),
-    cvm_limit: Type.Number({ description: 'contactless payments above this amount (merchant currency) need the PIN' }),
+    cvm_limit: Type.Number({
+      description: "contactless payments above this amount (merchant currency) need the PIN: the cardpos cvm_limit of this till's terminal (its shop's setting, else the merchant's, else the default)",
+    }),
     pin_key: Type.Object(
       { zone_id: Type.String(), key_id: Type.String(), key_hex: Type.String() },
       { description: "the Test environment's published PIN key; a production terminal keeps its key in hardware" },

@@ -4,6 +4,8 @@
  */
 import { Authenticator, type LockoutPolicy } from './merchants/authenticator.js';
 import { Merchants } from './merchants/merchants.js';
+import { Partners } from './merchants/partners.js';
+import { PaymentMethods } from './payment-methods/payment-methods.js';
 import { Idempotency } from './idempotency/idempotency.js';
 import { Mandates } from './mandates/mandates.js';
 import { KeyedLock } from './locks.js';
@@ -68,6 +70,10 @@ export interface Gateway {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly merchants: Merchants;
+  /** Partners, shops and terminals (D15). */
+  readonly partners: Partners;
+  /** The payment-method catalog and the merchants' and shops' settings (D15). */
+  readonly paymentMethods: PaymentMethods;
   readonly auth: Authenticator;
   readonly idempotency: Idempotency;
   readonly operations: Operations;
@@ -109,6 +115,7 @@ export function createGateway(deps: CoreDeps): Gateway {
   const mandates = new Mandates(clock, ids, vault);
   const paymentSettings = { ...DEFAULT_PAYMENT_SETTINGS, ...settings.payments };
   const receipts = new Receipts({ store, clock, ids, logger, qrCodes: deps.qrCodes, printer: deps.receiptPrinter, publicUrl: deps.publicUrl });
+  const paymentMethods = new PaymentMethods({ store, clock, ids });
   const networkTokens = new NetworkTokens({ store, clock, ids, vault, scheduler, simDelayMs: () => paymentSettings.simDelayMs, localPostbacks: settings.postbackPrivateAddresses !== 'deny' });
   const payments = new Payments({
     store,
@@ -121,6 +128,7 @@ export function createGateway(deps: CoreDeps): Gateway {
     locks: new KeyedLock(),
     logger,
     settings: paymentSettings,
+    methods: paymentMethods,
     tokenCryptograms: networkTokens,
     cardPresentApproved: (tx, sale) => receipts.queueAutoPrint(tx, sale),
   });
@@ -131,6 +139,8 @@ export function createGateway(deps: CoreDeps): Gateway {
     clock,
     logger,
     merchants: new Merchants(store, clock, ids, vault),
+    partners: new Partners(store, clock, ids),
+    paymentMethods,
     auth,
     idempotency,
     operations,
@@ -143,10 +153,10 @@ export function createGateway(deps: CoreDeps): Gateway {
     staff,
     transactionExport: new TransactionExport(store, clock, staff),
     dayReports: new DayReports(store, clock, ids),
-    checkouts: new Checkouts({ store, clock, ids, payments, operations, scheduler, publicUrl: deps.publicUrl }),
+    checkouts: new Checkouts({ store, clock, ids, payments, methods: paymentMethods, operations, scheduler, publicUrl: deps.publicUrl }),
     invoices: new Invoices({ store, clock, ids, publicUrl: deps.publicUrl, qrCodes: deps.qrCodes }),
     mailQueue: new MailQueue(store, clock, deps.mailer, logger, { ...DEFAULT_MAIL_QUEUE_SETTINGS, ...settings.mail }),
-    invoicePayments: new InvoicePayments({ store, clock, ids, payments, operations, publicUrl: deps.publicUrl }),
+    invoicePayments: new InvoicePayments({ store, clock, ids, payments, methods: paymentMethods, operations, publicUrl: deps.publicUrl }),
     networkTokens,
     tillAttempts: new TillAttempts(store, clock, ids, idempotency),
     receipts,

@@ -10,6 +10,7 @@ import type {
   InvoiceEmailType,
   InvoiceLocale,
   InvoiceStatus,
+  MethodCapabilityName,
   NetworkTokenStatus,
   PlanStatus,
   StaffRole,
@@ -54,6 +55,8 @@ export interface MerchantRecord {
   /** Merchant currency (CVM limit, defaults). */
   currency: string;
   createdAt: string;
+  /** The partner who manages this merchant (decisions.md D15); absent or null: none. */
+  partnerId?: string | null;
 }
 
 export type CredentialKind = 'merchant' | 'partner';
@@ -67,6 +70,8 @@ export interface CredentialRecord {
   passwordHash: string;
   createdAt: string;
   revokedAt: string | null;
+  /** A partner credential's partner (kind `partner`). */
+  partnerId?: string | null;
 }
 
 export interface ChannelRecord {
@@ -230,6 +235,8 @@ export interface MerchantRepository {
   rotateWebhookKey(id: string, sealed: string, previousSealed: string, previousUntil: string): Promise<void>;
   get(id: string): Promise<MerchantRecord | undefined>;
   list(): Promise<MerchantRecord[]>;
+  /** Gives the merchant to a partner (or to none). */
+  setPartner(id: string, partnerId: string | null): Promise<void>;
 }
 
 export interface CredentialRepository {
@@ -346,10 +353,6 @@ export interface FeeSchedule {
   fixedMinor: number;
 }
 
-export interface FeeRepository {
-  find(merchantId: string, paymentType: string): Promise<FeeSchedule | undefined>;
-}
-
 export interface EventRepository {
   append(event: EventRecord): Promise<void>;
   listByTransaction(transactionId: string): Promise<EventRecord[]>;
@@ -405,6 +408,11 @@ export interface AuditRecord {
   subjectId: string | null;
   detail: string | null;
   createdAt: string;
+  /** The partner whose credentials made the change (merchant management). */
+  partnerId?: string | null;
+  /** What the subject was before and after the change (JSON-able), for changes of settings. */
+  oldValue?: unknown;
+  newValue?: unknown;
 }
 
 export interface StaffRepository {
@@ -598,7 +606,6 @@ export interface Repositories {
   refunds: RefundRepository;
   tasks: TaskRepository;
   pinSecurity: PinSecurityRepository;
-  fees: FeeRepository;
   staff: StaffRepository;
   /** The tills' ledger and their closed days (Z reports). */
   dayReports: DayReportRepository;
@@ -611,6 +618,10 @@ export interface Repositories {
   receipts: ReceiptRepository;
   /** The dashboard's sums and needs-attention counts (read only). */
   dashboard: DashboardRepository;
+  /** Partners, shops, terminals and payment-method settings (D15). */
+  partners: PartnerRepository;
+  shops: ShopRepository;
+  paymentMethodSettings: PaymentMethodSettingRepository;
 }
 
 /**
@@ -1075,4 +1086,82 @@ export interface DashboardRepository {
   figures(merchantId: string, ranges: readonly TimeRange[]): Promise<DashboardFigureRow[]>;
   /** What needs attention at `now`; "soon" is up to `until`; `examples` items at most per list. */
   attention(merchantId: string, now: string, until: string, examples: number): Promise<DashboardAttention>;
+}
+
+// ---- merchant management (decisions.md D15) ----------------------------------------------------
+
+/** A reseller or POS vendor that manages merchants through the /v2 merchant-management paths. */
+export interface PartnerRecord {
+  id: string;
+  name: string;
+  createdAt: string;
+}
+
+export interface PartnerRepository {
+  insert(partner: PartnerRecord): Promise<void>;
+  get(id: string): Promise<PartnerRecord | undefined>;
+  list(): Promise<PartnerRecord[]>;
+}
+
+/** A shop of a merchant: its terminals' payments belong to it. */
+export interface ShopRecord {
+  id: string;
+  merchantId: string;
+  name: string;
+  createdAt: string;
+}
+
+export interface TerminalRecord {
+  merchantId: string;
+  terminalId: string;
+  shopId: string;
+  assignedAt: string;
+}
+
+export interface ShopRepository {
+  insert(shop: ShopRecord): Promise<void>;
+  get(id: string): Promise<ShopRecord | undefined>;
+  listByMerchant(merchantId: string): Promise<ShopRecord[]>;
+  /** The shop a terminal id of the merchant is assigned to. */
+  terminal(merchantId: string, terminalId: string): Promise<TerminalRecord | undefined>;
+  /** Assigns the terminal to the shop (moving it from another shop of the merchant). */
+  assignTerminal(record: TerminalRecord): Promise<void>;
+  /** False when the terminal was not assigned. */
+  unassignTerminal(merchantId: string, terminalId: string): Promise<boolean>;
+  terminals(merchantId: string): Promise<TerminalRecord[]>;
+}
+
+/** Capabilities of a payment method that settings can switch off (the contract's list). */
+export type MethodCapability = MethodCapabilityName;
+
+/**
+ * One level's setting of a payment type: the merchant's (`shopId` null) or a shop's. Null (and a
+ * key absent from a map) means "inherit from the level below".
+ */
+export interface PaymentMethodSettingRecord {
+  id: string;
+  merchantId: string;
+  shopId: string | null;
+  paymentType: string;
+  enabled: boolean | null;
+  currencies: string[] | null;
+  countries: string[] | null;
+  capabilities: Partial<Record<MethodCapability, boolean>>;
+  /** Fixed fee in hundredths of a currency unit (scaled to the payment currency's exponent). */
+  feeFixedMinor: number | null;
+  feePercentBasisPoints: number | null;
+  /** Contactless CVM limit per currency, in minor units of that currency (cardpos). */
+  cvmLimitMinor: Record<string, number>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface PaymentMethodSettingRepository {
+  get(merchantId: string, shopId: string | null, paymentType: string): Promise<PaymentMethodSettingRecord | undefined>;
+  /** Every setting of one level (the merchant's, or a shop's). */
+  listLevel(merchantId: string, shopId: string | null): Promise<PaymentMethodSettingRecord[]>;
+  /** Inserts or replaces the level's setting of the type. */
+  save(record: PaymentMethodSettingRecord): Promise<void>;
+  /** False when the level had no setting of the type. */
+  delete(merchantId: string, shopId: string | null, paymentType: string): Promise<boolean>;
 }

@@ -50,12 +50,16 @@ function parseBasic(header: string | undefined): { key: string; password: string
   return { key: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
-/** onRequest hook: resolves the principal or answers 401 / 429. */
-export function authenticate(gateway: Gateway, allowed: Principal['kind']) {
+/** API credentials a scope accepts: merchant keys (staff sessions act for their merchant), partner keys, or both. */
+export type CredentialKinds = Principal['kind'] | readonly Principal['kind'][];
+
+/** onRequest hook: resolves the principal or answers 401 / 403 / 429. */
+export function authenticate(gateway: Gateway, kinds: CredentialKinds) {
+  const allowed: readonly Principal['kind'][] = typeof kinds === 'string' ? [kinds] : kinds;
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const credentials = parseBasic(request.headers.authorization);
     const token = credentials ? undefined : sessionToken(request);
-    if (token && allowed === 'merchant') return authorizeStaff(gateway, request, reply, token);
+    if (token && allowed.includes('merchant')) return authorizeStaff(gateway, request, reply, token);
     if (!credentials) {
       if (request.headers.authorization) {
         // A malformed header is a failed attempt of the source's unknown-credentials bucket; a
@@ -77,8 +81,9 @@ export function authenticate(gateway: Gateway, allowed: Principal['kind']) {
       else reply.header('WWW-Authenticate', REALM);
       return sendApiError(reply, result.error);
     }
-    if (result.principal.kind !== allowed) {
-      return sendApiError(reply, apiError(ErrorCode.forbidden, `These credentials are ${result.principal.kind} credentials and cannot call this endpoint`));
+    if (!allowed.includes(result.principal.kind)) {
+      const who = allowed.map((kind) => `${kind} credentials`).join(' or ');
+      return sendApiError(reply, apiError(ErrorCode.forbidden, `These credentials are ${result.principal.kind} credentials; this endpoint takes ${who}`));
     }
     request.principal = result.principal;
     return undefined;
@@ -213,9 +218,16 @@ export function send(reply: FastifyReply, result: Reply): FastifyReply {
   return reply.code(result.status).send(result.body);
 }
 
+/** The partner of a request on the merchant-management paths (decisions.md D15). */
+export function partnerOf(request: FastifyRequest): { partnerId: string } {
+  const partnerId = request.principal?.partnerId;
+  if (!partnerId) throw new Error('route reached without an authenticated partner');
+  return { partnerId };
+}
+
 /** Registers the hooks of an authenticated API scope. */
-export function protect(app: FastifyInstance, gateway: Gateway, kind: Principal['kind']): void {
-  app.addHook('onRequest', authenticate(gateway, kind));
+export function protect(app: FastifyInstance, gateway: Gateway, kinds: CredentialKinds): void {
+  app.addHook('onRequest', authenticate(gateway, kinds));
   app.addHook('preHandler', idempotencyKeys(gateway));
   // Backstop: a handler that failed before `perform` still frees its key.
   app.addHook('onResponse', async (request) => request.idempotency?.release());

@@ -23,7 +23,8 @@ declare module 'fastify' {
   }
 }
 
-export type BodyFieldCheck = (body: Record<string, unknown>, rejected: ReadonlySet<string>) => FieldError[];
+/** `params`: the route's path parameters (a check may depend on them, e.g. the payment type of a setting). */
+export type BodyFieldCheck = (body: Record<string, unknown>, rejected: ReadonlySet<string>, params: Record<string, unknown>) => FieldError[];
 
 export interface AjvError {
   keyword: string;
@@ -98,7 +99,8 @@ export function coreFieldErrors(request: FastifyRequest, validation: readonly Aj
   }
   let found: FieldError[];
   try {
-    found = check(pruned, new Set(schemaFields.map((f) => f.field)));
+    const params = isObject(request.params) ? request.params : {};
+    found = check(pruned, new Set(schemaFields.map((f) => f.field)), params);
   } catch {
     return []; // a check that cannot cope with the rest of a broken body adds nothing
   }

@@ -42,6 +42,7 @@ export const EXAMPLE_IDS = {
   registration: '01995d3c-5c88-7da0-872b-cedf6a7b8cb9',
   cardCredit: '01995d3d-0d99-7eb1-983c-dfe07b8c9dca',
   a2aPayout: '01995d3d-2eaa-7fc2-a94d-e0f18c9daedb',
+  a2aPayoutIban: '01995d3d-3fbb-70d3-8a5e-f1029daebf0c',
   refund: '01995d3e-1fbb-70d3-ba5e-f1029daebfec',
   checkout: '01995d3f-0acc-71e4-8b6f-02139ebfc0fd',
   token: '01995d40-1bdd-72f5-9c70-1324afc0d10e',
@@ -49,6 +50,7 @@ export const EXAMPLE_IDS = {
   invoice: '01995d41-4dff-7417-be92-3546c1e2f320',
   plan: '01995d41-6e00-7528-8fa3-4657d2f30431',
   postbackEvent: '01995d42-7f11-7639-90b4-5768e3041542',
+  shop: '01995d43-0a22-774a-a1c5-6879f4152653',
 } as const;
 
 const INVOICE_NUMBER = 'INV-0001';
@@ -277,6 +279,169 @@ function invoiceWrapper(message: string, fields: Record<string, unknown> = {}): 
 const afterReminder = { last_email: { email_type: 'reminder', status: 'queued', sent_at: null, recipient_email: 'ada@example.com', locale: 'de' } };
 const changed = { address: 'Friedrichstrasse 100', phone: '+49 30 1234567', description: 'Catering, 14 March (menu B)' };
 
+// ---- merchant management (D15) --------------------------------------------------------------------
+
+const CAPABILITY_NAMES = ['payout', 'partial_refund', 'partial_reversal', 'recurring', 'subscription'] as const;
+const sources = (value: string) => Object.fromEntries(CAPABILITY_NAMES.map((name) => [name, value]));
+
+/** The catalog entry of a2a. */
+const a2aEntry = {
+  payment_type: 'a2a',
+  name: 'Account-to-account',
+  description: 'Account-to-account instant payment with approval in the banking app; payouts',
+  currencies: ['EUR', 'GBP'],
+  countries: ['AD', 'AT', 'AX', 'BE', 'BG', 'BL', 'CH', 'CY', 'CZ', 'DE', 'DK', 'EE', 'ES', 'FI', 'FR', 'GB', 'GF', 'GG', 'GI', 'GP', 'GR', 'HR', 'HU', 'IE', 'IM', 'IS', 'IT', 'JE', 'LI', 'LT', 'LU', 'LV', 'MC', 'MF', 'MQ', 'MT', 'NL', 'NO', 'PL', 'PM', 'PT', 'RE', 'RO', 'SE', 'SI', 'SK', 'SM', 'VA', 'YT'],
+  capabilities: { payout: true, partial_refund: true, partial_reversal: false, recurring: false, subscription: false },
+  default_enabled: true,
+  fee_fixed: 0.1,
+  fee_percent: 0.5,
+  cvm_limit: null,
+};
+const cardecomEntry = {
+  payment_type: 'cardecom',
+  name: 'Card, online',
+  description: 'Card, e-commerce: server-to-server card data or the hosted card page; 3-D Secure',
+  currencies: null,
+  countries: null,
+  capabilities: { payout: false, partial_refund: true, partial_reversal: true, recurring: true, subscription: false },
+  default_enabled: true,
+  fee_fixed: 0.25,
+  fee_percent: 1.4,
+  cvm_limit: null,
+};
+
+/** An effective setting of cardecom for the example merchant (or its shop). */
+function cardecomSetting(fields: Record<string, unknown>, fieldSources: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    payment_type: 'cardecom',
+    merchant_id: EXAMPLE_IDS.merchant,
+    shop_id: null,
+    enabled: true,
+    currencies: null,
+    countries: null,
+    capabilities: { payout: false, partial_refund: true, partial_reversal: true, recurring: true, subscription: false },
+    fee_fixed: 0.25,
+    fee_percent: 1.4,
+    cvm_limit: null,
+    source: 'default',
+    field_sources: {
+      enabled: 'default', currencies: 'default', countries: 'default', capabilities: sources('default'), fee_fixed: 'default', fee_percent: 'default', cvm_limit: null,
+      ...fieldSources,
+    },
+    updated_at: null,
+    ...fields,
+  };
+}
+
+/** The shop's cardpos setting: EUR only, the PIN above 25.00, no payouts at this shop. */
+const shopCardpos = {
+  payment_type: 'cardpos',
+  merchant_id: EXAMPLE_IDS.merchant,
+  shop_id: EXAMPLE_IDS.shop,
+  enabled: true,
+  currencies: ['EUR'],
+  countries: null,
+  capabilities: { payout: false, partial_refund: true, partial_reversal: true, recurring: false, subscription: false },
+  fee_fixed: 0.1,
+  fee_percent: 1.4,
+  cvm_limit: { EUR: 25 },
+  source: 'default',
+  field_sources: {
+    enabled: 'default', currencies: 'shop', countries: 'default', capabilities: { ...sources('default'), payout: 'shop' }, fee_fixed: 'default', fee_percent: 'default', cvm_limit: { EUR: 'shop' },
+  },
+  updated_at: LATER,
+};
+
+const envelope = (data: unknown) => ({ result: 'OK', data });
+const listOf = (path: string, items: unknown[], total: number) => ({
+  result: 'OK',
+  data_set: items,
+  metadata: { per_page: 20, total_items: total, current_page: 1, total_pages: 1 },
+  links: {
+    self: { href: `${path}?page=1&per=20` },
+    first: { href: `${path}?page=1&per=20` },
+    last: { href: `${path}?page=1&per=20` },
+    prev: { href: null },
+    next: { href: null },
+  },
+});
+const merchantPath = `/v2/merchants/${EXAMPLE_IDS.merchant}/payment-methods`;
+const shopPath = `/v2/merchants/${EXAMPLE_IDS.merchant}/shops/${EXAMPLE_IDS.shop}/payment-methods`;
+const switchedOff = cardecomSetting({ enabled: false, source: 'merchant', updated_at: LATER }, { enabled: 'merchant' });
+
+const MERCHANT_MANAGEMENT_EXAMPLES: Record<string, OperationExamples> = {
+  'GET /v2/payment-methods': {
+    responses: { 200: { catalog: answer('The catalog (first entry shown; 8 in all)', listOf('/v2/payment-methods', [cardecomEntry], 8)) } },
+  },
+  'GET /v2/payment-methods/{payment_type}': {
+    responses: { 200: { a2a: answer('One method of the catalog', envelope(a2aEntry)) } },
+    parameters: { payment_type: 'a2a' },
+  },
+  'PUT /v2/merchants/{merchant_id}/payment-methods/{payment_type}': {
+    responses: {
+      201: {
+        eur_only: answer('Set for the merchant: EUR only, its own fees', envelope(cardecomSetting(
+          { currencies: ['EUR'], fee_fixed: 0.2, fee_percent: 1.2, updated_at: AT },
+          { currencies: 'merchant', fee_fixed: 'merchant', fee_percent: 'merchant' },
+        ))),
+      },
+      200: { switch_off: answer('Changed: cardecom is off for the merchant (every other field inherits again)', envelope(switchedOff)) },
+    },
+    parameters: { merchant_id: EXAMPLE_IDS.merchant, payment_type: 'cardecom' },
+    request: {
+      eur_only: { summary: 'Take cardecom in EUR only, at 1.2 % + 0.20', value: { currencies: ['EUR'], fee_fixed: 0.2, fee_percent: 1.2 } },
+      switch_off: { summary: 'Switch cardecom off for the merchant', description: 'A PUT sets the whole level: fields left out inherit again.', value: { enabled: false } },
+    },
+  },
+  'GET /v2/merchants/{merchant_id}/payment-methods': {
+    responses: { 200: { merchant: answer("The merchant's methods (first entry shown; 8 in all)", listOf(merchantPath, [switchedOff], 8)) } },
+    parameters: { merchant_id: EXAMPLE_IDS.merchant },
+  },
+  'GET /v2/merchants/{merchant_id}/payment-methods/{payment_type}': {
+    responses: { 200: { cardecom: answer('Switched off by the merchant\'s setting', envelope(switchedOff)) } },
+    parameters: { merchant_id: EXAMPLE_IDS.merchant, payment_type: 'cardecom' },
+  },
+  'DELETE /v2/merchants/{merchant_id}/payment-methods/{payment_type}': {
+    responses: { 200: { cardecom: answer('Removed: the catalog default applies again', envelope(cardecomSetting({}))) } },
+    parameters: { merchant_id: EXAMPLE_IDS.merchant, payment_type: 'cardecom' },
+  },
+  'PUT /v2/merchants/{merchant_id}/shops/{shop_id}/payment-methods/{payment_type}': {
+    responses: { 201: { shop_cvm_limit: answer('Set for the shop', envelope(shopCardpos)) } },
+    parameters: { merchant_id: EXAMPLE_IDS.merchant, shop_id: EXAMPLE_IDS.shop, payment_type: 'cardpos' },
+    request: {
+      shop_cvm_limit: {
+        summary: 'At this shop: cardpos in EUR only, the PIN above 25.00, no payouts',
+        value: { currencies: ['EUR'], cvm_limit: { EUR: 25 }, capabilities: { payout: false } },
+      },
+    },
+  },
+  'GET /v2/merchants/{merchant_id}/shops/{shop_id}/payment-methods': {
+    responses: {
+      200: { shop: answer("The shop's methods (first entry shown; 8 in all)", listOf(shopPath, [{ ...switchedOff, shop_id: EXAMPLE_IDS.shop }], 8)) },
+    },
+    parameters: { merchant_id: EXAMPLE_IDS.merchant, shop_id: EXAMPLE_IDS.shop },
+  },
+  'GET /v2/merchants/{merchant_id}/shops/{shop_id}/payment-methods/{payment_type}': {
+    responses: { 200: { cardpos: answer("The shop's cardpos", envelope(shopCardpos)) } },
+    parameters: { merchant_id: EXAMPLE_IDS.merchant, shop_id: EXAMPLE_IDS.shop, payment_type: 'cardpos' },
+  },
+  'DELETE /v2/merchants/{merchant_id}/shops/{shop_id}/payment-methods/{payment_type}': {
+    responses: {
+      200: {
+        cardpos: answer("Removed: the merchant's setting (here the catalog default) applies again", envelope({
+          ...shopCardpos,
+          currencies: null,
+          capabilities: { ...shopCardpos.capabilities, payout: true },
+          cvm_limit: { EUR: 50, USD: 50 },
+          field_sources: { ...shopCardpos.field_sources, currencies: 'default', capabilities: sources('default'), cvm_limit: { EUR: 'default', USD: 'default' } },
+          updated_at: null,
+        })),
+      },
+    },
+    parameters: { merchant_id: EXAMPLE_IDS.merchant, shop_id: EXAMPLE_IDS.shop, payment_type: 'cardpos' },
+  },
+};
+
 export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
   'POST /rest/payment': {
     responses: {
@@ -411,6 +576,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
       200: {
         card_credit: answer('Pending, completed after the simulated delay', { transaction_id: EXAMPLE_IDS.cardCredit, status_code: 2, status: 'pending', order_id: 'cashback-0007', error_code: 0 }),
         a2a_payout: answer('Pending, completed after the simulated delay', { transaction_id: EXAMPLE_IDS.a2aPayout, status_code: 2, status: 'pending', order_id: 'payout-2026-0311', error_code: 0 }),
+        a2a_to_account: answer('Pending, completed after the simulated delay', { transaction_id: EXAMPLE_IDS.a2aPayoutIban, status_code: 2, status: 'pending', order_id: 'payout-2026-0312', error_code: 0 }),
       },
     },
     request: {
@@ -434,13 +600,29 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
         },
       },
       a2a_payout: {
-        summary: 'a2a: pay out to a bank account',
+        summary: 'a2a: pay out to a recipient identified by e-mail (the interface\'s payout fields)',
+        description: 'Or send original_transaction_id (a completed a2a payment) to pay back its payer; iban is an optional extra.',
         value: {
           payment_type: 'a2a',
           order_id: 'payout-2026-0311',
           amount: 120.0,
           currency: 'EUR',
           merchant_reference: 'Marketplace payout 311',
+          postback_url: POSTBACK_URL,
+          country: 'DE',
+          first_name: 'Grace',
+          last_name: 'Hopper',
+          email: 'grace@example.com',
+        },
+      },
+      a2a_to_account: {
+        summary: 'a2a: pay out to a bank account (iban)',
+        value: {
+          payment_type: 'a2a',
+          order_id: 'payout-2026-0312',
+          amount: 80.0,
+          currency: 'EUR',
+          merchant_reference: 'Marketplace payout 312',
           postback_url: POSTBACK_URL,
           country: 'DE',
           iban: 'DE89370400440532013000',
@@ -717,6 +899,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
   'GET /v2/network_tokens/{id}': { parameters: { id: EXAMPLE_IDS.token } },
   'GET /v2/network_tokens/{id}/data': { parameters: { id: EXAMPLE_IDS.token } },
   'DELETE /v2/network_tokens/{id}': { parameters: { id: EXAMPLE_IDS.token } },
+  ...MERCHANT_MANAGEMENT_EXAMPLES,
 };
 
 interface MediaType {

@@ -18,6 +18,7 @@ import { CheckoutSchema } from '../../contract/api/checkouts.js';
 import { ErrorBodySchema } from '../../contract/api/common.js';
 import { InvoiceSchema } from '../../contract/api/invoices.js';
 import { NetworkTokenSchema } from '../../contract/api/network-tokens.js';
+import { PaymentMethodSchema, PaymentMethodSettingSchema } from '../../contract/api/payment-methods.js';
 import {
   CaptureResponseSchema,
   PayoutResponseSchema,
@@ -44,6 +45,7 @@ import { transactionDetailRoutes } from './routes/transaction-detail.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { checkoutRoutes } from './routes/checkouts.js';
 import { networkTokenRoutes } from './routes/network-tokens.js';
+import { merchantManagementRoutes, paymentMethodCatalogRoutes } from './routes/payment-methods.js';
 import { invoiceRoutes } from './routes/invoices.js';
 import { invoiceEmailRoutes } from './routes/invoice-emails.js';
 import { invoiceBackOfficeRoutes } from './routes/invoice-back-office.js';
@@ -109,7 +111,7 @@ function lazySerializers(externalSchemas?: unknown, options?: SerializerSelector
   };
 }
 
-const API_DESCRIPTION = `Payments, transaction queries, hosted checkout, invoices and network tokens of a shop's
+const API_DESCRIPTION = `Payments, transaction queries, hosted checkout, invoices, network tokens and merchant management of a shop's
 payment gateway, running the Test environment (a deterministic simulator). Authenticate every request with
 HTTP Basic: user = API key, password = API password. Amounts are decimals in the API and integer minor units
 inside. Errors share one body: \`{"error_code", "message", "errors": [{"field", "message"}]}\`.
@@ -155,6 +157,8 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
     CheckoutSchema,
     NetworkTokenSchema,
     InvoiceSchema,
+    PaymentMethodSchema,
+    PaymentMethodSettingSchema,
   ]) {
     app.addSchema(schema);
   }
@@ -173,6 +177,11 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
         { name: 'Network tokens', description: 'Network tokens for cards (visa, mastercard), their data and single-use cryptograms; the simulated token service' },
         { name: 'Invoices', description: 'Invoices with pay link and QR code; errors answer {message, error}' },
         { name: 'Postbacks', description: 'Signed status notifications to your postback_url: deliveries, attempts, resends, webhook key' },
+        {
+          name: 'Merchant management',
+          description:
+            "The catalog of payment methods (any credentials) and, for partners (their own Basic-auth credentials), each method's setting per merchant and per shop; a merchant key gets 403 on /v2/merchants",
+        },
         { name: 'Back-office UI', description: 'Staff sessions (cookie) used by the desktop and browser UI; staff sessions may also call the API routes their role allows' },
         { name: 'System', description: 'Health and documentation' },
       ],
@@ -202,6 +211,16 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
     await api.register(networkTokenRoutes(gateway));
     await api.register(invoiceRoutes(gateway));
     await api.register(invoiceEmailRoutes(gateway));
+  });
+
+  // Merchant management (D15): the catalog for any API credentials, the rest for partners only.
+  await app.register(async (catalog) => {
+    protect(catalog, gateway, ['merchant', 'partner']);
+    await catalog.register(paymentMethodCatalogRoutes(gateway));
+  });
+  await app.register(async (partner) => {
+    protect(partner, gateway, 'partner');
+    await partner.register(merchantManagementRoutes(gateway));
   });
 
   await app.register(uiRoutes(gateway, options.till));

@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileErrors, validate } from '@readme/openapi-parser';
+import { EXAMPLE_IDS } from '../../main/http/openapi-examples.js';
 import { startTestGateway, type TestGateway, type TestMerchant } from '../helpers/api.js';
+import { basicAuth } from '../helpers/gateway-process.js';
 import { newMerchant, SIM_DELAY_MS, startHarness, type Harness } from '../helpers/payments.js';
 
 interface Operation {
@@ -229,11 +231,21 @@ describe('OpenAPI examples', () => {
   let h: Harness;
   let shop: TestMerchant;
   let paths: ExamplePaths;
+  /** The partner managing the example merchant (merchant management paths), and the merchant's shop. */
+  let partnerAuth: string;
+  let shopId: string;
 
   before(async () => {
     h = await startHarness();
     // The invoice example's url_name, corner-shop, is this merchant's first channel.
     shop = await newMerchant(h, 'Corner Shop');
+    const partner = await h.gateway.partners.create({ name: 'POS Vendor' });
+    assert.ok(partner.ok);
+    partnerAuth = basicAuth(partner.value);
+    assert.ok((await h.gateway.partners.assignMerchant(shop.merchant_id, partner.value.partner_id)).ok);
+    const created = await h.gateway.partners.createShop(shop.merchant_id, 'Corner Shop Station Road');
+    assert.ok(created.ok);
+    shopId = created.value.shop_id;
     paths = (await h.app.inject({ method: 'GET', url: '/openapi.json' })).json<{ paths: ExamplePaths }>().paths;
   });
 
@@ -281,9 +293,11 @@ describe('OpenAPI examples', () => {
       for (const [name, example] of examples) steps.push({ label: `${label} ${name}`, method, path, name, body: example.value, operation });
       // A POST without a body whose path can be filled in from the examples (cryptogram, reminder, key rotation).
       if (method === 'post' && !operation.requestBody) steps.push({ label, method, path, operation });
+      // A GET with an answer example (merchant management) shows what the requests before it set.
+      if (method === 'get' && Object.keys(answerExamples(operation, 200)).length > 0) steps.push({ label, method, path, operation });
     }
-    // Changes run before what ends things: POSTs, then PUT and PATCH, and cancelling a subscription last.
-    const rank = (step: Step) => (step.path === '/rest/cancel' ? 2 : step.method === 'post' ? 0 : 1);
+    // Changes run before what ends things: POSTs, then PUT and PATCH, then the GETs that show them, and cancelling a subscription last.
+    const rank = (step: Step) => (step.path === '/rest/cancel' ? 3 : step.method === 'post' ? 0 : step.method === 'get' ? 2 : 1);
     steps.sort((a, b) => rank(a) - rank(b));
 
     // Ids the example answers give, that later requests use.
@@ -291,7 +305,11 @@ describe('OpenAPI examples', () => {
     for (const { operation } of apiOperations()) {
       for (const status of Object.keys(operation.responses ?? {})) for (const example of Object.values(answerExamples(operation, status))) uuidsIn(example.value, produced);
     }
-    const ids = new Map<string, string>();
+    // The example merchant is this test's, managed by its partner; the shop is created above (no API creates shops).
+    const ids = new Map<string, string>([
+      [EXAMPLE_IDS.merchant, shop.merchant_id],
+      [EXAMPLE_IDS.shop, shopId],
+    ]);
     const urlOf = (step: Step) =>
       step.path.replace(/\{(\w+)\}/g, (_, name: string) => {
         const example = step.operation.parameters?.find((p) => p.in === 'path' && p.name === name)?.example;
@@ -319,7 +337,10 @@ describe('OpenAPI examples', () => {
         const response = await h.app.inject({
           method: step.method.toUpperCase() as 'POST',
           url: urlOf(step),
-          headers: { authorization: shop.auth, ...(step.body === undefined ? {} : { 'content-type': 'application/json' }) },
+          headers: {
+            authorization: step.path.startsWith('/v2/merchants/') ? partnerAuth : shop.auth,
+            ...(step.body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
           ...(step.body === undefined ? {} : { payload: JSON.stringify(substitute(step.body, ids)) }),
         });
         assert.ok(response.statusCode >= 200 && response.statusCode < 300, `${step.label}: ${response.statusCode} ${response.body}`);

@@ -532,7 +532,7 @@ describe('payment flows', () => {
       assertApiError(await c.post('/rest/payment', { payment_type: 'a2a', order_id: orderId(), amount: 42, currency: 'USD', ...REDIRECT }), 400, 1001, ['currency']);
     });
 
-    test('a2a payout: pending, then completed; the IBAN is required and checked', async () => {
+    test('a2a payout: pending, then completed; the recipient is required, an IBAN given is checked', async () => {
       const payout = { payment_type: 'a2a', order_id: orderId('a2a-out'), amount: 99.5, currency: 'EUR', merchant_reference: 'Payout 7', postback_url: POSTBACK_URL, country: 'DE', account_holder: 'Ada Lovelace' };
       const body = await c.ok<Record<string, unknown>>('/rest/payout', { ...payout, iban: SETTLING_IBAN });
       assert.deepEqual([body.status_code, body.status, body.order_id, body.error_code], [2, 'pending', payout.order_id, 0]);
@@ -540,7 +540,9 @@ describe('payment flows', () => {
       const view = await c.transaction(body.transaction_id as string);
       assert.deepEqual([view.status_code, view.payment_method, view.captured_amount], [3, 'a2a', 99.5]);
       assert.deepEqual(await log(body.transaction_id as string), [['payout', 2, 99.5], ['payout', 3, 99.5]]);
-      assertApiError(await c.post('/rest/payout', payout), 400, 1001, ['iban']);
+      // No recipient at all (no email, original_transaction_id or iban): named once, as email.
+      const missing = assertApiError(await c.post('/rest/payout', payout), 400, 1001, ['email']);
+      assert.match(missing.errors[0]?.message ?? '', /email, original_transaction_id .* or iban/);
       assertApiError(await c.post('/rest/payout', { ...payout, iban: 'DE00370400440532013000' }), 400, 1001, ['iban']);
     });
 

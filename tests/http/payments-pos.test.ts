@@ -158,14 +158,19 @@ describe('card-present payments', () => {
       assert.equal((await c.ok<TxResponse>('/rest/payment', cardPayment(PIN_CARD, 5))).status_code, 3);
     });
 
-    test('at the CVM limit 50.00 no PIN is asked, above it (50.01) it is; chip is not limited', async () => {
+    test('at the CVM limit (50.00 EUR, 7,000 JPY, ...) no PIN is asked, above it it is; chip is not limited', async () => {
       assert.equal((await pay(50, { pan: pan() })).status_code, 3);
       assert.equal((await pay(50.01, { pan: pan() })).message, 'request_pin');
       assert.equal((await pay(80, { pan: pan(), entry: 'chip' })).status_code, 3);
-      // The limit is 50 in the payment's currency, scaled by its exponent.
-      assert.equal((await pay(50, { pan: pan() }, { currency: 'JPY' })).status_code, 3);
-      assert.equal((await pay(51, { pan: pan() }, { currency: 'JPY' })).message, 'request_pin');
-      assert.equal((await pay(50.001, { pan: pan() }, { currency: 'KWD' })).message, 'request_pin');
+      // The default limit of each currency is about 50 EUR (docs/decisions.md "Merchant management"), in its own decimals.
+      assert.equal((await pay(500, { pan: pan() }, { currency: 'JPY' })).status_code, 3, 'a 500 JPY tap needs no PIN');
+      assert.equal((await pay(7000, { pan: pan() }, { currency: 'JPY' })).status_code, 3);
+      assert.equal((await pay(7001, { pan: pan() }, { currency: 'JPY' })).message, 'request_pin');
+      assert.equal((await pay(15, { pan: pan() }, { currency: 'KWD' })).status_code, 3);
+      assert.equal((await pay(15.001, { pan: pan() }, { currency: 'KWD' })).message, 'request_pin');
+      // A currency without a default of its own: 50 units.
+      assert.equal((await pay(50, { pan: pan() }, { currency: 'UYU' })).status_code, 3);
+      assert.equal((await pay(50.01, { pan: pan() }, { currency: 'UYU' })).message, 'request_pin');
     });
 
     test('a PIN block on the first attempt is verified too', async () => {

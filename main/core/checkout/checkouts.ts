@@ -15,6 +15,7 @@ import { apiError, failure, success, validationError, type Outcome } from '../er
 import { ibanProblem } from '../mandates/mandates.js';
 import type { Operation, Operations } from '../operations.js';
 import { CAPABILITIES } from '../payments/payment-types.js';
+import type { PaymentMethods } from '../payment-methods/payment-methods.js';
 import type { Payments } from '../payments/payments.js';
 import { isCountryCode, parseAmount, validateCommonFields } from '../payments/request.js';
 import type { CheckoutRecord, Clock, Ids, Repositories, ScheduledTask, Store, TransactionRecord } from '../ports.js';
@@ -64,16 +65,25 @@ export interface CheckoutsDeps {
   clock: Clock;
   ids: Ids;
   payments: Payments;
+  /** What the merchant's settings enable (D15): the page offers only those methods. */
+  methods: PaymentMethods;
   operations: Operations;
   scheduler: Scheduler;
   publicUrl: () => string;
 }
 
+/** The hosted methods the catalog offers in a currency (the merchant's settings narrow them further). */
 function methodsFor(currency: string): PaymentType[] {
   return HOSTED_METHODS.filter((type) => {
     const currencies = CAPABILITIES[type].currencies;
     return !currencies || currencies.includes(currency);
   });
+}
+
+/** The prefilled customer country of a session, when it is a valid code. */
+function prefillCountry(record: CheckoutRecord): string | undefined {
+  const country = (record.request as unknown as CheckoutRequest).prefill_customer_info?.country;
+  return typeof country === 'string' && isCountryCode(country) ? country : undefined;
 }
 
 /** A merchant_reference the payment accepts, from the session's reference or its id. */
@@ -86,6 +96,11 @@ export class Checkouts {
   constructor(private readonly deps: CheckoutsDeps) {
     deps.payments.onTransactionChange((tx, transaction) => this.follow(tx, transaction));
     deps.scheduler.register('expire_checkout', (task) => this.expire(task));
+  }
+
+  /** The methods the session's page offers: enabled for the merchant, in its currency and the prefilled country. */
+  private offered(repos: Repositories, record: CheckoutRecord, country = prefillCountry(record)): Promise<PaymentType[]> {
+    return this.deps.methods.offered(repos, record.merchantId, HOSTED_METHODS, record.currency, country);
   }
 
   private url(id: string): string {
@@ -136,6 +151,18 @@ export class Checkouts {
   async create(operation: Operation, request: CheckoutRequest): Promise<Outcome<CheckoutCreated>> {
     const { errors, minor } = this.validate(request);
     if (errors.length || !minor) return failure(validationError(errors));
+    const merchantId = operation.context.merchantId;
+    const country = request.prefill_customer_info?.country;
+    const offered = await this.deps.store.read((r) =>
+      this.deps.methods.offered(r, merchantId, HOSTED_METHODS, request.currency, country !== undefined && isCountryCode(country) ? country : undefined),
+    );
+    if (offered.length === 0) {
+      return failure(
+        apiError(ErrorCode.paymentType, `No payment method enabled for this merchant takes ${request.currency}${country ? ` from customers in ${country}` : ''} on a hosted page`, [
+          { field: 'currency', message: `no enabled hosted payment method (${HOSTED_METHODS.join(', ')}) takes it` },
+        ]),
+      );
+    }
     const now = this.deps.clock.now();
     const record: CheckoutRecord = {
       id: this.deps.ids.newId(),
@@ -173,6 +200,7 @@ export class Checkouts {
       return failure(apiError(ErrorCode.notFound, `Checkout ${id} not found`, [{ field: 'checkout_id', message: 'no such checkout for this merchant' }]));
     }
     const exponent = currencyExponent(record.currency) ?? 2;
+    const methods = await this.deps.store.read((r) => this.offered(r, record));
     return success({
       checkout_id: record.id,
       status: record.status,
@@ -184,7 +212,7 @@ export class Checkouts {
       amount_shipping: minorToAmount(record.shippingMinor, exponent),
       total_amount: minorToAmount(record.totalMinor, exponent),
       transaction_id: record.transactionId,
-      payment_methods: methodsFor(record.currency),
+      payment_methods: methods,
       customer: record.customer,
       url: this.url(record.id),
       created_at: record.createdAt,
@@ -199,6 +227,7 @@ export class Checkouts {
     if (!record) return undefined;
     const request = record.request as unknown as CheckoutRequest;
     const exponent = currencyExponent(record.currency) ?? 2;
+    const methods = await this.deps.store.read((r) => this.offered(r, record));
     const prefill: Record<string, string> = {};
     for (const key of PREFILL_KEYS) {
       const value = request.prefill_customer_info?.[key];
@@ -217,7 +246,7 @@ export class Checkouts {
       amount_shipping: minorToAmount(record.shippingMinor, exponent),
       total_amount: minorToAmount(record.totalMinor, exponent),
       display_transaction_details: request.display_transaction_details === 1,
-      methods: methodsFor(record.currency),
+      methods,
       collect: {
         dob: request.collect_dob === 1,
         phone: request.collect_phone === 1,
@@ -246,13 +275,16 @@ export class Checkouts {
     if (record.status !== 'open') {
       return failure(apiError(ErrorCode.invalidState, `This checkout is ${record.status}`, [{ field: 'checkout_id', message: `is ${record.status}` }]));
     }
-    if (!(methodsFor(record.currency) as string[]).includes(input.method)) {
-      return failure(validationError([{ field: 'method', message: 'choose one of the payment methods offered' }]));
-    }
     // What the merchant prefilled counts unless the customer changed it on the page.
     const prefill = (record.request as unknown as CheckoutRequest).prefill_customer_info ?? {};
     const entered = Object.fromEntries(Object.entries(input.customer).filter(([, value]) => value.trim() !== '').map(([key, value]) => [key, value.trim()]));
     const customer: Record<string, string> = { ...(prefill as Record<string, string>), ...entered };
+    // Offered: enabled for the merchant, in the currency, and serving the customer's country as now entered.
+    const country = customer.country && isCountryCode(customer.country) ? customer.country : undefined;
+    const offered = await this.deps.store.read((r) => this.offered(r, record, country));
+    if (!(offered as string[]).includes(input.method)) {
+      return failure(validationError([{ field: 'method', message: 'choose one of the payment methods offered' }]));
+    }
     const exponent = currencyExponent(record.currency) ?? 2;
     const outcome = await this.deps.operations.perform({ merchantId: record.merchantId }, (operation) =>
       this.deps.payments.create(

@@ -23,7 +23,7 @@ import { apiError, failure, success, validationError, type ApiError, type Outcom
 import { KeyedLock } from '../locks.js';
 import type { Operations } from '../operations.js';
 import { HOSTED_METHODS } from '../checkout/checkouts.js';
-import { CAPABILITIES } from '../payments/payment-types.js';
+import type { PaymentMethods } from '../payment-methods/payment-methods.js';
 import type { Payments } from '../payments/payments.js';
 import { transactionView } from '../transactions/queries.js';
 import type { Clock, Ids, PaymentPlanRecord, Repositories, Store, StoredInvoice, TransactionRecord } from '../ports.js';
@@ -83,16 +83,14 @@ export interface InvoicePaymentsDeps {
   clock: Clock;
   ids: Ids;
   payments: Payments;
+  /** What the merchant's settings enable (D15): the pay page offers only those methods. */
+  methods: PaymentMethods;
   operations: Operations;
   publicUrl: () => string;
 }
 
-function methodsFor(currency: string): PaymentType[] {
-  return HOSTED_METHODS.filter((type) => ['cardecom', 'dd', 'wallet'].includes(type)).filter((type) => {
-    const currencies = CAPABILITIES[type].currencies;
-    return !currencies || currencies.includes(currency);
-  });
-}
+/** What a pay page may offer: card, SEPA Direct Debit and wallet, as the merchant's settings allow. */
+const PAY_PAGE_METHODS: readonly PaymentType[] = HOSTED_METHODS.filter((type) => ['cardecom', 'dd', 'wallet'].includes(type));
 
 function problem(code: ErrorCode, message: string, field = 'payment_plan'): ApiError {
   return apiError(code, message, [{ field, message }]);
@@ -350,7 +348,8 @@ export class InvoicePayments {
         locale: invoice.locale ?? invoice.channelLanguage ?? 'en',
         blocked,
         instalment,
-        methods: methodsFor(invoice.currency),
+        // Enabled for the merchant, in the invoice's currency, for the customer's country when the invoice has one.
+        methods: await this.deps.methods.offered(r, invoice.merchantId, PAY_PAGE_METHODS, invoice.currency, invoice.country ?? undefined),
         open_attempt: openAttempt,
         failed_attempt: failedAttempt,
         success_url: invoice.successUrl,

@@ -25,6 +25,8 @@ export interface Principal {
   /** The API credential, or for staff the session id. */
   credentialId: string;
   merchantId: string | null;
+  /** A partner credential's partner (merchant management, decisions.md D15). */
+  partnerId?: string;
   staff?: StaffIdentity;
 }
 
@@ -172,7 +174,12 @@ export class Authenticator {
       return { bucket, result: { ok: false, error: apiError(ErrorCode.unauthenticated, 'Missing or wrong API credentials') } };
     }
     start.attempt.succeeded();
-    const principal: Principal = { kind: credential.kind, credentialId: credential.id, merchantId: credential.merchantId };
+    const principal: Principal = {
+      kind: credential.kind,
+      credentialId: credential.id,
+      merchantId: credential.merchantId,
+      ...(credential.partnerId ? { partnerId: credential.partnerId } : {}),
+    };
     // A success does not clear the bucket's failures: the window simply runs out.
     if (this.verified.size >= CACHE_MAX) this.verified.delete(this.verified.keys().next().value as string);
     this.verified.set(cacheKey, { principal, expiresAt: this.clock.now().getTime() + CACHE_TTL_MS });

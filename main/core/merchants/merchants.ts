@@ -3,7 +3,8 @@
  * API password and webhook key once; only the scrypt hash and the sealed webhook key are kept.
  */
 import { isCurrency } from '../../../contract/money.js';
-import { fieldError, success, failure, type Outcome } from '../errors.js';
+import { ErrorCode } from '../../../contract/codes.js';
+import { apiError, fieldError, success, failure, type Outcome } from '../errors.js';
 import type { Clock, Ids, MerchantRecord, Store, Vault } from '../ports.js';
 import { hashPassword, newWebhookKey } from './credentials.js';
 
@@ -11,6 +12,8 @@ export interface CreateMerchantInput {
   name: string;
   currency?: string;
   language?: 'en' | 'de' | 'pt';
+  /** The partner that manages the merchant (decisions.md D15). */
+  partnerId?: string;
 }
 
 export interface CreatedMerchant {
@@ -20,6 +23,7 @@ export interface CreatedMerchant {
   api_password: string;
   webhook_key: string;
   channel: { url_name: string };
+  partner_id: string | null;
 }
 
 export interface MerchantView {
@@ -27,6 +31,7 @@ export interface MerchantView {
   name: string;
   currency: string;
   created_at: string;
+  partner_id: string | null;
 }
 
 function slug(name: string): string {
@@ -67,9 +72,11 @@ export class Merchants {
       previousWebhookKeyUntil: null,
       currency,
       createdAt: now,
+      partnerId: input.partnerId ?? null,
     };
 
     const urlName = await this.store.run(async (tx) => {
+      if (input.partnerId !== undefined && !(await tx.partners.get(input.partnerId))) return undefined;
       await tx.merchants.insert(merchant);
       await tx.credentials.insert({
         id: this.ids.newId(),
@@ -95,6 +102,7 @@ export class Merchants {
       });
       return candidate;
     });
+    if (urlName === undefined) return failure(apiError(ErrorCode.notFound, 'Partner not found', [{ field: 'partner', message: 'no such partner' }]));
 
     return success(
       {
@@ -104,6 +112,7 @@ export class Merchants {
         api_password: apiPassword,
         webhook_key: webhookKey,
         channel: { url_name: urlName },
+        partner_id: merchant.partnerId ?? null,
       },
       201,
     );
@@ -111,6 +120,6 @@ export class Merchants {
 
   async list(): Promise<MerchantView[]> {
     const merchants = await this.store.read((r) => r.merchants.list());
-    return merchants.map((m) => ({ merchant_id: m.id, name: m.name, currency: m.currency, created_at: m.createdAt }));
+    return merchants.map((m) => ({ merchant_id: m.id, name: m.name, currency: m.currency, created_at: m.createdAt, partner_id: m.partnerId ?? null }));
   }
 }

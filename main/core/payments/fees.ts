@@ -1,8 +1,12 @@
-/** `included_fees` (decisions.md D1): percentage + fixed part per merchant and payment type, half-up. */
+/**
+ * `included_fees` (decisions.md D1): percentage + fixed part per payment type, from the effective
+ * payment-method setting of the merchant or shop (fee_percent, fee_fixed; D15), else these
+ * catalog defaults; rounded half-up to minor units.
+ */
 import type { PaymentType } from '../../../contract/constants.js';
-import type { FeeSchedule, Repositories } from '../ports.js';
+import type { FeeSchedule } from '../ports.js';
 
-/** Defaults when a merchant has no schedule of its own; fixed parts are for 2-decimal currencies. */
+/** The catalog's defaults; fixed parts are in hundredths of a currency unit. */
 export const DEFAULT_FEES: Record<PaymentType, FeeSchedule> = {
   cardpos: { percentBasisPoints: 140, fixedMinor: 10 },
   cardecom: { percentBasisPoints: 140, fixedMinor: 25 },
@@ -22,14 +26,14 @@ export function feeMinor(amountMinor: number, percentBasisPoints: number, fixedM
 }
 
 /** The fixed part scaled to the currency's exponent, half-up (0.25 is 0 JPY, 0.250 KWD). */
-function fixedFor(fixedMinorAt2: number, exponent: number): number {
+export function fixedFor(fixedMinorAt2: number, exponent: number): number {
   if (exponent >= 2) return fixedMinorAt2 * 10 ** (exponent - 2);
   const divisor = 10 ** (2 - exponent);
   return Math.floor((fixedMinorAt2 * 2 + divisor) / (2 * divisor));
 }
 
-export async function feesFor(repos: Repositories, merchantId: string, type: PaymentType, amountMinor: number, exponent: number): Promise<number> {
+/** The fees of a charge of `amountMinor` under a schedule; nothing for an account check (amount 0). */
+export function feesOf(schedule: FeeSchedule, amountMinor: number, exponent: number): number {
   if (amountMinor === 0) return 0;
-  const schedule = (await repos.fees.find(merchantId, type)) ?? DEFAULT_FEES[type];
   return feeMinor(amountMinor, schedule.percentBasisPoints, fixedFor(schedule.fixedMinor, exponent));
 }

@@ -23,7 +23,7 @@ import type {
 } from '../../../contract/api/payments.js';
 import { cardBrand } from '../../../contract/cards.js';
 import { ErrorCode, RefundStatus, refundStatusName, statusName, TransactionStatus as S } from '../../../contract/codes.js';
-import { DEFAULT_CVM_LIMIT, PIN_TRIES, type PaymentType } from '../../../contract/constants.js';
+import { PIN_TRIES, type PaymentType } from '../../../contract/constants.js';
 import { minorToAmount, minorToText } from '../../../contract/money.js';
 import { apiError, failure, success, validationError, type ApiError, type Outcome } from '../errors.js';
 import type { KeyedLock } from '../locks.js';
@@ -49,9 +49,19 @@ import type { Scheduler } from '../scheduler.js';
 import type { TokenCryptograms } from '../tokens/network-tokens.js';
 import { notFound } from '../transactions/queries.js';
 import { cardFromPos } from './card-input.js';
-import { feesFor } from './fees.js';
-import { CAPABILITIES, CARD_TYPES } from './payment-types.js';
-import { parseAmount, validateCommonFields, validatePaymentRequest, validatePayoutRequest, type PaymentCommand, type PaymentOperation } from './request.js';
+import { defaultCvmLimitMinor } from '../payment-methods/catalog.js';
+import type { MethodRequirement, PaymentMethods } from '../payment-methods/payment-methods.js';
+import { cvmLimitMinorOf, feesMinorOf, type EffectiveMethod } from '../payment-methods/resolution.js';
+import { CAPABILITIES, CARD_TYPES, isPaymentType } from './payment-types.js';
+import {
+  isCountryCode,
+  parseAmount,
+  validateCommonFields,
+  validatePaymentRequest,
+  validatePayoutRequest,
+  type PaymentCommand,
+  type PaymentOperation,
+} from './request.js';
 import { allowedFrom, type Trigger } from './state-machine.js';
 import { cardSummary, exponentOf, transactionPostback, transactionResponse } from './views.js';
 
@@ -69,15 +79,12 @@ export interface PaymentSettings {
   simDelayMs: number;
   customerActionTtlMs: number;
   authorizationTtlMs: number;
-  /** Contactless CVM limit in major units of the payment currency (50.00 by default). */
-  cvmLimitMajor: number;
 }
 
 export const DEFAULT_PAYMENT_SETTINGS: PaymentSettings = {
   simDelayMs: 5000,
   customerActionTtlMs: HOUR,
   authorizationTtlMs: 7 * DAY,
-  cvmLimitMajor: DEFAULT_CVM_LIMIT,
 };
 
 export interface PaymentsDeps {
@@ -91,6 +98,8 @@ export interface PaymentsDeps {
   locks: KeyedLock;
   logger: Logger;
   settings: PaymentSettings;
+  /** The merchant's and shops' payment-method settings (D15): what is enabled, fees, the CVM limit. */
+  methods: PaymentMethods;
   /** Network tokens (D12): a cardecom payment with a token number needs its single-use cryptogram. */
   tokenCryptograms?: TokenCryptograms;
   /** Receipts (D16): called in the unit of work of an approved card-present sale (auto-print). */
@@ -116,6 +125,30 @@ function processorDown(): ApiError {
 
 function expiredError(t: TransactionRecord): ApiError {
   return apiError(ErrorCode.invalidState, 'The time for this payment has run out', [{ field: 'transaction_id', message: `expired at ${t.expiresAt ?? ''}` }]);
+}
+
+/** What a payment request needs of its method's setting (D15): currency, the customer's country, capabilities. */
+function requirementOf(kind: PaymentOperation, request: PaymentRequest): MethodRequirement {
+  const capabilities: NonNullable<MethodRequirement['capabilities']> = [];
+  if (kind === 'register') capabilities.push({ name: 'recurring', field: 'payment_type' });
+  if (request.recurring === 1) capabilities.push({ name: 'recurring', field: 'recurring' });
+  if (request.original_transaction_id !== undefined) capabilities.push({ name: 'recurring', field: 'original_transaction_id' });
+  if (request.subscription_plan_id !== undefined) capabilities.push({ name: 'subscription', field: 'subscription_plan_id' });
+  return {
+    ...(typeof request.currency === 'string' ? { currency: request.currency } : {}),
+    ...(typeof request.country === 'string' && isCountryCode(request.country) ? { country: request.country } : {}),
+    capabilities,
+  };
+}
+
+/** A refusal (1004) naming also the other bad fields the validation found. */
+function withOtherErrors(refusal: ApiError, others: readonly FieldError[]): ApiError {
+  return { ...refusal, errors: [...refusal.errors, ...others.filter((e) => !refusal.errors.some((r) => r.field === e.field))] };
+}
+
+/** The shop a stored transaction belongs to (its terminal's at the time of the payment). */
+function shopOf(t: TransactionRecord): string | null {
+  return typeof t.details.shop_id === 'string' ? t.details.shop_id : null;
 }
 
 function stateError(t: TransactionRecord, action: string): ApiError {
@@ -150,17 +183,27 @@ export class Payments {
     extras: { details?: Record<string, unknown>; followedInternally?: boolean } = {},
   ): Promise<Outcome<TransactionResponse>> {
     const validated = validatePaymentRequest(kind, request, { followedInternally: extras.followedInternally === true });
+    const merchantId = operation.context.merchantId;
+    // The merchant's (or the terminal's shop's) setting of the type: enabled, currencies, countries, capabilities (D15).
+    let setting: EffectiveMethod | undefined;
+    if (isPaymentType(request.payment_type)) {
+      const type = request.payment_type;
+      setting = await this.deps.store.read((r) => this.deps.methods.forTerminal(r, merchantId, request.pos_data?.terminal?.id, type));
+      const refusal = this.deps.methods.refusal(setting, requirementOf(kind, request));
+      if (refusal) return failure(withOtherErrors(refusal, validated.ok ? [] : validated.errors));
+    }
     if (!validated.ok) {
       return failure(validated.unsupported ? apiError(ErrorCode.paymentType, validated.unsupported, validated.errors) : validationError(validated.errors));
     }
     const command = validated.command;
     if (extras.details) command.extraDetails = extras.details;
-    const merchantId = operation.context.merchantId;
+    if (setting?.shopId) command.extraDetails = { ...command.extraDetails, shop_id: setting.shopId };
+    const effective = setting as EffectiveMethod;
 
-    if (command.originalTransactionId) return this.createFromOriginal(operation, command);
-    if (command.type === 'dd' || command.type === 'dd_b2b') return this.createDirectDebit(operation, command);
+    if (command.originalTransactionId) return this.createFromOriginal(operation, command, effective);
+    if (command.type === 'dd' || command.type === 'dd_b2b') return this.createDirectDebit(operation, command, effective);
     if (command.card) {
-      return this.createCardPayment(operation, command, command.card, command.pos ? command.pos.entry : command.type === 'devicewallet' ? 'devicewallet' : 'ecommerce');
+      return this.createCardPayment(operation, command, effective, command.card, command.pos ? command.pos.entry : command.type === 'devicewallet' ? 'devicewallet' : 'ecommerce');
     }
     // Redirect flows: hosted card page (cardecom, register), wallet, a2a, bank redirect.
     const method = kind === 'register' ? 'register' : command.type === 'cardecom' ? 'cardecom' : command.type === 'bankredirect' ? 'bankredirect' : command.type;
@@ -279,10 +322,6 @@ export class Payments {
     return { pan: parsed.pan, expiryMonth: parsed.expiryMonth, expiryYear: parsed.expiryYear };
   }
 
-  private cvmLimitMinor(exponent: number): number {
-    return Math.round(this.deps.settings.cvmLimitMajor * 10 ** exponent);
-  }
-
   private async resolvePin(merchantId: string, command: PaymentCommand): Promise<{ pin?: EncryptedPin; error?: FieldError }> {
     const block = command.pos?.pinBlock;
     if (!block) return {};
@@ -296,6 +335,7 @@ export class Payments {
   private async createCardPayment(
     operation: Operation,
     command: PaymentCommand,
+    method: EffectiveMethod,
     card: CardData,
     entry: 'ecommerce' | 'contactless' | 'chip' | 'swipe' | 'manual' | 'stored' | 'devicewallet',
     original?: TransactionRecord,
@@ -339,7 +379,7 @@ export class Payments {
           entry,
           amountMinor: accountCheck ? 0 : command.amountMinor,
           currency: command.currency,
-          cvmLimitMinor: this.cvmLimitMinor(command.exponent),
+          cvmLimitMinor: cvmLimitMinorOf(method, command.currency),
           threeDSecureAuthenticated: false,
           ...(pinResolution.pin ? { pin: pinResolution.pin } : {}),
           ...(command.walletCryptogram ? { walletCryptogram: command.walletCryptogram } : {}),
@@ -365,7 +405,7 @@ export class Payments {
         await this.applyCardDecision(record, command.operation, INVALID_CRYPTOGRAM, accountCheck, now);
       }
       const charged = !accountCheck && (record.statusCode === S.completed || record.statusCode === S.authorized);
-      record.feesMinor = charged ? await feesFor(tx, merchantId, command.type, command.amountMinor, command.exponent) : 0;
+      record.feesMinor = charged ? feesMinorOf(method, command.amountMinor, command.exponent) : 0;
       await tx.transactions.insert(record);
       if (wrongPin) await tx.pinSecurity.recordFailure(merchantId, fingerprint, now.toISOString());
       await this.logCreation(tx, record, eventType, command.executionDate);
@@ -445,7 +485,7 @@ export class Payments {
     }
   }
 
-  private async createFromOriginal(operation: Operation, command: PaymentCommand): Promise<Outcome<TransactionResponse>> {
+  private async createFromOriginal(operation: Operation, command: PaymentCommand, method: EffectiveMethod): Promise<Outcome<TransactionResponse>> {
     const merchantId = operation.context.merchantId;
     const original = await this.deps.store.read((r) => r.transactions.get(merchantId, command.originalTransactionId as string));
     if (!original) return failure(validationError([{ field: 'original_transaction_id', message: 'no such transaction for this merchant' }]));
@@ -457,16 +497,16 @@ export class Payments {
     }
     if (command.type === 'dd' || command.type === 'dd_b2b') {
       if (!original.sepaMandate) return failure(validationError([{ field: 'original_transaction_id', message: 'has no mandate' }]));
-      return this.createDirectDebit(operation, { ...command, sepaMandate: command.sepaMandate ?? original.sepaMandate }, original);
+      return this.createDirectDebit(operation, { ...command, sepaMandate: command.sepaMandate ?? original.sepaMandate }, method, original);
     }
     const card = this.openCard(original);
     if (!card || original.recurring !== 1) {
       return failure(validationError([{ field: 'original_transaction_id', message: 'has no saved card (register it, or pay with recurring=1 first)' }]));
     }
-    return this.createCardPayment(operation, command, card, 'stored', original);
+    return this.createCardPayment(operation, command, method, card, 'stored', original);
   }
 
-  private async createDirectDebit(operation: Operation, command: PaymentCommand, original?: TransactionRecord): Promise<Outcome<TransactionResponse>> {
+  private async createDirectDebit(operation: Operation, command: PaymentCommand, method: EffectiveMethod, original?: TransactionRecord): Promise<Outcome<TransactionResponse>> {
     const merchantId = operation.context.merchantId;
     const errors: FieldError[] = [];
     const b2b = command.type === 'dd_b2b';
@@ -535,7 +575,7 @@ export class Payments {
         record.message = 'Submitted; settles after the debit date';
         record.sepaMsgId = submission.messageId;
         record.authorizedMinor = record.amountMinor;
-        record.feesMinor = await feesFor(tx, merchantId, command.type, command.amountMinor, command.exponent);
+        record.feesMinor = feesMinorOf(method, command.amountMinor, command.exponent);
       } else {
         record.statusCode = S.declined;
         record.message = `${submission.code} ${submission.text}`;
@@ -657,6 +697,10 @@ export class Payments {
       if (amountMinor < uncaptured && !CAPABILITIES[t.paymentType as PaymentType].partialReversal) {
         return failure(apiError(ErrorCode.paymentType, `${t.paymentType} does not support partial reversal`, [{ field: 'amount', message: 'must be the whole uncaptured amount' }]));
       }
+      if (amountMinor < uncaptured) {
+        const refused = await this.capabilityRefusal(t, 'partial_reversal');
+        if (refused) return failure(refused);
+      }
       const result = await this.callProcessor(() => this.deps.processor.reverse({ reference: t.id, networkReference: this.networkReference(t), amountMinor, currency: t.currency }));
       if (!result.ok) return result;
       if (result.value.outcome === 'declined') return failure(apiError(ErrorCode.invalidState, `The processor refused the reversal: ${result.value.code} ${result.value.text}`));
@@ -704,6 +748,10 @@ export class Payments {
       }
       if (amountMinor < refundable && !CAPABILITIES[t.paymentType as PaymentType].partialRefund) {
         return failure(apiError(ErrorCode.paymentType, `${t.paymentType} does not support partial refunds`, [{ field: 'amount', message: 'must be the whole refundable amount' }]));
+      }
+      if (amountMinor < refundable) {
+        const refused = await this.capabilityRefusal(t, 'partial_refund');
+        if (refused) return failure(refused);
       }
       const result = await this.callProcessor(() => this.deps.processor.refund({ reference: t.id, networkReference: this.networkReference(t), amountMinor, currency: t.currency }));
       if (!result.ok) return result;
@@ -755,19 +803,51 @@ export class Payments {
   async payout(operation: Operation, request: PayoutRequest): Promise<Outcome<PayoutResponse>> {
     const merchantId = operation.context.merchantId;
     const validated = validatePayoutRequest(request);
+    const type = request.payment_type;
+    let shopId: string | null = null;
+    if (isPaymentType(type) && CAPABILITIES[type].payout) {
+      // The merchant's (or the terminal's shop's) setting: enabled, currency, country, payouts on (D15).
+      const method = await this.deps.store.read((r) => this.deps.methods.forTerminal(r, merchantId, request.pos_data?.terminal?.id, type));
+      const refusal = this.deps.methods.refusal(method, {
+        ...(typeof request.currency === 'string' ? { currency: request.currency } : {}),
+        ...(typeof request.country === 'string' && isCountryCode(request.country) ? { country: request.country } : {}),
+        capabilities: [{ name: 'payout', field: 'payment_type' }],
+      });
+      if (refusal) return failure(withOtherErrors(refusal, validated.ok ? [] : validated.errors));
+      shopId = method.shopId;
+    }
     if (!validated.ok) {
       return failure(validated.unsupported ? apiError(ErrorCode.paymentType, validated.unsupported, validated.errors) : validationError(validated.errors));
     }
     const command = validated.command;
+    // a2a: pay back the payer of an earlier a2a payment of the merchant (their account is known to the scheme).
+    let original: TransactionRecord | undefined;
+    if (request.original_transaction_id !== undefined) {
+      original = await this.load(merchantId, request.original_transaction_id);
+      const problem = !original
+        ? 'no such transaction for this merchant'
+        : original.paymentType !== 'a2a' || original.operation === 'payout'
+          ? `is a ${original.paymentType} ${original.operation}: only the payer of an a2a payment can be paid back`
+          : original.capturedMinor <= 0
+            ? `is ${statusName(original.statusCode)}: nothing was paid, so there is no payer account to pay back`
+            : undefined;
+      if (problem) return failure(validationError([{ field: 'original_transaction_id', message: problem }]));
+    }
     const now = this.deps.clock.now();
     const record = this.newRecord(command, merchantId, now);
     record.operation = 'payout';
     record.successUrl = null;
     record.errorUrl = null;
+    if (shopId) record.details.shop_id = shopId;
     const recipient: Record<string, string> = {};
     for (const key of ['first_name', 'last_name', 'address', 'city', 'postal_code', 'email', 'account_holder'] as const) {
       const value = request[key];
       if (value !== undefined) recipient[key] = value;
+    }
+    if (original) {
+      record.parentId = original.id;
+      recipient.payer_of = original.id;
+      if (typeof original.details.wallet_account_reference === 'string') recipient.account_reference = original.details.wallet_account_reference;
     }
     if (Object.keys(recipient).length) record.details.recipient = recipient;
     if (command.card) Object.assign(record, this.cardFields(command.card, false));
@@ -921,7 +1001,8 @@ export class Payments {
         entry: 'ecommerce',
         amountMinor: accountCheck ? 0 : t.amountMinor,
         currency: t.currency,
-        cvmLimitMinor: this.cvmLimitMinor(exponentOf(t)),
+        // E-commerce: no contactless CVM; the catalog default keeps the request complete.
+        cvmLimitMinor: defaultCvmLimitMinor(t.currency),
         threeDSecureAuthenticated: authenticated,
       });
     } catch {
@@ -940,7 +1021,7 @@ export class Payments {
     }
     const outcome = await this.deps.store.run(async (tx) => {
       next.feesMinor = !accountCheck && (next.statusCode === S.completed || next.statusCode === S.authorized)
-        ? await feesFor(tx, t.merchantId, t.paymentType as PaymentType, t.amountMinor, exponentOf(t))
+        ? feesMinorOf(await this.deps.methods.resolve(tx, t.merchantId, shopOf(t), t.paymentType as PaymentType), t.amountMinor, exponentOf(t))
         : 0;
       const change: TransactionChange = {
         statusCode: next.statusCode,
@@ -1023,7 +1104,7 @@ export class Payments {
             message: 'Approved by the customer',
             authorizedMinor: t.amountMinor,
             capturedMinor: authorizeOnly ? 0 : t.amountMinor,
-            feesMinor: await feesFor(tx, t.merchantId, t.paymentType as PaymentType, t.amountMinor, exponentOf(t)),
+            feesMinor: feesMinorOf(await this.deps.methods.resolve(tx, t.merchantId, shopOf(t), t.paymentType as PaymentType), t.amountMinor, exponentOf(t)),
             details,
             expiresAt: authorizeOnly ? new Date(this.deps.clock.now().getTime() + this.deps.settings.authorizationTtlMs).toISOString() : null,
           };
@@ -1144,6 +1225,12 @@ export class Payments {
   }
 
   // ---- shared --------------------------------------------------------------------------------
+
+  /** 1004 when the merchant's or shop's setting switched a capability of the transaction's type off (D15). */
+  private async capabilityRefusal(t: TransactionRecord, name: 'partial_refund' | 'partial_reversal'): Promise<ApiError | undefined> {
+    const method = await this.deps.store.read((r) => this.deps.methods.resolve(r, t.merchantId, shopOf(t), t.paymentType as PaymentType));
+    return this.deps.methods.refusal(method, { capabilities: [{ name, field: 'amount' }] }, { existingTransaction: true });
+  }
 
   /** A started transaction whose customer time ran out, before the scheduler got to it. */
   private pastExpiry(t: TransactionRecord): boolean {

@@ -272,7 +272,8 @@ export function validatePaymentRequest(operation: PaymentOperation, request: Pay
 
 /**
  * A payout (`cardpos` card credit or `a2a` transfer), validated like a payment of its type plus its
- * own rules (an amount above 0, the recipient IBAN for a2a), every bad field at once. A type that
+ * own rules (an amount above 0; for a2a the recipient by e-mail, by the original a2a payment whose
+ * payer is paid back, or by IBAN), every bad field at once. A type that
  * cannot pay out is `unsupported` (1004), named with the other fields' errors.
  */
 export function validatePayoutRequest(request: PayoutRequest, rejected?: ReadonlySet<string>): CommandResult {
@@ -307,11 +308,23 @@ export function validatePayoutRequest(request: PayoutRequest, rejected?: Readonl
     errors.push({ field: 'amount', message: 'must be greater than 0' });
   }
   if (type === 'a2a') {
-    if (request.iban === undefined || request.iban === '') {
-      if (!rejected?.has('iban')) errors.push({ field: 'iban', message: 'is required for an a2a payout' });
-    } else {
+    // The recipient: by e-mail (the scheme's directory), the payer of an earlier a2a payment, or an IBAN.
+    const named = (field: 'email' | 'original_transaction_id' | 'iban') => (request[field] !== undefined && request[field] !== '') || rejected?.has(field) === true;
+    if (!named('email') && !named('original_transaction_id') && !named('iban')) {
+      errors.push({ field: 'email', message: 'an a2a payout needs its recipient: email, original_transaction_id (pay back the payer of that a2a payment) or iban' });
+    }
+    if (request.iban !== undefined && request.iban !== '') {
       const problem = ibanProblem(request.iban);
       if (problem) errors.push({ field: 'iban', message: problem });
+    } else if (request.iban === '') {
+      errors.push({ field: 'iban', message: 'must not be empty (leave it out)' });
+    }
+    if (request.original_transaction_id !== undefined && !/^[\x21-\x7e]{1,64}$/.test(request.original_transaction_id)) {
+      errors.push({ field: 'original_transaction_id', message: 'must be a transaction id' });
+    }
+  } else if (type !== undefined) {
+    for (const field of ['iban', 'original_transaction_id'] as const) {
+      if (request[field] !== undefined) errors.push({ field, message: 'is only for a2a payouts' });
     }
   }
   if (errors.length || validated.ok === false) return { ok: false, errors, ...(unsupported ? { unsupported } : {}) };

@@ -1,10 +1,12 @@
 /**
  * The back-office UI's own endpoints: staff login by password or PIN (a session cookie, never the
  * merchant's API password), the current session, logout, manager approvals, the simulated
- * terminal's configuration, staff and the audit log.
+ * terminal's configuration, staff, shops and their terminals, and the audit log.
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { AssignTerminalRequestSchema, CreateShopRequestSchema, ShopSchema, TerminalAssignmentSchema } from '../../../contract/api/payment-methods.js';
 import {
   ApprovalRequestSchema,
   ApprovalSchema,
@@ -129,9 +131,11 @@ export function uiRoutes(gateway: Gateway, till: TillSettings = DEFAULT_TILL_SET
       // Above this the till asks "Charge …? That is above this till's usual limit" before the card prompt.
       confirm_above: till.confirmAbove,
     };
-    app.get('/ui/terminal', { schema: { tags, summary: "This till's simulated terminal", response: { 200: TerminalConfigSchema } }, onRequest: requireSession }, async (_request, reply) =>
-      reply.send(terminal),
-    );
+    app.get('/ui/terminal', { schema: { tags, summary: "This till's simulated terminal", response: { 200: TerminalConfigSchema } }, onRequest: requireSession }, async (request, reply) => {
+      // The CVM limit of this till's payments: its shop's cardpos setting, else the merchant's, else the default (D15).
+      const cvm = await gateway.paymentMethods.terminalCvmLimit(request.principal?.merchantId ?? '', TILL_TERMINAL_ID);
+      return reply.send({ ...terminal, cvm_limit: cvm.amount });
+    });
 
     app.get('/ui/staff', { schema: { tags, summary: 'Staff of this shop (admin)', response: { 200: Type.Array(StaffMemberSchema) } }, onRequest: requireSession }, async (request, reply) => {
       if (request.principal?.staff?.role !== 'admin') return sendApiError(reply, apiError(ErrorCode.forbidden, 'Only an admin may see staff'));
@@ -156,7 +160,58 @@ export function uiRoutes(gateway: Gateway, till: TillSettings = DEFAULT_TILL_SET
       },
     );
 
-    app.get('/ui/audit', { schema: { tags, summary: 'Audit log: logins, refunds, voids, captures by staff', response: { 200: Type.Array(AuditEntrySchema) } }, onRequest: requireSession }, async (request, reply) => {
+    // ---- shops and terminals (the app's Settings; decisions.md D15)
+    const adminOnly = (request: FastifyRequest, what: string) =>
+      request.principal?.staff?.role === 'admin' ? undefined : apiError(ErrorCode.forbidden, `Only an admin may ${what}`);
+    app.get('/ui/shops', { schema: { tags, summary: "This merchant's shops and their terminals", response: { 200: Type.Array(ShopSchema) } }, onRequest: requireSession }, async (request, reply) => {
+      if (request.principal?.staff?.role === 'cashier') return sendApiError(reply, apiError(ErrorCode.forbidden, 'Cashiers may not manage shops'));
+      return reply.send(await gateway.partners.listShops(request.principal?.merchantId ?? ''));
+    });
+    app.post(
+      '/ui/shops',
+      { schema: { tags, summary: 'Create a shop (admin)', body: CreateShopRequestSchema, response: { 201: ShopSchema } }, onRequest: requireSession },
+      async (request, reply) => {
+        const denied = adminOnly(request, 'create shops');
+        if (denied) return sendApiError(reply, denied);
+        return send(reply, toReply(await gateway.partners.createShop(request.principal?.merchantId ?? '', request.body.name, { staffId: request.principal?.staff?.id ?? null })));
+      },
+    );
+    app.post(
+      '/ui/shops/:shop_id/terminals',
+      {
+        schema: {
+          tags,
+          summary: "Assign a terminal id to a shop (admin); a terminal of another shop moves",
+          params: Type.Object({ shop_id: Type.String({ maxLength: 64 }) }),
+          body: AssignTerminalRequestSchema,
+          response: { 200: TerminalAssignmentSchema },
+        },
+        onRequest: requireSession,
+      },
+      async (request, reply) => {
+        const denied = adminOnly(request, 'assign terminals');
+        if (denied) return sendApiError(reply, denied);
+        const merchantId = request.principal?.merchantId ?? '';
+        return send(reply, toReply(await gateway.partners.assignTerminal({ shopId: request.params.shop_id, terminalId: request.body.terminal_id, merchantId }, { staffId: request.principal?.staff?.id ?? null })));
+      },
+    );
+    app.delete(
+      '/ui/terminals/:terminal_id',
+      {
+        schema: { tags, summary: 'Take a terminal out of its shop (admin)', params: Type.Object({ terminal_id: Type.String({ maxLength: 64 }) }), response: { 200: TerminalAssignmentSchema } },
+        onRequest: requireSession,
+      },
+      async (request, reply) => {
+        const denied = adminOnly(request, 'unassign terminals');
+        if (denied) return sendApiError(reply, denied);
+        const merchantId = request.principal?.merchantId ?? '';
+        const outcome = await gateway.partners.unassignTerminal(merchantId, request.params.terminal_id, { staffId: request.principal?.staff?.id ?? null });
+        if (!outcome.ok) return send(reply, toReply(outcome));
+        return reply.send({ terminal_id: outcome.value.terminal_id, shop_id: null, merchant_id: merchantId, previous_shop_id: outcome.value.previous_shop_id });
+      },
+    );
+
+    app.get('/ui/audit', { schema: { tags, summary: 'Audit log: logins, refunds, voids, captures by staff; shops, terminals and payment-method settings with old and new values', response: { 200: Type.Array(AuditEntrySchema) } }, onRequest: requireSession }, async (request, reply) => {
       if (request.principal?.staff?.role === 'cashier') return sendApiError(reply, apiError(ErrorCode.forbidden, 'Cashiers may not read the audit log'));
       const records = await staff.audit(request.principal?.merchantId ?? '');
       const entries: AuditEntry[] = records.map((r) => ({
@@ -168,6 +223,9 @@ export function uiRoutes(gateway: Gateway, till: TillSettings = DEFAULT_TILL_SET
         approved_by_name: r.approvedByName,
         subject_id: r.subjectId,
         detail: r.detail,
+        partner_id: r.partnerId ?? null,
+        old_value: r.oldValue ?? null,
+        new_value: r.newValue ?? null,
       }));
       return reply.send(entries);
     });
