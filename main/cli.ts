@@ -1,6 +1,7 @@
 /**
- * The headless host: `gateway serve | merchant create | migrate | backup`. Output meant for people
- * goes to stdout as plain lines (or JSON with --json); logs go to stderr.
+ * The headless host: `gateway serve`, merchants, partners, shops and terminals, staff, `migrate`,
+ * `backup`. Output meant for people goes to stdout as plain lines (or JSON with --json); logs go to
+ * stderr.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
@@ -20,8 +21,17 @@ const USAGE = `Usage: gateway <command> [options]
 
 Commands:
   serve              serve the REST API, hosted pages and back-office UI
-  merchant create    create a merchant with API credentials (--name NAME [--currency EUR] [--json])
+  merchant create    create a merchant with API credentials (--name NAME [--currency EUR]
+                     [--partner ID] [--json])
   merchant list      list merchants
+  merchant assign    give a merchant to a partner (--merchant ID --partner ID)
+  partner create     create a partner with its own API credentials (--name NAME [--json]);
+                     prints the password once
+  partner list       list partners
+  shop create        create a shop of a merchant (--merchant ID --name NAME [--json])
+  shop list          list a merchant's shops and their terminals (--merchant ID [--json])
+  terminal assign    assign a terminal id to a shop (--shop ID --terminal-id T [--json])
+  terminal unassign  take a terminal out of its shop (--merchant ID --terminal-id T)
   staff create       create a staff account for the UI (--merchant ID --role cashier|back_office|admin
                      [--login L] [--name NAME] [--pin 1234] [--json]); prints the password once
   migrate            bring the database schema up to date
@@ -63,6 +73,9 @@ function parse(argv: string[]) {
     ['role', { type: 'string' }],
     ['login', { type: 'string' }],
     ['pin', { type: 'string' }],
+    ['partner', { type: 'string' }],
+    ['shop', { type: 'string' }],
+    ['terminal-id', { type: 'string' }],
     ...SETTING_SPECS.map((s) => [s.flag, { type: 'string' }]),
   ]) as Record<string, { type: 'string' | 'boolean'; short?: string }>;
   try {
@@ -160,28 +173,131 @@ async function serve(values: Values): Promise<void> {
   process.once('SIGINT', shutdown);
 }
 
-async function merchantCreate(values: Values): Promise<void> {
-  if (typeof values.name !== 'string') throw new UsageError('merchant create needs --name NAME');
+/** The core's field errors as the flags that caused them (`terminal_id` -> `--terminal-id`). */
+function flagErrors(errors: ReadonlyArray<{ field: string; message: string }>): string {
+  return errors.map((e) => `--${e.field.replaceAll('_', '-')} ${e.message}`).join('; ');
+}
+
+/** Runs a command against the data directory's gateway without background jobs. */
+async function withGateway<T>(values: Values, body: (composition: Composition) => Promise<T>): Promise<T> {
   const composition = compose({ settings: settingsOf(values), logger: createLogger({ level: 'warn' }), background: false });
   try {
+    return await body(composition);
+  } finally {
+    await composition.close();
+  }
+}
+
+function needs(values: Values, command: string, ...flags: string[]): void {
+  const missing = flags.filter((flag) => typeof values[flag] !== 'string');
+  if (missing.length) throw new UsageError(`${command} needs ${missing.map((flag) => `--${flag} ${flag === 'name' ? 'NAME' : flag === 'terminal-id' ? 'T' : 'ID'}`).join(' ')}`);
+}
+
+async function merchantCreate(values: Values): Promise<void> {
+  if (typeof values.name !== 'string') throw new UsageError('merchant create needs --name NAME');
+  const name = values.name;
+  await withGateway(values, async (composition) => {
     const created = await composition.gateway.merchants.create({
-      name: values.name,
+      name,
       ...(typeof values.currency === 'string' ? { currency: values.currency } : {}),
+      ...(typeof values.partner === 'string' ? { partnerId: values.partner } : {}),
     });
-    if (!created.ok) throw new UsageError(created.error.errors.map((e) => `--${e.field} ${e.message}`).join('; '));
+    if (!created.ok) throw new UsageError(flagErrors(created.error.errors));
     const m = created.value;
     if (values.json) {
-      out(JSON.stringify({ merchant_id: m.merchant_id, api_key: m.api_key, api_password: m.api_password, webhook_key: m.webhook_key, channel: m.channel }));
+      out(
+        JSON.stringify({
+          merchant_id: m.merchant_id,
+          api_key: m.api_key,
+          api_password: m.api_password,
+          webhook_key: m.webhook_key,
+          channel: m.channel,
+          ...(m.partner_id ? { partner_id: m.partner_id } : {}),
+        }),
+      );
     } else {
       out(`Merchant "${m.name}" created (${m.merchant_id})`);
       out(`  API key:      ${m.api_key}`);
       out(`  API password: ${m.api_password}   (shown once; store it now)`);
       out(`  Webhook key:  ${m.webhook_key}`);
       out(`  Channel:      ${m.channel.url_name}`);
+      if (m.partner_id) out(`  Partner:      ${m.partner_id}`);
     }
-  } finally {
-    await composition.close();
-  }
+  });
+}
+
+async function merchantAssign(values: Values): Promise<void> {
+  needs(values, 'merchant assign', 'merchant', 'partner');
+  await withGateway(values, async (composition) => {
+    const assigned = await composition.gateway.partners.assignMerchant(values.merchant as string, values.partner as string);
+    if (!assigned.ok) throw new UsageError(flagErrors(assigned.error.errors));
+    if (values.json) out(JSON.stringify(assigned.value));
+    else out(`Merchant ${assigned.value.merchant_id} is managed by partner ${assigned.value.partner_id ?? ''}`);
+  });
+}
+
+async function partnerCreate(values: Values): Promise<void> {
+  needs(values, 'partner create', 'name');
+  await withGateway(values, async (composition) => {
+    const created = await composition.gateway.partners.create({ name: values.name as string });
+    if (!created.ok) throw new UsageError(flagErrors(created.error.errors));
+    const p = created.value;
+    if (values.json) out(JSON.stringify({ partner_id: p.partner_id, api_key: p.api_key, api_password: p.api_password }));
+    else {
+      out(`Partner "${p.name}" created (${p.partner_id})`);
+      out(`  API key:      ${p.api_key}`);
+      out(`  API password: ${p.api_password}   (shown once; store it now)`);
+    }
+  });
+}
+
+async function partnerList(values: Values): Promise<void> {
+  await withGateway(values, async (composition) => {
+    const partners = await composition.gateway.partners.list();
+    if (values.json) out(JSON.stringify(partners));
+    else for (const p of partners) out(`${p.partner_id}  ${p.name}`);
+  });
+}
+
+async function shopCreate(values: Values): Promise<void> {
+  needs(values, 'shop create', 'merchant', 'name');
+  await withGateway(values, async (composition) => {
+    const created = await composition.gateway.partners.createShop(values.merchant as string, values.name as string);
+    if (!created.ok) throw new UsageError(flagErrors(created.error.errors));
+    const shop = created.value;
+    if (values.json) out(JSON.stringify({ shop_id: shop.shop_id, merchant_id: shop.merchant_id, name: shop.name }));
+    else out(`Shop "${shop.name}" created (${shop.shop_id})`);
+  });
+}
+
+async function shopList(values: Values): Promise<void> {
+  needs(values, 'shop list', 'merchant');
+  await withGateway(values, async (composition) => {
+    const shops = await composition.gateway.partners.listShops(values.merchant as string);
+    if (values.json) out(JSON.stringify(shops));
+    else for (const shop of shops) out(`${shop.shop_id}  ${shop.name}${shop.terminals.length ? `  terminals: ${shop.terminals.join(', ')}` : ''}`);
+  });
+}
+
+async function terminalAssign(values: Values): Promise<void> {
+  needs(values, 'terminal assign', 'shop', 'terminal-id');
+  await withGateway(values, async (composition) => {
+    const assigned = await composition.gateway.partners.assignTerminal({ shopId: values.shop as string, terminalId: values['terminal-id'] as string });
+    if (!assigned.ok) throw new UsageError(flagErrors(assigned.error.errors));
+    const a = assigned.value;
+    if (values.json) out(JSON.stringify(a));
+    else out(`Terminal ${a.terminal_id} belongs to shop ${a.shop_id}${a.previous_shop_id ? ` (moved from shop ${a.previous_shop_id})` : ''}`);
+  });
+}
+
+async function terminalUnassign(values: Values): Promise<void> {
+  needs(values, 'terminal unassign', 'merchant', 'terminal-id');
+  await withGateway(values, async (composition) => {
+    const removed = await composition.gateway.partners.unassignTerminal(values.merchant as string, values['terminal-id'] as string);
+    if (!removed.ok) throw new UsageError(flagErrors(removed.error.errors));
+    if (values.json) out(JSON.stringify(removed.value));
+    else out(`Terminal ${removed.value.terminal_id} no longer belongs to shop ${removed.value.previous_shop_id}`);
+  });
 }
 
 async function merchantList(values: Values): Promise<void> {
@@ -304,6 +420,27 @@ export async function runCli(argv: string[]): Promise<number> {
         return 0;
       case 'merchant list':
         await merchantList(values);
+        return 0;
+      case 'merchant assign':
+        await merchantAssign(values);
+        return 0;
+      case 'partner create':
+        await partnerCreate(values);
+        return 0;
+      case 'partner list':
+        await partnerList(values);
+        return 0;
+      case 'shop create':
+        await shopCreate(values);
+        return 0;
+      case 'shop list':
+        await shopList(values);
+        return 0;
+      case 'terminal assign':
+        await terminalAssign(values);
+        return 0;
+      case 'terminal unassign':
+        await terminalUnassign(values);
         return 0;
       case 'staff create':
         await staffCreate(values);
