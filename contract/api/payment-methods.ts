@@ -4,7 +4,7 @@
  * merchant or one of its shops (`/v2/merchants/{merchant_id}[/shops/{shop_id}]/payment-methods`),
  * in the `/v2` envelope of network tokens. Each field resolves shop -> merchant -> catalog default.
  */
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TSchema, type TUnsafe } from '@sinclair/typebox';
 import {
   METHOD_CAPABILITIES,
   PAYMENT_METHODS_DEFAULT_PER_PAGE,
@@ -13,7 +13,7 @@ import {
   type MethodCapabilityName,
   type SettingSource,
 } from '../constants.js';
-import { Nullable, RefTo, Str, StringEnum, StringIn } from './common.js';
+import { Nullable, RefTo, Str, StringEnum } from './common.js';
 
 const capabilityFields = <T extends TSchema>(schema: () => T) =>
   Object.fromEntries(METHOD_CAPABILITIES.map((name) => [name, schema()])) as Record<MethodCapabilityName, T>;
@@ -80,30 +80,44 @@ export type PaymentMethodSetting = Static<typeof PaymentMethodSettingSchema>;
 export type FieldSources = PaymentMethodSetting['field_sources'];
 export type { SettingSource };
 
+/**
+ * A request value that may also be null (`type: [T, "null"]`, JSON Schema 2020-12). Not a union: a
+ * union's branches would each report their own error (and "must match a schema in anyOf") for one
+ * bad field, where this names the field once, by its own problem.
+ */
+function OrNull<T extends TSchema>(schema: T): TUnsafe<Static<T> | null> {
+  const { type, ...rest } = schema as unknown as { type: string };
+  return Type.Unsafe<Static<T> | null>({ ...rest, type: [type, 'null'] });
+}
+
 /** `PUT .../payment-methods/{payment_type}`: this level's setting; null or absent means "inherit". */
 export const PaymentMethodSettingRequestSchema = Type.Object(
   {
-    enabled: Type.Optional(Nullable(Type.Boolean())),
-    currencies: Type.Optional(Nullable(Type.Array(Str(3, 'ISO 4217'), { maxItems: 200, description: 'within the catalog entry; at least one' }))),
-    countries: Type.Optional(Nullable(Type.Array(Str(2, 'ISO 3166-1 alpha-2'), { maxItems: 300, description: 'within the catalog entry; at least one' }))),
+    enabled: Type.Optional(OrNull(Type.Boolean())),
+    currencies: Type.Optional(OrNull(Type.Array(Str(3, 'ISO 4217'), { maxItems: 200, description: 'within the catalog entry; at least one' }))),
+    countries: Type.Optional(OrNull(Type.Array(Str(2, 'ISO 3166-1 alpha-2'), { maxItems: 300, description: 'within the catalog entry; at least one' }))),
     capabilities: Type.Optional(
-      Nullable(
+      OrNull(
         Type.Object(
           {
-            payout: Type.Optional(Nullable(Type.Boolean())),
-            partial_refund: Type.Optional(Nullable(Type.Boolean())),
-            partial_reversal: Type.Optional(Nullable(Type.Boolean())),
-            recurring: Type.Optional(Nullable(Type.Boolean())),
-            subscription: Type.Optional(Nullable(Type.Boolean())),
+            payout: Type.Optional(OrNull(Type.Boolean())),
+            partial_refund: Type.Optional(OrNull(Type.Boolean())),
+            partial_reversal: Type.Optional(OrNull(Type.Boolean())),
+            recurring: Type.Optional(OrNull(Type.Boolean())),
+            subscription: Type.Optional(OrNull(Type.Boolean())),
           },
           { additionalProperties: false, description: 'true only where the catalog offers the capability; null or absent inherits' },
         ),
       ),
     ),
-    fee_fixed: Type.Optional(Nullable(Type.Number({ description: '0 to 1000, at most 2 decimals' }))),
-    fee_percent: Type.Optional(Nullable(Type.Number({ description: '0 to 100, at most 2 decimals' }))),
+    fee_fixed: Type.Optional(OrNull(Type.Number({ description: '0 to 1000, at most 2 decimals' }))),
+    fee_percent: Type.Optional(OrNull(Type.Number({ description: '0 to 100, at most 2 decimals' }))),
     cvm_limit: Type.Optional(
-      Nullable(Type.Record(Type.String(), Nullable(Type.Number()), { description: 'cardpos only: currency -> amount (decimals of the currency); null inherits that currency' })),
+      OrNull(
+        Type.Record(Type.String(), OrNull(Type.Number()), {
+          description: 'cardpos only: currency -> amount (decimals of the currency); null inherits that currency',
+        }),
+      ),
     ),
   },
   { additionalProperties: false },
@@ -132,16 +146,17 @@ export const PaymentMethodSettingListSchema = list(RefTo(PaymentMethodSettingSch
 export type PaymentMethodSettingList = Static<typeof PaymentMethodSettingListSchema>;
 
 const paging = {
-  page: Type.Optional(Type.String({ pattern: '^[0-9]+$', description: 'default 1' })),
-  per: Type.Optional(Type.String({ pattern: '^[0-9]+$', description: `default ${PAYMENT_METHODS_DEFAULT_PER_PAGE}, at most ${PAYMENT_METHODS_MAX_PER_PAGE}` })),
+  page: Type.Optional(Type.String({ description: 'an integer, default 1' })),
+  per: Type.Optional(Type.String({ description: `an integer, default ${PAYMENT_METHODS_DEFAULT_PER_PAGE}, at most ${PAYMENT_METHODS_MAX_PER_PAGE}` })),
 };
+// Filters are plain strings here and checked by the core, so one 400 names every bad filter.
 const filters = {
   currency: Type.Optional(Type.String({ description: 'only methods that take this currency (ISO 4217)' })),
-  capability: Type.Optional(StringIn(METHOD_CAPABILITIES, { description: 'only methods with this capability' })),
+  capability: Type.Optional(Type.String({ description: `only methods with this capability: ${METHOD_CAPABILITIES.join(', ')}`, examples: [...METHOD_CAPABILITIES] })),
 };
 export const PaymentMethodListQuerySchema = Type.Object({ ...filters, ...paging }, { additionalProperties: false });
 export const PaymentMethodSettingListQuerySchema = Type.Object(
-  { enabled: Type.Optional(StringIn(['true', 'false'], { description: 'only enabled (true) or disabled (false) methods' })), ...filters, ...paging },
+  { enabled: Type.Optional(Type.String({ description: 'true: only enabled methods; false: only disabled ones', examples: ['true', 'false'] })), ...filters, ...paging },
   { additionalProperties: false },
 );
 export interface PaymentMethodListQuery {

@@ -339,6 +339,20 @@ describe('migrations', () => {
     }
   });
 
+  test('0017 turns fee_schedules rows into merchant-level payment-method settings', () => {
+    const db = freshDatabase();
+    try {
+      migrate(db, migrations.filter((m) => m.version < 17));
+      db.prepare("INSERT INTO merchants (id, name, currency, webhook_key_sealed, created_at) VALUES ('m1', 'Shop', 'EUR', 'x', '2026-01-01T00:00:00.000Z')").run();
+      db.prepare("INSERT INTO fee_schedules (merchant_id, payment_type, percent_basis_points, fixed_minor) VALUES ('m1', 'cardpos', 120, 5)").run();
+      migrate(db);
+      const row = db.prepare('SELECT merchant_id, shop_id, payment_type, enabled, fee_fixed_minor, fee_percent_bp, capabilities, cvm_limit FROM payment_method_settings').get();
+      assert.deepEqual({ ...(row as object) }, { merchant_id: 'm1', shop_id: null, payment_type: 'cardpos', enabled: null, fee_fixed_minor: 5, fee_percent_bp: 120, capabilities: '{}', cvm_limit: '{}' });
+    } finally {
+      db.close();
+    }
+  });
+
   test('running migrate twice applies nothing the second time', () => {
     const db = freshDatabase();
     try {

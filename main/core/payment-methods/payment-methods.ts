@@ -293,6 +293,17 @@ export class PaymentMethods {
     return undefined;
   }
 
+  /**
+   * The 404 of a request for a merchant (shop, payment type) the partner may not manage, or
+   * undefined. The HTTP layer asks it before validating a PUT's body, so a bad body sent for another
+   * partner's merchant is a 404 like any other request for it.
+   */
+  async access(actor: PartnerActor, merchantId: string, shopId: string | null, type?: string): Promise<ApiError | undefined> {
+    const denied = await this.deps.store.read((r) => this.scope(r, actor, merchantId, shopId));
+    if (denied) return denied;
+    return type !== undefined && !catalogEntry(type) ? methodNotFound(type) : undefined;
+  }
+
   private path(merchantId: string, shopId: string | null): string {
     return `/v2/merchants/${encodeURIComponent(merchantId)}${shopId === null ? '' : `/shops/${encodeURIComponent(shopId)}`}/payment-methods`;
   }

@@ -5,6 +5,7 @@
  * use the `/v2` envelope of network tokens; errors the API error body (D3).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   MerchantMethodParams,
   MerchantParams,
@@ -23,7 +24,7 @@ import {
 import { toReply } from '../../core/errors.js';
 import type { Gateway } from '../../core/gateway.js';
 import { partnerOf, send } from '../api-context.js';
-import type { BodyFieldCheck } from '../errors.js';
+import { sendApiError, type BodyFieldCheck } from '../errors.js';
 import { apiResponses } from '../responses.js';
 
 const tags = ['Merchant management'];
@@ -67,6 +68,18 @@ const settingChecks =
   (body, _rejected, params) =>
     gateway.paymentMethods.validateSetting(String(params.payment_type ?? ''), body as PaymentMethodSettingRequest);
 
+/**
+ * preValidation of the PUTs: a merchant, shop or payment type the partner may not manage is a 404
+ * before the body is validated (another partner's merchant never answers 400).
+ */
+const scopeFirst =
+  (gateway: Gateway) =>
+  async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+    const params = request.params as { merchant_id?: string; shop_id?: string; payment_type?: string };
+    const denied = await gateway.paymentMethods.access(partnerOf(request), String(params.merchant_id ?? ''), params.shop_id ?? null, String(params.payment_type ?? ''));
+    return denied ? sendApiError(reply, denied) : undefined;
+  };
+
 /** A partner's merchants and shops: partner credentials only (a merchant key gets 403 2002). */
 export function merchantManagementRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
   const methods = gateway.paymentMethods;
@@ -106,6 +119,7 @@ export function merchantManagementRoutes(gateway: Gateway): FastifyPluginAsyncTy
           response: apiResponses({ 200: PaymentMethodSettingEnvelopeSchema, 201: PaymentMethodSettingEnvelopeSchema }, errors),
         },
         config: { bodyFieldErrors: settingChecks(gateway) },
+        preValidation: scopeFirst(gateway),
       },
       async (request, reply) =>
         send(reply, toReply(await methods.put(partnerOf(request), request.params.merchant_id, null, request.params.payment_type, request.body as PaymentMethodSettingRequest))),
@@ -158,6 +172,7 @@ export function merchantManagementRoutes(gateway: Gateway): FastifyPluginAsyncTy
           response: apiResponses({ 200: PaymentMethodSettingEnvelopeSchema, 201: PaymentMethodSettingEnvelopeSchema }, errors),
         },
         config: { bodyFieldErrors: settingChecks(gateway) },
+        preValidation: scopeFirst(gateway),
       },
       async (request, reply) =>
         send(
