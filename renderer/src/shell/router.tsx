@@ -13,6 +13,7 @@ import { InvoiceListScreen } from '../invoices/invoice-list.js';
 import { invoiceListSearch } from '../invoices/invoice-search.js';
 import { DayClose } from '../reports/day-close.js';
 import { TodaySales } from '../sales/today.js';
+import { ShopsSettings } from '../settings/shops.js';
 import { useSession } from '../session-store.js';
 import { Till } from '../till/till.js';
 import { startPath } from './areas.js';
@@ -38,6 +39,7 @@ export const rootRoute = createRootRoute({ component: AppFrame, notFoundComponen
 const startRoute = createRoute({ getParentRoute: () => rootRoute, path: '/', component: Start });
 const gatewayRoute = createRoute({ getParentRoute: () => rootRoute, path: '/gateway', component: GatewayPage });
 const dashboardRoute = createRoute({ getParentRoute: () => rootRoute, path: '/dashboard', component: DashboardScreen, validateSearch: dashboardSearch });
+const settingsRoute = createRoute({ getParentRoute: () => rootRoute, path: '/settings', component: ShopsSettings });
 
 // Invoices: the list (filters and page in the search), a new one, one invoice, its edit form.
 const invoicesRoute = createRoute({ getParentRoute: () => rootRoute, path: '/invoices' });
@@ -56,6 +58,7 @@ const routeTree = rootRoute.addChildren([
   dashboardRoute,
   invoicesRoute.addChildren([invoiceListRoute, invoiceNewRoute, invoiceRoute, invoiceEditRoute]),
   gatewayRoute,
+  settingsRoute,
   cashierRoute.addChildren([tillRoute, salesRoute, reportsRoute]),
 ]);
 

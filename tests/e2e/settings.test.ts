@@ -1,0 +1,150 @@
+/**
+ * Browser end-to-end of Settings -> Shops and terminals (issue 17) against the real `gateway serve`:
+ * an admin adds two shops, assigns this till's terminal (TILL-1) to one and moves it to the other,
+ * takes it out again; a partner's CVM limit for the shop reaches the till (GET /ui/terminal); a back
+ * office login is kept out of Settings. axe-core (WCAG 2.2 AA) finds no violation; screenshots land
+ * in docs/screenshots/settings-*.png.
+ * Needs a built renderer (`npm run build:renderer`) and Debian's chromium.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { basicAuth, runGateway, startGateway, type GatewayProcess } from '../helpers/gateway-process.js';
+
+const RENDERER_INDEX = fileURLToPath(new URL('../../renderer/dist/index.html', import.meta.url));
+const SCREENSHOT_DIR = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const VIEWPORT = { width: 1366, height: 768 };
+const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+let gateway: GatewayProcess;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let merchantId: string;
+let partner: { partner_id: string; api_key: string; api_password: string };
+const problems: string[] = [];
+
+function cli(args: string[]): string {
+  const result = runGateway([...args, '--data-dir', gateway.dataDir]);
+  assert.equal(result.status, 0, `gateway ${args.join(' ')}: ${result.stderr}`);
+  return result.stdout;
+}
+
+before(async () => {
+  if (!existsSync(RENDERER_INDEX)) throw new Error(`${RENDERER_INDEX} is missing: build the renderer first (npm run build:renderer).`);
+  if (!existsSync(CHROMIUM_PATH)) throw new Error(`No Chromium at ${CHROMIUM_PATH}: install it or point CHROMIUM_PATH at one.`);
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  gateway = await startGateway();
+  partner = JSON.parse(cli(['partner', 'create', '--name', 'POS Vendor', '--json'])) as typeof partner;
+  merchantId = (JSON.parse(cli(['merchant', 'create', '--name', 'Corner Bakery', '--partner', partner.partner_id, '--json'])) as { merchant_id: string }).merchant_id;
+  cli(['staff', 'create', '--merchant', merchantId, '--role', 'admin', '--login', 'owner', '--pin', '4711', '--name', 'Olga Owner']);
+  cli(['staff', 'create', '--merchant', merchantId, '--role', 'back_office', '--login', 'office', '--pin', '9999', '--name', 'Mira Novak']);
+  browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
+  });
+  // bypassCSP: axe-core is injected as a script tag; the app's own CSP is checked in cashier.test.ts.
+  context = await browser.newContext({ viewport: VIEWPORT, serviceWorkers: 'block', bypassCSP: true });
+  page = await context.newPage();
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+});
+
+after(async () => {
+  await context?.close();
+  await browser?.close();
+  await gateway?.stop();
+});
+
+const main = () => page.getByRole('main');
+
+async function axe(where: string): Promise<void> {
+  if (!(await page.evaluate<boolean>('typeof axe !== "undefined"'))) await page.addScriptTag({ path: AXE_PATH });
+  const violations = await page.evaluate<Array<{ id: string; nodes: string[] }>>(
+    `axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(AXE_TAGS)} }, resultTypes: ['violations'] })
+      .then((r) => r.violations.map((v) => ({ id: v.id, nodes: v.nodes.slice(0, 4).map((n) => n.target.join(' ') + ' | ' + (n.failureSummary || '').replace(/\\s+/g, ' ')) })))`,
+  );
+  assert.deepEqual(violations, [], `${where}: axe-core finds no violation`);
+}
+
+async function login(name: string, pin: string): Promise<void> {
+  await main().getByLabel('Login', { exact: true }).fill(name);
+  await main().locator('input[type=password]').fill(pin);
+  await page.keyboard.press('Enter');
+}
+
+async function tillCvmLimit(): Promise<number> {
+  return page.evaluate(async () => ((await (await fetch('/ui/terminal', { credentials: 'same-origin' })).json()) as { cvm_limit: number }).cvm_limit);
+}
+
+void test('an admin adds shops and puts the till in one of them; Settings is in the menu', async () => {
+  await page.goto(new URL('/app/#/settings', gateway.url).href, { waitUntil: 'networkidle' });
+  await login('owner', '4711');
+  await main().getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+  assert.match(page.url(), /#\/settings$/, 'the deep link survived the login');
+  await main().getByText('No shops yet').waitFor();
+  assert.ok((await page.getByRole('navigation', { name: 'Product areas' }).getByRole('link', { name: 'Settings' }).count()) === 1, 'Settings is an area of the admin');
+
+  const shopName = main().getByLabel('Shop name');
+  await shopName.fill('High Street');
+  await main().getByRole('button', { name: 'Add shop' }).click();
+  await main().getByRole('status').getByText('Shop High Street added.').waitFor();
+  await shopName.fill('Station Road');
+  await main().getByRole('button', { name: 'Add shop' }).click();
+  await main().getByRole('status').getByText('Shop Station Road added.').waitFor();
+
+  await main().getByLabel('Terminal id').fill('TILL-1');
+  await main().getByLabel('Shop', { exact: true }).selectOption({ label: 'High Street' });
+  await main().getByRole('button', { name: 'Assign terminal' }).click();
+  await main().getByRole('status').getByText('Terminal TILL-1 belongs to High Street.').waitFor();
+  await main().getByRole('list', { name: 'Terminals of High Street' }).getByText('TILL-1', { exact: true }).waitFor();
+  await axe('shops with a terminal');
+  await page.screenshot({ path: `${SCREENSHOT_DIR}settings-shops.png`, fullPage: true });
+
+  // A terminal belongs to one shop: assigning it elsewhere moves it.
+  await main().getByLabel('Terminal id').fill('TILL-1');
+  await main().getByLabel('Shop', { exact: true }).selectOption({ label: 'Station Road' });
+  await main().getByRole('button', { name: 'Assign terminal' }).click();
+  await main().getByRole('status').getByText('Terminal TILL-1 moved from High Street to Station Road.').waitFor();
+  assert.equal(await main().getByRole('list', { name: 'Terminals of High Street' }).count(), 0);
+  await main().getByRole('list', { name: 'Terminals of Station Road' }).getByText('TILL-1', { exact: true }).waitFor();
+
+  // The partner sets Station Road's contactless PIN limit: the till asks its terminal's.
+  assert.equal(await tillCvmLimit(), 50);
+  const shops = (await page.evaluate(async () => (await (await fetch('/ui/shops', { credentials: 'same-origin' })).json()) as Array<{ shop_id: string; name: string }>));
+  const station = shops.find((s) => s.name === 'Station Road')?.shop_id ?? '';
+  const set = await fetch(new URL(`/v2/merchants/${merchantId}/shops/${station}/payment-methods/cardpos`, gateway.url), {
+    method: 'PUT',
+    headers: { authorization: basicAuth(partner), 'content-type': 'application/json' },
+    body: JSON.stringify({ cvm_limit: { EUR: 25 } }),
+  });
+  assert.equal(set.status, 201);
+  assert.equal(await tillCvmLimit(), 25);
+
+  await main().getByRole('button', { name: 'Take out terminal TILL-1' }).click();
+  await main().getByRole('status').getByText('Terminal TILL-1 no longer belongs to Station Road.').waitFor();
+  assert.equal(await tillCvmLimit(), 50);
+
+  // A problem is said in words, next to the form.
+  await main().getByLabel('Terminal id').fill('has space');
+  await main().getByRole('button', { name: 'Assign terminal' }).click();
+  await main().getByRole('alert').getByText('A terminal id is 1 to 64 letters, digits or signs, without spaces, as the POS sends it.').waitFor();
+  await axe('a refused terminal');
+  assert.deepEqual(problems, []);
+});
+
+void test('a back-office login is kept out of Settings', async () => {
+  await page.getByRole('banner').getByRole('button', { name: 'Log out' }).click();
+  await page.goto(new URL('/app/#/settings', gateway.url).href, { waitUntil: 'networkidle' });
+  await login('office', '9999');
+  await main().getByRole('heading', { name: 'Not open to your role' }).waitFor();
+  assert.match((await main().textContent()) ?? '', /This screen is for admin staff/);
+  assert.equal(await page.getByRole('navigation', { name: 'Product areas' }).getByText('Settings').count(), 0);
+});
