@@ -428,7 +428,7 @@ const MERCHANT_MANAGEMENT_EXAMPLES: Record<string, OperationExamples> = {
   'DELETE /v2/merchants/{merchant_id}/shops/{shop_id}/payment-methods/{payment_type}': {
     responses: {
       200: {
-        cardpos: answer("Removed: the merchant's setting (here the catalog default) applies again", envelope({
+        cardpos: answer("Removed: the merchant's setting (here the catalog default) applies again (cvm_limit shortened: every currency of the catalog's defaults)", envelope({
           ...shopCardpos,
           currencies: null,
           capabilities: { ...shopCardpos.capabilities, payout: true },

@@ -41,7 +41,7 @@ export function paymentMethodCatalogRoutes(gateway: Gateway): FastifyPluginAsync
           summary: "The gateway's catalog of payment methods",
           description: 'What each payment type offers: currencies, countries, capabilities, whether it is enabled by default, and the default fees and CVM limits. Filters currency and capability; page and per.',
           querystring: PaymentMethodListQuerySchema,
-          response: apiResponses({ 200: PaymentMethodListSchema }),
+          response: apiResponses({ 200: PaymentMethodListSchema }, [400, 403]),
         },
       },
       async (request, reply) => send(reply, toReply(methods.catalogList(request.query))),
@@ -49,7 +49,7 @@ export function paymentMethodCatalogRoutes(gateway: Gateway): FastifyPluginAsync
     app.get(
       '/v2/payment-methods/:payment_type',
       {
-        schema: { tags, summary: 'One payment method of the catalog', params: PaymentTypeParams, response: apiResponses({ 200: PaymentMethodEnvelopeSchema }, [404]) },
+        schema: { tags, summary: 'One payment method of the catalog', params: PaymentTypeParams, response: apiResponses({ 200: PaymentMethodEnvelopeSchema }, [403, 404]) },
       },
       async (request, reply) => send(reply, toReply(methods.catalogShow(request.params.payment_type))),
     );
