@@ -76,6 +76,33 @@ describe('lock-out', () => {
     clock.advance(16 * MINUTE);
   });
 
+  test("partner credentials (merchant management) go through the same lock-out: a burst is bounded, and a locked partner key does not lock its merchant's POS", async () => {
+    const created = await gw.composition.gateway.partners.create({ name: 'POS vendor' });
+    assert.ok(created.ok);
+    const partner = created.value;
+    const merchant = await gw.composition.gateway.merchants.create({ name: 'Vendor shop', partnerId: partner.partner_id });
+    assert.ok(merchant.ok);
+    const methods = (authorization: string, remoteAddress: string) =>
+      gw.app.inject({ method: 'GET', url: `/v2/merchants/${merchant.value.merchant_id}/payment-methods`, headers: { authorization }, remoteAddress });
+    const source = '10.30.0.1';
+    const burst = Array.from({ length: 25 }, (_, i) => methods(basic(partner.api_key, `wrong-${i}`), source));
+    burst.push(methods(basic(partner.api_key, partner.api_password), source));
+    const codes = (await Promise.all(burst)).map((a) => a.statusCode);
+    assert.equal(codes.filter((c) => c === 401).length, 10, `at most the limit is evaluated: ${codes.join(',')}`);
+    assert.equal(codes.at(-1), 429, 'the right password inside the burst gets no 200');
+    assertApiError(await methods(basic(partner.api_key, partner.api_password), source), 429, 4004);
+    assertApiError(await gw.app.inject({ method: 'GET', url: '/v2/payment-methods', headers: { authorization: basic(partner.api_key, partner.api_password) }, remoteAddress: source }), 429, 4004);
+    // The merchant's own key from the same address is another bucket; the partner key from elsewhere too.
+    const pos = await gw.app.inject({ method: 'GET', url: '/v2/payment-methods', headers: { authorization: basic(merchant.value.api_key, merchant.value.api_password) }, remoteAddress: source });
+    assert.equal(pos.statusCode, 200, pos.body);
+    assert.equal((await methods(basic(partner.api_key, partner.api_password), '10.30.0.2')).statusCode, 200);
+    // Unknown partner-shaped keys count in the source's unknown bucket.
+    const guesser = '10.30.0.3';
+    for (let i = 0; i < 10; i += 1) assertApiError(await methods(basic(`tg_test_pt_guess${i}`, 'x'), guesser), 401, 2001);
+    assertApiError(await methods(basic('tg_test_pt_guess99', 'x'), guesser), 429, 4004);
+    clock.advance(16 * MINUTE);
+  });
+
   test('a wrong API key costs the same scrypt work as a wrong password for a real key', async () => {
     // Medians of a few tries each: a lookup alone takes ~2 ms, scrypt ~50 ms.
     const time = async (authorization: string, i: number) => {
