@@ -1,6 +1,6 @@
 // Property-based tests over every endpoint of the OpenAPI document (/rest and /v2 with API
-// credentials, the app's /ui routes with an admin's session) (issue "Reliability and
-// security", 10), with fast-check: requests made from each operation's own examples, mutated
+// credentials, a partner's on /v2/merchants, the app's /ui routes with an admin's session) (issue
+// "Reliability and security", 10), with fast-check: requests made from each operation's own examples, mutated
 // (fields dropped, replaced by values of other types, extra fields, odd path ids and queries),
 // plus arbitrary JSON bodies. Properties: never a 5xx; every error in the documented shape (D3, or
 // {message, error} for invoices); and afterwards the money invariants hold in the database
@@ -14,6 +14,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { TestMerchant } from '../helpers/api.js';
+import { basicAuth } from '../helpers/gateway-process.js';
 import { newMerchant, orderId, startHarness, type Harness } from '../helpers/payments.js';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 250);
@@ -85,6 +86,10 @@ function isInvoiceError(body: unknown): boolean {
 describe('properties of every endpoint', () => {
   let h: Harness;
   let merchant: TestMerchant;
+  /** A partner's credentials for the merchant-management paths (/v2/merchants). */
+  let partnerAuth = '';
+  /** Path parameters the generator fills in with a real value some of the time. */
+  let known: Record<string, string[]> = {};
   /** An admin's session for the app's own /ui routes. */
   let staffCookie = '';
   let operations: Operation[] = [];
@@ -97,6 +102,15 @@ describe('properties of every endpoint', () => {
     assert.ok(admin.ok);
     const login = await h.app.inject({ method: 'POST', url: '/ui/session', payload: { login: 'prop-admin', pin: '2468' } });
     staffCookie = `tillgate_session=${login.cookies.find((c) => c.name === 'tillgate_session')?.value ?? ''}`;
+    const partner = await h.gateway.partners.create({ name: 'Property Vendor' });
+    assert.ok(partner.ok);
+    partnerAuth = basicAuth(partner.value);
+    // A merchant of its own: what the generated PUTs switch off must not change what the API's payments may do.
+    const managed = await h.gateway.merchants.create({ name: 'Property Managed Shop', partnerId: partner.value.partner_id });
+    assert.ok(managed.ok);
+    const shop = await h.gateway.partners.createShop(managed.value.merchant_id, 'Property Shop Station Road');
+    assert.ok(shop.ok);
+    known = { merchant_id: [managed.value.merchant_id], shop_id: [shop.value.shop_id], payment_type: ['cardecom', 'cardpos', 'dd', 'a2a'] };
     const doc = (await h.app.inject({ method: 'GET', url: '/openapi.json' })).json<OpenApiDoc>();
     operations = Object.entries(doc.paths)
       .filter(([path]) => /^\/(rest|v2|ui)\//.test(path))
@@ -119,7 +133,10 @@ describe('properties of every endpoint', () => {
 
   const request = fc.integer({ min: 0, max: 10_000 }).chain((index) => {
     const op = operations[index % operations.length] as Operation;
-    const pathId = fc.oneof(fc.constant('00000000-0000-7000-8000-000000000000'), fc.string({ minLength: 1, maxLength: 30 }), fc.constantFrom('4993855515500716', '..', '%', 'INV-0001'));
+    const oddId = fc.oneof(fc.constant('00000000-0000-7000-8000-000000000000'), fc.string({ minLength: 1, maxLength: 30 }), fc.constantFrom('4993855515500716', '..', '%', 'INV-0001'));
+    // Each path parameter: an odd id, or (for the merchant-management ones) mostly a real one.
+    const names = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
+    const pathIds = fc.tuple(...names.map((name) => (known[name] ? fc.oneof({ arbitrary: fc.constantFrom(...(known[name] as string[])), weight: 4 }, { arbitrary: oddId, weight: 1 }) : oddId)));
     // Valid requests (the examples as they are), near-valid ones (mutated), and anything at all.
     const body = op.examples.length
       ? fc.oneof(
@@ -129,27 +146,31 @@ describe('properties of every endpoint', () => {
         )
       : fc.option(fc.anything({ maxDepth: 2 }));
     const query = fc.array(fc.tuple(fc.constantFrom(...(op.query.length ? op.query : ['x'])), fc.string({ maxLength: 20 })), { maxLength: 3 });
-    return fc.record({ op: fc.constant(op), id: pathId, body, query });
+    return fc.record({ op: fc.constant(op), ids: pathIds, body, query });
   });
 
   test(`${RUNS} generated requests: never a 5xx, errors in the documented shape`, async () => {
     await fc.assert(
-      fc.asyncProperty(request, async ({ op, id, body, query }) => {
-        const path = op.path.replace(/\{[^}]+\}/g, encodeURIComponent(id));
+      fc.asyncProperty(request, async ({ op, ids, body, query }) => {
+        let next = 0;
+        const path = op.path.replace(/\{[^}]+\}/g, () => encodeURIComponent(ids[next++] ?? ''));
         const search = new URLSearchParams(query).toString();
         const hasBody = op.method !== 'GET' && op.method !== 'DELETE' && body !== undefined;
         const response = await h.app.inject({
           method: op.method as 'GET',
           url: `${path}${search ? `?${search}` : ''}`,
-          headers: { ...(op.path.startsWith('/ui/') ? { cookie: staffCookie } : { authorization: merchant.auth }), ...(hasBody ? { 'content-type': 'application/json' } : {}) },
+          headers: {
+            ...(op.path.startsWith('/ui/') ? { cookie: staffCookie } : { authorization: op.path.startsWith('/v2/merchants/') ? partnerAuth : merchant.auth }),
+            ...(hasBody ? { 'content-type': 'application/json' } : {}),
+          },
           ...(hasBody ? { payload: JSON.stringify(body ?? null) } : {}),
         });
         seen.push(`${op.method} ${op.path} ${response.statusCode}`);
         assert.ok(response.statusCode < 500, `${op.method} ${path} answered ${response.statusCode}: ${response.body.slice(0, 300)}`);
         if (response.statusCode >= 400) {
           const parsed: unknown = response.body ? JSON.parse(response.body) : null;
-          // Invoice endpoints (and their e-mails) keep the interface's own {message, error} shape.
-          const invoice = op.path.startsWith('/rest/invoices') || op.path.startsWith('/rest/emails');
+          // Invoice endpoints (their e-mails, and the app's invoice screens) keep the interface's own {message, error} shape.
+          const invoice = op.path.startsWith('/rest/invoices') || op.path.startsWith('/rest/emails') || op.path.startsWith('/ui/invoices');
           assert.ok(isD3(parsed) || (invoice && isInvoiceError(parsed)), `${op.method} ${path} ${response.statusCode}: ${response.body.slice(0, 300)}`);
         }
       }),
