@@ -2,12 +2,13 @@
  * Browser end-to-end of Settings -> Shops and terminals (issue 17) against the real `gateway serve`:
  * an admin adds two shops, assigns this till's terminal (TILL-1) to one and moves it to the other,
  * takes it out again; a partner's CVM limit for the shop reaches the till (GET /ui/terminal); a back
- * office login is kept out of Settings. axe-core (WCAG 2.2 AA) finds no violation; screenshots land
- * in docs/screenshots/settings-*.png.
+ * office login is kept out of Settings. axe-core (WCAG 2.2 AA) finds no violation, nothing scrolls
+ * sideways; screenshots docs/screenshots/backoffice-settings-*.png at 1366x900 and 1024x768.
  * Needs a built renderer (`npm run build:renderer`) and Debian's chromium.
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +18,8 @@ import { basicAuth, runGateway, startGateway, type GatewayProcess } from '../hel
 const RENDERER_INDEX = fileURLToPath(new URL('../../renderer/dist/index.html', import.meta.url));
 const SCREENSHOT_DIR = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const VIEWPORT = { width: 1366, height: 768 };
+const WIDE = { width: 1366, height: 900 } as const;
+const NARROW = { width: 1024, height: 768 } as const;
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
@@ -49,7 +51,7 @@ before(async () => {
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
   });
   // bypassCSP: axe-core is injected as a script tag; the app's own CSP is checked in cashier.test.ts.
-  context = await browser.newContext({ viewport: VIEWPORT, serviceWorkers: 'block', bypassCSP: true });
+  context = await browser.newContext({ viewport: WIDE, serviceWorkers: 'block', bypassCSP: true });
   page = await context.newPage();
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
@@ -72,6 +74,14 @@ async function axe(where: string): Promise<void> {
       .then((r) => r.violations.map((v) => ({ id: v.id, nodes: v.nodes.slice(0, 4).map((n) => n.target.join(' ') + ' | ' + (n.failureSummary || '').replace(/\\s+/g, ' ')) })))`,
   );
   assert.deepEqual(violations, [], `${where}: axe-core finds no violation`);
+}
+
+/** axe, nothing scrolls sideways, then the screenshot at the page's current size. */
+async function shot(name: string): Promise<void> {
+  const size = page.viewportSize() ?? WIDE;
+  await axe(`${name} at ${size.width}`);
+  assert.ok((await page.evaluate<number>('document.documentElement.scrollWidth')) <= size.width, `${name} at ${size.width}: no horizontal scroll`);
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `backoffice-settings-${name}-${size.width}.png`), fullPage: true });
 }
 
 async function login(name: string, pin: string): Promise<void> {
@@ -105,8 +115,10 @@ void test('an admin adds shops and puts the till in one of them; Settings is in 
   await main().getByRole('button', { name: 'Assign terminal' }).click();
   await main().getByRole('status').getByText('Terminal TILL-1 belongs to High Street.').waitFor();
   await main().getByRole('list', { name: 'Terminals of High Street' }).getByText('TILL-1', { exact: true }).waitFor();
-  await axe('shops with a terminal');
-  await page.screenshot({ path: `${SCREENSHOT_DIR}settings-shops.png`, fullPage: true });
+  await shot('shops');
+  await page.setViewportSize(NARROW);
+  await shot('shops');
+  await page.setViewportSize(WIDE);
 
   // A terminal belongs to one shop: assigning it elsewhere moves it.
   await main().getByLabel('Terminal id').fill('TILL-1');
@@ -132,11 +144,24 @@ void test('an admin adds shops and puts the till in one of them; Settings is in 
   await main().getByRole('status').getByText('Terminal TILL-1 no longer belongs to Station Road.').waitFor();
   assert.equal(await tillCvmLimit(), 50);
 
-  // A problem is said in words, next to the form.
-  await main().getByLabel('Terminal id').fill('has space');
+  // A problem is said in words at its field, which is marked invalid and described by it.
+  const terminalField = main().getByLabel('Terminal id');
+  await terminalField.fill('has space');
   await main().getByRole('button', { name: 'Assign terminal' }).click();
-  await main().getByRole('alert').getByText('A terminal id is 1 to 64 letters, digits or signs, without spaces, as the POS sends it.').waitFor();
-  await axe('a refused terminal');
+  const refusal = 'A terminal id is 1 to 64 letters, digits or signs, without spaces, as the POS sends it.';
+  await main().getByRole('alert').getByText(refusal).waitFor();
+  assert.equal(await terminalField.getAttribute('aria-invalid'), 'true');
+  const described = await Promise.all(((await terminalField.getAttribute('aria-describedby')) ?? '').split(' ').map((id) => main().locator(`#${id}`).textContent()));
+  assert.match(described.join(' '), /1 to 64 letters/, 'the field is described by its problem');
+  const shopField = main().getByLabel('Shop name');
+  await shopField.fill('   ');
+  await main().getByRole('button', { name: 'Add shop' }).click();
+  await main().getByRole('alert').getByText('Give the shop a name.').waitFor();
+  assert.equal(await shopField.getAttribute('aria-invalid'), 'true');
+  await shot('refused');
+  await page.setViewportSize(NARROW);
+  await shot('refused');
+  await page.setViewportSize(WIDE);
   assert.deepEqual(problems, []);
 });
 

@@ -1,6 +1,6 @@
 /**
  * The renderer's one typed door to the gateway core: staff session, the till's terminal, payments,
- * refunds with a manager's approval, today's transactions, and the shops and their terminals. Screens call `TillgateClient`; how a
+ * refunds with a manager's approval, and today's transactions. Screens call `TillgateClient`; how a
  * call travels is a `Transport`, and both transports speak the same HTTP contract:
  *
  * - in a browser (the gateway serves this app at /app/), `httpTransport`: same-origin fetch with the
@@ -14,7 +14,6 @@
  * and core use; this file only names the ones the screens take from here.
  */
 import type { ErrorBody, FieldError } from '../../../contract/api/common.js';
-import type { Shop, TerminalAssignment } from '../../../contract/api/payment-methods.js';
 import type { PaymentRequest, RefundRequest, RefundResponse, TransactionResponse } from '../../../contract/api/payments.js';
 import type { PrintResult, Receipt, ReceiptEmail, ReceiptLink, ReceiptPrinterInput, ReceiptPrinterSetting } from '../../../contract/api/receipts.js';
 import type { Approval, Credentials, Session } from '../../../contract/api/staff.js';
@@ -48,8 +47,6 @@ export type {
   Refund,
   RefundRequest,
   RefundResponse,
-  Shop,
-  TerminalAssignment,
   TerminalConfig,
   TillAttempt,
   TillAttemptInput,
@@ -203,14 +200,6 @@ export interface TillgateClient {
   receiptPrinter(): Promise<ReceiptPrinterSetting>;
   setReceiptPrinter(input: ReceiptPrinterInput): Promise<ReceiptPrinterSetting>;
   testPrint(): Promise<PrintResult>;
-  /** The merchant's shops and their terminal ids (admin and back office). */
-  shops(): Promise<Shop[]>;
-  /** A new shop (admin). */
-  createShop(name: string): Promise<Shop>;
-  /** Puts a terminal id in a shop, moving it from another shop (admin). */
-  assignTerminal(shopId: string, terminalId: string): Promise<TerminalAssignment>;
-  /** Takes a terminal out of its shop (admin). */
-  unassignTerminal(terminalId: string): Promise<TerminalAssignment>;
 }
 
 /** An error body as it arrived: not trusted to have the contract's shape. */
@@ -246,7 +235,8 @@ export function expectObject<T>(response: TransportResponse, required: readonly 
   return response.body as T;
 }
 
-function expectArray<T>(response: TransportResponse): T[] {
+/** The answer's JSON array; a non-2xx answer throws its ApiError. */
+export function expectArray<T>(response: TransportResponse): T[] {
   if (response.status < 200 || response.status > 299) throw errorOf(response);
   if (!Array.isArray(response.body)) throw new ApiError('unexpected', 'The gateway sent an answer this app does not understand.', response.status);
   return response.body as T[];
@@ -331,19 +321,6 @@ export function createClient(transport: Transport = defaultTransport()): Tillgat
     },
     async testPrint() {
       return expectObject<PrintResult>(await transport.send({ method: 'POST', path: '/ui/receipt-printer/test' }), ['printed']);
-    },
-    async shops() {
-      return expectArray<Shop>(await transport.send({ method: 'GET', path: '/ui/shops' }));
-    },
-    async createShop(name) {
-      return expectObject<Shop>(await transport.send({ method: 'POST', path: '/ui/shops', body: { name } }), ['shop_id']);
-    },
-    async assignTerminal(shopId, terminalId) {
-      const path = `/ui/shops/${encodeURIComponent(shopId)}/terminals`;
-      return expectObject<TerminalAssignment>(await transport.send({ method: 'POST', path, body: { terminal_id: terminalId } }), ['terminal_id']);
-    },
-    async unassignTerminal(terminalId) {
-      return expectObject<TerminalAssignment>(await transport.send({ method: 'DELETE', path: `/ui/terminals/${encodeURIComponent(terminalId)}` }), ['terminal_id']);
     },
   };
 }

@@ -5,10 +5,28 @@
  * another moves it. Which payment methods each shop offers is set by the merchant's partner.
  */
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { ApiError, client, type Shop } from '../api/client.js';
+import { ApiError } from '../api/client.js';
+import { settingsClient as client, type Shop } from './settings-client.js';
 import './settings.css';
 
 type Message = { text: string; problem: boolean } | null;
+/** A form's problems: one per field (shown at the field), or one for the whole form. */
+type FormProblems = Record<string, string>;
+
+/** The field problems of a refusal (the API names each field), else one for the form. */
+function problemsOf(error: unknown, fallback: string, fields: readonly string[]): FormProblems {
+  if (error instanceof ApiError && error.errors.length && error.errors.every((e) => fields.includes(e.field))) {
+    return Object.fromEntries(error.errors.map((e) => [e.field, `${fieldName(e.field)} ${e.message}.`]));
+  }
+  return { form: problemText(error, fallback) };
+}
+
+function fieldName(field: string): string {
+  const words = field.replaceAll('_', ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+const TERMINAL_NOTE = 'As the POS sends it in pos_data.terminal.id. A terminal of another shop moves.';
 
 function problemText(error: unknown, fallback: string): string {
   if (error instanceof ApiError && error.errors.length) return `${fallback}: ${error.errors.map((e) => `${e.field.replaceAll('_', ' ')} ${e.message}`).join('; ')}.`;
@@ -23,6 +41,8 @@ export function ShopsSettings() {
   const [shopId, setShopId] = useState('');
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<Message>(null);
+  const [shopProblems, setShopProblems] = useState<FormProblems>({});
+  const [terminalProblems, setTerminalProblems] = useState<FormProblems>({});
 
   const load = useCallback(async () => {
     try {
@@ -39,7 +59,8 @@ export function ShopsSettings() {
     void load();
   }, [load]);
 
-  const run = async (work: () => Promise<string>, failure: string) => {
+  /** Runs a change; a refusal goes to the form's fields (`fields`) through `refused`, else to the message line. */
+  const run = async (work: () => Promise<string>, failure: string, refused?: { fields: readonly string[]; show: (problems: FormProblems) => void }) => {
     if (busy) return;
     setBusy(true);
     setMessage(null);
@@ -49,7 +70,8 @@ export function ShopsSettings() {
       await load();
       setMessage({ text: done, problem: false });
     } catch (error) {
-      setMessage({ text: problemText(error, failure), problem: true });
+      if (refused) refused.show(problemsOf(error, failure, refused.fields));
+      else setMessage({ text: problemText(error, failure), problem: true });
     } finally {
       setBusy(false);
     }
@@ -59,35 +81,46 @@ export function ShopsSettings() {
     event.preventDefault();
     const trimmed = name.trim();
     if (!trimmed) {
-      setMessage({ text: 'Give the shop a name.', problem: true });
+      setShopProblems({ name: 'Give the shop a name.' });
+      setMessage(null);
       return;
     }
-    void run(async () => {
-      const shop = await client.createShop(trimmed);
-      setName('');
-      setShopId(shop.shop_id);
-      return `Shop ${shop.name} added.`;
-    }, 'The shop was not added');
+    setShopProblems({});
+    void run(
+      async () => {
+        const shop = await client.createShop(trimmed);
+        setName('');
+        setShopId(shop.shop_id);
+        return `Shop ${shop.name} added.`;
+      },
+      'The shop was not added',
+      { fields: ['name'], show: setShopProblems },
+    );
   };
 
   const assign = (event: FormEvent) => {
     event.preventDefault();
     const id = terminal.trim();
-    if (!id || !shopId) {
-      setMessage({ text: 'Give the terminal id and choose its shop.', problem: true });
+    const problems: FormProblems = {};
+    if (!id) problems.terminal_id = 'Give the terminal id.';
+    else if (!/^[\x21-\x7e]{1,64}$/.test(id)) problems.terminal_id = 'A terminal id is 1 to 64 letters, digits or signs, without spaces, as the POS sends it.';
+    if (!shopId) problems.shop_id = 'Add a shop first.';
+    setTerminalProblems(problems);
+    if (Object.keys(problems).length) {
+      setMessage(null);
       return;
     }
-    if (!/^[\x21-\x7e]{1,64}$/.test(id)) {
-      setMessage({ text: 'A terminal id is 1 to 64 letters, digits or signs, without spaces, as the POS sends it.', problem: true });
-      return;
-    }
-    void run(async () => {
-      const result = await client.assignTerminal(shopId, id);
-      setTerminal('');
-      const target = shops?.find((s) => s.shop_id === result.shop_id)?.name ?? 'the shop';
-      const before = shops?.find((s) => s.shop_id === result.previous_shop_id)?.name;
-      return before ? `Terminal ${result.terminal_id} moved from ${before} to ${target}.` : `Terminal ${result.terminal_id} belongs to ${target}.`;
-    }, 'The terminal was not assigned');
+    void run(
+      async () => {
+        const result = await client.assignTerminal(shopId, id);
+        setTerminal('');
+        const target = shops?.find((s) => s.shop_id === result.shop_id)?.name ?? 'the shop';
+        const before = shops?.find((s) => s.shop_id === result.previous_shop_id)?.name;
+        return before ? `Terminal ${result.terminal_id} moved from ${before} to ${target}.` : `Terminal ${result.terminal_id} belongs to ${target}.`;
+      },
+      'The terminal was not assigned',
+      { fields: ['terminal_id', 'shop_id'], show: setTerminalProblems },
+    );
   };
 
   const unassign = (terminalId: string, shop: Shop) =>
@@ -146,10 +179,8 @@ export function ShopsSettings() {
         <section className="card" aria-labelledby="add-shop-heading">
           <h2 id="add-shop-heading">Add a shop</h2>
           <form onSubmit={addShop} noValidate>
-            <label className="field">
-              <span className="field-label">Shop name</span>
-              <input className="input" value={name} maxLength={120} autoComplete="off" onChange={(event) => setName(event.target.value)} />
-            </label>
+            <FormProblem text={shopProblems.form} />
+            <TextField id="shop-name" label="Shop name" value={name} maxLength={120} problem={shopProblems.name} onChange={setName} />
             <button type="submit" className="button button-primary" aria-disabled={busy}>
               Add shop
             </button>
@@ -158,17 +189,22 @@ export function ShopsSettings() {
         <section className="card" aria-labelledby="assign-heading">
           <h2 id="assign-heading">Assign a terminal</h2>
           <form onSubmit={assign} noValidate>
-            <label className="field">
-              <span className="field-label">Terminal id</span>
-              <input className="input" value={terminal} maxLength={64} autoComplete="off" spellCheck={false} placeholder="TILL-1" onChange={(event) => setTerminal(event.target.value)} />
-              <span className="field-note">As the POS sends it in pos_data.terminal.id. A terminal of another shop moves.</span>
-            </label>
+            <FormProblem text={terminalProblems.form} />
+            <TextField id="terminal-id" label="Terminal id" value={terminal} maxLength={64} placeholder="TILL-1" note={TERMINAL_NOTE} problem={terminalProblems.terminal_id} onChange={setTerminal} />
             <div className="field">
               {/* A label of its own (not around the select): the select's name stays "Shop", not "Shop High Street". */}
               <label className="field-label" htmlFor="assign-shop">
                 Shop
               </label>
-              <select id="assign-shop" className="input" value={shopId} onChange={(event) => setShopId(event.target.value)} disabled={!shops?.length}>
+              <select
+                id="assign-shop"
+                className="input"
+                value={shopId}
+                onChange={(event) => setShopId(event.target.value)}
+                disabled={!shops?.length}
+                aria-invalid={terminalProblems.shop_id ? true : undefined}
+                aria-describedby={terminalProblems.shop_id ? 'assign-shop-error' : undefined}
+              >
                 {!shops?.length && <option value="">Add a shop first</option>}
                 {shops?.map((shop) => (
                   <option key={shop.shop_id} value={shop.shop_id}>
@@ -176,6 +212,7 @@ export function ShopsSettings() {
                   </option>
                 ))}
               </select>
+              <FieldProblem id="assign-shop-error" text={terminalProblems.shop_id} />
             </div>
             <button type="submit" className="button button-primary" aria-disabled={busy || !shops?.length}>
               Assign terminal
@@ -184,5 +221,67 @@ export function ShopsSettings() {
         </section>
       </div>
     </>
+  );
+}
+
+interface TextFieldProps {
+  id: string;
+  label: string;
+  value: string;
+  maxLength: number;
+  onChange: (value: string) => void;
+  /** Shown under the field, which is then marked invalid and described by it. */
+  problem: string | undefined;
+  note?: string;
+  placeholder?: string;
+}
+
+/** A labelled text input with its problem and note (ids, words as typed: no spell check). */
+function TextField({ id, label, value, maxLength, onChange, problem, note, placeholder }: TextFieldProps) {
+  const describedBy = [problem ? `${id}-error` : '', note ? `${id}-note` : ''].filter(Boolean).join(' ');
+  return (
+    <div className="field">
+      <label className="field-label" htmlFor={id}>
+        {label}
+      </label>
+      <input
+        id={id}
+        className="input"
+        value={value}
+        maxLength={maxLength}
+        autoComplete="off"
+        spellCheck={false}
+        placeholder={placeholder}
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={describedBy || undefined}
+        onChange={(event) => onChange(event.target.value)}
+      />
+      <FieldProblem id={`${id}-error`} text={problem} />
+      {note && (
+        <span className="field-note" id={`${id}-note`}>
+          {note}
+        </span>
+      )}
+    </div>
+  );
+}
+
+/** A field's problem, right under it (the control points at it with aria-describedby). */
+function FieldProblem({ id, text }: { id: string; text: string | undefined }) {
+  if (!text) return null;
+  return (
+    <p className="field-error" id={id} role="alert">
+      {text}
+    </p>
+  );
+}
+
+/** A refusal that names no field of the form, at the top of the form. */
+function FormProblem({ text }: { text: string | undefined }) {
+  if (!text) return null;
+  return (
+    <p className="settings-message settings-message-problem" role="alert">
+      {text}
+    </p>
   );
 }
