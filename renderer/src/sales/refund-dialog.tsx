@@ -8,17 +8,17 @@
  */
 import { useRef, useState, type FormEvent } from 'react';
 import { ErrorCode, RefundStatus } from '../../../contract/codes.js';
-import { MERCHANT_REFERENCE_PATTERN } from '../../../contract/constants.js';
 import { exponentOf, fromMinorUnits, toMinorUnits } from '../../../contract/money.js';
 import { ApiError, client, type RefundResponse } from '../api/client.js';
 import { useSession } from '../session-store.js';
-import { formatMoney } from '../till/money.js';
+import { formatMoney, parseAmount } from '../till/money.js';
 import { BRAND_NAMES } from '../till/reader.js';
 import { CheckIcon, WarningIcon } from '../ui/icons.js';
 import './refund-dialog.css';
 import { ReceiptChoices } from '../receipts/receipt-actions.js';
 import { Modal } from '../ui/modal.js';
 import { SecretField, type SecretMethod } from '../ui/secret-field.js';
+import { reasonProblem as reasonProblemOf, reasonText, RefundReasonField } from './refund-reason.js';
 import type { SaleRow } from './sales-store.js';
 
 interface RefundDialogProps {
@@ -27,17 +27,6 @@ interface RefundDialogProps {
 }
 
 const timeFormat = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' });
-
-function parseAmount(text: string, currency: string): number | undefined {
-  const exponent = exponentOf(currency);
-  const normalized = text.trim().replace(',', '.');
-  const pattern = exponent > 0 ? new RegExp(`^\\d{1,9}(\\.\\d{1,${exponent}})?$`) : /^\d{1,9}$/;
-  return pattern.test(normalized) ? Number(normalized) : undefined;
-}
-
-/** Reasons the till offers; "Other" asks for the cashier's own words. */
-export const REFUND_REASONS = ['Returned goods', 'Faulty item', 'Wrong amount charged', 'Customer cancelled'] as const;
-const OTHER = 'Other';
 
 function approvalProblem(error: unknown): string {
   if (error instanceof ApiError && error.kind === 'api') {
@@ -79,7 +68,7 @@ export function RefundDialog({ row, onClose }: RefundDialogProps) {
   const keyRef = useRef<{ amount: number; reason: string; key: string } | null>(null);
   const typed = parseAmount(amountText, tx.currency);
   const cardText = card ? `${BRAND_NAMES[card.brand]} •••• ${card.lastFour}` : 'the card used for the sale';
-  const reason = (choice === OTHER ? otherText : choice).trim();
+  const reason = reasonText(choice, otherText);
 
   /** Step 1: amount and reason; then the final confirmation. */
   const review = (event: FormEvent) => {
@@ -95,15 +84,9 @@ export function RefundDialog({ row, onClose }: RefundDialogProps) {
     } else {
       setAmountProblem(null);
     }
-    if (!choice) {
-      setReasonProblem('Choose why the money goes back.');
-      ok = false;
-    } else if (!MERCHANT_REFERENCE_PATTERN.test(reason)) {
-      setReasonProblem("Describe the reason in up to 35 letters, digits, spaces and / - ? ( ) : . , ' +");
-      ok = false;
-    } else {
-      setReasonProblem(null);
-    }
+    const wrongReason = reasonProblemOf(choice, reason);
+    setReasonProblem(wrongReason);
+    if (wrongReason) ok = false;
     if (ok) {
       setProblem(null);
       setStep('confirm');
@@ -278,45 +261,20 @@ export function RefundDialog({ row, onClose }: RefundDialogProps) {
             {amountProblem ?? `Up to ${formatMoney(refundable, tx.currency)}.`}
           </span>
         </label>
-        <fieldset className="refund-reasons" aria-describedby="refund-reason-note">
-          <legend className="field-label">Reason</legend>
-          <div className="refund-reason-options">
-            {[...REFUND_REASONS, OTHER].map((option) => (
-              <label key={option} className="refund-reason">
-                <input
-                  type="radio"
-                  name="refund-reason"
-                  value={option}
-                  checked={choice === option}
-                  onChange={() => {
-                    setChoice(option);
-                    setReasonProblem(null);
-                  }}
-                />
-                <span>{option}</span>
-              </label>
-            ))}
-          </div>
-          {choice === OTHER && (
-            <label className="field refund-reason-other">
-              <span className="field-label">Reason in your words</span>
-              <input
-                className="input"
-                maxLength={35}
-                autoComplete="off"
-                value={otherText}
-                aria-invalid={reasonProblem ? true : undefined}
-                onChange={(event) => {
-                  setOtherText(event.target.value);
-                  setReasonProblem(null);
-                }}
-              />
-            </label>
-          )}
-          <span id="refund-reason-note" className={reasonProblem ? 'field-error' : 'field-note'}>
-            {reasonProblem ?? 'Kept with the refund and in the audit log.'}
-          </span>
-        </fieldset>
+        <RefundReasonField
+          name="refund-reason"
+          choice={choice}
+          otherText={otherText}
+          problem={reasonProblem}
+          onChoice={(option) => {
+            setChoice(option);
+            setReasonProblem(null);
+          }}
+          onOtherText={(text) => {
+            setOtherText(text);
+            setReasonProblem(null);
+          }}
+        />
         <div className="modal-actions">
           <button type="button" className="button button-lg" onClick={() => onClose(false)}>
             Cancel

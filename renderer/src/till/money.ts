@@ -27,3 +27,11 @@ export function pressAmountKey(digits: string, key: string): string {
   const next = `${digits}${key}`.replace(/^0+/, '');
   return next.length > MAX_AMOUNT_DIGITS ? digits : next;
 }
+
+/** A typed amount (`12.50` or `12,50`) in a currency's decimals; undefined when it is not one. */
+export function parseAmount(text: string, currency: string): number | undefined {
+  const exponent = exponentOf(currency);
+  const normalized = text.trim().replace(',', '.');
+  const pattern = exponent > 0 ? new RegExp(`^\\d{1,9}(\\.\\d{1,${exponent}})?$`) : /^\d{1,9}$/;
+  return pattern.test(normalized) ? Number(normalized) : undefined;
+}
