@@ -21,8 +21,8 @@ export const API_PATH_PREFIXES = ['/rest/', '/ui/'] as const;
 export const API_HEALTH_PATH = '/health';
 /** Request headers taken from the page (lower case); everything else is dropped. */
 export const FORWARDED_REQUEST_HEADERS: readonly string[] = ['content-type', 'idempotency-key', 'x-idempotency-key', 'x-manager-approval'];
-/** Response headers handed back to the page; never Set-Cookie. */
-export const RETURNED_RESPONSE_HEADERS: readonly string[] = ['content-type', 'retry-after', 'idempotent-replayed', 'x-request-id'];
+/** Response headers handed back to the page; never Set-Cookie. The export's part headers let the desktop window export in parts. */
+export const RETURNED_RESPONSE_HEADERS: readonly string[] = ['content-type', 'retry-after', 'idempotent-replayed', 'x-request-id', 'x-total-count', 'x-next-starting-after'];
 const MAX_PATH_LENGTH = 2048;
 const SESSION_PATH = '/ui/session';
 

@@ -18,6 +18,7 @@ import { createBridge } from '../../preload/bridge.js';
 import { createTestMerchant, startTestGateway, type TestGateway, type TestMerchant } from '../helpers/api.js';
 import { createFakeElectron, FakeIpcMain, FakeWindow, fakeEvent } from '../helpers/fake-electron.js';
 import { cardPayment, freshPan } from '../helpers/payments.js';
+import { exportInParts, type ExportProgress } from '../../renderer/src/transactions/export-parts.js';
 import { makeTempDir } from '../helpers/temp.js';
 
 const MINUTE = 60 * 1000;
@@ -181,6 +182,56 @@ describe('API bridge on the real gateway', () => {
     const refund = await bridge.forward(WINDOW, { method: 'POST', path: '/rest/refund', body: { transaction_id: id }, headers: { 'X-Manager-Approval': approvalToken } });
     assert.equal(refund.status, 200, JSON.stringify(refund.body));
     assert.equal(calls.at(-1)?.request.headers['x-manager-approval'], approvalToken);
+  });
+
+  test('the back office exports in parts through the bridge: the part headers reach the page and the parts make the whole file', async () => {
+    const { bridge, calls } = bridgeOn(gw);
+    assert.equal((await login(bridge, WINDOW, '4321', 'office')).status, 200);
+    const made: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      // One carries a quoted line break and quotes: still one row of the file.
+      const extra = i === 3 ? { additional_transaction_data: 'gift wrap\nnote: "happy birthday"' } : {};
+      const paid = await gw.app.inject({ method: 'POST', url: '/rest/payment', headers: { authorization: shop.auth }, payload: cardPayment(freshPan(), 4.56, { order_id: `parts-${i}`, ...extra }) });
+      assert.equal(paid.statusCode, 200, paid.body);
+      made.push(paid.json<{ transaction_id: string }>().transaction_id);
+    }
+    // What the desktop window's transport does with a GET: through the bridge, the headers it returns.
+    const get = async (path: string) => {
+      const reply = await bridge.forward(WINDOW, { method: 'GET', path });
+      return { status: reply.status, headers: { get: (name: string) => reply.headers?.[name.toLowerCase()] ?? null }, body: reply.body };
+    };
+    const query = new URLSearchParams({ amount: '4.56', columns: 'transaction_id,order_id,additional_transaction_data', time_zone: 'Europe/Berlin' });
+    const progress: ExportProgress[] = [];
+    const refused = (answer: { status: number; body: unknown }) => new Error(`HTTP ${answer.status}: ${JSON.stringify(answer.body)}`);
+    const result = await exportInParts(get, query, (p) => progress.push(p), new AbortController().signal, refused, 5);
+
+    const parts = calls.filter((c) => c.request.url.startsWith('/rest/transactions/export?'));
+    assert.deepEqual(
+      parts.map((c) => [c.response.statusCode, c.response.headers['x-total-count']]),
+      [
+        [200, '12'],
+        [200, '7'],
+        [200, '2'],
+      ],
+      'three parts of at most five rows, each counting the rows from its start',
+    );
+    assert.deepEqual(
+      progress.map((p) => [p.rows, p.total]),
+      [
+        [5, 12],
+        [10, 12],
+        [12, 12],
+      ],
+      'rows of the total as each part arrives',
+    );
+    assert.equal(result.rows, 12);
+    const whole = await gw.app.inject({ method: 'GET', url: `/rest/transactions/export?${query.toString()}`, headers: { authorization: shop.auth } });
+    assert.equal(whole.statusCode, 200);
+    const text = await result.blob.text();
+    assert.equal(text, whole.body, 'the parts joined are the file of one streamed export');
+    assert.equal(result.bytes, Buffer.byteLength(whole.body));
+    assert.ok(made.every((id) => text.includes(id)));
+    assert.ok(text.includes('"gift wrap\nnote: ""happy birthday"""'), 'the line break stays inside its quoted field');
   });
 
   test('paths outside /rest/, /ui/ and /health, and malformed requests, are refused with 400 before the gateway sees them', async () => {

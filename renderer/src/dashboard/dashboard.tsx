@@ -12,6 +12,7 @@ import type { Attention, Dashboard, DashboardBucket, MoneySum, PaymentTypeFigure
 import { DASHBOARD_PERIODS, type DashboardPeriod } from '../../../contract/constants.js';
 import { useSession } from '../session-store.js';
 import { formatMoney } from '../till/money.js';
+import { paymentTypeLabel } from '../transactions/transaction-format.js';
 import { CheckIcon, WarningIcon } from '../ui/icons.js';
 import { BarChart, ChartKey, type BarPart } from './bar-chart.js';
 import { useDashboard } from './dashboard-store.js';
@@ -21,17 +22,7 @@ const PERIOD_NAMES: Record<DashboardPeriod, string> = { today: 'Today', '7d': 'L
 /** The period in a sentence: `No money taken today yet`. */
 const PERIOD_PHRASES: Record<DashboardPeriod, string> = { today: 'today', '7d': 'in the last 7 days', month: 'this month' };
 
-const PAYMENT_TYPE_NAMES: Record<string, string> = {
-  cardpos: 'Card present',
-  cardecom: 'Card online',
-  dd: 'SEPA Direct Debit',
-  dd_b2b: 'SEPA B2B debit',
-  wallet: 'Wallet',
-  devicewallet: 'Device wallet',
-  a2a: 'Account to account',
-  bankredirect: 'Bank redirect',
-};
-const typeName = (type: string) => PAYMENT_TYPE_NAMES[type] ?? type;
+const typeName = paymentTypeLabel;
 
 // Colours with at least 3:1 contrast on white (WCAG 1.4.11), told apart by the key and the table too.
 const COLORS = { volume: '#0f4c81', approved: '#1b7f3b', declined: '#b3261e', other: '#6b7785' } as const;

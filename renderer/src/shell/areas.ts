@@ -17,6 +17,7 @@ const EVERYONE: readonly StaffRole[] = ['cashier', 'back_office', 'admin'];
 
 export const AREAS: readonly Area[] = [
   { path: '/dashboard', label: 'Dashboard', roles: BACK_OFFICE },
+  { path: '/transactions', label: 'Transactions', roles: BACK_OFFICE },
   { path: '/invoices', label: 'Invoices', roles: BACK_OFFICE },
   { path: '/cashier', label: 'Cashier', roles: EVERYONE },
   { path: '/gateway', label: 'Gateway', roles: EVERYONE },

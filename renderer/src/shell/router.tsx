@@ -16,6 +16,9 @@ import { TodaySales } from '../sales/today.js';
 import { ShopsSettings } from '../settings/shops.js';
 import { useSession } from '../session-store.js';
 import { Till } from '../till/till.js';
+import { TransactionDetailScreen } from '../transactions/transaction-detail.js';
+import { TransactionListScreen } from '../transactions/transaction-list.js';
+import { transactionListSearch } from '../transactions/transaction-search.js';
 import { startPath } from './areas.js';
 import { AppFrame } from './frame.js';
 import { GatewayPage } from './gateway-page.js';
@@ -48,6 +51,11 @@ const invoiceNewRoute = createRoute({ getParentRoute: () => invoicesRoute, path:
 const invoiceRoute = createRoute({ getParentRoute: () => invoicesRoute, path: '/$number', component: InvoiceDetailScreen });
 const invoiceEditRoute = createRoute({ getParentRoute: () => invoicesRoute, path: '/$number/edit', component: InvoiceEditScreen });
 
+// Transactions: the list (every filter in the search) and one transaction.
+const transactionsRoute = createRoute({ getParentRoute: () => rootRoute, path: '/transactions' });
+const transactionListRoute = createRoute({ getParentRoute: () => transactionsRoute, path: '/', component: TransactionListScreen, validateSearch: transactionListSearch });
+const transactionRoute = createRoute({ getParentRoute: () => transactionsRoute, path: '/$id', component: TransactionDetailScreen });
+
 const cashierRoute = createRoute({ getParentRoute: () => rootRoute, path: '/cashier', component: CashierWorkspace });
 const tillRoute = createRoute({ getParentRoute: () => cashierRoute, path: '/', component: Till });
 const salesRoute = createRoute({ getParentRoute: () => cashierRoute, path: '/sales', component: TodaySales });
@@ -56,13 +64,29 @@ const reportsRoute = createRoute({ getParentRoute: () => cashierRoute, path: '/r
 const routeTree = rootRoute.addChildren([
   startRoute,
   dashboardRoute,
+  transactionsRoute.addChildren([transactionListRoute, transactionRoute]),
   invoicesRoute.addChildren([invoiceListRoute, invoiceNewRoute, invoiceRoute, invoiceEditRoute]),
   gatewayRoute,
   settingsRoute,
   cashierRoute.addChildren([tillRoute, salesRoute, reportsRoute]),
 ]);
 
-export const router = createRouter({ routeTree, history: createHashHistory() });
+/** Search params as plain text (`?status=6,11&card=1111`), not JSON: the URL reads as the filters, and "1111" stays text. */
+function parseSearch(text: string): Record<string, unknown> {
+  return Object.fromEntries(new URLSearchParams(text.startsWith('?') ? text.slice(1) : text));
+}
+
+function stringifySearch(search: Record<string, unknown>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(search)) {
+    if (value === undefined || value === null || value === '') continue;
+    params.set(key, Array.isArray(value) ? value.join(',') : typeof value === 'object' ? JSON.stringify(value) : String(value as string | number | boolean));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+export const router = createRouter({ routeTree, history: createHashHistory(), parseSearch, stringifySearch });
 
 declare module '@tanstack/react-router' {
   interface Register {

@@ -1,0 +1,115 @@
+/**
+ * The transaction calls of the back office: the list (GET /rest/transactions with its filters and
+ * keyset paging), the detail (GET /ui/transactions/{id}), capture, release and refund (the API's own
+ * routes; a back-office session may call them and each is audited under the staff member's name),
+ * and the CSV export (GET /rest/transactions/export). Typed by the contract; same transports and
+ * error shape as api/client.ts.
+ *
+ * The export streams: in a browser a fetch reader counts bytes and rows as they arrive (progress)
+ * and an AbortController cancels; in the desktop window (the preload bridge carries whole answers)
+ * it asks for parts of 5,000 rows, one after the other, with the same progress and cancel.
+ */
+import type { CaptureResponse, RefundResponse, ReverseResponse } from '../../../contract/api/payments.js';
+import type { Transaction, TransactionDetail } from '../../../contract/api/transactions.js';
+import { EXPORT_TOTAL_HEADER } from '../../../contract/transaction-list.js';
+import { ApiError, defaultTransport, expectObject, type Transport, type TransportResponse } from '../api/client.js';
+import { csvLineCounter, exportInParts, type ExportProgress, type ExportResult } from './export-parts.js';
+
+export type { Transaction, TransactionDetail };
+export type { CaptureResponse, RefundResponse, ReverseResponse };
+export type { ExportProgress, ExportResult };
+
+/** Rows a page of the list asks for. */
+export const PAGE_SIZE = 200;
+
+export interface TransactionsClient {
+  /** One page of the list, newest first, after `startingAfter` (the previous page's last id). */
+  list(query: URLSearchParams, startingAfter?: string): Promise<Transaction[]>;
+  detail(id: string): Promise<TransactionDetail>;
+  capture(id: string, amount: number, idempotencyKey: string): Promise<CaptureResponse>;
+  release(id: string, amount: number, idempotencyKey: string): Promise<ReverseResponse>;
+  refund(id: string, amount: number, reason: string, idempotencyKey: string): Promise<RefundResponse>;
+  /** The CSV of the filter (`query` holds the filters, `columns`, `time_zone`); reports progress; stops on `signal`. */
+  exportCsv(query: URLSearchParams, onProgress: (progress: ExportProgress) => void, signal: AbortSignal): Promise<ExportResult>;
+}
+
+function errorOf(response: TransportResponse): ApiError {
+  try {
+    expectObject(response, []);
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+  }
+  return new ApiError('unexpected', `The gateway answered HTTP ${response.status}.`, response.status);
+}
+
+/** The export in a browser: one streamed answer, read as it arrives. */
+async function streamedExport(query: URLSearchParams, onProgress: (progress: ExportProgress) => void, signal: AbortSignal): Promise<ExportResult> {
+  let response: Response;
+  try {
+    response = await fetch(`/rest/transactions/export?${query.toString()}`, { credentials: 'same-origin', cache: 'no-store', signal });
+  } catch (error) {
+    if (signal.aborted) throw error;
+    throw new ApiError('network', 'The gateway did not answer. Check the connection to the gateway.');
+  }
+  if (!response.ok || !response.body) {
+    const text = await response.text().catch(() => '');
+    let body: unknown;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = undefined;
+    }
+    throw errorOf({ status: response.status, headers: response.headers, body });
+  }
+  const total = Number(response.headers.get(EXPORT_TOTAL_HEADER));
+  const filename = /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') ?? '')?.[1] ?? 'transactions.csv';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  const counter = csvLineCounter();
+  const progress = () => onProgress({ rows: Math.max(0, counter.lines - 1), bytes, total: Number.isFinite(total) ? total : null });
+  progress();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      bytes += value.byteLength;
+      counter.add(value);
+      progress();
+    }
+  } catch (error) {
+    if (signal.aborted) throw error;
+    throw new ApiError('network', 'The export broke off before its end. Nothing was saved; try again.');
+  }
+  return { blob: new Blob(chunks as BlobPart[], { type: 'text/csv;charset=utf-8' }), filename, rows: Math.max(0, counter.lines - 1), bytes };
+}
+
+export function createTransactionsClient(transport: Transport = defaultTransport()): TransactionsClient {
+  const post = async <T>(path: string, body: unknown, idempotencyKey: string, required: readonly string[]) =>
+    expectObject<T>(await transport.send({ method: 'POST', path, body, headers: { 'Idempotency-Key': idempotencyKey } }), required);
+  return {
+    async list(query, startingAfter) {
+      const page = new URLSearchParams(query);
+      page.set('limit', String(PAGE_SIZE));
+      if (startingAfter) page.set('starting_after', startingAfter);
+      const response = await transport.send({ method: 'GET', path: `/rest/transactions?${page.toString()}` });
+      if (response.status !== 200) throw errorOf(response);
+      if (!Array.isArray(response.body)) throw new ApiError('unexpected', 'The gateway sent an answer this app does not understand.', response.status);
+      return response.body as Transaction[];
+    },
+    async detail(id) {
+      return expectObject<TransactionDetail>(await transport.send({ method: 'GET', path: `/ui/transactions/${encodeURIComponent(id)}` }), ['transaction', 'amounts']);
+    },
+    capture: (id, amount, key) => post<CaptureResponse>('/rest/capture', { transaction_id: id, amount }, key, ['transaction_id']),
+    release: (id, amount, key) => post<ReverseResponse>('/rest/reverse', { transaction_id: id, amount }, key, ['transaction_id']),
+    refund: (id, amount, reason, key) => post<RefundResponse>('/rest/refund', { transaction_id: id, amount, merchant_reference: reason }, key, ['refund_id']),
+    exportCsv(query, onProgress, signal) {
+      const bridged = typeof window !== 'undefined' && window.tillgate !== undefined;
+      if (!bridged) return streamedExport(query, onProgress, signal);
+      return exportInParts((path) => transport.send({ method: 'GET', path, timeoutMs: 120_000 }), query, onProgress, signal, errorOf);
+    },
+  };
+}
+
+export const transactionsClient: TransactionsClient = createTransactionsClient();
