@@ -12,23 +12,21 @@
  * so today's payments never straddle a midnight.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { v7 as uuidv7 } from 'uuid';
 import type { Dashboard } from '../../contract/api/dashboard.js';
 import { DATABASE_FILE, openDatabase } from '../../db/open.js';
+import { assertAxeClean, launchChromium } from '../helpers/browser.js';
 import { basicAuth, createMerchant, runGateway, startGateway, tempDataDir, type GatewayProcess, type MerchantCredentials } from '../helpers/gateway-process.js';
 import { cardPayment, freshPan, posPayment } from '../helpers/payments.js';
 
 const RENDERER_INDEX = fileURLToPath(new URL('../../renderer/dist/index.html', import.meta.url));
 const SCREENSHOT_DIR = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const SIZES = [
   { width: 1366, height: 900 },
   { width: 1024, height: 768 },
@@ -202,10 +200,7 @@ before(async () => {
   }
   await api(`/v2/network_tokens/${token.data.id}/simulate`, { action: 'suspend' });
 
-  browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
-  });
+  browser = await launchChromium();
 });
 
 after(async () => {
@@ -250,12 +245,7 @@ async function answer(page: Page, period: string): Promise<Dashboard> {
 
 /** axe-core, evaluated through the DevTools protocol, so the page's CSP stays in force. */
 async function axe(page: Page, where: string): Promise<void> {
-  if (!(await page.evaluate<boolean>('typeof axe !== "undefined"'))) await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate<{ id: string; help: string; nodes: string[] }[]>(
-    `axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(AXE_TAGS)} }, resultTypes: ['violations'] })
-      .then((r) => r.violations.map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.slice(0, 6).map((n) => n.target.join(' ') + ' | ' + (n.failureSummary || '').replace(/\\s+/g, ' ')) })))`,
-  );
-  assert.deepEqual(violations, [], `${where}: axe-core finds no violation`);
+  await assertAxeClean(page, where);
 }
 
 const money = (amount: number, currency: string) => `${new Intl.NumberFormat('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount)} ${currency}`;

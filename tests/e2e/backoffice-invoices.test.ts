@@ -15,11 +15,11 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { assertAxeClean, launchChromium } from '../helpers/browser.js';
 import { basicAuth, createMerchant, runGateway, startGateway, type GatewayProcess } from '../helpers/gateway-process.js';
 import { EXPIRY_YEAR } from '../helpers/payments.js';
 import { makeTempDir } from '../helpers/temp.js';
@@ -27,8 +27,6 @@ import { makeTempDir } from '../helpers/temp.js';
 const RENDERER_INDEX = fileURLToPath(new URL('../../renderer/dist/index.html', import.meta.url));
 const SCREENSHOT_DIR = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const WIDE = { width: 1366, height: 900 } as const;
 const NARROW = { width: 1024, height: 768 } as const;
 const CURRENCY_LENGTH = 'Currency is the wrong length (should be 3 characters).';
@@ -149,10 +147,7 @@ before(async () => {
   seeded.edit = (await createInvoice({ amount: '19.90', first_name: 'Aisha', last_name: 'Khan', city: 'London', country: 'GB' })).invoice.debt_claim_number;
   seeded.doomed = (await createInvoice({ amount: '5.00', first_name: 'Test', last_name: 'Order', description: 'Created by mistake' })).invoice.debt_claim_number;
 
-  browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
-  });
+  browser = await launchChromium();
 });
 
 after(async () => {
@@ -189,12 +184,7 @@ function field(scope: Locator, name: string): Locator {
 }
 
 async function axe(page: Page, where: string): Promise<void> {
-  if (!(await page.evaluate<boolean>('typeof axe !== "undefined"'))) await page.addScriptTag({ path: AXE_PATH });
-  const violations = await page.evaluate<Array<{ id: string; help: string; nodes: string[] }>>(
-    `axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(AXE_TAGS)} }, resultTypes: ['violations'] })
-      .then((r) => r.violations.map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.slice(0, 6).map((n) => n.target.join(' ') + ' | ' + (n.failureSummary || '').replace(/\\s+/g, ' ')) })))`,
-  );
-  assert.deepEqual(violations, [], `${where}: axe-core finds no violation`);
+  await assertAxeClean(page, where);
 }
 
 /** Settles, runs axe, nothing scrolls sideways, then the screenshot (`full`: the whole page, for long screens). */

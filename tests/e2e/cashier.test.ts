@@ -11,8 +11,9 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { encryptPinBlock } from '../../main/processor/pin-block.js';
+import { launchChromium } from '../helpers/browser.js';
 import { createMerchant, runGateway, startGateway, type GatewayProcess } from '../helpers/gateway-process.js';
 
 const RENDERER_INDEX = fileURLToPath(new URL('../../renderer/dist/index.html', import.meta.url));
@@ -73,10 +74,7 @@ before(async () => {
   managerId = staffCreate('back_office', 'boss', '9999', 'Mira Novak').staff_id;
   // Like the first-run admin: a password and no PIN.
   owner = staffCreate('admin', 'owner', null, 'Olga Owner');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
-  });
+  browser = await launchChromium();
   context = await browser.newContext({ viewport: VIEWPORT, serviceWorkers: 'block' });
   await context.addInitScript({ content: RECORD_CSP_VIOLATIONS });
   context.on('request', (request) => {

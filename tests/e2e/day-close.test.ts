@@ -12,11 +12,11 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { assertAxeClean, launchChromium } from '../helpers/browser.js';
 import { createMerchant, runGateway, startGateway, type GatewayProcess } from '../helpers/gateway-process.js';
 import { startPrinterListener } from '../helpers/printer-listener.js';
 import { makeTempDir } from '../helpers/temp.js';
@@ -26,8 +26,6 @@ const SCREENSHOT_DIR = fileURLToPath(new URL('../../docs/screenshots/', import.m
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const VIEWPORT = { width: 1024, height: 768 };
 const EXPIRY_YEAR = new Date().getUTCFullYear() + 3;
-const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 let gateway: GatewayProcess;
 let browser: Browser;
@@ -98,10 +96,7 @@ before(async () => {
   bruno = { staff_id: staffCreate('cashier', 'bruno', '2468', 'Bruno Diaz').staff_id, cookie: '' };
   staffCreate('back_office', 'boss', '9999', 'Mira Novak');
   bruno.cookie = await sessionCookie('bruno', '2468');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
-  });
+  browser = await launchChromium();
   // bypassCSP: axe-core is injected as a script tag; the app's own CSP is checked in cashier.test.ts.
   context = await browser.newContext({ viewport: VIEWPORT, serviceWorkers: 'block', bypassCSP: true });
   page = await context.newPage();
@@ -127,12 +122,7 @@ const main = () => page.getByRole('main');
 
 /** axe-core (WCAG 2.2 AA) finds no violation on the page as it is. */
 async function axe(where: string): Promise<void> {
-  if (!(await page.evaluate<boolean>('typeof axe !== "undefined"'))) await page.addScriptTag({ path: AXE_PATH });
-  const violations = await page.evaluate<Array<{ id: string; nodes: string[] }>>(
-    `axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(AXE_TAGS)} }, resultTypes: ['violations'] })
-      .then((r) => r.violations.map((v) => ({ id: v.id, nodes: v.nodes.slice(0, 4).map((n) => n.target.join(' ') + ' | ' + (n.failureSummary || '').replace(/\\s+/g, ' ')) })))`,
-  );
-  assert.deepEqual(violations, [], `${where}: axe-core finds no violation`);
+  await assertAxeClean(page, where);
 }
 
 void test('sales by two cashiers: one at the till screen, the others from the POS software', async () => {

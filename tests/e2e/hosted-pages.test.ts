@@ -16,8 +16,9 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { DATABASE_FILE } from '../../db/open.js';
+import { launchChromium } from '../helpers/browser.js';
 import { basicAuth, createMerchant, startGateway, type GatewayProcess, type MerchantCredentials } from '../helpers/gateway-process.js';
 
 const SCREENSHOT_DIR = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
@@ -82,10 +83,7 @@ before(async () => {
   gateway = await startGateway({ args: ['--postback-private-addresses', 'allow'] });
   gatewayOrigin = new URL(gateway.url).origin;
   merchant = createMerchant(gateway.dataDir, 'Kaffeerösterei Müller');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
-  });
+  browser = await launchChromium();
 });
 
 after(async () => {

@@ -15,8 +15,9 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { Receipt, ReceiptEmail } from '../../contract/api/receipts.js';
+import { launchChromium } from '../helpers/browser.js';
 import { tempDir } from '../helpers/api.js';
 import { basicAuth, createMerchant, runGateway, startGateway, type GatewayProcess, type MerchantCredentials } from '../helpers/gateway-process.js';
 import { startPrinterListener, type PrinterListener } from '../helpers/printer-listener.js';
@@ -66,10 +67,7 @@ before(async () => {
   adminPassword = staffCreate('admin', 'owner', null, 'Olga Owner').password;
   printer = await startPrinterListener();
   await setPrinter({ connection: 'network', host: printer.host, port: printer.port });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
-  });
+  browser = await launchChromium();
   // bypassCSP: axe-core is injected as a script tag (cashier.test.ts checks the app's own CSP).
   context = await browser.newContext({ viewport: VIEWPORT, serviceWorkers: 'block', bypassCSP: true });
   page = await context.newPage();

@@ -9,10 +9,10 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { assertAxeClean, launchChromium } from '../helpers/browser.js';
 import { basicAuth, runGateway, startGateway, type GatewayProcess } from '../helpers/gateway-process.js';
 
 const RENDERER_INDEX = fileURLToPath(new URL('../../renderer/dist/index.html', import.meta.url));
@@ -20,8 +20,6 @@ const SCREENSHOT_DIR = fileURLToPath(new URL('../../docs/screenshots/', import.m
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const WIDE = { width: 1366, height: 900 } as const;
 const NARROW = { width: 1024, height: 768 } as const;
-const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 let gateway: GatewayProcess;
 let browser: Browser;
@@ -46,10 +44,7 @@ before(async () => {
   merchantId = (JSON.parse(cli(['merchant', 'create', '--name', 'Corner Bakery', '--partner', partner.partner_id, '--json'])) as { merchant_id: string }).merchant_id;
   cli(['staff', 'create', '--merchant', merchantId, '--role', 'admin', '--login', 'owner', '--pin', '4711', '--name', 'Olga Owner']);
   cli(['staff', 'create', '--merchant', merchantId, '--role', 'back_office', '--login', 'office', '--pin', '9999', '--name', 'Mira Novak']);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
-  });
+  browser = await launchChromium();
   // bypassCSP: axe-core is injected as a script tag; the app's own CSP is checked in cashier.test.ts.
   context = await browser.newContext({ viewport: WIDE, serviceWorkers: 'block', bypassCSP: true });
   page = await context.newPage();
@@ -68,12 +63,7 @@ after(async () => {
 const main = () => page.getByRole('main');
 
 async function axe(where: string): Promise<void> {
-  if (!(await page.evaluate<boolean>('typeof axe !== "undefined"'))) await page.addScriptTag({ path: AXE_PATH });
-  const violations = await page.evaluate<Array<{ id: string; nodes: string[] }>>(
-    `axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(AXE_TAGS)} }, resultTypes: ['violations'] })
-      .then((r) => r.violations.map((v) => ({ id: v.id, nodes: v.nodes.slice(0, 4).map((n) => n.target.join(' ') + ' | ' + (n.failureSummary || '').replace(/\\s+/g, ' ')) })))`,
-  );
-  assert.deepEqual(violations, [], `${where}: axe-core finds no violation`);
+  await assertAxeClean(page, where);
 }
 
 /** axe, nothing scrolls sideways, then the screenshot at the page's current size. */

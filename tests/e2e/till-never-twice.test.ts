@@ -11,12 +11,12 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page, type Route } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page, type Route } from 'playwright-core';
+import { launchChromium } from '../helpers/browser.js';
 import { createMerchant, runGateway, startGateway, type GatewayProcess } from '../helpers/gateway-process.js';
 
 const RENDERER_INDEX = fileURLToPath(new URL('../../renderer/dist/index.html', import.meta.url));
 const SCREENSHOT_DIR = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const VIEWPORT = { width: 1366, height: 768 };
 
 let gateway: GatewayProcess;
@@ -34,10 +34,7 @@ before(async () => {
   const merchant = createMerchant(gateway.dataDir, 'Corner Bakery');
   const staff = runGateway(['staff', 'create', '--data-dir', gateway.dataDir, '--merchant', merchant.merchant_id, '--role', 'cashier', '--login', 'anna', '--pin', '1234', '--name', 'Anna Berg', '--json']);
   assert.equal(staff.status, 0, staff.stderr);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
-  });
+  browser = await launchChromium();
   context = await browser.newContext({ viewport: VIEWPORT, serviceWorkers: 'block' });
   context.on('request', (request) => {
     if (request.method() === 'POST' && new URL(request.url()).pathname === '/rest/payment') {
