@@ -104,10 +104,10 @@ export function TransactionDetailScreen() {
   const closeAction = (done: string | null) => {
     setAction(null);
     if (done) {
-      setNotice(done);
-      // The list shows the new status next time.
+      // The list shows the new status next time. The notice comes once the detail is read again, so
+      // what it says and the figures and buttons beside it agree (no stale "Release…" for a moment).
       useTransactionList.getState().invalidate();
-      void load(id);
+      void load(id).finally(() => setNotice(done));
     }
   };
 
