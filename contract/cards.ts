@@ -1,7 +1,10 @@
 /**
  * What anyone holding a card number may tell from it, the same at the till, in the gateway and in
- * the Test environment: whether it passes the Luhn check, and its brand from the BIN. Node-free.
+ * the Test environment: whether it passes the Luhn check, and its brand from the BIN; and what the
+ * network token API says about a card number and an expiry it refuses, in its own words, so a form
+ * can say it before sending. Node-free.
  */
+import { TOKEN_NETWORKS } from './constants.js';
 
 export const CARD_BRANDS = ['visa', 'mastercard', 'amex', 'discover', 'unknown'] as const;
 export type CardBrand = (typeof CARD_BRANDS)[number];
@@ -44,4 +47,26 @@ const PAN_LIKE = /\b(\d{6})\d{3,9}(\d{4})\b/g;
 /** Masks digit runs of 13 to 19 digits (card and token numbers) to the first 6 and last 4. */
 export function maskPans(text: string): string {
   return text.replace(PAN_LIKE, (_m, first: string, last: string) => `${first}…${last}`);
+}
+
+/** Why `POST /v2/network_tokens` refuses this `card_number` (its words), or null when it takes it. */
+export function tokenCardNumberProblem(pan: string): string | null {
+  if (!/^\d{12,19}$/.test(pan)) return 'must be 12 to 19 digits';
+  if (!luhnValid(pan)) return 'is not a valid card number (Luhn check failed)';
+  if (!(TOKEN_NETWORKS as readonly string[]).includes(cardBrand(pan))) return 'only visa and mastercard cards can be tokenized';
+  return null;
+}
+
+/**
+ * Why a card's `expiry_month` and `expiry_year` are refused (the network token API's words, by
+ * field); empty when the card is valid in the month of `now` (UTC) or later.
+ */
+export function cardExpiryProblems(month: number, year: number, now: Date): { expiry_month?: string; expiry_year?: string } {
+  const problems: { expiry_month?: string; expiry_year?: string } = {};
+  const monthOk = Number.isInteger(month) && month >= 1 && month <= 12;
+  if (!monthOk) problems.expiry_month = 'must be an integer from 1 to 12';
+  const yearOk = Number.isInteger(year) && year >= 1000 && year <= 9999;
+  if (!yearOk) problems.expiry_year = 'must be a four-digit year with century, e.g. 2030';
+  else if (year < now.getUTCFullYear() || (monthOk && year * 12 + month < now.getUTCFullYear() * 12 + now.getUTCMonth() + 1)) problems.expiry_year = 'the card has expired';
+  return problems;
 }

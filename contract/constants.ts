@@ -29,6 +29,9 @@ export const TRANSACTION_LIST_DEFAULT_LIMIT = 50;
 export const TRANSACTION_LIST_MAX_LIMIT = 500;
 export const NETWORK_TOKENS_DEFAULT_PER_PAGE = 20;
 export const NETWORK_TOKENS_MAX_PER_PAGE = 100;
+/** The back office's checkout list (GET /ui/checkouts `per`): default and most. */
+export const CHECKOUTS_DEFAULT_PER_PAGE = 50;
+export const CHECKOUTS_MAX_PER_PAGE = 100;
 export const INVOICE_PAGE_SIZE = 50;
 export const PAYMENT_METHODS_DEFAULT_PER_PAGE = 20;
 export const PAYMENT_METHODS_MAX_PER_PAGE = 100;
@@ -94,6 +97,11 @@ export type TokenNetwork = (typeof TOKEN_NETWORKS)[number];
 /** The simulated token service's test actions. */
 export const SIMULATE_ACTIONS = ['suspend', 'resume', 'refresh'] as const;
 export type SimulateAction = (typeof SIMULATE_ACTIONS)[number];
+/** The steps of a token's status history: created, a status change, a refresh by the token service. */
+export const TOKEN_HISTORY_EVENTS = ['created', 'status', 'refreshed'] as const;
+export type TokenHistoryEvent = (typeof TOKEN_HISTORY_EVENTS)[number];
+/** The back office shows revealed token data this long, then masks it again. */
+export const TOKEN_REVEAL_SECONDS = 30;
 
 // ---- postbacks ------------------------------------------------------------------------------------
 

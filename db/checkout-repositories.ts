@@ -1,6 +1,7 @@
-/** Checkout sessions. */
+/** Checkout sessions (migrations 0007, 0017). */
 import type Database from 'better-sqlite3';
-import type { CheckoutRecord, CheckoutRepository } from '../main/core/ports.js';
+import type { CheckoutFilter, CheckoutRecord, CheckoutRepository } from '../main/core/ports.js';
+import { listWhere } from './list-filter.js';
 
 type Row = Record<string, unknown>;
 
@@ -18,7 +19,7 @@ function fromRow(r: Row): CheckoutRecord {
     transactionId: (r.transaction_id as string | null) ?? null,
     successUrl: r.success_url as string,
     errorUrl: r.error_url as string,
-    postbackUrl: r.postback_url as string,
+    postbackUrl: (r.postback_url as string | null) ?? null,
     locale: (r.locale as string | null) ?? null,
     request: JSON.parse(r.request as string) as Record<string, unknown>,
     customer: JSON.parse(r.customer as string) as Record<string, string>,
@@ -26,6 +27,10 @@ function fromRow(r: Row): CheckoutRecord {
     updatedAt: r.updated_at as string,
     expiresAt: r.expires_at as string,
   };
+}
+
+function where(merchantId: string, filter: Omit<CheckoutFilter, 'limit' | 'offset'>): { sql: string; params: unknown[] } {
+  return listWhere(merchantId, { status: filter.status }, filter);
 }
 
 export function createCheckoutRepository(db: Database.Database): CheckoutRepository {
@@ -49,6 +54,15 @@ export function createCheckoutRepository(db: Database.Database): CheckoutReposit
     byTransaction: async (transactionId) => {
       const row = s.byTransaction.get(transactionId) as Row | undefined;
       return row && fromRow(row);
+    },
+    list: async (merchantId, filter) => {
+      const { sql, params } = where(merchantId, filter);
+      const rows = db.prepare(`SELECT * FROM checkout_sessions WHERE ${sql} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`).all(...params, filter.limit, filter.offset) as Row[];
+      return rows.map(fromRow);
+    },
+    count: async (merchantId, filter) => {
+      const { sql, params } = where(merchantId, filter);
+      return (db.prepare(`SELECT COUNT(*) AS n FROM checkout_sessions WHERE ${sql}`).get(...params) as { n: number }).n;
     },
     transition: async (id, from, status, now, change = {}) => {
       const sets = ['status = ?', 'updated_at = ?'];

@@ -1,6 +1,7 @@
-/** Network tokens and their cryptograms (migration 0011). */
+/** Network tokens, their status history (migration 0017) and their cryptograms (migration 0011). */
 import type Database from 'better-sqlite3';
-import type { CryptogramRecord, NetworkTokenFilter, NetworkTokenRecord, NetworkTokenRepository } from '../main/core/ports.js';
+import type { CryptogramRecord, NetworkTokenEventRecord, NetworkTokenFilter, NetworkTokenRecord, NetworkTokenRepository } from '../main/core/ports.js';
+import { listWhere } from './list-filter.js';
 
 type Row = Record<string, unknown>;
 
@@ -40,25 +41,7 @@ function cryptogramFromRow(r: Row): CryptogramRecord {
 }
 
 function where(merchantId: string, filter: Omit<NetworkTokenFilter, 'limit' | 'offset'>): { sql: string; params: unknown[] } {
-  const clauses = ['merchant_id = ?'];
-  const params: unknown[] = [merchantId];
-  if (filter.status !== undefined) {
-    clauses.push('status = ?');
-    params.push(filter.status);
-  }
-  if (filter.network !== undefined) {
-    clauses.push('network = ?');
-    params.push(filter.network);
-  }
-  if (filter.createdFrom !== undefined) {
-    clauses.push('created_at >= ?');
-    params.push(filter.createdFrom);
-  }
-  if (filter.createdTo !== undefined) {
-    clauses.push('created_at <= ?');
-    params.push(filter.createdTo);
-  }
-  return { sql: clauses.join(' AND '), params };
+  return listWhere(merchantId, { status: filter.status, network: filter.network }, filter);
 }
 
 export function createNetworkTokenRepository(db: Database.Database): NetworkTokenRepository {
@@ -77,9 +60,14 @@ export function createNetworkTokenRepository(db: Database.Database): NetworkToke
     ),
     findCryptogram: db.prepare('SELECT * FROM network_token_cryptograms WHERE token_id = ? AND hash = ?'),
     useCryptogram: db.prepare('UPDATE network_token_cryptograms SET used_at = ? WHERE id = ? AND used_at IS NULL'),
+    insertEvent: db.prepare('INSERT INTO network_token_events (token_id, event, status, created_at) VALUES (?, ?, ?, ?)'),
+    events: db.prepare('SELECT event, status, created_at FROM network_token_events WHERE token_id = ? ORDER BY id'),
   };
   return {
-    insert: async (record) => void s.insert.run({ ...record, billing: JSON.stringify(record.billing) }),
+    insert: async (record) => {
+      s.insert.run({ ...record, billing: JSON.stringify(record.billing) });
+      s.insertEvent.run(record.id, 'created', record.status, record.createdAt);
+    },
     get: async (id) => {
       const row = s.get.get(id) as Row | undefined;
       return row && fromRow(row);
@@ -119,8 +107,12 @@ export function createNetworkTokenRepository(db: Database.Database): NetworkToke
         values.push(change.lastTokenRefresh);
       }
       const sql = `UPDATE network_tokens SET ${sets.join(', ')} WHERE id = ? AND status IN (${from.map(() => '?').join(', ')})`;
-      return db.prepare(sql).run(...values, id, ...from).changes === 1;
+      if (db.prepare(sql).run(...values, id, ...from).changes !== 1) return false;
+      s.insertEvent.run(id, change.lastTokenRefresh !== undefined ? 'refreshed' : 'status', status, now);
+      return true;
     },
+    events: async (id) =>
+      (s.events.all(id) as Row[]).map((r): NetworkTokenEventRecord => ({ event: r.event as NetworkTokenEventRecord['event'], status: r.status as NetworkTokenEventRecord['status'], createdAt: r.created_at as string })),
     insertCryptogram: async (record) => void s.insertCryptogram.run(record),
     findCryptogram: async (tokenId, hash) => {
       const row = s.findCryptogram.get(tokenId, hash) as Row | undefined;

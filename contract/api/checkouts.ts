@@ -1,9 +1,31 @@
-/** Hosted checkout sessions: `POST /rest/checkouts` and `GET /rest/checkouts/{checkout_id}` (interface.md "Checkout"). */
+/**
+ * Hosted checkout sessions: `POST /rest/checkouts` and `GET /rest/checkouts/{checkout_id}`
+ * (interface.md "Checkout"), and the back office's own (`/ui/checkouts`): the list, one session with
+ * its link's QR code and its transaction, a session for a phone or e-mail order, cancelling one.
+ */
 import { Type, type Static } from '@sinclair/typebox';
-import { CHECKOUT_LOCALES, CHECKOUT_STATUSES } from '../constants.js';
-import { Nullable, Str, StringEnum, StringIn } from './common.js';
+import { CHECKOUT_LOCALES, CHECKOUT_STATUSES, CHECKOUTS_DEFAULT_PER_PAGE, CHECKOUTS_MAX_PER_PAGE } from '../constants.js';
+import { Nullable, pageQueryProperties, PageMetadataSchema, RefTo, Str, StringEnum, StringIn } from './common.js';
+import { TransactionSchema } from './transactions.js';
 
 const Flag = Type.Optional(Type.Integer({ description: '0 or 1' }));
+
+const PrefillSchema = Type.Object(
+  {
+    email: Type.Optional(Str(254)),
+    phone: Type.Optional(Str(40)),
+    company: Type.Optional(Str(120)),
+    first_name: Type.Optional(Str(100)),
+    last_name: Type.Optional(Str(100)),
+    address: Type.Optional(Str(200)),
+    address2: Type.Optional(Str(200)),
+    city: Type.Optional(Str(100)),
+    state: Type.Optional(Str(100)),
+    postal_code: Type.Optional(Str(20)),
+    country: Type.Optional(Str(2)),
+  },
+  { additionalProperties: false },
+);
 
 export const CheckoutRequestSchema = Type.Object(
   {
@@ -29,24 +51,7 @@ export const CheckoutRequestSchema = Type.Object(
     success_url: Str(2000),
     error_url: Str(2000),
     postback_url: Str(2000),
-    prefill_customer_info: Type.Optional(
-      Type.Object(
-        {
-          email: Type.Optional(Str(254)),
-          phone: Type.Optional(Str(40)),
-          company: Type.Optional(Str(120)),
-          first_name: Type.Optional(Str(100)),
-          last_name: Type.Optional(Str(100)),
-          address: Type.Optional(Str(200)),
-          address2: Type.Optional(Str(200)),
-          city: Type.Optional(Str(100)),
-          state: Type.Optional(Str(100)),
-          postal_code: Type.Optional(Str(20)),
-          country: Type.Optional(Str(2)),
-        },
-        { additionalProperties: false },
-      ),
-    ),
+    prefill_customer_info: Type.Optional(PrefillSchema),
     locale: Type.Optional(StringIn(CHECKOUT_LOCALES, { description: 'page language; default from the browser' })),
   },
   { additionalProperties: false },
@@ -89,3 +94,70 @@ export const CheckoutSchema = Type.Object(
 export type Checkout = Static<typeof CheckoutSchema>;
 
 export const CheckoutIdParams = Type.Object({ checkout_id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+// ---- the back office (/ui/checkouts) ------------------------------------------------------------
+
+const COLLECT_DESCRIPTION = '0 or 1: the page asks the customer for it';
+
+/**
+ * `POST /ui/checkouts`: a session the back office opens for a phone or e-mail order. The gateway
+ * fills in the rest of a checkout request: the merchant's name, total_amount = amount +
+ * amount_taxes + amount_shipping, and as success and error URL the session's own page, which shows
+ * the result. No postback unless postback_url is given.
+ */
+export const BackOfficeCheckoutRequestSchema = Type.Object(
+  {
+    order_id: Str(100),
+    description: Type.Optional(Str(2000)),
+    currency: Str(3, 'ISO 4217'),
+    amount: Type.Number({ description: 'the goods, without taxes and shipping' }),
+    amount_taxes: Type.Optional(Type.Number()),
+    amount_shipping: Type.Optional(Type.Number()),
+    locale: Type.Optional(StringIn(CHECKOUT_LOCALES, { description: "page language; default the customer's browser" })),
+    collect_dob: Type.Optional(Type.Integer({ description: COLLECT_DESCRIPTION })),
+    collect_phone: Type.Optional(Type.Integer({ description: COLLECT_DESCRIPTION })),
+    collect_gender: Type.Optional(Type.Integer({ description: COLLECT_DESCRIPTION })),
+    collect_shipping_address: Type.Optional(Type.Integer({ description: COLLECT_DESCRIPTION })),
+    collect_billing_address: Type.Optional(Type.Integer({ description: COLLECT_DESCRIPTION })),
+    display_transaction_details: Flag,
+    prefill_customer_info: Type.Optional(PrefillSchema),
+    postback_url: Type.Optional(Str(2000, 'status postbacks of the session and its payment; none when absent')),
+  },
+  { additionalProperties: false },
+);
+export type BackOfficeCheckoutRequest = Static<typeof BackOfficeCheckoutRequestSchema>;
+
+export const CheckoutListQuerySchema = Type.Object(
+  {
+    status: Type.Optional(StringIn(CHECKOUT_STATUSES)),
+    ...pageQueryProperties(CHECKOUTS_DEFAULT_PER_PAGE, CHECKOUTS_MAX_PER_PAGE),
+  },
+  { additionalProperties: false },
+);
+export type CheckoutListQuery = Static<typeof CheckoutListQuerySchema>;
+
+export const BackOfficeCheckoutSchema = Type.Object(
+  {
+    ...CheckoutSchema.properties,
+    description: Nullable(Type.String()),
+    locale: Nullable(StringEnum(CHECKOUT_LOCALES)),
+    postback_url: Nullable(Type.String({ description: 'null: no postbacks (a session opened in the back office without one)' })),
+  },
+  { title: 'Checkout session (back office)' },
+);
+/** A session as the back office lists it: the API's session with description, language and postback URL. */
+export type BackOfficeCheckout = Static<typeof BackOfficeCheckoutSchema>;
+
+export const BackOfficeCheckoutListSchema = Type.Object({ data_set: Type.Array(BackOfficeCheckoutSchema), metadata: PageMetadataSchema });
+export type BackOfficeCheckoutList = Static<typeof BackOfficeCheckoutListSchema>;
+
+export const BackOfficeCheckoutDetailSchema = Type.Object({
+  checkout: BackOfficeCheckoutSchema,
+  merchant_name: Type.String({ description: 'as the page shows it' }),
+  collect: Type.Object({ dob: Type.Boolean(), phone: Type.Boolean(), gender: Type.Boolean(), shipping_address: Type.Boolean(), billing_address: Type.Boolean() }),
+  display_transaction_details: Type.Boolean(),
+  qr_code: Type.String({ description: 'data:image/png;base64 of the customer link (url), 250 px' }),
+  transaction: Nullable(RefTo(TransactionSchema), { description: 'the latest payment started on the page' }),
+});
+/** `GET /ui/checkouts/:checkout_id` (and the answer of create and cancel). */
+export type BackOfficeCheckoutDetail = Static<typeof BackOfficeCheckoutDetailSchema>;

@@ -46,3 +46,15 @@ export const IdempotencyHeaders = Type.Object({
   'idempotency-key': Type.Optional(Type.String({ description: 'Unique key (UUIDv4 recommended); replies are replayed for 1 hour' })),
   'x-idempotency-key': Type.Optional(Type.String({ description: 'Alternative name of Idempotency-Key' })),
 });
+
+/** Where a page of a paged list is (`page` and `per` queries): the network token list's `metadata`. */
+export const PageMetadataSchema = Type.Object({ per_page: Type.Integer(), total_items: Type.Integer(), current_page: Type.Integer(), total_pages: Type.Integer() });
+export type PageMetadata = Static<typeof PageMetadataSchema>;
+
+/** The query parameters of a paged list by creation time: `created_at[min]`, `created_at[max]`, `page` and `per`. */
+export const pageQueryProperties = (defaultPer: number, maxPer: number) => ({
+  'created_at[min]': Type.Optional(Type.String({ description: 'ISO 8601; created at or after' })),
+  'created_at[max]': Type.Optional(Type.String({ description: 'ISO 8601; created at or before' })),
+  page: Type.Optional(Type.String({ pattern: '^[0-9]+$', description: 'default 1' })),
+  per: Type.Optional(Type.String({ pattern: '^[0-9]+$', description: `default ${defaultPer}, at most ${maxPer}` })),
+});

@@ -1,11 +1,13 @@
 /**
  * Network tokens (interface.md "Network tokens", decisions.md D12): create, list, token data,
  * cryptogram, archive, and the simulated token service's test actions. Answers use the
- * `result` + `data` envelope.
+ * `result` + `data` envelope. The back office's own reads (`/ui/network-tokens...`) add what the
+ * staff see of a token: the last four digits of the token number and of the card, the holder, and
+ * its status history.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { NETWORK_TOKEN_STATUSES, NETWORK_TOKENS_DEFAULT_PER_PAGE, NETWORK_TOKENS_MAX_PER_PAGE, SIMULATE_ACTIONS, TOKEN_NETWORKS } from '../constants.js';
-import { Nullable, RefTo, Str, StringEnum, StringIn } from './common.js';
+import { NETWORK_TOKEN_STATUSES, NETWORK_TOKENS_DEFAULT_PER_PAGE, NETWORK_TOKENS_MAX_PER_PAGE, SIMULATE_ACTIONS, TOKEN_HISTORY_EVENTS, TOKEN_NETWORKS, TOKEN_REVEAL_SECONDS } from '../constants.js';
+import { Nullable, pageQueryProperties, PageMetadataSchema, RefTo, Str, StringEnum, StringIn } from './common.js';
 
 export const NetworkTokenRequestSchema = Type.Object(
   {
@@ -57,10 +59,7 @@ export const NetworkTokenListQuerySchema = Type.Object(
   {
     status: Type.Optional(StringIn(NETWORK_TOKEN_STATUSES)),
     network: Type.Optional(StringIn(TOKEN_NETWORKS)),
-    'created_at[min]': Type.Optional(Type.String({ description: 'ISO 8601; created at or after' })),
-    'created_at[max]': Type.Optional(Type.String({ description: 'ISO 8601; created at or before' })),
-    page: Type.Optional(Type.String({ pattern: '^[0-9]+$', description: 'default 1' })),
-    per: Type.Optional(Type.String({ pattern: '^[0-9]+$', description: `default ${NETWORK_TOKENS_DEFAULT_PER_PAGE}, at most ${NETWORK_TOKENS_MAX_PER_PAGE}` })),
+    ...pageQueryProperties(NETWORK_TOKENS_DEFAULT_PER_PAGE, NETWORK_TOKENS_MAX_PER_PAGE),
   },
   { additionalProperties: false },
 );
@@ -69,7 +68,7 @@ export type NetworkTokenListQuery = Static<typeof NetworkTokenListQuerySchema>;
 export const NetworkTokenListSchema = Type.Object({
   result: Type.String(),
   data_set: Type.Array(RefTo(NetworkTokenSchema)),
-  metadata: Type.Object({ per_page: Type.Integer(), total_items: Type.Integer(), current_page: Type.Integer(), total_pages: Type.Integer() }),
+  metadata: PageMetadataSchema,
   links: Type.Object({ self: Link, first: Link, last: Link, prev: Link, next: Link }),
 });
 export type NetworkTokenList = Static<typeof NetworkTokenListSchema>;
@@ -104,3 +103,40 @@ export interface Envelope<T> {
 export const SimulateRequestSchema = Type.Object({ action: StringIn(SIMULATE_ACTIONS) }, { additionalProperties: false });
 
 export const NetworkTokenIdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
+
+// ---- the back office (GET /ui/network-tokens, GET /ui/network-tokens/:id, POST .../reveal) ---------
+
+export const BackOfficeTokenSchema = Type.Object(
+  {
+    ...NetworkTokenSchema.properties,
+    token_last_four: Type.String({ description: 'last four digits of the token number' }),
+    card_last_four: Type.String({ description: 'last four digits of the card number' }),
+    card_holder: Nullable(Type.String()),
+  },
+  { title: 'Network token (back office)' },
+);
+/** A token as the back office lists it: the API's token with the last fours and the holder. */
+export type BackOfficeToken = Static<typeof BackOfficeTokenSchema>;
+
+export const BackOfficeTokenListSchema = Type.Object({ data_set: Type.Array(BackOfficeTokenSchema), metadata: PageMetadataSchema });
+export type BackOfficeTokenList = Static<typeof BackOfficeTokenListSchema>;
+
+export const TokenHistoryEntrySchema = Type.Object({
+  event: StringEnum(TOKEN_HISTORY_EVENTS, { description: 'created; status (a change); refreshed (by the token service, status unchanged)' }),
+  status: StringEnum(NETWORK_TOKEN_STATUSES, { description: 'the status from then on' }),
+  at: Type.String({ format: 'date-time' }),
+});
+export type TokenHistoryEntry = Static<typeof TokenHistoryEntrySchema>;
+
+export const BackOfficeTokenDetailSchema = Type.Object({
+  token: BackOfficeTokenSchema,
+  history: Type.Array(TokenHistoryEntrySchema, { description: 'oldest first' }),
+});
+export type BackOfficeTokenDetail = Static<typeof BackOfficeTokenDetailSchema>;
+
+export const TokenRevealSchema = Type.Object({
+  data: TokenDataSchema,
+  hide_after_seconds: Type.Integer({ description: `the back office masks the data again after this long (${TOKEN_REVEAL_SECONDS})` }),
+});
+/** `POST /ui/network-tokens/:id/reveal`: the token data, shown for a while; the reveal is in the audit log. */
+export type TokenReveal = Static<typeof TokenRevealSchema>;

@@ -470,7 +470,8 @@ export interface CheckoutRecord {
   transactionId: string | null;
   successUrl: string;
   errorUrl: string;
-  postbackUrl: string;
+  /** Null for a session the back office opened (a phone or e-mail order): no merchant postback. */
+  postbackUrl: string | null;
   locale: string | null;
   /** The session request as given (names, flags, instructions, prefill): no card data. */
   request: Record<string, unknown>;
@@ -487,6 +488,17 @@ export interface CheckoutRepository {
   /** Status change guarded by the allowed source statuses. */
   transition(id: string, from: readonly CheckoutStatus[], status: CheckoutStatus, now: string, change?: { transactionId?: string | null; customer?: Record<string, string> }): Promise<boolean>;
   byTransaction(transactionId: string): Promise<CheckoutRecord | undefined>;
+  /** The merchant's sessions, newest first (created_at, id). */
+  list(merchantId: string, filter: CheckoutFilter): Promise<CheckoutRecord[]>;
+  count(merchantId: string, filter: Omit<CheckoutFilter, 'limit' | 'offset'>): Promise<number>;
+}
+
+export interface CheckoutFilter {
+  status?: CheckoutStatus;
+  createdFrom?: string;
+  createdTo?: string;
+  limit: number;
+  offset: number;
 }
 
 /** QR code rendering (an adapter: the `qrcode` package in main/infra). */
@@ -832,6 +844,13 @@ export interface NetworkTokenFilter {
   offset: number;
 }
 
+/** One step of a token's status history: created, a status change, or a refresh by the token service. */
+export interface NetworkTokenEventRecord {
+  event: 'created' | 'status' | 'refreshed';
+  status: NetworkTokenStatus;
+  createdAt: string;
+}
+
 export interface CryptogramRecord {
   id: string;
   tokenId: string;
@@ -852,7 +871,10 @@ export interface NetworkTokenRepository {
   byTokenNumber(merchantId: string, tokenFingerprint: string): Promise<NetworkTokenRecord | undefined>;
   list(merchantId: string, filter: NetworkTokenFilter): Promise<NetworkTokenRecord[]>;
   count(merchantId: string, filter: Omit<NetworkTokenFilter, 'limit' | 'offset'>): Promise<number>;
-  /** Guarded status change; true when the token was in one of `from`. */
+  /**
+   * Guarded status change; true when the token was in one of `from`. A change that took place adds
+   * a step to the token's history: `refreshed` when `lastTokenRefresh` is given, else `status`.
+   */
   transition(
     id: string,
     from: NetworkTokenStatus[],
@@ -860,6 +882,8 @@ export interface NetworkTokenRepository {
     now: string,
     change?: { errorCode?: string | null; errorDetail?: string | null; lastTokenRefresh?: string },
   ): Promise<boolean>;
+  /** The token's status history, oldest first (written by insert and transition). */
+  events(id: string): Promise<NetworkTokenEventRecord[]>;
   insertCryptogram(record: CryptogramRecord): Promise<void>;
   findCryptogram(tokenId: string, hash: string): Promise<CryptogramRecord | undefined>;
   /** Marks an unused cryptogram used; false when it was already used. */

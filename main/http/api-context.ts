@@ -11,6 +11,7 @@ import type { Principal } from '../core/merchants/authenticator.js';
 import type { Operation } from '../core/operations.js';
 import { sendApiError } from './errors.js';
 import { invoiceAuditFacts } from './invoice-audit.js';
+import { tokenAuditFacts } from './token-audit.js';
 import { AUDITED, NEEDS_APPROVAL, roleMay, routeKey } from './permissions.js';
 
 declare module 'fastify' {
@@ -126,7 +127,7 @@ async function authorizeStaff(gateway: Gateway, request: FastifyRequest, reply: 
 
 /**
  * onSend hook: writes the audit entry of a staff action that succeeded (refunds, voids, captures,
- * invoice changes) before the reply leaves, so a client that reads the audit log next finds it. An
+ * invoice and network token changes) before the reply leaves, so a client that reads the audit log next finds it. An
  * idempotent replay did nothing new and is not audited again.
  */
 export function auditStaffActions(gateway: Gateway) {
@@ -135,8 +136,8 @@ export function auditStaffActions(gateway: Gateway) {
     const action = AUDITED[routeKey(request.method, request.routeOptions.url ?? '')];
     if (!staff || !action || reply.statusCode < 200 || reply.statusCode > 299 || !request.principal?.merchantId) return;
     if (reply.getHeader('idempotent-replayed') !== undefined) return;
-    if (action.startsWith('invoice_')) {
-      const facts = invoiceAuditFacts(action, request, payload);
+    if (action.startsWith('invoice_') || action.startsWith('token_')) {
+      const facts = (action.startsWith('invoice_') ? invoiceAuditFacts : tokenAuditFacts)(action, request, payload);
       await gateway.staff.recordAudit(gateway.staff.auditRecord(request.principal.merchantId, staff.id, null, action, facts.subject, facts.detail));
       return;
     }
@@ -212,6 +213,28 @@ export function requireStaffSession(gateway: Gateway) {
     request.principal = principal;
     return undefined;
   };
+}
+
+/**
+ * onRequest hook of the back office's /ui routes (decisions.md D9): a live staff session of back
+ * office or admin; a cashier gets 403 with `refusal` before anything is read or checked.
+ */
+export function requireBackOfficeSession(gateway: Gateway, refusal: string) {
+  const session = requireStaffSession(gateway);
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    await session(request, reply);
+    if (reply.sent) return reply;
+    if (request.principal?.staff?.role === 'cashier') return sendApiError(reply, apiError(ErrorCode.forbidden, refusal));
+    return undefined;
+  };
+}
+
+/** The staff member of a request that passed requireBackOfficeSession. */
+export function staffOf(request: FastifyRequest): { merchantId: string; staffId: string } {
+  const merchantId = request.principal?.merchantId;
+  const staffId = request.principal?.staff?.id;
+  if (!merchantId || !staffId) throw new Error('back-office route reached without a staff session');
+  return { merchantId, staffId };
 }
 
 export function send(reply: FastifyReply, result: Reply): FastifyReply {

@@ -9,7 +9,7 @@ export interface AuditFacts {
   detail: string | null;
 }
 
-function parse(payload: unknown): Record<string, unknown> | undefined {
+export function parsePayload(payload: unknown): Record<string, unknown> | undefined {
   if (typeof payload !== 'string') return undefined;
   try {
     const value: unknown = JSON.parse(payload);
@@ -26,7 +26,7 @@ export function invoiceAuditFacts(action: string, request: FastifyRequest, paylo
   const fields = (typeof body.invoice === 'object' && body.invoice !== null ? body.invoice : {}) as Record<string, unknown>;
   switch (action) {
     case 'invoice_create': {
-      const invoice = parse(payload)?.invoice as { debt_claim_number?: string; amount?: number; currency?: string } | undefined;
+      const invoice = parsePayload(payload)?.invoice as { debt_claim_number?: string; amount?: number; currency?: string } | undefined;
       return { subject: invoice?.debt_claim_number ?? null, detail: invoice ? `amount ${String(invoice.amount)} ${String(invoice.currency)}` : null };
     }
     case 'invoice_update': {

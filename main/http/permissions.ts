@@ -38,6 +38,12 @@ export const AUDITED: Partial<Record<RouteKey, string>> = {
   'POST /rest/invoices/:invoice_number/payment_plan': 'invoice_plan_create',
   'DELETE /rest/invoices/:invoice_number/payment_plan': 'invoice_plan_cancel',
   'POST /rest/invoices/:invoice_number/reminder': 'invoice_reminder',
+  // Network tokens (decisions.md "Back office: network tokens and checkouts"); subject: the token id.
+  // Reading the token data is audited by the core (token_reveal), before the data leaves.
+  'POST /v2/network_tokens': 'token_create',
+  'POST /v2/network_tokens/:id/cryptogram': 'token_cryptogram',
+  'DELETE /v2/network_tokens/:id': 'token_archive',
+  'POST /v2/network_tokens/:id/simulate': 'token_simulate',
 };
 
 export function routeKey(method: string, url: string): RouteKey {

@@ -49,6 +49,8 @@ import { merchantManagementRoutes, paymentMethodCatalogRoutes } from './routes/p
 import { invoiceRoutes } from './routes/invoices.js';
 import { invoiceEmailRoutes } from './routes/invoice-emails.js';
 import { invoiceBackOfficeRoutes } from './routes/invoice-back-office.js';
+import { networkTokenBackOfficeRoutes } from './routes/network-token-back-office.js';
+import { checkoutBackOfficeRoutes } from './routes/checkout-back-office.js';
 import { transactionRoutes } from './routes/transactions.js';
 
 export const API_VERSION = '3.21.5';
@@ -230,6 +232,8 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
   await app.register(transactionDetailRoutes(gateway));
   await app.register(dashboardRoutes(gateway));
   await app.register(invoiceBackOfficeRoutes(gateway));
+  await app.register(networkTokenBackOfficeRoutes(gateway));
+  await app.register(checkoutBackOfficeRoutes(gateway));
   await app.register(hostedPages(gateway));
 
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok', version: API_VERSION }));

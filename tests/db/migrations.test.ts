@@ -216,6 +216,14 @@ const expectedByVersion: Record<number, Expected> = {
     ],
     addedColumns: { credentials: ['partner_id'], merchants: ['partner_id'], audit_log: ['partner_id', 'old_value', 'new_value'] },
   },
+  18: {
+    tables: ['network_token_events'],
+    indexes: {
+      network_token_events_token: ['token_id', 'id'],
+      checkout_sessions_merchant_status: ['merchant_id', 'status', 'created_at', 'id'],
+    },
+    unique: [],
+  },
 };
 
 function objectNames(db: Database.Database, type: 'table' | 'index'): string[] {
@@ -435,6 +443,51 @@ describe('migrations', () => {
       assert.throws(() => migrate(db, [second]), /expected 1/);
       assert.equal(schemaVersion(db), 0);
       assert.deepEqual(objectNames(db, 'table'), []);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('migration 18 on a database that has tokens and checkouts', () => {
+  test('tokens get their history as far as their rows tell it; sessions keep every column and may lose the postback URL', () => {
+    const db = freshDatabase();
+    try {
+      migrate(db, migrations.filter((m) => m.version < 18));
+      db.exec(`INSERT INTO merchants (id, name, currency, webhook_key_sealed, created_at) VALUES ('m1', 'Shop', 'EUR', 'x', '2026-01-01T00:00:00.000Z')`);
+      const token = (id: string, status: string, refreshed: string | null, updated: string) =>
+        db
+          .prepare(
+            `INSERT INTO network_tokens (id, merchant_id, status, network, provider, card_fingerprint, card_sealed, token_fingerprint, token_sealed, payment_account_reference, last_token_refresh, created_at, updated_at)
+             VALUES (?, 'm1', ?, 'visa', 'simulator', 'f', 's', 'tf', 'ts', 'PAR', ?, '2026-01-02T00:00:00.000Z', ?)`,
+          )
+          .run(id, status, refreshed, updated);
+      token('t-new', 'requested', null, '2026-01-02T00:00:00.000Z');
+      token('t-active', 'active', null, '2026-01-02T00:00:05.000Z');
+      token('t-refreshed', 'suspended', '2026-01-03T00:00:00.000Z', '2026-01-04T00:00:00.000Z');
+      db.exec(`INSERT INTO checkout_sessions (id, merchant_id, status, order_id, currency, amount_minor, taxes_minor, shipping_minor, total_minor, success_url, error_url, postback_url, locale, request, created_at, updated_at, expires_at)
+        VALUES ('c1', 'm1', 'open', 'o-1', 'EUR', 1000, 190, 0, 1190, 'https://s/ok', 'https://s/err', 'https://s/pb', 'de', '{"order_id":"o-1"}', '2026-01-05T00:00:00.000Z', '2026-01-05T00:00:00.000Z', '2026-01-06T00:00:00.000Z')`);
+      const sessionBefore = db.prepare('SELECT * FROM checkout_sessions').all();
+
+      migrate(db);
+      const history = (id: string) => db.prepare('SELECT event, status, created_at FROM network_token_events WHERE token_id = ? ORDER BY id').all(id);
+      assert.deepEqual(history('t-new'), [{ event: 'created', status: 'requested', created_at: '2026-01-02T00:00:00.000Z' }]);
+      assert.deepEqual(history('t-active'), [
+        { event: 'created', status: 'requested', created_at: '2026-01-02T00:00:00.000Z' },
+        { event: 'status', status: 'active', created_at: '2026-01-02T00:00:05.000Z' },
+      ]);
+      assert.deepEqual(history('t-refreshed'), [
+        { event: 'created', status: 'requested', created_at: '2026-01-02T00:00:00.000Z' },
+        { event: 'refreshed', status: 'suspended', created_at: '2026-01-03T00:00:00.000Z' },
+        { event: 'status', status: 'suspended', created_at: '2026-01-04T00:00:00.000Z' },
+      ]);
+      assert.deepEqual(db.prepare('SELECT * FROM checkout_sessions').all(), sessionBefore, 'every session and column as before');
+      assert.deepEqual(indexColumns(db, 'checkout_sessions_merchant'), ['merchant_id', 'created_at', 'id']);
+      assert.deepEqual(indexColumns(db, 'checkout_sessions_transaction'), ['transaction_id']);
+      db.prepare('UPDATE checkout_sessions SET postback_url = NULL').run();
+      assert.throws(() => db.prepare("UPDATE checkout_sessions SET status = 'gone'").run(), /CHECK constraint/);
+      assert.equal((db.prepare('SELECT strict FROM pragma_table_list WHERE name = ?').get('checkout_sessions') as { strict: number }).strict, 1);
+      assert.deepEqual(db.pragma('foreign_key_check'), []);
     } finally {
       db.close();
     }

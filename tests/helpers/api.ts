@@ -114,3 +114,14 @@ export function assertApiError(
   for (const field of fields) assert.ok(named.includes(field), `errors should name ${field}, named ${JSON.stringify(named)}`);
   return body;
 }
+
+/** A staff account of `merchant` with `role`, logged in: its id and its session cookie's value. */
+export async function loginStaff(gateway: TestGateway, merchant: TestMerchant, role: string, login: string): Promise<{ staffId: string; session: string }> {
+  const created = await gateway.composition.gateway.staff.create({ merchantId: merchant.merchant_id, role, login });
+  assert.ok(created.ok);
+  const response = await gateway.app.inject({ method: 'POST', url: '/ui/session', payload: { login, password: created.value.password } });
+  assert.equal(response.statusCode, 200, response.body);
+  const cookie = response.cookies.find((c) => c.name === 'tillgate_session');
+  assert.ok(cookie?.value);
+  return { staffId: created.value.staff_id, session: cookie.value };
+}

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import { after, before, describe, test } from 'node:test';
-import { createTestMerchant, startTestGateway, type TestGateway, type TestMerchant } from '../helpers/api.js';
+import { createTestMerchant, loginStaff, startTestGateway, type TestGateway, type TestMerchant } from '../helpers/api.js';
 import { EXPIRY_YEAR } from '../helpers/payments.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -37,14 +37,9 @@ describe('back office: invoices', () => {
   const staffIds: Record<string, string> = {};
 
   const login = async (merchant: TestMerchant, role: string, loginName: string): Promise<string> => {
-    const created = await gw.composition.gateway.staff.create({ merchantId: merchant.merchant_id, role, login: loginName });
-    assert.ok(created.ok);
-    staffIds[loginName] = created.value.staff_id;
-    const response = await gw.app.inject({ method: 'POST', url: '/ui/session', payload: { login: loginName, password: created.value.password } });
-    assert.equal(response.statusCode, 200, response.body);
-    const cookie = response.cookies.find((c) => c.name === 'tillgate_session');
-    assert.ok(cookie?.value);
-    return cookie.value;
+    const { staffId, session } = await loginStaff(gw, merchant, role, loginName);
+    staffIds[loginName] = staffId;
+    return session;
   };
 
   before(async () => {

@@ -6,11 +6,29 @@
  * customer may try again), cancelled by the customer, or expired after 24 hours. Each status
  * change queues a postback to the session's postback_url.
  */
-import type { CheckoutRequest, CheckoutCreated, Checkout } from '../../../contract/api/checkouts.js';
+import type {
+  BackOfficeCheckout,
+  BackOfficeCheckoutDetail,
+  BackOfficeCheckoutList,
+  BackOfficeCheckoutRequest,
+  CheckoutRequest,
+  CheckoutCreated,
+  Checkout,
+  CheckoutListQuery,
+} from '../../../contract/api/checkouts.js';
 import type { FieldError } from '../../../contract/api/common.js';
 import { ErrorCode, TransactionStatus as S } from '../../../contract/codes.js';
-import { CHECKOUT_LOCALES, MERCHANT_REFERENCE_PATTERN, type CheckoutStatus, type PaymentType } from '../../../contract/constants.js';
-import { currencyExponent, minorToAmount } from '../../../contract/money.js';
+import {
+  CHECKOUT_LOCALES,
+  CHECKOUT_STATUSES,
+  CHECKOUTS_DEFAULT_PER_PAGE,
+  CHECKOUTS_MAX_PER_PAGE,
+  MERCHANT_REFERENCE_PATTERN,
+  type CheckoutLocale,
+  type CheckoutStatus,
+  type PaymentType,
+} from '../../../contract/constants.js';
+import { currencyExponent, minorToAmount, toMinor } from '../../../contract/money.js';
 import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
 import { ibanProblem } from '../mandates/mandates.js';
 import type { Operation, Operations } from '../operations.js';
@@ -18,8 +36,10 @@ import { CAPABILITIES } from '../payments/payment-types.js';
 import type { PaymentMethods } from '../payment-methods/payment-methods.js';
 import type { Payments } from '../payments/payments.js';
 import { isCountryCode, parseAmount, validateCommonFields } from '../payments/request.js';
-import type { CheckoutRecord, Clock, Ids, Repositories, ScheduledTask, Store, TransactionRecord } from '../ports.js';
+import { oneOf, pageMetadata, readPageQuery } from '../paging.js';
+import type { CheckoutFilter, CheckoutRecord, Clock, Ids, QrCodes, Repositories, ScheduledTask, Store, TransactionRecord } from '../ports.js';
 import type { Scheduler } from '../scheduler.js';
+import { transactionView } from '../transactions/queries.js';
 
 export const CHECKOUT_TTL_MS = 24 * 60 * 60 * 1000;
 /** Payment types a customer can use on a hosted page (card-present and device wallets cannot). */
@@ -70,6 +90,20 @@ export interface CheckoutsDeps {
   operations: Operations;
   scheduler: Scheduler;
   publicUrl: () => string;
+  /** The customer link's QR code on the back office's detail. */
+  qrCodes: QrCodes;
+}
+
+/** The QR code of a session's link on the back office's detail, as wide as the invoices' (D11). */
+const QR_CODE_WIDTH = 250;
+
+/** A session's request as stored: a back-office session may have no postback_url. */
+type SessionRequest = Omit<CheckoutRequest, 'postback_url'> & { postback_url?: string };
+
+/** A staff member acting in the back office: written to the audit log with what they did. */
+export interface StaffActor {
+  merchantId: string;
+  staffId: string;
 }
 
 /** The hosted methods the catalog offers in a currency (the merchant's settings narrow them further). */
@@ -90,6 +124,21 @@ function prefillCountry(record: CheckoutRecord): string | undefined {
 function paymentReference(record: CheckoutRecord): string {
   const reference = typeof record.request.reference === 'string' ? record.request.reference.slice(0, 35) : '';
   return MERCHANT_REFERENCE_PATTERN.test(reference) ? reference : `Checkout ${record.id.slice(-12)}`;
+}
+
+/** What the page asks the customer for (the collect_* flags). */
+function collectOf(request: CheckoutRequest): CustomerCheckout['collect'] {
+  return {
+    dob: request.collect_dob === 1,
+    phone: request.collect_phone === 1,
+    gender: request.collect_gender === 1,
+    shipping_address: request.collect_shipping_address === 1,
+    billing_address: request.collect_billing_address === 1,
+  };
+}
+
+function notFound(id: string): Outcome<never> {
+  return failure(apiError(ErrorCode.notFound, `Checkout ${id} not found`, [{ field: 'checkout_id', message: 'no such checkout for this merchant' }]));
 }
 
 export class Checkouts {
@@ -151,22 +200,37 @@ export class Checkouts {
   async create(operation: Operation, request: CheckoutRequest): Promise<Outcome<CheckoutCreated>> {
     const { errors, minor } = this.validate(request);
     if (errors.length || !minor) return failure(validationError(errors));
-    const merchantId = operation.context.merchantId;
+    const refusal = await this.unoffered(operation.context.merchantId, request);
+    if (refusal) return refusal;
+    const record = this.newRecord(this.deps.ids.newId(), operation.context.merchantId, request, minor);
+    const outcome = await operation.commit(async (tx) => {
+      await this.insert(tx, record);
+      return success({ checkout_id: record.id, error_code: 0 as const, status: record.status, client_action: 'redirect' as const, action_data: { url: this.url(record.id) } });
+    });
+    this.deps.scheduler.wake();
+    return outcome;
+  }
+
+  /** The refusal when no hosted payment method the merchant has enabled takes this currency (and country). */
+  private async unoffered(merchantId: string, request: SessionRequest): Promise<Outcome<never> | null> {
     const country = request.prefill_customer_info?.country;
     const offered = await this.deps.store.read((r) =>
       this.deps.methods.offered(r, merchantId, HOSTED_METHODS, request.currency, country !== undefined && isCountryCode(country) ? country : undefined),
     );
-    if (offered.length === 0) {
-      return failure(
-        apiError(ErrorCode.paymentType, `No payment method enabled for this merchant takes ${request.currency}${country ? ` from customers in ${country}` : ''} on a hosted page`, [
-          { field: 'currency', message: `no enabled hosted payment method (${HOSTED_METHODS.join(', ')}) takes it` },
-        ]),
-      );
-    }
+    if (offered.length > 0) return null;
+    return failure(
+      apiError(ErrorCode.paymentType, `No payment method enabled for this merchant takes ${request.currency}${country ? ` from customers in ${country}` : ''} on a hosted page`, [
+        { field: 'currency', message: `no enabled hosted payment method (${HOSTED_METHODS.join(', ')}) takes it` },
+      ]),
+    );
+  }
+
+  /** A new open session; without a postback_url (back office) it sends no postbacks. */
+  private newRecord(id: string, merchantId: string, request: SessionRequest, minor: { amount: number; taxes: number; shipping: number; total: number }): CheckoutRecord {
     const now = this.deps.clock.now();
-    const record: CheckoutRecord = {
-      id: this.deps.ids.newId(),
-      merchantId: operation.context.merchantId,
+    return {
+      id,
+      merchantId,
       status: 'open',
       orderId: request.order_id,
       currency: request.currency,
@@ -177,7 +241,7 @@ export class Checkouts {
       transactionId: null,
       successUrl: request.success_url,
       errorUrl: request.error_url,
-      postbackUrl: request.postback_url,
+      postbackUrl: request.postback_url ?? null,
       locale: request.locale ?? null,
       request: { ...request },
       customer: {},
@@ -185,23 +249,16 @@ export class Checkouts {
       updatedAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + CHECKOUT_TTL_MS).toISOString(),
     };
-    const outcome = await operation.commit(async (tx) => {
-      await tx.checkouts.insert(record);
-      await this.deps.scheduler.schedule(tx, 'expire_checkout', record.id, record.merchantId, new Date(record.expiresAt));
-      return success({ checkout_id: record.id, error_code: 0 as const, status: record.status, client_action: 'redirect' as const, action_data: { url: this.url(record.id) } });
-    });
-    this.deps.scheduler.wake();
-    return outcome;
   }
 
-  async read(merchantId: string, id: string): Promise<Outcome<Checkout>> {
-    const record = await this.deps.store.read((r) => r.checkouts.get(id));
-    if (!record || record.merchantId !== merchantId) {
-      return failure(apiError(ErrorCode.notFound, `Checkout ${id} not found`, [{ field: 'checkout_id', message: 'no such checkout for this merchant' }]));
-    }
+  private async insert(tx: Repositories, record: CheckoutRecord): Promise<void> {
+    await tx.checkouts.insert(record);
+    await this.deps.scheduler.schedule(tx, 'expire_checkout', record.id, record.merchantId, new Date(record.expiresAt));
+  }
+
+  private view(record: CheckoutRecord, methods: PaymentType[]): Checkout {
     const exponent = currencyExponent(record.currency) ?? 2;
-    const methods = await this.deps.store.read((r) => this.offered(r, record));
-    return success({
+    return {
       checkout_id: record.id,
       status: record.status,
       order_id: record.orderId,
@@ -219,7 +276,14 @@ export class Checkouts {
       updated_at: record.updatedAt,
       expires_at: record.expiresAt,
       error_code: 0,
-    });
+    };
+  }
+
+  async read(merchantId: string, id: string): Promise<Outcome<Checkout>> {
+    const record = await this.deps.store.read((r) => r.checkouts.get(id));
+    if (!record || record.merchantId !== merchantId) return notFound(id);
+    const methods = await this.deps.store.read((r) => this.offered(r, record));
+    return success(this.view(record, methods));
   }
 
   async forCustomer(id: string): Promise<CustomerCheckout | undefined> {
@@ -247,13 +311,7 @@ export class Checkouts {
       total_amount: minorToAmount(record.totalMinor, exponent),
       display_transaction_details: request.display_transaction_details === 1,
       methods,
-      collect: {
-        dob: request.collect_dob === 1,
-        phone: request.collect_phone === 1,
-        gender: request.collect_gender === 1,
-        shipping_address: request.collect_shipping_address === 1,
-        billing_address: request.collect_billing_address === 1,
-      },
+      collect: collectOf(request),
       prefill: { ...prefill, ...record.customer },
       instructions: {
         show: request.display_manual_payment_instruction_to_customer === 1,
@@ -298,7 +356,7 @@ export class Checkouts {
           merchant_reference: paymentReference(record),
           success_url: record.successUrl,
           error_url: record.errorUrl,
-          postback_url: record.postbackUrl,
+          ...(record.postbackUrl !== null ? { postback_url: record.postbackUrl } : {}),
           ...(typeof record.request.description === 'string' ? { additional_transaction_data: record.request.description.slice(0, 2000) } : {}),
           ...(customer.first_name ? { first_name: customer.first_name } : {}),
           ...(customer.last_name ? { last_name: customer.last_name } : {}),
@@ -309,7 +367,8 @@ export class Checkouts {
           ...(customer.country && isCountryCode(customer.country) ? { country: customer.country } : {}),
           ...(input.method === 'dd' ? { iban: input.iban ?? '', account_holder: input.account_holder ?? '' } : {}),
         },
-        { details: { checkout_id: record.id, checkout_customer: customer } },
+        // A session without a postback URL (opened in the back office) follows its payment itself.
+        { details: { checkout_id: record.id, checkout_customer: customer }, followedInternally: record.postbackUrl === null },
       ),
     );
     if (!outcome.ok) return outcome;
@@ -329,15 +388,18 @@ export class Checkouts {
   async cancel(id: string): Promise<Outcome<{ redirectTo: string | null }>> {
     const record = await this.deps.store.read((r) => r.checkouts.get(id));
     if (!record) return failure(apiError(ErrorCode.notFound, `Checkout ${id} not found`));
-    const changed = await this.deps.store.run(async (tx) => {
-      if (!(await tx.checkouts.transition(id, ['open'], 'cancelled', this.deps.clock.now().toISOString()))) return false;
-      await this.notify(tx, id);
-      return true;
-    });
+    const changed = await this.deps.store.run((tx) => this.cancelIn(tx, id));
     if (!changed) return failure(apiError(ErrorCode.invalidState, `This checkout is ${record.status}`));
     const url = new URL(record.errorUrl);
     url.searchParams.set('checkout_id', id);
     return success({ redirectTo: url.toString() });
+  }
+
+  /** open -> cancelled with its postback, in the caller's unit of work; false when it was not open. */
+  private async cancelIn(tx: Repositories, id: string): Promise<boolean> {
+    if (!(await tx.checkouts.transition(id, ['open'], 'cancelled', this.deps.clock.now().toISOString()))) return false;
+    await this.notify(tx, id);
+    return true;
   }
 
   /** Inside a transaction's unit of work: move its checkout along. */
@@ -360,7 +422,7 @@ export class Checkouts {
 
   private async notify(tx: Repositories, id: string): Promise<void> {
     const record = await tx.checkouts.get(id);
-    if (!record) return;
+    if (!record?.postbackUrl) return;
     const now = this.deps.clock.now().toISOString();
     await tx.outbox.append({
       id: this.deps.ids.newId(),
@@ -382,6 +444,128 @@ export class Checkouts {
       nextAttemptAt: now,
       createdAt: now,
     });
+  }
+
+  // ---- the back office ----
+
+  /**
+   * A back-office session as a checkout request: the merchant's name and (by default) currency,
+   * the total of its parts, and the session's own page as success and error URL (it shows the
+   * result). Amount parts that are not amounts are left for validate() to name.
+   */
+  private backOfficeRequest(body: BackOfficeCheckoutRequest, merchantName: string, pageUrl: string): SessionRequest {
+    const exponent = currencyExponent(body.currency) ?? 2;
+    const parts = [body.amount, body.amount_taxes ?? 0, body.amount_shipping ?? 0].map((part) => toMinor(part, exponent));
+    const total = parts.every((p) => p.ok) ? minorToAmount(parts.reduce((sum, p) => sum + (p.ok ? p.minor : 0), 0), exponent) : body.amount;
+    return { ...body, merchant_name: merchantName, total_amount: total, success_url: pageUrl, error_url: pageUrl };
+  }
+
+  /**
+   * What POST /ui/checkouts refuses in a body, field by field, in the words of POST /rest/checkouts;
+   * the total is the back office's sum, so a total that is 0 is named on `amount`. Reads nothing.
+   */
+  validateBackOffice(body: BackOfficeCheckoutRequest): ReturnType<Checkouts['validate']> {
+    const request = this.backOfficeRequest(body, 'back office', this.url('back-office'));
+    // Without a postback_url the session sends none: the placeholder only lets the rest be checked.
+    const validation = this.validate({ ...request, postback_url: request.postback_url ?? request.success_url });
+    const errors = validation.errors.map((e) => (e.field === 'total_amount' ? { field: 'amount', message: `the total (amount, taxes and shipping) ${e.message}` } : e));
+    return { errors, ...(validation.minor ? { minor: validation.minor } : {}) };
+  }
+
+  /** A session for a phone or e-mail order, opened by staff; audited in its unit of work. */
+  async backOfficeCreate(operation: Operation, staffId: string, body: BackOfficeCheckoutRequest): Promise<Outcome<BackOfficeCheckoutDetail>> {
+    const merchantId = operation.context.merchantId;
+    const merchant = await this.deps.store.read((r) => r.merchants.get(merchantId));
+    if (!merchant) return failure(apiError(ErrorCode.notFound, 'Merchant not found'));
+    const { errors, minor } = this.validateBackOffice(body);
+    if (errors.length || !minor) return failure(validationError(errors));
+    const id = this.deps.ids.newId();
+    const request = this.backOfficeRequest(body, merchant.name, this.url(id));
+    const refusal = await this.unoffered(merchantId, request);
+    if (refusal) return refusal;
+    const record = this.newRecord(id, merchantId, request, minor);
+    const outcome = await operation.commit(async (tx) => {
+      await this.insert(tx, record);
+      const detail = `order ${record.orderId}, ${minorToAmount(record.totalMinor, minor.exponent)} ${record.currency}`;
+      await tx.staff.audit({ id: this.deps.ids.newId(), merchantId, staffId, approvedBy: null, action: 'checkout_create', subjectId: id, detail, createdAt: record.createdAt });
+      return success(await this.detailOf(tx, record), 201);
+    });
+    this.deps.scheduler.wake();
+    return outcome;
+  }
+
+  /** Staff cancel an open session (its link stops taking payments); audited in the same unit of work. */
+  async backOfficeCancel(actor: StaffActor, id: string): Promise<Outcome<BackOfficeCheckoutDetail>> {
+    return this.deps.store.run(async (tx) => {
+      const record = await tx.checkouts.get(id);
+      if (!record || record.merchantId !== actor.merchantId) return notFound(id);
+      if (!(await this.cancelIn(tx, id))) {
+        return failure(apiError(ErrorCode.invalidState, `Only an open checkout can be cancelled; this one is ${record.status}`, [{ field: 'checkout_id', message: `is ${record.status}` }]));
+      }
+      const now = this.deps.clock.now().toISOString();
+      await tx.staff.audit({ id: this.deps.ids.newId(), merchantId: actor.merchantId, staffId: actor.staffId, approvedBy: null, action: 'checkout_cancel', subjectId: id, detail: `order ${record.orderId}`, createdAt: now });
+      const cancelled = await tx.checkouts.get(id);
+      return success(await this.detailOf(tx, cancelled ?? record));
+    });
+  }
+
+  private async backOfficeView(r: Repositories, record: CheckoutRecord): Promise<BackOfficeCheckout> {
+    const request = record.request as unknown as CheckoutRequest;
+    return {
+      ...this.view(record, await this.offered(r, record)),
+      description: request.description ?? null,
+      locale: (CHECKOUT_LOCALES as readonly string[]).includes(record.locale ?? '') ? (record.locale as CheckoutLocale) : null,
+      postback_url: record.postbackUrl,
+    };
+  }
+
+  private async detailOf(r: Repositories, record: CheckoutRecord): Promise<BackOfficeCheckoutDetail> {
+    const request = record.request as unknown as CheckoutRequest;
+    const transaction = record.transactionId ? await r.transactions.getById(record.transactionId) : undefined;
+    return {
+      checkout: await this.backOfficeView(r, record),
+      merchant_name: request.merchant_name,
+      collect: collectOf(request),
+      display_transaction_details: request.display_transaction_details === 1,
+      qr_code: await this.deps.qrCodes.pngDataUrl(this.url(record.id), QR_CODE_WIDTH),
+      transaction: transaction ? transactionView(transaction) : null,
+    };
+  }
+
+  async backOfficeDetail(merchantId: string, id: string): Promise<Outcome<BackOfficeCheckoutDetail>> {
+    return this.deps.store.read(async (r) => {
+      const record = await r.checkouts.get(id);
+      if (!record || record.merchantId !== merchantId) return notFound(id);
+      return success(await this.detailOf(r, record));
+    });
+  }
+
+  private listQuery(query: CheckoutListQuery): Outcome<{ filter: Omit<CheckoutFilter, 'limit' | 'offset'>; page: number; per: number }> {
+    const errors: FieldError[] = [];
+    const status = oneOf('status', query.status, CHECKOUT_STATUSES, errors);
+    const { page, per, createdFrom, createdTo } = readPageQuery(query, CHECKOUTS_DEFAULT_PER_PAGE, CHECKOUTS_MAX_PER_PAGE, errors);
+    if (errors.length) return failure(validationError(errors));
+    return success({ filter: { ...(status ? { status } : {}), ...(createdFrom ? { createdFrom } : {}), ...(createdTo ? { createdTo } : {}) }, page, per });
+  }
+
+  /** Every bad parameter of a list query (none: the query is good). Reads nothing. */
+  listQueryErrors(query: CheckoutListQuery): FieldError[] {
+    const parsed = this.listQuery(query);
+    return parsed.ok ? [] : parsed.error.errors;
+  }
+
+  /** The merchant's sessions, newest first, by status and created range, a page at a time. */
+  async backOfficeList(merchantId: string, query: CheckoutListQuery): Promise<Outcome<BackOfficeCheckoutList>> {
+    const parsed = this.listQuery(query);
+    if (!parsed.ok) return parsed;
+    const { filter, page, per } = parsed.value;
+    const { views, total } = await this.deps.store.read(async (r) => {
+      const records = await r.checkouts.list(merchantId, { ...filter, limit: per, offset: (page - 1) * per });
+      const listed: BackOfficeCheckout[] = [];
+      for (const record of records) listed.push(await this.backOfficeView(r, record));
+      return { views: listed, total: await r.checkouts.count(merchantId, filter) };
+    });
+    return success({ data_set: views, metadata: pageMetadata(total, page, per) });
   }
 
   private async expire(task: ScheduledTask): Promise<void> {

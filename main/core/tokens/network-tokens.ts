@@ -7,8 +7,11 @@
  * stored sealed. Cryptograms are single use and valid 24 hours; `TokenCryptograms` lets the
  * payments engine accept a token number with its cryptogram in place of a card.
  */
-import type { FieldError } from '../../../contract/api/common.js';
+import type { FieldError, PageMetadata } from '../../../contract/api/common.js';
 import type {
+  BackOfficeToken,
+  BackOfficeTokenDetail,
+  BackOfficeTokenList,
   NetworkTokenRequest,
   NetworkToken,
   TokenData,
@@ -17,7 +20,7 @@ import type {
   NetworkTokenList,
   NetworkTokenListQuery,
 } from '../../../contract/api/network-tokens.js';
-import { cardBrand, luhnValid } from '../../../contract/cards.js';
+import { cardBrand, cardExpiryProblems, luhnValid, tokenCardNumberProblem } from '../../../contract/cards.js';
 import { ErrorCode } from '../../../contract/codes.js';
 import {
   NETWORK_TOKEN_STATUSES,
@@ -29,6 +32,7 @@ import {
 } from '../../../contract/constants.js';
 import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
 import type { Operation } from '../operations.js';
+import { oneOf, pageMetadata, readPageQuery } from '../paging.js';
 import { isCountryCode } from '../payments/request.js';
 import { isLocalHost } from '../postbacks/addresses.js';
 import type { Clock, Ids, NetworkTokenFilter, NetworkTokenRecord, Repositories, ScheduledTask, Store, Vault } from '../ports.js';
@@ -142,20 +146,11 @@ export class NetworkTokens implements TokenCryptograms {
   validate(request: NetworkTokenRequest): FieldError[] {
     const errors: FieldError[] = [];
     const now = this.deps.clock.now();
-    if (!/^\d{12,19}$/.test(request.card_number)) {
-      errors.push({ field: 'card_number', message: 'must be 12 to 19 digits' });
-    } else if (!luhnValid(request.card_number)) {
-      errors.push({ field: 'card_number', message: 'is not a valid card number (Luhn check failed)' });
-    } else if (!(TOKEN_NETWORKS as readonly string[]).includes(cardBrand(request.card_number))) {
-      errors.push({ field: 'card_number', message: 'only visa and mastercard cards can be tokenized' });
-    }
-    const monthOk = Number.isInteger(request.expiry_month) && request.expiry_month >= 1 && request.expiry_month <= 12;
-    if (!monthOk) errors.push({ field: 'expiry_month', message: 'must be an integer from 1 to 12' });
-    const yearOk = Number.isInteger(request.expiry_year) && request.expiry_year >= 1000 && request.expiry_year <= 9999;
-    if (!yearOk) errors.push({ field: 'expiry_year', message: 'must be a four-digit year with century, e.g. 2030' });
-    if (yearOk && (request.expiry_year < now.getUTCFullYear() || (monthOk && request.expiry_year * 12 + request.expiry_month < now.getUTCFullYear() * 12 + now.getUTCMonth() + 1))) {
-      errors.push({ field: 'expiry_year', message: 'the card has expired' });
-    }
+    const cardProblem = tokenCardNumberProblem(request.card_number);
+    if (cardProblem) errors.push({ field: 'card_number', message: cardProblem });
+    const expiry = cardExpiryProblems(request.expiry_month, request.expiry_year, now);
+    if (expiry.expiry_month) errors.push({ field: 'expiry_month', message: expiry.expiry_month });
+    if (expiry.expiry_year) errors.push({ field: 'expiry_year', message: expiry.expiry_year });
     if (request.card_cvv !== undefined && !/^\d{3}$/.test(request.card_cvv)) errors.push({ field: 'card_cvv', message: 'must be 3 digits' });
     if (request.card_holder !== undefined) {
       if (request.card_holder.length > 120) errors.push({ field: 'card_holder', message: 'must be at most 120 characters' });
@@ -250,34 +245,39 @@ export class NetworkTokens implements TokenCryptograms {
     return success({ result: 'OK', data: this.view(record) });
   }
 
-  async list(merchantId: string, query: NetworkTokenListQuery): Promise<Outcome<NetworkTokenList>> {
+  /** The filters and page of a list query, or every bad parameter. */
+  private listQuery(query: NetworkTokenListQuery): Outcome<{ filter: Omit<NetworkTokenFilter, 'limit' | 'offset'>; page: number; per: number }> {
     const errors: FieldError[] = [];
-    const filter: Omit<NetworkTokenFilter, 'limit' | 'offset'> = {};
-    if (query.status !== undefined) {
-      if ((NETWORK_TOKEN_STATUSES as readonly string[]).includes(query.status)) filter.status = query.status as NetworkTokenStatus;
-      else errors.push({ field: 'status', message: `must be one of ${NETWORK_TOKEN_STATUSES.join(', ')}` });
-    }
-    if (query.network !== undefined) {
-      if ((TOKEN_NETWORKS as readonly string[]).includes(query.network)) filter.network = query.network;
-      else errors.push({ field: 'network', message: `must be one of ${TOKEN_NETWORKS.join(', ')}` });
-    }
-    for (const [key, target] of [['created_at[min]', 'createdFrom'], ['created_at[max]', 'createdTo']] as const) {
-      const value = query[key];
-      if (value === undefined) continue;
-      const ms = Date.parse(value);
-      if (Number.isNaN(ms)) errors.push({ field: key, message: 'must be an ISO 8601 date or timestamp' });
-      else filter[target] = new Date(ms).toISOString();
-    }
-    const page = query.page === undefined ? 1 : /^\d{1,9}$/.test(query.page) ? Number(query.page) : NaN;
-    const per = query.per === undefined ? NETWORK_TOKENS_DEFAULT_PER_PAGE : /^\d{1,9}$/.test(query.per) ? Number(query.per) : NaN;
-    if (!(page >= 1)) errors.push({ field: 'page', message: 'must be an integer of at least 1' });
-    if (!(per >= 1 && per <= NETWORK_TOKENS_MAX_PER_PAGE)) errors.push({ field: 'per', message: `must be an integer from 1 to ${NETWORK_TOKENS_MAX_PER_PAGE}` });
+    const status = oneOf('status', query.status, NETWORK_TOKEN_STATUSES, errors);
+    const network = oneOf('network', query.network, TOKEN_NETWORKS, errors);
+    const { page, per, createdFrom, createdTo } = readPageQuery(query, NETWORK_TOKENS_DEFAULT_PER_PAGE, NETWORK_TOKENS_MAX_PER_PAGE, errors);
     if (errors.length) return failure(validationError(errors));
+    const filter = { ...(status ? { status } : {}), ...(network ? { network } : {}), ...(createdFrom ? { createdFrom } : {}), ...(createdTo ? { createdTo } : {}) };
+    return success({ filter, page, per });
+  }
+
+  /** Every bad parameter of a list query (none: the query is good). Reads nothing. */
+  listQueryErrors(query: NetworkTokenListQuery): FieldError[] {
+    const parsed = this.listQuery(query);
+    return parsed.ok ? [] : parsed.error.errors;
+  }
+
+  private async readPage(merchantId: string, query: NetworkTokenListQuery): Promise<Outcome<{ records: NetworkTokenRecord[]; metadata: PageMetadata }>> {
+    const parsed = this.listQuery(query);
+    if (!parsed.ok) return parsed;
+    const { filter, page, per } = parsed.value;
     const { records, total } = await this.deps.store.read(async (r) => ({
       records: await r.networkTokens.list(merchantId, { ...filter, limit: per, offset: (page - 1) * per }),
       total: await r.networkTokens.count(merchantId, filter),
     }));
-    const totalPages = Math.max(1, Math.ceil(total / per));
+    return success({ records, metadata: pageMetadata(total, page, per) });
+  }
+
+  async list(merchantId: string, query: NetworkTokenListQuery): Promise<Outcome<NetworkTokenList>> {
+    const read = await this.readPage(merchantId, query);
+    if (!read.ok) return read;
+    const { records, metadata } = read.value;
+    const { current_page: page, per_page: per, total_pages: totalPages } = metadata;
     const href = (target: number): string => {
       const params = new URLSearchParams();
       for (const key of ['status', 'network', 'created_at[min]', 'created_at[max]'] as const) {
@@ -291,7 +291,7 @@ export class NetworkTokens implements TokenCryptograms {
     return success({
       result: 'OK',
       data_set: records.map((record) => this.view(record)),
-      metadata: { per_page: per, total_items: total, current_page: page, total_pages: totalPages },
+      metadata,
       links: {
         self: { href: href(page) },
         first: { href: href(1) },
@@ -302,11 +302,45 @@ export class NetworkTokens implements TokenCryptograms {
     });
   }
 
-  async data(merchantId: string, id: string): Promise<Outcome<Envelope<TokenData>>> {
+  // ---- the back office ----
+
+  /** What the back office shows of a token: the API's view, the last fours (opened from the sealed numbers) and the holder. */
+  private backOfficeView(record: NetworkTokenRecord): BackOfficeToken {
+    const card = JSON.parse(this.deps.vault.open(record.cardSealed)) as SealedCard;
+    const token = JSON.parse(this.deps.vault.open(record.tokenSealed)) as SealedToken;
+    return { ...this.view(record), token_last_four: token.number.slice(-4), card_last_four: card.pan.slice(-4), card_holder: record.billing.card_holder ?? null };
+  }
+
+  /** The list with the API's filters and paging, each token with its last fours. */
+  async backOfficeList(merchantId: string, query: NetworkTokenListQuery): Promise<Outcome<BackOfficeTokenList>> {
+    const read = await this.readPage(merchantId, query);
+    if (!read.ok) return read;
+    return success({ data_set: read.value.records.map((record) => this.backOfficeView(record)), metadata: read.value.metadata });
+  }
+
+  /** One token with its status history. */
+  async backOfficeDetail(merchantId: string, id: string): Promise<Outcome<BackOfficeTokenDetail>> {
+    const record = await this.owned(merchantId, id);
+    if (!record) return notFound(id);
+    const events = await this.deps.store.read((r) => r.networkTokens.events(id));
+    return success({ token: this.backOfficeView(record), history: events.map((e) => ({ event: e.event, status: e.status, at: e.createdAt })) });
+  }
+
+  /**
+   * The token data (active or suspended tokens). When a staff member reads it (`reader`), the read
+   * is written to the audit log first, under them: no token data leaves unaudited to staff.
+   */
+  async data(merchantId: string, id: string, reader?: { staffId: string; via: string }): Promise<Outcome<Envelope<TokenData>>> {
     const record = await this.owned(merchantId, id);
     if (!record) return notFound(id);
     if (record.status !== 'active' && record.status !== 'suspended') return invalidState(record, 'Reading the token data');
     const token = JSON.parse(this.deps.vault.open(record.tokenSealed)) as SealedToken;
+    if (reader) {
+      const now = this.deps.clock.now().toISOString();
+      await this.deps.store.run((tx) =>
+        tx.staff.audit({ id: this.deps.ids.newId(), merchantId, staffId: reader.staffId, approvedBy: null, action: 'token_reveal', subjectId: id, detail: `token data shown (${reader.via})`, createdAt: now }),
+      );
+    }
     return success({
       result: 'OK',
       data: { id: record.id, number: token.number, expiry_month: token.expiryMonth, expiry_year: token.expiryYear, payment_account_reference: record.paymentAccountReference },

@@ -8,7 +8,7 @@
  * field before it sends (decisions.md "Back office: invoices"). A cashier gets 403.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import {
   InvoiceChannelListSchema,
   InvoiceCheckSchema,
@@ -19,12 +19,9 @@ import {
   InvoicePlanAnswerSchema,
   InvoiceUpdateBodySchema,
 } from '../../../contract/api/invoices.js';
-import { ErrorCode } from '../../../contract/codes.js';
-import { apiError } from '../../core/errors.js';
 import type { Gateway } from '../../core/gateway.js';
 import { toInvoiceReply, type InvoiceFields } from '../../core/invoices/invoices.js';
-import { requireStaffSession, send } from '../api-context.js';
-import { sendApiError } from '../errors.js';
+import { requireBackOfficeSession, send, staffOf } from '../api-context.js';
 import { apiResponses } from '../responses.js';
 import { invoiceChecks, invoiceValidationErrors, type ValidationError } from './invoices.js';
 
@@ -34,21 +31,13 @@ const tags = ['Back-office UI'];
 const CHECKS = new Set(['/ui/invoices/check', '/ui/invoices/:invoice_number/check']);
 
 function merchantOfStaff(request: FastifyRequest): string {
-  const merchantId = request.principal?.merchantId;
-  if (!merchantId) throw new Error('invoice route reached without a staff session');
-  return merchantId;
+  return staffOf(request).merchantId;
 }
 
 export function invoiceBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
   return async (app) => {
-    const session = requireStaffSession(gateway);
     // Invoices are the back office's (docs/decisions.md D9): a cashier is kept out here as on /rest/invoices.
-    const onRequest = async (request: FastifyRequest, reply: FastifyReply) => {
-      await session(request, reply);
-      if (reply.sent) return reply;
-      if (request.principal?.staff?.role === 'cashier') return sendApiError(reply, apiError(ErrorCode.forbidden, 'Invoices are for back office and admin staff'));
-      return undefined;
-    };
+    const onRequest = requireBackOfficeSession(gateway, 'Invoices are for back office and admin staff');
 
     app.setErrorHandler((error: ValidationError, request, reply) => {
       if (!error.validation) throw error;

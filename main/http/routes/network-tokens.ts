@@ -66,12 +66,15 @@ export function networkTokenRoutes(gateway: Gateway): FastifyPluginAsyncTypebox 
         schema: {
           tags: ['Network tokens'],
           summary: 'Token data: number, expiry, payment account reference (no cryptogram)',
-          description: 'Only for active or suspended tokens.',
+          description: 'Only for active or suspended tokens. A staff session\'s read is written to the audit log (token_reveal).',
           params: NetworkTokenIdParams,
           response: apiResponses({ 200: TokenDataEnvelopeSchema }, [400, 404]),
         },
       },
-      async (request, reply) => send(reply, toReply(await gateway.networkTokens.data(merchantOf(request), request.params.id))),
+      async (request, reply) => {
+        const staff = request.principal?.staff;
+        return send(reply, toReply(await gateway.networkTokens.data(merchantOf(request), request.params.id, staff ? { staffId: staff.id, via: 'API' } : undefined)));
+      },
     );
     app.post(
       '/v2/network_tokens/:id/cryptogram',

@@ -1,0 +1,50 @@
+/**
+ * The paged lists' common query parameters (`page`, `per`, `created_at[min]`, `created_at[max]`),
+ * read the same way by the network token list and the back office's checkout list: every bad one is
+ * named in the caller's errors, in the network token API's words.
+ */
+import type { FieldError, PageMetadata } from '../../contract/api/common.js';
+
+export interface PageQuery {
+  page?: string;
+  per?: string;
+  'created_at[min]'?: string;
+  'created_at[max]'?: string;
+}
+
+export interface PageRequest {
+  page: number;
+  per: number;
+  /** Inclusive bounds of created_at, as ISO 8601 instants. */
+  createdFrom?: string;
+  createdTo?: string;
+}
+
+/** Reads page, per and the created range; pushes an error for each bad one. */
+export function readPageQuery(query: PageQuery, defaultPer: number, maxPer: number, errors: FieldError[]): PageRequest {
+  const page = query.page === undefined ? 1 : /^\d{1,9}$/.test(query.page) ? Number(query.page) : NaN;
+  const per = query.per === undefined ? defaultPer : /^\d{1,9}$/.test(query.per) ? Number(query.per) : NaN;
+  const request: PageRequest = { page, per };
+  for (const [key, target] of [['created_at[min]', 'createdFrom'], ['created_at[max]', 'createdTo']] as const) {
+    const value = query[key];
+    if (value === undefined) continue;
+    const ms = Date.parse(value);
+    if (Number.isNaN(ms)) errors.push({ field: key, message: 'must be an ISO 8601 date or timestamp' });
+    else request[target] = new Date(ms).toISOString();
+  }
+  if (!(page >= 1)) errors.push({ field: 'page', message: 'must be an integer of at least 1' });
+  if (!(per >= 1 && per <= maxPer)) errors.push({ field: 'per', message: `must be an integer from 1 to ${maxPer}` });
+  return request;
+}
+
+export function pageMetadata(total: number, page: number, per: number): PageMetadata {
+  return { per_page: per, total_items: total, current_page: page, total_pages: Math.max(1, Math.ceil(total / per)) };
+}
+
+/** `value` when it is one of `allowed` (or absent: undefined); else an error naming `field`. */
+export function oneOf<T extends string>(field: string, value: string | undefined, allowed: readonly T[], errors: FieldError[]): T | undefined {
+  if (value === undefined) return undefined;
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  errors.push({ field, message: `must be one of ${allowed.join(', ')}` });
+  return undefined;
+}
