@@ -5,8 +5,10 @@
  * payments made through the pay link, the customer and every other field, edit and delete.
  */
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useState } from 'react';
 import { formatMoney } from '../till/money.js';
+import { CopyLink } from '../ui/copy-link.js';
+import { Fact } from '../ui/facts.js';
 import {
   customerName,
   EMAIL_STATUS_NAMES,
@@ -24,6 +26,7 @@ import { ActiveDialog, CancelPlanDialog, DeleteDialog, EmailPreviewDialog, PlanD
 import { InvoiceTags } from './invoice-list.js';
 import type { InvoiceEmail, InvoicePayment, InvoiceReply, PaymentPlan } from './invoices-client.js';
 import { useInvoiceChannels, useInvoiceDetail } from './invoices-store.js';
+import '../ui/back-office.css';
 import './invoices.css';
 
 type Dialog = { kind: 'status' | 'active' | 'reminder' | 'plan' | 'cancel-plan' | 'delete' } | { kind: 'preview'; email: InvoiceEmail };
@@ -115,14 +118,14 @@ export function InvoiceDetailScreen() {
             <div className="paylink-text">
               <p className="amount-due">{formatMoney(invoice.amount, invoice.currency)}</p>
               <p className="paylink-state">{payState(reply)}</p>
-              <PayLink url={reply.paylink} />
+              <CopyLink url={reply.paylink} label="Link for the customer" copied="Pay link copied." openLabel="Open pay page" />
             </div>
           </div>
         </section>
 
         <section className="card" aria-labelledby="facts-title">
           <h2 id="facts-title">Invoice</h2>
-          <dl className="facts inv-facts">
+          <dl className="facts detail-facts">
             <Fact label="Status">{STATUS_NAMES[invoice.status]}</Fact>
             <Fact label="Pay link">{invoice.active ? 'Active' : 'Inactive'}</Fact>
             <Fact label="Amount">{formatMoney(invoice.amount, invoice.currency)}</Fact>
@@ -145,7 +148,7 @@ export function InvoiceDetailScreen() {
 
         <section className="card" aria-labelledby="customer-title">
           <h2 id="customer-title">Customer</h2>
-          <dl className="facts inv-facts">
+          <dl className="facts detail-facts">
             <Fact label="Name">{customerName(invoice) ?? '—'}</Fact>
             {invoice.company && customerName(invoice) !== invoice.company && <Fact label="Company">{invoice.company}</Fact>}
             <Fact label="E-mail">{invoice.email ?? '—'}</Fact>
@@ -157,7 +160,7 @@ export function InvoiceDetailScreen() {
             </Fact>
           </dl>
           {(invoice.redirect_after_payments || invoice.success_url || invoice.error_url) && (
-            <dl className="facts inv-facts">
+            <dl className="facts detail-facts">
               <Fact label="After paying">{invoice.redirect_after_payments ? 'To your pages' : 'The pay page shows the result'}</Fact>
               {invoice.success_url && <Fact label="Success URL">{invoice.success_url}</Fact>}
               {invoice.error_url && <Fact label="Error URL">{invoice.error_url}</Fact>}
@@ -258,15 +261,6 @@ export function InvoiceDetailScreen() {
   );
 }
 
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <>
-      <dt>{label}</dt>
-      <dd>{children}</dd>
-    </>
-  );
-}
-
 /** What the customer finds behind the link, in a sentence. */
 function payState(reply: InvoiceReply): string {
   const { invoice } = reply;
@@ -275,41 +269,6 @@ function payState(reply: InvoiceReply): string {
   if (invoice.status === 'paid') return 'Paid: the pay link says so.';
   if (invoice.status === 'processing') return 'A payment is under way.';
   return 'The customer pays here by card, SEPA Direct Debit or wallet.';
-}
-
-/** The pay link as text with Copy (clipboard, or the selection where the browser allows no clipboard) and Open. */
-function PayLink({ url }: { url: string }) {
-  const [copied, setCopied] = useState('');
-  const input = useRef<HTMLTextAreaElement>(null);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(url);
-      setCopied('Pay link copied.');
-    } catch {
-      // Plain http on the LAN has no clipboard API: select the link so Ctrl+C copies it.
-      input.current?.select();
-      setCopied(document.execCommand('copy') ? 'Pay link copied.' : 'Selected: press Ctrl+C to copy it.');
-    }
-  };
-  return (
-    <div className="paylink">
-      <label className="field-label" htmlFor="paylink-url">
-        Link for the customer
-      </label>
-      <textarea ref={input} id="paylink-url" className="input paylink-url" readOnly rows={2} value={url} spellCheck={false} onFocus={(event) => event.target.select()} />
-      <div className="paylink-actions">
-        <button type="button" className="button button-primary" onClick={() => void copy()}>
-          Copy link
-        </button>
-        <a className="button button-quiet" href={url} target="_blank" rel="noreferrer">
-          Open pay page
-        </a>
-        <span className="copied" role="status">
-          {copied}
-        </span>
-      </div>
-    </div>
-  );
 }
 
 function PlanCard({ plan, blocked, onCreate, onCancel }: { plan: PaymentPlan | null; blocked: string | null; onCreate: () => void; onCancel: () => void }) {

@@ -4,46 +4,15 @@
  * change is the gateway's; a refusal shows the API's own words. Dialogs are ui/modal.tsx: focus
  * stays inside, Esc closes (not while a request runs), focus goes back to the button that opened it.
  */
-import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { INVOICE_STATUSES, MAX_INSTALLMENTS, MIN_INSTALLMENTS, PLAN_INTERVALS, type InvoiceStatus, type PlanInterval } from '../../../contract/constants.js';
 import { ApiError } from '../api/client.js';
 import { formatMoney } from '../till/money.js';
+import { problemText, sessionEnded } from '../api/problems.js';
+import { Actions, Problem, useAction } from '../ui/dialog-parts.js';
 import { Modal } from '../ui/modal.js';
 import { EMAIL_STATUS_NAMES, EMAIL_TYPE_NAMES, formatDateTime, INTERVAL_NAMES, LOCALE_NAMES, STATUS_NAMES, STATUS_NOTES } from './invoice-format.js';
-import { invoicesClient, problemText, type InvoiceEmail, type InvoiceReply, type PaymentPlan } from './invoices-client.js';
-import { sessionEnded } from './invoices-store.js';
-
-/** Runs one gateway call for a dialog: busy while it runs, the API's words when it refuses. */
-function useAction() {
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
-  const run = async <T,>(what: string, call: () => Promise<T>): Promise<T | undefined> => {
-    if (busy) return undefined;
-    setBusy(true);
-    setProblem(null);
-    try {
-      return await call();
-    } catch (error) {
-      if (!sessionEnded(error)) setProblem(problemText(error, what));
-      return undefined;
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { busy, problem, setProblem, run };
-}
-
-function Problem({ text }: { text: string | null }) {
-  return (
-    <p className="form-problem" role="alert">
-      {text ?? ''}
-    </p>
-  );
-}
-
-function Actions({ children }: { children: ReactNode }) {
-  return <div className="modal-actions">{children}</div>;
-}
+import { invoicesClient, type InvoiceEmail, type InvoiceReply, type PaymentPlan } from './invoices-client.js';
 
 // ---- status --------------------------------------------------------------------------------------
 

@@ -12,15 +12,18 @@
  * sends only what changed, a cleared field as null (the API's "blank clears").
  */
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
-import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useForm, type FieldErrors, type Path, type Resolver, type ResolverResult, type UseFormRegisterReturn } from 'react-hook-form';
 import type { InvoiceCreateBody } from '../../../contract/api/invoices.js';
 import { EXPIRY_UNITS, INVOICE_EMAIL_TYPES, INVOICE_LOCALES } from '../../../contract/constants.js';
 import { currencyList, exponentOf, minorToText } from '../../../contract/money.js';
 import { ApiError } from '../api/client.js';
+import { problemText, sessionEnded } from '../api/problems.js';
+import { CheckField, Field } from '../ui/form-fields.js';
 import { EMAIL_TYPE_NAMES, EXPIRY_UNIT_NAMES, LOCALE_NAMES } from './invoice-format.js';
-import { invoicesClient, problemText, type FieldError, type Invoice, type InvoiceChannel, type InvoiceFieldsBody } from './invoices-client.js';
-import { sessionEnded, useInvoiceChannels, useInvoiceDetail } from './invoices-store.js';
+import { invoicesClient, type FieldError, type Invoice, type InvoiceChannel, type InvoiceFieldsBody } from './invoices-client.js';
+import { useInvoiceChannels, useInvoiceDetail } from './invoices-store.js';
+import '../ui/back-office.css';
 import './invoices.css';
 
 /** What the form holds: text as typed, flags as booleans. */
@@ -335,7 +338,7 @@ function InvoiceForm({ mode, number = '', channels, initial }: InvoiceFormProps)
   const redirects = watch('redirect_after_payments');
 
   return (
-    <form className="invoice-form" noValidate onSubmit={(event) => void handleSubmit(onSubmit)(event)} aria-describedby={fieldCount ? 'invoice-form-summary' : undefined}>
+    <form className="invoice-form stacked-form" noValidate onSubmit={(event) => void handleSubmit(onSubmit)(event)} aria-describedby={fieldCount ? 'invoice-form-summary' : undefined}>
       {submitCount > 0 && fieldCount > 0 && (
         <div id="invoice-form-summary" className="form-summary" role="alert">
           <h2>{fieldCount === 1 ? 'One thing to fix' : `${fieldCount} things to fix`}</h2>
@@ -515,69 +518,6 @@ function InvoiceForm({ mode, number = '', channels, initial }: InvoiceFormProps)
         )}
       </div>
     </form>
-  );
-}
-
-interface ControlProps {
-  id: string;
-  'aria-invalid'?: true;
-  'aria-describedby'?: string;
-}
-
-/** A labelled field: its note and its error (the API's words) tied to the control. */
-function Field({ label, optional, note, error, className, children }: { label: string; optional?: boolean; note?: string | undefined; error?: string | undefined; className?: string; children: (props: ControlProps) => ReactNode }) {
-  const id = useId();
-  const describedBy = [error ? `${id}-error` : '', note ? `${id}-note` : ''].filter(Boolean).join(' ');
-  const props: ControlProps = { id, ...(error ? { 'aria-invalid': true as const } : {}), ...(describedBy ? { 'aria-describedby': describedBy } : {}) };
-  return (
-    <div className={`field ${className ?? ''}`}>
-      <label className="field-label" htmlFor={id}>
-        {label}
-        {optional && (
-          <>
-            {' '}
-            <span className="field-optional">optional</span>
-          </>
-        )}
-      </label>
-      {children(props)}
-      {error && (
-        <p className="field-error" id={`${id}-error`}>
-          {error}
-        </p>
-      )}
-      {note && (
-        <p className="field-note" id={`${id}-note`}>
-          {note}
-        </p>
-      )}
-    </div>
-  );
-}
-
-/** A checkbox with its own words, in a group named by the field's label; its error and note tied to it. */
-function CheckField({ label, text, note, error, registered }: { label: string; text: string; note?: string | undefined; error?: string | undefined; registered: UseFormRegisterReturn }) {
-  const id = useId();
-  const describedBy = [error ? `${id}-error` : '', note ? `${id}-note` : ''].filter(Boolean).join(' ');
-  return (
-    <div className="field" role="group" aria-labelledby={`${id}-label`}>
-      <span className="field-label" id={`${id}-label`}>
-        {label}
-      </span>
-      <label className="check">
-        <input type="checkbox" id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy || undefined} {...registered} /> {text}
-      </label>
-      {error && (
-        <p className="field-error" id={`${id}-error`}>
-          {error}
-        </p>
-      )}
-      {note && (
-        <p className="field-note" id={`${id}-note`}>
-          {note}
-        </p>
-      )}
-    </div>
   );
 }
 

@@ -1,6 +1,9 @@
 /** How the invoice screens name statuses, languages, e-mails and dates (English, like the rest of the back office). */
 import type { EmailStatus, ExpiryUnit, InvoiceEmailType, InvoiceLocale, InvoiceStatus, PlanInterval, PlanStatus } from '../../../contract/constants.js';
+import { formatDateTime } from '../ui/format.js';
 import type { Invoice, InvoiceLastEmail } from './invoices-client.js';
+
+export { formatDateTime };
 
 export const STATUS_NAMES: Record<InvoiceStatus, string> = { pending: 'Pending', processing: 'Processing', paid: 'Paid', partly_paid: 'Partly paid' };
 
@@ -19,11 +22,8 @@ export const EMAIL_STATUS_NAMES: Record<EmailStatus, string> = { queued: 'Queued
 export const PLAN_STATUS_NAMES: Record<PlanStatus, string> = { active: 'Active', completed: 'Completed', cancelled: 'Cancelled', failed: 'Failed' };
 export const INTERVAL_NAMES: Record<PlanInterval, string> = { week: 'Every week', month: 'Every month' };
 
-const dateTime = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
 const dateOnly = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
 
-/** `12 Mar 2026, 14:05` in the till's time zone. */
-export const formatDateTime = (iso: string) => dateTime.format(new Date(iso));
 /** A calendar day (`YYYY-MM-DD`) as `12 Mar 2026`. */
 export const formatDay = (day: string) => dateOnly.format(new Date(`${day.slice(0, 10)}T00:00:00Z`));
 

@@ -9,10 +9,12 @@ import { useEffect, useId, useMemo } from 'react';
 import { INVOICE_STATUSES, type InvoiceStatus } from '../../../contract/constants.js';
 import { formatMoney } from '../till/money.js';
 import { DataTable } from '../ui/data-table.js';
+import { Pager } from '../ui/pager.js';
 import { customerName, EMAIL_STATUS_NAMES, EMAIL_TYPE_NAMES, formatDateTime, STATUS_NAMES, statusClass } from './invoice-format.js';
 import type { InvoiceListSearch } from './invoice-search.js';
 import type { InvoiceReply } from './invoices-client.js';
 import { useInvoiceChannels, useInvoiceList } from './invoices-store.js';
+import '../ui/back-office.css';
 import './invoices.css';
 
 const column = createColumnHelper<InvoiceReply>();
@@ -175,33 +177,20 @@ export function InvoiceListScreen() {
         empty={filtered ? 'No invoice matches these filters.' : 'No invoices yet. Create the first with New invoice.'}
         height="calc(100vh - 330px)"
       />
-      {pagination && pagination.count > 0 && (
-        <nav className="pager" aria-label="Pages of invoices">
-          <p className="pager-text" role="status">
-            {pagination.from > 0 ? `${pagination.from}–${pagination.to} of ${pagination.count}` : `Nothing on page ${pagination.page} of ${pagination.pages}`}
-          </p>
-          {pagination.prev !== null ? (
-            <Link to="/invoices" search={{ ...search, ...(pagination.prev > 1 ? { page: pagination.prev } : { page: undefined }) }} className="button button-quiet" rel="prev">
-              Previous page
+      {pagination && (
+        <Pager
+          label="Pages of invoices"
+          page={pagination.page}
+          pages={pagination.pages}
+          from={pagination.from}
+          to={pagination.to}
+          count={pagination.count}
+          link={(page, text, rel) => (
+            <Link to="/invoices" search={{ ...search, page: page > 1 ? page : undefined }} className="button button-quiet" rel={rel}>
+              {text}
             </Link>
-          ) : (
-            <span className="button button-quiet pager-off" aria-disabled="true">
-              Previous page
-            </span>
           )}
-          <span className="pager-page">
-            Page {pagination.page} of {pagination.pages}
-          </span>
-          {pagination.next !== null ? (
-            <Link to="/invoices" search={{ ...search, page: pagination.next }} className="button button-quiet" rel="next">
-              Next page
-            </Link>
-          ) : (
-            <span className="button button-quiet pager-off" aria-disabled="true">
-              Next page
-            </span>
-          )}
-        </nav>
+        />
       )}
     </section>
   );

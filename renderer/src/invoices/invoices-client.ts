@@ -19,7 +19,7 @@ import type {
 } from '../../../contract/api/invoices.js';
 import type { FieldError } from '../../../contract/api/common.js';
 import type { InvoiceStatus } from '../../../contract/constants.js';
-import { ApiError, defaultTransport, expectObject, type Transport } from '../api/client.js';
+import { defaultTransport, expectObject, type Transport } from '../api/client.js';
 
 export type { Invoice, InvoiceChannel, InvoiceEmail, InvoiceLastEmail, InvoicePayment, InvoiceReply, Instalment, Pagination, PaymentPlan } from '../../../contract/api/invoices.js';
 export type { FieldError };
@@ -118,9 +118,3 @@ export function createInvoicesClient(transport: Transport = defaultTransport()):
 }
 
 export const invoicesClient: InvoicesClient = createInvoicesClient();
-
-/** What to say when a call failed; the API's own words when it answered. */
-export function problemText(error: unknown, what: string): string {
-  if (error instanceof ApiError && error.kind === 'network') return `${what}: the gateway did not answer. Try again.`;
-  return error instanceof Error && error.message ? error.message : `${what} failed.`;
-}

@@ -7,18 +7,10 @@
 import { create } from 'zustand';
 import type { InvoiceList } from '../../../contract/api/invoices.js';
 import { ApiError } from '../api/client.js';
+import { problemText, sessionEnded } from '../api/problems.js';
 import { useSession } from '../session-store.js';
 import type { InvoiceListSearch } from './invoice-search.js';
-import { invoicesClient, problemText, type InvoiceChannel, type InvoiceEmail, type InvoicePayment, type InvoiceReply, type PaymentPlan } from './invoices-client.js';
-
-/** A 401 means the session ended: back to the login screen. */
-export function sessionEnded(error: unknown): boolean {
-  if (error instanceof ApiError && error.kind === 'api' && error.status === 401) {
-    useSession.getState().ended();
-    return true;
-  }
-  return false;
-}
+import { invoicesClient, type InvoiceChannel, type InvoiceEmail, type InvoicePayment, type InvoiceReply, type PaymentPlan } from './invoices-client.js';
 
 type LoadStatus = 'idle' | 'loading' | 'ready' | 'failed';
 
