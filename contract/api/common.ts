@@ -31,6 +31,10 @@ export const Str = (maxLength: number, description?: string) => Type.String({ ma
 export const FieldErrorSchema = Type.Object({ field: Type.String(), message: Type.String() });
 export type FieldError = Static<typeof FieldErrorSchema>;
 
+/** The answer of a form's check (`POST /ui/.../check`): what the real request would refuse, field by field; empty when it would pass. */
+export const FieldCheckSchema = Type.Object({ errors: Type.Array(FieldErrorSchema) });
+export type FieldCheck = Static<typeof FieldCheckSchema>;
+
 export const ErrorBodySchema = Type.Object(
   {
     error_code: Type.Integer({ description: 'decisions.md D3 error code; 0 is never an error' }),

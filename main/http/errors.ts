@@ -178,3 +178,17 @@ export function installErrorHandling(app: FastifyInstance): void {
     return sendApiError(reply, apiError(ErrorCode.notFound, `No route ${request.method} ${maskPans(path).slice(0, 200)}`));
   });
 }
+
+/**
+ * The error handler of a plugin with form checks (`POST /ui/.../check`): a check's body that fails
+ * the schema is answered 200 with every field's problem, as the real request's 400 would name them
+ * (schema first, then the route's core checks); everything else goes on to the API's handler.
+ */
+export function answerChecks(app: FastifyInstance, checks: ReadonlySet<string>): void {
+  app.setErrorHandler((error: FastifyError & { validation?: AjvError[]; validationContext?: string }, request: FastifyRequest, reply: FastifyReply) => {
+    if (!error.validation || error.validationContext !== 'body' || !checks.has(request.routeOptions.url ?? '')) throw error;
+    const fields = fieldErrorsFromAjv(error.validation, 'body');
+    fields.push(...coreFieldErrors(request, error.validation, fields));
+    return reply.code(200).send({ errors: fields });
+  });
+}

@@ -223,6 +223,31 @@ describe('back office: network tokens and checkouts', () => {
       assert.deepEqual(refused, []);
     });
 
+    test('POST /ui/network-tokens/check: the errors the create would answer (schema and rules), nothing requested, nothing audited', async () => {
+      const count = () => (h.composition.store.db.prepare('SELECT COUNT(*) AS n FROM network_tokens').get() as { n: number }).n;
+      const before = count();
+      const bodies: unknown[] = [
+        { card_number: '4111111111111112', expiry_month: 13, expiry_year: 2001, card_cvv: '12', email: 'nobody', billing_country: 'XX', postback_url: 'ftp://x' },
+        { card_number: '378282246310005', expiry_month: 1, expiry_year: 2020, billing_postal_code: '10 115' },
+        { card_number: 4111111111111111, expiry_month: '12', colour: 'red' },
+      ];
+      const entries = await auditedBy(async () => {
+        for (const body of bodies) {
+          const real = await inject('POST', '/v2/network_tokens', 'office', body);
+          assert.equal(real.statusCode, 400, real.body);
+          const check = await inject('POST', '/ui/network-tokens/check', 'office', body);
+          assert.equal(check.statusCode, 200, check.body);
+          assert.deepEqual(check.json(), { errors: real.json<{ errors: unknown[] }>().errors }, JSON.stringify(body));
+        }
+        const fine = await inject('POST', '/ui/network-tokens/check', 'admin', { card_number: '5555555555554444', expiry_month: 12, expiry_year: EXPIRY_YEAR, card_holder: 'Ana Silva' });
+        assert.deepEqual([fine.statusCode, fine.json()], [200, { errors: [] }]);
+      });
+      assert.equal(count(), before, 'a check requests nothing');
+      assert.deepEqual(entries, [], 'and is not audited');
+      assertApiError(await inject('POST', '/ui/network-tokens/check', 'cashier', bodies[0]), 403, 2002);
+      assertApiError(await inject('POST', '/ui/network-tokens/check', 'nobody', bodies[0]), 401, 2001);
+    });
+
     test('token actions by staff through /v2 are audited with the token id, never a card or token number; a cashier may do none', async () => {
       let id = '';
       const entries = await auditedBy(async () => {
@@ -349,6 +374,28 @@ describe('back office: network tokens and checkouts', () => {
       assert.equal(count(), before);
     });
 
+    test('POST /ui/checkouts/check: the errors the create would answer, as 200; nothing opened', async () => {
+      const count = () => (h.composition.store.db.prepare('SELECT COUNT(*) AS n FROM checkout_sessions').get() as { n: number }).n;
+      const before = count();
+      const bodies: unknown[] = [
+        { order_id: ' ', currency: 'EUR', amount: 1.234, amount_taxes: -1, amount_shipping: 'free', locale: 'fr', collect_dob: 2, prefill_customer_info: { email: 'nobody' }, postback_url: 'ftp://x', colour: 1 },
+        { order_id: 'Z-1', currency: 'EUR', amount: 0 },
+        { amount: 5 },
+        { order_id: 'Z-2', currency: 'ABC', amount: 5 },
+      ];
+      for (const body of bodies) {
+        const real = await inject('POST', '/ui/checkouts', 'office', body);
+        assert.equal(real.statusCode, 400, real.body);
+        const check = await inject('POST', '/ui/checkouts/check', 'office', body);
+        assert.equal(check.statusCode, 200, check.body);
+        assert.deepEqual(check.json(), { errors: real.json<{ errors: unknown[] }>().errors }, JSON.stringify(body));
+      }
+      const fine = await inject('POST', '/ui/checkouts/check', 'office', order);
+      assert.deepEqual([fine.statusCode, fine.json()], [200, { errors: [] }]);
+      assert.equal(count(), before, 'a check opens nothing');
+      assertApiError(await inject('POST', '/ui/checkouts/check', 'cashier', order), 403, 2002);
+    });
+
     test('POST /ui/checkouts with an Idempotency-Key: a repeat answers the same session and creates none', async () => {
       const key = crypto.randomUUID();
       const first = await create({ ...order, order_id: 'IDEM-1' }, 'office', { 'idempotency-key': key });
@@ -463,6 +510,8 @@ describe('back office: network tokens and checkouts', () => {
       ['/ui/checkouts', 'post', ['201', '400', '401', '403', '409', '422']],
       ['/ui/checkouts/{checkout_id}', 'get', ['200', '400', '401', '403', '404']],
       ['/ui/checkouts/{checkout_id}/cancel', 'post', ['200', '400', '401', '403', '404']],
+      ['/ui/checkouts/check', 'post', ['200', '401', '403']],
+      ['/ui/network-tokens/check', 'post', ['200', '401', '403']],
     ] as const) {
       const operation = doc.paths[path]?.[method];
       assert.ok(operation, `${method} ${path} is documented`);

@@ -3,7 +3,8 @@
  * checkouts"): the merchant's sessions, newest first, by status and created range; one session with
  * its link's QR code and its transaction; a session for a phone or e-mail order (the gateway fills in
  * the merchant's name, the total and its own page as success and error URL), validated with the
- * rules and words of POST /rest/checkouts; cancelling an open session. Creating and cancelling are
+ * rules and words of POST /rest/checkouts, and its check (the same answer as 200, nothing opened,
+ * for the form); cancelling an open session. Creating and cancelling are
  * audited in their own unit of work. A cashier gets 403.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -16,10 +17,11 @@ import {
   type BackOfficeCheckoutRequest,
   type CheckoutListQuery,
 } from '../../../contract/api/checkouts.js';
-import { IdempotencyHeaders } from '../../../contract/api/common.js';
+import { FieldCheckSchema, IdempotencyHeaders } from '../../../contract/api/common.js';
 import { toReply } from '../../core/errors.js';
 import type { Gateway } from '../../core/gateway.js';
 import { idempotencyKeys, perform, requireBackOfficeSession, send, staffOf } from '../api-context.js';
+import { answerChecks } from '../errors.js';
 import { apiResponses } from '../responses.js';
 
 const tags = ['Back-office UI'];
@@ -27,6 +29,8 @@ const tags = ['Back-office UI'];
 export function checkoutBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
   return async (app) => {
     const onRequest = requireBackOfficeSession(gateway, 'Checkouts are for back office and admin staff');
+    const checkBody = (body: Record<string, unknown>) => gateway.checkouts.validateBackOffice(body as unknown as BackOfficeCheckoutRequest).errors;
+    answerChecks(app, new Set(['/ui/checkouts/check']));
 
     app.get(
       '/ui/checkouts',
@@ -57,7 +61,7 @@ export function checkoutBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTy
           body: BackOfficeCheckoutRequestSchema,
           response: apiResponses({ 201: BackOfficeCheckoutDetailSchema }, [400, 403, 409, 422]),
         },
-        config: { bodyFieldErrors: (body) => gateway.checkouts.validateBackOffice(body as unknown as BackOfficeCheckoutRequest).errors },
+        config: { bodyFieldErrors: checkBody },
         onRequest,
         preHandler: idempotencyKeys(gateway),
       },
@@ -65,6 +69,22 @@ export function checkoutBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTy
         const { staffId } = staffOf(request);
         return send(reply, await perform(gateway, request, (operation) => gateway.checkouts.backOfficeCreate(operation, staffId, request.body)));
       },
+    );
+
+    app.post(
+      '/ui/checkouts/check',
+      {
+        schema: {
+          tags,
+          summary: 'What POST /ui/checkouts would refuse in this body, field by field (nothing is opened)',
+          description: "The create route's schema and rules; `errors` has the 400 answer's `errors`, empty when the session would be opened.",
+          body: BackOfficeCheckoutRequestSchema,
+          response: apiResponses({ 200: FieldCheckSchema }, [403]),
+        },
+        config: { bodyFieldErrors: checkBody },
+        onRequest,
+      },
+      async (request, reply) => reply.send({ errors: gateway.checkouts.validateBackOffice(request.body).errors }),
     );
 
     app.get(

@@ -2,7 +2,8 @@
  * What the back office's network token screens need beside the token API (which staff sessions of
  * back office and admin call as it is: create, cryptogram, archive and the simulator's actions,
  * each audited): the list with the API's filters and paging, and one token, each with the last four
- * digits of the token number and of the card; the token's status history; and "reveal token data",
+ * digits of the token number and of the card; the token's status history; the card form's check
+ * (what the create would refuse, as 200, nothing requested); and "reveal token data",
  * a POST that writes the reveal to the audit log before the data leaves (docs/decisions.md "Back
  * office: network tokens and checkouts"). A cashier gets 403.
  */
@@ -12,13 +13,17 @@ import {
   BackOfficeTokenListSchema,
   NetworkTokenIdParams,
   NetworkTokenListQuerySchema,
+  NetworkTokenRequestSchema,
   TokenRevealSchema,
   type NetworkTokenListQuery,
+  type NetworkTokenRequest,
 } from '../../../contract/api/network-tokens.js';
+import { FieldCheckSchema } from '../../../contract/api/common.js';
 import { TOKEN_REVEAL_SECONDS } from '../../../contract/constants.js';
 import { success, toReply } from '../../core/errors.js';
 import type { Gateway } from '../../core/gateway.js';
 import { requireBackOfficeSession, send, staffOf } from '../api-context.js';
+import { answerChecks } from '../errors.js';
 import { apiResponses } from '../responses.js';
 
 const tags = ['Back-office UI'];
@@ -26,6 +31,7 @@ const tags = ['Back-office UI'];
 export function networkTokenBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
   return async (app) => {
     const onRequest = requireBackOfficeSession(gateway, 'Network tokens are for back office and admin staff');
+    answerChecks(app, new Set(['/ui/network-tokens/check']));
 
     app.get(
       '/ui/network-tokens',
@@ -41,6 +47,22 @@ export function networkTokenBackOfficeRoutes(gateway: Gateway): FastifyPluginAsy
         onRequest,
       },
       async (request, reply) => send(reply, toReply(await gateway.networkTokens.backOfficeList(staffOf(request).merchantId, request.query))),
+    );
+
+    app.post(
+      '/ui/network-tokens/check',
+      {
+        schema: {
+          tags,
+          summary: 'What POST /v2/network_tokens would refuse in this body, field by field (nothing is requested)',
+          description: "The create route's schema and rules; `errors` has the 400 answer's `errors`, empty when the token would be requested. The card data is checked and dropped.",
+          body: NetworkTokenRequestSchema,
+          response: apiResponses({ 200: FieldCheckSchema }, [403]),
+        },
+        config: { bodyFieldErrors: (body) => gateway.networkTokens.validate(body as unknown as NetworkTokenRequest) },
+        onRequest,
+      },
+      async (request, reply) => reply.send({ errors: gateway.networkTokens.validate(request.body) }),
     );
 
     app.get(
