@@ -427,9 +427,9 @@ interface AttentionItem {
 
 /**
  * Where each item is handled. The Transactions and Invoices screens take their filters from the
- * URL (`#/transactions?status=4`, `#/invoices?status=pending`) and open one object at its own
- * path; Postbacks and Network tokens get their screens with the next part of the back office, so
- * until then the item says which API call handles it.
+ * URL (`#/transactions?status=4`, `#/invoices?status=pending`, `#/network-tokens?status=suspended`)
+ * and open one object at its own path; Postbacks get their screen with the next part of the back
+ * office, so until then the item says which API call handles it.
  */
 function attentionItems(a: Attention, timeZone: string): AttentionItem[] {
   const n = (value: number, one: string, many?: string) => plural(value, one, many);
@@ -494,11 +494,8 @@ function attentionItems(a: Attention, timeZone: string): AttentionItem[] {
       key: 'tokens_suspended',
       count: a.tokens_suspended.count,
       title: a.tokens_suspended.count ? `${n(a.tokens_suspended.count, 'network token')} suspended` : 'No suspended network token',
-      help: (
-        <>
-          Payments with them are declined. Until the Network tokens screen comes: <code>GET /v2/network_tokens?status=suspended</code>.
-        </>
-      ),
+      help: 'Payments with them are declined until the card network resumes them.',
+      link: { href: '#/network-tokens?status=suspended', label: 'Suspended network tokens' },
     },
   ];
 }

@@ -20,6 +20,7 @@ import {
   INTERVAL_NAMES,
   LOCALE_NAMES,
   PLAN_STATUS_NAMES,
+  planStatusClass,
   STATUS_NAMES,
 } from './invoice-format.js';
 import { ActiveDialog, CancelPlanDialog, DeleteDialog, EmailPreviewDialog, PlanDialog, ReminderDialog, StatusDialog } from './invoice-dialogs.js';
@@ -143,7 +144,7 @@ export function InvoiceDetailScreen() {
             <Fact label="Created">{formatDateTime(invoice.created_at)}</Fact>
             <Fact label="Updated">{formatDateTime(invoice.updated_at)}</Fact>
           </dl>
-          {invoice.description && <p className="inv-description">{invoice.description}</p>}
+          {invoice.description && <p className="bo-description">{invoice.description}</p>}
         </section>
 
         <section className="card" aria-labelledby="customer-title">
@@ -297,7 +298,7 @@ function PlanCard({ plan, blocked, onCreate, onCancel }: { plan: PaymentPlan | n
       ) : (
         <>
           <p>
-            <span className={`inv-tag inv-tag-plan-${plan.status}`}>{PLAN_STATUS_NAMES[plan.status]}</span> {plan.installments} instalments, {INTERVAL_NAMES[plan.interval].toLowerCase()}; {plan.paid_installments}{' '}
+            <span className={planStatusClass(plan.status)}>{PLAN_STATUS_NAMES[plan.status]}</span> {plan.installments} instalments, {INTERVAL_NAMES[plan.interval].toLowerCase()}; {plan.paid_installments}{' '}
             paid.
           </p>
           <table className="mini-table">

@@ -12,14 +12,15 @@
  * sends only what changed, a cleared field as null (the API's "blank clears").
  */
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useForm, type FieldErrors, type Path, type Resolver, type ResolverResult, type UseFormRegisterReturn } from 'react-hook-form';
 import type { InvoiceCreateBody } from '../../../contract/api/invoices.js';
 import { EXPIRY_UNITS, INVOICE_EMAIL_TYPES, INVOICE_LOCALES } from '../../../contract/constants.js';
-import { currencyList, exponentOf, minorToText } from '../../../contract/money.js';
+import { exponentOf, minorToText } from '../../../contract/money.js';
 import { ApiError } from '../api/client.js';
+import { useIdempotencyKeys } from '../api/idempotency.js';
 import { problemText, sessionEnded } from '../api/problems.js';
-import { CheckField, Field } from '../ui/form-fields.js';
+import { CheckField, CurrencyInput, Field, FormSummary } from '../ui/form-fields.js';
 import { EMAIL_TYPE_NAMES, EXPIRY_UNIT_NAMES, LOCALE_NAMES } from './invoice-format.js';
 import { invoicesClient, type FieldError, type Invoice, type InvoiceChannel, type InvoiceFieldsBody } from './invoices-client.js';
 import { useInvoiceChannels, useInvoiceDetail } from './invoices-store.js';
@@ -199,8 +200,6 @@ function splitProblems(problems: readonly FieldError[]): { errors: FieldErrors<I
   return { errors, other };
 }
 
-const CURRENCIES = currencyList();
-
 // ---- screens --------------------------------------------------------------------------------------
 
 export function InvoiceCreateScreen() {
@@ -274,7 +273,7 @@ function InvoiceForm({ mode, number = '', channels, initial }: InvoiceFormProps)
   const navigate = useNavigate();
   const changed = useInvoiceDetail((s) => s.changed);
   const [other, setOther] = useState<string[]>([]);
-  const keys = useRef(new Map<string, string>());
+  const keyFor = useIdempotencyKeys();
 
   // The resolver is the API: the same schema and rules, nothing written.
   const resolver = useCallback<Resolver<InvoiceFormValues>>(
@@ -306,10 +305,7 @@ function InvoiceForm({ mode, number = '', channels, initial }: InvoiceFormProps)
       if (mode === 'create') {
         const body = createBody(values);
         // One idempotency key per body: a retry after a lost answer cannot create twice.
-        const fingerprint = JSON.stringify(body);
-        const key = keys.current.get(fingerprint) ?? crypto.randomUUID();
-        keys.current.set(fingerprint, key);
-        reply = await invoicesClient.create(body, key);
+        reply = await invoicesClient.create(body, keyFor(body));
       } else {
         const body = updateBody(values, initial);
         reply = Object.keys(body).length ? await invoicesClient.update(number, body) : null;
@@ -339,21 +335,7 @@ function InvoiceForm({ mode, number = '', channels, initial }: InvoiceFormProps)
 
   return (
     <form className="invoice-form stacked-form" noValidate onSubmit={(event) => void handleSubmit(onSubmit)(event)} aria-describedby={fieldCount ? 'invoice-form-summary' : undefined}>
-      {submitCount > 0 && fieldCount > 0 && (
-        <div id="invoice-form-summary" className="form-summary" role="alert">
-          <h2>{fieldCount === 1 ? 'One thing to fix' : `${fieldCount} things to fix`}</h2>
-          <ul>
-            {(Object.entries(errors) as Array<[string, { message?: string }]>)
-              .filter(([key]) => key !== 'root')
-              .map(([key, value]) => (
-                <li key={key}>{value.message}</li>
-              ))}
-            {other.map((text) => (
-              <li key={text}>{text}</li>
-            ))}
-          </ul>
-        </div>
-      )}
+      {submitCount > 0 && <FormSummary id="invoice-form-summary" errors={errors} other={other} />}
 
       <fieldset className="form-card">
         <legend>Invoice</legend>
@@ -387,18 +369,7 @@ function InvoiceForm({ mode, number = '', channels, initial }: InvoiceFormProps)
               {(props) => <input className="input num-input" inputMode="decimal" autoComplete="off" {...props} {...register('amount')} />}
             </Field>
             <Field label="Currency" error={errors.currency?.message} className="field-currency" note={mode === 'create' && channel ? `Empty: ${channel.currency}` : undefined}>
-              {(props) => (
-                <>
-                  <input className="input" list="invoice-currencies" autoComplete="off" spellCheck={false} maxLength={8} placeholder={channel?.currency} {...props} {...register('currency')} />
-                  <datalist id="invoice-currencies">
-                    {CURRENCIES.map((c) => (
-                      <option key={c.code} value={c.code}>
-                        {c.name}
-                      </option>
-                    ))}
-                  </datalist>
-                </>
-              )}
+              {(props) => <CurrencyInput listId="invoice-currencies" props={props} registered={register('currency')} placeholder={channel?.currency} />}
             </Field>
           </div>
           <Field label="Print date" optional error={errors.print_date?.message} note={mode === 'create' ? 'Empty: today.' : undefined}>

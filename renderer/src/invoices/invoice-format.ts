@@ -1,6 +1,7 @@
 /** How the invoice screens name statuses, languages, e-mails and dates (English, like the rest of the back office). */
 import type { EmailStatus, ExpiryUnit, InvoiceEmailType, InvoiceLocale, InvoiceStatus, PlanInterval, PlanStatus } from '../../../contract/constants.js';
 import { formatDateTime } from '../ui/format.js';
+import { toneClass, type Tone } from '../ui/tags.js';
 import type { Invoice, InvoiceLastEmail } from './invoices-client.js';
 
 export { formatDateTime };
@@ -39,5 +40,9 @@ export function emailState(email: InvoiceLastEmail): string {
   return `${what} to ${email.recipient_email} failed`;
 }
 
-/** The status tag's class: colour plus text, never colour alone. */
-export const statusClass = (status: InvoiceStatus) => `inv-tag inv-tag-${status.replace('_', '-')}`;
+const STATUS_TONES: Record<InvoiceStatus, Tone> = { pending: 'wait', processing: 'info', paid: 'ok', partly_paid: 'info' };
+const PLAN_TONES: Record<PlanStatus, Tone> = { active: 'info', completed: 'ok', cancelled: 'off', failed: 'off' };
+
+/** The status tag's class: colour plus text, never colour alone (`inv-tag-<status>` names it for tests). */
+export const statusClass = (status: InvoiceStatus) => `${toneClass(STATUS_TONES[status])} inv-tag-${status.replace('_', '-')}`;
+export const planStatusClass = (status: PlanStatus) => toneClass(PLAN_TONES[status]);

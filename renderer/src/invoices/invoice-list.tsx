@@ -10,6 +10,7 @@ import { INVOICE_STATUSES, type InvoiceStatus } from '../../../contract/constant
 import { formatMoney } from '../till/money.js';
 import { DataTable } from '../ui/data-table.js';
 import { Pager } from '../ui/pager.js';
+import { toneClass } from '../ui/tags.js';
 import { customerName, EMAIL_STATUS_NAMES, EMAIL_TYPE_NAMES, formatDateTime, STATUS_NAMES, statusClass } from './invoice-format.js';
 import type { InvoiceListSearch } from './invoice-search.js';
 import type { InvoiceReply } from './invoices-client.js';
@@ -70,8 +71,8 @@ export function InvoiceTags({ reply }: { reply: InvoiceReply }) {
   return (
     <span className="inv-tags">
       <span className={statusClass(status)}>{STATUS_NAMES[status]}</span>
-      {!active && <span className="inv-tag inv-tag-off">Inactive</span>}
-      {expired && <span className="inv-tag inv-tag-off">Expired</span>}
+      {!active && <span className={toneClass('off')}>Inactive</span>}
+      {expired && <span className={toneClass('off')}>Expired</span>}
     </span>
   );
 }

@@ -5,10 +5,10 @@
  * change is made by the gateway and read back, never patched here.
  */
 import { create } from 'zustand';
-import type { InvoiceList } from '../../../contract/api/invoices.js';
 import { ApiError } from '../api/client.js';
 import { problemText, sessionEnded } from '../api/problems.js';
 import { useSession } from '../session-store.js';
+import { createListStore } from '../ui/list-store.js';
 import type { InvoiceListSearch } from './invoice-search.js';
 import { invoicesClient, type InvoiceChannel, type InvoiceEmail, type InvoicePayment, type InvoiceReply, type PaymentPlan } from './invoices-client.js';
 
@@ -41,33 +41,7 @@ export const useInvoiceChannels = create<ChannelsState>()((set, get) => ({
   },
 }));
 
-interface ListState {
-  /** The filters of the page on screen (its URL's search, as JSON). */
-  key: string | null;
-  status: LoadStatus;
-  list: InvoiceList | null;
-  error: string | null;
-  load: (search: InvoiceListSearch) => Promise<void>;
-}
-
-export const useInvoiceList = create<ListState>()((set, get) => ({
-  key: null,
-  status: 'idle',
-  list: null,
-  error: null,
-  load: async (search) => {
-    const key = JSON.stringify(search);
-    set({ key, status: 'loading', error: null });
-    try {
-      const list = await invoicesClient.list({ ...search, page: search.page ?? 1 });
-      // A newer filter asked meanwhile: its answer wins.
-      if (get().key === key) set({ status: 'ready', list });
-    } catch (error) {
-      if (sessionEnded(error)) return;
-      if (get().key === key) set({ status: 'failed', error: problemText(error, 'The invoices could not be loaded') });
-    }
-  },
-}));
+export const useInvoiceList = createListStore((search: InvoiceListSearch) => invoicesClient.list({ ...search, page: search.page ?? 1 }), 'The invoices');
 
 interface DetailState {
   number: string | null;

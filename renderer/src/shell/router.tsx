@@ -12,6 +12,14 @@ import { InvoiceCreateScreen, InvoiceEditScreen } from '../invoices/invoice-form
 import { InvoiceListScreen } from '../invoices/invoice-list.js';
 import { invoiceListSearch } from '../invoices/invoice-search.js';
 import { DayClose } from '../reports/day-close.js';
+import { TokenDetailScreen } from '../tokens/token-detail.js';
+import { TokenCreateScreen } from '../tokens/token-form.js';
+import { TokenListScreen } from '../tokens/token-list.js';
+import { tokenListSearch } from '../tokens/token-search.js';
+import { CheckoutDetailScreen } from '../checkouts/checkout-detail.js';
+import { CheckoutCreateScreen } from '../checkouts/checkout-form.js';
+import { CheckoutListScreen } from '../checkouts/checkout-list.js';
+import { checkoutListSearch } from '../checkouts/checkout-search.js';
 import { TodaySales } from '../sales/today.js';
 import { ShopsSettings } from '../settings/shops.js';
 import { useSession } from '../session-store.js';
@@ -56,6 +64,18 @@ const transactionsRoute = createRoute({ getParentRoute: () => rootRoute, path: '
 const transactionListRoute = createRoute({ getParentRoute: () => transactionsRoute, path: '/', component: TransactionListScreen, validateSearch: transactionListSearch });
 const transactionRoute = createRoute({ getParentRoute: () => transactionsRoute, path: '/$id', component: TransactionDetailScreen });
 
+// Network tokens: the list (filters and page in the search), a new one, one token.
+const tokensRoute = createRoute({ getParentRoute: () => rootRoute, path: '/network-tokens' });
+const tokenListRoute = createRoute({ getParentRoute: () => tokensRoute, path: '/', component: TokenListScreen, validateSearch: tokenListSearch });
+const tokenNewRoute = createRoute({ getParentRoute: () => tokensRoute, path: '/new', component: TokenCreateScreen });
+const tokenRoute = createRoute({ getParentRoute: () => tokensRoute, path: '/$id', component: TokenDetailScreen });
+
+// Checkouts: the list, a new one for a phone or e-mail order, one session.
+const checkoutsRoute = createRoute({ getParentRoute: () => rootRoute, path: '/checkouts' });
+const checkoutListRoute = createRoute({ getParentRoute: () => checkoutsRoute, path: '/', component: CheckoutListScreen, validateSearch: checkoutListSearch });
+const checkoutNewRoute = createRoute({ getParentRoute: () => checkoutsRoute, path: '/new', component: CheckoutCreateScreen });
+const checkoutRoute = createRoute({ getParentRoute: () => checkoutsRoute, path: '/$id', component: CheckoutDetailScreen });
+
 const cashierRoute = createRoute({ getParentRoute: () => rootRoute, path: '/cashier', component: CashierWorkspace });
 const tillRoute = createRoute({ getParentRoute: () => cashierRoute, path: '/', component: Till });
 const salesRoute = createRoute({ getParentRoute: () => cashierRoute, path: '/sales', component: TodaySales });
@@ -66,6 +86,8 @@ const routeTree = rootRoute.addChildren([
   dashboardRoute,
   transactionsRoute.addChildren([transactionListRoute, transactionRoute]),
   invoicesRoute.addChildren([invoiceListRoute, invoiceNewRoute, invoiceRoute, invoiceEditRoute]),
+  tokensRoute.addChildren([tokenListRoute, tokenNewRoute, tokenRoute]),
+  checkoutsRoute.addChildren([checkoutListRoute, checkoutNewRoute, checkoutRoute]),
   gatewayRoute,
   settingsRoute,
   cashierRoute.addChildren([tillRoute, salesRoute, reportsRoute]),

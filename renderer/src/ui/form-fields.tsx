@@ -4,6 +4,7 @@
  */
 import { useId, type ReactNode } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
+import { currencyList } from '../../../contract/money.js';
 
 export interface ControlProps {
   id: string;
@@ -80,5 +81,82 @@ export function CheckField({ label, text, note, error, registered }: { label: st
       </label>
       <Messages id={id} error={error} note={note} />
     </div>
+  );
+}
+
+/**
+ * What to fix before the form can be sent: each field's problem and those that name no field,
+ * announced when it appears (role alert). The form points at it with aria-describedby `id`.
+ */
+export function FormSummary({ id, errors, other }: { id: string; errors: Record<string, { message?: string } | undefined>; other: readonly string[] }) {
+  const lines = [
+    ...Object.entries(errors)
+      .filter(([key, value]) => key !== 'root' && value?.message)
+      .map(([key, value]) => ({ key, text: value?.message ?? '' })),
+    ...other.map((text) => ({ key: `other-${text}`, text })),
+  ];
+  if (lines.length === 0) return null;
+  return (
+    <div id={id} className="form-summary" role="alert">
+      <h2>{lines.length === 1 ? 'One thing to fix' : `${lines.length} things to fix`}</h2>
+      <ul>
+        {lines.map((line) => (
+          <li key={line.key}>{line.text}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/**
+ * The API's field errors by the form's fields: `formField` finds the form's field for the API's
+ * name, `said` words the message for it; what names no field of the form comes back as lines
+ * ("field: message") for the summary. For a resolver that asks the gateway's check.
+ */
+export function problemsByField<K extends string>(
+  problems: ReadonlyArray<{ field: string; message: string }>,
+  formField: (field: string) => K | undefined,
+  said: (field: K, message: string) => string,
+): { errors: Partial<Record<K, { type: 'api'; message: string }>>; other: string[] } {
+  const errors: Partial<Record<K, { type: 'api'; message: string }>> = {};
+  const other: string[] = [];
+  for (const problem of problems) {
+    const field = formField(problem.field);
+    if (!field) other.push(`${problem.field}: ${problem.message}`);
+    else errors[field] ??= { type: 'api', message: said(field, problem.message) };
+  }
+  return { errors, other };
+}
+
+/**
+ * Puts the API's field errors of a refused request where they belong: `place(field, message)` on the
+ * form's field (focus on the first); the rest returned as lines for the summary.
+ */
+export function placeApiErrors<K extends string>(
+  problems: ReadonlyArray<{ field: string; message: string }>,
+  formField: (field: string) => K | undefined,
+  said: (field: K, message: string) => string,
+  place: (field: K, message: string, focus: boolean) => void,
+): string[] {
+  const { errors, other } = problemsByField(problems, formField, said);
+  (Object.entries(errors) as Array<[K, { message: string }]>).forEach(([field, error], index) => place(field, error.message, index === 0));
+  return other;
+}
+
+const CURRENCIES = currencyList();
+
+/** A currency code, typed or picked from the gateway's currencies (ISO 4217, contract/money.ts). */
+export function CurrencyInput({ listId, props, registered, placeholder }: { listId: string; props: ControlProps; registered: UseFormRegisterReturn; placeholder?: string | undefined }) {
+  return (
+    <>
+      <input className="input" list={listId} autoComplete="off" spellCheck={false} maxLength={8} placeholder={placeholder} {...props} {...registered} />
+      <datalist id={listId}>
+        {CURRENCIES.map((c) => (
+          <option key={c.code} value={c.code}>
+            {c.name}
+          </option>
+        ))}
+      </datalist>
+    </>
   );
 }

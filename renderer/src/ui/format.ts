@@ -3,3 +3,8 @@ const dateTime = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'shor
 
 /** `12 Mar 2026, 14:05` in the till's time zone. */
 export const formatDateTime = (iso: string) => dateTime.format(new Date(iso));
+
+const withSeconds = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+
+/** `12 Mar 2026, 14:05:09`: for steps that follow each other within a minute (a token's history). */
+export const formatDateTimeSeconds = (iso: string) => withSeconds.format(new Date(iso));

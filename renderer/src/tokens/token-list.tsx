@@ -1,0 +1,89 @@
+/**
+ * Network tokens (back office and admin): the list with the API's filters (status, network, created
+ * between two days) and its pages, all of it in the URL. Each row shows the network, the status, the
+ * last four digits of the token number and of the card, when it was created and last refreshed, and
+ * links to its token.
+ */
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { createColumnHelper } from '@tanstack/react-table';
+import { useEffect, useMemo } from 'react';
+import { NETWORK_TOKEN_STATUSES, TOKEN_NETWORKS } from '../../../contract/constants.js';
+import { formatDateTime } from '../ui/format.js';
+import { FilterBar } from '../ui/detail-parts.js';
+import { DayRangeFilter, SelectFilter } from '../ui/list-filters.js';
+import { filtered } from '../ui/list-search.js';
+import { PagedTable } from '../ui/paged-table.js';
+import { lastFour, NETWORK_NAMES, networkName, TOKEN_STATUS_NAMES, tokenStatusClass } from './token-format.js';
+import type { TokenListSearch } from './token-search.js';
+import type { BackOfficeToken } from './tokens-client.js';
+import { useTokenList } from './tokens-store.js';
+import '../ui/back-office.css';
+import './tokens.css';
+
+const column = createColumnHelper<BackOfficeToken>();
+
+const COLUMNS = [
+  column.accessor('token_last_four', {
+    header: 'Token',
+    cell: (info) => (
+      <Link to="/network-tokens/$id" params={{ id: info.row.original.id }} className="row-link" aria-label={`Token ending ${info.getValue()}`}>
+        {lastFour(info.getValue())}
+      </Link>
+    ),
+  }),
+  column.accessor('network', { header: 'Network', cell: (info) => networkName(info.getValue()) }),
+  column.accessor('status', { header: 'Status', cell: (info) => <span className={tokenStatusClass(info.getValue())}>{TOKEN_STATUS_NAMES[info.getValue()]}</span> }),
+  column.accessor('card_last_four', { header: 'Card', cell: (info) => lastFour(info.getValue()) }),
+  column.accessor('card_holder', { header: 'Holder', cell: (info) => info.getValue() ?? <span className="muted">—</span> }),
+  column.accessor('created_at', { header: 'Created', cell: (info) => formatDateTime(info.getValue()) }),
+  column.accessor('last_token_refresh', { header: 'Refreshed', cell: (info) => (info.getValue() ? formatDateTime(info.getValue() as string) : <span className="muted">Never</span>) }),
+];
+
+export function TokenListScreen() {
+  const search = useSearch({ from: '/network-tokens/' });
+  const navigate = useNavigate({ from: '/network-tokens/' });
+  const { status, list, error, load } = useTokenList();
+
+  useEffect(() => {
+    void load(search);
+  }, [load, search]);
+
+  const filter = (change: Partial<TokenListSearch>) => void navigate({ search: filtered(search, change) });
+  const isFiltered = Object.keys(search).some((key) => key !== 'page');
+  const rows = status === 'ready' && list ? list.data_set : [];
+  const statusOptions = useMemo(() => NETWORK_TOKEN_STATUSES.map((value) => ({ value, label: TOKEN_STATUS_NAMES[value] })), []);
+  const networkOptions = useMemo(() => TOKEN_NETWORKS.map((value) => ({ value, label: NETWORK_NAMES[value] })), []);
+
+  return (
+    <section className="tokens" aria-labelledby="tokens-title">
+      <div className="page-head">
+        <h1 id="tokens-title">Network tokens</h1>
+        <Link to="/network-tokens/new" className="button button-primary">
+          New token
+        </Link>
+      </div>
+      <FilterBar label="Filter network tokens" active={isFiltered} onClear={() => void navigate({ search: {} })}>
+        <SelectFilter label="Status" value={search.status} anyLabel="Any status" options={statusOptions} onChange={(value) => filter({ status: value })} />
+        <SelectFilter label="Network" value={search.network} anyLabel="Any network" options={networkOptions} onChange={(value) => filter({ network: value })} />
+        <DayRangeFilter from={search.created_from} to={search.created_to} onChange={(range) => filter({ ...('from' in range ? { created_from: range.from } : {}), ...('to' in range ? { created_to: range.to } : {}) })} />
+      </FilterBar>
+      <PagedTable
+        caption="Network tokens, newest first"
+        columns={COLUMNS}
+        rows={rows}
+        rowKey={(row) => row.id}
+        loading={status === 'loading' || status === 'idle'}
+        error={error}
+        retry={() => void load(search)}
+        empty={isFiltered ? 'No network token matches these filters.' : 'No network tokens yet. Create the first with New token.'}
+        metadata={list?.metadata}
+        pagerLabel="Pages of network tokens"
+        link={(target, text, rel) => (
+          <Link to="/network-tokens" search={{ ...search, page: target > 1 ? target : undefined }} className="button button-quiet" rel={rel}>
+            {text}
+          </Link>
+        )}
+      />
+    </section>
+  );
+}

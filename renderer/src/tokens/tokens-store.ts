@@ -1,0 +1,28 @@
+/**
+ * The token screens' data: the list page for the filters in the URL and the token being looked at
+ * with its history. Revealed token data is never kept here: only the detail screen holds it, for
+ * 30 seconds.
+ */
+import { NETWORK_TOKENS_MAX_PER_PAGE } from '../../../contract/constants.js';
+import { dayEndIso, dayStartIso } from '../ui/list-search.js';
+import { createDetailStore, createListStore } from '../ui/list-store.js';
+import type { TokenListSearch } from './token-search.js';
+import { tokensClient } from './tokens-client.js';
+
+/** Rows a page of the list shows. */
+export const TOKENS_PER_PAGE = 50;
+const per = String(Math.min(TOKENS_PER_PAGE, NETWORK_TOKENS_MAX_PER_PAGE));
+
+export const useTokenList = createListStore((search: TokenListSearch) =>
+  tokensClient.list({
+    ...(search.status ? { status: search.status } : {}),
+    ...(search.network ? { network: search.network } : {}),
+    ...(search.created_from ? { 'created_at[min]': dayStartIso(search.created_from) } : {}),
+    ...(search.created_to ? { 'created_at[max]': dayEndIso(search.created_to) } : {}),
+    page: String(search.page ?? 1),
+    per,
+  }),
+  'The network tokens',
+);
+
+export const useTokenDetail = createDetailStore((id: string) => tokensClient.detail(id), 'There is no such network token.', 'The network token');

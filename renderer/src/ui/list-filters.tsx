@@ -1,0 +1,57 @@
+/**
+ * The controls of a list's filter bar: a choice among the API's values ("any" first) and a range of
+ * days. Each change goes to the URL through the screen's `onChange`.
+ */
+import { useId } from 'react';
+
+export function SelectFilter<T extends string>({
+  label,
+  value,
+  anyLabel,
+  options,
+  onChange,
+}: {
+  label: string;
+  value: T | undefined;
+  anyLabel: string;
+  options: ReadonlyArray<{ value: T; label: string }>;
+  onChange: (value: T | undefined) => void;
+}) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label className="field-label" htmlFor={id}>
+        {label}
+      </label>
+      <select id={id} className="input" value={value ?? ''} onChange={(event) => onChange((event.target.value || undefined) as T | undefined)}>
+        <option value="">{anyLabel}</option>
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** "Created from" and "Created to": two days (YYYY-MM-DD), each bounding the other. */
+export function DayRangeFilter({ from, to, onChange }: { from: string | undefined; to: string | undefined; onChange: (range: { from?: string | undefined; to?: string | undefined }) => void }) {
+  const ids = { from: useId(), to: useId() };
+  return (
+    <>
+      <div className="field">
+        <label className="field-label" htmlFor={ids.from}>
+          Created from
+        </label>
+        <input id={ids.from} className="input" type="date" value={from ?? ''} max={to} onChange={(event) => onChange({ from: event.target.value || undefined })} />
+      </div>
+      <div className="field">
+        <label className="field-label" htmlFor={ids.to}>
+          Created to
+        </label>
+        <input id={ids.to} className="input" type="date" value={to ?? ''} min={from} onChange={(event) => onChange({ to: event.target.value || undefined })} />
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,44 @@
+/**
+ * One page of a server-paged list (the API's `metadata`: page, per page, total): a problem with
+ * "Try again", the table (ui/data-table.tsx) and the pager whose links the screen makes.
+ */
+import type { ColumnDef } from '@tanstack/react-table';
+import type { ReactNode } from 'react';
+import type { PageMetadata } from '../../../contract/api/common.js';
+import { DataTable } from './data-table.js';
+import { Pager } from './pager.js';
+
+interface PagedTableProps<Row> {
+  caption: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- column value types differ per column
+  columns: ColumnDef<Row, any>[];
+  rows: readonly Row[];
+  rowKey: (row: Row) => string;
+  loading: boolean;
+  error: string | null;
+  retry: () => void;
+  empty: ReactNode;
+  metadata: PageMetadata | undefined;
+  pagerLabel: string;
+  link: (page: number, text: string, rel: 'prev' | 'next') => ReactNode;
+}
+
+export function PagedTable<Row>({ caption, columns, rows, rowKey, loading, error, retry, empty, metadata, pagerLabel, link }: PagedTableProps<Row>) {
+  const first = metadata ? (metadata.current_page - 1) * metadata.per_page : 0;
+  return (
+    <>
+      {error && (
+        <p className="form-problem" role="alert">
+          {error}{' '}
+          <button type="button" className="button button-small" onClick={retry}>
+            Try again
+          </button>
+        </p>
+      )}
+      <DataTable caption={caption} columns={columns} rows={rows} rowKey={rowKey} total={rows.length} hasMore={false} loading={loading} loadMore={() => undefined} empty={empty} height="calc(100vh - 330px)" />
+      {metadata && (
+        <Pager label={pagerLabel} page={metadata.current_page} pages={metadata.total_pages} from={rows.length ? first + 1 : 0} to={first + rows.length} count={metadata.total_items} link={link} />
+      )}
+    </>
+  );
+}
