@@ -6,16 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { assertAxeClean, CHROMIUM_PATH, launchChromium } from './browser.js';
 
 export const RENDERER_INDEX = fileURLToPath(new URL('../../renderer/dist/index.html', import.meta.url));
 export const SCREENSHOT_DIR = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 export const WIDE = { width: 1366, height: 900 } as const;
 export const NARROW = { width: 1024, height: 768 } as const;
@@ -26,10 +23,7 @@ export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(RENDERER_INDEX)) throw new Error(`${RENDERER_INDEX} is missing: build the renderer first (npm run build:renderer).`);
   if (!existsSync(CHROMIUM_PATH)) throw new Error(`No Chromium at ${CHROMIUM_PATH}: install it or point CHROMIUM_PATH at one.`);
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
-  });
+  return launchChromium();
 }
 
 /**
@@ -62,12 +56,7 @@ export async function loginWithPassword(page: Page, login: string, password: str
 }
 
 export async function axe(page: Page, where: string): Promise<void> {
-  if (!(await page.evaluate<boolean>('typeof axe !== "undefined"'))) await page.addScriptTag({ path: AXE_PATH });
-  const violations = await page.evaluate<Array<{ id: string; help: string; nodes: string[] }>>(
-    `axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(AXE_TAGS)} }, resultTypes: ['violations'] })
-      .then((r) => r.violations.map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.slice(0, 6).map((n) => n.target.join(' ') + ' | ' + (n.failureSummary || '').replace(/\\s+/g, ' ')) })))`,
-  );
-  assert.deepEqual(violations, [], `${where}: axe-core finds no violation`);
+  await assertAxeClean(page, where);
 }
 
 /**
