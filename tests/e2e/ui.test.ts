@@ -65,7 +65,7 @@ const RECORD_CSP_VIOLATIONS = `
 /** What each page shows once it has done its work: the health check answered, the spec rendered. */
 const RENDERED: Record<(typeof PAGES)[number], (page: Page) => Promise<void>> = {
   '/app/': (page) => page.getByRole('status').getByText(/^Gateway (running|not available)/).waitFor({ timeout: 10_000 }),
-  '/docs': (page) => page.locator('.swagger-ui .info .title').waitFor({ timeout: 10_000 }),
+  '/docs': (page) => page.locator('.swagger-ui .info .title').waitFor({ timeout: 45_000 }),
 };
 
 /** Opens path on the gateway in a fresh 1024x768 context and records what the page does. */
@@ -195,7 +195,7 @@ void test('/docs renders Swagger UI with the spec title and every documented ope
 
   const { page, close } = await visit('/docs');
   try {
-    await page.locator('.swagger-ui .info .title').getByText('Tillgate payment gateway API').waitFor({ timeout: 10_000 });
+    await page.locator('.swagger-ui .info .title').getByText('Tillgate payment gateway API').waitFor({ timeout: 45_000 });
     for (const { method, path } of operations) {
       const operation = page.locator(`.opblock-${method} .opblock-summary-path[data-path="${path}"]`);
       assert.equal(await operation.count(), 1, `Swagger UI lists ${method.toUpperCase()} ${path}`);
@@ -245,7 +245,7 @@ void test('on a LAN address the gateway serves /docs and /app/ over HTTPS only (
     page.on('requestfailed', (request) => failed.push(`${request.url()} (${request.failure()?.errorText ?? '?'})`));
     await page.goto(new URL('/docs', lanGateway.url).href, { waitUntil: 'networkidle' });
     assert.deepEqual(failed, [], 'every /docs asset loads');
-    await page.locator('.swagger-ui .info .title').getByText('Tillgate payment gateway API').waitFor({ timeout: 10_000 });
+    await page.locator('.swagger-ui .info .title').getByText('Tillgate payment gateway API').waitFor({ timeout: 45_000 });
     await page.goto(new URL('/app/', lanGateway.url).href, { waitUntil: 'networkidle' });
     await page.getByRole('heading', { name: 'Staff login' }).waitFor();
     assert.deepEqual(failed, [], 'every /app/ asset loads');
