@@ -4,7 +4,7 @@
  * the event) and declines of a sale's authorization, without the `request_pin` soft decline, which
  * is a step inside a sale. Sums are SQLite integer sums of minor units.
  */
-import type { SqlDatabase } from './sql.js';
+import { dialects, type SqlDatabase } from './sql.js';
 import type { DayFigures, DayLedgerGroup, DayReportRepository, ZReportRecord } from '../main/core/ports.js';
 
 type Row = Record<string, unknown>;
@@ -30,21 +30,22 @@ function zFromRow(r: Row): ZReportRecord {
   };
 }
 
+/** The day's figures grouped; the two fields read from the transaction's details, per engine. */
+const groups = (entryMode: string, staffId: string) =>
+  `SELECT CASE e.type WHEN 'capture' THEN 'approved' WHEN 'refund' THEN 'refunded' ELSE 'declined' END AS kind,
+     t.currency AS currency, t.card_brand AS card_brand, ${entryMode} AS entry_mode, ${staffId} AS staff_id,
+     COUNT(*) AS count, SUM(e.amount_minor) AS amount_minor
+   FROM till_ledger l
+   JOIN transaction_events e ON e.id = l.event_id
+   JOIN transactions t ON t.id = e.transaction_id
+   WHERE l.merchant_id = ? AND l.terminal_id = ? AND l.seq > ? AND l.seq <= ? AND ${COUNTED}
+   GROUP BY 1, 2, 3, 4, 5
+   ORDER BY 1, 2, 3, 4, 5`;
+
 export function createDayReportRepository(db: SqlDatabase): DayReportRepository {
   const s = {
     watermark: db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM till_ledger WHERE merchant_id = ? AND terminal_id = ?'),
-    groups: db.prepare(
-      `SELECT CASE e.type WHEN 'capture' THEN 'approved' WHEN 'refund' THEN 'refunded' ELSE 'declined' END AS kind,
-         t.currency AS currency, t.card_brand AS card_brand,
-         json_extract(t.details, '$.pos.entry_mode') AS entry_mode, json_extract(t.details, '$.staff_id') AS staff_id,
-         COUNT(*) AS count, SUM(e.amount_minor) AS amount_minor
-       FROM till_ledger l
-       JOIN transaction_events e ON e.id = l.event_id
-       JOIN transactions t ON t.id = e.transaction_id
-       WHERE l.merchant_id = ? AND l.terminal_id = ? AND l.seq > ? AND l.seq <= ? AND ${COUNTED}
-       GROUP BY 1, 2, 3, 4, 5
-       ORDER BY 1, 2, 3, 4, 5`,
-    ),
+    groups: db.prepare(dialects({ sqlite: groups("json_extract(t.details, '$.pos.entry_mode')", "json_extract(t.details, '$.staff_id')"), postgres: groups("t.details::jsonb #>> '{pos,entry_mode}'", "t.details::jsonb ->> 'staff_id'") })),
     span: db.prepare(
       `SELECT MIN(e.created_at) AS first, MAX(e.created_at) AS last
        FROM till_ledger l JOIN transaction_events e ON e.id = l.event_id

@@ -41,8 +41,8 @@ export function createEmailRepository(db: SqlDatabase): EmailRepository {
          last_error = @lastError, test_outbox = @testOutbox WHERE id = @id`,
     ),
     get: db.prepare('SELECT * FROM emails WHERE id = ?'),
-    latest: db.prepare('SELECT * FROM emails WHERE invoice_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1'),
-    list: db.prepare('SELECT * FROM emails WHERE invoice_id = ? ORDER BY created_at DESC, rowid DESC'),
+    latest: db.prepare('SELECT * FROM emails WHERE invoice_id = ? ORDER BY created_at DESC, id DESC LIMIT 1'),
+    list: db.prepare('SELECT * FROM emails WHERE invoice_id = ? ORDER BY created_at DESC, id DESC'),
   };
   return {
     insert: async (record) => void (await s.insert.run({ ...record, testOutbox: record.testOutbox ? 1 : 0 })),

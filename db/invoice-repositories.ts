@@ -159,7 +159,7 @@ export function createInvoiceRepository(db: SqlDatabase): InvoiceRepository {
     numberUsed: db.prepare('SELECT 1 FROM invoices WHERE channel_id = ? AND debt_claim_number = ? LIMIT 1'),
     nextNumber: db.prepare(
       `INSERT INTO invoice_number_counters (channel_id, last_number) VALUES (?, 1)
-       ON CONFLICT (channel_id) DO UPDATE SET last_number = last_number + 1 RETURNING last_number`,
+       ON CONFLICT (channel_id) DO UPDATE SET last_number = invoice_number_counters.last_number + 1 RETURNING last_number`,
     ),
     insertPlan: db.prepare(
       `INSERT INTO payment_plans (id, invoice_id, status, installments, interval_unit, created_at, updated_at)

@@ -104,7 +104,7 @@ export function createReceiptRepository(db: SqlDatabase): ReceiptRepository {
       `UPDATE receipt_emails SET status = @status, attempts = @attempts, next_attempt_at = @nextAttemptAt, sent_at = @sentAt,
          last_error = @lastError, test_outbox = @testOutbox WHERE id = @id`,
     ),
-    listEmails: db.prepare('SELECT * FROM receipt_emails WHERE merchant_id = ? AND receipt_id = ? ORDER BY created_at DESC, rowid DESC'),
+    listEmails: db.prepare('SELECT * FROM receipt_emails WHERE merchant_id = ? AND receipt_id = ? ORDER BY created_at DESC, id DESC'),
     printer: db.prepare('SELECT * FROM receipt_printers WHERE merchant_id = ?'),
     savePrinter: db.prepare(
       `INSERT INTO receipt_printers (merchant_id, connection, host, port, device, characters_per_line, auto_print, updated_at)

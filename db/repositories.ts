@@ -289,8 +289,10 @@ export function createRepositories(db: SqlDatabase): Repositories {
     channelsByMerchant: db.prepare('SELECT * FROM channels WHERE merchant_id = ? ORDER BY created_at, id'),
     idempotencyFind: db.prepare('SELECT * FROM idempotency_keys WHERE merchant_id = ? AND key = ? AND expires_at > ?'),
     idempotencySave: db.prepare(
-      `INSERT OR REPLACE INTO idempotency_keys (merchant_id, key, fingerprint, status, body, created_at, expires_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO idempotency_keys (merchant_id, key, fingerprint, status, body, created_at, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (merchant_id, key) DO UPDATE SET fingerprint = excluded.fingerprint, status = excluded.status, body = excluded.body,
+         created_at = excluded.created_at, expires_at = excluded.expires_at`,
     ),
     idempotencyPurge: db.prepare('DELETE FROM idempotency_keys WHERE expires_at <= ?'),
     mandateInsert: db.prepare(

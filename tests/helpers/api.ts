@@ -9,7 +9,8 @@ import type { Logger as PinoLogger } from 'pino';
 import type { Clock } from '../../main/core/ports.js';
 import { makeTempDir } from './temp.js';
 import type { CreatedMerchant } from '../../main/core/merchants/merchants.js';
-import { compose, type Composition } from '../../main/compose.js';
+import { composeOnEngine, type Composition } from '../../main/compose.js';
+import { createTestDatabase } from './postgres.js';
 import { buildServer } from '../../main/http/server.js';
 import { createLogger } from '../../main/infra/logger.js';
 import { resolveSettings } from '../../main/settings.js';
@@ -34,6 +35,10 @@ export interface TestGateway {
   dir: string;
   clock: TestClock;
   dataKey: Buffer;
+  /**
+   * Typed as SQLite's for the suites that read the database directly (store.db); on PostgreSQL
+   * (TEST_ENGINE=postgres) store is a PgStore and those suites cannot run there yet.
+   */
   composition: Composition;
   app: FastifyInstance;
   close(): Promise<void>;
@@ -58,13 +63,17 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   const dataKey = options.dataKey ?? randomBytes(32);
   // env {} so that GATEWAY_* variables of the developer's shell cannot change the tests.
   const settings = resolveSettings(dir, options.flags ?? {}, {});
-  const composition = compose({ settings, clock, dataKey, logger: options.logger ?? createLogger({ level: 'silent' }) });
-  const app = await buildServer(composition.gateway, options.logger ? { logger: options.logger } : {});
+  // TEST_LOG_LEVEL=error shows what went wrong behind a 500 while debugging a suite.
+  const logger = options.logger ?? (process.env.TEST_LOG_LEVEL ? createLogger({ level: process.env.TEST_LOG_LEVEL }) : undefined);
+  // TEST_ENGINE=postgres runs the suite on a fresh database in the run's PostgreSQL cluster.
+  if (process.env.TEST_ENGINE === 'postgres' && settings.databaseUrl === null) settings.databaseUrl = await createTestDatabase();
+  const composition = await composeOnEngine({ settings, clock, dataKey, logger: logger ?? createLogger({ level: 'silent' }) });
+  const app = await buildServer(composition.gateway, logger ? { logger } : {});
   return {
     dir,
     clock,
     dataKey,
-    composition,
+    composition: composition as Composition,
     app,
     async close() {
       await app.close();
