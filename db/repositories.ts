@@ -248,7 +248,7 @@ export function transactionListSql(merchantId: string, filter: TransactionFilter
     return { sql: `SELECT * FROM ${only.source} WHERE ${only.where.join(' AND ')} ${ORDER} LIMIT ? OFFSET ?`, params: [...only.params, filter.limit, filter.offset] };
   }
   // Each branch reads at most what the page needs from its own index; the union is sorted after.
-  const parts = branches.map((b) => `SELECT * FROM (SELECT * FROM ${b.source} WHERE ${b.where.join(' AND ')} ${ORDER} LIMIT ?)`);
+  const parts = branches.map((b, i) => `SELECT * FROM (SELECT * FROM ${b.source} WHERE ${b.where.join(' AND ')} ${ORDER} LIMIT ?) AS branch${i}`);
   return {
     sql: `${parts.join(' UNION ')} ${ORDER} LIMIT ? OFFSET ?`,
     params: [...branches.flatMap((b) => [...b.params, filter.limit + filter.offset]), filter.limit, filter.offset],
@@ -261,7 +261,7 @@ export function transactionCountSql(merchantId: string, filter: TransactionFilte
   const [only] = branches;
   if (branches.length === 1 && only) return { sql: `SELECT COUNT(*) AS n FROM ${only.source} WHERE ${only.where.join(' AND ')}`, params: only.params };
   const parts = branches.map((b) => `SELECT id FROM ${b.source} WHERE ${b.where.join(' AND ')}`);
-  return { sql: `SELECT COUNT(*) AS n FROM (${parts.join(' UNION ')})`, params: branches.flatMap((b) => b.params) };
+  return { sql: `SELECT COUNT(*) AS n FROM (${parts.join(' UNION ')}) AS matches`, params: branches.flatMap((b) => b.params) };
 }
 
 export function createRepositories(db: SqlDatabase): Repositories {

@@ -9,7 +9,7 @@ import type { Logger as PinoLogger } from 'pino';
 import type { Clock } from '../../main/core/ports.js';
 import { makeTempDir } from './temp.js';
 import type { CreatedMerchant } from '../../main/core/merchants/merchants.js';
-import { composeOnEngine, type Composition } from '../../main/compose.js';
+import { composeOnEngine, type ComposeOptions, type Composition } from '../../main/compose.js';
 import { createTestDatabase } from './postgres.js';
 import { buildServer } from '../../main/http/server.js';
 import { createLogger } from '../../main/infra/logger.js';
@@ -35,10 +35,6 @@ export interface TestGateway {
   dir: string;
   clock: TestClock;
   dataKey: Buffer;
-  /**
-   * Typed as SQLite's for the suites that read the database directly (store.db); on PostgreSQL
-   * (TEST_ENGINE=postgres) store is a PgStore and those suites cannot run there yet.
-   */
   composition: Composition;
   app: FastifyInstance;
   close(): Promise<void>;
@@ -53,6 +49,17 @@ export interface TestGatewayOptions {
   logger?: PinoLogger;
 }
 
+/**
+ * compose() for tests on the engine the run asks for: TEST_ENGINE=postgres gives each gateway a
+ * fresh database in the run's PostgreSQL cluster (tests/helpers/postgres.ts); otherwise SQLite in
+ * the data directory. Typed as SQLite's for the suites that read the database directly
+ * (store.db): those cannot run on PostgreSQL yet and fail there at once.
+ */
+export async function composeForTest(options: ComposeOptions): Promise<Composition> {
+  if (process.env.TEST_ENGINE === 'postgres' && options.settings.databaseUrl === null) options.settings.databaseUrl = await createTestDatabase();
+  return (await composeOnEngine(options)) as Composition;
+}
+
 export function tempDir(prefix = 'tillgate-test-'): string {
   return makeTempDir(prefix);
 }
@@ -65,15 +72,13 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   const settings = resolveSettings(dir, options.flags ?? {}, {});
   // TEST_LOG_LEVEL=error shows what went wrong behind a 500 while debugging a suite.
   const logger = options.logger ?? (process.env.TEST_LOG_LEVEL ? createLogger({ level: process.env.TEST_LOG_LEVEL }) : undefined);
-  // TEST_ENGINE=postgres runs the suite on a fresh database in the run's PostgreSQL cluster.
-  if (process.env.TEST_ENGINE === 'postgres' && settings.databaseUrl === null) settings.databaseUrl = await createTestDatabase();
-  const composition = await composeOnEngine({ settings, clock, dataKey, logger: logger ?? createLogger({ level: 'silent' }) });
+  const composition = await composeForTest({ settings, clock, dataKey, logger: logger ?? createLogger({ level: 'silent' }) });
   const app = await buildServer(composition.gateway, logger ? { logger } : {});
   return {
     dir,
     clock,
     dataKey,
-    composition: composition as Composition,
+    composition,
     app,
     async close() {
       await app.close();
