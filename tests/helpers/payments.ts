@@ -38,11 +38,12 @@ export interface Harness extends TestGateway {
   advance(ms: number): Promise<number>;
 }
 
-export async function startHarness(): Promise<Harness> {
+/** `flags`: more command-line style settings, e.g. `{ database: url }` for PostgreSQL. */
+export async function startHarness(flags: Record<string, string> = {}): Promise<Harness> {
   const dir = tempDir('tillgate-payments-');
   const clock = new TestClock();
   const dataKey = randomBytes(32);
-  const settings = resolveSettings(dir, { 'sim-delay-ms': String(SIM_DELAY_MS), 'sim-slow-answer-ms': '50' }, {});
+  const settings = resolveSettings(dir, { 'sim-delay-ms': String(SIM_DELAY_MS), 'sim-slow-answer-ms': '50', ...flags }, {});
   const composition: Composition = await composeForTest({ settings, clock, dataKey, background: false, logger: createLogger({ level: 'silent' }) });
   const app: FastifyInstance = await buildServer(composition.gateway);
   const gateway = composition.gateway;
