@@ -295,6 +295,7 @@ export function createRepositories(db: SqlDatabase): Repositories {
          created_at = excluded.created_at, expires_at = excluded.expires_at`,
     ),
     idempotencyPurge: db.prepare('DELETE FROM idempotency_keys WHERE expires_at <= ?'),
+    idempotencyDeleteClaim: db.prepare('DELETE FROM idempotency_keys WHERE merchant_id = ? AND key = ? AND status = 0'),
     mandateInsert: db.prepare(
       `INSERT INTO mandates (id, merchant_id, reference, payment_type, recurring, first_name, last_name, account_holder,
          iban_sealed, iban_last_four, bic, email, mandate_date, created_at)
@@ -375,6 +376,7 @@ export function createRepositories(db: SqlDatabase): Repositories {
       },
       save: async (r) =>
         void (await s.idempotencySave.run(r.merchantId, r.key, r.fingerprint, r.reply.status, JSON.stringify(r.reply.body), r.createdAt, r.expiresAt)),
+      deleteClaim: async (merchantId, key) => void (await s.idempotencyDeleteClaim.run(merchantId, key)),
       deleteExpired: async (now) => (await s.idempotencyPurge.run(now)).changes,
     },
     mandates: {

@@ -252,7 +252,10 @@ export interface ChannelRepository {
 
 export interface IdempotencyRepository {
   find(merchantId: string, key: string, now: string): Promise<IdempotencyRecord | undefined>;
+  /** Writes the record, replacing what the key held (a claim, an expired record). */
   save(record: IdempotencyRecord): Promise<void>;
+  /** Removes the key's claim (a record whose reply status is 0), leaving a stored reply alone. */
+  deleteClaim(merchantId: string, key: string): Promise<void>;
   deleteExpired(now: string): Promise<number>;
 }
 

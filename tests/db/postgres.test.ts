@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
+import { ErrorCode } from '../../contract/codes.js';
 import { DatabaseTooNewError } from '../../db/migrate.js';
 import { migrations } from '../../db/migrations/index.js';
 import { BASELINE_VERSION } from '../../db/postgres/baseline.js';
@@ -66,6 +67,54 @@ describe('PostgreSQL', { skip }, () => {
     } finally {
       await pool.end();
     }
+  });
+
+  describe('two instances on one database', () => {
+    let url: string;
+    let a: Harness;
+    let b: Harness;
+    before(async () => {
+      url = await createTestDatabase('instances');
+      a = await startHarness({ database: url });
+      b = await startHarness({ database: url });
+    });
+    after(async () => {
+      await a.close();
+      await b.close();
+    });
+
+    test('one idempotency key raced across both: one payment; the others answer it again or 409 while it runs', async () => {
+      const merchant = await newMerchant(a, 'Two Instances');
+      const body = cardPayment('4111111111111111', 42);
+      const send = (h: Harness) => api(h, merchant).post('/rest/payment', body, { 'idempotency-key': 'race-1' });
+      const answers = await Promise.all([a, b, a, b, a, b, a, b].map(send));
+      const ok = answers.filter((r) => r.statusCode === 200);
+      const busy = answers.filter((r) => r.statusCode === 409);
+      assert.equal(ok.length + busy.length, answers.length, answers.map((r) => `${r.statusCode} ${r.body}`).join('\n'));
+      assert.ok(ok.length >= 1);
+      assert.equal(new Set(ok.map((r) => r.json().transaction_id)).size, 1, 'every 200 is the same payment');
+      for (const r of busy) assert.equal(r.json().error_code, ErrorCode.idempotencyInFlight, r.body);
+      const pool = new pg.Pool({ connectionString: url });
+      try {
+        const rows = await pool.query('SELECT count(*) AS n FROM transactions WHERE order_id = $1', [body.order_id]);
+        assert.equal(rows.rows[0].n, '1', 'one transaction for the order');
+        // The key now holds the reply: after the race, both instances answer it again.
+        for (const h of [a, b]) {
+          const again = await send(h);
+          assert.equal(again.statusCode, 200);
+          assert.equal(again.headers['idempotent-replayed'], 'true');
+        }
+        // A claim left by an instance that died lapses, and the key works again.
+        await pool.query(
+          "INSERT INTO idempotency_keys (merchant_id, key, fingerprint, status, body, created_at, expires_at) VALUES ($1, 'died-1', 'x', 0, 'null', $2, $3)",
+          [merchant.merchant_id, new Date(Date.now() - 10 * 60_000).toISOString(), new Date(Date.now() - 5 * 60_000).toISOString()],
+        );
+        const after = await api(b, merchant).post('/rest/payment', cardPayment('4111111111111111', 43), { 'idempotency-key': 'died-1' });
+        assert.equal(after.statusCode, 200, after.body);
+      } finally {
+        await pool.end();
+      }
+    });
   });
 
   describe('a gateway on PostgreSQL', () => {
