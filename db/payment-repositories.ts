@@ -124,6 +124,7 @@ export function createPaymentRepositories(db: SqlDatabase): {
        VALUES (@id, @kind, @subjectId, @merchantId, @dueAt, @state, @attempts, @lastError, @createdAt)`,
     ),
     tasksDue: db.prepare("SELECT * FROM scheduled_tasks WHERE state = 'pending' AND due_at <= ? ORDER BY due_at LIMIT ?"),
+    taskClaim: db.prepare("UPDATE scheduled_tasks SET due_at = ? WHERE id = ? AND state = 'pending' AND due_at = ?"),
     taskNextDue: db.prepare("SELECT MIN(due_at) AS due FROM scheduled_tasks WHERE state = 'pending'"),
     taskFinish: db.prepare('UPDATE scheduled_tasks SET state = ?, last_error = ?, attempts = attempts + 1 WHERE id = ?'),
     taskRetry: db.prepare('UPDATE scheduled_tasks SET due_at = ?, last_error = ?, attempts = attempts + 1 WHERE id = ?'),
@@ -140,6 +141,7 @@ export function createPaymentRepositories(db: SqlDatabase): {
     tasks: {
       insert: async (t) => void (await s.taskInsert.run(t)),
       due: async (now, limit) => ((await s.tasksDue.all(now, limit)) as Row[]).map(taskFromRow),
+      claim: async (id, dueAt, until) => (await s.taskClaim.run(until, id, dueAt)).changes === 1,
       nextDueAt: async () => (((await s.taskNextDue.get()) as { due: string | null }).due ?? undefined),
       finish: async (id, state, lastError) => void (await s.taskFinish.run(state, lastError, id)),
       retry: async (id, dueAt, lastError) => void (await s.taskRetry.run(dueAt, lastError, id)),

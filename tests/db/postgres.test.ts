@@ -12,7 +12,7 @@ import { BASELINE_VERSION } from '../../db/postgres/baseline.js';
 import { migratePostgres, schemaVersionPostgres } from '../../db/postgres/migrate.js';
 import { createPool } from '../../db/postgres/pg-store.js';
 import { translate } from '../../db/postgres/pg-sql.js';
-import { api, cardPayment, newMerchant, startHarness, type Harness } from '../helpers/payments.js';
+import { api, cardPayment, DAY, newMerchant, startHarness, type Harness } from '../helpers/payments.js';
 import { createTestDatabase, postgresAvailable } from '../helpers/postgres.js';
 
 const skip = postgresAvailable() ? false : 'PostgreSQL 15 binaries are not installed (apt-get install postgresql)';
@@ -113,6 +113,28 @@ describe('PostgreSQL', { skip }, () => {
         assert.equal(after.statusCode, 200, after.body);
       } finally {
         await pool.end();
+      }
+    });
+  });
+
+  describe('scheduled work across instances', () => {
+    test('an authorization due to expire is expired by one instance, however many look for due work at once', async () => {
+      const url = await createTestDatabase('tasks');
+      const runners = [await startHarness({ database: url }), await startHarness({ database: url }), await startHarness({ database: url })];
+      try {
+        const merchant = await newMerchant(runners[0] as Harness, 'Expiring');
+        const c = api(runners[0] as Harness, merchant);
+        const ids: string[] = [];
+        for (let i = 0; i < 5; i++) ids.push((await c.ok<{ transaction_id: string }>('/rest/authorize', cardPayment('4111111111111111', 10 + i))).transaction_id);
+        for (const h of runners) h.clock.advance(40 * DAY);
+        const ran = await Promise.all(runners.map((h) => h.advance(0)));
+        assert.equal(ran.reduce((sum, n) => sum + n, 0), ids.length, `tasks run per instance: ${ran.join(', ')}`);
+        for (const id of ids) {
+          const log = await c.log(id);
+          assert.equal(log.filter((entry) => entry.type !== 'authorization').length, 1, JSON.stringify(log));
+        }
+      } finally {
+        for (const h of runners) await h.close();
       }
     });
   });
