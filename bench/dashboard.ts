@@ -30,6 +30,7 @@ import type Database from 'better-sqlite3';
 import { v7 as uuidv7 } from 'uuid';
 import { DASHBOARD_PERIODS, type DashboardPeriod } from '../contract/constants.js';
 import { createDashboardRepository, DASHBOARD_SQL } from '../db/dashboard-repositories.js';
+import { sqliteSql } from '../db/sql.js';
 import { migrate, schemaVersion } from '../db/migrate.js';
 import { migrations } from '../db/migrations/index.js';
 import { DATABASE_FILE, openDatabase } from '../db/open.js';
@@ -176,7 +177,7 @@ const refundRows = (db.prepare('SELECT count(*) AS n FROM refunds WHERE merchant
 const now = new Date();
 const plans = Object.fromEntries(DASHBOARD_PERIODS.map((period) => [period, planPeriod(period, now, timeZone)])) as Record<DashboardPeriod, ReturnType<typeof planPeriod>>;
 const rangesOf = (period: DashboardPeriod) => plans[period].buckets.map((b) => ({ from: b.start.toISOString(), to: b.end.toISOString() }));
-const repository = createDashboardRepository(db);
+const repository = createDashboardRepository(sqliteSql(db));
 const inProcess: Record<string, unknown> = {};
 for (const period of DASHBOARD_PERIODS) {
   const ranges = rangesOf(period);

@@ -1,5 +1,5 @@
 /** Checkout sessions (migrations 0007, 0017). */
-import type Database from 'better-sqlite3';
+import type { SqlDatabase, SqlStatement } from './sql.js';
 import type { CheckoutFilter, CheckoutRecord, CheckoutRepository } from '../main/core/ports.js';
 import { listWhere } from './list-filter.js';
 
@@ -33,7 +33,7 @@ function where(merchantId: string, filter: Omit<CheckoutFilter, 'limit' | 'offse
   return listWhere(merchantId, { status: filter.status }, filter);
 }
 
-export function createCheckoutRepository(db: Database.Database): CheckoutRepository {
+export function createCheckoutRepository(db: SqlDatabase): CheckoutRepository {
   const s = {
     insert: db.prepare(
       `INSERT INTO checkout_sessions (id, merchant_id, status, order_id, currency, amount_minor, taxes_minor, shipping_minor, total_minor,
@@ -44,25 +44,25 @@ export function createCheckoutRepository(db: Database.Database): CheckoutReposit
     get: db.prepare('SELECT * FROM checkout_sessions WHERE id = ?'),
     byTransaction: db.prepare('SELECT * FROM checkout_sessions WHERE transaction_id = ?'),
   };
-  const transitions = new Map<string, Database.Statement>();
+  const transitions = new Map<string, SqlStatement>();
   return {
-    insert: async (record) => void s.insert.run({ ...record, request: JSON.stringify(record.request), customer: JSON.stringify(record.customer) }),
+    insert: async (record) => void (await s.insert.run({ ...record, request: JSON.stringify(record.request), customer: JSON.stringify(record.customer) })),
     get: async (id) => {
-      const row = s.get.get(id) as Row | undefined;
+      const row = (await s.get.get(id)) as Row | undefined;
       return row && fromRow(row);
     },
     byTransaction: async (transactionId) => {
-      const row = s.byTransaction.get(transactionId) as Row | undefined;
+      const row = (await s.byTransaction.get(transactionId)) as Row | undefined;
       return row && fromRow(row);
     },
     list: async (merchantId, filter) => {
       const { sql, params } = where(merchantId, filter);
-      const rows = db.prepare(`SELECT * FROM checkout_sessions WHERE ${sql} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`).all(...params, filter.limit, filter.offset) as Row[];
+      const rows = (await db.prepare(`SELECT * FROM checkout_sessions WHERE ${sql} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`).all(...params, filter.limit, filter.offset)) as Row[];
       return rows.map(fromRow);
     },
     count: async (merchantId, filter) => {
       const { sql, params } = where(merchantId, filter);
-      return (db.prepare(`SELECT COUNT(*) AS n FROM checkout_sessions WHERE ${sql}`).get(...params) as { n: number }).n;
+      return ((await db.prepare(`SELECT COUNT(*) AS n FROM checkout_sessions WHERE ${sql}`).get(...params)) as { n: number }).n;
     },
     transition: async (id, from, status, now, change = {}) => {
       const sets = ['status = ?', 'updated_at = ?'];
@@ -81,7 +81,7 @@ export function createCheckoutRepository(db: Database.Database): CheckoutReposit
         statement = db.prepare(sql);
         transitions.set(sql, statement);
       }
-      return statement.run(...values, id, ...from).changes === 1;
+      return (await statement.run(...values, id, ...from)).changes === 1;
     },
   };
 }

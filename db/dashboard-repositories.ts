@@ -6,7 +6,7 @@
  * shop's midnight is not a whole UTC hour). Every query searches an index; tests/db/dashboard.test.ts
  * asserts the plans, and that the rollup always equals the sums taken from the tables.
  */
-import type Database from 'better-sqlite3';
+import { dialects, type SqlDatabase, type SqlStatement } from './sql.js';
 import type { DashboardAttention, DashboardFigureRow, DashboardRepository, TimeRange } from '../main/core/ports.js';
 
 type Row = Record<string, unknown>;
@@ -93,6 +93,22 @@ ORDER BY e.created_at DESC LIMIT ?`,
 WHERE merchant_id = ? AND status_code = 4 AND expires_at > ? AND expires_at <= ? ORDER BY expires_at LIMIT ?`,
 } as const;
 
+const RANGES_POSTGRES = 'WITH r(i, s, e) AS (SELECT (value ->> 0)::int, value ->> 1, value ->> 2 FROM jsonb_array_elements(?::jsonb) AS value)';
+
+/** PostgreSQL's texts where they differ: the ranges from jsonb, booleans summed as integers. */
+export const DASHBOARD_SQL_POSTGRES: Partial<Record<keyof typeof DASHBOARD_SQL, string>> = {
+  hours: DASHBOARD_SQL.hours.replace(RANGES, RANGES_POSTGRES),
+  transactionPieces: `${RANGES_POSTGRES}
+SELECT r.i AS range, t.currency, t.payment_type, count(*) AS payments,
+  sum((t.status_code IN (3, 4, 5, 7, 8, 12) OR (t.status_code = 10 AND t.authorized_minor > 0))::int) AS approved,
+  sum((t.status_code = 6)::int) AS declined, sum((t.captured_minor > 0)::int) AS captured, sum(t.captured_minor) AS captured_minor,
+  0 AS refunds, 0 AS refunded_minor
+FROM r CROSS JOIN transactions t ON t.merchant_id = ? AND t.created_at >= r.s AND t.created_at < r.e
+WHERE t.operation IN ('payment', 'authorize') AND t.amount_minor > 0 AND NOT (t.status_code = 6 AND t.reason_code IS NOT DISTINCT FROM '1A')
+GROUP BY r.i, t.currency, t.payment_type`,
+  refundPieces: DASHBOARD_SQL.refundPieces.replace(RANGES, RANGES_POSTGRES),
+};
+
 function figureRow(r: Row): DashboardFigureRow {
   return {
     range: Number(r.range),
@@ -110,19 +126,19 @@ function figureRow(r: Row): DashboardFigureRow {
 
 const isEmpty = (r: DashboardFigureRow) => r.payments === 0 && r.refunds === 0 && r.capturedMinor === 0 && r.refundedMinor === 0;
 
-export function createDashboardRepository(db: Database.Database): DashboardRepository {
-  const s = Object.fromEntries(Object.entries(DASHBOARD_SQL).map(([name, sql]) => [name, db.prepare(sql)])) as Record<keyof typeof DASHBOARD_SQL, Database.Statement>;
-  const count = (name: keyof typeof DASHBOARD_SQL, ...params: unknown[]) => (s[name].get(...params) as { n: number }).n;
+export function createDashboardRepository(db: SqlDatabase): DashboardRepository {
+  const s = Object.fromEntries(Object.entries(DASHBOARD_SQL).map(([name, sql]) => [name, db.prepare(dialects({ sqlite: sql, postgres: DASHBOARD_SQL_POSTGRES[name as keyof typeof DASHBOARD_SQL] ?? sql }))])) as Record<keyof typeof DASHBOARD_SQL, SqlStatement>;
+  const count = async (name: keyof typeof DASHBOARD_SQL, ...params: unknown[]) => ((await s[name].get(...params)) as { n: number }).n;
 
   return {
     async figures(merchantId, ranges) {
       const { hours, pieces } = splitRanges(ranges);
       const rows: DashboardFigureRow[] = [];
-      if (hours.length) rows.push(...(s.hours.all(JSON.stringify(hours), merchantId) as Row[]).map(figureRow));
+      if (hours.length) rows.push(...((await s.hours.all(JSON.stringify(hours), merchantId)) as Row[]).map(figureRow));
       if (pieces.length) {
         const json = JSON.stringify(pieces);
-        rows.push(...(s.transactionPieces.all(json, merchantId) as Row[]).map(figureRow));
-        rows.push(...(s.refundPieces.all(json, merchantId) as Row[]).map(figureRow));
+        rows.push(...((await s.transactionPieces.all(json, merchantId)) as Row[]).map(figureRow));
+        rows.push(...((await s.refundPieces.all(json, merchantId)) as Row[]).map(figureRow));
       }
       // One row per range, currency and payment type.
       const merged = new Map<string, DashboardFigureRow>();
@@ -147,11 +163,11 @@ export function createDashboardRepository(db: Database.Database): DashboardRepos
 
     async attention(merchantId, now, until, examples): Promise<DashboardAttention> {
       return {
-        postbacksRetrying: count('postbacksRetrying', merchantId),
-        postbacksFailed: count('postbacksFailed', merchantId),
+        postbacksRetrying: await count('postbacksRetrying', merchantId),
+        postbacksFailed: await count('postbacksFailed', merchantId),
         invoicesExpiring: {
-          count: count('invoicesExpiringCount', merchantId, now, until),
-          items: (s.invoicesExpiring.all(merchantId, now, until, examples) as Row[]).map((r) => ({
+          count: await count('invoicesExpiringCount', merchantId, now, until),
+          items: ((await s.invoicesExpiring.all(merchantId, now, until, examples)) as Row[]).map((r) => ({
             debtClaimNumber: r.debt_claim_number as string,
             expiresAt: r.expires_at as string,
             amountMinor: r.amount_minor as number,
@@ -159,17 +175,17 @@ export function createDashboardRepository(db: Database.Database): DashboardRepos
           })),
         },
         invoiceEmailsFailed: {
-          count: count('emailsFailedCount', merchantId),
-          items: (s.emailsFailed.all(merchantId, examples) as Row[]).map((r) => ({
+          count: await count('emailsFailedCount', merchantId),
+          items: ((await s.emailsFailed.all(merchantId, examples)) as Row[]).map((r) => ({
             debtClaimNumber: r.debt_claim_number as string,
             emailType: r.email_type as string,
             createdAt: r.created_at as string,
           })),
         },
-        tokensSuspended: count('tokensSuspended', merchantId),
+        tokensSuspended: await count('tokensSuspended', merchantId),
         authorizationsExpiring: {
-          count: count('authorizationsExpiringCount', merchantId, now, until),
-          items: (s.authorizationsExpiring.all(merchantId, now, until, examples) as Row[]).map((r) => ({
+          count: await count('authorizationsExpiringCount', merchantId, now, until),
+          items: ((await s.authorizationsExpiring.all(merchantId, now, until, examples)) as Row[]).map((r) => ({
             transactionId: r.id as string,
             orderId: (r.order_id as string | null) ?? null,
             expiresAt: r.expires_at as string,

@@ -4,7 +4,7 @@
  * the event) and declines of a sale's authorization, without the `request_pin` soft decline, which
  * is a step inside a sale. Sums are SQLite integer sums of minor units.
  */
-import type Database from 'better-sqlite3';
+import { dialects, type SqlDatabase } from './sql.js';
 import type { DayFigures, DayLedgerGroup, DayReportRepository, ZReportRecord } from '../main/core/ports.js';
 
 type Row = Record<string, unknown>;
@@ -30,21 +30,22 @@ function zFromRow(r: Row): ZReportRecord {
   };
 }
 
-export function createDayReportRepository(db: Database.Database): DayReportRepository {
+/** The day's figures grouped; the two fields read from the transaction's details, per engine. */
+const groups = (entryMode: string, staffId: string) =>
+  `SELECT CASE e.type WHEN 'capture' THEN 'approved' WHEN 'refund' THEN 'refunded' ELSE 'declined' END AS kind,
+     t.currency AS currency, t.card_brand AS card_brand, ${entryMode} AS entry_mode, ${staffId} AS staff_id,
+     COUNT(*) AS count, SUM(e.amount_minor) AS amount_minor
+   FROM till_ledger l
+   JOIN transaction_events e ON e.id = l.event_id
+   JOIN transactions t ON t.id = e.transaction_id
+   WHERE l.merchant_id = ? AND l.terminal_id = ? AND l.seq > ? AND l.seq <= ? AND ${COUNTED}
+   GROUP BY 1, 2, 3, 4, 5
+   ORDER BY 1, 2, 3, 4, 5`;
+
+export function createDayReportRepository(db: SqlDatabase): DayReportRepository {
   const s = {
     watermark: db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM till_ledger WHERE merchant_id = ? AND terminal_id = ?'),
-    groups: db.prepare(
-      `SELECT CASE e.type WHEN 'capture' THEN 'approved' WHEN 'refund' THEN 'refunded' ELSE 'declined' END AS kind,
-         t.currency AS currency, t.card_brand AS card_brand,
-         json_extract(t.details, '$.pos.entry_mode') AS entry_mode, json_extract(t.details, '$.staff_id') AS staff_id,
-         COUNT(*) AS count, SUM(e.amount_minor) AS amount_minor
-       FROM till_ledger l
-       JOIN transaction_events e ON e.id = l.event_id
-       JOIN transactions t ON t.id = e.transaction_id
-       WHERE l.merchant_id = ? AND l.terminal_id = ? AND l.seq > ? AND l.seq <= ? AND ${COUNTED}
-       GROUP BY 1, 2, 3, 4, 5
-       ORDER BY 1, 2, 3, 4, 5`,
-    ),
+    groups: db.prepare(dialects({ sqlite: groups("json_extract(t.details, '$.pos.entry_mode')", "json_extract(t.details, '$.staff_id')"), postgres: groups("t.details::jsonb #>> '{pos,entry_mode}'", "t.details::jsonb ->> 'staff_id'") })),
     span: db.prepare(
       `SELECT MIN(e.created_at) AS first, MAX(e.created_at) AS last
        FROM till_ledger l JOIN transaction_events e ON e.id = l.event_id
@@ -62,9 +63,9 @@ export function createDayReportRepository(db: Database.Database): DayReportRepos
   };
   const one = (row: unknown) => (row ? zFromRow(row as Row) : undefined);
   return {
-    watermark: async (merchantId, terminalId) => (s.watermark.get(merchantId, terminalId) as { seq: number }).seq,
+    watermark: async (merchantId, terminalId) => ((await s.watermark.get(merchantId, terminalId)) as { seq: number }).seq,
     groups: async (merchantId, terminalId, range) =>
-      (s.groups.all(merchantId, terminalId, range.fromSeq, range.toSeq) as Row[]).map(
+      ((await s.groups.all(merchantId, terminalId, range.fromSeq, range.toSeq)) as Row[]).map(
         (r): DayLedgerGroup => ({
           kind: r.kind as DayLedgerGroup['kind'],
           currency: r.currency as string,
@@ -76,14 +77,14 @@ export function createDayReportRepository(db: Database.Database): DayReportRepos
         }),
       ),
     span: async (merchantId, terminalId, range) => {
-      const row = s.span.get(merchantId, terminalId, range.fromSeq, range.toSeq) as { first: string | null; last: string | null };
+      const row = (await s.span.get(merchantId, terminalId, range.fromSeq, range.toSeq)) as { first: string | null; last: string | null };
       return { first: row.first, last: row.last };
     },
-    latestZ: async (merchantId, terminalId) => one(s.latest.get(merchantId, terminalId)),
-    getZ: async (merchantId, terminalId, sequence) => one(s.get.get(merchantId, terminalId, sequence)),
-    findZByKey: async (merchantId, terminalId, closeKey) => one(s.byKey.get(merchantId, terminalId, closeKey)),
-    listZ: async (merchantId, terminalId, limit, offset) => (s.list.all(merchantId, terminalId, limit, offset) as Row[]).map(zFromRow),
-    countZ: async (merchantId, terminalId) => (s.count.get(merchantId, terminalId) as { n: number }).n,
-    insertZ: async (record) => void s.insert.run({ ...record, figures: JSON.stringify(record.figures) }),
+    latestZ: async (merchantId, terminalId) => one((await s.latest.get(merchantId, terminalId))),
+    getZ: async (merchantId, terminalId, sequence) => one((await s.get.get(merchantId, terminalId, sequence))),
+    findZByKey: async (merchantId, terminalId, closeKey) => one((await s.byKey.get(merchantId, terminalId, closeKey))),
+    listZ: async (merchantId, terminalId, limit, offset) => ((await s.list.all(merchantId, terminalId, limit, offset)) as Row[]).map(zFromRow),
+    countZ: async (merchantId, terminalId) => ((await s.count.get(merchantId, terminalId)) as { n: number }).n,
+    insertZ: async (record) => void (await s.insert.run({ ...record, figures: JSON.stringify(record.figures) })),
   };
 }

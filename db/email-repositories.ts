@@ -1,5 +1,5 @@
 /** The durable invoice mail queue (migration 0010). */
-import type Database from 'better-sqlite3';
+import type { SqlDatabase } from './sql.js';
 import type { EmailRecord, EmailRepository } from '../main/core/ports.js';
 
 type Row = Record<string, unknown>;
@@ -27,7 +27,7 @@ function emailFromRow(r: Row): EmailRecord {
   };
 }
 
-export function createEmailRepository(db: Database.Database): EmailRepository {
+export function createEmailRepository(db: SqlDatabase): EmailRepository {
   const s = {
     insert: db.prepare(
       `INSERT INTO emails (id, merchant_id, invoice_id, email_type, locale, recipient, sender, subject, body_text, status, attempts,
@@ -41,21 +41,21 @@ export function createEmailRepository(db: Database.Database): EmailRepository {
          last_error = @lastError, test_outbox = @testOutbox WHERE id = @id`,
     ),
     get: db.prepare('SELECT * FROM emails WHERE id = ?'),
-    latest: db.prepare('SELECT * FROM emails WHERE invoice_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1'),
-    list: db.prepare('SELECT * FROM emails WHERE invoice_id = ? ORDER BY created_at DESC, rowid DESC'),
+    latest: db.prepare('SELECT * FROM emails WHERE invoice_id = ? ORDER BY created_at DESC, id DESC LIMIT 1'),
+    list: db.prepare('SELECT * FROM emails WHERE invoice_id = ? ORDER BY created_at DESC, id DESC'),
   };
   return {
-    insert: async (record) => void s.insert.run({ ...record, testOutbox: record.testOutbox ? 1 : 0 }),
+    insert: async (record) => void (await s.insert.run({ ...record, testOutbox: record.testOutbox ? 1 : 0 })),
     get: async (id) => {
-      const row = s.get.get(id) as Row | undefined;
+      const row = (await s.get.get(id)) as Row | undefined;
       return row ? emailFromRow(row) : undefined;
     },
-    due: async (now, limit) => (s.due.all(now, limit) as Row[]).map(emailFromRow),
-    settle: async (id, change) => void s.settle.run({ ...change, id, testOutbox: change.testOutbox ? 1 : 0 }),
+    due: async (now, limit) => ((await s.due.all(now, limit)) as Row[]).map(emailFromRow),
+    settle: async (id, change) => void (await s.settle.run({ ...change, id, testOutbox: change.testOutbox ? 1 : 0 })),
     latestForInvoice: async (invoiceId) => {
-      const row = s.latest.get(invoiceId) as Row | undefined;
+      const row = (await s.latest.get(invoiceId)) as Row | undefined;
       return row ? emailFromRow(row) : undefined;
     },
-    listForInvoice: async (invoiceId) => (s.list.all(invoiceId) as Row[]).map(emailFromRow),
+    listForInvoice: async (invoiceId) => ((await s.list.all(invoiceId)) as Row[]).map(emailFromRow),
   };
 }

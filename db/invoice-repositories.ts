@@ -1,5 +1,5 @@
 /** Invoices, their per-channel number counters and payment plans (migration 0009). */
-import type Database from 'better-sqlite3';
+import type { SqlDatabase, SqlStatement } from './sql.js';
 import type { InvoiceFilter, InvoiceRecord, InvoiceRepository, PaymentPlanRecord, StoredInvoice } from '../main/core/ports.js';
 
 type Row = Record<string, unknown>;
@@ -139,10 +139,10 @@ function listWhere(merchantId: string, filter: Omit<InvoiceFilter, 'limit' | 'of
   return { sql: clauses.join(' AND '), params };
 }
 
-export function createInvoiceRepository(db: Database.Database): InvoiceRepository {
+export function createInvoiceRepository(db: SqlDatabase): InvoiceRepository {
   const s = {
     insert: db.prepare(
-      `INSERT INTO invoices (${columns.map(([, c]) => c).join(', ')}) VALUES (${columns.map(([, c]) => `@${c}`).join(', ')})`,
+      `INSERT INTO invoices (${columns.map(([, c]) => c).join(', ')}) VALUES (${columns.map(([, c]) => `@${c}`).join(', ')}) RETURNING id`,
     ),
     update: db.prepare(`UPDATE invoices SET ${columns.map(([, c]) => `${c} = @${c}`).join(', ')} WHERE id = @id`),
     delete: db.prepare('DELETE FROM invoices WHERE id = ?'),
@@ -159,7 +159,7 @@ export function createInvoiceRepository(db: Database.Database): InvoiceRepositor
     numberUsed: db.prepare('SELECT 1 FROM invoices WHERE channel_id = ? AND debt_claim_number = ? LIMIT 1'),
     nextNumber: db.prepare(
       `INSERT INTO invoice_number_counters (channel_id, last_number) VALUES (?, 1)
-       ON CONFLICT (channel_id) DO UPDATE SET last_number = last_number + 1 RETURNING last_number`,
+       ON CONFLICT (channel_id) DO UPDATE SET last_number = invoice_number_counters.last_number + 1 RETURNING last_number`,
     ),
     insertPlan: db.prepare(
       `INSERT INTO payment_plans (id, invoice_id, status, installments, interval_unit, created_at, updated_at)
@@ -168,8 +168,8 @@ export function createInvoiceRepository(db: Database.Database): InvoiceRepositor
     plans: db.prepare('SELECT * FROM payment_plans WHERE invoice_id = ? ORDER BY created_at, id'),
     setPlanStatus: db.prepare('UPDATE payment_plans SET status = ?, updated_at = ? WHERE id = ?'),
   };
-  const prepared = new Map<string, Database.Statement>();
-  const statement = (sql: string): Database.Statement => {
+  const prepared = new Map<string, SqlStatement>();
+  const statement = (sql: string): SqlStatement => {
     let found = prepared.get(sql);
     if (!found) {
       found = db.prepare(sql);
@@ -177,52 +177,52 @@ export function createInvoiceRepository(db: Database.Database): InvoiceRepositor
     }
     return found;
   };
-  const get = (id: number): StoredInvoice | undefined => {
-    const row = s.get.get(id) as Row | undefined;
+  const get = async (id: number): Promise<StoredInvoice | undefined> => {
+    const row = (await s.get.get(id)) as Row | undefined;
     return row && fromRow(row);
   };
-  const mustGet = (id: number): StoredInvoice => {
-    const stored = get(id);
+  const mustGet = async (id: number): Promise<StoredInvoice> => {
+    const stored = await get(id);
     if (!stored) throw new Error(`invoice ${id} vanished inside its unit of work`);
     return stored;
   };
   return {
-    insert: async (record) => mustGet(Number(s.insert.run(toParams(record)).lastInsertRowid)),
+    insert: async (record) => mustGet(Number(((await s.insert.get(toParams(record))) as { id: number }).id)),
     update: async (record) => {
-      s.update.run({ ...toParams(record), id: record.id });
+      await s.update.run({ ...toParams(record), id: record.id });
       return mustGet(record.id);
     },
     delete: async (id) => {
-      s.deletePlans.run(id);
-      s.delete.run(id);
+      await s.deletePlans.run(id);
+      await s.delete.run(id);
     },
     get: async (id) => get(id),
     resolve: async (merchantId, number) => {
-      const row = s.resolve.get(merchantId, number) as Row | undefined;
+      const row = (await s.resolve.get(merchantId, number)) as Row | undefined;
       return row && fromRow(row);
     },
     activeHolder: async (channelId, number, exceptId = -1) => {
-      const row = s.activeHolder.get(channelId, number, exceptId) as Row | undefined;
+      const row = (await s.activeHolder.get(channelId, number, exceptId)) as Row | undefined;
       return row && fromRow(row);
     },
-    deactivateNumber: async (channelId, number, now, exceptId = -1) => s.deactivate.run(now, channelId, number, exceptId).changes,
-    numberUsed: async (channelId, number) => s.numberUsed.get(channelId, number) !== undefined,
-    nextNumber: async (channelId) => (s.nextNumber.get(channelId) as { last_number: number }).last_number,
+    deactivateNumber: async (channelId, number, now, exceptId = -1) => (await s.deactivate.run(now, channelId, number, exceptId)).changes,
+    numberUsed: async (channelId, number) => (await s.numberUsed.get(channelId, number)) !== undefined,
+    nextNumber: async (channelId) => ((await s.nextNumber.get(channelId)) as { last_number: number }).last_number,
     list: async (merchantId, filter) => {
       const where = listWhere(merchantId, filter);
-      const rows = statement(`${SELECT} WHERE ${where.sql} ORDER BY i.created_at DESC, i.id DESC LIMIT ? OFFSET ?`)
-        .all(...where.params, filter.limit, filter.offset) as Row[];
+      const rows = (await statement(`${SELECT} WHERE ${where.sql} ORDER BY i.created_at DESC, i.id DESC LIMIT ? OFFSET ?`)
+        .all(...where.params, filter.limit, filter.offset)) as Row[];
       return rows.map(fromRow);
     },
     count: async (merchantId, filter) => {
       const where = listWhere(merchantId, filter);
-      return (statement(`SELECT COUNT(*) AS n FROM invoices i WHERE ${where.sql}`).get(...where.params) as { n: number }).n;
+      return ((await statement(`SELECT COUNT(*) AS n FROM invoices i WHERE ${where.sql}`).get(...where.params)) as { n: number }).n;
     },
-    insertPlan: async (plan) => void s.insertPlan.run(plan),
-    plans: async (invoiceId) => (s.plans.all(invoiceId) as Row[]).map(planFromRow),
-    setPlanStatus: async (id, status, now) => void s.setPlanStatus.run(status, now, id),
+    insertPlan: async (plan) => void (await s.insertPlan.run(plan)),
+    plans: async (invoiceId) => ((await s.plans.all(invoiceId)) as Row[]).map(planFromRow),
+    setPlanStatus: async (id, status, now) => void (await s.setPlanStatus.run(status, now, id)),
     byUuid: async (uuid) => {
-      const row = s.byUuid.get(uuid) as Row | undefined;
+      const row = (await s.byUuid.get(uuid)) as Row | undefined;
       return row && fromRow(row);
     },
   };

@@ -1,5 +1,5 @@
 /** Partners, shops, terminals and payment-method settings (decisions.md D15, migration 0015). */
-import type Database from 'better-sqlite3';
+import type { SqlDatabase } from './sql.js';
 import type {
   MethodCapability,
   PartnerRecord,
@@ -63,7 +63,7 @@ function settingToRow(s: PaymentMethodSettingRecord): Row {
   };
 }
 
-export function createMerchantManagementRepositories(db: Database.Database): {
+export function createMerchantManagementRepositories(db: SqlDatabase): {
   partners: PartnerRepository;
   shops: ShopRepository;
   paymentMethodSettings: PaymentMethodSettingRepository;
@@ -100,47 +100,47 @@ export function createMerchantManagementRepositories(db: Database.Database): {
     settingDeleteMerchant: db.prepare('DELETE FROM payment_method_settings WHERE merchant_id = ? AND shop_id IS NULL AND payment_type = ?'),
     settingDeleteShop: db.prepare('DELETE FROM payment_method_settings WHERE merchant_id = ? AND shop_id = ? AND payment_type = ?'),
   };
-  const getSetting = (merchantId: string, shopId: string | null, type: string) =>
-    (shopId === null ? s.settingMerchant.get(merchantId, type) : s.settingShop.get(merchantId, shopId, type)) as Row | undefined;
+  const getSetting = async (merchantId: string, shopId: string | null, type: string) =>
+    (shopId === null ? (await s.settingMerchant.get(merchantId, type)) : (await s.settingShop.get(merchantId, shopId, type))) as Row | undefined;
   return {
     partners: {
-      insert: async (p) => void s.partnerInsert.run(p),
+      insert: async (p) => void (await s.partnerInsert.run(p)),
       get: async (id) => {
-        const row = s.partnerGet.get(id) as Row | undefined;
+        const row = (await s.partnerGet.get(id)) as Row | undefined;
         return row && partnerFromRow(row);
       },
-      list: async () => (s.partnerList.all() as Row[]).map(partnerFromRow),
+      list: async () => ((await s.partnerList.all()) as Row[]).map(partnerFromRow),
     },
     shops: {
-      insert: async (shop) => void s.shopInsert.run(shop),
+      insert: async (shop) => void (await s.shopInsert.run(shop)),
       get: async (id) => {
-        const row = s.shopGet.get(id) as Row | undefined;
+        const row = (await s.shopGet.get(id)) as Row | undefined;
         return row && shopFromRow(row);
       },
-      listByMerchant: async (merchantId) => (s.shopsByMerchant.all(merchantId) as Row[]).map(shopFromRow),
+      listByMerchant: async (merchantId) => ((await s.shopsByMerchant.all(merchantId)) as Row[]).map(shopFromRow),
       terminal: async (merchantId, terminalId) => {
-        const row = s.terminalGet.get(merchantId, terminalId) as Row | undefined;
+        const row = (await s.terminalGet.get(merchantId, terminalId)) as Row | undefined;
         return row && terminalFromRow(row);
       },
-      assignTerminal: async (record) => void s.terminalAssign.run(record),
-      unassignTerminal: async (merchantId, terminalId) => s.terminalDelete.run(merchantId, terminalId).changes > 0,
-      terminals: async (merchantId) => (s.terminalsByMerchant.all(merchantId) as Row[]).map(terminalFromRow),
+      assignTerminal: async (record) => void (await s.terminalAssign.run(record)),
+      unassignTerminal: async (merchantId, terminalId) => (await s.terminalDelete.run(merchantId, terminalId)).changes > 0,
+      terminals: async (merchantId) => ((await s.terminalsByMerchant.all(merchantId)) as Row[]).map(terminalFromRow),
     },
     paymentMethodSettings: {
       get: async (merchantId, shopId, type) => {
-        const row = getSetting(merchantId, shopId, type);
+        const row = await getSetting(merchantId, shopId, type);
         return row && settingFromRow(row);
       },
       listLevel: async (merchantId, shopId) =>
-        ((shopId === null ? s.levelMerchant.all(merchantId) : s.levelShop.all(merchantId, shopId)) as Row[]).map(settingFromRow),
+        ((shopId === null ? (await s.levelMerchant.all(merchantId)) : (await s.levelShop.all(merchantId, shopId))) as Row[]).map(settingFromRow),
       save: async (record) => {
-        const existing = getSetting(record.merchantId, record.shopId, record.paymentType);
+        const existing = await getSetting(record.merchantId, record.shopId, record.paymentType);
         const row = settingToRow(record);
-        if (existing) s.settingUpdate.run({ ...row, id: existing.id });
-        else s.settingInsert.run(row);
+        if (existing) (await s.settingUpdate.run({ ...row, id: existing.id }));
+        else (await s.settingInsert.run(row));
       },
       delete: async (merchantId, shopId, type) =>
-        (shopId === null ? s.settingDeleteMerchant.run(merchantId, type) : s.settingDeleteShop.run(merchantId, shopId, type)).changes > 0,
+        (shopId === null ? (await s.settingDeleteMerchant.run(merchantId, type)) : (await s.settingDeleteShop.run(merchantId, shopId, type))).changes > 0,
     },
   };
 }

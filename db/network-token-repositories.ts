@@ -1,5 +1,5 @@
 /** Network tokens, their status history (migration 0017) and their cryptograms (migration 0011). */
-import type Database from 'better-sqlite3';
+import type { SqlDatabase } from './sql.js';
 import type { CryptogramRecord, NetworkTokenEventRecord, NetworkTokenFilter, NetworkTokenRecord, NetworkTokenRepository } from '../main/core/ports.js';
 import { listWhere } from './list-filter.js';
 
@@ -44,7 +44,7 @@ function where(merchantId: string, filter: Omit<NetworkTokenFilter, 'limit' | 'o
   return listWhere(merchantId, { status: filter.status, network: filter.network }, filter);
 }
 
-export function createNetworkTokenRepository(db: Database.Database): NetworkTokenRepository {
+export function createNetworkTokenRepository(db: SqlDatabase): NetworkTokenRepository {
   const s = {
     insert: db.prepare(
       `INSERT INTO network_tokens (id, merchant_id, status, type, network, provider, card_fingerprint, card_sealed, token_fingerprint, token_sealed,
@@ -65,31 +65,31 @@ export function createNetworkTokenRepository(db: Database.Database): NetworkToke
   };
   return {
     insert: async (record) => {
-      s.insert.run({ ...record, billing: JSON.stringify(record.billing) });
-      s.insertEvent.run(record.id, 'created', record.status, record.createdAt);
+      await s.insert.run({ ...record, billing: JSON.stringify(record.billing) });
+      await s.insertEvent.run(record.id, 'created', record.status, record.createdAt);
     },
     get: async (id) => {
-      const row = s.get.get(id) as Row | undefined;
+      const row = (await s.get.get(id)) as Row | undefined;
       return row && fromRow(row);
     },
     byCard: async (merchantId, cardFingerprint, statuses) => {
       const sql = `SELECT * FROM network_tokens WHERE merchant_id = ? AND card_fingerprint = ? AND status IN (${statuses.map(() => '?').join(', ')})
         ORDER BY created_at DESC, id DESC LIMIT 1`;
-      const row = db.prepare(sql).get(merchantId, cardFingerprint, ...statuses) as Row | undefined;
+      const row = (await db.prepare(sql).get(merchantId, cardFingerprint, ...statuses)) as Row | undefined;
       return row && fromRow(row);
     },
     byTokenNumber: async (merchantId, tokenFingerprint) => {
-      const row = s.byTokenNumber.get(merchantId, tokenFingerprint) as Row | undefined;
+      const row = (await s.byTokenNumber.get(merchantId, tokenFingerprint)) as Row | undefined;
       return row && fromRow(row);
     },
     list: async (merchantId, filter) => {
       const { sql, params } = where(merchantId, filter);
-      const rows = db.prepare(`SELECT * FROM network_tokens WHERE ${sql} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`).all(...params, filter.limit, filter.offset) as Row[];
+      const rows = (await db.prepare(`SELECT * FROM network_tokens WHERE ${sql} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`).all(...params, filter.limit, filter.offset)) as Row[];
       return rows.map(fromRow);
     },
     count: async (merchantId, filter) => {
       const { sql, params } = where(merchantId, filter);
-      return (db.prepare(`SELECT COUNT(*) AS n FROM network_tokens WHERE ${sql}`).get(...params) as { n: number }).n;
+      return ((await db.prepare(`SELECT COUNT(*) AS n FROM network_tokens WHERE ${sql}`).get(...params)) as { n: number }).n;
     },
     transition: async (id, from, status, now, change = {}) => {
       const sets = ['status = ?', 'updated_at = ?'];
@@ -107,17 +107,17 @@ export function createNetworkTokenRepository(db: Database.Database): NetworkToke
         values.push(change.lastTokenRefresh);
       }
       const sql = `UPDATE network_tokens SET ${sets.join(', ')} WHERE id = ? AND status IN (${from.map(() => '?').join(', ')})`;
-      if (db.prepare(sql).run(...values, id, ...from).changes !== 1) return false;
-      s.insertEvent.run(id, change.lastTokenRefresh !== undefined ? 'refreshed' : 'status', status, now);
+      if ((await db.prepare(sql).run(...values, id, ...from)).changes !== 1) return false;
+      await s.insertEvent.run(id, change.lastTokenRefresh !== undefined ? 'refreshed' : 'status', status, now);
       return true;
     },
     events: async (id) =>
-      (s.events.all(id) as Row[]).map((r): NetworkTokenEventRecord => ({ event: r.event as NetworkTokenEventRecord['event'], status: r.status as NetworkTokenEventRecord['status'], createdAt: r.created_at as string })),
-    insertCryptogram: async (record) => void s.insertCryptogram.run(record),
+      ((await s.events.all(id)) as Row[]).map((r): NetworkTokenEventRecord => ({ event: r.event as NetworkTokenEventRecord['event'], status: r.status as NetworkTokenEventRecord['status'], createdAt: r.created_at as string })),
+    insertCryptogram: async (record) => void (await s.insertCryptogram.run(record)),
     findCryptogram: async (tokenId, hash) => {
-      const row = s.findCryptogram.get(tokenId, hash) as Row | undefined;
+      const row = (await s.findCryptogram.get(tokenId, hash)) as Row | undefined;
       return row && cryptogramFromRow(row);
     },
-    useCryptogram: async (id, now) => s.useCryptogram.run(now, id).changes === 1,
+    useCryptogram: async (id, now) => (await s.useCryptogram.run(now, id)).changes === 1,
   };
 }

@@ -2,7 +2,7 @@
  * Repositories of the payments engine: guarded money movements (conditional updates that report
  * whether they applied, never read-then-write), refunds, scheduled tasks, PIN security.
  */
-import type Database from 'better-sqlite3';
+import type { SqlDatabase, SqlStatement } from './sql.js';
 import type {
   PinSecurityRepository,
   RefundRecord,
@@ -40,7 +40,7 @@ export interface TransactionMovements {
   addReversal(id: string, amountMinor: number, now: string): Promise<boolean>;
 }
 
-export function createTransactionMovements(db: Database.Database): TransactionMovements {
+export function createTransactionMovements(db: SqlDatabase): TransactionMovements {
   const capture = db.prepare(
     `UPDATE transactions SET captured_minor = captured_minor + @amount, status_code = @status, updated_at = @now
      WHERE id = @id AND status_code IN (3, 4) AND captured_minor + @amount <= authorized_minor`,
@@ -57,7 +57,7 @@ export function createTransactionMovements(db: Database.Database): TransactionMo
        status_code = CASE WHEN status_code <> 4 THEN status_code WHEN authorized_minor - @amount = 0 THEN 5 ELSE 4 END, updated_at = @now
      WHERE id = @id AND status_code IN (3, 4, 8) AND operation = 'authorize' AND @amount > 0 AND captured_minor + @amount <= authorized_minor`,
   );
-  const transitions = new Map<string, Database.Statement>();
+  const transitions = new Map<string, SqlStatement>();
 
   return {
     async transition(id, from, change, now) {
@@ -71,11 +71,11 @@ export function createTransactionMovements(db: Database.Database): TransactionMo
         transitions.set(sql, statement);
       }
       const values = fields.map(([field]) => (field === 'details' ? JSON.stringify(change.details) : change[field]));
-      return statement.run(...values, now, id, ...from).changes === 1;
+      return (await statement.run(...values, now, id, ...from)).changes === 1;
     },
-    addCapture: async (id, amountMinor, statusCode, now) => capture.run({ id, amount: amountMinor, status: statusCode, now }).changes === 1,
-    addRefund: async (id, amountMinor, now) => refund.run({ id, amount: amountMinor, now }).changes === 1,
-    addReversal: async (id, amountMinor, now) => reversal.run({ id, amount: amountMinor, now }).changes === 1,
+    addCapture: async (id, amountMinor, statusCode, now) => (await capture.run({ id, amount: amountMinor, status: statusCode, now })).changes === 1,
+    addRefund: async (id, amountMinor, now) => (await refund.run({ id, amount: amountMinor, now })).changes === 1,
+    addReversal: async (id, amountMinor, now) => (await reversal.run({ id, amount: amountMinor, now })).changes === 1,
   };
 }
 
@@ -108,7 +108,7 @@ function taskFromRow(r: Row): ScheduledTask {
   };
 }
 
-export function createPaymentRepositories(db: Database.Database): {
+export function createPaymentRepositories(db: SqlDatabase): {
   refunds: RefundRepository;
   tasks: TaskRepository;
   pinSecurity: PinSecurityRepository;
@@ -124,6 +124,7 @@ export function createPaymentRepositories(db: Database.Database): {
        VALUES (@id, @kind, @subjectId, @merchantId, @dueAt, @state, @attempts, @lastError, @createdAt)`,
     ),
     tasksDue: db.prepare("SELECT * FROM scheduled_tasks WHERE state = 'pending' AND due_at <= ? ORDER BY due_at LIMIT ?"),
+    taskClaim: db.prepare("UPDATE scheduled_tasks SET due_at = ? WHERE id = ? AND state = 'pending' AND due_at = ?"),
     taskNextDue: db.prepare("SELECT MIN(due_at) AS due FROM scheduled_tasks WHERE state = 'pending'"),
     taskFinish: db.prepare('UPDATE scheduled_tasks SET state = ?, last_error = ?, attempts = attempts + 1 WHERE id = ?'),
     taskRetry: db.prepare('UPDATE scheduled_tasks SET due_at = ?, last_error = ?, attempts = attempts + 1 WHERE id = ?'),
@@ -134,21 +135,22 @@ export function createPaymentRepositories(db: Database.Database): {
   };
   return {
     refunds: {
-      insert: async (r) => void s.refundInsert.run(r),
-      listByTransaction: async (transactionId) => (s.refundsByTransaction.all(transactionId) as Row[]).map(refundFromRow),
+      insert: async (r) => void (await s.refundInsert.run(r)),
+      listByTransaction: async (transactionId) => ((await s.refundsByTransaction.all(transactionId)) as Row[]).map(refundFromRow),
     },
     tasks: {
-      insert: async (t) => void s.taskInsert.run(t),
-      due: async (now, limit) => (s.tasksDue.all(now, limit) as Row[]).map(taskFromRow),
-      nextDueAt: async () => ((s.taskNextDue.get() as { due: string | null }).due ?? undefined),
-      finish: async (id, state, lastError) => void s.taskFinish.run(state, lastError, id),
-      retry: async (id, dueAt, lastError) => void s.taskRetry.run(dueAt, lastError, id),
-      cancelPending: async (subjectId, kind) => void s.taskCancel.run(subjectId, kind),
+      insert: async (t) => void (await s.taskInsert.run(t)),
+      due: async (now, limit) => ((await s.tasksDue.all(now, limit)) as Row[]).map(taskFromRow),
+      claim: async (id, dueAt, until) => (await s.taskClaim.run(until, id, dueAt)).changes === 1,
+      nextDueAt: async () => (((await s.taskNextDue.get()) as { due: string | null }).due ?? undefined),
+      finish: async (id, state, lastError) => void (await s.taskFinish.run(state, lastError, id)),
+      retry: async (id, dueAt, lastError) => void (await s.taskRetry.run(dueAt, lastError, id)),
+      cancelPending: async (subjectId, kind) => void (await s.taskCancel.run(subjectId, kind)),
     },
     pinSecurity: {
-      recordFailure: async (merchantId, fingerprint, at) => void s.pinFailure.run(merchantId, fingerprint, at),
-      failuresSince: async (merchantId, fingerprint, since) => (s.pinFailures.get(merchantId, fingerprint, since) as { n: number }).n,
-      findKey: async (merchantId, zoneId, keyId) => (s.pinKey.get(merchantId, zoneId, keyId) as { key_sealed: string } | undefined)?.key_sealed,
+      recordFailure: async (merchantId, fingerprint, at) => void (await s.pinFailure.run(merchantId, fingerprint, at)),
+      failuresSince: async (merchantId, fingerprint, since) => ((await s.pinFailures.get(merchantId, fingerprint, since)) as { n: number }).n,
+      findKey: async (merchantId, zoneId, keyId) => ((await s.pinKey.get(merchantId, zoneId, keyId)) as { key_sealed: string } | undefined)?.key_sealed,
     },
   };
 }

@@ -1,5 +1,5 @@
 /** Outbox delivery bookkeeping: due records, per-subject lists, attempts. */
-import type Database from 'better-sqlite3';
+import type { SqlDatabase, SqlStatement } from './sql.js';
 import type { OutboxFilter, OutboxRecord, PostbackAttemptRecord } from '../main/core/ports.js';
 
 type Row = Record<string, unknown>;
@@ -37,7 +37,7 @@ function attemptFromRow(r: Row): PostbackAttemptRecord {
   };
 }
 
-export function createOutboxDelivery(db: Database.Database) {
+export function createOutboxDelivery(db: SqlDatabase) {
   const s = {
     get: db.prepare('SELECT * FROM postback_outbox WHERE merchant_id = ? AND id = ?'),
     due: db.prepare("SELECT * FROM postback_outbox WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?"),
@@ -53,16 +53,16 @@ export function createOutboxDelivery(db: Database.Database) {
     ),
     attempts: db.prepare('SELECT * FROM postback_attempts WHERE outbox_id = ? ORDER BY id'),
   };
-  const lists = new Map<string, Database.Statement>();
+  const lists = new Map<string, SqlStatement>();
   return {
     get: async (merchantId: string, id: string) => {
-      const row = s.get.get(merchantId, id) as Row | undefined;
+      const row = (await s.get.get(merchantId, id)) as Row | undefined;
       return row && outboxFromRow(row);
     },
-    due: async (now: string, limit: number) => (s.due.all(now, limit) as Row[]).map(outboxFromRow),
-    nextDueAt: async () => (s.nextDue.get() as { due: string | null }).due ?? undefined,
+    due: async (now: string, limit: number) => ((await s.due.all(now, limit)) as Row[]).map(outboxFromRow),
+    nextDueAt: async () => ((await s.nextDue.get()) as { due: string | null }).due ?? undefined,
     listBySubject: async (merchantId: string, subjectType: string, subjectId: string) =>
-      (s.bySubject.all(merchantId, subjectType, subjectId) as Row[]).map(outboxFromRow),
+      ((await s.bySubject.all(merchantId, subjectType, subjectId)) as Row[]).map(outboxFromRow),
     list: async (merchantId: string, filter: OutboxFilter) => {
       const where = ['merchant_id = ?'];
       const params: unknown[] = [merchantId];
@@ -80,12 +80,12 @@ export function createOutboxDelivery(db: Database.Database) {
         statement = db.prepare(sql);
         lists.set(sql, statement);
       }
-      return (statement.all(...params, filter.limit) as Row[]).map(outboxFromRow);
+      return ((await statement.all(...params, filter.limit)) as Row[]).map(outboxFromRow);
     },
     settle: async (id: string, state: OutboxRecord['state'], nextAttemptAt: string, lastError: string | null, deliveredAt: string | null) =>
-      void s.settle.run(state, nextAttemptAt, lastError, deliveredAt, id),
-    requeue: async (id: string, now: string) => s.requeue.run(now, now, id).changes === 1,
-    appendAttempt: async (attempt: PostbackAttemptRecord) => void s.attemptInsert.run(attempt),
-    listAttempts: async (outboxId: string) => (s.attempts.all(outboxId) as Row[]).map(attemptFromRow),
+      void (await s.settle.run(state, nextAttemptAt, lastError, deliveredAt, id)),
+    requeue: async (id: string, now: string) => (await s.requeue.run(now, now, id)).changes === 1,
+    appendAttempt: async (attempt: PostbackAttemptRecord) => void (await s.attemptInsert.run(attempt)),
+    listAttempts: async (outboxId: string) => ((await s.attempts.all(outboxId)) as Row[]).map(attemptFromRow),
   };
 }

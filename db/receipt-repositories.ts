@@ -1,5 +1,5 @@
 /** Receipt links, receipt e-mails, receipt printers and their auto-print jobs (migration 0013). */
-import type Database from 'better-sqlite3';
+import type { SqlDatabase } from './sql.js';
 import type {
   ReceiptEmailRecord,
   ReceiptLinkRecord,
@@ -86,7 +86,7 @@ function jobFromRow(r: Row): ReceiptPrintJobRecord {
   };
 }
 
-export function createReceiptRepository(db: Database.Database): ReceiptRepository {
+export function createReceiptRepository(db: SqlDatabase): ReceiptRepository {
   const s = {
     refund: db.prepare('SELECT * FROM refunds WHERE id = ? AND merchant_id = ?'),
     insertLink: db.prepare('INSERT INTO receipt_links (token, merchant_id, receipt_id, transaction_id, created_at) VALUES (@token, @merchantId, @receiptId, @transactionId, @createdAt)'),
@@ -104,7 +104,7 @@ export function createReceiptRepository(db: Database.Database): ReceiptRepositor
       `UPDATE receipt_emails SET status = @status, attempts = @attempts, next_attempt_at = @nextAttemptAt, sent_at = @sentAt,
          last_error = @lastError, test_outbox = @testOutbox WHERE id = @id`,
     ),
-    listEmails: db.prepare('SELECT * FROM receipt_emails WHERE merchant_id = ? AND receipt_id = ? ORDER BY created_at DESC, rowid DESC'),
+    listEmails: db.prepare('SELECT * FROM receipt_emails WHERE merchant_id = ? AND receipt_id = ? ORDER BY created_at DESC, id DESC'),
     printer: db.prepare('SELECT * FROM receipt_printers WHERE merchant_id = ?'),
     savePrinter: db.prepare(
       `INSERT INTO receipt_printers (merchant_id, connection, host, port, device, characters_per_line, auto_print, updated_at)
@@ -129,22 +129,22 @@ export function createReceiptRepository(db: Database.Database): ReceiptRepositor
   };
   const one = <T>(row: unknown, map: (r: Row) => T): T | undefined => (row ? map(row as Row) : undefined);
   return {
-    refund: async (merchantId, refundId) => one(s.refund.get(refundId, merchantId), refundFromRow),
-    insertLink: async (record) => void s.insertLink.run(record),
-    linkFor: async (merchantId, receiptId) => one(s.linkFor.get(merchantId, receiptId), linkFromRow),
-    linkByToken: async (token) => one(s.linkByToken.get(token), linkFromRow),
-    insertEmail: async (record) => void s.insertEmail.run({ ...record, testOutbox: record.testOutbox ? 1 : 0 }),
-    getEmail: async (id) => one(s.getEmail.get(id), emailFromRow),
-    dueEmails: async (now, limit) => (s.dueEmails.all(now, limit) as Row[]).map(emailFromRow),
-    settleEmail: async (id, change) => void s.settleEmail.run({ ...change, id, testOutbox: change.testOutbox ? 1 : 0 }),
-    listEmails: async (merchantId, receiptId) => (s.listEmails.all(merchantId, receiptId) as Row[]).map(emailFromRow),
-    printer: async (merchantId) => one(s.printer.get(merchantId), printerFromRow),
-    savePrinter: async (record) => void s.savePrinter.run({ ...record, autoPrint: record.autoPrint ? 1 : 0 }),
-    removePrinter: async (merchantId) => void s.removePrinter.run(merchantId),
-    insertPrintJob: async (record) => s.insertJob.run(record).changes === 1,
-    getPrintJob: async (id) => one(s.getJob.get(id), jobFromRow),
-    printJobFor: async (receiptId) => one(s.jobFor.get(receiptId), jobFromRow),
-    duePrintJobs: async (now, limit) => (s.dueJobs.all(now, limit) as Row[]).map(jobFromRow),
-    settlePrintJob: async (id, change) => void s.settleJob.run({ ...change, id }),
+    refund: async (merchantId, refundId) => one((await s.refund.get(refundId, merchantId)), refundFromRow),
+    insertLink: async (record) => void (await s.insertLink.run(record)),
+    linkFor: async (merchantId, receiptId) => one((await s.linkFor.get(merchantId, receiptId)), linkFromRow),
+    linkByToken: async (token) => one((await s.linkByToken.get(token)), linkFromRow),
+    insertEmail: async (record) => void (await s.insertEmail.run({ ...record, testOutbox: record.testOutbox ? 1 : 0 })),
+    getEmail: async (id) => one((await s.getEmail.get(id)), emailFromRow),
+    dueEmails: async (now, limit) => ((await s.dueEmails.all(now, limit)) as Row[]).map(emailFromRow),
+    settleEmail: async (id, change) => void (await s.settleEmail.run({ ...change, id, testOutbox: change.testOutbox ? 1 : 0 })),
+    listEmails: async (merchantId, receiptId) => ((await s.listEmails.all(merchantId, receiptId)) as Row[]).map(emailFromRow),
+    printer: async (merchantId) => one((await s.printer.get(merchantId)), printerFromRow),
+    savePrinter: async (record) => void (await s.savePrinter.run({ ...record, autoPrint: record.autoPrint ? 1 : 0 })),
+    removePrinter: async (merchantId) => void (await s.removePrinter.run(merchantId)),
+    insertPrintJob: async (record) => (await s.insertJob.run(record)).changes === 1,
+    getPrintJob: async (id) => one((await s.getJob.get(id)), jobFromRow),
+    printJobFor: async (receiptId) => one((await s.jobFor.get(receiptId)), jobFromRow),
+    duePrintJobs: async (now, limit) => ((await s.dueJobs.all(now, limit)) as Row[]).map(jobFromRow),
+    settlePrintJob: async (id, change) => void (await s.settleJob.run({ ...change, id })),
   };
 }

@@ -2,7 +2,7 @@
  * better-sqlite3 implementations of the core's repository ports. Statements are prepared once;
  * methods are async to satisfy the ports but resolve synchronously (see sqlite-store.ts).
  */
-import type Database from 'better-sqlite3';
+import type { SqlDatabase, SqlStatement } from './sql.js';
 import { createPaymentRepositories, createTransactionMovements } from './payment-repositories.js';
 import { createOutboxDelivery } from './postback-repositories.js';
 import { createStaffRepository } from './staff-repositories.js';
@@ -248,7 +248,7 @@ export function transactionListSql(merchantId: string, filter: TransactionFilter
     return { sql: `SELECT * FROM ${only.source} WHERE ${only.where.join(' AND ')} ${ORDER} LIMIT ? OFFSET ?`, params: [...only.params, filter.limit, filter.offset] };
   }
   // Each branch reads at most what the page needs from its own index; the union is sorted after.
-  const parts = branches.map((b) => `SELECT * FROM (SELECT * FROM ${b.source} WHERE ${b.where.join(' AND ')} ${ORDER} LIMIT ?)`);
+  const parts = branches.map((b, i) => `SELECT * FROM (SELECT * FROM ${b.source} WHERE ${b.where.join(' AND ')} ${ORDER} LIMIT ?) AS branch${i}`);
   return {
     sql: `${parts.join(' UNION ')} ${ORDER} LIMIT ? OFFSET ?`,
     params: [...branches.flatMap((b) => [...b.params, filter.limit + filter.offset]), filter.limit, filter.offset],
@@ -261,10 +261,10 @@ export function transactionCountSql(merchantId: string, filter: TransactionFilte
   const [only] = branches;
   if (branches.length === 1 && only) return { sql: `SELECT COUNT(*) AS n FROM ${only.source} WHERE ${only.where.join(' AND ')}`, params: only.params };
   const parts = branches.map((b) => `SELECT id FROM ${b.source} WHERE ${b.where.join(' AND ')}`);
-  return { sql: `SELECT COUNT(*) AS n FROM (${parts.join(' UNION ')})`, params: branches.flatMap((b) => b.params) };
+  return { sql: `SELECT COUNT(*) AS n FROM (${parts.join(' UNION ')}) AS matches`, params: branches.flatMap((b) => b.params) };
 }
 
-export function createRepositories(db: Database.Database): Repositories {
+export function createRepositories(db: SqlDatabase): Repositories {
   const s = {
     merchantInsert: db.prepare(
       `INSERT INTO merchants (id, name, currency, webhook_key_sealed, previous_webhook_key_sealed, previous_webhook_key_until, created_at, partner_id)
@@ -289,10 +289,13 @@ export function createRepositories(db: Database.Database): Repositories {
     channelsByMerchant: db.prepare('SELECT * FROM channels WHERE merchant_id = ? ORDER BY created_at, id'),
     idempotencyFind: db.prepare('SELECT * FROM idempotency_keys WHERE merchant_id = ? AND key = ? AND expires_at > ?'),
     idempotencySave: db.prepare(
-      `INSERT OR REPLACE INTO idempotency_keys (merchant_id, key, fingerprint, status, body, created_at, expires_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO idempotency_keys (merchant_id, key, fingerprint, status, body, created_at, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (merchant_id, key) DO UPDATE SET fingerprint = excluded.fingerprint, status = excluded.status, body = excluded.body,
+         created_at = excluded.created_at, expires_at = excluded.expires_at`,
     ),
     idempotencyPurge: db.prepare('DELETE FROM idempotency_keys WHERE expires_at <= ?'),
+    idempotencyDeleteClaim: db.prepare('DELETE FROM idempotency_keys WHERE merchant_id = ? AND key = ? AND status = 0'),
     mandateInsert: db.prepare(
       `INSERT INTO mandates (id, merchant_id, reference, payment_type, recurring, first_name, last_name, account_holder,
          iban_sealed, iban_last_four, bic, email, mandate_date, created_at)
@@ -322,8 +325,8 @@ export function createRepositories(db: Database.Database): Repositories {
       'SELECT COALESCE(MAX(sequence), 0) + 1 AS next FROM postback_outbox WHERE subject_type = ? AND subject_id = ?',
     ),
   };
-  const listStatements = new Map<string, Database.Statement>();
-  const listStatement = (sql: string): Database.Statement => {
+  const listStatements = new Map<string, SqlStatement>();
+  const listStatement = (sql: string): SqlStatement => {
     let statement = listStatements.get(sql);
     if (!statement) {
       statement = db.prepare(sql);
@@ -334,33 +337,33 @@ export function createRepositories(db: Database.Database): Repositories {
 
   return {
     merchants: {
-      insert: async (m) => void s.merchantInsert.run({ ...m, partnerId: m.partnerId ?? null }),
-      rotateWebhookKey: async (id, sealed, previousSealed, previousUntil) => void s.merchantRotate.run(sealed, previousSealed, previousUntil, id),
+      insert: async (m) => void (await s.merchantInsert.run({ ...m, partnerId: m.partnerId ?? null })),
+      rotateWebhookKey: async (id, sealed, previousSealed, previousUntil) => void (await s.merchantRotate.run(sealed, previousSealed, previousUntil, id)),
       get: async (id) => {
-        const row = s.merchantGet.get(id) as Row | undefined;
+        const row = (await s.merchantGet.get(id)) as Row | undefined;
         return row && merchantFromRow(row);
       },
-      list: async () => (s.merchantList.all() as Row[]).map(merchantFromRow),
-      setPartner: async (id, partnerId) => void s.merchantSetPartner.run(partnerId, id),
+      list: async () => ((await s.merchantList.all()) as Row[]).map(merchantFromRow),
+      setPartner: async (id, partnerId) => void (await s.merchantSetPartner.run(partnerId, id)),
     },
     credentials: {
-      insert: async (c) => void s.credentialInsert.run({ ...c, partnerId: c.partnerId ?? null }),
+      insert: async (c) => void (await s.credentialInsert.run({ ...c, partnerId: c.partnerId ?? null })),
       findActiveByApiKey: async (apiKey) => {
-        const row = s.credentialByKey.get(apiKey) as Row | undefined;
+        const row = (await s.credentialByKey.get(apiKey)) as Row | undefined;
         return row && credentialFromRow(row);
       },
     },
     channels: {
-      insert: async (c) => void s.channelInsert.run(c),
+      insert: async (c) => void (await s.channelInsert.run(c)),
       findByUrlName: async (urlName) => {
-        const row = s.channelByUrlName.get(urlName) as Row | undefined;
+        const row = (await s.channelByUrlName.get(urlName)) as Row | undefined;
         return row && channelFromRow(row);
       },
-      listByMerchant: async (merchantId) => (s.channelsByMerchant.all(merchantId) as Row[]).map(channelFromRow),
+      listByMerchant: async (merchantId) => ((await s.channelsByMerchant.all(merchantId)) as Row[]).map(channelFromRow),
     },
     idempotency: {
       find: async (merchantId, key, now): Promise<IdempotencyRecord | undefined> => {
-        const row = s.idempotencyFind.get(merchantId, key, now) as Row | undefined;
+        const row = (await s.idempotencyFind.get(merchantId, key, now)) as Row | undefined;
         if (!row) return undefined;
         return {
           merchantId: str(row.merchant_id),
@@ -372,47 +375,48 @@ export function createRepositories(db: Database.Database): Repositories {
         };
       },
       save: async (r) =>
-        void s.idempotencySave.run(r.merchantId, r.key, r.fingerprint, r.reply.status, JSON.stringify(r.reply.body), r.createdAt, r.expiresAt),
-      deleteExpired: async (now) => s.idempotencyPurge.run(now).changes,
+        void (await s.idempotencySave.run(r.merchantId, r.key, r.fingerprint, r.reply.status, JSON.stringify(r.reply.body), r.createdAt, r.expiresAt)),
+      deleteClaim: async (merchantId, key) => void (await s.idempotencyDeleteClaim.run(merchantId, key)),
+      deleteExpired: async (now) => (await s.idempotencyPurge.run(now)).changes,
     },
     mandates: {
-      insert: async (m: MandateRecord) => void s.mandateInsert.run({ ...m, recurring: m.recurring ? 1 : 0 }),
+      insert: async (m: MandateRecord) => void (await s.mandateInsert.run({ ...m, recurring: m.recurring ? 1 : 0 })),
       findByReference: async (merchantId, reference) => {
-        const row = s.mandateByReference.get(merchantId, reference) as Row | undefined;
+        const row = (await s.mandateByReference.get(merchantId, reference)) as Row | undefined;
         return row && mandateFromRow(row);
       },
     },
     transactions: {
-      insert: async (t) => void s.transactionInsert.run(transactionToRow(t)),
+      insert: async (t) => void (await s.transactionInsert.run(transactionToRow(t))),
       get: async (merchantId, id) => {
-        const row = s.transactionGet.get(merchantId, id) as Row | undefined;
+        const row = (await s.transactionGet.get(merchantId, id)) as Row | undefined;
         return row && transactionFromRow(row);
       },
       list: async (merchantId, filter) => {
         const { sql, params } = transactionListSql(merchantId, filter);
-        return (listStatement(sql).all(...params) as Row[]).map(transactionFromRow);
+        return ((await listStatement(sql).all(...params)) as Row[]).map(transactionFromRow);
       },
       count: async (merchantId, filter) => {
         const { sql, params } = transactionCountSql(merchantId, filter);
-        return (listStatement(sql).get(...params) as { n: number }).n;
+        return ((await listStatement(sql).get(...params)) as { n: number }).n;
       },
       getById: async (id) => {
-        const row = s.transactionGetById.get(id) as Row | undefined;
+        const row = (await s.transactionGetById.get(id)) as Row | undefined;
         return row && transactionFromRow(row);
       },
       latestForOrder: async (merchantId, orderId) => {
-        const row = s.transactionLatestForOrder.get(merchantId, orderId) as Row | undefined;
+        const row = (await s.transactionLatestForOrder.get(merchantId, orderId)) as Row | undefined;
         return row && transactionFromRow(row);
       },
       ...createTransactionMovements(db),
     },
     events: {
-      append: async (e) => void s.eventInsert.run(e),
-      listByTransaction: async (transactionId) => (s.eventsByTransaction.all(transactionId) as Row[]).map(eventFromRow),
+      append: async (e) => void (await s.eventInsert.run(e)),
+      listByTransaction: async (transactionId) => ((await s.eventsByTransaction.all(transactionId)) as Row[]).map(eventFromRow),
     },
     outbox: {
-      append: async (o: OutboxRecord) => void s.outboxInsert.run({ ...o, payload: JSON.stringify(o.payload) }),
-      nextSequence: async (subjectType, subjectId) => (s.outboxNextSequence.get(subjectType, subjectId) as { next: number }).next,
+      append: async (o: OutboxRecord) => void (await s.outboxInsert.run({ ...o, payload: JSON.stringify(o.payload) })),
+      nextSequence: async (subjectType, subjectId) => ((await s.outboxNextSequence.get(subjectType, subjectId)) as { next: number }).next,
       ...createOutboxDelivery(db),
     },
     ...createPaymentRepositories(db),

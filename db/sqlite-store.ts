@@ -11,6 +11,7 @@
 import type Database from 'better-sqlite3';
 import { StorageUnavailableError, type Repositories, type Store } from '../main/core/ports.js';
 import { createRepositories } from './repositories.js';
+import { sqliteSql } from './sql.js';
 
 interface Pending {
   work: (tx: Repositories) => Promise<unknown>;
@@ -44,7 +45,7 @@ export class SqliteStore implements Store {
   private readonly tx: Record<'begin' | 'savepoint' | 'release' | 'rollbackTo' | 'commit' | 'rollback', Database.Statement>;
 
   constructor(readonly db: Database.Database) {
-    this.repositories = createRepositories(db);
+    this.repositories = createRepositories(sqliteSql(db));
     this.tx = {
       begin: db.prepare('BEGIN IMMEDIATE'),
       savepoint: db.prepare('SAVEPOINT unit'),

@@ -1,5 +1,5 @@
 /** Staff accounts, sessions and the audit log. */
-import type Database from 'better-sqlite3';
+import type { SqlDatabase } from './sql.js';
 import type { AuditRecord, StaffRecord, StaffRepository, StaffSessionRecord } from '../main/core/ports.js';
 
 type Row = Record<string, unknown>;
@@ -45,7 +45,7 @@ function auditFromRow(r: Row): AuditRecord {
   };
 }
 
-export function createStaffRepository(db: Database.Database): StaffRepository {
+export function createStaffRepository(db: SqlDatabase): StaffRepository {
   const s = {
     insert: db.prepare(
       `INSERT INTO staff (id, merchant_id, login, display_name, role, password_hash, pin_hash, created_at, disabled_at)
@@ -69,31 +69,31 @@ export function createStaffRepository(db: Database.Database): StaffRepository {
     listAudit: db.prepare('SELECT * FROM audit_log WHERE merchant_id = ? ORDER BY created_at DESC, id DESC LIMIT ?'),
   };
   return {
-    insert: async (staff) => void s.insert.run(staff),
+    insert: async (staff) => void (await s.insert.run(staff)),
     findByLogin: async (login) => {
-      const row = s.byLogin.get(login) as Row | undefined;
+      const row = (await s.byLogin.get(login)) as Row | undefined;
       return row && staffFromRow(row);
     },
     get: async (id) => {
-      const row = s.get.get(id) as Row | undefined;
+      const row = (await s.get.get(id)) as Row | undefined;
       return row && staffFromRow(row);
     },
-    listByMerchant: async (merchantId) => (s.byMerchant.all(merchantId) as Row[]).map(staffFromRow),
-    setPinHash: async (id, pinHash) => void s.setPin.run(pinHash, id),
-    insertSession: async (session) => void s.insertSession.run(session),
+    listByMerchant: async (merchantId) => ((await s.byMerchant.all(merchantId)) as Row[]).map(staffFromRow),
+    setPinHash: async (id, pinHash) => void (await s.setPin.run(pinHash, id)),
+    insertSession: async (session) => void (await s.insertSession.run(session)),
     getSession: async (id) => {
-      const row = s.getSession.get(id) as Row | undefined;
+      const row = (await s.getSession.get(id)) as Row | undefined;
       return row && sessionFromRow(row);
     },
-    touchSession: async (id, at) => void s.touch.run(at, id),
-    revokeSession: async (id, at) => void s.revoke.run(at, id),
+    touchSession: async (id, at) => void (await s.touch.run(at, id)),
+    revokeSession: async (id, at) => void (await s.revoke.run(at, id)),
     audit: async (record) =>
-      void s.audit.run({
+      void (await s.audit.run({
         ...record,
         partnerId: record.partnerId ?? null,
         oldValue: record.oldValue === undefined || record.oldValue === null ? null : JSON.stringify(record.oldValue),
         newValue: record.newValue === undefined || record.newValue === null ? null : JSON.stringify(record.newValue),
-      }),
-    listAudit: async (merchantId, limit) => (s.listAudit.all(merchantId, limit) as Row[]).map(auditFromRow),
+      })),
+    listAudit: async (merchantId, limit) => ((await s.listAudit.all(merchantId, limit)) as Row[]).map(auditFromRow),
   };
 }

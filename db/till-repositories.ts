@@ -1,5 +1,5 @@
 /** The till's open card attempts (migration 0012). */
-import type Database from 'better-sqlite3';
+import type { SqlDatabase } from './sql.js';
 import type { TillAttemptRecord, TillAttemptRepository } from '../main/core/ports.js';
 
 type Row = Record<string, unknown>;
@@ -22,7 +22,7 @@ function attemptFromRow(r: Row): TillAttemptRecord {
   };
 }
 
-export function createTillAttemptRepository(db: Database.Database): TillAttemptRepository {
+export function createTillAttemptRepository(db: SqlDatabase): TillAttemptRepository {
   const s = {
     open: db.prepare('SELECT * FROM till_attempts WHERE merchant_id = ? AND terminal_id = ? AND resolved_at IS NULL'),
     insert: db.prepare(
@@ -34,11 +34,11 @@ export function createTillAttemptRepository(db: Database.Database): TillAttemptR
   };
   return {
     open: async (merchantId, terminalId) => {
-      const row = s.open.get(merchantId, terminalId) as Row | undefined;
+      const row = (await s.open.get(merchantId, terminalId)) as Row | undefined;
       return row && attemptFromRow(row);
     },
-    insert: async (attempt) => void s.insert.run(attempt),
-    rekey: async (id, key, staffId, now) => s.rekey.run(key, staffId, now, id).changes === 1,
-    resolve: async (id, outcome, transactionId, now) => s.resolve.run(now, outcome, transactionId, now, id).changes === 1,
+    insert: async (attempt) => void (await s.insert.run(attempt)),
+    rekey: async (id, key, staffId, now) => (await s.rekey.run(key, staffId, now, id)).changes === 1,
+    resolve: async (id, outcome, transactionId, now) => (await s.resolve.run(now, outcome, transactionId, now, id)).changes === 1,
   };
 }

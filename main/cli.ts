@@ -6,11 +6,13 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { migrate } from '../db/migrate.js';
+import { migrate, type MigrationReport } from '../db/migrate.js';
+import { migratePostgres } from '../db/postgres/migrate.js';
+import { createPool } from '../db/postgres/pg-store.js';
 import { checkBackup, restoreBackup } from '../db/backups.js';
 import { acquireInstanceLock } from '../db/instance-lock.js';
 import { DATABASE_FILE, openDatabase } from '../db/open.js';
-import { compose, type Composition } from './compose.js';
+import { composeOnEngine, type Composition, type GatewayStore } from './compose.js';
 import { createLogger } from './infra/logger.js';
 import { tlsFor, type TlsMaterial } from './infra/tls.js';
 import { createVault, loadDataKey } from './infra/vault.js';
@@ -101,14 +103,15 @@ export interface RunningServer {
   url: string;
   /** Set when the gateway serves HTTPS (listening beyond loopback). */
   tls: TlsMaterial | undefined;
-  composition: Composition;
+  composition: Composition<GatewayStore>;
   stop(): Promise<void>;
 }
 
 /** Starts the gateway on the configured address; resolves once it answers requests. */
 export async function startServer(settings: Settings): Promise<RunningServer> {
-  // One gateway per data directory: a second one stops here with a clear message.
-  const lock = acquireInstanceLock(settings.dataDir);
+  // One gateway per SQLite data directory: a second one stops here with a clear message. On
+  // PostgreSQL several instances share one database by design (docs/scaling.md).
+  const lock = settings.databaseUrl === null ? acquireInstanceLock(settings.dataDir) : { release: () => undefined };
   const logger = createLogger({ level: settings.logLevel });
   // Beyond loopback the gateway speaks HTTPS only (a configured or a self-signed certificate).
   let tls: TlsMaterial | undefined;
@@ -118,10 +121,10 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
     lock.release();
     throw error;
   }
-  let composition: Composition;
+  let composition: Composition<GatewayStore>;
   let app: Awaited<ReturnType<typeof buildServer>>;
   try {
-    composition = compose({ settings, logger });
+    composition = await composeOnEngine({ settings, logger });
     // Per-request lines at debug: `--log-level debug` shows them (docs/operations.md).
     app = await buildServer(composition.gateway, { logger, requestLogLevel: 'debug', till: { confirmAbove: settings.tillConfirmAbove }, ...(tls ? { https: tls } : {}) });
     await app.listen({ host: settings.host, port: settings.port });
@@ -179,8 +182,8 @@ function flagErrors(errors: ReadonlyArray<{ field: string; message: string }>): 
 }
 
 /** Runs a command against the data directory's gateway without background jobs. */
-async function withGateway<T>(values: Values, body: (composition: Composition) => Promise<T>): Promise<T> {
-  const composition = compose({ settings: settingsOf(values), logger: createLogger({ level: 'warn' }), background: false });
+async function withGateway<T>(values: Values, body: (composition: Composition<GatewayStore>) => Promise<T>): Promise<T> {
+  const composition = await composeOnEngine({ settings: settingsOf(values), logger: createLogger({ level: 'warn' }), background: false });
   try {
     return await body(composition);
   } finally {
@@ -301,7 +304,7 @@ async function terminalUnassign(values: Values): Promise<void> {
 }
 
 async function merchantList(values: Values): Promise<void> {
-  const composition = compose({ settings: settingsOf(values), logger: createLogger({ level: 'warn' }), background: false });
+  const composition = await composeOnEngine({ settings: settingsOf(values), logger: createLogger({ level: 'warn' }), background: false });
   try {
     const merchants = await composition.gateway.merchants.list();
     if (values.json) out(JSON.stringify(merchants));
@@ -314,7 +317,7 @@ async function merchantList(values: Values): Promise<void> {
 async function staffCreate(values: Values): Promise<void> {
   if (typeof values.merchant !== 'string') throw new UsageError('staff create needs --merchant ID');
   if (typeof values.role !== 'string') throw new UsageError('staff create needs --role cashier|back_office|admin');
-  const composition = compose({ settings: settingsOf(values), logger: createLogger({ level: 'warn' }), background: false });
+  const composition = await composeOnEngine({ settings: settingsOf(values), logger: createLogger({ level: 'warn' }), background: false });
   try {
     const created = await composition.gateway.staff.create({
       merchantId: values.merchant,
@@ -335,15 +338,26 @@ async function staffCreate(values: Values): Promise<void> {
   }
 }
 
-function migrateCommand(values: Values): void {
-  const db = openDatabase(join(dataDirOf(values), DATABASE_FILE));
-  try {
-    const report = migrate(db);
-    if (values.json) out(JSON.stringify(report));
-    else out(report.applied.length ? `migrated from version ${report.from} to ${report.to}: ${report.applied.join(', ')}` : `schema is up to date (version ${report.to})`);
-  } finally {
-    db.close();
+async function migrateCommand(values: Values): Promise<void> {
+  const settings = settingsOf(values);
+  let report: MigrationReport;
+  if (settings.databaseUrl !== null) {
+    const pool = createPool(settings.databaseUrl);
+    try {
+      report = await migratePostgres(pool);
+    } finally {
+      await pool.end();
+    }
+  } else {
+    const db = openDatabase(join(dataDirOf(values), DATABASE_FILE));
+    try {
+      report = migrate(db);
+    } finally {
+      db.close();
+    }
   }
+  if (values.json) out(JSON.stringify(report));
+  else out(report.applied.length ? `migrated from version ${report.from} to ${report.to}: ${report.applied.join(', ')}` : `schema is up to date (version ${report.to})`);
 }
 
 async function backup(values: Values): Promise<void> {
@@ -446,7 +460,7 @@ export async function runCli(argv: string[]): Promise<number> {
         await staffCreate(values);
         return 0;
       case 'migrate':
-        migrateCommand(values);
+        await migrateCommand(values);
         return 0;
       case 'backup':
         await backup(values);

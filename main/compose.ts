@@ -9,6 +9,8 @@ import { listBackups, pruneBackups, writeBackup } from '../db/backups.js';
 import { migrate, type MigrationReport } from '../db/migrate.js';
 import { DATABASE_FILE, openDatabase } from '../db/open.js';
 import { SqliteStore } from '../db/sqlite-store.js';
+import { migratePostgres } from '../db/postgres/migrate.js';
+import { createPool, PgStore } from '../db/postgres/pg-store.js';
 import { createGateway, type Gateway } from './core/gateway.js';
 import { qrCodes } from './infra/qrcodes.js';
 import type { Clock, Ids, Vault } from './core/ports.js';
@@ -93,10 +95,13 @@ export interface ComposeOptions {
   receiptPrints?: Partial<PrintQueueSettings>;
 }
 
-export interface Composition {
+/** The stores a host can run on: SQLite in the data directory, or PostgreSQL (settings.databaseUrl). */
+export type GatewayStore = SqliteStore | PgStore;
+
+export interface Composition<S extends GatewayStore = SqliteStore> {
   settings: Settings;
   gateway: Gateway;
-  store: SqliteStore;
+  store: S;
   logger: PinoLogger;
   vault: Vault;
   migration: MigrationReport;
@@ -109,10 +114,9 @@ export interface Composition {
 
 const PURGE_INTERVAL_MS = 10 * 60 * 1000;
 
+/** The gateway on SQLite in the data directory (settings.databaseUrl is not consulted). */
 export function compose(options: ComposeOptions): Composition {
-  const { settings } = options;
-  const logger = options.logger ?? createLogger({ level: settings.logLevel });
-  const db = openDatabase(join(settings.dataDir, DATABASE_FILE), { nativeBinding: options.nativeBinding });
+  const db = openDatabase(join(options.settings.dataDir, DATABASE_FILE), { nativeBinding: options.nativeBinding });
   let migration: MigrationReport;
   try {
     migration = migrate(db);
@@ -120,7 +124,27 @@ export function compose(options: ComposeOptions): Composition {
     db.close();
     throw error;
   }
-  const store = new SqliteStore(db);
+  return assemble(options, new SqliteStore(db), migration);
+}
+
+/** The gateway on the configured engine: PostgreSQL when settings.databaseUrl is set, else SQLite. */
+export async function composeOnEngine(options: ComposeOptions): Promise<Composition<GatewayStore>> {
+  const url = options.settings.databaseUrl;
+  if (url === null) return compose(options);
+  const pool = createPool(url);
+  let migration: MigrationReport;
+  try {
+    migration = await migratePostgres(pool);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  return assemble(options, new PgStore(pool), migration);
+}
+
+function assemble<S extends GatewayStore>(options: ComposeOptions, store: S, migration: MigrationReport): Composition<S> {
+  const { settings } = options;
+  const logger = options.logger ?? createLogger({ level: settings.logLevel });
   const vault = createVault(options.dataKey ?? loadDataKey(settings.dataDir).key);
   const clock = options.clock ?? systemClock;
   let listening = listeningUrl(settings.host, settings.port);
@@ -171,7 +195,8 @@ export function compose(options: ComposeOptions): Composition {
   store.onCommit(() => gateway.postbackDelivery.wake());
   store.onCommit(() => gateway.mailQueue.wake());
   store.onCommit(() => gateway.receiptPrints.wake());
-  const backups = options.background ?? true ? scheduleBackups(store.db, settings, logger, clock) : undefined;
+  // PostgreSQL is backed up by its own tools (docs/scaling.md); SQLite by the gateway.
+  const backups = (options.background ?? true) && store instanceof SqliteStore ? scheduleBackups(store.db, settings, logger, clock) : undefined;
   if (options.background ?? true) {
     gateway.scheduler.start();
     gateway.postbackDelivery.start();

@@ -45,6 +45,8 @@ export interface Settings {
   tillConfirmAbove: number;
   /** The shop's time zone (IANA) for the dashboard's days and hours; null: the host's. */
   timeZone: string | null;
+  /** PostgreSQL (postgres://...) for several instances on one database; null: SQLite in the data directory. */
+  databaseUrl: string | null;
 }
 
 type Parsed = { ok: true; value: unknown } | { ok: false; message: string };
@@ -106,9 +108,16 @@ export const SETTING_SPECS: readonly SettingSpec[] = [
     parse: (raw) => (typeof raw === 'string' && /^[A-Za-z0-9_+\-/]{1,64}$/.test(raw) && isTimeZone(raw) ? { ok: true, value: raw } : { ok: false, message: 'must be an IANA time zone such as Europe/Berlin' }),
     describe: "the shop's time zone for the dashboard's days (default: this computer's)",
   },
+  {
+    key: 'databaseUrl',
+    env: 'GATEWAY_DATABASE_URL',
+    flag: 'database',
+    parse: text(/^postgres(ql)?:\/\/\S+$/, 'a PostgreSQL URL such as postgres://user:password@host:5432/tillgate'),
+    describe: 'PostgreSQL database for several instances (default: SQLite in the data directory); its password is never logged',
+  },
 ];
 
-export const DEFAULTS: Omit<Settings, 'dataDir' | 'publicUrl' | 'backupDir' | 'tlsCert' | 'tlsKey'> = {
+export const DEFAULTS: Omit<Settings, 'dataDir' | 'publicUrl' | 'backupDir' | 'tlsCert' | 'tlsKey' | 'databaseUrl'> = {
   host: '127.0.0.1',
   port: 8420,
   simDelayMs: 5000,
@@ -177,6 +186,7 @@ export function resolveSettings(dataDir: string, flags: Record<string, unknown> 
   resolved.backupDir = typeof resolved.backupDir === 'string' ? resolve(dataDir, resolved.backupDir) : null;
   resolved.tlsCert = typeof resolved.tlsCert === 'string' ? resolve(dataDir, resolved.tlsCert) : null;
   resolved.tlsKey = typeof resolved.tlsKey === 'string' ? resolve(dataDir, resolved.tlsKey) : null;
+  resolved.databaseUrl = typeof resolved.databaseUrl === 'string' ? resolved.databaseUrl : null;
   return resolved as unknown as Settings;
 }
 

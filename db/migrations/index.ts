@@ -24,7 +24,10 @@ import * as m0018 from './0018-backoffice-tokens-checkouts.js';
 export interface Migration {
   version: number;
   name: string;
+  /** SQLite. */
   up: string;
+  /** PostgreSQL; required after db/postgres/baseline.ts's version (the baseline covers those before). */
+  postgres?: string;
 }
 
 export const migrations: readonly Migration[] = [

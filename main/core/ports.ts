@@ -252,7 +252,10 @@ export interface ChannelRepository {
 
 export interface IdempotencyRepository {
   find(merchantId: string, key: string, now: string): Promise<IdempotencyRecord | undefined>;
+  /** Writes the record, replacing what the key held (a claim, an expired record). */
   save(record: IdempotencyRecord): Promise<void>;
+  /** Removes the key's claim (a record whose reply status is 0), leaving a stored reply alone. */
+  deleteClaim(merchantId: string, key: string): Promise<void>;
   deleteExpired(now: string): Promise<number>;
 }
 
@@ -335,6 +338,12 @@ export interface ScheduledTask {
 export interface TaskRepository {
   insert(task: ScheduledTask): Promise<void>;
   due(now: string, limit: number): Promise<ScheduledTask[]>;
+  /**
+   * Takes a due task for one runner: moves its due time from `dueAt` (as the runner read it) to
+   * `until`, the end of the runner's lease. False when another runner (another instance) took it
+   * first or it is no longer pending. A runner that dies leaves the task due again at `until`.
+   */
+  claim(id: string, dueAt: string, until: string): Promise<boolean>;
   nextDueAt(): Promise<string | undefined>;
   finish(id: string, state: 'done' | 'failed', lastError: string | null): Promise<void>;
   retry(id: string, dueAt: string, lastError: string): Promise<void>;

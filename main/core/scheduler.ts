@@ -3,6 +3,10 @@
  * authorizations). Tasks are rows written in the same unit as the change that needs them, so a
  * restart forgets nothing. Handlers must be idempotent: a crash after the handler's unit and
  * before the task is marked done runs it again, and guarded transitions make that harmless.
+ *
+ * Several instances on one database run each task once: a runner claims a due task (its due time
+ * moves to the end of a lease, if it still is what the runner read) before running it, and a task
+ * whose runner died becomes due again when the lease ends.
  */
 import type { Clock, Ids, Logger, Repositories, ScheduledTask, Store } from './ports.js';
 import { WakeableLoop } from './wakeable-loop.js';
@@ -12,6 +16,8 @@ export type TaskHandler = (task: ScheduledTask) => Promise<void>;
 const BATCH = 50;
 const MAX_SLEEP_MS = 60_000;
 const MAX_ATTEMPTS = 20;
+/** How long a claimed task is left to its runner before another may take it. */
+export const TASK_LEASE_MS = 5 * 60 * 1000;
 
 export class Scheduler {
   private readonly handlers = new Map<string, TaskHandler>();
@@ -72,6 +78,8 @@ export class Scheduler {
       const due = await this.store.read((r) => r.tasks.due(this.clock.now().toISOString(), BATCH));
       if (due.length === 0) return count;
       for (const task of due) {
+        const until = new Date(this.clock.now().getTime() + TASK_LEASE_MS).toISOString();
+        if (!(await this.store.run((tx) => tx.tasks.claim(task.id, task.dueAt, until)))) continue;
         await this.runTask(task);
         count += 1;
       }

@@ -193,7 +193,7 @@ export async function perform<T>(
     };
     return toReply(await gateway.operations.perform(context, body));
   } finally {
-    request.idempotency?.release();
+    await request.idempotency?.release();
   }
 }
 
@@ -252,7 +252,11 @@ export function partnerOf(request: FastifyRequest): { partnerId: string } {
 export function protect(app: FastifyInstance, gateway: Gateway, kinds: CredentialKinds): void {
   app.addHook('onRequest', authenticate(gateway, kinds));
   app.addHook('preHandler', idempotencyKeys(gateway));
-  // Backstop: a handler that failed before `perform` still frees its key.
-  app.addHook('onResponse', async (request) => request.idempotency?.release());
+  // Backstop: a handler that failed before `perform` still frees its key, before its answer leaves
+  // (a sender retrying at once must not find the key still claimed).
+  app.addHook('onSend', async (request, _reply, payload) => {
+    await request.idempotency?.release();
+    return payload;
+  });
   app.addHook('onSend', auditStaffActions(gateway));
 }

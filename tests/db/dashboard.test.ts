@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type Database from 'better-sqlite3';
 import { DASHBOARD_SQL, createDashboardRepository, splitRanges } from '../../db/dashboard-repositories.js';
+import { sqliteSql } from '../../db/sql.js';
 import { migrate } from '../../db/migrate.js';
 import { migrations } from '../../db/migrations/index.js';
 import { openDatabase } from '../../db/open.js';
@@ -141,8 +142,8 @@ describe('migration 0015: the dashboard rollup', () => {
       const { ids } = seedRows(db, random, 1500, 't');
       assertRollupExact(db, 'inserts');
 
-      const moves = createTransactionMovements(db);
-      const { refunds } = createPaymentRepositories(db);
+      const moves = createTransactionMovements(sqliteSql(db));
+      const { refunds } = createPaymentRepositories(sqliteSql(db));
       const now = '2026-03-05T00:00:00.000Z';
       for (const id of ids) {
         const row = db.prepare('SELECT * FROM transactions WHERE id = ?').get(id) as Record<string, number | string>;
@@ -204,7 +205,7 @@ describe('dashboard figures', () => {
     const db = database();
     try {
       seedRows(db, prng(7), 2000, 't');
-      const repository = createDashboardRepository(db);
+      const repository = createDashboardRepository(sqliteSql(db));
       // Local days of Asia/Kolkata (UTC+05:30) and a few odd ranges.
       const ranges = [
         { from: '2026-02-28T18:30:00.000Z', to: '2026-03-01T18:30:00.000Z' },

@@ -9,7 +9,8 @@ import type { Logger as PinoLogger } from 'pino';
 import type { Clock } from '../../main/core/ports.js';
 import { makeTempDir } from './temp.js';
 import type { CreatedMerchant } from '../../main/core/merchants/merchants.js';
-import { compose, type Composition } from '../../main/compose.js';
+import { composeOnEngine, type ComposeOptions, type Composition } from '../../main/compose.js';
+import { createTestDatabase } from './postgres.js';
 import { buildServer } from '../../main/http/server.js';
 import { createLogger } from '../../main/infra/logger.js';
 import { resolveSettings } from '../../main/settings.js';
@@ -48,6 +49,17 @@ export interface TestGatewayOptions {
   logger?: PinoLogger;
 }
 
+/**
+ * compose() for tests on the engine the run asks for: TEST_ENGINE=postgres gives each gateway a
+ * fresh database in the run's PostgreSQL cluster (tests/helpers/postgres.ts); otherwise SQLite in
+ * the data directory. Typed as SQLite's for the suites that read the database directly
+ * (store.db): those cannot run on PostgreSQL yet and fail there at once.
+ */
+export async function composeForTest(options: ComposeOptions): Promise<Composition> {
+  if (process.env.TEST_ENGINE === 'postgres' && options.settings.databaseUrl === null) options.settings.databaseUrl = await createTestDatabase();
+  return (await composeOnEngine(options)) as Composition;
+}
+
 export function tempDir(prefix = 'tillgate-test-'): string {
   return makeTempDir(prefix);
 }
@@ -58,8 +70,10 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   const dataKey = options.dataKey ?? randomBytes(32);
   // env {} so that GATEWAY_* variables of the developer's shell cannot change the tests.
   const settings = resolveSettings(dir, options.flags ?? {}, {});
-  const composition = compose({ settings, clock, dataKey, logger: options.logger ?? createLogger({ level: 'silent' }) });
-  const app = await buildServer(composition.gateway, options.logger ? { logger: options.logger } : {});
+  // TEST_LOG_LEVEL=error shows what went wrong behind a 500 while debugging a suite.
+  const logger = options.logger ?? (process.env.TEST_LOG_LEVEL ? createLogger({ level: process.env.TEST_LOG_LEVEL }) : undefined);
+  const composition = await composeForTest({ settings, clock, dataKey, logger: logger ?? createLogger({ level: 'silent' }) });
+  const app = await buildServer(composition.gateway, logger ? { logger } : {});
   return {
     dir,
     clock,

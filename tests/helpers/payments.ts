@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { compose, type Composition } from '../../main/compose.js';
+import type { Composition } from '../../main/compose.js';
 import type { Gateway } from '../../main/core/gateway.js';
 import { buildServer } from '../../main/http/server.js';
 import { createLogger } from '../../main/infra/logger.js';
@@ -16,7 +16,7 @@ import { encryptPinBlock, TEST_PIN_KEY } from '../../main/processor/pin-block.js
 import { TEST_PIN } from '../../main/processor/test-cards.js';
 import { resolveSettings } from '../../main/settings.js';
 import { DATABASE_FILE } from '../../db/open.js';
-import { createTestMerchant, tempDir, TestClock, type TestGateway, type TestMerchant } from './api.js';
+import { composeForTest, createTestMerchant, tempDir, TestClock, type TestGateway, type TestMerchant } from './api.js';
 
 export const SIM_DELAY_MS = 20;
 export const HOUR = 60 * 60 * 1000;
@@ -38,12 +38,13 @@ export interface Harness extends TestGateway {
   advance(ms: number): Promise<number>;
 }
 
-export async function startHarness(): Promise<Harness> {
+/** `flags`: more command-line style settings, e.g. `{ database: url }` for PostgreSQL. */
+export async function startHarness(flags: Record<string, string> = {}): Promise<Harness> {
   const dir = tempDir('tillgate-payments-');
   const clock = new TestClock();
   const dataKey = randomBytes(32);
-  const settings = resolveSettings(dir, { 'sim-delay-ms': String(SIM_DELAY_MS), 'sim-slow-answer-ms': '50' }, {});
-  const composition: Composition = compose({ settings, clock, dataKey, background: false, logger: createLogger({ level: 'silent' }) });
+  const settings = resolveSettings(dir, { 'sim-delay-ms': String(SIM_DELAY_MS), 'sim-slow-answer-ms': '50', ...flags }, {});
+  const composition: Composition = await composeForTest({ settings, clock, dataKey, background: false, logger: createLogger({ level: 'silent' }) });
   const app: FastifyInstance = await buildServer(composition.gateway);
   const gateway = composition.gateway;
   return {

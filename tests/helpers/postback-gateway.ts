@@ -8,12 +8,12 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { PostbackDelivery as DeliveryView } from '../../contract/api/postbacks.js';
-import { compose, type Composition } from '../../main/compose.js';
+import type { Composition } from '../../main/compose.js';
 import type { Gateway } from '../../main/core/gateway.js';
 import { buildServer } from '../../main/http/server.js';
 import { createLogger } from '../../main/infra/logger.js';
 import { resolveSettings } from '../../main/settings.js';
-import { tempDir, TestClock } from './api.js';
+import { composeForTest, tempDir, TestClock } from './api.js';
 import { basicAuth } from './gateway-process.js';
 
 export const EXPIRY_YEAR = String(new Date().getUTCFullYear() + 3);
@@ -48,7 +48,7 @@ export async function startPostbackGateway(options: { flags?: Record<string, str
   const dir = tempDir('tillgate-postbacks-');
   const clock = options.clock ?? new TestClock();
   const settings = resolveSettings(dir, { 'sim-delay-ms': '20', ...options.flags }, {});
-  const composition = compose({ settings, clock, dataKey: randomBytes(32), background: options.background ?? false, logger: createLogger({ level: 'silent' }) });
+  const composition = await composeForTest({ settings, clock, dataKey: randomBytes(32), background: options.background ?? false, logger: createLogger({ level: 'silent' }) });
   const app = await buildServer(composition.gateway);
   const gateway = composition.gateway;
   let names = 0;

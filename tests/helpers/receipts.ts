@@ -6,13 +6,13 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { compose } from '../../main/compose.js';
+
 import type { ReceiptPrinter } from '../../main/core/ports.js';
 import type { PrintQueueSettings } from '../../main/core/receipts/print-queue.js';
 import { buildServer } from '../../main/http/server.js';
 import { createLogger } from '../../main/infra/logger.js';
 import { resolveSettings } from '../../main/settings.js';
-import { tempDir, TestClock, type TestGateway, type TestMerchant } from './api.js';
+import { composeForTest, tempDir, TestClock, type TestGateway, type TestMerchant } from './api.js';
 import { basicAuth } from './gateway-process.js';
 import { EXPIRY_YEAR, posPayment } from './payments.js';
 
@@ -50,7 +50,7 @@ export interface ReceiptSetup {
 export async function startReceiptGateway(clock: TestClock, options: ReceiptGatewayOptions = {}): Promise<TestGateway> {
   const dir = tempDir();
   const dataKey = randomBytes(32);
-  const composition = compose({
+  const composition = await composeForTest({
     settings: resolveSettings(dir, {}, {}),
     clock,
     dataKey,

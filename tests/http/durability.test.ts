@@ -164,7 +164,11 @@ describe('durability: kill -9 during load', () => {
       status: number;
       body: string;
     }>;
-    const replyByKey = new Map(idempotency.map((row) => [row.key, { status: row.status, body: JSON.parse(row.body) as Record<string, unknown> }]));
+    // Requests in flight at the kill left their keys claimed (reply status 0, no reply): never one
+    // that was acknowledged; the claims lapse by themselves.
+    const claimed = new Set(idempotency.filter((row) => row.status === 0).map((row) => row.key));
+    const replyByKey = new Map(idempotency.filter((row) => row.status !== 0).map((row) => [row.key, { status: row.status, body: JSON.parse(row.body) as Record<string, unknown> }]));
+    for (const ack of acknowledged) assert.ok(!claimed.has(ack.key), `acknowledged ${ack.key} is still claimed`);
 
     // 1. Every acknowledged payment is there, whole.
     for (const ack of acknowledged) {

@@ -2,7 +2,11 @@
  * Idempotency keys for POST requests (interface.md "Authentication" 5, decisions.md D8).
  * Scope: merchant + key. The stored reply is written in the same unit of work as the state change
  * it answers (see Operations), so a payment and its idempotency record commit together or not at
- * all. Keys in flight are tracked in this process: the SQLite host has exactly one writer process.
+ * all. A key in flight is claimed in the database, not in this process's memory, so that several
+ * gateway instances on one PostgreSQL database run a key once: the claim is a record whose reply
+ * status is 0, written in its own unit of work before the request runs, replaced by the reply when
+ * that is stored, removed when the request ends without one. A claim left by an instance that died
+ * lapses after CLAIM_LEASE_MS, and the key can be used again.
  */
 import { createHash } from 'node:crypto';
 import canonicalizeModule from 'canonicalize';
@@ -31,7 +35,12 @@ const FENCED = 'fenced';
 export type IdempotencyStart =
   | { kind: 'replay'; reply: Reply }
   | { kind: 'reject'; error: ApiError }
-  | { kind: 'proceed'; scope: IdempotencyScope; release: () => void };
+  | { kind: 'proceed'; scope: IdempotencyScope; release: () => Promise<void> };
+
+/** How long a claim holds a key when its request never ends (the instance died). */
+export const CLAIM_LEASE_MS = 5 * 60 * 1000;
+/** The reply status of a claim: no HTTP answer has it. */
+const CLAIMED = 0;
 
 export function requestFingerprint(method: string, path: string, body: unknown): string {
   const canonical = canonicalize(body ?? null) ?? 'null';
@@ -47,8 +56,6 @@ export function checkIdempotencyKey(key: string, header: string): ApiError | und
 }
 
 export class Idempotency {
-  private readonly inFlight = new Set<string>();
-
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
@@ -56,35 +63,36 @@ export class Idempotency {
   ) {}
 
   async start(merchantId: string, key: string, fingerprint: string): Promise<IdempotencyStart> {
-    const slot = `${merchantId}\0${key}`;
-    if (this.inFlight.has(slot)) {
+    const now = this.clock.now();
+    // Read and claim in one unit: two requests with the key (on any instance) cannot both claim it.
+    const stored = await this.store.run(async (tx) => {
+      const found = await tx.idempotency.find(merchantId, key, now.toISOString());
+      if (!found) await tx.idempotency.save(this.claim({ merchantId, key, fingerprint }, now));
+      return found;
+    });
+    if (!stored) {
+      let released: Promise<void> | undefined;
+      return {
+        kind: 'proceed',
+        scope: { merchantId, key, fingerprint },
+        release: () => (released ??= this.store.run((tx) => tx.idempotency.deleteClaim(merchantId, key))),
+      };
+    }
+    if (stored.reply.status === CLAIMED) {
       return { kind: 'reject', error: apiError(ErrorCode.idempotencyInFlight, 'A request with this idempotency key is still being processed') };
     }
-    // Claimed before the read, so nothing (another request, a fence) can slip in between.
-    this.inFlight.add(slot);
-    let stored;
-    try {
-      stored = await this.store.read((r) => r.idempotency.find(merchantId, key, this.clock.now().toISOString()));
-    } catch (error) {
-      this.inFlight.delete(slot);
-      throw error;
+    if (stored.fingerprint === FENCED) {
+      return { kind: 'reject', error: apiError(ErrorCode.idempotencyMismatch, 'This request was given up by its sender before it arrived; it was not processed', [{ field: 'Idempotency-Key', message: 'was given up' }]) };
     }
-    if (stored) {
-      this.inFlight.delete(slot);
-      if (stored.fingerprint === FENCED) {
-        return { kind: 'reject', error: apiError(ErrorCode.idempotencyMismatch, 'This request was given up by its sender before it arrived; it was not processed', [{ field: 'Idempotency-Key', message: 'was given up' }]) };
-      }
-      if (stored.fingerprint !== fingerprint) {
-        return {
-          kind: 'reject',
-          error: apiError(ErrorCode.idempotencyMismatch, 'This idempotency key was already used with a different request', [
-            { field: 'Idempotency-Key', message: 'was used for a different method, path or body' },
-          ]),
-        };
-      }
-      return { kind: 'replay', reply: stored.reply };
+    if (stored.fingerprint !== fingerprint) {
+      return {
+        kind: 'reject',
+        error: apiError(ErrorCode.idempotencyMismatch, 'This idempotency key was already used with a different request', [
+          { field: 'Idempotency-Key', message: 'was used for a different method, path or body' },
+        ]),
+      };
     }
-    return { kind: 'proceed', scope: { merchantId, key, fingerprint }, release: () => this.inFlight.delete(slot) };
+    return { kind: 'replay', reply: stored.reply };
   }
 
   /**
@@ -94,19 +102,22 @@ export class Idempotency {
    * may safely start over. `in_flight`: it is being processed right now; ask again shortly.
    */
   async fence(merchantId: string, key: string): Promise<IdempotencyFence> {
-    const slot = `${merchantId}\0${key}`;
-    if (this.inFlight.has(slot)) return { kind: 'in_flight' };
-    this.inFlight.add(slot);
-    try {
-      return await this.store.run(async (tx) => {
-        const stored = await tx.idempotency.find(merchantId, key, this.clock.now().toISOString());
-        if (stored) return stored.fingerprint === FENCED ? { kind: 'fenced' as const } : { kind: 'processed' as const, reply: stored.reply };
-        await tx.idempotency.save(this.record({ merchantId, key, fingerprint: FENCED }, { status: 422, body: null }));
-        return { kind: 'fenced' as const };
-      });
-    } finally {
-      this.inFlight.delete(slot);
-    }
+    return this.store.run(async (tx) => {
+      const stored = await tx.idempotency.find(merchantId, key, this.clock.now().toISOString());
+      if (stored?.reply.status === CLAIMED) return { kind: 'in_flight' as const };
+      if (stored) return stored.fingerprint === FENCED ? { kind: 'fenced' as const } : { kind: 'processed' as const, reply: stored.reply };
+      await tx.idempotency.save(this.record({ merchantId, key, fingerprint: FENCED }, { status: 422, body: null }));
+      return { kind: 'fenced' as const };
+    });
+  }
+
+  private claim(scope: IdempotencyScope, now: Date) {
+    return {
+      ...scope,
+      reply: { status: CLAIMED, body: null },
+      createdAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + CLAIM_LEASE_MS).toISOString(),
+    };
   }
 
   record(scope: IdempotencyScope, reply: Reply) {

@@ -93,7 +93,7 @@ export function invoiceRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
           const outcome = await gateway.operations.perform(context, (op) => gateway.invoices.create(op, request.body.url_name, request.body.invoice as InvoiceFields));
           return send(reply, toInvoiceReply(outcome));
         } finally {
-          request.idempotency?.release();
+          await request.idempotency?.release();
         }
       },
     );

@@ -1,0 +1,124 @@
+/**
+ * The Store port on PostgreSQL. Every unit of work is one SERIALIZABLE transaction on a pooled
+ * connection: PostgreSQL then guarantees what SQLite's single writer gives the core, that units
+ * behave as if they ran one at a time, across every instance on the database. A unit that loses a
+ * serialization race (40001) or a deadlock (40P01) is rolled back and run again; units do no I/O
+ * outside the database (ports.ts), so running one again is safe.
+ *
+ * BIGINT and NUMERIC results come back as JavaScript numbers (money is integer minor units, far
+ * below 2^53); a value beyond that range fails loudly instead of losing precision.
+ */
+import pg from 'pg';
+import { StorageUnavailableError, type Repositories, type Store } from '../../main/core/ports.js';
+import { createRepositories } from '../repositories.js';
+import { PgSession } from './pg-sql.js';
+
+const MAX_ATTEMPTS = 12;
+
+function exactNumber(text: string): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) && !(Number.isFinite(value) && !/^-?\d+$/.test(text))) {
+    throw new RangeError(`a database number does not fit a JavaScript number exactly: ${text}`);
+  }
+  return value;
+}
+
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+    if (oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC) return exactNumber;
+    return pg.types.getTypeParser(oid, format);
+  }) as typeof pg.types.getTypeParser,
+};
+
+export interface PgPoolOptions {
+  /** Connections this instance may hold (default 10). */
+  max?: number;
+  applicationName?: string;
+}
+
+export function createPool(url: string, options: PgPoolOptions = {}): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    application_name: options.applicationName ?? 'tillgate',
+    types,
+    connectionTimeoutMillis: 10_000,
+  });
+  // An idle connection the server dropped must not crash the process; the next query reconnects.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+const RETRYABLE = new Set(['40001', '40P01']);
+
+/** A lost connection or a server going away becomes the core's "storage unavailable" (503). */
+export function pgStorageError(error: unknown): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return error;
+  if (code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ETIMEDOUT') {
+    return new StorageUnavailableError('io');
+  }
+  if (code === '53100') return new StorageUnavailableError('full');
+  if (code === '25006') return new StorageUnavailableError('read_only');
+  return error;
+}
+
+export class PgStore implements Store {
+  private readonly commitListeners: Array<() => void> = [];
+  private closed = false;
+
+  constructor(readonly pool: pg.Pool) {}
+
+  onCommit(listener: () => void): void {
+    this.commitListeners.push(listener);
+  }
+
+  run<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
+    return this.transaction('BEGIN ISOLATION LEVEL SERIALIZABLE', work, true);
+  }
+
+  read<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
+    return this.transaction('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', work, false);
+  }
+
+  private async transaction<T>(begin: string, work: (tx: Repositories) => Promise<T>, writes: boolean): Promise<T> {
+    if (this.closed) throw new Error('the store is closed');
+    for (let attempt = 1; ; attempt++) {
+      let client: pg.PoolClient;
+      try {
+        client = await this.pool.connect();
+      } catch (error) {
+        throw pgStorageError(error);
+      }
+      let broken = false;
+      try {
+        await client.query(begin);
+        const value = await work(createRepositories(new PgSession(client)));
+        await client.query('COMMIT');
+        client.release();
+        if (writes) for (const listener of this.commitListeners) listener();
+        return value;
+      } catch (error) {
+        try {
+          await client.query('ROLLBACK');
+        } catch {
+          broken = true;
+        }
+        client.release(broken);
+        const code = (error as { code?: unknown } | null)?.code;
+        if (typeof code === 'string' && RETRYABLE.has(code) && attempt < MAX_ATTEMPTS) {
+          // Back off a little, at random, so the racing units do not collide again in step.
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 ** Math.min(attempt, 6)));
+          continue;
+        }
+        throw pgStorageError(error);
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.end();
+  }
+}

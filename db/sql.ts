@@ -1,0 +1,47 @@
+/**
+ * What the repositories need of a SQL engine: better-sqlite3's `prepare(sql).get/all/run`, with
+ * results that may come as promises. The repositories await every call, so one text of each
+ * repository serves both engines: on SQLite the values are there at once (better-sqlite3 is
+ * synchronous, and a unit of work stays within one event-loop turn, see sqlite-store.ts); on
+ * PostgreSQL each call is a query on the unit's connection (db/postgres/pg-sql.ts).
+ *
+ * Parameters are positional (`?`) or one object of named ones (`@name`), as better-sqlite3 takes
+ * them. Where the engines' SQL differs, a repository passes both texts: `prepare(dialects({...}))`.
+ */
+import type Database from 'better-sqlite3';
+
+export type Row = Record<string, unknown>;
+export type MaybePromise<T> = T | Promise<T>;
+
+export interface RunResult {
+  changes: number;
+}
+
+export interface SqlStatement {
+  get(...params: unknown[]): MaybePromise<unknown>;
+  all(...params: unknown[]): MaybePromise<unknown[]>;
+  run(...params: unknown[]): MaybePromise<RunResult>;
+}
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/** SQL that differs between the engines. */
+export interface DialectSql {
+  sqlite: string;
+  postgres: string;
+}
+
+export interface SqlDatabase {
+  readonly dialect: Dialect;
+  prepare(sql: string | DialectSql): SqlStatement;
+}
+
+export const dialects = (texts: DialectSql): DialectSql => texts;
+
+/** better-sqlite3 as a SqlDatabase: its statements as they are (prepared once, synchronous). */
+export function sqliteSql(db: Database.Database): SqlDatabase {
+  return {
+    dialect: 'sqlite',
+    prepare: (sql) => db.prepare(typeof sql === 'string' ? sql : sql.sqlite) as unknown as SqlStatement,
+  };
+}

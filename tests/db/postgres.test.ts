@@ -1,0 +1,178 @@
+// The gateway on PostgreSQL (issue 19): the migration runner (baseline, then the numbered
+// sequence; refusal of a newer database; instances migrating at once), the engine's triggers, and
+// payments through the HTTP API on a real PostgreSQL cluster (initdb in a temp dir: tests/helpers/
+// postgres.ts). The other HTTP suites run on PostgreSQL with TEST_ENGINE=postgres.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import pg from 'pg';
+import { ErrorCode } from '../../contract/codes.js';
+import { DatabaseTooNewError } from '../../db/migrate.js';
+import { migrations } from '../../db/migrations/index.js';
+import { BASELINE_VERSION } from '../../db/postgres/baseline.js';
+import { migratePostgres, schemaVersionPostgres } from '../../db/postgres/migrate.js';
+import { createPool } from '../../db/postgres/pg-store.js';
+import { translate } from '../../db/postgres/pg-sql.js';
+import { api, cardPayment, DAY, newMerchant, startHarness, type Harness } from '../helpers/payments.js';
+import { createTestDatabase, postgresAvailable } from '../helpers/postgres.js';
+
+const skip = postgresAvailable() ? false : 'PostgreSQL 15 binaries are not installed (apt-get install postgresql)';
+
+describe('PostgreSQL', { skip }, () => {
+  test('statement texts: ? and @name become $n outside quotes; planner hints go; INSERT OR IGNORE becomes ON CONFLICT DO NOTHING', () => {
+    assert.equal(translate("SELECT * FROM t INDEXED BY t_idx WHERE a = ? AND b = '?' AND c = ?").text, "SELECT * FROM t WHERE a = $1 AND b = '?' AND c = $2");
+    assert.deepEqual(translate('INSERT INTO t (a, b) VALUES (@a, @b) ON CONFLICT (a) DO UPDATE SET b = @b'), {
+      text: 'INSERT INTO t (a, b) VALUES ($1, $2) ON CONFLICT (a) DO UPDATE SET b = $2',
+      names: ['a', 'b'],
+    });
+    assert.equal(translate('INSERT OR IGNORE INTO t (a) VALUES (?)').text, 'INSERT INTO t (a) VALUES ($1) ON CONFLICT DO NOTHING');
+    assert.throws(() => translate("SELECT json_extract(details, '$.x') FROM t"), /needs a PostgreSQL text/);
+  });
+
+  test('an empty database gets the whole sequence once; a second run finds nothing to do; three instances starting at once migrate it once', async () => {
+    const url = await createTestDatabase('migrate');
+    const pools = [createPool(url), createPool(url), createPool(url)];
+    try {
+      const reports = await Promise.all(pools.map((pool) => migratePostgres(pool)));
+      const applied = reports.filter((r) => r.applied.length > 0);
+      assert.equal(applied.length, 1, 'one instance migrated');
+      assert.equal(applied[0]?.applied.length, migrations.length);
+      assert.ok(applied[0]?.applied[BASELINE_VERSION - 1]?.startsWith(String(BASELINE_VERSION).padStart(4, '0')));
+      for (const report of reports) assert.equal(report.to, migrations.length);
+      const again = await migratePostgres(pools[0] as pg.Pool);
+      assert.deepEqual(again.applied, []);
+      const client = await (pools[0] as pg.Pool).connect();
+      try {
+        assert.equal(await schemaVersionPostgres(client), migrations.length);
+        // Money columns are 64-bit integers.
+        const types = await client.query<{ data_type: string }>(
+          "SELECT data_type FROM information_schema.columns WHERE table_name = 'transactions' AND column_name IN ('amount_minor', 'captured_minor', 'refunded_minor')",
+        );
+        assert.deepEqual(types.rows.map((r) => r.data_type), ['bigint', 'bigint', 'bigint']);
+      } finally {
+        client.release();
+      }
+    } finally {
+      await Promise.all(pools.map((pool) => pool.end()));
+    }
+  });
+
+  test('a database from a newer gateway is refused, and left as it is', async () => {
+    const url = await createTestDatabase('newer');
+    const pool = createPool(url);
+    try {
+      await migratePostgres(pool);
+      await pool.query('UPDATE gateway_schema SET version = $1', [migrations.length + 5]);
+      await assert.rejects(migratePostgres(pool), (error: unknown) => error instanceof DatabaseTooNewError && /schema version \d+/.test(error.message));
+      assert.equal((await pool.query('SELECT version FROM gateway_schema')).rows[0].version, migrations.length + 5);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  describe('two instances on one database', () => {
+    let url: string;
+    let a: Harness;
+    let b: Harness;
+    before(async () => {
+      url = await createTestDatabase('instances');
+      a = await startHarness({ database: url });
+      b = await startHarness({ database: url });
+    });
+    after(async () => {
+      await a.close();
+      await b.close();
+    });
+
+    test('one idempotency key raced across both: one payment; the others answer it again or 409 while it runs', async () => {
+      const merchant = await newMerchant(a, 'Two Instances');
+      const body = cardPayment('4111111111111111', 42);
+      const send = (h: Harness) => api(h, merchant).post('/rest/payment', body, { 'idempotency-key': 'race-1' });
+      const answers = await Promise.all([a, b, a, b, a, b, a, b].map(send));
+      const ok = answers.filter((r) => r.statusCode === 200);
+      const busy = answers.filter((r) => r.statusCode === 409);
+      assert.equal(ok.length + busy.length, answers.length, answers.map((r) => `${r.statusCode} ${r.body}`).join('\n'));
+      assert.ok(ok.length >= 1);
+      assert.equal(new Set(ok.map((r) => r.json().transaction_id)).size, 1, 'every 200 is the same payment');
+      for (const r of busy) assert.equal(r.json().error_code, ErrorCode.idempotencyInFlight, r.body);
+      const pool = new pg.Pool({ connectionString: url });
+      try {
+        const rows = await pool.query('SELECT count(*) AS n FROM transactions WHERE order_id = $1', [body.order_id]);
+        assert.equal(rows.rows[0].n, '1', 'one transaction for the order');
+        // The key now holds the reply: after the race, both instances answer it again.
+        for (const h of [a, b]) {
+          const again = await send(h);
+          assert.equal(again.statusCode, 200);
+          assert.equal(again.headers['idempotent-replayed'], 'true');
+        }
+        // A claim left by an instance that died lapses, and the key works again.
+        await pool.query(
+          "INSERT INTO idempotency_keys (merchant_id, key, fingerprint, status, body, created_at, expires_at) VALUES ($1, 'died-1', 'x', 0, 'null', $2, $3)",
+          [merchant.merchant_id, new Date(Date.now() - 10 * 60_000).toISOString(), new Date(Date.now() - 5 * 60_000).toISOString()],
+        );
+        const after = await api(b, merchant).post('/rest/payment', cardPayment('4111111111111111', 43), { 'idempotency-key': 'died-1' });
+        assert.equal(after.statusCode, 200, after.body);
+      } finally {
+        await pool.end();
+      }
+    });
+  });
+
+  describe('scheduled work across instances', () => {
+    test('an authorization due to expire is expired by one instance, however many look for due work at once', async () => {
+      const url = await createTestDatabase('tasks');
+      const runners = [await startHarness({ database: url }), await startHarness({ database: url }), await startHarness({ database: url })];
+      try {
+        const merchant = await newMerchant(runners[0] as Harness, 'Expiring');
+        const c = api(runners[0] as Harness, merchant);
+        const ids: string[] = [];
+        for (let i = 0; i < 5; i++) ids.push((await c.ok<{ transaction_id: string }>('/rest/authorize', cardPayment('4111111111111111', 10 + i))).transaction_id);
+        for (const h of runners) h.clock.advance(40 * DAY);
+        const ran = await Promise.all(runners.map((h) => h.advance(0)));
+        assert.equal(ran.reduce((sum, n) => sum + n, 0), ids.length, `tasks run per instance: ${ran.join(', ')}`);
+        for (const id of ids) {
+          const log = await c.log(id);
+          assert.equal(log.filter((entry) => entry.type !== 'authorization').length, 1, JSON.stringify(log));
+        }
+      } finally {
+        for (const h of runners) await h.close();
+      }
+    });
+  });
+
+  describe('a gateway on PostgreSQL', () => {
+    let h: Harness;
+    let url: string;
+    before(async () => {
+      url = await createTestDatabase('gateway');
+      h = await startHarness({ database: url });
+    });
+    after(() => h.close());
+
+    test('authorize, capture part, refund part: amounts through the API, the money columns, the dashboard rollup written by the triggers', async () => {
+      const merchant = await newMerchant(h, 'PG Shop');
+      const c = api(h, merchant);
+      const authorized = await c.ok<{ transaction_id: string; status_code: number }>('/rest/authorize', cardPayment('4111111111111111', 100));
+      assert.equal(authorized.status_code, 4);
+      const id = authorized.transaction_id;
+      await c.ok('/rest/capture', { transaction_id: id, amount: 30 });
+      await c.ok('/rest/refund', { transaction_id: id, amount: 10 });
+      const refused = await c.post('/rest/refund', { transaction_id: id, amount: 20.01 });
+      assert.equal(refused.statusCode, 400, refused.body);
+      const read = await c.transaction(id);
+      assert.equal(read.captured_amount, 30);
+      const pool = new pg.Pool({ connectionString: url });
+      try {
+        const row = (await pool.query('SELECT amount_minor, captured_minor, refunded_minor FROM transactions WHERE id = $1', [id])).rows[0];
+        assert.deepEqual(row, { amount_minor: '10000', captured_minor: '3000', refunded_minor: '1000' });
+        const hours = (await pool.query('SELECT sum(payments) AS payments, sum(captured_minor) AS captured, sum(refunded_minor) AS refunded FROM dashboard_hours')).rows[0];
+        assert.deepEqual(hours, { payments: '1', captured: '3000', refunded: '1000' });
+        // The till ledger and closed days never change, on this engine too.
+        await pool.query("INSERT INTO till_ledger (merchant_id, terminal_id, event_id) VALUES ('m', 't', 'e')");
+        await assert.rejects(pool.query('UPDATE till_ledger SET terminal_id = $1', ['x']), /append-only/);
+        await assert.rejects(pool.query('DELETE FROM till_ledger'), /append-only/);
+      } finally {
+        await pool.end();
+      }
+    });
+  });
+});
