@@ -224,6 +224,18 @@ const expectedByVersion: Record<number, Expected> = {
     },
     unique: [],
   },
+  19: {
+    tables: ['postback_resends', 'postback_resend_events'],
+    indexes: {
+      postback_outbox_merchant_created: ['merchant_id', 'created_at', 'id'],
+      postback_outbox_merchant_subject: ['merchant_id', 'subject_type', 'created_at', 'id'],
+      postback_attempts_created: ['created_at', 'id'],
+      emails_merchant_sent: ['merchant_id', 'status', 'sent_at'],
+      receipt_emails_merchant_sent: ['merchant_id', 'status', 'sent_at'],
+    },
+    unique: [{ table: 'postback_resend_events', columns: ['resend_id', 'outbox_id'] }],
+    addedColumns: { postback_attempts: ['request_body', 'request_headers', 'next_attempt_at'] },
+  },
 };
 
 function objectNames(db: Database.Database, type: 'table' | 'index'): string[] {
