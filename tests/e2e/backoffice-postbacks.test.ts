@@ -176,7 +176,8 @@ void test('a back-office user sees failed postbacks, resends one to the working 
     await shot(page, PREFIX, 'detail', WIDE, true);
 
     downStatus = 200;
-    const auditBefore = (await auditOf(await sessionCookie('admin', staff.admin.password))).length;
+    const admin = await sessionCookie('admin', staff.admin.password);
+    const auditBefore = (await auditOf(admin)).length;
     await main.getByRole('button', { name: 'Resend now' }).click();
     const delivered = attempts.locator('tbody tr').nth(detail.attempts.length);
     await delivered.getByText('HTTP 200').waitFor();
@@ -187,7 +188,7 @@ void test('a back-office user sees failed postbacks, resends one to the working 
     const last = receiver.received.filter((p) => p.headers['webhook-id'] === eventId).at(-1);
     assert.equal(last?.raw, after.attempts.at(-1)?.body, 'the receiver got the body the screen shows');
     assert.equal(last?.headers['x-postback-attempt'], String(detail.attempts.length + 1));
-    const audit = await auditOf(await sessionCookie('admin', staff.admin.password));
+    const audit = await auditOf(admin);
     assert.deepEqual(audit.slice(0, audit.length - auditBefore).map((e) => [e.action, e.staff_id, e.subject_id]), [['postback_resend', staff.office.id, eventId]]);
     await shot(page, PREFIX, 'detail-resent', WIDE, true);
 
@@ -291,7 +292,7 @@ void test('the Test outbox previews an e-mail in a sandboxed frame and a postbac
       await inside.getByText('Hello Lena Vogel,').waitFor();
       assert.match((await inside.locator('a').first().getAttribute('href')) ?? '', /\/pay\//);
       assert.equal(await inside.locator('script').count(), 0);
-      await shot(page, PREFIX, 'outbox-email', size);
+      await shot(page, PREFIX, 'outbox-email', size, size.width < 1100);
 
       await main.getByLabel('Kind', { exact: true }).selectOption('postback');
       await page.waitForURL(/kind=postback/);
@@ -305,7 +306,7 @@ void test('the Test outbox previews an e-mail in a sandboxed frame and a postbac
       assert.equal(text, JSON.stringify(parsed, null, 2), 'pretty-printed JSON');
       assert.ok(typeof parsed.event_id === 'string' && typeof parsed.checksum === 'string');
       await main.getByRole('table', { name: 'Headers it was signed and sent with' }).waitFor();
-      await shot(page, PREFIX, 'outbox-postback', size);
+      await shot(page, PREFIX, 'outbox-postback', size, size.width < 1100);
     } finally {
       await context.close();
     }

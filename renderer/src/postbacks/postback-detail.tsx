@@ -92,7 +92,7 @@ export function PostbackDetailScreen() {
       <Problem text={resend.problem} />
 
       <div className="bo-cards">
-        <section className="card" aria-labelledby="postback-facts-title">
+        <section className="card card-wide" aria-labelledby="postback-facts-title">
           <h2 id="postback-facts-title">Postback</h2>
           <dl className="facts detail-facts">
             <Fact label="Status">
@@ -113,7 +113,7 @@ export function PostbackDetailScreen() {
           </dl>
         </section>
 
-        <section className="card" aria-labelledby="attempts-title">
+        <section className="card card-wide" aria-labelledby="attempts-title">
           <h2 id="attempts-title">Attempts</h2>
           {attempts.length === 0 ? (
             <p className="muted">No attempt yet: the first goes out in a moment.</p>
@@ -138,12 +138,12 @@ export function PostbackDetailScreen() {
                 {attempts.map((a) => (
                   <tr key={a.attempt} className={shown?.attempt === a.attempt ? 'attempt-shown' : undefined}>
                     <td>{a.attempt}</td>
-                    <td>{formatDateTimeSeconds(a.created_at)}</td>
+                    <td className="nowrap">{formatDateTimeSeconds(a.created_at)}</td>
                     <td>
                       <span className={toneClass(ATTEMPT_OUTCOME_TONES[a.outcome] ?? 'off')}>{answerText(a.http_status, a.error)}</span>
                     </td>
                     <td className="num">{a.duration_ms} ms</td>
-                    <td>{a.next_attempt_at ? formatDateTimeSeconds(a.next_attempt_at) : '—'}</td>
+                    <td className="nowrap">{a.next_attempt_at ? formatDateTimeSeconds(a.next_attempt_at) : '—'}</td>
                     <td>
                       <button
                         type="button"

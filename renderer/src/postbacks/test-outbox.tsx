@@ -7,7 +7,7 @@
  */
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { createColumnHelper } from '@tanstack/react-table';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { TEST_OUTBOX_KINDS } from '../../../contract/constants.js';
 import { FilterBar } from '../ui/detail-parts.js';
 import { Fact } from '../ui/facts.js';
@@ -44,8 +44,7 @@ export function TestOutboxScreen() {
 
   const columns = useMemo(
     () => [
-      column.accessor('at', { header: 'Sent', cell: (info) => formatDateTimeSeconds(info.getValue()) }),
-      column.accessor('kind', { header: 'Kind', cell: (info) => (info.getValue() === 'email' ? 'E-mail' : 'Postback') }),
+      column.accessor('at', { header: 'Sent', cell: (info) => <span className="nowrap">{formatDateTimeSeconds(info.getValue())}</span> }),
       column.accessor('title', {
         header: 'What',
         cell: (info) => {
@@ -123,12 +122,17 @@ export function TestOutboxScreen() {
 
 function OutboxPreview({ itemId, onClose }: { itemId: string; onClose: () => void }) {
   const { status, detail, error, load } = useOutboxItem();
+  const ref = useRef<HTMLElement>(null);
   useEffect(() => {
     void load(itemId);
   }, [load, itemId]);
   const item = detail?.item.item_id === itemId ? detail : null;
+  // Below the list on a narrow window: bring the preview into view once it is there.
+  useEffect(() => {
+    if (item) ref.current?.scrollIntoView({ block: 'nearest' });
+  }, [item]);
   return (
-    <section className="card outbox-preview" aria-labelledby="preview-title">
+    <section ref={ref} className="card outbox-preview" aria-labelledby="preview-title">
       <div className="card-head">
         <h2 id="preview-title">{item ? (item.email ? 'E-mail' : 'Postback attempt') : 'Preview'}</h2>
         <button type="button" className="button button-small button-quiet" onClick={onClose}>
