@@ -208,7 +208,7 @@ void test('a back-office user sees failed postbacks, resends one to the working 
     await dialog.getByText('Done: 5 delivered, 0 failed again.').waitFor();
     assert.equal(await dialog.getByRole('progressbar').getAttribute('value'), '5');
     await shot(page, PREFIX, 'resend-all-done', WIDE);
-    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.locator('.modal-actions').getByRole('button', { name: 'Close' }).click();
     assert.deepEqual(await postbacks('failed'), []);
     await main.getByLabel('Status', { exact: true }).selectOption('delivered');
     await main.getByRole('status').getByText('1–11 of 11').waitFor();
