@@ -129,7 +129,8 @@ function OutboxPreview({ itemId, onClose }: { itemId: string; onClose: () => voi
   const item = detail?.item.item_id === itemId ? detail : null;
   // Below the list on a narrow window: bring the preview into view once it is there.
   useEffect(() => {
-    if (item) ref.current?.scrollIntoView({ block: 'nearest' });
+    const top = ref.current?.getBoundingClientRect().top;
+    if (item && top !== undefined && top > window.innerHeight - 120) ref.current?.scrollIntoView({ block: 'start' });
   }, [item]);
   return (
     <section ref={ref} className="card outbox-preview" aria-labelledby="preview-title">
