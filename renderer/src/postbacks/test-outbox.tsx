@@ -62,7 +62,8 @@ export function TestOutboxScreen() {
           );
         },
       }),
-      column.accessor('to', { header: 'To', cell: (info) => <span className="receiver-cell">{info.getValue()}</span> }),
+      // With a preview beside it the list is narrower: the preview says where it went.
+      ...(search.item ? [] : [column.accessor('to', { header: 'To', cell: (info) => <span className="receiver-cell">{info.getValue()}</span> })]),
       column.accessor('outcome', { header: 'Outcome', cell: (info) => outcomeTag(info.row.original) }),
     ],
     [search],
