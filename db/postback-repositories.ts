@@ -119,6 +119,7 @@ export function createOutboxDelivery(db: Database.Database) {
        VALUES (@id, @outboxId, @attempt, @httpStatus, @outcome, @error, @durationMs, @createdAt, @requestBody, @requestHeaders, @nextAttemptAt)`,
     ),
     attempts: db.prepare('SELECT * FROM postback_attempts WHERE outbox_id = ? ORDER BY attempt, id'),
+    lastAttempt: db.prepare('SELECT created_at, http_status FROM postback_attempts WHERE outbox_id = ? ORDER BY attempt DESC, id DESC LIMIT 1'),
     attempt: db.prepare('SELECT a.* FROM postback_attempts a JOIN postback_outbox o ON o.id = a.outbox_id WHERE o.merchant_id = ? AND a.id = ?'),
     resendInsert: db.prepare('INSERT INTO postback_resends (id, merchant_id, staff_id, since, total, created_at) VALUES (@id, @merchantId, @staffId, @since, @total, @createdAt)'),
     resendEventInsert: db.prepare('INSERT INTO postback_resend_events (resend_id, outbox_id) VALUES (?, ?)'),
@@ -187,6 +188,10 @@ export function createOutboxDelivery(db: Database.Database) {
         nextAttemptAt: attempt.nextAttemptAt ?? null,
       }),
     listAttempts: async (outboxId: string) => (s.attempts.all(outboxId) as Row[]).map(attemptFromRow),
+    lastAttempt: async (outboxId: string) => {
+      const row = s.lastAttempt.get(outboxId) as { created_at: string; http_status: number | null } | undefined;
+      return row && { createdAt: row.created_at, httpStatus: row.http_status };
+    },
     page: async (merchantId: string, filter: OutboxPageFilter, limit: number, offset: number) => {
       const where = pageWhere(merchantId, filter);
       const sql = `SELECT * FROM postback_outbox WHERE ${where.sql} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`;

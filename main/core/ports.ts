@@ -427,6 +427,8 @@ export interface OutboxRepository {
   requeue(id: string, now: string): Promise<boolean>;
   appendAttempt(attempt: PostbackAttemptRecord): Promise<void>;
   listAttempts(outboxId: string): Promise<PostbackAttemptRecord[]>;
+  /** The latest attempt of a record (time and HTTP status only), or undefined before the first. */
+  lastAttempt(outboxId: string): Promise<Pick<PostbackAttemptRecord, 'createdAt' | 'httpStatus'> | undefined>;
   /** The back office's log: a page of the merchant's records, newest first (created_at, id). */
   page(merchantId: string, filter: OutboxPageFilter, limit: number, offset: number): Promise<OutboxRecord[]>;
   count(merchantId: string, filter: OutboxPageFilter): Promise<number>;

@@ -60,8 +60,7 @@ export function logStatus(record: Pick<OutboxRecord, 'state' | 'attempts'>): Bac
   return record.state;
 }
 
-function postbackView(record: OutboxRecord, attempts: readonly PostbackAttemptRecord[]): BackOfficePostback {
-  const last = attempts.at(-1);
+function postbackView(record: OutboxRecord, last: Pick<PostbackAttemptRecord, 'createdAt' | 'httpStatus'> | undefined): BackOfficePostback {
   const status = logStatus(record);
   return {
     event_id: record.id,
@@ -154,7 +153,7 @@ export class PostbackBackOffice {
       await this.deps.store.read(async (r) => {
         const records = await r.outbox.page(merchantId, filter, per, (page - 1) * per);
         const views: BackOfficePostback[] = [];
-        for (const record of records) views.push(postbackView(record, await r.outbox.listAttempts(record.id)));
+        for (const record of records) views.push(postbackView(record, await r.outbox.lastAttempt(record.id)));
         return { data_set: views, metadata: pageMetadata(await r.outbox.count(merchantId, filter), page, per) };
       }),
     );
@@ -164,7 +163,7 @@ export class PostbackBackOffice {
     const record = await r.outbox.get(merchantId, eventId);
     if (!record) return undefined;
     const attempts = await r.outbox.listAttempts(record.id);
-    return { postback: postbackView(record, attempts), payload: record.payload, attempts: attempts.map(attemptDetail) };
+    return { postback: postbackView(record, attempts.at(-1)), payload: record.payload, attempts: attempts.map(attemptDetail) };
   }
 
   async detail(merchantId: string, eventId: string): Promise<Outcome<BackOfficePostbackDetail>> {
