@@ -110,6 +110,23 @@ export type PostbackState = (typeof POSTBACK_STATES)[number];
 export const POSTBACK_ATTEMPT_OUTCOMES = ['delivered', 'failed', 'refused'] as const;
 export type PostbackAttemptOutcome = (typeof POSTBACK_ATTEMPT_OUTCOMES)[number];
 
+/**
+ * The back office's delivery log (docs/decisions.md "Back office: postbacks and outbox"): a
+ * pending postback is `queued` before its first attempt and `retrying` after a failed one.
+ */
+export const POSTBACK_LOG_STATUSES = ['queued', 'retrying', 'delivered', 'failed'] as const;
+export type PostbackLogStatus = (typeof POSTBACK_LOG_STATUSES)[number];
+/** What a postback is about (`subject_type`). */
+export const POSTBACK_SUBJECT_TYPES = ['transaction', 'token', 'checkout'] as const;
+export type PostbackSubjectType = (typeof POSTBACK_SUBJECT_TYPES)[number];
+export const POSTBACKS_DEFAULT_PER_PAGE = 50;
+export const POSTBACKS_MAX_PER_PAGE = 100;
+/** How long the previous webhook key keeps signing after a rotation. */
+export const WEBHOOK_KEY_GRACE_HOURS = 24;
+/** What the Test environment's outbox lists. */
+export const TEST_OUTBOX_KINDS = ['email', 'postback'] as const;
+export type TestOutboxKind = (typeof TEST_OUTBOX_KINDS)[number];
+
 // ---- staff, receipts, reports ---------------------------------------------------------------------
 
 export const STAFF_ROLES = ['cashier', 'back_office', 'admin'] as const;

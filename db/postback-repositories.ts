@@ -1,6 +1,6 @@
 /** Outbox delivery bookkeeping: due records, per-subject lists, attempts. */
 import type { SqlDatabase, SqlStatement } from './sql.js';
-import type { OutboxFilter, OutboxRecord, PostbackAttemptRecord } from '../main/core/ports.js';
+import type { OutboxFilter, OutboxPageFilter, OutboxRecord, PostbackAttemptRecord, PostbackResendRecord, SentItemRecord } from '../main/core/ports.js';
 
 type Row = Record<string, unknown>;
 
@@ -34,6 +34,73 @@ function attemptFromRow(r: Row): PostbackAttemptRecord {
     error: (r.error as string | null) ?? null,
     durationMs: r.duration_ms as number,
     createdAt: r.created_at as string,
+    requestBody: (r.request_body as string | null) ?? null,
+    requestHeaders: typeof r.request_headers === 'string' ? (JSON.parse(r.request_headers) as Record<string, string>) : null,
+    nextAttemptAt: (r.next_attempt_at as string | null) ?? null,
+  };
+}
+
+/** The WHERE clause of the back office's log (migration 19's indexes end in created_at, id). */
+function pageWhere(merchantId: string, filter: OutboxPageFilter): { sql: string; params: unknown[] } {
+  const clauses = ['merchant_id = ?'];
+  const params: unknown[] = [merchantId];
+  switch (filter.status) {
+    case 'queued':
+      clauses.push("state = 'pending' AND attempts = 0");
+      break;
+    case 'retrying':
+      clauses.push("state = 'pending' AND attempts > 0");
+      break;
+    case 'delivered':
+    case 'failed':
+      clauses.push('state = ?');
+      params.push(filter.status);
+      break;
+    default:
+      break;
+  }
+  if (filter.subjectType !== undefined) {
+    clauses.push('subject_type = ?');
+    params.push(filter.subjectType);
+  }
+  if (filter.createdFrom !== undefined) {
+    clauses.push('created_at >= ?');
+    params.push(filter.createdFrom);
+  }
+  if (filter.createdTo !== undefined) {
+    clauses.push('created_at <= ?');
+    params.push(filter.createdTo);
+  }
+  return { sql: clauses.join(' AND '), params };
+}
+
+/** Sent e-mails (invoice and receipt) and postback attempts as one list, for the test outbox. */
+function sentItemsSql(kind: 'email' | 'postback' | undefined): string {
+  const parts: string[] = [];
+  if (kind !== 'postback') {
+    parts.push(
+      "SELECT 'email' AS kind, id, sent_at AS at, recipient AS target, subject AS title, CAST(NULL AS INTEGER) AS http_status, CASE test_outbox WHEN 1 THEN 'test_outbox' ELSE 'sent' END AS outcome, NULL AS event_id FROM emails WHERE merchant_id = @merchantId AND status = 'sent'",
+      "SELECT 'receipt_email', id, sent_at, recipient, subject, CAST(NULL AS INTEGER), CASE test_outbox WHEN 1 THEN 'test_outbox' ELSE 'sent' END, NULL FROM receipt_emails WHERE merchant_id = @merchantId AND status = 'sent'",
+    );
+  }
+  if (kind !== 'email') {
+    parts.push(
+      "SELECT 'postback' AS kind, a.id AS id, a.created_at AS at, o.url AS target, o.subject_type AS title, a.http_status AS http_status, a.outcome AS outcome, o.id AS event_id FROM postback_attempts a JOIN postback_outbox o ON o.id = a.outbox_id WHERE o.merchant_id = @merchantId",
+    );
+  }
+  return parts.join(' UNION ALL ');
+}
+
+function sentItemFromRow(r: Row): SentItemRecord {
+  return {
+    kind: r.kind as SentItemRecord['kind'],
+    id: r.id as string,
+    at: r.at as string,
+    target: r.target as string,
+    title: r.title as string,
+    httpStatus: (r.http_status as number | null) ?? null,
+    outcome: r.outcome as string,
+    eventId: (r.event_id as string | null) ?? null,
   };
 }
 
@@ -48,10 +115,38 @@ export function createOutboxDelivery(db: SqlDatabase) {
     ),
     requeue: db.prepare("UPDATE postback_outbox SET state = 'pending', next_attempt_at = ?, retry_from = ?, window_attempts = 0 WHERE id = ?"),
     attemptInsert: db.prepare(
-      `INSERT INTO postback_attempts (id, outbox_id, attempt, http_status, outcome, error, duration_ms, created_at)
-       VALUES (@id, @outboxId, @attempt, @httpStatus, @outcome, @error, @durationMs, @createdAt)`,
+      `INSERT INTO postback_attempts (id, outbox_id, attempt, http_status, outcome, error, duration_ms, created_at, request_body, request_headers, next_attempt_at)
+       VALUES (@id, @outboxId, @attempt, @httpStatus, @outcome, @error, @durationMs, @createdAt, @requestBody, @requestHeaders, @nextAttemptAt)`,
     ),
-    attempts: db.prepare('SELECT * FROM postback_attempts WHERE outbox_id = ? ORDER BY id'),
+    attempts: db.prepare('SELECT * FROM postback_attempts WHERE outbox_id = ? ORDER BY attempt, id'),
+    lastAttempt: db.prepare('SELECT created_at, http_status FROM postback_attempts WHERE outbox_id = ? ORDER BY attempt DESC, id DESC LIMIT 1'),
+    attempt: db.prepare('SELECT a.* FROM postback_attempts a JOIN postback_outbox o ON o.id = a.outbox_id WHERE o.merchant_id = ? AND a.id = ?'),
+    resendInsert: db.prepare('INSERT INTO postback_resends (id, merchant_id, staff_id, since, total, created_at) VALUES (@id, @merchantId, @staffId, @since, @total, @createdAt)'),
+    resendEventInsert: db.prepare('INSERT INTO postback_resend_events (resend_id, outbox_id) VALUES (?, ?)'),
+    resendGet: db.prepare('SELECT * FROM postback_resends WHERE merchant_id = ? AND id = ?'),
+    resendProgress: db.prepare(
+      `SELECT
+         COUNT(*) FILTER (WHERE tried) AS attempted,
+         COUNT(*) FILTER (WHERE tried AND state = 'delivered') AS delivered
+       FROM (
+         SELECT o.state AS state, EXISTS (SELECT 1 FROM postback_attempts a WHERE a.outbox_id = o.id AND a.created_at >= @createdAt) AS tried
+         FROM postback_resend_events e JOIN postback_outbox o ON o.id = e.outbox_id WHERE e.resend_id = @id
+       ) AS resent`,
+    ),
+  };
+  const sentLists = new Map<string, { page: SqlStatement; count: SqlStatement }>();
+  const sentStatements = (kind: 'email' | 'postback' | undefined) => {
+    const key = kind ?? 'all';
+    let statements = sentLists.get(key);
+    if (!statements) {
+      const union = sentItemsSql(kind);
+      statements = {
+        page: db.prepare(`SELECT * FROM (${union}) AS sent ORDER BY at DESC, id DESC LIMIT @limit OFFSET @offset`),
+        count: db.prepare(`SELECT COUNT(*) AS n FROM (${union}) AS sent`),
+      };
+      sentLists.set(key, statements);
+    }
+    return statements;
   };
   const lists = new Map<string, SqlStatement>();
   return {
@@ -85,7 +180,65 @@ export function createOutboxDelivery(db: SqlDatabase) {
     settle: async (id: string, state: OutboxRecord['state'], nextAttemptAt: string, lastError: string | null, deliveredAt: string | null) =>
       void (await s.settle.run(state, nextAttemptAt, lastError, deliveredAt, id)),
     requeue: async (id: string, now: string) => (await s.requeue.run(now, now, id)).changes === 1,
-    appendAttempt: async (attempt: PostbackAttemptRecord) => void (await s.attemptInsert.run(attempt)),
+    appendAttempt: async (attempt: PostbackAttemptRecord) =>
+      void (await s.attemptInsert.run({
+        ...attempt,
+        requestBody: attempt.requestBody ?? null,
+        requestHeaders: attempt.requestHeaders ? JSON.stringify(attempt.requestHeaders) : null,
+        nextAttemptAt: attempt.nextAttemptAt ?? null,
+      })),
     listAttempts: async (outboxId: string) => ((await s.attempts.all(outboxId)) as Row[]).map(attemptFromRow),
+    lastAttempt: async (outboxId: string) => {
+      const row = (await s.lastAttempt.get(outboxId)) as { created_at: string; http_status: number | null } | undefined;
+      return row && { createdAt: row.created_at, httpStatus: row.http_status };
+    },
+    page: async (merchantId: string, filter: OutboxPageFilter, limit: number, offset: number) => {
+      const where = pageWhere(merchantId, filter);
+      const sql = `SELECT * FROM postback_outbox WHERE ${where.sql} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`;
+      let statement = lists.get(sql);
+      if (!statement) {
+        statement = db.prepare(sql);
+        lists.set(sql, statement);
+      }
+      return ((await statement.all(...where.params, limit, offset)) as Row[]).map(outboxFromRow);
+    },
+    count: async (merchantId: string, filter: OutboxPageFilter) => {
+      const where = pageWhere(merchantId, filter);
+      const sql = `SELECT COUNT(*) AS n FROM postback_outbox WHERE ${where.sql}`;
+      let statement = lists.get(sql);
+      if (!statement) {
+        statement = db.prepare(sql);
+        lists.set(sql, statement);
+      }
+      return ((await statement.get(...where.params)) as { n: number }).n;
+    },
+    getAttempt: async (merchantId: string, attemptId: string) => {
+      const row = (await s.attempt.get(merchantId, attemptId)) as Row | undefined;
+      return row && attemptFromRow(row);
+    },
+    insertResend: async (record: PostbackResendRecord, outboxIds: readonly string[]) => {
+      await s.resendInsert.run(record);
+      for (const id of outboxIds) (await s.resendEventInsert.run(record.id, id));
+    },
+    getResend: async (merchantId: string, id: string) => {
+      const row = (await s.resendGet.get(merchantId, id)) as Row | undefined;
+      return (
+        row && {
+          id: row.id as string,
+          merchantId: row.merchant_id as string,
+          staffId: (row.staff_id as string | null) ?? null,
+          since: row.since as string,
+          total: row.total as number,
+          createdAt: row.created_at as string,
+        }
+      );
+    },
+    resendProgress: async (resend: PostbackResendRecord) => {
+      const row = (await s.resendProgress.get({ id: resend.id, createdAt: resend.createdAt })) as { attempted: number; delivered: number };
+      return { attempted: row.attempted, delivered: row.delivered, failing: row.attempted - row.delivered };
+    },
+    sentItems: async (merchantId: string, kind: 'email' | 'postback' | undefined, limit: number, offset: number) =>
+      ((await sentStatements(kind).page.all({ merchantId, limit, offset })) as Row[]).map(sentItemFromRow),
+    countSentItems: async (merchantId: string, kind: 'email' | 'postback' | undefined) => ((await sentStatements(kind).count.get({ merchantId })) as { n: number }).n,
   };
 }

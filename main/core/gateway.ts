@@ -15,6 +15,7 @@ import type { Clock, Ids, Logger, Processor, QrCodes, Store, Vault } from './por
 import { Scheduler } from './scheduler.js';
 import { DEFAULT_DELIVERY_SETTINGS, PostbackDelivery, type DeliverySettings, type PostbackSender } from './postbacks/delivery.js';
 import { Postbacks } from './postbacks/postbacks.js';
+import { PostbackBackOffice } from './postbacks/back-office.js';
 import { Staff } from './staff/staff.js';
 import { DayReports } from './reports/day-reports.js';
 import { Checkouts } from './checkout/checkouts.js';
@@ -85,6 +86,8 @@ export interface Gateway {
   readonly scheduler: Scheduler;
   readonly postbackDelivery: PostbackDelivery;
   readonly postbacks: Postbacks;
+  /** The back office's Postbacks area: the delivery log, resends, the webhook key, the Test environment's outbox. */
+  readonly postbackBackOffice: PostbackBackOffice;
   readonly staff: Staff;
   /** X and Z reports: closing the day at a till (D16). */
   readonly dayReports: DayReports;
@@ -150,6 +153,7 @@ export function createGateway(deps: CoreDeps): Gateway {
     scheduler,
     postbackDelivery,
     postbacks: new Postbacks(store, clock, vault, postbackDelivery),
+    postbackBackOffice: new PostbackBackOffice({ store, clock, ids, vault, delivery: postbackDelivery, processor }),
     staff,
     transactionExport: new TransactionExport(store, clock, staff),
     dayReports: new DayReports(store, clock, ids),

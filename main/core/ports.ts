@@ -219,12 +219,65 @@ export interface PostbackAttemptRecord {
   error: string | null;
   durationMs: number;
   createdAt: string;
+  /** The signed body as sent (migration 19; null for attempts made before it). */
+  requestBody?: string | null;
+  /** The headers the body was sent and signed with (migration 19; null before it). */
+  requestHeaders?: Record<string, string> | null;
+  /** The retry this attempt scheduled; null when none followed (delivered, refused, given up). */
+  nextAttemptAt?: string | null;
 }
 
 export interface OutboxFilter {
   state?: OutboxRecord['state'];
   since?: string;
   limit: number;
+}
+
+/**
+ * The back office's delivery log (decisions.md "Back office: postbacks and outbox"): by status
+ * (`retrying` and `queued` are pending records with and without an attempt), kind of subject and
+ * created range, newest first, a page at a time.
+ */
+export interface OutboxPageFilter {
+  status?: 'queued' | 'retrying' | 'delivered' | 'failed';
+  subjectType?: string;
+  createdFrom?: string;
+  createdTo?: string;
+}
+
+/** "Resend all failed since": which postbacks one request queued again (migration 19). */
+export interface PostbackResendRecord {
+  id: string;
+  merchantId: string;
+  staffId: string | null;
+  since: string;
+  total: number;
+  createdAt: string;
+}
+
+/** How far a resend has come: its postbacks attempted since it was made, and how they ended. */
+export interface PostbackResendProgress {
+  attempted: number;
+  delivered: number;
+  /** Attempted, not delivered: retrying again or failed. */
+  failing: number;
+}
+
+/** One thing the gateway sent, for the Test environment's outbox: an e-mail or a postback attempt. */
+export interface SentItemRecord {
+  kind: 'email' | 'receipt_email' | 'postback';
+  id: string;
+  at: string;
+  /** Recipient address or postback URL. */
+  target: string;
+  /** Subject of an e-mail; kind of subject of a postback (transaction, token, checkout). */
+  title: string;
+  /** Postbacks: the HTTP status; null for e-mails and for attempts without an answer. */
+  httpStatus: number | null;
+  /** E-mails: test_outbox or sent (SMTP); postbacks: delivered, failed or refused. */
+  outcome: string;
+  /** Postbacks: the event (outbox record) id. */
+  eventId: string | null;
 }
 
 // ---- repositories ----------------------------------------------------------------------------
@@ -383,6 +436,19 @@ export interface OutboxRepository {
   requeue(id: string, now: string): Promise<boolean>;
   appendAttempt(attempt: PostbackAttemptRecord): Promise<void>;
   listAttempts(outboxId: string): Promise<PostbackAttemptRecord[]>;
+  /** The latest attempt of a record (time and HTTP status only), or undefined before the first. */
+  lastAttempt(outboxId: string): Promise<Pick<PostbackAttemptRecord, 'createdAt' | 'httpStatus'> | undefined>;
+  /** The back office's log: a page of the merchant's records, newest first (created_at, id). */
+  page(merchantId: string, filter: OutboxPageFilter, limit: number, offset: number): Promise<OutboxRecord[]>;
+  count(merchantId: string, filter: OutboxPageFilter): Promise<number>;
+  /** One attempt of one of the merchant's postbacks, with its record's id. */
+  getAttempt(merchantId: string, attemptId: string): Promise<PostbackAttemptRecord | undefined>;
+  insertResend(record: PostbackResendRecord, outboxIds: readonly string[]): Promise<void>;
+  getResend(merchantId: string, id: string): Promise<PostbackResendRecord | undefined>;
+  resendProgress(resend: PostbackResendRecord): Promise<PostbackResendProgress>;
+  /** The Test environment's outbox: sent e-mails (invoice and receipt) and postback attempts, newest first. */
+  sentItems(merchantId: string, kind: 'email' | 'postback' | undefined, limit: number, offset: number): Promise<SentItemRecord[]>;
+  countSentItems(merchantId: string, kind: 'email' | 'postback' | undefined): Promise<number>;
 }
 
 
@@ -744,6 +810,8 @@ export type FollowUpResult = { outcome: 'approved'; reference: string } | { outc
 
 export interface Processor {
   readonly name: string;
+  /** `test`: the Test environment's simulator (D6), whose outbox the back office shows; absent means production. */
+  readonly environment?: 'test' | 'production';
   authorizeCard(request: CardAuthorizationRequest): Promise<CardDecision>;
   capture(request: FollowUpRequest): Promise<FollowUpResult>;
   reverse(request: FollowUpRequest): Promise<FollowUpResult>;

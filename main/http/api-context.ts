@@ -10,7 +10,7 @@ import { checkIdempotencyKey, requestFingerprint, type IdempotencyStart } from '
 import type { Principal } from '../core/merchants/authenticator.js';
 import type { Operation } from '../core/operations.js';
 import { sendApiError } from './errors.js';
-import { invoiceAuditFacts } from './invoice-audit.js';
+import { invoiceAuditFacts, parsePayload } from './invoice-audit.js';
 import { tokenAuditFacts } from './token-audit.js';
 import { AUDITED, NEEDS_APPROVAL, roleMay, routeKey } from './permissions.js';
 
@@ -139,6 +139,13 @@ export function auditStaffActions(gateway: Gateway) {
     if (action.startsWith('invoice_') || action.startsWith('token_')) {
       const facts = (action.startsWith('invoice_') ? invoiceAuditFacts : tokenAuditFacts)(action, request, payload);
       await gateway.staff.recordAudit(gateway.staff.auditRecord(request.principal.merchantId, staff.id, null, action, facts.subject, facts.detail));
+      return;
+    }
+    if (action.startsWith('postback_') || action === 'webhook_key_rotate') {
+      const eventId = (request.params as { event_id?: string } | undefined)?.event_id ?? null;
+      const since = (request.body as { since?: unknown } | undefined)?.since;
+      const detail = action === 'postback_resend_failed' ? `${String((parsePayload(payload) as { requeued?: number } | undefined)?.requeued)} failed since ${String(since)}` : null;
+      await gateway.staff.recordAudit(gateway.staff.auditRecord(request.principal.merchantId, staff.id, null, action, eventId, detail));
       return;
     }
     const body = request.body as { transaction_id?: string; amount?: number; merchant_reference?: string } | undefined;

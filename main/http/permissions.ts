@@ -44,6 +44,11 @@ export const AUDITED: Partial<Record<RouteKey, string>> = {
   'POST /v2/network_tokens/:id/cryptogram': 'token_cryptogram',
   'DELETE /v2/network_tokens/:id': 'token_archive',
   'POST /v2/network_tokens/:id/simulate': 'token_simulate',
+  // Postbacks by staff through the API (the back office's /ui routes audit in their unit of work:
+  // decisions.md "Back office: postbacks and outbox"); subject: the event id.
+  'POST /rest/postbacks/:event_id/resend': 'postback_resend',
+  'POST /rest/postbacks/resend_failed': 'postback_resend_failed',
+  'POST /rest/webhook_key/rotate': 'webhook_key_rotate',
 };
 
 export function routeKey(method: string, url: string): RouteKey {

@@ -80,6 +80,7 @@ function rejected(code: string, text: string): { outcome: 'rejected'; code: stri
 
 export class Simulator implements Processor {
   readonly name = 'simulator';
+  readonly environment = 'test' as const;
   private readonly publicUrl: () => string;
   private readonly now: () => Date;
   private readonly slowAnswerMs: number;

@@ -224,6 +224,18 @@ const expectedByVersion: Record<number, Expected> = {
     },
     unique: [],
   },
+  19: {
+    tables: ['postback_resends', 'postback_resend_events'],
+    indexes: {
+      postback_outbox_merchant_created: ['merchant_id', 'created_at', 'id'],
+      postback_outbox_merchant_subject: ['merchant_id', 'subject_type', 'created_at', 'id'],
+      postback_attempts_created: ['created_at', 'id'],
+      emails_merchant_sent: ['merchant_id', 'status', 'sent_at'],
+      receipt_emails_merchant_sent: ['merchant_id', 'status', 'sent_at'],
+    },
+    unique: [{ table: 'postback_resend_events', columns: ['resend_id', 'outbox_id'] }],
+    addedColumns: { postback_attempts: ['request_body', 'request_headers', 'next_attempt_at'] },
+  },
 };
 
 function objectNames(db: Database.Database, type: 'table' | 'index'): string[] {
@@ -487,6 +499,38 @@ describe('migration 18 on a database that has tokens and checkouts', () => {
       db.prepare('UPDATE checkout_sessions SET postback_url = NULL').run();
       assert.throws(() => db.prepare("UPDATE checkout_sessions SET status = 'gone'").run(), /CHECK constraint/);
       assert.equal((db.prepare('SELECT strict FROM pragma_table_list WHERE name = ?').get('checkout_sessions') as { strict: number }).strict, 1);
+      assert.deepEqual(db.pragma('foreign_key_check'), []);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('migration 19 on a database that has postbacks', () => {
+  test('old attempts keep every column, have no body or headers, and the last one of a pending postback gets its retry', () => {
+    const db = freshDatabase();
+    try {
+      migrate(db, migrations.filter((m) => m.version < 19));
+      db.exec(`INSERT INTO merchants (id, name, currency, webhook_key_sealed, created_at) VALUES ('m1', 'Shop', 'EUR', 'x', '2026-01-01T00:00:00.000Z')`);
+      const outbox = db.prepare(
+        `INSERT INTO postback_outbox (id, merchant_id, subject_type, subject_id, sequence, url, payload, state, attempts, next_attempt_at, created_at)
+         VALUES (?, 'm1', 'transaction', ?, 1, 'http://127.0.0.1:9/pb', '{}', ?, ?, ?, '2026-01-02T00:00:00.000Z')`,
+      );
+      outbox.run('pending-1', 't1', 'pending', 2, '2026-01-02T00:07:00.000Z');
+      outbox.run('failed-1', 't2', 'failed', 1, '2026-01-02T00:00:01.000Z');
+      const attempt = db.prepare(`INSERT INTO postback_attempts (id, outbox_id, attempt, http_status, outcome, error, duration_ms, created_at) VALUES (?, ?, ?, 500, 'failed', 'HTTP 500', 12, ?)`);
+      attempt.run('a1', 'pending-1', 1, '2026-01-02T00:00:00.500Z');
+      attempt.run('a2', 'pending-1', 2, '2026-01-02T00:01:01.000Z');
+      attempt.run('a3', 'failed-1', 1, '2026-01-02T00:00:01.000Z');
+      const before = db.prepare('SELECT id, outbox_id, attempt, http_status, outcome, error, duration_ms, created_at FROM postback_attempts ORDER BY id').all();
+
+      migrate(db);
+      assert.deepEqual(db.prepare('SELECT id, outbox_id, attempt, http_status, outcome, error, duration_ms, created_at FROM postback_attempts ORDER BY id').all(), before);
+      assert.deepEqual(db.prepare('SELECT id, request_body, request_headers, next_attempt_at FROM postback_attempts ORDER BY id').all(), [
+        { id: 'a1', request_body: null, request_headers: null, next_attempt_at: null },
+        { id: 'a2', request_body: null, request_headers: null, next_attempt_at: '2026-01-02T00:07:00.000Z' },
+        { id: 'a3', request_body: null, request_headers: null, next_attempt_at: null },
+      ]);
       assert.deepEqual(db.pragma('foreign_key_check'), []);
     } finally {
       db.close();

@@ -129,7 +129,7 @@ void test('/app/ asks for one login for the whole app (with the gateway status),
     const links = await nav.getByRole('link').allTextContents();
     for (const area of ['Dashboard', 'Cashier', 'Gateway']) assert.ok(links.includes(area), `navigation links ${area}: ${links.join(', ')}`);
     assert.equal(links[0], 'Dashboard', 'the back office starts on its first area, the dashboard');
-    // The back office's areas still to come are named but take no focus; Settings is an admin's.
+    // The back office's areas are listed; Settings is an admin's.
     for (const area of ['Network tokens', 'Checkouts', 'Postbacks']) assert.ok(((await nav.textContent()) ?? '').includes(area), `lists ${area}`);
     assert.equal(await nav.getByText('Settings').count(), 0, 'Settings is not listed for back office');
     assert.equal(await nav.getByRole('button').count(), 0);

@@ -48,8 +48,8 @@ export async function startPostbackGateway(options: { flags?: Record<string, str
   const dir = tempDir('tillgate-postbacks-');
   const clock = options.clock ?? new TestClock();
   const settings = resolveSettings(dir, { 'sim-delay-ms': '20', ...options.flags }, {});
-  const composition = await composeForTest({ settings, clock, dataKey: randomBytes(32), background: options.background ?? false, logger: createLogger({ level: 'silent' }) });
-  const app = await buildServer(composition.gateway);
+  const composition = await composeForTest({ settings, clock, dataKey: randomBytes(32), background: options.background ?? false, logger: createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
+  const app = await buildServer(composition.gateway, process.env.TEST_LOG_LEVEL ? { logger: composition.logger } : {});
   const gateway = composition.gateway;
   let names = 0;
   return {

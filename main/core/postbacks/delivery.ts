@@ -3,7 +3,8 @@
  * outbox. Each due record is signed and POSTed; 2xx within the timeout is delivered, anything
  * else is retried after 1 min, 5 min, 15 min, 1 h, 3 h, 6 h, 12 h, then every 24 h until 3 days
  * have passed (all scaled by the retry scale), then failed. Every attempt is recorded with its
- * HTTP status and an event-log entry of type `postback`. Concurrency is bounded overall and per
+ * HTTP status, duration, the signed body and headers it sent, the retry it scheduled, and an
+ * event-log entry of type `postback`. Concurrency is bounded overall and per
  * receiver, so a slow receiver delays only its own postbacks and never the API.
  */
 import type { Clock, Ids, Logger, OutboxRecord, PostbackAttemptRecord, Store, Vault } from '../ports.js';
@@ -233,6 +234,9 @@ export class PostbackDelivery {
       error: failure,
       durationMs,
       createdAt: now.toISOString(),
+      requestBody: signed.rawBody,
+      requestHeaders: signed.headers,
+      nextAttemptAt: next ? next.toISOString() : null,
     };
     const message = delivered
       ? `delivered: HTTP ${(result as { status: number }).status} in ${durationMs} ms (attempt ${attemptNumber})`

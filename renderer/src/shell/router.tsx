@@ -20,6 +20,10 @@ import { CheckoutDetailScreen } from '../checkouts/checkout-detail.js';
 import { CheckoutCreateScreen } from '../checkouts/checkout-form.js';
 import { CheckoutListScreen } from '../checkouts/checkout-list.js';
 import { checkoutListSearch } from '../checkouts/checkout-search.js';
+import { PostbackDetailScreen } from '../postbacks/postback-detail.js';
+import { PostbackListScreen } from '../postbacks/postback-list.js';
+import { outboxSearch, postbackListSearch } from '../postbacks/postback-search.js';
+import { TestOutboxScreen } from '../postbacks/test-outbox.js';
 import { TodaySales } from '../sales/today.js';
 import { ShopsSettings } from '../settings/shops.js';
 import { useSession } from '../session-store.js';
@@ -76,6 +80,12 @@ const checkoutListRoute = createRoute({ getParentRoute: () => checkoutsRoute, pa
 const checkoutNewRoute = createRoute({ getParentRoute: () => checkoutsRoute, path: '/new', component: CheckoutCreateScreen });
 const checkoutRoute = createRoute({ getParentRoute: () => checkoutsRoute, path: '/$id', component: CheckoutDetailScreen });
 
+// Postbacks: the delivery log, one postback, the Test environment's outbox (the previewed item in the search).
+const postbacksRoute = createRoute({ getParentRoute: () => rootRoute, path: '/postbacks' });
+const postbackListRoute = createRoute({ getParentRoute: () => postbacksRoute, path: '/', component: PostbackListScreen, validateSearch: postbackListSearch });
+const outboxRoute = createRoute({ getParentRoute: () => postbacksRoute, path: '/outbox', component: TestOutboxScreen, validateSearch: outboxSearch });
+const postbackRoute = createRoute({ getParentRoute: () => postbacksRoute, path: '/$id', component: PostbackDetailScreen });
+
 const cashierRoute = createRoute({ getParentRoute: () => rootRoute, path: '/cashier', component: CashierWorkspace });
 const tillRoute = createRoute({ getParentRoute: () => cashierRoute, path: '/', component: Till });
 const salesRoute = createRoute({ getParentRoute: () => cashierRoute, path: '/sales', component: TodaySales });
@@ -88,6 +98,7 @@ const routeTree = rootRoute.addChildren([
   invoicesRoute.addChildren([invoiceListRoute, invoiceNewRoute, invoiceRoute, invoiceEditRoute]),
   tokensRoute.addChildren([tokenListRoute, tokenNewRoute, tokenRoute]),
   checkoutsRoute.addChildren([checkoutListRoute, checkoutNewRoute, checkoutRoute]),
+  postbacksRoute.addChildren([postbackListRoute, outboxRoute, postbackRoute]),
   gatewayRoute,
   settingsRoute,
   cashierRoute.addChildren([tillRoute, salesRoute, reportsRoute]),

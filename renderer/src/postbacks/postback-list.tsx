@@ -1,0 +1,118 @@
+/**
+ * Postbacks (back office and admin, `#/postbacks`): the delivery log over transactions, tokens and
+ * checkouts, newest first, with status (queued, retrying, delivered, failed), kind and created range
+ * as filters and the gateway's pages, all in the URL; each row links to its postback. Above it the
+ * webhook key (masked, Copy, Rotate for an admin) and "Resend all failed…".
+ */
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { createColumnHelper } from '@tanstack/react-table';
+import { useEffect, useMemo, useState } from 'react';
+import { POSTBACK_LOG_STATUSES, POSTBACK_SUBJECT_TYPES } from '../../../contract/constants.js';
+import { FilterBar } from '../ui/detail-parts.js';
+import { formatDateTime } from '../ui/format.js';
+import { DayRangeFilter, SelectFilter } from '../ui/list-filters.js';
+import { filtered } from '../ui/list-search.js';
+import { PagedTable } from '../ui/paged-table.js';
+import { KIND_NAMES, kindName, POSTBACK_STATUS_NAMES, postbackStatusClass } from './postback-format.js';
+import type { PostbackListSearch } from './postback-search.js';
+import { PostbacksNav } from './postbacks-nav.js';
+import type { BackOfficePostback } from './postbacks-client.js';
+import { usePostbackList } from './postbacks-store.js';
+import { ResendFailedDialog } from './resend-failed-dialog.js';
+import { WebhookKeyCard } from './webhook-key.js';
+import '../ui/back-office.css';
+import './postbacks.css';
+
+const column = createColumnHelper<BackOfficePostback>();
+
+function receiverOf(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.host}${parsed.pathname === '/' ? '' : parsed.pathname}`;
+  } catch {
+    return url;
+  }
+}
+
+const COLUMNS = [
+  column.accessor('event_id', {
+    header: 'Postback',
+    cell: (info) => {
+      const row = info.row.original;
+      const text = `${kindName(row.kind)}${row.event ? `: ${row.event}` : ''}`;
+      return (
+        <Link to="/postbacks/$id" params={{ id: row.event_id }} className="row-link" aria-label={`${text}, ${formatDateTime(row.created_at)}`}>
+          {text}
+        </Link>
+      );
+    },
+  }),
+  column.accessor('status', { header: 'Status', cell: (info) => <span className={postbackStatusClass(info.getValue())}>{POSTBACK_STATUS_NAMES[info.getValue()]}</span> }),
+  column.accessor('attempts', { header: 'Attempts', cell: (info) => info.getValue() }),
+  column.accessor('last_http_status', {
+    header: 'Last answer',
+    cell: (info) => {
+      const row = info.row.original;
+      if (row.attempts === 0) return <span className="muted">—</span>;
+      return row.last_http_status !== null ? `HTTP ${row.last_http_status}` : <span className="muted">No answer</span>;
+    },
+  }),
+  column.accessor('next_attempt_at', { header: 'Next retry', cell: (info) => (info.getValue() ? formatDateTime(info.getValue() as string) : <span className="muted">—</span>) }),
+  column.accessor('url', { header: 'Receiver', cell: (info) => <span className="receiver-cell">{receiverOf(info.getValue())}</span> }),
+  column.accessor('created_at', { header: 'Created', cell: (info) => formatDateTime(info.getValue()) }),
+];
+
+export function PostbackListScreen() {
+  const search = useSearch({ from: '/postbacks/' });
+  const navigate = useNavigate({ from: '/postbacks/' });
+  const { status, list, error, load } = usePostbackList();
+  const [resending, setResending] = useState(false);
+
+  useEffect(() => {
+    void load(search);
+  }, [load, search]);
+
+  const filter = (change: Partial<PostbackListSearch>) => void navigate({ search: filtered(search, change) });
+  const isFiltered = Object.keys(search).some((key) => key !== 'page');
+  const rows = status === 'ready' && list ? list.data_set : [];
+  const statusOptions = useMemo(() => POSTBACK_LOG_STATUSES.map((value) => ({ value, label: POSTBACK_STATUS_NAMES[value] })), []);
+  const kindOptions = useMemo(() => POSTBACK_SUBJECT_TYPES.map((value) => ({ value, label: KIND_NAMES[value] })), []);
+
+  return (
+    <section className="postbacks" aria-labelledby="postbacks-title">
+      <div className="page-head">
+        <h1 id="postbacks-title">Postbacks</h1>
+        <PostbacksNav current="log" />
+        <div className="head-actions">
+          <button type="button" className="button" onClick={() => setResending(true)}>
+            Resend all failed…
+          </button>
+        </div>
+      </div>
+      <WebhookKeyCard />
+      <FilterBar label="Filter postbacks" active={isFiltered} onClear={() => void navigate({ search: {} })}>
+        <SelectFilter label="Status" value={search.status} anyLabel="Any status" options={statusOptions} onChange={(value) => filter({ status: value })} />
+        <SelectFilter label="Kind" value={search.kind} anyLabel="Any kind" options={kindOptions} onChange={(value) => filter({ kind: value })} />
+        <DayRangeFilter from={search.created_from} to={search.created_to} onChange={(range) => filter({ ...('from' in range ? { created_from: range.from } : {}), ...('to' in range ? { created_to: range.to } : {}) })} />
+      </FilterBar>
+      <PagedTable
+        caption="Postbacks, newest first"
+        columns={COLUMNS}
+        rows={rows}
+        rowKey={(row) => row.event_id}
+        loading={status === 'loading' || status === 'idle'}
+        error={error}
+        retry={() => void load(search)}
+        empty={isFiltered ? 'No postback matches these filters.' : 'No postbacks yet: they are sent when a payment, token or checkout with a postback URL changes.'}
+        metadata={list?.metadata}
+        pagerLabel="Pages of postbacks"
+        link={(target, text, rel) => (
+          <Link to="/postbacks" search={{ ...search, page: target > 1 ? target : undefined }} className="button button-quiet" rel={rel}>
+            {text}
+          </Link>
+        )}
+      />
+      {resending && <ResendFailedDialog onClose={() => setResending(false)} onDone={() => void load(search)} />}
+    </section>
+  );
+}
