@@ -25,6 +25,7 @@ import type {
   MerchantRecord,
   OutboxRecord,
   Repositories,
+  TransactionDetails,
   TransactionFilter,
   TransactionRecord,
 } from '../main/core/ports.js';
@@ -142,7 +143,7 @@ export function transactionToRow(t: TransactionRecord): Row {
 function transactionFromRow(r: Row): TransactionRecord {
   const t: Record<string, unknown> = {};
   for (const [field, column] of transactionColumns) t[field] = r[column] ?? null;
-  t.details = JSON.parse(str(r.details)) as Record<string, unknown>;
+  t.details = JSON.parse(str(r.details)) as TransactionDetails;
   t.recurring = r.recurring === 1 ? 1 : 0;
   return t as unknown as TransactionRecord;
 }

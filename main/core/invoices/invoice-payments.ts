@@ -323,7 +323,7 @@ export class InvoicePayments {
       const name = [invoice.firstName, invoice.lastName].filter(Boolean).join(' ') || invoice.company;
       let openAttempt: CustomerInvoice['open_attempt'] = null;
       if (started && !(started.expiresAt && Date.parse(started.expiresAt) <= now)) {
-        const url = (started.details.client_action as { action_data?: { url?: string } } | undefined)?.action_data?.url;
+        const url = started.details.client_action?.action_data.url;
         if (typeof url === 'string') openAttempt = { transaction_id: started.id, continue_path: new URL(url).pathname };
       }
       let failedAttempt: FailedAttempt | null = null;
@@ -420,7 +420,7 @@ export class InvoicePayments {
   /** Inside a transaction's unit of work: move its invoice (and plan) along. */
   private async follow(tx: Repositories, t: TransactionRecord): Promise<void> {
     const invoiceId = t.details.invoice_id;
-    if (typeof invoiceId !== 'number') return;
+    if (invoiceId === undefined) return;
     const invoice = await tx.invoices.get(invoiceId);
     if (!invoice) return;
     const now = this.deps.clock.now().toISOString();

@@ -41,7 +41,9 @@ import type {
   Repositories,
   ScheduledTask,
   Store,
+  SubscriptionStatus,
   TransactionChange,
+  TransactionDetails,
   TransactionRecord,
   Vault,
 } from '../ports.js';
@@ -148,7 +150,7 @@ function withOtherErrors(refusal: ApiError, others: readonly FieldError[]): ApiE
 
 /** The shop a stored transaction belongs to (its terminal's at the time of the payment). */
 function shopOf(t: TransactionRecord): string | null {
-  return typeof t.details.shop_id === 'string' ? t.details.shop_id : null;
+  return t.details.shop_id ?? null;
 }
 
 function stateError(t: TransactionRecord, action: string): ApiError {
@@ -180,7 +182,7 @@ export class Payments {
     operation: Operation,
     kind: PaymentOperation,
     request: PaymentRequest,
-    extras: { details?: Record<string, unknown>; followedInternally?: boolean } = {},
+    extras: { details?: TransactionDetails; followedInternally?: boolean } = {},
   ): Promise<Outcome<TransactionResponse>> {
     const validated = validatePaymentRequest(kind, request, { followedInternally: extras.followedInternally === true });
     const merchantId = operation.context.merchantId;
@@ -847,7 +849,7 @@ export class Payments {
     if (original) {
       record.parentId = original.id;
       recipient.payer_of = original.id;
-      if (typeof original.details.wallet_account_reference === 'string') recipient.account_reference = original.details.wallet_account_reference;
+      if (original.details.wallet_account_reference !== undefined) recipient.account_reference = original.details.wallet_account_reference;
     }
     if (Object.keys(recipient).length) record.details.recipient = recipient;
     if (command.card) Object.assign(record, this.cardFields(command.card, false));
@@ -879,17 +881,16 @@ export class Payments {
 
   // ---- wallet subscriptions ------------------------------------------------------------------
 
-  private subscriptionOf(t: TransactionRecord): SubscriptionResponse['subscription_status'] | undefined {
-    const status = t.details.subscription_status;
-    return status === 'active' || status === 'cancelled' || status === 'approval_pending' ? status : undefined;
+  private subscriptionOf(t: TransactionRecord): SubscriptionStatus | undefined {
+    return t.details.subscription_status;
   }
 
   private subscriptionResponse(t: TransactionRecord): SubscriptionResponse {
-    const amountMinor = typeof t.details.subscription_amount_minor === 'number' ? t.details.subscription_amount_minor : t.amountMinor;
+    const amountMinor = t.details.subscription_amount_minor ?? t.amountMinor;
     return {
       transaction_id: t.id,
       subscription_status: this.subscriptionOf(t) ?? 'cancelled',
-      subscription_plan_id: (t.details.subscription_plan_id as string | undefined) ?? null,
+      subscription_plan_id: t.details.subscription_plan_id ?? null,
       amount: minorToAmount(amountMinor, exponentOf(t)),
       error_code: 0,
     };
@@ -904,7 +905,7 @@ export class Payments {
       if (!status) return failure(apiError(ErrorCode.invalidState, 'This transaction did not set up a wallet subscription', [{ field: 'transaction_id', message: 'is not a subscription setup' }]));
       if (status === 'cancelled') return failure(apiError(ErrorCode.invalidState, 'The subscription is already cancelled', [{ field: 'transaction_id', message: 'subscription is cancelled' }]));
       return operation.commit(async (tx) => {
-        const details: Record<string, unknown> = { ...t.details, subscription_status: 'cancelled' };
+        const details: TransactionDetails = { ...t.details, subscription_status: 'cancelled' };
         delete details.pending_revision;
         await tx.transactions.transition(t.id, [t.statusCode], { statusCode: t.statusCode, details }, this.nowIso());
         const fresh = (await tx.transactions.get(merchantId, t.id)) as TransactionRecord;
@@ -930,11 +931,11 @@ export class Payments {
       if (status !== 'active') {
         return failure(apiError(ErrorCode.invalidState, status ? `The subscription is ${status}` : 'This transaction did not set up a wallet subscription', [{ field: 'transaction_id', message: status ? `subscription is ${status}` : 'is not a subscription setup' }]));
       }
-      const currentMinor = typeof t.details.subscription_amount_minor === 'number' ? t.details.subscription_amount_minor : t.amountMinor;
+      const currentMinor = t.details.subscription_amount_minor ?? t.amountMinor;
       const needsApproval = amountMinor !== undefined && amountMinor > currentMinor;
-      const planId = request.subscription_plan_id ?? (t.details.subscription_plan_id as string);
+      const planId = request.subscription_plan_id ?? t.details.subscription_plan_id;
       return operation.commit(async (tx) => {
-        const details: Record<string, unknown> = { ...t.details };
+        const details: TransactionDetails = { ...t.details };
         if (needsApproval) {
           details.subscription_status = 'approval_pending';
           details.pending_revision = { amount_minor: amountMinor, subscription_plan_id: planId };
@@ -1065,10 +1066,10 @@ export class Payments {
       const t = await this.deps.store.read((r) => r.transactions.getById(transactionId));
       if (!t) return failure(notFound(transactionId));
       const now = this.nowIso();
-      if (t.statusCode !== S.started && this.subscriptionOf(t) === 'approval_pending' && t.details.pending_revision) {
+      const revision = t.details.pending_revision;
+      if (t.statusCode !== S.started && this.subscriptionOf(t) === 'approval_pending' && revision) {
         return this.deps.store.run(async (tx) => {
-          const revision = t.details.pending_revision as { amount_minor: number; subscription_plan_id: string };
-          const details: Record<string, unknown> = { ...t.details, subscription_status: 'active' };
+          const details: TransactionDetails = { ...t.details, subscription_status: 'active' };
           delete details.pending_revision;
           if (answer === 'approved') {
             details.subscription_amount_minor = revision.amount_minor;
@@ -1083,7 +1084,7 @@ export class Payments {
       if (t.statusCode !== S.started || t.details.awaiting !== 'approval') return failure(stateError(t, 'approve'));
       if (this.pastExpiry(t)) return failure(expiredError(t));
       return this.deps.store.run(async (tx) => {
-        const details: Record<string, unknown> = { ...t.details };
+        const details: TransactionDetails = { ...t.details };
         delete details.awaiting;
         let change: TransactionChange;
         let trigger: Trigger;
@@ -1160,7 +1161,7 @@ export class Payments {
     const url = new URL(target);
     url.searchParams.set('transaction_id', t.id);
     // A payment started on a checkout page returns with its session, as every checkout return does.
-    if (typeof t.details.checkout_id === 'string') url.searchParams.set('checkout_id', t.details.checkout_id);
+    if (t.details.checkout_id !== undefined) url.searchParams.set('checkout_id', t.details.checkout_id);
     return { transaction: response, redirectTo: url.toString() };
   }
 
@@ -1242,7 +1243,7 @@ export class Payments {
   }
 
   private networkReference(t: TransactionRecord): string | null {
-    return typeof t.details.external_transaction_id === 'string' ? t.details.external_transaction_id : null;
+    return t.details.external_transaction_id ?? null;
   }
 
   private async callProcessor<T>(call: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: ApiError }> {
