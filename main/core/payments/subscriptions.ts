@@ -1,0 +1,95 @@
+/**
+ * Wallet subscriptions set up by an approved wallet payment: cancel, and revise (a new plan or
+ * amount; above the current amount only after the customer approves it on the wallet page,
+ * customer-steps.ts).
+ */
+import type { FieldError } from '../../../contract/api/common.js';
+import type { SubscriptionRequest, SubscriptionResponse } from '../../../contract/api/payments.js';
+import { ErrorCode } from '../../../contract/codes.js';
+import { minorToAmount } from '../../../contract/money.js';
+import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
+import type { Operation } from '../operations.js';
+import type { TransactionDetails, TransactionRecord } from '../ports.js';
+import { notFound } from '../transactions/queries.js';
+import { PaymentEngine } from './engine.js';
+import { parseAmount } from './request.js';
+import { exponentOf } from './views.js';
+
+export class Subscriptions extends PaymentEngine {
+  async cancelSubscription(operation: Operation, request: SubscriptionRequest): Promise<Outcome<SubscriptionResponse>> {
+    const merchantId = operation.context.merchantId;
+    return this.deps.locks.with(request.transaction_id, async () => {
+      const t = await this.load(merchantId, request.transaction_id);
+      if (!t) return failure(notFound(request.transaction_id));
+      const status = this.subscriptionOf(t);
+      if (!status) return failure(apiError(ErrorCode.invalidState, 'This transaction did not set up a wallet subscription', [{ field: 'transaction_id', message: 'is not a subscription setup' }]));
+      if (status === 'cancelled') return failure(apiError(ErrorCode.invalidState, 'The subscription is already cancelled', [{ field: 'transaction_id', message: 'subscription is cancelled' }]));
+      return operation.commit(async (tx) => {
+        const details: TransactionDetails = { ...t.details, subscription_status: 'cancelled' };
+        delete details.pending_revision;
+        await tx.transactions.transition(t.id, [t.statusCode], { statusCode: t.statusCode, details }, this.nowIso());
+        const fresh = (await tx.transactions.get(merchantId, t.id)) as TransactionRecord;
+        await this.appendEvent(tx, fresh, { type: 'cancellation', status: fresh.statusCode, amountMinor: 0, executionDate: null, message: 'Subscription cancelled' });
+        return success(this.subscriptionResponse(fresh));
+      });
+    });
+  }
+
+  async reviseSubscription(operation: Operation, request: SubscriptionRequest): Promise<Outcome<SubscriptionResponse>> {
+    const merchantId = operation.context.merchantId;
+    const errors: FieldError[] = [];
+    if (request.amount === undefined && request.subscription_plan_id === undefined) {
+      errors.push({ field: 'amount', message: 'give amount, subscription_plan_id or both' });
+    }
+    return this.deps.locks.with(request.transaction_id, async () => {
+      const t = await this.load(merchantId, request.transaction_id);
+      if (!t) return failure(notFound(request.transaction_id));
+      const amountMinor = request.amount === undefined ? undefined : parseAmount(request.amount, exponentOf(t), 'amount', errors);
+      if (amountMinor === 0) errors.push({ field: 'amount', message: 'must be greater than 0' });
+      if (errors.length) return failure(validationError(errors));
+      const status = this.subscriptionOf(t);
+      if (status !== 'active') {
+        return failure(apiError(ErrorCode.invalidState, status ? `The subscription is ${status}` : 'This transaction did not set up a wallet subscription', [{ field: 'transaction_id', message: status ? `subscription is ${status}` : 'is not a subscription setup' }]));
+      }
+      const currentMinor = t.details.subscription_amount_minor ?? t.amountMinor;
+      const needsApproval = amountMinor !== undefined && amountMinor > currentMinor;
+      const planId = request.subscription_plan_id ?? t.details.subscription_plan_id;
+      return operation.commit(async (tx) => {
+        const details: TransactionDetails = { ...t.details };
+        if (needsApproval) {
+          details.subscription_status = 'approval_pending';
+          details.pending_revision = { amount_minor: amountMinor, subscription_plan_id: planId };
+        } else {
+          details.subscription_plan_id = planId;
+          if (amountMinor !== undefined) details.subscription_amount_minor = amountMinor;
+        }
+        await tx.transactions.transition(t.id, [t.statusCode], { statusCode: t.statusCode, details }, this.nowIso());
+        const fresh = (await tx.transactions.get(merchantId, t.id)) as TransactionRecord;
+        await this.appendEvent(tx, fresh, {
+          type: 'reauthorization',
+          status: fresh.statusCode,
+          amountMinor: amountMinor ?? currentMinor,
+          executionDate: null,
+          message: needsApproval ? 'Subscription revision awaits customer approval' : 'Subscription revised',
+        });
+        const body = this.subscriptionResponse(fresh);
+        if (needsApproval) {
+          body.client_action = 'redirect';
+          body.action_data = { url: `${this.deps.processor.redirectUrl('wallet', t.id)}?revision=1` };
+        }
+        return success(body);
+      });
+    });
+  }
+
+  private subscriptionResponse(t: TransactionRecord): SubscriptionResponse {
+    const amountMinor = t.details.subscription_amount_minor ?? t.amountMinor;
+    return {
+      transaction_id: t.id,
+      subscription_status: this.subscriptionOf(t) ?? 'cancelled',
+      subscription_plan_id: t.details.subscription_plan_id ?? null,
+      amount: minorToAmount(amountMinor, exponentOf(t)),
+      error_code: 0,
+    };
+  }
+}
