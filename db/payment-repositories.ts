@@ -4,10 +4,12 @@
  */
 import type Database from 'better-sqlite3';
 import type {
+  DetailsChange,
   PinSecurityRepository,
   RefundRecord,
   RefundRepository,
   ScheduledTask,
+  SubscriptionStatus,
   TaskRepository,
   TransactionChange,
 } from '../main/core/ports.js';
@@ -38,6 +40,7 @@ export interface TransactionMovements {
   addCapture(id: string, amountMinor: number, statusCode: number, now: string): Promise<boolean>;
   addRefund(id: string, amountMinor: number, now: string): Promise<boolean>;
   addReversal(id: string, amountMinor: number, now: string): Promise<boolean>;
+  changeSubscription(id: string, from: readonly SubscriptionStatus[], change: DetailsChange, now: string): Promise<boolean>;
 }
 
 export function createTransactionMovements(db: Database.Database): TransactionMovements {
@@ -58,6 +61,14 @@ export function createTransactionMovements(db: Database.Database): TransactionMo
      WHERE id = @id AND status_code IN (3, 4, 8) AND operation = 'authorize' AND @amount > 0 AND captured_minor + @amount <= authorized_minor`,
   );
   const transitions = new Map<string, Database.Statement>();
+  const prepared = (sql: string): Database.Statement => {
+    let statement = transitions.get(sql);
+    if (!statement) {
+      statement = db.prepare(sql);
+      transitions.set(sql, statement);
+    }
+    return statement;
+  };
 
   return {
     async transition(id, from, change, now) {
@@ -65,13 +76,23 @@ export function createTransactionMovements(db: Database.Database): TransactionMo
       const sql =
         `UPDATE transactions SET ${fields.map(([, column]) => `${column} = ?`).join(', ')}, updated_at = ? ` +
         `WHERE id = ? AND status_code IN (${from.map(() => '?').join(', ')})`;
-      let statement = transitions.get(sql);
-      if (!statement) {
-        statement = db.prepare(sql);
-        transitions.set(sql, statement);
-      }
       const values = fields.map(([field]) => (field === 'details' ? JSON.stringify(change.details) : change[field]));
-      return statement.run(...values, now, id, ...from).changes === 1;
+      return prepared(sql).run(...values, now, id, ...from).changes === 1;
+    },
+    // The details JSON is changed in place by key (json_set, json_remove), guarded by the
+    // subscription status it holds: one statement, never the object as read written back.
+    async changeSubscription(id, from, change, now) {
+      const entries = Object.entries(change).filter(([, value]) => value !== undefined);
+      const set = entries.filter(([, value]) => value !== null);
+      const removed = entries.filter(([, value]) => value === null);
+      let details = 'details';
+      if (set.length) details = `json_set(${details}, ${set.map(() => '?, json(?)').join(', ')})`;
+      if (removed.length) details = `json_remove(${details}, ${removed.map(() => '?').join(', ')})`;
+      const sql =
+        `UPDATE transactions SET details = ${details}, updated_at = ? ` +
+        `WHERE id = ? AND json_extract(details, '$.subscription_status') IN (${from.map(() => '?').join(', ')})`;
+      const values = [...set.flatMap(([key, value]) => [`$.${key}`, JSON.stringify(value)]), ...removed.map(([key]) => `$.${key}`)];
+      return prepared(sql).run(...values, now, id, ...from).changes === 1;
     },
     addCapture: async (id, amountMinor, statusCode, now) => capture.run({ id, amount: amountMinor, status: statusCode, now }).changes === 1,
     addRefund: async (id, amountMinor, now) => refund.run({ id, amount: amountMinor, now }).changes === 1,

@@ -23,7 +23,7 @@ import type {
   IdempotencyRecord,
   MandateRecord,
   MerchantRecord,
-  OutboxRecord,
+  NewOutboxRecord,
   Repositories,
   TransactionDetails,
   TransactionFilter,
@@ -315,12 +315,12 @@ export function createRepositories(db: Database.Database): Repositories {
        VALUES (@id, @transactionId, @type, @status, @amountMinor, @executionDate, @message, @createdAt)`,
     ),
     eventsByTransaction: db.prepare('SELECT * FROM transaction_events WHERE transaction_id = ? ORDER BY id'),
+    // The subject's next sequence number is taken in the insert itself (the unique
+    // (subject_type, subject_id, sequence) index finds the last one), never read first.
     outboxInsert: db.prepare(
       `INSERT INTO postback_outbox (id, merchant_id, subject_type, subject_id, sequence, url, payload, state, attempts, next_attempt_at, created_at)
-       VALUES (@id, @merchantId, @subjectType, @subjectId, @sequence, @url, @payload, @state, @attempts, @nextAttemptAt, @createdAt)`,
-    ),
-    outboxNextSequence: db.prepare(
-      'SELECT COALESCE(MAX(sequence), 0) + 1 AS next FROM postback_outbox WHERE subject_type = ? AND subject_id = ?',
+       SELECT @id, @merchantId, @subjectType, @subjectId, COALESCE(MAX(sequence), 0) + 1, @url, @payload, @state, @attempts, @nextAttemptAt, @createdAt
+       FROM postback_outbox WHERE subject_type = @subjectType AND subject_id = @subjectId`,
     ),
   };
   const listStatements = new Map<string, Database.Statement>();
@@ -412,8 +412,7 @@ export function createRepositories(db: Database.Database): Repositories {
       listByTransaction: async (transactionId) => (s.eventsByTransaction.all(transactionId) as Row[]).map(eventFromRow),
     },
     outbox: {
-      append: async (o: OutboxRecord) => void s.outboxInsert.run({ ...o, payload: JSON.stringify(o.payload) }),
-      nextSequence: async (subjectType, subjectId) => (s.outboxNextSequence.get(subjectType, subjectId) as { next: number }).next,
+      append: async (o: NewOutboxRecord) => void s.outboxInsert.run({ ...o, payload: JSON.stringify(o.payload) }),
       ...createOutboxDelivery(db),
     },
     ...createPaymentRepositories(db),

@@ -347,6 +347,9 @@ export interface MandateRepository {
   findByReference(merchantId: string, reference: string): Promise<MandateRecord | undefined>;
 }
 
+/** Details fields a change sets (to a value) or removes (null); the others keep their stored values. */
+export type DetailsChange = { [K in keyof TransactionDetails]?: TransactionDetails[K] | null };
+
 /** Fields a status change may set besides the status. */
 export interface TransactionChange {
   statusCode: number;
@@ -363,7 +366,7 @@ export interface TransactionChange {
   cardExpiryYear?: number | null;
   cardSealed?: string | null;
   cardFingerprint?: string | null;
-  /** Replaces the whole details object. */
+  /** Replaces the whole details object (a status change from an allowed status excludes any other writer). */
   details?: TransactionDetails;
   expiresAt?: string | null;
 }
@@ -386,6 +389,11 @@ export interface TransactionRepository {
   addRefund(id: string, amountMinor: number, now: string): Promise<boolean>;
   /** Releases part or all of an uncaptured authorization; status 5 when nothing is left, else 4. */
   addReversal(id: string, amountMinor: number, now: string): Promise<boolean>;
+  /**
+   * A wallet subscription change: sets and removes details fields in one statement, only while the
+   * subscription status (`details.subscription_status`) is one of `from`; false when it was not.
+   */
+  changeSubscription(id: string, from: readonly SubscriptionStatus[], change: DetailsChange, now: string): Promise<boolean>;
 }
 
 export interface RefundRecord {
@@ -445,10 +453,16 @@ export interface EventRepository {
   listByTransaction(transactionId: string): Promise<EventRecord[]>;
 }
 
+/** An outbox record as the core queues it: the database numbers it within its subject. */
+export type NewOutboxRecord = Omit<OutboxRecord, 'sequence'>;
+
 export interface OutboxRepository {
-  append(record: OutboxRecord): Promise<void>;
-  /** Next sequence number for a subject (transaction, token, checkout). */
-  nextSequence(subjectType: string, subjectId: string): Promise<number>;
+  /**
+   * Queues a record with the next sequence number of its subject (transaction, token, checkout),
+   * numbered in the same statement that inserts it (no read of the last number first); the unique
+   * (subject_type, subject_id, sequence) refuses a number given twice.
+   */
+  append(record: NewOutboxRecord): Promise<void>;
   get(merchantId: string, id: string): Promise<OutboxRecord | undefined>;
   /** Pending records whose next attempt is due, oldest first. */
   due(now: string, limit: number): Promise<OutboxRecord[]>;
@@ -667,11 +681,26 @@ export interface PaymentPlanRecord {
   updatedAt: string;
 }
 
+/** The fields an invoice update writes; every other column keeps its stored value. */
+export type InvoiceChanges = Partial<Omit<InvoiceRecord, 'id' | 'createdAt' | 'updatedAt'>> & { updatedAt: string };
+
+/** Conditions an invoice update applies under, checked by the update statement itself. */
+export interface InvoiceUpdateGuard {
+  /** Only while the invoice has one of these statuses. */
+  statuses?: readonly InvoiceStatus[];
+  /** Only while no payment plan was ever attached to the invoice. */
+  withoutPlans?: boolean;
+}
+
 export interface InvoiceRepository {
   /** Inserts and returns the stored invoice with its id. */
   insert(record: Omit<InvoiceRecord, 'id'>): Promise<StoredInvoice>;
-  /** Writes every field of an existing invoice. */
-  update(record: InvoiceRecord): Promise<StoredInvoice>;
+  /**
+   * Writes the given fields of an invoice in one statement (never the whole row as read before), if
+   * the guard holds; answers the stored invoice, or undefined when nothing was written (no such
+   * invoice, or the guard did not hold).
+   */
+  update(id: number, changes: InvoiceChanges, guard?: InvoiceUpdateGuard): Promise<StoredInvoice | undefined>;
   delete(id: number): Promise<void>;
   get(id: number): Promise<StoredInvoice | undefined>;
   /** Number resolution within a merchant: the active invoice with the number, else the most recently created. */

@@ -429,7 +429,6 @@ export class Checkouts {
       merchantId: record.merchantId,
       subjectType: 'checkout',
       subjectId: record.id,
-      sequence: await tx.outbox.nextSequence('checkout', record.id),
       url: record.postbackUrl,
       payload: {
         checkout_id: record.id,

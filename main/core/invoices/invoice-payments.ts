@@ -17,7 +17,7 @@
  */
 import type { Instalment, InvoicePayment, InvoicePaymentList, InvoicePlanAnswer, PaymentPlan, PaymentPlanReply } from '../../../contract/api/invoices.js';
 import { ErrorCode, TransactionStatus as S } from '../../../contract/codes.js';
-import { MAX_INSTALLMENTS, MIN_INSTALLMENTS, PLAN_INTERVALS, TRANSACTION_LIST_MAX_LIMIT, type InvoiceStatus, type PaymentType } from '../../../contract/constants.js';
+import { INVOICE_STATUSES, MAX_INSTALLMENTS, MIN_INSTALLMENTS, PLAN_INTERVALS, TRANSACTION_LIST_MAX_LIMIT, type InvoiceStatus, type PaymentType } from '../../../contract/constants.js';
 import { currencyExponent, minorToAmount } from '../../../contract/money.js';
 import { apiError, failure, success, validationError, type ApiError, type Outcome } from '../errors.js';
 import { KeyedLock } from '../locks.js';
@@ -439,6 +439,9 @@ export class InvoicePayments {
       if (newest && newest.id !== t.id && (newest.statusCode === S.started || newest.statusCode === S.pending)) return;
       status = (await this.paidCount(tx, invoice, plan)) > 0 ? 'partly_paid' : 'pending';
     }
-    if (status && status !== invoice.status && invoice.status !== 'paid') await tx.invoices.update({ ...invoice, status, updatedAt: now });
+    // A status change only, from any status but this one and paid (checked by the update itself).
+    if (status && status !== invoice.status && invoice.status !== 'paid') {
+      await tx.invoices.update(invoice.id, { status, updatedAt: now }, { statuses: INVOICE_STATUSES.filter((other) => other !== status && other !== 'paid') });
+    }
   }
 }

@@ -8,7 +8,7 @@ import type { PaymentType } from '../../../contract/constants.js';
 import { failure, success, type Outcome } from '../errors.js';
 import { defaultCvmLimitMinor } from '../payment-methods/catalog.js';
 import { feesMinorOf } from '../payment-methods/resolution.js';
-import type { CardData, CardDecision, TransactionChange, TransactionDetails, TransactionRecord } from '../ports.js';
+import type { CardData, CardDecision, DetailsChange, TransactionChange, TransactionDetails, TransactionRecord } from '../ports.js';
 import { notFound } from '../transactions/queries.js';
 import { PaymentEngine, type CustomerStepResult } from './engine.js';
 import { expiredError, processorDown, shopOf, stateError } from './records.js';
@@ -53,13 +53,13 @@ export class CustomerSteps extends PaymentEngine {
       const revision = t.details.pending_revision;
       if (t.statusCode !== S.started && this.subscriptionOf(t) === 'approval_pending' && revision) {
         return this.deps.store.run(async (tx) => {
-          const details: TransactionDetails = { ...t.details, subscription_status: 'active' };
-          delete details.pending_revision;
+          const change: DetailsChange = { subscription_status: 'active', pending_revision: null };
           if (answer === 'approved') {
-            details.subscription_amount_minor = revision.amount_minor;
-            details.subscription_plan_id = revision.subscription_plan_id;
+            change.subscription_amount_minor = revision.amount_minor;
+            change.subscription_plan_id = revision.subscription_plan_id ?? null;
           }
-          await tx.transactions.transition(t.id, [t.statusCode], { statusCode: t.statusCode, details }, now);
+          // One statement, only while the revision still waits (never the details as read, written back).
+          if (!(await tx.transactions.changeSubscription(t.id, ['approval_pending'], change, now))) return failure(stateError(t, 'approve'));
           const fresh = (await tx.transactions.get(t.merchantId, t.id)) as TransactionRecord;
           await this.appendEvent(tx, fresh, { type: 'reauthorization', status: fresh.statusCode, amountMinor: revision.amount_minor, executionDate: null, message: answer === 'approved' ? 'Customer approved the revision' : 'Customer rejected the revision' });
           return success(this.stepResult(fresh));

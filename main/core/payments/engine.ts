@@ -231,7 +231,6 @@ export abstract class PaymentEngine {
       merchantId: t.merchantId,
       subjectType: 'transaction',
       subjectId: t.id,
-      sequence: await tx.outbox.nextSequence('transaction', t.id),
       url: t.postbackUrl,
       payload: transactionPostback(t),
       state: 'pending',
