@@ -50,7 +50,7 @@ export class Payments {
   private readonly subscriptions: Subscriptions;
   private readonly customerSteps: CustomerSteps;
 
-  constructor(deps: PaymentsDeps) {
+  constructor(private readonly deps: PaymentsDeps) {
     const listeners = this.listeners;
     this.cards = new CardPayments(deps, listeners);
     this.creation = new Creation(deps, listeners, this.cards, new DirectDebits(deps, listeners));
