@@ -110,7 +110,7 @@ function seedOutbox(dataDir: string, merchantId: string, urls: string[], dueAt: 
         cardExpiryYear: 2029,
         cardSealed: null,
         cardFingerprint: null,
-        details: { pos: { entry_mode: 'contactless', terminal: { id: 'T-0001', type: 'softpos', attended: true } }, authorization_code: '123456' },
+        details: { pos: { entry_mode: 'contactless', terminal: { id: 'T-0001', type: 'softpos', attended: true, capabilities: [] } }, authorization_code: '123456' },
         createdAt: iso,
         updatedAt: iso,
         expiresAt: null,

@@ -131,7 +131,7 @@ export function seed(dataDir: string, options: { count: number; years: number; e
         cardSealed: null,
         cardFingerprint: `fp-${Math.floor(random() * 200_000)}`,
         details: pos
-          ? { pos: { entry_mode: 'contactless', terminal: { id: 'T-0001', type: 'softpos', attended: true } }, authorization_code: '123456' }
+          ? { pos: { entry_mode: 'contactless', terminal: { id: 'T-0001', type: 'softpos', attended: true, capabilities: [] } }, authorization_code: '123456' }
           : { authorization_code: '123456' },
         createdAt: iso,
         updatedAt: iso,

@@ -1,14 +1,14 @@
 /** Invoices, their per-channel number counters and payment plans (migration 0009). */
 import type { SqlDatabase, SqlStatement } from './sql.js';
-import type { InvoiceFilter, InvoiceRecord, InvoiceRepository, PaymentPlanRecord, StoredInvoice } from '../main/core/ports.js';
+import type { InvoiceChanges, InvoiceFilter, InvoiceRecord, InvoiceRepository, PaymentPlanRecord, StoredInvoice } from '../main/core/ports.js';
 
 type Row = Record<string, unknown>;
 
 const optStr = (v: unknown): string | null => (v === null || v === undefined ? null : (v as string));
 const optNum = (v: unknown): number | null => (v === null || v === undefined ? null : (v as number));
 
-/** Record field -> column, for every column written by insert and update. */
-const columns: ReadonlyArray<readonly [keyof InvoiceRecord, string]> = [
+/** Record field -> column, for every column written by insert (and by update, when given). */
+const columns: ReadonlyArray<readonly [keyof Omit<InvoiceRecord, 'id'>, string]> = [
   ['uuid', 'uuid'],
   ['merchantId', 'merchant_id'],
   ['channelId', 'channel_id'],
@@ -50,11 +50,12 @@ const BOOLEAN_FIELDS = new Set<keyof InvoiceRecord>(['active', 'redirectAfterPay
 
 function toParams(record: Omit<InvoiceRecord, 'id'>): Record<string, unknown> {
   const params: Record<string, unknown> = {};
-  for (const [field, column] of columns) {
-    const value = (record as Record<string, unknown>)[field];
-    params[column] = BOOLEAN_FIELDS.has(field) ? (value ? 1 : 0) : value;
-  }
+  for (const [field, column] of columns) params[column] = toColumn(field, record[field]);
   return params;
+}
+
+function toColumn(field: keyof InvoiceRecord, value: unknown): unknown {
+  return BOOLEAN_FIELDS.has(field) ? (value ? 1 : 0) : value;
 }
 
 function fromRow(r: Row): StoredInvoice {
@@ -144,7 +145,6 @@ export function createInvoiceRepository(db: SqlDatabase): InvoiceRepository {
     insert: db.prepare(
       `INSERT INTO invoices (${columns.map(([, c]) => c).join(', ')}) VALUES (${columns.map(([, c]) => `@${c}`).join(', ')}) RETURNING id`,
     ),
-    update: db.prepare(`UPDATE invoices SET ${columns.map(([, c]) => `${c} = @${c}`).join(', ')} WHERE id = @id`),
     delete: db.prepare('DELETE FROM invoices WHERE id = ?'),
     deletePlans: db.prepare('DELETE FROM payment_plans WHERE invoice_id = ?'),
     get: db.prepare(`${SELECT} WHERE i.id = ?`),
@@ -188,9 +188,20 @@ export function createInvoiceRepository(db: SqlDatabase): InvoiceRepository {
   };
   return {
     insert: async (record) => mustGet(Number(((await s.insert.get(toParams(record))) as { id: number }).id)),
-    update: async (record) => {
-      await s.update.run({ ...toParams(record), id: record.id });
-      return mustGet(record.id);
+    update: async (id, changes: InvoiceChanges, guard = {}) => {
+      const given: Partial<Omit<InvoiceRecord, 'id'>> = changes;
+      const set = columns.filter(([field]) => given[field] !== undefined);
+      const where = ['id = ?'];
+      const params: unknown[] = [];
+      if (guard.statuses) {
+        where.push(`status IN (${guard.statuses.map(() => '?').join(', ')})`);
+        params.push(...guard.statuses);
+      }
+      if (guard.withoutPlans) where.push('NOT EXISTS (SELECT 1 FROM payment_plans p WHERE p.invoice_id = invoices.id)');
+      const sql = `UPDATE invoices SET ${set.map(([, column]) => `${column} = ?`).join(', ')} WHERE ${where.join(' AND ')}`;
+      const values = set.map(([field]) => toColumn(field, given[field]));
+      if ((await statement(sql).run(...values, id, ...params)).changes !== 1) return undefined;
+      return mustGet(id);
     },
     delete: async (id) => {
       await s.deletePlans.run(id);

@@ -2,12 +2,14 @@
  * Repositories of the payments engine: guarded money movements (conditional updates that report
  * whether they applied, never read-then-write), refunds, scheduled tasks, PIN security.
  */
-import type { SqlDatabase, SqlStatement } from './sql.js';
+import { type DialectSql, type SqlDatabase, type SqlStatement } from './sql.js';
 import type {
+  DetailsChange,
   PinSecurityRepository,
   RefundRecord,
   RefundRepository,
   ScheduledTask,
+  SubscriptionStatus,
   TaskRepository,
   TransactionChange,
 } from '../main/core/ports.js';
@@ -38,6 +40,7 @@ export interface TransactionMovements {
   addCapture(id: string, amountMinor: number, statusCode: number, now: string): Promise<boolean>;
   addRefund(id: string, amountMinor: number, now: string): Promise<boolean>;
   addReversal(id: string, amountMinor: number, now: string): Promise<boolean>;
+  changeSubscription(id: string, from: readonly SubscriptionStatus[], change: DetailsChange, now: string): Promise<boolean>;
 }
 
 export function createTransactionMovements(db: SqlDatabase): TransactionMovements {
@@ -58,6 +61,15 @@ export function createTransactionMovements(db: SqlDatabase): TransactionMovement
      WHERE id = @id AND status_code IN (3, 4, 8) AND operation = 'authorize' AND @amount > 0 AND captured_minor + @amount <= authorized_minor`,
   );
   const transitions = new Map<string, SqlStatement>();
+  const prepared = (sql: string | DialectSql): SqlStatement => {
+    const key = typeof sql === 'string' ? sql : sql.sqlite;
+    let statement = transitions.get(key);
+    if (!statement) {
+      statement = db.prepare(sql);
+      transitions.set(key, statement);
+    }
+    return statement;
+  };
 
   return {
     async transition(id, from, change, now) {
@@ -65,13 +77,33 @@ export function createTransactionMovements(db: SqlDatabase): TransactionMovement
       const sql =
         `UPDATE transactions SET ${fields.map(([, column]) => `${column} = ?`).join(', ')}, updated_at = ? ` +
         `WHERE id = ? AND status_code IN (${from.map(() => '?').join(', ')})`;
-      let statement = transitions.get(sql);
-      if (!statement) {
-        statement = db.prepare(sql);
-        transitions.set(sql, statement);
-      }
       const values = fields.map(([field]) => (field === 'details' ? JSON.stringify(change.details) : change[field]));
-      return (await statement.run(...values, now, id, ...from)).changes === 1;
+      return (await prepared(sql).run(...values, now, id, ...from)).changes === 1;
+    },
+    // The details JSON is changed in place by key (json_set, json_remove), guarded by the
+    // subscription status it holds: one statement, never the object as read written back.
+    async changeSubscription(id, from, change, now) {
+      const entries = Object.entries(change).filter(([, value]) => value !== undefined);
+      const set = entries.filter(([, value]) => value !== null);
+      const removed = entries.filter(([, value]) => value === null);
+      let details = 'details';
+      if (set.length) details = `json_set(${details}, ${set.map(() => '?, json(?)').join(', ')})`;
+      if (removed.length) details = `json_remove(${details}, ${removed.map(() => '?').join(', ')})`;
+      const statuses = from.map(() => '?').join(', ');
+      const sqlite =
+        `UPDATE transactions SET details = ${details}, updated_at = ? ` +
+        `WHERE id = ? AND json_extract(details, '$.subscription_status') IN (${statuses})`;
+      // PostgreSQL: the same change as jsonb, the keys set merged in and the removed ones taken out.
+      const postgres =
+        `UPDATE transactions SET details = ((details::jsonb || ?::jsonb) - ?::text[])::text, updated_at = ? ` +
+        `WHERE id = ? AND details::jsonb ->> 'subscription_status' IN (${statuses})`;
+      if (db.dialect === 'postgres') {
+        const merged = JSON.stringify(Object.fromEntries(set));
+        const result = await prepared({ sqlite, postgres }).run(merged, removed.map(([key]) => key), now, id, ...from);
+        return result.changes === 1;
+      }
+      const values = [...set.flatMap(([key, value]) => [`$.${key}`, JSON.stringify(value)]), ...removed.map(([key]) => `$.${key}`)];
+      return (await prepared({ sqlite, postgres }).run(...values, now, id, ...from)).changes === 1;
     },
     addCapture: async (id, amountMinor, statusCode, now) => (await capture.run({ id, amount: amountMinor, status: statusCode, now })).changes === 1,
     addRefund: async (id, amountMinor, now) => (await refund.run({ id, amount: amountMinor, now })).changes === 1,

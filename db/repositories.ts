@@ -23,8 +23,9 @@ import type {
   IdempotencyRecord,
   MandateRecord,
   MerchantRecord,
-  OutboxRecord,
+  NewOutboxRecord,
   Repositories,
+  TransactionDetails,
   TransactionFilter,
   TransactionRecord,
 } from '../main/core/ports.js';
@@ -142,7 +143,7 @@ export function transactionToRow(t: TransactionRecord): Row {
 function transactionFromRow(r: Row): TransactionRecord {
   const t: Record<string, unknown> = {};
   for (const [field, column] of transactionColumns) t[field] = r[column] ?? null;
-  t.details = JSON.parse(str(r.details)) as Record<string, unknown>;
+  t.details = JSON.parse(str(r.details)) as TransactionDetails;
   t.recurring = r.recurring === 1 ? 1 : 0;
   return t as unknown as TransactionRecord;
 }
@@ -317,12 +318,12 @@ export function createRepositories(db: SqlDatabase): Repositories {
        VALUES (@id, @transactionId, @type, @status, @amountMinor, @executionDate, @message, @createdAt)`,
     ),
     eventsByTransaction: db.prepare('SELECT * FROM transaction_events WHERE transaction_id = ? ORDER BY id'),
+    // The subject's next sequence number is taken in the insert itself (the unique
+    // (subject_type, subject_id, sequence) index finds the last one), never read first.
     outboxInsert: db.prepare(
       `INSERT INTO postback_outbox (id, merchant_id, subject_type, subject_id, sequence, url, payload, state, attempts, next_attempt_at, created_at)
-       VALUES (@id, @merchantId, @subjectType, @subjectId, @sequence, @url, @payload, @state, @attempts, @nextAttemptAt, @createdAt)`,
-    ),
-    outboxNextSequence: db.prepare(
-      'SELECT COALESCE(MAX(sequence), 0) + 1 AS next FROM postback_outbox WHERE subject_type = ? AND subject_id = ?',
+       SELECT @id, @merchantId, @subjectType, @subjectId, COALESCE(MAX(sequence), 0) + 1, @url, @payload, @state, @attempts, @nextAttemptAt, @createdAt
+       FROM postback_outbox WHERE subject_type = @subjectType AND subject_id = @subjectId`,
     ),
   };
   const listStatements = new Map<string, SqlStatement>();
@@ -415,8 +416,7 @@ export function createRepositories(db: SqlDatabase): Repositories {
       listByTransaction: async (transactionId) => ((await s.eventsByTransaction.all(transactionId)) as Row[]).map(eventFromRow),
     },
     outbox: {
-      append: async (o: OutboxRecord) => void (await s.outboxInsert.run({ ...o, payload: JSON.stringify(o.payload) })),
-      nextSequence: async (subjectType, subjectId) => ((await s.outboxNextSequence.get(subjectType, subjectId)) as { next: number }).next,
+      append: async (o: NewOutboxRecord) => void (await s.outboxInsert.run({ ...o, payload: JSON.stringify(o.payload) })),
       ...createOutboxDelivery(db),
     },
     ...createPaymentRepositories(db),

@@ -14,7 +14,9 @@ import type {
   NetworkTokenStatus,
   PlanStatus,
   StaffRole,
+  SUBSCRIPTION_STATUSES,
 } from '../../contract/constants.js';
+import type { TransactionResponse } from '../../contract/api/payments.js';
 import type { Reply } from './errors.js';
 
 export interface Clock {
@@ -114,6 +116,90 @@ export interface MandateRecord {
   createdAt: string;
 }
 
+/** Where a started transaction sends its customer (the API's `client_action` and `action_data`). */
+export type ClientAction = Required<Pick<TransactionResponse, 'client_action' | 'action_data'>>;
+
+/** The customer step a started transaction waits for: the hosted card page, 3-D Secure, or an approval page. */
+export type AwaitedStep = 'card' | '3ds' | 'approval';
+
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
+/** What a card-present payment's terminal and chip said (receipts, day reports, the entry mode column). */
+export interface PosDetails {
+  entry_mode: CardEntryMode;
+  /** The request's terminal; db/migrations/0014 and the day report read `terminal.id` from the stored JSON. */
+  terminal: { id: string | null; type: string | null; attended: boolean | null; capabilities: string[] };
+  aid?: string;
+  application_label?: string;
+  /** `online_pin` when the bank checked a PIN block (a wrong one declines): the receipt says "PIN verified". */
+  cvm?: 'online_pin';
+}
+
+/** A subscription change above the current amount, waiting for the customer's approval. */
+export interface PendingRevision {
+  amount_minor: number;
+  subscription_plan_id?: string;
+}
+
+/**
+ * Per-type data of a transaction beside its columns: never card data. Every field is optional; a
+ * transaction has those its type and its history set. Stored as one JSON object whose keys are
+ * these names (the `details` column): the SQL of the day report and of migration 0014 reads
+ * `$.pos.entry_mode`, `$.pos.terminal.id` and `$.staff_id` from it, so the names are the stored keys.
+ */
+export interface TransactionDetails {
+  // ---- the request ----
+  /** Customer fields of the request (first_name, email, country, ...), as sent. */
+  customer?: Record<string, string>;
+  /** Wallet authorizations: the event the merchant captures on (SHIPPING, DELIVERY, ...). */
+  wallet_capture_event?: string;
+  /** Card-present payments: entry mode, terminal, chip application, verification. */
+  pos?: PosDetails;
+  /** The staff member who took a till sale (the day report counts it for them). */
+  staff_id?: string;
+  /** The shop whose payment-method setting applied (its terminal's shop at the time, D15). */
+  shop_id?: string;
+  // ---- customer steps ----
+  /** Set while the transaction is started and waits for the customer; removed when the step ends. */
+  awaiting?: AwaitedStep;
+  /** Where to send the customer for the awaited step; answered while the transaction is started. */
+  client_action?: ClientAction;
+  // ---- the processor's answers ----
+  /** Approval code of an approved card authorization (responses, receipts). */
+  authorization_code?: string;
+  /** The network's (or payout's) reference; follow-ups send it to the processor, postbacks show it. */
+  external_transaction_id?: string;
+  /** A contactless payment declined for online PIN (1A): the till inserts the card when true. */
+  pin_required?: { insert_card: boolean };
+  /** The network token (D12) whose cryptogram paid. */
+  network_token_id?: string;
+  // ---- direct debits and payouts ----
+  /** Last four of the debited or credited IBAN. */
+  iban_last_four?: string;
+  /** A payout's recipient as sent (names, address, e-mail, account holder), plus `payer_of` and `account_reference` when it pays back an a2a payer. */
+  recipient?: Record<string, string>;
+  // ---- wallet, a2a and bank approvals (postback fields) ----
+  wallet_activity_reference?: string;
+  wallet_account_reference?: string;
+  remittance_info?: string;
+  /** Sent in postbacks when present; this gateway does not set it yet. */
+  payer_location?: string;
+  // ---- wallet subscriptions ----
+  subscription_plan_id?: string;
+  subscription_status?: SubscriptionStatus;
+  /** The subscription's amount after revisions; absent: the transaction's amount. */
+  subscription_amount_minor?: number;
+  pending_revision?: PendingRevision;
+  // ---- links to the feature that started the payment ----
+  /** The checkout session (its customer page) the payment belongs to. */
+  checkout_id?: string;
+  /** What the customer entered on the checkout page. */
+  checkout_customer?: Record<string, string>;
+  /** The invoice (its number) the pay page started the payment for, and the instalment. */
+  invoice_id?: number;
+  instalment?: number;
+}
+
 export interface TransactionRecord {
   id: string;
   merchantId: string;
@@ -149,8 +235,8 @@ export interface TransactionRecord {
   cardSealed: string | null;
   /** Vault fingerprint of the PAN (same card, same fingerprint). */
   cardFingerprint: string | null;
-  /** Extra per-type data (customer, wallet, pos meta): never card data. */
-  details: Record<string, unknown>;
+  /** Per-type data beside the columns (customer, wallet, pos, links): never card data. */
+  details: TransactionDetails;
   createdAt: string;
   updatedAt: string;
   /** When a pending customer action or an authorization runs out (D2). */
@@ -317,6 +403,9 @@ export interface MandateRepository {
   findByReference(merchantId: string, reference: string): Promise<MandateRecord | undefined>;
 }
 
+/** Details fields a change sets (to a value) or removes (null); the others keep their stored values. */
+export type DetailsChange = { [K in keyof TransactionDetails]?: TransactionDetails[K] | null };
+
 /** Fields a status change may set besides the status. */
 export interface TransactionChange {
   statusCode: number;
@@ -333,7 +422,8 @@ export interface TransactionChange {
   cardExpiryYear?: number | null;
   cardSealed?: string | null;
   cardFingerprint?: string | null;
-  details?: Record<string, unknown>;
+  /** Replaces the whole details object (a status change from an allowed status excludes any other writer). */
+  details?: TransactionDetails;
   expiresAt?: string | null;
 }
 
@@ -355,6 +445,11 @@ export interface TransactionRepository {
   addRefund(id: string, amountMinor: number, now: string): Promise<boolean>;
   /** Releases part or all of an uncaptured authorization; status 5 when nothing is left, else 4. */
   addReversal(id: string, amountMinor: number, now: string): Promise<boolean>;
+  /**
+   * A wallet subscription change: sets and removes details fields in one statement, only while the
+   * subscription status (`details.subscription_status`) is one of `from`; false when it was not.
+   */
+  changeSubscription(id: string, from: readonly SubscriptionStatus[], change: DetailsChange, now: string): Promise<boolean>;
 }
 
 export interface RefundRecord {
@@ -420,10 +515,16 @@ export interface EventRepository {
   listByTransaction(transactionId: string): Promise<EventRecord[]>;
 }
 
+/** An outbox record as the core queues it: the database numbers it within its subject. */
+export type NewOutboxRecord = Omit<OutboxRecord, 'sequence'>;
+
 export interface OutboxRepository {
-  append(record: OutboxRecord): Promise<void>;
-  /** Next sequence number for a subject (transaction, token, checkout). */
-  nextSequence(subjectType: string, subjectId: string): Promise<number>;
+  /**
+   * Queues a record with the next sequence number of its subject (transaction, token, checkout),
+   * numbered in the same statement that inserts it (no read of the last number first); the unique
+   * (subject_type, subject_id, sequence) refuses a number given twice.
+   */
+  append(record: NewOutboxRecord): Promise<void>;
   get(merchantId: string, id: string): Promise<OutboxRecord | undefined>;
   /** Pending records whose next attempt is due, oldest first. */
   due(now: string, limit: number): Promise<OutboxRecord[]>;
@@ -655,11 +756,26 @@ export interface PaymentPlanRecord {
   updatedAt: string;
 }
 
+/** The fields an invoice update writes; every other column keeps its stored value. */
+export type InvoiceChanges = Partial<Omit<InvoiceRecord, 'id' | 'createdAt' | 'updatedAt'>> & { updatedAt: string };
+
+/** Conditions an invoice update applies under, checked by the update statement itself. */
+export interface InvoiceUpdateGuard {
+  /** Only while the invoice has one of these statuses. */
+  statuses?: readonly InvoiceStatus[];
+  /** Only while no payment plan was ever attached to the invoice. */
+  withoutPlans?: boolean;
+}
+
 export interface InvoiceRepository {
   /** Inserts and returns the stored invoice with its id. */
   insert(record: Omit<InvoiceRecord, 'id'>): Promise<StoredInvoice>;
-  /** Writes every field of an existing invoice. */
-  update(record: InvoiceRecord): Promise<StoredInvoice>;
+  /**
+   * Writes the given fields of an invoice in one statement (never the whole row as read before), if
+   * the guard holds; answers the stored invoice, or undefined when nothing was written (no such
+   * invoice, or the guard did not hold).
+   */
+  update(id: number, changes: InvoiceChanges, guard?: InvoiceUpdateGuard): Promise<StoredInvoice | undefined>;
   delete(id: number): Promise<void>;
   get(id: number): Promise<StoredInvoice | undefined>;
   /** Number resolution within a merchant: the active invoice with the number, else the most recently created. */

@@ -405,11 +405,11 @@ export class Checkouts {
   /** Inside a transaction's unit of work: move its checkout along. */
   private async follow(tx: Repositories, t: TransactionRecord): Promise<void> {
     const checkoutId = t.details.checkout_id;
-    if (typeof checkoutId !== 'string') return;
+    if (checkoutId === undefined) return;
     const now = this.deps.clock.now().toISOString();
     let moved = false;
     if (t.statusCode === S.started || t.statusCode === S.pending) {
-      const customer = (t.details.checkout_customer as Record<string, string> | undefined) ?? {};
+      const customer = t.details.checkout_customer ?? {};
       moved = await tx.checkouts.transition(checkoutId, ['open'], 'processing', now, { transactionId: t.id, customer });
     } else if (t.statusCode === S.completed || t.statusCode === S.authorized) {
       moved = await tx.checkouts.transition(checkoutId, ['open', 'processing'], 'completed', now, { transactionId: t.id });
@@ -429,7 +429,6 @@ export class Checkouts {
       merchantId: record.merchantId,
       subjectType: 'checkout',
       subjectId: record.id,
-      sequence: await tx.outbox.nextSequence('checkout', record.id),
       url: record.postbackUrl,
       payload: {
         checkout_id: record.id,

@@ -17,7 +17,7 @@
  */
 import type { Instalment, InvoicePayment, InvoicePaymentList, InvoicePlanAnswer, PaymentPlan, PaymentPlanReply } from '../../../contract/api/invoices.js';
 import { ErrorCode, TransactionStatus as S } from '../../../contract/codes.js';
-import { MAX_INSTALLMENTS, MIN_INSTALLMENTS, PLAN_INTERVALS, TRANSACTION_LIST_MAX_LIMIT, type InvoiceStatus, type PaymentType } from '../../../contract/constants.js';
+import { INVOICE_STATUSES, MAX_INSTALLMENTS, MIN_INSTALLMENTS, PLAN_INTERVALS, TRANSACTION_LIST_MAX_LIMIT, type InvoiceStatus, type PaymentType } from '../../../contract/constants.js';
 import { currencyExponent, minorToAmount } from '../../../contract/money.js';
 import { apiError, failure, success, validationError, type ApiError, type Outcome } from '../errors.js';
 import { KeyedLock } from '../locks.js';
@@ -323,7 +323,7 @@ export class InvoicePayments {
       const name = [invoice.firstName, invoice.lastName].filter(Boolean).join(' ') || invoice.company;
       let openAttempt: CustomerInvoice['open_attempt'] = null;
       if (started && !(started.expiresAt && Date.parse(started.expiresAt) <= now)) {
-        const url = (started.details.client_action as { action_data?: { url?: string } } | undefined)?.action_data?.url;
+        const url = started.details.client_action?.action_data.url;
         if (typeof url === 'string') openAttempt = { transaction_id: started.id, continue_path: new URL(url).pathname };
       }
       let failedAttempt: FailedAttempt | null = null;
@@ -420,7 +420,7 @@ export class InvoicePayments {
   /** Inside a transaction's unit of work: move its invoice (and plan) along. */
   private async follow(tx: Repositories, t: TransactionRecord): Promise<void> {
     const invoiceId = t.details.invoice_id;
-    if (typeof invoiceId !== 'number') return;
+    if (invoiceId === undefined) return;
     const invoice = await tx.invoices.get(invoiceId);
     if (!invoice) return;
     const now = this.deps.clock.now().toISOString();
@@ -439,6 +439,9 @@ export class InvoicePayments {
       if (newest && newest.id !== t.id && (newest.statusCode === S.started || newest.statusCode === S.pending)) return;
       status = (await this.paidCount(tx, invoice, plan)) > 0 ? 'partly_paid' : 'pending';
     }
-    if (status && status !== invoice.status && invoice.status !== 'paid') await tx.invoices.update({ ...invoice, status, updatedAt: now });
+    // A status change only, from any status but this one and paid (checked by the update itself).
+    if (status && status !== invoice.status && invoice.status !== 'paid') {
+      await tx.invoices.update(invoice.id, { status, updatedAt: now }, { statuses: INVOICE_STATUSES.filter((other) => other !== status && other !== 'paid') });
+    }
   }
 }

@@ -29,7 +29,20 @@ import { currencyExponent, decimalText, decimalTextToMinor, minorToAmount } from
 import { apiError, failure, success, type ApiError, type Outcome, type Reply } from '../errors.js';
 import type { Operation } from '../operations.js';
 import { renderInvoiceMail } from '../mail/templates.js';
-import type { ChannelRecord, Clock, EmailRecord, Ids, InvoiceFilter, InvoiceRecord, QrCodes, Repositories, Store, StoredInvoice } from '../ports.js';
+import type {
+  ChannelRecord,
+  Clock,
+  EmailRecord,
+  Ids,
+  InvoiceChanges,
+  InvoiceFilter,
+  InvoiceRecord,
+  InvoiceUpdateGuard,
+  QrCodes,
+  Repositories,
+  Store,
+  StoredInvoice,
+} from '../ports.js';
 
 export const QR_CODE_WIDTH = 250;
 
@@ -241,9 +254,18 @@ interface PreparedInvoice {
 interface PlannedUpdate {
   current: StoredInvoice;
   next: InvoiceRecord;
+  /** The fields the update writes: those sent, the amount and active parsed, the expiry worked out. */
+  changes: InvoiceChanges;
+  /** Amount or active change: only while pending and never with a plan (checked again by the update). */
+  restricted: boolean;
+  /** The field a refusal of a restricted change names. */
+  restrictedField: 'invoice.amount' | 'invoice.active';
   activeChanges: boolean;
   renumbered: boolean;
 }
+
+/** What the update statement checks again for an amount or active change (the rule planUpdate read). */
+const RESTRICTED_GUARD: InvoiceUpdateGuard = { statuses: ['pending'], withoutPlans: true };
 
 export class Invoices {
   constructor(private readonly deps: InvoicesDeps) {}
@@ -592,12 +614,17 @@ export class Invoices {
     const outcome = await this.deps.store.run(async (tx): Promise<Outcome<StoredInvoice>> => {
       const planned = await this.planUpdate(tx, merchantId, number, fields);
       if (!planned.ok) return planned;
-      const { current, next, activeChanges, renumbered } = planned.value;
-      if (next.active && renumbered && !activeChanges) {
-        // An active invoice given a new number takes it from the channel's active holder.
-        await tx.invoices.deactivateNumber(next.channelId, next.debtClaimNumber, next.updatedAt, current.id);
-      }
-      return success(await tx.invoices.update(next));
+      const { current, next, changes, restricted, restrictedField, activeChanges, renumbered } = planned.value;
+      // An active invoice given a new number takes it from the channel's active holder: the number
+      // is written once the holder is deactivated, and only after the guarded update applied.
+      const takesNumber = next.active && renumbered && !activeChanges;
+      const { debtClaimNumber, ...others } = changes;
+      const stored = await tx.invoices.update(current.id, takesNumber ? others : changes, restricted ? RESTRICTED_GUARD : undefined);
+      if (!stored) return failure(invoiceProblem(ErrorCode.invalidState, MESSAGES.restricted, MESSAGES.restricted, restrictedField));
+      if (!takesNumber) return success(stored);
+      await tx.invoices.deactivateNumber(next.channelId, next.debtClaimNumber, next.updatedAt, current.id);
+      const renumberedInvoice = await tx.invoices.update(current.id, { debtClaimNumber, updatedAt: next.updatedAt });
+      return renumberedInvoice ? success(renumberedInvoice) : failure(notFound());
     });
     if (!outcome.ok) return outcome;
     return success(await this.wrap(outcome.value, 'Invoice updated.'));
@@ -630,17 +657,20 @@ export class Invoices {
     if (problems.any) return failure(invalid(problems));
     const amountChanges = amountMinor !== undefined && amountMinor !== current.amountMinor;
     const activeChanges = checked.active !== undefined && checked.active !== current.active;
-    if (amountChanges || activeChanges) {
+    const restricted = amountChanges || activeChanges;
+    const restrictedField = amountChanges ? 'invoice.amount' : 'invoice.active';
+    if (restricted) {
       const plans = await r.invoices.plans(current.id);
       if (current.status !== 'pending' || plans.length > 0) {
-        return failure(invoiceProblem(ErrorCode.invalidState, MESSAGES.restricted, MESSAGES.restricted, amountChanges ? 'invoice.amount' : 'invoice.active'));
+        return failure(invoiceProblem(ErrorCode.invalidState, MESSAGES.restricted, MESSAGES.restricted, restrictedField));
       }
     }
     const now = this.deps.clock.now().toISOString();
-    const next: InvoiceRecord = { ...current, ...checked.changes, updatedAt: now };
-    if (amountMinor !== undefined) next.amountMinor = amountMinor;
-    if (checked.active !== undefined) next.active = checked.active;
-    next.expiresAt = this.expiresAt(next.createdAt, next.expiresIn, next.expiresInUnit);
+    const changes: InvoiceChanges = { ...checked.changes, updatedAt: now };
+    if (amountMinor !== undefined) changes.amountMinor = amountMinor;
+    if (checked.active !== undefined) changes.active = checked.active;
+    const next: InvoiceRecord = { ...current, ...changes };
+    next.expiresAt = changes.expiresAt = this.expiresAt(next.createdAt, next.expiresIn, next.expiresInUnit);
     const renumbered = next.debtClaimNumber !== current.debtClaimNumber;
     if (next.active && activeChanges) {
       // Activation never takes a number away: the other holder must be deactivated first.
@@ -650,7 +680,7 @@ export class Invoices {
         return failure(invoiceProblem(ErrorCode.invalidState, text, text, 'invoice.active'));
       }
     }
-    return success({ current, next, activeChanges, renumbered });
+    return success({ current, next, changes, restricted, restrictedField, activeChanges, renumbered });
   }
 
   /** `PUT /rest/invoices/:invoice_number/status_change`: the only way to set the status. */
@@ -661,7 +691,8 @@ export class Invoices {
       if (typeof status !== 'string' || !(INVOICE_STATUSES as readonly string[]).includes(status)) {
         return failure(invoiceProblem(ErrorCode.validation, MESSAGES.invalidStatus, MESSAGES.allowedStatuses, 'status'));
       }
-      return success(await tx.invoices.update({ ...current, status: status as InvoiceStatus, updatedAt: this.deps.clock.now().toISOString() }));
+      const stored = await tx.invoices.update(current.id, { status: status as InvoiceStatus, updatedAt: this.deps.clock.now().toISOString() });
+      return stored ? success(stored) : failure(notFound());
     });
     if (!outcome.ok) return outcome;
     return success(await this.wrap(outcome.value, 'Invoice status changed.'));

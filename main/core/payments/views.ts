@@ -2,7 +2,9 @@
 import type { TransactionResponse } from '../../../contract/api/payments.js';
 import { statusName, TransactionStatus } from '../../../contract/codes.js';
 import { currencyExponent, minorToAmount, minorToText } from '../../../contract/money.js';
-import type { TransactionRecord } from '../ports.js';
+import type { ClientAction, TransactionRecord } from '../ports.js';
+
+export type { ClientAction };
 
 export function exponentOf(t: Pick<TransactionRecord, 'currency'>): number {
   return currencyExponent(t.currency) ?? 2;
@@ -11,9 +13,6 @@ export function exponentOf(t: Pick<TransactionRecord, 'currency'>): number {
 export function amountOf(t: TransactionRecord, minor: number): number {
   return minorToAmount(minor, exponentOf(t));
 }
-
-/** What a transaction that waits for the customer keeps in its details: where to send them. */
-export type ClientAction = Required<Pick<TransactionResponse, 'client_action' | 'action_data'>>;
 
 /** The fields a transaction response and a postback share (interface.md). */
 function baseFields(t: TransactionRecord) {
@@ -45,7 +44,7 @@ export function cardSummary(t: TransactionRecord): CardSummary {
 }
 
 export function transactionResponse(t: TransactionRecord): TransactionResponse {
-  const action = t.details.client_action as ClientAction | undefined;
+  const action = t.details.client_action;
   const body: TransactionResponse = { ...baseFields(t), error_code: 0 };
   if (t.reasonCode) body.reason_code = t.reasonCode;
   if (action && t.statusCode === TransactionStatus.started) {
@@ -55,11 +54,11 @@ export function transactionResponse(t: TransactionRecord): TransactionResponse {
   Object.assign(body, cardSummary(t));
   if (t.sepaMandate) body.sepa_mandate = t.sepaMandate;
   if (t.sepaMsgId) body.sepa_msg_id = t.sepaMsgId;
-  if (typeof t.details.subscription_status === 'string') body.subscription_status = t.details.subscription_status;
-  if (typeof t.details.wallet_capture_event === 'string') body.wallet_capture_event = t.details.wallet_capture_event;
-  const pinRequired = t.details.pin_required as { insert_card?: boolean } | undefined;
-  if (pinRequired) body.insert_card = pinRequired.insert_card === true;
-  if (typeof t.details.authorization_code === 'string') body.authorization_code = t.details.authorization_code;
+  const { details } = t;
+  if (details.subscription_status !== undefined) body.subscription_status = details.subscription_status;
+  if (details.wallet_capture_event !== undefined) body.wallet_capture_event = details.wallet_capture_event;
+  if (details.pin_required) body.insert_card = details.pin_required.insert_card === true;
+  if (details.authorization_code !== undefined) body.authorization_code = details.authorization_code;
   return body;
 }
 
@@ -68,7 +67,8 @@ export function transactionPostback(t: TransactionRecord): Record<string, unknow
   const body: Record<string, unknown> = baseFields(t);
   if (t.statusCode === TransactionStatus.declined || t.reasonCode) body.reason_code = t.reasonCode;
   for (const key of ['remittance_info', 'wallet_activity_reference', 'wallet_account_reference', 'payer_location', 'external_transaction_id'] as const) {
-    if (typeof t.details[key] === 'string') body[key] = t.details[key];
+    const value = t.details[key];
+    if (value !== undefined) body[key] = value;
   }
   if (t.capturedMinor > 0) body.captured_amount = amountOf(t, t.capturedMinor);
   if (t.refundedMinor > 0) body.refunded_amount = amountOf(t, t.refundedMinor);

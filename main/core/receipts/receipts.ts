@@ -78,8 +78,8 @@ function notFound(receiptId: string) {
   return apiError(ErrorCode.notFound, `Receipt ${receiptId} not found`, [{ field: 'receipt_id', message: 'no sale or refund with this id for this merchant' }]);
 }
 
-function str(value: unknown): string | null {
-  return typeof value === 'string' && value !== '' ? value : null;
+function str(value: string | null | undefined): string | null {
+  return value !== undefined && value !== null && value !== '' ? value : null;
 }
 
 export function printerTarget(record: ReceiptPrinterRecord): PrinterTarget {
@@ -137,15 +137,14 @@ export class Receipts {
 
   private static build(loaded: Loaded, merchantName: string, language: ReceiptLanguage): Receipt {
     const { t } = loaded;
-    const pos = (t.details.pos ?? {}) as Record<string, unknown>;
-    const terminal = (pos.terminal ?? {}) as Record<string, unknown>;
-    const aid = str(pos.aid);
+    const pos = t.details.pos;
+    const aid = str(pos?.aid);
     const card = t.cardLastFour
       ? {
           brand: t.cardBrand ?? 'unknown',
           last_four: t.cardLastFour,
-          entry_mode: str(pos.entry_mode),
-          application_label: str(pos.application_label),
+          entry_mode: str(pos?.entry_mode),
+          application_label: str(pos?.application_label),
           aid: aid !== null && AID.test(aid) ? aid : null,
         }
       : null;
@@ -154,7 +153,7 @@ export class Receipts {
       merchant_name: merchantName,
       language,
       order_id: t.orderId,
-      terminal_id: str(terminal.id),
+      terminal_id: str(pos?.terminal.id),
       payment_type: t.paymentType,
       currency: t.currency,
       card,
@@ -179,7 +178,7 @@ export class Receipts {
       refund_id: null,
       created_at: t.createdAt,
       amount: amountOf(t, t.amountMinor),
-      verification: pos.cvm === 'online_pin' ? 'online_pin' : 'none',
+      verification: pos?.cvm === 'online_pin' ? 'online_pin' : 'none',
       authorization_code: str(t.details.authorization_code),
       reference: null,
     };

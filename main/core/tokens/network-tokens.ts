@@ -456,7 +456,6 @@ export class NetworkTokens implements TokenCryptograms {
       merchantId: record.merchantId,
       subjectType: 'token',
       subjectId: record.id,
-      sequence: await tx.outbox.nextSequence('token', record.id),
       url: record.postbackUrl,
       payload: {
         id: record.id,

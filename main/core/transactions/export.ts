@@ -131,8 +131,7 @@ export class ZonedTimestamps {
 }
 
 function entryMode(t: TransactionRecord): string {
-  const pos = t.details.pos as { entry_mode?: unknown } | undefined;
-  if (typeof pos?.entry_mode === 'string') return pos.entry_mode;
+  if (t.details.pos) return t.details.pos.entry_mode;
   return t.paymentType === 'cardecom' && t.cardLastFour ? 'ecommerce' : '';
 }
 

@@ -195,9 +195,7 @@ export function transactionView(t: TransactionRecord): Transaction {
     captured_amount: t.capturedMinor > 0 ? amountOf(t.capturedMinor, t.currency) : null,
     additional_transaction_data: t.additionalTransactionData,
     ...(t.cardLastFour ? { card_brand: t.cardBrand ?? 'unknown', card_last_four: t.cardLastFour } : {}),
-    ...(typeof (t.details.pos as { entry_mode?: unknown } | undefined)?.entry_mode === 'string'
-      ? { entry_mode: (t.details.pos as { entry_mode: string }).entry_mode }
-      : {}),
+    ...(t.details.pos ? { entry_mode: t.details.pos.entry_mode } : {}),
   };
 }
 
@@ -212,10 +210,6 @@ export function refundView(refund: RefundRecord, currency: string): Refund {
     ...(refund.merchantRefundId !== null ? { merchant_refund_id: refund.merchantRefundId } : {}),
     ...(refund.executionDate !== null ? { execution_date: refund.executionDate } : {}),
   };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export function eventView(e: EventRecord, currency: string): TransactionEvent {
@@ -262,11 +256,8 @@ export class TransactionQueries {
     const authorization = t.operation === 'authorize';
     const uncaptured = authorization ? Math.max(0, t.authorizedMinor - t.capturedMinor) : 0;
     const capabilities = CAPABILITIES[t.paymentType as PaymentType] as (typeof CAPABILITIES)[PaymentType] | undefined;
-    const pos = t.details.pos as { entry_mode?: unknown } | undefined;
-    const entryMode = typeof pos?.entry_mode === 'string' ? pos.entry_mode : t.paymentType === 'cardecom' ? 'ecommerce' : null;
-    const customer = isRecord(t.details.customer)
-      ? Object.fromEntries(Object.entries(t.details.customer).filter((entry): entry is [string, string] => typeof entry[1] === 'string'))
-      : {};
+    const entryMode = t.details.pos?.entry_mode ?? (t.paymentType === 'cardecom' ? 'ecommerce' : null);
+    const customer = { ...t.details.customer };
     return success({
       transaction: transactionView(t),
       amounts: {

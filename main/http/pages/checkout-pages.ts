@@ -312,7 +312,7 @@ function statusPage(pr: PageRequest, cs: Checkout, status: Checkout['status'], t
       } else {
         title = 'checkout_processing_title';
         text = 'checkout_processing_text';
-        const url = step ? httpUrl((tx.details.client_action as { action_data?: { url?: string } } | undefined)?.action_data?.url) : null;
+        const url = step ? httpUrl(tx.details.client_action?.action_data.url) : null;
         if (url && tx) {
           target = pr.link(new URL(url).pathname);
           targetLabel = t('continue_payment');

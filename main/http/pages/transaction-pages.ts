@@ -14,7 +14,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, TransactionStatus as S } from '../../../contract/codes.js';
 import type { Outcome } from '../../core/errors.js';
 import type { CustomerStepResult } from '../../core/payments/payments.js';
-import { amountOf, type ClientAction } from '../../core/payments/views.js';
+import { amountOf } from '../../core/payments/views.js';
 import type { CheckoutRecord, TransactionRecord } from '../../core/ports.js';
 import { ASSETS } from './assets.js';
 import { bodyOf, fromOwnPage, nextLocation, pageRequest, seeOther, sendHtml, type PageRequest, type PagesDeps } from './context.js';
@@ -45,10 +45,10 @@ export async function loadTransaction(deps: PagesDeps, id: string): Promise<Load
     if (!t) return undefined;
     const account = await r.merchants.get(t.merchantId);
     const checkoutId = t.details.checkout_id;
-    const checkout = typeof checkoutId === 'string' ? await r.checkouts.get(checkoutId) : undefined;
+    const checkout = checkoutId !== undefined ? await r.checkouts.get(checkoutId) : undefined;
     const sessionName = checkout && typeof checkout.request.merchant_name === 'string' ? checkout.request.merchant_name : undefined;
     const invoiceId = t.details.invoice_id;
-    const stored = typeof invoiceId === 'number' ? await r.invoices.get(invoiceId) : undefined;
+    const stored = invoiceId !== undefined ? await r.invoices.get(invoiceId) : undefined;
     const invoice = stored && stored.merchantId === t.merchantId ? { uuid: stored.uuid, number: stored.debtClaimNumber, locale: stored.locale ?? stored.channelLanguage } : undefined;
     return { t, merchant: sessionName ?? account?.name ?? '', ...(checkout ? { checkout } : {}), ...(invoice ? { invoice } : {}) };
   });
@@ -261,10 +261,10 @@ const APPROVAL_TEXT: Record<'wallet' | 'a2a' | 'bank', { title: MessageKey; intr
 function approvalNotes(tr: Translate, l: LoadedTransaction, amount: string): SafeHtml[] {
   const { t } = l;
   const notes: SafeHtml[] = [];
-  if (typeof t.details.subscription_plan_id === 'string') notes.push(html`<p>${tr('subscription_note', { amount })}</p>`);
+  if (t.details.subscription_plan_id !== undefined) notes.push(html`<p>${tr('subscription_note', { amount })}</p>`);
   if (t.operation === 'authorize') {
     const event = t.details.wallet_capture_event;
-    const key = typeof event === 'string' && ['SHIPPING', 'DELIVERY', 'AVAILABILITY', 'SERVICE_FULFILMENT', 'OTHER'].includes(event) ? (`capture_${event}` as MessageKey) : 'authorize_note';
+    const key = event !== undefined && ['SHIPPING', 'DELIVERY', 'AVAILABILITY', 'SERVICE_FULFILMENT', 'OTHER'].includes(event) ? (`capture_${event}` as MessageKey) : 'authorize_note';
     notes.push(html`<p>${tr(key, { merchant: l.merchant })}</p>`);
   }
   return notes;
@@ -292,8 +292,7 @@ ${answerButtons(pr, { value: 'approve', label: tr('approve') }, { value: 'cancel
 function revisionPage(pr: PageRequest, l: LoadedTransaction, general?: string): string {
   const { t: tr } = pr;
   const { t } = l;
-  const revision = t.details.pending_revision as { amount_minor?: number } | undefined;
-  const amount = money(pr, t, typeof revision?.amount_minor === 'number' ? revision.amount_minor : t.amountMinor);
+  const amount = money(pr, t, t.details.pending_revision?.amount_minor ?? t.amountMinor);
   const body = html`
 <h1>${tr('revision_title')}</h1>
 <p class="lead">${tr('revision_intro', { merchant: l.merchant, amount })}</p>
@@ -469,7 +468,7 @@ export function transactionPages(deps: PagesDeps): FastifyPluginAsync {
       if (!l) return sendHtml(reply, 404, notFoundPage(pageRequest(request, null)));
       const pr = pageRequest(request, localeOf(l));
       const state = stateOf(l.t, gateway.clock.now());
-      const action = l.t.details.client_action as ClientAction | undefined;
+      const action = l.t.details.client_action;
       const url = httpUrl(action?.action_data?.url);
       if (state.kind !== 'step' || !action || !url) return seeOther(reply, pr.link(`/pay/${id}/result`));
       const fields: Record<string, string> = {};

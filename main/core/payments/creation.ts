@@ -1,0 +1,136 @@
+/**
+ * Payment, authorize and register requests: validation, the merchant's (or shop's) method setting
+ * (D15), then the flow of the type: a card in the request (card-payments.ts), a direct debit
+ * (direct-debits.ts), a saved card or mandate of an earlier transaction, or a redirect flow that
+ * waits for the customer (hosted card page, wallet, a2a, bank: customer-steps.ts).
+ */
+import type { PaymentRequest, TransactionResponse } from '../../../contract/api/payments.js';
+import { ErrorCode, TransactionStatus as S } from '../../../contract/codes.js';
+import type { PaymentType } from '../../../contract/constants.js';
+import { minorToText } from '../../../contract/money.js';
+import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
+import type { Operation } from '../operations.js';
+import type { TransactionDetails } from '../ports.js';
+import type { MethodRequirement } from '../payment-methods/payment-methods.js';
+import type { EffectiveMethod } from '../payment-methods/resolution.js';
+import type { CardPayments } from './card-payments.js';
+import type { DirectDebits } from './direct-debits.js';
+import { PaymentEngine, type PaymentsDeps, type TransactionListener } from './engine.js';
+import { CARD_TYPES, isPaymentType } from './payment-types.js';
+import { newRecord, withOtherErrors } from './records.js';
+import { isCountryCode, validatePaymentRequest, type PaymentCommand, type PaymentOperation } from './request.js';
+import { transactionResponse } from './views.js';
+
+/** What a payment request needs of its method's setting (D15): currency, the customer's country, capabilities. */
+function requirementOf(kind: PaymentOperation, request: PaymentRequest): MethodRequirement {
+  const capabilities: NonNullable<MethodRequirement['capabilities']> = [];
+  if (kind === 'register') capabilities.push({ name: 'recurring', field: 'payment_type' });
+  if (request.recurring === 1) capabilities.push({ name: 'recurring', field: 'recurring' });
+  if (request.original_transaction_id !== undefined) capabilities.push({ name: 'recurring', field: 'original_transaction_id' });
+  if (request.subscription_plan_id !== undefined) capabilities.push({ name: 'subscription', field: 'subscription_plan_id' });
+  return {
+    ...(typeof request.currency === 'string' ? { currency: request.currency } : {}),
+    ...(typeof request.country === 'string' && isCountryCode(request.country) ? { country: request.country } : {}),
+    capabilities,
+  };
+}
+
+export class Creation extends PaymentEngine {
+  constructor(
+    deps: PaymentsDeps,
+    listeners: readonly TransactionListener[],
+    private readonly cards: CardPayments,
+    private readonly debits: DirectDebits,
+  ) {
+    super(deps, listeners);
+  }
+
+  async create(
+    operation: Operation,
+    kind: PaymentOperation,
+    request: PaymentRequest,
+    extras: { details?: TransactionDetails; followedInternally?: boolean } = {},
+  ): Promise<Outcome<TransactionResponse>> {
+    const validated = validatePaymentRequest(kind, request, { followedInternally: extras.followedInternally === true });
+    const merchantId = operation.context.merchantId;
+    // The merchant's (or the terminal's shop's) setting of the type: enabled, currencies, countries, capabilities (D15).
+    let setting: EffectiveMethod | undefined;
+    if (isPaymentType(request.payment_type)) {
+      const type = request.payment_type;
+      setting = await this.deps.store.read((r) => this.deps.methods.forTerminal(r, merchantId, request.pos_data?.terminal?.id, type));
+      const refusal = this.deps.methods.refusal(setting, requirementOf(kind, request));
+      if (refusal) return failure(withOtherErrors(refusal, validated.ok ? [] : validated.errors));
+    }
+    if (!validated.ok) {
+      return failure(validated.unsupported ? apiError(ErrorCode.paymentType, validated.unsupported, validated.errors) : validationError(validated.errors));
+    }
+    const command = validated.command;
+    if (extras.details) command.extraDetails = extras.details;
+    if (setting?.shopId) command.extraDetails = { ...command.extraDetails, shop_id: setting.shopId };
+    const effective = setting as EffectiveMethod;
+
+    if (command.originalTransactionId) return this.createFromOriginal(operation, command, effective);
+    if (command.type === 'dd' || command.type === 'dd_b2b') return this.debits.createDirectDebit(operation, command, effective);
+    if (command.card) {
+      return this.cards.createCardPayment(operation, command, effective, command.card, command.pos ? command.pos.entry : command.type === 'devicewallet' ? 'devicewallet' : 'ecommerce');
+    }
+    // Redirect flows: hosted card page (cardecom, register), wallet, a2a, bank redirect.
+    const method = kind === 'register' ? 'register' : command.type === 'cardecom' ? 'cardecom' : command.type === 'bankredirect' ? 'bankredirect' : command.type;
+    const now = this.deps.clock.now();
+    const record = newRecord(this.deps.ids.newId(), command, merchantId, now);
+    record.statusCode = S.started;
+    record.message = 'Awaiting the customer';
+    record.expiresAt = new Date(now.getTime() + this.deps.settings.customerActionTtlMs).toISOString();
+    record.details.awaiting = method === 'cardecom' || method === 'register' ? 'card' : 'approval';
+    const url = this.deps.processor.redirectUrl(method as 'cardecom' | 'register' | 'wallet' | 'a2a' | 'bankredirect', record.id);
+    // Banks take the customer with a form POST: the caller builds and submits a form from action_data.
+    record.details.client_action =
+      command.type === 'bankredirect'
+        ? {
+            client_action: 'postform',
+            action_data: {
+              url,
+              fields: {
+                transaction_id: record.id,
+                amount: minorToText(record.amountMinor, command.exponent),
+                currency: record.currency,
+                merchant_reference: record.merchantReference ?? '',
+              },
+            },
+          }
+        : { client_action: 'redirect', action_data: { url } };
+    if (command.subscriptionPlanId) {
+      record.details.subscription_plan_id = command.subscriptionPlanId;
+      record.details.subscription_status = 'approval_pending';
+    }
+    const outcome = await operation.commit(async (tx) => {
+      await tx.transactions.insert(record);
+      await this.logAndNotify(tx, record, { type: kind === 'register' ? 'precheck' : 'authorization', amountMinor: record.amountMinor, executionDate: command.executionDate });
+      await this.deps.scheduler.schedule(tx, 'expire_customer_action', record.id, merchantId, new Date(record.expiresAt as string));
+      return success(transactionResponse(record));
+    });
+    this.deps.scheduler.wake();
+    return outcome;
+  }
+
+  private async createFromOriginal(operation: Operation, command: PaymentCommand, method: EffectiveMethod): Promise<Outcome<TransactionResponse>> {
+    const merchantId = operation.context.merchantId;
+    const original = await this.deps.store.read((r) => r.transactions.get(merchantId, command.originalTransactionId as string));
+    if (!original) return failure(validationError([{ field: 'original_transaction_id', message: 'no such transaction for this merchant' }]));
+    const sameFamily = CARD_TYPES.includes(command.type)
+      ? CARD_TYPES.includes(original.paymentType as PaymentType)
+      : original.paymentType === command.type;
+    if (!sameFamily) {
+      return failure(validationError([{ field: 'original_transaction_id', message: `is a ${original.paymentType} transaction, not usable for ${command.type}` }]));
+    }
+    if (command.type === 'dd' || command.type === 'dd_b2b') {
+      if (!original.sepaMandate) return failure(validationError([{ field: 'original_transaction_id', message: 'has no mandate' }]));
+      return this.debits.createDirectDebit(operation, { ...command, sepaMandate: command.sepaMandate ?? original.sepaMandate }, method, original);
+    }
+    const card = this.openCard(original);
+    if (!card || original.recurring !== 1) {
+      return failure(validationError([{ field: 'original_transaction_id', message: 'has no saved card (register it, or pay with recurring=1 first)' }]));
+    }
+    return this.cards.createCardPayment(operation, command, method, card, 'stored', original);
+  }
+}
