@@ -25,6 +25,7 @@ import type {
   MerchantRecord,
   OutboxRecord,
   Repositories,
+  SmtpSettingsRecord,
   TransactionFilter,
   TransactionRecord,
 } from '../main/core/ports.js';
@@ -44,6 +45,7 @@ function merchantFromRow(r: Row): MerchantRecord {
     previousWebhookKeyUntil: optStr(r.previous_webhook_key_until),
     createdAt: str(r.created_at),
     partnerId: optStr(r.partner_id),
+    language: (r.language as MerchantRecord['language'] | undefined) ?? 'en',
   };
 }
 
@@ -267,8 +269,8 @@ export function transactionCountSql(merchantId: string, filter: TransactionFilte
 export function createRepositories(db: Database.Database): Repositories {
   const s = {
     merchantInsert: db.prepare(
-      `INSERT INTO merchants (id, name, currency, webhook_key_sealed, previous_webhook_key_sealed, previous_webhook_key_until, created_at, partner_id)
-       VALUES (@id, @name, @currency, @webhookKeySealed, @previousWebhookKeySealed, @previousWebhookKeyUntil, @createdAt, @partnerId)`,
+      `INSERT INTO merchants (id, name, currency, webhook_key_sealed, previous_webhook_key_sealed, previous_webhook_key_until, created_at, partner_id, language)
+       VALUES (@id, @name, @currency, @webhookKeySealed, @previousWebhookKeySealed, @previousWebhookKeyUntil, @createdAt, @partnerId, @language)`,
     ),
     merchantGet: db.prepare('SELECT * FROM merchants WHERE id = ?'),
     merchantRotate: db.prepare(
@@ -276,6 +278,18 @@ export function createRepositories(db: Database.Database): Repositories {
     ),
     merchantList: db.prepare('SELECT * FROM merchants ORDER BY created_at, id'),
     merchantSetPartner: db.prepare('UPDATE merchants SET partner_id = ? WHERE id = ?'),
+    merchantProfile: db.prepare('UPDATE merchants SET name = @name, currency = @currency, language = @language WHERE id = @id'),
+    credentialsByMerchant: db.prepare('SELECT * FROM credentials WHERE merchant_id = ? ORDER BY created_at, id'),
+    credentialGet: db.prepare('SELECT * FROM credentials WHERE id = ?'),
+    credentialRevoke: db.prepare('UPDATE credentials SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+    channelUpdate: db.prepare('UPDATE channels SET name = @name, currency = @currency, language = @language, sender_email = @senderEmail WHERE id = @id'),
+    smtpGet: db.prepare('SELECT * FROM smtp_settings WHERE merchant_id = ?'),
+    smtpSave: db.prepare(
+      `INSERT INTO smtp_settings (merchant_id, host, port, security, user, password_sealed, mail_from, updated_at)
+       VALUES (@merchantId, @host, @port, @security, @user, @passwordSealed, @mailFrom, @updatedAt)
+       ON CONFLICT (merchant_id) DO UPDATE SET host = excluded.host, port = excluded.port, security = excluded.security, user = excluded.user,
+         password_sealed = excluded.password_sealed, mail_from = excluded.mail_from, updated_at = excluded.updated_at`,
+    ),
     credentialInsert: db.prepare(
       `INSERT INTO credentials (id, merchant_id, kind, api_key, password_hash, created_at, revoked_at, partner_id)
        VALUES (@id, @merchantId, @kind, @apiKey, @passwordHash, @createdAt, @revokedAt, @partnerId)`,
@@ -334,7 +348,7 @@ export function createRepositories(db: Database.Database): Repositories {
 
   return {
     merchants: {
-      insert: async (m) => void s.merchantInsert.run({ ...m, partnerId: m.partnerId ?? null }),
+      insert: async (m) => void s.merchantInsert.run({ ...m, partnerId: m.partnerId ?? null, language: m.language ?? 'en' }),
       rotateWebhookKey: async (id, sealed, previousSealed, previousUntil) => void s.merchantRotate.run(sealed, previousSealed, previousUntil, id),
       get: async (id) => {
         const row = s.merchantGet.get(id) as Row | undefined;
@@ -342,6 +356,7 @@ export function createRepositories(db: Database.Database): Repositories {
       },
       list: async () => (s.merchantList.all() as Row[]).map(merchantFromRow),
       setPartner: async (id, partnerId) => void s.merchantSetPartner.run(partnerId, id),
+      updateProfile: async (id, profile) => void s.merchantProfile.run({ id, ...profile }),
     },
     credentials: {
       insert: async (c) => void s.credentialInsert.run({ ...c, partnerId: c.partnerId ?? null }),
@@ -349,6 +364,12 @@ export function createRepositories(db: Database.Database): Repositories {
         const row = s.credentialByKey.get(apiKey) as Row | undefined;
         return row && credentialFromRow(row);
       },
+      listByMerchant: async (merchantId) => (s.credentialsByMerchant.all(merchantId) as Row[]).map(credentialFromRow),
+      get: async (id) => {
+        const row = s.credentialGet.get(id) as Row | undefined;
+        return row && credentialFromRow(row);
+      },
+      revoke: async (id, at) => s.credentialRevoke.run(at, id).changes > 0,
     },
     channels: {
       insert: async (c) => void s.channelInsert.run(c),
@@ -357,6 +378,25 @@ export function createRepositories(db: Database.Database): Repositories {
         return row && channelFromRow(row);
       },
       listByMerchant: async (merchantId) => (s.channelsByMerchant.all(merchantId) as Row[]).map(channelFromRow),
+      update: async (c) => void s.channelUpdate.run({ id: c.id, name: c.name, currency: c.currency, language: c.language, senderEmail: c.senderEmail }),
+    },
+    smtpSettings: {
+      get: async (merchantId) => {
+        const row = s.smtpGet.get(merchantId) as Row | undefined;
+        return (
+          row && {
+            merchantId: str(row.merchant_id),
+            host: str(row.host),
+            port: row.port as number,
+            security: row.security as SmtpSettingsRecord['security'],
+            user: optStr(row.user),
+            passwordSealed: optStr(row.password_sealed),
+            mailFrom: str(row.mail_from),
+            updatedAt: str(row.updated_at),
+          }
+        );
+      },
+      save: async (record) => void s.smtpSave.run(record),
     },
     idempotency: {
       find: async (merchantId, key, now): Promise<IdempotencyRecord | undefined> => {

@@ -147,6 +147,7 @@ export function compose(options: ComposeOptions): Composition {
             from: settings.mailFrom,
           })
         : testOutboxMailer),
+    smtpMailer: createSmtpMailer,
     receiptPrinter: options.receiptPrinter ?? createEscPosPrinter(),
     settings: {
       ...(options.mail ? { mail: options.mail } : {}),

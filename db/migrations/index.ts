@@ -20,6 +20,7 @@ import * as m0015 from './0015-dashboard.js';
 import * as m0016 from './0016-transaction-search.js';
 import * as m0017 from './0017-merchant-management.js';
 import * as m0018 from './0018-backoffice-tokens-checkouts.js';
+import * as m0020 from './0020-settings-staff-audit.js';
 
 export interface Migration {
   version: number;
@@ -46,4 +47,6 @@ export const migrations: readonly Migration[] = [
   { version: 16, name: 'transaction-search', up: m0016.up },
   { version: 17, name: 'merchant-management', up: m0017.up },
   { version: 18, name: 'backoffice-tokens-checkouts', up: m0018.up },
+  // 19 is taken by a parallel branch (issue 16, postbacks); the lead settles the order at merge.
+  { version: 20, name: 'settings-staff-audit', up: m0020.up },
 ];

@@ -51,6 +51,7 @@ import { invoiceEmailRoutes } from './routes/invoice-emails.js';
 import { invoiceBackOfficeRoutes } from './routes/invoice-back-office.js';
 import { networkTokenBackOfficeRoutes } from './routes/network-token-back-office.js';
 import { checkoutBackOfficeRoutes } from './routes/checkout-back-office.js';
+import { settingsBackOfficeRoutes } from './routes/settings-back-office.js';
 import { transactionRoutes } from './routes/transactions.js';
 
 export const API_VERSION = '3.21.5';
@@ -234,6 +235,7 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
   await app.register(invoiceBackOfficeRoutes(gateway));
   await app.register(networkTokenBackOfficeRoutes(gateway));
   await app.register(checkoutBackOfficeRoutes(gateway));
+  await app.register(settingsBackOfficeRoutes(gateway));
   await app.register(hostedPages(gateway));
 
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok', version: API_VERSION }));
