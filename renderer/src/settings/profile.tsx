@@ -31,7 +31,6 @@ function ProfileForm({ profile, onSaved }: { profile: MerchantProfile; onSaved: 
   const [problems, setProblems] = useState<Problems<Field>>({});
   const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState('');
-  const check = useSession((s) => s.check);
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
@@ -47,8 +46,8 @@ function ProfileForm({ profile, onSaved }: { profile: MerchantProfile; onSaved: 
       const next = await adminClient.saveProfile({ name: name.trim(), currency: currency.trim().toUpperCase(), language });
       onSaved(next);
       setSaved('Profile saved.');
-      // The header and the till show the merchant's name and currency from the session.
-      void check();
+      // The till and the screens take the merchant's name and currency from the session: as answered.
+      useSession.setState((state) => (state.session ? { session: { ...state.session, merchant: { ...state.session.merchant, name: next.name, currency: next.currency } } } : {}));
     } catch (error) {
       const found = problemsOf(error, 'The profile was not saved', FIELDS);
       setProblems(found);
