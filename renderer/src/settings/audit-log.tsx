@@ -106,6 +106,7 @@ export function AuditLogScreen() {
         empty={isFiltered ? 'No entry matches these filters.' : 'The audit log is empty.'}
         metadata={list?.metadata}
         pagerLabel="Pages of the audit log"
+        keyboardScroll
         link={(target, text, rel) => (
           <Link to="/settings/audit" search={{ ...search, page: target > 1 ? target : undefined }} className="button button-quiet" rel={rel}>
             {text}
