@@ -88,6 +88,7 @@ function ChannelDialog({ channel, profile, onClose, onDone }: { channel: Channel
   const [language, setLanguage] = useState<string>(channel?.language ?? profile.language);
   const [sender, setSender] = useState(channel?.sender_email ?? '');
   const [problems, setProblems] = useState<Problems<Field>>({});
+  const clear = (field: Field) => setProblems((p) => (p[field] ? { ...p, [field]: undefined } : p));
   const [busy, setBusy] = useState(false);
 
   const save = async (event: FormEvent) => {
@@ -121,23 +122,35 @@ function ChannelDialog({ channel, profile, onClose, onDone }: { channel: Channel
           <p className="field-note">Url name {channel.url_name} stays: invoices and API clients name the channel by it.</p>
         ) : (
           <SettingField id="channel-url_name" label="Url name" problem={problems.url_name} note="2 to 40 lower-case letters, digits or dashes; fixed once created">
-            {(props) => <input {...props} className="input" value={urlName} maxLength={40} autoComplete="off" spellCheck={false} data-autofocus onChange={(e) => setUrlName(e.target.value.toLowerCase())} />}
+            {(props) => <input {...props} className="input" value={urlName} maxLength={40} autoComplete="off" spellCheck={false} data-autofocus onChange={(e) => {
+                setUrlName(e.target.value.toLowerCase());
+                clear('url_name');
+              }} />}
           </SettingField>
         )}
         <SettingField id="channel-name" label="Name" problem={problems.name} note="Shown to customers on invoices and pay pages">
-          {(props) => <input {...props} className="input" value={name} maxLength={120} autoComplete="off" {...(channel ? { 'data-autofocus': true } : {})} onChange={(e) => setName(e.target.value)} />}
+          {(props) => <input {...props} className="input" value={name} maxLength={120} autoComplete="off" {...(channel ? { 'data-autofocus': true } : {})} onChange={(e) => {
+                setName(e.target.value);
+                clear('name');
+              }} />}
         </SettingField>
         <SettingField id="channel-currency" label="Currency" problem={problems.currency}>
           {(props) => (
             <>
-              <input {...props} className="input input-short" value={currency} maxLength={3} list="channel-currencies" autoComplete="off" spellCheck={false} onChange={(e) => setCurrency(e.target.value.toUpperCase())} />
+              <input {...props} className="input input-short" value={currency} maxLength={3} list="channel-currencies" autoComplete="off" spellCheck={false} onChange={(e) => {
+                setCurrency(e.target.value.toUpperCase());
+                clear('currency');
+              }} />
               <CurrencyOptions id="channel-currencies" />
             </>
           )}
         </SettingField>
         <SettingField id="channel-language" label="Language" problem={problems.language}>
           {(props) => (
-            <select {...props} className="input" value={language} onChange={(e) => setLanguage(e.target.value)}>
+            <select {...props} className="input" value={language} onChange={(e) => {
+                setLanguage(e.target.value);
+                clear('language');
+              }}>
               {MERCHANT_LANGUAGES.map((l) => (
                 <option key={l} value={l}>
                   {LANGUAGE_NAMES[l]}
@@ -147,7 +160,10 @@ function ChannelDialog({ channel, profile, onClose, onDone }: { channel: Channel
           )}
         </SettingField>
         <SettingField id="channel-sender_email" label="Sender e-mail" optional problem={problems.sender_email} note="Empty: the sender of the SMTP settings">
-          {(props) => <input {...props} className="input" type="email" value={sender} maxLength={254} autoComplete="off" spellCheck={false} onChange={(e) => setSender(e.target.value)} />}
+          {(props) => <input {...props} className="input" type="email" value={sender} maxLength={254} autoComplete="off" spellCheck={false} onChange={(e) => {
+                setSender(e.target.value);
+                clear('sender_email');
+              }} />}
         </SettingField>
         <Actions>
           <button type="button" className="button button-quiet" onClick={onClose} disabled={busy}>

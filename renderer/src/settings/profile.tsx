@@ -29,6 +29,7 @@ function ProfileForm({ profile, onSaved }: { profile: MerchantProfile; onSaved: 
   const [currency, setCurrency] = useState(profile.currency);
   const [language, setLanguage] = useState<string>(profile.language);
   const [problems, setProblems] = useState<Problems<Field>>({});
+  const clear = (field: Field) => setProblems((p) => (p[field] ? { ...p, [field]: undefined } : p));
   const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState('');
 
@@ -64,19 +65,28 @@ function ProfileForm({ profile, onSaved }: { profile: MerchantProfile; onSaved: 
       </p>
       <FormProblem text={problems.form} />
       <SettingField id="profile-name" label="Name" problem={problems.name}>
-        {(props) => <input {...props} className="input" value={name} maxLength={120} autoComplete="organization" onChange={(e) => setName(e.target.value)} />}
+        {(props) => <input {...props} className="input" value={name} maxLength={120} autoComplete="organization" onChange={(e) => {
+                setName(e.target.value);
+                clear('name');
+              }} />}
       </SettingField>
       <SettingField id="profile-currency" label="Default currency" problem={problems.currency} note="ISO 4217, e.g. EUR">
         {(props) => (
           <>
-            <input {...props} className="input input-short" value={currency} maxLength={3} list="profile-currencies" autoComplete="off" spellCheck={false} onChange={(e) => setCurrency(e.target.value.toUpperCase())} />
+            <input {...props} className="input input-short" value={currency} maxLength={3} list="profile-currencies" autoComplete="off" spellCheck={false} onChange={(e) => {
+                setCurrency(e.target.value.toUpperCase());
+                clear('currency');
+              }} />
             <CurrencyOptions id="profile-currencies" />
           </>
         )}
       </SettingField>
       <SettingField id="profile-language" label="Default language" problem={problems.language}>
         {(props) => (
-          <select {...props} className="input" value={language} onChange={(e) => setLanguage(e.target.value)}>
+          <select {...props} className="input" value={language} onChange={(e) => {
+                setLanguage(e.target.value);
+                clear('language');
+              }}>
             {MERCHANT_LANGUAGES.map((l) => (
               <option key={l} value={l}>
                 {LANGUAGE_NAMES[l]}

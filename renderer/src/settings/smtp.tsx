@@ -38,6 +38,7 @@ function SmtpForm({ settings, onSaved }: { settings: SmtpSettings; onSaved: (set
   const [removePassword, setRemovePassword] = useState(false);
   const [from, setFrom] = useState(settings.from ?? '');
   const [problems, setProblems] = useState<Problems<Field>>({});
+  const clear = (field: Field) => setProblems((p) => (p[field] ? { ...p, [field]: undefined } : p));
   const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState('');
 
@@ -79,14 +80,23 @@ function SmtpForm({ settings, onSaved }: { settings: SmtpSettings; onSaved: (set
     <form onSubmit={(event) => void save(event)} noValidate>
       <FormProblem text={problems.form} />
       <SettingField id="smtp-host" label="Host" problem={problems.host}>
-        {(props) => <input {...props} className="input" value={host} maxLength={253} autoComplete="off" spellCheck={false} placeholder="smtp.example.com" onChange={(e) => setHost(e.target.value)} />}
+        {(props) => <input {...props} className="input" value={host} maxLength={253} autoComplete="off" spellCheck={false} placeholder="smtp.example.com" onChange={(e) => {
+                setHost(e.target.value);
+                clear('host');
+              }} />}
       </SettingField>
       <SettingField id="smtp-port" label="Port" problem={problems.port} note="587 for STARTTLS, 465 for TLS from the start">
-        {(props) => <input {...props} className="input input-short" inputMode="numeric" value={port} maxLength={5} autoComplete="off" onChange={(e) => setPort(e.target.value.replace(/\D/g, ''))} />}
+        {(props) => <input {...props} className="input input-short" inputMode="numeric" value={port} maxLength={5} autoComplete="off" onChange={(e) => {
+                setPort(e.target.value.replace(/\D/g, ''));
+                clear('port');
+              }} />}
       </SettingField>
       <SettingField id="smtp-security" label="Security" problem={problems.security}>
         {(props) => (
-          <select {...props} className="input" value={security} onChange={(e) => setSecurity(e.target.value)}>
+          <select {...props} className="input" value={security} onChange={(e) => {
+                setSecurity(e.target.value);
+                clear('security');
+              }}>
             {SMTP_SECURITY.map((s) => (
               <option key={s} value={s}>
                 {SECURITY_NAMES[s]}
@@ -96,7 +106,10 @@ function SmtpForm({ settings, onSaved }: { settings: SmtpSettings; onSaved: (set
         )}
       </SettingField>
       <SettingField id="smtp-user" label="User" optional problem={problems.user} note="Empty: the server takes e-mail without a login">
-        {(props) => <input {...props} className="input" value={user} maxLength={254} autoComplete="off" spellCheck={false} onChange={(e) => setUser(e.target.value)} />}
+        {(props) => <input {...props} className="input" value={user} maxLength={254} autoComplete="off" spellCheck={false} onChange={(e) => {
+                setUser(e.target.value);
+                clear('user');
+              }} />}
       </SettingField>
       <SettingField
         id="smtp-password"
@@ -106,7 +119,10 @@ function SmtpForm({ settings, onSaved }: { settings: SmtpSettings; onSaved: (set
         note={settings.password_set ? 'A password is set. Type a new one to change it; empty keeps it.' : 'No password is set.'}
       >
         {(props) => (
-          <input {...props} className="input" type="password" value={password} maxLength={1024} autoComplete="new-password" placeholder={settings.password_set ? 'Set (hidden)' : 'Not set'} onChange={(e) => setPassword(e.target.value)} />
+          <input {...props} className="input" type="password" value={password} maxLength={1024} autoComplete="new-password" placeholder={settings.password_set ? 'Set (hidden)' : 'Not set'} onChange={(e) => {
+                setPassword(e.target.value);
+                clear('password');
+              }} />
         )}
       </SettingField>
       {settings.password_set && (
@@ -115,7 +131,10 @@ function SmtpForm({ settings, onSaved }: { settings: SmtpSettings; onSaved: (set
         </label>
       )}
       <SettingField id="smtp-from" label="From address" problem={problems.from} note="Channels with their own sender e-mail use theirs">
-        {(props) => <input {...props} className="input" value={from} maxLength={254} autoComplete="off" spellCheck={false} placeholder="Shop <billing@shop.example>" onChange={(e) => setFrom(e.target.value)} />}
+        {(props) => <input {...props} className="input" value={from} maxLength={254} autoComplete="off" spellCheck={false} placeholder="Shop <billing@shop.example>" onChange={(e) => {
+                setFrom(e.target.value);
+                clear('from');
+              }} />}
       </SettingField>
       <p className="field-note">{settings.updated_at ? `Last changed ${formatDateTime(settings.updated_at)}.` : 'Not set yet: e-mails go to the local test outbox.'}</p>
       <div className="settings-row-actions">
@@ -133,6 +152,7 @@ function SmtpForm({ settings, onSaved }: { settings: SmtpSettings; onSaved: (set
 function SmtpTest({ configured }: { configured: boolean }) {
   const [to, setTo] = useState('');
   const [problems, setProblems] = useState<Problems<'to'>>({});
+  const clear = (field: 'to') => setProblems((p) => (p[field] ? { ...p, [field]: undefined } : p));
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<SmtpTestResult | null>(null);
 
@@ -163,7 +183,10 @@ function SmtpTest({ configured }: { configured: boolean }) {
       <form onSubmit={(event) => void send(event)} noValidate>
         <FormProblem text={problems.form} />
         <SettingField id="smtp-test-to" label="Send to" problem={problems.to}>
-          {(props) => <input {...props} className="input" type="email" value={to} maxLength={254} autoComplete="email" spellCheck={false} onChange={(e) => setTo(e.target.value)} />}
+          {(props) => <input {...props} className="input" type="email" value={to} maxLength={254} autoComplete="email" spellCheck={false} onChange={(e) => {
+                setTo(e.target.value);
+                clear('to');
+              }} />}
         </SettingField>
         <button type="submit" className="button button-primary" aria-disabled={busy}>
           {busy ? 'Sending…' : 'Send a test e-mail'}

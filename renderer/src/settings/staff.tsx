@@ -138,6 +138,7 @@ function CreateStaffDialog({ onClose, onCreated }: { onClose: () => void; onCrea
   const [password, setPassword] = useState('');
   const [pin, setPin] = useState('');
   const [problems, setProblems] = useState<Problems<CreateField>>({});
+  const clear = (field: CreateField) => setProblems((p) => (p[field] ? { ...p, [field]: undefined } : p));
   const [busy, setBusy] = useState(false);
   const [created, setCreated] = useState<{ staff: CreatedStaff; generated: boolean } | null>(null);
 
@@ -190,7 +191,16 @@ function CreateStaffDialog({ onClose, onCreated }: { onClose: () => void; onCrea
         <FormProblem text={problems.form} />
         <SettingField id="staff-role" label="Role" problem={problems.role}>
           {(props) => (
-            <select {...props} className="input" value={role} onChange={(e) => setRole(e.target.value)} data-autofocus>
+            <select
+              {...props}
+              className="input"
+              value={role}
+              onChange={(e) => {
+                setRole(e.target.value);
+                clear('role');
+              }}
+              data-autofocus
+            >
               {STAFF_ROLES.map((r) => (
                 <option key={r} value={r}>
                   {ROLE_NAMES[r]}
@@ -200,16 +210,28 @@ function CreateStaffDialog({ onClose, onCreated }: { onClose: () => void; onCrea
           )}
         </SettingField>
         <SettingField id="staff-login" label="Login" problem={problems.login} note="Lower-case letters, digits, dot, dash or underscore">
-          {(props) => <input {...props} className="input" value={login} maxLength={40} autoComplete="off" spellCheck={false} onChange={(e) => setLogin(e.target.value.toLowerCase())} />}
+          {(props) => <input {...props} className="input" value={login} maxLength={40} autoComplete="off" spellCheck={false} onChange={(e) => {
+                setLogin(e.target.value.toLowerCase());
+                clear('login');
+              }} />}
         </SettingField>
         <SettingField id="staff-display_name" label="Name" optional problem={problems.display_name} note="Shown in the header and the audit log; empty: the login">
-          {(props) => <input {...props} className="input" value={name} maxLength={80} autoComplete="off" onChange={(e) => setName(e.target.value)} />}
+          {(props) => <input {...props} className="input" value={name} maxLength={80} autoComplete="off" onChange={(e) => {
+                setName(e.target.value);
+                clear('display_name');
+              }} />}
         </SettingField>
         <SettingField id="staff-password" label="Initial password" optional problem={problems.password} note="At least 8 characters; empty: one is generated and shown once">
-          {(props) => <input {...props} className="input" type="password" value={password} maxLength={200} autoComplete="new-password" onChange={(e) => setPassword(e.target.value)} />}
+          {(props) => <input {...props} className="input" type="password" value={password} maxLength={200} autoComplete="new-password" onChange={(e) => {
+                setPassword(e.target.value);
+                clear('password');
+              }} />}
         </SettingField>
         <SettingField id="staff-pin" label="PIN" optional problem={problems.pin} note="4 to 8 digits, for the till's login">
-          {(props) => <input {...props} className="input input-short" type="password" inputMode="numeric" value={pin} maxLength={8} autoComplete="new-password" onChange={(e) => setPin(e.target.value.replace(/\D/g, ''))} />}
+          {(props) => <input {...props} className="input input-short" type="password" inputMode="numeric" value={pin} maxLength={8} autoComplete="new-password" onChange={(e) => {
+                setPin(e.target.value.replace(/\D/g, ''));
+                clear('pin');
+              }} />}
         </SettingField>
         <Actions>
           <button type="button" className="button button-quiet" onClick={onClose} disabled={busy}>
