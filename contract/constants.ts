@@ -141,6 +141,23 @@ export const CLOSE_DAY_ACTION = 'day_close' satisfies ApprovalAction;
 export const RECEIPT_LANGUAGES = ['en', 'de', 'pt'] as const;
 export type ReceiptLanguage = (typeof RECEIPT_LANGUAGES)[number];
 
+// ---- settings (issue 16, 4) ----------------------------------------------------------------------
+
+/** The merchant's and its channels' languages (invoices, e-mails, receipts). */
+export const MERCHANT_LANGUAGES = ['en', 'de', 'pt'] as const;
+export type MerchantLanguage = (typeof MERCHANT_LANGUAGES)[number];
+/** How the gateway talks TLS to an SMTP server: STARTTLS (required), TLS from the first byte, or none. */
+export const SMTP_SECURITY = ['starttls', 'implicit', 'none'] as const;
+export type SmtpSecurity = (typeof SMTP_SECURITY)[number];
+/** What a staff member's reset renews: the password or the PIN. */
+export const STAFF_SECRETS = ['password', 'pin'] as const;
+export type StaffSecret = (typeof STAFF_SECRETS)[number];
+/** The audit viewer's page (GET /ui/audit-log `per`): default and most. */
+export const AUDIT_DEFAULT_PER_PAGE = 50;
+export const AUDIT_MAX_PER_PAGE = 200;
+/** A channel's url_name: 2 to 40 lower-case letters, digits and dashes, starting with a letter or digit. */
+export const CHANNEL_URL_NAME_PATTERN = /^[a-z0-9][a-z0-9-]{1,39}$/;
+
 export const PRINTER_CONNECTIONS = ['none', 'network', 'usb'] as const;
 export type PrinterConnection = (typeof PRINTER_CONNECTIONS)[number];
 

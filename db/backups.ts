@@ -78,7 +78,7 @@ export function checkBackup(file: string, opensSealed: (sealed: string) => boole
     }
     if (integrity.join() !== 'ok') problems.push(`integrity check failed: ${integrity.slice(0, 3).join('; ')}`);
     const schemaVersion = db.pragma('user_version', { simple: true }) as number;
-    if (schemaVersion > migrations.length) problems.push(`its schema version ${schemaVersion} is newer than this gateway supports (up to ${migrations.length}): upgrade the gateway first`);
+    if (schemaVersion > (migrations.at(-1)?.version ?? 0)) problems.push(`its schema version ${schemaVersion} is newer than this gateway supports (up to ${migrations.at(-1)?.version ?? 0}): upgrade the gateway first`);
     const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((row) => row.name));
     const missing = REQUIRED_TABLES.filter((table) => !tables.has(table));
     if (missing.length) return { ok: false, problems: [...problems, `not a gateway database: no ${missing.join(', ')} table`], schemaVersion };

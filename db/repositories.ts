@@ -25,6 +25,7 @@ import type {
   MerchantRecord,
   NewOutboxRecord,
   Repositories,
+  SmtpSettingsRecord,
   TransactionDetails,
   TransactionFilter,
   TransactionRecord,
@@ -45,6 +46,7 @@ function merchantFromRow(r: Row): MerchantRecord {
     previousWebhookKeyUntil: optStr(r.previous_webhook_key_until),
     createdAt: str(r.created_at),
     partnerId: optStr(r.partner_id),
+    language: (r.language as MerchantRecord['language'] | undefined) ?? 'en',
   };
 }
 
@@ -268,8 +270,8 @@ export function transactionCountSql(merchantId: string, filter: TransactionFilte
 export function createRepositories(db: SqlDatabase): Repositories {
   const s = {
     merchantInsert: db.prepare(
-      `INSERT INTO merchants (id, name, currency, webhook_key_sealed, previous_webhook_key_sealed, previous_webhook_key_until, created_at, partner_id)
-       VALUES (@id, @name, @currency, @webhookKeySealed, @previousWebhookKeySealed, @previousWebhookKeyUntil, @createdAt, @partnerId)`,
+      `INSERT INTO merchants (id, name, currency, webhook_key_sealed, previous_webhook_key_sealed, previous_webhook_key_until, created_at, partner_id, language)
+       VALUES (@id, @name, @currency, @webhookKeySealed, @previousWebhookKeySealed, @previousWebhookKeyUntil, @createdAt, @partnerId, @language)`,
     ),
     merchantGet: db.prepare('SELECT * FROM merchants WHERE id = ?'),
     merchantRotate: db.prepare(
@@ -277,6 +279,19 @@ export function createRepositories(db: SqlDatabase): Repositories {
     ),
     merchantList: db.prepare('SELECT * FROM merchants ORDER BY created_at, id'),
     merchantSetPartner: db.prepare('UPDATE merchants SET partner_id = ? WHERE id = ?'),
+    merchantProfile: db.prepare('UPDATE merchants SET name = @name, currency = @currency, language = @language WHERE id = @id'),
+    credentialsByMerchant: db.prepare('SELECT * FROM credentials WHERE merchant_id = ? ORDER BY created_at, id'),
+    credentialGet: db.prepare('SELECT * FROM credentials WHERE id = ?'),
+    credentialRevoke: db.prepare('UPDATE credentials SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+    channelUpdate: db.prepare('UPDATE channels SET name = @name, currency = @currency, language = @language, sender_email = @senderEmail WHERE id = @id'),
+    smtpGet: db.prepare('SELECT * FROM smtp_settings WHERE merchant_id = ?'),
+    smtpSave: db.prepare(
+      // "user" quoted: a reserved word in PostgreSQL (there, bare, it is the session's user).
+      `INSERT INTO smtp_settings (merchant_id, host, port, security, "user", password_sealed, mail_from, updated_at)
+       VALUES (@merchantId, @host, @port, @security, @user, @passwordSealed, @mailFrom, @updatedAt)
+       ON CONFLICT (merchant_id) DO UPDATE SET host = excluded.host, port = excluded.port, security = excluded.security, "user" = excluded."user",
+         password_sealed = excluded.password_sealed, mail_from = excluded.mail_from, updated_at = excluded.updated_at`,
+    ),
     credentialInsert: db.prepare(
       `INSERT INTO credentials (id, merchant_id, kind, api_key, password_hash, created_at, revoked_at, partner_id)
        VALUES (@id, @merchantId, @kind, @apiKey, @passwordHash, @createdAt, @revokedAt, @partnerId)`,
@@ -338,7 +353,7 @@ export function createRepositories(db: SqlDatabase): Repositories {
 
   return {
     merchants: {
-      insert: async (m) => void (await s.merchantInsert.run({ ...m, partnerId: m.partnerId ?? null })),
+      insert: async (m) => void (await s.merchantInsert.run({ ...m, partnerId: m.partnerId ?? null, language: m.language ?? 'en' })),
       rotateWebhookKey: async (id, sealed, previousSealed, previousUntil) => void (await s.merchantRotate.run(sealed, previousSealed, previousUntil, id)),
       get: async (id) => {
         const row = (await s.merchantGet.get(id)) as Row | undefined;
@@ -346,6 +361,7 @@ export function createRepositories(db: SqlDatabase): Repositories {
       },
       list: async () => ((await s.merchantList.all()) as Row[]).map(merchantFromRow),
       setPartner: async (id, partnerId) => void (await s.merchantSetPartner.run(partnerId, id)),
+      updateProfile: async (id, profile) => void (await s.merchantProfile.run({ id, ...profile })),
     },
     credentials: {
       insert: async (c) => void (await s.credentialInsert.run({ ...c, partnerId: c.partnerId ?? null })),
@@ -353,6 +369,12 @@ export function createRepositories(db: SqlDatabase): Repositories {
         const row = (await s.credentialByKey.get(apiKey)) as Row | undefined;
         return row && credentialFromRow(row);
       },
+      listByMerchant: async (merchantId) => ((await s.credentialsByMerchant.all(merchantId)) as Row[]).map(credentialFromRow),
+      get: async (id) => {
+        const row = (await s.credentialGet.get(id)) as Row | undefined;
+        return row && credentialFromRow(row);
+      },
+      revoke: async (id, at) => (await s.credentialRevoke.run(at, id)).changes > 0,
     },
     channels: {
       insert: async (c) => void (await s.channelInsert.run(c)),
@@ -361,6 +383,25 @@ export function createRepositories(db: SqlDatabase): Repositories {
         return row && channelFromRow(row);
       },
       listByMerchant: async (merchantId) => ((await s.channelsByMerchant.all(merchantId)) as Row[]).map(channelFromRow),
+      update: async (c) => void (await s.channelUpdate.run({ id: c.id, name: c.name, currency: c.currency, language: c.language, senderEmail: c.senderEmail })),
+    },
+    smtpSettings: {
+      get: async (merchantId) => {
+        const row = (await s.smtpGet.get(merchantId)) as Row | undefined;
+        return (
+          row && {
+            merchantId: str(row.merchant_id),
+            host: str(row.host),
+            port: row.port as number,
+            security: row.security as SmtpSettingsRecord['security'],
+            user: optStr(row.user),
+            passwordSealed: optStr(row.password_sealed),
+            mailFrom: str(row.mail_from),
+            updatedAt: str(row.updated_at),
+          }
+        );
+      },
+      save: async (record) => void (await s.smtpSave.run(record)),
     },
     idempotency: {
       find: async (merchantId, key, now): Promise<IdempotencyRecord | undefined> => {

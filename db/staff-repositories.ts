@@ -1,6 +1,6 @@
 /** Staff accounts, sessions and the audit log. */
-import type { SqlDatabase } from './sql.js';
-import type { AuditRecord, StaffRecord, StaffRepository, StaffSessionRecord } from '../main/core/ports.js';
+import type { SqlDatabase, SqlStatement } from './sql.js';
+import type { AuditFilter, AuditRecord, StaffRecord, StaffRepository, StaffSessionRecord } from '../main/core/ports.js';
 
 type Row = Record<string, unknown>;
 
@@ -45,7 +45,39 @@ function auditFromRow(r: Row): AuditRecord {
   };
 }
 
+/** The WHERE clause and values of the audit viewer's filters (each optional; indexes of migration 20). */
+function auditWhere(merchantId: string, filter: AuditFilter): { where: string; values: unknown[] } {
+  const parts = ['merchant_id = ?'];
+  const values: unknown[] = [merchantId];
+  if (filter.staffId !== undefined) {
+    parts.push('staff_id = ?');
+    values.push(filter.staffId);
+  }
+  if (filter.action !== undefined) {
+    parts.push('action = ?');
+    values.push(filter.action);
+  }
+  if (filter.from !== undefined) {
+    parts.push('created_at >= ?');
+    values.push(filter.from);
+  }
+  if (filter.to !== undefined) {
+    parts.push('created_at <= ?');
+    values.push(filter.to);
+  }
+  return { where: parts.join(' AND '), values };
+}
+
 export function createStaffRepository(db: SqlDatabase): StaffRepository {
+  const statements = new Map<string, SqlStatement>();
+  const prepared = (sql: string) => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = db.prepare(sql);
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
   const s = {
     insert: db.prepare(
       `INSERT INTO staff (id, merchant_id, login, display_name, role, password_hash, pin_hash, created_at, disabled_at)
@@ -67,6 +99,10 @@ export function createStaffRepository(db: SqlDatabase): StaffRepository {
        VALUES (@id, @merchantId, @staffId, @approvedBy, @action, @subjectId, @detail, @createdAt, @partnerId, @oldValue, @newValue)`,
     ),
     listAudit: db.prepare('SELECT * FROM audit_log WHERE merchant_id = ? ORDER BY created_at DESC, id DESC LIMIT ?'),
+    setPassword: db.prepare('UPDATE staff SET password_hash = ? WHERE id = ?'),
+    disable: db.prepare('UPDATE staff SET disabled_at = ? WHERE id = ? AND disabled_at IS NULL'),
+    revokeAll: db.prepare('UPDATE staff_sessions SET revoked_at = ? WHERE staff_id = ? AND revoked_at IS NULL AND id <> ?'),
+    auditActions: db.prepare('SELECT DISTINCT action FROM audit_log WHERE merchant_id = ? ORDER BY action'),
   };
   return {
     insert: async (staff) => void (await s.insert.run(staff)),
@@ -95,5 +131,15 @@ export function createStaffRepository(db: SqlDatabase): StaffRepository {
         newValue: record.newValue === undefined || record.newValue === null ? null : JSON.stringify(record.newValue),
       })),
     listAudit: async (merchantId, limit) => ((await s.listAudit.all(merchantId, limit)) as Row[]).map(auditFromRow),
+    setPasswordHash: async (id, passwordHash) => void (await s.setPassword.run(passwordHash, id)),
+    disable: async (id, at) => void (await s.disable.run(at, id)),
+    revokeSessionsOf: async (staffId, at, exceptSessionId) => (await s.revokeAll.run(at, staffId, exceptSessionId ?? '')).changes,
+    auditPage: async (merchantId, filter) => {
+      const { where, values } = auditWhere(merchantId, filter);
+      const rows = (await prepared(`SELECT * FROM audit_log WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`).all(...values, filter.limit, filter.offset)) as Row[];
+      const count = (await prepared(`SELECT COUNT(*) AS n FROM audit_log WHERE ${where}`).get(...values)) as { n: number };
+      return { records: rows.map(auditFromRow), total: count.n };
+    },
+    auditActions: async (merchantId) => ((await s.auditActions.all(merchantId)) as Array<{ action: string }>).map((r) => r.action),
   };
 }

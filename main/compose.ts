@@ -171,6 +171,7 @@ function assemble<S extends GatewayStore>(options: ComposeOptions, store: S, mig
             from: settings.mailFrom,
           })
         : testOutboxMailer),
+    smtpMailer: createSmtpMailer,
     receiptPrinter: options.receiptPrinter ?? createEscPosPrinter(),
     settings: {
       ...(options.mail ? { mail: options.mail } : {}),

@@ -69,6 +69,7 @@ export const CreateStaffRequestSchema = Type.Object(
     login: Type.Optional(Type.String({ maxLength: 40 })),
     display_name: Type.Optional(Type.String({ maxLength: 80 })),
     pin: Type.Optional(Type.String({ maxLength: 8 })),
+    password: Type.Optional(Type.String({ maxLength: 200, description: 'at least 8 characters; omitted: generated and answered once' })),
   },
   { additionalProperties: false },
 );
@@ -77,7 +78,7 @@ export type CreateStaffRequest = Static<typeof CreateStaffRequestSchema>;
 export const CreatedStaffSchema = Type.Object({
   staff_id: Type.String(),
   login: Type.String(),
-  password: Type.String({ description: 'shown once' }),
+  password: Type.String({ description: 'shown once: the generated password, or the one the request gave' }),
   role: StringEnum(STAFF_ROLES),
   merchant_id: Type.String(),
 });

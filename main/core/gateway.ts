@@ -26,7 +26,9 @@ import { TransactionQueries } from './transactions/queries.js';
 import { TransactionExport } from './transactions/export.js';
 import { TillAttempts } from './till/attempts.js';
 import { DEFAULT_MAIL_QUEUE_SETTINGS, MailQueue, type MailQueueSettings } from './mail/mail-queue.js';
-import type { Mailer, ReceiptPrinter } from './ports.js';
+import type { Mailer, ReceiptPrinter, SmtpMailerFactory } from './ports.js';
+import { merchantMailer } from './mail/merchant-mailer.js';
+import { BackOfficeSettings } from './admin/back-office-settings.js';
 import { Receipts } from './receipts/receipts.js';
 import { DEFAULT_PRINT_QUEUE_SETTINGS, ReceiptPrintQueue, type PrintQueueSettings } from './receipts/print-queue.js';
 import { Dashboard } from './dashboard/dashboard.js';
@@ -60,8 +62,10 @@ export interface CoreDeps {
   /** Renders the invoices' QR codes. */
   qrCodes: QrCodes;
   settings: CoreSettings;
-  /** Sends invoice e-mails (SMTP or the local test outbox). */
+  /** Sends invoice e-mails (SMTP or the local test outbox): the host's mailer. */
   mailer: Mailer;
+  /** Makes a mailer for a merchant's SMTP server set in the back office (absent: the host's mailer only). */
+  smtpMailer?: SmtpMailerFactory;
   /** ESC/POS receipt printers (network or USB). */
   receiptPrinter: ReceiptPrinter;
 }
@@ -107,6 +111,8 @@ export interface Gateway {
   readonly receiptPrints: ReceiptPrintQueue;
   /** The back office's dashboard: a period's figures and what needs attention. */
   readonly dashboard: Dashboard;
+  /** The back office's Settings: profile, channels, API credentials, SMTP, the audit viewer. */
+  readonly settings: BackOfficeSettings;
 }
 
 export function createGateway(deps: CoreDeps): Gateway {
@@ -137,6 +143,8 @@ export function createGateway(deps: CoreDeps): Gateway {
   });
   const operations = new Operations(store, idempotency);
   const staff = new Staff(store, clock, ids, auth);
+  const backOfficeSettings = new BackOfficeSettings({ store, clock, ids, vault, auth, staff, ...(deps.smtpMailer ? { smtpMailer: deps.smtpMailer } : {}) });
+  const mailer = merchantMailer(deps.mailer, (merchantId) => backOfficeSettings.smtpServer(merchantId), deps.smtpMailer);
   return {
     store,
     clock,
@@ -159,12 +167,13 @@ export function createGateway(deps: CoreDeps): Gateway {
     dayReports: new DayReports(store, clock, ids),
     checkouts: new Checkouts({ store, clock, ids, payments, methods: paymentMethods, operations, scheduler, publicUrl: deps.publicUrl, qrCodes: deps.qrCodes }),
     invoices: new Invoices({ store, clock, ids, publicUrl: deps.publicUrl, qrCodes: deps.qrCodes }),
-    mailQueue: new MailQueue(store, clock, deps.mailer, logger, { ...DEFAULT_MAIL_QUEUE_SETTINGS, ...settings.mail }),
+    mailQueue: new MailQueue(store, clock, mailer, logger, { ...DEFAULT_MAIL_QUEUE_SETTINGS, ...settings.mail }),
     invoicePayments: new InvoicePayments({ store, clock, ids, payments, methods: paymentMethods, operations, publicUrl: deps.publicUrl }),
     networkTokens,
     tillAttempts: new TillAttempts(store, clock, ids, idempotency),
     receipts,
     receiptPrints: new ReceiptPrintQueue(store, clock, receipts, deps.receiptPrinter, logger, { ...DEFAULT_PRINT_QUEUE_SETTINGS, ...settings.receiptPrints }),
     dashboard: new Dashboard({ store, clock, timeZone: settings.timeZone ?? hostTimeZone() }),
+    settings: backOfficeSettings,
   };
 }

@@ -59,6 +59,8 @@ export interface MerchantRecord {
   createdAt: string;
   /** The partner who manages this merchant (decisions.md D15); absent or null: none. */
   partnerId?: string | null;
+  /** The merchant's default language (migration 20); new channels start with it. Absent: en. */
+  language?: 'en' | 'de' | 'pt';
 }
 
 export type CredentialKind = 'merchant' | 'partner';
@@ -376,17 +378,43 @@ export interface MerchantRepository {
   list(): Promise<MerchantRecord[]>;
   /** Gives the merchant to a partner (or to none). */
   setPartner(id: string, partnerId: string | null): Promise<void>;
+  /** The merchant's profile: name, default currency and language. */
+  updateProfile(id: string, profile: { name: string; currency: string; language: 'en' | 'de' | 'pt' }): Promise<void>;
 }
 
 export interface CredentialRepository {
   insert(credential: CredentialRecord): Promise<void>;
   findActiveByApiKey(apiKey: string): Promise<CredentialRecord | undefined>;
+  /** A merchant's API credentials (revoked ones too), oldest first. */
+  listByMerchant(merchantId: string): Promise<CredentialRecord[]>;
+  get(id: string): Promise<CredentialRecord | undefined>;
+  /** Revokes a credential; false when it was revoked already. */
+  revoke(id: string, at: string): Promise<boolean>;
 }
 
 export interface ChannelRepository {
   insert(channel: ChannelRecord): Promise<void>;
   findByUrlName(urlName: string): Promise<ChannelRecord | undefined>;
   listByMerchant(merchantId: string): Promise<ChannelRecord[]>;
+  /** Changes a channel's name, currency, language and sender (its url_name stays). */
+  update(channel: ChannelRecord): Promise<void>;
+}
+
+/** A merchant's SMTP server as set in the back office (migration 20); the password sealed. */
+export interface SmtpSettingsRecord {
+  merchantId: string;
+  host: string;
+  port: number;
+  security: 'starttls' | 'implicit' | 'none';
+  user: string | null;
+  passwordSealed: string | null;
+  mailFrom: string;
+  updatedAt: string;
+}
+
+export interface SmtpSettingsRepository {
+  get(merchantId: string): Promise<SmtpSettingsRecord | undefined>;
+  save(record: SmtpSettingsRecord): Promise<void>;
 }
 
 export interface IdempotencyRepository {
@@ -603,6 +631,25 @@ export interface StaffRepository {
   revokeSession(id: string, at: string): Promise<void>;
   audit(record: AuditRecord): Promise<void>;
   listAudit(merchantId: string, limit: number): Promise<AuditRecord[]>;
+  setPasswordHash(id: string, passwordHash: string): Promise<void>;
+  disable(id: string, at: string): Promise<void>;
+  /** Ends every open session of a staff member but `exceptSessionId`; returns how many ended. */
+  revokeSessionsOf(staffId: string, at: string, exceptSessionId?: string): Promise<number>;
+  /** One page of the audit log, newest first, and how many entries match. */
+  auditPage(merchantId: string, filter: AuditFilter): Promise<{ records: AuditRecord[]; total: number }>;
+  /** The actions the merchant's audit log holds, by name. */
+  auditActions(merchantId: string): Promise<string[]>;
+}
+
+/** The audit viewer's filters (each optional) and page. */
+export interface AuditFilter {
+  staffId?: string;
+  action?: string;
+  /** ISO 8601, inclusive. */
+  from?: string;
+  to?: string;
+  limit: number;
+  offset: number;
 }
 
 /** A till's card attempt whose outcome the till must know before it charges again (D16). */
@@ -801,6 +848,8 @@ export interface Repositories {
   merchants: MerchantRepository;
   credentials: CredentialRepository;
   channels: ChannelRepository;
+  /** The merchants' SMTP servers set in the back office. */
+  smtpSettings: SmtpSettingsRepository;
   idempotency: IdempotencyRepository;
   mandates: MandateRepository;
   transactions: TransactionRepository;
@@ -985,13 +1034,30 @@ export interface EmailRepository {
 
 /** An outgoing message as handed to the mailer. */
 export interface MailMessage {
+  /** Whose e-mail it is: its SMTP settings apply (the host's when it has none). */
+  merchantId?: string;
   from: string | null;
   to: string;
   subject: string;
   text: string;
 }
 
-export type MailResult = { kind: 'sent' } | { kind: 'test_outbox' } | { kind: 'failed'; message: string };
+/** `response`: the SMTP server's answer to the message (e.g. `250 2.0.0 Ok: queued`), when known. */
+export type MailResult = { kind: 'sent'; response?: string } | { kind: 'test_outbox' } | { kind: 'failed'; message: string };
+
+/** How to reach an SMTP server (the host's settings, or a merchant's from the back office). */
+export interface SmtpServer {
+  host: string;
+  port: number;
+  /** `implicit`: TLS from the first byte (465); `starttls`: upgrade, required; `none`: plain (local relays). */
+  security: 'implicit' | 'starttls' | 'none';
+  user: string | null;
+  password: string | null;
+  from: string;
+}
+
+/** Makes a Mailer for an SMTP server (nodemailer in main/infra). */
+export type SmtpMailerFactory = (server: SmtpServer) => Mailer;
 
 /** Sends one message (SMTP, or the local test outbox); never throws. */
 export interface Mailer {

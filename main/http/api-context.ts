@@ -236,6 +236,28 @@ export function requireBackOfficeSession(gateway: Gateway, refusal: string) {
   };
 }
 
+/**
+ * onRequest hook of the admin's /ui routes (Settings, staff): a live staff session of an admin;
+ * back office and cashier get 403 with `refusal` before anything is read or checked.
+ */
+export function requireAdminSession(gateway: Gateway, refusal: string) {
+  const session = requireStaffSession(gateway);
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    await session(request, reply);
+    if (reply.sent) return reply;
+    if (request.principal?.staff?.role !== 'admin') return sendApiError(reply, apiError(ErrorCode.forbidden, refusal));
+    return undefined;
+  };
+}
+
+/** The admin of a request that passed requireAdminSession, with their session. */
+export function adminOf(request: FastifyRequest): { merchantId: string; staffId: string; sessionId: string } {
+  const merchantId = request.principal?.merchantId;
+  const staff = request.principal?.staff;
+  if (!merchantId || !staff) throw new Error('admin route reached without a staff session');
+  return { merchantId, staffId: staff.id, sessionId: staff.sessionId };
+}
+
 /** The staff member of a request that passed requireBackOfficeSession. */
 export function staffOf(request: FastifyRequest): { merchantId: string; staffId: string } {
   const merchantId = request.principal?.merchantId;

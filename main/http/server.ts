@@ -52,6 +52,7 @@ import { invoiceBackOfficeRoutes } from './routes/invoice-back-office.js';
 import { networkTokenBackOfficeRoutes } from './routes/network-token-back-office.js';
 import { checkoutBackOfficeRoutes } from './routes/checkout-back-office.js';
 import { postbackBackOfficeRoutes } from './routes/postback-back-office.js';
+import { settingsBackOfficeRoutes } from './routes/settings-back-office.js';
 import { transactionRoutes } from './routes/transactions.js';
 
 export const API_VERSION = '3.21.5';
@@ -236,6 +237,7 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
   await app.register(networkTokenBackOfficeRoutes(gateway));
   await app.register(checkoutBackOfficeRoutes(gateway));
   await app.register(postbackBackOfficeRoutes(gateway));
+  await app.register(settingsBackOfficeRoutes(gateway));
   await app.register(hostedPages(gateway));
 
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok', version: API_VERSION }));

@@ -4,22 +4,14 @@
  * shows it with a preview). Never throws; the SMTP password never reaches an error message.
  */
 import nodemailer from 'nodemailer';
-import type { MailMessage, MailResult, Mailer } from '../core/ports.js';
+import type { MailMessage, MailResult, Mailer, SmtpServer } from '../core/ports.js';
 
 /** Keeps every message in the local test outbox (the e-mail row itself). */
 export const testOutboxMailer: Mailer = {
   send: async (): Promise<MailResult> => ({ kind: 'test_outbox' }),
 };
 
-export interface SmtpOptions {
-  host: string;
-  port: number;
-  /** `implicit`: TLS from the first byte (465); `starttls`: upgrade, required; `none`: plain (local relays). */
-  security: 'implicit' | 'starttls' | 'none';
-  user: string | null;
-  password: string | null;
-  from: string;
-}
+export type SmtpOptions = SmtpServer;
 
 export function createSmtpMailer(options: SmtpOptions): Mailer {
   const transport = nodemailer.createTransport({
@@ -36,8 +28,8 @@ export function createSmtpMailer(options: SmtpOptions): Mailer {
   return {
     async send(message: MailMessage): Promise<MailResult> {
       try {
-        await transport.sendMail({ from: message.from ?? options.from, to: message.to, subject: message.subject, text: message.text });
-        return { kind: 'sent' };
+        const info = (await transport.sendMail({ from: message.from ?? options.from, to: message.to, subject: message.subject, text: message.text })) as { response?: unknown };
+        return typeof info.response === 'string' ? { kind: 'sent', response: info.response } : { kind: 'sent' };
       } catch (error) {
         const text = error instanceof Error ? error.message : String(error);
         return { kind: 'failed', message: options.password ? text.split(options.password).join('[redacted]') : text };

@@ -88,7 +88,7 @@ export class MailQueue {
   private async attemptReceipt(queued: ReceiptEmailRecord): Promise<void> {
     const record = await this.store.read((r) => r.receipts.getEmail(queued.id));
     if (!record || record.status !== 'queued' || record.attempts !== queued.attempts) return;
-    const result = await this.mailer.send({ from: null, to: record.recipient, subject: record.subject, text: record.bodyText });
+    const result = await this.mailer.send({ merchantId: record.merchantId, from: null, to: record.recipient, subject: record.subject, text: record.bodyText });
     const change = this.outcome(result, record.attempts + 1, true);
     await this.store.run((tx) => tx.receipts.settleEmail(record.id, change));
     if (result.kind === 'failed') {
@@ -106,7 +106,7 @@ export class MailQueue {
     const inactive = !invoice?.active;
     const result: MailResult = inactive
       ? { kind: 'failed', message: 'the invoice is inactive' }
-      : await this.mailer.send({ from: record.sender, to: record.recipient, subject: record.subject, text: record.bodyText });
+      : await this.mailer.send({ merchantId: record.merchantId, from: record.sender, to: record.recipient, subject: record.subject, text: record.bodyText });
     const now = this.clock.now();
     const attempts = record.attempts + 1;
     if (result.kind !== 'failed') {

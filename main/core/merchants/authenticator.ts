@@ -69,6 +69,8 @@ export class Authenticator {
   private readonly failures = new Map<string, FailureWindow>();
   /** Verifications under way, so concurrent requests with the same credentials share one scrypt. */
   private readonly inFlight = new Map<string, Promise<{ bucket: string; result: AuthResult }>>();
+  /** Credentials revoked while this process runs: never answered from the cache or a check under way. */
+  private readonly revoked = new Set<string>();
   private dummy: Promise<string> | undefined;
 
   constructor(
@@ -141,7 +143,8 @@ export class Authenticator {
     const now = this.clock.now().getTime();
     const cacheKey = createHash('sha256').update(apiKey).update('\0').update(password).digest('base64');
     const cached = this.verified.get(cacheKey);
-    if (cached && cached.expiresAt > now) {
+    if (cached && this.revoked.has(cached.principal.credentialId)) this.verified.delete(cacheKey);
+    else if (cached && cached.expiresAt > now) {
       const locked = this.lockout(`${source}\0${cached.principal.credentialId}`);
       return locked ?? { ok: true, principal: cached.principal };
     }
@@ -174,6 +177,8 @@ export class Authenticator {
       return { bucket, result: { ok: false, error: apiError(ErrorCode.unauthenticated, 'Missing or wrong API credentials') } };
     }
     start.attempt.succeeded();
+    // Revoked while the password was being checked: the revocation wins.
+    if (this.revoked.has(credential.id)) return { bucket, result: { ok: false, error: apiError(ErrorCode.unauthenticated, 'Missing or wrong API credentials') } };
     const principal: Principal = {
       kind: credential.kind,
       credentialId: credential.id,
@@ -205,5 +210,19 @@ export class Authenticator {
   /** Forget cached verifications, e.g. after credentials were rotated or revoked in this process. */
   forgetCache(): void {
     this.verified.clear();
+  }
+
+  /**
+   * A credential was revoked: its cached verifications go at once, and a check of it already under
+   * way answers 401, so the next request with it is refused (decisions.md "Back office: settings").
+   */
+  forgetCredential(credentialId: string): void {
+    this.revoked.add(credentialId);
+    for (const [key, entry] of this.verified) if (entry.principal.credentialId === credentialId) this.verified.delete(key);
+  }
+
+  /** The revocation of a credential was not stored after all (its unit of work failed). */
+  keepCredential(credentialId: string): void {
+    this.revoked.delete(credentialId);
   }
 }

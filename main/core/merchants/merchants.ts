@@ -73,6 +73,7 @@ export class Merchants {
       currency,
       createdAt: now,
       partnerId: input.partnerId ?? null,
+      language: input.language ?? 'en',
     };
 
     const urlName = await this.store.run(async (tx) => {

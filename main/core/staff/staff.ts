@@ -3,8 +3,9 @@
  * login by password or PIN, sessions that expire (30 minutes idle, 12 hours at most), manager
  * approvals for actions a cashier may not do alone, and the audit log of those actions.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomInt } from 'node:crypto';
 import type { FieldError } from '../../../contract/api/common.js';
+import type { ResetStaffSecret } from '../../../contract/api/admin-settings.js';
 import type { Approval, CreatedStaff, LoginRequest, Session, StaffMember } from '../../../contract/api/staff.js';
 import { ErrorCode } from '../../../contract/codes.js';
 import { STAFF_ROLES, type StaffRole } from '../../../contract/constants.js';
@@ -47,14 +48,24 @@ export class Staff {
     private readonly auth: Authenticator,
   ) {}
 
-  async create(input: CreateStaffInput): Promise<Outcome<CreatedStaff>> {
+  /** The create form's field checks (also when the schema refused other fields); the login's uniqueness is checked on create. */
+  createErrors(input: { role?: unknown; login?: unknown; password?: unknown; pin?: unknown }): FieldError[] {
     const errors: FieldError[] = [];
-    if (!(STAFF_ROLES as readonly string[]).includes(input.role)) errors.push({ field: 'role', message: 'must be cashier, back_office or admin' });
+    if (typeof input.role === 'string' && !(STAFF_ROLES as readonly string[]).includes(input.role)) errors.push({ field: 'role', message: 'must be cashier, back_office or admin' });
+    if (typeof input.login === 'string' && !/^[a-z0-9][a-z0-9._-]{1,39}$/.test(input.login)) errors.push({ field: 'login', message: 'must be 2 to 40 lower-case letters, digits, dot, dash or underscore' });
+    if (typeof input.password === 'string' && input.password.length < 8) errors.push({ field: 'password', message: 'must be at least 8 characters' });
+    if (typeof input.pin === 'string' && !/^\d{4,8}$/.test(input.pin)) errors.push({ field: 'pin', message: 'must be 4 to 8 digits' });
+    return errors;
+  }
+
+  /**
+   * A new staff account. A password not given is generated and answered once; `actor` (an admin in
+   * the back office) writes `staff_create` to the audit log in the same unit of work.
+   */
+  async create(input: CreateStaffInput, actor?: { staffId: string }): Promise<Outcome<CreatedStaff>> {
     const login = input.login ?? `${input.role}-${this.ids.randomToken(3).toLowerCase().replace(/[^a-z0-9]/g, 'x')}`;
-    if (!/^[a-z0-9][a-z0-9._-]{1,39}$/.test(login)) errors.push({ field: 'login', message: 'must be 2 to 40 lower-case letters, digits, dot, dash or underscore' });
     const password = input.password ?? this.ids.randomToken(12);
-    if (password.length < 8) errors.push({ field: 'password', message: 'must be at least 8 characters' });
-    if (input.pin !== undefined && !/^\d{4,8}$/.test(input.pin)) errors.push({ field: 'pin', message: 'must be 4 to 8 digits' });
+    const errors = this.createErrors({ ...input, login, password });
     if (errors.length) return failure(validationError(errors));
     const merchant = await this.store.read((r) => r.merchants.get(input.merchantId));
     if (!merchant) return failure(fieldError('merchant', 'no such merchant'));
@@ -73,10 +84,65 @@ export class Staff {
     const created = await this.store.run(async (tx) => {
       if (await tx.staff.findByLogin(login)) return false;
       await tx.staff.insert(record);
+      if (actor) {
+        const values = { login, display_name: record.displayName, role: record.role, pin: pinHash ? 'set' : 'not set' };
+        await tx.staff.audit({ ...this.auditRecord(merchant.id, actor.staffId, null, 'staff_create', record.id, `${record.role} ${login}`), oldValue: null, newValue: values });
+      }
       return true;
     });
     if (!created) return failure(fieldError('login', 'is taken'));
     return success({ staff_id: record.id, login, password, role: record.role, merchant_id: merchant.id }, 201);
+  }
+
+  /**
+   * An admin renews a staff member's password or PIN (given, or generated and answered once). The
+   * member's other sessions end (whoever knew the old secret is logged out); audited.
+   */
+  async resetSecret(actor: { merchantId: string; staffId: string; sessionId: string }, staffId: string, input: { secret: string; value?: string }): Promise<Outcome<ResetStaffSecret>> {
+    const secret = input.secret === 'pin' ? 'pin' : 'password';
+    const generated = input.value === undefined;
+    const value = input.value ?? (secret === 'pin' ? String(randomInt(0, 1_000_000)).padStart(6, '0') : this.ids.randomToken(12));
+    const problem = secret === 'pin' ? (/^\d{4,8}$/.test(value) ? undefined : 'must be 4 to 8 digits for a PIN') : value.length >= 8 ? undefined : 'must be at least 8 characters for a password';
+    if (problem) return failure(validationError([{ field: 'value', message: problem }]));
+    const hash = await hashPassword(value);
+    const now = this.clock.now().toISOString();
+    const ended = await this.store.run(async (tx) => {
+      const member = await tx.staff.get(staffId);
+      if (!member || member.merchantId !== actor.merchantId) return undefined;
+      if (secret === 'pin') await tx.staff.setPinHash(member.id, hash);
+      else await tx.staff.setPasswordHash(member.id, hash);
+      const count = await tx.staff.revokeSessionsOf(member.id, now, actor.sessionId);
+      const detail = `${secret} ${generated ? 'generated' : 'set'} for ${member.login}; ${count} session${count === 1 ? '' : 's'} ended`;
+      await tx.staff.audit(this.auditRecord(actor.merchantId, actor.staffId, null, secret === 'pin' ? 'staff_reset_pin' : 'staff_reset_password', member.id, detail));
+      return count;
+    });
+    if (ended === undefined) return failure(apiError(ErrorCode.notFound, 'Staff member not found'));
+    return success({ staff_id: staffId, secret, value: generated ? value : null, sessions_ended: ended });
+  }
+
+  /**
+   * An admin disables a staff account: it cannot log in, and its sessions end at once (resolve()
+   * refuses a disabled member's session; they are revoked too). Not one's own account. Audited.
+   */
+  async disable(actor: { merchantId: string; staffId: string }, staffId: string): Promise<Outcome<StaffMember>> {
+    if (staffId === actor.staffId) return failure(apiError(ErrorCode.invalidState, 'You cannot disable your own account'));
+    const now = this.clock.now().toISOString();
+    const outcome = await this.store.run(async (tx): Promise<Outcome<undefined>> => {
+      const member = await tx.staff.get(staffId);
+      if (!member || member.merchantId !== actor.merchantId) return failure(apiError(ErrorCode.notFound, 'Staff member not found'));
+      if (member.disabledAt) return failure(apiError(ErrorCode.invalidState, 'This account is disabled already'));
+      await tx.staff.disable(member.id, now);
+      const count = await tx.staff.revokeSessionsOf(member.id, now);
+      await tx.staff.audit({
+        ...this.auditRecord(actor.merchantId, actor.staffId, null, 'staff_disable', member.id, `${member.role} ${member.login}; ${count} session${count === 1 ? '' : 's'} ended`),
+        oldValue: { disabled: false },
+        newValue: { disabled: true },
+      });
+      return success(undefined);
+    });
+    if (!outcome.ok) return outcome;
+    const member = (await this.list(actor.merchantId)).find((m) => m.staff_id === staffId);
+    return member ? success(member) : failure(apiError(ErrorCode.notFound, 'Staff member not found'));
   }
 
   async list(merchantId: string): Promise<StaffMember[]> {

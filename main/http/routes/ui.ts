@@ -147,16 +147,18 @@ export function uiRoutes(gateway: Gateway, till: TillSettings = DEFAULT_TILL_SET
       {
         schema: {
           tags,
-          summary: 'Create a staff account (admin); the password is shown once',
+          summary: 'Create a staff account (admin; audited: staff_create); the password (generated when none is given) is shown once',
           body: CreateStaffRequestSchema,
           response: { 201: CreatedStaffSchema },
         },
+        config: { bodyFieldErrors: (body) => staff.createErrors(body) },
         onRequest: requireSession,
       },
       async (request, reply) => {
         if (request.principal?.staff?.role !== 'admin') return sendApiError(reply, apiError(ErrorCode.forbidden, 'Only an admin may create staff'));
         const { display_name, ...rest } = request.body;
-        return send(reply, toReply(await staff.create({ merchantId: request.principal.merchantId ?? '', ...rest, ...(display_name ? { displayName: display_name } : {}) })));
+        const input = { merchantId: request.principal.merchantId ?? '', ...rest, ...(display_name ? { displayName: display_name } : {}) };
+        return send(reply, toReply(await staff.create(input, { staffId: request.principal.staff.id })));
       },
     );
 

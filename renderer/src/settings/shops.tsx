@@ -131,7 +131,7 @@ export function ShopsSettings() {
 
   return (
     <>
-      <h1>Settings</h1>
+      <h2 className="visually-hidden">Shops and terminals</h2>
       <p className="lead">
         Shops and their terminals. A payment from a terminal belongs to its shop and follows that shop's payment methods, fees and
         contactless PIN limit, which your partner sets. This till's terminal is <code>TILL-1</code>.

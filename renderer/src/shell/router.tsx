@@ -25,7 +25,15 @@ import { PostbackListScreen } from '../postbacks/postback-list.js';
 import { outboxSearch, postbackListSearch } from '../postbacks/postback-search.js';
 import { TestOutboxScreen } from '../postbacks/test-outbox.js';
 import { TodaySales } from '../sales/today.js';
+import { AuditLogScreen } from '../settings/audit-log.js';
+import { auditSearch } from '../settings/audit-search.js';
+import { ChannelSettings } from '../settings/channels.js';
+import { CredentialSettings } from '../settings/credentials.js';
+import { ProfileSettings } from '../settings/profile.js';
+import { SettingsLayout } from '../settings/settings-parts.js';
 import { ShopsSettings } from '../settings/shops.js';
+import { SmtpSettingsScreen } from '../settings/smtp.js';
+import { StaffSettings } from '../settings/staff.js';
 import { useSession } from '../session-store.js';
 import { Till } from '../till/till.js';
 import { TransactionDetailScreen } from '../transactions/transaction-detail.js';
@@ -54,7 +62,15 @@ export const rootRoute = createRootRoute({ component: AppFrame, notFoundComponen
 const startRoute = createRoute({ getParentRoute: () => rootRoute, path: '/', component: Start });
 const gatewayRoute = createRoute({ getParentRoute: () => rootRoute, path: '/gateway', component: GatewayPage });
 const dashboardRoute = createRoute({ getParentRoute: () => rootRoute, path: '/dashboard', component: DashboardScreen, validateSearch: dashboardSearch });
-const settingsRoute = createRoute({ getParentRoute: () => rootRoute, path: '/settings', component: ShopsSettings });
+// Settings (admin): shops and terminals first, then each section at its own address.
+const settingsRoute = createRoute({ getParentRoute: () => rootRoute, path: '/settings', component: SettingsLayout });
+const settingsShopsRoute = createRoute({ getParentRoute: () => settingsRoute, path: '/', component: ShopsSettings });
+const settingsProfileRoute = createRoute({ getParentRoute: () => settingsRoute, path: '/profile', component: ProfileSettings });
+const settingsChannelsRoute = createRoute({ getParentRoute: () => settingsRoute, path: '/channels', component: ChannelSettings });
+const settingsCredentialsRoute = createRoute({ getParentRoute: () => settingsRoute, path: '/credentials', component: CredentialSettings });
+const settingsStaffRoute = createRoute({ getParentRoute: () => settingsRoute, path: '/staff', component: StaffSettings });
+const settingsSmtpRoute = createRoute({ getParentRoute: () => settingsRoute, path: '/smtp', component: SmtpSettingsScreen });
+const settingsAuditRoute = createRoute({ getParentRoute: () => settingsRoute, path: '/audit', component: AuditLogScreen, validateSearch: auditSearch });
 
 // Invoices: the list (filters and page in the search), a new one, one invoice, its edit form.
 const invoicesRoute = createRoute({ getParentRoute: () => rootRoute, path: '/invoices' });
@@ -100,7 +116,7 @@ const routeTree = rootRoute.addChildren([
   checkoutsRoute.addChildren([checkoutListRoute, checkoutNewRoute, checkoutRoute]),
   postbacksRoute.addChildren([postbackListRoute, outboxRoute, postbackRoute]),
   gatewayRoute,
-  settingsRoute,
+  settingsRoute.addChildren([settingsShopsRoute, settingsProfileRoute, settingsChannelsRoute, settingsCredentialsRoute, settingsStaffRoute, settingsSmtpRoute, settingsAuditRoute]),
   cashierRoute.addChildren([tillRoute, salesRoute, reportsRoute]),
 ]);
 

@@ -3,44 +3,13 @@
  * archiving with confirmation. Dialogs are ui/modal.tsx: focus stays inside, Esc closes (not while
  * a request runs), focus goes back to the button that opened it.
  */
-import { useId, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
+import { CopyValue } from '../ui/copy-value.js';
 import { ConfirmDialog } from '../ui/detail-parts.js';
 import { Actions, Problem, useAction } from '../ui/dialog-parts.js';
 import { Modal } from '../ui/modal.js';
 import { lastFour, networkName } from './token-format.js';
 import { tokensClient, type BackOfficeToken, type Cryptogram } from './tokens-client.js';
-
-/** A value to copy: read-only text with its own Copy button (the clipboard, or the selection). */
-function CopyValue({ label, value }: { label: string; value: string }) {
-  const id = useId();
-  const input = useRef<HTMLInputElement>(null);
-  const [copied, setCopied] = useState('');
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(value);
-      setCopied('Copied.');
-    } catch {
-      input.current?.select();
-      setCopied(document.execCommand('copy') ? 'Copied.' : 'Selected: press Ctrl+C to copy it.');
-    }
-  };
-  return (
-    <div className="field copy-value">
-      <label className="field-label" htmlFor={id}>
-        {label}
-      </label>
-      <div className="copy-value-row">
-        <input ref={input} id={id} className="input mono" readOnly value={value} spellCheck={false} onFocus={(event) => event.target.select()} />
-        <button type="button" className="button" onClick={() => void copy()} aria-label={`Copy ${label.toLowerCase()}`}>
-          Copy
-        </button>
-      </div>
-      <span className="copied" role="status">
-        {copied}
-      </span>
-    </div>
-  );
-}
 
 /** Creates one cryptogram and shows it once: after Close it is gone from this app. */
 export function CryptogramDialog({ token, onClose, onCreated }: { token: BackOfficeToken; onClose: () => void; onCreated: () => void }) {

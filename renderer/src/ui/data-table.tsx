@@ -31,12 +31,14 @@ export interface DataTableProps<Row> {
   rowHeight?: number;
   /** Height of the scroll area; default fills the screen below the filters. */
   height?: string;
+  /** Rows with nothing to focus (no links): the scroll area itself takes the keyboard, named by the caption. */
+  keyboardScroll?: boolean;
 }
 
 /** Rows before the end at which the next page is asked for. */
 const PREFETCH_ROWS = 30;
 
-export function DataTable<Row>({ caption, columns, rows, rowKey, total, hasMore, loading, loadMore, empty, rowHeight = 52, height = 'calc(100vh - 260px)' }: DataTableProps<Row>) {
+export function DataTable<Row>({ caption, columns, rows, rowKey, total, hasMore, loading, loadMore, empty, rowHeight = 52, height = 'calc(100vh - 260px)', keyboardScroll = false }: DataTableProps<Row>) {
   const table = useReactTable({ data: rows as Row[], columns, getCoreRowModel: getCoreRowModel(), getRowId: (row) => rowKey(row) });
   const scrollRef = useRef<HTMLDivElement>(null);
   const tableRows = table.getRowModel().rows;
@@ -60,7 +62,13 @@ export function DataTable<Row>({ caption, columns, rows, rowKey, total, hasMore,
   const rowCount = total ?? rows.length + (hasMore ? 1 : 0);
   const columnCount = table.getVisibleLeafColumns().length;
   return (
-    <div className="data-table-wrap" ref={scrollRef} style={{ maxHeight: height }} tabIndex={-1}>
+    <div
+      className="data-table-wrap"
+      ref={scrollRef}
+      style={{ maxHeight: height }}
+      // Rows without links or buttons: the scrolling region itself takes the keyboard (arrows, Page Down).
+      {...(keyboardScroll ? { tabIndex: 0, role: 'region', 'aria-label': caption } : { tabIndex: -1 })}
+    >
       <table className="data-table" aria-rowcount={rowCount + 1}>
         <caption className="visually-hidden">{caption}</caption>
         <thead>

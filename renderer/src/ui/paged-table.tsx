@@ -21,9 +21,11 @@ interface PagedTableProps<Row> {
   metadata: PageMetadata | undefined;
   pagerLabel: string;
   link: (page: number, text: string, rel: 'prev' | 'next') => ReactNode;
+  /** Rows with nothing to focus: the table's scrolling region takes the keyboard. */
+  keyboardScroll?: boolean;
 }
 
-export function PagedTable<Row>({ caption, columns, rows, rowKey, loading, error, retry, empty, metadata, pagerLabel, link }: PagedTableProps<Row>) {
+export function PagedTable<Row>({ caption, columns, rows, rowKey, loading, error, retry, empty, metadata, pagerLabel, link, keyboardScroll = false }: PagedTableProps<Row>) {
   const first = metadata ? (metadata.current_page - 1) * metadata.per_page : 0;
   return (
     <>
@@ -35,7 +37,7 @@ export function PagedTable<Row>({ caption, columns, rows, rowKey, loading, error
           </button>
         </p>
       )}
-      <DataTable caption={caption} columns={columns} rows={rows} rowKey={rowKey} total={rows.length} hasMore={false} loading={loading} loadMore={() => undefined} empty={empty} height="calc(100vh - 330px)" />
+      <DataTable caption={caption} columns={columns} rows={rows} rowKey={rowKey} total={rows.length} hasMore={false} loading={loading} loadMore={() => undefined} empty={empty} height="calc(100vh - 330px)" keyboardScroll={keyboardScroll} />
       {metadata && (
         <Pager label={pagerLabel} page={metadata.current_page} pages={metadata.total_pages} from={rows.length ? first + 1 : 0} to={first + rows.length} count={metadata.total_items} link={link} />
       )}
