@@ -12,6 +12,7 @@
  * screen and dialog) and 1024x768 (every screen). Needs a built renderer (`npm run build:renderer`).
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { SMTPServer } from 'smtp-server';
@@ -88,6 +89,9 @@ async function call<T>(method: string, path: string, headers: Record<string, str
   return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
 }
 
+/** What curl, as a POS program would call, gets from the gateway with Basic credentials: the HTTP status. */
+const curlStatus = (path: string, key: string, password: string): number =>
+  Number(execFileSync('curl', ['-s', '-o', '/dev/null', '-w', '%{http_code}', '-u', `${key}:${password}`, new URL(path, gateway.url).href], { encoding: 'utf8' }));
 const basic = (key: string, password: string) => ({ authorization: `Basic ${Buffer.from(`${key}:${password}`).toString('base64')}` });
 const dialog = (page: Page) => page.getByRole('dialog');
 const main = (page: Page) => page.getByRole('main');
@@ -165,7 +169,7 @@ test('an admin edits the profile and channels, manages API credentials, staff an
   assert.ok(!(await main(page).textContent())?.includes(apiPassword), 'the password is gone once the dialog closed');
   const listed = await ui<unknown[]>('/ui/credentials');
   assert.ok(!JSON.stringify(listed.body).includes(apiPassword));
-  assert.equal((await call('GET', '/rest/transactions', basic(apiKey, apiPassword))).status, 200);
+  assert.equal(curlStatus('/rest/transactions', apiKey, apiPassword), 200, 'the new credentials work from curl');
   assert.equal((await call('GET', '/rest/transactions', basic(apiKey, apiPassword))).status, 200, 'and again, from the cache');
 
   await main(page).getByRole('button', { name: `Revoke ${apiKey}` }).click();
@@ -177,6 +181,7 @@ test('an admin edits the profile and channels, manages API credentials, staff an
   await dialog(page).getByRole('button', { name: 'Revoke credentials' }).click();
   await main(page).getByText(`API key ${apiKey} revoked`).waitFor();
   assert.equal((await call('GET', '/rest/transactions', basic(apiKey, apiPassword))).status, 401);
+  assert.equal(curlStatus('/rest/transactions', apiKey, apiPassword), 401, 'revoked: curl gets 401 too');
   await main(page).getByText(/^Revoked /).waitFor();
   await shot(page, PREFIX, 'credentials-revoked', WIDE);
 
@@ -277,7 +282,7 @@ test('an admin edits the profile and channels, manages API credentials, staff an
 
   // ---- the audit log: every change above, filtered by person and action
   await main(page).getByRole('link', { name: 'Audit log' }).click();
-  await main(page).getByRole('cell', { name: 'Smtp test' }).waitFor();
+  await main(page).getByRole('cell', { name: 'SMTP test' }).waitFor();
   await shot(page, PREFIX, 'audit', WIDE);
   const entries = (await ui<{ data_set: AuditEntry[] }>('/ui/audit-log?per=200')).body.data_set;
   const mine = entries.filter((e) => e.staff_id === admin.staff_id).map((e) => e.action);
@@ -316,7 +321,7 @@ test('every Settings screen at 1024x768', async () => {
     ['credentials', '#/settings/credentials', () => main(page).getByText(/^Revoked /).waitFor()],
     ['staff', '#/settings/staff', () => main(page).getByRole('cell', { name: 'Kim Lee' }).waitFor()],
     ['smtp', '#/settings/smtp', () => main(page).getByText('A password is set.').waitFor()],
-    ['audit', '#/settings/audit', () => main(page).getByRole('cell', { name: 'Smtp test' }).first().waitFor()],
+    ['audit', '#/settings/audit', () => main(page).getByRole('cell', { name: 'SMTP test' }).first().waitFor()],
   ];
   for (const [name, path, ready] of screens) {
     await page.goto(new URL(`/app/${path}`, gateway.url).href, { waitUntil: 'networkidle' });

@@ -30,7 +30,13 @@ export const useAuditLog = createListStore(
 );
 
 /** "credential_revoke" -> "Credential revoke". */
-const actionName = (action: string) => (action.charAt(0).toUpperCase() + action.slice(1)).replaceAll('_', ' ');
+/** An action's words: "smtp_test" -> "SMTP test", "staff_reset_pin" -> "Staff reset PIN". */
+const ACRONYMS: Record<string, string> = { smtp: 'SMTP', pin: 'PIN', api: 'API', url: 'URL', z: 'Z', x: 'X' };
+const actionName = (action: string) => {
+  const words = action.split('_').map((word) => ACRONYMS[word] ?? word);
+  const [first = '', ...rest] = words;
+  return [first.charAt(0).toUpperCase() + first.slice(1), ...rest].join(' ');
+};
 
 /** A changed setting's values as short text: `name: Old → New`. */
 function changes(entry: AuditLogEntry): string {
