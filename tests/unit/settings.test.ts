@@ -25,7 +25,7 @@ describe('resolveSettings', () => {
   test('defaults when there is no file, env or flag', () => {
     const dir = tempDataDir('tillgate-settings-');
     const settings = resolveSettings(dir, {}, {});
-    assert.deepEqual(settings, { ...DEFAULTS, dataDir: dir, publicUrl: null, backupDir: null, tlsCert: null, tlsKey: null });
+    assert.deepEqual(settings, { ...DEFAULTS, dataDir: dir, publicUrl: null, backupDir: null, tlsCert: null, tlsKey: null, databaseUrl: null });
     assert.equal(settings.host, '127.0.0.1', 'loopback unless asked');
     assert.equal(settings.port, 8420);
     assert.equal(settings.idempotencyRetentionHours, 1);
@@ -69,6 +69,17 @@ describe('resolveSettings', () => {
   test('public URL: trailing slashes are dropped', () => {
     const dir = tempDataDir('tillgate-settings-');
     assert.equal(resolveSettings(dir, { 'public-url': 'https://shop.example.com/pay/' }, {}).publicUrl, 'https://shop.example.com/pay');
+  });
+
+  test('PostgreSQL: --database or GATEWAY_DATABASE_URL; a bad one is named without repeating it (it may hold a password)', () => {
+    const dir = tempDataDir('tillgate-settings-');
+    const url = 'postgres://gateway:s3cret@db.shop.example:5432/tillgate';
+    assert.equal(resolveSettings(dir, { database: url }, {}).databaseUrl, url);
+    assert.equal(resolveSettings(dir, {}, { GATEWAY_DATABASE_URL: url }).databaseUrl, url);
+    assert.throws(
+      () => resolveSettings(dir, { database: 'mysql://gateway:s3cret@db' }, {}),
+      (error: unknown) => error instanceof SettingsError && /^--database must be a PostgreSQL URL/.test(error.message) && !error.message.includes('s3cret'),
+    );
   });
 
   test('a bad value in settings.json names the file and the setting', () => {
@@ -122,7 +133,7 @@ describe('resolveSettings', () => {
   test('unrelated flags and environment variables are ignored', () => {
     const dir = tempDataDir('tillgate-settings-');
     const settings = resolveSettings(dir, { json: true, name: 'Shop', 'data-dir': '/x' }, { PATH: '/bin', GATEWAY_UNKNOWN: '1' });
-    assert.deepEqual(settings, { ...DEFAULTS, dataDir: dir, publicUrl: null, backupDir: null, tlsCert: null, tlsKey: null });
+    assert.deepEqual(settings, { ...DEFAULTS, dataDir: dir, publicUrl: null, backupDir: null, tlsCert: null, tlsKey: null, databaseUrl: null });
   });
 });
 
