@@ -4,12 +4,12 @@
  * each in a dialog. url_name is fixed once created: invoices and API clients name the channel by it.
  */
 import { useCallback, useState, type FormEvent } from 'react';
-import { CHANNEL_URL_NAME_PATTERN, MERCHANT_LANGUAGES } from '../../../contract/constants.js';
+import { CHANNEL_URL_NAME_PATTERN } from '../../../contract/constants.js';
 import { Actions } from '../ui/dialog-parts.js';
 import { formatDateTime } from '../ui/format.js';
 import { Modal } from '../ui/modal.js';
 import { adminClient, type Channel, type MerchantProfile } from './admin-client.js';
-import { CurrencyOptions } from './currency-field.js';
+import { CurrencyField, LanguageField } from './currency-field.js';
 import { focusFirst, FormProblem, LANGUAGE_NAMES, Pending, problemsOf, SettingField, useLoaded, type Problems } from './settings-parts.js';
 
 type Field = 'url_name' | 'name' | 'currency' | 'language' | 'sender_email';
@@ -134,31 +134,14 @@ function ChannelDialog({ channel, profile, onClose, onDone }: { channel: Channel
                 clear('name');
               }} />}
         </SettingField>
-        <SettingField id="channel-currency" label="Currency" problem={problems.currency}>
-          {(props) => (
-            <>
-              <input {...props} className="input input-short" value={currency} maxLength={3} list="channel-currencies" autoComplete="off" spellCheck={false} onChange={(e) => {
-                setCurrency(e.target.value.toUpperCase());
-                clear('currency');
-              }} />
-              <CurrencyOptions id="channel-currencies" />
-            </>
-          )}
-        </SettingField>
-        <SettingField id="channel-language" label="Language" problem={problems.language}>
-          {(props) => (
-            <select {...props} className="input" value={language} onChange={(e) => {
-                setLanguage(e.target.value);
-                clear('language');
-              }}>
-              {MERCHANT_LANGUAGES.map((l) => (
-                <option key={l} value={l}>
-                  {LANGUAGE_NAMES[l]}
-                </option>
-              ))}
-            </select>
-          )}
-        </SettingField>
+        <CurrencyField form="channel" label="Currency" value={currency} problem={problems.currency} onChange={(value) => {
+          setCurrency(value);
+          clear('currency');
+        }} />
+        <LanguageField form="channel" label="Language" value={language} problem={problems.language} onChange={(value) => {
+          setLanguage(value);
+          clear('language');
+        }} />
         <SettingField id="channel-sender_email" label="Sender e-mail" optional problem={problems.sender_email} note="Empty: the sender of the SMTP settings">
           {(props) => <input {...props} className="input" type="email" value={sender} maxLength={254} autoComplete="off" spellCheck={false} onChange={(e) => {
                 setSender(e.target.value);

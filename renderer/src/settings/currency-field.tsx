@@ -1,16 +1,54 @@
-/** A currency code field for Settings' forms: typed or picked from the gateway's currencies (ISO 4217). */
+/**
+ * The currency and language fields Settings' forms share (profile, channels): a currency code typed
+ * or picked from the gateway's currencies (ISO 4217), a language of the merchant's pages and e-mails.
+ */
+import { MERCHANT_LANGUAGES } from '../../../contract/constants.js';
 import { currencyList } from '../../../contract/money.js';
+import { LANGUAGE_NAMES, SettingField } from './settings-parts.js';
 
 const CURRENCIES = currencyList();
 
-export function CurrencyOptions({ id }: { id: string }) {
+interface FieldProps {
+  /** The form's id prefix: the fields are `<form>-currency` and `<form>-language`. */
+  form: string;
+  label: string;
+  value: string;
+  problem: string | undefined;
+  onChange: (value: string) => void;
+}
+
+export function CurrencyField({ form, label, value, problem, note, onChange }: FieldProps & { note?: string }) {
+  const list = `${form}-currencies`;
   return (
-    <datalist id={id}>
-      {CURRENCIES.map((c) => (
-        <option key={c.code} value={c.code}>
-          {c.name}
-        </option>
-      ))}
-    </datalist>
+    <SettingField id={`${form}-currency`} label={label} problem={problem} note={note}>
+      {(props) => (
+        <>
+          <input {...props} className="input input-short" value={value} maxLength={3} list={list} autoComplete="off" spellCheck={false} onChange={(e) => onChange(e.target.value.toUpperCase())} />
+          <datalist id={list}>
+            {CURRENCIES.map((c) => (
+              <option key={c.code} value={c.code}>
+                {c.name}
+              </option>
+            ))}
+          </datalist>
+        </>
+      )}
+    </SettingField>
+  );
+}
+
+export function LanguageField({ form, label, value, problem, onChange }: FieldProps) {
+  return (
+    <SettingField id={`${form}-language`} label={label} problem={problem}>
+      {(props) => (
+        <select {...props} className="input" value={value} onChange={(e) => onChange(e.target.value)}>
+          {MERCHANT_LANGUAGES.map((l) => (
+            <option key={l} value={l}>
+              {LANGUAGE_NAMES[l]}
+            </option>
+          ))}
+        </select>
+      )}
+    </SettingField>
   );
 }

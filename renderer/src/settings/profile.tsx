@@ -3,12 +3,11 @@
  * checks every field and names each problem; the change is audited (profile_update).
  */
 import { useCallback, useState, type FormEvent } from 'react';
-import { MERCHANT_LANGUAGES } from '../../../contract/constants.js';
 import { useSession } from '../session-store.js';
 import { formatDateTime } from '../ui/format.js';
 import { adminClient, type MerchantProfile } from './admin-client.js';
-import { CurrencyOptions } from './currency-field.js';
-import { focusFirst, FormProblem, LANGUAGE_NAMES, Pending, problemsOf, SettingField, useLoaded, type Problems } from './settings-parts.js';
+import { CurrencyField, LanguageField } from './currency-field.js';
+import { focusFirst, FormProblem, Pending, problemsOf, SettingField, useLoaded, type Problems } from './settings-parts.js';
 
 type Field = 'name' | 'currency' | 'language';
 const FIELDS: Record<Field, string> = { name: 'name', currency: 'currency', language: 'language' };
@@ -70,31 +69,14 @@ function ProfileForm({ profile, onSaved }: { profile: MerchantProfile; onSaved: 
                 clear('name');
               }} />}
       </SettingField>
-      <SettingField id="profile-currency" label="Default currency" problem={problems.currency} note="ISO 4217, e.g. EUR">
-        {(props) => (
-          <>
-            <input {...props} className="input input-short" value={currency} maxLength={3} list="profile-currencies" autoComplete="off" spellCheck={false} onChange={(e) => {
-                setCurrency(e.target.value.toUpperCase());
-                clear('currency');
-              }} />
-            <CurrencyOptions id="profile-currencies" />
-          </>
-        )}
-      </SettingField>
-      <SettingField id="profile-language" label="Default language" problem={problems.language}>
-        {(props) => (
-          <select {...props} className="input" value={language} onChange={(e) => {
-                setLanguage(e.target.value);
-                clear('language');
-              }}>
-            {MERCHANT_LANGUAGES.map((l) => (
-              <option key={l} value={l}>
-                {LANGUAGE_NAMES[l]}
-              </option>
-            ))}
-          </select>
-        )}
-      </SettingField>
+      <CurrencyField form="profile" label="Default currency" note="ISO 4217, e.g. EUR" value={currency} problem={problems.currency} onChange={(value) => {
+        setCurrency(value);
+        clear('currency');
+      }} />
+      <LanguageField form="profile" label="Default language" value={language} problem={problems.language} onChange={(value) => {
+        setLanguage(value);
+        clear('language');
+      }} />
       <div className="settings-row-actions">
         <button type="submit" className="button button-primary" aria-disabled={busy}>
           {busy ? 'Saving…' : 'Save profile'}
