@@ -246,6 +246,12 @@ const expectedByVersion: Record<number, Expected> = {
     unique: [],
     addedColumns: { merchants: ['language'] },
   },
+  21: {
+    tables: ['operation_locks'],
+    indexes: {},
+    unique: [],
+    addedColumns: { idempotency_keys: ['claim_id'] },
+  },
 };
 
 function objectNames(db: Database.Database, type: 'table' | 'index'): string[] {
