@@ -18,6 +18,8 @@ import { connect, type Socket } from 'node:net';
 export interface LoadConfig {
   host: string;
   port: number;
+  /** Several servers (instances behind a balancer): connection i goes to ports[i % length]. */
+  ports?: number[];
   connections: number;
   durationMs: number;
   /** Open loop: requests per second over all connections. */
@@ -208,8 +210,9 @@ export async function runLoadInProcess(config: LoadConfig): Promise<LoadResult> 
       else idle.push(conn);
     };
 
-    const openConnection = (): void => {
-      const socket = connect({ host: config.host, port: config.port, noDelay: true });
+    const openConnection = (index: number): void => {
+      const port = config.ports?.length ? (config.ports[index % config.ports.length] as number) : config.port;
+      const socket = connect({ host: config.host, port, noDelay: true });
       const conn: Conn = { socket, parser: new ResponseParser(), busy: false, dueAt: 0, sentAt: 0, closed: false };
       live += 1;
       socket.on('data', (chunk: Buffer) => conn.parser.push(chunk));
@@ -234,12 +237,12 @@ export async function runLoadInProcess(config: LoadConfig): Promise<LoadResult> 
         live -= 1;
         const i = idle.indexOf(conn);
         if (i >= 0) idle.splice(i, 1);
-        if (!conn.closed && !stopping && performance.now() < endAt) openConnection();
+        if (!conn.closed && !stopping && performance.now() < endAt) openConnection(index);
         maybeDone();
       });
     };
 
-    for (let i = 0; i < config.connections; i += 1) openConnection();
+    for (let i = 0; i < config.connections; i += 1) openConnection(i);
 
     let ticker: NodeJS.Timeout | undefined;
     if (open) {

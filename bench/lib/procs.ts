@@ -215,7 +215,7 @@ export function luhnComplete(partial: string): string {
 }
 
 /** The cardpos payment of the benchmarks: contactless, under the CVM limit, approved by the simulator. */
-export function paymentRequest(auth: string, options: { postbackUrl?: string; idempotency?: boolean } = {}): LoadConfig['requests'][number] {
+export function paymentRequest(auth: string, options: { postbackUrl?: string; idempotency?: boolean; terminalId?: string } = {}): LoadConfig['requests'][number] {
   const expiryYear = new Date().getUTCFullYear() + 3;
   const body = {
     payment_type: 'cardpos',
@@ -226,7 +226,7 @@ export function paymentRequest(auth: string, options: { postbackUrl?: string; id
     pos_data: {
       type: { terminal_entry_mode: 'contactless' },
       card: { number: luhnComplete('491234560000012'), expiry_month: 12, expiry_year: expiryYear },
-      terminal: { id: 'T-0001', type: 'softpos', attended: true, capabilities: ['contactlessChip', 'onlinePin'] },
+      terminal: { id: options.terminalId ?? 'T-0001', type: 'softpos', attended: true, capabilities: ['contactlessChip', 'onlinePin'] },
     },
   };
   return {

@@ -46,8 +46,11 @@ function runAs(binary: string, args: string[]): void {
   if (result.status !== 0) throw new Error(`${binary} failed (${result.status}): ${result.stderr || result.stdout}`);
 }
 
-/** Starts a new cluster; `stop()` shuts it down and removes its directory. */
-export async function startCluster(): Promise<TestCluster> {
+/**
+ * Starts a new cluster; `stop()` shuts it down and removes its directory. `durable`: fsync and
+ * synchronous commit on, as in production (benchmarks); otherwise off (tests throw it away).
+ */
+export async function startCluster(options: { durable?: boolean } = {}): Promise<TestCluster> {
   const root = mkdtempSync(join(tmpdir(), 'tillgate-pg-'));
   const data = join(root, 'data');
   if (process.getuid?.() === 0) {
@@ -57,9 +60,10 @@ export async function startCluster(): Promise<TestCluster> {
   runAs('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C.UTF-8', '--no-instructions']);
   const port = await freePort();
   // Tests need no crash safety of the cluster itself (each run throws it away): fsync off makes
-  // them fast. Benchmarks start their own cluster with fsync on (bench/postgres.ts).
-  const options = [`-p ${port}`, '-c listen_addresses=127.0.0.1', `-k ${root}`, '-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off', '-c max_connections=200'].join(' ');
-  runAs('pg_ctl', ['-D', data, '-o', options, '-l', join(root, 'log'), '-w', '-t', '60', 'start']);
+  // them fast. Benchmarks start theirs durable (bench/postgres-scaling.ts).
+  const durability = options.durable ? [] : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off'];
+  const serverOptions = [`-p ${port}`, '-c listen_addresses=127.0.0.1', `-k ${root}`, ...durability, '-c max_connections=200'].join(' ');
+  runAs('pg_ctl', ['-D', data, '-o', serverOptions, '-l', join(root, 'log'), '-w', '-t', '60', 'start']);
   let stopped = false;
   const stop = () => {
     if (stopped) return;

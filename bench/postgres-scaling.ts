@@ -1,0 +1,126 @@
+/**
+ * Benchmark: durable payment throughput and latency with one and two gateway instances on
+ * PostgreSQL, against the SQLite gateway in the same run (issue 19).
+ *
+ *   node --import tsx bench/postgres-scaling.ts [--connections 32] [--seconds 10] [--rounds 2] [--terminals 16]
+ *
+ * PostgreSQL 15 from Debian runs in a temp dir with its production durability (fsync and
+ * synchronous_commit on: a payment answered 200 is on disk), as tests/helpers/postgres.ts starts
+ * it. Each configuration gets a fresh database (or data dir), a merchant, a 2 s warm-up, then
+ * `seconds` of closed-loop load: POST /rest/payment (cardpos, approved, unique Idempotency-Key),
+ * spread over `terminals` tills. With two instances the load generator spreads its connections
+ * over both, as a round-robin balancer would. The gateways are pinned to CPU 0, the load generator
+ * to CPU 1, PostgreSQL is not pinned: on this 2-core machine every configuration shares the same two
+ * cores, which is what docs/benchmarks.md says about what can and cannot be seen here.
+ * Writes bench/results/postgres-scaling.json.
+ */
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { startCluster } from '../tests/helpers/postgres.js';
+import type { LoadResult } from './lib/loadgen.js';
+import { basicAuth, GATEWAY_BIN, machine, paymentRequest, runLoad, startGateway, tempDir, writeResult, type Merchant, type Server } from './lib/procs.js';
+
+const { values } = parseArgs({
+  options: {
+    connections: { type: 'string', default: '32' },
+    seconds: { type: 'string', default: '10' },
+    rounds: { type: 'string', default: '2' },
+    warmup: { type: 'string', default: '2' },
+    terminals: { type: 'string', default: '16' },
+  },
+});
+const connections = Number(values.connections);
+const durationMs = Number(values.seconds) * 1000;
+const rounds = Math.min(10, Number(values.rounds));
+const warmupMs = Number(values.warmup) * 1000;
+const terminals = Number(values.terminals);
+const dataKey = randomBytes(32).toString('base64');
+
+type Config = 'sqlite' | 'postgres-1' | 'postgres-2';
+
+function merchantOn(dataDir: string, database?: string): Merchant {
+  const result = spawnSync(
+    process.execPath,
+    [GATEWAY_BIN, 'merchant', 'create', '--data-dir', dataDir, ...(database ? ['--database', database] : []), '--name', 'Bench Chain', '--json'],
+    { encoding: 'utf8', timeout: 60_000, env: { ...process.env, GATEWAY_DATA_KEY: dataKey } },
+  );
+  if (result.status !== 0) throw new Error(`merchant create failed: ${result.stderr}`);
+  return JSON.parse(result.stdout) as Merchant;
+}
+
+async function createDatabase(clusterUrl: string, name: string): Promise<string> {
+  const client = new pg.Client({ connectionString: clusterUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(clusterUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function measure(servers: Server[], auth: string, prefix: string): Promise<LoadResult> {
+  const requests = Array.from({ length: terminals }, (_unused, i) => paymentRequest(auth, { terminalId: `T-${String(i + 1).padStart(4, '0')}` }));
+  const first = servers[0] as Server;
+  const base = { host: first.host, port: first.port, ports: servers.map((s) => s.port), connections, requests, graceMs: 5_000 };
+  if (warmupMs > 0) await runLoad({ ...base, durationMs: warmupMs, prefix: `${prefix}-warm-` }, 1);
+  return runLoad({ ...base, durationMs, prefix: `${prefix}-run-` }, 1);
+}
+
+async function round(config: Config, n: number, clusterUrl: string): Promise<LoadResult & { stored: number | null }> {
+  const dirs = [tempDir('tillgate-bench-pg-a-'), tempDir('tillgate-bench-pg-b-')];
+  const database = config === 'sqlite' ? undefined : await createDatabase(clusterUrl, `bench_${config.replace('-', '_')}_${n}_${Date.now().toString(36)}`);
+  const servers: Server[] = [];
+  try {
+    const merchant = merchantOn(dirs[0] as string, database);
+    const instances = config === 'postgres-2' ? 2 : 1;
+    for (let i = 0; i < instances; i += 1) {
+      servers.push(await startGateway(dirs[i] as string, { cpu: 0, args: database ? ['--database', database] : [], env: { GATEWAY_DATA_KEY: dataKey, GATEWAY_LOG_LEVEL: 'warn' } }));
+    }
+    const result = await measure(servers, basicAuth(merchant), `${config}-${n}`);
+    let stored: number | null = null;
+    if (database) {
+      const client = new pg.Client({ connectionString: database });
+      await client.connect();
+      stored = Number((await client.query('SELECT count(*) AS n FROM transactions')).rows[0].n);
+      await client.end();
+    }
+    return { ...result, stored };
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const summary = (r: LoadResult & { stored: number | null }) => ({
+  requestsPerSecond: Math.round(r.requestsPerSecond),
+  p50: r.latencyMs.p50,
+  p99: r.latencyMs.p99,
+  max: r.latencyMs.max,
+  completed: r.completed,
+  errors: r.errors + r.timeouts,
+  statuses: r.statuses,
+  stored: r.stored,
+  ...(r.sampleErrorBody ? { sampleErrorBody: r.sampleErrorBody } : {}),
+});
+
+const cluster = await startCluster({ durable: true });
+try {
+  const results: Record<Config, ReturnType<typeof summary>[]> = { sqlite: [], 'postgres-1': [], 'postgres-2': [] };
+  for (let n = 0; n < rounds; n += 1) {
+    for (const config of ['sqlite', 'postgres-1', 'postgres-2'] as const) {
+      const result = summary(await round(config, n, cluster.url));
+      results[config].push(result);
+      console.log(`${config} round ${n + 1}: ${result.requestsPerSecond} payments/s, p50 ${result.p50} ms, p99 ${result.p99} ms, errors ${result.errors}, statuses ${JSON.stringify(result.statuses)}`);
+    }
+  }
+  const file = writeResult('postgres-scaling', { machine: machine(), connections, durationMs, terminals, rounds, results });
+  console.log(`wrote ${file}`);
+} finally {
+  cluster.stop();
+}
