@@ -956,7 +956,8 @@ export interface Store {
    * the unit: conditional upserts and updates of one row, as counters and single-use claims are.
    * On PostgreSQL it runs at READ COMMITTED, where units racing for one row queue on its row lock
    * and each sees the version the one before committed, instead of failing a serialization check
-   * and running again (a burst of 40 on one row would exhaust the retries); on SQLite it is `run`.
+   * and running again (those retries made a burst of guesses at one lock-out bucket from two
+   * instances about twice as slow, tests/db/postgres-auth.test.ts); on SQLite it is `run`.
    */
   runAtomic<T>(work: (tx: Repositories) => Promise<T>): Promise<T>;
   read<T>(work: (repos: Repositories) => Promise<T>): Promise<T>;
