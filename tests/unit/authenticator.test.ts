@@ -39,7 +39,7 @@ function counting(store: Store) {
   return { store: counted, counts };
 }
 
-async function fixture() {
+async function fixture(policy = POLICY) {
   const db = openDatabase(':memory:');
   migrate(db);
   db.prepare("INSERT INTO merchants (id, name, currency, webhook_key_sealed, created_at) VALUES ('m-1', 'Shop', 'EUR', 'x', '2026-01-01T00:00:00.000Z')").run();
@@ -50,7 +50,7 @@ async function fixture() {
   const clock = new TestClock();
   const instance = () => {
     const { store, counts } = counting(shared);
-    return { authenticator: new Authenticator(store, clock, POLICY), counts };
+    return { authenticator: new Authenticator(store, clock, policy), counts };
   };
   return { db, clock, instance, close: () => shared.close() };
 }
@@ -167,6 +167,29 @@ test('a credential revoked in the database answers 401 on another instance withi
     assert.equal(code(await a.authenticate('10.0.0.6', 'tg_test_key', 'right-password')), 2001);
     f.clock.advance(RECHECK_MS);
     assert.equal(code(await b.authenticate('10.0.0.6', 'tg_test_key', 'right-password')), 2001);
+  } finally {
+    await f.close();
+  }
+});
+
+test('the purge deletes buckets whose window and lock are over, and keeps locked and current ones', async () => {
+  const f = await fixture({ ...POLICY, lockMs: 2 * POLICY.windowMs });
+  try {
+    const { authenticator } = f.instance();
+    for (let i = 0; i < 5; i += 1) await authenticator.authenticate('10.0.0.7', 'tg_test_key', `wrong-${i}`);
+    await authenticator.authenticate('10.0.0.8', 'tg_test_key', 'wrong');
+    const buckets = () => (f.db.prepare('SELECT bucket FROM auth_failures ORDER BY bucket').all() as Array<{ bucket: string }>).map((r) => r.bucket);
+    f.clock.advance(POLICY.windowMs - 1);
+    assert.equal(await authenticator.purgeStale(), 0);
+    // Both windows are over; 10.0.0.7 stays locked for another window.
+    f.clock.advance(1);
+    assert.equal(await authenticator.purgeStale(), 1);
+    assert.deepEqual(buckets(), ['api 10.0.0.7 cred-1']);
+    assert.equal(code(await authenticator.authenticate('10.0.0.7', 'tg_test_key', 'right-password')), 4004);
+    f.clock.advance(POLICY.windowMs);
+    assert.equal(await authenticator.purgeStale(), 1);
+    assert.deepEqual(buckets(), []);
+    assert.ok((await authenticator.authenticate('10.0.0.7', 'tg_test_key', 'right-password')).ok);
   } finally {
     await f.close();
   }
