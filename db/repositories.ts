@@ -306,13 +306,20 @@ export function createRepositories(db: SqlDatabase): Repositories {
     channelsByMerchant: db.prepare('SELECT * FROM channels WHERE merchant_id = ? ORDER BY created_at, id'),
     idempotencyFind: db.prepare('SELECT * FROM idempotency_keys WHERE merchant_id = ? AND key = ? AND expires_at > ?'),
     idempotencySave: db.prepare(
-      `INSERT INTO idempotency_keys (merchant_id, key, fingerprint, status, body, created_at, expires_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO idempotency_keys (merchant_id, key, fingerprint, status, body, created_at, expires_at, claim_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (merchant_id, key) DO UPDATE SET fingerprint = excluded.fingerprint, status = excluded.status, body = excluded.body,
-         created_at = excluded.created_at, expires_at = excluded.expires_at`,
+         created_at = excluded.created_at, expires_at = excluded.expires_at, claim_id = excluded.claim_id`,
     ),
     idempotencyPurge: db.prepare('DELETE FROM idempotency_keys WHERE expires_at <= ?'),
-    idempotencyDeleteClaim: db.prepare('DELETE FROM idempotency_keys WHERE merchant_id = ? AND key = ? AND status = 0'),
+    idempotencyDeleteClaim: db.prepare('DELETE FROM idempotency_keys WHERE merchant_id = ? AND key = ? AND status = 0 AND claim_id = ?'),
+    // The lease is taken when the key is free, or when the lease on it lapsed (its holder died).
+    lockAcquire: db.prepare(
+      `INSERT INTO operation_locks (lock_key, holder, expires_at) VALUES (?, ?, ?)
+       ON CONFLICT (lock_key) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+       WHERE operation_locks.expires_at <= ?`,
+    ),
+    lockRelease: db.prepare('DELETE FROM operation_locks WHERE lock_key = ? AND holder = ?'),
     mandateInsert: db.prepare(
       `INSERT INTO mandates (id, merchant_id, reference, payment_type, recurring, first_name, last_name, account_holder,
          iban_sealed, iban_last_four, bic, email, mandate_date, created_at)
@@ -415,12 +422,17 @@ export function createRepositories(db: SqlDatabase): Repositories {
           reply: { status: row.status as number, body: JSON.parse(str(row.body)) as unknown },
           createdAt: str(row.created_at),
           expiresAt: str(row.expires_at),
+          claimId: (row.claim_id as string | null) ?? null,
         };
       },
       save: async (r) =>
-        void (await s.idempotencySave.run(r.merchantId, r.key, r.fingerprint, r.reply.status, JSON.stringify(r.reply.body), r.createdAt, r.expiresAt)),
-      deleteClaim: async (merchantId, key) => void (await s.idempotencyDeleteClaim.run(merchantId, key)),
+        void (await s.idempotencySave.run(r.merchantId, r.key, r.fingerprint, r.reply.status, JSON.stringify(r.reply.body), r.createdAt, r.expiresAt, r.claimId ?? null)),
+      deleteClaim: async (merchantId, key, claimId) => void (await s.idempotencyDeleteClaim.run(merchantId, key, claimId)),
       deleteExpired: async (now) => (await s.idempotencyPurge.run(now)).changes,
+    },
+    operationLocks: {
+      acquire: async (key, holder, now, expiresAt) => (await s.lockAcquire.run(key, holder, expiresAt, now)).changes === 1,
+      release: async (key, holder) => void (await s.lockRelease.run(key, holder)),
     },
     mandates: {
       insert: async (m: MandateRecord) => void (await s.mandateInsert.run({ ...m, recurring: m.recurring ? 1 : 0 })),

@@ -155,7 +155,7 @@ function assemble<S extends GatewayStore>(options: ComposeOptions, store: S, mig
     ids: options.ids ?? uuidIds,
     vault,
     logger: coreLogger(logger),
-    processor: new Simulator({ publicUrl, now: () => clock.now(), slowAnswerMs: settings.simSlowAnswerMs }),
+    processor: new Simulator({ publicUrl, now: () => clock.now(), slowAnswerMs: settings.simSlowAnswerMs, followUpMs: settings.simFollowUpMs }),
     postbackSender: options.postbackSender ?? createPostbackSender({ privateAddresses: settings.postbackPrivateAddresses }),
     publicUrl,
     qrCodes,

@@ -18,6 +18,8 @@ export interface Settings {
   simDelayMs: number;
   /** How long the slow-answer test card makes a card-present payment wait. */
   simSlowAnswerMs: number;
+  /** How long the simulated processor takes to answer a capture, reversal, refund or payout. */
+  simFollowUpMs: number;
   postbackRetryScale: number;
   logLevel: string;
   idempotencyRetentionHours: number;
@@ -76,6 +78,7 @@ export const SETTING_SPECS: readonly SettingSpec[] = [
   { key: 'publicUrl', env: 'GATEWAY_PUBLIC_URL', flag: 'public-url', parse: text(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/, 'an http(s) URL'), describe: 'base of pay links and hosted pages' },
   { key: 'simDelayMs', env: 'GATEWAY_SIM_DELAY_MS', flag: 'sim-delay-ms', parse: number(0, 86_400_000, true), describe: 'duration of every simulated asynchronous step' },
   { key: 'simSlowAnswerMs', env: 'GATEWAY_SIM_SLOW_ANSWER_MS', flag: 'sim-slow-answer-ms', parse: number(0, 600_000, true), describe: 'how long the slow-answer test card keeps a card-present payment waiting' },
+  { key: 'simFollowUpMs', env: 'GATEWAY_SIM_FOLLOW_UP_MS', flag: 'sim-follow-up-ms', parse: number(0, 600_000, true), describe: 'how long the simulated processor takes to answer a capture, reversal, refund or payout' },
   { key: 'postbackRetryScale', env: 'GATEWAY_POSTBACK_RETRY_SCALE', flag: 'postback-retry-scale', parse: number(0.000001, 1000, false), describe: 'multiplies the postback retry schedule' },
   { key: 'logLevel', env: 'GATEWAY_LOG_LEVEL', flag: 'log-level', parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'), describe: 'log level' },
   { key: 'idempotencyRetentionHours', env: 'GATEWAY_IDEMPOTENCY_RETENTION_HOURS', flag: 'idempotency-retention-hours', parse: number(1, 744, true), describe: 'how long idempotency keys are kept (1 h to 31 days)' },
@@ -122,6 +125,7 @@ export const DEFAULTS: Omit<Settings, 'dataDir' | 'publicUrl' | 'backupDir' | 't
   port: 8420,
   simDelayMs: 5000,
   simSlowAnswerMs: 15_000,
+  simFollowUpMs: 0,
   postbackRetryScale: 1,
   logLevel: 'info',
   idempotencyRetentionHours: 1,

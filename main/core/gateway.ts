@@ -8,7 +8,7 @@ import { Partners } from './merchants/partners.js';
 import { PaymentMethods } from './payment-methods/payment-methods.js';
 import { Idempotency } from './idempotency/idempotency.js';
 import { Mandates } from './mandates/mandates.js';
-import { KeyedLock } from './locks.js';
+import { OperationLocks } from './locks.js';
 import { Operations } from './operations.js';
 import { DEFAULT_PAYMENT_SETTINGS, Payments, type PaymentSettings } from './payments/payments.js';
 import type { Clock, Ids, Logger, Processor, QrCodes, Store, Vault } from './ports.js';
@@ -120,6 +120,7 @@ export function createGateway(deps: CoreDeps): Gateway {
   const idempotency = new Idempotency(store, clock, settings.idempotencyRetentionMs);
   const scheduler = new Scheduler(store, clock, ids, logger);
   const auth = new Authenticator(store, clock, settings.lockout);
+  const locks = new OperationLocks(store, clock, ids, logger);
   const postbackDelivery = new PostbackDelivery(store, clock, ids, vault, deps.postbackSender, logger, { ...DEFAULT_DELIVERY_SETTINGS, ...settings.postbacks });
   const mandates = new Mandates(clock, ids, vault);
   const paymentSettings = { ...DEFAULT_PAYMENT_SETTINGS, ...settings.payments };
@@ -134,7 +135,7 @@ export function createGateway(deps: CoreDeps): Gateway {
     processor,
     scheduler,
     mandates,
-    locks: new KeyedLock(),
+    locks,
     logger,
     settings: paymentSettings,
     methods: paymentMethods,
@@ -168,7 +169,7 @@ export function createGateway(deps: CoreDeps): Gateway {
     checkouts: new Checkouts({ store, clock, ids, payments, methods: paymentMethods, operations, scheduler, publicUrl: deps.publicUrl, qrCodes: deps.qrCodes }),
     invoices: new Invoices({ store, clock, ids, publicUrl: deps.publicUrl, qrCodes: deps.qrCodes }),
     mailQueue: new MailQueue(store, clock, mailer, logger, { ...DEFAULT_MAIL_QUEUE_SETTINGS, ...settings.mail }),
-    invoicePayments: new InvoicePayments({ store, clock, ids, payments, methods: paymentMethods, operations, publicUrl: deps.publicUrl }),
+    invoicePayments: new InvoicePayments({ store, clock, ids, payments, methods: paymentMethods, operations, locks, publicUrl: deps.publicUrl }),
     networkTokens,
     tillAttempts: new TillAttempts(store, clock, ids, idempotency),
     receipts,

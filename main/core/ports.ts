@@ -98,6 +98,8 @@ export interface IdempotencyRecord {
   reply: Reply;
   createdAt: string;
   expiresAt: string;
+  /** A claim's own id (a record whose reply status is 0), so its request removes only its own claim. */
+  claimId?: string | null;
 }
 
 export interface MandateRecord {
@@ -421,9 +423,24 @@ export interface IdempotencyRepository {
   find(merchantId: string, key: string, now: string): Promise<IdempotencyRecord | undefined>;
   /** Writes the record, replacing what the key held (a claim, an expired record). */
   save(record: IdempotencyRecord): Promise<void>;
-  /** Removes the key's claim (a record whose reply status is 0), leaving a stored reply alone. */
-  deleteClaim(merchantId: string, key: string): Promise<void>;
+  /**
+   * Removes the key's claim `claimId` (a record whose reply status is 0), leaving a stored reply and
+   * a later claim of the key (taken after this one's lease ran out) alone.
+   */
+  deleteClaim(merchantId: string, key: string, claimId: string): Promise<void>;
   deleteExpired(now: string): Promise<number>;
+}
+
+/**
+ * Leases on keys (migration 21): one money movement at a time per object across every gateway
+ * instance on the database. A lease is taken only when no live one holds the key, and lapses at
+ * `expiresAt` if its holder never releases it (the instance died).
+ */
+export interface OperationLockRepository {
+  /** Takes the lease on `key` for `holder` when it is free or lapsed at `now`; true when taken. */
+  acquire(key: string, holder: string, now: string, expiresAt: string): Promise<boolean>;
+  /** Gives the lease back, if `holder` still holds it. */
+  release(key: string, holder: string): Promise<void>;
 }
 
 export interface MandateRepository {
@@ -905,6 +922,7 @@ export interface Repositories {
   /** The merchants' SMTP servers set in the back office. */
   smtpSettings: SmtpSettingsRepository;
   idempotency: IdempotencyRepository;
+  operationLocks: OperationLockRepository;
   mandates: MandateRepository;
   transactions: TransactionRepository;
   events: EventRepository;

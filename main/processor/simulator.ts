@@ -45,6 +45,8 @@ export interface SimulatorOptions {
   now?: () => Date;
   /** How long the slow-answer test card keeps a card-present payment waiting (default 15 s). */
   slowAnswerMs?: number;
+  /** How long a capture, reversal, refund or payout takes to answer (default 0). */
+  followUpMs?: number;
 }
 
 const CARD_PRESENT: ReadonlySet<CardEntryMode> = new Set(['contactless', 'chip', 'swipe']);
@@ -84,11 +86,13 @@ export class Simulator implements Processor {
   private readonly publicUrl: () => string;
   private readonly now: () => Date;
   private readonly slowAnswerMs: number;
+  private readonly followUpMs: number;
 
   constructor(options: SimulatorOptions) {
     this.publicUrl = options.publicUrl;
     this.now = options.now ?? (() => new Date());
     this.slowAnswerMs = options.slowAnswerMs ?? 15_000;
+    this.followUpMs = options.followUpMs ?? 0;
   }
 
   async authorizeCard(request: CardAuthorizationRequest): Promise<CardDecision> {
@@ -179,7 +183,9 @@ export class Simulator implements Processor {
     return this.followUp('PAY', request, request.method);
   }
 
-  private followUp(prefix: string, request: FollowUpRequest, method: string | null = null): FollowUpResult {
+  private async followUp(prefix: string, request: FollowUpRequest, method: string | null = null): Promise<FollowUpResult> {
+    // A real processor takes a moment to answer; the window in which two requests could race.
+    if (this.followUpMs > 0) await new Promise((resolve) => setTimeout(resolve, this.followUpMs));
     if (!Number.isSafeInteger(request.amountMinor) || request.amountMinor <= 0) return declined('13', 'Invalid amount');
     const reference = `${prefix}${derivedText(15, prefix, request.reference, request.networkReference, request.amountMinor, request.currency, method)}`;
     return { outcome: 'approved', reference };

@@ -111,6 +111,18 @@ describe('PostgreSQL', { skip }, () => {
         );
         const after = await api(b, merchant).post('/rest/payment', cardPayment('4111111111111111', 43), { 'idempotency-key': 'died-1' });
         assert.equal(after.statusCode, 200, after.body);
+        // A request that outlived its claim's lease removes only its own claim at its end, never the
+        // claim another instance took on the key after the lease ran out.
+        const first = await a.composition.gateway.idempotency.start(merchant.merchant_id, 'slow-1', 'f');
+        assert.equal(first.kind, 'proceed');
+        for (const h of [a, b]) h.clock.advance(6 * 60_000);
+        const second = await b.composition.gateway.idempotency.start(merchant.merchant_id, 'slow-1', 'f');
+        assert.equal(second.kind, 'proceed', 'the lapsed claim was taken over');
+        if (first.kind === 'proceed') await first.release();
+        const third = await a.composition.gateway.idempotency.start(merchant.merchant_id, 'slow-1', 'f');
+        assert.equal(third.kind, 'reject', 'the second claim still holds the key');
+        if (second.kind === 'proceed') await second.release();
+        assert.equal((await b.composition.gateway.idempotency.start(merchant.merchant_id, 'slow-1', 'f')).kind, 'proceed');
       } finally {
         await pool.end();
       }

@@ -8,7 +8,7 @@
  * that is stored, removed when the request ends without one. A claim left by an instance that died
  * lapses after CLAIM_LEASE_MS, and the key can be used again.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import canonicalizeModule from 'canonicalize';
 import { ErrorCode } from '../../../contract/codes.js';
 import { apiError, fieldError, type ApiError, type Reply } from '../errors.js';
@@ -64,10 +64,11 @@ export class Idempotency {
 
   async start(merchantId: string, key: string, fingerprint: string): Promise<IdempotencyStart> {
     const now = this.clock.now();
+    const claimId = randomUUID();
     // Read and claim in one unit: two requests with the key (on any instance) cannot both claim it.
     const stored = await this.store.run(async (tx) => {
       const found = await tx.idempotency.find(merchantId, key, now.toISOString());
-      if (!found) await tx.idempotency.save(this.claim({ merchantId, key, fingerprint }, now));
+      if (!found) await tx.idempotency.save(this.claim({ merchantId, key, fingerprint }, now, claimId));
       return found;
     });
     if (!stored) {
@@ -75,7 +76,7 @@ export class Idempotency {
       return {
         kind: 'proceed',
         scope: { merchantId, key, fingerprint },
-        release: () => (released ??= this.store.run((tx) => tx.idempotency.deleteClaim(merchantId, key))),
+        release: () => (released ??= this.store.run((tx) => tx.idempotency.deleteClaim(merchantId, key, claimId))),
       };
     }
     if (stored.reply.status === CLAIMED) {
@@ -111,9 +112,10 @@ export class Idempotency {
     });
   }
 
-  private claim(scope: IdempotencyScope, now: Date) {
+  private claim(scope: IdempotencyScope, now: Date, claimId: string) {
     return {
       ...scope,
+      claimId,
       reply: { status: CLAIMED, body: null },
       createdAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + CLAIM_LEASE_MS).toISOString(),

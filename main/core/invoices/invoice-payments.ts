@@ -20,7 +20,7 @@ import { ErrorCode, TransactionStatus as S } from '../../../contract/codes.js';
 import { INVOICE_STATUSES, MAX_INSTALLMENTS, MIN_INSTALLMENTS, PLAN_INTERVALS, TRANSACTION_LIST_MAX_LIMIT, type InvoiceStatus, type PaymentType } from '../../../contract/constants.js';
 import { currencyExponent, minorToAmount } from '../../../contract/money.js';
 import { apiError, failure, success, validationError, type ApiError, type Outcome } from '../errors.js';
-import { KeyedLock } from '../locks.js';
+import type { OperationLocks } from '../locks.js';
 import type { Operations } from '../operations.js';
 import { HOSTED_METHODS } from '../checkout/checkouts.js';
 import type { PaymentMethods } from '../payment-methods/payment-methods.js';
@@ -86,6 +86,8 @@ export interface InvoicePaymentsDeps {
   /** What the merchant's settings enable (D15): the pay page offers only those methods. */
   methods: PaymentMethods;
   operations: Operations;
+  /** One payment start at a time per invoice, across instances (key `invoice:<uuid>`). */
+  locks: OperationLocks;
   publicUrl: () => string;
 }
 
@@ -132,9 +134,6 @@ interface Loaded {
 }
 
 export class InvoicePayments {
-  /** One payment start at a time per invoice, so two tabs cannot both start one. */
-  private readonly locks = new KeyedLock();
-
   constructor(private readonly deps: InvoicePaymentsDeps) {
     deps.payments.onTransactionChange((tx, transaction) => this.follow(tx, transaction));
   }
@@ -365,7 +364,8 @@ export class InvoicePayments {
    * run out): the customer starts afresh, as on the hosted pages of the big gateways.
    */
   async pay(uuid: string, input: { method: string; iban?: string; account_holder?: string }): Promise<Outcome<{ transaction_id: string; redirectTo: string }>> {
-    return this.locks.with(uuid, () => this.payLocked(uuid, input));
+    // One payment start at a time per invoice (on any instance), so two tabs cannot both start one.
+    return this.deps.locks.outcome(`invoice:${uuid}`, () => this.payLocked(uuid, input));
   }
 
   private async payLocked(uuid: string, input: { method: string; iban?: string; account_holder?: string }): Promise<Outcome<{ transaction_id: string; redirectTo: string }>> {

@@ -18,7 +18,7 @@ import { exponentOf, transactionResponse } from './views.js';
 export class CustomerSteps extends PaymentEngine {
   /** The customer entered card data on the hosted card page of a started cardecom payment or registration. */
   async submitCard(transactionId: string, card: CardData): Promise<Outcome<CustomerStepResult>> {
-    return this.deps.locks.with(transactionId, async () => {
+    return this.deps.locks.outcome(`transaction:${transactionId}`, async () => {
       const t = await this.deps.store.read((r) => r.transactions.getById(transactionId));
       if (!t) return failure(notFound(transactionId));
       if (t.statusCode !== S.started || t.details.awaiting !== 'card') return failure(stateError(t, 'enter a card for'));
@@ -29,7 +29,7 @@ export class CustomerSteps extends PaymentEngine {
 
   /** The customer finished the 3-D Secure challenge. */
   async completeChallenge(transactionId: string, passed: boolean): Promise<Outcome<CustomerStepResult>> {
-    return this.deps.locks.with(transactionId, async () => {
+    return this.deps.locks.outcome(`transaction:${transactionId}`, async () => {
       const t = await this.deps.store.read((r) => r.transactions.getById(transactionId));
       if (!t) return failure(notFound(transactionId));
       if (t.statusCode !== S.started || t.details.awaiting !== '3ds') return failure(stateError(t, 'complete 3-D Secure for'));
@@ -46,7 +46,7 @@ export class CustomerSteps extends PaymentEngine {
 
   /** The customer approved, declined or cancelled on a wallet, a2a or bank page (or approved a subscription revision). */
   async completeRedirect(transactionId: string, answer: 'approved' | 'cancelled'): Promise<Outcome<CustomerStepResult>> {
-    return this.deps.locks.with(transactionId, async () => {
+    return this.deps.locks.outcome(`transaction:${transactionId}`, async () => {
       const t = await this.deps.store.read((r) => r.transactions.getById(transactionId));
       if (!t) return failure(notFound(transactionId));
       const now = this.nowIso();
@@ -113,7 +113,7 @@ export class CustomerSteps extends PaymentEngine {
    * longer started (completed or declined meanwhile) is left as it is. Answers it as it now stands.
    */
   async abandon(transactionId: string): Promise<TransactionRecord | undefined> {
-    return this.deps.locks.with(transactionId, async () => {
+    return this.deps.locks.with(`transaction:${transactionId}`, async () => {
       const outcome = await this.deps.store.run(async (tx) => {
         const t = await tx.transactions.getById(transactionId);
         if (!t || t.statusCode !== S.started) return t;

@@ -62,8 +62,10 @@ export class DirectDebits extends PaymentEngine {
     }
     record.details.iban_last_four = iban.slice(-4);
     const outcome = await operation.commit(async (tx) => {
-      if (!mandate && command.sepa) {
-        mandate = await this.deps.mandates.createIn(
+      // A unit may run again (a serialization retry on PostgreSQL): the mandate it creates is its own.
+      let used = mandate;
+      if (!used && command.sepa) {
+        used = await this.deps.mandates.createIn(
           tx,
           merchantId,
           {
@@ -79,7 +81,7 @@ export class DirectDebits extends PaymentEngine {
           now,
         );
       }
-      record.sepaMandate = mandate?.reference ?? null;
+      record.sepaMandate = used?.reference ?? null;
       if (submission.outcome === 'accepted') {
         record.statusCode = S.pending;
         record.message = 'Submitted; settles after the debit date';

@@ -10,7 +10,7 @@ import { cardBrand } from '../../../contract/cards.js';
 import { TransactionStatus as S } from '../../../contract/codes.js';
 import type { PaymentType } from '../../../contract/constants.js';
 import type { ApiError } from '../errors.js';
-import type { KeyedLock } from '../locks.js';
+import type { OperationLocks } from '../locks.js';
 import type { Mandates } from '../mandates/mandates.js';
 import type { PaymentMethods } from '../payment-methods/payment-methods.js';
 import type {
@@ -55,7 +55,8 @@ export interface PaymentsDeps {
   processor: Processor;
   scheduler: Scheduler;
   mandates: Mandates;
-  locks: KeyedLock;
+  /** One money movement at a time per transaction, across instances (key `transaction:<id>`). */
+  locks: OperationLocks;
   logger: Logger;
   settings: PaymentSettings;
   /** The merchant's and shops' payment-method settings (D15): what is enabled, fees, the CVM limit. */

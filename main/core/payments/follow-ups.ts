@@ -32,7 +32,7 @@ export class FollowUps extends PaymentEngine {
     const errors: FieldError[] = [];
     validateCommonFields({ execution_date: request.execution_date }, errors);
     const merchantId = operation.context.merchantId;
-    return this.deps.locks.with(request.transaction_id, async () => {
+    return this.deps.locks.outcome(`transaction:${request.transaction_id}`, async () => {
       const t = await this.load(merchantId, request.transaction_id);
       if (!t) return failure(notFound(request.transaction_id));
       const remaining = t.authorizedMinor - t.capturedMinor;
@@ -75,7 +75,7 @@ export class FollowUps extends PaymentEngine {
     const errors: FieldError[] = [];
     validateCommonFields({ execution_date: request.execution_date }, errors);
     const merchantId = operation.context.merchantId;
-    return this.deps.locks.with(request.transaction_id, async () => {
+    return this.deps.locks.outcome(`transaction:${request.transaction_id}`, async () => {
       const t = await this.load(merchantId, request.transaction_id);
       if (!t) return failure(notFound(request.transaction_id));
       const uncaptured = t.authorizedMinor - t.capturedMinor;
@@ -130,7 +130,7 @@ export class FollowUps extends PaymentEngine {
       errors.push({ field: 'merchant_refund_id', message: 'must be 1 to 64 printable characters without spaces' });
     }
     const merchantId = operation.context.merchantId;
-    return this.deps.locks.with(request.transaction_id, async () => {
+    return this.deps.locks.outcome(`transaction:${request.transaction_id}`, async () => {
       const t = await this.load(merchantId, request.transaction_id);
       if (!t) return failure(notFound(request.transaction_id));
       const refundable = t.capturedMinor - t.refundedMinor;

@@ -35,7 +35,7 @@ function notActive(status: SubscriptionStatus | undefined): ApiError {
 export class Subscriptions extends PaymentEngine {
   async cancelSubscription(operation: Operation, request: SubscriptionRequest): Promise<Outcome<SubscriptionResponse>> {
     const merchantId = operation.context.merchantId;
-    return this.deps.locks.with(request.transaction_id, async () => {
+    return this.deps.locks.outcome(`transaction:${request.transaction_id}`, async () => {
       const t = await this.load(merchantId, request.transaction_id);
       if (!t) return failure(notFound(request.transaction_id));
       const status = this.subscriptionOf(t);
@@ -57,7 +57,7 @@ export class Subscriptions extends PaymentEngine {
     if (request.amount === undefined && request.subscription_plan_id === undefined) {
       errors.push({ field: 'amount', message: 'give amount, subscription_plan_id or both' });
     }
-    return this.deps.locks.with(request.transaction_id, async () => {
+    return this.deps.locks.outcome(`transaction:${request.transaction_id}`, async () => {
       const t = await this.load(merchantId, request.transaction_id);
       if (!t) return failure(notFound(request.transaction_id));
       const amountMinor = request.amount === undefined ? undefined : parseAmount(request.amount, exponentOf(t), 'amount', errors);
