@@ -6,6 +6,7 @@ import type { SqlDatabase, SqlStatement } from './sql.js';
 import { createPaymentRepositories, createTransactionMovements } from './payment-repositories.js';
 import { createOutboxDelivery } from './postback-repositories.js';
 import { createStaffRepository } from './staff-repositories.js';
+import { createAuthFailureRepository } from './auth-repositories.js';
 import { createDayReportRepository } from './day-report-repositories.js';
 import { createCheckoutRepository } from './checkout-repositories.js';
 import { createNetworkTokenRepository } from './network-token-repositories.js';
@@ -474,6 +475,7 @@ export function createRepositories(db: SqlDatabase): Repositories {
     },
     ...createPaymentRepositories(db),
     staff: createStaffRepository(db),
+    authFailures: createAuthFailureRepository(db),
     dayReports: createDayReportRepository(db),
     checkouts: createCheckoutRepository(db),
     invoices: createInvoiceRepository(db),

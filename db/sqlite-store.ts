@@ -72,6 +72,11 @@ export class SqliteStore implements Store {
     });
   }
 
+  /** SQLite has one writer: every unit is as atomic as a single statement already. */
+  runAtomic<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
+    return this.run(work);
+  }
+
   /** Called after every durable commit (e.g. to wake the postback worker). */
   onCommit(listener: () => void): void {
     this.commitListeners.push(listener);

@@ -103,6 +103,17 @@ export function createStaffRepository(db: SqlDatabase): StaffRepository {
     disable: db.prepare('UPDATE staff SET disabled_at = ? WHERE id = ? AND disabled_at IS NULL'),
     revokeAll: db.prepare('UPDATE staff_sessions SET revoked_at = ? WHERE staff_id = ? AND revoked_at IS NULL AND id <> ?'),
     auditActions: db.prepare('SELECT DISTINCT action FROM audit_log WHERE merchant_id = ? ORDER BY action'),
+    insertApproval: db.prepare(
+      `INSERT INTO manager_approvals (id, merchant_id, action, approver_id, created_at, expires_at, used_at, used_for)
+       VALUES (@id, @merchantId, @action, @approverId, @createdAt, @expiresAt, NULL, NULL)`,
+    ),
+    useApproval: db.prepare(
+      `UPDATE manager_approvals SET used_at = @now, used_for = @usedFor
+       WHERE id = @id AND merchant_id = @merchantId AND action = @action AND used_at IS NULL AND expires_at >= @now
+       RETURNING approver_id`,
+    ),
+    approvalUsedFor: db.prepare('SELECT approver_id FROM manager_approvals WHERE id = ? AND merchant_id = ? AND action = ? AND used_for = ? AND expires_at >= ?'),
+    deleteExpiredApprovals: db.prepare('DELETE FROM manager_approvals WHERE expires_at < ?'),
   };
   return {
     insert: async (staff) => void (await s.insert.run(staff)),
@@ -141,5 +152,15 @@ export function createStaffRepository(db: SqlDatabase): StaffRepository {
       return { records: rows.map(auditFromRow), total: count.n };
     },
     auditActions: async (merchantId) => ((await s.auditActions.all(merchantId)) as Array<{ action: string }>).map((r) => r.action),
+    insertApproval: async (approval) => void (await s.insertApproval.run(approval)),
+    useApproval: async (id, merchantId, action, now, usedFor) => {
+      const row = (await s.useApproval.get({ id, merchantId, action, now, usedFor })) as { approver_id: string } | undefined;
+      return row?.approver_id;
+    },
+    approvalUsedFor: async (id, merchantId, action, now, usedFor) => {
+      const row = (await s.approvalUsedFor.get(id, merchantId, action, usedFor, now)) as { approver_id: string } | undefined;
+      return row?.approver_id;
+    },
+    deleteExpiredApprovals: async (now) => (await s.deleteExpiredApprovals.run(now)).changes,
   };
 }

@@ -191,6 +191,8 @@ function assemble<S extends GatewayStore>(options: ComposeOptions, store: S, mig
 
   const purge = setInterval(() => {
     gateway.idempotency.purgeExpired().catch((error: unknown) => logger.error({ err: error }, 'idempotency purge failed'));
+    gateway.auth.purgeStale().catch((error: unknown) => logger.error({ err: error }, 'lock-out purge failed'));
+    gateway.staff.purgeExpiredApprovals().catch((error: unknown) => logger.error({ err: error }, 'approval purge failed'));
   }, PURGE_INTERVAL_MS);
   purge.unref();
   store.onCommit(() => gateway.postbackDelivery.wake());

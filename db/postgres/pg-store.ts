@@ -77,6 +77,16 @@ export class PgStore implements Store {
     return this.transaction('BEGIN ISOLATION LEVEL SERIALIZABLE', work, true);
   }
 
+  /**
+   * Units of single statements, each atomic on its own (counters, single-use claims): READ
+   * COMMITTED, so units racing for one row wait on its row lock and each sees the version committed
+   * before it (PostgreSQL re-checks an UPDATE's or upsert's condition on that version), where
+   * SERIALIZABLE would fail all but one of them and run them again.
+   */
+  runAtomic<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
+    return this.transaction('BEGIN ISOLATION LEVEL READ COMMITTED', work, true);
+  }
+
   read<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
     return this.transaction('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', work, false);
   }

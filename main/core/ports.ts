@@ -620,6 +620,17 @@ export interface StaffSessionRecord {
   revokedAt: string | null;
 }
 
+/** A manager's single-use approval of one action at the till (migration 23). */
+export interface ApprovalRecord {
+  /** SHA-256 of the approval token; the token itself is only given to the till. */
+  id: string;
+  merchantId: string;
+  action: string;
+  approverId: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
 export interface AuditRecord {
   id: string;
   merchantId: string;
@@ -656,6 +667,49 @@ export interface StaffRepository {
   auditPage(merchantId: string, filter: AuditFilter): Promise<{ records: AuditRecord[]; total: number }>;
   /** The actions the merchant's audit log holds, by name. */
   auditActions(merchantId: string): Promise<string[]>;
+  insertApproval(approval: ApprovalRecord): Promise<void>;
+  /**
+   * Uses an approval of this merchant and action that is unused and not expired at `now`, in one
+   * conditional update (so across instances it is used once), recording `usedFor` (the request's
+   * idempotency key, or null); answers the approver's staff id, or undefined when it was not usable.
+   */
+  useApproval(id: string, merchantId: string, action: string, now: string, usedFor: string | null): Promise<string | undefined>;
+  /** The approver of an approval already used by a request with idempotency key `usedFor`, while it has not expired. */
+  approvalUsedFor(id: string, merchantId: string, action: string, now: string, usedFor: string): Promise<string | undefined>;
+  /** Deletes approvals that expired before `now`; returns how many. */
+  deleteExpiredApprovals(now: string): Promise<number>;
+}
+
+/** One lock-out bucket's attempts (migration 23). Times are ISO 8601 UTC. */
+export interface AuthFailureRecord {
+  bucket: string;
+  /** Attempts of the current window, each counted when it began (a success gives its slot back). */
+  count: number;
+  windowStart: string;
+  lockedUntil: string | null;
+}
+
+/**
+ * The lock-out counters of every instance on the database. Each method is one statement, atomic on
+ * its own: run them with `Store.runAtomic`.
+ */
+export interface AuthFailureRepository {
+  /**
+   * Takes one slot of a bucket that is not locked at `now`, in one conditional upsert: a new window
+   * (count 1) when the bucket is new, its window began at or before `windowCutoff` or its lock is
+   * over, else count + 1; the lock `lockUntil` when the count reaches `maxFailures`. Undefined when
+   * the bucket is locked (nothing changes then).
+   */
+  take(bucket: string, now: string, windowCutoff: string, maxFailures: number, lockUntil: string): Promise<AuthFailureRecord | undefined>;
+  /**
+   * Gives back a slot taken at `windowStart` (the attempt succeeded): count - 1, and the lock goes
+   * when the count falls below `maxFailures` again (it was that slot that locked the bucket).
+   * Nothing when the bucket has begun another window since. Answers the row as it is then.
+   */
+  giveBack(bucket: string, windowStart: string, maxFailures: number): Promise<AuthFailureRecord | undefined>;
+  get(bucket: string): Promise<AuthFailureRecord | undefined>;
+  /** Deletes buckets whose window began at or before `windowCutoff` and that are not locked at `now`. */
+  deleteStale(windowCutoff: string, now: string): Promise<number>;
 }
 
 /** The audit viewer's filters (each optional) and page. */
@@ -877,6 +931,8 @@ export interface Repositories {
   tasks: TaskRepository;
   pinSecurity: PinSecurityRepository;
   staff: StaffRepository;
+  /** Lock-out counters of authentication (API keys by source, staff logins). */
+  authFailures: AuthFailureRepository;
   /** The tills' ledger and their closed days (Z reports). */
   dayReports: DayReportRepository;
   checkouts: CheckoutRepository;
@@ -913,6 +969,15 @@ export class StorageUnavailableError extends Error {
  */
 export interface Store {
   run<T>(work: (tx: Repositories) => Promise<T>): Promise<T>;
+  /**
+   * A unit of work whose statements are each atomic on their own and depend on no earlier read of
+   * the unit: conditional upserts and updates of one row, as counters and single-use claims are.
+   * On PostgreSQL it runs at READ COMMITTED, where units racing for one row queue on its row lock
+   * and each sees the version the one before committed, instead of failing a serialization check
+   * and running again (those retries made a burst of guesses at one lock-out bucket from two
+   * instances about twice as slow, tests/db/postgres-auth.test.ts); on SQLite it is `run`.
+   */
+  runAtomic<T>(work: (tx: Repositories) => Promise<T>): Promise<T>;
   read<T>(work: (repos: Repositories) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }

@@ -65,13 +65,11 @@ export function authenticate(gateway: Gateway, kinds: CredentialKinds) {
       if (request.headers.authorization) {
         // A malformed header is a failed attempt of the source's unknown-credentials bucket; a
         // locked bucket answers 429 whatever is sent, and nothing shortens the lock.
-        const bucket = gateway.auth.unknownBucket(request.ip);
-        const locked = gateway.auth.lockout(bucket);
+        const locked = await gateway.auth.recordFailure(gateway.auth.unknownBucket(request.ip));
         if (locked) {
           reply.header('Retry-After', String(locked.retryAfterSeconds));
           return sendApiError(reply, locked.error);
         }
-        gateway.auth.recordFailure(bucket);
       }
       reply.header('WWW-Authenticate', REALM);
       return sendApiError(reply, apiError(ErrorCode.unauthenticated, 'HTTP Basic authentication with the API key and password is required'));
@@ -96,7 +94,7 @@ async function authorizeStaff(gateway: Gateway, request: FastifyRequest, reply: 
   const principal = await gateway.staff.resolve(token);
   if (!principal?.staff) {
     // Not counted (an ended session is no guess), but a locked source is answered as locked.
-    const locked = gateway.auth.lockout(gateway.auth.unknownBucket(request.ip));
+    const locked = await gateway.auth.lockout(gateway.auth.unknownBucket(request.ip));
     if (locked) {
       reply.header('Retry-After', String(locked.retryAfterSeconds));
       return sendApiError(reply, locked.error);
@@ -113,7 +111,7 @@ async function authorizeStaff(gateway: Gateway, request: FastifyRequest, reply: 
     const raw = request.headers['x-manager-approval'];
     const keyHeader = request.headers['idempotency-key'] ?? request.headers['x-idempotency-key'];
     const idempotencyKey = typeof keyHeader === 'string' ? keyHeader : undefined;
-    const approver = typeof raw === 'string' ? gateway.staff.consumeApproval(raw, principal.merchantId ?? '', action, idempotencyKey) : undefined;
+    const approver = typeof raw === 'string' ? await gateway.staff.consumeApproval(raw, principal.merchantId ?? '', action, idempotencyKey) : undefined;
     if (!approver) {
       return sendApiError(reply, apiError(ErrorCode.forbidden, `A ${action} at the till needs a manager's approval`, [
         { field: 'X-Manager-Approval', message: 'missing, used or expired approval token' },

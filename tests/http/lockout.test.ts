@@ -103,6 +103,28 @@ describe('lock-out', () => {
     clock.advance(16 * MINUTE);
   });
 
+  test('a lock-out outlives a restart of the gateway (it is kept in the database, not in the process)', async () => {
+    const source = '10.40.0.1';
+    for (let i = 0; i < 10; i += 1) assertApiError(await list(basic(shopB.api_key, `restart-${i}`), source), 401, 2001);
+    const staff = await gw.composition.gateway.staff.create({ merchantId: shopB.merchant_id, role: 'cashier', login: 'restart-till', pin: '2580' });
+    assert.ok(staff.ok);
+    const staffLogin = (app: TestGateway['app'], pin: string) => app.inject({ method: 'POST', url: '/ui/session', payload: { login: 'restart-till', pin }, remoteAddress: source });
+    for (let i = 0; i < 10; i += 1) assertApiError(await staffLogin(gw.app, '0000'), 401, 2001);
+    const databaseUrl = gw.composition.settings.databaseUrl;
+    const flags = { 'lockout-max-failures': '10', 'lockout-window-minutes': '10', 'lockout-minutes': '15', ...(databaseUrl ? { database: databaseUrl } : {}) };
+    await gw.close();
+    gw = await startTestGateway({ dir: gw.dir, dataKey: gw.dataKey, clock, flags });
+    const locked = await list(basic(shopB.api_key, shopB.api_password), source);
+    assertApiError(locked, 429, 4004);
+    assert.equal(Number(locked.headers['retry-after']), 15 * 60);
+    assertApiError(await staffLogin(gw.app, '2580'), 429, 4004);
+    // Other sources and other logins were never locked.
+    assert.equal((await list(basic(shopB.api_key, shopB.api_password), '10.40.0.2')).statusCode, 200);
+    clock.advance(16 * MINUTE);
+    assert.equal((await list(basic(shopB.api_key, shopB.api_password), source)).statusCode, 200);
+    assert.equal((await staffLogin(gw.app, '2580')).statusCode, 200);
+  });
+
   test('a wrong API key costs the same scrypt work as a wrong password for a real key', async () => {
     // Medians of a few tries each: a lookup alone takes ~2 ms, scrypt ~50 ms.
     const time = async (authorization: string, i: number) => {

@@ -4,6 +4,7 @@
 // permissions on the /rest routes, manager approvals for till refunds and the audit log, the CSRF
 // origin check, /ui/staff, and `gateway staff create` against a running server.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { SESSION_IDLE_MS, SESSION_MAX_MS } from '../../main/core/staff/staff.js';
@@ -377,6 +378,18 @@ describe('staff of the desktop UI', () => {
       assert.equal((await refund(id, token)).statusCode, 200);
       assertApiError(await refund(id, token), 403, 2002, ['X-Manager-Approval']);
       assert.equal(refundCount(gw, id), 1);
+    });
+
+    test("two refunds sent at once with one approval: one is approved; the database keeps only the token's SHA-256", async () => {
+      const [first, second] = [await pay(gw, withCookie(till)), await pay(gw, withCookie(till))];
+      const token = await approval();
+      const answers = await Promise.all([refund(first, token), refund(second, token)]);
+      assert.deepEqual(answers.map((r) => r.statusCode).sort(), [200, 403], answers.map((r) => r.body).join('\n'));
+      assert.equal(refundCount(gw, first) + refundCount(gw, second), 1);
+      const rows = gw.composition.store.db.prepare('SELECT id, used_at FROM manager_approvals').all() as Array<{ id: string; used_at: string | null }>;
+      assert.ok(rows.length > 0);
+      assert.ok(!rows.some((r) => r.id === token), 'the token itself is not stored');
+      assert.ok(rows.some((r) => r.id === createHash('sha256').update(token).digest('base64url') && r.used_at !== null));
     });
 
     test('a refund retried with the same idempotency key may reuse its approval; any other request may not', async () => {

@@ -28,18 +28,18 @@ export interface CreateStaffInput {
   pin?: string;
 }
 
-/** Lock-out key of a staff login. */
+/** Lock-out key of a staff login (as typed: any characters, so encoded). */
 export function staffLockKey(login: string): string {
-  return `staff:${login.toLowerCase()}`;
+  return `staff ${encodeURIComponent(login.toLowerCase())}`;
 }
 
+/** The stored id of a session or approval token: its SHA-256 (the token itself is never stored). */
 function sessionId(token: string): string {
   return createHash('sha256').update(token).digest('base64url');
 }
 
 export class Staff {
   private dummy: Promise<string> | undefined;
-  private readonly approvals = new Map<string, { merchantId: string; action: string; approverId: string; expiresAt: number; usedFor?: string }>();
 
   constructor(
     private readonly store: Store,
@@ -168,7 +168,7 @@ export class Staff {
       return failure(validationError([{ field: 'password', message: 'give either password or pin' }]));
     }
     // The attempt takes its slot before the slow check: parallel guesses cannot exceed the limit.
-    const start = this.auth.begin(staffLockKey(input.login));
+    const start = await this.auth.begin(staffLockKey(input.login));
     if (!start.ok) return failure(start.error);
     const staff = await this.store.read((r) => r.staff.findByLogin(input.login));
     const secret = input.password ?? input.pin ?? '';
@@ -179,7 +179,7 @@ export class Staff {
       start.attempt.failed();
       return failure(apiError(ErrorCode.unauthenticated, 'Wrong login, password or PIN'));
     }
-    start.attempt.succeeded();
+    await start.attempt.succeeded();
     return success(staff);
   }
 
@@ -268,7 +268,8 @@ export class Staff {
 
   /**
    * A manager (back_office or admin of the same merchant) approves one action of a cashier, with
-   * login and PIN or password. The single-use token is valid for two minutes.
+   * login and PIN or password. The single-use token is valid for two minutes; the database keeps
+   * its SHA-256, so any instance can honour it, once.
    */
   async approve(source: string, principal: Principal, action: string, input: LoginRequest): Promise<Outcome<Approval>> {
     const verified = await this.verify(source, input);
@@ -283,25 +284,34 @@ export class Staff {
       return failure(apiError(ErrorCode.forbidden, 'Approval needs a back-office or admin account of this shop'));
     }
     const token = randomBytes(24).toString('base64url');
-    const expiresAt = this.clock.now().getTime() + APPROVAL_TTL_MS;
-    this.approvals.set(token, { merchantId: approver.merchantId, action, approverId: approver.id, expiresAt });
-    return success({ approval_token: token, approver: approver.displayName, expires_at: new Date(expiresAt).toISOString() });
+    const now = this.clock.now();
+    const expiresAt = new Date(now.getTime() + APPROVAL_TTL_MS).toISOString();
+    await this.store.run((tx) =>
+      tx.staff.insertApproval({ id: sessionId(token), merchantId: approver.merchantId, action, approverId: approver.id, createdAt: now.toISOString(), expiresAt }),
+    );
+    return success({ approval_token: token, approver: approver.displayName, expires_at: expiresAt });
   }
 
   /**
    * Uses up an approval; returns the approver's staff id when it is valid for this merchant and
    * action. A request sent again with the same idempotency key (a retry after a lost answer) may use
-   * it again until it expires; any other request may not.
+   * it again until it expires; any other request may not. Used by one conditional update, so of
+   * requests racing on several instances one uses it.
    */
-  consumeApproval(token: string, merchantId: string, action: string, idempotencyKey?: string): string | undefined {
-    const now = this.clock.now().getTime();
-    for (const [key, value] of this.approvals) if (value.expiresAt < now) this.approvals.delete(key);
-    const approval = this.approvals.get(token);
-    if (!approval || approval.merchantId !== merchantId || approval.action !== action) return undefined;
-    if (approval.usedFor !== undefined) return idempotencyKey !== undefined && approval.usedFor === idempotencyKey ? approval.approverId : undefined;
-    if (idempotencyKey !== undefined) approval.usedFor = idempotencyKey;
-    else this.approvals.delete(token);
-    return approval.approverId;
+  async consumeApproval(token: string, merchantId: string, action: string, idempotencyKey?: string): Promise<string | undefined> {
+    const id = sessionId(token);
+    const now = this.clock.now().toISOString();
+    return this.store.runAtomic(
+      async (tx) =>
+        (await tx.staff.useApproval(id, merchantId, action, now, idempotencyKey ?? null)) ??
+        (idempotencyKey === undefined ? undefined : await tx.staff.approvalUsedFor(id, merchantId, action, now, idempotencyKey)),
+    );
+  }
+
+  /** Deletes approvals that have expired (any instance may). */
+  async purgeExpiredApprovals(): Promise<number> {
+    const now = this.clock.now().toISOString();
+    return this.store.runAtomic((tx) => tx.staff.deleteExpiredApprovals(now));
   }
 
   auditRecord(merchantId: string, staffId: string | null, approvedBy: string | null, action: string, subjectId: string | null, detail: string | null): AuditRecord {

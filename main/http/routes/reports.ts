@@ -97,7 +97,7 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         let approvedBy: string | null = null;
         if (staff.role === 'cashier') {
           const token = request.headers['x-manager-approval'];
-          approvedBy = (typeof token === 'string' ? gateway.staff.consumeApproval(token, merchantOf(principal), CLOSE_DAY_ACTION, closeKey) : undefined) ?? null;
+          approvedBy = (typeof token === 'string' ? await gateway.staff.consumeApproval(token, merchantOf(principal), CLOSE_DAY_ACTION, closeKey) : undefined) ?? null;
         }
         const result = await reports.close(merchantOf(principal), terminalOf(request.query), { staffId: staff.id, role: staff.role, approvedBy }, closeKey);
         if (result.ok && result.value.replayed) reply.header('Idempotent-Replayed', 'true');

@@ -52,7 +52,7 @@ export function uiRoutes(gateway: Gateway, till: TillSettings = DEFAULT_TILL_SET
       async (request, reply) => {
         const result = await staff.login(request.ip, request.body);
         if (!result.ok) {
-          const locked = gateway.auth.lockout(staffLockKey(request.body.login));
+          const locked = await gateway.auth.lockout(staffLockKey(request.body.login));
           if (locked) reply.header('Retry-After', String(locked.retryAfterSeconds));
           return send(reply, toReply(result));
         }
