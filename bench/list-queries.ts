@@ -10,6 +10,12 @@
  * `--seconds` per combination), then records p50/p99/max and SQLite's EXPLAIN QUERY PLAN of the
  * query the repository builds (db/repositories.ts transactionListSql). Writes
  * bench/results/list-queries.json.
+ *
+ * `--engine postgres` runs the same on PostgreSQL (issue 19): a durable cluster in a temp dir
+ * (tests/helpers/postgres.ts), the schema by the gateway's own migrations, the seeded merchant and
+ * transactions copied over from the SQLite seed, ANALYZE, then `gateway serve --database` and
+ * PostgreSQL's EXPLAIN of each query; it records which plan nodes each query uses, so a Sort or a
+ * Seq Scan on transactions shows. Writes bench/results/list-queries-postgres.json.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,6 +23,7 @@ import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { DATABASE_FILE } from '../db/open.js';
 import { transactionListSql } from '../db/repositories.js';
+import { copyToPostgres, postgresPlan, type PostgresCopy } from './lib/postgres-copy.js';
 import type { TransactionFilter } from '../main/core/ports.js';
 import { basicAuth, machine, runLoad, startGateway, tempDir, writeResult } from './lib/procs.js';
 import { seed, type SeedResult } from './seed.js';
@@ -28,8 +35,10 @@ const { values } = parseArgs({
     requests: { type: 'string', default: '200' },
     seconds: { type: 'string', default: '5' },
     only: { type: 'string' },
+    engine: { type: 'string', default: 'sqlite' },
   },
 });
+const onPostgres = values.engine === 'postgres';
 
 const dataDir = values['data-dir'] ?? tempDir('tillgate-bench-1m-');
 const seededFile = join(dataDir, 'bench-merchant.json');
@@ -101,17 +110,18 @@ function queryString(filter: Omit<TransactionFilter, 'limit' | 'offset'>): strin
 
 const machineBefore = machine();
 const db = new Database(join(dataDir, DATABASE_FILE), { readonly: true });
-const plans = new Map<string, string[]>();
+const target: PostgresCopy | undefined = onPostgres ? await copyToPostgres(db, (line) => console.log(line)) : undefined;
+const plans = new Map<string, unknown>();
 for (const c of combinations) {
   const { sql, params } = transactionListSql(seeded.merchant.merchant_id, { limit: 50, offset: 0, ...filterOf(c, 1) });
-  plans.set(c.name, (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((r) => r.detail));
+  plans.set(c.name, target ? await postgresPlan(target.pool, sql, params) : (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((r) => r.detail));
 }
-const rowsOf = (c: Combination, v: number) => {
+const rowsOf = async (c: Combination, v: number) => {
   const { sql, params } = transactionListSql(seeded.merchant.merchant_id, { limit: 50, offset: 0, ...filterOf(c, v) });
-  return (db.prepare(sql).all(...params) as unknown[]).length;
+  return target ? (await target.query(sql, params)).length : (db.prepare(sql).all(...params) as unknown[]).length;
 };
 
-const server = await startGateway(dataDir, { cpu: 0, args: ['--log-level', 'warn'] });
+const server = await startGateway(dataDir, { cpu: 0, args: ['--log-level', 'warn', ...(target ? ['--database', target.url] : [])] });
 const auth = basicAuth(seeded.merchant);
 const results: Array<Record<string, unknown>> = [];
 try {
@@ -143,20 +153,22 @@ try {
       p50: result.latencyMs.p50,
       p99: result.latencyMs.p99,
       max: result.latencyMs.max,
-      rowsPerPage: Array.from({ length: 4 }, (_unused, v) => rowsOf(c, v)),
+      rowsPerPage: await Promise.all(Array.from({ length: 4 }, (_unused, v) => rowsOf(c, v))),
       example: requests[1]?.path,
       plan: plans.get(c.name),
     };
     results.push(row);
-    console.log(`${row.p50.toFixed(2).padStart(8)} ${row.p99.toFixed(2).padStart(8)} ms  ${c.name}  ${JSON.stringify(row.plan)}`);
+    console.log(`${row.p50.toFixed(2).padStart(8)} ${row.p99.toFixed(2).padStart(8)} ms  ${c.name}  ${JSON.stringify(onPostgres ? (row.plan as { nodes: string[] }).nodes : row.plan)}`);
   }
 } finally {
   await server.stop();
   db.close();
+  await target?.close();
 }
 
-const file = writeResult('list-queries', {
+const file = writeResult(onPostgres ? 'list-queries-postgres' : 'list-queries', {
   benchmark: 'GET /rest/transactions, page of 50, one connection, 20 parameter sets per combination',
+  engine: onPostgres ? 'postgres' : 'sqlite',
   transactions: seeded.count,
   dataDir,
   machine: machineBefore,
