@@ -11,6 +11,7 @@ import { migratePostgres } from '../db/postgres/migrate.js';
 import { createPool } from '../db/postgres/pg-store.js';
 import { checkBackup, restoreBackup } from '../db/backups.js';
 import { acquireInstanceLock } from '../db/instance-lock.js';
+import { ensureKeyCheckPostgres, ensureKeyCheckSqlite, verifyDataKeyPostgres, verifyDataKeySqlite } from '../db/key-check.js';
 import { DATABASE_FILE, openDatabase } from '../db/open.js';
 import { composeOnEngine, type Composition, type GatewayStore } from './compose.js';
 import { createLogger } from './infra/logger.js';
@@ -340,18 +341,25 @@ async function staffCreate(values: Values): Promise<void> {
 
 async function migrateCommand(values: Values): Promise<void> {
   const settings = settingsOf(values);
+  // The data key is checked as at every start: a wrong one stops here before anything is written.
+  const { key, source } = loadDataKey(settings.dataDir);
+  const vault = createVault(key);
   let report: MigrationReport;
   if (settings.databaseUrl !== null) {
     const pool = createPool(settings.databaseUrl);
     try {
+      await verifyDataKeyPostgres(pool, vault, source);
       report = await migratePostgres(pool);
+      await ensureKeyCheckPostgres(pool, vault, source, new Date());
     } finally {
       await pool.end();
     }
   } else {
     const db = openDatabase(join(dataDirOf(values), DATABASE_FILE));
     try {
+      verifyDataKeySqlite(db, vault, source);
       report = migrate(db);
+      ensureKeyCheckSqlite(db, vault, source, new Date());
     } finally {
       db.close();
     }

@@ -22,6 +22,7 @@ import * as m0017 from './0017-merchant-management.js';
 import * as m0018 from './0018-backoffice-tokens-checkouts.js';
 import * as m0019 from './0019-postback-log.js';
 import * as m0020 from './0020-settings-staff-audit.js';
+import * as m0024 from './0024-data-key-check.js';
 
 export interface Migration {
   version: number;
@@ -53,4 +54,6 @@ export const migrations: readonly Migration[] = [
   { version: 18, name: 'backoffice-tokens-checkouts', up: m0018.up },
   { version: 19, name: 'postback-log', up: m0019.up, postgres: m0019.postgres },
   { version: 20, name: 'settings-staff-audit', up: m0020.up, postgres: m0020.postgres },
+  // 21-23 are written on parallel branches (issue 19); the merge fills them.
+  { version: 24, name: 'data-key-check', up: m0024.up, postgres: m0024.postgres },
 ];

@@ -21,7 +21,7 @@ export async function schemaVersionPostgres(client: pg.ClientBase): Promise<numb
 }
 
 export async function migratePostgres(pool: pg.Pool, migrations: readonly Migration[] = allMigrations): Promise<MigrationReport> {
-  const latest = migrations.length;
+  const latest = migrations.at(-1)?.version ?? 0;
   for (const m of migrations) {
     if (m.version > BASELINE_VERSION && m.postgres === undefined) throw new Error(`migration ${m.name} has no PostgreSQL text`);
   }
