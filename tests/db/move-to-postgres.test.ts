@@ -61,7 +61,10 @@ describe('export, import and move-to-postgres', { skip }, () => {
     file = join(tempDir('tillgate-move-file-'), 'export.jsonl');
     // SQLite explicitly (compose, not composeForTest): the source of the move is the data directory.
     const settings = resolveSettings(dir, { 'sim-delay-ms': '0' }, {});
-    const composition: Composition = compose({ settings, clock: new TestClock(), dataKey, background: false, logger: createLogger({ level: 'silent' }) });
+    // Postbacks are answered by a stub receiver: every third one fails, so some stay pending.
+    let sent = 0;
+    const postbackSender = { send: async () => ({ kind: 'response' as const, status: ++sent % 3 === 0 ? 500 : 200 }) };
+    const composition: Composition = compose({ settings, clock: new TestClock(), dataKey, background: false, postbackSender, logger: createLogger({ level: 'silent' }) });
     const app = await buildServer(composition.gateway);
     const gw = { dir, clock: new TestClock(), dataKey, composition, app, close: async () => undefined } as TestGateway;
     try {
@@ -97,9 +100,11 @@ describe('export, import and move-to-postgres', { skip }, () => {
       for (const id of ids) transactions.set(id, await call(merchant, 'GET', `/rest/transactions/${id}`));
       transactions.set(other, await call(eurShop, 'GET', `/rest/transactions/${other}`));
       owner.set(other, eurShop);
+      await composition.gateway.postbackDelivery.drain();
+      for (const id of ids) transactions.set(id, await call(merchant, 'GET', `/rest/transactions/${id}`));
       list = await call(merchant, 'GET', '/rest/transactions');
       const db = composition.store.db;
-      for (const table of ['till_ledger', 'postback_outbox', 'emails', 'network_tokens', 'staff', 'audit_log', 'refunds', 'key_check']) {
+      for (const table of ['till_ledger', 'postback_outbox', 'postback_attempts', 'emails', 'network_tokens', 'staff', 'audit_log', 'refunds', 'key_check']) {
         assert.ok((db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n > 0, `the source has ${table} rows`);
       }
     } finally {
@@ -222,6 +227,23 @@ describe('export, import and move-to-postgres', { skip }, () => {
     const result = runGateway(['import', '--from', older, '--database', empty], env);
     assert.equal(result.status, 1);
     assert.match(result.stderr, new RegExp(`the export has schema version ${SCHEMA_VERSION - 1}, this gateway's is ${SCHEMA_VERSION}`));
+  });
+
+  test('an export of PostgreSQL (beside a running instance) imports into another PostgreSQL database with the same checks', async () => {
+    const running = await startGateway({ args: ['--database', target], env });
+    try {
+      const fromPostgres = join(tempDir(), 'from-postgres.jsonl');
+      const exported = runGateway(['export', '--database', target, '--to', fromPostgres], env);
+      assert.equal(exported.status, 0, exported.stderr);
+      assert.equal((JSON.parse(readFileSync(fromPostgres, 'utf8').split('\n')[0] as string) as Json).source, 'postgres');
+      const second = await createTestDatabase('second');
+      const imported = runGateway(['import', '--from', fromPostgres, '--database', second], env);
+      assert.equal(imported.status, 0, imported.stderr);
+      assert.equal(await count(second, 'transactions'), await count(target, 'transactions'));
+      assert.equal(await count(second, 'till_ledger'), await count(target, 'till_ledger'));
+    } finally {
+      await running.stop();
+    }
   });
 
   test('move-to-postgres does both without a file, with the same checks', async () => {
