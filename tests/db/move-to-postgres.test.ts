@@ -6,18 +6,20 @@
 // business (identity columns continue after the imported rows). Damaged files, another schema
 // version and a non-empty target are refused with nothing written.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import pg from 'pg';
+import { seed } from '../../bench/seed.js';
 import { SCHEMA_VERSION } from '../../db/move.js';
 import { compose, type Composition } from '../../main/compose.js';
 import { buildServer } from '../../main/http/server.js';
 import { createLogger } from '../../main/infra/logger.js';
 import { resolveSettings } from '../../main/settings.js';
 import { createTestMerchant, loginStaff, startTestGateway, tempDir, TestClock, type TestGateway, type TestMerchant } from '../helpers/api.js';
-import { runGateway, startGateway } from '../helpers/gateway-process.js';
+import { GATEWAY_BIN, runGateway, startGateway } from '../helpers/gateway-process.js';
 import { cardPayment, EXPIRY_YEAR, freshPan, orderId, posPayment } from '../helpers/payments.js';
 import { createTestDatabase, postgresAvailable } from '../helpers/postgres.js';
 
@@ -253,5 +255,30 @@ describe('export, import and move-to-postgres', { skip }, () => {
     assert.match(result.stdout, /move-to-postgres: \d+ rows imported; all \d+ counts and sums are equal/);
     assert.equal(await count(moved, 'transactions'), transactions.size);
     assert.equal(await count(moved, 'key_check'), 1);
+  });
+});
+
+// Streamed, not loaded: 80,000 seeded transactions (the whole table takes some 75 MiB of JavaScript
+// heap at once, beside the program's own) go through export and import with the heap capped at
+// 64 MiB, which only batches fit in. (Without their events: the run's time stays modest on a small
+// machine.)
+describe('export and import with bounded memory', { skip }, () => {
+  test('80,000 transactions move with a 64 MiB heap, checks equal', async () => {
+    const dataDir = tempDir('tillgate-move-seed-');
+    seed(dataDir, { count: 80_000, years: 1, events: false });
+    // Not runGateway: its 60-second limit is too short for this many rows on a loaded machine.
+    const capped = (args: string[]) => {
+      const result = spawnSync(process.execPath, [GATEWAY_BIN, ...args], { encoding: 'utf8', timeout: 300_000, env: { ...process.env, NODE_OPTIONS: '--max-old-space-size=64' } });
+      return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+    };
+    const file = join(tempDir('tillgate-move-big-'), 'big.jsonl');
+    const exported = capped(['export', '--data-dir', dataDir, '--to', file]);
+    assert.equal(exported.status, 0, exported.stderr);
+    assert.match(exported.stdout, /rows transactions\s+80000/);
+    const url = await createTestDatabase('big');
+    const imported = capped(['import', '--from', file, '--database', url]);
+    assert.equal(imported.status, 0, imported.stderr);
+    assert.match(imported.stdout, /all \d+ counts and sums are equal/);
+    assert.equal(await count(url, 'transactions'), 80_000);
   });
 });
