@@ -10,7 +10,9 @@ import { migrate, type MigrationReport } from '../db/migrate.js';
 import { migratePostgres } from '../db/postgres/migrate.js';
 import { createPool } from '../db/postgres/pg-store.js';
 import { checkBackup, restoreBackup } from '../db/backups.js';
-import { acquireInstanceLock } from '../db/instance-lock.js';
+import { acquireInstanceLock, InstanceLockedError, type InstanceLock } from '../db/instance-lock.js';
+import { compareChecks, exportToFile, importFromFile, moveToPostgres, postgresSource, sqliteSource, type CheckLine, type ImportResult, type MoveSource } from '../db/move.js';
+import { ensureKeyCheckPostgres, ensureKeyCheckSqlite, verifyDataKeyPostgres, verifyDataKeySqlite } from '../db/key-check.js';
 import { DATABASE_FILE, openDatabase } from '../db/open.js';
 import { composeOnEngine, type Composition, type GatewayStore } from './compose.js';
 import { createLogger } from './infra/logger.js';
@@ -42,6 +44,18 @@ Commands:
                      check a backup (integrity, schema version, data key), then put it in place of
                      the database (the current one is kept beside it); refused while a gateway runs
                      on the data directory. --check only checks.
+  export --to FILE   write every table of the database (the data directory's SQLite, or --database)
+                     to a new JSON-lines file with its schema version, row counts, money sums and
+                     SHA-256 (docs/operations.md "Moving to PostgreSQL"); SQLite needs the gateway
+                     stopped
+  import --from FILE --database postgres://...
+                     read an export into an empty PostgreSQL database (migrated first) in one
+                     transaction; compares row counts and money sums with the file's and commits
+                     only if all are equal. --delete-existing-data empties a non-empty database first
+  move-to-postgres --database postgres://...
+                     export + import without a file: the data directory's SQLite into PostgreSQL
+                     (the gateway stopped); the same checks. Start the PostgreSQL instances with the
+                     same data key (GATEWAY_DATA_KEY = the data directory's data.key)
 
 Common options:
   --data-dir DIR     data directory (default: GATEWAY_DATA_DIR or ${defaultDataDir()})
@@ -71,6 +85,7 @@ function parse(argv: string[]) {
     ['to', { type: 'string' }],
     ['from', { type: 'string' }],
     ['check', { type: 'boolean' }],
+    ['delete-existing-data', { type: 'boolean' }],
     ['merchant', { type: 'string' }],
     ['role', { type: 'string' }],
     ['login', { type: 'string' }],
@@ -340,18 +355,25 @@ async function staffCreate(values: Values): Promise<void> {
 
 async function migrateCommand(values: Values): Promise<void> {
   const settings = settingsOf(values);
+  // The data key is checked as at every start: a wrong one stops here before anything is written.
+  const { key, source } = loadDataKey(settings.dataDir);
+  const vault = createVault(key);
   let report: MigrationReport;
   if (settings.databaseUrl !== null) {
     const pool = createPool(settings.databaseUrl);
     try {
+      await verifyDataKeyPostgres(pool, vault, source);
       report = await migratePostgres(pool);
+      await ensureKeyCheckPostgres(pool, vault, source, new Date());
     } finally {
       await pool.end();
     }
   } else {
     const db = openDatabase(join(dataDirOf(values), DATABASE_FILE));
     try {
+      verifyDataKeySqlite(db, vault, source);
       report = migrate(db);
+      ensureKeyCheckSqlite(db, vault, source, new Date());
     } finally {
       db.close();
     }
@@ -417,6 +439,128 @@ function restore(values: Values): number {
   return 0;
 }
 
+/** The checks side by side; a line that differs says so. */
+function printChecks(lines: CheckLine[], json: boolean, extra: Record<string, unknown>): void {
+  if (json) {
+    out(JSON.stringify({ ...extra, checks: lines }));
+    return;
+  }
+  const width = Math.max(5, ...lines.map((l) => l.name.length));
+  out(`${'check'.padEnd(width)}  ${'source'.padStart(14)}  ${'target'.padStart(14)}`);
+  for (const line of lines) {
+    out(`${line.name.padEnd(width)}  ${String(line.source ?? '-').padStart(14)}  ${String(line.target ?? '-').padStart(14)}${line.equal ? '' : '  DIFFERS'}`);
+  }
+}
+
+/**
+ * The data directory's SQLite as a source, with the instance lock held: an export of a running
+ * gateway would miss what it takes meanwhile, so it must be stopped.
+ */
+async function sqliteDataDirSource(values: Values, command: string): Promise<{ source: MoveSource; close(): Promise<void> }> {
+  const dataDir = dataDirOf(values);
+  const file = join(dataDir, DATABASE_FILE);
+  if (!existsSync(file)) throw new UsageError(`no database at ${file}`);
+  let lock: InstanceLock;
+  try {
+    lock = acquireInstanceLock(dataDir);
+  } catch (error) {
+    if (error instanceof InstanceLockedError) {
+      throw new Error(`${command} needs the gateway stopped: ${error.message.replace(/ Stop it first, or use another --data-dir\.$/, '')}. Stop it (and the desktop app on this data directory), then run ${command} again; payments taken during an export would be missing from it.`);
+    }
+    throw error;
+  }
+  const db = openDatabase(file);
+  try {
+    const source = await sqliteSource(db);
+    return {
+      source,
+      async close() {
+        await source.close();
+        db.close();
+        lock.release();
+      },
+    };
+  } catch (error) {
+    db.close();
+    lock.release();
+    throw error;
+  }
+}
+
+async function exportCommand(values: Values): Promise<void> {
+  if (typeof values.to !== 'string') throw new UsageError('export needs --to FILE');
+  const target = resolve(values.to);
+  if (existsSync(target)) throw new UsageError(`${target} exists already; choose a new file`);
+  const settings = settingsOf(values);
+  let opened: { source: MoveSource; close(): Promise<void> };
+  if (settings.databaseUrl !== null) {
+    const pool = createPool(settings.databaseUrl, { max: 1 });
+    try {
+      const source = await postgresSource(pool);
+      opened = { source, close: async () => { await source.close(); await pool.end(); } };
+    } catch (error) {
+      await pool.end();
+      throw error;
+    }
+  } else {
+    opened = await sqliteDataDirSource(values, 'export');
+  }
+  try {
+    const result = await exportToFile(opened.source, target, new Date());
+    const total = Object.values(result.rows).reduce((sum, n) => sum + n, 0);
+    if (values.json) out(JSON.stringify({ file: target, rows: result.rows, checks: result.checks }));
+    else {
+      const lines = compareChecks(result.checks, {});
+      const width = Math.max(...lines.map((l) => l.name.length));
+      for (const line of lines) out(`${line.name.padEnd(width)}  ${String(line.source).padStart(14)}`);
+      out(`exported ${total} rows of ${Object.keys(result.rows).length} tables to ${target}`);
+    }
+  } finally {
+    await opened.close();
+  }
+}
+
+function reportImport(result: ImportResult, values: Values, what: string): number {
+  const total = Object.values(result.rows).reduce((sum, n) => sum + n, 0);
+  printChecks(result.lines, values.json === true, { committed: result.committed, rows: result.rows });
+  if (!result.committed) {
+    process.stderr.write(`gateway: ${what}: the counts or sums of the target differ from the source's (lines marked DIFFERS); the import was rolled back and nothing was written\n`);
+    return 1;
+  }
+  if (!values.json) out(`${what}: ${total} rows imported; all ${result.lines.length} counts and sums are equal. Start the gateways on PostgreSQL with the same data key (GATEWAY_DATA_KEY).`);
+  return 0;
+}
+
+function postgresTarget(values: Values, command: string): string {
+  const settings = settingsOf(values);
+  if (settings.databaseUrl === null) throw new UsageError(`${command} needs --database postgres://... (or GATEWAY_DATABASE_URL)`);
+  return settings.databaseUrl;
+}
+
+async function importCommand(values: Values): Promise<number> {
+  if (typeof values.from !== 'string') throw new UsageError('import needs --from FILE');
+  const file = resolve(values.from);
+  if (!existsSync(file)) throw new UsageError(`${file} does not exist`);
+  const pool = createPool(postgresTarget(values, 'import'), { max: 2 });
+  try {
+    return reportImport(await importFromFile(file, pool, { deleteExisting: values['delete-existing-data'] === true }), values, 'import');
+  } finally {
+    await pool.end();
+  }
+}
+
+async function moveToPostgresCommand(values: Values): Promise<number> {
+  const url = postgresTarget(values, 'move-to-postgres');
+  const opened = await sqliteDataDirSource(values, 'move-to-postgres');
+  const pool = createPool(url, { max: 2 });
+  try {
+    return reportImport(await moveToPostgres(opened.source, pool, { deleteExisting: values['delete-existing-data'] === true }), values, 'move-to-postgres');
+  } finally {
+    await pool.end();
+    await opened.close();
+  }
+}
+
 export async function runCli(argv: string[]): Promise<number> {
   try {
     const { values, positionals } = parse(argv);
@@ -467,6 +611,13 @@ export async function runCli(argv: string[]): Promise<number> {
         return 0;
       case 'restore':
         return restore(values);
+      case 'export':
+        await exportCommand(values);
+        return 0;
+      case 'import':
+        return await importCommand(values);
+      case 'move-to-postgres':
+        return await moveToPostgresCommand(values);
       default:
         throw new UsageError(`unknown command "${command}"`);
     }

@@ -10,6 +10,7 @@ import { migrate, type MigrationReport } from '../db/migrate.js';
 import { DATABASE_FILE, openDatabase } from '../db/open.js';
 import { SqliteStore } from '../db/sqlite-store.js';
 import { migratePostgres } from '../db/postgres/migrate.js';
+import { ensureKeyCheckPostgres, ensureKeyCheckSqlite, verifyDataKeyPostgres, verifyDataKeySqlite } from '../db/key-check.js';
 import { createPool, PgStore } from '../db/postgres/pg-store.js';
 import { createGateway, type Gateway } from './core/gateway.js';
 import { qrCodes } from './infra/qrcodes.js';
@@ -77,6 +78,8 @@ export interface ComposeOptions {
   logger?: PinoLogger;
   /** The data key; headless hosts load it from the environment or the key file when omitted. */
   dataKey?: Buffer;
+  /** Where dataKey came from, for the message of a key that does not open the database. */
+  dataKeySource?: string;
   clock?: Clock;
   ids?: Ids;
   /** better-sqlite3 binary for this runtime's ABI; omitted under plain Node (node_modules' build). */
@@ -114,38 +117,52 @@ export interface Composition<S extends GatewayStore = SqliteStore> {
 
 const PURGE_INTERVAL_MS = 10 * 60 * 1000;
 
-/** The gateway on SQLite in the data directory (settings.databaseUrl is not consulted). */
+/** The data key of this start and where it came from (the host's, or the environment or key file). */
+function dataKeyOf(options: ComposeOptions): { vault: Vault; source: string } {
+  const { key, source } = options.dataKey ? { key: options.dataKey, source: options.dataKeySource ?? 'the host' } : loadDataKey(options.settings.dataDir);
+  return { vault: createVault(key), source };
+}
+
+/**
+ * The gateway on SQLite in the data directory (settings.databaseUrl is not consulted). A data key
+ * that cannot open the database's sealed data stops it before anything is written (db/key-check.ts).
+ */
 export function compose(options: ComposeOptions): Composition {
+  const { vault, source } = dataKeyOf(options);
   const db = openDatabase(join(options.settings.dataDir, DATABASE_FILE), { nativeBinding: options.nativeBinding });
   let migration: MigrationReport;
   try {
+    verifyDataKeySqlite(db, vault, source);
     migration = migrate(db);
+    ensureKeyCheckSqlite(db, vault, source, (options.clock ?? systemClock).now());
   } catch (error) {
     db.close();
     throw error;
   }
-  return assemble(options, new SqliteStore(db), migration);
+  return assemble(options, new SqliteStore(db), migration, vault);
 }
 
 /** The gateway on the configured engine: PostgreSQL when settings.databaseUrl is set, else SQLite. */
 export async function composeOnEngine(options: ComposeOptions): Promise<Composition<GatewayStore>> {
   const url = options.settings.databaseUrl;
   if (url === null) return compose(options);
+  const { vault, source } = dataKeyOf(options);
   const pool = createPool(url);
   let migration: MigrationReport;
   try {
+    await verifyDataKeyPostgres(pool, vault, source);
     migration = await migratePostgres(pool);
+    await ensureKeyCheckPostgres(pool, vault, source, (options.clock ?? systemClock).now());
   } catch (error) {
     await pool.end();
     throw error;
   }
-  return assemble(options, new PgStore(pool), migration);
+  return assemble(options, new PgStore(pool), migration, vault);
 }
 
-function assemble<S extends GatewayStore>(options: ComposeOptions, store: S, migration: MigrationReport): Composition<S> {
+function assemble<S extends GatewayStore>(options: ComposeOptions, store: S, migration: MigrationReport, vault: Vault): Composition<S> {
   const { settings } = options;
   const logger = options.logger ?? createLogger({ level: settings.logLevel });
-  const vault = createVault(options.dataKey ?? loadDataKey(settings.dataDir).key);
   const clock = options.clock ?? systemClock;
   let listening = listeningUrl(settings.host, settings.port);
   const publicUrl = () => settings.publicUrl ?? listening;

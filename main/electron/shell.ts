@@ -196,7 +196,7 @@ export function runShell(electron: ElectronPorts, options: ShellOptions): ShellH
     logger.info({ dataDir, keySource: dataKey.source }, 'data key loaded');
     // One gateway per data directory: a headless `gateway serve` on it makes this start fail clearly.
     instanceLock = acquireInstanceLock(settings.dataDir, { nativeBinding: nativeBinding() });
-    composition = compose({ settings, logger, dataKey: dataKey.key, nativeBinding: nativeBinding() });
+    composition = compose({ settings, logger, dataKey: dataKey.key, dataKeySource: dataKey.source, nativeBinding: nativeBinding() });
     // POS software on the network (a host beyond loopback) talks HTTPS, as with `gateway serve`.
     const tls = tlsFor(settings);
     if (tls) logger.info({ fingerprint: tls.fingerprint, selfSigned: tls.selfSigned }, 'HTTPS for POS software on the network');

@@ -260,6 +260,11 @@ const expectedByVersion: Record<number, Expected> = {
     },
     unique: [],
   },
+  24: {
+    tables: ['key_check'],
+    indexes: {},
+    unique: [],
+  },
 };
 
 function objectNames(db: Database.Database, type: 'table' | 'index'): string[] {

@@ -4,7 +4,7 @@
  * buildServer() for inject(), merchants with HTTP Basic credentials, and small request builders.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -42,7 +42,9 @@ export interface Harness extends TestGateway {
 export async function startHarness(flags: Record<string, string> = {}): Promise<Harness> {
   const dir = tempDir('tillgate-payments-');
   const clock = new TestClock();
-  const dataKey = randomBytes(32);
+  // Instances of one PostgreSQL database share its data key, as they must (a start with another
+  // key is refused: db/key-check.ts); each SQLite data directory gets its own.
+  const dataKey = flags.database ? createHash('sha256').update(`test data key ${flags.database}`).digest() : randomBytes(32);
   const settings = resolveSettings(dir, { 'sim-delay-ms': String(SIM_DELAY_MS), 'sim-slow-answer-ms': '50', ...flags }, {});
   const composition: Composition = await composeForTest({ settings, clock, dataKey, background: false, logger: createLogger({ level: 'silent' }) });
   const app: FastifyInstance = await buildServer(composition.gateway);
