@@ -15,6 +15,8 @@ import { sqliteSql } from './sql.js';
 
 interface Pending {
   work: (tx: Repositories) => Promise<unknown>;
+  /** A claim (store.claim): wakes no commit listener unless another unit of the batch does. */
+  quiet: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -57,12 +59,21 @@ export class SqliteStore implements Store {
   }
 
   run<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
+    return this.enqueue(work, false);
+  }
+
+  /** A claim of queue rows: a unit like any other (SQLite has one writer), that wakes no listener. */
+  claim<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
+    return this.enqueue(work, true);
+  }
+
+  private enqueue<T>(work: (tx: Repositories) => Promise<T>, quiet: boolean): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the store is closed'));
     if (this.inBatch) {
       return Promise.reject(new UnitOfWorkMisuseError('store.run was called while a unit of work is open (nested unit, or a unit awaited I/O)'));
     }
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({ work, quiet, resolve: resolve as (value: unknown) => void, reject });
       if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(() => {
@@ -118,7 +129,7 @@ export class SqliteStore implements Store {
       return;
     }
     this.inBatch = false;
-    for (const listener of this.commitListeners) listener();
+    if (batch.some((item) => !item.quiet)) for (const listener of this.commitListeners) listener();
     batch.forEach((item, index) => {
       const outcome = outcomes[index];
       if (outcome?.ok) item.resolve(outcome.value);

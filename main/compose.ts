@@ -177,7 +177,7 @@ function assemble<S extends GatewayStore>(options: ComposeOptions, store: S, mig
       ...(options.mail ? { mail: options.mail } : {}),
       ...(options.receiptPrints ? { receiptPrints: options.receiptPrints } : {}),
       payments: { simDelayMs: settings.simDelayMs },
-      postbacks: { retryScale: settings.postbackRetryScale },
+      postbacks: { retryScale: settings.postbackRetryScale, ...(settings.postbackClaimLeaseMs !== null ? { claimLeaseMs: settings.postbackClaimLeaseMs } : {}) },
       postbackPrivateAddresses: settings.postbackPrivateAddresses,
       ...(settings.timeZone ? { timeZone: settings.timeZone } : {}),
       idempotencyRetentionMs: settings.idempotencyRetentionHours * 60 * 60 * 1000,

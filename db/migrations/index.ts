@@ -22,6 +22,8 @@ import * as m0017 from './0017-merchant-management.js';
 import * as m0018 from './0018-backoffice-tokens-checkouts.js';
 import * as m0019 from './0019-postback-log.js';
 import * as m0020 from './0020-settings-staff-audit.js';
+import * as m0021 from './0021-placeholder.js';
+import * as m0022 from './0022-outbox-claims.js';
 
 export interface Migration {
   version: number;
@@ -53,4 +55,7 @@ export const migrations: readonly Migration[] = [
   { version: 18, name: 'backoffice-tokens-checkouts', up: m0018.up },
   { version: 19, name: 'postback-log', up: m0019.up, postgres: m0019.postgres },
   { version: 20, name: 'settings-staff-audit', up: m0020.up, postgres: m0020.postgres },
+  // 21: another branch's migration (see 0021-placeholder.ts).
+  { version: 21, name: 'placeholder', up: m0021.up, postgres: m0021.postgres },
+  { version: 22, name: 'outbox-claims', up: m0022.up, postgres: m0022.postgres },
 ];

@@ -81,6 +81,15 @@ export class PgStore implements Store {
     return this.transaction('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', work, false);
   }
 
+  /**
+   * Claims of queue rows, READ COMMITTED: their statements lock what they take (FOR UPDATE SKIP
+   * LOCKED) and re-check the claim on the row as committed, so instances claiming at once take
+   * disjoint rows; under SERIALIZABLE they would fail each other's serialization instead.
+   */
+  claim<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
+    return this.transaction('BEGIN ISOLATION LEVEL READ COMMITTED', work, false);
+  }
+
   private async transaction<T>(begin: string, work: (tx: Repositories) => Promise<T>, writes: boolean): Promise<T> {
     if (this.closed) throw new Error('the store is closed');
     for (let attempt = 1; ; attempt++) {

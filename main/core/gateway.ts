@@ -167,7 +167,7 @@ export function createGateway(deps: CoreDeps): Gateway {
     dayReports: new DayReports(store, clock, ids),
     checkouts: new Checkouts({ store, clock, ids, payments, methods: paymentMethods, operations, scheduler, publicUrl: deps.publicUrl, qrCodes: deps.qrCodes }),
     invoices: new Invoices({ store, clock, ids, publicUrl: deps.publicUrl, qrCodes: deps.qrCodes }),
-    mailQueue: new MailQueue(store, clock, mailer, logger, { ...DEFAULT_MAIL_QUEUE_SETTINGS, ...settings.mail }),
+    mailQueue: new MailQueue(store, clock, ids, mailer, logger, { ...DEFAULT_MAIL_QUEUE_SETTINGS, ...settings.mail }),
     invoicePayments: new InvoicePayments({ store, clock, ids, payments, methods: paymentMethods, operations, publicUrl: deps.publicUrl }),
     networkTokens,
     tillAttempts: new TillAttempts(store, clock, ids, idempotency),

@@ -246,6 +246,19 @@ const expectedByVersion: Record<number, Expected> = {
     unique: [],
     addedColumns: { merchants: ['language'] },
   },
+  // Another branch's migration 21 (db/migrations/0021-placeholder.ts); replaced at the merge.
+  21: { tables: [], indexes: {}, unique: [] },
+  22: {
+    tables: [],
+    indexes: {
+      postback_outbox_claimable: ['next_attempt_at', 'id', 'claim_until'],
+      emails_claimable: ['next_attempt_at', 'id', 'claim_until'],
+      receipt_emails_claimable: ['next_attempt_at', 'id', 'claim_until'],
+    },
+    unique: [],
+    addedColumns: { postback_outbox: ['claimed_by', 'claim_until'], emails: ['claimed_by', 'claim_until'], receipt_emails: ['claimed_by', 'claim_until'] },
+    droppedIndexes: ['postback_outbox_due_order', 'emails_due', 'receipt_emails_due'],
+  },
 };
 
 function objectNames(db: Database.Database, type: 'table' | 'index'): string[] {

@@ -23,6 +23,7 @@ async function fixture() {
   } as unknown as Repositories;
   const store: Store = {
     run: () => Promise.reject(new Error('not used')),
+    claim: () => Promise.reject(new Error('not used')),
     read: (work) => work(repositories),
     close: async () => undefined,
   };
