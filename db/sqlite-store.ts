@@ -148,3 +148,19 @@ export class SqliteStore implements Store {
     this.db.close();
   }
 }
+
+/**
+ * Gives back every claim on the outbox and the mail queues (migration 22). On SQLite one process
+ * owns the data directory (instance-lock.ts), so at its start any claim left is a dead process's:
+ * its postbacks and e-mails are sent now instead of when the lease would end. Only claimed rows
+ * are waiting ones, which the partial `_claimable` indexes hold.
+ */
+export function releaseQueueClaims(db: Database.Database): number {
+  let released = 0;
+  db.transaction(() => {
+    released += db.prepare("UPDATE postback_outbox SET claimed_by = NULL, claim_until = NULL WHERE state = 'pending' AND claimed_by IS NOT NULL").run().changes;
+    released += db.prepare("UPDATE emails SET claimed_by = NULL, claim_until = NULL WHERE status = 'queued' AND claimed_by IS NOT NULL").run().changes;
+    released += db.prepare("UPDATE receipt_emails SET claimed_by = NULL, claim_until = NULL WHERE status = 'queued' AND claimed_by IS NOT NULL").run().changes;
+  })();
+  return released;
+}

@@ -8,7 +8,7 @@ import type Database from 'better-sqlite3';
 import { listBackups, pruneBackups, writeBackup } from '../db/backups.js';
 import { migrate, type MigrationReport } from '../db/migrate.js';
 import { DATABASE_FILE, openDatabase } from '../db/open.js';
-import { SqliteStore } from '../db/sqlite-store.js';
+import { releaseQueueClaims, SqliteStore } from '../db/sqlite-store.js';
 import { migratePostgres } from '../db/postgres/migrate.js';
 import { createPool, PgStore } from '../db/postgres/pg-store.js';
 import { createGateway, type Gateway } from './core/gateway.js';
@@ -120,6 +120,9 @@ export function compose(options: ComposeOptions): Composition {
   let migration: MigrationReport;
   try {
     migration = migrate(db);
+    // The host that delivers (serve, the desktop app: one per data directory) takes over the
+    // claims a crashed run left, at once (PostgreSQL instances wait for the lease instead).
+    if (options.background ?? true) releaseQueueClaims(db);
   } catch (error) {
     db.close();
     throw error;
