@@ -2,6 +2,7 @@
  * Builds the gateway for either host: open db -> migrate -> repositories -> core. Plain Node, so
  * the Electron main process, the headless CLI and the tests all assemble the same thing.
  */
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Logger as PinoLogger } from 'pino';
 import type Database from 'better-sqlite3';
@@ -183,6 +184,7 @@ function assemble<S extends GatewayStore>(options: ComposeOptions, store: S, mig
       postbacks: { retryScale: settings.postbackRetryScale, ...(settings.postbackClaimLeaseMs !== null ? { claimLeaseMs: settings.postbackClaimLeaseMs } : {}) },
       postbackPrivateAddresses: settings.postbackPrivateAddresses,
       ...(settings.timeZone ? { timeZone: settings.timeZone } : {}),
+      instanceName: `${hostname()}:${process.pid}`,
       idempotencyRetentionMs: settings.idempotencyRetentionHours * 60 * 60 * 1000,
       lockout: {
         maxFailures: settings.lockoutMaxFailures,

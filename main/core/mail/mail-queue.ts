@@ -36,7 +36,7 @@ const SEND_BUDGET_MS = MINUTE;
 
 export class MailQueue {
   private readonly loop: WakeableLoop;
-  /** Who claims: this instance; each claim batch adds its number. */
+  /** Who claims: this instance's name and a fresh id (`host:pid/id`); each claim batch adds its number. */
   private readonly instance: string;
   private claims = 0;
 
@@ -47,8 +47,9 @@ export class MailQueue {
     private readonly mailer: Mailer,
     private readonly logger: Logger,
     private readonly settings: MailQueueSettings,
+    instanceName = 'gateway',
   ) {
-    this.instance = ids.newId();
+    this.instance = `${instanceName}/${ids.newId()}`;
     this.loop = new WakeableLoop(
       async () => {
         await this.sendDue();

@@ -99,7 +99,7 @@ export class PostbackDelivery {
   private readonly perReceiver = new Map<string, number>();
   private readonly loop: WakeableLoop;
   private lastDeepScan = Number.NEGATIVE_INFINITY;
-  /** Who claims: this instance, once per process; each claim batch adds its number. */
+  /** Who claims: this instance's name and a fresh id (`host:pid/id`); each claim batch adds its number. */
   private readonly instance: string;
   private claims = 0;
   private readonly leaseMs: number;
@@ -128,8 +128,9 @@ export class PostbackDelivery {
     private readonly sender: PostbackSender,
     private readonly logger: Logger,
     private readonly settings: DeliverySettings,
+    instanceName = 'gateway',
   ) {
-    this.instance = ids.newId();
+    this.instance = `${instanceName}/${ids.newId()}`;
     this.leaseMs = settings.claimLeaseMs ?? settings.timeoutMs + CLAIM_MARGIN_MS;
     const window = this.leaseMs - settings.timeoutMs - RECORD_MARGIN_MS;
     this.launchWindowMs = window > 0 ? window : this.leaseMs / 3;
