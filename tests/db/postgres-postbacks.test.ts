@@ -13,6 +13,7 @@ import { claimSql } from '../../db/postback-repositories.js';
 import { migratePostgres } from '../../db/postgres/migrate.js';
 import { translate } from '../../db/postgres/pg-sql.js';
 import { composeOnEngine, type Composition, type GatewayStore } from '../../main/compose.js';
+import type { Mailer } from '../../main/core/ports.js';
 import type { PostbackSender } from '../../main/core/postbacks/delivery.js';
 import { createLogger } from '../../main/infra/logger.js';
 import { createPostbackSender } from '../../main/infra/postback-sender.js';
@@ -167,6 +168,58 @@ describe('PostgreSQL: the postback outbox across instances', { skip }, () => {
     } finally {
       await pool.end();
       for (const c of compositions.splice(0)) await c.close();
+    }
+  });
+
+  test('three gateways on one database share the mail queue: 300 queued receipt e-mails, each handed to a mailer once', async () => {
+    const url = await createTestDatabase('mail_three');
+    const h = await startHarness({ database: url });
+    let merchantId: string;
+    let transactionId: string;
+    try {
+      const merchant = await newMerchant(h, 'Mail Instances');
+      merchantId = merchant.merchant_id;
+      transactionId = (await api(h, merchant).ok<{ transaction_id: string }>('/rest/payment', cardPayment('4111111111111111', 7))).transaction_id;
+    } finally {
+      await h.close();
+    }
+    const handed: string[][] = [[], [], []];
+    const mail: Array<Composition<GatewayStore>> = [];
+    try {
+      for (const index of [0, 1, 2]) {
+        const mailer: Mailer = {
+          // Each message takes a moment, as an SMTP hand-over does.
+          send: async (message) => {
+            handed[index]?.push(message.subject);
+            await new Promise((resolve) => setTimeout(resolve, 5));
+            return { kind: 'sent' };
+          },
+        };
+        const settings = resolveSettings(tempDataDir('tillgate-pg-mail-'), { database: url, 'sim-delay-ms': '20' }, {});
+        mail.push(await composeOnEngine({ settings, dataKey: h.dataKey, background: true, mailer, mail: { pollMs: 100 }, logger: createLogger({ level: 'silent' }) }));
+      }
+      const pool = new pg.Pool({ connectionString: url });
+      try {
+        const due = new Date(Date.now() + 1000).toISOString();
+        const ids = Array.from({ length: 300 }, (_, i) => `mail-${String(i).padStart(3, '0')}`);
+        for (const id of ids) {
+          await pool.query(
+            `INSERT INTO receipt_emails (id, merchant_id, receipt_id, transaction_id, locale, recipient, subject, body_text, status, attempts, next_attempt_at, created_at)
+             VALUES ($1, $2, $3, $3, 'en', 'customer@example.com', $1, 'Your receipt', 'queued', 0, $4, $4)`,
+            [id, merchantId, transactionId, due],
+          );
+        }
+        await until('all 300 are sent', async () => Number((await pool.query("SELECT count(*) AS n FROM receipt_emails WHERE status = 'sent'")).rows[0].n) === ids.length);
+        const all = handed.flat();
+        assert.equal(all.length, ids.length, `hand-overs per instance: ${handed.map((h) => h.length).join(', ')}`);
+        assert.deepEqual([...all].sort(), ids, 'each e-mail handed over once');
+        assert.deepEqual((await pool.query('SELECT id FROM receipt_emails WHERE attempts <> 1 OR claimed_by IS NOT NULL')).rows, []);
+        assert.ok(handed.filter((list) => list.length > 0).length >= 2, `more than one instance sent (${handed.map((h) => h.length).join(', ')})`);
+      } finally {
+        await pool.end();
+      }
+    } finally {
+      for (const c of mail) await c.close();
     }
   });
 

@@ -16,6 +16,7 @@
  */
 import type { Clock, Ids, Logger, OutboxRecord, PostbackAttemptRecord, QueueClaim, Store, Vault } from '../ports.js';
 import { WakeableLoop } from '../wakeable-loop.js';
+import { ClaimedQueue, type ClaimBatch, type Queued } from './claimed-queue.js';
 import { signPostback } from './signing.js';
 
 const MINUTE = 60_000;
@@ -85,14 +86,6 @@ function receiverOf(url: string): string {
   }
 }
 
-interface Queued {
-  record: OutboxRecord;
-  receiver: string;
-  claimedBy: string;
-  /** Clock time (ms) after which the record is no longer launched: too little of its lease would be left. */
-  launchBy: number;
-}
-
 export class PostbackDelivery {
   /** Records being sent or recorded by this instance (never launched twice at once here). */
   private readonly inFlight = new Set<string>();
@@ -106,12 +99,12 @@ export class PostbackDelivery {
   /** How long after its claim a record may still be launched (the rest of the lease is the attempt's). */
   private readonly launchWindowMs: number;
   /**
-   * Due records claimed but not launched yet, in due order. A pass that frees a slot launches from
-   * here instead of claiming (and parsing) the next batch of the outbox for every delivery. Records
-   * claimed here are not claimed again (by any instance) until their lease ends, and a record is
-   * taken out of the queue when it is launched, or when its launch window has passed.
+   * Due records claimed but not launched yet, in due order per receiver. A pass that frees a slot
+   * launches from here instead of claiming (and parsing) the next batch of the outbox for every
+   * delivery. Records claimed here are not claimed again (by any instance) until their lease ends,
+   * and a record is taken out of the queue when it is launched, or when its launch window has passed.
    */
-  private queue: Queued[] = [];
+  private readonly queue = new ClaimedQueue();
   private readAt = Number.NEGATIVE_INFINITY;
   /** HTTP requests waiting for their receiver's answer. */
   private sending = 0;
@@ -150,8 +143,7 @@ export class PostbackDelivery {
     await this.loop.stop();
     this.recordNow();
     await Promise.allSettled([...this.running]);
-    await this.releaseQueued(this.queue).catch(() => undefined);
-    this.queue = [];
+    await this.releaseQueued(this.queue.takeAll()).catch(() => undefined);
   }
 
   wake(): void {
@@ -160,28 +152,28 @@ export class PostbackDelivery {
 
   /** Records were put back to pending (resend): their claims were cleared, so the queue is claimed afresh. */
   requeued(): void {
-    const dropped = this.queue;
-    this.queue = [];
-    this.releaseQueued(dropped)
+    this.releaseQueued(this.queue.takeAll())
       .catch((error: unknown) => this.logger.error({ error: error instanceof Error ? error.message : String(error) }, 'postback claims could not be given back'))
       .finally(() => this.wake());
   }
 
-  /** Claims up to `limit` due records for this instance, in due order. */
-  private async claim(limit: number): Promise<Queued[]> {
+  /** Claims up to `limit` due records for this instance and queues them; resolves with how many. */
+  private async claim(limit: number): Promise<number> {
     this.claims += 1;
     const claimedBy = `${this.instance}/${this.claims}`;
     const now = this.clock.now().getTime();
     const claim: QueueClaim = { claimedBy, claimUntil: new Date(now + this.leaseMs).toISOString() };
     const records = await this.store.claim((tx) => tx.outbox.claimDue(new Date(now).toISOString(), claim, limit));
-    return records.map((record) => ({ record, receiver: receiverOf(record.url), claimedBy, launchBy: now + this.launchWindowMs }));
+    const batch: ClaimBatch = { claimedBy, launchBy: now + this.launchWindowMs, waiting: 0 };
+    this.queue.add(batch, records.map((record) => ({ record, receiver: receiverOf(record.url) })));
+    return records.length;
   }
 
   /** Gives back claims of records this instance will not send (their lease would run out, or a stop). */
   private async releaseQueued(entries: readonly Queued[]): Promise<void> {
     if (entries.length === 0) return;
     await this.store.claim(async (tx) => {
-      for (const entry of entries) await tx.outbox.release(entry.record.id, entry.claimedBy);
+      for (const entry of entries) await tx.outbox.release(entry.record.id, entry.batch.claimedBy);
     });
   }
 
@@ -193,36 +185,32 @@ export class PostbackDelivery {
     // Claim again when the queue is used up, or when everything left in it waits for a busy
     // receiver (then records of other receivers may be due further on, or newly due).
     const sinceRead = performance.now() - this.readAt;
-    if (this.queue.length > 0 && sinceRead < QUEUE_REREAD_MS) return Math.min(this.settings.pollMs, QUEUE_REREAD_MS);
+    if (this.queue.size > 0 && sinceRead < QUEUE_REREAD_MS) return Math.min(this.settings.pollMs, QUEUE_REREAD_MS);
     const base = this.settings.concurrency + QUEUE_READ_AHEAD;
     let limit = base;
     for (;;) {
-      const room = base * QUEUE_DEPTH - this.queue.length;
+      const room = base * QUEUE_DEPTH - this.queue.size;
       if (room <= 0) break;
       const want = Math.min(limit, room);
+      // A record claimed while still in flight here (a resend queued it again) waits for its attempt.
       const claimed = await this.claim(want);
       this.readAt = performance.now();
-      // A record still in flight here was requeued by a resend meanwhile: it waits for its attempt.
-      this.queue.push(...claimed);
       this.launchQueued();
       // A full batch with free slots left means records of busy receivers filled it: claim
       // further, so that a backlog for a slow receiver never holds back the others. Such deeper
       // claims run at most once per poll interval.
-      if (claimed.length < want || this.full()) break;
+      if (claimed < want || this.full()) break;
       if (performance.now() - this.lastDeepScan < this.settings.pollMs) break;
       this.lastDeepScan = performance.now();
       limit *= 4;
     }
-    return this.queue.length > 0 ? Math.min(this.settings.pollMs, QUEUE_REREAD_MS) : this.settings.pollMs;
+    return this.queue.size > 0 ? Math.min(this.settings.pollMs, QUEUE_REREAD_MS) : this.settings.pollMs;
   }
 
   /** Takes queued records whose launch window has passed out of the queue and gives their claims back. */
   private async dropLapsing(): Promise<void> {
-    const now = this.clock.now().getTime();
-    if (!this.queue.some((entry) => entry.launchBy < now)) return;
-    const lapsing = this.queue.filter((entry) => entry.launchBy < now);
-    this.queue = this.queue.filter((entry) => entry.launchBy >= now);
-    await this.releaseQueued(lapsing);
+    const lapsing = this.queue.takeLapsed(this.clock.now().getTime());
+    if (lapsing.length > 0) await this.releaseQueued(lapsing);
   }
 
   /** No slot for another attempt: enough requests under way, or enough outcomes to record. */
@@ -232,21 +220,19 @@ export class PostbackDelivery {
 
   /** Launches queued records, in due order, while slots are free; keeps those of busy receivers. */
   private launchQueued(): void {
-    if (this.queue.length === 0) return;
-    const now = this.clock.now().getTime();
-    const kept: Queued[] = [];
-    for (const entry of this.queue) {
-      if (this.inFlight.has(entry.record.id) || entry.launchBy < now || this.full() || (this.perReceiver.get(entry.receiver) ?? 0) >= this.settings.perReceiver) {
-        kept.push(entry);
-        continue;
-      }
+    if (this.queue.size === 0) return;
+    const canTake = (receiver: string) => (this.perReceiver.get(receiver) ?? 0) < this.settings.perReceiver;
+    const inFlight = (record: OutboxRecord) => this.inFlight.has(record.id);
+    while (!this.full()) {
+      const entry = this.queue.take(canTake, inFlight);
+      if (!entry) return;
       this.launch(entry);
     }
-    this.queue = kept;
   }
 
   private launch(entry: Queued): void {
-    const { record, receiver, claimedBy } = entry;
+    const { record, receiver } = entry;
+    const { claimedBy } = entry.batch;
     this.inFlight.add(record.id);
     this.sending += 1;
     this.perReceiver.set(receiver, (this.perReceiver.get(receiver) ?? 0) + 1);
@@ -368,10 +354,8 @@ export class PostbackDelivery {
   /** Runs every due attempt now and waits for them (tests and the CLI); ignores the concurrency limits. */
   async drain(): Promise<void> {
     for (;;) {
-      const queued = this.queue;
-      this.queue = [];
-      const claimed = await this.claim(100);
-      const fresh = [...queued, ...claimed].filter((entry) => !this.inFlight.has(entry.record.id));
+      await this.claim(100);
+      const fresh = this.queue.takeAll().filter((entry) => !this.inFlight.has(entry.record.id));
       if (fresh.length === 0 && this.running.size === 0) return;
       for (const entry of fresh) this.launch(entry);
       await Promise.allSettled([...this.running]);
