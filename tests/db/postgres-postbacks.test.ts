@@ -245,20 +245,23 @@ describe('PostgreSQL: the postback outbox across instances', { skip }, () => {
     });
     const transactionId = ((await payment.json()) as { transaction_id: string }).transaction_id;
     assert.equal(payment.status, 200);
-    // One receiver taking 150 ms per answer: an instance sends 4 at a time to it, so the drain
-    // takes a few seconds and each instance holds claims most of that time.
+    // One receiver taking 150 ms per answer (an instance sends it 4 at a time), and the postbacks
+    // falling due over 10 s: the drain lasts longer than starting a gateway takes, and the
+    // instances hold claims most of that time.
     const receiver = await startReceiver({ delayMs: 150 });
     receivers.push(receiver);
     const pool = new pg.Pool({ connectionString: url });
     try {
-      const ids = await seedOutbox(pool, merchant.merchant_id, transactionId, [receiver.url()], 200, Date.now() + 500, 20);
+      const ids = await seedOutbox(pool, merchant.merchant_id, transactionId, [receiver.url()], 200, Date.now() + 500, 50);
       const claimedBy = async (p: GatewayProcess) =>
         (await pool.query("SELECT id FROM postback_outbox WHERE state = 'pending' AND claimed_by LIKE $1", [`%:${String(p.child.pid)}/%`])).rows.map((r: { id: string }) => r.id);
       const running = [a, b];
+      const starting: Array<Promise<GatewayProcess>> = [];
       /**
        * Once `afterArrivals` postbacks arrived, kills (kill -9) the running instance that holds the
-       * most claims at that moment, and starts another; returns what the killed one held (its
-       * claims stay in the database until their lease ends: nothing else may touch them).
+       * most claims at that moment, and starts another (without waiting for it); returns what the
+       * killed one held (its claims stay in the database until their lease ends: nothing else may
+       * touch them).
        */
       const killOneHolding = async (afterArrivals: number) => {
         let victim: GatewayProcess | undefined;
@@ -275,13 +278,14 @@ describe('PostgreSQL: the postback outbox across instances', { skip }, () => {
         await killed.kill9();
         running.splice(running.indexOf(killed), 1);
         const held = await claimedBy(killed);
-        running.push(await start());
+        starting.push(start().then((p) => (running.push(p), p)));
         return held;
       };
       const held = new Set<string>();
       for (const id of await killOneHolding(30)) held.add(id);
       for (const id of await killOneHolding(80)) held.add(id);
-      const d = running.at(-1) as GatewayProcess;
+      const d = await (starting.at(-1) as Promise<GatewayProcess>);
+      await Promise.all(starting);
       assert.ok(held.size > 0, 'the killed instances held claims');
       await until('all 200 are delivered', async () => (await delivered(pool, ids)) === ids.length);
       const counts = arrivals(receiver.received);
