@@ -1,5 +1,6 @@
 /** The durable invoice mail queue (migration 0010). */
 import type { SqlDatabase } from './sql.js';
+import { byDueOrder, claimSql } from './postback-repositories.js';
 import type { EmailRecord, EmailRepository } from '../main/core/ports.js';
 
 type Row = Record<string, unknown>;
@@ -35,10 +36,11 @@ export function createEmailRepository(db: SqlDatabase): EmailRepository {
        VALUES (@id, @merchantId, @invoiceId, @emailType, @locale, @recipient, @sender, @subject, @bodyText, @status, @attempts,
          @nextAttemptAt, @sentAt, @lastError, @testOutbox, @createdAt)`,
     ),
-    due: db.prepare("SELECT * FROM emails WHERE status = 'queued' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?"),
+    claimDue: db.prepare(claimSql('emails', "status = 'queued'")),
+    release: db.prepare('UPDATE emails SET claimed_by = NULL, claim_until = NULL WHERE id = ? AND claimed_by = ?'),
     settle: db.prepare(
       `UPDATE emails SET status = @status, attempts = @attempts, next_attempt_at = @nextAttemptAt, sent_at = @sentAt,
-         last_error = @lastError, test_outbox = @testOutbox WHERE id = @id`,
+         last_error = @lastError, test_outbox = @testOutbox, claimed_by = NULL, claim_until = NULL WHERE id = @id AND claimed_by = @claimedBy`,
     ),
     get: db.prepare('SELECT * FROM emails WHERE id = ?'),
     latest: db.prepare('SELECT * FROM emails WHERE invoice_id = ? ORDER BY created_at DESC, id DESC LIMIT 1'),
@@ -50,8 +52,9 @@ export function createEmailRepository(db: SqlDatabase): EmailRepository {
       const row = (await s.get.get(id)) as Row | undefined;
       return row ? emailFromRow(row) : undefined;
     },
-    due: async (now, limit) => ((await s.due.all(now, limit)) as Row[]).map(emailFromRow),
-    settle: async (id, change) => void (await s.settle.run({ ...change, id, testOutbox: change.testOutbox ? 1 : 0 })),
+    claimDue: async (now, claim, limit) => ((await s.claimDue.all({ now, limit, ...claim })) as Row[]).sort(byDueOrder).map(emailFromRow),
+    release: async (id, claimedBy) => void (await s.release.run(id, claimedBy)),
+    settle: async (id, claimedBy, change) => (await s.settle.run({ ...change, id, claimedBy, testOutbox: change.testOutbox ? 1 : 0 })).changes === 1,
     latestForInvoice: async (invoiceId) => {
       const row = (await s.latest.get(invoiceId)) as Row | undefined;
       return row ? emailFromRow(row) : undefined;

@@ -29,13 +29,10 @@ export function schemaVersion(db: Database.Database): number {
 }
 
 export function migrate(db: Database.Database, migrations: readonly Migration[] = allMigrations): MigrationReport {
-  // Versions rise one by one; a branch may leave a number free for one being written beside it
-  // (issue 19: 22), which the merge fills, so a gap is allowed but never a step back.
   migrations.forEach((m, index) => {
-    const previous = index === 0 ? 0 : (migrations[index - 1]?.version ?? 0);
-    if (m.version <= previous || (index === 0 && m.version !== 1)) throw new Error(`migration ${m.name} has version ${m.version}, expected ${previous + 1}`);
+    if (m.version !== index + 1) throw new Error(`migration ${m.name} has version ${m.version}, expected ${index + 1}`);
   });
-  const latest = migrations.at(-1)?.version ?? 0;
+  const latest = migrations.length;
   const from = schemaVersion(db);
   if (from > latest) throw new DatabaseTooNewError(from, latest);
   const pending = migrations.filter((m) => m.version > from);

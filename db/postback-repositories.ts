@@ -1,6 +1,6 @@
 /** Outbox delivery bookkeeping: due records, per-subject lists, attempts. */
-import type { SqlDatabase, SqlStatement } from './sql.js';
-import type { OutboxFilter, OutboxPageFilter, OutboxRecord, PostbackAttemptRecord, PostbackResendRecord, SentItemRecord } from '../main/core/ports.js';
+import { dialects, type DialectSql, type SqlDatabase, type SqlStatement } from './sql.js';
+import type { OutboxFilter, OutboxPageFilter, OutboxRecord, PostbackAttemptRecord, PostbackResendRecord, QueueClaim, SentItemRecord } from '../main/core/ports.js';
 
 type Row = Record<string, unknown>;
 
@@ -38,6 +38,27 @@ function attemptFromRow(r: Row): PostbackAttemptRecord {
     requestHeaders: typeof r.request_headers === 'string' ? (JSON.parse(r.request_headers) as Record<string, string>) : null,
     nextAttemptAt: (r.next_attempt_at as string | null) ?? null,
   };
+}
+
+/**
+ * The claim of a queue (migration 22): due rows in due order under no live claim, taken for one
+ * claimer in one statement. On PostgreSQL the inner SELECT locks the rows it takes and passes over
+ * rows another instance is claiming at that moment (SKIP LOCKED); run READ COMMITTED (store.claim),
+ * a row claimed and committed meanwhile is checked again after its lock and left out. SQLite has
+ * one writer and needs no lock. The partial index `<table>_claimable` serves the inner SELECT in
+ * order. RETURNING gives the rows in no particular order: callers sort them.
+ */
+export function claimSql(table: string, waiting: string): DialectSql {
+  const select = `SELECT id FROM ${table} WHERE ${waiting} AND next_attempt_at <= @now AND (claim_until IS NULL OR claim_until < @now) ORDER BY next_attempt_at, id LIMIT @limit`;
+  const update = (inner: string) => `UPDATE ${table} SET claimed_by = @claimedBy, claim_until = @claimUntil WHERE id IN (${inner}) RETURNING *`;
+  return dialects({ sqlite: update(select), postgres: update(`${select} FOR UPDATE SKIP LOCKED`) });
+}
+
+/** Due order of claimed rows (RETURNING has none). */
+export function byDueOrder(a: Row, b: Row): number {
+  const [x, y] = [a.next_attempt_at as string, b.next_attempt_at as string];
+  if (x !== y) return x < y ? -1 : 1;
+  return (a.id as string) < (b.id as string) ? -1 : (a.id as string) > (b.id as string) ? 1 : 0;
 }
 
 /** The WHERE clause of the back office's log (migration 19's indexes end in created_at, id). */
@@ -107,13 +128,15 @@ function sentItemFromRow(r: Row): SentItemRecord {
 export function createOutboxDelivery(db: SqlDatabase) {
   const s = {
     get: db.prepare('SELECT * FROM postback_outbox WHERE merchant_id = ? AND id = ?'),
-    due: db.prepare("SELECT * FROM postback_outbox WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?"),
+    claimDue: db.prepare(claimSql('postback_outbox', "state = 'pending'")),
+    release: db.prepare('UPDATE postback_outbox SET claimed_by = NULL, claim_until = NULL WHERE id = ? AND claimed_by = ?'),
     nextDue: db.prepare("SELECT MIN(next_attempt_at) AS due FROM postback_outbox WHERE state = 'pending'"),
     bySubject: db.prepare('SELECT * FROM postback_outbox WHERE merchant_id = ? AND subject_type = ? AND subject_id = ? ORDER BY sequence'),
     settle: db.prepare(
-      'UPDATE postback_outbox SET state = ?, next_attempt_at = ?, last_error = ?, delivered_at = COALESCE(?, delivered_at), attempts = attempts + 1, window_attempts = window_attempts + 1 WHERE id = ?',
+      `UPDATE postback_outbox SET state = ?, next_attempt_at = ?, last_error = ?, delivered_at = COALESCE(?, delivered_at), attempts = attempts + 1, window_attempts = window_attempts + 1,
+         claimed_by = NULL, claim_until = NULL WHERE id = ? AND claimed_by = ?`,
     ),
-    requeue: db.prepare("UPDATE postback_outbox SET state = 'pending', next_attempt_at = ?, retry_from = ?, window_attempts = 0 WHERE id = ?"),
+    requeue: db.prepare("UPDATE postback_outbox SET state = 'pending', next_attempt_at = ?, retry_from = ?, window_attempts = 0, claimed_by = NULL, claim_until = NULL WHERE id = ?"),
     attemptInsert: db.prepare(
       `INSERT INTO postback_attempts (id, outbox_id, attempt, http_status, outcome, error, duration_ms, created_at, request_body, request_headers, next_attempt_at)
        VALUES (@id, @outboxId, @attempt, @httpStatus, @outcome, @error, @durationMs, @createdAt, @requestBody, @requestHeaders, @nextAttemptAt)`,
@@ -154,7 +177,9 @@ export function createOutboxDelivery(db: SqlDatabase) {
       const row = (await s.get.get(merchantId, id)) as Row | undefined;
       return row && outboxFromRow(row);
     },
-    due: async (now: string, limit: number) => ((await s.due.all(now, limit)) as Row[]).map(outboxFromRow),
+    claimDue: async (now: string, claim: QueueClaim, limit: number) =>
+      ((await s.claimDue.all({ now, limit, claimedBy: claim.claimedBy, claimUntil: claim.claimUntil })) as Row[]).sort(byDueOrder).map(outboxFromRow),
+    release: async (id: string, claimedBy: string) => void (await s.release.run(id, claimedBy)),
     nextDueAt: async () => ((await s.nextDue.get()) as { due: string | null }).due ?? undefined,
     listBySubject: async (merchantId: string, subjectType: string, subjectId: string) =>
       ((await s.bySubject.all(merchantId, subjectType, subjectId)) as Row[]).map(outboxFromRow),
@@ -177,8 +202,8 @@ export function createOutboxDelivery(db: SqlDatabase) {
       }
       return ((await statement.all(...params, filter.limit)) as Row[]).map(outboxFromRow);
     },
-    settle: async (id: string, state: OutboxRecord['state'], nextAttemptAt: string, lastError: string | null, deliveredAt: string | null) =>
-      void (await s.settle.run(state, nextAttemptAt, lastError, deliveredAt, id)),
+    settle: async (id: string, claimedBy: string, state: OutboxRecord['state'], nextAttemptAt: string, lastError: string | null, deliveredAt: string | null) =>
+      (await s.settle.run(state, nextAttemptAt, lastError, deliveredAt, id, claimedBy)).changes === 1,
     requeue: async (id: string, now: string) => (await s.requeue.run(now, now, id)).changes === 1,
     appendAttempt: async (attempt: PostbackAttemptRecord) =>
       void (await s.attemptInsert.run({

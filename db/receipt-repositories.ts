@@ -1,5 +1,6 @@
 /** Receipt links, receipt e-mails, receipt printers and their auto-print jobs (migration 0013). */
 import type { SqlDatabase } from './sql.js';
+import { byDueOrder, claimSql } from './postback-repositories.js';
 import type {
   ReceiptEmailRecord,
   ReceiptLinkRecord,
@@ -99,10 +100,11 @@ export function createReceiptRepository(db: SqlDatabase): ReceiptRepository {
          @nextAttemptAt, @sentAt, @lastError, @testOutbox, @createdAt)`,
     ),
     getEmail: db.prepare('SELECT * FROM receipt_emails WHERE id = ?'),
-    dueEmails: db.prepare("SELECT * FROM receipt_emails WHERE status = 'queued' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?"),
+    claimDueEmails: db.prepare(claimSql('receipt_emails', "status = 'queued'")),
+    releaseEmail: db.prepare('UPDATE receipt_emails SET claimed_by = NULL, claim_until = NULL WHERE id = ? AND claimed_by = ?'),
     settleEmail: db.prepare(
       `UPDATE receipt_emails SET status = @status, attempts = @attempts, next_attempt_at = @nextAttemptAt, sent_at = @sentAt,
-         last_error = @lastError, test_outbox = @testOutbox WHERE id = @id`,
+         last_error = @lastError, test_outbox = @testOutbox, claimed_by = NULL, claim_until = NULL WHERE id = @id AND claimed_by = @claimedBy`,
     ),
     listEmails: db.prepare('SELECT * FROM receipt_emails WHERE merchant_id = ? AND receipt_id = ? ORDER BY created_at DESC, id DESC'),
     printer: db.prepare('SELECT * FROM receipt_printers WHERE merchant_id = ?'),
@@ -135,8 +137,9 @@ export function createReceiptRepository(db: SqlDatabase): ReceiptRepository {
     linkByToken: async (token) => one((await s.linkByToken.get(token)), linkFromRow),
     insertEmail: async (record) => void (await s.insertEmail.run({ ...record, testOutbox: record.testOutbox ? 1 : 0 })),
     getEmail: async (id) => one((await s.getEmail.get(id)), emailFromRow),
-    dueEmails: async (now, limit) => ((await s.dueEmails.all(now, limit)) as Row[]).map(emailFromRow),
-    settleEmail: async (id, change) => void (await s.settleEmail.run({ ...change, id, testOutbox: change.testOutbox ? 1 : 0 })),
+    claimDueEmails: async (now, claim, limit) => ((await s.claimDueEmails.all({ now, limit, ...claim })) as Row[]).sort(byDueOrder).map(emailFromRow),
+    releaseEmail: async (id, claimedBy) => void (await s.releaseEmail.run(id, claimedBy)),
+    settleEmail: async (id, claimedBy, change) => (await s.settleEmail.run({ ...change, id, claimedBy, testOutbox: change.testOutbox ? 1 : 0 })).changes === 1,
     listEmails: async (merchantId, receiptId) => ((await s.listEmails.all(merchantId, receiptId)) as Row[]).map(emailFromRow),
     printer: async (merchantId) => one((await s.printer.get(merchantId)), printerFromRow),
     savePrinter: async (record) => void (await s.savePrinter.run({ ...record, autoPrint: record.autoPrint ? 1 : 0 })),

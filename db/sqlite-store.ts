@@ -15,6 +15,8 @@ import { sqliteSql } from './sql.js';
 
 interface Pending {
   work: (tx: Repositories) => Promise<unknown>;
+  /** A claim (store.claim): wakes no commit listener unless another unit of the batch does. */
+  quiet: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -57,12 +59,16 @@ export class SqliteStore implements Store {
   }
 
   run<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
+    return this.enqueue(work, false);
+  }
+
+  private enqueue<T>(work: (tx: Repositories) => Promise<T>, quiet: boolean): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the store is closed'));
     if (this.inBatch) {
       return Promise.reject(new UnitOfWorkMisuseError('store.run was called while a unit of work is open (nested unit, or a unit awaited I/O)'));
     }
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({ work, quiet, resolve: resolve as (value: unknown) => void, reject });
       if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(() => {
@@ -73,8 +79,8 @@ export class SqliteStore implements Store {
   }
 
   /** SQLite has one writer: every unit is as atomic as a single statement already. */
-  runAtomic<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
-    return this.run(work);
+  runAtomic<T>(work: (tx: Repositories) => Promise<T>, options: { quiet?: boolean } = {}): Promise<T> {
+    return this.enqueue(work, options.quiet ?? false);
   }
 
   /** Called after every durable commit (e.g. to wake the postback worker). */
@@ -123,7 +129,7 @@ export class SqliteStore implements Store {
       return;
     }
     this.inBatch = false;
-    for (const listener of this.commitListeners) listener();
+    if (batch.some((item) => !item.quiet)) for (const listener of this.commitListeners) listener();
     batch.forEach((item, index) => {
       const outcome = outcomes[index];
       if (outcome?.ok) item.resolve(outcome.value);
@@ -141,4 +147,20 @@ export class SqliteStore implements Store {
     this.closed = true;
     this.db.close();
   }
+}
+
+/**
+ * Gives back every claim on the outbox and the mail queues (migration 22). On SQLite one process
+ * owns the data directory (instance-lock.ts), so at its start any claim left is a dead process's:
+ * its postbacks and e-mails are sent now instead of when the lease would end. Only claimed rows
+ * are waiting ones, which the partial `_claimable` indexes hold.
+ */
+export function releaseQueueClaims(db: Database.Database): number {
+  let released = 0;
+  db.transaction(() => {
+    released += db.prepare("UPDATE postback_outbox SET claimed_by = NULL, claim_until = NULL WHERE state = 'pending' AND claimed_by IS NOT NULL").run().changes;
+    released += db.prepare("UPDATE emails SET claimed_by = NULL, claim_until = NULL WHERE status = 'queued' AND claimed_by IS NOT NULL").run().changes;
+    released += db.prepare("UPDATE receipt_emails SET claimed_by = NULL, claim_until = NULL WHERE status = 'queued' AND claimed_by IS NOT NULL").run().changes;
+  })();
+  return released;
 }

@@ -2,13 +2,14 @@
  * Builds the gateway for either host: open db -> migrate -> repositories -> core. Plain Node, so
  * the Electron main process, the headless CLI and the tests all assemble the same thing.
  */
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Logger as PinoLogger } from 'pino';
 import type Database from 'better-sqlite3';
 import { listBackups, pruneBackups, writeBackup } from '../db/backups.js';
 import { migrate, type MigrationReport } from '../db/migrate.js';
 import { DATABASE_FILE, openDatabase } from '../db/open.js';
-import { SqliteStore } from '../db/sqlite-store.js';
+import { releaseQueueClaims, SqliteStore } from '../db/sqlite-store.js';
 import { migratePostgres } from '../db/postgres/migrate.js';
 import { ensureKeyCheckPostgres, ensureKeyCheckSqlite, verifyDataKeyPostgres, verifyDataKeySqlite } from '../db/key-check.js';
 import { createPool, PgStore } from '../db/postgres/pg-store.js';
@@ -135,6 +136,9 @@ export function compose(options: ComposeOptions): Composition {
     verifyDataKeySqlite(db, vault, source);
     migration = migrate(db);
     ensureKeyCheckSqlite(db, vault, source, (options.clock ?? systemClock).now());
+    // The host that delivers (serve, the desktop app: one per data directory) takes over the
+    // claims a crashed run left, at once (PostgreSQL instances wait for the lease instead).
+    if (options.background ?? true) releaseQueueClaims(db);
   } catch (error) {
     db.close();
     throw error;
@@ -194,9 +198,10 @@ function assemble<S extends GatewayStore>(options: ComposeOptions, store: S, mig
       ...(options.mail ? { mail: options.mail } : {}),
       ...(options.receiptPrints ? { receiptPrints: options.receiptPrints } : {}),
       payments: { simDelayMs: settings.simDelayMs },
-      postbacks: { retryScale: settings.postbackRetryScale },
+      postbacks: { retryScale: settings.postbackRetryScale, ...(settings.postbackClaimLeaseMs !== null ? { claimLeaseMs: settings.postbackClaimLeaseMs } : {}) },
       postbackPrivateAddresses: settings.postbackPrivateAddresses,
       ...(settings.timeZone ? { timeZone: settings.timeZone } : {}),
+      instanceName: `${hostname()}:${process.pid}`,
       idempotencyRetentionMs: settings.idempotencyRetentionHours * 60 * 60 * 1000,
       lockout: {
         maxFailures: settings.lockoutMaxFailures,

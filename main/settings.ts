@@ -21,6 +21,8 @@ export interface Settings {
   /** How long the simulated processor takes to answer a capture, reversal, refund or payout. */
   simFollowUpMs: number;
   postbackRetryScale: number;
+  /** How long a postback claim keeps other instances off a record; null: the send timeout plus 30 s. */
+  postbackClaimLeaseMs: number | null;
   logLevel: string;
   idempotencyRetentionHours: number;
   postbackPrivateAddresses: 'allow' | 'deny';
@@ -80,6 +82,13 @@ export const SETTING_SPECS: readonly SettingSpec[] = [
   { key: 'simSlowAnswerMs', env: 'GATEWAY_SIM_SLOW_ANSWER_MS', flag: 'sim-slow-answer-ms', parse: number(0, 600_000, true), describe: 'how long the slow-answer test card keeps a card-present payment waiting' },
   { key: 'simFollowUpMs', env: 'GATEWAY_SIM_FOLLOW_UP_MS', flag: 'sim-follow-up-ms', parse: number(0, 600_000, true), describe: 'how long the simulated processor takes to answer a capture, reversal, refund or payout' },
   { key: 'postbackRetryScale', env: 'GATEWAY_POSTBACK_RETRY_SCALE', flag: 'postback-retry-scale', parse: number(0.000001, 1000, false), describe: 'multiplies the postback retry schedule' },
+  {
+    key: 'postbackClaimLeaseMs',
+    env: 'GATEWAY_POSTBACK_CLAIM_LEASE_MS',
+    flag: 'postback-claim-lease-ms',
+    parse: number(100, 3_600_000, true),
+    describe: "how long an instance's claim on a postback lasts before another may take it over (default: the 10 s send timeout plus 30 s)",
+  },
   { key: 'logLevel', env: 'GATEWAY_LOG_LEVEL', flag: 'log-level', parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'), describe: 'log level' },
   { key: 'idempotencyRetentionHours', env: 'GATEWAY_IDEMPOTENCY_RETENTION_HOURS', flag: 'idempotency-retention-hours', parse: number(1, 744, true), describe: 'how long idempotency keys are kept (1 h to 31 days)' },
   { key: 'postbackPrivateAddresses', env: 'GATEWAY_POSTBACK_PRIVATE_ADDRESSES', flag: 'postback-private-addresses', parse: oneOf('allow', 'deny'), describe: 'postbacks to loopback and private addresses' },
@@ -120,7 +129,7 @@ export const SETTING_SPECS: readonly SettingSpec[] = [
   },
 ];
 
-export const DEFAULTS: Omit<Settings, 'dataDir' | 'publicUrl' | 'backupDir' | 'tlsCert' | 'tlsKey' | 'databaseUrl'> = {
+export const DEFAULTS: Omit<Settings, 'dataDir' | 'publicUrl' | 'backupDir' | 'tlsCert' | 'tlsKey' | 'databaseUrl' | 'postbackClaimLeaseMs'> = {
   host: '127.0.0.1',
   port: 8420,
   simDelayMs: 5000,
@@ -191,6 +200,7 @@ export function resolveSettings(dataDir: string, flags: Record<string, unknown> 
   resolved.tlsCert = typeof resolved.tlsCert === 'string' ? resolve(dataDir, resolved.tlsCert) : null;
   resolved.tlsKey = typeof resolved.tlsKey === 'string' ? resolve(dataDir, resolved.tlsKey) : null;
   resolved.databaseUrl = typeof resolved.databaseUrl === 'string' ? resolved.databaseUrl : null;
+  resolved.postbackClaimLeaseMs = typeof resolved.postbackClaimLeaseMs === 'number' ? resolved.postbackClaimLeaseMs : null;
   return resolved as unknown as Settings;
 }
 

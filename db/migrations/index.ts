@@ -23,6 +23,7 @@ import * as m0018 from './0018-backoffice-tokens-checkouts.js';
 import * as m0019 from './0019-postback-log.js';
 import * as m0020 from './0020-settings-staff-audit.js';
 import * as m0021 from './0021-instance-coordination.js';
+import * as m0022 from './0022-outbox-claims.js';
 import * as m0023 from './0023-shared-auth-state.js';
 import * as m0024 from './0024-data-key-check.js';
 
@@ -57,7 +58,7 @@ export const migrations: readonly Migration[] = [
   { version: 19, name: 'postback-log', up: m0019.up, postgres: m0019.postgres },
   { version: 20, name: 'settings-staff-audit', up: m0020.up, postgres: m0020.postgres },
   { version: 21, name: 'instance-coordination', up: m0021.up, postgres: m0021.postgres },
-  // 22 is written on a parallel branch (issue 19); the merge fills it.
+  { version: 22, name: 'outbox-claims', up: m0022.up, postgres: m0022.postgres },
   { version: 23, name: 'shared-auth-state', up: m0023.up, postgres: m0023.postgres },
   { version: 24, name: 'data-key-check', up: m0024.up, postgres: m0024.postgres },
 ];

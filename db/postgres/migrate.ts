@@ -21,7 +21,10 @@ export async function schemaVersionPostgres(client: pg.ClientBase): Promise<numb
 }
 
 export async function migratePostgres(pool: pg.Pool, migrations: readonly Migration[] = allMigrations): Promise<MigrationReport> {
-  const latest = migrations.at(-1)?.version ?? 0;
+  migrations.forEach((m, index) => {
+    if (m.version !== index + 1) throw new Error(`migration ${m.name} has version ${m.version}, expected ${index + 1}`);
+  });
+  const latest = migrations.length;
   for (const m of migrations) {
     if (m.version > BASELINE_VERSION && m.postgres === undefined) throw new Error(`migration ${m.name} has no PostgreSQL text`);
   }

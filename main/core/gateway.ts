@@ -47,6 +47,11 @@ export interface CoreSettings {
   receiptPrints?: Partial<PrintQueueSettings>;
   /** The shop's time zone (IANA name) for the dashboard's days; default the host's. */
   timeZone?: string;
+  /**
+   * Names this instance in the claims it takes on the outbox and the mail queue (host and process,
+   * e.g. `till-1:4242`), so an operator sees who holds a claim; default `gateway`.
+   */
+  instanceName?: string;
 }
 
 export interface CoreDeps {
@@ -121,7 +126,8 @@ export function createGateway(deps: CoreDeps): Gateway {
   const scheduler = new Scheduler(store, clock, ids, logger);
   const auth = new Authenticator(store, clock, settings.lockout);
   const locks = new OperationLocks(store, clock, ids, logger);
-  const postbackDelivery = new PostbackDelivery(store, clock, ids, vault, deps.postbackSender, logger, { ...DEFAULT_DELIVERY_SETTINGS, ...settings.postbacks });
+  const instanceName = settings.instanceName ?? 'gateway';
+  const postbackDelivery = new PostbackDelivery(store, clock, ids, vault, deps.postbackSender, logger, { ...DEFAULT_DELIVERY_SETTINGS, ...settings.postbacks }, instanceName);
   const mandates = new Mandates(clock, ids, vault);
   const paymentSettings = { ...DEFAULT_PAYMENT_SETTINGS, ...settings.payments };
   const receipts = new Receipts({ store, clock, ids, logger, qrCodes: deps.qrCodes, printer: deps.receiptPrinter, publicUrl: deps.publicUrl });
@@ -168,7 +174,7 @@ export function createGateway(deps: CoreDeps): Gateway {
     dayReports: new DayReports(store, clock, ids),
     checkouts: new Checkouts({ store, clock, ids, payments, methods: paymentMethods, operations, scheduler, publicUrl: deps.publicUrl, qrCodes: deps.qrCodes }),
     invoices: new Invoices({ store, clock, ids, publicUrl: deps.publicUrl, qrCodes: deps.qrCodes }),
-    mailQueue: new MailQueue(store, clock, mailer, logger, { ...DEFAULT_MAIL_QUEUE_SETTINGS, ...settings.mail }),
+    mailQueue: new MailQueue(store, clock, ids, mailer, logger, { ...DEFAULT_MAIL_QUEUE_SETTINGS, ...settings.mail }, instanceName),
     invoicePayments: new InvoicePayments({ store, clock, ids, payments, methods: paymentMethods, operations, locks, publicUrl: deps.publicUrl }),
     networkTokens,
     tillAttempts: new TillAttempts(store, clock, ids, idempotency),

@@ -76,7 +76,7 @@ export class OperationLocks {
       try {
         return await work();
       } finally {
-        await this.store.run((tx) => tx.operationLocks.release(key, holder)).catch((error: unknown) => {
+        await this.store.runAtomic((tx) => tx.operationLocks.release(key, holder), { quiet: true }).catch((error: unknown) => {
           // The lease lapses by itself after leaseMs; until then this key waits.
           this.logger.warn({ key, error: error instanceof Error ? error.message : String(error) }, 'operation lease not released');
         });
@@ -99,7 +99,7 @@ export class OperationLocks {
     for (let pause = FIRST_PAUSE_MS; ; pause = Math.min(pause * 2, LONGEST_PAUSE_MS)) {
       const now = this.clock.now();
       const until = new Date(now.getTime() + this.settings.leaseMs).toISOString();
-      if (await this.store.run((tx) => tx.operationLocks.acquire(key, holder, now.toISOString(), until))) return;
+      if (await this.store.runAtomic((tx) => tx.operationLocks.acquire(key, holder, now.toISOString(), until), { quiet: true })) return;
       if (performance.now() + pause > giveUpAt) throw new OperationBusyError(key);
       await new Promise((resolve) => setTimeout(resolve, pause));
     }

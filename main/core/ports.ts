@@ -571,14 +571,24 @@ export interface OutboxRepository {
    */
   append(record: NewOutboxRecord): Promise<void>;
   get(merchantId: string, id: string): Promise<OutboxRecord | undefined>;
-  /** Pending records whose next attempt is due, oldest first. */
-  due(now: string, limit: number): Promise<OutboxRecord[]>;
+  /**
+   * Claims up to `limit` pending records that are due at `now` and under no live claim (none, or
+   * its lease ended before `now`), in due order, for `claim`; returns them in due order. Run in
+   * `store.claim`.
+   */
+  claimDue(now: string, claim: QueueClaim, limit: number): Promise<OutboxRecord[]>;
+  /** Gives a claimed record back unsent (if the claim is still `claimedBy`'s). */
+  release(id: string, claimedBy: string): Promise<void>;
   nextDueAt(): Promise<string | undefined>;
   listBySubject(merchantId: string, subjectType: string, subjectId: string): Promise<OutboxRecord[]>;
   list(merchantId: string, filter: OutboxFilter): Promise<OutboxRecord[]>;
-  /** Records the result of an attempt: delivered, pending again at `nextAttemptAt`, or failed. */
-  settle(id: string, state: OutboxRecord['state'], nextAttemptAt: string, lastError: string | null, deliveredAt: string | null): Promise<void>;
-  /** Queues a record again now (resend), keeping its history. */
+  /**
+   * Records the result of an attempt (delivered, pending again at `nextAttemptAt`, or failed) and
+   * clears the claim, only while the record is still claimed by `claimedBy`; false (nothing
+   * changed) when the claim was lost (its lease ended and another instance took it, or a resend).
+   */
+  settle(id: string, claimedBy: string, state: OutboxRecord['state'], nextAttemptAt: string, lastError: string | null, deliveredAt: string | null): Promise<boolean>;
+  /** Queues a record again now (resend), keeping its history; clears any claim. */
   requeue(id: string, now: string): Promise<boolean>;
   appendAttempt(attempt: PostbackAttemptRecord): Promise<void>;
   listAttempts(outboxId: string): Promise<PostbackAttemptRecord[]>;
@@ -971,15 +981,26 @@ export interface Store {
   run<T>(work: (tx: Repositories) => Promise<T>): Promise<T>;
   /**
    * A unit of work whose statements are each atomic on their own and depend on no earlier read of
-   * the unit: conditional upserts and updates of one row, as counters and single-use claims are.
-   * On PostgreSQL it runs at READ COMMITTED, where units racing for one row queue on its row lock
-   * and each sees the version the one before committed, instead of failing a serialization check
-   * and running again (those retries made a burst of guesses at one lock-out bucket from two
-   * instances about twice as slow, tests/db/postgres-auth.test.ts); on SQLite it is `run`.
+   * the unit: conditional upserts and updates of one row (lock-out counters, single-use approvals,
+   * leases) and claims of queue rows (`FOR UPDATE SKIP LOCKED`). On PostgreSQL it runs at READ
+   * COMMITTED: units racing for one row queue on its row lock and each sees the version the one
+   * before committed (PostgreSQL re-checks an UPDATE's or upsert's condition on it), and claimers
+   * pass over each other's locked rows, instead of failing a serialization check and running again
+   * (those retries made a burst of guesses at one lock-out bucket from two instances about twice as
+   * slow, tests/db/postgres-auth.test.ts). On SQLite it is `run`. `quiet`: wakes no commit listener
+   * (a claim or a lease queues nothing new).
    */
-  runAtomic<T>(work: (tx: Repositories) => Promise<T>): Promise<T>;
+  runAtomic<T>(work: (tx: Repositories) => Promise<T>, options?: { quiet?: boolean }): Promise<T>;
   read<T>(work: (repos: Repositories) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+/** A queue row claimed by one instance until `claimUntil` (outbox, mail queue; migration 22). */
+export interface QueueClaim {
+  /** Who holds the claim: an instance's id and its claim batch. */
+  claimedBy: string;
+  /** ISO 8601: when the lease ends and another instance may take the row over. */
+  claimUntil: string;
 }
 
 // ---- processor (acquirer, networks, issuers, banks, HSM) ---------------------------------------
@@ -1105,10 +1126,12 @@ export interface EmailRecord {
 export interface EmailRepository {
   insert(record: EmailRecord): Promise<void>;
   get(id: string): Promise<EmailRecord | undefined>;
-  /** Queued e-mails whose next attempt is due, oldest first. */
-  due(now: string, limit: number): Promise<EmailRecord[]>;
-  /** Records the outcome of an attempt. */
-  settle(id: string, change: Pick<EmailRecord, 'status' | 'attempts' | 'nextAttemptAt' | 'sentAt' | 'lastError' | 'testOutbox'>): Promise<void>;
+  /** Claims up to `limit` queued e-mails due at `now` under no live claim, oldest first (as OutboxRepository.claimDue). */
+  claimDue(now: string, claim: QueueClaim, limit: number): Promise<EmailRecord[]>;
+  /** Gives a claimed e-mail back unsent (if the claim is still `claimedBy`'s). */
+  release(id: string, claimedBy: string): Promise<void>;
+  /** Records the outcome of an attempt and clears the claim, only while `claimedBy` holds it; false when the claim was lost. */
+  settle(id: string, claimedBy: string, change: Pick<EmailRecord, 'status' | 'attempts' | 'nextAttemptAt' | 'sentAt' | 'lastError' | 'testOutbox'>): Promise<boolean>;
   /** The invoice's most recent e-mail. */
   latestForInvoice(invoiceId: number): Promise<EmailRecord | undefined>;
   /** The invoice's e-mails, newest first. */
@@ -1367,9 +1390,12 @@ export interface ReceiptRepository {
   linkByToken(token: string): Promise<ReceiptLinkRecord | undefined>;
   insertEmail(record: ReceiptEmailRecord): Promise<void>;
   getEmail(id: string): Promise<ReceiptEmailRecord | undefined>;
-  /** Queued e-mails whose next attempt is due, oldest first. */
-  dueEmails(now: string, limit: number): Promise<ReceiptEmailRecord[]>;
-  settleEmail(id: string, change: Pick<ReceiptEmailRecord, 'status' | 'attempts' | 'nextAttemptAt' | 'sentAt' | 'lastError' | 'testOutbox'>): Promise<void>;
+  /** Claims up to `limit` queued e-mails due at `now` under no live claim, oldest first (as OutboxRepository.claimDue). */
+  claimDueEmails(now: string, claim: QueueClaim, limit: number): Promise<ReceiptEmailRecord[]>;
+  /** Gives a claimed e-mail back unsent (if the claim is still `claimedBy`'s). */
+  releaseEmail(id: string, claimedBy: string): Promise<void>;
+  /** Records the outcome of an attempt and clears the claim, only while `claimedBy` holds it; false when the claim was lost. */
+  settleEmail(id: string, claimedBy: string, change: Pick<ReceiptEmailRecord, 'status' | 'attempts' | 'nextAttemptAt' | 'sentAt' | 'lastError' | 'testOutbox'>): Promise<boolean>;
   /** A receipt's e-mails, newest first. */
   listEmails(merchantId: string, receiptId: string): Promise<ReceiptEmailRecord[]>;
   printer(merchantId: string): Promise<ReceiptPrinterRecord | undefined>;

@@ -79,7 +79,7 @@ export class Scheduler {
       if (due.length === 0) return count;
       for (const task of due) {
         const until = new Date(this.clock.now().getTime() + TASK_LEASE_MS).toISOString();
-        if (!(await this.store.run((tx) => tx.tasks.claim(task.id, task.dueAt, until)))) continue;
+        if (!(await this.store.runAtomic((tx) => tx.tasks.claim(task.id, task.dueAt, until), { quiet: true }))) continue;
         await this.runTask(task);
         count += 1;
       }

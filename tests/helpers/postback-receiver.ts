@@ -54,7 +54,8 @@ export function webhookHeaders(headers: IncomingHttpHeaders): WebhookHeaders {
   };
 }
 
-export async function startReceiver(options: { port?: number; respond?: Responder | number | 'hang' } = {}): Promise<Receiver> {
+/** `delayMs`: every answer comes this long after the request (a receiver that takes its time). */
+export async function startReceiver(options: { port?: number; respond?: Responder | number | 'hang'; delayMs?: number } = {}): Promise<Receiver> {
   const received: ReceivedPostback[] = [];
   const fixed = options.respond ?? 200;
   let responder: Responder = typeof fixed === 'function' ? fixed : () => fixed;
@@ -86,9 +87,13 @@ export async function startReceiver(options: { port?: number; respond?: Responde
         response.on('close', () => open.delete(response));
         return;
       }
-      response.statusCode = answer;
-      if (answer >= 300 && answer < 400) response.setHeader('location', '/redirected');
-      response.end(answer >= 200 && answer < 300 ? 'ok' : 'no');
+      const finish = () => {
+        response.statusCode = answer;
+        if (answer >= 300 && answer < 400) response.setHeader('location', '/redirected');
+        response.end(answer >= 200 && answer < 300 ? 'ok' : 'no');
+      };
+      if (options.delayMs) setTimeout(finish, options.delayMs);
+      else finish();
     });
   });
   await new Promise<void>((resolve, reject) => {

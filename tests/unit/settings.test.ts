@@ -25,7 +25,7 @@ describe('resolveSettings', () => {
   test('defaults when there is no file, env or flag', () => {
     const dir = tempDataDir('tillgate-settings-');
     const settings = resolveSettings(dir, {}, {});
-    assert.deepEqual(settings, { ...DEFAULTS, dataDir: dir, publicUrl: null, backupDir: null, tlsCert: null, tlsKey: null, databaseUrl: null });
+    assert.deepEqual(settings, { ...DEFAULTS, dataDir: dir, publicUrl: null, backupDir: null, tlsCert: null, tlsKey: null, databaseUrl: null, postbackClaimLeaseMs: null });
     assert.equal(settings.host, '127.0.0.1', 'loopback unless asked');
     assert.equal(settings.port, 8420);
     assert.equal(settings.idempotencyRetentionHours, 1);
@@ -49,7 +49,8 @@ describe('resolveSettings', () => {
 
   test('numbers from env and flags are parsed; file values may be numbers or numeric strings', () => {
     const dir = dirWithSettings({ lockoutWindowMinutes: '30', postbackRetryScale: 0.001 });
-    const settings = resolveSettings(dir, { 'lockout-max-failures': '3', 'idempotency-retention-hours': '744' }, { GATEWAY_LOCKOUT_MINUTES: '5' });
+    const settings = resolveSettings(dir, { 'lockout-max-failures': '3', 'idempotency-retention-hours': '744', 'postback-claim-lease-ms': '3000' }, { GATEWAY_LOCKOUT_MINUTES: '5' });
+    assert.equal(settings.postbackClaimLeaseMs, 3000);
     assert.equal(settings.lockoutMaxFailures, 3);
     assert.equal(settings.idempotencyRetentionHours, 744);
     assert.equal(settings.lockoutMinutes, 5);
@@ -133,7 +134,7 @@ describe('resolveSettings', () => {
   test('unrelated flags and environment variables are ignored', () => {
     const dir = tempDataDir('tillgate-settings-');
     const settings = resolveSettings(dir, { json: true, name: 'Shop', 'data-dir': '/x' }, { PATH: '/bin', GATEWAY_UNKNOWN: '1' });
-    assert.deepEqual(settings, { ...DEFAULTS, dataDir: dir, publicUrl: null, backupDir: null, tlsCert: null, tlsKey: null, databaseUrl: null });
+    assert.deepEqual(settings, { ...DEFAULTS, dataDir: dir, publicUrl: null, backupDir: null, tlsCert: null, tlsKey: null, databaseUrl: null, postbackClaimLeaseMs: null });
   });
 });
 

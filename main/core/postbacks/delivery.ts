@@ -6,9 +6,17 @@
  * HTTP status, duration, the signed body and headers it sent, the retry it scheduled, and an
  * event-log entry of type `postback`. Concurrency is bounded overall and per
  * receiver, so a slow receiver delays only its own postbacks and never the API.
+ *
+ * Several instances may deliver from one database (docs/decisions.md "PostgreSQL: outbox and mail
+ * queue claims"): a worker claims due records in batches with a lease (`claimDue`, one unit per
+ * batch) before sending them, and records an attempt's outcome only while its claim still holds
+ * (`settle` clears it). A record is launched only while enough of its lease is left for the send
+ * timeout and the recording; one whose claim ran out unsent is given back or left to lapse. The
+ * claims of an instance that died lapse with their lease, and another instance takes them over.
  */
-import type { Clock, Ids, Logger, OutboxRecord, PostbackAttemptRecord, Store, Vault } from '../ports.js';
+import type { Clock, Ids, Logger, OutboxRecord, PostbackAttemptRecord, QueueClaim, Store, Vault } from '../ports.js';
 import { WakeableLoop } from '../wakeable-loop.js';
+import { ClaimedQueue, type ClaimBatch, type Queued } from './claimed-queue.js';
 import { signPostback } from './signing.js';
 
 const MINUTE = 60_000;
@@ -33,11 +41,23 @@ export interface DeliverySettings {
   perReceiver: number;
   /** Idle poll interval; wake() shortens it after a commit that queued postbacks. */
   pollMs: number;
+  /**
+   * How long a claim keeps other instances off a record (default: the timeout plus
+   * CLAIM_MARGIN_MS). It must outlast an attempt and its recording; shorter leases are for tests.
+   */
+  claimLeaseMs?: number;
 }
 
-/** How many due records beyond the free slots one read takes into the queue. */
+/** A lease beyond the send timeout: time to record the outcome and for the queue to launch. */
+export const CLAIM_MARGIN_MS = 30_000;
+/** Of a lease, this much is kept for recording the outcome after the send timeout. */
+const RECORD_MARGIN_MS = 10_000;
+
+/** How many due records beyond the free slots one claim takes into the queue. */
 const QUEUE_READ_AHEAD = 256;
-/** A queue whose records all wait for busy receivers is read again after this long. */
+/** The queue holds at most this many times (concurrency + read-ahead) claimed records. */
+const QUEUE_DEPTH = 5;
+/** A queue whose records all wait for busy receivers claims more after this long. */
 const QUEUE_REREAD_MS = 50;
 /**
  * Outcomes are recorded together: those that arrive within RECORD_DELAY_MS (or the first
@@ -67,17 +87,24 @@ function receiverOf(url: string): string {
 }
 
 export class PostbackDelivery {
+  /** Records being sent or recorded by this instance (never launched twice at once here). */
   private readonly inFlight = new Set<string>();
   private readonly perReceiver = new Map<string, number>();
   private readonly loop: WakeableLoop;
   private lastDeepScan = Number.NEGATIVE_INFINITY;
+  /** Who claims: this instance's name and a fresh id (`host:pid/id`); each claim batch adds its number. */
+  private readonly instance: string;
+  private claims = 0;
+  private readonly leaseMs: number;
+  /** How long after its claim a record may still be launched (the rest of the lease is the attempt's). */
+  private readonly launchWindowMs: number;
   /**
-   * Due records read but not launched yet, in due order. A pass that frees a slot launches from
-   * here instead of reading (and parsing) the next page of the outbox for every delivery.
-   * Only this worker changes pending records' delivery state, and a record is taken out of the
-   * queue when it is launched, so a queued record is never sent twice.
+   * Due records claimed but not launched yet, in due order per receiver. A pass that frees a slot
+   * launches from here instead of claiming (and parsing) the next batch of the outbox for every
+   * delivery. Records claimed here are not claimed again (by any instance) until their lease ends,
+   * and a record is taken out of the queue when it is launched, or when its launch window has passed.
    */
-  private queue: Array<{ record: OutboxRecord; receiver: string }> = [];
+  private readonly queue = new ClaimedQueue();
   private readAt = Number.NEGATIVE_INFINITY;
   /** HTTP requests waiting for their receiver's answer. */
   private sending = 0;
@@ -94,7 +121,12 @@ export class PostbackDelivery {
     private readonly sender: PostbackSender,
     private readonly logger: Logger,
     private readonly settings: DeliverySettings,
+    instanceName = 'gateway',
   ) {
+    this.instance = `${instanceName}/${ids.newId()}`;
+    this.leaseMs = settings.claimLeaseMs ?? settings.timeoutMs + CLAIM_MARGIN_MS;
+    const window = this.leaseMs - settings.timeoutMs - RECORD_MARGIN_MS;
+    this.launchWindowMs = window > 0 ? window : this.leaseMs / 3;
     this.loop = new WakeableLoop(
       () => this.pump(),
       (error) => this.logger.error({ error: error instanceof Error ? error.message : String(error) }, 'postback pump failed'),
@@ -106,47 +138,82 @@ export class PostbackDelivery {
     this.loop.start();
   }
 
-  /** Stops taking new work and waits for attempts in flight to be recorded. */
+  /** Stops taking new work, waits for attempts in flight to be recorded, and gives back the claims of queued records. */
   async stop(): Promise<void> {
     await this.loop.stop();
     this.recordNow();
     await Promise.allSettled([...this.running]);
+    await this.releaseQueued(this.queue.takeAll()).catch(() => undefined);
   }
 
   wake(): void {
     this.loop.wake();
   }
 
-  /** Records were put back to pending (resend): read the outbox afresh instead of the queue. */
+  /** Records were put back to pending (resend): their claims were cleared, so the queue is claimed afresh. */
   requeued(): void {
-    this.queue = [];
-    this.wake();
+    this.releaseQueued(this.queue.takeAll())
+      .catch((error: unknown) => this.logger.error({ error: error instanceof Error ? error.message : String(error) }, 'postback claims could not be given back'))
+      .finally(() => this.wake());
+  }
+
+  /** Claims up to `limit` due records for this instance and queues them; resolves with how many. */
+  private async claim(limit: number): Promise<number> {
+    this.claims += 1;
+    const claimedBy = `${this.instance}/${this.claims}`;
+    const now = this.clock.now().getTime();
+    const claim: QueueClaim = { claimedBy, claimUntil: new Date(now + this.leaseMs).toISOString() };
+    const records = await this.store.runAtomic((tx) => tx.outbox.claimDue(new Date(now).toISOString(), claim, limit), { quiet: true });
+    const batch: ClaimBatch = { claimedBy, launchBy: now + this.launchWindowMs, waiting: 0 };
+    this.queue.add(batch, records.map((record) => ({ record, receiver: receiverOf(record.url) })));
+    return records.length;
+  }
+
+  /** Gives back claims of records this instance will not send (their lease would run out, or a stop). */
+  private async releaseQueued(entries: readonly Queued[]): Promise<void> {
+    if (entries.length === 0) return;
+    await this.store.runAtomic(
+      async (tx) => {
+        for (const entry of entries) await tx.outbox.release(entry.record.id, entry.batch.claimedBy);
+      },
+      { quiet: true },
+    );
   }
 
   /** Starts every due attempt that fits in the concurrency limits; resolves with the poll interval. */
   private async pump(): Promise<number> {
+    await this.dropLapsing();
     this.launchQueued();
     if (this.full()) return this.settings.pollMs;
-    // Read again when the queue is used up, or when everything left in it waits for a busy
+    // Claim again when the queue is used up, or when everything left in it waits for a busy
     // receiver (then records of other receivers may be due further on, or newly due).
     const sinceRead = performance.now() - this.readAt;
-    if (this.queue.length > 0 && sinceRead < QUEUE_REREAD_MS) return Math.min(this.settings.pollMs, QUEUE_REREAD_MS);
-    const now = this.clock.now().toISOString();
-    let limit = this.inFlight.size + this.settings.concurrency + QUEUE_READ_AHEAD;
+    if (this.queue.size > 0 && sinceRead < QUEUE_REREAD_MS) return Math.min(this.settings.pollMs, QUEUE_REREAD_MS);
+    const base = this.settings.concurrency + QUEUE_READ_AHEAD;
+    let limit = base;
     for (;;) {
-      const due = await this.store.read((r) => r.outbox.due(now, limit));
+      const room = base * QUEUE_DEPTH - this.queue.size;
+      if (room <= 0) break;
+      const want = Math.min(limit, room);
+      // A record claimed while still in flight here (a resend queued it again) waits for its attempt.
+      const claimed = await this.claim(want);
       this.readAt = performance.now();
-      this.queue = due.filter((record) => !this.inFlight.has(record.id)).map((record) => ({ record, receiver: receiverOf(record.url) }));
       this.launchQueued();
-      // A full page with free slots left means records in flight or of busy receivers filled
-      // it: look further, so that a backlog for a slow receiver never holds back the others.
-      // Such deeper scans run at most once per poll interval.
-      if (due.length < limit || this.full()) break;
+      // A full batch with free slots left means records of busy receivers filled it: claim
+      // further, so that a backlog for a slow receiver never holds back the others. Such deeper
+      // claims run at most once per poll interval.
+      if (claimed < want || this.full()) break;
       if (performance.now() - this.lastDeepScan < this.settings.pollMs) break;
       this.lastDeepScan = performance.now();
       limit *= 4;
     }
-    return this.queue.length > 0 ? Math.min(this.settings.pollMs, QUEUE_REREAD_MS) : this.settings.pollMs;
+    return this.queue.size > 0 ? Math.min(this.settings.pollMs, QUEUE_REREAD_MS) : this.settings.pollMs;
+  }
+
+  /** Takes queued records whose launch window has passed out of the queue and gives their claims back. */
+  private async dropLapsing(): Promise<void> {
+    const lapsing = this.queue.takeLapsed(this.clock.now().getTime());
+    if (lapsing.length > 0) await this.releaseQueued(lapsing);
   }
 
   /** No slot for another attempt: enough requests under way, or enough outcomes to record. */
@@ -156,20 +223,19 @@ export class PostbackDelivery {
 
   /** Launches queued records, in due order, while slots are free; keeps those of busy receivers. */
   private launchQueued(): void {
-    if (this.queue.length === 0) return;
-    const kept: typeof this.queue = [];
-    for (const entry of this.queue) {
-      if (this.inFlight.has(entry.record.id)) continue;
-      if (this.full() || (this.perReceiver.get(entry.receiver) ?? 0) >= this.settings.perReceiver) {
-        kept.push(entry);
-        continue;
-      }
-      this.launch(entry.record, entry.receiver);
+    if (this.queue.size === 0) return;
+    const canTake = (receiver: string) => (this.perReceiver.get(receiver) ?? 0) < this.settings.perReceiver;
+    const inFlight = (record: OutboxRecord) => this.inFlight.has(record.id);
+    while (!this.full()) {
+      const entry = this.queue.take(canTake, inFlight);
+      if (!entry) return;
+      this.launch(entry);
     }
-    this.queue = kept;
   }
 
-  private launch(record: OutboxRecord, receiver: string): void {
+  private launch(entry: Queued): void {
+    const { record, receiver } = entry;
+    const { claimedBy } = entry.batch;
     this.inFlight.add(record.id);
     this.sending += 1;
     this.perReceiver.set(receiver, (this.perReceiver.get(receiver) ?? 0) + 1);
@@ -186,7 +252,7 @@ export class PostbackDelivery {
       else this.perReceiver.set(receiver, left);
       this.wake();
     };
-    const task = this.attempt(record, releaseReceiver)
+    const task = this.attempt(record, claimedBy, releaseReceiver)
       .catch((error: unknown) => {
         this.logger.error({ event_id: record.id, error: error instanceof Error ? error.message : String(error) }, 'postback attempt could not be recorded');
       })
@@ -199,8 +265,11 @@ export class PostbackDelivery {
     this.running.add(task);
   }
 
-  /** One delivery attempt of one record, recorded in one unit of work; `answered` runs when the receiver is done with it. */
-  async attempt(record: OutboxRecord, answered: () => void = () => undefined): Promise<void> {
+  /**
+   * One delivery attempt of one record claimed by `claimedBy`, recorded in one unit of work if the
+   * claim still holds; `answered` runs when the receiver is done with it.
+   */
+  private async attempt(record: OutboxRecord, claimedBy: string, answered: () => void): Promise<void> {
     const merchant = await this.store.read((r) => r.merchants.get(record.merchantId));
     if (!merchant) throw new Error(`merchant ${record.merchantId} not found`);
     const started = this.clock.now();
@@ -242,9 +311,11 @@ export class PostbackDelivery {
       ? `delivered: HTTP ${(result as { status: number }).status} in ${durationMs} ms (attempt ${attemptNumber})`
       : `${failure} (attempt ${attemptNumber}); ${next ? `next attempt at ${next.toISOString()}` : 'no more attempts'}`;
 
-    await this.recordTogether(() => this.store.run(async (tx) => {
+    const recorded = await this.recordTogether(() => this.store.run(async (tx) => {
+      // Only while the claim is ours: a record whose lease ran out may be another instance's now
+      // (its attempt is the one recorded), and a resend cleared the claim of one queued again.
+      if (!(await tx.outbox.settle(record.id, claimedBy, state, (next ?? now).toISOString(), failure, delivered ? now.toISOString() : null))) return false;
       await tx.outbox.appendAttempt(attempt);
-      await tx.outbox.settle(record.id, state, (next ?? now).toISOString(), failure, delivered ? now.toISOString() : null);
       if (record.subjectType === 'transaction') {
         await tx.events.append({
           id: this.ids.newId(),
@@ -257,13 +328,18 @@ export class PostbackDelivery {
           createdAt: now.toISOString(),
         });
       }
+      return true;
     }));
+    if (!recorded) {
+      this.logger.warn({ event_id: record.id, attempt: attemptNumber, outcome: attempt.outcome }, 'postback attempt not recorded: its claim ended before the outcome (lease over, or resent)');
+      return;
+    }
     if (!delivered) this.logger.info({ event_id: record.id, attempt: attemptNumber, outcome: attempt.outcome, error: failure }, 'postback not delivered');
   }
 
   /** Runs `work` (one unit of work) together with the other outcomes of the next few milliseconds. */
-  private recordTogether(work: () => Promise<void>): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
+  private recordTogether<T>(work: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
       this.toRecord.push(() => void work().then(resolve, reject));
       if (this.toRecord.length >= RECORD_BATCH) this.recordNow();
       else this.recordTimer ??= setTimeout(() => this.recordNow(), RECORD_DELAY_MS);
@@ -278,14 +354,13 @@ export class PostbackDelivery {
     for (const start of batch) start();
   }
 
-  /** Runs every due attempt now and waits for them (tests and the CLI). */
+  /** Runs every due attempt now and waits for them (tests and the CLI); ignores the concurrency limits. */
   async drain(): Promise<void> {
     for (;;) {
-      const due = await this.store.read((r) => r.outbox.due(this.clock.now().toISOString(), 100));
-      const fresh = due.filter((record) => !this.inFlight.has(record.id));
+      await this.claim(100);
+      const fresh = this.queue.takeAll().filter((entry) => !this.inFlight.has(entry.record.id));
       if (fresh.length === 0 && this.running.size === 0) return;
-      this.queue = [];
-      for (const record of fresh) this.launch(record, receiverOf(record.url));
+      for (const entry of fresh) this.launch(entry);
       await Promise.allSettled([...this.running]);
     }
   }

@@ -1,0 +1,313 @@
+// The postback outbox across instances on one PostgreSQL database (issue 19; docs/decisions.md
+// "PostgreSQL: outbox and mail queue claims"): workers claim due records with a lease before
+// sending, so each postback goes out from one instance; a killed instance's claims are taken over
+// when their lease ends. Real receivers on 127.0.0.1, real compositions and real `gateway serve`
+// processes (kill -9) on a PostgreSQL cluster of the test run (tests/helpers/postgres.ts).
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, describe, test } from 'node:test';
+import pg from 'pg';
+import { migrate } from '../../db/migrate.js';
+import { openDatabase } from '../../db/open.js';
+import { claimSql } from '../../db/postback-repositories.js';
+import { migratePostgres } from '../../db/postgres/migrate.js';
+import { translate } from '../../db/postgres/pg-sql.js';
+import { composeOnEngine, type Composition, type GatewayStore } from '../../main/compose.js';
+import type { Mailer } from '../../main/core/ports.js';
+import type { PostbackSender } from '../../main/core/postbacks/delivery.js';
+import { createLogger } from '../../main/infra/logger.js';
+import { createPostbackSender } from '../../main/infra/postback-sender.js';
+import { resolveSettings } from '../../main/settings.js';
+import { basicAuth, runGateway, startGateway, tempDataDir, type GatewayProcess } from '../helpers/gateway-process.js';
+import { api, cardPayment, newMerchant, startHarness } from '../helpers/payments.js';
+import { headerText, startReceiver, type Receiver, type ReceivedPostback } from '../helpers/postback-receiver.js';
+import { createTestDatabase, postgresAvailable } from '../helpers/postgres.js';
+
+const skip = postgresAvailable() ? false : 'PostgreSQL 15 binaries are not installed (apt-get install postgresql)';
+
+const OUTBOX_CLAIM = claimSql('postback_outbox', "state = 'pending'");
+
+/** `count` pending postbacks of one transaction (sequences 2..count+1), due from `firstDue` on, `spacingMs` apart, to `urls` in turn. */
+async function seedOutbox(pool: pg.Pool, merchantId: string, transactionId: string, urls: string[], count: number, firstDue: number, spacingMs: number): Promise<string[]> {
+  const ids: string[] = [];
+  const created = new Date().toISOString();
+  const values: unknown[] = [];
+  const rows: string[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const id = `pb-${transactionId.slice(0, 8)}-${String(i).padStart(4, '0')}`;
+    ids.push(id);
+    const base = values.length;
+    values.push(id, merchantId, transactionId, i + 2, urls[i % urls.length], JSON.stringify({ transaction_id: transactionId, status_code: 2, n: i }), new Date(firstDue + i * spacingMs).toISOString(), created);
+    rows.push(`($${base + 1}, $${base + 2}, 'transaction', $${base + 3}, $${base + 4}, $${base + 5}, $${base + 6}, 'pending', 0, $${base + 7}, $${base + 8})`);
+  }
+  await pool.query(
+    `INSERT INTO postback_outbox (id, merchant_id, subject_type, subject_id, sequence, url, payload, state, attempts, next_attempt_at, created_at) VALUES ${rows.join(', ')}`,
+    values,
+  );
+  return ids;
+}
+
+/** How often each postback (webhook-id) arrived. */
+function arrivals(received: readonly ReceivedPostback[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const r of received) {
+    const id = headerText(r.headers, 'webhook-id');
+    counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
+  return counts;
+}
+
+async function until(what: string, check: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const delivered = async (pool: pg.Pool, ids: readonly string[]) =>
+  Number((await pool.query("SELECT count(*) AS n FROM postback_outbox WHERE state = 'delivered' AND id = ANY($1)", [ids])).rows[0].n);
+
+test('the claim query reads the claimable index in due order, without a sort (SQLite)', () => {
+  const db = openDatabase(':memory:');
+  try {
+    migrate(db);
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${OUTBOX_CLAIM.sqlite}`).all({ now: '2026-01-01T00:00:00.000Z', limit: 50, claimedBy: 'a', claimUntil: 'b' }) as Array<{ detail: string }>).map((r) => r.detail);
+    assert.ok(plan.some((line) => /SEARCH postback_outbox USING COVERING INDEX postback_outbox_claimable \(next_attempt_at<\?\)/.test(line)), plan.join('\n'));
+    assert.ok(!plan.some((line) => /TEMP B-TREE|SCAN postback_outbox/.test(line)), plan.join('\n'));
+  } finally {
+    db.close();
+  }
+});
+
+describe('PostgreSQL: the postback outbox across instances', { skip }, () => {
+  const receivers: Receiver[] = [];
+  const compositions: Array<Composition<GatewayStore>> = [];
+  const processes: GatewayProcess[] = [];
+  after(async () => {
+    for (const p of processes) await p.kill9();
+    for (const c of compositions) await c.close();
+    for (const r of receivers) await r.close();
+  });
+
+  test('the claim query reads the claimable index in due order, locks and skips what others hold, without a sort (PostgreSQL)', async () => {
+    const url = await createTestDatabase('claim_plan');
+    const pool = new pg.Pool({ connectionString: url });
+    try {
+      await migratePostgres(pool);
+      const h = await startHarness({ database: url });
+      let merchantId: string;
+      let transactionId: string;
+      try {
+        const merchant = await newMerchant(h, 'Plan Shop');
+        merchantId = merchant.merchant_id;
+        transactionId = (await api(h, merchant).ok<{ transaction_id: string }>('/rest/payment', cardPayment('4111111111111111', 5))).transaction_id;
+      } finally {
+        await h.close();
+      }
+      // Many delivered records and a few waiting ones, as in a gateway that has run for a while.
+      await seedOutbox(pool, merchantId, transactionId, ['http://127.0.0.1:9/p'], 5000, Date.now() - 60_000, 1);
+      await pool.query("UPDATE postback_outbox SET state = 'delivered' WHERE sequence > 200");
+      await pool.query('ANALYZE postback_outbox');
+      const statement = translate(OUTBOX_CLAIM.postgres);
+      const params: Record<string, unknown> = { now: new Date().toISOString(), limit: 50, claimedBy: 'a', claimUntil: 'b' };
+      const plan = (await pool.query({ text: `EXPLAIN ${statement.text}`, values: (statement.names ?? []).map((n) => params[n]) })).rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n');
+      assert.match(plan, /LockRows/);
+      assert.match(plan, /Index Scan using postback_outbox_claimable on postback_outbox/);
+      assert.doesNotMatch(plan, /\bSort\b|Seq Scan on postback_outbox/);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  test('three gateways on one database drain 1,200 queued postbacks to real receivers: each is sent once, by one of them', async () => {
+    const url = await createTestDatabase('outbox_three');
+    const h = await startHarness({ database: url });
+    // Every instance of one database shares the data key (the merchant's webhook key is sealed with it).
+    const dataKey = h.dataKey;
+    let merchantId: string;
+    let transactionId: string;
+    try {
+      const merchant = await newMerchant(h, 'Three Instances');
+      merchantId = merchant.merchant_id;
+      transactionId = (await api(h, merchant).ok<{ transaction_id: string }>('/rest/payment', cardPayment('4111111111111111', 12))).transaction_id;
+    } finally {
+      await h.close();
+    }
+    // Eight receivers (eight hosts to the per-receiver limit), each taking 40 ms to answer.
+    for (let i = 0; i < 8; i += 1) receivers.push(await startReceiver({ delayMs: 40 }));
+    const mine = receivers.slice(-8);
+    const sent = [0, 0, 0];
+    for (const index of [0, 1, 2]) {
+      const http = createPostbackSender({ privateAddresses: 'allow' });
+      const counting: PostbackSender = {
+        send: (request) => {
+          sent[index] = (sent[index] ?? 0) + 1;
+          return http.send(request);
+        },
+      };
+      const settings = resolveSettings(tempDataDir('tillgate-pg-outbox-'), { database: url, 'sim-delay-ms': '20' }, {});
+      compositions.push(await composeOnEngine({ settings, dataKey, background: true, postbackSender: counting, logger: createLogger({ level: 'silent' }) }));
+    }
+    const pool = new pg.Pool({ connectionString: url });
+    try {
+      // All due at one instant, once all three instances poll: they claim at once.
+      const ids = await seedOutbox(pool, merchantId, transactionId, mine.map((r) => r.url()), 1200, Date.now() + 1500, 0);
+      await until('all 1,200 are delivered', async () => (await delivered(pool, ids)) === ids.length);
+      const received = mine.flatMap((r) => r.received);
+      const counts = arrivals(received);
+      assert.equal(counts.size, ids.length, 'every postback arrived');
+      assert.deepEqual([...counts.entries()].filter(([, n]) => n !== 1), [], 'no postback arrived twice');
+      assert.equal(received.length, ids.length);
+      assert.deepEqual([...counts.keys()].sort(), [...ids].sort());
+      const attempts = (await pool.query('SELECT outbox_id, count(*) AS n FROM postback_attempts WHERE outbox_id = ANY($1) GROUP BY outbox_id HAVING count(*) <> 1', [ids])).rows;
+      assert.deepEqual(attempts, [], 'one attempt recorded per postback');
+      assert.equal(Number((await pool.query('SELECT count(*) AS n FROM postback_outbox WHERE claimed_by IS NOT NULL')).rows[0].n), 0, 'no claim left');
+      assert.equal(sent.reduce((a, b) => a + b, 0), ids.length, `sends per instance: ${sent.join(', ')}`);
+      assert.ok(sent.filter((n) => n > 0).length >= 2, `more than one instance delivered (sends per instance: ${sent.join(', ')})`);
+    } finally {
+      await pool.end();
+      for (const c of compositions.splice(0)) await c.close();
+    }
+  });
+
+  test('three gateways on one database share the mail queue: 300 queued receipt e-mails, each handed to a mailer once', async () => {
+    const url = await createTestDatabase('mail_three');
+    const h = await startHarness({ database: url });
+    let merchantId: string;
+    let transactionId: string;
+    try {
+      const merchant = await newMerchant(h, 'Mail Instances');
+      merchantId = merchant.merchant_id;
+      transactionId = (await api(h, merchant).ok<{ transaction_id: string }>('/rest/payment', cardPayment('4111111111111111', 7))).transaction_id;
+    } finally {
+      await h.close();
+    }
+    const handed: string[][] = [[], [], []];
+    const mail: Array<Composition<GatewayStore>> = [];
+    try {
+      for (const index of [0, 1, 2]) {
+        const mailer: Mailer = {
+          // Each message takes a moment, as an SMTP hand-over does.
+          send: async (message) => {
+            handed[index]?.push(message.subject);
+            await new Promise((resolve) => setTimeout(resolve, 5));
+            return { kind: 'sent' };
+          },
+        };
+        const settings = resolveSettings(tempDataDir('tillgate-pg-mail-'), { database: url, 'sim-delay-ms': '20' }, {});
+        mail.push(await composeOnEngine({ settings, dataKey: h.dataKey, background: true, mailer, mail: { pollMs: 100 }, logger: createLogger({ level: 'silent' }) }));
+      }
+      const pool = new pg.Pool({ connectionString: url });
+      try {
+        const due = new Date(Date.now() + 1000).toISOString();
+        const ids = Array.from({ length: 300 }, (_, i) => `mail-${String(i).padStart(3, '0')}`);
+        for (const id of ids) {
+          await pool.query(
+            `INSERT INTO receipt_emails (id, merchant_id, receipt_id, transaction_id, locale, recipient, subject, body_text, status, attempts, next_attempt_at, created_at)
+             VALUES ($1, $2, $3, $3, 'en', 'customer@example.com', $1, 'Your receipt', 'queued', 0, $4, $4)`,
+            [id, merchantId, transactionId, due],
+          );
+        }
+        await until('all 300 are sent', async () => Number((await pool.query("SELECT count(*) AS n FROM receipt_emails WHERE status = 'sent'")).rows[0].n) === ids.length);
+        const all = handed.flat();
+        assert.equal(all.length, ids.length, `hand-overs per instance: ${handed.map((h) => h.length).join(', ')}`);
+        assert.deepEqual([...all].sort(), ids, 'each e-mail handed over once');
+        assert.deepEqual((await pool.query('SELECT id FROM receipt_emails WHERE attempts <> 1 OR claimed_by IS NOT NULL')).rows, []);
+        assert.ok(handed.filter((list) => list.length > 0).length >= 2, `more than one instance sent (${handed.map((h) => h.length).join(', ')})`);
+      } finally {
+        await pool.end();
+      }
+    } finally {
+      for (const c of mail) await c.close();
+    }
+  });
+
+  test('200 queued postbacks while gateway processes start and die (kill -9): each arrives, repeats only of postbacks a killed instance held, its claims taken over after their lease', async () => {
+    const url = await createTestDatabase('outbox_kill');
+    const env = { GATEWAY_DATA_KEY: randomBytes(32).toString('base64') };
+    const LEASE_MS = 4000;
+    const args = ['--database', url, '--postback-claim-lease-ms', String(LEASE_MS)];
+    const created = runGateway(['merchant', 'create', '--data-dir', tempDataDir(), '--database', url, '--name', 'Killed Instances', '--json'], env);
+    assert.equal(created.status, 0, created.stderr);
+    const merchant = JSON.parse(created.stdout) as { merchant_id: string; api_key: string; api_password: string };
+    const start = async () => {
+      const p = await startGateway({ args, env });
+      processes.push(p);
+      return p;
+    };
+    const a = await start();
+    const b = await start();
+    const payment = await fetch(`${a.url}/rest/payment`, {
+      method: 'POST',
+      headers: { authorization: basicAuth(merchant), 'content-type': 'application/json' },
+      body: JSON.stringify(cardPayment('4111111111111111', 20)),
+    });
+    const transactionId = ((await payment.json()) as { transaction_id: string }).transaction_id;
+    assert.equal(payment.status, 200);
+    // One receiver taking 150 ms per answer (an instance sends it 4 at a time), and the postbacks
+    // falling due over 10 s: the drain lasts longer than starting a gateway takes, and the
+    // instances hold claims most of that time.
+    const receiver = await startReceiver({ delayMs: 150 });
+    receivers.push(receiver);
+    const pool = new pg.Pool({ connectionString: url });
+    try {
+      const ids = await seedOutbox(pool, merchant.merchant_id, transactionId, [receiver.url()], 200, Date.now() + 500, 50);
+      const claimedBy = async (p: GatewayProcess) =>
+        (await pool.query("SELECT id FROM postback_outbox WHERE state = 'pending' AND claimed_by LIKE $1", [`%:${String(p.child.pid)}/%`])).rows.map((r: { id: string }) => r.id);
+      const running = [a, b];
+      const starting: Array<Promise<GatewayProcess>> = [];
+      /**
+       * Once `afterArrivals` postbacks arrived, kills (kill -9) the running instance that holds the
+       * most claims at that moment, and starts another (without waiting for it); returns what the
+       * killed one held (its claims stay in the database until their lease ends: nothing else may
+       * touch them).
+       */
+      const killOneHolding = async (afterArrivals: number) => {
+        let victim: GatewayProcess | undefined;
+        await until(`${afterArrivals} arrivals and claims held by a running instance`, async () => {
+          if (receiver.received.length < afterArrivals) return false;
+          let most = 0;
+          for (const p of running) {
+            const n = (await claimedBy(p)).length;
+            if (n > most) [most, victim] = [n, p];
+          }
+          return most > 0;
+        });
+        const killed = victim as GatewayProcess;
+        await killed.kill9();
+        running.splice(running.indexOf(killed), 1);
+        const held = await claimedBy(killed);
+        starting.push(start().then((p) => (running.push(p), p)));
+        return held;
+      };
+      const held = new Set<string>();
+      for (const id of await killOneHolding(30)) held.add(id);
+      for (const id of await killOneHolding(80)) held.add(id);
+      const d = await (starting.at(-1) as Promise<GatewayProcess>);
+      await Promise.all(starting);
+      assert.ok(held.size > 0, 'the killed instances held claims');
+      await until('all 200 are delivered', async () => (await delivered(pool, ids)) === ids.length);
+      const counts = arrivals(receiver.received);
+      assert.deepEqual([...counts.keys()].sort(), [...ids].sort(), 'every postback arrived');
+      const repeated = [...counts.entries()].filter(([, n]) => n > 1).map(([id]) => id);
+      assert.deepEqual(
+        repeated.filter((id) => !held.has(id)),
+        [],
+        `only postbacks a killed instance had claimed arrive twice (repeated: ${repeated.length}; held by killed instances: ${held.size})`,
+      );
+      assert.ok([...counts.values()].every((n) => n <= 3), 'at most once more per kill');
+      // The held claims were taken over: every one of them was delivered by another instance, and
+      // no postback has more than one recorded delivery.
+      const twice = (await pool.query("SELECT outbox_id FROM postback_attempts WHERE outbox_id = ANY($1) AND outcome = 'delivered' GROUP BY outbox_id HAVING count(*) > 1", [ids])).rows;
+      assert.deepEqual(twice, []);
+      assert.equal(Number((await pool.query('SELECT count(*) AS n FROM postback_outbox WHERE claimed_by IS NOT NULL')).rows[0].n), 0, 'no claim left');
+      // The instances still running answer.
+      assert.equal((await fetch(`${d.url}/rest/transactions/${transactionId}`, { headers: { authorization: basicAuth(merchant) } })).status, 200);
+      // For the report: how many arrived twice (at-least-once across a kill between the receiver's answer and the record).
+      process.stdout.write(`# kill -9 drain: ${ids.length} postbacks, ${receiver.received.length} arrivals, ${repeated.length} repeated, ${held.size} claims held by killed instances\n`);
+    } finally {
+      await pool.end();
+    }
+  });
+});
