@@ -1,5 +1,6 @@
 /**
- * An in-process gateway for postback tests: compose() on real SQLite in a temp dir with a movable
+ * An in-process gateway for postback tests: compose() on the test run's engine (SQLite in a temp dir,
+ * or PostgreSQL with TEST_ENGINE=postgres) with a movable
  * clock, buildServer() for inject(), and the real HTTP postback sender. With `background: false`
  * nothing is sent until the test calls `deliver()` (deterministic retries with clock.advance());
  * with `background: true` the delivery worker runs as in production.
@@ -8,7 +9,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { PostbackDelivery as DeliveryView } from '../../contract/api/postbacks.js';
-import type { Composition } from '../../main/compose.js';
+import type { Composition, GatewayStore } from '../../main/compose.js';
 import type { Gateway } from '../../main/core/gateway.js';
 import { buildServer } from '../../main/http/server.js';
 import { createLogger } from '../../main/infra/logger.js';
@@ -21,7 +22,7 @@ export const EXPIRY_YEAR = String(new Date().getUTCFullYear() + 3);
 export interface PostbackHarness {
   dir: string;
   clock: TestClock;
-  composition: Composition;
+  composition: Composition<GatewayStore>;
   gateway: Gateway;
   app: FastifyInstance;
   merchant(name?: string): Promise<MerchantClient>;
