@@ -56,9 +56,21 @@ export interface TestGatewayOptions {
  * engine.
  */
 export async function composeForTest(options: ComposeOptions): Promise<Composition<GatewayStore>> {
-  if (process.env.TEST_ENGINE === 'postgres' && options.settings.databaseUrl === null) options.settings.databaseUrl = await createTestDatabase();
+  if (process.env.TEST_ENGINE === 'postgres' && options.settings.databaseUrl === null) {
+    // A gateway started again on the same data directory (a restart) finds the same database.
+    const { dataDir } = options.settings;
+    let url = testDatabases.get(dataDir);
+    if (!url) {
+      url = await createTestDatabase();
+      testDatabases.set(dataDir, url);
+    }
+    options.settings.databaseUrl = url;
+  }
   return composeOnEngine(options);
 }
+
+/** The PostgreSQL database of each data directory of this test process. */
+const testDatabases = new Map<string, string>();
 
 export function tempDir(prefix = 'tillgate-test-'): string {
   return makeTempDir(prefix);

@@ -60,6 +60,19 @@ export function sqliteOnly(reason: string): { skip: string | false } {
   return { skip: onPostgres() ? `SQLite only: ${reason}` : false };
 }
 
+/**
+ * Test options for tests of `gateway` processes on a data directory (its SQLite database): run in
+ * the SQLite pass, skipped with the reason in the PostgreSQL pass.
+ */
+export function dataDirectoryOnly(what: string): { skip: string | false } {
+  return { skip: onPostgres() ? `SQLite only: ${what} on a data directory, where the gateway processes keep their SQLite database` : false };
+}
+
+/** Test options for tests the database engine plays no part in: run once, in the SQLite pass. */
+export function engineIndependent(what: string): { skip: string | false } {
+  return { skip: onPostgres() ? `${what} does not depend on the database engine: tested in the SQLite pass` : false };
+}
+
 /** The better-sqlite3 handle of a gateway on SQLite (tests marked sqliteOnly). */
 export function sqliteDb(gateway: HasComposition): Database.Database {
   const store = gateway.composition.store;

@@ -11,10 +11,11 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { basicAuth, createMerchant, GATEWAY_BIN, startGateway, type GatewayProcess, type MerchantCredentials } from '../helpers/gateway-process.js';
 import { cardPayment } from '../helpers/payments.js';
+import { sqliteOnly } from '../helpers/sql.js';
 
 const mountPoint = mkdtempSync(join(tmpdir(), 'tillgate-small-disk-'));
 const mounted = process.getuid?.() === 0 && spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=6m', 'tmpfs', mountPoint]).status === 0;
-const skip = mounted ? false : 'mounting a small tmpfs needs root';
+const skip = mounted ? sqliteOnly('a full or read-only data directory under the SQLite database').skip : 'mounting a small tmpfs needs root';
 
 let gateway: GatewayProcess | undefined;
 let merchant: MerchantCredentials;
