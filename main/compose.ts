@@ -19,7 +19,7 @@ import { coreLogger, createLogger } from './infra/logger.js';
 import { createVault, loadDataKey } from './infra/vault.js';
 import { Simulator } from './processor/simulator.js';
 import { createPostbackSender } from './infra/postback-sender.js';
-import type { PostbackSender } from './core/postbacks/delivery.js';
+import type { DeliverySettings, PostbackSender } from './core/postbacks/delivery.js';
 import type { Mailer } from './core/ports.js';
 import type { MailQueueSettings } from './core/mail/mail-queue.js';
 import { createSmtpMailer, testOutboxMailer } from './infra/mailer.js';
@@ -85,6 +85,8 @@ export interface ComposeOptions {
   background?: boolean;
   /** Replaces the HTTP postback sender (tests of failure modes). */
   postbackSender?: PostbackSender;
+  /** Postback delivery limits beside the settings' retry scale (tests: e.g. a longer timeout on a busy machine). */
+  postbackDelivery?: Partial<Omit<DeliverySettings, 'retryScale'>>;
   /** Replaces the invoice mailer (default: the local test outbox; tests of failure modes). */
   mailer?: Mailer;
   /** Invoice e-mail retry schedule (tests use short delays). */
@@ -177,7 +179,7 @@ function assemble<S extends GatewayStore>(options: ComposeOptions, store: S, mig
       ...(options.mail ? { mail: options.mail } : {}),
       ...(options.receiptPrints ? { receiptPrints: options.receiptPrints } : {}),
       payments: { simDelayMs: settings.simDelayMs },
-      postbacks: { retryScale: settings.postbackRetryScale },
+      postbacks: { ...options.postbackDelivery, retryScale: settings.postbackRetryScale },
       postbackPrivateAddresses: settings.postbackPrivateAddresses,
       ...(settings.timeZone ? { timeZone: settings.timeZone } : {}),
       idempotencyRetentionMs: settings.idempotencyRetentionHours * 60 * 60 * 1000,

@@ -506,7 +506,7 @@ describe('idempotency records are durable and expire', () => {
       assert.equal(replay.body, original.body);
       assert.equal(replay.headers['idempotent-replayed'], 'true');
       assertApiError(await postMandate(second, shop, { ...validMandate, recurring: 0 }, { 'idempotency-key': key }), 422, 4002);
-      assert.equal(mandateCount(second, shop.merchant_id), 1);
+      assert.equal(await mandateCount(second, shop.merchant_id), 1);
 
       // Just inside the retention (1 hour by default): still replayed.
       second.clock.advance(60 * 60 * 1000 - 60 * 1000);
@@ -520,7 +520,7 @@ describe('idempotency records are durable and expire', () => {
       assert.equal(expired.statusCode, 200, expired.body);
       assert.equal(expired.headers['idempotent-replayed'], undefined);
       assert.notEqual(expired.json<MandateBody>().sepa_mandate, original.json<MandateBody>().sepa_mandate);
-      assert.equal(mandateCount(second, shop.merchant_id), 2);
+      assert.equal(await mandateCount(second, shop.merchant_id), 2);
       // The key now holds the new reply.
       const replayOfNew = await postMandate(second, shop, validMandate, { 'idempotency-key': key });
       assert.equal(replayOfNew.body, expired.body);
@@ -528,7 +528,7 @@ describe('idempotency records are durable and expire', () => {
       // Expired records are purged.
       second.clock.advance(60 * 60 * 1000 + 1000);
       assert.ok((await second.composition.gateway.idempotency.purgeExpired()) >= 1);
-      assert.equal(idempotencyRows(second, shop.merchant_id, key), 0);
+      assert.equal(await idempotencyRows(second, shop.merchant_id, key), 0);
     } finally {
       await second.close();
     }

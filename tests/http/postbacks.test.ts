@@ -561,7 +561,9 @@ describe('address policy', () => {
 
 describe('bounded concurrency: a receiver that never answers slows nobody else', () => {
   test('API responses and deliveries to other receivers are not delayed by a hanging receiver', async () => {
-    const h = await startPostbackGateway({ background: true });
+    // The hanging attempts must outlast the test: on a busy machine its 130 payments may take longer
+    // than the 10 s default timeout, after which the next attempts would reach the hanging receiver.
+    const h = await startPostbackGateway({ background: true, delivery: { timeoutMs: 10 * 60 * 1000 } });
     const slow = await startReceiver({ respond: 'hang' });
     const fast = await startReceiver({ respond: 200 });
     try {

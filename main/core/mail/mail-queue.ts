@@ -22,7 +22,8 @@ export const DEFAULT_MAIL_QUEUE_SETTINGS: MailQueueSettings = { retryDelaysMs: [
 
 export class MailQueue {
   private readonly loop: WakeableLoop;
-  private readonly inFlight = new Set<string>();
+  /** E-mails being sent, by id: drain() beside the background pass waits for the other's send instead of skipping it. */
+  private readonly inFlight = new Map<string, Promise<void>>();
 
   constructor(
     private readonly store: Store,
@@ -59,13 +60,15 @@ export class MailQueue {
     const due = await this.store.read(async (r) => ({ invoices: await r.emails.due(now, 50), receipts: await r.receipts.dueEmails(now, 50) }));
     let attempted = 0;
     const once = async (id: string, send: () => Promise<void>) => {
-      if (this.inFlight.has(id)) return;
-      this.inFlight.add(id);
-      try {
-        await send();
-      } finally {
-        this.inFlight.delete(id);
+      const sending = this.inFlight.get(id);
+      if (sending) {
+        // Sent by the other caller (background pass or drain): done when that attempt is recorded.
+        await sending.catch(() => undefined);
+        return;
       }
+      const attempt = send().finally(() => this.inFlight.delete(id));
+      this.inFlight.set(id, attempt);
+      await attempt;
       attempted += 1;
     };
     for (const record of due.invoices) await once(record.id, () => this.attempt(record));
