@@ -629,4 +629,38 @@ describe('bounded concurrency: a receiver that never answers slows nobody else',
       await slow.close();
     }
   });
+
+  test('a kept-alive connection the receiver closed as it was reused: the postback goes again on a new one, not counted as failed', async () => {
+    // A receiver that answers the first request of each connection (keeping it alive) and drops the
+    // connection when a second request arrives on it, as a server whose keep-alive timeout ends
+    // just as the sender reuses the connection.
+    const connections: net.Socket[] = [];
+    let answered = 0;
+    const server = net.createServer((socket) => {
+      connections.push(socket);
+      let requests = 0;
+      socket.on('data', (chunk) => {
+        if (!chunk.toString('latin1').includes('POST ')) return;
+        requests += 1;
+        if (requests > 1) {
+          socket.destroy();
+          return;
+        }
+        answered += 1;
+        socket.write('HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: keep-alive\r\nKeep-Alive: timeout=60\r\n\r\n');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/postbacks`;
+    try {
+      const sender = createPostbackSender({ privateAddresses: 'allow' });
+      const send = () => sender.send({ url, body: '{}', headers: { 'content-type': 'application/json' }, timeoutMs: 5000 });
+      assert.deepEqual(await send(), { kind: 'response', status: 200 });
+      assert.deepEqual(await send(), { kind: 'response', status: 200 }, 'sent again on a new connection');
+      assert.deepEqual([answered, connections.length], [2, 2]);
+    } finally {
+      for (const socket of connections) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
 });
