@@ -595,7 +595,10 @@ describe('bounded concurrency: a receiver that never answers slows nobody else',
       assert.equal(slow.received.length, perReceiver, 'at most its share of attempts is open at the hanging receiver');
       assert.equal(slow.hanging(), perReceiver);
       const sorted = latencies.slice().sort((a, b) => a - b);
-      assert.ok((sorted.at(-1) as number) < 1000, `every API call answered within 1 s (slowest ${Math.round(sorted.at(-1) as number)} ms)`);
+      // A call that waited for the hanging receiver would never end (its attempts stay open); the
+      // bound only catches a worker that holds up the API. 1 s failed on a busy 2-core machine on
+      // either engine (slowest 1.3 s on SQLite, 2.0 s on PostgreSQL, load average 12).
+      assert.ok((sorted.at(-1) as number) < 5000, `every API call answered within 5 s (slowest ${Math.round(sorted.at(-1) as number)} ms)`);
 
       // The hanging connections break: those attempts are recorded as failures with a retry.
       await slow.close();
