@@ -604,7 +604,8 @@ describe('bounded concurrency: a receiver that never answers slows nobody else',
       await slow.close();
       const slowUrl = slow.url();
       let views: DeliveryView[] = [];
-      const deadline = performance.now() + 5000;
+      // Waits for 126 attempts (connection refused now): up to 30 s on a busy machine.
+      const deadline = performance.now() + 30_000;
       do {
         await new Promise((resolve) => setTimeout(resolve, 20));
         views = (await m.read<DeliveryView[]>('/rest/postbacks?limit=500')).filter((v) => v.url === slowUrl);

@@ -85,6 +85,15 @@ export class PostbackDelivery {
   private toRecord: Array<() => void> = [];
   private recordTimer: NodeJS.Timeout | undefined;
   private readonly running = new Set<Promise<void>>();
+  /**
+   * Attempts recorded so far, and at which count each record's last one was. A read of the due
+   * records that began before an attempt was recorded may still show that record due (its
+   * snapshot is older; on PostgreSQL the read is a query that other work overtakes): such a
+   * record is not sent again from that read.
+   */
+  private recorded = 0;
+  private readonly recordedAt = new Map<string, number>();
+  private readonly openReads = new Set<{ from: number }>();
 
   constructor(
     private readonly store: Store,
@@ -134,9 +143,9 @@ export class PostbackDelivery {
     const now = this.clock.now().toISOString();
     let limit = this.inFlight.size + this.settings.concurrency + QUEUE_READ_AHEAD;
     for (;;) {
-      const due = await this.store.read((r) => r.outbox.due(now, limit));
+      const { due, fresh } = await this.readDue(now, limit);
       this.readAt = performance.now();
-      this.queue = due.filter((record) => !this.inFlight.has(record.id)).map((record) => ({ record, receiver: receiverOf(record.url) }));
+      this.queue = fresh.map((record) => ({ record, receiver: receiverOf(record.url) }));
       this.launchQueued();
       // A full page with free slots left means records in flight or of busy receivers filled
       // it: look further, so that a backlog for a slow receiver never holds back the others.
@@ -147,6 +156,21 @@ export class PostbackDelivery {
       limit *= 4;
     }
     return this.queue.length > 0 ? Math.min(this.settings.pollMs, QUEUE_REREAD_MS) : this.settings.pollMs;
+  }
+
+  /** The due records, and those of them neither in flight nor attempted since the read began. */
+  private async readDue(now: string, limit: number): Promise<{ due: OutboxRecord[]; fresh: OutboxRecord[] }> {
+    const read = { from: this.recorded };
+    this.openReads.add(read);
+    try {
+      const due = await this.store.read((r) => r.outbox.due(now, limit));
+      return { due, fresh: due.filter((record) => !this.inFlight.has(record.id) && (this.recordedAt.get(record.id) ?? -1) < read.from) };
+    } finally {
+      this.openReads.delete(read);
+      let oldest = this.recorded;
+      for (const open of this.openReads) oldest = Math.min(oldest, open.from);
+      for (const [id, at] of this.recordedAt) if (at < oldest) this.recordedAt.delete(id);
+    }
   }
 
   /** No slot for another attempt: enough requests under way, or enough outcomes to record. */
@@ -191,6 +215,8 @@ export class PostbackDelivery {
         this.logger.error({ event_id: record.id, error: error instanceof Error ? error.message : String(error) }, 'postback attempt could not be recorded');
       })
       .finally(() => {
+        this.recordedAt.set(record.id, this.recorded);
+        this.recorded += 1;
         this.inFlight.delete(record.id);
         releaseReceiver();
         this.running.delete(task);
@@ -281,8 +307,7 @@ export class PostbackDelivery {
   /** Runs every due attempt now and waits for them (tests and the CLI). */
   async drain(): Promise<void> {
     for (;;) {
-      const due = await this.store.read((r) => r.outbox.due(this.clock.now().toISOString(), 100));
-      const fresh = due.filter((record) => !this.inFlight.has(record.id));
+      const { fresh } = await this.readDue(this.clock.now().toISOString(), 100);
       if (fresh.length === 0 && this.running.size === 0) return;
       this.queue = [];
       for (const record of fresh) this.launch(record, receiverOf(record.url));
