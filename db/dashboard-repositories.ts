@@ -95,18 +95,21 @@ WHERE merchant_id = ? AND status_code = 4 AND expires_at > ? AND expires_at <= ?
 
 const RANGES_POSTGRES = 'WITH r(i, s, e) AS (SELECT (value ->> 0)::int, value ->> 1, value ->> 2 FROM jsonb_array_elements(?::jsonb) AS value)';
 
-/** PostgreSQL's texts where they differ: the ranges from jsonb, booleans summed as integers. */
+/** SQLite's `CROSS JOIN ... ON` (an inner join that keeps the table order) is a plain JOIN on PostgreSQL, whose planner orders joins itself. */
+const forPostgres = (sql: string) => sql.replace(RANGES, RANGES_POSTGRES).replace(/\bCROSS JOIN\b/g, 'JOIN');
+
+/** PostgreSQL's texts where they differ: the ranges from jsonb, plain joins, booleans summed as integers. */
 export const DASHBOARD_SQL_POSTGRES: Partial<Record<keyof typeof DASHBOARD_SQL, string>> = {
-  hours: DASHBOARD_SQL.hours.replace(RANGES, RANGES_POSTGRES),
+  hours: forPostgres(DASHBOARD_SQL.hours),
   transactionPieces: `${RANGES_POSTGRES}
 SELECT r.i AS range, t.currency, t.payment_type, count(*) AS payments,
   sum((t.status_code IN (3, 4, 5, 7, 8, 12) OR (t.status_code = 10 AND t.authorized_minor > 0))::int) AS approved,
   sum((t.status_code = 6)::int) AS declined, sum((t.captured_minor > 0)::int) AS captured, sum(t.captured_minor) AS captured_minor,
   0 AS refunds, 0 AS refunded_minor
-FROM r CROSS JOIN transactions t ON t.merchant_id = ? AND t.created_at >= r.s AND t.created_at < r.e
+FROM r JOIN transactions t ON t.merchant_id = ? AND t.created_at >= r.s AND t.created_at < r.e
 WHERE t.operation IN ('payment', 'authorize') AND t.amount_minor > 0 AND NOT (t.status_code = 6 AND t.reason_code IS NOT DISTINCT FROM '1A')
 GROUP BY r.i, t.currency, t.payment_type`,
-  refundPieces: DASHBOARD_SQL.refundPieces.replace(RANGES, RANGES_POSTGRES),
+  refundPieces: forPostgres(DASHBOARD_SQL.refundPieces),
 };
 
 function figureRow(r: Row): DashboardFigureRow {

@@ -21,7 +21,7 @@ import { coreLogger, createLogger } from './infra/logger.js';
 import { createVault, loadDataKey } from './infra/vault.js';
 import { Simulator } from './processor/simulator.js';
 import { createPostbackSender } from './infra/postback-sender.js';
-import type { PostbackSender } from './core/postbacks/delivery.js';
+import type { DeliverySettings, PostbackSender } from './core/postbacks/delivery.js';
 import type { Mailer } from './core/ports.js';
 import type { MailQueueSettings } from './core/mail/mail-queue.js';
 import { createSmtpMailer, testOutboxMailer } from './infra/mailer.js';
@@ -89,6 +89,8 @@ export interface ComposeOptions {
   background?: boolean;
   /** Replaces the HTTP postback sender (tests of failure modes). */
   postbackSender?: PostbackSender;
+  /** Postback delivery limits beside the settings' retry scale (tests: e.g. a longer timeout on a busy machine). */
+  postbackDelivery?: Partial<Omit<DeliverySettings, 'retryScale'>>;
   /** Replaces the invoice mailer (default: the local test outbox; tests of failure modes). */
   mailer?: Mailer;
   /** Invoice e-mail retry schedule (tests use short delays). */
@@ -198,7 +200,7 @@ function assemble<S extends GatewayStore>(options: ComposeOptions, store: S, mig
       ...(options.mail ? { mail: options.mail } : {}),
       ...(options.receiptPrints ? { receiptPrints: options.receiptPrints } : {}),
       payments: { simDelayMs: settings.simDelayMs },
-      postbacks: { retryScale: settings.postbackRetryScale, ...(settings.postbackClaimLeaseMs !== null ? { claimLeaseMs: settings.postbackClaimLeaseMs } : {}) },
+      postbacks: { ...options.postbackDelivery, retryScale: settings.postbackRetryScale, ...(settings.postbackClaimLeaseMs !== null ? { claimLeaseMs: settings.postbackClaimLeaseMs } : {}) },
       postbackPrivateAddresses: settings.postbackPrivateAddresses,
       ...(settings.timeZone ? { timeZone: settings.timeZone } : {}),
       instanceName: `${hostname()}:${process.pid}`,

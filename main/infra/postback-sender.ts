@@ -66,31 +66,47 @@ export function createPostbackSender(options: SenderOptions): PostbackSender {
             resolve(result);
           }
         };
-        const request = client.request(
-          target,
-          {
-            method: 'POST',
-            headers: { ...headers, 'content-length': Buffer.byteLength(body) },
-            agent: target.protocol === 'https:' ? agents.https : agents.http,
-            lookup: lookup as never,
-            timeout: timeoutMs,
-          },
-          (response) => {
-            response.resume();
-            response.on('end', () => finish({ kind: 'response', status: response.statusCode ?? 0 }));
-            response.on('error', () => finish({ kind: 'response', status: response.statusCode ?? 0 }));
-          },
-        );
-        const deadline = setTimeout(() => {
-          request.destroy(new Error(`no answer within ${timeoutMs} ms`));
-        }, timeoutMs);
-        request.on('timeout', () => request.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-        request.on('error', (error: Error) => {
-          clearTimeout(deadline);
-          finish(error instanceof AddressRefusedError ? { kind: 'refused', message: error.message } : { kind: 'network_error', message: error.message });
-        });
-        request.on('close', () => clearTimeout(deadline));
-        request.end(body);
+        const startedAt = performance.now();
+        const send = (mayRetry: boolean) => {
+          let answered = false;
+          const request = client.request(
+            target,
+            {
+              method: 'POST',
+              headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+              agent: target.protocol === 'https:' ? agents.https : agents.http,
+              lookup: lookup as never,
+              timeout: timeoutMs,
+            },
+            (response) => {
+              answered = true;
+              response.resume();
+              response.on('end', () => finish({ kind: 'response', status: response.statusCode ?? 0 }));
+              response.on('error', () => finish({ kind: 'response', status: response.statusCode ?? 0 }));
+            },
+          );
+          const deadline = setTimeout(
+            () => {
+              request.destroy(new Error(`no answer within ${timeoutMs} ms`));
+            },
+            Math.max(0, timeoutMs - (performance.now() - startedAt)),
+          );
+          request.on('timeout', () => request.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+          request.on('error', (error: NodeJS.ErrnoException) => {
+            clearTimeout(deadline);
+            // A kept-alive connection the receiver closed while it was idle (its keep-alive timeout
+            // ran out as we took it from the pool): the request never reached it. Send it once more
+            // on a new connection instead of counting a failed attempt.
+            if (mayRetry && !answered && request.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) {
+              send(false);
+              return;
+            }
+            finish(error instanceof AddressRefusedError ? { kind: 'refused', message: error.message } : { kind: 'network_error', message: error.message });
+          });
+          request.on('close', () => clearTimeout(deadline));
+          request.end(body);
+        };
+        send(true);
       });
     },
   };

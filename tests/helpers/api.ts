@@ -9,7 +9,7 @@ import type { Logger as PinoLogger } from 'pino';
 import type { Clock } from '../../main/core/ports.js';
 import { makeTempDir } from './temp.js';
 import type { CreatedMerchant } from '../../main/core/merchants/merchants.js';
-import { composeOnEngine, type ComposeOptions, type Composition } from '../../main/compose.js';
+import { composeOnEngine, type ComposeOptions, type Composition, type GatewayStore } from '../../main/compose.js';
 import { createTestDatabase } from './postgres.js';
 import { buildServer } from '../../main/http/server.js';
 import { createLogger } from '../../main/infra/logger.js';
@@ -35,7 +35,7 @@ export interface TestGateway {
   dir: string;
   clock: TestClock;
   dataKey: Buffer;
-  composition: Composition;
+  composition: Composition<GatewayStore>;
   app: FastifyInstance;
   close(): Promise<void>;
 }
@@ -52,13 +52,25 @@ export interface TestGatewayOptions {
 /**
  * compose() for tests on the engine the run asks for: TEST_ENGINE=postgres gives each gateway a
  * fresh database in the run's PostgreSQL cluster (tests/helpers/postgres.ts); otherwise SQLite in
- * the data directory. Typed as SQLite's for the suites that read the database directly
- * (store.db): those cannot run on PostgreSQL yet and fail there at once.
+ * the data directory. Tests read stored state through tests/helpers/sql.ts (`sqlOf`), on either
+ * engine.
  */
-export async function composeForTest(options: ComposeOptions): Promise<Composition> {
-  if (process.env.TEST_ENGINE === 'postgres' && options.settings.databaseUrl === null) options.settings.databaseUrl = await createTestDatabase();
-  return (await composeOnEngine(options)) as Composition;
+export async function composeForTest(options: ComposeOptions): Promise<Composition<GatewayStore>> {
+  if (process.env.TEST_ENGINE === 'postgres' && options.settings.databaseUrl === null) {
+    // A gateway started again on the same data directory (a restart) finds the same database.
+    const { dataDir } = options.settings;
+    let url = testDatabases.get(dataDir);
+    if (!url) {
+      url = await createTestDatabase();
+      testDatabases.set(dataDir, url);
+    }
+    options.settings.databaseUrl = url;
+  }
+  return composeOnEngine(options);
 }
+
+/** The PostgreSQL database of each data directory of this test process. */
+const testDatabases = new Map<string, string>();
 
 export function tempDir(prefix = 'tillgate-test-'): string {
   return makeTempDir(prefix);

@@ -1,14 +1,15 @@
 /**
- * A payments test harness on the public interfaces: compose() on real SQLite in a temp dir with a
- * movable clock and no background timer (tests run due tasks themselves after moving the clock),
- * buildServer() for inject(), merchants with HTTP Basic credentials, and small request builders.
+ * A payments test harness on the public interfaces: compose() on the run's engine (SQLite in a temp
+ * dir, or PostgreSQL with TEST_ENGINE=postgres) with a movable clock and no background timer (tests
+ * run due tasks themselves after moving the clock), buildServer() for inject(), merchants with HTTP
+ * Basic credentials, and small request builders.
  */
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import type { Composition } from '../../main/compose.js';
+import type { Composition, GatewayStore } from '../../main/compose.js';
 import type { Gateway } from '../../main/core/gateway.js';
 import { buildServer } from '../../main/http/server.js';
 import { createLogger } from '../../main/infra/logger.js';
@@ -16,6 +17,7 @@ import { encryptPinBlock, TEST_PIN_KEY } from '../../main/processor/pin-block.js
 import { TEST_PIN } from '../../main/processor/test-cards.js';
 import { resolveSettings } from '../../main/settings.js';
 import { DATABASE_FILE } from '../../db/open.js';
+import { sqlOf } from './sql.js';
 import { composeForTest, createTestMerchant, tempDir, TestClock, type TestGateway, type TestMerchant } from './api.js';
 
 export const SIM_DELAY_MS = 20;
@@ -46,7 +48,7 @@ export async function startHarness(flags: Record<string, string> = {}): Promise<
   // key is refused: db/key-check.ts); each SQLite data directory gets its own.
   const dataKey = flags.database ? createHash('sha256').update(`test data key ${flags.database}`).digest() : randomBytes(32);
   const settings = resolveSettings(dir, { 'sim-delay-ms': String(SIM_DELAY_MS), 'sim-slow-answer-ms': '50', ...flags }, {});
-  const composition: Composition = await composeForTest({ settings, clock, dataKey, background: false, logger: createLogger({ level: 'silent' }) });
+  const composition: Composition<GatewayStore> = await composeForTest({ settings, clock, dataKey, background: false, logger: createLogger({ level: 'silent' }) });
   const app: FastifyInstance = await buildServer(composition.gateway);
   const gateway = composition.gateway;
   return {
@@ -184,22 +186,49 @@ export interface OutboxRow {
   payload: Record<string, unknown>;
 }
 
-export function outboxOf(h: Harness, transactionId: string): OutboxRow[] {
-  const rows = h.composition.store.db
-    .prepare("SELECT sequence, url, state, payload FROM postback_outbox WHERE subject_type = 'transaction' AND subject_id = ? ORDER BY sequence")
-    .all(transactionId) as Array<{ sequence: number; url: string; state: string; payload: string }>;
+export async function outboxOf(h: Harness, transactionId: string): Promise<OutboxRow[]> {
+  const rows = await sqlOf(h).all<{ sequence: number; url: string; state: string; payload: string }>(
+    "SELECT sequence, url, state, payload FROM postback_outbox WHERE subject_type = 'transaction' AND subject_id = ? ORDER BY sequence",
+    transactionId,
+  );
   return rows.map((row) => ({ ...row, payload: JSON.parse(row.payload) as Record<string, unknown> }));
 }
 
-/** Asserts that none of the card numbers occurs in the database files (main file and WAL), as ASCII or BCD. */
-export function assertNoPanAtRest(h: Harness, pans: readonly string[]): void {
+/**
+ * Asserts that none of `values` is stored anywhere, as ASCII (and with `bcd`, as BCD: the digits
+ * packed two to a byte). On SQLite: not in the database files (main file and WAL, free pages
+ * included). On PostgreSQL: not in any column of any row of any table (each row as JSON text,
+ * where bytea shows as hex: ASCII shows as its hex, BCD as the digits themselves).
+ */
+export async function assertNotStored(h: Pick<Harness, 'dir' | 'composition'>, values: readonly string[], options: { bcd?: boolean; what?: string } = {}): Promise<void> {
+  const what = options.what ?? 'a secret';
+  const sql = sqlOf(h);
+  if (sql.dialect === 'postgres') {
+    const tables = await sql.all<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'");
+    assert.ok(tables.some((t) => t.name === 'transactions'), 'the tables are found');
+    for (const { name } of tables) {
+      const rows = await sql.all<{ row: string }>(`SELECT row_to_json(t)::text AS row FROM "${name}" t`);
+      for (const { row } of rows) {
+        for (const value of values) {
+          assert.ok(!row.includes(value), `${what} ${value} found in ${name}`);
+          assert.ok(!row.includes(Buffer.from(value, 'latin1').toString('hex')), `${what} ${value} (ASCII in bytea) found in ${name}`);
+        }
+      }
+    }
+    return;
+  }
   const files = [DATABASE_FILE, `${DATABASE_FILE}-wal`].map((name) => join(h.dir, name)).filter((path) => existsSync(path));
   assert.ok(files.length > 0, 'database files exist');
   for (const path of files) {
     const bytes = readFileSync(path);
-    for (const pan of pans) {
-      assert.equal(bytes.indexOf(pan, 0, 'latin1'), -1, `${pan} found in ${path}`);
-      assert.equal(bytes.indexOf(Buffer.from(pan, 'hex')), -1, `${pan} (BCD) found in ${path}`);
+    for (const value of values) {
+      assert.equal(bytes.indexOf(value, 0, 'latin1'), -1, `${what} ${value} found in ${path}`);
+      if (options.bcd) assert.equal(bytes.indexOf(Buffer.from(value, 'hex')), -1, `${what} ${value} (BCD) found in ${path}`);
     }
   }
+}
+
+/** Asserts that none of the card numbers is stored anywhere, as ASCII or BCD (assertNotStored). */
+export function assertNoPanAtRest(h: Pick<Harness, 'dir' | 'composition'>, pans: readonly string[]): Promise<void> {
+  return assertNotStored(h, pans, { bcd: true, what: 'card number' });
 }

@@ -1,5 +1,6 @@
 /**
- * An in-process gateway for postback tests: compose() on real SQLite in a temp dir with a movable
+ * An in-process gateway for postback tests: compose() on the test run's engine (SQLite in a temp dir,
+ * or PostgreSQL with TEST_ENGINE=postgres) with a movable
  * clock, buildServer() for inject(), and the real HTTP postback sender. With `background: false`
  * nothing is sent until the test calls `deliver()` (deterministic retries with clock.advance());
  * with `background: true` the delivery worker runs as in production.
@@ -8,7 +9,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { PostbackDelivery as DeliveryView } from '../../contract/api/postbacks.js';
-import type { Composition } from '../../main/compose.js';
+import type { ComposeOptions, Composition, GatewayStore } from '../../main/compose.js';
 import type { Gateway } from '../../main/core/gateway.js';
 import { buildServer } from '../../main/http/server.js';
 import { createLogger } from '../../main/infra/logger.js';
@@ -21,7 +22,7 @@ export const EXPIRY_YEAR = String(new Date().getUTCFullYear() + 3);
 export interface PostbackHarness {
   dir: string;
   clock: TestClock;
-  composition: Composition;
+  composition: Composition<GatewayStore>;
   gateway: Gateway;
   app: FastifyInstance;
   merchant(name?: string): Promise<MerchantClient>;
@@ -44,11 +45,13 @@ export interface MerchantClient {
   log(transactionId: string): Promise<Array<{ type: string; status: number; amount: number; message: string | null; created_at: string }>>;
 }
 
-export async function startPostbackGateway(options: { flags?: Record<string, string>; background?: boolean; clock?: TestClock } = {}): Promise<PostbackHarness> {
+export async function startPostbackGateway(
+  options: { flags?: Record<string, string>; background?: boolean; clock?: TestClock; delivery?: ComposeOptions['postbackDelivery'] } = {},
+): Promise<PostbackHarness> {
   const dir = tempDir('tillgate-postbacks-');
   const clock = options.clock ?? new TestClock();
   const settings = resolveSettings(dir, { 'sim-delay-ms': '20', ...options.flags }, {});
-  const composition = await composeForTest({ settings, clock, dataKey: randomBytes(32), background: options.background ?? false, logger: createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
+  const composition = await composeForTest({ settings, clock, dataKey: randomBytes(32), background: options.background ?? false, postbackDelivery: options.delivery, logger: createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
   const app = await buildServer(composition.gateway, process.env.TEST_LOG_LEVEL ? { logger: composition.logger } : {});
   const gateway = composition.gateway;
   let names = 0;

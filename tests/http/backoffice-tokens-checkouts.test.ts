@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { assertApiError, loginStaff } from '../helpers/api.js';
 import { EXPIRY_YEAR, newMerchant, SIM_DELAY_MS, startHarness, type Harness } from '../helpers/payments.js';
 import type { TestMerchant } from '../helpers/api.js';
+import { countOf, sqlOf } from '../helpers/sql.js';
 
 type Method = 'GET' | 'POST' | 'DELETE';
 type Who = 'api' | 'office' | 'admin' | 'cashier' | 'otherOffice' | 'nobody';
@@ -224,8 +225,8 @@ describe('back office: network tokens and checkouts', () => {
     });
 
     test('POST /ui/network-tokens/check: the errors the create would answer (schema and rules), nothing requested, nothing audited', async () => {
-      const count = () => (h.composition.store.db.prepare('SELECT COUNT(*) AS n FROM network_tokens').get() as { n: number }).n;
-      const before = count();
+      const count = () => countOf(h, 'SELECT COUNT(*) AS n FROM network_tokens');
+      const before = await count();
       const bodies: unknown[] = [
         { card_number: '4111111111111112', expiry_month: 13, expiry_year: 2001, card_cvv: '12', email: 'nobody', billing_country: 'XX', postback_url: 'ftp://x' },
         { card_number: '378282246310005', expiry_month: 1, expiry_year: 2020, billing_postal_code: '10 115' },
@@ -242,7 +243,7 @@ describe('back office: network tokens and checkouts', () => {
         const fine = await inject('POST', '/ui/network-tokens/check', 'admin', { card_number: '5555555555554444', expiry_month: 12, expiry_year: EXPIRY_YEAR, card_holder: 'Ana Silva' });
         assert.deepEqual([fine.statusCode, fine.json()], [200, { errors: [] }]);
       });
-      assert.equal(count(), before, 'a check requests nothing');
+      assert.equal(await count(), before, 'a check requests nothing');
       assert.deepEqual(entries, [], 'and is not audited');
       assertApiError(await inject('POST', '/ui/network-tokens/check', 'cashier', bodies[0]), 403, 2002);
       assertApiError(await inject('POST', '/ui/network-tokens/check', 'nobody', bodies[0]), 401, 2001);
@@ -310,7 +311,7 @@ describe('back office: network tokens and checkouts', () => {
       // The API reads it as any session; its page is its own success and error URL.
       const api = (await inject('GET', `/rest/checkouts/${checkout.checkout_id}`)).json<{ total_amount: number; status: string; url: string }>();
       assert.deepEqual([api.total_amount, api.status, api.url], [105.1, 'open', checkout.url]);
-      const row = h.composition.store.db.prepare('SELECT success_url, error_url, postback_url FROM checkout_sessions WHERE id = ?').get(checkout.checkout_id);
+      const row = await sqlOf(h).get('SELECT success_url, error_url, postback_url FROM checkout_sessions WHERE id = ?', checkout.checkout_id);
       assert.deepEqual(row, { success_url: checkout.url, error_url: checkout.url, postback_url: null });
       const page = await h.app.inject({ method: 'GET', url: `/checkout/${checkout.checkout_id}` });
       assert.equal(page.statusCode, 200);
@@ -319,8 +320,8 @@ describe('back office: network tokens and checkouts', () => {
     });
 
     test('POST /ui/checkouts: every bad field named in one 400, in the words of POST /rest/checkouts; nothing created', async () => {
-      const count = () => (h.composition.store.db.prepare('SELECT COUNT(*) AS n FROM checkout_sessions').get() as { n: number }).n;
-      const before = count();
+      const count = () => countOf(h, 'SELECT COUNT(*) AS n FROM checkout_sessions');
+      const before = await count();
       const bad = assertApiError(
         await inject('POST', '/ui/checkouts', 'office', {
           order_id: ' ',
@@ -367,16 +368,16 @@ describe('back office: network tokens and checkouts', () => {
       const missing = assertApiError(await inject('POST', '/ui/checkouts', 'office', { amount: 5 }), 400, 1001);
       assert.deepEqual(missing.errors.map((e) => e.field).sort(), ['currency', 'order_id']);
       assertApiError(await inject('POST', '/ui/checkouts', 'office', { order_id: 'Z-2', currency: 'ABC', amount: 5 }), 400, 1001, ['currency']);
-      assert.equal(count(), before, 'nothing was created');
+      assert.equal(await count(), before, 'nothing was created');
       assertApiError(await inject('POST', '/ui/checkouts', 'cashier', order), 403, 2002);
       assertApiError(await inject('POST', '/ui/checkouts', 'cashier', { colour: 1 }), 403, 2002);
       assertApiError(await inject('POST', '/ui/checkouts', 'nobody', order), 401, 2001);
-      assert.equal(count(), before);
+      assert.equal(await count(), before);
     });
 
     test('POST /ui/checkouts/check: the errors the create would answer, as 200; nothing opened', async () => {
-      const count = () => (h.composition.store.db.prepare('SELECT COUNT(*) AS n FROM checkout_sessions').get() as { n: number }).n;
-      const before = count();
+      const count = () => countOf(h, 'SELECT COUNT(*) AS n FROM checkout_sessions');
+      const before = await count();
       const bodies: unknown[] = [
         { order_id: ' ', currency: 'EUR', amount: 1.234, amount_taxes: -1, amount_shipping: 'free', locale: 'fr', collect_dob: 2, prefill_customer_info: { email: 'nobody' }, postback_url: 'ftp://x', colour: 1 },
         { order_id: 'Z-1', currency: 'EUR', amount: 0 },
@@ -392,7 +393,7 @@ describe('back office: network tokens and checkouts', () => {
       }
       const fine = await inject('POST', '/ui/checkouts/check', 'office', order);
       assert.deepEqual([fine.statusCode, fine.json()], [200, { errors: [] }]);
-      assert.equal(count(), before, 'a check opens nothing');
+      assert.equal(await count(), before, 'a check opens nothing');
       assertApiError(await inject('POST', '/ui/checkouts/check', 'cashier', order), 403, 2002);
     });
 
@@ -403,8 +404,7 @@ describe('back office: network tokens and checkouts', () => {
       assert.equal(again.statusCode, 201);
       assert.equal(again.headers['idempotent-replayed'], 'true');
       assert.equal(again.json<Detail>().checkout.checkout_id, first.checkout.checkout_id);
-      const rows = h.composition.store.db.prepare("SELECT COUNT(*) AS n FROM checkout_sessions WHERE order_id = 'IDEM-1'").get() as { n: number };
-      assert.equal(rows.n, 1);
+      assert.equal(await countOf(h, "SELECT COUNT(*) AS n FROM checkout_sessions WHERE order_id = 'IDEM-1'"), 1);
       assertApiError(await inject('POST', '/ui/checkouts', 'office', { ...order, order_id: 'IDEM-2' }, { 'idempotency-key': key }), 422, 4002);
     });
 
@@ -424,10 +424,8 @@ describe('back office: network tokens and checkouts', () => {
       );
       const api = (await inject('GET', `/rest/transactions/${paid.transaction.transaction_id}`)).json<{ status: string; amount: number }>();
       assert.deepEqual([api.status, api.amount], ['completed', 12.5]);
-      const outbox = h.composition.store.db
-        .prepare('SELECT COUNT(*) AS n FROM postback_outbox WHERE subject_id IN (?, ?)')
-        .get(checkout.checkout_id, paid.transaction.transaction_id) as { n: number };
-      assert.equal(outbox.n, 0, 'no postback without a postback URL');
+      const outbox = await countOf(h, 'SELECT COUNT(*) AS n FROM postback_outbox WHERE subject_id IN (?, ?)', checkout.checkout_id, paid.transaction.transaction_id);
+      assert.equal(outbox, 0, 'no postback without a postback URL');
       const page = await h.app.inject({ method: 'GET', url: `/checkout/${checkout.checkout_id}` });
       assert.equal(page.statusCode, 200);
       // With a postback URL the session and its payment send postbacks as API sessions do.
@@ -435,8 +433,8 @@ describe('back office: network tokens and checkouts', () => {
       assert.equal(withPostbacks.postback_url, 'https://shop.example/postbacks');
       const chosen2 = await form(`/checkout/${withPostbacks.checkout_id}`, { method: 'cardecom' });
       await form(String(chosen2.headers.location), CARD);
-      const sessionPostbacks = h.composition.store.db.prepare("SELECT COUNT(*) AS n FROM postback_outbox WHERE subject_type = 'checkout' AND subject_id = ?").get(withPostbacks.checkout_id) as { n: number };
-      assert.equal(sessionPostbacks.n, 2, 'processing and completed');
+      const sessionPostbacks = await countOf(h, "SELECT COUNT(*) AS n FROM postback_outbox WHERE subject_type = 'checkout' AND subject_id = ?", withPostbacks.checkout_id);
+      assert.equal(sessionPostbacks, 2, 'processing and completed');
     });
 
     test('POST /ui/checkouts/:id/cancel: an open session is cancelled and audited; its page takes no payment; only open ones', async () => {
@@ -473,7 +471,7 @@ describe('back office: network tokens and checkouts', () => {
       });
       assert.equal(viaApi.statusCode, 200, viaApi.body);
       const list = (await inject('GET', '/ui/checkouts', 'office')).json<{ data_set: Array<Detail['checkout']>; metadata: Record<string, number> }>();
-      const rows = h.composition.store.db.prepare('SELECT id FROM checkout_sessions WHERE merchant_id = ? ORDER BY created_at DESC, id DESC').all(shop.merchant_id) as Array<{ id: string }>;
+      const rows = await sqlOf(h).all<{ id: string }>('SELECT id FROM checkout_sessions WHERE merchant_id = ? ORDER BY created_at DESC, id DESC', shop.merchant_id);
       assert.deepEqual(list.data_set.map((c) => c.checkout_id), rows.map((r) => r.id));
       assert.equal(list.metadata.total_items, rows.length);
       assert.equal(list.data_set[0]?.order_id, 'WEB-1');

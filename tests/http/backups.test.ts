@@ -9,6 +9,10 @@ import { test } from 'node:test';
 import Database from 'better-sqlite3';
 import { basicAuth, createMerchant, runGateway, startGateway, tempDataDir, type MerchantCredentials } from '../helpers/gateway-process.js';
 import { cardPayment } from '../helpers/payments.js';
+import { sqliteOnly } from '../helpers/sql.js';
+
+/** PostgreSQL is backed up by its own tools (docs/scaling.md). */
+const BACKUPS = sqliteOnly("the gateway's own backups of its SQLite database");
 
 async function pay(url: string, merchant: MerchantCredentials, amount: number): Promise<string> {
   const response = await fetch(`${url}/rest/payment`, {
@@ -25,7 +29,7 @@ async function transactionIds(url: string, merchant: MerchantCredentials): Promi
   return ((await response.json()) as { transaction_id: string }[]).map((t) => t.transaction_id).sort();
 }
 
-test('scheduled backups run while the gateway serves and keep the newest ones', async () => {
+test('scheduled backups run while the gateway serves and keep the newest ones', BACKUPS, async () => {
   const dataDir = tempDataDir();
   const merchant = createMerchant(dataDir, 'Backed Up');
   // About every 0.4 s, keep 2.
@@ -52,7 +56,7 @@ test('scheduled backups run while the gateway serves and keep the newest ones', 
   }
 });
 
-test('restore checks the file first, refuses while a gateway runs, keeps the current database and brings back every payment', async () => {
+test('restore checks the file first, refuses while a gateway runs, keeps the current database and brings back every payment', BACKUPS, async () => {
   const dataDir = tempDataDir();
   const merchant = createMerchant(dataDir, 'Restored');
   const gateway = await startGateway({ dataDir, args: ['--backup-interval-hours', '0'] });

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { assertApiError, createTestMerchant, startTestGateway, type TestGateway, type TestMerchant } from '../helpers/api.js';
+import { countOf, sqlOf } from '../helpers/sql.js';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -43,8 +44,8 @@ describe('checkout sessions', () => {
     assert.equal(response.statusCode, 200, response.body);
     return response.json<{ checkout_id: string; action_data: { url: string } }>().checkout_id;
   };
-  const checkoutPostbacks = (id: string) =>
-    (gw.composition.store.db.prepare("SELECT sequence, payload FROM postback_outbox WHERE subject_type = 'checkout' AND subject_id = ? ORDER BY sequence").all(id) as Array<{ sequence: number; payload: string }>).map(
+  const checkoutPostbacks = async (id: string) =>
+    (await sqlOf(gw).all<{ sequence: number; payload: string }>("SELECT sequence, payload FROM postback_outbox WHERE subject_type = 'checkout' AND subject_id = ? ORDER BY sequence", id)).map(
       (row): Record<string, unknown> & { sequence: number } => ({ ...(JSON.parse(row.payload) as Record<string, unknown>), sequence: row.sequence }),
     );
 
@@ -112,7 +113,7 @@ describe('checkout sessions', () => {
     const transaction = (await gw.app.inject({ method: 'GET', url: `/rest/transactions/${paid.value.transaction_id}`, headers: { authorization: shop.auth } })).json();
     assert.deepEqual([transaction.status, transaction.amount, transaction.order_id], ['completed', 13.9, 'order-1']);
     assert.deepEqual(
-      checkoutPostbacks(id).map((p) => [p.sequence, p.status, p.transaction_id, p.amount, p.currency, p.order_id]),
+      (await checkoutPostbacks(id)).map((p) => [p.sequence, p.status, p.transaction_id, p.amount, p.currency, p.order_id]),
       [
         [1, 'processing', paid.value.transaction_id, 13.9, 'EUR', 'order-1'],
         [2, 'completed', paid.value.transaction_id, 13.9, 'EUR', 'order-1'],
@@ -137,7 +138,7 @@ describe('checkout sessions', () => {
     assert.ok(third.ok);
     await gw.composition.gateway.payments.completeRedirect(third.value.transaction_id, 'approved');
     assert.deepEqual(await status(id), { ...(await status(id)), status: 'completed', transaction_id: third.value.transaction_id });
-    assert.deepEqual(checkoutPostbacks(id).map((p) => p.status), ['processing', 'open', 'processing', 'open', 'processing', 'completed']);
+    assert.deepEqual((await checkoutPostbacks(id)).map((p) => p.status), ['processing', 'open', 'processing', 'open', 'processing', 'completed']);
   });
 
   test('SEPA: pending keeps the session processing; settlement completes it', async () => {
@@ -162,7 +163,7 @@ describe('checkout sessions', () => {
     const paid = await gw.composition.gateway.checkouts.pay(id, { method: 'cardecom', customer: {} });
     assert.ok(!paid.ok && paid.error.error_code === 1002);
     assert.ok(!(await gw.composition.gateway.checkouts.cancel(id)).ok);
-    assert.deepEqual(checkoutPostbacks(id).map((p) => p.status), ['cancelled']);
+    assert.deepEqual((await checkoutPostbacks(id)).map((p) => p.status), ['cancelled']);
   });
 
   test('a session expires after 24 hours, not before', async () => {
@@ -174,14 +175,14 @@ describe('checkout sessions', () => {
     await gw.composition.gateway.scheduler.runDue();
     assert.equal((await status(id)).status, 'expired');
     assert.ok(!(await gw.composition.gateway.checkouts.pay(id, { method: 'cardecom', customer: {} })).ok);
-    assert.deepEqual(checkoutPostbacks(id).map((p) => p.status), ['expired']);
+    assert.deepEqual((await checkoutPostbacks(id)).map((p) => p.status), ['expired']);
   });
 
   test("the merchant's prefill reaches the payment unless the customer changed it", async () => {
     const id = await open({ prefill_customer_info: { email: 'ann@example.com', first_name: 'Ann', country: 'DE' } });
     const paid = await gw.composition.gateway.checkouts.pay(id, { method: 'wallet', customer: { first_name: 'Anna', phone: '' } });
     assert.ok(paid.ok);
-    const row = gw.composition.store.db.prepare('SELECT details FROM transactions WHERE id = ?').get(paid.value.transaction_id) as { details: string };
+    const row = (await sqlOf(gw).get<{ details: string }>('SELECT details FROM transactions WHERE id = ?', paid.value.transaction_id)) as { details: string };
     assert.deepEqual((JSON.parse(row.details) as { customer: Record<string, string> }).customer, { email: 'ann@example.com', first_name: 'Anna', country: 'DE' });
   });
 
@@ -202,7 +203,6 @@ describe('checkout sessions', () => {
     const second = await gw.app.inject({ method: 'POST', url: '/rest/checkouts', headers, payload: { ...base, order_id: 'idem' } });
     assert.equal(second.body, first.body);
     assert.equal(second.headers['idempotent-replayed'], 'true');
-    const count = gw.composition.store.db.prepare("SELECT COUNT(*) AS n FROM checkout_sessions WHERE order_id = 'idem'").get() as { n: number };
-    assert.equal(count.n, 1);
+    assert.equal(await countOf(gw, "SELECT COUNT(*) AS n FROM checkout_sessions WHERE order_id = 'idem'"), 1);
   });
 });

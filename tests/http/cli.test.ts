@@ -12,13 +12,14 @@ import {
   type GatewayProcess,
   type MerchantCredentials,
 } from '../helpers/gateway-process.js';
+import { dataDirectoryOnly } from '../helpers/sql.js';
 
 async function listTransactions(url: string, authorization: string): Promise<{ status: number; body: unknown }> {
   const response = await fetch(`${url}/rest/transactions`, { headers: { authorization } });
   return { status: response.status, body: await response.json() };
 }
 
-describe('gateway CLI', () => {
+describe('gateway CLI', dataDirectoryOnly('the gateway command (instance lock, backups, merchants)'), () => {
   describe('serve with a merchant created while it runs', () => {
     let server: GatewayProcess;
     let created: MerchantCredentials;

@@ -10,6 +10,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Dashboard } from '../../contract/api/dashboard.js';
 import { assertApiError, createTestMerchant, startTestGateway, TestClock, type TestMerchant } from '../helpers/api.js';
 import { cardPayment, freshPan, posPayment } from '../helpers/payments.js';
+import { sqlOf } from '../helpers/sql.js';
 
 const COOKIE = 'tillgate_session';
 const DECLINED_PAN = '4000000000000002';
@@ -125,24 +126,28 @@ describe('GET /ui/dashboard (Europe/Berlin)', () => {
     const paid = await invoice(5, 'hours');
     assert.equal((await call('PUT', `/rest/invoices/${paid.debt_claim_number}/status_change`, { basic: shop }, { status: 'paid' })).statusCode, 200);
     // E-mails: the latest of `later` failed; `soon` failed once, then a reminder went out.
-    const db = gw.composition.store.db;
-    const email = db.prepare(
-      `INSERT INTO emails (id, merchant_id, invoice_id, email_type, locale, recipient, subject, body_text, status, attempts, next_attempt_at, created_at)
+    const sql = sqlOf(gw);
+    const email = (...params: unknown[]) =>
+      sql.run(
+        `INSERT INTO emails (id, merchant_id, invoice_id, email_type, locale, recipient, subject, body_text, status, attempts, next_attempt_at, created_at)
        VALUES (?, ?, ?, ?, 'en', 'customer@example.com', 'Invoice', 'Text', ?, 4, ?, ?)`,
-    );
-    email.run('e1', shop.merchant_id, soon.id, 'initial', 'failed', '2026-11-20T11:01:00.000Z', '2026-11-20T11:01:00.000Z');
-    email.run('e2', shop.merchant_id, soon.id, 'reminder', 'sent', '2026-11-20T11:02:00.000Z', '2026-11-20T11:02:00.000Z');
-    email.run('e3', shop.merchant_id, later.id, 'initial', 'failed', '2026-11-20T11:03:00.000Z', '2026-11-20T11:03:00.000Z');
+        ...params,
+      );
+    await email('e1', shop.merchant_id, soon.id, 'initial', 'failed', '2026-11-20T11:01:00.000Z', '2026-11-20T11:01:00.000Z');
+    await email('e2', shop.merchant_id, soon.id, 'reminder', 'sent', '2026-11-20T11:02:00.000Z', '2026-11-20T11:02:00.000Z');
+    await email('e3', shop.merchant_id, later.id, 'initial', 'failed', '2026-11-20T11:03:00.000Z', '2026-11-20T11:03:00.000Z');
     // Postbacks: being retried, given up, delivered, not tried yet; and another shop's failure.
-    const outbox = db.prepare(
-      `INSERT INTO postback_outbox (id, merchant_id, subject_type, subject_id, sequence, url, payload, state, attempts, next_attempt_at, created_at)
+    const outbox = (...params: unknown[]) =>
+      sql.run(
+        `INSERT INTO postback_outbox (id, merchant_id, subject_type, subject_id, sequence, url, payload, state, attempts, next_attempt_at, created_at)
        VALUES (?, ?, 'transaction', ?, 1, 'https://shop.example/postbacks', '{}', ?, ?, '2026-11-20T11:00:00.000Z', '2026-11-20T11:00:00.000Z')`,
-    );
-    outbox.run('p1', shop.merchant_id, 'tx-1', 'pending', 3);
-    outbox.run('p2', shop.merchant_id, 'tx-2', 'failed', 32);
-    outbox.run('p3', shop.merchant_id, 'tx-3', 'delivered', 1);
-    outbox.run('p4', shop.merchant_id, 'tx-4', 'pending', 0);
-    outbox.run('p5', other.merchant_id, 'tx-5', 'failed', 32);
+        ...params,
+      );
+    await outbox('p1', shop.merchant_id, 'tx-1', 'pending', 3);
+    await outbox('p2', shop.merchant_id, 'tx-2', 'failed', 32);
+    await outbox('p3', shop.merchant_id, 'tx-3', 'delivered', 1);
+    await outbox('p4', shop.merchant_id, 'tx-4', 'pending', 0);
+    await outbox('p5', other.merchant_id, 'tx-5', 'failed', 32);
     // Network tokens: one suspended by the (simulated) network, one active.
     const token = async () => {
       const response = await call('POST', '/v2/network_tokens', { basic: shop }, { card_number: freshPan(), expiry_month: 12, expiry_year: 2031 });

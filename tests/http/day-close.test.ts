@@ -14,6 +14,7 @@ import type { CardAuthorizationRequest, CardDecision } from '../../main/core/por
 import { assertApiError, createTestMerchant, startTestGateway, tempDir, TestClock, type TestGateway, type TestMerchant } from '../helpers/api.js';
 import { cardPayment, freshPan, posPayment, TEST_PIN } from '../helpers/payments.js';
 import { startPrinterListener } from '../helpers/printer-listener.js';
+import { sqlOf } from '../helpers/sql.js';
 
 const COOKIE = 'tillgate_session';
 const TILL = 'TILL-1';
@@ -282,8 +283,8 @@ describe('closing the day at a till', () => {
       ],
     );
     // And the database refuses to change a closed day.
-    assert.throws(() => gw.composition.store.db.prepare('UPDATE z_reports SET figures = ? WHERE sequence = 1').run('{}'), /never changes/);
-    assert.throws(() => gw.composition.store.db.prepare('DELETE FROM z_reports').run(), /never changes/);
+    await assert.rejects(sqlOf(gw).run('UPDATE z_reports SET figures = ? WHERE sequence = 1', '{}'), /never changes/);
+    await assert.rejects(sqlOf(gw).run('DELETE FROM z_reports'), /never changes/);
   });
 
   test("a sale that started before the close but committed after it belongs to the next day", async () => {

@@ -13,6 +13,7 @@ import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { DATABASE_FILE } from '../../db/open.js';
 import { basicAuth, createMerchant, startGateway, tempDataDir, type GatewayProcess } from '../helpers/gateway-process.js';
+import { sqliteOnly } from '../helpers/sql.js';
 
 const CLIENTS = 12;
 const LOAD_MS = 2500;
@@ -90,7 +91,7 @@ function payment(orderId: string, postbackUrl: string | undefined): Record<strin
   };
 }
 
-describe('durability: kill -9 during load', () => {
+describe('durability: kill -9 during load', sqliteOnly("SQLite's group commit, checked in the database file after kill -9"), () => {
   const cleanups: Array<() => Promise<unknown>> = [];
   after(async () => {
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);

@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildServer, UI_NOT_BUILT } from '../../main/http/server.js';
 import { assertApiError, createTestMerchant, startTestGateway, tempDir, type TestGateway, type TestMerchant } from '../helpers/api.js';
+import { countOf } from '../helpers/sql.js';
 
 const CARD = '4111111111111111';
 
@@ -28,16 +29,12 @@ interface MandateBody {
   error_code: number;
 }
 
-function mandateCount(gw: TestGateway, merchantId: string): number {
-  const row = gw.composition.store.db.prepare('SELECT COUNT(*) AS n FROM mandates WHERE merchant_id = ?').get(merchantId) as { n: number };
-  return row.n;
+function mandateCount(gw: TestGateway, merchantId: string): Promise<number> {
+  return countOf(gw, 'SELECT COUNT(*) AS n FROM mandates WHERE merchant_id = ?', merchantId);
 }
 
-function idempotencyRows(gw: TestGateway, merchantId: string, key: string): number {
-  const row = gw.composition.store.db
-    .prepare('SELECT COUNT(*) AS n FROM idempotency_keys WHERE merchant_id = ? AND key = ?')
-    .get(merchantId, key) as { n: number };
-  return row.n;
+function idempotencyRows(gw: TestGateway, merchantId: string, key: string): Promise<number> {
+  return countOf(gw, 'SELECT COUNT(*) AS n FROM idempotency_keys WHERE merchant_id = ? AND key = ?', merchantId, key);
 }
 
 async function postMandate(
@@ -192,7 +189,7 @@ describe('HTTP foundation', () => {
     });
 
     test('a valid request creates a mandate (control for the 400s above)', async () => {
-      const before = mandateCount(gw, shop.merchant_id);
+      const before = await mandateCount(gw, shop.merchant_id);
       const response = await postMandate(gw, shop, validMandate);
       assert.equal(response.statusCode, 200, response.body);
       const body = response.json<MandateBody>();
@@ -201,7 +198,7 @@ describe('HTTP foundation', () => {
       assert.equal(body.iban_last_four, '3000');
       assert.equal(body.error_code, 0);
       assert.equal(body.recurring, 1);
-      assert.equal(mandateCount(gw, shop.merchant_id), before + 1);
+      assert.equal(await mandateCount(gw, shop.merchant_id), before + 1);
     });
 
     test('body above 1 MiB: 413 with error_code 4003', async () => {
@@ -368,7 +365,7 @@ describe('HTTP foundation', () => {
   describe('idempotency', () => {
     test('same key and body: same status, byte-identical body, Idempotent-Replayed, one mandate', async () => {
       const key = randomUUID();
-      const before = mandateCount(gw, shop.merchant_id);
+      const before = await mandateCount(gw, shop.merchant_id);
       const first = await postMandate(gw, shop, validMandate, { 'idempotency-key': key });
       assert.equal(first.statusCode, 200, first.body);
       assert.equal(first.headers['idempotent-replayed'], undefined);
@@ -381,17 +378,17 @@ describe('HTTP foundation', () => {
         assert.equal(again.headers['idempotent-replayed'], 'true');
         assert.equal(again.headers['content-type'], first.headers['content-type']);
       }
-      assert.equal(mandateCount(gw, shop.merchant_id), before + 1);
+      assert.equal(await mandateCount(gw, shop.merchant_id), before + 1);
     });
 
     test('same key, different body: 422 with error_code 4002, nothing created', async () => {
       const key = randomUUID();
       const first = await postMandate(gw, shop, validMandate, { 'idempotency-key': key });
       assert.equal(first.statusCode, 200);
-      const before = mandateCount(gw, shop.merchant_id);
+      const before = await mandateCount(gw, shop.merchant_id);
       const changed = await postMandate(gw, shop, { ...validMandate, account_holder: 'Someone Else' }, { 'idempotency-key': key });
       assertApiError(changed, 422, 4002);
-      assert.equal(mandateCount(gw, shop.merchant_id), before);
+      assert.equal(await mandateCount(gw, shop.merchant_id), before);
       // The original is still replayed afterwards.
       const again = await postMandate(gw, shop, validMandate, { 'idempotency-key': key });
       assert.equal(again.body, first.body);
@@ -399,7 +396,7 @@ describe('HTTP foundation', () => {
 
     test('X-Idempotency-Key works the same and shares the key space with Idempotency-Key', async () => {
       const key = randomUUID();
-      const before = mandateCount(gw, shop.merchant_id);
+      const before = await mandateCount(gw, shop.merchant_id);
       const first = await postMandate(gw, shop, validMandate, { 'x-idempotency-key': key });
       assert.equal(first.statusCode, 200);
       const again = await postMandate(gw, shop, validMandate, { 'x-idempotency-key': key });
@@ -410,13 +407,13 @@ describe('HTTP foundation', () => {
       assert.equal(viaOtherHeader.headers['idempotent-replayed'], 'true');
       const changed = await postMandate(gw, shop, { ...validMandate, recurring: 0 }, { 'x-idempotency-key': key });
       assertApiError(changed, 422, 4002);
-      assert.equal(mandateCount(gw, shop.merchant_id), before + 1);
+      assert.equal(await mandateCount(gw, shop.merchant_id), before + 1);
     });
 
     test('keys are scoped per merchant', async () => {
       const key = randomUUID();
-      const beforeA = mandateCount(gw, shop.merchant_id);
-      const beforeB = mandateCount(gw, otherShop.merchant_id);
+      const beforeA = await mandateCount(gw, shop.merchant_id);
+      const beforeB = await mandateCount(gw, otherShop.merchant_id);
       const a = await postMandate(gw, shop, validMandate, { 'idempotency-key': key });
       const b = await postMandate(gw, otherShop, validMandate, { 'idempotency-key': key });
       assert.equal(a.statusCode, 200);
@@ -427,22 +424,22 @@ describe('HTTP foundation', () => {
       const otherKey = randomUUID();
       assert.equal((await postMandate(gw, shop, validMandate, { 'idempotency-key': otherKey })).statusCode, 200);
       assert.equal((await postMandate(gw, otherShop, { ...validMandate, recurring: 0 }, { 'idempotency-key': otherKey })).statusCode, 200);
-      assert.equal(mandateCount(gw, shop.merchant_id), beforeA + 2);
-      assert.equal(mandateCount(gw, otherShop.merchant_id), beforeB + 2);
+      assert.equal(await mandateCount(gw, shop.merchant_id), beforeA + 2);
+      assert.equal(await mandateCount(gw, otherShop.merchant_id), beforeB + 2);
     });
 
     test('key length: 255 characters are accepted, 256 are a 400 naming the header; empty is a 400', async () => {
       const longest = 'k'.repeat(255);
       const ok = await postMandate(gw, shop, validMandate, { 'idempotency-key': longest });
       assert.equal(ok.statusCode, 200, ok.body);
-      const before = mandateCount(gw, shop.merchant_id);
+      const before = await mandateCount(gw, shop.merchant_id);
       const tooLong = await postMandate(gw, shop, validMandate, { 'idempotency-key': 'k'.repeat(256) });
       assertApiError(tooLong, 400, 1001, ['Idempotency-Key']);
       const tooLongX = await postMandate(gw, shop, validMandate, { 'x-idempotency-key': 'k'.repeat(256) });
       assertApiError(tooLongX, 400, 1001, ['X-Idempotency-Key']);
       const empty = await postMandate(gw, shop, validMandate, { 'idempotency-key': '' });
       assertApiError(empty, 400, 1001, ['Idempotency-Key']);
-      assert.equal(mandateCount(gw, shop.merchant_id), before);
+      assert.equal(await mandateCount(gw, shop.merchant_id), before);
     });
 
     test('requests rejected by validation are not stored: the key can be reused for the fixed request', async () => {
@@ -450,13 +447,13 @@ describe('HTTP foundation', () => {
       const key = randomUUID();
       const bad = await postMandate(gw, shop, { ...validMandate, iban: 'DE89370400440532013001' }, { 'idempotency-key': key });
       assertApiError(bad, 400, 1001, ['iban']);
-      assert.equal(idempotencyRows(gw, shop.merchant_id, key), 0);
-      const before = mandateCount(gw, shop.merchant_id);
+      assert.equal(await idempotencyRows(gw, shop.merchant_id, key), 0);
+      const before = await mandateCount(gw, shop.merchant_id);
       const fixed = await postMandate(gw, shop, validMandate, { 'idempotency-key': key });
       assert.equal(fixed.statusCode, 200, fixed.body);
       assert.equal(fixed.headers['idempotent-replayed'], undefined);
-      assert.equal(mandateCount(gw, shop.merchant_id), before + 1);
-      assert.equal(idempotencyRows(gw, shop.merchant_id, key), 1);
+      assert.equal(await mandateCount(gw, shop.merchant_id), before + 1);
+      assert.equal(await idempotencyRows(gw, shop.merchant_id, key), 1);
       // ...and a schema failure.
       const key2 = randomUUID();
       assertApiError(await postMandate(gw, shop, { ...validMandate, recurring: '1' }, { 'idempotency-key': key2 }), 400, 1001, ['recurring']);
@@ -464,14 +461,14 @@ describe('HTTP foundation', () => {
       const fixed2 = await postMandate(gw, shop, validMandate, { 'idempotency-key': key2 });
       assert.equal(fixed2.statusCode, 200, fixed2.body);
       assert.equal(fixed2.headers['idempotent-replayed'], undefined);
-      assert.equal(mandateCount(gw, shop.merchant_id), before + 2);
+      assert.equal(await mandateCount(gw, shop.merchant_id), before + 2);
     });
 
     test('concurrent requests with one key are processed once: the others replay or get 409 (4001)', async () => {
       const key = randomUUID();
-      const before = mandateCount(gw, shop.merchant_id);
+      const before = await mandateCount(gw, shop.merchant_id);
       const responses = await Promise.all(Array.from({ length: 6 }, () => postMandate(gw, shop, validMandate, { 'idempotency-key': key })));
-      assert.equal(mandateCount(gw, shop.merchant_id), before + 1, 'exactly one mandate');
+      assert.equal(await mandateCount(gw, shop.merchant_id), before + 1, 'exactly one mandate');
       const succeeded = responses.filter((r) => r.statusCode === 200);
       assert.ok(succeeded.length >= 1);
       assert.equal(new Set(succeeded.map((r) => r.body)).size, 1, 'every 200 carries the same reply');
@@ -487,7 +484,7 @@ describe('HTTP foundation', () => {
       const key = randomUUID();
       const response = await list({ headers: { authorization: shop.auth, 'idempotency-key': key } });
       assert.equal(response.statusCode, 200);
-      assert.equal(idempotencyRows(gw, shop.merchant_id, key), 0);
+      assert.equal(await idempotencyRows(gw, shop.merchant_id, key), 0);
     });
   });
 });
@@ -509,7 +506,7 @@ describe('idempotency records are durable and expire', () => {
       assert.equal(replay.body, original.body);
       assert.equal(replay.headers['idempotent-replayed'], 'true');
       assertApiError(await postMandate(second, shop, { ...validMandate, recurring: 0 }, { 'idempotency-key': key }), 422, 4002);
-      assert.equal(mandateCount(second, shop.merchant_id), 1);
+      assert.equal(await mandateCount(second, shop.merchant_id), 1);
 
       // Just inside the retention (1 hour by default): still replayed.
       second.clock.advance(60 * 60 * 1000 - 60 * 1000);
@@ -523,7 +520,7 @@ describe('idempotency records are durable and expire', () => {
       assert.equal(expired.statusCode, 200, expired.body);
       assert.equal(expired.headers['idempotent-replayed'], undefined);
       assert.notEqual(expired.json<MandateBody>().sepa_mandate, original.json<MandateBody>().sepa_mandate);
-      assert.equal(mandateCount(second, shop.merchant_id), 2);
+      assert.equal(await mandateCount(second, shop.merchant_id), 2);
       // The key now holds the new reply.
       const replayOfNew = await postMandate(second, shop, validMandate, { 'idempotency-key': key });
       assert.equal(replayOfNew.body, expired.body);
@@ -531,7 +528,7 @@ describe('idempotency records are durable and expire', () => {
       // Expired records are purged.
       second.clock.advance(60 * 60 * 1000 + 1000);
       assert.ok((await second.composition.gateway.idempotency.purgeExpired()) >= 1);
-      assert.equal(idempotencyRows(second, shop.merchant_id, key), 0);
+      assert.equal(await idempotencyRows(second, shop.merchant_id, key), 0);
     } finally {
       await second.close();
     }
@@ -550,7 +547,7 @@ describe('idempotency records are durable and expire', () => {
       gw.clock.advance(31 * 60 * 1000);
       const fresh = await postMandate(gw, shop, validMandate, { 'idempotency-key': key });
       assert.equal(fresh.headers['idempotent-replayed'], undefined);
-      assert.equal(mandateCount(gw, shop.merchant_id), 2);
+      assert.equal(await mandateCount(gw, shop.merchant_id), 2);
     } finally {
       await gw.close();
     }

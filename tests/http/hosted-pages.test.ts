@@ -11,6 +11,8 @@ import { escapeHtml } from '../../main/http/pages/html.js';
 import { DICTIONARIES, LANGUAGES, type Lang, type MessageKey } from '../../main/http/pages/i18n.js';
 import type { TestMerchant } from '../helpers/api.js';
 import { api, DAY, EXPIRY_YEAR, HOUR, newMerchant, orderId, outboxOf, REDIRECT, SETTLING_IBAN, startHarness, type Api, type Harness } from '../helpers/payments.js';
+import { sqlOf } from '../helpers/sql.js';
+import { dialects } from '../../db/sql.js';
 
 const CSP_BASE = "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; form-action 'self' https://shop.example; frame-ancestors 'none'; base-uri 'none'";
 const EXPIRY = `12/${String(EXPIRY_YEAR).slice(2)}`;
@@ -186,7 +188,7 @@ describe('hosted pages', () => {
       assert.equal(response.headers.location, `https://shop.example/ok?transaction_id=${id}`);
       const tx = await status(id);
       assert.deepEqual([tx.status_code, tx.status], [3, 'completed']);
-      assert.ok(outboxOf(h, id).some((row) => row.payload.status === 'completed'), 'completed postback queued');
+      assert.ok((await outboxOf(h, id)).some((row) => row.payload.status === 'completed'), 'completed postback queued');
     });
 
     test('3-D Secure: the challenge card leads to the challenge page; Approve pays, Fail declines to error_url', async () => {
@@ -399,7 +401,14 @@ describe('hosted pages', () => {
       // A postform action with fields (as a processor may answer): fields escaped, its origin allowed as form target.
       const other = await started('bankredirect');
       const action = { client_action: 'postform', action_data: { url: 'https://acs.example/challenge?x=1', fields: { PaReq: '<abc>"', MD: other.id } } };
-      h.composition.store.db.prepare("UPDATE transactions SET details = json_set(details, '$.client_action', json(?)) WHERE id = ?").run(JSON.stringify(action), other.id);
+      await sqlOf(h).run(
+        dialects({
+          sqlite: "UPDATE transactions SET details = json_set(details, '$.client_action', json(?)) WHERE id = ?",
+          postgres: "UPDATE transactions SET details = jsonb_set(details::jsonb, '{client_action}', ?::jsonb)::text WHERE id = ?",
+        }),
+        JSON.stringify(action),
+        other.id,
+      );
       const postform = await get(`/pay/${other.id}/postform`);
       assert.equal(postform.statusCode, 200);
       assert.ok(postform.body.includes('<form method="post" action="https://acs.example/challenge?x=1" data-autosubmit>'));

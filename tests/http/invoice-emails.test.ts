@@ -9,12 +9,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { compose, type Composition } from '../../main/compose.js';
 import type { MailMessage, MailResult, Mailer } from '../../main/core/ports.js';
 import { createLogger } from '../../main/infra/logger.js';
 import { buildServer } from '../../main/http/server.js';
 import { resolveSettings } from '../../main/settings.js';
-import { createTestMerchant, tempDir, TestClock, type TestGateway, type TestMerchant } from '../helpers/api.js';
+import { composeForTest, createTestMerchant, tempDir, TestClock, type TestGateway, type TestMerchant } from '../helpers/api.js';
 
 interface LastEmail {
   email_type: string;
@@ -53,7 +52,7 @@ async function startGateway(mailer?: Mailer, background = false): Promise<TestGa
   const clock = new TestClock();
   const dataKey = randomBytes(32);
   const settings = resolveSettings(dir, {}, {});
-  const composition: Composition = compose({
+  const composition = await composeForTest({
     settings,
     clock,
     dataKey,

@@ -12,6 +12,7 @@ import { escapeHtml } from '../../main/http/pages/html.js';
 import { DICTIONARIES, LANGUAGES, type Lang, type MessageKey } from '../../main/http/pages/i18n.js';
 import { createTestMerchant, startTestGateway, type TestGateway, type TestMerchant } from '../helpers/api.js';
 import { EXPIRY_YEAR, HOUR, SETTLING_IBAN } from '../helpers/payments.js';
+import { countOf } from '../helpers/sql.js';
 
 const EXPIRY = `12/${String(EXPIRY_YEAR).slice(2)}`;
 const GOOD_CARD = { step: 'card', card_number: '4111 1111 1111 1111', expiry: EXPIRY, cvc: '123', holder: 'Ada Lovelace' };
@@ -205,8 +206,7 @@ describe('invoice payments', () => {
       // The invoice followed its transaction inside the transaction's unit of work: no postbacks queued.
       const transactionId = /\/pay\/([^/]+)\/card/.exec(location(chosen))?.[1] ?? '';
       assert.ok(transactionId);
-      const rows = gw.composition.store.db.prepare("SELECT COUNT(*) AS n FROM postback_outbox WHERE subject_type = 'transaction' AND subject_id = ?").get(transactionId) as { n: number };
-      assert.equal(rows.n, 0);
+      assert.equal(await countOf(gw, "SELECT COUNT(*) AS n FROM postback_outbox WHERE subject_type = 'transaction' AND subject_id = ?", transactionId), 0);
     });
 
     test('a declined card puts the invoice back to pending; the customer may try again', async () => {

@@ -6,11 +6,10 @@ import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { SMTPServer } from 'smtp-server';
-import { compose, type Composition } from '../../main/compose.js';
 import { createLogger } from '../../main/infra/logger.js';
 import { buildServer } from '../../main/http/server.js';
 import { resolveSettings } from '../../main/settings.js';
-import { createTestMerchant, tempDir, TestClock, type TestGateway, type TestMerchant } from '../helpers/api.js';
+import { composeForTest, createTestMerchant, tempDir, TestClock, type TestGateway, type TestMerchant } from '../helpers/api.js';
 
 const USER = 'mailer';
 const PASSWORD = 'smtp-secret-Password-42';
@@ -79,7 +78,7 @@ describe('invoice e-mails over SMTP', () => {
         done();
       },
     });
-    const composition: Composition = compose({
+    const composition = await composeForTest({
       settings,
       dataKey: randomBytes(32),
       logger: createLogger({ level: 'debug', destination: sink }),

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { PlanStatus as PaymentPlanStatus } from '../../contract/constants.js';
 import { createTestMerchant, startTestGateway, tempDir, type TestGateway, type TestMerchant } from '../helpers/api.js';
+import { countOf, sqlOf } from '../helpers/sql.js';
 
 interface Wrapper {
   invoice: Record<string, unknown> & { id: number; uuid: string; debt_claim_number: string; active: boolean; status: string };
@@ -138,7 +139,7 @@ describe('invoices', () => {
       const fresh = await create({ debt_claim_number: 'R2-1' });
       assert.equal(fresh.invoice.active, true);
       assert.notEqual(fresh.invoice.id, old.invoice.id);
-      const rows = gw.composition.store.db.prepare('SELECT id, active FROM invoices WHERE debt_claim_number = ? ORDER BY id').all('R2-1');
+      const rows = await sqlOf(gw).all('SELECT id, active FROM invoices WHERE debt_claim_number = ? ORDER BY id', 'R2-1');
       assert.deepEqual(rows, [{ id: old.invoice.id, active: 0 }, { id: fresh.invoice.id, active: 1 }]);
     });
 
@@ -148,7 +149,7 @@ describe('invoices', () => {
       await create({ debt_claim_number: `INV-${String(next).padStart(4, '0')}` });
       const after = await create();
       assert.equal(after.invoice.debt_claim_number, `INV-${String(next + 1).padStart(4, '0')}`);
-      gw.composition.store.db.prepare('UPDATE invoice_number_counters SET last_number = 9999').run();
+      await sqlOf(gw).run('UPDATE invoice_number_counters SET last_number = 9999');
       assert.equal((await create()).invoice.debt_claim_number, 'INV-10000');
     });
 
@@ -176,7 +177,7 @@ describe('invoices', () => {
 
     test('rule 5: locale defaults to the channel language (effective_locale); outside en, de, pt 422', async () => {
       const german = await createTestMerchant(gw, 'Deutscher Laden');
-      gw.composition.store.db.prepare("UPDATE channels SET language = 'de' WHERE url_name = ?").run(german.channel.url_name);
+      await sqlOf(gw).run("UPDATE channels SET language = 'de' WHERE url_name = ?", german.channel.url_name);
       const response = await createRaw({ amount: 5 }, german, german.channel.url_name);
       assert.equal(response.statusCode, 201, response.body);
       assert.deepEqual([response.json<Wrapper>().invoice.locale, response.json<Wrapper>().invoice.effective_locale], [null, 'de']);
@@ -213,8 +214,8 @@ describe('invoices', () => {
       assert.equal((await create({ country: 'pt' })).invoice.country, 'Portugal');
       assert.equal((await create({ country: 'Germany' })).invoice.country, 'Germany');
       assert.equal((await create({ country: 'United States' })).invoice.country, 'United States of America');
-      const stored = gw.composition.store.db.prepare('SELECT country FROM invoices ORDER BY id DESC LIMIT 1').get() as { country: string };
-      assert.equal(stored.country, 'US', 'stored as alpha-2');
+      const stored = await sqlOf(gw).get<{ country: string }>('SELECT country FROM invoices ORDER BY id DESC LIMIT 1');
+      assert.equal(stored?.country, 'US', 'stored as alpha-2');
       assertInvoiceError(
         await createRaw({ amount: 5, country: 'Atlantis' }),
         422,
@@ -248,8 +249,7 @@ describe('invoices', () => {
       assert.equal(again.statusCode, 201);
       assert.equal(again.headers['idempotent-replayed'], 'true');
       assert.deepEqual(again.json(), first.json());
-      const count = gw.composition.store.db.prepare("SELECT COUNT(*) AS n FROM invoices WHERE debt_claim_number = 'IDEM-1'").get() as { n: number };
-      assert.equal(count.n, 1);
+      assert.equal(await countOf(gw, "SELECT COUNT(*) AS n FROM invoices WHERE debt_claim_number = 'IDEM-1'"), 1);
     });
   });
 
@@ -299,7 +299,7 @@ describe('invoices', () => {
       const mover = await create({ debt_claim_number: 'NUM-A' });
       const moved = await updated('NUM-A', { debt_claim_number: 'NUM-B' });
       assert.deepEqual([moved.invoice.id, moved.invoice.debt_claim_number, moved.invoice.active], [mover.invoice.id, 'NUM-B', true]);
-      const rows = gw.composition.store.db.prepare('SELECT id, active FROM invoices WHERE id IN (?, ?) ORDER BY id').all(holder.invoice.id, mover.invoice.id);
+      const rows = await sqlOf(gw).all('SELECT id, active FROM invoices WHERE id IN (?, ?) ORDER BY id', holder.invoice.id, mover.invoice.id);
       assert.deepEqual(rows, [{ id: holder.invoice.id, active: 0 }, { id: mover.invoice.id, active: 1 }]);
       assertInvoiceError(await inject('GET', path('NUM-A')), 404, 'Invoice not found.');
       assertInvoiceError(await update('NUM-B', { debt_claim_number: '' }), 422, "Debt claim number can't be blank.");
@@ -333,8 +333,8 @@ describe('invoices', () => {
       const { invoice } = await create({ debt_claim_number: 'EXP-1' });
       const set = await updated('EXP-1', { expires_in: 30, expires_in_unit: 'minutes' });
       assert.deepEqual([set.invoice.expires_in, set.invoice.expires_in_unit], [30, 'minutes']);
-      const row = gw.composition.store.db.prepare('SELECT expires_at FROM invoices WHERE id = ?').get(invoice.id) as { expires_at: string };
-      assert.equal(row.expires_at, new Date(Date.parse(String(invoice.created_at)) + 30 * 60 * 1000).toISOString(), 'from created_at');
+      const row = await sqlOf(gw).get<{ expires_at: string }>('SELECT expires_at FROM invoices WHERE id = ?', invoice.id);
+      assert.equal(row?.expires_at, new Date(Date.parse(String(invoice.created_at)) + 30 * 60 * 1000).toISOString(), 'from created_at');
       assertInvoiceError(await update('EXP-1', { expires_in: 3 }), 422, 'Expires in unit must be given together with expires in.');
       assertInvoiceError(await update('EXP-1', { expires_in_unit: 'days' }), 422, 'Expires in must be given together with expires in unit.');
       assertInvoiceError(await update('EXP-1', { expires_in: 3, expires_in_unit: 'years' }), 422, 'Expires in unit is not included in the list (minutes, hours, days).');
@@ -440,8 +440,8 @@ describe('invoices', () => {
       const b = await create({ debt_claim_number: 'RESV-1' });
       assert.equal((await read('RESV-1')).invoice.id, b.invoice.id, 'the active one');
       // Make the older one active again by hand: the active one wins although it is older.
-      gw.composition.store.db.prepare('UPDATE invoices SET active = 0 WHERE id = ?').run(b.invoice.id);
-      gw.composition.store.db.prepare('UPDATE invoices SET active = 1 WHERE id = ?').run(a.invoice.id);
+      await sqlOf(gw).run('UPDATE invoices SET active = 0 WHERE id = ?', b.invoice.id);
+      await sqlOf(gw).run('UPDATE invoices SET active = 1 WHERE id = ?', a.invoice.id);
       assert.equal((await read('RESV-1')).invoice.id, a.invoice.id, 'active beats newer');
       await updated('RESV-1', { active: false });
       assert.equal((await read('RESV-1')).invoice.id, b.invoice.id, 'none active: the most recently created');

@@ -439,7 +439,7 @@ describe('merchant management', () => {
       assert.equal(merchantLevel.included_fees, '0.50', '2 % of 10.00 + 0.30');
       const shopLevel = await c.ok<Tx>('/rest/payment', { ...fromTerminal('T-B1', 10), postback_url: POSTBACK_URL });
       assert.equal(shopLevel.included_fees, '0.40', "1 % (the shop's) + 0.30 (the merchant's)");
-      const postbacks = outboxOf(h, shopLevel.transaction_id);
+      const postbacks = await outboxOf(h, shopLevel.transaction_id);
       assert.ok(postbacks.length > 0);
       assert.ok(postbacks.every((row) => row.payload.included_fees === '0.40'), JSON.stringify(postbacks.map((r) => r.payload.included_fees)));
       // In JPY the fixed part is scaled to no decimals (0.30 -> 0).
@@ -448,7 +448,7 @@ describe('merchant management', () => {
       await put(partner, merchant, 'wallet', { fee_fixed: 0, fee_percent: 10 });
       const started = await c.ok<Tx>('/rest/payment', { payment_type: 'wallet', order_id: orderId('w'), amount: 20, currency: 'EUR', ...REDIRECT });
       assert.ok((await h.gateway.payments.completeRedirect(started.transaction_id, 'approved')).ok);
-      assert.equal(outboxOf(h, started.transaction_id).at(-1)?.payload.included_fees, '2.00');
+      assert.equal((await outboxOf(h, started.transaction_id)).at(-1)?.payload.included_fees, '2.00');
       for (const type of ['cardpos', 'wallet']) await request('DELETE', `${methodsPath(merchant)}/${type}`, partner.auth);
       await request('DELETE', `${methodsPath(merchant, shopB)}/cardpos`, partner.auth);
     });

@@ -10,6 +10,7 @@ import { createLogger } from '../../main/infra/logger.js';
 import { assertApiError, createTestMerchant, startTestGateway, type TestMerchant } from '../helpers/api.js';
 import { startPostbackGateway } from '../helpers/postback-gateway.js';
 import { startReceiver } from '../helpers/postback-receiver.js';
+import { onPostgres, sqliteDb, sqlOf } from '../helpers/sql.js';
 import { api, assertNoPanAtRest, cardPayment, DAY, EXPIRY_YEAR, freshPan, luhnComplete, newMerchant, SIM_DELAY_MS, startHarness, type Harness } from '../helpers/payments.js';
 
 interface TokenView {
@@ -66,12 +67,13 @@ describe('network tokens', () => {
     return { status: response.statusCode, token: body.data };
   };
   const read = async (id: string) => (await request('GET', `/v2/network_tokens/${id}`)).json<{ data: TokenView }>().data;
-  const postbacks = (id: string) =>
-    (h.composition.store.db.prepare("SELECT sequence, url, payload FROM postback_outbox WHERE subject_type = 'token' AND subject_id = ? ORDER BY sequence").all(id) as Array<{
-      sequence: number;
-      url: string;
-      payload: string;
-    }>).map((row) => ({ sequence: row.sequence, url: row.url, payload: JSON.parse(row.payload) as Record<string, unknown> }));
+  const postbacks = async (id: string) =>
+    (
+      await sqlOf(h).all<{ sequence: number; url: string; payload: string }>(
+        "SELECT sequence, url, payload FROM postback_outbox WHERE subject_type = 'token' AND subject_id = ? ORDER BY sequence",
+        id,
+      )
+    ).map((row) => ({ sequence: row.sequence, url: row.url, payload: JSON.parse(row.payload) as Record<string, unknown> }));
   const activeToken = async (pan = freshPan()) => {
     const { token } = await create(pan);
     await h.advance(SIM_DELAY_MS + 1);
@@ -107,7 +109,7 @@ describe('network tokens', () => {
 
     await h.advance(SIM_DELAY_MS + 1);
     assert.equal((await read(token.id)).status, 'active');
-    const sent = postbacks(token.id);
+    const sent = await postbacks(token.id);
     assert.equal(sent.length, 1);
     assert.equal(sent[0]?.url, POSTBACK);
     assert.deepEqual(sent[0]?.payload, { id: token.id, status: 'active', network: 'visa', error: null });
@@ -166,9 +168,9 @@ describe('network tokens', () => {
     assertApiError(await simulate('resume'), 400, 1002);
     assert.equal((await request('DELETE', `/v2/network_tokens/${token.id}`)).statusCode, 202);
     assert.equal((await read(token.id)).status, 'archived');
-    const statuses = postbacks(token.id).map((p) => p.payload.status);
+    const statuses = (await postbacks(token.id)).map((p) => p.payload.status);
     assert.deepEqual(statuses, ['active', 'suspended', 'active', 'active', 'archive_pending', 'archived']);
-    assert.deepEqual(postbacks(token.id).map((p) => p.sequence), [1, 2, 3, 4, 5, 6]);
+    assert.deepEqual((await postbacks(token.id)).map((p) => p.sequence), [1, 2, 3, 4, 5, 6]);
 
     // After archiving, the same card gets a new token.
     const fresh = await create(pan);
@@ -191,7 +193,7 @@ describe('network tokens', () => {
     assert.equal(failed.status, 'failed');
     assert.equal(typeof failed.error?.code, 'string');
     assert.ok((failed.error?.detail ?? '').length > 0);
-    const [postback] = postbacks(token.id);
+    const [postback] = await postbacks(token.id);
     assert.deepEqual(postback?.payload, { id: token.id, status: 'failed', network: 'mastercard', error: failed.error });
     assertApiError(await request('GET', `/v2/network_tokens/${token.id}/data`), 400, 1002);
     // A failed token is not "the existing token" of the card.
@@ -392,8 +394,8 @@ describe('network tokens', () => {
     const token = await activeToken(pan);
     const { number } = await tokenData(token.id);
     await cryptogram(token.id);
-    h.composition.store.db.pragma('wal_checkpoint(TRUNCATE)');
-    assertNoPanAtRest(h, [pan, number, FAILING_CARD]);
+    if (!onPostgres()) sqliteDb(h).pragma('wal_checkpoint(TRUNCATE)');
+    await assertNoPanAtRest(h, [pan, number, FAILING_CARD]);
   });
 });
 

@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { TransactionStatus as S } from '../../contract/codes.js';
 import { TEST_CARDS, type TestCard } from '../../main/processor/test-cards.js';
 import { assertApiError, type TestMerchant } from '../helpers/api.js';
+import { sqlOf } from '../helpers/sql.js';
 import {
   api,
   assertNoPanAtRest,
@@ -452,11 +453,10 @@ describe('card payments', () => {
     const pan = '4111111111111111';
     const saved = await c.ok<TxResponse>('/rest/payment', cardPayment(pan, 9.99, { recurring: 1 }));
     assert.deepEqual([saved.card_last_four, saved.card_brand, saved.card_expiry_month, saved.card_expiry_year], ['1111', 'visa', 12, EXPIRY_YEAR]);
-    const row = h.composition.store.db.prepare('SELECT card_sealed, card_bin, details FROM transactions WHERE id = ?').get(saved.transaction_id) as {
-      card_sealed: string | null;
-      card_bin: string;
-      details: string;
-    };
+    const row = (await sqlOf(h).get<{ card_sealed: string | null; card_bin: string; details: string }>(
+      'SELECT card_sealed, card_bin, details FROM transactions WHERE id = ?',
+      saved.transaction_id,
+    )) as { card_sealed: string | null; card_bin: string; details: string };
     assert.ok(row.card_sealed, 'the saved card is stored sealed');
     assert.ok(!row.card_sealed.includes(pan));
     assert.equal(row.card_bin, '411111');
@@ -466,6 +466,6 @@ describe('card payments', () => {
       assert.ok(!response.body.includes(pan), path);
     }
     usedPans.add(pan);
-    assertNoPanAtRest(h, [...usedPans]);
+    await assertNoPanAtRest(h, [...usedPans]);
   });
 });

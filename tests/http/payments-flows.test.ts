@@ -23,6 +23,7 @@ import {
   type Api,
   type Harness,
 } from '../helpers/payments.js';
+import { sqlOf } from '../helpers/sql.js';
 
 interface TxResponse {
   transaction_id: string;
@@ -148,7 +149,7 @@ describe('payment flows', () => {
       for (const entry of entries) assert.ok(!Number.isNaN(Date.parse(entry.created_at)));
 
       // Each state change wrote one postback outbox record in its unit, with increasing sequence.
-      const outbox = outboxOf(h, id);
+      const outbox = await outboxOf(h, id);
       assert.deepEqual(outbox.map((row) => row.sequence), [1, 2, 3, 4, 5, 6]);
       assert.deepEqual(outbox.map((row) => row.payload.status_code), entries.map((e) => e.status));
       for (const row of outbox) {
@@ -166,23 +167,32 @@ describe('payment flows', () => {
     test('a state change, its log entry and its outbox record commit together or not at all', async () => {
       const failing = 'https://fail.example/postbacks';
       const auth = await c.ok<TxResponse>('/rest/authorize', cardPayment('4111111111111111', 80, { postback_url: failing }));
-      const db = h.composition.store.db;
-      db.exec(`CREATE TEMP TRIGGER fail_capture_postback BEFORE INSERT ON postback_outbox
-        WHEN NEW.url = '${failing}' AND json_extract(NEW.payload, '$.status_code') = 3
-        BEGIN SELECT RAISE(ABORT, 'simulated outbox failure'); END`);
+      const sql = sqlOf(h);
+      if (sql.dialect === 'postgres') {
+        await sql.run(`CREATE FUNCTION fail_capture_postback() RETURNS trigger LANGUAGE plpgsql AS $$
+          BEGIN
+            IF NEW.url = '${failing}' AND NEW.payload::jsonb ->> 'status_code' = '3' THEN RAISE EXCEPTION 'simulated outbox failure'; END IF;
+            RETURN NEW;
+          END $$`);
+        await sql.run('CREATE TRIGGER fail_capture_postback BEFORE INSERT ON postback_outbox FOR EACH ROW EXECUTE FUNCTION fail_capture_postback()');
+      } else {
+        await sql.run(`CREATE TEMP TRIGGER fail_capture_postback BEFORE INSERT ON postback_outbox
+          WHEN NEW.url = '${failing}' AND json_extract(NEW.payload, '$.status_code') = 3
+          BEGIN SELECT RAISE(ABORT, 'simulated outbox failure'); END`);
+      }
       try {
         const response = await c.post('/rest/capture', { transaction_id: auth.transaction_id, amount: 20 });
         assertApiError(response, 500, 5002);
         const view = await c.transaction(auth.transaction_id);
         assert.deepEqual([view.status_code, view.captured_amount], [4, null], 'the capture was rolled back');
         assert.deepEqual(await log(auth.transaction_id), [['authorization', 4, 80]], 'so was its log entry');
-        assert.equal(outboxOf(h, auth.transaction_id).length, 1);
+        assert.equal((await outboxOf(h, auth.transaction_id)).length, 1);
       } finally {
-        db.exec('DROP TRIGGER fail_capture_postback');
+        await sql.run(sql.dialect === 'postgres' ? 'DROP TRIGGER fail_capture_postback ON postback_outbox' : 'DROP TRIGGER fail_capture_postback');
       }
       const capture = await c.ok<CaptureResponse>('/rest/capture', { transaction_id: auth.transaction_id, amount: 20 });
       assert.equal(capture.captured_amount, 20);
-      assert.deepEqual(outboxOf(h, auth.transaction_id).map((row) => [row.sequence, row.payload.status_code]), [[1, 4], [2, 3]]);
+      assert.deepEqual((await outboxOf(h, auth.transaction_id)).map((row) => [row.sequence, row.payload.status_code]), [[1, 4], [2, 3]]);
     });
 
     test('capture without amount takes all that is still authorized; a capture with vat', async () => {
@@ -198,17 +208,17 @@ describe('payment flows', () => {
       const paid = await c.ok<TxResponse>('/rest/payment', cardPayment('4111111111111111', 50, { postback_url: POSTBACK_URL }));
       assert.deepEqual(await log(paid.transaction_id), [['authorization', 4, 50], ['capture', 3, 50]]);
       // The authorization step of a one-step payment is no status change of its own: one postback.
-      assert.deepEqual(outboxOf(h, paid.transaction_id).map((row) => [row.sequence, row.payload.status_code]), [[1, 3]]);
+      assert.deepEqual((await outboxOf(h, paid.transaction_id)).map((row) => [row.sequence, row.payload.status_code]), [[1, 3]]);
       const refund = await c.ok<RefundResponse>('/rest/refund', { transaction_id: paid.transaction_id, amount: 0.5 });
       assert.equal(refund.transaction_status_code, 8);
-      assert.equal(outboxOf(h, paid.transaction_id).at(-1)?.sequence, 2);
+      assert.equal((await outboxOf(h, paid.transaction_id)).at(-1)?.sequence, 2);
     });
 
     test('a transaction without postback_url writes no outbox record; a decline with one carries reason_code', async () => {
       const silent = await c.ok<TxResponse>('/rest/payment', cardPayment('4111111111111111', 5));
-      assert.deepEqual(outboxOf(h, silent.transaction_id), []);
+      assert.deepEqual((await outboxOf(h, silent.transaction_id)), []);
       const declined = await c.ok<TxResponse>('/rest/payment', cardPayment('4000000000009995', 5, { postback_url: POSTBACK_URL }));
-      const [row] = outboxOf(h, declined.transaction_id);
+      const [row] = (await outboxOf(h, declined.transaction_id));
       assert.deepEqual([row?.payload.status_code, row?.payload.status, row?.payload.reason_code, row?.payload.message], [6, 'declined', '51', '51 Insufficient funds']);
     });
   });
@@ -219,7 +229,7 @@ describe('payment flows', () => {
       const reversed = await c.ok<Record<string, unknown>>('/rest/reverse', { transaction_id: auth.transaction_id });
       assert.deepEqual(reversed, { transaction_id: auth.transaction_id, status_code: 5, status: 'reversed', amount: 50, remaining_amount: 0, error_code: 0 });
       assert.deepEqual(await log(auth.transaction_id), [['authorization', 4, 50], ['reversal', 5, 50]]);
-      assert.deepEqual(outboxOf(h, auth.transaction_id).map((row) => row.payload.status_code), [4, 5]);
+      assert.deepEqual((await outboxOf(h, auth.transaction_id)).map((row) => row.payload.status_code), [4, 5]);
     });
 
     test('partial reversal -> still authorized with remaining_amount; the rest can be captured, not more', async () => {
@@ -255,7 +265,7 @@ describe('payment flows', () => {
         ['reversal', 3, 50],
       ]);
       assert.match(String(entries.at(-1)?.message), /Released the uncaptured 50\.00 EUR; captured 30\.00/);
-      assert.deepEqual(outboxOf(h, auth.transaction_id).map((row) => row.payload.status_code), [4, 3, 3]);
+      assert.deepEqual((await outboxOf(h, auth.transaction_id)).map((row) => row.payload.status_code), [4, 3, 3]);
       // Nothing is left to capture or release; the captured 30 is refundable, not more.
       assertApiError(await c.post('/rest/capture', { transaction_id: auth.transaction_id, amount: 0.01 }), 400, 1003);
       assertApiError(await c.post('/rest/reverse', { transaction_id: auth.transaction_id }), 400, 1002);
@@ -292,7 +302,7 @@ describe('payment flows', () => {
       const view = await c.transaction(auth.transaction_id);
       assert.deepEqual([view.status_code, view.status], [10, 'expired']);
       assert.deepEqual(await log(auth.transaction_id), [['authorization', 4, 60], ['expiry', 10, 0]]);
-      assert.deepEqual(outboxOf(h, auth.transaction_id).map((row) => row.payload.status_code), [4, 10]);
+      assert.deepEqual((await outboxOf(h, auth.transaction_id)).map((row) => row.payload.status_code), [4, 10]);
       assertApiError(await c.post('/rest/capture', { transaction_id: auth.transaction_id }), 400, 1002);
       assertApiError(await c.post('/rest/reverse', { transaction_id: auth.transaction_id }), 400, 1002);
     });
@@ -314,7 +324,7 @@ describe('payment flows', () => {
         const view = await c.transaction(id);
         assert.deepEqual([view.status_code, view.status], [10, 'expired']);
         assert.deepEqual(await log(id), [['authorization', 1, 15], ['expiry', 10, 0]]);
-        assert.deepEqual(outboxOf(h, id).map((row) => row.payload.status_code), [1, 10]);
+        assert.deepEqual((await outboxOf(h, id)).map((row) => row.payload.status_code), [1, 10]);
       }
       const card = await h.gateway.payments.submitCard(hosted.transaction_id, { pan: '4111111111111111', expiryMonth: 12, expiryYear: 2030 });
       assert.ok(!card.ok);
@@ -360,7 +370,7 @@ describe('payment flows', () => {
       view = await c.transaction(body.transaction_id);
       assert.deepEqual([view.status_code, view.status, view.captured_amount, view.message], [3, 'completed', 25, 'Settled']);
       assert.deepEqual(await log(body.transaction_id), [['authorization', 2, 25], ['capture', 3, 25]]);
-      assert.deepEqual(outboxOf(h, body.transaction_id).map((row) => [row.sequence, row.payload.status_code]), [[1, 2], [2, 3]]);
+      assert.deepEqual((await outboxOf(h, body.transaction_id)).map((row) => [row.sequence, row.payload.status_code]), [[1, 2], [2, 3]]);
       const refund = await c.ok<RefundResponse>('/rest/refund', { transaction_id: body.transaction_id, amount: 5 });
       assert.equal(refund.transaction_status_code, 8);
     });
@@ -387,7 +397,7 @@ describe('payment flows', () => {
       const view = await c.transaction(body.transaction_id);
       assert.deepEqual([view.status_code, view.status, view.message, view.captured_amount], [12, 'chargeback', 'AM04 Insufficient funds', null]);
       assert.deepEqual(await log(body.transaction_id), [['authorization', 2, 25], ['return', 12, 25]]);
-      const last = outboxOf(h, body.transaction_id).at(-1);
+      const last = (await outboxOf(h, body.transaction_id)).at(-1);
       assert.deepEqual([last?.payload.status_code, last?.payload.reason_code], [12, 'AM04']);
       assertApiError(await c.post('/rest/refund', { transaction_id: body.transaction_id }), 400, 1002);
     });
@@ -412,9 +422,7 @@ describe('payment flows', () => {
       const body = await c.ok<TxResponse>('/rest/payment', debit({ iban: 'DE89 3704 0044 0532 0130 00', account_holder: 'Ada Lovelace', first_name: 'Ada' }));
       assert.equal(body.status_code, 2);
       assert.match(body.sepa_mandate ?? '', /^MND-\d{8}-[A-Z2-9]{10}$/);
-      const row = h.composition.store.db.prepare('SELECT payment_type FROM mandates WHERE merchant_id = ? AND reference = ?').get(merchant.merchant_id, body.sepa_mandate) as
-        | { payment_type: string }
-        | undefined;
+      const row = await sqlOf(h).get<{ payment_type: string }>('SELECT payment_type FROM mandates WHERE merchant_id = ? AND reference = ?', merchant.merchant_id, body.sepa_mandate);
       assert.equal(row?.payment_type, 'dd');
       const next = await c.ok<TxResponse>('/rest/payment', debit({ sepa_mandate: body.sepa_mandate }));
       assert.equal(next.status_code, 2);
@@ -524,7 +532,7 @@ describe('payment flows', () => {
       const approved = await h.gateway.payments.completeRedirect(started.transaction_id, 'approved');
       assert.ok(approved.ok);
       assert.deepEqual([approved.value.transaction.status_code, approved.value.transaction.included_fees], [3, '0.31']);
-      const last = outboxOf(h, started.transaction_id).at(-1);
+      const last = (await outboxOf(h, started.transaction_id)).at(-1);
       assert.equal(last?.payload.status_code, 3);
       assert.equal(last?.payload.remittance_info, 'INV 2026/42');
       assert.match(String(last?.payload.wallet_activity_reference), /^ACT-/);
@@ -555,7 +563,7 @@ describe('payment flows', () => {
       assert.deepEqual([cancelled.value.transaction.status_code, cancelled.value.transaction.status], [9, 'cancelled']);
       assert.match(cancelled.value.redirectTo ?? '', /^https:\/\/shop\.example\/failed\?transaction_id=/);
       assert.deepEqual(await log(started.transaction_id), [['authorization', 1, 30], ['cancellation', 9, 30]]);
-      assert.deepEqual(outboxOf(h, started.transaction_id).map((row) => row.payload.status_code), [1, 9]);
+      assert.deepEqual((await outboxOf(h, started.transaction_id)).map((row) => row.payload.status_code), [1, 9]);
 
       const paid = await c.ok<TxResponse>('/rest/payment', bank());
       assert.ok((await h.gateway.payments.completeRedirect(paid.transaction_id, 'approved')).ok);

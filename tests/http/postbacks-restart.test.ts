@@ -12,6 +12,7 @@ import type { PostbackDelivery as DeliveryView } from '../../contract/api/postba
 import { basicAuth, createMerchant, startGateway, tempDataDir, type GatewayProcess, type MerchantCredentials } from '../helpers/gateway-process.js';
 import { cardPayment, redirectPayment } from '../helpers/postback-gateway.js';
 import { closedPort, startReceiver, webhookHeaders, type Receiver, type ReceivedPostback } from '../helpers/postback-receiver.js';
+import { dataDirectoryOnly } from '../helpers/sql.js';
 
 const canonicalize = canonicalizeModule as unknown as (input: unknown) => string;
 
@@ -78,7 +79,7 @@ async function makePayments(client: Client, urls: string[]): Promise<void> {
   }
 }
 
-describe('postbacks across kill -9 and restart', () => {
+describe('postbacks across kill -9 and restart', dataDirectoryOnly('gateway processes killed and restarted'), () => {
   test('postbacks undelivered at kill -9 are all delivered after a restart, with their original event_id', async () => {
     const dataDir = tempDataDir('tillgate-postbacks-restart-');
     const credentials = createMerchant(dataDir, 'Restart Shop');

@@ -16,6 +16,7 @@ import fc from 'fast-check';
 import type { TestMerchant } from '../helpers/api.js';
 import { basicAuth } from '../helpers/gateway-process.js';
 import { newMerchant, orderId, startHarness, type Harness } from '../helpers/payments.js';
+import { sqlOf } from '../helpers/sql.js';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 250);
 const SEED = Number(process.env.PROPERTY_SEED ?? 20261123);
@@ -227,33 +228,30 @@ describe('properties of every endpoint', () => {
           batch.push(s);
         }
         await flush();
-        assertMoneyInvariants(h);
+        await assertMoneyInvariants(h);
       }),
       { numRuns: Math.max(20, Math.round(RUNS / 5)), seed: SEED },
     );
   });
 
-  test('afterwards, across everything the generated requests did: the money and invoice invariants hold', () => {
-    assertMoneyInvariants(h);
+  test('afterwards, across everything the generated requests did: the money and invoice invariants hold', async () => {
+    await assertMoneyInvariants(h);
   });
 });
 
-function assertMoneyInvariants(h: Harness): void {
-  const db = h.composition.store.db;
-  const broken = db
-    .prepare(
-      `SELECT id, authorized_minor, captured_minor, refunded_minor FROM transactions
-       WHERE captured_minor > authorized_minor OR refunded_minor > captured_minor OR captured_minor < 0 OR refunded_minor < 0 OR authorized_minor < 0`,
-    )
-    .all();
+async function assertMoneyInvariants(h: Harness): Promise<void> {
+  const sql = sqlOf(h);
+  const broken = await sql.all(
+    `SELECT id, authorized_minor, captured_minor, refunded_minor FROM transactions
+     WHERE captured_minor > authorized_minor OR refunded_minor > captured_minor OR captured_minor < 0 OR refunded_minor < 0 OR authorized_minor < 0`,
+  );
   assert.deepEqual(broken, [], 'captured <= authorized and refunded <= captured');
-  const refunds = db
-    .prepare(
-      `SELECT t.id, t.refunded_minor, COALESCE(SUM(CASE WHEN r.status_code = 1 THEN r.amount_minor END), 0) AS refunds
-       FROM transactions t LEFT JOIN refunds r ON r.transaction_id = t.id GROUP BY t.id HAVING refunds <> t.refunded_minor`,
-    )
-    .all();
+  const refunds = await sql.all(
+    `SELECT t.id, t.refunded_minor, COALESCE(SUM(CASE WHEN r.status_code = 1 THEN r.amount_minor END), 0) AS refunds
+     FROM transactions t LEFT JOIN refunds r ON r.transaction_id = t.id
+     GROUP BY t.id HAVING COALESCE(SUM(CASE WHEN r.status_code = 1 THEN r.amount_minor END), 0) <> t.refunded_minor`,
+  );
   assert.deepEqual(refunds, [], 'successful refunds add up to what was refunded');
-  const duplicates = db.prepare('SELECT channel_id, debt_claim_number, COUNT(*) AS n FROM invoices WHERE active = 1 GROUP BY channel_id, debt_claim_number HAVING n > 1').all();
+  const duplicates = await sql.all('SELECT channel_id, debt_claim_number, COUNT(*) AS n FROM invoices WHERE active = 1 GROUP BY channel_id, debt_claim_number HAVING COUNT(*) > 1');
   assert.deepEqual(duplicates, [], 'one active invoice per number and channel');
 }

@@ -15,6 +15,7 @@ import { assertApiError, tempDir } from '../helpers/api.js';
 import { freshPan, posPayment, TEST_PIN } from '../helpers/payments.js';
 import { decodeWindows1252, startPrinterListener, type PrinterListener } from '../helpers/printer-listener.js';
 import { asStaff, chipSale, pay, receiptSetup, VISA_AID, type ReceiptSetup } from '../helpers/receipts.js';
+import { sqlOf } from '../helpers/sql.js';
 
 const ESC_INIT = Buffer.from([0x1b, 0x40]);
 const CODE_PAGE_1252 = Buffer.from([0x1b, 0x74, 16]);
@@ -139,7 +140,7 @@ describe('receipt printing', () => {
     assert.ok(jobs[1]?.text.includes(withPin.transaction_id), 'the PIN sale');
     assert.ok(jobs[1]?.text.includes('PIN verified'));
     for (const job of jobs) assertEscPos(job.bytes);
-    const rows = s.gw.composition.store.db.prepare('SELECT receipt_id, status, attempts FROM receipt_print_jobs ORDER BY created_at, id').all() as Array<{ receipt_id: string; status: string; attempts: number }>;
+    const rows = await sqlOf(s.gw).all<{ receipt_id: string; status: string; attempts: number }>('SELECT receipt_id, status, attempts FROM receipt_print_jobs ORDER BY created_at, id');
     assert.deepEqual(
       rows.filter((r) => [first.transaction_id, withPin.transaction_id, declined.transaction_id, pinRequest.transaction_id].includes(r.receipt_id)),
       [
@@ -165,7 +166,7 @@ describe('receipt printing', () => {
     await setPrinter({ connection: 'network', host: '127.0.0.1', port: down.port, auto_print: true });
     const sale = await pay(s.gw, s.shop, chipSale(freshPan(), 6));
     await drain();
-    const row = s.gw.composition.store.db.prepare('SELECT status, attempts, last_error FROM receipt_print_jobs WHERE receipt_id = ?').get(sale.transaction_id);
+    const row = await sqlOf(s.gw).get('SELECT status, attempts, last_error FROM receipt_print_jobs WHERE receipt_id = ?', sale.transaction_id);
     assert.deepEqual(row, { status: 'failed', attempts: 3, last_error: 'connection refused (is it switched on, and is the port right?)' });
   });
 });

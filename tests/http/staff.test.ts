@@ -11,6 +11,7 @@ import { SESSION_IDLE_MS, SESSION_MAX_MS } from '../../main/core/staff/staff.js'
 import { assertApiError, createTestMerchant, startTestGateway, TestClock, type TestGateway, type TestMerchant } from '../helpers/api.js';
 import { createMerchant, runGateway, startGateway, type GatewayProcess } from '../helpers/gateway-process.js';
 import { cardPayment, DAY, freshPan } from '../helpers/payments.js';
+import { countOf, dataDirectoryOnly, sqlOf } from '../helpers/sql.js';
 
 const MINUTE = 60 * 1000;
 const COOKIE = 'tillgate_session';
@@ -77,12 +78,12 @@ async function pay(gw: TestGateway, headers: Record<string, string>, amount = 12
   return body.transaction_id;
 }
 
-function transactionCount(gw: TestGateway, merchantId: string): number {
-  return (gw.composition.store.db.prepare('SELECT COUNT(*) AS n FROM transactions WHERE merchant_id = ?').get(merchantId) as { n: number }).n;
+function transactionCount(gw: TestGateway, merchantId: string): Promise<number> {
+  return countOf(gw, 'SELECT COUNT(*) AS n FROM transactions WHERE merchant_id = ?', merchantId);
 }
 
-function refundCount(gw: TestGateway, transactionId: string): number {
-  return (gw.composition.store.db.prepare('SELECT COUNT(*) AS n FROM refunds WHERE transaction_id = ?').get(transactionId) as { n: number }).n;
+function refundCount(gw: TestGateway, transactionId: string): Promise<number> {
+  return countOf(gw, 'SELECT COUNT(*) AS n FROM refunds WHERE transaction_id = ?', transactionId);
 }
 
 describe('staff of the desktop UI', () => {
@@ -169,7 +170,7 @@ describe('staff of the desktop UI', () => {
       const leaver = await createStaff(gw, shop, 'cashier', 'leaver', '2468');
       const token = await login(gw, leaver, 'pin');
       assert.equal((await sessionOf(gw, token)).statusCode, 200);
-      gw.composition.store.db.prepare('UPDATE staff SET disabled_at = ? WHERE id = ?').run(gw.clock.now().toISOString(), leaver.staff_id);
+      await sqlOf(gw).run('UPDATE staff SET disabled_at = ? WHERE id = ?', gw.clock.now().toISOString(), leaver.staff_id);
       assertApiError(await loginRequest(gw, { login: leaver.login, pin: '2468' }), 401, 2001);
       assertApiError(await loginRequest(gw, { login: leaver.login, password: leaver.password }), 401, 2001);
       assertApiError(await sessionOf(gw, token), 401, 2001);
@@ -233,9 +234,9 @@ describe('staff of the desktop UI', () => {
   describe('role permissions on /rest', () => {
     test('cashier: pays and reads transactions; may not rotate the webhook key or list postbacks', async () => {
       const token = await login(gw, cashier, 'pin');
-      const before = transactionCount(gw, shop.merchant_id);
+      const before = await transactionCount(gw, shop.merchant_id);
       const id = await pay(gw, withCookie(token));
-      assert.equal(transactionCount(gw, shop.merchant_id), before + 1);
+      assert.equal(await transactionCount(gw, shop.merchant_id), before + 1);
       const one = await call(gw, 'GET', `/rest/transactions/${id}`, withCookie(token));
       assert.equal(one.statusCode, 200);
       assert.equal(one.json<{ transaction_id: string }>().transaction_id, id);
@@ -256,7 +257,7 @@ describe('staff of the desktop UI', () => {
       const key = { 'idempotency-key': `refund-${id}` };
       const refund = await call(gw, 'POST', '/rest/refund', withCookie(token, key), { transaction_id: id, amount: 5 });
       assert.equal(refund.statusCode, 200, refund.body);
-      assert.equal(refundCount(gw, id), 1);
+      assert.equal(await refundCount(gw, id), 1);
       // Read at once: the audit entry is written before the reply leaves.
       const audit = (await call(gw, 'GET', '/ui/audit', withCookie(token))).json<Array<{ action: string; staff_id: string; approved_by: string | null; subject_id: string; detail: string }>>();
       const entries = audit.filter((a) => a.action === 'refund' && a.subject_id === id);
@@ -327,9 +328,7 @@ describe('staff of the desktop UI', () => {
       const byPin = await approval({ login: firstAdmin.login, pin: '8642' });
       assert.equal((await refund(id, byPin)).statusCode, 200);
       tokenOf(await loginRequest(gw, { login: firstAdmin.login, pin: '8642' }));
-      const audit = gw.composition.store.db
-        .prepare("SELECT action FROM audit_log WHERE staff_id = ? AND action LIKE 'pin_%'")
-        .all(firstAdmin.staff_id) as { action: string }[];
+      const audit = await sqlOf(gw).all<{ action: string }>("SELECT action FROM audit_log WHERE staff_id = ? AND action LIKE 'pin_%'", firstAdmin.staff_id);
       assert.deepEqual(audit.map((a) => a.action), ['pin_set']);
       // Changing it again is 'pin_changed'; the old PIN stops working.
       assert.equal((await setPin({ password: firstAdmin.password, pin: '97531' })).statusCode, 200);
@@ -341,7 +340,7 @@ describe('staff of the desktop UI', () => {
       const id = await pay(gw, withCookie(till));
       assertApiError(await refund(id), 403, 2002, ['X-Manager-Approval']);
       assertApiError(await refund(id, 'made-up-token'), 403, 2002, ['X-Manager-Approval']);
-      assert.equal(refundCount(gw, id), 0);
+      assert.equal(await refundCount(gw, id), 0);
     });
 
     test('with a back_office approval of the same shop: 200, and the audit log names the approver', async () => {
@@ -352,7 +351,7 @@ describe('staff of the desktop UI', () => {
       assert.equal(approver, 'office');
       const refunded = await refund(id, token);
       assert.equal(refunded.statusCode, 200, refunded.body);
-      assert.equal(refundCount(gw, id), 1);
+      assert.equal(await refundCount(gw, id), 1);
 
       const audit = await call(gw, 'GET', '/ui/audit', withCookie(office));
       assert.equal(audit.statusCode, 200);
@@ -377,7 +376,7 @@ describe('staff of the desktop UI', () => {
       const token = await approval();
       assert.equal((await refund(id, token)).statusCode, 200);
       assertApiError(await refund(id, token), 403, 2002, ['X-Manager-Approval']);
-      assert.equal(refundCount(gw, id), 1);
+      assert.equal(await refundCount(gw, id), 1);
     });
 
     test("two refunds sent at once with one approval: one is approved; the database keeps only the token's SHA-256", async () => {
@@ -385,8 +384,8 @@ describe('staff of the desktop UI', () => {
       const token = await approval();
       const answers = await Promise.all([refund(first, token), refund(second, token)]);
       assert.deepEqual(answers.map((r) => r.statusCode).sort(), [200, 403], answers.map((r) => r.body).join('\n'));
-      assert.equal(refundCount(gw, first) + refundCount(gw, second), 1);
-      const rows = gw.composition.store.db.prepare('SELECT id, used_at FROM manager_approvals').all() as Array<{ id: string; used_at: string | null }>;
+      assert.equal((await refundCount(gw, first)) + (await refundCount(gw, second)), 1);
+      const rows = (await sqlOf(gw).all('SELECT id, used_at FROM manager_approvals')) as Array<{ id: string; used_at: string | null }>;
       assert.ok(rows.length > 0);
       assert.ok(!rows.some((r) => r.id === token), 'the token itself is not stored');
       assert.ok(rows.some((r) => r.id === createHash('sha256').update(token).digest('base64url') && r.used_at !== null));
@@ -405,7 +404,7 @@ describe('staff of the desktop UI', () => {
       assert.equal(retry.body, first.body);
       assertApiError(await send('refund-retry-2'), 403, 2002, ['X-Manager-Approval']);
       assertApiError(await refund(id, token), 403, 2002, ['X-Manager-Approval']);
-      assert.equal(refundCount(gw, id), 1);
+      assert.equal(await refundCount(gw, id), 1);
     });
 
     test('an approval token expires after 2 minutes', async () => {
@@ -416,7 +415,7 @@ describe('staff of the desktop UI', () => {
       assert.equal((await refund(id, fresh)).statusCode, 200, 'still valid just before 2 minutes');
       gw.clock.advance(2000);
       assertApiError(await refund(id, stale), 403, 2002, ['X-Manager-Approval']);
-      assert.equal(refundCount(gw, id), 1);
+      assert.equal(await refundCount(gw, id), 1);
     });
 
     test("a cashier's approval, another shop's manager and wrong manager credentials are refused", async () => {
@@ -435,7 +434,7 @@ describe('staff of the desktop UI', () => {
         2002,
         ['X-Manager-Approval'],
       );
-      assert.equal(refundCount(gw, otherId), 0);
+      assert.equal(await refundCount(gw, otherId), 0);
     });
   });
 
@@ -444,14 +443,14 @@ describe('staff of the desktop UI', () => {
       const till = await login(gw, cashier, 'pin');
       const office = await login(gw, admin);
       const evil = { origin: 'https://evil.example' };
-      const before = transactionCount(gw, shop.merchant_id);
+      const before = await transactionCount(gw, shop.merchant_id);
       assertApiError(await call(gw, 'POST', '/rest/payment', withCookie(till, evil), cardPayment(freshPan(), 9)), 403, 2002);
-      assert.equal(transactionCount(gw, shop.merchant_id), before, 'no payment made');
+      assert.equal(await transactionCount(gw, shop.merchant_id), before, 'no payment made');
       assertApiError(await call(gw, 'POST', '/ui/approvals', withCookie(till, evil), { action: 'refund', login: backOffice.login, pin: '4321' }), 403, 2002);
       assertApiError(await call(gw, 'POST', '/ui/staff', withCookie(office, evil), { role: 'admin', login: 'intruder' }), 403, 2002);
       assertApiError(await call(gw, 'POST', '/rest/webhook_key/rotate', withCookie(office, evil)), 403, 2002);
       await pay(gw, withCookie(till, { origin: OWN_ORIGIN }));
-      assert.equal(transactionCount(gw, shop.merchant_id), before + 1);
+      assert.equal(await transactionCount(gw, shop.merchant_id), before + 1);
     });
   });
 
@@ -645,7 +644,7 @@ describe("a cashier's transaction list holds today's transactions only", () => {
   });
 });
 
-describe('gateway staff create', () => {
+describe('gateway staff create', dataDirectoryOnly('gateway staff create beside a running gateway'), () => {
   let server: GatewayProcess;
 
   before(async () => {

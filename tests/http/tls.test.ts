@@ -11,6 +11,9 @@ import { test } from 'node:test';
 import { tlsFor } from '../../main/infra/tls.js';
 import { spawn } from 'node:child_process';
 import { GATEWAY_BIN, tempDataDir } from '../helpers/gateway-process.js';
+import { engineIndependent } from '../helpers/sql.js';
+
+const TLS = engineIndependent('TLS of gateway serve');
 
 interface Started {
   url: string;
@@ -74,7 +77,7 @@ function plainHttpFails(url: string): Promise<boolean> {
   });
 }
 
-test('beyond loopback: HTTPS only, with a self-signed certificate kept in the data directory and its fingerprint printed', async () => {
+test('beyond loopback: HTTPS only, with a self-signed certificate kept in the data directory and its fingerprint printed', TLS, async () => {
   const dataDir = tempDataDir();
   const first = await serve(dataDir, ['--host', '0.0.0.0']);
   let fingerprint = '';
@@ -101,7 +104,7 @@ test('beyond loopback: HTTPS only, with a self-signed certificate kept in the da
   }
 });
 
-test('a configured certificate is used as given; loopback stays plain HTTP', async () => {
+test('a configured certificate is used as given; loopback stays plain HTTP', TLS, async () => {
   // A certificate made elsewhere (here: by the same code in another directory).
   const elsewhere = tempDataDir();
   const made = tlsFor({ host: '0.0.0.0', dataDir: elsewhere, tlsCert: null, tlsKey: null });
