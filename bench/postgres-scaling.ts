@@ -15,7 +15,8 @@
  * Writes bench/results/postgres-scaling.json.
  */
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -83,6 +84,14 @@ async function round(config: Config, n: number, clusterUrl: string): Promise<Loa
       servers.push(await startGateway(dirs[i] as string, { cpu: 0, args: database ? ['--database', database] : [], env: { GATEWAY_DATA_KEY: dataKey, GATEWAY_LOG_LEVEL: 'warn' } }));
     }
     const result = await measure(servers, basicAuth(merchant), `${config}-${n}`);
+    // Server errors are reported with the gateways' own log lines, which the run then deletes.
+    const serverErrors = Object.entries(result.statuses).filter(([status]) => Number(status) >= 500);
+    if (serverErrors.length > 0) {
+      for (const dir of dirs) {
+        const log = join(dir, 'gateway.log');
+        if (existsSync(log)) for (const line of readFileSync(log, 'utf8').split('\n').filter((l) => l.includes('"level":50')).slice(0, 3)) console.log(`  ${line.slice(0, 600)}`);
+      }
+    }
     let stored: number | null = null;
     if (database) {
       const client = new pg.Client({ connectionString: database });

@@ -312,6 +312,14 @@ export function createRepositories(db: SqlDatabase): Repositories {
          created_at = excluded.created_at, expires_at = excluded.expires_at, claim_id = excluded.claim_id`,
     ),
     idempotencyPurge: db.prepare('DELETE FROM idempotency_keys WHERE expires_at <= ?'),
+    // A claim takes a free key, or one whose record (a reply or a claim) has expired; never a live one.
+    idempotencyClaim: db.prepare(
+      `INSERT INTO idempotency_keys (merchant_id, key, fingerprint, status, body, created_at, expires_at, claim_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (merchant_id, key) DO UPDATE SET fingerprint = excluded.fingerprint, status = excluded.status, body = excluded.body,
+         created_at = excluded.created_at, expires_at = excluded.expires_at, claim_id = excluded.claim_id
+       WHERE idempotency_keys.expires_at <= ?`,
+    ),
     idempotencyDeleteClaim: db.prepare('DELETE FROM idempotency_keys WHERE merchant_id = ? AND key = ? AND status = 0 AND claim_id = ?'),
     // The lease is taken when the key is free, or when the lease on it lapsed (its holder died).
     lockAcquire: db.prepare(
@@ -427,6 +435,8 @@ export function createRepositories(db: SqlDatabase): Repositories {
       },
       save: async (r) =>
         void (await s.idempotencySave.run(r.merchantId, r.key, r.fingerprint, r.reply.status, JSON.stringify(r.reply.body), r.createdAt, r.expiresAt, r.claimId ?? null)),
+      claim: async (r, now) =>
+        (await s.idempotencyClaim.run(r.merchantId, r.key, r.fingerprint, r.reply.status, JSON.stringify(r.reply.body), r.createdAt, r.expiresAt, r.claimId ?? null, now)).changes === 1,
       deleteClaim: async (merchantId, key, claimId) => void (await s.idempotencyDeleteClaim.run(merchantId, key, claimId)),
       deleteExpired: async (now) => (await s.idempotencyPurge.run(now)).changes,
     },

@@ -24,20 +24,28 @@ export class Operation {
   ) {}
 
   /** The operation's one write unit; its outcome is the reply stored for the idempotency key. */
-  commit<T>(work: (tx: Repositories) => Promise<Outcome<T>>): Promise<Outcome<T>> {
-    return this.store.run(async (tx) => {
-      const outcome = await work(tx);
-      await this.recordIn(tx, outcome);
-      return outcome;
+  async commit<T>(work: (tx: Repositories) => Promise<Outcome<T>>): Promise<Outcome<T>> {
+    const outcome = await this.store.run(async (tx) => {
+      const result = await work(tx);
+      await this.recordIn(tx, result);
+      return result;
     });
+    this.committed();
+    return outcome;
   }
 
   /** Called once the operation has its outcome: records it if `commit` did not. */
   async finish<T>(outcome: Outcome<T>): Promise<Outcome<T>> {
     if (!this.recorded && this.context.idempotency && isStorable(toReply(outcome))) {
       await this.store.run((tx) => this.recordIn(tx, outcome));
+      this.committed();
     }
     return outcome;
+  }
+
+  /** The reply replaced the key's claim in a committed unit: the request's end has no claim to remove. */
+  private committed(): void {
+    if (this.recorded && this.context.idempotency) this.context.idempotency.replyStored = true;
   }
 
   private async recordIn<T>(tx: Repositories, outcome: Outcome<T>): Promise<void> {

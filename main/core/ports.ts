@@ -424,6 +424,11 @@ export interface IdempotencyRepository {
   /** Writes the record, replacing what the key held (a claim, an expired record). */
   save(record: IdempotencyRecord): Promise<void>;
   /**
+   * Writes `claim` when the key is free or its record expired at `now`, in one statement (atomic
+   * on either engine); true when written, false when a live record (a reply or a claim) holds it.
+   */
+  claim(claim: IdempotencyRecord, now: string): Promise<boolean>;
+  /**
    * Removes the key's claim `claimId` (a record whose reply status is 0), leaving a stored reply and
    * a later claim of the key (taken after this one's lease ran out) alone.
    */

@@ -25,6 +25,8 @@ export interface IdempotencyScope {
   merchantId: string;
   key: string;
   fingerprint: string;
+  /** Set once a committed unit stored the reply in place of the claim (Operation). */
+  replyStored?: boolean;
 }
 
 export type IdempotencyFence = { kind: 'in_flight' } | { kind: 'fenced' } | { kind: 'processed'; reply: Reply };
@@ -65,18 +67,30 @@ export class Idempotency {
   async start(merchantId: string, key: string, fingerprint: string): Promise<IdempotencyStart> {
     const now = this.clock.now();
     const claimId = randomUUID();
-    // Read and claim in one unit: two requests with the key (on any instance) cannot both claim it.
-    const stored = await this.store.run(async (tx) => {
-      const found = await tx.idempotency.find(merchantId, key, now.toISOString());
-      if (!found) await tx.idempotency.save(this.claim({ merchantId, key, fingerprint }, now, claimId));
-      return found;
-    });
+    // The claim is one conditional upsert: two requests with the key (on any instance) cannot both
+    // take it. Only when a live record holds the key is it read, to answer it. A unit of single
+    // statements runs at READ COMMITTED on PostgreSQL: claims of different keys never fail each
+    // other's serialization check (under SERIALIZABLE, concurrent inserts into one index page did).
+    const stored = await this.store.runAtomic(
+      async (tx) => {
+        for (let tries = 0; tries < 3; tries++) {
+          if (await tx.idempotency.claim(this.claim({ merchantId, key, fingerprint }, now, claimId), now.toISOString())) return undefined;
+          const found = await tx.idempotency.find(merchantId, key, now.toISOString());
+          // Gone between the two statements (its request removed its claim): claim again.
+          if (found) return found;
+        }
+        return { merchantId, key, fingerprint, reply: { status: CLAIMED, body: null }, createdAt: now.toISOString(), expiresAt: now.toISOString() };
+      },
+      { quiet: true },
+    );
     if (!stored) {
       let released: Promise<void> | undefined;
+      const scope: IdempotencyScope = { merchantId, key, fingerprint };
       return {
         kind: 'proceed',
-        scope: { merchantId, key, fingerprint },
-        release: () => (released ??= this.store.run((tx) => tx.idempotency.deleteClaim(merchantId, key, claimId))),
+        scope,
+        // Once the reply replaced the claim there is nothing to remove: no unit of work at all.
+        release: () => (released ??= scope.replyStored ? Promise.resolve() : this.store.run((tx) => tx.idempotency.deleteClaim(merchantId, key, claimId))),
       };
     }
     if (stored.reply.status === CLAIMED) {
