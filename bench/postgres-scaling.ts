@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { startCluster } from '../tests/helpers/postgres.js';
+import { createDatabase, startCluster } from '../tests/helpers/postgres.js';
 import type { LoadResult } from './lib/loadgen.js';
 import { basicAuth, GATEWAY_BIN, machine, paymentRequest, runLoad, startGateway, tempDir, writeResult, type Merchant, type Server } from './lib/procs.js';
 
@@ -50,19 +50,6 @@ function merchantOn(dataDir: string, database?: string): Merchant {
   );
   if (result.status !== 0) throw new Error(`merchant create failed: ${result.stderr}`);
   return JSON.parse(result.stdout) as Merchant;
-}
-
-async function createDatabase(clusterUrl: string, name: string): Promise<string> {
-  const client = new pg.Client({ connectionString: clusterUrl });
-  await client.connect();
-  try {
-    await client.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await client.end();
-  }
-  const url = new URL(clusterUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
 }
 
 async function measure(servers: Server[], auth: string, prefix: string): Promise<LoadResult> {

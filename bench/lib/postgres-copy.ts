@@ -9,7 +9,7 @@ import pg from 'pg';
 import { migratePostgres } from '../../db/postgres/migrate.js';
 import { translate } from '../../db/postgres/pg-sql.js';
 import { createPool } from '../../db/postgres/pg-store.js';
-import { startCluster } from '../../tests/helpers/postgres.js';
+import { createDatabase, startCluster } from '../../tests/helpers/postgres.js';
 
 const TABLES = ['merchants', 'credentials', 'channels', 'transactions'];
 /** PostgreSQL takes at most 65,535 parameters per statement. */
@@ -32,13 +32,7 @@ export interface PlanSummary {
 
 export async function copyToPostgres(db: Database.Database, log: (line: string) => void): Promise<PostgresCopy> {
   const cluster = await startCluster({ durable: true });
-  const admin = new pg.Client({ connectionString: cluster.url });
-  await admin.connect();
-  await admin.query('CREATE DATABASE bench');
-  await admin.end();
-  const target = new URL(cluster.url);
-  target.pathname = '/bench';
-  const url = target.toString();
+  const url = await createDatabase(cluster.url, 'bench');
   const pool = createPool(url, { max: 4 });
   await migratePostgres(pool);
   const client = await pool.connect();

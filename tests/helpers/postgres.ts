@@ -92,18 +92,21 @@ export function testCluster(): Promise<string> {
 
 let counter = 0;
 
-/** A new, empty database in the test cluster; its URL. Dropped with the cluster. */
-export async function createTestDatabase(prefix = 't'): Promise<string> {
-  const url = await testCluster();
-  const name = `${prefix}_${process.pid}_${Date.now().toString(36)}_${counter++}`;
-  const client = new pg.Client({ connectionString: url });
+/** A new, empty database `name` in the cluster at `clusterUrl`; its URL. */
+export async function createDatabase(clusterUrl: string, name: string): Promise<string> {
+  const client = new pg.Client({ connectionString: clusterUrl });
   await client.connect();
   try {
     await client.query(`CREATE DATABASE ${name}`);
   } finally {
     await client.end();
   }
-  const target = new URL(url);
+  const target = new URL(clusterUrl);
   target.pathname = `/${name}`;
   return target.toString();
+}
+
+/** A new, empty database in the test cluster; its URL. Dropped with the cluster. */
+export async function createTestDatabase(prefix = 't'): Promise<string> {
+  return createDatabase(await testCluster(), `${prefix}_${process.pid}_${Date.now().toString(36)}_${counter++}`);
 }
