@@ -5,7 +5,7 @@
  * copying (`session_replication_role = replica`): the copy is a bulk load of finished rows.
  */
 import type Database from 'better-sqlite3';
-import pg from 'pg';
+import type pg from 'pg';
 import { migratePostgres } from '../../db/postgres/migrate.js';
 import { translate } from '../../db/postgres/pg-sql.js';
 import { createPool } from '../../db/postgres/pg-store.js';
