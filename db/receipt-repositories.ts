@@ -124,6 +124,8 @@ export function createReceiptRepository(db: SqlDatabase): ReceiptRepository {
     getJob: db.prepare('SELECT * FROM receipt_print_jobs WHERE id = ?'),
     jobFor: db.prepare('SELECT * FROM receipt_print_jobs WHERE receipt_id = ?'),
     dueJobs: db.prepare("SELECT * FROM receipt_print_jobs WHERE status = 'queued' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?"),
+    // Taking a job moves it out of the due ones until `until`, only if it is as it was listed.
+    claimJob: db.prepare("UPDATE receipt_print_jobs SET next_attempt_at = ? WHERE id = ? AND status = 'queued' AND attempts = ? AND next_attempt_at = ?"),
     settleJob: db.prepare(
       `UPDATE receipt_print_jobs SET status = @status, attempts = @attempts, next_attempt_at = @nextAttemptAt, last_error = @lastError,
          printed_at = @printedAt WHERE id = @id`,
@@ -148,6 +150,7 @@ export function createReceiptRepository(db: SqlDatabase): ReceiptRepository {
     getPrintJob: async (id) => one((await s.getJob.get(id)), jobFromRow),
     printJobFor: async (receiptId) => one((await s.jobFor.get(receiptId)), jobFromRow),
     duePrintJobs: async (now, limit) => ((await s.dueJobs.all(now, limit)) as Row[]).map(jobFromRow),
+    claimPrintJob: async (job, until) => (await s.claimJob.run(until, job.id, job.attempts, job.nextAttemptAt)).changes === 1,
     settlePrintJob: async (id, change) => void (await s.settleJob.run({ ...change, id })),
   };
 }

@@ -1411,6 +1411,12 @@ export interface ReceiptRepository {
   getPrintJob(id: string): Promise<ReceiptPrintJobRecord | undefined>;
   printJobFor(receiptId: string): Promise<ReceiptPrintJobRecord | undefined>;
   duePrintJobs(now: string, limit: number): Promise<ReceiptPrintJobRecord[]>;
+  /**
+   * Takes a due job, as it was listed, for one instance until `until` (it is not due again before
+   * then): false when another instance or pass took it first. A taker that dies leaves it due again
+   * at `until`.
+   */
+  claimPrintJob(job: Pick<ReceiptPrintJobRecord, 'id' | 'attempts' | 'nextAttemptAt'>, until: string): Promise<boolean>;
   settlePrintJob(id: string, change: Pick<ReceiptPrintJobRecord, 'status' | 'attempts' | 'nextAttemptAt' | 'lastError' | 'printedAt'>): Promise<void>;
 }
 

@@ -18,6 +18,9 @@ export interface PrintQueueSettings {
   pollMs: number;
 }
 
+/** How long a job taken for printing stays with its taker (a printer answers within seconds). */
+const CLAIM_MS = 60_000;
+
 export const DEFAULT_PRINT_QUEUE_SETTINGS: PrintQueueSettings = { retryDelaysMs: [2000, 5000], maxAgeMs: 5 * 60_000, pollMs: 1000 };
 
 export class ReceiptPrintQueue {
@@ -68,9 +71,12 @@ export class ReceiptPrintQueue {
   }
 
   private async attempt(listed: ReceiptPrintJobRecord): Promise<void> {
-    // drain() beside the background pass: only the pass that finds the job as listed prints it.
-    const job = await this.store.read((r) => r.receipts.getPrintJob(listed.id));
-    if (!job || job.status !== 'queued' || job.attempts !== listed.attempts) return;
+    // Only the pass that takes the job as listed prints it: drain() beside the background pass, or
+    // another gateway instance on the same database (a conditional update; the claim lapses after
+    // CLAIM_MS if this instance dies while printing).
+    const until = new Date(this.clock.now().getTime() + CLAIM_MS).toISOString();
+    if (!(await this.store.runAtomic((tx) => tx.receipts.claimPrintJob(listed, until), { quiet: true }))) return;
+    const job = listed;
     const attempts = job.attempts + 1;
     const tooOld = this.clock.now().getTime() - Date.parse(job.createdAt) > this.settings.maxAgeMs;
     const prepared = tooOld ? { ok: false as const, message: 'too late: the sale was approved more than a few minutes ago' } : await this.receipts.printJob(job.merchantId, job.receiptId);
