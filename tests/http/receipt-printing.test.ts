@@ -153,6 +153,21 @@ describe('receipt printing', () => {
     await printer.waitForJobs(before + 3);
   });
 
+  test('auto-print: passes racing for the same jobs (drains beside the background pass, or other instances) print each sale once', async () => {
+    await setPrinter({ connection: 'network', host: printer.host, port: printer.port, auto_print: true });
+    await drain();
+    const before = printer.jobs.length;
+    const sales = [];
+    for (let i = 0; i < 4; i++) sales.push(await pay(s.gw, s.shop, chipSale(freshPan(), 3 + i)));
+    // Four passes at once find the same four due jobs; each job is taken by one of them.
+    await Promise.all([drain(), drain(), drain(), drain()]);
+    await printer.waitForJobs(before + sales.length);
+    await drain();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(printer.jobs.length, before + sales.length, 'one print per sale');
+    for (const sale of sales) assert.equal(printer.jobs.slice(before).filter((job) => job.text.includes(sale.transaction_id)).length, 1, `sale ${sale.transaction_id} printed once`);
+  });
+
   test('auto-print off prints nothing; an auto-print the printer never takes ends failed after its retries', async () => {
     await setPrinter({ connection: 'network', host: printer.host, port: printer.port, auto_print: false });
     const before = printer.jobs.length;
