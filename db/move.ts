@@ -35,6 +35,12 @@ import { migrations } from './migrations/index.js';
 import { BASELINE_VERSION, baseline } from './postgres/baseline.js';
 import { migratePostgres, schemaVersionPostgres } from './postgres/migrate.js';
 
+/**
+ * Columns only PostgreSQL's schema has, with a default: `dashboard_hours.slot` (migration 21, one
+ * row per database session). A SQLite export has no such column; its rows take the default.
+ */
+const POSTGRES_ONLY_COLUMNS: Readonly<Record<string, readonly string[]>> = { dashboard_hours: ['slot'] };
+
 export const EXPORT_FORMAT = 'tillgate-export';
 export const EXPORT_FORMAT_VERSION = 1;
 /** The schema version this gateway writes and reads. */
@@ -397,7 +403,9 @@ class PostgresImport {
       throw new MoveError(`the export's tables differ from the target's${extra.length ? `; not in the target: ${extra.join(', ')}` : ''}${missing.length ? `; not in the export: ${missing.join(', ')}` : ''}`);
     }
     for (const table of tables) {
-      const target = this.targetTables.get(table.name)?.columns ?? [];
+      const all = this.targetTables.get(table.name)?.columns ?? [];
+      // A PostgreSQL-only column an export from SQLite lacks takes its default (slot 0).
+      const target = table.columns.length < all.length ? all.filter((c) => table.columns.includes(c) || !POSTGRES_ONLY_COLUMNS[table.name]?.includes(c)) : all;
       const same = target.length === table.columns.length && table.columns.every((c) => target.includes(c));
       if (!same) throw new MoveError(`the columns of ${table.name} differ: export ${table.columns.join(', ')}; target ${target.join(', ')}`);
     }
