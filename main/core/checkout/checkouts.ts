@@ -483,11 +483,13 @@ export class Checkouts {
     const refusal = await this.unoffered(merchantId, request);
     if (refusal) return refusal;
     const record = this.newRecord(id, merchantId, request, minor);
+    // Made before the unit of work: no I/O or timers inside one (ports.ts).
+    const qrCode = await this.qrCodeOf(id);
     const outcome = await operation.commit(async (tx) => {
       await this.insert(tx, record);
       const detail = `order ${record.orderId}, ${minorToAmount(record.totalMinor, minor.exponent)} ${record.currency}`;
       await tx.staff.audit({ id: this.deps.ids.newId(), merchantId, staffId, approvedBy: null, action: 'checkout_create', subjectId: id, detail, createdAt: record.createdAt });
-      return success(await this.detailOf(tx, record), 201);
+      return success(await this.detailOf(tx, record, qrCode), 201);
     });
     this.deps.scheduler.wake();
     return outcome;
@@ -495,6 +497,7 @@ export class Checkouts {
 
   /** Staff cancel an open session (its link stops taking payments); audited in the same unit of work. */
   async backOfficeCancel(actor: StaffActor, id: string): Promise<Outcome<BackOfficeCheckoutDetail>> {
+    const qrCode = await this.qrCodeOf(id);
     return this.deps.store.run(async (tx) => {
       const record = await tx.checkouts.get(id);
       if (!record || record.merchantId !== actor.merchantId) return notFound(id);
@@ -504,7 +507,7 @@ export class Checkouts {
       const now = this.deps.clock.now().toISOString();
       await tx.staff.audit({ id: this.deps.ids.newId(), merchantId: actor.merchantId, staffId: actor.staffId, approvedBy: null, action: 'checkout_cancel', subjectId: id, detail: `order ${record.orderId}`, createdAt: now });
       const cancelled = await tx.checkouts.get(id);
-      return success(await this.detailOf(tx, cancelled ?? record));
+      return success(await this.detailOf(tx, cancelled ?? record, qrCode));
     });
   }
 
@@ -518,7 +521,12 @@ export class Checkouts {
     };
   }
 
-  private async detailOf(r: Repositories, record: CheckoutRecord): Promise<BackOfficeCheckoutDetail> {
+  /** The QR code of a session's link; made outside any unit of work or read (it is not a query). */
+  private qrCodeOf(id: string): Promise<string> {
+    return this.deps.qrCodes.pngDataUrl(this.url(id), QR_CODE_WIDTH);
+  }
+
+  private async detailOf(r: Repositories, record: CheckoutRecord, qrCode: string): Promise<BackOfficeCheckoutDetail> {
     const request = record.request as unknown as CheckoutRequest;
     const transaction = record.transactionId ? await r.transactions.getById(record.transactionId) : undefined;
     return {
@@ -526,16 +534,17 @@ export class Checkouts {
       merchant_name: request.merchant_name,
       collect: collectOf(request),
       display_transaction_details: request.display_transaction_details === 1,
-      qr_code: await this.deps.qrCodes.pngDataUrl(this.url(record.id), QR_CODE_WIDTH),
+      qr_code: qrCode,
       transaction: transaction ? transactionView(transaction) : null,
     };
   }
 
   async backOfficeDetail(merchantId: string, id: string): Promise<Outcome<BackOfficeCheckoutDetail>> {
+    const qrCode = await this.qrCodeOf(id);
     return this.deps.store.read(async (r) => {
       const record = await r.checkouts.get(id);
       if (!record || record.merchantId !== merchantId) return notFound(id);
-      return success(await this.detailOf(r, record));
+      return success(await this.detailOf(r, record, qrCode));
     });
   }
 
