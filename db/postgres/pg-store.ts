@@ -78,19 +78,20 @@ export class PgStore implements Store {
   }
 
   /**
-   * Units of single statements, each atomic on its own (counters, single-use claims): READ
-   * COMMITTED, so units racing for one row wait on its row lock and each sees the version committed
-   * before it (PostgreSQL re-checks an UPDATE's or upsert's condition on that version), where
-   * SERIALIZABLE would fail all but one of them and run them again.
+   * Units of single statements, each atomic on their own (counters, single-use approvals, leases,
+   * queue claims): READ COMMITTED, so units racing for one row wait on its row lock and each sees
+   * the version committed before it (PostgreSQL re-checks an UPDATE's or upsert's condition on that
+   * version), and claimers with FOR UPDATE SKIP LOCKED take disjoint rows, where SERIALIZABLE would
+   * fail all but one of them and run them again. `quiet`: no commit listener is woken (a claim or a
+   * lease queues nothing new; waking the workers after each of their own claims kept them busy).
    */
-  runAtomic<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
-    return this.transaction('BEGIN ISOLATION LEVEL READ COMMITTED', work, true);
+  runAtomic<T>(work: (tx: Repositories) => Promise<T>, options: { quiet?: boolean } = {}): Promise<T> {
+    return this.transaction('BEGIN ISOLATION LEVEL READ COMMITTED', work, !(options.quiet ?? false));
   }
 
   read<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
     return this.transaction('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', work, false);
   }
-
 
   private async transaction<T>(begin: string, work: (tx: Repositories) => Promise<T>, writes: boolean): Promise<T> {
     if (this.closed) throw new Error('the store is closed');
