@@ -3,10 +3,9 @@
  * or picked from the gateway's currencies (ISO 4217), a language of the merchant's pages and e-mails.
  */
 import { MERCHANT_LANGUAGES } from '../../../contract/constants.js';
-import { currencyList } from '../../../contract/money.js';
+import { CurrencyOptions } from '../ui/form-fields.js';
 import { LANGUAGE_NAMES, SettingField } from './settings-parts.js';
 
-const CURRENCIES = currencyList();
 
 interface FieldProps {
   /** The form's id prefix: the fields are `<form>-currency` and `<form>-language`. */
@@ -24,13 +23,7 @@ export function CurrencyField({ form, label, value, problem, note, onChange }: F
       {(props) => (
         <>
           <input {...props} className="input input-short" value={value} maxLength={3} list={list} autoComplete="off" spellCheck={false} onChange={(e) => onChange(e.target.value.toUpperCase())} />
-          <datalist id={list}>
-            {CURRENCIES.map((c) => (
-              <option key={c.code} value={c.code}>
-                {c.name}
-              </option>
-            ))}
-          </datalist>
+          <CurrencyOptions id={list} />
         </>
       )}
     </SettingField>

@@ -150,13 +150,20 @@ export function CurrencyInput({ listId, props, registered, placeholder }: { list
   return (
     <>
       <input className="input" list={listId} autoComplete="off" spellCheck={false} maxLength={8} placeholder={placeholder} {...props} {...registered} />
-      <datalist id={listId}>
-        {CURRENCIES.map((c) => (
-          <option key={c.code} value={c.code}>
-            {c.name}
-          </option>
-        ))}
-      </datalist>
+      <CurrencyOptions id={listId} />
     </>
+  );
+}
+
+/** The gateway's currencies as a datalist, for a currency input's `list`. */
+export function CurrencyOptions({ id }: { id: string }) {
+  return (
+    <datalist id={id}>
+      {CURRENCIES.map((c) => (
+        <option key={c.code} value={c.code}>
+          {c.name}
+        </option>
+      ))}
+    </datalist>
   );
 }
