@@ -113,11 +113,11 @@ const db = new Database(join(dataDir, DATABASE_FILE), { readonly: true });
 const target: PostgresCopy | undefined = onPostgres ? await copyToPostgres(db, (line) => console.log(line)) : undefined;
 const plans = new Map<string, unknown>();
 for (const c of combinations) {
-  const { sql, params } = transactionListSql(seeded.merchant.merchant_id, { limit: 50, offset: 0, ...filterOf(c, 1) });
+  const { sql, params } = transactionListSql(seeded.merchant.merchant_id, { limit: 50, offset: 0, ...filterOf(c, 1) }, target ? 'postgres' : 'sqlite');
   plans.set(c.name, target ? await postgresPlan(target.pool, sql, params) : (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((r) => r.detail));
 }
 const rowsOf = async (c: Combination, v: number) => {
-  const { sql, params } = transactionListSql(seeded.merchant.merchant_id, { limit: 50, offset: 0, ...filterOf(c, v) });
+  const { sql, params } = transactionListSql(seeded.merchant.merchant_id, { limit: 50, offset: 0, ...filterOf(c, v) }, target ? 'postgres' : 'sqlite');
   return target ? (await target.query(sql, params)).length : (db.prepare(sql).all(...params) as unknown[]).length;
 };
 

@@ -2,7 +2,7 @@
  * better-sqlite3 implementations of the core's repository ports. Statements are prepared once;
  * methods are async to satisfy the ports but resolve synchronously (see sqlite-store.ts).
  */
-import type { SqlDatabase, SqlStatement } from './sql.js';
+import type { Dialect, SqlDatabase, SqlStatement } from './sql.js';
 import { createPaymentRepositories, createTransactionMovements } from './payment-repositories.js';
 import { createOutboxDelivery } from './postback-repositories.js';
 import { createStaffRepository } from './staff-repositories.js';
@@ -183,7 +183,7 @@ interface Branch {
  * id, order id or last four) and a list of payment types become one branch per value, each reading
  * at most a page from its index, instead of one walk through the merchant's whole history.
  */
-function transactionBranches(merchantId: string, filter: TransactionFilter): Branch[] {
+function transactionBranches(merchantId: string, filter: TransactionFilter, dialect: Dialect = 'sqlite'): Branch[] {
   const where = ['merchant_id = ?'];
   const params: unknown[] = [merchantId];
   const add = (term: string, ...values: unknown[]) => {
@@ -239,22 +239,38 @@ function transactionBranches(merchantId: string, filter: TransactionFilter): Bra
       params: [...params.slice(0, typeParams), type, ...params.slice(typeParams + types.length)],
     }));
   }
+  const statuses = filter.statusCodes ?? [];
+  if (dialect === 'postgres' && statuses.length > 1) {
+    // PostgreSQL reads a list of statuses within a time range from the status index and sorts the
+    // matches (measured at 1M rows: up to 9.6 ms). One ordered read of the status index per
+    // status, merged in order, needs no sort and reads at most a page from each.
+    const statusTerm = where.findIndex((term) => term.startsWith('status_code IN'));
+    const statusParams = params.indexOf(statuses[0]);
+    return statuses.map((status) => ({
+      source: 'transactions',
+      where: where.map((term, i) => (i === statusTerm ? 'status_code = ?' : term)),
+      params: [...params.slice(0, statusParams), status, ...params.slice(statusParams + statuses.length)],
+    }));
+  }
   return [{ source: 'transactions', where, params }];
 }
 
 const ORDER = 'ORDER BY created_at DESC, id DESC';
 
 /** The SQL and parameters of a transaction list query (newest first); exported for query-plan tests. */
-export function transactionListSql(merchantId: string, filter: TransactionFilter): { sql: string; params: unknown[] } {
-  const branches = transactionBranches(merchantId, filter);
+export function transactionListSql(merchantId: string, filter: TransactionFilter, dialect: Dialect = 'sqlite'): { sql: string; params: unknown[] } {
+  const branches = transactionBranches(merchantId, filter, dialect);
   const [only] = branches;
   if (branches.length === 1 && only) {
     return { sql: `SELECT * FROM ${only.source} WHERE ${only.where.join(' AND ')} ${ORDER} LIMIT ? OFFSET ?`, params: [...only.params, filter.limit, filter.offset] };
   }
   // Each branch reads at most what the page needs from its own index; the union is sorted after.
+  // Branches of a list of payment types or statuses cannot share a row: on PostgreSQL their UNION ALL
+  // is merged in order (Merge Append), where a UNION would collect and sort them.
   const parts = branches.map((b, i) => `SELECT * FROM (SELECT * FROM ${b.source} WHERE ${b.where.join(' AND ')} ${ORDER} LIMIT ?) AS branch${i}`);
+  const union = dialect === 'postgres' && filter.search === undefined ? ' UNION ALL ' : ' UNION ';
   return {
-    sql: `${parts.join(' UNION ')} ${ORDER} LIMIT ? OFFSET ?`,
+    sql: `${parts.join(union)} ${ORDER} LIMIT ? OFFSET ?`,
     params: [...branches.flatMap((b) => [...b.params, filter.limit + filter.offset]), filter.limit, filter.offset],
   };
 }
@@ -458,7 +474,7 @@ export function createRepositories(db: SqlDatabase): Repositories {
         return row && transactionFromRow(row);
       },
       list: async (merchantId, filter) => {
-        const { sql, params } = transactionListSql(merchantId, filter);
+        const { sql, params } = transactionListSql(merchantId, filter, db.dialect);
         return ((await listStatement(sql).all(...params)) as Row[]).map(transactionFromRow);
       },
       count: async (merchantId, filter) => {

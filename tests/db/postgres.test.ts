@@ -9,6 +9,8 @@ import { ErrorCode } from '../../contract/codes.js';
 import { DatabaseTooNewError } from '../../db/migrate.js';
 import { migrations } from '../../db/migrations/index.js';
 import { BASELINE_VERSION } from '../../db/postgres/baseline.js';
+import { transactionListSql } from '../../db/repositories.js';
+import type { TransactionFilter } from '../../main/core/ports.js';
 import { migratePostgres, schemaVersionPostgres } from '../../db/postgres/migrate.js';
 import { createPool } from '../../db/postgres/pg-store.js';
 import { translate } from '../../db/postgres/pg-sql.js';
@@ -186,5 +188,77 @@ describe('PostgreSQL', { skip }, () => {
         await pool.end();
       }
     });
+  });
+
+  // The back office's list of several statuses (issue 19, "index scans, no sorts"): PostgreSQL read
+  // the status index and sorted the matches; one ordered read per status, merged, needs no sort.
+  describe('the transaction list', () => {
+    let pool: pg.Pool;
+    const merchantId = 'list-merchant';
+    const DAY_MS = 86_400_000;
+    const end = Date.parse('2026-06-01T00:00:00.000Z');
+    before(async () => {
+      pool = createPool(await createTestDatabase('list'));
+      await migratePostgres(pool);
+      await pool.query("INSERT INTO merchants (id, name, currency, webhook_key_sealed, created_at) VALUES ($1, 'List', 'EUR', 'x', '2025-01-01T00:00:00.000Z')", [merchantId]);
+      // 40,000 rows over 400 days, a minute apart at most; most are settled (status 6), a few
+      // authorized (4), refused (2) or refunded (8). Some rows share a creation time, so the id
+      // decides their order.
+      await pool.query(
+        `INSERT INTO transactions (id, merchant_id, payment_type, operation, status_code, currency, amount_minor, created_at, updated_at)
+         SELECT 'tx-' || lpad(n::text, 6, '0'), $1, 'cardpos', 'authorize',
+                CASE WHEN n % 97 = 0 THEN 2 WHEN n % 41 = 0 THEN 4 WHEN n % 23 = 0 THEN 8 ELSE 6 END,
+                CASE WHEN n % 5 = 0 THEN 'USD' ELSE 'EUR' END, 1000 + n,
+                to_char(to_timestamp(($2::bigint - (n / 2)::bigint * 1728000) / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                '2026-06-01T00:00:00.000Z'
+         FROM generate_series(1, 40000) AS n`,
+        [merchantId, end],
+      );
+      await pool.query('ANALYZE transactions');
+    });
+    after(() => pool.end());
+
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const cases: Array<{ name: string; filter: Partial<TransactionFilter> }> = [
+      { name: 'status list', filter: { statusCodes: [2, 4, 8] } },
+      { name: 'status list + the last day', filter: { statusCodes: [2, 8], from: iso(end - DAY_MS) } },
+      { name: 'currency + status list + a month', filter: { currency: 'USD', statusCodes: [4, 8], from: iso(end - 60 * DAY_MS), to: iso(end - 30 * DAY_MS) } },
+      { name: 'status list, page 3', filter: { statusCodes: [2, 4], offset: 100 } },
+      { name: 'status list + keyset', filter: { statusCodes: [4, 6, 8], after: { createdAt: iso(end - 100 * DAY_MS), id: 'tx-005000' } } },
+    ];
+    for (const { name, filter } of cases) {
+      test(`${name}: one ordered index read per status, merged without a sort, the same rows in the same order`, async () => {
+        const full: TransactionFilter = { limit: 50, offset: 0, ...filter };
+        const { sql, params } = transactionListSql(merchantId, full, 'postgres');
+        const text = translate(sql).text;
+        const explained = await pool.query(`EXPLAIN (FORMAT JSON) ${text}`, params);
+        const nodes: string[] = [];
+        const walk = (node: { 'Node Type': string; 'Index Name'?: string; Plans?: unknown[] }) => {
+          nodes.push(`${node['Node Type']}${node['Index Name'] ? ` ${node['Index Name']}` : ''}`);
+          for (const child of node.Plans ?? []) walk(child as typeof node);
+        };
+        walk((explained.rows[0] as { 'QUERY PLAN': Array<{ Plan: { 'Node Type': string } }> })['QUERY PLAN'][0]!.Plan);
+        assert.ok(!nodes.some((n) => /Sort/.test(n)), `no sort: ${nodes.join(', ')}`);
+        assert.ok(nodes.includes('Merge Append'), nodes.join(', '));
+        const reads = nodes.filter((n) => n.startsWith('Index'));
+        assert.equal(reads.length, full.statusCodes?.length, nodes.join(', '));
+        for (const read of reads) assert.match(read, / transactions_merchant_status_filters$/, nodes.join(', '));
+
+        const rows = (await pool.query<{ id: string }>(text, params)).rows.map((r) => r.id);
+        const terms = ['merchant_id = $1', 'status_code = ANY($2)'];
+        const values: unknown[] = [merchantId, full.statusCodes];
+        const add = (sqlTerm: (n: number) => string, ...more: unknown[]) => {
+          values.push(...more);
+          terms.push(sqlTerm(values.length));
+        };
+        if (full.currency) add((n) => `currency = $${n}`, full.currency);
+        if (full.from) add((n) => `created_at >= $${n}`, full.from);
+        if (full.to) add((n) => `created_at <= $${n}`, full.to);
+        if (full.after) add((n) => `(created_at, id) < ($${n - 1}, $${n})`, full.after.createdAt, full.after.id);
+        const expected = (await pool.query<{ id: string }>(`SELECT id FROM transactions WHERE ${terms.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT 50 OFFSET ${full.offset}`, values)).rows.map((r) => r.id);
+        assert.ok(expected.length > 0, 'the case finds rows');
+        assert.deepEqual(rows, expected);
+      });
+    }
   });
 });
