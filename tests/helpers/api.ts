@@ -10,7 +10,7 @@ import type { Clock } from '../../main/core/ports.js';
 import { makeTempDir } from './temp.js';
 import type { CreatedMerchant } from '../../main/core/merchants/merchants.js';
 import { composeOnEngine, type ComposeOptions, type Composition, type GatewayStore } from '../../main/compose.js';
-import { createTestDatabase } from './postgres.js';
+import { testDatabaseFor } from './postgres.js';
 import { buildServer } from '../../main/http/server.js';
 import { createLogger } from '../../main/infra/logger.js';
 import { resolveSettings } from '../../main/settings.js';
@@ -58,19 +58,10 @@ export interface TestGatewayOptions {
 export async function composeForTest(options: ComposeOptions): Promise<Composition<GatewayStore>> {
   if (process.env.TEST_ENGINE === 'postgres' && options.settings.databaseUrl === null) {
     // A gateway started again on the same data directory (a restart) finds the same database.
-    const { dataDir } = options.settings;
-    let url = testDatabases.get(dataDir);
-    if (!url) {
-      url = await createTestDatabase();
-      testDatabases.set(dataDir, url);
-    }
-    options.settings.databaseUrl = url;
+    options.settings.databaseUrl = await testDatabaseFor(options.settings.dataDir);
   }
   return composeOnEngine(options);
 }
-
-/** The PostgreSQL database of each data directory of this test process. */
-const testDatabases = new Map<string, string>();
 
 export function tempDir(prefix = 'tillgate-test-'): string {
   return makeTempDir(prefix);

@@ -1,6 +1,8 @@
 /** Runs the real `gateway` command as a child process, as an operator or a POS would. */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { knownTestDatabase, testDatabaseFor } from './postgres.js';
+import { onPostgres } from './sql.js';
 import { makeTempDir } from './temp.js';
 
 export const GATEWAY_BIN = fileURLToPath(new URL('../../bin/gateway.js', import.meta.url));
@@ -15,10 +17,27 @@ export interface CliResult {
   stderr: string;
 }
 
+/**
+ * In the PostgreSQL pass (TEST_ENGINE=postgres) a gateway process on a data directory runs on that
+ * directory's database (tests/helpers/postgres.ts testDatabaseFor), as one in the test process
+ * does; the data key stays in the directory. A test that names its own `--database` or
+ * GATEWAY_DATABASE_URL keeps it.
+ */
+function namesDatabase(args: string[], env: NodeJS.ProcessEnv): boolean {
+  return args.includes('--database') || env.GATEWAY_DATABASE_URL !== undefined || process.env.GATEWAY_DATABASE_URL !== undefined;
+}
+
+function dataDirOf(args: string[]): string | undefined {
+  const at = args.indexOf('--data-dir');
+  return at >= 0 ? args[at + 1] : undefined;
+}
+
 export function runGateway(args: string[], env: NodeJS.ProcessEnv = {}): CliResult {
+  const dataDir = dataDirOf(args);
+  const database = onPostgres() && dataDir !== undefined && !namesDatabase(args, env) ? knownTestDatabase(dataDir) : undefined;
   const result = spawnSync(process.execPath, [GATEWAY_BIN, ...args], {
     encoding: 'utf8',
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...(database ? { GATEWAY_DATABASE_URL: database } : {}), ...env },
     timeout: 60_000,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
@@ -55,10 +74,12 @@ export interface GatewayProcess {
 
 export async function startGateway(options: { dataDir?: string; args?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<GatewayProcess> {
   const dataDir = options.dataDir ?? tempDataDir();
+  const args = options.args ?? [];
+  const database = onPostgres() && !namesDatabase(args, options.env ?? {}) ? await testDatabaseFor(dataDir) : undefined;
   const child = spawn(
     process.execPath,
-    [GATEWAY_BIN, 'serve', '--data-dir', dataDir, '--port', '0', '--sim-delay-ms', '50', '--postback-retry-scale', '0.001', ...(options.args ?? [])],
-    { env: { ...process.env, GATEWAY_LOG_LEVEL: 'warn', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    [GATEWAY_BIN, 'serve', '--data-dir', dataDir, '--port', '0', '--sim-delay-ms', '50', '--postback-retry-scale', '0.001', ...args],
+    { env: { ...process.env, GATEWAY_LOG_LEVEL: 'warn', ...(database ? { GATEWAY_DATABASE_URL: database } : {}), ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stdout = '';
   let stderr = '';

@@ -110,3 +110,28 @@ export async function createDatabase(clusterUrl: string, name: string): Promise<
 export async function createTestDatabase(prefix = 't'): Promise<string> {
   return createDatabase(await testCluster(), `${prefix}_${process.pid}_${Date.now().toString(36)}_${counter++}`);
 }
+
+/** The PostgreSQL database of each data directory of this test process. */
+const dataDirDatabases = new Map<string, Promise<string>>();
+const dataDirUrls = new Map<string, string>();
+
+/**
+ * The PostgreSQL pass's database for a gateway on `dataDir`: a fresh one the first time, the same one
+ * when a gateway starts again on that directory (a restart) or a `gateway` command names it.
+ */
+export function testDatabaseFor(dataDir: string): Promise<string> {
+  let url = dataDirDatabases.get(dataDir);
+  if (!url) {
+    url = createTestDatabase().then((created) => {
+      dataDirUrls.set(dataDir, created);
+      return created;
+    });
+    dataDirDatabases.set(dataDir, url);
+  }
+  return url;
+}
+
+/** The database testDatabaseFor(dataDir) gave, if it gave one. */
+export function knownTestDatabase(dataDir: string): string | undefined {
+  return dataDirUrls.get(dataDir);
+}

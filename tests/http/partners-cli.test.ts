@@ -4,7 +4,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { basicAuth, runGateway, startGateway, type GatewayProcess, type MerchantCredentials } from '../helpers/gateway-process.js';
-import { dataDirectoryOnly } from '../helpers/sql.js';
 
 interface PartnerCredentials {
   partner_id: string;
@@ -19,7 +18,7 @@ function json<T>(args: string[]): T {
   return JSON.parse(result.stdout) as T;
 }
 
-describe('gateway partner, shop and terminal commands', dataDirectoryOnly('the partner, shop and terminal commands'), () => {
+describe('gateway partner, shop and terminal commands', () => {
   let server: GatewayProcess;
   let dir: string;
   let partner: PartnerCredentials;

@@ -11,7 +11,7 @@ import { SESSION_IDLE_MS, SESSION_MAX_MS } from '../../main/core/staff/staff.js'
 import { assertApiError, createTestMerchant, startTestGateway, TestClock, type TestGateway, type TestMerchant } from '../helpers/api.js';
 import { createMerchant, runGateway, startGateway, type GatewayProcess } from '../helpers/gateway-process.js';
 import { cardPayment, DAY, freshPan } from '../helpers/payments.js';
-import { countOf, dataDirectoryOnly, sqlOf } from '../helpers/sql.js';
+import { countOf, sqlOf } from '../helpers/sql.js';
 
 const MINUTE = 60 * 1000;
 const COOKIE = 'tillgate_session';
@@ -644,7 +644,7 @@ describe("a cashier's transaction list holds today's transactions only", () => {
   });
 });
 
-describe('gateway staff create', dataDirectoryOnly('gateway staff create beside a running gateway'), () => {
+describe('gateway staff create', () => {
   let server: GatewayProcess;
 
   before(async () => {

@@ -10,7 +10,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { assertApiError } from '../helpers/api.js';
 import { createMerchant, runGateway, startGateway, type GatewayProcess } from '../helpers/gateway-process.js';
 import { newMerchant, orderId, posPayment, startHarness, type Harness } from '../helpers/payments.js';
-import { countOf, dataDirectoryOnly } from '../helpers/sql.js';
+import { countOf } from '../helpers/sql.js';
 
 const COOKIE = 'tillgate_session';
 const LOST_ANSWER_CARD = '4000000000001513';
@@ -156,7 +156,7 @@ describe('till attempts (inject)', () => {
 
 });
 
-describe('till attempts against the real gateway: lost and slow answers', dataDirectoryOnly('a gateway process restarted'), () => {
+describe('till attempts against the real gateway: lost and slow answers', () => {
   let gateway: GatewayProcess;
   let cookie: string;
 
