@@ -8,6 +8,7 @@ import pg from 'pg';
 import { ErrorCode } from '../../contract/codes.js';
 import { DatabaseTooNewError } from '../../db/migrate.js';
 import { migrations } from '../../db/migrations/index.js';
+import { TASK_LEASE_MS } from '../../main/core/scheduler.js';
 import { BASELINE_VERSION } from '../../db/postgres/baseline.js';
 import { transactionListSql } from '../../db/repositories.js';
 import type { TransactionFilter } from '../../main/core/ports.js';
@@ -149,6 +150,34 @@ describe('PostgreSQL', { skip }, () => {
         }
       } finally {
         for (const h of runners) await h.close();
+      }
+    });
+
+    test("a task whose instance died after claiming it is run by another once the claim's lease ends, once", async () => {
+      const url = await createTestDatabase('tasks_died');
+      const survivor = await startHarness({ database: url });
+      const pool = new pg.Pool({ connectionString: url });
+      try {
+        const merchant = await newMerchant(survivor, 'Died Mid-Task');
+        const c = api(survivor, merchant);
+        const id = (await c.ok<{ transaction_id: string }>('/rest/authorize', cardPayment('4111111111111111', 12))).transaction_id;
+        survivor.clock.advance(40 * DAY);
+        // The instance that died had claimed the expiry (the runner's claim: its due time moved to
+        // the end of the lease) and never ran it.
+        const leaseEnd = new Date(survivor.clock.now().getTime() + TASK_LEASE_MS).toISOString();
+        const claimed = await pool.query("UPDATE scheduled_tasks SET due_at = $1 WHERE subject_id = $2 AND state = 'pending' RETURNING kind", [leaseEnd, id]);
+        assert.equal(claimed.rowCount, 1, 'the authorization had one pending task');
+        assert.equal(await survivor.advance(0), 0, 'claimed by the dead instance: not run while its lease holds');
+        assert.equal((await c.transaction(id)).status_code, 4, 'still authorized');
+        assert.equal(await survivor.advance(TASK_LEASE_MS - 1000), 0);
+        assert.equal(await survivor.advance(2000), 1, 'taken over once the lease ended');
+        assert.equal(await survivor.advance(TASK_LEASE_MS * 2), 0, 'and not again');
+        const log = await c.log(id);
+        assert.equal(log.filter((entry) => entry.type !== 'authorization').length, 1, JSON.stringify(log));
+        assert.notEqual((await c.transaction(id)).status_code, 4, 'the authorization expired');
+      } finally {
+        await pool.end();
+        await survivor.close();
       }
     });
   });
