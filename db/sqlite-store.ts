@@ -6,7 +6,8 @@
  *
  * Units must not await real I/O: the repositories resolve synchronously, so a whole batch runs
  * within one macrotask and no other request can observe uncommitted state. Breaking that rule
- * (or nesting units) fails loudly instead of corrupting isolation.
+ * (or nesting units) fails loudly instead of corrupting isolation: a unit that lets the event loop
+ * turn is rolled back and rejected with UnitOfWorkMisuseError, whether or not anything collided.
  */
 import type Database from 'better-sqlite3';
 import { StorageUnavailableError, type Repositories, type Store } from '../main/core/ports.js';
@@ -104,11 +105,20 @@ export class SqliteStore implements Store {
       this.tx.begin.run();
       for (const item of batch) {
         this.tx.savepoint.run();
+        // A unit that awaits real I/O lets the event loop turn: this probe then runs before the
+        // unit ends, and the unit fails at once instead of only when another caller collides with it.
+        let yielded = false;
+        const probe = setImmediate(() => {
+          yielded = true;
+        });
         try {
           const value = await item.work(this.repositories);
+          clearImmediate(probe);
+          if (yielded) throw new UnitOfWorkMisuseError('a unit of work awaited I/O: it let the event loop turn before it ended (do the I/O before or after the unit)');
           this.tx.release.run();
           outcomes.push({ ok: true, value });
         } catch (error) {
+          clearImmediate(probe);
           this.tx.rollbackTo.run();
           this.tx.release.run();
           outcomes.push({ ok: false, error: storageError(error) });

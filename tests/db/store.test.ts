@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -169,6 +170,31 @@ describe('SqliteStore group commit', () => {
       f.idsSeenByOther().filter((id) => id.startsWith('e')),
       [],
     );
+  });
+
+  test('a unit that awaits I/O is rolled back and rejected, though nothing collided with it; the rest of its batch commits', async () => {
+    const [waited, plain] = await Promise.allSettled([
+      f.store.run(async (tx) => {
+        await tx.merchants.insert(merchant('g1'));
+        await readFile(f.file, { encoding: null, flag: 'r' }).then(() => undefined);
+        await tx.merchants.insert(merchant('g2'));
+      }),
+      f.store.run(async (tx) => tx.merchants.insert(merchant('g3'))),
+    ]);
+    assert.equal(waited.status, 'rejected');
+    assert.ok((waited as PromiseRejectedResult).reason instanceof UnitOfWorkMisuseError, String((waited as PromiseRejectedResult).reason));
+    assert.match(((waited as PromiseRejectedResult).reason as Error).message, /awaited I\/O/);
+    assert.equal(plain.status, 'fulfilled');
+    assert.deepEqual(
+      f.idsSeenByOther().filter((id) => id.startsWith('g')),
+      ['g3'],
+    );
+    // Promises that resolve at once (the repositories' own) are not I/O.
+    await f.store.run(async (tx) => {
+      await Promise.resolve();
+      await tx.merchants.insert(merchant('g4'));
+    });
+    assert.ok(f.idsSeenByOther().includes('g4'));
   });
 
   test('read() sees committed rows', async () => {
