@@ -193,6 +193,8 @@ function transactionBranches(merchantId: string, filter: TransactionFilter, dial
   if (filter.orderId !== undefined) add('order_id = ?', filter.orderId);
   if (filter.cardLastFour !== undefined) add('card_last_four = ?', filter.cardLastFour);
   if (filter.currency !== undefined) add('currency = ?', filter.currency);
+  // Where the status list's term and values are, for one branch per status (PostgreSQL, below).
+  const statusAt = { term: where.length, param: params.length };
   if (filter.statusCodes?.length) add(`status_code IN (${filter.statusCodes.map(() => '?').join(', ')})`, ...filter.statusCodes);
   const types = filter.paymentTypes ?? [];
   if (types.length) add(`payment_type IN (${types.map(() => '?').join(', ')})`, ...types);
@@ -244,12 +246,10 @@ function transactionBranches(merchantId: string, filter: TransactionFilter, dial
     // PostgreSQL reads a list of statuses within a time range from the status index and sorts the
     // matches (measured at 1M rows: up to 9.6 ms). One ordered read of the status index per
     // status, merged in order, needs no sort and reads at most a page from each.
-    const statusTerm = where.findIndex((term) => term.startsWith('status_code IN'));
-    const statusParams = params.indexOf(statuses[0]);
     return statuses.map((status) => ({
       source: 'transactions',
-      where: where.map((term, i) => (i === statusTerm ? 'status_code = ?' : term)),
-      params: [...params.slice(0, statusParams), status, ...params.slice(statusParams + statuses.length)],
+      where: where.map((term, i) => (i === statusAt.term ? 'status_code = ?' : term)),
+      params: [...params.slice(0, statusAt.param), status, ...params.slice(statusAt.param + statuses.length)],
     }));
   }
   return [{ source: 'transactions', where, params }];
