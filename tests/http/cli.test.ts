@@ -12,14 +12,16 @@ import {
   type GatewayProcess,
   type MerchantCredentials,
 } from '../helpers/gateway-process.js';
-import { dataDirectoryOnly } from '../helpers/sql.js';
+import { engineIndependent, sqliteOnly } from '../helpers/sql.js';
 
 async function listTransactions(url: string, authorization: string): Promise<{ status: number; body: unknown }> {
   const response = await fetch(`${url}/rest/transactions`, { headers: { authorization } });
   return { status: response.status, body: await response.json() };
 }
 
-describe('gateway CLI', dataDirectoryOnly('the gateway command (instance lock, backups, merchants)'), () => {
+// `serve` and `merchant create` beside it run on both engines (in the PostgreSQL pass on the data
+// directory's database); what is about the data directory's SQLite file runs in the SQLite pass.
+describe('gateway CLI', () => {
   describe('serve with a merchant created while it runs', () => {
     let server: GatewayProcess;
     let created: MerchantCredentials;
@@ -74,7 +76,7 @@ describe('gateway CLI', dataDirectoryOnly('the gateway command (instance lock, b
       await assert.rejects(fetch(`${server.url}/health`), 'nothing listens any more');
     });
 
-    test('backup --to FILE writes a SQLite file that opens and holds the merchant', () => {
+    test('backup --to FILE writes a SQLite file that opens and holds the merchant', sqliteOnly('gateway backup copies the SQLite database file'), () => {
       const target = join(tempDataDir('tillgate-backup-'), 'backup.sqlite');
       const result = runGateway(['backup', '--data-dir', server.dataDir, '--to', target]);
       assert.equal(result.status, 0, result.stderr);
@@ -97,7 +99,7 @@ describe('gateway CLI', dataDirectoryOnly('the gateway command (instance lock, b
     });
   });
 
-  test('a second gateway on the same data directory is refused with a clear message; a killed one leaves no stale lock', async () => {
+  test('a second gateway on the same data directory is refused with a clear message; a killed one leaves no stale lock', sqliteOnly('the data-directory lock of the SQLite database (instances on PostgreSQL share a database on purpose)'), async () => {
     const first = await startGateway();
     try {
       const second = runGateway(['serve', '--data-dir', first.dataDir, '--port', '0']);
@@ -113,7 +115,7 @@ describe('gateway CLI', dataDirectoryOnly('the gateway command (instance lock, b
     await again.stop();
   });
 
-  test('migrate applies the schema once, then reports it is up to date', () => {
+  test('migrate applies the schema once, then reports it is up to date', sqliteOnly('gateway migrate of a fresh data directory; tests/db/postgres.test.ts migrates PostgreSQL'), () => {
     const dataDir = tempDataDir();
     const first = runGateway(['migrate', '--data-dir', dataDir]);
     assert.equal(first.status, 0, first.stderr);
@@ -123,7 +125,7 @@ describe('gateway CLI', dataDirectoryOnly('the gateway command (instance lock, b
     assert.equal(second.stdout.trim(), `schema is up to date (version ${(migrations.at(-1)?.version ?? 0)})`);
   });
 
-  test('docs/operations.md documents every command of gateway --help', () => {
+  test('docs/operations.md documents every command of gateway --help', engineIndependent('the help text'), () => {
     const result = runGateway(['--help']);
     assert.equal(result.status, 0, result.stderr);
     const section = result.stdout.split(/^Commands:$/m)[1]?.split(/^\S/m)[0] ?? '';
@@ -136,20 +138,20 @@ describe('gateway CLI', dataDirectoryOnly('the gateway command (instance lock, b
     assert.match(operations, /gateway staff create [^\n]*--merchant[^\n]*--role/);
   });
 
-  test('an unknown command exits 2 with a message on stderr', () => {
+  test('an unknown command exits 2 with a message on stderr', engineIndependent('the command line'), () => {
     const result = runGateway(['frobnicate', '--data-dir', tempDataDir()]);
     assert.equal(result.status, 2);
     assert.match(result.stderr, /unknown command "frobnicate"/);
     assert.equal(result.stdout, '');
   });
 
-  test('a bad option value exits 2 naming the option', () => {
+  test('a bad option value exits 2 naming the option', engineIndependent('the command line'), () => {
     const badPort = runGateway(['serve', '--data-dir', tempDataDir(), '--port', 'eighty']);
     assert.equal(badPort.status, 2);
     assert.match(badPort.stderr, /--port must be a whole number/);
   });
 
-  test('a bad settings.json stops serve with a message naming the file', () => {
+  test('a bad settings.json stops serve with a message naming the file', engineIndependent('settings.json'), () => {
     const dataDir = tempDataDir();
     writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ prot: 1 }));
     const result = runGateway(['serve', '--data-dir', dataDir, '--port', '0']);
