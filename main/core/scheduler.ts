@@ -22,6 +22,8 @@ export const TASK_LEASE_MS = 5 * 60 * 1000;
 export class Scheduler {
   private readonly handlers = new Map<string, TaskHandler>();
   private readonly loop: WakeableLoop;
+  /** The pass of runDue running now, if any (passes run one after the other). */
+  private passes: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly store: Store,
@@ -71,8 +73,19 @@ export class Scheduler {
     this.loop.wake();
   }
 
-  /** Runs every task that is due now; used by the timer and by tests that move the clock. */
-  async runDue(): Promise<number> {
+  /**
+   * Runs every task that is due now; used by the timer and by tests that move the clock. Passes of
+   * one process run one after the other: a pass started while another runs waits for it, so when
+   * it returns, the tasks that were due have run, whichever of the two ran them (a task the other
+   * pass claimed is not due for this one).
+   */
+  runDue(): Promise<number> {
+    const pass = this.passes.then(() => this.runDuePass());
+    this.passes = pass.catch(() => undefined);
+    return pass;
+  }
+
+  private async runDuePass(): Promise<number> {
     let count = 0;
     for (;;) {
       const due = await this.store.read((r) => r.tasks.due(this.clock.now().toISOString(), BATCH));

@@ -154,6 +154,20 @@ describe('checkout sessions', () => {
     assert.equal((await status(id)).status, 'completed');
   });
 
+  test('a pass of the scheduler started while another runs returns once the due settlement has run, whichever pass ran it', async () => {
+    const id = await open();
+    const paid = await gw.composition.gateway.checkouts.pay(id, { method: 'dd', customer: {}, iban: 'DE89370400440532013000', account_holder: 'Ann Example' });
+    assert.ok(paid.ok);
+    gw.clock.advance(1000);
+    // As the background loop and a caller can: the first pass claims the settlement, the second
+    // finds it claimed.
+    const first = gw.composition.gateway.scheduler.runDue();
+    const second = gw.composition.gateway.scheduler.runDue();
+    await second;
+    assert.equal((await status(id)).status, 'completed');
+    assert.equal((await first) + (await second), 1, 'the settlement ran once');
+  });
+
   test('cancel: only an open session; the customer goes to error_url', async () => {
     const id = await open();
     const cancelled = await gw.composition.gateway.checkouts.cancel(id);
