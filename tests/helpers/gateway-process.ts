@@ -21,7 +21,8 @@ export interface CliResult {
  * In the PostgreSQL pass (TEST_ENGINE=postgres) a gateway process on a data directory runs on that
  * directory's database (tests/helpers/postgres.ts testDatabaseFor), as one in the test process
  * does; the data key stays in the directory. A test that names its own `--database` or
- * GATEWAY_DATABASE_URL keeps it.
+ * GATEWAY_DATABASE_URL keeps it. A command on a directory no gateway of this process started on
+ * yet has no database to go to and stays on SQLite (such tests are `dataDirectoryOnly`).
  */
 function namesDatabase(args: string[], env: NodeJS.ProcessEnv): boolean {
   return args.includes('--database') || env.GATEWAY_DATABASE_URL !== undefined || process.env.GATEWAY_DATABASE_URL !== undefined;
