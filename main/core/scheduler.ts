@@ -22,8 +22,6 @@ export const TASK_LEASE_MS = 5 * 60 * 1000;
 export class Scheduler {
   private readonly handlers = new Map<string, TaskHandler>();
   private readonly loop: WakeableLoop;
-  /** The pass of runDue running now, if any (passes run one after the other). */
-  private passes: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly store: Store,
@@ -33,7 +31,7 @@ export class Scheduler {
   ) {
     this.loop = new WakeableLoop(
       async () => {
-        await this.runDue();
+        await this.runDuePass();
         const next = await this.store.read((r) => r.tasks.nextDueAt());
         return next === undefined ? MAX_SLEEP_MS : Math.min(Math.max(Date.parse(next) - this.clock.now().getTime(), 0), MAX_SLEEP_MS);
       },
@@ -80,9 +78,7 @@ export class Scheduler {
    * pass claimed is not due for this one).
    */
   runDue(): Promise<number> {
-    const pass = this.passes.then(() => this.runDuePass());
-    this.passes = pass.catch(() => undefined);
-    return pass;
+    return this.loop.exclusive(() => this.runDuePass());
   }
 
   private async runDuePass(): Promise<number> {

@@ -11,6 +11,8 @@ export class WakeableLoop {
   private running = false;
   private again = false;
   private current: Promise<void> = Promise.resolve();
+  /** The loop's passes and exclusive() work, one after the other. */
+  private chain: Promise<unknown> = Promise.resolve();
 
   constructor(
     /** One pass over the queue; resolves with how long to sleep before the next unless woken. */
@@ -39,9 +41,19 @@ export class WakeableLoop {
     await this.current;
   }
 
-  /** Resolves when a pass in progress (if any) has finished. */
-  idle(): Promise<void> {
-    return this.current;
+  /**
+   * Runs `work` (a pass of the caller's own: tests, the CLI) between the loop's passes: it waits for
+   * a pass in progress, and no pass starts until it ends. A pass the caller runs then never races the
+   * loop's for the same claims, so when it returns, what was due has been handled by one or the
+   * other. `work` must not wait for the loop.
+   */
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.chain.then(work);
+    this.chain = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
   }
 
   wake(): void {
@@ -73,10 +85,14 @@ export class WakeableLoop {
     this.running = true;
     let sleep = this.errorDelayMs;
     try {
-      do {
-        this.again = false;
-        sleep = await this.pass();
-      } while (this.again && !this.stopped);
+      sleep = await this.exclusive(async () => {
+        let next: number;
+        do {
+          this.again = false;
+          next = await this.pass();
+        } while (this.again && !this.stopped);
+        return next;
+      });
     } catch (error) {
       this.onError(error);
       sleep = this.errorDelayMs;

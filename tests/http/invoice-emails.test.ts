@@ -141,6 +141,17 @@ describe('invoice e-mails', () => {
     });
   }
 
+  test('a drain started while another runs returns once the e-mail is sent, whichever drain sent it', async () => {
+    const created = await create({ debt_claim_number: 'TWO-DRAINS', email: 'twice@example.com', first_name: 'Ada', last_name: 'Lovelace', send_initial_email: true });
+    // As the background loop and a caller can: the first drain claims the e-mail, the second finds it claimed.
+    const first = drain();
+    const second = drain();
+    await second;
+    assert.equal((await read(created.invoice.debt_claim_number)).invoice.last_email?.status, 'sent');
+    await first;
+    assert.equal(mailer.sent.filter((m) => m.to === 'twice@example.com').length, 1, 'sent once');
+  });
+
   test('initial_email_type reminder uses the reminder template', async () => {
     await create({ debt_claim_number: 'REM-T', email: 'rem@example.com', send_initial_email: true, initial_email_type: 'reminder', locale: 'de' });
     await drain();

@@ -154,9 +154,10 @@ export class MailQueue {
 
   /** Sends every due e-mail now and waits (tests and the CLI); retries that are due later stay queued. */
   async drain(): Promise<void> {
-    await this.loop.idle();
-    while ((await this.sendDue()) > 0) {
-      /* until nothing is due */
-    }
+    await this.loop.exclusive(async () => {
+      while ((await this.sendDue()) > 0) {
+        /* until nothing is due */
+      }
+    });
   }
 }

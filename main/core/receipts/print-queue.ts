@@ -58,10 +58,11 @@ export class ReceiptPrintQueue {
 
   /** Prints every due job now and waits (tests); retries that are due later stay queued. */
   async drain(): Promise<void> {
-    await this.loop.idle();
-    while ((await this.printDue()) > 0) {
-      /* until nothing is due */
-    }
+    await this.loop.exclusive(async () => {
+      while ((await this.printDue()) > 0) {
+        /* until nothing is due */
+      }
+    });
   }
 
   private async printDue(): Promise<number> {
