@@ -68,6 +68,8 @@ export const ErrorCode = {
   internal: 5002,
   /** The gateway cannot write its data (disk full, read-only): nothing was done; it recovers by itself. */
   storage: 5003,
+  /** The gateway is shutting down: the request was not started; another instance, or this one after its restart, takes it. */
+  shuttingDown: 5004,
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -87,6 +89,7 @@ export const ERROR_HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   5001: 502,
   5002: 500,
   5003: 503,
+  5004: 503,
 };
 
 export function httpStatusOf(code: ErrorCode): number {

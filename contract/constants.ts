@@ -170,3 +170,13 @@ export type DashboardPeriod = (typeof DASHBOARD_PERIODS)[number];
 export const ATTENTION_WINDOW_HOURS = 24;
 /** How many examples each needs-attention item names (the rest are counted). */
 export const ATTENTION_EXAMPLES = 5;
+
+// ---- request bodies -------------------------------------------------------------------------------
+
+/**
+ * How deep a JSON body may nest arrays and objects (the body itself is level 1). The deepest body
+ * the API documents nests 4 levels (tests/http/openapi.test.ts keeps every one below this); anything
+ * deeper is refused with 400 before it is parsed, so nothing in the gateway walks request data
+ * without a bound (docs/api.md).
+ */
+export const MAX_BODY_DEPTH = 32;

@@ -8,6 +8,8 @@ import { ErrorCode, httpStatusOf } from '../../contract/codes.js';
 import { maskPans } from '../infra/logger.js';
 import { StorageUnavailableError } from '../core/ports.js';
 import { apiError, validationError, type ApiError } from '../core/errors.js';
+import { MAX_BODY_DEPTH } from '../../contract/constants.js';
+import { BODY_TOO_DEEP, FIELDS_WITH_NUL, type FieldsWithNulError } from './json-body.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -133,44 +135,65 @@ export function sendFrameworkError(error: FastifyError, request: FastifyRequest,
   void sendApiError(reply, apiError(ErrorCode.internal, `Internal error; correlation id ${String(request.id)}`));
 }
 
+/**
+ * The answer to a request that failed with `error`: D3 for everything (decisions.md D3). Every 5xx
+ * says only "internal error" with the request's correlation id; what went wrong goes to the log.
+ */
+function answerError(error: FastifyError & { validation?: AjvError[]; validationContext?: string }, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (error.validation) {
+    const fields = fieldErrorsFromAjv(error.validation, error.validationContext);
+    if (error.validationContext === 'body' || error.validationContext === 'querystring') fields.push(...coreFieldErrors(request, error.validation, fields, error.validationContext));
+    return sendApiError(reply, validationError(fields));
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return sendApiError(reply, validationError([{ field: 'body', message: 'must be a valid JSON document' }]));
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return sendApiError(reply, apiError(ErrorCode.bodyTooLarge, 'The request body is larger than 1 MiB'));
+    case FIELDS_WITH_NUL:
+    return sendApiError(reply, validationError((error as unknown as FieldsWithNulError).fields));
+  case BODY_TOO_DEEP:
+      return sendApiError(reply, validationError([{ field: 'body', message: `must not nest arrays and objects more than ${MAX_BODY_DEPTH} levels deep` }]));
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return reply.code(415).send(apiError(ErrorCode.validation, 'Requests with a body must be Content-Type: application/json', [
+        { field: 'Content-Type', message: 'must be application/json' },
+      ]));
+    default:
+      break;
+  }
+  // SyntaxError from the JSON parser and prototype-poisoning rejections arrive as 400s.
+  if (error.statusCode === 400 && (error instanceof SyntaxError || /JSON|__proto__|constructor/.test(error.message))) {
+    return sendApiError(reply, validationError([{ field: 'body', message: 'must be a valid JSON document' }]));
+  }
+  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+    request.log.info({ code: error.code, statusCode: error.statusCode }, 'client error');
+    return reply.code(error.statusCode).send(apiError(ErrorCode.validation, 'The request could not be processed', [
+      { field: 'request', message: error.code ?? 'invalid request' },
+    ]));
+  }
+  if (error instanceof StorageUnavailableError) {
+    request.log.error({ reason: error.reason }, 'storage unavailable');
+    reply.header('Retry-After', '30');
+    return sendApiError(reply, apiError(ErrorCode.storage, `The gateway cannot store data right now: ${error.message}. Nothing was done; try again in a moment.`));
+  }
+  return internalError(error, request, reply);
+}
+
+function internalError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  request.log.error({ err: error }, 'internal error');
+  return sendApiError(reply, apiError(ErrorCode.internal, `Internal error; correlation id ${String(request.id)}`));
+}
+
 /** Installs the D3 error handler and not-found handler on an instance (and its children). */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError & { validation?: AjvError[]; validationContext?: string }, request: FastifyRequest, reply: FastifyReply) => {
-    if (error.validation) {
-      const fields = fieldErrorsFromAjv(error.validation, error.validationContext);
-      if (error.validationContext === 'body' || error.validationContext === 'querystring') fields.push(...coreFieldErrors(request, error.validation, fields, error.validationContext));
-      return sendApiError(reply, validationError(fields));
+    try {
+      return answerError(error, request, reply);
+    } catch (failure) {
+      // A handler that fails must not fall back to Fastify's own body, which carries the message.
+      return internalError(failure, request, reply);
     }
-    switch (error.code) {
-      case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-        return sendApiError(reply, validationError([{ field: 'body', message: 'must be a valid JSON document' }]));
-      case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return sendApiError(reply, apiError(ErrorCode.bodyTooLarge, 'The request body is larger than 1 MiB'));
-      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        return reply.code(415).send(apiError(ErrorCode.validation, 'Requests with a body must be Content-Type: application/json', [
-          { field: 'Content-Type', message: 'must be application/json' },
-        ]));
-      default:
-        break;
-    }
-    // SyntaxError from the JSON parser and prototype-poisoning rejections arrive as 400s.
-    if (error.statusCode === 400 && (error instanceof SyntaxError || /JSON|__proto__|constructor/.test(error.message))) {
-      return sendApiError(reply, validationError([{ field: 'body', message: 'must be a valid JSON document' }]));
-    }
-    if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
-      request.log.info({ code: error.code, statusCode: error.statusCode }, 'client error');
-      return reply.code(error.statusCode).send(apiError(ErrorCode.validation, 'The request could not be processed', [
-        { field: 'request', message: error.code ?? 'invalid request' },
-      ]));
-    }
-    if (error instanceof StorageUnavailableError) {
-      request.log.error({ reason: error.reason }, 'storage unavailable');
-      reply.header('Retry-After', '30');
-      return sendApiError(reply, apiError(ErrorCode.storage, `The gateway cannot store data right now: ${error.message}. Nothing was done; try again in a moment.`));
-    }
-    request.log.error({ err: error }, 'internal error');
-    return sendApiError(reply, apiError(ErrorCode.internal, `Internal error; correlation id ${String(request.id)}`));
   });
 
   app.setNotFoundHandler((request, reply) => {

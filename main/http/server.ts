@@ -31,7 +31,10 @@ import { PostbackDeliverySchema } from '../../contract/api/postbacks.js';
 import { EventSchema, RefundSchema, TransactionSchema } from '../../contract/api/transactions.js';
 import type { Gateway } from '../core/gateway.js';
 import { protect } from './api-context.js';
-import { installErrorHandling, sendFrameworkError } from './errors.js';
+import { installErrorHandling, sendApiError, sendFrameworkError } from './errors.js';
+import { ErrorCode } from '../../contract/codes.js';
+import { apiError, validationError } from '../core/errors.js';
+import { installJsonParser, urlPartWithNul } from './json-body.js';
 import { addExamples } from './openapi-examples.js';
 import { hostedPages } from './pages/hosted-pages.js';
 import { mandateRoutes } from './routes/mandates.js';
@@ -131,7 +134,8 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
     bodyLimit: BODY_LIMIT,
     trustProxy: options.trustProxy ?? false,
     genReqId: () => uuidv7(),
-    return503OnClosing: true,
+    // Fastify's own 503 while closing has a body of its own; ours (below) answers in the D3 shape.
+    return503OnClosing: false,
     frameworkErrors: sendFrameworkError,
     schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
     ajv: { customOptions: { coerceTypes: false, allErrors: true, removeAdditional: false, useDefaults: false } },
@@ -141,6 +145,26 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
   // The API speaks JSON only: without this, Fastify's built-in text/plain parser would hand a
   // string body to validation ("must be object") instead of the 415 naming Content-Type.
   app.removeContentTypeParser('text/plain');
+  installJsonParser(app, BODY_LIMIT);
+  // Requests that reach a closing server (pipelined, or on a busy keep-alive connection) are not started.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  // A callback hook, not an async one: it runs on every request and costs no promise.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (closing) {
+      reply.header('Connection', 'close').header('Retry-After', '5');
+      void sendApiError(reply, apiError(ErrorCode.shuttingDown, 'The gateway is shutting down; nothing was done. Send the request again in a moment.'));
+      return;
+    }
+    const withNul = urlPartWithNul(request.url);
+    if (withNul) {
+      void sendApiError(reply, validationError([{ field: withNul, message: 'must not contain the NUL character (%00)' }]));
+      return;
+    }
+    done();
+  });
   app.addHook('onSend', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });

@@ -3,7 +3,9 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { writeFileSync } from 'node:fs';
+import { connect, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { MAX_BODY_DEPTH } from '../../contract/constants.js';
 import { buildServer, UI_NOT_BUILT } from '../../main/http/server.js';
 import { assertApiError, createTestMerchant, startTestGateway, tempDir, type TestGateway, type TestMerchant } from '../helpers/api.js';
 import { countOf } from '../helpers/sql.js';
@@ -212,6 +214,102 @@ describe('HTTP foundation', () => {
       assert.equal(Buffer.byteLength(padded), 1024 * 1024);
       const response = await postMandate(gw, shop, padded);
       assert.equal(response.statusCode, 200, response.body);
+    });
+
+    test(`a body nested deeper than ${MAX_BODY_DEPTH} levels: 400 naming body at every endpoint, nothing stored; ${MAX_BODY_DEPTH} levels are parsed`, async () => {
+      const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+      const before = await mandateCount(gw, shop.merchant_id);
+      const valid = JSON.stringify(validMandate).slice(0, -1);
+      for (const levels of [MAX_BODY_DEPTH, 1_000, 20_000]) {
+        // The body is level 1, so `deep` holds the rest; the endpoints the fuzzer found answering 500.
+        for (const url of ['/rest/create_mandate_reference', '/rest/payment', '/rest/checkouts', '/v2/network_tokens', '/rest/invoices']) {
+          const response = await gw.app.inject({
+            method: 'POST',
+            url,
+            headers: { authorization: shop.auth, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+            payload: `${url === '/rest/create_mandate_reference' ? valid : '{"x":1'},"deep":${nested(levels)}}`,
+          });
+          assert.ok(response.statusCode < 500, `${url} ${levels}: ${response.statusCode} ${response.body.slice(0, 200)}`);
+          if (levels + 1 > MAX_BODY_DEPTH) {
+            const body = assertApiError(response, 400, 1001, ['body']);
+            assert.match(body.errors[0]?.message ?? '', new RegExp(`more than ${MAX_BODY_DEPTH} levels`));
+          } else {
+            // Within the bound the schema decides: `deep` is not a known field.
+            assert.doesNotMatch(response.body, /levels deep/, url);
+          }
+        }
+      }
+      // Brackets inside strings are text, not nesting.
+      const inString = await postMandate(gw, shop, { ...validMandate, first_name: `Ada${'[{'.repeat(500)}` });
+      assert.doesNotMatch(inString.body, /levels deep/);
+      assert.equal(await mandateCount(gw, shop.merchant_id), before);
+    });
+
+    test('text with the NUL character: 400 naming each field (or path, or query), on both engines, nothing stored', async () => {
+      const before = await mandateCount(gw, shop.merchant_id);
+      const response = await postMandate(gw, shop, { ...validMandate, first_name: 'Ada\u0000', last_name: 'Love\u0000lace', email: 'ada@example.com' });
+      const body = assertApiError(response, 400, 1001, ['first_name', 'last_name']);
+      assert.match(body.errors[0]?.message ?? '', /NUL/);
+      assert.equal(await mandateCount(gw, shop.merchant_id), before);
+      const key = await postMandate(gw, shop, JSON.stringify(validMandate).replace('"email"', '"em\\u0000ail"'));
+      assertApiError(key, 400, 1001, ['em\\u0000ail']);
+      const path = await gw.app.inject({ method: 'GET', url: '/rest/transactions/a%00b', headers: { authorization: shop.auth } });
+      assertApiError(path, 400, 1001, ['path']);
+      const query = await gw.app.inject({ method: 'GET', url: '/rest/transactions?order_id=a%00b', headers: { authorization: shop.auth } });
+      assertApiError(query, 400, 1001, ['query']);
+      // An escaped backslash before "u0000" is text, not NUL.
+      const text = await postMandate(gw, shop, { ...validMandate, first_name: 'Ada \\u0000' });
+      assert.equal(text.statusCode, 200, text.body);
+    });
+
+    test('a failure inside the error handler is still a 500 in the D3 shape, without its message', async () => {
+      const app = await buildServer(gw.composition.gateway, { uiDir: tempDir() });
+      try {
+        app.get('/rest/error-handler-fails', async () => {
+          // `validation` that is not a list makes the handler's own reading of it throw.
+          throw Object.assign(new Error('internal detail 4111111111111111'), { validation: 5, validationContext: 'body' });
+        });
+        const response = await app.inject({ method: 'GET', url: '/rest/error-handler-fails' });
+        const body = assertApiError(response, 500, 5002);
+        assert.match(body.message, /correlation id/);
+        assert.doesNotMatch(response.body, /internal detail|4111|iterable/);
+      } finally {
+        await app.close();
+      }
+    });
+
+    test('a request that reaches a closing gateway: 503 (5004) in the D3 shape, Retry-After, not started', async () => {
+      const app = await buildServer(gw.composition.gateway, { uiDir: tempDir() });
+      await app.listen({ host: '127.0.0.1', port: 0 });
+      const { port } = app.server.address() as AddressInfo;
+      const body = JSON.stringify(validMandate);
+      const request = (key: string, payload: string) =>
+        `POST /rest/create_mandate_reference HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${shop.auth}\r\nContent-Type: application/json\r\n` +
+        `Idempotency-Key: ${key}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${payload}`;
+      const socket = connect(port, '127.0.0.1');
+      let received = '';
+      socket.on('data', (chunk: Buffer) => {
+        received += chunk.toString('utf8');
+      });
+      const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+      const before = await mandateCount(gw, shop.merchant_id);
+      // The first request is under way (its body half sent) when the gateway starts closing; the
+      // second, pipelined behind it on the same connection, arrives at a closing gateway.
+      await new Promise<void>((resolve) => socket.write(request(randomUUID(), body.slice(0, 10)), () => resolve()));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const closed = app.close();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      socket.write(`${body.slice(10)}${request(randomUUID(), body)}`);
+      await Promise.all([closed, ended]);
+      const answers = received.split(/(?=HTTP\/1\.1 )/);
+      assert.equal(answers.length, 2, received);
+      assert.match(answers[0] ?? '', /^HTTP\/1\.1 200/);
+      assert.match(answers[1] ?? '', /^HTTP\/1\.1 503/);
+      assert.match(answers[1] ?? '', /retry-after: 5/i);
+      const refused = JSON.parse((answers[1] ?? '').split('\r\n\r\n')[1] ?? '') as { error_code: number; message: string; errors: unknown[] };
+      assert.equal(refused.error_code, 5004);
+      assert.deepEqual(Object.keys(refused).sort(), ['error_code', 'errors', 'message']);
+      assert.equal(await mandateCount(gw, shop.merchant_id), before + 1, 'the first request did its work, the second none');
     });
 
     test('wrong content type: 4xx naming Content-Type', async () => {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileErrors, validate } from '@readme/openapi-parser';
+import { MAX_BODY_DEPTH } from '../../contract/constants.js';
 import { EXAMPLE_IDS } from '../../main/http/openapi-examples.js';
 import { startTestGateway, type TestGateway, type TestMerchant } from '../helpers/api.js';
 import { basicAuth } from '../helpers/gateway-process.js';
@@ -64,6 +65,38 @@ describe('OpenAPI document and API docs', () => {
     delete broken.info.title;
     const result = await validate(broken as unknown as Parameters<typeof validate>[0]);
     assert.equal(result.valid, false);
+  });
+
+  test(`every request body the API documents nests fewer levels than the ${MAX_BODY_DEPTH} it accepts`, () => {
+    const components = (doc as unknown as { components?: { schemas?: Record<string, unknown> } }).components?.schemas ?? {};
+    // Levels of objects and arrays a schema allows (the body itself is level 1), following $refs once.
+    const levels = (schema: unknown, seen: Set<string>): number => {
+      if (!schema || typeof schema !== 'object') return 0;
+      const s = schema as Record<string, unknown>;
+      if (typeof s.$ref === 'string') {
+        if (seen.has(s.$ref)) return Infinity;
+        return levels(components[s.$ref.split('/').pop() ?? ''], new Set([...seen, s.$ref]));
+      }
+      const inner = [
+        ...Object.values((s.properties as Record<string, unknown> | undefined) ?? {}),
+        ...(s.items ? [s.items] : []),
+        ...(typeof s.additionalProperties === 'object' ? [s.additionalProperties] : []),
+      ];
+      const alternatives = ['anyOf', 'oneOf', 'allOf'].flatMap((k) => (Array.isArray(s[k]) ? (s[k] as unknown[]) : []));
+      const own = s.type === 'object' || s.type === 'array' || s.properties || s.items ? 1 : 0;
+      return Math.max(own + Math.max(0, ...inner.map((i) => levels(i, seen))), ...alternatives.map((a) => levels(a, seen)));
+    };
+    let deepest = 0;
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(methods)) {
+        const body = (op.requestBody as { content?: Record<string, { schema?: unknown }> } | undefined)?.content?.['application/json']?.schema;
+        if (!body) continue;
+        const depth = levels(body, new Set());
+        assert.ok(depth < MAX_BODY_DEPTH, `${method.toUpperCase()} ${path} nests ${depth} levels`);
+        deepest = Math.max(deepest, depth);
+      }
+    }
+    assert.ok(deepest >= 3, `the walk sees nesting (deepest ${deepest})`);
   });
 
   test('info.version is 3.21.5', () => {

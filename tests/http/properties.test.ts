@@ -16,6 +16,7 @@ import fc from 'fast-check';
 import type { TestMerchant } from '../helpers/api.js';
 import { basicAuth } from '../helpers/gateway-process.js';
 import { newMerchant, orderId, startHarness, type Harness } from '../helpers/payments.js';
+import { jsonText, percentEncodeAnyText, unusualUnicode, withHostileValue } from '../helpers/hostile-json.js';
 import { sqlOf } from '../helpers/sql.js';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 250);
@@ -134,7 +135,7 @@ describe('properties of every endpoint', () => {
 
   const request = fc.integer({ min: 0, max: 10_000 }).chain((index) => {
     const op = operations[index % operations.length] as Operation;
-    const oddId = fc.oneof(fc.constant('00000000-0000-7000-8000-000000000000'), fc.string({ minLength: 1, maxLength: 30 }), fc.constantFrom('4993855515500716', '..', '%', 'INV-0001'));
+    const oddId = fc.oneof(fc.constant('00000000-0000-7000-8000-000000000000'), fc.string({ minLength: 1, maxLength: 30 }), fc.constantFrom('4993855515500716', '..', '%', 'INV-0001', 'a\u0000b'), unusualUnicode);
     // Each path parameter: an odd id, or (for the merchant-management ones) mostly a real one.
     const names = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
     const pathIds = fc.tuple(...names.map((name) => (known[name] ? fc.oneof({ arbitrary: fc.constantFrom(...(known[name] as string[])), weight: 4 }, { arbitrary: oddId, weight: 1 }) : oddId)));
@@ -146,7 +147,7 @@ describe('properties of every endpoint', () => {
           { arbitrary: fc.anything({ maxDepth: 2 }), weight: 1 },
         )
       : fc.option(fc.anything({ maxDepth: 2 }));
-    const query = fc.array(fc.tuple(fc.constantFrom(...(op.query.length ? op.query : ['x'])), fc.string({ maxLength: 20 })), { maxLength: 3 });
+    const query = fc.array(fc.tuple(fc.constantFrom(...(op.query.length ? op.query : ['x'])), fc.oneof(fc.string({ maxLength: 20 }), unusualUnicode)), { maxLength: 3 });
     return fc.record({ op: fc.constant(op), ids: pathIds, body, query });
   });
 
@@ -154,7 +155,7 @@ describe('properties of every endpoint', () => {
     await fc.assert(
       fc.asyncProperty(request, async ({ op, ids, body, query }) => {
         let next = 0;
-        const path = op.path.replace(/\{[^}]+\}/g, () => encodeURIComponent(ids[next++] ?? ''));
+        const path = op.path.replace(/\{[^}]+\}/g, () => percentEncodeAnyText(ids[next++] ?? ''));
         const search = new URLSearchParams(query).toString();
         const hasBody = op.method !== 'GET' && op.method !== 'DELETE' && body !== undefined;
         const response = await h.app.inject({
@@ -182,6 +183,40 @@ describe('properties of every endpoint', () => {
     // ... and not only with requests refused at the door: some did their work.
     assert.ok(seen.filter((line) => / 2\d\d$/.test(line)).length >= RUNS * 0.05, `successful requests: ${seen.filter((line) => / 2\d\d$/.test(line)).length}`);
     assert.ok(reached.size >= Math.min(operations.length, RUNS) * 0.6, `operations reached: ${reached.size} of ${operations.length}`);
+  });
+
+  test(`${RUNS} hostile bodies (nesting to 25,000 levels, strings to 300,000 characters, long arrays, odd Unicode) at every endpoint: never a 5xx`, async () => {
+    const withBody = () => operations.filter((op) => op.method !== 'GET' && op.method !== 'DELETE');
+    const hostile = fc.integer({ min: 0, max: 10_000 }).chain((index) => {
+      const ops = withBody();
+      const op = ops[index % ops.length] as Operation;
+      const body = op.examples.length ? fc.constantFrom(...op.examples).chain(withHostileValue) : withHostileValue({});
+      return fc.record({ op: fc.constant(op), body });
+    });
+    const reached = new Set<string>();
+    await fc.assert(
+      fc.asyncProperty(hostile, async ({ op, body }) => {
+        const path = op.path.replace(/\{(\w+)\}/g, (_all, name: string) => known[name]?.[0] ?? '00000000-0000-7000-8000-000000000000');
+        const response = await h.app.inject({
+          method: op.method as 'POST',
+          url: path,
+          headers: {
+            ...(op.path.startsWith('/ui/') ? { cookie: staffCookie } : { authorization: op.path.startsWith('/v2/merchants/') ? partnerAuth : merchant.auth }),
+            'content-type': 'application/json',
+          },
+          payload: jsonText(body),
+        });
+        reached.add(`${op.method} ${op.path}`);
+        assert.ok(response.statusCode < 500, `${op.method} ${path} answered ${response.statusCode}: ${response.body.slice(0, 300)}`);
+        if (response.statusCode >= 400 && response.statusCode !== 413) {
+          const parsed: unknown = JSON.parse(response.body);
+          const invoice = op.path.startsWith('/rest/invoices') || op.path.startsWith('/rest/emails') || op.path.startsWith('/ui/invoices');
+          assert.ok(isD3(parsed) || (invoice && isInvoiceError(parsed)), `${op.method} ${path} ${response.statusCode}: ${response.body.slice(0, 300)}`);
+        }
+      }),
+      { numRuns: RUNS, seed: SEED, endOnFailure: true },
+    );
+    assert.ok(reached.size >= Math.min(withBody().length, RUNS) * 0.6, `operations reached: ${reached.size} of ${withBody().length}`);
   });
 
   test('random sequences of authorize, capture, reverse and refund, some at once: the money limits always hold', async () => {

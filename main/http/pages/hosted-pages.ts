@@ -29,7 +29,10 @@ export function hostedPages(gateway: Gateway, options: HostedPagesOptions = {}):
   const deps: PagesDeps = { gateway, options };
   return async (app) => {
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) => {
-      done(null, parseForm(String(body)));
+      const form = parseForm(String(body));
+      // No browser sends U+0000 in a form, and PostgreSQL cannot hold it (json-body.ts).
+      if (Object.entries(form).some(([key, value]) => `${key}${value}`.includes('\u0000'))) done(Object.assign(new Error('form with the NUL character'), { statusCode: 400 }), undefined);
+      else done(null, form);
     });
     // Other encodings a browser form may use (multipart, text/plain): the pages only show themselves then.
     app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, _body, done) => done(null, {}));
