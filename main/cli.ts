@@ -116,7 +116,7 @@ function settingsOf(values: Values): Settings {
 
 export interface RunningServer {
   url: string;
-  /** Set when the gateway serves HTTPS (listening beyond loopback). */
+  /** Set when the gateway serves HTTPS (beyond loopback, or with a configured certificate). */
   tls: TlsMaterial | undefined;
   composition: Composition<GatewayStore>;
   stop(): Promise<void>;

@@ -97,7 +97,7 @@ export const SETTING_SPECS: readonly SettingSpec[] = [
   { key: 'lockoutMinutes', env: 'GATEWAY_LOCKOUT_MINUTES', flag: 'lockout-minutes', parse: number(1, 1440, true), describe: 'length of a lock-out' },
   { key: 'backupIntervalHours', env: 'GATEWAY_BACKUP_INTERVAL_HOURS', flag: 'backup-interval-hours', parse: number(0, 720, false), describe: 'hours between scheduled online backups (0: off)' },
   { key: 'backupKeep', env: 'GATEWAY_BACKUP_KEEP', flag: 'backup-keep', parse: number(1, 1000, true), describe: 'scheduled backups kept' },
-  { key: 'tlsCert', env: 'GATEWAY_TLS_CERT', flag: 'tls-cert', parse: text(/^.{1,1024}$/, 'a PEM file'), describe: 'TLS certificate (PEM) when listening beyond loopback (default: a self-signed one)' },
+  { key: 'tlsCert', env: 'GATEWAY_TLS_CERT', flag: 'tls-cert', parse: text(/^.{1,1024}$/, 'a PEM file'), describe: 'TLS certificate (PEM): HTTPS with it on any address, loopback too (beyond loopback the default is a self-signed one)' },
   { key: 'tlsKey', env: 'GATEWAY_TLS_KEY', flag: 'tls-key', parse: text(/^.{1,1024}$/, 'a PEM file'), describe: 'TLS private key (PEM) for tlsCert' },
   { key: 'backupDir', env: 'GATEWAY_BACKUP_DIR', flag: 'backup-dir', parse: text(/^.{1,1024}$/, 'a directory'), describe: 'where scheduled backups go (default: backups in the data directory)' },
   { key: 'smtpHost', env: 'GATEWAY_SMTP_HOST', flag: 'smtp-host', parse: text(/^[\w.:-]+$/, 'a host name or IP address'), describe: 'SMTP server for invoice e-mails (none: local test outbox)' },

@@ -3,7 +3,7 @@
  * other machines can reach serves HTTPS only, with the configured certificate and key
  * (`tlsCert`/`tlsKey`) or, without them, a self-signed certificate made once and kept in the data
  * directory (`tls/`), whose SHA-256 fingerprint the host prints so a till or POS can pin it.
- * Loopback stays plain HTTP: nothing leaves the machine there.
+ * Loopback stays plain HTTP unless a certificate is configured: nothing leaves the machine there.
  */
 import { generateKeyPairSync, randomBytes, X509Certificate } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -30,14 +30,17 @@ export function certificateFingerprint(certPem: string): string {
   return new X509Certificate(certPem).fingerprint256;
 }
 
-/** The TLS key and certificate for a host, or undefined on loopback (plain HTTP). */
+/**
+ * The TLS key and certificate for a host: a configured certificate on any host (loopback too: the
+ * operator asked for HTTPS), a self-signed one beyond loopback, none on loopback without one.
+ */
 export function tlsFor(settings: { host: string; dataDir: string; tlsCert: string | null; tlsKey: string | null }): TlsMaterial | undefined {
-  if (isLoopbackHost(settings.host)) return undefined;
   if (settings.tlsCert || settings.tlsKey) {
     if (!settings.tlsCert || !settings.tlsKey) throw new Error('tlsCert and tlsKey go together: give both files, or neither for a self-signed certificate');
     const cert = readFileSync(settings.tlsCert, 'utf8');
     return { key: readFileSync(settings.tlsKey, 'utf8'), cert, fingerprint: certificateFingerprint(cert), selfSigned: false };
   }
+  if (isLoopbackHost(settings.host)) return undefined;
   const dir = join(settings.dataDir, 'tls');
   const keyFile = join(dir, 'self-signed.key');
   const certFile = join(dir, 'self-signed.crt');

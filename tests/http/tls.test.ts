@@ -104,7 +104,7 @@ test('beyond loopback: HTTPS only, with a self-signed certificate kept in the da
   }
 });
 
-test('a configured certificate is used as given; loopback stays plain HTTP', TLS, async () => {
+test('a configured certificate is used as given, on loopback too; loopback without one stays plain HTTP', TLS, async () => {
   // A certificate made elsewhere (here: by the same code in another directory).
   const elsewhere = tempDataDir();
   const made = tlsFor({ host: '0.0.0.0', dataDir: elsewhere, tlsCert: null, tlsKey: null });
@@ -123,5 +123,15 @@ test('a configured certificate is used as given; loopback stays plain HTTP', TLS
     assert.equal((await fetch(`${loopback.url}/health`)).status, 200);
   } finally {
     await loopback.stop();
+  }
+  // A certificate given on loopback is served too, never plain HTTP in its place.
+  const pinned = await serve(dataDir, ['--host', '127.0.0.3', '--tls-cert', join(elsewhere, 'tls', 'self-signed.crt'), '--tls-key', join(elsewhere, 'tls', 'self-signed.key')]);
+  try {
+    assert.match(pinned.url, /^https:\/\/127\.0\.0\.3:\d+$/);
+    assert.match(pinned.stdout, /HTTPS only on 127\.0\.0\.3: the configured certificate/);
+    assert.equal((await httpsHealth(pinned.url)).fingerprint, made.fingerprint);
+    assert.ok(await plainHttpFails(pinned.url), 'no plain HTTP where HTTPS was configured');
+  } finally {
+    await pinned.stop();
   }
 });
