@@ -122,6 +122,22 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/** A start that cannot go on for a reason the operator can fix: printed as its message, without a stack. */
+export class StartError extends Error {
+  override name = 'StartError';
+}
+
+/** What to do about an address the gateway cannot listen on, or undefined for another failure. */
+function listenProblem(error: unknown, settings: Settings): StartError | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const where = `${settings.host}:${settings.port}`;
+  const other = `start on another port: GATEWAY_PORT=${settings.port + 1} npm start, or gateway serve --port ${settings.port + 1} (0 picks a free port)`;
+  if (code === 'EADDRINUSE') return new StartError(`port ${settings.port} on ${settings.host} is already in use (another gateway, or another program, listens there); stop it, or ${other}`);
+  if (code === 'EACCES') return new StartError(`this user may not listen on ${where} (ports below 1024 need privileges); ${other}`);
+  if (code === 'EADDRNOTAVAIL') return new StartError(`${settings.host} is not an address of this computer; choose another with GATEWAY_HOST or --host (127.0.0.1 for this computer only, 0.0.0.0 for every network)`);
+  return undefined;
+}
+
 /** Starts the gateway on the configured address; resolves once it answers requests. */
 export async function startServer(settings: Settings): Promise<RunningServer> {
   // One gateway per SQLite data directory: a second one stops here with a clear message. On
@@ -145,7 +161,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
     await app.listen({ host: settings.host, port: settings.port });
   } catch (error) {
     lock.release();
-    throw error;
+    throw listenProblem(error, settings) ?? error;
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : settings.port;
@@ -622,6 +638,10 @@ export async function runCli(argv: string[]): Promise<number> {
         throw new UsageError(`unknown command "${command}"`);
     }
   } catch (error) {
+    if (error instanceof StartError) {
+      process.stderr.write(`gateway: ${error.message}\n`);
+      return 1;
+    }
     if (error instanceof UsageError || error instanceof SettingsError) {
       process.stderr.write(`gateway: ${error.message}\n(see gateway --help)\n`);
       return 2;

@@ -6,9 +6,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { startServer } from './cli.js';
+import { InstanceLockedError } from '../db/instance-lock.js';
+import { startServer, StartError, type RunningServer } from './cli.js';
 import { setUpFirstRun } from './first-run.js';
-import { defaultDataDir, resolveSettings } from './settings.js';
+import { defaultDataDir, resolveSettings, SettingsError } from './settings.js';
 
 function out(line = ''): void {
   process.stdout.write(`${line}\n`);
@@ -25,9 +26,17 @@ function findChromium(): string | undefined {
 export async function startHeadless(reason: string): Promise<void> {
   const dataDir = defaultDataDir();
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const settings = resolveSettings(dataDir);
   out(`Mode: headless gateway (${reason})`);
-  const server = await startServer(settings);
+  let server: RunningServer;
+  try {
+    server = await startServer(resolveSettings(dataDir));
+  } catch (error) {
+    // What the operator can fix is said in a line; anything else keeps its stack (a bug).
+    if (!(error instanceof StartError || error instanceof InstanceLockedError || error instanceof SettingsError)) throw error;
+    process.stderr.write(`npm start: ${error.message}\n`);
+    process.exitCode = 1;
+    return;
+  }
   const { gateway } = server.composition;
 
   const first = await setUpFirstRun(gateway);

@@ -1,4 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,6 +16,8 @@ import {
   type MerchantCredentials,
 } from '../helpers/gateway-process.js';
 import { engineIndependent, sqliteOnly } from '../helpers/sql.js';
+
+const START_BIN = fileURLToPath(new URL('../../bin/start.js', import.meta.url));
 
 async function listTransactions(url: string, authorization: string): Promise<{ status: number; body: unknown }> {
   const response = await fetch(`${url}/rest/transactions`, { headers: { authorization } });
@@ -149,6 +154,28 @@ describe('gateway CLI', () => {
     const badPort = runGateway(['serve', '--data-dir', tempDataDir(), '--port', 'eighty']);
     assert.equal(badPort.status, 2);
     assert.match(badPort.stderr, /--port must be a whole number/);
+  });
+
+  test('a port in use: gateway serve and npm start say which port and how to choose another, without a stack', engineIndependent('the command line'), async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const serve = runGateway(['serve', '--data-dir', tempDataDir(), '--port', String(port)]);
+      const start = spawnSync(process.execPath, [START_BIN], {
+        encoding: 'utf8',
+        env: { ...process.env, GATEWAY_DATA_DIR: tempDataDir(), GATEWAY_PORT: String(port), CI: '1' },
+        timeout: 60_000,
+      });
+      for (const [name, result] of [['gateway serve', serve], ['npm start', start]] as const) {
+        assert.equal(result.status, 1, `${name}: ${result.stderr}`);
+        assert.match(result.stderr, new RegExp(`port ${port} on 127\\.0\\.0\\.1 is already in use`), name);
+        assert.match(result.stderr, new RegExp(`GATEWAY_PORT=${port + 1} npm start, or gateway serve --port ${port + 1}`), name);
+        assert.doesNotMatch(result.stderr, /^\s+at |EADDRINUSE/m, `${name} prints no stack: ${result.stderr}`);
+      }
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
   });
 
   test('a bad settings.json stops serve with a message naming the file', engineIndependent('settings.json'), () => {
