@@ -47,7 +47,8 @@ export function createDayReportRepository(db: SqlDatabase): DayReportRepository 
     watermark: db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM till_ledger WHERE merchant_id = ? AND terminal_id = ?'),
     groups: db.prepare(dialects({ sqlite: groups("json_extract(t.details, '$.pos.entry_mode')", "json_extract(t.details, '$.staff_id')"), postgres: groups("t.details::jsonb #>> '{pos,entry_mode}'", "t.details::jsonb ->> 'staff_id'") })),
     span: db.prepare(
-      `SELECT MIN(e.created_at) AS first, MAX(e.created_at) AS last
+      `SELECT MIN(e.created_at) AS first, MAX(e.created_at) AS last,
+         MIN(CASE WHEN e.type = 'capture' THEN e.created_at END) AS first_sale, MAX(CASE WHEN e.type = 'capture' THEN e.created_at END) AS last_sale
        FROM till_ledger l JOIN transaction_events e ON e.id = l.event_id
        WHERE l.merchant_id = ? AND l.terminal_id = ? AND l.seq > ? AND l.seq <= ? AND ${COUNTED}`,
     ),
@@ -77,8 +78,8 @@ export function createDayReportRepository(db: SqlDatabase): DayReportRepository 
         }),
       ),
     span: async (merchantId, terminalId, range) => {
-      const row = (await s.span.get(merchantId, terminalId, range.fromSeq, range.toSeq)) as { first: string | null; last: string | null };
-      return { first: row.first, last: row.last };
+      const row = (await s.span.get(merchantId, terminalId, range.fromSeq, range.toSeq)) as { first: string | null; last: string | null; first_sale: string | null; last_sale: string | null };
+      return { first: row.first, last: row.last, firstSale: row.first_sale, lastSale: row.last_sale };
     },
     latestZ: async (merchantId, terminalId) => one((await s.latest.get(merchantId, terminalId))),
     getZ: async (merchantId, terminalId, sequence) => one((await s.get.get(merchantId, terminalId, sequence))),

@@ -1285,6 +1285,13 @@ export interface DayLedgerRange {
   toSeq: number;
 }
 
+export interface DaySpan {
+  first: string | null;
+  last: string | null;
+  firstSale: string | null;
+  lastSale: string | null;
+}
+
 /** The figures of a closed day exactly as they were written at the close (stored as JSON). */
 export interface DayFigures {
   groups: DayLedgerGroup[];
@@ -1294,6 +1301,9 @@ export interface DayFigures {
   shopName: string;
   firstEntryAt: string | null;
   lastEntryAt: string | null;
+  /** The first and last approved sale (absent from days closed before sales were told from refunds). */
+  firstSaleAt?: string | null;
+  lastSaleAt?: string | null;
 }
 
 /** A closed day of one till (migration 0014); never updated or deleted. */
@@ -1321,7 +1331,8 @@ export interface DayReportRepository {
   /** The ledger entries of a range, grouped for the figures (sums of minor units in SQL). */
   groups(merchantId: string, terminalId: string, range: DayLedgerRange): Promise<DayLedgerGroup[]>;
   /** Time of the first and last entry of a range. */
-  span(merchantId: string, terminalId: string, range: DayLedgerRange): Promise<{ first: string | null; last: string | null }>;
+  /** When the range's counted entries began and ended, and its approved sales. */
+  span(merchantId: string, terminalId: string, range: DayLedgerRange): Promise<DaySpan>;
   latestZ(merchantId: string, terminalId: string): Promise<ZReportRecord | undefined>;
   getZ(merchantId: string, terminalId: string, sequence: number): Promise<ZReportRecord | undefined>;
   findZByKey(merchantId: string, terminalId: string, closeKey: string): Promise<ZReportRecord | undefined>;

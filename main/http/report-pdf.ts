@@ -103,8 +103,8 @@ function facts(doc: Doc, view: DayReportView): void {
   const right: Array<[string, string]> = [
     ...(view.closed_by ? [['Closed by', view.closed_by.name] as [string, string]] : []),
     ...(view.approved_by ? [['Approved by', view.approved_by.name] as [string, string]] : []),
-    ['First sale', timeText(view.first_entry_at)],
-    ['Last sale', timeText(view.last_entry_at)],
+    ['First sale', timeText(view.first_sale_at)],
+    ['Last sale', timeText(view.last_sale_at)],
   ];
   const top = doc.y;
   [left, right].forEach((pairs, column) => {

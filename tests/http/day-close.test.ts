@@ -14,6 +14,7 @@ import type { CardAuthorizationRequest, CardDecision } from '../../main/core/por
 import { assertApiError, createTestMerchant, startTestGateway, tempDir, TestClock, type TestGateway, type TestMerchant } from '../helpers/api.js';
 import { cardPayment, freshPan, posPayment, TEST_PIN } from '../helpers/payments.js';
 import { startPrinterListener } from '../helpers/printer-listener.js';
+import { timeText } from '../../main/core/reports/report-text.js';
 import { sqlOf } from '../helpers/sql.js';
 
 const COOKIE = 'tillgate_session';
@@ -430,6 +431,30 @@ describe('closing the day at a till', () => {
     assert.match(text, /Mastercard\s+EUR\s+1\s+30\.00\s+0\s+0\.00\s+0\s+0\.00\s+30\.00/);
     assert.match(text, /Ben\s+EUR\s+3\s+107\.25\s+1\s+9\.99\s+1\s+15\.00\s+92\.25/);
     assert.match(text, /A closed day never changes/);
+  });
+
+  test("the last sale is the last approved sale: a refund after it is an entry of the day, not a sale", async () => {
+    const till = 'TILL-7';
+    const first = await sale(anna, 8, { terminal: till });
+    const soldAt = gw.clock.now().toISOString();
+    gw.clock.advance(3 * 60_000);
+    await refund(office, first.transaction_id, 8, 'Returned goods');
+    const refundedAt = gw.clock.now().toISOString();
+    const x = (await call('GET', `/ui/reports/x?terminal_id=${till}`, anna.token)).json<DayReport & { first_sale_at: string | null; last_sale_at: string | null }>();
+    assert.equal(x.first_sale_at, soldAt);
+    assert.equal(x.last_sale_at, soldAt, 'the refund three minutes later is not the last sale');
+    assert.equal(x.last_entry_at, refundedAt);
+    const { lines } = (await call('GET', `/ui/reports/x/receipt?terminal_id=${till}`, anna.token)).json<{ lines: string[] }>();
+    const printed = lines.find((line) => line.startsWith('Last sale')) ?? '';
+    assert.ok(printed.endsWith(timeText(soldAt)), `${printed} is the sale's time, not the refund's (${timeText(refundedAt)})`);
+    // A day with a refund and no sale has no first or last sale.
+    gw.clock.advance(60_000);
+    const quiet = await sale(anna, 4, { terminal: 'TILL-8' });
+    assert.equal((await call('POST', '/ui/reports/z?terminal_id=TILL-8', office.token)).statusCode, 201);
+    await refund(office, quiet.transaction_id, 4, 'Returned goods');
+    const onlyRefund = (await call('GET', '/ui/reports/x?terminal_id=TILL-8', anna.token)).json<DayReport & { last_sale_at: string | null }>();
+    assert.equal(onlyRefund.last_sale_at, null);
+    assert.notEqual(onlyRefund.last_entry_at, null);
   });
 
   test('the OpenAPI document describes the report routes with schemas', async () => {

@@ -52,6 +52,8 @@ export class DayReports {
         generated_at: now,
         first_entry_at: figures.firstEntryAt,
         last_entry_at: figures.lastEntryAt,
+        first_sale_at: figures.firstSaleAt ?? null,
+        last_sale_at: figures.lastSaleAt ?? null,
         closed_by: null,
         approved_by: null,
         ledger: { from: range.fromSeq, to: range.toSeq },
@@ -148,7 +150,7 @@ export class DayReports {
       for (const s of await r.staff.listByMerchant(merchantId)) if (wanted.has(s.id)) staffNames[s.id] = s.displayName;
     }
     const shopName = (await r.merchants.get(merchantId))?.name ?? '';
-    return { groups, staffNames, shopName, firstEntryAt: span.first, lastEntryAt: span.last };
+    return { groups, staffNames, shopName, firstEntryAt: span.first, lastEntryAt: span.last, firstSaleAt: span.firstSale, lastSaleAt: span.lastSale };
   }
 }
 
@@ -165,6 +167,8 @@ function zView(record: ZReportRecord): DayReport {
     generated_at: record.closedAt,
     first_entry_at: figures.firstEntryAt,
     last_entry_at: figures.lastEntryAt,
+    first_sale_at: figures.firstSaleAt ?? null,
+    last_sale_at: figures.lastSaleAt ?? null,
     closed_by: staffRef(record.closedBy, figures.staffNames),
     approved_by: staffRef(record.approvedBy, figures.staffNames),
     ledger: { from: record.fromSeq, to: record.toSeq },

@@ -88,7 +88,7 @@ export function reportLines(view: DayReportView, width = RECEIPT_COLUMNS): strin
     lines.push(keyValue('Printed', timeText(view.generated_at), width));
     lines.push('NOT CLOSED: running totals only'.slice(0, width));
   }
-  lines.push(keyValue('First sale', timeText(view.first_entry_at), width), keyValue('Last sale', timeText(view.last_entry_at), width), rule);
+  lines.push(keyValue('First sale', timeText(view.first_sale_at), width), keyValue('Last sale', timeText(view.last_sale_at), width), rule);
   if (view.totals.length === 0) lines.push(center('No card sales, declines or refunds.', width));
   lines.push(figureLine('', 'count', 'amount', width));
   for (const row of view.totals) lines.push(...figureBlock(`TOTAL ${row.currency}`, row, width));

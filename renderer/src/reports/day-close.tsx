@@ -210,7 +210,7 @@ function ReportSheet({ report }: { report: DayReport }) {
             </>
           )}
           <dt>Last sale</dt>
-          <dd>{when(report.last_entry_at)}</dd>
+          <dd>{when(report.last_sale_at)}</dd>
         </dl>
       </header>
 
