@@ -33,7 +33,8 @@ export async function setUpFirstRun(gateway: Gateway): Promise<FirstRunCredentia
     merchantId: m.merchant_id,
     role: 'cashier',
     login: FIRST_RUN_TILL_LOGIN,
-    displayName: 'Till 1',
+    // A person's name, never a till's: reports say "Closed by ..." beside "Till TILL-1".
+    displayName: 'Cashier',
     pin: FIRST_RUN_TILL_PIN,
   });
   if (!cashier.ok) throw new Error(`could not create the first cashier: ${cashier.error.message}`);

@@ -142,7 +142,7 @@ describe('staff of the desktop UI', () => {
       assert.match(String(response.headers['set-cookie']), /HttpOnly.*SameSite=Strict|SameSite=Strict.*HttpOnly/i);
       const session = await sessionOf(gw, token);
       assert.equal(session.statusCode, 200);
-      assert.deepEqual(session.json<SessionBody>().staff, { staff_id: cashier.staff_id, login: 'till', display_name: 'till', role: 'cashier' });
+      assert.deepEqual(session.json<SessionBody>().staff, { staff_id: cashier.staff_id, login: 'till', display_name: 'Cashier (till)', role: 'cashier' });
     });
 
     test('a wrong PIN or password, a PIN on an account without one, or both or neither: no session', async () => {
@@ -478,6 +478,17 @@ describe('staff of the desktop UI', () => {
       assert.deepEqual(session.json<SessionBody>().staff, { staff_id: created.staff_id, login: 'new-till', display_name: 'New Till', role: 'cashier' });
       assert.equal((await loginRequest(gw, { login: 'new-till', password: created.password })).statusCode, 200);
       assertApiError(await call(gw, 'POST', '/ui/staff', withCookie(token), { role: 'cashier', login: 'new-till' }), 400, 1001, ['login']);
+    });
+
+    test("a person's name never reads like a till's: 'Till 2' or 'TILL-3' is a 400 naming display_name; a till-like login without a name gets its role's", async () => {
+      const token = await login(gw, admin);
+      for (const name of ['Till 2', 'TILL-3', ' till ', 'Register 4']) {
+        assertApiError(await call(gw, 'POST', '/ui/staff', withCookie(token), { role: 'cashier', login: 'counter-person', display_name: name, pin: '8642' }), 400, 1001, ['display_name']);
+      }
+      const created = await call(gw, 'POST', '/ui/staff', withCookie(token), { role: 'cashier', login: 'till-5', pin: '8642' });
+      assert.equal(created.statusCode, 201, created.body);
+      const session = await sessionOf(gw, tokenOf(await loginRequest(gw, { login: 'till-5', pin: '8642' })));
+      assert.equal(session.json<SessionBody>().staff.display_name, 'Cashier (till-5)');
     });
 
     test('cashier and back_office may neither list nor create staff', async () => {

@@ -53,11 +53,11 @@ function field(box: MessageBoxOptions, label: string): string {
   return match[1].trim();
 }
 
-async function login(restUrl: string, body: Record<string, string>): Promise<{ status: number; role?: string; merchant?: string }> {
+async function login(restUrl: string, body: Record<string, string>): Promise<{ status: number; role?: string; merchant?: string; name?: string }> {
   const response = await fetch(`${restUrl}/ui/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   if (response.status !== 200) return { status: response.status };
-  const session = (await response.json()) as { staff: { role: string }; merchant: { name: string } };
-  return { status: 200, role: session.staff.role, merchant: session.merchant.name };
+  const session = (await response.json()) as { staff: { role: string; display_name: string }; merchant: { name: string } };
+  return { status: 200, role: session.staff.role, merchant: session.merchant.name, name: session.staff.display_name };
 }
 
 describe('first start of the desktop app', () => {
@@ -77,12 +77,13 @@ describe('first start of the desktop app', () => {
     const [tillLogin, tillPassword, pin] = /^(\S+) \/ (\S+)\s+or PIN (\d+)$/.exec(till)?.slice(1) ?? [];
     assert.deepEqual([tillLogin, pin], ['till', '2580']);
     assert.ok(tillPassword);
-    assert.deepEqual(await login(started.restUrl, { login: 'till', pin: '2580' }), { status: 200, role: 'cashier', merchant: 'My Shop' });
-    assert.deepEqual(await login(started.restUrl, { login: 'till', password: tillPassword }), { status: 200, role: 'cashier', merchant: 'My Shop' });
+    // The cashier is a person ("Cashier"), never named like a till ("Till 1" beside "Till TILL-1").
+    assert.deepEqual(await login(started.restUrl, { login: 'till', pin: '2580' }), { status: 200, role: 'cashier', merchant: 'My Shop', name: 'Cashier' });
+    assert.deepEqual(await login(started.restUrl, { login: 'till', password: tillPassword }), { status: 200, role: 'cashier', merchant: 'My Shop', name: 'Cashier' });
     const [adminLogin, adminPassword] = /^(\S+) \/ (\S+)$/.exec(field(box, 'Admin login'))?.slice(1) ?? [];
     assert.equal(adminLogin, 'admin');
     assert.ok(adminPassword);
-    assert.deepEqual(await login(started.restUrl, { login: 'admin', password: adminPassword }), { status: 200, role: 'admin', merchant: 'My Shop' });
+    assert.deepEqual(await login(started.restUrl, { login: 'admin', password: adminPassword }), { status: 200, role: 'admin', merchant: 'My Shop', name: 'Administrator' });
     assert.equal((await login(started.restUrl, { login: 'admin', password: `${adminPassword}x` })).status, 401);
 
     // POS software: the API key and password work over HTTP Basic.

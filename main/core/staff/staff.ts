@@ -38,6 +38,18 @@ function sessionId(token: string): string {
   return createHash('sha256').update(token).digest('base64url');
 }
 
+/** Names that read like a till's (Till 1, TILL-2, till, Register 3), which a person's name must not. */
+function readsLikeATill(name: string): boolean {
+  return /^\s*(till|terminal|register|checkout|pos)[\s_-]*\d*\s*$/i.test(name);
+}
+
+const ROLE_NAMES: Readonly<Record<StaffRole, string>> = { cashier: 'Cashier', back_office: 'Back office', admin: 'Administrator' };
+
+/** A display name when none is given: the login, unless it reads like a till (the first-run login `till`). */
+function defaultDisplayName(login: string, role: StaffRole): string {
+  return readsLikeATill(login) ? `${ROLE_NAMES[role] ?? 'Staff'} (${login})` : login;
+}
+
 export class Staff {
   private dummy: Promise<string> | undefined;
 
@@ -49,8 +61,10 @@ export class Staff {
   ) {}
 
   /** The create form's field checks (also when the schema refused other fields); the login's uniqueness is checked on create. */
-  createErrors(input: { role?: unknown; login?: unknown; password?: unknown; pin?: unknown }): FieldError[] {
+  createErrors(input: { role?: unknown; login?: unknown; password?: unknown; pin?: unknown; display_name?: unknown; displayName?: unknown }): FieldError[] {
     const errors: FieldError[] = [];
+    const name = input.display_name ?? input.displayName;
+    if (typeof name === 'string' && readsLikeATill(name)) errors.push({ field: 'display_name', message: "must be a person's name: one that reads like a till's (Till 1, TILL-2) would mix up people and tills on receipts and reports" });
     if (typeof input.role === 'string' && !(STAFF_ROLES as readonly string[]).includes(input.role)) errors.push({ field: 'role', message: 'must be cashier, back_office or admin' });
     if (typeof input.login === 'string' && !/^[a-z0-9][a-z0-9._-]{1,39}$/.test(input.login)) errors.push({ field: 'login', message: 'must be 2 to 40 lower-case letters, digits, dot, dash or underscore' });
     if (typeof input.password === 'string' && input.password.length < 8) errors.push({ field: 'password', message: 'must be at least 8 characters' });
@@ -74,7 +88,7 @@ export class Staff {
       id: this.ids.newId(),
       merchantId: merchant.id,
       login,
-      displayName: input.displayName?.trim() || login,
+      displayName: input.displayName?.trim() || defaultDisplayName(login, input.role as StaffRole),
       role: input.role as StaffRole,
       passwordHash,
       pinHash,
