@@ -276,6 +276,11 @@ const expectedByVersion: Record<number, Expected> = {
     indexes: {},
     unique: [],
   },
+  25: {
+    tables: [],
+    indexes: {},
+    unique: [],
+  },
 };
 
 function objectNames(db: Database.Database, type: 'table' | 'index'): string[] {
@@ -498,6 +503,28 @@ describe('migrations', () => {
       assert.throws(() => migrate(db, [second]), /expected 1/);
       assert.equal(schemaVersion(db), 0);
       assert.deepEqual(objectNames(db, 'table'), []);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('migration 25 on a database whose first-run cashier is "Till 1"', () => {
+  test('the untouched default becomes "Cashier"; a name an admin chose, and other logins, stay', () => {
+    const db = freshDatabase();
+    try {
+      migrate(db, migrations.filter((m) => m.version < 25));
+      db.prepare("INSERT INTO merchants (id, name, currency, webhook_key_sealed, created_at) VALUES ('m1', 'Shop', 'EUR', 'w', '2026-01-01T00:00:00Z')").run();
+      const staff = db.prepare("INSERT INTO staff (id, merchant_id, login, display_name, role, password_hash, created_at) VALUES (?, 'm1', ?, ?, 'cashier', 'h', '2026-01-01T00:00:00Z')");
+      staff.run('s1', 'till', 'Till 1');
+      staff.run('s2', 'till-2', 'Till 1');
+      staff.run('s3', 'anna', 'Anna');
+      migrate(db);
+      assert.deepEqual(db.prepare('SELECT login, display_name FROM staff ORDER BY id').all(), [
+        { login: 'till', display_name: 'Cashier' },
+        { login: 'till-2', display_name: 'Till 1' },
+        { login: 'anna', display_name: 'Anna' },
+      ]);
     } finally {
       db.close();
     }
