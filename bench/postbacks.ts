@@ -113,7 +113,8 @@ function seedOutbox(dataDir: string, merchantId: string, urls: string[], dueAt: 
         details: { pos: { entry_mode: 'contactless', terminal: { id: 'T-0001', type: 'softpos', attended: true, capabilities: [] } }, authorization_code: '123456' },
         createdAt: iso,
         updatedAt: iso,
-        expiresAt: null,
+        invoiceNumber: null,
+    expiresAt: null,
       };
       insertTransaction.run(transactionToRow(t));
       insertOutbox.run(uuidv7({ msecs: ms }), merchantId, t.id, url, JSON.stringify(transactionPostback(t)), dueAt, iso);

@@ -135,7 +135,8 @@ export function seed(dataDir: string, options: { count: number; years: number; e
           : { authorization_code: '123456' },
         createdAt: iso,
         updatedAt: iso,
-        expiresAt: null,
+        invoiceNumber: null,
+    expiresAt: null,
       };
       insert.run(transactionToRow(record));
       if (options.events) insertEvent.run(uuidv7({ msecs: ms }), record.id, 'authorization', status, amount, null, record.message, iso);

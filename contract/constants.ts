@@ -70,6 +70,8 @@ export type CheckoutLocale = (typeof CHECKOUT_LOCALES)[number];
 // ---- invoices -------------------------------------------------------------------------------------
 
 export const INVOICE_STATUSES = ['pending', 'processing', 'paid', 'partly_paid'] as const;
+/** The longest invoice number (`debt_claim_number`). */
+export const INVOICE_NUMBER_MAX_LENGTH = 50;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 export const INVOICE_LOCALES = ['en', 'de', 'pt'] as const;
 export type InvoiceLocale = (typeof INVOICE_LOCALES)[number];

@@ -131,6 +131,7 @@ export const transactionColumns = [
   ['cardSealed', 'card_sealed'],
   ['cardFingerprint', 'card_fingerprint'],
   ['details', 'details'],
+  ['invoiceNumber', 'invoice_number'],
   ['createdAt', 'created_at'],
   ['updatedAt', 'updated_at'],
   ['expiresAt', 'expires_at'],
@@ -219,6 +220,7 @@ function transactionBranches(merchantId: string, filter: TransactionFilter, dial
     if (id !== undefined) terms.push(['id = ?', id, undefined]);
     terms.push(['order_id = ?', orderId, 'transactions_merchant_order']);
     if (cardLastFour !== undefined) terms.push(['card_last_four = ?', cardLastFour, 'transactions_merchant_last_four']);
+    if (filter.search.invoiceNumber !== undefined) terms.push(['invoice_number = ?', filter.search.invoiceNumber, 'transactions_merchant_invoice']);
     // Another equality on the same index column (order_id or card_last_four also given) reads that
     // index the same way; the branch then needs no hint.
     return terms.map(([term, value, index]) => ({

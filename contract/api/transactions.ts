@@ -26,6 +26,7 @@ export const TransactionSchema = Type.Object(
     card_brand: Type.Optional(Type.String()),
     card_last_four: Type.Optional(Type.String()),
     entry_mode: Type.Optional(Type.String({ description: 'card-present: contactless, chip, swipe or manual' })),
+    invoice_number: Type.Optional(Type.String({ description: "an invoice's payment: the invoice's number when it was paid (the order id is the pay page's)" })),
   },
   { $id: 'Transaction', title: 'Transaction' },
 );

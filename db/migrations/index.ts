@@ -27,6 +27,7 @@ import * as m0022 from './0022-outbox-claims.js';
 import * as m0023 from './0023-shared-auth-state.js';
 import * as m0024 from './0024-data-key-check.js';
 import * as m0025 from './0025-person-names.js';
+import * as m0026 from './0026-invoice-number-search.js';
 
 export interface Migration {
   version: number;
@@ -63,4 +64,5 @@ export const migrations: readonly Migration[] = [
   { version: 23, name: 'shared-auth-state', up: m0023.up, postgres: m0023.postgres },
   { version: 24, name: 'data-key-check', up: m0024.up, postgres: m0024.postgres },
   { version: 25, name: 'person-names', up: m0025.up, postgres: m0025.postgres },
+  { version: 26, name: 'invoice-number-search', up: m0026.up, postgres: m0026.postgres },
 ];

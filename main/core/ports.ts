@@ -241,6 +241,8 @@ export interface TransactionRecord {
   cardFingerprint: string | null;
   /** Per-type data beside the columns (customer, wallet, pos, links): never card data. */
   details: TransactionDetails;
+  /** The number of the invoice this payment pays, as it was then (invoice payments only; searchable). */
+  invoiceNumber: string | null;
   createdAt: string;
   updatedAt: string;
   /** When a pending customer action or an authorization runs out (D2). */
@@ -261,7 +263,7 @@ export interface TransactionFilter {
    */
   amountScaled?: { exact?: number; min?: number; max?: number };
   /** A transaction id, an order id or a card's last four: rows that have it as any of these. */
-  search?: { id?: string; orderId: string; cardLastFour?: string };
+  search?: { id?: string; orderId: string; cardLastFour?: string; invoiceNumber?: string };
   /** Keyset paging: rows after this one in the list's order (created_at, id descending). */
   after?: { createdAt: string; id: string };
   limit: number;

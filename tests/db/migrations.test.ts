@@ -281,6 +281,12 @@ const expectedByVersion: Record<number, Expected> = {
     indexes: {},
     unique: [],
   },
+  26: {
+    tables: [],
+    indexes: { transactions_merchant_invoice: ['merchant_id', 'invoice_number', 'created_at', 'id'] },
+    unique: [],
+    addedColumns: { transactions: ['invoice_number'] },
+  },
 };
 
 function objectNames(db: Database.Database, type: 'table' | 'index'): string[] {
@@ -531,6 +537,35 @@ describe('migration 25 on a database whose first-run cashier is "Till 1"', () =>
   });
 });
 
+describe('migration 26 on a database with paid invoices', () => {
+  test("an invoice's payments get its number; other payments none", () => {
+    const db = freshDatabase();
+    try {
+      migrate(db, migrations.filter((m) => m.version < 26));
+      db.prepare("INSERT INTO merchants (id, name, currency, webhook_key_sealed, created_at) VALUES ('m1', 'Shop', 'EUR', 'w', '2026-01-01T00:00:00Z')").run();
+      db.prepare("INSERT INTO channels (id, merchant_id, url_name, name, currency, language, created_at) VALUES ('c1', 'm1', 'shop', 'Shop', 'EUR', 'en', '2026-01-01T00:00:00Z')").run();
+      db.prepare(
+        `INSERT INTO invoices (uuid, merchant_id, channel_id, debt_claim_number, active, status, print_date, amount_minor, currency, redirect_after_payments, send_initial_email, created_at, updated_at)
+         VALUES ('u-1', 'm1', 'c1', 'INV-0042', 1, 'paid', '2026-01-01', 100, 'EUR', 0, 0, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')`,
+      ).run();
+      const invoiceId = (db.prepare("SELECT id FROM invoices WHERE uuid = 'u-1'").get() as { id: number }).id;
+      const transaction = db.prepare(
+        `INSERT INTO transactions (id, merchant_id, payment_type, operation, status_code, order_id, currency, amount_minor, details, created_at, updated_at)
+         VALUES (?, 'm1', 'cardecom', 'payment', 3, ?, 'EUR', 100, ?, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')`,
+      );
+      transaction.run('t1', 'u-1', JSON.stringify({ invoice_id: invoiceId, instalment: 1 }));
+      transaction.run('t2', 'order-2', '{}');
+      migrate(db);
+      assert.deepEqual(db.prepare('SELECT id, invoice_number FROM transactions ORDER BY id').all(), [
+        { id: 't1', invoice_number: 'INV-0042' },
+        { id: 't2', invoice_number: null },
+      ]);
+    } finally {
+      db.close();
+    }
+  });
+});
+
 describe('migration 18 on a database that has tokens and checkouts', () => {
   test('tokens get their history as far as their rows tell it; sessions keep every column and may lose the postback URL', () => {
     const db = freshDatabase();
@@ -704,6 +739,11 @@ describe('query plans of the transaction list', () => {
   // per value from its own index, at most a page each, merged; never a walk through the history.
   const branchCases: Array<{ name: string; filter: Partial<TransactionFilter>; indexes: RegExp[] }> = [
     { name: 'search by four digits', filter: { search: { orderId: '1111', cardLastFour: '1111' } }, indexes: [/INDEX transactions_merchant_order \(merchant_id=\? AND order_id=\?\)/, /INDEX transactions_merchant_last_four \(merchant_id=\? AND card_last_four=\?\)/] },
+    {
+      name: 'search by an invoice number',
+      filter: { search: { orderId: 'INV-0001', invoiceNumber: 'INV-0001' }, after },
+      indexes: [/INDEX transactions_merchant_order \(merchant_id=\? AND order_id=\? AND/, /INDEX transactions_merchant_invoice \(merchant_id=\? AND invoice_number=\? AND \(created_at,id\)<\(\?,\?\)\)/],
+    },
     { name: 'search by a transaction id', filter: { search: { orderId: after.id, id: after.id } }, indexes: [/INDEX sqlite_autoindex_transactions_1 \(id=\?\)/, /INDEX transactions_merchant_order/] },
     { name: 'search + status + keyset', filter: { search: { orderId: '1111', cardLastFour: '1111' }, statusCodes: [6], after }, indexes: [/order_id=\? AND \(created_at,id\)<\(\?,\?\)/, /card_last_four=\? AND \(created_at,id\)<\(\?,\?\)/] },
     { name: 'two payment types', filter: { paymentTypes: ['dd', 'a2a'], after }, indexes: [/INDEX transactions_merchant_type \(merchant_id=\? AND payment_type=\? AND \(created_at,id\)<\(\?,\?\)\)/, /INDEX transactions_merchant_type/] },

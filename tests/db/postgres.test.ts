@@ -59,6 +59,32 @@ describe('PostgreSQL', { skip }, () => {
     }
   });
 
+  test("migration 26 gives an invoice's payments made before it the invoice's number", async () => {
+    const url = await createTestDatabase('m26');
+    const pool = createPool(url);
+    try {
+      await migratePostgres(pool, migrations.filter((m) => m.version < 26));
+      await pool.query("INSERT INTO merchants (id, name, currency, webhook_key_sealed, created_at) VALUES ('m1', 'Shop', 'EUR', 'w', '2026-01-01T00:00:00Z')");
+      await pool.query("INSERT INTO channels (id, merchant_id, url_name, name, currency, language, created_at) VALUES ('c1', 'm1', 'shop', 'Shop', 'EUR', 'en', '2026-01-01T00:00:00Z')");
+      const invoice = await pool.query<{ id: string }>(
+        `INSERT INTO invoices (uuid, merchant_id, channel_id, debt_claim_number, active, status, print_date, amount_minor, currency, redirect_after_payments, send_initial_email, created_at, updated_at)
+         VALUES ('u-1', 'm1', 'c1', 'INV-0042', 1, 'paid', '2026-01-01', 100, 'EUR', 0, 0, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z') RETURNING id`,
+      );
+      const insert = `INSERT INTO transactions (id, merchant_id, payment_type, operation, status_code, order_id, currency, amount_minor, details, created_at, updated_at)
+        VALUES ($1, 'm1', 'cardecom', 'payment', 3, $2, 'EUR', 100, $3, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')`;
+      await pool.query(insert, ['t1', 'u-1', JSON.stringify({ invoice_id: Number(invoice.rows[0]?.id), instalment: 1 })]);
+      await pool.query(insert, ['t2', 'order-2', '{}']);
+      await migratePostgres(pool);
+      const rows = await pool.query('SELECT id, invoice_number FROM transactions ORDER BY id');
+      assert.deepEqual(rows.rows, [
+        { id: 't1', invoice_number: 'INV-0042' },
+        { id: 't2', invoice_number: null },
+      ]);
+    } finally {
+      await pool.end();
+    }
+  });
+
   test('a database from a newer gateway is refused, and left as it is', async () => {
     const url = await createTestDatabase('newer');
     const pool = createPool(url);

@@ -50,6 +50,7 @@ function transaction(id: string, details: TransactionDetails): TransactionRecord
     details,
     createdAt: NOW,
     updatedAt: NOW,
+    invoiceNumber: null,
     expiresAt: null,
   };
 }

@@ -575,3 +575,30 @@ for (const size of [WIDE, NARROW]) {
     }
   });
 }
+
+void test("1366x900: an invoice's number finds its payment in Transactions, which shows the number and links back to the invoice", async () => {
+  const { context, page } = await open(WIDE);
+  const main = page.getByRole('main');
+  try {
+    await loginOffice(page);
+    await page.goto(new URL('/app/#/transactions', gateway.url).href);
+    const box = main.getByRole('searchbox', { name: /invoice number/ });
+    await box.fill(seeded.paidByCard);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(new RegExp(`q=${seeded.paidByCard}`));
+    // The approved payment and the declined try before it, each showing the invoice's number.
+    const found = await api<Array<{ transaction_id: string; status: string; invoice_number?: string }>>('GET', `/rest/transactions?search=${seeded.paidByCard}`);
+    assert.deepEqual(found.body.map((t) => [t.status, t.invoice_number]), [['completed', seeded.paidByCard], ['declined', seeded.paidByCard]]);
+    const rows = main.locator('tbody tr[data-row-id]');
+    await rows.nth(1).waitFor();
+    assert.equal(await rows.count(), 2);
+    for (const text of await rows.allTextContents()) assert.ok(text.includes(seeded.paidByCard), text);
+    await page.screenshot({ path: join(SCREENSHOT_DIR, `backoffice-transactions-invoice-search-${WIDE.width}.png`) });
+    await page.goto(new URL(`/app/#/transactions/${found.body[0]?.transaction_id ?? ''}`, gateway.url).href);
+    await main.getByRole('link', { name: seeded.paidByCard }).click();
+    await main.getByRole('heading', { name: `Invoice ${seeded.paidByCard}`, level: 1 }).waitFor();
+    assert.deepEqual(problems, [], 'no console error or uncaught exception');
+  } finally {
+    await context.close();
+  }
+});

@@ -209,6 +209,30 @@ describe('invoice payments', () => {
       assert.equal(await countOf(gw, "SELECT COUNT(*) AS n FROM postback_outbox WHERE subject_type = 'transaction' AND subject_id = ?", transactionId), 0);
     });
 
+    test("an invoice's payments are found by the invoice's number, carry it in the API, and the card page shows it, not the order's UUID", async () => {
+      const inv = await create({ amount: 12, debt_claim_number: 'INV-7781' });
+      const other = await create({ amount: 13, debt_claim_number: 'INV-7782' });
+      const chosen = await post(`/pay/${inv.invoice.uuid}`, { method: 'cardecom' });
+      const cardPage = await page(location(chosen).replace(/\?.*$/, '?lang=en'));
+      assert.equal(cardPage.statusCode, 200);
+      assert.ok(cardPage.body.includes(`${text('en', 'invoice_number')}`) && cardPage.body.includes('INV-7781'), 'the invoice number on the card page');
+      const transactionId = /\/pay\/([^/]+)\/card/.exec(location(chosen))?.[1] ?? '';
+      assert.ok(!cardPage.body.includes(`>${inv.invoice.uuid}<`), "the order's UUID is not shown");
+      assert.equal((await post(location(chosen), GOOD_CARD)).statusCode, 303);
+      await payByCard(other.invoice.uuid);
+      for (const url of ['/rest/transactions?search=INV-7781', '/rest/transactions?search=inv-7781', `/rest/transactions?search=INV-7781&status=3`]) {
+        const found = (await inject('GET', url)).json<Array<{ transaction_id: string; invoice_number?: string; order_id: string }>>();
+        if (url.includes('inv-')) {
+          assert.deepEqual(found, [], 'the number is matched exactly, as an order id is');
+          continue;
+        }
+        assert.deepEqual(found.map((t) => [t.transaction_id, t.invoice_number]), [[transactionId, 'INV-7781']], url);
+        assert.equal(found[0]?.order_id, inv.invoice.uuid);
+      }
+      const detail = (await inject('GET', `/rest/transactions/${transactionId}`)).json<{ invoice_number?: string }>();
+      assert.equal(detail.invoice_number, 'INV-7781');
+    });
+
     test('a declined card puts the invoice back to pending; the customer may try again', async () => {
       const inv = await create({ amount: 5 });
       const { paid } = await payByCard(inv.invoice.uuid, { ...GOOD_CARD, card_number: '4000000000000002' });

@@ -406,7 +406,7 @@ export class InvoicePayments {
           ...(input.method === 'dd' ? { iban: input.iban ?? '', account_holder: input.account_holder ?? '' } : {}),
         },
         // The invoice follows its transaction in the transaction's unit of work: no postback needed.
-        { details: { invoice_id: invoice.id, instalment }, followedInternally: true },
+        { details: { invoice_id: invoice.id, instalment }, followedInternally: true, invoiceNumber: invoice.debtClaimNumber },
       ),
     );
     if (!outcome.ok) return outcome;

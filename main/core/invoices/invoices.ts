@@ -18,6 +18,7 @@ import {
   EXPIRY_UNITS,
   INVOICE_EMAIL_TYPES,
   INVOICE_LOCALES,
+  INVOICE_NUMBER_MAX_LENGTH,
   INVOICE_PAGE_SIZE,
   INVOICE_STATUSES,
   type ExpiryUnit,
@@ -383,7 +384,7 @@ export class Invoices {
       else {
         const text = String(value).trim();
         if (text === '') fail('debt_claim_number', "Debt claim number can't be blank.");
-        else if (text.length > 50 || text.includes('/')) fail('debt_claim_number', 'Debt claim number must be 1 to 50 characters without "/".');
+        else if (text.length > INVOICE_NUMBER_MAX_LENGTH || text.includes('/')) fail('debt_claim_number', `Debt claim number must be 1 to ${INVOICE_NUMBER_MAX_LENGTH} characters without "/".`);
         else changes.debtClaimNumber = text;
       }
     }

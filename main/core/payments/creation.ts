@@ -35,6 +35,16 @@ function requirementOf(kind: PaymentOperation, request: PaymentRequest): MethodR
   };
 }
 
+/** What another feature adds to a payment it starts (an invoice, a checkout). */
+export interface CreationExtras {
+  /** Links the transaction to that feature (its checkout session, its invoice and instalment). */
+  details?: TransactionDetails;
+  /** The feature follows the transaction itself (no postback URL is needed). */
+  followedInternally?: boolean;
+  /** The invoice's number, searchable on the transaction. */
+  invoiceNumber?: string;
+}
+
 export class Creation extends PaymentEngine {
   constructor(
     deps: PaymentsDeps,
@@ -49,7 +59,7 @@ export class Creation extends PaymentEngine {
     operation: Operation,
     kind: PaymentOperation,
     request: PaymentRequest,
-    extras: { details?: TransactionDetails; followedInternally?: boolean } = {},
+    extras: CreationExtras = {},
   ): Promise<Outcome<TransactionResponse>> {
     const validated = validatePaymentRequest(kind, request, { followedInternally: extras.followedInternally === true });
     const merchantId = operation.context.merchantId;
@@ -66,6 +76,7 @@ export class Creation extends PaymentEngine {
     }
     const command = validated.command;
     if (extras.details) command.extraDetails = extras.details;
+    if (extras.invoiceNumber !== undefined) command.invoiceNumber = extras.invoiceNumber;
     if (setting?.shopId) command.extraDetails = { ...command.extraDetails, shop_id: setting.shopId };
     const effective = setting as EffectiveMethod;
 

@@ -26,9 +26,9 @@ import type {
 } from '../../../contract/api/payments.js';
 import type { Outcome } from '../errors.js';
 import type { Operation } from '../operations.js';
-import type { CardData, TransactionDetails, TransactionRecord } from '../ports.js';
+import type { CardData, TransactionRecord } from '../ports.js';
 import { CardPayments } from './card-payments.js';
-import { Creation } from './creation.js';
+import { Creation, type CreationExtras } from './creation.js';
 import { CustomerSteps } from './customer-steps.js';
 import { DirectDebits } from './direct-debits.js';
 import type { CustomerStepResult, PaymentsDeps, TransactionListener } from './engine.js';
@@ -77,7 +77,7 @@ export class Payments {
     operation: Operation,
     kind: PaymentOperation,
     request: PaymentRequest,
-    extras: { details?: TransactionDetails; followedInternally?: boolean } = {},
+    extras: CreationExtras = {},
   ): Promise<Outcome<TransactionResponse>> {
     return this.creation.create(operation, kind, request, extras);
   }

@@ -62,6 +62,7 @@ export function newRecord(id: string, command: PaymentCommand, merchantId: strin
           }
         : {}),
     },
+    invoiceNumber: command.invoiceNumber ?? null,
     createdAt: iso,
     updatedAt: iso,
     expiresAt: null,

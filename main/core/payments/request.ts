@@ -55,6 +55,8 @@ export interface PaymentCommand {
   sepa?: { iban: string; bic: string | null; accountHolder: string };
   /** Internal: details another feature links to the transaction (e.g. its checkout session). */
   extraDetails?: TransactionDetails;
+  /** Internal: the number of the invoice the payment pays. */
+  invoiceNumber?: string;
 }
 
 export const MERCHANT_REFUND_ID_PATTERN = /^[\x21-\x7e]{1,64}$/;

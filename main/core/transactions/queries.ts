@@ -2,7 +2,7 @@
 import type { FieldError } from '../../../contract/api/common.js';
 import type { Transaction, TransactionDetail, TransactionEvent, Refund, TransactionListQuery } from '../../../contract/api/transactions.js';
 import { ErrorCode, isStatusCode, refundStatusName, statusName } from '../../../contract/codes.js';
-import { MAX_AMOUNT_TEXT, PAYMENT_TYPES, TRANSACTION_LIST_MAX_LIMIT, TRANSACTION_LIST_DEFAULT_LIMIT, type PaymentType } from '../../../contract/constants.js';
+import { INVOICE_NUMBER_MAX_LENGTH, MAX_AMOUNT_TEXT, PAYMENT_TYPES, TRANSACTION_LIST_MAX_LIMIT, TRANSACTION_LIST_DEFAULT_LIMIT, type PaymentType } from '../../../contract/constants.js';
 import { currencyExponent, isCurrency, minorToAmount, minorToText } from '../../../contract/money.js';
 import { SEARCH_MAX_LENGTH } from '../../../contract/transaction-list.js';
 import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
@@ -124,9 +124,15 @@ export function parseFilters(query: ListFilterQuery, errors: FieldError[]): Omit
   if (query.search !== undefined) {
     const text = query.search.trim();
     if (text === '' || text.length > SEARCH_MAX_LENGTH) {
-      errors.push({ field: 'search', message: `must be a transaction id, an order id or a card's last four digits (1 to ${SEARCH_MAX_LENGTH} characters)` });
+      errors.push({ field: 'search', message: `must be a transaction id, an order id, an invoice number or a card's last four digits (1 to ${SEARCH_MAX_LENGTH} characters)` });
     } else {
-      filter.search = { orderId: text, ...(UUID.test(text) ? { id: text.toLowerCase() } : {}), ...(/^\d{4}$/.test(text) ? { cardLastFour: text } : {}) };
+      filter.search = {
+        orderId: text,
+        ...(UUID.test(text) ? { id: text.toLowerCase() } : {}),
+        ...(/^\d{4}$/.test(text) ? { cardLastFour: text } : {}),
+        // An invoice's number (its payments' order ids are UUIDs the pay page made).
+        ...(text.length <= INVOICE_NUMBER_MAX_LENGTH && !UUID.test(text) ? { invoiceNumber: text } : {}),
+      };
     }
   }
   if (filter.from && filter.to && filter.from > filter.to) errors.push({ field: 'from', message: 'must not be after `to`' });
@@ -196,6 +202,7 @@ export function transactionView(t: TransactionRecord): Transaction {
     additional_transaction_data: t.additionalTransactionData,
     ...(t.cardLastFour ? { card_brand: t.cardBrand ?? 'unknown', card_last_four: t.cardLastFour } : {}),
     ...(t.details.pos ? { entry_mode: t.details.pos.entry_mode } : {}),
+    ...(t.invoiceNumber !== null ? { invoice_number: t.invoiceNumber } : {}),
   };
 }
 

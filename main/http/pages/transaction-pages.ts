@@ -96,8 +96,13 @@ function isAccountCheck(t: TransactionRecord): boolean {
   return t.operation === 'register' || t.amountMinor === 0;
 }
 
-/** Order id and merchant reference, the only merchant-supplied details a page shows. */
+/**
+ * Order id and merchant reference, the only merchant-supplied details a page shows; an invoice's
+ * payment shows the invoice's number instead (its order id is the pay page's UUID, which means
+ * nothing to the customer, and its reference repeats the number).
+ */
 function orderFacts(pr: PageRequest, t: TransactionRecord, extra: Array<[string, HtmlValue] | false> = []): SafeHtml {
+  if (t.invoiceNumber !== null) return facts([[pr.t('invoice_number'), t.invoiceNumber], ...extra]);
   return facts([t.orderId ? [pr.t('order'), t.orderId] : false, t.merchantReference ? [pr.t('reference'), t.merchantReference] : false, ...extra]);
 }
 

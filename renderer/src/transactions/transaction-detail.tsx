@@ -278,6 +278,13 @@ export function TransactionDetailScreen() {
             <dl className="facts txn-facts">
               <dt className="txn-fact-wide">Transaction id</dt>
               <dd className="txn-fact-wide cell-mono txn-break">{tx.transaction_id}</dd>
+              {tx.invoice_number && (
+                <Fact label="Invoice">
+                  <Link to="/invoices/$number" params={{ number: tx.invoice_number }}>
+                    {tx.invoice_number}
+                  </Link>
+                </Fact>
+              )}
               <Fact label="Order id">{tx.order_id ? <span className="txn-break">{tx.order_id}</span> : '—'}</Fact>
               <Fact label="Payment type">{paymentTypeLabel(tx.payment_method)}</Fact>
               <Fact label="Status">

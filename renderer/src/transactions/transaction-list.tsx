@@ -1,6 +1,6 @@
 /**
  * Transactions (back office and admin; ux.md 11, 12): one search box for a pasted transaction id,
- * an order id or a card's last four; filters for status (several), payment type (several), days,
+ * an order id, an invoice number or a card's last four; filters for status (several), payment type (several), days,
  * currency, amount (exact, between, at least, at most), last four and order id, all in the URL, so a
  * reload, a bookmark or back/forward keep them. The list is the shared DataTable: virtualized (only
  * the rows on screen are in the page) and loaded from the gateway a page at a time as the user
@@ -70,6 +70,9 @@ function useColumns() {
         header: 'Order',
         meta: { className: 'txn-order' },
         cell: (info) => {
+          // An invoice's payment: its number, which staff know (its order id is the pay page's UUID).
+          const invoice = info.row.original.invoice_number;
+          if (invoice) return <span title={`Invoice ${invoice}`}>{invoice}</span>;
           const order = info.getValue();
           return order ? <span title={order}>{order}</span> : <span className="muted">—</span>;
         },
@@ -248,7 +251,7 @@ export function TransactionListScreen() {
           }}
         >
           <label className="visually-hidden" htmlFor={ids.search}>
-            Transaction id, order id or card&rsquo;s last four digits
+            Transaction id, order id, invoice number or card&rsquo;s last four digits
           </label>
           <input
             id={ids.search}
@@ -256,7 +259,7 @@ export function TransactionListScreen() {
             type="search"
             autoComplete="off"
             spellCheck={false}
-            placeholder="Find by transaction id, order id or last four digits"
+            placeholder="Find by transaction id, order id, invoice number or last four digits"
             value={query}
             onChange={(event) => setQuery(event.target.value)}
           />

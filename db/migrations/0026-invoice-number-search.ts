@@ -1,0 +1,20 @@
+/**
+ * An invoice's payments carry the invoice's number (issue 25): shop staff search "INV-0001", not the
+ * payment's order id (a UUID the pay page makes). The number is the one the invoice had when it was
+ * paid; payments made before are filled in from their invoice. Only invoice payments have one, so
+ * the search index holds those rows only.
+ */
+export const up = `
+ALTER TABLE transactions ADD COLUMN invoice_number TEXT;
+UPDATE transactions SET invoice_number = (SELECT i.debt_claim_number FROM invoices i WHERE i.id = json_extract(transactions.details, '$.invoice_id'))
+WHERE json_extract(details, '$.invoice_id') IS NOT NULL;
+CREATE INDEX transactions_merchant_invoice ON transactions(merchant_id, invoice_number, created_at, id) WHERE invoice_number IS NOT NULL;
+`;
+
+/** PostgreSQL: the same column, backfill and index. */
+export const postgres = `
+ALTER TABLE transactions ADD COLUMN invoice_number TEXT;
+UPDATE transactions t SET invoice_number = i.debt_claim_number FROM invoices i
+WHERE jsonb_typeof(t.details::jsonb -> 'invoice_id') = 'number' AND i.id = (t.details::jsonb ->> 'invoice_id')::bigint;
+CREATE INDEX transactions_merchant_invoice ON transactions(merchant_id, invoice_number, created_at, id) WHERE invoice_number IS NOT NULL;
+`;
