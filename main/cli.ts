@@ -17,6 +17,7 @@ import { DATABASE_FILE, openDatabase } from '../db/open.js';
 import { composeOnEngine, type Composition, type GatewayStore } from './compose.js';
 import { createLogger } from './infra/logger.js';
 import { tlsFor, type TlsMaterial } from './infra/tls.js';
+import { isLocalOnlyUrl, PUBLIC_URL_SETTING } from '../contract/links.js';
 import { createVault, loadDataKey } from './infra/vault.js';
 import { buildServer, isUiBuilt } from './http/server.js';
 import { defaultDataDir, listeningUrl, resolveSettings, SETTING_SPECS, SettingsError, type Settings } from './settings.js';
@@ -184,10 +185,19 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
   };
 }
 
+/** The start's line about customer links that open on this computer only, or undefined. */
+export function localLinksNotice(server: RunningServer): string | undefined {
+  const base = server.composition.publicUrl();
+  if (!isLocalOnlyUrl(base)) return undefined;
+  return `Note: pay links and QR codes start with ${base}, which a customer's phone cannot open. Set ${PUBLIC_URL_SETTING.env} (or ${PUBLIC_URL_SETTING.flag}) to an address customers reach, e.g. ${PUBLIC_URL_SETTING.env}=https://pay.yourshop.example`;
+}
+
 async function serve(values: Values): Promise<void> {
   const settings = settingsOf(values);
   const server = await startServer(settings);
   if (!isUiBuilt()) out(`The back-office UI is not built, so ${server.url}/app/ explains how: npm run build:renderer`);
+  const notice = localLinksNotice(server);
+  if (notice) out(notice);
   if (server.tls) {
     out(`HTTPS only on ${settings.host}: ${server.tls.selfSigned ? `a self-signed certificate (${join(settings.dataDir, 'tls', 'self-signed.crt')})` : 'the configured certificate'}`);
     out(`certificate fingerprint (SHA-256): ${server.tls.fingerprint}`);

@@ -7,7 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { InstanceLockedError } from '../db/instance-lock.js';
-import { startServer, StartError, type RunningServer } from './cli.js';
+import { localLinksNotice, startServer, StartError, type RunningServer } from './cli.js';
 import { setUpFirstRun } from './first-run.js';
 import { defaultDataDir, resolveSettings, SettingsError } from './settings.js';
 
@@ -56,6 +56,8 @@ export async function startHeadless(reason: string): Promise<void> {
   out(`Back-office UI: ${server.url}/app/`);
   out(`API docs:       ${server.url}/docs`);
   out(`Data:           ${dataDir}`);
+  const notice = localLinksNotice(server);
+  if (notice) out(notice);
   if (server.tls) out(`HTTPS certificate fingerprint (SHA-256): ${server.tls.fingerprint}`);
   out(`listening on ${server.url}`);
 

@@ -18,6 +18,9 @@ export const MerchantProfileSchema = Type.Object({
   currency: Type.String({ description: 'ISO 4217; the default of new channels and of the till' }),
   language: StringEnum(MERCHANT_LANGUAGES, { description: 'the default of new channels' }),
   created_at: Type.String({ format: 'date-time' }),
+  customer_links_base: Type.String({
+    description: "what customers' links (pay links, checkout and receipt pages, their QR codes) start with: the gateway's public URL (GATEWAY_PUBLIC_URL), else the address it listens on; a host setting, not changed here",
+  }),
 });
 export type MerchantProfile = Static<typeof MerchantProfileSchema>;
 

@@ -150,7 +150,7 @@ export function createGateway(deps: CoreDeps): Gateway {
   });
   const operations = new Operations(store, idempotency);
   const staff = new Staff(store, clock, ids, auth);
-  const backOfficeSettings = new BackOfficeSettings({ store, clock, ids, vault, auth, staff, ...(deps.smtpMailer ? { smtpMailer: deps.smtpMailer } : {}) });
+  const backOfficeSettings = new BackOfficeSettings({ store, clock, ids, vault, auth, staff, publicUrl: deps.publicUrl, ...(deps.smtpMailer ? { smtpMailer: deps.smtpMailer } : {}) });
   const mailer = merchantMailer(deps.mailer, (merchantId) => backOfficeSettings.smtpServer(merchantId), deps.smtpMailer);
   return {
     store,

@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname, networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import forge from 'node-forge';
+import { isLoopbackHost } from '../../contract/links.js';
 
 export interface TlsMaterial {
   key: string;
@@ -20,11 +21,6 @@ export interface TlsMaterial {
   selfSigned: boolean;
 }
 
-/** Loopback names and addresses: served over plain HTTP. */
-export function isLoopbackHost(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return bare === 'localhost' || bare === '::1' || /^127\.\d+\.\d+\.\d+$/.test(bare) || bare === '::ffff:127.0.0.1';
-}
 
 export function certificateFingerprint(certPem: string): string {
   return new X509Certificate(certPem).fingerprint256;

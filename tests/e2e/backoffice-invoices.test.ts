@@ -310,6 +310,9 @@ void test('1366x900: a back-office user lists, creates, pays, changes, plans, re
     const payPage = await fetch(decoded);
     assert.equal(payPage.status, 200, 'the pay link answers');
     assert.match(await payPage.text(), new RegExp(number));
+    // This gateway has no public URL: the link names 127.0.0.1, and the screen says what that means.
+    const warning = main.getByRole('note').filter({ hasText: `Only this computer opens links to ${new URL(gateway.url).origin}: a customer's phone cannot` });
+    assert.match((await warning.textContent()) ?? '', /GATEWAY_PUBLIC_URL/);
     await main.getByRole('button', { name: 'Copy link' }).click();
     await main.getByText('Pay link copied.').waitFor();
     assert.equal(await page.evaluate<string>('navigator.clipboard.readText()'), decoded);

@@ -106,6 +106,9 @@ test('an admin edits the profile and channels, manages API credentials, staff an
   await main(page).getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name: 'Profile' }).waitFor();
   await main(page).getByLabel('Name', { exact: true }).waitFor();
   assert.equal(await main(page).getByLabel('Name', { exact: true }).inputValue(), 'Corner Bakery');
+  // Where customers' links go, and that a loopback address reaches no customer's phone.
+  await main(page).getByText(new URL(gateway.url).origin, { exact: true }).waitFor();
+  await main(page).getByRole('note').filter({ hasText: "a customer's phone cannot. Set the gateway's public URL (GATEWAY_PUBLIC_URL" }).waitFor();
   await shot(page, PREFIX, 'profile', WIDE);
   await main(page).getByLabel('Name', { exact: true }).fill('');
   await main(page).getByRole('button', { name: 'Save profile' }).click();

@@ -175,6 +175,8 @@ void test('the QR code opens the receipt page; the page shows brand and last fou
   const qr = page.getByRole('dialog', { name: 'Receipt by QR code' });
   const image = qr.getByRole('img', { name: 'QR code of the link to the receipt' });
   await image.waitFor();
+  // No public URL here: the dialog says that a customer's phone cannot open this 127.0.0.1 link.
+  await qr.getByRole('note').filter({ hasText: `Only this computer opens links to ${new URL(gateway.url).origin}` }).waitFor();
   await shot('qr');
   const file = join(tempDir('tillgate-qr-'), 'qr.png');
   await image.screenshot({ path: file });

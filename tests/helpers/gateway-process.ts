@@ -67,6 +67,8 @@ export interface GatewayProcess {
   dataDir: string;
   child: ChildProcess;
   stderr: () => string;
+  /** What it printed on stdout so far. */
+  stdout: () => string;
   /** SIGTERM and wait for exit; resolves with the exit code. */
   stop(): Promise<number | null>;
   /** SIGKILL (kill -9) and wait for exit. */
@@ -108,6 +110,7 @@ export async function startGateway(options: { dataDir?: string; args?: string[];
     dataDir,
     child,
     stderr: () => stderr,
+    stdout: () => stdout,
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
       return exited;

@@ -50,6 +50,16 @@ describe('gateway CLI', () => {
       assert.match(String(anonymous.headers.get('www-authenticate')), /^Basic realm="gateway"/);
     });
 
+    test("serve says that customers' links open on this computer only, and names the setting; not once a public URL is set", async () => {
+      assert.match(server.stdout(), new RegExp(`Note: pay links and QR codes start with ${server.url.replaceAll('.', '\\.')}, which a customer's phone cannot open\\. Set GATEWAY_PUBLIC_URL`));
+      const published = await startGateway({ args: ['--public-url', 'https://pay.corner-shop.example'] });
+      try {
+        assert.doesNotMatch(published.stdout(), /Note: pay links/);
+      } finally {
+        await published.stop();
+      }
+    });
+
     test('merchant create --json works while the server runs and prints exactly the credentials', () => {
       const result = runGateway(['merchant', 'create', '--data-dir', server.dataDir, '--name', 'CLI Shop', '--json']);
       assert.equal(result.status, 0, result.stderr);

@@ -127,8 +127,13 @@ describe('back office: settings, staff and audit', () => {
   });
 
   test('profile: read and change name, default currency and language; every bad field in one 400', async () => {
-    const profile = json<{ merchant_id: string; name: string; currency: string; language: string }>(await call('admin', 'GET', '/ui/profile'));
-    assert.deepEqual({ ...profile, created_at: undefined }, { merchant_id: shop.merchant_id, name: 'Settings Bakery', currency: 'EUR', language: 'en', created_at: undefined });
+    const profile = json<{ merchant_id: string; name: string; currency: string; language: string; customer_links_base: string }>(await call('admin', 'GET', '/ui/profile'));
+    // The base of customers' links is the gateway's (a host setting), shown so a loopback one can be warned about.
+    assert.deepEqual(
+      { ...profile, created_at: undefined },
+      { merchant_id: shop.merchant_id, name: 'Settings Bakery', currency: 'EUR', language: 'en', created_at: undefined, customer_links_base: gw.composition.publicUrl() },
+    );
+    assert.match(profile.customer_links_base, /^https?:\/\//);
 
     const bad = assertApiError(await call('admin', 'PUT', '/ui/profile', { name: '  ', currency: 'EURO', language: 'fr' }), 400, 1001, ['name', 'currency', 'language']);
     assert.equal(bad.errors.length, 3);

@@ -17,6 +17,7 @@ import {
   TransactionStatus,
 } from '../../contract/codes.js';
 import { MAX_AMOUNT, MAX_AMOUNT_TEXT, MERCHANT_REFERENCE_PATTERN } from '../../contract/constants.js';
+import { isLocalOnlyUrl, localOnlyLinkWarning } from '../../contract/links.js';
 import { currencyExponent, exponentOf, fromMinorUnits, maxAmountMinor, toMinor, toMinorUnits } from '../../contract/money.js';
 
 const CONTRACT = new URL('../../contract/', import.meta.url);
@@ -98,4 +99,17 @@ void test('the contract is Node-free and imports nothing else of the project', (
     }
     assert.doesNotMatch(text.replace(/^\s*(\/\/|\*).*$/gm, ''), /\bBuffer\b|\bprocess\./, `${file} uses a Node global`);
   }
+});
+
+test("customer links: one that names this computer only is told apart from one a customer's phone reaches", () => {
+  for (const url of ['http://127.0.0.1:8420/pay/x', 'http://127.0.0.3/receipt/t', 'http://localhost:8420', 'http://LOCALHOST/pay', 'http://[::1]:8420/pay', 'http://till.localhost/pay', 'https://user@127.0.0.1/x', 'not a url', '']) {
+    assert.equal(isLocalOnlyUrl(url), true, url);
+  }
+  for (const url of ['https://pay.corner-shop.example/pay/x', 'http://192.168.1.20:8420/pay/x', 'http://[fe80::1]/pay', 'https://127.0.0.1.example.com/pay']) {
+    assert.equal(isLocalOnlyUrl(url), false, url);
+  }
+  const warning = localOnlyLinkWarning('http://127.0.0.1:8420/pay/3f2a?lang=en');
+  assert.match(warning, /^Only this computer opens links to http:\/\/127\.0\.0\.1:8420: a customer's phone cannot/);
+  assert.match(warning, /GATEWAY_PUBLIC_URL, or "publicUrl" in settings\.json/);
+  assert.doesNotMatch(warning, /3f2a/, 'the link itself (a pay link is a bearer of payment) is not repeated');
 });

@@ -74,6 +74,8 @@ export interface BackOfficeSettingsDeps {
   staff: Staff;
   /** Makes a mailer for the merchant's SMTP server (absent: only the host's mailer exists). */
   smtpMailer?: SmtpMailerFactory;
+  /** What customers' links start with (shown with the profile). */
+  publicUrl: () => string;
 }
 
 export class BackOfficeSettings {
@@ -88,7 +90,14 @@ export class BackOfficeSettings {
   async profile(merchantId: string): Promise<Outcome<MerchantProfile>> {
     const merchant = await this.deps.store.read((r) => r.merchants.get(merchantId));
     if (!merchant) return failure(apiError(ErrorCode.notFound, 'Merchant not found'));
-    return success({ merchant_id: merchant.id, name: merchant.name, currency: merchant.currency, language: merchant.language ?? 'en', created_at: merchant.createdAt });
+    return success({
+      merchant_id: merchant.id,
+      name: merchant.name,
+      currency: merchant.currency,
+      language: merchant.language ?? 'en',
+      created_at: merchant.createdAt,
+      customer_links_base: this.deps.publicUrl(),
+    });
   }
 
   /** The profile form's field checks (also run when the schema refused other fields). */

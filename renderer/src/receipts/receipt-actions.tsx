@@ -10,6 +10,7 @@ import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from
 import { ApiError, client, type Receipt, type ReceiptLanguage, type ReceiptLink } from '../api/client.js';
 import { ReceiptView } from '../till/receipt.js';
 import { PrinterIcon } from '../ui/icons.js';
+import { LocalLinkWarning } from '../ui/local-link-warning.js';
 import { Modal } from '../ui/modal.js';
 import { printerName, usePrinter } from './receipt-printer-store.js';
 import './receipts.css';
@@ -293,6 +294,7 @@ function QrDialog({ receiptId, onClose }: { receiptId: string; onClose: (shown: 
             <img src={link.qr_code} alt="QR code of the link to the receipt" width={264} height={264} />
             <p>The customer scans the code with the phone&rsquo;s camera to open the receipt.</p>
             <p className="qr-url">{link.url}</p>
+            <LocalLinkWarning url={link.url} />
           </>
         ) : problem ? (
           <p className="form-problem" role="alert">

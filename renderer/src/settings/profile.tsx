@@ -5,6 +5,7 @@
 import { useCallback, useState, type FormEvent } from 'react';
 import { useSession } from '../session-store.js';
 import { formatDateTime } from '../ui/format.js';
+import { LocalLinkWarning } from '../ui/local-link-warning.js';
 import { adminClient, type MerchantProfile } from './admin-client.js';
 import { CurrencyField, LanguageField } from './currency-field.js';
 import { focusFirst, FormProblem, Pending, problemsOf, SettingField, useLoaded, type Problems } from './settings-parts.js';
@@ -62,6 +63,11 @@ function ProfileForm({ profile, onSaved }: { profile: MerchantProfile; onSaved: 
       <p className="field-note" id="profile-note">
         Merchant {profile.merchant_id}, since {formatDateTime(profile.created_at)}. New channels start with this currency and language.
       </p>
+      <dl className="facts">
+        <dt>Links for customers start with</dt>
+        <dd className="cell-mono">{profile.customer_links_base}</dd>
+      </dl>
+      <LocalLinkWarning url={profile.customer_links_base} />
       <FormProblem text={problems.form} />
       <SettingField id="profile-name" label="Name" problem={problems.name}>
         {(props) => <input {...props} className="input" value={name} maxLength={120} autoComplete="organization" onChange={(e) => {

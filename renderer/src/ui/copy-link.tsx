@@ -3,6 +3,7 @@
  * no clipboard, as on plain http over the LAN) and Open: an invoice's pay link, a checkout's link.
  */
 import { useId, useRef, useState } from 'react';
+import { LocalLinkWarning } from './local-link-warning.js';
 
 interface CopyLinkProps {
   url: string;
@@ -34,6 +35,7 @@ export function CopyLink({ url, label, copied: copiedText, openLabel }: CopyLink
         {label}
       </label>
       <textarea ref={input} id={id} className="input paylink-url" readOnly rows={2} value={url} spellCheck={false} onFocus={(event) => event.target.select()} />
+      <LocalLinkWarning url={url} />
       <div className="paylink-actions">
         <button type="button" className="button button-primary" onClick={() => void copy()}>
           Copy link
