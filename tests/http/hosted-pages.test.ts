@@ -349,6 +349,15 @@ describe('hosted pages', () => {
       assert.equal((await status(wallet.id)).status, 'started');
     });
 
+    test('a form with the NUL character is a 400 page, never a 500 (PostgreSQL cannot hold it), and pays nothing', async () => {
+      const { id, path } = await started('cardecom');
+      const bad = await post(path, { step: 'card', card_number: '4111111111111111', expiry: '12/40', cvc: '123', holder: 'Ada\u0000Lovelace' });
+      assert.equal(bad.statusCode, 400);
+      assert.match(String(bad.headers['content-type']), /^text\/html/);
+      assert.ok(!bad.body.includes('4111111111111111'), 'the card number is never echoed');
+      assert.equal((await status(id)).status, 'started');
+    });
+
     test('unknown or malformed ids and unknown pages answer an HTML 404, never JSON or 500', async () => {
       for (const path of ['/pay/01a1fce1-0000-7000-8000-000000000000/card', '/pay/not%20an%20id/card', '/pay/x/3ds', '/pay/01a1fce1-0000-7000-8000-000000000000/nothing', '/checkout/unknown-checkout-id', '/checkout/a/b/c']) {
         const response = await get(path);
