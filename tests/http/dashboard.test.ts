@@ -164,7 +164,7 @@ describe('GET /ui/dashboard (Europe/Berlin)', () => {
     // Staff log in now (a session ends after 30 minutes without use).
     office = await env.staff('back_office', 'office');
     admin = await env.staff('admin', 'boss');
-    cashier = await env.staff('cashier', 'till');
+    cashier = await env.staff('cashier', 'anna');
   });
 
   after(async () => env?.gw.close());
