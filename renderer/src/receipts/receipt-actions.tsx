@@ -12,7 +12,6 @@ import { ReceiptView } from '../till/receipt.js';
 import { PrinterIcon } from '../ui/icons.js';
 import { Modal } from '../ui/modal.js';
 import { printerName, usePrinter } from './receipt-printer-store.js';
-import './receipts.css';
 
 const LANGUAGES: readonly { code: ReceiptLanguage; name: string }[] = [
   { code: 'en', name: 'English' },

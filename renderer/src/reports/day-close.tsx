@@ -14,7 +14,6 @@ import { Modal } from '../ui/modal.js';
 import { SecretField, type SecretMethod } from '../ui/secret-field.js';
 import { pdfHref, reportsClient } from './reports-client.js';
 import { useReports } from './reports-store.js';
-import './reports.css';
 
 const timeFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 const when = (iso: string | null, none = '—') => (iso ? timeFormat.format(new Date(iso)) : none);

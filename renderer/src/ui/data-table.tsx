@@ -11,7 +11,6 @@
 import { flexRender, getCoreRowModel, useReactTable, type ColumnDef } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, type ReactNode } from 'react';
-import './back-office.css';
 
 export interface DataTableProps<Row> {
   /** Names the table for assistive technology (shown as a visually hidden caption). */
