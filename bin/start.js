@@ -37,6 +37,9 @@ if (electron.path) {
   const child = spawn(electron.path, ['.'], { cwd: root, stdio: 'inherit' });
   child.on('exit', (code) => process.exit(code ?? 0));
 } else {
+  // npm start talks to a person at a terminal: readable log lines among its messages, not JSON
+  // (`gateway serve` keeps JSON; GATEWAY_LOG_FORMAT=json here brings it back).
+  process.env.GATEWAY_LOG_FORMAT ??= 'pretty';
   const { register } = await import('tsx/esm/api');
   register();
   const { startHeadless } = await import('../main/start.ts');

@@ -144,7 +144,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
   // One gateway per SQLite data directory: a second one stops here with a clear message. On
   // PostgreSQL several instances share one database by design (docs/scaling.md).
   const lock = settings.databaseUrl === null ? acquireInstanceLock(settings.dataDir) : { release: () => undefined };
-  const logger = createLogger({ level: settings.logLevel });
+  const logger = createLogger({ level: settings.logLevel, format: settings.logFormat });
   // Beyond loopback the gateway speaks HTTPS only (a configured or a self-signed certificate).
   let tls: TlsMaterial | undefined;
   try {

@@ -168,7 +168,7 @@ export async function composeOnEngine(options: ComposeOptions): Promise<Composit
 
 function assemble<S extends GatewayStore>(options: ComposeOptions, store: S, migration: MigrationReport, vault: Vault): Composition<S> {
   const { settings } = options;
-  const logger = options.logger ?? createLogger({ level: settings.logLevel });
+  const logger = options.logger ?? createLogger({ level: settings.logLevel, format: settings.logFormat });
   const clock = options.clock ?? systemClock;
   let listening = listeningUrl(settings.host, settings.port);
   const publicUrl = () => settings.publicUrl ?? listening;

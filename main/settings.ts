@@ -24,6 +24,8 @@ export interface Settings {
   /** How long a postback claim keeps other instances off a record; null: the send timeout plus 30 s. */
   postbackClaimLeaseMs: number | null;
   logLevel: string;
+  /** JSON lines (for machines: files, journals, log shippers) or readable lines for a terminal. */
+  logFormat: 'json' | 'pretty';
   idempotencyRetentionHours: number;
   postbackPrivateAddresses: 'allow' | 'deny';
   lockoutMaxFailures: number;
@@ -90,6 +92,7 @@ export const SETTING_SPECS: readonly SettingSpec[] = [
     describe: "how long an instance's claim on a postback lasts before another may take it over (default: the 10 s send timeout plus 30 s)",
   },
   { key: 'logLevel', env: 'GATEWAY_LOG_LEVEL', flag: 'log-level', parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'), describe: 'log level' },
+  { key: 'logFormat', env: 'GATEWAY_LOG_FORMAT', flag: 'log-format', parse: oneOf('json', 'pretty'), describe: 'log lines as JSON or readable (npm start: pretty)' },
   { key: 'idempotencyRetentionHours', env: 'GATEWAY_IDEMPOTENCY_RETENTION_HOURS', flag: 'idempotency-retention-hours', parse: number(1, 744, true), describe: 'how long idempotency keys are kept (1 h to 31 days)' },
   { key: 'postbackPrivateAddresses', env: 'GATEWAY_POSTBACK_PRIVATE_ADDRESSES', flag: 'postback-private-addresses', parse: oneOf('allow', 'deny'), describe: 'postbacks to loopback and private addresses' },
   { key: 'lockoutMaxFailures', env: 'GATEWAY_LOCKOUT_MAX_FAILURES', flag: 'lockout-max-failures', parse: number(1, 10_000, true), describe: 'failed authentications from one source before a lock-out' },
@@ -137,6 +140,7 @@ export const DEFAULTS: Omit<Settings, 'dataDir' | 'publicUrl' | 'backupDir' | 't
   simFollowUpMs: 0,
   postbackRetryScale: 1,
   logLevel: 'info',
+  logFormat: 'json',
   idempotencyRetentionHours: 1,
   postbackPrivateAddresses: 'allow',
   lockoutMaxFailures: 10,

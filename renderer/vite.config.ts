@@ -17,7 +17,22 @@ export default defineConfig({
     // Served under a strict CSP: every asset stays a file of its own, none is inlined as data:.
     assetsInlineLimit: 0,
     target: 'es2022',
+    // Read by tests/unit/renderer-chunks.test.ts: which chunks the app loads up front.
+    manifest: true,
     rolldownOptions: {
+      output: {
+        // Screens are split by the router's lazy routes. The libraries get named chunks of their
+        // own, apart from the app's code (which changes more often), and a test can name them.
+        codeSplitting: {
+          groups: [
+            { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
+            { name: 'router', test: /[\\/]node_modules[\\/]@tanstack[\\/](react-router|router-core|history|store|react-store)[\\/]/ },
+            { name: 'forms', test: /[\\/]node_modules[\\/]react-hook-form[\\/]/ },
+            { name: 'tables', test: /[\\/]node_modules[\\/]@tanstack[\\/](react-table|table-core|react-virtual|virtual-core)[\\/]/ },
+            { name: 'uplot', test: /[\\/]node_modules[\\/]uplot[\\/]/ },
+          ],
+        },
+      },
       // React Server Components' "use client" markers in @tanstack/react-router mean nothing in a
       // client-only bundle; the bundler's note about each of them is noise.
       onwarn(warning, warn) {

@@ -1,9 +1,13 @@
 /**
  * Structured logs (pino) that never carry secrets (decisions.md D13): known sensitive fields are
  * redacted by path, and card-number-like digit runs in messages are masked to first 6 / last 4.
+ * JSON lines by default; `pretty` prints the same entries as readable lines for a person at a
+ * terminal (`npm start`), after redaction and masking.
  */
+import { isatty } from 'node:tty';
 import { maskPans } from '../../contract/cards.js';
 import pino, { type Logger as PinoLogger, type DestinationStream } from 'pino';
+import { prettyFactory } from 'pino-pretty';
 import type { Logger } from '../core/ports.js';
 
 export const REDACTED_PATHS = [
@@ -82,7 +86,16 @@ interface RequestLike {
   socket?: { remotePort?: number };
 }
 
-export function createLogger(options: { level?: string; destination?: DestinationStream | number } = {}): PinoLogger {
+export type LogFormat = 'json' | 'pretty';
+
+/** `[14:03:07] INFO: message {fields}` per entry, written synchronously so no line is lost at exit. */
+function readableLines(fd: number): DestinationStream {
+  const format = prettyFactory({ colorize: isatty(fd), translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname', singleLine: true });
+  const out = pino.destination({ fd, sync: true });
+  return { write: (line: string) => void out.write(format(line)) };
+}
+
+export function createLogger(options: { level?: string; destination?: DestinationStream | number; format?: LogFormat } = {}): PinoLogger {
   const destination = options.destination ?? 2;
   return pino(
     {
@@ -120,7 +133,7 @@ export function createLogger(options: { level?: string; destination?: Destinatio
         },
       },
     },
-    typeof destination === 'number' ? pino.destination({ fd: destination, sync: false }) : destination,
+    typeof destination !== 'number' ? destination : options.format === 'pretty' ? readableLines(destination) : pino.destination({ fd: destination, sync: false }),
   );
 }
 

@@ -2,8 +2,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app.js';
-import './styles.css';
-import './screen-sizes.css';
+import './app.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html lacks the #root element');

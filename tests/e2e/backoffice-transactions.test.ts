@@ -2,7 +2,8 @@
  * The back office's transactions in Debian Chromium against the real `gateway serve` (issue 15, 4),
  * as a back_office user: 100,000 transactions seeded straight into the database (bench/seed.ts)
  * and real ones made through the API on top. The list filters to declined ones (in the URL, kept by
- * a reload and by back/forward) and opens one; filters by payment type, amount range, currency, last
+ * a reload and by back/forward) and opens one with a click on its row (its card, its date; the
+ * amount's link from the keyboard); filters by payment type, amount range, currency, last
  * four, order id and days (each the API's own answer, all kept by a reload); finds a pasted
  * transaction id and a card by its last four; opens an approved payment and refunds part of it
  * (reason, confirmation repeating amount, currency and card); shows the gateway's own words when it
@@ -20,7 +21,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { seed } from '../../bench/seed.js';
 import { assertAxeClean, launchChromium } from '../helpers/browser.js';
 import { basicAuth, runGateway, startGateway, tempDataDir, type GatewayProcess } from '../helpers/gateway-process.js';
@@ -192,6 +193,13 @@ function rowIds(page: Page): Promise<string[]> {
   return page.locator('table.data-table tbody tr[data-row-id]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-row-id') ?? ''));
 }
 
+/** A row's cell in the column headed `header`. */
+async function cellOf(page: Page, row: Locator, header: string): Promise<Locator> {
+  const headers = await page.locator('table.data-table thead th').allTextContents();
+  assert.ok(headers.includes(header), `a column ${header} in ${headers.join(', ')}`);
+  return row.locator('td').nth(headers.indexOf(header));
+}
+
 interface AuditEntry {
   action: string;
   staff_id: string;
@@ -250,9 +258,9 @@ void test('a back-office user filters, finds, refunds, captures, releases and ex
     await page.goForward();
     await page.waitForURL(/status=6$/);
     await main.getByRole('button', { name: 'Status: Declined' }).waitFor();
-    // One of them: declined in the card network's words, nothing to capture, release or refund; the
-    // way back keeps the filter.
-    await declinedTable.getByRole('link', { name: '64.50 EUR' }).click();
+    // One of them (a click on its card): declined in the card network's words, nothing to capture,
+    // release or refund; the way back keeps the filter.
+    await (await cellOf(page, declinedTable.locator('tbody tr', { has: page.getByRole('link', { name: '64.50 EUR' }) }), 'Card')).click();
     await main.getByRole('heading', { name: /^64\.50 EUR Declined/, level: 1 }).waitFor();
     assert.equal(await main.getByRole('button', { name: /^(Capture|Release|Refund)/ }).count(), 0, 'nothing to act on');
     assert.ok(((await main.getByRole('region', { name: 'Timeline' }).textContent()) ?? '').startsWith('TimelineDeclined'), 'the timeline starts with the decline');
@@ -335,7 +343,10 @@ void test('a back-office user filters, finds, refunds, captures, releases and ex
     await shot(page, 'search');
 
     // ---- the approved one: detail, then a partial refund ------------------------------------------
-    await main.getByRole('link', { name: '48.00 EUR' }).click();
+    // The whole row opens it, not only the amount's link: a click on its Created cell.
+    const approvedRow = main.locator(`tr[data-row-id="${ids.approved}"]`);
+    assert.equal(await approvedRow.evaluate((row) => row.ownerDocument.defaultView?.getComputedStyle(row).cursor), 'pointer', 'the row shows it can be clicked');
+    await (await cellOf(page, approvedRow, 'Created')).click();
     await page.waitForURL(new RegExp(`#/transactions/${ids.approved}$`));
     await main.getByRole('heading', { name: /^48\.00 EUR Completed/, level: 1 }).waitFor();
     const detailText = (await main.textContent()) ?? '';
@@ -394,7 +405,9 @@ void test('a back-office user filters, finds, refunds, captures, releases and ex
 
     // ---- an authorization: capture part, release the rest -----------------------------------------
     await page.goto(new URL(`/app/#/transactions?q=hotel-77`, gateway.url).href);
-    await main.getByRole('link', { name: '120.00 EUR' }).click();
+    // From the keyboard the row's one link opens it (the row itself takes no focus).
+    await main.getByRole('link', { name: '120.00 EUR' }).focus();
+    await page.keyboard.press('Enter');
     await main.getByRole('heading', { name: /^120\.00 EUR Authorized/, level: 1 }).waitFor();
     await shot(page, 'authorization', { full: true });
     await main.getByRole('button', { name: 'Capture…' }).click();

@@ -218,7 +218,7 @@ void test('the X report shows the open day per currency, card brand, entry mode 
 });
 
 void test('a cashier closes the day with a manager: Z report No. 1, then the list of past days', async () => {
-  await main().getByRole('button', { name: 'Close day 1…' }).click();
+  await main().getByRole('button', { name: 'Close day 1', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Close day 1' });
   assert.match((await dialog.textContent()) ?? '', /never changes/);
   assert.match((await dialog.textContent()) ?? '', /41\.50 EUR \(3 sales, 1 refund\)/);

@@ -4,11 +4,12 @@
  * and 1920x1080 the cashier walks login, amount (12.50, 1,234,567.89 and the largest amount,
  * 999,999,999.99), the confirmation above the till's usual limit, waiting for the card with the test
  * reader, the PIN pad, processing, checking, approved with the receipt, declined, failed, today's
- * sales with the refund dialog, the shortcuts and the set-my-PIN dialog. On each screen the test
- * measures that nothing is cut or covered: the page never scrolls sideways, no box clips its text
- * (amounts shrink to fit instead), no element reaches outside the window, every button and link is
- * at least 44x44 px (keypad and PIN keys 48x48, the PIN keys all alike), the reader's buttons never
- * cover a card number; below 1100 px the side menu is folded behind the Menu button. axe-core
+ * sales with the refund dialog, the shortcuts, the set-my-PIN dialog and closing the day. On each
+ * screen the test measures that nothing is cut or covered: the page never scrolls sideways, no box
+ * clips its text (amounts shrink to fit instead), no control's label ends in "…" (it reads as cut),
+ * no element reaches outside the window, every button and link is at least 44x44 px (keypad and PIN
+ * keys 48x48, the PIN keys all alike), the reader's buttons never cover a card number; below 1100 px
+ * the side menu is folded behind the Menu button. axe-core
  * (WCAG 2.0-2.2 A and AA rules) finds no violation. Screenshots:
  * docs/screenshots/till-<width>x<height>-<screen>.png.
  * The page's Content-Security-Policy allows no inline script, so the context bypasses it to inject
@@ -68,8 +69,9 @@ globalThis.__sizes = {
         if (getComputedStyle(el).overflowX !== 'visible' && !el.closest('[aria-hidden="true"]') && el.scrollWidth > el.clientWidth + 1) {
           problems.push(this.describe(el) + ' cuts its content: ' + el.scrollWidth + ' > ' + el.clientWidth);
         }
-        // A control's words never spill over its edge.
+        // A control's words never spill over its edge, and never end in "…", which reads as a label cut short.
         if (el.matches('button, a, .tab') && el.scrollWidth > el.clientWidth + 1) problems.push(this.describe(el) + ' spills over its edge: ' + el.scrollWidth + ' > ' + el.clientWidth);
+        if (el.matches('button, a, .tab') && /(…|\\.\\.\\.)$/.test((el.textContent || '').trim())) problems.push(this.describe(el) + ' ends in an ellipsis');
       }
     }
     return problems;
@@ -408,6 +410,16 @@ for (const size of SIZES) {
       await till.check('refund');
       await page.keyboard.press('Escape');
       await refund.waitFor({ state: 'detached' });
+
+      // Close the day: the Close day button reads whole (it used to read "Close day 1…", as if cut).
+      await main().getByRole('link', { name: 'Close the day' }).click();
+      const closeDay = main().getByRole('button', { name: 'Close day 1', exact: true });
+      await closeDay.waitFor();
+      assert.ok(
+        await closeDay.evaluate((button) => button.scrollWidth <= button.clientWidth && button.ownerDocument.defaultView?.getComputedStyle(button).textOverflow !== 'ellipsis' && button.textContent?.trim() === 'Close day 1'),
+        `${till.name}: the Close day button shows its whole label`,
+      );
+      await till.check('close-day');
     } finally {
       await till.close();
     }

@@ -1,8 +1,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createLogger, maskPans } from '../../main/infra/logger.js';
 import { basicAuth } from '../helpers/gateway-process.js';
 import { createTestMerchant, startTestGateway, type TestGateway, type TestMerchant } from '../helpers/api.js';
+import { makeTempDir } from '../helpers/temp.js';
 
 const PAN = '4111111111111111';
 const MASKED = '411111…1111';
@@ -107,6 +110,23 @@ describe('createLogger redaction', () => {
     const output = text();
     assert.ok(!output.includes(PAN), output);
     assert.ok(output.includes(MASKED), 'masked form is kept for support');
+  });
+});
+
+describe('createLogger readable lines (npm start)', () => {
+  test('prints one readable line per entry, with the same redaction and masking', () => {
+    const file = join(makeTempDir('tillgate-log-'), 'console.log');
+    const fd = openSync(file, 'w');
+    const logger = createLogger({ format: 'pretty', destination: fd });
+    logger.info({ order_id: 'order-visible', card_number: PAN }, `payment with ${PAN} approved`);
+    logger.warn('second entry');
+    closeSync(fd);
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+    assert.equal(lines.length, 2, 'one line per entry');
+    assert.match(lines[0] ?? '', new RegExp(`^\\[\\d\\d:\\d\\d:\\d\\d\\] INFO: payment with ${MASKED} approved \\{.*"order_id":"order-visible"`));
+    assert.match(lines[0] ?? '', /"card_number":"\[redacted\]"/);
+    assert.match(lines[1] ?? '', /^\[\d\d:\d\d:\d\d\] WARN: second entry$/);
+    assert.ok(!lines.join('\n').includes(PAN), 'no card number');
   });
 });
 

@@ -14,8 +14,6 @@ import { formatDateTime } from '../ui/format.js';
 import { CHECKOUT_LOCALE_NAMES, CHECKOUT_STATUS_NAMES, CHECKOUT_STATUS_NOTES, checkoutStatusClass, COLLECT_NAMES } from './checkout-format.js';
 import { checkoutsClient, type BackOfficeCheckoutDetail } from './checkouts-client.js';
 import { useCheckoutDetail } from './checkouts-store.js';
-import '../ui/back-office.css';
-import './checkouts.css';
 
 const WAITING = new Set(['open', 'processing']);
 const POLL_MS = 3000;

@@ -20,8 +20,6 @@ import { CheckField, CurrencyInput, Field, FormSummary, placeApiErrors, problems
 import { CHECKOUT_LOCALE_NAMES, COLLECT_NAMES } from './checkout-format.js';
 import { checkoutsClient, type BackOfficeCheckoutRequest } from './checkouts-client.js';
 import { useCheckoutDetail } from './checkouts-store.js';
-import '../ui/back-office.css';
-import './checkouts.css';
 
 interface CheckoutFormValues {
   order_id: string;

@@ -17,8 +17,6 @@ import { CHECKOUT_STATUS_NAMES, checkoutStatusClass } from './checkout-format.js
 import type { CheckoutListSearch } from './checkout-search.js';
 import type { BackOfficeCheckout } from './checkouts-client.js';
 import { useCheckoutList } from './checkouts-store.js';
-import '../ui/back-office.css';
-import './checkouts.css';
 
 const column = createColumnHelper<BackOfficeCheckout>();
 

@@ -6,7 +6,6 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
-import 'uplot/dist/uPlot.min.css';
 
 export interface BarPart {
   label: string;

@@ -16,7 +16,6 @@ import { paymentTypeLabel } from '../transactions/transaction-format.js';
 import { CheckIcon, WarningIcon } from '../ui/icons.js';
 import { BarChart, ChartKey, type BarPart } from './bar-chart.js';
 import { useDashboard } from './dashboard-store.js';
-import './dashboard.css';
 
 const PERIOD_NAMES: Record<DashboardPeriod, string> = { today: 'Today', '7d': 'Last 7 days', month: 'This month' };
 /** The period in a sentence: `No money taken today yet`. */

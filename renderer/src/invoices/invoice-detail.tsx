@@ -27,8 +27,6 @@ import { ActiveDialog, CancelPlanDialog, DeleteDialog, EmailPreviewDialog, PlanD
 import { InvoiceTags } from './invoice-list.js';
 import type { InvoiceEmail, InvoicePayment, InvoiceReply, PaymentPlan } from './invoices-client.js';
 import { useInvoiceChannels, useInvoiceDetail } from './invoices-store.js';
-import '../ui/back-office.css';
-import './invoices.css';
 
 type Dialog = { kind: 'status' | 'active' | 'reminder' | 'plan' | 'cancel-plan' | 'delete' } | { kind: 'preview'; email: InvoiceEmail };
 

@@ -24,8 +24,6 @@ import { CheckField, CurrencyInput, Field, FormSummary } from '../ui/form-fields
 import { EMAIL_TYPE_NAMES, EXPIRY_UNIT_NAMES, LOCALE_NAMES } from './invoice-format.js';
 import { invoicesClient, type FieldError, type Invoice, type InvoiceChannel, type InvoiceFieldsBody } from './invoices-client.js';
 import { useInvoiceChannels, useInvoiceDetail } from './invoices-store.js';
-import '../ui/back-office.css';
-import './invoices.css';
 
 /** What the form holds: text as typed, flags as booleans. */
 export interface InvoiceFormValues {

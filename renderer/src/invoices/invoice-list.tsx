@@ -15,8 +15,6 @@ import { customerName, EMAIL_STATUS_NAMES, EMAIL_TYPE_NAMES, formatDateTime, STA
 import type { InvoiceListSearch } from './invoice-search.js';
 import type { InvoiceReply } from './invoices-client.js';
 import { useInvoiceChannels, useInvoiceList } from './invoices-store.js';
-import '../ui/back-office.css';
-import './invoices.css';
 
 const column = createColumnHelper<InvoiceReply>();
 

@@ -15,8 +15,6 @@ import { toneClass } from '../ui/tags.js';
 import { answerText, ATTEMPT_OUTCOME_TONES, kindName, POSTBACK_STATUS_NAMES, POSTBACK_STATUS_NOTES, postbackStatusClass, prettyJson } from './postback-format.js';
 import { postbacksClient, type BackOfficePostback, type PostbackAttemptDetail } from './postbacks-client.js';
 import { usePostbackDetail } from './postbacks-store.js';
-import '../ui/back-office.css';
-import './postbacks.css';
 
 const POLL_MS = 1000;
 /** A postback due within this long is read again until its attempt is in. */

@@ -20,8 +20,6 @@ import type { BackOfficePostback } from './postbacks-client.js';
 import { usePostbackList } from './postbacks-store.js';
 import { ResendFailedDialog } from './resend-failed-dialog.js';
 import { WebhookKeyCard } from './webhook-key.js';
-import '../ui/back-office.css';
-import './postbacks.css';
 
 const column = createColumnHelper<BackOfficePostback>();
 

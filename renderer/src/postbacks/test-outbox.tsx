@@ -20,8 +20,6 @@ import { answerText, ATTEMPT_OUTCOME_TONES, prettyJson } from './postback-format
 import { PostbacksNav, useEnvironment } from './postbacks-nav.js';
 import type { TestOutboxDetail, TestOutboxItem } from './postbacks-client.js';
 import { useOutboxItem, useOutboxList } from './postbacks-store.js';
-import '../ui/back-office.css';
-import './postbacks.css';
 
 const KIND_LABELS = { email: 'E-mails', postback: 'Postbacks' } as const;
 const column = createColumnHelper<TestOutboxItem>();

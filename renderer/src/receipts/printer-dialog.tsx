@@ -9,7 +9,6 @@ import { useSession } from '../session-store.js';
 import { PrinterIcon } from '../ui/icons.js';
 import { Modal } from '../ui/modal.js';
 import { printerName, usePrinter } from './receipt-printer-store.js';
-import './receipts.css';
 
 type Connection = ReceiptPrinterSetting['connection'];
 

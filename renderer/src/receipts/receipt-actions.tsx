@@ -13,7 +13,6 @@ import { PrinterIcon } from '../ui/icons.js';
 import { LocalLinkWarning } from '../ui/local-link-warning.js';
 import { Modal } from '../ui/modal.js';
 import { printerName, usePrinter } from './receipt-printer-store.js';
-import './receipts.css';
 
 const LANGUAGES: readonly { code: ReceiptLanguage; name: string }[] = [
   { code: 'en', name: 'English' },

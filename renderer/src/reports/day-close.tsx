@@ -9,12 +9,12 @@ import type { DayReport, FigureRow, ReceiptLines } from '../../../contract/api/r
 import { ApiError } from '../api/client.js';
 import { useSession } from '../session-store.js';
 import { formatMoney, formatNumber } from '../till/money.js';
+import { TotalValue } from '../ui/fit-text.js';
 import { CheckIcon } from '../ui/icons.js';
 import { Modal } from '../ui/modal.js';
 import { SecretField, type SecretMethod } from '../ui/secret-field.js';
 import { pdfHref, reportsClient } from './reports-client.js';
 import { useReports } from './reports-store.js';
-import './reports.css';
 
 const timeFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 const when = (iso: string | null, none = '—') => (iso ? timeFormat.format(new Date(iso)) : none);
@@ -85,8 +85,9 @@ export function DayClose() {
               </button>
               {x && <ReportActions report={x} onSlip={() => void openSlip(x)} />}
               {x && (
+                // No trailing "…": on a button it reads as a label cut short. The dialog asks before anything closes.
                 <button type="button" className="button button-primary" onClick={() => setClosing(true)}>
-                  Close day {x.sequence}…
+                  Close day {x.sequence}
                 </button>
               )}
             </div>
@@ -223,22 +224,22 @@ function ReportSheet({ report }: { report: DayReport }) {
               <dl key={t.currency} className="totals-row report-totals-row" aria-label={`Totals in ${t.currency}`}>
                 <div className="total">
                   <dt>Approved</dt>
-                  <dd>{formatMoney(t.approved.amount, t.currency)}</dd>
+                  <TotalValue text={formatMoney(t.approved.amount, t.currency)} />
                   <dd className="total-count">{plural(t.approved.count, 'sale')}</dd>
                 </div>
                 <div className="total">
                   <dt>Refunded</dt>
-                  <dd>{formatMoney(t.refunded.amount, t.currency)}</dd>
+                  <TotalValue text={formatMoney(t.refunded.amount, t.currency)} />
                   <dd className="total-count">{plural(t.refunded.count, 'refund')}</dd>
                 </div>
                 <div className="total total-net">
                   <dt>Net</dt>
-                  <dd>{formatMoney(t.net, t.currency)}</dd>
+                  <TotalValue text={formatMoney(t.net, t.currency)} />
                   <dd className="total-count">approved − refunded</dd>
                 </div>
                 <div className="total total-muted">
                   <dt>Declined</dt>
-                  <dd>{formatMoney(t.declined.amount, t.currency)}</dd>
+                  <TotalValue text={formatMoney(t.declined.amount, t.currency)} />
                   <dd className="total-count">{plural(t.declined.count, 'decline')}</dd>
                 </div>
               </dl>

@@ -14,7 +14,6 @@ import { useSession } from '../session-store.js';
 import { formatMoney, parseAmount } from '../till/money.js';
 import { BRAND_NAMES } from '../till/reader.js';
 import { CheckIcon, WarningIcon } from '../ui/icons.js';
-import './refund-dialog.css';
 import { ReceiptChoices } from '../receipts/receipt-actions.js';
 import { Modal } from '../ui/modal.js';
 import { SecretField, type SecretMethod } from '../ui/secret-field.js';

@@ -7,7 +7,7 @@ import { useEffect, useState } from 'react';
 import { RefundStatus, TransactionStatus } from '../../../contract/codes.js';
 import { formatMoney } from '../till/money.js';
 import { BRAND_NAMES, ENTRY_NAMES } from '../till/reader.js';
-import { useFitText } from '../ui/fit-text.js';
+import { TotalValue } from '../ui/fit-text.js';
 import { ReceiptDialog } from './receipt-dialog.js';
 import { RefundDialog } from './refund-dialog.js';
 import { useSales, type SaleRow } from './sales-store.js';
@@ -39,12 +39,6 @@ function statusOf(row: SaleRow): { label: string; tone: 'ok' | 'bad' | 'neutral'
     default:
       return { label: tx.status.replace(/_/g, ' '), tone: 'wait' };
   }
-}
-
-/** A total's value: shrinks to fit its box rather than being cut. */
-function TotalValue({ text }: { text: string }) {
-  const ref = useFitText<HTMLElement>(text, 12);
-  return <dd ref={ref}>{text}</dd>;
 }
 
 export function TodaySales() {

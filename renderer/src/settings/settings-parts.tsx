@@ -8,8 +8,6 @@ import { Link, Outlet } from '@tanstack/react-router';
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { ApiError } from '../api/client.js';
 import { problemText, sessionEnded } from '../api/problems.js';
-import '../ui/back-office.css';
-import './settings.css';
 
 const SECTIONS = [
   { to: '/settings', label: 'Shops and terminals', exact: true },

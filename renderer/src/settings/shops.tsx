@@ -7,7 +7,6 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { ApiError } from '../api/client.js';
 import { settingsClient as client, type Shop } from './settings-client.js';
-import './settings.css';
 
 type Message = { text: string; problem: boolean } | null;
 /** A form's problems: one per field (shown at the field), or one for the whole form. */

@@ -3,45 +3,50 @@
  * /app/ and the desktop window loads it from app://, so deeper paths live after the `#` and every
  * screen and opened object has a URL that survives a reload, a deep link and back/forward.
  */
-import { createHashHistory, createRootRoute, createRoute, createRouter, Navigate } from '@tanstack/react-router';
+import { createHashHistory, createRootRoute, createRoute, createRouter, lazyRouteComponent, Navigate } from '@tanstack/react-router';
 import { CashierWorkspace } from '../cashier/cashier.js';
-import { DashboardScreen } from '../dashboard/dashboard.js';
 import { dashboardSearch } from '../dashboard/dashboard-search.js';
-import { InvoiceDetailScreen } from '../invoices/invoice-detail.js';
-import { InvoiceCreateScreen, InvoiceEditScreen } from '../invoices/invoice-form.js';
-import { InvoiceListScreen } from '../invoices/invoice-list.js';
 import { invoiceListSearch } from '../invoices/invoice-search.js';
-import { DayClose } from '../reports/day-close.js';
-import { TokenDetailScreen } from '../tokens/token-detail.js';
-import { TokenCreateScreen } from '../tokens/token-form.js';
-import { TokenListScreen } from '../tokens/token-list.js';
 import { tokenListSearch } from '../tokens/token-search.js';
-import { CheckoutDetailScreen } from '../checkouts/checkout-detail.js';
-import { CheckoutCreateScreen } from '../checkouts/checkout-form.js';
-import { CheckoutListScreen } from '../checkouts/checkout-list.js';
 import { checkoutListSearch } from '../checkouts/checkout-search.js';
-import { PostbackDetailScreen } from '../postbacks/postback-detail.js';
-import { PostbackListScreen } from '../postbacks/postback-list.js';
 import { outboxSearch, postbackListSearch } from '../postbacks/postback-search.js';
-import { TestOutboxScreen } from '../postbacks/test-outbox.js';
-import { TodaySales } from '../sales/today.js';
-import { AuditLogScreen } from '../settings/audit-log.js';
 import { auditSearch } from '../settings/audit-search.js';
-import { ChannelSettings } from '../settings/channels.js';
-import { CredentialSettings } from '../settings/credentials.js';
-import { ProfileSettings } from '../settings/profile.js';
-import { SettingsLayout } from '../settings/settings-parts.js';
-import { ShopsSettings } from '../settings/shops.js';
-import { SmtpSettingsScreen } from '../settings/smtp.js';
-import { StaffSettings } from '../settings/staff.js';
 import { useSession } from '../session-store.js';
 import { Till } from '../till/till.js';
-import { TransactionDetailScreen } from '../transactions/transaction-detail.js';
-import { TransactionListScreen } from '../transactions/transaction-list.js';
 import { transactionListSearch } from '../transactions/transaction-search.js';
 import { startPath } from './areas.js';
 import { AppFrame } from './frame.js';
 import { GatewayPage } from './gateway-page.js';
+
+// Each screen but the till is a chunk of its own, fetched when its route is first opened (or a link
+// to it hovered): the till, where a cashier starts, loads without the back office's tables, forms
+// and charts.
+const DashboardScreen = lazyRouteComponent(() => import('../dashboard/dashboard.js'), 'DashboardScreen');
+const SettingsLayout = lazyRouteComponent(() => import('../settings/settings-parts.js'), 'SettingsLayout');
+const ShopsSettings = lazyRouteComponent(() => import('../settings/shops.js'), 'ShopsSettings');
+const ProfileSettings = lazyRouteComponent(() => import('../settings/profile.js'), 'ProfileSettings');
+const ChannelSettings = lazyRouteComponent(() => import('../settings/channels.js'), 'ChannelSettings');
+const CredentialSettings = lazyRouteComponent(() => import('../settings/credentials.js'), 'CredentialSettings');
+const StaffSettings = lazyRouteComponent(() => import('../settings/staff.js'), 'StaffSettings');
+const SmtpSettingsScreen = lazyRouteComponent(() => import('../settings/smtp.js'), 'SmtpSettingsScreen');
+const AuditLogScreen = lazyRouteComponent(() => import('../settings/audit-log.js'), 'AuditLogScreen');
+const InvoiceListScreen = lazyRouteComponent(() => import('../invoices/invoice-list.js'), 'InvoiceListScreen');
+const InvoiceCreateScreen = lazyRouteComponent(() => import('../invoices/invoice-form.js'), 'InvoiceCreateScreen');
+const InvoiceDetailScreen = lazyRouteComponent(() => import('../invoices/invoice-detail.js'), 'InvoiceDetailScreen');
+const InvoiceEditScreen = lazyRouteComponent(() => import('../invoices/invoice-form.js'), 'InvoiceEditScreen');
+const TransactionListScreen = lazyRouteComponent(() => import('../transactions/transaction-list.js'), 'TransactionListScreen');
+const TransactionDetailScreen = lazyRouteComponent(() => import('../transactions/transaction-detail.js'), 'TransactionDetailScreen');
+const TokenListScreen = lazyRouteComponent(() => import('../tokens/token-list.js'), 'TokenListScreen');
+const TokenCreateScreen = lazyRouteComponent(() => import('../tokens/token-form.js'), 'TokenCreateScreen');
+const TokenDetailScreen = lazyRouteComponent(() => import('../tokens/token-detail.js'), 'TokenDetailScreen');
+const CheckoutListScreen = lazyRouteComponent(() => import('../checkouts/checkout-list.js'), 'CheckoutListScreen');
+const CheckoutCreateScreen = lazyRouteComponent(() => import('../checkouts/checkout-form.js'), 'CheckoutCreateScreen');
+const CheckoutDetailScreen = lazyRouteComponent(() => import('../checkouts/checkout-detail.js'), 'CheckoutDetailScreen');
+const PostbackListScreen = lazyRouteComponent(() => import('../postbacks/postback-list.js'), 'PostbackListScreen');
+const TestOutboxScreen = lazyRouteComponent(() => import('../postbacks/test-outbox.js'), 'TestOutboxScreen');
+const PostbackDetailScreen = lazyRouteComponent(() => import('../postbacks/postback-detail.js'), 'PostbackDetailScreen');
+const TodaySales = lazyRouteComponent(() => import('../sales/today.js'), 'TodaySales');
+const DayClose = lazyRouteComponent(() => import('../reports/day-close.js'), 'DayClose');
 
 function Start() {
   const role = useSession((s) => s.session?.staff.role);
@@ -135,7 +140,24 @@ function stringifySearch(search: Record<string, unknown>): string {
   return text ? `?${text}` : '';
 }
 
-export const router = createRouter({ routeTree, history: createHashHistory(), parseSearch, stringifySearch });
+/** Shown in place of a screen whose chunk takes longer than a second to arrive (router's default delay). */
+function ScreenLoading() {
+  return (
+    <p className="loading" role="status">
+      Opening…
+    </p>
+  );
+}
+
+export const router = createRouter({
+  routeTree,
+  history: createHashHistory(),
+  parseSearch,
+  stringifySearch,
+  // A menu link fetches its screen's chunk on hover or focus, so the click rarely waits for it.
+  defaultPreload: 'intent',
+  defaultPendingComponent: ScreenLoading,
+});
 
 declare module '@tanstack/react-router' {
   interface Register {

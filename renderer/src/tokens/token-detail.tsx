@@ -17,8 +17,6 @@ import { ArchiveDialog, CryptogramDialog } from './token-dialogs.js';
 import { historyText, lastFour, networkName, TOKEN_STATUS_NAMES, TOKEN_STATUS_NOTES, tokenStatusClass } from './token-format.js';
 import { tokensClient, type BackOfficeToken, type TokenData, type TokenHistoryEntry } from './tokens-client.js';
 import { useTokenDetail } from './tokens-store.js';
-import '../ui/back-office.css';
-import './tokens.css';
 
 const SETTLING = new Set(['requested', 'archive_pending']);
 const POLL_MS = 1000;

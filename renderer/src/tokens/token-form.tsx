@@ -16,8 +16,6 @@ import { useIdempotencyKeys } from '../api/idempotency.js';
 import { problemText, sessionEnded } from '../api/problems.js';
 import { Field, FormSummary, placeApiErrors, problemsByField } from '../ui/form-fields.js';
 import { tokensClient, type NetworkTokenRequest } from './tokens-client.js';
-import '../ui/back-office.css';
-import './tokens.css';
 
 interface TokenFormValues {
   card_number: string;

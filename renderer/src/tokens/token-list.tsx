@@ -17,8 +17,6 @@ import { lastFour, NETWORK_NAMES, networkName, TOKEN_STATUS_NAMES, tokenStatusCl
 import type { TokenListSearch } from './token-search.js';
 import type { BackOfficeToken } from './tokens-client.js';
 import { useTokenList } from './tokens-store.js';
-import '../ui/back-office.css';
-import './tokens.css';
 
 const column = createColumnHelper<BackOfficeToken>();
 

@@ -14,7 +14,6 @@ import { StatusTag } from './transaction-list.js';
 import { cardText, entryLabel, formatDateTime, formatDateTimeSeconds, paymentTypeLabel, statusLabel, type Tone } from './transaction-format.js';
 import type { TransactionDetail } from './transactions-client.js';
 import { useTransactionDetail, useTransactionList } from './transactions-store.js';
-import './transactions.css';
 
 type Event = TransactionDetail['events'][number];
 type RefundItem = TransactionDetail['refunds'][number];

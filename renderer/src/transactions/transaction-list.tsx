@@ -19,7 +19,6 @@ import { cardText, entryLabel, formatDateTime, PAYMENT_TYPE_LABELS, paymentTypeL
 import { isFiltered, listOf, type TransactionListSearch } from './transaction-search.js';
 import type { Transaction } from './transactions-client.js';
 import { useTransactionList } from './transactions-store.js';
-import './transactions.css';
 
 const column = createColumnHelper<Transaction>();
 

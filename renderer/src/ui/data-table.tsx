@@ -6,12 +6,25 @@
  *
  * Accessibility: a caption names the table, `aria-rowcount`/`aria-rowindex` tell assistive
  * technology where a row sits in the whole list; a row's first cell should hold a link to the
- * row's own URL (its detail), so keyboard users Tab to it and deep links work.
+ * row's own URL (its detail, class `row-link`), so keyboard users Tab to it and deep links work.
+ * A click anywhere else on such a row opens the same link: a mouse convenience, the link stays the
+ * one way in for the keyboard and assistive technology.
  */
 import { flexRender, getCoreRowModel, useReactTable, type ColumnDef } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef, type ReactNode } from 'react';
-import './back-office.css';
+import { useEffect, useRef, type MouseEvent, type ReactNode } from 'react';
+
+/** What keeps its own click inside a row: links, buttons, form fields and their labels. */
+const ROW_CONTROLS = 'a, button, input, select, textarea, label, summary, [role="button"], [role="checkbox"], [role="menuitem"]';
+
+/** A plain click on a row, away from its controls, follows the row's link (through the router, as the link's own click would). */
+function openRowLink(event: MouseEvent<HTMLTableSectionElement>): void {
+  if (event.button !== 0 || event.defaultPrevented || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  if (!(event.target instanceof Element) || event.target.closest(ROW_CONTROLS)) return;
+  // A click that ends a drag over text selects it (to copy an order id), it does not navigate.
+  if (!(window.getSelection()?.isCollapsed ?? true)) return;
+  event.target.closest('tr')?.querySelector<HTMLAnchorElement>('a.row-link')?.click();
+}
 
 export interface DataTableProps<Row> {
   /** Names the table for assistive technology (shown as a visually hidden caption). */
@@ -82,7 +95,7 @@ export function DataTable<Row>({ caption, columns, rows, rowKey, total, hasMore,
             </tr>
           ))}
         </thead>
-        <tbody>
+        <tbody onClick={openRowLink}>
           {padTop > 0 && (
             <tr aria-hidden="true" className="data-spacer">
               <td colSpan={columnCount} style={{ height: padTop }} />

@@ -42,3 +42,9 @@ export function FitLine({ text, className }: { text: string; className: string }
     </p>
   );
 }
+
+/** A total's value in a `.total` box (today's sales, the day's report): shrinks to fit rather than being cut. */
+export function TotalValue({ text }: { text: string }) {
+  const ref = useFitText<HTMLElement>(text, 12);
+  return <dd ref={ref}>{text}</dd>;
+}
