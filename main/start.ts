@@ -37,6 +37,16 @@ export async function startHeadless(reason: string): Promise<void> {
     process.exitCode = 1;
     return;
   }
+  // Stopping cleanly works from the moment the gateway listens, not only once everything is printed.
+  const running = server;
+  const shutdown = () => {
+    running.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
   const { gateway } = server.composition;
 
   const first = await setUpFirstRun(gateway);
@@ -76,13 +86,4 @@ export async function startHeadless(reason: string): Promise<void> {
     out('Open the back-office URL in a browser (no Chromium window: chromium or a display is missing).');
   }
   out('Press Ctrl+C to stop.');
-
-  const shutdown = () => {
-    server.stop().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
 }
