@@ -26,6 +26,7 @@ import * as m0021 from './0021-instance-coordination.js';
 import * as m0022 from './0022-outbox-claims.js';
 import * as m0023 from './0023-shared-auth-state.js';
 import * as m0024 from './0024-data-key-check.js';
+import * as m0025 from './0025-postback-search.js';
 
 export interface Migration {
   version: number;
@@ -61,4 +62,5 @@ export const migrations: readonly Migration[] = [
   { version: 22, name: 'outbox-claims', up: m0022.up, postgres: m0022.postgres },
   { version: 23, name: 'shared-auth-state', up: m0023.up, postgres: m0023.postgres },
   { version: 24, name: 'data-key-check', up: m0024.up, postgres: m0024.postgres },
+  { version: 25, name: 'postback-search', up: m0025.up, postgres: m0025.postgres },
 ];
