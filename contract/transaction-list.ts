@@ -79,7 +79,7 @@ export const EXPORT_PART_MAX_ROWS = 10_000;
 /** Rows an export reads from the database at a time while it streams. */
 export const EXPORT_CHUNK_ROWS = 1_000;
 
-/** Most characters of the list's one search box (a transaction id, an order id or a card's last four). */
+/** Most characters of a list's search box (transactions: an id, an order id or a last four; postbacks: an order id or an id). */
 export const SEARCH_MAX_LENGTH = 128;
 
 /** Response headers of an export: the rows it will carry, and where the next part starts. */

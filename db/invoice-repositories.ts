@@ -1,5 +1,5 @@
 /** Invoices, their per-channel number counters and payment plans (migration 0009). */
-import type { SqlDatabase, SqlStatement } from './sql.js';
+import { preparedOnce, type SqlDatabase } from './sql.js';
 import type { InvoiceChanges, InvoiceFilter, InvoiceRecord, InvoiceRepository, PaymentPlanRecord, StoredInvoice } from '../main/core/ports.js';
 
 type Row = Record<string, unknown>;
@@ -168,15 +168,7 @@ export function createInvoiceRepository(db: SqlDatabase): InvoiceRepository {
     plans: db.prepare('SELECT * FROM payment_plans WHERE invoice_id = ? ORDER BY created_at, id'),
     setPlanStatus: db.prepare('UPDATE payment_plans SET status = ?, updated_at = ? WHERE id = ?'),
   };
-  const prepared = new Map<string, SqlStatement>();
-  const statement = (sql: string): SqlStatement => {
-    let found = prepared.get(sql);
-    if (!found) {
-      found = db.prepare(sql);
-      prepared.set(sql, found);
-    }
-    return found;
-  };
+  const statement = preparedOnce(db);
   const get = async (id: number): Promise<StoredInvoice | undefined> => {
     const row = (await s.get.get(id)) as Row | undefined;
     return row && fromRow(row);

@@ -1,5 +1,6 @@
 /** Outbox delivery bookkeeping: due records, per-subject lists, attempts. */
-import { dialects, type DialectSql, type SqlDatabase, type SqlStatement } from './sql.js';
+import { branchCountSql, branchPageSql, type Branch } from './list-filter.js';
+import { dialects, preparedOnce, type DialectSql, type SqlDatabase, type SqlStatement } from './sql.js';
 import type { OutboxFilter, OutboxPageFilter, OutboxRecord, PostbackAttemptRecord, PostbackResendRecord, QueueClaim, SentItemRecord } from '../main/core/ports.js';
 
 type Row = Record<string, unknown>;
@@ -10,6 +11,7 @@ export function outboxFromRow(r: Row): OutboxRecord {
     merchantId: r.merchant_id as string,
     subjectType: r.subject_type as string,
     subjectId: r.subject_id as string,
+    orderId: (r.order_id as string | null) ?? null,
     sequence: r.sequence as number,
     url: r.url as string,
     payload: JSON.parse(r.payload as string) as Record<string, unknown>,
@@ -61,38 +63,63 @@ export function byDueOrder(a: Row, b: Row): number {
   return (a.id as string) < (b.id as string) ? -1 : (a.id as string) > (b.id as string) ? 1 : 0;
 }
 
-/** The WHERE clause of the back office's log (migration 19's indexes end in created_at, id). */
-function pageWhere(merchantId: string, filter: OutboxPageFilter): { sql: string; params: unknown[] } {
-  const clauses = ['merchant_id = ?'];
+/**
+ * How the back office's log reads a filter (the indexes of migrations 19 and 25 end in created_at,
+ * id, the log's order): one branch; with the search box, one per value, each on its own index, at
+ * most a page from each, merged. The search names its indexes (INDEXED BY; PostgreSQL plans by its
+ * statistics): without statistics SQLite rates an order id no rarer than a kind, whose index gives
+ * the log's order as well, and the kind's would walk all of the merchant's postbacks of that kind.
+ */
+function logBranches(merchantId: string, filter: OutboxPageFilter): Branch[] {
+  const where = ['merchant_id = ?'];
   const params: unknown[] = [merchantId];
   switch (filter.status) {
     case 'queued':
-      clauses.push("state = 'pending' AND attempts = 0");
+      where.push("state = 'pending' AND attempts = 0");
       break;
     case 'retrying':
-      clauses.push("state = 'pending' AND attempts > 0");
+      where.push("state = 'pending' AND attempts > 0");
       break;
     case 'delivered':
     case 'failed':
-      clauses.push('state = ?');
+      where.push('state = ?');
       params.push(filter.status);
       break;
     default:
       break;
   }
   if (filter.subjectType !== undefined) {
-    clauses.push('subject_type = ?');
+    where.push('subject_type = ?');
     params.push(filter.subjectType);
   }
   if (filter.createdFrom !== undefined) {
-    clauses.push('created_at >= ?');
+    where.push('created_at >= ?');
     params.push(filter.createdFrom);
   }
   if (filter.createdTo !== undefined) {
-    clauses.push('created_at <= ?');
+    where.push('created_at <= ?');
     params.push(filter.createdTo);
   }
-  return { sql: clauses.join(' AND '), params };
+  if (filter.search === undefined) return [{ source: 'postback_outbox', where, params }];
+  const { orderId, id } = filter.search;
+  const branch = (source: string, term: string, value: string): Branch => ({ source, where: [...where, term], params: [...params, value] });
+  const branches = [branch('postback_outbox INDEXED BY postback_outbox_merchant_order', 'order_id = ?', orderId)];
+  if (id !== undefined) {
+    branches.push(branch('postback_outbox INDEXED BY postback_outbox_merchant_subject_id', 'subject_id = ?', id));
+    // The primary key answers an event id by itself.
+    branches.push(branch('postback_outbox', 'id = ?', id));
+  }
+  return branches;
+}
+
+/** The SQL and parameters of a page of the back office's log (newest first); exported for query-plan tests. */
+export function postbackLogSql(merchantId: string, filter: OutboxPageFilter, limit: number, offset: number): { sql: string; params: unknown[] } {
+  return branchPageSql(logBranches(merchantId, filter), limit, offset);
+}
+
+/** The SQL and parameters counting the records of a log filter. */
+export function postbackLogCountSql(merchantId: string, filter: OutboxPageFilter): { sql: string; params: unknown[] } {
+  return branchCountSql(logBranches(merchantId, filter));
 }
 
 /** Sent e-mails (invoice and receipt) and postback attempts as one list, for the test outbox. */
@@ -171,7 +198,7 @@ export function createOutboxDelivery(db: SqlDatabase) {
     }
     return statements;
   };
-  const lists = new Map<string, SqlStatement>();
+  const listStatement = preparedOnce(db);
   return {
     get: async (merchantId: string, id: string) => {
       const row = (await s.get.get(merchantId, id)) as Row | undefined;
@@ -195,12 +222,7 @@ export function createOutboxDelivery(db: SqlDatabase) {
         params.push(filter.since);
       }
       const sql = `SELECT * FROM postback_outbox WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ?`;
-      let statement = lists.get(sql);
-      if (!statement) {
-        statement = db.prepare(sql);
-        lists.set(sql, statement);
-      }
-      return ((await statement.all(...params, filter.limit)) as Row[]).map(outboxFromRow);
+      return ((await listStatement(sql).all(...params, filter.limit)) as Row[]).map(outboxFromRow);
     },
     settle: async (id: string, claimedBy: string, state: OutboxRecord['state'], nextAttemptAt: string, lastError: string | null, deliveredAt: string | null) =>
       (await s.settle.run(state, nextAttemptAt, lastError, deliveredAt, id, claimedBy)).changes === 1,
@@ -218,24 +240,12 @@ export function createOutboxDelivery(db: SqlDatabase) {
       return row && { createdAt: row.created_at, httpStatus: row.http_status };
     },
     page: async (merchantId: string, filter: OutboxPageFilter, limit: number, offset: number) => {
-      const where = pageWhere(merchantId, filter);
-      const sql = `SELECT * FROM postback_outbox WHERE ${where.sql} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`;
-      let statement = lists.get(sql);
-      if (!statement) {
-        statement = db.prepare(sql);
-        lists.set(sql, statement);
-      }
-      return ((await statement.all(...where.params, limit, offset)) as Row[]).map(outboxFromRow);
+      const { sql, params } = postbackLogSql(merchantId, filter, limit, offset);
+      return ((await listStatement(sql).all(...params)) as Row[]).map(outboxFromRow);
     },
     count: async (merchantId: string, filter: OutboxPageFilter) => {
-      const where = pageWhere(merchantId, filter);
-      const sql = `SELECT COUNT(*) AS n FROM postback_outbox WHERE ${where.sql}`;
-      let statement = lists.get(sql);
-      if (!statement) {
-        statement = db.prepare(sql);
-        lists.set(sql, statement);
-      }
-      return ((await statement.get(...where.params)) as { n: number }).n;
+      const { sql, params } = postbackLogCountSql(merchantId, filter);
+      return ((await listStatement(sql).get(...params)) as { n: number }).n;
     },
     getAttempt: async (merchantId: string, attemptId: string) => {
       const row = (await s.attempt.get(merchantId, attemptId)) as Row | undefined;

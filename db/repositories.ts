@@ -2,7 +2,7 @@
  * better-sqlite3 implementations of the core's repository ports. Statements are prepared once;
  * methods are async to satisfy the ports but resolve synchronously (see sqlite-store.ts).
  */
-import type { Dialect, SqlDatabase, SqlStatement } from './sql.js';
+import { preparedOnce, type Dialect, type SqlDatabase } from './sql.js';
 import { createPaymentRepositories, createTransactionMovements } from './payment-repositories.js';
 import { createOutboxDelivery } from './postback-repositories.js';
 import { createStaffRepository } from './staff-repositories.js';
@@ -15,6 +15,7 @@ import { createReceiptRepository } from './receipt-repositories.js';
 import { createInvoiceRepository } from './invoice-repositories.js';
 import { createEmailRepository } from './email-repositories.js';
 import { AMOUNT_SCALED_SQL } from './migrations/0016-transaction-search.js';
+import { branchCountSql, branchPageSql, type Branch } from './list-filter.js';
 import { createDashboardRepository } from './dashboard-repositories.js';
 import { createMerchantManagementRepositories } from './merchant-management-repositories.js';
 import type {
@@ -165,13 +166,6 @@ function eventFromRow(r: Row): EventRecord {
   };
 }
 
-interface Branch {
-  /** The table, with the index to read where the planner needs telling. */
-  source: string;
-  where: string[];
-  params: unknown[];
-}
-
 /**
  * How to read the rows of a transaction list filter: one or more branches, each a table with its
  * index, a WHERE clause and its parameters, read in the list's order (created_at, id descending) from
@@ -257,33 +251,17 @@ function transactionBranches(merchantId: string, filter: TransactionFilter, dial
   return [{ source: 'transactions', where, params }];
 }
 
-const ORDER = 'ORDER BY created_at DESC, id DESC';
-
 /** The SQL and parameters of a transaction list query (newest first); exported for query-plan tests. */
 export function transactionListSql(merchantId: string, filter: TransactionFilter, dialect: Dialect = 'sqlite'): { sql: string; params: unknown[] } {
-  const branches = transactionBranches(merchantId, filter, dialect);
-  const [only] = branches;
-  if (branches.length === 1 && only) {
-    return { sql: `SELECT * FROM ${only.source} WHERE ${only.where.join(' AND ')} ${ORDER} LIMIT ? OFFSET ?`, params: [...only.params, filter.limit, filter.offset] };
-  }
-  // Each branch reads at most what the page needs from its own index; the union is sorted after.
   // Branches of a list of payment types or statuses cannot share a row: on PostgreSQL their UNION ALL
   // is merged in order (Merge Append), where a UNION would collect and sort them.
-  const parts = branches.map((b, i) => `SELECT * FROM (SELECT * FROM ${b.source} WHERE ${b.where.join(' AND ')} ${ORDER} LIMIT ?) AS branch${i}`);
   const union = dialect === 'postgres' && filter.search === undefined ? ' UNION ALL ' : ' UNION ';
-  return {
-    sql: `${parts.join(union)} ${ORDER} LIMIT ? OFFSET ?`,
-    params: [...branches.flatMap((b) => [...b.params, filter.limit + filter.offset]), filter.limit, filter.offset],
-  };
+  return branchPageSql(transactionBranches(merchantId, filter, dialect), filter.limit, filter.offset, union);
 }
 
 /** The SQL and parameters counting the rows of a transaction list filter (after `after`, if given). */
 export function transactionCountSql(merchantId: string, filter: TransactionFilter): { sql: string; params: unknown[] } {
-  const branches = transactionBranches(merchantId, filter);
-  const [only] = branches;
-  if (branches.length === 1 && only) return { sql: `SELECT COUNT(*) AS n FROM ${only.source} WHERE ${only.where.join(' AND ')}`, params: only.params };
-  const parts = branches.map((b) => `SELECT id FROM ${b.source} WHERE ${b.where.join(' AND ')}`);
-  return { sql: `SELECT COUNT(*) AS n FROM (${parts.join(' UNION ')}) AS matches`, params: branches.flatMap((b) => b.params) };
+  return branchCountSql(transactionBranches(merchantId, filter));
 }
 
 export function createRepositories(db: SqlDatabase): Repositories {
@@ -370,20 +348,12 @@ export function createRepositories(db: SqlDatabase): Repositories {
     // The subject's next sequence number is taken in the insert itself (the unique
     // (subject_type, subject_id, sequence) index finds the last one), never read first.
     outboxInsert: db.prepare(
-      `INSERT INTO postback_outbox (id, merchant_id, subject_type, subject_id, sequence, url, payload, state, attempts, next_attempt_at, created_at)
-       SELECT @id, @merchantId, @subjectType, @subjectId, COALESCE(MAX(sequence), 0) + 1, @url, @payload, @state, @attempts, @nextAttemptAt, @createdAt
+      `INSERT INTO postback_outbox (id, merchant_id, subject_type, subject_id, order_id, sequence, url, payload, state, attempts, next_attempt_at, created_at)
+       SELECT @id, @merchantId, @subjectType, @subjectId, @orderId, COALESCE(MAX(sequence), 0) + 1, @url, @payload, @state, @attempts, @nextAttemptAt, @createdAt
        FROM postback_outbox WHERE subject_type = @subjectType AND subject_id = @subjectId`,
     ),
   };
-  const listStatements = new Map<string, SqlStatement>();
-  const listStatement = (sql: string): SqlStatement => {
-    let statement = listStatements.get(sql);
-    if (!statement) {
-      statement = db.prepare(sql);
-      listStatements.set(sql, statement);
-    }
-    return statement;
-  };
+  const listStatement = preparedOnce(db);
 
   return {
     merchants: {

@@ -45,3 +45,16 @@ export function sqliteSql(db: Database.Database): SqlDatabase {
     prepare: (sql) => db.prepare(typeof sql === 'string' ? sql : sql.sqlite) as unknown as SqlStatement,
   };
 }
+
+/** A statement per text, prepared on its first use: for texts built from a list's filters. */
+export function preparedOnce(db: SqlDatabase): (sql: string) => SqlStatement {
+  const prepared = new Map<string, SqlStatement>();
+  return (sql) => {
+    let statement = prepared.get(sql);
+    if (!statement) {
+      statement = db.prepare(sql);
+      prepared.set(sql, statement);
+    }
+    return statement;
+  };
+}

@@ -1,5 +1,5 @@
 /** Staff accounts, sessions and the audit log. */
-import type { SqlDatabase, SqlStatement } from './sql.js';
+import { preparedOnce, type SqlDatabase } from './sql.js';
 import type { AuditFilter, AuditRecord, StaffRecord, StaffRepository, StaffSessionRecord } from '../main/core/ports.js';
 
 type Row = Record<string, unknown>;
@@ -69,15 +69,7 @@ function auditWhere(merchantId: string, filter: AuditFilter): { where: string; v
 }
 
 export function createStaffRepository(db: SqlDatabase): StaffRepository {
-  const statements = new Map<string, SqlStatement>();
-  const prepared = (sql: string) => {
-    let statement = statements.get(sql);
-    if (!statement) {
-      statement = db.prepare(sql);
-      statements.set(sql, statement);
-    }
-    return statement;
-  };
+  const prepared = preparedOnce(db);
   const s = {
     insert: db.prepare(
       `INSERT INTO staff (id, merchant_id, login, display_name, role, password_hash, pin_hash, created_at, disabled_at)

@@ -9,6 +9,7 @@ import {
   POSTBACKS_MAX_PER_PAGE,
   TEST_OUTBOX_KINDS,
 } from '../constants.js';
+import { SEARCH_MAX_LENGTH } from '../transaction-list.js';
 import { Nullable, PageMetadataSchema, pageQueryProperties, StringEnum, StringIn } from './common.js';
 
 export const PostbackAttemptSchema = Type.Object({
@@ -68,6 +69,11 @@ export const PostbackLogQuerySchema = Type.Object(
   {
     status: Type.Optional(StringIn(POSTBACK_LOG_STATUSES, { description: 'queued (no attempt yet), retrying, delivered or failed' })),
     kind: Type.Optional(StringIn(POSTBACK_SUBJECT_TYPES, { description: 'what the postback is about: transaction, token or checkout' })),
+    search: Type.Optional(
+      Type.String({
+        description: `an order id, or a whole transaction, token, checkout or event id: postbacks that carry that order id or are about (or are) that one (at most ${SEARCH_MAX_LENGTH} characters)`,
+      }),
+    ),
     ...pageQueryProperties(POSTBACKS_DEFAULT_PER_PAGE, POSTBACKS_MAX_PER_PAGE),
   },
   { additionalProperties: false },
@@ -78,7 +84,8 @@ export const BackOfficePostbackSchema = Type.Object(
   {
     event_id: Type.String(),
     kind: Type.String({ description: 'transaction, token or checkout (subject_type)' }),
-    subject_id: Type.String(),
+    subject_id: Type.String({ description: 'the transaction, token or checkout id' }),
+    order_id: Nullable(Type.String({ description: "the order id the body carries: a transaction's or a checkout's; null for tokens" })),
     sequence: Type.Integer(),
     url: Type.String(),
     status: StringEnum(POSTBACK_LOG_STATUSES),

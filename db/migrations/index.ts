@@ -28,6 +28,7 @@ import * as m0023 from './0023-shared-auth-state.js';
 import * as m0024 from './0024-data-key-check.js';
 import * as m0025 from './0025-person-names.js';
 import * as m0026 from './0026-invoice-number-search.js';
+import * as m0027 from './0027-postback-search.js';
 
 export interface Migration {
   version: number;
@@ -65,4 +66,5 @@ export const migrations: readonly Migration[] = [
   { version: 24, name: 'data-key-check', up: m0024.up, postgres: m0024.postgres },
   { version: 25, name: 'person-names', up: m0025.up, postgres: m0025.postgres },
   { version: 26, name: 'invoice-number-search', up: m0026.up, postgres: m0026.postgres },
+  { version: 27, name: 'postback-search', up: m0027.up, postgres: m0027.postgres },
 ];

@@ -1,9 +1,10 @@
 /**
  * The paged lists' common query parameters (`page`, `per`, `created_at[min]`, `created_at[max]`),
  * read the same way by the network token list and the back office's checkout list: every bad one is
- * named in the caller's errors, in the network token API's words.
+ * named in the caller's errors, in the network token API's words. And a list's search box.
  */
 import type { FieldError, PageMetadata } from '../../contract/api/common.js';
+import { SEARCH_MAX_LENGTH } from '../../contract/transaction-list.js';
 
 export interface PageQuery {
   page?: string;
@@ -47,4 +48,22 @@ export function oneOf<T extends string>(field: string, value: string | undefined
   if ((allowed as readonly string[]).includes(value)) return value as T;
   errors.push({ field, message: `must be one of ${allowed.join(', ')}` });
   return undefined;
+}
+
+/** An id as the gateway makes them (a UUID): a search box looks such text up as an id too. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A list's `search`: the text trimmed, and as `id` (lowercased, as ids are stored) when it is one;
+ * undefined when absent; an error naming `search` when empty or longer than SEARCH_MAX_LENGTH,
+ * saying it `mustBe` (what the list finds by).
+ */
+export function readSearch(value: string | undefined, mustBe: string, errors: FieldError[]): { text: string; id?: string } | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (text === '' || text.length > SEARCH_MAX_LENGTH) {
+    errors.push({ field: 'search', message: `must be ${mustBe} (1 to ${SEARCH_MAX_LENGTH} characters)` });
+    return undefined;
+  }
+  return UUID.test(text) ? { text, id: text.toLowerCase() } : { text };
 }

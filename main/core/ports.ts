@@ -287,6 +287,8 @@ export interface OutboxRecord {
   /** transaction, token or checkout */
   subjectType: string;
   subjectId: string;
+  /** The order id the body carries (transactions and checkouts; null for tokens): the log shows it and finds it. */
+  orderId: string | null;
   sequence: number;
   url: string;
   payload: Record<string, unknown>;
@@ -335,6 +337,8 @@ export interface OutboxPageFilter {
   subjectType?: string;
   createdFrom?: string;
   createdTo?: string;
+  /** The search box: records with this order id, or (`id`, a pasted id) this subject or event id. */
+  search?: { orderId: string; id?: string };
 }
 
 /** "Resend all failed since": which postbacks one request queued again (migration 19). */

@@ -6,8 +6,9 @@ import type Database from 'better-sqlite3';
 import { DatabaseTooNewError, migrate, schemaVersion } from '../../db/migrate.js';
 import { migrations, type Migration } from '../../db/migrations/index.js';
 import { openDatabase } from '../../db/open.js';
+import { postbackLogCountSql, postbackLogSql } from '../../db/postback-repositories.js';
 import { transactionCountSql, transactionListSql } from '../../db/repositories.js';
-import type { TransactionFilter } from '../../main/core/ports.js';
+import type { OutboxPageFilter, TransactionFilter } from '../../main/core/ports.js';
 import currencyCodes from 'currency-codes';
 import { currencyExponent } from '../../contract/money.js';
 import { AMOUNT_SCALED_SQL, CURRENCIES_BY_EXPONENT } from '../../db/migrations/0016-transaction-search.js';
@@ -286,6 +287,15 @@ const expectedByVersion: Record<number, Expected> = {
     indexes: { transactions_merchant_invoice: ['merchant_id', 'invoice_number', 'created_at', 'id'] },
     unique: [],
     addedColumns: { transactions: ['invoice_number'] },
+  },
+  27: {
+    tables: [],
+    indexes: {
+      postback_outbox_merchant_order: ['merchant_id', 'order_id', 'created_at', 'id'],
+      postback_outbox_merchant_subject_id: ['merchant_id', 'subject_id', 'created_at', 'id'],
+    },
+    unique: [],
+    addedColumns: { postback_outbox: ['order_id'] },
   },
 };
 
@@ -611,12 +621,18 @@ describe('migration 18 on a database that has tokens and checkouts', () => {
   });
 });
 
+/** A database migrated up to just before `version`, with one merchant, m1. */
+function shopBefore(version: number): Database.Database {
+  const db = freshDatabase();
+  migrate(db, migrations.filter((m) => m.version < version));
+  db.exec(`INSERT INTO merchants (id, name, currency, webhook_key_sealed, created_at) VALUES ('m1', 'Shop', 'EUR', 'x', '2026-01-01T00:00:00.000Z')`);
+  return db;
+}
+
 describe('migration 19 on a database that has postbacks', () => {
   test('old attempts keep every column, have no body or headers, and the last one of a pending postback gets its retry', () => {
-    const db = freshDatabase();
+    const db = shopBefore(19);
     try {
-      migrate(db, migrations.filter((m) => m.version < 19));
-      db.exec(`INSERT INTO merchants (id, name, currency, webhook_key_sealed, created_at) VALUES ('m1', 'Shop', 'EUR', 'x', '2026-01-01T00:00:00.000Z')`);
       const outbox = db.prepare(
         `INSERT INTO postback_outbox (id, merchant_id, subject_type, subject_id, sequence, url, payload, state, attempts, next_attempt_at, created_at)
          VALUES (?, 'm1', 'transaction', ?, 1, 'http://127.0.0.1:9/pb', '{}', ?, ?, ?, '2026-01-02T00:00:00.000Z')`,
@@ -641,6 +657,76 @@ describe('migration 19 on a database that has postbacks', () => {
       db.close();
     }
   });
+});
+
+describe('migration 27 on a database that has postbacks', () => {
+  test("each postback gets the order id its body carries: a transaction's and a checkout's; a token's none", () => {
+    const db = shopBefore(27);
+    try {
+      const outbox = db.prepare(
+        `INSERT INTO postback_outbox (id, merchant_id, subject_type, subject_id, sequence, url, payload, state, attempts, next_attempt_at, created_at)
+         VALUES (?, 'm1', ?, ?, 1, 'http://127.0.0.1:9/pb', ?, 'delivered', 1, '2026-01-02T00:00:00.000Z', '2026-01-02T00:00:00.000Z')`,
+      );
+      outbox.run('p-transaction', 'transaction', 't1', JSON.stringify({ transaction_id: 't1', status_code: 3, order_id: 'order-1001', amount: 10, message: 'a\u0000b' }));
+      outbox.run('p-payout', 'transaction', 't2', JSON.stringify({ transaction_id: 't2', status_code: 2, order_id: null }));
+      outbox.run('p-checkout', 'checkout', 'c1', JSON.stringify({ checkout_id: 'c1', status: 'completed', transaction_id: 't1', order_id: 'WEB-7' }));
+      outbox.run('p-token', 'token', 'k1', JSON.stringify({ id: 'k1', status: 'active', network: 'visa', error: null }));
+      const before = db.prepare('SELECT id, payload, state, created_at FROM postback_outbox ORDER BY id').all();
+
+      migrate(db);
+      assert.deepEqual(db.prepare('SELECT id, order_id FROM postback_outbox ORDER BY id').all(), [
+        { id: 'p-checkout', order_id: 'WEB-7' },
+        { id: 'p-payout', order_id: null },
+        { id: 'p-token', order_id: null },
+        { id: 'p-transaction', order_id: 'order-1001' },
+      ]);
+      assert.deepEqual(db.prepare('SELECT id, payload, state, created_at FROM postback_outbox ORDER BY id').all(), before, 'nothing else changed');
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('query plans of the postback log', () => {
+  const db = freshDatabase();
+  migrate(db);
+  const eventId = '0190aaaa-aaaa-7aaa-8aaa-aaaaaaaaaaaa';
+  const planOf = (filter: OutboxPageFilter) => {
+    const { sql, params } = postbackLogSql('merchant-1', filter, 50, 0);
+    return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((r) => r.detail);
+  };
+
+  // The search box: one ordered read per value from its own index (an id also by the primary key),
+  // at most a page each, merged; never a walk through the merchant's log, whatever else is filtered.
+  const cases: Array<{ name: string; filter: OutboxPageFilter; reads: RegExp[] }> = [
+    { name: 'search by an order id', filter: { search: { orderId: 'order-1001' } }, reads: [/^SEARCH postback_outbox USING INDEX postback_outbox_merchant_order \(merchant_id=\? AND order_id=\?\)$/] },
+    {
+      name: 'search by a pasted id',
+      filter: { search: { orderId: eventId, id: eventId } },
+      reads: [/INDEX postback_outbox_merchant_order \(merchant_id=\? AND order_id=\?\)/, /INDEX postback_outbox_merchant_subject_id \(merchant_id=\? AND subject_id=\?\)/, /INDEX sqlite_autoindex_postback_outbox_1 \(id=\?\)/],
+    },
+    {
+      name: 'search + status + kind + created range',
+      filter: { search: { orderId: eventId, id: eventId }, status: 'failed', subjectType: 'transaction', createdFrom: '2026-01-01T00:00:00.000Z', createdTo: '2026-02-01T00:00:00.000Z' },
+      reads: [/postback_outbox_merchant_order \(merchant_id=\? AND order_id=\? AND created_at>\? AND created_at<\?\)/, /postback_outbox_merchant_subject_id \(merchant_id=\? AND subject_id=\? AND created_at>\? AND created_at<\?\)/, /sqlite_autoindex_postback_outbox_1 \(id=\?\)/],
+    },
+  ];
+  for (const { name, filter, reads: expected } of cases) {
+    test(`${name}: reads its indexes, in the log's order`, () => {
+      const plan = planOf(filter);
+      const reads = plan.filter((d) => /\bpostback_outbox\b/.test(d));
+      assert.equal(reads.length, expected.length, JSON.stringify(plan));
+      expected.forEach((read, i) => assert.match(reads[i] ?? '', read, JSON.stringify(plan)));
+      for (const read of reads) assert.match(read, /^SEARCH postback_outbox USING INDEX /, JSON.stringify(plan));
+      // Each read is in the log's order (its index ends in created_at, id): no sort before its rows
+      // go on (to the page, or to the merge, which sorts what the branches give it).
+      if (reads.length === 1) assert.ok(!plan.some((d) => /TEMP B-TREE/.test(d)), JSON.stringify(plan));
+      else for (const read of reads) assert.match(plan[plan.indexOf(read) + 1] ?? '', /^SCAN branch\d$/, JSON.stringify(plan));
+      const count = postbackLogCountSql('merchant-1', filter);
+      const countPlan = (db.prepare(`EXPLAIN QUERY PLAN ${count.sql}`).all(...count.params) as Array<{ detail: string }>).map((r) => r.detail);
+      assert.ok(countPlan.every((d) => !/SCAN postback_outbox/.test(d)), `count: ${JSON.stringify(countPlan)}`);
+    });
+  }
 });
 
 describe('the scaled amount of migration 16', () => {

@@ -2,14 +2,16 @@
 // "PostgreSQL: outbox and mail queue claims"): workers claim due records with a lease before
 // sending, so each postback goes out from one instance; a killed instance's claims are taken over
 // when their lease ends. Real receivers on 127.0.0.1, real compositions and real `gateway serve`
-// processes (kill -9) on a PostgreSQL cluster of the test run (tests/helpers/postgres.ts).
+// processes (kill -9) on a PostgreSQL cluster of the test run (tests/helpers/postgres.ts). And the
+// postback log's search on PostgreSQL: migration 27's backfill, and the search's plans.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, describe, test } from 'node:test';
 import pg from 'pg';
 import { migrate } from '../../db/migrate.js';
 import { openDatabase } from '../../db/open.js';
-import { claimSql } from '../../db/postback-repositories.js';
+import { migrations } from '../../db/migrations/index.js';
+import { claimSql, postbackLogCountSql, postbackLogSql } from '../../db/postback-repositories.js';
 import { migratePostgres } from '../../db/postgres/migrate.js';
 import { translate } from '../../db/postgres/pg-sql.js';
 import { composeOnEngine, type Composition, type GatewayStore } from '../../main/compose.js';
@@ -306,6 +308,90 @@ describe('PostgreSQL: the postback outbox across instances', { skip }, () => {
       assert.equal((await fetch(`${d.url}/rest/transactions/${transactionId}`, { headers: { authorization: basicAuth(merchant) } })).status, 200);
       // For the report: how many arrived twice (at-least-once across a kill between the receiver's answer and the record).
       process.stdout.write(`# kill -9 drain: ${ids.length} postbacks, ${receiver.received.length} arrivals, ${repeated.length} repeated, ${held.size} claims held by killed instances\n`);
+    } finally {
+      await pool.end();
+    }
+  });
+});
+
+describe('PostgreSQL: what a postback is about, and the log search (migration 27)', { skip }, () => {
+  test("migration 27 gives each stored postback the order id its body carries: a transaction's and a checkout's; a token's none", async () => {
+    const pool = new pg.Pool({ connectionString: await createTestDatabase('pb_order') });
+    try {
+      await migratePostgres(pool, migrations.filter((m) => m.version < 27));
+      await pool.query("INSERT INTO merchants (id, name, currency, webhook_key_sealed, created_at) VALUES ('m1', 'Shop', 'EUR', 'x', '2026-01-01T00:00:00.000Z')");
+      const bodies: Array<[string, string, Record<string, unknown>]> = [
+        ['p-transaction', 'transaction', { transaction_id: 't1', status_code: 3, order_id: 'order-1001' }],
+        // PostgreSQL reads no JSON text with an escaped NUL: passed over, the migration goes on.
+        ['p-nul', 'transaction', { transaction_id: 't3', status_code: 3, order_id: 'order-1003', message: 'a\u0000b' }],
+        ['p-payout', 'transaction', { transaction_id: 't2', status_code: 2, order_id: null }],
+        ['p-checkout', 'checkout', { checkout_id: 'c1', status: 'completed', transaction_id: 't1', order_id: 'WEB-7' }],
+        ['p-token', 'token', { id: 'k1', status: 'active', network: 'visa', error: null }],
+      ];
+      for (const [id, kind, body] of bodies) {
+        await pool.query(
+          `INSERT INTO postback_outbox (id, merchant_id, subject_type, subject_id, sequence, url, payload, state, attempts, next_attempt_at, created_at)
+           VALUES ($1, 'm1', $2, $1, 1, 'http://127.0.0.1:9/pb', $3, 'delivered', 1, '2026-01-02T00:00:00.000Z', '2026-01-02T00:00:00.000Z')`,
+          [id, kind, JSON.stringify(body)],
+        );
+      }
+      await migratePostgres(pool);
+      const rows = (await pool.query<{ id: string; order_id: string | null }>('SELECT id, order_id FROM postback_outbox ORDER BY id')).rows;
+      assert.deepEqual(rows.map((r) => [r.id, r.order_id]), [['p-checkout', 'WEB-7'], ['p-nul', null], ['p-payout', null], ['p-token', null], ['p-transaction', 'order-1001']]);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  test('the search reads the order id, subject id and primary key indexes in the log order, and finds what a plain query finds', async () => {
+    const pool = new pg.Pool({ connectionString: await createTestDatabase('pb_search') });
+    const merchantId = 'search-merchant';
+    try {
+      await migratePostgres(pool);
+      await pool.query("INSERT INTO merchants (id, name, currency, webhook_key_sealed, created_at) VALUES ($1, 'Search', 'EUR', 'x', '2025-01-01T00:00:00.000Z')", [merchantId]);
+      // 30,000 postbacks over 300 days: three per subject, every tenth a token's (no order id), most delivered.
+      await pool.query(
+        `INSERT INTO postback_outbox (id, merchant_id, subject_type, subject_id, order_id, sequence, url, payload, state, attempts, next_attempt_at, created_at)
+         SELECT 'pb-' || lpad(n::text, 6, '0'), $1, CASE WHEN n % 10 = 0 THEN 'token' ELSE 'transaction' END, 'sub-' || (n / 3)::text,
+                CASE WHEN n % 10 = 0 THEN NULL ELSE 'order-' || (n / 3)::text END, n % 3 + 1, 'http://127.0.0.1:9/pb', '{}',
+                CASE WHEN n % 50 = 0 THEN 'failed' ELSE 'delivered' END, 1, '2026-06-01T00:00:00.000Z',
+                to_char(timestamp '2025-08-01' + n * interval '864 seconds', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+         FROM generate_series(1, 30000) AS n`,
+        [merchantId],
+      );
+      await pool.query('ANALYZE postback_outbox');
+      const planOf = async (sql: string, params: unknown[]) => {
+        const explained = await pool.query(`EXPLAIN (FORMAT JSON) ${translate(sql).text}`, params);
+        const nodes: string[] = [];
+        const walk = (node: { 'Node Type': string; 'Index Name'?: string; Plans?: unknown[] }) => {
+          nodes.push(`${node['Node Type']}${node['Index Name'] ? ` ${node['Index Name']}` : ''}`);
+          for (const child of node.Plans ?? []) walk(child as typeof node);
+        };
+        walk((explained.rows[0] as { 'QUERY PLAN': Array<{ Plan: { 'Node Type': string } }> })['QUERY PLAN'][0]!.Plan);
+        return nodes;
+      };
+      const rowsOf = async (sql: string, params: unknown[]) => (await pool.query<{ id: string }>(translate(sql).text, params)).rows.map((r) => r.id);
+      const plain = async (where: string, params: unknown[]) =>
+        (await pool.query<{ id: string }>(`SELECT id FROM postback_outbox WHERE merchant_id = $1 AND ${where} ORDER BY created_at DESC, id DESC LIMIT 50`, [merchantId, ...params])).rows.map((r) => r.id);
+
+      const byOrder = postbackLogSql(merchantId, { search: { orderId: 'order-4101' } }, 50, 0);
+      const orderPlan = await planOf(byOrder.sql, byOrder.params);
+      assert.deepEqual(orderPlan.filter((n) => n.startsWith('Index') || n.startsWith('Seq') || n.startsWith('Bitmap')), ['Index Scan postback_outbox_merchant_order'], orderPlan.join(', '));
+      assert.ok(!orderPlan.some((n) => /Sort/.test(n)), `read in order: ${orderPlan.join(', ')}`);
+      const orderRows = await rowsOf(byOrder.sql, byOrder.params);
+      assert.equal(orderRows.length, 3);
+      assert.deepEqual(orderRows, await plain('order_id = $2', ['order-4101']));
+
+      const pasted = postbackLogSql(merchantId, { search: { orderId: 'sub-4100', id: 'sub-4100' }, status: 'delivered' }, 50, 0);
+      const pastedPlan = await planOf(pasted.sql, pasted.params);
+      const reads = pastedPlan.filter((n) => n.startsWith('Index') || n.startsWith('Seq') || n.startsWith('Bitmap'));
+      assert.deepEqual(reads, ['Index Scan postback_outbox_merchant_order', 'Index Scan postback_outbox_merchant_subject_id', 'Index Scan postback_outbox_pkey'], pastedPlan.join(', '));
+      const pastedRows = await rowsOf(pasted.sql, pasted.params);
+      assert.equal(pastedRows.length, 2, 'the subject has three, one of them failed');
+      assert.deepEqual(pastedRows, await plain("state = 'delivered' AND (order_id = $2 OR subject_id = $2 OR id = $2)", ['sub-4100']));
+      const count = postbackLogCountSql(merchantId, { search: { orderId: 'pb-012300', id: 'pb-012300' } });
+      assert.ok(!(await planOf(count.sql, count.params)).some((n) => n.startsWith('Seq')), 'the count reads the indexes too');
+      assert.equal(Number((await pool.query<{ n: string }>(translate(count.sql).text, count.params)).rows[0]?.n), 1);
     } finally {
       await pool.end();
     }

@@ -61,6 +61,7 @@ function postback(id: string, subjectId: string): NewOutboxRecord {
     merchantId: 'm1',
     subjectType: 'transaction',
     subjectId,
+    orderId: null,
     url: 'https://shop.example/postbacks',
     payload: { transaction_id: subjectId },
     state: 'pending',

@@ -5,9 +5,10 @@
  * them in the URL, opens one (every attempt HTTP 500, the signed body and its headers), resends it
  * to the now working receiver and sees the new attempt delivered (the receiver got exactly that
  * body; the resend is in the audit log); "Resend all failed…" counts them, sends them and shows the
- * progress until done; an admin copies the webhook key, rotates it after the dialog that says the
- * old key stays valid for 24 h, and the next postback verifies with the old key and with the new
- * one (standardwebhooks); the Test outbox previews an invoice e-mail in a sandboxed frame and a
+ * progress until done; each postback names the order (or token, or checkout) it is about, and the
+ * search box finds postbacks by order id or a pasted id, in the URL; an admin copies the webhook
+ * key, rotates it after the dialog that says the old key stays valid for 24 h, and the next
+ * postback verifies with the old key and with the new one (standardwebhooks); the Test outbox previews an invoice e-mail in a sandboxed frame and a
  * postback's JSON. A cashier is kept out. axe-core on every screen and dialog, Esc closes dialogs
  * with focus back on their opener, Tab stays inside, no console error. Screenshots
  * docs/screenshots/backoffice-postbacks-*.png. Needs a built renderer (`npm run build:renderer`).
@@ -36,6 +37,7 @@ let merchant: MerchantCredentials;
 let auth = '';
 const staff: Record<'office' | 'admin', { id: string; password: string }> = { office: { id: '', password: '' }, admin: { id: '', password: '' } };
 const problems: string[] = [];
+let checkoutId = '';
 /** What the receiver at /down answers; /ok always answers 200. */
 let downStatus = 500;
 
@@ -61,6 +63,8 @@ async function until<T>(what: string, read: () => Promise<T>, done: (value: T) =
 }
 
 let orders = 0;
+/** Transaction ids by order id. */
+const payments = new Map<string, string>();
 async function pay(path: '/down' | '/ok', amount = 12.5): Promise<string> {
   orders += 1;
   const paid = await api<{ transaction_id: string; status_code: number }>('POST', '/rest/payment', {
@@ -69,6 +73,7 @@ async function pay(path: '/down' | '/ok', amount = 12.5): Promise<string> {
     postback_url: receiver.url(path),
   });
   assert.equal(paid.status, 200, JSON.stringify(paid.body));
+  payments.set(`PB-${orders}`, paid.body.transaction_id);
   return paid.body.transaction_id;
 }
 const eventOf = async (transactionId: string) => (await api<Array<{ event_id: string }>>('GET', `/rest/transactions/${transactionId}/postbacks`)).body[0]?.event_id ?? '';
@@ -107,8 +112,9 @@ before(async () => {
     success_url: 'https://shop.example/ok', error_url: 'https://shop.example/error', postback_url: receiver.url('/down'),
   });
   assert.equal(checkout.status, 200, JSON.stringify(checkout.body));
+  checkoutId = checkout.body.checkout_id;
   const office = await sessionCookie('office', staff.office.password);
-  assert.equal((await ui(office, 'POST', `/ui/checkouts/${checkout.body.checkout_id}/cancel`)).status, 200);
+  assert.equal((await ui(office, 'POST', `/ui/checkouts/${checkoutId}/cancel`)).status, 200);
   // An invoice e-mail for the Test outbox (no SMTP server: kept there).
   const invoice = await api('POST', '/rest/invoices', { url_name: merchant.channel.url_name, invoice: { amount: 36.4, email: 'lena.vogel@example.com', first_name: 'Lena', last_name: 'Vogel', send_initial_email: true, debt_claim_number: 'INV-2041' } });
   assert.equal(invoice.status, 201, JSON.stringify(invoice.body));
@@ -212,6 +218,81 @@ void test('a back-office user sees failed postbacks, resends one to the working 
     assert.deepEqual(await postbacks('failed'), []);
     await main.getByLabel('Status', { exact: true }).selectOption('delivered');
     await main.getByRole('status').getByText('1–11 of 11').waitFor();
+  } finally {
+    await context.close();
+  }
+  assert.deepEqual(problems, []);
+});
+
+void test('each postback says which payment it is about, and the search finds postbacks by order id, by a checkout order or by a pasted transaction id, kept in the URL', async () => {
+  const { context, page } = await openApp(browser, gateway.url, WIDE, '#/postbacks', problems);
+  const main = page.getByRole('main');
+  try {
+    await openPostbacks(page, 'office');
+    const table = main.getByRole('table', { name: 'Postbacks, newest first' });
+    const rows = table.locator('tbody tr[data-row-id]');
+    const count = main.getByRole('status');
+    // The newest rows: the checkout session under its order id with its own id, and the failed payments by order id.
+    const checkoutRow = rows.filter({ hasText: 'Order WEB-3001' });
+    await checkoutRow.getByText(`Checkout ${checkoutId.slice(0, 8)}…${checkoutId.slice(-4)}`, { exact: true }).waitFor();
+    assert.equal(await checkoutRow.getByText(`${checkoutId.slice(0, 8)}…${checkoutId.slice(-4)}`, { exact: true }).getAttribute('title'), checkoutId, 'the whole id on hover');
+    await rows.filter({ hasText: 'Order PB-9' }).getByRole('link', { name: /^Transaction: completed, order PB-9, / }).waitFor();
+    await main.getByLabel('Kind', { exact: true }).selectOption('token');
+    await count.getByText('1–1 of 1').waitFor();
+    await rows.first().getByText(/^Network token [0-9a-f]{8}…[0-9a-f]{4}$/).waitFor();
+    await main.getByRole('button', { name: 'Clear filters' }).click();
+    await page.waitForURL(/#\/postbacks$/);
+
+    // By order id, typed and sent with Enter: the one postback of that payment.
+    const find = main.getByLabel('Find by order or id');
+    await find.fill('PB-7');
+    await find.press('Enter');
+    await page.waitForURL(/[?&]q=PB-7(&|$)/);
+    await count.getByText('1–1 of 1').waitFor();
+    await rows.first().getByText('Order PB-7', { exact: true }).waitFor();
+    await shot(page, PREFIX, 'list-search', WIDE);
+    await page.setViewportSize(NARROW);
+    await shot(page, PREFIX, 'list-search', NARROW);
+    await page.setViewportSize(WIDE);
+
+    // A checkout session's order id finds the session's postback; a pasted transaction id its payment's.
+    await find.fill('WEB-3001');
+    await main.getByRole('button', { name: 'Find', exact: true }).click();
+    await page.waitForURL(/[?&]q=WEB-3001(&|$)/);
+    await count.getByText('1–1 of 1').waitFor();
+    await rows.first().getByRole('link', { name: /^Checkout: cancelled, order WEB-3001, / }).waitFor();
+    const transactionId = payments.get('PB-2') ?? '';
+    await find.fill(` ${transactionId} `);
+    await find.press('Enter');
+    await page.waitForURL(new RegExp(`[?&]q=${transactionId}(&|$)`));
+    await count.getByText('1–1 of 1').waitFor();
+    await rows.first().getByText('Order PB-2', { exact: true }).waitFor();
+    await page.reload({ waitUntil: 'networkidle' });
+    assert.equal(await find.inputValue(), transactionId, 'a reload keeps the search');
+    await count.getByText('1–1 of 1').waitFor();
+    await page.goBack();
+    await page.waitForURL(/[?&]q=WEB-3001(&|$)/);
+    assert.equal(await find.inputValue(), 'WEB-3001', 'Back returns to the search before');
+
+    // The search goes with the other filters: no transaction has the checkout's order; the list says what the search takes.
+    await main.getByLabel('Kind', { exact: true }).selectOption('transaction');
+    await page.waitForURL(/q=WEB-3001.*kind=transaction/);
+    await main.getByText('No postback matches. The search takes a whole order id, or a whole transaction, token, checkout or event id.').waitFor();
+    await main.getByLabel('Kind', { exact: true }).selectOption('checkout');
+    await count.getByText('1–1 of 1').waitFor();
+    await main.getByRole('button', { name: 'Clear filters' }).click();
+    await page.waitForURL(/#\/postbacks$/);
+    assert.equal(await find.inputValue(), '', 'Clear filters empties the search box');
+
+    // The detail names the order id beside its transaction.
+    await find.fill('PB-7');
+    await find.press('Enter');
+    await count.getByText('1–1 of 1').waitFor();
+    await rows.first().getByRole('link').click();
+    await main.getByRole('heading', { name: 'Transaction postback: completed', level: 1 }).waitFor();
+    const facts = main.getByRole('region', { name: 'Postback', exact: true });
+    await facts.getByRole('definition').filter({ hasText: /^PB-7$/ }).waitFor();
+    await facts.getByRole('link', { name: payments.get('PB-7') ?? '' }).waitFor();
   } finally {
     await context.close();
   }

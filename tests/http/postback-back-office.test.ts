@@ -2,6 +2,7 @@
 // outbox") through inject(), with real postbacks of transactions, tokens and checkouts delivered by
 // the real HTTP sender to a real receiver on 127.0.0.1 and a movable clock: the delivery log's
 // statuses (queued, retrying, delivered, failed), filters and pages, every bad parameter in one 400;
+// the order id each postback is about, and the search by order id or a pasted id;
 // each attempt's HTTP status, duration, time, scheduled retry, and the signed body and headers
 // exactly as the receiver got them; resending one (a new attempt, audited); "resend all failed
 // since" as a job whose progress is read until done (audited); the webhook key masked, copied,
@@ -26,6 +27,7 @@ interface Postback {
   event_id: string;
   kind: string;
   subject_id: string;
+  order_id: string | null;
   status: string;
   event: string | null;
   attempts: number;
@@ -399,7 +401,10 @@ describe('back office: postbacks and the test outbox', () => {
     const preview = await read<{ postback: { event_id: string; attempt: Attempt } }>(`/ui/test-outbox/${newest.item_id}`);
     assert.equal(preview.postback.event_id, newest.event_id);
     assert.equal(preview.postback.attempt.body, receivedFor(receiver, newest.event_id ?? '').at(-1)?.raw);
-    assert.match(newest.title, /^Transaction postback: completed$/);
+    // The last two attempts went out together (a payment's and the checkout's retry), so either may be newest.
+    const { postback } = await read<Detail>(`/ui/postbacks/${newest.event_id ?? ''}`);
+    const kindName = { transaction: 'Transaction', checkout: 'Checkout', token: 'Network token' }[postback.kind];
+    assert.equal(newest.title, `${kindName ?? postback.kind} postback: ${postback.event ?? ''}`);
 
     assertApiError(await inject('GET', '/ui/test-outbox?kind=fax&page=0'), 400, 1001, ['kind', 'page']);
     assertApiError(await inject('GET', '/ui/test-outbox/x.1'), 400, 1001, ['item_id']);
@@ -439,5 +444,63 @@ describe('back office: postbacks and the test outbox', () => {
       const path = url.replace(/\/ui\/postbacks\/[^/]+\/resend$/, '/ui/postbacks/{event_id}/resend').replace(/^\/ui\/postbacks\/(?!resend)[^/?]+$/, '/ui/postbacks/{event_id}').replace('/resends/x', '/resends/{resend_id}').replace('/p.x', '/{item_id}');
       assert.ok(doc.paths[path]?.[method.toLowerCase()], `OpenAPI has ${method} ${path}`);
     }
+  });
+
+  test('each postback carries the order id it is about; the search finds postbacks by order id, or by a pasted transaction, token, checkout or event id', async () => {
+    const found = async (query: string, who: Who = 'office') => read<List<Postback>>(`/ui/postbacks?${query}`, who);
+    const eventIds = async (query: string) => (await found(query)).data_set.map((p) => p.event_id);
+    const log = (await found('per=100')).data_set;
+    for (const postback of log) {
+      const { payload } = await read<Detail>(`/ui/postbacks/${postback.event_id}`);
+      assert.equal(postback.order_id, postback.kind === 'token' ? null : payload.order_id, `${postback.kind}: the order id its body carries`);
+    }
+    assert.equal(log.find((p) => p.event_id === seeded.checkout)?.order_id, 'pb-checkout-1');
+    assert.ok(log.filter((p) => p.kind === 'transaction').every((p) => typeof p.order_id === 'string' && p.order_id !== ''));
+
+    // One order: three payments (tried again after the first) and a checkout session, all posted back.
+    receiver.respond(200);
+    const order = 'ORDER-2508';
+    const payments: string[] = [];
+    for (const amount of [5, 6, 7]) payments.push(String((await api('/rest/payment', cardPayment(APPROVE, amount, receiver.url(), { order_id: order }))).transaction_id));
+    const session = await api('/rest/checkouts', {
+      merchant_name: 'Postback Bakery', order_id: order, currency: 'EUR', amount: 7, total_amount: 7,
+      success_url: 'https://shop.example/ok', error_url: 'https://shop.example/error', postback_url: receiver.url(),
+    });
+    const checkoutId = String(session.checkout_id);
+    assert.equal((await inject('POST', `/ui/checkouts/${checkoutId}/cancel`, 'office')).statusCode, 200);
+    await h.deliver();
+
+    const byOrder = await found(`search=${order}`);
+    assert.equal(byOrder.metadata.total_items, 4);
+    assert.deepEqual(byOrder.data_set.map((p) => p.order_id), [order, order, order, order]);
+    assert.deepEqual(byOrder.data_set.map((p) => p.subject_id).sort(), [...payments, checkoutId].sort());
+    const inLogOrder = (await found('per=100')).data_set.filter((p) => p.order_id === order).map((p) => p.event_id);
+    assert.deepEqual(byOrder.data_set.map((p) => p.event_id), inLogOrder, "newest first, as the log's own order");
+    const [first, second] = [await found(`search=${order}&per=3`), await found(`search=${order}&per=3&page=2`)];
+    assert.deepEqual([...first.data_set, ...second.data_set].map((p) => p.event_id), inLogOrder, 'two pages of the matches');
+    assert.deepEqual([first.metadata.total_pages, second.data_set.length], [2, 1]);
+    assert.deepEqual(await eventIds(`search=${encodeURIComponent(`  ${order} `)}`), inLogOrder, 'a paste with spaces around');
+    assert.deepEqual(await eventIds('search=ORDER-25'), [], 'an order id is matched whole');
+    assert.deepEqual(await eventIds(`search=${order.toLowerCase()}`), [], 'an order id is matched as written');
+    const sessionPostback = byOrder.data_set.find((p) => p.kind === 'checkout');
+    assert.deepEqual(await eventIds(`search=${order}&kind=checkout`), [sessionPostback?.event_id]);
+    assert.deepEqual(await eventIds(`search=${order}&status=failed`), []);
+    assert.equal((await found(`search=${order}`, 'other')).metadata.total_items, 0, "another merchant's staff find none of them");
+
+    // A pasted id, in either case: a transaction's, a token's and a checkout's postbacks, or one postback.
+    const [payment = ''] = payments;
+    assert.deepEqual(await eventIds(`search=${payment.toUpperCase()}`), [await eventOf(payment)]);
+    const token = log.find((p) => p.event_id === seeded.token) as Postback;
+    assert.deepEqual(await eventIds(`search=${token.subject_id}`), [seeded.token]);
+    assert.deepEqual(await eventIds(`search=${checkoutId}`), [sessionPostback?.event_id]);
+    assert.deepEqual(await eventIds(`search=${seeded.delivered}`), [seeded.delivered]);
+    assert.deepEqual(await eventIds(`search=${seeded.delivered}&status=failed`), []);
+
+    const tooLong = 'x'.repeat(129);
+    assertApiError(await inject('GET', '/ui/postbacks?search='), 400, 1001, ['search']);
+    assertApiError(await inject('GET', `/ui/postbacks?search=${encodeURIComponent('   ')}`), 400, 1001, ['search']);
+    assertApiError(await inject('GET', `/ui/postbacks?search=${tooLong}&status=lost`), 400, 1001, ['search', 'status']);
+    assert.equal((await found(`search=${'x'.repeat(128)}`)).metadata.total_items, 0, '128 characters are a search');
+    receiver.respond(500);
   });
 });

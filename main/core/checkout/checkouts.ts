@@ -429,6 +429,7 @@ export class Checkouts {
       merchantId: record.merchantId,
       subjectType: 'checkout',
       subjectId: record.id,
+      orderId: record.orderId,
       url: record.postbackUrl,
       payload: {
         checkout_id: record.id,

@@ -232,6 +232,7 @@ export abstract class PaymentEngine {
       merchantId: t.merchantId,
       subjectType: 'transaction',
       subjectId: t.id,
+      orderId: t.orderId,
       url: t.postbackUrl,
       payload: transactionPostback(t),
       state: 'pending',

@@ -1,9 +1,10 @@
 /**
  * What the back office's Postbacks area reads and does (docs/decisions.md "Back office: postbacks
  * and outbox"): the delivery log over transactions, tokens and checkouts (queued, retrying,
- * delivered, failed; by kind and created range; a page at a time), one postback with every attempt
- * (HTTP status, duration, time, the retry it scheduled, the signed body and the headers it was sent
- * with), resending one, resending every failed one since a time as a job whose progress is read
+ * delivered, failed; by kind, created range and a search by order id or a pasted id; a page at a
+ * time; each with the order id it carries), one postback with every attempt (HTTP status,
+ * duration, time, the retry it scheduled, the signed body and the headers it was sent with),
+ * resending one, resending every failed one since a time as a job whose progress is read
  * from its postbacks' attempts, the webhook key (masked, its value for Copy, rotation by an admin
  * with the old key signing for 24 h), and the Test environment's outbox: every e-mail and postback
  * attempt the gateway sent, newest first, with a preview. Resends and the rotation are audited in
@@ -32,7 +33,7 @@ import { POSTBACK_LOG_STATUSES, POSTBACK_SUBJECT_TYPES, POSTBACKS_DEFAULT_PER_PA
 import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
 import { mailHtml } from '../mail/html.js';
 import { newWebhookKey } from '../merchants/credentials.js';
-import { oneOf, pageMetadata, readPageQuery } from '../paging.js';
+import { oneOf, pageMetadata, readPageQuery, readSearch } from '../paging.js';
 import type { Clock, Ids, OutboxPageFilter, OutboxRecord, PostbackAttemptRecord, Processor, Repositories, SentItemRecord, Store, Vault } from '../ports.js';
 import type { PostbackDelivery as DeliveryLoop } from './delivery.js';
 import { KEY_ROTATION_GRACE_MS } from './postbacks.js';
@@ -66,6 +67,7 @@ function postbackView(record: OutboxRecord, last: Pick<PostbackAttemptRecord, 'c
     event_id: record.id,
     kind: record.subjectType,
     subject_id: record.subjectId,
+    order_id: record.orderId,
     sequence: record.sequence,
     url: record.url,
     status,
@@ -130,10 +132,17 @@ export class PostbackBackOffice {
     const errors: FieldError[] = [];
     const status = oneOf('status', query.status, POSTBACK_LOG_STATUSES, errors);
     const kind = oneOf('kind', query.kind, POSTBACK_SUBJECT_TYPES, errors);
+    const search = readSearch(query.search, 'an order id, or a whole transaction, token, checkout or event id', errors);
     const { page, per, createdFrom, createdTo } = readPageQuery(query, POSTBACKS_DEFAULT_PER_PAGE, POSTBACKS_MAX_PER_PAGE, errors);
     if (errors.length) return failure(validationError(errors));
     return success({
-      filter: { ...(status ? { status } : {}), ...(kind ? { subjectType: kind } : {}), ...(createdFrom ? { createdFrom } : {}), ...(createdTo ? { createdTo } : {}) },
+      filter: {
+        ...(status ? { status } : {}),
+        ...(kind ? { subjectType: kind } : {}),
+        ...(createdFrom ? { createdFrom } : {}),
+        ...(createdTo ? { createdTo } : {}),
+        ...(search ? { search: { orderId: search.text, ...(search.id ? { id: search.id } : {}) } } : {}),
+      },
       page,
       per,
     });

@@ -456,6 +456,7 @@ export class NetworkTokens implements TokenCryptograms {
       merchantId: record.merchantId,
       subjectType: 'token',
       subjectId: record.id,
+      orderId: null,
       url: record.postbackUrl,
       payload: {
         id: record.id,

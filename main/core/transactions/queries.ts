@@ -4,7 +4,7 @@ import type { Transaction, TransactionDetail, TransactionEvent, Refund, Transact
 import { ErrorCode, isStatusCode, refundStatusName, statusName } from '../../../contract/codes.js';
 import { INVOICE_NUMBER_MAX_LENGTH, MAX_AMOUNT_TEXT, PAYMENT_TYPES, TRANSACTION_LIST_MAX_LIMIT, TRANSACTION_LIST_DEFAULT_LIMIT, type PaymentType } from '../../../contract/constants.js';
 import { currencyExponent, isCurrency, minorToAmount, minorToText } from '../../../contract/money.js';
-import { SEARCH_MAX_LENGTH } from '../../../contract/transaction-list.js';
+import { readSearch } from '../paging.js';
 import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
 import { CAPABILITIES } from '../payments/payment-types.js';
 import { allowedFrom } from '../payments/state-machine.js';
@@ -43,7 +43,6 @@ function parseCount(value: string | undefined, field: string, min: number, max: 
 export type ListFilterQuery = Omit<TransactionListQuery, 'limit' | 'offset' | 'starting_after'>;
 
 const PAYMENT_TYPE_SET: ReadonlySet<string> = new Set(PAYMENT_TYPES);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Most decimals any currency has (CLF, UYW): amounts are compared in ten-thousandths of a unit. */
 const SCALE_DECIMALS = 4;
 /** 999,999,999.99 in ten-thousandths. */
@@ -121,19 +120,15 @@ export function parseFilters(query: ListFilterQuery, errors: FieldError[]): Omit
   } else if (exact !== undefined || min !== undefined || max !== undefined) {
     filter.amountScaled = { ...(exact !== undefined ? { exact } : {}), ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) };
   }
-  if (query.search !== undefined) {
-    const text = query.search.trim();
-    if (text === '' || text.length > SEARCH_MAX_LENGTH) {
-      errors.push({ field: 'search', message: `must be a transaction id, an order id, an invoice number or a card's last four digits (1 to ${SEARCH_MAX_LENGTH} characters)` });
-    } else {
-      filter.search = {
-        orderId: text,
-        ...(UUID.test(text) ? { id: text.toLowerCase() } : {}),
-        ...(/^\d{4}$/.test(text) ? { cardLastFour: text } : {}),
-        // An invoice's number (its payments' order ids are UUIDs the pay page made).
-        ...(text.length <= INVOICE_NUMBER_MAX_LENGTH && !UUID.test(text) ? { invoiceNumber: text } : {}),
-      };
-    }
+  const search = readSearch(query.search, "a transaction id, an order id, an invoice number or a card's last four digits", errors);
+  if (search) {
+    filter.search = {
+      orderId: search.text,
+      ...(search.id ? { id: search.id } : {}),
+      ...(/^\d{4}$/.test(search.text) ? { cardLastFour: search.text } : {}),
+      // An invoice's number (its payments' order ids are UUIDs the pay page made).
+      ...(search.text.length <= INVOICE_NUMBER_MAX_LENGTH && !search.id ? { invoiceNumber: search.text } : {}),
+    };
   }
   if (filter.from && filter.to && filter.from > filter.to) errors.push({ field: 'from', message: 'must not be after `to`' });
   return filter;

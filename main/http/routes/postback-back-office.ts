@@ -1,7 +1,7 @@
 /**
  * The back office's Postbacks area (docs/decisions.md "Back office: postbacks and outbox"): the
- * delivery log over transactions, tokens and checkouts with its filters and pages; one postback with
- * every attempt (status, duration, time, the retry it scheduled, the signed body and its headers);
+ * delivery log over transactions, tokens and checkouts with its filters, search and pages; one
+ * postback with every attempt (status, duration, time, the retry it scheduled, the signed body and its headers);
  * resending one; resending every failed one since a time, as a job the screen polls for its
  * progress; the webhook key masked, its value for Copy, and its rotation (admin only; the old key
  * signs for 24 h more); and the Test environment's outbox of sent e-mails and postback attempts
@@ -64,7 +64,8 @@ export function postbackBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTy
           summary: 'The delivery log: postbacks of transactions, tokens and checkouts, newest first (back office, admin)',
           description:
             'status: queued (no attempt yet), retrying (pending after a failed attempt), delivered or failed; kind: transaction, token or checkout; ' +
-            'created_at[min] / created_at[max] inclusive ISO 8601; page and per as GET /v2/network_tokens.',
+            'search: an order id, or a whole transaction, token, checkout or event id; ' +
+            'created_at[min] / created_at[max] inclusive ISO 8601; page and per as GET /v2/network_tokens. Each postback has the order id its body carries.',
           querystring: PostbackLogQuerySchema,
           response: apiResponses({ 200: BackOfficePostbackListSchema }, [400, 403]),
         },

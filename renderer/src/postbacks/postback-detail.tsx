@@ -1,6 +1,6 @@
 /**
  * One postback (`#/postbacks/<event_id>`): what it is about (linked to its transaction, token or
- * checkout), its status and next retry, every attempt with its answer, duration and time, and for
+ * checkout, and the order id it carries), its status and next retry, every attempt with its answer, duration and time, and for
  * the attempt chosen (the latest at first) the signed body, pretty-printed, and the headers it was
  * sent and signed with. "Resend now" queues it again; the screen reads it until the new attempt is
  * there. A postback waiting for an attempt is read again every second.
@@ -97,6 +97,11 @@ export function PostbackDetailScreen() {
               {POSTBACK_STATUS_NAMES[postback.status]}: {POSTBACK_STATUS_NOTES[postback.status]}
             </Fact>
             <Fact label={kindName(postback.kind)}>{subjectLink(postback)}</Fact>
+            {postback.order_id !== null && (
+              <Fact label="Order id">
+                <span className="mono">{postback.order_id}</span>
+              </Fact>
+            )}
             <Fact label="Sequence">{postback.sequence}</Fact>
             <Fact label="Receiver">
               <span className="mono">{postback.url}</span>

@@ -17,6 +17,9 @@ export const postbackStatusClass = (status: PostbackLogStatus) => toneClass(TONE
 export const KIND_NAMES: Record<PostbackSubjectType, string> = { transaction: 'Transaction', token: 'Network token', checkout: 'Checkout' };
 export const kindName = (kind: string) => KIND_NAMES[kind as PostbackSubjectType] ?? kind;
 
+/** An id shortened for a list: its start and its end (ids made within a minute share their start). */
+export const shortId = (id: string) => (id.length > 14 ? `${id.slice(0, 8)}…${id.slice(-4)}` : id);
+
 /** `HTTP 500`, or the failure without an answer. */
 export function answerText(httpStatus: number | null, error: string | null): string {
   if (httpStatus !== null) return `HTTP ${httpStatus}`;

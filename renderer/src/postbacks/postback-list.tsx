@@ -1,19 +1,21 @@
 /**
  * Postbacks (back office and admin, `#/postbacks`): the delivery log over transactions, tokens and
- * checkouts, newest first, with status (queued, retrying, delivered, failed), kind and created range
- * as filters and the gateway's pages, all in the URL; each row links to its postback. Above it the
+ * checkouts, newest first, each with what it is about (the order id it carries; a token's id; a
+ * checkout's id under its order), with a search box (an order id, or a pasted transaction, token,
+ * checkout or event id), status (queued, retrying, delivered, failed), kind and created range as
+ * filters and the gateway's pages, all in the URL; each row links to its postback. Above it the
  * webhook key (masked, Copy, Rotate for an admin) and "Resend all failed…".
  */
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { createColumnHelper } from '@tanstack/react-table';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { POSTBACK_LOG_STATUSES, POSTBACK_SUBJECT_TYPES } from '../../../contract/constants.js';
 import { FilterBar } from '../ui/detail-parts.js';
 import { formatDateTime } from '../ui/format.js';
-import { DayRangeFilter, SelectFilter } from '../ui/list-filters.js';
+import { DayRangeFilter, SearchInput, SelectFilter } from '../ui/list-filters.js';
 import { filtered } from '../ui/list-search.js';
 import { PagedTable } from '../ui/paged-table.js';
-import { KIND_NAMES, kindName, POSTBACK_STATUS_NAMES, postbackStatusClass } from './postback-format.js';
+import { KIND_NAMES, kindName, POSTBACK_STATUS_NAMES, postbackStatusClass, shortId } from './postback-format.js';
 import type { PostbackListSearch } from './postback-search.js';
 import { PostbacksNav } from './postbacks-nav.js';
 import type { BackOfficePostback } from './postbacks-client.js';
@@ -32,6 +34,27 @@ function receiverOf(url: string): string {
   }
 }
 
+/** What a postback is about: the order id it carries, else its subject's id; a checkout's id under its order. */
+function About({ postback }: { postback: BackOfficePostback }) {
+  const subject = (
+    <span className="postback-about">
+      {kindName(postback.kind)}{' '}
+      <span className="cell-mono" title={postback.subject_id}>
+        {shortId(postback.subject_id)}
+      </span>
+    </span>
+  );
+  if (postback.order_id === null) return subject;
+  return (
+    <>
+      <span className="postback-about" title={postback.order_id}>
+        Order {postback.order_id}
+      </span>
+      {postback.kind === 'checkout' && subject}
+    </>
+  );
+}
+
 const COLUMNS = [
   column.accessor('event_id', {
     header: 'Postback',
@@ -39,9 +62,12 @@ const COLUMNS = [
       const row = info.row.original;
       const text = `${kindName(row.kind)}${row.event ? `: ${row.event}` : ''}`;
       return (
-        <Link to="/postbacks/$id" params={{ id: row.event_id }} className="row-link" aria-label={`${text}, ${formatDateTime(row.created_at)}`}>
-          {text}
-        </Link>
+        <>
+          <Link to="/postbacks/$id" params={{ id: row.event_id }} className="row-link nowrap" aria-label={`${text}${row.order_id !== null ? `, order ${row.order_id}` : ''}, ${formatDateTime(row.created_at)}`}>
+            {text}
+          </Link>
+          <About postback={row} />
+        </>
       );
     },
   }),
@@ -65,10 +91,14 @@ export function PostbackListScreen() {
   const navigate = useNavigate({ from: '/postbacks/' });
   const { status, list, error, load } = usePostbackList();
   const [resending, setResending] = useState(false);
+  const findId = useId();
+  const [query, setQuery] = useState(search.q ?? '');
 
   useEffect(() => {
     void load(search);
   }, [load, search]);
+  // The URL changed (back/forward, Clear filters): the search box follows it.
+  useEffect(() => setQuery(search.q ?? ''), [search.q]);
 
   const filter = (change: Partial<PostbackListSearch>) => void navigate({ search: filtered(search, change) });
   const isFiltered = Object.keys(search).some((key) => key !== 'page');
@@ -88,7 +118,18 @@ export function PostbackListScreen() {
         </div>
       </div>
       <WebhookKeyCard />
-      <FilterBar label="Filter postbacks" active={isFiltered} onClear={() => void navigate({ search: {} })}>
+      <FilterBar label="Filter postbacks" active={isFiltered} onClear={() => void navigate({ search: {} })} onSubmit={() => filter({ q: query.trim() || undefined })}>
+        <div className="field postback-find">
+          <label className="field-label" htmlFor={findId}>
+            Find by order or id
+          </label>
+          <div className="postback-find-inputs">
+            <SearchInput id={findId} className="input" placeholder="Order id or a pasted id" value={query} onChange={setQuery} />
+            <button type="submit" className="button">
+              Find
+            </button>
+          </div>
+        </div>
         <SelectFilter label="Status" value={search.status} anyLabel="Any status" options={statusOptions} onChange={(value) => filter({ status: value })} />
         <SelectFilter label="Kind" value={search.kind} anyLabel="Any kind" options={kindOptions} onChange={(value) => filter({ kind: value })} />
         <DayRangeFilter from={search.created_from} to={search.created_to} onChange={(range) => filter({ ...('from' in range ? { created_from: range.from } : {}), ...('to' in range ? { created_to: range.to } : {}) })} />
@@ -101,7 +142,13 @@ export function PostbackListScreen() {
         loading={status === 'loading' || status === 'idle'}
         error={error}
         retry={() => void load(search)}
-        empty={isFiltered ? 'No postback matches these filters.' : 'No postbacks yet: they are sent when a payment, token or checkout with a postback URL changes.'}
+        empty={
+          search.q
+            ? 'No postback matches. The search takes a whole order id, or a whole transaction, token, checkout or event id.'
+            : isFiltered
+              ? 'No postback matches these filters.'
+              : 'No postbacks yet: they are sent when a payment, token or checkout with a postback URL changes.'
+        }
         metadata={list?.metadata}
         pagerLabel="Pages of postbacks"
         link={(target, text, rel) => (

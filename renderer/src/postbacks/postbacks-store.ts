@@ -12,6 +12,7 @@ const per = String(Math.min(POSTBACKS_PER_PAGE, POSTBACKS_MAX_PER_PAGE));
 export const usePostbackList = createListStore(
   (search: PostbackListSearch) =>
     postbacksClient.list({
+      ...(search.q ? { search: search.q } : {}),
       ...(search.status ? { status: search.status } : {}),
       ...(search.kind ? { kind: search.kind } : {}),
       ...(search.created_from ? { 'created_at[min]': dayStartIso(search.created_from) } : {}),

@@ -13,6 +13,7 @@ import { TransactionStatus } from '../../../contract/codes.js';
 import { PAYMENT_TYPES } from '../../../contract/constants.js';
 import { formatMoney } from '../till/money.js';
 import { DataTable } from '../ui/data-table.js';
+import { SearchInput } from '../ui/list-filters.js';
 import { ExportDialog } from './export-dialog.js';
 import { FilterMenu } from './filter-menu.js';
 import { cardText, entryLabel, formatDateTime, PAYMENT_TYPE_LABELS, paymentTypeLabel, STATUS_LABELS, statusLabel, statusTone } from './transaction-format.js';
@@ -252,16 +253,7 @@ export function TransactionListScreen() {
           <label className="visually-hidden" htmlFor={ids.search}>
             Transaction id, order id, invoice number or card&rsquo;s last four digits
           </label>
-          <input
-            id={ids.search}
-            className="input txn-search-input"
-            type="search"
-            autoComplete="off"
-            spellCheck={false}
-            placeholder="Find by transaction id, order id, invoice number or last four digits"
-            value={query}
-            onChange={(event) => setQuery(event.target.value)}
-          />
+          <SearchInput id={ids.search} className="input txn-search-input" placeholder="Find by transaction id, order id, invoice number or last four digits" value={query} onChange={setQuery} />
           <button type="submit" className="button button-primary">
             Find
           </button>

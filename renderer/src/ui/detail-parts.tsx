@@ -26,10 +26,21 @@ export function DetailPending({ back, title, titleId, failed, error }: { back: R
   );
 }
 
-/** A list's filters (a search landmark named `label`), with Clear filters while any is set. */
-export function FilterBar({ label, active, onClear, children }: { label: string; active: boolean; onClear: () => void; children: ReactNode }) {
+/**
+ * A list's filters (a search landmark named `label`), with Clear filters while any is set. Picked
+ * filters apply at once; a typed one applies on Enter or a submit button (`onSubmit`).
+ */
+export function FilterBar({ label, active, onClear, onSubmit, children }: { label: string; active: boolean; onClear: () => void; onSubmit?: () => void; children: ReactNode }) {
   return (
-    <form className="filters" role="search" aria-label={label} onSubmit={(event) => event.preventDefault()}>
+    <form
+      className="filters"
+      role="search"
+      aria-label={label}
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSubmit?.();
+      }}
+    >
       {children}
       {active && (
         <button type="button" className="button button-quiet" onClick={onClear}>

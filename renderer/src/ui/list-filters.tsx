@@ -1,6 +1,7 @@
 /**
- * The controls of a list's filter bar: a choice among the API's values ("any" first) and a range of
- * days. Each change goes to the URL through the screen's `onChange`.
+ * The controls of a list's filter bar: a choice among the API's values ("any" first), a range of
+ * days, and a search box. Each change goes to the URL through the screen's `onChange`; the search
+ * box's text when its form is sent.
  */
 import { useId } from 'react';
 
@@ -54,4 +55,9 @@ export function DayRangeFilter({ from, to, onChange }: { from: string | undefine
       </div>
     </>
   );
+}
+
+/** A list's search box (labelled by the screen): pasted ids and order ids, so no autocomplete or spell check. */
+export function SearchInput({ id, className, placeholder, value, onChange }: { id: string; className: string; placeholder: string; value: string; onChange: (value: string) => void }) {
+  return <input id={id} className={className} type="search" autoComplete="off" spellCheck={false} placeholder={placeholder} value={value} onChange={(event) => onChange(event.target.value)} />;
 }
