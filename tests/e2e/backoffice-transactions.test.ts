@@ -330,12 +330,12 @@ void test('a back-office user filters, finds, refunds, captures, releases and ex
     // ---- find by a pasted transaction id, then by last four ---------------------------------------
     await main.getByRole('button', { name: 'Clear filters' }).click();
     await page.waitForURL(/#\/transactions$/);
-    await main.getByRole('searchbox', { name: 'Transaction id, order id or card’s last four digits' }).fill(` ${ids.authorization} `);
+    await main.getByRole('searchbox', { name: 'Transaction id, order id, invoice number or card’s last four digits' }).fill(` ${ids.authorization} `);
     await main.getByRole('button', { name: 'Find', exact: true }).click();
     await page.waitForURL(new RegExp(`\\?q=${ids.authorization}$`));
     await main.locator(`tr[data-row-id="${ids.authorization}"]`).waitFor();
     assert.deepEqual(await rowIds(page), [ids.authorization], 'only the pasted one');
-    await main.getByRole('searchbox', { name: 'Transaction id, order id or card’s last four digits' }).fill(OUR_LAST_FOUR);
+    await main.getByRole('searchbox', { name: 'Transaction id, order id, invoice number or card’s last four digits' }).fill(OUR_LAST_FOUR);
     await main.getByRole('button', { name: 'Find', exact: true }).click();
     await page.waitForURL(new RegExp(`\\?q=${OUR_LAST_FOUR}$`));
     await main.locator(`tr[data-row-id="${ids.approved}"]`).waitFor();
