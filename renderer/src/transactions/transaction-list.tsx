@@ -253,7 +253,7 @@ export function TransactionListScreen() {
           <label className="visually-hidden" htmlFor={ids.search}>
             Transaction id, order id, invoice number or card&rsquo;s last four digits
           </label>
-          <SearchInput id={ids.search} className="input txn-search-input" placeholder="Find by transaction id, order id, invoice number or last four digits" value={query} onChange={setQuery} />
+          <SearchInput id={ids.search} className="input txn-search-input" placeholder="Find by id, order id, invoice number or last four" value={query} onChange={setQuery} />
           <button type="submit" className="button button-primary">
             Find
           </button>
