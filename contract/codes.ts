@@ -64,6 +64,8 @@ export const ErrorCode = {
   idempotencyMismatch: 4002,
   bodyTooLarge: 4003,
   rateLimited: 4004,
+  /** The till is open on another screen (or was taken over by one): choose another, or take it over. */
+  tillInUse: 4005,
   processor: 5001,
   internal: 5002,
   /** The gateway cannot write its data (disk full, read-only): nothing was done; it recovers by itself. */
@@ -86,6 +88,7 @@ export const ERROR_HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   4002: 422,
   4003: 413,
   4004: 429,
+  4005: 409,
   5001: 502,
   5002: 500,
   5003: 503,

@@ -17,8 +17,15 @@ export const PIN_TRIES = 3;
 /** Contactless payments above this amount (major units of the payment's currency) need the PIN, unless set otherwise. */
 export const DEFAULT_CVM_LIMIT = 50;
 
-/** This till's terminal (GET /ui/terminal); one till per gateway for now. */
+/** The till every merchant has from the start (migration 28), and the one of a screen that chose none. */
 export const TILL_TERMINAL_ID = 'TILL-1';
+
+/** A till screen says it is still there this often; a holder not seen for HOLD_STALE_SECONDS lets the till go. */
+export const TILL_HEARTBEAT_SECONDS = 15;
+export const TILL_HOLD_STALE_SECONDS = 60;
+
+/** A till's id (its terminal id): letters, digits and - _ . (TILL-2, front-1). */
+export const TILL_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
 
 /** What `merchant_reference` accepts: 1 to 35 letters, digits, spaces and / - ? ( ) : . , ' + */
 export const MERCHANT_REFERENCE_PATTERN = /^[A-Za-z0-9/\-?():.,'+ ]{1,35}$/;

@@ -10,7 +10,7 @@ import { createAuthFailureRepository } from './auth-repositories.js';
 import { createDayReportRepository } from './day-report-repositories.js';
 import { createCheckoutRepository } from './checkout-repositories.js';
 import { createNetworkTokenRepository } from './network-token-repositories.js';
-import { createTillAttemptRepository } from './till-repositories.js';
+import { createInstanceRepository, createTillAttemptRepository, createTillRepository } from './till-repositories.js';
 import { createReceiptRepository } from './receipt-repositories.js';
 import { createInvoiceRepository } from './invoice-repositories.js';
 import { createEmailRepository } from './email-repositories.js';
@@ -480,6 +480,8 @@ export function createRepositories(db: SqlDatabase): Repositories {
     emails: createEmailRepository(db),
     networkTokens: createNetworkTokenRepository(db),
     tillAttempts: createTillAttemptRepository(db),
+    tills: createTillRepository(db),
+    instances: createInstanceRepository(db),
     receipts: createReceiptRepository(db),
     dashboard: createDashboardRepository(db),
     ...createMerchantManagementRepositories(db),

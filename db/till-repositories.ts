@@ -1,6 +1,7 @@
-/** The till's open card attempts (migration 0012). */
+/** The tills' open card attempts (migration 0012), the tills and their screens, and the gateway instances (migration 28). */
 import type { SqlDatabase } from './sql.js';
 import type { TillAttemptRecord, TillAttemptRepository } from '../main/core/ports.js';
+import type { InstanceRepository, TillRecord, TillRepository } from '../main/core/tills/ports.js';
 
 type Row = Record<string, unknown>;
 
@@ -40,5 +41,83 @@ export function createTillAttemptRepository(db: SqlDatabase): TillAttemptReposit
     insert: async (attempt) => void (await s.insert.run(attempt)),
     rekey: async (id, key, staffId, now) => (await s.rekey.run(key, staffId, now, id)).changes === 1,
     resolve: async (id, outcome, transactionId, now) => (await s.resolve.run(now, outcome, transactionId, now, id)).changes === 1,
+  };
+}
+
+function tillFromRow(r: Row): TillRecord {
+  const sessionId = (r.holder_session_id as string | null) ?? null;
+  return {
+    merchantId: r.merchant_id as string,
+    tillId: r.till_id as string,
+    name: r.name as string,
+    createdAt: r.created_at as string,
+    retiredAt: (r.retired_at as string | null) ?? null,
+    holder:
+      sessionId === null
+        ? null
+        : {
+            sessionId,
+            screenId: r.holder_screen_id as string,
+            staffId: (r.holder_staff_id as string | null) ?? null,
+            heldAt: r.held_at as string,
+            seenAt: r.seen_at as string,
+          },
+  };
+}
+
+export function createTillRepository(db: SqlDatabase): TillRepository {
+  const s = {
+    list: db.prepare('SELECT * FROM tills WHERE merchant_id = ? ORDER BY till_id'),
+    get: db.prepare('SELECT * FROM tills WHERE merchant_id = ? AND till_id = ?'),
+    insert: db.prepare('INSERT INTO tills (merchant_id, till_id, name, created_at, retired_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (merchant_id, till_id) DO NOTHING'),
+    rename: db.prepare('UPDATE tills SET name = ? WHERE merchant_id = ? AND till_id = ?'),
+    retire: db.prepare(
+      `UPDATE tills SET retired_at = ?, holder_session_id = NULL, holder_screen_id = NULL, holder_staff_id = NULL, held_at = NULL, seen_at = NULL
+       WHERE merchant_id = ? AND till_id = ? AND retired_at IS NULL`,
+    ),
+    // Free, or this screen's or session's already, or its holder gone quiet, or taken over on purpose.
+    take: db.prepare(
+      `UPDATE tills SET holder_session_id = @sessionId, holder_screen_id = @screenId, holder_staff_id = @staffId,
+         held_at = CASE WHEN holder_session_id = @sessionId THEN held_at ELSE @heldAt END, seen_at = @seenAt
+       WHERE merchant_id = @merchantId AND till_id = @tillId AND retired_at IS NULL
+         AND (@force = 1 OR holder_session_id IS NULL OR holder_session_id = @sessionId OR holder_screen_id = @screenId OR seen_at < @staleBefore)`,
+    ),
+    heldBy: db.prepare('SELECT * FROM tills WHERE holder_session_id = ? ORDER BY seen_at DESC LIMIT 1'),
+    release: db.prepare(
+      `UPDATE tills SET holder_session_id = NULL, holder_screen_id = NULL, holder_staff_id = NULL, held_at = NULL, seen_at = NULL
+       WHERE holder_session_id = ? AND till_id <> ?`,
+    ),
+  };
+  return {
+    listByMerchant: async (merchantId) => ((await s.list.all(merchantId)) as Row[]).map(tillFromRow),
+    get: async (merchantId, tillId) => {
+      const row = (await s.get.get(merchantId, tillId)) as Row | undefined;
+      return row && tillFromRow(row);
+    },
+    insert: async (t) => (await s.insert.run(t.merchantId, t.tillId, t.name, t.createdAt, t.retiredAt)).changes === 1,
+    rename: async (merchantId, tillId, name) => (await s.rename.run(name, merchantId, tillId)).changes === 1,
+    retire: async (merchantId, tillId, at) => (await s.retire.run(at, merchantId, tillId)).changes === 1,
+    take: async (merchantId, tillId, hold, staleBefore, force) =>
+      (await s.take.run({ ...hold, merchantId, tillId, staleBefore, force: force ? 1 : 0 })).changes === 1,
+    heldBy: async (sessionId) => {
+      const row = (await s.heldBy.get(sessionId)) as Row | undefined;
+      return row && tillFromRow(row);
+    },
+    release: async (sessionId, keep) => void (await s.release.run(sessionId, keep ?? '')),
+  };
+}
+
+export function createInstanceRepository(db: SqlDatabase): InstanceRepository {
+  const s = {
+    beat: db.prepare('INSERT INTO gateway_instances (id, started_at, seen_at) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET seen_at = excluded.seen_at'),
+    remove: db.prepare('DELETE FROM gateway_instances WHERE id = ?'),
+    removeOthers: db.prepare('DELETE FROM gateway_instances WHERE id <> ?'),
+    alive: db.prepare('SELECT 1 AS alive FROM gateway_instances WHERE id = ? AND seen_at >= ?'),
+  };
+  return {
+    beat: async (id, now) => void (await s.beat.run(id, now, now)),
+    remove: async (id) => void (await s.remove.run(id)),
+    removeOthers: async (keep) => void (await s.removeOthers.run(keep)),
+    alive: async (id, since) => (await s.alive.get(id, since)) !== undefined,
   };
 }

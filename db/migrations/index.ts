@@ -29,6 +29,7 @@ import * as m0024 from './0024-data-key-check.js';
 import * as m0025 from './0025-person-names.js';
 import * as m0026 from './0026-invoice-number-search.js';
 import * as m0027 from './0027-postback-search.js';
+import * as m0028 from './0028-tills.js';
 
 export interface Migration {
   version: number;
@@ -67,4 +68,5 @@ export const migrations: readonly Migration[] = [
   { version: 25, name: 'person-names', up: m0025.up, postgres: m0025.postgres },
   { version: 26, name: 'invoice-number-search', up: m0026.up, postgres: m0026.postgres },
   { version: 27, name: 'postback-search', up: m0027.up, postgres: m0027.postgres },
+  { version: 28, name: 'tills', up: m0028.up, postgres: m0028.postgres },
 ];

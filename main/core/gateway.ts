@@ -25,6 +25,7 @@ import { InvoicePayments } from './invoices/invoice-payments.js';
 import { TransactionQueries } from './transactions/queries.js';
 import { TransactionExport } from './transactions/export.js';
 import { TillAttempts } from './till/attempts.js';
+import { Tills } from './tills/tills.js';
 import { DEFAULT_MAIL_QUEUE_SETTINGS, MailQueue, type MailQueueSettings } from './mail/mail-queue.js';
 import type { Mailer, ReceiptPrinter, SmtpMailerFactory } from './ports.js';
 import { merchantMailer } from './mail/merchant-mailer.js';
@@ -110,6 +111,7 @@ export interface Gateway {
   readonly networkTokens: NetworkTokens;
   /** The tills' card attempts, resolved before a sale is charged again (D16). */
   readonly tillAttempts: TillAttempts;
+  readonly tills: Tills;
   /** Receipts rebuilt from the record: show, print, e-mail, QR link (D16). */
   readonly receipts: Receipts;
   /** Auto-print of approved card-present sales (D16). */
@@ -178,6 +180,7 @@ export function createGateway(deps: CoreDeps): Gateway {
     invoicePayments: new InvoicePayments({ store, clock, ids, payments, methods: paymentMethods, operations, locks, publicUrl: deps.publicUrl }),
     networkTokens,
     tillAttempts: new TillAttempts(store, clock, ids, idempotency),
+    tills: new Tills(store, clock, ids),
     receipts,
     receiptPrints: new ReceiptPrintQueue(store, clock, receipts, deps.receiptPrinter, logger, { ...DEFAULT_PRINT_QUEUE_SETTINGS, ...settings.receiptPrints }),
     dashboard: new Dashboard({ store, clock, timeZone: settings.timeZone ?? hostTimeZone() }),

@@ -3,6 +3,7 @@
  * implement these; the core never imports an adapter. Repositories are async so that a
  * PostgreSQL adapter can implement them unchanged; the SQLite adapter resolves synchronously.
  */
+import type { InstanceRepository, TillRepository } from './tills/ports.js';
 import type {
   CheckoutStatus,
   EmailStatus,
@@ -961,6 +962,10 @@ export interface Repositories {
   emails: EmailRepository;
   networkTokens: NetworkTokenRepository;
   tillAttempts: TillAttemptRepository;
+  /** A shop's tills and the screens that hold them (migration 28). */
+  tills: TillRepository;
+  /** The gateway processes on the database (claims of one that stopped are dead). */
+  instances: InstanceRepository;
   /** Receipt links, receipt e-mails, the receipt printer and its auto-print jobs (D16). */
   receipts: ReceiptRepository;
   /** The dashboard's sums and needs-attention counts (read only). */

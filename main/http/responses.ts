@@ -22,7 +22,7 @@ const errorDescriptions: Record<number, string> = {
   401: 'Missing or wrong credentials (2001)',
   403: 'Credentials not allowed here (2002)',
   404: 'Not found for this merchant (3001)',
-  409: 'Same idempotency key still in flight (4001)',
+  409: 'Same idempotency key still in flight (4001); a till open on another screen (4005)',
   413: 'Body above 1 MiB (4003)',
   422: 'Idempotency key reused with a different request (4002)',
   429: 'Locked out after repeated authentication failures (4004)',

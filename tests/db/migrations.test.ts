@@ -297,6 +297,11 @@ const expectedByVersion: Record<number, Expected> = {
     unique: [],
     addedColumns: { postback_outbox: ['order_id'] },
   },
+  28: {
+    tables: ['tills', 'gateway_instances'],
+    indexes: { tills_holder: ['holder_session_id'] },
+    unique: [],
+  },
 };
 
 function objectNames(db: Database.Database, type: 'table' | 'index'): string[] {

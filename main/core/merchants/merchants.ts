@@ -2,6 +2,8 @@
  * Merchants, their API credentials and their invoice channels. Creating a merchant returns the
  * API password and webhook key once; only the scrypt hash and the sealed webhook key are kept.
  */
+import { TILL_TERMINAL_ID } from '../../../contract/constants.js';
+import { defaultTillName } from '../tills/tills.js';
 import { isCurrency } from '../../../contract/money.js';
 import { ErrorCode } from '../../../contract/codes.js';
 import { apiError, fieldError, success, failure, type Outcome } from '../errors.js';
@@ -91,6 +93,8 @@ export class Merchants {
       const base = slug(name);
       let candidate = base;
       for (let n = 2; await tx.channels.findByUrlName(candidate); n += 1) candidate = `${base}-${n}`;
+      // Every shop has a till from the start: the one its first screen sells on.
+      await tx.tills.insert({ merchantId: merchant.id, tillId: TILL_TERMINAL_ID, name: defaultTillName(TILL_TERMINAL_ID), createdAt: now, retiredAt: null });
       await tx.channels.insert({
         id: this.ids.newId(),
         merchantId: merchant.id,

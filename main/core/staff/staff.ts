@@ -253,7 +253,12 @@ export class Staff {
   }
 
   async logout(token: string): Promise<void> {
-    await this.store.run((tx) => tx.staff.revokeSession(sessionId(token), this.clock.now().toISOString()));
+    const id = sessionId(token);
+    await this.store.run(async (tx) => {
+      await tx.staff.revokeSession(id, this.clock.now().toISOString());
+      // The screen's till is free for the next cashier at once, not after its hold goes stale.
+      await tx.tills.release(id);
+    });
   }
 
   /**

@@ -18,7 +18,7 @@ import {
   ZReportParams,
 } from '../../../contract/api/reports.js';
 import { ErrorCode } from '../../../contract/codes.js';
-import { CLOSE_DAY_ACTION, TILL_TERMINAL_ID } from '../../../contract/constants.js';
+import { CLOSE_DAY_ACTION } from '../../../contract/constants.js';
 import { apiError, toReply, validationError } from '../../core/errors.js';
 import type { Gateway } from '../../core/gateway.js';
 import { checkIdempotencyKey } from '../../core/idempotency/idempotency.js';
@@ -27,6 +27,7 @@ import { RECEIPT_COLUMNS, reportLines, reportPrintDocument } from '../../core/re
 import { requireStaffSession, send } from '../api-context.js';
 import { sendApiError } from '../errors.js';
 import { dayReportPdf } from '../report-pdf.js';
+import { tillOf, tillOfRequest } from './tills.js';
 
 const tags = ['Back-office UI'];
 
@@ -48,7 +49,8 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
   return async (app) => {
     const requireSession = requireStaffSession(gateway);
     const merchantOf = (principal: Principal | undefined) => principal?.merchantId ?? '';
-    const terminalOf = (query: { terminal_id?: string }) => query.terminal_id ?? TILL_TERMINAL_ID;
+    // The till named by `terminal_id`, else this screen's (its own reports, its own close).
+    app.addHook('preHandler', tillOfRequest(gateway, { byQuery: true }));
 
     app.get(
       '/ui/reports/x',
@@ -62,7 +64,7 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         },
         onRequest: requireSession,
       },
-      async (request, reply) => reply.send(await reports.x(merchantOf(request.principal), terminalOf(request.query))),
+      async (request, reply) => reply.send(await reports.x(merchantOf(request.principal), tillOf(request))),
     );
 
     app.post(
@@ -99,7 +101,7 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
           const token = request.headers['x-manager-approval'];
           approvedBy = (typeof token === 'string' ? await gateway.staff.consumeApproval(token, merchantOf(principal), CLOSE_DAY_ACTION, closeKey) : undefined) ?? null;
         }
-        const result = await reports.close(merchantOf(principal), terminalOf(request.query), { staffId: staff.id, role: staff.role, approvedBy }, closeKey);
+        const result = await reports.close(merchantOf(principal), tillOf(request), { staffId: staff.id, role: staff.role, approvedBy }, closeKey);
         if (result.ok && result.value.replayed) reply.header('Idempotent-Replayed', 'true');
         return send(reply, toReply(result.ok ? { ...result, value: result.value.report } : result));
       },
@@ -120,7 +122,7 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         const limit = request.query.limit === undefined ? 20 : Number(request.query.limit);
         if (limit < 1 || limit > 100) return sendApiError(reply, validationError([{ field: 'limit', message: 'must be 1 to 100' }]));
         const offset = request.query.offset === undefined ? 0 : Number(request.query.offset);
-        return reply.send(await reports.list(merchantOf(request.principal), terminalOf(request.query), limit, offset));
+        return reply.send(await reports.list(merchantOf(request.principal), tillOf(request), limit, offset));
       },
     );
 
@@ -130,7 +132,7 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         schema: { tags, summary: 'One Z report, as it was written when the day was closed', params: ZReportParams, querystring: TerminalQuerySchema, response: responses({ 200: DayReportSchema }, [400, 404]) },
         onRequest: requireSession,
       },
-      async (request, reply) => send(reply, toReply(await reports.get(merchantOf(request.principal), terminalOf(request.query), Number(request.params.sequence)))),
+      async (request, reply) => send(reply, toReply(await reports.get(merchantOf(request.principal), tillOf(request), Number(request.params.sequence)))),
     );
 
     app.get(
@@ -147,7 +149,7 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         onRequest: requireSession,
       },
       async (request, reply) => {
-        const found = await reports.get(merchantOf(request.principal), terminalOf(request.query), Number(request.params.sequence));
+        const found = await reports.get(merchantOf(request.principal), tillOf(request), Number(request.params.sequence));
         if (!found.ok) return sendApiError(reply, found.error);
         return sendPdf(reply, await dayReportPdf(found.value), `z-report-${found.value.terminal_id}-${found.value.sequence}.pdf`);
       },
@@ -160,7 +162,7 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         onRequest: requireSession,
       },
       async (request, reply) => {
-        const view = await reports.x(merchantOf(request.principal), terminalOf(request.query));
+        const view = await reports.x(merchantOf(request.principal), tillOf(request));
         return sendPdf(reply, await dayReportPdf(view), `x-report-${view.terminal_id}.pdf`);
       },
     );
@@ -172,7 +174,7 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         onRequest: requireSession,
       },
       async (request, reply) => {
-        const found = await reports.get(merchantOf(request.principal), terminalOf(request.query), Number(request.params.sequence));
+        const found = await reports.get(merchantOf(request.principal), tillOf(request), Number(request.params.sequence));
         if (!found.ok) return sendApiError(reply, found.error);
         return reply.send({ columns: RECEIPT_COLUMNS, lines: reportLines(found.value) });
       },
@@ -192,7 +194,7 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         onRequest: requireSession,
       },
       async (request, reply) => {
-        const found = await reports.get(merchantOf(request.principal), terminalOf(request.query), Number(request.params.sequence));
+        const found = await reports.get(merchantOf(request.principal), tillOf(request), Number(request.params.sequence));
         if (!found.ok) return sendApiError(reply, found.error);
         const view = found.value;
         return send(reply, toReply(await gateway.receipts.printDocument(merchantOf(request.principal), (width) => reportPrintDocument(view, width), { z_report: view.sequence })));
@@ -206,7 +208,7 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         onRequest: requireSession,
       },
       async (request, reply) => {
-        const view = await reports.x(merchantOf(request.principal), terminalOf(request.query));
+        const view = await reports.x(merchantOf(request.principal), tillOf(request));
         return send(reply, toReply(await gateway.receipts.printDocument(merchantOf(request.principal), (width) => reportPrintDocument(view, width), { x_report: view.sequence })));
       },
     );
@@ -217,7 +219,7 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         schema: { tags, summary: 'The X report as 42-column lines for a receipt printer', querystring: TerminalQuerySchema, response: responses({ 200: ReceiptLinesSchema }, [400]) },
         onRequest: requireSession,
       },
-      async (request, reply) => reply.send({ columns: RECEIPT_COLUMNS, lines: reportLines(await reports.x(merchantOf(request.principal), terminalOf(request.query))) }),
+      async (request, reply) => reply.send({ columns: RECEIPT_COLUMNS, lines: reportLines(await reports.x(merchantOf(request.principal), tillOf(request))) }),
     );
   };
 }

@@ -5,16 +5,18 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CurrentTillAttemptSchema, TillAttemptInputSchema, TillAttemptSchema, TillResolutionSchema } from '../../../contract/api/till.js';
-import { TILL_TERMINAL_ID } from '../../../contract/constants.js';
 import { success, toReply } from '../../core/errors.js';
 import type { Gateway } from '../../core/gateway.js';
 import { requireStaffSession, send } from '../api-context.js';
+import { tillOf, tillOfRequest } from './tills.js';
 
 const tags = ['Back-office UI'];
 
 export function tillRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
   return async (app) => {
     const requireSession = requireStaffSession(gateway);
+    // Every route here works on the till this session's screen holds.
+    const preHandler = tillOfRequest(gateway);
     const merchant = (principal: { merchantId: string | null } | undefined) => principal?.merchantId ?? '';
 
     app.get(
@@ -22,8 +24,9 @@ export function tillRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
       {
         schema: { tags, summary: "This till's open card attempt, or null", response: { 200: CurrentTillAttemptSchema } },
         onRequest: requireSession,
+        preHandler,
       },
-      async (request, reply) => reply.send({ attempt: await gateway.tillAttempts.current(merchant(request.principal), TILL_TERMINAL_ID) }),
+      async (request, reply) => reply.send({ attempt: await gateway.tillAttempts.current(merchant(request.principal), tillOf(request)) }),
     );
 
     app.put(
@@ -38,9 +41,10 @@ export function tillRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
           response: { 200: TillAttemptSchema, 201: TillAttemptSchema },
         },
         onRequest: requireSession,
+        preHandler,
       },
       async (request, reply) =>
-        send(reply, toReply(await gateway.tillAttempts.begin(merchant(request.principal), TILL_TERMINAL_ID, request.principal?.staff?.id ?? null, request.body))),
+        send(reply, toReply(await gateway.tillAttempts.begin(merchant(request.principal), tillOf(request), request.principal?.staff?.id ?? null, request.body))),
     );
 
     app.post(
@@ -54,8 +58,9 @@ export function tillRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
           response: { 200: TillResolutionSchema },
         },
         onRequest: requireSession,
+        preHandler,
       },
-      async (request, reply) => send(reply, toReply(success(await gateway.tillAttempts.resolve(merchant(request.principal), TILL_TERMINAL_ID)))),
+      async (request, reply) => send(reply, toReply(success(await gateway.tillAttempts.resolve(merchant(request.principal), tillOf(request))))),
     );
   };
 }

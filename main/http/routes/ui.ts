@@ -23,13 +23,15 @@ import {
 } from '../../../contract/api/staff.js';
 import { TerminalConfigSchema, type TerminalConfig } from '../../../contract/api/till.js';
 import { ErrorCode } from '../../../contract/codes.js';
-import { DEFAULT_CVM_LIMIT, TILL_TERMINAL_ID } from '../../../contract/constants.js';
+import { DEFAULT_CVM_LIMIT } from '../../../contract/constants.js';
 import { apiError, toReply } from '../../core/errors.js';
 import type { Gateway } from '../../core/gateway.js';
 import { TEST_PIN_KEY } from '../../core/payments/payments.js';
 import { SESSION_IDLE_MS, SESSION_MAX_MS, staffLockKey } from '../../core/staff/staff.js';
 import { requireStaffSession, SESSION_COOKIE, send, sessionToken } from '../api-context.js';
 import { sendApiError } from '../errors.js';
+import { apiResponses } from '../responses.js';
+import { tillOf, tillOfRequest } from './tills.js';
 
 const tags = ['Back-office UI'];
 
@@ -119,8 +121,7 @@ export function uiRoutes(gateway: Gateway, till: TillSettings = DEFAULT_TILL_SET
       },
     );
 
-    const terminal: TerminalConfig = {
-      terminal_id: TILL_TERMINAL_ID,
+    const terminal: Omit<TerminalConfig, 'terminal_id'> = {
       type: 'softpos',
       attended: true,
       capabilities: ['contactlessChip', 'contactChip', 'magstripe', 'onlinePin'],
@@ -131,11 +132,19 @@ export function uiRoutes(gateway: Gateway, till: TillSettings = DEFAULT_TILL_SET
       // Above this the till asks "Charge …? That is above this till's usual limit" before the card prompt.
       confirm_above: till.confirmAbove,
     };
-    app.get('/ui/terminal', { schema: { tags, summary: "This till's simulated terminal", response: { 200: TerminalConfigSchema } }, onRequest: requireSession }, async (request, reply) => {
-      // The CVM limit of this till's payments: its shop's cardpos setting, else the merchant's, else the default (D15).
-      const cvm = await gateway.paymentMethods.terminalCvmLimit(request.principal?.merchantId ?? '', TILL_TERMINAL_ID);
-      return reply.send({ ...terminal, cvm_limit: cvm.amount });
-    });
+    app.get(
+      '/ui/terminal',
+      {
+        schema: { tags, summary: "The simulated terminal of this screen's till (PUT /ui/session/till first where the shop has several)", response: apiResponses({ 200: TerminalConfigSchema }, [400, 409]) },
+        onRequest: requireSession,
+        preHandler: tillOfRequest(gateway),
+      },
+      async (request, reply) => {
+        // The CVM limit of this till's payments: its shop's cardpos setting, else the merchant's, else the default (D15).
+        const cvm = await gateway.paymentMethods.terminalCvmLimit(request.principal?.merchantId ?? '', tillOf(request));
+        return reply.send({ ...terminal, terminal_id: tillOf(request), cvm_limit: cvm.amount });
+      },
+    );
 
     app.get('/ui/staff', { schema: { tags, summary: 'Staff of this shop (admin)', response: { 200: Type.Array(StaffMemberSchema) } }, onRequest: requireSession }, async (request, reply) => {
       if (request.principal?.staff?.role !== 'admin') return sendApiError(reply, apiError(ErrorCode.forbidden, 'Only an admin may see staff'));

@@ -1,0 +1,73 @@
+/**
+ * A shop's tills (issue 26, part 0): each till has an id (its terminal id on payments, receipts and
+ * reports) and a name, and is held by one screen at a time. A screen (a browser or the desktop app)
+ * takes a till for its staff session; another screen takes it only when it is free, or when its
+ * user says "use it here anyway".
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable, Str } from './common.js';
+
+/** Who holds a till now: the screen's staff member and when the screen was last seen. */
+export const TillHolderSchema = Type.Object({
+  staff_id: Nullable(Type.String()),
+  staff_name: Nullable(Type.String()),
+  held_at: Type.String({ format: 'date-time' }),
+  seen_at: Type.String({ format: 'date-time' }),
+  this_screen: Type.Boolean({ description: 'held by the screen (and session) that asked' }),
+});
+export type TillHolder = Static<typeof TillHolderSchema>;
+
+export const TillSchema = Type.Object(
+  {
+    till_id: Type.String({ description: 'the till\'s terminal id (pos_data.terminal.id), e.g. TILL-2' }),
+    name: Type.String(),
+    shop_id: Nullable(Type.String(), { description: 'the shop its terminal is assigned to' }),
+    created_at: Type.String({ format: 'date-time' }),
+    retired_at: Nullable(Type.String({ format: 'date-time' }), { description: 'a retired till takes no sale; its past stays' }),
+    holder: Nullable(TillHolderSchema, { description: 'the screen that has the till open now, or null' }),
+  },
+  { title: 'Till' },
+);
+export type Till = Static<typeof TillSchema>;
+
+export const TillListSchema = Type.Object({
+  tills: Type.Array(TillSchema, { description: 'active tills first (by id), then retired ones when asked for' }),
+  this_screen: Nullable(Type.String(), { description: "the till this session's screen holds, or null" }),
+});
+export type TillList = Static<typeof TillListSchema>;
+
+export const TillListQuerySchema = Type.Object(
+  { retired: Type.Optional(Type.String({ enum: ['true', 'false'], description: 'true: retired tills too (Settings)' })) },
+  { additionalProperties: false },
+);
+
+export const CreateTillRequestSchema = Type.Object(
+  {
+    till_id: Str(40, "1 to 40 letters, digits, '-', '_' or '.', e.g. TILL-2"),
+    name: Type.Optional(Str(60, "1 to 60 characters; default: the id's words (TILL-2 -> Till 2)")),
+    shop_id: Type.Optional(Type.String({ description: "assigns the till's terminal to this shop" })),
+  },
+  { additionalProperties: false },
+);
+export type CreateTillRequest = Static<typeof CreateTillRequestSchema>;
+
+export const UpdateTillRequestSchema = Type.Object(
+  {
+    name: Type.Optional(Str(60, '1 to 60 characters')),
+    retired: Type.Optional(Type.Literal(true, { description: 'retire the till (not undone); refused while it has an open card attempt or an unclosed day' })),
+  },
+  { additionalProperties: false },
+);
+export type UpdateTillRequest = Static<typeof UpdateTillRequestSchema>;
+
+export const TillIdParams = Type.Object({ till_id: Str(40) });
+
+export const TakeTillRequestSchema = Type.Object(
+  {
+    till_id: Str(40),
+    screen_id: Type.String({ minLength: 8, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description: 'an id the browser or desktop keeps for itself' }),
+    take_over: Type.Optional(Type.Boolean({ description: 'take the till even though another screen has it open (that screen is told so)' })),
+  },
+  { additionalProperties: false },
+);
+export type TakeTillRequest = Static<typeof TakeTillRequestSchema>;

@@ -1,0 +1,51 @@
+/** What the tills use case needs from storage (issue 26, part 0). */
+
+/** The screen that has a till open. */
+export interface TillHold {
+  sessionId: string;
+  screenId: string;
+  staffId: string | null;
+  heldAt: string;
+  seenAt: string;
+}
+
+export interface TillRecord {
+  merchantId: string;
+  tillId: string;
+  name: string;
+  createdAt: string;
+  retiredAt: string | null;
+  holder: TillHold | null;
+}
+
+export interface TillRepository {
+  listByMerchant(merchantId: string): Promise<TillRecord[]>;
+  get(merchantId: string, tillId: string): Promise<TillRecord | undefined>;
+  /** False when the merchant has a till of that id already. */
+  insert(record: Omit<TillRecord, 'holder'>): Promise<boolean>;
+  rename(merchantId: string, tillId: string, name: string): Promise<boolean>;
+  /** Retires an active till and lets go of its screen; false when there is none. */
+  retire(merchantId: string, tillId: string, at: string): Promise<boolean>;
+  /**
+   * The screen takes the active till: when nobody holds it, when this screen or session already
+   * does, when its holder was last seen before `staleBefore`, or with `force`. Conditional: false
+   * when another screen holds it (or it is retired or unknown).
+   */
+  take(merchantId: string, tillId: string, hold: TillHold, staleBefore: string, force: boolean): Promise<boolean>;
+  /** The till this session's screen holds. */
+  heldBy(sessionId: string): Promise<TillRecord | undefined>;
+  /** Lets go of every till the session holds, but `keep`. */
+  release(sessionId: string, keep?: string): Promise<void>;
+}
+
+/** The gateway processes on the database and when each was last seen (migration 28). */
+export interface InstanceRepository {
+  /** Records (or refreshes) this instance. */
+  beat(id: string, now: string): Promise<void>;
+  /** This instance stops. */
+  remove(id: string): Promise<void>;
+  /** Forgets every instance but `keep` (SQLite at start: no other process can hold the data). */
+  removeOthers(keep: string): Promise<void>;
+  /** Whether an instance was seen at or after `since`. */
+  alive(id: string, since: string): Promise<boolean>;
+}
