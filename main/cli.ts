@@ -37,6 +37,9 @@ Commands:
   shop list          list a merchant's shops and their terminals (--merchant ID [--json])
   terminal assign    assign a terminal id to a shop (--shop ID --terminal-id T [--json])
   terminal unassign  take a terminal out of its shop (--merchant ID --terminal-id T)
+  till create        add a till to a merchant's shop (--merchant ID --till-id TILL-2 [--name NAME]
+                     [--shop ID] [--json]); its id is the terminal id of its payments
+  till list          list a merchant's tills, who has each open, retired ones too (--merchant ID [--json])
   staff create       create a staff account for the UI (--merchant ID --role cashier|back_office|admin
                      [--login L] [--name NAME] [--pin 1234] [--json]); prints the password once
   migrate            bring the database schema up to date
@@ -93,6 +96,7 @@ function parse(argv: string[]) {
     ['pin', { type: 'string' }],
     ['partner', { type: 'string' }],
     ['shop', { type: 'string' }],
+    ['till-id', { type: 'string' }],
     ['terminal-id', { type: 'string' }],
     ...SETTING_SPECS.map((s) => [s.flag, { type: 'string' }]),
   ]) as Record<string, { type: 'string' | 'boolean'; short?: string }>;
@@ -331,6 +335,36 @@ async function terminalAssign(values: Values): Promise<void> {
     const a = assigned.value;
     if (values.json) out(JSON.stringify(a));
     else out(`Terminal ${a.terminal_id} belongs to shop ${a.shop_id}${a.previous_shop_id ? ` (moved from shop ${a.previous_shop_id})` : ''}`);
+  });
+}
+
+async function tillCreate(values: Values): Promise<void> {
+  needs(values, 'till create', 'merchant', 'till-id');
+  await withGateway(values, async (composition) => {
+    const input = {
+      till_id: values['till-id'] as string,
+      ...(typeof values.name === 'string' ? { name: values.name } : {}),
+      ...(typeof values.shop === 'string' ? { shop_id: values.shop } : {}),
+    };
+    const created = await composition.gateway.tills.create(values.merchant as string, input, { staffId: null });
+    if (!created.ok) throw new UsageError(flagErrors(created.error.errors.map((e) => (e.field === 'shop_id' ? { ...e, field: 'shop' } : e))));
+    const till = created.value;
+    if (values.json) out(JSON.stringify(till));
+    else out(`Till ${till.till_id} "${till.name}" added${till.shop_id ? ` to shop ${till.shop_id}` : ''}`);
+  });
+}
+
+async function tillList(values: Values): Promise<void> {
+  needs(values, 'till list', 'merchant');
+  await withGateway(values, async (composition) => {
+    const { tills } = await composition.gateway.tills.list(values.merchant as string, null, { retired: true });
+    if (values.json) out(JSON.stringify(tills));
+    else {
+      for (const till of tills) {
+        const state = till.retired_at ? 'retired' : till.holder ? `open on a screen${till.holder.staff_name ? ` (${till.holder.staff_name})` : ''}` : 'free';
+        out(`${till.till_id}  ${till.name}  ${state}${till.shop_id ? `  shop ${till.shop_id}` : ''}`);
+      }
+    }
   });
 }
 
@@ -628,6 +662,12 @@ export async function runCli(argv: string[]): Promise<number> {
         return 0;
       case 'staff create':
         await staffCreate(values);
+        return 0;
+      case 'till create':
+        await tillCreate(values);
+        return 0;
+      case 'till list':
+        await tillList(values);
         return 0;
       case 'migrate':
         await migrateCommand(values);

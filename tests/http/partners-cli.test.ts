@@ -82,6 +82,27 @@ describe('gateway partner, shop and terminal commands', () => {
     assert.match(badShop.stderr, /--shop no such shop/);
   });
 
+  test('till create adds a till beside the running server (named from its id, or named, in a shop); till list shows it and who has it open; a taken id or an unknown shop exits 2 naming the flag', async () => {
+    const two = json<{ till_id: string; name: string; shop_id: string | null }>(['till', 'create', '--data-dir', dir, '--merchant', merchant.merchant_id, '--till-id', 'TILL-2', '--json']);
+    assert.deepEqual([two.till_id, two.name, two.shop_id], ['TILL-2', 'Till 2', null]);
+    const front = json<{ name: string; shop_id: string }>(['till', 'create', '--data-dir', dir, '--merchant', merchant.merchant_id, '--till-id', 'front-1', '--name', 'Front counter', '--shop', shopA, '--json']);
+    assert.deepEqual([front.name, front.shop_id], ['Front counter', shopA]);
+    const tills = json<Array<{ till_id: string; name: string }>>(['till', 'list', '--data-dir', dir, '--merchant', merchant.merchant_id, '--json']);
+    assert.deepEqual(tills.map((t) => [t.till_id, t.name]), [['TILL-1', 'Till 1'], ['TILL-2', 'Till 2'], ['front-1', 'Front counter']]);
+    const taken = runGateway(['till', 'create', '--data-dir', dir, '--merchant', merchant.merchant_id, '--till-id', 'TILL-2']);
+    assert.equal(taken.status, 2);
+    assert.match(taken.stderr, /--till-id is taken/);
+    const badShop = runGateway(['till', 'create', '--data-dir', dir, '--merchant', merchant.merchant_id, '--till-id', 'TILL-9', '--shop', 'nope']);
+    assert.equal(badShop.status, 2);
+    assert.match(badShop.stderr, /--shop no such shop/);
+    // In words too; and the till's terminal is one of its shop's.
+    const text = runGateway(['till', 'list', '--data-dir', dir, '--merchant', merchant.merchant_id]);
+    assert.match(text.stdout, /^TILL-2 {2}Till 2 {2}free$/m);
+    assert.match(text.stdout, new RegExp(`^front-1 {2}Front counter {2}free {2}shop ${shopA}$`, 'm'));
+    const shops = json<Array<{ shop_id: string; terminals: string[] }>>(['shop', 'list', '--data-dir', dir, '--merchant', merchant.merchant_id, '--json']);
+    assert.ok(shops.find((s) => s.shop_id === shopA)?.terminals.includes('front-1'));
+  });
+
   test('the running server: the partner manages its merchant at once, a merchant key gets 403, and a shop switched off refuses its terminals', async () => {
     const partnerAuth = basicAuth(partner);
     const merchantAuth = basicAuth(merchant);
