@@ -113,11 +113,13 @@ export function createInstanceRepository(db: SqlDatabase): InstanceRepository {
     remove: db.prepare('DELETE FROM gateway_instances WHERE id = ?'),
     removeOthers: db.prepare('DELETE FROM gateway_instances WHERE id <> ?'),
     alive: db.prepare('SELECT 1 AS alive FROM gateway_instances WHERE id = ? AND seen_at >= ?'),
+    known: db.prepare('SELECT 1 AS known FROM gateway_instances WHERE id = ?'),
   };
   return {
     beat: async (id, now) => void (await s.beat.run(id, now, now)),
     remove: async (id) => void (await s.remove.run(id)),
     removeOthers: async (keep) => void (await s.removeOthers.run(keep)),
     alive: async (id, since) => (await s.alive.get(id, since)) !== undefined,
+    known: async (id) => (await s.known.get(id)) !== undefined,
   };
 }

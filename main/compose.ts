@@ -204,6 +204,7 @@ function assemble<S extends GatewayStore>(options: ComposeOptions, store: S, mig
       postbackPrivateAddresses: settings.postbackPrivateAddresses,
       ...(settings.timeZone ? { timeZone: settings.timeZone } : {}),
       instanceName: `${hostname()}:${process.pid}`,
+      exclusiveDatabase: store instanceof SqliteStore,
       idempotencyRetentionMs: settings.idempotencyRetentionHours * 60 * 60 * 1000,
       lockout: {
         maxFailures: settings.lockoutMaxFailures,
@@ -213,6 +214,8 @@ function assemble<S extends GatewayStore>(options: ComposeOptions, store: S, mig
     },
   });
 
+  // On PostgreSQL this instance says it is alive, so its claims outlive it only by INSTANCE_DEAD_MS.
+  gateway.instances.start((error) => logger.error({ err: error }, 'instance beat failed'));
   const purge = setInterval(() => {
     gateway.idempotency.purgeExpired().catch((error: unknown) => logger.error({ err: error }, 'idempotency purge failed'));
     gateway.auth.purgeStale().catch((error: unknown) => logger.error({ err: error }, 'lock-out purge failed'));
@@ -244,6 +247,7 @@ function assemble<S extends GatewayStore>(options: ComposeOptions, store: S, mig
     },
     async close() {
       clearInterval(purge);
+      await gateway.instances.stop();
       await backups?.stop();
       await gateway.scheduler.stop();
       await gateway.postbackDelivery.stop();

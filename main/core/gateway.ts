@@ -26,6 +26,7 @@ import { TransactionQueries } from './transactions/queries.js';
 import { TransactionExport } from './transactions/export.js';
 import { TillAttempts } from './till/attempts.js';
 import { Tills } from './tills/tills.js';
+import { Instances } from './instances.js';
 import { DEFAULT_MAIL_QUEUE_SETTINGS, MailQueue, type MailQueueSettings } from './mail/mail-queue.js';
 import type { Mailer, ReceiptPrinter, SmtpMailerFactory } from './ports.js';
 import { merchantMailer } from './mail/merchant-mailer.js';
@@ -53,6 +54,8 @@ export interface CoreSettings {
    * e.g. `till-1:4242`), so an operator sees who holds a claim; default `gateway`.
    */
   instanceName?: string;
+  /** No other process can use the database (SQLite's data-directory lock): claims of other instances are dead. */
+  exclusiveDatabase?: boolean;
 }
 
 export interface CoreDeps {
@@ -112,6 +115,8 @@ export interface Gateway {
   /** The tills' card attempts, resolved before a sale is charged again (D16). */
   readonly tillAttempts: TillAttempts;
   readonly tills: Tills;
+  /** This process among the gateway's instances (claims, beats). */
+  readonly instances: Instances;
   /** Receipts rebuilt from the record: show, print, e-mail, QR link (D16). */
   readonly receipts: Receipts;
   /** Auto-print of approved card-present sales (D16). */
@@ -124,7 +129,8 @@ export interface Gateway {
 
 export function createGateway(deps: CoreDeps): Gateway {
   const { store, clock, ids, vault, logger, settings, processor } = deps;
-  const idempotency = new Idempotency(store, clock, settings.idempotencyRetentionMs);
+  const instances = new Instances(store, clock, ids, settings.instanceName ?? 'gateway', settings.exclusiveDatabase === true);
+  const idempotency = new Idempotency(store, clock, settings.idempotencyRetentionMs, instances);
   const scheduler = new Scheduler(store, clock, ids, logger);
   const auth = new Authenticator(store, clock, settings.lockout);
   const locks = new OperationLocks(store, clock, ids, logger);
@@ -181,6 +187,7 @@ export function createGateway(deps: CoreDeps): Gateway {
     networkTokens,
     tillAttempts: new TillAttempts(store, clock, ids, idempotency),
     tills: new Tills(store, clock, ids),
+    instances,
     receipts,
     receiptPrints: new ReceiptPrintQueue(store, clock, receipts, deps.receiptPrinter, logger, { ...DEFAULT_PRINT_QUEUE_SETTINGS, ...settings.receiptPrints }),
     dashboard: new Dashboard({ store, clock, timeZone: settings.timeZone ?? hostTimeZone() }),

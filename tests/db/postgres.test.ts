@@ -145,6 +145,9 @@ describe('PostgreSQL', { skip }, () => {
         const first = await a.composition.gateway.idempotency.start(merchant.merchant_id, 'slow-1', 'f');
         assert.equal(first.kind, 'proceed');
         for (const h of [a, b]) h.clock.advance(6 * 60_000);
+        // Both instances are alive at the new time (their beats follow the clock every 5 s): the
+        // claim lapses by its lease, not because its instance looks dead.
+        await Promise.all([a, b].map((h) => h.composition.gateway.instances.beat()));
         const second = await b.composition.gateway.idempotency.start(merchant.merchant_id, 'slow-1', 'f');
         assert.equal(second.kind, 'proceed', 'the lapsed claim was taken over');
         if (first.kind === 'proceed') await first.release();

@@ -10,7 +10,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import { assertApiError } from '../helpers/api.js';
 import { createMerchant, runGateway, startGateway, type GatewayProcess } from '../helpers/gateway-process.js';
 import { newMerchant, orderId, posPayment, startHarness, type Harness } from '../helpers/payments.js';
-import { countOf } from '../helpers/sql.js';
+import { countOf, onPostgres } from '../helpers/sql.js';
+import { INSTANCE_DEAD_MS } from '../../main/core/instances.js';
 
 const COOKIE = 'tillgate_session';
 const LOST_ANSWER_CARD = '4000000000001513';
@@ -212,6 +213,38 @@ describe('till attempts against the real gateway: lost and slow answers', () => 
     const resolved = await resolve();
     assert.equal(resolved.state, 'approved');
     assert.equal(resolved.transaction?.order_id, order);
+  });
+
+  test('kill -9 while the bank is answering, restart: the till is not told "still being processed" about a payment whose process died; nothing was charged, and the lost request never runs', async () => {
+    const order = orderId('killed');
+    const key = randomUUID();
+    await call('PUT', '/ui/till/attempt', { order_id: order, idempotency_key: key, amount: 33.33, currency: 'EUR' });
+    const body = posPayment(33.33, { pan: SLOW_ANSWER_CARD, order });
+    const payment = call('POST', '/rest/payment', body, { 'idempotency-key': key }).catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal((await resolve()).state, 'in_progress', 'the bank is still answering');
+    const dataDir = gateway.dataDir;
+    await gateway.kill9();
+    await payment;
+    gateway = await startGateway({ dataDir, args: ['--sim-slow-answer-ms', '1500'] });
+    const login = await fetch(`${gateway.url}/ui/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'till', pin: '2580' }) });
+    cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    // SQLite: the data directory had one process, so its claim died with it. PostgreSQL: the killed
+    // instance's claim ends with its beats (INSTANCE_DEAD_MS), not with the 5-minute lease.
+    let resolved = await resolve();
+    const deadline = Date.now() + INSTANCE_DEAD_MS + 10_000;
+    if (onPostgres()) {
+      while (resolved.state === 'in_progress' && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 1000));
+        resolved = await resolve();
+      }
+    }
+    assert.equal(resolved.state, 'not_charged');
+    assert.equal(resolved.attempt?.order_id, order);
+    const late = await call('POST', '/rest/payment', body, { 'idempotency-key': key });
+    assert.equal(late.status, 422, 'the request given up is never processed');
+    const list = (await (await call('GET', `/rest/transactions?order_id=${order}`)).json()) as unknown[];
+    assert.equal(list.length, 0, 'nothing was charged');
   });
 
   test('the slow-answer card: while it is being processed the attempt is in progress and no new charge can start', async () => {

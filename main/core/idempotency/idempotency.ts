@@ -12,7 +12,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import canonicalizeModule from 'canonicalize';
 import { ErrorCode } from '../../../contract/codes.js';
 import { apiError, fieldError, type ApiError, type Reply } from '../errors.js';
-import type { Clock, Store } from '../ports.js';
+import type { Instances } from '../instances.js';
+import type { Clock, IdempotencyRecord, Repositories, Store } from '../ports.js';
 
 // The package is CommonJS (module.exports = fn) but its types declare an ES default export.
 const canonicalize = canonicalizeModule as unknown as (input: unknown) => string | undefined;
@@ -62,11 +63,18 @@ export class Idempotency {
     private readonly store: Store,
     private readonly clock: Clock,
     readonly retentionMs: number,
+    /** Whose claims are these: a claim of an instance that died is taken over at once. */
+    private readonly instances?: Instances,
   ) {}
+
+  /** A claim left by a process that died: its request never answers, and nothing of it committed. */
+  private async deadClaim(tx: Repositories, stored: IdempotencyRecord): Promise<boolean> {
+    return stored.reply.status === CLAIMED && this.instances !== undefined && (await this.instances.claimIsDead(tx, stored));
+  }
 
   async start(merchantId: string, key: string, fingerprint: string): Promise<IdempotencyStart> {
     const now = this.clock.now();
-    const claimId = randomUUID();
+    const claimId = this.instances?.claimId() ?? randomUUID();
     // The claim is one conditional upsert: two requests with the key (on any instance) cannot both
     // take it. Only when a live record holds the key is it read, to answer it. A unit of single
     // statements runs at READ COMMITTED on PostgreSQL: claims of different keys never fail each
@@ -76,6 +84,11 @@ export class Idempotency {
         for (let tries = 0; tries < 3; tries++) {
           if (await tx.idempotency.claim(this.claim({ merchantId, key, fingerprint }, now, claimId), now.toISOString())) return undefined;
           const found = await tx.idempotency.find(merchantId, key, now.toISOString());
+          // A dead instance's claim: its request will never answer; this one takes the key.
+          if (found && (await this.deadClaim(tx, found))) {
+            await tx.idempotency.deleteClaim(merchantId, key, found.claimId ?? '');
+            continue;
+          }
           // Gone between the two statements (its request removed its claim): claim again.
           if (found) return found;
         }
@@ -119,6 +132,12 @@ export class Idempotency {
   async fence(merchantId: string, key: string): Promise<IdempotencyFence> {
     return this.store.run(async (tx) => {
       const stored = await tx.idempotency.find(merchantId, key, this.clock.now().toISOString());
+      // A claim whose process died stands for a request that never committed anything: fence it.
+      if (stored && (await this.deadClaim(tx, stored))) {
+        await tx.idempotency.deleteClaim(merchantId, key, stored.claimId ?? '');
+        await tx.idempotency.save(this.record({ merchantId, key, fingerprint: FENCED }, { status: 422, body: null }));
+        return { kind: 'fenced' as const };
+      }
       if (stored?.reply.status === CLAIMED) return { kind: 'in_flight' as const };
       if (stored) return stored.fingerprint === FENCED ? { kind: 'fenced' as const } : { kind: 'processed' as const, reply: stored.reply };
       await tx.idempotency.save(this.record({ merchantId, key, fingerprint: FENCED }, { status: 422, body: null }));

@@ -48,4 +48,6 @@ export interface InstanceRepository {
   removeOthers(keep: string): Promise<void>;
   /** Whether an instance was seen at or after `since`. */
   alive(id: string, since: string): Promise<boolean>;
+  /** Whether an instance has beaten at all (and not stopped cleanly). */
+  known(id: string): Promise<boolean>;
 }
