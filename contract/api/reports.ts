@@ -80,7 +80,30 @@ export const ReceiptLinesSchema = Type.Object({
 /** A report as lines for a receipt printer. */
 export type ReceiptLines = Static<typeof ReceiptLinesSchema>;
 
-const TerminalId = Type.String({ pattern: '^[\\x21-\\x7e]{1,40}$', description: `the till's terminal id; default ${TILL_TERMINAL_ID}` });
+/** The shop's day: every active till's open day, each till's totals and the sums of them all (GET /ui/reports/shop). */
+export const ShopDaySchema = Type.Object(
+  {
+    generated_at: Type.String({ format: 'date-time' }),
+    tills: Type.Array(
+      Type.Object({
+        till_id: Type.String(),
+        name: Type.String(),
+        sequence: Type.Integer({ description: 'the number its open day gets when closed' }),
+        opened_at: NullableTime,
+        last_sale_at: NullableTime,
+        totals: Type.Array(FigureRowSchema),
+      }),
+    ),
+    totals: Type.Array(FigureRowSchema, { description: 'every till summed, per currency' }),
+    by_card_brand: Type.Array(BrandRowSchema),
+    by_entry_mode: Type.Array(EntryModeRowSchema),
+    by_cashier: Type.Array(CashierRowSchema),
+  },
+  { title: 'ShopDay' },
+);
+export type ShopDay = Static<typeof ShopDaySchema>;
+
+const TerminalId = Type.String({ pattern: '^[\\x21-\\x7e]{1,40}$', description: `the till's terminal id; default: this screen's till (${TILL_TERMINAL_ID} where the shop has one)` });
 export const TerminalQuerySchema = Type.Object({ terminal_id: Type.Optional(TerminalId) }, { additionalProperties: false });
 export const ZReportListQuerySchema = Type.Object(
   {

@@ -1,6 +1,7 @@
 /**
- * Who works at this till: the staff session (cookie in a browser) and the till's terminal
- * configuration. Checked when a staff screen opens, not on the public home page.
+ * Who works at this till: the staff session (cookie in a browser) and the terminal of the till this
+ * screen holds (set by tills/this-till-store.ts once it has its till). Checked when a staff screen
+ * opens, not on the public home page.
  */
 import { create } from 'zustand';
 import { ApiError, client, type Credentials, type SessionInfo, type TerminalConfig } from './api/client.js';
@@ -23,6 +24,12 @@ interface SessionState {
 }
 
 let checking: Promise<void> | undefined;
+let onSessionEnd: (() => void) | undefined;
+
+/** What else ends with the session (the till screen's hold); set once by the till's store. */
+export function whenSessionEnds(action: () => void): void {
+  onSessionEnd = action;
+}
 
 function loginProblem(error: unknown): string {
   if (error instanceof ApiError) {
@@ -50,8 +57,7 @@ export const useSession = create<SessionState>()((set, get) => ({
           set({ phase: 'logged_out', session: null, terminal: null });
           return;
         }
-        const terminal = await client.terminal();
-        set({ phase: 'logged_in', session, terminal, notice: null });
+        set({ phase: 'logged_in', session, notice: null });
       } catch (error) {
         set({ phase: 'logged_out', notice: error instanceof Error ? `The session could not be checked: ${error.message}` : null });
       }
@@ -63,8 +69,7 @@ export const useSession = create<SessionState>()((set, get) => ({
   login: async (credentials) => {
     try {
       const session = await client.login(credentials);
-      const terminal = await client.terminal();
-      set({ phase: 'logged_in', session, terminal, notice: null });
+      set({ phase: 'logged_in', session, terminal: null, notice: null });
       return { ok: true };
     } catch (error) {
       return { ok: false, message: loginProblem(error) };
@@ -78,5 +83,9 @@ export const useSession = create<SessionState>()((set, get) => ({
     }
     get().ended(notice);
   },
-  ended: (notice) => set({ phase: 'logged_out', session: null, terminal: null, notice: notice ?? 'Your session has ended. Log in again.' }),
+  ended: (notice) => {
+    // The gateway let go of this screen's till with the session; the next login takes it again.
+    onSessionEnd?.();
+    set({ phase: 'logged_out', session: null, terminal: null, notice: notice ?? 'Your session has ended. Log in again.' });
+  },
 }));

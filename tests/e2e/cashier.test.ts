@@ -587,7 +587,11 @@ void test('the shortcuts overlay, logout, and a clean run', async () => {
   const session = await page.evaluate(async () => (await fetch('/ui/session', { credentials: 'same-origin' })).status);
   assert.equal(session, 401, 'the session is gone on the gateway');
 
-  assert.equal(await page.evaluate<number>('localStorage.length + sessionStorage.length'), 0, 'nothing kept in web storage');
+  // Web storage keeps which till this browser is and this tab's screen id, nothing else (no card, session or PIN).
+  const stored = await page.evaluate<Record<string, string>>('Object.fromEntries([...Object.entries(localStorage), ...Object.entries(sessionStorage)])');
+  assert.deepEqual(Object.keys(stored).sort(), ['tillgate.screen', 'tillgate.till'], 'web storage holds the till choice only');
+  assert.equal(stored['tillgate.till'], 'TILL-1');
+  assert.match(stored['tillgate.screen'] ?? '', /^[a-f0-9]{32}$/);
   const origin = new URL(gateway.url).origin;
   assert.deepEqual(
     requests.filter((url) => !url.startsWith('data:') && new URL(url).origin !== origin),

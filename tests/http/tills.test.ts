@@ -29,7 +29,7 @@ describe('several tills in one shop', () => {
   const cookies: Record<string, string> = {};
   const screens = { anna: `screen-a-${randomUUID()}`, ben: `screen-b-${randomUUID()}`, boss: `screen-c-${randomUUID()}` };
 
-  const call = (who: keyof typeof cookies | string, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
+  const call = (who: keyof typeof cookies | string, method: 'GET' | 'POST' | 'PUT' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>
     h.app.inject({ method, url, headers: { cookie: cookies[who] ?? '' }, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
   const take = (who: keyof typeof screens, tillId: string, takeOver = false) => call(who, 'PUT', '/ui/session/till', { till_id: tillId, screen_id: screens[who], ...(takeOver ? { take_over: true } : {}) });
   const begin = (who: string, amount: number) =>
@@ -84,9 +84,9 @@ describe('several tills in one shop', () => {
     assertApiError(await call('boss', 'POST', '/ui/tills', { till_id: 'till 3', name: '' }), 400, 1001, ['till_id', 'name']);
     assertApiError(await call('boss', 'POST', '/ui/tills', { till_id: 'TILL-4', shop_id: randomUUID() }), 404, 3001, ['shop_id']);
     assert.equal(await countOf(h, "SELECT COUNT(*) AS n FROM audit_log WHERE merchant_id = ? AND action = 'till_create'", shop.merchant_id), 2);
-    const renamed = await call('boss', 'PATCH', '/ui/tills/front-1', { name: 'Front desk' });
+    const renamed = await call('boss', 'PUT', '/ui/tills/front-1', { name: 'Front desk' });
     assert.equal(renamed.json<Till>().name, 'Front desk');
-    assertApiError(await call('boss', 'PATCH', '/ui/tills/nope', { name: 'x' }), 404, 3001, ['till_id']);
+    assertApiError(await call('boss', 'PUT', '/ui/tills/nope', { name: 'x' }), 404, 3001, ['till_id']);
   });
 
   test('with several tills a screen chooses: till routes without a choice are a 400 naming till_id', async () => {
@@ -128,8 +128,16 @@ describe('several tills in one shop', () => {
     const benX = await x('ben');
     assert.deepEqual([annaX.terminal_id, annaX.totals[0]?.approved], ['TILL-1', { count: 1, amount: 12.5 }]);
     assert.deepEqual([benX.terminal_id, benX.totals[0]?.approved], ['TILL-2', { count: 2, amount: 34 }]);
+    // The shop's day sums the tills' open days; each till also shows its own.
+    type ShopDay = { tills: Array<{ till_id: string; totals: Array<{ approved: { amount: number } }> }>; totals: Array<{ currency: string; approved: { count: number; amount: number }; net: number }>; by_cashier: Array<{ name: string }> };
+    const shopDay = async () => (await call('boss', 'GET', '/ui/reports/shop')).json<ShopDay>();
+    const whole = await shopDay();
+    assert.deepEqual(whole.tills.map((t) => [t.till_id, t.totals[0]?.approved.amount ?? 0]), [['TILL-1', 12.5], ['TILL-2', 34], ['front-1', 0]]);
+    assert.deepEqual(whole.totals.map((t) => [t.currency, t.approved, t.net]), [['EUR', { count: 3, amount: 46.5 }, 46.5]]);
+    assert.deepEqual(whole.by_cashier.map((c) => c.name), ['Anna', 'Ben']);
     // The manager closes TILL-2's day (named), TILL-1's stays open.
     assert.equal((await call('boss', 'POST', '/ui/reports/z?terminal_id=TILL-2')).statusCode, 201);
+    assert.deepEqual((await shopDay()).totals.map((t) => t.approved), [{ count: 1, amount: 12.5 }], "the shop's day now holds TILL-1's open day only");
     assert.equal((await x('ben')).totals.length, 0, "TILL-2's new day is empty");
     assert.deepEqual((await x('anna')).totals[0]?.approved, { count: 1, amount: 12.5 });
   });
@@ -165,8 +173,8 @@ describe('several tills in one shop', () => {
   });
 
   test('retiring: refused with an unclosed day and for the last till; a retired till is listed only when asked and takes no screen', async () => {
-    assertApiError(await call('boss', 'PATCH', '/ui/tills/TILL-1', { retired: true }), 400, 1002, ['retired']);
-    const retired = await call('boss', 'PATCH', '/ui/tills/front-1', { retired: true });
+    assertApiError(await call('boss', 'PUT', '/ui/tills/TILL-1', { retired: true }), 400, 1002, ['retired']);
+    const retired = await call('boss', 'PUT', '/ui/tills/front-1', { retired: true });
     assert.equal(retired.statusCode, 200, retired.body);
     assert.ok(retired.json<Till>().retired_at);
     assert.deepEqual(

@@ -10,11 +10,11 @@
  * Who: any staff member may read the reports; a back-office or admin account closes the day, a
  * cashier only with a manager's approval (D9, like refunds).
  */
-import type { DayReport, StaffRef, ZReportList } from '../../../contract/api/reports.js';
+import type { DayReport, ShopDay, StaffRef, ZReportList } from '../../../contract/api/reports.js';
 import { ErrorCode } from '../../../contract/codes.js';
 import { CLOSE_DAY_ACTION, type StaffRole } from '../../../contract/constants.js';
 import { apiError, failure, success, type Outcome } from '../errors.js';
-import type { AuditRecord, Clock, DayFigures, DayLedgerRange, Ids, Repositories, Store, ZReportRecord } from '../ports.js';
+import type { AuditRecord, Clock, DayFigures, DayLedgerGroup, DayLedgerRange, Ids, Repositories, Store, ZReportRecord } from '../ports.js';
 import { daySections } from './figures.js';
 
 export interface CloseActor {
@@ -34,6 +34,36 @@ export class DayReports {
     private readonly clock: Clock,
     private readonly ids: Ids,
   ) {}
+
+  /**
+   * The shop's day: each active till's open day (since its own last Z report) and their sum, per
+   * currency, card brand, entry mode and cashier. Reads only; closes nothing (each till closes its own).
+   */
+  async shopDay(merchantId: string): Promise<ShopDay> {
+    const now = this.clock.now().toISOString();
+    return this.store.read(async (r) => {
+      const tills = (await r.tills.listByMerchant(merchantId)).filter((t) => t.retiredAt === null);
+      const rows: ShopDay['tills'] = [];
+      const groups: DayLedgerGroup[] = [];
+      let staffNames: Record<string, string> = {};
+      for (const till of tills) {
+        const previous = await r.dayReports.latestZ(merchantId, till.tillId);
+        const range = { fromSeq: previous?.toSeq ?? 0, toSeq: await r.dayReports.watermark(merchantId, till.tillId) };
+        const figures = await this.figures(r, merchantId, till.tillId, range, []);
+        staffNames = { ...staffNames, ...figures.staffNames };
+        groups.push(...figures.groups);
+        rows.push({
+          till_id: till.tillId,
+          name: till.name,
+          sequence: (previous?.sequence ?? 0) + 1,
+          opened_at: previous?.closedAt ?? null,
+          last_sale_at: figures.lastSaleAt ?? null,
+          totals: daySections(figures.groups, figures.staffNames).totals,
+        });
+      }
+      return { generated_at: now, tills: rows, ...daySections(groups, staffNames) };
+    });
+  }
 
   /** The open day's running figures (X report). Reads only. */
   async x(merchantId: string, terminalId: string): Promise<DayReport> {

@@ -15,6 +15,7 @@ import {
   TillSchema,
   UpdateTillRequestSchema,
 } from '../../../contract/api/tills.js';
+import { ShopDaySchema } from '../../../contract/api/reports.js';
 import { toReply } from '../../core/errors.js';
 import type { Gateway } from '../../core/gateway.js';
 import type { TillSession } from '../../core/tills/tills.js';
@@ -91,7 +92,7 @@ export function shopTillRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
       },
     );
 
-    app.patch(
+    app.put(
       '/ui/tills/:till_id',
       {
         schema: {
@@ -108,6 +109,20 @@ export function shopTillRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         const actor = adminOf(request);
         return send(reply, toReply(await gateway.tills.update(actor.merchantId, request.params.till_id, request.body, { staffId: actor.staffId })));
       },
+    );
+
+    app.get(
+      '/ui/reports/shop',
+      {
+        schema: {
+          tags,
+          summary: "The shop's day: every till's open day and their sum (changes nothing)",
+          description: "Each active till's figures since its own last Z report, and all of them summed per currency, card brand, entry mode and cashier. Each till closes its own day.",
+          response: apiResponses({ 200: ShopDaySchema }, []),
+        },
+        onRequest: session,
+      },
+      async (request, reply) => reply.send(await gateway.dayReports.shopDay(tillSessionOf(request).merchantId)),
     );
 
     app.put(

@@ -5,6 +5,7 @@
 import { Link, Outlet } from '@tanstack/react-router';
 import { useState } from 'react';
 import { PrinterButton } from '../receipts/printer-dialog.js';
+import { TillBadge } from '../tills/till-gate.js';
 import { Modal } from '../ui/modal.js';
 import { useKeys } from '../ui/use-keys.js';
 
@@ -33,6 +34,7 @@ export function CashierWorkspace() {
             Close the day
           </Link>
         </nav>
+        <TillBadge />
         <PrinterButton />
         <button type="button" className="button button-quiet" onClick={() => setHelp(true)}>
           Shortcuts <kbd>?</kbd>

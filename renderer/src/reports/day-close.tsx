@@ -14,6 +14,9 @@ import { CheckIcon } from '../ui/icons.js';
 import { Modal } from '../ui/modal.js';
 import { SecretField, type SecretMethod } from '../ui/secret-field.js';
 import { pdfHref, reportsClient } from './reports-client.js';
+import { ShopDayPanel } from './shop-day.js';
+import { TillGate } from '../tills/till-gate.js';
+import { useThisTill } from '../tills/this-till-store.js';
 import { useReports } from './reports-store.js';
 
 const timeFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
@@ -25,28 +28,46 @@ const ENTRY_MODES: Record<string, string> = { contactless: 'Contactless', chip: 
 /** PDFs open from the gateway's own origin; inside the desktop window the app talks through the bridge instead. */
 const canOpenPdf = typeof window !== 'undefined' && !window.tillgate;
 
+/** Close the day for this screen's till; a manager also sees the shop's day, with or without a till here. */
 export function DayClose() {
+  return (
+    <TillGate optional>
+      <DayCloseScreen />
+    </TillGate>
+  );
+}
+
+function DayCloseScreen() {
+  const held = useThisTill((s) => s.state.name === 'held');
   const status = useReports((s) => s.status);
   const error = useReports((s) => s.error);
   const x = useReports((s) => s.x);
   const reading = useReports((s) => s.reading);
   const load = useReports((s) => s.load);
   const show = useReports((s) => s.show);
+  const role = useSession((s) => s.session?.staff.role);
+  const manager = role === 'back_office' || role === 'admin';
   const [closing, setClosing] = useState(false);
   const [justClosed, setJustClosed] = useState<number | null>(null);
-  const [slip, setSlip] = useState<{ title: string; sequence: number | null; lines: ReceiptLines } | null>(null);
+  const [slip, setSlip] = useState<{ title: string; sequence: number | null; tillId: string | undefined; lines: ReceiptLines } | null>(null);
   const [printing, setPrinting] = useState<{ busy: boolean; message: string; ok: boolean } | null>(null);
 
   useEffect(() => {
     show(null);
-    void load();
-  }, [load, show]);
+    if (held) void load();
+  }, [load, show, held]);
 
   const openSlip = async (report: DayReport) => {
     try {
-      const lines = report.report === 'z' ? await reportsClient.zReceipt(report.sequence) : await reportsClient.xReceipt();
+      const other = otherTill(report);
+      const lines = report.report === 'z' ? await reportsClient.zReceipt(report.sequence) : await reportsClient.xReceipt(other);
       setPrinting(null);
-      setSlip({ title: report.report === 'z' ? `Z report No. ${report.sequence} for the receipt printer` : 'X report for the receipt printer', sequence: report.report === 'z' ? report.sequence : null, lines });
+      setSlip({
+        title: report.report === 'z' ? `Z report No. ${report.sequence} for the receipt printer` : `X report${other ? ` of ${report.terminal_id}` : ''} for the receipt printer`,
+        sequence: report.report === 'z' ? report.sequence : null,
+        tillId: other,
+        lines,
+      });
     } catch (problem) {
       useReports.setState({ error: problem instanceof Error ? problem.message : 'The receipt lines could not be loaded.' });
     }
@@ -75,6 +96,16 @@ export function DayClose() {
           )}
           <ReportSheet report={reading} />
         </>
+      ) : !held ? (
+        <>
+          <div className="section-head no-print">
+            <h2 id="day-close-title">Close the day</h2>
+          </div>
+          <p className="lead no-print">
+            This screen is not a till yet, so it has no day of its own to close. Open the Till tab to choose which till it is{manager ? ', or read any till\u2019s day below' : ''}.
+          </p>
+          {manager && <ShopDayPanel onRead={(report) => show(report)} />}
+        </>
       ) : (
         <>
           <div className="section-head no-print">
@@ -99,6 +130,7 @@ export function DayClose() {
           )}
           {report && <ReportSheet report={report} />}
           <PastDays />
+          {manager && <ShopDayPanel onRead={(report) => show(report)} />}
         </>
       )}
       {closing && x && (
@@ -137,7 +169,7 @@ export function DayClose() {
               onClick={() => {
                 if (printing?.busy) return;
                 setPrinting({ busy: true, ok: true, message: 'Sending to the receipt printer…' });
-                reportsClient.printOnReceiptPrinter(slip.sequence).then(
+                reportsClient.printOnReceiptPrinter(slip.sequence, slip.tillId).then(
                   (result) => setPrinting({ busy: false, ok: result.printed, message: result.message }),
                   (error: unknown) => setPrinting({ busy: false, ok: false, message: error instanceof Error ? error.message : 'The receipt printer did not print.' }),
                 );
@@ -152,15 +184,21 @@ export function DayClose() {
   );
 }
 
+/** The till of a report when it is not this screen's (a manager reading another till's open day). */
+function otherTill(report: DayReport): string | undefined {
+  const own = useSession.getState().terminal?.terminal_id;
+  return report.terminal_id !== own ? report.terminal_id : undefined;
+}
+
 function ReportActions({ report, onSlip }: { report: DayReport; onSlip: () => void }) {
-  const label = report.report === 'z' ? `Z report ${report.sequence}` : 'the X report';
+  const label = report.report === 'z' ? `Z report ${report.sequence}` : `the X report${otherTill(report) ? ` of ${report.terminal_id}` : ''}`;
   return (
     <div className="report-actions">
       <button type="button" className="button" onClick={() => window.print()} aria-label={`Print A4: ${label}`}>
         Print A4
       </button>
       {canOpenPdf && (
-        <a className="button" href={pdfHref(report.report === 'z' ? report.sequence : null)} target="_blank" rel="noreferrer" aria-label={`${label} as PDF`}>
+        <a className="button" href={pdfHref(report.report === 'z' ? report.sequence : null, otherTill(report))} target="_blank" rel="noreferrer" aria-label={`${label} as PDF`}>
           PDF
         </a>
       )}

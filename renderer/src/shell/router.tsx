@@ -13,6 +13,7 @@ import { outboxSearch, postbackListSearch } from '../postbacks/postback-search.j
 import { auditSearch } from '../settings/audit-search.js';
 import { useSession } from '../session-store.js';
 import { Till } from '../till/till.js';
+import { TillGate } from '../tills/till-gate.js';
 import { transactionListSearch } from '../transactions/transaction-search.js';
 import { startPath } from './areas.js';
 import { AppFrame } from './frame.js';
@@ -108,7 +109,16 @@ const outboxRoute = createRoute({ getParentRoute: () => postbacksRoute, path: '/
 const postbackRoute = createRoute({ getParentRoute: () => postbacksRoute, path: '/$id', component: PostbackDetailScreen });
 
 const cashierRoute = createRoute({ getParentRoute: () => rootRoute, path: '/cashier', component: CashierWorkspace });
-const tillRoute = createRoute({ getParentRoute: () => cashierRoute, path: '/', component: Till });
+// The till sells on this screen's till: it is taken (or asked for) first.
+const tillRoute = createRoute({
+  getParentRoute: () => cashierRoute,
+  path: '/',
+  component: () => (
+    <TillGate>
+      <Till />
+    </TillGate>
+  ),
+});
 const salesRoute = createRoute({ getParentRoute: () => cashierRoute, path: '/sales', component: TodaySales });
 const reportsRoute = createRoute({ getParentRoute: () => cashierRoute, path: '/reports', component: DayClose });
 

@@ -1,0 +1,167 @@
+/**
+ * Which till this screen is (issue 26, part 0). A screen is a browser tab or the desktop window, by
+ * an id it keeps for as long as it is open (sessionStorage: a reload is the same screen, another
+ * tab another one). The browser remembers the till it last was (localStorage), so a reload or the
+ * next cashier's login sells on it again without asking. Where the shop has one till, nothing is
+ * asked. A till another screen has open is not taken silently: the cashier is told who has it and
+ * may use it here anyway; the screen it is taken from learns so at its next beat.
+ */
+import { create } from 'zustand';
+import { TILL_HEARTBEAT_SECONDS } from '../../../contract/constants.js';
+import { ErrorCode } from '../../../contract/codes.js';
+import { ApiError, client } from '../api/client.js';
+import { useSession, whenSessionEnds } from '../session-store.js';
+import { tillsClient, type Till } from './tills-client.js';
+
+const SCREEN_KEY = 'tillgate.screen';
+const TILL_KEY = 'tillgate.till';
+
+export type ThisTill =
+  | { name: 'idle' }
+  | { name: 'loading' }
+  /** "Which till is this?" */
+  | { name: 'choosing'; tills: Till[]; problem: string | null }
+  /** The till asked for is open on another screen: use it here anyway, or choose another. */
+  | { name: 'in_use'; till: Till; tills: Till[]; message: string }
+  | { name: 'held'; till: Till }
+  /** Another screen took this screen's till over. */
+  | { name: 'lost'; till: Till; message: string }
+  | { name: 'failed'; message: string };
+
+interface ThisTillState {
+  state: ThisTill;
+  /** How many active tills the shop had when last asked: "Change till" only where there is a choice. */
+  choices: number;
+  /** Takes this screen's till: the remembered one, or the only one, else asks. */
+  open: () => Promise<void>;
+  choose: (tillId: string, takeOver?: boolean) => Promise<void>;
+  /** Lets go of the till and asks again. */
+  change: () => Promise<void>;
+  /** Logged out: the gateway let go of the till; the screen forgets nothing it remembers. */
+  reset: () => void;
+}
+
+function storage(kind: 'session' | 'local'): Storage | undefined {
+  try {
+    return kind === 'session' ? window.sessionStorage : window.localStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+/** This screen's id (kept across reloads of the tab or window). */
+export function screenId(): string {
+  const store = storage('session');
+  const known = store?.getItem(SCREEN_KEY);
+  if (known && /^[A-Za-z0-9_-]{8,64}$/.test(known)) return known;
+  const made = crypto.randomUUID().replaceAll('-', '');
+  store?.setItem(SCREEN_KEY, made);
+  return made;
+}
+
+function problemOf(error: unknown, fallback: string): string {
+  return error instanceof ApiError ? error.message : fallback;
+}
+
+function isInUse(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.kind === 'api' && error.errorCode === ErrorCode.tillInUse;
+}
+
+export const useThisTill = create<ThisTillState>()((set, get) => {
+  let beat: number | undefined;
+
+  const stopBeat = () => {
+    if (beat !== undefined) window.clearInterval(beat);
+    beat = undefined;
+  };
+
+  /** Says every TILL_HEARTBEAT_SECONDS that this screen still has its till; learns when it was taken over. */
+  const startBeat = (till: Till) => {
+    stopBeat();
+    beat = window.setInterval(() => {
+      void tillsClient.take(till.till_id, screenId()).then(
+        (fresh) => {
+          const now = get().state;
+          if (now.name === 'held' && now.till.till_id === fresh.till_id) set({ state: { name: 'held', till: fresh } });
+        },
+        (error: unknown) => {
+          if (isInUse(error)) {
+            stopBeat();
+            useSession.setState({ terminal: null });
+            set({ state: { name: 'lost', till, message: `${error.message}. This screen no longer sells on ${till.name}.` } });
+          } else if (error instanceof ApiError && error.kind === 'api' && error.status === 401) {
+            stopBeat();
+          }
+          // Not reachable: the till keeps its hold on the gateway for a minute; the next beat tries again.
+        },
+      );
+    }, TILL_HEARTBEAT_SECONDS * 1000);
+  };
+
+  const held = async (till: Till) => {
+    storage('local')?.setItem(TILL_KEY, till.till_id);
+    // The terminal of this till: its id goes on every payment and receipt.
+    const terminal = await client.terminal();
+    useSession.setState({ terminal });
+    set({ state: { name: 'held', till } });
+    startBeat(till);
+  };
+
+  const choose = async (tillId: string, takeOver = false) => {
+    set({ state: { name: 'loading' } });
+    try {
+      await held(await tillsClient.take(tillId, screenId(), takeOver));
+    } catch (error) {
+      const tills = (await tillsClient.list().catch(() => ({ tills: [] as Till[] }))).tills;
+      const till = tills.find((t) => t.till_id === tillId);
+      if (isInUse(error) && till) {
+        set({ state: { name: 'in_use', till, tills, message: error.message } });
+        return;
+      }
+      set({ state: { name: 'choosing', tills, problem: problemOf(error, 'The till could not be opened. Try again.') } });
+    }
+  };
+
+  return {
+    state: { name: 'idle' },
+    choices: 0,
+    open: async () => {
+      const now = get().state;
+      if (now.name === 'held' || now.name === 'loading') return;
+      set({ state: { name: 'loading' } });
+      let tills: Till[];
+      try {
+        const list = await tillsClient.list();
+        tills = list.tills;
+        set({ choices: tills.length });
+        const mine = tills.find((t) => t.till_id === list.this_screen);
+        // This screen has its till already (a reload): keep it.
+        if (mine?.holder?.this_screen) return await choose(mine.till_id);
+      } catch (error) {
+        set({ state: { name: 'failed', message: problemOf(error, 'The tills could not be read. Check the connection and try again.') } });
+        return;
+      }
+      const remembered = storage('local')?.getItem(TILL_KEY);
+      const [only] = tills;
+      if (tills.length === 1 && only) return choose(only.till_id);
+      if (remembered && tills.some((t) => t.till_id === remembered)) return choose(remembered);
+      set({ state: { name: 'choosing', tills, problem: null } });
+    },
+    choose,
+    change: async () => {
+      stopBeat();
+      useSession.setState({ terminal: null });
+      await tillsClient.release().catch(() => undefined);
+      storage('local')?.removeItem(TILL_KEY);
+      set({ state: { name: 'loading' } });
+      const tills = (await tillsClient.list().catch(() => ({ tills: [] as Till[] }))).tills;
+      set({ state: { name: 'choosing', tills, problem: null } });
+    },
+    reset: () => {
+      stopBeat();
+      set({ state: { name: 'idle' } });
+    },
+  };
+});
+
+whenSessionEnds(() => useThisTill.getState().reset());

@@ -1,0 +1,46 @@
+/**
+ * The calls about a shop's tills (main/http/routes/tills.ts): the list, this screen's till (take,
+ * keep, let go), an admin's changes, and the shop's day. Typed by the contract
+ * (contract/api/tills.ts, contract/api/reports.ts); same transports and error shape as api/client.ts.
+ */
+import type { ShopDay } from '../../../contract/api/reports.js';
+import type { CreateTillRequest, Till, TillList, UpdateTillRequest } from '../../../contract/api/tills.js';
+import { defaultTransport, expectObject, type Transport } from '../api/client.js';
+
+export type { ShopDay, Till, TillList };
+
+export interface TillsClient {
+  list(options?: { retired?: boolean }): Promise<TillList>;
+  /** This screen takes the till, or says it still has it open; 409 (4005) while another screen has it. */
+  take(tillId: string, screenId: string, takeOver?: boolean): Promise<Till>;
+  release(): Promise<void>;
+  create(request: CreateTillRequest): Promise<Till>;
+  update(tillId: string, request: UpdateTillRequest): Promise<Till>;
+  shopDay(): Promise<ShopDay>;
+}
+
+export function createTillsClient(transport: Transport = defaultTransport()): TillsClient {
+  return {
+    async list(options = {}) {
+      return expectObject<TillList>(await transport.send({ method: 'GET', path: `/ui/tills${options.retired ? '?retired=true' : ''}` }), ['tills']);
+    },
+    async take(tillId, screenId, takeOver = false) {
+      const body = { till_id: tillId, screen_id: screenId, ...(takeOver ? { take_over: true } : {}) };
+      return expectObject<Till>(await transport.send({ method: 'PUT', path: '/ui/session/till', body }), ['till_id']);
+    },
+    async release() {
+      await transport.send({ method: 'DELETE', path: '/ui/session/till' });
+    },
+    async create(request) {
+      return expectObject<Till>(await transport.send({ method: 'POST', path: '/ui/tills', body: request }), ['till_id']);
+    },
+    async update(tillId, request) {
+      return expectObject<Till>(await transport.send({ method: 'PUT', path: `/ui/tills/${encodeURIComponent(tillId)}`, body: request }), ['till_id']);
+    },
+    async shopDay() {
+      return expectObject<ShopDay>(await transport.send({ method: 'GET', path: '/ui/reports/shop' }), ['tills', 'totals']);
+    },
+  };
+}
+
+export const tillsClient: TillsClient = createTillsClient();
