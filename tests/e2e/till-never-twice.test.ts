@@ -113,6 +113,11 @@ async function recoveredApproval(): Promise<void> {
   await status.getByText('It is not charged again.').waitFor();
 }
 
+/** The sale's approval, whether the till saw the answer itself or learnt it from the gateway. */
+async function recoveredApprovalOrApproved(): Promise<void> {
+  await main().getByRole('heading', { name: 'Approved' }).waitFor({ timeout: 30_000 });
+}
+
 async function newSale(): Promise<void> {
   await main().getByRole('button', { name: /New sale/ }).click();
   await amountScreen();
@@ -214,6 +219,36 @@ void test('a restart of the gateway with an unresolved sale: after logging in ag
   await shot('after-restart');
   await recoveredApproval();
   await assertChargedOnce(order);
+  await newSale();
+});
+
+void test('kill -9 of the gateway while the bank answers, back on the same address: the till asks again by itself, without a click or a reload, and the sale is charged once', async () => {
+  await typeAndCharge('4600');
+  await main().getByRole('button', { name: 'Tap Visa 4000000000001505' }).click();
+  await main().getByRole('heading', { name: /Processing|Waiting for the bank/ }).waitFor();
+  const order = sentOrders.at(-1) ?? '';
+  const seen: string[] = [];
+  const watch = setInterval(() => {
+    void main()
+      .textContent()
+      .then((text) => seen.push(text ?? ''), () => undefined);
+  }, 250);
+  try {
+    const { dataDir } = gateway;
+    const port = new URL(gateway.url).port;
+    await gateway.kill9();
+    await main().getByRole('heading', { name: 'Checking the payment' }).waitFor();
+    // Down long enough for the quick checks to run out (about 7 s): the till keeps asking by itself.
+    await main().getByText(/Still no answer from the gateway/).waitFor({ timeout: 20_000 });
+    await shot('gateway-down');
+    gateway = await startGateway({ dataDir, args: ['--sim-slow-answer-ms', '3000', '--port', port] });
+    // Nobody touches the till: it sends the same request again (same key) once the gateway answers.
+    await recoveredApprovalOrApproved();
+    await assertChargedOnce(order);
+  } finally {
+    clearInterval(watch);
+  }
+  assert.ok(!seen.some((text) => /still being processed by the bank/.test(text)), 'never "still being processed" about a payment whose process died');
   await newSale();
 });
 

@@ -211,6 +211,8 @@ export function declineOf(code: string, text: string, wrongPins: number, pinEnte
 }
 
 const AUTOMATIC_CHECKS = 3;
+/** How often the till asks again while the gateway does not answer. */
+const RECONNECT_CHECK_MS = 3000;
 
 export const useTill = create<TillState>()((set, get) => {
   let checks = 0;
@@ -308,9 +310,12 @@ export const useTill = create<TillState>()((set, get) => {
           name: 'checking',
           mode: 'resolve',
           automatic: false,
-          message: 'The gateway cannot be reached, so the till cannot tell yet whether the last payment went through. Nothing more is charged until it can. Check the connection, then check again.',
+          message:
+            'The gateway cannot be reached, so the till cannot tell yet whether the last payment went through. Nothing more is charged until it can. The till asks again by itself as soon as the gateway answers; check the connection meanwhile.',
         },
       });
+      // Checks again by itself: a gateway back after a restart or a network cut is asked at once.
+      checkTimer = window.setTimeout(() => void resolveOpen(next), RECONNECT_CHECK_MS);
       return;
     }
     if (resolution.state === 'in_progress') {
@@ -414,13 +419,13 @@ export const useTill = create<TillState>()((set, get) => {
           automatic,
           message: automatic
             ? 'The gateway did not answer. Checking whether the payment went through; the card is not charged twice.'
-            : 'Still no answer from the gateway. Check the connection, then check again. The card is not charged twice.',
+            : 'Still no answer from the gateway. The till asks again by itself as soon as it answers; check the connection meanwhile. The card is not charged twice.',
         },
       });
-      if (automatic) {
-        clearCheckTimer();
-        checkTimer = window.setTimeout(() => void send(), 1000 * 2 ** (checks - 1));
-      }
+      clearCheckTimer();
+      // The same request again (same key: the gateway answers it once), quickly at first, then every
+      // few seconds until the gateway answers: a gateway back after a restart is asked at once.
+      checkTimer = window.setTimeout(() => void send(), automatic ? 1000 * 2 ** (checks - 1) : RECONNECT_CHECK_MS);
       return;
     }
     if (apiError.kind === 'api' && apiError.status === 401) {
