@@ -11,6 +11,7 @@ import { createDayReportRepository } from './day-report-repositories.js';
 import { createCheckoutRepository } from './checkout-repositories.js';
 import { createNetworkTokenRepository } from './network-token-repositories.js';
 import { createInstanceRepository, createTillAttemptRepository, createTillRepository } from './till-repositories.js';
+import { createCentreRepository, createTillJournalRepository } from './centre-repositories.js';
 import { createReceiptRepository } from './receipt-repositories.js';
 import { createInvoiceRepository } from './invoice-repositories.js';
 import { createEmailRepository } from './email-repositories.js';
@@ -482,6 +483,8 @@ export function createRepositories(db: SqlDatabase): Repositories {
     tillAttempts: createTillAttemptRepository(db),
     tills: createTillRepository(db),
     instances: createInstanceRepository(db),
+    centre: createCentreRepository(db),
+    journal: createTillJournalRepository(db),
     receipts: createReceiptRepository(db),
     dashboard: createDashboardRepository(db),
     ...createMerchantManagementRepositories(db),

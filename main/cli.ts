@@ -40,6 +40,8 @@ Commands:
   till create        add a till to a merchant's shop (--merchant ID --till-id TILL-2 [--name NAME]
                      [--shop ID] [--json]); its id is the terminal id of its payments
   till list          list a merchant's tills, who has each open, retired ones too (--merchant ID [--json])
+  till invite        a one-time pairing code for a till on another computer (--merchant ID --till-id T
+                     [--json]); valid 24 hours
   staff create       create a staff account for the UI (--merchant ID --role cashier|back_office|admin
                      [--login L] [--name NAME] [--pin 1234] [--json]); prints the password once
   migrate            bring the database schema up to date
@@ -172,6 +174,7 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
   const port = typeof address === 'object' && address ? address.port : settings.port;
   const url = listeningUrl(settings.host, port, tls !== undefined);
   composition.setListeningUrl(url);
+  composition.setTlsFingerprint(tls?.fingerprint ?? null);
   let stopping: Promise<void> | undefined;
   return {
     url,
@@ -351,6 +354,23 @@ async function tillCreate(values: Values): Promise<void> {
     const till = created.value;
     if (values.json) out(JSON.stringify(till));
     else out(`Till ${till.till_id} "${till.name}" added${till.shop_id ? ` to shop ${till.shop_id}` : ''}`);
+  });
+}
+
+async function tillInvite(values: Values): Promise<void> {
+  needs(values, 'till invite', 'merchant', 'till-id');
+  await withGateway(values, async (composition) => {
+    // The code pins the certificate this gateway serves (its host setting decides whether it does).
+    composition.setTlsFingerprint(tlsFor(composition.settings)?.fingerprint ?? null);
+    const made = await composition.gateway.centre.invite(values.merchant as string, values['till-id'] as string, { staffId: null });
+    if (!made.ok) throw new UsageError(flagErrors(made.error.errors));
+    const invite = made.value;
+    if (values.json) out(JSON.stringify(invite));
+    else {
+      out(`Pairing code for till ${invite.till_id} (one use, until ${invite.expires_at}):`);
+      out(`  ${invite.code}`);
+      out(`On the till: npx gateway till join --data-dir DIR --centre URL_OF_THIS_GATEWAY --code ${invite.code}`);
+    }
   });
 }
 
@@ -668,6 +688,9 @@ export async function runCli(argv: string[]): Promise<number> {
         return 0;
       case 'till list':
         await tillList(values);
+        return 0;
+      case 'till invite':
+        await tillInvite(values);
         return 0;
       case 'migrate':
         await migrateCommand(values);

@@ -114,6 +114,8 @@ export interface Composition<S extends GatewayStore = SqliteStore> {
   /** The base URL of hosted pages and pay links; hosts set it once they listen (unless configured). */
   publicUrl(): string;
   setListeningUrl(url: string): void;
+  /** The certificate fingerprint the host serves HTTPS with (pairing codes pin it). */
+  setTlsFingerprint(fingerprint: string | null): void;
   /** Stops background jobs and closes the database after queued units commit. */
   close(): Promise<void>;
 }
@@ -172,6 +174,7 @@ function assemble<S extends GatewayStore>(options: ComposeOptions, store: S, mig
   const clock = options.clock ?? systemClock;
   let listening = listeningUrl(settings.host, settings.port);
   const publicUrl = () => settings.publicUrl ?? listening;
+  let fingerprint: string | null = null;
   const gateway = createGateway({
     store,
     clock,
@@ -181,6 +184,7 @@ function assemble<S extends GatewayStore>(options: ComposeOptions, store: S, mig
     processor: new Simulator({ publicUrl, now: () => clock.now(), slowAnswerMs: settings.simSlowAnswerMs, followUpMs: settings.simFollowUpMs }),
     postbackSender: options.postbackSender ?? createPostbackSender({ privateAddresses: settings.postbackPrivateAddresses }),
     publicUrl,
+    tlsFingerprint: () => fingerprint,
     qrCodes,
     mailer:
       options.mailer ??
@@ -244,6 +248,9 @@ function assemble<S extends GatewayStore>(options: ComposeOptions, store: S, mig
     publicUrl,
     setListeningUrl(url) {
       listening = url;
+    },
+    setTlsFingerprint(value) {
+      fingerprint = value;
     },
     async close() {
       clearInterval(purge);

@@ -30,6 +30,7 @@ import * as m0025 from './0025-person-names.js';
 import * as m0026 from './0026-invoice-number-search.js';
 import * as m0027 from './0027-postback-search.js';
 import * as m0028 from './0028-tills.js';
+import * as m0029 from './0029-centre-and-tills.js';
 
 export interface Migration {
   version: number;
@@ -69,4 +70,5 @@ export const migrations: readonly Migration[] = [
   { version: 26, name: 'invoice-number-search', up: m0026.up, postgres: m0026.postgres },
   { version: 27, name: 'postback-search', up: m0027.up, postgres: m0027.postgres },
   { version: 28, name: 'tills', up: m0028.up, postgres: m0028.postgres },
+  { version: 29, name: 'centre-and-tills', up: m0029.up, postgres: m0029.postgres },
 ];

@@ -27,6 +27,7 @@ import { TransactionExport } from './transactions/export.js';
 import { TillAttempts } from './till/attempts.js';
 import { Tills } from './tills/tills.js';
 import { Instances } from './instances.js';
+import { Centre } from './centre/centre.js';
 import { DEFAULT_MAIL_QUEUE_SETTINGS, MailQueue, type MailQueueSettings } from './mail/mail-queue.js';
 import type { Mailer, ReceiptPrinter, SmtpMailerFactory } from './ports.js';
 import { merchantMailer } from './mail/merchant-mailer.js';
@@ -68,6 +69,8 @@ export interface CoreDeps {
   postbackSender: PostbackSender;
   /** Base URL of the hosted pages (known once the host listens). */
   publicUrl: () => string;
+  /** The SHA-256 fingerprint of the certificate this gateway serves HTTPS with, or null (plain HTTP): pairing codes pin it. */
+  tlsFingerprint?: () => string | null;
   /** Renders the invoices' QR codes. */
   qrCodes: QrCodes;
   settings: CoreSettings;
@@ -115,6 +118,8 @@ export interface Gateway {
   /** The tills' card attempts, resolved before a sale is charged again (D16). */
   readonly tillAttempts: TillAttempts;
   readonly tills: Tills;
+  /** As a centre: pairing codes, joined tills, forwarded sales. */
+  readonly centre: Centre;
   /** This process among the gateway's instances (claims, beats). */
   readonly instances: Instances;
   /** Receipts rebuilt from the record: show, print, e-mail, QR link (D16). */
@@ -187,6 +192,7 @@ export function createGateway(deps: CoreDeps): Gateway {
     networkTokens,
     tillAttempts: new TillAttempts(store, clock, ids, idempotency),
     tills: new Tills(store, clock, ids),
+    centre: new Centre({ store, clock, ids, payments, operations, idempotency, fingerprint: deps.tlsFingerprint ?? (() => null) }),
     instances,
     receipts,
     receiptPrints: new ReceiptPrintQueue(store, clock, receipts, deps.receiptPrinter, logger, { ...DEFAULT_PRINT_QUEUE_SETTINGS, ...settings.receiptPrints }),

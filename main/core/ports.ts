@@ -3,6 +3,7 @@
  * implement these; the core never imports an adapter. Repositories are async so that a
  * PostgreSQL adapter can implement them unchanged; the SQLite adapter resolves synchronously.
  */
+import type { CentreRepository, TillJournalRepository } from './centre/ports.js';
 import type { InstanceRepository, TillRepository } from './tills/ports.js';
 import type {
   CheckoutStatus,
@@ -162,6 +163,8 @@ export interface TransactionDetails {
   pos?: PosDetails;
   /** The staff member who took a till sale (the day report counts it for them). */
   staff_id?: string;
+  /** A sale a till stored while its centre was away, forwarded later (issue 26): where and when it was taken. */
+  stored?: { till_id: string; seq: number; stored_at: string };
   /** The shop whose payment-method setting applied (its terminal's shop at the time, D15). */
   shop_id?: string;
   // ---- customer steps ----
@@ -966,6 +969,10 @@ export interface Repositories {
   tills: TillRepository;
   /** The gateway processes on the database (claims of one that stopped are dead). */
   instances: InstanceRepository;
+  /** As a centre: pairing codes and the tills joined to it (migration 29). */
+  centre: CentreRepository;
+  /** As a till: the centre it is joined to, and the sales it stored while the centre was away. */
+  journal: TillJournalRepository;
   /** Receipt links, receipt e-mails, the receipt printer and its auto-print jobs (D16). */
   receipts: ReceiptRepository;
   /** The dashboard's sums and needs-attention counts (read only). */
@@ -1054,6 +1061,8 @@ export interface CardAuthorizationRequest {
   threeDSecureAuthenticated: boolean;
   pin?: EncryptedPin;
   walletCryptogram?: { cryptogram: string; eci: string };
+  /** A sale its till stored while the centre was away, authorized now that it is forwarded. */
+  stored?: boolean;
 }
 
 export type CardDecision =

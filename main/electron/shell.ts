@@ -199,6 +199,7 @@ export function runShell(electron: ElectronPorts, options: ShellOptions): ShellH
     composition = compose({ settings, logger, dataKey: dataKey.key, dataKeySource: dataKey.source, nativeBinding: nativeBinding() });
     // POS software on the network (a host beyond loopback) talks HTTPS, as with `gateway serve`.
     const tls = tlsFor(settings);
+    composition.setTlsFingerprint(tls?.fingerprint ?? null);
     if (tls) logger.info({ fingerprint: tls.fingerprint, selfSigned: tls.selfSigned }, 'HTTPS for POS software on the network');
     const httpServer = await buildServer(composition.gateway, { logger, uiDir: rendererDir, till: { confirmAbove: settings.tillConfirmAbove }, ...(tls ? { https: tls } : {}) });
     server = httpServer;

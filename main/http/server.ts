@@ -43,6 +43,7 @@ import { postbackRoutes } from './routes/postbacks.js';
 import { uiRoutes, type TillSettings } from './routes/ui.js';
 import { tillRoutes } from './routes/till.js';
 import { shopTillRoutes } from './routes/tills.js';
+import { centrePairingRoutes, centreRoutes } from './routes/centre.js';
 import { receiptRoutes } from './routes/receipts.js';
 import { reportRoutes } from './routes/reports.js';
 import { transactionDetailRoutes } from './routes/transaction-detail.js';
@@ -211,6 +212,7 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
           description:
             "The catalog of payment methods (any credentials) and, for partners (their own Basic-auth credentials), each method's setting per merchant and per shop; a merchant key gets 403 on /v2/merchants",
         },
+        { name: 'Tills and centre', description: 'Tills joined to a centre: pairing, reports, the replica they keep, and forwarding the sales they stored while the centre was away' },
         { name: 'Back-office UI', description: 'Staff sessions (cookie) used by the desktop and browser UI; staff sessions may also call the API routes their role allows' },
         { name: 'System', description: 'Health and documentation' },
       ],
@@ -240,7 +242,9 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
     await api.register(networkTokenRoutes(gateway));
     await api.register(invoiceRoutes(gateway));
     await api.register(invoiceEmailRoutes(gateway));
+    await api.register(centreRoutes(gateway));
   });
+  await app.register(centrePairingRoutes(gateway));
 
   // Merchant management (D15): the catalog for any API credentials, the rest for partners only.
   await app.register(async (catalog) => {

@@ -128,6 +128,7 @@ export class Simulator implements Processor {
 
     const rule = testCard?.rule;
     if (rule?.kind === 'decline') return declined(rule.code, rule.text);
+    if (rule?.kind === 'declines_when_forwarded' && request.stored) return declined(rule.code, rule.text);
     if (rule?.kind === 'error') return { outcome: 'error', text: rule.text };
     if (rule?.kind === 'challenge' && entry === 'ecommerce' && !request.threeDSecureAuthenticated) return { outcome: 'challenge' };
 

@@ -22,7 +22,9 @@ export type TestCardRule =
   /** Card-present: the bank answers (approves) only after the slow-answer time (15 s by default). */
   | { kind: 'slow_answer' }
   /** Card-present: approved, but the gateway's answer never reaches the till (its connection drops). */
-  | { kind: 'lost_answer' };
+  | { kind: 'lost_answer' }
+  /** Approved, except a sale a till stored while its centre was away: declined when forwarded. */
+  | { kind: 'declines_when_forwarded'; code: string; text: string };
 
 export interface TestCard {
   number: string;
@@ -83,6 +85,13 @@ export const TEST_CARDS: readonly TestCard[] = [
     behaviour:
       'card-present: approved, but the answer never reaches the till (the gateway drops the connection, also on a retry with the same key), to rehearse "checking" and an unknown outcome; the till resolves it',
     rule: { kind: 'lost_answer' },
+  },
+  {
+    number: '4000000000000416',
+    brand: 'visa',
+    behaviour:
+      'store-and-forward: a till whose centre is away stores it as approved; declined `51 Insufficient funds` when the till forwards it (approved when the centre answers at once), to rehearse a forwarded decline',
+    rule: { kind: 'declines_when_forwarded', code: '51', text: 'Insufficient funds' },
   },
   {
     number: '5105105105105100',

@@ -302,6 +302,11 @@ const expectedByVersion: Record<number, Expected> = {
     indexes: { tills_holder: ['holder_session_id'] },
     unique: [],
   },
+  29: {
+    tables: ['till_invites', 'till_links', 'centre_link', 'stored_payments'],
+    indexes: { till_links_credential: ['credential_id'], stored_payments_unforwarded: ['seq'] },
+    unique: [{ table: 'till_links', columns: ['credential_id'] }],
+  },
 };
 
 function objectNames(db: Database.Database, type: 'table' | 'index'): string[] {

@@ -103,6 +103,19 @@ describe('gateway partner, shop and terminal commands', () => {
     assert.ok(shops.find((s) => s.shop_id === shopA)?.terminals.includes('front-1'));
   });
 
+  test('till invite prints a one-time pairing code; the running server takes it once at /centre/join', async () => {
+    const invite = json<{ code: string; till_id: string; expires_at: string }>(['till', 'invite', '--data-dir', dir, '--merchant', merchant.merchant_id, '--till-id', 'TILL-5', '--json']);
+    assert.equal(invite.till_id, 'TILL-5');
+    const join = (code: string) => fetch(`${server.url}/centre/join`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code, till_version: 'test' }) });
+    const joined = await join(invite.code);
+    assert.equal(joined.status, 200, await joined.clone().text());
+    assert.equal(((await joined.json()) as { till_id: string }).till_id, 'TILL-5');
+    assert.equal((await join(invite.code)).status, 404, 'once');
+    const unknown = runGateway(['till', 'invite', '--data-dir', dir, '--merchant', 'nope', '--till-id', 'TILL-6']);
+    assert.equal(unknown.status, 2);
+    assert.match(unknown.stderr, /--merchant no such merchant/);
+  });
+
   test('the running server: the partner manages its merchant at once, a merchant key gets 403, and a shop switched off refuses its terminals', async () => {
     const partnerAuth = basicAuth(partner);
     const merchantAuth = basicAuth(merchant);

@@ -37,7 +37,7 @@ export class CardPayments extends PaymentEngine {
     const pinResolution = await this.resolvePin(merchantId, command);
     if (pinResolution.error) return failure(validationError([pinResolution.error]));
     const now = this.deps.clock.now();
-    const record = newRecord(this.deps.ids.newId(), command, merchantId, now);
+    const record = newRecord(command.transactionId ?? this.deps.ids.newId(), command, merchantId, now);
     const accountCheck = command.amountMinor === 0 || command.operation === 'register';
     const keepCard = command.recurring === 1 || command.operation === 'register';
     Object.assign(record, this.cardFields(card, keepCard));
@@ -74,6 +74,7 @@ export class CardPayments extends PaymentEngine {
           currency: command.currency,
           cvmLimitMinor: cvmLimitMinorOf(method, command.currency),
           threeDSecureAuthenticated: false,
+          ...(record.details.stored ? { stored: true } : {}),
           ...(pinResolution.pin ? { pin: pinResolution.pin } : {}),
           ...(command.walletCryptogram ? { walletCryptogram: command.walletCryptogram } : {}),
         });

@@ -43,6 +43,8 @@ export interface CreationExtras {
   followedInternally?: boolean;
   /** The invoice's number, searchable on the transaction. */
   invoiceNumber?: string;
+  /** The id the transaction must have (a stored sale forwarded by its till keeps the id it got there). */
+  transactionId?: string;
 }
 
 export class Creation extends PaymentEngine {
@@ -77,6 +79,7 @@ export class Creation extends PaymentEngine {
     const command = validated.command;
     if (extras.details) command.extraDetails = extras.details;
     if (extras.invoiceNumber !== undefined) command.invoiceNumber = extras.invoiceNumber;
+    if (extras.transactionId !== undefined) command.transactionId = extras.transactionId;
     if (setting?.shopId) command.extraDetails = { ...command.extraDetails, shop_id: setting.shopId };
     const effective = setting as EffectiveMethod;
 

@@ -57,6 +57,8 @@ export interface PaymentCommand {
   extraDetails?: TransactionDetails;
   /** Internal: the number of the invoice the payment pays. */
   invoiceNumber?: string;
+  /** Internal: the transaction's id, chosen by whoever stored the sale first (a till). */
+  transactionId?: string;
 }
 
 export const MERCHANT_REFUND_ID_PATTERN = /^[\x21-\x7e]{1,64}$/;

@@ -1,0 +1,131 @@
+/**
+ * Tills joined to a centre (issue 26, parts 1 and 2; docs/decisions.md "Tills joined to a centre").
+ * A centre is an ordinary gateway; a till is a gateway joined to it with a one-time pairing code. The
+ * till sends everything to the centre while it answers, and stores card-present sales while it does
+ * not, under limits the centre sets, forwarding them once it answers again. These are the shapes of
+ * the centre's /centre routes (the till's own credential) and of the till's link status.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable, Str } from './common.js';
+import { PaymentRequestSchema } from './payments.js';
+
+/**
+ * What a till may store while the centre is away, in the merchant's currency where an amount: a
+ * payment's most, the total per currency, how many, how old the oldest may get. A limit of 0 turns
+ * storing off.
+ */
+export const StoreLimitsSchema = Type.Object({
+  per_payment: Type.Number({ minimum: 0, description: 'the most one stored payment may be (default 100.00)' }),
+  total_per_currency: Type.Number({ minimum: 0, description: 'the most all stored payments of one currency may add up to (default 1,000.00)' }),
+  count: Type.Integer({ minimum: 0, description: 'how many payments may be stored (default 200)' }),
+  age_hours: Type.Number({ minimum: 0, description: 'how old the oldest stored payment may get (default 24)' }),
+});
+export type StoreLimits = Static<typeof StoreLimitsSchema>;
+
+/** The pairing code an admin gives a till (`gateway till invite`, Settings -> Tills). */
+export const TillInviteSchema = Type.Object({
+  code: Type.String({ description: 'one-time, valid 24 hours; for a centre on HTTPS it ends with its certificate fingerprint, which the till pins' }),
+  till_id: Type.String(),
+  merchant_id: Type.String(),
+  expires_at: Type.String({ format: 'date-time' }),
+});
+export type TillInvite = Static<typeof TillInviteSchema>;
+
+export const JoinRequestSchema = Type.Object(
+  {
+    code: Str(200, 'the pairing code'),
+    till_version: Str(40, "the joining gateway's version"),
+  },
+  { additionalProperties: false },
+);
+export type JoinRequest = Static<typeof JoinRequestSchema>;
+
+/** What a till gets at its join: who it is, its own credential (shown this once), the limits. */
+export const JoinAnswerSchema = Type.Object({
+  merchant_id: Type.String(),
+  merchant_name: Type.String(),
+  currency: Type.String(),
+  till_id: Type.String(),
+  till_name: Type.String(),
+  api_key: Type.String(),
+  api_password: Type.String({ description: 'the till\'s own credential at the centre; shown this once' }),
+  limits: StoreLimitsSchema,
+});
+export type JoinAnswer = Static<typeof JoinAnswerSchema>;
+
+/** What a till tells the centre every few seconds (POST /centre/heartbeat). */
+export const TillReportSchema = Type.Object(
+  {
+    version: Str(40),
+    stored: Type.Object({
+      count: Type.Integer({ minimum: 0 }),
+      oldest_at: Nullable(Type.String({ format: 'date-time' })),
+      totals: Type.Array(Type.Object({ currency: Str(3), amount: Type.Number() })),
+    }),
+    open_attempt: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+export type TillReport = Static<typeof TillReportSchema>;
+
+export const HeartbeatAnswerSchema = Type.Object({
+  limits: StoreLimitsSchema,
+  /** Changes whenever the staff or API credentials change: the till then fetches /centre/replica. */
+  replica_digest: Type.String(),
+});
+export type HeartbeatAnswer = Static<typeof HeartbeatAnswerSchema>;
+
+/**
+ * What a till keeps of the merchant to let staff log in and POS software authenticate while the
+ * centre is away: credential and staff records with their (scrypt) hashes, never a clear secret.
+ */
+export const ReplicaSchema = Type.Object({
+  digest: Type.String(),
+  merchant: Type.Object({ merchant_id: Type.String(), name: Type.String(), currency: Type.String(), created_at: Type.String() }),
+  credentials: Type.Array(
+    Type.Object({ credential_id: Type.String(), api_key: Type.String(), password_hash: Type.String(), created_at: Type.String(), revoked_at: Nullable(Type.String()) }),
+  ),
+  staff: Type.Array(
+    Type.Object({
+      staff_id: Type.String(),
+      login: Type.String(),
+      display_name: Type.String(),
+      role: Type.String(),
+      password_hash: Type.String(),
+      pin_hash: Nullable(Type.String()),
+      created_at: Type.String(),
+      disabled_at: Nullable(Type.String()),
+    }),
+  ),
+});
+export type Replica = Static<typeof ReplicaSchema>;
+
+/** One stored payment as the till forwards it: its journal number, the id it got at the till, the request. */
+export const ForwardEntrySchema = Type.Object(
+  {
+    seq: Type.Integer({ minimum: 1 }),
+    transaction_id: Type.String({ format: 'uuid' }),
+    stored_at: Type.String({ format: 'date-time' }),
+    staff_id: Nullable(Type.String()),
+    request: PaymentRequestSchema,
+  },
+  { additionalProperties: false },
+);
+export type ForwardEntry = Static<typeof ForwardEntrySchema>;
+
+export const ForwardRequestSchema = Type.Object({ entries: Type.Array(ForwardEntrySchema, { minItems: 1, maxItems: 50 }) }, { additionalProperties: false });
+export type ForwardRequest = Static<typeof ForwardRequestSchema>;
+
+/** How each forwarded payment ended at the centre; the same answer however often it is sent. */
+export const ForwardResultSchema = Type.Object({
+  seq: Type.Integer(),
+  transaction_id: Type.String(),
+  status_code: Type.Integer({ description: '3 completed, 6 declined, 11 error' }),
+  status: Type.String(),
+  message: Nullable(Type.String()),
+  /** Another till's payment, or another payment, holds this id already: not forwarded. */
+  refused: Type.Optional(Type.String()),
+});
+export type ForwardResult = Static<typeof ForwardResultSchema>;
+export const ForwardAnswerSchema = Type.Object({ results: Type.Array(ForwardResultSchema) });
+export type ForwardAnswer = Static<typeof ForwardAnswerSchema>;

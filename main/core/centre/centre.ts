@@ -1,0 +1,242 @@
+/**
+ * The centre's side of joined tills (issue 26, parts 1 and 2; docs/decisions.md "Tills joined to a
+ * centre"). An admin invites a till with a one-time pairing code; the till joins with it and gets an
+ * API credential of its own (a merchant credential: the till is a client of the centre's API like POS
+ * software, and revoking it cuts the till off). A joined till reports every few seconds (the centre
+ * lists its tills with what they hold) and forwards the sales it stored while the centre was away.
+ *
+ * Forwarding is exactly once: the till gives each stored sale its transaction id when it stores it,
+ * and the centre creates the transaction under that id. A second forward of the same sale (a replayed
+ * batch, a cut connection, a restarted till or centre) finds the transaction and answers how it ended;
+ * concurrent forwards of one sale queue on its idempotency claim. Timing is never the key.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { ForwardAnswer, ForwardEntry, ForwardResult, HeartbeatAnswer, JoinAnswer, JoinRequest, Replica, StoreLimits, TillInvite, TillReport } from '../../../contract/api/centre.js';
+import type { TransactionResponse } from '../../../contract/api/payments.js';
+import { ErrorCode, statusName, TransactionStatus as S } from '../../../contract/codes.js';
+import { apiError, failure, success, type Outcome } from '../errors.js';
+import type { Idempotency } from '../idempotency/idempotency.js';
+import { hashPassword } from '../merchants/credentials.js';
+import type { Operations } from '../operations.js';
+import type { Payments } from '../payments/payments.js';
+import type { AuditRecord, Clock, Ids, Store, TransactionRecord } from '../ports.js';
+import { defaultTillName } from '../tills/tills.js';
+import type { TillLinkRecord } from './ports.js';
+
+/** What a till may store unless the centre says otherwise (issue 26). */
+export const DEFAULT_STORE_LIMITS: StoreLimits = { per_payment: 100, total_per_currency: 1000, count: 200, age_hours: 24 };
+export const INVITE_VALID_MS = 24 * 60 * 60 * 1000;
+/** How much of the certificate fingerprint a pairing code carries (hex digits): enough that no other certificate matches it. */
+const PINNED_HEX = 32;
+
+export interface CentreDeps {
+  store: Store;
+  clock: Clock;
+  ids: Ids;
+  payments: Payments;
+  operations: Operations;
+  idempotency: Idempotency;
+  /** The SHA-256 fingerprint of this gateway's HTTPS certificate, or null on plain HTTP (loopback). */
+  fingerprint: () => string | null;
+}
+
+const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+function invalidCode(): ReturnType<typeof apiError> {
+  return apiError(ErrorCode.notFound, 'This pairing code is unknown, used or expired: ask the centre for a new one', [{ field: 'code', message: 'is unknown, used or expired' }]);
+}
+
+/** The pairing code's secret and, for a centre on HTTPS, the fingerprint it pins. */
+export function parsePairingCode(code: string): { secret: string; pinned: string | null } {
+  const [secret = '', pinned] = code.trim().split('.');
+  return { secret: secret.replaceAll('-', '').toUpperCase(), pinned: pinned ? pinned.toLowerCase() : null };
+}
+
+/** Whether a certificate fingerprint (colon hex) is the one a pairing code pins. */
+export function fingerprintMatches(fingerprint: string, pinned: string): boolean {
+  const hex = fingerprint.replaceAll(':', '').toLowerCase().slice(0, PINNED_HEX);
+  return hex.length === pinned.length && timingSafeEqual(Buffer.from(hex), Buffer.from(pinned));
+}
+
+export class Centre {
+  constructor(private readonly deps: CentreDeps) {}
+
+  /**
+   * A one-time pairing code for a till of the merchant (created where it does not exist yet; audited
+   * `till_invite`). Only its SHA-256 is kept; it is valid 24 hours.
+   */
+  async invite(merchantId: string, tillId: string, actor: { staffId: string | null }): Promise<Outcome<TillInvite>> {
+    const now = this.deps.clock.now();
+    // 100 random bits in base32 (no 0/O or 1/I to mix up), in groups of four: typed in at the till.
+    const bytes = randomBytes(14);
+    let secret = '';
+    for (let bit = 0; bit < 100; bit += 5) secret += BASE32[((bytes.readUInt16BE(Math.floor(bit / 8)) >> (11 - (bit % 8))) & 31) as number];
+    const fingerprint = this.deps.fingerprint();
+    const pinned = fingerprint ? `.${fingerprint.replaceAll(':', '').toLowerCase().slice(0, PINNED_HEX)}` : '';
+    const code = `${secret.match(/.{4}/g)?.join('-') ?? secret}${pinned}`;
+    const expiresAt = new Date(now.getTime() + INVITE_VALID_MS).toISOString();
+    const made = await this.deps.store.run(async (tx): Promise<Outcome<TillInvite>> => {
+      if (!(await tx.merchants.get(merchantId))) return failure(apiError(ErrorCode.notFound, 'Merchant not found', [{ field: 'merchant', message: 'no such merchant' }]));
+      const till = await tx.tills.get(merchantId, tillId);
+      if (till?.retiredAt) return failure(apiError(ErrorCode.invalidState, `Till ${tillId} is retired`, [{ field: 'till_id', message: 'is retired' }]));
+      if (!till && !(await tx.tills.insert({ merchantId, tillId, name: defaultTillName(tillId), createdAt: now.toISOString(), retiredAt: null }))) {
+        return failure(apiError(ErrorCode.validation, 'Invalid request: till_id', [{ field: 'till_id', message: 'could not be created' }]));
+      }
+      await tx.centre.insertInvite({ codeHash: sha256(secret), merchantId, tillId, createdAt: now.toISOString(), expiresAt, usedAt: null });
+      await tx.staff.audit(this.audit(merchantId, actor.staffId, 'till_invite', tillId, `pairing code for till ${tillId}, valid until ${expiresAt}`));
+      return success({ code, till_id: tillId, merchant_id: merchantId, expires_at: expiresAt }, 201);
+    });
+    return made;
+  }
+
+  /**
+   * A till joins with its code (used once): it gets a credential of its own and what it needs to
+   * sell. A till that joins again (a new code) replaces its earlier link, whose credential is revoked.
+   */
+  async join(input: JoinRequest): Promise<Outcome<JoinAnswer>> {
+    const { secret } = parsePairingCode(input.code);
+    const now = this.deps.clock.now().toISOString();
+    const apiKey = `tg_till_${this.deps.ids.randomToken(15)}`;
+    const apiPassword = this.deps.ids.randomToken(24);
+    const passwordHash = await hashPassword(apiPassword);
+    return this.deps.store.run(async (tx): Promise<Outcome<JoinAnswer>> => {
+      const invite = await tx.centre.useInvite(sha256(secret), now);
+      if (!invite) return failure(invalidCode());
+      const merchant = await tx.merchants.get(invite.merchantId);
+      const till = await tx.tills.get(invite.merchantId, invite.tillId);
+      if (!merchant || !till || till.retiredAt) return failure(invalidCode());
+      const credentialId = this.deps.ids.newId();
+      await tx.credentials.insert({ id: credentialId, merchantId: merchant.id, kind: 'merchant', apiKey, passwordHash, createdAt: now, revokedAt: null });
+      const replaced = await tx.centre.link({
+        merchantId: merchant.id,
+        tillId: till.tillId,
+        credentialId,
+        joinedAt: now,
+        lastSeenAt: now,
+        lastForwardAt: null,
+        version: input.till_version,
+        report: null,
+        limits: DEFAULT_STORE_LIMITS,
+      });
+      if (replaced) await tx.credentials.revoke(replaced, now);
+      await tx.staff.audit(this.audit(merchant.id, null, 'till_join', till.tillId, `till ${till.tillId} joined (version ${input.till_version})${replaced ? '; its earlier link was revoked' : ''}`));
+      return success({
+        merchant_id: merchant.id,
+        merchant_name: merchant.name,
+        currency: merchant.currency,
+        till_id: till.tillId,
+        till_name: till.name,
+        api_key: apiKey,
+        api_password: apiPassword,
+        limits: DEFAULT_STORE_LIMITS,
+      });
+    });
+  }
+
+  /** The joined till an API credential belongs to, if it is one. */
+  linkOf(credentialId: string): Promise<TillLinkRecord | undefined> {
+    return this.deps.store.read((r) => r.centre.linkByCredential(credentialId));
+  }
+
+  /** A till's report: recorded (the centre's list of tills shows it); answers its limits and the replica's digest. */
+  async heartbeat(link: TillLinkRecord, report: TillReport): Promise<HeartbeatAnswer> {
+    const now = this.deps.clock.now().toISOString();
+    await this.deps.store.runAtomic((tx) => tx.centre.seen(link.merchantId, link.tillId, now, report.version, report), { quiet: true });
+    return { limits: link.limits, replica_digest: (await this.replica(link.merchantId)).digest };
+  }
+
+  /** What a till keeps to let staff log in and POS software authenticate while the centre is away. */
+  async replica(merchantId: string): Promise<Replica> {
+    return this.deps.store.read(async (r) => {
+      const merchant = await r.merchants.get(merchantId);
+      if (!merchant) throw new Error(`replica of an unknown merchant ${merchantId}`);
+      const content = {
+        merchant: { merchant_id: merchant.id, name: merchant.name, currency: merchant.currency, created_at: merchant.createdAt },
+        // A till's own credentials stay at the centre: they are for talking to it, not for POS software.
+        credentials: (await r.credentials.listByMerchant(merchantId))
+          .filter((c) => !c.apiKey.startsWith('tg_till_'))
+          .map((c) => ({ credential_id: c.id, api_key: c.apiKey, password_hash: c.passwordHash, created_at: c.createdAt, revoked_at: c.revokedAt })),
+        staff: (await r.staff.listByMerchant(merchantId)).map((s) => ({
+          staff_id: s.id,
+          login: s.login,
+          display_name: s.displayName,
+          role: s.role,
+          password_hash: s.passwordHash,
+          pin_hash: s.pinHash,
+          created_at: s.createdAt,
+          disabled_at: s.disabledAt,
+        })),
+      };
+      return { digest: sha256(JSON.stringify(content)), ...content };
+    });
+  }
+
+  /**
+   * The sales a till stored, in its order: each is created under the transaction id the till gave it,
+   * once. A sale whose id is taken by something else is refused, never charged; one still being
+   * forwarded by a concurrent request is left out of the answer (the till sends it again).
+   */
+  async forward(link: TillLinkRecord, entries: ForwardEntry[]): Promise<ForwardAnswer> {
+    const results: ForwardResult[] = [];
+    for (const entry of [...entries].sort((a, b) => a.seq - b.seq)) {
+      const result = await this.forwardOne(link, entry);
+      if (result) results.push(result);
+    }
+    await this.deps.store.runAtomic((tx) => tx.centre.forwarded(link.merchantId, link.tillId, this.deps.clock.now().toISOString()), { quiet: true });
+    return { results };
+  }
+
+  private async forwardOne(link: TillLinkRecord, entry: ForwardEntry): Promise<ForwardResult | undefined> {
+    const refuse = (refused: string): ForwardResult => ({ seq: entry.seq, transaction_id: entry.transaction_id, status_code: S.error, status: 'error', message: refused, refused });
+    const terminal = entry.request.pos_data?.terminal?.id;
+    if (entry.request.payment_type !== 'cardpos' || terminal !== link.tillId) return refuse(`only card-present sales of till ${link.tillId} are forwarded`);
+    const known = await this.settled(link, entry);
+    if (known !== null) return known;
+    // Concurrent forwards of one sale (two batches in flight) queue on its key; a replay answers the same.
+    const key = `forward:${link.tillId}:${entry.transaction_id}`;
+    const started = await this.deps.idempotency.start(link.merchantId, key, entry.transaction_id);
+    if (started.kind === 'reject') return undefined;
+    if (started.kind === 'replay') return (await this.settled(link, entry)) ?? undefined;
+    try {
+      // Another request may have created it between the first look and the claim.
+      const again = await this.settled(link, entry);
+      if (again !== null) return again;
+      const outcome = await this.deps.operations.perform({ merchantId: link.merchantId, idempotency: started.scope, ...(entry.staff_id ? { staffId: entry.staff_id } : {}) }, (operation) =>
+        this.deps.payments.create(operation, 'payment', entry.request, {
+          transactionId: entry.transaction_id,
+          details: { stored: { till_id: link.tillId, seq: entry.seq, stored_at: entry.stored_at } },
+        }),
+      );
+      if (!outcome.ok) return refuse(outcome.error.errors.map((e) => `${e.field} ${e.message}`).join('; ') || outcome.error.message);
+      return resultOf(entry.seq, outcome.value);
+    } finally {
+      await started.release();
+    }
+  }
+
+  /** How an already forwarded sale ended; a refusal when its id belongs to something else; null when it is new. */
+  private async settled(link: TillLinkRecord, entry: ForwardEntry): Promise<ForwardResult | null> {
+    const existing = await this.deps.store.read((r) => r.transactions.getById(entry.transaction_id));
+    if (!existing) return null;
+    const stored = existing.details.stored;
+    if (existing.merchantId !== link.merchantId || stored?.till_id !== link.tillId || stored.seq !== entry.seq) {
+      return { seq: entry.seq, transaction_id: entry.transaction_id, status_code: S.error, status: 'error', message: 'this transaction id is taken', refused: 'this transaction id is taken' };
+    }
+    return fromRecord(entry.seq, existing);
+  }
+
+  private audit(merchantId: string, staffId: string | null, action: string, subjectId: string, detail: string): AuditRecord {
+    return { id: this.deps.ids.newId(), merchantId, staffId, approvedBy: null, action, subjectId, detail, createdAt: this.deps.clock.now().toISOString() };
+  }
+}
+
+function resultOf(seq: number, answer: TransactionResponse): ForwardResult {
+  return { seq, transaction_id: answer.transaction_id, status_code: answer.status_code, status: answer.status, message: answer.message };
+}
+
+function fromRecord(seq: number, t: TransactionRecord): ForwardResult {
+  return { seq, transaction_id: t.id, status_code: t.statusCode, status: statusName(t.statusCode), message: t.message };
+}
+

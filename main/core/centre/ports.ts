@@ -1,0 +1,93 @@
+/** What the centre and the joined till need from storage (issue 26, parts 1 and 2; migration 29). */
+import type { StoreLimits, TillReport } from '../../../contract/api/centre.js';
+
+/** A pairing code of the centre, by its SHA-256. */
+export interface TillInviteRecord {
+  codeHash: string;
+  merchantId: string;
+  tillId: string;
+  createdAt: string;
+  expiresAt: string;
+  usedAt: string | null;
+}
+
+/** A till joined to this centre, with its own API credential. */
+export interface TillLinkRecord {
+  merchantId: string;
+  tillId: string;
+  credentialId: string;
+  joinedAt: string;
+  lastSeenAt: string | null;
+  lastForwardAt: string | null;
+  version: string | null;
+  report: TillReport | null;
+  limits: StoreLimits;
+}
+
+export interface CentreRepository {
+  insertInvite(invite: TillInviteRecord): Promise<void>;
+  /** Uses an unused, unexpired code (one conditional update); the invite, or undefined. */
+  useInvite(codeHash: string, now: string): Promise<TillInviteRecord | undefined>;
+  /** Records the till's link, replacing an earlier one of the same till; the replaced link's credential id. */
+  link(record: TillLinkRecord): Promise<string | undefined>;
+  linkByCredential(credentialId: string): Promise<TillLinkRecord | undefined>;
+  links(merchantId: string): Promise<TillLinkRecord[]>;
+  seen(merchantId: string, tillId: string, at: string, version: string, report: TillReport): Promise<void>;
+  forwarded(merchantId: string, tillId: string, at: string): Promise<void>;
+}
+
+/** The centre this gateway is joined to, as a till. */
+export interface CentreLinkRecord {
+  centreUrl: string;
+  /** SHA-256 of the centre's certificate (colon hex), pinned at the join; null for plain HTTP on loopback. */
+  fingerprint: string | null;
+  merchantId: string;
+  tillId: string;
+  apiKey: string;
+  apiPasswordSealed: string;
+  limits: StoreLimits;
+  joinedAt: string;
+  replicaDigest: string | null;
+}
+
+/** A card-present sale stored while the centre could not be reached. */
+export interface StoredPaymentRecord {
+  seq: number;
+  transactionId: string;
+  merchantId: string;
+  tillId: string;
+  staffId: string | null;
+  orderId: string;
+  amountMinor: number;
+  currency: string;
+  cardBrand: string | null;
+  cardLastFour: string | null;
+  /** The payment request (card data included), sealed by the data key; null once forwarded. */
+  requestSealed: string | null;
+  storedAt: string;
+  forwardedAt: string | null;
+  /** How it ended at the centre (3 completed, 6 declined, ...). */
+  outcomeStatusCode: number | null;
+  outcomeMessage: string | null;
+  /** When the till's cashier saw a forwarded decline. */
+  seenAt: string | null;
+}
+
+export interface TillJournalRepository {
+  link(): Promise<CentreLinkRecord | undefined>;
+  saveLink(record: CentreLinkRecord): Promise<void>;
+  setLimits(limits: StoreLimits): Promise<void>;
+  setReplicaDigest(digest: string): Promise<void>;
+  /** Appends a stored payment; its seq is the next number. */
+  store(record: Omit<StoredPaymentRecord, 'seq'>): Promise<number>;
+  /** The oldest payments not forwarded yet, in seq order. */
+  unforwarded(limit: number): Promise<StoredPaymentRecord[]>;
+  /** Count, oldest and totals per currency of what is not forwarded yet. */
+  pending(): Promise<{ count: number; oldestAt: string | null; totals: Array<{ currency: string; amountMinor: number }> }>;
+  /** Records the centre's outcome and drops the request's card data; false when it was recorded already. */
+  settle(seq: number, at: string, statusCode: number, message: string | null): Promise<boolean>;
+  byTransaction(transactionId: string): Promise<StoredPaymentRecord | undefined>;
+  /** Forwarded payments the centre declined that the till has not shown yet. */
+  unseenDeclines(): Promise<StoredPaymentRecord[]>;
+  markSeen(seq: number, at: string): Promise<void>;
+}

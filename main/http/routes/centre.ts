@@ -1,0 +1,112 @@
+/**
+ * The centre's routes for joined tills (issue 26, parts 1 and 2): the join with a pairing code (no
+ * credential yet: the code is the secret), and, with the till's own credential, its report, the
+ * replica of staff and API credentials it keeps for when the centre is away, and the forwarding of
+ * the sales it stored meanwhile. An admin makes pairing codes in the app (and `gateway till invite`).
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  ForwardAnswerSchema,
+  ForwardRequestSchema,
+  HeartbeatAnswerSchema,
+  JoinAnswerSchema,
+  JoinRequestSchema,
+  ReplicaSchema,
+  TillInviteSchema,
+  TillReportSchema,
+} from '../../../contract/api/centre.js';
+import { TillIdParams } from '../../../contract/api/tills.js';
+import { ErrorCode } from '../../../contract/codes.js';
+import { apiError, toReply } from '../../core/errors.js';
+import type { TillLinkRecord } from '../../core/centre/ports.js';
+import type { Gateway } from '../../core/gateway.js';
+import { adminOf, requireAdminSession, send } from '../api-context.js';
+import { sendApiError } from '../errors.js';
+import { apiResponses } from '../responses.js';
+
+const tags = ['Tills and centre'];
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The joined till whose credential sent a /centre request. */
+    tillLink?: TillLinkRecord;
+  }
+}
+
+/** The joined till whose credential sent this request; 403 for any other credential. */
+function requireTillLink(gateway: Gateway) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const credentialId = request.principal?.kind === 'merchant' ? request.principal.credentialId : undefined;
+    const link = credentialId ? await gateway.centre.linkOf(credentialId) : undefined;
+    if (!link) return sendApiError(reply, apiError(ErrorCode.forbidden, 'Only a till joined to this centre may call this', [{ field: 'Authorization', message: 'is not a joined till\'s credential' }]));
+    request.tillLink = link;
+    return undefined;
+  };
+}
+
+function linkOf(request: FastifyRequest): TillLinkRecord {
+  if (!request.tillLink) throw new Error('centre route reached without its till');
+  return request.tillLink;
+}
+
+/** The routes a joined till calls with its own credential (inside the authenticated API scope). */
+export function centreRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    const preHandler = requireTillLink(gateway);
+    app.post(
+      '/centre/heartbeat',
+      { schema: { tags, summary: "A joined till's report: what it holds; answers its limits and the replica's digest", body: TillReportSchema, response: apiResponses({ 200: HeartbeatAnswerSchema }, [400, 403]) }, preHandler },
+      async (request, reply) => reply.send(await gateway.centre.heartbeat(linkOf(request), request.body)),
+    );
+    app.get(
+      '/centre/replica',
+      { schema: { tags, summary: 'What a joined till keeps to let staff log in and POS software authenticate while the centre is away (hashes only)', response: apiResponses({ 200: ReplicaSchema }, [403]) }, preHandler },
+      async (request, reply) => reply.send(await gateway.centre.replica(linkOf(request).merchantId)),
+    );
+    app.post(
+      '/centre/forward',
+      {
+        schema: {
+          tags,
+          summary: 'The sales a till stored while the centre was away, in its order: each created once, under the id the till gave it',
+          description: 'Sending a batch again (all or part of it) answers how each sale ended, and charges nothing again. A sale still being forwarded by another request is left out of the answer.',
+          body: ForwardRequestSchema,
+          response: apiResponses({ 200: ForwardAnswerSchema }, [400, 403]),
+        },
+        preHandler,
+      },
+      async (request, reply) => reply.send(await gateway.centre.forward(linkOf(request), request.body.entries)),
+    );
+  };
+}
+
+/** The join (no credential: the one-time code is the secret) and the admin's pairing codes. */
+export function centrePairingRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.post(
+      '/centre/join',
+      {
+        schema: {
+          tags,
+          summary: 'A till joins this centre with a one-time pairing code; it gets its own credential (shown once)',
+          security: [],
+          body: JoinRequestSchema,
+          response: apiResponses({ 200: JoinAnswerSchema }, [400, 404]),
+        },
+      },
+      async (request, reply) => send(reply, toReply(await gateway.centre.join(request.body))),
+    );
+    app.post(
+      '/ui/tills/:till_id/invite',
+      {
+        schema: { tags, summary: 'A one-time pairing code for a till that joins from another computer (admin; audited: till_invite)', params: TillIdParams, response: apiResponses({ 201: TillInviteSchema }, [400, 403, 404]) },
+        onRequest: requireAdminSession(gateway, 'Only an admin invites tills'),
+      },
+      async (request, reply) => {
+        const admin = adminOf(request);
+        return send(reply, toReply(await gateway.centre.invite(admin.merchantId, request.params.till_id, { staffId: admin.staffId })));
+      },
+    );
+  };
+}

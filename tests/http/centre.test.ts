@@ -1,0 +1,151 @@
+// The centre's side of joined tills (issue 26, parts 1 and 2): an admin's one-time pairing code, the
+// join (a credential of the till's own), its reports, the replica it keeps, and forwarding the sales
+// it stored: each once, under the id the till gave it, however often and however concurrently the
+// batch is sent. Through inject() on both engines.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { assertApiError, type TestMerchant } from '../helpers/api.js';
+import { basicAuth } from '../helpers/gateway-process.js';
+import { freshPan, newMerchant, posPayment, startHarness, type Harness } from '../helpers/payments.js';
+import { countOf } from '../helpers/sql.js';
+
+const COOKIE = 'tillgate_session';
+const FORWARD_DECLINE = '4000000000000416';
+
+interface Joined {
+  api_key: string;
+  api_password: string;
+  till_id: string;
+  merchant_id: string;
+  limits: { per_payment: number; total_per_currency: number; count: number; age_hours: number };
+}
+interface Result {
+  seq: number;
+  transaction_id: string;
+  status_code: number;
+  status: string;
+  message: string | null;
+  refused?: string;
+}
+
+describe('a centre and its joined tills', () => {
+  let h: Harness;
+  let shop: TestMerchant;
+  let adminCookie = '';
+  let till: Joined;
+  let tillAuth = '';
+
+  const logIn = async () => {
+    const login = await h.app.inject({ method: 'POST', url: '/ui/session', payload: { login: 'owner', pin: '2468' } });
+    adminCookie = `${COOKIE}=${login.cookies.find((c) => c.name === COOKIE)?.value ?? ''}`;
+  };
+  const invite = async (tillId: string) => {
+    const response = await h.app.inject({ method: 'POST', url: `/ui/tills/${tillId}/invite`, headers: { cookie: adminCookie } });
+    assert.equal(response.statusCode, 201, response.body);
+    return response.json<{ code: string; expires_at: string }>();
+  };
+  const join = (code: string) => h.app.inject({ method: 'POST', url: '/centre/join', payload: { code, till_version: '0.1.0' } });
+  const forward = (entries: unknown[], authorization = tillAuth) => h.app.inject({ method: 'POST', url: '/centre/forward', headers: { authorization }, payload: { entries } });
+  /** A stored sale as the till forwards it. */
+  const entry = (seq: number, amount: number, pan = freshPan(), terminal = 'TILL-2') => {
+    const request = posPayment(amount, { pan, entry: 'chip' });
+    (request.pos_data as { terminal: { id: string } }).terminal.id = terminal;
+    return { seq, transaction_id: randomUUID() as string, stored_at: new Date().toISOString(), staff_id: null, request };
+  };
+
+  before(async () => {
+    h = await startHarness();
+    shop = await newMerchant(h, 'Centre Bakery');
+    assert.ok((await h.gateway.staff.create({ merchantId: shop.merchant_id, role: 'admin', login: 'owner', pin: '2468', displayName: 'Olga' })).ok);
+    await logIn();
+  });
+
+  after(async () => {
+    await h.close();
+  });
+
+  test('an admin makes a one-time pairing code (the till is created); the till joins with it once and gets its own credential', async () => {
+    const { code } = await invite('TILL-2');
+    assert.match(code, /^[A-Z2-7]{4}(-[A-Z2-7]{4}){4}$/, 'plain HTTP: no fingerprint in the code');
+    const joined = await join(code);
+    assert.equal(joined.statusCode, 200, joined.body);
+    till = joined.json<Joined>();
+    assert.deepEqual([till.till_id, till.merchant_id, till.limits], ['TILL-2', shop.merchant_id, { per_payment: 100, total_per_currency: 1000, count: 200, age_hours: 24 }]);
+    tillAuth = basicAuth(till);
+    assertApiError(await join(code), 404, 3001, ['code']);
+    assertApiError(await join('AAAA-BBBB-CCCC-DDDD-EEEE'), 404, 3001, ['code']);
+    // Only the code's hash is kept.
+    assert.equal(await countOf(h, 'SELECT COUNT(*) AS n FROM till_invites WHERE code_hash = ?', code), 0);
+    assert.equal(await countOf(h, "SELECT COUNT(*) AS n FROM audit_log WHERE merchant_id = ? AND action IN ('till_invite', 'till_join')", shop.merchant_id), 2);
+    const tills = (await h.app.inject({ method: 'GET', url: '/ui/tills', headers: { cookie: adminCookie } })).json<{ tills: Array<{ till_id: string }> }>();
+    assert.ok(tills.tills.some((t) => t.till_id === 'TILL-2'));
+  });
+
+  test('a code is valid for 24 hours; joining again replaces the earlier link and revokes its credential', async () => {
+    const stale = await invite('TILL-3');
+    h.clock.advance(24 * 60 * 60 * 1000 + 1000);
+    assertApiError(await join(stale.code), 404, 3001, ['code']);
+    await logIn(); // the admin's session ended meanwhile
+    const again = await join((await invite('TILL-2')).code);
+    assert.equal(again.statusCode, 200);
+    const old = tillAuth;
+    till = again.json<Joined>();
+    tillAuth = basicAuth(till);
+    assert.equal((await h.app.inject({ method: 'GET', url: '/centre/replica', headers: { authorization: old } })).statusCode, 401, 'the earlier credential is revoked');
+  });
+
+  test("the till reports and gets its limits and the replica's digest; the replica has staff and API credentials as hashes, not the till's own; other credentials get 403", async () => {
+    const report = { version: '0.1.0', stored: { count: 2, oldest_at: new Date().toISOString(), totals: [{ currency: 'EUR', amount: 12.5 }] }, open_attempt: false };
+    const beat = await h.app.inject({ method: 'POST', url: '/centre/heartbeat', headers: { authorization: tillAuth }, payload: report });
+    assert.equal(beat.statusCode, 200, beat.body);
+    const { replica_digest: digest } = beat.json<{ replica_digest: string }>();
+    const replica = (await h.app.inject({ method: 'GET', url: '/centre/replica', headers: { authorization: tillAuth } })).json<{
+      digest: string;
+      credentials: Array<{ api_key: string; password_hash: string }>;
+      staff: Array<{ login: string; pin_hash: string | null }>;
+    }>();
+    assert.equal(replica.digest, digest);
+    assert.deepEqual(replica.credentials.map((c) => c.api_key), [shop.api_key]);
+    assert.match(replica.credentials[0]?.password_hash ?? '', /^scrypt\$/);
+    assert.ok(!JSON.stringify(replica).includes(shop.api_password), 'no clear secret');
+    assert.deepEqual(replica.staff.map((s) => s.login), ['owner']);
+    assertApiError(await h.app.inject({ method: 'POST', url: '/centre/heartbeat', headers: { authorization: shop.auth }, payload: report }), 403, 2002, ['Authorization']);
+    // A new staff member changes the digest (the till fetches the replica again).
+    assert.ok((await h.gateway.staff.create({ merchantId: shop.merchant_id, role: 'cashier', login: 'anna', pin: '1357', displayName: 'Anna' })).ok);
+    const next = (await h.app.inject({ method: 'POST', url: '/centre/heartbeat', headers: { authorization: tillAuth }, payload: report })).json<{ replica_digest: string }>();
+    assert.notEqual(next.replica_digest, digest);
+  });
+
+  test('forwarded sales are created once under the ids the till gave them: a replayed batch, and two batches at once, charge nothing again', async () => {
+    const batch = [entry(1, 12.5), entry(2, 30), entry(3, 4.2, FORWARD_DECLINE)];
+    const first = await forward(batch);
+    assert.equal(first.statusCode, 200, first.body);
+    const results = first.json<{ results: Result[] }>().results;
+    assert.deepEqual(results.map((r) => [r.seq, r.transaction_id, r.status_code, r.message]), [
+      [1, batch[0]?.transaction_id, 3, 'Approved'],
+      [2, batch[1]?.transaction_id, 3, 'Approved'],
+      [3, batch[2]?.transaction_id, 6, '51 Insufficient funds'],
+    ]);
+    // The whole batch again, part of it, and the whole batch twice at the same moment.
+    const [again, part, ...racing] = await Promise.all([forward(batch), forward([batch[1]]), forward(batch), forward(batch)]);
+    assert.deepEqual(again?.json<{ results: Result[] }>().results, results);
+    assert.deepEqual(part?.json<{ results: Result[] }>().results, [results[1]]);
+    for (const r of racing) for (const result of r.json<{ results: Result[] }>().results) assert.deepEqual(result, results[result.seq - 1]);
+    for (const e of batch) assert.equal(await countOf(h, 'SELECT COUNT(*) AS n FROM transactions WHERE id = ?', e.transaction_id), 1);
+    const detail = (await h.app.inject({ method: 'GET', url: `/rest/transactions/${batch[0]?.transaction_id ?? ''}`, headers: { authorization: shop.auth } })).json<{ status: string; amount: number }>();
+    assert.deepEqual([detail.status, detail.amount], ['completed', 12.5]);
+  });
+
+  test("a stored sale of another till, a payment that is not card-present, or an id that is taken is refused and charges nothing", async () => {
+    const other = entry(4, 9, freshPan(), 'TILL-9');
+    const taken = entry(5, 9);
+    const existing = await h.app.inject({ method: 'POST', url: '/rest/payment', headers: { authorization: shop.auth }, payload: posPayment(9, { pan: freshPan() }) });
+    taken.transaction_id = existing.json<{ transaction_id: string }>().transaction_id;
+    const answer = (await forward([other, taken])).json<{ results: Result[] }>().results;
+    assert.deepEqual(answer.map((r) => [r.seq, r.status_code, Boolean(r.refused)]), [[4, 11, true], [5, 11, true]]);
+    assert.equal(await countOf(h, 'SELECT COUNT(*) AS n FROM transactions WHERE id = ?', other.transaction_id), 0);
+    assertApiError(await forward([{ ...entry(6, 1), request: { payment_type: 'cardpos' } }]), 400, 1001);
+    assertApiError(await forward([entry(7, 1)], shop.auth), 403, 2002);
+  });
+});
