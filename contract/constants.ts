@@ -27,6 +27,19 @@ export const TILL_HOLD_STALE_SECONDS = 60;
 /** A till's id (its terminal id): letters, digits and - _ . (TILL-2, front-1). */
 export const TILL_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
 
+/** "TILL-2" -> "Till 2", "front-1" -> "Front 1": the name of a till created without one. */
+export function defaultTillName(tillId: string): string {
+  const words = tillId.split(/[-_.]+/).filter(Boolean);
+  return words.map((word) => word.charAt(0).toUpperCase() + word.slice(1).toLowerCase()).join(' ') || tillId;
+}
+
+/** Why a till is not retired: the message at `retired` of the 400 (1002), which Settings -> Tills reads. */
+export const TILL_RETIRE_REFUSED = {
+  openAttempt: "check the till's last payment first",
+  dayNotClosed: "close the till's day first",
+  lastTill: 'is the last active till',
+} as const;
+
 /** What `merchant_reference` accepts: 1 to 35 letters, digits, spaces and / - ? ( ) : . , ' + */
 export const MERCHANT_REFERENCE_PATTERN = /^[A-Za-z0-9/\-?():.,'+ ]{1,35}$/;
 

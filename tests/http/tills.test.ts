@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { TILL_HOLD_STALE_SECONDS } from '../../contract/constants.js';
+import { TILL_HOLD_STALE_SECONDS, TILL_RETIRE_REFUSED } from '../../contract/constants.js';
 import { assertApiError } from '../helpers/api.js';
 import { newMerchant, orderId, posPayment, startHarness, type Harness } from '../helpers/payments.js';
 import { countOf } from '../helpers/sql.js';
@@ -173,7 +173,9 @@ describe('several tills in one shop', () => {
   });
 
   test('retiring: refused with an unclosed day and for the last till; a retired till is listed only when asked and takes no screen', async () => {
-    assertApiError(await call('boss', 'PUT', '/ui/tills/TILL-1', { retired: true }), 400, 1002, ['retired']);
+    const unclosed = assertApiError(await call('boss', 'PUT', '/ui/tills/TILL-1', { retired: true }), 400, 1002, ['retired']);
+    // Settings -> Tills says what to do from this reason: it is the contract's, word for word.
+    assert.deepEqual(unclosed.errors, [{ field: 'retired', message: TILL_RETIRE_REFUSED.dayNotClosed }]);
     const retired = await call('boss', 'PUT', '/ui/tills/front-1', { retired: true });
     assert.equal(retired.statusCode, 200, retired.body);
     assert.ok(retired.json<Till>().retired_at);

@@ -36,6 +36,7 @@ const LAZY_SCREENS = [
   'src/postbacks/test-outbox.tsx',
   'src/settings/settings-parts.tsx',
   'src/settings/staff.tsx',
+  'src/settings/tills.tsx',
   'src/settings/audit-log.tsx',
   'src/sales/today.tsx',
   'src/reports/day-close.tsx',

@@ -20,7 +20,7 @@ import { hashPassword } from '../merchants/credentials.js';
 import type { Operations } from '../operations.js';
 import type { Payments } from '../payments/payments.js';
 import type { AuditRecord, Clock, Ids, Store, TransactionRecord } from '../ports.js';
-import { defaultTillName } from '../tills/tills.js';
+import { defaultTillName } from '../../../contract/constants.js';
 import type { TillLinkRecord } from './ports.js';
 
 /** What a till may store unless the centre says otherwise (issue 26). */

@@ -2,8 +2,7 @@
  * Merchants, their API credentials and their invoice channels. Creating a merchant returns the
  * API password and webhook key once; only the scrypt hash and the sealed webhook key are kept.
  */
-import { TILL_TERMINAL_ID } from '../../../contract/constants.js';
-import { defaultTillName } from '../tills/tills.js';
+import { defaultTillName, TILL_TERMINAL_ID } from '../../../contract/constants.js';
 import { isCurrency } from '../../../contract/money.js';
 import { ErrorCode } from '../../../contract/codes.js';
 import { apiError, fieldError, success, failure, type Outcome } from '../errors.js';

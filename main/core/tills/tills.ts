@@ -10,7 +10,7 @@
 import type { FieldError } from '../../../contract/api/common.js';
 import type { CreateTillRequest, TakeTillRequest, Till, TillList, UpdateTillRequest } from '../../../contract/api/tills.js';
 import { ErrorCode } from '../../../contract/codes.js';
-import { TILL_HOLD_STALE_SECONDS, TILL_ID_PATTERN } from '../../../contract/constants.js';
+import { defaultTillName, TILL_HOLD_STALE_SECONDS, TILL_ID_PATTERN, TILL_RETIRE_REFUSED } from '../../../contract/constants.js';
 import { apiError, failure, fieldError, success, validationError, type ApiError, type Outcome } from '../errors.js';
 import type { AuditRecord, Clock, Ids, Repositories, Store } from '../ports.js';
 import type { TillRecord } from './ports.js';
@@ -28,12 +28,6 @@ export interface TillActor {
 }
 
 const NAME_MAX = 60;
-
-/** "TILL-2" -> "Till 2", "front-1" -> "Front 1": a name for a till created without one. */
-export function defaultTillName(tillId: string): string {
-  const words = tillId.split(/[-_.]+/).filter(Boolean);
-  return words.map((word) => word.charAt(0).toUpperCase() + word.slice(1).toLowerCase()).join(' ') || tillId;
-}
 
 function notFound(tillId: string): ApiError {
   return apiError(ErrorCode.notFound, `Till ${tillId} not found`, [{ field: 'till_id', message: 'no such till' }]);
@@ -149,14 +143,14 @@ export class Tills {
       }
       if (input.retired === true && till.retiredAt === null) {
         if (await tx.tillAttempts.open(merchantId, tillId)) {
-          return failure(apiError(ErrorCode.invalidState, `Till ${tillId} has a card payment whose outcome is not known yet`, [{ field: 'retired', message: 'check the till\'s last payment first' }]));
+          return failure(apiError(ErrorCode.invalidState, `Till ${tillId} has a card payment whose outcome is not known yet`, [{ field: 'retired', message: TILL_RETIRE_REFUSED.openAttempt }]));
         }
         const closedTo = (await tx.dayReports.latestZ(merchantId, tillId))?.toSeq ?? 0;
         if ((await tx.dayReports.watermark(merchantId, tillId)) > closedTo) {
-          return failure(apiError(ErrorCode.invalidState, `Till ${tillId} has sales of a day that is not closed`, [{ field: 'retired', message: "close the till's day first" }]));
+          return failure(apiError(ErrorCode.invalidState, `Till ${tillId} has sales of a day that is not closed`, [{ field: 'retired', message: TILL_RETIRE_REFUSED.dayNotClosed }]));
         }
         if ((await tx.tills.listByMerchant(merchantId)).filter((t) => t.retiredAt === null).length <= 1) {
-          return failure(apiError(ErrorCode.invalidState, 'The shop keeps at least one till', [{ field: 'retired', message: 'is the last active till' }]));
+          return failure(apiError(ErrorCode.invalidState, 'The shop keeps at least one till', [{ field: 'retired', message: TILL_RETIRE_REFUSED.lastTill }]));
         }
         await tx.tills.retire(merchantId, tillId, now);
         await tx.staff.audit(this.audit(merchantId, actor, 'till_retire', tillId, `till ${tillId} retired`, { retired_at: null }, { retired_at: now }));

@@ -15,6 +15,7 @@ const SECTIONS = [
   { to: '/settings/channels', label: 'Channels' },
   { to: '/settings/credentials', label: 'API credentials' },
   { to: '/settings/staff', label: 'Staff' },
+  { to: '/settings/tills', label: 'Tills' },
   { to: '/settings/smtp', label: 'E-mail (SMTP)' },
   { to: '/settings/audit', label: 'Audit log' },
 ] as const;

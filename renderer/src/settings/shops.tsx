@@ -1,9 +1,10 @@
 /**
  * Settings -> Shops and terminals (admin; decisions.md D15): the merchant's shops, the terminal ids
- * (pos_data.terminal.id; this till is TILL-1) whose payments belong to each, a new shop, and a
+ * (pos_data.terminal.id; a till's is its till id, Settings -> Tills) whose payments belong to each, a new shop, and a
  * terminal assigned to a shop or taken out of it. A terminal belongs to one shop: assigning it to
  * another moves it. Which payment methods each shop offers is set by the merchant's partner.
  */
+import { Link } from '@tanstack/react-router';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { ApiError } from '../api/client.js';
 import { settingsClient as client, type Shop } from './settings-client.js';
@@ -133,7 +134,7 @@ export function ShopsSettings() {
       <h2 className="visually-hidden">Shops and terminals</h2>
       <p className="lead">
         Shops and their terminals. A payment from a terminal belongs to its shop and follows that shop's payment methods, fees and
-        contactless PIN limit, which your partner sets. This till's terminal is <code>TILL-1</code>.
+        contactless PIN limit, which your partner sets. A till's terminal id is its till id: see them in <Link to="/settings/tills">Settings, Tills</Link>.
       </p>
       <p className={message?.problem ? 'settings-message settings-message-problem' : 'settings-message'} role={message?.problem ? 'alert' : 'status'}>
         {message?.text ?? ''}

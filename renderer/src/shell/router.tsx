@@ -29,6 +29,7 @@ const ProfileSettings = lazyRouteComponent(() => import('../settings/profile.js'
 const ChannelSettings = lazyRouteComponent(() => import('../settings/channels.js'), 'ChannelSettings');
 const CredentialSettings = lazyRouteComponent(() => import('../settings/credentials.js'), 'CredentialSettings');
 const StaffSettings = lazyRouteComponent(() => import('../settings/staff.js'), 'StaffSettings');
+const TillSettings = lazyRouteComponent(() => import('../settings/tills.js'), 'TillSettings');
 const SmtpSettingsScreen = lazyRouteComponent(() => import('../settings/smtp.js'), 'SmtpSettingsScreen');
 const AuditLogScreen = lazyRouteComponent(() => import('../settings/audit-log.js'), 'AuditLogScreen');
 const InvoiceListScreen = lazyRouteComponent(() => import('../invoices/invoice-list.js'), 'InvoiceListScreen');
@@ -75,6 +76,7 @@ const settingsProfileRoute = createRoute({ getParentRoute: () => settingsRoute, 
 const settingsChannelsRoute = createRoute({ getParentRoute: () => settingsRoute, path: '/channels', component: ChannelSettings });
 const settingsCredentialsRoute = createRoute({ getParentRoute: () => settingsRoute, path: '/credentials', component: CredentialSettings });
 const settingsStaffRoute = createRoute({ getParentRoute: () => settingsRoute, path: '/staff', component: StaffSettings });
+const settingsTillsRoute = createRoute({ getParentRoute: () => settingsRoute, path: '/tills', component: TillSettings });
 const settingsSmtpRoute = createRoute({ getParentRoute: () => settingsRoute, path: '/smtp', component: SmtpSettingsScreen });
 const settingsAuditRoute = createRoute({ getParentRoute: () => settingsRoute, path: '/audit', component: AuditLogScreen, validateSearch: auditSearch });
 
@@ -131,7 +133,7 @@ const routeTree = rootRoute.addChildren([
   checkoutsRoute.addChildren([checkoutListRoute, checkoutNewRoute, checkoutRoute]),
   postbacksRoute.addChildren([postbackListRoute, outboxRoute, postbackRoute]),
   gatewayRoute,
-  settingsRoute.addChildren([settingsShopsRoute, settingsProfileRoute, settingsChannelsRoute, settingsCredentialsRoute, settingsStaffRoute, settingsSmtpRoute, settingsAuditRoute]),
+  settingsRoute.addChildren([settingsShopsRoute, settingsProfileRoute, settingsChannelsRoute, settingsCredentialsRoute, settingsStaffRoute, settingsTillsRoute, settingsSmtpRoute, settingsAuditRoute]),
   cashierRoute.addChildren([tillRoute, salesRoute, reportsRoute]),
 ]);
 

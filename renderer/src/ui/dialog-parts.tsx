@@ -37,3 +37,17 @@ export function Problem({ text }: { text: string | null }) {
 export function Actions({ children }: { children: ReactNode }) {
   return <div className="modal-actions">{children}</div>;
 }
+
+/** A dialog form's Cancel and submit buttons; the submit reads `busyLabel` while its call runs. */
+export function FormActions({ submitLabel, busyLabel, busy, onCancel }: { submitLabel: string; busyLabel: string; busy: boolean; onCancel: () => void }) {
+  return (
+    <Actions>
+      <button type="button" className="button button-quiet" onClick={onCancel} disabled={busy}>
+        Cancel
+      </button>
+      <button type="submit" className="button button-primary" aria-disabled={busy}>
+        {busy ? busyLabel : submitLabel}
+      </button>
+    </Actions>
+  );
+}
