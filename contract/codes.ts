@@ -18,6 +18,11 @@ export const TransactionStatus = {
   expired: 10,
   error: 11,
   chargeback: 12,
+  /**
+   * A joined till's card-present sale taken while its centre was away (issue 26): approved at the till,
+   * not yet authorized; it becomes completed or declined when the till forwards it.
+   */
+  stored: 13,
 } as const;
 export type TransactionStatusName = keyof typeof TransactionStatus;
 export type TransactionStatusCode = (typeof TransactionStatus)[TransactionStatusName];
@@ -72,6 +77,8 @@ export const ErrorCode = {
   storage: 5003,
   /** The gateway is shutting down: the request was not started; another instance, or this one after its restart, takes it. */
   shuttingDown: 5004,
+  /** A joined till cannot reach its centre for this request (only card-present sales are stored meanwhile). */
+  centreAway: 5005,
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -93,6 +100,7 @@ export const ERROR_HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   5002: 500,
   5003: 503,
   5004: 503,
+  5005: 503,
 };
 
 export function httpStatusOf(code: ErrorCode): number {

@@ -105,6 +105,22 @@ export function createTillJournalRepository(db: SqlDatabase): TillJournalReposit
     byTransaction: db.prepare('SELECT * FROM stored_payments WHERE transaction_id = ?'),
     unseenDeclines: db.prepare('SELECT * FROM stored_payments WHERE forwarded_at IS NOT NULL AND outcome_status_code <> 3 AND seen_at IS NULL ORDER BY seq'),
     markSeen: db.prepare('UPDATE stored_payments SET seen_at = ? WHERE seq = ?'),
+    merchant: db.prepare(
+      `INSERT INTO merchants (id, name, currency, webhook_key_sealed, created_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET name = excluded.name, currency = excluded.currency`,
+    ),
+    credential: db.prepare(
+      `INSERT INTO credentials (id, merchant_id, kind, api_key, password_hash, created_at, revoked_at) VALUES (?, ?, 'merchant', ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET password_hash = excluded.password_hash, revoked_at = excluded.revoked_at`,
+    ),
+    staff: db.prepare(
+      `INSERT INTO staff (id, merchant_id, login, display_name, role, password_hash, pin_hash, created_at, disabled_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET login = excluded.login, display_name = excluded.display_name, role = excluded.role,
+         password_hash = excluded.password_hash, pin_hash = excluded.pin_hash, disabled_at = excluded.disabled_at`,
+    ),
+    markUnsettled: db.prepare('INSERT INTO centre_unsettled (idempotency_key, sent_at) VALUES (?, ?) ON CONFLICT (idempotency_key) DO NOTHING'),
+    clearUnsettled: db.prepare('DELETE FROM centre_unsettled WHERE idempotency_key = ?'),
+    isUnsettled: db.prepare('SELECT 1 AS found FROM centre_unsettled WHERE idempotency_key = ?'),
   };
   return {
     link: async () => {
@@ -148,5 +164,14 @@ export function createTillJournalRepository(db: SqlDatabase): TillJournalReposit
     },
     unseenDeclines: async () => ((await s.unseenDeclines.all()) as Row[]).map(storedFromRow),
     markSeen: async (seq, at) => void (await s.markSeen.run(at, seq)),
+    applyReplica: async (replica, webhookKeySealed) => {
+      const m = replica.merchant;
+      await s.merchant.run(m.merchant_id, m.name, m.currency, webhookKeySealed, m.created_at);
+      for (const c of replica.credentials) await s.credential.run(c.credential_id, m.merchant_id, c.api_key, c.password_hash, c.created_at, c.revoked_at);
+      for (const p of replica.staff) await s.staff.run(p.staff_id, m.merchant_id, p.login, p.display_name, p.role, p.password_hash, p.pin_hash, p.created_at, p.disabled_at);
+    },
+    markUnsettled: async (key, at) => void (await s.markUnsettled.run(key, at)),
+    clearUnsettled: async (key) => void (await s.clearUnsettled.run(key)),
+    isUnsettled: async (key) => (await s.isUnsettled.get(key)) !== undefined,
   };
 }

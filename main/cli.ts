@@ -18,6 +18,7 @@ import { composeOnEngine, type Composition, type GatewayStore } from './compose.
 import { createLogger } from './infra/logger.js';
 import { tlsFor, type TlsMaterial } from './infra/tls.js';
 import { isLocalOnlyUrl, PUBLIC_URL_SETTING } from '../contract/links.js';
+import { ErrorCode } from '../contract/codes.js';
 import { createVault, loadDataKey } from './infra/vault.js';
 import { buildServer, isUiBuilt } from './http/server.js';
 import { defaultDataDir, listeningUrl, resolveSettings, SETTING_SPECS, SettingsError, type Settings } from './settings.js';
@@ -42,6 +43,8 @@ Commands:
   till list          list a merchant's tills, who has each open, retired ones too (--merchant ID [--json])
   till invite        a one-time pairing code for a till on another computer (--merchant ID --till-id T
                      [--json]); valid 24 hours
+  till join          make this data directory a till of a centre (--centre URL --code CODE [--json]):
+                     https:// with the certificate the code pins, or http:// to this computer only
   staff create       create a staff account for the UI (--merchant ID --role cashier|back_office|admin
                      [--login L] [--name NAME] [--pin 1234] [--json]); prints the password once
   migrate            bring the database schema up to date
@@ -99,6 +102,8 @@ function parse(argv: string[]) {
     ['partner', { type: 'string' }],
     ['shop', { type: 'string' }],
     ['till-id', { type: 'string' }],
+    ['centre', { type: 'string' }],
+    ['code', { type: 'string' }],
     ['terminal-id', { type: 'string' }],
     ...SETTING_SPECS.map((s) => [s.flag, { type: 'string' }]),
   ]) as Record<string, { type: 'string' | 'boolean'; short?: string }>;
@@ -370,6 +375,25 @@ async function tillInvite(values: Values): Promise<void> {
       out(`Pairing code for till ${invite.till_id} (one use, until ${invite.expires_at}):`);
       out(`  ${invite.code}`);
       out(`On the till: npx gateway till join --data-dir DIR --centre URL_OF_THIS_GATEWAY --code ${invite.code}`);
+    }
+  });
+}
+
+async function tillJoin(values: Values): Promise<void> {
+  needs(values, 'till join', 'centre', 'code');
+  await withGateway(values, async (composition) => {
+    await composition.gateway.tillLink.ready();
+    const joined = await composition.gateway.tillLink.join((values.centre as string).replace(/\/+$/, ''), values.code as string);
+    if (!joined.ok) {
+      if (joined.error.error_code === ErrorCode.centreAway) throw new StartError(joined.error.message);
+      throw new UsageError(flagErrors(joined.error.errors));
+    }
+    const j = joined.value;
+    if (values.json) out(JSON.stringify(j));
+    else {
+      out(`This gateway is till ${j.till_id} "${j.till_name}" of ${j.merchant_name}, joined to ${j.centre_url}${j.fingerprint ? ` (certificate ${j.fingerprint} pinned)` : ''}.`);
+      out(`While the centre is away it stores card-present sales up to ${j.limits.per_payment} each, ${j.limits.total_per_currency} in all per currency, ${j.limits.count} sales, ${j.limits.age_hours} hours.`);
+      out('Start it with: npx gateway serve --data-dir (this directory)');
     }
   });
 }
@@ -691,6 +715,9 @@ export async function runCli(argv: string[]): Promise<number> {
         return 0;
       case 'till invite':
         await tillInvite(values);
+        return 0;
+      case 'till join':
+        await tillJoin(values);
         return 0;
       case 'migrate':
         await migrateCommand(values);

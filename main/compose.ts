@@ -26,9 +26,13 @@ import type { Mailer } from './core/ports.js';
 import type { MailQueueSettings } from './core/mail/mail-queue.js';
 import { createSmtpMailer, testOutboxMailer } from './infra/mailer.js';
 import { createEscPosPrinter } from './infra/receipt-printer.js';
+import { centreConnection } from './infra/centre-connection.js';
 import type { ReceiptPrinter } from './core/ports.js';
 import type { PrintQueueSettings } from './core/receipts/print-queue.js';
 import { listeningUrl, type Settings } from './settings.js';
+
+/** The version a till reports to its centre (package.json's). */
+const GATEWAY_VERSION = '0.1.0';
 
 /** The first scheduled backup of a data directory without any comes soon after the start. */
 const FIRST_BACKUP_MS = 10 * 60 * 1000;
@@ -185,6 +189,8 @@ function assemble<S extends GatewayStore>(options: ComposeOptions, store: S, mig
     postbackSender: options.postbackSender ?? createPostbackSender({ privateAddresses: settings.postbackPrivateAddresses }),
     publicUrl,
     tlsFingerprint: () => fingerprint,
+    centreConnection,
+    version: GATEWAY_VERSION,
     qrCodes,
     mailer:
       options.mailer ??
@@ -236,6 +242,8 @@ function assemble<S extends GatewayStore>(options: ComposeOptions, store: S, mig
     gateway.postbackDelivery.start();
     gateway.mailQueue.start();
     gateway.receiptPrints.start();
+    // A till: reports to its centre and forwards what it stored (nothing for an ordinary gateway).
+    void gateway.tillLink.start().catch((error: unknown) => logger.error({ err: error }, 'till link failed to start'));
   }
 
   return {
@@ -260,6 +268,7 @@ function assemble<S extends GatewayStore>(options: ComposeOptions, store: S, mig
       await gateway.postbackDelivery.stop();
       await gateway.mailQueue.stop();
       await gateway.receiptPrints.stop();
+      await gateway.tillLink.stop();
       await store.close();
     },
   };

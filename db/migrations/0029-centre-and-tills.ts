@@ -17,6 +17,9 @@
  *   numbered by `seq` in the order they were stored. Each keeps the request (card data sealed) until the
  *   centre has it; the centre deduplicates on the transaction id the till gave it, so a payment reaches
  *   the centre once however often it is sent.
+ * - `centre_unsettled`: the idempotency keys of payments the till passed on to the centre without
+ *   getting an answer. Such a payment may have been charged there, so it is never stored: a retry with
+ *   its key waits until the centre answers again.
  */
 const tables = (integer: string) => `
 CREATE TABLE till_invites (
@@ -74,6 +77,11 @@ CREATE TABLE stored_payments (
   seen_at TEXT
 )__STRICT__;
 CREATE INDEX stored_payments_unforwarded ON stored_payments(seq) WHERE forwarded_at IS NULL;
+
+CREATE TABLE centre_unsettled (
+  idempotency_key TEXT PRIMARY KEY,
+  sent_at TEXT NOT NULL
+)__STRICT__;
 `;
 
 export const up = tables('INTEGER').replaceAll('__STRICT__', ' STRICT');

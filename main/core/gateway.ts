@@ -28,6 +28,17 @@ import { TillAttempts } from './till/attempts.js';
 import { Tills } from './tills/tills.js';
 import { Instances } from './instances.js';
 import { Centre } from './centre/centre.js';
+import { CentreAwayError, TillLink, type CentreConnection } from './centre/till-link.js';
+
+/** A gateway without a way to reach a centre: joining answers that the centre does not answer. */
+const NO_CENTRE: CentreConnection = {
+  join: () => Promise.reject(new CentreAwayError('this gateway cannot reach a centre')),
+  heartbeat: () => Promise.reject(new CentreAwayError('no centre')),
+  replica: () => Promise.reject(new CentreAwayError('no centre')),
+  forward: () => Promise.reject(new CentreAwayError('no centre')),
+  pay: () => Promise.reject(new CentreAwayError('no centre')),
+  relay: () => Promise.reject(new CentreAwayError('no centre')),
+};
 import { DEFAULT_MAIL_QUEUE_SETTINGS, MailQueue, type MailQueueSettings } from './mail/mail-queue.js';
 import type { Mailer, ReceiptPrinter, SmtpMailerFactory } from './ports.js';
 import { merchantMailer } from './mail/merchant-mailer.js';
@@ -69,6 +80,10 @@ export interface CoreDeps {
   postbackSender: PostbackSender;
   /** Base URL of the hosted pages (known once the host listens). */
   publicUrl: () => string;
+  /** How a till reaches its centre (main/infra/centre-connection.ts); absent: this gateway cannot join one. */
+  centreConnection?: CentreConnection;
+  /** This gateway's version (a till reports it to its centre). */
+  version?: string;
   /** The SHA-256 fingerprint of the certificate this gateway serves HTTPS with, or null (plain HTTP): pairing codes pin it. */
   tlsFingerprint?: () => string | null;
   /** Renders the invoices' QR codes. */
@@ -120,6 +135,8 @@ export interface Gateway {
   readonly tills: Tills;
   /** As a centre: pairing codes, joined tills, forwarded sales. */
   readonly centre: Centre;
+  /** As a till: the centre it is joined to (unlinked: an ordinary gateway). */
+  readonly tillLink: TillLink;
   /** This process among the gateway's instances (claims, beats). */
   readonly instances: Instances;
   /** Receipts rebuilt from the record: show, print, e-mail, QR link (D16). */
@@ -193,6 +210,7 @@ export function createGateway(deps: CoreDeps): Gateway {
     tillAttempts: new TillAttempts(store, clock, ids, idempotency),
     tills: new Tills(store, clock, ids),
     centre: new Centre({ store, clock, ids, payments, operations, idempotency, fingerprint: deps.tlsFingerprint ?? (() => null) }),
+    tillLink: new TillLink({ store, clock, ids, vault, logger, connection: deps.centreConnection ?? NO_CENTRE, version: deps.version ?? '0.0.0' }),
     instances,
     receipts,
     receiptPrints: new ReceiptPrintQueue(store, clock, receipts, deps.receiptPrinter, logger, { ...DEFAULT_PRINT_QUEUE_SETTINGS, ...settings.receiptPrints }),

@@ -35,6 +35,7 @@ import { installErrorHandling, sendApiError, sendFrameworkError } from './errors
 import { ErrorCode } from '../../contract/codes.js';
 import { apiError, validationError } from '../core/errors.js';
 import { installJsonParser, urlPartWithNul } from './json-body.js';
+import { installTillRelay } from './till-relay.js';
 import { addExamples } from './openapi-examples.js';
 import { hostedPages } from './pages/hosted-pages.js';
 import { mandateRoutes } from './routes/mandates.js';
@@ -144,6 +145,9 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installErrorHandling(app);
+  // A till joined to a centre: known before the first request, so none is handled as an ordinary gateway's.
+  await gateway.tillLink.ready();
+  installTillRelay(app, gateway);
   // The API speaks JSON only: without this, Fastify's built-in text/plain parser would hand a
   // string body to validation ("must be object") instead of the 415 naming Content-Type.
   app.removeContentTypeParser('text/plain');

@@ -303,7 +303,7 @@ const expectedByVersion: Record<number, Expected> = {
     unique: [],
   },
   29: {
-    tables: ['till_invites', 'till_links', 'centre_link', 'stored_payments'],
+    tables: ['till_invites', 'till_links', 'centre_link', 'stored_payments', 'centre_unsettled'],
     indexes: { till_links_credential: ['credential_id'], stored_payments_unforwarded: ['seq'] },
     unique: [{ table: 'till_links', columns: ['credential_id'] }],
   },

@@ -44,6 +44,19 @@ export function runGateway(args: string[], env: NodeJS.ProcessEnv = {}): CliResu
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+/**
+ * `runGateway` without blocking this process: for commands that talk to something this process
+ * serves (a till joining through the test's own TCP proxy).
+ */
+export function runGatewayAsync(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+  const child = spawn(process.execPath, [GATEWAY_BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) => child.once('exit', (status) => resolve({ status, stdout, stderr })));
+}
+
 export interface MerchantCredentials {
   merchant_id: string;
   api_key: string;
@@ -75,10 +88,11 @@ export interface GatewayProcess {
   kill9(): Promise<void>;
 }
 
-export async function startGateway(options: { dataDir?: string; args?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<GatewayProcess> {
+/** `sqlite`: the data directory's own SQLite in the PostgreSQL pass too (a till's journal is its own). */
+export async function startGateway(options: { dataDir?: string; args?: string[]; env?: NodeJS.ProcessEnv; sqlite?: boolean } = {}): Promise<GatewayProcess> {
   const dataDir = options.dataDir ?? tempDataDir();
   const args = options.args ?? [];
-  const database = onPostgres() && !namesDatabase(args, options.env ?? {}) ? await testDatabaseFor(dataDir) : undefined;
+  const database = onPostgres() && !options.sqlite && !namesDatabase(args, options.env ?? {}) ? await testDatabaseFor(dataDir) : undefined;
   const child = spawn(
     process.execPath,
     [GATEWAY_BIN, 'serve', '--data-dir', dataDir, '--port', '0', '--sim-delay-ms', '50', '--postback-retry-scale', '0.001', ...args],

@@ -134,7 +134,7 @@ void test('a block that decrypts to a malformed ISO-0 block gives undefined', ()
 void test('the test card table holds exactly the documented cards, with the brand of their BIN', () => {
   assert.deepEqual(
     TEST_CARDS.map((card) => card.number),
-    ['4111111111111111', '5555555555554444', '4000000000000002', '4000000000009995', '4000000000000069', '4000000000003220', PIN_CARD, '4000000000000119', '4000000000001505', '4000000000001513', '5105105105105100'],
+    ['4111111111111111', '5555555555554444', '4000000000000002', '4000000000009995', '4000000000000069', '4000000000003220', PIN_CARD, '4000000000000119', '4000000000001505', '4000000000001513', '4000000000000416', '5105105105105100'],
   );
   for (const card of TEST_CARDS) {
     assert.equal(cardBrand(card.number), card.brand, card.number);
@@ -152,6 +152,9 @@ void test('every test card decides as documented', async () => {
       assertApproved(await authorize(pan, { entry }), label(pan));
     }
     assertDeclined(await authorize('4000000000000002', { entry }), '05', 'Do not honour', label('0002'));
+    // The store-and-forward card: approved when authorized at once, declined 51 when a till forwards it.
+    assertApproved(await authorize('4000000000000416', { entry }), label('0416'));
+    assertDeclined(await authorize('4000000000000416', { entry, stored: true }), '51', 'Insufficient funds', label('0416 forwarded'));
     assertDeclined(await authorize('4000000000009995', { entry }), '51', 'Insufficient funds', label('9995'));
     assertDeclined(await authorize('4000000000000069', { entry }), '54', 'Expired card', label('0069'));
     assert.deepEqual(await authorize('4000000000000119', { entry }), { outcome: 'error', text: 'Simulated processor failure' }, label('0119'));

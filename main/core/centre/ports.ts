@@ -1,5 +1,5 @@
 /** What the centre and the joined till need from storage (issue 26, parts 1 and 2; migration 29). */
-import type { StoreLimits, TillReport } from '../../../contract/api/centre.js';
+import type { Replica, StoreLimits, TillReport } from '../../../contract/api/centre.js';
 
 /** A pairing code of the centre, by its SHA-256. */
 export interface TillInviteRecord {
@@ -90,4 +90,10 @@ export interface TillJournalRepository {
   /** Forwarded payments the centre declined that the till has not shown yet. */
   unseenDeclines(): Promise<StoredPaymentRecord[]>;
   markSeen(seq: number, at: string): Promise<void>;
+  /** Puts the centre's replica in place: the merchant (with `webhookKeySealed` when new), its API credentials and staff. */
+  applyReplica(replica: Replica, webhookKeySealed: string): Promise<void>;
+  /** A payment passed on to the centre without an answer (may be charged there): never stored. */
+  markUnsettled(key: string, at: string): Promise<void>;
+  clearUnsettled(key: string): Promise<void>;
+  isUnsettled(key: string): Promise<boolean>;
 }

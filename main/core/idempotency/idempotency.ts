@@ -173,7 +173,7 @@ export class Idempotency {
   }
 }
 
-const NOT_STORED: ReadonlySet<number> = new Set([ErrorCode.validation, ErrorCode.processor, ErrorCode.internal, ErrorCode.storage, ErrorCode.shuttingDown]);
+const NOT_STORED: ReadonlySet<number> = new Set([ErrorCode.validation, ErrorCode.processor, ErrorCode.internal, ErrorCode.storage, ErrorCode.shuttingDown, ErrorCode.centreAway]);
 
 /**
  * Replies that are never stored: the request was rejected before anything was processed

@@ -22,9 +22,11 @@ import {
   TransactionResponseSchema,
   type PaymentRequest,
   type PayoutRequest as PayoutFields,
+  type TransactionResponse,
 } from '../../../contract/api/payments.js';
 import type { Gateway } from '../../core/gateway.js';
 import { followUpFieldErrors, paymentFieldErrors, validatePayoutRequest, type PaymentOperation } from '../../core/payments/request.js';
+import { failure, success, type ApiError, type Outcome } from '../../core/errors.js';
 import { perform, send } from '../api-context.js';
 import type { BodyFieldCheck } from '../errors.js';
 import { apiResponses } from '../responses.js';
@@ -52,13 +54,25 @@ const payoutChecks: BodyFieldCheck = (body, rejected) => {
 const followUpChecks: BodyFieldCheck = (body) => followUpFieldErrors(body);
 const noChecks: BodyFieldCheck = () => [];
 
+/** A joined till's sale: the centre's answer as it came, or the stored sale's (or the refusal to store it). */
+async function payAtTill(gateway: Gateway, body: PaymentRequest, key: string | undefined, staffId: string | null): Promise<Outcome<TransactionResponse>> {
+  const paid = await gateway.tillLink.pay(body, key, staffId);
+  if (!('forwarded' in paid)) return paid;
+  const { status, body: answer } = paid.forwarded;
+  return status >= 200 && status < 300 ? success(answer as TransactionResponse, status) : failure(answer as ApiError);
+}
+
 export function paymentRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
   const p = gateway.payments;
   return async (app) => {
     app.post(
       '/rest/payment',
       post('Create a payment', 'Authorization and capture in one step. A decline is HTTP 200 with status_code 6 and the code in `message`.', PaymentRequestSchema, TransactionResponseSchema, CREATE_ERRORS, paymentChecks('payment')),
-      async (request, reply) => send(reply, await perform(gateway, request, (op) => p.create(op, 'payment', request.body))),
+      async (request, reply) => {
+        // A till joined to a centre sends the sale there, or stores it while the centre is away.
+        if (gateway.tillLink.linked) return send(reply, await perform(gateway, request, () => payAtTill(gateway, request.body, request.idempotency?.scope.key, request.principal?.staff?.id ?? null)));
+        return send(reply, await perform(gateway, request, (op) => p.create(op, 'payment', request.body)));
+      },
     );
     app.post(
       '/rest/authorize',

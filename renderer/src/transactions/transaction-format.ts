@@ -22,6 +22,7 @@ export const STATUS_LABELS: Record<TransactionStatusCode, string> = {
   [TransactionStatus.expired]: 'Expired',
   [TransactionStatus.error]: 'Error',
   [TransactionStatus.chargeback]: 'Chargeback',
+  [TransactionStatus.stored]: 'Stored at the till',
 };
 
 const TONES: Record<TransactionStatusCode, Tone> = {
@@ -37,6 +38,7 @@ const TONES: Record<TransactionStatusCode, Tone> = {
   [TransactionStatus.expired]: 'neutral',
   [TransactionStatus.error]: 'bad',
   [TransactionStatus.chargeback]: 'bad',
+  [TransactionStatus.stored]: 'wait',
 };
 
 export function statusLabel(code: number): string {

@@ -1,0 +1,418 @@
+/**
+ * A till's side of its centre (issue 26, parts 1 and 2; docs/decisions.md "Tills joined to a
+ * centre"). A gateway joins a centre with a pairing code and from then on is a till: it reports to the
+ * centre every second, keeps a replica of the staff and API credentials (so logins and POS software
+ * keep working while the centre is away), sends its card-present sales to the centre while it answers,
+ * and stores them while it does not: durably, in its own journal, before the approval shows, under
+ * the limits the centre set. It forwards what it stored, in order, as soon as the centre answers; the
+ * centre creates each under the transaction id the till gave it, so every stored sale reaches it once.
+ *
+ * A sale passed on to the centre without an answer may have been charged there: it is never stored;
+ * a retry with its key waits until the centre answers (`centre_unsettled`).
+ */
+import type { ForwardEntry, JoinAnswer, Replica, StoreLimits, TillReport } from '../../../contract/api/centre.js';
+import type { PaymentRequest, TransactionResponse } from '../../../contract/api/payments.js';
+import { cardBrand } from '../../../contract/cards.js';
+import { ErrorCode, TransactionStatus as S } from '../../../contract/codes.js';
+import { DEFAULT_CVM_LIMIT } from '../../../contract/constants.js';
+import { currencyExponent, minorToAmount, minorToText, toMinor } from '../../../contract/money.js';
+import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
+import type { Clock, Ids, Logger, Store, Vault } from '../ports.js';
+import { validatePaymentRequest } from '../payments/request.js';
+import type { CentreLinkRecord } from './ports.js';
+
+/** How often a till reports, and so how soon it notices the centre is away (or back). */
+export const LINK_BEAT_MS = 1000;
+/** A report that takes longer than this counts as the centre being away. */
+export const LINK_TIMEOUT_MS = 2000;
+const FORWARD_BATCH = 50;
+
+/** The centre did not answer (network, timeout, 5xx): the till stores meanwhile. */
+export class CentreAwayError extends Error {
+  override name = 'CentreAwayError';
+  /** The request may have reached the centre before the answer was lost. */
+  constructor(
+    message: string,
+    readonly maybeDelivered = false,
+  ) {
+    super(message);
+  }
+}
+
+/** The centre answered with a refusal (a revoked credential, an unknown pairing code): said as it is. */
+export class CentreRefusedError extends Error {
+  override name = 'CentreRefusedError';
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly errors: Array<{ field: string; message: string }>,
+  ) {
+    super(message);
+  }
+}
+
+/** The till's credential at its centre, and where the centre is. */
+export interface CentreAccess {
+  url: string;
+  fingerprint: string | null;
+  apiKey: string;
+  apiPassword: string;
+}
+
+/** The calls a till makes to its centre (main/infra/centre-connection.ts); CentreAwayError when it does not answer. */
+export interface CentreConnection {
+  join(url: string, code: string, version: string): Promise<{ answer: JoinAnswer; fingerprint: string | null }>;
+  heartbeat(access: CentreAccess, report: TillReport): Promise<{ limits: StoreLimits; replica_digest: string }>;
+  replica(access: CentreAccess): Promise<Replica>;
+  forward(access: CentreAccess, entries: ForwardEntry[]): Promise<{ results: Array<{ seq: number; transaction_id: string; status_code: number; message: string | null; refused?: string }> }>;
+  /** POST /rest/payment at the centre; its answer as it came (status and body). */
+  pay(access: CentreAccess, request: PaymentRequest, idempotencyKey: string | undefined, staffId: string | null): Promise<{ status: number; body: unknown }>;
+  /** Passes a request on to the centre as it came (POS software's own credentials); the answer as it came. */
+  relay(access: CentreAccess, request: RelayedRequest): Promise<RelayedAnswer>;
+}
+
+export interface RelayedRequest {
+  method: string;
+  /** Path and query. */
+  url: string;
+  headers: Record<string, string>;
+  body?: Buffer;
+}
+
+export interface RelayedAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export interface TillLinkDeps {
+  store: Store;
+  clock: Clock;
+  ids: Ids;
+  vault: Vault;
+  logger: Logger;
+  connection: CentreConnection;
+  version: string;
+}
+
+export type LinkState = { name: 'unlinked' } | { name: 'online'; since: string } | { name: 'away'; since: string; reason: string };
+
+export interface JoinSummary {
+  centre_url: string;
+  merchant_id: string;
+  merchant_name: string;
+  till_id: string;
+  till_name: string;
+  fingerprint: string | null;
+  limits: StoreLimits;
+}
+
+function centreAway(message: string): ReturnType<typeof apiError> {
+  return apiError(ErrorCode.centreAway, message, [{ field: 'centre', message: 'does not answer' }]);
+}
+
+export class TillLink {
+  private link: CentreLinkRecord | undefined;
+  private loading: Promise<void> | undefined;
+  private access: CentreAccess | undefined;
+  private state: LinkState = { name: 'unlinked' };
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private ticking: Promise<void> | undefined;
+
+  constructor(private readonly deps: TillLinkDeps) {}
+
+  /** Reads the link once (a gateway that never joined stays unlinked and sells as before). */
+  ready(): Promise<void> {
+    this.loading ??= this.load();
+    return this.loading;
+  }
+
+  private async load(): Promise<void> {
+    this.link = await this.deps.store.read((r) => r.journal.link());
+    if (!this.link) return;
+    this.access = { url: this.link.centreUrl, fingerprint: this.link.fingerprint, apiKey: this.link.apiKey, apiPassword: this.deps.vault.open(this.link.apiPasswordSealed) };
+    // Away until the centre has answered once.
+    this.state = { name: 'away', since: this.deps.clock.now().toISOString(), reason: 'not checked yet' };
+  }
+
+  get linked(): boolean {
+    return this.link !== undefined;
+  }
+
+  get status(): LinkState {
+    return this.state;
+  }
+
+  get tillId(): string | undefined {
+    return this.link?.tillId;
+  }
+
+  /** Joins the centre with a pairing code: the link, the credential (sealed) and the replica, stored here. */
+  async join(url: string, code: string): Promise<Outcome<JoinSummary>> {
+    if (this.link) return failure(apiError(ErrorCode.invalidState, `This gateway is a till of ${this.link.centreUrl} already`, [{ field: 'centre', message: 'is joined already' }]));
+    let joined: { answer: JoinAnswer; fingerprint: string | null };
+    try {
+      joined = await this.deps.connection.join(url, code, this.deps.version);
+    } catch (error) {
+      if (error instanceof CentreAwayError) return failure(centreAway(`The centre at ${url} does not answer: ${error.message}`));
+      if (error instanceof CentreRefusedError) {
+        const errors = error.errors.length ? error.errors : [{ field: 'code', message: error.message }];
+        return failure(apiError(error.status === 404 ? ErrorCode.notFound : ErrorCode.validation, error.message, errors));
+      }
+      throw error;
+    }
+    const { answer, fingerprint } = joined;
+    const record: CentreLinkRecord = {
+      centreUrl: url,
+      fingerprint,
+      merchantId: answer.merchant_id,
+      tillId: answer.till_id,
+      apiKey: answer.api_key,
+      apiPasswordSealed: this.deps.vault.seal(answer.api_password),
+      limits: answer.limits,
+      joinedAt: this.deps.clock.now().toISOString(),
+      replicaDigest: null,
+    };
+    const access = { url, fingerprint, apiKey: answer.api_key, apiPassword: answer.api_password };
+    const replica = await this.deps.connection.replica(access);
+    await this.deps.store.run(async (tx) => {
+      await tx.journal.saveLink(record);
+      await tx.journal.applyReplica(replica, this.deps.vault.seal(this.deps.ids.randomToken(32)));
+      await tx.journal.setReplicaDigest(replica.digest);
+    });
+    this.loading = this.load();
+    await this.loading;
+    return success({ centre_url: url, merchant_id: answer.merchant_id, merchant_name: answer.merchant_name, till_id: answer.till_id, till_name: answer.till_name, fingerprint, limits: answer.limits });
+  }
+
+  /** Reports every LINK_BEAT_MS; forwards what is stored once the centre answers. */
+  async start(): Promise<void> {
+    await this.ready();
+    if (!this.link || this.timer) return;
+    const tick = () => {
+      this.ticking ??= this.tick().finally(() => {
+        this.ticking = undefined;
+      });
+    };
+    tick();
+    this.timer = setInterval(tick, LINK_BEAT_MS);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.ticking;
+  }
+
+  /** One report, then forwarding while the centre answers; exported for tests (runs what the timer runs). */
+  async tick(): Promise<void> {
+    const access = this.access;
+    const link = this.link;
+    if (!access || !link) return;
+    try {
+      const answer = await this.deps.connection.heartbeat(access, await this.report());
+      this.online();
+      if (JSON.stringify(answer.limits) !== JSON.stringify(link.limits)) {
+        await this.deps.store.run((tx) => tx.journal.setLimits(answer.limits));
+        link.limits = answer.limits;
+      }
+      if (answer.replica_digest !== link.replicaDigest) await this.refreshReplica(access, link);
+      await this.forwardAll(access, link);
+    } catch (error) {
+      if (error instanceof CentreAwayError) this.away(error.message);
+      else if (error instanceof CentreRefusedError) this.away(`the centre refused this till: ${error.message}`);
+      else this.deps.logger.error({ err: error }, 'till link: report or forwarding failed');
+    }
+  }
+
+  /** The centre did not answer a request: the till stores from now on, until a report gets through. */
+  away(reason: string): void {
+    if (this.state.name !== 'away') {
+      this.deps.logger.warn({ reason }, 'centre away: card-present sales are stored');
+      this.state = { name: 'away', since: this.deps.clock.now().toISOString(), reason };
+    }
+  }
+
+  private online(): void {
+    if (this.state.name !== 'online') {
+      this.deps.logger.info({}, 'centre answers: sales go to it again');
+      this.state = { name: 'online', since: this.deps.clock.now().toISOString() };
+    }
+  }
+
+  private async refreshReplica(access: CentreAccess, link: CentreLinkRecord): Promise<void> {
+    const replica = await this.deps.connection.replica(access);
+    await this.deps.store.run(async (tx) => {
+      await tx.journal.applyReplica(replica, this.deps.vault.seal(this.deps.ids.randomToken(32)));
+      await tx.journal.setReplicaDigest(replica.digest);
+    });
+    link.replicaDigest = replica.digest;
+  }
+
+  /** Sends what is stored, oldest first, batch after batch, while the centre answers. */
+  private async forwardAll(access: CentreAccess, link: CentreLinkRecord): Promise<void> {
+    for (;;) {
+      const batch = await this.deps.store.read((r) => r.journal.unforwarded(FORWARD_BATCH));
+      if (batch.length === 0) return;
+      const entries: ForwardEntry[] = batch.map((p) => ({
+        seq: p.seq,
+        transaction_id: p.transactionId,
+        stored_at: p.storedAt,
+        staff_id: p.staffId,
+        request: JSON.parse(this.deps.vault.open(p.requestSealed as string)) as PaymentRequest,
+      }));
+      const answer = await this.deps.connection.forward(access, entries);
+      const now = this.deps.clock.now().toISOString();
+      await this.deps.store.run(async (tx) => {
+        for (const result of answer.results) await tx.journal.settle(result.seq, now, result.status_code, result.refused ?? result.message);
+      });
+      const declined = answer.results.filter((r) => r.status_code !== S.completed);
+      if (declined.length) this.deps.logger.warn({ till: link.tillId, declined: declined.map((r) => r.seq) }, 'stored sales declined when forwarded');
+      // Left out of the answer: still being forwarded by an earlier request; the next report sends them again.
+      if (answer.results.length < entries.length) return;
+    }
+  }
+
+  /**
+   * Passes a request on to the centre as it came (POS software's API calls other than a sale); a
+   * centre that does not answer is away (CentreAwayError).
+   */
+  async relay(request: RelayedRequest): Promise<RelayedAnswer> {
+    if (!this.access) throw new Error('relay at a till that is not joined');
+    if (this.state.name !== 'online') throw new CentreAwayError(this.state.name === 'away' ? this.state.reason : 'not joined');
+    try {
+      return await this.deps.connection.relay(this.access, request);
+    } catch (error) {
+      if (error instanceof CentreAwayError) this.away(error.message);
+      throw error;
+    }
+  }
+
+  /** What the till tells the centre: what it holds now. */
+  async report(): Promise<TillReport> {
+    const pending = await this.deps.store.read((r) => r.journal.pending());
+    return {
+      version: this.deps.version,
+      stored: { count: pending.count, oldest_at: pending.oldestAt, totals: pending.totals.map((t) => ({ currency: t.currency, amount: minorToAmount(t.amountMinor, currencyExponent(t.currency) ?? 2) })) },
+      open_attempt: false,
+    };
+  }
+
+  /**
+   * A card-present sale at this till: sent to the centre while it answers; stored while it does not
+   * (within the limits). `key`: the request's idempotency key (a retry of a sale whose answer from the
+   * centre was lost is never stored).
+   */
+  async pay(request: PaymentRequest, key: string | undefined, staffId: string | null): Promise<Outcome<TransactionResponse> | { forwarded: { status: number; body: unknown } }> {
+    const access = this.access;
+    if (!access || !this.link) throw new Error('pay at a till that is not joined');
+    const scoped = key === undefined ? undefined : `till:${this.link.tillId}:${key}`;
+    if (this.state.name === 'online' || (scoped !== undefined && (await this.unsettled(scoped)))) {
+      try {
+        const answer = await this.deps.connection.pay(access, request, scoped, staffId);
+        if (scoped !== undefined) await this.deps.store.run((tx) => tx.journal.clearUnsettled(scoped));
+        return { forwarded: answer };
+      } catch (error) {
+        if (!(error instanceof CentreAwayError)) throw error;
+        this.away(error.message);
+        if (error.maybeDelivered || (scoped !== undefined && (await this.unsettled(scoped)))) {
+          if (scoped !== undefined) await this.deps.store.run((tx) => tx.journal.markUnsettled(scoped, this.deps.clock.now().toISOString()));
+          return failure(
+            apiError(ErrorCode.centreAway, 'The centre did not answer after the payment was sent: it may have been charged there. Send it again with the same Idempotency-Key once the centre answers; it is not stored meanwhile.', [
+              { field: 'centre', message: 'the outcome is not known yet' },
+            ]),
+          );
+        }
+      }
+    }
+    return this.storeSale(request, staffId);
+  }
+
+  /** Stores a card-present sale while the centre is away, if the limits allow. */
+  private async storeSale(request: PaymentRequest, staffId: string | null): Promise<Outcome<TransactionResponse>> {
+    const link = this.link as CentreLinkRecord;
+    const checked = validatePaymentRequest('payment', request);
+    if (!checked.ok) return failure(validationError(checked.errors));
+    const command = checked.command;
+    if (command.type !== 'cardpos' || !command.card || !command.pos) return failure(centreAway('The centre does not answer; only card-present sales are stored meanwhile'));
+    if (command.pos.terminal.id !== link.tillId) {
+      return failure(validationError([{ field: 'pos_data.terminal.id', message: `must be this till's id (${link.tillId}) while the centre is away` }]));
+    }
+    const pan = command.card.pan;
+    // Contactless above the CVM limit needs the PIN, as the bank would ask for it online.
+    const exponent = command.exponent;
+    const cvm = toMinor(DEFAULT_CVM_LIMIT, exponent);
+    if (command.pos.entry === 'contactless' && !command.pos.pinBlock && cvm.ok && command.amountMinor > cvm.minor) {
+      return success(this.answer(this.deps.ids.newId(), request, pan, { status_code: S.declined, status: 'declined', message: 'request_pin', reason_code: '1A' }));
+    }
+    const now = this.deps.clock.now();
+    const transactionId = this.deps.ids.newId();
+    const refusal = await this.deps.store.run(async (tx) => {
+      const limits = link.limits;
+      const pending = await tx.journal.pending();
+      const limit = (major: number) => {
+        const minor = toMinor(major, exponent);
+        return minor.ok ? minor.minor : 0;
+      };
+      const total = pending.totals.find((t) => t.currency === command.currency)?.amountMinor ?? 0;
+      const problem =
+        limits.per_payment === 0 || limits.total_per_currency === 0 || limits.count === 0 || limits.age_hours === 0
+          ? 'storing sales is switched off for this till'
+          : command.amountMinor > limit(limits.per_payment)
+            ? `a stored sale may be at most ${minorToText(limit(limits.per_payment), exponent)} ${command.currency}`
+            : total + command.amountMinor > limit(limits.total_per_currency)
+              ? `stored sales may add up to at most ${minorToText(limit(limits.total_per_currency), exponent)} ${command.currency}`
+              : pending.count >= limits.count
+                ? `at most ${limits.count} sales may be stored`
+                : pending.oldestAt && now.getTime() - Date.parse(pending.oldestAt) > limits.age_hours * 3_600_000
+                  ? `the oldest stored sale is older than ${limits.age_hours} hours`
+                  : undefined;
+      if (problem) return problem;
+      await tx.journal.store({
+        transactionId,
+        merchantId: link.merchantId,
+        tillId: link.tillId,
+        staffId,
+        orderId: command.orderId,
+        amountMinor: command.amountMinor,
+        currency: command.currency,
+        cardBrand: cardBrand(pan),
+        cardLastFour: pan.slice(-4),
+        requestSealed: this.deps.vault.seal(JSON.stringify(request)),
+        storedAt: now.toISOString(),
+        forwardedAt: null,
+        outcomeStatusCode: null,
+        outcomeMessage: null,
+        seenAt: null,
+      });
+      return undefined;
+    });
+    if (refusal) {
+      return failure(apiError(ErrorCode.centreAway, `The centre does not answer and this sale cannot be stored: ${refusal}. Take another payment method.`, [{ field: 'amount', message: refusal }]));
+    }
+    return success(this.answer(transactionId, request, pan, { status_code: S.stored, status: 'stored', message: 'Stored at the till: forwarded when the centre answers' }));
+  }
+
+  private answer(transactionId: string, request: PaymentRequest, pan: string, outcome: Pick<TransactionResponse, 'status_code' | 'status' | 'message'> & { reason_code?: string }): TransactionResponse {
+    const card = request.pos_data?.card;
+    return {
+      transaction_id: transactionId,
+      payment_type: request.payment_type,
+      order_id: request.order_id ?? null,
+      additional_transaction_data: request.additional_transaction_data ?? null,
+      amount: request.amount,
+      currency: request.currency,
+      included_fees: '0.00',
+      error_code: 0,
+      card_last_four: pan.slice(-4),
+      ...(card?.expiry_month !== undefined ? { card_expiry_month: Number(card.expiry_month) } : {}),
+      ...(card?.expiry_year !== undefined ? { card_expiry_year: Number(card.expiry_year) } : {}),
+      ...outcome,
+    };
+  }
+
+  private unsettled(key: string): Promise<boolean> {
+    return this.deps.store.read((r) => r.journal.isUnsettled(key));
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * A till joined to a centre passes POS software's API calls on to the centre (issue 26): the
+ * transaction of record lives there. A sale (`POST /rest/payment`) goes through its own route, which
+ * stores it while the centre is away; every other call answers 503 (5005) meanwhile. The caller's
+ * credentials were checked here first (the till keeps a replica of them), and go on as they came.
+ */
+import type { FastifyInstance } from 'fastify';
+import { ErrorCode } from '../../contract/codes.js';
+import { CentreAwayError } from '../core/centre/till-link.js';
+import { apiError } from '../core/errors.js';
+import type { Gateway } from '../core/gateway.js';
+import { sendApiError } from './errors.js';
+
+/** Request headers that belong to this hop, or that the till sets itself. */
+const NOT_PASSED_ON = new Set(['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'cookie']);
+
+export function installTillRelay(app: FastifyInstance, gateway: Gateway): void {
+  app.addHook('preHandler', async (request, reply) => {
+    const link = gateway.tillLink;
+    if (!link.linked) return undefined;
+    const path = request.url.split('?')[0] ?? '';
+    if (!/^\/(rest|v2)\//.test(path) || (request.method === 'POST' && path === '/rest/payment')) return undefined;
+    // The till screen's own calls (a staff session) stay here for now; POS software's go on.
+    if (!/^Basic /i.test(request.headers.authorization ?? '')) return undefined;
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (value !== undefined && !NOT_PASSED_ON.has(name)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+    }
+    const key = headers['idempotency-key'] ?? headers['x-idempotency-key'];
+    if (key !== undefined) {
+      // Keys are the merchant's at the centre: scoped to this till, as its sales' are.
+      delete headers['x-idempotency-key'];
+      headers['idempotency-key'] = `till:${link.tillId ?? ''}:${key}`;
+    }
+    try {
+      const answer = await link.relay({
+        method: request.method,
+        url: request.url,
+        headers,
+        ...(request.body !== undefined && request.method !== 'GET' ? { body: Buffer.from(JSON.stringify(request.body)) } : {}),
+      });
+      return reply.code(answer.status).headers(answer.headers).send(answer.body);
+    } catch (error) {
+      if (!(error instanceof CentreAwayError)) throw error;
+      reply.header('Retry-After', '5');
+      return sendApiError(reply, apiError(ErrorCode.centreAway, `The centre does not answer (${error.message}); this till stores card-present sales meanwhile, and this request waits until the centre is back`, [{ field: 'centre', message: 'does not answer' }]));
+    }
+  });
+}

@@ -1,0 +1,182 @@
+// Tills joined to a centre, selling on while it is away (issue 26, parts 1 and 2), with real
+// processes: a centre (`gateway serve`, on either engine), tills (`gateway serve` on their own data
+// directories, joined with `gateway till join`), and a TCP proxy of the test's own between each till
+// and the centre to cut and restore the link. POS software calls the till with the merchant's own
+// credentials. While the centre answers, sales go to it; while it does not, card-present sales are
+// stored within the limits; once it answers again every stored sale reaches it exactly once, whatever
+// is killed meanwhile.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { basicAuth, createMerchant, runGateway, runGatewayAsync, startGateway, tempDataDir, type GatewayProcess, type MerchantCredentials } from '../helpers/gateway-process.js';
+import { freshPan, posPayment } from '../helpers/payments.js';
+import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
+
+const FORWARD_DECLINE = '4000000000000416';
+
+interface Answer {
+  transaction_id: string;
+  status_code: number;
+  status: string;
+  message: string | null;
+  error_code: number;
+  errors?: Array<{ field: string; message: string }>;
+}
+
+interface Till {
+  id: string;
+  dir: string;
+  proxy: TcpProxy;
+  process: GatewayProcess;
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+describe('tills joined to a centre: store and forward', () => {
+  let centre: GatewayProcess;
+  let merchant: MerchantCredentials;
+  let auth = '';
+  const tills: Till[] = [];
+
+  /** A card-present sale sent by POS software to a till. */
+  const sell = async (till: Till, amount: number, options: { pan?: string; key?: string; terminal?: string; order?: string } = {}) => {
+    const body = posPayment(amount, { pan: options.pan ?? freshPan(), entry: 'chip', ...(options.order ? { order: options.order } : {}) });
+    (body.pos_data as { terminal: { id: string } }).terminal.id = options.terminal ?? till.id;
+    const response = await fetch(`${till.process.url}/rest/payment`, {
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/json', 'idempotency-key': options.key ?? randomUUID() },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as Answer };
+  };
+  const atCentre = async (transactionId: string) => {
+    const response = await fetch(`${centre.url}/rest/transactions/${transactionId}`, { headers: { authorization: auth } });
+    return response.status === 200 ? ((await response.json()) as { status_code: number; amount: number }) : undefined;
+  };
+  const centreCount = async (orderPrefix: string) => {
+    const list = (await (await fetch(`${centre.url}/rest/transactions?limit=500`, { headers: { authorization: auth } })).json()) as Array<{ order_id: string }>;
+    return list.filter((t) => t.order_id.startsWith(orderPrefix)).length;
+  };
+
+  const joinTill = async (id: string): Promise<Till> => {
+    const invite = runGateway(['till', 'invite', '--data-dir', centre.dataDir, '--merchant', merchant.merchant_id, '--till-id', id, '--json']);
+    assert.equal(invite.status, 0, invite.stderr);
+    const { code } = JSON.parse(invite.stdout) as { code: string };
+    const proxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(centre.url).port) });
+    const dir = tempDataDir('till-');
+    const joined = await runGatewayAsync(['till', 'join', '--data-dir', dir, '--centre', proxy.url, '--code', code, '--json']);
+    assert.equal(joined.status, 0, joined.stderr);
+    assert.equal((JSON.parse(joined.stdout) as { till_id: string }).till_id, id);
+    const process = await startGateway({ dataDir: dir, sqlite: true });
+    const till = { id, dir, proxy, process };
+    tills.push(till);
+    return till;
+  };
+
+  before(async () => {
+    centre = await startGateway();
+    merchant = createMerchant(centre.dataDir, 'Chain Bakery');
+    auth = basicAuth(merchant);
+  });
+
+  after(async () => {
+    for (const till of tills) {
+      await till.process.stop();
+      await till.proxy.close();
+    }
+    await centre?.stop();
+  });
+
+  test('a joined till sends its sales to the centre; POS software uses the merchant credentials it always had', async () => {
+    const till = await joinTill('TILL-2');
+    const sale = await sell(till, 12.5);
+    assert.equal(sale.status, 200, JSON.stringify(sale.body));
+    assert.equal(sale.body.status, 'completed');
+    assert.equal((await atCentre(sale.body.transaction_id))?.status_code, 3, 'the transaction of record is at the centre');
+    // Other calls go on to the centre too.
+    const list = await fetch(`${till.process.url}/rest/transactions/${sale.body.transaction_id}`, { headers: { authorization: auth } });
+    assert.equal(list.status, 200);
+    const wrong = await fetch(`${till.process.url}/rest/transactions`, { headers: { authorization: basicAuth({ api_key: merchant.api_key, api_password: 'wrong' }) } });
+    assert.equal(wrong.status, 401, 'the till checks the credentials itself');
+  });
+
+  test('the centre away: card-present sales are stored (status 13) within the limits, other calls wait (503, 5005); back: each stored sale reaches the centre once, a forwarded decline is declined there', async () => {
+    const till = tills[0] as Till;
+    till.proxy.cut();
+    const stored: Answer[] = [];
+    for (const amount of [10, 20.5, 30]) {
+      const sale = await sell(till, amount);
+      assert.equal(sale.status, 200, JSON.stringify(sale.body));
+      assert.deepEqual([sale.body.status_code, sale.body.status], [13, 'stored']);
+      stored.push(sale.body);
+    }
+    const declining = await sell(till, 4.16, { pan: FORWARD_DECLINE });
+    assert.equal(declining.body.status, 'stored');
+    // A replayed request answers the same stored sale, not a second one.
+    const repeat = { key: randomUUID(), pan: freshPan(), order: `replayed-${randomUUID().slice(0, 8)}` };
+    const once = await sell(till, 7, repeat);
+    const again = await sell(till, 7, repeat);
+    assert.equal(again.body.transaction_id, once.body.transaction_id, JSON.stringify([once, again]));
+    // Above the per-payment limit (100.00): refused, with the reason.
+    const tooBig = await sell(till, 100.01);
+    assert.equal(tooBig.status, 503);
+    assert.equal(tooBig.body.error_code, 5005);
+    assert.match(JSON.stringify(tooBig.body), /at most 100\.00 EUR/);
+    const waits = await fetch(`${till.process.url}/rest/transactions`, { headers: { authorization: auth } });
+    assert.equal(waits.status, 503);
+    assert.equal(((await waits.json()) as Answer).error_code, 5005);
+    for (const sale of stored) assert.equal(await atCentre(sale.transaction_id), undefined, 'not at the centre yet');
+
+    till.proxy.restore();
+    for (const sale of [...stored, once.body]) {
+      const found = await until(`stored sale ${sale.transaction_id} at the centre`, () => atCentre(sale.transaction_id));
+      assert.equal(found.status_code, 3);
+    }
+    const declined = await until('the forwarded decline', () => atCentre(declining.body.transaction_id));
+    assert.equal(declined.status_code, 6);
+  });
+
+  test('three tills store at once, the links are cut and restored again and again, a till is killed (kill -9) while forwarding: every stored sale reaches the centre exactly once', async () => {
+    const more = [await joinTill('TILL-3'), await joinTill('TILL-4')];
+    const all = [tills[0] as Till, ...more];
+    for (const till of all) till.proxy.cut();
+    const prefix = `chaos-${randomUUID().slice(0, 8)}`;
+    const sent: Array<{ till: Till; id: string; amount: number }> = [];
+    let n = 0;
+    for (let round = 0; round < 5; round++) {
+      await Promise.all(
+        all.map(async (till) => {
+          for (let i = 0; i < 6; i++) {
+            n += 1;
+            const amount = 1 + (n % 9);
+            const body = posPayment(amount, { pan: freshPan(), entry: 'chip', order: `${prefix}-${till.id}-${round}-${i}` });
+            (body.pos_data as { terminal: { id: string } }).terminal.id = till.id;
+            const response = await fetch(`${till.process.url}/rest/payment`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json', 'idempotency-key': randomUUID() }, body: JSON.stringify(body) });
+            const answer = (await response.json()) as Answer;
+            assert.equal(answer.status, 'stored', JSON.stringify(answer));
+            sent.push({ till, id: answer.transaction_id, amount });
+          }
+        }),
+      );
+    }
+    // Restore, cut in the middle of forwarding, restore; kill one till while it forwards and start it again.
+    for (const till of all) till.proxy.restore();
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    (all[1] as Till).proxy.cut();
+    const victim = all[2] as Till;
+    await victim.process.kill9();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    (all[1] as Till).proxy.restore();
+    victim.process = await startGateway({ dataDir: victim.dir, sqlite: true });
+    for (const sale of sent) await until(`sale ${sale.id}`, () => atCentre(sale.id), 60_000);
+    assert.equal(await centreCount(prefix), sent.length, 'no sale twice, none lost');
+  });
+});
