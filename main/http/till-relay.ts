@@ -14,10 +14,11 @@ import { sendApiError } from './errors.js';
 /** Request headers that belong to this hop, or that the till sets itself. */
 const NOT_PASSED_ON = new Set(['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'cookie']);
 
+/** Installed only on a till (linked when the server is built): an ordinary gateway's requests pay nothing for it. */
 export function installTillRelay(app: FastifyInstance, gateway: Gateway): void {
+  const link = gateway.tillLink;
+  if (!link.linked) return;
   app.addHook('preHandler', async (request, reply) => {
-    const link = gateway.tillLink;
-    if (!link.linked) return undefined;
     const path = request.url.split('?')[0] ?? '';
     if (!/^\/(rest|v2)\//.test(path) || (request.method === 'POST' && path === '/rest/payment')) return undefined;
     // The till screen's own calls (a staff session) stay here for now; POS software's go on.
