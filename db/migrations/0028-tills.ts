@@ -15,7 +15,7 @@
  * beating is dead at once instead of after its 5-minute lease: a till does not wait on a payment
  * whose process died.
  */
-export const up = `
+const tables = `
 CREATE TABLE tills (
   merchant_id TEXT NOT NULL REFERENCES merchants(id),
   till_id TEXT NOT NULL,
@@ -28,7 +28,7 @@ CREATE TABLE tills (
   held_at TEXT,
   seen_at TEXT,
   PRIMARY KEY (merchant_id, till_id)
-) STRICT;
+)__STRICT__;
 CREATE INDEX tills_holder ON tills(holder_session_id) WHERE holder_session_id IS NOT NULL;
 INSERT INTO tills (merchant_id, till_id, name, created_at) SELECT id, 'TILL-1', 'Till 1', created_at FROM merchants;
 
@@ -36,30 +36,10 @@ CREATE TABLE gateway_instances (
   id TEXT PRIMARY KEY,
   started_at TEXT NOT NULL,
   seen_at TEXT NOT NULL
-) STRICT;
+)__STRICT__;
 `;
+
+export const up = tables.replaceAll('__STRICT__', ' STRICT');
 
 /** PostgreSQL: the same tables. */
-export const postgres = `
-CREATE TABLE tills (
-  merchant_id TEXT NOT NULL REFERENCES merchants(id),
-  till_id TEXT NOT NULL,
-  name TEXT NOT NULL,
-  created_at TEXT NOT NULL,
-  retired_at TEXT,
-  holder_session_id TEXT,
-  holder_screen_id TEXT,
-  holder_staff_id TEXT,
-  held_at TEXT,
-  seen_at TEXT,
-  PRIMARY KEY (merchant_id, till_id)
-);
-CREATE INDEX tills_holder ON tills(holder_session_id) WHERE holder_session_id IS NOT NULL;
-INSERT INTO tills (merchant_id, till_id, name, created_at) SELECT id, 'TILL-1', 'Till 1', created_at FROM merchants;
-
-CREATE TABLE gateway_instances (
-  id TEXT PRIMARY KEY,
-  started_at TEXT NOT NULL,
-  seen_at TEXT NOT NULL
-);
-`;
+export const postgres = tables.replaceAll('__STRICT__', '');
