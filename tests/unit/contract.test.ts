@@ -52,9 +52,10 @@ void test('luhnValid and cardBrand', () => {
 
 void test('status and error codes, with the HTTP status of each error code', () => {
   assert.equal(statusName(TransactionStatus.partly_refunded), 'partly_refunded');
-  assert.throws(() => statusName(13));
-  assert.ok(isStatusCode(12) && !isStatusCode(0));
-  assert.match(TRANSACTION_STATUS_LIST, /^1 started, 2 pending, 3 completed, .*, 12 chargeback$/);
+  assert.equal(statusName(13), 'stored');
+  assert.throws(() => statusName(14));
+  assert.ok(isStatusCode(13) && !isStatusCode(14) && !isStatusCode(0));
+  assert.match(TRANSACTION_STATUS_LIST, /^1 started, 2 pending, 3 completed, .*, 12 chargeback, 13 stored$/);
   assert.deepEqual([RefundStatus.started, RefundStatus.success, RefundStatus.error], [0, 1, 2]);
   assert.equal(refundStatusName(1), 'success');
   assert.equal(refundStatusName(7), 'error');
