@@ -202,3 +202,10 @@ export const ATTENTION_EXAMPLES = 5;
  * without a bound (docs/api.md).
  */
 export const MAX_BODY_DEPTH = 32;
+
+/**
+ * A joined till sent a sale to its centre and the answer was lost (issue 26): the error (5005) names
+ * the field `centre` with this message. The outcome is unknown: ask again with the same key (the till
+ * screen resolves its attempt), never charge it anew.
+ */
+export const CENTRE_OUTCOME_UNKNOWN = 'the outcome is not known yet';

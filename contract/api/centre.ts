@@ -6,7 +6,7 @@
  * the centre's /centre routes (the till's own credential) and of the till's link status.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, Str } from './common.js';
+import { Nullable, Str, StringIn } from './common.js';
 import { PaymentRequestSchema } from './payments.js';
 
 /**
@@ -129,3 +129,59 @@ export const ForwardResultSchema = Type.Object({
 export type ForwardResult = Static<typeof ForwardResultSchema>;
 export const ForwardAnswerSchema = Type.Object({ results: Type.Array(ForwardResultSchema) });
 export type ForwardAnswer = Static<typeof ForwardAnswerSchema>;
+
+/**
+ * A till asks how a sale it sent to the centre ended, when the answer was lost (POST /centre/fence):
+ * the centre fences the key (a request with it that has not arrived yet never runs afterwards) and
+ * says whether it ran. The key is the till's own (`till:<till id>:<key>`).
+ */
+export const FenceRequestSchema = Type.Object({ idempotency_key: Str(300, "the key the till sent the sale with, as the centre got it") }, { additionalProperties: false });
+export type FenceRequest = Static<typeof FenceRequestSchema>;
+export const FenceAnswerSchema = Type.Object({
+  state: Type.Union([Type.Literal('in_flight'), Type.Literal('not_run'), Type.Literal('processed')], {
+    description: 'in_flight: still running at the centre, ask again; not_run: never ran and now never will; processed: the answer it got',
+  }),
+  status: Type.Optional(Type.Integer({ description: 'processed: the HTTP status of its answer' })),
+  body: Type.Optional(Type.Unknown({ description: 'processed: its answer' })),
+});
+export type FenceAnswer = Static<typeof FenceAnswerSchema>;
+
+const MoneyTotal = Type.Object({ currency: Type.String(), amount: Type.Number() });
+
+/** A stored sale the centre declined when it was forwarded: the cashier must see it (and settle it with the customer). */
+export const ForwardedDeclineSchema = Type.Object({
+  transaction_id: Type.String(),
+  order_id: Type.String(),
+  amount: Type.Number(),
+  currency: Type.String(),
+  card_brand: Nullable(Type.String()),
+  card_last_four: Nullable(Type.String()),
+  staff_id: Nullable(Type.String()),
+  stored_at: Type.String({ format: 'date-time' }),
+  forwarded_at: Type.String({ format: 'date-time' }),
+  message: Nullable(Type.String({ description: 'the decline as the centre answered it, e.g. "51 Insufficient funds"' })),
+});
+export type ForwardedDecline = Static<typeof ForwardedDeclineSchema>;
+
+/**
+ * `GET /ui/till/link`: this gateway's link to its centre, as the cashier screen shows it: whether the
+ * centre answers, what is stored here (count, totals, the oldest and when it reaches the age limit),
+ * and the forwarded declines the cashier has not seen yet.
+ */
+export const TillLinkStatusSchema = Type.Object({
+  joined: Type.Boolean({ description: 'false: an ordinary gateway (not a till of a centre)' }),
+  state: StringIn(['unlinked', 'online', 'away']),
+  since: Nullable(Type.String({ format: 'date-time' })),
+  reason: Nullable(Type.String({ description: 'away: why (what the last try answered)' })),
+  centre_url: Nullable(Type.String()),
+  till_id: Nullable(Type.String()),
+  limits: Nullable(StoreLimitsSchema),
+  stored: Type.Object({
+    count: Type.Integer(),
+    totals: Type.Array(MoneyTotal),
+    oldest_at: Nullable(Type.String({ format: 'date-time' })),
+    age_limit_at: Nullable(Type.String({ format: 'date-time', description: 'when the oldest stored sale reaches the age limit: no sale is stored after it' })),
+  }),
+  declines: Type.Array(ForwardedDeclineSchema),
+});
+export type TillLinkStatus = Static<typeof TillLinkStatusSchema>;

@@ -36,6 +36,7 @@ const NO_CENTRE: CentreConnection = {
   heartbeat: () => Promise.reject(new CentreAwayError('no centre')),
   replica: () => Promise.reject(new CentreAwayError('no centre')),
   forward: () => Promise.reject(new CentreAwayError('no centre')),
+  fence: () => Promise.reject(new CentreAwayError('no centre')),
   pay: () => Promise.reject(new CentreAwayError('no centre')),
   relay: () => Promise.reject(new CentreAwayError('no centre')),
 };
@@ -182,6 +183,7 @@ export function createGateway(deps: CoreDeps): Gateway {
   const staff = new Staff(store, clock, ids, auth);
   const backOfficeSettings = new BackOfficeSettings({ store, clock, ids, vault, auth, staff, publicUrl: deps.publicUrl, ...(deps.smtpMailer ? { smtpMailer: deps.smtpMailer } : {}) });
   const mailer = merchantMailer(deps.mailer, (merchantId) => backOfficeSettings.smtpServer(merchantId), deps.smtpMailer);
+  const tillLink = new TillLink({ store, clock, ids, vault, logger, connection: deps.centreConnection ?? NO_CENTRE, version: deps.version ?? '0.0.0' });
   return {
     store,
     clock,
@@ -207,10 +209,10 @@ export function createGateway(deps: CoreDeps): Gateway {
     mailQueue: new MailQueue(store, clock, ids, mailer, logger, { ...DEFAULT_MAIL_QUEUE_SETTINGS, ...settings.mail }, instanceName),
     invoicePayments: new InvoicePayments({ store, clock, ids, payments, methods: paymentMethods, operations, locks, publicUrl: deps.publicUrl }),
     networkTokens,
-    tillAttempts: new TillAttempts(store, clock, ids, idempotency),
+    tillAttempts: new TillAttempts(store, clock, ids, idempotency, tillLink),
     tills: new Tills(store, clock, ids),
     centre: new Centre({ store, clock, ids, payments, operations, idempotency, fingerprint: deps.tlsFingerprint ?? (() => null) }),
-    tillLink: new TillLink({ store, clock, ids, vault, logger, connection: deps.centreConnection ?? NO_CENTRE, version: deps.version ?? '0.0.0' }),
+    tillLink,
     instances,
     receipts,
     receiptPrints: new ReceiptPrintQueue(store, clock, receipts, deps.receiptPrinter, logger, { ...DEFAULT_PRINT_QUEUE_SETTINGS, ...settings.receiptPrints }),

@@ -20,6 +20,8 @@ declare module 'fastify' {
     idempotency?: Extract<IdempotencyStart, { kind: 'proceed' }>;
     /** Staff id of the manager who approved this request (cashier refunds). */
     approvedBy?: string;
+    /** The cashier a joined till named for this sale (X-Till-Staff, from the till's own credential). */
+    tillStaffId?: string;
   }
 }
 
@@ -85,6 +87,14 @@ export function authenticate(gateway: Gateway, kinds: CredentialKinds) {
       return sendApiError(reply, apiError(ErrorCode.forbidden, `These credentials are ${result.principal.kind} credentials; this endpoint takes ${who}`));
     }
     request.principal = result.principal;
+    const tillStaff = request.headers['x-till-staff'];
+    if (typeof tillStaff === 'string' && result.principal.kind === 'merchant') {
+      // A joined till names the cashier who took the sale there (issue 26).
+      if (!(await gateway.centre.tillStaff(result.principal.credentialId, tillStaff))) {
+        return sendApiError(reply, apiError(ErrorCode.forbidden, 'X-Till-Staff is honoured only from a joined till, for an active staff member of its merchant', [{ field: 'X-Till-Staff', message: 'is not a staff member this credential may name' }]));
+      }
+      request.tillStaffId = tillStaff;
+    }
     return undefined;
   };
 }
@@ -194,7 +204,7 @@ export async function perform<T>(
     const context = {
       merchantId: merchantOf(request),
       ...(request.idempotency ? { idempotency: request.idempotency.scope } : {}),
-      ...(request.principal?.staff ? { staffId: request.principal.staff.id } : {}),
+      ...(request.principal?.staff ? { staffId: request.principal.staff.id } : request.tillStaffId ? { staffId: request.tillStaffId } : {}),
     };
     return toReply(await gateway.operations.perform(context, body));
   } finally {

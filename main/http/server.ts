@@ -44,7 +44,7 @@ import { postbackRoutes } from './routes/postbacks.js';
 import { uiRoutes, type TillSettings } from './routes/ui.js';
 import { tillRoutes } from './routes/till.js';
 import { shopTillRoutes } from './routes/tills.js';
-import { centrePairingRoutes, centreRoutes } from './routes/centre.js';
+import { centrePairingRoutes, centreRoutes, tillLinkRoutes } from './routes/centre.js';
 import { receiptRoutes } from './routes/receipts.js';
 import { reportRoutes } from './routes/reports.js';
 import { transactionDetailRoutes } from './routes/transaction-detail.js';
@@ -263,6 +263,7 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
   await app.register(uiRoutes(gateway, options.till));
   await app.register(tillRoutes(gateway));
   await app.register(shopTillRoutes(gateway));
+  await app.register(tillLinkRoutes(gateway));
   await app.register(receiptRoutes(gateway));
   await app.register(reportRoutes(gateway));
   await app.register(transactionDetailRoutes(gateway));

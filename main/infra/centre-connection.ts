@@ -4,7 +4,7 @@
  * cannot store) is CentreAwayError: the till stores meanwhile; a refusal the centre answers (a
  * revoked credential, an unknown pairing code) is CentreRefusedError and is said as it is.
  */
-import type { ForwardAnswer, ForwardEntry, HeartbeatAnswer, JoinAnswer, Replica, TillReport } from '../../contract/api/centre.js';
+import type { FenceAnswer, ForwardAnswer, ForwardEntry, HeartbeatAnswer, JoinAnswer, Replica, TillReport } from '../../contract/api/centre.js';
 import type { PaymentRequest } from '../../contract/api/payments.js';
 import { fingerprintMatches, parsePairingCode } from '../core/centre/centre.js';
 import { CentreAwayError, CentreRefusedError, type CentreAccess, type CentreConnection } from '../core/centre/till-link.js';
@@ -76,6 +76,9 @@ export const centreConnection: CentreConnection = {
   },
   async forward(access, entries: ForwardEntry[]) {
     return expect<ForwardAnswer>(await call(access, { method: 'POST', path: '/centre/forward', ...withAuth(access, json({ entries })), timeoutMs: PAYMENT_TIMEOUT_MS }));
+  },
+  async fence(access, key) {
+    return expect<FenceAnswer>(await call(access, { method: 'POST', path: '/centre/fence', ...withAuth(access, json({ idempotency_key: key })), timeoutMs: TIMEOUT_MS * 5 }));
   },
   async pay(access, request: PaymentRequest, key, staffId) {
     const body = json(request);

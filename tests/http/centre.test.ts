@@ -148,4 +148,33 @@ describe('a centre and its joined tills', () => {
     assertApiError(await forward([{ ...entry(6, 1), request: { payment_type: 'cardpos' } }]), 400, 1001);
     assertApiError(await forward([entry(7, 1)], shop.auth), 403, 2002);
   });
+  test("a joined till names the cashier of a sale (X-Till-Staff, honoured only from a till's credential) and asks how a sale with a lost answer ended (POST /centre/fence)", async () => {
+    const anna = await h.gateway.staff.create({ merchantId: shop.merchant_id, role: 'cashier', login: 'berta', pin: '8642', displayName: 'Berta' });
+    assert.ok(anna.ok);
+    const staffId = anna.value.staff_id;
+    const key = `till:${till.till_id}:${randomUUID()}`;
+    const sale = posPayment(7.5, { pan: freshPan(), entry: 'chip' });
+    (sale.pos_data as { terminal: { id: string } }).terminal.id = till.till_id;
+    const paid = await h.app.inject({ method: 'POST', url: '/rest/payment', headers: { authorization: tillAuth, 'idempotency-key': key, 'x-till-staff': staffId }, payload: sale });
+    assert.equal(paid.statusCode, 200, paid.body);
+    const id = paid.json<{ transaction_id: string }>().transaction_id;
+    assert.equal(await countOf(h, "SELECT COUNT(*) AS n FROM transactions WHERE id = ? AND details LIKE '%' || ? || '%'", id, staffId), 1, 'the sale is the cashier\'s');
+    // Only a till may name a cashier, and only an active one of its merchant.
+    assertApiError(await h.app.inject({ method: 'POST', url: '/rest/payment', headers: { authorization: shop.auth, 'x-till-staff': staffId }, payload: posPayment(1, { pan: freshPan() }) }), 403, 2002, ['X-Till-Staff']);
+    assertApiError(await h.app.inject({ method: 'POST', url: '/rest/payment', headers: { authorization: tillAuth, 'x-till-staff': randomUUID() }, payload: posPayment(1, { pan: freshPan() }) }), 403, 2002, ['X-Till-Staff']);
+
+    const fence = (idempotency_key: string) => h.app.inject({ method: 'POST', url: '/centre/fence', headers: { authorization: tillAuth }, payload: { idempotency_key } });
+    const ran = await fence(key);
+    assert.equal(ran.statusCode, 200, ran.body);
+    const answer = ran.json<{ state: string; status: number; body: { transaction_id: string; status_code: number } }>();
+    assert.deepEqual([answer.state, answer.status, answer.body.transaction_id, answer.body.status_code], ['processed', 200, id, 3]);
+    // A key that never arrived is fenced: it never runs afterwards, so "not run" stays true.
+    const lost = `till:${till.till_id}:${randomUUID()}`;
+    assert.equal((await fence(lost)).json<{ state: string }>().state, 'not_run');
+    const late = await h.app.inject({ method: 'POST', url: '/rest/payment', headers: { authorization: tillAuth, 'idempotency-key': lost }, payload: sale });
+    assert.notEqual(late.statusCode, 200, 'a fenced key never charges');
+    assert.equal(await countOf(h, 'SELECT COUNT(*) AS n FROM transactions WHERE order_id = ?', String(sale.order_id)), 1);
+    assertApiError(await fence(`till:TILL-9:${randomUUID()}`), 400, 1001, ['idempotency_key']);
+    assertApiError(await h.app.inject({ method: 'POST', url: '/centre/fence', headers: { authorization: shop.auth }, payload: { idempotency_key: key } }), 403, 2002);
+  });
 });

@@ -82,9 +82,11 @@ describe('tills joined to a centre: store and forward', () => {
   };
 
   before(async () => {
-    centre = await startGateway();
+    centre = await startGateway({ args: ['--sim-slow-answer-ms', '3000'] });
     merchant = createMerchant(centre.dataDir, 'Chain Bakery');
     auth = basicAuth(merchant);
+    const cashier = runGateway(['staff', 'create', '--data-dir', centre.dataDir, '--merchant', merchant.merchant_id, '--role', 'cashier', '--login', 'kasia', '--name', 'Kasia', '--pin', '1470', '--json']);
+    assert.equal(cashier.status, 0, cashier.stderr);
   });
 
   after(async () => {
@@ -142,6 +144,72 @@ describe('tills joined to a centre: store and forward', () => {
     }
     const declined = await until('the forwarded decline', () => atCentre(declining.body.transaction_id));
     assert.equal(declined.status_code, 6);
+  });
+
+  test("the cashier screen at a joined till: its sales go to the centre as the cashier's, are stored while the centre is away, and a sale whose answer was lost is asked of the centre, never charged twice", async () => {
+    const till = tills[0] as Till;
+    const login = await fetch(`${till.process.url}/ui/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'kasia', pin: '1470' }) });
+    assert.equal(login.status, 200, await login.clone().text());
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const ui = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+      const response = await fetch(`${till.process.url}${path}`, { method, headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    /** The till screen's sale: its attempt first, then the payment with the attempt's key. */
+    const sale = async (amount: number, pan = freshPan()) => {
+      const key = randomUUID();
+      const order = `screen-${randomUUID().slice(0, 8)}`;
+      const attempt = await ui('PUT', '/ui/till/attempt', { order_id: order, idempotency_key: key, amount, currency: 'EUR' });
+      assert.equal(attempt.status, 201, JSON.stringify(attempt.body));
+      const body = posPayment(amount, { pan, entry: 'chip', order });
+      (body.pos_data as { terminal: { id: string } }).terminal.id = till.id;
+      return ui('POST', '/rest/payment', body, { 'idempotency-key': key });
+    };
+    const resolve = () => ui('POST', '/ui/till/attempt/resolve');
+
+    const online = await sale(11);
+    assert.equal(online.body.status, 'completed', JSON.stringify(online.body));
+    const resolved = await resolve();
+    assert.equal(resolved.body.state, 'approved');
+    assert.equal((resolved.body.transaction as { transaction_id: string }).transaction_id, online.body.transaction_id);
+    assert.equal((await atCentre(String(online.body.transaction_id)))?.status_code, 3);
+
+    till.proxy.cut();
+    const stored = await until('the till to notice the centre is away', async () => {
+      const attempt = await sale(12);
+      if (attempt.body.status === 'stored') return attempt;
+      await resolve();
+      return undefined;
+    });
+    const storedResolution = await resolve();
+    assert.equal(storedResolution.body.state, 'approved', 'a stored sale is approved at the till: it is not charged again');
+    assert.equal((storedResolution.body.transaction as { status: string; transaction_id: string }).status, 'stored');
+
+    // The answer is lost: the slow card (3 s at this centre) is charging there when the link is cut.
+    till.proxy.restore();
+    await until('the till to see the centre again', async () => {
+      const r = await ui('GET', '/ui/till/link');
+      return (r.body.state as string) === 'online' ? true : undefined;
+    });
+    const pending = sale(13, '4000000000001505');
+    await new Promise((r) => setTimeout(r, 800));
+    till.proxy.cut();
+    const lost = await pending;
+    assert.equal(lost.status, 503, JSON.stringify(lost.body));
+    assert.equal(lost.body.error_code, 5005);
+    const waiting = await resolve();
+    assert.equal(waiting.body.state, 'in_progress', 'the centre may have charged it: the till waits, it does not take it for not charged');
+    const next = await ui('PUT', '/ui/till/attempt', { order_id: `screen-${randomUUID().slice(0, 8)}`, idempotency_key: randomUUID(), amount: 14, currency: 'EUR' });
+    assert.equal(next.status, 409, 'no new sale while the last one is unknown');
+    till.proxy.restore();
+    const after = await until('the centre to tell how the lost sale ended', async () => {
+      const r = await resolve();
+      return r.body.state === 'in_progress' ? undefined : r;
+    });
+    assert.equal(after.body.state, 'approved', JSON.stringify(after.body));
+    const charged = after.body.transaction as { transaction_id: string };
+    assert.equal((await atCentre(charged.transaction_id))?.status_code, 3, 'charged once, at the centre');
+    await until('the stored sale at the centre', () => atCentre(String(stored.body.transaction_id)));
   });
 
   test('three tills store at once, the links are cut and restored again and again, a till is killed (kill -9) while forwarding: every stored sale reaches the centre exactly once', async () => {

@@ -11,7 +11,7 @@
  * concurrent forwards of one sale queue on its idempotency claim. Timing is never the key.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { ForwardAnswer, ForwardEntry, ForwardResult, HeartbeatAnswer, JoinAnswer, JoinRequest, Replica, StoreLimits, TillInvite, TillReport } from '../../../contract/api/centre.js';
+import type { FenceAnswer, ForwardAnswer, ForwardEntry, ForwardResult, HeartbeatAnswer, JoinAnswer, JoinRequest, Replica, StoreLimits, TillInvite, TillReport } from '../../../contract/api/centre.js';
 import type { TransactionResponse } from '../../../contract/api/payments.js';
 import { ErrorCode, statusName, TransactionStatus as S } from '../../../contract/codes.js';
 import { apiError, failure, success, type Outcome } from '../errors.js';
@@ -140,6 +140,18 @@ export class Centre {
     return this.deps.store.read((r) => r.centre.linkByCredential(credentialId));
   }
 
+  /**
+   * Whether a staff member a joined till names (X-Till-Staff, the cashier logged in there) is one of
+   * its merchant's, active: the sale is then recorded as theirs. Honoured only from a till's credential.
+   */
+  async tillStaff(credentialId: string, staffId: string): Promise<boolean> {
+    return this.deps.store.read(async (r) => {
+      const link = await r.centre.linkByCredential(credentialId);
+      const staff = link ? await r.staff.get(staffId) : undefined;
+      return link !== undefined && staff !== undefined && staff.merchantId === link.merchantId && staff.disabledAt === null;
+    });
+  }
+
   /** A till's report: recorded (the centre's list of tills shows it); answers its limits and the replica's digest. */
   async heartbeat(link: TillLinkRecord, report: TillReport): Promise<HeartbeatAnswer> {
     const now = this.deps.clock.now().toISOString();
@@ -214,6 +226,21 @@ export class Centre {
     } finally {
       await started.release();
     }
+  }
+
+  /**
+   * A till lost the answer to a sale it sent here: fences its key (a request with it that has not
+   * arrived yet never runs afterwards) and says whether it ran. Only the till's own keys.
+   */
+  async fence(link: TillLinkRecord, key: string): Promise<Outcome<FenceAnswer>> {
+    if (!key.startsWith(`till:${link.tillId}:`)) {
+      return failure(apiError(ErrorCode.validation, 'Invalid request: idempotency_key', [{ field: 'idempotency_key', message: `must be one of till ${link.tillId}'s keys (till:${link.tillId}:...)` }]));
+    }
+    const fence = await this.deps.idempotency.fence(link.merchantId, key);
+    if (fence.kind === 'in_flight') return success({ state: 'in_flight' });
+    // A fenced key, or one whose answer was a refusal the fence left: it never ran.
+    if (fence.kind === 'fenced') return success({ state: 'not_run' });
+    return success({ state: 'processed', status: fence.reply.status, body: fence.reply.body });
   }
 
   /** How an already forwarded sale ended; a refusal when its id belongs to something else; null when it is new. */

@@ -10,16 +10,18 @@
  * A sale passed on to the centre without an answer may have been charged there: it is never stored;
  * a retry with its key waits until the centre answers (`centre_unsettled`).
  */
-import type { ForwardEntry, JoinAnswer, Replica, StoreLimits, TillReport } from '../../../contract/api/centre.js';
+import type { FenceAnswer, ForwardedDecline, ForwardEntry, JoinAnswer, Replica, StoreLimits, TillLinkStatus, TillReport } from '../../../contract/api/centre.js';
 import type { PaymentRequest, TransactionResponse } from '../../../contract/api/payments.js';
+import type { Transaction } from '../../../contract/api/transactions.js';
 import { cardBrand } from '../../../contract/cards.js';
-import { ErrorCode, TransactionStatus as S } from '../../../contract/codes.js';
-import { DEFAULT_CVM_LIMIT } from '../../../contract/constants.js';
+import { ErrorCode, statusName, TransactionStatus as S } from '../../../contract/codes.js';
+import { CENTRE_OUTCOME_UNKNOWN, DEFAULT_CVM_LIMIT } from '../../../contract/constants.js';
 import { currencyExponent, minorToAmount, minorToText, toMinor } from '../../../contract/money.js';
 import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
+import type { IdempotencyFence } from '../idempotency/idempotency.js';
 import type { Clock, Ids, Logger, Store, Vault } from '../ports.js';
 import { validatePaymentRequest } from '../payments/request.js';
-import type { CentreLinkRecord } from './ports.js';
+import type { CentreLinkRecord, StoredPaymentRecord } from './ports.js';
 
 /** How often a till reports, and so how soon it notices the centre is away (or back). */
 export const LINK_BEAT_MS = 1000;
@@ -65,6 +67,8 @@ export interface CentreConnection {
   heartbeat(access: CentreAccess, report: TillReport): Promise<{ limits: StoreLimits; replica_digest: string }>;
   replica(access: CentreAccess): Promise<Replica>;
   forward(access: CentreAccess, entries: ForwardEntry[]): Promise<{ results: Array<{ seq: number; transaction_id: string; status_code: number; message: string | null; refused?: string }> }>;
+  /** POST /centre/fence: how a sale sent with this key ended there (its key fenced). */
+  fence(access: CentreAccess, key: string): Promise<FenceAnswer>;
   /** POST /rest/payment at the centre; its answer as it came (status and body). */
   pay(access: CentreAccess, request: PaymentRequest, idempotencyKey: string | undefined, staffId: string | null): Promise<{ status: number; body: unknown }>;
   /** Passes a request on to the centre as it came (POS software's own credentials); the answer as it came. */
@@ -94,6 +98,9 @@ export interface TillLinkDeps {
   connection: CentreConnection;
   version: string;
 }
+
+/** How a till's sale ended, as its attempt (main/core/till/attempts.ts) needs it. */
+export type AttemptSettlement = { state: 'in_progress' } | { state: 'approved'; transaction: Transaction } | { state: 'not_charged'; transaction: Transaction | null };
 
 export type LinkState = { name: 'unlinked' } | { name: 'online'; since: string } | { name: 'away'; since: string; reason: string };
 
@@ -147,6 +154,41 @@ export class TillLink {
     return this.link?.tillId;
   }
 
+  /** What the cashier screen shows of the link: the centre's state, what is stored here, the declines not seen yet. */
+  async linkStatus(): Promise<TillLinkStatus> {
+    await this.ready();
+    const link = this.link;
+    const { pending, declines } = await this.deps.store.read(async (r) => ({ pending: await r.journal.pending(), declines: link ? await r.journal.unseenDeclines() : [] }));
+    const state = this.state;
+    const ageLimitAt = link && pending.oldestAt ? new Date(Date.parse(pending.oldestAt) + link.limits.age_hours * 3_600_000).toISOString() : null;
+    return {
+      joined: link !== undefined,
+      state: state.name,
+      since: state.name === 'unlinked' ? null : state.since,
+      reason: state.name === 'away' ? state.reason : null,
+      centre_url: link?.centreUrl ?? null,
+      till_id: link?.tillId ?? null,
+      limits: link?.limits ?? null,
+      stored: {
+        count: pending.count,
+        totals: pending.totals.map((t) => ({ currency: t.currency, amount: minorToAmount(t.amountMinor, currencyExponent(t.currency) ?? 2) })),
+        oldest_at: pending.oldestAt,
+        age_limit_at: ageLimitAt,
+      },
+      declines: declines.map(declineView),
+    };
+  }
+
+  /** The cashier has seen a forwarded decline (it stays in the centre's "Needs attention" until settled there). */
+  async declineSeen(transactionId: string): Promise<Outcome<TillLinkStatus>> {
+    const stored = await this.deps.store.read((r) => r.journal.byTransaction(transactionId));
+    if (!stored || stored.forwardedAt === null || stored.outcomeStatusCode === S.completed) {
+      return failure(apiError(ErrorCode.notFound, 'No forwarded decline with this id at this till', [{ field: 'transaction_id', message: 'is not a forwarded decline of this till' }]));
+    }
+    if (stored.seenAt === null) await this.deps.store.run((tx) => tx.journal.markSeen(stored.seq, this.deps.clock.now().toISOString()));
+    return success(await this.linkStatus());
+  }
+
   /** Joins the centre with a pairing code: the link, the credential (sealed) and the replica, stored here. */
   async join(url: string, code: string): Promise<Outcome<JoinSummary>> {
     if (this.link) return failure(apiError(ErrorCode.invalidState, `This gateway is a till of ${this.link.centreUrl} already`, [{ field: 'centre', message: 'is joined already' }]));
@@ -179,6 +221,10 @@ export class TillLink {
       await tx.journal.saveLink(record);
       await tx.journal.applyReplica(replica, this.deps.vault.seal(this.deps.ids.randomToken(32)));
       await tx.journal.setReplicaDigest(replica.digest);
+      // The cashier screen here is this till, and no other: nothing to choose.
+      if (!(await tx.tills.get(answer.merchant_id, answer.till_id))) {
+        await tx.tills.insert({ merchantId: answer.merchant_id, tillId: answer.till_id, name: answer.till_name, createdAt: record.joinedAt, retiredAt: null });
+      }
     });
     this.loading = this.load();
     await this.loading;
@@ -308,7 +354,11 @@ export class TillLink {
     const access = this.access;
     if (!access || !this.link) throw new Error('pay at a till that is not joined');
     const scoped = key === undefined ? undefined : `till:${this.link.tillId}:${key}`;
-    if (this.state.name === 'online' || (scoped !== undefined && (await this.unsettled(scoped)))) {
+    const wasUnsettled = scoped !== undefined && (await this.unsettled(scoped));
+    if (this.state.name === 'online' || wasUnsettled) {
+      // Marked before it leaves: a till killed while the centre charges knows to ask the centre
+      // (settleAttempt) instead of taking the sale for not charged. One local commit per sale.
+      if (scoped !== undefined && !wasUnsettled) await this.deps.store.run((tx) => tx.journal.markUnsettled(scoped, this.deps.clock.now().toISOString()));
       try {
         const answer = await this.deps.connection.pay(access, request, scoped, staffId);
         if (scoped !== undefined) await this.deps.store.run((tx) => tx.journal.clearUnsettled(scoped));
@@ -316,14 +366,15 @@ export class TillLink {
       } catch (error) {
         if (!(error instanceof CentreAwayError)) throw error;
         this.away(error.message);
-        if (error.maybeDelivered || (scoped !== undefined && (await this.unsettled(scoped)))) {
-          if (scoped !== undefined) await this.deps.store.run((tx) => tx.journal.markUnsettled(scoped, this.deps.clock.now().toISOString()));
+        if (error.maybeDelivered || wasUnsettled) {
           return failure(
             apiError(ErrorCode.centreAway, 'The centre did not answer after the payment was sent: it may have been charged there. Send it again with the same Idempotency-Key once the centre answers; it is not stored meanwhile.', [
-              { field: 'centre', message: 'the outcome is not known yet' },
+              { field: 'centre', message: CENTRE_OUTCOME_UNKNOWN },
             ]),
           );
         }
+        // It never reached the centre: nothing to ask it later.
+        if (scoped !== undefined) await this.deps.store.run((tx) => tx.journal.clearUnsettled(scoped));
       }
     }
     return this.storeSale(request, staffId);
@@ -412,7 +463,115 @@ export class TillLink {
     };
   }
 
+  /**
+   * How a sale of this till's cashier screen ended (its attempt; `key` the key it was sent with at
+   * this till, `local` this till's fence of it). The till's own answer tells, where it has one: the
+   * centre's answer as it came back, or the stored sale (with how it ended when forwarded). A sale
+   * sent to the centre whose answer was lost is asked of the centre, which fences its key; while the
+   * centre is away it stays in progress: nothing is charged again before the outcome is known.
+   */
+  async settleAttempt(key: string, local: IdempotencyFence): Promise<AttemptSettlement> {
+    if (!this.link || !this.access) throw new Error('settleAttempt at a till that is not joined');
+    if (local.kind === 'in_flight') return { state: 'in_progress' };
+    if (local.kind === 'processed') {
+      const answered = await this.settlementOf(local.reply.status, local.reply.body);
+      if (answered) return answered;
+    }
+    const scoped = `till:${this.link.tillId}:${key}`;
+    if (!(await this.unsettled(scoped))) return { state: 'not_charged', transaction: null };
+    if (this.state.name !== 'online') return { state: 'in_progress' };
+    let fence: FenceAnswer;
+    try {
+      fence = await this.deps.connection.fence(this.access, scoped);
+    } catch (error) {
+      if (error instanceof CentreAwayError) {
+        this.away(error.message);
+        return { state: 'in_progress' };
+      }
+      throw error;
+    }
+    if (fence.state === 'in_flight') return { state: 'in_progress' };
+    await this.deps.store.run((tx) => tx.journal.clearUnsettled(scoped));
+    if (fence.state === 'processed' && fence.status !== undefined) return (await this.settlementOf(fence.status, fence.body)) ?? { state: 'not_charged', transaction: null };
+    return { state: 'not_charged', transaction: null };
+  }
+
+  /** A sale's answer (the centre's, or this till's stored sale) as a settlement; undefined for an error answer. */
+  private async settlementOf(status: number, body: unknown): Promise<AttemptSettlement | undefined> {
+    if (status < 200 || status > 299 || typeof body !== 'object' || body === null || !('transaction_id' in body)) return undefined;
+    const answer = body as TransactionResponse;
+    const stored = await this.deps.store.read((r) => r.journal.byTransaction(answer.transaction_id));
+    const transaction = stored ? storedView(stored) : answerView(answer, this.deps.clock.now().toISOString());
+    return CHARGED.has(transaction.status_code) ? { state: 'approved', transaction } : { state: 'not_charged', transaction };
+  }
+
   private unsettled(key: string): Promise<boolean> {
     return this.deps.store.read((r) => r.journal.isUnsettled(key));
   }
+}
+
+/** Statuses in which the card was charged (or the sale stored, which the till approved). */
+const CHARGED: ReadonlySet<number> = new Set([S.pending, S.completed, S.authorized, S.refunded, S.partly_refunded, S.chargeback, S.stored]);
+
+/** A stored sale as a transaction: stored (13) until forwarded, then as it ended at the centre. */
+export function storedView(p: StoredPaymentRecord): Transaction {
+  const status = p.outcomeStatusCode ?? S.stored;
+  const exponent = currencyExponent(p.currency) ?? 2;
+  return {
+    transaction_id: p.transactionId,
+    created_at: p.storedAt,
+    updated_at: p.forwardedAt ?? p.storedAt,
+    status_code: status,
+    status: statusName(status),
+    amount: minorToAmount(p.amountMinor, exponent),
+    currency: p.currency,
+    order_id: p.orderId,
+    recurring: 0,
+    sepa_mandate: null,
+    parent_id: null,
+    payment_method: 'cardpos',
+    message: p.outcomeMessage,
+    sepa_msg_id: null,
+    captured_amount: null,
+    additional_transaction_data: null,
+    ...(p.cardLastFour ? { card_brand: p.cardBrand ?? 'unknown', card_last_four: p.cardLastFour } : {}),
+  };
+}
+
+/** The centre's answer to a sale as a transaction (the till keeps no copy of the centre's record). */
+function answerView(a: TransactionResponse, now: string): Transaction {
+  return {
+    transaction_id: a.transaction_id,
+    created_at: now,
+    updated_at: now,
+    status_code: a.status_code,
+    status: a.status,
+    amount: a.amount,
+    currency: a.currency,
+    order_id: a.order_id,
+    recurring: 0,
+    sepa_mandate: a.sepa_mandate ?? null,
+    parent_id: null,
+    payment_method: a.payment_type,
+    message: a.message,
+    sepa_msg_id: a.sepa_msg_id ?? null,
+    captured_amount: null,
+    additional_transaction_data: a.additional_transaction_data,
+    ...(a.card_last_four ? { card_brand: a.card_brand ?? 'unknown', card_last_four: a.card_last_four } : {}),
+  };
+}
+
+function declineView(p: StoredPaymentRecord): ForwardedDecline {
+  return {
+    transaction_id: p.transactionId,
+    order_id: p.orderId,
+    amount: minorToAmount(p.amountMinor, currencyExponent(p.currency) ?? 2),
+    currency: p.currency,
+    card_brand: p.cardBrand,
+    card_last_four: p.cardLastFour,
+    staff_id: p.staffId,
+    stored_at: p.storedAt,
+    forwarded_at: p.forwardedAt ?? p.storedAt,
+    message: p.outcomeMessage,
+  };
 }

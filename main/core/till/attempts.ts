@@ -13,6 +13,7 @@ import { ErrorCode, TransactionStatus as S } from '../../../contract/codes.js';
 import { currencyExponent, minorToAmount, toMinor, amountProblemText } from '../../../contract/money.js';
 import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
 import { checkIdempotencyKey, type Idempotency } from '../idempotency/idempotency.js';
+import type { AttemptSettlement, TillLink } from '../centre/till-link.js';
 import type { Clock, Ids, Store, TillAttemptRecord, TransactionRecord } from '../ports.js';
 import { transactionView } from '../transactions/queries.js';
 
@@ -20,7 +21,6 @@ import { transactionView } from '../transactions/queries.js';
 const CHARGED: ReadonlySet<number> = new Set([S.pending, S.completed, S.authorized, S.refunded, S.partly_refunded, S.chargeback]);
 const ORDER_ID = /^[\x20-\x7e]{1,100}$/;
 
-type Settlement = { state: 'in_progress' } | { state: 'approved'; transaction: TransactionRecord } | { state: 'not_charged'; transaction: TransactionRecord | null };
 
 function view(a: TillAttemptRecord): TillAttempt {
   return {
@@ -40,6 +40,8 @@ export class TillAttempts {
     private readonly clock: Clock,
     private readonly ids: Ids,
     private readonly idempotency: Idempotency,
+    /** A till joined to a centre: its sales' records live there (or in its journal while stored). */
+    private readonly tillLink?: TillLink,
   ) {}
 
   async current(merchantId: string, terminalId: string): Promise<TillAttempt | null> {
@@ -77,7 +79,7 @@ export class TillAttempts {
     if (open) {
       const settled = await this.settle(open);
       if (settled.state === 'in_progress') return failure(inProgress(open));
-      if (settled.state === 'approved') return failure(alreadyCharged(open.orderId, settled.transaction));
+      if (settled.state === 'approved') return failure(alreadyCharged(open.orderId, settled.transaction.transaction_id));
       // The earlier request charged nothing: this sale goes on with a new request, or it was given
       // up and a new sale starts.
       if (open.orderId === input.order_id) {
@@ -86,10 +88,10 @@ export class TillAttempts {
         if (!moved) return failure(inProgress(open));
         return success({ ...view(open), idempotency_key: input.idempotency_key, updated_at: now });
       }
-      await this.store.run((tx) => tx.tillAttempts.resolve(open.id, 'not_charged', settled.transaction?.id ?? null, this.clock.now().toISOString()));
+      await this.store.run((tx) => tx.tillAttempts.resolve(open.id, 'not_charged', settled.transaction?.transaction_id ?? null, this.clock.now().toISOString()));
     }
-    const charged = await this.chargedTransaction(merchantId, input.order_id);
-    if (charged) return failure(alreadyCharged(input.order_id, charged));
+    const charged = this.tillLink?.linked ? undefined : await this.chargedTransaction(merchantId, input.order_id);
+    if (charged) return failure(alreadyCharged(input.order_id, charged.id));
     const now = this.clock.now().toISOString();
     const record: TillAttemptRecord = {
       id: this.ids.newId(),
@@ -123,20 +125,23 @@ export class TillAttempts {
     const settled = await this.settle(open);
     if (settled.state === 'in_progress') return { state: 'in_progress', attempt: view(open) };
     const now = this.clock.now().toISOString();
-    await this.store.run((tx) => tx.tillAttempts.resolve(open.id, settled.state, settled.transaction?.id ?? null, now));
+    await this.store.run((tx) => tx.tillAttempts.resolve(open.id, settled.state, settled.transaction?.transaction_id ?? null, now));
     const attempt = view({ ...open, resolvedAt: now });
-    return settled.state === 'approved'
-      ? { state: 'approved', attempt, transaction: transactionView(settled.transaction) }
-      : { state: 'not_charged', attempt, transaction: settled.transaction ? transactionView(settled.transaction) : null };
+    return settled.state === 'approved' ? { state: 'approved', attempt, transaction: settled.transaction } : { state: 'not_charged', attempt, transaction: settled.transaction };
   }
 
-  /** Fences the attempt's key; then the order's transactions tell the whole story. */
-  private async settle(attempt: TillAttemptRecord): Promise<Settlement> {
+  /**
+   * Fences the attempt's key; then the order's transactions tell the whole story. At a till joined
+   * to a centre, the till's answer or the centre (which fences the key there) tells it.
+   */
+  private async settle(attempt: TillAttemptRecord): Promise<AttemptSettlement> {
     const fence = await this.idempotency.fence(attempt.merchantId, attempt.idempotencyKey);
+    if (this.tillLink?.linked) return this.tillLink.settleAttempt(attempt.idempotencyKey, fence);
     if (fence.kind === 'in_flight') return { state: 'in_progress' };
     const transactions = await this.orderTransactions(attempt.merchantId, attempt.orderId);
     const charged = transactions.find((t) => CHARGED.has(t.statusCode));
-    return charged ? { state: 'approved', transaction: charged } : { state: 'not_charged', transaction: transactions[0] ?? null };
+    const first = transactions[0];
+    return charged ? { state: 'approved', transaction: transactionView(charged) } : { state: 'not_charged', transaction: first ? transactionView(first) : null };
   }
 
   private orderTransactions(merchantId: string, orderId: string): Promise<TransactionRecord[]> {
@@ -152,8 +157,8 @@ function inProgress(open: TillAttemptRecord) {
   return apiError(ErrorCode.idempotencyInFlight, `The last payment at this till (order ${open.orderId}) is still being processed`);
 }
 
-function alreadyCharged(orderId: string, t: TransactionRecord) {
-  return apiError(ErrorCode.invalidState, `The sale ${orderId} was already charged (transaction ${t.id}): it is not charged again`, [
-    { field: 'order_id', message: `was charged in transaction ${t.id}` },
+function alreadyCharged(orderId: string, transactionId: string) {
+  return apiError(ErrorCode.invalidState, `The sale ${orderId} was already charged (transaction ${transactionId}): it is not charged again`, [
+    { field: 'order_id', message: `was charged in transaction ${transactionId}` },
   ]);
 }

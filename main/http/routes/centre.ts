@@ -7,6 +7,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
+  FenceAnswerSchema,
+  FenceRequestSchema,
   ForwardAnswerSchema,
   ForwardRequestSchema,
   HeartbeatAnswerSchema,
@@ -14,14 +16,16 @@ import {
   JoinRequestSchema,
   ReplicaSchema,
   TillInviteSchema,
+  TillLinkStatusSchema,
   TillReportSchema,
 } from '../../../contract/api/centre.js';
 import { TillIdParams } from '../../../contract/api/tills.js';
+import { TransactionIdParams } from '../../../contract/api/transactions.js';
 import { ErrorCode } from '../../../contract/codes.js';
 import { apiError, toReply } from '../../core/errors.js';
 import type { TillLinkRecord } from '../../core/centre/ports.js';
 import type { Gateway } from '../../core/gateway.js';
-import { adminOf, requireAdminSession, send } from '../api-context.js';
+import { adminOf, requireAdminSession, requireStaffSession, send } from '../api-context.js';
 import { sendApiError } from '../errors.js';
 import { apiResponses } from '../responses.js';
 
@@ -63,6 +67,19 @@ export function centreRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
       '/centre/replica',
       { schema: { tags, summary: 'What a joined till keeps to let staff log in and POS software authenticate while the centre is away (hashes only)', response: apiResponses({ 200: ReplicaSchema }, [403]) }, preHandler },
       async (request, reply) => reply.send(await gateway.centre.replica(linkOf(request).merchantId)),
+    );
+    app.post(
+      '/centre/fence',
+      {
+        schema: {
+          tags,
+          summary: 'How a sale the till sent ended, when its answer was lost: the key is fenced (never runs afterwards) and the answer it got, if it ran',
+          body: FenceRequestSchema,
+          response: apiResponses({ 200: FenceAnswerSchema }, [400, 403]),
+        },
+        preHandler,
+      },
+      async (request, reply) => send(reply, toReply(await gateway.centre.fence(linkOf(request), request.body.idempotency_key))),
     );
     app.post(
       '/centre/forward',
@@ -107,6 +124,26 @@ export function centrePairingRoutes(gateway: Gateway): FastifyPluginAsyncTypebox
         const admin = adminOf(request);
         return send(reply, toReply(await gateway.centre.invite(admin.merchantId, request.params.till_id, { staffId: admin.staffId })));
       },
+    );
+  };
+}
+
+/** The cashier screen's view of its centre, at a till (an ordinary gateway answers joined: false). */
+export function tillLinkRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    const session = requireStaffSession(gateway);
+    app.get(
+      '/ui/till/link',
+      {
+        schema: { tags, summary: "This till's link to its centre: whether it answers, what is stored here and until when, the forwarded declines not seen yet", response: apiResponses({ 200: TillLinkStatusSchema }, []) },
+        onRequest: session,
+      },
+      async (_request, reply) => reply.send(await gateway.tillLink.linkStatus()),
+    );
+    app.post(
+      '/ui/till/link/declines/:transaction_id/seen',
+      { schema: { tags, summary: 'The cashier has seen a forwarded decline', params: TransactionIdParams, response: apiResponses({ 200: TillLinkStatusSchema }, [404]) }, onRequest: session },
+      async (request, reply) => send(reply, toReply(await gateway.tillLink.declineSeen(request.params.transaction_id))),
     );
   };
 }

@@ -2,6 +2,7 @@
  * The Cashier area: the till, today's sales and closing the day, and the keyboard shortcuts overlay
  * (`?`). Login and the idle lock belong to the app frame (shell/).
  */
+import { CentreBanner } from '../tills/centre-banner.js';
 import { Link, Outlet } from '@tanstack/react-router';
 import { useState } from 'react';
 import { PrinterButton } from '../receipts/printer-dialog.js';
@@ -40,6 +41,7 @@ export function CashierWorkspace() {
           Shortcuts <kbd>?</kbd>
         </button>
       </div>
+      <CentreBanner />
       <div className="cashier-body">
         <Outlet />
       </div>

@@ -59,6 +59,9 @@ export function Approved({ receipt: sale }: { receipt: Receipt }) {
           {BRAND_NAMES[sale.brand]} •••• {sale.lastFour} · {ENTRY_NAMES[sale.entry]}
           {sale.pinVerified ? ' · PIN verified' : ''}
         </p>
+        {sale.stored && (
+          <p className="result-reason">Stored at this till while the shop's gateway is away: it is sent there as soon as it answers. Keep the customer's receipt as usual.</p>
+        )}
         {sale.recovered && (
           <p className="result-reason">This payment went through although its answer did not reach the till. It is not charged again.</p>
         )}

@@ -20,7 +20,7 @@
 import { create } from 'zustand';
 import { asCardBrand } from '../../../contract/cards.js';
 import { ErrorCode, TransactionStatus } from '../../../contract/codes.js';
-import { PIN_TRIES } from '../../../contract/constants.js';
+import { CENTRE_OUTCOME_UNKNOWN, PIN_TRIES } from '../../../contract/constants.js';
 import { fromMinorUnits, toMinorUnits } from '../../../contract/money.js';
 import { ApiError, client, type PaymentRequest, type TerminalConfig, type TillResolution, type Transaction, type TransactionResponse } from '../api/client.js';
 import { useSession } from '../session-store.js';
@@ -47,6 +47,8 @@ export interface Receipt {
   kind: 'sale' | 'refund';
   /** Approved while its answer was lost; the till learnt it from the gateway afterwards. */
   recovered?: boolean;
+  /** Approved at a till whose centre was away: stored here, forwarded when the centre answers (issue 26). */
+  stored?: boolean;
 }
 
 export interface Decline {
@@ -254,6 +256,7 @@ export const useTill = create<TillState>()((set, get) => {
       terminalId: session.terminal?.terminal_id ?? '',
       date: new Date().toISOString(),
       kind: 'sale',
+      ...(response.status_code === TransactionStatus.stored ? { stored: true } : {}),
     };
     endSale({
       phase: { name: 'approved', receipt },
@@ -286,6 +289,7 @@ export const useTill = create<TillState>()((set, get) => {
       date: tx.created_at,
       kind: 'sale',
       recovered: true,
+      ...(tx.status_code === TransactionStatus.stored ? { stored: true } : {}),
     };
   };
 
@@ -352,7 +356,8 @@ export const useTill = create<TillState>()((set, get) => {
     if (!card) return;
     // The request is answered: its PIN block is no longer needed.
     const settled: Sale = { ...sale, attempt: undefined };
-    if (response.status_code === TransactionStatus.completed || response.status_code === TransactionStatus.authorized) {
+    // A stored sale (a joined till while its centre is away) is approved at the till: forwarded later.
+    if (response.status_code === TransactionStatus.completed || response.status_code === TransactionStatus.authorized || response.status_code === TransactionStatus.stored) {
       approved(settled, card, response, attempt.pinUsed);
       return;
     }
@@ -407,7 +412,11 @@ export const useTill = create<TillState>()((set, get) => {
 
   const unanswered = (error: unknown) => {
     const apiError = error instanceof ApiError ? error : new ApiError('unexpected', 'Something went wrong.');
-    const unknownOutcome = apiError.kind === 'network' || (apiError.kind === 'api' && apiError.errorCode === ErrorCode.idempotencyInFlight);
+    const unknownOutcome =
+      apiError.kind === 'network' ||
+      (apiError.kind === 'api' && apiError.errorCode === ErrorCode.idempotencyInFlight) ||
+      // A joined till whose centre went away while it charged: asked again, like a lost answer.
+      (apiError.kind === 'api' && apiError.errorCode === ErrorCode.centreAway && apiError.errors.some((e) => e.field === 'centre' && e.message === CENTRE_OUTCOME_UNKNOWN));
     if (unknownOutcome) {
       // Did the card get charged? Ask again with the same key: the gateway answers once per key.
       checks += 1;
@@ -439,6 +448,11 @@ export const useTill = create<TillState>()((set, get) => {
     const details = apiError.errors.map((e) => `${e.field}: ${e.message}`).join('; ');
     if (apiError.kind === 'api' && apiError.errorCode === ErrorCode.processor) {
       set({ phase: { name: 'failed', title: 'Card network not reachable', message: 'The card network cannot be reached right now. Nothing was charged. Try again in a moment.' } });
+      return;
+    }
+    if (apiError.kind === 'api' && apiError.errorCode === ErrorCode.centreAway) {
+      // A joined till whose centre is away, and this sale cannot be stored (a limit, or not card-present).
+      set({ phase: { name: 'failed', title: 'Cannot take this card payment now', message: `${apiError.message} Nothing was charged.` } });
       return;
     }
     set({

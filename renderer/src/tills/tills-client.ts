@@ -3,11 +3,12 @@
  * keep, let go), an admin's changes, and the shop's day. Typed by the contract
  * (contract/api/tills.ts, contract/api/reports.ts); same transports and error shape as api/client.ts.
  */
+import type { TillLinkStatus } from '../../../contract/api/centre.js';
 import type { ShopDay } from '../../../contract/api/reports.js';
 import type { CreateTillRequest, Till, TillList, UpdateTillRequest } from '../../../contract/api/tills.js';
 import { defaultTransport, expectObject, type Transport } from '../api/client.js';
 
-export type { ShopDay, Till, TillList };
+export type { ShopDay, Till, TillLinkStatus, TillList };
 
 export interface TillsClient {
   list(options?: { retired?: boolean }): Promise<TillList>;
@@ -17,6 +18,10 @@ export interface TillsClient {
   create(request: CreateTillRequest): Promise<Till>;
   update(tillId: string, request: UpdateTillRequest): Promise<Till>;
   shopDay(): Promise<ShopDay>;
+  /** This till's link to its centre (joined: false on an ordinary gateway). */
+  link(): Promise<TillLinkStatus>;
+  /** The cashier has seen a forwarded decline. */
+  declineSeen(transactionId: string): Promise<TillLinkStatus>;
 }
 
 export function createTillsClient(transport: Transport = defaultTransport()): TillsClient {
@@ -39,6 +44,13 @@ export function createTillsClient(transport: Transport = defaultTransport()): Ti
     },
     async shopDay() {
       return expectObject<ShopDay>(await transport.send({ method: 'GET', path: '/ui/reports/shop' }), ['tills', 'totals']);
+    },
+    async link() {
+      return expectObject<TillLinkStatus>(await transport.send({ method: 'GET', path: '/ui/till/link' }), ['joined', 'state', 'stored', 'declines']);
+    },
+    async declineSeen(transactionId) {
+      const path = `/ui/till/link/declines/${encodeURIComponent(transactionId)}/seen`;
+      return expectObject<TillLinkStatus>(await transport.send({ method: 'POST', path }), ['joined', 'state', 'stored', 'declines']);
     },
   };
 }
