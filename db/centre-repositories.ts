@@ -36,6 +36,12 @@ export function createCentreRepository(db: SqlDatabase): CentreRepository {
     links: db.prepare('SELECT * FROM till_links WHERE merchant_id = ? ORDER BY till_id'),
     seen: db.prepare('UPDATE till_links SET last_seen_at = ?, version = ?, report = ? WHERE merchant_id = ? AND till_id = ?'),
     forwarded: db.prepare('UPDATE till_links SET last_forward_at = ? WHERE merchant_id = ? AND till_id = ?'),
+    recordDecline: db.prepare(
+      `INSERT INTO forwarded_declines (transaction_id, merchant_id, till_id, staff_id, order_id, amount_minor, currency, card_brand, card_last_four, message, stored_at, forwarded_at)
+       VALUES (@transactionId, @merchantId, @tillId, @staffId, @orderId, @amountMinor, @currency, @cardBrand, @cardLastFour, @message, @storedAt, @forwardedAt)
+       ON CONFLICT (transaction_id) DO NOTHING`,
+    ),
+    handleDecline: db.prepare('UPDATE forwarded_declines SET handled_at = ?, handled_by = ? WHERE merchant_id = ? AND transaction_id = ? AND handled_at IS NULL'),
   };
   return {
     insertInvite: async (i) => void (await s.insertInvite.run(i.codeHash, i.merchantId, i.tillId, i.createdAt, i.expiresAt)),
@@ -56,6 +62,8 @@ export function createCentreRepository(db: SqlDatabase): CentreRepository {
     links: async (merchantId) => ((await s.links.all(merchantId)) as Row[]).map(linkFromRow),
     seen: async (merchantId, tillId, at, version, report) => void (await s.seen.run(at, version, JSON.stringify(report), merchantId, tillId)),
     forwarded: async (merchantId, tillId, at) => void (await s.forwarded.run(at, merchantId, tillId)),
+    recordDecline: async (record) => (await s.recordDecline.run({ ...record })).changes === 1,
+    handleDecline: async (merchantId, transactionId, at, staffId) => (await s.handleDecline.run(at, staffId, merchantId, transactionId)).changes === 1,
   };
 }
 

@@ -86,6 +86,9 @@ WHERE e.merchant_id = ? AND e.status = 'failed'
 AND NOT EXISTS (SELECT 1 FROM emails later WHERE later.invoice_id = e.invoice_id AND (later.created_at, later.id) > (e.created_at, e.id))
 ORDER BY e.created_at DESC LIMIT ?`,
   tokensSuspended: "SELECT count(*) AS n FROM network_tokens WHERE merchant_id = ? AND status = 'suspended'",
+  forwardedDeclinesCount: 'SELECT count(*) AS n FROM forwarded_declines WHERE merchant_id = ? AND handled_at IS NULL',
+  forwardedDeclines: `SELECT d.*, s.display_name AS staff_name FROM forwarded_declines d LEFT JOIN staff s ON s.id = d.staff_id
+WHERE d.merchant_id = ? AND d.handled_at IS NULL ORDER BY d.forwarded_at DESC, d.transaction_id LIMIT ?`,
   // Status 4 is an authorization nothing was captured of yet. One past its expiry can no longer be
   // captured (the scheduler is about to expire it): not counted.
   authorizationsExpiringCount: 'SELECT count(*) AS n FROM transactions WHERE merchant_id = ? AND status_code = 4 AND expires_at > ? AND expires_at <= ?',
@@ -186,6 +189,22 @@ export function createDashboardRepository(db: SqlDatabase): DashboardRepository 
           })),
         },
         tokensSuspended: await count('tokensSuspended', merchantId),
+        forwardedDeclines: {
+          count: await count('forwardedDeclinesCount', merchantId),
+          items: ((await s.forwardedDeclines.all(merchantId, examples)) as Row[]).map((r) => ({
+            transactionId: r.transaction_id as string,
+            tillId: r.till_id as string,
+            staffName: (r.staff_name as string | null) ?? null,
+            orderId: (r.order_id as string | null) ?? null,
+            amountMinor: Number(r.amount_minor),
+            currency: r.currency as string,
+            cardBrand: (r.card_brand as string | null) ?? null,
+            cardLastFour: (r.card_last_four as string | null) ?? null,
+            message: (r.message as string | null) ?? null,
+            storedAt: r.stored_at as string,
+            forwardedAt: r.forwarded_at as string,
+          })),
+        },
         authorizationsExpiring: {
           count: await count('authorizationsExpiringCount', merchantId, now, until),
           items: ((await s.authorizationsExpiring.all(merchantId, now, until, examples)) as Row[]).map((r) => ({

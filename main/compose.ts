@@ -2,6 +2,7 @@
  * Builds the gateway for either host: open db -> migrate -> repositories -> core. Plain Node, so
  * the Electron main process, the headless CLI and the tests all assemble the same thing.
  */
+import { MovableClock } from './infra/movable-clock.js';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Logger as PinoLogger } from 'pino';
@@ -175,7 +176,8 @@ export async function composeOnEngine(options: ComposeOptions): Promise<Composit
 function assemble<S extends GatewayStore>(options: ComposeOptions, store: S, migration: MigrationReport, vault: Vault): Composition<S> {
   const { settings } = options;
   const logger = options.logger ?? createLogger({ level: settings.logLevel, format: settings.logFormat });
-  const clock = options.clock ?? systemClock;
+  const movable = options.clock === undefined && settings.simClock === 'movable' ? new MovableClock() : undefined;
+  const clock = options.clock ?? movable ?? systemClock;
   let listening = listeningUrl(settings.host, settings.port);
   const publicUrl = () => settings.publicUrl ?? listening;
   let fingerprint: string | null = null;
@@ -190,6 +192,7 @@ function assemble<S extends GatewayStore>(options: ComposeOptions, store: S, mig
     publicUrl,
     tlsFingerprint: () => fingerprint,
     centreConnection,
+    ...(movable ? { movableClock: movable } : {}),
     version: GATEWAY_VERSION,
     qrCodes,
     mailer:

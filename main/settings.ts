@@ -20,6 +20,8 @@ export interface Settings {
   simSlowAnswerMs: number;
   /** How long the simulated processor takes to answer a capture, reversal, refund or payout. */
   simFollowUpMs: number;
+  /** 'movable': the Test environment's clock can be moved forward (POST /test/clock), to rehearse hours in seconds. */
+  simClock: 'system' | 'movable';
   postbackRetryScale: number;
   /** How long a postback claim keeps other instances off a record; null: the send timeout plus 30 s. */
   postbackClaimLeaseMs: number | null;
@@ -83,6 +85,13 @@ export const SETTING_SPECS: readonly SettingSpec[] = [
   { key: 'simDelayMs', env: 'GATEWAY_SIM_DELAY_MS', flag: 'sim-delay-ms', parse: number(0, 86_400_000, true), describe: 'duration of every simulated asynchronous step' },
   { key: 'simSlowAnswerMs', env: 'GATEWAY_SIM_SLOW_ANSWER_MS', flag: 'sim-slow-answer-ms', parse: number(0, 600_000, true), describe: 'how long the slow-answer test card keeps a card-present payment waiting' },
   { key: 'simFollowUpMs', env: 'GATEWAY_SIM_FOLLOW_UP_MS', flag: 'sim-follow-up-ms', parse: number(0, 600_000, true), describe: 'how long the simulated processor takes to answer a capture, reversal, refund or payout' },
+  {
+    key: 'simClock',
+    env: 'GATEWAY_SIM_CLOCK',
+    flag: 'sim-clock',
+    parse: oneOf('system', 'movable'),
+    describe: "movable: the Test environment's clock can be moved forward with POST /test/clock (a long outage rehearsed in seconds); never for real money",
+  },
   { key: 'postbackRetryScale', env: 'GATEWAY_POSTBACK_RETRY_SCALE', flag: 'postback-retry-scale', parse: number(0.000001, 1000, false), describe: 'multiplies the postback retry schedule' },
   {
     key: 'postbackClaimLeaseMs',
@@ -138,6 +147,7 @@ export const DEFAULTS: Omit<Settings, 'dataDir' | 'publicUrl' | 'backupDir' | 't
   simDelayMs: 5000,
   simSlowAnswerMs: 15_000,
   simFollowUpMs: 0,
+  simClock: 'system',
   postbackRetryScale: 1,
   logLevel: 'info',
   logFormat: 'json',

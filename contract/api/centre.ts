@@ -185,3 +185,13 @@ export const TillLinkStatusSchema = Type.Object({
   declines: Type.Array(ForwardedDeclineSchema),
 });
 export type TillLinkStatus = Static<typeof TillLinkStatusSchema>;
+
+/** `POST /test/clock` (a gateway started with `--sim-clock movable` only): moves its clock forward. */
+export const AdvanceClockRequestSchema = Type.Object(
+  { advance_seconds: Type.Number({ minimum: 0, maximum: 30 * 24 * 3600, description: 'how far to move the clock forward' }) },
+  { additionalProperties: false },
+);
+export const ClockAnswerSchema = Type.Object({ now: Type.String({ format: 'date-time' }), offset_seconds: Type.Number() });
+
+export const HandledDeclineSchema = Type.Object({ transaction_id: Type.String(), handled_at: Type.String({ format: 'date-time' }) });
+export type HandledDecline = Static<typeof HandledDeclineSchema>;

@@ -82,6 +82,22 @@ export const ExpiringAuthorizationSchema = Type.Object({
 });
 export type ExpiringAuthorization = Static<typeof ExpiringAuthorizationSchema>;
 
+/** A stored sale declined when its till forwarded it: the customer has the goods; follow it up. */
+export const ForwardedDeclineItemSchema = Type.Object({
+  transaction_id: Type.String(),
+  till_id: Type.String(),
+  staff_name: Nullable(Type.String(), { description: 'the cashier who took it' }),
+  order_id: Nullable(Type.String()),
+  amount: Type.Number(),
+  currency: Type.String(),
+  card_brand: Nullable(Type.String()),
+  card_last_four: Nullable(Type.String()),
+  message: Nullable(Type.String({ description: 'the decline, e.g. "51 Insufficient funds"' })),
+  stored_at: Type.String({ format: 'date-time' }),
+  forwarded_at: Type.String({ format: 'date-time' }),
+});
+export type ForwardedDeclineItem = Static<typeof ForwardedDeclineItemSchema>;
+
 export const AttentionSchema = Type.Object({
   postbacks_retrying: Type.Object({ count: Type.Integer({ description: 'postbacks whose attempts failed so far and that are retried' }) }),
   postbacks_failed: Type.Object({ count: Type.Integer({ description: 'postbacks that gave up (until resent)' }) }),
@@ -94,6 +110,10 @@ export const AttentionSchema = Type.Object({
     items: Type.Array(FailedInvoiceEmailSchema, { description: 'the latest first, at most 5' }),
   }),
   tokens_suspended: Count,
+  forwarded_declines: Type.Object({
+    count: Type.Integer({ description: 'stored sales a till forwarded that the bank declined, not marked handled yet (POST /ui/forwarded-declines/{transaction_id}/handled)' }),
+    items: Type.Array(ForwardedDeclineItemSchema, { description: 'the latest first, at most 5' }),
+  }),
   authorizations_expiring: Type.Object({
     count: Type.Integer({ description: 'authorizations still uncaptured that expire within 24 hours' }),
     items: Type.Array(ExpiringAuthorizationSchema, { description: 'the soonest first, at most 5' }),

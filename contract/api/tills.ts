@@ -17,6 +17,32 @@ export const TillHolderSchema = Type.Object({
 });
 export type TillHolder = Static<typeof TillHolderSchema>;
 
+/** The till's day: which close comes next, since when it is open, whether anything happened since. */
+export const TillDaySchema = Type.Object({
+  sequence: Type.Integer({ description: 'the number of the next close (Z report)' }),
+  opened_at: Nullable(Type.String({ format: 'date-time' }), { description: 'the last close, or null before the first' }),
+  open: Type.Boolean({ description: 'something was sold or refunded since the last close' }),
+});
+
+/** How many minutes a joined till may stay silent (or hold a stored sale) before the centre warns. */
+export const TILL_SILENT_WARNING_MINUTES = 15;
+
+/** A joined till as its centre knows it from its reports (issue 26). */
+export const TillRemoteSchema = Type.Object({
+  joined_at: Type.String({ format: 'date-time' }),
+  last_seen_at: Nullable(Type.String({ format: 'date-time' })),
+  last_forward_at: Nullable(Type.String({ format: 'date-time' }), { description: 'when it last forwarded stored sales' }),
+  version: Nullable(Type.String()),
+  open_attempt: Type.Boolean({ description: 'a card payment whose outcome the till does not know yet' }),
+  stored: Type.Object({
+    count: Type.Integer(),
+    totals: Type.Array(Type.Object({ currency: Type.String(), amount: Type.Number() })),
+    oldest_at: Nullable(Type.String({ format: 'date-time' })),
+  }),
+  warning: Nullable(Type.String({ description: `not heard from, or holding stored sales, for more than ${TILL_SILENT_WARNING_MINUTES} minutes` })),
+});
+export type TillRemote = Static<typeof TillRemoteSchema>;
+
 export const TillSchema = Type.Object(
   {
     till_id: Type.String({ description: 'the till\'s terminal id (pos_data.terminal.id), e.g. TILL-2' }),
@@ -25,6 +51,8 @@ export const TillSchema = Type.Object(
     created_at: Type.String({ format: 'date-time' }),
     retired_at: Nullable(Type.String({ format: 'date-time' }), { description: 'a retired till takes no sale; its past stays' }),
     holder: Nullable(TillHolderSchema, { description: 'the screen that has the till open now, or null' }),
+    day: TillDaySchema,
+    remote: Nullable(TillRemoteSchema, { description: 'a till on another computer, joined to this gateway (its centre); null for a till of this gateway' }),
   },
   { title: 'Till' },
 );

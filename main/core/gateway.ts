@@ -83,6 +83,8 @@ export interface CoreDeps {
   publicUrl: () => string;
   /** How a till reaches its centre (main/infra/centre-connection.ts); absent: this gateway cannot join one. */
   centreConnection?: CentreConnection;
+  /** The Test environment's movable clock (`--sim-clock movable`): POST /test/clock moves it forward. */
+  movableClock?: MovableClockControl;
   /** This gateway's version (a till reports it to its centre). */
   version?: string;
   /** The SHA-256 fingerprint of the certificate this gateway serves HTTPS with, or null (plain HTTP): pairing codes pin it. */
@@ -98,9 +100,15 @@ export interface CoreDeps {
   receiptPrinter: ReceiptPrinter;
 }
 
+/** Moves a Test environment's clock forward; the total offset in ms. */
+export interface MovableClockControl {
+  advance(ms: number): number;
+}
+
 export interface Gateway {
   readonly store: Store;
   readonly clock: Clock;
+  readonly movableClock: MovableClockControl | undefined;
   readonly logger: Logger;
   readonly merchants: Merchants;
   /** Partners, shops and terminals (D15). */
@@ -187,6 +195,7 @@ export function createGateway(deps: CoreDeps): Gateway {
   return {
     store,
     clock,
+    movableClock: deps.movableClock,
     logger,
     merchants: new Merchants(store, clock, ids, vault),
     partners: new Partners(store, clock, ids),

@@ -1511,6 +1511,23 @@ export interface DashboardAttention {
   /** Invoices whose latest e-mail failed; the latest failures first. */
   invoiceEmailsFailed: { count: number; items: Array<{ debtClaimNumber: string; emailType: string; createdAt: string }> };
   tokensSuspended: number;
+  /** Stored sales their till forwarded and the bank declined, not marked handled yet; the latest first. */
+  forwardedDeclines: {
+    count: number;
+    items: Array<{
+      transactionId: string;
+      tillId: string;
+      staffName: string | null;
+      orderId: string | null;
+      amountMinor: number;
+      currency: string;
+      cardBrand: string | null;
+      cardLastFour: string | null;
+      message: string | null;
+      storedAt: string;
+      forwardedAt: string;
+    }>;
+  };
   /** Authorizations still uncaptured (status 4) that expire by `until`; the soonest first. */
   authorizationsExpiring: { count: number; items: Array<{ transactionId: string; orderId: string | null; expiresAt: string; amountMinor: number; currency: string }> };
 }

@@ -45,6 +45,7 @@ import { uiRoutes, type TillSettings } from './routes/ui.js';
 import { tillRoutes } from './routes/till.js';
 import { shopTillRoutes } from './routes/tills.js';
 import { centrePairingRoutes, centreRoutes, tillLinkRoutes } from './routes/centre.js';
+import { testClockRoutes } from './routes/test-clock.js';
 import { receiptRoutes } from './routes/receipts.js';
 import { reportRoutes } from './routes/reports.js';
 import { transactionDetailRoutes } from './routes/transaction-detail.js';
@@ -264,6 +265,7 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
   await app.register(tillRoutes(gateway));
   await app.register(shopTillRoutes(gateway));
   await app.register(tillLinkRoutes(gateway));
+  if (gateway.movableClock) await app.register(testClockRoutes(gateway.movableClock, () => gateway.clock.now()));
   await app.register(receiptRoutes(gateway));
   await app.register(reportRoutes(gateway));
   await app.register(transactionDetailRoutes(gateway));

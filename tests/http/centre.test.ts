@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { assertApiError, type TestMerchant } from '../helpers/api.js';
 import { basicAuth } from '../helpers/gateway-process.js';
 import { freshPan, newMerchant, posPayment, startHarness, type Harness } from '../helpers/payments.js';
-import { countOf } from '../helpers/sql.js';
+import { countOf, sqlOf } from '../helpers/sql.js';
 
 const COOKIE = 'tillgate_session';
 const FORWARD_DECLINE = '4000000000000416';
@@ -176,5 +176,33 @@ describe('a centre and its joined tills', () => {
     assert.equal(await countOf(h, 'SELECT COUNT(*) AS n FROM transactions WHERE order_id = ?', String(sale.order_id)), 1);
     assertApiError(await fence(`till:TILL-9:${randomUUID()}`), 400, 1001, ['idempotency_key']);
     assertApiError(await h.app.inject({ method: 'POST', url: '/centre/fence', headers: { authorization: shop.auth }, payload: { idempotency_key: key } }), 403, 2002);
+  });
+  test('a stored sale declined when forwarded goes on "Needs attention" in the same unit, with its till, cashier, card and order, fires its postback flagged forwarded_decline, and leaves the list when marked handled', async () => {
+    const decline = entry(20, 6.5, FORWARD_DECLINE);
+    const cora = await h.gateway.staff.create({ merchantId: shop.merchant_id, role: 'cashier', login: 'cora', pin: '9753', displayName: 'Cora' });
+    assert.ok(cora.ok);
+    (decline as { staff_id: string | null }).staff_id = cora.value.staff_id;
+    (decline.request as Record<string, unknown>).postback_url = 'https://shop.example/postbacks';
+    const [result] = (await forward([decline])).json<{ results: Result[] }>().results;
+    assert.equal(result?.status_code, 6);
+    const dashboard = await h.app.inject({ method: 'GET', url: '/ui/dashboard', headers: { cookie: adminCookie } });
+    assert.equal(dashboard.statusCode, 200, dashboard.body);
+    const attention = dashboard.json<{ attention: { forwarded_declines: { count: number; items: Array<Record<string, unknown>> } } }>().attention.forwarded_declines;
+    const item = attention.items.find((i) => i.transaction_id === decline.transaction_id);
+    assert.ok(item, JSON.stringify(attention));
+    assert.deepEqual([item.till_id, item.staff_name, item.amount, item.currency, item.card_brand, item.card_last_four, item.order_id], ['TILL-2', 'Cora', 6.5, 'EUR', 'visa', '0416', decline.request.order_id]);
+    assert.match(String(item.message), /^51 /);
+    const row = await sqlOf(h).get<{ payload: string }>('SELECT payload FROM postback_outbox WHERE subject_id = ?', decline.transaction_id);
+    const payload = JSON.parse(row?.payload ?? '{}') as { forwarded_decline?: boolean; stored_sale?: { till_id: string } };
+    assert.equal(payload.forwarded_decline, true);
+    assert.equal(payload.stored_sale?.till_id, 'TILL-2');
+    // Forwarded again: still one entry.
+    await forward([decline]);
+    assert.equal(await countOf(h, 'SELECT COUNT(*) AS n FROM forwarded_declines WHERE transaction_id = ?', decline.transaction_id), 1);
+    const handled = await h.app.inject({ method: 'POST', url: `/ui/forwarded-declines/${decline.transaction_id}/handled`, headers: { cookie: adminCookie } });
+    assert.equal(handled.statusCode, 200, handled.body);
+    assertApiError(await h.app.inject({ method: 'POST', url: `/ui/forwarded-declines/${decline.transaction_id}/handled`, headers: { cookie: adminCookie } }), 404, 3001, ['transaction_id']);
+    const after = (await h.app.inject({ method: 'GET', url: '/ui/dashboard', headers: { cookie: adminCookie } })).json<{ attention: { forwarded_declines: { items: Array<{ transaction_id: string }> } } }>();
+    assert.ok(!after.attention.forwarded_declines.items.some((i) => i.transaction_id === decline.transaction_id));
   });
 });

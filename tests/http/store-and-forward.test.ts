@@ -167,6 +167,15 @@ describe('tills joined to a centre: store and forward', () => {
     };
     const resolve = () => ui('POST', '/ui/till/attempt/resolve');
 
+    // The sale declined when forwarded (the test before) is shown to the cashier until marked seen.
+    const link = await ui('GET', '/ui/till/link');
+    const declines = link.body.declines as Array<{ transaction_id: string; amount: number; card_last_four: string; message: string }>;
+    assert.deepEqual(declines.map((d) => [d.amount, d.card_last_four]), [[4.16, '0416']], JSON.stringify(link.body));
+    assert.match(declines[0]?.message ?? '', /^51 /);
+    const seen = await ui('POST', `/ui/till/link/declines/${declines[0]?.transaction_id ?? ''}/seen`);
+    assert.equal(seen.status, 200, JSON.stringify(seen.body));
+    assert.deepEqual(seen.body.declines, []);
+
     const online = await sale(11);
     assert.equal(online.body.status, 'completed', JSON.stringify(online.body));
     const resolved = await resolve();

@@ -61,7 +61,39 @@ export function fingerprintMatches(fingerprint: string, pinned: string): boolean
 }
 
 export class Centre {
-  constructor(private readonly deps: CentreDeps) {}
+  constructor(private readonly deps: CentreDeps) {
+    // A stored sale declined when forwarded goes on "Needs attention" in the unit that records it.
+    deps.payments.onTransactionChange(async (tx, t) => {
+      const stored = t.details.stored;
+      if (!stored || (t.statusCode !== S.declined && t.statusCode !== S.error)) return;
+      await tx.centre.recordDecline({
+        transactionId: t.id,
+        merchantId: t.merchantId,
+        tillId: stored.till_id,
+        staffId: t.details.staff_id ?? null,
+        orderId: t.orderId,
+        amountMinor: t.amountMinor,
+        currency: t.currency,
+        cardBrand: t.cardBrand,
+        cardLastFour: t.cardLastFour,
+        message: t.message,
+        storedAt: stored.stored_at,
+        forwardedAt: t.updatedAt,
+      });
+    });
+  }
+
+  /** A back-office user followed a forwarded decline up (audited: forwarded_decline_handled). */
+  async handleDecline(merchantId: string, transactionId: string, actor: { staffId: string | null }): Promise<Outcome<{ transaction_id: string; handled_at: string }>> {
+    const now = this.deps.clock.now().toISOString();
+    return this.deps.store.run(async (tx) => {
+      if (!(await tx.centre.handleDecline(merchantId, transactionId, now, actor.staffId))) {
+        return failure(apiError(ErrorCode.notFound, 'No open forwarded decline with this id', [{ field: 'transaction_id', message: 'is not an open forwarded decline' }]));
+      }
+      await tx.staff.audit(this.audit(merchantId, actor.staffId, 'forwarded_decline_handled', transactionId, `forwarded decline ${transactionId} marked handled`));
+      return success({ transaction_id: transactionId, handled_at: now });
+    });
+  }
 
   /**
    * A one-time pairing code for a till of the merchant (created where it does not exist yet; audited

@@ -34,6 +34,26 @@ export interface CentreRepository {
   links(merchantId: string): Promise<TillLinkRecord[]>;
   seen(merchantId: string, tillId: string, at: string, version: string, report: TillReport): Promise<void>;
   forwarded(merchantId: string, tillId: string, at: string): Promise<void>;
+  /** Puts a forwarded decline on the "Needs attention" list; false when it is there already. */
+  recordDecline(record: ForwardedDeclineRecord): Promise<boolean>;
+  /** Marks it handled (one conditional update); false when unknown or handled already. */
+  handleDecline(merchantId: string, transactionId: string, at: string, staffId: string | null): Promise<boolean>;
+}
+
+/** A stored sale the bank declined when its till forwarded it (migration 30). */
+export interface ForwardedDeclineRecord {
+  transactionId: string;
+  merchantId: string;
+  tillId: string;
+  staffId: string | null;
+  orderId: string | null;
+  amountMinor: number;
+  currency: string;
+  cardBrand: string | null;
+  cardLastFour: string | null;
+  message: string | null;
+  storedAt: string;
+  forwardedAt: string;
 }
 
 /** The centre this gateway is joined to, as a till. */

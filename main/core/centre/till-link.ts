@@ -337,11 +337,15 @@ export class TillLink {
 
   /** What the till tells the centre: what it holds now. */
   async report(): Promise<TillReport> {
-    const pending = await this.deps.store.read((r) => r.journal.pending());
+    const link = this.link;
+    const { pending, open } = await this.deps.store.read(async (r) => ({
+      pending: await r.journal.pending(),
+      open: link ? (await r.tillAttempts.open(link.merchantId, link.tillId)) !== undefined : false,
+    }));
     return {
       version: this.deps.version,
       stored: { count: pending.count, oldest_at: pending.oldestAt, totals: pending.totals.map((t) => ({ currency: t.currency, amount: minorToAmount(t.amountMinor, currencyExponent(t.currency) ?? 2) })) },
-      open_attempt: false,
+      open_attempt: open,
     };
   }
 

@@ -135,6 +135,22 @@ function attentionView(a: DashboardAttention): Attention {
       items: a.invoiceEmailsFailed.items.map((e) => ({ debt_claim_number: e.debtClaimNumber, email_type: e.emailType, failed_at: e.createdAt })),
     },
     tokens_suspended: { count: a.tokensSuspended },
+    forwarded_declines: {
+      count: a.forwardedDeclines.count,
+      items: a.forwardedDeclines.items.map((d) => ({
+        transaction_id: d.transactionId,
+        till_id: d.tillId,
+        staff_name: d.staffName,
+        order_id: d.orderId,
+        amount: fromMinorUnits(d.amountMinor, d.currency),
+        currency: d.currency,
+        card_brand: d.cardBrand,
+        card_last_four: d.cardLastFour,
+        message: d.message,
+        stored_at: d.storedAt,
+        forwarded_at: d.forwardedAt,
+      })),
+    },
     authorizations_expiring: {
       count: a.authorizationsExpiring.count,
       items: a.authorizationsExpiring.items.map((t) => ({

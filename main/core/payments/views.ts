@@ -72,5 +72,11 @@ export function transactionPostback(t: TransactionRecord): Record<string, unknow
   }
   if (t.capturedMinor > 0) body.captured_amount = amountOf(t, t.capturedMinor);
   if (t.refundedMinor > 0) body.refunded_amount = amountOf(t, t.refundedMinor);
+  // A sale a till stored while its centre was away (issue 26): which till, when; a decline is flagged.
+  const stored = t.details.stored;
+  if (stored) {
+    body.stored_sale = { till_id: stored.till_id, stored_at: stored.stored_at };
+    if (t.statusCode === TransactionStatus.declined || t.statusCode === TransactionStatus.error) body.forwarded_decline = true;
+  }
   return body;
 }

@@ -8,11 +8,12 @@
  * TILL_HOLD_STALE_SECONDS is free again.
  */
 import type { FieldError } from '../../../contract/api/common.js';
-import type { CreateTillRequest, TakeTillRequest, Till, TillList, UpdateTillRequest } from '../../../contract/api/tills.js';
+import { TILL_SILENT_WARNING_MINUTES, type CreateTillRequest, type TakeTillRequest, type Till, type TillList, type TillRemote, type UpdateTillRequest } from '../../../contract/api/tills.js';
 import { ErrorCode } from '../../../contract/codes.js';
 import { defaultTillName, TILL_HOLD_STALE_SECONDS, TILL_ID_PATTERN, TILL_RETIRE_REFUSED } from '../../../contract/constants.js';
 import { apiError, failure, fieldError, success, validationError, type ApiError, type Outcome } from '../errors.js';
 import type { AuditRecord, Clock, Ids, Repositories, Store } from '../ports.js';
+import type { TillLinkRecord } from '../centre/ports.js';
 import type { TillRecord } from './ports.js';
 
 /** The staff session a till is asked for by (a screen's). */
@@ -58,10 +59,13 @@ export class Tills {
     return till.holder && till.holder.seenAt >= this.staleBefore() ? till.holder : null;
   }
 
-  private async view(r: Repositories, till: TillRecord, sessionId: string | null, names?: Map<string, string>, shops?: Map<string, string>): Promise<Till> {
+  private async view(r: Repositories, till: TillRecord, sessionId: string | null, names?: Map<string, string>, shops?: Map<string, string>, links?: TillLinkRecord[]): Promise<Till> {
     const staffNames = names ?? new Map((await r.staff.listByMerchant(till.merchantId)).map((s) => [s.id, s.displayName]));
     const terminals = shops ?? new Map((await r.shops.terminals(till.merchantId)).map((t) => [t.terminalId, t.shopId]));
     const holder = this.liveHolder(till);
+    const previous = await r.dayReports.latestZ(till.merchantId, till.tillId);
+    const watermark = await r.dayReports.watermark(till.merchantId, till.tillId);
+    const link = (links ?? (await r.centre.links(till.merchantId))).find((l) => l.tillId === till.tillId);
     return {
       till_id: till.tillId,
       name: till.name,
@@ -77,6 +81,8 @@ export class Tills {
             this_screen: holder.sessionId === sessionId,
           }
         : null,
+      day: { sequence: (previous?.sequence ?? 0) + 1, opened_at: previous?.closedAt ?? null, open: watermark > (previous?.toSeq ?? 0) },
+      remote: link ? remoteView(link, this.clock.now()) : null,
     };
   }
 
@@ -88,7 +94,8 @@ export class Tills {
       const shops = new Map((await r.shops.terminals(merchantId)).map((t) => [t.terminalId, t.shopId]));
       const shown = all.filter((t) => options.retired === true || t.retiredAt === null).sort((a, b) => Number(a.retiredAt !== null) - Number(b.retiredAt !== null) || (a.tillId < b.tillId ? -1 : a.tillId > b.tillId ? 1 : 0));
       const held = all.find((t) => t.retiredAt === null && this.liveHolder(t)?.sessionId === sessionId);
-      return { tills: await Promise.all(shown.map((t) => this.view(r, t, sessionId, names, shops))), this_screen: held?.tillId ?? null };
+      const links = await r.centre.links(merchantId);
+      return { tills: await Promise.all(shown.map((t) => this.view(r, t, sessionId, names, shops, links))), this_screen: held?.tillId ?? null };
     });
   }
 
@@ -212,4 +219,27 @@ export class Tills {
   private audit(merchantId: string, actor: TillActor, action: string, subjectId: string, detail: string, oldValue: unknown, newValue: unknown): AuditRecord {
     return { id: this.ids.newId(), merchantId, staffId: actor.staffId, approvedBy: null, action, subjectId, detail, createdAt: this.clock.now().toISOString(), oldValue, newValue };
   }
+}
+
+/** A joined till as the centre knows it, with a warning when it went quiet or holds sales too long. */
+function remoteView(link: TillLinkRecord, now: Date): TillRemote {
+  const limit = TILL_SILENT_WARNING_MINUTES * 60_000;
+  const minutes = (since: string) => Math.floor((now.getTime() - Date.parse(since)) / 60_000);
+  const stored = link.report?.stored ?? { count: 0, totals: [], oldest_at: null };
+  const silentSince = link.lastSeenAt ?? link.joinedAt;
+  const warning =
+    now.getTime() - Date.parse(silentSince) > limit
+      ? `Not heard from for ${minutes(silentSince)} minutes${stored.count > 0 ? `; it last reported ${stored.count} stored ${stored.count === 1 ? 'sale' : 'sales'}` : ''}: check the till and its network`
+      : stored.count > 0 && stored.oldest_at && now.getTime() - Date.parse(stored.oldest_at) > limit
+        ? `Holds ${stored.count} stored ${stored.count === 1 ? 'sale' : 'sales'}, the oldest for ${minutes(stored.oldest_at)} minutes: not forwarded`
+        : null;
+  return {
+    joined_at: link.joinedAt,
+    last_seen_at: link.lastSeenAt,
+    last_forward_at: link.lastForwardAt,
+    version: link.version,
+    open_attempt: link.report?.open_attempt ?? false,
+    stored,
+    warning,
+  };
 }

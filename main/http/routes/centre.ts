@@ -8,6 +8,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   FenceAnswerSchema,
+  HandledDeclineSchema,
   FenceRequestSchema,
   ForwardAnswerSchema,
   ForwardRequestSchema,
@@ -25,7 +26,7 @@ import { ErrorCode } from '../../../contract/codes.js';
 import { apiError, toReply } from '../../core/errors.js';
 import type { TillLinkRecord } from '../../core/centre/ports.js';
 import type { Gateway } from '../../core/gateway.js';
-import { adminOf, requireAdminSession, requireStaffSession, send } from '../api-context.js';
+import { adminOf, requireAdminSession, requireBackOfficeSession, requireStaffSession, send, staffOf } from '../api-context.js';
 import { sendApiError } from '../errors.js';
 import { apiResponses } from '../responses.js';
 
@@ -113,6 +114,22 @@ export function centrePairingRoutes(gateway: Gateway): FastifyPluginAsyncTypebox
         },
       },
       async (request, reply) => send(reply, toReply(await gateway.centre.join(request.body))),
+    );
+    app.post(
+      '/ui/forwarded-declines/:transaction_id/handled',
+      {
+        schema: {
+          tags,
+          summary: 'A stored sale declined when its till forwarded it was followed up: off "Needs attention" (back office, admin; audited: forwarded_decline_handled)',
+          params: TransactionIdParams,
+          response: apiResponses({ 200: HandledDeclineSchema }, [403, 404]),
+        },
+        onRequest: requireBackOfficeSession(gateway, 'Only back-office staff mark forwarded declines handled'),
+      },
+      async (request, reply) => {
+        const staff = staffOf(request);
+        return send(reply, toReply(await gateway.centre.handleDecline(staff.merchantId, request.params.transaction_id, { staffId: staff.staffId })));
+      },
     );
     app.post(
       '/ui/tills/:till_id/invite',

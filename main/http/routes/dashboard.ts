@@ -24,7 +24,8 @@ export function dashboardRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
           description:
             "Days and hours start in the shop's time zone (setting timeZone). Payments count in the hour or day they were made, with what became of them " +
             '(approved, declined, other; the money captured on them); refunds count when they were made. Needs attention: postbacks being retried or failed, ' +
-            'invoices expiring within 24 hours, invoices whose latest e-mail failed, suspended network tokens, uncaptured authorizations expiring within 24 hours.',
+            'invoices expiring within 24 hours, invoices whose latest e-mail failed, suspended network tokens, uncaptured authorizations expiring within 24 hours, ' +
+            'stored sales a till forwarded that the bank declined (until marked handled).',
           querystring: DashboardQuerySchema,
           response: apiResponses({ 200: DashboardSchema }, [400, 403]),
         },

@@ -10,6 +10,8 @@ export type { Dashboard };
 
 export interface DashboardClient {
   dashboard(period: DashboardPeriod): Promise<Dashboard>;
+  /** A stored sale declined when its till forwarded it was followed up: off "Needs attention". */
+  declineHandled(transactionId: string): Promise<void>;
 }
 
 export function createDashboardClient(transport: Transport = defaultTransport()): DashboardClient {
@@ -17,6 +19,9 @@ export function createDashboardClient(transport: Transport = defaultTransport())
     async dashboard(period) {
       const response = await transport.send({ method: 'GET', path: `/ui/dashboard?period=${encodeURIComponent(period)}` });
       return expectObject<Dashboard>(response, ['period', 'totals', 'series', 'attention']);
+    },
+    async declineHandled(transactionId) {
+      await transport.send({ method: 'POST', path: `/ui/forwarded-declines/${encodeURIComponent(transactionId)}/handled` });
     },
   };
 }

@@ -15,6 +15,7 @@ import { formatMoney } from '../till/money.js';
 import { paymentTypeLabel } from '../transactions/transaction-format.js';
 import { CheckIcon, WarningIcon } from '../ui/icons.js';
 import { BarChart, ChartKey, type BarPart } from './bar-chart.js';
+import { dashboardClient } from './dashboard-client.js';
 import { useDashboard } from './dashboard-store.js';
 
 const PERIOD_NAMES: Record<DashboardPeriod, string> = { today: 'Today', '7d': 'Last 7 days', month: 'This month' };
@@ -87,7 +88,7 @@ export function DashboardScreen() {
         </p>
       )}
       {figures ? (
-        <Figures figures={figures} currency={search.currency} />
+        <Figures figures={figures} currency={search.currency} onChanged={() => void load(period)} />
       ) : (
         !error && (
           <p className="loading" role="status">
@@ -108,7 +109,7 @@ function whenIn(iso: string, timeZone: string): string {
   return new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'short', hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
 }
 
-function Figures({ figures, currency }: { figures: Dashboard; currency: string | undefined }) {
+function Figures({ figures, currency, onChanged }: { figures: Dashboard; currency: string | undefined; onChanged: () => void }) {
   const shopCurrency = useSession((s) => s.session?.merchant.currency ?? 'EUR');
   const unit = figures.bucket;
   const per = unit === 'hour' ? 'per hour' : 'per day';
@@ -150,7 +151,7 @@ function Figures({ figures, currency }: { figures: Dashboard; currency: string |
           <TypesChart types={figures.payment_types} periodName={periodName} />
         </div>
         <div className="dashboard-side">
-          <NeedsAttention attention={figures.attention} timeZone={figures.time_zone} />
+          <NeedsAttention attention={figures.attention} timeZone={figures.time_zone} onChanged={onChanged} />
         </div>
       </div>
     </>
@@ -421,7 +422,7 @@ interface AttentionItem {
   title: string;
   help: ReactNode;
   link?: { href: string; label: string };
-  examples?: { key: string; href: string; text: string }[];
+  examples?: { key: string; href: string; text: string; action?: { label: string; name: string; run: () => Promise<void> } }[];
 }
 
 /**
@@ -430,9 +431,21 @@ interface AttentionItem {
  * and open one object at its own path; Postbacks get their screen with the next part of the back
  * office, so until then the item says which API call handles it.
  */
-function attentionItems(a: Attention, timeZone: string): AttentionItem[] {
+function attentionItems(a: Attention, timeZone: string, handled: (transactionId: string) => Promise<void>): AttentionItem[] {
   const n = (value: number, one: string, many?: string) => plural(value, one, many);
   return [
+    {
+      key: 'forwarded_declines',
+      count: a.forwarded_declines.count,
+      title: a.forwarded_declines.count ? `${n(a.forwarded_declines.count, 'stored sale')} declined when forwarded` : 'No stored sale declined',
+      help: 'A till took these while this gateway could not be reached; the customer left with the goods, and the bank declined the card afterwards. Contact the customer (the order tells who), then mark it handled.',
+      examples: a.forwarded_declines.items.map((d) => ({
+        key: d.transaction_id,
+        href: `#/transactions/${encodeURIComponent(d.transaction_id)}`,
+        text: `${d.till_id}${d.staff_name ? ` (${d.staff_name})` : ''} · ${formatMoney(d.amount, d.currency)} · ${d.card_brand ?? 'card'} •••• ${d.card_last_four ?? '????'} · order ${d.order_id ?? '—'} · ${d.message ?? 'declined'} · taken ${whenIn(d.stored_at, timeZone)}`,
+        action: { label: 'Handled', name: `Mark handled: ${formatMoney(d.amount, d.currency)}, order ${d.order_id ?? d.transaction_id}`, run: () => handled(d.transaction_id) },
+      })),
+    },
     {
       key: 'authorizations_expiring',
       count: a.authorizations_expiring.count,
@@ -499,8 +512,18 @@ function attentionItems(a: Attention, timeZone: string): AttentionItem[] {
   ];
 }
 
-function NeedsAttention({ attention, timeZone }: { attention: Attention; timeZone: string }) {
-  const items = attentionItems(attention, timeZone);
+function NeedsAttention({ attention, timeZone, onChanged }: { attention: Attention; timeZone: string; onChanged: () => void }) {
+  const [problem, setProblem] = useState<string | null>(null);
+  const handled = async (transactionId: string) => {
+    try {
+      await dashboardClient.declineHandled(transactionId);
+      setProblem(null);
+      onChanged();
+    } catch (error) {
+      setProblem(error instanceof Error ? error.message : 'It could not be marked handled');
+    }
+  };
+  const items = attentionItems(attention, timeZone, handled);
   const open = items.filter((item) => item.count > 0);
   return (
     <section className="attention" aria-labelledby="attention-title">
@@ -523,6 +546,11 @@ function NeedsAttention({ attention, timeZone }: { attention: Attention; timeZon
                       {item.examples.map((example) => (
                         <li key={example.key}>
                           <a href={example.href}>{example.text}</a>
+                          {example.action && (
+                            <button type="button" className="button button-small attention-action" aria-label={example.action.name} onClick={() => void example.action?.run()}>
+                              {example.action.label}
+                            </button>
+                          )}
                         </li>
                       ))}
                       {item.count > item.examples.length && <li className="muted">and {count.format(item.count - item.examples.length)} more</li>}
@@ -539,6 +567,11 @@ function NeedsAttention({ attention, timeZone }: { attention: Attention; timeZon
           </li>
         ))}
       </ul>
+      {problem && (
+        <p className="form-error" role="alert">
+          {problem}
+        </p>
+      )}
     </section>
   );
 }

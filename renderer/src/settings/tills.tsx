@@ -9,16 +9,18 @@
 import { useCallback, useState, type FormEvent } from 'react';
 import { defaultTillName, TILL_ID_PATTERN, TILL_RETIRE_REFUSED } from '../../../contract/constants.js';
 import { ApiError } from '../api/client.js';
-import { tillsClient, type Till } from '../tills/tills-client.js';
+import { tillsClient, type Till, type TillInvite } from '../tills/tills-client.js';
 import { ConfirmDialog } from '../ui/detail-parts.js';
 import { FormActions } from '../ui/dialog-parts.js';
 import { formatDateTime, formatTime } from '../ui/format.js';
+import { formatMoney } from '../till/money.js';
+import { CopyValue } from '../ui/copy-value.js';
 import { Modal } from '../ui/modal.js';
 import { toneClass } from '../ui/tags.js';
 import { settingsClient, type Shop } from './settings-client.js';
 import { focusFirst, FormProblem, Pending, problemsOf, SettingField, useLoaded, type Problems } from './settings-parts.js';
 
-type Dialog = { kind: 'create' } | { kind: 'rename'; till: Till } | { kind: 'retire'; till: Till } | null;
+type Dialog = { kind: 'create' } | { kind: 'rename'; till: Till } | { kind: 'retire'; till: Till } | { kind: 'invite'; till: Till } | null;
 
 const NAME_MAX = 60;
 
@@ -38,6 +40,40 @@ function TillStatus({ till }: { till: Till }) {
     return <span className={toneClass('info')}>{`${where}, seen ${formatTime(till.holder.seen_at)}`}</span>;
   }
   return <span className={toneClass('ok')}>Free</span>;
+}
+
+/** A till on another computer, as it last reported: seen when, what it holds, a warning when it went quiet. */
+function RemoteState({ till }: { till: Till }) {
+  const remote = till.remote;
+  if (!remote) return null;
+  const { stored } = remote;
+  const totals = stored.totals.map((t) => formatMoney(t.amount, t.currency)).join(' + ');
+  return (
+    <div className="till-remote">
+      <span className="muted">
+        On another computer{remote.version ? ` (version ${remote.version})` : ''} · {remote.last_seen_at ? `seen ${formatTime(remote.last_seen_at)}` : 'not seen since it joined'}
+        {remote.open_attempt ? ' · a card payment in progress' : ''}
+      </span>
+      {stored.count > 0 && (
+        <span className={toneClass('wait')}>
+          {stored.count} stored {stored.count === 1 ? 'sale' : 'sales'} ({totals}){stored.oldest_at ? `, the oldest from ${formatTime(stored.oldest_at)}` : ''}
+        </span>
+      )}
+      {remote.last_forward_at && <span className="muted">Last forwarded {formatDateTime(remote.last_forward_at)}</span>}
+      {remote.warning && (
+        <span className={toneClass('bad')} role="note">
+          {remote.warning}
+        </span>
+      )}
+    </div>
+  );
+}
+
+/** Which day the till is on: open since the last close (with sales), or nothing since. */
+function TillDay({ till }: { till: Till }) {
+  if (till.retired_at) return null;
+  const since = till.day.opened_at ? `since ${formatDateTime(till.day.opened_at)}` : 'since its first sale';
+  return till.day.open ? <span>{`Day ${till.day.sequence} open ${since}`}</span> : <span className="muted">{`Nothing since ${till.day.opened_at ? `the close of ${formatDateTime(till.day.opened_at)}` : 'it was added'}`}</span>;
 }
 
 export function TillSettings() {
@@ -82,6 +118,7 @@ export function TillSettings() {
               <th scope="col">Till id</th>
               <th scope="col">Shop</th>
               <th scope="col">Status</th>
+              <th scope="col">Day</th>
               <th scope="col">
                 <span className="visually-hidden">Actions</span>
               </th>
@@ -95,12 +132,20 @@ export function TillSettings() {
                 <td>{shopName(till.shop_id) ?? <span className="muted">No shop</span>}</td>
                 <td>
                   <TillStatus till={till} />
+                  <RemoteState till={till} />
+                </td>
+                <td>
+                  <TillDay till={till} />
                 </td>
                 <td>
                   {!till.retired_at && (
                     <div className="settings-row-actions">
                       <button type="button" className="button button-small" onClick={() => setDialog({ kind: 'rename', till })}>
                         Rename<span className="visually-hidden"> till {till.till_id}</span>
+                      </button>
+                      <button type="button" className="button button-small" onClick={() => setDialog({ kind: 'invite', till })}>
+                        {till.remote ? 'Join again' : 'Join from another computer'}
+                        <span className="visually-hidden"> till {till.till_id}</span>
                       </button>
                       <button type="button" className="button button-small button-danger" onClick={() => setDialog({ kind: 'retire', till })}>
                         Retire<span className="visually-hidden"> till {till.till_id}</span>
@@ -116,6 +161,7 @@ export function TillSettings() {
       {dialog?.kind === 'create' && data && (
         <CreateTillDialog tills={data.tills} shops={data.shops} onClose={() => setDialog(null)} onDone={(till) => done(`${till.name} (${till.till_id}) added${till.shop_id ? ` to ${shopName(till.shop_id)}` : ''}.`)} />
       )}
+      {dialog?.kind === 'invite' && <InviteDialog till={dialog.till} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'rename' && <RenameTillDialog till={dialog.till} onClose={() => setDialog(null)} onDone={(till) => done(`${till.till_id} is now called ${till.name}.`)} />}
       {dialog?.kind === 'retire' && (
         <ConfirmDialog
@@ -305,6 +351,57 @@ function RenameTillDialog({ till, onClose, onDone }: { till: Till; onClose: () =
         </SettingField>
         <FormActions submitLabel="Save name" busyLabel="Saving…" busy={busy} onCancel={onClose} />
       </form>
+    </Modal>
+  );
+}
+
+/**
+ * A one-time pairing code for the till on another computer: typed in at that computer's first start
+ * ("Join a shop's gateway") or given to `gateway till join`. Shown once; valid 24 hours.
+ */
+function InviteDialog({ till, onClose }: { till: Till; onClose: () => void }) {
+  const [invite, setInvite] = useState<TillInvite | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const make = async () => {
+    setBusy(true);
+    try {
+      setInvite(await tillsClient.invite(till.till_id));
+      setProblem(null);
+    } catch (error) {
+      setProblem(error instanceof Error ? error.message : 'No pairing code was made');
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal title={`${till.name} on another computer`} onClose={onClose} busy={busy}>
+      <p>
+        A till on another computer sells on this gateway: its sales are recorded here, and while this gateway cannot be reached it stores card sales and sends them once it answers. On that
+        computer, choose &ldquo;Join a shop&rsquo;s gateway&rdquo; at the first start (or run <code>gateway till join</code>) and enter the pairing code.
+      </p>
+      {till.remote && <p>{till.name} is joined already: a new code joins a replacement computer, and the old one is cut off when the new one joins.</p>}
+      <FormProblem text={problem ?? undefined} />
+      {invite ? (
+        <>
+          <CopyValue label="Pairing code" value={invite.code} />
+          <p className="muted">Valid once, until {formatDateTime(invite.expires_at)}. It is not shown again.</p>
+          <div className="modal-actions">
+            <button type="button" className="button button-primary" onClick={onClose}>
+              Done
+            </button>
+          </div>
+        </>
+      ) : (
+        <div className="modal-actions">
+          <button type="button" className="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="button" className="button button-primary" aria-disabled={busy} onClick={() => void make()}>
+            {busy ? 'Making the code…' : 'Make a pairing code'}
+          </button>
+        </div>
+      )}
     </Modal>
   );
 }

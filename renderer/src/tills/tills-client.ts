@@ -3,12 +3,12 @@
  * keep, let go), an admin's changes, and the shop's day. Typed by the contract
  * (contract/api/tills.ts, contract/api/reports.ts); same transports and error shape as api/client.ts.
  */
-import type { TillLinkStatus } from '../../../contract/api/centre.js';
+import type { TillInvite, TillLinkStatus } from '../../../contract/api/centre.js';
 import type { ShopDay } from '../../../contract/api/reports.js';
 import type { CreateTillRequest, Till, TillList, UpdateTillRequest } from '../../../contract/api/tills.js';
 import { defaultTransport, expectObject, type Transport } from '../api/client.js';
 
-export type { ShopDay, Till, TillLinkStatus, TillList };
+export type { ShopDay, Till, TillInvite, TillLinkStatus, TillList };
 
 export interface TillsClient {
   list(options?: { retired?: boolean }): Promise<TillList>;
@@ -18,6 +18,8 @@ export interface TillsClient {
   create(request: CreateTillRequest): Promise<Till>;
   update(tillId: string, request: UpdateTillRequest): Promise<Till>;
   shopDay(): Promise<ShopDay>;
+  /** A one-time pairing code for the till on another computer (admin). */
+  invite(tillId: string): Promise<TillInvite>;
   /** This till's link to its centre (joined: false on an ordinary gateway). */
   link(): Promise<TillLinkStatus>;
   /** The cashier has seen a forwarded decline. */
@@ -44,6 +46,9 @@ export function createTillsClient(transport: Transport = defaultTransport()): Ti
     },
     async shopDay() {
       return expectObject<ShopDay>(await transport.send({ method: 'GET', path: '/ui/reports/shop' }), ['tills', 'totals']);
+    },
+    async invite(tillId) {
+      return expectObject<TillInvite>(await transport.send({ method: 'POST', path: `/ui/tills/${encodeURIComponent(tillId)}/invite` }), ['code', 'expires_at']);
     },
     async link() {
       return expectObject<TillLinkStatus>(await transport.send({ method: 'GET', path: '/ui/till/link' }), ['joined', 'state', 'stored', 'declines']);

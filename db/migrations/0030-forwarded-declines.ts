@@ -1,0 +1,28 @@
+/**
+ * A centre's "Needs attention" list of stored sales declined when their till forwarded them (issue
+ * 26, part 2): the customer left with the goods, so someone must follow it up. A row is written in
+ * the unit of work that records the decline (a transaction listener), and stays until a back-office
+ * user marks it handled.
+ */
+const table = (integer: string) => `
+CREATE TABLE forwarded_declines (
+  transaction_id TEXT PRIMARY KEY REFERENCES transactions(id),
+  merchant_id TEXT NOT NULL REFERENCES merchants(id),
+  till_id TEXT NOT NULL,
+  staff_id TEXT,
+  order_id TEXT,
+  amount_minor ${integer} NOT NULL,
+  currency TEXT NOT NULL,
+  card_brand TEXT,
+  card_last_four TEXT,
+  message TEXT,
+  stored_at TEXT NOT NULL,
+  forwarded_at TEXT NOT NULL,
+  handled_at TEXT,
+  handled_by TEXT
+)__STRICT__;
+CREATE INDEX forwarded_declines_open ON forwarded_declines(merchant_id, forwarded_at) WHERE handled_at IS NULL;
+`;
+
+export const up = table('INTEGER').replaceAll('__STRICT__', ' STRICT');
+export const postgres = table('BIGINT').replaceAll('__STRICT__', '');
