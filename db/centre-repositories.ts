@@ -126,9 +126,10 @@ export function createTillJournalRepository(db: SqlDatabase): TillJournalReposit
        ON CONFLICT (id) DO UPDATE SET login = excluded.login, display_name = excluded.display_name, role = excluded.role,
          password_hash = excluded.password_hash, pin_hash = excluded.pin_hash, disabled_at = excluded.disabled_at`,
     ),
-    markUnsettled: db.prepare('INSERT INTO centre_unsettled (idempotency_key, sent_at) VALUES (?, ?) ON CONFLICT (idempotency_key) DO NOTHING'),
+    markUnsettled: db.prepare('INSERT INTO centre_unsettled (idempotency_key, sent_at, request_sealed, staff_id) VALUES (?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING'),
     clearUnsettled: db.prepare('DELETE FROM centre_unsettled WHERE idempotency_key = ?'),
     isUnsettled: db.prepare('SELECT 1 AS found FROM centre_unsettled WHERE idempotency_key = ?'),
+    unsettled: db.prepare('SELECT request_sealed, staff_id FROM centre_unsettled WHERE idempotency_key = ?'),
   };
   return {
     link: async () => {
@@ -178,8 +179,12 @@ export function createTillJournalRepository(db: SqlDatabase): TillJournalReposit
       for (const c of replica.credentials) await s.credential.run(c.credential_id, m.merchant_id, c.api_key, c.password_hash, c.created_at, c.revoked_at);
       for (const p of replica.staff) await s.staff.run(p.staff_id, m.merchant_id, p.login, p.display_name, p.role, p.password_hash, p.pin_hash, p.created_at, p.disabled_at);
     },
-    markUnsettled: async (key, at) => void (await s.markUnsettled.run(key, at)),
+    markUnsettled: async (key, at, requestSealed, staffId) => void (await s.markUnsettled.run(key, at, requestSealed, staffId)),
     clearUnsettled: async (key) => void (await s.clearUnsettled.run(key)),
     isUnsettled: async (key) => (await s.isUnsettled.get(key)) !== undefined,
+    unsettled: async (key) => {
+      const row = (await s.unsettled.get(key)) as Row | undefined;
+      return row && { requestSealed: text(row.request_sealed), staffId: text(row.staff_id) };
+    },
   };
 }

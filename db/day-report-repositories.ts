@@ -42,6 +42,16 @@ const groups = (entryMode: string, staffId: string) =>
    GROUP BY 1, 2, 3, 4, 5
    ORDER BY 1, 2, 3, 4, 5`;
 
+/** A joined till's stored sales of a range (their capture entries), by how they ended. */
+const storedSales = (isStored: string) =>
+  `SELECT t.status_code AS status_code, t.currency AS currency, COUNT(*) AS count, SUM(e.amount_minor) AS amount_minor
+   FROM till_ledger l
+   JOIN transaction_events e ON e.id = l.event_id
+   JOIN transactions t ON t.id = e.transaction_id
+   WHERE l.merchant_id = ? AND l.terminal_id = ? AND l.seq > ? AND l.seq <= ? AND e.type = 'capture' AND ${isStored}
+   GROUP BY t.status_code, t.currency
+   ORDER BY t.status_code, t.currency`;
+
 export function createDayReportRepository(db: SqlDatabase): DayReportRepository {
   const s = {
     watermark: db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM till_ledger WHERE merchant_id = ? AND terminal_id = ?'),
@@ -52,6 +62,7 @@ export function createDayReportRepository(db: SqlDatabase): DayReportRepository 
        FROM till_ledger l JOIN transaction_events e ON e.id = l.event_id
        WHERE l.merchant_id = ? AND l.terminal_id = ? AND l.seq > ? AND l.seq <= ? AND ${COUNTED}`,
     ),
+    storedSales: db.prepare(dialects({ sqlite: storedSales("json_type(t.details, '$.stored') = 'object'"), postgres: storedSales("(t.details::jsonb -> 'stored') IS NOT NULL") })),
     latest: db.prepare('SELECT * FROM z_reports WHERE merchant_id = ? AND terminal_id = ? ORDER BY sequence DESC LIMIT 1'),
     get: db.prepare('SELECT * FROM z_reports WHERE merchant_id = ? AND terminal_id = ? AND sequence = ?'),
     byKey: db.prepare('SELECT * FROM z_reports WHERE merchant_id = ? AND terminal_id = ? AND close_key = ?'),
@@ -81,6 +92,13 @@ export function createDayReportRepository(db: SqlDatabase): DayReportRepository 
       const row = (await s.span.get(merchantId, terminalId, range.fromSeq, range.toSeq)) as { first: string | null; last: string | null; first_sale: string | null; last_sale: string | null };
       return { first: row.first, last: row.last, firstSale: row.first_sale, lastSale: row.last_sale };
     },
+    storedSales: async (merchantId, terminalId, range) =>
+      ((await s.storedSales.all(merchantId, terminalId, range.fromSeq, range.toSeq)) as Row[]).map((r) => ({
+        statusCode: Number(r.status_code),
+        currency: r.currency as string,
+        count: Number(r.count),
+        amountMinor: Number(r.amount_minor),
+      })),
     latestZ: async (merchantId, terminalId) => one((await s.latest.get(merchantId, terminalId))),
     getZ: async (merchantId, terminalId, sequence) => one((await s.get.get(merchantId, terminalId, sequence))),
     findZByKey: async (merchantId, terminalId, closeKey) => one((await s.byKey.get(merchantId, terminalId, closeKey))),

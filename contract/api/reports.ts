@@ -31,6 +31,21 @@ export type StaffRef = Static<typeof StaffRefSchema>;
 const NullableStaff = Nullable(StaffRefSchema);
 const NullableTime = Nullable(Type.String({ format: 'date-time' }));
 
+const CurrencySum = Type.Object({ currency: Type.String(), count: Type.Integer(), amount: Type.Number() });
+
+/**
+ * A joined till's sales stored while its centre was away (issue 26): counted as taken in the day's
+ * figures; the report is provisional while any is not forwarded yet, and says which the bank
+ * declined when they were forwarded (the customer has the goods: follow them up).
+ */
+export const StoredSalesSchema = Type.Object({
+  provisional: Type.Boolean({ description: 'true while stored sales of this day have not reached the centre' }),
+  pending: Type.Array(CurrencySum, { description: 'stored, not forwarded yet' }),
+  forwarded: Type.Array(CurrencySum, { description: 'forwarded and approved' }),
+  declined_when_forwarded: Type.Array(CurrencySum),
+});
+export type StoredSales = Static<typeof StoredSalesSchema>;
+
 export const DayReportSchema = Type.Object(
   {
     report: StringEnum(['x', 'z'], { description: 'x: the open day so far; z: a closed day, never changed' }),
@@ -51,6 +66,7 @@ export const DayReportSchema = Type.Object(
     by_card_brand: Type.Array(BrandRowSchema),
     by_entry_mode: Type.Array(EntryModeRowSchema),
     by_cashier: Type.Array(CashierRowSchema),
+    stored_sales: Type.Optional(StoredSalesSchema),
   },
   { title: 'DayReport' },
 );

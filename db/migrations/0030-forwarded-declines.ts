@@ -3,6 +3,9 @@
  * 26, part 2): the customer left with the goods, so someone must follow it up. A row is written in
  * the unit of work that records the decline (a transaction listener), and stays until a back-office
  * user marks it handled.
+ *
+ * On a till: a sale passed on to the centre without an answer keeps its request (card data sealed by
+ * the data key) and cashier, so that once the centre says it was charged the till keeps its copy of it.
  */
 const table = (integer: string) => `
 CREATE TABLE forwarded_declines (
@@ -22,6 +25,9 @@ CREATE TABLE forwarded_declines (
   handled_by TEXT
 )__STRICT__;
 CREATE INDEX forwarded_declines_open ON forwarded_declines(merchant_id, forwarded_at) WHERE handled_at IS NULL;
+
+ALTER TABLE centre_unsettled ADD COLUMN request_sealed TEXT;
+ALTER TABLE centre_unsettled ADD COLUMN staff_id TEXT;
 `;
 
 export const up = table('INTEGER').replaceAll('__STRICT__', ' STRICT');

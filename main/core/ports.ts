@@ -1353,6 +1353,8 @@ export interface DayReportRepository {
   /** Time of the first and last entry of a range. */
   /** When the range's counted entries began and ended, and its approved sales. */
   span(merchantId: string, terminalId: string, range: DayLedgerRange): Promise<DaySpan>;
+  /** Sales a joined till stored in a range (its own copies), by status and currency: pending (13), forwarded, declined. */
+  storedSales(merchantId: string, terminalId: string, range: DayLedgerRange): Promise<Array<{ statusCode: number; currency: string; count: number; amountMinor: number }>>;
   latestZ(merchantId: string, terminalId: string): Promise<ZReportRecord | undefined>;
   getZ(merchantId: string, terminalId: string, sequence: number): Promise<ZReportRecord | undefined>;
   findZByKey(merchantId: string, terminalId: string, closeKey: string): Promise<ZReportRecord | undefined>;

@@ -21,8 +21,20 @@ export function installTillRelay(app: FastifyInstance, gateway: Gateway): void {
   app.addHook('preHandler', async (request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     if (!/^\/(rest|v2)\//.test(path) || (request.method === 'POST' && path === '/rest/payment')) return undefined;
-    // The till screen's own calls (a staff session) stay here for now; POS software's go on.
-    if (!/^Basic /i.test(request.headers.authorization ?? '')) return undefined;
+    // POS software's calls go on as they came. The till screen's (a staff session) read this till's
+    // own copies of its sales; its changes (a refund) go on with the till's credential, as the cashier's.
+    const staff = /^Basic /i.test(request.headers.authorization ?? '') ? undefined : request.principal?.staff;
+    if (!staff && !/^Basic /i.test(request.headers.authorization ?? '')) return undefined;
+    if (staff && request.method === 'GET') return undefined;
+    const subject = (request.body as { transaction_id?: unknown } | undefined)?.transaction_id;
+    if (request.method === 'POST' && typeof subject === 'string' && (await link.heldHere(subject))) {
+      return sendApiError(
+        reply,
+        apiError(ErrorCode.invalidState, 'This sale is stored at this till and has not reached the shop\'s gateway yet: refund, capture or reverse it once it has been forwarded', [
+          { field: 'transaction_id', message: 'is stored at the till, not forwarded yet' },
+        ]),
+      );
+    }
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(request.headers)) {
       if (value !== undefined && !NOT_PASSED_ON.has(name)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
@@ -33,13 +45,18 @@ export function installTillRelay(app: FastifyInstance, gateway: Gateway): void {
       delete headers['x-idempotency-key'];
       headers['idempotency-key'] = `till:${link.tillId ?? ''}:${key}`;
     }
+    const relayed = {
+      method: request.method,
+      url: request.url,
+      headers,
+      ...(request.body !== undefined && request.method !== 'GET' ? { body: Buffer.from(JSON.stringify(request.body)) } : {}),
+    };
     try {
-      const answer = await link.relay({
-        method: request.method,
-        url: request.url,
-        headers,
-        ...(request.body !== undefined && request.method !== 'GET' ? { body: Buffer.from(JSON.stringify(request.body)) } : {}),
-      });
+      const answer = staff ? await link.relayForStaff(relayed, staff.id) : await link.relay(relayed);
+      if (path === '/rest/refund' && answer.status === 200) {
+        const reference = (request.body as { merchant_reference?: unknown } | undefined)?.merchant_reference;
+        await link.keepRefund(parseJson(answer.body), typeof reference === 'string' ? reference : null);
+      }
       return reply.code(answer.status).headers(answer.headers).send(answer.body);
     } catch (error) {
       if (!(error instanceof CentreAwayError)) throw error;
@@ -47,4 +64,12 @@ export function installTillRelay(app: FastifyInstance, gateway: Gateway): void {
       return sendApiError(reply, apiError(ErrorCode.centreAway, `The centre does not answer (${error.message}); this till stores card-present sales meanwhile, and this request waits until the centre is back`, [{ field: 'centre', message: 'does not answer' }]));
     }
   });
+}
+
+function parseJson(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
 }

@@ -85,8 +85,13 @@ describe('tills joined to a centre: store and forward', () => {
     centre = await startGateway({ args: ['--sim-slow-answer-ms', '3000'] });
     merchant = createMerchant(centre.dataDir, 'Chain Bakery');
     auth = basicAuth(merchant);
-    const cashier = runGateway(['staff', 'create', '--data-dir', centre.dataDir, '--merchant', merchant.merchant_id, '--role', 'cashier', '--login', 'kasia', '--name', 'Kasia', '--pin', '1470', '--json']);
-    assert.equal(cashier.status, 0, cashier.stderr);
+    for (const [role, login, name, pin] of [
+      ['cashier', 'kasia', 'Kasia', '1470'],
+      ['admin', 'olga', 'Olga', '2580'],
+    ] as const) {
+      const made = runGateway(['staff', 'create', '--data-dir', centre.dataDir, '--merchant', merchant.merchant_id, '--role', role, '--login', login, '--name', name, '--pin', pin, '--json']);
+      assert.equal(made.status, 0, made.stderr);
+    }
   });
 
   after(async () => {
@@ -132,6 +137,16 @@ describe('tills joined to a centre: store and forward', () => {
     assert.equal(tooBig.status, 503);
     assert.equal(tooBig.body.error_code, 5005);
     assert.match(JSON.stringify(tooBig.body), /at most 100\.00 EUR/);
+    // A refund of a stored sale waits until it is forwarded, and says so.
+    const early = await fetch(`${till.process.url}/rest/refund`, {
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+      body: JSON.stringify({ transaction_id: stored[0]?.transaction_id, amount: 1 }),
+    });
+    const earlyBody = (await early.json()) as Answer;
+    assert.equal(earlyBody.error_code, 1002, JSON.stringify(earlyBody));
+    assert.deepEqual(earlyBody.errors?.map((e) => e.field), ['transaction_id']);
+    assert.match(JSON.stringify(earlyBody), /once it has been forwarded/);
     const waits = await fetch(`${till.process.url}/rest/transactions`, { headers: { authorization: auth } });
     assert.equal(waits.status, 503);
     assert.equal(((await waits.json()) as Answer).error_code, 5005);
@@ -218,7 +233,33 @@ describe('tills joined to a centre: store and forward', () => {
     assert.equal(after.body.state, 'approved', JSON.stringify(after.body));
     const charged = after.body.transaction as { transaction_id: string };
     assert.equal((await atCentre(charged.transaction_id))?.status_code, 3, 'charged once, at the centre');
+
+    // The till keeps its own copies: its receipts and its day report work as on any gateway, and the
+    // day is provisional until the stored sale is forwarded.
+    const receipt = await ui('GET', `/ui/receipts/${String(online.body.transaction_id)}`);
+    assert.equal(receipt.status, 200, JSON.stringify(receipt.body));
+    assert.deepEqual([receipt.body.amount, receipt.body.terminal_id], [11, till.id]);
+    const storedReceipt = await ui('GET', `/ui/receipts/${String(stored.body.transaction_id)}`);
+    assert.equal(storedReceipt.status, 200, JSON.stringify(storedReceipt.body));
+    type Figures = { approved: { count: number; amount: number }; refunded: { count: number; amount: number } };
+    const day = async () => (await ui('GET', '/ui/reports/x')).body as { by_cashier: Array<Figures & { name: string }>; stored_sales?: { provisional: boolean; pending: unknown[]; forwarded: Array<{ count: number }> } };
+    const kasia = (report: Awaited<ReturnType<typeof day>>) => report.by_cashier.find((row) => row.name === 'Kasia');
     await until('the stored sale at the centre', () => atCentre(String(stored.body.transaction_id)));
+    const final = await until('the day to be final', async () => {
+      const report = await day();
+      return report.stored_sales?.provisional === false ? report : undefined;
+    });
+    assert.deepEqual(kasia(final)?.approved, { count: 3, amount: 36 }, 'the sale online, the stored one, the one whose answer was lost');
+    assert.ok((final.stored_sales?.forwarded[0]?.count ?? 0) >= 1);
+
+    // A refund at the till is made at the centre, as the cashier's, with a manager's approval checked here.
+    const approval = await ui('POST', '/ui/approvals', { action: 'refund', login: 'olga', pin: '2580' });
+    assert.equal(approval.status, 200, JSON.stringify(approval.body));
+    const refund = await ui('POST', '/rest/refund', { transaction_id: online.body.transaction_id, amount: 4 }, { 'x-manager-approval': String(approval.body.approval_token), 'idempotency-key': randomUUID() });
+    assert.equal(refund.status, 200, JSON.stringify(refund.body));
+    const refunded = await fetch(`${centre.url}/rest/transactions/${String(online.body.transaction_id)}`, { headers: { authorization: auth } });
+    assert.equal(((await refunded.json()) as { status: string }).status, 'partly_refunded', 'refunded at the centre');
+    assert.deepEqual(kasia(await day())?.refunded, { count: 1, amount: 4 }, "and counted in the till's day");
   });
 
   test('three tills store at once, the links are cut and restored again and again, a till is killed (kill -9) while forwarding: every stored sale reaches the centre exactly once', async () => {

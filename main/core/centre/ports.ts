@@ -113,7 +113,9 @@ export interface TillJournalRepository {
   /** Puts the centre's replica in place: the merchant (with `webhookKeySealed` when new), its API credentials and staff. */
   applyReplica(replica: Replica, webhookKeySealed: string): Promise<void>;
   /** A payment passed on to the centre without an answer (may be charged there): never stored. */
-  markUnsettled(key: string, at: string): Promise<void>;
+  markUnsettled(key: string, at: string, requestSealed: string, staffId: string | null): Promise<void>;
   clearUnsettled(key: string): Promise<void>;
   isUnsettled(key: string): Promise<boolean>;
+  /** The sealed request and cashier of a sale sent without an answer. */
+  unsettled(key: string): Promise<{ requestSealed: string | null; staffId: string | null } | undefined>;
 }

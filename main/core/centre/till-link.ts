@@ -19,9 +19,12 @@ import { CENTRE_OUTCOME_UNKNOWN, DEFAULT_CVM_LIMIT } from '../../../contract/con
 import { currencyExponent, minorToAmount, minorToText, toMinor } from '../../../contract/money.js';
 import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
 import type { IdempotencyFence } from '../idempotency/idempotency.js';
-import type { Clock, Ids, Logger, Store, Vault } from '../ports.js';
+import type { Clock, Ids, Logger, Repositories, Store, Vault } from '../ports.js';
+import { newRecord } from '../payments/records.js';
 import { validatePaymentRequest } from '../payments/request.js';
 import type { CentreLinkRecord, StoredPaymentRecord } from './ports.js';
+
+const STORED_MESSAGE = 'Stored at the till: forwarded when the centre answers';
 
 /** How often a till reports, and so how soon it notices the centre is away (or back). */
 export const LINK_BEAT_MS = 1000;
@@ -311,7 +314,11 @@ export class TillLink {
       const answer = await this.deps.connection.forward(access, entries);
       const now = this.deps.clock.now().toISOString();
       await this.deps.store.run(async (tx) => {
-        for (const result of answer.results) await tx.journal.settle(result.seq, now, result.status_code, result.refused ?? result.message);
+        for (const result of answer.results) {
+          if (!(await tx.journal.settle(result.seq, now, result.status_code, result.refused ?? result.message))) continue;
+          // This till's copy of the sale ends as it ended at the centre (its day report counted it as taken).
+          await tx.transactions.transition(result.transaction_id, [S.stored], { statusCode: result.status_code, message: result.refused ?? result.message }, now);
+        }
       });
       const declined = answer.results.filter((r) => r.status_code !== S.completed);
       if (declined.length) this.deps.logger.warn({ till: link.tillId, declined: declined.map((r) => r.seq) }, 'stored sales declined when forwarded');
@@ -333,6 +340,54 @@ export class TillLink {
       if (error instanceof CentreAwayError) this.away(error.message);
       throw error;
     }
+  }
+
+  /**
+   * A request of this till's staff (a refund at the cashier screen) passed on to the centre with the
+   * till's own credential, naming the staff member (X-Till-Staff); the till checked their session and
+   * any manager approval first.
+   */
+  async relayForStaff(request: RelayedRequest, staffId: string): Promise<RelayedAnswer> {
+    const access = this.access;
+    if (!access) throw new Error('relay at a till that is not joined');
+    const basic = `Basic ${Buffer.from(`${access.apiKey}:${access.apiPassword}`).toString('base64')}`;
+    return this.relay({ ...request, headers: { ...request.headers, authorization: basic, 'x-till-staff': staffId } });
+  }
+
+  /** A follow-up (refund, capture, reversal) of a sale still stored here waits until it is forwarded. */
+  async heldHere(transactionId: string): Promise<boolean> {
+    const stored = await this.deps.store.read((r) => r.journal.byTransaction(transactionId));
+    return stored !== undefined && stored.forwardedAt === null;
+  }
+
+  /** A refund the centre made of one of this till's sales, on the till's copy (its day report counts it). */
+  async keepRefund(answer: unknown, merchantReference: string | null): Promise<void> {
+    if (typeof answer !== 'object' || answer === null || !('refund_id' in answer)) return;
+    const refund = answer as { refund_id: string; transaction_id: string; status_code: number; amount: number; currency: string; merchant_refund_id: string | null; transaction_status_code: number };
+    if (refund.status_code !== 1) return;
+    const exponent = currencyExponent(refund.currency) ?? 2;
+    const minor = toMinor(refund.amount, exponent);
+    if (!minor.ok) return;
+    const now = this.deps.clock.now().toISOString();
+    await this.deps.store.run(async (tx) => {
+      const copy = await tx.transactions.getById(refund.transaction_id);
+      if (!copy || (await tx.refunds.listByTransaction(copy.id)).some((r) => r.id === refund.refund_id)) return;
+      if (!(await tx.transactions.addRefund(copy.id, minor.minor, now))) return;
+      await tx.transactions.transition(copy.id, [copy.statusCode], { statusCode: refund.transaction_status_code }, now);
+      await tx.refunds.insert({
+        id: refund.refund_id,
+        transactionId: copy.id,
+        merchantId: copy.merchantId,
+        amountMinor: minor.minor,
+        statusCode: 1,
+        merchantRefundId: refund.merchant_refund_id,
+        merchantReference,
+        executionDate: null,
+        processorReference: null,
+        createdAt: now,
+      });
+      await tx.events.append({ id: this.deps.ids.newId(), transactionId: copy.id, type: 'refund', status: refund.transaction_status_code, amountMinor: minor.minor, executionDate: null, message: null, createdAt: now });
+    });
   }
 
   /** What the till tells the centre: what it holds now. */
@@ -362,10 +417,16 @@ export class TillLink {
     if (this.state.name === 'online' || wasUnsettled) {
       // Marked before it leaves: a till killed while the centre charges knows to ask the centre
       // (settleAttempt) instead of taking the sale for not charged. One local commit per sale.
-      if (scoped !== undefined && !wasUnsettled) await this.deps.store.run((tx) => tx.journal.markUnsettled(scoped, this.deps.clock.now().toISOString()));
+      if (scoped !== undefined && !wasUnsettled) {
+        const sealed = this.deps.vault.seal(JSON.stringify(request));
+        await this.deps.store.run((tx) => tx.journal.markUnsettled(scoped, this.deps.clock.now().toISOString(), sealed, staffId));
+      }
       try {
         const answer = await this.deps.connection.pay(access, request, scoped, staffId);
-        if (scoped !== undefined) await this.deps.store.run((tx) => tx.journal.clearUnsettled(scoped));
+        await this.deps.store.run(async (tx) => {
+          if (scoped !== undefined) await tx.journal.clearUnsettled(scoped);
+          await this.keepCopy(tx, request, answer.status, answer.body, staffId);
+        });
         return { forwarded: answer };
       } catch (error) {
         if (!(error instanceof CentreAwayError)) throw error;
@@ -424,7 +485,7 @@ export class TillLink {
                   ? `the oldest stored sale is older than ${limits.age_hours} hours`
                   : undefined;
       if (problem) return problem;
-      await tx.journal.store({
+      const seq = await tx.journal.store({
         transactionId,
         merchantId: link.merchantId,
         tillId: link.tillId,
@@ -441,12 +502,65 @@ export class TillLink {
         outcomeMessage: null,
         seenAt: null,
       });
+      const answer = this.answer(transactionId, request, pan, { status_code: S.stored, status: 'stored', message: STORED_MESSAGE });
+      await this.keepCopy(tx, request, 200, answer, staffId, { till_id: link.tillId, seq, stored_at: now.toISOString() });
       return undefined;
     });
     if (refusal) {
       return failure(apiError(ErrorCode.centreAway, `The centre does not answer and this sale cannot be stored: ${refusal}. Take another payment method.`, [{ field: 'amount', message: refusal }]));
     }
-    return success(this.answer(transactionId, request, pan, { status_code: S.stored, status: 'stored', message: 'Stored at the till: forwarded when the centre answers' }));
+    return success(this.answer(transactionId, request, pan, { status_code: S.stored, status: 'stored', message: STORED_MESSAGE }));
+  }
+
+  /**
+   * This till's own copy of one of its sales (the record is the centre's): what its receipts, its
+   * list of today's sales and its X and Z reports read, so they work as on any gateway, also while
+   * the centre is away. Written in the unit that learns the outcome; a stored sale's copy is stored
+   * (13) until forwarded, then ends as it ended there. Nothing of it goes to the outbox: the centre
+   * sends the postbacks.
+   */
+  private async keepCopy(tx: Repositories, request: PaymentRequest, status: number, body: unknown, staffId: string | null, stored?: { till_id: string; seq: number; stored_at: string }): Promise<void> {
+    if (status < 200 || status > 299 || typeof body !== 'object' || body === null || !('transaction_id' in body)) return;
+    const answer = body as TransactionResponse;
+    const checked = validatePaymentRequest('payment', request);
+    const link = this.link;
+    if (!checked.ok || !link || (await tx.transactions.getById(answer.transaction_id))) return;
+    const command = checked.command;
+    const now = this.deps.clock.now();
+    const record = newRecord(answer.transaction_id, command, link.merchantId, now);
+    const pan = command.card?.pan;
+    const taken = answer.status_code === S.completed || answer.status_code === S.stored;
+    record.statusCode = answer.status_code;
+    record.message = answer.message;
+    record.reasonCode = answer.reason_code ?? null;
+    record.postbackUrl = null;
+    record.authorizedMinor = taken ? command.amountMinor : 0;
+    record.capturedMinor = taken ? command.amountMinor : 0;
+    if (pan) {
+      record.cardBrand = cardBrand(pan);
+      record.cardLastFour = pan.slice(-4);
+      record.cardBin = pan.slice(0, 6);
+    }
+    record.details = {
+      ...record.details,
+      ...(staffId ? { staff_id: staffId } : {}),
+      ...(answer.authorization_code ? { authorization_code: answer.authorization_code } : {}),
+      ...(stored ? { stored } : {}),
+    };
+    await tx.transactions.insert(record);
+    const event = (type: string, eventStatus: number) => ({
+      id: this.deps.ids.newId(),
+      transactionId: record.id,
+      type,
+      status: eventStatus,
+      amountMinor: command.amountMinor,
+      executionDate: null,
+      message: answer.message,
+      createdAt: now.toISOString(),
+    });
+    // As the payment engine logs a one-step sale: its authorization, then the capture (the till ledger counts it).
+    await tx.events.append(event(command.pos?.subsequent ? 'reauthorization' : 'authorization', taken ? (stored ? S.stored : S.authorized) : answer.status_code));
+    if (taken) await tx.events.append(event('capture', answer.status_code));
   }
 
   private answer(transactionId: string, request: PaymentRequest, pan: string, outcome: Pick<TransactionResponse, 'status_code' | 'status' | 'message'> & { reason_code?: string }): TransactionResponse {
@@ -495,7 +609,14 @@ export class TillLink {
       throw error;
     }
     if (fence.state === 'in_flight') return { state: 'in_progress' };
-    await this.deps.store.run((tx) => tx.journal.clearUnsettled(scoped));
+    const sent = await this.deps.store.read((r) => r.journal.unsettled(scoped));
+    await this.deps.store.run(async (tx) => {
+      // Charged at the centre after all: the till keeps its copy, as if the answer had come.
+      if (sent?.requestSealed && fence.state === 'processed' && fence.status !== undefined) {
+        await this.keepCopy(tx, JSON.parse(this.deps.vault.open(sent.requestSealed)) as PaymentRequest, fence.status, fence.body, sent.staffId);
+      }
+      await tx.journal.clearUnsettled(scoped);
+    });
     if (fence.state === 'processed' && fence.status !== undefined) return (await this.settlementOf(fence.status, fence.body)) ?? { state: 'not_charged', transaction: null };
     return { state: 'not_charged', transaction: null };
   }

@@ -57,8 +57,8 @@ export interface ReceiptsDeps {
   publicUrl: () => string;
 }
 
-/** A sale has a receipt once the card was approved: these statuses, by a payment or an authorization. */
-const SOLD: readonly number[] = [S.completed, S.authorized, S.refunded, S.partly_refunded];
+/** A sale has a receipt once the card was approved: these statuses, by a payment or an authorization (or stored at a joined till). */
+const SOLD: readonly number[] = [S.completed, S.authorized, S.refunded, S.partly_refunded, S.stored];
 const DEFAULT_PORT = 9100;
 const DEFAULT_WIDTH = 42;
 const QR_WIDTH = 320;

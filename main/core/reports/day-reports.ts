@@ -10,8 +10,9 @@
  * Who: any staff member may read the reports; a back-office or admin account closes the day, a
  * cashier only with a manager's approval (D9, like refunds).
  */
-import type { DayReport, ShopDay, StaffRef, ZReportList } from '../../../contract/api/reports.js';
-import { ErrorCode } from '../../../contract/codes.js';
+import type { DayReport, ShopDay, StaffRef, StoredSales, ZReportList } from '../../../contract/api/reports.js';
+import { ErrorCode, TransactionStatus as S } from '../../../contract/codes.js';
+import { fromMinorUnits } from '../../../contract/money.js';
 import { CLOSE_DAY_ACTION, type StaffRole } from '../../../contract/constants.js';
 import { apiError, failure, success, type Outcome } from '../errors.js';
 import type { AuditRecord, Clock, DayFigures, DayLedgerGroup, DayLedgerRange, Ids, Repositories, Store, ZReportRecord } from '../ports.js';
@@ -88,6 +89,7 @@ export class DayReports {
         approved_by: null,
         ledger: { from: range.fromSeq, to: range.toSeq },
         ...daySections(figures.groups, figures.staffNames),
+        ...(await storedSalesOf(r, merchantId, terminalId, range)),
       };
     });
   }
@@ -139,13 +141,17 @@ export class DayReports {
       await tx.staff.audit(audit);
       return { record, replayed: false };
     });
-    return success({ report: zView(outcome.record), replayed: outcome.replayed }, outcome.replayed ? 200 : 201);
+    const stored = await this.store.read((r) => storedSalesOf(r, merchantId, terminalId, { fromSeq: outcome.record.fromSeq, toSeq: outcome.record.toSeq }));
+    return success({ report: { ...zView(outcome.record), ...stored }, replayed: outcome.replayed }, outcome.replayed ? 200 : 201);
   }
 
   async get(merchantId: string, terminalId: string, sequence: number): Promise<Outcome<DayReport>> {
-    const record = await this.store.read((r) => r.dayReports.getZ(merchantId, terminalId, sequence));
-    if (!record) return failure(apiError(ErrorCode.notFound, `Till ${terminalId} has no Z report ${sequence}`));
-    return success(zView(record));
+    const found = await this.store.read(async (r) => {
+      const record = await r.dayReports.getZ(merchantId, terminalId, sequence);
+      return record ? { record, stored: await storedSalesOf(r, merchantId, terminalId, { fromSeq: record.fromSeq, toSeq: record.toSeq }) } : undefined;
+    });
+    if (!found) return failure(apiError(ErrorCode.notFound, `Till ${terminalId} has no Z report ${sequence}`));
+    return success({ ...zView(found.record), ...found.stored });
   }
 
   /** The till's closed days, newest first. */
@@ -203,5 +209,31 @@ function zView(record: ZReportRecord): DayReport {
     approved_by: staffRef(record.approvedBy, figures.staffNames),
     ledger: { from: record.fromSeq, to: record.toSeq },
     ...daySections(figures.groups, figures.staffNames),
+  };
+}
+
+/**
+ * A joined till's stored sales of a range, read live: a Z report is provisional while any is not
+ * forwarded, and final once all are (its figures, closed, stay as they were: they counted them as taken).
+ */
+async function storedSalesOf(r: Repositories, merchantId: string, terminalId: string, range: DayLedgerRange): Promise<{ stored_sales?: StoredSales }> {
+  const rows = await r.dayReports.storedSales(merchantId, terminalId, range);
+  if (rows.length === 0) return {};
+  const sums = (match: (status: number) => boolean) => {
+    const byCurrency = new Map<string, { count: number; minor: number }>();
+    for (const row of rows.filter((x) => match(x.statusCode))) {
+      const sum = byCurrency.get(row.currency) ?? { count: 0, minor: 0 };
+      byCurrency.set(row.currency, { count: sum.count + row.count, minor: sum.minor + row.amountMinor });
+    }
+    return [...byCurrency].map(([currency, sum]) => ({ currency, count: sum.count, amount: fromMinorUnits(sum.minor, currency) }));
+  };
+  const pending = sums((status) => status === S.stored);
+  return {
+    stored_sales: {
+      provisional: pending.length > 0,
+      pending,
+      forwarded: sums((status) => status !== S.stored && status !== S.declined && status !== S.error),
+      declined_when_forwarded: sums((status) => status === S.declined || status === S.error),
+    },
   };
 }
