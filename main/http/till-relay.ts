@@ -61,7 +61,7 @@ export function installTillRelay(app: FastifyInstance, gateway: Gateway): void {
     } catch (error) {
       if (!(error instanceof CentreAwayError)) throw error;
       reply.header('Retry-After', '5');
-      return sendApiError(reply, apiError(ErrorCode.centreAway, `The centre does not answer (${error.message}); this till stores card-present sales meanwhile, and this request waits until the centre is back`, [{ field: 'centre', message: 'does not answer' }]));
+      return sendApiError(reply, apiError(ErrorCode.centreAway, `The shop's gateway (this till's centre) does not answer (${error.message}); this till stores card-present sales meanwhile, and this request waits until the centre is back`, [{ field: 'centre', message: 'does not answer' }]));
     }
   });
 }

@@ -25,6 +25,8 @@ import { validatePaymentRequest } from '../payments/request.js';
 import type { CentreLinkRecord, StoredPaymentRecord } from './ports.js';
 
 const STORED_MESSAGE = 'Stored at the till: forwarded when the centre answers';
+/** storeSale's unit: the limits allow the sale, but the card must take the PIN first. */
+const PIN_FIRST = 'pin first';
 
 /** How often a till reports, and so how soon it notices the centre is away (or back). */
 export const LINK_BEAT_MS = 1000;
@@ -451,17 +453,16 @@ export class TillLink {
     const checked = validatePaymentRequest('payment', request);
     if (!checked.ok) return failure(validationError(checked.errors));
     const command = checked.command;
-    if (command.type !== 'cardpos' || !command.card || !command.pos) return failure(centreAway('The centre does not answer; only card-present sales are stored meanwhile'));
+    if (command.type !== 'cardpos' || !command.card || !command.pos) return failure(centreAway("The shop's gateway (this till's centre) does not answer; only card-present sales are stored meanwhile"));
     if (command.pos.terminal.id !== link.tillId) {
       return failure(validationError([{ field: 'pos_data.terminal.id', message: `must be this till's id (${link.tillId}) while the centre is away` }]));
     }
     const pan = command.card.pan;
-    // Contactless above the CVM limit needs the PIN, as the bank would ask for it online.
+    // Contactless above the CVM limit needs the PIN, as the bank would ask for it online (after the
+    // limits: a sale that cannot be stored is refused before the customer types a PIN for nothing).
     const exponent = command.exponent;
     const cvm = toMinor(DEFAULT_CVM_LIMIT, exponent);
-    if (command.pos.entry === 'contactless' && !command.pos.pinBlock && cvm.ok && command.amountMinor > cvm.minor) {
-      return success(this.answer(this.deps.ids.newId(), request, pan, { status_code: S.declined, status: 'declined', message: 'request_pin', reason_code: '1A' }));
-    }
+    const needsPin = command.pos.entry === 'contactless' && !command.pos.pinBlock && cvm.ok && command.amountMinor > cvm.minor;
     const now = this.deps.clock.now();
     const transactionId = this.deps.ids.newId();
     const refusal = await this.deps.store.run(async (tx) => {
@@ -485,6 +486,7 @@ export class TillLink {
                   ? `the oldest stored sale is older than ${limits.age_hours} hours`
                   : undefined;
       if (problem) return problem;
+      if (needsPin) return PIN_FIRST;
       const seq = await tx.journal.store({
         transactionId,
         merchantId: link.merchantId,
@@ -506,8 +508,11 @@ export class TillLink {
       await this.keepCopy(tx, request, 200, answer, staffId, { till_id: link.tillId, seq, stored_at: now.toISOString() });
       return undefined;
     });
+    if (refusal === PIN_FIRST) {
+      return success(this.answer(this.deps.ids.newId(), request, pan, { status_code: S.declined, status: 'declined', message: 'request_pin', reason_code: '1A' }));
+    }
     if (refusal) {
-      return failure(apiError(ErrorCode.centreAway, `The centre does not answer and this sale cannot be stored: ${refusal}. Take another payment method.`, [{ field: 'amount', message: refusal }]));
+      return failure(apiError(ErrorCode.centreAway, `The shop's gateway (this till's centre) does not answer and this sale cannot be stored: ${refusal}. Take another payment method.`, [{ field: 'amount', message: refusal }]));
     }
     return success(this.answer(transactionId, request, pan, { status_code: S.stored, status: 'stored', message: STORED_MESSAGE }));
   }

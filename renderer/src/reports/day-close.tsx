@@ -223,6 +223,7 @@ function ReportSheet({ report }: { report: DayReport }) {
           <p className={closed ? 'badge badge-ok report-kind' : 'badge badge-wait report-kind'}>
             {closed ? 'Closed day · these figures never change' : 'X report · running totals, the day is still open'}
           </p>
+          {report.stored_sales?.provisional && <p className="badge badge-wait report-kind">Provisional · stored sales not yet at the shop&rsquo;s gateway</p>}
         </div>
         <dl className="report-facts">
           <dt>Till</dt>
@@ -288,6 +289,7 @@ function ReportSheet({ report }: { report: DayReport }) {
           <FigureTable title="By cashier" first="Cashier" rows={report.by_cashier.map((r) => ({ key: `${r.staff_id ?? 'api'}-${r.currency}`, label: r.name, row: r }))} />
         </>
       )}
+      {report.stored_sales && <StoredSalesSection stored={report.stored_sales} closed={closed} />}
       <p className="report-footer">
         {closed
           ? `Z report No. ${report.sequence} of till ${report.terminal_id}, closed ${when(report.closed_at)}. A closed day never changes.`
@@ -458,6 +460,12 @@ function CloseDayDialog({ day, onClose }: { day: DayReport; onClose: (closed: Da
           Closing the day prints <strong>Z report No. {day.sequence}</strong> with the figures up to now. A closed day <strong>never changes</strong>: sales and refunds from
           now on belong to day {day.sequence + 1}.
         </p>
+        {day.stored_sales?.provisional && (
+          <p className="form-warning" role="note">
+            This till holds {sumText(day.stored_sales.pending)} stored while the shop&rsquo;s gateway was away. They stay stored and are sent when it answers; the Z report counts them as
+            taken and says <strong>provisional</strong> until they have all been sent.
+          </p>
+        )}
         <dl className="close-facts">
           <div className="close-facts-row">
             <dt>Opened</dt>
@@ -524,5 +532,39 @@ function CloseDayDialog({ day, onClose }: { day: DayReport; onClose: (closed: Da
         </div>
       </form>
     </Modal>
+  );
+}
+
+type CurrencySum = NonNullable<DayReport['stored_sales']>['pending'][number];
+
+/** "3 sales (62.50 EUR)", summed per currency. */
+function sumText(sums: readonly CurrencySum[]): string {
+  const count = sums.reduce((n, s) => n + s.count, 0);
+  return `${plural(count, 'sale')} (${sums.map((s) => formatMoney(s.amount, s.currency)).join(' + ')})`;
+}
+
+/**
+ * A joined till's sales stored while the shop's gateway was away: counted as taken above; the report
+ * is provisional while any has not been sent, and names those the bank declined when they were.
+ */
+function StoredSalesSection({ stored, closed }: { stored: NonNullable<DayReport['stored_sales']>; closed: boolean }) {
+  return (
+    <section className="report-stored" aria-labelledby="report-stored-title">
+      <h3 id="report-stored-title">Stored while the shop&rsquo;s gateway was away</h3>
+      <ul>
+        {stored.pending.length > 0 && (
+          <li>
+            <strong>{sumText(stored.pending)} not sent yet</strong>: this {closed ? 'Z' : 'X'} report is provisional until they are; it becomes final by itself.
+          </li>
+        )}
+        {stored.forwarded.length > 0 && <li>{sumText(stored.forwarded)} sent and approved.</li>}
+        {stored.declined_when_forwarded.length > 0 && (
+          <li className="report-stored-declined">
+            {sumText(stored.declined_when_forwarded)} declined by the bank when sent: counted as taken above, but not paid. Ask the customer for another payment (Needs attention in the back
+            office).
+          </li>
+        )}
+      </ul>
+    </section>
   );
 }

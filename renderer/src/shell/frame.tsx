@@ -9,6 +9,8 @@ import { useEffect, useRef, useState, type FocusEvent } from 'react';
 import { LoginScreen } from '../cashier/login.js';
 import { useSession } from '../session-store.js';
 import { OwnPinDialog } from '../staff/own-pin-dialog.js';
+import { tillsClient, type TillLinkStatus } from '../tills/tills-client.js';
+import { ConfirmDialog } from '../ui/detail-parts.js';
 import { useTill } from '../till/till-store.js';
 import { MenuIcon } from '../ui/icons.js';
 import { areasFor, COMING_AREAS, ROLE_NAMES } from './areas.js';
@@ -95,7 +97,14 @@ function StaffBadge() {
   const session = useSession((s) => s.session);
   const logout = useSession((s) => s.logout);
   const [settingPin, setSettingPin] = useState(false);
+  // A joined till holding stored sales says so before its cashier logs out (they stay stored).
+  const [holding, setHolding] = useState<TillLinkStatus | null>(null);
   if (!session) return null;
+  const askLogout = async () => {
+    const status = await tillsClient.link().catch(() => null);
+    if (status?.joined && status.stored.count > 0) setHolding(status);
+    else void logout('You logged out.');
+  };
   return (
     <div className="staff-badge">
       <span className="staff-name">
@@ -105,10 +114,30 @@ function StaffBadge() {
       <button type="button" className="header-button" onClick={() => setSettingPin(true)}>
         Set my PIN
       </button>
-      <button type="button" className="header-button" onClick={() => void logout('You logged out.')}>
+      <button type="button" className="header-button" onClick={() => void askLogout()}>
         Log out
       </button>
       {settingPin && <OwnPinDialog onClose={() => setSettingPin(false)} />}
+      {holding && (
+        <ConfirmDialog
+          title="Log out with stored sales?"
+          keepLabel="Stay logged in"
+          confirmLabel="Log out"
+          busyLabel="Logging out…"
+          what="Logging out"
+          run={async () => {
+            await logout('You logged out. The stored sales stay on this till and are sent when the shop\u2019s gateway answers.');
+            return true;
+          }}
+          onClose={() => setHolding(null)}
+          onDone={() => setHolding(null)}
+        >
+          <p>
+            This till holds {holding.stored.count} {holding.stored.count === 1 ? 'sale' : 'sales'} stored while the shop&rsquo;s gateway was away. Logging out keeps them: they are sent as
+            soon as the gateway answers, as long as this computer and the gateway app stay on.
+          </p>
+        </ConfirmDialog>
+      )}
     </div>
   );
 }

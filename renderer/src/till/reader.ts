@@ -132,6 +132,7 @@ export const TEST_CARDS: readonly TestCard[] = [
   { id: 'visa-error', pan: '4000000000000119', brand: 'visa', behaviour: 'Network error (11)' },
   { id: 'visa-slow', pan: '4000000000001505', brand: 'visa', behaviour: 'Bank answers after 15 s' },
   { id: 'visa-lost', pan: '4000000000001513', brand: 'visa', behaviour: 'Approves, answer lost' },
+  { id: 'visa-forward-decline', pan: '4000000000000416', brand: 'visa', behaviour: 'Stored: approves; declines when forwarded' },
 ];
 
 /** Expiry of every simulated card: December of a year well ahead. */

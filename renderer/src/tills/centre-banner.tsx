@@ -14,6 +14,7 @@ import { WarningIcon } from '../ui/icons.js';
 import { tillsClient, type TillLinkStatus } from './tills-client.js';
 
 const POLL_MS = 2000;
+let ordinaryGateway = false;
 
 /** "3 h 05 min", "12 min", "less than a minute". */
 export function durationText(ms: number): string {
@@ -34,8 +35,12 @@ export function CentreBanner() {
   const path = useRouterState({ select: (s) => s.location.pathname });
 
   const refresh = useCallback(async () => {
+    // An ordinary gateway becomes a till only by a join and a restart: asked once per load.
+    if (ordinaryGateway) return;
     try {
-      setStatus(await tillsClient.link());
+      const next = await tillsClient.link();
+      if (!next.joined) ordinaryGateway = true;
+      setStatus(next);
     } catch {
       // The gateway itself does not answer: the till's own screens say so.
       setStatus(null);
