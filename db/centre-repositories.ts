@@ -36,6 +36,7 @@ export function createCentreRepository(db: SqlDatabase): CentreRepository {
     links: db.prepare('SELECT * FROM till_links WHERE merchant_id = ? ORDER BY till_id'),
     seen: db.prepare('UPDATE till_links SET last_seen_at = ?, version = ?, report = ? WHERE merchant_id = ? AND till_id = ?'),
     forwarded: db.prepare('UPDATE till_links SET last_forward_at = ? WHERE merchant_id = ? AND till_id = ?'),
+    setLinkLimits: db.prepare('UPDATE till_links SET limits = ? WHERE merchant_id = ? AND till_id = ?'),
     recordDecline: db.prepare(
       `INSERT INTO forwarded_declines (transaction_id, merchant_id, till_id, staff_id, order_id, amount_minor, currency, card_brand, card_last_four, message, stored_at, forwarded_at)
        VALUES (@transactionId, @merchantId, @tillId, @staffId, @orderId, @amountMinor, @currency, @cardBrand, @cardLastFour, @message, @storedAt, @forwardedAt)
@@ -62,6 +63,7 @@ export function createCentreRepository(db: SqlDatabase): CentreRepository {
     links: async (merchantId) => ((await s.links.all(merchantId)) as Row[]).map(linkFromRow),
     seen: async (merchantId, tillId, at, version, report) => void (await s.seen.run(at, version, JSON.stringify(report), merchantId, tillId)),
     forwarded: async (merchantId, tillId, at) => void (await s.forwarded.run(at, merchantId, tillId)),
+    setLimits: async (merchantId, tillId, limits) => (await s.setLinkLimits.run(JSON.stringify(limits), merchantId, tillId)).changes === 1,
     recordDecline: async (record) => (await s.recordDecline.run({ ...record })).changes === 1,
     handleDecline: async (merchantId, transactionId, at, staffId) => (await s.handleDecline.run(at, staffId, merchantId, transactionId)).changes === 1,
   };

@@ -43,6 +43,8 @@ Commands:
   till list          list a merchant's tills, who has each open, retired ones too (--merchant ID [--json])
   till invite        a one-time pairing code for a till on another computer (--merchant ID --till-id T
                      [--json]); valid 24 hours
+  till limits        what a joined till may store while this gateway is away (--merchant ID --till-id T
+                     [--per-payment N] [--total-per-currency N] [--count N] [--age-hours N] [--json]); 0 turns it off
   till join          make this data directory a till of a centre (--centre URL --code CODE [--json]):
                      https:// with the certificate the code pins, or http:// to this computer only
   staff create       create a staff account for the UI (--merchant ID --role cashier|back_office|admin
@@ -104,6 +106,10 @@ function parse(argv: string[]) {
     ['till-id', { type: 'string' }],
     ['centre', { type: 'string' }],
     ['code', { type: 'string' }],
+    ['per-payment', { type: 'string' }],
+    ['total-per-currency', { type: 'string' }],
+    ['count', { type: 'string' }],
+    ['age-hours', { type: 'string' }],
     ['terminal-id', { type: 'string' }],
     ...SETTING_SPECS.map((s) => [s.flag, { type: 'string' }]),
   ]) as Record<string, { type: 'string' | 'boolean'; short?: string }>;
@@ -376,6 +382,31 @@ async function tillInvite(values: Values): Promise<void> {
       out(`  ${invite.code}`);
       out(`On the till: npx gateway till join --data-dir DIR --centre URL_OF_THIS_GATEWAY --code ${invite.code}`);
     }
+  });
+}
+
+async function tillLimits(values: Values): Promise<void> {
+  needs(values, 'till limits', 'merchant', 'till-id');
+  await withGateway(values, async (composition) => {
+    const link = (await composition.gateway.store.read((r) => r.centre.links(values.merchant as string))).find((l) => l.tillId === values['till-id']);
+    if (!link) throw new UsageError(`--till-id: till ${String(values['till-id'])} is not joined from another computer`);
+    const number = (flag: string, fallback: number) => {
+      const raw = values[flag];
+      if (raw === undefined) return fallback;
+      const value = Number(raw);
+      if (typeof raw !== 'string' || raw.trim() === '' || !Number.isFinite(value) || value < 0) throw new UsageError(`--${flag}: must be a number, 0 or more`);
+      return value;
+    };
+    const limits = {
+      per_payment: number('per-payment', link.limits.per_payment),
+      total_per_currency: number('total-per-currency', link.limits.total_per_currency),
+      count: Math.floor(number('count', link.limits.count)),
+      age_hours: number('age-hours', link.limits.age_hours),
+    };
+    const set = await composition.gateway.centre.setLimits(values.merchant as string, values['till-id'] as string, limits, { staffId: null });
+    if (!set.ok) throw new UsageError(flagErrors(set.error.errors));
+    if (values.json) out(JSON.stringify(set.value));
+    else out(`Till ${set.value.till_id} may store: ${limits.per_payment} per sale, ${limits.total_per_currency} per currency, ${limits.count} sales, ${limits.age_hours} hours (0 turns storing off).`);
   });
 }
 
@@ -715,6 +746,9 @@ export async function runCli(argv: string[]): Promise<number> {
         return 0;
       case 'till invite':
         await tillInvite(values);
+        return 0;
+      case 'till limits':
+        await tillLimits(values);
         return 0;
       case 'till join':
         await tillJoin(values);

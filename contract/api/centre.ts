@@ -195,3 +195,15 @@ export const ClockAnswerSchema = Type.Object({ now: Type.String({ format: 'date-
 
 export const HandledDeclineSchema = Type.Object({ transaction_id: Type.String(), handled_at: Type.String({ format: 'date-time' }) });
 export type HandledDecline = Static<typeof HandledDeclineSchema>;
+
+/** `PUT /ui/tills/{till_id}/limits`: a joined till's store-and-forward limits (admin). */
+export const StoreLimitsRequestSchema = Type.Object(
+  {
+    per_payment: Type.Number({ minimum: 0, maximum: 1_000_000, description: 'the most one stored payment may be; 0 turns storing off' }),
+    total_per_currency: Type.Number({ minimum: 0, maximum: 100_000_000, description: 'the most all stored payments of one currency may add up to' }),
+    count: Type.Integer({ minimum: 0, maximum: 100_000, description: 'how many payments may be stored' }),
+    age_hours: Type.Number({ minimum: 0, maximum: 720, description: 'how old the oldest stored payment may get' }),
+  },
+  { additionalProperties: false },
+);
+export const TillLimitsSchema = Type.Object({ till_id: Type.String(), limits: StoreLimitsSchema });

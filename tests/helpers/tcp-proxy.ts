@@ -15,10 +15,13 @@ export interface TcpProxy {
   delayMs: number;
   /** Connections opened so far (a test can wait for traffic). */
   readonly opened: number;
+  /** Sends new connections to another port (a centre restarted on a new one); open ones are dropped. */
+  retarget(port: number): void;
   close(): Promise<void>;
 }
 
-export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+export async function startTcpProxy(initial: { host: string; port: number }): Promise<TcpProxy> {
+  let target = initial;
   const open = new Set<Socket>();
   let cut = false;
   let opened = 0;
@@ -33,6 +36,11 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       // A cut link refuses new connections (as an unplugged network does not accept them) and drops open ones.
       if (!cut) server.close();
       cut = true;
+      for (const socket of open) socket.destroy();
+      open.clear();
+    },
+    retarget(port) {
+      target = { ...target, port };
       for (const socket of open) socket.destroy();
       open.clear();
     },
@@ -66,9 +74,11 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       open.delete(client);
       open.delete(upstream);
     };
+    // A side that closes ends the other once the chunks still held (delayMs) have gone through.
+    const later = () => (proxy.delayMs > 0 ? setTimeout(end, proxy.delayMs + 5) : end());
     for (const socket of [client, upstream]) {
       socket.on('error', end);
-      socket.on('close', end);
+      socket.on('close', later);
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

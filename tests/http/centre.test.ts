@@ -205,4 +205,20 @@ describe('a centre and its joined tills', () => {
     const after = (await h.app.inject({ method: 'GET', url: '/ui/dashboard', headers: { cookie: adminCookie } })).json<{ attention: { forwarded_declines: { items: Array<{ transaction_id: string }> } } }>();
     assert.ok(!after.attention.forwarded_declines.items.some((i) => i.transaction_id === decline.transaction_id));
   });
+  test('an admin sets what a joined till may store (audited); the till gets the limits with its next report; bad limits are named, an unjoined till is 404', async () => {
+    const limits = { per_payment: 250, total_per_currency: 20_000, count: 1500, age_hours: 48 };
+    const set = await h.app.inject({ method: 'PUT', url: '/ui/tills/TILL-2/limits', headers: { cookie: adminCookie }, payload: limits });
+    assert.equal(set.statusCode, 200, set.body);
+    const report = { version: '0.1.0', stored: { count: 0, oldest_at: null, totals: [] }, open_attempt: false };
+    const beat = (await h.app.inject({ method: 'POST', url: '/centre/heartbeat', headers: { authorization: tillAuth }, payload: report })).json<{ limits: unknown }>();
+    assert.deepEqual(beat.limits, limits);
+    assert.equal(await countOf(h, "SELECT COUNT(*) AS n FROM audit_log WHERE action = 'till_limits' AND subject_id = 'TILL-2'"), 1);
+    assertApiError(await h.app.inject({ method: 'PUT', url: '/ui/tills/TILL-2/limits', headers: { cookie: adminCookie }, payload: { per_payment: -1, total_per_currency: 'x', count: 1.5 } }), 400, 1001, [
+      'per_payment',
+      'total_per_currency',
+      'count',
+      'age_hours',
+    ]);
+    assertApiError(await h.app.inject({ method: 'PUT', url: '/ui/tills/TILL-1/limits', headers: { cookie: adminCookie }, payload: limits }), 404, 3001, ['till_id']);
+  });
 });

@@ -83,6 +83,21 @@ export class Centre {
     });
   }
 
+  /**
+   * What a joined till may store while the centre is away (admin; audited `till_limits`). The till
+   * gets them with its next report's answer, within a second or two.
+   */
+  async setLimits(merchantId: string, tillId: string, limits: StoreLimits, actor: { staffId: string | null }): Promise<Outcome<{ till_id: string; limits: StoreLimits }>> {
+    return this.deps.store.run(async (tx) => {
+      const before = (await tx.centre.links(merchantId)).find((l) => l.tillId === tillId);
+      if (!before || !(await tx.centre.setLimits(merchantId, tillId, limits))) {
+        return failure(apiError(ErrorCode.notFound, `Till ${tillId} is not joined from another computer`, [{ field: 'till_id', message: 'is not a joined till' }]));
+      }
+      await tx.staff.audit({ ...this.audit(merchantId, actor.staffId, 'till_limits', tillId, `store-and-forward limits of ${tillId}`), oldValue: before.limits, newValue: limits });
+      return success({ till_id: tillId, limits });
+    });
+  }
+
   /** A back-office user followed a forwarded decline up (audited: forwarded_decline_handled). */
   async handleDecline(merchantId: string, transactionId: string, actor: { staffId: string | null }): Promise<Outcome<{ transaction_id: string; handled_at: string }>> {
     const now = this.deps.clock.now().toISOString();

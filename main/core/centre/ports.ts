@@ -34,6 +34,8 @@ export interface CentreRepository {
   links(merchantId: string): Promise<TillLinkRecord[]>;
   seen(merchantId: string, tillId: string, at: string, version: string, report: TillReport): Promise<void>;
   forwarded(merchantId: string, tillId: string, at: string): Promise<void>;
+  /** The store-and-forward limits of a joined till; false when it is not joined. */
+  setLimits(merchantId: string, tillId: string, limits: StoreLimits): Promise<boolean>;
   /** Puts a forwarded decline on the "Needs attention" list; false when it is there already. */
   recordDecline(record: ForwardedDeclineRecord): Promise<boolean>;
   /** Marks it handled (one conditional update); false when unknown or handled already. */

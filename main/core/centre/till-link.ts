@@ -25,8 +25,8 @@ import { validatePaymentRequest } from '../payments/request.js';
 import type { CentreLinkRecord, StoredPaymentRecord } from './ports.js';
 
 const STORED_MESSAGE = 'Stored at the till: forwarded when the centre answers';
-/** storeSale's unit: the limits allow the sale, but the card must take the PIN first. */
-const PIN_FIRST = 'pin first';
+/** Runs the work in one database unit (the request's operation, which records its idempotency reply in it). */
+export type UnitOfWork = <T>(work: (tx: Repositories) => Promise<Outcome<T>>) => Promise<Outcome<T>>;
 
 /** How often a till reports, and so how soon it notices the centre is away (or back). */
 export const LINK_BEAT_MS = 1000;
@@ -411,7 +411,12 @@ export class TillLink {
    * (within the limits). `key`: the request's idempotency key (a retry of a sale whose answer from the
    * centre was lost is never stored).
    */
-  async pay(request: PaymentRequest, key: string | undefined, staffId: string | null): Promise<Outcome<TransactionResponse> | { forwarded: { status: number; body: unknown } }> {
+  async pay(
+    request: PaymentRequest,
+    key: string | undefined,
+    staffId: string | null,
+    unit: UnitOfWork = (work) => this.deps.store.run(work),
+  ): Promise<Outcome<TransactionResponse> | { forwarded: { status: number; body: unknown } }> {
     const access = this.access;
     if (!access || !this.link) throw new Error('pay at a till that is not joined');
     const scoped = key === undefined ? undefined : `till:${this.link.tillId}:${key}`;
@@ -444,11 +449,15 @@ export class TillLink {
         if (scoped !== undefined) await this.deps.store.run((tx) => tx.journal.clearUnsettled(scoped));
       }
     }
-    return this.storeSale(request, staffId);
+    return this.storeSale(request, staffId, unit);
   }
 
-  /** Stores a card-present sale while the centre is away, if the limits allow. */
-  private async storeSale(request: PaymentRequest, staffId: string | null): Promise<Outcome<TransactionResponse>> {
+  /**
+   * Stores a card-present sale while the centre is away, if the limits allow, in `unit` (the request's
+   * own unit of work, which stores its idempotency reply too: a till killed after the commit answers a
+   * retry with the same key with this stored sale).
+   */
+  private async storeSale(request: PaymentRequest, staffId: string | null, unit: UnitOfWork): Promise<Outcome<TransactionResponse>> {
     const link = this.link as CentreLinkRecord;
     const checked = validatePaymentRequest('payment', request);
     if (!checked.ok) return failure(validationError(checked.errors));
@@ -465,7 +474,7 @@ export class TillLink {
     const needsPin = command.pos.entry === 'contactless' && !command.pos.pinBlock && cvm.ok && command.amountMinor > cvm.minor;
     const now = this.deps.clock.now();
     const transactionId = this.deps.ids.newId();
-    const refusal = await this.deps.store.run(async (tx) => {
+    return unit(async (tx): Promise<Outcome<TransactionResponse>> => {
       const limits = link.limits;
       const pending = await tx.journal.pending();
       const limit = (major: number) => {
@@ -485,8 +494,10 @@ export class TillLink {
                 : pending.oldestAt && now.getTime() - Date.parse(pending.oldestAt) > limits.age_hours * 3_600_000
                   ? `the oldest stored sale is older than ${limits.age_hours} hours`
                   : undefined;
-      if (problem) return problem;
-      if (needsPin) return PIN_FIRST;
+      if (problem) {
+        return failure(apiError(ErrorCode.centreAway, `The shop's gateway (this till's centre) does not answer and this sale cannot be stored: ${problem}. Take another payment method.`, [{ field: 'amount', message: problem }]));
+      }
+      if (needsPin) return success(this.answer(this.deps.ids.newId(), request, pan, { status_code: S.declined, status: 'declined', message: 'request_pin', reason_code: '1A' }));
       const seq = await tx.journal.store({
         transactionId,
         merchantId: link.merchantId,
@@ -506,15 +517,8 @@ export class TillLink {
       });
       const answer = this.answer(transactionId, request, pan, { status_code: S.stored, status: 'stored', message: STORED_MESSAGE });
       await this.keepCopy(tx, request, 200, answer, staffId, { till_id: link.tillId, seq, stored_at: now.toISOString() });
-      return undefined;
+      return success(answer);
     });
-    if (refusal === PIN_FIRST) {
-      return success(this.answer(this.deps.ids.newId(), request, pan, { status_code: S.declined, status: 'declined', message: 'request_pin', reason_code: '1A' }));
-    }
-    if (refusal) {
-      return failure(apiError(ErrorCode.centreAway, `The shop's gateway (this till's centre) does not answer and this sale cannot be stored: ${refusal}. Take another payment method.`, [{ field: 'amount', message: refusal }]));
-    }
-    return success(this.answer(transactionId, request, pan, { status_code: S.stored, status: 'stored', message: STORED_MESSAGE }));
   }
 
   /**

@@ -16,6 +16,8 @@ import {
   JoinAnswerSchema,
   JoinRequestSchema,
   ReplicaSchema,
+  StoreLimitsRequestSchema,
+  TillLimitsSchema,
   TillInviteSchema,
   TillLinkStatusSchema,
   TillReportSchema,
@@ -129,6 +131,23 @@ export function centrePairingRoutes(gateway: Gateway): FastifyPluginAsyncTypebox
       async (request, reply) => {
         const staff = staffOf(request);
         return send(reply, toReply(await gateway.centre.handleDecline(staff.merchantId, request.params.transaction_id, { staffId: staff.staffId })));
+      },
+    );
+    app.put(
+      '/ui/tills/:till_id/limits',
+      {
+        schema: {
+          tags,
+          summary: 'What a till on another computer may store while this gateway cannot be reached (admin; audited: till_limits); the till has them within seconds',
+          params: TillIdParams,
+          body: StoreLimitsRequestSchema,
+          response: apiResponses({ 200: TillLimitsSchema }, [400, 403, 404]),
+        },
+        onRequest: requireAdminSession(gateway, 'Only an admin sets the limits of a till'),
+      },
+      async (request, reply) => {
+        const admin = adminOf(request);
+        return send(reply, toReply(await gateway.centre.setLimits(admin.merchantId, request.params.till_id, request.body, { staffId: admin.staffId })));
       },
     );
     app.post(

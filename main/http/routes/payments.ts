@@ -26,6 +26,7 @@ import {
 } from '../../../contract/api/payments.js';
 import type { Gateway } from '../../core/gateway.js';
 import { followUpFieldErrors, paymentFieldErrors, validatePayoutRequest, type PaymentOperation } from '../../core/payments/request.js';
+import type { Operation } from '../../core/operations.js';
 import { failure, success, type ApiError, type Outcome } from '../../core/errors.js';
 import { perform, send } from '../api-context.js';
 import type { BodyFieldCheck } from '../errors.js';
@@ -55,8 +56,8 @@ const followUpChecks: BodyFieldCheck = (body) => followUpFieldErrors(body);
 const noChecks: BodyFieldCheck = () => [];
 
 /** A joined till's sale: the centre's answer as it came, or the stored sale's (or the refusal to store it). */
-async function payAtTill(gateway: Gateway, body: PaymentRequest, key: string | undefined, staffId: string | null): Promise<Outcome<TransactionResponse>> {
-  const paid = await gateway.tillLink.pay(body, key, staffId);
+async function payAtTill(gateway: Gateway, operation: Operation, body: PaymentRequest, key: string | undefined, staffId: string | null): Promise<Outcome<TransactionResponse>> {
+  const paid = await gateway.tillLink.pay(body, key, staffId, (work) => operation.commit(work));
   if (!('forwarded' in paid)) return paid;
   const { status, body: answer } = paid.forwarded;
   return status >= 200 && status < 300 ? success(answer as TransactionResponse, status) : failure(answer as ApiError);
@@ -70,7 +71,7 @@ export function paymentRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
       post('Create a payment', 'Authorization and capture in one step. A decline is HTTP 200 with status_code 6 and the code in `message`.', PaymentRequestSchema, TransactionResponseSchema, CREATE_ERRORS, paymentChecks('payment')),
       async (request, reply) => {
         // A till joined to a centre sends the sale there, or stores it while the centre is away.
-        if (gateway.tillLink.linked) return send(reply, await perform(gateway, request, () => payAtTill(gateway, request.body, request.idempotency?.scope.key, request.principal?.staff?.id ?? null)));
+        if (gateway.tillLink.linked) return send(reply, await perform(gateway, request, (op) => payAtTill(gateway, op, request.body, request.idempotency?.scope.key, request.principal?.staff?.id ?? null)));
         return send(reply, await perform(gateway, request, (op) => p.create(op, 'payment', request.body)));
       },
     );
