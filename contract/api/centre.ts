@@ -207,3 +207,33 @@ export const StoreLimitsRequestSchema = Type.Object(
   { additionalProperties: false },
 );
 export const TillLimitsSchema = Type.Object({ till_id: Type.String(), limits: StoreLimitsSchema });
+
+/** `GET /ui/setup`: whether this gateway has a shop yet, or is a till of a shop's gateway (no login needed). */
+export const SetupStateSchema = Type.Object({
+  has_shop: Type.Boolean({ description: 'a merchant exists here (its own, or the replica of a centre)' }),
+  joined: Type.Boolean({ description: "this gateway is a till of a shop's gateway" }),
+  centre_url: Nullable(Type.String()),
+  till_id: Nullable(Type.String()),
+  can_join: Type.Boolean({ description: "no shop and no centre yet, and asked from this computer: the first screen offers to join a shop's gateway" }),
+});
+export type SetupState = Static<typeof SetupStateSchema>;
+
+/** `POST /ui/setup/join`: the desktop's first start, "join a shop's gateway" (a brand-new gateway, from this computer only). */
+export const SetupJoinRequestSchema = Type.Object(
+  {
+    centre: Str(300, "the shop's gateway's address, e.g. https://backoffice.local:8420"),
+    code: Str(200, 'the pairing code from Settings -> Tills on the shop\'s gateway'),
+  },
+  { additionalProperties: false },
+);
+export type SetupJoinRequest = Static<typeof SetupJoinRequestSchema>;
+export const JoinSummarySchema = Type.Object({
+  centre_url: Type.String(),
+  merchant_id: Type.String(),
+  merchant_name: Type.String(),
+  till_id: Type.String(),
+  till_name: Type.String(),
+  fingerprint: Nullable(Type.String()),
+  limits: StoreLimitsSchema,
+});
+export type JoinSummary = Static<typeof JoinSummarySchema>;

@@ -27,3 +27,22 @@ export function firstRunMessage(credentials: FirstRunCredentials): MessageBoxOpt
     noLink: true,
   };
 }
+
+/** The first start's question: this computer is the shop's gateway (button 0), or it joins one (button 1). */
+export const FIRST_START_OWN = 0;
+export function firstStartChoice(): MessageBoxOptions {
+  return {
+    type: 'question',
+    title: 'Welcome to Tillgate',
+    message: 'How does this computer take part in the shop?',
+    detail: [
+      "This computer is the shop's gateway: it keeps the shop's payments and back office (the first or only till).",
+      '',
+      "Join a shop's gateway: this computer is another till of a shop whose gateway runs on another computer. You need its address and a pairing code (Settings -> Tills there). It keeps selling while that computer cannot be reached.",
+    ].join('\n'),
+    buttons: ["This computer is the shop's gateway", "Join a shop's gateway"],
+    defaultId: 0,
+    cancelId: 0,
+    noLink: true,
+  };
+}

@@ -162,6 +162,8 @@ export interface MessageBoxOptions {
   detail?: string;
   buttons?: string[];
   defaultId?: number;
+  /** The button that closing the box (Esc) stands for. */
+  cancelId?: number;
   noLink?: boolean;
 }
 

@@ -25,7 +25,7 @@ import { createLogger } from '../infra/logger.js';
 import { listeningUrl, resolveSettings, type Settings } from '../settings.js';
 import { ApiBridge } from './api-bridge.js';
 import { loadDesktopDataKey } from './data-key.js';
-import { firstRunMessage, setUpFirstRun, type FirstRunCredentials } from './first-run.js';
+import { FIRST_START_OWN, firstRunMessage, firstStartChoice, setUpFirstRun, type FirstRunCredentials } from './first-run.js';
 import { gatewayIpcHandlers, registerValidatedIpc } from './ipc.js';
 import { applicationMenuTemplate } from './menu.js';
 import { electronNativeBinding } from './native.js';
@@ -222,7 +222,14 @@ export function runShell(electron: ElectronPorts, options: ShellOptions): ShellH
     electron.Menu.setApplicationMenu(electron.Menu.buildFromTemplate(applicationMenuTemplate({ openWindow: showWindow, quit: () => app.quit() }, platform)));
     // Last before the window: a start that fails earlier must not create accounts whose passwords
     // nobody ever saw (only their hashes are stored).
-    const firstRun = await setUpFirstRun(composition.gateway);
+    // A brand-new data folder asks first: this computer is the shop's gateway, or it joins one (the
+    // window then asks for the address and the pairing code: POST /ui/setup/join).
+    let firstRun: FirstRunCredentials | undefined;
+    if (!composition.gateway.tillLink.linked && (await composition.gateway.merchants.list()).length === 0) {
+      const choice = await electron.dialog.showMessageBox(firstStartChoice());
+      if (choice.response === FIRST_START_OWN) firstRun = await setUpFirstRun(composition.gateway);
+      else logger.info({}, "first run: this computer joins a shop's gateway; the window asks for its address and pairing code");
+    }
     if (firstRun) logger.info({ merchantId: firstRun.merchantId }, 'first run: created the merchant "My Shop" with the staff accounts admin and till');
 
     running = true;

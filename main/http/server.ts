@@ -44,7 +44,7 @@ import { postbackRoutes } from './routes/postbacks.js';
 import { uiRoutes, type TillSettings } from './routes/ui.js';
 import { tillRoutes } from './routes/till.js';
 import { shopTillRoutes } from './routes/tills.js';
-import { centrePairingRoutes, centreRoutes, tillLinkRoutes } from './routes/centre.js';
+import { centrePairingRoutes, centreRoutes, setupRoutes, tillLinkRoutes } from './routes/centre.js';
 import { testClockRoutes } from './routes/test-clock.js';
 import { receiptRoutes } from './routes/receipts.js';
 import { reportRoutes } from './routes/reports.js';
@@ -148,7 +148,8 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
   installErrorHandling(app);
   // A till joined to a centre: known before the first request, so none is handled as an ordinary gateway's.
   await gateway.tillLink.ready();
-  installTillRelay(app, gateway);
+  // A brand-new gateway may still join a shop's gateway from its first screen (the desktop).
+  installTillRelay(app, gateway, !gateway.tillLink.linked && (await gateway.merchants.list()).length === 0);
   // The API speaks JSON only: without this, Fastify's built-in text/plain parser would hand a
   // string body to validation ("must be object") instead of the 415 naming Content-Type.
   app.removeContentTypeParser('text/plain');
@@ -265,6 +266,7 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
   await app.register(tillRoutes(gateway));
   await app.register(shopTillRoutes(gateway));
   await app.register(tillLinkRoutes(gateway));
+  await app.register(setupRoutes(gateway));
   if (gateway.movableClock) await app.register(testClockRoutes(gateway.movableClock, () => gateway.clock.now()));
   await app.register(receiptRoutes(gateway));
   await app.register(reportRoutes(gateway));
@@ -280,17 +282,28 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok', version: API_VERSION }));
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  await app.register(fastifySwaggerUi, {
-    routePrefix: '/docs',
-    uiConfig: { validatorUrl: null, docExpansion: 'list', deepLinking: true, defaultModelsExpandDepth: 0 },
-    // Offline and same-origin only. Not the plugin's default policy: it allows outside hosts and
-    // says upgrade-insecure-requests, which blanks the page for tills reaching us over LAN http.
-    // Inline styles stay allowed because Swagger UI injects its logo's style.
-    staticCSP:
-      "default-src 'self'; base-uri 'self'; connect-src 'self'; font-src 'self' data:; form-action 'self'; frame-ancestors 'self'; " +
-      "img-src 'self' data:; object-src 'none'; script-src 'self'; script-src-attr 'none'; style-src 'self' 'unsafe-inline'",
-    transformSpecificationClone: true,
-  });
+  // Two pages of one document: the API for POS software and integrators at /docs, the app's own
+  // back-office routes at /docs/back-office (Swagger UI stops rendering a page past ~138 listed
+  // operations; docs/decisions.md "API documentation pages"). /openapi.json holds both.
+  const BACK_OFFICE_TAG = 'Back-office UI';
+  // Each page in a scope of its own: the plugin decorates the instance it is registered on.
+  const docsPage = (routePrefix: string, backOffice: boolean) =>
+    app.register(async (scope) => {
+      await scope.register(fastifySwaggerUi, {
+      routePrefix,
+      uiConfig: { validatorUrl: null, docExpansion: 'list', deepLinking: true, defaultModelsExpandDepth: 0 },
+      // Offline and same-origin only. Not the plugin's default policy: it allows outside hosts and
+      // says upgrade-insecure-requests, which blanks the page for tills reaching us over LAN http.
+      // Inline styles stay allowed because Swagger UI injects its logo's style.
+      staticCSP:
+        "default-src 'self'; base-uri 'self'; connect-src 'self'; font-src 'self' data:; form-action 'self'; frame-ancestors 'self'; " +
+        "img-src 'self' data:; object-src 'none'; script-src 'self'; script-src-attr 'none'; style-src 'self' 'unsafe-inline'",
+      transformSpecificationClone: true,
+      transformSpecification: (spec) => docsPageSpec(spec, BACK_OFFICE_TAG, backOffice),
+      });
+    });
+  await docsPage('/docs', false);
+  await docsPage('/docs/back-office', true);
 
   const uiDir = options.uiDir ?? DEFAULT_UI_DIR;
   const uiBuilt = isUiBuilt(uiDir);
@@ -316,4 +329,23 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
   app.get('/', { schema: { hide: true } }, async (_request, reply) => (uiBuilt ? reply.redirect('/app/') : reply.redirect('/docs')));
 
   return app;
+}
+
+/**
+ * One page of the API documentation: the operations of the back-office tag, or all the others, with
+ * a line that names the other page.
+ */
+function docsPageSpec(spec: Readonly<Record<string, unknown>>, backOfficeTag: string, backOffice: boolean): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const [path, methods] of Object.entries((spec.paths ?? {}) as Record<string, Record<string, { tags?: string[] }>>)) {
+    const kept = Object.fromEntries(Object.entries(methods).filter(([, op]) => (op.tags?.[0] === backOfficeTag) === backOffice));
+    if (Object.keys(kept).length) paths[path] = kept;
+  }
+  const used = new Set(Object.values(paths).flatMap((methods) => Object.values(methods as Record<string, { tags?: string[] }>).flatMap((op) => op.tags ?? [])));
+  const tags = ((spec.tags ?? []) as Array<{ name: string }>).filter((tag) => used.has(tag.name));
+  const info = (spec.info ?? {}) as { title?: string; description?: string };
+  const other = backOffice
+    ? 'The API for POS software and integrators is at /docs.'
+    : "The app's own back-office routes (staff sessions) are at /docs/back-office; /openapi.json holds both.";
+  return { ...spec, paths, tags, info: { ...info, ...(backOffice ? { title: `${info.title ?? ''}: back-office routes` } : {}), description: `${info.description ?? ''}\n\n${other}` } };
 }

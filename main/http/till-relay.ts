@@ -14,11 +14,15 @@ import { sendApiError } from './errors.js';
 /** Request headers that belong to this hop, or that the till sets itself. */
 const NOT_PASSED_ON = new Set(['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'cookie']);
 
-/** Installed only on a till (linked when the server is built): an ordinary gateway's requests pay nothing for it. */
-export function installTillRelay(app: FastifyInstance, gateway: Gateway): void {
+/**
+ * Installed only on a till (linked when the server is built), or on a brand-new gateway that may
+ * still join one from its first screen (`mayJoin`): an ordinary gateway's requests pay nothing for it.
+ */
+export function installTillRelay(app: FastifyInstance, gateway: Gateway, mayJoin = false): void {
   const link = gateway.tillLink;
-  if (!link.linked) return;
+  if (!link.linked && !mayJoin) return;
   app.addHook('preHandler', async (request, reply) => {
+    if (!link.linked) return undefined;
     const path = request.url.split('?')[0] ?? '';
     if (!/^\/(rest|v2)\//.test(path) || (request.method === 'POST' && path === '/rest/payment')) return undefined;
     // POS software's calls go on as they came. The till screen's (a staff session) read this till's

@@ -307,6 +307,12 @@ const expectedByVersion: Record<number, Expected> = {
     indexes: { till_links_credential: ['credential_id'], stored_payments_unforwarded: ['seq'] },
     unique: [{ table: 'till_links', columns: ['credential_id'] }],
   },
+  30: {
+    tables: ['forwarded_declines'],
+    indexes: { forwarded_declines_open: ['merchant_id', 'forwarded_at'] },
+    unique: [],
+    addedColumns: { centre_unsettled: ['request_sealed', 'staff_id'] },
+  },
 };
 
 function objectNames(db: Database.Database, type: 'table' | 'index'): string[] {

@@ -170,3 +170,33 @@ test('the cashier of a joined till sells online, then stored with the banner, is
   await shot('centre-settings-tills');
   assert.deepEqual(problems, []);
 });
+
+test("a new computer joins the shop from its first screen: the address and pairing code, then the shop's staff log in", async () => {
+  const { code } = JSON.parse(cli(['till', 'invite', '--merchant', merchant.merchant_id, '--till-id', 'TILL-3'], centre.dataDir)) as { code: string };
+  const fresh = await startGateway({ dataDir: tempDataDir('joining-e2e-'), sqlite: true });
+  try {
+    page = await context.newPage();
+    page.on('console', (message) => {
+      // The app asks who is logged in (401) before anyone is; a wrong code is a 404 the form explains.
+      if (message.type() === 'error' && !/status of (401|404)/.test(message.text())) problems.push(`console error (new till): ${message.text()}`);
+    });
+    await page.goto(new URL('/app/#/cashier', fresh.url).href, { waitUntil: 'networkidle' });
+    const main = page.getByRole('main');
+    await page.getByRole('heading', { name: 'Join a shop’s gateway' }).waitFor();
+    await page.getByLabel('Address of the shop’s gateway').fill(centre.url);
+    await page.getByLabel('Pairing code').fill('AAAA-BBBB-CCCC-DDDD-EEEE');
+    await page.getByRole('button', { name: 'Join the shop' }).click();
+    await page.getByText('The pairing code is unknown, used or expired: make a new one on the shop’s gateway.').waitFor();
+    await shot('join-refused');
+    await page.getByLabel('Pairing code').fill(code);
+    await page.getByRole('button', { name: 'Join the shop' }).click();
+    await page.getByText(/This computer is now Till 3 \(TILL-3\) of Harbour Bakery/).waitFor();
+    await shot('joined-login');
+    await login(page, 'kasia', '1470');
+    await main.getByRole('heading', { name: 'New sale' }).waitFor();
+    assert.match((await page.locator('.till-badge').textContent()) ?? '', /TILL-3/);
+    assert.deepEqual(problems, []);
+  } finally {
+    await fresh.stop();
+  }
+});

@@ -18,7 +18,7 @@ const SCREENSHOT_DIR = fileURLToPath(new URL('../../docs/screenshots/', import.m
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const EXPECTED_API_VERSION = '3.21.5';
 const VIEWPORT = { width: 1024, height: 768 };
-const PAGES = ['/app/', '/docs'] as const;
+const PAGES = ['/app/', '/docs', '/docs/back-office'] as const;
 
 let gateway: GatewayProcess;
 let browser: Browser;
@@ -66,6 +66,7 @@ const RECORD_CSP_VIOLATIONS = `
 const RENDERED: Record<(typeof PAGES)[number], (page: Page) => Promise<void>> = {
   '/app/': (page) => page.getByRole('status').getByText(/^Gateway (running|not available)/).waitFor({ timeout: 10_000 }),
   '/docs': (page) => page.locator('.swagger-ui .info .title').waitFor({ timeout: 45_000 }),
+  '/docs/back-office': (page) => page.locator('.swagger-ui .info .title').waitFor({ timeout: 45_000 }),
 };
 
 /** Opens path on the gateway in a fresh 1024x768 context and records what the page does. */
@@ -182,28 +183,35 @@ void test('/app/ shows a clear error and recovers with Retry when /health fails'
   }
 });
 
-void test('/docs renders Swagger UI with the spec title and every documented operation', async () => {
+void test('/docs and /docs/back-office render Swagger UI with the spec title, and every documented operation is on one of them', async () => {
   const spec = (await (await fetch(new URL('/openapi.json', gateway.url))).json()) as {
-    paths: Record<string, Record<string, unknown>>;
+    paths: Record<string, Record<string, { tags?: string[] }>>;
   };
   const operations = Object.entries(spec.paths).flatMap(([path, methods]) =>
-    Object.keys(methods)
-      .filter((method) => ['get', 'put', 'post', 'delete', 'patch'].includes(method))
-      .map((method) => ({ method, path })),
+    Object.entries(methods)
+      .filter(([method]) => ['get', 'put', 'post', 'delete', 'patch'].includes(method))
+      .map(([method, op]) => ({ method, path, backOffice: op.tags?.[0] === 'Back-office UI' })),
   );
   assert.ok(operations.some(({ method, path }) => method === 'get' && path === '/rest/transactions'), 'the spec documents GET /rest/transactions');
+  assert.ok(operations.some(({ backOffice }) => backOffice), 'the spec documents the back-office routes');
 
-  const { page, close } = await visit('/docs');
-  try {
-    await page.locator('.swagger-ui .info .title').getByText('Tillgate payment gateway API').waitFor({ timeout: 45_000 });
-    for (const { method, path } of operations) {
-      const operation = page.locator(`.opblock-${method} .opblock-summary-path[data-path="${path}"]`);
-      assert.equal(await operation.count(), 1, `Swagger UI lists ${method.toUpperCase()} ${path}`);
-      assert.ok(await operation.isVisible(), `${method.toUpperCase()} ${path} is visible`);
+  for (const [where, backOffice, title, shotName] of [
+    ['/docs', false, 'Tillgate payment gateway API', 'foundation-api-docs'],
+    ['/docs/back-office', true, 'Tillgate payment gateway API: back-office routes', 'foundation-api-docs-back-office'],
+  ] as const) {
+    const { page, close } = await visit(where);
+    try {
+      await page.locator('.swagger-ui .info .title').getByText(title).waitFor({ timeout: 45_000 });
+      for (const { method, path } of operations.filter((o) => o.backOffice === backOffice)) {
+        const operation = page.locator(`.opblock-${method} .opblock-summary-path[data-path="${path}"]`);
+        assert.equal(await operation.count(), 1, `${where} lists ${method.toUpperCase()} ${path}`);
+        assert.ok(await operation.isVisible(), `${method.toUpperCase()} ${path} is visible`);
+      }
+      assert.equal(await page.locator('.opblock').count(), operations.filter((o) => o.backOffice === backOffice).length, `${where} lists only its own operations`);
+      await page.screenshot({ path: `${SCREENSHOT_DIR}${shotName}.png`, fullPage: true });
+    } finally {
+      await close();
     }
-    await page.screenshot({ path: `${SCREENSHOT_DIR}foundation-api-docs.png`, fullPage: true });
-  } finally {
-    await close();
   }
 });
 

@@ -277,8 +277,9 @@ export interface FakeElectron {
   protocolHandlers: Map<string, (request: Request) => Response | Promise<Response>>;
   openedExternally: string[];
   errorBoxes: Array<{ title: string; content: string }>;
-  /** Every `dialog.showMessageBox`; the fake answers with the first button at once. */
+  /** Every `dialog.showMessageBox`; the fake answers at once, with the next of `messageBoxAnswers` or else the first button. */
   messageBoxes: MessageBoxOptions[];
+  messageBoxAnswers: number[];
   menus: MenuItemTemplate[][];
 }
 
@@ -293,6 +294,7 @@ export function createFakeElectron(appData: string): FakeElectron {
   const openedExternally: string[] = [];
   const errorBoxes: Array<{ title: string; content: string }> = [];
   const messageBoxes: MessageBoxOptions[] = [];
+  const messageBoxAnswers: number[] = [];
   const menus: MenuItemTemplate[][] = [];
 
   class BrowserWindow extends FakeWindow {
@@ -332,9 +334,9 @@ export function createFakeElectron(appData: string): FakeElectron {
       showErrorBox: (title, content) => errorBoxes.push({ title, content }),
       showMessageBox: async (options) => {
         messageBoxes.push(options);
-        return { response: 0 };
+        return { response: messageBoxAnswers.shift() ?? 0 };
       },
     },
   };
-  return { ports, app, ipcMain, session, safeStorage, windows, schemes, protocolHandlers, openedExternally, errorBoxes, messageBoxes, menus };
+  return { ports, app, ipcMain, session, safeStorage, windows, schemes, protocolHandlers, openedExternally, errorBoxes, messageBoxes, messageBoxAnswers, menus };
 }

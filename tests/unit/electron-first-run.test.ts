@@ -14,7 +14,7 @@ import type { MessageBoxOptions } from '../../main/electron/ports.js';
 import { runShell, type ShellHandle, type ShellOptions, type StartedShell } from '../../main/electron/shell.js';
 import { createLogger } from '../../main/infra/logger.js';
 import { resolveSettings } from '../../main/settings.js';
-import { basicAuth } from '../helpers/gateway-process.js';
+import { basicAuth, createMerchant, runGateway, startGateway } from '../helpers/gateway-process.js';
 import { createFakeElectron, type FakeElectron } from '../helpers/fake-electron.js';
 import { makeTempDir } from '../helpers/temp.js';
 
@@ -26,8 +26,9 @@ afterEach(async () => {
   for (const handle of running.splice(0)) await handle.stop();
 });
 
-async function startShell(dataDir: string, extra: Partial<ShellOptions> = {}): Promise<{ electron: FakeElectron; started: StartedShell }> {
+async function startShell(dataDir: string, extra: Partial<ShellOptions> = {}, answers: number[] = []): Promise<{ electron: FakeElectron; started: StartedShell }> {
   const electron = createFakeElectron(makeTempDir('tillgate-appdata-'));
+  electron.messageBoxAnswers.push(...answers);
   const handle = runShell(electron.ports, {
     appRoot: ROOT,
     preloadPath: join(ROOT, 'dist', 'electron', 'preload.cjs'),
@@ -64,9 +65,12 @@ describe('first start of the desktop app', () => {
   test('creates "My Shop", an admin and the till cashier, and shows their credentials once, in a dialog', TIMEOUT, async () => {
     const dataDir = makeTempDir('tillgate-data-');
     const { electron, started } = await startShell(dataDir);
-    assert.equal(electron.messageBoxes.length, 1);
-    const [box] = electron.messageBoxes;
-    assert.ok(box);
+    assert.equal(electron.messageBoxes.length, 2);
+    const [choice, box] = electron.messageBoxes;
+    assert.ok(choice && box);
+    // First the question, answered "this computer is the shop's gateway".
+    assert.match(choice.message, /How does this computer take part in the shop/);
+    assert.deepEqual(choice.buttons, ["This computer is the shop's gateway", "Join a shop's gateway"]);
     assert.match(box.message, /"My Shop"/);
     assert.match(box.message, /shown this once/);
     assert.deepEqual(box.buttons?.length, 1);
@@ -95,7 +99,7 @@ describe('first start of the desktop app', () => {
   test('a later start on the same data shows nothing and creates nothing', TIMEOUT, async () => {
     const dataDir = makeTempDir('tillgate-data-');
     const first = await startShell(dataDir);
-    assert.equal(first.electron.messageBoxes.length, 1);
+    assert.equal(first.electron.messageBoxes.length, 2);
     await running.splice(0)[0]?.stop();
     const second = await startShell(dataDir);
     assert.equal(second.electron.messageBoxes.length, 0);
@@ -129,12 +133,44 @@ describe('first start of the desktop app', () => {
       env: { GATEWAY_PORT: '0', GATEWAY_LOG_LEVEL: 'debug', GATEWAY_DATA_DIR: dataDir },
       logger: createLogger({ level: 'debug', destination }),
     });
-    const [box] = electron.messageBoxes;
+    const [, box] = electron.messageBoxes;
     assert.ok(box);
     assert.match(log, /first run/, 'the first run itself is logged');
     for (const label of ['API password', 'Webhook key']) assert.ok(!log.includes(field(box, label)), `${label} logged`);
     const passwords = [...(box.detail ?? '').matchAll(/ \/ (\S+)/g)].map((m) => m[1] ?? '');
     assert.equal(passwords.length, 2);
     for (const password of passwords) assert.ok(!log.includes(password), 'a staff password was logged');
+  });
+
+  test("\"Join a shop's gateway\" creates no shop; the window's join (POST /ui/setup/join, this computer only, while it has no shop) makes it a till whose staff log in", TIMEOUT, async () => {
+    const centre = await startGateway();
+    try {
+      const merchant = createMerchant(centre.dataDir, 'Corner Bakery');
+      const cashier = runGateway(['staff', 'create', '--data-dir', centre.dataDir, '--merchant', merchant.merchant_id, '--role', 'cashier', '--login', 'kim', '--name', 'Kim Lee', '--pin', '5731', '--json']);
+      assert.equal(cashier.status, 0, cashier.stderr);
+      const invite = runGateway(['till', 'invite', '--data-dir', centre.dataDir, '--merchant', merchant.merchant_id, '--till-id', 'TILL-3', '--json']);
+      assert.equal(invite.status, 0, invite.stderr);
+      const { code } = JSON.parse(invite.stdout) as { code: string };
+
+      const dataDir = makeTempDir('tillgate-data-');
+      const { electron, started } = await startShell(dataDir, {}, [1]);
+      assert.equal(electron.messageBoxes.length, 1, 'no credentials: no shop was made here');
+      assert.equal((await started.composition.gateway.merchants.list()).length, 0);
+      const setup = async () => (await (await fetch(`${started.restUrl}/ui/setup`)).json()) as { has_shop: boolean; joined: boolean; till_id: string | null };
+      assert.deepEqual(await setup(), { has_shop: false, joined: false, centre_url: null, till_id: null, can_join: true });
+      const join = (body: unknown) => fetch(`${started.restUrl}/ui/setup/join`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const wrong = await join({ centre: centre.url, code: 'AAAA-BBBB-CCCC-DDDD-EEEE' });
+      assert.equal(wrong.status, 404, await wrong.clone().text());
+      const joined = await join({ centre: centre.url, code });
+      assert.equal(joined.status, 200, await joined.clone().text());
+      const summary = (await joined.json()) as { till_id: string; merchant_name: string; centre_url: string };
+      assert.deepEqual([summary.till_id, summary.merchant_name, summary.centre_url], ['TILL-3', 'Corner Bakery', centre.url]);
+      assert.deepEqual(await setup(), { has_shop: true, joined: true, centre_url: centre.url, till_id: 'TILL-3', can_join: false });
+      // The centre's staff log in here (the replica), and a second join is refused.
+      assert.deepEqual(await login(started.restUrl, { login: 'kim', pin: '5731' }), { status: 200, role: 'cashier', merchant: 'Corner Bakery', name: 'Kim Lee' });
+      assert.equal((await join({ centre: centre.url, code })).status, 400);
+    } finally {
+      await centre.stop();
+    }
   });
 });

@@ -45,7 +45,7 @@ const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 function invalidCode(): ReturnType<typeof apiError> {
-  return apiError(ErrorCode.notFound, 'This pairing code is unknown, used or expired: ask the centre for a new one', [{ field: 'code', message: 'is unknown, used or expired' }]);
+  return apiError(ErrorCode.notFound, "This pairing code is unknown, used or expired: make a new one on the shop's gateway (Settings -> Tills)", [{ field: 'code', message: 'is unknown, used or expired' }]);
 }
 
 /** The pairing code's secret and, for a centre on HTTPS, the fingerprint it pins. */

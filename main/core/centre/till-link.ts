@@ -10,7 +10,7 @@
  * A sale passed on to the centre without an answer may have been charged there: it is never stored;
  * a retry with its key waits until the centre answers (`centre_unsettled`).
  */
-import type { FenceAnswer, ForwardedDecline, ForwardEntry, JoinAnswer, Replica, StoreLimits, TillLinkStatus, TillReport } from '../../../contract/api/centre.js';
+import type { FenceAnswer, ForwardedDecline, ForwardEntry, JoinAnswer, JoinSummary, Replica, StoreLimits, TillLinkStatus, TillReport } from '../../../contract/api/centre.js';
 import type { PaymentRequest, TransactionResponse } from '../../../contract/api/payments.js';
 import type { Transaction } from '../../../contract/api/transactions.js';
 import { cardBrand } from '../../../contract/cards.js';
@@ -109,15 +109,6 @@ export type AttemptSettlement = { state: 'in_progress' } | { state: 'approved'; 
 
 export type LinkState = { name: 'unlinked' } | { name: 'online'; since: string } | { name: 'away'; since: string; reason: string };
 
-export interface JoinSummary {
-  centre_url: string;
-  merchant_id: string;
-  merchant_name: string;
-  till_id: string;
-  till_name: string;
-  fingerprint: string | null;
-  limits: StoreLimits;
-}
 
 function centreAway(message: string): ReturnType<typeof apiError> {
   return apiError(ErrorCode.centreAway, message, [{ field: 'centre', message: 'does not answer' }]);

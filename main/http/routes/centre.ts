@@ -16,6 +16,9 @@ import {
   JoinAnswerSchema,
   JoinRequestSchema,
   ReplicaSchema,
+  SetupJoinRequestSchema,
+  SetupStateSchema,
+  JoinSummarySchema,
   StoreLimitsRequestSchema,
   TillLimitsSchema,
   TillInviteSchema,
@@ -180,6 +183,54 @@ export function tillLinkRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
       '/ui/till/link/declines/:transaction_id/seen',
       { schema: { tags, summary: 'The cashier has seen a forwarded decline', params: TransactionIdParams, response: apiResponses({ 200: TillLinkStatusSchema }, [404]) }, onRequest: session },
       async (request, reply) => send(reply, toReply(await gateway.tillLink.declineSeen(request.params.transaction_id))),
+    );
+  };
+}
+
+const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
+
+/**
+ * The desktop's first start (issue 26): "this computer is the shop's gateway" creates the shop as
+ * before; "join a shop's gateway" leaves it without one, and the window asks for the shop's gateway's
+ * address and a pairing code. Answered without a login, and the join only while this gateway has no
+ * shop and no centre, from this computer.
+ */
+export function setupRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    const state = async () => {
+      await gateway.tillLink.ready();
+      const status = await gateway.tillLink.linkStatus();
+      return { has_shop: (await gateway.merchants.list()).length > 0, joined: status.joined, centre_url: status.centre_url, till_id: status.till_id };
+    };
+    app.get(
+      '/ui/setup',
+      { schema: { tags, summary: "Whether this gateway has a shop yet, or is a till of a shop's gateway (no login)", security: [], response: apiResponses({ 200: SetupStateSchema }, []) } },
+      async (request, reply) => {
+        const now = await state();
+        return reply.send({ ...now, can_join: !now.has_shop && !now.joined && LOOPBACK.test(request.ip) });
+      },
+    );
+    app.post(
+      '/ui/setup/join',
+      {
+        schema: {
+          tags,
+          summary: "Makes this brand-new gateway a till of a shop's gateway with a pairing code (from this computer, while it has no shop)",
+          security: [],
+          body: SetupJoinRequestSchema,
+          response: apiResponses({ 200: JoinSummarySchema }, [400, 403, 404, 503]),
+        },
+      },
+      async (request, reply) => {
+        if (!LOOPBACK.test(request.ip)) return sendApiError(reply, apiError(ErrorCode.forbidden, 'A gateway is joined to a shop only from its own computer'));
+        const now = await state();
+        if (now.has_shop || now.joined) {
+          return sendApiError(reply, apiError(ErrorCode.invalidState, now.joined ? `This computer is a till of ${now.centre_url ?? 'a shop'} already` : 'This gateway has a shop of its own: it cannot join another', [{ field: 'centre', message: 'this gateway is set up already' }]));
+        }
+        const joined = await gateway.tillLink.join(request.body.centre.trim().replace(/\/+$/, ''), request.body.code.trim());
+        if (joined.ok) await gateway.tillLink.start();
+        return send(reply, toReply(joined));
+      },
     );
   };
 }

@@ -2,7 +2,9 @@
  * Staff login for the whole app: login and PIN (default) or password. The session is a cookie the
  * page cannot read. The gateway's status shows here too, so a till knows its gateway runs.
  */
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
+import { JoinShop } from '../tills/join-shop.js';
+import { tillsClient, type JoinSummary } from '../tills/tills-client.js';
 import { useSession } from '../session-store.js';
 import { LockIcon } from '../ui/icons.js';
 import { GatewayStatusView } from '../shell/gateway-page.js';
@@ -18,6 +20,15 @@ export function LoginScreen() {
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const loginRef = useAutoFocus<HTMLInputElement>();
+  // A brand-new desktop that chose "join a shop's gateway" asks for it before anyone can log in.
+  const [joining, setJoining] = useState(false);
+  const [joined, setJoined] = useState<JoinSummary | null>(null);
+  useEffect(() => {
+    void tillsClient
+      .setup()
+      .then((state) => setJoining(state.can_join))
+      .catch(() => undefined);
+  }, []);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -34,6 +45,17 @@ export function LoginScreen() {
     if (!result.ok) setProblem(result.message);
   };
 
+  if (joining) {
+    return (
+      <JoinShop
+        onJoined={(summary) => {
+          setJoined(summary);
+          setJoining(false);
+        }}
+      />
+    );
+  }
+
   return (
     <div className="login-wrap">
       <section className="panel login-panel" aria-labelledby="login-title">
@@ -42,6 +64,11 @@ export function LoginScreen() {
         </div>
         <h1 id="login-title">Staff login</h1>
         <p className="login-lead">Log in to take payments at the till or to work in the back office.</p>
+        {joined && (
+          <p className="login-notice" role="status">
+            This computer is now {joined.till_name} ({joined.till_id}) of {joined.merchant_name}. Log in with your staff login of the shop.
+          </p>
+        )}
         {notice && <p className="login-notice">{notice}</p>}
         <form onSubmit={(event) => void submit(event)} noValidate>
           <label className="field">

@@ -119,6 +119,8 @@ export interface TestCard {
   brand: CardBrand;
   /** What the Test environment does with it, in a few words. */
   behaviour: string;
+  /** Listed only at a till joined to a shop's gateway (it rehearses store-and-forward). */
+  joinedOnly?: true;
 }
 
 /** Test cards of docs/test-environment.md that make sense at a till. */
@@ -132,7 +134,7 @@ export const TEST_CARDS: readonly TestCard[] = [
   { id: 'visa-error', pan: '4000000000000119', brand: 'visa', behaviour: 'Network error (11)' },
   { id: 'visa-slow', pan: '4000000000001505', brand: 'visa', behaviour: 'Bank answers after 15 s' },
   { id: 'visa-lost', pan: '4000000000001513', brand: 'visa', behaviour: 'Approves, answer lost' },
-  { id: 'visa-forward-decline', pan: '4000000000000416', brand: 'visa', behaviour: 'Stored: approves; declines when forwarded' },
+  { id: 'visa-forward-decline', pan: '4000000000000416', brand: 'visa', behaviour: 'Stored: approves; declines when forwarded', joinedOnly: true },
 ];
 
 /** Expiry of every simulated card: December of a year well ahead. */

@@ -2,6 +2,8 @@
  * The Test environment's card reader on screen: each test card can be tapped, inserted or swiped,
  * and the reader's problems can be provoked. A USB swipe reader (keyboard wedge) works alongside.
  */
+import { useEffect, useState } from 'react';
+import { tillsClient } from '../tills/tills-client.js';
 import { BRAND_NAMES, TEST_CARDS, type PresentMethod } from './reader.js';
 import { simulatedReader } from './till-store.js';
 
@@ -16,6 +18,19 @@ function spaced(pan: string): string {
 }
 
 export function SimulatedReaderPanel() {
+  // The store-and-forward card only where it means something: a till joined to a shop's gateway.
+  const [joined, setJoined] = useState(false);
+  useEffect(() => {
+    let live = true;
+    void tillsClient
+      .setup()
+      .then((state) => live && setJoined(state.joined))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, []);
+  const cards = TEST_CARDS.filter((card) => !card.joinedOnly || joined);
   return (
     <section className="sim-reader" aria-labelledby="sim-reader-title">
       <div className="sim-reader-head">
@@ -24,7 +39,7 @@ export function SimulatedReaderPanel() {
       </div>
       <p className="sim-reader-note">Every test card&rsquo;s PIN is 1234. A USB swipe reader works too.</p>
       <ul className="sim-cards">
-        {TEST_CARDS.map((card) => (
+        {cards.map((card) => (
           <li key={card.id} className="sim-card">
             <span className="sim-card-label">
               <span className={`brand-chip brand-${card.brand}`} aria-hidden="true">

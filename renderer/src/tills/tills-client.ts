@@ -3,12 +3,12 @@
  * keep, let go), an admin's changes, and the shop's day. Typed by the contract
  * (contract/api/tills.ts, contract/api/reports.ts); same transports and error shape as api/client.ts.
  */
-import type { TillInvite, TillLinkStatus } from '../../../contract/api/centre.js';
+import type { JoinSummary, SetupState, TillInvite, TillLinkStatus } from '../../../contract/api/centre.js';
 import type { ShopDay } from '../../../contract/api/reports.js';
 import type { CreateTillRequest, Till, TillList, UpdateTillRequest } from '../../../contract/api/tills.js';
 import { defaultTransport, expectObject, type Transport } from '../api/client.js';
 
-export type { ShopDay, Till, TillInvite, TillLinkStatus, TillList };
+export type { JoinSummary, SetupState, ShopDay, Till, TillInvite, TillLinkStatus, TillList };
 
 export interface TillsClient {
   list(options?: { retired?: boolean }): Promise<TillList>;
@@ -20,6 +20,10 @@ export interface TillsClient {
   shopDay(): Promise<ShopDay>;
   /** A one-time pairing code for the till on another computer (admin). */
   invite(tillId: string): Promise<TillInvite>;
+  /** Whether this gateway has a shop yet (no login needed). */
+  setup(): Promise<SetupState>;
+  /** The first start's "join a shop's gateway" with its address and a pairing code. */
+  joinShop(centre: string, code: string): Promise<JoinSummary>;
   /** This till's link to its centre (joined: false on an ordinary gateway). */
   link(): Promise<TillLinkStatus>;
   /** The cashier has seen a forwarded decline. */
@@ -49,6 +53,12 @@ export function createTillsClient(transport: Transport = defaultTransport()): Ti
     },
     async invite(tillId) {
       return expectObject<TillInvite>(await transport.send({ method: 'POST', path: `/ui/tills/${encodeURIComponent(tillId)}/invite` }), ['code', 'expires_at']);
+    },
+    async setup() {
+      return expectObject<SetupState>(await transport.send({ method: 'GET', path: '/ui/setup' }), ['has_shop', 'joined']);
+    },
+    async joinShop(centre, code) {
+      return expectObject<JoinSummary>(await transport.send({ method: 'POST', path: '/ui/setup/join', body: { centre, code } }), ['till_id', 'merchant_name']);
     },
     async link() {
       return expectObject<TillLinkStatus>(await transport.send({ method: 'GET', path: '/ui/till/link' }), ['joined', 'state', 'stored', 'declines']);
