@@ -54,7 +54,8 @@ Commands:
   restore --from FILE
                      check a backup (integrity, schema version, data key), then put it in place of
                      the database (the current one is kept beside it); refused while a gateway runs
-                     on the data directory. --check only checks.
+                     on the data directory, and on a till holding stored sales not yet forwarded
+                     (--discard-stored-sales overrides). --check only checks.
   export --to FILE   write every table of the database (the data directory's SQLite, or --database)
                      to a new JSON-lines file with its schema version, row counts, money sums and
                      SHA-256 (docs/operations.md "Moving to PostgreSQL"); SQLite needs the gateway
@@ -97,6 +98,7 @@ function parse(argv: string[]) {
     ['from', { type: 'string' }],
     ['check', { type: 'boolean' }],
     ['delete-existing-data', { type: 'boolean' }],
+    ['discard-stored-sales', { type: 'boolean' }],
     ['merchant', { type: 'string' }],
     ['role', { type: 'string' }],
     ['login', { type: 'string' }],
@@ -210,6 +212,14 @@ export function localLinksNotice(server: RunningServer): string | undefined {
   return `Note: pay links and QR codes start with ${base}, which a customer's phone cannot open. Set ${PUBLIC_URL_SETTING.env} (or ${PUBLIC_URL_SETTING.flag}) to an address customers reach, e.g. ${PUBLIC_URL_SETTING.env}=https://pay.yourshop.example`;
 }
 
+/** A till that holds stored sales says so at every start (after an upgrade too): they are kept, and forwarded. */
+async function storedSalesNotice(server: RunningServer): Promise<string | undefined> {
+  const status = await server.composition.gateway.tillLink.linkStatus();
+  if (!status.joined || status.stored.count === 0) return undefined;
+  const totals = status.stored.totals.map((t) => `${t.amount.toFixed(2)} ${t.currency}`).join(' + ');
+  return `This till holds ${status.stored.count} stored sale(s) (${totals}) taken while ${status.centre_url ?? 'its centre'} did not answer: they are kept and forwarded as soon as it answers.`;
+}
+
 async function serve(values: Values): Promise<void> {
   const settings = settingsOf(values);
   const server = await startServer(settings);
@@ -220,6 +230,8 @@ async function serve(values: Values): Promise<void> {
     out(`HTTPS only on ${settings.host}: ${server.tls.selfSigned ? `a self-signed certificate (${join(settings.dataDir, 'tls', 'self-signed.crt')})` : 'the configured certificate'}`);
     out(`certificate fingerprint (SHA-256): ${server.tls.fingerprint}`);
   }
+  const held = await storedSalesNotice(server);
+  if (held) out(held);
   out(`listening on ${server.url}`);
   const shutdown = (signal: string) => {
     server.composition.logger.info({ signal }, 'shutting down');
@@ -558,6 +570,14 @@ function restore(values: Values): number {
   // Nothing may write the database while it is replaced.
   const lock = acquireInstanceLock(dataDir);
   try {
+    // A till's stored sales exist nowhere else until forwarded: a restore over them would lose them.
+    const held = storedSalesIn(dataDir);
+    if (held > 0 && values['discard-stored-sales'] !== true) {
+      process.stderr.write(
+        `gateway: this till holds ${held} stored sale(s) not yet forwarded to its centre; restoring would lose them. Start it with the centre reachable until they are forwarded (Settings -> Tills at the centre shows it), or add --discard-stored-sales.\n`,
+      );
+      return 1;
+    }
     const { replaced } = restoreBackup(dataDir, file, new Date());
     // An older backup is brought up to this gateway's schema now, not at the next start.
     const db = openDatabase(join(dataDir, DATABASE_FILE));
@@ -572,6 +592,19 @@ function restore(values: Values): number {
     lock.release();
   }
   return 0;
+}
+
+/** How many stored sales of a till's journal are not forwarded yet (0 without a database or a journal). */
+function storedSalesIn(dataDir: string): number {
+  const file = join(dataDir, DATABASE_FILE);
+  if (!existsSync(file)) return 0;
+  const db = openDatabase(file);
+  try {
+    const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'stored_payments'").get();
+    return table ? Number((db.prepare('SELECT COUNT(*) AS n FROM stored_payments WHERE forwarded_at IS NULL').get() as { n: number }).n) : 0;
+  } finally {
+    db.close();
+  }
 }
 
 /** The checks side by side; a line that differs says so. */

@@ -5,6 +5,7 @@
  * user says "use it here anyway".
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { StoreLimitsSchema } from './centre.js';
 import { Nullable, Str } from './common.js';
 
 /** Who holds a till now: the screen's staff member and when the screen was last seen. */
@@ -40,6 +41,7 @@ export const TillRemoteSchema = Type.Object({
     oldest_at: Nullable(Type.String({ format: 'date-time' })),
   }),
   warning: Nullable(Type.String({ description: `not heard from, or holding stored sales, for more than ${TILL_SILENT_WARNING_MINUTES} minutes` })),
+  limits: StoreLimitsSchema,
 });
 export type TillRemote = Static<typeof TillRemoteSchema>;
 

@@ -168,6 +168,24 @@ test('the cashier of a joined till sells online, then stored with the banner, is
   const row = office.getByRole('row').filter({ hasText: 'TILL-2' });
   await row.getByText(/On another computer/).waitFor();
   await shot('centre-settings-tills');
+  // The admin sets what the till may store; the till has it with its next report.
+  await row.getByRole('button', { name: 'Limits of till TILL-2' }).click();
+  const limits = office.getByRole('dialog');
+  await limits.getByLabel('Most sales').fill('300');
+  await shot('centre-till-limits');
+  await limits.getByRole('button', { name: 'Save limits' }).click();
+  await office.getByText('Till 2 (TILL-2) has its new limits within seconds.').waitFor();
+  // (Cookies do not tell ports apart: the centre's login replaced the till's in this browser.)
+  const tillLogin = await fetch(`${till.url}/ui/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'kasia', pin: '1470' }) });
+  const tillCookie = (tillLogin.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  await (async () => {
+    for (let i = 0; i < 40; i++) {
+      const status = (await (await fetch(`${till.url}/ui/till/link`, { headers: { cookie: tillCookie } })).json()) as { limits: { count: number } | null };
+      if (status.limits?.count === 300) return;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    assert.fail('the till did not get the new limits');
+  })();
   assert.deepEqual(problems, []);
 });
 

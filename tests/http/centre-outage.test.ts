@@ -122,6 +122,19 @@ describe('a two-hour outage of the centre, with the movable clock', () => {
     assert.equal(refused.body.error_code, 5005);
     assert.match(refused.body.message ?? '', /older than 24 hours/);
 
+    // Stopped and started again (as after an upgrade): the stored sales are kept, and it says so; a
+    // restore over them is refused unless told to discard them.
+    const dir = till.dataDir;
+    await till.stop();
+    const backup = `${dir}/before.db`;
+    assert.equal(runGateway(['backup', '--data-dir', dir, '--to', backup]).status, 0);
+    const restore = runGateway(['restore', '--data-dir', dir, '--from', backup]);
+    assert.equal(restore.status, 1);
+    assert.match(restore.stderr, /holds 36 stored sale\(s\) not yet forwarded .* --discard-stored-sales/);
+    till = await startGateway({ dataDir: dir, sqlite: true, args: ['--sim-clock', 'movable'] });
+    assert.match(till.stdout(), /This till holds 36 stored sale\(s\) \(\d+\.\d\d EUR\) taken while .* did not answer: they are kept and forwarded/);
+    await advance(till.url, 23 * 3600);
+
     proxy.restore();
     // A day later for the till's clock: its staff session ended meanwhile.
     tillCookie = await logIn(till.url, 'olga', '2580');

@@ -241,5 +241,6 @@ function remoteView(link: TillLinkRecord, now: Date): TillRemote {
     open_attempt: link.report?.open_attempt ?? false,
     stored,
     warning,
+    limits: link.limits,
   };
 }

@@ -9,7 +9,7 @@
 import { useCallback, useState, type FormEvent } from 'react';
 import { defaultTillName, TILL_ID_PATTERN, TILL_RETIRE_REFUSED } from '../../../contract/constants.js';
 import { ApiError } from '../api/client.js';
-import { tillsClient, type Till, type TillInvite } from '../tills/tills-client.js';
+import { tillsClient, type StoreLimits, type Till, type TillInvite } from '../tills/tills-client.js';
 import { ConfirmDialog } from '../ui/detail-parts.js';
 import { FormActions } from '../ui/dialog-parts.js';
 import { formatDateTime, formatTime } from '../ui/format.js';
@@ -20,7 +20,7 @@ import { toneClass } from '../ui/tags.js';
 import { settingsClient, type Shop } from './settings-client.js';
 import { focusFirst, FormProblem, Pending, problemsOf, SettingField, useLoaded, type Problems } from './settings-parts.js';
 
-type Dialog = { kind: 'create' } | { kind: 'rename'; till: Till } | { kind: 'retire'; till: Till } | { kind: 'invite'; till: Till } | null;
+type Dialog = { kind: 'create' } | { kind: 'rename'; till: Till } | { kind: 'retire'; till: Till } | { kind: 'invite'; till: Till } | { kind: 'limits'; till: Till } | null;
 
 const NAME_MAX = 60;
 
@@ -143,6 +143,11 @@ export function TillSettings() {
                       <button type="button" className="button button-small" onClick={() => setDialog({ kind: 'rename', till })}>
                         Rename<span className="visually-hidden"> till {till.till_id}</span>
                       </button>
+                      {till.remote && (
+                        <button type="button" className="button button-small" onClick={() => setDialog({ kind: 'limits', till })}>
+                          Limits<span className="visually-hidden"> of till {till.till_id}</span>
+                        </button>
+                      )}
                       <button type="button" className="button button-small" onClick={() => setDialog({ kind: 'invite', till })}>
                         {till.remote ? 'Join again' : 'Join from another computer'}
                         <span className="visually-hidden"> till {till.till_id}</span>
@@ -162,6 +167,7 @@ export function TillSettings() {
         <CreateTillDialog tills={data.tills} shops={data.shops} onClose={() => setDialog(null)} onDone={(till) => done(`${till.name} (${till.till_id}) added${till.shop_id ? ` to ${shopName(till.shop_id)}` : ''}.`)} />
       )}
       {dialog?.kind === 'invite' && <InviteDialog till={dialog.till} onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'limits' && <LimitsDialog till={dialog.till} onClose={() => setDialog(null)} onDone={() => done(`${dialog.till.name} (${dialog.till.till_id}) has its new limits within seconds.`)} />}
       {dialog?.kind === 'rename' && <RenameTillDialog till={dialog.till} onClose={() => setDialog(null)} onDone={(till) => done(`${till.till_id} is now called ${till.name}.`)} />}
       {dialog?.kind === 'retire' && (
         <ConfirmDialog
@@ -402,6 +408,77 @@ function InviteDialog({ till, onClose }: { till: Till; onClose: () => void }) {
           </button>
         </div>
       )}
+    </Modal>
+  );
+}
+
+type LimitField = keyof StoreLimits;
+const LIMIT_FIELDS: ReadonlyArray<{ field: LimitField; label: string; note: string; step: string }> = [
+  { field: 'per_payment', label: 'Most per sale', note: 'in the shop\u2019s currency', step: '0.01' },
+  { field: 'total_per_currency', label: 'Most in all per currency', note: 'all stored sales of one currency together', step: '0.01' },
+  { field: 'count', label: 'Most sales', note: 'how many sales may be stored', step: '1' },
+  { field: 'age_hours', label: 'Oldest (hours)', note: 'no sale is stored once the oldest is this old', step: '1' },
+];
+
+/** What a till on another computer may store while this gateway cannot be reached; 0 turns storing off. */
+function LimitsDialog({ till, onClose, onDone }: { till: Till; onClose: () => void; onDone: () => void }) {
+  const [values, setValues] = useState<Record<LimitField, string>>(() => {
+    const limits = till.remote?.limits;
+    return { per_payment: String(limits?.per_payment ?? ''), total_per_currency: String(limits?.total_per_currency ?? ''), count: String(limits?.count ?? ''), age_hours: String(limits?.age_hours ?? '') };
+  });
+  const [problems, setProblems] = useState<Problems<LimitField>>({});
+  const [busy, setBusy] = useState(false);
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    const local: Problems<LimitField> = {};
+    const limits = {} as StoreLimits;
+    for (const { field, label } of LIMIT_FIELDS) {
+      const value = Number(values[field]);
+      if (values[field].trim() === '' || !Number.isFinite(value) || value < 0 || (field === 'count' && !Number.isInteger(value))) local[field] = `${label}: a number, 0 or more${field === 'count' ? ', whole' : ''}.`;
+      else limits[field] = value;
+    }
+    setProblems(local);
+    if (Object.keys(local).length) return focusFirst('limits', local);
+    setBusy(true);
+    try {
+      await tillsClient.setLimits(till.till_id, limits);
+      onDone();
+    } catch (error) {
+      const found = problemsOf(error, 'The limits were not saved', { per_payment: 'most per sale', total_per_currency: 'most in all', count: 'most sales', age_hours: 'oldest' });
+      setProblems(found);
+      focusFirst('limits', found);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal title={`What ${till.name} may store`} onClose={onClose} busy={busy}>
+      <form onSubmit={(event) => void save(event)} noValidate>
+        <p>While this gateway cannot be reached, {till.name} stores card sales within these limits and sends them when it answers again. 0 turns storing off.</p>
+        <FormProblem text={problems.form} />
+        {LIMIT_FIELDS.map(({ field, label, note, step }, index) => (
+          <SettingField key={field} id={`limits-${field}`} label={label} problem={problems[field]} note={note}>
+            {(props) => (
+              <input
+                {...props}
+                className="input"
+                type="number"
+                min="0"
+                step={step}
+                inputMode="decimal"
+                value={values[field]}
+                {...(index === 0 ? { 'data-autofocus': true } : {})}
+                onChange={(e) => {
+                  setValues((v) => ({ ...v, [field]: e.target.value }));
+                  setProblems({});
+                }}
+              />
+            )}
+          </SettingField>
+        ))}
+        <FormActions submitLabel="Save limits" busyLabel="Saving…" busy={busy} onCancel={onClose} />
+      </form>
     </Modal>
   );
 }

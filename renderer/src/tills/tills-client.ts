@@ -3,12 +3,12 @@
  * keep, let go), an admin's changes, and the shop's day. Typed by the contract
  * (contract/api/tills.ts, contract/api/reports.ts); same transports and error shape as api/client.ts.
  */
-import type { JoinSummary, SetupState, TillInvite, TillLinkStatus } from '../../../contract/api/centre.js';
+import type { JoinSummary, SetupState, StoreLimits, TillInvite, TillLinkStatus } from '../../../contract/api/centre.js';
 import type { ShopDay } from '../../../contract/api/reports.js';
 import type { CreateTillRequest, Till, TillList, UpdateTillRequest } from '../../../contract/api/tills.js';
 import { defaultTransport, expectObject, type Transport } from '../api/client.js';
 
-export type { JoinSummary, SetupState, ShopDay, Till, TillInvite, TillLinkStatus, TillList };
+export type { JoinSummary, SetupState, ShopDay, StoreLimits, Till, TillInvite, TillLinkStatus, TillList };
 
 export interface TillsClient {
   list(options?: { retired?: boolean }): Promise<TillList>;
@@ -18,6 +18,8 @@ export interface TillsClient {
   create(request: CreateTillRequest): Promise<Till>;
   update(tillId: string, request: UpdateTillRequest): Promise<Till>;
   shopDay(): Promise<ShopDay>;
+  /** What a till on another computer may store while this gateway is away (admin). */
+  setLimits(tillId: string, limits: StoreLimits): Promise<{ till_id: string; limits: StoreLimits }>;
   /** A one-time pairing code for the till on another computer (admin). */
   invite(tillId: string): Promise<TillInvite>;
   /** Whether this gateway has a shop yet (no login needed). */
@@ -50,6 +52,9 @@ export function createTillsClient(transport: Transport = defaultTransport()): Ti
     },
     async shopDay() {
       return expectObject<ShopDay>(await transport.send({ method: 'GET', path: '/ui/reports/shop' }), ['tills', 'totals']);
+    },
+    async setLimits(tillId, limits) {
+      return expectObject<{ till_id: string; limits: StoreLimits }>(await transport.send({ method: 'PUT', path: `/ui/tills/${encodeURIComponent(tillId)}/limits`, body: limits }), ['limits']);
     },
     async invite(tillId) {
       return expectObject<TillInvite>(await transport.send({ method: 'POST', path: `/ui/tills/${encodeURIComponent(tillId)}/invite` }), ['code', 'expires_at']);
