@@ -64,7 +64,7 @@ describe('a two-hour outage of the centre, with the movable clock', () => {
     await centre?.stop();
   });
 
-  test('stored for two hours: the cashier sees count, total, age and time left; the centre warns after 15 minutes; past the age limit the till refuses; back: every sale once, equal sums', async () => {
+  test('stored for two hours: the cashier sees count, total, age and time left; the centre warns after 15 minutes; a Z closed meanwhile is provisional; past the age limit the till refuses; kept across a restart, a restore over them refused; back: every sale once, equal sums, the Z final', async () => {
     let tillCookie = await logIn(till.url, 'olga', '2580');
     let centreCookie = await logIn(centre.url, 'olga', '2580');
     const link = async () => (await (await fetch(`${till.url}/ui/till/link`, { headers: { cookie: tillCookie } })).json()) as LinkStatus;
@@ -115,6 +115,13 @@ describe('a two-hour outage of the centre, with the movable clock', () => {
     const warned = await centreTill();
     assert.match(warned?.remote?.warning ?? '', /Not heard from for 1[12]\d minutes/, JSON.stringify(warned));
 
+    // The till's day closed while it holds stored sales: the Z report counts them and is provisional.
+    const closed = await fetch(`${till.url}/ui/reports/z`, { method: 'POST', headers: { cookie: tillCookie, 'idempotency-key': randomUUID() } });
+    assert.equal(closed.status, 201, await closed.clone().text());
+    const z = (await closed.json()) as { sequence: number; totals: Array<{ approved: { count: number } }>; stored_sales?: { provisional: boolean; pending: Array<{ count: number }> } };
+    assert.equal(z.totals[0]?.approved.count, 36);
+    assert.deepEqual([z.stored_sales?.provisional, z.stored_sales?.pending[0]?.count], [true, 36]);
+
     // Past the age limit nothing more is stored, and the till says why.
     await advance(till.url, 22 * 3600 + 60);
     const refused = await sell(5, ++n);
@@ -139,6 +146,10 @@ describe('a two-hour outage of the centre, with the movable clock', () => {
     // A day later for the till's clock: its staff session ended meanwhile.
     tillCookie = await logIn(till.url, 'olga', '2580');
     await until('every stored sale forwarded', async () => ((await link()).stored.count === 0 ? true : undefined), 30_000);
+    // The same Z report is final now: its figures as closed, nothing pending.
+    const final = (await (await fetch(`${till.url}/ui/reports/z/${z.sequence}`, { headers: { cookie: tillCookie } })).json()) as typeof z & { stored_sales?: { forwarded: Array<{ count: number }> } };
+    assert.equal(final.totals[0]?.approved.count, 36);
+    assert.deepEqual([final.stored_sales?.provisional, final.stored_sales?.pending, final.stored_sales?.forwarded[0]?.count], [false, [], 36]);
     const atCentre = (await (await fetch(`${centre.url}/rest/transactions?limit=500`, { headers: { authorization: basicAuth(merchant) } })).json()) as Array<{ order_id: string; amount: number; status: string }>;
     const ours = atCentre.filter((t) => t.order_id.startsWith(`${prefix}-`));
     assert.equal(ours.length, 36, 'none lost, none twice');
