@@ -63,6 +63,13 @@ export const TillReportSchema = Type.Object(
       totals: Type.Array(Type.Object({ currency: Str(3), amount: Type.Number() })),
     }),
     open_attempt: Type.Boolean(),
+    day: Type.Optional(
+      Type.Object({
+        sequence: Type.Integer({ minimum: 1, description: 'the number of the till\'s next close (Z report)' }),
+        opened_at: Nullable(Type.String({ format: 'date-time' }), { description: 'its last close' }),
+        open: Type.Boolean({ description: 'something was sold or refunded since' }),
+      }),
+    ),
   },
   { additionalProperties: false },
 );

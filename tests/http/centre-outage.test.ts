@@ -19,6 +19,7 @@ interface LinkStatus {
 }
 interface TillRow {
   till_id: string;
+  day: { sequence: number; open: boolean };
   remote: { warning: string | null; stored: { count: number }; last_seen_at: string | null } | null;
 }
 
@@ -156,5 +157,8 @@ describe('a two-hour outage of the centre, with the movable clock', () => {
     assert.equal(new Set(ours.map((t) => t.order_id)).size, 36);
     assert.equal(Math.round(ours.reduce((sum, t) => sum + t.amount, 0) * 100), Math.round(total * 100), 'the sums agree');
     assert.equal((await until('the warning to clear', async () => ((await centreTill())?.remote?.warning === null ? true : undefined))), true);
+    // The centre shows the till's day as the till closed it (day 2 now, nothing sold since).
+    const day = (await centreTill())?.day;
+    assert.deepEqual([day?.sequence, day?.open], [2, false]);
   });
 });

@@ -386,14 +386,21 @@ export class TillLink {
   /** What the till tells the centre: what it holds now. */
   async report(): Promise<TillReport> {
     const link = this.link;
-    const { pending, open } = await this.deps.store.read(async (r) => ({
-      pending: await r.journal.pending(),
-      open: link ? (await r.tillAttempts.open(link.merchantId, link.tillId)) !== undefined : false,
-    }));
+    const { pending, open, day } = await this.deps.store.read(async (r) => {
+      // The till closes its own day (its copies): the centre shows what the till says of it.
+      const previous = link ? await r.dayReports.latestZ(link.merchantId, link.tillId) : undefined;
+      const watermark = link ? await r.dayReports.watermark(link.merchantId, link.tillId) : 0;
+      return {
+        pending: await r.journal.pending(),
+        open: link ? (await r.tillAttempts.open(link.merchantId, link.tillId)) !== undefined : false,
+        day: { sequence: (previous?.sequence ?? 0) + 1, opened_at: previous?.closedAt ?? null, open: watermark > (previous?.toSeq ?? 0) },
+      };
+    });
     return {
       version: this.deps.version,
       stored: { count: pending.count, oldest_at: pending.oldestAt, totals: pending.totals.map((t) => ({ currency: t.currency, amount: minorToAmount(t.amountMinor, currencyExponent(t.currency) ?? 2) })) },
       open_attempt: open,
+      day,
     };
   }
 

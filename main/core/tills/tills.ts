@@ -81,7 +81,8 @@ export class Tills {
             this_screen: holder.sessionId === sessionId,
           }
         : null,
-      day: { sequence: (previous?.sequence ?? 0) + 1, opened_at: previous?.closedAt ?? null, open: watermark > (previous?.toSeq ?? 0) },
+      // A till on another computer closes its day there: its report says where it stands.
+      day: link?.report?.day ?? { sequence: (previous?.sequence ?? 0) + 1, opened_at: previous?.closedAt ?? null, open: watermark > (previous?.toSeq ?? 0) },
       remote: link ? remoteView(link, this.clock.now()) : null,
     };
   }
