@@ -177,12 +177,21 @@ describe('OpenAPI document and API docs', () => {
     assert.ok(!/https:|http:|validator\.swagger\.io/.test(csp), `CSP: ${csp}`);
   });
 
-  test('the spec behind /docs is the same document', async () => {
-    const response = await gw.app.inject({ method: 'GET', url: '/docs/json' });
-    assert.equal(response.statusCode, 200);
-    const docsSpec = JSON.parse(response.body) as OpenApiDocument;
-    assert.equal(docsSpec.info.version, doc.info.version);
-    assert.deepEqual(Object.keys(docsSpec.paths).sort(), Object.keys(doc.paths).sort());
+  test('the specs behind /docs and /docs/back-office are the document, split: each operation on one page, the back-office tag on its own', async () => {
+    const operationsOf = (spec: OpenApiDocument) =>
+      Object.entries(spec.paths).flatMap(([path, methods]) => Object.entries(methods as Record<string, { tags?: string[] }>).map(([method, op]) => ({ key: `${method} ${path}`, tag: op.tags?.[0] })));
+    const pages: OpenApiDocument[] = [];
+    for (const url of ['/docs/json', '/docs/back-office/json']) {
+      const response = await gw.app.inject({ method: 'GET', url });
+      assert.equal(response.statusCode, 200, url);
+      const page = JSON.parse(response.body) as OpenApiDocument;
+      assert.equal(page.info.version, doc.info.version);
+      pages.push(page);
+    }
+    const [api, office] = pages.map(operationsOf) as [ReturnType<typeof operationsOf>, ReturnType<typeof operationsOf>];
+    assert.ok(api.every((o) => o.tag !== 'Back-office UI') && office.every((o) => o.tag === 'Back-office UI'));
+    assert.ok(api.some((o) => o.key === 'get /rest/transactions') && office.some((o) => o.key === 'get /ui/profile'));
+    assert.deepEqual([...api, ...office].map((o) => o.key).sort(), operationsOf(doc).map((o) => o.key).sort());
   });
 });
 
