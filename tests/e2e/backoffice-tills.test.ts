@@ -112,6 +112,8 @@ test('an admin adds, renames and retires tills; retiring is refused in plain wor
   await tillId.fill('TILL-1');
   await dialog(page).getByRole('button', { name: 'Add till' }).click();
   await dialog(page).getByText('Till id is taken: the shop has a till of this id.').waitFor();
+  // The form moves focus on the next frame after the refusal shows: waited for, not raced.
+  await page.waitForFunction('document.activeElement?.id === "till-till_id"', null, { timeout: 5000 }).catch(() => undefined);
   assert.equal(await page.evaluate<string>('document.activeElement?.id ?? ""'), 'till-till_id', 'focus is on the refused field');
   await tillId.fill('TILL-2');
   await dialog(page).getByRole('textbox', { name: 'Name optional' }).fill('Back counter');
