@@ -29,8 +29,8 @@ export const STATUS_WEIGHTS: Record<number, number> = {
   1: 0.01, 2: 0.01, 3: 0.7, 4: 0.05, 5: 0.02, 6: 0.1, 7: 0.03, 8: 0.02, 9: 0.01, 10: 0.02, 11: 0.02, 12: 0.01,
 };
 
-/** A small deterministic PRNG (mulberry32), so two seeds of the same size are the same data. */
-function prng(seed: number): () => number {
+/** A small deterministic PRNG (mulberry32), so two seeds of the same size are the same data (tests use it too). */
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type Database from 'better-sqlite3';
+import { prng } from '../../bench/seed.js';
 import { DASHBOARD_SQL, createDashboardRepository, splitRanges } from '../../db/dashboard-repositories.js';
 import { sqliteSql } from '../../db/sql.js';
 import { migrate } from '../../db/migrate.js';
@@ -20,18 +21,6 @@ const TYPES = ['cardpos', 'cardecom', 'dd'];
 const OPERATIONS = ['payment', 'payment', 'payment', 'authorize', 'authorize', 'register', 'payout'];
 const STATUSES = [1, 2, 3, 3, 3, 4, 4, 5, 6, 6, 7, 8, 9, 10, 11, 12];
 const START = Date.parse('2026-03-01T00:00:00.000Z');
-
-/** A deterministic PRNG (mulberry32): the same rows every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function database(upTo = migrations.length): Database.Database {
   const db = openDatabase(':memory:');

@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { prng } from '../../bench/seed.js';
 import { basicAuth, createMerchant, runGateway, runGatewayAsync, startGateway, tempDataDir, type GatewayProcess, type MerchantCredentials } from '../helpers/gateway-process.js';
 import { freshPan, posPayment } from '../helpers/payments.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
@@ -16,18 +17,6 @@ import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 const SALES = 1000;
 const WORKERS = 4;
 const SEED = Number(process.env.TILLGATE_CHAOS_SEED ?? Date.now() % 100_000);
-
-/** A small deterministic generator (mulberry32): the same seed, the same kill moments. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -95,7 +84,7 @@ describe(`1,000 stored sales, kill -9 at random points (seed ${SEED})`, () => {
     proxy.cut();
     await until('the till to notice the centre is away', async () => ((await link()).state === 'away' ? true : undefined), 10_000);
 
-    const next = random(SEED);
+    const next = prng(SEED);
     const prefix = `chaos-${randomUUID().slice(0, 8)}`;
     const sales: Sale[] = Array.from({ length: SALES }, (_, i) => ({ order: `${prefix}-${i}`, key: randomUUID(), amountCents: 100 + Math.floor(next() * 9000), pan: freshPan() }));
     const kills = [0, 1, 2].map(() => 100 + Math.floor(next() * (SALES - 200))).sort((a, b) => a - b);
