@@ -12,10 +12,15 @@
  * over both, as a round-robin balancer would. The gateways are pinned to CPU 0, the load generator
  * to CPU 1, PostgreSQL is not pinned: on this 2-core machine every configuration shares the same two
  * cores, which is what docs/benchmarks.md says about what can and cannot be seen here.
+ * CPU per payment is measured from /proc over the closed-loop run: the gateway processes' user +
+ * system time, plus, on PostgreSQL, the whole cluster's (the postmaster, every backend and
+ * background process, and the children that exited meanwhile, whose time the postmaster collects).
+ * From it: projected payments per core = 1 s / CPU per payment, what one more core buys when the
+ * work is CPU-bound and spreads (it says nothing about the disk's fsync rate or lock waits).
  * Writes bench/results/postgres-scaling.json.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
@@ -52,15 +57,53 @@ function merchantOn(dataDir: string, database?: string): Merchant {
   return JSON.parse(result.stdout) as Merchant;
 }
 
-async function measure(servers: Server[], auth: string, prefix: string): Promise<LoadResult> {
+/** utime + stime (+ cutime + cstime with `children`) of a process, microseconds (clock ticks of 10 ms). */
+function processCpu(pid: number, children = false): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    const ticks = Number(fields[11]) + Number(fields[12]) + (children ? Number(fields[13]) + Number(fields[14]) : 0);
+    return ticks * 10_000;
+  } catch {
+    return 0; // exited meanwhile: its time is in its parent's cutime/cstime
+  }
+}
+
+/** The whole PostgreSQL cluster's CPU: the postmaster with its reaped children, and every live child. */
+function clusterCpu(dataDir: string): number {
+  const postmaster = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  let total = processCpu(postmaster, true);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.split(') ')[1]?.split(' ')[1]) === postmaster) total += processCpu(Number(entry));
+    } catch {
+      // gone
+    }
+  }
+  return total;
+}
+
+interface Measured extends LoadResult {
+  /** Microseconds of CPU per answered payment: the gateways, and the PostgreSQL cluster. */
+  cpu: { gatewayUs: number; postgresUs: number; totalUs: number };
+}
+
+async function measure(servers: Server[], auth: string, prefix: string, dataDir: string | undefined): Promise<Measured> {
   const requests = Array.from({ length: terminals }, (_unused, i) => paymentRequest(auth, { terminalId: `T-${String(i + 1).padStart(4, '0')}` }));
   const first = servers[0] as Server;
   const base = { host: first.host, port: first.port, ports: servers.map((s) => s.port), connections, requests, graceMs: 5_000 };
   if (warmupMs > 0) await runLoad({ ...base, durationMs: warmupMs, prefix: `${prefix}-warm-` }, 1);
-  return runLoad({ ...base, durationMs, prefix: `${prefix}-run-` }, 1);
+  const gatewaysBefore = servers.reduce((sum, s) => sum + processCpu(s.pid), 0);
+  const postgresBefore = dataDir ? clusterCpu(dataDir) : 0;
+  const result = await runLoad({ ...base, durationMs, prefix: `${prefix}-run-` }, 1);
+  const answered = Math.max(1, result.completed);
+  const gatewayUs = Math.round((servers.reduce((sum, s) => sum + processCpu(s.pid), 0) - gatewaysBefore) / answered);
+  const postgresUs = dataDir ? Math.round((clusterCpu(dataDir) - postgresBefore) / answered) : 0;
+  return { ...result, cpu: { gatewayUs, postgresUs, totalUs: gatewayUs + postgresUs } };
 }
 
-async function round(config: Config, n: number, clusterUrl: string): Promise<LoadResult & { stored: number | null }> {
+async function round(config: Config, n: number, clusterUrl: string, clusterDir: string): Promise<Measured & { stored: number | null }> {
   const dirs = [tempDir('tillgate-bench-pg-a-'), tempDir('tillgate-bench-pg-b-')];
   const database = config === 'sqlite' ? undefined : await createDatabase(clusterUrl, `bench_${config.replace('-', '_')}_${n}_${Date.now().toString(36)}`);
   const servers: Server[] = [];
@@ -70,7 +113,7 @@ async function round(config: Config, n: number, clusterUrl: string): Promise<Loa
     for (let i = 0; i < instances; i += 1) {
       servers.push(await startGateway(dirs[i] as string, { cpu: 0, args: database ? ['--database', database] : [], env: { GATEWAY_DATA_KEY: dataKey, GATEWAY_LOG_LEVEL: 'warn' } }));
     }
-    const result = await measure(servers, basicAuth(merchant), `${config}-${n}`);
+    const result = await measure(servers, basicAuth(merchant), `${config}-${n}`, database ? clusterDir : undefined);
     // Server errors are reported with the gateways' own log lines, which the run then deletes.
     const serverErrors = Object.entries(result.statuses).filter(([status]) => Number(status) >= 500);
     if (serverErrors.length > 0) {
@@ -93,8 +136,10 @@ async function round(config: Config, n: number, clusterUrl: string): Promise<Loa
   }
 }
 
-const summary = (r: LoadResult & { stored: number | null }) => ({
+const summary = (r: Measured & { stored: number | null }) => ({
   requestsPerSecond: Math.round(r.requestsPerSecond),
+  cpuUsPerPayment: r.cpu,
+  projectedPaymentsPerCore: Math.round(1e6 / Math.max(1, r.cpu.totalUs)),
   p50: r.latencyMs.p50,
   p99: r.latencyMs.p99,
   max: r.latencyMs.max,
@@ -110,10 +155,18 @@ try {
   const results: Record<Config, ReturnType<typeof summary>[]> = { sqlite: [], 'postgres-1': [], 'postgres-2': [] };
   for (let n = 0; n < rounds; n += 1) {
     for (const config of ['sqlite', 'postgres-1', 'postgres-2'] as const) {
-      const result = summary(await round(config, n, cluster.url));
+      const result = summary(await round(config, n, cluster.url, cluster.dataDir));
       results[config].push(result);
-      console.log(`${config} round ${n + 1}: ${result.requestsPerSecond} payments/s, p50 ${result.p50} ms, p99 ${result.p99} ms, errors ${result.errors}, statuses ${JSON.stringify(result.statuses)}`);
+      const cpu = result.cpuUsPerPayment;
+      console.log(
+        `${config} round ${n + 1}: ${result.requestsPerSecond} payments/s, p50 ${result.p50} ms, p99 ${result.p99} ms, errors ${result.errors}, statuses ${JSON.stringify(result.statuses)}; ` +
+          `CPU per payment ${cpu.totalUs} us (gateway ${cpu.gatewayUs}, PostgreSQL ${cpu.postgresUs}), projected ${result.projectedPaymentsPerCore} payments/s per core`,
+      );
     }
+    const sqlite = results.sqlite[n]?.cpuUsPerPayment.totalUs;
+    const pg1 = results['postgres-1'][n]?.cpuUsPerPayment.totalUs;
+    const pg2 = results['postgres-2'][n]?.cpuUsPerPayment.totalUs;
+    if (sqlite && pg1 && pg2) console.log(`round ${n + 1}: CPU per payment, PostgreSQL / SQLite: 1 instance ${(pg1 / sqlite).toFixed(2)}x, 2 instances ${(pg2 / sqlite).toFixed(2)}x (target <= 2)`);
   }
   const file = writeResult('postgres-scaling', { machine: machine(), connections, durationMs, terminals, rounds, results });
   console.log(`wrote ${file}`);

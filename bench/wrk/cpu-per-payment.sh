@@ -12,7 +12,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 dir=$(mktemp -d /tmp/tillgate-wrk-XXXXXX)
 port=18600
-trap 'kill $pid 2>/dev/null || true; wait $pid 2>/dev/null || true; rm -rf "$dir"' EXIT
+trap 'kill -0 $pid 2>/dev/null && kill $pid 2>/dev/null; wait $pid 2>/dev/null || true; rm -rf "$dir"' EXIT
 cd "$root"
 merchant=$(node bin/gateway.js merchant create --data-dir "$dir" --name Bench --json)
 AUTH="Basic $(node -e 'const j = JSON.parse(process.argv[1]); console.log(Buffer.from(`${j.api_key}:${j.api_password}`).toString("base64"))' "$merchant")"
@@ -29,4 +29,6 @@ requests=$(echo "$out" | grep -oE '[0-9]+ requests in' | grep -oE '^[0-9]+')
 ticks=$(getconf CLK_TCK)
 echo "$out" | grep RESULT | tr '\n' ' '
 echo "cpu_us_per_payment=$(( (after - before) * 1000000 / ticks / requests ))"
+# One SIGTERM, then wait: a second one cuts the shutdown short (and a --cpu-prof profile with it).
 kill -TERM $pid
+wait $pid 2>/dev/null || true

@@ -20,6 +20,8 @@ const BIN = process.env.POSTGRES_BIN ?? '/usr/lib/postgresql/15/bin';
 export interface TestCluster {
   /** postgres://...@127.0.0.1:port/postgres */
   url: string;
+  /** The cluster's data directory (its postmaster.pid names the server process). */
+  dataDir: string;
   stop(): void;
 }
 
@@ -74,7 +76,7 @@ export async function startCluster(options: { durable?: boolean } = {}): Promise
       rmSync(root, { recursive: true, force: true });
     }
   };
-  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, stop };
+  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, dataDir: data, stop };
 }
 
 let own: Promise<TestCluster> | undefined;

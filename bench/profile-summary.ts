@@ -1,0 +1,94 @@
+/**
+ * Where a payment's CPU goes, from a V8 CPU profile of the bundled server (`--cpu-prof`):
+ *
+ *   node --import tsx bench/profile-summary.ts PROFILE.cpuprofile [--top 30] [--requests N]
+ *
+ * Prints self time grouped by where the code lives (our folders, each package, Node's internals,
+ * native work such as SQLite statements and fsync, garbage collection) and the top functions. With
+ * --requests (the payments answered while profiling) each line is also given in microseconds per
+ * payment. Idle time is left out of the percentages.
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: 'string', default: '30' }, requests: { type: 'string' } } });
+const file = positionals[0];
+if (!file) throw new Error('usage: bench/profile-summary.ts PROFILE.cpuprofile [--top N] [--requests N]');
+const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
+const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+const parent = new Map<number, number>();
+for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+
+/** The bundle keeps each module's path in a comment only, so the function's own file decides where it lives. */
+function area(node: ProfileNode): string {
+  const { functionName: name, url } = node.callFrame;
+  if (name === '(idle)') return 'idle';
+  if (name === '(garbage collector)') return 'garbage collection';
+  if (name === '(program)') return 'V8 and native (program)';
+  if (!url) {
+    // Native functions: attribute them to the JavaScript that called them.
+    let up = parent.get(node.id);
+    while (up !== undefined) {
+      const caller = byId.get(up);
+      if (caller?.callFrame.url) return `${area(caller)} (native)`;
+      up = parent.get(up);
+    }
+    return `native ${name}`;
+  }
+  if (url.startsWith('node:')) return `node:${url.slice(5).split('/')[0]}`;
+  const modules = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (modules) return modules[1] as string;
+  return url.replace(/^file:\/\//, '').replace(/^.*\/(dist\/gateway\/)/, '$1');
+}
+
+const selfTime = new Map<number, number>();
+profile.samples.forEach((id, index) => selfTime.set(id, (selfTime.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0)));
+const areas = new Map<string, number>();
+const functions = new Map<string, number>();
+let busy = 0;
+for (const [id, micros] of selfTime) {
+  const node = byId.get(id);
+  if (!node) continue;
+  const where = area(node);
+  if (where === 'idle') continue;
+  busy += micros;
+  areas.set(where, (areas.get(where) ?? 0) + micros);
+  const name = `${node.callFrame.functionName || '(anonymous)'} ${where}:${node.callFrame.lineNumber + 1}`;
+  functions.set(name, (functions.get(name) ?? 0) + micros);
+}
+// Inclusive time of the gateway's own functions: each sample counts once for every function on its stack.
+const inclusive = new Map<string, number>();
+for (const [id, micros] of selfTime) {
+  const start = byId.get(id);
+  if (!start || start.callFrame.functionName === '(idle)') continue;
+  const seen = new Set<string>();
+  for (let up: number | undefined = id; up !== undefined; up = parent.get(up)) {
+    const node = byId.get(up);
+    if (!node || !/dist\/gateway|\/main\/|\/db\//.test(node.callFrame.url) || !node.callFrame.functionName) continue;
+    const name = `${node.callFrame.functionName} ${area(node)}:${node.callFrame.lineNumber + 1}`;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    inclusive.set(name, (inclusive.get(name) ?? 0) + micros);
+  }
+}
+const requests = values.requests ? Number(values.requests) : undefined;
+const line = (label: string, micros: number) =>
+  `${((micros / busy) * 100).toFixed(1).padStart(5)} %${requests ? `  ${(micros / requests).toFixed(1).padStart(6)} us/payment` : ''}  ${label}`;
+console.log(`busy ${(busy / 1e6).toFixed(2)} s of CPU${requests ? `, ${requests} payments: ${(busy / requests).toFixed(0)} us each` : ''}`);
+console.log('\nby area');
+for (const [where, micros] of [...areas].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(line(where, micros));
+console.log('\ntop functions (self time)');
+for (const [name, micros] of [...functions].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top))) console.log(line(name, micros));
+console.log('\ntop gateway functions (inclusive: the function and all it calls)');
+for (const [name, micros] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top))) console.log(line(name, micros));
