@@ -47,14 +47,14 @@ export function createEmailRepository(db: SqlDatabase): EmailRepository {
     list: db.prepare('SELECT * FROM emails WHERE invoice_id = ? ORDER BY created_at DESC, id DESC'),
   };
   return {
-    insert: async (record) => void (await s.insert.run({ ...record, testOutbox: record.testOutbox ? 1 : 0 })),
+    insert: async (record) => void (db.touch?.('mail'), await s.insert.run({ ...record, testOutbox: record.testOutbox ? 1 : 0 })),
     get: async (id) => {
       const row = (await s.get.get(id)) as Row | undefined;
       return row ? emailFromRow(row) : undefined;
     },
     claimDue: async (now, claim, limit) => ((await s.claimDue.all({ now, limit, ...claim })) as Row[]).sort(byDueOrder).map(emailFromRow),
-    release: async (id, claimedBy) => void (await s.release.run(id, claimedBy)),
-    settle: async (id, claimedBy, change) => (await s.settle.run({ ...change, id, claimedBy, testOutbox: change.testOutbox ? 1 : 0 })).changes === 1,
+    release: async (id, claimedBy) => void (db.touch?.('mail'), await s.release.run(id, claimedBy)),
+    settle: async (id, claimedBy, change) => (db.touch?.('mail'), await s.settle.run({ ...change, id, claimedBy, testOutbox: change.testOutbox ? 1 : 0 })).changes === 1,
     latestForInvoice: async (invoiceId) => {
       const row = (await s.latest.get(invoiceId)) as Row | undefined;
       return row ? emailFromRow(row) : undefined;

@@ -206,7 +206,10 @@ export function createOutboxDelivery(db: SqlDatabase) {
     },
     claimDue: async (now: string, claim: QueueClaim, limit: number) =>
       ((await s.claimDue.all({ now, limit, claimedBy: claim.claimedBy, claimUntil: claim.claimUntil })) as Row[]).sort(byDueOrder).map(outboxFromRow),
-    release: async (id: string, claimedBy: string) => void (await s.release.run(id, claimedBy)),
+    release: async (id: string, claimedBy: string) => {
+      db.touch?.('postbacks');
+      await s.release.run(id, claimedBy);
+    },
     nextDueAt: async () => ((await s.nextDue.get()) as { due: string | null }).due ?? undefined,
     listBySubject: async (merchantId: string, subjectType: string, subjectId: string) =>
       ((await s.bySubject.all(merchantId, subjectType, subjectId)) as Row[]).map(outboxFromRow),
@@ -225,8 +228,8 @@ export function createOutboxDelivery(db: SqlDatabase) {
       return ((await listStatement(sql).all(...params, filter.limit)) as Row[]).map(outboxFromRow);
     },
     settle: async (id: string, claimedBy: string, state: OutboxRecord['state'], nextAttemptAt: string, lastError: string | null, deliveredAt: string | null) =>
-      (await s.settle.run(state, nextAttemptAt, lastError, deliveredAt, id, claimedBy)).changes === 1,
-    requeue: async (id: string, now: string) => (await s.requeue.run(now, now, id)).changes === 1,
+      (db.touch?.('postbacks'), await s.settle.run(state, nextAttemptAt, lastError, deliveredAt, id, claimedBy)).changes === 1,
+    requeue: async (id: string, now: string) => (db.touch?.('postbacks'), await s.requeue.run(now, now, id)).changes === 1,
     appendAttempt: async (attempt: PostbackAttemptRecord) =>
       void (await s.attemptInsert.run({
         ...attempt,

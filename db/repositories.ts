@@ -309,8 +309,8 @@ export function createRepositories(db: SqlDatabase): Repositories {
          created_at = excluded.created_at, expires_at = excluded.expires_at, claim_id = excluded.claim_id`,
     ),
     idempotencyPurge: db.prepare('DELETE FROM idempotency_keys WHERE expires_at <= ?'),
-    // A claim takes a free key, or one whose record (a reply or a claim) has expired; never a live one.
-    idempotencyClaim: db.prepare(
+    // A reply takes a free key, or one whose record (a reply or a claim) has expired; never a live one.
+    idempotencyTake: db.prepare(
       `INSERT INTO idempotency_keys (merchant_id, key, fingerprint, status, body, created_at, expires_at, claim_id)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (merchant_id, key) DO UPDATE SET fingerprint = excluded.fingerprint, status = excluded.status, body = excluded.body,
@@ -344,6 +344,10 @@ export function createRepositories(db: SqlDatabase): Repositories {
     eventInsert: db.prepare(
       `INSERT INTO transaction_events (id, transaction_id, type, status, amount_minor, execution_date, message, created_at)
        VALUES (@id, @transactionId, @type, @status, @amountMinor, @executionDate, @message, @createdAt)`,
+    ),
+    eventPairInsert: db.prepare(
+      `INSERT INTO transaction_events (id, transaction_id, type, status, amount_minor, execution_date, message, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     eventsByTransaction: db.prepare('SELECT * FROM transaction_events WHERE transaction_id = ? ORDER BY id'),
     // The subject's next sequence number is taken in the insert itself (the unique
@@ -406,7 +410,8 @@ export function createRepositories(db: SqlDatabase): Repositories {
           }
         );
       },
-      save: async (record) => void (await s.smtpSave.run(record)),
+      // Mail that waited for the merchant's SMTP server may go now.
+      save: async (record) => void (db.touch?.('mail'), await s.smtpSave.run(record)),
     },
     idempotency: {
       find: async (merchantId, key, now): Promise<IdempotencyRecord | undefined> => {
@@ -424,8 +429,8 @@ export function createRepositories(db: SqlDatabase): Repositories {
       },
       save: async (r) =>
         void (await s.idempotencySave.run(r.merchantId, r.key, r.fingerprint, r.reply.status, JSON.stringify(r.reply.body), r.createdAt, r.expiresAt, r.claimId ?? null)),
-      claim: async (r, now) =>
-        (await s.idempotencyClaim.run(r.merchantId, r.key, r.fingerprint, r.reply.status, JSON.stringify(r.reply.body), r.createdAt, r.expiresAt, r.claimId ?? null, now)).changes === 1,
+      take: async (r, now) =>
+        (await s.idempotencyTake.run(r.merchantId, r.key, r.fingerprint, r.reply.status, JSON.stringify(r.reply.body), r.createdAt, r.expiresAt, r.claimId ?? null, now)).changes === 1,
       deleteClaim: async (merchantId, key, claimId) => void (await s.idempotencyDeleteClaim.run(merchantId, key, claimId)),
       deleteExpired: async (now) => (await s.idempotencyPurge.run(now)).changes,
     },
@@ -466,10 +471,17 @@ export function createRepositories(db: SqlDatabase): Repositories {
     },
     events: {
       append: async (e) => void (await s.eventInsert.run(e)),
+      appendPair: async (a, b) =>
+        void (await s.eventPairInsert.run(
+          ...[a, b].flatMap((e) => [e.id, e.transactionId, e.type, e.status, e.amountMinor, e.executionDate, e.message, e.createdAt]),
+        )),
       listByTransaction: async (transactionId) => ((await s.eventsByTransaction.all(transactionId)) as Row[]).map(eventFromRow),
     },
     outbox: {
-      append: async (o: NewOutboxRecord) => void (await s.outboxInsert.run({ ...o, payload: JSON.stringify(o.payload) })),
+      append: async (o: NewOutboxRecord) => {
+        db.touch?.('postbacks');
+        await s.outboxInsert.run({ ...o, payload: JSON.stringify(o.payload) });
+      },
       ...createOutboxDelivery(db),
     },
     ...createPaymentRepositories(db),

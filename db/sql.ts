@@ -31,18 +31,27 @@ export interface DialectSql {
   postgres: string;
 }
 
+/** The queues whose workers a commit wakes (sqlite-store.ts, pg-store.ts `onCommit`). */
+export type QueueName = 'postbacks' | 'mail' | 'prints';
+
 export interface SqlDatabase {
   readonly dialect: Dialect;
   prepare(sql: string | DialectSql): SqlStatement;
+  /**
+   * Says that the unit wrote to a queue's table (a new row, one due again, one settled), so the
+   * store wakes that queue's worker after the commit. Commits that touch no queue wake nobody.
+   */
+  touch?(queue: QueueName): void;
 }
 
 export const dialects = (texts: DialectSql): DialectSql => texts;
 
 /** better-sqlite3 as a SqlDatabase: its statements as they are (prepared once, synchronous). */
-export function sqliteSql(db: Database.Database): SqlDatabase {
+export function sqliteSql(db: Database.Database, touch?: (queue: QueueName) => void): SqlDatabase {
   return {
     dialect: 'sqlite',
     prepare: (sql) => db.prepare(typeof sql === 'string' ? sql : sql.sqlite) as unknown as SqlStatement,
+    ...(touch ? { touch } : {}),
   };
 }
 

@@ -12,7 +12,7 @@
 import type Database from 'better-sqlite3';
 import { StorageUnavailableError, type Repositories, type Store } from '../main/core/ports.js';
 import { createRepositories } from './repositories.js';
-import { sqliteSql } from './sql.js';
+import { sqliteSql, type QueueName } from './sql.js';
 
 interface Pending {
   work: (tx: Repositories) => Promise<unknown>;
@@ -43,12 +43,20 @@ export class SqliteStore implements Store {
   private inBatch = false;
   private closed = false;
   private idle: Promise<void> = Promise.resolve();
-  private readonly commitListeners: Array<() => void> = [];
+  private readonly commitListeners: Array<{ listener: () => void; queue: QueueName | undefined }> = [];
+  /** Queues written by the batch's units that are not quiet (SqlDatabase.touch). */
+  private touched = new Set<QueueName>();
+  /** The unit running now is quiet: its writes to a queue wake nobody (a worker giving claims back). */
+  private quietUnit = false;
   /** Prepared once: exec() would parse them again for every unit. */
   private readonly tx: Record<'begin' | 'savepoint' | 'release' | 'rollbackTo' | 'commit' | 'rollback', Database.Statement>;
 
   constructor(readonly db: Database.Database) {
-    this.repositories = createRepositories(sqliteSql(db));
+    this.repositories = createRepositories(
+      sqliteSql(db, (queue) => {
+        if (!this.quietUnit) this.touched.add(queue);
+      }),
+    );
     this.tx = {
       begin: db.prepare('BEGIN IMMEDIATE'),
       savepoint: db.prepare('SAVEPOINT unit'),
@@ -84,14 +92,21 @@ export class SqliteStore implements Store {
     return this.enqueue(work, options.quiet ?? false);
   }
 
-  /** Called after every durable commit (e.g. to wake the postback worker). */
-  onCommit(listener: () => void): void {
-    this.commitListeners.push(listener);
+  /**
+   * Called after a durable commit: with `queue`, only when a unit of the batch that is not quiet
+   * wrote to that queue (to wake its worker); without, after every batch with a unit not quiet.
+   */
+  onCommit(listener: () => void, queue?: QueueName): void {
+    this.commitListeners.push({ listener, queue });
   }
 
   async read<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
     if (this.inBatch) throw new UnitOfWorkMisuseError('store.read was called while a unit of work is open');
     return work(this.repositories);
+  }
+
+  readEach<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
+    return this.read(work);
   }
 
   private async flush(): Promise<void> {
@@ -105,6 +120,7 @@ export class SqliteStore implements Store {
       this.tx.begin.run();
       for (const item of batch) {
         this.tx.savepoint.run();
+        this.quietUnit = item.quiet;
         // A unit that awaits real I/O lets the event loop turn: this probe then runs before the
         // unit ends, and the unit fails at once instead of only when another caller collides with it.
         let yielded = false;
@@ -134,12 +150,16 @@ export class SqliteStore implements Store {
         // SQLite rolls a failed transaction back itself when it cannot go on.
       }
       this.inBatch = false;
+      this.touched = new Set();
       const failure = storageError(error);
       for (const item of batch) item.reject(failure);
       return;
     }
     this.inBatch = false;
-    if (batch.some((item) => !item.quiet)) for (const listener of this.commitListeners) listener();
+    const touched = this.touched;
+    this.touched = new Set();
+    const loud = batch.some((item) => !item.quiet);
+    for (const { listener, queue } of this.commitListeners) if (queue ? touched.has(queue) : loud) listener();
     batch.forEach((item, index) => {
       const outcome = outcomes[index];
       if (outcome?.ok) item.resolve(outcome.value);

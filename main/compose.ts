@@ -160,17 +160,17 @@ export async function composeOnEngine(options: ComposeOptions): Promise<Composit
   const url = options.settings.databaseUrl;
   if (url === null) return compose(options);
   const { vault, source } = dataKeyOf(options);
-  const pool = createPool(url);
+  // Migrations and the key check on a plain pool; the gateway's units on a pipelining one.
+  const setup = createPool(url, { max: 2 });
   let migration: MigrationReport;
   try {
-    await verifyDataKeyPostgres(pool, vault, source);
-    migration = await migratePostgres(pool);
-    await ensureKeyCheckPostgres(pool, vault, source, (options.clock ?? systemClock).now());
-  } catch (error) {
-    await pool.end();
-    throw error;
+    await verifyDataKeyPostgres(setup, vault, source);
+    migration = await migratePostgres(setup);
+    await ensureKeyCheckPostgres(setup, vault, source, (options.clock ?? systemClock).now());
+  } finally {
+    await setup.end();
   }
-  return assemble(options, new PgStore(pool), migration, vault);
+  return assemble(options, new PgStore(createPool(url, { pipeline: true })), migration, vault);
 }
 
 function assemble<S extends GatewayStore>(options: ComposeOptions, store: S, migration: MigrationReport, vault: Vault): Composition<S> {
@@ -235,9 +235,10 @@ function assemble<S extends GatewayStore>(options: ComposeOptions, store: S, mig
     gateway.staff.purgeExpiredApprovals().catch((error: unknown) => logger.error({ err: error }, 'approval purge failed'));
   }, PURGE_INTERVAL_MS);
   purge.unref();
-  store.onCommit(() => gateway.postbackDelivery.wake());
-  store.onCommit(() => gateway.mailQueue.wake());
-  store.onCommit(() => gateway.receiptPrints.wake());
+  // Each worker is woken by the commits that wrote to its queue, not by every commit.
+  store.onCommit(() => gateway.postbackDelivery.wake(), 'postbacks');
+  store.onCommit(() => gateway.mailQueue.wake(), 'mail');
+  store.onCommit(() => gateway.receiptPrints.wake(), 'prints');
   // PostgreSQL is backed up by its own tools (docs/scaling.md); SQLite by the gateway.
   const backups = (options.background ?? true) && store instanceof SqliteStore ? scheduleBackups(store.db, settings, logger, clock) : undefined;
   if (options.background ?? true) {

@@ -5,12 +5,20 @@
  * written for both engines by the repository (db/sql.ts `dialects`).
  *
  * A PgSession runs every statement on one connection: the unit of work's, inside its transaction.
+ * Statements are named (prepared): each connection parses and plans a text once, not per call.
  */
 import type pg from 'pg';
-import type { DialectSql, RunResult, SqlDatabase, SqlStatement } from '../sql.js';
+import type { DialectSql, QueueName, RunResult, SqlDatabase, SqlStatement } from '../sql.js';
 
 interface Translated {
+  /** The statement's name on every connection: PostgreSQL parses and plans it once per connection. */
+  name: string;
   text: string;
+  /**
+   * A plain INSERT (no ON CONFLICT, no RETURNING): it changes one row or fails, so inside a unit
+   * of work its answer need not be waited for (PgSession `deferWrites`).
+   */
+  plainInsert: boolean;
   /** Named parameters in `$n` order; undefined for positional ones. */
   names: string[] | undefined;
 }
@@ -57,7 +65,8 @@ export function translate(sql: string): Translated {
     }
   }
   if (positional > 0 && names.length > 0) throw new Error(`a statement mixes ? and @name parameters: ${text.slice(0, 120)}`);
-  const translated = { text: out, names: names.length > 0 ? names : undefined };
+  const plainInsert = /^\s*INSERT\s+INTO\b/i.test(out) && !/\bON\s+CONFLICT\b|\bRETURNING\b/i.test(out);
+  const translated = { name: `tillgate_${cache.size + 1}`, text: out, names: names.length > 0 ? names : undefined, plainInsert };
   cache.set(sql, translated);
   return translated;
 }
@@ -73,18 +82,87 @@ function values(translated: Translated, params: unknown[]): unknown[] {
 
 export type Queryable = Pick<pg.ClientBase, 'query'>;
 
-/** Statements on one connection (the unit of work's). */
+/**
+ * Statements on one connection (the unit of work's). With `deferWrites` (a unit of work on a
+ * pipelining connection), a plain INSERT is sent without waiting for its answer: the statements
+ * after it follow it down the connection at once, PostgreSQL runs them in order, and `settle()`
+ * (before COMMIT) waits for every answer and throws the first failure. A failed statement makes
+ * PostgreSQL refuse the rest of the transaction; the error thrown is then the first one (a
+ * serialization failure stays retryable), not "current transaction is aborted".
+ */
 export class PgSession implements SqlDatabase {
   readonly dialect = 'postgres' as const;
-  constructor(private readonly client: Queryable) {}
+  /** Queues this session's statements wrote to (SqlDatabase.touch). */
+  readonly touched = new Set<QueueName>();
+  /** The statements of this session, each prepared (translated, bound to the connection) once. */
+  private readonly statements = new Map<string, SqlStatement>();
+  private pending: Array<Promise<unknown>> = [];
+  private failure: { error: unknown } | undefined;
+
+  constructor(
+    private readonly client: Queryable,
+    private readonly deferWrites = false,
+  ) {}
+
+  /** Sends a statement whose answer the unit does not wait for (BEGIN, a plain INSERT). */
+  defer(sent: Promise<unknown>): void {
+    this.pending.push(sent.catch((error: unknown) => (this.failure ??= { error })));
+  }
+
+  /** Waits for every deferred statement; throws the first failure. */
+  async settle(): Promise<void> {
+    if (this.pending.length > 0) {
+      await Promise.all(this.pending);
+      this.pending = [];
+    }
+    const failure = this.failure;
+    this.failure = undefined;
+    if (failure) throw failure.error;
+  }
+
+  /** A statement the unit waits for; when it fails after a deferred one did, the earlier error is the one thrown. */
+  private async awaited<T>(sent: Promise<T>): Promise<T> {
+    try {
+      return await sent;
+    } catch (error) {
+      await this.settle();
+      throw error;
+    }
+  }
+
+  /** Forgets what a failed unit left (its connection is rolled back, or dropped). */
+  reset(): void {
+    this.pending = [];
+    this.failure = undefined;
+    this.touched.clear();
+  }
+
+  touch(queue: QueueName): void {
+    this.touched.add(queue);
+  }
 
   prepare(sql: string | DialectSql): SqlStatement {
-    const translated = translate(typeof sql === 'string' ? sql : sql.postgres);
-    const query = (params: unknown[]) => this.client.query({ text: translated.text, values: values(translated, params) });
+    const text = typeof sql === 'string' ? sql : sql.postgres;
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.statement(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
+
+  private statement(sql: string): SqlStatement {
+    const translated = translate(sql);
+    const query = (params: unknown[]) => this.client.query({ name: translated.name, text: translated.text, values: values(translated, params) });
+    const deferred = this.deferWrites && translated.plainInsert;
     return {
-      get: async (...params) => (await query(params)).rows[0],
-      all: async (...params) => (await query(params)).rows,
-      run: async (...params): Promise<RunResult> => ({ changes: (await query(params)).rowCount ?? 0 }),
+      get: async (...params) => (await this.awaited(query(params))).rows[0],
+      all: async (...params) => (await this.awaited(query(params))).rows,
+      run: async (...params): Promise<RunResult> => {
+        if (!deferred) return { changes: (await this.awaited(query(params))).rowCount ?? 0 };
+        this.defer(query(params));
+        return { changes: 1 };
+      },
     };
   }
 }

@@ -11,6 +11,7 @@
 import pg from 'pg';
 import { StorageUnavailableError, type Repositories, type Store } from '../../main/core/ports.js';
 import { createRepositories } from '../repositories.js';
+import type { QueueName } from '../sql.js';
 import { PgSession } from './pg-sql.js';
 
 const MAX_ATTEMPTS = 12;
@@ -34,6 +35,11 @@ export interface PgPoolOptions {
   /** Connections this instance may hold (default 10). */
   max?: number;
   applicationName?: string;
+  /**
+   * Send a statement without waiting for the one before to be answered (the serving store, whose
+   * units defer BEGIN and plain INSERTs: PgSession). Tools (migrations, import, export) do not.
+   */
+  pipeline?: boolean;
 }
 
 export function createPool(url: string, options: PgPoolOptions = {}): pg.Pool {
@@ -43,7 +49,8 @@ export function createPool(url: string, options: PgPoolOptions = {}): pg.Pool {
     application_name: options.applicationName ?? 'tillgate',
     types,
     connectionTimeoutMillis: 10_000,
-  });
+    ...(options.pipeline ? { pipeline: true } : {}),
+  } as pg.PoolConfig);
   // An idle connection the server dropped must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   return pool;
@@ -64,13 +71,24 @@ export function pgStorageError(error: unknown): unknown {
 }
 
 export class PgStore implements Store {
-  private readonly commitListeners: Array<() => void> = [];
+  private readonly commitListeners: Array<{ listener: () => void; queue: QueueName | undefined }> = [];
   private closed = false;
 
-  constructor(readonly pool: pg.Pool) {}
+  /** Repositories whose statements each run on their own on the pool (readEach). */
+  private readonly each: Repositories;
+  /**
+   * Each pooled connection's repositories, built once: building every repository's statements for
+   * each unit of work cost more CPU than some of the units' statements.
+   */
+  private readonly sessions = new WeakMap<pg.PoolClient, { session: PgSession; repositories: Repositories }>();
 
-  onCommit(listener: () => void): void {
-    this.commitListeners.push(listener);
+  constructor(readonly pool: pg.Pool) {
+    this.each = createRepositories(new PgSession(pool));
+  }
+
+  /** After a commit of a unit that is not quiet: with `queue`, only when the unit wrote to that queue. */
+  onCommit(listener: () => void, queue?: QueueName): void {
+    this.commitListeners.push({ listener, queue });
   }
 
   run<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
@@ -93,6 +111,16 @@ export class PgStore implements Store {
     return this.transaction('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', work, false);
   }
 
+  /** Each statement on its own on a pooled connection (autocommit): one round trip, no BEGIN or COMMIT. */
+  async readEach<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
+    if (this.closed) throw new Error('the store is closed');
+    try {
+      return await work(this.each);
+    } catch (error) {
+      throw pgStorageError(error);
+    }
+  }
+
   private async transaction<T>(begin: string, work: (tx: Repositories) => Promise<T>, writes: boolean): Promise<T> {
     if (this.closed) throw new Error('the store is closed');
     for (let attempt = 1; ; attempt++) {
@@ -104,11 +132,16 @@ export class PgStore implements Store {
       }
       let broken = false;
       try {
-        await client.query(begin);
-        const value = await work(createRepositories(new PgSession(client)));
+        const { session, repositories } = this.repositoriesOf(client);
+        // The connection pipelines: BEGIN and the unit's plain INSERTs go without waiting for their
+        // answers (PgSession); every answer is in before COMMIT is sent.
+        session.defer(client.query(begin));
+        const value = await work(repositories);
+        await session.settle();
         await client.query('COMMIT');
+        // Before the connection goes back to the pool, where the next unit clears `touched`.
+        if (writes) for (const { listener, queue } of this.commitListeners) if (!queue || session.touched.has(queue)) listener();
         client.release();
-        if (writes) for (const listener of this.commitListeners) listener();
         return value;
       } catch (error) {
         try {
@@ -126,6 +159,17 @@ export class PgStore implements Store {
         throw pgStorageError(error);
       }
     }
+  }
+
+  private repositoriesOf(client: pg.PoolClient): { session: PgSession; repositories: Repositories } {
+    let entry = this.sessions.get(client);
+    if (!entry) {
+      const session = new PgSession(client, true);
+      entry = { session, repositories: createRepositories(session) };
+      this.sessions.set(client, entry);
+    }
+    entry.session.reset();
+    return entry;
   }
 
   async close(): Promise<void> {

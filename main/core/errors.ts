@@ -41,6 +41,8 @@ export function failure<T = never>(error: ApiError): Outcome<T> {
 export interface Reply {
   status: number;
   body: unknown;
+  /** An idempotent replay: the reply stored for the key, sent again (header Idempotent-Replayed). */
+  replayed?: boolean;
 }
 
 export function toReply<T>(outcome: Outcome<T>): Reply {

@@ -1,12 +1,11 @@
 /**
  * The gateway processes working on one database, and whether the request a claim stands for can
- * still answer (issue 26; docs/decisions.md "Several tills"). An idempotency claim names the
- * instance that took it. A claim of another instance is dead when that instance stopped beating:
+ * still answer (issue 26; docs/decisions.md "Several tills"). An idempotency claim of versions
+ * before issue 27 (which no longer write one) names the instance that took it. A claim of another instance is dead when that instance stopped beating:
  * on SQLite at once (one process holds the data directory, so every other instance has died), on
  * PostgreSQL once its last beat is INSTANCE_DEAD_MS old. A dead claim is taken over at once, so a
  * till does not wait out a 5-minute lease for a payment whose process was killed.
  */
-import { randomUUID } from 'node:crypto';
 import type { Clock, Ids, Repositories, Store } from './ports.js';
 
 /** How often an instance on a shared database says it is alive, and when its silence means it died. */
@@ -29,11 +28,6 @@ export class Instances {
     private readonly exclusive: boolean,
   ) {
     this.id = `${name}/${ids.newId()}`;
-  }
-
-  /** A new claim id of this instance. */
-  claimId(): string {
-    return `${this.id}${SEPARATOR}${randomUUID()}`;
   }
 
   /**

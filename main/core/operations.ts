@@ -4,7 +4,7 @@
  * without committing (e.g. "not found") still record their reply for the idempotency key.
  */
 import { toReply, type Outcome } from './errors.js';
-import { isStorable, type Idempotency, type IdempotencyScope } from './idempotency/idempotency.js';
+import { IdempotencyConflict, IdempotencyKeyTaken, isStorable, type Idempotency, type IdempotencyScope } from './idempotency/idempotency.js';
 import type { Repositories, Store } from './ports.js';
 
 export interface OperationContext {
@@ -25,35 +25,28 @@ export class Operation {
 
   /** The operation's one write unit; its outcome is the reply stored for the idempotency key. */
   async commit<T>(work: (tx: Repositories) => Promise<Outcome<T>>): Promise<Outcome<T>> {
-    const outcome = await this.store.run(async (tx) => {
+    return this.store.run(async (tx) => {
       const result = await work(tx);
       await this.recordIn(tx, result);
       return result;
     });
-    this.committed();
-    return outcome;
   }
 
   /** Called once the operation has its outcome: records it if `commit` did not. */
   async finish<T>(outcome: Outcome<T>): Promise<Outcome<T>> {
     if (!this.recorded && this.context.idempotency && isStorable(toReply(outcome))) {
       await this.store.run((tx) => this.recordIn(tx, outcome));
-      this.committed();
     }
     return outcome;
   }
 
-  /** The reply replaced the key's claim in a committed unit: the request's end has no claim to remove. */
-  private committed(): void {
-    if (this.recorded && this.context.idempotency) this.context.idempotency.replyStored = true;
-  }
-
+  /** Takes the key with the reply in the unit (the claim is the reply: idempotency.ts). */
   private async recordIn<T>(tx: Repositories, outcome: Outcome<T>): Promise<void> {
     const scope = this.context.idempotency;
     if (this.recorded || !scope) return;
     const reply = toReply(outcome);
     if (!isStorable(reply)) return;
-    await tx.idempotency.save(this.idempotency.record(scope, reply));
+    await this.idempotency.take(tx, scope, reply);
     this.recorded = true;
   }
 }
@@ -64,8 +57,17 @@ export class Operations {
     private readonly idempotency: Idempotency,
   ) {}
 
+  /**
+   * Runs the operation. When its unit found the key taken (another instance's reply committed
+   * first, or a fence), nothing of it committed and IdempotencyConflict says what to answer.
+   */
   async perform<T>(context: OperationContext, body: (operation: Operation) => Promise<Outcome<T>>): Promise<Outcome<T>> {
     const operation = new Operation(this.store, this.idempotency, context);
-    return operation.finish(await body(operation));
+    try {
+      return await operation.finish(await body(operation));
+    } catch (error) {
+      if (error instanceof IdempotencyKeyTaken && context.idempotency) throw new IdempotencyConflict(await this.idempotency.settle(context.idempotency));
+      throw error;
+    }
   }
 }

@@ -434,13 +434,14 @@ export interface IdempotencyRepository {
   /** Writes the record, replacing what the key held (a claim, an expired record). */
   save(record: IdempotencyRecord): Promise<void>;
   /**
-   * Writes `claim` when the key is free or its record expired at `now`, in one statement (atomic
-   * on either engine); true when written, false when a live record (a reply or a claim) holds it.
+   * Writes `record` when the key is free or its record expired at `now`, in one statement (atomic
+   * on either engine); true when written, false when a live record (a reply, a fence, an older
+   * version's claim) holds it. The reply of an operation is written so, in the operation's own unit.
    */
-  claim(claim: IdempotencyRecord, now: string): Promise<boolean>;
+  take(record: IdempotencyRecord, now: string): Promise<boolean>;
   /**
-   * Removes the key's claim `claimId` (a record whose reply status is 0), leaving a stored reply and
-   * a later claim of the key (taken after this one's lease ran out) alone.
+   * Removes the key's claim `claimId` (a record whose reply status is 0, written by versions before
+   * claims moved into the operation's unit), leaving a stored reply alone.
    */
   deleteClaim(merchantId: string, key: string, claimId: string): Promise<void>;
   deleteExpired(now: string): Promise<number>;
@@ -572,6 +573,8 @@ export interface FeeSchedule {
 
 export interface EventRepository {
   append(event: EventRecord): Promise<void>;
+  /** Two entries in one statement (a one-step payment's authorization and capture). */
+  appendPair(first: EventRecord, second: EventRecord): Promise<void>;
   listByTransaction(transactionId: string): Promise<EventRecord[]>;
 }
 
@@ -1015,6 +1018,11 @@ export interface Store {
    */
   runAtomic<T>(work: (tx: Repositories) => Promise<T>, options?: { quiet?: boolean }): Promise<T>;
   read<T>(work: (repos: Repositories) => Promise<T>): Promise<T>;
+  /**
+   * Reads that need no snapshot in common, e.g. one statement: on PostgreSQL each statement runs on
+   * its own (autocommit, one round trip, no BEGIN and COMMIT); on SQLite it is `read`.
+   */
+  readEach<T>(work: (repos: Repositories) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 

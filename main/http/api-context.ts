@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode } from '../../contract/codes.js';
 import { apiError, toReply, type Outcome, type Reply } from '../core/errors.js';
 import type { Gateway } from '../core/gateway.js';
-import { checkIdempotencyKey, requestFingerprint, type IdempotencyStart } from '../core/idempotency/idempotency.js';
+import { checkIdempotencyKey, IdempotencyConflict, requestFingerprint, type IdempotencyStart } from '../core/idempotency/idempotency.js';
 import type { Principal } from '../core/merchants/authenticator.js';
 import type { Operation } from '../core/operations.js';
 import { sendApiError } from './errors.js';
@@ -179,9 +179,7 @@ export function idempotencyKeys(gateway: Gateway) {
     if (invalid) return sendApiError(reply, invalid);
     const path = request.url.split('?')[0] ?? request.url;
     const start = await gateway.idempotency.start(request.principal.merchantId, key, requestFingerprint(request.method, path, request.body));
-    if (start.kind === 'replay') {
-      return reply.code(start.reply.status).header('Idempotent-Replayed', 'true').send(start.reply.body);
-    }
+    if (start.kind === 'replay') return send(reply, { ...start.reply, replayed: true });
     if (start.kind === 'reject') return sendApiError(reply, start.error);
     request.idempotency = start;
     return undefined;
@@ -207,9 +205,23 @@ export async function perform<T>(
       ...(request.principal?.staff ? { staffId: request.principal.staff.id } : request.tillStaffId ? { staffId: request.tillStaffId } : {}),
     };
     return toReply(await gateway.operations.perform(context, body));
+  } catch (error) {
+    const settled = conflictReply(error);
+    if (settled) return settled;
+    throw error;
   } finally {
     await request.idempotency?.release();
   }
+}
+
+/**
+ * The answer of a request whose operation's unit found its idempotency key taken (another
+ * instance's reply committed first, or a fence): the stored reply as a replay, or the refusal.
+ */
+export function conflictReply(error: unknown): Reply | undefined {
+  if (!(error instanceof IdempotencyConflict)) return undefined;
+  const { settled } = error;
+  return settled.kind === 'replay' ? { ...settled.reply, replayed: true } : toReply({ ok: false, error: settled.error });
 }
 
 /**
@@ -275,6 +287,7 @@ export function staffOf(request: FastifyRequest): { merchantId: string; staffId:
 }
 
 export function send(reply: FastifyReply, result: Reply): FastifyReply {
+  if (result.replayed) reply.header('Idempotent-Replayed', 'true');
   return reply.code(result.status).send(result.body);
 }
 
@@ -291,9 +304,20 @@ export function protect(app: FastifyInstance, gateway: Gateway, kinds: Credentia
   app.addHook('preHandler', idempotencyKeys(gateway));
   // Backstop: a handler that failed before `perform` still frees its key, before its answer leaves
   // (a sender retrying at once must not find the key still claimed).
-  app.addHook('onSend', async (request, _reply, payload) => {
-    await request.idempotency?.release();
-    return payload;
+  app.addHook('onSend', (request, _reply, payload, done) => {
+    void request.idempotency?.release();
+    done(null, payload);
   });
-  app.addHook('onSend', auditStaffActions(gateway));
+  const audit = auditStaffActions(gateway);
+  // Only a staff member's action is audited: API credentials' requests skip the async hook.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (!request.principal?.staff) {
+      done(null, payload);
+      return;
+    }
+    audit(request, reply, payload).then(
+      () => done(null, payload),
+      (error: unknown) => done(error as Error),
+    );
+  });
 }

@@ -173,8 +173,10 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
     }
     done();
   });
-  app.addHook('onSend', async (request, reply) => {
+  // Callback hooks on every request: an async hook costs a promise and a turn of the hook runner.
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('X-Request-Id', request.id);
+    done(null, payload);
   });
 
   // The contract's schemas that routes refer to by $id (RefTo); each is one component of the document.

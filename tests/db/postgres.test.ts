@@ -9,6 +9,8 @@ import { ErrorCode } from '../../contract/codes.js';
 import { DatabaseTooNewError } from '../../db/migrate.js';
 import { migrations } from '../../db/migrations/index.js';
 import { TASK_LEASE_MS } from '../../main/core/scheduler.js';
+import { success } from '../../main/core/errors.js';
+import { IdempotencyConflict } from '../../main/core/idempotency/idempotency.js';
 import { BASELINE_VERSION } from '../../db/postgres/baseline.js';
 import { transactionListSql } from '../../db/repositories.js';
 import type { TransactionFilter } from '../../main/core/ports.js';
@@ -23,10 +25,14 @@ const skip = postgresAvailable() ? false : 'PostgreSQL 15 binaries are not insta
 describe('PostgreSQL', { skip }, () => {
   test('statement texts: ? and @name become $n outside quotes; planner hints go; INSERT OR IGNORE becomes ON CONFLICT DO NOTHING', () => {
     assert.equal(translate("SELECT * FROM t INDEXED BY t_idx WHERE a = ? AND b = '?' AND c = ?").text, "SELECT * FROM t WHERE a = $1 AND b = '?' AND c = $2");
-    assert.deepEqual(translate('INSERT INTO t (a, b) VALUES (@a, @b) ON CONFLICT (a) DO UPDATE SET b = @b'), {
+    const named = translate('INSERT INTO t (a, b) VALUES (@a, @b) ON CONFLICT (a) DO UPDATE SET b = @b');
+    assert.deepEqual({ text: named.text, names: named.names }, {
       text: 'INSERT INTO t (a, b) VALUES ($1, $2) ON CONFLICT (a) DO UPDATE SET b = $2',
       names: ['a', 'b'],
     });
+    // Each text is one named (prepared) statement: the same name for the same text, another for another.
+    assert.equal(translate('INSERT INTO t (a, b) VALUES (@a, @b) ON CONFLICT (a) DO UPDATE SET b = @b').name, named.name);
+    assert.notEqual(translate('SELECT 1 FROM t WHERE a = ?').name, named.name);
     assert.equal(translate('INSERT OR IGNORE INTO t (a) VALUES (?)').text, 'INSERT INTO t (a) VALUES ($1) ON CONFLICT DO NOTHING');
     assert.throws(() => translate("SELECT json_extract(details, '$.x') FROM t"), /needs a PostgreSQL text/);
   });
@@ -112,7 +118,7 @@ describe('PostgreSQL', { skip }, () => {
       await b.close();
     });
 
-    test('one idempotency key raced across both: one payment; the others answer it again or 409 while it runs', async () => {
+    test('one idempotency key raced across both: one payment; the others answer it again or 409 while it runs; the losing unit rolls back whole', async () => {
       const merchant = await newMerchant(a, 'Two Instances');
       const body = cardPayment('4111111111111111', 42);
       const send = (h: Harness) => api(h, merchant).post('/rest/payment', body, { 'idempotency-key': 'race-1' });
@@ -140,21 +146,34 @@ describe('PostgreSQL', { skip }, () => {
         );
         const after = await api(b, merchant).post('/rest/payment', cardPayment('4111111111111111', 43), { 'idempotency-key': 'died-1' });
         assert.equal(after.statusCode, 200, after.body);
-        // A request that outlived its claim's lease removes only its own claim at its end, never the
-        // claim another instance took on the key after the lease ran out.
-        const first = await a.composition.gateway.idempotency.start(merchant.merchant_id, 'slow-1', 'f');
+        // The claim is the reply, taken in the operation's own unit: both instances let a request
+        // with the key run, one unit commits, and the other rolls back whole and answers the reply.
+        const first = await a.composition.gateway.idempotency.start(merchant.merchant_id, 'both-1', 'f');
+        const second = await b.composition.gateway.idempotency.start(merchant.merchant_id, 'both-1', 'f');
         assert.equal(first.kind, 'proceed');
-        for (const h of [a, b]) h.clock.advance(6 * 60_000);
-        // Both instances are alive at the new time (their beats follow the clock every 5 s): the
-        // claim lapses by its lease, not because its instance looks dead.
-        await Promise.all([a, b].map((h) => h.composition.gateway.instances.beat()));
-        const second = await b.composition.gateway.idempotency.start(merchant.merchant_id, 'slow-1', 'f');
-        assert.equal(second.kind, 'proceed', 'the lapsed claim was taken over');
-        if (first.kind === 'proceed') await first.release();
-        const third = await a.composition.gateway.idempotency.start(merchant.merchant_id, 'slow-1', 'f');
-        assert.equal(third.kind, 'reject', 'the second claim still holds the key');
-        if (second.kind === 'proceed') await second.release();
-        assert.equal((await b.composition.gateway.idempotency.start(merchant.merchant_id, 'slow-1', 'f')).kind, 'proceed');
+        assert.equal(second.kind, 'proceed', 'no claim in the database: the other instance lets it run too');
+        const held = await a.composition.gateway.idempotency.start(merchant.merchant_id, 'both-1', 'f');
+        assert.equal(held.kind, 'reject', 'within one instance the key is held while its request runs');
+        if (first.kind !== 'proceed' || second.kind !== 'proceed') return;
+        const won = await a.composition.gateway.operations.perform({ merchantId: merchant.merchant_id, idempotency: first.scope }, (op) => op.commit(async () => success({ winner: 'a' })));
+        assert.deepEqual(won, success({ winner: 'a' }));
+        const lost = await b.composition.gateway.operations
+          .perform({ merchantId: merchant.merchant_id, idempotency: second.scope }, (op) =>
+            op.commit(async (tx) => {
+              await tx.instances.beat('written-by-the-losing-unit', new Date().toISOString());
+              return success({ winner: 'b' });
+            }),
+          )
+          .then(
+            () => undefined,
+            (error: unknown) => error,
+          );
+        assert.ok(lost instanceof IdempotencyConflict, String(lost));
+        assert.deepEqual(lost.settled, { kind: 'replay', reply: { status: 200, body: { winner: 'a' } } });
+        const written = await pool.query("SELECT count(*) AS n FROM gateway_instances WHERE id = 'written-by-the-losing-unit'");
+        assert.equal(written.rows[0].n, '0', 'the losing unit rolled back whole');
+        await first.release();
+        await second.release();
       } finally {
         await pool.end();
       }

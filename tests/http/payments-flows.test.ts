@@ -15,6 +15,7 @@ import {
   newMerchant,
   orderId,
   outboxOf,
+  posPayment,
   POSTBACK_URL,
   REDIRECT,
   SETTLING_IBAN,
@@ -98,6 +99,25 @@ describe('payment flows', () => {
   });
 
   const log = async (id: string) => (await c.log(id)).map((e) => [e.type, e.status, e.amount]);
+
+  describe('one idempotency key, 50 requests at once', () => {
+    test('a card-present payment sent 50 times at once with one key is one payment: one original 200, the rest its replay or 409 (4001); a retry afterwards replays it', async () => {
+      const key = randomUUID();
+      const body = posPayment(12.34, { pan: '4111111111111111' });
+      const answers = await Promise.all(Array.from({ length: 50 }, () => c.post('/rest/payment', body, { 'idempotency-key': key })));
+      const ok = answers.filter((r) => r.statusCode === 200);
+      const originals = ok.filter((r) => r.headers['idempotent-replayed'] === undefined);
+      assert.equal(originals.length, 1, answers.map((r) => `${r.statusCode} ${r.body}`).join('\n'));
+      assert.equal(new Set(ok.map((r) => r.json().transaction_id)).size, 1, 'every 200 is the same payment');
+      for (const r of answers.filter((a) => a.statusCode !== 200)) assertApiError(r, 409, 4001);
+      const stored = await sqlOf(h).get<{ n: number | string }>('SELECT count(*) AS n FROM transactions WHERE order_id = ?', body.order_id);
+      assert.equal(Number(stored?.n), 1, 'one transaction for the order');
+      const retry = await c.post('/rest/payment', body, { 'idempotency-key': key });
+      assert.equal(retry.statusCode, 200);
+      assert.equal(retry.headers['idempotent-replayed'], 'true');
+      assert.equal(retry.json().transaction_id, originals[0]?.json().transaction_id);
+    });
+  });
 
   describe('authorize, capture, refund', () => {
     test('authorize 100, capture 30 then 70, 30.01 more rejected; refund 10 + 20 -> partly_refunded, the rest -> refunded', async () => {

@@ -142,8 +142,10 @@ describe(`1,000 stored sales, kill -9 at random points (seed ${SEED})`, () => {
     assert.equal(Math.round((held.stored.totals[0]?.amount ?? 0) * 100), total);
 
     // Forwarding, with the till and then the centre killed on the way (the link slowed so that both
-    // kills land while sales are still being forwarded).
-    proxy.delayMs = 40;
+    // kills land while sales are still being forwarded: at 150 ms a chunk each batch of 50 takes at
+    // least 0.3 s, so the 1,000 take 6 s or more, and the centre's kill at 500 leaves plenty to do;
+    // at 40 ms a faster centre took all of them before the kill).
+    proxy.delayMs = 150;
     proxy.restore();
     const atCentre = async () => {
       const found = new Map<string, { id: string; amount: number }>();

@@ -34,6 +34,7 @@ function counting(store: Store) {
     run: (work) => ((counts.writes += 1), store.run((tx) => work(wrap(tx)))),
     runAtomic: (work, options) => ((counts.writes += 1), store.runAtomic((tx) => work(wrap(tx)), options)),
     read: (work) => ((counts.reads += 1), store.read((r) => work(wrap(r)))),
+    readEach: (work) => ((counts.reads += 1), store.readEach((r) => work(wrap(r)))),
     close: () => store.close(),
   };
   return { store: counted, counts };

@@ -15,7 +15,7 @@ import type { FenceAnswer, ForwardAnswer, ForwardEntry, ForwardResult, Heartbeat
 import type { TransactionResponse } from '../../../contract/api/payments.js';
 import { ErrorCode, statusName, TransactionStatus as S } from '../../../contract/codes.js';
 import { apiError, failure, success, type Outcome } from '../errors.js';
-import type { Idempotency } from '../idempotency/idempotency.js';
+import { IdempotencyConflict, type Idempotency } from '../idempotency/idempotency.js';
 import { hashPassword } from '../merchants/credentials.js';
 import type { Operations } from '../operations.js';
 import type { Payments } from '../payments/payments.js';
@@ -270,6 +270,10 @@ export class Centre {
       );
       if (!outcome.ok) return refuse(outcome.error.errors.map((e) => `${e.field} ${e.message}`).join('; ') || outcome.error.message);
       return resultOf(entry.seq, outcome.value);
+    } catch (error) {
+      // Another instance forwarded the same sale at the same moment and committed it first.
+      if (error instanceof IdempotencyConflict) return (await this.settled(link, entry)) ?? undefined;
+      throw error;
     } finally {
       await started.release();
     }

@@ -1,14 +1,23 @@
 /**
- * Idempotency keys for POST requests (interface.md "Authentication" 5, decisions.md D8).
- * Scope: merchant + key. The stored reply is written in the same unit of work as the state change
- * it answers (see Operations), so a payment and its idempotency record commit together or not at
- * all. A key in flight is claimed in the database, not in this process's memory, so that several
- * gateway instances on one PostgreSQL database run a key once: the claim is a record whose reply
- * status is 0, written in its own unit of work before the request runs, replaced by the reply when
- * that is stored, removed when the request ends without one. A claim left by an instance that died
- * lapses after CLAIM_LEASE_MS, and the key can be used again.
+ * Idempotency keys for POST requests (interface.md "Authentication" 5, decisions.md D8 and
+ * "Idempotency inside the operation's unit"). Scope: merchant + key.
+ *
+ * The reply is the claim. An operation's unit of work writes its reply for the key together with
+ * the state change it answers, with one conditional insert that takes the key only while no live
+ * record holds it: a payment and its idempotency record commit together or not at all, and of two
+ * requests with one key (on any instance) only one unit can commit. The other unit rolls back
+ * whole (its payment never existed) and its request answers the winner's stored reply. Nothing is
+ * written before the operation runs, so a crash before its unit commits leaves nothing to clean up
+ * or to wait out, and a retry runs it again. That holds because everything an operation does before
+ * its unit is in this process: the simulated processor's decision, reads. A call that left the
+ * process with an effect of its own would need a durable claim before it; none does (a joined till's
+ * forward to its centre carries the key there, where the centre's unit takes it).
+ *
+ * Within one process a key being processed is also held in memory, so a second request with it
+ * answers 409 at once instead of running the operation a second time to lose at the commit, and
+ * `fence` can say "in flight".
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import canonicalizeModule from 'canonicalize';
 import { ErrorCode } from '../../../contract/codes.js';
 import { apiError, fieldError, type ApiError, type Reply } from '../errors.js';
@@ -26,8 +35,6 @@ export interface IdempotencyScope {
   merchantId: string;
   key: string;
   fingerprint: string;
-  /** Set once a committed unit stored the reply in place of the claim (Operation). */
-  replyStored?: boolean;
 }
 
 export type IdempotencyFence = { kind: 'in_flight' } | { kind: 'fenced' } | { kind: 'processed'; reply: Reply };
@@ -35,15 +42,32 @@ export type IdempotencyFence = { kind: 'in_flight' } | { kind: 'fenced' } | { ki
 /** The fingerprint of a fence: matches no request, so a late arrival with the key is refused. */
 const FENCED = 'fenced';
 
-export type IdempotencyStart =
-  | { kind: 'replay'; reply: Reply }
-  | { kind: 'reject'; error: ApiError }
-  | { kind: 'proceed'; scope: IdempotencyScope; release: () => Promise<void> };
+export type IdempotencySettled = { kind: 'replay'; reply: Reply } | { kind: 'reject'; error: ApiError };
 
-/** How long a claim holds a key when its request never ends (the instance died). */
-export const CLAIM_LEASE_MS = 5 * 60 * 1000;
-/** The reply status of a claim: no HTTP answer has it. */
+export type IdempotencyStart = IdempotencySettled | { kind: 'proceed'; scope: IdempotencyScope; release: () => Promise<void> };
+
+/**
+ * Thrown inside an operation's unit when a live record already holds its key (another instance's
+ * reply committed first, or a fence): the unit rolls back whole.
+ */
+export class IdempotencyKeyTaken extends Error {
+  override name = 'IdempotencyKeyTaken';
+}
+
+/** What a request whose unit lost its key answers instead: the stored reply, or the refusal. */
+export class IdempotencyConflict extends Error {
+  override name = 'IdempotencyConflict';
+  constructor(readonly settled: IdempotencySettled) {
+    super(settled.kind === 'replay' ? 'answered with the stored reply' : settled.error.message);
+  }
+}
+
+/** The reply status of a claim written by versions before claims moved into the unit: no HTTP answer has it. */
 const CLAIMED = 0;
+
+function inFlight(): IdempotencySettled {
+  return { kind: 'reject', error: apiError(ErrorCode.idempotencyInFlight, 'A request with this idempotency key is still being processed') };
+}
 
 export function requestFingerprint(method: string, path: string, body: unknown): string {
   const canonical = canonicalize(body ?? null) ?? 'null';
@@ -59,56 +83,62 @@ export function checkIdempotencyKey(key: string, header: string): ApiError | und
 }
 
 export class Idempotency {
+  /** Keys being processed in this process, each with the token of the request that holds it. */
+  private readonly held = new Map<string, object>();
+
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
     readonly retentionMs: number,
-    /** Whose claims are these: a claim of an instance that died is taken over at once. */
+    /** Whose claims are these: an older version's claim of an instance that died is taken over at once. */
     private readonly instances?: Instances,
   ) {}
 
-  /** A claim left by a process that died: its request never answers, and nothing of it committed. */
+  /** An older version's claim left by a process that died: its request never answers, and nothing of it committed. */
   private async deadClaim(tx: Repositories, stored: IdempotencyRecord): Promise<boolean> {
     return stored.reply.status === CLAIMED && this.instances !== undefined && (await this.instances.claimIsDead(tx, stored));
   }
 
+  /**
+   * Before the operation runs: a key held in this process answers 409; a stored reply is replayed
+   * (or refused for another request, or as fenced). Otherwise the key is held here until
+   * `release`, and the operation's unit takes it in the database (Operation).
+   */
   async start(merchantId: string, key: string, fingerprint: string): Promise<IdempotencyStart> {
-    const now = this.clock.now();
-    const claimId = this.instances?.claimId() ?? randomUUID();
-    // The claim is one conditional upsert: two requests with the key (on any instance) cannot both
-    // take it. Only when a live record holds the key is it read, to answer it. A unit of single
-    // statements runs at READ COMMITTED on PostgreSQL: claims of different keys never fail each
-    // other's serialization check (under SERIALIZABLE, concurrent inserts into one index page did).
-    const stored = await this.store.runAtomic(
-      async (tx) => {
-        for (let tries = 0; tries < 3; tries++) {
-          if (await tx.idempotency.claim(this.claim({ merchantId, key, fingerprint }, now, claimId), now.toISOString())) return undefined;
-          const found = await tx.idempotency.find(merchantId, key, now.toISOString());
-          // A dead instance's claim: its request will never answer; this one takes the key.
-          if (found && (await this.deadClaim(tx, found))) {
-            await tx.idempotency.deleteClaim(merchantId, key, found.claimId ?? '');
-            continue;
-          }
-          // Gone between the two statements (its request removed its claim): claim again.
-          if (found) return found;
-        }
-        return { merchantId, key, fingerprint, reply: { status: CLAIMED, body: null }, createdAt: now.toISOString(), expiresAt: now.toISOString() };
-      },
-      { quiet: true },
-    );
-    if (!stored) {
-      let released: Promise<void> | undefined;
-      const scope: IdempotencyScope = { merchantId, key, fingerprint };
-      return {
-        kind: 'proceed',
-        scope,
-        // Once the reply replaced the claim there is nothing to remove: no unit of work at all.
-        release: () => (released ??= scope.replyStored ? Promise.resolve() : this.store.run((tx) => tx.idempotency.deleteClaim(merchantId, key, claimId))),
-      };
+    const slot = `${merchantId} ${key}`;
+    if (this.held.has(slot)) return inFlight();
+    // Held before the read: a second request with the key that arrives meanwhile finds it held.
+    const token = {};
+    this.held.set(slot, token);
+    const release = () => {
+      if (this.held.get(slot) === token) this.held.delete(slot);
+      return Promise.resolve();
+    };
+    let stored: IdempotencyRecord | undefined;
+    try {
+      stored = await this.store.readEach((r) => r.idempotency.find(merchantId, key, this.clock.now().toISOString()));
+      if (stored?.reply.status === CLAIMED && (await this.store.read((r) => this.deadClaim(r, stored as IdempotencyRecord)))) {
+        const dead = stored;
+        await this.store.runAtomic((tx) => tx.idempotency.deleteClaim(merchantId, key, dead.claimId ?? ''), { quiet: true });
+        stored = undefined;
+      }
+    } catch (error) {
+      await release();
+      throw error;
     }
-    if (stored.reply.status === CLAIMED) {
-      return { kind: 'reject', error: apiError(ErrorCode.idempotencyInFlight, 'A request with this idempotency key is still being processed') };
-    }
+    if (!stored) return { kind: 'proceed', scope: { merchantId, key, fingerprint }, release };
+    await release();
+    return this.answer(stored, fingerprint);
+  }
+
+  /** After an operation's unit found its key taken: what its request answers. */
+  async settle(scope: IdempotencyScope): Promise<IdempotencySettled> {
+    const stored = await this.store.readEach((r) => r.idempotency.find(scope.merchantId, scope.key, this.clock.now().toISOString()));
+    return stored ? this.answer(stored, scope.fingerprint) : inFlight();
+  }
+
+  private answer(stored: IdempotencyRecord, fingerprint: string): IdempotencySettled {
+    if (stored.reply.status === CLAIMED) return inFlight();
     if (stored.fingerprint === FENCED) {
       return { kind: 'reject', error: apiError(ErrorCode.idempotencyMismatch, 'This request was given up by its sender before it arrived; it was not processed', [{ field: 'Idempotency-Key', message: 'was given up' }]) };
     }
@@ -124,12 +154,21 @@ export class Idempotency {
   }
 
   /**
+   * Writes the operation's reply for its key in the operation's unit `tx`, taking the key; throws
+   * IdempotencyKeyTaken (rolling the unit back) when a live record holds it already.
+   */
+  async take(tx: Repositories, scope: IdempotencyScope, reply: Reply): Promise<void> {
+    if (!(await tx.idempotency.take(this.record(scope, reply), this.clock.now().toISOString()))) throw new IdempotencyKeyTaken();
+  }
+
+  /**
    * Settles what became of a request sent with this key whose answer its sender never got (the
    * till after a lost answer or a restart). `processed`: here is the stored reply. `fenced`: it was
    * never processed, and from now on it never will be (a late arrival is refused), so the sender
    * may safely start over. `in_flight`: it is being processed right now; ask again shortly.
    */
   async fence(merchantId: string, key: string): Promise<IdempotencyFence> {
+    if (this.held.has(`${merchantId} ${key}`)) return { kind: 'in_flight' };
     return this.store.run(async (tx) => {
       const stored = await tx.idempotency.find(merchantId, key, this.clock.now().toISOString());
       // A claim whose process died stands for a request that never committed anything: fence it.
@@ -143,16 +182,6 @@ export class Idempotency {
       await tx.idempotency.save(this.record({ merchantId, key, fingerprint: FENCED }, { status: 422, body: null }));
       return { kind: 'fenced' as const };
     });
-  }
-
-  private claim(scope: IdempotencyScope, now: Date, claimId: string) {
-    return {
-      ...scope,
-      claimId,
-      reply: { status: CLAIMED, body: null },
-      createdAt: now.toISOString(),
-      expiresAt: new Date(now.getTime() + CLAIM_LEASE_MS).toISOString(),
-    };
   }
 
   record(scope: IdempotencyScope, reply: Reply) {

@@ -93,6 +93,7 @@ export class CardPayments extends PaymentEngine {
     }
 
     const eventType = accountCheck ? 'precheck' : command.pos?.subsequent ? 'reauthorization' : 'authorization';
+    let scheduled = false;
     const outcome = await operation.commit(async (tx) => {
       // The cryptogram is used in the payment's own unit of work; one used meanwhile declines it.
       if (tokenCheck?.kind === 'valid' && this.deps.tokenCryptograms && !(await this.deps.tokenCryptograms.consume(tx, tokenCheck.cryptogramId))) {
@@ -103,11 +104,12 @@ export class CardPayments extends PaymentEngine {
       await tx.transactions.insert(record);
       if (wrongPin) await tx.pinSecurity.recordFailure(merchantId, fingerprint, now.toISOString());
       await this.logCreation(tx, record, eventType, command.executionDate);
-      await this.scheduleFollowUps(tx, record);
+      scheduled = await this.scheduleFollowUps(tx, record);
       if (charged && command.pos && this.deps.cardPresentApproved) await this.deps.cardPresentApproved(tx, record);
       return success(transactionResponse(record));
     });
-    this.deps.scheduler.wake();
+    // A one-step sale schedules nothing: no scheduler pass (a query) after it.
+    if (scheduled) this.deps.scheduler.wake();
     return outcome;
   }
 

@@ -69,7 +69,9 @@ export class Creation extends PaymentEngine {
     let setting: EffectiveMethod | undefined;
     if (isPaymentType(request.payment_type)) {
       const type = request.payment_type;
-      setting = await this.deps.store.read((r) => this.deps.methods.forTerminal(r, merchantId, request.pos_data?.terminal?.id, type));
+      // Two lookups that need no common snapshot (the terminal's shop, then its setting): on
+      // PostgreSQL each is one round trip instead of a read transaction of four.
+      setting = await this.deps.store.readEach((r) => this.deps.methods.forTerminal(r, merchantId, request.pos_data?.terminal?.id, type));
       const refusal = this.deps.methods.refusal(setting, requirementOf(kind, request));
       if (refusal) return failure(withOtherErrors(refusal, validated.ok ? [] : validated.errors));
     }

@@ -17,6 +17,7 @@ import type {
   CardData,
   CardDecision,
   Clock,
+  EventRecord,
   Ids,
   Logger,
   Processor,
@@ -199,7 +200,11 @@ export abstract class PaymentEngine {
     t: TransactionRecord,
     event: { type: string; status: number; amountMinor: number; executionDate: string | null; message: string | null },
   ): Promise<void> {
-    await tx.events.append({
+    await tx.events.append(this.eventRecord(t, event));
+  }
+
+  private eventRecord(t: TransactionRecord, event: { type: string; status: number; amountMinor: number; executionDate: string | null; message: string | null }): EventRecord {
+    return {
       id: this.deps.ids.newId(),
       transactionId: t.id,
       type: event.type,
@@ -208,7 +213,7 @@ export abstract class PaymentEngine {
       executionDate: event.executionDate,
       message: event.message,
       createdAt: this.nowIso(),
-    });
+    };
   }
 
   /** Event-log entry plus, when the transaction has a postback URL, a postback in the outbox (D2). */
@@ -224,6 +229,11 @@ export abstract class PaymentEngine {
       executionDate: event.executionDate,
       message: event.message === undefined ? t.message : event.message,
     });
+    await this.notify(tx, t);
+  }
+
+  /** The listeners and, when the transaction has a postback URL, a postback in the outbox (D2). */
+  private async notify(tx: Repositories, t: TransactionRecord): Promise<void> {
     for (const listener of this.listeners) await listener(tx, t);
     if (!t.postbackUrl) return;
     const now = this.nowIso();
@@ -245,18 +255,27 @@ export abstract class PaymentEngine {
   protected async logCreation(tx: Repositories, record: TransactionRecord, eventType: string, executionDate: string | null): Promise<void> {
     const oneStep = record.operation === 'payment' && record.statusCode === S.completed && record.capturedMinor > 0;
     if (oneStep) {
-      await this.appendEvent(tx, record, { type: eventType, status: S.authorized, amountMinor: record.amountMinor, executionDate, message: record.message });
-      await this.logAndNotify(tx, record, { type: 'capture', amountMinor: record.capturedMinor, executionDate });
+      // Authorization and capture in one statement (one fewer per sale, a round trip on PostgreSQL).
+      await tx.events.appendPair(
+        this.eventRecord(record, { type: eventType, status: S.authorized, amountMinor: record.amountMinor, executionDate, message: record.message }),
+        this.eventRecord(record, { type: 'capture', status: record.statusCode, amountMinor: record.capturedMinor, executionDate, message: record.message }),
+      );
+      await this.notify(tx, record);
     } else {
       await this.logAndNotify(tx, record, { type: eventType, amountMinor: record.amountMinor, executionDate });
     }
   }
 
-  protected async scheduleFollowUps(tx: Repositories, record: TransactionRecord): Promise<void> {
+  /** Schedules the expiry of an authorization or a customer step; true when it scheduled one (wake the scheduler after the commit). */
+  protected async scheduleFollowUps(tx: Repositories, record: TransactionRecord): Promise<boolean> {
     if (record.statusCode === S.authorized && record.expiresAt) {
       await this.deps.scheduler.schedule(tx, 'expire_authorization', record.id, record.merchantId, new Date(record.expiresAt));
-    } else if (record.statusCode === S.started && record.expiresAt) {
-      await this.deps.scheduler.schedule(tx, 'expire_customer_action', record.id, record.merchantId, new Date(record.expiresAt));
+      return true;
     }
+    if (record.statusCode === S.started && record.expiresAt) {
+      await this.deps.scheduler.schedule(tx, 'expire_customer_action', record.id, record.merchantId, new Date(record.expiresAt));
+      return true;
+    }
+    return false;
   }
 }

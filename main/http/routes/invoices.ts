@@ -24,7 +24,7 @@ import {
 import { INVOICE_STATUSES, MAX_INSTALLMENTS, MIN_INSTALLMENTS } from '../../../contract/constants.js';
 import type { Gateway } from '../../core/gateway.js';
 import { MESSAGES, toInvoiceReply, type InvoiceFields } from '../../core/invoices/invoices.js';
-import { merchantOf, send } from '../api-context.js';
+import { conflictReply, merchantOf, send } from '../api-context.js';
 import { coreFieldErrors, fieldErrorsFromAjv, type AjvError, type BodyFieldCheck } from '../errors.js';
 import { apiResponses } from '../responses.js';
 
@@ -92,6 +92,10 @@ export function invoiceRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
           const context = { merchantId: merchantOf(request), ...(request.idempotency ? { idempotency: request.idempotency.scope } : {}) };
           const outcome = await gateway.operations.perform(context, (op) => gateway.invoices.create(op, request.body.url_name, request.body.invoice as InvoiceFields));
           return send(reply, toInvoiceReply(outcome));
+        } catch (error) {
+          const settled = conflictReply(error);
+          if (settled) return send(reply, settled);
+          throw error;
         } finally {
           await request.idempotency?.release();
         }
