@@ -12,7 +12,7 @@ import pg from 'pg';
 import { StorageUnavailableError, type Repositories, type Store } from '../../main/core/ports.js';
 import { createRepositories } from '../repositories.js';
 import type { QueueName } from '../sql.js';
-import { PgSession } from './pg-sql.js';
+import { corked, PgSession } from './pg-sql.js';
 
 const MAX_ATTEMPTS = 12;
 
@@ -74,17 +74,13 @@ export class PgStore implements Store {
   private readonly commitListeners: Array<{ listener: () => void; queue: QueueName | undefined }> = [];
   private closed = false;
 
-  /** Repositories whose statements each run on their own on the pool (readEach). */
-  private readonly each: Repositories;
   /**
    * Each pooled connection's repositories, built once: building every repository's statements for
    * each unit of work cost more CPU than some of the units' statements.
    */
   private readonly sessions = new WeakMap<pg.PoolClient, { session: PgSession; repositories: Repositories }>();
 
-  constructor(readonly pool: pg.Pool) {
-    this.each = createRepositories(new PgSession(pool));
-  }
+  constructor(readonly pool: pg.Pool) {}
 
   /** After a commit of a unit that is not quiet: with `queue`, only when the unit wrote to that queue. */
   onCommit(listener: () => void, queue?: QueueName): void {
@@ -111,13 +107,25 @@ export class PgStore implements Store {
     return this.transaction('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', work, false);
   }
 
-  /** Each statement on its own on a pooled connection (autocommit): one round trip, no BEGIN or COMMIT. */
+  /** Each statement on its own on one pooled connection (autocommit): one round trip, no BEGIN or COMMIT. */
   async readEach<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
     if (this.closed) throw new Error('the store is closed');
+    let client: pg.PoolClient;
     try {
-      return await work(this.each);
+      client = await this.pool.connect();
     } catch (error) {
       throw pgStorageError(error);
+    }
+    let broken = false;
+    try {
+      return await work(this.repositoriesOf(client).repositories);
+    } catch (error) {
+      const mapped = pgStorageError(error);
+      // A lost connection is not given back to the pool.
+      broken = mapped instanceof StorageUnavailableError;
+      throw mapped;
+    } finally {
+      client.release(broken || undefined);
     }
   }
 
@@ -135,10 +143,10 @@ export class PgStore implements Store {
         const { session, repositories } = this.repositoriesOf(client);
         // The connection pipelines: BEGIN and the unit's plain INSERTs go without waiting for their
         // answers (PgSession); every answer is in before COMMIT is sent.
-        session.defer(client.query(begin));
+        session.defer(corked(client, () => client.query(begin)));
         const value = await work(repositories);
         await session.settle();
-        await client.query('COMMIT');
+        await corked(client, () => client.query('COMMIT'));
         // Before the connection goes back to the pool, where the next unit clears `touched`.
         if (writes) for (const { listener, queue } of this.commitListeners) if (!queue || session.touched.has(queue)) listener();
         client.release();
