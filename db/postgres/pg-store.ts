@@ -110,12 +110,7 @@ export class PgStore implements Store {
   /** Each statement on its own on one pooled connection (autocommit): one round trip, no BEGIN or COMMIT. */
   async readEach<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
     if (this.closed) throw new Error('the store is closed');
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (error) {
-      throw pgStorageError(error);
-    }
+    const client = await this.connect();
     let broken = false;
     try {
       return await work(this.repositoriesOf(client).repositories);
@@ -132,12 +127,7 @@ export class PgStore implements Store {
   private async transaction<T>(begin: string, work: (tx: Repositories) => Promise<T>, writes: boolean): Promise<T> {
     if (this.closed) throw new Error('the store is closed');
     for (let attempt = 1; ; attempt++) {
-      let client: pg.PoolClient;
-      try {
-        client = await this.pool.connect();
-      } catch (error) {
-        throw pgStorageError(error);
-      }
+      const client = await this.connect();
       let broken = false;
       try {
         const { session, repositories } = this.repositoriesOf(client);
@@ -166,6 +156,15 @@ export class PgStore implements Store {
         }
         throw pgStorageError(error);
       }
+    }
+  }
+
+  /** A pooled connection; failing to get one is "storage unavailable". */
+  private async connect(): Promise<pg.PoolClient> {
+    try {
+      return await this.pool.connect();
+    } catch (error) {
+      throw pgStorageError(error);
     }
   }
 
