@@ -303,7 +303,7 @@ export function protect(app: FastifyInstance, gateway: Gateway, kinds: Credentia
   app.addHook('onRequest', authenticate(gateway, kinds));
   app.addHook('preHandler', idempotencyKeys(gateway));
   // Backstop: a handler that failed before `perform` still frees its key, before its answer leaves
-  // (a sender retrying at once must not find the key still claimed).
+  // (a sender retrying at once must not find the key still held).
   app.addHook('onSend', (request, _reply, payload, done) => {
     void request.idempotency?.release();
     done(null, payload);
