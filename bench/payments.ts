@@ -21,11 +21,11 @@
  * (`synchronous=OFF`, not durable) as the ceiling: the most this stack answers per second on one
  * core when durability costs nothing (--no-ceiling skips it). Writes bench/results/payments.json.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import type { LoadResult } from './lib/loadgen.js';
-import { basicAuth, createMerchant, machine, paymentRequest, runLoad, startGateway, startNaive, tempDir, writeResult, type Server } from './lib/procs.js';
+import { basicAuth, createMerchant, machine, paymentRequest, processCpuMicros, runLoad, startGateway, startNaive, tempDir, writeResult, type Server } from './lib/procs.js';
 
 const { values } = parseArgs({
   options: {
@@ -67,12 +67,6 @@ async function receiver(): Promise<{ url: string; count: () => number; close: ()
   return { url: `http://127.0.0.1:${port}/postbacks`, count: () => count, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-/** utime + stime of a process in microseconds (Linux /proc; field 14 and 15 are in clock ticks of 10 ms). */
-function cpuMicros(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
-
 interface Measured {
   closed: LoadResult;
   /** Server CPU (user + system) per answered request over the closed-loop run, microseconds. */
@@ -83,9 +77,9 @@ interface Measured {
 async function measure(server: Server, request: ReturnType<typeof paymentRequest>, prefix: string, steady: boolean): Promise<Measured> {
   const base = { host: server.host, port: server.port, connections, requests: [request], graceMs: 5_000 };
   if (warmupMs > 0) await runLoad({ ...base, durationMs: warmupMs, prefix: `${prefix}-warm-` }, 1);
-  const before = cpuMicros(server.pid);
+  const before = processCpuMicros(server.pid);
   const closed = await runLoad({ ...base, durationMs, prefix: `${prefix}-run-` }, 1);
-  const cpuUsPerRequest = Math.round((cpuMicros(server.pid) - before) / Math.max(1, closed.completed));
+  const cpuUsPerRequest = Math.round((processCpuMicros(server.pid) - before) / Math.max(1, closed.completed));
   if (!steady) return { closed, cpuUsPerRequest };
   steadyRate ??= Math.round(closed.requestsPerSecond / 2);
   const open = await runLoad({ ...base, connections: Math.min(connections, 20), rate: steadyRate, durationMs: steadyMs, prefix: `${prefix}-steady-` }, 1);

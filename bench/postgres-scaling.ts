@@ -27,7 +27,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createDatabase, startCluster } from '../tests/helpers/postgres.js';
 import type { LoadResult } from './lib/loadgen.js';
-import { basicAuth, GATEWAY_BIN, machine, paymentRequest, runLoad, startGateway, tempDir, writeResult, type Merchant, type Server } from './lib/procs.js';
+import { basicAuth, GATEWAY_BIN, machine, paymentRequest, processCpuMicros, runLoad, startGateway, tempDir, writeResult, type Merchant, type Server } from './lib/procs.js';
 
 const { values } = parseArgs({
   options: {
@@ -57,26 +57,15 @@ function merchantOn(dataDir: string, database?: string): Merchant {
   return JSON.parse(result.stdout) as Merchant;
 }
 
-/** utime + stime (+ cutime + cstime with `children`) of a process, microseconds (clock ticks of 10 ms). */
-function processCpu(pid: number, children = false): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    const ticks = Number(fields[11]) + Number(fields[12]) + (children ? Number(fields[13]) + Number(fields[14]) : 0);
-    return ticks * 10_000;
-  } catch {
-    return 0; // exited meanwhile: its time is in its parent's cutime/cstime
-  }
-}
-
 /** The whole PostgreSQL cluster's CPU: the postmaster with its reaped children, and every live child. */
 function clusterCpu(dataDir: string): number {
   const postmaster = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  let total = processCpu(postmaster, true);
+  let total = processCpuMicros(postmaster, true);
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (Number(stat.split(') ')[1]?.split(' ')[1]) === postmaster) total += processCpu(Number(entry));
+      if (Number(stat.split(') ')[1]?.split(' ')[1]) === postmaster) total += processCpuMicros(Number(entry));
     } catch {
       // gone
     }
@@ -94,11 +83,11 @@ async function measure(servers: Server[], auth: string, prefix: string, dataDir:
   const first = servers[0] as Server;
   const base = { host: first.host, port: first.port, ports: servers.map((s) => s.port), connections, requests, graceMs: 5_000 };
   if (warmupMs > 0) await runLoad({ ...base, durationMs: warmupMs, prefix: `${prefix}-warm-` }, 1);
-  const gatewaysBefore = servers.reduce((sum, s) => sum + processCpu(s.pid), 0);
+  const gatewaysBefore = servers.reduce((sum, s) => sum + processCpuMicros(s.pid), 0);
   const postgresBefore = dataDir ? clusterCpu(dataDir) : 0;
   const result = await runLoad({ ...base, durationMs, prefix: `${prefix}-run-` }, 1);
   const answered = Math.max(1, result.completed);
-  const gatewayUs = Math.round((servers.reduce((sum, s) => sum + processCpu(s.pid), 0) - gatewaysBefore) / answered);
+  const gatewayUs = Math.round((servers.reduce((sum, s) => sum + processCpuMicros(s.pid), 0) - gatewaysBefore) / answered);
   const postgresUs = dataDir ? Math.round((clusterCpu(dataDir) - postgresBefore) / answered) : 0;
   return { ...result, cpu: { gatewayUs, postgresUs, totalUs: gatewayUs + postgresUs } };
 }

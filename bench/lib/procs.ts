@@ -177,6 +177,21 @@ export async function runLoad(config: LoadConfig, cpu?: number): Promise<LoadRes
   return JSON.parse(out) as LoadResult;
 }
 
+/**
+ * CPU time of a process in microseconds (Linux /proc: utime + stime, with `children` also the
+ * cutime + cstime of its reaped children; clock ticks of 10 ms). 0 once the process has gone (its
+ * time is then in its parent's cutime/cstime).
+ */
+export function processCpuMicros(pid: number, children = false): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    const ticks = Number(fields[11]) + Number(fields[12]) + (children ? Number(fields[13]) + Number(fields[14]) : 0);
+    return ticks * 10_000;
+  } catch {
+    return 0;
+  }
+}
+
 /** Resident set size of a process in MiB (Linux /proc). */
 export function rssMiB(pid: number): number | null {
   try {

@@ -1,7 +1,8 @@
 /**
  * The gateway processes working on one database, and whether the request a claim stands for can
- * still answer (issue 26; docs/decisions.md "Several tills"). An idempotency claim of versions
- * before issue 27 (which no longer write one) names the instance that took it. A claim of another instance is dead when that instance stopped beating:
+ * still answer (issue 26; docs/decisions.md "Several tills"). An idempotency claim (written only by
+ * versions before issue 27) names the instance that took it. A claim of another instance is dead
+ * when that instance stopped beating:
  * on SQLite at once (one process holds the data directory, so every other instance has died), on
  * PostgreSQL once its last beat is INSTANCE_DEAD_MS old. A dead claim is taken over at once, so a
  * till does not wait out a 5-minute lease for a payment whose process was killed.

@@ -203,6 +203,41 @@ describe('SqliteStore group commit', () => {
   });
 });
 
+describe('SqliteStore commit listeners', () => {
+  test("a queue's listener runs after a commit that wrote to that queue, not after other commits or a quiet unit's", async () => {
+    const f = openFixture();
+    try {
+      const woken: string[] = [];
+      f.store.onCommit(() => woken.push('postbacks'), 'postbacks');
+      f.store.onCommit(() => woken.push('mail'), 'mail');
+      f.store.onCommit(() => woken.push('any'));
+      await f.store.run((tx) => tx.merchants.insert(merchant('m-wake')));
+      assert.deepEqual(woken, ['any'], 'a commit that queued nothing wakes no queue worker');
+      const outbox = (id: string) => ({
+        id,
+        merchantId: 'm-wake',
+        subjectType: 'transaction',
+        subjectId: `t-${id}`,
+        orderId: null,
+        url: 'http://127.0.0.1:9/postbacks',
+        payload: {},
+        state: 'pending' as const,
+        attempts: 0,
+        nextAttemptAt: '2026-01-01T00:00:00.000Z',
+        createdAt: '2026-01-01T00:00:00.000Z',
+      });
+      woken.length = 0;
+      await f.store.run((tx) => tx.outbox.append(outbox('o-1')));
+      assert.deepEqual(woken.sort(), ['any', 'postbacks'], 'a postback queued wakes the postback worker, not the mail worker');
+      woken.length = 0;
+      await f.store.runAtomic((tx) => tx.outbox.release('o-1', 'nobody'), { quiet: true });
+      assert.deepEqual(woken, [], 'a quiet unit (a worker giving its claims back) wakes nobody');
+    } finally {
+      await f.close();
+    }
+  });
+});
+
 test('openDatabase: WAL, synchronous=FULL, foreign keys on, statement journals in memory', () => {
   const file = join(tempDataDir('tillgate-open-'), 'gateway.sqlite');
   const db = openDatabase(file);
