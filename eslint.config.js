@@ -55,7 +55,7 @@ export const layeringRules = [
         'error',
         {
           patterns: [
-            { group: adapterPackages, message: 'main/core is plain Node: it talks to adapters only through ports.ts.' },
+            { group: adapterPackages, message: 'main/core is plain Node: it talks to adapters only through its ports (kernel.ts, unit-of-work.ts, <feature>/ports.ts).' },
             { group: ['**/db/**', '**/http/**', '**/electron/**', '**/processor/**', '**/infra/**', '**/compose*', '**/cli*', '**/settings*'], message: 'main/core never imports an adapter or a host.' },
           ],
         },

@@ -24,7 +24,7 @@ import Database from 'better-sqlite3';
 import { DATABASE_FILE } from '../db/open.js';
 import { transactionListSql } from '../db/repositories.js';
 import { copyToPostgres, postgresPlan, type PostgresCopy } from './lib/postgres-copy.js';
-import type { TransactionFilter } from '../main/core/ports.js';
+import type { TransactionFilter } from '../main/core/payments/ports.js';
 import { basicAuth, machine, runLoad, startGateway, tempDir, writeResult } from './lib/procs.js';
 import { seed, type SeedResult } from './seed.js';
 

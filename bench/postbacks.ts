@@ -20,7 +20,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { DATABASE_FILE, openDatabase } from '../db/open.js';
 import { transactionColumns, transactionToRow } from '../db/repositories.js';
 import { transactionPostback } from '../main/core/payments/views.js';
-import type { TransactionRecord } from '../main/core/ports.js';
+import type { TransactionRecord } from '../main/core/payments/ports.js';
 import { basicAuth, createMerchant, machine, paymentRequest, ROOT, runLoad, sleep, startGateway, tempDir, writeResult } from './lib/procs.js';
 
 const { values } = parseArgs({

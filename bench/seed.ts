@@ -18,7 +18,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { migrate } from '../db/migrate.js';
 import { DATABASE_FILE, openDatabase } from '../db/open.js';
 import { transactionColumns, transactionToRow } from '../db/repositories.js';
-import type { TransactionRecord } from '../main/core/ports.js';
+import type { TransactionRecord } from '../main/core/payments/ports.js';
 import { createMerchant } from './lib/procs.js';
 
 export const CURRENCIES = ['EUR', 'USD', 'GBP', 'CHF', 'SEK'] as const;

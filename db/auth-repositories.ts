@@ -4,7 +4,7 @@
  * same text serves both engines.
  */
 import type { SqlDatabase } from './sql.js';
-import type { AuthFailureRecord, AuthFailureRepository } from '../main/core/ports.js';
+import type { AuthFailureRecord, AuthFailureRepository } from '../main/core/merchants/ports.js';
 
 type Row = Record<string, unknown>;
 

@@ -7,7 +7,7 @@
  * asserts the plans, and that the rollup always equals the sums taken from the tables.
  */
 import { dialects, type SqlDatabase, type SqlStatement } from './sql.js';
-import type { DashboardAttention, DashboardFigureRow, DashboardRepository, TimeRange } from '../main/core/ports.js';
+import type { DashboardAttention, DashboardFigureRow, DashboardRepository, TimeRange } from '../main/core/dashboard/ports.js';
 
 type Row = Record<string, unknown>;
 

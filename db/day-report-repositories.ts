@@ -5,7 +5,7 @@
  * is a step inside a sale. Sums are SQLite integer sums of minor units.
  */
 import { dialects, type SqlDatabase } from './sql.js';
-import type { DayFigures, DayLedgerGroup, DayReportRepository, ZReportRecord } from '../main/core/ports.js';
+import type { DayFigures, DayLedgerGroup, DayReportRepository, ZReportRecord } from '../main/core/reports/ports.js';
 
 type Row = Record<string, unknown>;
 

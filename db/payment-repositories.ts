@@ -3,16 +3,8 @@
  * whether they applied, never read-then-write), refunds, scheduled tasks, PIN security.
  */
 import { type DialectSql, type SqlDatabase, type SqlStatement } from './sql.js';
-import type {
-  DetailsChange,
-  PinSecurityRepository,
-  RefundRecord,
-  RefundRepository,
-  ScheduledTask,
-  SubscriptionStatus,
-  TaskRepository,
-  TransactionChange,
-} from '../main/core/ports.js';
+import type { DetailsChange, PinSecurityRepository, RefundRecord, RefundRepository, SubscriptionStatus, TransactionChange } from '../main/core/payments/ports.js';
+import type { ScheduledTask, TaskRepository } from '../main/core/kernel.js';
 
 type Row = Record<string, unknown>;
 

@@ -19,20 +19,13 @@ import { AMOUNT_SCALED_SQL } from './migrations/0016-transaction-search.js';
 import { branchCountSql, branchPageSql, type Branch } from './list-filter.js';
 import { createDashboardRepository } from './dashboard-repositories.js';
 import { createMerchantManagementRepositories } from './merchant-management-repositories.js';
-import type {
-  ChannelRecord,
-  CredentialRecord,
-  EventRecord,
-  IdempotencyRecord,
-  MandateRecord,
-  MerchantRecord,
-  NewOutboxRecord,
-  Repositories,
-  SmtpSettingsRecord,
-  TransactionDetails,
-  TransactionFilter,
-  TransactionRecord,
-} from '../main/core/ports.js';
+import type { ChannelRecord, CredentialRecord, MerchantRecord } from '../main/core/merchants/ports.js';
+import type { EventRecord, TransactionDetails, TransactionFilter, TransactionRecord } from '../main/core/payments/ports.js';
+import type { IdempotencyRecord } from '../main/core/idempotency/ports.js';
+import type { MandateRecord } from '../main/core/mandates/ports.js';
+import type { NewOutboxRecord } from '../main/core/postbacks/ports.js';
+import type { Repositories } from '../main/core/unit-of-work.js';
+import type { SmtpSettingsRecord } from '../main/core/mail/ports.js';
 
 type Row = Record<string, unknown>;
 

@@ -10,7 +10,8 @@
  * turn is rolled back and rejected with UnitOfWorkMisuseError, whether or not anything collided.
  */
 import type Database from 'better-sqlite3';
-import { StorageUnavailableError, type Repositories, type Store } from '../main/core/ports.js';
+import type { Repositories, Store } from '../main/core/unit-of-work.js';
+import { StorageUnavailableError } from '../main/core/kernel.js';
 import { createRepositories } from './repositories.js';
 import { sqliteSql, type QueueName } from './sql.js';
 

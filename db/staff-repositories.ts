@@ -1,6 +1,6 @@
 /** Staff accounts, sessions and the audit log. */
 import { preparedOnce, type SqlDatabase } from './sql.js';
-import type { AuditFilter, AuditRecord, StaffRecord, StaffRepository, StaffSessionRecord } from '../main/core/ports.js';
+import type { AuditFilter, AuditRecord, StaffRecord, StaffRepository, StaffSessionRecord } from '../main/core/staff/ports.js';
 
 type Row = Record<string, unknown>;
 

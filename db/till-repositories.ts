@@ -1,6 +1,6 @@
 /** The tills' open card attempts (migration 0012), the tills and their screens, and the gateway instances (migration 28). */
 import type { SqlDatabase } from './sql.js';
-import type { TillAttemptRecord, TillAttemptRepository } from '../main/core/ports.js';
+import type { TillAttemptRecord, TillAttemptRepository } from '../main/core/till/ports.js';
 import type { InstanceRepository, TillRecord, TillRepository } from '../main/core/tills/ports.js';
 
 type Row = Record<string, unknown>;

@@ -16,19 +16,19 @@ import { ensureKeyCheckPostgres, ensureKeyCheckSqlite, verifyDataKeyPostgres, ve
 import { createPool, PgStore } from '../db/postgres/pg-store.js';
 import { createGateway, type Gateway } from './core/gateway.js';
 import { qrCodes } from './infra/qrcodes.js';
-import type { Clock, Ids, Vault } from './core/ports.js';
+import type { Clock, Ids, Vault } from './core/kernel.js';
 import { systemClock, uuidIds } from './infra/ids.js';
 import { coreLogger, createLogger } from './infra/logger.js';
 import { createVault, loadDataKey } from './infra/vault.js';
 import { Simulator } from './processor/simulator.js';
 import { createPostbackSender } from './infra/postback-sender.js';
 import type { DeliverySettings, PostbackSender } from './core/postbacks/delivery.js';
-import type { Mailer } from './core/ports.js';
+import type { Mailer } from './core/mail/ports.js';
 import type { MailQueueSettings } from './core/mail/mail-queue.js';
 import { createSmtpMailer, testOutboxMailer } from './infra/mailer.js';
 import { createEscPosPrinter } from './infra/receipt-printer.js';
 import { centreConnection } from './infra/centre-connection.js';
-import type { ReceiptPrinter } from './core/ports.js';
+import type { ReceiptPrinter } from './core/receipts/ports.js';
 import type { PrintQueueSettings } from './core/receipts/print-queue.js';
 import { listeningUrl, type Settings } from './settings.js';
 

@@ -9,7 +9,8 @@
  * below 2^53); a value beyond that range fails loudly instead of losing precision.
  */
 import pg from 'pg';
-import { StorageUnavailableError, type Repositories, type Store } from '../../main/core/ports.js';
+import type { Repositories, Store } from '../../main/core/unit-of-work.js';
+import { StorageUnavailableError } from '../../main/core/kernel.js';
 import { createRepositories } from '../repositories.js';
 import type { QueueName } from '../sql.js';
 import { corked, PgSession } from './pg-sql.js';

@@ -11,7 +11,9 @@ import { Mandates } from './mandates/mandates.js';
 import { OperationLocks } from './locks.js';
 import { Operations } from './operations.js';
 import { DEFAULT_PAYMENT_SETTINGS, Payments, type PaymentSettings } from './payments/payments.js';
-import type { Clock, Ids, Logger, Processor, QrCodes, Store, Vault } from './ports.js';
+import type { Clock, Ids, Logger, QrCodes, Vault } from './kernel.js';
+import type { Processor } from './payments/ports.js';
+import type { Store } from './unit-of-work.js';
 import { Scheduler } from './scheduler.js';
 import { DEFAULT_DELIVERY_SETTINGS, PostbackDelivery, type DeliverySettings, type PostbackSender } from './postbacks/delivery.js';
 import { Postbacks } from './postbacks/postbacks.js';
@@ -41,7 +43,8 @@ const NO_CENTRE: CentreConnection = {
   relay: () => Promise.reject(new CentreAwayError('no centre')),
 };
 import { DEFAULT_MAIL_QUEUE_SETTINGS, MailQueue, type MailQueueSettings } from './mail/mail-queue.js';
-import type { Mailer, ReceiptPrinter, SmtpMailerFactory } from './ports.js';
+import type { Mailer, SmtpMailerFactory } from './mail/ports.js';
+import type { ReceiptPrinter } from './receipts/ports.js';
 import { merchantMailer } from './mail/merchant-mailer.js';
 import { BackOfficeSettings } from './admin/back-office-settings.js';
 import { Receipts } from './receipts/receipts.js';

@@ -7,7 +7,8 @@
  * PostgreSQL once its last beat is INSTANCE_DEAD_MS old. A dead claim is taken over at once, so a
  * till does not wait out a 5-minute lease for a payment whose process was killed.
  */
-import type { Clock, Ids, Repositories, Store } from './ports.js';
+import type { Clock, Ids } from './kernel.js';
+import type { Repositories, Store } from './unit-of-work.js';
 
 /** How often an instance on a shared database says it is alive, and when its silence means it died. */
 export const INSTANCE_BEAT_MS = 5_000;

@@ -14,7 +14,8 @@
  */
 import { ErrorCode } from '../../contract/codes.js';
 import { apiError, failure, type Outcome } from './errors.js';
-import type { Clock, Ids, Logger, Store } from './ports.js';
+import type { Clock, Ids, Logger } from './kernel.js';
+import type { Store } from './unit-of-work.js';
 
 export class KeyedLock {
   private readonly tails = new Map<string, Promise<void>>();

@@ -5,7 +5,7 @@
  */
 import { toReply, type Outcome } from './errors.js';
 import { IdempotencyConflict, IdempotencyKeyTaken, isStorable, type Idempotency, type IdempotencyScope } from './idempotency/idempotency.js';
-import type { Repositories, Store } from './ports.js';
+import type { Repositories, Store } from './unit-of-work.js';
 
 export interface OperationContext {
   merchantId: string;

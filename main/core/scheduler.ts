@@ -8,7 +8,8 @@
  * moves to the end of a lease, if it still is what the runner read) before running it, and a task
  * whose runner died becomes due again when the lease ends.
  */
-import type { Clock, Ids, Logger, Repositories, ScheduledTask, Store } from './ports.js';
+import type { Clock, Ids, Logger, ScheduledTask } from './kernel.js';
+import type { Repositories, Store } from './unit-of-work.js';
 import { WakeableLoop } from './wakeable-loop.js';
 
 export type TaskHandler = (task: ScheduledTask) => Promise<void>;

@@ -6,7 +6,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { FieldError } from '../../contract/api/common.js';
 import { ErrorCode, httpStatusOf } from '../../contract/codes.js';
 import { maskPans } from '../infra/logger.js';
-import { StorageUnavailableError } from '../core/ports.js';
+import { StorageUnavailableError } from '../core/kernel.js';
 import { apiError, validationError, type ApiError } from '../core/errors.js';
 import { MAX_BODY_DEPTH } from '../../contract/constants.js';
 import { BODY_TOO_DEEP, FIELDS_WITH_NUL, type FieldsWithNulError } from './json-body.js';

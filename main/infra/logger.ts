@@ -8,7 +8,7 @@ import { isatty } from 'node:tty';
 import { maskPans } from '../../contract/cards.js';
 import pino, { type Logger as PinoLogger, type DestinationStream } from 'pino';
 import { prettyFactory } from 'pino-pretty';
-import type { Logger } from '../core/ports.js';
+import type { Logger } from '../core/kernel.js';
 
 export const REDACTED_PATHS = [
   'req.headers.authorization',

@@ -4,7 +4,7 @@
  * shows it with a preview). Never throws; the SMTP password never reaches an error message.
  */
 import nodemailer from 'nodemailer';
-import type { MailMessage, MailResult, Mailer, SmtpServer } from '../core/ports.js';
+import type { MailMessage, MailResult, Mailer, SmtpServer } from '../core/mail/ports.js';
 
 /** Keeps every message in the local test outbox (the e-mail row itself). */
 export const testOutboxMailer: Mailer = {

@@ -3,7 +3,7 @@
  * offset that only grows, so a test can rehearse a two-hour outage or a stored sale reaching the age
  * limit in seconds (POST /test/clock). Never the clock of a gateway that takes real money.
  */
-import type { Clock } from '../core/ports.js';
+import type { Clock } from '../core/kernel.js';
 
 export class MovableClock implements Clock {
   private offsetMs = 0;

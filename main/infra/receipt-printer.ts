@@ -11,7 +11,7 @@
 import { constants as fsConstants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { BreakLine, CharacterSet, PrinterTypes, ThermalPrinter } from 'node-thermal-printer';
-import type { PrintDocument, PrinterOutcome, PrinterTarget, ReceiptPrinter } from '../core/ports.js';
+import type { PrintDocument, PrinterOutcome, PrinterTarget, ReceiptPrinter } from '../core/receipts/ports.js';
 
 const INITIALIZE = Buffer.from([0x1b, 0x40]);
 const TIMEOUT_MS = 4000;

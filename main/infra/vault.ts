@@ -6,7 +6,7 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Vault } from '../core/ports.js';
+import type { Vault } from '../core/kernel.js';
 
 const VERSION = 'v1';
 export const DATA_KEY_FILE = 'data.key';

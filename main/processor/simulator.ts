@@ -23,18 +23,7 @@ import { createHmac } from 'node:crypto';
 import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
 import { luhnValid } from '../../contract/cards.js';
 import { currencyExponent } from '../../contract/money.js';
-import type {
-  CardAuthorizationRequest,
-  CardDecision,
-  CardEntryMode,
-  DirectDebitRequest,
-  DirectDebitResult,
-  DirectDebitSubmission,
-  FollowUpRequest,
-  FollowUpResult,
-  Processor,
-  RedirectMethod,
-} from '../core/ports.js';
+import type { CardAuthorizationRequest, CardDecision, CardEntryMode, DirectDebitRequest, DirectDebitResult, DirectDebitSubmission, FollowUpRequest, FollowUpResult, Processor, RedirectMethod } from '../core/payments/ports.js';
 import { decryptPinBlock } from './pin-block.js';
 import { amountTrigger, findTestCard, findTestIban, TEST_PIN } from './test-cards.js';
 

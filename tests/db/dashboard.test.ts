@@ -13,7 +13,7 @@ import { migrate } from '../../db/migrate.js';
 import { migrations } from '../../db/migrations/index.js';
 import { openDatabase } from '../../db/open.js';
 import { createPaymentRepositories, createTransactionMovements } from '../../db/payment-repositories.js';
-import type { DashboardFigureRow } from '../../main/core/ports.js';
+import type { DashboardFigureRow } from '../../main/core/dashboard/ports.js';
 
 const MERCHANTS = ['m1', 'm2'];
 const CURRENCIES = ['EUR', 'USD', 'JPY'];

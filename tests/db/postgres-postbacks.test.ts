@@ -15,7 +15,7 @@ import { claimSql, postbackLogCountSql, postbackLogSql } from '../../db/postback
 import { migratePostgres } from '../../db/postgres/migrate.js';
 import { translate } from '../../db/postgres/pg-sql.js';
 import { composeOnEngine, type Composition, type GatewayStore } from '../../main/compose.js';
-import type { Mailer } from '../../main/core/ports.js';
+import type { Mailer } from '../../main/core/mail/ports.js';
 import type { PostbackSender } from '../../main/core/postbacks/delivery.js';
 import { createLogger } from '../../main/infra/logger.js';
 import { createPostbackSender } from '../../main/infra/postback-sender.js';

@@ -13,7 +13,7 @@ import { success } from '../../main/core/errors.js';
 import { IdempotencyConflict } from '../../main/core/idempotency/idempotency.js';
 import { BASELINE_VERSION } from '../../db/postgres/baseline.js';
 import { transactionListSql } from '../../db/repositories.js';
-import type { TransactionFilter } from '../../main/core/ports.js';
+import type { TransactionFilter } from '../../main/core/payments/ports.js';
 import { migratePostgres, schemaVersionPostgres } from '../../db/postgres/migrate.js';
 import { createPool } from '../../db/postgres/pg-store.js';
 import { translate } from '../../db/postgres/pg-sql.js';

@@ -9,7 +9,10 @@ import assert from 'node:assert/strict';
 import { migrate } from '../../db/migrate.js';
 import { openDatabase } from '../../db/open.js';
 import { SqliteStore } from '../../db/sqlite-store.js';
-import type { InvoiceRecord, NewOutboxRecord, Repositories, TransactionDetails, TransactionRecord } from '../../main/core/ports.js';
+import type { InvoiceRecord } from '../../main/core/invoices/ports.js';
+import type { NewOutboxRecord } from '../../main/core/postbacks/ports.js';
+import type { Repositories } from '../../main/core/unit-of-work.js';
+import type { TransactionDetails, TransactionRecord } from '../../main/core/payments/ports.js';
 
 const NOW = '2026-03-01T10:00:00.000Z';
 const LATER = '2026-03-01T11:00:00.000Z';

@@ -6,7 +6,8 @@ import Database from 'better-sqlite3';
 import { migrate } from '../../db/migrate.js';
 import { openDatabase } from '../../db/open.js';
 import { SqliteStore, storageError, UnitOfWorkMisuseError } from '../../db/sqlite-store.js';
-import { StorageUnavailableError, type MerchantRecord } from '../../main/core/ports.js';
+import type { MerchantRecord } from '../../main/core/merchants/ports.js';
+import { StorageUnavailableError } from '../../main/core/kernel.js';
 import { tempDataDir } from '../helpers/gateway-process.js';
 
 function merchant(id: string): MerchantRecord {

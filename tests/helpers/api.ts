@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import assert from 'node:assert/strict';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Logger as PinoLogger } from 'pino';
-import type { Clock } from '../../main/core/ports.js';
+import type { Clock } from '../../main/core/kernel.js';
 import { makeTempDir } from './temp.js';
 import type { CreatedMerchant } from '../../main/core/merchants/merchants.js';
 import { composeOnEngine, type ComposeOptions, type Composition, type GatewayStore } from '../../main/compose.js';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 
-import type { ReceiptPrinter } from '../../main/core/ports.js';
+import type { ReceiptPrinter } from '../../main/core/receipts/ports.js';
 import type { PrintQueueSettings } from '../../main/core/receipts/print-queue.js';
 import { buildServer } from '../../main/http/server.js';
 import { createLogger } from '../../main/infra/logger.js';

@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import type { CardAuthorizationRequest, CardDecision } from '../../main/core/ports.js';
+import type { CardAuthorizationRequest, CardDecision } from '../../main/core/payments/ports.js';
 import { assertApiError, createTestMerchant, startTestGateway, tempDir, TestClock, type TestGateway, type TestMerchant } from '../helpers/api.js';
 import { cardPayment, freshPan, posPayment, TEST_PIN } from '../helpers/payments.js';
 import { startPrinterListener } from '../helpers/printer-listener.js';

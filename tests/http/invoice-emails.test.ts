@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import type { MailMessage, MailResult, Mailer } from '../../main/core/ports.js';
+import type { MailMessage, MailResult, Mailer } from '../../main/core/mail/ports.js';
 import { createLogger } from '../../main/infra/logger.js';
 import { buildServer } from '../../main/http/server.js';
 import { resolveSettings } from '../../main/settings.js';

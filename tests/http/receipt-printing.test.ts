@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { PrintResult } from '../../contract/api/receipts.js';
-import type { PrintDocument } from '../../main/core/ports.js';
+import type { PrintDocument } from '../../main/core/receipts/ports.js';
 import { createEscPosPrinter } from '../../main/infra/receipt-printer.js';
 import { assertApiError, tempDir } from '../helpers/api.js';
 import { freshPan, posPayment, TEST_PIN } from '../helpers/payments.js';

@@ -12,7 +12,7 @@ import { openDatabase } from '../../db/open.js';
 import { SqliteStore } from '../../db/sqlite-store.js';
 import { Authenticator, RECHECK_MS } from '../../main/core/merchants/authenticator.js';
 import { hashPassword } from '../../main/core/merchants/credentials.js';
-import type { Repositories, Store } from '../../main/core/ports.js';
+import type { Repositories, Store } from '../../main/core/unit-of-work.js';
 import { TestClock } from '../helpers/api.js';
 
 const POLICY = { maxFailures: 5, windowMs: 60_000, lockMs: 60_000 };

@@ -28,7 +28,7 @@ test('main/core may not import adapters or hosts', () => {
     assert.equal(found.length, 1, `import of ${source} from main/core should be reported`);
     assert.match(found[0] ?? '', /no-restricted-imports/);
   }
-  assert.deepEqual(violations('main/core/payments/capture.ts', "import { createHash } from 'node:crypto';\nimport { x } from '../ports.js';\nexport const y = [x, createHash];"), []);
+  assert.deepEqual(violations('main/core/payments/capture.ts', "import { createHash } from 'node:crypto';\nimport { x } from '../kernel.js';\nexport const y = [x, createHash];"), []);
 });
 
 test('only main/electron and preload may import electron', () => {
@@ -58,7 +58,7 @@ test('db imports no main/http and no electron', () => {
     assert.equal(found.length, 1, `import of ${source} from db should be reported`);
     assert.match(found[0] ?? '', /no-restricted-imports/);
   }
-  assert.deepEqual(violations('db/repositories/staff.ts', "import Database from 'better-sqlite3';\nimport type { Store } from '../../main/core/ports.js';\nimport { ErrorCode } from '../../contract/codes.js';\nexport const d = [Database, ErrorCode];\nexport type S = Store;"), []);
+  assert.deepEqual(violations('db/repositories/staff.ts', "import Database from 'better-sqlite3';\nimport type { Store } from '../../main/core/unit-of-work.js';\nimport { ErrorCode } from '../../contract/codes.js';\nexport const d = [Database, ErrorCode];\nexport type S = Store;"), []);
 });
 
 test('main/http imports no db', () => {

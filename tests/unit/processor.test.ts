@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createCipheriv } from 'node:crypto';
 import { test } from 'node:test';
 import { cardBrand, luhnValid } from '../../contract/cards.js';
-import type { CardAuthorizationRequest, CardDecision, CardEntryMode, DirectDebitRequest, FollowUpRequest, RedirectMethod } from '../../main/core/ports.js';
+import type { CardAuthorizationRequest, CardDecision, CardEntryMode, DirectDebitRequest, FollowUpRequest, RedirectMethod } from '../../main/core/payments/ports.js';
 import { clearPinBlock, decryptPinBlock, encryptPinBlock, TEST_PIN_KEY } from '../../main/processor/pin-block.js';
 import { Simulator } from '../../main/processor/simulator.js';
 import { AMOUNT_TRIGGERS, amountTrigger, TEST_CARDS, TEST_IBANS, TEST_PIN } from '../../main/processor/test-cards.js';

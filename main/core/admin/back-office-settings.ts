@@ -25,7 +25,11 @@ import { isCurrency } from '../../../contract/money.js';
 import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
 import type { Authenticator } from '../merchants/authenticator.js';
 import { hashPassword } from '../merchants/credentials.js';
-import type { AuditRecord, ChannelRecord, Clock, CredentialRecord, Ids, Repositories, SmtpMailerFactory, SmtpServer, SmtpSettingsRecord, Store, Vault } from '../ports.js';
+import type { AuditRecord } from '../staff/ports.js';
+import type { ChannelRecord, CredentialRecord } from '../merchants/ports.js';
+import type { Clock, Ids, Vault } from '../kernel.js';
+import type { Repositories, Store } from '../unit-of-work.js';
+import type { SmtpMailerFactory, SmtpServer, SmtpSettingsRecord } from '../mail/ports.js';
 import type { Staff } from '../staff/staff.js';
 
 /** The admin making a change: their merchant, staff id and session. */

@@ -19,7 +19,10 @@ import { IdempotencyConflict, type Idempotency } from '../idempotency/idempotenc
 import { hashPassword } from '../merchants/credentials.js';
 import type { Operations } from '../operations.js';
 import type { Payments } from '../payments/payments.js';
-import type { AuditRecord, Clock, Ids, Store, TransactionRecord } from '../ports.js';
+import type { AuditRecord } from '../staff/ports.js';
+import type { Clock, Ids } from '../kernel.js';
+import type { Store } from '../unit-of-work.js';
+import type { TransactionRecord } from '../payments/ports.js';
 import { defaultTillName } from '../../../contract/constants.js';
 import type { TillLinkRecord } from './ports.js';
 

@@ -19,7 +19,8 @@ import { CENTRE_OUTCOME_UNKNOWN, DEFAULT_CVM_LIMIT } from '../../../contract/con
 import { currencyExponent, minorToAmount, minorToText, toMinor } from '../../../contract/money.js';
 import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
 import type { IdempotencyFence } from '../idempotency/idempotency.js';
-import type { Clock, Ids, Logger, Repositories, Store, Vault } from '../ports.js';
+import type { Clock, Ids, Logger, Vault } from '../kernel.js';
+import type { Repositories, Store } from '../unit-of-work.js';
 import { newRecord } from '../payments/records.js';
 import { validatePaymentRequest } from '../payments/request.js';
 import type { CentreLinkRecord, StoredPaymentRecord } from './ports.js';

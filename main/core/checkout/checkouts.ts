@@ -37,7 +37,10 @@ import type { PaymentMethods } from '../payment-methods/payment-methods.js';
 import type { Payments } from '../payments/payments.js';
 import { isCountryCode, parseAmount, validateCommonFields } from '../payments/request.js';
 import { oneOf, pageMetadata, readPageQuery } from '../paging.js';
-import type { CheckoutFilter, CheckoutRecord, Clock, Ids, QrCodes, Repositories, ScheduledTask, Store, TransactionRecord } from '../ports.js';
+import type { CheckoutFilter, CheckoutRecord } from './ports.js';
+import type { Clock, Ids, QrCodes, ScheduledTask } from '../kernel.js';
+import type { Repositories, Store } from '../unit-of-work.js';
+import type { TransactionRecord } from '../payments/ports.js';
 import type { Scheduler } from '../scheduler.js';
 import { transactionView } from '../transactions/queries.js';
 

@@ -7,7 +7,9 @@
 import type { Attention, Dashboard as DashboardView, DashboardBucket, MoneySum, PaymentCounts, PaymentTypeFigures } from '../../../contract/api/dashboard.js';
 import { ATTENTION_EXAMPLES, ATTENTION_WINDOW_HOURS, type DashboardPeriod } from '../../../contract/constants.js';
 import { fromMinorUnits } from '../../../contract/money.js';
-import type { Clock, DashboardAttention, DashboardFigureRow, Store } from '../ports.js';
+import type { Clock } from '../kernel.js';
+import type { DashboardAttention, DashboardFigureRow } from './ports.js';
+import type { Store } from '../unit-of-work.js';
 import { planPeriod } from './periods.js';
 
 const HOUR_MS = 60 * 60 * 1000;

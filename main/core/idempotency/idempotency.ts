@@ -22,7 +22,9 @@ import canonicalizeModule from 'canonicalize';
 import { ErrorCode } from '../../../contract/codes.js';
 import { apiError, fieldError, type ApiError, type Reply } from '../errors.js';
 import type { Instances } from '../instances.js';
-import type { Clock, IdempotencyRecord, Repositories, Store } from '../ports.js';
+import type { Clock } from '../kernel.js';
+import type { IdempotencyRecord } from './ports.js';
+import type { Repositories, Store } from '../unit-of-work.js';
 
 // The package is CommonJS (module.exports = fn) but its types declare an ES default export.
 const canonicalize = canonicalizeModule as unknown as (input: unknown) => string | undefined;

@@ -26,7 +26,10 @@ import { HOSTED_METHODS } from '../checkout/checkouts.js';
 import type { PaymentMethods } from '../payment-methods/payment-methods.js';
 import type { Payments } from '../payments/payments.js';
 import { transactionView } from '../transactions/queries.js';
-import type { Clock, Ids, PaymentPlanRecord, Repositories, Store, StoredInvoice, TransactionRecord } from '../ports.js';
+import type { Clock, Ids } from '../kernel.js';
+import type { PaymentPlanRecord, StoredInvoice } from './ports.js';
+import type { Repositories, Store } from '../unit-of-work.js';
+import type { TransactionRecord } from '../payments/ports.js';
 
 export const PLAN_MESSAGES = {
   notFound: 'Payment plan not found.',

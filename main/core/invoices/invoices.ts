@@ -30,20 +30,11 @@ import { currencyExponent, decimalText, decimalTextToMinor, minorToAmount } from
 import { apiError, failure, success, type ApiError, type Outcome, type Reply } from '../errors.js';
 import type { Operation } from '../operations.js';
 import { renderInvoiceMail } from '../mail/templates.js';
-import type {
-  ChannelRecord,
-  Clock,
-  EmailRecord,
-  Ids,
-  InvoiceChanges,
-  InvoiceFilter,
-  InvoiceRecord,
-  InvoiceUpdateGuard,
-  QrCodes,
-  Repositories,
-  Store,
-  StoredInvoice,
-} from '../ports.js';
+import type { ChannelRecord } from '../merchants/ports.js';
+import type { Clock, Ids, QrCodes } from '../kernel.js';
+import type { EmailRecord } from '../mail/ports.js';
+import type { InvoiceChanges, InvoiceFilter, InvoiceRecord, InvoiceUpdateGuard, StoredInvoice } from './ports.js';
+import type { Repositories, Store } from '../unit-of-work.js';
 
 export const QR_CODE_WIDTH = 250;
 

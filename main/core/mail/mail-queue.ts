@@ -10,7 +10,10 @@
  * e-mails with a lease before sending (docs/decisions.md "PostgreSQL: outbox and mail queue
  * claims"), and an outcome is recorded only while the claim holds, so an e-mail goes out once.
  */
-import type { Clock, EmailRecord, Ids, Logger, Mailer, MailResult, QueueClaim, ReceiptEmailRecord, Repositories, Store } from '../ports.js';
+import type { Clock, Ids, Logger, QueueClaim } from '../kernel.js';
+import type { EmailRecord, Mailer, MailResult } from './ports.js';
+import type { ReceiptEmailRecord } from '../receipts/ports.js';
+import type { Repositories, Store } from '../unit-of-work.js';
 import { WakeableLoop } from '../wakeable-loop.js';
 
 const MINUTE = 60_000;

@@ -4,7 +4,7 @@
  * so a change applies to the next e-mail; without one, through the host's mailer (settings.json's
  * SMTP server, else the local test outbox). Never throws, like every Mailer.
  */
-import type { MailMessage, MailResult, Mailer, SmtpMailerFactory, SmtpServer } from '../ports.js';
+import type { MailMessage, MailResult, Mailer, SmtpMailerFactory, SmtpServer } from './ports.js';
 
 export function merchantMailer(hostMailer: Mailer, serverOf: (merchantId: string) => Promise<SmtpServer | undefined>, smtpMailer: SmtpMailerFactory | undefined): Mailer {
   return {

@@ -8,7 +8,9 @@ import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
 import type { FieldError } from '../../../contract/api/common.js';
 import type { MandateRequest, MandateResponse } from '../../../contract/api/mandates.js';
 import { failure, success, validationError, type Outcome } from '../errors.js';
-import type { Clock, Ids, MandateRecord, Repositories, Vault } from '../ports.js';
+import type { Clock, Ids, Vault } from '../kernel.js';
+import type { MandateRecord } from './ports.js';
+import type { Repositories } from '../unit-of-work.js';
 import type { Operation } from '../operations.js';
 
 const REFERENCE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';

@@ -18,7 +18,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { ErrorCode } from '../../../contract/codes.js';
 import type { StaffRole } from '../../../contract/constants.js';
 import { apiError, type ApiError } from '../errors.js';
-import type { AuthFailureRecord, Clock, CredentialKind, Store } from '../ports.js';
+import type { AuthFailureRecord, CredentialKind } from './ports.js';
+import type { Clock } from '../kernel.js';
+import type { Store } from '../unit-of-work.js';
 import { hashPassword, verifyPassword } from './credentials.js';
 
 export interface StaffIdentity {

@@ -6,7 +6,9 @@ import { defaultTillName, TILL_TERMINAL_ID } from '../../../contract/constants.j
 import { isCurrency } from '../../../contract/money.js';
 import { ErrorCode } from '../../../contract/codes.js';
 import { apiError, fieldError, success, failure, type Outcome } from '../errors.js';
-import type { Clock, Ids, MerchantRecord, Store, Vault } from '../ports.js';
+import type { Clock, Ids, Vault } from '../kernel.js';
+import type { MerchantRecord } from './ports.js';
+import type { Store } from '../unit-of-work.js';
 import { hashPassword, newWebhookKey } from './credentials.js';
 
 export interface CreateMerchantInput {

@@ -27,7 +27,10 @@ import {
 import { amountProblemText, currencyExponent, minorToAmount, toMinor } from '../../../contract/money.js';
 import { apiError, failure, success, validationError, type ApiError, type Outcome } from '../errors.js';
 import { isCountryCode } from '../payments/request.js';
-import type { AuditRecord, Clock, Ids, PaymentMethodSettingRecord, Repositories, Store } from '../ports.js';
+import type { AuditRecord } from '../staff/ports.js';
+import type { Clock, Ids } from '../kernel.js';
+import type { PaymentMethodSettingRecord } from './ports.js';
+import type { Repositories, Store } from '../unit-of-work.js';
 import { CATALOG, catalogEntry, DEFAULT_CVM_LIMITS, defaultCvmLimitMinor, offersCountry, offersCurrency, type CatalogEntry } from './catalog.js';
 import { acceptsCurrency, cvmLimitMinorOf, resolveMethod, servesCountry, settingView, type EffectiveMethod } from './resolution.js';
 

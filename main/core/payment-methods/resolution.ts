@@ -6,7 +6,7 @@
 import type { FieldSources, PaymentMethodSetting, SettingSource } from '../../../contract/api/payment-methods.js';
 import { METHOD_CAPABILITIES, type MethodCapabilityName, type PaymentType } from '../../../contract/constants.js';
 import { currencyExponent, minorToAmount } from '../../../contract/money.js';
-import type { FeeSchedule, PaymentMethodSettingRecord } from '../ports.js';
+import type { FeeSchedule, PaymentMethodSettingRecord } from './ports.js';
 import { feesOf } from '../payments/fees.js';
 import { DEFAULT_CVM_LIMITS, defaultCvmLimitMinor, type CatalogEntry } from './catalog.js';
 

@@ -5,7 +5,7 @@
 import type { FieldError } from '../../../contract/api/common.js';
 import type { PosCard } from '../../../contract/api/payments.js';
 import { luhnValid } from '../../../contract/cards.js';
-import type { CardData, CardEntryMode } from '../ports.js';
+import type { CardData, CardEntryMode } from './ports.js';
 
 export function normalizeYear(year: number): number {
   return year < 100 ? 2000 + year : year;

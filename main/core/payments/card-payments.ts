@@ -10,7 +10,7 @@ import { TransactionStatus as S } from '../../../contract/codes.js';
 import { PIN_TRIES } from '../../../contract/constants.js';
 import { failure, success, validationError, type Outcome } from '../errors.js';
 import type { Operation } from '../operations.js';
-import type { CardData, CardDecision, EncryptedPin, TransactionRecord } from '../ports.js';
+import type { CardData, CardDecision, EncryptedPin, TransactionRecord } from './ports.js';
 import { cvmLimitMinorOf, feesMinorOf, type EffectiveMethod } from '../payment-methods/resolution.js';
 import { cardFromPos } from './card-input.js';
 import { DAY, PaymentEngine } from './engine.js';

@@ -10,7 +10,7 @@ import type { PaymentType } from '../../../contract/constants.js';
 import { minorToText } from '../../../contract/money.js';
 import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
 import type { Operation } from '../operations.js';
-import type { TransactionDetails } from '../ports.js';
+import type { TransactionDetails } from './ports.js';
 import type { MethodRequirement } from '../payment-methods/payment-methods.js';
 import type { EffectiveMethod } from '../payment-methods/resolution.js';
 import type { CardPayments } from './card-payments.js';

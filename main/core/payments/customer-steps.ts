@@ -8,7 +8,7 @@ import type { PaymentType } from '../../../contract/constants.js';
 import { failure, success, type Outcome } from '../errors.js';
 import { defaultCvmLimitMinor } from '../payment-methods/catalog.js';
 import { feesMinorOf } from '../payment-methods/resolution.js';
-import type { CardData, CardDecision, DetailsChange, TransactionChange, TransactionDetails, TransactionRecord } from '../ports.js';
+import type { CardData, CardDecision, DetailsChange, TransactionChange, TransactionDetails, TransactionRecord } from './ports.js';
 import { notFound } from '../transactions/queries.js';
 import { PaymentEngine, type CustomerStepResult } from './engine.js';
 import { expiredError, processorDown, shopOf, stateError } from './records.js';

@@ -13,20 +13,9 @@ import type { ApiError } from '../errors.js';
 import type { OperationLocks } from '../locks.js';
 import type { Mandates } from '../mandates/mandates.js';
 import type { PaymentMethods } from '../payment-methods/payment-methods.js';
-import type {
-  CardData,
-  CardDecision,
-  Clock,
-  EventRecord,
-  Ids,
-  Logger,
-  Processor,
-  Repositories,
-  Store,
-  SubscriptionStatus,
-  TransactionRecord,
-  Vault,
-} from '../ports.js';
+import type { CardData, CardDecision, EventRecord, Processor, SubscriptionStatus, TransactionRecord } from './ports.js';
+import type { Clock, Ids, Logger, Vault } from '../kernel.js';
+import type { Repositories, Store } from '../unit-of-work.js';
 import type { Scheduler } from '../scheduler.js';
 import type { TokenCryptograms } from '../tokens/network-tokens.js';
 import { processorDown, shopOf } from './records.js';

@@ -18,7 +18,7 @@ import type { PaymentType } from '../../../contract/constants.js';
 import { minorToAmount, minorToText } from '../../../contract/money.js';
 import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
 import type { Operation } from '../operations.js';
-import type { TransactionRecord } from '../ports.js';
+import type { TransactionRecord } from './ports.js';
 import { notFound } from '../transactions/queries.js';
 import { PaymentEngine } from './engine.js';
 import { CAPABILITIES } from './payment-types.js';

@@ -26,7 +26,7 @@ import type {
 } from '../../../contract/api/payments.js';
 import type { Outcome } from '../errors.js';
 import type { Operation } from '../operations.js';
-import type { CardData, TransactionRecord } from '../ports.js';
+import type { CardData, TransactionRecord } from './ports.js';
 import { CardPayments } from './card-payments.js';
 import { Creation, type CreationExtras } from './creation.js';
 import { CustomerSteps } from './customer-steps.js';

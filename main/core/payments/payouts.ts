@@ -7,7 +7,7 @@ import { ErrorCode, statusName, TransactionStatus as S } from '../../../contract
 import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
 import { normalizeIban } from '../mandates/mandates.js';
 import type { Operation } from '../operations.js';
-import type { TransactionRecord } from '../ports.js';
+import type { TransactionRecord } from './ports.js';
 import { PaymentEngine } from './engine.js';
 import { CAPABILITIES, isPaymentType } from './payment-types.js';
 import { newRecord, withOtherErrors } from './records.js';

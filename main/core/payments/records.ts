@@ -5,7 +5,7 @@
 import type { FieldError } from '../../../contract/api/common.js';
 import { ErrorCode, statusName, TransactionStatus as S } from '../../../contract/codes.js';
 import { apiError, type ApiError } from '../errors.js';
-import type { TransactionRecord } from '../ports.js';
+import type { TransactionRecord } from './ports.js';
 import type { PaymentCommand } from './request.js';
 
 /** A transaction as a validated command starts it: status started, no money moved, no card yet. */

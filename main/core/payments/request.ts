@@ -7,7 +7,7 @@ import type { FieldError } from '../../../contract/api/common.js';
 import type { PaymentRequest, PayoutRequest } from '../../../contract/api/payments.js';
 import { MERCHANT_REFERENCE_PATTERN, WALLET_CAPTURE_EVENTS, type PaymentType } from '../../../contract/constants.js';
 import { amountProblemText, currencyExponent, toMinor } from '../../../contract/money.js';
-import type { CardData, CardEntryMode, TransactionDetails } from '../ports.js';
+import type { CardData, CardEntryMode, TransactionDetails } from './ports.js';
 import { cardFromFields, cardFromPos, entryModeOf } from './card-input.js';
 import { ibanProblem } from '../mandates/mandates.js';
 import { CAPABILITIES, isPaymentType } from './payment-types.js';

@@ -3,7 +3,8 @@
  * payout is paid out, and a customer step or an authorization that ran out expires.
  */
 import { TransactionStatus as S } from '../../../contract/codes.js';
-import type { ScheduledTask, TransactionChange, TransactionRecord } from '../ports.js';
+import type { ScheduledTask } from '../kernel.js';
+import type { TransactionChange, TransactionRecord } from './ports.js';
 import { PaymentEngine } from './engine.js';
 import { allowedFrom, type Trigger } from './state-machine.js';
 

@@ -9,7 +9,7 @@ import { ErrorCode } from '../../../contract/codes.js';
 import { minorToAmount } from '../../../contract/money.js';
 import { apiError, failure, success, validationError, type ApiError, type Outcome } from '../errors.js';
 import type { Operation } from '../operations.js';
-import type { DetailsChange, SubscriptionStatus, TransactionRecord } from '../ports.js';
+import type { DetailsChange, SubscriptionStatus, TransactionRecord } from './ports.js';
 import { notFound } from '../transactions/queries.js';
 import { PaymentEngine } from './engine.js';
 import { parseAmount } from './request.js';

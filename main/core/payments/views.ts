@@ -2,7 +2,7 @@
 import type { TransactionResponse } from '../../../contract/api/payments.js';
 import { statusName, TransactionStatus } from '../../../contract/codes.js';
 import { currencyExponent, minorToAmount, minorToText } from '../../../contract/money.js';
-import type { ClientAction, TransactionRecord } from '../ports.js';
+import type { ClientAction, TransactionRecord } from './ports.js';
 
 export type { ClientAction };
 

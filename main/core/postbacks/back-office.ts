@@ -34,7 +34,10 @@ import { apiError, failure, success, validationError, type Outcome } from '../er
 import { mailHtml } from '../mail/html.js';
 import { newWebhookKey } from '../merchants/credentials.js';
 import { oneOf, pageMetadata, readPageQuery, readSearch } from '../paging.js';
-import type { Clock, Ids, OutboxPageFilter, OutboxRecord, PostbackAttemptRecord, Processor, Repositories, SentItemRecord, Store, Vault } from '../ports.js';
+import type { Clock, Ids, Vault } from '../kernel.js';
+import type { OutboxPageFilter, OutboxRecord, PostbackAttemptRecord, SentItemRecord } from './ports.js';
+import type { Processor } from '../payments/ports.js';
+import type { Repositories, Store } from '../unit-of-work.js';
 import type { PostbackDelivery as DeliveryLoop } from './delivery.js';
 import { KEY_ROTATION_GRACE_MS } from './postbacks.js';
 

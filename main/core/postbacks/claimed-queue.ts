@@ -5,7 +5,7 @@
  * outcome, thousands a second in a backlog). Claim batches are kept in claim order with how many of
  * their records wait, so the records whose launch window ends are found at the front.
  */
-import type { OutboxRecord } from '../ports.js';
+import type { OutboxRecord } from './ports.js';
 
 export interface ClaimBatch {
   claimedBy: string;

@@ -14,7 +14,9 @@
  * timeout and the recording; one whose claim ran out unsent is given back or left to lapse. The
  * claims of an instance that died lapse with their lease, and another instance takes them over.
  */
-import type { Clock, Ids, Logger, OutboxRecord, PostbackAttemptRecord, QueueClaim, Store, Vault } from '../ports.js';
+import type { Clock, Ids, Logger, QueueClaim, Vault } from '../kernel.js';
+import type { OutboxRecord, PostbackAttemptRecord } from './ports.js';
+import type { Store } from '../unit-of-work.js';
 import { WakeableLoop } from '../wakeable-loop.js';
 import { ClaimedQueue, type ClaimBatch, type Queued } from './claimed-queue.js';
 import { signPostback } from './signing.js';

@@ -4,7 +4,9 @@ import { ErrorCode } from '../../../contract/codes.js';
 import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
 import { newWebhookKey } from '../merchants/credentials.js';
 import type { Operation } from '../operations.js';
-import type { Clock, OutboxRecord, PostbackAttemptRecord, Store, Vault } from '../ports.js';
+import type { Clock, Vault } from '../kernel.js';
+import type { OutboxRecord, PostbackAttemptRecord } from './ports.js';
+import type { Store } from '../unit-of-work.js';
 import { notFound } from '../transactions/queries.js';
 import type { PostbackDelivery as DeliveryLoop } from './delivery.js';
 

@@ -5,7 +5,7 @@
  * AID on the printed and e-mailed receipt (ux.md 7); the public page leaves those two out.
  */
 import type { Receipt } from '../../../contract/api/receipts.js';
-import type { PrintDocument, PrintLine } from '../ports.js';
+import type { PrintDocument, PrintLine } from './ports.js';
 
 export const DOCUMENT_LANGUAGES = ['en', 'de', 'pt', 'hr'] as const;
 export type DocumentLanguage = (typeof DOCUMENT_LANGUAGES)[number];

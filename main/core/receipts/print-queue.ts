@@ -6,7 +6,9 @@
  * cashier reprints from today's sales). One job per receipt, so a sale prints once. Runs on the
  * same WakeableLoop as the mail queue, woken after every commit.
  */
-import type { Clock, Logger, ReceiptPrinter, ReceiptPrintJobRecord, Store } from '../ports.js';
+import type { Clock, Logger } from '../kernel.js';
+import type { ReceiptPrinter, ReceiptPrintJobRecord } from './ports.js';
+import type { Store } from '../unit-of-work.js';
 import { WakeableLoop } from '../wakeable-loop.js';
 import { printerName, printerTarget, type Receipts } from './receipts.js';
 

@@ -23,20 +23,10 @@ import { ErrorCode, RefundStatus, TransactionStatus as S } from '../../../contra
 import { RECEIPT_LANGUAGES, type ReceiptLanguage, type StaffRole } from '../../../contract/constants.js';
 import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
 import { amountOf } from '../payments/views.js';
-import type {
-  Clock,
-  Ids,
-  Logger,
-  PrintDocument,
-  PrinterTarget,
-  QrCodes,
-  ReceiptPrinter,
-  ReceiptPrinterRecord,
-  RefundRecord,
-  Repositories,
-  Store,
-  TransactionRecord,
-} from '../ports.js';
+import type { Clock, Ids, Logger, QrCodes } from '../kernel.js';
+import type { PrintDocument, PrinterTarget, ReceiptPrinter, ReceiptPrinterRecord } from './ports.js';
+import type { RefundRecord, TransactionRecord } from '../payments/ports.js';
+import type { Repositories, Store } from '../unit-of-work.js';
 import { printedReceipt, receiptMail, testPrintDocument } from './documents.js';
 
 /** Who asks: the staff member's merchant and role (a cashier sees today's receipts only). */

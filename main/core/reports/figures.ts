@@ -5,7 +5,7 @@
  */
 import type { DaySections, FigureRow } from '../../../contract/api/reports.js';
 import { currencyExponent, minorToAmount } from '../../../contract/money.js';
-import type { DayFigureKind, DayLedgerGroup } from '../ports.js';
+import type { DayFigureKind, DayLedgerGroup } from './ports.js';
 
 /** The cashier column of sales that no staff session sent (POS software with API credentials). */
 export const NO_STAFF_NAME = 'API (no staff login)';

@@ -5,7 +5,7 @@
  */
 import type { DayReport as DayReportView, FigureRow } from '../../../contract/api/reports.js';
 import { currencyExponent } from '../../../contract/money.js';
-import type { PrintDocument } from '../ports.js';
+import type { PrintDocument } from '../receipts/ports.js';
 
 export const RECEIPT_COLUMNS = 42;
 

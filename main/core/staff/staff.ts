@@ -12,7 +12,9 @@ import { STAFF_ROLES, type StaffRole } from '../../../contract/constants.js';
 import { apiError, failure, fieldError, success, validationError, type Outcome } from '../errors.js';
 import type { Authenticator, Principal, StaffIdentity } from '../merchants/authenticator.js';
 import { hashPassword, verifyPassword } from '../merchants/credentials.js';
-import type { AuditRecord, Clock, Ids, StaffRecord, Store } from '../ports.js';
+import type { AuditRecord, StaffRecord } from './ports.js';
+import type { Clock, Ids } from '../kernel.js';
+import type { Store } from '../unit-of-work.js';
 
 export const SESSION_IDLE_MS = 30 * 60 * 1000;
 export const SESSION_MAX_MS = 12 * 60 * 60 * 1000;

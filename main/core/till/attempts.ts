@@ -14,7 +14,10 @@ import { currencyExponent, minorToAmount, toMinor, amountProblemText } from '../
 import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
 import { checkIdempotencyKey, type Idempotency } from '../idempotency/idempotency.js';
 import type { AttemptSettlement, TillLink } from '../centre/till-link.js';
-import type { Clock, Ids, Store, TillAttemptRecord, TransactionRecord } from '../ports.js';
+import type { Clock, Ids } from '../kernel.js';
+import type { Store } from '../unit-of-work.js';
+import type { TillAttemptRecord } from './ports.js';
+import type { TransactionRecord } from '../payments/ports.js';
 import { transactionView } from '../transactions/queries.js';
 
 /** Statuses in which a card was charged (or money reserved): the sale must not be charged again. */

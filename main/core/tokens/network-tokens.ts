@@ -35,7 +35,9 @@ import type { Operation } from '../operations.js';
 import { oneOf, pageMetadata, readPageQuery } from '../paging.js';
 import { isCountryCode } from '../payments/request.js';
 import { isLocalHost } from '../postbacks/addresses.js';
-import type { Clock, Ids, NetworkTokenFilter, NetworkTokenRecord, Repositories, ScheduledTask, Store, Vault } from '../ports.js';
+import type { Clock, Ids, ScheduledTask, Vault } from '../kernel.js';
+import type { NetworkTokenFilter, NetworkTokenRecord } from './ports.js';
+import type { Repositories, Store } from '../unit-of-work.js';
 import type { Scheduler } from '../scheduler.js';
 
 export const CRYPTOGRAM_TTL_MS = 24 * 60 * 60 * 1000;

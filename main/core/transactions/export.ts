@@ -17,7 +17,9 @@ import { statusName } from '../../../contract/codes.js';
 import { exponentOf, minorToText } from '../../../contract/money.js';
 import { DEFAULT_EXPORT_COLUMNS, EXPORT_CHUNK_ROWS, EXPORT_COLUMNS, EXPORT_PART_MAX_ROWS, type ExportColumn } from '../../../contract/transaction-list.js';
 import { failure, success, validationError, type Outcome } from '../errors.js';
-import type { Clock, Store, TransactionFilter, TransactionRecord } from '../ports.js';
+import type { Clock } from '../kernel.js';
+import type { Store } from '../unit-of-work.js';
+import type { TransactionFilter, TransactionRecord } from '../payments/ports.js';
 import type { Staff } from '../staff/staff.js';
 import { keysetPosition, parseFilters, parseStartingAfter } from './queries.js';
 

@@ -8,7 +8,8 @@ import { readSearch } from '../paging.js';
 import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
 import { CAPABILITIES } from '../payments/payment-types.js';
 import { allowedFrom } from '../payments/state-machine.js';
-import type { EventRecord, RefundRecord, Store, TransactionFilter, TransactionRecord } from '../ports.js';
+import type { EventRecord, RefundRecord, TransactionFilter, TransactionRecord } from '../payments/ports.js';
+import type { Store } from '../unit-of-work.js';
 
 // ISO 8601 date-time with an offset or Z, or a plain date.
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2}))?$/;

@@ -1,0 +1,34 @@
+/**
+ * Stored replies of Idempotency-Keys (docs/decisions.md "Idempotency inside the operation's
+ * unit"). Adapter: db/.
+ */
+import type { Reply } from '../errors.js';
+
+export interface IdempotencyRecord {
+  merchantId: string;
+  key: string;
+  fingerprint: string;
+  reply: Reply;
+  createdAt: string;
+  expiresAt: string;
+  /** A claim's own id (a record whose reply status is 0), so its request removes only its own claim. */
+  claimId?: string | null;
+}
+
+export interface IdempotencyRepository {
+  find(merchantId: string, key: string, now: string): Promise<IdempotencyRecord | undefined>;
+  /** Writes the record, replacing what the key held (a claim, an expired record). */
+  save(record: IdempotencyRecord): Promise<void>;
+  /**
+   * Writes `record` when the key is free or its record expired at `now`, in one statement (atomic
+   * on either engine); true when written, false when a live record (a reply, a fence, an older
+   * version's claim) holds it. The reply of an operation is written so, in the operation's own unit.
+   */
+  take(record: IdempotencyRecord, now: string): Promise<boolean>;
+  /**
+   * Removes the key's claim `claimId` (a record whose reply status is 0, written by versions before
+   * claims moved into the operation's unit), leaving a stored reply alone.
+   */
+  deleteClaim(merchantId: string, key: string, claimId: string): Promise<void>;
+  deleteExpired(now: string): Promise<number>;
+}

@@ -1,0 +1,85 @@
+/**
+ * Closing the day at a till: the ledger's figures and the closed days (X and Z reports,
+ * decisions.md D16). Adapter: db/.
+ */
+export type DayFigureKind = 'approved' | 'declined' | 'refunded';
+
+/**
+ * One group of a till's ledger entries: what was approved (captured), declined or refunded, in
+ * one currency, for one card brand, entry mode and cashier of the sale. Amounts in minor units.
+ */
+export interface DayLedgerGroup {
+  kind: DayFigureKind;
+  currency: string;
+  cardBrand: string | null;
+  entryMode: string | null;
+  /** The staff member who took the sale; null for a sale sent with API credentials. */
+  staffId: string | null;
+  count: number;
+  amountMinor: number;
+}
+
+/** Where a day starts and ends in a till's ledger: entries after `fromSeq` up to and including `toSeq`. */
+export interface DayLedgerRange {
+  fromSeq: number;
+  toSeq: number;
+}
+
+export interface DaySpan {
+  first: string | null;
+  last: string | null;
+  firstSale: string | null;
+  lastSale: string | null;
+}
+
+/** The figures of a closed day exactly as they were written at the close (stored as JSON). */
+export interface DayFigures {
+  groups: DayLedgerGroup[];
+  /** Display names of the cashiers in `groups` at the close. */
+  staffNames: Record<string, string>;
+  /** The shop's name at the close, for the printed report. */
+  shopName: string;
+  firstEntryAt: string | null;
+  lastEntryAt: string | null;
+  /** The first and last approved sale (absent from days closed before sales were told from refunds). */
+  firstSaleAt?: string | null;
+  lastSaleAt?: string | null;
+}
+
+/** A closed day of one till (migration 0014); never updated or deleted. */
+export interface ZReportRecord {
+  id: string;
+  merchantId: string;
+  terminalId: string;
+  /** 1, 2, 3, ... per merchant and till. */
+  sequence: number;
+  fromSeq: number;
+  toSeq: number;
+  /** When the previous Z report closed; null for a till's first. */
+  openedAt: string | null;
+  closedAt: string;
+  closedBy: string;
+  approvedBy: string | null;
+  /** The caller's idempotency key: a retried close answers with this report instead of closing again. */
+  closeKey: string | null;
+  figures: DayFigures;
+}
+
+export interface DayReportRepository {
+  /** The till's newest ledger position (0 before its first entry): the watermark a close ends at. */
+  watermark(merchantId: string, terminalId: string): Promise<number>;
+  /** The ledger entries of a range, grouped for the figures (sums of minor units in SQL). */
+  groups(merchantId: string, terminalId: string, range: DayLedgerRange): Promise<DayLedgerGroup[]>;
+  /** Time of the first and last entry of a range. */
+  /** When the range's counted entries began and ended, and its approved sales. */
+  span(merchantId: string, terminalId: string, range: DayLedgerRange): Promise<DaySpan>;
+  /** Sales a joined till stored in a range (its own copies), by status and currency: pending (13), forwarded, declined. */
+  storedSales(merchantId: string, terminalId: string, range: DayLedgerRange): Promise<Array<{ statusCode: number; currency: string; count: number; amountMinor: number }>>;
+  latestZ(merchantId: string, terminalId: string): Promise<ZReportRecord | undefined>;
+  getZ(merchantId: string, terminalId: string, sequence: number): Promise<ZReportRecord | undefined>;
+  findZByKey(merchantId: string, terminalId: string, closeKey: string): Promise<ZReportRecord | undefined>;
+  /** Newest first. */
+  listZ(merchantId: string, terminalId: string, limit: number, offset: number): Promise<ZReportRecord[]>;
+  countZ(merchantId: string, terminalId: string): Promise<number>;
+  insertZ(record: ZReportRecord): Promise<void>;
+}

@@ -1,0 +1,97 @@
+/**
+ * Staff, their sessions, managers' single-use approvals and the audit log. Adapter: db/.
+ */
+import type { StaffRole } from '../../../contract/constants.js';
+
+export interface StaffRecord {
+  id: string;
+  merchantId: string;
+  login: string;
+  displayName: string;
+  role: StaffRole;
+  passwordHash: string;
+  pinHash: string | null;
+  createdAt: string;
+  disabledAt: string | null;
+}
+
+export interface StaffSessionRecord {
+  /** SHA-256 of the session token; the token itself is only in the cookie. */
+  id: string;
+  staffId: string;
+  createdAt: string;
+  lastSeenAt: string;
+  expiresAt: string;
+  revokedAt: string | null;
+}
+
+/** A manager's single-use approval of one action at the till (migration 23). */
+export interface ApprovalRecord {
+  /** SHA-256 of the approval token; the token itself is only given to the till. */
+  id: string;
+  merchantId: string;
+  action: string;
+  approverId: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+export interface AuditRecord {
+  id: string;
+  merchantId: string;
+  staffId: string | null;
+  approvedBy: string | null;
+  action: string;
+  subjectId: string | null;
+  detail: string | null;
+  createdAt: string;
+  /** The partner whose credentials made the change (merchant management). */
+  partnerId?: string | null;
+  /** What the subject was before and after the change (JSON-able), for changes of settings. */
+  oldValue?: unknown;
+  newValue?: unknown;
+}
+
+export interface StaffRepository {
+  insert(staff: StaffRecord): Promise<void>;
+  findByLogin(login: string): Promise<StaffRecord | undefined>;
+  get(id: string): Promise<StaffRecord | undefined>;
+  listByMerchant(merchantId: string): Promise<StaffRecord[]>;
+  setPinHash(id: string, pinHash: string): Promise<void>;
+  insertSession(session: StaffSessionRecord): Promise<void>;
+  getSession(id: string): Promise<StaffSessionRecord | undefined>;
+  touchSession(id: string, lastSeenAt: string): Promise<void>;
+  revokeSession(id: string, at: string): Promise<void>;
+  audit(record: AuditRecord): Promise<void>;
+  listAudit(merchantId: string, limit: number): Promise<AuditRecord[]>;
+  setPasswordHash(id: string, passwordHash: string): Promise<void>;
+  disable(id: string, at: string): Promise<void>;
+  /** Ends every open session of a staff member but `exceptSessionId`; returns how many ended. */
+  revokeSessionsOf(staffId: string, at: string, exceptSessionId?: string): Promise<number>;
+  /** One page of the audit log, newest first, and how many entries match. */
+  auditPage(merchantId: string, filter: AuditFilter): Promise<{ records: AuditRecord[]; total: number }>;
+  /** The actions the merchant's audit log holds, by name. */
+  auditActions(merchantId: string): Promise<string[]>;
+  insertApproval(approval: ApprovalRecord): Promise<void>;
+  /**
+   * Uses an approval of this merchant and action that is unused and not expired at `now`, in one
+   * conditional update (so across instances it is used once), recording `usedFor` (the request's
+   * idempotency key, or null); answers the approver's staff id, or undefined when it was not usable.
+   */
+  useApproval(id: string, merchantId: string, action: string, now: string, usedFor: string | null): Promise<string | undefined>;
+  /** The approver of an approval already used by a request with idempotency key `usedFor`, while it has not expired. */
+  approvalUsedFor(id: string, merchantId: string, action: string, now: string, usedFor: string): Promise<string | undefined>;
+  /** Deletes approvals that expired before `now`; returns how many. */
+  deleteExpiredApprovals(now: string): Promise<number>;
+}
+
+/** The audit viewer's filters (each optional) and page. */
+export interface AuditFilter {
+  staffId?: string;
+  action?: string;
+  /** ISO 8601, inclusive. */
+  from?: string;
+  to?: string;
+  limit: number;
+  offset: number;
+}
