@@ -38,6 +38,59 @@ function contractRules(depth) {
   };
 }
 
+const corePatterns = [
+  { group: adapterPackages, message: 'main/core is plain Node: it talks to adapters only through its ports (kernel.ts, unit-of-work.ts, <feature>/ports.ts).' },
+  { group: ['**/db/**', '**/http/**', '**/electron/**', '**/processor/**', '**/infra/**', '**/compose*', '**/cli*', '**/settings*'], message: 'main/core never imports an adapter or a host.' },
+];
+
+/**
+ * The feature folders of main/core and the other features each may import, lower ones first
+ * (docs/decisions.md "Feature modules"). A feature not listed is out of reach, so the folders form
+ * no cycle: tests/unit/layering.test.ts sorts this table and proves the rules fire. Adding a feature:
+ * a folder, a line here naming what it uses, and nothing above it may be named by what it uses.
+ */
+export const coreFeatures = {
+  idempotency: [],
+  merchants: [],
+  'payment-methods': [],
+  dashboard: [],
+  mandates: ['idempotency'],
+  tokens: ['idempotency'],
+  staff: ['merchants'],
+  payments: ['idempotency', 'mandates', 'payment-methods', 'tokens'],
+  receipts: ['payments'],
+  reports: ['receipts'],
+  mail: ['receipts'],
+  transactions: ['payment-methods', 'payments', 'staff'],
+  postbacks: ['idempotency', 'mail', 'merchants', 'payments'],
+  centre: ['idempotency', 'merchants', 'payments'],
+  tills: ['centre'],
+  till: ['centre', 'idempotency', 'payments', 'transactions'],
+  checkout: ['idempotency', 'mandates', 'payment-methods', 'payments', 'transactions'],
+  invoices: ['checkout', 'idempotency', 'mail', 'merchants', 'payment-methods', 'payments', 'transactions'],
+  admin: ['mail', 'merchants', 'staff'],
+};
+
+/** A core feature folder: the core's rules, no feature it does not list, and never gateway.ts (the composition). */
+function coreFeatureRules(feature) {
+  const others = Object.keys(coreFeatures).filter((name) => name !== feature && !coreFeatures[feature].includes(name));
+  return {
+    files: [`main/core/${feature}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...corePatterns,
+            { regex: `^\\.\\./(${others.join('|')})/`, message: `main/core/${feature} may import only the features it lists in eslint.config.js coreFeatures (${coreFeatures[feature].join(', ') || 'none'}).` },
+            { regex: '^\\.\\./gateway\\.js$', message: 'A feature never imports gateway.ts: the composition stands above every feature.' },
+          ],
+        },
+      ],
+    },
+  };
+}
+
 /** The import rules between layers; tests/unit/layering.test.ts proves they fire. */
 export const layeringRules = [
   {
@@ -50,13 +103,49 @@ export const layeringRules = [
   },
   {
     files: ['main/core/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: corePatterns }] },
+  },
+  {
+    // The kernel files of main/core (kernel, errors, paging, locks, ...) import no feature; only the
+    // unit of work (every feature's ports) and gateway.ts (the composition) stand above them.
+    files: ['main/core/*.ts'],
+    ignores: ['main/core/gateway.ts', 'main/core/unit-of-work.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...corePatterns, { regex: `^\\./(${Object.keys(coreFeatures).join('|')})/`, message: 'A kernel file of main/core imports no feature.' }] }],
+    },
+  },
+  {
+    files: ['main/core/unit-of-work.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...corePatterns, { regex: '^\\./[a-z-]+/(?!ports\\.js$)', message: "The unit of work takes each feature's ports, nothing else of it." }] }],
+    },
+  },
+  ...Object.keys(coreFeatures).map(coreFeatureRules),
+  {
+    // Adapters of the core's ports (vault, mailer, postback sender, printer, centre client): the
+    // core and the contract, never another adapter, a transport or a host.
+    files: ['main/infra/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
+          paths: [electron],
+          patterns: [{ group: ['**/db/**', '**/http/**', '**/electron/**', '**/processor/**', '**/compose*', '**/cli*', '**/start*'], message: 'main/infra adapts the core to the outside: it imports the core and the contract, no other adapter and no host.' }],
+        },
+      ],
+    },
+  },
+  {
+    // The processor simulator implements the core's Processor port: ports and kernel only.
+    files: ['main/processor/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [electron],
           patterns: [
-            { group: adapterPackages, message: 'main/core is plain Node: it talks to adapters only through its ports (kernel.ts, unit-of-work.ts, <feature>/ports.ts).' },
-            { group: ['**/db/**', '**/http/**', '**/electron/**', '**/processor/**', '**/infra/**', '**/compose*', '**/cli*', '**/settings*'], message: 'main/core never imports an adapter or a host.' },
+            { group: ['**/db/**', '**/http/**', '**/electron/**', '**/infra/**', '**/compose*', '**/cli*', '**/start*'], message: 'main/processor is an adapter of the Processor port: no other adapter and no host.' },
+            { regex: '^\\.\\./core/(?!kernel\\.js$|[a-z-]+/ports\\.js$)', message: "main/processor sees the core only through its ports (kernel.ts, <feature>/ports.ts), not its use cases." },
           ],
         },
       ],

@@ -1,8 +1,8 @@
 /**
  * The shared kernel of the core: what every feature may need from outside (time, ids, sealing,
- * logging, scheduled tasks, operation locks, queue claims, QR codes) and the storage failure every
- * unit of work can meet. Features keep their own records and repository ports beside their use
- * cases (main/core/<feature>/ports.ts).
+ * logging, scheduled tasks, operation locks, queue claims, QR codes, the audit log's entries) and
+ * the storage failure every unit of work can meet. Features keep their own records and repository
+ * ports beside their use cases (main/core/<feature>/ports.ts).
  */
 export interface Clock {
   now(): Date;
@@ -93,4 +93,21 @@ export interface QueueClaim {
   claimedBy: string;
   /** ISO 8601: when the lease ends and another instance may take the row over. */
   claimUntil: string;
+}
+
+/** One entry of the audit log: who changed what, approved by whom; every feature that changes settings, staff or money writes them. */
+export interface AuditRecord {
+  id: string;
+  merchantId: string;
+  staffId: string | null;
+  approvedBy: string | null;
+  action: string;
+  subjectId: string | null;
+  detail: string | null;
+  createdAt: string;
+  /** The partner whose credentials made the change (merchant management). */
+  partnerId?: string | null;
+  /** What the subject was before and after the change (JSON-able), for changes of settings. */
+  oldValue?: unknown;
+  newValue?: unknown;
 }

@@ -8,7 +8,7 @@ import { apiError, toReply, type Outcome, type Reply } from '../core/errors.js';
 import type { Gateway } from '../core/gateway.js';
 import { checkIdempotencyKey, IdempotencyConflict, requestFingerprint, type IdempotencyStart } from '../core/idempotency/idempotency.js';
 import type { Principal } from '../core/merchants/authenticator.js';
-import type { Operation } from '../core/operations.js';
+import type { Operation } from '../core/idempotency/operations.js';
 import { sendApiError } from './errors.js';
 import { invoiceAuditFacts, parsePayload } from './invoice-audit.js';
 import { tokenAuditFacts } from './token-audit.js';

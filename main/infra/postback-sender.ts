@@ -7,7 +7,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import ipaddr from 'ipaddr.js';
-import { isPrivateAddress } from '../core/postbacks/addresses.js';
+import { isPrivateAddress } from '../core/addresses.js';
 import type { PostbackSender, SendResult } from '../core/postbacks/delivery.js';
 
 export class AddressRefusedError extends Error {

@@ -1,12 +1,12 @@
 // The layering rules of architecture.md are real: each forbidden import is reported, each allowed one is not.
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
 // @ts-expect-error -- the ESLint config is plain JavaScript without type declarations
-import { cycleRules, layeringRules } from '../../eslint.config.js';
+import { coreFeatures, cycleRules, layeringRules } from '../../eslint.config.js';
 import { makeTempDir } from '../helpers/temp.js';
 
 const linter = new Linter({ configType: 'flat' });
@@ -104,4 +104,57 @@ test('an import cycle is reported', () => {
   const found = here.verify(a, cycles, { filename: join(dir, 'feature/a.ts') });
   assert.deepEqual(found.map((m) => m.ruleId), ['import/no-cycle']);
   assert.deepEqual(here.verify("import { a } from './a.js';\nexport const c = () => a;\n", cycles, { filename: join(dir, 'feature/c.ts') }), [], 'c only uses a: no cycle');
+});
+
+const features = coreFeatures as Record<string, string[]>;
+
+test('every folder of main/core is a feature of the table, and the table has no cycle', () => {
+  const folders = readdirSync('main/core', { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+  assert.deepEqual([...folders].sort(), Object.keys(features).sort(), 'a new folder must say which features it uses');
+  // Kahn's sort: every feature can be placed after all it uses.
+  const placed = new Set<string>();
+  let progress = true;
+  while (progress) {
+    progress = false;
+    for (const [feature, uses] of Object.entries(features)) {
+      if (!placed.has(feature) && uses.every((used) => placed.has(used))) {
+        placed.add(feature);
+        progress = true;
+      }
+    }
+  }
+  assert.deepEqual([...placed].sort(), Object.keys(features).sort(), 'the features left over use each other in a loop');
+  for (const uses of Object.values(features)) for (const used of uses) assert.ok(used in features, `${used} is a feature`);
+});
+
+test('a core feature imports only the features it lists, and never gateway.ts', () => {
+  const unlisted = violations('main/core/payments/capture.ts', importOf('../invoices/invoices.js'));
+  assert.equal(unlisted.length, 1, 'payments does not list invoices');
+  assert.match(unlisted[0] ?? '', /may import only the features it lists/);
+  assert.equal(violations('main/core/mandates/mandates.ts', importOf('../payments/ports.js', 'type')).length, 1, 'not even a type of a feature it does not list');
+  assert.equal(violations('main/core/transactions/queries.ts', importOf('../postbacks/postbacks.js')).length, 1);
+  assert.equal(violations('main/core/tokens/network-tokens.ts', importOf('../gateway.js', 'type')).length, 1, 'the composition is above every feature');
+  assert.equal(violations('main/core/payments/capture.ts', importOf('../../http/server.js')).length, 1, 'the core rules still hold in a feature');
+  assert.deepEqual(violations('main/core/payments/capture.ts', importOf('../tokens/network-tokens.js')), [], 'payments lists tokens');
+  assert.deepEqual(violations('main/core/payments/capture.ts', `${importOf('../kernel.js', 'type')}\nimport { apiError } from '../errors.js';\nimport { t } from './ports.js';\nexport const e = [apiError, t];`), []);
+});
+
+test('the kernel files of main/core import no feature; the unit of work takes only their ports', () => {
+  assert.equal(violations('main/core/errors.ts', importOf('./payments/ports.js', 'type')).length, 1);
+  assert.equal(violations('main/core/scheduler.ts', importOf('./postbacks/delivery.js')).length, 1);
+  assert.deepEqual(violations('main/core/scheduler.ts', importOf('./kernel.js', 'type')), []);
+  assert.equal(violations('main/core/unit-of-work.ts', importOf('./payments/payments.js', 'type')).length, 1);
+  assert.deepEqual(violations('main/core/unit-of-work.ts', importOf('./payments/ports.js', 'type')), []);
+  assert.deepEqual(violations('main/core/gateway.ts', importOf('./invoices/invoices.js')), [], 'the composition takes every feature');
+});
+
+test('main/infra and main/processor have import rules of their own', () => {
+  for (const source of ['../http/server.js', '../../db/open.js', '../processor/simulator.js', '../compose.js', 'electron']) {
+    assert.equal(violations('main/infra/mailer.ts', importOf(source)).length, 1, `main/infra importing ${source} should be reported`);
+  }
+  assert.deepEqual(violations('main/infra/mailer.ts', `${importOf('../core/mail/ports.js', 'type')}\nimport { minorToAmount } from '../../contract/money.js';\nexport const m = minorToAmount;`), []);
+  for (const source of ['../infra/vault.js', '../http/server.js', '../../db/open.js', '../core/payments/payments.js', '../core/gateway.js']) {
+    assert.equal(violations('main/processor/simulator.ts', importOf(source)).length, 1, `main/processor importing ${source} should be reported`);
+  }
+  assert.deepEqual(violations('main/processor/simulator.ts', `${importOf('../core/payments/ports.js', 'type')}\nimport { c } from '../core/kernel.js';\nexport const k = c;`), []);
 });

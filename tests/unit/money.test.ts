@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { currencyExponent, decimalText, isCurrency, minorToAmount, minorToText, toMinor } from '../../contract/money.js';
-import { feeMinor } from '../../main/core/payments/fees.js';
+import { feeMinor } from '../../main/core/payment-methods/fees.js';
 
 function exponentOf(currency: string): number {
   const exponent = currencyExponent(currency);

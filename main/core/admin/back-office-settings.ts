@@ -25,7 +25,7 @@ import { isCurrency } from '../../../contract/money.js';
 import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
 import type { Authenticator } from '../merchants/authenticator.js';
 import { hashPassword } from '../merchants/credentials.js';
-import type { AuditRecord } from '../staff/ports.js';
+import type { AuditRecord } from '../kernel.js';
 import type { ChannelRecord, CredentialRecord } from '../merchants/ports.js';
 import type { Clock, Ids, Vault } from '../kernel.js';
 import type { Repositories, Store } from '../unit-of-work.js';

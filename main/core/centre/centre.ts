@@ -17,9 +17,9 @@ import { ErrorCode, statusName, TransactionStatus as S } from '../../../contract
 import { apiError, failure, success, type Outcome } from '../errors.js';
 import { IdempotencyConflict, type Idempotency } from '../idempotency/idempotency.js';
 import { hashPassword } from '../merchants/credentials.js';
-import type { Operations } from '../operations.js';
+import type { Operations } from '../idempotency/operations.js';
 import type { Payments } from '../payments/payments.js';
-import type { AuditRecord } from '../staff/ports.js';
+import type { AuditRecord } from '../kernel.js';
 import type { Clock, Ids } from '../kernel.js';
 import type { Store } from '../unit-of-work.js';
 import type { TransactionRecord } from '../payments/ports.js';

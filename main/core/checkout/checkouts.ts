@@ -31,11 +31,12 @@ import {
 import { currencyExponent, minorToAmount, toMinor } from '../../../contract/money.js';
 import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
 import { ibanProblem } from '../mandates/mandates.js';
-import type { Operation, Operations } from '../operations.js';
-import { CAPABILITIES } from '../payments/payment-types.js';
+import type { Operation, Operations } from '../idempotency/operations.js';
+import { CAPABILITIES } from '../payment-methods/payment-types.js';
 import type { PaymentMethods } from '../payment-methods/payment-methods.js';
 import type { Payments } from '../payments/payments.js';
-import { isCountryCode, parseAmount, validateCommonFields } from '../payments/request.js';
+import { isCountryCode } from '../countries.js';
+import { parseAmount, validateCommonFields } from '../payments/request.js';
 import { oneOf, pageMetadata, readPageQuery } from '../paging.js';
 import type { CheckoutFilter, CheckoutRecord } from './ports.js';
 import type { Clock, Ids, QrCodes, ScheduledTask } from '../kernel.js';

@@ -21,7 +21,7 @@ import { INVOICE_STATUSES, MAX_INSTALLMENTS, MIN_INSTALLMENTS, PLAN_INTERVALS, T
 import { currencyExponent, minorToAmount } from '../../../contract/money.js';
 import { apiError, failure, success, validationError, type ApiError, type Outcome } from '../errors.js';
 import type { OperationLocks } from '../locks.js';
-import type { Operations } from '../operations.js';
+import type { Operations } from '../idempotency/operations.js';
 import { HOSTED_METHODS } from '../checkout/checkouts.js';
 import type { PaymentMethods } from '../payment-methods/payment-methods.js';
 import type { Payments } from '../payments/payments.js';

@@ -28,7 +28,7 @@ import {
 } from '../../../contract/constants.js';
 import { currencyExponent, decimalText, decimalTextToMinor, minorToAmount } from '../../../contract/money.js';
 import { apiError, failure, success, type ApiError, type Outcome, type Reply } from '../errors.js';
-import type { Operation } from '../operations.js';
+import type { Operation } from '../idempotency/operations.js';
 import { renderInvoiceMail } from '../mail/templates.js';
 import type { ChannelRecord } from '../merchants/ports.js';
 import type { Clock, Ids, QrCodes } from '../kernel.js';

@@ -11,7 +11,7 @@ import { failure, success, validationError, type Outcome } from '../errors.js';
 import type { Clock, Ids, Vault } from '../kernel.js';
 import type { MandateRecord } from './ports.js';
 import type { Repositories } from '../unit-of-work.js';
-import type { Operation } from '../operations.js';
+import type { Operation } from '../idempotency/operations.js';
 
 const REFERENCE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 

@@ -7,7 +7,7 @@
 import type { Shop, TerminalAssignment } from '../../../contract/api/payment-methods.js';
 import { ErrorCode } from '../../../contract/codes.js';
 import { apiError, fieldError, failure, success, type ApiError, type Outcome } from '../errors.js';
-import type { AuditRecord } from '../staff/ports.js';
+import type { AuditRecord } from '../kernel.js';
 import type { Clock, Ids } from '../kernel.js';
 import type { Repositories, Store } from '../unit-of-work.js';
 import type { ShopRecord } from './ports.js';

@@ -6,8 +6,8 @@
  */
 import { DEFAULT_CVM_LIMIT, METHOD_CAPABILITIES, PAYMENT_TYPES, type MethodCapabilityName, type PaymentType } from '../../../contract/constants.js';
 import { currencyExponent } from '../../../contract/money.js';
-import { DEFAULT_FEES } from '../payments/fees.js';
-import { CAPABILITIES } from '../payments/payment-types.js';
+import { DEFAULT_FEES } from './fees.js';
+import { CAPABILITIES } from './payment-types.js';
 
 /** The euro area and the microstates that use the euro by agreement. */
 export const EURO_COUNTRIES: readonly string[] = [

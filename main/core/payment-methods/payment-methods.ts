@@ -26,8 +26,8 @@ import {
 } from '../../../contract/constants.js';
 import { amountProblemText, currencyExponent, minorToAmount, toMinor } from '../../../contract/money.js';
 import { apiError, failure, success, validationError, type ApiError, type Outcome } from '../errors.js';
-import { isCountryCode } from '../payments/request.js';
-import type { AuditRecord } from '../staff/ports.js';
+import { isCountryCode } from '../countries.js';
+import type { AuditRecord } from '../kernel.js';
 import type { Clock, Ids } from '../kernel.js';
 import type { PaymentMethodSettingRecord } from './ports.js';
 import type { Repositories, Store } from '../unit-of-work.js';

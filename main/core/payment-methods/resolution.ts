@@ -7,7 +7,7 @@ import type { FieldSources, PaymentMethodSetting, SettingSource } from '../../..
 import { METHOD_CAPABILITIES, type MethodCapabilityName, type PaymentType } from '../../../contract/constants.js';
 import { currencyExponent, minorToAmount } from '../../../contract/money.js';
 import type { FeeSchedule, PaymentMethodSettingRecord } from './ports.js';
-import { feesOf } from '../payments/fees.js';
+import { feesOf } from './fees.js';
 import { DEFAULT_CVM_LIMITS, defaultCvmLimitMinor, type CatalogEntry } from './catalog.js';
 
 export interface EffectiveMethod {

@@ -9,16 +9,17 @@ import { ErrorCode, TransactionStatus as S } from '../../../contract/codes.js';
 import type { PaymentType } from '../../../contract/constants.js';
 import { minorToText } from '../../../contract/money.js';
 import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
-import type { Operation } from '../operations.js';
+import type { Operation } from '../idempotency/operations.js';
 import type { TransactionDetails } from './ports.js';
 import type { MethodRequirement } from '../payment-methods/payment-methods.js';
 import type { EffectiveMethod } from '../payment-methods/resolution.js';
 import type { CardPayments } from './card-payments.js';
 import type { DirectDebits } from './direct-debits.js';
 import { PaymentEngine, type PaymentsDeps, type TransactionListener } from './engine.js';
-import { CARD_TYPES, isPaymentType } from './payment-types.js';
+import { CARD_TYPES, isPaymentType } from '../payment-methods/payment-types.js';
 import { newRecord, withOtherErrors } from './records.js';
-import { isCountryCode, validatePaymentRequest, type PaymentCommand, type PaymentOperation } from './request.js';
+import { isCountryCode } from '../countries.js';
+import { validatePaymentRequest, type PaymentCommand, type PaymentOperation } from './request.js';
 import { transactionResponse } from './views.js';
 
 /** What a payment request needs of its method's setting (D15): currency, the customer's country, capabilities. */

@@ -9,7 +9,7 @@ import { failure, success, type Outcome } from '../errors.js';
 import { defaultCvmLimitMinor } from '../payment-methods/catalog.js';
 import { feesMinorOf } from '../payment-methods/resolution.js';
 import type { CardData, CardDecision, DetailsChange, TransactionChange, TransactionDetails, TransactionRecord } from './ports.js';
-import { notFound } from '../transactions/queries.js';
+import { notFound } from './records.js';
 import { PaymentEngine, type CustomerStepResult } from './engine.js';
 import { expiredError, processorDown, shopOf, stateError } from './records.js';
 import { allowedFrom, type Trigger } from './state-machine.js';

@@ -17,11 +17,11 @@ import { ErrorCode, RefundStatus, refundStatusName, statusName, TransactionStatu
 import type { PaymentType } from '../../../contract/constants.js';
 import { minorToAmount, minorToText } from '../../../contract/money.js';
 import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
-import type { Operation } from '../operations.js';
+import type { Operation } from '../idempotency/operations.js';
 import type { TransactionRecord } from './ports.js';
-import { notFound } from '../transactions/queries.js';
+import { notFound } from './records.js';
 import { PaymentEngine } from './engine.js';
-import { CAPABILITIES } from './payment-types.js';
+import { CAPABILITIES } from '../payment-methods/payment-types.js';
 import { stateError } from './records.js';
 import { parseAmount, validateCommonFields } from './request.js';
 import { allowedFrom } from './state-machine.js';

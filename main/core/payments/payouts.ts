@@ -6,12 +6,13 @@ import type { PayoutRequest, PayoutResponse } from '../../../contract/api/paymen
 import { ErrorCode, statusName, TransactionStatus as S } from '../../../contract/codes.js';
 import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
 import { normalizeIban } from '../mandates/mandates.js';
-import type { Operation } from '../operations.js';
+import type { Operation } from '../idempotency/operations.js';
 import type { TransactionRecord } from './ports.js';
 import { PaymentEngine } from './engine.js';
-import { CAPABILITIES, isPaymentType } from './payment-types.js';
+import { CAPABILITIES, isPaymentType } from '../payment-methods/payment-types.js';
 import { newRecord, withOtherErrors } from './records.js';
-import { isCountryCode, validatePayoutRequest } from './request.js';
+import { isCountryCode } from '../countries.js';
+import { validatePayoutRequest } from './request.js';
 
 export class Payouts extends PaymentEngine {
   async payout(operation: Operation, request: PayoutRequest): Promise<Outcome<PayoutResponse>> {

@@ -92,3 +92,8 @@ export function stateError(t: TransactionRecord, action: string): ApiError {
 export function withOtherErrors(refusal: ApiError, others: readonly FieldError[]): ApiError {
   return { ...refusal, errors: [...refusal.errors, ...others.filter((e) => !refusal.errors.some((r) => r.field === e.field))] };
 }
+
+/** The answer about a transaction id this merchant has no transaction of. */
+export function notFound(transactionId: string) {
+  return apiError(ErrorCode.notFound, `Transaction ${transactionId} not found`, [{ field: 'transaction_id', message: 'no such transaction for this merchant' }]);
+}

@@ -2,7 +2,6 @@
  * Payment requests (`/rest/payment`, `/rest/authorize`, `/rest/register`): the API shape, and its
  * validation into a command with integer minor units. Every bad field is reported at once.
  */
-import countries from 'i18n-iso-countries';
 import type { FieldError } from '../../../contract/api/common.js';
 import type { PaymentRequest, PayoutRequest } from '../../../contract/api/payments.js';
 import { MERCHANT_REFERENCE_PATTERN, WALLET_CAPTURE_EVENTS, type PaymentType } from '../../../contract/constants.js';
@@ -10,7 +9,8 @@ import { amountProblemText, currencyExponent, toMinor } from '../../../contract/
 import type { CardData, CardEntryMode, TransactionDetails } from './ports.js';
 import { cardFromFields, cardFromPos, entryModeOf } from './card-input.js';
 import { ibanProblem } from '../mandates/mandates.js';
-import { CAPABILITIES, isPaymentType } from './payment-types.js';
+import { CAPABILITIES, isPaymentType } from '../payment-methods/payment-types.js';
+import { isCountryCode } from '../countries.js';
 
 export type PaymentOperation = 'payment' | 'authorize' | 'register';
 
@@ -64,12 +64,6 @@ export interface PaymentCommand {
 export const MERCHANT_REFUND_ID_PATTERN = /^[\x21-\x7e]{1,64}$/;
 const ORDER_ID_PATTERN = /^[\x21-\x7e](?:[\x20-\x7e]{0,98}[\x21-\x7e])?$/;
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
-const COUNTRIES = new Set(Object.keys(countries.getAlpha2Codes()));
-
-export function isCountryCode(value: string): boolean {
-  return COUNTRIES.has(value);
-}
-
 export function isValidDate(value: string): boolean {
   if (!DATE_PATTERN.test(value)) return false;
   const date = new Date(`${value}T00:00:00Z`);

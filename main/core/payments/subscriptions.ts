@@ -8,9 +8,9 @@ import type { SubscriptionRequest, SubscriptionResponse } from '../../../contrac
 import { ErrorCode } from '../../../contract/codes.js';
 import { minorToAmount } from '../../../contract/money.js';
 import { apiError, failure, success, validationError, type ApiError, type Outcome } from '../errors.js';
-import type { Operation } from '../operations.js';
+import type { Operation } from '../idempotency/operations.js';
 import type { DetailsChange, SubscriptionStatus, TransactionRecord } from './ports.js';
-import { notFound } from '../transactions/queries.js';
+import { notFound } from './records.js';
 import { PaymentEngine } from './engine.js';
 import { parseAmount } from './request.js';
 import { exponentOf } from './views.js';

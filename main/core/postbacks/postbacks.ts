@@ -3,11 +3,11 @@ import type { PostbackAttempt, PostbackDelivery, PostbackListQuery } from '../..
 import { ErrorCode } from '../../../contract/codes.js';
 import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
 import { newWebhookKey } from '../merchants/credentials.js';
-import type { Operation } from '../operations.js';
+import type { Operation } from '../idempotency/operations.js';
 import type { Clock, Vault } from '../kernel.js';
 import type { OutboxRecord, PostbackAttemptRecord } from './ports.js';
 import type { Store } from '../unit-of-work.js';
-import { notFound } from '../transactions/queries.js';
+import { notFound } from '../payments/records.js';
 import type { PostbackDelivery as DeliveryLoop } from './delivery.js';
 
 export const KEY_ROTATION_GRACE_MS = 24 * 60 * 60 * 1000;

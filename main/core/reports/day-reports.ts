@@ -15,7 +15,7 @@ import { ErrorCode, TransactionStatus as S } from '../../../contract/codes.js';
 import { fromMinorUnits } from '../../../contract/money.js';
 import { CLOSE_DAY_ACTION, type StaffRole } from '../../../contract/constants.js';
 import { apiError, failure, success, type Outcome } from '../errors.js';
-import type { AuditRecord } from '../staff/ports.js';
+import type { AuditRecord } from '../kernel.js';
 import type { Clock, Ids } from '../kernel.js';
 import type { DayFigures, DayLedgerGroup, DayLedgerRange, ZReportRecord } from './ports.js';
 import type { Repositories, Store } from '../unit-of-work.js';

@@ -2,6 +2,7 @@
  * Staff, their sessions, managers' single-use approvals and the audit log. Adapter: db/.
  */
 import type { StaffRole } from '../../../contract/constants.js';
+import type { AuditRecord } from '../kernel.js';
 
 export interface StaffRecord {
   id: string;
@@ -36,21 +37,6 @@ export interface ApprovalRecord {
   expiresAt: string;
 }
 
-export interface AuditRecord {
-  id: string;
-  merchantId: string;
-  staffId: string | null;
-  approvedBy: string | null;
-  action: string;
-  subjectId: string | null;
-  detail: string | null;
-  createdAt: string;
-  /** The partner whose credentials made the change (merchant management). */
-  partnerId?: string | null;
-  /** What the subject was before and after the change (JSON-able), for changes of settings. */
-  oldValue?: unknown;
-  newValue?: unknown;
-}
 
 export interface StaffRepository {
   insert(staff: StaffRecord): Promise<void>;

@@ -12,7 +12,8 @@ import { STAFF_ROLES, type StaffRole } from '../../../contract/constants.js';
 import { apiError, failure, fieldError, success, validationError, type Outcome } from '../errors.js';
 import type { Authenticator, Principal, StaffIdentity } from '../merchants/authenticator.js';
 import { hashPassword, verifyPassword } from '../merchants/credentials.js';
-import type { AuditRecord, StaffRecord } from './ports.js';
+import type { AuditRecord } from '../kernel.js';
+import type { StaffRecord } from './ports.js';
 import type { Clock, Ids } from '../kernel.js';
 import type { Store } from '../unit-of-work.js';
 

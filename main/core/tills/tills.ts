@@ -12,7 +12,7 @@ import { TILL_SILENT_WARNING_MINUTES, type CreateTillRequest, type TakeTillReque
 import { ErrorCode } from '../../../contract/codes.js';
 import { defaultTillName, TILL_HOLD_STALE_SECONDS, TILL_ID_PATTERN, TILL_RETIRE_REFUSED } from '../../../contract/constants.js';
 import { apiError, failure, fieldError, success, validationError, type ApiError, type Outcome } from '../errors.js';
-import type { AuditRecord } from '../staff/ports.js';
+import type { AuditRecord } from '../kernel.js';
 import type { Clock, Ids } from '../kernel.js';
 import type { Repositories, Store } from '../unit-of-work.js';
 import type { TillLinkRecord } from '../centre/ports.js';

@@ -31,10 +31,10 @@ import {
   type SimulateAction,
 } from '../../../contract/constants.js';
 import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
-import type { Operation } from '../operations.js';
+import type { Operation } from '../idempotency/operations.js';
 import { oneOf, pageMetadata, readPageQuery } from '../paging.js';
-import { isCountryCode } from '../payments/request.js';
-import { isLocalHost } from '../postbacks/addresses.js';
+import { isCountryCode } from '../countries.js';
+import { isLocalHost } from '../addresses.js';
 import type { Clock, Ids, ScheduledTask, Vault } from '../kernel.js';
 import type { NetworkTokenFilter, NetworkTokenRecord } from './ports.js';
 import type { Repositories, Store } from '../unit-of-work.js';

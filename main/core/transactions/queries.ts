@@ -1,12 +1,13 @@
 /** Transaction queries (interface.md "Transaction queries"): list with filters, detail, refunds, log. */
 import type { FieldError } from '../../../contract/api/common.js';
 import type { Transaction, TransactionDetail, TransactionEvent, Refund, TransactionListQuery } from '../../../contract/api/transactions.js';
-import { ErrorCode, isStatusCode, refundStatusName, statusName } from '../../../contract/codes.js';
+import { isStatusCode, refundStatusName, statusName } from '../../../contract/codes.js';
 import { INVOICE_NUMBER_MAX_LENGTH, MAX_AMOUNT_TEXT, PAYMENT_TYPES, TRANSACTION_LIST_MAX_LIMIT, TRANSACTION_LIST_DEFAULT_LIMIT, type PaymentType } from '../../../contract/constants.js';
 import { currencyExponent, isCurrency, minorToAmount, minorToText } from '../../../contract/money.js';
 import { readSearch } from '../paging.js';
-import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
-import { CAPABILITIES } from '../payments/payment-types.js';
+import { failure, success, validationError, type Outcome } from '../errors.js';
+import { CAPABILITIES } from '../payment-methods/payment-types.js';
+import { notFound } from '../payments/records.js';
 import { allowedFrom } from '../payments/state-machine.js';
 import type { EventRecord, RefundRecord, TransactionFilter, TransactionRecord } from '../payments/ports.js';
 import type { Store } from '../unit-of-work.js';
@@ -305,8 +306,4 @@ export class TransactionQueries {
     if (!result) return failure(notFound(transactionId));
     return success(result.events.map((e) => eventView(e, result.row.currency)));
   }
-}
-
-export function notFound(transactionId: string) {
-  return apiError(ErrorCode.notFound, `Transaction ${transactionId} not found`, [{ field: 'transaction_id', message: 'no such transaction for this merchant' }]);
 }

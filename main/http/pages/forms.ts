@@ -6,7 +6,7 @@
 import { luhnValid } from '../../../contract/cards.js';
 import { normalizeYear } from '../../core/payments/card-input.js';
 import { ibanProblem, normalizeIban } from '../../core/mandates/mandates.js';
-import { isCountryCode } from '../../core/payments/request.js';
+import { isCountryCode } from '../../core/countries.js';
 import type { CardData } from '../../core/payments/ports.js';
 import type { MessageKey } from './i18n.js';
 

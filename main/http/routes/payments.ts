@@ -26,7 +26,7 @@ import {
 } from '../../../contract/api/payments.js';
 import type { Gateway } from '../../core/gateway.js';
 import { followUpFieldErrors, paymentFieldErrors, validatePayoutRequest, type PaymentOperation } from '../../core/payments/request.js';
-import type { Operation } from '../../core/operations.js';
+import type { Operation } from '../../core/idempotency/operations.js';
 import { failure, success, type ApiError, type Outcome } from '../../core/errors.js';
 import { perform, send } from '../api-context.js';
 import type { BodyFieldCheck } from '../errors.js';

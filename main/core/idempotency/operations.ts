@@ -3,9 +3,9 @@
  * log entry, the postback outbox record and the idempotency record together. Operations that end
  * without committing (e.g. "not found") still record their reply for the idempotency key.
  */
-import { toReply, type Outcome } from './errors.js';
-import { IdempotencyConflict, IdempotencyKeyTaken, isStorable, type Idempotency, type IdempotencyScope } from './idempotency/idempotency.js';
-import type { Repositories, Store } from './unit-of-work.js';
+import { toReply, type Outcome } from '../errors.js';
+import { IdempotencyConflict, IdempotencyKeyTaken, isStorable, type Idempotency, type IdempotencyScope } from './idempotency.js';
+import type { Repositories, Store } from '../unit-of-work.js';
 
 export interface OperationContext {
   merchantId: string;

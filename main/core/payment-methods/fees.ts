@@ -4,7 +4,7 @@
  * catalog defaults; rounded half-up to minor units.
  */
 import type { PaymentType } from '../../../contract/constants.js';
-import type { FeeSchedule } from '../payment-methods/ports.js';
+import type { FeeSchedule } from './ports.js';
 
 /** The catalog's defaults; fixed parts are in hundredths of a currency unit. */
 export const DEFAULT_FEES: Record<PaymentType, FeeSchedule> = {
