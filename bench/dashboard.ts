@@ -29,7 +29,7 @@ import { parseArgs } from 'node:util';
 import type Database from 'better-sqlite3';
 import { v7 as uuidv7 } from 'uuid';
 import { DASHBOARD_PERIODS, type DashboardPeriod } from '../contract/constants.js';
-import { createDashboardRepository, DASHBOARD_SQL } from '../db/dashboard-repositories.js';
+import { createDashboardRepository, DASHBOARD_SQL } from '../db/dashboard/repositories.js';
 import { sqliteSql } from '../db/sql.js';
 import { migrate, schemaVersion } from '../db/migrate.js';
 import { migrations } from '../db/migrations/index.js';
@@ -236,7 +236,7 @@ try {
 }
 
 // ---- for comparison: the same sums straight from the transactions ---------------------------------
-// Every range read as a "piece" (db/dashboard-repositories.ts), through the list index (the table
+// Every range read as a "piece" (db/dashboard/repositories.ts), through the list index (the table
 // looked up for the other columns) and through a covering index made for the run.
 const compare = openDatabase(join(dataDir, DATABASE_FILE));
 compare.pragma('cache_size = -262144');

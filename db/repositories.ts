@@ -3,22 +3,23 @@
  * methods are async to satisfy the ports but resolve synchronously (see sqlite-store.ts).
  */
 import { preparedOnce, type Dialect, type SqlDatabase } from './sql.js';
-import { createPaymentRepositories, createTransactionMovements } from './payment-repositories.js';
-import { createOutboxDelivery } from './postback-repositories.js';
-import { createStaffRepository } from './staff-repositories.js';
-import { createAuthFailureRepository } from './auth-repositories.js';
-import { createDayReportRepository } from './day-report-repositories.js';
-import { createCheckoutRepository } from './checkout-repositories.js';
-import { createNetworkTokenRepository } from './network-token-repositories.js';
-import { createInstanceRepository, createTillAttemptRepository, createTillRepository } from './till-repositories.js';
-import { createCentreRepository, createTillJournalRepository } from './centre-repositories.js';
-import { createReceiptRepository } from './receipt-repositories.js';
-import { createInvoiceRepository } from './invoice-repositories.js';
-import { createEmailRepository } from './email-repositories.js';
+import { createPaymentRepositories, createTransactionMovements } from './payments/repositories.js';
+import { createOutboxDelivery } from './postbacks/repositories.js';
+import { createStaffRepository } from './staff/repositories.js';
+import { createAuthFailureRepository } from './merchants/auth-failures.js';
+import { createDayReportRepository } from './reports/repositories.js';
+import { createCheckoutRepository } from './checkout/repositories.js';
+import { createNetworkTokenRepository } from './tokens/repositories.js';
+import { createInstanceRepository, createTillRepository } from './tills/repositories.js';
+import { createTillAttemptRepository } from './till/repositories.js';
+import { createCentreRepository, createTillJournalRepository } from './centre/repositories.js';
+import { createReceiptRepository } from './receipts/repositories.js';
+import { createInvoiceRepository } from './invoices/repositories.js';
+import { createEmailRepository } from './mail/repositories.js';
 import { AMOUNT_SCALED_SQL } from './migrations/0016-transaction-search.js';
 import { branchCountSql, branchPageSql, type Branch } from './list-filter.js';
-import { createDashboardRepository } from './dashboard-repositories.js';
-import { createMerchantManagementRepositories } from './merchant-management-repositories.js';
+import { createDashboardRepository } from './dashboard/repositories.js';
+import { createMerchantManagementRepositories } from './merchants/management.js';
 import type { ChannelRecord, CredentialRecord, MerchantRecord } from '../main/core/merchants/ports.js';
 import type { EventRecord, TransactionDetails, TransactionFilter, TransactionRecord } from '../main/core/payments/ports.js';
 import type { IdempotencyRecord } from '../main/core/idempotency/ports.js';

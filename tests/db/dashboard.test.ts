@@ -7,12 +7,12 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type Database from 'better-sqlite3';
 import { prng } from '../../bench/seed.js';
-import { DASHBOARD_SQL, createDashboardRepository, splitRanges } from '../../db/dashboard-repositories.js';
+import { DASHBOARD_SQL, createDashboardRepository, splitRanges } from '../../db/dashboard/repositories.js';
 import { sqliteSql } from '../../db/sql.js';
 import { migrate } from '../../db/migrate.js';
 import { migrations } from '../../db/migrations/index.js';
 import { openDatabase } from '../../db/open.js';
-import { createPaymentRepositories, createTransactionMovements } from '../../db/payment-repositories.js';
+import { createPaymentRepositories, createTransactionMovements } from '../../db/payments/repositories.js';
 import type { DashboardFigureRow } from '../../main/core/dashboard/ports.js';
 
 const MERCHANTS = ['m1', 'm2'];

@@ -6,7 +6,7 @@ import type Database from 'better-sqlite3';
 import { DatabaseTooNewError, migrate, schemaVersion } from '../../db/migrate.js';
 import { migrations, type Migration } from '../../db/migrations/index.js';
 import { openDatabase } from '../../db/open.js';
-import { postbackLogCountSql, postbackLogSql } from '../../db/postback-repositories.js';
+import { postbackLogCountSql, postbackLogSql } from '../../db/postbacks/repositories.js';
 import { transactionCountSql, transactionListSql } from '../../db/repositories.js';
 import type { OutboxPageFilter } from '../../main/core/postbacks/ports.js';
 import type { TransactionFilter } from '../../main/core/payments/ports.js';

@@ -11,7 +11,7 @@ import pg from 'pg';
 import { migrate } from '../../db/migrate.js';
 import { openDatabase } from '../../db/open.js';
 import { migrations } from '../../db/migrations/index.js';
-import { claimSql, postbackLogCountSql, postbackLogSql } from '../../db/postback-repositories.js';
+import { claimSql, postbackLogCountSql, postbackLogSql } from '../../db/postbacks/repositories.js';
 import { migratePostgres } from '../../db/postgres/migrate.js';
 import { translate } from '../../db/postgres/pg-sql.js';
 import { composeOnEngine, type Composition, type GatewayStore } from '../../main/compose.js';

@@ -1,7 +1,7 @@
 /** Joined tills at the centre, and a till's link and journal (migration 29). */
-import type { StoreLimits, TillReport } from '../contract/api/centre.js';
-import type { CentreLinkRecord, CentreRepository, StoredPaymentRecord, TillJournalRepository, TillLinkRecord } from '../main/core/centre/ports.js';
-import type { SqlDatabase } from './sql.js';
+import type { StoreLimits, TillReport } from '../../contract/api/centre.js';
+import type { CentreLinkRecord, CentreRepository, StoredPaymentRecord, TillJournalRepository, TillLinkRecord } from '../../main/core/centre/ports.js';
+import type { SqlDatabase } from '../sql.js';
 
 type Row = Record<string, unknown>;
 const text = (value: unknown) => (value as string | null) ?? null;

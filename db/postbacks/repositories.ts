@@ -1,8 +1,8 @@
 /** Outbox delivery bookkeeping: due records, per-subject lists, attempts. */
-import { branchCountSql, branchPageSql, type Branch } from './list-filter.js';
-import { dialects, preparedOnce, type DialectSql, type SqlDatabase, type SqlStatement } from './sql.js';
-import type { OutboxFilter, OutboxPageFilter, OutboxRecord, PostbackAttemptRecord, PostbackResendRecord, SentItemRecord } from '../main/core/postbacks/ports.js';
-import type { QueueClaim } from '../main/core/kernel.js';
+import { branchCountSql, branchPageSql, type Branch } from '../list-filter.js';
+import { dialects, preparedOnce, type DialectSql, type SqlDatabase, type SqlStatement } from '../sql.js';
+import type { OutboxFilter, OutboxPageFilter, OutboxRecord, PostbackAttemptRecord, PostbackResendRecord, SentItemRecord } from '../../main/core/postbacks/ports.js';
+import type { QueueClaim } from '../../main/core/kernel.js';
 
 type Row = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 /** The durable invoice mail queue (migration 0010). */
-import type { SqlDatabase } from './sql.js';
-import { byDueOrder, claimSql } from './postback-repositories.js';
-import type { EmailRecord, EmailRepository } from '../main/core/mail/ports.js';
+import type { SqlDatabase } from '../sql.js';
+import { byDueOrder, claimSql } from '../postbacks/repositories.js';
+import type { EmailRecord, EmailRepository } from '../../main/core/mail/ports.js';
 
 type Row = Record<string, unknown>;
 

@@ -3,8 +3,8 @@
  * Each method is one statement, atomic on its own (the core runs them with `Store.runAtomic`): the
  * same text serves both engines.
  */
-import type { SqlDatabase } from './sql.js';
-import type { AuthFailureRecord, AuthFailureRepository } from '../main/core/merchants/ports.js';
+import type { SqlDatabase } from '../sql.js';
+import type { AuthFailureRecord, AuthFailureRepository } from '../../main/core/merchants/ports.js';
 
 type Row = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 /** Staff accounts, sessions and the audit log. */
-import { preparedOnce, type SqlDatabase } from './sql.js';
-import type { AuditRecord } from '../main/core/kernel.js';
-import type { AuditFilter, StaffRecord, StaffRepository, StaffSessionRecord } from '../main/core/staff/ports.js';
+import { preparedOnce, type SqlDatabase } from '../sql.js';
+import type { AuditRecord } from '../../main/core/kernel.js';
+import type { AuditFilter, StaffRecord, StaffRepository, StaffSessionRecord } from '../../main/core/staff/ports.js';
 
 type Row = Record<string, unknown>;
 

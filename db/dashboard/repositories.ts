@@ -6,8 +6,8 @@
  * shop's midnight is not a whole UTC hour). Every query searches an index; tests/db/dashboard.test.ts
  * asserts the plans, and that the rollup always equals the sums taken from the tables.
  */
-import { dialects, type SqlDatabase, type SqlStatement } from './sql.js';
-import type { DashboardAttention, DashboardFigureRow, DashboardRepository, TimeRange } from '../main/core/dashboard/ports.js';
+import { dialects, type SqlDatabase, type SqlStatement } from '../sql.js';
+import type { DashboardAttention, DashboardFigureRow, DashboardRepository, TimeRange } from '../../main/core/dashboard/ports.js';
 
 type Row = Record<string, unknown>;
 

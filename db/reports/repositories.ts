@@ -4,8 +4,8 @@
  * the event) and declines of a sale's authorization, without the `request_pin` soft decline, which
  * is a step inside a sale. Sums are SQLite integer sums of minor units.
  */
-import { dialects, type SqlDatabase } from './sql.js';
-import type { DayFigures, DayLedgerGroup, DayReportRepository, ZReportRecord } from '../main/core/reports/ports.js';
+import { dialects, type SqlDatabase } from '../sql.js';
+import type { DayFigures, DayLedgerGroup, DayReportRepository, ZReportRecord } from '../../main/core/reports/ports.js';
 
 type Row = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 /** Invoices, their per-channel number counters and payment plans (migration 0009). */
-import { preparedOnce, type SqlDatabase } from './sql.js';
-import type { InvoiceChanges, InvoiceFilter, InvoiceRecord, InvoiceRepository, PaymentPlanRecord, StoredInvoice } from '../main/core/invoices/ports.js';
+import { preparedOnce, type SqlDatabase } from '../sql.js';
+import type { InvoiceChanges, InvoiceFilter, InvoiceRecord, InvoiceRepository, PaymentPlanRecord, StoredInvoice } from '../../main/core/invoices/ports.js';
 
 type Row = Record<string, unknown>;
 

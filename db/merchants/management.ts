@@ -1,7 +1,7 @@
 /** Partners, shops, terminals and payment-method settings (decisions.md D15, migration 0015). */
-import type { SqlDatabase } from './sql.js';
-import type { MethodCapability, PaymentMethodSettingRecord, PaymentMethodSettingRepository } from '../main/core/payment-methods/ports.js';
-import type { PartnerRecord, PartnerRepository, ShopRecord, ShopRepository, TerminalRecord } from '../main/core/merchants/ports.js';
+import type { SqlDatabase } from '../sql.js';
+import type { MethodCapability, PaymentMethodSettingRecord, PaymentMethodSettingRepository } from '../../main/core/payment-methods/ports.js';
+import type { PartnerRecord, PartnerRepository, ShopRecord, ShopRepository, TerminalRecord } from '../../main/core/merchants/ports.js';
 
 type Row = Record<string, unknown>;
 

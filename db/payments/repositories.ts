@@ -2,9 +2,9 @@
  * Repositories of the payments engine: guarded money movements (conditional updates that report
  * whether they applied, never read-then-write), refunds, scheduled tasks, PIN security.
  */
-import { type DialectSql, type SqlDatabase, type SqlStatement } from './sql.js';
-import type { DetailsChange, PinSecurityRepository, RefundRecord, RefundRepository, SubscriptionStatus, TransactionChange } from '../main/core/payments/ports.js';
-import type { ScheduledTask, TaskRepository } from '../main/core/kernel.js';
+import { type DialectSql, type SqlDatabase, type SqlStatement } from '../sql.js';
+import type { DetailsChange, PinSecurityRepository, RefundRecord, RefundRepository, SubscriptionStatus, TransactionChange } from '../../main/core/payments/ports.js';
+import type { ScheduledTask, TaskRepository } from '../../main/core/kernel.js';
 
 type Row = Record<string, unknown>;
 

@@ -1,8 +1,8 @@
 /** Receipt links, receipt e-mails, receipt printers and their auto-print jobs (migration 0013). */
-import type { SqlDatabase } from './sql.js';
-import { byDueOrder, claimSql } from './postback-repositories.js';
-import type { ReceiptEmailRecord, ReceiptLinkRecord, ReceiptPrintJobRecord, ReceiptPrinterRecord, ReceiptRepository } from '../main/core/receipts/ports.js';
-import type { RefundRecord } from '../main/core/payments/ports.js';
+import type { SqlDatabase } from '../sql.js';
+import { byDueOrder, claimSql } from '../postbacks/repositories.js';
+import type { ReceiptEmailRecord, ReceiptLinkRecord, ReceiptPrintJobRecord, ReceiptPrinterRecord, ReceiptRepository } from '../../main/core/receipts/ports.js';
+import type { RefundRecord } from '../../main/core/payments/ports.js';
 
 type Row = Record<string, unknown>;
 

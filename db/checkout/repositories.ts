@@ -1,7 +1,7 @@
 /** Checkout sessions (migrations 0007, 0017). */
-import type { SqlDatabase, SqlStatement } from './sql.js';
-import type { CheckoutFilter, CheckoutRecord, CheckoutRepository } from '../main/core/checkout/ports.js';
-import { listWhere } from './list-filter.js';
+import type { SqlDatabase, SqlStatement } from '../sql.js';
+import type { CheckoutFilter, CheckoutRecord, CheckoutRepository } from '../../main/core/checkout/ports.js';
+import { listWhere } from '../list-filter.js';
 
 type Row = Record<string, unknown>;
 
