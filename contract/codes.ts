@@ -106,3 +106,27 @@ export const ERROR_HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
 export function httpStatusOf(code: ErrorCode): number {
   return ERROR_HTTP_STATUS[code];
 }
+
+/**
+ * What a successful operation did, as the core says it (main/core/errors.ts `Outcome`), and the
+ * HTTP status each is answered with: the transport's mapping (main/http/replies.ts) and the
+ * till-centre protocol's, whose answers carry statuses.
+ */
+export const DONE_HTTP_STATUS = { ok: 200, created: 201, accepted: 202, no_content: 204 } as const;
+export type Done = keyof typeof DONE_HTTP_STATUS;
+
+/** An answer's kind: what was done, or refused (its D3 body's error code says why). */
+export type AnswerKind = Done | 'refused';
+
+/** The kind of an answer that came with an HTTP status (a centre's, or one stored before). */
+export function answerKindOf(status: number): AnswerKind {
+  if (status < 200 || status > 299) return 'refused';
+  return (Object.keys(DONE_HTTP_STATUS) as Done[]).find((done) => DONE_HTTP_STATUS[done] === status) ?? 'ok';
+}
+
+/** The HTTP status of an answer: its kind's, or for a refusal its error code's (422 when its body has none). */
+export function httpStatusOfAnswer(kind: AnswerKind, body: unknown): number {
+  if (kind !== 'refused') return DONE_HTTP_STATUS[kind];
+  const code = (body as { error_code?: unknown } | null)?.error_code;
+  return typeof code === 'number' && code in ERROR_HTTP_STATUS ? httpStatusOf(code as ErrorCode) : 422;
+}

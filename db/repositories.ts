@@ -23,6 +23,8 @@ import { createMerchantManagementRepositories } from './merchants/management.js'
 import type { ChannelRecord, CredentialRecord, MerchantRecord } from '../main/core/merchants/ports.js';
 import type { EventRecord, TransactionDetails, TransactionFilter, TransactionRecord } from '../main/core/payments/ports.js';
 import type { IdempotencyRecord } from '../main/core/idempotency/ports.js';
+import type { Answer } from '../main/core/errors.js';
+import { answerKindOf, httpStatusOfAnswer } from '../contract/codes.js';
 import type { MandateRecord } from '../main/core/mandates/ports.js';
 import type { NewOutboxRecord } from '../main/core/postbacks/ports.js';
 import type { Repositories } from '../main/core/unit-of-work.js';
@@ -32,6 +34,19 @@ type Row = Record<string, unknown>;
 
 const str = (v: unknown): string => v as string;
 const optStr = (v: unknown): string | null => (v === null || v === undefined ? null : (v as string));
+
+/**
+ * An idempotency record's answer in its columns: `status` keeps the HTTP status the answer is given
+ * with (what it held before answers had kinds, so rows of either version read back alike), 0 for
+ * an older version's claim, which has no answer.
+ */
+function answerFromRow(status: number, body: unknown): Answer | null {
+  return status === 0 ? null : { kind: answerKindOf(status), body };
+}
+
+function statusOfAnswer(answer: Answer | null): number {
+  return answer ? httpStatusOfAnswer(answer.kind, answer.body) : 0;
+}
 
 function merchantFromRow(r: Row): MerchantRecord {
   return {
@@ -415,16 +430,16 @@ export function createRepositories(db: SqlDatabase): Repositories {
           merchantId: str(row.merchant_id),
           key: str(row.key),
           fingerprint: str(row.fingerprint),
-          reply: { status: row.status as number, body: JSON.parse(str(row.body)) as unknown },
+          answer: answerFromRow(row.status as number, JSON.parse(str(row.body)) as unknown),
           createdAt: str(row.created_at),
           expiresAt: str(row.expires_at),
           claimId: (row.claim_id as string | null) ?? null,
         };
       },
       save: async (r) =>
-        void (await s.idempotencySave.run(r.merchantId, r.key, r.fingerprint, r.reply.status, JSON.stringify(r.reply.body), r.createdAt, r.expiresAt, r.claimId ?? null)),
+        void (await s.idempotencySave.run(r.merchantId, r.key, r.fingerprint, statusOfAnswer(r.answer), JSON.stringify(r.answer?.body ?? null), r.createdAt, r.expiresAt, r.claimId ?? null)),
       take: async (r, now) =>
-        (await s.idempotencyTake.run(r.merchantId, r.key, r.fingerprint, r.reply.status, JSON.stringify(r.reply.body), r.createdAt, r.expiresAt, r.claimId ?? null, now)).changes === 1,
+        (await s.idempotencyTake.run(r.merchantId, r.key, r.fingerprint, statusOfAnswer(r.answer), JSON.stringify(r.answer?.body ?? null), r.createdAt, r.expiresAt, r.claimId ?? null, now)).changes === 1,
       deleteClaim: async (merchantId, key, claimId) => void (await s.idempotencyDeleteClaim.run(merchantId, key, claimId)),
       deleteExpired: async (now) => (await s.idempotencyPurge.run(now)).changes,
     },

@@ -1,11 +1,12 @@
 /**
  * Expected failures of the gateway as values (decisions.md D3). A decline is not an error:
- * it is a processed request. An ApiError means "the request did nothing". The error codes, their
- * HTTP statuses and the error body are the contract's (contract/codes.ts, contract/api/common.ts).
+ * it is a processed request. An ApiError means "the request did nothing". The error codes and the
+ * error body are the contract's (contract/codes.ts, contract/api/common.ts); HTTP statuses are the
+ * transport's (main/http/replies.ts).
  */
 import { maskPans } from '../../contract/cards.js';
 import type { ErrorBody, FieldError } from '../../contract/api/common.js';
-import { ErrorCode, httpStatusOf } from '../../contract/codes.js';
+import { ErrorCode, type AnswerKind, type Done } from '../../contract/codes.js';
 
 /** The D3 error body with one of the contract's error codes. */
 export interface ApiError extends ErrorBody {
@@ -26,27 +27,50 @@ export function fieldError(field: string, message: string): ApiError {
   return validationError([{ field, message }]);
 }
 
-/** The outcome of one gateway operation: a value with its HTTP status, or an ApiError. */
-export type Outcome<T> = { ok: true; value: T; status: number } | { ok: false; error: ApiError };
+/**
+ * The outcome of one gateway operation: a value and what was done (`done`: ok, created, accepted,
+ * no content), or an ApiError. The core says what happened; main/http/replies.ts picks the status.
+ */
+export type Outcome<T> = { ok: true; value: T; done: Done } | { ok: false; error: ApiError };
 
-export function success<T>(value: T, status = 200): Outcome<T> {
-  return { ok: true, value, status };
+export function success<T>(value: T): Outcome<T> {
+  return { ok: true, value, done: 'ok' };
+}
+
+/** Something new exists: a payment plan, a staff member, a token, a till, ... */
+export function created<T>(value: T): Outcome<T> {
+  return { ok: true, value, done: 'created' };
+}
+
+/** Taken on, to be done later (an e-mail queued, a token refresh asked for). */
+export function accepted<T>(value: T): Outcome<T> {
+  return { ok: true, value, done: 'accepted' };
+}
+
+/** Done, nothing to say (a deletion). */
+export function noContent<T = null>(): Outcome<T | null> {
+  return { ok: true, value: null, done: 'no_content' };
 }
 
 export function failure<T = never>(error: ApiError): Outcome<T> {
   return { ok: false, error };
 }
 
-/** What a transport sends back: the status and the JSON body. Also what idempotency replays. */
-export interface Reply {
-  status: number;
+/**
+ * An outcome as idempotency keeps and replays it: its kind and its JSON body (the value, or the
+ * ApiError). `replayed`: the answer stored for the key, given again.
+ */
+export interface Answer {
+  kind: AnswerKind;
   body: unknown;
-  /** An idempotent replay: the reply stored for the key, sent again (header Idempotent-Replayed). */
   replayed?: boolean;
 }
 
-export function toReply<T>(outcome: Outcome<T>): Reply {
-  return outcome.ok
-    ? { status: outcome.status, body: outcome.value }
-    : { status: httpStatusOf(outcome.error.error_code), body: outcome.error };
+export function answerOf<T>(outcome: Outcome<T>): Answer {
+  return outcome.ok ? { kind: outcome.done, body: outcome.value } : { kind: 'refused', body: outcome.error };
+}
+
+/** An answer (the centre's, or one stored) as an outcome again. */
+export function outcomeOf<T>(answer: Answer): Outcome<T> {
+  return answer.kind === 'refused' ? failure(answer.body as ApiError) : { ok: true, value: answer.body as T, done: answer.kind };
 }

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode } from '../../contract/codes.js';
-import { apiError, toReply, type Outcome, type Reply } from '../core/errors.js';
+import { apiError, type Outcome } from '../core/errors.js';
 import type { Gateway } from '../core/gateway.js';
 import { checkIdempotencyKey, IdempotencyConflict, requestFingerprint, type IdempotencyStart } from '../core/idempotency/idempotency.js';
 import type { Principal } from '../core/merchants/authenticator.js';
@@ -13,6 +13,7 @@ import { sendApiError } from './errors.js';
 import { invoiceAuditFacts, parsePayload } from './invoice-audit.js';
 import { tokenAuditFacts } from './token-audit.js';
 import { AUDITED, NEEDS_APPROVAL, roleMay, routeKey } from './permissions.js';
+import { replyOf, toReply, type Reply } from './replies.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -179,7 +180,7 @@ export function idempotencyKeys(gateway: Gateway) {
     if (invalid) return sendApiError(reply, invalid);
     const path = request.url.split('?')[0] ?? request.url;
     const start = await gateway.idempotency.start(request.principal.merchantId, key, requestFingerprint(request.method, path, request.body));
-    if (start.kind === 'replay') return send(reply, { ...start.reply, replayed: true });
+    if (start.kind === 'replay') return send(reply, replyOf({ ...start.answer, replayed: true }));
     if (start.kind === 'reject') return sendApiError(reply, start.error);
     request.idempotency = start;
     return undefined;
@@ -221,7 +222,7 @@ export async function perform<T>(
 export function conflictReply(error: unknown): Reply | undefined {
   if (!(error instanceof IdempotencyConflict)) return undefined;
   const { settled } = error;
-  return settled.kind === 'replay' ? { ...settled.reply, replayed: true } : toReply({ ok: false, error: settled.error });
+  return settled.kind === 'replay' ? replyOf({ ...settled.answer, replayed: true }) : toReply({ ok: false, error: settled.error });
 }
 
 /**

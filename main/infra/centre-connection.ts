@@ -6,6 +6,7 @@
  */
 import type { FenceAnswer, ForwardAnswer, ForwardEntry, HeartbeatAnswer, JoinAnswer, Replica, TillReport } from '../../contract/api/centre.js';
 import type { PaymentRequest } from '../../contract/api/payments.js';
+import { answerKindOf } from '../../contract/codes.js';
 import { fingerprintMatches, parsePairingCode } from '../core/centre/centre.js';
 import { CentreAwayError, CentreRefusedError, type CentreAccess, type CentreConnection } from '../core/centre/till-link.js';
 import { callCentre, CentreUnreachableError, centreUrlProblem, type CentreAnswer, type CentreEndpoint } from './centre-client.js';
@@ -30,7 +31,7 @@ function parse(answer: CentreAnswer): unknown {
 function expect<T>(answer: CentreAnswer): T {
   const body = parse(answer) as { message?: string; errors?: Array<{ field: string; message: string }> } | null;
   if (answer.status === 503 || answer.status === 502 || answer.status === 504) throw new CentreAwayError(`the centre answered ${answer.status}${body?.message ? `: ${body.message}` : ''}`);
-  if (answer.status < 200 || answer.status > 299) throw new CentreRefusedError(body?.message ?? `the centre answered ${answer.status}`, answer.status, body?.errors ?? []);
+  if (answerKindOf(answer.status) === 'refused') throw new CentreRefusedError(body?.message ?? `the centre answered ${answer.status}`, answer.status === 404 ? 'not_found' : 'refused', body?.errors ?? []);
   return body as T;
 }
 
@@ -48,10 +49,10 @@ const json = (body: unknown) => ({ body: JSON.stringify(body), headers: { 'conte
 export const centreConnection: CentreConnection = {
   async join(url, code, version) {
     const problem = centreUrlProblem(url);
-    if (problem) throw new CentreRefusedError(`The centre's address ${problem}`, 400, [{ field: 'centre', message: problem }]);
+    if (problem) throw new CentreRefusedError(`The centre's address ${problem}`, 'refused', [{ field: 'centre', message: problem }]);
     const { pinned } = parsePairingCode(code);
     const secure = new URL(url).protocol === 'https:';
-    if (secure && !pinned) throw new CentreRefusedError('This pairing code has no certificate fingerprint, but the centre is HTTPS: make a new code on the centre', 400, [{ field: 'code', message: 'has no fingerprint' }]);
+    if (secure && !pinned) throw new CentreRefusedError('This pairing code has no certificate fingerprint, but the centre is HTTPS: make a new code on the centre', 'refused', [{ field: 'code', message: 'has no fingerprint' }]);
     let seen: string | null = null;
     const answer = await call(
       { url, fingerprint: null },
@@ -78,7 +79,9 @@ export const centreConnection: CentreConnection = {
     return expect<ForwardAnswer>(await call(access, { method: 'POST', path: '/centre/forward', ...withAuth(access, json({ entries })), timeoutMs: PAYMENT_TIMEOUT_MS }));
   },
   async fence(access, key) {
-    return expect<FenceAnswer>(await call(access, { method: 'POST', path: '/centre/fence', ...withAuth(access, json({ idempotency_key: key })), timeoutMs: TIMEOUT_MS * 5 }));
+    const fence = expect<FenceAnswer>(await call(access, { method: 'POST', path: '/centre/fence', ...withAuth(access, json({ idempotency_key: key })), timeoutMs: TIMEOUT_MS * 5 }));
+    if (fence.state !== 'processed') return { state: fence.state };
+    return { state: 'processed', answer: { kind: answerKindOf(fence.status ?? 0), body: fence.body ?? null } };
   },
   async pay(access, request: PaymentRequest, key, staffId) {
     const body = json(request);
@@ -91,7 +94,7 @@ export const centreConnection: CentreConnection = {
     });
     // Stopping, or unable to store: nothing was done there (5003, 5004), so the till may store the sale.
     if (answer.status === 503) throw new CentreAwayError(`the centre answered 503`);
-    return { status: answer.status, body: parse(answer) };
+    return { kind: answerKindOf(answer.status), body: parse(answer) };
   },
   async relay(access, request) {
     const answer = await call(access, { method: request.method, path: request.url, headers: request.headers, ...(request.body ? { body: request.body } : {}), timeoutMs: PAYMENT_TIMEOUT_MS });

@@ -10,6 +10,11 @@ import ipaddr from 'ipaddr.js';
 import { isPrivateAddress } from '../core/addresses.js';
 import type { PostbackSender, SendResult } from '../core/postbacks/delivery.js';
 
+/** A receiver's answer: a 2xx takes the postback, anything else is retried (docs/postbacks.md). */
+function receiverAnswer(status: number): SendResult {
+  return { kind: 'response', status, delivered: status >= 200 && status < 300 };
+}
+
 export class AddressRefusedError extends Error {
   override name = 'AddressRefusedError';
 }
@@ -81,8 +86,8 @@ export function createPostbackSender(options: SenderOptions): PostbackSender {
             (response) => {
               answered = true;
               response.resume();
-              response.on('end', () => finish({ kind: 'response', status: response.statusCode ?? 0 }));
-              response.on('error', () => finish({ kind: 'response', status: response.statusCode ?? 0 }));
+              response.on('end', () => finish(receiverAnswer(response.statusCode ?? 0)));
+              response.on('error', () => finish(receiverAnswer(response.statusCode ?? 0)));
             },
           );
           const deadline = setTimeout(

@@ -65,7 +65,12 @@ describe('export, import and move-to-postgres', { skip }, () => {
     const settings = resolveSettings(dir, { 'sim-delay-ms': '0' }, {});
     // Postbacks are answered by a stub receiver: every third one fails, so some stay pending.
     let sent = 0;
-    const postbackSender = { send: async () => ({ kind: 'response' as const, status: ++sent % 3 === 0 ? 500 : 200 }) };
+    const postbackSender = {
+      send: async () => {
+        const status = ++sent % 3 === 0 ? 500 : 200;
+        return { kind: 'response' as const, status, delivered: status === 200 };
+      },
+    };
     const composition: Composition = compose({ settings, clock: new TestClock(), dataKey, background: false, postbackSender, logger: createLogger({ level: 'silent' }) });
     const app = await buildServer(composition.gateway);
     const gw = { dir, clock: new TestClock(), dataKey, composition, app, close: async () => undefined } as TestGateway;

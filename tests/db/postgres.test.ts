@@ -169,7 +169,7 @@ describe('PostgreSQL', { skip }, () => {
             (error: unknown) => error,
           );
         assert.ok(lost instanceof IdempotencyConflict, String(lost));
-        assert.deepEqual(lost.settled, { kind: 'replay', reply: { status: 200, body: { winner: 'a' } } });
+        assert.deepEqual(lost.settled, { kind: 'replay', answer: { kind: 'ok', body: { winner: 'a' } } });
         const written = await pool.query("SELECT count(*) AS n FROM gateway_instances WHERE id = 'written-by-the-losing-unit'");
         assert.equal(written.rows[0].n, '0', 'the losing unit rolled back whole');
         await first.release();

@@ -659,8 +659,8 @@ describe('bounded concurrency: a receiver that never answers slows nobody else',
     try {
       const sender = createPostbackSender({ privateAddresses: 'allow' });
       const send = () => sender.send({ url, body: '{}', headers: { 'content-type': 'application/json' }, timeoutMs: 5000 });
-      assert.deepEqual(await send(), { kind: 'response', status: 200 });
-      assert.deepEqual(await send(), { kind: 'response', status: 200 }, 'sent again on a new connection');
+      assert.deepEqual(await send(), { kind: 'response', status: 200, delivered: true });
+      assert.deepEqual(await send(), { kind: 'response', status: 200, delivered: true }, 'sent again on a new connection');
       assert.deepEqual([answered, connections.length], [2, 2]);
     } finally {
       for (const socket of connections) socket.destroy();

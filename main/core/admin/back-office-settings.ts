@@ -22,7 +22,7 @@ import type {
 import { ErrorCode } from '../../../contract/codes.js';
 import { AUDIT_DEFAULT_PER_PAGE, AUDIT_MAX_PER_PAGE, CHANNEL_URL_NAME_PATTERN, SMTP_SECURITY, type MerchantLanguage } from '../../../contract/constants.js';
 import { isCurrency } from '../../../contract/money.js';
-import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
+import { apiError, created, failure, success, validationError, type Outcome } from '../errors.js';
 import type { Authenticator } from '../merchants/authenticator.js';
 import { hashPassword } from '../merchants/credentials.js';
 import type { AuditRecord } from '../kernel.js';
@@ -161,7 +161,7 @@ export class BackOfficeSettings {
       senderEmail: body.sender_email?.trim() || null,
       createdAt: this.deps.clock.now().toISOString(),
     };
-    const created = await this.deps.store.run(async (tx) => {
+    const made = await this.deps.store.run(async (tx) => {
       // url_names are unique across merchants: they name the channel in invoice requests.
       if (await tx.channels.findByUrlName(record.urlName)) return undefined;
       await tx.channels.insert(record);
@@ -171,8 +171,8 @@ export class BackOfficeSettings {
       await tx.staff.audit(this.audit(actor, 'channel_create', record.urlName, `channel ${record.name}`, null, values));
       return view;
     });
-    if (!created) return failure(validationError([{ field: 'url_name', message: 'is taken' }]));
-    return success(created, 201);
+    if (!made) return failure(validationError([{ field: 'url_name', message: 'is taken' }]));
+    return created(made);
   }
 
   async updateChannel(actor: Actor, urlName: string, body: UpdateChannelRequest): Promise<Outcome<Channel>> {
@@ -215,7 +215,7 @@ export class BackOfficeSettings {
       await tx.credentials.insert(record);
       await tx.staff.audit(this.audit(actor, 'credential_create', apiKey, 'API credentials for POS software', null, { api_key: apiKey }));
     });
-    return success({ credential_id: record.id, api_key: apiKey, api_password: password, created_at: record.createdAt }, 201);
+    return created({ credential_id: record.id, api_key: apiKey, api_password: password, created_at: record.createdAt });
   }
 
   /** Revokes a credential: from the next request on it answers 401 (the authenticator's cache forgets it first). */

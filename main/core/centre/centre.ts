@@ -11,10 +11,10 @@
  * concurrent forwards of one sale queue on its idempotency claim. Timing is never the key.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { FenceAnswer, ForwardAnswer, ForwardEntry, ForwardResult, HeartbeatAnswer, JoinAnswer, JoinRequest, Replica, StoreLimits, TillInvite, TillReport } from '../../../contract/api/centre.js';
+import type { ForwardAnswer, ForwardEntry, ForwardResult, HeartbeatAnswer, JoinAnswer, JoinRequest, Replica, StoreLimits, TillInvite, TillReport } from '../../../contract/api/centre.js';
 import type { TransactionResponse } from '../../../contract/api/payments.js';
 import { ErrorCode, statusName, TransactionStatus as S } from '../../../contract/codes.js';
-import { apiError, failure, success, type Outcome } from '../errors.js';
+import { apiError, created, failure, success, type Outcome } from '../errors.js';
 import { IdempotencyConflict, type Idempotency } from '../idempotency/idempotency.js';
 import { hashPassword } from '../merchants/credentials.js';
 import type { Operations } from '../idempotency/operations.js';
@@ -24,7 +24,7 @@ import type { Clock, Ids } from '../kernel.js';
 import type { Store } from '../unit-of-work.js';
 import type { TransactionRecord } from '../payments/ports.js';
 import { defaultTillName } from '../../../contract/constants.js';
-import type { TillLinkRecord } from './ports.js';
+import type { CentreFence, TillLinkRecord } from './ports.js';
 
 /** What a till may store unless the centre says otherwise (issue 26). */
 export const DEFAULT_STORE_LIMITS: StoreLimits = { per_payment: 100, total_per_currency: 1000, count: 200, age_hours: 24 };
@@ -136,7 +136,7 @@ export class Centre {
       }
       await tx.centre.insertInvite({ codeHash: sha256(secret), merchantId, tillId, createdAt: now.toISOString(), expiresAt, usedAt: null });
       await tx.staff.audit(this.audit(merchantId, actor.staffId, 'till_invite', tillId, `pairing code for till ${tillId}, valid until ${expiresAt}`));
-      return success({ code, till_id: tillId, merchant_id: merchantId, expires_at: expiresAt }, 201);
+      return created({ code, till_id: tillId, merchant_id: merchantId, expires_at: expiresAt });
     });
     return made;
   }
@@ -286,7 +286,7 @@ export class Centre {
    * A till lost the answer to a sale it sent here: fences its key (a request with it that has not
    * arrived yet never runs afterwards) and says whether it ran. Only the till's own keys.
    */
-  async fence(link: TillLinkRecord, key: string): Promise<Outcome<FenceAnswer>> {
+  async fence(link: TillLinkRecord, key: string): Promise<Outcome<CentreFence>> {
     if (!key.startsWith(`till:${link.tillId}:`)) {
       return failure(apiError(ErrorCode.validation, 'Invalid request: idempotency_key', [{ field: 'idempotency_key', message: `must be one of till ${link.tillId}'s keys (till:${link.tillId}:...)` }]));
     }
@@ -294,7 +294,7 @@ export class Centre {
     if (fence.kind === 'in_flight') return success({ state: 'in_flight' });
     // A fenced key, or one whose answer was a refusal the fence left: it never ran.
     if (fence.kind === 'fenced') return success({ state: 'not_run' });
-    return success({ state: 'processed', status: fence.reply.status, body: fence.reply.body });
+    return success({ state: 'processed', answer: fence.answer });
   }
 
   /** How an already forwarded sale ended; a refusal when its id belongs to something else; null when it is new. */

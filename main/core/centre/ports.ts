@@ -1,5 +1,6 @@
 /** What the centre and the joined till need from storage (issue 26, parts 1 and 2; migration 29). */
 import type { Replica, StoreLimits, TillReport } from '../../../contract/api/centre.js';
+import type { Answer } from '../errors.js';
 
 /** A pairing code of the centre, by its SHA-256. */
 export interface TillInviteRecord {
@@ -121,3 +122,6 @@ export interface TillJournalRepository {
   /** The sealed request and cashier of a sale sent without an answer. */
   unsettled(key: string): Promise<{ requestSealed: string | null; staffId: string | null } | undefined>;
 }
+
+/** How a sale sent to the centre ended there, when its answer was lost (POST /centre/fence). */
+export type CentreFence = { state: 'in_flight' } | { state: 'not_run' } | { state: 'processed'; answer: Answer };

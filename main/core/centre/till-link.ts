@@ -10,20 +10,20 @@
  * A sale passed on to the centre without an answer may have been charged there: it is never stored;
  * a retry with its key waits until the centre answers (`centre_unsettled`).
  */
-import type { FenceAnswer, ForwardedDecline, ForwardEntry, JoinAnswer, JoinSummary, Replica, StoreLimits, TillLinkStatus, TillReport } from '../../../contract/api/centre.js';
+import type { ForwardedDecline, ForwardEntry, JoinAnswer, JoinSummary, Replica, StoreLimits, TillLinkStatus, TillReport } from '../../../contract/api/centre.js';
 import type { PaymentRequest, TransactionResponse } from '../../../contract/api/payments.js';
 import type { Transaction } from '../../../contract/api/transactions.js';
 import { cardBrand } from '../../../contract/cards.js';
 import { ErrorCode, statusName, TransactionStatus as S } from '../../../contract/codes.js';
 import { CENTRE_OUTCOME_UNKNOWN, DEFAULT_CVM_LIMIT } from '../../../contract/constants.js';
 import { currencyExponent, minorToAmount, minorToText, toMinor } from '../../../contract/money.js';
-import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
+import { apiError, failure, success, validationError, type Answer, type Outcome } from '../errors.js';
 import type { IdempotencyFence } from '../idempotency/idempotency.js';
 import type { Clock, Ids, Logger, Vault } from '../kernel.js';
 import type { Repositories, Store } from '../unit-of-work.js';
 import { newRecord } from '../payments/records.js';
 import { validatePaymentRequest } from '../payments/request.js';
-import type { CentreLinkRecord, StoredPaymentRecord } from './ports.js';
+import type { CentreFence, CentreLinkRecord, StoredPaymentRecord } from './ports.js';
 
 const STORED_MESSAGE = 'Stored at the till: forwarded when the centre answers';
 /** Runs the work in one database unit (the request's operation, which records its idempotency reply in it). */
@@ -52,11 +52,19 @@ export class CentreRefusedError extends Error {
   override name = 'CentreRefusedError';
   constructor(
     message: string,
-    readonly status: number,
+    /** What the refusal was: the pairing code or address unknown there, or refused for its fields. */
+    readonly reason: 'not_found' | 'refused',
     readonly errors: Array<{ field: string; message: string }>,
   ) {
     super(message);
   }
+}
+
+/** The sale in an answer (a transaction), or undefined for a refusal or anything else. */
+function saleOf(answer: Answer): TransactionResponse | undefined {
+  const body = answer.body;
+  if (answer.kind === 'refused' || typeof body !== 'object' || body === null || !('transaction_id' in body)) return undefined;
+  return body as TransactionResponse;
 }
 
 /** The till's credential at its centre, and where the centre is. */
@@ -74,9 +82,9 @@ export interface CentreConnection {
   replica(access: CentreAccess): Promise<Replica>;
   forward(access: CentreAccess, entries: ForwardEntry[]): Promise<{ results: Array<{ seq: number; transaction_id: string; status_code: number; message: string | null; refused?: string }> }>;
   /** POST /centre/fence: how a sale sent with this key ended there (its key fenced). */
-  fence(access: CentreAccess, key: string): Promise<FenceAnswer>;
-  /** POST /rest/payment at the centre; its answer as it came (status and body). */
-  pay(access: CentreAccess, request: PaymentRequest, idempotencyKey: string | undefined, staffId: string | null): Promise<{ status: number; body: unknown }>;
+  fence(access: CentreAccess, key: string): Promise<CentreFence>;
+  /** POST /rest/payment at the centre; its answer as it came (its kind and body). */
+  pay(access: CentreAccess, request: PaymentRequest, idempotencyKey: string | undefined, staffId: string | null): Promise<Answer>;
   /** Passes a request on to the centre as it came (POS software's own credentials); the answer as it came. */
   relay(access: CentreAccess, request: RelayedRequest): Promise<RelayedAnswer>;
 }
@@ -196,7 +204,7 @@ export class TillLink {
       if (error instanceof CentreAwayError) return failure(centreAway(`The centre at ${url} does not answer: ${error.message}`));
       if (error instanceof CentreRefusedError) {
         const errors = error.errors.length ? error.errors : [{ field: 'code', message: error.message }];
-        return failure(apiError(error.status === 404 ? ErrorCode.notFound : ErrorCode.validation, error.message, errors));
+        return failure(apiError(error.reason === 'not_found' ? ErrorCode.notFound : ErrorCode.validation, error.message, errors));
       }
       throw error;
     }
@@ -415,7 +423,7 @@ export class TillLink {
     key: string | undefined,
     staffId: string | null,
     unit: UnitOfWork = (work) => this.deps.store.run(work),
-  ): Promise<Outcome<TransactionResponse> | { forwarded: { status: number; body: unknown } }> {
+  ): Promise<Outcome<TransactionResponse> | { forwarded: Answer }> {
     const access = this.access;
     if (!access || !this.link) throw new Error('pay at a till that is not joined');
     const scoped = key === undefined ? undefined : `till:${this.link.tillId}:${key}`;
@@ -431,7 +439,7 @@ export class TillLink {
         const answer = await this.deps.connection.pay(access, request, scoped, staffId);
         await this.deps.store.run(async (tx) => {
           if (scoped !== undefined) await tx.journal.clearUnsettled(scoped);
-          await this.keepCopy(tx, request, answer.status, answer.body, staffId);
+          await this.keepCopy(tx, request, answer, staffId);
         });
         return { forwarded: answer };
       } catch (error) {
@@ -515,7 +523,7 @@ export class TillLink {
         seenAt: null,
       });
       const answer = this.answer(transactionId, request, pan, { status_code: S.stored, status: 'stored', message: STORED_MESSAGE });
-      await this.keepCopy(tx, request, 200, answer, staffId, { till_id: link.tillId, seq, stored_at: now.toISOString() });
+      await this.keepCopy(tx, request, { kind: 'ok', body: answer }, staffId, { till_id: link.tillId, seq, stored_at: now.toISOString() });
       return success(answer);
     });
   }
@@ -527,9 +535,9 @@ export class TillLink {
    * (13) until forwarded, then ends as it ended there. Nothing of it goes to the outbox: the centre
    * sends the postbacks.
    */
-  private async keepCopy(tx: Repositories, request: PaymentRequest, status: number, body: unknown, staffId: string | null, stored?: { till_id: string; seq: number; stored_at: string }): Promise<void> {
-    if (status < 200 || status > 299 || typeof body !== 'object' || body === null || !('transaction_id' in body)) return;
-    const answer = body as TransactionResponse;
+  private async keepCopy(tx: Repositories, request: PaymentRequest, reply: Answer, staffId: string | null, stored?: { till_id: string; seq: number; stored_at: string }): Promise<void> {
+    const answer = saleOf(reply);
+    if (!answer) return;
     const checked = validatePaymentRequest('payment', request);
     const link = this.link;
     if (!checked.ok || !link || (await tx.transactions.getById(answer.transaction_id))) return;
@@ -600,13 +608,13 @@ export class TillLink {
     if (!this.link || !this.access) throw new Error('settleAttempt at a till that is not joined');
     if (local.kind === 'in_flight') return { state: 'in_progress' };
     if (local.kind === 'processed') {
-      const answered = await this.settlementOf(local.reply.status, local.reply.body);
+      const answered = await this.settlementOf(local.answer);
       if (answered) return answered;
     }
     const scoped = `till:${this.link.tillId}:${key}`;
     if (!(await this.unsettled(scoped))) return { state: 'not_charged', transaction: null };
     if (this.state.name !== 'online') return { state: 'in_progress' };
-    let fence: FenceAnswer;
+    let fence: CentreFence;
     try {
       fence = await this.deps.connection.fence(this.access, scoped);
     } catch (error) {
@@ -620,19 +628,19 @@ export class TillLink {
     const sent = await this.deps.store.read((r) => r.journal.unsettled(scoped));
     await this.deps.store.run(async (tx) => {
       // Charged at the centre after all: the till keeps its copy, as if the answer had come.
-      if (sent?.requestSealed && fence.state === 'processed' && fence.status !== undefined) {
-        await this.keepCopy(tx, JSON.parse(this.deps.vault.open(sent.requestSealed)) as PaymentRequest, fence.status, fence.body, sent.staffId);
+      if (sent?.requestSealed && fence.state === 'processed') {
+        await this.keepCopy(tx, JSON.parse(this.deps.vault.open(sent.requestSealed)) as PaymentRequest, fence.answer, sent.staffId);
       }
       await tx.journal.clearUnsettled(scoped);
     });
-    if (fence.state === 'processed' && fence.status !== undefined) return (await this.settlementOf(fence.status, fence.body)) ?? { state: 'not_charged', transaction: null };
+    if (fence.state === 'processed') return (await this.settlementOf(fence.answer)) ?? { state: 'not_charged', transaction: null };
     return { state: 'not_charged', transaction: null };
   }
 
   /** A sale's answer (the centre's, or this till's stored sale) as a settlement; undefined for an error answer. */
-  private async settlementOf(status: number, body: unknown): Promise<AttemptSettlement | undefined> {
-    if (status < 200 || status > 299 || typeof body !== 'object' || body === null || !('transaction_id' in body)) return undefined;
-    const answer = body as TransactionResponse;
+  private async settlementOf(reply: Answer): Promise<AttemptSettlement | undefined> {
+    const answer = saleOf(reply);
+    if (!answer) return undefined;
     const stored = await this.deps.store.read((r) => r.journal.byTransaction(answer.transaction_id));
     const transaction = stored ? storedView(stored) : answerView(answer, this.deps.clock.now().toISOString());
     return CHARGED.has(transaction.status_code) ? { state: 'approved', transaction } : { state: 'not_charged', transaction };

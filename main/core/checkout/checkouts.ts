@@ -29,7 +29,7 @@ import {
   type PaymentType,
 } from '../../../contract/constants.js';
 import { currencyExponent, minorToAmount, toMinor } from '../../../contract/money.js';
-import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
+import { apiError, created, failure, success, validationError, type Outcome } from '../errors.js';
 import { ibanProblem } from '../mandates/mandates.js';
 import type { Operation, Operations } from '../idempotency/operations.js';
 import { CAPABILITIES } from '../payment-methods/payment-types.js';
@@ -494,7 +494,7 @@ export class Checkouts {
       await this.insert(tx, record);
       const detail = `order ${record.orderId}, ${minorToAmount(record.totalMinor, minor.exponent)} ${record.currency}`;
       await tx.staff.audit({ id: this.deps.ids.newId(), merchantId, staffId, approvedBy: null, action: 'checkout_create', subjectId: id, detail, createdAt: record.createdAt });
-      return success(await this.detailOf(tx, record, qrCode), 201);
+      return created(await this.detailOf(tx, record, qrCode));
     });
     this.deps.scheduler.wake();
     return outcome;

@@ -2,11 +2,11 @@
  * Idempotency keys for POST requests (interface.md "Authentication" 5, decisions.md D8 and
  * "Idempotency inside the operation's unit"). Scope: merchant + key.
  *
- * The reply is the claim. An operation's unit of work writes its reply for the key together with
+ * The answer is the claim. An operation's unit of work writes its answer for the key together with
  * the state change it answers, with one conditional insert that takes the key only while no live
  * record holds it: a payment and its idempotency record commit together or not at all, and of two
  * requests with one key (on any instance) only one unit can commit. The other unit rolls back
- * whole (its payment never existed) and its request answers the winner's stored reply. Nothing is
+ * whole (its payment never existed) and its request answers the winner's stored answer. Nothing is
  * written before the operation runs, so a crash before its unit commits leaves nothing to clean up
  * or to wait out, and a retry runs it again. That holds because everything an operation does before
  * its unit is in this process: the simulated processor's decision, reads. A call that left the
@@ -20,7 +20,7 @@
 import { createHash } from 'node:crypto';
 import canonicalizeModule from 'canonicalize';
 import { ErrorCode } from '../../../contract/codes.js';
-import { apiError, fieldError, type ApiError, type Reply } from '../errors.js';
+import { apiError, fieldError, type Answer, type ApiError } from '../errors.js';
 import type { Instances } from '../instances.js';
 import type { Clock } from '../kernel.js';
 import type { IdempotencyRecord } from './ports.js';
@@ -39,33 +39,32 @@ export interface IdempotencyScope {
   fingerprint: string;
 }
 
-export type IdempotencyFence = { kind: 'in_flight' } | { kind: 'fenced' } | { kind: 'processed'; reply: Reply };
+export type IdempotencyFence = { kind: 'in_flight' } | { kind: 'fenced' } | { kind: 'processed'; answer: Answer };
 
 /** The fingerprint of a fence: matches no request, so a late arrival with the key is refused. */
 const FENCED = 'fenced';
+/** A fence's answer: never given (its fingerprint matches no request). */
+const FENCE_ANSWER: Answer = { kind: 'refused', body: null };
 
-export type IdempotencySettled = { kind: 'replay'; reply: Reply } | { kind: 'reject'; error: ApiError };
+export type IdempotencySettled = { kind: 'replay'; answer: Answer } | { kind: 'reject'; error: ApiError };
 
 export type IdempotencyStart = IdempotencySettled | { kind: 'proceed'; scope: IdempotencyScope; release: () => Promise<void> };
 
 /**
  * Thrown inside an operation's unit when a live record already holds its key (another instance's
- * reply committed first, or a fence): the unit rolls back whole.
+ * answer committed first, or a fence): the unit rolls back whole.
  */
 export class IdempotencyKeyTaken extends Error {
   override name = 'IdempotencyKeyTaken';
 }
 
-/** What a request whose unit lost its key answers instead: the stored reply, or the refusal. */
+/** What a request whose unit lost its key answers instead: the stored answer, or the refusal. */
 export class IdempotencyConflict extends Error {
   override name = 'IdempotencyConflict';
   constructor(readonly settled: IdempotencySettled) {
-    super(settled.kind === 'replay' ? 'answered with the stored reply' : settled.error.message);
+    super(settled.kind === 'replay' ? 'answered with the stored answer' : settled.error.message);
   }
 }
-
-/** The reply status of a claim written by versions before claims moved into the unit: no HTTP answer has it. */
-const CLAIMED = 0;
 
 function inFlight(): IdempotencySettled {
   return { kind: 'reject', error: apiError(ErrorCode.idempotencyInFlight, 'A request with this idempotency key is still being processed') };
@@ -98,11 +97,11 @@ export class Idempotency {
 
   /** An older version's claim left by a process that died: its request never answers, and nothing of it committed. */
   private async deadClaim(tx: Repositories, stored: IdempotencyRecord): Promise<boolean> {
-    return stored.reply.status === CLAIMED && this.instances !== undefined && (await this.instances.claimIsDead(tx, stored));
+    return stored.answer === null && this.instances !== undefined && (await this.instances.claimIsDead(tx, stored));
   }
 
   /**
-   * Before the operation runs: a key held in this process answers 409; a stored reply is replayed
+   * Before the operation runs: a key held in this process answers 409; a stored answer is replayed
    * (or refused for another request, or as fenced). Otherwise the key is held here until
    * `release`, and the operation's unit takes it in the database (Operation).
    */
@@ -119,7 +118,7 @@ export class Idempotency {
     let stored: IdempotencyRecord | undefined;
     try {
       stored = await this.store.readEach((r) => r.idempotency.find(merchantId, key, this.clock.now().toISOString()));
-      if (stored?.reply.status === CLAIMED && (await this.store.read((r) => this.deadClaim(r, stored as IdempotencyRecord)))) {
+      if (stored?.answer === null && (await this.store.read((r) => this.deadClaim(r, stored as IdempotencyRecord)))) {
         const dead = stored;
         await this.store.runAtomic((tx) => tx.idempotency.deleteClaim(merchantId, key, dead.claimId ?? ''), { quiet: true });
         stored = undefined;
@@ -140,7 +139,7 @@ export class Idempotency {
   }
 
   private answer(stored: IdempotencyRecord, fingerprint: string): IdempotencySettled {
-    if (stored.reply.status === CLAIMED) return inFlight();
+    if (stored.answer === null) return inFlight();
     if (stored.fingerprint === FENCED) {
       return { kind: 'reject', error: apiError(ErrorCode.idempotencyMismatch, 'This request was given up by its sender before it arrived; it was not processed', [{ field: 'Idempotency-Key', message: 'was given up' }]) };
     }
@@ -152,20 +151,20 @@ export class Idempotency {
         ]),
       };
     }
-    return { kind: 'replay', reply: stored.reply };
+    return { kind: 'replay', answer: stored.answer };
   }
 
   /**
-   * Writes the operation's reply for its key in the operation's unit `tx`, taking the key; throws
+   * Writes the operation's answer for its key in the operation's unit `tx`, taking the key; throws
    * IdempotencyKeyTaken (rolling the unit back) when a live record holds it already.
    */
-  async take(tx: Repositories, scope: IdempotencyScope, reply: Reply): Promise<void> {
-    if (!(await tx.idempotency.take(this.record(scope, reply), this.clock.now().toISOString()))) throw new IdempotencyKeyTaken();
+  async take(tx: Repositories, scope: IdempotencyScope, answer: Answer): Promise<void> {
+    if (!(await tx.idempotency.take(this.record(scope, answer), this.clock.now().toISOString()))) throw new IdempotencyKeyTaken();
   }
 
   /**
    * Settles what became of a request sent with this key whose answer its sender never got (the
-   * till after a lost answer or a restart). `processed`: here is the stored reply. `fenced`: it was
+   * till after a lost answer or a restart). `processed`: here is the stored answer. `fenced`: it was
    * never processed, and from now on it never will be (a late arrival is refused), so the sender
    * may safely start over. `in_flight`: it is being processed right now; ask again shortly.
    */
@@ -176,23 +175,23 @@ export class Idempotency {
       // A claim whose process died stands for a request that never committed anything: fence it.
       if (stored && (await this.deadClaim(tx, stored))) {
         await tx.idempotency.deleteClaim(merchantId, key, stored.claimId ?? '');
-        await tx.idempotency.save(this.record({ merchantId, key, fingerprint: FENCED }, { status: 422, body: null }));
+        await tx.idempotency.save(this.record({ merchantId, key, fingerprint: FENCED }, FENCE_ANSWER));
         return { kind: 'fenced' as const };
       }
-      if (stored?.reply.status === CLAIMED) return { kind: 'in_flight' as const };
-      if (stored) return stored.fingerprint === FENCED ? { kind: 'fenced' as const } : { kind: 'processed' as const, reply: stored.reply };
-      await tx.idempotency.save(this.record({ merchantId, key, fingerprint: FENCED }, { status: 422, body: null }));
+      if (stored?.answer === null) return { kind: 'in_flight' as const };
+      if (stored) return stored.fingerprint === FENCED ? { kind: 'fenced' as const } : { kind: 'processed' as const, answer: stored.answer };
+      await tx.idempotency.save(this.record({ merchantId, key, fingerprint: FENCED }, FENCE_ANSWER));
       return { kind: 'fenced' as const };
     });
   }
 
-  record(scope: IdempotencyScope, reply: Reply) {
+  record(scope: IdempotencyScope, answer: Answer) {
     const now = this.clock.now();
     return {
       merchantId: scope.merchantId,
       key: scope.key,
       fingerprint: scope.fingerprint,
-      reply,
+      answer,
       createdAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + this.retentionMs).toISOString(),
     };
@@ -207,11 +206,11 @@ export class Idempotency {
 const NOT_STORED: ReadonlySet<number> = new Set([ErrorCode.validation, ErrorCode.processor, ErrorCode.internal, ErrorCode.storage, ErrorCode.shuttingDown, ErrorCode.centreAway]);
 
 /**
- * Replies that are never stored: the request was rejected before anything was processed
+ * Answers that are never stored: the request was rejected before anything was processed
  * (validation), or nothing happened because the processor or the gateway failed; a retry with the
  * same key must be able to do the work.
  */
-export function isStorable(reply: Reply): boolean {
-  const body = reply.body as { error_code?: number } | null;
-  return !(reply.status >= 400 && body?.error_code !== undefined && NOT_STORED.has(body.error_code));
+export function isStorable(answer: Answer): boolean {
+  const code = (answer.body as { error_code?: number } | null)?.error_code;
+  return !(answer.kind === 'refused' && code !== undefined && NOT_STORED.has(code));
 }

@@ -1,9 +1,9 @@
 /**
  * Runs one state-changing operation: its single unit of work commits the state change, the event
  * log entry, the postback outbox record and the idempotency record together. Operations that end
- * without committing (e.g. "not found") still record their reply for the idempotency key.
+ * without committing (e.g. "not found") still record their answer for the idempotency key.
  */
-import { toReply, type Outcome } from '../errors.js';
+import { answerOf, type Outcome } from '../errors.js';
 import { IdempotencyConflict, IdempotencyKeyTaken, isStorable, type Idempotency, type IdempotencyScope } from './idempotency.js';
 import type { Repositories, Store } from '../unit-of-work.js';
 
@@ -23,7 +23,7 @@ export class Operation {
     readonly context: OperationContext,
   ) {}
 
-  /** The operation's one write unit; its outcome is the reply stored for the idempotency key. */
+  /** The operation's one write unit; its outcome is the answer stored for the idempotency key. */
   async commit<T>(work: (tx: Repositories) => Promise<Outcome<T>>): Promise<Outcome<T>> {
     return this.store.run(async (tx) => {
       const result = await work(tx);
@@ -34,19 +34,19 @@ export class Operation {
 
   /** Called once the operation has its outcome: records it if `commit` did not. */
   async finish<T>(outcome: Outcome<T>): Promise<Outcome<T>> {
-    if (!this.recorded && this.context.idempotency && isStorable(toReply(outcome))) {
+    if (!this.recorded && this.context.idempotency && isStorable(answerOf(outcome))) {
       await this.store.run((tx) => this.recordIn(tx, outcome));
     }
     return outcome;
   }
 
-  /** Takes the key with the reply in the unit (the claim is the reply: idempotency.ts). */
+  /** Takes the key with the answer in the unit (the claim is the answer: idempotency.ts). */
   private async recordIn<T>(tx: Repositories, outcome: Outcome<T>): Promise<void> {
     const scope = this.context.idempotency;
     if (this.recorded || !scope) return;
-    const reply = toReply(outcome);
-    if (!isStorable(reply)) return;
-    await this.idempotency.take(tx, scope, reply);
+    const answer = answerOf(outcome);
+    if (!isStorable(answer)) return;
+    await this.idempotency.take(tx, scope, answer);
     this.recorded = true;
   }
 }
@@ -58,7 +58,7 @@ export class Operations {
   ) {}
 
   /**
-   * Runs the operation. When its unit found the key taken (another instance's reply committed
+   * Runs the operation. When its unit found the key taken (another instance's answer committed
    * first, or a fence), nothing of it committed and IdempotencyConflict says what to answer.
    */
   async perform<T>(context: OperationContext, body: (operation: Operation) => Promise<Outcome<T>>): Promise<Outcome<T>> {

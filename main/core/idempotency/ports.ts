@@ -1,17 +1,21 @@
 /**
- * Stored replies of Idempotency-Keys (docs/decisions.md "Idempotency inside the operation's
+ * Stored answers of Idempotency-Keys (docs/decisions.md "Idempotency inside the operation's
  * unit"). Adapter: db/.
  */
-import type { Reply } from '../errors.js';
+import type { Answer } from '../errors.js';
 
 export interface IdempotencyRecord {
   merchantId: string;
   key: string;
   fingerprint: string;
-  reply: Reply;
+  /**
+   * The operation's answer (its outcome's kind and body). Null on a claim written by versions before
+   * claims moved into the operation's unit: a request still in flight, or one whose process died.
+   */
+  answer: Answer | null;
   createdAt: string;
   expiresAt: string;
-  /** A claim's own id (a record whose reply status is 0), so its request removes only its own claim. */
+  /** A claim's own id (a record without an answer), so its request removes only its own claim. */
   claimId?: string | null;
 }
 
@@ -21,13 +25,13 @@ export interface IdempotencyRepository {
   save(record: IdempotencyRecord): Promise<void>;
   /**
    * Writes `record` when the key is free or its record expired at `now`, in one statement (atomic
-   * on either engine); true when written, false when a live record (a reply, a fence, an older
-   * version's claim) holds it. The reply of an operation is written so, in the operation's own unit.
+   * on either engine); true when written, false when a live record (an answer, a fence, an older
+   * version's claim) holds it. The answer of an operation is written so, in the operation's own unit.
    */
   take(record: IdempotencyRecord, now: string): Promise<boolean>;
   /**
-   * Removes the key's claim `claimId` (a record whose reply status is 0, written by versions before
-   * claims moved into the operation's unit), leaving a stored reply alone.
+   * Removes the key's claim `claimId` (a record without an answer, written by versions before
+   * claims moved into the operation's unit), leaving a stored answer alone.
    */
   deleteClaim(merchantId: string, key: string, claimId: string): Promise<void>;
   deleteExpired(now: string): Promise<number>;

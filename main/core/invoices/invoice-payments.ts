@@ -19,7 +19,7 @@ import type { Instalment, InvoicePayment, InvoicePaymentList, InvoicePlanAnswer,
 import { ErrorCode, TransactionStatus as S } from '../../../contract/codes.js';
 import { INVOICE_STATUSES, MAX_INSTALLMENTS, MIN_INSTALLMENTS, PLAN_INTERVALS, TRANSACTION_LIST_MAX_LIMIT, type InvoiceStatus, type PaymentType } from '../../../contract/constants.js';
 import { currencyExponent, minorToAmount } from '../../../contract/money.js';
-import { apiError, failure, success, validationError, type ApiError, type Outcome } from '../errors.js';
+import { apiError, created, failure, success, validationError, type ApiError, type Outcome } from '../errors.js';
 import type { OperationLocks } from '../locks.js';
 import type { Operations } from '../idempotency/operations.js';
 import { HOSTED_METHODS } from '../checkout/checkouts.js';
@@ -212,7 +212,7 @@ export class InvoicePayments {
         updatedAt: now,
       };
       await tx.invoices.insertPlan(plan);
-      return success({ payment_plan: await this.planView(tx, invoice, plan), message: 'Payment plan created.', error: null }, 201);
+      return created({ payment_plan: await this.planView(tx, invoice, plan), message: 'Payment plan created.', error: null });
     });
   }
 

@@ -7,12 +7,12 @@
  * the most recently created one.
  *
  * Invoice errors have their own body (`{message, error}`). They travel through the core as
- * ApiErrors: `message` is the body's message and `errors[0].message` its `error`; toInvoiceReply
- * turns an outcome into the HTTP reply (404 for not found, 422 for everything else).
+ * ApiErrors: `message` is the body's message and `errors[0].message` its `error`; main/http's
+ * toInvoiceReply turns an outcome into the HTTP reply (404 for not found, 422 for everything else).
  */
 import countries from 'i18n-iso-countries';
 import type { FieldError } from '../../../contract/api/common.js';
-import type { Invoice, InvoiceChannel, InvoiceError, InvoiceLastEmail, InvoiceEmail, InvoiceReply, Pagination, InvoiceList, InvoiceListQuery } from '../../../contract/api/invoices.js';
+import type { Invoice, InvoiceChannel, InvoiceLastEmail, InvoiceEmail, InvoiceReply, Pagination, InvoiceList, InvoiceListQuery } from '../../../contract/api/invoices.js';
 import { ErrorCode } from '../../../contract/codes.js';
 import {
   EXPIRY_UNITS,
@@ -27,7 +27,7 @@ import {
   type InvoiceStatus,
 } from '../../../contract/constants.js';
 import { currencyExponent, decimalText, decimalTextToMinor, minorToAmount } from '../../../contract/money.js';
-import { apiError, failure, success, type ApiError, type Outcome, type Reply } from '../errors.js';
+import { apiError, created, failure, noContent, success, type ApiError, type Outcome } from '../errors.js';
 import type { Operation } from '../idempotency/operations.js';
 import { renderInvoiceMail } from '../mail/templates.js';
 import type { ChannelRecord } from '../merchants/ports.js';
@@ -134,22 +134,6 @@ class Problems {
 function invalid(problems: Problems): ApiError {
   const text = problems.list.map((p) => p.message).join(' ');
   return apiError(ErrorCode.validation, text, problems.list);
-}
-
-/**
- * The HTTP reply of an invoice outcome: the value, or the invoice error body with 404 or 422:
- * `{message, error}` (interface.md "Errors" rule 5) and `errors`, each field at fault with its own
- * sentence (decisions.md "Back office: invoices"; an addition old clients ignore).
- */
-export function toInvoiceReply<T>(outcome: Outcome<T>): Reply {
-  if (outcome.ok) return { status: outcome.status, body: outcome.value };
-  return { status: outcome.error.error_code === ErrorCode.notFound ? 404 : 422, body: invoiceErrorBody(outcome.error) };
-}
-
-/** `{message, error, errors}` of an invoice ApiError: `error` is the one problem's own text (it differs for status and delete), else the message. */
-export function invoiceErrorBody(error: ApiError): InvoiceError {
-  const detail = error.errors.length === 1 && error.errors[0] ? error.errors[0].message : error.message;
-  return { message: error.message, error: detail, errors: error.errors };
 }
 
 // ---- parsing of the loosely typed fields -----------------------------------------------------
@@ -591,7 +575,7 @@ export class Invoices {
       // Rule 3: the e-mail is queued in the same unit of work, only when asked for.
       const email = sendInitialEmail ? this.queueEmail(stored, channel, stored.initialEmailType ?? 'initial') : undefined;
       if (email) await tx.emails.insert(email);
-      return success({ invoice: this.view(stored, email), message: 'Invoice created.', error: null, paylink, qrcode } satisfies InvoiceReply, 201);
+      return created({ invoice: this.view(stored, email), message: 'Invoice created.', error: null, paylink, qrcode } satisfies InvoiceReply);
     });
   }
 
@@ -700,7 +684,7 @@ export class Invoices {
         return failure(invoiceProblem(ErrorCode.invalidState, MESSAGES.planBlocksDelete, MESSAGES.activePlan, 'payment_plan'));
       }
       await tx.invoices.delete(current.id);
-      return success(null, 204);
+      return noContent();
     });
   }
 

@@ -5,7 +5,7 @@
 import { defaultTillName, TILL_TERMINAL_ID } from '../../../contract/constants.js';
 import { isCurrency } from '../../../contract/money.js';
 import { ErrorCode } from '../../../contract/codes.js';
-import { apiError, fieldError, success, failure, type Outcome } from '../errors.js';
+import { apiError, created, failure, fieldError, type Outcome } from '../errors.js';
 import type { Clock, Ids, Vault } from '../kernel.js';
 import type { MerchantRecord } from './ports.js';
 import type { Store } from '../unit-of-work.js';
@@ -110,7 +110,7 @@ export class Merchants {
     });
     if (urlName === undefined) return failure(apiError(ErrorCode.notFound, 'Partner not found', [{ field: 'partner', message: 'no such partner' }]));
 
-    return success(
+    return created(
       {
         merchant_id: merchant.id,
         name,
@@ -120,7 +120,6 @@ export class Merchants {
         channel: { url_name: urlName },
         partner_id: merchant.partnerId ?? null,
       },
-      201,
     );
   }
 

@@ -6,7 +6,7 @@
  */
 import type { Shop, TerminalAssignment } from '../../../contract/api/payment-methods.js';
 import { ErrorCode } from '../../../contract/codes.js';
-import { apiError, fieldError, failure, success, type ApiError, type Outcome } from '../errors.js';
+import { apiError, created, failure, fieldError, success, type ApiError, type Outcome } from '../errors.js';
 import type { AuditRecord } from '../kernel.js';
 import type { Clock, Ids } from '../kernel.js';
 import type { Repositories, Store } from '../unit-of-work.js';
@@ -63,7 +63,7 @@ export class Partners {
       await tx.partners.insert({ id, name, createdAt: now });
       await tx.credentials.insert({ id: this.ids.newId(), merchantId: null, partnerId: id, kind: 'partner', apiKey, passwordHash, createdAt: now, revokedAt: null });
     });
-    return success({ partner_id: id, name, api_key: apiKey, api_password: apiPassword }, 201);
+    return created({ partner_id: id, name, api_key: apiKey, api_password: apiPassword });
   }
 
   async list(): Promise<PartnerView[]> {
@@ -109,7 +109,7 @@ export class Partners {
       if (!(await tx.merchants.get(merchantId))) return failure(notFound('merchant', 'Merchant'));
       await tx.shops.insert(shop);
       await tx.staff.audit(this.audit(merchantId, actor, 'shop_created', shop.id, shop.name, null, { name: shop.name }));
-      return success(await this.view(tx, shop), 201);
+      return created(await this.view(tx, shop));
     });
   }
 

@@ -25,7 +25,7 @@ import {
   type PaymentType,
 } from '../../../contract/constants.js';
 import { amountProblemText, currencyExponent, minorToAmount, toMinor } from '../../../contract/money.js';
-import { apiError, failure, success, validationError, type ApiError, type Outcome } from '../errors.js';
+import { apiError, created, failure, success, validationError, type ApiError, type Outcome } from '../errors.js';
 import { isCountryCode } from '../countries.js';
 import type { AuditRecord } from '../kernel.js';
 import type { Clock, Ids } from '../kernel.js';
@@ -473,7 +473,7 @@ export class PaymentMethods {
       return { created: previous === undefined, method: await this.resolve(tx, merchantId, shopId, type as PaymentType) };
     });
     if ('error_code' in result) return failure(result);
-    return success({ result: 'OK', data: settingView(result.method) }, result.created ? 201 : 200);
+    return (result.created ? created : success)({ result: 'OK', data: settingView(result.method) });
   }
 
   /** DELETE: removes this level's setting; the level below applies again. Answers the new effective setting. */

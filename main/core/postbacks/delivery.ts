@@ -27,7 +27,8 @@ export const LATER_RETRY_MS = 24 * 60 * MINUTE;
 export const GIVE_UP_AFTER_MS = 3 * 24 * 60 * MINUTE;
 
 export type SendResult =
-  | { kind: 'response'; status: number }
+  /** The receiver answered with HTTP `status`; `delivered`: a 2xx, it took the postback (docs/postbacks.md). */
+  | { kind: 'response'; status: number; delivered: boolean }
   | { kind: 'network_error'; message: string }
   | { kind: 'refused'; message: string };
 
@@ -291,7 +292,7 @@ export class PostbackDelivery {
     const durationMs = Math.round(performance.now() - t0);
     const now = this.clock.now();
 
-    const delivered = result.kind === 'response' && result.status >= 200 && result.status < 300;
+    const delivered = result.kind === 'response' && result.delivered;
     const refused = result.kind === 'refused';
     const failure = delivered ? null : result.kind === 'response' ? `HTTP ${result.status}` : result.message;
     const next = delivered || refused ? null : nextAttemptAt(new Date(record.retryFrom ?? record.createdAt), now, (record.windowAttempts ?? record.attempts) + 1, this.settings.retryScale);

@@ -21,7 +21,7 @@ import type {
 } from '../../../contract/api/receipts.js';
 import { ErrorCode, RefundStatus, TransactionStatus as S } from '../../../contract/codes.js';
 import { RECEIPT_LANGUAGES, type ReceiptLanguage, type StaffRole } from '../../../contract/constants.js';
-import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
+import { accepted, apiError, failure, success, validationError, type Outcome } from '../errors.js';
 import { amountOf } from '../payments/views.js';
 import type { Clock, Ids, Logger, QrCodes } from '../kernel.js';
 import type { PrintDocument, PrinterTarget, ReceiptPrinter, ReceiptPrinterRecord } from './ports.js';
@@ -273,7 +273,7 @@ export class Receipts {
     };
     // The mail queue (core/mail) sends it after this unit commits.
     await this.deps.store.run((tx) => tx.receipts.insertEmail(record));
-    return success(emailView(record), 202);
+    return accepted(emailView(record));
   }
 
   async emails(viewer: ReceiptViewer, receiptId: string): Promise<Outcome<ReceiptEmail[]>> {

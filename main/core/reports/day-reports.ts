@@ -14,7 +14,7 @@ import type { DayReport, ShopDay, StaffRef, StoredSales, ZReportList } from '../
 import { ErrorCode, TransactionStatus as S } from '../../../contract/codes.js';
 import { fromMinorUnits } from '../../../contract/money.js';
 import { CLOSE_DAY_ACTION, type StaffRole } from '../../../contract/constants.js';
-import { apiError, failure, success, type Outcome } from '../errors.js';
+import { apiError, created, failure, success, type Outcome } from '../errors.js';
 import type { AuditRecord } from '../kernel.js';
 import type { Clock, Ids } from '../kernel.js';
 import type { DayFigures, DayLedgerGroup, DayLedgerRange, ZReportRecord } from './ports.js';
@@ -145,7 +145,7 @@ export class DayReports {
       return { record, replayed: false };
     });
     const stored = await this.store.read((r) => storedSalesOf(r, merchantId, terminalId, { fromSeq: outcome.record.fromSeq, toSeq: outcome.record.toSeq }));
-    return success({ report: { ...zView(outcome.record), ...stored }, replayed: outcome.replayed }, outcome.replayed ? 200 : 201);
+    return (outcome.replayed ? success : created)({ report: { ...zView(outcome.record), ...stored }, replayed: outcome.replayed });
   }
 
   async get(merchantId: string, terminalId: string, sequence: number): Promise<Outcome<DayReport>> {

@@ -9,7 +9,7 @@ import type { ResetStaffSecret } from '../../../contract/api/admin-settings.js';
 import type { Approval, CreatedStaff, LoginRequest, Session, StaffMember } from '../../../contract/api/staff.js';
 import { ErrorCode } from '../../../contract/codes.js';
 import { STAFF_ROLES, type StaffRole } from '../../../contract/constants.js';
-import { apiError, failure, fieldError, success, validationError, type Outcome } from '../errors.js';
+import { apiError, created, failure, fieldError, success, validationError, type Outcome } from '../errors.js';
 import type { Authenticator, Principal, StaffIdentity } from '../merchants/authenticator.js';
 import { hashPassword, verifyPassword } from '../merchants/credentials.js';
 import type { AuditRecord } from '../kernel.js';
@@ -98,7 +98,7 @@ export class Staff {
       createdAt: this.clock.now().toISOString(),
       disabledAt: null,
     };
-    const created = await this.store.run(async (tx) => {
+    const inserted = await this.store.run(async (tx) => {
       if (await tx.staff.findByLogin(login)) return false;
       await tx.staff.insert(record);
       if (actor) {
@@ -107,8 +107,8 @@ export class Staff {
       }
       return true;
     });
-    if (!created) return failure(fieldError('login', 'is taken'));
-    return success({ staff_id: record.id, login, password, role: record.role, merchant_id: merchant.id }, 201);
+    if (!inserted) return failure(fieldError('login', 'is taken'));
+    return created({ staff_id: record.id, login, password, role: record.role, merchant_id: merchant.id });
   }
 
   /**

@@ -11,7 +11,7 @@ import type { FieldError } from '../../../contract/api/common.js';
 import type { TillAttemptInput, TillAttempt, TillResolution } from '../../../contract/api/till.js';
 import { ErrorCode, TransactionStatus as S } from '../../../contract/codes.js';
 import { currencyExponent, minorToAmount, toMinor, amountProblemText } from '../../../contract/money.js';
-import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
+import { apiError, created, failure, success, validationError, type Outcome } from '../errors.js';
 import { checkIdempotencyKey, type Idempotency } from '../idempotency/idempotency.js';
 import type { AttemptSettlement, TillLink } from '../centre/till-link.js';
 import type { Clock, Ids } from '../kernel.js';
@@ -118,7 +118,7 @@ export class TillAttempts {
       return true;
     });
     if (!inserted) return failure(apiError(ErrorCode.idempotencyInFlight, 'Another payment was started at this till at the same moment'));
-    return success(view(record), 201);
+    return created(view(record));
   }
 
   /** How the till's open attempt ended; closes it once that is known. */

@@ -11,7 +11,7 @@ import type { FieldError } from '../../../contract/api/common.js';
 import { TILL_SILENT_WARNING_MINUTES, type CreateTillRequest, type TakeTillRequest, type Till, type TillList, type TillRemote, type UpdateTillRequest } from '../../../contract/api/tills.js';
 import { ErrorCode } from '../../../contract/codes.js';
 import { defaultTillName, TILL_HOLD_STALE_SECONDS, TILL_ID_PATTERN, TILL_RETIRE_REFUSED } from '../../../contract/constants.js';
-import { apiError, failure, fieldError, success, validationError, type ApiError, type Outcome } from '../errors.js';
+import { apiError, created, failure, fieldError, success, validationError, type ApiError, type Outcome } from '../errors.js';
 import type { AuditRecord } from '../kernel.js';
 import type { Clock, Ids } from '../kernel.js';
 import type { Repositories, Store } from '../unit-of-work.js';
@@ -122,7 +122,7 @@ export class Tills {
     if (errors.length) return failure(validationError(errors));
     const now = this.clock.now().toISOString();
     const record = { merchantId, tillId: input.till_id, name: input.name?.trim() || defaultTillName(input.till_id), createdAt: now, retiredAt: null };
-    const created = await this.store.run(async (tx): Promise<Outcome<Till>> => {
+    const outcome = await this.store.run(async (tx): Promise<Outcome<Till>> => {
       if (!(await tx.merchants.get(merchantId))) return failure(apiError(ErrorCode.notFound, 'Merchant not found', [{ field: 'merchant', message: 'no such merchant' }]));
       if (input.shop_id !== undefined) {
         const shop = await tx.shops.get(input.shop_id);
@@ -132,9 +132,9 @@ export class Tills {
       if (input.shop_id !== undefined) await tx.shops.assignTerminal({ merchantId, terminalId: input.till_id, shopId: input.shop_id, assignedAt: now });
       await tx.staff.audit(this.audit(merchantId, actor, 'till_create', input.till_id, `till ${input.till_id} "${record.name}"`, null, { name: record.name, shop_id: input.shop_id ?? null }));
       const stored = await tx.tills.get(merchantId, input.till_id);
-      return success(await this.view(tx, stored as TillRecord, null), 201);
+      return created(await this.view(tx, stored as TillRecord, null));
     });
-    return created;
+    return outcome;
   }
 
   /** Renames or retires a till (audited). A till with an open card attempt or an unclosed day is not retired. */

@@ -30,7 +30,7 @@ import {
   type NetworkTokenStatus,
   type SimulateAction,
 } from '../../../contract/constants.js';
-import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
+import { accepted, apiError, created, failure, success, validationError, type Outcome } from '../errors.js';
 import type { Operation } from '../idempotency/operations.js';
 import { oneOf, pageMetadata, readPageQuery } from '../paging.js';
 import { isCountryCode } from '../countries.js';
@@ -230,7 +230,7 @@ export class NetworkTokens implements TokenCryptograms {
       if (existing) return success({ result: 'OK' as const, data: this.view(existing) });
       await tx.networkTokens.insert(record);
       await this.deps.scheduler.schedule(tx, 'provision_network_token', id, merchantId, new Date(Date.parse(now) + this.deps.simDelayMs()));
-      return success({ result: 'OK' as const, data: this.view(record) }, 201);
+      return created({ result: 'OK' as const, data: this.view(record) });
     });
     this.deps.scheduler.wake();
     return outcome;
@@ -401,7 +401,7 @@ export class NetworkTokens implements TokenCryptograms {
       await this.notify(tx, id);
     });
     this.deps.scheduler.wake();
-    return success(undefined, 202);
+    return accepted(undefined);
   }
 
   /** Test mode of the simulated token service: the network suspends, resumes or refreshes a token. */

@@ -8,6 +8,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   FenceAnswerSchema,
+  type FenceAnswer,
   HandledDeclineSchema,
   FenceRequestSchema,
   ForwardAnswerSchema,
@@ -27,13 +28,14 @@ import {
 } from '../../../contract/api/centre.js';
 import { TillIdParams } from '../../../contract/api/tills.js';
 import { TransactionIdParams } from '../../../contract/api/transactions.js';
-import { ErrorCode } from '../../../contract/codes.js';
-import { apiError, toReply } from '../../core/errors.js';
-import type { TillLinkRecord } from '../../core/centre/ports.js';
+import { ErrorCode, httpStatusOfAnswer } from '../../../contract/codes.js';
+import { apiError, success, type Outcome } from '../../core/errors.js';
+import type { CentreFence, TillLinkRecord } from '../../core/centre/ports.js';
 import type { Gateway } from '../../core/gateway.js';
 import { adminOf, requireAdminSession, requireBackOfficeSession, requireStaffSession, send, staffOf } from '../api-context.js';
 import { sendApiError } from '../errors.js';
 import { apiResponses } from '../responses.js';
+import { toReply } from '../replies.js';
 
 const tags = ['Tills and centre'];
 
@@ -61,6 +63,14 @@ function linkOf(request: FastifyRequest): TillLinkRecord {
 }
 
 /** The routes a joined till calls with its own credential (inside the authenticated API scope). */
+/** The wire form of a fence: a processed sale's answer with the HTTP status it was given. */
+function fenceAnswerOf(outcome: Outcome<CentreFence>): Outcome<FenceAnswer> {
+  if (!outcome.ok) return outcome;
+  const fence = outcome.value;
+  if (fence.state !== 'processed') return success({ state: fence.state });
+  return success({ state: 'processed', status: httpStatusOfAnswer(fence.answer.kind, fence.answer.body), body: fence.answer.body });
+}
+
 export function centreRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
   return async (app) => {
     const preHandler = requireTillLink(gateway);
@@ -85,7 +95,7 @@ export function centreRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         },
         preHandler,
       },
-      async (request, reply) => send(reply, toReply(await gateway.centre.fence(linkOf(request), request.body.idempotency_key))),
+      async (request, reply) => send(reply, toReply(fenceAnswerOf(await gateway.centre.fence(linkOf(request), request.body.idempotency_key)))),
     );
     app.post(
       '/centre/forward',

@@ -18,11 +18,12 @@ import {
   type CheckoutListQuery,
 } from '../../../contract/api/checkouts.js';
 import { FieldCheckSchema, IdempotencyHeaders } from '../../../contract/api/common.js';
-import { toReply } from '../../core/errors.js';
+
 import type { Gateway } from '../../core/gateway.js';
 import { idempotencyKeys, perform, requireBackOfficeSession, send, staffOf } from '../api-context.js';
 import { answerChecks } from '../errors.js';
 import { apiResponses } from '../responses.js';
+import { toReply } from '../replies.js';
 
 const tags = ['Back-office UI'];
 

@@ -2,10 +2,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CheckoutCreatedSchema, CheckoutIdParams, CheckoutRequestSchema, CheckoutSchema, type CheckoutRequest } from '../../../contract/api/checkouts.js';
 import { IdempotencyHeaders, RefTo } from '../../../contract/api/common.js';
-import { toReply } from '../../core/errors.js';
+
 import type { Gateway } from '../../core/gateway.js';
 import { merchantOf, perform, send } from '../api-context.js';
 import { apiResponses } from '../responses.js';
+import { toReply } from '../replies.js';
 
 export function checkoutRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
   return async (app) => {

@@ -20,10 +20,11 @@ import {
   InvoiceUpdateBodySchema,
 } from '../../../contract/api/invoices.js';
 import type { Gateway } from '../../core/gateway.js';
-import { toInvoiceReply, type InvoiceFields } from '../../core/invoices/invoices.js';
+import { type InvoiceFields } from '../../core/invoices/invoices.js';
 import { requireBackOfficeSession, send, staffOf } from '../api-context.js';
 import { apiResponses } from '../responses.js';
 import { invoiceChecks, invoiceValidationErrors, type ValidationError } from './invoices.js';
+import { toInvoiceReply } from '../replies.js';
 
 const tags = ['Back-office UI'];
 

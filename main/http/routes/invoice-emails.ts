@@ -8,10 +8,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { InvoiceEmailSchema, InvoiceErrorSchema, InvoiceNumberParams, InvoiceNumberSchema, InvoiceReplySchema } from '../../../contract/api/invoices.js';
 import type { Gateway } from '../../core/gateway.js';
-import { toInvoiceReply } from '../../core/invoices/invoices.js';
+
 import { merchantOf, send } from '../api-context.js';
 import { fieldErrorsFromAjv } from '../errors.js';
 import { apiResponses } from '../responses.js';
+import { toInvoiceReply } from '../replies.js';
 
 function errorHandler(error: FastifyError & { validation?: Parameters<typeof fieldErrorsFromAjv>[0]; validationContext?: string }, _request: FastifyRequest, reply: FastifyReply) {
   if (!error.validation) throw error;

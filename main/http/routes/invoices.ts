@@ -23,10 +23,11 @@ import {
 } from '../../../contract/api/invoices.js';
 import { INVOICE_STATUSES, MAX_INSTALLMENTS, MIN_INSTALLMENTS } from '../../../contract/constants.js';
 import type { Gateway } from '../../core/gateway.js';
-import { MESSAGES, toInvoiceReply, type InvoiceFields } from '../../core/invoices/invoices.js';
+import { MESSAGES, type InvoiceFields } from '../../core/invoices/invoices.js';
 import { conflictReply, merchantOf, send } from '../api-context.js';
 import { coreFieldErrors, fieldErrorsFromAjv, type AjvError, type BodyFieldCheck } from '../errors.js';
 import { apiResponses } from '../responses.js';
+import { toInvoiceReply } from '../replies.js';
 
 function responses(success: Record<number, TSchema>, errors: number[]): Record<number, TSchema> {
   const all = apiResponses(success, []);

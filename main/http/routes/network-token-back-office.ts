@@ -20,11 +20,12 @@ import {
 } from '../../../contract/api/network-tokens.js';
 import { FieldCheckSchema } from '../../../contract/api/common.js';
 import { TOKEN_REVEAL_SECONDS } from '../../../contract/constants.js';
-import { success, toReply } from '../../core/errors.js';
+import { success } from '../../core/errors.js';
 import type { Gateway } from '../../core/gateway.js';
 import { requireBackOfficeSession, send, staffOf } from '../api-context.js';
 import { answerChecks } from '../errors.js';
 import { apiResponses } from '../responses.js';
+import { toReply } from '../replies.js';
 
 const tags = ['Back-office UI'];
 

@@ -18,10 +18,11 @@ import {
   type NetworkTokenRequest,
 } from '../../../contract/api/network-tokens.js';
 import type { SimulateAction } from '../../../contract/constants.js';
-import { toReply } from '../../core/errors.js';
+
 import type { Gateway } from '../../core/gateway.js';
 import { merchantOf, perform, send } from '../api-context.js';
 import { apiResponses } from '../responses.js';
+import { toReply } from '../replies.js';
 
 export function networkTokenRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
   return async (app) => {

@@ -21,11 +21,12 @@ import {
   ShopParams,
   type PaymentMethodSettingRequest,
 } from '../../../contract/api/payment-methods.js';
-import { toReply } from '../../core/errors.js';
+
 import type { Gateway } from '../../core/gateway.js';
 import { partnerOf, send } from '../api-context.js';
 import { sendApiError, type BodyFieldCheck } from '../errors.js';
 import { apiResponses } from '../responses.js';
+import { toReply } from '../replies.js';
 
 const tags = ['Merchant management'];
 

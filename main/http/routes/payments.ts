@@ -27,7 +27,7 @@ import {
 import type { Gateway } from '../../core/gateway.js';
 import { followUpFieldErrors, paymentFieldErrors, validatePayoutRequest, type PaymentOperation } from '../../core/payments/request.js';
 import type { Operation } from '../../core/idempotency/operations.js';
-import { failure, success, type ApiError, type Outcome } from '../../core/errors.js';
+import { outcomeOf, type Outcome } from '../../core/errors.js';
 import { perform, send } from '../api-context.js';
 import type { BodyFieldCheck } from '../errors.js';
 import { apiResponses } from '../responses.js';
@@ -59,8 +59,7 @@ const noChecks: BodyFieldCheck = () => [];
 async function payAtTill(gateway: Gateway, operation: Operation, body: PaymentRequest, key: string | undefined, staffId: string | null): Promise<Outcome<TransactionResponse>> {
   const paid = await gateway.tillLink.pay(body, key, staffId, (work) => operation.commit(work));
   if (!('forwarded' in paid)) return paid;
-  const { status, body: answer } = paid.forwarded;
-  return status >= 200 && status < 300 ? success(answer as TransactionResponse, status) : failure(answer as ApiError);
+  return outcomeOf<TransactionResponse>(paid.forwarded);
 }
 
 export function paymentRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {

@@ -30,11 +30,12 @@ import {
   type PostbackResendRequest,
   type TestOutboxQuery,
 } from '../../../contract/api/postbacks.js';
-import { apiError, toReply } from '../../core/errors.js';
+import { apiError } from '../../core/errors.js';
 import type { Gateway } from '../../core/gateway.js';
 import { requireBackOfficeSession, send, staffOf } from '../api-context.js';
 import { sendApiError } from '../errors.js';
 import { apiResponses } from '../responses.js';
+import { toReply } from '../replies.js';
 
 const tags = ['Back-office UI'];
 

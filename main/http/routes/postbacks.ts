@@ -11,10 +11,11 @@ import {
   WebhookKeyResponseSchema,
 } from '../../../contract/api/postbacks.js';
 import { TransactionIdParams } from '../../../contract/api/transactions.js';
-import { toReply } from '../../core/errors.js';
+
 import type { Gateway } from '../../core/gateway.js';
 import { merchantOf, perform, send } from '../api-context.js';
 import { apiResponses } from '../responses.js';
+import { toReply } from '../replies.js';
 
 const tags = ['Postbacks'];
 

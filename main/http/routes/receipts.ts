@@ -18,11 +18,12 @@ import {
   ReceiptPrinterSchema,
   ReceiptSchema,
 } from '../../../contract/api/receipts.js';
-import { toReply } from '../../core/errors.js';
+
 import type { Gateway } from '../../core/gateway.js';
 import type { ReceiptViewer } from '../../core/receipts/receipts.js';
 import { requireStaffSession, send } from '../api-context.js';
 import { apiResponses } from '../responses.js';
+import { toReply } from '../replies.js';
 
 const tags = ['Back-office UI'];
 

@@ -19,7 +19,7 @@ import {
 } from '../../../contract/api/reports.js';
 import { ErrorCode } from '../../../contract/codes.js';
 import { CLOSE_DAY_ACTION } from '../../../contract/constants.js';
-import { apiError, toReply, validationError } from '../../core/errors.js';
+import { apiError, validationError } from '../../core/errors.js';
 import type { Gateway } from '../../core/gateway.js';
 import { checkIdempotencyKey } from '../../core/idempotency/idempotency.js';
 import type { Principal } from '../../core/merchants/authenticator.js';
@@ -28,6 +28,7 @@ import { requireStaffSession, send } from '../api-context.js';
 import { sendApiError } from '../errors.js';
 import { dayReportPdf } from '../report-pdf.js';
 import { tillOf, tillOfRequest } from './tills.js';
+import { toReply } from '../replies.js';
 
 const tags = ['Back-office UI'];
 

@@ -30,10 +30,11 @@ import {
   type AuditLogQuery,
 } from '../../../contract/api/admin-settings.js';
 import { StaffMemberSchema } from '../../../contract/api/staff.js';
-import { toReply } from '../../core/errors.js';
+
 import type { Gateway } from '../../core/gateway.js';
 import { adminOf, requireAdminSession, send } from '../api-context.js';
 import { apiResponses } from '../responses.js';
+import { toReply } from '../replies.js';
 
 const tags = ['Back-office UI'];
 

@@ -5,10 +5,11 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CurrentTillAttemptSchema, TillAttemptInputSchema, TillAttemptSchema, TillResolutionSchema } from '../../../contract/api/till.js';
-import { success, toReply } from '../../core/errors.js';
+import { success } from '../../core/errors.js';
 import type { Gateway } from '../../core/gateway.js';
 import { requireStaffSession, send } from '../api-context.js';
 import { tillOf, tillOfRequest } from './tills.js';
+import { toReply } from '../replies.js';
 
 const tags = ['Back-office UI'];
 

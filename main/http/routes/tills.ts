@@ -16,11 +16,12 @@ import {
   UpdateTillRequestSchema,
 } from '../../../contract/api/tills.js';
 import { ShopDaySchema } from '../../../contract/api/reports.js';
-import { toReply } from '../../core/errors.js';
+
 import type { Gateway } from '../../core/gateway.js';
 import type { TillSession } from '../../core/tills/tills.js';
 import { adminOf, requireAdminSession, requireStaffSession, send } from '../api-context.js';
 import { apiResponses } from '../responses.js';
+import { toReply } from '../replies.js';
 
 const tags = ['Back-office UI'];
 

@@ -10,10 +10,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ErrorBodySchema, RefTo } from '../../../contract/api/common.js';
 import { TransactionDetailSchema, TransactionIdParams } from '../../../contract/api/transactions.js';
 import { ErrorCode } from '../../../contract/codes.js';
-import { apiError, toReply } from '../../core/errors.js';
+import { apiError } from '../../core/errors.js';
 import type { Gateway } from '../../core/gateway.js';
 import { requireStaffSession, send } from '../api-context.js';
 import { sendApiError } from '../errors.js';
+import { toReply } from '../replies.js';
 
 const ErrorRef = RefTo(ErrorBodySchema);
 const error = (description: string): TSchema => Type.Unsafe({ ...ErrorRef, description });

@@ -14,13 +14,14 @@ import {
 } from '../../../contract/api/transactions.js';
 import { TRANSACTION_LIST_DEFAULT_LIMIT, TRANSACTION_LIST_MAX_LIMIT } from '../../../contract/constants.js';
 import { EXPORT_NEXT_HEADER, EXPORT_PART_MAX_ROWS, EXPORT_TOTAL_HEADER } from '../../../contract/transaction-list.js';
-import { toReply } from '../../core/errors.js';
+
 import { exportQueryErrors } from '../../core/transactions/export.js';
 import { listQueryErrors } from '../../core/transactions/queries.js';
 import type { Gateway } from '../../core/gateway.js';
 import { merchantOf, send } from '../api-context.js';
 import { sendApiError } from '../errors.js';
 import { apiResponses } from '../responses.js';
+import { toReply } from '../replies.js';
 
 /** Cashiers see today's transactions only (decisions.md D9): their `from` is at least local midnight. */
 function todayOnlyFor<Q extends { from?: string }>(gateway: Gateway, request: FastifyRequest, query: Q): Q {

@@ -24,7 +24,7 @@ import {
 import { TerminalConfigSchema, type TerminalConfig } from '../../../contract/api/till.js';
 import { ErrorCode } from '../../../contract/codes.js';
 import { DEFAULT_CVM_LIMIT } from '../../../contract/constants.js';
-import { apiError, toReply } from '../../core/errors.js';
+import { apiError } from '../../core/errors.js';
 import type { Gateway } from '../../core/gateway.js';
 import { TEST_PIN_KEY } from '../../core/payments/payments.js';
 import { SESSION_IDLE_MS, SESSION_MAX_MS, staffLockKey } from '../../core/staff/staff.js';
@@ -32,6 +32,7 @@ import { requireStaffSession, SESSION_COOKIE, send, sessionToken } from '../api-
 import { sendApiError } from '../errors.js';
 import { apiResponses } from '../responses.js';
 import { tillOf, tillOfRequest } from './tills.js';
+import { toReply } from '../replies.js';
 
 const tags = ['Back-office UI'];
 
