@@ -1,8 +1,11 @@
 // The one definition of each text rule (contract/text-rules.ts): e-mail addresses, senders, http(s)
-// URLs and calendar dates, at their edges.
+// URLs and calendar dates, at their edges; and the rules the hosted pages' script carries into the
+// customer's browser work from their source alone.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { cardBrand, luhnValid } from '../../contract/cards.js';
 import { EMAIL_MAX_LENGTH, isCalendarDate, isEmailAddress, isHttpUrl, isMailSender, URL_MAX_LENGTH } from '../../contract/text-rules.js';
+import { ASSETS } from '../../main/http/pages/assets.js';
 
 /** An address of exactly `length` characters: a local part of 64 and a domain of labels of at most 63. */
 function addressOf(length: number): string {
@@ -106,5 +109,26 @@ void test('isCalendarDate: YYYY-MM-DD of a day that exists', () => {
   for (const day of ['2024-02-29', '2026-01-01', '2026-12-31', '1900-01-01', '2000-02-29']) assert.equal(isCalendarDate(day), true, day);
   for (const day of ['2025-02-29', '1900-02-29', '2026-04-31', '2026-13-01', '2026-00-10', '2026-01-00', '2026-1-1', '20260101', '2026-01-01T00:00:00Z', ' 2026-01-01', '2026-01-01 ', '26-01-01', '']) {
     assert.equal(isCalendarDate(day), false, JSON.stringify(day));
+  }
+});
+
+/** The function rebuilt from its source text alone, as the hosted pages' script holds it (no module scope around it). */
+function fromSource<F extends (...args: never[]) => unknown>(fn: F): F {
+  return new Function(`return (${fn.toString()});`)() as F;
+}
+
+void test("the hosted pages' script carries the contract's Luhn, brand and date rules, and each works from its source alone", () => {
+  const script = ASSETS['pages.js']?.body ?? '';
+  const pans = ['4111111111111111', '4111111111111112', '5555555555554444', '2221000000000009', '2220990000000000', '378282246310005', '6011111111111117', '41111', '', '4111 1111 1111 1111'];
+  const days = ['2024-02-29', '2025-02-29', '2026-04-31', '2026-1-1', ''];
+  const cases: Array<[(text: string) => unknown, string[]]> = [
+    [luhnValid, pans],
+    [cardBrand, pans],
+    [isCalendarDate, days],
+  ];
+  for (const [rule, inputs] of cases) {
+    assert.ok(script.includes(rule.toString()), `pages.js holds ${rule.name} as the contract defines it`);
+    const copy = fromSource(rule);
+    for (const input of inputs) assert.equal(copy(input), rule(input), `${rule.name}(${input})`);
   }
 });
