@@ -9,7 +9,7 @@ import { TOKEN_NETWORKS } from './constants.js';
 export const CARD_BRANDS = ['visa', 'mastercard', 'amex', 'discover', 'unknown'] as const;
 export type CardBrand = (typeof CARD_BRANDS)[number];
 
-/** Luhn (mod 10) check of a card number of 12 to 19 digits. */
+/** Luhn (mod 10) check of a card number of 12 to 19 digits. Self-contained: the hosted pages' script holds its source (main/http/pages/assets.ts). */
 export function luhnValid(pan: string): boolean {
   if (!/^\d{12,19}$/.test(pan)) return false;
   let sum = 0;
@@ -24,7 +24,10 @@ export function luhnValid(pan: string): boolean {
   return sum % 10 === 0;
 }
 
-/** The card brand from the BIN (leading digits): 4 visa; 51-55, 2221-2720 mastercard; 34, 37 amex; 6011, 65 discover. */
+/**
+ * The card brand from the BIN (leading digits): 4 visa; 51-55, 2221-2720 mastercard; 34, 37 amex; 6011, 65 discover.
+ * Self-contained: the hosted pages' script holds its source (main/http/pages/assets.ts).
+ */
 export function cardBrand(pan: string): CardBrand {
   if (!/^\d+$/.test(pan)) return 'unknown';
   if (pan.startsWith('4')) return 'visa';

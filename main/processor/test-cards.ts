@@ -1,105 +1,12 @@
 /**
- * The Test environment's data (decisions.md D6): test cards, SEPA IBANs and amount triggers.
- * The simulator decides from these tables and the README renders them, so both always agree.
+ * The Test environment's data (decisions.md D6): test cards (their table is contract/test-cards.ts,
+ * which the till's simulated reader lists too), SEPA IBANs and amount triggers. The simulator decides
+ * from these tables and docs/test-environment.md lists them (tests/unit/test-environment-docs.test.ts).
  * Any future expiry and any CVV are accepted; the PIN of every test card is `1234`.
  */
-import type { CardBrand } from '../../contract/cards.js';
+import { TEST_CARDS, type TestCard } from '../../contract/test-cards.js';
 
-/** The PIN of every test card (decisions.md D3). */
-export const TEST_PIN = '1234';
-
-/** What the simulator does with a test card; `behaviour` in {@link TestCard} says it in words. */
-export type TestCardRule =
-  | { kind: 'approve' }
-  | { kind: 'decline'; code: string; text: string }
-  /** 3-D Secure challenge on `ecommerce` entry until authenticated; approved otherwise. */
-  | { kind: 'challenge' }
-  /** Online PIN on every card-present entry (contactless, chip, swipe) and any amount. */
-  | { kind: 'always_pin' }
-  | { kind: 'error'; text: string }
-  /** Approved for payments; the network-token service fails to provision a token for it. */
-  | { kind: 'token_provisioning_fails' }
-  /** Card-present: the bank answers (approves) only after the slow-answer time (15 s by default). */
-  | { kind: 'slow_answer' }
-  /** Card-present: approved, but the gateway's answer never reaches the till (its connection drops). */
-  | { kind: 'lost_answer' }
-  /** Approved, except a sale a till stored while its centre was away: declined when forwarded. */
-  | { kind: 'declines_when_forwarded'; code: string; text: string };
-
-export interface TestCard {
-  number: string;
-  brand: CardBrand;
-  behaviour: string;
-  rule: TestCardRule;
-}
-
-export const TEST_CARDS: readonly TestCard[] = [
-  { number: '4111111111111111', brand: 'visa', behaviour: 'approved', rule: { kind: 'approve' } },
-  { number: '5555555555554444', brand: 'mastercard', behaviour: 'approved', rule: { kind: 'approve' } },
-  {
-    number: '4000000000000002',
-    brand: 'visa',
-    behaviour: 'declined `05 Do not honour`',
-    rule: { kind: 'decline', code: '05', text: 'Do not honour' },
-  },
-  {
-    number: '4000000000009995',
-    brand: 'visa',
-    behaviour: 'declined `51 Insufficient funds`',
-    rule: { kind: 'decline', code: '51', text: 'Insufficient funds' },
-  },
-  {
-    number: '4000000000000069',
-    brand: 'visa',
-    behaviour: 'declined `54 Expired card` (whatever expiry is sent)',
-    rule: { kind: 'decline', code: '54', text: 'Expired card' },
-  },
-  {
-    number: '4000000000003220',
-    brand: 'visa',
-    behaviour: '3-D Secure challenge on `cardecom` (e-commerce entry); approved once authenticated; approved on other entries',
-    rule: { kind: 'challenge' },
-  },
-  {
-    number: '5555555551234561',
-    brand: 'mastercard',
-    behaviour:
-      'card-present: always asks for online PIN (contactless, chip, swipe; any amount; a swiped card must be inserted); PIN `1234` approves, another PIN declines `55`; approved without PIN on other entries. Its PIN block equals the D6 test vector (PAN 5555555551234567: ISO-0 leaves out the check digit)',
-    rule: { kind: 'always_pin' },
-  },
-  {
-    number: '4000000000000119',
-    brand: 'visa',
-    behaviour: 'processor error (status 11, `Simulated processor failure`)',
-    rule: { kind: 'error', text: 'Simulated processor failure' },
-  },
-  {
-    number: '4000000000001505',
-    brand: 'visa',
-    behaviour: 'card-present: approved after 15 s (`--sim-slow-answer-ms`), to rehearse the till\'s "still processing" screens',
-    rule: { kind: 'slow_answer' },
-  },
-  {
-    number: '4000000000001513',
-    brand: 'visa',
-    behaviour:
-      'card-present: approved, but the answer never reaches the till (the gateway drops the connection, also on a retry with the same key), to rehearse "checking" and an unknown outcome; the till resolves it',
-    rule: { kind: 'lost_answer' },
-  },
-  {
-    number: '4000000000000416',
-    brand: 'visa',
-    behaviour:
-      'store-and-forward: a till whose centre is away stores it as approved; declined `51 Insufficient funds` when the till forwards it (approved when the centre answers at once), to rehearse a forwarded decline',
-    rule: { kind: 'declines_when_forwarded', code: '51', text: 'Insufficient funds' },
-  },
-  {
-    number: '5105105105105100',
-    brand: 'mastercard',
-    behaviour: 'approved for payments; network-token provisioning fails for it',
-    rule: { kind: 'token_provisioning_fails' },
-  },
-];
+export { TEST_CARDS, TEST_PIN, type TestCard, type TestCardRule } from '../../contract/test-cards.js';
 
 /** Behaviour of any number not in {@link TEST_CARDS}, for the README. */
 export const OTHER_CARDS_BEHAVIOUR =

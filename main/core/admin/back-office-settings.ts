@@ -22,6 +22,7 @@ import type {
 import { ErrorCode } from '../../../contract/codes.js';
 import { AUDIT_DEFAULT_PER_PAGE, AUDIT_MAX_PER_PAGE, CHANNEL_URL_NAME_PATTERN, SMTP_SECURITY, type MerchantLanguage } from '../../../contract/constants.js';
 import { isCurrency } from '../../../contract/money.js';
+import { isEmailAddress, isMailSender } from '../../../contract/text-rules.js';
 import { apiError, created, failure, success, validationError, type Outcome } from '../errors.js';
 import type { Authenticator } from '../merchants/authenticator.js';
 import { hashPassword } from '../merchants/credentials.js';
@@ -38,9 +39,6 @@ export interface Actor {
   staffId: string;
 }
 
-const ADDRESS = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
-/** A sender: `addr@host` or `Name <addr@host>` (a host without a dot, such as localhost, is allowed). */
-const SENDER = /^(?:[^<>]{0,200}<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/;
 const HOST = /^[A-Za-z0-9.:_-]{1,253}$/;
 
 /** `created_at[min]` / `[max]` as the API takes them: ISO 8601 date or date-time. */
@@ -142,7 +140,7 @@ export class BackOfficeSettings {
     }
     if (typeof body.name === 'string' && (!body.name.trim() || body.name.trim().length > 120)) errors.push({ field: 'name', message: 'must be 1 to 120 characters' });
     if (typeof body.currency === 'string' && !isCurrency(body.currency)) errors.push({ field: 'currency', message: 'must be an ISO 4217 currency code' });
-    if (typeof body.sender_email === 'string' && body.sender_email.trim() !== '' && !ADDRESS.test(body.sender_email.trim())) {
+    if (typeof body.sender_email === 'string' && body.sender_email.trim() !== '' && !isEmailAddress(body.sender_email.trim())) {
       errors.push({ field: 'sender_email', message: 'must be an e-mail address' });
     }
     return errors;
@@ -255,7 +253,7 @@ export class BackOfficeSettings {
     if (typeof body.host === 'string' && !HOST.test(body.host.trim())) errors.push({ field: 'host', message: 'must be a host name or IP address' });
     if (typeof body.security === 'string' && !(SMTP_SECURITY as readonly string[]).includes(body.security)) errors.push({ field: 'security', message: 'must be starttls, implicit or none' });
     if (typeof body.user === 'string' && /\s/.test(body.user.trim())) errors.push({ field: 'user', message: 'must not contain spaces' });
-    if (typeof body.from === 'string' && !SENDER.test(body.from.trim())) errors.push({ field: 'from', message: 'must be a sender such as Shop <billing@shop.example>' });
+    if (typeof body.from === 'string' && !isMailSender(body.from.trim())) errors.push({ field: 'from', message: 'must be a sender such as Shop <billing@shop.example>' });
     if (typeof body.password === 'string' && body.password === '') errors.push({ field: 'password', message: 'must not be empty (send null to remove it)' });
     return errors;
   }
@@ -291,7 +289,7 @@ export class BackOfficeSettings {
   }
 
   smtpTestErrors(body: { to?: unknown }): FieldError[] {
-    return typeof body.to === 'string' && !ADDRESS.test(body.to.trim()) ? [{ field: 'to', message: 'must be an e-mail address' }] : [];
+    return typeof body.to === 'string' && !isEmailAddress(body.to.trim()) ? [{ field: 'to', message: 'must be an e-mail address' }] : [];
   }
 
   /**

@@ -29,6 +29,7 @@ import {
   type PaymentType,
 } from '../../../contract/constants.js';
 import { currencyExponent, minorToAmount, toMinor } from '../../../contract/money.js';
+import { isEmailAddress } from '../../../contract/text-rules.js';
 import { apiError, created, failure, success, validationError, type Outcome } from '../errors.js';
 import { ibanProblem } from '../mandates/mandates.js';
 import type { Operation, Operations } from '../idempotency/operations.js';
@@ -179,7 +180,7 @@ export class Checkouts {
     const country = request.prefill_customer_info?.country;
     if (country !== undefined && !isCountryCode(country)) errors.push({ field: 'prefill_customer_info.country', message: 'must be an ISO 3166-1 alpha-2 code' });
     const email = request.prefill_customer_info?.email;
-    if (email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) errors.push({ field: 'prefill_customer_info.email', message: 'must be an e-mail address' });
+    if (email !== undefined && !isEmailAddress(email)) errors.push({ field: 'prefill_customer_info.email', message: 'must be an e-mail address' });
     if (request.locale !== undefined && !(CHECKOUT_LOCALES as readonly string[]).includes(request.locale)) {
       errors.push({ field: 'locale', message: `must be one of ${CHECKOUT_LOCALES.join(', ')}` });
     }

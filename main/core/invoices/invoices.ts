@@ -27,6 +27,7 @@ import {
   type InvoiceStatus,
 } from '../../../contract/constants.js';
 import { currencyExponent, decimalText, decimalTextToMinor, minorToAmount } from '../../../contract/money.js';
+import { isCalendarDate, isEmailAddress, isHttpUrl } from '../../../contract/text-rules.js';
 import { apiError, created, failure, noContent, success, type ApiError, type Outcome } from '../errors.js';
 import type { Operation } from '../idempotency/operations.js';
 import { renderInvoiceMail } from '../mail/templates.js';
@@ -183,23 +184,6 @@ export function countryName(code: string | null): string | null {
   return countries.getName(code, 'en') ?? code;
 }
 
-function isDate(text: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
-  const date = new Date(`${text}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
-}
-
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return (url.protocol === 'https:' || url.protocol === 'http:') && text.length <= 2000;
-  } catch {
-    return false;
-  }
-}
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 function label(field: string): string {
   const text = field.replaceAll('_', ' ');
   return text.charAt(0).toUpperCase() + text.slice(1);
@@ -267,7 +251,7 @@ export class Invoices {
     if (has('email')) {
       const value = fields.email;
       if (blank(value)) changes.email = null;
-      else if (typeof value !== 'string' || value.length > 254 || !EMAIL.test(value.trim())) fail('email', 'Email is not a valid e-mail address.');
+      else if (typeof value !== 'string' || !isEmailAddress(value.trim())) fail('email', 'Email is not a valid e-mail address.');
       else changes.email = value.trim();
     }
     if (has('country')) {
@@ -287,7 +271,7 @@ export class Invoices {
     }
     if (has('print_date')) {
       const value = fields.print_date;
-      if (typeof value !== 'string' || !isDate(value)) fail('print_date', 'Print date must be a date in the form YYYY-MM-DD.');
+      if (typeof value !== 'string' || !isCalendarDate(value)) fail('print_date', 'Print date must be a date in the form YYYY-MM-DD.');
       else changes.printDate = value;
     }
     if (has('redirect_after_payments')) {
@@ -699,7 +683,7 @@ export class Invoices {
     for (const [field, key] of [['created_at_from', 'createdFrom'], ['created_at_to', 'createdBefore']] as const) {
       const value = query[field];
       if (value === undefined || value === '') continue;
-      if (!isDate(value)) problems.add(field, `${label(field)} must be a date in the form YYYY-MM-DD.`);
+      if (!isCalendarDate(value)) problems.add(field, `${label(field)} must be a date in the form YYYY-MM-DD.`);
       else if (key === 'createdFrom') filter.createdFrom = `${value}T00:00:00.000Z`;
       else filter.createdBefore = new Date(Date.parse(`${value}T00:00:00.000Z`) + UNIT_MS.days).toISOString();
     }

@@ -6,6 +6,7 @@ import type { FieldError } from '../../../contract/api/common.js';
 import type { PaymentRequest, PayoutRequest } from '../../../contract/api/payments.js';
 import { MERCHANT_REFERENCE_PATTERN, WALLET_CAPTURE_EVENTS, type PaymentType } from '../../../contract/constants.js';
 import { amountProblemText, currencyExponent, toMinor } from '../../../contract/money.js';
+import { isCalendarDate, isEmailAddress, isHttpUrl } from '../../../contract/text-rules.js';
 import type { CardData, CardEntryMode, TransactionDetails } from './ports.js';
 import { cardFromFields, cardFromPos, entryModeOf } from './card-input.js';
 import { ibanProblem } from '../mandates/mandates.js';
@@ -63,21 +64,6 @@ export interface PaymentCommand {
 
 export const MERCHANT_REFUND_ID_PATTERN = /^[\x21-\x7e]{1,64}$/;
 const ORDER_ID_PATTERN = /^[\x21-\x7e](?:[\x20-\x7e]{0,98}[\x21-\x7e])?$/;
-const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
-export function isValidDate(value: string): boolean {
-  if (!DATE_PATTERN.test(value)) return false;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
-}
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
 
 /** Amount checks shared by payments, captures, refunds, reversals and payouts. */
 export function parseAmount(amount: number, exponent: number, field: string, errors: FieldError[]): number | undefined {
@@ -98,7 +84,7 @@ export function validateCommonFields(request: Pick<PaymentRequest, 'merchant_ref
     if (value !== undefined && !isHttpUrl(value)) errors.push({ field, message: 'must be an http or https URL' });
   }
   if (request.country !== undefined && !isCountryCode(request.country)) errors.push({ field: 'country', message: 'must be an ISO 3166-1 alpha-2 code such as DE' });
-  if (request.execution_date !== undefined && !isValidDate(request.execution_date)) errors.push({ field: 'execution_date', message: 'must be a date YYYY-MM-DD' });
+  if (request.execution_date !== undefined && !isCalendarDate(request.execution_date)) errors.push({ field: 'execution_date', message: 'must be a date YYYY-MM-DD' });
   if (request.sepa_mandate !== undefined && !/^[A-Za-z0-9/\-?():.,'+ ]{1,35}$/.test(request.sepa_mandate)) {
     errors.push({ field: 'sepa_mandate', message: 'must be 1 to 35 characters of the SEPA character set' });
   }
@@ -172,7 +158,7 @@ export function validatePaymentRequest(operation: PaymentOperation, request: Pay
       errors.push({ field: 'wallet_capture_event', message: `must be one of ${WALLET_CAPTURE_EVENTS.join(', ')}` });
     }
   }
-  if (request.email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(request.email)) errors.push({ field: 'email', message: 'must be an e-mail address' });
+  if (request.email !== undefined && !isEmailAddress(request.email)) errors.push({ field: 'email', message: 'must be an e-mail address' });
   // Without a known payment type, the rules of the type's own fields cannot be applied.
   if (!type) return { ok: false, errors, ...(unsupported ? { unsupported } : {}) };
   if (request.subscription_plan_id !== undefined) {

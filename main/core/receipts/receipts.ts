@@ -21,6 +21,7 @@ import type {
 } from '../../../contract/api/receipts.js';
 import { ErrorCode, RefundStatus, TransactionStatus as S } from '../../../contract/codes.js';
 import { RECEIPT_LANGUAGES, type ReceiptLanguage, type StaffRole } from '../../../contract/constants.js';
+import { isEmailAddress } from '../../../contract/text-rules.js';
 import { accepted, apiError, failure, success, validationError, type Outcome } from '../errors.js';
 import { amountOf } from '../payments/views.js';
 import type { Clock, Ids, Logger, QrCodes } from '../kernel.js';
@@ -52,7 +53,6 @@ const SOLD: readonly number[] = [S.completed, S.authorized, S.refunded, S.partly
 const DEFAULT_PORT = 9100;
 const DEFAULT_WIDTH = 42;
 const QR_WIDTH = 320;
-const EMAIL = /^[^\s@<>(),;:"[\]\\]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 /** A host name or an IPv4 address (the printer library's tcp:// interface takes no IPv6 literal). */
 const HOST = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 /**
@@ -243,7 +243,7 @@ export class Receipts {
   async email(viewer: ReceiptViewer, receiptId: string, input: ReceiptEmailInput): Promise<Outcome<ReceiptEmail>> {
     const errors: FieldError[] = [];
     const recipient = input.email.trim();
-    if (!EMAIL.test(recipient)) errors.push({ field: 'email', message: 'must be an e-mail address such as ada@example.com' });
+    if (!isEmailAddress(recipient)) errors.push({ field: 'email', message: 'must be an e-mail address such as ada@example.com' });
     if (input.language !== undefined && !(RECEIPT_LANGUAGES as readonly string[]).includes(input.language)) {
       errors.push({ field: 'language', message: `must be one of ${RECEIPT_LANGUAGES.join(', ')}` });
     }

@@ -30,6 +30,7 @@ import {
   type NetworkTokenStatus,
   type SimulateAction,
 } from '../../../contract/constants.js';
+import { isEmailAddress } from '../../../contract/text-rules.js';
 import { accepted, apiError, created, failure, success, validationError, type Outcome } from '../errors.js';
 import type { Operation } from '../idempotency/operations.js';
 import { oneOf, pageMetadata, readPageQuery } from '../paging.js';
@@ -158,7 +159,7 @@ export class NetworkTokens implements TokenCryptograms {
       if (request.card_holder.length > 120) errors.push({ field: 'card_holder', message: 'must be at most 120 characters' });
       else if (!/^[\p{L}\p{N}][\p{L}\p{N} .'-]*$/u.test(request.card_holder)) errors.push({ field: 'card_holder', message: 'must be letters, digits, spaces and . \' -' });
     }
-    if (request.email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(request.email)) errors.push({ field: 'email', message: 'must be an e-mail address' });
+    if (request.email !== undefined && !isEmailAddress(request.email)) errors.push({ field: 'email', message: 'must be an e-mail address' });
     if (request.phone !== undefined && !/^\+?[0-9][0-9 ()-]{2,29}$/.test(request.phone)) errors.push({ field: 'phone', message: 'must be a phone number' });
     if (request.billing_country !== undefined && !isCountryCode(request.billing_country)) {
       errors.push({ field: 'billing_country', message: 'must be an ISO 3166-1 alpha-2 code' });

@@ -4,7 +4,9 @@
  * module rather than in files next to it because the Electron main process is one esbuild bundle
  * (scripts/build-electron.mjs) that ships no loose files from main/.
  *
- * The script is progressive enhancement only; every page works without it:
+ * The script is progressive enhancement only; every page works without it. Its card number, brand
+ * and date rules are the contract's functions, put in as their source (each is self-contained), so
+ * the page checks what the gateway checks:
  *   - forms marked data-validate: checks fields marked data-check before submit (card number Luhn,
  *     expiry not in the past, CVC, IBAN mod-97, required fields), shows the messages the server
  *     rendered into data-msg-* in the page's language, links them with aria-describedby (already
@@ -14,6 +16,8 @@
  *   - on load, focus goes to the first field the server marked data-first-error.
  */
 import { createHash } from 'node:crypto';
+import { cardBrand, luhnValid } from '../../../contract/cards.js';
+import { isCalendarDate } from '../../../contract/text-rules.js';
 
 export const PAGES_CSS = `:root{--bg:#f3f4f6;--surface:#fff;--text:#161a1f;--muted:#545c68;--line:#d6dae1;--input:#8c94a1;--accent:#1d4ed8;--accent-dark:#1e3a8a;--accent-soft:#eff4ff;--danger:#b42318;--danger-soft:#fef3f2;--ok:#067647;--ok-soft:#ecfdf3;--warn:#8a3b0a;--warn-soft:#fff7e6;--radius:12px}
 *,*::before,*::after{box-sizing:border-box}
@@ -131,16 +135,10 @@ export const PAGES_JS = `(function () {
   'use strict';
   var d = document;
   function digits(v) { return String(v || '').replace(/\\D/g, ''); }
-  function luhn(n) {
-    if (!/^\\d{12,19}$/.test(n)) return false;
-    var sum = 0;
-    for (var i = 0; i < n.length; i++) {
-      var x = Number(n.charAt(n.length - 1 - i));
-      if (i % 2 === 1) { x *= 2; if (x > 9) x -= 9; }
-      sum += x;
-    }
-    return sum % 10 === 0;
-  }
+  // The contract's own rules (contract/cards.ts, contract/text-rules.ts), their source as it is.
+  var luhn = ${luhnValid.toString()};
+  var cardBrand = ${cardBrand.toString()};
+  var isCalendarDate = ${isCalendarDate.toString()};
   function expiry(v) {
     var m = /^\\s*(\\d{1,2})\\s*[\\/.\\- ]?\\s*(\\d{2}|\\d{4})\\s*$/.exec(v);
     if (!m) return null;
@@ -161,13 +159,8 @@ export const PAGES_JS = `(function () {
     }
     return rem === 1;
   }
-  function brand(n) {
-    if (/^4/.test(n)) return 'Visa';
-    if (/^(5[1-5]|2(2[2-9]|[3-6]\\d|7[01]|720))/.test(n)) return 'Mastercard';
-    if (/^3[47]/.test(n)) return 'Amex';
-    if (/^(6011|65)/.test(n)) return 'Discover';
-    return '';
-  }
+  var BRAND_NAMES = { visa: 'Visa', mastercard: 'Mastercard', amex: 'Amex', discover: 'Discover' };
+  function brand(n) { return BRAND_NAMES[cardBrand(n)] || ''; }
   function blank(el) { return String(el.value || '').trim() === ''; }
   var rules = {
     pan: function (el) {
@@ -200,9 +193,9 @@ export const PAGES_JS = `(function () {
     },
     date: function (el) {
       if (blank(el)) return el.required ? 'required' : '';
-      if (!/^\\d{4}-\\d{2}-\\d{2}$/.test(el.value)) return 'invalid';
+      if (!isCalendarDate(el.value)) return 'invalid';
       var t = Date.parse(el.value + 'T00:00:00Z');
-      return isNaN(t) || t > Date.now() || t < Date.parse('1900-01-01T00:00:00Z') ? 'invalid' : '';
+      return t > Date.now() || t < Date.parse('1900-01-01T00:00:00Z') ? 'invalid' : '';
     },
     checked: function (el) { return el.checked ? '' : 'required'; },
     radio: function (el) { return el.querySelector('input:checked') ? '' : 'required'; }

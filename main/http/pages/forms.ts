@@ -4,6 +4,7 @@
  * Errors are message keys, so the page shows them in its own language.
  */
 import { luhnValid } from '../../../contract/cards.js';
+import { isCalendarDate } from '../../../contract/text-rules.js';
 import { normalizeYear } from '../../core/payments/card-input.js';
 import { ibanProblem, normalizeIban } from '../../core/mandates/mandates.js';
 import { isCountryCode } from '../../core/countries.js';
@@ -100,9 +101,7 @@ export function customerFieldNames(collect: Collect): string[] {
 }
 
 export function isValidDob(value: string, now: Date): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value && value >= '1900-01-01' && date.getTime() <= now.getTime();
+  return isCalendarDate(value) && value >= '1900-01-01' && Date.parse(`${value}T00:00:00Z`) <= now.getTime();
 }
 
 export function isValidPhone(value: string): boolean {

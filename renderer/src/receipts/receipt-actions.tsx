@@ -7,6 +7,7 @@
  * dialog share these pieces.
  */
 import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { isEmailAddress } from '../../../contract/text-rules.js';
 import { ApiError, client, type Receipt, type ReceiptLanguage, type ReceiptLink } from '../api/client.js';
 import { ReceiptView } from '../till/receipt.js';
 import { PrinterIcon } from '../ui/icons.js';
@@ -200,7 +201,7 @@ function EmailDialog({ receiptId, language, onClose }: { receiptId: string; lang
     event.preventDefault();
     if (busy) return;
     const address = email.trim();
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(address)) {
+    if (!isEmailAddress(address)) {
       setFieldProblem('Enter an e-mail address such as ada@example.com.');
       return;
     }

@@ -6,6 +6,7 @@
  */
 import { useCallback, useState, type FormEvent } from 'react';
 import { SMTP_SECURITY } from '../../../contract/constants.js';
+import { isEmailAddress } from '../../../contract/text-rules.js';
 import { formatDateTime } from '../ui/format.js';
 import { adminClient, type SmtpSettings, type SmtpTestResult } from './admin-client.js';
 import { focusFirst, FormProblem, Pending, problemsOf, SettingField, useLoaded, type Problems } from './settings-parts.js';
@@ -160,7 +161,7 @@ function SmtpTest({ configured }: { configured: boolean }) {
     event.preventDefault();
     if (busy) return;
     const local: Problems<'to'> = {};
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(to.trim())) local.to = 'Give the e-mail address the test goes to.';
+    if (!isEmailAddress(to.trim())) local.to = 'Give the e-mail address the test goes to.';
     setProblems(local);
     setResult(null);
     if (local.to) return focusFirst('smtp-test', local);

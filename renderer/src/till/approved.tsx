@@ -13,18 +13,18 @@ import { FitLine } from '../ui/fit-text.js';
 import { CheckIcon } from '../ui/icons.js';
 import { useAutoFocus, useKeys } from '../ui/use-keys.js';
 import { formatMoney } from './money.js';
-import { BRAND_NAMES, ENTRY_NAMES } from './reader.js';
-import { useTill, type Receipt } from './till-store.js';
+import { cardText, entryText } from './receipt.js';
+import { useTill, type ApprovedSale } from './till-store.js';
 
-export function Approved({ receipt: sale }: { receipt: Receipt }) {
+export function Approved({ sale }: { sale: ApprovedSale }) {
   const newSale = useTill.getState().newSale;
-  const gateway = useGatewayReceipt(sale.transactionId);
+  const gateway = useGatewayReceipt(sale.transaction_id);
   const setting = usePrinter((s) => s.setting);
   const loadPrinter = usePrinter((s) => s.load);
   useEffect(() => {
     void loadPrinter();
   }, [loadPrinter]);
-  const delivery = useReceiptDelivery(sale.transactionId, gateway.receipt?.language);
+  const delivery = useReceiptDelivery(sale.transaction_id, gateway.receipt?.language);
   const printer = printerName(setting);
   const autoPrint = printer !== null && setting?.auto_print === true;
   const defaultPrint = printer !== null && !autoPrint && delivery.given === null;
@@ -56,8 +56,8 @@ export function Approved({ receipt: sale }: { receipt: Receipt }) {
         </h2>
         <FitLine className="result-amount" text={formatMoney(sale.amount, sale.currency)} />
         <p className="result-card">
-          {BRAND_NAMES[sale.brand]} •••• {sale.lastFour} · {ENTRY_NAMES[sale.entry]}
-          {sale.pinVerified ? ' · PIN verified' : ''}
+          {cardText(sale.card)} · {entryText(sale.card.entry_mode ?? '')}
+          {sale.verification === 'online_pin' ? ' · PIN verified' : ''}
         </p>
         {sale.stored && (
           <p className="result-reason">Stored at this till while the shop's gateway is away: it is sent there as soon as it answers. Keep the customer's receipt as usual.</p>

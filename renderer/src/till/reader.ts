@@ -12,6 +12,7 @@
 import type { PosCard } from '../../../contract/api/payments.js';
 import { cardBrand, luhnValid, type CardBrand } from '../../../contract/cards.js';
 import type { PosEntryMode } from '../../../contract/constants.js';
+import { TEST_CARDS, type TestCard } from '../../../contract/test-cards.js';
 import { createWedgeDetector, type SwipeResult } from './magstripe.js';
 
 export type PresentMethod = 'tap' | 'insert' | 'swipe';
@@ -113,35 +114,18 @@ export function cardRead(pan: string, expiryYear: number, expiryMonth: number, m
 
 // ---- the simulated reader of the Test environment ------------------------------------------------
 
-export interface TestCard {
-  id: string;
-  pan: string;
-  brand: CardBrand;
-  /** What the Test environment does with it, in a few words. */
-  behaviour: string;
-  /** Listed only at a till joined to a shop's gateway (it rehearses store-and-forward). */
-  joinedOnly?: true;
-}
+/** A test card the till's simulated reader offers (contract/test-cards.ts: the Test environment's one table). */
+export type TillTestCard = TestCard & { till: NonNullable<TestCard['till']> };
 
-/** Test cards of docs/test-environment.md that make sense at a till. */
-export const TEST_CARDS: readonly TestCard[] = [
-  { id: 'visa-ok', pan: '4111111111111111', brand: 'visa', behaviour: 'Approves' },
-  { id: 'mc-ok', pan: '5555555555554444', brand: 'mastercard', behaviour: 'Approves' },
-  { id: 'mc-pin', pan: '5555555551234561', brand: 'mastercard', behaviour: 'Always asks for the PIN' },
-  { id: 'visa-05', pan: '4000000000000002', brand: 'visa', behaviour: 'Declines (05)' },
-  { id: 'visa-51', pan: '4000000000009995', brand: 'visa', behaviour: 'No funds (51)' },
-  { id: 'visa-54', pan: '4000000000000069', brand: 'visa', behaviour: 'Expired (54)' },
-  { id: 'visa-error', pan: '4000000000000119', brand: 'visa', behaviour: 'Network error (11)' },
-  { id: 'visa-slow', pan: '4000000000001505', brand: 'visa', behaviour: 'Bank answers after 15 s' },
-  { id: 'visa-lost', pan: '4000000000001513', brand: 'visa', behaviour: 'Approves, answer lost' },
-  { id: 'visa-forward-decline', pan: '4000000000000416', brand: 'visa', behaviour: 'Stored: approves; declines when forwarded', joinedOnly: true },
-];
+/** The test cards that make sense at a till, in the table's order. */
+export const TILL_TEST_CARDS: readonly TillTestCard[] = TEST_CARDS.filter((card): card is TillTestCard => card.till !== undefined);
 
 /** Expiry of every simulated card: December of a year well ahead. */
 const SIMULATED_EXPIRY = { year: 2030, month: 12 };
 
 export interface SimulatedReader extends CardReader {
-  present(cardId: string, method: PresentMethod): void;
+  /** Presents the till test card of this number. */
+  present(pan: string, method: PresentMethod): void;
   simulateProblem(problem: 'removed_too_early' | 'multiple_cards' | 'unreadable'): void;
 }
 
@@ -156,10 +140,10 @@ export function createSimulatedReader(): SimulatedReader {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    present(cardId, method) {
-      const card = TEST_CARDS.find((c) => c.id === cardId);
+    present(pan, method) {
+      const card = TILL_TEST_CARDS.find((c) => c.number === pan);
       if (!card) return;
-      emit({ type: 'card', card: cardRead(card.pan, SIMULATED_EXPIRY.year, SIMULATED_EXPIRY.month, method, 'simulator') });
+      emit({ type: 'card', card: cardRead(card.number, SIMULATED_EXPIRY.year, SIMULATED_EXPIRY.month, method, 'simulator') });
     },
     simulateProblem(problem) {
       emit({ type: 'problem', problem });

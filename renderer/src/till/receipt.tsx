@@ -17,6 +17,11 @@ export function cardText(card: NonNullable<Receipt['card']>): string {
   return `${BRAND_NAMES[asCardBrand(card.brand)]} •••• ${card.last_four}`;
 }
 
+/** How the card was read, in words (`Contactless`, `Chip`, `Swipe`, `Keyed`). */
+export function entryText(entryMode: string): string {
+  return ENTRY_LABELS[entryMode] ?? entryMode;
+}
+
 export function ReceiptView({ receipt }: { receipt: Receipt }) {
   const sale = receipt.kind === 'sale';
   const card = receipt.card;
@@ -50,7 +55,7 @@ export function ReceiptView({ receipt }: { receipt: Receipt }) {
         {card?.entry_mode && (
           <>
             <dt>Entry</dt>
-            <dd>{ENTRY_LABELS[card.entry_mode] ?? card.entry_mode}</dd>
+            <dd>{entryText(card.entry_mode)}</dd>
           </>
         )}
         {card?.application_label && (

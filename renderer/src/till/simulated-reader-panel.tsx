@@ -3,8 +3,9 @@
  * and the reader's problems can be provoked. A USB swipe reader (keyboard wedge) works alongside.
  */
 import { useEffect, useState } from 'react';
+import { TEST_PIN } from '../../../contract/test-cards.js';
 import { tillsClient } from '../tills/tills-client.js';
-import { BRAND_NAMES, TEST_CARDS, type PresentMethod } from './reader.js';
+import { BRAND_NAMES, TILL_TEST_CARDS, type PresentMethod } from './reader.js';
 import { simulatedReader } from './till-store.js';
 
 const METHODS: readonly { method: PresentMethod; label: string }[] = [
@@ -30,24 +31,24 @@ export function SimulatedReaderPanel() {
       live = false;
     };
   }, []);
-  const cards = TEST_CARDS.filter((card) => !card.joinedOnly || joined);
+  const cards = TILL_TEST_CARDS.filter((card) => !card.till.joinedOnly || joined);
   return (
     <section className="sim-reader" aria-labelledby="sim-reader-title">
       <div className="sim-reader-head">
         <h2 id="sim-reader-title">Test card reader</h2>
         <span className="tag">Simulated</span>
       </div>
-      <p className="sim-reader-note">Every test card&rsquo;s PIN is 1234. A USB swipe reader works too.</p>
+      <p className="sim-reader-note">Every test card&rsquo;s PIN is {TEST_PIN}. A USB swipe reader works too.</p>
       <ul className="sim-cards">
         {cards.map((card) => (
-          <li key={card.id} className="sim-card">
+          <li key={card.number} className="sim-card">
             <span className="sim-card-label">
               <span className={`brand-chip brand-${card.brand}`} aria-hidden="true">
                 {card.brand === 'visa' ? 'VISA' : 'MC'}
               </span>
               <span className="sim-card-text">
-                <span className="sim-card-number">{spaced(card.pan)}</span>
-                <span className="sim-card-behaviour">{card.behaviour}</span>
+                <span className="sim-card-number">{spaced(card.number)}</span>
+                <span className="sim-card-behaviour">{card.till.label}</span>
               </span>
             </span>
             <span className="sim-card-actions">
@@ -56,8 +57,8 @@ export function SimulatedReaderPanel() {
                   key={method}
                   type="button"
                   className="button button-small"
-                  aria-label={`${label} ${BRAND_NAMES[card.brand]} ${card.pan}`}
-                  onClick={() => simulatedReader.present(card.id, method)}
+                  aria-label={`${label} ${BRAND_NAMES[card.brand]} ${card.number}`}
+                  onClick={() => simulatedReader.present(card.number, method)}
                 >
                   {label}
                 </button>

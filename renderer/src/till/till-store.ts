@@ -18,6 +18,7 @@
  * PIN pad encrypts it and hands over the block, which is dropped once the gateway answered).
  */
 import { create } from 'zustand';
+import type { Receipt } from '../../../contract/api/receipts.js';
 import { asCardBrand } from '../../../contract/cards.js';
 import { ErrorCode, TransactionStatus } from '../../../contract/codes.js';
 import { CENTRE_OUTCOME_UNKNOWN, PIN_TRIES } from '../../../contract/constants.js';
@@ -28,28 +29,18 @@ import { formatMoney, pressAmountKey } from './money.js';
 import { buildPosData } from './pos-data.js';
 import { createKeyboardWedgeReader, createSimulatedReader, ENTRY_NAMES, type CardRead, type ReaderEvent, type ReaderProblem } from './reader.js';
 
-export interface Receipt {
-  merchantName: string;
-  amount: number;
-  currency: string;
-  brand: CardRead['brand'];
-  lastFour: string;
-  entry: CardRead['entry'];
-  aid?: string;
-  applicationLabel?: string;
-  pinVerified: boolean;
-  /** The issuer's approval code, when the gateway gave one. */
-  authorizationCode?: string;
-  transactionId: string;
-  orderId: string;
-  terminalId: string;
-  date: string;
-  kind: 'sale' | 'refund';
+/**
+ * An approved sale as the result screen shows it at once: the fields of the contract's receipt that
+ * the till knows from the payment's answer (the receipt shown beside it is the gateway's own,
+ * GET /ui/receipts/{id}), and what only the till knows.
+ */
+export type ApprovedSale = Pick<Receipt, 'transaction_id' | 'amount' | 'currency' | 'verification'> & {
+  card: NonNullable<Receipt['card']>;
   /** Approved while its answer was lost; the till learnt it from the gateway afterwards. */
   recovered?: boolean;
   /** Approved at a till whose centre was away: stored here, forwarded when the centre answers (issue 26). */
   stored?: boolean;
-}
+};
 
 export interface Decline {
   /** ISO 8583 response code, or `error` for a processor error. */
@@ -69,7 +60,7 @@ export type TillPhase =
   | { name: 'waiting'; insertOnly: boolean }
   | { name: 'processing'; since: number }
   | { name: 'pin'; insertPath: boolean }
-  | { name: 'approved'; receipt: Receipt }
+  | { name: 'approved'; sale: ApprovedSale }
   | { name: 'declined'; decline: Decline }
   /**
    * The outcome is not known yet. `resend`: the request is sent again with its key (the card read is
@@ -105,7 +96,7 @@ export interface SaleSummary {
   lastFour: string;
   entry: CardRead['entry'];
   /** Approved sales only. */
-  receipt?: Receipt;
+  approved?: ApprovedSale;
 }
 
 interface TillState {
@@ -238,32 +229,27 @@ export const useTill = create<TillState>()((set, get) => {
     set({ sale: null, readerMessage: null, ...patch });
   };
 
-  const approved = (sale: Sale, card: CardRead, response: TransactionResponse, pinUsed: boolean) => {
-    const session = useSession.getState();
-    const receipt: Receipt = {
-      merchantName: session.session?.merchant.name ?? '',
+  const approved = (card: CardRead, response: TransactionResponse, pinUsed: boolean) => {
+    const approvedSale: ApprovedSale = {
+      transaction_id: response.transaction_id,
       amount: response.amount,
       currency: response.currency,
-      brand: card.brand,
-      lastFour: response.card_last_four ?? card.lastFour,
-      entry: card.entry,
-      ...(card.aid ? { aid: card.aid } : {}),
-      ...(card.applicationLabel ? { applicationLabel: card.applicationLabel } : {}),
-      pinVerified: pinUsed,
-      transactionId: response.transaction_id,
-      ...(response.authorization_code ? { authorizationCode: response.authorization_code } : {}),
-      orderId: response.order_id ?? sale.orderId,
-      terminalId: session.terminal?.terminal_id ?? '',
-      date: new Date().toISOString(),
-      kind: 'sale',
+      card: {
+        brand: card.brand,
+        last_four: response.card_last_four ?? card.lastFour,
+        entry_mode: card.entry,
+        application_label: card.applicationLabel ?? null,
+        aid: card.aid ?? null,
+      },
+      verification: pinUsed ? 'online_pin' : 'none',
       ...(response.status_code === TransactionStatus.stored ? { stored: true } : {}),
     };
     endSale({
-      phase: { name: 'approved', receipt },
+      phase: { name: 'approved', sale: approvedSale },
       digits: '',
       reference: '',
       amountKept: false,
-      recent: { ...get().recent, [response.transaction_id]: { brand: card.brand, lastFour: receipt.lastFour, entry: card.entry, receipt } },
+      recent: { ...get().recent, [response.transaction_id]: { brand: card.brand, lastFour: approvedSale.card.last_four, entry: card.entry, approved: approvedSale } },
     });
     // The till has seen the outcome: close its attempt. If this call is lost, the next sale's
     // attempt is refused until the till resolves it, which finds this approval.
@@ -271,23 +257,14 @@ export const useTill = create<TillState>()((set, get) => {
   };
 
   /** What the gateway recorded of a sale approved while its answer was lost. */
-  const recoveredReceipt = (tx: Transaction): Receipt => {
-    const session = useSession.getState();
-    const brand = asCardBrand(tx.card_brand);
-    const entry = (tx.entry_mode && tx.entry_mode in ENTRY_NAMES ? tx.entry_mode : 'chip') as CardRead['entry'];
+  const recoveredSale = (tx: Transaction): ApprovedSale => {
+    const entry = tx.entry_mode && tx.entry_mode in ENTRY_NAMES ? tx.entry_mode : 'chip';
     return {
-      merchantName: session.session?.merchant.name ?? '',
+      transaction_id: tx.transaction_id,
       amount: tx.amount,
       currency: tx.currency,
-      brand,
-      lastFour: tx.card_last_four ?? '????',
-      entry,
-      pinVerified: false,
-      transactionId: tx.transaction_id,
-      orderId: tx.order_id ?? '',
-      terminalId: session.terminal?.terminal_id ?? '',
-      date: tx.created_at,
-      kind: 'sale',
+      card: { brand: asCardBrand(tx.card_brand), last_four: tx.card_last_four ?? '????', entry_mode: entry, application_label: null, aid: null },
+      verification: 'none',
       recovered: true,
       ...(tx.status_code === TransactionStatus.stored ? { stored: true } : {}),
     };
@@ -338,8 +315,7 @@ export const useTill = create<TillState>()((set, get) => {
     checks = 0;
     set({ unresolved: null });
     if (resolution.state === 'approved') {
-      const receipt = recoveredReceipt(resolution.transaction);
-      endSale({ phase: { name: 'approved', receipt }, digits: '', reference: '', amountKept: false, notice: null });
+      endSale({ phase: { name: 'approved', sale: recoveredSale(resolution.transaction) }, digits: '', reference: '', amountKept: false, notice: null });
       return;
     }
     if (next) {
@@ -358,7 +334,7 @@ export const useTill = create<TillState>()((set, get) => {
     const settled: Sale = { ...sale, attempt: undefined };
     // A stored sale (a joined till while its centre is away) is approved at the till: forwarded later.
     if (response.status_code === TransactionStatus.completed || response.status_code === TransactionStatus.authorized || response.status_code === TransactionStatus.stored) {
-      approved(settled, card, response, attempt.pinUsed);
+      approved(card, response, attempt.pinUsed);
       return;
     }
     if (response.status_code === TransactionStatus.declined && response.message === 'request_pin') {

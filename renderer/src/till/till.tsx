@@ -83,7 +83,7 @@ export function Till() {
     case 'pin':
       return <PinEntry insertPath={phase.insertPath} />;
     case 'approved':
-      return <Approved receipt={phase.receipt} />;
+      return <Approved sale={phase.sale} />;
     case 'declined':
       return <Declined decline={phase.decline} />;
     case 'checking':
