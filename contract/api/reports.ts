@@ -5,6 +5,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { TILL_TERMINAL_ID } from '../constants.js';
 import { Nullable, StringEnum } from './common.js';
+import type { SchemasOf } from './operation-schemas.js';
 
 export const FigureSchema = Type.Object({ count: Type.Integer(), amount: Type.Number({ description: 'decimal in the currency' }) });
 export type Figure = Static<typeof FigureSchema>;
@@ -130,3 +131,8 @@ export const ZReportListQuerySchema = Type.Object(
   { additionalProperties: false },
 );
 export const ZReportParams = Type.Object({ sequence: Type.String({ pattern: '^[1-9][0-9]{0,8}$', description: 'the Z report number' }) });
+
+/** The reports' operations (contract/operations.ts). */
+export const reportsOperations = {
+  'reports.shopDay': { response: { 200: ShopDaySchema } },
+} as const satisfies SchemasOf<'reports'>;
