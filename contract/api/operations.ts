@@ -7,12 +7,40 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { OperationName } from '../operations.js';
 import type { OperationSchemas } from './operation-schemas.js';
+import { adminSettingsOperations } from './admin-settings.js';
+import { centreOperations } from './centre.js';
+import { checkoutsOperations } from './checkouts.js';
+import { dashboardOperations } from './dashboard.js';
+import { invoicesOperations } from './invoices.js';
+import { mandatesOperations } from './mandates.js';
+import { networkTokensOperations } from './network-tokens.js';
+import { paymentMethodsOperations } from './payment-methods.js';
+import { paymentsOperations } from './payments.js';
+import { postbacksOperations } from './postbacks.js';
+import { receiptsOperations } from './receipts.js';
 import { reportsOperations } from './reports.js';
+import { staffOperations } from './staff.js';
+import { tillOperations } from './till.js';
 import { tillsOperations } from './tills.js';
+import { transactionsOperations } from './transactions.js';
 
 export const OPERATION_SCHEMAS = {
+  ...adminSettingsOperations,
+  ...centreOperations,
+  ...checkoutsOperations,
+  ...dashboardOperations,
+  ...invoicesOperations,
+  ...mandatesOperations,
+  ...networkTokensOperations,
+  ...paymentMethodsOperations,
+  ...paymentsOperations,
+  ...postbacksOperations,
+  ...receiptsOperations,
   ...reportsOperations,
+  ...staffOperations,
+  ...tillOperations,
   ...tillsOperations,
+  ...transactionsOperations,
 } as const satisfies { readonly [Name in OperationName]: OperationSchemas };
 
 export type { OperationName };

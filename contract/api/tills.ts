@@ -5,7 +5,7 @@
  * user says "use it here anyway".
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { StoreLimitsSchema } from './centre.js';
+import { StoreLimitsRequestSchema, StoreLimitsSchema, TillInviteSchema, TillLimitsSchema } from './centre.js';
 import { Nullable, Str } from './common.js';
 import { NoContentSchema, type SchemasOf } from './operation-schemas.js';
 
@@ -110,4 +110,6 @@ export const tillsOperations = {
   'tills.update': { params: TillIdParams, body: UpdateTillRequestSchema, response: { 200: TillSchema } },
   'tills.take': { body: TakeTillRequestSchema, response: { 200: TillSchema } },
   'tills.release': { response: { 204: NoContentSchema } },
+  'tills.setLimits': { params: TillIdParams, body: StoreLimitsRequestSchema, response: { 200: TillLimitsSchema } },
+  'tills.invite': { params: TillIdParams, response: { 201: TillInviteSchema } },
 } as const satisfies SchemasOf<'tills'>;

@@ -3,12 +3,17 @@
 // here), every entry is registered with its method and path, and a change to the contract breaks the
 // renderer's type-check (its `call` derives args and answers from the contract).
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { OPERATIONS } from '../../contract/operations.js';
-import { startTestGateway, type TestGateway } from '../helpers/api.js';
+import type { FastifyInstance } from 'fastify';
+import { buildServer } from '../../main/http/server.js';
+import { createLogger } from '../../main/infra/logger.js';
+import { resolveSettings } from '../../main/settings.js';
+import { composeForTest, tempDir } from '../helpers/api.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -25,154 +30,8 @@ const NOT_OPERATIONS: RegExp[] = [
   /^\/pay\//, // the simulated card-entry and 3-D Secure pages of a transaction
 ];
 
-/**
- * Routes not yet moved onto the table (issue 28, item 2, in progress), by `METHOD path`. The list
- * only shrinks: the test fails for a route that is on the table and still listed here.
- */
-const NOT_YET: string[] = [
-  'GET /rest/transactions',
-  'GET /rest/transactions/export',
-  'GET /rest/transactions/:transaction_id',
-  'GET /rest/transactions/:transaction_id/refunds',
-  'GET /rest/transactions/:transaction_id/log',
-  'GET /rest/transactions/:transaction_id/postbacks',
-  'POST /rest/payment',
-  'POST /rest/payout',
-  'GET /rest/postbacks',
-  'POST /rest/postbacks/resend_failed',
-  'POST /rest/postbacks/:event_id/resend',
-  'POST /rest/authorize',
-  'POST /rest/register',
-  'POST /rest/reverse',
-  'POST /rest/revise',
-  'POST /rest/refund',
-  'POST /rest/capture',
-  'POST /rest/cancel',
-  'POST /rest/create_mandate_reference',
-  'POST /rest/checkouts',
-  'GET /rest/checkouts/:checkout_id',
-  'POST /rest/webhook_key/rotate',
-  'POST /rest/invoices',
-  'GET /rest/invoices',
-  'GET /rest/invoices/:invoice_number',
-  'PUT /rest/invoices/:invoice_number',
-  'PATCH /rest/invoices/:invoice_number',
-  'DELETE /rest/invoices/:invoice_number',
-  'PUT /rest/invoices/:invoice_number/status_change',
-  'POST /rest/invoices/:invoice_number/payment_plan',
-  'GET /rest/invoices/:invoice_number/payment_plan',
-  'DELETE /rest/invoices/:invoice_number/payment_plan',
-  'POST /rest/invoices/:invoice_number/reminder',
-  'GET /rest/emails',
-  'POST /v2/network_tokens',
-  'GET /v2/network_tokens',
-  'GET /v2/network_tokens/:id',
-  'DELETE /v2/network_tokens/:id',
-  'GET /v2/network_tokens/:id/data',
-  'POST /v2/network_tokens/:id/cryptogram',
-  'POST /v2/network_tokens/:id/simulate',
-  'GET /v2/payment-methods',
-  'GET /v2/payment-methods/:payment_type',
-  'GET /v2/merchants/:merchant_id/payment-methods',
-  'GET /v2/merchants/:merchant_id/payment-methods/:payment_type',
-  'PUT /v2/merchants/:merchant_id/payment-methods/:payment_type',
-  'DELETE /v2/merchants/:merchant_id/payment-methods/:payment_type',
-  'GET /v2/merchants/:merchant_id/shops/:shop_id/payment-methods',
-  'GET /v2/merchants/:merchant_id/shops/:shop_id/payment-methods/:payment_type',
-  'PUT /v2/merchants/:merchant_id/shops/:shop_id/payment-methods/:payment_type',
-  'DELETE /v2/merchants/:merchant_id/shops/:shop_id/payment-methods/:payment_type',
-  'POST /centre/heartbeat',
-  'GET /centre/replica',
-  'POST /centre/fence',
-  'POST /centre/forward',
-  'POST /centre/join',
-  'POST /ui/forwarded-declines/:transaction_id/handled',
-  'PUT /ui/tills/:till_id/limits',
-  'POST /ui/tills/:till_id/invite',
-  'GET /ui/till/attempt',
-  'PUT /ui/till/attempt',
-  'POST /ui/till/attempt/resolve',
-  'GET /ui/till/link',
-  'POST /ui/till/link/declines/:transaction_id/seen',
-  'GET /ui/terminal',
-  'DELETE /ui/terminals/:terminal_id',
-  'GET /ui/test-outbox',
-  'GET /ui/test-outbox/:item_id',
-  'GET /ui/transactions/:transaction_id',
-  'POST /ui/session',
-  'GET /ui/session',
-  'DELETE /ui/session',
-  'PUT /ui/session/pin',
-  'GET /ui/setup',
-  'POST /ui/setup/join',
-  'GET /ui/staff',
-  'POST /ui/staff',
-  'POST /ui/staff/:staff_id/reset',
-  'POST /ui/staff/:staff_id/disable',
-  'GET /ui/shops',
-  'POST /ui/shops',
-  'POST /ui/shops/:shop_id/terminals',
-  'GET /ui/smtp',
-  'PUT /ui/smtp',
-  'POST /ui/smtp/test',
-  'GET /ui/whoami',
-  'GET /ui/webhook-key',
-  'POST /ui/webhook-key/reveal',
-  'POST /ui/webhook-key/rotate',
-  'POST /ui/approvals',
-  'GET /ui/audit',
-  'GET /ui/audit-log',
-  'GET /ui/reports/x',
-  'GET /ui/reports/x.pdf',
-  'POST /ui/reports/x/print',
-  'GET /ui/reports/x/receipt',
-  'POST /ui/reports/z',
-  'GET /ui/reports/z',
-  'GET /ui/reports/z/:sequence.pdf',
-  'GET /ui/reports/z/:sequence',
-  'GET /ui/reports/z/:sequence/receipt',
-  'POST /ui/reports/z/:sequence/print',
-  'GET /ui/receipts/:receipt_id',
-  'POST /ui/receipts/:receipt_id/print',
-  'POST /ui/receipts/:receipt_id/email',
-  'GET /ui/receipts/:receipt_id/emails',
-  'POST /ui/receipts/:receipt_id/link',
-  'GET /ui/receipt-printer',
-  'PUT /ui/receipt-printer',
-  'POST /ui/receipt-printer/test',
-  'GET /ui/dashboard',
-  'GET /ui/invoice-channels',
-  'POST /ui/invoices/check',
-  'POST /ui/invoices/:invoice_number/check',
-  'GET /ui/invoices/:invoice_number/payments',
-  'GET /ui/invoices/:invoice_number/payment-plan',
-  'GET /ui/network-tokens',
-  'POST /ui/network-tokens/check',
-  'GET /ui/network-tokens/:id',
-  'POST /ui/network-tokens/:id/reveal',
-  'GET /ui/checkouts',
-  'POST /ui/checkouts',
-  'POST /ui/checkouts/check',
-  'GET /ui/checkouts/:checkout_id',
-  'POST /ui/checkouts/:checkout_id/cancel',
-  'GET /ui/channels',
-  'POST /ui/channels',
-  'PUT /ui/channels/:url_name',
-  'GET /ui/credentials',
-  'POST /ui/credentials',
-  'POST /ui/credentials/:credential_id/revoke',
-  'GET /ui/environment',
-  'GET /ui/postbacks',
-  'POST /ui/postbacks/resend-failed',
-  'GET /ui/postbacks/resends/:resend_id',
-  'GET /ui/postbacks/:event_id',
-  'POST /ui/postbacks/:event_id/resend',
-  'GET /ui/profile',
-  'PUT /ui/profile',
-];
-
 /** Every `METHOD path` Fastify answers, from printRoutes' tree (HEAD routes Fastify adds for GET left out). */
-function registeredRoutes(app: TestGateway['app']): string[] {
+function registeredRoutes(app: FastifyInstance): string[] {
   const found: string[] = [];
   const stack: string[] = [];
   for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
@@ -188,17 +47,24 @@ function registeredRoutes(app: TestGateway['app']): string[] {
 }
 
 describe('the contract has the routes', () => {
-  let gw: TestGateway;
+  let app: FastifyInstance;
+  let close: () => Promise<void>;
   let routes: string[];
 
   before(async () => {
-    // A movable clock: the Test environment's POST /test/clock is registered only then.
-    gw = await startTestGateway({ flags: { 'sim-clock': 'movable' } });
-    routes = registeredRoutes(gw.app);
+    // The movable clock of `--sim-clock movable` (no test clock): POST /test/clock is registered only then.
+    const dir = tempDir();
+    const composition = await composeForTest({ settings: resolveSettings(dir, { 'sim-clock': 'movable' }, {}), dataKey: randomBytes(32), logger: createLogger({ level: 'silent' }) });
+    app = await buildServer(composition.gateway);
+    close = async () => {
+      await app.close();
+      await composition.close();
+    };
+    routes = registeredRoutes(app);
   });
 
   after(async () => {
-    await gw.close();
+    await close();
   });
 
   test('the route list is read in full (the parse of printRoutes works)', () => {
@@ -211,19 +77,18 @@ describe('the contract has the routes', () => {
   test('every entry of the table is registered with its method and path', () => {
     for (const [name, { method, path }] of Object.entries(OPERATIONS)) {
       assert.ok(routes.includes(`${method} ${path}`), `${name}: ${method} ${path} is not registered`);
-      assert.ok(gw.app.hasRoute({ method, url: path }), `${name}: ${method} ${path}`);
+      assert.ok(app.hasRoute({ method, url: path }), `${name}: ${method} ${path}`);
     }
   });
 
   test('every route Fastify registers is an operation of the table, a page, a static file or the documentation', () => {
     const table = new Set(Object.values(OPERATIONS).map(({ method, path }) => `${method} ${path}`));
     const outside = routes.filter((route) => !table.has(route) && !NOT_OPERATIONS.some((page) => page.test(route.slice(route.indexOf(' ') + 1))));
-    assert.deepEqual(outside.filter((route) => !NOT_YET.includes(route)), [], 'routes missing from contract/operations.ts');
-    assert.deepEqual(NOT_YET.filter((route) => table.has(route)), [], 'on the table now: take them off NOT_YET');
+    assert.deepEqual(outside, [], 'routes missing from contract/operations.ts');
   });
 
   test('the document names each operation of the table by its contract name', async () => {
-    const doc = (await gw.app.inject({ method: 'GET', url: '/openapi.json' })).json<{ paths: Record<string, Record<string, { operationId?: string }>> }>();
+    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json<{ paths: Record<string, Record<string, { operationId?: string }>> }>();
     for (const [name, { method, path }] of Object.entries(OPERATIONS)) {
       const documented = doc.paths[path.replace(/:([A-Za-z_]+)/g, '{$1}')]?.[method.toLowerCase()];
       assert.equal(documented?.operationId, name, `${method} ${path}`);

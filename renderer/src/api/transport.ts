@@ -44,7 +44,7 @@ export class ApiError extends Error {
 // ---- transport ------------------------------------------------------------------------------------
 
 export interface TransportRequest {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Path on the gateway, e.g. `/rest/payment`. */
   path: string;
   body?: unknown;
