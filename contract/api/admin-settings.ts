@@ -8,7 +8,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { MERCHANT_LANGUAGES, SMTP_SECURITY, STAFF_SECRETS } from '../constants.js';
 import { Nullable, PageMetadataSchema, StringEnum, StringIn } from './common.js';
-import { AuditEntrySchema } from './staff.js';
+import { AuditEntrySchema, StaffMemberSchema } from './staff.js';
+import type { SchemasOf } from './operation-schemas.js';
 
 // ---- merchant profile
 
@@ -163,3 +164,21 @@ export const AuditLogPageSchema = Type.Object({
   actions: Type.Array(Type.String(), { description: "every action in this merchant's log (the action filter's choices)" }),
 });
 export type AuditLogPage = Static<typeof AuditLogPageSchema>;
+
+/** The admin-settings operations (contract/operations.ts). */
+export const adminSettingsOperations = {
+  'admin-settings.profile': { response: { 200: MerchantProfileSchema } },
+  'admin-settings.setProfile': { body: UpdateProfileRequestSchema, response: { 200: MerchantProfileSchema } },
+  'admin-settings.channels': { response: { 200: Type.Array(ChannelSchema) } },
+  'admin-settings.createChannel': { body: CreateChannelRequestSchema, response: { 201: ChannelSchema } },
+  'admin-settings.updateChannel': { params: ChannelParams, body: UpdateChannelRequestSchema, response: { 200: ChannelSchema } },
+  'admin-settings.credentials': { response: { 200: Type.Array(ApiCredentialSchema) } },
+  'admin-settings.createCredential': { response: { 201: CreatedApiCredentialSchema } },
+  'admin-settings.revokeCredential': { params: CredentialParams, response: { 200: ApiCredentialSchema } },
+  'admin-settings.resetStaffSecret': { params: StaffParams, body: ResetStaffSecretRequestSchema, response: { 200: ResetStaffSecretSchema } },
+  'admin-settings.disableStaff': { params: StaffParams, response: { 200: StaffMemberSchema } },
+  'admin-settings.smtp': { response: { 200: SmtpSettingsSchema } },
+  'admin-settings.setSmtp': { body: UpdateSmtpRequestSchema, response: { 200: SmtpSettingsSchema } },
+  'admin-settings.testSmtp': { body: SmtpTestRequestSchema, response: { 200: SmtpTestResultSchema } },
+  'admin-settings.auditLog': { querystring: AuditLogQuerySchema, response: { 200: AuditLogPageSchema } },
+} as const satisfies SchemasOf<'admin-settings'>;

@@ -7,7 +7,9 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, Str, StringIn } from './common.js';
+import { TransactionIdParams } from './transactions.js';
 import { PaymentRequestSchema } from './payments.js';
+import type { SchemasOf } from './operation-schemas.js';
 
 /**
  * What a till may store while the centre is away, in the merchant's currency where an amount: a
@@ -244,3 +246,18 @@ export const JoinSummarySchema = Type.Object({
   limits: StoreLimitsSchema,
 });
 export type JoinSummary = Static<typeof JoinSummarySchema>;
+
+/** The centre operations (contract/operations.ts). */
+export const centreOperations = {
+  'centre.heartbeat': { body: TillReportSchema, response: { 200: HeartbeatAnswerSchema } },
+  'centre.replica': { response: { 200: ReplicaSchema } },
+  'centre.fence': { body: FenceRequestSchema, response: { 200: FenceAnswerSchema } },
+  'centre.forward': { body: ForwardRequestSchema, response: { 200: ForwardAnswerSchema } },
+  'centre.join': { body: JoinRequestSchema, response: { 200: JoinAnswerSchema } },
+  'centre.handleForwardedDecline': { params: TransactionIdParams, response: { 200: HandledDeclineSchema } },
+  'centre.tillLink': { response: { 200: TillLinkStatusSchema } },
+  'centre.seeDecline': { params: TransactionIdParams, response: { 200: TillLinkStatusSchema } },
+  'centre.setup': { response: { 200: SetupStateSchema } },
+  'centre.joinShop': { body: SetupJoinRequestSchema, response: { 200: JoinSummarySchema } },
+  'centre.advanceClock': { body: AdvanceClockRequestSchema, response: { 200: ClockAnswerSchema } },
+} as const satisfies SchemasOf<'centre'>;

@@ -5,8 +5,9 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { CHECKOUT_LOCALES, CHECKOUT_STATUSES, CHECKOUTS_DEFAULT_PER_PAGE, CHECKOUTS_MAX_PER_PAGE } from '../constants.js';
-import { Nullable, pageQueryProperties, PageMetadataSchema, RefTo, Str, StringEnum, StringIn } from './common.js';
+import { FieldCheckSchema, IdempotencyHeaders, Nullable, PageMetadataSchema, pageQueryProperties, RefTo, Str, StringEnum, StringIn } from './common.js';
 import { TransactionSchema } from './transactions.js';
+import type { SchemasOf } from './operation-schemas.js';
 
 const Flag = Type.Optional(Type.Integer({ description: '0 or 1' }));
 
@@ -161,3 +162,14 @@ export const BackOfficeCheckoutDetailSchema = Type.Object({
 });
 /** `GET /ui/checkouts/:checkout_id` (and the answer of create and cancel). */
 export type BackOfficeCheckoutDetail = Static<typeof BackOfficeCheckoutDetailSchema>;
+
+/** The checkouts operations (contract/operations.ts). */
+export const checkoutsOperations = {
+  'checkouts.backOfficeList': { querystring: CheckoutListQuerySchema, response: { 200: BackOfficeCheckoutListSchema } },
+  'checkouts.backOfficeCreate': { headers: IdempotencyHeaders, body: BackOfficeCheckoutRequestSchema, response: { 201: BackOfficeCheckoutDetailSchema } },
+  'checkouts.check': { body: BackOfficeCheckoutRequestSchema, response: { 200: FieldCheckSchema } },
+  'checkouts.backOfficeGet': { params: CheckoutIdParams, response: { 200: BackOfficeCheckoutDetailSchema } },
+  'checkouts.cancel': { params: CheckoutIdParams, response: { 200: BackOfficeCheckoutDetailSchema } },
+  'checkouts.create': { headers: IdempotencyHeaders, body: CheckoutRequestSchema, response: { 200: CheckoutCreatedSchema } },
+  'checkouts.get': { params: CheckoutIdParams, response: { 200: RefTo(CheckoutSchema) } },
+} as const satisfies SchemasOf<'checkouts'>;

@@ -7,6 +7,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DASHBOARD_PERIODS } from '../constants.js';
 import { Nullable, StringEnum, StringIn } from './common.js';
+import type { SchemasOf } from './operation-schemas.js';
 
 export const DashboardQuerySchema = Type.Object(
   {
@@ -140,3 +141,8 @@ export const DashboardSchema = Type.Object(
 );
 /** What GET /ui/dashboard answers. */
 export type Dashboard = Static<typeof DashboardSchema>;
+
+/** The dashboard operations (contract/operations.ts). */
+export const dashboardOperations = {
+  'dashboard.get': { querystring: DashboardQuerySchema, response: { 200: DashboardSchema } },
+} as const satisfies SchemasOf<'dashboard'>;

@@ -17,8 +17,9 @@ import {
   PLAN_INTERVALS,
   PLAN_STATUSES,
 } from '../constants.js';
-import { FieldErrorSchema, Nullable, RefTo, StringEnum, StringIn } from './common.js';
+import { FieldErrorSchema, IdempotencyHeaders, Nullable, RefTo, StringEnum, StringIn } from './common.js';
 import { TransactionSchema } from './transactions.js';
+import { NoContentSchema, type SchemasOf } from './operation-schemas.js';
 
 const Text = (description?: string) => Type.Optional(Type.Union([Type.String(), Type.Null()], description ? { description } : {}));
 const Flag = (description: string) =>
@@ -301,3 +302,28 @@ export type InvoicePaymentList = Static<typeof InvoicePaymentListSchema>;
 /** `GET /ui/invoices/:invoice_number/payment-plan`: the active plan, else the latest; null when it never had one. */
 export const InvoicePlanAnswerSchema = Type.Object({ payment_plan: Nullable(PaymentPlanSchema) });
 export type InvoicePlanAnswer = Static<typeof InvoicePlanAnswerSchema>;
+
+/** `GET /rest/emails`: the e-mails of one invoice. */
+export const InvoiceEmailsQuerySchema = Type.Object({ invoice_number: InvoiceNumberSchema });
+export const InvoiceEmailListSchema = Type.Object({ emails: Type.Array(InvoiceEmailSchema) });
+
+/** The invoices operations (contract/operations.ts). */
+export const invoicesOperations = {
+  'invoices.channels': { response: { 200: InvoiceChannelListSchema } },
+  'invoices.checkCreate': { body: InvoiceCreateBodySchema, response: { 200: InvoiceCheckSchema } },
+  'invoices.checkUpdate': { params: InvoiceNumberParams, body: InvoiceUpdateBodySchema, response: { 200: InvoiceCheckSchema } },
+  'invoices.payments': { params: InvoiceNumberParams, response: { 200: InvoicePaymentListSchema } },
+  'invoices.currentPlan': { params: InvoiceNumberParams, response: { 200: InvoicePlanAnswerSchema } },
+  'invoices.sendReminder': { params: InvoiceNumberParams, response: { 200: InvoiceReplySchema } },
+  'invoices.emails': { querystring: InvoiceEmailsQuerySchema, response: { 200: InvoiceEmailListSchema } },
+  'invoices.create': { headers: IdempotencyHeaders, body: InvoiceCreateBodySchema, response: { 201: InvoiceReplySchema } },
+  'invoices.list': { querystring: InvoiceListQuerySchema, response: { 200: InvoiceListSchema } },
+  'invoices.get': { params: InvoiceNumberParams, response: { 200: InvoiceReplySchema } },
+  'invoices.update': { params: InvoiceNumberParams, body: InvoiceUpdateBodySchema, response: { 200: InvoiceReplySchema } },
+  'invoices.patch': { params: InvoiceNumberParams, body: InvoiceUpdateBodySchema, response: { 200: InvoiceReplySchema } },
+  'invoices.changeStatus': { params: InvoiceNumberParams, body: InvoiceStatusBodySchema, response: { 200: InvoiceReplySchema } },
+  'invoices.delete': { params: InvoiceNumberParams, response: { 204: NoContentSchema } },
+  'invoices.createPlan': { params: InvoiceNumberParams, body: PaymentPlanRequestSchema, response: { 201: PaymentPlanReplySchema } },
+  'invoices.getPlan': { params: InvoiceNumberParams, response: { 200: PaymentPlanReplySchema } },
+  'invoices.cancelPlan': { params: InvoiceNumberParams, response: { 200: PaymentPlanReplySchema } },
+} as const satisfies SchemasOf<'invoices'>;

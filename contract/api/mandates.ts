@@ -1,6 +1,7 @@
 /** SEPA mandate references: `POST /rest/create_mandate_reference` (decisions.md D4). */
 import { Type, type Static } from '@sinclair/typebox';
-import { StringIn } from './common.js';
+import { IdempotencyHeaders, RefTo, StringIn } from './common.js';
+import type { SchemasOf } from './operation-schemas.js';
 
 export const MandateRequestSchema = Type.Object(
   {
@@ -29,3 +30,8 @@ export const MandateResponseSchema = Type.Object(
   { $id: 'MandateReference', title: 'Mandate reference' },
 );
 export type MandateResponse = Static<typeof MandateResponseSchema>;
+
+/** The mandates operations (contract/operations.ts). */
+export const mandatesOperations = {
+  'mandates.create': { headers: IdempotencyHeaders, body: MandateRequestSchema, response: { 200: RefTo(MandateResponseSchema) } },
+} as const satisfies SchemasOf<'mandates'>;

@@ -7,7 +7,8 @@
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { NETWORK_TOKEN_STATUSES, NETWORK_TOKENS_DEFAULT_PER_PAGE, NETWORK_TOKENS_MAX_PER_PAGE, SIMULATE_ACTIONS, TOKEN_HISTORY_EVENTS, TOKEN_NETWORKS, TOKEN_REVEAL_SECONDS } from '../constants.js';
-import { Nullable, pageQueryProperties, PageMetadataSchema, RefTo, Str, StringEnum, StringIn } from './common.js';
+import { FieldCheckSchema, IdempotencyHeaders, Nullable, PageMetadataSchema, pageQueryProperties, RefTo, Str, StringEnum, StringIn } from './common.js';
+import { NoContentSchema, type SchemasOf } from './operation-schemas.js';
 
 export const NetworkTokenRequestSchema = Type.Object(
   {
@@ -140,3 +141,18 @@ export const TokenRevealSchema = Type.Object({
 });
 /** `POST /ui/network-tokens/:id/reveal`: the token data, shown for a while; the reveal is in the audit log. */
 export type TokenReveal = Static<typeof TokenRevealSchema>;
+
+/** The network-tokens operations (contract/operations.ts). */
+export const networkTokensOperations = {
+  'network-tokens.backOfficeList': { querystring: NetworkTokenListQuerySchema, response: { 200: BackOfficeTokenListSchema } },
+  'network-tokens.check': { body: NetworkTokenRequestSchema, response: { 200: FieldCheckSchema } },
+  'network-tokens.backOfficeGet': { params: NetworkTokenIdParams, response: { 200: BackOfficeTokenDetailSchema } },
+  'network-tokens.reveal': { params: NetworkTokenIdParams, response: { 200: TokenRevealSchema } },
+  'network-tokens.create': { headers: IdempotencyHeaders, body: NetworkTokenRequestSchema, response: { 200: NetworkTokenEnvelopeSchema, 201: NetworkTokenEnvelopeSchema } },
+  'network-tokens.list': { querystring: NetworkTokenListQuerySchema, response: { 200: NetworkTokenListSchema } },
+  'network-tokens.get': { params: NetworkTokenIdParams, response: { 200: NetworkTokenEnvelopeSchema } },
+  'network-tokens.data': { params: NetworkTokenIdParams, response: { 200: TokenDataEnvelopeSchema } },
+  'network-tokens.cryptogram': { headers: IdempotencyHeaders, params: NetworkTokenIdParams, response: { 200: CryptogramEnvelopeSchema } },
+  'network-tokens.archive': { params: NetworkTokenIdParams, response: { 202: NoContentSchema } },
+  'network-tokens.simulate': { headers: IdempotencyHeaders, params: NetworkTokenIdParams, body: SimulateRequestSchema, response: { 200: NetworkTokenEnvelopeSchema } },
+} as const satisfies SchemasOf<'network-tokens'>;

@@ -14,6 +14,7 @@ import {
   type SettingSource,
 } from '../constants.js';
 import { Nullable, RefTo, Str, StringEnum } from './common.js';
+import type { SchemasOf } from './operation-schemas.js';
 
 const capabilityFields = <T extends TSchema>(schema: () => T) =>
   Object.fromEntries(METHOD_CAPABILITIES.map((name) => [name, schema()])) as Record<MethodCapabilityName, T>;
@@ -203,3 +204,21 @@ export const TerminalAssignmentSchema = Type.Object(
   { title: 'Terminal assignment' },
 );
 export type TerminalAssignment = Static<typeof TerminalAssignmentSchema>;
+
+/** The payment-methods operations (contract/operations.ts). */
+export const paymentMethodsOperations = {
+  'payment-methods.shops': { response: { 200: Type.Array(ShopSchema) } },
+  'payment-methods.createShop': { body: CreateShopRequestSchema, response: { 201: ShopSchema } },
+  'payment-methods.assignTerminal': { params: Type.Object({ shop_id: Type.String({ maxLength: 64 }) }), body: AssignTerminalRequestSchema, response: { 200: TerminalAssignmentSchema } },
+  'payment-methods.unassignTerminal': { params: Type.Object({ terminal_id: Type.String({ maxLength: 64 }) }), response: { 200: TerminalAssignmentSchema } },
+  'payment-methods.catalog': { querystring: PaymentMethodListQuerySchema, response: { 200: PaymentMethodListSchema } },
+  'payment-methods.catalogEntry': { params: PaymentTypeParams, response: { 200: PaymentMethodEnvelopeSchema } },
+  'payment-methods.merchantList': { params: MerchantParams, querystring: PaymentMethodSettingListQuerySchema, response: { 200: PaymentMethodSettingListSchema } },
+  'payment-methods.merchantGet': { params: MerchantMethodParams, response: { 200: PaymentMethodSettingEnvelopeSchema } },
+  'payment-methods.merchantSet': { params: MerchantMethodParams, body: PaymentMethodSettingRequestSchema, response: { 200: PaymentMethodSettingEnvelopeSchema, 201: PaymentMethodSettingEnvelopeSchema } },
+  'payment-methods.merchantRemove': { params: MerchantMethodParams, response: { 200: PaymentMethodSettingEnvelopeSchema } },
+  'payment-methods.shopList': { params: ShopParams, querystring: PaymentMethodSettingListQuerySchema, response: { 200: PaymentMethodSettingListSchema } },
+  'payment-methods.shopGet': { params: ShopMethodParams, response: { 200: PaymentMethodSettingEnvelopeSchema } },
+  'payment-methods.shopSet': { params: ShopMethodParams, body: PaymentMethodSettingRequestSchema, response: { 200: PaymentMethodSettingEnvelopeSchema, 201: PaymentMethodSettingEnvelopeSchema } },
+  'payment-methods.shopRemove': { params: ShopMethodParams, response: { 200: PaymentMethodSettingEnvelopeSchema } },
+} as const satisfies SchemasOf<'payment-methods'>;

@@ -5,7 +5,8 @@
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { PAYMENT_TYPES, SUBSCRIPTION_STATUSES, WALLET_CAPTURE_EVENTS } from '../constants.js';
-import { Nullable, Str, StringEnum, StringIn } from './common.js';
+import { IdempotencyHeaders, Nullable, RefTo, Str, StringEnum, StringIn } from './common.js';
+import type { SchemasOf } from './operation-schemas.js';
 
 const Opt = <T extends TSchema>(schema: T) => Type.Optional(schema);
 const Amount = (description: string) => Type.Number({ description });
@@ -275,3 +276,16 @@ export const SubscriptionResponseSchema = Type.Object(
   { $id: 'SubscriptionResponse', title: 'Subscription response' },
 );
 export type SubscriptionResponse = Static<typeof SubscriptionResponseSchema>;
+
+/** The payments operations (contract/operations.ts): each takes an Idempotency-Key and answers a registered schema by $id. */
+export const paymentsOperations = {
+  'payments.create': { headers: IdempotencyHeaders, body: PaymentRequestSchema, response: { 200: RefTo(TransactionResponseSchema) } },
+  'payments.authorize': { headers: IdempotencyHeaders, body: AuthorizeRequestSchema, response: { 200: RefTo(TransactionResponseSchema) } },
+  'payments.register': { headers: IdempotencyHeaders, body: PaymentRequestSchema, response: { 200: RefTo(TransactionResponseSchema) } },
+  'payments.capture': { headers: IdempotencyHeaders, body: CaptureRequestSchema, response: { 200: RefTo(CaptureResponseSchema) } },
+  'payments.reverse': { headers: IdempotencyHeaders, body: ReverseRequestSchema, response: { 200: RefTo(ReverseResponseSchema) } },
+  'payments.refund': { headers: IdempotencyHeaders, body: RefundRequestSchema, response: { 200: RefTo(RefundResponseSchema) } },
+  'payments.payout': { headers: IdempotencyHeaders, body: PayoutRequestSchema, response: { 200: RefTo(PayoutResponseSchema) } },
+  'payments.cancel': { headers: IdempotencyHeaders, body: CancelRequestSchema, response: { 200: RefTo(SubscriptionResponseSchema) } },
+  'payments.revise': { headers: IdempotencyHeaders, body: SubscriptionRequestSchema, response: { 200: RefTo(SubscriptionResponseSchema) } },
+} as const satisfies SchemasOf<'payments'>;

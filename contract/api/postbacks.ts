@@ -10,7 +10,9 @@ import {
   TEST_OUTBOX_KINDS,
 } from '../constants.js';
 import { SEARCH_MAX_LENGTH } from '../transaction-list.js';
-import { Nullable, PageMetadataSchema, pageQueryProperties, StringEnum, StringIn } from './common.js';
+import { IdempotencyHeaders, Nullable, PageMetadataSchema, pageQueryProperties, RefTo, StringEnum, StringIn } from './common.js';
+import { TransactionIdParams } from './transactions.js';
+import type { SchemasOf } from './operation-schemas.js';
 
 export const PostbackAttemptSchema = Type.Object({
   attempt: Type.Integer(),
@@ -217,3 +219,23 @@ export const TestOutboxDetailSchema = Type.Object({
 });
 export type TestOutboxDetail = Static<typeof TestOutboxDetailSchema>;
 export const OutboxItemParams = Type.Object({ item_id: Type.String({ minLength: 3, maxLength: 80, pattern: '^[erp]\\.[A-Za-z0-9-]+$' }) });
+
+/** The postbacks operations (contract/operations.ts). */
+export const postbacksOperations = {
+  'postbacks.environment': { response: { 200: GatewayEnvironmentSchema } },
+  'postbacks.backOfficeList': { querystring: PostbackLogQuerySchema, response: { 200: BackOfficePostbackListSchema } },
+  'postbacks.backOfficeGet': { params: EventIdParams, response: { 200: BackOfficePostbackDetailSchema } },
+  'postbacks.backOfficeResend': { params: EventIdParams, response: { 200: BackOfficePostbackDetailSchema } },
+  'postbacks.backOfficeResendFailed': { body: PostbackResendRequestSchema, response: { 202: PostbackResendSchema } },
+  'postbacks.resendProgress': { params: ResendIdParams, response: { 200: PostbackResendSchema } },
+  'postbacks.webhookKey': { response: { 200: WebhookKeyInfoSchema } },
+  'postbacks.revealWebhookKey': { response: { 200: WebhookKeyRevealSchema } },
+  'postbacks.backOfficeRotateWebhookKey': { response: { 200: WebhookKeyRotatedSchema } },
+  'postbacks.testOutbox': { querystring: TestOutboxQuerySchema, response: { 200: TestOutboxListSchema } },
+  'postbacks.testOutboxItem': { params: OutboxItemParams, response: { 200: TestOutboxDetailSchema } },
+  'postbacks.ofTransaction': { params: TransactionIdParams, response: { 200: Type.Array(RefTo(PostbackDeliverySchema)) } },
+  'postbacks.list': { querystring: PostbackListQuerySchema, response: { 200: Type.Array(RefTo(PostbackDeliverySchema)) } },
+  'postbacks.resend': { headers: IdempotencyHeaders, params: EventIdParams, response: { 200: RefTo(PostbackDeliverySchema) } },
+  'postbacks.resendFailed': { headers: IdempotencyHeaders, body: ResendFailedRequestSchema, response: { 200: ResendFailedResponseSchema } },
+  'postbacks.rotateWebhookKey': { headers: IdempotencyHeaders, response: { 200: WebhookKeyResponseSchema } },
+} as const satisfies SchemasOf<'postbacks'>;

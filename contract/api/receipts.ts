@@ -7,6 +7,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { EMAIL_STATUSES, PRINTER_CONNECTIONS, RECEIPT_LANGUAGES } from '../constants.js';
 import { Nullable } from './common.js';
+import type { SchemasOf } from './operation-schemas.js';
 
 export const ReceiptCardSchema = Type.Object(
   {
@@ -118,3 +119,15 @@ export const ReceiptLinkSchema = Type.Object(
 export type ReceiptLink = Static<typeof ReceiptLinkSchema>;
 
 export const ReceiptIdParams = Type.Object({ receipt_id: Type.String({ minLength: 1, maxLength: 64, description: 'a sale (transaction id) or a refund (refund id)' }) });
+
+/** The receipts operations (contract/operations.ts). */
+export const receiptsOperations = {
+  'receipts.get': { params: ReceiptIdParams, response: { 200: ReceiptSchema } },
+  'receipts.print': { params: ReceiptIdParams, response: { 200: PrintResultSchema } },
+  'receipts.email': { params: ReceiptIdParams, body: ReceiptEmailInputSchema, response: { 202: ReceiptEmailSchema } },
+  'receipts.emails': { params: ReceiptIdParams, response: { 200: Type.Array(ReceiptEmailSchema) } },
+  'receipts.link': { params: ReceiptIdParams, response: { 200: ReceiptLinkSchema } },
+  'receipts.printer': { response: { 200: ReceiptPrinterSchema } },
+  'receipts.setPrinter': { body: ReceiptPrinterInputSchema, response: { 200: ReceiptPrinterSchema } },
+  'receipts.testPrint': { response: { 200: PrintResultSchema } },
+} as const satisfies SchemasOf<'receipts'>;

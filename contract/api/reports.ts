@@ -5,6 +5,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { TILL_TERMINAL_ID } from '../constants.js';
 import { Nullable, StringEnum } from './common.js';
+import { PrintResultSchema } from './receipts.js';
+import type { SchemasOf } from './operation-schemas.js';
 
 export const FigureSchema = Type.Object({ count: Type.Integer(), amount: Type.Number({ description: 'decimal in the currency' }) });
 export type Figure = Static<typeof FigureSchema>;
@@ -130,3 +132,21 @@ export const ZReportListQuerySchema = Type.Object(
   { additionalProperties: false },
 );
 export const ZReportParams = Type.Object({ sequence: Type.String({ pattern: '^[1-9][0-9]{0,8}$', description: 'the Z report number' }) });
+
+/** The reports' operations (contract/operations.ts). */
+export const reportsOperations = {
+  'reports.shopDay': { response: { 200: ShopDaySchema } },
+  'reports.x': { querystring: TerminalQuerySchema, response: { 200: DayReportSchema } },
+  'reports.closeDay': { querystring: TerminalQuerySchema, headers: Type.Object({
+            'x-manager-approval': Type.Optional(Type.String({ description: 'a cashier: the token of POST /ui/approvals with action day_close' })),
+            'idempotency-key': Type.Optional(Type.String({ description: 'a retry with the same key never closes a second day' })),
+          }), response: { 201: DayReportSchema, 200: DayReportSchema } },
+  'reports.zList': { querystring: ZReportListQuerySchema, response: { 200: ZReportListSchema } },
+  'reports.z': { params: ZReportParams, querystring: TerminalQuerySchema, response: { 200: DayReportSchema } },
+  'reports.zPdf': { params: ZReportParams, querystring: TerminalQuerySchema, response: { 200: Type.Unsafe({ type: 'string', format: 'binary', description: 'application/pdf' }) } },
+  'reports.xPdf': { querystring: TerminalQuerySchema, response: { 200: Type.Unsafe({ type: 'string', format: 'binary', description: 'application/pdf' }) } },
+  'reports.zReceipt': { params: ZReportParams, querystring: TerminalQuerySchema, response: { 200: ReceiptLinesSchema } },
+  'reports.printZ': { params: ZReportParams, querystring: TerminalQuerySchema, response: { 200: PrintResultSchema } },
+  'reports.printX': { querystring: TerminalQuerySchema, response: { 200: PrintResultSchema } },
+  'reports.xReceipt': { querystring: TerminalQuerySchema, response: { 200: ReceiptLinesSchema } },
+} as const satisfies SchemasOf<'reports'>;

@@ -6,6 +6,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { APPROVAL_ACTIONS, STAFF_ROLES } from '../constants.js';
 import { Nullable, StringEnum, StringIn } from './common.js';
+import type { SchemasOf } from './operation-schemas.js';
 
 const credentialFields = {
   login: Type.String({ minLength: 1, maxLength: 40 }),
@@ -101,3 +102,16 @@ export type AuditEntry = Static<typeof AuditEntrySchema>;
 
 /** `GET /ui/whoami`: the session, or null when nobody is logged in (not an error). */
 export const CurrentSessionSchema = Type.Object({ session: Nullable(SessionSchema) });
+
+/** The staff operations (contract/operations.ts). */
+export const staffOperations = {
+  'staff.login': { body: LoginRequestSchema, response: { 200: SessionSchema } },
+  'staff.whoami': { response: { 200: CurrentSessionSchema } },
+  'staff.session': { response: { 200: SessionSchema } },
+  'staff.logout': {},
+  'staff.setOwnPin': { body: OwnPinRequestSchema, response: { 200: OwnPinResultSchema } },
+  'staff.approve': { body: ApprovalRequestSchema, response: { 200: ApprovalSchema } },
+  'staff.list': { response: { 200: Type.Array(StaffMemberSchema) } },
+  'staff.create': { body: CreateStaffRequestSchema, response: { 201: CreatedStaffSchema } },
+  'staff.audit': { response: { 200: Type.Array(AuditEntrySchema) } },
+} as const satisfies SchemasOf<'staff'>;

@@ -6,6 +6,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, RefTo } from './common.js';
 import { TransactionSchema } from './transactions.js';
+import type { SchemasOf } from './operation-schemas.js';
 
 export const TillAttemptSchema = Type.Object({
   attempt_id: Type.String(),
@@ -64,3 +65,11 @@ export const TerminalConfigSchema = Type.Object(
   { title: 'Till terminal' },
 );
 export type TerminalConfig = Static<typeof TerminalConfigSchema>;
+
+/** The till operations (contract/operations.ts). */
+export const tillOperations = {
+  'till.terminal': { response: { 200: TerminalConfigSchema } },
+  'till.attempt': { response: { 200: CurrentTillAttemptSchema } },
+  'till.beginAttempt': { body: TillAttemptInputSchema, response: { 200: TillAttemptSchema, 201: TillAttemptSchema } },
+  'till.resolveAttempt': { response: { 200: TillResolutionSchema } },
+} as const satisfies SchemasOf<'till'>;

@@ -5,8 +5,9 @@
  * user says "use it here anyway".
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { StoreLimitsSchema } from './centre.js';
+import { StoreLimitsRequestSchema, StoreLimitsSchema, TillInviteSchema, TillLimitsSchema } from './centre.js';
 import { Nullable, Str } from './common.js';
+import { NoContentSchema, type SchemasOf } from './operation-schemas.js';
 
 /** Who holds a till now: the screen's staff member and when the screen was last seen. */
 export const TillHolderSchema = Type.Object({
@@ -101,3 +102,14 @@ export const TakeTillRequestSchema = Type.Object(
   { additionalProperties: false },
 );
 export type TakeTillRequest = Static<typeof TakeTillRequestSchema>;
+
+/** The tills' operations (contract/operations.ts). */
+export const tillsOperations = {
+  'tills.list': { querystring: TillListQuerySchema, response: { 200: TillListSchema } },
+  'tills.create': { body: CreateTillRequestSchema, response: { 201: TillSchema } },
+  'tills.update': { params: TillIdParams, body: UpdateTillRequestSchema, response: { 200: TillSchema } },
+  'tills.take': { body: TakeTillRequestSchema, response: { 200: TillSchema } },
+  'tills.release': { response: { 204: NoContentSchema } },
+  'tills.setLimits': { params: TillIdParams, body: StoreLimitsRequestSchema, response: { 200: TillLimitsSchema } },
+  'tills.invite': { params: TillIdParams, response: { 201: TillInviteSchema } },
+} as const satisfies SchemasOf<'tills'>;

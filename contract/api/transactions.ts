@@ -4,6 +4,7 @@ import { TRANSACTION_STATUS_LIST } from '../codes.js';
 import { PAYMENT_TYPES, TRANSACTION_LIST_DEFAULT_LIMIT, TRANSACTION_LIST_MAX_LIMIT } from '../constants.js';
 import { DEFAULT_EXPORT_COLUMNS, EXPORT_COLUMNS, EXPORT_NEXT_HEADER, EXPORT_PART_MAX_ROWS, SEARCH_MAX_LENGTH } from '../transaction-list.js';
 import { Nullable, RefTo } from './common.js';
+import type { SchemasOf } from './operation-schemas.js';
 
 export const TransactionSchema = Type.Object(
   {
@@ -148,3 +149,19 @@ export const TransactionDetailSchema = Type.Object(
 export type TransactionDetail = Static<typeof TransactionDetailSchema>;
 
 export const TransactionIdParams = Type.Object({ transaction_id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+/** The CSV export's answer (text/csv, not JSON). */
+export const TransactionCsvSchema = Type.Unsafe<string>({
+  description: 'the CSV file',
+  content: { 'text/csv': { schema: Type.String({ description: 'header line, then one line per transaction' }) } },
+});
+
+/** The transactions operations (contract/operations.ts). */
+export const transactionsOperations = {
+  'transactions.detail': { params: TransactionIdParams, response: { 200: TransactionDetailSchema } },
+  'transactions.list': { querystring: TransactionListQuerySchema, response: { 200: Type.Array(RefTo(TransactionSchema)) } },
+  'transactions.export': { querystring: TransactionExportQuerySchema, response: { 200: TransactionCsvSchema } },
+  'transactions.get': { params: TransactionIdParams, response: { 200: RefTo(TransactionSchema) } },
+  'transactions.refunds': { params: TransactionIdParams, response: { 200: Type.Array(RefTo(RefundSchema)) } },
+  'transactions.log': { params: TransactionIdParams, response: { 200: Type.Array(RefTo(EventSchema)) } },
+} as const satisfies SchemasOf<'transactions'>;

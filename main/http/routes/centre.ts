@@ -6,35 +6,14 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import {
-  FenceAnswerSchema,
-  type FenceAnswer,
-  HandledDeclineSchema,
-  FenceRequestSchema,
-  ForwardAnswerSchema,
-  ForwardRequestSchema,
-  HeartbeatAnswerSchema,
-  JoinAnswerSchema,
-  JoinRequestSchema,
-  ReplicaSchema,
-  SetupJoinRequestSchema,
-  SetupStateSchema,
-  JoinSummarySchema,
-  StoreLimitsRequestSchema,
-  TillLimitsSchema,
-  TillInviteSchema,
-  TillLinkStatusSchema,
-  TillReportSchema,
-} from '../../../contract/api/centre.js';
-import { TillIdParams } from '../../../contract/api/tills.js';
-import { TransactionIdParams } from '../../../contract/api/transactions.js';
+import type { FenceAnswer } from '../../../contract/api/centre.js';
 import { ErrorCode, httpStatusOfAnswer } from '../../../contract/codes.js';
 import { apiError, success, type Outcome } from '../../core/errors.js';
 import type { CentreFence, TillLinkRecord } from '../../core/centre/ports.js';
 import type { Gateway } from '../../core/gateway.js';
 import { adminOf, requireAdminSession, requireBackOfficeSession, requireStaffSession, send, staffOf } from '../api-context.js';
 import { sendApiError } from '../errors.js';
-import { apiResponses } from '../responses.js';
+import { route } from '../operations.js';
 import { toReply } from '../replies.js';
 
 const tags = ['Tills and centre'];
@@ -74,39 +53,41 @@ function fenceAnswerOf(outcome: Outcome<CentreFence>): Outcome<FenceAnswer> {
 export function centreRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
   return async (app) => {
     const preHandler = requireTillLink(gateway);
-    app.post(
-      '/centre/heartbeat',
-      { schema: { tags, summary: "A joined till's report: what it holds; answers its limits and the replica's digest", body: TillReportSchema, response: apiResponses({ 200: HeartbeatAnswerSchema }, [400, 403]) }, preHandler },
+    route(
+      app,
+      'centre.heartbeat',
+      { schema: { tags, summary: "A joined till's report: what it holds; answers its limits and the replica's digest" }, errors: [400, 403], preHandler },
       async (request, reply) => reply.send(await gateway.centre.heartbeat(linkOf(request), request.body)),
     );
-    app.get(
-      '/centre/replica',
-      { schema: { tags, summary: 'What a joined till keeps to let staff log in and POS software authenticate while the centre is away (hashes only)', response: apiResponses({ 200: ReplicaSchema }, [403]) }, preHandler },
+    route(
+      app,
+      'centre.replica',
+      { schema: { tags, summary: 'What a joined till keeps to let staff log in and POS software authenticate while the centre is away (hashes only)' }, errors: [403], preHandler },
       async (request, reply) => reply.send(await gateway.centre.replica(linkOf(request).merchantId)),
     );
-    app.post(
-      '/centre/fence',
+    route(
+      app,
+      'centre.fence',
       {
         schema: {
           tags,
           summary: 'How a sale the till sent ended, when its answer was lost: the key is fenced (never runs afterwards) and the answer it got, if it ran',
-          body: FenceRequestSchema,
-          response: apiResponses({ 200: FenceAnswerSchema }, [400, 403]),
         },
+        errors: [400, 403],
         preHandler,
       },
       async (request, reply) => send(reply, toReply(fenceAnswerOf(await gateway.centre.fence(linkOf(request), request.body.idempotency_key)))),
     );
-    app.post(
-      '/centre/forward',
+    route(
+      app,
+      'centre.forward',
       {
         schema: {
           tags,
           summary: 'The sales a till stored while the centre was away, in its order: each created once, under the id the till gave it',
           description: 'Sending a batch again (all or part of it) answers how each sale ended, and charges nothing again. A sale still being forwarded by another request is left out of the answer.',
-          body: ForwardRequestSchema,
-          response: apiResponses({ 200: ForwardAnswerSchema }, [400, 403]),
         },
+        errors: [400, 403],
         preHandler,
       },
       async (request, reply) => reply.send(await gateway.centre.forward(linkOf(request), request.body.entries)),
@@ -117,28 +98,28 @@ export function centreRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
 /** The join (no credential: the one-time code is the secret) and the admin's pairing codes. */
 export function centrePairingRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
   return async (app) => {
-    app.post(
-      '/centre/join',
+    route(
+      app,
+      'centre.join',
       {
         schema: {
           tags,
           summary: 'A till joins this centre with a one-time pairing code; it gets its own credential (shown once)',
           security: [],
-          body: JoinRequestSchema,
-          response: apiResponses({ 200: JoinAnswerSchema }, [400, 404]),
         },
+        errors: [400, 404],
       },
       async (request, reply) => send(reply, toReply(await gateway.centre.join(request.body))),
     );
-    app.post(
-      '/ui/forwarded-declines/:transaction_id/handled',
+    route(
+      app,
+      'centre.handleForwardedDecline',
       {
         schema: {
           tags,
           summary: 'A stored sale declined when its till forwarded it was followed up: off "Needs attention" (back office, admin; audited: forwarded_decline_handled)',
-          params: TransactionIdParams,
-          response: apiResponses({ 200: HandledDeclineSchema }, [403, 404]),
         },
+        errors: [403, 404],
         onRequest: requireBackOfficeSession(gateway, 'Only back-office staff mark forwarded declines handled'),
       },
       async (request, reply) => {
@@ -146,16 +127,15 @@ export function centrePairingRoutes(gateway: Gateway): FastifyPluginAsyncTypebox
         return send(reply, toReply(await gateway.centre.handleDecline(staff.merchantId, request.params.transaction_id, { staffId: staff.staffId })));
       },
     );
-    app.put(
-      '/ui/tills/:till_id/limits',
+    route(
+      app,
+      'tills.setLimits',
       {
         schema: {
           tags,
           summary: 'What a till on another computer may store while this gateway cannot be reached (admin; audited: till_limits); the till has them within seconds',
-          params: TillIdParams,
-          body: StoreLimitsRequestSchema,
-          response: apiResponses({ 200: TillLimitsSchema }, [400, 403, 404]),
         },
+        errors: [400, 403, 404],
         onRequest: requireAdminSession(gateway, 'Only an admin sets the limits of a till'),
       },
       async (request, reply) => {
@@ -163,10 +143,12 @@ export function centrePairingRoutes(gateway: Gateway): FastifyPluginAsyncTypebox
         return send(reply, toReply(await gateway.centre.setLimits(admin.merchantId, request.params.till_id, request.body, { staffId: admin.staffId })));
       },
     );
-    app.post(
-      '/ui/tills/:till_id/invite',
+    route(
+      app,
+      'tills.invite',
       {
-        schema: { tags, summary: 'A one-time pairing code for a till that joins from another computer (admin; audited: till_invite)', params: TillIdParams, response: apiResponses({ 201: TillInviteSchema }, [400, 403, 404]) },
+        schema: { tags, summary: 'A one-time pairing code for a till that joins from another computer (admin; audited: till_invite)' },
+        errors: [400, 403, 404],
         onRequest: requireAdminSession(gateway, 'Only an admin invites tills'),
       },
       async (request, reply) => {
@@ -181,17 +163,20 @@ export function centrePairingRoutes(gateway: Gateway): FastifyPluginAsyncTypebox
 export function tillLinkRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
   return async (app) => {
     const session = requireStaffSession(gateway);
-    app.get(
-      '/ui/till/link',
+    route(
+      app,
+      'centre.tillLink',
       {
-        schema: { tags, summary: "This till's link to its centre: whether it answers, what is stored here and until when, the forwarded declines not seen yet", response: apiResponses({ 200: TillLinkStatusSchema }, []) },
+        schema: { tags, summary: "This till's link to its centre: whether it answers, what is stored here and until when, the forwarded declines not seen yet" },
+        errors: [],
         onRequest: session,
       },
       async (_request, reply) => reply.send(await gateway.tillLink.linkStatus()),
     );
-    app.post(
-      '/ui/till/link/declines/:transaction_id/seen',
-      { schema: { tags, summary: 'The cashier has seen a forwarded decline', params: TransactionIdParams, response: apiResponses({ 200: TillLinkStatusSchema }, [404]) }, onRequest: session },
+    route(
+      app,
+      'centre.seeDecline',
+      { schema: { tags, summary: 'The cashier has seen a forwarded decline' }, errors: [404], onRequest: session },
       async (request, reply) => send(reply, toReply(await gateway.tillLink.declineSeen(request.params.transaction_id))),
     );
   };
@@ -212,24 +197,25 @@ export function setupRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
       const status = await gateway.tillLink.linkStatus();
       return { has_shop: (await gateway.merchants.list()).length > 0, joined: status.joined, centre_url: status.centre_url, till_id: status.till_id };
     };
-    app.get(
-      '/ui/setup',
-      { schema: { tags, summary: "Whether this gateway has a shop yet, or is a till of a shop's gateway (no login)", security: [], response: apiResponses({ 200: SetupStateSchema }, []) } },
+    route(
+      app,
+      'centre.setup',
+      { schema: { tags, summary: "Whether this gateway has a shop yet, or is a till of a shop's gateway (no login)", security: [] }, errors: [] },
       async (request, reply) => {
         const now = await state();
         return reply.send({ ...now, can_join: !now.has_shop && !now.joined && LOOPBACK.test(request.ip) });
       },
     );
-    app.post(
-      '/ui/setup/join',
+    route(
+      app,
+      'centre.joinShop',
       {
         schema: {
           tags,
           summary: "Makes this brand-new gateway a till of a shop's gateway with a pairing code (from this computer, while it has no shop)",
           security: [],
-          body: SetupJoinRequestSchema,
-          response: apiResponses({ 200: JoinSummarySchema }, [400, 403, 404, 503]),
         },
+        errors: [400, 403, 404, 503],
       },
       async (request, reply) => {
         if (!LOOPBACK.test(request.ip)) return sendApiError(reply, apiError(ErrorCode.forbidden, 'A gateway is joined to a shop only from its own computer'));

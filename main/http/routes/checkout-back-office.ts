@@ -8,21 +8,11 @@
  * audited in their own unit of work. A cashier gets 403.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import {
-  BackOfficeCheckoutDetailSchema,
-  BackOfficeCheckoutListSchema,
-  BackOfficeCheckoutRequestSchema,
-  CheckoutIdParams,
-  CheckoutListQuerySchema,
-  type BackOfficeCheckoutRequest,
-  type CheckoutListQuery,
-} from '../../../contract/api/checkouts.js';
-import { FieldCheckSchema, IdempotencyHeaders } from '../../../contract/api/common.js';
-
+import type { BackOfficeCheckoutRequest, CheckoutListQuery } from '../../../contract/api/checkouts.js';
 import type { Gateway } from '../../core/gateway.js';
 import { idempotencyKeys, perform, requireBackOfficeSession, send, staffOf } from '../api-context.js';
 import { answerChecks } from '../errors.js';
-import { apiResponses } from '../responses.js';
+import { route } from '../operations.js';
 import { toReply } from '../replies.js';
 
 const tags = ['Back-office UI'];
@@ -33,24 +23,25 @@ export function checkoutBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTy
     const checkBody = (body: Record<string, unknown>) => gateway.checkouts.validateBackOffice(body as unknown as BackOfficeCheckoutRequest).errors;
     answerChecks(app, new Set(['/ui/checkouts/check']));
 
-    app.get(
-      '/ui/checkouts',
+    route(
+      app,
+      'checkouts.backOfficeList',
       {
         schema: {
           tags,
           summary: "The merchant's checkout sessions, newest first (back office, admin)",
           description: 'Filters status and created_at[min] / created_at[max] (inclusive ISO 8601), paging page and per as GET /v2/network_tokens.',
-          querystring: CheckoutListQuerySchema,
-          response: apiResponses({ 200: BackOfficeCheckoutListSchema }, [400, 403]),
         },
+        errors: [400, 403],
         config: { queryFieldErrors: (query) => gateway.checkouts.listQueryErrors(query as CheckoutListQuery) },
         onRequest,
       },
       async (request, reply) => send(reply, toReply(await gateway.checkouts.backOfficeList(staffOf(request).merchantId, request.query))),
     );
 
-    app.post(
-      '/ui/checkouts',
+    route(
+      app,
+      'checkouts.backOfficeCreate',
       {
         schema: {
           tags,
@@ -58,10 +49,8 @@ export function checkoutBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTy
           description:
             "The gateway adds the merchant's name, total_amount (amount + amount_taxes + amount_shipping) and the session's own page as success and error URL. " +
             'Field errors as POST /rest/checkouts words them (a total of 0 is named on amount). Without postback_url the session and its payment send no postbacks. Audited (checkout_create).',
-          headers: IdempotencyHeaders,
-          body: BackOfficeCheckoutRequestSchema,
-          response: apiResponses({ 201: BackOfficeCheckoutDetailSchema }, [400, 403, 409, 422]),
         },
+        errors: [400, 403, 409, 422],
         config: { bodyFieldErrors: checkBody },
         onRequest,
         preHandler: idempotencyKeys(gateway),
@@ -72,46 +61,46 @@ export function checkoutBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTy
       },
     );
 
-    app.post(
-      '/ui/checkouts/check',
+    route(
+      app,
+      'checkouts.check',
       {
         schema: {
           tags,
           summary: 'What POST /ui/checkouts would refuse in this body, field by field (nothing is opened)',
           description: "The create route's schema and rules; `errors` has the 400 answer's `errors`, empty when the session would be opened.",
-          body: BackOfficeCheckoutRequestSchema,
-          response: apiResponses({ 200: FieldCheckSchema }, [403]),
         },
+        errors: [403],
         config: { bodyFieldErrors: checkBody },
         onRequest,
       },
       async (request, reply) => reply.send({ errors: gateway.checkouts.validateBackOffice(request.body).errors }),
     );
 
-    app.get(
-      '/ui/checkouts/:checkout_id',
+    route(
+      app,
+      'checkouts.backOfficeGet',
       {
         schema: {
           tags,
           summary: "A checkout session with its link's QR code and its transaction (back office, admin)",
-          params: CheckoutIdParams,
-          response: apiResponses({ 200: BackOfficeCheckoutDetailSchema }, [400, 403, 404]),
         },
+        errors: [400, 403, 404],
         onRequest,
       },
       async (request, reply) => send(reply, toReply(await gateway.checkouts.backOfficeDetail(staffOf(request).merchantId, request.params.checkout_id))),
     );
 
-    app.post(
-      '/ui/checkouts/:checkout_id/cancel',
+    route(
+      app,
+      'checkouts.cancel',
       {
         schema: {
           tags,
           summary: 'Cancel an open checkout session: its link takes no payment any more (back office, admin)',
           description: 'Only while open (else 400, 1002); a postback when the session has a postback URL. Audited (checkout_cancel).',
-          params: CheckoutIdParams,
-          response: apiResponses({ 200: BackOfficeCheckoutDetailSchema }, [400, 403, 404]),
         },
+        errors: [400, 403, 404],
         onRequest,
       },
       async (request, reply) => send(reply, toReply(await gateway.checkouts.backOfficeCancel(staffOf(request), request.params.checkout_id))),

@@ -4,19 +4,19 @@
  * Staff sessions of back office and admin; a cashier gets 403.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { DashboardQuerySchema, DashboardSchema } from '../../../contract/api/dashboard.js';
 import { ErrorCode } from '../../../contract/codes.js';
 import type { DashboardPeriod } from '../../../contract/constants.js';
 import { apiError } from '../../core/errors.js';
 import type { Gateway } from '../../core/gateway.js';
 import { requireStaffSession } from '../api-context.js';
 import { sendApiError } from '../errors.js';
-import { apiResponses } from '../responses.js';
+import { route } from '../operations.js';
 
 export function dashboardRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
   return async (app) => {
-    app.get(
-      '/ui/dashboard',
+    route(
+      app,
+      'dashboard.get',
       {
         schema: {
           tags: ['Back-office UI'],
@@ -26,9 +26,8 @@ export function dashboardRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
             '(approved, declined, other; the money captured on them); refunds count when they were made. Needs attention: postbacks being retried or failed, ' +
             'invoices expiring within 24 hours, invoices whose latest e-mail failed, suspended network tokens, uncaptured authorizations expiring within 24 hours, ' +
             'stored sales a till forwarded that the bank declined (until marked handled).',
-          querystring: DashboardQuerySchema,
-          response: apiResponses({ 200: DashboardSchema }, [400, 403]),
         },
+        errors: [400, 403],
         onRequest: requireStaffSession(gateway),
       },
       async (request, reply) => {

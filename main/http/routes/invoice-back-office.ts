@@ -9,22 +9,14 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import {
-  InvoiceChannelListSchema,
-  InvoiceCheckSchema,
-  InvoiceCreateBodySchema,
-  InvoiceErrorSchema,
-  InvoiceNumberParams,
-  InvoicePaymentListSchema,
-  InvoicePlanAnswerSchema,
-  InvoiceUpdateBodySchema,
-} from '../../../contract/api/invoices.js';
 import type { Gateway } from '../../core/gateway.js';
 import { type InvoiceFields } from '../../core/invoices/invoices.js';
 import { requireBackOfficeSession, send, staffOf } from '../api-context.js';
-import { apiResponses } from '../responses.js';
 import { invoiceChecks, invoiceValidationErrors, type ValidationError } from './invoices.js';
+import { InvoiceErrorSchema } from '../../../contract/api/invoices.js';
+import { route } from '../operations.js';
 import { toInvoiceReply } from '../replies.js';
+import { apiResponses } from '../responses.js';
 
 const tags = ['Back-office UI'];
 
@@ -48,30 +40,31 @@ export function invoiceBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTyp
       return reply.code(422).send({ message: text, error: text, errors });
     });
 
-    app.get(
-      '/ui/invoice-channels',
+    route(
+      app,
+      'invoices.channels',
       {
         schema: {
           tags,
           summary: "The merchant's invoice channels (back office, admin)",
           description: 'url_name, name, channel_id (as invoices answer it), default currency and language of each channel.',
-          response: apiResponses({ 200: InvoiceChannelListSchema }, [403]),
         },
+        errors: [403],
         onRequest,
       },
       async (request, reply) => reply.send({ channels: await gateway.invoices.channels(merchantOfStaff(request)) }),
     );
 
-    app.post(
-      '/ui/invoices/check',
+    route(
+      app,
+      'invoices.checkCreate',
       {
         schema: {
           tags,
           summary: 'What POST /rest/invoices would refuse in this body, field by field (nothing is created)',
           description: 'The create route\'s schema and rules; `errors` has the 422 answer\'s `errors`, empty when the invoice would be created.',
-          body: InvoiceCreateBodySchema,
-          response: apiResponses({ 200: InvoiceCheckSchema }, [403]),
         },
+        errors: [403],
         config: { bodyFieldErrors: invoiceChecks(gateway, true) },
         onRequest,
       },
@@ -79,18 +72,17 @@ export function invoiceBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTyp
         reply.send({ errors: await gateway.invoices.checkCreate(merchantOfStaff(request), request.body.url_name, request.body.invoice as InvoiceFields) }),
     );
 
-    app.post(
-      '/ui/invoices/:invoice_number/check',
+    route(
+      app,
+      'invoices.checkUpdate',
       {
         schema: {
           tags,
           summary: 'What PUT /rest/invoices/:invoice_number would refuse in this body, field by field (nothing is changed)',
           description:
             "The update route's schema and rules against the invoice as it is now (amount and active only while pending without a payment plan, activation with the number taken); `errors` has the 422 answer's `errors`, empty when the update would be applied.",
-          params: InvoiceNumberParams,
-          body: InvoiceUpdateBodySchema,
-          response: { ...apiResponses({ 200: InvoiceCheckSchema }, [403]), 404: InvoiceErrorSchema },
         },
+        errors: (success) => ({ ...apiResponses(success, [403]), 404: InvoiceErrorSchema }),
         config: { bodyFieldErrors: invoiceChecks(gateway, false) },
         onRequest,
       },
@@ -98,31 +90,31 @@ export function invoiceBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTyp
         send(reply, toInvoiceReply(await gateway.invoices.checkUpdate(merchantOfStaff(request), request.params.invoice_number, request.body.invoice as InvoiceFields))),
     );
 
-    app.get(
-      '/ui/invoices/:invoice_number/payments',
+    route(
+      app,
+      'invoices.payments',
       {
         schema: {
           tags,
           summary: "The payments made through an invoice's pay link (back office, admin)",
           description: 'Newest first: each transaction the pay page started for the invoice, with the instalment it paid when the invoice has a payment plan.',
-          params: InvoiceNumberParams,
-          response: { ...apiResponses({ 200: InvoicePaymentListSchema }, [403]), 404: InvoiceErrorSchema, 422: InvoiceErrorSchema },
         },
+        errors: (success) => ({ ...apiResponses(success, [403]), 404: InvoiceErrorSchema, 422: InvoiceErrorSchema }),
         onRequest,
       },
       async (request, reply) => send(reply, toInvoiceReply(await gateway.invoicePayments.payments(merchantOfStaff(request), request.params.invoice_number))),
     );
 
-    app.get(
-      '/ui/invoices/:invoice_number/payment-plan',
+    route(
+      app,
+      'invoices.currentPlan',
       {
         schema: {
           tags,
           summary: "An invoice's payment plan, or null when it never had one (back office, admin)",
           description: 'The active plan, else the most recent one, with its instalments: GET /rest/invoices/:invoice_number/payment_plan without the 404 for an invoice that has none.',
-          params: InvoiceNumberParams,
-          response: { ...apiResponses({ 200: InvoicePlanAnswerSchema }, [403]), 404: InvoiceErrorSchema, 422: InvoiceErrorSchema },
         },
+        errors: (success) => ({ ...apiResponses(success, [403]), 404: InvoiceErrorSchema, 422: InvoiceErrorSchema }),
         onRequest,
       },
       async (request, reply) => send(reply, toInvoiceReply(await gateway.invoicePayments.planOrNone(merchantOfStaff(request), request.params.invoice_number))),

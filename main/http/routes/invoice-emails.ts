@@ -3,14 +3,14 @@
  * e-mails of an invoice can be listed with their text (the local test outbox preview when no SMTP
  * server is configured). Errors use the invoice error body (`{message, error}`, "Errors" rule 5).
  */
-import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { InvoiceEmailSchema, InvoiceErrorSchema, InvoiceNumberParams, InvoiceNumberSchema, InvoiceReplySchema } from '../../../contract/api/invoices.js';
 import type { Gateway } from '../../core/gateway.js';
 
 import { merchantOf, send } from '../api-context.js';
 import { fieldErrorsFromAjv } from '../errors.js';
+import { InvoiceErrorSchema } from '../../../contract/api/invoices.js';
+import { route } from '../operations.js';
 import { apiResponses } from '../responses.js';
 import { toInvoiceReply } from '../replies.js';
 
@@ -25,31 +25,31 @@ export function invoiceEmailRoutes(gateway: Gateway): FastifyPluginAsyncTypebox 
   return async (app) => {
     app.setErrorHandler(errorHandler);
 
-    app.post(
-      '/rest/invoices/:invoice_number/reminder',
+    route(
+      app,
+      'invoices.sendReminder',
       {
         schema: {
           tags: ['Invoices'],
           summary: 'Send a reminder e-mail now',
           description:
             "Queues the `reminder` template in the invoice's effective locale to its e-mail address; the answer's last_email shows it (queued, then sent or failed). 422 when the invoice is inactive or has no e-mail.",
-          params: InvoiceNumberParams,
-          response: { ...apiResponses({ 200: InvoiceReplySchema }, []), 404: InvoiceErrorSchema, 422: InvoiceErrorSchema },
         },
+        errors: (success) => ({ ...apiResponses(success, []), 404: InvoiceErrorSchema, 422: InvoiceErrorSchema }),
       },
       async (request, reply) => send(reply, toInvoiceReply(await gateway.invoices.sendReminder(merchantOf(request), request.params.invoice_number))),
     );
 
-    app.get(
-      '/rest/emails',
+    route(
+      app,
+      'invoices.emails',
       {
         schema: {
           tags: ['Invoices'],
           summary: "List an invoice's e-mails",
           description: 'Newest first, with subject and text: the preview of the local test outbox when no SMTP server is configured.',
-          querystring: Type.Object({ invoice_number: InvoiceNumberSchema }),
-          response: { ...apiResponses({ 200: Type.Object({ emails: Type.Array(InvoiceEmailSchema) }) }, []), 404: InvoiceErrorSchema, 422: InvoiceErrorSchema },
         },
+        errors: (success) => ({ ...apiResponses(success, []), 404: InvoiceErrorSchema, 422: InvoiceErrorSchema }),
       },
       async (request, reply) => send(reply, toInvoiceReply(await gateway.invoices.emails(merchantOf(request), request.query.invoice_number))),
     );

@@ -5,28 +5,18 @@
  * D3 body. Errors raised before a route runs (authentication, idempotency keys) and transport errors
  * (malformed JSON, body too large) keep the D3 body.
  */
-import { Type, type TSchema } from '@sinclair/typebox';
+import type { TSchema } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { IdempotencyHeaders, type FieldError } from '../../../contract/api/common.js';
-import {
-  InvoiceCreateBodySchema,
-  InvoiceErrorSchema,
-  InvoiceListQuerySchema,
-  InvoiceListSchema,
-  InvoiceNumberParams,
-  InvoiceReplySchema,
-  InvoiceStatusBodySchema,
-  InvoiceUpdateBodySchema,
-  PaymentPlanReplySchema,
-  PaymentPlanRequestSchema,
-} from '../../../contract/api/invoices.js';
+import type { FieldError } from '../../../contract/api/common.js';
+import { InvoiceErrorSchema } from '../../../contract/api/invoices.js';
 import { INVOICE_STATUSES, MAX_INSTALLMENTS, MIN_INSTALLMENTS } from '../../../contract/constants.js';
 import type { Gateway } from '../../core/gateway.js';
 import { MESSAGES, type InvoiceFields } from '../../core/invoices/invoices.js';
 import { conflictReply, merchantOf, send } from '../api-context.js';
 import { coreFieldErrors, fieldErrorsFromAjv, type AjvError, type BodyFieldCheck } from '../errors.js';
 import { apiResponses } from '../responses.js';
+import { route } from '../operations.js';
 import { toInvoiceReply } from '../replies.js';
 
 function responses(success: Record<number, TSchema>, errors: number[]): Record<number, TSchema> {
@@ -74,18 +64,17 @@ export function invoiceRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.setErrorHandler(invoiceErrorHandler);
 
-    app.post(
-      '/rest/invoices',
+    route(
+      app,
+      'invoices.create',
       {
         schema: {
           tags: ['Invoices'],
           summary: 'Create an invoice',
           description:
             'Always created active; a number already active in the channel is taken over (the other invoice is deactivated). send_initial_email=true needs email. Answers 201 with the invoice wrapper.',
-          headers: IdempotencyHeaders,
-          body: InvoiceCreateBodySchema,
-          response: responses({ 201: InvoiceReplySchema }, [409, 422]),
         },
+        errors: (success) => responses(success, [409, 422]),
         config: { bodyFieldErrors: invoiceChecks(gateway, true) },
       },
       async (request, reply) => {
@@ -103,79 +92,78 @@ export function invoiceRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
       },
     );
 
-    app.get(
-      '/rest/invoices',
+    route(
+      app,
+      'invoices.list',
       {
         schema: {
           tags: ['Invoices'],
           summary: 'List invoices',
           description: 'Newest first, 50 a page. created_at_from and created_at_to are inclusive days (UTC).',
-          querystring: InvoiceListQuerySchema,
-          response: responses({ 200: InvoiceListSchema }, [422]),
         },
+        errors: (success) => responses(success, [422]),
       },
       async (request, reply) => send(reply, toInvoiceReply(await gateway.invoices.list(merchantOf(request), request.query))),
     );
 
-    app.get(
-      '/rest/invoices/:invoice_number',
+    route(
+      app,
+      'invoices.get',
       {
         schema: {
           tags: ['Invoices'],
           summary: 'Read an invoice',
           description: 'The active invoice with this number, else the most recently created one.',
-          params: InvoiceNumberParams,
-          response: responses({ 200: InvoiceReplySchema }, [404]),
         },
+        errors: (success) => responses(success, [404]),
       },
       async (request, reply) => send(reply, toInvoiceReply(await gateway.invoices.get(merchantOf(request), request.params.invoice_number))),
     );
 
-    for (const method of ['PUT', 'PATCH'] as const) {
-      app.route({
-        method,
-        url: '/rest/invoices/:invoice_number',
-        schema: {
-          tags: ['Invoices'],
-          summary: `Update an invoice (${method})`,
-          description:
-            'Only the sent fields change. amount and active only while pending and never with a payment plan; a new debt_claim_number takes the number from the active holder in the channel.',
-          params: InvoiceNumberParams,
-          body: InvoiceUpdateBodySchema,
-          response: responses({ 200: InvoiceReplySchema }, [404, 422]),
+    for (const [method, name] of [['PUT', 'invoices.update'], ['PATCH', 'invoices.patch']] as const) {
+      route(
+        app,
+        name,
+        {
+          schema: {
+            tags: ['Invoices'],
+            summary: `Update an invoice (${method})`,
+            description:
+              'Only the sent fields change. amount and active only while pending and never with a payment plan; a new debt_claim_number takes the number from the active holder in the channel.',
+          },
+          errors: (success) => responses(success, [404, 422]),
+          config: { bodyFieldErrors: invoiceChecks(gateway, false) },
         },
-        config: { bodyFieldErrors: invoiceChecks(gateway, false) },
-        handler: async (request, reply) =>
+        async (request, reply) =>
           send(reply, toInvoiceReply(await gateway.invoices.update(merchantOf(request), request.params.invoice_number, request.body.invoice as InvoiceFields))),
-      });
+      );
     }
 
-    app.put(
-      '/rest/invoices/:invoice_number/status_change',
+    route(
+      app,
+      'invoices.changeStatus',
       {
         schema: {
           tags: ['Invoices'],
           summary: 'Change the status of an invoice',
           description: `The only way to set the status: ${INVOICE_STATUSES.join(', ')}.`,
-          params: InvoiceNumberParams,
-          body: InvoiceStatusBodySchema,
-          response: responses({ 200: InvoiceReplySchema }, [404, 422]),
         },
+        errors: (success) => responses(success, [404, 422]),
       },
       async (request, reply) =>
         send(reply, toInvoiceReply(await gateway.invoices.changeStatus(merchantOf(request), request.params.invoice_number, request.body.status))),
     );
 
-    app.delete(
-      '/rest/invoices/:invoice_number',
+    route(
+      app,
+      'invoices.delete',
       {
         schema: {
           tags: ['Invoices'],
           summary: 'Delete an invoice',
           description: 'Answers 204 with an empty body; refused while a payment plan is active.',
-          params: InvoiceNumberParams,
-          response: responses({ 204: Type.Null({ description: 'empty body' }) }, [404, 422]),
         },
+        errors: (success) => responses(success, [404, 422]),
       },
       async (request, reply) => {
         const result = toInvoiceReply(await gateway.invoices.delete(merchantOf(request), request.params.invoice_number));
@@ -185,46 +173,45 @@ export function invoiceRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
     );
 
     // ---- payment plans (decisions.md D11) ----------------------------------------------------
-    app.post(
-      '/rest/invoices/:invoice_number/payment_plan',
+    route(
+      app,
+      'invoices.createPlan',
       {
         schema: {
           tags: ['Invoices'],
           summary: 'Attach a payment plan',
           description: `Splits the amount into ${MIN_INSTALLMENTS}-${MAX_INSTALLMENTS} instalments (the remainder on the first), due one interval apart from today. One active plan per invoice; the invoice must be pending.`,
-          params: InvoiceNumberParams,
-          body: PaymentPlanRequestSchema,
-          response: responses({ 201: PaymentPlanReplySchema }, [404, 422]),
         },
+        errors: (success) => responses(success, [404, 422]),
       },
       async (request, reply) =>
         send(reply, toInvoiceReply(await gateway.invoicePayments.createPlan(merchantOf(request), request.params.invoice_number, request.body))),
     );
 
-    app.get(
-      '/rest/invoices/:invoice_number/payment_plan',
+    route(
+      app,
+      'invoices.getPlan',
       {
         schema: {
           tags: ['Invoices'],
           summary: 'Read the payment plan',
           description: 'The active plan, else the most recent one.',
-          params: InvoiceNumberParams,
-          response: responses({ 200: PaymentPlanReplySchema }, [404]),
         },
+        errors: (success) => responses(success, [404]),
       },
       async (request, reply) => send(reply, toInvoiceReply(await gateway.invoicePayments.getPlan(merchantOf(request), request.params.invoice_number))),
     );
 
-    app.delete(
-      '/rest/invoices/:invoice_number/payment_plan',
+    route(
+      app,
+      'invoices.cancelPlan',
       {
         schema: {
           tags: ['Invoices'],
           summary: 'Cancel the payment plan',
           description: 'The active plan becomes cancelled.',
-          params: InvoiceNumberParams,
-          response: responses({ 200: PaymentPlanReplySchema }, [404, 422]),
         },
+        errors: (success) => responses(success, [404, 422]),
       },
       async (request, reply) => send(reply, toInvoiceReply(await gateway.invoicePayments.cancelPlan(merchantOf(request), request.params.invoice_number))),
     );

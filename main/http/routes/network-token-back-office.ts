@@ -8,23 +8,13 @@
  * office: network tokens and checkouts"). A cashier gets 403.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import {
-  BackOfficeTokenDetailSchema,
-  BackOfficeTokenListSchema,
-  NetworkTokenIdParams,
-  NetworkTokenListQuerySchema,
-  NetworkTokenRequestSchema,
-  TokenRevealSchema,
-  type NetworkTokenListQuery,
-  type NetworkTokenRequest,
-} from '../../../contract/api/network-tokens.js';
-import { FieldCheckSchema } from '../../../contract/api/common.js';
+import type { NetworkTokenListQuery, NetworkTokenRequest } from '../../../contract/api/network-tokens.js';
 import { TOKEN_REVEAL_SECONDS } from '../../../contract/constants.js';
 import { success } from '../../core/errors.js';
 import type { Gateway } from '../../core/gateway.js';
 import { requireBackOfficeSession, send, staffOf } from '../api-context.js';
 import { answerChecks } from '../errors.js';
-import { apiResponses } from '../responses.js';
+import { route } from '../operations.js';
 import { toReply } from '../replies.js';
 
 const tags = ['Back-office UI'];
@@ -34,62 +24,62 @@ export function networkTokenBackOfficeRoutes(gateway: Gateway): FastifyPluginAsy
     const onRequest = requireBackOfficeSession(gateway, 'Network tokens are for back office and admin staff');
     answerChecks(app, new Set(['/ui/network-tokens/check']));
 
-    app.get(
-      '/ui/network-tokens',
+    route(
+      app,
+      'network-tokens.backOfficeList',
       {
         schema: {
           tags,
           summary: "The merchant's network tokens with the last fours, newest first (back office, admin)",
           description: 'The filters and paging of GET /v2/network_tokens; each token also has token_last_four, card_last_four and card_holder.',
-          querystring: NetworkTokenListQuerySchema,
-          response: apiResponses({ 200: BackOfficeTokenListSchema }, [400, 403]),
         },
+        errors: [400, 403],
         config: { queryFieldErrors: (query) => gateway.networkTokens.listQueryErrors(query as NetworkTokenListQuery) },
         onRequest,
       },
       async (request, reply) => send(reply, toReply(await gateway.networkTokens.backOfficeList(staffOf(request).merchantId, request.query))),
     );
 
-    app.post(
-      '/ui/network-tokens/check',
+    route(
+      app,
+      'network-tokens.check',
       {
         schema: {
           tags,
           summary: 'What POST /v2/network_tokens would refuse in this body, field by field (nothing is requested)',
           description: "The create route's schema and rules; `errors` has the 400 answer's `errors`, empty when the token would be requested. The card data is checked and dropped.",
-          body: NetworkTokenRequestSchema,
-          response: apiResponses({ 200: FieldCheckSchema }, [403]),
         },
+        errors: [403],
         config: { bodyFieldErrors: (body) => gateway.networkTokens.validate(body as unknown as NetworkTokenRequest) },
         onRequest,
       },
       async (request, reply) => reply.send({ errors: gateway.networkTokens.validate(request.body) }),
     );
 
-    app.get(
-      '/ui/network-tokens/:id',
+    route(
+      app,
+      'network-tokens.backOfficeGet',
       {
         schema: {
           tags,
           summary: 'One network token with its last fours and its status history (back office, admin)',
-          params: NetworkTokenIdParams,
-          response: apiResponses({ 200: BackOfficeTokenDetailSchema }, [400, 403, 404]),
         },
+        errors: [400, 403, 404],
         onRequest,
       },
       async (request, reply) => send(reply, toReply(await gateway.networkTokens.backOfficeDetail(staffOf(request).merchantId, request.params.id))),
     );
 
-    app.post(
-      '/ui/network-tokens/:id/reveal',
+    route(
+      app,
+      'network-tokens.reveal',
       {
         schema: {
           tags,
           summary: 'Reveal the token data to the staff member; written to the audit log first (back office, admin)',
           description: `Only for active or suspended tokens (else 400, 1002). The audit entry (token_reveal, the token id) is written before the data is answered; the back office masks it again after hide_after_seconds (${TOKEN_REVEAL_SECONDS}).`,
-          params: NetworkTokenIdParams,
-          response: apiResponses({ 200: TokenRevealSchema }, [400, 403, 404]),
         },
+        errors: [400, 403, 404],
         onRequest,
       },
       async (request, reply) => {

@@ -6,26 +6,11 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import {
-  MerchantMethodParams,
-  MerchantParams,
-  PaymentMethodEnvelopeSchema,
-  PaymentMethodListQuerySchema,
-  PaymentMethodListSchema,
-  PaymentMethodSettingEnvelopeSchema,
-  PaymentMethodSettingListQuerySchema,
-  PaymentMethodSettingListSchema,
-  PaymentMethodSettingRequestSchema,
-  PaymentTypeParams,
-  ShopMethodParams,
-  ShopParams,
-  type PaymentMethodSettingRequest,
-} from '../../../contract/api/payment-methods.js';
-
+import type { PaymentMethodSettingRequest } from '../../../contract/api/payment-methods.js';
 import type { Gateway } from '../../core/gateway.js';
 import { partnerOf, send } from '../api-context.js';
 import { sendApiError, type BodyFieldCheck } from '../errors.js';
-import { apiResponses } from '../responses.js';
+import { route } from '../operations.js';
 import { toReply } from '../replies.js';
 
 const tags = ['Merchant management'];
@@ -34,23 +19,25 @@ const tags = ['Merchant management'];
 export function paymentMethodCatalogRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
   const methods = gateway.paymentMethods;
   return async (app) => {
-    app.get(
-      '/v2/payment-methods',
+    route(
+      app,
+      'payment-methods.catalog',
       {
         schema: {
           tags,
           summary: "The gateway's catalog of payment methods",
           description: 'What each payment type offers: currencies, countries, capabilities, whether it is enabled by default, and the default fees and CVM limits. Filters currency and capability; page and per.',
-          querystring: PaymentMethodListQuerySchema,
-          response: apiResponses({ 200: PaymentMethodListSchema }, [400, 403]),
         },
+        errors: [400, 403],
       },
       async (request, reply) => send(reply, toReply(methods.catalogList(request.query))),
     );
-    app.get(
-      '/v2/payment-methods/:payment_type',
+    route(
+      app,
+      'payment-methods.catalogEntry',
       {
-        schema: { tags, summary: 'One payment method of the catalog', params: PaymentTypeParams, response: apiResponses({ 200: PaymentMethodEnvelopeSchema }, [403, 404]) },
+        schema: { tags, summary: 'One payment method of the catalog' },
+        errors: [403, 404],
       },
       async (request, reply) => send(reply, toReply(methods.catalogShow(request.params.payment_type))),
     );
@@ -87,91 +74,91 @@ export function merchantManagementRoutes(gateway: Gateway): FastifyPluginAsyncTy
   const errors = [400, 403, 404];
   return async (app) => {
     // ---- merchant level
-    app.get(
-      '/v2/merchants/:merchant_id/payment-methods',
+    route(
+      app,
+      'payment-methods.merchantList',
       {
         schema: {
           tags,
           summary: "A merchant's payment methods (effective settings)",
           description: LIST_DESCRIPTION,
-          params: MerchantParams,
-          querystring: PaymentMethodSettingListQuerySchema,
-          response: apiResponses({ 200: PaymentMethodSettingListSchema }, errors),
         },
+        errors: errors,
       },
       async (request, reply) => send(reply, toReply(await methods.list(partnerOf(request), request.params.merchant_id, null, request.query))),
     );
-    app.get(
-      '/v2/merchants/:merchant_id/payment-methods/:payment_type',
+    route(
+      app,
+      'payment-methods.merchantGet',
       {
-        schema: { tags, summary: "A merchant's setting of one payment method (effective)", params: MerchantMethodParams, response: apiResponses({ 200: PaymentMethodSettingEnvelopeSchema }, errors) },
+        schema: { tags, summary: "A merchant's setting of one payment method (effective)" },
+        errors: errors,
       },
       async (request, reply) => send(reply, toReply(await methods.show(partnerOf(request), request.params.merchant_id, null, request.params.payment_type))),
     );
-    app.put(
-      '/v2/merchants/:merchant_id/payment-methods/:payment_type',
+    route(
+      app,
+      'payment-methods.merchantSet',
       {
         schema: {
           tags,
           summary: "Set a merchant's payment method",
           description: PUT_DESCRIPTION,
-          params: MerchantMethodParams,
-          body: PaymentMethodSettingRequestSchema,
-          response: apiResponses({ 200: PaymentMethodSettingEnvelopeSchema, 201: PaymentMethodSettingEnvelopeSchema }, errors),
         },
+        errors: errors,
         config: { bodyFieldErrors: settingChecks(gateway) },
         preValidation: scopeFirst(gateway),
       },
       async (request, reply) =>
         send(reply, toReply(await methods.put(partnerOf(request), request.params.merchant_id, null, request.params.payment_type, request.body as PaymentMethodSettingRequest))),
     );
-    app.delete(
-      '/v2/merchants/:merchant_id/payment-methods/:payment_type',
+    route(
+      app,
+      'payment-methods.merchantRemove',
       {
         schema: {
           tags,
           summary: "Remove a merchant's setting of a payment method (the catalog default applies again)",
           description: DELETE_DESCRIPTION,
-          params: MerchantMethodParams,
-          response: apiResponses({ 200: PaymentMethodSettingEnvelopeSchema }, errors),
         },
+        errors: errors,
       },
       async (request, reply) => send(reply, toReply(await methods.remove(partnerOf(request), request.params.merchant_id, null, request.params.payment_type))),
     );
 
     // ---- shop level
-    app.get(
-      '/v2/merchants/:merchant_id/shops/:shop_id/payment-methods',
+    route(
+      app,
+      'payment-methods.shopList',
       {
         schema: {
           tags,
           summary: "A shop's payment methods (effective settings)",
           description: LIST_DESCRIPTION,
-          params: ShopParams,
-          querystring: PaymentMethodSettingListQuerySchema,
-          response: apiResponses({ 200: PaymentMethodSettingListSchema }, errors),
         },
+        errors: errors,
       },
       async (request, reply) => send(reply, toReply(await methods.list(partnerOf(request), request.params.merchant_id, request.params.shop_id, request.query))),
     );
-    app.get(
-      '/v2/merchants/:merchant_id/shops/:shop_id/payment-methods/:payment_type',
+    route(
+      app,
+      'payment-methods.shopGet',
       {
-        schema: { tags, summary: "A shop's setting of one payment method (effective)", params: ShopMethodParams, response: apiResponses({ 200: PaymentMethodSettingEnvelopeSchema }, errors) },
+        schema: { tags, summary: "A shop's setting of one payment method (effective)" },
+        errors: errors,
       },
       async (request, reply) => send(reply, toReply(await methods.show(partnerOf(request), request.params.merchant_id, request.params.shop_id, request.params.payment_type))),
     );
-    app.put(
-      '/v2/merchants/:merchant_id/shops/:shop_id/payment-methods/:payment_type',
+    route(
+      app,
+      'payment-methods.shopSet',
       {
         schema: {
           tags,
           summary: "Set a shop's payment method",
           description: `${PUT_DESCRIPTION} A shop can switch off what its merchant has on, and the reverse.`,
-          params: ShopMethodParams,
-          body: PaymentMethodSettingRequestSchema,
-          response: apiResponses({ 200: PaymentMethodSettingEnvelopeSchema, 201: PaymentMethodSettingEnvelopeSchema }, errors),
         },
+        errors: errors,
         config: { bodyFieldErrors: settingChecks(gateway) },
         preValidation: scopeFirst(gateway),
       },
@@ -181,16 +168,16 @@ export function merchantManagementRoutes(gateway: Gateway): FastifyPluginAsyncTy
           toReply(await methods.put(partnerOf(request), request.params.merchant_id, request.params.shop_id, request.params.payment_type, request.body as PaymentMethodSettingRequest)),
         ),
     );
-    app.delete(
-      '/v2/merchants/:merchant_id/shops/:shop_id/payment-methods/:payment_type',
+    route(
+      app,
+      'payment-methods.shopRemove',
       {
         schema: {
           tags,
           summary: "Remove a shop's setting of a payment method (the merchant's applies again)",
           description: DELETE_DESCRIPTION,
-          params: ShopMethodParams,
-          response: apiResponses({ 200: PaymentMethodSettingEnvelopeSchema }, errors),
         },
+        errors: errors,
       },
       async (request, reply) => send(reply, toReply(await methods.remove(partnerOf(request), request.params.merchant_id, request.params.shop_id, request.params.payment_type))),
     );

@@ -2,45 +2,20 @@
  * Payment endpoints (interface.md "Payments", decisions.md D3-D5): each route is its schema plus
  * one core call. Decimals arrive as JSON numbers; the core converts them to minor units.
  */
-import type { TSchema } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { IdempotencyHeaders, RefTo } from '../../../contract/api/common.js';
-import {
-  AuthorizeRequestSchema,
-  CancelRequestSchema,
-  CaptureRequestSchema,
-  CaptureResponseSchema,
-  PaymentRequestSchema,
-  PayoutRequestSchema,
-  PayoutResponseSchema,
-  RefundRequestSchema,
-  RefundResponseSchema,
-  ReverseRequestSchema,
-  ReverseResponseSchema,
-  SubscriptionRequestSchema,
-  SubscriptionResponseSchema,
-  TransactionResponseSchema,
-  type PaymentRequest,
-  type PayoutRequest as PayoutFields,
-  type TransactionResponse,
-} from '../../../contract/api/payments.js';
+import type { PaymentRequest, PayoutRequest as PayoutFields, TransactionResponse } from '../../../contract/api/payments.js';
 import type { Gateway } from '../../core/gateway.js';
 import { followUpFieldErrors, paymentFieldErrors, validatePayoutRequest, type PaymentOperation } from '../../core/payments/request.js';
 import type { Operation } from '../../core/idempotency/operations.js';
 import { outcomeOf, type Outcome } from '../../core/errors.js';
 import { perform, send } from '../api-context.js';
 import type { BodyFieldCheck } from '../errors.js';
-import { apiResponses } from '../responses.js';
+import { route } from '../operations.js';
 
-const post = <B extends TSchema>(summary: string, description: string, body: B, response: TSchema, errors: number[], bodyFieldErrors: BodyFieldCheck) => ({
-  schema: {
-    tags: ['Payments'],
-    summary,
-    description,
-    headers: IdempotencyHeaders,
-    body,
-    response: apiResponses({ 200: RefTo(response) }, errors),
-  },
+/** A payment route's own options: its words in the document, its error statuses and its field checks. */
+const post = (summary: string, description: string, errors: number[], bodyFieldErrors: BodyFieldCheck) => ({
+  schema: { tags: ['Payments'], summary, description },
+  errors,
   config: { bodyFieldErrors },
 });
 
@@ -65,53 +40,62 @@ async function payAtTill(gateway: Gateway, operation: Operation, body: PaymentRe
 export function paymentRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
   const p = gateway.payments;
   return async (app) => {
-    app.post(
-      '/rest/payment',
-      post('Create a payment', 'Authorization and capture in one step. A decline is HTTP 200 with status_code 6 and the code in `message`.', PaymentRequestSchema, TransactionResponseSchema, CREATE_ERRORS, paymentChecks('payment')),
+    route(
+      app,
+      'payments.create',
+      post('Create a payment', 'Authorization and capture in one step. A decline is HTTP 200 with status_code 6 and the code in `message`.', CREATE_ERRORS, paymentChecks('payment')),
       async (request, reply) => {
         // A till joined to a centre sends the sale there, or stores it while the centre is away.
         if (gateway.tillLink.linked) return send(reply, await perform(gateway, request, (op) => payAtTill(gateway, op, request.body, request.idempotency?.scope.key, request.principal?.staff?.id ?? null)));
         return send(reply, await perform(gateway, request, (op) => p.create(op, 'payment', request.body)));
       },
     );
-    app.post(
-      '/rest/authorize',
-      post('Authorize without capture', 'Reserves funds (status 4); capture or reverse later. `wallet_capture_event` only here.', AuthorizeRequestSchema, TransactionResponseSchema, CREATE_ERRORS, paymentChecks('authorize')),
+    route(
+      app,
+      'payments.authorize',
+      post('Authorize without capture', 'Reserves funds (status 4); capture or reverse later. `wallet_capture_event` only here.', CREATE_ERRORS, paymentChecks('authorize')),
       async (request, reply) => send(reply, await perform(gateway, request, (op) => p.create(op, 'authorize', request.body))),
     );
-    app.post(
-      '/rest/register',
-      post('Register a card for later charges', 'Redirects to card entry; send the returned transaction_id later as original_transaction_id with recurring=1.', PaymentRequestSchema, TransactionResponseSchema, CREATE_ERRORS, paymentChecks('register')),
+    route(
+      app,
+      'payments.register',
+      post('Register a card for later charges', 'Redirects to card entry; send the returned transaction_id later as original_transaction_id with recurring=1.', CREATE_ERRORS, paymentChecks('register')),
       async (request, reply) => send(reply, await perform(gateway, request, (op) => p.create(op, 'register', request.body))),
     );
-    app.post(
-      '/rest/capture',
-      post('Capture an authorization', 'Full or partial; several partial captures while their sum stays within the authorization (1003 above it).', CaptureRequestSchema, CaptureResponseSchema, FOLLOW_UP_ERRORS, followUpChecks),
+    route(
+      app,
+      'payments.capture',
+      post('Capture an authorization', 'Full or partial; several partial captures while their sum stays within the authorization (1003 above it).', FOLLOW_UP_ERRORS, followUpChecks),
       async (request, reply) => send(reply, await perform(gateway, request, (op) => p.capture(op, request.body))),
     );
-    app.post(
-      '/rest/reverse',
-      post('Reverse an uncaptured authorization', 'Partial reversal only for payment types that allow it.', ReverseRequestSchema, ReverseResponseSchema, FOLLOW_UP_ERRORS, followUpChecks),
+    route(
+      app,
+      'payments.reverse',
+      post('Reverse an uncaptured authorization', 'Partial reversal only for payment types that allow it.', FOLLOW_UP_ERRORS, followUpChecks),
       async (request, reply) => send(reply, await perform(gateway, request, (op) => p.reverse(op, request.body))),
     );
-    app.post(
-      '/rest/refund',
-      post('Refund a captured transaction', 'Full or partial; several refunds while their sum stays within the captured amount (1003 above it).', RefundRequestSchema, RefundResponseSchema, FOLLOW_UP_ERRORS, followUpChecks),
+    route(
+      app,
+      'payments.refund',
+      post('Refund a captured transaction', 'Full or partial; several refunds while their sum stays within the captured amount (1003 above it).', FOLLOW_UP_ERRORS, followUpChecks),
       async (request, reply) => send(reply, await perform(gateway, request, (op) => p.refund(op, request.body))),
     );
-    app.post(
-      '/rest/payout',
-      post('Send an unreferenced payout', 'cardpos (card credit) and a2a; status 2 pending, then 3 completed.', PayoutRequestSchema, PayoutResponseSchema, CREATE_ERRORS, payoutChecks),
+    route(
+      app,
+      'payments.payout',
+      post('Send an unreferenced payout', 'cardpos (card credit) and a2a; status 2 pending, then 3 completed.', CREATE_ERRORS, payoutChecks),
       async (request, reply) => send(reply, await perform(gateway, request, (op) => p.payout(op, request.body))),
     );
-    app.post(
-      '/rest/cancel',
-      post('Cancel a wallet subscription', 'transaction_id of the subscription setup payment. Not for authorizations: use reverse.', CancelRequestSchema, SubscriptionResponseSchema, FOLLOW_UP_ERRORS, noChecks),
+    route(
+      app,
+      'payments.cancel',
+      post('Cancel a wallet subscription', 'transaction_id of the subscription setup payment. Not for authorizations: use reverse.', FOLLOW_UP_ERRORS, noChecks),
       async (request, reply) => send(reply, await perform(gateway, request, (op) => p.cancelSubscription(op, request.body))),
     );
-    app.post(
-      '/rest/revise',
-      post('Revise a wallet subscription', 'A higher amount needs the customer to approve again: client_action redirect.', SubscriptionRequestSchema, SubscriptionResponseSchema, FOLLOW_UP_ERRORS, followUpChecks),
+    route(
+      app,
+      'payments.revise',
+      post('Revise a wallet subscription', 'A higher amount needs the customer to approve again: client_action redirect.', FOLLOW_UP_ERRORS, followUpChecks),
       async (request, reply) => send(reply, await perform(gateway, request, (op) => p.reviseSubscription(op, request.body))),
     );
   };

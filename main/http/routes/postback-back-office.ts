@@ -10,31 +10,12 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ErrorCode } from '../../../contract/codes.js';
-import {
-  BackOfficePostbackDetailSchema,
-  BackOfficePostbackListSchema,
-  EventIdParams,
-  GatewayEnvironmentSchema,
-  OutboxItemParams,
-  PostbackLogQuerySchema,
-  PostbackResendRequestSchema,
-  PostbackResendSchema,
-  ResendIdParams,
-  TestOutboxDetailSchema,
-  TestOutboxListSchema,
-  TestOutboxQuerySchema,
-  WebhookKeyInfoSchema,
-  WebhookKeyRevealSchema,
-  WebhookKeyRotatedSchema,
-  type PostbackLogQuery,
-  type PostbackResendRequest,
-  type TestOutboxQuery,
-} from '../../../contract/api/postbacks.js';
+import type { PostbackLogQuery, PostbackResendRequest, TestOutboxQuery } from '../../../contract/api/postbacks.js';
 import { apiError } from '../../core/errors.js';
 import type { Gateway } from '../../core/gateway.js';
 import { requireBackOfficeSession, send, staffOf } from '../api-context.js';
 import { sendApiError } from '../errors.js';
-import { apiResponses } from '../responses.js';
+import { route } from '../operations.js';
 import { toReply } from '../replies.js';
 
 const tags = ['Back-office UI'];
@@ -44,21 +25,23 @@ export function postbackBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTy
   return async (app) => {
     const onRequest = requireBackOfficeSession(gateway, 'Postbacks are for back office and admin staff');
 
-    app.get(
-      '/ui/environment',
+    route(
+      app,
+      'postbacks.environment',
       {
         schema: {
           tags,
           summary: 'Which environment this gateway runs: the Test environment (the simulator) or production (back office, admin)',
-          response: apiResponses({ 200: GatewayEnvironmentSchema }, [403]),
         },
+        errors: [403],
         onRequest,
       },
       async (_request, reply) => reply.send(postbacks.environment()),
     );
 
-    app.get(
-      '/ui/postbacks',
+    route(
+      app,
+      'postbacks.backOfficeList',
       {
         schema: {
           tags,
@@ -67,54 +50,53 @@ export function postbackBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTy
             'status: queued (no attempt yet), retrying (pending after a failed attempt), delivered or failed; kind: transaction, token or checkout; ' +
             'search: an order id, or a whole transaction, token, checkout or event id; ' +
             'created_at[min] / created_at[max] inclusive ISO 8601; page and per as GET /v2/network_tokens. Each postback has the order id its body carries.',
-          querystring: PostbackLogQuerySchema,
-          response: apiResponses({ 200: BackOfficePostbackListSchema }, [400, 403]),
         },
+        errors: [400, 403],
         config: { queryFieldErrors: (query) => postbacks.listQueryErrors(query as PostbackLogQuery) },
         onRequest,
       },
       async (request, reply) => send(reply, toReply(await postbacks.list(staffOf(request).merchantId, request.query))),
     );
 
-    app.get(
-      '/ui/postbacks/:event_id',
+    route(
+      app,
+      'postbacks.backOfficeGet',
       {
         schema: {
           tags,
           summary: 'One postback with every attempt: HTTP status, duration, time, the retry it scheduled, the signed body and headers (back office, admin)',
-          params: EventIdParams,
-          response: apiResponses({ 200: BackOfficePostbackDetailSchema }, [400, 403, 404]),
         },
+        errors: [400, 403, 404],
         onRequest,
       },
       async (request, reply) => send(reply, toReply(await postbacks.detail(staffOf(request).merchantId, request.params.event_id))),
     );
 
-    app.post(
-      '/ui/postbacks/:event_id/resend',
+    route(
+      app,
+      'postbacks.backOfficeResend',
       {
         schema: {
           tags,
           summary: 'Send a postback again now (back office, admin)',
           description: 'Queued for an immediate attempt, delivered or not; its retry window starts over and the body keeps its event_id. Audited (postback_resend).',
-          params: EventIdParams,
-          response: apiResponses({ 200: BackOfficePostbackDetailSchema }, [400, 403, 404]),
         },
+        errors: [400, 403, 404],
         onRequest,
       },
       async (request, reply) => send(reply, toReply(await postbacks.resend(staffOf(request), request.params.event_id))),
     );
 
-    app.post(
-      '/ui/postbacks/resend-failed',
+    route(
+      app,
+      'postbacks.backOfficeResendFailed',
       {
         schema: {
           tags,
           summary: 'Send every failed postback created since a time again, as a resend whose progress can be read (back office, admin)',
           description: 'Answers 202 with the resend: total queued again; GET /ui/postbacks/resends/{resend_id} tells how many were tried, delivered and failing again. Audited (postback_resend_failed).',
-          body: PostbackResendRequestSchema,
-          response: apiResponses({ 202: PostbackResendSchema }, [400, 403]),
         },
+        errors: [400, 403],
         config: { bodyFieldErrors: (body) => postbacks.resendErrors(body as Partial<PostbackResendRequest>) },
         onRequest,
       },
@@ -124,56 +106,59 @@ export function postbackBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTy
       },
     );
 
-    app.get(
-      '/ui/postbacks/resends/:resend_id',
+    route(
+      app,
+      'postbacks.resendProgress',
       {
         schema: {
           tags,
           summary: 'How far a resend of failed postbacks has come (back office, admin)',
-          params: ResendIdParams,
-          response: apiResponses({ 200: PostbackResendSchema }, [400, 403, 404]),
         },
+        errors: [400, 403, 404],
         onRequest,
       },
       async (request, reply) => send(reply, toReply(await postbacks.resendProgress(staffOf(request).merchantId, request.params.resend_id))),
     );
 
-    app.get(
-      '/ui/webhook-key',
+    route(
+      app,
+      'postbacks.webhookKey',
       {
         schema: {
           tags,
           summary: 'The webhook key, masked, and until when the previous one still signs (back office, admin)',
-          response: apiResponses({ 200: WebhookKeyInfoSchema }, [403]),
         },
+        errors: [403],
         onRequest,
       },
       async (request, reply) => reply.send(await postbacks.webhookKey(staffOf(request).merchantId, request.principal?.staff?.role === 'admin')),
     );
 
-    app.post(
-      '/ui/webhook-key/reveal',
+    route(
+      app,
+      'postbacks.revealWebhookKey',
       {
         schema: {
           tags,
           summary: 'The webhook key itself, for Copy (back office, admin)',
           description: 'Not audited (docs/decisions.md "Back office: postbacks and outbox"); answered with Cache-Control: no-store.',
-          response: apiResponses({ 200: WebhookKeyRevealSchema }, [403]),
         },
+        errors: [403],
         onRequest,
       },
       async (request, reply) => reply.header('cache-control', 'no-store').send(await postbacks.revealWebhookKey(staffOf(request).merchantId)),
     );
 
-    app.post(
-      '/ui/webhook-key/rotate',
+    route(
+      app,
+      'postbacks.backOfficeRotateWebhookKey',
       {
         schema: {
           tags,
           summary: 'Rotate the webhook key (admin)',
           description: 'Answers the new key once. For 24 hours postbacks are signed with both keys (two signatures in webhook-signature); checksum uses the new key. Audited (webhook_key_rotate). Back office staff get 403.',
-          response: apiResponses({ 200: WebhookKeyRotatedSchema }, [403]),
         },
+        errors: [403],
         onRequest: async (request, reply) => {
           await onRequest(request, reply);
           if (reply.sent) return reply;
@@ -184,31 +169,31 @@ export function postbackBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTy
       async (request, reply) => send(reply, toReply(await postbacks.rotateWebhookKey(staffOf(request)))),
     );
 
-    app.get(
-      '/ui/test-outbox',
+    route(
+      app,
+      'postbacks.testOutbox',
       {
         schema: {
           tags,
           summary: "The Test environment's outbox: every e-mail and postback attempt the gateway sent, newest first (back office, admin)",
           description: 'kind: email or postback; page and per. 404 outside the Test environment.',
-          querystring: TestOutboxQuerySchema,
-          response: apiResponses({ 200: TestOutboxListSchema }, [400, 403, 404]),
         },
+        errors: [400, 403, 404],
         config: { queryFieldErrors: (query) => postbacks.outboxQueryErrors(query as TestOutboxQuery) },
         onRequest,
       },
       async (request, reply) => send(reply, toReply(await postbacks.outbox(staffOf(request).merchantId, request.query))),
     );
 
-    app.get(
-      '/ui/test-outbox/:item_id',
+    route(
+      app,
+      'postbacks.testOutboxItem',
       {
         schema: {
           tags,
           summary: 'One sent e-mail (text and HTML) or postback attempt (signed body and headers) of the test outbox (back office, admin)',
-          params: OutboxItemParams,
-          response: apiResponses({ 200: TestOutboxDetailSchema }, [400, 403, 404]),
         },
+        errors: [400, 403, 404],
         onRequest,
       },
       async (request, reply) => send(reply, toReply(await postbacks.outboxItem(staffOf(request).merchantId, request.params.item_id))),

@@ -1,20 +1,8 @@
 /** Postback deliveries (decisions.md D7): per transaction with attempts, lists, resends, key rotation. */
-import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { IdempotencyHeaders, RefTo } from '../../../contract/api/common.js';
-import {
-  EventIdParams,
-  PostbackDeliverySchema,
-  PostbackListQuerySchema,
-  ResendFailedRequestSchema,
-  ResendFailedResponseSchema,
-  WebhookKeyResponseSchema,
-} from '../../../contract/api/postbacks.js';
-import { TransactionIdParams } from '../../../contract/api/transactions.js';
-
 import type { Gateway } from '../../core/gateway.js';
 import { merchantOf, perform, send } from '../api-context.js';
-import { apiResponses } from '../responses.js';
+import { route } from '../operations.js';
 import { toReply } from '../replies.js';
 
 const tags = ['Postbacks'];
@@ -22,71 +10,69 @@ const tags = ['Postbacks'];
 export function postbackRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
   const postbacks = gateway.postbacks;
   return async (app) => {
-    app.get(
-      '/rest/transactions/:transaction_id/postbacks',
+    route(
+      app,
+      'postbacks.ofTransaction',
       {
         schema: {
           tags,
           summary: "A transaction's postbacks with every delivery attempt",
-          params: TransactionIdParams,
-          response: apiResponses({ 200: Type.Array(RefTo(PostbackDeliverySchema)) }, [400, 404]),
         },
+        errors: [400, 404],
       },
       async (request, reply) => send(reply, toReply(await postbacks.forTransaction(merchantOf(request), request.params.transaction_id))),
     );
 
-    app.get(
-      '/rest/postbacks',
+    route(
+      app,
+      'postbacks.list',
       {
         schema: {
           tags,
           summary: 'List postbacks, newest first',
-          querystring: PostbackListQuerySchema,
-          response: apiResponses({ 200: Type.Array(RefTo(PostbackDeliverySchema)) }),
         },
+        errors: [400],
       },
       async (request, reply) => send(reply, toReply(await postbacks.list(merchantOf(request), request.query))),
     );
 
-    app.post(
-      '/rest/postbacks/:event_id/resend',
+    route(
+      app,
+      'postbacks.resend',
       {
         schema: {
           tags,
           summary: 'Send a postback again now',
           description: 'Queues the postback for an immediate attempt (its retry window restarts); the body keeps its event_id.',
-          headers: IdempotencyHeaders,
-          params: EventIdParams,
-          response: apiResponses({ 200: RefTo(PostbackDeliverySchema) }, [400, 404, 409, 422]),
         },
+        errors: [400, 404, 409, 422],
       },
       async (request, reply) => send(reply, await perform(gateway, request, (op) => postbacks.resend(op, request.params.event_id))),
     );
 
-    app.post(
-      '/rest/postbacks/resend_failed',
+    route(
+      app,
+      'postbacks.resendFailed',
       {
         schema: {
           tags,
           summary: 'Send every failed postback since a time again',
-          headers: IdempotencyHeaders,
-          body: ResendFailedRequestSchema,
-          response: apiResponses({ 200: ResendFailedResponseSchema }, [400, 409, 422]),
         },
+        errors: [400, 409, 422],
       },
       async (request, reply) => send(reply, await perform(gateway, request, (op) => postbacks.resendFailed(op, request.body.since))),
     );
 
-    app.post(
-      '/rest/webhook_key/rotate',
+    route(
+      app,
+      'postbacks.rotateWebhookKey',
       {
         schema: {
           tags,
           summary: 'Rotate the webhook key',
           description: 'Returns the new key once. For 24 hours postbacks carry signatures with both keys in webhook-signature; checksum uses the new key.',
-          headers: IdempotencyHeaders,
-          response: apiResponses({ 200: WebhookKeyResponseSchema }, [409, 422]),
         },
+        errors: [409, 422],
       },
       async (request, reply) => send(reply, await perform(gateway, request, (op) => postbacks.rotateWebhookKey(op))),
     );

@@ -8,15 +8,6 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { ErrorBodySchema, RefTo } from '../../../contract/api/common.js';
-import { PrintResultSchema } from '../../../contract/api/receipts.js';
-import {
-  DayReportSchema,
-  ReceiptLinesSchema,
-  TerminalQuerySchema,
-  ZReportListQuerySchema,
-  ZReportListSchema,
-  ZReportParams,
-} from '../../../contract/api/reports.js';
 import { ErrorCode } from '../../../contract/codes.js';
 import { CLOSE_DAY_ACTION } from '../../../contract/constants.js';
 import { apiError, validationError } from '../../core/errors.js';
@@ -28,6 +19,7 @@ import { requireStaffSession, send } from '../api-context.js';
 import { sendApiError } from '../errors.js';
 import { dayReportPdf } from '../report-pdf.js';
 import { tillOf, tillOfRequest } from './tills.js';
+import { route } from '../operations.js';
 import { toReply } from '../replies.js';
 
 const tags = ['Back-office UI'];
@@ -53,23 +45,24 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
     // The till named by `terminal_id`, else this screen's (its own reports, its own close).
     app.addHook('preHandler', tillOfRequest(gateway, { byQuery: true }));
 
-    app.get(
-      '/ui/reports/x',
+    route(
+      app,
+      'reports.x',
       {
         schema: {
           tags,
           summary: "X report: the till's open day so far (changes nothing)",
           description: 'Approved (captured), declined and refunded card-present figures since the last Z report, per currency, card brand, entry mode and cashier. Any staff role.',
-          querystring: TerminalQuerySchema,
-          response: responses({ 200: DayReportSchema }, [400]),
         },
+        errors: (success) => responses(success, [400]),
         onRequest: requireSession,
       },
       async (request, reply) => reply.send(await reports.x(merchantOf(request.principal), tillOf(request))),
     );
 
-    app.post(
-      '/ui/reports/z',
+    route(
+      app,
+      'reports.closeDay',
       {
         schema: {
           tags,
@@ -78,13 +71,8 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
             'Takes the figures of the open day up to this moment, stores them under the next sequence number of the till and writes the audit log entry, in one database transaction. ' +
             'A closed day never changes; sales and refunds committed after the close belong to the next day. ' +
             'With Idempotency-Key, a repeated request answers 200 with the day it closed before instead of closing another.',
-          querystring: TerminalQuerySchema,
-          headers: Type.Object({
-            'x-manager-approval': Type.Optional(Type.String({ description: 'a cashier: the token of POST /ui/approvals with action day_close' })),
-            'idempotency-key': Type.Optional(Type.String({ description: 'a retry with the same key never closes a second day' })),
-          }),
-          response: responses({ 201: DayReportSchema, 200: DayReportSchema }, [400, 403]),
         },
+        errors: (success) => responses(success, [400, 403]),
         onRequest: requireSession,
       },
       async (request, reply) => {
@@ -108,15 +96,15 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
       },
     );
 
-    app.get(
-      '/ui/reports/z',
+    route(
+      app,
+      'reports.zList',
       {
         schema: {
           tags,
           summary: "The till's closed days (Z reports), newest first",
-          querystring: ZReportListQuerySchema,
-          response: responses({ 200: ZReportListSchema }, [400]),
         },
+        errors: (success) => responses(success, [400]),
         onRequest: requireSession,
       },
       async (request, reply) => {
@@ -127,26 +115,27 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
       },
     );
 
-    app.get(
-      '/ui/reports/z/:sequence',
+    route(
+      app,
+      'reports.z',
       {
-        schema: { tags, summary: 'One Z report, as it was written when the day was closed', params: ZReportParams, querystring: TerminalQuerySchema, response: responses({ 200: DayReportSchema }, [400, 404]) },
+        schema: { tags, summary: 'One Z report, as it was written when the day was closed' },
+        errors: (success) => responses(success, [400, 404]),
         onRequest: requireSession,
       },
       async (request, reply) => send(reply, toReply(await reports.get(merchantOf(request.principal), tillOf(request), Number(request.params.sequence)))),
     );
 
-    app.get(
-      '/ui/reports/z/:sequence.pdf',
+    route(
+      app,
+      'reports.zPdf',
       {
         schema: {
           tags,
           summary: 'One Z report as an A4 PDF',
-          params: ZReportParams,
-          querystring: TerminalQuerySchema,
           produces: ['application/pdf'],
-          response: responses({ 200: Type.Unsafe({ type: 'string', format: 'binary', description: 'application/pdf' }) }, [400, 404]),
         },
+        errors: (success) => responses(success, [400, 404]),
         onRequest: requireSession,
       },
       async (request, reply) => {
@@ -156,10 +145,12 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
       },
     );
 
-    app.get(
-      '/ui/reports/x.pdf',
+    route(
+      app,
+      'reports.xPdf',
       {
-        schema: { tags, summary: 'The X report as an A4 PDF', querystring: TerminalQuerySchema, produces: ['application/pdf'], response: responses({ 200: Type.Unsafe({ type: 'string', format: 'binary', description: 'application/pdf' }) }, [400]) },
+        schema: { tags, summary: 'The X report as an A4 PDF', produces: ['application/pdf'] },
+        errors: (success) => responses(success, [400]),
         onRequest: requireSession,
       },
       async (request, reply) => {
@@ -168,10 +159,12 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
       },
     );
 
-    app.get(
-      '/ui/reports/z/:sequence/receipt',
+    route(
+      app,
+      'reports.zReceipt',
       {
-        schema: { tags, summary: 'One Z report as 42-column lines for a receipt printer', params: ZReportParams, querystring: TerminalQuerySchema, response: responses({ 200: ReceiptLinesSchema }, [400, 404]) },
+        schema: { tags, summary: 'One Z report as 42-column lines for a receipt printer' },
+        errors: (success) => responses(success, [400, 404]),
         onRequest: requireSession,
       },
       async (request, reply) => {
@@ -181,17 +174,16 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
       },
     );
 
-    app.post(
-      '/ui/reports/z/:sequence/print',
+    route(
+      app,
+      'reports.printZ',
       {
         schema: {
           tags,
           summary: "Print one Z report on the shop's receipt printer (ESC/POS)",
           description: 'Laid out for the printer\'s characters per line. A printer that does not answer is a result (printed false); no printer set up is 400 (1002).',
-          params: ZReportParams,
-          querystring: TerminalQuerySchema,
-          response: responses({ 200: PrintResultSchema }, [400, 404]),
         },
+        errors: (success) => responses(success, [400, 404]),
         onRequest: requireSession,
       },
       async (request, reply) => {
@@ -202,10 +194,12 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
       },
     );
 
-    app.post(
-      '/ui/reports/x/print',
+    route(
+      app,
+      'reports.printX',
       {
-        schema: { tags, summary: "Print the X report on the shop's receipt printer (ESC/POS)", querystring: TerminalQuerySchema, response: responses({ 200: PrintResultSchema }, [400]) },
+        schema: { tags, summary: "Print the X report on the shop's receipt printer (ESC/POS)" },
+        errors: (success) => responses(success, [400]),
         onRequest: requireSession,
       },
       async (request, reply) => {
@@ -214,10 +208,12 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
       },
     );
 
-    app.get(
-      '/ui/reports/x/receipt',
+    route(
+      app,
+      'reports.xReceipt',
       {
-        schema: { tags, summary: 'The X report as 42-column lines for a receipt printer', querystring: TerminalQuerySchema, response: responses({ 200: ReceiptLinesSchema }, [400]) },
+        schema: { tags, summary: 'The X report as 42-column lines for a receipt printer' },
+        errors: (success) => responses(success, [400]),
         onRequest: requireSession,
       },
       async (request, reply) => reply.send({ columns: RECEIPT_COLUMNS, lines: reportLines(await reports.x(merchantOf(request.principal), tillOf(request))) }),

@@ -7,33 +7,10 @@
  * (Listing and creating staff stay at GET/POST /ui/staff in ui.ts, admin only as before.)
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
-import {
-  ApiCredentialSchema,
-  AuditLogPageSchema,
-  AuditLogQuerySchema,
-  ChannelParams,
-  ChannelSchema,
-  CreateChannelRequestSchema,
-  CreatedApiCredentialSchema,
-  CredentialParams,
-  MerchantProfileSchema,
-  ResetStaffSecretRequestSchema,
-  ResetStaffSecretSchema,
-  SmtpSettingsSchema,
-  SmtpTestRequestSchema,
-  SmtpTestResultSchema,
-  StaffParams,
-  UpdateChannelRequestSchema,
-  UpdateProfileRequestSchema,
-  UpdateSmtpRequestSchema,
-  type AuditLogQuery,
-} from '../../../contract/api/admin-settings.js';
-import { StaffMemberSchema } from '../../../contract/api/staff.js';
-
+import type { AuditLogQuery } from '../../../contract/api/admin-settings.js';
 import type { Gateway } from '../../core/gateway.js';
 import { adminOf, requireAdminSession, send } from '../api-context.js';
-import { apiResponses } from '../responses.js';
+import { route } from '../operations.js';
 import { toReply } from '../replies.js';
 
 const tags = ['Back-office UI'];
@@ -44,15 +21,18 @@ export function settingsBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTy
     const onRequest = requireAdminSession(gateway, 'Settings are for admins');
 
     // ---- merchant profile
-    app.get(
-      '/ui/profile',
-      { schema: { tags, summary: "The merchant's profile: name, default currency and language (admin)", response: apiResponses({ 200: MerchantProfileSchema }, [403, 404]) }, onRequest },
+    route(
+      app,
+      'admin-settings.profile',
+      { schema: { tags, summary: "The merchant's profile: name, default currency and language (admin)" }, errors: [403, 404], onRequest },
       async (request, reply) => send(reply, toReply(await settings.profile(adminOf(request).merchantId))),
     );
-    app.put(
-      '/ui/profile',
+    route(
+      app,
+      'admin-settings.setProfile',
       {
-        schema: { tags, summary: "Change the merchant's profile (admin; audited: profile_update)", body: UpdateProfileRequestSchema, response: apiResponses({ 200: MerchantProfileSchema }, [400, 403, 404]) },
+        schema: { tags, summary: "Change the merchant's profile (admin; audited: profile_update)" },
+        errors: [400, 403, 404],
         config: { bodyFieldErrors: (body) => settings.profileErrors(body) },
         onRequest,
       },
@@ -60,30 +40,32 @@ export function settingsBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTy
     );
 
     // ---- channels
-    app.get(
-      '/ui/channels',
-      { schema: { tags, summary: "The merchant's channels, oldest first (admin)", response: apiResponses({ 200: Type.Array(ChannelSchema) }, [403]) }, onRequest },
+    route(
+      app,
+      'admin-settings.channels',
+      { schema: { tags, summary: "The merchant's channels, oldest first (admin)" }, errors: [403], onRequest },
       async (request, reply) => reply.send(await settings.channels(adminOf(request).merchantId)),
     );
-    app.post(
-      '/ui/channels',
+    route(
+      app,
+      'admin-settings.createChannel',
       {
-        schema: { tags, summary: 'Create a channel (admin; audited: channel_create)', description: 'url_name is unique across the gateway and fixed once created.', body: CreateChannelRequestSchema, response: apiResponses({ 201: ChannelSchema }, [400, 403]) },
+        schema: { tags, summary: 'Create a channel (admin; audited: channel_create)', description: 'url_name is unique across the gateway and fixed once created.' },
+        errors: [400, 403],
         config: { bodyFieldErrors: (body) => settings.channelErrors(body) },
         onRequest,
       },
       async (request, reply) => send(reply, toReply(await settings.createChannel(adminOf(request), request.body))),
     );
-    app.put(
-      '/ui/channels/:url_name',
+    route(
+      app,
+      'admin-settings.updateChannel',
       {
         schema: {
           tags,
           summary: "Change a channel's name, currency, language and sender (admin; audited: channel_update)",
-          params: ChannelParams,
-          body: UpdateChannelRequestSchema,
-          response: apiResponses({ 200: ChannelSchema }, [400, 403, 404]),
         },
+        errors: [400, 403, 404],
         config: { bodyFieldErrors: (body) => settings.channelErrors(body) },
         onRequest,
       },
@@ -91,90 +73,92 @@ export function settingsBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTy
     );
 
     // ---- API credentials for POS software
-    app.get(
-      '/ui/credentials',
-      { schema: { tags, summary: "The merchant's API credentials, revoked ones too; never a password (admin)", response: apiResponses({ 200: Type.Array(ApiCredentialSchema) }, [403]) }, onRequest },
+    route(
+      app,
+      'admin-settings.credentials',
+      { schema: { tags, summary: "The merchant's API credentials, revoked ones too; never a password (admin)" }, errors: [403], onRequest },
       async (request, reply) => reply.send(await settings.credentials(adminOf(request).merchantId)),
     );
-    app.post(
-      '/ui/credentials',
-      { schema: { tags, summary: 'New API credentials for POS software; the password is answered once (admin; audited: credential_create)', response: apiResponses({ 201: CreatedApiCredentialSchema }, [403]) }, onRequest },
+    route(
+      app,
+      'admin-settings.createCredential',
+      { schema: { tags, summary: 'New API credentials for POS software; the password is answered once (admin; audited: credential_create)' }, errors: [403], onRequest },
       async (request, reply) => send(reply, toReply(await settings.createCredential(adminOf(request)))),
     );
-    app.post(
-      '/ui/credentials/:credential_id/revoke',
+    route(
+      app,
+      'admin-settings.revokeCredential',
       {
         schema: {
           tags,
           summary: 'Revoke API credentials: the next request with them answers 401 (admin; audited: credential_revoke)',
-          params: CredentialParams,
-          response: apiResponses({ 200: ApiCredentialSchema }, [400, 403, 404]),
         },
+        errors: [400, 403, 404],
         onRequest,
       },
       async (request, reply) => send(reply, toReply(await settings.revokeCredential(adminOf(request), request.params.credential_id))),
     );
 
     // ---- staff accounts (list and create: GET/POST /ui/staff)
-    app.post(
-      '/ui/staff/:staff_id/reset',
+    route(
+      app,
+      'admin-settings.resetStaffSecret',
       {
         schema: {
           tags,
           summary: "Renew a staff member's password or PIN; a generated one is answered once; their other sessions end (admin; audited)",
-          params: StaffParams,
-          body: ResetStaffSecretRequestSchema,
-          response: apiResponses({ 200: ResetStaffSecretSchema }, [400, 403, 404]),
         },
+        errors: [400, 403, 404],
         onRequest,
       },
       async (request, reply) => send(reply, toReply(await gateway.staff.resetSecret(adminOf(request), request.params.staff_id, request.body))),
     );
-    app.post(
-      '/ui/staff/:staff_id/disable',
+    route(
+      app,
+      'admin-settings.disableStaff',
       {
         schema: {
           tags,
           summary: 'Disable a staff account: it cannot log in and its sessions end at once (admin; audited: staff_disable)',
-          params: StaffParams,
-          response: apiResponses({ 200: StaffMemberSchema }, [400, 403, 404]),
         },
+        errors: [400, 403, 404],
         onRequest,
       },
       async (request, reply) => send(reply, toReply(await gateway.staff.disable(adminOf(request), request.params.staff_id))),
     );
 
     // ---- SMTP
-    app.get(
-      '/ui/smtp',
-      { schema: { tags, summary: "The merchant's SMTP server; the password only as set or not (admin)", response: apiResponses({ 200: SmtpSettingsSchema }, [403]) }, onRequest },
+    route(
+      app,
+      'admin-settings.smtp',
+      { schema: { tags, summary: "The merchant's SMTP server; the password only as set or not (admin)" }, errors: [403], onRequest },
       async (request, reply) => reply.send(await settings.smtp(adminOf(request).merchantId)),
     );
-    app.put(
-      '/ui/smtp',
+    route(
+      app,
+      'admin-settings.setSmtp',
       {
         schema: {
           tags,
           summary: "Set the merchant's SMTP server (admin; audited: smtp_update, never the password)",
           description: 'password is write-only: omitted keeps it, null removes it. Invoice and receipt e-mails use the server from their next attempt.',
-          body: UpdateSmtpRequestSchema,
-          response: apiResponses({ 200: SmtpSettingsSchema }, [400, 403]),
         },
+        errors: [400, 403],
         config: { bodyFieldErrors: (body) => settings.smtpErrors(body) },
         onRequest,
       },
       async (request, reply) => send(reply, toReply(await settings.updateSmtp(adminOf(request), request.body))),
     );
-    app.post(
-      '/ui/smtp/test',
+    route(
+      app,
+      'admin-settings.testSmtp',
       {
         schema: {
           tags,
           summary: "Send a test e-mail through the saved SMTP server and answer the server's reply (admin; audited: smtp_test)",
           description: 'accepted false with the error text when the server refused or could not be reached (still 200: the test ran). 400 (1002) when no SMTP server is saved.',
-          body: SmtpTestRequestSchema,
-          response: apiResponses({ 200: SmtpTestResultSchema }, [400, 403]),
         },
+        errors: [400, 403],
         config: { bodyFieldErrors: (body) => settings.smtpTestErrors(body) },
         onRequest,
       },
@@ -182,15 +166,15 @@ export function settingsBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTy
     );
 
     // ---- audit log viewer (GET /ui/audit keeps answering the latest 100 as an array)
-    app.get(
-      '/ui/audit-log',
+    route(
+      app,
+      'admin-settings.auditLog',
       {
         schema: {
           tags,
           summary: 'The audit log, newest first, filtered by person, action and time, in pages (admin)',
-          querystring: AuditLogQuerySchema,
-          response: apiResponses({ 200: AuditLogPageSchema }, [400, 403]),
         },
+        errors: [400, 403],
         config: { queryFieldErrors: (query) => settings.auditQueryErrors(query as AuditLogQuery) },
         onRequest,
       },

@@ -4,27 +4,26 @@
  * age limit in seconds. Registered only on such a gateway, and answered only to this computer.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AdvanceClockRequestSchema, ClockAnswerSchema } from '../../../contract/api/centre.js';
 import { ErrorCode } from '../../../contract/codes.js';
 import { apiError } from '../../core/errors.js';
 import type { MovableClockControl } from '../../core/gateway.js';
 import { sendApiError } from '../errors.js';
-import { apiResponses } from '../responses.js';
+import { route } from '../operations.js';
 
 const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
 
 export function testClockRoutes(clock: MovableClockControl, now: () => Date): FastifyPluginAsyncTypebox {
   return async (app) => {
-    app.post(
-      '/test/clock',
+    route(
+      app,
+      'centre.advanceClock',
       {
         schema: {
           tags: ['Test environment'],
           summary: 'Moves the movable clock forward (only a gateway started with --sim-clock movable; only from this computer)',
           security: [],
-          body: AdvanceClockRequestSchema,
-          response: apiResponses({ 200: ClockAnswerSchema }, [400, 403]),
         },
+        errors: [400, 403],
       },
       async (request, reply) => {
         if (!LOOPBACK.test(request.ip)) return sendApiError(reply, apiError(ErrorCode.forbidden, 'The clock is moved only from this computer'));

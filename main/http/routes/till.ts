@@ -4,11 +4,11 @@
  * whose outcome is unknown is never charged again before this says how it ended.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { CurrentTillAttemptSchema, TillAttemptInputSchema, TillAttemptSchema, TillResolutionSchema } from '../../../contract/api/till.js';
 import { success } from '../../core/errors.js';
 import type { Gateway } from '../../core/gateway.js';
 import { requireStaffSession, send } from '../api-context.js';
 import { tillOf, tillOfRequest } from './tills.js';
+import { route } from '../operations.js';
 import { toReply } from '../replies.js';
 
 const tags = ['Back-office UI'];
@@ -20,26 +20,26 @@ export function tillRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
     const preHandler = tillOfRequest(gateway);
     const merchant = (principal: { merchantId: string | null } | undefined) => principal?.merchantId ?? '';
 
-    app.get(
-      '/ui/till/attempt',
+    route(
+      app,
+      'till.attempt',
       {
-        schema: { tags, summary: "This till's open card attempt, or null", response: { 200: CurrentTillAttemptSchema } },
+        schema: { tags, summary: "This till's open card attempt, or null" },
         onRequest: requireSession,
         preHandler,
       },
       async (request, reply) => reply.send({ attempt: await gateway.tillAttempts.current(merchant(request.principal), tillOf(request)) }),
     );
 
-    app.put(
-      '/ui/till/attempt',
+    route(
+      app,
+      'till.beginAttempt',
       {
         schema: {
           tags,
           summary: 'Record the card attempt the till is about to send (before POST /rest/payment with this Idempotency-Key)',
           description:
             'Refused with 409 (4001) while an earlier attempt of this till may still be charging, and with 400 (1002) when the sale was already charged: resolve first.',
-          body: TillAttemptInputSchema,
-          response: { 200: TillAttemptSchema, 201: TillAttemptSchema },
         },
         onRequest: requireSession,
         preHandler,
@@ -48,15 +48,15 @@ export function tillRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         send(reply, toReply(await gateway.tillAttempts.begin(merchant(request.principal), tillOf(request), request.principal?.staff?.id ?? null, request.body))),
     );
 
-    app.post(
-      '/ui/till/attempt/resolve',
+    route(
+      app,
+      'till.resolveAttempt',
       {
         schema: {
           tags,
           summary: "How this till's open attempt ended: approved, not_charged, in_progress (ask again), or none",
           description:
             'Fences the attempt\'s idempotency key first, so a request that has not arrived yet is never processed afterwards; approved and not_charged close the attempt.',
-          response: { 200: TillResolutionSchema },
         },
         onRequest: requireSession,
         preHandler,

@@ -4,23 +4,11 @@
  * say it is still there), take it over, let it go.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import {
-  CreateTillRequestSchema,
-  TakeTillRequestSchema,
-  TillIdParams,
-  TillListQuerySchema,
-  TillListSchema,
-  TillSchema,
-  UpdateTillRequestSchema,
-} from '../../../contract/api/tills.js';
-import { ShopDaySchema } from '../../../contract/api/reports.js';
-
 import type { Gateway } from '../../core/gateway.js';
 import type { TillSession } from '../../core/tills/tills.js';
 import { adminOf, requireAdminSession, requireStaffSession, send } from '../api-context.js';
-import { apiResponses } from '../responses.js';
+import { route } from '../operations.js';
 import { toReply } from '../replies.js';
 
 const tags = ['Back-office UI'];
@@ -71,19 +59,17 @@ export function shopTillRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
     const session = requireStaffSession(gateway);
     const admin = requireAdminSession(gateway, 'Only an admin changes the tills');
 
-    app.get(
-      '/ui/tills',
-      { schema: { tags, summary: "The shop's tills, who has each open, and this screen's till", querystring: TillListQuerySchema, response: apiResponses({ 200: TillListSchema }, [400]) }, onRequest: session },
-      async (request, reply) => {
-        const own = tillSessionOf(request);
-        return reply.send(await gateway.tills.list(own.merchantId, own.sessionId, { retired: request.query.retired === 'true' }));
-      },
-    );
+    route(app, 'tills.list', { schema: { tags, summary: "The shop's tills, who has each open, and this screen's till" }, errors: [400], onRequest: session }, async (request, reply) => {
+      const own = tillSessionOf(request);
+      return reply.send(await gateway.tills.list(own.merchantId, own.sessionId, { retired: request.query.retired === 'true' }));
+    });
 
-    app.post(
-      '/ui/tills',
+    route(
+      app,
+      'tills.create',
       {
-        schema: { tags, summary: 'Add a till (admin; audited: till_create)', body: CreateTillRequestSchema, response: apiResponses({ 201: TillSchema }, [400, 403, 404]) },
+        schema: { tags, summary: 'Add a till (admin; audited: till_create)' },
+        errors: [400, 403, 404],
         config: { bodyFieldErrors: (body) => gateway.tills.createErrors(body) },
         onRequest: admin,
       },
@@ -93,17 +79,16 @@ export function shopTillRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
       },
     );
 
-    app.put(
-      '/ui/tills/:till_id',
+    route(
+      app,
+      'tills.update',
       {
         schema: {
           tags,
           summary: 'Rename or retire a till (admin; audited: till_rename, till_retire)',
           description: 'A till with a card payment of unknown outcome, or with sales of a day not closed yet, is not retired; nor is the last active till.',
-          params: TillIdParams,
-          body: UpdateTillRequestSchema,
-          response: apiResponses({ 200: TillSchema }, [400, 403, 404]),
         },
+        errors: [400, 403, 404],
         onRequest: admin,
       },
       async (request, reply) => {
@@ -112,43 +97,40 @@ export function shopTillRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
       },
     );
 
-    app.get(
-      '/ui/reports/shop',
+    route(
+      app,
+      'reports.shopDay',
       {
         schema: {
           tags,
           summary: "The shop's day: every till's open day and their sum (changes nothing)",
           description: "Each active till's figures since its own last Z report, and all of them summed per currency, card brand, entry mode and cashier. Each till closes its own day.",
-          response: apiResponses({ 200: ShopDaySchema }, []),
         },
+        errors: [],
         onRequest: session,
       },
       async (request, reply) => reply.send(await gateway.dayReports.shopDay(tillSessionOf(request).merchantId)),
     );
 
-    app.put(
-      '/ui/session/till',
+    route(
+      app,
+      'tills.take',
       {
         schema: {
           tags,
           summary: "This screen takes a till, or says it still has it open (every 15 s)",
           description:
             'Refused with 409 (4005) while another screen has the till open (seen in the last 60 s), naming who; `take_over: true` takes it anyway, and that screen gets the same 409 at its next call. A screen holds one till.',
-          body: TakeTillRequestSchema,
-          response: apiResponses({ 200: TillSchema }, [400, 404, 409]),
         },
+        errors: [400, 404, 409],
         onRequest: session,
       },
       async (request, reply) => send(reply, toReply(await gateway.tills.take(tillSessionOf(request), request.body))),
     );
 
-    app.delete(
-      '/ui/session/till',
-      { schema: { tags, summary: 'This screen lets go of its till', response: apiResponses({ 204: Type.Null({ description: 'empty body' }) }, []) }, onRequest: session },
-      async (request, reply) => {
-        await gateway.tills.release(tillSessionOf(request).sessionId);
-        return reply.code(204).send();
-      },
-    );
+    route(app, 'tills.release', { schema: { tags, summary: 'This screen lets go of its till' }, errors: [], onRequest: session }, async (request, reply) => {
+      await gateway.tills.release(tillSessionOf(request).sessionId);
+      return reply.code(204).send();
+    });
   };
 }

@@ -8,12 +8,12 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ErrorBodySchema, RefTo } from '../../../contract/api/common.js';
-import { TransactionDetailSchema, TransactionIdParams } from '../../../contract/api/transactions.js';
 import { ErrorCode } from '../../../contract/codes.js';
 import { apiError } from '../../core/errors.js';
 import type { Gateway } from '../../core/gateway.js';
 import { requireStaffSession, send } from '../api-context.js';
 import { sendApiError } from '../errors.js';
+import { route } from '../operations.js';
 import { toReply } from '../replies.js';
 
 const ErrorRef = RefTo(ErrorBodySchema);
@@ -21,21 +21,21 @@ const error = (description: string): TSchema => Type.Unsafe({ ...ErrorRef, descr
 
 export function transactionDetailRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
   return async (app) => {
-    app.get(
-      '/ui/transactions/:transaction_id',
+    route(
+      app,
+      'transactions.detail',
       {
         schema: {
           tags: ['Back-office UI'],
           summary: "A transaction's detail for the back office: amounts left to capture, release and refund, card summary, customer, fees, event log and refunds",
-          params: TransactionIdParams,
-          response: {
-            200: TransactionDetailSchema,
-            400: error('Invalid request (1001)'),
-            401: error('No staff session (2001)'),
-            403: error('Not for cashiers (2002)'),
-            404: error('No such transaction for this merchant (3001)'),
-          },
         },
+        errors: (success) => ({
+          ...success,
+          400: error('Invalid request (1001)'),
+          401: error('No staff session (2001)'),
+          403: error('Not for cashiers (2002)'),
+          404: error('No such transaction for this merchant (3001)'),
+        }),
         onRequest: requireStaffSession(gateway),
       },
       async (request, reply) => {

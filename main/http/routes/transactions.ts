@@ -1,17 +1,7 @@
 /** Transaction queries: `GET /rest/transactions`, its CSV export, `/rest/transactions/{id}`, `/refunds`, `/log`. */
 import { Readable } from 'node:stream';
-import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { RefTo } from '../../../contract/api/common.js';
-import {
-  EventSchema,
-  RefundSchema,
-  TransactionExportQuerySchema,
-  TransactionIdParams,
-  TransactionListQuerySchema,
-  TransactionSchema,
-} from '../../../contract/api/transactions.js';
 import { TRANSACTION_LIST_DEFAULT_LIMIT, TRANSACTION_LIST_MAX_LIMIT } from '../../../contract/constants.js';
 import { EXPORT_NEXT_HEADER, EXPORT_PART_MAX_ROWS, EXPORT_TOTAL_HEADER } from '../../../contract/transaction-list.js';
 
@@ -20,7 +10,7 @@ import { listQueryErrors } from '../../core/transactions/queries.js';
 import type { Gateway } from '../../core/gateway.js';
 import { merchantOf, send } from '../api-context.js';
 import { sendApiError } from '../errors.js';
-import { apiResponses } from '../responses.js';
+import { route } from '../operations.js';
 import { toReply } from '../replies.js';
 
 /** Cashiers see today's transactions only (decisions.md D9): their `from` is at least local midnight. */
@@ -34,8 +24,9 @@ function todayOnlyFor<Q extends { from?: string }>(gateway: Gateway, request: Fa
 
 export function transactionRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
   return async (app) => {
-    app.get(
-      '/rest/transactions',
+    route(
+      app,
+      'transactions.list',
       {
         schema: {
           tags: ['Transaction queries'],
@@ -44,16 +35,16 @@ export function transactionRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
             `Filters combine (all must match). ${TRANSACTION_LIST_DEFAULT_LIMIT} by default, \`limit\` up to ${TRANSACTION_LIST_MAX_LIMIT}. ` +
             'Page with `starting_after` (the last `transaction_id` of the previous page: keyset paging, as fast deep in the list as at its start) or `offset`. ' +
             'A page shorter than `limit` is the last.',
-          querystring: TransactionListQuerySchema,
-          response: apiResponses({ 200: Type.Array(RefTo(TransactionSchema)) }),
         },
+        errors: [400],
         config: { queryFieldErrors: listQueryErrors },
       },
       async (request, reply) => send(reply, toReply(await gateway.transactions.list(merchantOf(request), todayOnlyFor(gateway, request, request.query)))),
     );
 
-    app.get(
-      '/rest/transactions/export',
+    route(
+      app,
+      'transactions.export',
       {
         schema: {
           tags: ['Transaction queries'],
@@ -63,18 +54,9 @@ export function transactionRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
             `Card data is the brand and the last four digits only. The file is streamed from the database a chunk at a time, so any size works; \`${EXPORT_TOTAL_HEADER}\` says how many rows it carries (rows created after the request are not part of it). ` +
             `With \`limit\` (up to ${EXPORT_PART_MAX_ROWS}) the answer is one part: \`${EXPORT_NEXT_HEADER}\` names the transaction the next part starts after (absent on the last part); send it as \`starting_after\` with \`header=0\`. ` +
             'Text that a spreadsheet would read as a formula (starting with =, +, -, @) gets a leading apostrophe. Staff exports are in the audit log.',
-          querystring: TransactionExportQuerySchema,
           produces: ['text/csv'],
-          response: apiResponses(
-            {
-              200: Type.Unsafe({
-                description: 'the CSV file',
-                content: { 'text/csv': { schema: Type.String({ description: 'header line, then one line per transaction' }) } },
-              }),
-            },
-            [400, 403],
-          ),
         },
+        errors: [400, 403],
         config: { queryFieldErrors: exportQueryErrors },
       },
       async (request, reply) => {
@@ -94,43 +76,43 @@ export function transactionRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
       },
     );
 
-    app.get(
-      '/rest/transactions/:transaction_id',
+    route(
+      app,
+      'transactions.get',
       {
         schema: {
           tags: ['Transaction queries'],
           summary: 'Read one transaction',
-          params: TransactionIdParams,
-          response: apiResponses({ 200: RefTo(TransactionSchema) }, [400, 404]),
         },
+        errors: [400, 404],
       },
       async (request, reply) =>
         send(reply, toReply(await gateway.transactions.get(merchantOf(request), request.params.transaction_id))),
     );
 
-    app.get(
-      '/rest/transactions/:transaction_id/refunds',
+    route(
+      app,
+      'transactions.refunds',
       {
         schema: {
           tags: ['Transaction queries'],
           summary: 'List the refunds of a transaction',
-          params: TransactionIdParams,
-          response: apiResponses({ 200: Type.Array(RefTo(RefundSchema)) }, [400, 404]),
         },
+        errors: [400, 404],
       },
       async (request, reply) =>
         send(reply, toReply(await gateway.transactions.refunds(merchantOf(request), request.params.transaction_id))),
     );
 
-    app.get(
-      '/rest/transactions/:transaction_id/log',
+    route(
+      app,
+      'transactions.log',
       {
         schema: {
           tags: ['Transaction queries'],
           summary: 'Read the event log of a transaction',
-          params: TransactionIdParams,
-          response: apiResponses({ 200: Type.Array(RefTo(EventSchema)) }, [400, 404]),
         },
+        errors: [400, 404],
       },
       async (request, reply) =>
         send(reply, toReply(await gateway.transactions.log(merchantOf(request), request.params.transaction_id))),

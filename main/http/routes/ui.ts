@@ -3,25 +3,10 @@
  * merchant's API password), the current session, logout, manager approvals, the simulated
  * terminal's configuration, staff, shops and their terminals, and the audit log.
  */
-import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { AssignTerminalRequestSchema, CreateShopRequestSchema, ShopSchema, TerminalAssignmentSchema } from '../../../contract/api/payment-methods.js';
-import {
-  ApprovalRequestSchema,
-  ApprovalSchema,
-  AuditEntrySchema,
-  CreatedStaffSchema,
-  CreateStaffRequestSchema,
-  CurrentSessionSchema,
-  LoginRequestSchema,
-  OwnPinRequestSchema,
-  OwnPinResultSchema,
-  SessionSchema,
-  StaffMemberSchema,
-  type AuditEntry,
-} from '../../../contract/api/staff.js';
-import { TerminalConfigSchema, type TerminalConfig } from '../../../contract/api/till.js';
+import type { AuditEntry } from '../../../contract/api/staff.js';
+import type { TerminalConfig } from '../../../contract/api/till.js';
 import { ErrorCode } from '../../../contract/codes.js';
 import { DEFAULT_CVM_LIMIT } from '../../../contract/constants.js';
 import { apiError } from '../../core/errors.js';
@@ -30,8 +15,8 @@ import { TEST_PIN_KEY } from '../../core/payments/payments.js';
 import { SESSION_IDLE_MS, SESSION_MAX_MS, staffLockKey } from '../../core/staff/staff.js';
 import { requireStaffSession, SESSION_COOKIE, send, sessionToken } from '../api-context.js';
 import { sendApiError } from '../errors.js';
-import { apiResponses } from '../responses.js';
 import { tillOf, tillOfRequest } from './tills.js';
+import { route } from '../operations.js';
 import { toReply } from '../replies.js';
 
 const tags = ['Back-office UI'];
@@ -49,9 +34,10 @@ export function uiRoutes(gateway: Gateway, till: TillSettings = DEFAULT_TILL_SET
   return async (app) => {
     const requireSession = requireStaffSession(gateway);
 
-    app.post(
-      '/ui/session',
-      { schema: { tags, summary: 'Staff login (password or PIN); sets the session cookie', body: LoginRequestSchema, response: { 200: SessionSchema } } },
+    route(
+      app,
+      'staff.login',
+      { schema: { tags, summary: 'Staff login (password or PIN); sets the session cookie' } },
       async (request, reply) => {
         const result = await staff.login(request.ip, request.body);
         if (!result.ok) {
@@ -72,47 +58,45 @@ export function uiRoutes(gateway: Gateway, till: TillSettings = DEFAULT_TILL_SET
 
     // The app asks this at start: being logged out is an answer here, not an error (no 401 in the
     // browser's console before anyone logged in).
-    app.get('/ui/whoami', { schema: { tags, summary: 'The current staff session, or null when nobody is logged in', response: { 200: CurrentSessionSchema } } }, async (request, reply) => {
+    route(app, 'staff.whoami', { schema: { tags, summary: 'The current staff session, or null when nobody is logged in' } }, async (request, reply) => {
       const token = sessionToken(request);
       const principal = token ? await staff.resolve(token) : undefined;
       const info = principal?.staff ? await staff.current(principal) : undefined;
       return reply.send({ session: info ?? null });
     });
 
-    app.get('/ui/session', { schema: { tags, summary: 'The current staff session', response: { 200: SessionSchema } }, onRequest: requireSession }, async (request, reply) => {
+    route(app, 'staff.session', { schema: { tags, summary: 'The current staff session' }, onRequest: requireSession }, async (request, reply) => {
       const info = request.principal ? await staff.current(request.principal) : undefined;
       return info ? reply.send(info) : sendApiError(reply, apiError(ErrorCode.unauthenticated, 'Log in first'));
     });
 
-    app.delete('/ui/session', { schema: { tags, summary: 'Log out' } }, async (request, reply) => {
+    route(app, 'staff.logout', { schema: { tags, summary: 'Log out' } }, async (request, reply) => {
       const token = sessionToken(request);
       if (token) await staff.logout(token);
       reply.clearCookie(SESSION_COOKIE, { path: '/' });
       return reply.code(204).send();
     });
 
-    app.put(
-      '/ui/session/pin',
+    route(
+      app,
+      'staff.setOwnPin',
       {
         schema: {
           tags,
           summary: 'Set or change your own PIN (till login and refund approvals), confirmed with your password',
-          body: OwnPinRequestSchema,
-          response: { 200: OwnPinResultSchema },
         },
         onRequest: requireSession,
       },
       async (request, reply) => send(reply, toReply(await staff.setOwnPin(request.ip, request.principal as never, request.body))),
     );
 
-    app.post(
-      '/ui/approvals',
+    route(
+      app,
+      'staff.approve',
       {
         schema: {
           tags,
           summary: "A manager's approval of one action at the till (single use, 2 minutes)",
-          body: ApprovalRequestSchema,
-          response: { 200: ApprovalSchema },
         },
         onRequest: requireSession,
       },
@@ -133,10 +117,12 @@ export function uiRoutes(gateway: Gateway, till: TillSettings = DEFAULT_TILL_SET
       // Above this the till asks "Charge …? That is above this till's usual limit" before the card prompt.
       confirm_above: till.confirmAbove,
     };
-    app.get(
-      '/ui/terminal',
+    route(
+      app,
+      'till.terminal',
       {
-        schema: { tags, summary: "The simulated terminal of this screen's till (PUT /ui/session/till first where the shop has several)", response: apiResponses({ 200: TerminalConfigSchema }, [400, 409]) },
+        schema: { tags, summary: "The simulated terminal of this screen's till (PUT /ui/session/till first where the shop has several)" },
+        errors: [400, 409],
         onRequest: requireSession,
         preHandler: tillOfRequest(gateway),
       },
@@ -147,19 +133,18 @@ export function uiRoutes(gateway: Gateway, till: TillSettings = DEFAULT_TILL_SET
       },
     );
 
-    app.get('/ui/staff', { schema: { tags, summary: 'Staff of this shop (admin)', response: { 200: Type.Array(StaffMemberSchema) } }, onRequest: requireSession }, async (request, reply) => {
+    route(app, 'staff.list', { schema: { tags, summary: 'Staff of this shop (admin)' }, onRequest: requireSession }, async (request, reply) => {
       if (request.principal?.staff?.role !== 'admin') return sendApiError(reply, apiError(ErrorCode.forbidden, 'Only an admin may see staff'));
       return reply.send(await staff.list(request.principal.merchantId ?? ''));
     });
 
-    app.post(
-      '/ui/staff',
+    route(
+      app,
+      'staff.create',
       {
         schema: {
           tags,
           summary: 'Create a staff account (admin; audited: staff_create); the password (generated when none is given) is shown once',
-          body: CreateStaffRequestSchema,
-          response: { 201: CreatedStaffSchema },
         },
         config: { bodyFieldErrors: (body) => staff.createErrors(body) },
         onRequest: requireSession,
@@ -175,28 +160,27 @@ export function uiRoutes(gateway: Gateway, till: TillSettings = DEFAULT_TILL_SET
     // ---- shops and terminals (the app's Settings; decisions.md D15)
     const adminOnly = (request: FastifyRequest, what: string) =>
       request.principal?.staff?.role === 'admin' ? undefined : apiError(ErrorCode.forbidden, `Only an admin may ${what}`);
-    app.get('/ui/shops', { schema: { tags, summary: "This merchant's shops and their terminals", response: { 200: Type.Array(ShopSchema) } }, onRequest: requireSession }, async (request, reply) => {
+    route(app, 'payment-methods.shops', { schema: { tags, summary: "This merchant's shops and their terminals" }, onRequest: requireSession }, async (request, reply) => {
       if (request.principal?.staff?.role === 'cashier') return sendApiError(reply, apiError(ErrorCode.forbidden, 'Cashiers may not manage shops'));
       return reply.send(await gateway.partners.listShops(request.principal?.merchantId ?? ''));
     });
-    app.post(
-      '/ui/shops',
-      { schema: { tags, summary: 'Create a shop (admin)', body: CreateShopRequestSchema, response: { 201: ShopSchema } }, onRequest: requireSession },
+    route(
+      app,
+      'payment-methods.createShop',
+      { schema: { tags, summary: 'Create a shop (admin)' }, onRequest: requireSession },
       async (request, reply) => {
         const denied = adminOnly(request, 'create shops');
         if (denied) return sendApiError(reply, denied);
         return send(reply, toReply(await gateway.partners.createShop(request.principal?.merchantId ?? '', request.body.name, { staffId: request.principal?.staff?.id ?? null })));
       },
     );
-    app.post(
-      '/ui/shops/:shop_id/terminals',
+    route(
+      app,
+      'payment-methods.assignTerminal',
       {
         schema: {
           tags,
           summary: "Assign a terminal id to a shop (admin); a terminal of another shop moves",
-          params: Type.Object({ shop_id: Type.String({ maxLength: 64 }) }),
-          body: AssignTerminalRequestSchema,
-          response: { 200: TerminalAssignmentSchema },
         },
         onRequest: requireSession,
       },
@@ -207,10 +191,11 @@ export function uiRoutes(gateway: Gateway, till: TillSettings = DEFAULT_TILL_SET
         return send(reply, toReply(await gateway.partners.assignTerminal({ shopId: request.params.shop_id, terminalId: request.body.terminal_id, merchantId }, { staffId: request.principal?.staff?.id ?? null })));
       },
     );
-    app.delete(
-      '/ui/terminals/:terminal_id',
+    route(
+      app,
+      'payment-methods.unassignTerminal',
       {
-        schema: { tags, summary: 'Take a terminal out of its shop (admin)', params: Type.Object({ terminal_id: Type.String({ maxLength: 64 }) }), response: { 200: TerminalAssignmentSchema } },
+        schema: { tags, summary: 'Take a terminal out of its shop (admin)' },
         onRequest: requireSession,
       },
       async (request, reply) => {
@@ -223,7 +208,7 @@ export function uiRoutes(gateway: Gateway, till: TillSettings = DEFAULT_TILL_SET
       },
     );
 
-    app.get('/ui/audit', { schema: { tags, summary: 'Audit log: logins, refunds, voids, captures by staff; shops, terminals and payment-method settings with old and new values', response: { 200: Type.Array(AuditEntrySchema) } }, onRequest: requireSession }, async (request, reply) => {
+    route(app, 'staff.audit', { schema: { tags, summary: 'Audit log: logins, refunds, voids, captures by staff; shops, terminals and payment-method settings with old and new values' }, onRequest: requireSession }, async (request, reply) => {
       if (request.principal?.staff?.role === 'cashier') return sendApiError(reply, apiError(ErrorCode.forbidden, 'Cashiers may not read the audit log'));
       const records = await staff.audit(request.principal?.merchantId ?? '');
       const entries: AuditEntry[] = records.map((r) => ({

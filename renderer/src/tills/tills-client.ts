@@ -6,6 +6,7 @@
 import type { JoinSummary, SetupState, StoreLimits, TillInvite, TillLinkStatus } from '../../../contract/api/centre.js';
 import type { ShopDay } from '../../../contract/api/reports.js';
 import type { CreateTillRequest, Till, TillList, UpdateTillRequest } from '../../../contract/api/tills.js';
+import { caller } from '../api/call.js';
 import { defaultTransport, expectObject, type Transport } from '../api/client.js';
 
 export type { JoinSummary, SetupState, ShopDay, StoreLimits, Till, TillInvite, TillLinkStatus, TillList };
@@ -33,26 +34,16 @@ export interface TillsClient {
 }
 
 export function createTillsClient(transport: Transport = defaultTransport()): TillsClient {
+  const call = caller(transport);
   return {
-    async list(options = {}) {
-      return expectObject<TillList>(await transport.send({ method: 'GET', path: `/ui/tills${options.retired ? '?retired=true' : ''}` }), ['tills']);
-    },
-    async take(tillId, screenId, takeOver = false) {
-      const body = { till_id: tillId, screen_id: screenId, ...(takeOver ? { take_over: true } : {}) };
-      return expectObject<Till>(await transport.send({ method: 'PUT', path: '/ui/session/till', body }), ['till_id']);
-    },
+    list: (options = {}) => call('tills.list', { query: options.retired ? { retired: 'true' } : {} }),
+    take: (tillId, screenId, takeOver = false) => call('tills.take', { body: { till_id: tillId, screen_id: screenId, ...(takeOver ? { take_over: true } : {}) } }),
     async release() {
-      await transport.send({ method: 'DELETE', path: '/ui/session/till' });
+      await call('tills.release');
     },
-    async create(request) {
-      return expectObject<Till>(await transport.send({ method: 'POST', path: '/ui/tills', body: request }), ['till_id']);
-    },
-    async update(tillId, request) {
-      return expectObject<Till>(await transport.send({ method: 'PUT', path: `/ui/tills/${encodeURIComponent(tillId)}`, body: request }), ['till_id']);
-    },
-    async shopDay() {
-      return expectObject<ShopDay>(await transport.send({ method: 'GET', path: '/ui/reports/shop' }), ['tills', 'totals']);
-    },
+    create: (request) => call('tills.create', { body: request }),
+    update: (tillId, request) => call('tills.update', { params: { till_id: tillId }, body: request }),
+    shopDay: () => call('reports.shopDay'),
     async setLimits(tillId, limits) {
       return expectObject<{ till_id: string; limits: StoreLimits }>(await transport.send({ method: 'PUT', path: `/ui/tills/${encodeURIComponent(tillId)}/limits`, body: limits }), ['limits']);
     },
