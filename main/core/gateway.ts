@@ -190,7 +190,7 @@ export function createGateway(deps: CoreDeps): Gateway {
     tokenCryptograms: networkTokens,
     cardPresentApproved: (tx, sale) => receipts.queueAutoPrint(tx, sale),
   });
-  const operations = new Operations(store, idempotency);
+  const operations = new Operations({ store, idempotency, ids, clock });
   const staff = new Staff(store, clock, ids, auth);
   const backOfficeSettings = new BackOfficeSettings({ store, clock, ids, vault, auth, staff, publicUrl: deps.publicUrl, ...(deps.smtpMailer ? { smtpMailer: deps.smtpMailer } : {}) });
   const mailer = merchantMailer(deps.mailer, (merchantId) => backOfficeSettings.smtpServer(merchantId), deps.smtpMailer);

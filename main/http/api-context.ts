@@ -8,7 +8,7 @@ import { apiError, type Outcome } from '../core/errors.js';
 import type { Gateway } from '../core/gateway.js';
 import { checkIdempotencyKey, IdempotencyConflict, requestFingerprint, type IdempotencyStart } from '../core/idempotency/idempotency.js';
 import type { Principal } from '../core/merchants/authenticator.js';
-import type { Operation } from '../core/idempotency/operations.js';
+import type { Operation, OperationContext } from '../core/idempotency/operations.js';
 import { sendApiError } from './errors.js';
 import { invoiceAuditFacts, parsePayload } from './invoice-audit.js';
 import { tokenAuditFacts } from './token-audit.js';
@@ -23,6 +23,8 @@ declare module 'fastify' {
     approvedBy?: string;
     /** The cashier a joined till named for this sale (X-Till-Staff, from the till's own credential). */
     tillStaffId?: string;
+    /** The request's change is audited in its own unit of work (operationContext), not by the onSend hook. */
+    auditedInUnit?: boolean;
   }
 }
 
@@ -135,36 +137,59 @@ async function authorizeStaff(gateway: Gateway, request: FastifyRequest, reply: 
 }
 
 /**
- * onSend hook: writes the audit entry of a staff action that succeeded (refunds, voids, captures,
- * invoice and network token changes) before the reply leaves, so a client that reads the audit log next finds it. An
- * idempotent replay did nothing new and is not audited again.
+ * What the audit log says of a staff member's change through an audited route (permissions.ts
+ * AUDITED): its subject and a short detail, from the request and what the change answered.
+ */
+function auditFacts(action: string, request: FastifyRequest, value: unknown): { subjectId: string | null; detail: string | null } {
+  if (action.startsWith('invoice_') || action.startsWith('token_')) {
+    const facts = (action.startsWith('invoice_') ? invoiceAuditFacts : tokenAuditFacts)(action, request, value);
+    return { subjectId: facts.subject, detail: facts.detail };
+  }
+  if (action.startsWith('postback_') || action === 'webhook_key_rotate') {
+    const eventId = (request.params as { event_id?: string } | undefined)?.event_id ?? null;
+    const since = (request.body as { since?: unknown } | undefined)?.since;
+    const detail = action === 'postback_resend_failed' ? `${String((value as { requeued?: number } | undefined)?.requeued)} failed since ${String(since)}` : null;
+    return { subjectId: eventId, detail };
+  }
+  const body = request.body as { transaction_id?: string; amount?: number; merchant_reference?: string } | undefined;
+  // A till refund's reason travels as its merchant_reference (docs/decisions.md) and is kept here too.
+  const detail = [body?.amount !== undefined ? `amount ${body.amount}` : '', action === 'refund' && body?.merchant_reference ? `reason: ${body.merchant_reference}` : '']
+    .filter((part) => part !== '')
+    .join('; ');
+  return { subjectId: body?.transaction_id ?? null, detail: detail || null };
+}
+
+/**
+ * The core operation's context of a request: its merchant, idempotency scope, staff member (or a
+ * joined till's cashier), a manager's approval, and for a staff member's audited change what the
+ * audit log says of it: the operation writes that entry in the change's own unit of work.
+ */
+export function operationContext(request: FastifyRequest): OperationContext {
+  const staff = request.principal?.staff;
+  const action = staff ? AUDITED[routeKey(request.method, request.routeOptions.url ?? '')] : undefined;
+  if (action) request.auditedInUnit = true;
+  return {
+    merchantId: merchantOf(request),
+    ...(request.idempotency ? { idempotency: request.idempotency.scope } : {}),
+    ...(staff ? { staffId: staff.id } : request.tillStaffId ? { staffId: request.tillStaffId } : {}),
+    ...(staff && request.approvedBy ? { approvedBy: request.approvedBy } : {}),
+    ...(action ? { audit: { action, describe: (value: unknown) => auditFacts(action, request, value) } } : {}),
+  };
+}
+
+/**
+ * onSend hook: writes the audit entry of a staff action that succeeded and was not audited in its
+ * own unit of work (routes not yet run as an operation), before the reply leaves. An idempotent
+ * replay did nothing new and is not audited again.
  */
 export function auditStaffActions(gateway: Gateway) {
   return async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const staff = request.principal?.staff;
     const action = AUDITED[routeKey(request.method, request.routeOptions.url ?? '')];
-    if (!staff || !action || reply.statusCode < 200 || reply.statusCode > 299 || !request.principal?.merchantId) return;
+    if (!staff || !action || request.auditedInUnit || reply.statusCode < 200 || reply.statusCode > 299 || !request.principal?.merchantId) return;
     if (reply.getHeader('idempotent-replayed') !== undefined) return;
-    if (action.startsWith('invoice_') || action.startsWith('token_')) {
-      const facts = (action.startsWith('invoice_') ? invoiceAuditFacts : tokenAuditFacts)(action, request, payload);
-      await gateway.staff.recordAudit(gateway.staff.auditRecord(request.principal.merchantId, staff.id, null, action, facts.subject, facts.detail));
-      return;
-    }
-    if (action.startsWith('postback_') || action === 'webhook_key_rotate') {
-      const eventId = (request.params as { event_id?: string } | undefined)?.event_id ?? null;
-      const since = (request.body as { since?: unknown } | undefined)?.since;
-      const detail = action === 'postback_resend_failed' ? `${String((parsePayload(payload) as { requeued?: number } | undefined)?.requeued)} failed since ${String(since)}` : null;
-      await gateway.staff.recordAudit(gateway.staff.auditRecord(request.principal.merchantId, staff.id, null, action, eventId, detail));
-      return;
-    }
-    const body = request.body as { transaction_id?: string; amount?: number; merchant_reference?: string } | undefined;
-    // A till refund's reason travels as its merchant_reference (docs/decisions.md) and is kept here too.
-    const detail = [body?.amount !== undefined ? `amount ${body.amount}` : '', action === 'refund' && body?.merchant_reference ? `reason: ${body.merchant_reference}` : '']
-      .filter((part) => part !== '')
-      .join('; ');
-    await gateway.staff.recordAudit(
-      gateway.staff.auditRecord(request.principal.merchantId, staff.id, request.approvedBy ?? null, action, body?.transaction_id ?? null, detail || null),
-    );
+    const facts = auditFacts(action, request, parsePayload(payload));
+    await gateway.staff.recordAudit(gateway.staff.auditRecord(request.principal.merchantId, staff.id, request.approvedBy ?? null, action, facts.subjectId, facts.detail));
   };
 }
 
@@ -200,12 +225,7 @@ export async function perform<T>(
   body: (operation: Operation) => Promise<Outcome<T>>,
 ): Promise<Reply> {
   try {
-    const context = {
-      merchantId: merchantOf(request),
-      ...(request.idempotency ? { idempotency: request.idempotency.scope } : {}),
-      ...(request.principal?.staff ? { staffId: request.principal.staff.id } : request.tillStaffId ? { staffId: request.tillStaffId } : {}),
-    };
-    return toReply(await gateway.operations.perform(context, body));
+    return toReply(await gateway.operations.perform(operationContext(request), body));
   } catch (error) {
     const settled = conflictReply(error);
     if (settled) return settled;

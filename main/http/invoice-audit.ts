@@ -19,14 +19,14 @@ export function parsePayload(payload: unknown): Record<string, unknown> | undefi
   }
 }
 
-/** The subject and detail of an audited invoice action (`invoice_*`), from its request and answer. */
-export function invoiceAuditFacts(action: string, request: FastifyRequest, payload: unknown): AuditFacts {
+/** The subject and detail of an audited invoice action (`invoice_*`), from its request and what it answered. */
+export function invoiceAuditFacts(action: string, request: FastifyRequest, value: unknown): AuditFacts {
   const params = request.params as { invoice_number?: string } | undefined;
   const body = (request.body ?? {}) as Record<string, unknown>;
   const fields = (typeof body.invoice === 'object' && body.invoice !== null ? body.invoice : {}) as Record<string, unknown>;
   switch (action) {
     case 'invoice_create': {
-      const invoice = parsePayload(payload)?.invoice as { debt_claim_number?: string; amount?: number; currency?: string } | undefined;
+      const invoice = (value as { invoice?: unknown } | null | undefined)?.invoice as { debt_claim_number?: string; amount?: number; currency?: string } | undefined;
       return { subject: invoice?.debt_claim_number ?? null, detail: invoice ? `amount ${String(invoice.amount)} ${String(invoice.currency)}` : null };
     }
     case 'invoice_update': {

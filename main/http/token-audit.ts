@@ -4,13 +4,13 @@
  * number: at most the card's last four digits, as receipts show them (D13).
  */
 import type { FastifyRequest } from 'fastify';
-import { type AuditFacts, parsePayload } from './invoice-audit.js';
+import type { AuditFacts } from './invoice-audit.js';
 
-/** The subject and detail of an audited token action (`token_*`), from its request and answer. */
-export function tokenAuditFacts(action: string, request: FastifyRequest, payload: unknown): AuditFacts {
+/** The subject and detail of an audited token action (`token_*`), from its request and what it answered. */
+export function tokenAuditFacts(action: string, request: FastifyRequest, value: unknown): AuditFacts {
   const params = request.params as { id?: string } | undefined;
   const body = (request.body ?? {}) as Record<string, unknown>;
-  const data = parsePayload(payload)?.data as { id?: string; network?: string; status?: string; type?: string } | undefined;
+  const data = (value as { data?: unknown } | null | undefined)?.data as { id?: string; network?: string; status?: string; type?: string } | undefined;
   switch (action) {
     case 'token_create': {
       const pan = typeof body.card_number === 'string' ? body.card_number : '';

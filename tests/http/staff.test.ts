@@ -11,6 +11,7 @@ import { SESSION_IDLE_MS, SESSION_MAX_MS } from '../../main/core/staff/staff.js'
 import { assertApiError, createTestMerchant, startTestGateway, TestClock, type TestGateway, type TestMerchant } from '../helpers/api.js';
 import { createMerchant, runGateway, startGateway, type GatewayProcess } from '../helpers/gateway-process.js';
 import { cardPayment, DAY, freshPan } from '../helpers/payments.js';
+import { dialects } from '../../db/sql.js';
 import { countOf, sqlOf } from '../helpers/sql.js';
 
 const MINUTE = 60 * 1000;
@@ -273,6 +274,40 @@ describe('staff of the desktop UI', () => {
       assert.equal((await call(gw, 'GET', '/rest/postbacks', withCookie(token))).statusCode, 200);
       const rotate = assertApiError(await call(gw, 'POST', '/rest/webhook_key/rotate', withCookie(token)), 403, 2002);
       assert.match(rotate.message, /back_office/);
+    });
+
+    test('a refund and its audit entry commit together: when the entry cannot be written, no refund is made', async () => {
+      const token = await login(gw, backOffice, 'pin');
+      const id = await pay(gw, withCookie(token), 20);
+      const sql = sqlOf(gw);
+      // The audit log refuses this one refund's entry (a fault of the storage, as a full disk would be).
+      await sql.run(
+        dialects({
+          sqlite: `CREATE TRIGGER refuse_refund_audit BEFORE INSERT ON audit_log WHEN NEW.action = 'refund' AND NEW.subject_id = '${id}' BEGIN SELECT RAISE(ABORT, 'audit refused'); END`,
+          postgres: `CREATE FUNCTION refuse_refund_audit() RETURNS trigger LANGUAGE plpgsql AS $fn$ BEGIN IF NEW.action = 'refund' AND NEW.subject_id = '${id}' THEN RAISE EXCEPTION 'audit refused'; END IF; RETURN NEW; END $fn$`,
+        }),
+      );
+      if (sql.dialect === 'postgres') await sql.run('CREATE TRIGGER refuse_refund_audit BEFORE INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION refuse_refund_audit()');
+      const key = { 'idempotency-key': `refund-audit-${id}` };
+      try {
+        const refused = await call(gw, 'POST', '/rest/refund', withCookie(token, key), { transaction_id: id, amount: 5 });
+        assert.ok(refused.statusCode >= 500, `the refund failed as a whole: ${refused.statusCode} ${refused.body}`);
+        assert.equal(await refundCount(gw, id), 0, 'no refund');
+        const detail = (await call(gw, 'GET', `/rest/transactions/${id}`, withCookie(token))).json<{ refunded_amount?: number; status_code: number }>();
+        assert.equal(detail.status_code, 3, 'still completed, nothing refunded');
+        const log = (await call(gw, 'GET', `/rest/transactions/${id}/log`, withCookie(token))).json<Array<{ type: string }>>();
+        assert.ok(!log.some((event) => event.type === 'refund'), 'no refund event');
+        assert.equal(await countOf(gw, "SELECT COUNT(*) AS n FROM postback_outbox WHERE subject_id = ? AND payload LIKE '%refund%'", id), 0, 'no refund postback queued');
+      } finally {
+        await sql.run(dialects({ sqlite: 'DROP TRIGGER refuse_refund_audit', postgres: 'DROP TRIGGER refuse_refund_audit ON audit_log' }));
+        if (sql.dialect === 'postgres') await sql.run('DROP FUNCTION refuse_refund_audit()');
+      }
+      // Nothing was stored for the key: the same request now refunds, audited once.
+      const again = await call(gw, 'POST', '/rest/refund', withCookie(token, key), { transaction_id: id, amount: 5 });
+      assert.equal(again.statusCode, 200, again.body);
+      assert.equal(await refundCount(gw, id), 1);
+      const audit = (await call(gw, 'GET', '/ui/audit', withCookie(token))).json<Array<{ action: string; subject_id: string }>>();
+      assert.equal(audit.filter((a) => a.action === 'refund' && a.subject_id === id).length, 1);
     });
 
     test('admin: may rotate the webhook key', async () => {

@@ -1,10 +1,12 @@
 /**
  * Runs one state-changing operation: its single unit of work commits the state change, the event
- * log entry, the postback outbox record and the idempotency record together. Operations that end
- * without committing (e.g. "not found") still record their answer for the idempotency key.
+ * log entry, the postback outbox record, the audit entry of a staff member's change and the
+ * idempotency record together. Operations that end without committing (e.g. "not found") still
+ * record their answer for the idempotency key.
  */
 import { answerOf, type Outcome } from '../errors.js';
 import { IdempotencyConflict, IdempotencyKeyTaken, isStorable, type Idempotency, type IdempotencyScope } from './idempotency.js';
+import type { Clock, Ids } from '../kernel.js';
 import type { Repositories, Store } from '../unit-of-work.js';
 
 export interface OperationContext {
@@ -12,24 +14,60 @@ export interface OperationContext {
   idempotency?: IdempotencyScope;
   /** The staff member whose session sent the request (a till's cashier); absent for API credentials. */
   staffId?: string;
+  /** The manager whose single-use approval a cashier's change used (X-Manager-Approval). */
+  approvedBy?: string;
+  /** A staff member's change that the audit log keeps: written in the change's own unit of work. */
+  audit?: AuditIntent;
+}
+
+/** What the audit log says of a change: its action, and its subject and detail from what it did. */
+export interface AuditIntent {
+  action: string;
+  describe(value: unknown): { subjectId: string | null; detail: string | null };
+}
+
+export interface OperationDeps {
+  store: Store;
+  idempotency: Idempotency;
+  ids: Ids;
+  clock: Clock;
 }
 
 export class Operation {
   private recorded = false;
+  private audited = false;
+  private readonly store: Store;
+  private readonly idempotency: Idempotency;
 
   constructor(
-    private readonly store: Store,
-    private readonly idempotency: Idempotency,
+    private readonly deps: OperationDeps,
     readonly context: OperationContext,
-  ) {}
+  ) {
+    this.store = deps.store;
+    this.idempotency = deps.idempotency;
+  }
 
-  /** The operation's one write unit; its outcome is the answer stored for the idempotency key. */
+  /**
+   * The operation's one write unit; its outcome is the answer stored for the idempotency key, and a
+   * staff member's change is audited in it: the change and its audit entry commit together or not
+   * at all.
+   */
   async commit<T>(work: (tx: Repositories) => Promise<Outcome<T>>): Promise<Outcome<T>> {
     return this.store.run(async (tx) => {
       const result = await work(tx);
+      if (result.ok) await this.auditIn(tx, result.value);
       await this.recordIn(tx, result);
       return result;
     });
+  }
+
+  private async auditIn(tx: Repositories, value: unknown): Promise<void> {
+    const { audit, staffId, merchantId, approvedBy } = this.context;
+    if (!audit || !staffId || this.audited) return;
+    const { subjectId, detail } = audit.describe(value);
+    const at = this.deps.clock.now().toISOString();
+    await tx.staff.audit({ id: this.deps.ids.newId(), merchantId, staffId, approvedBy: approvedBy ?? null, action: audit.action, subjectId, detail, createdAt: at });
+    this.audited = true;
   }
 
   /** Called once the operation has its outcome: records it if `commit` did not. */
@@ -52,21 +90,18 @@ export class Operation {
 }
 
 export class Operations {
-  constructor(
-    private readonly store: Store,
-    private readonly idempotency: Idempotency,
-  ) {}
+  constructor(private readonly deps: OperationDeps) {}
 
   /**
    * Runs the operation. When its unit found the key taken (another instance's answer committed
    * first, or a fence), nothing of it committed and IdempotencyConflict says what to answer.
    */
   async perform<T>(context: OperationContext, body: (operation: Operation) => Promise<Outcome<T>>): Promise<Outcome<T>> {
-    const operation = new Operation(this.store, this.idempotency, context);
+    const operation = new Operation(this.deps, context);
     try {
       return await operation.finish(await body(operation));
     } catch (error) {
-      if (error instanceof IdempotencyKeyTaken && context.idempotency) throw new IdempotencyConflict(await this.idempotency.settle(context.idempotency));
+      if (error instanceof IdempotencyKeyTaken && context.idempotency) throw new IdempotencyConflict(await this.deps.idempotency.settle(context.idempotency));
       throw error;
     }
   }

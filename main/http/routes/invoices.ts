@@ -13,7 +13,7 @@ import { InvoiceErrorSchema } from '../../../contract/api/invoices.js';
 import { INVOICE_STATUSES, MAX_INSTALLMENTS, MIN_INSTALLMENTS } from '../../../contract/constants.js';
 import type { Gateway } from '../../core/gateway.js';
 import { MESSAGES, type InvoiceFields } from '../../core/invoices/invoices.js';
-import { conflictReply, merchantOf, send } from '../api-context.js';
+import { conflictReply, merchantOf, operationContext, send } from '../api-context.js';
 import { coreFieldErrors, fieldErrorsFromAjv, type AjvError, type BodyFieldCheck } from '../errors.js';
 import { apiResponses } from '../responses.js';
 import { route } from '../operations.js';
@@ -79,8 +79,7 @@ export function invoiceRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         try {
-          const context = { merchantId: merchantOf(request), ...(request.idempotency ? { idempotency: request.idempotency.scope } : {}) };
-          const outcome = await gateway.operations.perform(context, (op) => gateway.invoices.create(op, request.body.url_name, request.body.invoice as InvoiceFields));
+          const outcome = await gateway.operations.perform(operationContext(request), (op) => gateway.invoices.create(op, request.body.url_name, request.body.invoice as InvoiceFields));
           return send(reply, toInvoiceReply(outcome));
         } catch (error) {
           const settled = conflictReply(error);
