@@ -193,6 +193,16 @@ export const layeringRules = [
           ],
         },
       ],
+      // The gateway's paths are the contract's (contract/operations.ts): the renderer names an
+      // operation (api/call.ts `call`, api/paths.ts `pathOf`) instead of writing its path.
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' },
+        ...['Literal', 'TemplateElement'].map((node) => ({
+          selector: `${node}[${node === 'Literal' ? 'value' : 'value.raw'}=/^\\/(ui|rest|v2|centre|test)\\//]`,
+          message: "A gateway path belongs to the contract: call('feature.verb', ...) or pathOf(...) instead.",
+        })),
+      ],
     },
   },
 ];

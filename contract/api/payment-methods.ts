@@ -205,12 +205,16 @@ export const TerminalAssignmentSchema = Type.Object(
 );
 export type TerminalAssignment = Static<typeof TerminalAssignmentSchema>;
 
+/** The shop and the terminal of the app's Settings -> Shops and terminals (`/ui/shops/...`, `/ui/terminals/...`). */
+export const ShopIdParams = Type.Object({ shop_id: Type.String({ maxLength: 64 }) });
+export const TerminalIdParams = Type.Object({ terminal_id: Type.String({ maxLength: 64 }) });
+
 /** The payment-methods operations (contract/operations.ts). */
 export const paymentMethodsOperations = {
   'payment-methods.shops': { response: { 200: Type.Array(ShopSchema) } },
   'payment-methods.createShop': { body: CreateShopRequestSchema, response: { 201: ShopSchema } },
-  'payment-methods.assignTerminal': { params: Type.Object({ shop_id: Type.String({ maxLength: 64 }) }), body: AssignTerminalRequestSchema, response: { 200: TerminalAssignmentSchema } },
-  'payment-methods.unassignTerminal': { params: Type.Object({ terminal_id: Type.String({ maxLength: 64 }) }), response: { 200: TerminalAssignmentSchema } },
+  'payment-methods.assignTerminal': { params: ShopIdParams, body: AssignTerminalRequestSchema, response: { 200: TerminalAssignmentSchema } },
+  'payment-methods.unassignTerminal': { params: TerminalIdParams, response: { 200: TerminalAssignmentSchema } },
   'payment-methods.catalog': { querystring: PaymentMethodListQuerySchema, response: { 200: PaymentMethodListSchema } },
   'payment-methods.catalogEntry': { params: PaymentTypeParams, response: { 200: PaymentMethodEnvelopeSchema } },
   'payment-methods.merchantList': { params: MerchantParams, querystring: PaymentMethodSettingListQuerySchema, response: { 200: PaymentMethodSettingListSchema } },

@@ -133,18 +133,24 @@ export const ZReportListQuerySchema = Type.Object(
 );
 export const ZReportParams = Type.Object({ sequence: Type.String({ pattern: '^[1-9][0-9]{0,8}$', description: 'the Z report number' }) });
 
+/** Closing the day: a cashier's approval, and the key that makes a retry answer the day it closed. */
+export const CloseDayHeadersSchema = Type.Object({
+  'x-manager-approval': Type.Optional(Type.String({ description: 'a cashier: the token of POST /ui/approvals with action day_close' })),
+  'idempotency-key': Type.Optional(Type.String({ description: 'a retry with the same key never closes a second day' })),
+});
+
+/** A report as an A4 PDF (application/pdf, not JSON). */
+export const ReportPdfSchema = Type.Unsafe<Uint8Array>({ type: 'string', format: 'binary', description: 'application/pdf' });
+
 /** The reports' operations (contract/operations.ts). */
 export const reportsOperations = {
   'reports.shopDay': { response: { 200: ShopDaySchema } },
   'reports.x': { querystring: TerminalQuerySchema, response: { 200: DayReportSchema } },
-  'reports.closeDay': { querystring: TerminalQuerySchema, headers: Type.Object({
-            'x-manager-approval': Type.Optional(Type.String({ description: 'a cashier: the token of POST /ui/approvals with action day_close' })),
-            'idempotency-key': Type.Optional(Type.String({ description: 'a retry with the same key never closes a second day' })),
-          }), response: { 201: DayReportSchema, 200: DayReportSchema } },
+  'reports.closeDay': { querystring: TerminalQuerySchema, headers: CloseDayHeadersSchema, response: { 201: DayReportSchema, 200: DayReportSchema } },
   'reports.zList': { querystring: ZReportListQuerySchema, response: { 200: ZReportListSchema } },
   'reports.z': { params: ZReportParams, querystring: TerminalQuerySchema, response: { 200: DayReportSchema } },
-  'reports.zPdf': { params: ZReportParams, querystring: TerminalQuerySchema, response: { 200: Type.Unsafe({ type: 'string', format: 'binary', description: 'application/pdf' }) } },
-  'reports.xPdf': { querystring: TerminalQuerySchema, response: { 200: Type.Unsafe({ type: 'string', format: 'binary', description: 'application/pdf' }) } },
+  'reports.zPdf': { params: ZReportParams, querystring: TerminalQuerySchema, response: { 200: ReportPdfSchema } },
+  'reports.xPdf': { querystring: TerminalQuerySchema, response: { 200: ReportPdfSchema } },
   'reports.zReceipt': { params: ZReportParams, querystring: TerminalQuerySchema, response: { 200: ReceiptLinesSchema } },
   'reports.printZ': { params: ZReportParams, querystring: TerminalQuerySchema, response: { 200: PrintResultSchema } },
   'reports.printX': { querystring: TerminalQuerySchema, response: { 200: PrintResultSchema } },

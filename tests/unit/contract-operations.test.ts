@@ -26,8 +26,7 @@ const NOT_OPERATIONS: RegExp[] = [
   /^\/app/, // the renderer's built files (or the "not built" answer)
   /^\/receipt\/:token$/, // the customer's receipt page
   /^\/checkout\//, // the hosted checkout pages
-  /^\/invoice\//, // the invoice pay pages
-  /^\/pay\//, // the simulated card-entry and 3-D Secure pages of a transaction
+  /^\/pay\//, // the invoice pay pages and a transaction's simulated card-entry and 3-D Secure pages
 ];
 
 /** Every `METHOD path` Fastify answers, from printRoutes' tree (HEAD routes Fastify adds for GET left out). */

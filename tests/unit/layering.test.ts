@@ -52,6 +52,17 @@ test('the renderer imports no node: module, nothing of main/ or db/, and the con
   assert.match(schema[0] ?? '', /types only/);
 });
 
+test("the renderer writes no gateway path: it names the contract's operation", () => {
+  for (const code of ["export const p = '/ui/tills';", 'export const p = (id: string) => `/rest/transactions/${id}/refunds`;', "export const p = '/v2/network_tokens';"]) {
+    const found = violations('renderer/src/tills/tills-client.ts', code);
+    assert.equal(found.length, 1, code);
+    assert.match(found[0] ?? '', /belongs to the contract/);
+  }
+  assert.deepEqual(violations('renderer/src/dashboard/dashboard.tsx', "export const links = ['/docs#/Postbacks', '#/network-tokens', '/app/'];"), []);
+  assert.equal(violations('renderer/src/app.tsx', 'const a = 1;\nexport default a;').length, 1, 'default exports stay refused in the renderer');
+  assert.deepEqual(violations('main/http/routes/tills.ts', "export const p = '/ui/tills';"), [], 'only the renderer');
+});
+
 test('db imports no main/http and no electron', () => {
   for (const source of ['../main/http/server.js', '../main/http/routes/payments.js', '../main/electron/main.js', 'electron']) {
     const found = violations('db/sqlite-store.ts', importOf(source));

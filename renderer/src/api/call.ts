@@ -5,10 +5,11 @@
  * (contract/api/operations.ts, imported as types only: no TypeBox in the bundle). A renamed
  * operation or a changed answer is a compile error here, not a 404 at the till.
  *
- * An answer that is not 2xx throws its ApiError (transport.ts); a 204 answers null.
+ * An answer that is not 2xx throws its ApiError (transport.ts); an answer without a body (204) is null.
  */
 import type { OperationRequest, OperationResult } from '../../../contract/api/operations.js';
 import { OPERATIONS, type OperationName } from '../../../contract/operations.js';
+import { urlOf } from './paths.js';
 import { ApiError, defaultTransport, errorOf, type Transport, type TransportResponse } from './transport.js';
 
 export type { OperationName, OperationResult };
@@ -25,33 +26,16 @@ type ArgsOf<Name extends OperationName> = object extends CallArgs<Name> ? [args?
 
 export type Call = <Name extends OperationName>(name: Name, ...args: ArgsOf<Name>) => Promise<OperationResult<Name>>;
 
-/** The parts of a request that make its URL. */
-interface UrlParts {
-  readonly params?: unknown;
-  readonly query?: unknown;
-}
-
-/**
- * The path of an operation with its params filled in and its query appended (query values that are
- * undefined are left out): for a link (a PDF, an export) as for a call.
- */
-export function pathOf<Name extends OperationName>(name: Name, ...args: ArgsOf<Name>): string {
-  return urlOf(name, args[0] ?? {});
-}
-
-function urlOf(name: OperationName, { params, query }: UrlParts): string {
-  const values = (params ?? {}) as Record<string, string | number>;
-  const path = OPERATIONS[name].path.replace(/:([A-Za-z_]+)/g, (_, key: string) => encodeURIComponent(String(values[key] ?? '')));
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries((query ?? {}) as Record<string, unknown>)) if (value !== undefined) search.set(key, String(value));
-  const text = search.toString();
-  return text ? `${path}?${text}` : path;
+/** A form's query without its empty fields (an empty filter means "any", not "equal to ''"). */
+export function filled<T extends object>(query: T): T {
+  return Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined && value !== '')) as T;
 }
 
 /** The answer of a success, or the ApiError of anything else. */
 function resultOf(response: TransportResponse): unknown {
   if (response.status < 200 || response.status > 299) throw errorOf(response);
-  if (response.status === 204) return null;
+  // No body: a 204, or a 202 whose contract answer is empty (a token archived).
+  if (response.status === 204 || (response.status === 202 && response.body === undefined)) return null;
   if (typeof response.body !== 'object' || response.body === null) {
     throw new ApiError('unexpected', 'The gateway sent an answer this app does not understand.', response.status);
   }

@@ -12,7 +12,8 @@ import type { Approval, Credentials, Session } from '../../../contract/api/staff
 import type { TerminalConfig, TillAttempt, TillAttemptInput, TillResolution } from '../../../contract/api/till.js';
 import type { Refund, Transaction } from '../../../contract/api/transactions.js';
 import type { ApprovalAction, ReceiptLanguage } from '../../../contract/constants.js';
-import { ApiError, defaultTransport, errorOf, isObject, type Transport, type TransportResponse } from './transport.js';
+import { caller } from './call.js';
+import { defaultTransport, type Transport } from './transport.js';
 
 export { ApiError, bridgeTransport, defaultTransport, httpTransport, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
 
@@ -82,102 +83,42 @@ export interface TillgateClient {
   testPrint(): Promise<PrintResult>;
 }
 
-/** The answer's JSON object, which must carry `required`; a non-2xx answer throws its ApiError. */
-export function expectObject<T>(response: TransportResponse, required: readonly string[]): T {
-  if (response.status < 200 || response.status > 299) throw errorOf(response);
-  if (!isObject(response.body) || required.some((key) => !(key in (response.body as Record<string, unknown>)))) {
-    throw new ApiError('unexpected', 'The gateway sent an answer this app does not understand.', response.status);
-  }
-  return response.body as T;
-}
-
-/** The answer's JSON array; a non-2xx answer throws its ApiError. */
-export function expectArray<T>(response: TransportResponse): T[] {
-  if (response.status < 200 || response.status > 299) throw errorOf(response);
-  if (!Array.isArray(response.body)) throw new ApiError('unexpected', 'The gateway sent an answer this app does not understand.', response.status);
-  return response.body as T[];
-}
-
 const LIST_LIMIT = 200;
 
 export function createClient(transport: Transport = defaultTransport()): TillgateClient {
+  const call = caller(transport);
   return {
-    async session() {
-      // Not logged in is an answer here (session null), not a 401 in the console.
-      return expectObject<{ session: SessionInfo | null }>(await transport.send({ method: 'GET', path: '/ui/whoami' }), ['session']).session;
-    },
-    async login(credentials) {
-      return expectObject<SessionInfo>(await transport.send({ method: 'POST', path: '/ui/session', body: credentials }), ['staff', 'merchant']);
-    },
+    // Not logged in is an answer here (session null), not a 401 in the console.
+    session: async () => (await call('staff.whoami')).session,
+    login: (credentials) => call('staff.login', { body: credentials }),
     async logout() {
-      const response = await transport.send({ method: 'DELETE', path: '/ui/session' });
-      if (response.status !== 204 && response.status !== 200) throw errorOf(response);
+      await call('staff.logout');
     },
-    async terminal() {
-      return expectObject<TerminalConfig>(await transport.send({ method: 'GET', path: '/ui/terminal' }), ['terminal_id', 'pin_key']);
-    },
-    async pay(request, idempotencyKey) {
-      const response = await transport.send({ method: 'POST', path: '/rest/payment', body: request, headers: { 'Idempotency-Key': idempotencyKey } });
-      return expectObject<TransactionResponse>(response, ['transaction_id', 'status_code']);
-    },
-    async tillAttempt() {
-      return expectObject<{ attempt: TillAttempt | null }>(await transport.send({ method: 'GET', path: '/ui/till/attempt' }), ['attempt']).attempt;
-    },
-    async beginTillAttempt(input) {
-      return expectObject<TillAttempt>(await transport.send({ method: 'PUT', path: '/ui/till/attempt', body: input }), ['attempt_id', 'idempotency_key']);
-    },
-    async resolveTillAttempt() {
-      return expectObject<TillResolution>(await transport.send({ method: 'POST', path: '/ui/till/attempt/resolve' }), ['state']);
-    },
+    terminal: () => call('till.terminal'),
+    pay: (request, idempotencyKey) => call('payments.create', { body: request, headers: { 'Idempotency-Key': idempotencyKey } }),
+    tillAttempt: async () => (await call('till.attempt')).attempt,
+    beginTillAttempt: (input) => call('till.beginAttempt', { body: input }),
+    resolveTillAttempt: () => call('till.resolveAttempt'),
     async setOwnPin(password, pin) {
-      expectObject<{ has_pin: true }>(await transport.send({ method: 'PUT', path: '/ui/session/pin', body: { password, pin } }), ['has_pin']);
+      await call('staff.setOwnPin', { body: { password, pin } });
     },
-    async approve(action, credentials) {
-      return expectObject<Approval>(await transport.send({ method: 'POST', path: '/ui/approvals', body: { action, ...credentials } }), ['approval_token']);
-    },
-    async refund(request, approvalToken, idempotencyKey) {
-      const response = await transport.send({
-        method: 'POST',
-        path: '/rest/refund',
-        body: request,
-        headers: { 'Idempotency-Key': idempotencyKey, ...(approvalToken ? { 'X-Manager-Approval': approvalToken } : {}) },
-      });
-      return expectObject<RefundResponse>(response, ['refund_id', 'status_code']);
-    },
-    async listToday() {
+    approve: (action, credentials) => call('staff.approve', { body: { action, ...credentials } }),
+    refund: (request, approvalToken, idempotencyKey) =>
+      call('payments.refund', { body: request, headers: { 'Idempotency-Key': idempotencyKey, ...(approvalToken ? { 'X-Manager-Approval': approvalToken } : {}) } }),
+    listToday() {
       const midnight = new Date();
       midnight.setHours(0, 0, 0, 0);
-      const query = new URLSearchParams({ from: midnight.toISOString(), limit: String(LIST_LIMIT) });
-      return expectArray<Transaction>(await transport.send({ method: 'GET', path: `/rest/transactions?${query.toString()}` }));
+      return call('transactions.list', { query: { from: midnight.toISOString(), limit: String(LIST_LIMIT) } });
     },
-    async transaction(id) {
-      return expectObject<Transaction>(await transport.send({ method: 'GET', path: `/rest/transactions/${encodeURIComponent(id)}` }), ['transaction_id']);
-    },
-    async refunds(transactionId) {
-      return expectArray<Refund>(await transport.send({ method: 'GET', path: `/rest/transactions/${encodeURIComponent(transactionId)}/refunds` }));
-    },
-    async receipt(receiptId) {
-      return expectObject<Receipt>(await transport.send({ method: 'GET', path: `/ui/receipts/${encodeURIComponent(receiptId)}` }), ['receipt_id', 'kind']);
-    },
-    async printReceipt(receiptId) {
-      return expectObject<PrintResult>(await transport.send({ method: 'POST', path: `/ui/receipts/${encodeURIComponent(receiptId)}/print` }), ['printed']);
-    },
-    async emailReceipt(receiptId, email, language) {
-      const body = { email, ...(language ? { language } : {}) };
-      return expectObject<ReceiptEmail>(await transport.send({ method: 'POST', path: `/ui/receipts/${encodeURIComponent(receiptId)}/email`, body }), ['email_id']);
-    },
-    async receiptLink(receiptId) {
-      return expectObject<ReceiptLink>(await transport.send({ method: 'POST', path: `/ui/receipts/${encodeURIComponent(receiptId)}/link` }), ['url', 'qr_code']);
-    },
-    async receiptPrinter() {
-      return expectObject<ReceiptPrinterSetting>(await transport.send({ method: 'GET', path: '/ui/receipt-printer' }), ['connection']);
-    },
-    async setReceiptPrinter(input) {
-      return expectObject<ReceiptPrinterSetting>(await transport.send({ method: 'PUT', path: '/ui/receipt-printer', body: input }), ['connection']);
-    },
-    async testPrint() {
-      return expectObject<PrintResult>(await transport.send({ method: 'POST', path: '/ui/receipt-printer/test' }), ['printed']);
-    },
+    transaction: (id) => call('transactions.get', { params: { transaction_id: id } }),
+    refunds: (transactionId) => call('transactions.refunds', { params: { transaction_id: transactionId } }),
+    receipt: (receiptId) => call('receipts.get', { params: { receipt_id: receiptId } }),
+    printReceipt: (receiptId) => call('receipts.print', { params: { receipt_id: receiptId } }),
+    emailReceipt: (receiptId, email, language) => call('receipts.email', { params: { receipt_id: receiptId }, body: { email, ...(language ? { language } : {}) } }),
+    receiptLink: (receiptId) => call('receipts.link', { params: { receipt_id: receiptId } }),
+    receiptPrinter: () => call('receipts.printer'),
+    setReceiptPrinter: (input) => call('receipts.setPrinter', { body: input }),
+    testPrint: () => call('receipts.testPrint'),
   };
 }
 

@@ -5,8 +5,9 @@
  * shape as api/client.ts: a refusal is an ApiError whose `errors` name each field at fault.
  */
 import type { BackOfficeCheckoutDetail, BackOfficeCheckoutList, BackOfficeCheckoutRequest, CheckoutListQuery } from '../../../contract/api/checkouts.js';
-import type { FieldCheck, FieldError } from '../../../contract/api/common.js';
-import { defaultTransport, expectObject, type Transport } from '../api/client.js';
+import type { FieldError } from '../../../contract/api/common.js';
+import { caller, filled } from '../api/call.js';
+import { defaultTransport, type Transport } from '../api/client.js';
 
 export type { BackOfficeCheckout, BackOfficeCheckoutDetail, BackOfficeCheckoutList, BackOfficeCheckoutRequest } from '../../../contract/api/checkouts.js';
 
@@ -19,29 +20,14 @@ export interface CheckoutsClient {
   cancel(id: string): Promise<BackOfficeCheckoutDetail>;
 }
 
-const DETAIL = ['checkout', 'qr_code', 'transaction'] as const;
-
 export function createCheckoutsClient(transport: Transport = defaultTransport()): CheckoutsClient {
-  const at = (id: string) => `/ui/checkouts/${encodeURIComponent(id)}`;
+  const call = caller(transport);
   return {
-    async list(query) {
-      const params = new URLSearchParams();
-      for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') params.set(key, String(value));
-      return expectObject<BackOfficeCheckoutList>(await transport.send({ method: 'GET', path: `/ui/checkouts?${params.toString()}` }), ['data_set', 'metadata']);
-    },
-    async detail(id) {
-      return expectObject<BackOfficeCheckoutDetail>(await transport.send({ method: 'GET', path: at(id) }), DETAIL);
-    },
-    async check(request) {
-      return expectObject<FieldCheck>(await transport.send({ method: 'POST', path: '/ui/checkouts/check', body: request }), ['errors']).errors;
-    },
-    async create(request, idempotencyKey) {
-      const response = await transport.send({ method: 'POST', path: '/ui/checkouts', body: request, headers: { 'Idempotency-Key': idempotencyKey } });
-      return expectObject<BackOfficeCheckoutDetail>(response, DETAIL);
-    },
-    async cancel(id) {
-      return expectObject<BackOfficeCheckoutDetail>(await transport.send({ method: 'POST', path: `${at(id)}/cancel` }), DETAIL);
-    },
+    list: (query) => call('checkouts.backOfficeList', { query: filled(query) }),
+    detail: (id) => call('checkouts.backOfficeGet', { params: { checkout_id: id } }),
+    check: async (request) => (await call('checkouts.check', { body: request })).errors,
+    create: (request, idempotencyKey) => call('checkouts.backOfficeCreate', { body: request, headers: { 'Idempotency-Key': idempotencyKey } }),
+    cancel: (id) => call('checkouts.cancel', { params: { checkout_id: id } }),
   };
 }
 

@@ -4,7 +4,8 @@
  */
 import type { Dashboard } from '../../../contract/api/dashboard.js';
 import type { DashboardPeriod } from '../../../contract/constants.js';
-import { defaultTransport, expectObject, type Transport } from '../api/client.js';
+import { caller } from '../api/call.js';
+import { defaultTransport, type Transport } from '../api/client.js';
 
 export type { Dashboard };
 
@@ -15,13 +16,11 @@ export interface DashboardClient {
 }
 
 export function createDashboardClient(transport: Transport = defaultTransport()): DashboardClient {
+  const call = caller(transport);
   return {
-    async dashboard(period) {
-      const response = await transport.send({ method: 'GET', path: `/ui/dashboard?period=${encodeURIComponent(period)}` });
-      return expectObject<Dashboard>(response, ['period', 'totals', 'series', 'attention']);
-    },
+    dashboard: (period) => call('dashboard.get', { query: { period } }),
     async declineHandled(transactionId) {
-      await transport.send({ method: 'POST', path: `/ui/forwarded-declines/${encodeURIComponent(transactionId)}/handled` });
+      await call('centre.handleForwardedDecline', { params: { transaction_id: transactionId } });
     },
   };
 }

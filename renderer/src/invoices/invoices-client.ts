@@ -14,12 +14,12 @@ import type {
   InvoiceReply,
   InvoiceUpdateBody,
   PaymentPlan,
-  PaymentPlanReply,
   PaymentPlanRequest,
 } from '../../../contract/api/invoices.js';
 import type { FieldError } from '../../../contract/api/common.js';
 import type { InvoiceStatus } from '../../../contract/constants.js';
-import { defaultTransport, expectObject, type Transport } from '../api/client.js';
+import { caller, filled } from '../api/call.js';
+import { defaultTransport, type Transport } from '../api/client.js';
 
 export type { Invoice, InvoiceChannel, InvoiceEmail, InvoiceLastEmail, InvoicePayment, InvoiceReply, Instalment, Pagination, PaymentPlan } from '../../../contract/api/invoices.js';
 export type { FieldError };
@@ -57,63 +57,27 @@ export interface InvoicesClient {
   payments(number: string): Promise<InvoicePayment[]>;
 }
 
-const WRAPPER = ['invoice', 'paylink', 'qrcode'] as const;
-
 export function createInvoicesClient(transport: Transport = defaultTransport()): InvoicesClient {
-  const at = (number: string) => `/rest/invoices/${encodeURIComponent(number)}`;
-  const ui = (number: string) => `/ui/invoices/${encodeURIComponent(number)}`;
+  const call = caller(transport);
+  const at = (number: string) => ({ params: { invoice_number: number } });
   return {
-    async channels() {
-      return expectObject<{ channels: InvoiceChannel[] }>(await transport.send({ method: 'GET', path: '/ui/invoice-channels' }), ['channels']).channels;
-    },
-    async list(query) {
-      const params = new URLSearchParams();
-      for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') params.set(key, String(value));
-      const search = params.toString();
-      return expectObject<InvoiceList>(await transport.send({ method: 'GET', path: `/rest/invoices${search ? `?${search}` : ''}` }), ['invoices', 'pagination']);
-    },
-    async get(number) {
-      return expectObject<InvoiceReply>(await transport.send({ method: 'GET', path: at(number) }), WRAPPER);
-    },
-    async checkCreate(body) {
-      return expectObject<{ errors: FieldError[] }>(await transport.send({ method: 'POST', path: '/ui/invoices/check', body }), ['errors']).errors;
-    },
-    async create(body, idempotencyKey) {
-      const response = await transport.send({ method: 'POST', path: '/rest/invoices', body, headers: { 'Idempotency-Key': idempotencyKey } });
-      return expectObject<InvoiceReply>(response, WRAPPER);
-    },
-    async checkUpdate(number, invoice) {
-      return expectObject<{ errors: FieldError[] }>(await transport.send({ method: 'POST', path: `${ui(number)}/check`, body: { invoice } }), ['errors']).errors;
-    },
-    async update(number, invoice) {
-      return expectObject<InvoiceReply>(await transport.send({ method: 'PUT', path: at(number), body: { invoice } }), WRAPPER);
-    },
-    async changeStatus(number, status) {
-      return expectObject<InvoiceReply>(await transport.send({ method: 'PUT', path: `${at(number)}/status_change`, body: { status } }), WRAPPER);
-    },
+    channels: async () => (await call('invoices.channels')).channels,
+    list: ({ page, ...query }) => call('invoices.list', { query: filled({ ...query, ...(page !== undefined ? { page: String(page) } : {}) }) }),
+    get: (number) => call('invoices.get', at(number)),
+    checkCreate: async (body) => (await call('invoices.checkCreate', { body })).errors,
+    create: (body, idempotencyKey) => call('invoices.create', { body, headers: { 'Idempotency-Key': idempotencyKey } }),
+    checkUpdate: async (number, invoice) => (await call('invoices.checkUpdate', { ...at(number), body: { invoice } })).errors,
+    update: (number, invoice) => call('invoices.update', { ...at(number), body: { invoice } }),
+    changeStatus: (number, status) => call('invoices.changeStatus', { ...at(number), body: { status } }),
     async remove(number) {
-      const response = await transport.send({ method: 'DELETE', path: at(number) });
-      if (response.status !== 204) expectObject(response, []);
+      await call('invoices.delete', at(number));
     },
-    async plan(number) {
-      return expectObject<{ payment_plan: PaymentPlan | null }>(await transport.send({ method: 'GET', path: `${ui(number)}/payment-plan` }), ['payment_plan']).payment_plan;
-    },
-    async createPlan(number, request) {
-      return expectObject<PaymentPlanReply>(await transport.send({ method: 'POST', path: `${at(number)}/payment_plan`, body: request }), ['payment_plan']).payment_plan;
-    },
-    async cancelPlan(number) {
-      return expectObject<PaymentPlanReply>(await transport.send({ method: 'DELETE', path: `${at(number)}/payment_plan` }), ['payment_plan']).payment_plan;
-    },
-    async sendReminder(number) {
-      return expectObject<InvoiceReply>(await transport.send({ method: 'POST', path: `${at(number)}/reminder` }), WRAPPER);
-    },
-    async emails(number) {
-      const response = await transport.send({ method: 'GET', path: `/rest/emails?invoice_number=${encodeURIComponent(number)}` });
-      return expectObject<{ emails: InvoiceEmail[] }>(response, ['emails']).emails;
-    },
-    async payments(number) {
-      return expectObject<{ payments: InvoicePayment[] }>(await transport.send({ method: 'GET', path: `${ui(number)}/payments` }), ['payments']).payments;
-    },
+    plan: async (number) => (await call('invoices.currentPlan', at(number))).payment_plan,
+    createPlan: async (number, request) => (await call('invoices.createPlan', { ...at(number), body: request })).payment_plan,
+    cancelPlan: async (number) => (await call('invoices.cancelPlan', at(number))).payment_plan,
+    sendReminder: (number) => call('invoices.sendReminder', at(number)),
+    emails: async (number) => (await call('invoices.emails', { query: { invoice_number: number } })).emails,
+    payments: async (number) => (await call('invoices.payments', at(number))).payments,
   };
 }
 

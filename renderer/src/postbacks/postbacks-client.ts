@@ -18,7 +18,8 @@ import type {
   WebhookKeyReveal,
   WebhookKeyRotated,
 } from '../../../contract/api/postbacks.js';
-import { defaultTransport, expectObject, type Transport } from '../api/client.js';
+import { caller, filled } from '../api/call.js';
+import { defaultTransport, type Transport } from '../api/client.js';
 
 export type {
   BackOfficePostback,
@@ -48,51 +49,20 @@ export interface PostbacksClient {
   outboxItem(itemId: string): Promise<TestOutboxDetail>;
 }
 
-function queryString(query: Record<string, string | undefined>): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') params.set(key, value);
-  return params.toString();
-}
-
-const DETAIL = ['postback', 'payload', 'attempts'] as const;
-const RESEND = ['resend_id', 'total', 'attempted', 'done'] as const;
-
 export function createPostbacksClient(transport: Transport = defaultTransport()): PostbacksClient {
-  const at = (id: string) => `/ui/postbacks/${encodeURIComponent(id)}`;
+  const call = caller(transport);
   return {
-    async environment() {
-      return expectObject<GatewayEnvironment>(await transport.send({ method: 'GET', path: '/ui/environment' }), ['environment']);
-    },
-    async list(query) {
-      return expectObject<BackOfficePostbackList>(await transport.send({ method: 'GET', path: `/ui/postbacks?${queryString(query)}` }), ['data_set', 'metadata']);
-    },
-    async detail(eventId) {
-      return expectObject<BackOfficePostbackDetail>(await transport.send({ method: 'GET', path: at(eventId) }), DETAIL);
-    },
-    async resend(eventId) {
-      return expectObject<BackOfficePostbackDetail>(await transport.send({ method: 'POST', path: `${at(eventId)}/resend` }), DETAIL);
-    },
-    async resendFailed(since) {
-      return expectObject<PostbackResend>(await transport.send({ method: 'POST', path: '/ui/postbacks/resend-failed', body: { since } }), RESEND);
-    },
-    async resendProgress(resendId) {
-      return expectObject<PostbackResend>(await transport.send({ method: 'GET', path: `/ui/postbacks/resends/${encodeURIComponent(resendId)}` }), RESEND);
-    },
-    async webhookKey() {
-      return expectObject<WebhookKeyInfo>(await transport.send({ method: 'GET', path: '/ui/webhook-key' }), ['masked', 'may_rotate']);
-    },
-    async revealWebhookKey() {
-      return expectObject<WebhookKeyReveal>(await transport.send({ method: 'POST', path: '/ui/webhook-key/reveal' }), ['webhook_key']);
-    },
-    async rotateWebhookKey() {
-      return expectObject<WebhookKeyRotated>(await transport.send({ method: 'POST', path: '/ui/webhook-key/rotate' }), ['webhook_key', 'previous_key_valid_until']);
-    },
-    async outbox(query) {
-      return expectObject<TestOutboxList>(await transport.send({ method: 'GET', path: `/ui/test-outbox?${queryString(query)}` }), ['data_set', 'metadata']);
-    },
-    async outboxItem(itemId) {
-      return expectObject<TestOutboxDetail>(await transport.send({ method: 'GET', path: `/ui/test-outbox/${encodeURIComponent(itemId)}` }), ['item']);
-    },
+    environment: () => call('postbacks.environment'),
+    list: (query) => call('postbacks.backOfficeList', { query: filled(query) }),
+    detail: (eventId) => call('postbacks.backOfficeGet', { params: { event_id: eventId } }),
+    resend: (eventId) => call('postbacks.backOfficeResend', { params: { event_id: eventId } }),
+    resendFailed: (since) => call('postbacks.backOfficeResendFailed', { body: { since } }),
+    resendProgress: (resendId) => call('postbacks.resendProgress', { params: { resend_id: resendId } }),
+    webhookKey: () => call('postbacks.webhookKey'),
+    revealWebhookKey: () => call('postbacks.revealWebhookKey'),
+    rotateWebhookKey: () => call('postbacks.backOfficeRotateWebhookKey'),
+    outbox: (query) => call('postbacks.testOutbox', { query: filled(query) }),
+    outboxItem: (itemId) => call('postbacks.testOutboxItem', { params: { item_id: itemId } }),
   };
 }
 

@@ -6,10 +6,12 @@
  */
 import type { PrintResult } from '../../../contract/api/receipts.js';
 import type { DayReport, ReceiptLines, ZReportList } from '../../../contract/api/reports.js';
-import { defaultTransport, expectObject, type Credentials, type Transport } from '../api/client.js';
+import { caller } from '../api/call.js';
+import { pathOf } from '../api/paths.js';
+import { defaultTransport, type Credentials, type Transport } from '../api/client.js';
 
 /** `?terminal_id=` of another till's report (a manager's view); nothing for this screen's till. */
-const of = (tillId?: string) => (tillId ? `?terminal_id=${encodeURIComponent(tillId)}` : '');
+const of = (tillId?: string) => (tillId ? { terminal_id: tillId } : {});
 
 export interface ReportsClient {
   /** This screen's till's open day, or (a manager) another till's. */
@@ -27,29 +29,18 @@ export interface ReportsClient {
 }
 
 export function createReportsClient(transport: Transport = defaultTransport()): ReportsClient {
-  const get = async <T>(path: string, required: readonly string[]) => expectObject<T>(await transport.send({ method: 'GET', path }), required);
+  const call = caller(transport);
   return {
-    xReport: (tillId) => get<DayReport>(`/ui/reports/x${of(tillId)}`, ['report', 'totals']),
-    async approveClose(credentials) {
-      const response = await transport.send({ method: 'POST', path: '/ui/approvals', body: { action: 'day_close', ...credentials } });
-      return expectObject<{ approval_token: string }>(response, ['approval_token']).approval_token;
-    },
-    async closeDay(approvalToken, idempotencyKey) {
-      const response = await transport.send({
-        method: 'POST',
-        path: '/ui/reports/z',
-        headers: { 'Idempotency-Key': idempotencyKey, ...(approvalToken ? { 'X-Manager-Approval': approvalToken } : {}) },
-      });
-      return expectObject<DayReport>(response, ['report', 'sequence', 'totals']);
-    },
-    zReports: () => get<ZReportList>('/ui/reports/z?limit=100', ['items']),
-    zReport: (sequence) => get<DayReport>(`/ui/reports/z/${sequence}`, ['report', 'totals']),
-    zReceipt: (sequence) => get<ReceiptLines>(`/ui/reports/z/${sequence}/receipt`, ['lines']),
-    xReceipt: (tillId) => get<ReceiptLines>(`/ui/reports/x/receipt${of(tillId)}`, ['lines']),
-    async printOnReceiptPrinter(sequence, tillId) {
-      const response = await transport.send({ method: 'POST', path: `${sequence === null ? '/ui/reports/x/print' : `/ui/reports/z/${sequence}/print`}${of(tillId)}` });
-      return expectObject<PrintResult>(response, ['printed', 'message']);
-    },
+    xReport: (tillId) => call('reports.x', { query: of(tillId) }),
+    approveClose: async (credentials) => (await call('staff.approve', { body: { action: 'day_close', ...credentials } })).approval_token,
+    closeDay: (approvalToken, idempotencyKey) =>
+      call('reports.closeDay', { headers: { 'Idempotency-Key': idempotencyKey, ...(approvalToken ? { 'X-Manager-Approval': approvalToken } : {}) } }),
+    zReports: () => call('reports.zList', { query: { limit: '100' } }),
+    zReport: (sequence) => call('reports.z', { params: { sequence: String(sequence) } }),
+    zReceipt: (sequence) => call('reports.zReceipt', { params: { sequence: String(sequence) } }),
+    xReceipt: (tillId) => call('reports.xReceipt', { query: of(tillId) }),
+    printOnReceiptPrinter: (sequence, tillId) =>
+      sequence === null ? call('reports.printX', { query: of(tillId) }) : call('reports.printZ', { params: { sequence: String(sequence) }, query: of(tillId) }),
   };
 }
 
@@ -57,5 +48,5 @@ export const reportsClient: ReportsClient = createReportsClient();
 
 /** Where the browser opens a report's PDF (same origin as the gateway; not through the desktop bridge). */
 export function pdfHref(sequence: number | null, tillId?: string): string {
-  return sequence === null ? `/ui/reports/x.pdf${of(tillId)}` : `/ui/reports/z/${sequence}.pdf${of(tillId)}`;
+  return sequence === null ? pathOf('reports.xPdf', { query: of(tillId) }) : pathOf('reports.zPdf', { params: { sequence: String(sequence) }, query: of(tillId) });
 }

@@ -22,7 +22,8 @@ import type {
 } from '../../../contract/api/admin-settings.js';
 import type { CreatedStaff, CreateStaffRequest, StaffMember } from '../../../contract/api/staff.js';
 import type { StaffSecret } from '../../../contract/constants.js';
-import { defaultTransport, expectArray, expectObject, type Transport } from '../api/client.js';
+import { caller, filled } from '../api/call.js';
+import { defaultTransport, type Transport } from '../api/client.js';
 
 export type { ApiCredential, AuditLogEntry, AuditLogPage, Channel, CreatedApiCredential, CreatedStaff, MerchantProfile, ResetStaffSecret, SmtpSettings, SmtpTestResult, StaffMember };
 
@@ -46,58 +47,24 @@ export interface AdminClient {
 }
 
 export function createAdminClient(transport: Transport = defaultTransport()): AdminClient {
+  const call = caller(transport);
   return {
-    async profile() {
-      return expectObject<MerchantProfile>(await transport.send({ method: 'GET', path: '/ui/profile' }), ['merchant_id']);
-    },
-    async saveProfile(profile) {
-      return expectObject<MerchantProfile>(await transport.send({ method: 'PUT', path: '/ui/profile', body: profile }), ['merchant_id']);
-    },
-    async channels() {
-      return expectArray<Channel>(await transport.send({ method: 'GET', path: '/ui/channels' }));
-    },
-    async createChannel(channel) {
-      return expectObject<Channel>(await transport.send({ method: 'POST', path: '/ui/channels', body: channel }), ['url_name']);
-    },
-    async updateChannel(urlName, channel) {
-      return expectObject<Channel>(await transport.send({ method: 'PUT', path: `/ui/channels/${encodeURIComponent(urlName)}`, body: channel }), ['url_name']);
-    },
-    async credentials() {
-      return expectArray<ApiCredential>(await transport.send({ method: 'GET', path: '/ui/credentials' }));
-    },
-    async createCredential() {
-      return expectObject<CreatedApiCredential>(await transport.send({ method: 'POST', path: '/ui/credentials' }), ['api_key', 'api_password']);
-    },
-    async revokeCredential(id) {
-      return expectObject<ApiCredential>(await transport.send({ method: 'POST', path: `/ui/credentials/${encodeURIComponent(id)}/revoke` }), ['credential_id']);
-    },
-    async staff() {
-      return expectArray<StaffMember>(await transport.send({ method: 'GET', path: '/ui/staff' }));
-    },
-    async createStaff(request) {
-      return expectObject<CreatedStaff>(await transport.send({ method: 'POST', path: '/ui/staff', body: request }), ['staff_id', 'password']);
-    },
-    async resetStaff(id, secret, value) {
-      const body = value === undefined ? { secret } : { secret, value };
-      return expectObject<ResetStaffSecret>(await transport.send({ method: 'POST', path: `/ui/staff/${encodeURIComponent(id)}/reset`, body }), ['secret']);
-    },
-    async disableStaff(id) {
-      return expectObject<StaffMember>(await transport.send({ method: 'POST', path: `/ui/staff/${encodeURIComponent(id)}/disable` }), ['staff_id']);
-    },
-    async smtp() {
-      return expectObject<SmtpSettings>(await transport.send({ method: 'GET', path: '/ui/smtp' }), ['configured']);
-    },
-    async saveSmtp(settings) {
-      return expectObject<SmtpSettings>(await transport.send({ method: 'PUT', path: '/ui/smtp', body: settings }), ['configured']);
-    },
-    async testSmtp(to) {
-      return expectObject<SmtpTestResult>(await transport.send({ method: 'POST', path: '/ui/smtp/test', body: { to } }), ['accepted', 'response']);
-    },
-    async audit(query) {
-      const params = new URLSearchParams();
-      for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') params.set(key, String(value));
-      return expectObject<AuditLogPage>(await transport.send({ method: 'GET', path: `/ui/audit-log?${params.toString()}` }), ['data_set', 'metadata']);
-    },
+    profile: () => call('admin-settings.profile'),
+    saveProfile: (profile) => call('admin-settings.setProfile', { body: profile }),
+    channels: () => call('admin-settings.channels'),
+    createChannel: (channel) => call('admin-settings.createChannel', { body: channel }),
+    updateChannel: (urlName, channel) => call('admin-settings.updateChannel', { params: { url_name: urlName }, body: channel }),
+    credentials: () => call('admin-settings.credentials'),
+    createCredential: () => call('admin-settings.createCredential'),
+    revokeCredential: (id) => call('admin-settings.revokeCredential', { params: { credential_id: id } }),
+    staff: () => call('staff.list'),
+    createStaff: (request) => call('staff.create', { body: request }),
+    resetStaff: (id, secret, value) => call('admin-settings.resetStaffSecret', { params: { staff_id: id }, body: value === undefined ? { secret } : { secret, value } }),
+    disableStaff: (id) => call('admin-settings.disableStaff', { params: { staff_id: id } }),
+    smtp: () => call('admin-settings.smtp'),
+    saveSmtp: (settings) => call('admin-settings.setSmtp', { body: settings }),
+    testSmtp: (to) => call('admin-settings.testSmtp', { body: { to } }),
+    audit: (query) => call('admin-settings.auditLog', { query: filled(query) }),
   };
 }
 

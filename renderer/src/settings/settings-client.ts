@@ -5,7 +5,8 @@
  * transports and error shape as api/client.ts.
  */
 import type { Shop, TerminalAssignment } from '../../../contract/api/payment-methods.js';
-import { defaultTransport, expectArray, expectObject, type Transport } from '../api/client.js';
+import { caller } from '../api/call.js';
+import { defaultTransport, type Transport } from '../api/client.js';
 
 export type { Shop, TerminalAssignment };
 
@@ -21,20 +22,12 @@ export interface SettingsClient {
 }
 
 export function createSettingsClient(transport: Transport = defaultTransport()): SettingsClient {
+  const call = caller(transport);
   return {
-    async shops() {
-      return expectArray<Shop>(await transport.send({ method: 'GET', path: '/ui/shops' }));
-    },
-    async createShop(name) {
-      return expectObject<Shop>(await transport.send({ method: 'POST', path: '/ui/shops', body: { name } }), ['shop_id']);
-    },
-    async assignTerminal(shopId, terminalId) {
-      const path = `/ui/shops/${encodeURIComponent(shopId)}/terminals`;
-      return expectObject<TerminalAssignment>(await transport.send({ method: 'POST', path, body: { terminal_id: terminalId } }), ['terminal_id']);
-    },
-    async unassignTerminal(terminalId) {
-      return expectObject<TerminalAssignment>(await transport.send({ method: 'DELETE', path: `/ui/terminals/${encodeURIComponent(terminalId)}` }), ['terminal_id']);
-    },
+    shops: () => call('payment-methods.shops'),
+    createShop: (name) => call('payment-methods.createShop', { body: { name } }),
+    assignTerminal: (shopId, terminalId) => call('payment-methods.assignTerminal', { params: { shop_id: shopId }, body: { terminal_id: terminalId } }),
+    unassignTerminal: (terminalId) => call('payment-methods.unassignTerminal', { params: { terminal_id: terminalId } }),
   };
 }
 

@@ -7,7 +7,7 @@ import type { JoinSummary, SetupState, StoreLimits, TillInvite, TillLinkStatus }
 import type { ShopDay } from '../../../contract/api/reports.js';
 import type { CreateTillRequest, Till, TillList, UpdateTillRequest } from '../../../contract/api/tills.js';
 import { caller } from '../api/call.js';
-import { defaultTransport, expectObject, type Transport } from '../api/client.js';
+import { defaultTransport, type Transport } from '../api/client.js';
 
 export type { JoinSummary, SetupState, ShopDay, StoreLimits, Till, TillInvite, TillLinkStatus, TillList };
 
@@ -44,25 +44,12 @@ export function createTillsClient(transport: Transport = defaultTransport()): Ti
     create: (request) => call('tills.create', { body: request }),
     update: (tillId, request) => call('tills.update', { params: { till_id: tillId }, body: request }),
     shopDay: () => call('reports.shopDay'),
-    async setLimits(tillId, limits) {
-      return expectObject<{ till_id: string; limits: StoreLimits }>(await transport.send({ method: 'PUT', path: `/ui/tills/${encodeURIComponent(tillId)}/limits`, body: limits }), ['limits']);
-    },
-    async invite(tillId) {
-      return expectObject<TillInvite>(await transport.send({ method: 'POST', path: `/ui/tills/${encodeURIComponent(tillId)}/invite` }), ['code', 'expires_at']);
-    },
-    async setup() {
-      return expectObject<SetupState>(await transport.send({ method: 'GET', path: '/ui/setup' }), ['has_shop', 'joined']);
-    },
-    async joinShop(centre, code) {
-      return expectObject<JoinSummary>(await transport.send({ method: 'POST', path: '/ui/setup/join', body: { centre, code } }), ['till_id', 'merchant_name']);
-    },
-    async link() {
-      return expectObject<TillLinkStatus>(await transport.send({ method: 'GET', path: '/ui/till/link' }), ['joined', 'state', 'stored', 'declines']);
-    },
-    async declineSeen(transactionId) {
-      const path = `/ui/till/link/declines/${encodeURIComponent(transactionId)}/seen`;
-      return expectObject<TillLinkStatus>(await transport.send({ method: 'POST', path }), ['joined', 'state', 'stored', 'declines']);
-    },
+    setLimits: (tillId, limits) => call('tills.setLimits', { params: { till_id: tillId }, body: limits }),
+    invite: (tillId) => call('tills.invite', { params: { till_id: tillId } }),
+    setup: () => call('centre.setup'),
+    joinShop: (centre, code) => call('centre.joinShop', { body: { centre, code } }),
+    link: () => call('centre.tillLink'),
+    declineSeen: (transactionId) => call('centre.seeDecline', { params: { transaction_id: transactionId } }),
   };
 }
 

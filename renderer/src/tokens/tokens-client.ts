@@ -9,15 +9,15 @@ import type {
   BackOfficeTokenDetail,
   BackOfficeTokenList,
   Cryptogram,
-  Envelope,
   NetworkToken,
   NetworkTokenListQuery,
   NetworkTokenRequest,
   TokenReveal,
 } from '../../../contract/api/network-tokens.js';
-import type { FieldCheck, FieldError } from '../../../contract/api/common.js';
+import type { FieldError } from '../../../contract/api/common.js';
 import type { SimulateAction } from '../../../contract/constants.js';
-import { defaultTransport, expectObject, type Transport } from '../api/client.js';
+import { caller, filled } from '../api/call.js';
+import { defaultTransport, type Transport } from '../api/client.js';
 
 export type { BackOfficeToken, BackOfficeTokenDetail, BackOfficeTokenList, Cryptogram, NetworkTokenRequest, TokenData, TokenHistoryEntry } from '../../../contract/api/network-tokens.js';
 
@@ -36,38 +36,18 @@ export interface TokensClient {
 }
 
 export function createTokensClient(transport: Transport = defaultTransport()): TokensClient {
-  const v2 = (id: string) => `/v2/network_tokens/${encodeURIComponent(id)}`;
-  const ui = (id: string) => `/ui/network-tokens/${encodeURIComponent(id)}`;
+  const call = caller(transport);
   return {
-    async list(query) {
-      const params = new URLSearchParams();
-      for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') params.set(key, String(value));
-      return expectObject<BackOfficeTokenList>(await transport.send({ method: 'GET', path: `/ui/network-tokens?${params.toString()}` }), ['data_set', 'metadata']);
-    },
-    async detail(id) {
-      return expectObject<BackOfficeTokenDetail>(await transport.send({ method: 'GET', path: ui(id) }), ['token', 'history']);
-    },
-    async reveal(id) {
-      return expectObject<TokenReveal>(await transport.send({ method: 'POST', path: `${ui(id)}/reveal` }), ['data', 'hide_after_seconds']);
-    },
-    async check(request) {
-      return expectObject<FieldCheck>(await transport.send({ method: 'POST', path: '/ui/network-tokens/check', body: request }), ['errors']).errors;
-    },
-    async create(request, idempotencyKey) {
-      const response = await transport.send({ method: 'POST', path: '/v2/network_tokens', body: request, headers: { 'Idempotency-Key': idempotencyKey } });
-      return expectObject<Envelope<NetworkToken>>(response, ['data']).data;
-    },
-    async cryptogram(id, idempotencyKey) {
-      const response = await transport.send({ method: 'POST', path: `${v2(id)}/cryptogram`, headers: { 'Idempotency-Key': idempotencyKey } });
-      return expectObject<Envelope<Cryptogram>>(response, ['data']).data;
-    },
+    list: (query) => call('network-tokens.backOfficeList', { query: filled(query) }),
+    detail: (id) => call('network-tokens.backOfficeGet', { params: { id } }),
+    reveal: (id) => call('network-tokens.reveal', { params: { id } }),
+    check: async (request) => (await call('network-tokens.check', { body: request })).errors,
+    create: async (request, idempotencyKey) => (await call('network-tokens.create', { body: request, headers: { 'Idempotency-Key': idempotencyKey } })).data,
+    cryptogram: async (id, idempotencyKey) => (await call('network-tokens.cryptogram', { params: { id }, headers: { 'Idempotency-Key': idempotencyKey } })).data,
     async archive(id) {
-      const response = await transport.send({ method: 'DELETE', path: v2(id) });
-      if (response.status !== 202) expectObject(response, []);
+      await call('network-tokens.archive', { params: { id } });
     },
-    async simulate(id, action) {
-      return expectObject<Envelope<NetworkToken>>(await transport.send({ method: 'POST', path: `${v2(id)}/simulate`, body: { action } }), ['data']).data;
-    },
+    simulate: async (id, action) => (await call('network-tokens.simulate', { params: { id }, body: { action } })).data,
   };
 }
 

@@ -6,6 +6,7 @@
  * export gives. Free of the DOM and of Node, so node:test runs it against the real bridge.
  */
 import { EXPORT_NEXT_HEADER, EXPORT_TOTAL_HEADER } from '../../../contract/transaction-list.js';
+import { pathOf } from '../api/paths.js';
 
 export interface ExportProgress {
   rows: number;
@@ -89,7 +90,7 @@ export async function exportInParts(
       partQuery.set('starting_after', next);
       partQuery.set('header', '0');
     }
-    const answer = await get(`/rest/transactions/export?${partQuery.toString()}`);
+    const answer = await get(pathOf('transactions.export', { query: Object.fromEntries(partQuery) }));
     // A later part with no rows left comes back empty.
     if (answer.status === 200 && answer.body === undefined && !first) break;
     if (answer.status !== 200 || typeof answer.body !== 'string') throw refused(answer);

@@ -12,7 +12,10 @@
 import type { CaptureResponse, RefundResponse, ReverseResponse } from '../../../contract/api/payments.js';
 import type { Transaction, TransactionDetail } from '../../../contract/api/transactions.js';
 import { EXPORT_TOTAL_HEADER } from '../../../contract/transaction-list.js';
-import { ApiError, defaultTransport, expectObject, type Transport, type TransportResponse } from '../api/client.js';
+import { caller } from '../api/call.js';
+import { pathOf } from '../api/paths.js';
+import { ApiError, defaultTransport, type Transport, type TransportResponse } from '../api/client.js';
+import { errorOf as answerError, isObject } from '../api/transport.js';
 import { csvLineCounter, exportInParts, type ExportProgress, type ExportResult } from './export-parts.js';
 
 export type { Transaction, TransactionDetail };
@@ -33,20 +36,19 @@ export interface TransactionsClient {
   exportCsv(query: URLSearchParams, onProgress: (progress: ExportProgress) => void, signal: AbortSignal): Promise<ExportResult>;
 }
 
+/** The ApiError of an answer that is not the export's part: the gateway's error, or one this app does not understand. */
 function errorOf(response: TransportResponse): ApiError {
-  try {
-    expectObject(response, []);
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-  }
-  return new ApiError('unexpected', `The gateway answered HTTP ${response.status}.`, response.status);
+  if (response.status < 200 || response.status > 299) return answerError(response);
+  return isObject(response.body)
+    ? new ApiError('unexpected', `The gateway answered HTTP ${response.status}.`, response.status)
+    : new ApiError('unexpected', 'The gateway sent an answer this app does not understand.', response.status);
 }
 
 /** The export in a browser: one streamed answer, read as it arrives. */
 async function streamedExport(query: URLSearchParams, onProgress: (progress: ExportProgress) => void, signal: AbortSignal): Promise<ExportResult> {
   let response: Response;
   try {
-    response = await fetch(`/rest/transactions/export?${query.toString()}`, { credentials: 'same-origin', cache: 'no-store', signal });
+    response = await fetch(pathOf('transactions.export', { query: Object.fromEntries(query) }), { credentials: 'same-origin', cache: 'no-store', signal });
   } catch (error) {
     if (signal.aborted) throw error;
     throw new ApiError('network', 'The gateway did not answer. Check the connection to the gateway.');
@@ -86,24 +88,19 @@ async function streamedExport(query: URLSearchParams, onProgress: (progress: Exp
 }
 
 export function createTransactionsClient(transport: Transport = defaultTransport()): TransactionsClient {
-  const post = async <T>(path: string, body: unknown, idempotencyKey: string, required: readonly string[]) =>
-    expectObject<T>(await transport.send({ method: 'POST', path, body, headers: { 'Idempotency-Key': idempotencyKey } }), required);
+  const call = caller(transport);
+  const headers = (idempotencyKey: string) => ({ 'Idempotency-Key': idempotencyKey });
   return {
-    async list(query, startingAfter) {
+    list(query, startingAfter) {
       const page = new URLSearchParams(query);
       page.set('limit', String(PAGE_SIZE));
       if (startingAfter) page.set('starting_after', startingAfter);
-      const response = await transport.send({ method: 'GET', path: `/rest/transactions?${page.toString()}` });
-      if (response.status !== 200) throw errorOf(response);
-      if (!Array.isArray(response.body)) throw new ApiError('unexpected', 'The gateway sent an answer this app does not understand.', response.status);
-      return response.body as Transaction[];
+      return call('transactions.list', { query: Object.fromEntries(page) });
     },
-    async detail(id) {
-      return expectObject<TransactionDetail>(await transport.send({ method: 'GET', path: `/ui/transactions/${encodeURIComponent(id)}` }), ['transaction', 'amounts']);
-    },
-    capture: (id, amount, key) => post<CaptureResponse>('/rest/capture', { transaction_id: id, amount }, key, ['transaction_id']),
-    release: (id, amount, key) => post<ReverseResponse>('/rest/reverse', { transaction_id: id, amount }, key, ['transaction_id']),
-    refund: (id, amount, reason, key) => post<RefundResponse>('/rest/refund', { transaction_id: id, amount, merchant_reference: reason }, key, ['refund_id']),
+    detail: (id) => call('transactions.detail', { params: { transaction_id: id } }),
+    capture: (id, amount, key) => call('payments.capture', { body: { transaction_id: id, amount }, headers: headers(key) }),
+    release: (id, amount, key) => call('payments.reverse', { body: { transaction_id: id, amount }, headers: headers(key) }),
+    refund: (id, amount, reason, key) => call('payments.refund', { body: { transaction_id: id, amount, merchant_reference: reason }, headers: headers(key) }),
     exportCsv(query, onProgress, signal) {
       const bridged = typeof window !== 'undefined' && window.tillgate !== undefined;
       if (!bridged) return streamedExport(query, onProgress, signal);
