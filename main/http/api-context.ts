@@ -10,7 +10,7 @@ import { checkIdempotencyKey, IdempotencyConflict, requestFingerprint, type Idem
 import type { Principal } from '../core/merchants/authenticator.js';
 import type { Operation, OperationContext } from '../core/idempotency/operations.js';
 import { sendApiError } from './errors.js';
-import { invoiceAuditFacts, parsePayload } from './invoice-audit.js';
+import { invoiceAuditFacts } from './invoice-audit.js';
 import { tokenAuditFacts } from './token-audit.js';
 import { AUDITED, NEEDS_APPROVAL, roleMay, routeKey } from './permissions.js';
 import { replyOf, toReply, type Reply } from './replies.js';
@@ -23,8 +23,6 @@ declare module 'fastify' {
     approvedBy?: string;
     /** The cashier a joined till named for this sale (X-Till-Staff, from the till's own credential). */
     tillStaffId?: string;
-    /** The request's change is audited in its own unit of work (operationContext), not by the onSend hook. */
-    auditedInUnit?: boolean;
   }
 }
 
@@ -167,29 +165,12 @@ function auditFacts(action: string, request: FastifyRequest, value: unknown): { 
 export function operationContext(request: FastifyRequest): OperationContext {
   const staff = request.principal?.staff;
   const action = staff ? AUDITED[routeKey(request.method, request.routeOptions.url ?? '')] : undefined;
-  if (action) request.auditedInUnit = true;
   return {
     merchantId: merchantOf(request),
     ...(request.idempotency ? { idempotency: request.idempotency.scope } : {}),
     ...(staff ? { staffId: staff.id } : request.tillStaffId ? { staffId: request.tillStaffId } : {}),
     ...(staff && request.approvedBy ? { approvedBy: request.approvedBy } : {}),
     ...(action ? { audit: { action, describe: (value: unknown) => auditFacts(action, request, value) } } : {}),
-  };
-}
-
-/**
- * onSend hook: writes the audit entry of a staff action that succeeded and was not audited in its
- * own unit of work (routes not yet run as an operation), before the reply leaves. An idempotent
- * replay did nothing new and is not audited again.
- */
-export function auditStaffActions(gateway: Gateway) {
-  return async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    const staff = request.principal?.staff;
-    const action = AUDITED[routeKey(request.method, request.routeOptions.url ?? '')];
-    if (!staff || !action || request.auditedInUnit || reply.statusCode < 200 || reply.statusCode > 299 || !request.principal?.merchantId) return;
-    if (reply.getHeader('idempotent-replayed') !== undefined) return;
-    const facts = auditFacts(action, request, parsePayload(payload));
-    await gateway.staff.recordAudit(gateway.staff.auditRecord(request.principal.merchantId, staff.id, request.approvedBy ?? null, action, facts.subjectId, facts.detail));
   };
 }
 
@@ -328,17 +309,5 @@ export function protect(app: FastifyInstance, gateway: Gateway, kinds: Credentia
   app.addHook('onSend', (request, _reply, payload, done) => {
     void request.idempotency?.release();
     done(null, payload);
-  });
-  const audit = auditStaffActions(gateway);
-  // Only a staff member's action is audited: API credentials' requests skip the async hook.
-  app.addHook('onSend', (request, reply, payload, done) => {
-    if (!request.principal?.staff) {
-      done(null, payload);
-      return;
-    }
-    audit(request, reply, payload).then(
-      () => done(null, payload),
-      (error: unknown) => done(error as Error),
-    );
   });
 }

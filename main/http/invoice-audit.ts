@@ -9,16 +9,6 @@ export interface AuditFacts {
   detail: string | null;
 }
 
-export function parsePayload(payload: unknown): Record<string, unknown> | undefined {
-  if (typeof payload !== 'string') return undefined;
-  try {
-    const value: unknown = JSON.parse(payload);
-    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The subject and detail of an audited invoice action (`invoice_*`), from its request and what it answered. */
 export function invoiceAuditFacts(action: string, request: FastifyRequest, value: unknown): AuditFacts {
   const params = request.params as { invoice_number?: string } | undefined;

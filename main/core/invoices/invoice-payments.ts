@@ -30,6 +30,7 @@ import type { Clock, Ids } from '../kernel.js';
 import type { PaymentPlanRecord, StoredInvoice } from './ports.js';
 import type { Repositories, Store } from '../unit-of-work.js';
 import type { TransactionRecord } from '../payments/ports.js';
+import type { Operation } from '../idempotency/operations.js';
 
 export const PLAN_MESSAGES = {
   notFound: 'Payment plan not found.',
@@ -186,8 +187,9 @@ export class InvoicePayments {
   }
 
   /** `POST /rest/invoices/:invoice_number/payment_plan`. */
-  async createPlan(merchantId: string, number: string, body: { installments?: unknown; interval?: unknown }): Promise<Outcome<PaymentPlanReply>> {
-    return this.deps.store.run(async (tx): Promise<Outcome<PaymentPlanReply>> => {
+  async createPlan(operation: Operation, number: string, body: { installments?: unknown; interval?: unknown }): Promise<Outcome<PaymentPlanReply>> {
+    const merchantId = operation.context.merchantId;
+    return operation.commit(async (tx): Promise<Outcome<PaymentPlanReply>> => {
       const invoice = await tx.invoices.resolve(merchantId, number);
       if (!invoice) return failure(invoiceNotFound());
       const installments = body.installments;
@@ -243,8 +245,9 @@ export class InvoicePayments {
   }
 
   /** `DELETE`: cancels the active plan. */
-  async cancelPlan(merchantId: string, number: string): Promise<Outcome<PaymentPlanReply>> {
-    return this.deps.store.run(async (tx): Promise<Outcome<PaymentPlanReply>> => {
+  async cancelPlan(operation: Operation, number: string): Promise<Outcome<PaymentPlanReply>> {
+    const merchantId = operation.context.merchantId;
+    return operation.commit(async (tx): Promise<Outcome<PaymentPlanReply>> => {
       const invoice = await tx.invoices.resolve(merchantId, number);
       if (!invoice) return failure(invoiceNotFound());
       const plans = await tx.invoices.plans(invoice.id);

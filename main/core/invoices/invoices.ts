@@ -570,8 +570,9 @@ export class Invoices {
   }
 
   /** `PUT`/`PATCH /rest/invoices/:invoice_number`: only the sent fields change (update rules). */
-  async update(merchantId: string, number: string, fields: InvoiceFields): Promise<Outcome<InvoiceReply>> {
-    const outcome = await this.deps.store.run(async (tx): Promise<Outcome<StoredInvoice>> => {
+  async update(operation: Operation, number: string, fields: InvoiceFields): Promise<Outcome<InvoiceReply>> {
+    const merchantId = operation.context.merchantId;
+    const outcome = await operation.commit(async (tx): Promise<Outcome<StoredInvoice>> => {
       const planned = await this.planUpdate(tx, merchantId, number, fields);
       if (!planned.ok) return planned;
       const { current, next, changes, restricted, restrictedField, activeChanges, renumbered } = planned.value;
@@ -644,8 +645,9 @@ export class Invoices {
   }
 
   /** `PUT /rest/invoices/:invoice_number/status_change`: the only way to set the status. */
-  async changeStatus(merchantId: string, number: string, status: unknown): Promise<Outcome<InvoiceReply>> {
-    const outcome = await this.deps.store.run(async (tx): Promise<Outcome<StoredInvoice>> => {
+  async changeStatus(operation: Operation, number: string, status: unknown): Promise<Outcome<InvoiceReply>> {
+    const merchantId = operation.context.merchantId;
+    const outcome = await operation.commit(async (tx): Promise<Outcome<StoredInvoice>> => {
       const current = await tx.invoices.resolve(merchantId, number);
       if (!current) return failure(notFound());
       if (typeof status !== 'string' || !(INVOICE_STATUSES as readonly string[]).includes(status)) {
@@ -659,8 +661,9 @@ export class Invoices {
   }
 
   /** `DELETE /rest/invoices/:invoice_number`: refused while a payment plan is active. */
-  async delete(merchantId: string, number: string): Promise<Outcome<null>> {
-    return this.deps.store.run(async (tx): Promise<Outcome<null>> => {
+  async delete(operation: Operation, number: string): Promise<Outcome<null>> {
+    const merchantId = operation.context.merchantId;
+    return operation.commit(async (tx): Promise<Outcome<null>> => {
       const current = await tx.invoices.resolve(merchantId, number);
       if (!current) return failure(notFound());
       const plans = await tx.invoices.plans(current.id);
@@ -745,11 +748,12 @@ export class Invoices {
   }
 
   /** `POST /rest/invoices/:invoice_number/reminder`: queues a reminder now (back office). */
-  async sendReminder(merchantId: string, number: string): Promise<Outcome<InvoiceReply>> {
+  async sendReminder(operation: Operation, number: string): Promise<Outcome<InvoiceReply>> {
+    const merchantId = operation.context.merchantId;
     const invoice = await this.deps.store.read((r) => r.invoices.resolve(merchantId, number));
     if (!invoice) return failure(notFound());
     const channel = await this.deps.store.read((r) => r.channels.findByUrlName(invoice.channelUrlName));
-    const outcome = await this.deps.store.run(async (tx): Promise<Outcome<StoredInvoice>> => {
+    const outcome = await operation.commit(async (tx): Promise<Outcome<StoredInvoice>> => {
       const current = await tx.invoices.get(invoice.id);
       if (!current) return failure(notFound());
       if (!current.active) {

@@ -391,18 +391,21 @@ export class NetworkTokens implements TokenCryptograms {
   }
 
   /** DELETE: archive_pending now, archived after the simulated delay; irreversible. */
-  async archive(merchantId: string, id: string): Promise<Outcome<undefined>> {
+  async archive(operation: Operation, id: string): Promise<Outcome<undefined>> {
+    const merchantId = operation.context.merchantId;
     const record = await this.owned(merchantId, id);
     if (!record) return notFound(id);
     const now = this.deps.clock.now();
-    await this.deps.store.run(async (tx) => {
+    const outcome = await operation.commit(async (tx) => {
       const from: NetworkTokenStatus[] = ['requested', 'active', 'suspended', 'failed'];
-      if (!(await tx.networkTokens.transition(id, from, 'archive_pending', now.toISOString()))) return;
+      // Archived or being archived already: asked again, nothing more to do.
+      if (!(await tx.networkTokens.transition(id, from, 'archive_pending', now.toISOString()))) return accepted(undefined);
       await this.deps.scheduler.schedule(tx, 'archive_network_token', id, merchantId, new Date(now.getTime() + this.deps.simDelayMs()));
       await this.notify(tx, id);
+      return accepted(undefined);
     });
     this.deps.scheduler.wake();
-    return accepted(undefined);
+    return outcome;
   }
 
   /** Test mode of the simulated token service: the network suspends, resumes or refreshes a token. */

@@ -13,6 +13,7 @@ import { InvoiceErrorSchema } from '../../../contract/api/invoices.js';
 import { route } from '../operations.js';
 import { apiResponses } from '../responses.js';
 import { toInvoiceReply } from '../replies.js';
+import { performInvoice } from './invoices.js';
 
 function errorHandler(error: FastifyError & { validation?: Parameters<typeof fieldErrorsFromAjv>[0]; validationContext?: string }, _request: FastifyRequest, reply: FastifyReply) {
   if (!error.validation) throw error;
@@ -37,7 +38,7 @@ export function invoiceEmailRoutes(gateway: Gateway): FastifyPluginAsyncTypebox 
         },
         errors: (success) => ({ ...apiResponses(success, []), 404: InvoiceErrorSchema, 422: InvoiceErrorSchema }),
       },
-      async (request, reply) => send(reply, toInvoiceReply(await gateway.invoices.sendReminder(merchantOf(request), request.params.invoice_number))),
+      async (request, reply) => send(reply, await performInvoice(gateway, request, (op) => gateway.invoices.sendReminder(op, request.params.invoice_number))),
     );
 
     route(

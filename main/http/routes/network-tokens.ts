@@ -91,8 +91,8 @@ export function networkTokenRoutes(gateway: Gateway): FastifyPluginAsyncTypebox 
         errors: [400, 404],
       },
       async (request, reply) => {
-        const outcome = await gateway.networkTokens.archive(merchantOf(request), request.params.id);
-        if (!outcome.ok) return send(reply, toReply(outcome));
+        const result = await perform(gateway, request, (op) => gateway.networkTokens.archive(op, request.params.id));
+        if (result.status !== 202) return send(reply, result);
         return reply.code(202).send();
       },
     );
