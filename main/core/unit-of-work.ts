@@ -5,7 +5,7 @@
  */
 import type { AuthFailureRepository, ChannelRepository, CredentialRepository, MerchantRepository, PartnerRepository, ShopRepository } from './merchants/ports.js';
 import type { CentreRepository, TillJournalRepository } from './centre/ports.js';
-import type { CheckoutRepository } from './checkout/ports.js';
+import type { CheckoutRepository } from './checkouts/ports.js';
 import type { DashboardRepository } from './dashboard/ports.js';
 import type { DayReportRepository } from './reports/ports.js';
 import type { EmailRepository, SmtpSettingsRepository } from './mail/ports.js';
@@ -14,7 +14,7 @@ import type { IdempotencyRepository } from './idempotency/ports.js';
 import type { InstanceRepository, TillRepository } from './tills/ports.js';
 import type { InvoiceRepository } from './invoices/ports.js';
 import type { MandateRepository } from './mandates/ports.js';
-import type { NetworkTokenRepository } from './tokens/ports.js';
+import type { NetworkTokenRepository } from './network-tokens/ports.js';
 import type { OperationLockRepository, TaskRepository } from './kernel.js';
 import type { OutboxRepository } from './postbacks/ports.js';
 import type { PaymentMethodSettingRepository } from './payment-methods/ports.js';

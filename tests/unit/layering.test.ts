@@ -23,12 +23,13 @@ function importOf(source: string, kind: 'value' | 'type' = 'value'): string {
 }
 
 test('main/core may not import adapters or hosts', () => {
-  for (const source of ['fastify', 'better-sqlite3', 'electron', 'pino', '../../db/open.js', '../http/server.js', '../infra/vault.js', '../compose.js']) {
+  for (const source of ['fastify', 'better-sqlite3', 'electron', 'pino', '../../db/open.js', '../http/server.js', '../infra/vault.js', '../compose.js', '../../settings.js']) {
     const found = violations('main/core/payments/capture.ts', `import { x } from '${source}';\nexport const y = x;`);
     assert.equal(found.length, 1, `import of ${source} from main/core should be reported`);
     assert.match(found[0] ?? '', /no-restricted-imports/);
   }
   assert.deepEqual(violations('main/core/payments/capture.ts', "import { createHash } from 'node:crypto';\nimport { x } from '../kernel.js';\nexport const y = [x, createHash];"), []);
+  assert.deepEqual(violations('main/core/gateway.ts', importOf('./settings/back-office-settings.js')), [], 'the settings feature is not the host settings');
 });
 
 test('only main/electron and preload may import electron', () => {
@@ -144,9 +145,9 @@ test('a core feature imports only the features it lists, and never gateway.ts', 
   assert.match(unlisted[0] ?? '', /may import only the features it lists/);
   assert.equal(violations('main/core/mandates/mandates.ts', importOf('../payments/ports.js', 'type')).length, 1, 'not even a type of a feature it does not list');
   assert.equal(violations('main/core/transactions/queries.ts', importOf('../postbacks/postbacks.js')).length, 1);
-  assert.equal(violations('main/core/tokens/network-tokens.ts', importOf('../gateway.js', 'type')).length, 1, 'the composition is above every feature');
+  assert.equal(violations('main/core/network-tokens/network-tokens.ts', importOf('../gateway.js', 'type')).length, 1, 'the composition is above every feature');
   assert.equal(violations('main/core/payments/capture.ts', importOf('../../http/server.js')).length, 1, 'the core rules still hold in a feature');
-  assert.deepEqual(violations('main/core/payments/capture.ts', importOf('../tokens/network-tokens.js')), [], 'payments lists tokens');
+  assert.deepEqual(violations('main/core/payments/capture.ts', importOf('../network-tokens/network-tokens.js')), [], 'payments lists tokens');
   assert.deepEqual(violations('main/core/payments/capture.ts', `${importOf('../kernel.js', 'type')}\nimport { apiError } from '../errors.js';\nimport { t } from './ports.js';\nexport const e = [apiError, t];`), []);
 });
 

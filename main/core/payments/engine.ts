@@ -17,7 +17,7 @@ import type { CardData, CardDecision, EventRecord, Processor, SubscriptionStatus
 import type { Clock, Ids, Logger, Vault } from '../kernel.js';
 import type { Repositories, Store } from '../unit-of-work.js';
 import type { Scheduler } from '../scheduler.js';
-import type { TokenCryptograms } from '../tokens/network-tokens.js';
+import type { TokenCryptograms } from '../network-tokens/network-tokens.js';
 import { processorDown, shopOf } from './records.js';
 import { transactionPostback } from './views.js';
 

@@ -15,7 +15,7 @@ import { ErrorCode, TransactionStatus as S } from '../../../contract/codes.js';
 import type { Outcome } from '../../core/errors.js';
 import type { CustomerStepResult } from '../../core/payments/payments.js';
 import { amountOf } from '../../core/payments/views.js';
-import type { CheckoutRecord } from '../../core/checkout/ports.js';
+import type { CheckoutRecord } from '../../core/checkouts/ports.js';
 import type { TransactionRecord } from '../../core/payments/ports.js';
 import { ASSETS } from './assets.js';
 import { bodyOf, fromOwnPage, nextLocation, pageRequest, seeOther, sendHtml, type PageRequest, type PagesDeps } from './context.js';

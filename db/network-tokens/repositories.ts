@@ -1,6 +1,6 @@
 /** Network tokens, their status history (migration 0017) and their cryptograms (migration 0011). */
 import type { SqlDatabase } from '../sql.js';
-import type { CryptogramRecord, NetworkTokenEventRecord, NetworkTokenFilter, NetworkTokenRecord, NetworkTokenRepository } from '../../main/core/tokens/ports.js';
+import type { CryptogramRecord, NetworkTokenEventRecord, NetworkTokenFilter, NetworkTokenRecord, NetworkTokenRepository } from '../../main/core/network-tokens/ports.js';
 import { listWhere } from '../list-filter.js';
 
 type Row = Record<string, unknown>;

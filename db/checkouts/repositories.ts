@@ -1,6 +1,6 @@
 /** Checkout sessions (migrations 0007, 0017). */
 import type { SqlDatabase, SqlStatement } from '../sql.js';
-import type { CheckoutFilter, CheckoutRecord, CheckoutRepository } from '../../main/core/checkout/ports.js';
+import type { CheckoutFilter, CheckoutRecord, CheckoutRepository } from '../../main/core/checkouts/ports.js';
 import { listWhere } from '../list-filter.js';
 
 type Row = Record<string, unknown>;
