@@ -30,7 +30,8 @@ import { TillAttempts } from './till/attempts.js';
 import { Tills } from './tills/tills.js';
 import { Instances } from './instances.js';
 import { Centre } from './centre/centre.js';
-import { CentreAwayError, TillLink, type CentreConnection } from './centre/till-link.js';
+import { CentreAwayError, type CentreConnection } from './centre/ports.js';
+import { TillLink } from './centre/till-link.js';
 
 /** A gateway without a way to reach a centre: joining answers that the centre does not answer. */
 const NO_CENTRE: CentreConnection = {

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { ErrorCode } from '../../contract/codes.js';
-import { CentreAwayError } from '../core/centre/till-link.js';
+import { CentreAwayError } from '../core/centre/ports.js';
 import { apiError } from '../core/errors.js';
 import type { Gateway } from '../core/gateway.js';
 import { sendApiError } from './errors.js';

@@ -8,7 +8,7 @@ import type { FenceAnswer, ForwardAnswer, ForwardEntry, HeartbeatAnswer, JoinAns
 import type { PaymentRequest } from '../../contract/api/payments.js';
 import { answerKindOf } from '../../contract/codes.js';
 import { fingerprintMatches, parsePairingCode } from '../core/centre/centre.js';
-import { CentreAwayError, CentreRefusedError, type CentreAccess, type CentreConnection } from '../core/centre/till-link.js';
+import { CentreAwayError, CentreRefusedError, type CentreAccess, type CentreConnection } from '../core/centre/ports.js';
 import { callCentre, CentreUnreachableError, centreUrlProblem, type CentreAnswer, type CentreEndpoint } from './centre-client.js';
 
 const TIMEOUT_MS = 2000;

@@ -1,6 +1,6 @@
 // The layering rules of architecture.md are real: each forbidden import is reported, each allowed one is not.
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { Linter } from 'eslint';
@@ -169,4 +169,13 @@ test('main/infra and main/processor have import rules of their own', () => {
     assert.equal(violations('main/processor/simulator.ts', importOf(source)).length, 1, `main/processor importing ${source} should be reported`);
   }
   assert.deepEqual(violations('main/processor/simulator.ts', `${importOf('../core/payments/ports.js', 'type')}\nimport { c } from '../core/kernel.js';\nexport const k = c;`), []);
+});
+
+test('no file of main/core is over 600 lines: a feature grows by files beside its use cases', () => {
+  const files = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : []));
+  const long = files('main/core')
+    .map((file) => ({ file, lines: readFileSync(file, 'utf8').split('\n').length }))
+    .filter(({ lines }) => lines > 600);
+  assert.deepEqual(long, []);
 });

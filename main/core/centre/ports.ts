@@ -1,5 +1,6 @@
-/** What the centre and the joined till need from storage (issue 26, parts 1 and 2; migration 29). */
-import type { Replica, StoreLimits, TillReport } from '../../../contract/api/centre.js';
+/** What the centre and the joined till need from storage (issue 26, parts 1 and 2; migration 29), and the till's connection to its centre. */
+import type { ForwardEntry, JoinAnswer, Replica, StoreLimits, TillReport } from '../../../contract/api/centre.js';
+import type { PaymentRequest } from '../../../contract/api/payments.js';
 import type { Answer } from '../errors.js';
 
 /** A pairing code of the centre, by its SHA-256. */
@@ -125,3 +126,66 @@ export interface TillJournalRepository {
 
 /** How a sale sent to the centre ended there, when its answer was lost (POST /centre/fence). */
 export type CentreFence = { state: 'in_flight' } | { state: 'not_run' } | { state: 'processed'; answer: Answer };
+
+// ---- the till's connection to its centre (main/infra/centre-connection.ts) ----
+
+/** The centre did not answer (network, timeout, 5xx): the till stores meanwhile. */
+export class CentreAwayError extends Error {
+  override name = 'CentreAwayError';
+  /** The request may have reached the centre before the answer was lost. */
+  constructor(
+    message: string,
+    readonly maybeDelivered = false,
+  ) {
+    super(message);
+  }
+}
+
+/** The centre answered with a refusal (a revoked credential, an unknown pairing code): said as it is. */
+export class CentreRefusedError extends Error {
+  override name = 'CentreRefusedError';
+  constructor(
+    message: string,
+    /** What the refusal was: the pairing code or address unknown there, or refused for its fields. */
+    readonly reason: 'not_found' | 'refused',
+    readonly errors: Array<{ field: string; message: string }>,
+  ) {
+    super(message);
+  }
+}
+
+/** The till's credential at its centre, and where the centre is. */
+export interface CentreAccess {
+  url: string;
+  fingerprint: string | null;
+  apiKey: string;
+  apiPassword: string;
+}
+
+/** The calls a till makes to its centre (main/infra/centre-connection.ts); CentreAwayError when it does not answer. */
+export interface CentreConnection {
+  join(url: string, code: string, version: string): Promise<{ answer: JoinAnswer; fingerprint: string | null }>;
+  heartbeat(access: CentreAccess, report: TillReport): Promise<{ limits: StoreLimits; replica_digest: string }>;
+  replica(access: CentreAccess): Promise<Replica>;
+  forward(access: CentreAccess, entries: ForwardEntry[]): Promise<{ results: Array<{ seq: number; transaction_id: string; status_code: number; message: string | null; refused?: string }> }>;
+  /** POST /centre/fence: how a sale sent with this key ended there (its key fenced). */
+  fence(access: CentreAccess, key: string): Promise<CentreFence>;
+  /** POST /rest/payment at the centre; its answer as it came (its kind and body). */
+  pay(access: CentreAccess, request: PaymentRequest, idempotencyKey: string | undefined, staffId: string | null): Promise<Answer>;
+  /** Passes a request on to the centre as it came (POS software's own credentials); the answer as it came. */
+  relay(access: CentreAccess, request: RelayedRequest): Promise<RelayedAnswer>;
+}
+
+export interface RelayedRequest {
+  method: string;
+  /** Path and query. */
+  url: string;
+  headers: Record<string, string>;
+  body?: Buffer;
+}
+
+export interface RelayedAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}

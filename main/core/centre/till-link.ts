@@ -10,11 +10,11 @@
  * A sale passed on to the centre without an answer may have been charged there: it is never stored;
  * a retry with its key waits until the centre answers (`centre_unsettled`).
  */
-import type { ForwardedDecline, ForwardEntry, JoinAnswer, JoinSummary, Replica, StoreLimits, TillLinkStatus, TillReport } from '../../../contract/api/centre.js';
+import type { ForwardEntry, JoinAnswer, JoinSummary, TillLinkStatus, TillReport } from '../../../contract/api/centre.js';
 import type { PaymentRequest, TransactionResponse } from '../../../contract/api/payments.js';
 import type { Transaction } from '../../../contract/api/transactions.js';
 import { cardBrand } from '../../../contract/cards.js';
-import { ErrorCode, statusName, TransactionStatus as S } from '../../../contract/codes.js';
+import { ErrorCode, TransactionStatus as S } from '../../../contract/codes.js';
 import { CENTRE_OUTCOME_UNKNOWN, DEFAULT_CVM_LIMIT } from '../../../contract/constants.js';
 import { currencyExponent, minorToAmount, minorToText, toMinor } from '../../../contract/money.js';
 import { apiError, failure, success, validationError, type Answer, type Outcome } from '../errors.js';
@@ -23,7 +23,8 @@ import type { Clock, Ids, Logger, Vault } from '../kernel.js';
 import type { Repositories, Store } from '../unit-of-work.js';
 import { newRecord } from '../payments/records.js';
 import { validatePaymentRequest } from '../payments/request.js';
-import type { CentreFence, CentreLinkRecord, StoredPaymentRecord } from './ports.js';
+import { answerView, CHARGED, declineView, storedView } from './till-views.js';
+import { CentreAwayError, CentreRefusedError, type CentreAccess, type CentreConnection, type CentreFence, type CentreLinkRecord, type RelayedAnswer, type RelayedRequest } from './ports.js';
 
 const STORED_MESSAGE = 'Stored at the till: forwarded when the centre answers';
 /** Runs the work in one database unit (the request's operation, which records its idempotency reply in it). */
@@ -35,72 +36,11 @@ export const LINK_BEAT_MS = 1000;
 export const LINK_TIMEOUT_MS = 2000;
 const FORWARD_BATCH = 50;
 
-/** The centre did not answer (network, timeout, 5xx): the till stores meanwhile. */
-export class CentreAwayError extends Error {
-  override name = 'CentreAwayError';
-  /** The request may have reached the centre before the answer was lost. */
-  constructor(
-    message: string,
-    readonly maybeDelivered = false,
-  ) {
-    super(message);
-  }
-}
-
-/** The centre answered with a refusal (a revoked credential, an unknown pairing code): said as it is. */
-export class CentreRefusedError extends Error {
-  override name = 'CentreRefusedError';
-  constructor(
-    message: string,
-    /** What the refusal was: the pairing code or address unknown there, or refused for its fields. */
-    readonly reason: 'not_found' | 'refused',
-    readonly errors: Array<{ field: string; message: string }>,
-  ) {
-    super(message);
-  }
-}
-
 /** The sale in an answer (a transaction), or undefined for a refusal or anything else. */
 function saleOf(answer: Answer): TransactionResponse | undefined {
   const body = answer.body;
   if (answer.kind === 'refused' || typeof body !== 'object' || body === null || !('transaction_id' in body)) return undefined;
   return body as TransactionResponse;
-}
-
-/** The till's credential at its centre, and where the centre is. */
-export interface CentreAccess {
-  url: string;
-  fingerprint: string | null;
-  apiKey: string;
-  apiPassword: string;
-}
-
-/** The calls a till makes to its centre (main/infra/centre-connection.ts); CentreAwayError when it does not answer. */
-export interface CentreConnection {
-  join(url: string, code: string, version: string): Promise<{ answer: JoinAnswer; fingerprint: string | null }>;
-  heartbeat(access: CentreAccess, report: TillReport): Promise<{ limits: StoreLimits; replica_digest: string }>;
-  replica(access: CentreAccess): Promise<Replica>;
-  forward(access: CentreAccess, entries: ForwardEntry[]): Promise<{ results: Array<{ seq: number; transaction_id: string; status_code: number; message: string | null; refused?: string }> }>;
-  /** POST /centre/fence: how a sale sent with this key ended there (its key fenced). */
-  fence(access: CentreAccess, key: string): Promise<CentreFence>;
-  /** POST /rest/payment at the centre; its answer as it came (its kind and body). */
-  pay(access: CentreAccess, request: PaymentRequest, idempotencyKey: string | undefined, staffId: string | null): Promise<Answer>;
-  /** Passes a request on to the centre as it came (POS software's own credentials); the answer as it came. */
-  relay(access: CentreAccess, request: RelayedRequest): Promise<RelayedAnswer>;
-}
-
-export interface RelayedRequest {
-  method: string;
-  /** Path and query. */
-  url: string;
-  headers: Record<string, string>;
-  body?: Buffer;
-}
-
-export interface RelayedAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: Buffer;
 }
 
 export interface TillLinkDeps {
@@ -117,7 +57,6 @@ export interface TillLinkDeps {
 export type AttemptSettlement = { state: 'in_progress' } | { state: 'approved'; transaction: Transaction } | { state: 'not_charged'; transaction: Transaction | null };
 
 export type LinkState = { name: 'unlinked' } | { name: 'online'; since: string } | { name: 'away'; since: string; reason: string };
-
 
 function centreAway(message: string): ReturnType<typeof apiError> {
   return apiError(ErrorCode.centreAway, message, [{ field: 'centre', message: 'does not answer' }]);
@@ -649,70 +588,4 @@ export class TillLink {
   private unsettled(key: string): Promise<boolean> {
     return this.deps.store.read((r) => r.journal.isUnsettled(key));
   }
-}
-
-/** Statuses in which the card was charged (or the sale stored, which the till approved). */
-const CHARGED: ReadonlySet<number> = new Set([S.pending, S.completed, S.authorized, S.refunded, S.partly_refunded, S.chargeback, S.stored]);
-
-/** A stored sale as a transaction: stored (13) until forwarded, then as it ended at the centre. */
-export function storedView(p: StoredPaymentRecord): Transaction {
-  const status = p.outcomeStatusCode ?? S.stored;
-  const exponent = currencyExponent(p.currency) ?? 2;
-  return {
-    transaction_id: p.transactionId,
-    created_at: p.storedAt,
-    updated_at: p.forwardedAt ?? p.storedAt,
-    status_code: status,
-    status: statusName(status),
-    amount: minorToAmount(p.amountMinor, exponent),
-    currency: p.currency,
-    order_id: p.orderId,
-    recurring: 0,
-    sepa_mandate: null,
-    parent_id: null,
-    payment_method: 'cardpos',
-    message: p.outcomeMessage,
-    sepa_msg_id: null,
-    captured_amount: null,
-    additional_transaction_data: null,
-    ...(p.cardLastFour ? { card_brand: p.cardBrand ?? 'unknown', card_last_four: p.cardLastFour } : {}),
-  };
-}
-
-/** The centre's answer to a sale as a transaction (the till keeps no copy of the centre's record). */
-function answerView(a: TransactionResponse, now: string): Transaction {
-  return {
-    transaction_id: a.transaction_id,
-    created_at: now,
-    updated_at: now,
-    status_code: a.status_code,
-    status: a.status,
-    amount: a.amount,
-    currency: a.currency,
-    order_id: a.order_id,
-    recurring: 0,
-    sepa_mandate: a.sepa_mandate ?? null,
-    parent_id: null,
-    payment_method: a.payment_type,
-    message: a.message,
-    sepa_msg_id: a.sepa_msg_id ?? null,
-    captured_amount: null,
-    additional_transaction_data: a.additional_transaction_data,
-    ...(a.card_last_four ? { card_brand: a.card_brand ?? 'unknown', card_last_four: a.card_last_four } : {}),
-  };
-}
-
-function declineView(p: StoredPaymentRecord): ForwardedDecline {
-  return {
-    transaction_id: p.transactionId,
-    order_id: p.orderId,
-    amount: minorToAmount(p.amountMinor, currencyExponent(p.currency) ?? 2),
-    currency: p.currency,
-    card_brand: p.cardBrand,
-    card_last_four: p.cardLastFour,
-    staff_id: p.staffId,
-    stored_at: p.storedAt,
-    forwarded_at: p.forwardedAt ?? p.storedAt,
-    message: p.outcomeMessage,
-  };
 }

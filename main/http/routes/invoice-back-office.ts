@@ -10,7 +10,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Gateway } from '../../core/gateway.js';
-import { type InvoiceFields } from '../../core/invoices/invoices.js';
+import type { InvoiceFields } from '../../core/invoices/invoice-fields.js';
 import { requireBackOfficeSession, send, staffOf } from '../api-context.js';
 import { invoiceChecks, invoiceValidationErrors, type ValidationError } from './invoices.js';
 import { InvoiceErrorSchema } from '../../../contract/api/invoices.js';

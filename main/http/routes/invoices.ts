@@ -14,7 +14,7 @@ import { INVOICE_STATUSES, MAX_INSTALLMENTS, MIN_INSTALLMENTS } from '../../../c
 import type { Gateway } from '../../core/gateway.js';
 import type { Outcome } from '../../core/errors.js';
 import type { Operation } from '../../core/idempotency/operations.js';
-import { MESSAGES, type InvoiceFields } from '../../core/invoices/invoices.js';
+import { MESSAGES, type InvoiceFields } from '../../core/invoices/invoice-fields.js';
 import { conflictReply, merchantOf, operationContext, send } from '../api-context.js';
 import { coreFieldErrors, fieldErrorsFromAjv, type AjvError, type BodyFieldCheck } from '../errors.js';
 import { apiResponses } from '../responses.js';
