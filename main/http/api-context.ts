@@ -199,14 +199,23 @@ export function merchantOf(request: FastifyRequest): string {
   return merchantId;
 }
 
-/** Runs one state-changing core operation for a request, with its idempotency scope. */
-export async function perform<T>(
+/**
+ * Runs one state-changing core operation for a request, with its idempotency scope and, for a staff
+ * member's audited change, its audit entry in the same unit.
+ */
+export function perform<T>(gateway: Gateway, request: FastifyRequest, body: (operation: Operation) => Promise<Outcome<T>>): Promise<Reply> {
+  return performAs(toReply, gateway, request, body);
+}
+
+/** `perform`, with the outcome rendered by `render` (the invoice paths answer errors in their own body: toInvoiceReply). */
+export async function performAs<T>(
+  render: (outcome: Outcome<T>) => Reply,
   gateway: Gateway,
   request: FastifyRequest,
   body: (operation: Operation) => Promise<Outcome<T>>,
 ): Promise<Reply> {
   try {
-    return toReply(await gateway.operations.perform(operationContext(request), body));
+    return render(await gateway.operations.perform(operationContext(request), body));
   } catch (error) {
     const settled = conflictReply(error);
     if (settled) return settled;

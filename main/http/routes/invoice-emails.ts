@@ -7,13 +7,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Gateway } from '../../core/gateway.js';
 
-import { merchantOf, send } from '../api-context.js';
+import { merchantOf, performAs, send } from '../api-context.js';
 import { fieldErrorsFromAjv } from '../errors.js';
 import { InvoiceErrorSchema } from '../../../contract/api/invoices.js';
 import { route } from '../operations.js';
 import { apiResponses } from '../responses.js';
 import { toInvoiceReply } from '../replies.js';
-import { performInvoice } from './invoices.js';
 
 function errorHandler(error: FastifyError & { validation?: Parameters<typeof fieldErrorsFromAjv>[0]; validationContext?: string }, _request: FastifyRequest, reply: FastifyReply) {
   if (!error.validation) throw error;
@@ -38,7 +37,7 @@ export function invoiceEmailRoutes(gateway: Gateway): FastifyPluginAsyncTypebox 
         },
         errors: (success) => ({ ...apiResponses(success, []), 404: InvoiceErrorSchema, 422: InvoiceErrorSchema }),
       },
-      async (request, reply) => send(reply, await performInvoice(gateway, request, (op) => gateway.invoices.sendReminder(op, request.params.invoice_number))),
+      async (request, reply) => send(reply, await performAs(toInvoiceReply, gateway, request, (op) => gateway.invoices.sendReminder(op, request.params.invoice_number))),
     );
 
     route(

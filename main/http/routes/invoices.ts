@@ -12,14 +12,12 @@ import type { FieldError } from '../../../contract/api/common.js';
 import { InvoiceErrorSchema } from '../../../contract/api/invoices.js';
 import { INVOICE_STATUSES, MAX_INSTALLMENTS, MIN_INSTALLMENTS } from '../../../contract/constants.js';
 import type { Gateway } from '../../core/gateway.js';
-import type { Outcome } from '../../core/errors.js';
-import type { Operation } from '../../core/idempotency/operations.js';
 import { MESSAGES, type InvoiceFields } from '../../core/invoices/invoice-fields.js';
-import { conflictReply, merchantOf, operationContext, send } from '../api-context.js';
+import { merchantOf, performAs, send } from '../api-context.js';
 import { coreFieldErrors, fieldErrorsFromAjv, type AjvError, type BodyFieldCheck } from '../errors.js';
 import { apiResponses } from '../responses.js';
 import { route } from '../operations.js';
-import { toInvoiceReply, type Reply } from '../replies.js';
+import { toInvoiceReply } from '../replies.js';
 
 function responses(success: Record<number, TSchema>, errors: number[]): Record<number, TSchema> {
   const all = apiResponses(success, []);
@@ -33,22 +31,6 @@ export type ValidationError = FastifyError & { validation?: AjvError[]; validati
  * What the schema found wrong in a request of an invoice route and, for a body, what the invoice
  * rules find in the rest of it (every bad field at once), each field with its own sentence.
  */
-/**
- * Runs an invoice change as the core's operation (its idempotency key, and a staff member's change
- * audited in its own unit of work) and answers in the invoice paths' error body.
- */
-export async function performInvoice<T>(gateway: Gateway, request: FastifyRequest, body: (operation: Operation) => Promise<Outcome<T>>): Promise<Reply> {
-  try {
-    return toInvoiceReply(await gateway.operations.perform(operationContext(request), body));
-  } catch (error) {
-    const settled = conflictReply(error);
-    if (settled) return settled;
-    throw error;
-  } finally {
-    await request.idempotency?.release();
-  }
-}
-
 export function invoiceValidationErrors(validation: AjvError[], context: string | undefined, request: FastifyRequest): FieldError[] {
   const schemaFields = fieldErrorsFromAjv(validation, context);
   const rules = context === 'body' ? coreFieldErrors(request, validation, schemaFields) : [];
@@ -96,7 +78,7 @@ export function invoiceRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         config: { bodyFieldErrors: invoiceChecks(gateway, true) },
       },
       async (request, reply) =>
-        send(reply, await performInvoice(gateway, request, (op) => gateway.invoices.create(op, request.body.url_name, request.body.invoice as InvoiceFields))),
+        send(reply, await performAs(toInvoiceReply, gateway, request, (op) => gateway.invoices.create(op, request.body.url_name, request.body.invoice as InvoiceFields))),
     );
 
     route(
@@ -142,7 +124,7 @@ export function invoiceRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
           config: { bodyFieldErrors: invoiceChecks(gateway, false) },
         },
         async (request, reply) =>
-          send(reply, await performInvoice(gateway, request, (op) => gateway.invoices.update(op, request.params.invoice_number, request.body.invoice as InvoiceFields))),
+          send(reply, await performAs(toInvoiceReply, gateway, request, (op) => gateway.invoices.update(op, request.params.invoice_number, request.body.invoice as InvoiceFields))),
       );
     }
 
@@ -158,7 +140,7 @@ export function invoiceRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         errors: (success) => responses(success, [404, 422]),
       },
       async (request, reply) =>
-        send(reply, await performInvoice(gateway, request, (op) => gateway.invoices.changeStatus(op, request.params.invoice_number, request.body.status))),
+        send(reply, await performAs(toInvoiceReply, gateway, request, (op) => gateway.invoices.changeStatus(op, request.params.invoice_number, request.body.status))),
     );
 
     route(
@@ -173,7 +155,7 @@ export function invoiceRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         errors: (success) => responses(success, [404, 422]),
       },
       async (request, reply) => {
-        const result = await performInvoice(gateway, request, (op) => gateway.invoices.delete(op, request.params.invoice_number));
+        const result = await performAs(toInvoiceReply, gateway, request, (op) => gateway.invoices.delete(op, request.params.invoice_number));
         if (result.status === 204) return reply.code(204).send();
         return send(reply, result);
       },
@@ -192,7 +174,7 @@ export function invoiceRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         errors: (success) => responses(success, [404, 422]),
       },
       async (request, reply) =>
-        send(reply, await performInvoice(gateway, request, (op) => gateway.invoicePayments.createPlan(op, request.params.invoice_number, request.body))),
+        send(reply, await performAs(toInvoiceReply, gateway, request, (op) => gateway.invoicePayments.createPlan(op, request.params.invoice_number, request.body))),
     );
 
     route(
@@ -220,7 +202,7 @@ export function invoiceRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         },
         errors: (success) => responses(success, [404, 422]),
       },
-      async (request, reply) => send(reply, await performInvoice(gateway, request, (op) => gateway.invoicePayments.cancelPlan(op, request.params.invoice_number))),
+      async (request, reply) => send(reply, await performAs(toInvoiceReply, gateway, request, (op) => gateway.invoicePayments.cancelPlan(op, request.params.invoice_number))),
     );
   };
 }
