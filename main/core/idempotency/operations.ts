@@ -50,42 +50,50 @@ export class Operation {
   /**
    * The operation's one write unit; its outcome is the answer stored for the idempotency key, and a
    * staff member's change is audited in it: the change and its audit entry commit together or not
-   * at all.
+   * at all. What the unit wrote counts once it committed: a unit the store runs again (PostgreSQL
+   * after a serialization failure) writes the answer and the entry again.
    */
   async commit<T>(work: (tx: Repositories) => Promise<Outcome<T>>): Promise<Outcome<T>> {
-    return this.store.run(async (tx) => {
+    let recorded = false;
+    let audited = false;
+    const result = await this.store.run(async (tx) => {
       const result = await work(tx);
-      if (result.ok) await this.auditIn(tx, result.value);
-      await this.recordIn(tx, result);
+      audited = result.ok && !this.audited ? await this.auditIn(tx, result.value) : false;
+      recorded = this.recorded ? false : await this.recordIn(tx, result);
       return result;
     });
+    if (recorded) this.recorded = true;
+    if (audited) this.audited = true;
+    return result;
   }
 
-  private async auditIn(tx: Repositories, value: unknown): Promise<void> {
+  /** Writes the audit entry of a staff member's change in `tx`; true when it wrote one. */
+  private async auditIn(tx: Repositories, value: unknown): Promise<boolean> {
     const { audit, staffId, merchantId, approvedBy } = this.context;
-    if (!audit || !staffId || this.audited) return;
+    if (!audit || !staffId) return false;
     const { subjectId, detail } = audit.describe(value);
     const at = this.deps.clock.now().toISOString();
     await tx.staff.audit({ id: this.deps.ids.newId(), merchantId, staffId, approvedBy: approvedBy ?? null, action: audit.action, subjectId, detail, createdAt: at });
-    this.audited = true;
+    return true;
   }
 
   /** Called once the operation has its outcome: records it if `commit` did not. */
   async finish<T>(outcome: Outcome<T>): Promise<Outcome<T>> {
     if (!this.recorded && this.context.idempotency && isStorable(answerOf(outcome))) {
       await this.store.run((tx) => this.recordIn(tx, outcome));
+      this.recorded = true;
     }
     return outcome;
   }
 
-  /** Takes the key with the answer in the unit (the claim is the answer: idempotency.ts). */
-  private async recordIn<T>(tx: Repositories, outcome: Outcome<T>): Promise<void> {
+  /** Takes the key with the answer in the unit (the claim is the answer: idempotency.ts); true when it did. */
+  private async recordIn<T>(tx: Repositories, outcome: Outcome<T>): Promise<boolean> {
     const scope = this.context.idempotency;
-    if (this.recorded || !scope) return;
+    if (!scope) return false;
     const answer = answerOf(outcome);
-    if (!isStorable(answer)) return;
+    if (!isStorable(answer)) return false;
     await this.idempotency.take(tx, scope, answer);
-    this.recorded = true;
+    return true;
   }
 }
 
