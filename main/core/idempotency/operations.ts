@@ -36,16 +36,11 @@ export interface OperationDeps {
 export class Operation {
   private recorded = false;
   private audited = false;
-  private readonly store: Store;
-  private readonly idempotency: Idempotency;
 
   constructor(
     private readonly deps: OperationDeps,
     readonly context: OperationContext,
-  ) {
-    this.store = deps.store;
-    this.idempotency = deps.idempotency;
-  }
+  ) {}
 
   /**
    * The operation's one write unit; its outcome is the answer stored for the idempotency key, and a
@@ -56,7 +51,7 @@ export class Operation {
   async commit<T>(work: (tx: Repositories) => Promise<Outcome<T>>): Promise<Outcome<T>> {
     let recorded = false;
     let audited = false;
-    const result = await this.store.run(async (tx) => {
+    const result = await this.deps.store.run(async (tx) => {
       const result = await work(tx);
       audited = result.ok && !this.audited ? await this.auditIn(tx, result.value) : false;
       recorded = this.recorded ? false : await this.recordIn(tx, result);
@@ -80,7 +75,7 @@ export class Operation {
   /** Called once the operation has its outcome: records it if `commit` did not. */
   async finish<T>(outcome: Outcome<T>): Promise<Outcome<T>> {
     if (!this.recorded && this.context.idempotency && isStorable(answerOf(outcome))) {
-      await this.store.run((tx) => this.recordIn(tx, outcome));
+      await this.deps.store.run((tx) => this.recordIn(tx, outcome));
       this.recorded = true;
     }
     return outcome;
@@ -92,7 +87,7 @@ export class Operation {
     if (!scope) return false;
     const answer = answerOf(outcome);
     if (!isStorable(answer)) return false;
-    await this.idempotency.take(tx, scope, answer);
+    await this.deps.idempotency.take(tx, scope, answer);
     return true;
   }
 }
