@@ -8,7 +8,7 @@
  * combination of order_id x currency x status (none, one, a list) x time (none, a month, from a
  * day on), `--requests` pages of 50 (rotating through 20 parameter sets, one connection, at most
  * `--seconds` per combination), then records p50/p99/max and SQLite's EXPLAIN QUERY PLAN of the
- * query the repository builds (db/repositories.ts transactionListSql). Writes
+ * query the repository builds (db/payments/transactions.ts transactionListSql). Writes
  * bench/results/list-queries.json.
  *
  * `--engine postgres` runs the same on PostgreSQL (issue 19): a durable cluster in a temp dir
@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { DATABASE_FILE } from '../db/open.js';
-import { transactionListSql } from '../db/repositories.js';
+import { transactionListSql } from '../db/payments/transactions.js';
 import { copyToPostgres, postgresPlan, type PostgresCopy } from './lib/postgres-copy.js';
 import type { TransactionFilter } from '../main/core/payments/ports.js';
 import { basicAuth, machine, runLoad, startGateway, tempDir, writeResult } from './lib/procs.js';

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { v7 as uuidv7 } from 'uuid';
 import { DATABASE_FILE, openDatabase } from '../db/open.js';
-import { transactionColumns, transactionToRow } from '../db/repositories.js';
+import { transactionColumns, transactionToRow } from '../db/payments/transactions.js';
 import { transactionPostback } from '../main/core/payments/views.js';
 import type { TransactionRecord } from '../main/core/payments/ports.js';
 import { basicAuth, createMerchant, machine, paymentRequest, ROOT, runLoad, sleep, startGateway, tempDir, writeResult } from './lib/procs.js';

@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { v7 as uuidv7 } from 'uuid';
 import { migrate } from '../db/migrate.js';
 import { DATABASE_FILE, openDatabase } from '../db/open.js';
-import { transactionColumns, transactionToRow } from '../db/repositories.js';
+import { transactionColumns, transactionToRow } from '../db/payments/transactions.js';
 import type { TransactionRecord } from '../main/core/payments/ports.js';
 import { createMerchant } from './lib/procs.js';
 

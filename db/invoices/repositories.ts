@@ -1,10 +1,8 @@
 /** Invoices, their per-channel number counters and payment plans (migration 0009). */
+import { optStr, type Row } from '../rows.js';
 import { preparedOnce, type SqlDatabase } from '../sql.js';
 import type { InvoiceChanges, InvoiceFilter, InvoiceRecord, InvoiceRepository, PaymentPlanRecord, StoredInvoice } from '../../main/core/invoices/ports.js';
 
-type Row = Record<string, unknown>;
-
-const optStr = (v: unknown): string | null => (v === null || v === undefined ? null : (v as string));
 const optNum = (v: unknown): number | null => (v === null || v === undefined ? null : (v as number));
 
 /** Record field -> column, for every column written by insert (and by update, when given). */

@@ -1,11 +1,9 @@
 /** The durable invoice mail queue (migration 0010). */
+import { optStr, type Row } from '../rows.js';
 import type { SqlDatabase } from '../sql.js';
 import { byDueOrder, claimSql } from '../postbacks/repositories.js';
 import type { EmailRecord, EmailRepository } from '../../main/core/mail/ports.js';
 
-type Row = Record<string, unknown>;
-
-const optStr = (v: unknown): string | null => (v === null || v === undefined ? null : (v as string));
 
 function emailFromRow(r: Row): EmailRecord {
   return {

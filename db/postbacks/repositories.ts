@@ -1,8 +1,9 @@
 /** Outbox delivery bookkeeping: due records, per-subject lists, attempts. */
 import { branchCountSql, branchPageSql, type Branch } from '../list-filter.js';
 import { dialects, preparedOnce, type DialectSql, type SqlDatabase, type SqlStatement } from '../sql.js';
-import type { OutboxFilter, OutboxPageFilter, OutboxRecord, PostbackAttemptRecord, PostbackResendRecord, SentItemRecord } from '../../main/core/postbacks/ports.js';
+import type { NewOutboxRecord, OutboxFilter, OutboxPageFilter, OutboxRecord, PostbackAttemptRecord, PostbackResendRecord, SentItemRecord } from '../../main/core/postbacks/ports.js';
 import type { QueueClaim } from '../../main/core/kernel.js';
+import type { Repositories } from '../../main/core/unit-of-work.js';
 
 type Row = Record<string, unknown>;
 
@@ -279,5 +280,27 @@ export function createOutboxDelivery(db: SqlDatabase) {
     sentItems: async (merchantId: string, kind: 'email' | 'postback' | undefined, limit: number, offset: number) =>
       ((await sentStatements(kind).page.all({ merchantId, limit, offset })) as Row[]).map(sentItemFromRow),
     countSentItems: async (merchantId: string, kind: 'email' | 'postback' | undefined) => ((await sentStatements(kind).count.get({ merchantId })) as { n: number }).n,
+  };
+}
+
+/** The outbox: a change appends its postback in its own unit; delivery bookkeeping beside it. */
+export function createOutboxRepository(db: SqlDatabase): Pick<Repositories, 'outbox'> {
+  const s = {
+    // The subject's next sequence number is taken in the insert itself (the unique
+    // (subject_type, subject_id, sequence) index finds the last one), never read first.
+    outboxInsert: db.prepare(
+      `INSERT INTO postback_outbox (id, merchant_id, subject_type, subject_id, order_id, sequence, url, payload, state, attempts, next_attempt_at, created_at)
+       SELECT @id, @merchantId, @subjectType, @subjectId, @orderId, COALESCE(MAX(sequence), 0) + 1, @url, @payload, @state, @attempts, @nextAttemptAt, @createdAt
+       FROM postback_outbox WHERE subject_type = @subjectType AND subject_id = @subjectId`,
+    ),
+  };
+  return {
+    outbox: {
+      append: async (o: NewOutboxRecord) => {
+        db.touch?.('postbacks');
+        await s.outboxInsert.run({ ...o, payload: JSON.stringify(o.payload) });
+      },
+      ...createOutboxDelivery(db),
+    },
   };
 }

@@ -1,12 +1,10 @@
 /** Receipt links, receipt e-mails, receipt printers and their auto-print jobs (migration 0013). */
+import { optStr, type Row } from '../rows.js';
 import type { SqlDatabase } from '../sql.js';
 import { byDueOrder, claimSql } from '../postbacks/repositories.js';
 import type { ReceiptEmailRecord, ReceiptLinkRecord, ReceiptPrintJobRecord, ReceiptPrinterRecord, ReceiptRepository } from '../../main/core/receipts/ports.js';
 import type { RefundRecord } from '../../main/core/payments/ports.js';
 
-type Row = Record<string, unknown>;
-
-const optStr = (v: unknown): string | null => (v === null || v === undefined ? null : (v as string));
 const optNum = (v: unknown): number | null => (v === null || v === undefined ? null : (v as number));
 
 function refundFromRow(r: Row): RefundRecord {

@@ -7,7 +7,7 @@ import { DatabaseTooNewError, migrate, schemaVersion } from '../../db/migrate.js
 import { migrations, type Migration } from '../../db/migrations/index.js';
 import { openDatabase } from '../../db/open.js';
 import { postbackLogCountSql, postbackLogSql } from '../../db/postbacks/repositories.js';
-import { transactionCountSql, transactionListSql } from '../../db/repositories.js';
+import { transactionCountSql, transactionListSql } from '../../db/payments/transactions.js';
 import type { OutboxPageFilter } from '../../main/core/postbacks/ports.js';
 import type { TransactionFilter } from '../../main/core/payments/ports.js';
 import currencyCodes from 'currency-codes';

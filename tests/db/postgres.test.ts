@@ -12,7 +12,7 @@ import { TASK_LEASE_MS } from '../../main/core/scheduler.js';
 import { success } from '../../main/core/errors.js';
 import { IdempotencyConflict } from '../../main/core/idempotency/idempotency.js';
 import { BASELINE_VERSION } from '../../db/postgres/baseline.js';
-import { transactionListSql } from '../../db/repositories.js';
+import { transactionListSql } from '../../db/payments/transactions.js';
 import type { TransactionFilter } from '../../main/core/payments/ports.js';
 import { migratePostgres, schemaVersionPostgres } from '../../db/postgres/migrate.js';
 import { createPool } from '../../db/postgres/pg-store.js';
