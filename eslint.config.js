@@ -94,6 +94,19 @@ function coreFeatureRules(feature) {
 }
 
 /** The import rules between layers; tests/unit/layering.test.ts proves they fire. */
+/**
+ * The gateway's paths are the contract's (contract/operations.ts): the renderer and main name an
+ * operation (`call`, `pathOf`, `route`, `operationOf`, `OPERATIONS[name]`) instead of writing its path.
+ */
+const gatewayPathRule = [
+  'error',
+  { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' },
+  ...['Literal', 'TemplateElement'].map((node) => ({
+    selector: `${node}[${node === 'Literal' ? 'value' : 'value.raw'}=/^\\/(ui|rest|v2|centre|test)\\//]`,
+    message: "A gateway path belongs to the contract: call('feature.verb', ...), pathOf(...) or OPERATIONS[name] instead.",
+  })),
+];
+
 export const layeringRules = [
   {
     // Everything outside main/electron and preload: no electron.
@@ -195,17 +208,15 @@ export const layeringRules = [
           ],
         },
       ],
-      // The gateway's paths are the contract's (contract/operations.ts): the renderer names an
-      // operation (api/call.ts `call`, api/paths.ts `pathOf`) instead of writing its path.
-      'no-restricted-syntax': [
-        'error',
-        { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' },
-        ...['Literal', 'TemplateElement'].map((node) => ({
-          selector: `${node}[${node === 'Literal' ? 'value' : 'value.raw'}=/^\\/(ui|rest|v2|centre|test)\\//]`,
-          message: "A gateway path belongs to the contract: call('feature.verb', ...) or pathOf(...) instead.",
-        })),
-      ],
+      'no-restricted-syntax': gatewayPathRule,
     },
+  },
+  {
+    // main names operations too: route(), operationOf(), OPERATIONS[name], pathOf(). The OpenAPI
+    // document's examples show request paths as a client writes them.
+    files: ['main/**/*.ts'],
+    ignores: ['main/http/openapi-examples.ts'],
+    rules: { 'no-restricted-syntax': gatewayPathRule },
   },
 ];
 

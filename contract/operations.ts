@@ -17,22 +17,6 @@ export interface OperationRoute {
 }
 
 export const OPERATIONS = {
-  // ---- admin-settings (contract/api/admin-settings.ts)
-  'admin-settings.profile': { method: 'GET', path: '/ui/profile' },
-  'admin-settings.setProfile': { method: 'PUT', path: '/ui/profile' },
-  'admin-settings.channels': { method: 'GET', path: '/ui/channels' },
-  'admin-settings.createChannel': { method: 'POST', path: '/ui/channels' },
-  'admin-settings.updateChannel': { method: 'PUT', path: '/ui/channels/:url_name' },
-  'admin-settings.credentials': { method: 'GET', path: '/ui/credentials' },
-  'admin-settings.createCredential': { method: 'POST', path: '/ui/credentials' },
-  'admin-settings.revokeCredential': { method: 'POST', path: '/ui/credentials/:credential_id/revoke' },
-  'admin-settings.resetStaffSecret': { method: 'POST', path: '/ui/staff/:staff_id/reset' },
-  'admin-settings.disableStaff': { method: 'POST', path: '/ui/staff/:staff_id/disable' },
-  'admin-settings.smtp': { method: 'GET', path: '/ui/smtp' },
-  'admin-settings.setSmtp': { method: 'PUT', path: '/ui/smtp' },
-  'admin-settings.testSmtp': { method: 'POST', path: '/ui/smtp/test' },
-  'admin-settings.auditLog': { method: 'GET', path: '/ui/audit-log' },
-
   // ---- centre (contract/api/centre.ts)
   'centre.heartbeat': { method: 'POST', path: '/centre/heartbeat' },
   'centre.replica': { method: 'GET', path: '/centre/replica' },
@@ -160,6 +144,22 @@ export const OPERATIONS = {
   'reports.printZ': { method: 'POST', path: '/ui/reports/z/:sequence/print' },
   'reports.printX': { method: 'POST', path: '/ui/reports/x/print' },
   'reports.xReceipt': { method: 'GET', path: '/ui/reports/x/receipt' },
+
+  // ---- settings (contract/api/settings.ts)
+  'settings.profile': { method: 'GET', path: '/ui/profile' },
+  'settings.setProfile': { method: 'PUT', path: '/ui/profile' },
+  'settings.channels': { method: 'GET', path: '/ui/channels' },
+  'settings.createChannel': { method: 'POST', path: '/ui/channels' },
+  'settings.updateChannel': { method: 'PUT', path: '/ui/channels/:url_name' },
+  'settings.credentials': { method: 'GET', path: '/ui/credentials' },
+  'settings.createCredential': { method: 'POST', path: '/ui/credentials' },
+  'settings.revokeCredential': { method: 'POST', path: '/ui/credentials/:credential_id/revoke' },
+  'settings.resetStaffSecret': { method: 'POST', path: '/ui/staff/:staff_id/reset' },
+  'settings.disableStaff': { method: 'POST', path: '/ui/staff/:staff_id/disable' },
+  'settings.smtp': { method: 'GET', path: '/ui/smtp' },
+  'settings.setSmtp': { method: 'PUT', path: '/ui/smtp' },
+  'settings.testSmtp': { method: 'POST', path: '/ui/smtp/test' },
+  'settings.auditLog': { method: 'GET', path: '/ui/audit-log' },
 
   // ---- staff (contract/api/staff.ts)
   'staff.login': { method: 'POST', path: '/ui/session' },

@@ -7,7 +7,6 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { OperationName } from '../operations.js';
 import type { OperationSchemas } from './operation-schemas.js';
-import { adminSettingsOperations } from './admin-settings.js';
 import { centreOperations } from './centre.js';
 import { checkoutsOperations } from './checkouts.js';
 import { dashboardOperations } from './dashboard.js';
@@ -19,13 +18,13 @@ import { paymentsOperations } from './payments.js';
 import { postbacksOperations } from './postbacks.js';
 import { receiptsOperations } from './receipts.js';
 import { reportsOperations } from './reports.js';
+import { settingsOperations } from './settings.js';
 import { staffOperations } from './staff.js';
 import { tillOperations } from './till.js';
 import { tillsOperations } from './tills.js';
 import { transactionsOperations } from './transactions.js';
 
 export const OPERATION_SCHEMAS = {
-  ...adminSettingsOperations,
   ...centreOperations,
   ...checkoutsOperations,
   ...dashboardOperations,
@@ -37,6 +36,7 @@ export const OPERATION_SCHEMAS = {
   ...postbacksOperations,
   ...receiptsOperations,
   ...reportsOperations,
+  ...settingsOperations,
   ...staffOperations,
   ...tillOperations,
   ...tillsOperations,

@@ -12,11 +12,13 @@
  * What the page may send is narrowed first: paths under /rest/ and /ui/ and /health only, and of its
  * headers only the four the API reads from a client; Authorization and Cookie never pass.
  */
+import { OPERATIONS } from '../../contract/operations.js';
 import { SESSION_COOKIE } from '../http/api-context.js';
 import type { ApiMethod, ApiReply, ApiRequest } from './channels.js';
 
 export const API_METHODS: readonly ApiMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
-/** Path prefixes the page may call; `/health` is allowed as it is. */
+/** Path prefixes the page may call; `/health` is allowed as it is. Areas of the API, not operations. */
+// eslint-disable-next-line no-restricted-syntax -- the bridge admits whole areas (every /rest and /ui operation), not one operation's path
 export const API_PATH_PREFIXES = ['/rest/', '/ui/'] as const;
 export const API_HEALTH_PATH = '/health';
 /** Request headers taken from the page (lower case); everything else is dropped. */
@@ -24,7 +26,8 @@ export const FORWARDED_REQUEST_HEADERS: readonly string[] = ['content-type', 'id
 /** Response headers handed back to the page; never Set-Cookie. The export's part headers let the desktop window export in parts. */
 export const RETURNED_RESPONSE_HEADERS: readonly string[] = ['content-type', 'retry-after', 'idempotent-replayed', 'x-request-id', 'x-total-count', 'x-next-starting-after'];
 const MAX_PATH_LENGTH = 2048;
-const SESSION_PATH = '/ui/session';
+/** Where the page logs in (POST) and out (DELETE): the bridge keeps the session cookie itself. */
+const SESSION_PATH = OPERATIONS['staff.login'].path;
 
 /** What the bridge hands to `inject()`; a subset of light-my-request's options. */
 export interface BridgeInjectRequest {

@@ -2,6 +2,8 @@
  * Maps everything that can go wrong in Fastify (bad JSON, schema violations, body too large,
  * unknown routes, bugs) onto the one error body of decisions.md D3. Messages never echo input.
  */
+import type { OperationName } from '../../contract/operations.js';
+import { operationOf } from './operations.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FieldError } from '../../contract/api/common.js';
 import { ErrorCode, httpStatusOf } from '../../contract/codes.js';
@@ -202,14 +204,20 @@ export function installErrorHandling(app: FastifyInstance): void {
   });
 }
 
+/** Whether the request reached one of the check operations `checks`. */
+export function isCheck(checks: ReadonlySet<OperationName>, request: FastifyRequest): boolean {
+  const operation = operationOf(request);
+  return operation !== undefined && checks.has(operation);
+}
+
 /**
  * The error handler of a plugin with form checks (`POST /ui/.../check`): a check's body that fails
  * the schema is answered 200 with every field's problem, as the real request's 400 would name them
  * (schema first, then the route's core checks); everything else goes on to the API's handler.
  */
-export function answerChecks(app: FastifyInstance, checks: ReadonlySet<string>): void {
+export function answerChecks(app: FastifyInstance, checks: ReadonlySet<OperationName>): void {
   app.setErrorHandler((error: FastifyError & { validation?: AjvError[]; validationContext?: string }, request: FastifyRequest, reply: FastifyReply) => {
-    if (!error.validation || error.validationContext !== 'body' || !checks.has(request.routeOptions.url ?? '')) throw error;
+    if (!error.validation || error.validationContext !== 'body' || !isCheck(checks, request)) throw error;
     const fields = fieldErrorsFromAjv(error.validation, 'body');
     fields.push(...coreFieldErrors(request, error.validation, fields));
     return reply.code(200).send({ errors: fields });

@@ -13,6 +13,7 @@ import type {
   ContextConfigDefault,
   FastifyBaseLogger,
   FastifyInstance,
+  FastifyRequest,
   RawReplyDefaultExpression,
   RawRequestDefaultExpression,
   RawServerDefault,
@@ -86,4 +87,10 @@ function responsesOf(success: Record<number, TSchema>, errors: OperationOptions<
   if (typeof errors === 'function') return errors(success);
   if (errors) return apiResponses(success, errors);
   return Object.keys(success).length ? success : undefined;
+}
+
+/** The contract name of the operation a request reached (its route's operationId), or undefined. */
+export function operationOf(request: FastifyRequest): OperationName | undefined {
+  const id = (request.routeOptions.schema as { operationId?: unknown } | undefined)?.operationId;
+  return typeof id === 'string' && Object.hasOwn(OPERATIONS, id) ? (id as OperationName) : undefined;
 }

@@ -10,6 +10,7 @@ import { CentreAwayError } from '../core/centre/ports.js';
 import { apiError } from '../core/errors.js';
 import type { Gateway } from '../core/gateway.js';
 import { sendApiError } from './errors.js';
+import { operationOf } from './operations.js';
 
 /** Request headers that belong to this hop, or that the till sets itself. */
 const NOT_PASSED_ON = new Set(['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'cookie']);
@@ -24,7 +25,8 @@ export function installTillRelay(app: FastifyInstance, gateway: Gateway, mayJoin
   app.addHook('preHandler', async (request, reply) => {
     if (!link.linked) return undefined;
     const path = request.url.split('?')[0] ?? '';
-    if (!/^\/(rest|v2)\//.test(path) || (request.method === 'POST' && path === '/rest/payment')) return undefined;
+    const operation = operationOf(request);
+    if (!/^\/(rest|v2)\//.test(path) || operation === 'payments.create') return undefined;
     // POS software's calls go on as they came. The till screen's (a staff session) read this till's
     // own copies of its sales; its changes (a refund) go on with the till's credential, as the cashier's.
     const staff = /^Basic /i.test(request.headers.authorization ?? '') ? undefined : request.principal?.staff;
@@ -57,7 +59,7 @@ export function installTillRelay(app: FastifyInstance, gateway: Gateway, mayJoin
     };
     try {
       const answer = staff ? await link.relayForStaff(relayed, staff.id) : await link.relay(relayed);
-      if (path === '/rest/refund' && answer.status === 200) {
+      if (operation === 'payments.refund' && answer.status === 200) {
         const reference = (request.body as { merchant_reference?: unknown } | undefined)?.merchant_reference;
         await link.keepRefund(parseJson(answer.body), typeof reference === 'string' ? reference : null);
       }

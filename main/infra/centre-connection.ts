@@ -4,7 +4,9 @@
  * cannot store) is CentreAwayError: the till stores meanwhile; a refusal the centre answers (a
  * revoked credential, an unknown pairing code) is CentreRefusedError and is said as it is.
  */
-import type { FenceAnswer, ForwardAnswer, ForwardEntry, HeartbeatAnswer, JoinAnswer, Replica, TillReport } from '../../contract/api/centre.js';
+import type { ForwardEntry, TillReport } from '../../contract/api/centre.js';
+import type { OperationResult } from '../../contract/api/operations.js';
+import { OPERATIONS } from '../../contract/operations.js';
 import type { PaymentRequest } from '../../contract/api/payments.js';
 import { answerKindOf } from '../../contract/codes.js';
 import { fingerprintMatches, parsePairingCode } from '../core/centre/centre.js';
@@ -35,6 +37,14 @@ function expect<T>(answer: CentreAnswer): T {
   return body as T;
 }
 
+/** The centre's operations a till calls (contract/operations.ts), each answering its contract shape. */
+type CentreOperation = 'centre.join' | 'centre.heartbeat' | 'centre.replica' | 'centre.forward' | 'centre.fence';
+
+/** Calls operation `name` at the centre: its method and path from the contract, its answer or the error it stands for. */
+async function ask<Name extends CentreOperation>(endpoint: CentreEndpoint, name: Name, options: Omit<Parameters<typeof callCentre>[1], 'method' | 'path'>): Promise<OperationResult<Name>> {
+  return expect<OperationResult<Name>>(await call(endpoint, { ...OPERATIONS[name], ...options }));
+}
+
 async function call(endpoint: CentreEndpoint, options: Parameters<typeof callCentre>[1]): Promise<CentreAnswer> {
   try {
     return await callCentre(endpoint, options);
@@ -54,11 +64,10 @@ export const centreConnection: CentreConnection = {
     const secure = new URL(url).protocol === 'https:';
     if (secure && !pinned) throw new CentreRefusedError('This pairing code has no certificate fingerprint, but the centre is HTTPS: make a new code on the centre', 'refused', [{ field: 'code', message: 'has no fingerprint' }]);
     let seen: string | null = null;
-    const answer = await call(
+    const answer = await ask(
       { url, fingerprint: null },
+      'centre.join',
       {
-        method: 'POST',
-        path: '/centre/join',
         ...json({ code, till_version: version }),
         timeoutMs: TIMEOUT_MS * 5,
         checkCertificate: (fingerprint) => {
@@ -67,27 +76,26 @@ export const centreConnection: CentreConnection = {
         },
       },
     );
-    return { answer: expect<JoinAnswer>(answer), fingerprint: secure ? seen : null };
+    return { answer, fingerprint: secure ? seen : null };
   },
   async heartbeat(access, report: TillReport) {
-    return expect<HeartbeatAnswer>(await call(access, { method: 'POST', path: '/centre/heartbeat', ...withAuth(access, json(report)), timeoutMs: TIMEOUT_MS }));
+    return ask(access, 'centre.heartbeat', { ...withAuth(access, json(report)), timeoutMs: TIMEOUT_MS });
   },
   async replica(access) {
-    return expect<Replica>(await call(access, { method: 'GET', path: '/centre/replica', headers: { authorization: basic(access) }, timeoutMs: TIMEOUT_MS * 5 }));
+    return ask(access, 'centre.replica', { headers: { authorization: basic(access) }, timeoutMs: TIMEOUT_MS * 5 });
   },
   async forward(access, entries: ForwardEntry[]) {
-    return expect<ForwardAnswer>(await call(access, { method: 'POST', path: '/centre/forward', ...withAuth(access, json({ entries })), timeoutMs: PAYMENT_TIMEOUT_MS }));
+    return ask(access, 'centre.forward', { ...withAuth(access, json({ entries })), timeoutMs: PAYMENT_TIMEOUT_MS });
   },
   async fence(access, key) {
-    const fence = expect<FenceAnswer>(await call(access, { method: 'POST', path: '/centre/fence', ...withAuth(access, json({ idempotency_key: key })), timeoutMs: TIMEOUT_MS * 5 }));
+    const fence = await ask(access, 'centre.fence', { ...withAuth(access, json({ idempotency_key: key })), timeoutMs: TIMEOUT_MS * 5 });
     if (fence.state !== 'processed') return { state: fence.state };
     return { state: 'processed', answer: { kind: answerKindOf(fence.status ?? 0), body: fence.body ?? null } };
   },
   async pay(access, request: PaymentRequest, key, staffId) {
     const body = json(request);
     const answer = await call(access, {
-      method: 'POST',
-      path: '/rest/payment',
+      ...OPERATIONS['payments.create'],
       body: body.body,
       headers: { ...body.headers, authorization: basic(access), ...(key ? { 'idempotency-key': key } : {}), ...(staffId ? { 'x-till-staff': staffId } : {}) },
       timeoutMs: PAYMENT_TIMEOUT_MS,

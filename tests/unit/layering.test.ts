@@ -61,23 +61,32 @@ test("the renderer writes no gateway path: it names the contract's operation", (
   }
   assert.deepEqual(violations('renderer/src/dashboard/dashboard.tsx', "export const links = ['/docs#/Postbacks', '#/network-tokens', '/app/'];"), []);
   assert.equal(violations('renderer/src/app.tsx', 'const a = 1;\nexport default a;').length, 1, 'default exports stay refused in the renderer');
-  assert.deepEqual(violations('main/http/routes/tills.ts', "export const p = '/ui/tills';"), [], 'only the renderer');
+  assert.deepEqual(violations('tests/http/tills.test.ts', "export const p = '/ui/tills';"), [], 'tests call the API as a client does');
+});
+
+test("main writes no gateway path either: routes, hooks, the centre connection and the core's list URLs name operations", () => {
+  for (const file of ['main/http/routes/tills/routes.ts', 'main/http/till-relay.ts', 'main/infra/centre-connection.ts', 'main/core/network-tokens/network-tokens.ts', 'main/electron/api-bridge.ts']) {
+    const found = violations(file, "export const p = '/centre/heartbeat';");
+    assert.equal(found.length, 1, file);
+    assert.match(found[0] ?? '', /belongs to the contract/);
+  }
+  assert.deepEqual(violations('main/http/openapi-examples.ts', "export const p = '/v2/network_tokens';"), [], "the document's examples show paths as a client writes them");
 });
 
 test('db imports no main/http and no electron', () => {
-  for (const source of ['../main/http/server.js', '../main/http/routes/payments.js', '../main/electron/main.js', 'electron']) {
+  for (const source of ['../main/http/server.js', '../main/http/routes/payments/routes.js', '../main/electron/main.js', 'electron']) {
     const found = violations('db/sqlite-store.ts', importOf(source));
     assert.equal(found.length, 1, `import of ${source} from db should be reported`);
     assert.match(found[0] ?? '', /no-restricted-imports/);
   }
-  assert.deepEqual(violations('db/repositories/staff.ts', "import Database from 'better-sqlite3';\nimport type { Store } from '../../main/core/unit-of-work.js';\nimport { ErrorCode } from '../../contract/codes.js';\nexport const d = [Database, ErrorCode];\nexport type S = Store;"), []);
+  assert.deepEqual(violations('db/staff/repositories.ts', "import Database from 'better-sqlite3';\nimport type { Store } from '../../main/core/unit-of-work.js';\nimport { ErrorCode } from '../../contract/codes.js';\nexport const d = [Database, ErrorCode];\nexport type S = Store;"), []);
 });
 
 test('main/http imports no db', () => {
-  for (const source of ['../../db/sqlite-store.js', '../../../db/repositories/staff.js', 'better-sqlite3', 'electron']) {
-    assert.equal(violations('main/http/routes/payments.ts', importOf(source)).length, 1, `import of ${source} from main/http should be reported`);
+  for (const source of ['../../../../db/sqlite-store.js', '../../../../db/staff/repositories.js', 'better-sqlite3', 'electron']) {
+    assert.equal(violations('main/http/routes/payments/routes.ts', importOf(source)).length, 1, `import of ${source} from main/http should be reported`);
   }
-  assert.deepEqual(violations('main/http/routes/payments.ts', `${importOf('../../core/gateway.js', 'type')}\nimport { PaymentRequestSchema } from '../../../contract/api/payments.js';\nexport const p = PaymentRequestSchema;`), []);
+  assert.deepEqual(violations('main/http/routes/payments/routes.ts', `${importOf('../../../core/gateway.js', 'type')}\nimport { PaymentRequestSchema } from '../../../../contract/api/payments.js';\nexport const p = PaymentRequestSchema;`), []);
 });
 
 test('contract/ imports nothing of the project and nothing of Node', () => {

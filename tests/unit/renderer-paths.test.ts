@@ -1,9 +1,9 @@
-// The renderer's URLs of operations (renderer/src/api/paths.ts): params from the contract's path,
+// The renderer's URLs of operations (contract/paths.ts: the renderer's call, and the core's list URLs): params from the contract's path,
 // encoded; query values left out when undefined; and the gateway has a route for each URL it makes
 // (inject, no listening).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { pathOf } from '../../renderer/src/api/paths.js';
+import { pathOf } from '../../contract/paths.js';
 import { startTestGateway, type TestGateway } from '../helpers/api.js';
 
 let gw: TestGateway;

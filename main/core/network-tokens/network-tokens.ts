@@ -22,6 +22,7 @@ import type {
 } from '../../../contract/api/network-tokens.js';
 import { cardBrand, cardExpiryProblems, luhnValid, tokenCardNumberProblem } from '../../../contract/cards.js';
 import { ErrorCode } from '../../../contract/codes.js';
+import { pathOf } from '../../../contract/paths.js';
 import {
   NETWORK_TOKEN_STATUSES,
   NETWORK_TOKENS_DEFAULT_PER_PAGE,
@@ -282,14 +283,8 @@ export class NetworkTokens implements TokenCryptograms {
     const { records, metadata } = read.value;
     const { current_page: page, per_page: per, total_pages: totalPages } = metadata;
     const href = (target: number): string => {
-      const params = new URLSearchParams();
-      for (const key of ['status', 'network', 'created_at[min]', 'created_at[max]'] as const) {
-        const value = query[key];
-        if (value !== undefined) params.set(key, value);
-      }
-      params.set('page', String(target));
-      params.set('per', String(per));
-      return `/v2/network_tokens?${params.toString()}`;
+      const { status, network, 'created_at[min]': from, 'created_at[max]': to } = query;
+      return pathOf('network-tokens.list', { query: { status, network, 'created_at[min]': from, 'created_at[max]': to, page: String(target), per: String(per) } });
     };
     return success({
       result: 'OK',

@@ -16,6 +16,7 @@ import type {
   PaymentMethodSettingRequest,
 } from '../../../contract/api/payment-methods.js';
 import { ErrorCode } from '../../../contract/codes.js';
+import { pathOf } from '../../../contract/paths.js';
 import {
   METHOD_CAPABILITIES,
   PAYMENT_METHODS_DEFAULT_PER_PAGE,
@@ -273,7 +274,7 @@ export class PaymentMethods {
         (query.currency === undefined || offersCurrency(entry, query.currency)) &&
         (query.capability === undefined || entry.capabilities[query.capability as MethodCapabilityName]),
     ).map(catalogView);
-    return success(page(items, '/v2/payment-methods', query, paging));
+    return success(page(items, pathOf('payment-methods.catalog'), query, paging));
   }
 
   catalogShow(type: string): Outcome<Envelope<PaymentMethod>> {
@@ -308,7 +309,9 @@ export class PaymentMethods {
   }
 
   private path(merchantId: string, shopId: string | null): string {
-    return `/v2/merchants/${encodeURIComponent(merchantId)}${shopId === null ? '' : `/shops/${encodeURIComponent(shopId)}`}/payment-methods`;
+    return shopId === null
+      ? pathOf('payment-methods.merchantList', { params: { merchant_id: merchantId } })
+      : pathOf('payment-methods.shopList', { params: { merchant_id: merchantId, shop_id: shopId } });
   }
 
   async list(actor: PartnerActor, merchantId: string, shopId: string | null, query: PaymentMethodListQuery): Promise<Outcome<PaymentMethodSettingList>> {

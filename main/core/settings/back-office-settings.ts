@@ -18,7 +18,7 @@ import type {
   UpdateChannelRequest,
   UpdateProfileRequest,
   UpdateSmtpRequest,
-} from '../../../contract/api/admin-settings.js';
+} from '../../../contract/api/settings.js';
 import { ErrorCode } from '../../../contract/codes.js';
 import { AUDIT_DEFAULT_PER_PAGE, AUDIT_MAX_PER_PAGE, CHANNEL_URL_NAME_PATTERN, SMTP_SECURITY, type MerchantLanguage } from '../../../contract/constants.js';
 import { isCurrency } from '../../../contract/money.js';

@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import type { FieldError } from '../../../contract/api/common.js';
-import type { ResetStaffSecret } from '../../../contract/api/admin-settings.js';
+import type { ResetStaffSecret } from '../../../contract/api/settings.js';
 import type { Approval, CreatedStaff, LoginRequest, Session, StaffMember } from '../../../contract/api/staff.js';
 import { ErrorCode } from '../../../contract/codes.js';
 import { STAFF_ROLES, type StaffRole } from '../../../contract/constants.js';

@@ -9,7 +9,7 @@
  */
 import type { OperationRequest, OperationResult } from '../../../contract/api/operations.js';
 import { OPERATIONS, type OperationName } from '../../../contract/operations.js';
-import { urlOf } from './paths.js';
+import { urlOf } from '../../../contract/paths.js';
 import { ApiError, defaultTransport, errorOf, type Transport, type TransportResponse } from './transport.js';
 
 export type { OperationName, OperationResult };

@@ -1,5 +1,5 @@
 /**
- * The checkout calls of the back office (main/http/routes/checkout-back-office.ts): the merchant's
+ * The checkout calls of the back office (main/http/routes/checkouts/back-office.ts): the merchant's
  * sessions, one session with its link's QR code and its transaction, a session for a phone or e-mail
  * order, cancelling one. Typed by the contract (contract/api/checkouts.ts); same transports and error
  * shape as api/client.ts: a refusal is an ApiError whose `errors` name each field at fault.

@@ -1,5 +1,5 @@
 /**
- * The dashboard's one call (main/http/routes/dashboard.ts): GET /ui/dashboard?period=…, typed by
+ * The dashboard's one call (main/http/routes/dashboard/routes.ts): GET /ui/dashboard?period=…, typed by
  * the contract (contract/api/dashboard.ts). Same transports and error shape as api/client.ts.
  */
 import type { Dashboard } from '../../../contract/api/dashboard.js';

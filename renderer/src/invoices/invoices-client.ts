@@ -1,7 +1,7 @@
 /**
  * The invoice calls of the back office: the invoice API itself (docs/api.md "Invoices"; a staff
  * session of back office or admin may call it) and the /ui routes of the screens
- * (main/http/routes/invoice-back-office.ts: channels, the form checks, payment plan or none, the
+ * (main/http/routes/invoices/back-office.ts: channels, the form checks, payment plan or none, the
  * payments through the pay link). Typed by the contract (contract/api/invoices.ts); same transports
  * and error shape as api/client.ts: a refusal is an ApiError whose `errors` name each field at fault.
  */

@@ -1,5 +1,5 @@
 /**
- * The postback calls of the back office (main/http/routes/postback-back-office.ts): the delivery
+ * The postback calls of the back office (main/http/routes/postbacks/back-office.ts): the delivery
  * log and one postback with its attempts, resending one, resending every failed one since a day
  * (a job whose progress is read), the webhook key (masked, its value for Copy, rotation by an admin),
  * the gateway's environment, and the Test environment's outbox. Typed by the contract

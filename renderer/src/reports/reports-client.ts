@@ -1,5 +1,5 @@
 /**
- * The report calls of the renderer (main/http/routes/reports.ts): the open day's X report, closing
+ * The report calls of the renderer (main/http/routes/reports/routes.ts): the open day's X report, closing
  * the day (Z report, with a manager's approval for a cashier), past Z reports and their receipt
  * lines, typed by the contract (contract/api/reports.ts). Same transports and error shape as
  * api/client.ts.
@@ -7,7 +7,7 @@
 import type { PrintResult } from '../../../contract/api/receipts.js';
 import type { DayReport, ReceiptLines, ZReportList } from '../../../contract/api/reports.js';
 import { caller } from '../api/call.js';
-import { pathOf } from '../api/paths.js';
+import { pathOf } from '../../../contract/paths.js';
 import { defaultTransport, type Credentials, type Transport } from '../api/client.js';
 
 /** `?terminal_id=` of another till's report (a manager's view); nothing for this screen's till. */

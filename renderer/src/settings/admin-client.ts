@@ -1,7 +1,7 @@
 /**
- * The calls of Settings beside shops (admin; main/http/routes/settings-back-office.ts and ui.ts's
+ * The calls of Settings beside shops (admin; main/http/routes/settings/back-office.ts and staff/routes.ts's
  * /ui/staff): the merchant's profile, channels, API credentials, staff accounts, the SMTP server and
- * its test e-mail, and the audit log's pages. Typed by the contract (contract/api/admin-settings.ts,
+ * its test e-mail, and the audit log's pages. Typed by the contract (contract/api/settings.ts,
  * contract/api/staff.ts); same transports and error shape as api/client.ts.
  */
 import type {
@@ -19,7 +19,7 @@ import type {
   UpdateChannelRequest,
   UpdateProfileRequest,
   UpdateSmtpRequest,
-} from '../../../contract/api/admin-settings.js';
+} from '../../../contract/api/settings.js';
 import type { CreatedStaff, CreateStaffRequest, StaffMember } from '../../../contract/api/staff.js';
 import type { StaffSecret } from '../../../contract/constants.js';
 import { caller, filled } from '../api/call.js';
@@ -49,22 +49,22 @@ export interface AdminClient {
 export function createAdminClient(transport: Transport = defaultTransport()): AdminClient {
   const call = caller(transport);
   return {
-    profile: () => call('admin-settings.profile'),
-    saveProfile: (profile) => call('admin-settings.setProfile', { body: profile }),
-    channels: () => call('admin-settings.channels'),
-    createChannel: (channel) => call('admin-settings.createChannel', { body: channel }),
-    updateChannel: (urlName, channel) => call('admin-settings.updateChannel', { params: { url_name: urlName }, body: channel }),
-    credentials: () => call('admin-settings.credentials'),
-    createCredential: () => call('admin-settings.createCredential'),
-    revokeCredential: (id) => call('admin-settings.revokeCredential', { params: { credential_id: id } }),
+    profile: () => call('settings.profile'),
+    saveProfile: (profile) => call('settings.setProfile', { body: profile }),
+    channels: () => call('settings.channels'),
+    createChannel: (channel) => call('settings.createChannel', { body: channel }),
+    updateChannel: (urlName, channel) => call('settings.updateChannel', { params: { url_name: urlName }, body: channel }),
+    credentials: () => call('settings.credentials'),
+    createCredential: () => call('settings.createCredential'),
+    revokeCredential: (id) => call('settings.revokeCredential', { params: { credential_id: id } }),
     staff: () => call('staff.list'),
     createStaff: (request) => call('staff.create', { body: request }),
-    resetStaff: (id, secret, value) => call('admin-settings.resetStaffSecret', { params: { staff_id: id }, body: value === undefined ? { secret } : { secret, value } }),
-    disableStaff: (id) => call('admin-settings.disableStaff', { params: { staff_id: id } }),
-    smtp: () => call('admin-settings.smtp'),
-    saveSmtp: (settings) => call('admin-settings.setSmtp', { body: settings }),
-    testSmtp: (to) => call('admin-settings.testSmtp', { body: { to } }),
-    audit: (query) => call('admin-settings.auditLog', { query: filled(query) }),
+    resetStaff: (id, secret, value) => call('settings.resetStaffSecret', { params: { staff_id: id }, body: value === undefined ? { secret } : { secret, value } }),
+    disableStaff: (id) => call('settings.disableStaff', { params: { staff_id: id } }),
+    smtp: () => call('settings.smtp'),
+    saveSmtp: (settings) => call('settings.setSmtp', { body: settings }),
+    testSmtp: (to) => call('settings.testSmtp', { body: { to } }),
+    audit: (query) => call('settings.auditLog', { query: filled(query) }),
   };
 }
 

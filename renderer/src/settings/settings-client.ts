@@ -1,5 +1,5 @@
 /**
- * The calls of Settings -> Shops and terminals (main/http/routes/ui.ts: /ui/shops, /ui/terminals;
+ * The calls of Settings -> Shops and terminals (main/http/routes/payment-methods/shops.ts: /ui/shops, /ui/terminals;
  * decisions.md "Merchant management"): the merchant's shops with their terminal ids, a new shop, a
  * terminal put in a shop or taken out. Typed by the contract (contract/api/payment-methods.ts); same
  * transports and error shape as api/client.ts.

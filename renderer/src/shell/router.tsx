@@ -7,7 +7,7 @@ import { createHashHistory, createRootRoute, createRoute, createRouter, lazyRout
 import { CashierWorkspace } from '../cashier/cashier.js';
 import { dashboardSearch } from '../dashboard/dashboard-search.js';
 import { invoiceListSearch } from '../invoices/invoice-search.js';
-import { tokenListSearch } from '../tokens/token-search.js';
+import { tokenListSearch } from '../network-tokens/token-search.js';
 import { checkoutListSearch } from '../checkouts/checkout-search.js';
 import { outboxSearch, postbackListSearch } from '../postbacks/postback-search.js';
 import { auditSearch } from '../settings/audit-search.js';
@@ -38,9 +38,9 @@ const InvoiceDetailScreen = lazyRouteComponent(() => import('../invoices/invoice
 const InvoiceEditScreen = lazyRouteComponent(() => import('../invoices/invoice-form.js'), 'InvoiceEditScreen');
 const TransactionListScreen = lazyRouteComponent(() => import('../transactions/transaction-list.js'), 'TransactionListScreen');
 const TransactionDetailScreen = lazyRouteComponent(() => import('../transactions/transaction-detail.js'), 'TransactionDetailScreen');
-const TokenListScreen = lazyRouteComponent(() => import('../tokens/token-list.js'), 'TokenListScreen');
-const TokenCreateScreen = lazyRouteComponent(() => import('../tokens/token-form.js'), 'TokenCreateScreen');
-const TokenDetailScreen = lazyRouteComponent(() => import('../tokens/token-detail.js'), 'TokenDetailScreen');
+const TokenListScreen = lazyRouteComponent(() => import('../network-tokens/token-list.js'), 'TokenListScreen');
+const TokenCreateScreen = lazyRouteComponent(() => import('../network-tokens/token-form.js'), 'TokenCreateScreen');
+const TokenDetailScreen = lazyRouteComponent(() => import('../network-tokens/token-detail.js'), 'TokenDetailScreen');
 const CheckoutListScreen = lazyRouteComponent(() => import('../checkouts/checkout-list.js'), 'CheckoutListScreen');
 const CheckoutCreateScreen = lazyRouteComponent(() => import('../checkouts/checkout-form.js'), 'CheckoutCreateScreen');
 const CheckoutDetailScreen = lazyRouteComponent(() => import('../checkouts/checkout-detail.js'), 'CheckoutDetailScreen');

@@ -1,5 +1,5 @@
 /**
- * The calls about a shop's tills (main/http/routes/tills.ts): the list, this screen's till (take,
+ * The calls about a shop's tills (main/http/routes/tills/routes.ts): the list, this screen's till (take,
  * keep, let go), an admin's changes, and the shop's day. Typed by the contract
  * (contract/api/tills.ts, contract/api/reports.ts); same transports and error shape as api/client.ts.
  */

@@ -6,7 +6,7 @@
  * export gives. Free of the DOM and of Node, so node:test runs it against the real bridge.
  */
 import { EXPORT_NEXT_HEADER, EXPORT_TOTAL_HEADER } from '../../../contract/transaction-list.js';
-import { pathOf } from '../api/paths.js';
+import { pathOf } from '../../../contract/paths.js';
 
 export interface ExportProgress {
   rows: number;

@@ -13,7 +13,7 @@ import type { CaptureResponse, RefundResponse, ReverseResponse } from '../../../
 import type { Transaction, TransactionDetail } from '../../../contract/api/transactions.js';
 import { EXPORT_TOTAL_HEADER } from '../../../contract/transaction-list.js';
 import { caller } from '../api/call.js';
-import { pathOf } from '../api/paths.js';
+import { pathOf } from '../../../contract/paths.js';
 import { ApiError, defaultTransport, type Transport, type TransportResponse } from '../api/client.js';
 import { errorOf as answerError, isObject } from '../api/transport.js';
 import { csvLineCounter, exportInParts, type ExportProgress, type ExportResult } from './export-parts.js';
