@@ -4,6 +4,7 @@
  * filters and the page.
  */
 import { INVOICE_STATUSES, type InvoiceStatus } from '../../../contract/constants.js';
+import { searchDay, searchOneOf, searchPage, searchText } from '../ui/list-search.js';
 
 export interface InvoiceListSearch {
   /** The channel (its url_name); absent: every channel. */
@@ -17,20 +18,17 @@ export interface InvoiceListSearch {
   page?: number;
 }
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
 export function invoiceListSearch(search: Record<string, unknown>): InvoiceListSearch {
-  const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
-  const urlName = text(search.url_name);
-  const status = INVOICE_STATUSES.find((s) => s === search.status);
-  const from = text(search.created_at_from);
-  const to = text(search.created_at_to);
-  const page = typeof search.page === 'number' ? search.page : Number(text(search.page) ?? Number.NaN);
+  const urlName = searchText(search.url_name);
+  const status = searchOneOf(search.status, INVOICE_STATUSES);
+  const from = searchDay(search.created_at_from);
+  const to = searchDay(search.created_at_to);
+  const page = searchPage(search.page);
   return {
     ...(urlName && urlName.length <= 100 ? { url_name: urlName } : {}),
     ...(status ? { status } : {}),
-    ...(from && DAY.test(from) ? { created_at_from: from } : {}),
-    ...(to && DAY.test(to) ? { created_at_to: to } : {}),
-    ...(Number.isInteger(page) && page > 1 && page < 1_000_000 ? { page } : {}),
+    ...(from ? { created_at_from: from } : {}),
+    ...(to ? { created_at_to: to } : {}),
+    ...(page ? { page } : {}),
   };
 }

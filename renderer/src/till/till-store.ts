@@ -90,15 +90,6 @@ export interface Sale {
   sent?: boolean;
 }
 
-/** What the till remembers of an answered payment for today's list (the list API has no card fields). */
-export interface SaleSummary {
-  brand: CardRead['brand'];
-  lastFour: string;
-  entry: CardRead['entry'];
-  /** Approved sales only. */
-  approved?: ApprovedSale;
-}
-
 interface TillState {
   digits: string;
   reference: string;
@@ -108,7 +99,6 @@ interface TillState {
   readerMessage: string | null;
   /** One line at the top of the amount screen, e.g. after a cancelled sale. */
   notice: string | null;
-  recent: Record<string, SaleSummary>;
   /** A sale whose last attempt has no known outcome: nothing is charged before the gateway says how it ended. */
   unresolved: { orderId: string; amountMinor: number; currency: string } | null;
   /** The amount on screen was kept from a cancelled sale: Enter charges it, a digit starts a new one. */
@@ -249,7 +239,6 @@ export const useTill = create<TillState>()((set, get) => {
       digits: '',
       reference: '',
       amountKept: false,
-      recent: { ...get().recent, [response.transaction_id]: { brand: card.brand, lastFour: approvedSale.card.last_four, entry: card.entry, approved: approvedSale } },
     });
     // The till has seen the outcome: close its attempt. If this call is lost, the next sale's
     // attempt is refused until the till resolves it, which finds this approval.
@@ -356,7 +345,6 @@ export const useTill = create<TillState>()((set, get) => {
         sale: { ...settled, wrongPins },
         phase: { name: 'declined', decline: declineOf(code, match?.[2] ?? '', wrongPins, attempt.pinUsed) },
         readerMessage: null,
-        recent: { ...get().recent, [response.transaction_id]: { brand: card.brand, lastFour: response.card_last_four ?? card.lastFour, entry: card.entry } },
       });
       return;
     }
@@ -488,7 +476,6 @@ export const useTill = create<TillState>()((set, get) => {
     sale: null,
     readerMessage: null,
     notice: null,
-    recent: {},
     unresolved: null,
     amountKept: false,
 

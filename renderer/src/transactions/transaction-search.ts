@@ -5,6 +5,7 @@
  */
 import { PAYMENT_TYPES, type PaymentType } from '../../../contract/constants.js';
 import { isStatusCode } from '../../../contract/codes.js';
+import { searchDay } from '../ui/list-search.js';
 
 export interface TransactionListSearch {
   /** The search box: a transaction id, an order id or a card's last four. */
@@ -26,7 +27,6 @@ export interface TransactionListSearch {
   to?: string;
 }
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const AMOUNT = /^\d{1,9}(\.\d{1,4})?$/;
 
 /** Only what the API would take: anything else in a typed-in URL is dropped, not sent. */
@@ -58,10 +58,10 @@ export function transactionListSearch(search: Record<string, unknown>): Transact
     const value = text(search[key]);
     if (value && AMOUNT.test(value)) result[key] = value;
   }
-  const from = text(search.from);
-  if (from && DAY.test(from)) result.from = from;
-  const to = text(search.to);
-  if (to && DAY.test(to)) result.to = to;
+  const from = searchDay(search.from);
+  if (from) result.from = from;
+  const to = searchDay(search.to);
+  if (to) result.to = to;
   return result;
 }
 

@@ -3,7 +3,7 @@
  * text, a calendar day, a page number; and a day range as the inclusive ISO instants the API's
  * `created_at[min]` / `created_at[max]` take (the till's own midnight to the last millisecond).
  */
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
+import { isCalendarDate } from '../../../contract/text-rules.js';
 
 export function searchText(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
@@ -14,10 +14,10 @@ export function searchOneOf<T extends string>(value: unknown, allowed: readonly 
   return allowed.find((option) => option === value);
 }
 
-/** A `YYYY-MM-DD` day, or undefined. */
+/** A `YYYY-MM-DD` day that exists (contract/text-rules.ts), or undefined. */
 export function searchDay(value: unknown): string | undefined {
   const text = searchText(value);
-  return text && DAY.test(text) && !Number.isNaN(Date.parse(`${text}T00:00:00`)) ? text : undefined;
+  return text && isCalendarDate(text) ? text : undefined;
 }
 
 /** A page above 1, or undefined (the first page). */
