@@ -2,8 +2,8 @@
 import type { StoreLimits, TillReport } from '../../contract/api/centre.js';
 import type { CentreLinkRecord, CentreRepository, StoredPaymentRecord, TillJournalRepository, TillLinkRecord } from '../../main/core/centre/ports.js';
 import type { SqlDatabase } from '../sql.js';
+import type { Row } from '../rows.js';
 
-type Row = Record<string, unknown>;
 const text = (value: unknown) => (value as string | null) ?? null;
 
 function linkFromRow(r: Row): TillLinkRecord {

@@ -2,8 +2,7 @@
 import type { SqlDatabase, SqlStatement } from '../sql.js';
 import type { CheckoutFilter, CheckoutRecord, CheckoutRepository } from '../../main/core/checkouts/ports.js';
 import { listWhere } from '../list-filter.js';
-
-type Row = Record<string, unknown>;
+import type { Row } from '../rows.js';
 
 function fromRow(r: Row): CheckoutRecord {
   return {

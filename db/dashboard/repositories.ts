@@ -8,8 +8,7 @@
  */
 import { dialects, type SqlDatabase, type SqlStatement } from '../sql.js';
 import type { DashboardAttention, DashboardFigureRow, DashboardRepository, TimeRange } from '../../main/core/dashboard/ports.js';
-
-type Row = Record<string, unknown>;
+import type { Row } from '../rows.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 

@@ -5,8 +5,7 @@
  */
 import type { SqlDatabase } from '../sql.js';
 import type { AuthFailureRecord, AuthFailureRepository } from '../../main/core/merchants/ports.js';
-
-type Row = Record<string, unknown>;
+import type { Row } from '../rows.js';
 
 function failureFromRow(r: Row): AuthFailureRecord {
   return {

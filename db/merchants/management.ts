@@ -2,8 +2,7 @@
 import type { SqlDatabase } from '../sql.js';
 import type { MethodCapability, PaymentMethodSettingRecord, PaymentMethodSettingRepository } from '../../main/core/payment-methods/ports.js';
 import type { PartnerRecord, PartnerRepository, ShopRecord, ShopRepository, TerminalRecord } from '../../main/core/merchants/ports.js';
-
-type Row = Record<string, unknown>;
+import type { Row } from '../rows.js';
 
 const optJson = <T>(v: unknown): T | null => (typeof v === 'string' ? (JSON.parse(v) as T) : null);
 

@@ -2,8 +2,7 @@
 import type { SqlDatabase } from '../sql.js';
 import type { CryptogramRecord, NetworkTokenEventRecord, NetworkTokenFilter, NetworkTokenRecord, NetworkTokenRepository } from '../../main/core/network-tokens/ports.js';
 import { listWhere } from '../list-filter.js';
-
-type Row = Record<string, unknown>;
+import type { Row } from '../rows.js';
 
 function fromRow(r: Row): NetworkTokenRecord {
   return {

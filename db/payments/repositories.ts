@@ -5,8 +5,7 @@
 import { type DialectSql, type SqlDatabase, type SqlStatement } from '../sql.js';
 import type { DetailsChange, PinSecurityRepository, RefundRecord, RefundRepository, SubscriptionStatus, TransactionChange } from '../../main/core/payments/ports.js';
 import type { ScheduledTask, TaskRepository } from '../../main/core/kernel.js';
-
-type Row = Record<string, unknown>;
+import type { Row } from '../rows.js';
 
 const changeColumns: ReadonlyArray<readonly [keyof TransactionChange, string]> = [
   ['statusCode', 'status_code'],

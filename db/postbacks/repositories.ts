@@ -4,8 +4,7 @@ import { dialects, preparedOnce, type DialectSql, type SqlDatabase, type SqlStat
 import type { NewOutboxRecord, OutboxFilter, OutboxPageFilter, OutboxRecord, PostbackAttemptRecord, PostbackResendRecord, SentItemRecord } from '../../main/core/postbacks/ports.js';
 import type { QueueClaim } from '../../main/core/kernel.js';
 import type { Repositories } from '../../main/core/unit-of-work.js';
-
-type Row = Record<string, unknown>;
+import type { Row } from '../rows.js';
 
 export function outboxFromRow(r: Row): OutboxRecord {
   return {

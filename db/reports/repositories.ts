@@ -6,8 +6,7 @@
  */
 import { dialects, type SqlDatabase } from '../sql.js';
 import type { DayFigures, DayLedgerGroup, DayReportRepository, ZReportRecord } from '../../main/core/reports/ports.js';
-
-type Row = Record<string, unknown>;
+import type { Row } from '../rows.js';
 
 const COUNTED = `(e.type = 'capture'
   OR (e.type = 'refund' AND e.status IN (7, 8))

@@ -2,8 +2,7 @@
 import { preparedOnce, type SqlDatabase } from '../sql.js';
 import type { AuditRecord } from '../../main/core/kernel.js';
 import type { AuditFilter, StaffRecord, StaffRepository, StaffSessionRecord } from '../../main/core/staff/ports.js';
-
-type Row = Record<string, unknown>;
+import type { Row } from '../rows.js';
 
 function staffFromRow(r: Row): StaffRecord {
   return {

@@ -1,8 +1,7 @@
 /** The tills' open card attempts (migration 0012). */
 import type { SqlDatabase } from '../sql.js';
 import type { TillAttemptRecord, TillAttemptRepository } from '../../main/core/till/ports.js';
-
-type Row = Record<string, unknown>;
+import type { Row } from '../rows.js';
 
 function attemptFromRow(r: Row): TillAttemptRecord {
   return {

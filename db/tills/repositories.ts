@@ -1,8 +1,7 @@
 /** The tills and their screens, and the gateway instances (migration 28). */
 import type { SqlDatabase } from '../sql.js';
 import type { InstanceRepository, TillRecord, TillRepository } from '../../main/core/tills/ports.js';
-
-type Row = Record<string, unknown>;
+import type { Row } from '../rows.js';
 
 function tillFromRow(r: Row): TillRecord {
   const sessionId = (r.holder_session_id as string | null) ?? null;

@@ -67,3 +67,14 @@ export function readSearch(value: string | undefined, mustBe: string, errors: Fi
   }
   return UUID.test(text) ? { text, id: text.toLowerCase() } : { text };
 }
+
+/** A paged list's links: `href(page)` for this page, the first, the last, and the pages before and after it (null at either end). */
+export function pageLinks(href: (page: number) => string, page: number, totalPages: number) {
+  return {
+    self: { href: href(page) },
+    first: { href: href(1) },
+    last: { href: href(totalPages) },
+    prev: { href: page > 1 ? href(Math.min(page - 1, totalPages)) : null },
+    next: { href: page < totalPages ? href(page + 1) : null },
+  };
+}

@@ -237,7 +237,7 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
     protect(api, gateway, 'merchant');
     // Test environment: the lost-answer test card's answers (also replays) never reach the till.
     api.addHook('onSend', async (request, reply, payload) => {
-      if (reply.statusCode === 200 && operationOf(request) === 'payments.create' && gateway.payments.dropsTerminalAnswer(request.body)) {
+      if (request.method === 'POST' && reply.statusCode === 200 && operationOf(request) === 'payments.create' && gateway.payments.dropsTerminalAnswer(request.body)) {
         request.log.info('Test environment: the answer of the lost-answer test card is dropped');
         // inject() has no real socket to drop: its tests get the answer.
         if (typeof request.raw.socket?.destroy === 'function') request.raw.socket.destroy();

@@ -34,7 +34,7 @@ import {
 import { isEmailAddress } from '../../../contract/text-rules.js';
 import { accepted, apiError, created, failure, success, validationError, type Outcome } from '../errors.js';
 import type { Operation } from '../idempotency/operations.js';
-import { oneOf, pageMetadata, readPageQuery } from '../paging.js';
+import { oneOf, pageLinks, pageMetadata, readPageQuery } from '../paging.js';
 import { isCountryCode } from '../countries.js';
 import { isLocalHost } from '../addresses.js';
 import type { Clock, Ids, ScheduledTask, Vault } from '../kernel.js';
@@ -290,13 +290,7 @@ export class NetworkTokens implements TokenCryptograms {
       result: 'OK',
       data_set: records.map((record) => this.view(record)),
       metadata,
-      links: {
-        self: { href: href(page) },
-        first: { href: href(1) },
-        last: { href: href(totalPages) },
-        prev: { href: page > 1 ? href(Math.min(page - 1, totalPages)) : null },
-        next: { href: page < totalPages ? href(page + 1) : null },
-      },
+      links: pageLinks(href, page, totalPages),
     });
   }
 

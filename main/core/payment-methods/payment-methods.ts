@@ -30,6 +30,7 @@ import { apiError, created, failure, success, validationError, type ApiError, ty
 import { isCountryCode } from '../countries.js';
 import type { AuditRecord } from '../kernel.js';
 import type { Clock, Ids } from '../kernel.js';
+import { pageLinks } from '../paging.js';
 import type { PaymentMethodSettingRecord } from './ports.js';
 import type { Repositories, Store } from '../unit-of-work.js';
 import { CATALOG, catalogEntry, DEFAULT_CVM_LIMITS, defaultCvmLimitMinor, offersCountry, offersCurrency, type CatalogEntry } from './catalog.js';
@@ -147,13 +148,7 @@ function page<T>(items: T[], path: string, query: PaymentMethodListQuery, paging
     result: 'OK',
     data_set: items.slice((paging.page - 1) * paging.per, paging.page * paging.per),
     metadata: { per_page: paging.per, total_items: total, current_page: paging.page, total_pages: totalPages },
-    links: {
-      self: { href: href(paging.page) },
-      first: { href: href(1) },
-      last: { href: href(totalPages) },
-      prev: { href: paging.page > 1 ? href(Math.min(paging.page - 1, totalPages)) : null },
-      next: { href: paging.page < totalPages ? href(paging.page + 1) : null },
-    },
+    links: pageLinks(href, paging.page, totalPages),
   };
 }
 
