@@ -65,7 +65,7 @@ export const coreFeatures = {
   mail: ['receipts'],
   transactions: ['payment-methods', 'payments', 'staff'],
   postbacks: ['idempotency', 'mail', 'merchants', 'payments'],
-  centre: ['idempotency', 'merchants', 'payments'],
+  centre: ['idempotency', 'merchants', 'payments', 'reports'],
   tills: ['centre'],
   till: ['centre', 'idempotency', 'payments', 'transactions'],
   checkouts: ['idempotency', 'mandates', 'payment-methods', 'payments', 'transactions'],

@@ -114,6 +114,7 @@ function seedOutbox(dataDir: string, merchantId: string, urls: string[], dueAt: 
         createdAt: iso,
         updatedAt: iso,
         invoiceNumber: null,
+        tillId: null,
     expiresAt: null,
       };
       insertTransaction.run(transactionToRow(t));

@@ -136,6 +136,7 @@ export function seed(dataDir: string, options: { count: number; years: number; e
         createdAt: iso,
         updatedAt: iso,
         invoiceNumber: null,
+        tillId: null,
     expiresAt: null,
       };
       insert.run(transactionToRow(record));

@@ -27,6 +27,15 @@ export const TILL_HOLD_STALE_SECONDS = 60;
 /** A till's id (its terminal id): letters, digits and - _ . (TILL-2, front-1). */
 export const TILL_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
 
+/**
+ * The book of card-present sales that belong to no till (D19, docs/decisions.md "The shop's books"):
+ * POS software that sent a terminal id that is no till of the shop, or none. They count in the
+ * shop's day on a line of their own, with X and Z reports like a till's; no till id can be `*`.
+ */
+export const OTHER_TERMINALS_BOOK = '*';
+/** Its name where the shop's day lists it beside the tills. */
+export const OTHER_TERMINALS_NAME = 'Other terminals';
+
 /** "TILL-2" -> "Till 2", "front-1" -> "Front 1": the name of a till created without one. */
 export function defaultTillName(tillId: string): string {
   const words = tillId.split(/[-_.]+/).filter(Boolean);

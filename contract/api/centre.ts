@@ -6,9 +6,10 @@
  * the centre's /centre routes (the till's own credential) and of the till's link status.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, Str, StringIn } from './common.js';
+import { Nullable, Str, StringEnum, StringIn } from './common.js';
 import { TransactionIdParams } from './transactions.js';
 import { PaymentRequestSchema } from './payments.js';
+import type { DayReport } from './reports.js';
 import type { SchemasOf } from './operation-schemas.js';
 
 /**
@@ -55,6 +56,48 @@ export const JoinAnswerSchema = Type.Object({
 });
 export type JoinAnswer = Static<typeof JoinAnswerSchema>;
 
+/**
+ * One day a joined till closed (its Z report), as the centre books it (D19): the till closes its
+ * own day, and the centre counts each of the till's sales and refunds in the day the till counted it.
+ */
+export const ClosedTillDaySchema = Type.Object(
+  {
+    sequence: Type.Integer({ minimum: 1 }),
+    closed_at: Type.String({ format: 'date-time' }),
+    centre_cursor: Type.Integer({ minimum: 0, description: "how far the till had applied the centre's ledger of its sales when it closed: every entry up to there is in this day or an earlier one" }),
+    entries: Type.Array(Str(80), { maxItems: 100_000, description: 'the sales (transaction ids) and refunds (refund ids) the day counts' }),
+    report: Type.Unknown({ description: 'the Z report as the till closed it (a DayReport, as GET /ui/reports/z/{sequence} answers at the till)' }),
+  },
+  { additionalProperties: false },
+);
+/** A day as the till sends it; its report is a DayReport (the request schema leaves it unchecked). */
+export type ClosedTillDay = Omit<Static<typeof ClosedTillDaySchema>, 'report'> & { report: DayReport };
+
+/**
+ * A money entry of the centre's ledger of a till's sales (a sale taken or declined, a refund), for
+ * the till to keep its copy complete: a refund made at the centre, a sale whose answer never reached
+ * the till. Amounts in the currency's decimals.
+ */
+export const LedgerEntrySchema = Type.Object({
+  seq: Type.Integer({ minimum: 1 }),
+  kind: StringEnum(['sale', 'refund'] as const),
+  transaction_id: Type.String(),
+  order_id: Nullable(Type.String()),
+  currency: Type.String(),
+  sale_amount: Type.Number(),
+  status_code: Type.Integer({ description: "the sale's status now" }),
+  message: Nullable(Type.String()),
+  card_brand: Nullable(Type.String()),
+  card_last_four: Nullable(Type.String()),
+  entry_mode: Nullable(Type.String()),
+  terminal_id: Nullable(Type.String()),
+  staff_id: Nullable(Type.String()),
+  authorization_code: Nullable(Type.String()),
+  sold_at: Type.String({ format: 'date-time' }),
+  refund: Type.Optional(Type.Object({ refund_id: Type.String(), amount: Type.Number(), merchant_reference: Nullable(Type.String()), created_at: Type.String({ format: 'date-time' }) })),
+});
+export type LedgerEntry = Static<typeof LedgerEntrySchema>;
+
 /** What a till tells the centre every few seconds (POST /centre/heartbeat). */
 export const TillReportSchema = Type.Object(
   {
@@ -72,6 +115,8 @@ export const TillReportSchema = Type.Object(
         open: Type.Boolean({ description: 'something was sold or refunded since' }),
       }),
     ),
+    ledger_cursor: Type.Optional(Type.Integer({ minimum: 0, description: "how far the till has applied the centre's ledger of its sales" })),
+    days: Type.Optional(Type.Array(ClosedTillDaySchema, { maxItems: 10, description: 'the days it closed that the centre has not recorded yet, oldest first' })),
   },
   { additionalProperties: false },
 );
@@ -81,6 +126,13 @@ export const HeartbeatAnswerSchema = Type.Object({
   limits: StoreLimitsSchema,
   /** Changes whenever the staff or API credentials change: the till then fetches /centre/replica. */
   replica_digest: Type.String(),
+  days_recorded: Type.Optional(Type.Integer({ minimum: 0, description: "the last of the till's days the centre has recorded" })),
+  ledger: Type.Optional(
+    Type.Object({
+      cursor: Type.Integer({ minimum: 0, description: 'the position the entries reach: the till reports it back once it has applied them' }),
+      entries: Type.Array(LedgerEntrySchema),
+    }),
+  ),
 });
 export type HeartbeatAnswer = Static<typeof HeartbeatAnswerSchema>;
 

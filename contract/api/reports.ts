@@ -69,6 +69,12 @@ export const DayReportSchema = Type.Object(
     by_entry_mode: Type.Array(EntryModeRowSchema),
     by_cashier: Type.Array(CashierRowSchema),
     stored_sales: Type.Optional(StoredSalesSchema),
+    final_totals: Type.Optional(
+      Type.Array(FigureRowSchema, {
+        description:
+          "A closed day of a joined till: its totals now that every sale it counted has its outcome, from the same entries by the same rule (a stored sale declined when forwarded counts as declined, not taken). At the centre, from the centre's own records of the entries the till counted.",
+      }),
+    ),
   },
   { title: 'DayReport' },
 );

@@ -6,7 +6,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { StoreLimitsRequestSchema, StoreLimitsSchema, TillInviteSchema, TillLimitsSchema } from './centre.js';
-import { Nullable, Str } from './common.js';
+import { Nullable, Str, StringEnum } from './common.js';
 import { NoContentSchema, type SchemasOf } from './operation-schemas.js';
 
 /** Who holds a till now: the screen's staff member and when the screen was last seen. */
@@ -43,6 +43,10 @@ export const TillRemoteSchema = Type.Object({
   }),
   warning: Nullable(Type.String({ description: `not heard from, or holding stored sales, for more than ${TILL_SILENT_WARNING_MINUTES} minutes` })),
   limits: StoreLimitsSchema,
+  books: StringEnum(['in_step', 'catching_up'], {
+    description:
+      "in_step: at its last report the till had forwarded every stored sale, applied every entry of this gateway's ledger of its sales and this gateway had recorded every day it closed, so its X report and this gateway's view of it agree (D19); catching_up: not yet",
+  }),
 });
 export type TillRemote = Static<typeof TillRemoteSchema>;
 

@@ -1,6 +1,7 @@
 /** Joined tills at the centre, and a till's link and journal (migration 29). */
 import type { StoreLimits, TillReport } from '../../contract/api/centre.js';
-import type { CentreLinkRecord, CentreRepository, StoredPaymentRecord, TillJournalRepository, TillLinkRecord } from '../../main/core/centre/ports.js';
+import type { DayReport } from '../../contract/api/reports.js';
+import type { CentreLinkRecord, CentreRepository, StoredPaymentRecord, TillDayRecord, TillJournalRepository, TillLinkRecord } from '../../main/core/centre/ports.js';
 import type { SqlDatabase } from '../sql.js';
 import type { Row } from '../rows.js';
 
@@ -43,6 +44,28 @@ export function createCentreRepository(db: SqlDatabase): CentreRepository {
        ON CONFLICT (transaction_id) DO NOTHING`,
     ),
     handleDecline: db.prepare('UPDATE forwarded_declines SET handled_at = ?, handled_by = ? WHERE merchant_id = ? AND transaction_id = ? AND handled_at IS NULL'),
+    insertTillDay: db.prepare(
+      `INSERT INTO till_days (merchant_id, till_id, sequence, closed_at, centre_cursor, report, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (merchant_id, till_id, sequence) DO NOTHING`,
+    ),
+    insertTillDayEntry: db.prepare('INSERT INTO till_day_entries (merchant_id, till_id, entry_key, sequence) VALUES (?, ?, ?, ?) ON CONFLICT (merchant_id, till_id, entry_key) DO NOTHING'),
+    latestTillDay: db.prepare('SELECT * FROM till_days WHERE merchant_id = ? AND till_id = ? ORDER BY sequence DESC LIMIT 1'),
+    tillDay: db.prepare('SELECT * FROM till_days WHERE merchant_id = ? AND till_id = ? AND sequence = ?'),
+    tillDays: db.prepare('SELECT * FROM till_days WHERE merchant_id = ? AND till_id = ? ORDER BY sequence DESC LIMIT ? OFFSET ?'),
+    countTillDays: db.prepare('SELECT COUNT(*) AS n FROM till_days WHERE merchant_id = ? AND till_id = ?'),
+  };
+  const day = (row: unknown): TillDayRecord | undefined => {
+    if (!row) return undefined;
+    const r = row as Row;
+    return {
+      merchantId: r.merchant_id as string,
+      tillId: r.till_id as string,
+      sequence: Number(r.sequence),
+      closedAt: r.closed_at as string,
+      centreCursor: Number(r.centre_cursor),
+      report: JSON.parse(r.report as string) as DayReport,
+      recordedAt: r.recorded_at as string,
+    };
   };
   return {
     insertInvite: async (i) => void (await s.insertInvite.run(i.codeHash, i.merchantId, i.tillId, i.createdAt, i.expiresAt)),
@@ -66,6 +89,16 @@ export function createCentreRepository(db: SqlDatabase): CentreRepository {
     setLimits: async (merchantId, tillId, limits) => (await s.setLinkLimits.run(JSON.stringify(limits), merchantId, tillId)).changes === 1,
     recordDecline: async (record) => (await s.recordDecline.run({ ...record })).changes === 1,
     handleDecline: async (merchantId, transactionId, at, staffId) => (await s.handleDecline.run(at, staffId, merchantId, transactionId)).changes === 1,
+    recordTillDay: async (record, entryKeys) => {
+      const inserted = await s.insertTillDay.run(record.merchantId, record.tillId, record.sequence, record.closedAt, record.centreCursor, JSON.stringify(record.report), record.recordedAt);
+      if (inserted.changes !== 1) return false;
+      for (const key of entryKeys) await s.insertTillDayEntry.run(record.merchantId, record.tillId, key, record.sequence);
+      return true;
+    },
+    latestTillDay: async (merchantId, tillId) => day(await s.latestTillDay.get(merchantId, tillId)),
+    tillDay: async (merchantId, tillId, sequence) => day(await s.tillDay.get(merchantId, tillId, sequence)),
+    tillDays: async (merchantId, tillId, limit, offset) => ((await s.tillDays.all(merchantId, tillId, limit, offset)) as Row[]).map((r) => day(r) as TillDayRecord),
+    countTillDays: async (merchantId, tillId) => Number(((await s.countTillDays.get(merchantId, tillId)) as { n: number | string }).n),
   };
 }
 
@@ -94,14 +127,15 @@ export function createTillJournalRepository(db: SqlDatabase): TillJournalReposit
   const s = {
     link: db.prepare('SELECT * FROM centre_link WHERE id = 1'),
     saveLink: db.prepare(
-      `INSERT INTO centre_link (id, centre_url, fingerprint, merchant_id, till_id, api_key, api_password_sealed, limits, joined_at, replica_digest)
-       VALUES (1, @centreUrl, @fingerprint, @merchantId, @tillId, @apiKey, @apiPasswordSealed, @limits, @joinedAt, @replicaDigest)
+      `INSERT INTO centre_link (id, centre_url, fingerprint, merchant_id, till_id, api_key, api_password_sealed, limits, joined_at, replica_digest, ledger_cursor)
+       VALUES (1, @centreUrl, @fingerprint, @merchantId, @tillId, @apiKey, @apiPasswordSealed, @limits, @joinedAt, @replicaDigest, @ledgerCursor)
        ON CONFLICT (id) DO UPDATE SET centre_url = excluded.centre_url, fingerprint = excluded.fingerprint, merchant_id = excluded.merchant_id,
          till_id = excluded.till_id, api_key = excluded.api_key, api_password_sealed = excluded.api_password_sealed, limits = excluded.limits,
-         joined_at = excluded.joined_at, replica_digest = excluded.replica_digest`,
+         joined_at = excluded.joined_at, replica_digest = excluded.replica_digest, ledger_cursor = excluded.ledger_cursor`,
     ),
     setLimits: db.prepare('UPDATE centre_link SET limits = ? WHERE id = 1'),
     setDigest: db.prepare('UPDATE centre_link SET replica_digest = ? WHERE id = 1'),
+    setLedgerCursor: db.prepare('UPDATE centre_link SET ledger_cursor = ? WHERE id = 1'),
     nextSeq: db.prepare('SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM stored_payments'),
     store: db.prepare(
       `INSERT INTO stored_payments (seq, transaction_id, merchant_id, till_id, staff_id, order_id, amount_minor, currency, card_brand, card_last_four,
@@ -147,12 +181,14 @@ export function createTillJournalRepository(db: SqlDatabase): TillJournalReposit
         limits: JSON.parse(r.limits as string) as StoreLimits,
         joinedAt: r.joined_at as string,
         replicaDigest: text(r.replica_digest),
+        ledgerCursor: Number(r.ledger_cursor ?? 0),
       };
       return record;
     },
     saveLink: async (record) => void (await s.saveLink.run({ ...record, limits: JSON.stringify(record.limits) })),
     setLimits: async (limits) => void (await s.setLimits.run(JSON.stringify(limits))),
     setReplicaDigest: async (digest) => void (await s.setDigest.run(digest)),
+    setLedgerCursor: async (cursor) => void (await s.setLedgerCursor.run(cursor)),
     // One writer appends (the till's unit of work): the next number is the highest plus one.
     store: async (record) => {
       const seq = Number(((await s.nextSeq.get()) as { seq: number | string }).seq);

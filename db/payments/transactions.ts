@@ -42,6 +42,7 @@ export const transactionColumns = [
   ['cardFingerprint', 'card_fingerprint'],
   ['details', 'details'],
   ['invoiceNumber', 'invoice_number'],
+  ['tillId', 'till_id'],
   ['createdAt', 'created_at'],
   ['updatedAt', 'updated_at'],
   ['expiresAt', 'expires_at'],

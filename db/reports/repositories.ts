@@ -5,12 +5,18 @@
  * is a step inside a sale. Sums are SQLite integer sums of minor units.
  */
 import { dialects, type SqlDatabase } from '../sql.js';
-import type { DayFigures, DayLedgerGroup, DayReportRepository, ZReportRecord } from '../../main/core/reports/ports.js';
+import type { DayFigures, DayLedgerGroup, DayReportRepository, DaySpan, LedgerEntryRow, ZReportRecord } from '../../main/core/reports/ports.js';
 import type { Row } from '../rows.js';
 
-const COUNTED = `(e.type = 'capture'
+/**
+ * A joined till's stored sale is taken (capture, status 13) when stored; once the centre says how it
+ * ended, its copy's status tells: declined (6) counts it as declined, not taken; refused there (11)
+ * not at all, as the centre never made it (D19: a forwarded decline is not taken once known).
+ */
+const COUNTED = `((e.type = 'capture' AND NOT (e.status = 13 AND t.status_code = 11))
   OR (e.type = 'refund' AND e.status IN (7, 8))
   OR (e.type IN ('authorization', 'reauthorization') AND e.status = 6 AND COALESCE(e.message, '') <> 'request_pin'))`;
+const KIND = `CASE WHEN e.type = 'refund' THEN 'refunded' WHEN e.type = 'capture' AND NOT (e.status = 13 AND t.status_code = 6) THEN 'approved' ELSE 'declined' END`;
 
 function zFromRow(r: Row): ZReportRecord {
   return {
@@ -29,17 +35,58 @@ function zFromRow(r: Row): ZReportRecord {
   };
 }
 
+/** What identifies a ledger entry on a centre and on its till alike: a sale by its transaction, a refund by its id (its event's). */
+const ENTRY_KEY = `CASE WHEN e.type = 'refund' THEN e.id ELSE e.transaction_id END`;
+/** At a centre, a joined till's entry that no day the till closed counts yet (till_days). */
+const NOT_IN_A_TILL_DAY = `NOT EXISTS (SELECT 1 FROM till_day_entries d WHERE d.merchant_id = l.merchant_id AND d.till_id = l.terminal_id AND d.entry_key = ${ENTRY_KEY})`;
+
+/** Which entries a figures query reads: a range of the ledger (a till's day), or a joined till's open day at its centre. */
+const RANGE = 'l.merchant_id = ? AND l.terminal_id = ? AND l.seq > ? AND l.seq <= ?';
+const OPEN_AT_CENTRE = `${RANGE} AND ${NOT_IN_A_TILL_DAY}`;
+
 /** The day's figures grouped; the two fields read from the transaction's details, per engine. */
-const groups = (entryMode: string, staffId: string) =>
-  `SELECT CASE e.type WHEN 'capture' THEN 'approved' WHEN 'refund' THEN 'refunded' ELSE 'declined' END AS kind,
+const groups = (entryMode: string, staffId: string, where: string) =>
+  `SELECT ${KIND} AS kind,
      t.currency AS currency, t.card_brand AS card_brand, ${entryMode} AS entry_mode, ${staffId} AS staff_id,
      COUNT(*) AS count, SUM(e.amount_minor) AS amount_minor
    FROM till_ledger l
    JOIN transaction_events e ON e.id = l.event_id
    JOIN transactions t ON t.id = e.transaction_id
-   WHERE l.merchant_id = ? AND l.terminal_id = ? AND l.seq > ? AND l.seq <= ? AND ${COUNTED}
+   WHERE ${where} AND ${COUNTED}
    GROUP BY 1, 2, 3, 4, 5
    ORDER BY 1, 2, 3, 4, 5`;
+
+/** The same figures of a day a joined till closed, at its centre: the entries the till counted in it. */
+const dayGroups = (entryMode: string, staffId: string) =>
+  `SELECT ${KIND} AS kind,
+     t.currency AS currency, t.card_brand AS card_brand, ${entryMode} AS entry_mode, ${staffId} AS staff_id,
+     COUNT(*) AS count, SUM(e.amount_minor) AS amount_minor
+   FROM till_day_entries d
+   JOIN transaction_events e ON e.id = d.entry_key OR (e.transaction_id = d.entry_key AND e.type <> 'refund')
+   JOIN transactions t ON t.id = e.transaction_id
+   WHERE d.merchant_id = ? AND d.till_id = ? AND d.sequence = ? AND t.merchant_id = d.merchant_id AND t.till_id = d.till_id AND ${COUNTED}
+   GROUP BY 1, 2, 3, 4, 5
+   ORDER BY 1, 2, 3, 4, 5`;
+
+const span = (where: string) =>
+  `SELECT MIN(e.created_at) AS first, MAX(e.created_at) AS last,
+     MIN(CASE WHEN ${KIND} = 'approved' THEN e.created_at END) AS first_sale, MAX(CASE WHEN ${KIND} = 'approved' THEN e.created_at END) AS last_sale
+   FROM till_ledger l JOIN transaction_events e ON e.id = l.event_id JOIN transactions t ON t.id = e.transaction_id
+   WHERE ${where} AND ${COUNTED}`;
+
+/** A ledger's entries after a position, with what a till needs to keep its copy of each (counted ones have a kind). */
+const entriesSince = (entryMode: string, terminal: string, staffId: string, authorization: string) =>
+  `SELECT l.seq AS seq, CASE WHEN ${COUNTED} THEN ${KIND} END AS kind, e.id AS event_id, e.type AS event_type, e.amount_minor AS amount_minor, e.created_at AS event_at,
+     t.id AS transaction_id, t.order_id AS order_id, t.currency AS currency, t.amount_minor AS sale_minor, t.status_code AS status_code, t.message AS message,
+     t.card_brand AS card_brand, t.card_last_four AS card_last_four, ${entryMode} AS entry_mode, ${terminal} AS terminal_id, ${staffId} AS staff_id,
+     ${authorization} AS authorization_code, t.created_at AS sold_at, r.merchant_reference AS merchant_reference
+   FROM till_ledger l
+   JOIN transaction_events e ON e.id = l.event_id
+   JOIN transactions t ON t.id = e.transaction_id
+   LEFT JOIN refunds r ON r.id = e.id
+   WHERE l.merchant_id = ? AND l.terminal_id = ? AND l.seq > ?
+   ORDER BY l.seq
+   LIMIT ?`;
 
 /** A joined till's stored sales of a range (their capture entries), by how they ended. */
 const storedSales = (isStored: string) =>
@@ -51,15 +98,69 @@ const storedSales = (isStored: string) =>
    GROUP BY t.status_code, t.currency
    ORDER BY t.status_code, t.currency`;
 
+/** The details fields the figures read, per engine. */
+const SQLITE = { entryMode: "json_extract(t.details, '$.pos.entry_mode')", staffId: "json_extract(t.details, '$.staff_id')" };
+const POSTGRES = { entryMode: "t.details::jsonb #>> '{pos,entry_mode}'", staffId: "t.details::jsonb ->> 'staff_id'" };
+
+function groupFromRow(r: Row): DayLedgerGroup {
+  return {
+    kind: r.kind as DayLedgerGroup['kind'],
+    currency: r.currency as string,
+    cardBrand: (r.card_brand as string | null) ?? null,
+    entryMode: typeof r.entry_mode === 'string' ? r.entry_mode : null,
+    staffId: typeof r.staff_id === 'string' ? r.staff_id : null,
+    count: Number(r.count),
+    amountMinor: Number(r.amount_minor),
+  };
+}
+
+function spanFromRow(row: Row): DaySpan {
+  const time = (value: unknown) => (typeof value === 'string' ? value : null);
+  return { first: time(row.first), last: time(row.last), firstSale: time(row.first_sale), lastSale: time(row.last_sale) };
+}
+
+function entryFromRow(r: Row): LedgerEntryRow {
+  const text = (value: unknown) => (typeof value === 'string' ? value : null);
+  return {
+    seq: Number(r.seq),
+    kind: r.kind === 'approved' || r.kind === 'declined' ? 'sale' : r.kind === 'refunded' ? 'refund' : null,
+    eventId: r.event_id as string,
+    amountMinor: Number(r.amount_minor),
+    eventAt: r.event_at as string,
+    transactionId: r.transaction_id as string,
+    orderId: text(r.order_id),
+    currency: r.currency as string,
+    saleMinor: Number(r.sale_minor),
+    statusCode: Number(r.status_code),
+    message: text(r.message),
+    cardBrand: text(r.card_brand),
+    cardLastFour: text(r.card_last_four),
+    entryMode: text(r.entry_mode),
+    terminalId: text(r.terminal_id),
+    staffId: text(r.staff_id),
+    authorizationCode: text(r.authorization_code),
+    soldAt: r.sold_at as string,
+    merchantReference: text(r.merchant_reference),
+  };
+}
+
 export function createDayReportRepository(db: SqlDatabase): DayReportRepository {
   const s = {
     watermark: db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM till_ledger WHERE merchant_id = ? AND terminal_id = ?'),
-    groups: db.prepare(dialects({ sqlite: groups("json_extract(t.details, '$.pos.entry_mode')", "json_extract(t.details, '$.staff_id')"), postgres: groups("t.details::jsonb #>> '{pos,entry_mode}'", "t.details::jsonb ->> 'staff_id'") })),
-    span: db.prepare(
-      `SELECT MIN(e.created_at) AS first, MAX(e.created_at) AS last,
-         MIN(CASE WHEN e.type = 'capture' THEN e.created_at END) AS first_sale, MAX(CASE WHEN e.type = 'capture' THEN e.created_at END) AS last_sale
-       FROM till_ledger l JOIN transaction_events e ON e.id = l.event_id
-       WHERE l.merchant_id = ? AND l.terminal_id = ? AND l.seq > ? AND l.seq <= ? AND ${COUNTED}`,
+    groups: db.prepare(dialects({ sqlite: groups(SQLITE.entryMode, SQLITE.staffId, RANGE), postgres: groups(POSTGRES.entryMode, POSTGRES.staffId, RANGE) })),
+    openGroups: db.prepare(dialects({ sqlite: groups(SQLITE.entryMode, SQLITE.staffId, OPEN_AT_CENTRE), postgres: groups(POSTGRES.entryMode, POSTGRES.staffId, OPEN_AT_CENTRE) })),
+    dayGroups: db.prepare(dialects({ sqlite: dayGroups(SQLITE.entryMode, SQLITE.staffId), postgres: dayGroups(POSTGRES.entryMode, POSTGRES.staffId) })),
+    span: db.prepare(span(RANGE)),
+    openSpan: db.prepare(span(OPEN_AT_CENTRE)),
+    entriesSince: db.prepare(
+      dialects({
+        sqlite: entriesSince(SQLITE.entryMode, "json_extract(t.details, '$.pos.terminal.id')", SQLITE.staffId, "json_extract(t.details, '$.authorization_code')"),
+        postgres: entriesSince(POSTGRES.entryMode, "t.details::jsonb #>> '{pos,terminal,id}'", POSTGRES.staffId, "t.details::jsonb ->> 'authorization_code'"),
+      }),
+    ),
+    entryKeys: db.prepare(
+      `SELECT DISTINCT ${ENTRY_KEY} AS entry_key FROM till_ledger l JOIN transaction_events e ON e.id = l.event_id JOIN transactions t ON t.id = e.transaction_id
+       WHERE ${RANGE} AND ${COUNTED} ORDER BY 1`,
     ),
     storedSales: db.prepare(dialects({ sqlite: storedSales("json_type(t.details, '$.stored') = 'object'"), postgres: storedSales("(t.details::jsonb -> 'stored') IS NOT NULL") })),
     latest: db.prepare('SELECT * FROM z_reports WHERE merchant_id = ? AND terminal_id = ? ORDER BY sequence DESC LIMIT 1'),
@@ -75,22 +176,12 @@ export function createDayReportRepository(db: SqlDatabase): DayReportRepository 
   const one = (row: unknown) => (row ? zFromRow(row as Row) : undefined);
   return {
     watermark: async (merchantId, terminalId) => ((await s.watermark.get(merchantId, terminalId)) as { seq: number }).seq,
-    groups: async (merchantId, terminalId, range) =>
-      ((await s.groups.all(merchantId, terminalId, range.fromSeq, range.toSeq)) as Row[]).map(
-        (r): DayLedgerGroup => ({
-          kind: r.kind as DayLedgerGroup['kind'],
-          currency: r.currency as string,
-          cardBrand: (r.card_brand as string | null) ?? null,
-          entryMode: typeof r.entry_mode === 'string' ? r.entry_mode : null,
-          staffId: typeof r.staff_id === 'string' ? r.staff_id : null,
-          count: r.count as number,
-          amountMinor: r.amount_minor as number,
-        }),
-      ),
-    span: async (merchantId, terminalId, range) => {
-      const row = (await s.span.get(merchantId, terminalId, range.fromSeq, range.toSeq)) as { first: string | null; last: string | null; first_sale: string | null; last_sale: string | null };
-      return { first: row.first, last: row.last, firstSale: row.first_sale, lastSale: row.last_sale };
-    },
+    groups: async (merchantId, terminalId, range, options = {}) =>
+      ((await (options.openAtCentre ? s.openGroups : s.groups).all(merchantId, terminalId, range.fromSeq, range.toSeq)) as Row[]).map(groupFromRow),
+    dayGroups: async (merchantId, tillId, sequence) => ((await s.dayGroups.all(merchantId, tillId, sequence)) as Row[]).map(groupFromRow),
+    span: async (merchantId, terminalId, range, options = {}) => spanFromRow((await (options.openAtCentre ? s.openSpan : s.span).get(merchantId, terminalId, range.fromSeq, range.toSeq)) as Row),
+    entriesSince: async (merchantId, terminalId, after, limit) => ((await s.entriesSince.all(merchantId, terminalId, after, limit)) as Row[]).map(entryFromRow),
+    entryKeys: async (merchantId, terminalId, range) => ((await s.entryKeys.all(merchantId, terminalId, range.fromSeq, range.toSeq)) as Row[]).map((r) => r.entry_key as string),
     storedSales: async (merchantId, terminalId, range) =>
       ((await s.storedSales.all(merchantId, terminalId, range.fromSeq, range.toSeq)) as Row[]).map((r) => ({
         statusCode: Number(r.status_code),

@@ -28,6 +28,10 @@ export function createTillRepository(db: SqlDatabase): TillRepository {
   const s = {
     list: db.prepare('SELECT * FROM tills WHERE merchant_id = ? ORDER BY till_id'),
     get: db.prepare('SELECT * FROM tills WHERE merchant_id = ? AND till_id = ?'),
+    sellsHere: db.prepare(
+      `SELECT 1 AS sells FROM tills t WHERE t.merchant_id = ? AND t.till_id = ? AND t.retired_at IS NULL
+         AND NOT EXISTS (SELECT 1 FROM till_links l WHERE l.merchant_id = t.merchant_id AND l.till_id = t.till_id)`,
+    ),
     insert: db.prepare('INSERT INTO tills (merchant_id, till_id, name, created_at, retired_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (merchant_id, till_id) DO NOTHING'),
     rename: db.prepare('UPDATE tills SET name = ? WHERE merchant_id = ? AND till_id = ?'),
     retire: db.prepare(
@@ -53,6 +57,7 @@ export function createTillRepository(db: SqlDatabase): TillRepository {
       const row = (await s.get.get(merchantId, tillId)) as Row | undefined;
       return row && tillFromRow(row);
     },
+    sellsHere: async (merchantId, tillId) => (await s.sellsHere.get(merchantId, tillId)) !== undefined,
     insert: async (t) => (await s.insert.run(t.merchantId, t.tillId, t.name, t.createdAt, t.retiredAt)).changes === 1,
     rename: async (merchantId, tillId, name) => (await s.rename.run(name, merchantId, tillId)).changes === 1,
     retire: async (merchantId, tillId, at) => (await s.retire.run(at, merchantId, tillId)).changes === 1,

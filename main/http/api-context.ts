@@ -23,6 +23,8 @@ declare module 'fastify' {
     approvedBy?: string;
     /** The cashier a joined till named for this sale (X-Till-Staff, from the till's own credential). */
     tillStaffId?: string;
+    /** The till a sale of this request belongs to (a joined till's credential, a till screen's till): requestTill. */
+    saleTill?: string;
   }
 }
 
@@ -170,8 +172,21 @@ export function operationContext(request: FastifyRequest): OperationContext {
     ...(request.idempotency ? { idempotency: request.idempotency.scope } : {}),
     ...(staff ? { staffId: staff.id } : request.tillStaffId ? { staffId: request.tillStaffId } : {}),
     ...(staff && request.approvedBy ? { approvedBy: request.approvedBy } : {}),
+    ...(request.saleTill !== undefined ? { tillId: request.saleTill } : {}),
     ...(action ? { audit: { action, describe: (value: unknown) => auditFacts(action, request, value) } } : {}),
   };
+}
+
+/**
+ * The till a request comes from, where the gateway knows it (D19): the till a staff session's screen
+ * holds, or the joined till whose own credential sent it. Sets `request.saleTill`, which the
+ * operation's context carries to the payment (main/core/payments/sale-till.ts).
+ */
+export async function requestTill(gateway: Gateway, request: FastifyRequest): Promise<void> {
+  const principal = request.principal;
+  if (!principal) return;
+  const till = principal.staff ? await gateway.tills.heldBy(principal.credentialId) : principal.kind === 'merchant' ? await gateway.centre.tillOfCredential(principal.credentialId) : null;
+  if (till) request.saleTill = till;
 }
 
 /** preHandler hook for POST routes: replays, rejects, or reserves the idempotency key. */

@@ -1,5 +1,6 @@
-// Migration 0014 on a :memory: database: the till ledger numbers exactly the counted events of a
-// till's card-present transactions, in insert (commit) order, and refuses changes; a Z report
+// Migration 0014 (with 0031's rule: the sale's till, else '*') on a :memory: database: the till
+// ledger numbers exactly the counted events of card-present transactions, in insert (commit) order,
+// under the sale's till or the other terminals' book, and refuses changes; a Z report
 // continues its till's chain and never changes; the report queries read the ledger by its index.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -17,11 +18,11 @@ function database(): Database.Database {
   return db;
 }
 
-function transaction(db: Database.Database, id: string, paymentType: string, details: Record<string, unknown>): void {
+function transaction(db: Database.Database, id: string, paymentType: string, details: Record<string, unknown>, tillId: string | null = null): void {
   db.prepare(
-    `INSERT INTO transactions (id, merchant_id, payment_type, operation, status_code, currency, amount_minor, details, created_at, updated_at)
-     VALUES (?, 'm1', ?, 'payment', 3, 'EUR', 1000, ?, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')`,
-  ).run(id, paymentType, JSON.stringify(details));
+    `INSERT INTO transactions (id, merchant_id, payment_type, operation, status_code, currency, amount_minor, details, till_id, created_at, updated_at)
+     VALUES (?, 'm1', ?, 'payment', 3, 'EUR', 1000, ?, ?, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')`,
+  ).run(id, paymentType, JSON.stringify(details), tillId);
 }
 
 let eventCounter = 0;
@@ -35,18 +36,19 @@ function event(db: Database.Database, transactionId: string, type: string, statu
 const ledger = (db: Database.Database) => db.prepare('SELECT seq, merchant_id, terminal_id, event_id FROM till_ledger ORDER BY seq').all() as Array<{ seq: number; terminal_id: string; event_id: string }>;
 
 describe('migration 0014: the till ledger and Z reports', () => {
-  test('the ledger takes the sale, decline and refund events of card-present transactions with a terminal, in order', () => {
+  test("the ledger takes the sale, decline and refund events of card-present transactions, in order, under the sale's till or '*'", () => {
     const db = database();
     try {
-      transaction(db, 't1', 'cardpos', { pos: { entry_mode: 'contactless', terminal: { id: 'TILL-1' } } });
+      transaction(db, 't1', 'cardpos', { pos: { entry_mode: 'contactless', terminal: { id: 'TILL-1' } } }, 'TILL-1');
       transaction(db, 't2', 'cardecom', {});
       transaction(db, 't3', 'cardpos', { pos: { entry_mode: 'chip', terminal: { id: null } } });
-      transaction(db, 't4', 'cardpos', { pos: { entry_mode: 'swipe', terminal: { id: 'TILL-2' } } });
+      // The terminal id the request sent does not choose the book: the sale's till does.
+      transaction(db, 't4', 'cardpos', { pos: { entry_mode: 'swipe', terminal: { id: 'T-0001' } } }, 'TILL-2');
       const a = event(db, 't1', 'authorization', 4);
       const c = event(db, 't1', 'capture');
       event(db, 't1', 'postback');
       event(db, 't2', 'capture');
-      event(db, 't3', 'capture');
+      const o = event(db, 't3', 'capture');
       const d = event(db, 't4', 'reauthorization', 6);
       const r = event(db, 't1', 'refund', 7);
       assert.deepEqual(
@@ -54,8 +56,9 @@ describe('migration 0014: the till ledger and Z reports', () => {
         [
           [1, 'TILL-1', a],
           [2, 'TILL-1', c],
-          [3, 'TILL-2', d],
-          [4, 'TILL-1', r],
+          [3, '*', o],
+          [4, 'TILL-2', d],
+          [5, 'TILL-1', r],
         ],
       );
       assert.throws(() => db.prepare('UPDATE till_ledger SET terminal_id = ?').run('X'), /append-only/);

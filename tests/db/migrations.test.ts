@@ -314,6 +314,12 @@ const expectedByVersion: Record<number, Expected> = {
     unique: [],
     addedColumns: { centre_unsettled: ['request_sealed', 'staff_id'] },
   },
+  31: {
+    tables: ['till_days', 'till_day_entries'],
+    indexes: { transactions_merchant_till: ['merchant_id', 'till_id', 'created_at', 'id'] },
+    unique: [],
+    addedColumns: { transactions: ['till_id'], centre_link: ['ledger_cursor'] },
+  },
 };
 
 function objectNames(db: Database.Database, type: 'table' | 'index'): string[] {
@@ -586,6 +592,45 @@ describe('migration 26 on a database with paid invoices', () => {
       assert.deepEqual(db.prepare('SELECT id, invoice_number FROM transactions ORDER BY id').all(), [
         { id: 't1', invoice_number: 'INV-0042' },
         { id: 't2', invoice_number: null },
+      ]);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('migration 31 on a database with card-present sales', () => {
+  test("a sale takes the till of its stored sale or of the till its terminal id names; other sales none; new events book under the sale's till or '*'", () => {
+    const db = freshDatabase();
+    try {
+      migrate(db, migrations.filter((m) => m.version < 31));
+      db.prepare("INSERT INTO merchants (id, name, currency, webhook_key_sealed, created_at) VALUES ('m1', 'Shop', 'EUR', 'w', '2026-01-01T00:00:00Z')").run();
+      for (const till of ['TILL-1', 'TILL-2']) db.prepare("INSERT INTO tills (merchant_id, till_id, name, created_at) VALUES ('m1', ?, ?, '2026-01-01T00:00:00Z')").run(till, till);
+      const transaction = db.prepare(
+        `INSERT INTO transactions (id, merchant_id, payment_type, operation, status_code, order_id, currency, amount_minor, details, created_at, updated_at)
+         VALUES (?, 'm1', ?, 'payment', 3, ?, 'EUR', 100, ?, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')`,
+      );
+      const pos = (terminal: string | null) => ({ pos: { entry_mode: 'chip', terminal: { id: terminal, type: null, attended: null, capabilities: [] } } });
+      transaction.run('t1', 'cardpos', 'o1', JSON.stringify(pos('TILL-1')));
+      transaction.run('t2', 'cardpos', 'o2', JSON.stringify(pos('T-0001')));
+      transaction.run('t3', 'cardpos', 'o3', JSON.stringify({ ...pos('TILL-9'), stored: { till_id: 'TILL-2', seq: 1, stored_at: '2026-01-01T00:00:00Z' } }));
+      transaction.run('t4', 'cardpos', 'o4', JSON.stringify(pos(null)));
+      transaction.run('t5', 'cardecom', 'o5', JSON.stringify(pos('TILL-1')));
+      migrate(db);
+      assert.deepEqual(db.prepare('SELECT id, till_id FROM transactions ORDER BY id').all(), [
+        { id: 't1', till_id: 'TILL-1' },
+        { id: 't2', till_id: null },
+        { id: 't3', till_id: 'TILL-2' },
+        { id: 't4', till_id: null },
+        { id: 't5', till_id: null },
+      ]);
+      const event = db.prepare("INSERT INTO transaction_events (id, transaction_id, type, status, amount_minor, created_at) VALUES (?, ?, 'capture', 3, 100, '2026-01-01T00:00:00Z')");
+      for (const id of ['t1', 't2', 't3', 't4', 't5']) event.run(`e-${id}`, id);
+      assert.deepEqual(db.prepare('SELECT terminal_id, event_id FROM till_ledger ORDER BY event_id').all(), [
+        { terminal_id: 'TILL-1', event_id: 'e-t1' },
+        { terminal_id: '*', event_id: 'e-t2' },
+        { terminal_id: 'TILL-2', event_id: 'e-t3' },
+        { terminal_id: '*', event_id: 'e-t4' },
       ]);
     } finally {
       db.close();

@@ -54,6 +54,7 @@ function transaction(id: string, details: TransactionDetails): TransactionRecord
     createdAt: NOW,
     updatedAt: NOW,
     invoiceNumber: null,
+    tillId: null,
     expiresAt: null,
   };
 }

@@ -11,6 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { basicAuth, createMerchant, runGateway, runGatewayAsync, startGateway, tempDataDir, type GatewayProcess, type MerchantCredentials } from '../helpers/gateway-process.js';
 import { freshPan, posPayment } from '../helpers/payments.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
+import { until } from '../helpers/shop.js';
 
 interface LinkStatus {
   joined: boolean;
@@ -23,15 +24,6 @@ interface TillRow {
   remote: { warning: string | null; stored: { count: number }; last_seen_at: string | null } | null;
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 async function logIn(url: string, login: string, pin: string): Promise<string> {
   const response = await fetch(`${url}/ui/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login, pin }) });

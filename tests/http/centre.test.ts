@@ -137,14 +137,14 @@ describe('a centre and its joined tills', () => {
     assert.deepEqual([detail.status, detail.amount], ['completed', 12.5]);
   });
 
-  test("a stored sale of another till, a payment that is not card-present, or an id that is taken is refused and charges nothing", async () => {
+  test("a stored sale is the forwarding till's whatever terminal id it names (D19); a payment that is not card-present, or an id that is taken, is refused and charges nothing", async () => {
     const other = entry(4, 9, freshPan(), 'TILL-9');
     const taken = entry(5, 9);
     const existing = await h.app.inject({ method: 'POST', url: '/rest/payment', headers: { authorization: shop.auth }, payload: posPayment(9, { pan: freshPan() }) });
     taken.transaction_id = existing.json<{ transaction_id: string }>().transaction_id;
     const answer = (await forward([other, taken])).json<{ results: Result[] }>().results;
-    assert.deepEqual(answer.map((r) => [r.seq, r.status_code, Boolean(r.refused)]), [[4, 11, true], [5, 11, true]]);
-    assert.equal(await countOf(h, 'SELECT COUNT(*) AS n FROM transactions WHERE id = ?', other.transaction_id), 0);
+    assert.deepEqual(answer.map((r) => [r.seq, r.status_code, Boolean(r.refused)]), [[4, 3, false], [5, 11, true]]);
+    assert.equal(await countOf(h, 'SELECT COUNT(*) AS n FROM transactions WHERE id = ? AND till_id = ?', other.transaction_id, till.till_id), 1, "booked under the forwarding till, not TILL-9");
     assertApiError(await forward([{ ...entry(6, 1), request: { payment_type: 'cardpos' } }]), 400, 1001);
     assertApiError(await forward([entry(7, 1)], shop.auth), 403, 2002);
   });

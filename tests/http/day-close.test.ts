@@ -16,6 +16,7 @@ import { cardPayment, freshPan, posPayment, TEST_PIN } from '../helpers/payments
 import { startPrinterListener } from '../helpers/printer-listener.js';
 import { timeText } from '../../main/core/reports/report-text.js';
 import { sqlOf } from '../helpers/sql.js';
+import { OTHER_TERMINALS_BOOK } from '../../contract/constants.js';
 
 const COOKIE = 'tillgate_session';
 const TILL = 'TILL-1';
@@ -181,8 +182,8 @@ describe('closing the day at a till', () => {
     assert.equal((await sale(ben, 60, { pan: pinPan, pin: true, order: asked.order_id })).status, 'completed');
     // POS software with API credentials: no cashier.
     await sale('api', 5, { entry: 'chip' });
-    // Not this till's: another terminal, and an e-commerce payment.
-    await sale(anna, 99, { terminal: 'TILL-2', entry: 'chip' });
+    // Not this till's: a terminal that is no till of the shop (its own book, D19), and an e-commerce payment.
+    await sale(anna, 99, { terminal: 'T-0001', entry: 'chip' });
     const online = await call('POST', '/rest/payment', null, cardPayment(freshPan(), 77), { authorization: shop.auth });
     assert.equal(online.statusCode, 200, online.body);
     // Refunds: Anna refunds her own sale with the office's approval; the office refunds part of Ben's.
@@ -218,8 +219,8 @@ describe('closing the day at a till', () => {
         ['Anna', anna.staff_id, row('USD', [1, 10], [0, 0], [0, 0], 10)],
       ],
     );
-    // Another till has its own day.
-    const other = await call('GET', '/ui/reports/x?terminal_id=TILL-2', anna.token);
+    // The other terminals' book has its own day.
+    const other = await call('GET', `/ui/reports/x?terminal_id=${encodeURIComponent(OTHER_TERMINALS_BOOK)}`, anna.token);
     assert.deepEqual(other.json<DayReport>().totals, [row('EUR', [1, 99], [0, 0], [0, 0], 99)]);
     // The refund's reason is in the audit log entry of the refund.
     const audit = (await call('GET', '/ui/audit', office.token)).json<Array<{ action: string; subject_id: string; detail: string; approved_by: string | null }>>();
@@ -435,6 +436,7 @@ describe('closing the day at a till', () => {
 
   test("the last sale is the last approved sale: a refund after it is an entry of the day, not a sale", async () => {
     const till = 'TILL-7';
+    assert.ok((await gw.composition.gateway.tills.create(shop.merchant_id, { till_id: till }, { staffId: null })).ok);
     const first = await sale(anna, 8, { terminal: till });
     const soldAt = gw.clock.now().toISOString();
     gw.clock.advance(3 * 60_000);
@@ -449,6 +451,7 @@ describe('closing the day at a till', () => {
     assert.ok(printed.endsWith(timeText(soldAt)), `${printed} is the sale's time, not the refund's (${timeText(refundedAt)})`);
     // A day with a refund and no sale has no first or last sale.
     gw.clock.advance(60_000);
+    assert.ok((await gw.composition.gateway.tills.create(shop.merchant_id, { till_id: 'TILL-8' }, { staffId: null })).ok);
     const quiet = await sale(anna, 4, { terminal: 'TILL-8' });
     assert.equal((await call('POST', '/ui/reports/z?terminal_id=TILL-8', office.token)).statusCode, 201);
     await refund(office, quiet.transaction_id, 4, 'Returned goods');

@@ -11,6 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { basicAuth, createMerchant, runGateway, runGatewayAsync, startGateway, tempDataDir, type GatewayProcess, type MerchantCredentials } from '../helpers/gateway-process.js';
 import { freshPan, posPayment } from '../helpers/payments.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
+import { until } from '../helpers/shop.js';
 
 const FORWARD_DECLINE = '4000000000000416';
 
@@ -30,15 +31,6 @@ interface Till {
   process: GatewayProcess;
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 describe('tills joined to a centre: store and forward', () => {
   let centre: GatewayProcess;

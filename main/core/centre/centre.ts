@@ -25,6 +25,7 @@ import type { Store } from '../unit-of-work.js';
 import type { TransactionRecord } from '../payments/ports.js';
 import { defaultTillName } from '../../../contract/constants.js';
 import type { CentreFence, TillLinkRecord } from './ports.js';
+import { ledgerFor, recordTillDays } from './till-days.js';
 
 /** What a till may store unless the centre says otherwise (issue 26). */
 export const DEFAULT_STORE_LIMITS: StoreLimits = { per_payment: 100, total_per_currency: 1000, count: 200, age_hours: 24 };
@@ -64,6 +65,8 @@ export function fingerprintMatches(fingerprint: string, pinned: string): boolean
 }
 
 export class Centre {
+  private readonly credentialTills = new Map<string, string | null>();
+
   constructor(private readonly deps: CentreDeps) {
     // A stored sale declined when forwarded goes on "Needs attention" in the unit that records it.
     deps.payments.onTransactionChange(async (tx, t) => {
@@ -191,6 +194,20 @@ export class Centre {
   }
 
   /**
+   * The till whose own credential this is (null: POS software's or a partner's), remembered: a
+   * credential never changes its till (a till that joins again gets a new credential), and a
+   * revoked one no longer authenticates. The sale's till comes from it (D19).
+   */
+  async tillOfCredential(credentialId: string): Promise<string | null> {
+    const known = this.credentialTills.get(credentialId);
+    if (known !== undefined) return known;
+    const tillId = (await this.linkOf(credentialId))?.tillId ?? null;
+    if (this.credentialTills.size >= 10_000) this.credentialTills.clear();
+    this.credentialTills.set(credentialId, tillId);
+    return tillId;
+  }
+
+  /**
    * Whether a staff member a joined till names (X-Till-Staff, the cashier logged in there) is one of
    * its merchant's, active: the sale is then recorded as theirs. Honoured only from a till's credential.
    */
@@ -202,11 +219,22 @@ export class Centre {
     });
   }
 
-  /** A till's report: recorded (the centre's list of tills shows it); answers its limits and the replica's digest. */
+  /**
+   * A till's report: recorded (the centre's list of tills shows it), with the days it closed (D19);
+   * answers its limits, the replica's digest, the last of its days recorded and the entries of the
+   * centre's ledger of its sales after the position it reported.
+   */
   async heartbeat(link: TillLinkRecord, report: TillReport): Promise<HeartbeatAnswer> {
     const now = this.deps.clock.now().toISOString();
-    await this.deps.store.runAtomic((tx) => tx.centre.seen(link.merchantId, link.tillId, now, report.version, report), { quiet: true });
-    return { limits: link.limits, replica_digest: (await this.replica(link.merchantId)).digest };
+    const { days, ...seen } = report;
+    await this.deps.store.runAtomic((tx) => tx.centre.seen(link.merchantId, link.tillId, now, report.version, seen), { quiet: true });
+    const daysRecorded = await recordTillDays(this.deps.store, this.deps.clock, link, days);
+    return {
+      limits: link.limits,
+      replica_digest: (await this.replica(link.merchantId)).digest,
+      days_recorded: daysRecorded,
+      ...(report.ledger_cursor !== undefined ? { ledger: await ledgerFor(this.deps.store, link, report.ledger_cursor) } : {}),
+    };
   }
 
   /** What a till keeps to let staff log in and POS software authenticate while the centre is away. */
@@ -252,8 +280,7 @@ export class Centre {
 
   private async forwardOne(link: TillLinkRecord, entry: ForwardEntry): Promise<ForwardResult | undefined> {
     const refuse = (refused: string): ForwardResult => ({ seq: entry.seq, transaction_id: entry.transaction_id, status_code: S.error, status: 'error', message: refused, refused });
-    const terminal = entry.request.pos_data?.terminal?.id;
-    if (entry.request.payment_type !== 'cardpos' || terminal !== link.tillId) return refuse(`only card-present sales of till ${link.tillId} are forwarded`);
+    if (entry.request.payment_type !== 'cardpos') return refuse(`only card-present sales of till ${link.tillId} are forwarded`);
     const known = await this.settled(link, entry);
     if (known !== null) return known;
     // Concurrent forwards of one sale (two batches in flight) queue on its key; a replay answers the same.
@@ -265,7 +292,8 @@ export class Centre {
       // Another request may have created it between the first look and the claim.
       const again = await this.settled(link, entry);
       if (again !== null) return again;
-      const outcome = await this.deps.operations.perform({ merchantId: link.merchantId, idempotency: started.scope, ...(entry.staff_id ? { staffId: entry.staff_id } : {}) }, (operation) =>
+      // The sale is the till's, whatever terminal id its POS software sent (D19).
+      const outcome = await this.deps.operations.perform({ merchantId: link.merchantId, idempotency: started.scope, tillId: link.tillId, ...(entry.staff_id ? { staffId: entry.staff_id } : {}) }, (operation) =>
         this.deps.payments.create(operation, 'payment', entry.request, {
           transactionId: entry.transaction_id,
           details: { stored: { till_id: link.tillId, seq: entry.seq, stored_at: entry.stored_at } },

@@ -1,6 +1,7 @@
 /** What the centre and the joined till need from storage (issue 26, parts 1 and 2; migration 29), and the till's connection to its centre. */
-import type { ForwardEntry, JoinAnswer, Replica, StoreLimits, TillReport } from '../../../contract/api/centre.js';
+import type { ForwardEntry, HeartbeatAnswer, JoinAnswer, Replica, StoreLimits, TillReport } from '../../../contract/api/centre.js';
 import type { PaymentRequest } from '../../../contract/api/payments.js';
+import type { DayReport } from '../../../contract/api/reports.js';
 import type { Answer } from '../errors.js';
 
 /** A pairing code of the centre, by its SHA-256. */
@@ -42,6 +43,27 @@ export interface CentreRepository {
   recordDecline(record: ForwardedDeclineRecord): Promise<boolean>;
   /** Marks it handled (one conditional update); false when unknown or handled already. */
   handleDecline(merchantId: string, transactionId: string, at: string, staffId: string | null): Promise<boolean>;
+  /** Records a day a joined till closed and the entries it counted (D19); false when that day is recorded already. */
+  recordTillDay(record: TillDayRecord, entryKeys: readonly string[]): Promise<boolean>;
+  /** The last day of the till the centre has recorded. */
+  latestTillDay(merchantId: string, tillId: string): Promise<TillDayRecord | undefined>;
+  tillDay(merchantId: string, tillId: string, sequence: number): Promise<TillDayRecord | undefined>;
+  /** Newest first. */
+  tillDays(merchantId: string, tillId: string, limit: number, offset: number): Promise<TillDayRecord[]>;
+  countTillDays(merchantId: string, tillId: string): Promise<number>;
+}
+
+/** A day a joined till closed, as the centre keeps it (migration 31). */
+export interface TillDayRecord {
+  merchantId: string;
+  tillId: string;
+  sequence: number;
+  closedAt: string;
+  /** How far the till had applied the centre's ledger of its sales when it closed. */
+  centreCursor: number;
+  /** The Z report as the till closed it. */
+  report: DayReport;
+  recordedAt: string;
 }
 
 /** A stored sale the bank declined when its till forwarded it (migration 30). */
@@ -72,6 +94,8 @@ export interface CentreLinkRecord {
   limits: StoreLimits;
   joinedAt: string;
   replicaDigest: string | null;
+  /** How far the till has applied the centre's ledger of its sales (0 at the join). */
+  ledgerCursor: number;
 }
 
 /** A card-present sale stored while the centre could not be reached. */
@@ -102,6 +126,8 @@ export interface TillJournalRepository {
   saveLink(record: CentreLinkRecord): Promise<void>;
   setLimits(limits: StoreLimits): Promise<void>;
   setReplicaDigest(digest: string): Promise<void>;
+  /** How far this till has applied its centre's ledger of its sales (D19). */
+  setLedgerCursor(cursor: number): Promise<void>;
   /** Appends a stored payment; its seq is the next number. */
   store(record: Omit<StoredPaymentRecord, 'seq'>): Promise<number>;
   /** The oldest payments not forwarded yet, in seq order. */
@@ -165,7 +191,7 @@ export interface CentreAccess {
 /** The calls a till makes to its centre (main/infra/centre-connection.ts); CentreAwayError when it does not answer. */
 export interface CentreConnection {
   join(url: string, code: string, version: string): Promise<{ answer: JoinAnswer; fingerprint: string | null }>;
-  heartbeat(access: CentreAccess, report: TillReport): Promise<{ limits: StoreLimits; replica_digest: string }>;
+  heartbeat(access: CentreAccess, report: TillReport): Promise<HeartbeatAnswer>;
   replica(access: CentreAccess): Promise<Replica>;
   forward(access: CentreAccess, entries: ForwardEntry[]): Promise<{ results: Array<{ seq: number; transaction_id: string; status_code: number; message: string | null; refused?: string }> }>;
   /** POST /centre/fence: how a sale sent with this key ended there (its key fenced). */

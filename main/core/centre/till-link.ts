@@ -24,6 +24,8 @@ import type { Repositories, Store } from '../unit-of-work.js';
 import { newRecord } from '../payments/records.js';
 import { validatePaymentRequest } from '../payments/request.js';
 import { answerView, CHARGED, declineView, storedView } from './till-views.js';
+import { applyCentreLedger, keepRefundCopy } from './till-copies.js';
+import { daysToSend } from './till-days.js';
 import { CentreAwayError, CentreRefusedError, type CentreAccess, type CentreConnection, type CentreFence, type CentreLinkRecord, type RelayedAnswer, type RelayedRequest } from './ports.js';
 
 const STORED_MESSAGE = 'Stored at the till: forwarded when the centre answers';
@@ -69,6 +71,8 @@ export class TillLink {
   private state: LinkState = { name: 'unlinked' };
   private timer: ReturnType<typeof setInterval> | undefined;
   private ticking: Promise<void> | undefined;
+  /** The last of this till's closed days its centre has recorded (from its last heartbeat answer; unknown before the first). */
+  private daysRecorded: number | undefined;
 
   constructor(private readonly deps: TillLinkDeps) {}
 
@@ -158,6 +162,7 @@ export class TillLink {
       limits: answer.limits,
       joinedAt: this.deps.clock.now().toISOString(),
       replicaDigest: null,
+      ledgerCursor: 0,
     };
     const access = { url, fingerprint, apiKey: answer.api_key, apiPassword: answer.api_password };
     const replica = await this.deps.connection.replica(access);
@@ -208,6 +213,13 @@ export class TillLink {
         link.limits = answer.limits;
       }
       if (answer.replica_digest !== link.replicaDigest) await this.refreshReplica(access, link);
+      if (answer.days_recorded !== undefined) this.daysRecorded = answer.days_recorded;
+      const ledger = answer.ledger;
+      if (ledger && (ledger.entries.length > 0 || ledger.cursor > link.ledgerCursor)) {
+        // Copies of what the centre holds of this till's sales that the till has none of (D19).
+        await this.deps.store.run((tx) => applyCentreLedger(tx, this.deps, link, ledger));
+        link.ledgerCursor = Math.max(link.ledgerCursor, ledger.cursor);
+      }
       await this.forwardAll(access, link);
     } catch (error) {
       if (error instanceof CentreAwayError) this.away(error.message);
@@ -301,40 +313,24 @@ export class TillLink {
     return stored !== undefined && stored.forwardedAt === null;
   }
 
-  /** A refund the centre made of one of this till's sales, on the till's copy (its day report counts it). */
+  /** A refund the centre made of one of this till's sales at the till's request, on the till's copy (its day report counts it). */
   async keepRefund(answer: unknown, merchantReference: string | null): Promise<void> {
     if (typeof answer !== 'object' || answer === null || !('refund_id' in answer)) return;
-    const refund = answer as { refund_id: string; transaction_id: string; status_code: number; amount: number; currency: string; merchant_refund_id: string | null; transaction_status_code: number };
+    const refund = answer as { refund_id: string; transaction_id: string; status_code: number; amount: number; currency: string; merchant_refund_id: string | null };
     if (refund.status_code !== 1) return;
-    const exponent = currencyExponent(refund.currency) ?? 2;
-    const minor = toMinor(refund.amount, exponent);
+    const minor = toMinor(refund.amount, currencyExponent(refund.currency) ?? 2);
     if (!minor.ok) return;
-    const now = this.deps.clock.now().toISOString();
-    await this.deps.store.run(async (tx) => {
-      const copy = await tx.transactions.getById(refund.transaction_id);
-      if (!copy || (await tx.refunds.listByTransaction(copy.id)).some((r) => r.id === refund.refund_id)) return;
-      if (!(await tx.transactions.addRefund(copy.id, minor.minor, now))) return;
-      await tx.transactions.transition(copy.id, [copy.statusCode], { statusCode: refund.transaction_status_code }, now);
-      await tx.refunds.insert({
-        id: refund.refund_id,
-        transactionId: copy.id,
-        merchantId: copy.merchantId,
-        amountMinor: minor.minor,
-        statusCode: 1,
-        merchantRefundId: refund.merchant_refund_id,
-        merchantReference,
-        executionDate: null,
-        processorReference: null,
-        createdAt: now,
-      });
-      await tx.events.append({ id: this.deps.ids.newId(), transactionId: copy.id, type: 'refund', status: refund.transaction_status_code, amountMinor: minor.minor, executionDate: null, message: null, createdAt: now });
-    });
+    const at = this.deps.clock.now().toISOString();
+    await this.deps.store.run((tx) =>
+      keepRefundCopy(tx, { refundId: refund.refund_id, transactionId: refund.transaction_id, amountMinor: minor.minor, merchantReference, merchantRefundId: refund.merchant_refund_id, at }),
+    );
   }
 
   /** What the till tells the centre: what it holds now. */
   async report(): Promise<TillReport> {
     const link = this.link;
-    const { pending, open, day } = await this.deps.store.read(async (r) => {
+    const daysRecorded = this.daysRecorded;
+    const { pending, open, day, days } = await this.deps.store.read(async (r) => {
       // The till closes its own day (its copies): the centre shows what the till says of it.
       const previous = link ? await r.dayReports.latestZ(link.merchantId, link.tillId) : undefined;
       const watermark = link ? await r.dayReports.watermark(link.merchantId, link.tillId) : 0;
@@ -342,6 +338,8 @@ export class TillLink {
         pending: await r.journal.pending(),
         open: link ? (await r.tillAttempts.open(link.merchantId, link.tillId)) !== undefined : false,
         day: { sequence: (previous?.sequence ?? 0) + 1, opened_at: previous?.closedAt ?? null, open: watermark > (previous?.toSeq ?? 0) },
+        // The days the centre has not recorded yet, with the entries each counted (D19).
+        days: link && daysRecorded !== undefined ? await daysToSend(r, link, daysRecorded) : [],
       };
     });
     return {
@@ -349,6 +347,8 @@ export class TillLink {
       stored: { count: pending.count, oldest_at: pending.oldestAt, totals: pending.totals.map((t) => ({ currency: t.currency, amount: minorToAmount(t.amountMinor, currencyExponent(t.currency) ?? 2) })) },
       open_attempt: open,
       day,
+      ...(link ? { ledger_cursor: link.ledgerCursor } : {}),
+      ...(days.length > 0 ? { days } : {}),
     };
   }
 
@@ -409,9 +409,6 @@ export class TillLink {
     if (!checked.ok) return failure(validationError(checked.errors));
     const command = checked.command;
     if (command.type !== 'cardpos' || !command.card || !command.pos) return failure(centreAway("The shop's gateway (this till's centre) does not answer; only card-present sales are stored meanwhile"));
-    if (command.pos.terminal.id !== link.tillId) {
-      return failure(validationError([{ field: 'pos_data.terminal.id', message: `must be this till's id (${link.tillId}) while the centre is away` }]));
-    }
     const pan = command.card.pan;
     // Contactless above the CVM limit needs the PIN, as the bank would ask for it online (after the
     // limits: a sale that cannot be stored is refused before the customer types a PIN for nothing).
@@ -483,6 +480,8 @@ export class TillLink {
     const command = checked.command;
     const now = this.deps.clock.now();
     const record = newRecord(answer.transaction_id, command, link.merchantId, now);
+    // This till's sale, whatever terminal id POS software sent: the centre books it so too (D19).
+    record.tillId = link.tillId;
     const pan = command.card?.pan;
     const taken = answer.status_code === S.completed || answer.status_code === S.stored;
     record.statusCode = answer.status_code;

@@ -16,6 +16,11 @@ export interface OperationContext {
   staffId?: string;
   /** The manager whose single-use approval a cashier's change used (X-Manager-Approval). */
   approvedBy?: string;
+  /**
+   * The till the request comes from, where the gateway knows it: a joined till's own credential, or
+   * the till a till screen holds. A card-present sale made by it is that till's (D19).
+   */
+  tillId?: string;
   /** A staff member's change that the audit log keeps: written in the change's own unit of work. */
   audit?: AuditIntent;
 }

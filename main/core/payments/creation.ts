@@ -18,6 +18,7 @@ import type { DirectDebits } from './direct-debits.js';
 import { PaymentEngine, type PaymentsDeps, type TransactionListener } from './engine.js';
 import { CARD_TYPES, isPaymentType } from '../payment-methods/payment-types.js';
 import { newRecord, withOtherErrors } from './records.js';
+import { saleTillOf } from './sale-till.js';
 import { isCountryCode } from '../countries.js';
 import { validatePaymentRequest, type PaymentCommand, type PaymentOperation } from './request.js';
 import { transactionResponse } from './views.js';
@@ -68,11 +69,16 @@ export class Creation extends PaymentEngine {
     const merchantId = operation.context.merchantId;
     // The merchant's (or the terminal's shop's) setting of the type: enabled, currencies, countries, capabilities (D15).
     let setting: EffectiveMethod | undefined;
+    let tillId: string | null = null;
     if (isPaymentType(request.payment_type)) {
       const type = request.payment_type;
       // Two lookups that need no common snapshot (the terminal's shop, then its setting): on
       // PostgreSQL each is one round trip instead of a read transaction of four.
-      setting = await this.deps.store.readEach((r) => this.deps.methods.forTerminal(r, merchantId, request.pos_data?.terminal?.id, type));
+      // A card-present sale's till is decided here, once (D19).
+      [setting, tillId] = await this.deps.store.readEach(async (r) => [
+        await this.deps.methods.forTerminal(r, merchantId, request.pos_data?.terminal?.id, type),
+        type === 'cardpos' ? await saleTillOf(r, merchantId, operation.context.tillId, request.pos_data?.terminal?.id) : null,
+      ] as const);
       const refusal = this.deps.methods.refusal(setting, requirementOf(kind, request));
       if (refusal) return failure(withOtherErrors(refusal, validated.ok ? [] : validated.errors));
     }
@@ -83,6 +89,7 @@ export class Creation extends PaymentEngine {
     if (extras.details) command.extraDetails = extras.details;
     if (extras.invoiceNumber !== undefined) command.invoiceNumber = extras.invoiceNumber;
     if (extras.transactionId !== undefined) command.transactionId = extras.transactionId;
+    command.tillId = tillId;
     if (setting?.shopId) command.extraDetails = { ...command.extraDetails, shop_id: setting.shopId };
     const effective = setting as EffectiveMethod;
 

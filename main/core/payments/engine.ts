@@ -187,14 +187,14 @@ export abstract class PaymentEngine {
   protected async appendEvent(
     tx: Repositories,
     t: TransactionRecord,
-    event: { type: string; status: number; amountMinor: number; executionDate: string | null; message: string | null },
+    event: { id?: string; type: string; status: number; amountMinor: number; executionDate: string | null; message: string | null },
   ): Promise<void> {
     await tx.events.append(this.eventRecord(t, event));
   }
 
-  private eventRecord(t: TransactionRecord, event: { type: string; status: number; amountMinor: number; executionDate: string | null; message: string | null }): EventRecord {
+  private eventRecord(t: TransactionRecord, event: { id?: string; type: string; status: number; amountMinor: number; executionDate: string | null; message: string | null }): EventRecord {
     return {
-      id: this.deps.ids.newId(),
+      id: event.id ?? this.deps.ids.newId(),
       transactionId: t.id,
       type: event.type,
       status: event.status,
@@ -209,9 +209,10 @@ export abstract class PaymentEngine {
   protected async logAndNotify(
     tx: Repositories,
     t: TransactionRecord,
-    event: { type: string; amountMinor: number; executionDate: string | null; message?: string | null; status?: number },
+    event: { id?: string; type: string; amountMinor: number; executionDate: string | null; message?: string | null; status?: number },
   ): Promise<void> {
     await this.appendEvent(tx, t, {
+      ...(event.id !== undefined ? { id: event.id } : {}),
       type: event.type,
       status: event.status ?? t.statusCode,
       amountMinor: event.amountMinor,

@@ -173,6 +173,8 @@ export class FollowUps extends PaymentEngine {
         });
         const fresh = (await tx.transactions.get(merchantId, t.id)) as TransactionRecord;
         await this.logAndNotify(tx, fresh, {
+          // The refund's event has the refund's id: a till's copy of it has the same (D19, till-link.ts).
+          id: refundId,
           type: 'refund',
           amountMinor,
           executionDate: request.execution_date ?? null,

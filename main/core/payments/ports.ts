@@ -130,6 +130,12 @@ export interface TransactionRecord {
   details: TransactionDetails;
   /** The number of the invoice this payment pays, as it was then (invoice payments only; searchable). */
   invoiceNumber: string | null;
+  /**
+   * The till a card-present sale belongs to, decided once when it is created (D19,
+   * main/core/payments/sale-till.ts); null for other payments and for a sale from a terminal that is
+   * no till of the shop (the ledger books those under OTHER_TERMINALS_BOOK).
+   */
+  tillId: string | null;
   createdAt: string;
   updatedAt: string;
   /** When a pending customer action or an authorization runs out (D2). */

@@ -8,36 +8,37 @@ import { apiError, type ApiError } from '../errors.js';
 import type { TransactionRecord } from './ports.js';
 import type { PaymentCommand } from './request.js';
 
-/** A transaction as a validated command starts it: status started, no money moved, no card yet. */
-export function newRecord(id: string, command: PaymentCommand, merchantId: string, now: Date): TransactionRecord {
-  const iso = now.toISOString();
+/** The fields every new transaction record must be given; the rest start empty (blankRecord). */
+export type RecordStart = Pick<TransactionRecord, 'id' | 'merchantId' | 'paymentType' | 'operation' | 'statusCode' | 'orderId' | 'currency' | 'amountMinor'>;
+
+/** A transaction record with its given fields and nothing else: no money moved, no card, no links. */
+export function blankRecord(start: RecordStart, now: string): TransactionRecord {
+  // One object literal of a fixed shape (no spread): this runs for every payment.
   return {
-    id,
-    merchantId,
-    paymentType: command.type,
-    operation: command.operation,
-    statusCode: S.started,
-    orderId: command.orderId,
-    currency: command.currency,
-    amountMinor: command.amountMinor,
+    id: start.id,
+    merchantId: start.merchantId,
+    paymentType: start.paymentType,
+    operation: start.operation,
+    statusCode: start.statusCode,
+    orderId: start.orderId,
+    currency: start.currency,
+    amountMinor: start.amountMinor,
     authorizedMinor: 0,
     capturedMinor: 0,
     refundedMinor: 0,
     reversedMinor: 0,
     feesMinor: 0,
-    // A registration exists to save the card: it is recurring from the start (the hosted card
-    // page completes it later, and that change does not touch this column).
-    recurring: command.operation === 'register' ? 1 : command.recurring,
+    recurring: 0,
     parentId: null,
-    sepaMandate: command.sepaMandate,
+    sepaMandate: null,
     sepaMsgId: null,
     message: null,
     reasonCode: null,
-    additionalTransactionData: command.additionalTransactionData,
-    merchantReference: command.merchantReference,
-    postbackUrl: command.postbackUrl,
-    successUrl: command.successUrl,
-    errorUrl: command.errorUrl,
+    additionalTransactionData: null,
+    merchantReference: null,
+    postbackUrl: null,
+    successUrl: null,
+    errorUrl: null,
     cardBrand: null,
     cardLastFour: null,
     cardBin: null,
@@ -45,28 +46,47 @@ export function newRecord(id: string, command: PaymentCommand, merchantId: strin
     cardExpiryYear: null,
     cardSealed: null,
     cardFingerprint: null,
-    details: {
-      ...command.extraDetails,
-      ...(Object.keys(command.customer).length ? { customer: command.customer } : {}),
-      ...(command.walletCaptureEvent ? { wallet_capture_event: command.walletCaptureEvent } : {}),
-      ...(command.pos
-        ? {
-            pos: {
-              entry_mode: command.pos.entry,
-              terminal: command.pos.terminal,
-              ...(command.pos.aid ? { aid: command.pos.aid } : {}),
-              ...(command.pos.applicationLabel ? { application_label: command.pos.applicationLabel } : {}),
-              // The receipt says "PIN verified": the bank checked a PIN block (a wrong one declines).
-              ...(command.pos.pinBlock ? { cvm: 'online_pin' } : {}),
-            },
-          }
-        : {}),
-    },
-    invoiceNumber: command.invoiceNumber ?? null,
-    createdAt: iso,
-    updatedAt: iso,
+    details: {},
+    invoiceNumber: null,
+    tillId: null,
+    createdAt: now,
+    updatedAt: now,
     expiresAt: null,
   };
+}
+
+/** A transaction as a validated command starts it: status started, no money moved, no card yet. */
+export function newRecord(id: string, command: PaymentCommand, merchantId: string, now: Date): TransactionRecord {
+  const record = blankRecord({ id, merchantId, paymentType: command.type, operation: command.operation, statusCode: S.started, orderId: command.orderId, currency: command.currency, amountMinor: command.amountMinor }, now.toISOString());
+  // A registration exists to save the card: it is recurring from the start (the hosted card
+  // page completes it later, and that change does not touch this column).
+  record.recurring = command.operation === 'register' ? 1 : command.recurring;
+  record.sepaMandate = command.sepaMandate;
+  record.additionalTransactionData = command.additionalTransactionData;
+  record.merchantReference = command.merchantReference;
+  record.postbackUrl = command.postbackUrl;
+  record.successUrl = command.successUrl;
+  record.errorUrl = command.errorUrl;
+  record.details = {
+    ...command.extraDetails,
+    ...(Object.keys(command.customer).length ? { customer: command.customer } : {}),
+    ...(command.walletCaptureEvent ? { wallet_capture_event: command.walletCaptureEvent } : {}),
+    ...(command.pos
+      ? {
+          pos: {
+            entry_mode: command.pos.entry,
+            terminal: command.pos.terminal,
+            ...(command.pos.aid ? { aid: command.pos.aid } : {}),
+            ...(command.pos.applicationLabel ? { application_label: command.pos.applicationLabel } : {}),
+            // The receipt says "PIN verified": the bank checked a PIN block (a wrong one declines).
+            ...(command.pos.pinBlock ? { cvm: 'online_pin' as const } : {}),
+          },
+        }
+      : {}),
+  };
+  record.invoiceNumber = command.invoiceNumber ?? null;
+  record.tillId = command.tillId ?? null;
+  return record;
 }
 
 /** The shop a stored transaction belongs to (its terminal's at the time of the payment). */

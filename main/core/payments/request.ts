@@ -60,6 +60,8 @@ export interface PaymentCommand {
   invoiceNumber?: string;
   /** Internal: the transaction's id, chosen by whoever stored the sale first (a till). */
   transactionId?: string;
+  /** Internal: the till a card-present sale belongs to (main/core/payments/sale-till.ts); none for other payments. */
+  tillId?: string | null;
 }
 
 export const MERCHANT_REFUND_ID_PATTERN = /^[\x21-\x7e]{1,64}$/;

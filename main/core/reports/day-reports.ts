@@ -13,11 +13,11 @@
 import type { DayReport, ShopDay, StaffRef, StoredSales, ZReportList } from '../../../contract/api/reports.js';
 import { ErrorCode, TransactionStatus as S } from '../../../contract/codes.js';
 import { fromMinorUnits } from '../../../contract/money.js';
-import { CLOSE_DAY_ACTION, type StaffRole } from '../../../contract/constants.js';
+import { CLOSE_DAY_ACTION, OTHER_TERMINALS_BOOK, OTHER_TERMINALS_NAME, type StaffRole } from '../../../contract/constants.js';
 import { apiError, created, failure, success, type Outcome } from '../errors.js';
 import type { AuditRecord } from '../kernel.js';
 import type { Clock, Ids } from '../kernel.js';
-import type { DayFigures, DayLedgerGroup, DayLedgerRange, ZReportRecord } from './ports.js';
+import type { DayFigures, DayLedgerGroup, DayLedgerRange, RangeOptions, ZReportRecord } from './ports.js';
 import type { Repositories, Store } from '../unit-of-work.js';
 import { daySections } from './figures.js';
 
@@ -46,21 +46,23 @@ export class DayReports {
   async shopDay(merchantId: string): Promise<ShopDay> {
     const now = this.clock.now().toISOString();
     return this.store.read(async (r) => {
-      const tills = (await r.tills.listByMerchant(merchantId)).filter((t) => t.retiredAt === null);
+      const tills: Array<{ tillId: string; name: string }> = (await r.tills.listByMerchant(merchantId)).filter((t) => t.retiredAt === null);
+      // Sales from terminals that are no till: a line of their own while their day has any (D19).
+      const other = await r.dayReports.latestZ(merchantId, OTHER_TERMINALS_BOOK);
+      if ((await r.dayReports.watermark(merchantId, OTHER_TERMINALS_BOOK)) > (other?.toSeq ?? 0)) tills.push({ tillId: OTHER_TERMINALS_BOOK, name: OTHER_TERMINALS_NAME });
       const rows: ShopDay['tills'] = [];
       const groups: DayLedgerGroup[] = [];
       let staffNames: Record<string, string> = {};
       for (const till of tills) {
-        const previous = await r.dayReports.latestZ(merchantId, till.tillId);
-        const range = { fromSeq: previous?.toSeq ?? 0, toSeq: await r.dayReports.watermark(merchantId, till.tillId) };
-        const figures = await this.figures(r, merchantId, till.tillId, range, []);
+        const day = await openDay(r, merchantId, till.tillId);
+        const figures = await this.figures(r, merchantId, till.tillId, day.range, [], day.options);
         staffNames = { ...staffNames, ...figures.staffNames };
         groups.push(...figures.groups);
         rows.push({
           till_id: till.tillId,
           name: till.name,
-          sequence: (previous?.sequence ?? 0) + 1,
-          opened_at: previous?.closedAt ?? null,
+          sequence: day.sequence,
+          opened_at: day.openedAt,
           last_sale_at: figures.lastSaleAt ?? null,
           totals: daySections(figures.groups, figures.staffNames).totals,
         });
@@ -73,15 +75,14 @@ export class DayReports {
   async x(merchantId: string, terminalId: string): Promise<DayReport> {
     const now = this.clock.now().toISOString();
     return this.store.read(async (r) => {
-      const previous = await r.dayReports.latestZ(merchantId, terminalId);
-      const range = { fromSeq: previous?.toSeq ?? 0, toSeq: await r.dayReports.watermark(merchantId, terminalId) };
-      const figures = await this.figures(r, merchantId, terminalId, range, []);
+      const { range, options, sequence, openedAt } = await openDay(r, merchantId, terminalId);
+      const figures = await this.figures(r, merchantId, terminalId, range, [], options);
       return {
         report: 'x',
         shop_name: figures.shopName,
         terminal_id: terminalId,
-        sequence: (previous?.sequence ?? 0) + 1,
-        opened_at: previous?.closedAt ?? null,
+        sequence,
+        opened_at: openedAt,
         closed_at: null,
         generated_at: now,
         first_entry_at: figures.firstEntryAt,
@@ -107,10 +108,13 @@ export class DayReports {
         { field: 'X-Manager-Approval', message: 'missing, used or expired approval token' },
       ]));
     }
-    const outcome = await this.store.run(async (tx) => {
+    const outcome = await this.store.run(async (tx): Promise<Outcome<{ record: ZReportRecord; replayed: boolean }>> => {
       if (closeKey !== undefined) {
         const earlier = await tx.dayReports.findZByKey(merchantId, terminalId, closeKey);
-        if (earlier) return { record: earlier, replayed: true };
+        if (earlier) return success({ record: earlier, replayed: true });
+      }
+      if (await joinedElsewhere(tx, merchantId, terminalId)) {
+        return failure(apiError(ErrorCode.invalidState, `Till ${terminalId} is joined from another computer: its day is closed there`, [{ field: 'terminal_id', message: 'closes its day on its own computer' }]));
       }
       const previous = await tx.dayReports.latestZ(merchantId, terminalId);
       const range = { fromSeq: previous?.toSeq ?? 0, toSeq: await tx.dayReports.watermark(merchantId, terminalId) };
@@ -130,6 +134,9 @@ export class DayReports {
         closeKey: closeKey ?? null,
         figures: await this.figures(tx, merchantId, terminalId, range, people),
       };
+      // A joined till: how far it had applied its centre's ledger, by which the centre books this day (D19).
+      const link = await tx.journal.link();
+      if (link && link.merchantId === merchantId && link.tillId === terminalId) record.figures.centreCursor = link.ledgerCursor;
       await tx.dayReports.insertZ(record);
       const audit: AuditRecord = {
         id: this.ids.newId(),
@@ -142,46 +149,53 @@ export class DayReports {
         createdAt: now,
       };
       await tx.staff.audit(audit);
-      return { record, replayed: false };
+      return success({ record, replayed: false });
     });
-    const stored = await this.store.read((r) => storedSalesOf(r, merchantId, terminalId, { fromSeq: outcome.record.fromSeq, toSeq: outcome.record.toSeq }));
-    return (outcome.replayed ? success : created)({ report: { ...zView(outcome.record), ...stored }, replayed: outcome.replayed });
+    if (!outcome.ok) return outcome;
+    const { record, replayed } = outcome.value;
+    const report = await this.store.read((r) => zReportOf(r, record));
+    return (replayed ? success : created)({ report, replayed });
   }
 
   async get(merchantId: string, terminalId: string, sequence: number): Promise<Outcome<DayReport>> {
     const found = await this.store.read(async (r) => {
+      // At a centre, a till joined from another computer: the day as that till closed it.
+      const tillDay = (await joinedElsewhere(r, merchantId, terminalId)) ? await r.centre.tillDay(merchantId, terminalId, sequence) : undefined;
+      if (tillDay) return { ...tillDay.report, final_totals: daySections(await r.dayReports.dayGroups(merchantId, terminalId, sequence), {}).totals };
       const record = await r.dayReports.getZ(merchantId, terminalId, sequence);
-      return record ? { record, stored: await storedSalesOf(r, merchantId, terminalId, { fromSeq: record.fromSeq, toSeq: record.toSeq }) } : undefined;
+      return record ? zReportOf(r, record) : undefined;
     });
     if (!found) return failure(apiError(ErrorCode.notFound, `Till ${terminalId} has no Z report ${sequence}`));
-    return success({ ...zView(found.record), ...found.stored });
+    return success(found);
   }
 
-  /** The till's closed days, newest first. */
+  /** The till's closed days, newest first (at a centre, a joined till's as it closed them). */
   async list(merchantId: string, terminalId: string, limit: number, offset: number): Promise<ZReportList> {
-    const [records, total] = await this.store.read(async (r) => [await r.dayReports.listZ(merchantId, terminalId, limit, offset), await r.dayReports.countZ(merchantId, terminalId)] as const);
+    const [reports, total] = await this.store.read(async (r) => {
+      if (await joinedElsewhere(r, merchantId, terminalId)) {
+        return [(await r.centre.tillDays(merchantId, terminalId, limit, offset)).map((d) => d.report), await r.centre.countTillDays(merchantId, terminalId)] as const;
+      }
+      return [(await r.dayReports.listZ(merchantId, terminalId, limit, offset)).map(zView), await r.dayReports.countZ(merchantId, terminalId)] as const;
+    });
     return {
       terminal_id: terminalId,
       total,
-      items: records.map((record) => {
-        const view = zView(record);
-        return {
-          sequence: view.sequence,
-          terminal_id: view.terminal_id,
-          opened_at: view.opened_at,
-          closed_at: record.closedAt,
-          closed_by: view.closed_by as StaffRef,
-          approved_by: view.approved_by,
-          totals: view.totals,
-        };
-      }),
+      items: reports.map((view) => ({
+        sequence: view.sequence,
+        terminal_id: view.terminal_id,
+        opened_at: view.opened_at,
+        closed_at: view.closed_at ?? view.generated_at,
+        closed_by: view.closed_by as StaffRef,
+        approved_by: view.approved_by,
+        totals: view.totals,
+      })),
     };
   }
 
   /** The range's groups and span, with the names of its cashiers (and of `people`) as they are now. */
-  private async figures(r: Repositories, merchantId: string, terminalId: string, range: DayLedgerRange, people: readonly string[]): Promise<DayFigures> {
-    const groups = await r.dayReports.groups(merchantId, terminalId, range);
-    const span = await r.dayReports.span(merchantId, terminalId, range);
+  private async figures(r: Repositories, merchantId: string, terminalId: string, range: DayLedgerRange, people: readonly string[], options: RangeOptions = {}): Promise<DayFigures> {
+    const groups = await r.dayReports.groups(merchantId, terminalId, range, options);
+    const span = await r.dayReports.span(merchantId, terminalId, range, options);
     const wanted = new Set<string>(people);
     for (const g of groups) if (g.staffId !== null) wanted.add(g.staffId);
     const staffNames: Record<string, string> = {};
@@ -191,6 +205,38 @@ export class DayReports {
     const shopName = (await r.merchants.get(merchantId))?.name ?? '';
     return { groups, staffNames, shopName, firstEntryAt: span.first, lastEntryAt: span.last, firstSaleAt: span.firstSale, lastSaleAt: span.lastSale };
   }
+}
+
+/**
+ * Whether the book is a till joined to this gateway (a centre) from another computer: the till closes
+ * its own day, and this gateway books the till's entries by the days it closed (D19).
+ */
+async function joinedElsewhere(r: Repositories, merchantId: string, book: string): Promise<boolean> {
+  return (await r.centre.links(merchantId)).some((l) => l.tillId === book);
+}
+
+/**
+ * A book's open day: the ledger range after its last Z report. For a till joined from another
+ * computer (at its centre): the entries after the last day it closed that no day it closed counts,
+ * numbered as the till numbers its days.
+ */
+async function openDay(r: Repositories, merchantId: string, book: string): Promise<{ range: DayLedgerRange; options: RangeOptions; sequence: number; openedAt: string | null }> {
+  const previous = await r.dayReports.latestZ(merchantId, book);
+  const toSeq = await r.dayReports.watermark(merchantId, book);
+  const own = { range: { fromSeq: previous?.toSeq ?? 0, toSeq }, options: {}, sequence: (previous?.sequence ?? 0) + 1, openedAt: previous?.closedAt ?? null };
+  if (!(await joinedElsewhere(r, merchantId, book))) return own;
+  const day = await r.centre.latestTillDay(merchantId, book);
+  if (!day) return { ...own, options: { openAtCentre: true }, sequence: 1 };
+  return { range: { fromSeq: Math.max(own.range.fromSeq, day.centreCursor), toSeq }, options: { openAtCentre: true }, sequence: day.sequence + 1, openedAt: day.closedAt };
+}
+
+/** A closed day's report: its figures as written, and a joined till's stored sales of it as they stand now. */
+export async function zReportOf(r: Repositories, record: ZReportRecord): Promise<DayReport> {
+  const range = { fromSeq: record.fromSeq, toSeq: record.toSeq };
+  const stored = await storedSalesOf(r, record.merchantId, record.terminalId, range);
+  // A day with stored sales: its figures as closed, and as they stand now that outcomes are known.
+  const final = stored.stored_sales ? { final_totals: daySections(await r.dayReports.groups(record.merchantId, record.terminalId, range), {}).totals } : {};
+  return { ...zView(record), ...stored, ...final };
 }
 
 /** A Z report from its stored figures alone, so it reads the same for ever. */

@@ -44,6 +44,8 @@ export interface DayFigures {
   /** The first and last approved sale (absent from days closed before sales were told from refunds). */
   firstSaleAt?: string | null;
   lastSaleAt?: string | null;
+  /** A joined till: how far it had applied its centre's ledger when it closed (what its centre books the day by). */
+  centreCursor?: number;
 }
 
 /** A closed day of one till (migration 0014); never updated or deleted. */
@@ -65,14 +67,52 @@ export interface ZReportRecord {
   figures: DayFigures;
 }
 
+/**
+ * Which entries of a range a figures query reads: all (a till's day), or at a centre those of a
+ * joined till that no day the till closed counts yet (its open day as the centre books it, D19).
+ */
+export interface RangeOptions {
+  openAtCentre?: boolean;
+}
+
+/** One entry of a till's ledger with what its till needs to keep a copy of it (a centre tells its joined till). */
+export interface LedgerEntryRow {
+  seq: number;
+  /** A counted entry: a sale (taken or declined) or a refund; null for another event (an authorization of a sale taken). */
+  kind: 'sale' | 'refund' | null;
+  eventId: string;
+  amountMinor: number;
+  eventAt: string;
+  transactionId: string;
+  orderId: string | null;
+  currency: string;
+  saleMinor: number;
+  statusCode: number;
+  message: string | null;
+  cardBrand: string | null;
+  cardLastFour: string | null;
+  entryMode: string | null;
+  terminalId: string | null;
+  staffId: string | null;
+  authorizationCode: string | null;
+  soldAt: string;
+  /** A refund's reason (its merchant_reference). */
+  merchantReference: string | null;
+}
+
 export interface DayReportRepository {
   /** The till's newest ledger position (0 before its first entry): the watermark a close ends at. */
   watermark(merchantId: string, terminalId: string): Promise<number>;
   /** The ledger entries of a range, grouped for the figures (sums of minor units in SQL). */
-  groups(merchantId: string, terminalId: string, range: DayLedgerRange): Promise<DayLedgerGroup[]>;
-  /** Time of the first and last entry of a range. */
+  groups(merchantId: string, terminalId: string, range: DayLedgerRange, options?: RangeOptions): Promise<DayLedgerGroup[]>;
+  /** At a centre: the figures of a day a joined till closed, from the centre's records of the entries it counted. */
+  dayGroups(merchantId: string, tillId: string, sequence: number): Promise<DayLedgerGroup[]>;
   /** When the range's counted entries began and ended, and its approved sales. */
-  span(merchantId: string, terminalId: string, range: DayLedgerRange): Promise<DaySpan>;
+  span(merchantId: string, terminalId: string, range: DayLedgerRange, options?: RangeOptions): Promise<DaySpan>;
+  /** The ledger's entries after `after`, oldest first, at most `limit` (counted or not: the position moves past both). */
+  entriesSince(merchantId: string, terminalId: string, after: number, limit: number): Promise<LedgerEntryRow[]>;
+  /** The keys of a range's counted entries (sales by transaction id, refunds by refund id): what a joined till's day counts. */
+  entryKeys(merchantId: string, terminalId: string, range: DayLedgerRange): Promise<string[]>;
   /** Sales a joined till stored in a range (its own copies), by status and currency: pending (13), forwarded, declined. */
   storedSales(merchantId: string, terminalId: string, range: DayLedgerRange): Promise<Array<{ statusCode: number; currency: string; count: number; amountMinor: number }>>;
   latestZ(merchantId: string, terminalId: string): Promise<ZReportRecord | undefined>;

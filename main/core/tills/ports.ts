@@ -21,6 +21,12 @@ export interface TillRecord {
 export interface TillRepository {
   listByMerchant(merchantId: string): Promise<TillRecord[]>;
   get(merchantId: string, tillId: string): Promise<TillRecord | undefined>;
+  /**
+   * Whether the merchant has an active till of that id that sells on this gateway: not retired, and
+   * not a till joined to it from another computer (that one's sales come only through its own
+   * credential, D19).
+   */
+  sellsHere(merchantId: string, tillId: string): Promise<boolean>;
   /** False when the merchant has a till of that id already. */
   insert(record: Omit<TillRecord, 'holder'>): Promise<boolean>;
   rename(merchantId: string, tillId: string, name: string): Promise<boolean>;

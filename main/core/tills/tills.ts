@@ -31,6 +31,8 @@ export interface TillActor {
 }
 
 const NAME_MAX = 60;
+/** A joined till's report tells whether its books are in step only while it is this fresh (a till reports every second). */
+const BOOKS_REPORT_FRESH_MS = 5_000;
 
 function notFound(tillId: string): ApiError {
   return apiError(ErrorCode.notFound, `Till ${tillId} not found`, [{ field: 'till_id', message: 'no such till' }]);
@@ -85,7 +87,7 @@ export class Tills {
         : null,
       // A till on another computer closes its day there: its report says where it stands.
       day: link?.report?.day ?? { sequence: (previous?.sequence ?? 0) + 1, opened_at: previous?.closedAt ?? null, open: watermark > (previous?.toSeq ?? 0) },
-      remote: link ? remoteView(link, this.clock.now()) : null,
+      remote: link ? remoteView(link, this.clock.now(), await booksOf(r, link, watermark, this.clock.now())) : null,
     };
   }
 
@@ -197,6 +199,12 @@ export class Tills {
    * The till a session's screen sells on: the one it holds; without one, the merchant's only active
    * till while no other screen has it open (a client that never chose, as before there were tills).
    */
+  /** The active till this session's screen holds, if it holds one (its card-present sales are that till's, D19). */
+  async heldBy(sessionId: string): Promise<string | undefined> {
+    const held = await this.store.read((r) => r.tills.heldBy(sessionId));
+    return held && held.retiredAt === null ? held.tillId : undefined;
+  }
+
   async ofSession(session: TillSession): Promise<Outcome<string>> {
     return this.store.read(async (r): Promise<Outcome<string>> => {
       const held = await r.tills.heldBy(session.sessionId);
@@ -225,7 +233,20 @@ export class Tills {
 }
 
 /** A joined till as the centre knows it, with a warning when it went quiet or holds sales too long. */
-function remoteView(link: TillLinkRecord, now: Date): TillRemote {
+/**
+ * Whether a joined till's books are in step with this gateway's at its last report (D19): nothing
+ * stored, every entry of this gateway's ledger of its sales applied, every day it closed recorded.
+ */
+async function booksOf(r: Repositories, link: TillLinkRecord, watermark: number, now: Date): Promise<TillRemote['books']> {
+  const report = link.report;
+  // A report older than a few heartbeats may no longer be true.
+  if (!report || !link.lastSeenAt || now.getTime() - Date.parse(link.lastSeenAt) > BOOKS_REPORT_FRESH_MS) return 'catching_up';
+  if (report.stored.count > 0 || (report.ledger_cursor ?? 0) < watermark) return 'catching_up';
+  const recorded = (await r.centre.latestTillDay(link.merchantId, link.tillId))?.sequence ?? 0;
+  return recorded >= (report.day?.sequence ?? 1) - 1 ? 'in_step' : 'catching_up';
+}
+
+function remoteView(link: TillLinkRecord, now: Date, books: TillRemote['books']): TillRemote {
   const limit = TILL_SILENT_WARNING_MINUTES * 60_000;
   const minutes = (since: string) => Math.floor((now.getTime() - Date.parse(since)) / 60_000);
   const stored = link.report?.stored ?? { count: 0, totals: [], oldest_at: null };
@@ -245,5 +266,6 @@ function remoteView(link: TillLinkRecord, now: Date): TillRemote {
     stored,
     warning,
     limits: link.limits,
+    books,
   };
 }

@@ -8,7 +8,7 @@ import type { Gateway } from '../../../core/gateway.js';
 import { followUpFieldErrors, paymentFieldErrors, validatePayoutRequest, type PaymentOperation } from '../../../core/payments/request.js';
 import type { Operation } from '../../../core/idempotency/operations.js';
 import { outcomeOf, type Outcome } from '../../../core/errors.js';
-import { perform, send } from '../../api-context.js';
+import { perform, requestTill, send } from '../../api-context.js';
 import type { BodyFieldCheck } from '../../errors.js';
 import { route } from '../../operations.js';
 
@@ -47,6 +47,7 @@ export function paymentRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         // A till joined to a centre sends the sale there, or stores it while the centre is away.
         if (gateway.tillLink.linked) return send(reply, await perform(gateway, request, (op) => payAtTill(gateway, op, request.body, request.idempotency?.scope.key, request.principal?.staff?.id ?? null)));
+        await requestTill(gateway, request);
         return send(reply, await perform(gateway, request, (op) => p.create(op, 'payment', request.body)));
       },
     );
