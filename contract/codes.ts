@@ -71,6 +71,8 @@ export const ErrorCode = {
   rateLimited: 4004,
   /** The till is open on another screen (or was taken over by one): choose another, or take it over. */
   tillInUse: 4005,
+  /** A card-present sale repeats one approved or stored minutes ago at the same till (same order, amount, card) without an Idempotency-Key. */
+  repeatedSale: 4006,
   processor: 5001,
   internal: 5002,
   /** The gateway cannot write its data (disk full, read-only): nothing was done; it recovers by itself. */
@@ -96,6 +98,7 @@ export const ERROR_HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   4003: 413,
   4004: 429,
   4005: 409,
+  4006: 409,
   5001: 502,
   5002: 500,
   5003: 503,

@@ -33,6 +33,22 @@ export const TILL_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
  * shop's day on a line of their own, with X and Z reports like a till's; no till id can be `*`.
  */
 export const OTHER_TERMINALS_BOOK = '*';
+/**
+ * A card-present sale without an Idempotency-Key that repeats one approved or stored at the same till
+ * within this many minutes (same order id, amount and card; not a PIN retry) is refused (4006), as a
+ * card terminal's duplicate check does; POS software that means it sends REPEAT_SALE_HEADER.
+ */
+export const REPEAT_SALE_WINDOW_MINUTES = 10;
+export const REPEAT_SALE_HEADER = 'X-Repeat-Sale';
+export const REPEAT_SALE_CONFIRMED = 'confirmed';
+
+/**
+ * A joined till's answer to a read (GET /rest/transactions, one transaction, its refunds or log) from
+ * its own copies of its sales while its centre is away: not the centre's record.
+ */
+export const TILL_VIEW_HEADER = 'X-Till-View';
+export const TILL_VIEW_COPIES = 'copies';
+
 /** Its name where the shop's day lists it beside the tills. */
 export const OTHER_TERMINALS_NAME = 'Other terminals';
 

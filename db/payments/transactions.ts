@@ -185,6 +185,9 @@ export function createTransactionRepositories(db: SqlDatabase): Pick<Repositorie
     transactionLatestForOrder: db.prepare(
       'SELECT * FROM transactions WHERE merchant_id = ? AND order_id = ? ORDER BY created_at DESC, id DESC LIMIT 1',
     ),
+    transactionRecentForOrder: db.prepare(
+      'SELECT * FROM transactions WHERE merchant_id = ? AND order_id = ? AND created_at >= ? ORDER BY created_at DESC, id DESC LIMIT 20',
+    ),
     eventInsert: db.prepare(
       `INSERT INTO transaction_events (id, transaction_id, type, status, amount_minor, execution_date, message, created_at)
        VALUES (@id, @transactionId, @type, @status, @amountMinor, @executionDate, @message, @createdAt)`,
@@ -216,6 +219,7 @@ export function createTransactionRepositories(db: SqlDatabase): Pick<Repositorie
         const row = (await s.transactionGetById.get(id)) as Row | undefined;
         return row && transactionFromRow(row);
       },
+      recentForOrder: async (merchantId, orderId, since) => ((await s.transactionRecentForOrder.all(merchantId, orderId, since)) as Row[]).map(transactionFromRow),
       latestForOrder: async (merchantId, orderId) => {
         const row = (await s.transactionLatestForOrder.get(merchantId, orderId)) as Row | undefined;
         return row && transactionFromRow(row);

@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode } from '../../contract/codes.js';
+import { REPEAT_SALE_CONFIRMED, REPEAT_SALE_HEADER } from '../../contract/constants.js';
 import { apiError, type Outcome } from '../core/errors.js';
 import type { Gateway } from '../core/gateway.js';
 import { checkIdempotencyKey, IdempotencyConflict, requestFingerprint, type IdempotencyStart } from '../core/idempotency/idempotency.js';
@@ -173,6 +174,7 @@ export function operationContext(request: FastifyRequest): OperationContext {
     ...(staff ? { staffId: staff.id } : request.tillStaffId ? { staffId: request.tillStaffId } : {}),
     ...(staff && request.approvedBy ? { approvedBy: request.approvedBy } : {}),
     ...(request.saleTill !== undefined ? { tillId: request.saleTill } : {}),
+    ...(request.headers[REPEAT_SALE_HEADER.toLowerCase()] === REPEAT_SALE_CONFIRMED ? { repeatConfirmed: true } : {}),
     ...(action ? { audit: { action, describe: (value: unknown) => auditFacts(action, request, value) } } : {}),
   };
 }

@@ -4,8 +4,9 @@
  * stores it while the centre is away; every other call answers 503 (5005) meanwhile. The caller's
  * credentials were checked here first (the till keeps a replica of them), and go on as they came.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode } from '../../contract/codes.js';
+import { TILL_VIEW_COPIES, TILL_VIEW_HEADER } from '../../contract/constants.js';
 import { CentreAwayError } from '../core/centre/ports.js';
 import { apiError } from '../core/errors.js';
 import type { Gateway } from '../core/gateway.js';
@@ -57,6 +58,10 @@ export function installTillRelay(app: FastifyInstance, gateway: Gateway, mayJoin
       headers,
       ...(request.body !== undefined && request.method !== 'GET' ? { body: Buffer.from(JSON.stringify(request.body)) } : {}),
     };
+    // While the centre is away, POS software reads this till's own copies (marked so): it can see how
+    // a sale it sent ended before it sends it again (D19).
+    const tillView = request.method === 'GET' && TILL_VIEW_OPERATIONS.has(operation ?? '');
+    if (tillView && link.status.name !== 'online' && (await heldAsCopy(gateway, request))) return markTillView(reply);
     try {
       const answer = staff ? await link.relayForStaff(relayed, staff.id) : await link.relay(relayed);
       if (operation === 'payments.refund' && answer.status === 200) {
@@ -66,10 +71,28 @@ export function installTillRelay(app: FastifyInstance, gateway: Gateway, mayJoin
       return reply.code(answer.status).headers(answer.headers).send(answer.body);
     } catch (error) {
       if (!(error instanceof CentreAwayError)) throw error;
+      if (tillView && (await heldAsCopy(gateway, request))) return markTillView(reply);
       reply.header('Retry-After', '5');
       return sendApiError(reply, apiError(ErrorCode.centreAway, `The shop's gateway (this till's centre) does not answer (${error.message}); this till stores card-present sales meanwhile, and this request waits until the centre is back`, [{ field: 'centre', message: 'does not answer' }]));
     }
   });
+}
+
+/** The reads a till answers from its own copies while its centre is away. */
+const TILL_VIEW_OPERATIONS: ReadonlySet<string> = new Set(['transactions.list', 'transactions.get', 'transactions.refunds', 'transactions.log']);
+
+/** Whether this till can answer the read itself: a list always; one transaction if it has a copy (else the centre may have it). */
+async function heldAsCopy(gateway: Gateway, request: FastifyRequest): Promise<boolean> {
+  const id = (request.params as { transaction_id?: unknown } | undefined)?.transaction_id;
+  if (typeof id !== 'string') return true;
+  const merchantId = request.principal?.merchantId ?? '';
+  return (await gateway.store.read((r) => r.transactions.get(merchantId, id))) !== undefined;
+}
+
+/** The answer is the till's own view: its copies of its own sales, not the centre's record (docs/api.md). */
+function markTillView(reply: FastifyReply): undefined {
+  reply.header(TILL_VIEW_HEADER, TILL_VIEW_COPIES);
+  return undefined;
 }
 
 function parseJson(body: Buffer): unknown {

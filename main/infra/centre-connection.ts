@@ -9,6 +9,7 @@ import type { OperationResult } from '../../contract/api/operations.js';
 import { OPERATIONS } from '../../contract/operations.js';
 import type { PaymentRequest } from '../../contract/api/payments.js';
 import { answerKindOf } from '../../contract/codes.js';
+import { REPEAT_SALE_CONFIRMED, REPEAT_SALE_HEADER } from '../../contract/constants.js';
 import { fingerprintMatches, parsePairingCode } from '../core/centre/centre.js';
 import { CentreAwayError, CentreRefusedError, type CentreAccess, type CentreConnection } from '../core/centre/ports.js';
 import { callCentre, CentreUnreachableError, centreUrlProblem, type CentreAnswer, type CentreEndpoint } from './centre-client.js';
@@ -92,12 +93,18 @@ export const centreConnection: CentreConnection = {
     if (fence.state !== 'processed') return { state: fence.state };
     return { state: 'processed', answer: { kind: answerKindOf(fence.status ?? 0), body: fence.body ?? null } };
   },
-  async pay(access, request: PaymentRequest, key, staffId) {
+  async pay(access, request: PaymentRequest, key, staffId, repeatConfirmed) {
     const body = json(request);
     const answer = await call(access, {
       ...OPERATIONS['payments.create'],
       body: body.body,
-      headers: { ...body.headers, authorization: basic(access), ...(key ? { 'idempotency-key': key } : {}), ...(staffId ? { 'x-till-staff': staffId } : {}) },
+      headers: {
+        ...body.headers,
+        authorization: basic(access),
+        ...(key ? { 'idempotency-key': key } : {}),
+        ...(staffId ? { 'x-till-staff': staffId } : {}),
+        ...(repeatConfirmed ? { [REPEAT_SALE_HEADER.toLowerCase()]: REPEAT_SALE_CONFIRMED } : {}),
+      },
       timeoutMs: PAYMENT_TIMEOUT_MS,
     });
     // Stopping, or unable to store: nothing was done there (5003, 5004), so the till may store the sale.

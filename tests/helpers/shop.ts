@@ -87,23 +87,23 @@ export class Shop {
   }
 
   /** POS software's call with the merchant's credentials. */
-  async api(where: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+  async api(where: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer & { headers: Headers }> {
     const response = await fetch(`${this.urlOf(where)}${path}`, {
       method,
       headers: { authorization: this.auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await response.text();
-    return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+    return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {}, headers: response.headers };
   }
 
   /** A card-present sale POS software sends (`terminal`: its pos_data.terminal.id, or none). */
-  sell(where: string, amount: number, options: { pan?: string; terminal?: string | null; order?: string; key?: string } = {}): Promise<Answer> {
+  sell(where: string, amount: number, options: { pan?: string; terminal?: string | null; order?: string; key?: string | null; headers?: Record<string, string> } = {}): Promise<Answer> {
     const body = posPayment(amount, { pan: options.pan ?? freshPan(), entry: 'chip', ...(options.order ? { order: options.order } : {}) });
     const pos = body.pos_data as { terminal?: { id?: string } };
     if (options.terminal === null) delete pos.terminal;
     else if (options.terminal !== undefined) pos.terminal = { ...pos.terminal, id: options.terminal };
-    return this.api(where, 'POST', '/rest/payment', body, { 'idempotency-key': options.key ?? randomUUID() });
+    return this.api(where, 'POST', '/rest/payment', body, { ...(options.key === null ? {} : { 'idempotency-key': options.key ?? randomUUID() }), ...options.headers });
   }
 
   /** A staff session's call (logged in once per place and login). */

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { OTHER_TERMINALS_BOOK } from '../../contract/constants.js';
+import { freshPan } from '../helpers/payments.js';
 import { CASHIER, Shop } from '../helpers/shop.js';
 
 const FORWARD_DECLINE = '4000000000000416';
@@ -87,6 +88,59 @@ describe("the shop's books: one till per sale, the same figures at the till and 
     // The shop's day has every book: its tills and the other terminals' line.
     const day = (await shop.ui('centre', 'GET', '/ui/reports/shop')).body as { totals: Row[]; tills: Array<{ till_id: string; totals: Row[] }> };
     assert.deepEqual(day.totals, [row([8, 44], [0, 0], [0, 0])], JSON.stringify(day));
+  });
+
+  test('a repeated sale (same order, amount and card at the same till, no Idempotency-Key) is refused with 4006 at the centre and at a joined till, online and away; a retry after a decline or a confirmed repeat is not', async () => {
+    const pan = freshPan();
+    const order = `repeat-${crypto.randomUUID().slice(0, 8)}`;
+    const once = await shop.sell('centre', 12.3, { pan, order, terminal: 'TILL-2', key: null });
+    assert.equal(once.body.status, 'completed', JSON.stringify(once.body));
+    const again = await shop.sell('centre', 12.3, { pan, order, terminal: 'TILL-2', key: null });
+    assert.equal(again.status, 409, JSON.stringify(again.body));
+    assert.equal(again.body.error_code, 4006);
+    assert.deepEqual((again.body.errors as Array<{ field: string }>).map((e) => e.field), ['order_id']);
+    assert.match(String(again.body.message), new RegExp(String(once.body.transaction_id)));
+    // Not the same sale: another till, another amount, another card; and a repeat the POS confirms.
+    assert.equal((await shop.sell('centre', 12.3, { pan, order, terminal: 'T-0001', key: null })).status, 200);
+    assert.equal((await shop.sell('centre', 12.4, { pan, order, terminal: 'TILL-2', key: null })).status, 200);
+    assert.equal((await shop.sell('centre', 12.3, { order, terminal: 'TILL-2', key: null })).status, 200);
+    assert.equal((await shop.sell('centre', 12.3, { pan, order, terminal: 'TILL-2', key: null, headers: { 'x-repeat-sale': 'confirmed' } })).body.status, 'completed');
+    // A retry after a decline is no repeat.
+    const declinedOrder = `repeat-${crypto.randomUUID().slice(0, 8)}`;
+    assert.equal((await shop.sell('centre', 5, { pan: '4000000000000002', order: declinedOrder, key: null })).body.status, 'declined');
+    assert.equal((await shop.sell('centre', 5, { pan: '4000000000000002', order: declinedOrder, key: null })).status, 200);
+
+    // At a joined till: online (the centre checks) and away (the till checks its own copies).
+    const tillOrder = `repeat-${crypto.randomUUID().slice(0, 8)}`;
+    const tillPan = freshPan();
+    assert.equal((await shop.sell('TILL-3', 7.7, { pan: tillPan, order: tillOrder, key: null })).body.status, 'completed');
+    const online = await shop.sell('TILL-3', 7.7, { pan: tillPan, order: tillOrder, key: null });
+    assert.deepEqual([online.status, online.body.error_code], [409, 4006], JSON.stringify(online.body));
+    const till = shop.tills.get('TILL-3');
+    assert.ok(till);
+    till.proxy.cut();
+    const away = await shop.sell('TILL-3', 7.7, { pan: tillPan, order: tillOrder, key: null });
+    assert.deepEqual([away.status, away.body.error_code], [409, 4006], JSON.stringify(away.body));
+    const storedOrder = `repeat-${crypto.randomUUID().slice(0, 8)}`;
+    assert.equal((await shop.sell('TILL-3', 8.8, { pan: tillPan, order: storedOrder, key: null })).body.status, 'stored');
+    const storedAgain = await shop.sell('TILL-3', 8.8, { pan: tillPan, order: storedOrder, key: null });
+    assert.deepEqual([storedAgain.status, storedAgain.body.error_code], [409, 4006], 'a stored sale sent again is not stored twice');
+
+    // Reads while the centre is away: the till answers from its copies, and says so.
+    const list = await shop.api('TILL-3', 'GET', '/rest/transactions?limit=500');
+    assert.equal(list.status, 200, JSON.stringify(list.body));
+    assert.equal(list.headers.get('x-till-view'), 'copies');
+    const rows = list.body as unknown as Array<{ order_id: string; status_code: number }>;
+    assert.deepEqual(rows.filter((r) => r.order_id === storedOrder).map((r) => r.status_code), [13]);
+    const storedId = rows.find((r) => r.order_id === storedOrder) as unknown as { transaction_id: string };
+    const one = await shop.api('TILL-3', 'GET', `/rest/transactions/${storedId.transaction_id}`);
+    assert.deepEqual([one.status, one.headers.get('x-till-view'), one.body.status], [200, 'copies', 'stored']);
+    const elsewhere = await shop.api('TILL-3', 'GET', `/rest/transactions/${String(once.body.transaction_id)}`);
+    assert.deepEqual([elsewhere.status, elsewhere.body.error_code], [503, 5005], 'a sale of another till: only the centre knows it');
+    till.proxy.restore();
+    await shop.inStep('TILL-3');
+    const back = await shop.api('TILL-3', 'GET', `/rest/transactions/${storedId.transaction_id}`);
+    assert.deepEqual([back.status, back.headers.get('x-till-view'), back.body.status], [200, null, 'completed'], 'online: the centre answers');
   });
 
   test("a stored sale declined when forwarded is not taken once known, a refund made at the centre reaches the till's day, and a day the till closed is the centre's too", async () => {

@@ -197,7 +197,7 @@ export interface CentreConnection {
   /** POST /centre/fence: how a sale sent with this key ended there (its key fenced). */
   fence(access: CentreAccess, key: string): Promise<CentreFence>;
   /** POST /rest/payment at the centre; its answer as it came (its kind and body). */
-  pay(access: CentreAccess, request: PaymentRequest, idempotencyKey: string | undefined, staffId: string | null): Promise<Answer>;
+  pay(access: CentreAccess, request: PaymentRequest, idempotencyKey: string | undefined, staffId: string | null, repeatConfirmed: boolean): Promise<Answer>;
   /** Passes a request on to the centre as it came (POS software's own credentials); the answer as it came. */
   relay(access: CentreAccess, request: RelayedRequest): Promise<RelayedAnswer>;
 }

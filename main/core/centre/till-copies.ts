@@ -8,12 +8,16 @@
  * centre can tell which of the till's days counted it (D19).
  */
 import type { LedgerEntry } from '../../../contract/api/centre.js';
+import type { PaymentRequest, TransactionResponse } from '../../../contract/api/payments.js';
+import { cardBrand } from '../../../contract/cards.js';
 import { TransactionStatus as S } from '../../../contract/codes.js';
 import { currencyExponent, toMinor } from '../../../contract/money.js';
-import type { Clock, Ids } from '../kernel.js';
+import type { Answer } from '../errors.js';
+import type { Clock, Ids, Vault } from '../kernel.js';
 import type { CardEntryMode } from '../payments/ports.js';
 import type { Repositories } from '../unit-of-work.js';
-import { blankRecord } from '../payments/records.js';
+import { blankRecord, newRecord } from '../payments/records.js';
+import { validatePaymentRequest } from '../payments/request.js';
 import type { CentreLinkRecord } from './ports.js';
 
 export interface RefundCopy {
@@ -49,10 +53,78 @@ export async function keepRefundCopy(tx: Repositories, refund: RefundCopy): Prom
   await tx.events.append({ id: refund.refundId, transactionId: copy.id, type: 'refund', status: statusCode, amountMinor: refund.amountMinor, executionDate: null, message: `Refund ${refund.refundId}`, createdAt: refund.at });
 }
 
+/** The sale in an answer (a transaction), or undefined for a refusal or anything else. */
+export function saleOf(answer: Answer): TransactionResponse | undefined {
+  const body = answer.body;
+  if (answer.kind === 'refused' || typeof body !== 'object' || body === null || !('transaction_id' in body)) return undefined;
+  return body as TransactionResponse;
+}
+
+/**
+ * This till's own copy of one of its sales from the answer it got (the centre's, or its own stored
+ * sale's), written in the unit that learns the outcome; a stored sale's copy is stored (13) until
+ * forwarded, then ends as it ended there. Nothing of it goes to the outbox: the centre sends the
+ * postbacks. The copy is the till's sale, whatever terminal id POS software sent: the centre books it
+ * so too (D19).
+ */
+export async function keepSaleCopy(
+  tx: Repositories,
+  deps: { ids: Ids; clock: Clock; vault: Vault },
+  link: CentreLinkRecord | undefined,
+  request: PaymentRequest,
+  reply: Answer,
+  staffId: string | null,
+  stored?: { till_id: string; seq: number; stored_at: string },
+): Promise<void> {
+  const answer = saleOf(reply);
+  if (!answer) return;
+  const checked = validatePaymentRequest('payment', request);
+  if (!checked.ok || !link || (await tx.transactions.getById(answer.transaction_id))) return;
+  const command = checked.command;
+  const now = deps.clock.now();
+  const record = newRecord(answer.transaction_id, command, link.merchantId, now);
+  record.tillId = link.tillId;
+  const pan = command.card?.pan;
+  const taken = answer.status_code === S.completed || answer.status_code === S.stored;
+  record.statusCode = answer.status_code;
+  record.message = answer.message;
+  record.reasonCode = answer.reason_code ?? null;
+  record.postbackUrl = null;
+  record.authorizedMinor = taken ? command.amountMinor : 0;
+  record.capturedMinor = taken ? command.amountMinor : 0;
+  if (pan) {
+    record.cardBrand = cardBrand(pan);
+    record.cardLastFour = pan.slice(-4);
+    record.cardBin = pan.slice(0, 6);
+    // This till's own fingerprint of the card: its duplicate check while the centre is away.
+    record.cardFingerprint = deps.vault.fingerprint(pan);
+  }
+  record.details = {
+    ...record.details,
+    ...(staffId ? { staff_id: staffId } : {}),
+    ...(answer.authorization_code ? { authorization_code: answer.authorization_code } : {}),
+    ...(stored ? { stored } : {}),
+  };
+  await tx.transactions.insert(record);
+  const event = (type: string, eventStatus: number) => ({
+    id: deps.ids.newId(),
+    transactionId: record.id,
+    type,
+    status: eventStatus,
+    amountMinor: command.amountMinor,
+    executionDate: null,
+    message: answer.message,
+    createdAt: now.toISOString(),
+  });
+  // As the payment engine logs a one-step sale: its authorization, then the capture (the till ledger counts it).
+  await tx.events.append(event(command.pos?.subsequent ? 'reauthorization' : 'authorization', taken ? (stored ? S.stored : S.authorized) : answer.status_code));
+  if (taken) await tx.events.append(event('capture', answer.status_code));
+}
+
 const ENTRY_MODES: ReadonlySet<string> = new Set(['contactless', 'chip', 'swipe', 'manual']);
 
 /** A sale of this till the centre holds and the till has no copy of (its answer never came back): its copy, as the centre recorded it. */
-async function keepSaleCopy(tx: Repositories, ids: Ids, link: CentreLinkRecord, entry: LedgerEntry, now: string): Promise<void> {
+async function keepCentreSaleCopy(tx: Repositories, ids: Ids, link: CentreLinkRecord, entry: LedgerEntry, now: string): Promise<void> {
   if (await tx.transactions.getById(entry.transaction_id)) return;
   const exponent = currencyExponent(entry.currency) ?? 2;
   const minor = toMinor(entry.sale_amount, exponent);
@@ -93,7 +165,7 @@ export async function applyCentreLedger(tx: Repositories, deps: { ids: Ids; cloc
   const now = deps.clock.now().toISOString();
   for (const entry of ledger.entries) {
     if (entry.kind === 'sale') {
-      await keepSaleCopy(tx, deps.ids, link, entry, now);
+      await keepCentreSaleCopy(tx, deps.ids, link, entry, now);
       continue;
     }
     const refund = entry.refund;

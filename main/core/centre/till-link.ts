@@ -21,10 +21,10 @@ import { apiError, failure, success, validationError, type Answer, type Outcome 
 import type { IdempotencyFence } from '../idempotency/idempotency.js';
 import type { Clock, Ids, Logger, Vault } from '../kernel.js';
 import type { Repositories, Store } from '../unit-of-work.js';
-import { newRecord } from '../payments/records.js';
 import { validatePaymentRequest } from '../payments/request.js';
+import { repeatedSale, repeatedSaleError } from '../payments/repeated-sale.js';
 import { answerView, CHARGED, declineView, storedView } from './till-views.js';
-import { applyCentreLedger, keepRefundCopy } from './till-copies.js';
+import { applyCentreLedger, keepRefundCopy, keepSaleCopy, saleOf } from './till-copies.js';
 import { daysToSend } from './till-days.js';
 import { CentreAwayError, CentreRefusedError, type CentreAccess, type CentreConnection, type CentreFence, type CentreLinkRecord, type RelayedAnswer, type RelayedRequest } from './ports.js';
 
@@ -37,13 +37,6 @@ export const LINK_BEAT_MS = 1000;
 /** A report that takes longer than this counts as the centre being away. */
 export const LINK_TIMEOUT_MS = 2000;
 const FORWARD_BATCH = 50;
-
-/** The sale in an answer (a transaction), or undefined for a refusal or anything else. */
-function saleOf(answer: Answer): TransactionResponse | undefined {
-  const body = answer.body;
-  if (answer.kind === 'refused' || typeof body !== 'object' || body === null || !('transaction_id' in body)) return undefined;
-  return body as TransactionResponse;
-}
 
 export interface TillLinkDeps {
   store: Store;
@@ -362,6 +355,7 @@ export class TillLink {
     key: string | undefined,
     staffId: string | null,
     unit: UnitOfWork = (work) => this.deps.store.run(work),
+    repeatConfirmed = false,
   ): Promise<Outcome<TransactionResponse> | { forwarded: Answer }> {
     const access = this.access;
     if (!access || !this.link) throw new Error('pay at a till that is not joined');
@@ -375,10 +369,10 @@ export class TillLink {
         await this.deps.store.run((tx) => tx.journal.markUnsettled(scoped, this.deps.clock.now().toISOString(), sealed, staffId));
       }
       try {
-        const answer = await this.deps.connection.pay(access, request, scoped, staffId);
+        const answer = await this.deps.connection.pay(access, request, scoped, staffId, repeatConfirmed);
         await this.deps.store.run(async (tx) => {
           if (scoped !== undefined) await tx.journal.clearUnsettled(scoped);
-          await this.keepCopy(tx, request, answer, staffId);
+          await keepSaleCopy(tx, this.deps, this.link, request, answer, staffId);
         });
         return { forwarded: answer };
       } catch (error) {
@@ -395,7 +389,7 @@ export class TillLink {
         if (scoped !== undefined) await this.deps.store.run((tx) => tx.journal.clearUnsettled(scoped));
       }
     }
-    return this.storeSale(request, staffId, unit);
+    return this.storeSale(request, staffId, unit, key === undefined && !repeatConfirmed);
   }
 
   /**
@@ -403,7 +397,7 @@ export class TillLink {
    * own unit of work, which stores its idempotency reply too: a till killed after the commit answers a
    * retry with the same key with this stored sale).
    */
-  private async storeSale(request: PaymentRequest, staffId: string | null, unit: UnitOfWork): Promise<Outcome<TransactionResponse>> {
+  private async storeSale(request: PaymentRequest, staffId: string | null, unit: UnitOfWork, checkRepeat: boolean): Promise<Outcome<TransactionResponse>> {
     const link = this.link as CentreLinkRecord;
     const checked = validatePaymentRequest('payment', request);
     if (!checked.ok) return failure(validationError(checked.errors));
@@ -441,6 +435,12 @@ export class TillLink {
         return failure(apiError(ErrorCode.centreAway, `The shop's gateway (this till's centre) does not answer and this sale cannot be stored: ${problem}. Take another payment method.`, [{ field: 'amount', message: problem }]));
       }
       if (needsPin) return success(this.answer(this.deps.ids.newId(), request, pan, { status_code: S.declined, status: 'declined', message: 'request_pin', reason_code: '1A' }));
+      // The same duplicate check as at the centre, against this till's own copies (D19).
+      if (checkRepeat && !command.pos?.subsequent) {
+        const sale = { orderId: command.orderId, amountMinor: command.amountMinor, currency: command.currency, cardFingerprint: this.deps.vault.fingerprint(pan), tillId: link.tillId, terminalId: command.pos?.terminal.id ?? null };
+        const earlier = await repeatedSale(tx, link.merchantId, sale, now);
+        if (earlier) return failure(repeatedSaleError(earlier));
+      }
       const seq = await tx.journal.store({
         transactionId,
         merchantId: link.merchantId,
@@ -459,62 +459,9 @@ export class TillLink {
         seenAt: null,
       });
       const answer = this.answer(transactionId, request, pan, { status_code: S.stored, status: 'stored', message: STORED_MESSAGE });
-      await this.keepCopy(tx, request, { kind: 'ok', body: answer }, staffId, { till_id: link.tillId, seq, stored_at: now.toISOString() });
+      await keepSaleCopy(tx, this.deps, link, request, { kind: 'ok', body: answer }, staffId, { till_id: link.tillId, seq, stored_at: now.toISOString() });
       return success(answer);
     });
-  }
-
-  /**
-   * This till's own copy of one of its sales (the record is the centre's): what its receipts, its
-   * list of today's sales and its X and Z reports read, so they work as on any gateway, also while
-   * the centre is away. Written in the unit that learns the outcome; a stored sale's copy is stored
-   * (13) until forwarded, then ends as it ended there. Nothing of it goes to the outbox: the centre
-   * sends the postbacks.
-   */
-  private async keepCopy(tx: Repositories, request: PaymentRequest, reply: Answer, staffId: string | null, stored?: { till_id: string; seq: number; stored_at: string }): Promise<void> {
-    const answer = saleOf(reply);
-    if (!answer) return;
-    const checked = validatePaymentRequest('payment', request);
-    const link = this.link;
-    if (!checked.ok || !link || (await tx.transactions.getById(answer.transaction_id))) return;
-    const command = checked.command;
-    const now = this.deps.clock.now();
-    const record = newRecord(answer.transaction_id, command, link.merchantId, now);
-    // This till's sale, whatever terminal id POS software sent: the centre books it so too (D19).
-    record.tillId = link.tillId;
-    const pan = command.card?.pan;
-    const taken = answer.status_code === S.completed || answer.status_code === S.stored;
-    record.statusCode = answer.status_code;
-    record.message = answer.message;
-    record.reasonCode = answer.reason_code ?? null;
-    record.postbackUrl = null;
-    record.authorizedMinor = taken ? command.amountMinor : 0;
-    record.capturedMinor = taken ? command.amountMinor : 0;
-    if (pan) {
-      record.cardBrand = cardBrand(pan);
-      record.cardLastFour = pan.slice(-4);
-      record.cardBin = pan.slice(0, 6);
-    }
-    record.details = {
-      ...record.details,
-      ...(staffId ? { staff_id: staffId } : {}),
-      ...(answer.authorization_code ? { authorization_code: answer.authorization_code } : {}),
-      ...(stored ? { stored } : {}),
-    };
-    await tx.transactions.insert(record);
-    const event = (type: string, eventStatus: number) => ({
-      id: this.deps.ids.newId(),
-      transactionId: record.id,
-      type,
-      status: eventStatus,
-      amountMinor: command.amountMinor,
-      executionDate: null,
-      message: answer.message,
-      createdAt: now.toISOString(),
-    });
-    // As the payment engine logs a one-step sale: its authorization, then the capture (the till ledger counts it).
-    await tx.events.append(event(command.pos?.subsequent ? 'reauthorization' : 'authorization', taken ? (stored ? S.stored : S.authorized) : answer.status_code));
-    if (taken) await tx.events.append(event('capture', answer.status_code));
   }
 
   private answer(transactionId: string, request: PaymentRequest, pan: string, outcome: Pick<TransactionResponse, 'status_code' | 'status' | 'message'> & { reason_code?: string }): TransactionResponse {
@@ -567,7 +514,7 @@ export class TillLink {
     await this.deps.store.run(async (tx) => {
       // Charged at the centre after all: the till keeps its copy, as if the answer had come.
       if (sent?.requestSealed && fence.state === 'processed') {
-        await this.keepCopy(tx, JSON.parse(this.deps.vault.open(sent.requestSealed)) as PaymentRequest, fence.answer, sent.staffId);
+        await keepSaleCopy(tx, this.deps, this.link, JSON.parse(this.deps.vault.open(sent.requestSealed)) as PaymentRequest, fence.answer, sent.staffId);
       }
       await tx.journal.clearUnsettled(scoped);
     });

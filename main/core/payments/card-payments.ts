@@ -15,6 +15,7 @@ import { cvmLimitMinorOf, feesMinorOf, type EffectiveMethod } from '../payment-m
 import { cardFromPos } from './card-input.js';
 import { DAY, PaymentEngine } from './engine.js';
 import { newRecord, processorDown } from './records.js';
+import { repeatedSale, repeatedSaleError } from './repeated-sale.js';
 import type { PaymentCommand } from './request.js';
 import { transactionResponse } from './views.js';
 
@@ -44,6 +45,12 @@ export class CardPayments extends PaymentEngine {
     if (original) record.parentId = original.id;
     // Who took the sale: the till's day report (X/Z) counts it for this cashier.
     if (operation.context.staffId) record.details.staff_id = operation.context.staffId;
+    // A sale POS software sends again without a key (a lost answer) is refused, not charged twice (D19).
+    if (command.pos && command.operation === 'payment' && !command.pos.subsequent && operation.context.idempotency === undefined && !operation.context.repeatConfirmed) {
+      const sale = { orderId: command.orderId, amountMinor: command.amountMinor, currency: command.currency, cardFingerprint: record.cardFingerprint, tillId: record.tillId, terminalId: command.pos.terminal.id };
+      const earlier = await this.deps.store.read((r) => repeatedSale(r, merchantId, sale, now));
+      if (earlier) return failure(repeatedSaleError(earlier));
+    }
 
     // PIN retry: link to the soft-declined attempt of the same order.
     let retryOf: TransactionRecord | undefined;

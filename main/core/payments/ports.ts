@@ -208,6 +208,8 @@ export interface TransactionRepository {
   count(merchantId: string, filter: TransactionFilter): Promise<number>;
   /** Most recent transaction of an order (PIN retry). */
   latestForOrder(merchantId: string, orderId: string): Promise<TransactionRecord | undefined>;
+  /** The order's transactions made at or after `since`, newest first (at most 20): a repeated sale's check. */
+  recentForOrder(merchantId: string, orderId: string, since: string): Promise<TransactionRecord[]>;
   /** Status change guarded by the allowed source statuses; false when the row was not in one of them. */
   transition(id: string, from: readonly number[], change: TransactionChange, now: string): Promise<boolean>;
   /** Adds a capture if the sum stays within the authorization; sets the status. */
