@@ -134,6 +134,7 @@ export const OPERATIONS = {
 
   // ---- reports (contract/api/reports.ts)
   'reports.shopDay': { method: 'GET', path: '/ui/reports/shop' },
+  'reports.sales': { method: 'GET', path: '/ui/reports/sales' },
   'reports.x': { method: 'GET', path: '/ui/reports/x' },
   'reports.closeDay': { method: 'POST', path: '/ui/reports/z' },
   'reports.zList': { method: 'GET', path: '/ui/reports/z' },

@@ -4,7 +4,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { TILL_TERMINAL_ID } from '../constants.js';
-import { Nullable, StringEnum } from './common.js';
+import { Nullable, StringEnum, StringIn } from './common.js';
 import { PrintResultSchema } from './receipts.js';
 import type { SchemasOf } from './operation-schemas.js';
 
@@ -127,6 +127,70 @@ export const ShopDaySchema = Type.Object(
 );
 export type ShopDay = Static<typeof ShopDaySchema>;
 
+/**
+ * One sale of a day's list (Today's sales): a card-present sale whose entry (taken or declined) is in
+ * the open day of its till, with the refunds of it made in that day. From the same ledger entries,
+ * by the same rule, as the X report's figures (D19).
+ */
+export const DaySaleSchema = Type.Object({
+  transaction_id: Type.String(),
+  order_id: Nullable(Type.String()),
+  taken_at: Type.String({ format: 'date-time', description: 'when the sale was taken (a stored sale: when the till stored it)' }),
+  counted: StringEnum(['approved', 'declined'] as const, { description: 'what the day counts it as (a stored sale declined when forwarded: declined)' }),
+  status_code: Type.Integer(),
+  status: Type.String(),
+  message: Nullable(Type.String()),
+  amount: Type.Number(),
+  currency: Type.String(),
+  refunded: Type.Number({ description: 'refunded of it so far, on any day' }),
+  refundable: Type.Number({ description: 'what a refund may still take back' }),
+  card_brand: Nullable(Type.String()),
+  card_last_four: Nullable(Type.String()),
+  entry_mode: Nullable(Type.String()),
+  till_id: Nullable(Type.String(), { description: 'its till; null: a terminal that is no till (other terminals)' }),
+  terminal_id: Nullable(Type.String(), { description: 'pos_data.terminal.id as sent' }),
+  cashier: Nullable(StaffRefSchema, { description: 'null: sent with API credentials' }),
+  refunds: Type.Array(Type.Object({ refund_id: Type.String(), amount: Type.Number(), created_at: Type.String({ format: 'date-time' }) }), { description: 'its refunds counted in this day' }),
+});
+export type DaySale = Static<typeof DaySaleSchema>;
+
+/** A refund counted in the day of a sale of an earlier day. */
+export const DayRefundSchema = Type.Object({
+  refund_id: Type.String(),
+  transaction_id: Type.String(),
+  order_id: Nullable(Type.String()),
+  amount: Type.Number(),
+  currency: Type.String(),
+  created_at: Type.String({ format: 'date-time' }),
+  card_brand: Nullable(Type.String()),
+  card_last_four: Nullable(Type.String()),
+  till_id: Nullable(Type.String()),
+});
+export type DayRefund = Static<typeof DayRefundSchema>;
+
+/** A till's open day as a list (Today's sales), or the whole shop's (GET /ui/reports/sales). */
+export const DaySalesSchema = Type.Object(
+  {
+    scope: StringEnum(['till', 'shop'] as const),
+    till_id: Nullable(Type.String(), { description: 'the till (or * for other terminals); null for the whole shop' }),
+    name: Type.String({ description: "the till's name, Other terminals, or the shop's name" }),
+    sequence: Nullable(Type.Integer({ description: 'the number its open day gets when closed; null for the whole shop' })),
+    opened_at: NullableTime,
+    totals: Type.Array(FigureRowSchema, { description: "per currency, from the listed entries: the X report's totals (the shop's day's for the whole shop)" }),
+    sales: Type.Array(DaySaleSchema, { description: 'newest first' }),
+    earlier_refunds: Type.Array(DayRefundSchema, { description: 'refunds made in this day of sales of an earlier day, newest first' }),
+  },
+  { title: 'DaySales' },
+);
+export type DaySales = Static<typeof DaySalesSchema>;
+export const DaySalesQuerySchema = Type.Object(
+  {
+    terminal_id: Type.Optional(Type.String({ pattern: '^[\\x21-\\x7e]{1,40}$', description: "a till's id (or * for other terminals); default this screen's till. A cashier sees only their own till's" })),
+    scope: Type.Optional(StringIn(['till', 'shop'], { description: 'shop: every till of the shop (back office and admin)' })),
+  },
+  { additionalProperties: false },
+);
+
 const TerminalId = Type.String({ pattern: '^[\\x21-\\x7e]{1,40}$', description: `the till's terminal id; default: this screen's till (${TILL_TERMINAL_ID} where the shop has one)` });
 export const TerminalQuerySchema = Type.Object({ terminal_id: Type.Optional(TerminalId) }, { additionalProperties: false });
 export const ZReportListQuerySchema = Type.Object(
@@ -151,6 +215,7 @@ export const ReportPdfSchema = Type.Unsafe<Uint8Array>({ type: 'string', format:
 /** The reports' operations (contract/operations.ts). */
 export const reportsOperations = {
   'reports.shopDay': { response: { 200: ShopDaySchema } },
+  'reports.sales': { querystring: DaySalesQuerySchema, response: { 200: DaySalesSchema } },
   'reports.x': { querystring: TerminalQuerySchema, response: { 200: DayReportSchema } },
   'reports.closeDay': { querystring: TerminalQuerySchema, headers: CloseDayHeadersSchema, response: { 201: DayReportSchema, 200: DayReportSchema } },
   'reports.zList': { querystring: ZReportListQuerySchema, response: { 200: ZReportListSchema } },

@@ -74,19 +74,23 @@ const span = (where: string) =>
    FROM till_ledger l JOIN transaction_events e ON e.id = l.event_id JOIN transactions t ON t.id = e.transaction_id
    WHERE ${where} AND ${COUNTED}`;
 
-/** A ledger's entries after a position, with what a till needs to keep its copy of each (counted ones have a kind). */
-const entriesSince = (entryMode: string, terminal: string, staffId: string, authorization: string) =>
-  `SELECT l.seq AS seq, CASE WHEN ${COUNTED} THEN ${KIND} END AS kind, e.id AS event_id, e.type AS event_type, e.amount_minor AS amount_minor, e.created_at AS event_at,
-     t.id AS transaction_id, t.order_id AS order_id, t.currency AS currency, t.amount_minor AS sale_minor, t.status_code AS status_code, t.message AS message,
-     t.card_brand AS card_brand, t.card_last_four AS card_last_four, ${entryMode} AS entry_mode, ${terminal} AS terminal_id, ${staffId} AS staff_id,
-     ${authorization} AS authorization_code, t.created_at AS sold_at, r.merchant_reference AS merchant_reference
-   FROM till_ledger l
+/** The fields of a ledger entry and its sale that a till's copy and a day's list need (the details' fields per engine). */
+const entryFields = (f: DetailFields) =>
+  `l.seq AS seq, CASE WHEN ${COUNTED} THEN ${KIND} END AS figure, e.id AS event_id, e.amount_minor AS amount_minor, e.created_at AS event_at,
+   t.id AS transaction_id, t.order_id AS order_id, t.currency AS currency, t.amount_minor AS sale_minor, t.captured_minor AS captured_minor,
+   t.refunded_minor AS refunded_minor, t.status_code AS status_code, t.message AS message, t.card_brand AS card_brand, t.card_last_four AS card_last_four,
+   t.till_id AS till_id, ${f.entryMode} AS entry_mode, ${f.terminal} AS terminal_id, ${f.staffId} AS staff_id, ${f.authorization} AS authorization_code,
+   ${f.storedAt} AS stored_at, t.created_at AS sold_at, r.merchant_reference AS merchant_reference`;
+const ENTRY_JOINS = `FROM till_ledger l
    JOIN transaction_events e ON e.id = l.event_id
    JOIN transactions t ON t.id = e.transaction_id
-   LEFT JOIN refunds r ON r.id = e.id
-   WHERE l.merchant_id = ? AND l.terminal_id = ? AND l.seq > ?
-   ORDER BY l.seq
-   LIMIT ?`;
+   LEFT JOIN refunds r ON r.id = e.id`;
+
+/** A ledger's entries after a position (counted ones have a figure): what a centre tells its joined till. */
+const entriesSince = (f: DetailFields) => `SELECT ${entryFields(f)} ${ENTRY_JOINS} WHERE l.merchant_id = ? AND l.terminal_id = ? AND l.seq > ? ORDER BY l.seq LIMIT ?`;
+
+/** The counted entries of a day, in ledger order: Today's sales, from the same entries as the X report. */
+const dayEntries = (f: DetailFields, where: string) => `SELECT ${entryFields(f)} ${ENTRY_JOINS} WHERE ${where} AND ${COUNTED} ORDER BY l.seq`;
 
 /** A joined till's stored sales of a range (their capture entries), by how they ended. */
 const storedSales = (isStored: string) =>
@@ -98,9 +102,28 @@ const storedSales = (isStored: string) =>
    GROUP BY t.status_code, t.currency
    ORDER BY t.status_code, t.currency`;
 
-/** The details fields the figures read, per engine. */
-const SQLITE = { entryMode: "json_extract(t.details, '$.pos.entry_mode')", staffId: "json_extract(t.details, '$.staff_id')" };
-const POSTGRES = { entryMode: "t.details::jsonb #>> '{pos,entry_mode}'", staffId: "t.details::jsonb ->> 'staff_id'" };
+/** The details fields the reports read, per engine. */
+interface DetailFields {
+  entryMode: string;
+  staffId: string;
+  terminal: string;
+  authorization: string;
+  storedAt: string;
+}
+const SQLITE: DetailFields = {
+  entryMode: "json_extract(t.details, '$.pos.entry_mode')",
+  staffId: "json_extract(t.details, '$.staff_id')",
+  terminal: "json_extract(t.details, '$.pos.terminal.id')",
+  authorization: "json_extract(t.details, '$.authorization_code')",
+  storedAt: "json_extract(t.details, '$.stored.stored_at')",
+};
+const POSTGRES: DetailFields = {
+  entryMode: "t.details::jsonb #>> '{pos,entry_mode}'",
+  staffId: "t.details::jsonb ->> 'staff_id'",
+  terminal: "t.details::jsonb #>> '{pos,terminal,id}'",
+  authorization: "t.details::jsonb ->> 'authorization_code'",
+  storedAt: "t.details::jsonb #>> '{stored,stored_at}'",
+};
 
 function groupFromRow(r: Row): DayLedgerGroup {
   return {
@@ -123,7 +146,7 @@ function entryFromRow(r: Row): LedgerEntryRow {
   const text = (value: unknown) => (typeof value === 'string' ? value : null);
   return {
     seq: Number(r.seq),
-    kind: r.kind === 'approved' || r.kind === 'declined' ? 'sale' : r.kind === 'refunded' ? 'refund' : null,
+    figure: r.figure === 'approved' || r.figure === 'declined' || r.figure === 'refunded' ? r.figure : null,
     eventId: r.event_id as string,
     amountMinor: Number(r.amount_minor),
     eventAt: r.event_at as string,
@@ -131,6 +154,8 @@ function entryFromRow(r: Row): LedgerEntryRow {
     orderId: text(r.order_id),
     currency: r.currency as string,
     saleMinor: Number(r.sale_minor),
+    capturedMinor: Number(r.captured_minor),
+    refundedMinor: Number(r.refunded_minor),
     statusCode: Number(r.status_code),
     message: text(r.message),
     cardBrand: text(r.card_brand),
@@ -139,6 +164,8 @@ function entryFromRow(r: Row): LedgerEntryRow {
     terminalId: text(r.terminal_id),
     staffId: text(r.staff_id),
     authorizationCode: text(r.authorization_code),
+    tillId: text(r.till_id),
+    storedAt: text(r.stored_at),
     soldAt: r.sold_at as string,
     merchantReference: text(r.merchant_reference),
   };
@@ -152,12 +179,9 @@ export function createDayReportRepository(db: SqlDatabase): DayReportRepository 
     dayGroups: db.prepare(dialects({ sqlite: dayGroups(SQLITE.entryMode, SQLITE.staffId), postgres: dayGroups(POSTGRES.entryMode, POSTGRES.staffId) })),
     span: db.prepare(span(RANGE)),
     openSpan: db.prepare(span(OPEN_AT_CENTRE)),
-    entriesSince: db.prepare(
-      dialects({
-        sqlite: entriesSince(SQLITE.entryMode, "json_extract(t.details, '$.pos.terminal.id')", SQLITE.staffId, "json_extract(t.details, '$.authorization_code')"),
-        postgres: entriesSince(POSTGRES.entryMode, "t.details::jsonb #>> '{pos,terminal,id}'", POSTGRES.staffId, "t.details::jsonb ->> 'authorization_code'"),
-      }),
-    ),
+    entriesSince: db.prepare(dialects({ sqlite: entriesSince(SQLITE), postgres: entriesSince(POSTGRES) })),
+    dayEntries: db.prepare(dialects({ sqlite: dayEntries(SQLITE, RANGE), postgres: dayEntries(POSTGRES, RANGE) })),
+    openDayEntries: db.prepare(dialects({ sqlite: dayEntries(SQLITE, OPEN_AT_CENTRE), postgres: dayEntries(POSTGRES, OPEN_AT_CENTRE) })),
     entryKeys: db.prepare(
       `SELECT DISTINCT ${ENTRY_KEY} AS entry_key FROM till_ledger l JOIN transaction_events e ON e.id = l.event_id JOIN transactions t ON t.id = e.transaction_id
        WHERE ${RANGE} AND ${COUNTED} ORDER BY 1`,
@@ -181,6 +205,8 @@ export function createDayReportRepository(db: SqlDatabase): DayReportRepository 
     dayGroups: async (merchantId, tillId, sequence) => ((await s.dayGroups.all(merchantId, tillId, sequence)) as Row[]).map(groupFromRow),
     span: async (merchantId, terminalId, range, options = {}) => spanFromRow((await (options.openAtCentre ? s.openSpan : s.span).get(merchantId, terminalId, range.fromSeq, range.toSeq)) as Row),
     entriesSince: async (merchantId, terminalId, after, limit) => ((await s.entriesSince.all(merchantId, terminalId, after, limit)) as Row[]).map(entryFromRow),
+    dayEntries: async (merchantId, terminalId, range, options = {}) =>
+      ((await (options.openAtCentre ? s.openDayEntries : s.dayEntries).all(merchantId, terminalId, range.fromSeq, range.toSeq)) as Row[]).map(entryFromRow),
     entryKeys: async (merchantId, terminalId, range) => ((await s.entryKeys.all(merchantId, terminalId, range.fromSeq, range.toSeq)) as Row[]).map((r) => r.entry_key as string),
     storedSales: async (merchantId, terminalId, range) =>
       ((await s.storedSales.all(merchantId, terminalId, range.fromSeq, range.toSeq)) as Row[]).map((r) => ({

@@ -7,8 +7,8 @@
 //   - a joined till's X report equals the centre's view of that till;
 //   - every book's closed days and open day add up to what the test sold, declined and refunded in
 //     it (the model): at the centre, and at each joined till for its own book; each sale counted once;
-//   - the shop's day is the sum of the books' open days; the dashboard and the transaction list
-//     count the same money.
+//   - Today's sales of every book has its X report's totals; the shop's day is the sum of the books'
+//     open days; the dashboard and the transaction list count the same money.
 // On the pass's engine (the centre); tills are SQLite. fast-check with a fixed seed; BOOKS_RUNS and
 // BOOKS_SEED run it longer or otherwise.
 import assert from 'node:assert/strict';
@@ -164,6 +164,8 @@ describe("the shop's books agree to the cent over random days of a chain (proper
     }
     const x = (await shop.ui(where, 'GET', `/ui/reports/x${query}`)).body as { totals: Row[] };
     const open = figuresOf(x.totals);
+    const today = (await shop.ui(where, 'GET', `/ui/reports/sales${query}`)).body as { totals: Row[] };
+    assert.deepEqual(today.totals, x.totals, `${book} at ${where}: Today's sales are the X report's`);
     return { total: plus(total, open), open };
   }
 

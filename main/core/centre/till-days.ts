@@ -26,11 +26,12 @@ export const LEDGER_BATCH = 200;
 export const DAYS_BATCH = 10;
 
 function entryOf(row: LedgerEntryRow): LedgerEntry | undefined {
-  if (row.kind === null) return undefined;
+  if (row.figure === null) return undefined;
+  const kind = row.figure === 'refunded' ? 'refund' : 'sale';
   const exponent = currencyExponent(row.currency) ?? 2;
   return {
     seq: row.seq,
-    kind: row.kind,
+    kind,
     transaction_id: row.transactionId,
     order_id: row.orderId,
     currency: row.currency,
@@ -44,7 +45,7 @@ function entryOf(row: LedgerEntryRow): LedgerEntry | undefined {
     staff_id: row.staffId,
     authorization_code: row.authorizationCode,
     sold_at: row.soldAt,
-    ...(row.kind === 'refund' ? { refund: { refund_id: row.eventId, amount: minorToAmount(row.amountMinor, exponent), merchant_reference: row.merchantReference, created_at: row.eventAt } } : {}),
+    ...(kind === 'refund' ? { refund: { refund_id: row.eventId, amount: minorToAmount(row.amountMinor, exponent), merchant_reference: row.merchantReference, created_at: row.eventAt } } : {}),
   };
 }
 

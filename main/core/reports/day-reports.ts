@@ -10,16 +10,17 @@
  * Who: any staff member may read the reports; a back-office or admin account closes the day, a
  * cashier only with a manager's approval (D9, like refunds).
  */
-import type { DayReport, ShopDay, StaffRef, StoredSales, ZReportList } from '../../../contract/api/reports.js';
+import type { DayReport, DaySales, ShopDay, StaffRef, StoredSales, ZReportList } from '../../../contract/api/reports.js';
 import { ErrorCode, TransactionStatus as S } from '../../../contract/codes.js';
 import { fromMinorUnits } from '../../../contract/money.js';
-import { CLOSE_DAY_ACTION, OTHER_TERMINALS_BOOK, OTHER_TERMINALS_NAME, type StaffRole } from '../../../contract/constants.js';
+import { CLOSE_DAY_ACTION, OTHER_TERMINALS_BOOK, type StaffRole } from '../../../contract/constants.js';
 import { apiError, created, failure, success, type Outcome } from '../errors.js';
 import type { AuditRecord } from '../kernel.js';
 import type { Clock, Ids } from '../kernel.js';
 import type { DayFigures, DayLedgerGroup, DayLedgerRange, RangeOptions, ZReportRecord } from './ports.js';
 import type { Repositories, Store } from '../unit-of-work.js';
 import { daySections } from './figures.js';
+import { bookName, daySales, type OpenBook } from './day-sales.js';
 
 export interface CloseActor {
   staffId: string;
@@ -46,21 +47,16 @@ export class DayReports {
   async shopDay(merchantId: string): Promise<ShopDay> {
     const now = this.clock.now().toISOString();
     return this.store.read(async (r) => {
-      const tills: Array<{ tillId: string; name: string }> = (await r.tills.listByMerchant(merchantId)).filter((t) => t.retiredAt === null);
-      // Sales from terminals that are no till: a line of their own while their day has any (D19).
-      const other = await r.dayReports.latestZ(merchantId, OTHER_TERMINALS_BOOK);
-      if ((await r.dayReports.watermark(merchantId, OTHER_TERMINALS_BOOK)) > (other?.toSeq ?? 0)) tills.push({ tillId: OTHER_TERMINALS_BOOK, name: OTHER_TERMINALS_NAME });
       const rows: ShopDay['tills'] = [];
       const groups: DayLedgerGroup[] = [];
       let staffNames: Record<string, string> = {};
-      for (const till of tills) {
-        const day = await openDay(r, merchantId, till.tillId);
-        const figures = await this.figures(r, merchantId, till.tillId, day.range, [], day.options);
+      for (const day of await shopBooks(r, merchantId)) {
+        const figures = await this.figures(r, merchantId, day.book, day.range, [], day.options);
         staffNames = { ...staffNames, ...figures.staffNames };
         groups.push(...figures.groups);
         rows.push({
-          till_id: till.tillId,
-          name: till.name,
+          till_id: day.book,
+          name: day.name,
           sequence: day.sequence,
           opened_at: day.openedAt,
           last_sale_at: figures.lastSaleAt ?? null,
@@ -68,6 +64,18 @@ export class DayReports {
         });
       }
       return { generated_at: now, tills: rows, ...daySections(groups, staffNames) };
+    });
+  }
+
+  /**
+   * The open day of a book as a list with its totals (Today's sales), or of every book of the shop
+   * (`shop`): the same entries as the X reports (D19).
+   */
+  async sales(merchantId: string, of: { book: string } | 'shop'): Promise<DaySales> {
+    return this.store.read(async (r) => {
+      if (of === 'shop') return daySales(r, merchantId, await shopBooks(r, merchantId), 'shop');
+      const till = await r.tills.get(merchantId, of.book);
+      return daySales(r, merchantId, [{ book: of.book, name: bookName(of.book, till?.name), ...(await openDay(r, merchantId, of.book)) }], 'till');
     });
   }
 
@@ -213,6 +221,17 @@ export class DayReports {
  */
 async function joinedElsewhere(r: Repositories, merchantId: string, book: string): Promise<boolean> {
   return (await r.centre.links(merchantId)).some((l) => l.tillId === book);
+}
+
+/** The shop's books with their open days: its active tills, and other terminals while their day has any entry (D19). */
+async function shopBooks(r: Repositories, merchantId: string): Promise<OpenBook[]> {
+  const books: OpenBook[] = [];
+  for (const till of (await r.tills.listByMerchant(merchantId)).filter((t) => t.retiredAt === null)) {
+    books.push({ book: till.tillId, name: till.name, ...(await openDay(r, merchantId, till.tillId)) });
+  }
+  const other = await openDay(r, merchantId, OTHER_TERMINALS_BOOK);
+  if (other.range.toSeq > other.range.fromSeq) books.push({ book: OTHER_TERMINALS_BOOK, name: bookName(OTHER_TERMINALS_BOOK, undefined), ...other });
+  return books;
 }
 
 /**

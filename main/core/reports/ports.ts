@@ -78,8 +78,8 @@ export interface RangeOptions {
 /** One entry of a till's ledger with what its till needs to keep a copy of it (a centre tells its joined till). */
 export interface LedgerEntryRow {
   seq: number;
-  /** A counted entry: a sale (taken or declined) or a refund; null for another event (an authorization of a sale taken). */
-  kind: 'sale' | 'refund' | null;
+  /** What the day counts it as (a sale taken or declined, a refund); null for another event (an authorization of a sale taken). */
+  figure: DayFigureKind | null;
   eventId: string;
   amountMinor: number;
   eventAt: string;
@@ -87,6 +87,8 @@ export interface LedgerEntryRow {
   orderId: string | null;
   currency: string;
   saleMinor: number;
+  capturedMinor: number;
+  refundedMinor: number;
   statusCode: number;
   message: string | null;
   cardBrand: string | null;
@@ -95,6 +97,10 @@ export interface LedgerEntryRow {
   terminalId: string | null;
   staffId: string | null;
   authorizationCode: string | null;
+  /** The sale's till; null: other terminals. */
+  tillId: string | null;
+  /** A joined till's stored sale: when the till stored it (when it was taken). */
+  storedAt: string | null;
   soldAt: string;
   /** A refund's reason (its merchant_reference). */
   merchantReference: string | null;
@@ -111,6 +117,8 @@ export interface DayReportRepository {
   span(merchantId: string, terminalId: string, range: DayLedgerRange, options?: RangeOptions): Promise<DaySpan>;
   /** The ledger's entries after `after`, oldest first, at most `limit` (counted or not: the position moves past both). */
   entriesSince(merchantId: string, terminalId: string, after: number, limit: number): Promise<LedgerEntryRow[]>;
+  /** The counted entries of a range (or a joined till's open day at its centre), in ledger order. */
+  dayEntries(merchantId: string, terminalId: string, range: DayLedgerRange, options?: RangeOptions): Promise<LedgerEntryRow[]>;
   /** The keys of a range's counted entries (sales by transaction id, refunds by refund id): what a joined till's day counts. */
   entryKeys(merchantId: string, terminalId: string, range: DayLedgerRange): Promise<string[]>;
   /** Sales a joined till stored in a range (its own copies), by status and currency: pending (13), forwarded, declined. */

@@ -67,8 +67,6 @@ export interface TillgateClient {
   approve(action: ApprovalAction, credentials: Credentials): Promise<Approval>;
   /** POST /rest/refund with the approval token (needed for a cashier, harmless for others). */
   refund(request: RefundRequest, approvalToken: string | undefined, idempotencyKey: string): Promise<RefundResponse>;
-  /** Today's transactions (since local midnight), newest first. */
-  listToday(): Promise<Transaction[]>;
   transaction(id: string): Promise<Transaction>;
   refunds(transactionId: string): Promise<Refund[]>;
   /** A sale's (transaction id) or a refund's (refund id) receipt, rebuilt by the gateway. */
@@ -82,8 +80,6 @@ export interface TillgateClient {
   setReceiptPrinter(input: ReceiptPrinterInput): Promise<ReceiptPrinterSetting>;
   testPrint(): Promise<PrintResult>;
 }
-
-const LIST_LIMIT = 200;
 
 export function createClient(transport: Transport = defaultTransport()): TillgateClient {
   const call = caller(transport);
@@ -105,11 +101,6 @@ export function createClient(transport: Transport = defaultTransport()): Tillgat
     approve: (action, credentials) => call('staff.approve', { body: { action, ...credentials } }),
     refund: (request, approvalToken, idempotencyKey) =>
       call('payments.refund', { body: request, headers: { 'Idempotency-Key': idempotencyKey, ...(approvalToken ? { 'X-Manager-Approval': approvalToken } : {}) } }),
-    listToday() {
-      const midnight = new Date();
-      midnight.setHours(0, 0, 0, 0);
-      return call('transactions.list', { query: { from: midnight.toISOString(), limit: String(LIST_LIMIT) } });
-    },
     transaction: (id) => call('transactions.get', { params: { transaction_id: id } }),
     refunds: (transactionId) => call('transactions.refunds', { params: { transaction_id: transactionId } }),
     receipt: (receiptId) => call('receipts.get', { params: { receipt_id: receiptId } }),

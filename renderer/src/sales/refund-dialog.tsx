@@ -158,7 +158,7 @@ export function RefundDialog({ row, onClose }: RefundDialogProps) {
     <>
       <dt>Sale</dt>
       <dd>
-        {formatMoney(tx.amount, tx.currency)} at {timeFormat.format(new Date(tx.created_at))}
+        {formatMoney(tx.amount, tx.currency)} at {timeFormat.format(new Date(tx.taken_at))}
       </dd>
       <dt>Card</dt>
       <dd>{card ? cardText : 'No card recorded'}</dd>

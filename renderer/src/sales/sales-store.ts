@@ -1,23 +1,18 @@
 /**
- * Today's sales at this till: card-present transactions since local midnight (a cashier's session
- * sees no further back, D9), what was refunded of each, and totals per currency.
+ * Today's sales at this till: the card-present sales and refunds of the till's open day (since its
+ * last Z report), each with its cashier and refunds, and totals per currency. The list and the totals
+ * come from the gateway in one answer, from the same entries as the X report, so they agree with it
+ * to the cent (D19); nothing is summed here. A manager may look at another till or the whole shop.
  */
 import { create } from 'zustand';
+import type { DaySale, DaySales } from '../../../contract/api/reports.js';
 import { asCardBrand, type CardBrand } from '../../../contract/cards.js';
-import { RefundStatus, TransactionStatus } from '../../../contract/codes.js';
-import { fromMinorUnits, toMinorUnits } from '../../../contract/money.js';
-import { ApiError, client, type Refund, type Transaction } from '../api/client.js';
+import { caller } from '../api/call.js';
+import { ApiError, defaultTransport } from '../api/client.js';
 import { useSession } from '../session-store.js';
 import { ENTRY_NAMES, type CardRead } from '../till/reader.js';
 
 type EntryMode = CardRead['entry'];
-
-export function saleCard(tx: Transaction): SaleCard | null {
-  if (!tx.card_last_four) return null;
-  const brand = asCardBrand(tx.card_brand);
-  const entry = tx.entry_mode && tx.entry_mode in ENTRY_NAMES ? (tx.entry_mode as EntryMode) : undefined;
-  return { brand, lastFour: tx.card_last_four, entry };
-}
 
 /** The card of a sale as the gateway recorded it, so it survives a reload of the window. */
 export interface SaleCard {
@@ -26,15 +21,21 @@ export interface SaleCard {
   entry: EntryMode | undefined;
 }
 
+export function saleCard(sale: Pick<DaySale, 'card_brand' | 'card_last_four' | 'entry_mode'>): SaleCard | null {
+  if (!sale.card_last_four) return null;
+  const entry = sale.entry_mode && sale.entry_mode in ENTRY_NAMES ? (sale.entry_mode as EntryMode) : undefined;
+  return { brand: asCardBrand(sale.card_brand), lastFour: sale.card_last_four, entry };
+}
+
 export interface SaleRow {
-  tx: Transaction;
+  tx: DaySale;
   card: SaleCard | null;
-  /** Refunded so far, in the transaction currency. */
+  /** Refunded so far (on any day), in the sale's currency. */
   refunded: number;
   /** What a refund may still take back. */
   refundable: number;
-  /** The sale's refunds (each has its own receipt), oldest first. */
-  refunds: Refund[];
+  /** Its refunds counted in this day (each has its own receipt). */
+  refunds: DaySale['refunds'];
 }
 
 export interface CurrencyTotals {
@@ -46,69 +47,44 @@ export interface CurrencyTotals {
   declined: number;
 }
 
+/** Whose day is shown: this screen's till, another till (a manager), or the whole shop (a manager). */
+export type SalesView = { kind: 'own' } | { kind: 'till'; tillId: string } | { kind: 'shop' };
+
 interface SalesState {
   status: 'idle' | 'loading' | 'ready' | 'failed';
+  view: SalesView;
+  day: DaySales | null;
   rows: SaleRow[];
   totals: CurrencyTotals[];
   error: string | null;
-  load: () => Promise<void>;
+  load: (view?: SalesView) => Promise<void>;
 }
 
-const SOLD: ReadonlySet<number> = new Set([TransactionStatus.completed, TransactionStatus.refunded, TransactionStatus.partly_refunded]);
+const call = caller(defaultTransport());
 
-/** A PIN request is a step inside a sale, not a sale of its own. */
-function isTillTransaction(tx: Transaction): boolean {
-  return tx.payment_method === 'cardpos' && tx.message !== 'request_pin';
+function queryOf(view: SalesView): { terminal_id?: string; scope?: string } {
+  if (view.kind === 'shop') return { scope: 'shop' };
+  if (view.kind === 'till') return { terminal_id: view.tillId };
+  return {};
 }
 
-export function totalsOf(rows: readonly SaleRow[]): CurrencyTotals[] {
-  const byCurrency = new Map<string, { sales: number; taken: number; refunded: number; declined: number }>();
-  for (const { tx, refunded } of rows) {
-    const entry = byCurrency.get(tx.currency) ?? { sales: 0, taken: 0, refunded: 0, declined: 0 };
-    if (SOLD.has(tx.status_code)) {
-      entry.sales += 1;
-      entry.taken += toMinorUnits(tx.amount, tx.currency);
-      entry.refunded += toMinorUnits(refunded, tx.currency);
-    } else if (tx.status_code === TransactionStatus.declined) {
-      entry.declined += 1;
-    }
-    byCurrency.set(tx.currency, entry);
-  }
-  return [...byCurrency.entries()]
-    .map(([currency, t]) => ({
-      currency,
-      sales: t.sales,
-      declined: t.declined,
-      taken: fromMinorUnits(t.taken, currency),
-      refunded: fromMinorUnits(t.refunded, currency),
-      net: fromMinorUnits(t.taken - t.refunded, currency),
-    }))
-    .sort((a, b) => a.currency.localeCompare(b.currency));
+export function totalsOf(day: DaySales): CurrencyTotals[] {
+  return day.totals.map((t) => ({ currency: t.currency, sales: t.approved.count, taken: t.approved.amount, refunded: t.refunded.amount, net: t.net, declined: t.declined.count }));
 }
 
-export const useSales = create<SalesState>()((set) => ({
+export const useSales = create<SalesState>()((set, get) => ({
   status: 'idle',
+  view: { kind: 'own' },
+  day: null,
   rows: [],
   totals: [],
   error: null,
-  load: async () => {
-    set({ status: 'loading', error: null });
+  load: async (view = get().view) => {
+    set({ status: 'loading', error: null, view });
     try {
-      const transactions = (await client.listToday()).filter(isTillTransaction);
-      const rows = await Promise.all(
-        transactions.map(async (tx): Promise<SaleRow> => {
-          let refunded = 0;
-          let refunds: Refund[] = [];
-          if (tx.status_code === TransactionStatus.refunded || tx.status_code === TransactionStatus.partly_refunded) {
-            refunds = await client.refunds(tx.transaction_id);
-            const minor = refunds.filter((r) => r.status_code !== RefundStatus.error).reduce((sum, r) => sum + toMinorUnits(r.amount, tx.currency), 0);
-            refunded = fromMinorUnits(minor, tx.currency);
-          }
-          const refundable = SOLD.has(tx.status_code) ? fromMinorUnits(toMinorUnits(tx.amount, tx.currency) - toMinorUnits(refunded, tx.currency), tx.currency) : 0;
-          return { tx, card: saleCard(tx), refunded, refundable, refunds };
-        }),
-      );
-      set({ status: 'ready', rows, totals: totalsOf(rows) });
+      const day = await call('reports.sales', { query: queryOf(view) });
+      const rows = day.sales.map((tx): SaleRow => ({ tx, card: saleCard(tx), refunded: tx.refunded, refundable: tx.refundable, refunds: tx.refunds }));
+      set({ status: 'ready', day, rows, totals: totalsOf(day) });
     } catch (error) {
       if (error instanceof ApiError && error.kind === 'api' && error.status === 401) {
         useSession.getState().ended();

@@ -1,39 +1,42 @@
 /**
- * Today's sales: totals per currency (sales, taken, refunded, net), each card transaction of the
- * day with its status, a refund of one sale (manager approval), and the receipt of every approved
- * sale and of every refund, rebuilt by the gateway (so also after a reload or a restart).
+ * Today's sales: this till's open day (since its last Z report) with totals per currency (sales,
+ * taken, refunded, net, declined) from the same entries as its X report, each sale with its till,
+ * cashier and whole order id, a refund of one sale (manager approval), and the receipt of every
+ * approved sale and of every refund, rebuilt by the gateway. A cashier sees their own till only; a
+ * manager may look at another till or the whole shop, and the heading says whose day it is.
  */
 import { useEffect, useState } from 'react';
-import { RefundStatus, TransactionStatus } from '../../../contract/codes.js';
+import { OTHER_TERMINALS_BOOK } from '../../../contract/constants.js';
+import { TransactionStatus } from '../../../contract/codes.js';
+import { useSession } from '../session-store.js';
 import { formatMoney } from '../till/money.js';
 import { BRAND_NAMES, ENTRY_NAMES } from '../till/reader.js';
+import { tillsClient, type Till } from '../tills/tills-client.js';
 import { TotalValue } from '../ui/fit-text.js';
 import { ReceiptDialog } from './receipt-dialog.js';
 import { RefundDialog } from './refund-dialog.js';
-import { useSales, type SaleRow } from './sales-store.js';
+import { useSales, type SaleRow, type SalesView } from './sales-store.js';
 
-const timeFormat = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' });
+const timeFormat = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+const dayTimeFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
 /** A sale whose card was approved has a receipt, also once refunded. */
-const RECEIPTED: ReadonlySet<number> = new Set([TransactionStatus.completed, TransactionStatus.authorized, TransactionStatus.refunded, TransactionStatus.partly_refunded]);
-
-/** The distinctive end of a long order id (the till's own ids start alike); the full id is the cell's title. */
-function shortOrder(orderId: string): string {
-  return orderId.length > 17 ? `…${orderId.slice(-16)}` : orderId;
-}
+const RECEIPTED: ReadonlySet<number> = new Set([TransactionStatus.completed, TransactionStatus.authorized, TransactionStatus.refunded, TransactionStatus.partly_refunded, TransactionStatus.stored]);
 
 function statusOf(row: SaleRow): { label: string; tone: 'ok' | 'bad' | 'neutral' | 'wait'; detail?: string } {
   const { tx } = row;
+  if (tx.counted === 'declined' && tx.status_code === TransactionStatus.declined) {
+    const code = /^(\w{2})\s/.exec(tx.message ?? '')?.[1];
+    return { label: 'Declined', tone: 'bad', ...(tx.message ? { detail: code ? `${tx.message.slice(3)} (${code})` : tx.message } : {}) };
+  }
   switch (tx.status_code) {
     case TransactionStatus.completed:
       return { label: 'Approved', tone: 'ok' };
+    case TransactionStatus.stored:
+      return { label: 'Stored', tone: 'wait', detail: "sent to the shop's gateway when it answers" };
     case TransactionStatus.refunded:
       return { label: 'Refunded', tone: 'neutral' };
     case TransactionStatus.partly_refunded:
       return { label: 'Partly refunded', tone: 'neutral', detail: `${formatMoney(row.refunded, tx.currency)} back` };
-    case TransactionStatus.declined: {
-      const code = /^(\w{2})\s/.exec(tx.message ?? '')?.[1];
-      return { label: 'Declined', tone: 'bad', ...(tx.message ? { detail: code ? `${tx.message.slice(3)} (${code})` : tx.message } : {}) };
-    }
     case TransactionStatus.error:
       return { label: 'Error', tone: 'bad', ...(tx.message ? { detail: tx.message } : {}) };
     default:
@@ -41,26 +44,99 @@ function statusOf(row: SaleRow): { label: string; tone: 'ok' | 'bad' | 'neutral'
   }
 }
 
+/** The till a row belongs to, as its name in the shop (or Other terminals, with the terminal id it sent). */
+function tillText(tillId: string | null, terminalId: string | null, names: ReadonlyMap<string, string>): string {
+  if (tillId === null) return terminalId ? `Other terminal ${terminalId}` : 'Other terminals';
+  return names.get(tillId) ?? tillId;
+}
+
+function viewKey(view: SalesView): string {
+  return view.kind === 'own' ? 'own' : view.kind === 'shop' ? 'shop' : `till:${view.tillId}`;
+}
+
+function viewOf(key: string): SalesView {
+  if (key === 'shop') return { kind: 'shop' };
+  if (key.startsWith('till:')) return { kind: 'till', tillId: key.slice(5) };
+  return { kind: 'own' };
+}
+
+/** The button that opens a refund's receipt, rebuilt by the gateway. */
+function RefundReceiptButton({ refund, onOpen }: { refund: { refund_id: string; amount: number; currency: string; created_at: string }; onOpen: (receipt: { receiptId: string; title: string }) => void }) {
+  return (
+    <button
+      type="button"
+      className="button button-small"
+      aria-label={`Receipt of the refund of ${formatMoney(refund.amount, refund.currency)} at ${timeFormat.format(new Date(refund.created_at))}`}
+      onClick={() => onOpen({ receiptId: refund.refund_id, title: 'Refund receipt' })}
+    >
+      Refund receipt
+    </button>
+  );
+}
+
 export function TodaySales() {
   const status = useSales((s) => s.status);
   const rows = useSales((s) => s.rows);
   const totals = useSales((s) => s.totals);
+  const day = useSales((s) => s.day);
+  const view = useSales((s) => s.view);
   const error = useSales((s) => s.error);
   const load = useSales((s) => s.load);
+  const role = useSession((s) => s.session?.staff.role);
+  const manager = role === 'back_office' || role === 'admin';
+  const [tills, setTills] = useState<Till[]>([]);
   const [refunding, setRefunding] = useState<SaleRow | null>(null);
   const [reprint, setReprint] = useState<{ receiptId: string; title: string } | null>(null);
 
   useEffect(() => {
     void load();
   }, [load]);
+  useEffect(() => {
+    void tillsClient.list().then(
+      (list) => setTills(list.tills),
+      () => setTills([]),
+    );
+  }, []);
+
+  const names = new Map(tills.map((t) => [t.till_id, t.name]));
+  const whose = day ? (day.scope === 'shop' ? `Whole shop (${day.name})` : day.till_id === OTHER_TERMINALS_BOOK ? 'Other terminals' : (names.get(day.till_id ?? '') ?? day.name)) : '';
+  const since = day?.opened_at ? `open since the last close, ${dayTimeFormat.format(new Date(day.opened_at))}` : 'open since its first sale';
+  const showTill = day?.scope === 'shop';
+  const earlier = day?.earlier_refunds ?? [];
 
   return (
     <section className="today" aria-labelledby="today-title">
       <div className="section-head">
-        <h2 id="today-title">Today&rsquo;s sales</h2>
-        <button type="button" className="button" onClick={() => void load()} aria-disabled={status === 'loading'}>
-          {status === 'loading' ? 'Refreshing…' : 'Refresh'}
-        </button>
+        <div>
+          <h2 id="today-title">Today&rsquo;s sales{whose && view.kind !== 'own' ? ` · ${whose}` : ''}</h2>
+          {day && (
+            <p className="muted today-scope">
+              {day.scope === 'shop' ? `Every till's open day · ${day.name}` : `${whose} · day ${day.sequence ?? ''}, ${since}`}
+            </p>
+          )}
+        </div>
+        <div className="today-actions">
+          {manager && (
+            <label className="field-inline">
+              <span className="field-label">Whose sales</span>
+              <select value={viewKey(view)} onChange={(e) => void load(viewOf(e.target.value))} aria-label="Whose sales to show">
+                <option value="own">This till</option>
+                {tills
+                  .filter((t) => t.retired_at === null && t.till_id !== day?.till_id)
+                  .map((t) => (
+                    <option key={t.till_id} value={`till:${t.till_id}`}>
+                      {t.name}
+                    </option>
+                  ))}
+                {day?.till_id !== OTHER_TERMINALS_BOOK && <option value={`till:${OTHER_TERMINALS_BOOK}`}>Other terminals</option>}
+                <option value="shop">Whole shop</option>
+              </select>
+            </label>
+          )}
+          <button type="button" className="button" onClick={() => void load()} aria-disabled={status === 'loading'}>
+            {status === 'loading' ? 'Refreshing…' : 'Refresh'}
+          </button>
+        </div>
       </div>
 
       {status === 'failed' && (
@@ -70,7 +146,7 @@ export function TodaySales() {
       )}
 
       <div className="totals" aria-live="polite">
-        {totals.length === 0 && status === 'ready' && <p className="muted">No sales yet today.</p>}
+        {totals.length === 0 && status === 'ready' && <p className="muted">No sales yet in this day.</p>}
         {totals.map((t) => (
           <dl key={t.currency} className="totals-row" aria-label={`Totals in ${t.currency}`}>
             <div className="total">
@@ -100,10 +176,11 @@ export function TodaySales() {
       {rows.length > 0 && (
         <div className="table-wrap">
           <table className="sales-table">
-            <caption className="visually-hidden">Card transactions today, newest first</caption>
+            <caption className="visually-hidden">Card sales of this day, newest first</caption>
             <thead>
               <tr>
                 <th scope="col">Time · order</th>
+                <th scope="col">{showTill ? 'Till · cashier' : 'Cashier'}</th>
                 <th scope="col">Card</th>
                 <th scope="col" className="num">
                   Amount
@@ -119,16 +196,18 @@ export function TodaySales() {
                 const { tx } = row;
                 const card = row.card;
                 const state = statusOf(row);
-                const time = timeFormat.format(new Date(tx.created_at));
-                const sold = RECEIPTED.has(tx.status_code);
-                const refunds = row.refunds.filter((refund) => refund.status_code === RefundStatus.success);
+                const time = timeFormat.format(new Date(tx.taken_at));
+                const sold = tx.counted === 'approved' && RECEIPTED.has(tx.status_code);
+                const cashier = tx.cashier?.name ?? 'API (no staff login)';
                 return (
-                  <tr key={tx.transaction_id} data-transaction-id={tx.transaction_id}>
+                  <tr key={tx.transaction_id} data-transaction-id={tx.transaction_id} data-till-id={tx.till_id ?? OTHER_TERMINALS_BOOK}>
                     <td>
                       <span className="cell-main">{time}</span>
-                      <span className="cell-sub cell-mono" title={tx.order_id ?? undefined}>
-                        {tx.order_id ? shortOrder(tx.order_id) : '—'}
-                      </span>
+                      <span className="cell-sub cell-mono order-id">{tx.order_id ?? '—'}</span>
+                    </td>
+                    <td>
+                      {showTill && <span className="cell-main">{tillText(tx.till_id, tx.terminal_id, names)}</span>}
+                      <span className={showTill ? 'cell-sub' : 'cell-main'}>{cashier}</span>
                     </td>
                     <td>
                       {card ? (
@@ -160,22 +239,52 @@ export function TodaySales() {
                           Receipt
                         </button>
                       )}
-                      {refunds.map((refund) => (
-                        <button
-                          key={refund.refund_id}
-                          type="button"
-                          className="button button-small"
-                          aria-label={`Receipt of the refund of ${formatMoney(refund.amount, tx.currency)} at ${timeFormat.format(new Date(refund.created_at))}`}
-                          onClick={() => setReprint({ receiptId: refund.refund_id, title: 'Refund receipt' })}
-                        >
-                          Refund receipt
-                        </button>
+                      {row.refunds.map((refund) => (
+                        <RefundReceiptButton key={refund.refund_id} refund={{ ...refund, currency: tx.currency }} onOpen={setReprint} />
                       ))}
-                      {row.refundable > 0 && (
+                      {row.refundable > 0 && tx.status_code !== TransactionStatus.stored && (
                         <button type="button" className="button button-small" aria-label={`Refund the sale at ${time}, ${formatMoney(tx.amount, tx.currency)}`} onClick={() => setRefunding(row)}>
                           Refund
                         </button>
                       )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      {earlier.length > 0 && (
+        <div className="table-wrap">
+          <h3 className="today-subhead">Refunds in this day of earlier sales</h3>
+          <table className="sales-table">
+            <thead>
+              <tr>
+                <th scope="col">Time · order</th>
+                <th scope="col">Card</th>
+                <th scope="col" className="num">
+                  Refunded
+                </th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {earlier.map((refund) => {
+                const time = timeFormat.format(new Date(refund.created_at));
+                return (
+                  <tr key={refund.refund_id}>
+                    <td>
+                      <span className="cell-main">{time}</span>
+                      <span className="cell-sub cell-mono order-id">{refund.order_id ?? '—'}</span>
+                    </td>
+                    <td>{refund.card_last_four ? `•••• ${refund.card_last_four}` : '—'}</td>
+                    <td className="num nowrap">{formatMoney(refund.amount, refund.currency)}</td>
+                    <td className="row-actions">
+                      <RefundReceiptButton refund={refund} onOpen={setReprint} />
                     </td>
                   </tr>
                 );

@@ -55,6 +55,32 @@ export function shopDayRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => reply.send(await gateway.dayReports.shopDay(tillSessionOf(request).merchantId)),
     );
+    route(
+      app,
+      'reports.sales',
+      {
+        schema: {
+          tags,
+          summary: "A till's open day as a list (Today's sales), or the whole shop's (changes nothing)",
+          description:
+            "The card-present sales and refunds of the till's open day (since its last Z report), newest first, with totals from the same entries as its X report. Default: this screen's till; a cashier sees only that. Back office and admin may name another till (terminal_id, * for other terminals) or ask for the whole shop (scope=shop).",
+        },
+        errors: [400, 403, 409],
+        onRequest: requireSession,
+      },
+      async (request, reply) => {
+        const session = tillSessionOf(request);
+        const role = request.principal?.staff?.role;
+        const manager = role === 'back_office' || role === 'admin';
+        const { terminal_id: named, scope } = request.query;
+        const refused = () => sendApiError(reply, apiError(ErrorCode.forbidden, "A cashier sees only the sales of their own till's day", [{ field: named === undefined ? 'scope' : 'terminal_id', message: 'back office or admin only' }]));
+        if (scope === 'shop') return manager ? reply.send(await gateway.dayReports.sales(session.merchantId, 'shop')) : refused();
+        const own = await gateway.tills.ofSession(session);
+        if (named !== undefined && (!own.ok || named !== own.value)) return manager ? reply.send(await gateway.dayReports.sales(session.merchantId, { book: named })) : refused();
+        if (!own.ok) return send(reply, toReply(own));
+        return reply.send(await gateway.dayReports.sales(session.merchantId, { book: own.value }));
+      },
+    );
   };
 }
 
