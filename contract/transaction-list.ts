@@ -24,6 +24,10 @@ export const EXPORT_COLUMNS = [
   'card_brand',
   'card_last_four',
   'entry_mode',
+  'till_id',
+  'cashier',
+  'taken_at',
+  'forwarded_at',
   'message',
   'merchant_reference',
   'additional_transaction_data',
@@ -46,6 +50,10 @@ export const DEFAULT_EXPORT_COLUMNS: readonly ExportColumn[] = [
   'order_id',
   'card_brand',
   'card_last_four',
+  'till_id',
+  'cashier',
+  'taken_at',
+  'forwarded_at',
 ];
 
 /** What each column is, for the OpenAPI document and the export dialog. */
@@ -65,6 +73,10 @@ export const EXPORT_COLUMN_LABELS: Readonly<Record<ExportColumn, string>> = {
   card_brand: 'Card brand',
   card_last_four: 'Card last four',
   entry_mode: 'Entry mode',
+  till_id: 'Till',
+  cashier: 'Cashier',
+  taken_at: 'Taken (card-present: when the sale was taken, also a stored one)',
+  forwarded_at: 'Forwarded (a sale a till stored while the centre was away)',
   message: 'Message',
   merchant_reference: 'Merchant reference',
   additional_transaction_data: 'Additional data',

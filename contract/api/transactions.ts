@@ -28,6 +28,11 @@ export const TransactionSchema = Type.Object(
     card_last_four: Type.Optional(Type.String()),
     entry_mode: Type.Optional(Type.String({ description: 'card-present: contactless, chip, swipe or manual' })),
     invoice_number: Type.Optional(Type.String({ description: "an invoice's payment: the invoice's number when it was paid (the order id is the pay page's)" })),
+    till_id: Type.Optional(Type.String({ description: "card-present: the till the sale belongs to (absent: a terminal that is no till's, or not card-present)" })),
+    terminal_id: Type.Optional(Type.String({ description: 'card-present: pos_data.terminal.id as sent' })),
+    staff_id: Type.Optional(Type.String({ description: 'the staff member who took the sale (a till screen, or the cashier a joined till named)' })),
+    taken_at: Type.Optional(Type.String({ format: 'date-time', description: 'card-present: when the sale was taken (a sale a till stored while its centre was away: when it was stored)' })),
+    forwarded_at: Type.Optional(Type.String({ format: 'date-time', description: 'a sale a till stored while its centre was away: when it reached the centre' })),
   },
   { $id: 'Transaction', title: 'Transaction' },
 );
@@ -77,8 +82,10 @@ const listFilters = {
   amount_min: Type.Optional(Type.String({ description: 'amount at least this (not with `amount`)' })),
   amount_max: Type.Optional(Type.String({ description: 'amount at most this (not with `amount`)' })),
   search: Type.Optional(
-    Type.String({ description: `a transaction id, an order id or a card's last four digits: transactions that have it as any of these (at most ${SEARCH_MAX_LENGTH} characters)` }),
+    Type.String({ description: `a transaction id, an order id, a card's last four digits or a till's id: transactions that have it as any of these (at most ${SEARCH_MAX_LENGTH} characters)` }),
   ),
+  till_id: Type.Optional(Type.String({ description: "a till's sales (its id, e.g. TILL-2); * for card-present sales of no till (other terminals)" })),
+  staff_id: Type.Optional(Type.String({ description: 'the sales a staff member took' })),
 };
 
 export const TransactionListQuerySchema = Type.Object(
@@ -141,6 +148,16 @@ export const TransactionDetailSchema = Type.Object(
     ),
     customer: Type.Record(Type.String(), Type.String(), { description: 'first_name, last_name, email, address, city, postal_code, country as given' }),
     merchant_reference: Nullable(Type.String()),
+    till: Nullable(Type.Object({ till_id: Type.String(), name: Type.String() }), { description: 'card-present: the till the sale belongs to; null for other terminals and other payments' }),
+    cashier: Nullable(Type.Object({ staff_id: Type.String(), name: Type.String() }), { description: 'who took the sale; null: API credentials or not a sale at a till' }),
+    stored: Nullable(
+      Type.Object({
+        till_id: Type.String(),
+        stored_at: Type.String({ format: 'date-time', description: 'when the till took it while its centre was away' }),
+        forwarded_at: Nullable(Type.String({ format: 'date-time', description: 'when it reached the centre' })),
+      }),
+      { description: 'a sale a till stored while its centre was away and forwarded later' },
+    ),
     events: Type.Array(RefTo(EventSchema), { description: 'the event log, oldest first (postback attempts included)' }),
     refunds: Type.Array(RefTo(RefundSchema)),
   },

@@ -1,4 +1,5 @@
 /** Transactions and their events: rows, list queries (one index per filter), inserts. */
+import { OTHER_TERMINALS_BOOK } from '../../contract/constants.js';
 import { preparedOnce, type Dialect, type SqlDatabase } from '../sql.js';
 import { optStr, str, type Row } from '../rows.js';
 import { createTransactionMovements } from './repositories.js';
@@ -52,6 +53,8 @@ export function transactionToRow(t: TransactionRecord): Row {
   const row: Row = {};
   for (const [field, column] of transactionColumns) row[column] = t[field];
   row.details = JSON.stringify(t.details);
+  // Who took the sale, from the details, in a column of its own: the back office filters by it (migration 31).
+  row.staff_id = t.details.staff_id ?? null;
   return row;
 }
 
@@ -97,6 +100,10 @@ function transactionBranches(merchantId: string, filter: TransactionFilter, dial
   };
   if (filter.orderId !== undefined) add('order_id = ?', filter.orderId);
   if (filter.cardLastFour !== undefined) add('card_last_four = ?', filter.cardLastFour);
+  // A till's sales; `*`: card-present sales of no till (other terminals).
+  if (filter.tillId === OTHER_TERMINALS_BOOK) add("payment_type = 'cardpos' AND till_id IS NULL");
+  else if (filter.tillId !== undefined) add('till_id = ?', filter.tillId);
+  if (filter.staffId !== undefined) add('staff_id = ?', filter.staffId);
   if (filter.currency !== undefined) add('currency = ?', filter.currency);
   // Where the status list's term and values are, for one branch per status (PostgreSQL, below).
   const statusAt = { term: where.length, param: params.length };
@@ -125,15 +132,18 @@ function transactionBranches(merchantId: string, filter: TransactionFilter, dial
     terms.push(['order_id = ?', orderId, 'transactions_merchant_order']);
     if (cardLastFour !== undefined) terms.push(['card_last_four = ?', cardLastFour, 'transactions_merchant_last_four']);
     if (filter.search.invoiceNumber !== undefined) terms.push(['invoice_number = ?', filter.search.invoiceNumber, 'transactions_merchant_invoice']);
+    if (filter.search.tillId !== undefined) terms.push(['till_id = ?', filter.search.tillId, 'transactions_merchant_till']);
     // Another equality on the same index column (order_id or card_last_four also given) reads that
     // index the same way; the branch then needs no hint.
     return terms.map(([term, value, index]) => ({
-      source: indexed(filter.orderId !== undefined || filter.cardLastFour !== undefined || amount?.exact !== undefined ? undefined : index),
+      source: indexed(filter.orderId !== undefined || filter.cardLastFour !== undefined || amount?.exact !== undefined || filter.tillId !== undefined || filter.staffId !== undefined ? undefined : index),
       where: [...where, term],
       params: [...params, value],
     }));
   }
   if (filter.orderId !== undefined) return [{ source: indexed('transactions_merchant_order'), where, params }];
+  if (filter.staffId !== undefined) return [{ source: indexed('transactions_merchant_staff'), where, params }];
+  if (filter.tillId !== undefined && filter.tillId !== OTHER_TERMINALS_BOOK) return [{ source: indexed('transactions_merchant_till'), where, params }];
   if (filter.cardLastFour !== undefined) return [{ source: indexed('transactions_merchant_last_four'), where, params }];
   if (amount?.exact !== undefined) return [{ source: indexed('transactions_merchant_amount'), where, params }];
   if (types.length === 1) return [{ source: indexed('transactions_merchant_type'), where, params }];
@@ -177,8 +187,8 @@ export function transactionCountSql(merchantId: string, filter: TransactionFilte
 export function createTransactionRepositories(db: SqlDatabase): Pick<Repositories, 'transactions' | 'events'> {
   const s = {
     transactionInsert: db.prepare(
-      `INSERT INTO transactions (${transactionColumns.map(([, c]) => c).join(', ')})
-       VALUES (${transactionColumns.map(([, c]) => `@${c}`).join(', ')})`,
+      `INSERT INTO transactions (${transactionColumns.map(([, c]) => c).join(', ')}, staff_id)
+       VALUES (${transactionColumns.map(([, c]) => `@${c}`).join(', ')}, @staff_id)`,
     ),
     transactionGet: db.prepare('SELECT * FROM transactions WHERE merchant_id = ? AND id = ?'),
     transactionGetById: db.prepare('SELECT * FROM transactions WHERE id = ?'),

@@ -316,9 +316,9 @@ const expectedByVersion: Record<number, Expected> = {
   },
   31: {
     tables: ['till_days', 'till_day_entries'],
-    indexes: { transactions_merchant_till: ['merchant_id', 'till_id', 'created_at', 'id'] },
+    indexes: { transactions_merchant_till: ['merchant_id', 'till_id', 'created_at', 'id'], transactions_merchant_staff: ['merchant_id', 'staff_id', 'created_at', 'id'] },
     unique: [],
-    addedColumns: { transactions: ['till_id'], centre_link: ['ledger_cursor'] },
+    addedColumns: { transactions: ['till_id', 'staff_id'], centre_link: ['ledger_cursor'] },
   },
 };
 

@@ -162,6 +162,13 @@ describe("the shop's books: one till per sale, the same figures at the till and 
     till.proxy.restore();
     await shop.inStep('TILL-3');
 
+    // At the centre the forwarded sale says when it was taken (stored) and when it arrived.
+    const record = (await shop.api('centre', 'GET', `/rest/transactions/${String(kept.body.transaction_id)}`)).body as { till_id?: string; taken_at?: string; forwarded_at?: string; created_at: string };
+    assert.equal(record.till_id, 'TILL-3');
+    assert.ok(record.taken_at && record.forwarded_at && record.taken_at < record.forwarded_at, JSON.stringify(record));
+    const detail = (await shop.ui('centre', 'GET', `/ui/transactions/${String(kept.body.transaction_id)}`)).body as { till: { till_id: string } | null; stored: { stored_at: string; forwarded_at: string | null } | null };
+    assert.deepEqual([detail.till?.till_id, detail.stored?.stored_at, detail.stored?.forwarded_at], ['TILL-3', record.taken_at, record.forwarded_at]);
+
     const final = (await shop.ui('TILL-3', 'GET', `/ui/reports/z/${z.sequence}`)).body as unknown as Report;
     assert.deepEqual(final.totals, z.totals, 'a closed day stays as it was closed');
     assert.deepEqual(final.final_totals, [row([1, 10], [1, 20], [0, 0])], 'the declined stored sale is declined, not taken');

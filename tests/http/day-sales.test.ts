@@ -101,6 +101,33 @@ describe("Today's sales: a till's open day as a list, agreeing with its X report
     assert.deepEqual(whole.totals, day.totals, "the whole shop's list has the shop's day's totals");
   });
 
+  test('the back office names the till and the cashier of a sale: on the list and the detail, by filter and search, and in the CSV', async () => {
+    const anna = (await call('boss', 'GET', '/rest/transactions?till_id=TILL-1&limit=500')).json<Array<{ till_id?: string; staff_id?: string; taken_at?: string; created_at: string }>>();
+    assert.ok(anna.length >= 3 && anna.every((t) => t.till_id === 'TILL-1'), JSON.stringify(anna));
+    assert.ok(anna.every((t) => t.taken_at === t.created_at), 'a sale taken online was taken when it was made');
+    const annaId = anna[0]?.staff_id;
+    assert.ok(annaId);
+    const byStaff = (await call('boss', 'GET', `/rest/transactions?staff_id=${annaId}&limit=500`)).json<Array<{ staff_id?: string; till_id?: string }>>();
+    assert.deepEqual([...new Set(byStaff.map((t) => t.staff_id))], [annaId]);
+    const other = (await call('boss', 'GET', `/rest/transactions?till_id=${encodeURIComponent(OTHER_TERMINALS_BOOK)}`)).json<Array<{ till_id?: string; terminal_id?: string }>>();
+    assert.deepEqual(other.map((t) => [t.till_id, t.terminal_id]), [[undefined, 'T-0001']]);
+    const searched = (await call('boss', 'GET', '/rest/transactions?search=TILL-2')).json<Array<{ till_id?: string }>>();
+    assert.ok(searched.length === 2 && searched.every((t) => t.till_id === 'TILL-2'), 'searching a till id finds its sales');
+    assertApiError(await call('boss', 'GET', '/rest/transactions?till_id=no%20such'), 400, 1001, ['till_id']);
+
+    const id = (anna[0] as unknown as { transaction_id: string }).transaction_id;
+    const detail = (await call('boss', 'GET', `/ui/transactions/${id}`)).json<{ till: { till_id: string; name: string } | null; cashier: { name: string } | null; stored: unknown }>();
+    assert.deepEqual([detail.till, detail.cashier?.name, detail.stored], [{ till_id: 'TILL-1', name: 'Till 1' }, 'Anna', null]);
+
+    const csv = await call('boss', 'GET', '/rest/transactions/export?till_id=TILL-2');
+    assert.equal(csv.statusCode, 200, csv.body);
+    const [header, ...lines] = csv.body.trim().split('\r\n');
+    const columns = (header ?? '').split(',');
+    for (const column of ['till_id', 'cashier', 'taken_at', 'forwarded_at']) assert.ok(columns.includes(column), `${column} in ${header ?? ''}`);
+    const rows = lines.map((line) => Object.fromEntries(line.split(',').map((value, i) => [columns[i], value])));
+    assert.deepEqual(rows.map((r) => [r.till_id, r.cashier]).sort(), [['TILL-2', ''], ['TILL-2', 'Ben']], 'POS software took one (no cashier), Ben the other');
+  });
+
   test('after a close the list starts again; a refund of an earlier day\'s sale is listed apart and counted', async () => {
     const before = await sales('anna');
     const sale = before.sales.find((s) => s.counted === 'approved' && s.refundable > 0);

@@ -10,6 +10,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { assertApiError } from '../helpers/api.js';
 import { api, cardPayment, newMerchant, orderId, posPayment, SETTLING_IBAN, startHarness, type Api, type Harness } from '../helpers/payments.js';
 import type { TestMerchant } from '../helpers/api.js';
+import { EXPORT_COLUMNS } from '../../contract/transaction-list.js';
 
 const COOKIE = 'tillgate_session';
 const VISA = '4111111111111111';
@@ -299,7 +300,7 @@ describe('back office: transactions', () => {
       const rows = parseCsv(response.body);
       assert.equal(rows[1]?.[2], `'=HYPERLINK("http://evil.example","click")`);
       assert.match(rows[1]?.[1] ?? '', /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
-      const everything = await exportOf(`columns=${['transaction_id', 'created_at', 'updated_at', 'status_code', 'status', 'payment_type', 'amount', 'currency', 'captured_amount', 'refunded_amount', 'included_fees', 'order_id', 'card_brand', 'card_last_four', 'entry_mode', 'message', 'merchant_reference', 'additional_transaction_data', 'recurring', 'parent_id', 'sepa_mandate'].join(',')}`);
+      const everything = await exportOf(`columns=${EXPORT_COLUMNS.join(',')}`);
       for (const pan of [VISA, MASTERCARD, DECLINED]) {
         assert.ok(!everything.body.includes(pan), `${pan} is not in the file`);
         assert.ok(!everything.body.includes(pan.slice(0, 6)), `the BIN of ${pan} is not in the file`);
@@ -308,7 +309,7 @@ describe('back office: transactions', () => {
       const withoutIds = everything.body.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<id>');
       assert.doesNotMatch(withoutIds, /\d{12,19}/, 'no run of 12 to 19 digits');
       const plain = parseCsv((await exportOf('status=6')).body);
-      assert.deepEqual(plain[0], ['transaction_id', 'created_at', 'status', 'payment_type', 'amount', 'currency', 'captured_amount', 'refunded_amount', 'order_id', 'card_brand', 'card_last_four']);
+      assert.deepEqual(plain[0], ['transaction_id', 'created_at', 'status', 'payment_type', 'amount', 'currency', 'captured_amount', 'refunded_amount', 'order_id', 'card_brand', 'card_last_four', 'till_id', 'cashier', 'taken_at', 'forwarded_at']);
       assert.deepEqual(plain.slice(1).map((r) => [r[0], r[2], r[4], r[10]]), [[ids.declined, 'declined', '9.99', '0002']]);
     });
 

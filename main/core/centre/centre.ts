@@ -296,7 +296,7 @@ export class Centre {
       const outcome = await this.deps.operations.perform({ merchantId: link.merchantId, idempotency: started.scope, tillId: link.tillId, ...(entry.staff_id ? { staffId: entry.staff_id } : {}) }, (operation) =>
         this.deps.payments.create(operation, 'payment', entry.request, {
           transactionId: entry.transaction_id,
-          details: { stored: { till_id: link.tillId, seq: entry.seq, stored_at: entry.stored_at } },
+          details: { stored: { till_id: link.tillId, seq: entry.seq, stored_at: entry.stored_at, forwarded_at: this.deps.clock.now().toISOString() } },
         }),
       );
       if (!outcome.ok) return refuse(outcome.error.errors.map((e) => `${e.field} ${e.message}`).join('; ') || outcome.error.message);

@@ -47,7 +47,7 @@ export interface TransactionDetails {
   /** The staff member who took a till sale (the day report counts it for them). */
   staff_id?: string;
   /** A sale a till stored while its centre was away, forwarded later (issue 26): where and when it was taken. */
-  stored?: { till_id: string; seq: number; stored_at: string };
+  stored?: { till_id: string; seq: number; stored_at: string; forwarded_at?: string };
   /** The shop whose payment-method setting applied (its terminal's shop at the time, D15). */
   shop_id?: string;
   // ---- customer steps ----
@@ -155,8 +155,12 @@ export interface TransactionFilter {
    * both 125000), so one bound fits every currency (db/migrations/0016-transaction-search.ts).
    */
   amountScaled?: { exact?: number; min?: number; max?: number };
-  /** A transaction id, an order id or a card's last four: rows that have it as any of these. */
-  search?: { id?: string; orderId: string; cardLastFour?: string; invoiceNumber?: string };
+  /** A till's sales (its id), or `*` (OTHER_TERMINALS_BOOK): card-present sales of no till. */
+  tillId?: string;
+  /** The sales a staff member took. */
+  staffId?: string;
+  /** A transaction id, an order id, a card's last four or a till's id: rows that have it as any of these. */
+  search?: { id?: string; orderId: string; cardLastFour?: string; invoiceNumber?: string; tillId?: string };
   /** Keyset paging: rows after this one in the list's order (created_at, id descending). */
   after?: { createdAt: string; id: string };
   limit: number;

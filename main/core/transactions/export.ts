@@ -21,7 +21,7 @@ import type { Clock } from '../kernel.js';
 import type { Store } from '../unit-of-work.js';
 import type { TransactionFilter, TransactionRecord } from '../payments/ports.js';
 import type { Staff } from '../staff/staff.js';
-import { keysetPosition, parseFilters, parseStartingAfter } from './queries.js';
+import { keysetPosition, parseFilters, parseStartingAfter, takenAt } from './queries.js';
 
 export interface TransactionCsv {
   /** Suggested file name, e.g. transactions-20261121-1030.csv (in the export's time zone). */
@@ -41,7 +41,7 @@ export interface ExportOptions {
 
 const COLUMN_SET: ReadonlySet<string> = new Set(EXPORT_COLUMNS);
 /** Columns of free text from the merchant or customer: guarded against spreadsheet formulas. */
-const TEXT_COLUMNS: ReadonlySet<ExportColumn> = new Set(['order_id', 'message', 'merchant_reference', 'additional_transaction_data', 'sepa_mandate', 'parent_id']);
+const TEXT_COLUMNS: ReadonlySet<ExportColumn> = new Set(['order_id', 'message', 'merchant_reference', 'additional_transaction_data', 'sepa_mandate', 'parent_id', 'cashier', 'till_id']);
 
 /** One CSV field (RFC 4180): quoted when it holds a comma, quote or line break. */
 export function csvField(value: string): string {
@@ -148,7 +148,13 @@ function exponentFor(currency: string): number {
   return exponent;
 }
 
-function cell(t: TransactionRecord, column: ExportColumn, time: ZonedTimestamps): string {
+/** What a row's cells may need beyond the row: the names of the staff (the cashier column). */
+export interface ExportContext {
+  time: ZonedTimestamps;
+  staffNames: ReadonlyMap<string, string>;
+}
+
+function cell(t: TransactionRecord, column: ExportColumn, { time, staffNames }: ExportContext): string {
   const money = (minor: number) => minorToText(minor, exponentFor(t.currency));
   switch (column) {
     case 'transaction_id':
@@ -193,11 +199,21 @@ function cell(t: TransactionRecord, column: ExportColumn, time: ZonedTimestamps)
       return t.parentId ?? '';
     case 'sepa_mandate':
       return t.sepaMandate ?? '';
+    case 'till_id':
+      return t.tillId ?? '';
+    case 'cashier': {
+      const staffId = t.details.staff_id;
+      return staffId ? (staffNames.get(staffId) ?? staffId) : '';
+    }
+    case 'taken_at':
+      return t.paymentType === 'cardpos' ? time.format(takenAt(t)) : '';
+    case 'forwarded_at':
+      return t.details.stored?.forwarded_at ? time.format(t.details.stored.forwarded_at) : '';
   }
 }
 
-export function csvLine(t: TransactionRecord, columns: readonly ExportColumn[], time: ZonedTimestamps): string {
-  return `${columns.map((column) => csvField(TEXT_COLUMNS.has(column) ? defuseFormula(cell(t, column, time)) : cell(t, column, time))).join(',')}\r\n`;
+export function csvLine(t: TransactionRecord, columns: readonly ExportColumn[], context: ExportContext): string {
+  return `${columns.map((column) => csvField(TEXT_COLUMNS.has(column) ? defuseFormula(cell(t, column, context)) : cell(t, column, context))).join(',')}\r\n`;
 }
 
 interface ParsedExport {
@@ -275,6 +291,8 @@ export class TransactionExport {
     }
     const remaining = await this.store.read((r) => r.transactions.count(merchantId, filter));
     const time = new ZonedTimestamps(timeZone);
+    const staffNames = columns.includes('cashier') ? new Map((await this.store.read((r) => r.staff.listByMerchant(merchantId))).map((s) => [s.id, s.displayName])) : new Map<string, string>();
+    const context: ExportContext = { time, staffNames };
     const headerLine = header ? `${columns.join(',')}\r\n` : '';
 
     if (options.staffId) {
@@ -286,20 +304,20 @@ export class TransactionExport {
       // One part (the desktop app's bridge carries whole answers): at most `limit` rows, read now.
       const rows = await this.store.read((r) => r.transactions.list(merchantId, { ...filter, limit: limit + 1 }));
       const part = rows.slice(0, limit);
-      const text = headerLine + part.map((t) => csvLine(t, columns, time)).join('');
+      const text = headerLine + part.map((t) => csvLine(t, columns, context)).join('');
       return success({ filename, total: remaining, nextStartingAfter: rows.length > limit ? (part.at(-1)?.id ?? null) : null, body: single(text) });
     }
-    return success({ filename, total: remaining, nextStartingAfter: null, body: this.stream(merchantId, filter, columns, time, headerLine) });
+    return success({ filename, total: remaining, nextStartingAfter: null, body: this.stream(merchantId, filter, columns, context, headerLine) });
   }
 
-  private async *stream(merchantId: string, filter: TransactionFilter, columns: readonly ExportColumn[], time: ZonedTimestamps, headerLine: string): AsyncGenerator<string> {
+  private async *stream(merchantId: string, filter: TransactionFilter, columns: readonly ExportColumn[], context: ExportContext, headerLine: string): AsyncGenerator<string> {
     if (headerLine) yield headerLine;
     let after = filter.after;
     for (;;) {
       const rows = await this.store.read((r) => r.transactions.list(merchantId, { ...filter, ...(after ? { after } : {}) }));
       if (rows.length === 0) return;
       let text = '';
-      for (const t of rows) text += csvLine(t, columns, time);
+      for (const t of rows) text += csvLine(t, columns, context);
       yield text;
       if (rows.length < filter.limit) return;
       const last = rows[rows.length - 1] as TransactionRecord;

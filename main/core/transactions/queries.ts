@@ -2,7 +2,7 @@
 import type { FieldError } from '../../../contract/api/common.js';
 import type { Transaction, TransactionDetail, TransactionEvent, Refund, TransactionListQuery } from '../../../contract/api/transactions.js';
 import { isStatusCode, refundStatusName, statusName } from '../../../contract/codes.js';
-import { INVOICE_NUMBER_MAX_LENGTH, MAX_AMOUNT_TEXT, PAYMENT_TYPES, TRANSACTION_LIST_MAX_LIMIT, TRANSACTION_LIST_DEFAULT_LIMIT, type PaymentType } from '../../../contract/constants.js';
+import { INVOICE_NUMBER_MAX_LENGTH, MAX_AMOUNT_TEXT, OTHER_TERMINALS_BOOK, PAYMENT_TYPES, TILL_ID_PATTERN, TRANSACTION_LIST_MAX_LIMIT, TRANSACTION_LIST_DEFAULT_LIMIT, type PaymentType } from '../../../contract/constants.js';
 import { currencyExponent, isCurrency, minorToAmount, minorToText } from '../../../contract/money.js';
 import { readSearch } from '../paging.js';
 import { failure, success, validationError, type Outcome } from '../errors.js';
@@ -122,12 +122,22 @@ export function parseFilters(query: ListFilterQuery, errors: FieldError[]): Omit
   } else if (exact !== undefined || min !== undefined || max !== undefined) {
     filter.amountScaled = { ...(exact !== undefined ? { exact } : {}), ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) };
   }
-  const search = readSearch(query.search, "a transaction id, an order id, an invoice number or a card's last four digits", errors);
+  if (query.till_id !== undefined) {
+    if (query.till_id !== OTHER_TERMINALS_BOOK && !TILL_ID_PATTERN.test(query.till_id)) errors.push({ field: 'till_id', message: "must be a till's id (e.g. TILL-2), or * for other terminals" });
+    else filter.tillId = query.till_id;
+  }
+  if (query.staff_id !== undefined) {
+    if (!/^[\x21-\x7e]{1,64}$/.test(query.staff_id)) errors.push({ field: 'staff_id', message: "must be a staff member's id" });
+    else filter.staffId = query.staff_id;
+  }
+  const search = readSearch(query.search, "a transaction id, an order id, an invoice number, a card's last four digits or a till's id", errors);
   if (search) {
     filter.search = {
       orderId: search.text,
       ...(search.id ? { id: search.id } : {}),
       ...(/^\d{4}$/.test(search.text) ? { cardLastFour: search.text } : {}),
+      // A till's id finds its sales ("TILL-3").
+      ...(TILL_ID_PATTERN.test(search.text) && !search.id ? { tillId: search.text } : {}),
       // An invoice's number (its payments' order ids are UUIDs the pay page made).
       ...(search.text.length <= INVOICE_NUMBER_MAX_LENGTH && !search.id ? { invoiceNumber: search.text } : {}),
     };
@@ -200,7 +210,17 @@ export function transactionView(t: TransactionRecord): Transaction {
     ...(t.cardLastFour ? { card_brand: t.cardBrand ?? 'unknown', card_last_four: t.cardLastFour } : {}),
     ...(t.details.pos ? { entry_mode: t.details.pos.entry_mode } : {}),
     ...(t.invoiceNumber !== null ? { invoice_number: t.invoiceNumber } : {}),
+    ...(t.tillId !== null ? { till_id: t.tillId } : {}),
+    ...(t.details.pos?.terminal.id ? { terminal_id: t.details.pos.terminal.id } : {}),
+    ...(t.details.staff_id ? { staff_id: t.details.staff_id } : {}),
+    ...(t.paymentType === 'cardpos' ? { taken_at: takenAt(t) } : {}),
+    ...(t.details.stored?.forwarded_at ? { forwarded_at: t.details.stored.forwarded_at } : {}),
   };
+}
+
+/** When a card-present sale was taken: a sale a till stored while its centre was away, when it was stored. */
+export function takenAt(t: TransactionRecord): string {
+  return t.details.stored?.stored_at ?? t.createdAt;
 }
 
 export function refundView(refund: RefundRecord, currency: string): Refund {
@@ -251,10 +271,19 @@ export class TransactionQueries {
   async detail(merchantId: string, transactionId: string): Promise<Outcome<TransactionDetail>> {
     const result = await this.store.read(async (r) => {
       const row = await r.transactions.get(merchantId, transactionId);
-      return row ? { row, events: await r.events.listByTransaction(row.id), refunds: await r.refunds.listByTransaction(row.id) } : undefined;
+      if (!row) return undefined;
+      const staffId = row.details.staff_id;
+      return {
+        row,
+        events: await r.events.listByTransaction(row.id),
+        refunds: await r.refunds.listByTransaction(row.id),
+        till: row.tillId !== null ? await r.tills.get(merchantId, row.tillId) : undefined,
+        cashier: staffId ? await r.staff.get(staffId) : undefined,
+      };
     });
     if (!result) return failure(notFound(transactionId));
-    const { row: t, events, refunds } = result;
+    const { row: t, events, refunds, till, cashier } = result;
+    const stored = t.details.stored;
     const exponent = currencyExponent(t.currency) ?? 2;
     const amount = (minor: number) => minorToAmount(minor, exponent);
     const authorization = t.operation === 'authorize';
@@ -279,6 +308,9 @@ export class TransactionQueries {
       card: t.cardLastFour ? { brand: t.cardBrand ?? 'unknown', last_four: t.cardLastFour, entry_mode: entryMode } : null,
       customer,
       merchant_reference: t.merchantReference,
+      till: t.tillId !== null ? { till_id: t.tillId, name: till?.name ?? t.tillId } : null,
+      cashier: t.details.staff_id ? { staff_id: t.details.staff_id, name: cashier?.displayName ?? t.details.staff_id } : null,
+      stored: stored ? { till_id: stored.till_id, stored_at: stored.stored_at, forwarded_at: stored.forwarded_at ?? null } : null,
       events: events.map((e) => eventView(e, t.currency)),
       refunds: refunds.map((refund) => refundView(refund, t.currency)),
     });
