@@ -2,7 +2,7 @@
  * Host settings: defaults, then `settings.json` in the data dir, then GATEWAY_* environment
  * variables, then command-line flags. docs/operations.md lists every setting.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isTimeZone } from './core/dashboard/periods.js';
@@ -216,6 +216,19 @@ export function resolveSettings(dataDir: string, flags: Record<string, unknown> 
   resolved.databaseUrl = typeof resolved.databaseUrl === 'string' ? resolved.databaseUrl : null;
   resolved.postbackClaimLeaseMs = typeof resolved.postbackClaimLeaseMs === 'number' ? resolved.postbackClaimLeaseMs : null;
   return resolved as unknown as Settings;
+}
+
+/**
+ * The first start keeps this computer's time zone as the shop's (`timeZone` in settings.json), so the
+ * shop's days and times stay where they were when the computer's zone changes or the data moves to
+ * another computer; a zone set already (file, environment, flag) is left alone. Answers the zone.
+ */
+export function keepShopTimeZone(settings: Pick<Settings, 'dataDir' | 'timeZone'>, hostZone: string): string {
+  if (settings.timeZone) return settings.timeZone;
+  const file = join(settings.dataDir, SETTINGS_FILE);
+  const current = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
+  if (typeof current.timeZone !== 'string') writeFileSync(file, `${JSON.stringify({ ...current, timeZone: hostZone }, null, 2)}\n`);
+  return hostZone;
 }
 
 /** The public URL for a server listening on host:port when none was configured. */

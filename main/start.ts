@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { InstanceLockedError } from '../db/instance-lock.js';
 import { localLinksNotice, startServer, StartError, type RunningServer } from './cli.js';
 import { setUpFirstRun } from './first-run.js';
-import { defaultDataDir, resolveSettings, SettingsError } from './settings.js';
+import { hostTimeZone } from './core/dashboard/periods.js';
+import { defaultDataDir, keepShopTimeZone, resolveSettings, SettingsError, type Settings } from './settings.js';
 
 function out(line = ''): void {
   process.stdout.write(`${line}\n`);
@@ -28,8 +29,10 @@ export async function startHeadless(reason: string): Promise<void> {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   out(`Mode: headless gateway (${reason})`);
   let server: RunningServer;
+  let settings: Settings;
   try {
-    server = await startServer(resolveSettings(dataDir));
+    settings = resolveSettings(dataDir);
+    server = await startServer(settings);
   } catch (error) {
     // What the operator can fix is said in a line; anything else keeps its stack (a bug).
     if (!(error instanceof StartError || error instanceof InstanceLockedError || error instanceof SettingsError)) throw error;
@@ -51,14 +54,17 @@ export async function startHeadless(reason: string): Promise<void> {
 
   const first = await setUpFirstRun(gateway);
   if (first) {
+    const timeZone = keepShopTimeZone(settings, hostTimeZone());
     out();
-    out(`First run: created the merchant "${first.merchantName}". Its credentials are shown this once:`);
+    out(`First run: created the merchant "${first.merchantName}" (time zone ${timeZone}, setting timeZone). Its credentials are shown this once:`);
     out(`  API key:      ${first.apiKey}`);
     out(`  API password: ${first.apiPassword}`);
     out(`  Webhook key:  ${first.webhookKey}`);
     out(`  UI login (admin):   ${first.admin.login} / ${first.admin.password}`);
     out(`  UI login (cashier): ${first.cashier.login} / ${first.cashier.password}  or PIN ${first.cashier.pin}`);
-    out('  (more merchants: npx gateway merchant create --name NAME; staff: npx gateway staff create)');
+    // The commands act on this data directory only when told so (their default is another one).
+    out(`  (more merchants: npx gateway merchant create --data-dir ${JSON.stringify(dataDir)} --name NAME;`);
+    out(`   more staff: npx gateway staff create --data-dir ${JSON.stringify(dataDir)} --merchant ${first.merchantId} --role back_office --login LOGIN --name NAME)`);
   } else {
     out(`Merchants: ${(await gateway.merchants.list()).map((m) => m.name).join(', ')} (credentials were shown at first run)`);
   }
@@ -69,7 +75,6 @@ export async function startHeadless(reason: string): Promise<void> {
   const notice = localLinksNotice(server);
   if (notice) out(notice);
   if (server.tls) out(`HTTPS certificate fingerprint (SHA-256): ${server.tls.fingerprint}`);
-  out(`listening on ${server.url}`);
 
   const chromium = findChromium();
   const display = process.platform !== 'linux' || Boolean(process.env.DISPLAY ?? process.env.WAYLAND_DISPLAY);

@@ -23,7 +23,12 @@ export type Credentials = { login: string; pin: string } | { login: string; pass
 export const SessionSchema = Type.Object(
   {
     staff: Type.Object({ staff_id: Type.String(), login: Type.String(), display_name: Type.String(), role: StringEnum(STAFF_ROLES) }),
-    merchant: Type.Object({ merchant_id: Type.String(), name: Type.String(), currency: Type.String() }),
+    merchant: Type.Object({
+      merchant_id: Type.String(),
+      name: Type.String(),
+      currency: Type.String(),
+      time_zone: Type.String({ description: "the shop's time zone (IANA), in which staff screens show times (setting timeZone; the first start sets this computer's)" }),
+    }),
     expires_at: Type.String({ format: 'date-time' }),
     idle_timeout_seconds: Type.Integer(),
   },

@@ -192,7 +192,8 @@ export function createGateway(deps: CoreDeps): Gateway {
     cardPresentApproved: (tx, sale) => receipts.queueAutoPrint(tx, sale),
   });
   const operations = new Operations({ store, idempotency, ids, clock });
-  const staff = new Staff(store, clock, ids, auth);
+  const timeZone = settings.timeZone ?? hostTimeZone();
+  const staff = new Staff(store, clock, ids, auth, timeZone);
   const backOfficeSettings = new BackOfficeSettings({ store, clock, ids, vault, auth, staff, publicUrl: deps.publicUrl, ...(deps.smtpMailer ? { smtpMailer: deps.smtpMailer } : {}) });
   const mailer = merchantMailer(deps.mailer, (merchantId) => backOfficeSettings.smtpServer(merchantId), deps.smtpMailer);
   const tillLink = new TillLink({ store, clock, ids, vault, logger, connection: deps.centreConnection ?? NO_CENTRE, version: deps.version ?? '0.0.0' });
@@ -229,7 +230,7 @@ export function createGateway(deps: CoreDeps): Gateway {
     instances,
     receipts,
     receiptPrints: new ReceiptPrintQueue(store, clock, receipts, deps.receiptPrinter, logger, { ...DEFAULT_PRINT_QUEUE_SETTINGS, ...settings.receiptPrints }),
-    dashboard: new Dashboard({ store, clock, timeZone: settings.timeZone ?? hostTimeZone() }),
+    dashboard: new Dashboard({ store, clock, timeZone }),
     settings: backOfficeSettings,
   };
 }

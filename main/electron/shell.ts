@@ -22,7 +22,8 @@ import type { Logger as PinoLogger } from 'pino';
 import { compose, type Composition } from '../compose.js';
 import { buildServer } from '../http/server.js';
 import { createLogger } from '../infra/logger.js';
-import { listeningUrl, resolveSettings, type Settings } from '../settings.js';
+import { keepShopTimeZone, listeningUrl, resolveSettings, type Settings } from '../settings.js';
+import { hostTimeZone } from '../core/dashboard/periods.js';
 import { ApiBridge } from './api-bridge.js';
 import { loadDesktopDataKey } from './data-key.js';
 import { FIRST_START_OWN, firstRunMessage, firstStartChoice, setUpFirstRun, type FirstRunCredentials } from './first-run.js';
@@ -230,7 +231,11 @@ export function runShell(electron: ElectronPorts, options: ShellOptions): ShellH
       if (choice.response === FIRST_START_OWN) firstRun = await setUpFirstRun(composition.gateway);
       else logger.info({}, "first run: this computer joins a shop's gateway; the window asks for its address and pairing code");
     }
-    if (firstRun) logger.info({ merchantId: firstRun.merchantId }, 'first run: created the merchant "My Shop" with the staff accounts admin and till');
+    if (firstRun) {
+      // The shop keeps this computer's time zone (Settings shows it).
+      const timeZone = keepShopTimeZone(settings, hostTimeZone());
+      logger.info({ merchantId: firstRun.merchantId, timeZone }, 'first run: created the merchant "My Shop" with the staff accounts admin and till');
+    }
 
     running = true;
     window = createWindow();

@@ -329,6 +329,9 @@ test('a back-office login starts on the dashboard: figures, charts and their tab
     assert.equal(await attention.getByRole('link', { name: /^ORDER-4711 · 45\.00 EUR/ }).getAttribute('href'), `#/transactions/${authorizationId}`);
     assert.equal(await attention.getByRole('link', { name: new RegExp(`^${invoiceNumber} · 49\\.90 EUR`) }).getAttribute('href'), `#/invoices/${invoiceNumber}`);
     assert.ok(text.includes('POST /rest/postbacks/resend_failed'), 'says how failed postbacks are handled until their screen comes');
+    // Its count is the number of things it lists (1 + 1 + 1 + 2 + 1 + 1), and it sits first, above the figures.
+    assert.match((await attention.getByRole('heading', { level: 2 }).first().textContent()) ?? '', /Needs attention\s*7 items/);
+    assert.match((await main.locator('section.attention, section.kpi').first().getAttribute('class')) ?? '', /\battention\b/);
 
     // Switching the period changes the URL; a reload keeps it.
     await main.getByRole('link', { name: 'Last 7 days' }).click();

@@ -175,6 +175,13 @@ test('the cashier of a joined till sells online, then stored with the banner, is
   await shot('centre-till-limits');
   await limits.getByRole('button', { name: 'Save limits' }).click();
   await office.getByText('Till 2 (TILL-2) has its new limits within seconds.').waitFor();
+  // A screen at the centre never sells as the till on another computer: its only till here is Till 1,
+  // which it takes without asking (no "Which till is this?" offering Till 2).
+  await office.goto(new URL('/app/#/cashier', centre.url).href, { waitUntil: 'networkidle' });
+  await office.getByRole('main').getByRole('heading', { name: 'New sale' }).waitFor();
+  assert.equal(await office.getByRole('heading', { name: 'Which till is this?' }).count(), 0);
+  const terminal = (await (await office.request.get(new URL('/ui/terminal', centre.url).href)).json()) as { terminal_id: string };
+  assert.equal(terminal.terminal_id, 'TILL-1', 'the centre screen sells as its own till');
   // (Cookies do not tell ports apart: the centre's login replaced the till's in this browser.)
   const tillLogin = await fetch(`${till.url}/ui/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'kasia', pin: '1470' }) });
   const tillCookie = (tillLogin.headers.get('set-cookie') ?? '').split(';')[0] ?? '';

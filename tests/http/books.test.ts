@@ -85,6 +85,11 @@ describe("the shop's books: one till per sale, the same figures at the till and 
     assert.deepEqual(atTill.totals, [row([4, 30], [0, 0], [0, 0])]);
     assert.deepEqual((await x('centre', 'TILL-3')).totals, atTill.totals, "the centre's view of the joined till is the till's own X");
 
+    // A screen at the centre never sells as the joined till (its chooser does not offer it either).
+    const taken = await shop.ui('centre', 'PUT', '/ui/session/till', { till_id: 'TILL-3', screen_id: 'centre-screen' }, CASHIER);
+    assert.equal(taken.status, 400, JSON.stringify(taken.body));
+    assert.deepEqual((taken.body.errors as Array<{ field: string }>).map((e) => e.field), ['till_id']);
+
     // The shop's day has every book: its tills and the other terminals' line.
     const day = (await shop.ui('centre', 'GET', '/ui/reports/shop')).body as { totals: Row[]; tills: Array<{ till_id: string; totals: Row[] }> };
     assert.deepEqual(day.totals, [row([8, 44], [0, 0], [0, 0])], JSON.stringify(day));

@@ -100,7 +100,7 @@ describe('staff of the desktop UI', () => {
 
   before(async () => {
     // A high lock-out limit: this suite makes some failures on purpose from inject's one address.
-    gw = await startTestGateway({ clock: new TestClock(noonToday()), flags: { 'lockout-max-failures': '1000' } });
+    gw = await startTestGateway({ clock: new TestClock(noonToday()), flags: { 'lockout-max-failures': '1000', 'time-zone': 'Europe/Berlin' } });
     shop = await createTestMerchant(gw, 'Corner Shop');
     otherShop = await createTestMerchant(gw, 'Other Shop');
     cashier = await createStaff(gw, shop, 'cashier', 'till', '2580');
@@ -121,7 +121,8 @@ describe('staff of the desktop UI', () => {
       assert.equal(response.statusCode, 200, response.body);
       const body = response.json<SessionBody>();
       assert.deepEqual(body.staff, { staff_id: admin.staff_id, login: 'boss', display_name: 'boss', role: 'admin' });
-      assert.deepEqual(body.merchant, { merchant_id: shop.merchant_id, name: 'Corner Shop', currency: 'EUR' });
+      // The shop's time zone: staff screens show times in it.
+      assert.deepEqual(body.merchant, { merchant_id: shop.merchant_id, name: 'Corner Shop', currency: 'EUR', time_zone: 'Europe/Berlin' });
       assert.equal(body.idle_timeout_seconds, 30 * 60);
       assert.equal(Date.parse(body.expires_at), gw.clock.now().getTime() + 12 * 60 * 60 * 1000);
       const raw = String(response.headers['set-cookie']);

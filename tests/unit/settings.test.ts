@@ -1,8 +1,8 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULTS, listeningUrl, resolveSettings, SETTINGS_FILE, SettingsError } from '../../main/settings.js';
+import { DEFAULTS, keepShopTimeZone, listeningUrl, resolveSettings, SETTINGS_FILE, SettingsError } from '../../main/settings.js';
 import { tempDataDir } from '../helpers/gateway-process.js';
 
 function dirWithSettings(content: unknown): string {
@@ -143,5 +143,18 @@ describe('listeningUrl', () => {
     assert.equal(listeningUrl('127.0.0.1', 8420), 'http://127.0.0.1:8420');
     assert.equal(listeningUrl('0.0.0.0', 1234), 'http://127.0.0.1:1234');
     assert.equal(listeningUrl('::1', 1234), 'http://[::1]:1234');
+  });
+});
+
+describe("the shop's time zone at the first start", () => {
+  test("keeps this computer's zone in settings.json, beside what the file holds; a zone set already stays", () => {
+    const dir = dirWithSettings({ port: 8421 });
+    assert.equal(keepShopTimeZone(resolveSettings(dir, {}, {}), 'Europe/Zagreb'), 'Europe/Zagreb');
+    assert.deepEqual(JSON.parse(readFileSync(join(dir, SETTINGS_FILE), 'utf8')), { port: 8421, timeZone: 'Europe/Zagreb' });
+    assert.equal(resolveSettings(dir, {}, {}).timeZone, 'Europe/Zagreb', 'the next start reads it');
+    // Set by the environment (or the file, or a flag): left alone, and nothing written.
+    const other = tempDataDir('tillgate-settings-');
+    assert.equal(keepShopTimeZone(resolveSettings(other, {}, { GATEWAY_TIME_ZONE: 'Europe/Lisbon' }), 'Europe/Zagreb'), 'Europe/Lisbon');
+    assert.equal(existsSync(join(other, SETTINGS_FILE)), false);
   });
 });

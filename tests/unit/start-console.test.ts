@@ -62,4 +62,6 @@ test('npm start prints readable lines only, the UI line as CI reads it, and stop
   assert.deepEqual([...out, ...err].filter(isJsonObject), [], 'lines printed as raw JSON');
   // The log is still there, on stderr where docs/operations.md says, as a readable line.
   assert.ok(err.some((line) => /^\[\d\d:\d\d:\d\d\] INFO: Server listening at http:\/\/127\.0\.0\.1:\d+$/.test(line)), `a readable log line on stderr:\n${stderr}`);
+  // It says that it listens once (the log line), not twice in a row.
+  assert.equal([...out, ...err].filter((line) => /listening/i.test(line)).length, 1, `"listening" once:\n${stdout}\n${stderr}`);
 });

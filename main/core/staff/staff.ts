@@ -61,6 +61,8 @@ export class Staff {
     private readonly clock: Clock,
     private readonly ids: Ids,
     private readonly auth: Authenticator,
+    /** The shop's time zone (IANA), in which its staff screens show times. */
+    private readonly timeZone: string = 'UTC',
   ) {}
 
   /** The create form's field checks (also when the schema refused other fields); the login's uniqueness is checked on create. */
@@ -224,7 +226,7 @@ export class Staff {
     const merchant = await this.store.read((r) => r.merchants.get(staff.merchantId));
     return {
       staff: { staff_id: staff.id, login: staff.login, display_name: staff.displayName, role: staff.role },
-      merchant: { merchant_id: staff.merchantId, name: merchant?.name ?? '', currency: merchant?.currency ?? 'EUR' },
+      merchant: { merchant_id: staff.merchantId, name: merchant?.name ?? '', currency: merchant?.currency ?? 'EUR', time_zone: this.timeZone },
       expires_at: expiresAt,
       idle_timeout_seconds: SESSION_IDLE_MS / 1000,
     };

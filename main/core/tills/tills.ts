@@ -183,6 +183,10 @@ export class Tills {
       const till = await tx.tills.get(session.merchantId, input.till_id);
       if (!till) return failure(notFound(input.till_id));
       if (till.retiredAt !== null) return failure(apiError(ErrorCode.invalidState, `Till ${input.till_id} is retired`, [{ field: 'till_id', message: 'is retired' }]));
+      // A till joined from another computer sells there, never on a screen of this gateway (D19).
+      if ((await tx.centre.links(session.merchantId)).some((l) => l.tillId === input.till_id)) {
+        return failure(apiError(ErrorCode.invalidState, `${till.name} is joined from another computer and sells there`, [{ field: 'till_id', message: 'is a till on another computer' }]));
+      }
       // A screen whose till was taken over gets this too at its next heartbeat: it does not take it back by itself.
       if (!(await tx.tills.take(session.merchantId, input.till_id, hold, this.staleBefore(), input.take_over === true))) return failure(await this.inUse(tx, till));
       await tx.tills.release(session.sessionId, input.till_id);
@@ -195,21 +199,23 @@ export class Tills {
     await this.store.run((tx) => tx.tills.release(sessionId));
   }
 
-  /**
-   * The till a session's screen sells on: the one it holds; without one, the merchant's only active
-   * till while no other screen has it open (a client that never chose, as before there were tills).
-   */
   /** The active till this session's screen holds, if it holds one (its card-present sales are that till's, D19). */
   async heldBy(sessionId: string): Promise<string | undefined> {
     const held = await this.store.read((r) => r.tills.heldBy(sessionId));
     return held && held.retiredAt === null ? held.tillId : undefined;
   }
 
+  /**
+   * The till a session's screen sells on: the one it holds; without one, the merchant's only active
+   * till of this gateway while no other screen has it open (a client that never chose, as before
+   * there were tills). A till joined from another computer is not one of this gateway's.
+   */
   async ofSession(session: TillSession): Promise<Outcome<string>> {
     return this.store.read(async (r): Promise<Outcome<string>> => {
       const held = await r.tills.heldBy(session.sessionId);
       if (held && held.retiredAt === null) return success(held.tillId);
-      const active = (await r.tills.listByMerchant(session.merchantId)).filter((t) => t.retiredAt === null);
+      const joined = new Set((await r.centre.links(session.merchantId)).map((l) => l.tillId));
+      const active = (await r.tills.listByMerchant(session.merchantId)).filter((t) => t.retiredAt === null && !joined.has(t.tillId));
       const [only] = active;
       if (active.length !== 1 || !only) {
         return failure(apiError(ErrorCode.validation, 'This screen has not chosen its till', [{ field: 'till_id', message: 'choose this screen\'s till first (PUT /ui/session/till)' }]));

@@ -116,6 +116,7 @@ function Figures({ figures, currency, onChanged }: { figures: Dashboard; currenc
   const periodName = PERIOD_PHRASES[figures.period];
   return (
     <>
+      <NeedsAttention attention={figures.attention} timeZone={figures.time_zone} onChanged={onChanged} />
       <div className="kpis">
         <Kpi title="Volume" note={figures.volume.length ? `captured, from ${plural(figures.volume.reduce((n, v) => n + v.count, 0), 'payment')}` : 'No money taken yet'}>
           {(figures.volume.length ? figures.volume : [{ currency: shopCurrency, amount: 0, amount_minor: 0, count: 0 }]).map((v) => (
@@ -149,9 +150,6 @@ function Figures({ figures, currency, onChanged }: { figures: Dashboard; currenc
           <VolumeChart figures={figures} chosen={currency} fallback={shopCurrency} per={per} periodName={periodName} />
           <PaymentsChart figures={figures} per={per} periodName={periodName} unit={unit} />
           <TypesChart types={figures.payment_types} periodName={periodName} />
-        </div>
-        <div className="dashboard-side">
-          <NeedsAttention attention={figures.attention} timeZone={figures.time_zone} onChanged={onChanged} />
         </div>
       </div>
     </>
@@ -525,13 +523,16 @@ function NeedsAttention({ attention, timeZone, onChanged }: { attention: Attenti
   };
   const items = attentionItems(attention, timeZone, handled);
   const open = items.filter((item) => item.count > 0);
+  const clear = items.filter((item) => item.count === 0);
+  // The count is what the list below asks to handle: each declined sale, invoice, e-mail, ... once.
+  const total = open.reduce((sum, item) => sum + item.count, 0);
   return (
     <section className="attention" aria-labelledby="attention-title">
       <h2 id="attention-title">
-        Needs attention <span className="attention-count">{open.length ? plural(open.length, 'item') : 'nothing'}</span>
+        Needs attention <span className="attention-count">{total ? plural(total, 'item') : 'nothing'}</span>
       </h2>
       <ul className="attention-list">
-        {[...open, ...items.filter((item) => item.count === 0)].map((item) => (
+        {open.map((item) => (
           <li key={item.key} className={item.count ? 'attention-item attention-open' : 'attention-item'} data-kind={item.key}>
             <span className="attention-icon" aria-hidden="true">
               {item.count ? <WarningIcon size={18} /> : <CheckIcon size={18} />}
@@ -567,6 +568,23 @@ function NeedsAttention({ attention, timeZone, onChanged }: { attention: Attenti
           </li>
         ))}
       </ul>
+      {clear.length > 0 && (
+        <details className="attention-clear">
+          <summary>{open.length ? `${clear.length} more checks: all clear` : `All ${clear.length} checks clear`}</summary>
+          <ul className="attention-list">
+            {clear.map((item) => (
+              <li key={item.key} className="attention-item" data-kind={item.key}>
+                <span className="attention-icon" aria-hidden="true">
+                  <CheckIcon size={18} />
+                </span>
+                <div className="attention-body">
+                  <p className="attention-title">{item.title}</p>
+                </div>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
       {problem && (
         <p className="form-error" role="alert">
           {problem}

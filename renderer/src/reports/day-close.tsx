@@ -18,9 +18,10 @@ import { ShopDayPanel } from './shop-day.js';
 import { TillGate } from '../tills/till-gate.js';
 import { useThisTill } from '../tills/this-till-store.js';
 import { useReports } from './reports-store.js';
+import { formatDateTime } from '../ui/format.js';
+import { useTill } from '../till/till-store.js';
 
-const timeFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
-const when = (iso: string | null, none = '—') => (iso ? timeFormat.format(new Date(iso)) : none);
+const when = (iso: string | null, none = '—') => (iso ? formatDateTime(iso) : none);
 
 const BRANDS: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express', discover: 'Discover', unknown: 'Other cards' };
 const ENTRY_MODES: Record<string, string> = { contactless: 'Contactless', chip: 'Chip', swipe: 'Swipe', manual: 'Keyed in', unknown: 'Unknown' };
@@ -445,6 +446,8 @@ function CloseDayDialog({ day, onClose }: { day: DayReport; onClose: (closed: Da
     try {
       const token = cashier ? await reportsClient.approveClose(method === 'pin' ? { login: login.trim(), pin: secret } : { login: login.trim(), password: secret }) : undefined;
       onClose(await reportsClient.closeDay(token, key.current));
+      // What the till said of the closed day's last payment is no news for the next one.
+      useTill.getState().dayClosed();
     } catch (error) {
       setProblem(closeProblem(error));
       setBusy(false);

@@ -7,9 +7,9 @@ import type { DayReport, ShopDay } from '../../../contract/api/reports.js';
 import { formatMoney } from '../till/money.js';
 import { tillsClient } from '../tills/tills-client.js';
 import { reportsClient } from './reports-client.js';
+import { formatDateTime } from '../ui/format.js';
 
-const timeFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
-const when = (iso: string | null, none: string) => (iso ? timeFormat.format(new Date(iso)) : none);
+const when = (iso: string | null, none: string) => (iso ? formatDateTime(iso) : none);
 
 function netText(totals: ShopDay['totals']): string {
   return totals.length ? totals.map((row) => formatMoney(row.net, row.currency)).join(' · ') : '—';

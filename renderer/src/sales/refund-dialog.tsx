@@ -19,13 +19,13 @@ import { Modal } from '../ui/modal.js';
 import { SecretField, type SecretMethod } from '../ui/secret-field.js';
 import { reasonProblem as reasonProblemOf, reasonText, RefundReasonField } from './refund-reason.js';
 import type { SaleRow } from './sales-store.js';
+import { formatTime } from '../ui/format.js';
 
 interface RefundDialogProps {
   row: SaleRow;
   onClose: (refunded: boolean) => void;
 }
 
-const timeFormat = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' });
 
 function approvalProblem(error: unknown): string {
   if (error instanceof ApiError && error.kind === 'api') {
@@ -158,7 +158,7 @@ export function RefundDialog({ row, onClose }: RefundDialogProps) {
     <>
       <dt>Sale</dt>
       <dd>
-        {formatMoney(tx.amount, tx.currency)} at {timeFormat.format(new Date(tx.taken_at))}
+        {formatMoney(tx.amount, tx.currency)} at {formatTime(tx.taken_at)}
       </dd>
       <dt>Card</dt>
       <dd>{card ? cardText : 'No card recorded'}</dd>

@@ -16,9 +16,8 @@ import { TotalValue } from '../ui/fit-text.js';
 import { ReceiptDialog } from './receipt-dialog.js';
 import { RefundDialog } from './refund-dialog.js';
 import { useSales, type SaleRow, type SalesView } from './sales-store.js';
+import { formatDayTime, formatTime } from '../ui/format.js';
 
-const timeFormat = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-const dayTimeFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
 /** A sale whose card was approved has a receipt, also once refunded. */
 const RECEIPTED: ReadonlySet<number> = new Set([TransactionStatus.completed, TransactionStatus.authorized, TransactionStatus.refunded, TransactionStatus.partly_refunded, TransactionStatus.stored]);
 
@@ -66,7 +65,7 @@ function RefundReceiptButton({ refund, onOpen }: { refund: { refund_id: string; 
     <button
       type="button"
       className="button button-small"
-      aria-label={`Receipt of the refund of ${formatMoney(refund.amount, refund.currency)} at ${timeFormat.format(new Date(refund.created_at))}`}
+      aria-label={`Receipt of the refund of ${formatMoney(refund.amount, refund.currency)} at ${formatTime(refund.created_at)}`}
       onClick={() => onOpen({ receiptId: refund.refund_id, title: 'Refund receipt' })}
     >
       Refund receipt
@@ -100,7 +99,7 @@ export function TodaySales() {
 
   const names = new Map(tills.map((t) => [t.till_id, t.name]));
   const whose = day ? (day.scope === 'shop' ? `Whole shop (${day.name})` : day.till_id === OTHER_TERMINALS_BOOK ? 'Other terminals' : (names.get(day.till_id ?? '') ?? day.name)) : '';
-  const since = day?.opened_at ? `open since the last close, ${dayTimeFormat.format(new Date(day.opened_at))}` : 'open since its first sale';
+  const since = day?.opened_at ? `open since the last close, ${formatDayTime(day.opened_at)}` : 'open since its first sale';
   const showTill = day?.scope === 'shop';
   const earlier = day?.earlier_refunds ?? [];
 
@@ -196,7 +195,7 @@ export function TodaySales() {
                 const { tx } = row;
                 const card = row.card;
                 const state = statusOf(row);
-                const time = timeFormat.format(new Date(tx.taken_at));
+                const time = formatTime(tx.taken_at);
                 const sold = tx.counted === 'approved' && RECEIPTED.has(tx.status_code);
                 const cashier = tx.cashier?.name ?? 'API (no staff login)';
                 return (
@@ -274,7 +273,7 @@ export function TodaySales() {
             </thead>
             <tbody>
               {earlier.map((refund) => {
-                const time = timeFormat.format(new Date(refund.created_at));
+                const time = formatTime(refund.created_at);
                 return (
                   <tr key={refund.refund_id}>
                     <td>

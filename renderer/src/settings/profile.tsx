@@ -32,6 +32,7 @@ function ProfileForm({ profile, onSaved }: { profile: MerchantProfile; onSaved: 
   const clear = (field: Field) => setProblems((p) => (p[field] ? { ...p, [field]: undefined } : p));
   const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState('');
+  const timeZone = useSession((state) => state.session?.merchant.time_zone);
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
@@ -66,6 +67,11 @@ function ProfileForm({ profile, onSaved }: { profile: MerchantProfile; onSaved: 
       <dl className="facts">
         <dt>Links for customers start with</dt>
         <dd className="cell-mono">{profile.customer_links_base}</dd>
+        <dt>Time zone</dt>
+        <dd>
+          {timeZone ?? 'this computer’s'}{' '}
+          <span className="muted">(days, reports and every time on the staff screens; the first start took this computer&rsquo;s: the setting timeZone changes it)</span>
+        </dd>
       </dl>
       <LocalLinkWarning url={profile.customer_links_base} />
       <FormProblem text={problems.form} />

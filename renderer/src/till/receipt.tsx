@@ -9,8 +9,8 @@ import { asCardBrand } from '../../../contract/cards.js';
 import type { Receipt } from '../api/client.js';
 import { formatMoney } from './money.js';
 import { BRAND_NAMES, ENTRY_NAMES } from './reader.js';
+import { formatDateTime } from '../ui/format.js';
 
-const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 const ENTRY_LABELS: Record<string, string> = { ...ENTRY_NAMES, manual: 'Keyed' };
 
 export function cardText(card: NonNullable<Receipt['card']>): string {
@@ -33,7 +33,7 @@ export function ReceiptView({ receipt }: { receipt: Receipt }) {
       </header>
       <dl className="receipt-lines">
         <dt>Date</dt>
-        <dd>{dateFormat.format(new Date(receipt.created_at))}</dd>
+        <dd>{formatDateTime(receipt.created_at)}</dd>
         {receipt.terminal_id && (
           <>
             <dt>Terminal</dt>

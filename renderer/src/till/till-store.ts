@@ -115,6 +115,10 @@ interface TillState {
   insertCard: () => void;
   otherPayment: () => void;
   newSale: () => void;
+  /** A digit typed on a refusal's screen: the refusal goes, and the next amount starts with it. */
+  nextAmount: (key: string) => void;
+  /** The till's day was closed: what the till said of the day before goes. */
+  dayClosed: () => void;
   checkAgain: () => void;
   stopChecking: () => void;
   tryAgain: () => void;
@@ -579,6 +583,13 @@ export const useTill = create<TillState>()((set, get) => {
     },
     newSale: () => {
       endSale({ phase: { name: 'amount' }, digits: '', reference: '', notice: null, amountKept: false });
+    },
+    nextAmount: (key) => {
+      if (get().phase.name !== 'failed') return;
+      endSale({ phase: { name: 'amount' }, digits: pressAmountKey('', key), reference: '', notice: null, amountKept: false });
+    },
+    dayClosed: () => {
+      if (get().phase.name === 'amount') set({ notice: null });
     },
     checkAgain: () => {
       const phase = get().phase;

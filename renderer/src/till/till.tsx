@@ -399,10 +399,12 @@ function Checking({ message, automatic, resolving }: { message: string; automati
 
 function Failed({ title, message }: { title: string; message: string }) {
   const amountText = useSaleAmount();
-  const { tryAgain, otherPayment } = useTill.getState();
+  const { tryAgain, otherPayment, nextAmount } = useTill.getState();
   const primaryRef = useAutoFocus<HTMLButtonElement>();
   useKeys((event) => {
     if (event.key === 'Escape') otherPayment();
+    // The cashier types the next amount: the refusal goes with it.
+    else if (/^[0-9]$/.test(event.key)) nextAmount(event.key);
     else return false;
     return true;
   });

@@ -12,9 +12,10 @@ import { BRAND_NAMES } from '../till/reader.js';
 import { asCardBrand } from '../../../contract/cards.js';
 import { WarningIcon } from '../ui/icons.js';
 import { tillsClient, type TillLinkStatus } from './tills-client.js';
+import { formatTime as timeOf } from '../ui/format.js';
+import { ApiError } from '../api/client.js';
 
 const POLL_MS = 2000;
-let ordinaryGateway = false;
 
 /** "3 h 05 min", "12 min", "less than a minute". */
 export function durationText(ms: number): string {
@@ -25,25 +26,20 @@ export function durationText(ms: number): string {
   return hours > 0 ? `${hours} h ${String(rest).padStart(2, '0')} min` : `${minutes} min`;
 }
 
-function timeOf(iso: string): string {
-  return new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
-}
 
 export function CentreBanner() {
   const [status, setStatus] = useState<TillLinkStatus | null>(null);
+  const [unreachable, setUnreachable] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const path = useRouterState({ select: (s) => s.location.pathname });
 
   const refresh = useCallback(async () => {
-    // An ordinary gateway becomes a till only by a join and a restart: asked once per load.
-    if (ordinaryGateway) return;
     try {
-      const next = await tillsClient.link();
-      if (!next.joined) ordinaryGateway = true;
-      setStatus(next);
-    } catch {
-      // The gateway itself does not answer: the till's own screens say so.
-      setStatus(null);
+      setStatus(await tillsClient.link());
+      setUnreachable(false);
+    } catch (error) {
+      // The gateway behind this screen does not answer: said at once, also on the idle till.
+      if (error instanceof ApiError && error.kind === 'network') setUnreachable(true);
     }
   }, []);
 
@@ -53,6 +49,21 @@ export function CentreBanner() {
     return () => window.clearInterval(timer);
   }, [refresh, path]);
 
+  if (unreachable) {
+    return (
+      <div className="centre-banners">
+        <section className="centre-banner centre-banner-away" role="alert" aria-labelledby="gateway-unreachable-title">
+          <WarningIcon size={28} className="centre-banner-icon" />
+          <div>
+            <h2 id="gateway-unreachable-title" className="centre-banner-title">
+              Gateway not reachable
+            </h2>
+            <p className="centre-banner-text">This screen cannot reach the gateway, so no card payment can be taken here until it answers again. Nothing is charged meanwhile; check the network or the gateway&rsquo;s computer.</p>
+          </div>
+        </section>
+      </div>
+    );
+  }
   if (!status?.joined) return null;
   const { stored } = status;
   const now = Date.now();

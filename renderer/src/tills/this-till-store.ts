@@ -98,6 +98,9 @@ export const useThisTill = create<ThisTillState>()((set, get) => {
     }, TILL_HEARTBEAT_SECONDS * 1000);
   };
 
+  /** The tills this screen may sell as: not one joined from another computer (it sells there, D19). */
+  const sellable = (tills: readonly Till[]) => tills.filter((t) => t.remote === null);
+
   const held = async (till: Till) => {
     storage('local')?.setItem(TILL_KEY, till.till_id);
     // The terminal of this till: its id goes on every payment and receipt.
@@ -112,7 +115,7 @@ export const useThisTill = create<ThisTillState>()((set, get) => {
     try {
       await held(await tillsClient.take(tillId, screenId(), takeOver));
     } catch (error) {
-      const tills = (await tillsClient.list().catch(() => ({ tills: [] as Till[] }))).tills;
+      const tills = sellable((await tillsClient.list().catch(() => ({ tills: [] as Till[] }))).tills);
       const till = tills.find((t) => t.till_id === tillId);
       if (isInUse(error) && till) {
         set({ state: { name: 'in_use', till, tills, message: error.message } });
@@ -132,7 +135,7 @@ export const useThisTill = create<ThisTillState>()((set, get) => {
       let tills: Till[];
       try {
         const list = await tillsClient.list();
-        tills = list.tills;
+        tills = sellable(list.tills);
         set({ choices: tills.length });
         const mine = tills.find((t) => t.till_id === list.this_screen);
         // This screen has its till already (a reload): keep it.
@@ -154,7 +157,7 @@ export const useThisTill = create<ThisTillState>()((set, get) => {
       await tillsClient.release().catch(() => undefined);
       storage('local')?.removeItem(TILL_KEY);
       set({ state: { name: 'loading' } });
-      const tills = (await tillsClient.list().catch(() => ({ tills: [] as Till[] }))).tills;
+      const tills = sellable((await tillsClient.list().catch(() => ({ tills: [] as Till[] }))).tills);
       set({ state: { name: 'choosing', tills, problem: null } });
     },
     reset: () => {
