@@ -139,7 +139,12 @@ describe('tills joined to a centre: store and forward', () => {
     assert.equal(earlyBody.error_code, 1002, JSON.stringify(earlyBody));
     assert.deepEqual(earlyBody.errors?.map((e) => e.field), ['transaction_id']);
     assert.match(JSON.stringify(earlyBody), /once it has been forwarded/);
-    const waits = await fetch(`${till.process.url}/rest/transactions`, { headers: { authorization: auth } });
+    // Reads are answered from the till's own copies meanwhile, marked so; other calls wait.
+    const copies = await fetch(`${till.process.url}/rest/transactions`, { headers: { authorization: auth } });
+    assert.deepEqual([copies.status, copies.headers.get('x-till-view')], [200, 'copies']);
+    const ids = ((await copies.json()) as Answer[]).map((t) => t.transaction_id);
+    for (const sale of stored) assert.ok(ids.includes(sale.transaction_id), 'the stored sales are in its copies');
+    const waits = await fetch(`${till.process.url}/rest/postbacks`, { headers: { authorization: auth } });
     assert.equal(waits.status, 503);
     assert.equal(((await waits.json()) as Answer).error_code, 5005);
     for (const sale of stored) assert.equal(await atCentre(sale.transaction_id), undefined, 'not at the centre yet');
