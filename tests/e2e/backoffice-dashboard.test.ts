@@ -309,6 +309,8 @@ test('a back-office login starts on the dashboard: figures, charts and their tab
     await main.getByRole('link', { name: 'Today' }).and(page.locator('[aria-current="page"]')).waitFor();
     // Pointing at the payments chart's latest hour names its figures.
     const over = main.locator('.bar-chart .u-over').nth(1);
+    // Needs attention sits above the charts: the chart may be below the fold.
+    await over.scrollIntoViewIfNeeded();
     const box = await over.boundingBox();
     assert.ok(box);
     await page.mouse.move(box.x + box.width - 4, box.y + box.height / 2);

@@ -9,7 +9,13 @@
  * (reason, confirmation repeating amount, currency and card); shows the gateway's own words when it
  * refuses (and reads the transaction again); captures part of an authorization and releases the
  * rest; exports the declined ones as CSV with chosen columns and a time zone (and cancels a big
- * export). Each action is checked through the API afterwards, and its audit entry names the user.
+ * export). A card-present sale a cashier took at a till names its till and cashier in the list
+ * and the detail (the back office, which may not read the staff list, learns the name from the
+ * sale), and shows when it was taken; the till filter narrows the list (kept by a reload, and taken
+ * along by Export CSV), as do Other terminals and the cashier filter; the search box finds a till's
+ * id. A sale a joined till stored while the shop's gateway was away says at the centre that it was
+ * taken at the till, when, and when it was forwarded (real centre and joined till, tests/helpers/shop.ts).
+ * Each action is checked through the API afterwards, and its audit entry names the user.
  * The 100,000-row list scrolls far down with only a few rows in the page, each page loaded from the
  * gateway as the user scrolls. axe-core finds no violation on any screen or dialog; dialogs trap
  * focus and close on Esc; no console error but the browser's note of the one refused refund.
@@ -17,6 +23,7 @@
  * built renderer (`npm run build:renderer`; `npm test` builds it first).
  */
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -25,7 +32,8 @@ import { type Browser, type BrowserContext, type Locator, type Page } from 'play
 import { seed } from '../../bench/seed.js';
 import { assertAxeClean, launchChromium } from '../helpers/browser.js';
 import { basicAuth, runGateway, startGateway, tempDataDir, type GatewayProcess } from '../helpers/gateway-process.js';
-import { EXPIRY_YEAR, luhnComplete } from '../helpers/payments.js';
+import { EXPIRY_YEAR, luhnComplete, posPayment } from '../helpers/payments.js';
+import { ADMIN, CASHIER, Shop } from '../helpers/shop.js';
 
 const RENDERER_INDEX = fileURLToPath(new URL('../../renderer/dist/index.html', import.meta.url));
 const SCREENSHOT_DIR = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
@@ -38,6 +46,8 @@ const OUR_CARD = luhnComplete('492000000000042');
 const OUR_LAST_FOUR = OUR_CARD.slice(-4);
 const MASTERCARD = '5555555555554444';
 const DECLINED = '4000000000000002';
+/** The search box's name. */
+const SEARCH_BOX = 'Transaction id, order id, invoice number, card’s last four digits or till id';
 /** Transaction ids (UUIDs): their hex digits may run to 12 decimal ones. */
 const UUIDS = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 
@@ -47,8 +57,12 @@ let auth = '';
 let officeId = '';
 let officePassword = '';
 const problems: string[] = [];
-const ids = { approved: '', authorization: '', pos: '' };
+const ids = { approved: '', authorization: '', pos: '', till: '' };
 let declinedCount = 0;
+/** The cashier who takes a sale at the till named Front counter (TILL-2). */
+const ANNA = { login: 'anna', name: 'Anna Berg', pin: '1470' };
+const TILL_NAME = 'Front counter';
+let annaId = '';
 
 async function api<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
   const response = await fetch(new URL(path, gateway.url), {
@@ -79,10 +93,16 @@ before(async () => {
   const office = runGateway(['staff', 'create', '--data-dir', dataDir, '--merchant', seeded.merchant.merchant_id, '--role', 'back_office', '--login', 'office', '--name', 'Mira Novak', '--json']);
   assert.equal(office.status, 0, office.stderr);
   ({ staff_id: officeId, password: officePassword } = JSON.parse(office.stdout) as { staff_id: string; password: string });
+  const cashier = runGateway(['staff', 'create', '--data-dir', dataDir, '--merchant', seeded.merchant.merchant_id, '--role', 'cashier', '--login', ANNA.login, '--name', ANNA.name, '--pin', ANNA.pin, '--json']);
+  assert.equal(cashier.status, 0, cashier.stderr);
+  annaId = (JSON.parse(cashier.stdout) as { staff_id: string }).staff_id;
+  const till = runGateway(['till', 'create', '--data-dir', dataDir, '--merchant', seeded.merchant.merchant_id, '--till-id', 'TILL-2', '--name', TILL_NAME]);
+  assert.equal(till.status, 0, till.stderr);
 
   // Real payments on top of the history: the newest rows of the list.
   await pay('/rest/payment', { payment_type: 'cardecom', order_id: 'web-2002', amount: 9.99, currency: 'EUR', ...card(DECLINED) });
   await pay('/rest/payment', { payment_type: 'cardecom', order_id: 'web-2003', amount: 64.5, currency: 'EUR', ...card('4000000000009995') });
+  ids.till = await tillSale();
   ids.pos = await pay('/rest/payment', {
     payment_type: 'cardpos',
     order_id: 'till-0815',
@@ -123,6 +143,35 @@ after(async () => {
   await gateway?.stop();
 });
 
+/**
+ * Anna logs in on a till screen, takes TILL-2 and sells (what the cashier screen does), then lets the
+ * till go and logs out: nothing but the sale itself tells the back office her name.
+ */
+async function tillSale(): Promise<string> {
+  const login = await fetch(new URL('/ui/session', gateway.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: ANNA.login, pin: ANNA.pin }) });
+  assert.equal(login.status, 200, await login.clone().text());
+  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const ui = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const response = await fetch(new URL(path, gateway.url), {
+      method,
+      headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    return { status: response.status, body: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
+  };
+  const taken = await ui('PUT', '/ui/session/till', { till_id: 'TILL-2', screen_id: 'e2e-front-counter' });
+  assert.equal(taken.status, 200, JSON.stringify(taken.body));
+  // The cashier screen sends its till's id as the terminal id.
+  const body = posPayment(12.8, { pan: '4111111111111111', entry: 'chip', order: 'counter-17' });
+  (body.pos_data as { terminal: { id: string } }).terminal.id = 'TILL-2';
+  const sale = await ui('POST', '/rest/payment', body, { 'idempotency-key': randomUUID() });
+  assert.equal(sale.status, 200, JSON.stringify(sale.body));
+  assert.equal((await ui('DELETE', '/ui/session/till')).status, 204);
+  await ui('DELETE', '/ui/session');
+  return String(sale.body.transaction_id);
+}
+
 /** A browser window at 1366x900, logged out, recording console errors, uncaught exceptions and list requests. */
 async function open(path: string): Promise<{ context: BrowserContext; page: Page; listRequests: string[] }> {
   // bypassCSP: axe-core is injected as a script tag (ui.test.ts and cashier.test.ts check the app's own CSP).
@@ -161,6 +210,9 @@ async function shot(page: Page, name: string, { full = false } = {}): Promise<vo
     await page.waitForTimeout(300);
     await axe(page, `${name} at ${size.width}`);
     assert.ok((await page.evaluate<number>('document.documentElement.scrollWidth')) <= size.width, `${name} at ${size.width}: no horizontal scroll`);
+    // Nor does the list inside its own scroll area: every column is on screen.
+    const sideways = await page.evaluate<number>("(() => { const wrap = document.querySelector('.data-table-wrap'); return wrap ? wrap.scrollWidth - wrap.clientWidth : 0; })()");
+    assert.ok(sideways <= 0, `${name} at ${size.width}: the list does not scroll sideways (${sideways} px too wide)`);
     await page.screenshot({ path: join(SCREENSHOT_DIR, `backoffice-transactions-${name}-${size.width}.png`), fullPage: full });
   }
   await page.setViewportSize(WIDE);
@@ -228,6 +280,19 @@ void test('a back-office user filters, finds, refunds, captures, releases and ex
     await table.waitFor();
     await table.locator(`tr[data-row-id="${ids.approved}"]`).waitFor();
     assert.equal((await rowIds(page))[0], ids.approved, 'newest first');
+    // A sale at a till names the till and its cashier (the back office reads no staff list: the name
+    // comes from the sale); POS software's terminal that is no till is Other terminals with the
+    // terminal id it sent; a payment that is not card-present has no till.
+    const tillRow = table.locator(`tr[data-row-id="${ids.till}"]`);
+    const tillCell = await cellOf(page, tillRow, 'Till');
+    await tillCell.getByText(ANNA.name).waitFor();
+    assert.equal(await tillCell.textContent(), `${TILL_NAME}${ANNA.name}`);
+    assert.equal(await (await cellOf(page, table.locator(`tr[data-row-id="${ids.pos}"]`), 'Till')).textContent(), 'Other terminalsT-0001');
+    assert.equal(await (await cellOf(page, table.locator(`tr[data-row-id="${ids.approved}"]`), 'Till')).textContent(), '');
+    // When: a card-present sale's time is when it was taken.
+    const takenAt = (await api<{ taken_at?: string }>('GET', `/rest/transactions/${ids.till}`)).body.taken_at;
+    assert.ok(takenAt, 'the API says when the sale was taken');
+    assert.equal(await (await cellOf(page, tillRow, 'When')).locator('time').getAttribute('datetime'), takenAt);
     await shot(page, 'list');
 
     // ---- declined ones: the filter is in the URL, a reload and back/forward keep it -------------------
@@ -327,15 +392,83 @@ void test('a back-office user filters, finds, refunds, captures, releases and ex
     assert.ok(await main.getByRole('button', { name: 'Payment type: Card present' }).isVisible());
     assert.deepEqual(await rowIds(page), [ids.pos]);
 
+    // ---- by till (kept by a reload, taken along by the export), Other terminals, by cashier; a till id found --
+    await main.getByRole('button', { name: 'Clear filters' }).click();
+    await page.waitForURL(/#\/transactions$/);
+    const tillFilter = main.getByLabel('Till', { exact: true });
+    await tillFilter.selectOption({ label: TILL_NAME });
+    await page.waitForURL(/#\/transactions\?till=TILL-2$/);
+    await main.locator(`tr[data-row-id="${ids.till}"]`).waitFor();
+    assert.deepEqual(await rowIds(page), [ids.till], 'only the sale at that till');
+    await page.reload({ waitUntil: 'networkidle' });
+    await main.locator(`tr[data-row-id="${ids.till}"]`).waitFor();
+    assert.equal(await tillFilter.inputValue(), 'TILL-2', 'a reload keeps the till filter');
+    assert.equal(await tillFilter.locator('option:checked').textContent(), TILL_NAME);
+    assert.deepEqual(await rowIds(page), [ids.till]);
+    await shot(page, 'till-filter');
+    await main.getByRole('button', { name: 'Export CSV' }).click();
+    await dialog.getByText(`Transactions at ${TILL_NAME}, newest first.`, { exact: false }).waitFor();
+    for (const name of ['Till', 'Cashier', 'Taken at (card present)', 'Forwarded (stored sale)']) assert.ok(await dialog.getByRole('checkbox', { name, exact: true }).isChecked(), `${name} is a usual column`);
+    const tillDownload = page.waitForEvent('download');
+    await dialog.getByRole('button', { name: 'Export', exact: true }).click();
+    const tillCsv = readFileSync((await (await tillDownload).path()) ?? '', 'utf8').split('\r\n').filter((line) => line !== '');
+    const tillColumns = (tillCsv[0] ?? '').split(',');
+    assert.equal(tillCsv.length, 2, `the one sale at the till: ${tillCsv.join(' / ')}`);
+    const tillLine = Object.fromEntries((tillCsv[1] ?? '').split(',').map((value, i) => [tillColumns[i], value]));
+    assert.deepEqual([tillLine.transaction_id, tillLine.till_id, tillLine.cashier, tillLine.forwarded_at], [ids.till, 'TILL-2', ANNA.name, '']);
+    assert.ok(tillLine.taken_at, 'the CSV says when it was taken');
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    // Other terminals: card-present sales of no till (POS software's T-0001), the API's own rows.
+    await tillFilter.selectOption({ label: 'Other terminals' });
+    await page.waitForURL(/#\/transactions\?till=\*$/);
+    await main.locator(`tr[data-row-id="${ids.pos}"]`).waitFor();
+    const others = await api<Array<{ transaction_id: string }>>('GET', '/rest/transactions?till_id=*&limit=8');
+    assert.deepEqual((await rowIds(page)).slice(0, 8), others.body.map((t) => t.transaction_id), 'the rows the API gives for Other terminals');
+    assert.ok(!(await rowIds(page)).includes(ids.till), "not the till's sale");
+    // Such a sale's detail names the terminal id it sent, and no cashier.
+    await main.locator(`tr[data-row-id="${ids.pos}"]`).getByRole('link', { name: '23.40 EUR' }).click();
+    await main.getByRole('heading', { name: /^23\.40 EUR Completed/, level: 1 }).waitFor();
+    const otherFacts = await main.getByRole('region', { name: 'Till', exact: true }).locator('dt').evaluateAll((terms) => terms.map((dt) => `${dt.textContent ?? ''}: ${dt.nextElementSibling?.textContent ?? ''}`));
+    assert.deepEqual(otherFacts.slice(0, 3), ['Till: Other terminals', 'Terminal id: T-0001', 'Cashier: None (POS software)']);
+    await main.getByRole('link', { name: '← Transactions' }).click();
+    await page.waitForURL(/#\/transactions\?till=\*$/);
+    // By cashier: Anna, whose name the back office learnt from her sale.
+    await tillFilter.selectOption({ label: 'Any till' });
+    await page.waitForURL(/#\/transactions$/);
+    await main.getByLabel('Cashier', { exact: true }).selectOption({ label: ANNA.name });
+    await page.waitForURL(new RegExp(`#/transactions\\?cashier=${annaId}$`));
+    await main.locator(`tr[data-row-id="${ids.till}"]`).waitFor();
+    assert.deepEqual(await rowIds(page), [ids.till], 'only the sale Anna took');
+    // The search box finds a till's id.
+    await main.getByRole('button', { name: 'Clear filters' }).click();
+    await page.waitForURL(/#\/transactions$/);
+    await main.getByRole('searchbox', { name: SEARCH_BOX }).fill('TILL-2');
+    await main.getByRole('button', { name: 'Find', exact: true }).click();
+    await page.waitForURL(/\?q=TILL-2$/);
+    await main.locator(`tr[data-row-id="${ids.till}"]`).waitFor();
+    assert.deepEqual(await rowIds(page), [ids.till], "searching a till's id finds its sales");
+    // Its detail: the till, the cashier, when it was taken.
+    await main.getByRole('link', { name: '12.80 EUR' }).click();
+    await main.getByRole('heading', { name: /^12\.80 EUR Completed/, level: 1 }).waitFor();
+    const tillBox = main.getByRole('region', { name: 'Till', exact: true });
+    const tillFacts = await tillBox.locator('dt').evaluateAll((terms) => terms.map((dt) => `${dt.textContent ?? ''}: ${dt.nextElementSibling?.textContent ?? ''}`));
+    assert.deepEqual(tillFacts.slice(0, 2), [`Till: ${TILL_NAME} (TILL-2)`, `Cashier: ${ANNA.name}`]);
+    assert.match(tillFacts[2] ?? '', /^Taken: \d{1,2} \w{3} \d{4}, \d{2}:\d{2}:\d{2}$/);
+    assert.equal(tillFacts.length, 3, 'no terminal id besides the till (it sent its own), nothing stored');
+    assert.equal(await main.getByRole('region', { name: 'Stored at the till, then forwarded' }).count(), 0);
+    await shot(page, 'detail-till', { full: true });
+    await main.getByRole('link', { name: '← Transactions' }).click();
+    await page.waitForURL(/\?q=TILL-2$/);
+
     // ---- find by a pasted transaction id, then by last four ---------------------------------------
     await main.getByRole('button', { name: 'Clear filters' }).click();
     await page.waitForURL(/#\/transactions$/);
-    await main.getByRole('searchbox', { name: 'Transaction id, order id, invoice number or card’s last four digits' }).fill(` ${ids.authorization} `);
+    await main.getByRole('searchbox', { name: SEARCH_BOX }).fill(` ${ids.authorization} `);
     await main.getByRole('button', { name: 'Find', exact: true }).click();
     await page.waitForURL(new RegExp(`\\?q=${ids.authorization}$`));
     await main.locator(`tr[data-row-id="${ids.authorization}"]`).waitFor();
     assert.deepEqual(await rowIds(page), [ids.authorization], 'only the pasted one');
-    await main.getByRole('searchbox', { name: 'Transaction id, order id, invoice number or card’s last four digits' }).fill(OUR_LAST_FOUR);
+    await main.getByRole('searchbox', { name: SEARCH_BOX }).fill(OUR_LAST_FOUR);
     await main.getByRole('button', { name: 'Find', exact: true }).click();
     await page.waitForURL(new RegExp(`\\?q=${OUR_LAST_FOUR}$`));
     await main.locator(`tr[data-row-id="${ids.approved}"]`).waitFor();
@@ -343,10 +476,10 @@ void test('a back-office user filters, finds, refunds, captures, releases and ex
     await shot(page, 'search');
 
     // ---- the approved one: detail, then a partial refund ------------------------------------------
-    // The whole row opens it, not only the amount's link: a click on its Created cell.
+    // The whole row opens it, not only the amount's link: a click on its When cell.
     const approvedRow = main.locator(`tr[data-row-id="${ids.approved}"]`);
     assert.equal(await approvedRow.evaluate((row) => row.ownerDocument.defaultView?.getComputedStyle(row).cursor), 'pointer', 'the row shows it can be clicked');
-    await (await cellOf(page, approvedRow, 'Created')).click();
+    await (await cellOf(page, approvedRow, 'When')).click();
     await page.waitForURL(new RegExp(`#/transactions/${ids.approved}$`));
     await main.getByRole('heading', { name: /^48\.00 EUR Completed/, level: 1 }).waitFor();
     const detailText = (await main.textContent()) ?? '';
@@ -466,7 +599,7 @@ void test('a back-office user filters, finds, refunds, captures, releases and ex
     assert.match(file.suggestedFilename(), /^transactions-\d{8}-\d{4}\.csv$/);
     const csv = readFileSync((await file.path()) ?? '', 'utf8');
     const lines = csv.split('\r\n').filter((line) => line !== '');
-    assert.equal(lines[0], 'transaction_id,created_at,status,amount,currency,order_id,card_brand,card_last_four,entry_mode,message');
+    assert.equal(lines[0], 'transaction_id,created_at,status,amount,currency,order_id,card_brand,card_last_four,entry_mode,till_id,cashier,taken_at,forwarded_at,message');
     assert.equal(lines.length, declinedCount + 1, 'every declined one and a header');
     assert.ok(lines.slice(1).every((line) => line.split(',')[2] === 'declined'), 'only declined ones');
     assert.match(lines[1] ?? '', /^[0-9a-f-]{36},\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+0[12]:00,declined,/, 'times in Berlin');
@@ -474,7 +607,7 @@ void test('a back-office user filters, finds, refunds, captures, releases and ex
     assert.ok(!csv.includes(DECLINED) && !csv.includes(DECLINED.slice(0, 6)), 'not the declined test card');
     const exportAudit = (await auditOf(page)).find((a) => a.action === 'export');
     assert.equal(exportAudit?.staff_name, 'Mira Novak');
-    assert.match(exportAudit?.detail ?? '', new RegExp(`^${declinedCount} rows; columns transaction_id,created_at,status,amount,currency,order_id,card_brand,card_last_four,entry_mode,message; time zone Europe/Berlin; filters status=6`));
+    assert.match(exportAudit?.detail ?? '', new RegExp(`^${declinedCount} rows; columns transaction_id,created_at,status,amount,currency,order_id,card_brand,card_last_four,entry_mode,till_id,cashier,taken_at,forwarded_at,message; time zone Europe/Berlin; filters status=6`));
     await shot(page, 'export-done');
     await dialog.getByRole('button', { name: 'Done' }).click();
 
@@ -484,9 +617,9 @@ void test('a back-office user filters, finds, refunds, captures, releases and ex
     await main.getByRole('button', { name: 'Export CSV' }).click();
     await dialog.getByRole('button', { name: 'All', exact: true }).click();
     await dialog.getByRole('button', { name: 'Export', exact: true }).click();
-    await dialog.getByRole('status').getByText(new RegExp(`[1-9][\\d,]* of ${(SEEDED + 5).toLocaleString('en')} rows`)).waitFor({ timeout: 20_000 });
+    await dialog.getByRole('status').getByText(new RegExp(`[1-9][\\d,]* of ${(SEEDED + 6).toLocaleString('en')} rows`)).waitFor({ timeout: 20_000 });
     const bar = dialog.locator('progress');
-    assert.ok(Number(await bar.getAttribute('value')) > 0 && (await bar.getAttribute('max')) === String(SEEDED + 5), 'the progress bar counts rows of the total');
+    assert.ok(Number(await bar.getAttribute('value')) > 0 && (await bar.getAttribute('max')) === String(SEEDED + 6), 'the progress bar counts rows of the total');
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'backoffice-transactions-export-progress-1366.png') });
     await dialog.getByRole('button', { name: 'Cancel export' }).click();
     await dialog.getByText('The export was cancelled. Nothing was saved.').waitFor();
@@ -555,5 +688,71 @@ void test(`the list of ${SEEDED.toLocaleString('en')} transactions scrolls far d
     assert.deepEqual(problems, [], 'no console errors');
   } finally {
     await context.close();
+  }
+});
+
+void test("a sale a joined till stored while the shop's gateway was away says at the centre that it was taken at the till, when, and when it was forwarded", async () => {
+  const shop = await Shop.open('Harbour Deli');
+  let context: BrowserContext | undefined;
+  try {
+    const joined = await shop.join('TILL-3');
+    // Kasia's till screen: she has the till and sells while the link to the centre is cut.
+    const held = await shop.ui('TILL-3', 'PUT', '/ui/session/till', { till_id: 'TILL-3', screen_id: 'e2e-harbour-till-3' }, CASHIER);
+    assert.equal(held.status, 200, JSON.stringify(held.body));
+    joined.proxy.cut();
+    const body = posPayment(18.4, { pan: '4111111111111111', entry: 'chip', order: 'harbour-42' });
+    (body.pos_data as { terminal: { id: string } }).terminal.id = 'TILL-3';
+    const sale = await shop.ui('TILL-3', 'POST', '/rest/payment', body, CASHIER, { 'idempotency-key': randomUUID() });
+    assert.deepEqual([sale.status, sale.body.status], [200, 'stored'], JSON.stringify(sale.body));
+    const id = String(sale.body.transaction_id);
+    // A moment later the centre answers again and the till forwards it.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    joined.proxy.restore();
+    await shop.inStep('TILL-3');
+    const record = (await shop.api('centre', 'GET', `/rest/transactions/${id}`)).body as { till_id?: string; staff_id?: string; taken_at?: string; forwarded_at?: string };
+    assert.ok(record.till_id === 'TILL-3' && record.taken_at && record.forwarded_at && record.taken_at < record.forwarded_at, JSON.stringify(record));
+
+    // The centre's back office (an admin, who reads the staff list).
+    // bypassCSP: axe-core is injected as a script tag, as in open().
+    context = await browser.newContext({ viewport: WIDE, serviceWorkers: 'block', bypassCSP: true });
+    const page = await context.newPage();
+    problems.length = 0;
+    page.on('console', (message) => {
+      // The app asks who is logged in (401) before the login.
+      if (message.type() === 'error' && !/status of 401/.test(message.text())) problems.push(`console error: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+    await page.goto(new URL('/app/#/transactions?till=TILL-3', shop.centre.url).href, { waitUntil: 'networkidle' });
+    const main = page.getByRole('main');
+    await main.getByLabel('Login', { exact: true }).fill(ADMIN.login);
+    await main.locator('input[type=password]').fill(ADMIN.pin);
+    await page.keyboard.press('Enter');
+    const row = main.locator(`tr[data-row-id="${id}"]`);
+    await row.waitFor();
+    assert.deepEqual(await rowIds(page), [id], "the till's one sale");
+    const till = await cellOf(page, row, 'Till');
+    await till.getByText(CASHIER.name).waitFor();
+    assert.equal(await till.textContent(), `Till 3${CASHIER.name}`);
+    const when = await cellOf(page, row, 'When');
+    const times = when.locator('time');
+    assert.deepEqual([await times.nth(0).getAttribute('datetime'), await times.nth(1).getAttribute('datetime')], [record.taken_at, record.forwarded_at], 'the list shows when it was taken, and when forwarded');
+    assert.match((await when.textContent()) ?? '', /^\d{1,2} \w{3} \d{4}, \d{2}:\d{2}stored, forwarded (\d{1,2} \w{3}, )?\d{2}:\d{2}$/);
+    await shot(page, 'forwarded-list');
+
+    await main.getByRole('link', { name: '18.40 EUR' }).click();
+    await main.getByRole('heading', { name: /^18\.40 EUR Completed/, level: 1 }).waitFor();
+    const stored = main.getByRole('region', { name: 'Stored at the till, then forwarded' });
+    const seconds = (iso: string) => new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' }).format(new Date(iso));
+    assert.equal(
+      await stored.textContent(),
+      `Stored at the till, then forwardedTaken at Till 3 while the shop’s gateway was away: the till stored the sale and forwarded it when the gateway answered again.Taken at the till${seconds(record.taken_at)}Forwarded${seconds(record.forwarded_at)}`,
+    );
+    const facts = await main.getByRole('region', { name: 'Till', exact: true }).locator('dt').evaluateAll((terms) => terms.map((dt) => `${dt.textContent ?? ''}: ${dt.nextElementSibling?.textContent ?? ''}`));
+    assert.deepEqual(facts, [`Till: Till 3 (TILL-3)`, `Cashier: ${CASHIER.name}`, `Taken: ${seconds(record.taken_at)}`]);
+    await shot(page, 'detail-forwarded', { full: true });
+    assert.deepEqual(problems, [], 'no console errors');
+  } finally {
+    await context?.close();
+    await shop.stop();
   }
 });

@@ -145,7 +145,20 @@ void test("each till shows its own day; the manager sees every till's open day, 
   await sheet.getByText('TILL-2', { exact: true }).first().waitFor();
   await sheet.getByText('20.00').first().waitFor();
   assert.doesNotMatch((await sheet.textContent()) ?? '', /8\.88/, "Till 1's sale is not on Till 2's report");
-  await b.getByRole('main').getByRole('link', { name: 'Till' }).click();
+  // Today's sales: each window its own till's sale only, with its cashier and whole order id.
+  for (const [w, mine, theirs, name] of [
+    [windows.a, '8.88 EUR', '20.00 EUR', 'till-1'],
+    [windows.b, '20.00 EUR', '8.88 EUR', 'till-2'],
+  ] as const) {
+    await w.page.getByRole('main').getByRole('link', { name: 'Today’s sales' }).click();
+    const rows = w.page.getByRole('main').locator('tbody tr');
+    await rows.filter({ hasText: mine }).waitFor();
+    assert.equal(await rows.filter({ hasText: theirs }).count(), 0, `${name}: the other till's sale is not listed`);
+    assert.equal(await rows.count(), 1);
+    assert.match((await rows.first().locator('.order-id').textContent()) ?? '', name === 'till-1' ? /^TILL-1-/ : /^TILL-2-/, 'the whole order id, which names its till');
+    await shot(w.page, `today-${name}`);
+    await w.page.getByRole('main').getByRole('link', { name: 'Till' }).click();
+  }
 
   // The manager, in a third window: the shop's day, then Till 1's X report.
   const manager = await openWindow();
@@ -162,6 +175,15 @@ void test("each till shows its own day; the manager sees every till's open day, 
     await report.getByText('TILL-1', { exact: true }).first().waitFor();
     assert.match((await report.textContent()) ?? '', /8\.88/);
     await shot(m, 'x-report-of-till-1');
+    // The manager's Today's sales of the whole shop: both sales, each with its till, totals of the shop's day.
+    await m.getByRole('main').getByRole('link', { name: 'Today’s sales' }).click();
+    await m.getByLabel('Whose sales to show').selectOption('shop');
+    await m.getByRole('main').getByRole('heading', { name: /Today’s sales · Whole shop/ }).waitFor();
+    const rows = m.getByRole('main').locator('tbody tr');
+    await rows.filter({ hasText: '20.00 EUR' }).getByText('Back counter').waitFor();
+    await rows.filter({ hasText: '8.88 EUR' }).getByText('Till 1').waitFor();
+    await m.getByLabel('Totals in EUR').getByText('28.88 EUR').first().waitFor();
+    await shot(m, 'today-whole-shop');
   } finally {
     await manager.context.close();
   }

@@ -94,6 +94,7 @@ describe("Today's sales: a till's open day as a list, agreeing with its X report
     assert.deepEqual([two.till_id, two.name], ['TILL-2', 'Till 2']);
     const other = await sales('boss', `?terminal_id=${encodeURIComponent(OTHER_TERMINALS_BOOK)}`);
     assert.deepEqual([other.name, other.sales.map((s) => [s.amount, s.till_id, s.terminal_id])], ['Other terminals', [[4, null, 'T-0001']]]);
+    assert.equal((await sales('boss')).scope, 'shop', "a manager's screen that holds no till sees the whole shop");
     const whole = await sales('boss', '?scope=shop');
     assert.deepEqual([whole.scope, whole.till_id, whole.name], ['shop', null, 'Two Till Deli']);
     assert.equal(whole.sales.length, 6);

@@ -570,7 +570,7 @@ function NeedsAttention({ attention, timeZone, onChanged }: { attention: Attenti
       </ul>
       {clear.length > 0 && (
         <details className="attention-clear">
-          <summary>{open.length ? `${clear.length} more checks: all clear` : `All ${clear.length} checks clear`}</summary>
+          <summary>{open.length ? `${plural(clear.length, 'more check')}: all clear` : `All ${plural(clear.length, 'check')} clear`}</summary>
           <ul className="attention-list">
             {clear.map((item) => (
               <li key={item.key} className="attention-item" data-kind={item.key}>

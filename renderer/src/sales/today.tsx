@@ -107,10 +107,10 @@ export function TodaySales() {
     <section className="today" aria-labelledby="today-title">
       <div className="section-head">
         <div>
-          <h2 id="today-title">Today&rsquo;s sales{whose && view.kind !== 'own' ? ` · ${whose}` : ''}</h2>
+          <h2 id="today-title">Today&rsquo;s sales{whose && (view.kind !== 'own' || day?.scope === 'shop') ? ` · ${whose}` : ''}</h2>
           {day && (
             <p className="muted today-scope">
-              {day.scope === 'shop' ? `Every till's open day · ${day.name}` : `${whose} · day ${day.sequence ?? ''}, ${since}`}
+              {day.scope === 'shop' ? "Every till's open day, and other terminals" : `${whose} · day ${day.sequence ?? ''}, ${since}`}
             </p>
           )}
         </div>

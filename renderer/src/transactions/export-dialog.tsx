@@ -8,18 +8,22 @@
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { DEFAULT_EXPORT_COLUMNS, EXPORT_COLUMN_LABELS, EXPORT_COLUMNS, type ExportColumn } from '../../../contract/transaction-list.js';
 import { Modal } from '../ui/modal.js';
+import type { Till } from '../tills/tills-client.js';
+import { staffName, tillChoiceName, useSalePlaces, type StaffName } from './sale-places.js';
 import { count, formatBytes, paymentTypeLabel, statusLabel } from './transaction-format.js';
 import { apiQuery, listOf, type TransactionListSearch } from './transaction-search.js';
 import { transactionsClient, type ExportProgress, type ExportResult } from './transactions-client.js';
 import { problemText } from './transactions-store.js';
+import { shopTimeZone } from '../ui/format.js';
 
 interface ExportDialogProps {
   search: TransactionListSearch;
   onClose: () => void;
 }
 
+/** The file's times by default in the shop's time zone (the one its screens show), else this computer's. */
 function browserTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  return shopTimeZone() ?? (Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
 }
 
 function timeZones(): string[] {
@@ -27,8 +31,22 @@ function timeZones(): string[] {
   return [...new Set([browserTimeZone(), 'UTC', ...supported])];
 }
 
+/**
+ * The columns' names in the dialog: the contract's, but short enough for a cell of the grid (the
+ * contract's say more, for the API's readers). Taken at: when a card-present sale was taken, for
+ * one a till stored while the shop's gateway was away when the till stored it; Forwarded: when
+ * such a sale reached the gateway.
+ */
+const COLUMN_LABELS: Readonly<Record<ExportColumn, string>> = {
+  ...EXPORT_COLUMN_LABELS,
+  till_id: 'Till',
+  cashier: 'Cashier',
+  taken_at: 'Taken at (card present)',
+  forwarded_at: 'Forwarded (stored sale)',
+};
+
 /** The filters besides the days, in words. */
-function filterWords(search: TransactionListSearch): string[] {
+function filterWords(search: TransactionListSearch, tills: readonly Till[], staff: Readonly<Record<string, StaffName>>): string[] {
   const words: string[] = [];
   if (search.q) words.push(`matching “${search.q}”`);
   if (search.status) words.push(`status ${listOf(search.status).map((code) => statusLabel(Number(code))).join(' or ')}`);
@@ -40,6 +58,8 @@ function filterWords(search: TransactionListSearch): string[] {
   else if (search.amount_max) words.push(`amount at most ${search.amount_max}`);
   if (search.card) words.push(`card ending ${search.card}`);
   if (search.order_id) words.push(`order ${search.order_id}`);
+  if (search.till) words.push(`at ${tillChoiceName(tills, search.till)}`);
+  if (search.cashier) words.push(`taken by ${staffName(staff, search.cashier)}`);
   return words;
 }
 
@@ -56,7 +76,9 @@ export function ExportDialog({ search, onClose }: ExportDialogProps) {
   const [problem, setProblem] = useState<string | null>(null);
   const abort = useRef<AbortController | null>(null);
   const download = useRef<{ url: string; name: string } | null>(null);
-  const words = filterWords(search);
+  const tills = useSalePlaces((state) => state.tills);
+  const staff = useSalePlaces((state) => state.staff);
+  const words = filterWords(search, tills, staff);
 
   useEffect(
     () => () => {
@@ -207,7 +229,7 @@ export function ExportDialog({ search, onClose }: ExportDialogProps) {
             {EXPORT_COLUMNS.map((c) => (
               <label key={c} className="txn-export-column">
                 <input type="checkbox" checked={columns.includes(c)} onChange={() => toggle(c)} />
-                <span>{EXPORT_COLUMN_LABELS[c]}</span>
+                <span>{COLUMN_LABELS[c]}</span>
               </label>
             ))}
           </div>

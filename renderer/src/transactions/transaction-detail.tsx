@@ -1,5 +1,7 @@
 /**
  * One transaction (ux.md 13): its amounts, card summary (brand, last four, entry mode; never more),
+ * a card-present sale's till, terminal id, cashier and when it was taken (a sale a till stored while
+ * the shop's gateway was away says so, with when it was stored and when forwarded),
  * customer, fees and additional data, and a timeline of what happened to it from its event log:
  * authorization, captures, releases, refunds (with their reasons), postback attempts. Capture,
  * release and refund are offered while something is left to capture, release or refund; each opens
@@ -10,6 +12,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { RefundStatus, TransactionStatus } from '../../../contract/codes.js';
 import { formatMoney } from '../till/money.js';
 import { MoneyActionDialog, type MoneyAction } from './money-action-dialog.js';
+import { placeOf, tillName, useSalePlaces } from './sale-places.js';
 import { StatusTag } from './transaction-list.js';
 import { cardText, entryLabel, formatDateTime, formatDateTimeSeconds, paymentTypeLabel, statusLabel, type Tone } from './transaction-format.js';
 import type { TransactionDetail } from './transactions-client.js';
@@ -94,11 +97,20 @@ export function TransactionDetailScreen() {
   const [action, setAction] = useState<MoneyAction | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const listSearch = useTransactionList((s) => s.search);
+  const tills = useSalePlaces((s) => s.tills);
+  const loadPlaces = useSalePlaces((s) => s.load);
+  const learn = useSalePlaces((s) => s.learn);
 
   useEffect(() => {
     setNotice(null);
     void load(id);
   }, [id, load]);
+  useEffect(() => loadPlaces(), [loadPlaces]);
+  // The cashier's name, for the list and its cashier filter.
+  const cashier = detail?.cashier;
+  useEffect(() => {
+    if (cashier) learn(cashier.staff_id, cashier.name);
+  }, [cashier, learn]);
 
   const closeAction = (done: string | null) => {
     setAction(null);
@@ -145,6 +157,11 @@ export function TransactionDetailScreen() {
   const entry = entryLabel(detail.card?.entry_mode);
   const customerName = [detail.customer.first_name, detail.customer.last_name].filter(Boolean).join(' ');
   const timeline = detail.events.map((event) => timelineItem(event, tx.currency, detail.refunds));
+  const cardPresent = tx.payment_method === 'cardpos';
+  const place = placeOf(tills, tx);
+  const tillText = detail.till ? detail.till.name : place?.name;
+  const stored = detail.stored;
+  const storedTill = stored ? (detail.till?.till_id === stored.till_id ? detail.till.name : tillName(tills, stored.till_id)) : null;
   // What the money box shows: [label, amount, shown].
   const moneyFacts = (
     [
@@ -170,7 +187,7 @@ export function TransactionDetailScreen() {
           <p className="txn-subtitle">
             {paymentTypeLabel(tx.payment_method)}
             {card ? ` · ${card}${entry && detail.card?.entry_mode !== 'ecommerce' ? ` (${entry})` : ''}` : ''}
-            {tx.order_id ? ` · order ${tx.order_id}` : ''} · {formatDateTime(tx.created_at)}
+            {tx.order_id ? ` · order ${tx.order_id}` : ''} · {formatDateTime(tx.taken_at ?? tx.created_at)}
           </p>
         </div>
         <div className="txn-actions">
@@ -197,6 +214,20 @@ export function TransactionDetailScreen() {
 
       <div className="txn-layout">
         <div className="txn-main">
+          {stored && (
+            <section className="card txn-box txn-stored" aria-labelledby="txn-stored-title">
+              <h2 id="txn-stored-title">{stored.forwarded_at ? 'Stored at the till, then forwarded' : 'Stored at the till'}</h2>
+              <p className="txn-stored-text">
+                Taken at {storedTill} while the shop&rsquo;s gateway was away:{' '}
+                {stored.forwarded_at ? 'the till stored the sale and forwarded it when the gateway answered again.' : 'the till stored the sale and forwards it when the gateway answers again.'}
+              </p>
+              <dl className="facts txn-facts">
+                <Fact label="Taken at the till">{formatDateTimeSeconds(stored.stored_at)}</Fact>
+                <Fact label="Forwarded">{stored.forwarded_at ? formatDateTimeSeconds(stored.forwarded_at) : 'Not yet'}</Fact>
+              </dl>
+            </section>
+          )}
+
           <section className="card txn-box" aria-labelledby="txn-money">
             <h2 id="txn-money">Money</h2>
             <dl className="txn-money">
@@ -291,6 +322,7 @@ export function TransactionDetailScreen() {
               </Fact>
               <Fact label="Created">{formatDateTimeSeconds(tx.created_at)}</Fact>
               <Fact label="Last change">{formatDateTimeSeconds(tx.updated_at)}</Fact>
+              {!cardPresent && detail.cashier && <Fact label="Staff">{detail.cashier.name}</Fact>}
               {detail.merchant_reference && (
                 <Fact label="Reference">
                   <span className="txn-break">{detail.merchant_reference}</span>
@@ -310,6 +342,24 @@ export function TransactionDetailScreen() {
               {tx.sepa_mandate && <Fact label="SEPA mandate">{tx.sepa_mandate}</Fact>}
             </dl>
           </section>
+          {cardPresent && (
+            <section className="card txn-box" aria-labelledby="txn-till">
+              <h2 id="txn-till">Till</h2>
+              <dl className="facts txn-facts">
+                <Fact label="Till">
+                  {tillText ?? '—'}
+                  {detail.till && detail.till.name !== detail.till.till_id && <span className="muted"> ({detail.till.till_id})</span>}
+                </Fact>
+                {tx.terminal_id && tx.terminal_id !== detail.till?.till_id && (
+                  <Fact label="Terminal id">
+                    <span className="txn-break">{tx.terminal_id}</span>
+                  </Fact>
+                )}
+                <Fact label="Cashier">{detail.cashier ? detail.cashier.name : <span className="muted">None (POS software)</span>}</Fact>
+                {tx.taken_at && <Fact label="Taken">{formatDateTimeSeconds(tx.taken_at)}</Fact>}
+              </dl>
+            </section>
+          )}
           <section className="card txn-box" aria-labelledby="txn-card">
             <h2 id="txn-card">Card</h2>
             {detail.card ? (

@@ -6,6 +6,7 @@ import { asCardBrand } from '../../../contract/cards.js';
 import { TransactionStatus, type TransactionStatusCode } from '../../../contract/codes.js';
 import type { PaymentType } from '../../../contract/constants.js';
 import { BRAND_NAMES } from '../till/reader.js';
+import { formatDate, formatDateTime, formatDateTimeSeconds, formatDayTime, formatTime } from '../ui/format.js';
 
 export type Tone = 'ok' | 'bad' | 'neutral' | 'wait';
 
@@ -82,12 +83,13 @@ export function cardText(brand: string | undefined, lastFour: string | undefined
   return `${BRAND_NAMES[asCardBrand(brand)]} •••• ${lastFour}`;
 }
 
-const dateTime = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
-const dateTimeSeconds = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+/** `21 Nov 2026, 10:03`, in the shop's time zone on a 24-hour clock (ui/format.ts). */
+export { formatDateTime, formatDateTimeSeconds };
 
-/** `21 Nov 2026, 10:03` in the browser's time zone. */
-export const formatDateTime = (iso: string) => dateTime.format(new Date(iso));
-export const formatDateTimeSeconds = (iso: string) => dateTimeSeconds.format(new Date(iso));
+/** A later time beside an earlier one: `10:41` on the same day, `22 Nov, 08:15` on another. */
+export function formatLater(iso: string, since: string): string {
+  return formatDate(iso) === formatDate(since) ? formatTime(iso) : formatDayTime(iso);
+}
 
 /** `1.8 MB`. */
 export function formatBytes(bytes: number): string {

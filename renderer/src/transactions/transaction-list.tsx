@@ -1,23 +1,28 @@
 /**
  * Transactions (back office and admin; ux.md 11, 12): one search box for a pasted transaction id,
- * an order id, an invoice number or a card's last four; filters for status (several), payment type (several), days,
- * currency, amount (exact, between, at least, at most), last four and order id, all in the URL, so a
- * reload, a bookmark or back/forward keep them. The list is the shared DataTable: virtualized (only
- * the rows on screen are in the page) and loaded from the gateway a page at a time as the user
- * scrolls. Each row links to its transaction. Export CSV takes the filters along.
+ * an order id, an invoice number, a card's last four or a till's id; filters for status (several),
+ * payment type (several), days, till (or Other terminals), cashier, currency, amount (exact,
+ * between, at least, at most), last four and order id, all in the URL, so a reload, a bookmark or
+ * back/forward keep them. The list is the shared DataTable: virtualized (only the rows on screen
+ * are in the page) and loaded from the gateway a page at a time as the user scrolls. A card-present
+ * sale names its till and cashier and shows when it was taken (a sale a till stored while the
+ * shop's gateway was away: when it was stored, and when it was forwarded). Each row links to its
+ * transaction. Export CSV takes the filters along.
  */
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { createColumnHelper } from '@tanstack/react-table';
-import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { TransactionStatus } from '../../../contract/codes.js';
-import { PAYMENT_TYPES } from '../../../contract/constants.js';
+import { OTHER_TERMINALS_BOOK, OTHER_TERMINALS_NAME, PAYMENT_TYPES } from '../../../contract/constants.js';
 import { formatMoney } from '../till/money.js';
 import { DataTable } from '../ui/data-table.js';
 import { SearchInput } from '../ui/list-filters.js';
 import { ExportDialog } from './export-dialog.js';
 import { FilterMenu } from './filter-menu.js';
-import { cardText, entryLabel, formatDateTime, PAYMENT_TYPE_LABELS, paymentTypeLabel, STATUS_LABELS, statusLabel, statusTone } from './transaction-format.js';
+import { placeOf, staffName, tillChoiceName, tillName, useSalePlaces, type StaffName } from './sale-places.js';
+import { cardText, entryLabel, formatDateTime, formatDateTimeSeconds, formatLater, PAYMENT_TYPE_LABELS, paymentTypeLabel, STATUS_LABELS, statusLabel, statusTone } from './transaction-format.js';
 import { isFiltered, listOf, type TransactionListSearch } from './transaction-search.js';
+import type { Till } from '../tills/tills-client.js';
 import type { Transaction } from './transactions-client.js';
 import { useTransactionList } from './transactions-store.js';
 
@@ -33,7 +38,41 @@ export function StatusTag({ code, message }: { code: number; message?: string | 
   );
 }
 
-function useColumns() {
+/** Where a card-present sale was taken and by whom: its till (or Other terminals and the terminal id it sent), the cashier under it. */
+function TillCell({ tx, tills, staff }: { tx: Transaction; tills: readonly Till[]; staff: Readonly<Record<string, StaffName>> }) {
+  const place = placeOf(tills, tx);
+  const cashier = tx.staff_id ? staffName(staff, tx.staff_id) : null;
+  if (!place && !cashier) return null;
+  const under = [place?.terminal, cashier].filter(Boolean).join(' · ');
+  return (
+    <span className="txn-till">
+      {place?.name ?? ''}
+      {under && (
+        <span className="cell-sub" title={under}>
+          {under}
+        </span>
+      )}
+    </span>
+  );
+}
+
+/** When: a card-present sale's taken time; a sale stored at a till while the gateway was away also says when it was forwarded. */
+function WhenCell({ tx }: { tx: Transaction }) {
+  const at = tx.taken_at ?? tx.created_at;
+  const forwarded = tx.forwarded_at;
+  return (
+    <span className="txn-when" title={forwarded ? `Taken at the till ${formatDateTimeSeconds(at)} while the shop’s gateway was away; forwarded ${formatDateTimeSeconds(forwarded)}` : undefined}>
+      <time dateTime={at}>{formatDateTime(at)}</time>
+      {forwarded && (
+        <span className="cell-sub">
+          stored, forwarded <time dateTime={forwarded}>{formatLater(forwarded, at)}</time>
+        </span>
+      )}
+    </span>
+  );
+}
+
+function useColumns(tills: readonly Till[], staff: Readonly<Record<string, StaffName>>) {
   return useMemo(
     () => [
       column.accessor('amount', {
@@ -49,7 +88,7 @@ function useColumns() {
         header: 'Status',
         cell: (info) => <StatusTag code={info.getValue()} message={info.row.original.message} />,
       }),
-      column.accessor('payment_method', { header: 'Payment type', cell: (info) => paymentTypeLabel(info.getValue()) }),
+      column.accessor('payment_method', { header: 'Payment type', meta: { className: 'txn-type' }, cell: (info) => paymentTypeLabel(info.getValue()) }),
       column.display({
         id: 'card',
         header: 'Card',
@@ -77,7 +116,12 @@ function useColumns() {
           return order ? <span title={order}>{order}</span> : <span className="muted">—</span>;
         },
       }),
-      column.accessor('created_at', { header: 'Created', meta: { className: 'nowrap' }, cell: (info) => formatDateTime(info.getValue()) }),
+      column.display({
+        id: 'till',
+        header: 'Till',
+        cell: (info) => <TillCell tx={info.row.original} tills={tills} staff={staff} />,
+      }),
+      column.accessor('created_at', { header: 'When', meta: { className: 'nowrap' }, cell: (info) => <WhenCell tx={info.row.original} /> }),
       column.accessor('transaction_id', {
         // The first eight characters; the search box finds a pasted whole id.
         header: 'Id',
@@ -89,12 +133,31 @@ function useColumns() {
         ),
       }),
     ],
-    [],
+    [tills, staff],
   );
 }
 
 const STATUS_CHOICES = Object.entries(STATUS_LABELS).map(([code, label]) => ({ value: code, label: `${label} (${code})`, short: label }));
 const TYPE_CHOICES = PAYMENT_TYPES.map((type) => ({ value: type, label: PAYMENT_TYPE_LABELS[type] }));
+
+/** The till filter: each till by name (retired ones after), then Other terminals; a till in the URL that is not (yet) among them by its id. */
+function tillChoicesOf(tills: readonly Till[], chosen: string | undefined): Array<{ value: string; label: string }> {
+  const choices = [...tills]
+    .sort((a, b) => Number(a.retired_at !== null) - Number(b.retired_at !== null))
+    .map((till) => ({ value: till.till_id, label: tillName(tills, till.till_id) }));
+  if (chosen && chosen !== OTHER_TERMINALS_BOOK && !choices.some((c) => c.value === chosen)) choices.push({ value: chosen, label: tillChoiceName(tills, chosen) });
+  choices.push({ value: OTHER_TERMINALS_BOOK, label: OTHER_TERMINALS_NAME });
+  return choices;
+}
+
+/** The cashier filter: the staff whose names are known, by name; one in the URL not known yet as "Staff member". */
+function cashierChoicesOf(staff: Readonly<Record<string, StaffName>>, chosen: string | undefined): Array<{ value: string; label: string }> {
+  const choices = Object.entries(staff)
+    .map(([value, member]) => ({ value, label: member.disabled ? `${member.name} (disabled)` : member.name }))
+    .sort((a, b) => a.label.localeCompare(b.label));
+  if (chosen && !staff[chosen]) choices.push({ value: chosen, label: staffName(staff, chosen) });
+  return choices;
+}
 
 type AmountMode = 'any' | 'equal' | 'between' | 'min' | 'max';
 
@@ -109,7 +172,7 @@ function amountModeOf(search: TransactionListSearch): AmountMode {
 const AMOUNT_TEXT = /^\d{1,9}([.,]\d{1,4})?$/;
 
 /** The filters that take typed text: applied with Enter or Apply, checked first. */
-function TextFilters({ search, apply }: { search: TransactionListSearch; apply: (change: Partial<TransactionListSearch>) => void }) {
+function TextFilters({ search, apply, clear }: { search: TransactionListSearch; apply: (change: Partial<TransactionListSearch>) => void; clear: ReactNode }) {
   const ids = { currency: useId(), card: useId(), order: useId(), mode: useId(), a: useId(), b: useId(), problem: useId() };
   const [currency, setCurrency] = useState(search.currency ?? '');
   const [card, setCard] = useState(search.card ?? '');
@@ -208,6 +271,8 @@ function TextFilters({ search, apply }: { search: TransactionListSearch; apply: 
       <button type="submit" className="button txn-apply">
         Apply
       </button>
+      {/* Clear filters (every filter, not only these) at the bar's end. */}
+      {clear}
       <p id={ids.problem} className="form-problem txn-filter-problem" role="alert">
         {problem ?? ''}
       </p>
@@ -219,14 +284,19 @@ export function TransactionListScreen() {
   const search = useSearch({ from: '/transactions/' });
   const navigate = useNavigate({ from: '/transactions/' });
   const { rows, loading, hasMore, error, show, loadMore } = useTransactionList();
-  const columns = useColumns();
-  const ids = { search: useId(), from: useId(), to: useId() };
+  const tills = useSalePlaces((s) => s.tills);
+  const staff = useSalePlaces((s) => s.staff);
+  const loadPlaces = useSalePlaces((s) => s.load);
+  const columns = useColumns(tills, staff);
+  const ids = { search: useId(), from: useId(), to: useId(), till: useId(), cashier: useId() };
   const [query, setQuery] = useState(search.q ?? '');
   const [exporting, setExporting] = useState(false);
 
   useEffect(() => {
     show(search);
   }, [show, search]);
+  useEffect(() => loadPlaces(true), [loadPlaces]);
+  // The names of the cashiers in the rows (the back office learns them a person at a time).
   useEffect(() => setQuery(search.q ?? ''), [search.q]);
 
   /** A filter changed: a new place in the history, so Back returns to the filters before. */
@@ -236,6 +306,8 @@ export function TransactionListScreen() {
     void navigate({ search: next });
   };
   const filtered = isFiltered(search);
+  const tillChoices = useMemo(() => tillChoicesOf(tills, search.till), [tills, search.till]);
+  const cashierChoices = useMemo(() => cashierChoicesOf(staff, search.cashier), [staff, search.cashier]);
 
   return (
     <section className="transactions" aria-labelledby="transactions-title">
@@ -251,9 +323,9 @@ export function TransactionListScreen() {
           }}
         >
           <label className="visually-hidden" htmlFor={ids.search}>
-            Transaction id, order id, invoice number or card&rsquo;s last four digits
+            Transaction id, order id, invoice number, card&rsquo;s last four digits or till id
           </label>
-          <SearchInput id={ids.search} className="input txn-search-input" placeholder="Find by id, order id, invoice number or last four" value={query} onChange={setQuery} />
+          <SearchInput id={ids.search} className="input txn-search-input" placeholder="Find by id, order id, invoice, last four or till" value={query} onChange={setQuery} />
           <button type="submit" className="button button-primary">
             Find
           </button>
@@ -279,13 +351,47 @@ export function TransactionListScreen() {
             </label>
             <input id={ids.to} className="input" type="date" value={search.to ?? ''} min={search.from} onChange={(event) => filter({ to: event.target.value || undefined })} />
           </div>
-          {filtered && (
-            <button type="button" className="button button-quiet txn-clear" onClick={() => void navigate({ search: {} })}>
-              Clear filters
-            </button>
-          )}
+          {/* Where and by whom: together, on a line of their own when the window is narrow. */}
+          <div className="txn-filter-group">
+            <div className="field">
+              <label className="field-label" htmlFor={ids.till}>
+                Till
+              </label>
+              <select id={ids.till} className="input txn-till-select" value={search.till ?? ''} onChange={(event) => filter({ till: event.target.value || undefined })}>
+                <option value="">Any till</option>
+                {tillChoices.map((choice) => (
+                  <option key={choice.value} value={choice.value}>
+                    {choice.label}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="field">
+              <label className="field-label" htmlFor={ids.cashier}>
+                Cashier
+              </label>
+              <select id={ids.cashier} className="input txn-cashier-select" value={search.cashier ?? ''} onChange={(event) => filter({ cashier: event.target.value || undefined })}>
+                <option value="">Any cashier</option>
+                {cashierChoices.map((choice) => (
+                  <option key={choice.value} value={choice.value}>
+                    {choice.label}
+                  </option>
+                ))}
+              </select>
+            </div>
+          </div>
         </div>
-        <TextFilters search={search} apply={filter} />
+        <TextFilters
+          search={search}
+          apply={filter}
+          clear={
+            filtered && (
+              <button type="button" className="button button-quiet txn-clear" onClick={() => void navigate({ search: {} })}>
+                Clear filters
+              </button>
+            )
+          }
+        />
       </div>
       {error && (
         <p className="form-problem" role="alert">

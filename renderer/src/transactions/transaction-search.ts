@@ -3,12 +3,12 @@
  * every filter of GET /rest/transactions, so a reload, a bookmark, a deep link or back/forward keep
  * them. Days are the browser's local days; the API gets them as instants.
  */
-import { PAYMENT_TYPES, type PaymentType } from '../../../contract/constants.js';
+import { OTHER_TERMINALS_BOOK, PAYMENT_TYPES, TILL_ID_PATTERN, type PaymentType } from '../../../contract/constants.js';
 import { isStatusCode } from '../../../contract/codes.js';
 import { searchDay } from '../ui/list-search.js';
 
 export interface TransactionListSearch {
-  /** The search box: a transaction id, an order id or a card's last four. */
+  /** The search box: a transaction id, an order id, an invoice number, a card's last four or a till's id. */
   q?: string;
   /** Status codes, comma-separated (`6` or `6,11`). */
   status?: string;
@@ -25,6 +25,10 @@ export interface TransactionListSearch {
   /** Local days, `YYYY-MM-DD`. */
   from?: string;
   to?: string;
+  /** A till's card-present sales (its id, `TILL-2`), or `*` for those of no till (Other terminals). */
+  till?: string;
+  /** The sales a member of staff took (their staff id). */
+  cashier?: string;
 }
 
 const AMOUNT = /^\d{1,9}(\.\d{1,4})?$/;
@@ -62,6 +66,10 @@ export function transactionListSearch(search: Record<string, unknown>): Transact
   if (from) result.from = from;
   const to = searchDay(search.to);
   if (to) result.to = to;
+  const till = text(search.till);
+  if (till && (till === OTHER_TERMINALS_BOOK || TILL_ID_PATTERN.test(till))) result.till = till;
+  const cashier = text(search.cashier);
+  if (cashier && /^[\x21-\x7e]{1,64}$/.test(cashier)) result.cashier = cashier;
   return result;
 }
 
@@ -122,6 +130,8 @@ export function apiQuery(search: TransactionListSearch, timeZone?: string): URLS
   if (search.amount_min) query.set('amount_min', search.amount_min);
   if (search.amount_max) query.set('amount_max', search.amount_max);
   if (search.from) query.set('from', timeZone ? zonedDayStart(search.from, timeZone) : localDayStart(search.from));
+  if (search.till) query.set('till_id', search.till);
+  if (search.cashier) query.set('staff_id', search.cashier);
   if (search.to) query.set('to', timeZone ? new Date(Date.parse(zonedDayStart(nextDay(search.to), timeZone)) - 1).toISOString() : localDayEnd(search.to));
   return query;
 }

@@ -63,7 +63,7 @@ export function shopDayRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
           tags,
           summary: "A till's open day as a list (Today's sales), or the whole shop's (changes nothing)",
           description:
-            "The card-present sales and refunds of the till's open day (since its last Z report), newest first, with totals from the same entries as its X report. Default: this screen's till; a cashier sees only that. Back office and admin may name another till (terminal_id, * for other terminals) or ask for the whole shop (scope=shop).",
+            "The card-present sales and refunds of the till's open day (since its last Z report), newest first, with totals from the same entries as its X report. Default: this screen's till (a back-office or admin screen that holds none: the whole shop); a cashier sees only that. Back office and admin may name another till (terminal_id, * for other terminals) or ask for the whole shop (scope=shop).",
         },
         errors: [400, 403, 409],
         onRequest: requireSession,
@@ -77,7 +77,8 @@ export function shopDayRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         if (scope === 'shop') return manager ? reply.send(await gateway.dayReports.sales(session.merchantId, 'shop')) : refused();
         const own = await gateway.tills.ofSession(session);
         if (named !== undefined && (!own.ok || named !== own.value)) return manager ? reply.send(await gateway.dayReports.sales(session.merchantId, { book: named })) : refused();
-        if (!own.ok) return send(reply, toReply(own));
+        // A manager's screen that holds no till (the back office) sees the whole shop.
+        if (!own.ok) return manager ? reply.send(await gateway.dayReports.sales(session.merchantId, 'shop')) : send(reply, toReply(own));
         return reply.send(await gateway.dayReports.sales(session.merchantId, { book: own.value }));
       },
     );

@@ -93,9 +93,11 @@ export function staffRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
       },
     );
 
-    route(app, 'staff.list', { schema: { tags, summary: 'Staff of this shop (admin)' }, onRequest: requireSession }, async (request, reply) => {
-      if (request.principal?.staff?.role !== 'admin') return sendApiError(reply, apiError(ErrorCode.forbidden, 'Only an admin may see staff'));
-      return reply.send(await staff.list(request.principal.merchantId ?? ''));
+    // Managers read who works in the shop (the back office names and filters sales by cashier); only an admin changes it.
+    route(app, 'staff.list', { schema: { tags, summary: 'Staff of this shop (back office and admin)' }, onRequest: requireSession }, async (request, reply) => {
+      const role = request.principal?.staff?.role;
+      if (role !== 'admin' && role !== 'back_office') return sendApiError(reply, apiError(ErrorCode.forbidden, 'Only the back office and admins may see the staff'));
+      return reply.send(await staff.list(request.principal?.merchantId ?? ''));
     });
 
     route(
