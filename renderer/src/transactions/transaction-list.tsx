@@ -16,7 +16,7 @@ import { TransactionStatus } from '../../../contract/codes.js';
 import { OTHER_TERMINALS_BOOK, OTHER_TERMINALS_NAME, PAYMENT_TYPES } from '../../../contract/constants.js';
 import { formatMoney } from '../till/money.js';
 import { DataTable } from '../ui/data-table.js';
-import { SearchInput } from '../ui/list-filters.js';
+import { SearchInput, SelectFilter } from '../ui/list-filters.js';
 import { ExportDialog } from './export-dialog.js';
 import { FilterMenu } from './filter-menu.js';
 import { placeOf, staffName, tillChoiceName, tillName, useSalePlaces, type StaffName } from './sale-places.js';
@@ -288,7 +288,7 @@ export function TransactionListScreen() {
   const staff = useSalePlaces((s) => s.staff);
   const loadPlaces = useSalePlaces((s) => s.load);
   const columns = useColumns(tills, staff);
-  const ids = { search: useId(), from: useId(), to: useId(), till: useId(), cashier: useId() };
+  const ids = { search: useId(), from: useId(), to: useId() };
   const [query, setQuery] = useState(search.q ?? '');
   const [exporting, setExporting] = useState(false);
 
@@ -353,32 +353,8 @@ export function TransactionListScreen() {
           </div>
           {/* Where and by whom: together, on a line of their own when the window is narrow. */}
           <div className="txn-filter-group">
-            <div className="field">
-              <label className="field-label" htmlFor={ids.till}>
-                Till
-              </label>
-              <select id={ids.till} className="input txn-till-select" value={search.till ?? ''} onChange={(event) => filter({ till: event.target.value || undefined })}>
-                <option value="">Any till</option>
-                {tillChoices.map((choice) => (
-                  <option key={choice.value} value={choice.value}>
-                    {choice.label}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div className="field">
-              <label className="field-label" htmlFor={ids.cashier}>
-                Cashier
-              </label>
-              <select id={ids.cashier} className="input txn-cashier-select" value={search.cashier ?? ''} onChange={(event) => filter({ cashier: event.target.value || undefined })}>
-                <option value="">Any cashier</option>
-                {cashierChoices.map((choice) => (
-                  <option key={choice.value} value={choice.value}>
-                    {choice.label}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <SelectFilter label="Till" anyLabel="Any till" className="txn-till-select" value={search.till} options={tillChoices} onChange={(till) => filter({ till })} />
+            <SelectFilter label="Cashier" anyLabel="Any cashier" className="txn-cashier-select" value={search.cashier} options={cashierChoices} onChange={(cashier) => filter({ cashier })} />
           </div>
         </div>
         <TextFilters

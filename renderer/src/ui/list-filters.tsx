@@ -11,12 +11,15 @@ export function SelectFilter<T extends string>({
   anyLabel,
   options,
   onChange,
+  className,
 }: {
   label: string;
   value: T | undefined;
   anyLabel: string;
   options: ReadonlyArray<{ value: T; label: string }>;
   onChange: (value: T | undefined) => void;
+  /** Classes of the select besides `input` (its width). */
+  className?: string;
 }) {
   const id = useId();
   return (
@@ -24,7 +27,7 @@ export function SelectFilter<T extends string>({
       <label className="field-label" htmlFor={id}>
         {label}
       </label>
-      <select id={id} className="input" value={value ?? ''} onChange={(event) => onChange((event.target.value || undefined) as T | undefined)}>
+      <select id={id} className={className ? `input ${className}` : 'input'} value={value ?? ''} onChange={(event) => onChange((event.target.value || undefined) as T | undefined)}>
         <option value="">{anyLabel}</option>
         {options.map((option) => (
           <option key={option.value} value={option.value}>
