@@ -53,6 +53,9 @@ let merchant: MerchantCredentials;
 let officePassword = '';
 let authorizationId = '';
 let invoiceNumber = '';
+/** The shop's time zone (where it is noon now) and a payment of today, to read its time on the screens. */
+let shopZone = 'UTC';
+let firstPaymentId = '';
 /** Today's payments as this test made them: [payments, approved, declined]. */
 const today = { payments: 0, approved: 0, declined: 0 };
 
@@ -155,6 +158,7 @@ before(async () => {
   if (!existsSync(CHROMIUM_PATH)) throw new Error(`No Chromium at ${CHROMIUM_PATH}: install it or point CHROMIUM_PATH at one.`);
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const { zone, offsetHours } = noonZone(new Date());
+  shopZone = zone;
   const dataDir = tempDataDir('gateway-dashboard-');
   merchant = createMerchant(dataDir, 'Corner Bakery');
   seedHistory(dataDir, offsetHours);
@@ -171,6 +175,7 @@ before(async () => {
     return (await response.json()) as Record<string, unknown>;
   };
   const first = await api('/rest/payment', cardPayment(freshPan(), 12.5));
+  firstPaymentId = String(first.transaction_id);
   await api('/rest/payment', posPayment(30, { pan: freshPan() }));
   await api('/rest/payment', cardPayment(freshPan(), 8, { currency: 'USD' }));
   await api('/rest/payment', cardPayment('4000000000000002', 5));
@@ -334,6 +339,13 @@ test('a back-office login starts on the dashboard: figures, charts and their tab
     // Its count is the number of things it lists (1 + 1 + 1 + 2 + 1 + 1), and it sits first, above the figures.
     assert.match((await attention.getByRole('heading', { level: 2 }).first().textContent()) ?? '', /Needs attention\s*7 items/);
     assert.match((await main.locator('section.attention, section.kpi').first().getAttribute('class')) ?? '', /\battention\b/);
+
+    // Times on the staff screens are the shop's (its time zone, not this browser's UTC), on a 24-hour clock.
+    const record = (await (await page.request.get(new URL(`/ui/transactions/${firstPaymentId}`, gateway.url).href)).json()) as { transaction: { created_at: string } };
+    const expected = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZone: shopZone }).format(new Date(record.transaction.created_at));
+    await page.goto(new URL(`/app/#/transactions/${firstPaymentId}`, gateway.url).href, { waitUntil: 'networkidle' });
+    await main.getByText(expected).first().waitFor();
+    await page.goBack({ waitUntil: 'networkidle' });
 
     // Switching the period changes the URL; a reload keeps it.
     await main.getByRole('link', { name: 'Last 7 days' }).click();
