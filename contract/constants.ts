@@ -178,6 +178,12 @@ export type TestOutboxKind = (typeof TEST_OUTBOX_KINDS)[number];
 
 export const STAFF_ROLES = ['cashier', 'back_office', 'admin'] as const;
 export type StaffRole = (typeof STAFF_ROLES)[number];
+/**
+ * The roles that log in at a till joined to a centre (D20): cashiers, and managers for approvals and
+ * the day's close. Admins change credentials, staff, tills and settings, which is the centre's alone,
+ * so their hashes never reach a till.
+ */
+export const TILL_STAFF_ROLES: readonly StaffRole[] = ['cashier', 'back_office'];
 
 /** What a manager approves for a cashier (POST /ui/approvals): a refund, or closing the day (Z report). */
 export const APPROVAL_ACTIONS = ['refund', 'day_close'] as const;

@@ -1,5 +1,5 @@
 /** Opens the gateway database: WAL, synchronous=FULL (an acknowledged payment survives a power cut). */
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 
@@ -12,7 +12,7 @@ export interface OpenDatabaseOptions {
 }
 
 export function openDatabase(file: string, options: OpenDatabaseOptions = {}): Database.Database {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:' && !options.readonly) keepPrivate(file);
   const db = new Database(file, {
     readonly: options.readonly ?? false,
     ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
@@ -27,4 +27,19 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
   // file. Durability is unchanged: that journal only serves ROLLBACK TO within one transaction.
   db.pragma('temp_store = MEMORY');
   return db;
+}
+
+/**
+ * The data file is its owner's alone (0600, D20), its folder too (0700, when made here): created
+ * so before SQLite opens it, and made so if an older version left it readable. SQLite gives its
+ * -wal and -shm files the database file's permissions.
+ */
+function keepPrivate(file: string): void {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  try {
+    closeSync(openSync(file, 'a', 0o600));
+    chmodSync(file, 0o600);
+  } catch {
+    // Not writable or not ours: SQLite's own open says what is wrong.
+  }
 }

@@ -138,11 +138,15 @@ export type HeartbeatAnswer = Static<typeof HeartbeatAnswerSchema>;
 
 /**
  * What a till keeps of the merchant to let staff log in and POS software authenticate while the
- * centre is away: credential and staff records with their (scrypt) hashes, never a clear secret.
+ * centre is away (D20): the API credentials POS software uses (revoked ones marked), the staff who
+ * may log in at a till (cashiers and managers, active), with their (scrypt) hashes, never a clear
+ * secret, and the shop's till ids (a sale may name only its own). What is not in it is gone at the
+ * till: the till applies deletions too. The till keeps the staff hashes sealed under its data key.
  */
 export const ReplicaSchema = Type.Object({
   digest: Type.String(),
   merchant: Type.Object({ merchant_id: Type.String(), name: Type.String(), currency: Type.String(), created_at: Type.String() }),
+  till_ids: Type.Array(Type.String(), { description: "the shop's tills: a sale at a till may not name another's id" }),
   credentials: Type.Array(
     Type.Object({ credential_id: Type.String(), api_key: Type.String(), password_hash: Type.String(), created_at: Type.String(), revoked_at: Nullable(Type.String()) }),
   ),
@@ -184,7 +188,7 @@ export const ForwardResultSchema = Type.Object({
   status_code: Type.Integer({ description: '3 completed, 6 declined, 11 error' }),
   status: Type.String(),
   message: Nullable(Type.String()),
-  /** Another till's payment, or another payment, holds this id already: not forwarded. */
+  /** Not forwarded: its id conflicts with a sale the centre has (which, it does not say), or the entry is not one a till may forward. */
   refused: Type.Optional(Type.String()),
 });
 export type ForwardResult = Static<typeof ForwardResultSchema>;

@@ -112,7 +112,7 @@ export const AttentionSchema = Type.Object({
   }),
   tokens_suspended: Count,
   forwarded_declines: Type.Object({
-    count: Type.Integer({ description: 'stored sales a till forwarded that the bank declined, not marked handled yet (POST /ui/forwarded-declines/{transaction_id}/handled)' }),
+    count: Type.Integer({ description: "stored sales a till forwarded that were declined (by the bank, or by the centre: over the till's limits), not marked handled yet (POST /ui/forwarded-declines/{transaction_id}/handled)" }),
     items: Type.Array(ForwardedDeclineItemSchema, { description: 'the latest first, at most 5' }),
   }),
   authorizations_expiring: Type.Object({

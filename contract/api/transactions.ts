@@ -155,6 +155,7 @@ export const TransactionDetailSchema = Type.Object(
         till_id: Type.String(),
         stored_at: Type.String({ format: 'date-time', description: 'when the till took it while its centre was away' }),
         forwarded_at: Nullable(Type.String({ format: 'date-time', description: 'when it reached the centre' })),
+        cashier_refused: Type.Boolean({ description: 'the till named a cashier who is not one of this shop\'s staff at a till: the sale has none (D20)' }),
       }),
       { description: 'a sale a till stored while its centre was away and forwarded later' },
     ),

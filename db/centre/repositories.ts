@@ -26,6 +26,7 @@ export function createCentreRepository(db: SqlDatabase): CentreRepository {
     insertInvite: db.prepare('INSERT INTO till_invites (code_hash, merchant_id, till_id, created_at, expires_at, used_at) VALUES (?, ?, ?, ?, ?, NULL)'),
     useInvite: db.prepare('UPDATE till_invites SET used_at = ? WHERE code_hash = ? AND used_at IS NULL AND expires_at > ?'),
     invite: db.prepare('SELECT * FROM till_invites WHERE code_hash = ?'),
+    openInvite: db.prepare('SELECT 1 AS open FROM till_invites WHERE code_hash = ? AND used_at IS NULL AND expires_at > ?'),
     linkOf: db.prepare('SELECT * FROM till_links WHERE merchant_id = ? AND till_id = ?'),
     insertLink: db.prepare(
       `INSERT INTO till_links (merchant_id, till_id, credential_id, joined_at, last_seen_at, last_forward_at, version, report, limits)
@@ -69,6 +70,7 @@ export function createCentreRepository(db: SqlDatabase): CentreRepository {
   };
   return {
     insertInvite: async (i) => void (await s.insertInvite.run(i.codeHash, i.merchantId, i.tillId, i.createdAt, i.expiresAt)),
+    openInvite: async (codeHash, now) => (await s.openInvite.get(codeHash, now)) !== undefined,
     useInvite: async (codeHash, now) => {
       if ((await s.useInvite.run(now, codeHash, now)).changes !== 1) return undefined;
       const r = (await s.invite.get(codeHash)) as Row;
@@ -162,6 +164,12 @@ export function createTillJournalRepository(db: SqlDatabase): TillJournalReposit
        ON CONFLICT (id) DO UPDATE SET login = excluded.login, display_name = excluded.display_name, role = excluded.role,
          password_hash = excluded.password_hash, pin_hash = excluded.pin_hash, disabled_at = excluded.disabled_at`,
     ),
+    credentialIds: db.prepare('SELECT id FROM credentials WHERE merchant_id = ? AND revoked_at IS NULL'),
+    revokeCredential: db.prepare('UPDATE credentials SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+    staffIds: db.prepare("SELECT id FROM staff WHERE merchant_id = ? AND (disabled_at IS NULL OR password_hash <> '' OR pin_hash IS NOT NULL)"),
+    dropStaff: db.prepare("UPDATE staff SET disabled_at = COALESCE(disabled_at, ?), password_hash = '', pin_hash = NULL WHERE id = ?"),
+    endSessions: db.prepare('UPDATE staff_sessions SET revoked_at = ? WHERE staff_id = ? AND revoked_at IS NULL'),
+    setShopTills: db.prepare('UPDATE centre_link SET shop_till_ids = ? WHERE id = 1'),
     markUnsettled: db.prepare('INSERT INTO centre_unsettled (idempotency_key, sent_at, request_sealed, staff_id) VALUES (?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING'),
     clearUnsettled: db.prepare('DELETE FROM centre_unsettled WHERE idempotency_key = ?'),
     isUnsettled: db.prepare('SELECT 1 AS found FROM centre_unsettled WHERE idempotency_key = ?'),
@@ -182,10 +190,23 @@ export function createTillJournalRepository(db: SqlDatabase): TillJournalReposit
         joinedAt: r.joined_at as string,
         replicaDigest: text(r.replica_digest),
         ledgerCursor: Number(r.ledger_cursor ?? 0),
+        shopTillIds: r.shop_till_ids ? (JSON.parse(r.shop_till_ids as string) as string[]) : [],
       };
       return record;
     },
-    saveLink: async (record) => void (await s.saveLink.run({ ...record, limits: JSON.stringify(record.limits) })),
+    saveLink: async (record) =>
+      void (await s.saveLink.run({
+        centreUrl: record.centreUrl,
+        fingerprint: record.fingerprint,
+        merchantId: record.merchantId,
+        tillId: record.tillId,
+        apiKey: record.apiKey,
+        apiPasswordSealed: record.apiPasswordSealed,
+        limits: JSON.stringify(record.limits),
+        joinedAt: record.joinedAt,
+        replicaDigest: record.replicaDigest,
+        ledgerCursor: record.ledgerCursor,
+      })),
     setLimits: async (limits) => void (await s.setLimits.run(JSON.stringify(limits))),
     setReplicaDigest: async (digest) => void (await s.setDigest.run(digest)),
     setLedgerCursor: async (cursor) => void (await s.setLedgerCursor.run(cursor)),
@@ -211,11 +232,23 @@ export function createTillJournalRepository(db: SqlDatabase): TillJournalReposit
     },
     unseenDeclines: async () => ((await s.unseenDeclines.all()) as Row[]).map(storedFromRow),
     markSeen: async (seq, at) => void (await s.markSeen.run(at, seq)),
-    applyReplica: async (replica, webhookKeySealed) => {
+    applyReplica: async (replica, webhookKeySealed, at) => {
       const m = replica.merchant;
       await s.merchant.run(m.merchant_id, m.name, m.currency, webhookKeySealed, m.created_at);
       for (const c of replica.credentials) await s.credential.run(c.credential_id, m.merchant_id, c.api_key, c.password_hash, c.created_at, c.revoked_at);
       for (const p of replica.staff) await s.staff.run(p.staff_id, m.merchant_id, p.login, p.display_name, p.role, p.password_hash, p.pin_hash, p.created_at, p.disabled_at);
+      // What the centre no longer gives is gone here too (a handful of rows: compared here, not in SQL).
+      const credentials = new Set(replica.credentials.map((c) => c.credential_id));
+      for (const row of (await s.credentialIds.all(m.merchant_id)) as Row[]) {
+        if (!credentials.has(row.id as string)) await s.revokeCredential.run(at, row.id);
+      }
+      const staff = new Set(replica.staff.map((p) => p.staff_id));
+      for (const row of (await s.staffIds.all(m.merchant_id)) as Row[]) {
+        if (staff.has(row.id as string)) continue;
+        await s.dropStaff.run(at, row.id);
+        await s.endSessions.run(at, row.id);
+      }
+      await s.setShopTills.run(JSON.stringify(replica.till_ids));
     },
     markUnsettled: async (key, at, requestSealed, staffId) => void (await s.markUnsettled.run(key, at, requestSealed, staffId)),
     clearUnsettled: async (key) => void (await s.clearUnsettled.run(key)),

@@ -33,6 +33,7 @@ import * as m0028 from './0028-tills.js';
 import * as m0029 from './0029-centre-and-tills.js';
 import * as m0030 from './0030-forwarded-declines.js';
 import * as m0031 from './0031-sale-tills.js';
+import * as m0032 from './0032-till-authority.js';
 
 export interface Migration {
   version: number;
@@ -75,4 +76,5 @@ export const migrations: readonly Migration[] = [
   { version: 29, name: 'centre-and-tills', up: m0029.up, postgres: m0029.postgres },
   { version: 30, name: 'forwarded-declines', up: m0030.up, postgres: m0030.postgres },
   { version: 31, name: 'sale-tills', up: m0031.up, postgres: m0031.postgres },
+  { version: 32, name: 'till-authority', up: m0032.up, postgres: m0032.postgres },
 ];

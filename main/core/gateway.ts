@@ -193,7 +193,7 @@ export function createGateway(deps: CoreDeps): Gateway {
   });
   const operations = new Operations({ store, idempotency, ids, clock });
   const timeZone = settings.timeZone ?? hostTimeZone();
-  const staff = new Staff(store, clock, ids, auth, timeZone);
+  const staff = new Staff(store, clock, ids, auth, timeZone, vault);
   const backOfficeSettings = new BackOfficeSettings({ store, clock, ids, vault, auth, staff, publicUrl: deps.publicUrl, ...(deps.smtpMailer ? { smtpMailer: deps.smtpMailer } : {}) });
   const mailer = merchantMailer(deps.mailer, (merchantId) => backOfficeSettings.smtpServer(merchantId), deps.smtpMailer);
   const tillLink = new TillLink({ store, clock, ids, vault, logger, connection: deps.centreConnection ?? NO_CENTRE, version: deps.version ?? '0.0.0' });
@@ -225,7 +225,7 @@ export function createGateway(deps: CoreDeps): Gateway {
     networkTokens,
     tillAttempts: new TillAttempts(store, clock, ids, idempotency, tillLink),
     tills: new Tills(store, clock, ids),
-    centre: new Centre({ store, clock, ids, payments, operations, idempotency, fingerprint: deps.tlsFingerprint ?? (() => null) }),
+    centre: new Centre({ store, clock, ids, payments, operations, idempotency, auth, fingerprint: deps.tlsFingerprint ?? (() => null) }),
     tillLink,
     instances,
     receipts,

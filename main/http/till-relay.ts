@@ -11,6 +11,7 @@ import { CentreAwayError } from '../core/centre/ports.js';
 import { apiError } from '../core/errors.js';
 import type { Gateway } from '../core/gateway.js';
 import { sendApiError } from './errors.js';
+import { OPERATIONS, type OperationName } from '../../contract/operations.js';
 import { operationOf } from './operations.js';
 
 /** Request headers that belong to this hop, or that the till sets itself. */
@@ -23,6 +24,20 @@ const NOT_PASSED_ON = new Set(['host', 'connection', 'keep-alive', 'content-leng
 export function installTillRelay(app: FastifyInstance, gateway: Gateway, mayJoin = false): void {
   const link = gateway.tillLink;
   if (!link.linked && !mayJoin) return;
+  // A till is never an authority (D20): what is the centre's to change is refused here, before the
+  // caller's session or body is looked at, so nothing made at a till can outlive the centre's word.
+  app.addHook('onRequest', async (request, reply) => {
+    if (!link.linked) return undefined;
+    const operation = operationOf(request);
+    if (!operation || !centreDecides(operation)) return undefined;
+    const centre = (await link.linkStatus()).centre_url ?? "the shop's gateway";
+    return sendApiError(
+      reply,
+      apiError(ErrorCode.forbidden, `This computer is a till of ${centre}: credentials, staff, tills, pairing codes, limits and the shop's settings are changed there, never at a till`, [
+        { field: 'till', message: "is a till, not the shop's gateway" },
+      ]),
+    );
+  });
   app.addHook('preHandler', async (request, reply) => {
     if (!link.linked) return undefined;
     const path = request.url.split('?')[0] ?? '';
@@ -76,6 +91,43 @@ export function installTillRelay(app: FastifyInstance, gateway: Gateway, mayJoin
       return sendApiError(reply, apiError(ErrorCode.centreAway, `The shop's gateway (this till's centre) does not answer (${error.message}); this till stores card-present sales meanwhile, and this request waits until the centre is back`, [{ field: 'centre', message: 'does not answer' }]));
     }
   });
+}
+
+/**
+ * What a joined till does itself among the back office's changes (/ui): the day's work at the till.
+ * Every other change there (credentials, staff, PINs, tills, pairing codes, limits, settings,
+ * channels, shops, webhook keys, postbacks) is the centre's, and the centre's routes (/centre) are
+ * never a till's. API calls (/rest, /v2) go on to the centre (above).
+ */
+const TILL_DOES: ReadonlySet<OperationName> = new Set<OperationName>([
+  'staff.login',
+  'staff.logout',
+  'staff.approve',
+  'tills.take',
+  'tills.release',
+  'till.beginAttempt',
+  'till.resolveAttempt',
+  'receipts.print',
+  'receipts.email',
+  'receipts.link',
+  'receipts.setPrinter',
+  'receipts.testPrint',
+  'reports.closeDay',
+  'reports.printZ',
+  'reports.printX',
+  'centre.seeDecline',
+  'centre.joinShop',
+  'checkouts.check',
+  'invoices.checkCreate',
+  'invoices.checkUpdate',
+  'network-tokens.check',
+]);
+
+/** Whether an operation changes what only the centre decides (refused at a joined till, D20). */
+export function centreDecides(operation: OperationName): boolean {
+  const { method, path } = OPERATIONS[operation];
+  if (/^\/centre\//.test(path)) return true;
+  return /^\/ui\//.test(path) && method !== 'GET' && !TILL_DOES.has(operation);
 }
 
 /** The reads a till answers from its own copies while its centre is away. */

@@ -21,8 +21,12 @@ export interface Answer {
   body: Record<string, unknown>;
 }
 
-/** The shop's admin (PIN 2580) and a cashier (PIN 1470), as at every centre and its tills. */
+/**
+ * The shop's admin (PIN 2580), its manager (back office, PIN 3690) and a cashier (PIN 1470). An admin
+ * logs in at the centre only: a joined till keeps the staff who work at a till (D20).
+ */
 export const ADMIN = { login: 'olga', pin: '2580', name: 'Olga' };
+export const MANAGER = { login: 'mira', pin: '3690', name: 'Mira' };
 export const CASHIER = { login: 'kasia', pin: '1470', name: 'Kasia' };
 
 export async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
@@ -52,7 +56,7 @@ export class Shop {
   static async open(name: string, ownTills: readonly string[] = [], args: string[] = []): Promise<Shop> {
     const centre = await startGateway({ args });
     const shop = new Shop(centre, createMerchant(centre.dataDir, name));
-    for (const [role, who] of [['admin', ADMIN], ['cashier', CASHIER]] as const) {
+    for (const [role, who] of [['admin', ADMIN], ['back_office', MANAGER], ['cashier', CASHIER]] as const) {
       const made = runGateway(['staff', 'create', '--data-dir', centre.dataDir, '--merchant', shop.merchant.merchant_id, '--role', role, '--login', who.login, '--name', who.name, '--pin', who.pin, '--json']);
       assert.equal(made.status, 0, made.stderr);
     }
@@ -106,8 +110,8 @@ export class Shop {
     return this.api(where, 'POST', '/rest/payment', body, { ...(options.key === null ? {} : { 'idempotency-key': options.key ?? randomUUID() }), ...options.headers });
   }
 
-  /** A staff session's call (logged in once per place and login). */
-  async ui(where: string, method: string, path: string, body?: unknown, who: { login: string; pin: string } = ADMIN, headers: Record<string, string> = {}): Promise<Answer> {
+  /** A staff session's call (logged in once per place and login): the admin at the centre, the manager at a till unless told. */
+  async ui(where: string, method: string, path: string, body?: unknown, who: { login: string; pin: string } = where === 'centre' ? ADMIN : MANAGER, headers: Record<string, string> = {}): Promise<Answer> {
     const cookie = await this.cookie(where, who);
     const response = await fetch(`${this.urlOf(where)}${path}`, {
       method,

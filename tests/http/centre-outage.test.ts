@@ -42,6 +42,9 @@ describe('a two-hour outage of the centre, with the movable clock', () => {
     merchant = createMerchant(centre.dataDir, 'Outage Bakery');
     const admin = runGateway(['staff', 'create', '--data-dir', centre.dataDir, '--merchant', merchant.merchant_id, '--role', 'admin', '--login', 'olga', '--name', 'Olga', '--pin', '2580', '--json']);
     assert.equal(admin.status, 0, admin.stderr);
+    // A manager works at the till; an admin's hashes never reach one (D20).
+    const manager = runGateway(['staff', 'create', '--data-dir', centre.dataDir, '--merchant', merchant.merchant_id, '--role', 'back_office', '--login', 'mira', '--name', 'Mira', '--pin', '3690', '--json']);
+    assert.equal(manager.status, 0, manager.stderr);
     const invite = runGateway(['till', 'invite', '--data-dir', centre.dataDir, '--merchant', merchant.merchant_id, '--till-id', 'TILL-7', '--json']);
     assert.equal(invite.status, 0, invite.stderr);
     proxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(centre.url).port) });
@@ -58,7 +61,7 @@ describe('a two-hour outage of the centre, with the movable clock', () => {
   });
 
   test('stored for two hours: the cashier sees count, total, age and time left; the centre warns after 15 minutes; a Z closed meanwhile is provisional; past the age limit the till refuses; kept across a restart, a restore over them refused; back: every sale once, equal sums, the Z final', async () => {
-    let tillCookie = await logIn(till.url, 'olga', '2580');
+    let tillCookie = await logIn(till.url, 'mira', '3690');
     let centreCookie = await logIn(centre.url, 'olga', '2580');
     const link = async () => (await (await fetch(`${till.url}/ui/till/link`, { headers: { cookie: tillCookie } })).json()) as LinkStatus;
     const centreTill = async () => ((await (await fetch(`${centre.url}/ui/tills`, { headers: { cookie: centreCookie } })).json()) as { tills: TillRow[] }).tills.find((t) => t.till_id === 'TILL-7');
@@ -98,7 +101,7 @@ describe('a two-hour outage of the centre, with the movable clock', () => {
       await advance(centre.url, 600);
     }
     // Two hours on the clocks: the staff sessions ended meanwhile (idle).
-    tillCookie = await logIn(till.url, 'olga', '2580');
+    tillCookie = await logIn(till.url, 'mira', '3690');
     const status = await link();
     assert.equal(status.stored.count, 36);
     assert.deepEqual(status.stored.totals, [{ currency: 'EUR', amount: Math.round(total * 100) / 100 }]);
@@ -137,7 +140,7 @@ describe('a two-hour outage of the centre, with the movable clock', () => {
 
     proxy.restore();
     // A day later for the till's clock: its staff session ended meanwhile.
-    tillCookie = await logIn(till.url, 'olga', '2580');
+    tillCookie = await logIn(till.url, 'mira', '3690');
     await until('every stored sale forwarded', async () => ((await link()).stored.count === 0 ? true : undefined), 30_000);
     // The same Z report is final now: its figures as closed, nothing pending.
     const final = (await (await fetch(`${till.url}/ui/reports/z/${z.sequence}`, { headers: { cookie: tillCookie } })).json()) as typeof z & { stored_sales?: { forwarded: Array<{ count: number }> } };

@@ -52,7 +52,7 @@ describe(`1,000 stored sales, kill -9 at random points (seed ${SEED})`, () => {
     centre = await startGateway();
     merchant = createMerchant(centre.dataDir, 'Chaos Bakery');
     auth = basicAuth(merchant);
-    const admin = runGateway(['staff', 'create', '--data-dir', centre.dataDir, '--merchant', merchant.merchant_id, '--role', 'admin', '--login', 'olga', '--name', 'Olga', '--pin', '2580', '--json']);
+    const admin = runGateway(['staff', 'create', '--data-dir', centre.dataDir, '--merchant', merchant.merchant_id, '--role', 'back_office', '--login', 'mira', '--name', 'Mira', '--pin', '3690', '--json']);
     assert.equal(admin.status, 0, admin.stderr);
     const invite = runGateway(['till', 'invite', '--data-dir', centre.dataDir, '--merchant', merchant.merchant_id, '--till-id', 'TILL-5', '--json']);
     assert.equal(invite.status, 0, invite.stderr);
@@ -73,7 +73,7 @@ describe(`1,000 stored sales, kill -9 at random points (seed ${SEED})`, () => {
 
   test('0 lost, 0 twice, equal sums at till and centre', async () => {
     const logIn = async () => {
-      const response = await fetch(`${till.url}/ui/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'olga', pin: '2580' }) });
+      const response = await fetch(`${till.url}/ui/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'mira', pin: '3690' }) });
       return (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
     };
     const link = async () => {

@@ -80,6 +80,7 @@ describe('tills joined to a centre: store and forward', () => {
     for (const [role, login, name, pin] of [
       ['cashier', 'kasia', 'Kasia', '1470'],
       ['admin', 'olga', 'Olga', '2580'],
+      ['back_office', 'mira', 'Mira', '3690'],
     ] as const) {
       const made = runGateway(['staff', 'create', '--data-dir', centre.dataDir, '--merchant', merchant.merchant_id, '--role', role, '--login', login, '--name', name, '--pin', pin, '--json']);
       assert.equal(made.status, 0, made.stderr);
@@ -250,7 +251,7 @@ describe('tills joined to a centre: store and forward', () => {
     assert.ok((final.stored_sales?.forwarded[0]?.count ?? 0) >= 1);
 
     // A refund at the till is made at the centre, as the cashier's, with a manager's approval checked here.
-    const approval = await ui('POST', '/ui/approvals', { action: 'refund', login: 'olga', pin: '2580' });
+    const approval = await ui('POST', '/ui/approvals', { action: 'refund', login: 'mira', pin: '3690' });
     assert.equal(approval.status, 200, JSON.stringify(approval.body));
     const refund = await ui('POST', '/rest/refund', { transaction_id: online.body.transaction_id, amount: 4 }, { 'x-manager-approval': String(approval.body.approval_token), 'idempotency-key': randomUUID() });
     assert.equal(refund.status, 200, JSON.stringify(refund.body));

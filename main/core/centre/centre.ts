@@ -13,9 +13,11 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ForwardAnswer, ForwardEntry, ForwardResult, HeartbeatAnswer, JoinAnswer, JoinRequest, Replica, StoreLimits, TillInvite, TillReport } from '../../../contract/api/centre.js';
 import type { TransactionResponse } from '../../../contract/api/payments.js';
+import { currencyExponent, minorToText, toMinor } from '../../../contract/money.js';
 import { ErrorCode, statusName, TransactionStatus as S } from '../../../contract/codes.js';
 import { apiError, created, failure, success, type Outcome } from '../errors.js';
 import { IdempotencyConflict, type Idempotency } from '../idempotency/idempotency.js';
+import type { Authenticator } from '../merchants/authenticator.js';
 import { hashPassword } from '../merchants/credentials.js';
 import type { Operations } from '../idempotency/operations.js';
 import type { Payments } from '../payments/payments.js';
@@ -23,9 +25,16 @@ import type { AuditRecord } from '../kernel.js';
 import type { Clock, Ids } from '../kernel.js';
 import type { Store } from '../unit-of-work.js';
 import type { TransactionRecord } from '../payments/ports.js';
-import { defaultTillName } from '../../../contract/constants.js';
+import { defaultTillName, TILL_STAFF_ROLES } from '../../../contract/constants.js';
 import type { CentreFence, TillLinkRecord } from './ports.js';
 import { ledgerFor, recordTillDays } from './till-days.js';
+
+/** The answer to a forwarded sale whose id cannot be used, whatever holds it. */
+const ID_CONFLICT = 'conflict: transaction_id cannot be used; store the sale under a new id';
+/** The decline text of a forwarded sale the centre does not authorize (D20): it shows in "Needs attention". */
+export const OVER_LIMITS = "Over the till's limits";
+/** How far ahead of the centre's clock a till's clock may run before a sale it stored counts as "still to come". */
+const CLOCK_SKEW_MS = 5 * 60_000;
 
 /** What a till may store unless the centre says otherwise (issue 26). */
 export const DEFAULT_STORE_LIMITS: StoreLimits = { per_payment: 100, total_per_currency: 1000, count: 200, age_hours: 24 };
@@ -40,11 +49,18 @@ export interface CentreDeps {
   payments: Payments;
   operations: Operations;
   idempotency: Idempotency;
+  /** Lock-out of pairing-code guesses per source, shared with the logins' (D20). */
+  auth: Pick<Authenticator, 'begin'>;
   /** The SHA-256 fingerprint of this gateway's HTTPS certificate, or null on plain HTTP (loopback). */
   fingerprint: () => string | null;
 }
 
 const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+
+/** The lock-out bucket of pairing attempts from one source address. */
+export function joinLockKey(source: string): string {
+  return `join ${source}`;
+}
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -147,15 +163,25 @@ export class Centre {
   /**
    * A till joins with its code (used once): it gets a credential of its own and what it needs to
    * sell. A till that joins again (a new code) replaces its earlier link, whose credential is revoked.
+   * Guessing is locked out per source like a staff login (D20): each attempt takes a slot of the
+   * source's lock-out bucket first, and the code is checked (one SHA-256 and an indexed read) before
+   * the credential's slow hash is made.
    */
-  async join(input: JoinRequest): Promise<Outcome<JoinAnswer>> {
+  async join(source: string, input: JoinRequest): Promise<Outcome<JoinAnswer>> {
     const { secret } = parsePairingCode(input.code);
+    const codeHash = sha256(secret);
+    const start = await this.deps.auth.begin(joinLockKey(source));
+    if (!start.ok) return failure(start.error);
+    if (!(await this.deps.store.read((r) => r.centre.openInvite(codeHash, this.deps.clock.now().toISOString())))) {
+      start.attempt.failed();
+      return failure(invalidCode());
+    }
     const now = this.deps.clock.now().toISOString();
     const apiKey = `tg_till_${this.deps.ids.randomToken(15)}`;
     const apiPassword = this.deps.ids.randomToken(24);
     const passwordHash = await hashPassword(apiPassword);
-    return this.deps.store.run(async (tx): Promise<Outcome<JoinAnswer>> => {
-      const invite = await tx.centre.useInvite(sha256(secret), now);
+    const joined = await this.deps.store.run(async (tx): Promise<Outcome<JoinAnswer>> => {
+      const invite = await tx.centre.useInvite(codeHash, now);
       if (!invite) return failure(invalidCode());
       const merchant = await tx.merchants.get(invite.merchantId);
       const till = await tx.tills.get(invite.merchantId, invite.tillId);
@@ -186,6 +212,9 @@ export class Centre {
         limits: DEFAULT_STORE_LIMITS,
       });
     });
+    if (joined.ok) await start.attempt.succeeded();
+    else start.attempt.failed();
+    return joined;
   }
 
   /** The joined till an API credential belongs to, if it is one. */
@@ -212,11 +241,8 @@ export class Centre {
    * its merchant's, active: the sale is then recorded as theirs. Honoured only from a till's credential.
    */
   async tillStaff(credentialId: string, staffId: string): Promise<boolean> {
-    return this.deps.store.read(async (r) => {
-      const link = await r.centre.linkByCredential(credentialId);
-      const staff = link ? await r.staff.get(staffId) : undefined;
-      return link !== undefined && staff !== undefined && staff.merchantId === link.merchantId && staff.disabledAt === null;
-    });
+    const link = await this.linkOf(credentialId);
+    return link !== undefined && (await this.isTillStaff(link.merchantId, staffId));
   }
 
   /**
@@ -237,18 +263,23 @@ export class Centre {
     };
   }
 
-  /** What a till keeps to let staff log in and POS software authenticate while the centre is away. */
+  /**
+   * What a till keeps to let staff log in and POS software authenticate while the centre is away,
+   * and no more (D20): POS software's credentials, the staff who log in at a till (cashiers and
+   * managers, active; never an admin), the shop's till ids. What it leaves out, the till deletes.
+   */
   async replica(merchantId: string): Promise<Replica> {
     return this.deps.store.read(async (r) => {
       const merchant = await r.merchants.get(merchantId);
       if (!merchant) throw new Error(`replica of an unknown merchant ${merchantId}`);
       const content = {
         merchant: { merchant_id: merchant.id, name: merchant.name, currency: merchant.currency, created_at: merchant.createdAt },
+        till_ids: (await r.tills.listByMerchant(merchantId)).filter((t) => t.retiredAt === null).map((t) => t.tillId).sort(),
         // A till's own credentials stay at the centre: they are for talking to it, not for POS software.
         credentials: (await r.credentials.listByMerchant(merchantId))
           .filter((c) => !c.apiKey.startsWith('tg_till_'))
           .map((c) => ({ credential_id: c.id, api_key: c.apiKey, password_hash: c.passwordHash, created_at: c.createdAt, revoked_at: c.revokedAt })),
-        staff: (await r.staff.listByMerchant(merchantId)).map((s) => ({
+        staff: (await r.staff.listByMerchant(merchantId)).filter((s) => s.disabledAt === null && TILL_STAFF_ROLES.includes(s.role)).map((s) => ({
           staff_id: s.id,
           login: s.login,
           display_name: s.displayName,
@@ -292,11 +323,25 @@ export class Centre {
       // Another request may have created it between the first look and the claim.
       const again = await this.settled(link, entry);
       if (again !== null) return again;
-      // The sale is the till's, whatever terminal id its POS software sent (D19).
-      const outcome = await this.deps.operations.perform({ merchantId: link.merchantId, idempotency: started.scope, tillId: link.tillId, ...(entry.staff_id ? { staffId: entry.staff_id } : {}) }, (operation) =>
+      // The centre trusts nothing the till says that it can check (D20): the cashier must be one of
+      // the till's own merchant's staff (else the sale has none, and says a cashier was refused), the
+      // sale within the limits and age the centre set and not naming another till; a breach is not
+      // authorized (a decline: "Needs attention" and the postback, as any forwarded decline).
+      const staffId = entry.staff_id !== null && (await this.isTillStaff(link.merchantId, entry.staff_id)) ? entry.staff_id : null;
+      const breach = await this.breachOf(link, entry);
+      const outcome = await this.deps.operations.perform({ merchantId: link.merchantId, idempotency: started.scope, tillId: link.tillId, ...(staffId ? { staffId } : {}) }, (operation) =>
         this.deps.payments.create(operation, 'payment', entry.request, {
           transactionId: entry.transaction_id,
-          details: { stored: { till_id: link.tillId, seq: entry.seq, stored_at: entry.stored_at, forwarded_at: this.deps.clock.now().toISOString() } },
+          details: {
+            stored: {
+              till_id: link.tillId,
+              seq: entry.seq,
+              stored_at: entry.stored_at,
+              forwarded_at: this.deps.clock.now().toISOString(),
+              ...(entry.staff_id !== null && staffId === null ? { staff_refused: true } : {}),
+            },
+          },
+          ...(breach ? { declineWith: breach } : {}),
         }),
       );
       if (!outcome.ok) return refuse(outcome.error.errors.map((e) => `${e.field} ${e.message}`).join('; ') || outcome.error.message);
@@ -308,6 +353,39 @@ export class Centre {
     } finally {
       await started.release();
     }
+  }
+
+  /** Whether a staff member a till names is one of its merchant's, active, who may work at a till. */
+  private isTillStaff(merchantId: string, staffId: string): Promise<boolean> {
+    return this.deps.store.read(async (r) => {
+      const staff = await r.staff.get(staffId);
+      return staff !== undefined && staff.merchantId === merchantId && staff.disabledAt === null && TILL_STAFF_ROLES.includes(staff.role);
+    });
+  }
+
+  /**
+   * How a forwarded sale breaks what the centre set for its till, if it does: over the amount a
+   * stored sale may have, stored longer ago than a sale may wait (or at a time still to come), or
+   * naming another till's terminal id. The till checks the same before it stores; a till that does
+   * not is not believed.
+   */
+  private async breachOf(link: TillLinkRecord, entry: ForwardEntry): Promise<{ code: string; text: string } | undefined> {
+    const { limits } = link;
+    const exponent = currencyExponent(String(entry.request.currency)) ?? 2;
+    const amount = toMinor(Number(entry.request.amount), exponent);
+    const perPayment = toMinor(limits.per_payment, exponent);
+    if (amount.ok && perPayment.ok && amount.minor > perPayment.minor) {
+      return { code: '61', text: `${OVER_LIMITS}: a stored sale may be at most ${minorToText(perPayment.minor, exponent)} ${String(entry.request.currency)}` };
+    }
+    const now = this.deps.clock.now().getTime();
+    const storedAt = Date.parse(entry.stored_at);
+    if (!(storedAt >= now - limits.age_hours * 3_600_000)) return { code: '54', text: `${OVER_LIMITS}: stored more than ${limits.age_hours} h before it was forwarded` };
+    if (storedAt > now + CLOCK_SKEW_MS) return { code: '54', text: `${OVER_LIMITS}: stored at a time still to come` };
+    const terminal = entry.request.pos_data?.terminal?.id;
+    if (terminal && terminal !== link.tillId && (await this.deps.store.read((r) => r.tills.get(link.merchantId, terminal))) !== undefined) {
+      return { code: '58', text: `${OVER_LIMITS}: names ${terminal}, another till` };
+    }
+    return undefined;
   }
 
   /**
@@ -330,8 +408,10 @@ export class Centre {
     const existing = await this.deps.store.read((r) => r.transactions.getById(entry.transaction_id));
     if (!existing) return null;
     const stored = existing.details.stored;
+    // Whoever's it is (another merchant's, another till's, another sale's), the answer is the same
+    // conflict, and says nothing of what holds the id.
     if (existing.merchantId !== link.merchantId || stored?.till_id !== link.tillId || stored.seq !== entry.seq) {
-      return { seq: entry.seq, transaction_id: entry.transaction_id, status_code: S.error, status: 'error', message: 'this transaction id is taken', refused: 'this transaction id is taken' };
+      return { seq: entry.seq, transaction_id: entry.transaction_id, status_code: S.error, status: 'error', message: ID_CONFLICT, refused: ID_CONFLICT };
     }
     return fromRecord(entry.seq, existing);
   }

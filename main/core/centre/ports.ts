@@ -29,6 +29,8 @@ export interface TillLinkRecord {
 
 export interface CentreRepository {
   insertInvite(invite: TillInviteRecord): Promise<void>;
+  /** An unused, unexpired code, read only (the join's cheap check before any slow work). */
+  openInvite(codeHash: string, now: string): Promise<boolean>;
   /** Uses an unused, unexpired code (one conditional update); the invite, or undefined. */
   useInvite(codeHash: string, now: string): Promise<TillInviteRecord | undefined>;
   /** Records the till's link, replacing an earlier one of the same till; the replaced link's credential id. */
@@ -96,6 +98,8 @@ export interface CentreLinkRecord {
   replicaDigest: string | null;
   /** How far the till has applied the centre's ledger of its sales (0 at the join). */
   ledgerCursor: number;
+  /** The shop's till ids, from the centre's last replica (a stored sale may not name another, D20). */
+  shopTillIds: readonly string[];
 }
 
 /** A card-present sale stored while the centre could not be reached. */
@@ -141,7 +145,12 @@ export interface TillJournalRepository {
   unseenDeclines(): Promise<StoredPaymentRecord[]>;
   markSeen(seq: number, at: string): Promise<void>;
   /** Puts the centre's replica in place: the merchant (with `webhookKeySealed` when new), its API credentials and staff. */
-  applyReplica(replica: Replica, webhookKeySealed: string): Promise<void>;
+  /**
+   * Keeps the centre's replica as it is (D20): its merchant, credentials, staff (hashes as given:
+   * the caller seals them) and till ids; a credential it leaves out is revoked, a staff member it
+   * leaves out disabled with no hash left and their sessions ended.
+   */
+  applyReplica(replica: Replica, webhookKeySealed: string, at: string): Promise<void>;
   /** A payment passed on to the centre without an answer (may be charged there): never stored. */
   markUnsettled(key: string, at: string, requestSealed: string, staffId: string | null): Promise<void>;
   clearUnsettled(key: string): Promise<void>;

@@ -10,7 +10,7 @@
  * A sale passed on to the centre without an answer may have been charged there: it is never stored;
  * a retry with its key waits until the centre answers (`centre_unsettled`).
  */
-import type { ForwardEntry, JoinAnswer, JoinSummary, TillLinkStatus, TillReport } from '../../../contract/api/centre.js';
+import type { ForwardEntry, JoinAnswer, JoinSummary, Replica, TillLinkStatus, TillReport } from '../../../contract/api/centre.js';
 import type { PaymentRequest, TransactionResponse } from '../../../contract/api/payments.js';
 import type { Transaction } from '../../../contract/api/transactions.js';
 import { cardBrand } from '../../../contract/cards.js';
@@ -19,10 +19,12 @@ import { CENTRE_OUTCOME_UNKNOWN, DEFAULT_CVM_LIMIT } from '../../../contract/con
 import { currencyExponent, minorToAmount, minorToText, toMinor } from '../../../contract/money.js';
 import { apiError, failure, success, validationError, type Answer, type Outcome } from '../errors.js';
 import type { IdempotencyFence } from '../idempotency/idempotency.js';
+import { sealHash } from '../merchants/credentials.js';
 import type { Clock, Ids, Logger, Vault } from '../kernel.js';
 import type { Repositories, Store } from '../unit-of-work.js';
 import { validatePaymentRequest } from '../payments/request.js';
 import { repeatedSale, repeatedSaleError } from '../payments/repeated-sale.js';
+import { anotherTillError } from '../payments/sale-till.js';
 import { answerView, CHARGED, declineView, storedView } from './till-views.js';
 import { applyCentreLedger, keepRefundCopy, keepSaleCopy, saleOf } from './till-copies.js';
 import { daysToSend } from './till-days.js';
@@ -156,13 +158,13 @@ export class TillLink {
       joinedAt: this.deps.clock.now().toISOString(),
       replicaDigest: null,
       ledgerCursor: 0,
+      shopTillIds: [],
     };
     const access = { url, fingerprint, apiKey: answer.api_key, apiPassword: answer.api_password };
     const replica = await this.deps.connection.replica(access);
     await this.deps.store.run(async (tx) => {
       await tx.journal.saveLink(record);
-      await tx.journal.applyReplica(replica, this.deps.vault.seal(this.deps.ids.randomToken(32)));
-      await tx.journal.setReplicaDigest(replica.digest);
+      await this.keepReplica(tx, replica);
       // The cashier screen here is this till, and no other: nothing to choose.
       if (!(await tx.tills.get(answer.merchant_id, answer.till_id))) {
         await tx.tills.insert({ merchantId: answer.merchant_id, tillId: answer.till_id, name: answer.till_name, createdAt: record.joinedAt, retiredAt: null });
@@ -238,11 +240,21 @@ export class TillLink {
 
   private async refreshReplica(access: CentreAccess, link: CentreLinkRecord): Promise<void> {
     const replica = await this.deps.connection.replica(access);
-    await this.deps.store.run(async (tx) => {
-      await tx.journal.applyReplica(replica, this.deps.vault.seal(this.deps.ids.randomToken(32)));
-      await tx.journal.setReplicaDigest(replica.digest);
-    });
+    await this.deps.store.run((tx) => this.keepReplica(tx, replica));
     link.replicaDigest = replica.digest;
+    link.shopTillIds = replica.till_ids;
+  }
+
+  /**
+   * Keeps the centre's replica (D20): as the centre gives it, deletions included, with the staff's
+   * password and PIN hashes sealed by this gateway's data key, so a copied data file alone gives
+   * nothing to guess PINs against (docs/reliability.md "A stolen till").
+   */
+  private async keepReplica(tx: Repositories, replica: Replica): Promise<void> {
+    const vault = this.deps.vault;
+    const staff = replica.staff.map((p) => ({ ...p, password_hash: sealHash(vault, p.password_hash), pin_hash: p.pin_hash === null ? null : sealHash(vault, p.pin_hash) }));
+    await tx.journal.applyReplica({ ...replica, staff }, vault.seal(this.deps.ids.randomToken(32)), this.deps.clock.now().toISOString());
+    await tx.journal.setReplicaDigest(replica.digest);
   }
 
   /** Sends what is stored, oldest first, batch after batch, while the centre answers. */
@@ -403,6 +415,9 @@ export class TillLink {
     if (!checked.ok) return failure(validationError(checked.errors));
     const command = checked.command;
     if (command.type !== 'cardpos' || !command.card || !command.pos) return failure(centreAway("The shop's gateway (this till's centre) does not answer; only card-present sales are stored meanwhile"));
+    // The rule the centre holds online (D20): a sale here names this till, or no till.
+    const terminal = command.pos.terminal.id;
+    if (terminal && terminal !== link.tillId && link.shopTillIds.includes(terminal)) return failure(validationError([anotherTillError(link.tillId)]));
     const pan = command.card.pan;
     // Contactless above the CVM limit needs the PIN, as the bank would ask for it online (after the
     // limits: a sale that cannot be stored is refused before the customer types a PIN for nothing).

@@ -1,6 +1,7 @@
 /** API passwords are stored as scrypt hashes (decisions.md D9) and compared in constant time. */
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual } from 'node:crypto';
 import type { ScryptOptions } from 'node:crypto';
+import type { Vault } from '../kernel.js';
 
 const PARAMS = { N: 16384, r: 8, p: 1 } as const;
 const KEY_LENGTH = 32;
@@ -30,4 +31,23 @@ export async function verifyPassword(password: string, stored: string): Promise<
 /** `whsec_` + base64 of 32 random bytes (decisions.md D7). */
 export function newWebhookKey(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+/** The mark of a password or PIN hash kept sealed by the data key (a joined till's replica, D20). */
+const SEALED_HASH = 'sealed$';
+
+/** A hash sealed by the vault: worthless to a guesser without the data key. */
+export function sealHash(vault: Pick<Vault, 'seal'>, hash: string): string {
+  return `${SEALED_HASH}${vault.seal(hash)}`;
+}
+
+/** The hash to verify against: a sealed one opened by the vault (none when it cannot be), any other as it is. */
+export function openHash(vault: Pick<Vault, 'open'> | undefined, stored: string): string | undefined {
+  if (!stored.startsWith(SEALED_HASH)) return stored;
+  if (!vault) return undefined;
+  try {
+    return vault.open(stored.slice(SEALED_HASH.length));
+  } catch {
+    return undefined;
+  }
 }

@@ -67,7 +67,9 @@ export class CardPayments extends PaymentEngine {
     if (tokenCheck?.kind === 'valid') record.details = { ...record.details, network_token_id: tokenCheck.tokenId };
 
     let decision: CardDecision;
-    if (pinResolution.pin && failedPins >= PIN_TRIES) {
+    if (command.declineWith) {
+      decision = { outcome: 'declined', ...command.declineWith };
+    } else if (pinResolution.pin && failedPins >= PIN_TRIES) {
       decision = { outcome: 'declined', code: '75', text: 'PIN tries exceeded' };
     } else if (tokenCheck?.kind === 'invalid') {
       decision = INVALID_CRYPTOGRAM;

@@ -18,7 +18,7 @@ import type { DirectDebits } from './direct-debits.js';
 import { PaymentEngine, type PaymentsDeps, type TransactionListener } from './engine.js';
 import { CARD_TYPES, isPaymentType } from '../payment-methods/payment-types.js';
 import { newRecord, withOtherErrors } from './records.js';
-import { saleTillOf } from './sale-till.js';
+import { anotherTillError, namesAnotherTill, saleTillOf } from './sale-till.js';
 import { isCountryCode } from '../countries.js';
 import { validatePaymentRequest, type PaymentCommand, type PaymentOperation } from './request.js';
 import { transactionResponse } from './views.js';
@@ -47,6 +47,8 @@ export interface CreationExtras {
   invoiceNumber?: string;
   /** The id the transaction must have (a stored sale forwarded by its till keeps the id it got there). */
   transactionId?: string;
+  /** Declined with this, the bank never asked (a forwarded sale its centre does not authorize, D20). */
+  declineWith?: { code: string; text: string };
 }
 
 export class Creation extends PaymentEngine {
@@ -75,12 +77,15 @@ export class Creation extends PaymentEngine {
       // Two lookups that need no common snapshot (the terminal's shop, then its setting): on
       // PostgreSQL each is one round trip instead of a read transaction of four.
       // A card-present sale's till is decided here, once (D19).
-      [setting, tillId] = await this.deps.store.readEach(async (r) => [
+      let namesOther = false;
+      [setting, tillId, namesOther] = await this.deps.store.readEach(async (r) => [
         await this.deps.methods.forTerminal(r, merchantId, request.pos_data?.terminal?.id, type),
         type === 'cardpos' ? await saleTillOf(r, merchantId, operation.context.tillId, request.pos_data?.terminal?.id) : null,
+        type === 'cardpos' && extras.declineWith === undefined ? await namesAnotherTill(r, merchantId, operation.context.tillId, request.pos_data?.terminal?.id) : false,
       ] as const);
       const refusal = this.deps.methods.refusal(setting, requirementOf(kind, request));
       if (refusal) return failure(withOtherErrors(refusal, validated.ok ? [] : validated.errors));
+      if (namesOther) return failure(validationError([anotherTillError(tillId), ...(validated.ok ? [] : validated.errors)]));
     }
     if (!validated.ok) {
       return failure(validated.unsupported ? apiError(ErrorCode.paymentType, validated.unsupported, validated.errors) : validationError(validated.errors));
@@ -89,6 +94,7 @@ export class Creation extends PaymentEngine {
     if (extras.details) command.extraDetails = extras.details;
     if (extras.invoiceNumber !== undefined) command.invoiceNumber = extras.invoiceNumber;
     if (extras.transactionId !== undefined) command.transactionId = extras.transactionId;
+    if (extras.declineWith !== undefined) command.declineWith = extras.declineWith;
     command.tillId = tillId;
     if (setting?.shopId) command.extraDetails = { ...command.extraDetails, shop_id: setting.shopId };
     const effective = setting as EffectiveMethod;

@@ -47,7 +47,8 @@ export interface TransactionDetails {
   /** The staff member who took a till sale (the day report counts it for them). */
   staff_id?: string;
   /** A sale a till stored while its centre was away, forwarded later (issue 26): where and when it was taken. */
-  stored?: { till_id: string; seq: number; stored_at: string; forwarded_at?: string };
+  /** `staff_refused`: the till named a cashier the centre does not know as the shop's (D20); the sale has none. */
+  stored?: { till_id: string; seq: number; stored_at: string; forwarded_at?: string; staff_refused?: true };
   /** The shop whose payment-method setting applied (its terminal's shop at the time, D15). */
   shop_id?: string;
   // ---- customer steps ----

@@ -62,6 +62,8 @@ export interface PaymentCommand {
   transactionId?: string;
   /** Internal: the till a card-present sale belongs to (main/core/payments/sale-till.ts); none for other payments. */
   tillId?: string | null;
+  /** Internal: not authorized, with this decline, without asking the card's bank (a forwarded sale over its till's limits). */
+  declineWith?: { code: string; text: string };
 }
 
 export const MERCHANT_REFUND_ID_PATTERN = /^[\x21-\x7e]{1,64}$/;

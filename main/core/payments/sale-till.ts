@@ -11,10 +11,25 @@
  *    its own in the shop's day with its own X and Z. The same rule holds online and while a centre
  *    is away: a joined till books its stored sales as its own (1).
  */
+import type { FieldError } from '../../../contract/api/common.js';
 import type { Repositories } from '../unit-of-work.js';
 
 export async function saleTillOf(repos: Repositories, merchantId: string, requestTill: string | undefined, terminalId: string | null | undefined): Promise<string | null> {
   if (requestTill !== undefined) return requestTill;
   if (!terminalId) return null;
   return (await repos.tills.sellsHere(merchantId, terminalId)) ? terminalId : null;
+}
+
+/**
+ * Whether a sale from a known till (a joined till's credential, a till screen) names another of the
+ * shop's tills as its terminal: refused, online and away alike, so no till writes into another's
+ * day (D20). Any other terminal id (POS software's own, "T-0001") is the request's till's sale (1).
+ */
+export async function namesAnotherTill(repos: Repositories, merchantId: string, requestTill: string | undefined, terminalId: string | null | undefined): Promise<boolean> {
+  if (requestTill === undefined || !terminalId || terminalId === requestTill) return false;
+  return (await repos.tills.get(merchantId, terminalId)) !== undefined;
+}
+
+export function anotherTillError(tillId: string | null): FieldError {
+  return { field: 'pos_data.terminal.id', message: `is another till's id: a sale at ${tillId ?? 'this till'} names this till or none` };
 }

@@ -11,10 +11,10 @@ import { ErrorCode } from '../../../contract/codes.js';
 import { STAFF_ROLES, type StaffRole } from '../../../contract/constants.js';
 import { apiError, created, failure, fieldError, success, validationError, type Outcome } from '../errors.js';
 import type { Authenticator, Principal, StaffIdentity } from '../merchants/authenticator.js';
-import { hashPassword, verifyPassword } from '../merchants/credentials.js';
+import { hashPassword, openHash, verifyPassword } from '../merchants/credentials.js';
 import type { AuditRecord } from '../kernel.js';
 import type { StaffRecord } from './ports.js';
-import type { Clock, Ids } from '../kernel.js';
+import type { Clock, Ids, Vault } from '../kernel.js';
 import type { Store } from '../unit-of-work.js';
 
 export const SESSION_IDLE_MS = 30 * 60 * 1000;
@@ -63,6 +63,8 @@ export class Staff {
     private readonly auth: Authenticator,
     /** The shop's time zone (IANA), in which its staff screens show times. */
     private readonly timeZone: string = 'UTC',
+    /** Opens the hashes a joined till keeps sealed (D20); without it a sealed hash verifies nothing. */
+    private readonly vault?: Pick<Vault, 'open'>,
   ) {}
 
   /** The create form's field checks (also when the schema refused other fields); the login's uniqueness is checked on create. */
@@ -191,7 +193,8 @@ export class Staff {
     if (!start.ok) return failure(start.error);
     const staff = await this.store.read((r) => r.staff.findByLogin(input.login));
     const secret = input.password ?? input.pin ?? '';
-    const hash = input.password !== undefined ? staff?.passwordHash : staff?.pinHash;
+    const stored = input.password !== undefined ? staff?.passwordHash : staff?.pinHash;
+    const hash = stored ? openHash(this.vault, stored) : undefined;
     // Unknown logins cost the same scrypt work, so timing does not tell which logins exist.
     const valid = await verifyPassword(secret, staff && hash && !staff.disabledAt ? hash : await this.dummyHash());
     if (!staff || !hash || staff.disabledAt || !valid) {

@@ -310,7 +310,7 @@ export class TransactionQueries {
       merchant_reference: t.merchantReference,
       till: t.tillId !== null ? { till_id: t.tillId, name: till?.name ?? t.tillId } : null,
       cashier: t.details.staff_id ? { staff_id: t.details.staff_id, name: cashier?.displayName ?? t.details.staff_id } : null,
-      stored: stored ? { till_id: stored.till_id, stored_at: stored.stored_at, forwarded_at: stored.forwarded_at ?? null } : null,
+      stored: stored ? { till_id: stored.till_id, stored_at: stored.stored_at, forwarded_at: stored.forwarded_at ?? null, cashier_refused: stored.staff_refused === true } : null,
       events: events.map((e) => eventView(e, t.currency)),
       refunds: refunds.map((refund) => refundView(refund, t.currency)),
     });

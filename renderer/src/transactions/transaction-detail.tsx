@@ -225,6 +225,11 @@ export function TransactionDetailScreen() {
                 <Fact label="Taken at the till">{formatDateTimeSeconds(stored.stored_at)}</Fact>
                 <Fact label="Forwarded">{stored.forwarded_at ? formatDateTimeSeconds(stored.forwarded_at) : 'Not yet'}</Fact>
               </dl>
+              {stored.cashier_refused && (
+                <p className="form-problem" role="note">
+                  The till named a cashier who is not one of this shop&rsquo;s staff at a till, so the sale has no cashier. Check the till.
+                </p>
+              )}
             </section>
           )}
 

@@ -9,6 +9,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FenceAnswer } from '../../../../contract/api/centre.js';
 import { ErrorCode, httpStatusOfAnswer } from '../../../../contract/codes.js';
 import { apiError, success, type Outcome } from '../../../core/errors.js';
+import { joinLockKey } from '../../../core/centre/centre.js';
 import type { CentreFence, TillLinkRecord } from '../../../core/centre/ports.js';
 import type { Gateway } from '../../../core/gateway.js';
 import { requireBackOfficeSession, requireStaffSession, send, staffOf } from '../../api-context.js';
@@ -52,17 +53,18 @@ function fenceAnswerOf(outcome: Outcome<CentreFence>): Outcome<FenceAnswer> {
 
 export function centreRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
   return async (app) => {
-    const preHandler = requireTillLink(gateway);
+    // onRequest: another credential gets 403 before its body is validated (400).
+    const onRequest = requireTillLink(gateway);
     route(
       app,
       'centre.heartbeat',
-      { schema: { tags, summary: "A joined till's report: what it holds; answers its limits and the replica's digest" }, errors: [400, 403], preHandler },
+      { schema: { tags, summary: "A joined till's report: what it holds; answers its limits and the replica's digest" }, errors: [400, 403], onRequest },
       async (request, reply) => reply.send(await gateway.centre.heartbeat(linkOf(request), request.body)),
     );
     route(
       app,
       'centre.replica',
-      { schema: { tags, summary: 'What a joined till keeps to let staff log in and POS software authenticate while the centre is away (hashes only)' }, errors: [403], preHandler },
+      { schema: { tags, summary: 'What a joined till keeps to let staff log in and POS software authenticate while the centre is away (hashes only)' }, errors: [403], onRequest },
       async (request, reply) => reply.send(await gateway.centre.replica(linkOf(request).merchantId)),
     );
     route(
@@ -74,7 +76,7 @@ export function centreRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
           summary: 'How a sale the till sent ended, when its answer was lost: the key is fenced (never runs afterwards) and the answer it got, if it ran',
         },
         errors: [400, 403],
-        preHandler,
+        onRequest,
       },
       async (request, reply) => send(reply, toReply(fenceAnswerOf(await gateway.centre.fence(linkOf(request), request.body.idempotency_key)))),
     );
@@ -88,7 +90,7 @@ export function centreRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
           description: 'Sending a batch again (all or part of it) answers how each sale ended, and charges nothing again. A sale still being forwarded by another request is left out of the answer.',
         },
         errors: [400, 403],
-        preHandler,
+        onRequest,
       },
       async (request, reply) => reply.send(await gateway.centre.forward(linkOf(request), request.body.entries)),
     );
@@ -107,9 +109,16 @@ export function centrePairingRoutes(gateway: Gateway): FastifyPluginAsyncTypebox
           summary: 'A till joins this centre with a one-time pairing code; it gets its own credential (shown once)',
           security: [],
         },
-        errors: [400, 404],
+        errors: [400, 404, 429],
       },
-      async (request, reply) => send(reply, toReply(await gateway.centre.join(request.body))),
+      async (request, reply) => {
+        const joined = await gateway.centre.join(request.ip, request.body);
+        if (!joined.ok) {
+          const locked = await gateway.auth.lockout(joinLockKey(request.ip));
+          if (locked) reply.header('Retry-After', String(locked.retryAfterSeconds));
+        }
+        return send(reply, toReply(joined));
+      },
     );
     route(
       app,
