@@ -267,9 +267,3 @@ export const ACCESS: Readonly<Record<OperationName, Access>> = {
   'transactions.refunds': { credentials: MERCHANT, staff: EVERY_ROLE },
   'transactions.log': { credentials: MERCHANT, staff: EVERY_ROLE },
 };
-
-/** Whether a staff member of `role` may call `operation` (an open one: anyone may). */
-export function staffMay(role: StaffRole, operation: OperationName): boolean {
-  const access = ACCESS[operation];
-  return 'open' in access || access.staff.includes(role);
-}
