@@ -3,6 +3,7 @@
  * API routes, and `perform`, which runs one core operation for a request and shapes its reply.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ACCESS, type ApiAuditAction, type GuardedAccess } from '../../contract/access.js';
 import { ErrorCode } from '../../contract/codes.js';
 import { REPEAT_SALE_CONFIRMED, REPEAT_SALE_HEADER } from '../../contract/constants.js';
 import { apiError, type Outcome } from '../core/errors.js';
@@ -13,7 +14,7 @@ import type { Operation, OperationContext } from '../core/idempotency/operations
 import { sendApiError } from './errors.js';
 import { invoiceAuditFacts } from './invoice-audit.js';
 import { tokenAuditFacts } from './token-audit.js';
-import { AUDITED, NEEDS_APPROVAL, roleMay, routeKey } from './permissions.js';
+import { operationOf } from './operations.js';
 import { replyOf, toReply, type Reply } from './replies.js';
 
 declare module 'fastify' {
@@ -116,11 +117,11 @@ async function authorizeStaff(gateway: Gateway, request: FastifyRequest, reply: 
     return sendApiError(reply, apiError(ErrorCode.unauthenticated, 'The staff session has ended; log in again'));
   }
   if (!sameOrigin(request)) return sendApiError(reply, apiError(ErrorCode.forbidden, 'Cross-origin request refused'));
-  const key = routeKey(request.method, request.routeOptions.url ?? '');
-  if (!roleMay(principal.staff.role, key)) {
+  const access = guardedAccessOf(request);
+  if (!access?.staff.includes(principal.staff.role)) {
     return sendApiError(reply, apiError(ErrorCode.forbidden, `The ${principal.staff.role} role may not do this`));
   }
-  const action = NEEDS_APPROVAL[key];
+  const action = access.cashierApproval;
   if (action && principal.staff.role === 'cashier') {
     const raw = request.headers['x-manager-approval'];
     const keyHeader = request.headers['idempotency-key'] ?? request.headers['x-idempotency-key'];
@@ -138,10 +139,20 @@ async function authorizeStaff(gateway: Gateway, request: FastifyRequest, reply: 
 }
 
 /**
- * What the audit log says of a staff member's change through an audited route (permissions.ts
- * AUDITED): its subject and a short detail, from the request and what the change answered.
+ * Who may call the operation a request reached (contract/access.ts), where it asks for a credential
+ * or a session; undefined for an open operation or a route of no operation.
  */
-function auditFacts(action: string, request: FastifyRequest, value: unknown): { subjectId: string | null; detail: string | null } {
+function guardedAccessOf(request: FastifyRequest): GuardedAccess | undefined {
+  const operation = operationOf(request);
+  const access = operation ? ACCESS[operation] : undefined;
+  return access && 'staff' in access ? access : undefined;
+}
+
+/**
+ * What the audit log says of a staff member's change through an audited route (its `audit` in
+ * contract/access.ts): its subject and a short detail, from the request and what the change answered.
+ */
+function auditFacts(action: ApiAuditAction, request: FastifyRequest, value: unknown): { subjectId: string | null; detail: string | null } {
   if (action.startsWith('invoice_') || action.startsWith('token_')) {
     const facts = (action.startsWith('invoice_') ? invoiceAuditFacts : tokenAuditFacts)(action, request, value);
     return { subjectId: facts.subject, detail: facts.detail };
@@ -167,7 +178,7 @@ function auditFacts(action: string, request: FastifyRequest, value: unknown): { 
  */
 export function operationContext(request: FastifyRequest): OperationContext {
   const staff = request.principal?.staff;
-  const action = staff ? AUDITED[routeKey(request.method, request.routeOptions.url ?? '')] : undefined;
+  const action = staff ? guardedAccessOf(request)?.audit : undefined;
   return {
     merchantId: merchantOf(request),
     ...(request.idempotency ? { idempotency: request.idempotency.scope } : {}),

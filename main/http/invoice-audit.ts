@@ -3,6 +3,7 @@
  * the invoice's number as the subject and a short detail (what changed, never customer data).
  */
 import type { FastifyRequest } from 'fastify';
+import type { ApiAuditAction } from '../../contract/access.js';
 
 export interface AuditFacts {
   subject: string | null;
@@ -10,7 +11,7 @@ export interface AuditFacts {
 }
 
 /** The subject and detail of an audited invoice action (`invoice_*`), from its request and what it answered. */
-export function invoiceAuditFacts(action: string, request: FastifyRequest, value: unknown): AuditFacts {
+export function invoiceAuditFacts(action: ApiAuditAction, request: FastifyRequest, value: unknown): AuditFacts {
   const params = request.params as { invoice_number?: string } | undefined;
   const body = (request.body ?? {}) as Record<string, unknown>;
   const fields = (typeof body.invoice === 'object' && body.invoice !== null ? body.invoice : {}) as Record<string, unknown>;

@@ -4,10 +4,11 @@
  * number: at most the card's last four digits, as receipts show them (D13).
  */
 import type { FastifyRequest } from 'fastify';
+import type { ApiAuditAction } from '../../contract/access.js';
 import type { AuditFacts } from './invoice-audit.js';
 
 /** The subject and detail of an audited token action (`token_*`), from its request and what it answered. */
-export function tokenAuditFacts(action: string, request: FastifyRequest, value: unknown): AuditFacts {
+export function tokenAuditFacts(action: ApiAuditAction, request: FastifyRequest, value: unknown): AuditFacts {
   const params = request.params as { id?: string } | undefined;
   const body = (request.body ?? {}) as Record<string, unknown>;
   const data = (value as { data?: unknown } | null | undefined)?.data as { id?: string; network?: string; status?: string; type?: string } | undefined;
