@@ -99,6 +99,20 @@ function StaffBadge() {
   const [settingPin, setSettingPin] = useState(false);
   // A joined till holding stored sales says so before its cashier logs out (they stay stored).
   const [holding, setHolding] = useState<TillLinkStatus | null>(null);
+  // A till joined to the shop's gateway changes no PIN: staff set theirs on the shop's gateway (D20).
+  const [joinedTill, setJoinedTill] = useState(false);
+  const staffId = session?.staff.staff_id;
+  useEffect(() => {
+    if (!staffId) return undefined;
+    let live = true;
+    void tillsClient
+      .link()
+      .then((status) => live && setJoinedTill(status.joined))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [staffId]);
   if (!session) return null;
   const askLogout = async () => {
     const status = await tillsClient.link().catch(() => null);
@@ -111,9 +125,11 @@ function StaffBadge() {
         {session.staff.display_name}
         <span className="staff-role">{ROLE_NAMES[session.staff.role]}</span>
       </span>
-      <button type="button" className="header-button" onClick={() => setSettingPin(true)}>
-        Set my PIN
-      </button>
+      {!joinedTill && (
+        <button type="button" className="header-button" onClick={() => setSettingPin(true)}>
+          Set my PIN
+        </button>
+      )}
       <button type="button" className="header-button" onClick={() => void askLogout()}>
         Log out
       </button>
