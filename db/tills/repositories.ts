@@ -43,7 +43,7 @@ export function createTillRepository(db: SqlDatabase): TillRepository {
        WHERE merchant_id = ? AND till_id = ? AND retired_at IS NULL`,
     ),
     // Free, or this session's already, or this screen's by its claim, or its holder gone quiet, or
-    // taken over on purpose. The hold keeps its claim only
+    // taken over on purpose; never a till joined from another computer. The hold keeps its claim only
     // when its own session presented it; else it gets the new one (the core answers it to the screen).
     take: db.prepare(
       `UPDATE tills SET holder_session_id = @sessionId,
@@ -51,9 +51,14 @@ export function createTillRepository(db: SqlDatabase): TillRepository {
          holder_staff_id = @staffId,
          held_at = CASE WHEN holder_session_id = @sessionId OR holder_screen_id = @presented THEN held_at ELSE @heldAt END, seen_at = @seenAt
        WHERE merchant_id = @merchantId AND till_id = @tillId AND retired_at IS NULL
+         AND NOT EXISTS (SELECT 1 FROM till_links l WHERE l.merchant_id = tills.merchant_id AND l.till_id = tills.till_id)
          AND (@force = 1 OR holder_session_id IS NULL OR holder_session_id = @sessionId OR holder_screen_id = @presented OR seen_at < @staleBefore)`,
     ),
-    heldBy: db.prepare('SELECT * FROM tills WHERE holder_session_id = ? ORDER BY seen_at DESC LIMIT 1'),
+    heldBy: db.prepare(
+      `SELECT * FROM tills t WHERE t.holder_session_id = ?
+         AND NOT EXISTS (SELECT 1 FROM till_links l WHERE l.merchant_id = t.merchant_id AND l.till_id = t.till_id)
+       ORDER BY t.seen_at DESC LIMIT 1`,
+    ),
     release: db.prepare(
       `UPDATE tills SET holder_session_id = NULL, holder_screen_id = NULL, holder_staff_id = NULL, held_at = NULL, seen_at = NULL
        WHERE holder_session_id = ? AND till_id <> ?`,

@@ -2,13 +2,15 @@
 // docs/decisions.md "Several tills"). The first take of a till answers a claim; the same screen
 // presents it to get its till back after a new login, without take_over. Another session sending
 // the holder's screen id, or a wrong claim, is refused like any other screen (409, 4005) and does
-// not get the till; take_over still takes it and the old screen learns so at its next call. Each
-// test has tills of its own. Through inject() on both engines.
+// not get the till; take_over still takes it and the old screen learns so at its next call. A till
+// joined from another computer is never this gateway's screens': not taken, not kept, not sold as,
+// even by a screen that held it before it joined. Each test has tills of its own. Through inject()
+// on both engines.
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { assertApiError, type TestMerchant } from '../helpers/api.js';
-import { newMerchant, startHarness, type Harness } from '../helpers/payments.js';
+import { newMerchant, posPayment, startHarness, type Harness } from '../helpers/payments.js';
 
 const COOKIE = 'tillgate_session';
 const CLAIM = /^[A-Za-z0-9_-]{43}$/;
@@ -75,6 +77,16 @@ describe('till claims', () => {
     return terminal.json<{ terminal_id: string }>().terminal_id;
   };
   const list = async (who: Screen) => (await call(who, 'GET', '/ui/tills')).json<TillList>();
+  /** A card-present sale from a screen, naming a terminal id: the till it is booked to. */
+  const sell = async (who: Screen, terminal: string) => {
+    const body = posPayment(7.5, { pan: '4111111111111111' });
+    (body.pos_data as { terminal: { id: string } }).terminal.id = terminal;
+    const sale = await h.app.inject({ method: 'POST', url: '/rest/payment', headers: { cookie: who.cookie, 'idempotency-key': randomUUID() }, payload: body });
+    assert.equal(sale.statusCode, 200, sale.body);
+    const stored = await h.app.inject({ method: 'GET', url: `/rest/transactions/${sale.json<{ transaction_id: string }>().transaction_id}`, headers: { authorization: shop.auth } });
+    assert.equal(stored.statusCode, 200, stored.body);
+    return stored.json<{ till_id?: string }>().till_id;
+  };
   let boss: Screen;
 
   before(async () => {
@@ -84,7 +96,7 @@ describe('till claims', () => {
       assert.ok((await h.gateway.staff.create({ merchantId: shop.merchant_id, role, login, pin: '2468', displayName: name })).ok);
     }
     boss = await screen('boss');
-    for (const till of ['A-1', 'A-2', 'B-1', 'C-1', 'C-2', 'D-1', 'D-2']) assert.equal((await call(boss, 'POST', '/ui/tills', { till_id: till })).statusCode, 201);
+    for (const till of ['A-1', 'A-2', 'B-1', 'C-1', 'C-2', 'D-1', 'D-2', 'E-1', 'E-2']) assert.equal((await call(boss, 'POST', '/ui/tills', { till_id: till })).statusCode, 201);
   });
 
   after(async () => {
@@ -171,5 +183,36 @@ describe('till claims', () => {
     // Nor after a new login with the claim it had.
     assertApiError(await take(await loggedInAgain(anna, 'anna'), 'D-1'), 409, 4005, ['till_id']);
     assert.equal(await sellsOn(ben), 'D-1');
+  });
+
+  test('a till joined from another computer: no screen at the centre takes it, keeps it or sells as it, not even the one that held it before the join', async () => {
+    const ben = await screen('ben');
+    const anna = await screen('anna');
+    taken(await take(ben, 'E-1'));
+    // The admin pairs E-1 with a till on another computer, and it joins.
+    const invite = await call(boss, 'POST', '/ui/tills/E-1/invite');
+    assert.equal(invite.statusCode, 201, invite.body);
+    const joined = await h.app.inject({ method: 'POST', url: '/centre/join', payload: { code: invite.json<{ code: string }>().code, till_version: '0.1.0' } });
+    assert.equal(joined.statusCode, 200, joined.body);
+
+    // Ben's screen no longer sells as E-1: not its terminal, not its attempt slot, not its sales.
+    assertApiError(await terminalOf(ben), 400, 1001, ['till_id']);
+    assertApiError(await call(ben, 'PUT', '/ui/till/attempt', { order_id: `claim-${randomUUID()}`, idempotency_key: randomUUID(), amount: 5, currency: 'EUR' }), 400, 1001, ['till_id']);
+    assert.equal(await sell(ben, 'E-1'), undefined, "a sale from the centre's screen naming E-1 is no till's (other terminals)");
+    // Its heartbeat (with its claim) and take_over are refused; so is any other screen's take.
+    assertApiError(await take(ben, 'E-1'), 400, 1002, ['till_id']);
+    assertApiError(await take(ben, 'E-1', { takeOver: true }), 400, 1002, ['till_id']);
+    assertApiError(await take(anna, 'E-1'), 400, 1002, ['till_id']);
+    assertApiError(await take(anna, 'E-1', { takeOver: true }), 400, 1002, ['till_id']);
+    // The chooser: nobody here holds it, it is not this screen's, and it is marked as on another computer.
+    const chooser = await list(ben);
+    assert.equal(chooser.this_screen, null);
+    const listed = chooser.tills.find((t) => t.till_id === 'E-1');
+    assert.equal(listed?.holder, null);
+    assert.notEqual(listed?.remote, null);
+    // Ben's screen takes another till and sells there, whatever terminal id a sale names.
+    assert.equal(taken(await take(ben, 'E-2')).till_id, 'E-2');
+    assert.equal(await sellsOn(ben), 'E-2');
+    assert.equal(await sell(ben, 'E-1'), 'E-2');
   });
 });

@@ -7,7 +7,8 @@
  * screen it was taken from learns so at its next call. A till whose holder was not seen for
  * TILL_HOLD_STALE_SECONDS is free again. A screen is known by the claim the gateway gave it when it
  * took the till (a secret; only its hash is kept), never by an id it says it has: with the claim,
- * the same screen gets its till back after a reload or a new login.
+ * the same screen gets its till back after a reload or a new login. A till joined from another
+ * computer sells there: no screen of this gateway holds it, whatever it held before the join.
  */
 import { createHash } from 'node:crypto';
 import type { FieldError } from '../../../contract/api/common.js';
@@ -76,10 +77,11 @@ export class Tills {
   private async view(r: Repositories, till: TillRecord, sessionId: string | null, names?: Map<string, string>, shops?: Map<string, string>, links?: TillLinkRecord[]): Promise<Till> {
     const staffNames = names ?? new Map((await r.staff.listByMerchant(till.merchantId)).map((s) => [s.id, s.displayName]));
     const terminals = shops ?? new Map((await r.shops.terminals(till.merchantId)).map((t) => [t.terminalId, t.shopId]));
-    const holder = this.liveHolder(till);
+    const link = (links ?? (await r.centre.links(till.merchantId))).find((l) => l.tillId === till.tillId);
+    // A joined till is open on its own computer, not on a screen here (a hold from before its join counts for nothing).
+    const holder = link ? null : this.liveHolder(till);
     const previous = await r.dayReports.latestZ(till.merchantId, till.tillId);
     const watermark = await r.dayReports.watermark(till.merchantId, till.tillId);
-    const link = (links ?? (await r.centre.links(till.merchantId))).find((l) => l.tillId === till.tillId);
     return {
       till_id: till.tillId,
       name: till.name,
@@ -108,8 +110,8 @@ export class Tills {
       const names = new Map((await r.staff.listByMerchant(merchantId)).map((s) => [s.id, s.displayName]));
       const shops = new Map((await r.shops.terminals(merchantId)).map((t) => [t.terminalId, t.shopId]));
       const shown = all.filter((t) => options.retired === true || t.retiredAt === null).sort((a, b) => Number(a.retiredAt !== null) - Number(b.retiredAt !== null) || (a.tillId < b.tillId ? -1 : a.tillId > b.tillId ? 1 : 0));
-      const held = all.find((t) => t.retiredAt === null && this.liveHolder(t)?.sessionId === sessionId);
       const links = await r.centre.links(merchantId);
+      const held = all.find((t) => t.retiredAt === null && this.liveHolder(t)?.sessionId === sessionId && !links.some((l) => l.tillId === t.tillId));
       return { tills: await Promise.all(shown.map((t) => this.view(r, t, sessionId, names, shops, links))), this_screen: held?.tillId ?? null };
     });
   }
