@@ -97,22 +97,47 @@ export type UpdateTillRequest = Static<typeof UpdateTillRequestSchema>;
 
 export const TillIdParams = Type.Object({ till_id: Str(40) });
 
+/**
+ * A till claim: the secret the gateway gives a screen when it takes a till (docs/api.md "This
+ * screen's till"). Random, base64url; the gateway keeps only its SHA-256.
+ */
+const tillClaim = (description: string) => Type.String({ minLength: 16, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$', description });
+
 export const TakeTillRequestSchema = Type.Object(
   {
     till_id: Str(40),
-    screen_id: Type.String({ minLength: 8, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description: 'an id the browser or desktop keeps for itself' }),
+    claim: Type.Optional(tillClaim('the claim this screen was given when it took the till (TakenTill.claim): with it, the screen gets the till back after a reload or a new login, without take_over')),
+    screen_id: Type.Optional(
+      Type.String({ minLength: 8, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description: 'accepted from older screens and ignored: a screen is known by its claim, not by an id it chooses' }),
+    ),
     take_over: Type.Optional(Type.Boolean({ description: 'take the till even though another screen has it open (that screen is told so)' })),
   },
   { additionalProperties: false },
 );
 export type TakeTillRequest = Static<typeof TakeTillRequestSchema>;
 
+/** The till a screen took, with the claim it keeps when the gateway gave it a new one. */
+export const TakenTillSchema = Type.Composite(
+  [
+    TillSchema,
+    Type.Object({
+      claim: Nullable(
+        tillClaim(
+          "a new claim for this screen, replacing any it had: keep it (for this tab only) and send it with every take of this till. Null when the request carried the hold's current claim: keep that one",
+        ),
+      ),
+    }),
+  ],
+  { title: 'TakenTill' },
+);
+export type TakenTill = Static<typeof TakenTillSchema>;
+
 /** The tills' operations (contract/operations.ts). */
 export const tillsOperations = {
   'tills.list': { querystring: TillListQuerySchema, response: { 200: TillListSchema } },
   'tills.create': { body: CreateTillRequestSchema, response: { 201: TillSchema } },
   'tills.update': { params: TillIdParams, body: UpdateTillRequestSchema, response: { 200: TillSchema } },
-  'tills.take': { body: TakeTillRequestSchema, response: { 200: TillSchema } },
+  'tills.take': { body: TakeTillRequestSchema, response: { 200: TakenTillSchema } },
   'tills.release': { response: { 204: NoContentSchema } },
   'tills.setLimits': { params: TillIdParams, body: StoreLimitsRequestSchema, response: { 200: TillLimitsSchema } },
   'tills.invite': { params: TillIdParams, response: { 201: TillInviteSchema } },

@@ -625,11 +625,12 @@ void test('the shortcuts overlay, logout, and a clean run', async () => {
   const session = await page.evaluate(async () => (await fetch('/ui/session', { credentials: 'same-origin' })).status);
   assert.equal(session, 401, 'the session is gone on the gateway');
 
-  // Web storage keeps which till this browser is and this tab's screen id, nothing else (no card, session or PIN).
+  // Web storage keeps which till this browser is and this tab's till claim (the gateway's, which
+  // logging out made worthless: it let go of the till), nothing else (no card, session or PIN).
   const stored = await page.evaluate<Record<string, string>>('Object.fromEntries([...Object.entries(localStorage), ...Object.entries(sessionStorage)])');
-  assert.deepEqual(Object.keys(stored).sort(), ['tillgate.screen', 'tillgate.till'], 'web storage holds the till choice only');
+  assert.deepEqual(Object.keys(stored).sort(), ['tillgate.claim', 'tillgate.till'], 'web storage holds the till choice only');
   assert.equal(stored['tillgate.till'], 'TILL-1');
-  assert.match(stored['tillgate.screen'] ?? '', /^[a-f0-9]{32}$/);
+  assert.match(stored['tillgate.claim'] ?? '', /^[A-Za-z0-9_-]{43}$/);
   const origin = new URL(gateway.url).origin;
   assert.deepEqual(
     requests.filter((url) => !url.startsWith('data:') && new URL(url).origin !== origin),

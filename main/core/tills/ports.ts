@@ -3,7 +3,12 @@
 /** The screen that has a till open. */
 export interface TillHold {
   sessionId: string;
-  screenId: string;
+  /**
+   * The SHA-256 (hex) of the claim the gateway gave that screen (docs/decisions.md "Several tills"):
+   * the screen is known by it, never by an id of its own. A hold from before claims has the screen's
+   * own id here, which no claim hashes to.
+   */
+  claimHash: string | null;
   staffId: string | null;
   heldAt: string;
   seenAt: string;
@@ -33,12 +38,15 @@ export interface TillRepository {
   /** Retires an active till and lets go of its screen; false when there is none. */
   retire(merchantId: string, tillId: string, at: string): Promise<boolean>;
   /**
-   * The screen takes the active till: when nobody holds it, when this screen or session already
-   * does, when its holder was last seen before `staleBefore`, or with `force`. Conditional: false
-   * when another screen holds it (or it is retired or unknown).
+   * The screen takes the active till of this gateway: when nobody holds it, when this session already
+   * does, when `presented` is the hash of the hold's claim (the same screen, after a reload or a new
+   * login), when its holder was last seen before `staleBefore`, or with `force`. Conditional: false
+   * when another screen holds it, or it is retired, unknown or joined from another computer.
+   * The hold keeps its claim when this session holds it and presented it (without `force`); else it
+   * gets `hold.claimHash`.
    */
-  take(merchantId: string, tillId: string, hold: TillHold, staleBefore: string, force: boolean): Promise<boolean>;
-  /** The till this session's screen holds. */
+  take(merchantId: string, tillId: string, hold: TillHold, presented: string | null, staleBefore: string, force: boolean): Promise<boolean>;
+  /** The till this session's screen holds, if it sells on this gateway (not one joined from another computer). */
   heldBy(sessionId: string): Promise<TillRecord | undefined>;
   /** Lets go of every till the session holds, but `keep`. */
   release(sessionId: string, keep?: string): Promise<void>;

@@ -5,10 +5,14 @@
  * TILL_HEARTBEAT_SECONDS that it is still there; a till held by a live screen is not taken silently
  * by another (409, 4005, naming who has it open), only when its user asks to take it over, and the
  * screen it was taken from learns so at its next call. A till whose holder was not seen for
- * TILL_HOLD_STALE_SECONDS is free again.
+ * TILL_HOLD_STALE_SECONDS is free again. A screen is known by the claim the gateway gave it when it
+ * took the till (a secret; only its hash is kept), never by an id it says it has: with the claim,
+ * the same screen gets its till back after a reload or a new login. A till joined from another
+ * computer sells there: no screen of this gateway holds it, whatever it held before the join.
  */
+import { createHash } from 'node:crypto';
 import type { FieldError } from '../../../contract/api/common.js';
-import { TILL_SILENT_WARNING_MINUTES, type CreateTillRequest, type TakeTillRequest, type Till, type TillList, type TillRemote, type UpdateTillRequest } from '../../../contract/api/tills.js';
+import { TILL_SILENT_WARNING_MINUTES, type CreateTillRequest, type TakenTill, type TakeTillRequest, type Till, type TillList, type TillRemote, type UpdateTillRequest } from '../../../contract/api/tills.js';
 import { ErrorCode } from '../../../contract/codes.js';
 import { defaultTillName, TILL_HOLD_STALE_SECONDS, TILL_ID_PATTERN, TILL_RETIRE_REFUSED } from '../../../contract/constants.js';
 import { apiError, created, failure, fieldError, success, validationError, type ApiError, type Outcome } from '../errors.js';
@@ -31,6 +35,13 @@ export interface TillActor {
 }
 
 const NAME_MAX = 60;
+/** Random bytes of a till claim (base64url: 43 characters). */
+const CLAIM_BYTES = 32;
+
+/** What the gateway keeps of a till claim: its SHA-256 (hex). */
+function claimHash(claim: string): string {
+  return createHash('sha256').update(claim).digest('hex');
+}
 /** A joined till's report tells whether its books are in step only while it is this fresh (a till reports every second). */
 const BOOKS_REPORT_FRESH_MS = 5_000;
 
@@ -66,10 +77,11 @@ export class Tills {
   private async view(r: Repositories, till: TillRecord, sessionId: string | null, names?: Map<string, string>, shops?: Map<string, string>, links?: TillLinkRecord[]): Promise<Till> {
     const staffNames = names ?? new Map((await r.staff.listByMerchant(till.merchantId)).map((s) => [s.id, s.displayName]));
     const terminals = shops ?? new Map((await r.shops.terminals(till.merchantId)).map((t) => [t.terminalId, t.shopId]));
-    const holder = this.liveHolder(till);
+    const link = (links ?? (await r.centre.links(till.merchantId))).find((l) => l.tillId === till.tillId);
+    // A joined till is open on its own computer, not on a screen here (a hold from before its join counts for nothing).
+    const holder = link ? null : this.liveHolder(till);
     const previous = await r.dayReports.latestZ(till.merchantId, till.tillId);
     const watermark = await r.dayReports.watermark(till.merchantId, till.tillId);
-    const link = (links ?? (await r.centre.links(till.merchantId))).find((l) => l.tillId === till.tillId);
     return {
       till_id: till.tillId,
       name: till.name,
@@ -98,8 +110,8 @@ export class Tills {
       const names = new Map((await r.staff.listByMerchant(merchantId)).map((s) => [s.id, s.displayName]));
       const shops = new Map((await r.shops.terminals(merchantId)).map((t) => [t.terminalId, t.shopId]));
       const shown = all.filter((t) => options.retired === true || t.retiredAt === null).sort((a, b) => Number(a.retiredAt !== null) - Number(b.retiredAt !== null) || (a.tillId < b.tillId ? -1 : a.tillId > b.tillId ? 1 : 0));
-      const held = all.find((t) => t.retiredAt === null && this.liveHolder(t)?.sessionId === sessionId);
       const links = await r.centre.links(merchantId);
+      const held = all.find((t) => t.retiredAt === null && this.liveHolder(t)?.sessionId === sessionId && !links.some((l) => l.tillId === t.tillId));
       return { tills: await Promise.all(shown.map((t) => this.view(r, t, sessionId, names, shops, links))), this_screen: held?.tillId ?? null };
     });
   }
@@ -173,13 +185,17 @@ export class Tills {
 
   /**
    * This session's screen takes a till (or says it still has it: the heartbeat). Refused with 409
-   * (4005) while another live screen has it, naming who, unless `take_over`; a screen that had the
-   * till taken from it gets the same 409 at its next call.
+   * (4005) while another live screen has it, naming who, unless `take_over` or the screen presents
+   * the hold's claim (the same screen after a reload or a new login); a screen that had the till
+   * taken from it gets the same 409 at its next call. The answer carries a new claim whenever the
+   * request did not present the hold's current one, or took the till over.
    */
-  async take(session: TillSession, input: TakeTillRequest): Promise<Outcome<Till>> {
+  async take(session: TillSession, input: TakeTillRequest): Promise<Outcome<TakenTill>> {
     const now = this.clock.now().toISOString();
-    const hold = { sessionId: session.sessionId, screenId: input.screen_id, staffId: session.staffId, heldAt: now, seenAt: now };
-    return this.store.run(async (tx): Promise<Outcome<Till>> => {
+    const claim = this.ids.randomToken(CLAIM_BYTES);
+    const hold = { sessionId: session.sessionId, claimHash: claimHash(claim), staffId: session.staffId, heldAt: now, seenAt: now };
+    const presented = input.claim === undefined ? null : claimHash(input.claim);
+    return this.store.run(async (tx): Promise<Outcome<TakenTill>> => {
       const till = await tx.tills.get(session.merchantId, input.till_id);
       if (!till) return failure(notFound(input.till_id));
       if (till.retiredAt !== null) return failure(apiError(ErrorCode.invalidState, `Till ${input.till_id} is retired`, [{ field: 'till_id', message: 'is retired' }]));
@@ -188,9 +204,10 @@ export class Tills {
         return failure(apiError(ErrorCode.invalidState, `${till.name} is joined from another computer and sells there`, [{ field: 'till_id', message: 'is a till on another computer' }]));
       }
       // A screen whose till was taken over gets this too at its next heartbeat: it does not take it back by itself.
-      if (!(await tx.tills.take(session.merchantId, input.till_id, hold, this.staleBefore(), input.take_over === true))) return failure(await this.inUse(tx, till));
+      if (!(await tx.tills.take(session.merchantId, input.till_id, hold, presented, this.staleBefore(), input.take_over === true))) return failure(await this.inUse(tx, till));
       await tx.tills.release(session.sessionId, input.till_id);
-      return success(await this.view(tx, (await tx.tills.get(session.merchantId, input.till_id)) as TillRecord, session.sessionId));
+      const taken = (await tx.tills.get(session.merchantId, input.till_id)) as TillRecord;
+      return success({ ...(await this.view(tx, taken, session.sessionId)), claim: taken.holder?.claimHash === hold.claimHash ? claim : null });
     });
   }
 

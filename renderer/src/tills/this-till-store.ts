@@ -1,7 +1,8 @@
 /**
  * Which till this screen is (issue 26, part 0). A screen is a browser tab or the desktop window, by
- * an id it keeps for as long as it is open (sessionStorage: a reload is the same screen, another
- * tab another one). The browser remembers the till it last was (localStorage), so a reload or the
+ * the claim the gateway gave it when it took its till, kept for as long as it is open
+ * (sessionStorage: a reload is the same screen, another tab another one; docs/decisions.md
+ * "Several tills"). The browser remembers the till it last was (localStorage), so a reload or the
  * next cashier's login sells on it again without asking. Where the shop has one till, nothing is
  * asked. A till another screen has open is not taken silently: the cashier is told who has it and
  * may use it here anyway; the screen it is taken from learns so at its next beat.
@@ -13,7 +14,7 @@ import { ApiError, client } from '../api/client.js';
 import { useSession, whenSessionEnds } from '../session-store.js';
 import { tillsClient, type Till } from './tills-client.js';
 
-const SCREEN_KEY = 'tillgate.screen';
+const CLAIM_KEY = 'tillgate.claim';
 const TILL_KEY = 'tillgate.till';
 
 export type ThisTill =
@@ -49,14 +50,17 @@ function storage(kind: 'session' | 'local'): Storage | undefined {
   }
 }
 
-/** This screen's id (kept across reloads of the tab or window). */
-export function screenId(): string {
-  const store = storage('session');
-  const known = store?.getItem(SCREEN_KEY);
-  if (known && /^[A-Za-z0-9_-]{8,64}$/.test(known)) return known;
-  const made = crypto.randomUUID().replaceAll('-', '');
-  store?.setItem(SCREEN_KEY, made);
-  return made;
+/** The claim the gateway gave this screen for its till (kept across reloads of the tab or window), if any. */
+export function tillClaim(): string | undefined {
+  const known = storage('session')?.getItem(CLAIM_KEY);
+  return known && /^[A-Za-z0-9_-]{16,128}$/.test(known) ? known : undefined;
+}
+
+/** Takes the till (or says this screen still has it) with this screen's claim, and keeps the new claim the gateway gives. */
+async function take(tillId: string, takeOver = false): Promise<Till> {
+  const { claim, ...till } = await tillsClient.take(tillId, tillClaim(), takeOver);
+  if (claim !== null) storage('session')?.setItem(CLAIM_KEY, claim);
+  return till;
 }
 
 function problemOf(error: unknown, fallback: string): string {
@@ -79,7 +83,7 @@ export const useThisTill = create<ThisTillState>()((set, get) => {
   const startBeat = (till: Till) => {
     stopBeat();
     beat = window.setInterval(() => {
-      void tillsClient.take(till.till_id, screenId()).then(
+      void take(till.till_id).then(
         (fresh) => {
           const now = get().state;
           if (now.name === 'held' && now.till.till_id === fresh.till_id) set({ state: { name: 'held', till: fresh } });
@@ -113,7 +117,7 @@ export const useThisTill = create<ThisTillState>()((set, get) => {
   const choose = async (tillId: string, takeOver = false) => {
     set({ state: { name: 'loading' } });
     try {
-      await held(await tillsClient.take(tillId, screenId(), takeOver));
+      await held(await take(tillId, takeOver));
     } catch (error) {
       const tills = sellable((await tillsClient.list().catch(() => ({ tills: [] as Till[] }))).tills);
       const till = tills.find((t) => t.till_id === tillId);
@@ -156,6 +160,7 @@ export const useThisTill = create<ThisTillState>()((set, get) => {
       useSession.setState({ terminal: null });
       await tillsClient.release().catch(() => undefined);
       storage('local')?.removeItem(TILL_KEY);
+      storage('session')?.removeItem(CLAIM_KEY);
       set({ state: { name: 'loading' } });
       const tills = sellable((await tillsClient.list().catch(() => ({ tills: [] as Till[] }))).tills);
       set({ state: { name: 'choosing', tills, problem: null } });

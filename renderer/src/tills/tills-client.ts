@@ -5,16 +5,19 @@
  */
 import type { JoinSummary, SetupState, StoreLimits, TillInvite, TillLinkStatus } from '../../../contract/api/centre.js';
 import type { ShopDay } from '../../../contract/api/reports.js';
-import type { CreateTillRequest, Till, TillList, UpdateTillRequest } from '../../../contract/api/tills.js';
+import type { CreateTillRequest, TakenTill, Till, TillList, UpdateTillRequest } from '../../../contract/api/tills.js';
 import { caller } from '../api/call.js';
 import { defaultTransport, type Transport } from '../api/client.js';
 
-export type { JoinSummary, SetupState, ShopDay, StoreLimits, Till, TillInvite, TillLinkStatus, TillList };
+export type { JoinSummary, SetupState, ShopDay, StoreLimits, TakenTill, Till, TillInvite, TillLinkStatus, TillList };
 
 export interface TillsClient {
   list(options?: { retired?: boolean }): Promise<TillList>;
-  /** This screen takes the till, or says it still has it open; 409 (4005) while another screen has it. */
-  take(tillId: string, screenId: string, takeOver?: boolean): Promise<Till>;
+  /**
+   * This screen takes the till, or says it still has it open, with the claim it was given (if any);
+   * 409 (4005) while another screen has it. The answer may carry a new claim to keep.
+   */
+  take(tillId: string, claim: string | undefined, takeOver?: boolean): Promise<TakenTill>;
   release(): Promise<void>;
   create(request: CreateTillRequest): Promise<Till>;
   update(tillId: string, request: UpdateTillRequest): Promise<Till>;
@@ -37,7 +40,7 @@ export function createTillsClient(transport: Transport = defaultTransport()): Ti
   const call = caller(transport);
   return {
     list: (options = {}) => call('tills.list', { query: options.retired ? { retired: 'true' } : {} }),
-    take: (tillId, screenId, takeOver = false) => call('tills.take', { body: { till_id: tillId, screen_id: screenId, ...(takeOver ? { take_over: true } : {}) } }),
+    take: (tillId, claim, takeOver = false) => call('tills.take', { body: { till_id: tillId, ...(claim === undefined ? {} : { claim }), ...(takeOver ? { take_over: true } : {}) } }),
     async release() {
       await call('tills.release');
     },

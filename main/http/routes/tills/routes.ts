@@ -107,7 +107,7 @@ export function shopTillRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
           tags,
           summary: "This screen takes a till, or says it still has it open (every 15 s)",
           description:
-            'Refused with 409 (4005) while another screen has the till open (seen in the last 60 s), naming who; `take_over: true` takes it anyway, and that screen gets the same 409 at its next call. A screen holds one till.',
+            "Refused with 409 (4005) while another screen has the till open (seen in the last 60 s), naming who; `take_over: true` takes it anyway, and that screen gets the same 409 at its next call. The answer's `claim`, when not null, is this screen's new claim: sent with every take of the till, it gets the same screen its till back after a new login without `take_over` (a `screen_id` grants nothing). A till joined from another computer is refused (400). A screen holds one till.",
         },
         errors: [400, 404, 409],
         onRequest: session,
