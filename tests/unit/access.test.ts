@@ -9,6 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { programWith } from '../helpers/ts-program.js';
 import { ACCESS, API_AUDIT_ACTIONS, type Access, type GuardedAccess } from '../../contract/access.js';
 import { APPROVAL_ACTIONS, STAFF_ROLES } from '../../contract/constants.js';
 import { OPERATIONS, type OperationName } from '../../contract/operations.js';
@@ -139,20 +140,9 @@ describe("the table keeps the gateway's roles on the API routes (/rest, /v2)", (
 
 const TABLE = 'contract/access.ts';
 
-/** The contract's program (contract/tsconfig.json) with `overlay` files' text in place of what is on disk. */
+/** The program of contract/tsconfig.json with `overlay` files' text in place of what is on disk. */
 function contractProgram(overlay: Record<string, string> = {}, oldProgram?: ts.Program): ts.Program {
-  const config = ts.getParsedCommandLineOfConfigFile(join(root, 'contract/tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => assert.fail(ts.flattenDiagnosticMessageText(d.messageText, '\n')) });
-  assert.ok(config);
-  const host = ts.createCompilerHost(config.options);
-  const replaced = new Map(Object.entries(overlay).map(([file, text]) => [join(root, file), text]));
-  const readFile = host.readFile.bind(host);
-  const getSourceFile = host.getSourceFile.bind(host);
-  host.readFile = (file) => replaced.get(resolve(file)) ?? readFile(file);
-  host.getSourceFile = (file, language, onError, createNew) => {
-    const text = replaced.get(resolve(file));
-    return text === undefined ? getSourceFile(file, language, onError, createNew) : ts.createSourceFile(file, text, language);
-  };
-  return ts.createProgram({ rootNames: config.fileNames, options: config.options, host, ...(oldProgram ? { oldProgram } : {}) });
+  return programWith('contract/tsconfig.json', overlay, oldProgram);
 }
 
 /** The errors the program reports in the table's file, one line each. */

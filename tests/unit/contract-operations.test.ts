@@ -8,6 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { programWith } from '../helpers/ts-program.js';
 import { OPERATIONS } from '../../contract/operations.js';
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../main/http/server.js';
@@ -97,22 +98,9 @@ describe('the contract has the routes', () => {
 
 // ---- the renderer's type-check follows the contract -----------------------------------------------
 
-const rendererConfig = join(root, 'renderer/tsconfig.json');
-
-/** The renderer's program (renderer/tsconfig.json) with `overlay` files' text in place of what is on disk. */
+/** The program of renderer/tsconfig.json with `overlay` files' text in place of what is on disk. */
 function rendererProgram(overlay: Record<string, string> = {}, oldProgram?: ts.Program): ts.Program {
-  const config = ts.getParsedCommandLineOfConfigFile(rendererConfig, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => assert.fail(ts.flattenDiagnosticMessageText(d.messageText, '\n')) });
-  assert.ok(config);
-  const host = ts.createCompilerHost(config.options);
-  const replaced = new Map(Object.entries(overlay).map(([file, text]) => [join(root, file), text]));
-  const readFile = host.readFile.bind(host);
-  const getSourceFile = host.getSourceFile.bind(host);
-  host.readFile = (file) => replaced.get(resolve(file)) ?? readFile(file);
-  host.getSourceFile = (file, language, onError, createNew) => {
-    const text = replaced.get(resolve(file));
-    return text === undefined ? getSourceFile(file, language, onError, createNew) : ts.createSourceFile(file, text, language);
-  };
-  return ts.createProgram({ rootNames: config.fileNames, options: config.options, host, ...(oldProgram ? { oldProgram } : {}) });
+  return programWith('renderer/tsconfig.json', overlay, oldProgram);
 }
 
 /** `file(line): message` of each error the program reports in the renderer's own files (or in `only` of them). */
