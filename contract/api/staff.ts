@@ -28,6 +28,7 @@ export const SessionSchema = Type.Object(
       name: Type.String(),
       currency: Type.String(),
       time_zone: Type.String({ description: "the shop's time zone (IANA), in which staff screens show times (setting timeZone; the first start sets this computer's)" }),
+      language: Type.String({ description: "the shop's language (Settings): staff screens speak it unless the staff member chose their own (D21)" }),
     }),
     expires_at: Type.String({ format: 'date-time' }),
     idle_timeout_seconds: Type.Integer(),

@@ -141,8 +141,9 @@ describe('back office: settings, staff and audit', () => {
     const changed = json<{ name: string; currency: string; language: string }>(await call('admin', 'PUT', '/ui/profile', { name: 'Bäckerei Süd', currency: 'CHF', language: 'de' }));
     assert.deepEqual([changed.name, changed.currency, changed.language], ['Bäckerei Süd', 'CHF', 'de']);
     // The session shows the new name and currency.
-    const session = json<{ merchant: { name: string; currency: string; time_zone: string } }>(await call('admin', 'GET', '/ui/session'));
-    assert.deepEqual(session.merchant, { merchant_id: shop.merchant_id, name: 'Bäckerei Süd', currency: 'CHF', time_zone: session.merchant.time_zone });
+    const session = json<{ merchant: { name: string; currency: string; time_zone: string; language: string } }>(await call('admin', 'GET', '/ui/session'));
+    // The staff screens now speak the shop's language (D21).
+    assert.deepEqual(session.merchant, { merchant_id: shop.merchant_id, name: 'Bäckerei Süd', currency: 'CHF', time_zone: session.merchant.time_zone, language: 'de' });
 
     const entry = (await audit('?action=profile_update')).data_set[0];
     assert.ok(entry);

@@ -122,7 +122,7 @@ describe('staff of the desktop UI', () => {
       const body = response.json<SessionBody>();
       assert.deepEqual(body.staff, { staff_id: admin.staff_id, login: 'boss', display_name: 'boss', role: 'admin' });
       // The shop's time zone: staff screens show times in it.
-      assert.deepEqual(body.merchant, { merchant_id: shop.merchant_id, name: 'Corner Shop', currency: 'EUR', time_zone: 'Europe/Berlin' });
+      assert.deepEqual(body.merchant, { merchant_id: shop.merchant_id, name: 'Corner Shop', currency: 'EUR', time_zone: 'Europe/Berlin', language: 'en' });
       assert.equal(body.idle_timeout_seconds, 30 * 60);
       assert.equal(Date.parse(body.expires_at), gw.clock.now().getTime() + 12 * 60 * 60 * 1000);
       const raw = String(response.headers['set-cookie']);

@@ -229,7 +229,7 @@ export class Staff {
     const merchant = await this.store.read((r) => r.merchants.get(staff.merchantId));
     return {
       staff: { staff_id: staff.id, login: staff.login, display_name: staff.displayName, role: staff.role },
-      merchant: { merchant_id: staff.merchantId, name: merchant?.name ?? '', currency: merchant?.currency ?? 'EUR', time_zone: this.timeZone },
+      merchant: { merchant_id: staff.merchantId, name: merchant?.name ?? '', currency: merchant?.currency ?? 'EUR', time_zone: this.timeZone, language: merchant?.language ?? 'en' },
       expires_at: expiresAt,
       idle_timeout_seconds: SESSION_IDLE_MS / 1000,
     };

@@ -9,6 +9,7 @@ import { useSession } from '../session-store.js';
 import { LockIcon } from '../ui/icons.js';
 import { GatewayStatusView } from '../shell/gateway-page.js';
 import { SecretField } from '../ui/secret-field.js';
+import { useT } from '../ui/i18n.js';
 import { useAutoFocus } from '../ui/use-keys.js';
 
 export function LoginScreen() {
@@ -20,6 +21,7 @@ export function LoginScreen() {
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const loginRef = useAutoFocus<HTMLInputElement>();
+  const t = useT();
   // A brand-new desktop that chose "join a shop's gateway" asks for it before anyone can log in.
   const [joining, setJoining] = useState(false);
   const [joined, setJoined] = useState<JoinSummary | null>(null);
@@ -34,7 +36,7 @@ export function LoginScreen() {
     event.preventDefault();
     if (busy) return;
     if (!name.trim() || !secret) {
-      setProblem(`Enter your login and your ${method === 'pin' ? 'PIN' : 'password'}.`);
+      setProblem(t('login.missing', { method }));
       return;
     }
     setBusy(true);
@@ -62,17 +64,17 @@ export function LoginScreen() {
         <div className="login-icon" aria-hidden="true">
           <LockIcon size={40} />
         </div>
-        <h1 id="login-title">Staff login</h1>
-        <p className="login-lead">Log in to take payments at the till or to work in the back office.</p>
+        <h1 id="login-title">{t('login.title')}</h1>
+        <p className="login-lead">{t('login.lead')}</p>
         {joined && (
           <p className="login-notice" role="status">
-            This computer is now {joined.till_name} ({joined.till_id}) of {joined.merchant_name}. Log in with your staff login of the shop.
+            {t('login.joined', { till: joined.till_name, tillId: joined.till_id, shop: joined.merchant_name })}
           </p>
         )}
         {notice && <p className="login-notice">{notice}</p>}
         <form onSubmit={(event) => void submit(event)} noValidate>
           <label className="field">
-            <span className="field-label">Login</span>
+            <span className="field-label">{t('login.login')}</span>
             <input
               ref={loginRef}
               className="input"
@@ -84,12 +86,12 @@ export function LoginScreen() {
               onChange={(event) => setName(event.target.value)}
             />
           </label>
-          <SecretField method={method} secret={secret} onMethod={setMethod} onSecret={setSecret} legend="Log in with" />
+          <SecretField method={method} secret={secret} onMethod={setMethod} onSecret={setSecret} legend={t('login.with')} />
           <p className="form-problem" role="alert">
             {problem ?? ''}
           </p>
           <button type="submit" className="button button-primary button-lg button-block" aria-disabled={busy}>
-            {busy ? 'Logging in…' : 'Log in'}
+            {t(busy ? 'login.busy' : 'login.submit')}
           </button>
         </form>
         <div className="login-status">

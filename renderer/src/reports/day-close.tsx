@@ -517,7 +517,7 @@ function CloseDayDialog({ day, onClose }: { day: DayReport; onClose: (closed: Da
                 setProblem(null);
               }}
               legend="The manager approves with"
-              whose="Manager"
+              manager
               passwordAutoComplete="off"
             />
           </fieldset>

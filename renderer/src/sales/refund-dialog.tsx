@@ -209,7 +209,7 @@ export function RefundDialog({ row, onClose }: RefundDialogProps) {
                   setProblem(null);
                 }}
                 legend="The manager approves with"
-                whose="Manager"
+                manager
                 passwordAutoComplete="off"
               />
             </fieldset>

@@ -1,9 +1,11 @@
 /**
  * Dates and times as staff screens show them: in the shop's time zone (the session's
  * `merchant.time_zone`: the setting timeZone, which the first start sets from this computer) and on
- * one 24-hour clock, whatever the computer's own settings. Every screen formats times here.
+ * one 24-hour clock, in the screens' language's forms (ui/i18n.tsx), whatever the computer's own
+ * settings. Every screen formats times here.
  */
 import { useSession } from '../session-store.js';
+import { currentLocale } from './i18n.js';
 
 type Style = 'dateTime' | 'dateTimeSeconds' | 'time' | 'dayTime' | 'date';
 
@@ -24,14 +26,15 @@ export function shopTimeZone(): string | undefined {
 
 function format(style: Style, iso: string): string {
   const zone = shopTimeZone();
-  const key = `${style}|${zone ?? ''}`;
+  const locale = currentLocale();
+  const key = `${style}|${zone ?? ''}|${locale}`;
   let formatter = formats.get(key);
   if (!formatter) {
     try {
-      formatter = new Intl.DateTimeFormat('en-GB', { ...OPTIONS[style], hourCycle: 'h23', ...(zone ? { timeZone: zone } : {}) });
+      formatter = new Intl.DateTimeFormat(locale, { ...OPTIONS[style], hourCycle: 'h23', ...(zone ? { timeZone: zone } : {}) });
     } catch {
       // A zone this browser does not know: the computer's own.
-      formatter = new Intl.DateTimeFormat('en-GB', { ...OPTIONS[style], hourCycle: 'h23' });
+      formatter = new Intl.DateTimeFormat(locale, { ...OPTIONS[style], hourCycle: 'h23' });
     }
     formats.set(key, formatter);
   }

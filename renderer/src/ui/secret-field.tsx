@@ -3,6 +3,7 @@
  * PIN). Used by the login screen and by a manager's approval at the till.
  */
 import { useId } from 'react';
+import { useT } from './i18n.js';
 
 export type SecretMethod = 'pin' | 'password';
 
@@ -13,15 +14,16 @@ interface SecretFieldProps {
   onSecret: (secret: string) => void;
   /** Legend of the choice, e.g. "Log in with". */
   legend: string;
-  /** Prefix of the field's label, e.g. "Manager" gives "Manager PIN". */
-  whose?: string;
+  /** The manager's PIN or password (an approval), not the user's own. */
+  manager?: boolean;
   /** Browser autofill hint for the password (the current user's own password, or nobody's). */
   passwordAutoComplete?: 'current-password' | 'off';
 }
 
-export function SecretField({ method, secret, onMethod, onSecret, legend, whose, passwordAutoComplete = 'current-password' }: SecretFieldProps) {
+export function SecretField({ method, secret, onMethod, onSecret, legend, manager = false, passwordAutoComplete = 'current-password' }: SecretFieldProps) {
   const group = useId();
-  const label = `${whose ? `${whose} ` : ''}${method === 'pin' ? 'PIN' : 'password'}`;
+  const t = useT();
+  const label = t(manager ? 'secret.managerLabel' : 'secret.label', { method });
   return (
     <>
       <fieldset className="segmented">
@@ -39,13 +41,13 @@ export function SecretField({ method, secret, onMethod, onSecret, legend, whose,
                   onSecret('');
                 }}
               />
-              {option === 'pin' ? 'PIN' : 'Password'}
+              {t(option === 'pin' ? 'secret.pin' : 'secret.password')}
             </label>
           ))}
         </div>
       </fieldset>
       <label className="field">
-        <span className="field-label">{label.charAt(0).toUpperCase() + label.slice(1)}</span>
+        <span className="field-label">{label}</span>
         <input
           className="input"
           type="password"
