@@ -27,6 +27,8 @@ declare module 'fastify' {
     tillStaffId?: string;
     /** The till a sale of this request belongs to (a joined till's credential, a till screen's till): requestTill. */
     saleTill?: string;
+    /** `saleTill` comes from a joined till's own credential (not a screen's hold). */
+    saleTillFromCredential?: boolean;
   }
 }
 
@@ -184,7 +186,7 @@ export function operationContext(request: FastifyRequest): OperationContext {
     ...(request.idempotency ? { idempotency: request.idempotency.scope } : {}),
     ...(staff ? { staffId: staff.id } : request.tillStaffId ? { staffId: request.tillStaffId } : {}),
     ...(staff && request.approvedBy ? { approvedBy: request.approvedBy } : {}),
-    ...(request.saleTill !== undefined ? { tillId: request.saleTill } : {}),
+    ...(request.saleTill !== undefined ? { tillId: request.saleTill, ...(request.saleTillFromCredential ? { tillCredential: true } : {}) } : {}),
     ...(request.headers[REPEAT_SALE_HEADER.toLowerCase()] === REPEAT_SALE_CONFIRMED ? { repeatConfirmed: true } : {}),
     ...(action ? { audit: { action, describe: (value: unknown) => auditFacts(action, request, value) } } : {}),
   };
@@ -198,8 +200,16 @@ export function operationContext(request: FastifyRequest): OperationContext {
 export async function requestTill(gateway: Gateway, request: FastifyRequest): Promise<void> {
   const principal = request.principal;
   if (!principal) return;
-  const till = principal.staff ? await gateway.tills.heldBy(principal.credentialId) : principal.kind === 'merchant' ? await gateway.centre.tillOfCredential(principal.credentialId) : null;
-  if (till) request.saleTill = till;
+  if (principal.staff) {
+    const held = await gateway.tills.heldBy(principal.credentialId);
+    if (held) request.saleTill = held;
+  } else if (principal.kind === 'merchant') {
+    const own = await gateway.centre.tillOfCredential(principal.credentialId);
+    if (own) {
+      request.saleTill = own;
+      request.saleTillFromCredential = true;
+    }
+  }
 }
 
 /** preHandler hook for POST routes: replays, rejects, or reserves the idempotency key. */

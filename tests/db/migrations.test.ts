@@ -320,6 +320,12 @@ const expectedByVersion: Record<number, Expected> = {
     unique: [],
     addedColumns: { transactions: ['till_id', 'staff_id'], centre_link: ['ledger_cursor'] },
   },
+  32: {
+    tables: [],
+    indexes: {},
+    unique: [],
+    addedColumns: { centre_link: ['shop_till_ids'] },
+  },
 };
 
 function objectNames(db: Database.Database, type: 'table' | 'index'): string[] {

@@ -21,6 +21,8 @@ export interface OperationContext {
    * the till a till screen holds. A card-present sale made by it is that till's (D19).
    */
   tillId?: string;
+  /** `tillId` is a joined till's, from its own credential: its sales may not name another till (D20). */
+  tillCredential?: boolean;
   /** The caller means a card-present sale that repeats an earlier one (X-Repeat-Sale: confirmed). */
   repeatConfirmed?: boolean;
   /** A staff member's change that the audit log keeps: written in the change's own unit of work. */

@@ -81,7 +81,7 @@ export class Creation extends PaymentEngine {
       [setting, tillId, namesOther] = await this.deps.store.readEach(async (r) => [
         await this.deps.methods.forTerminal(r, merchantId, request.pos_data?.terminal?.id, type),
         type === 'cardpos' ? await saleTillOf(r, merchantId, operation.context.tillId, request.pos_data?.terminal?.id) : null,
-        type === 'cardpos' && extras.declineWith === undefined ? await namesAnotherTill(r, merchantId, operation.context.tillId, request.pos_data?.terminal?.id) : false,
+        type === 'cardpos' && operation.context.tillCredential === true && extras.declineWith === undefined ? await namesAnotherTill(r, merchantId, operation.context.tillId, request.pos_data?.terminal?.id) : false,
       ] as const);
       const refusal = this.deps.methods.refusal(setting, requirementOf(kind, request));
       if (refusal) return failure(withOtherErrors(refusal, validated.ok ? [] : validated.errors));

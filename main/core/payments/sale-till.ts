@@ -21,9 +21,10 @@ export async function saleTillOf(repos: Repositories, merchantId: string, reques
 }
 
 /**
- * Whether a sale from a known till (a joined till's credential, a till screen) names another of the
- * shop's tills as its terminal: refused, online and away alike, so no till writes into another's
- * day (D20). Any other terminal id (POS software's own, "T-0001") is the request's till's sale (1).
+ * Whether a joined till's sale (its own credential, or its journal while away) names another of the
+ * shop's tills as its terminal: refused, online and away alike, so no till's credential writes in
+ * another till's name (D20). Any other terminal id (POS software's own, "T-0001") is the till's own
+ * sale (1); a till screen's sale is its till's whatever it names, as before.
  */
 export async function namesAnotherTill(repos: Repositories, merchantId: string, requestTill: string | undefined, terminalId: string | null | undefined): Promise<boolean> {
   if (requestTill === undefined || !terminalId || terminalId === requestTill) return false;
