@@ -48,5 +48,5 @@ export type MessageValues = Record<string, string | number | boolean | Date | nu
 /** The screens' words: `t('login.title')`, `t('login.joined', { till, tillId, shop })`. */
 export function useT(): (id: MessageId, values?: MessageValues) => string {
   const intl = useIntl();
-  return useMemo(() => (id: MessageId, values?: MessageValues) => intl.formatMessage({ id }, values as Record<string, string | number | boolean | Date | null | undefined>), [intl]);
+  return useMemo(() => (id: MessageId, values?: MessageValues) => intl.formatMessage({ id }, values), [intl]);
 }
