@@ -5,6 +5,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { APPROVAL_ACTIONS, STAFF_ROLES } from '../constants.js';
+import { STAFF_LANGUAGES } from '../i18n/languages.js';
 import { Nullable, StringEnum, StringIn } from './common.js';
 import type { SchemasOf } from './operation-schemas.js';
 
@@ -22,7 +23,13 @@ export type Credentials = { login: string; pin: string } | { login: string; pass
 
 export const SessionSchema = Type.Object(
   {
-    staff: Type.Object({ staff_id: Type.String(), login: Type.String(), display_name: Type.String(), role: StringEnum(STAFF_ROLES) }),
+    staff: Type.Object({
+      staff_id: Type.String(),
+      login: Type.String(),
+      display_name: Type.String(),
+      role: StringEnum(STAFF_ROLES),
+      language: Nullable(StringEnum(STAFF_LANGUAGES), { description: "the staff member's own language for the staff screens (D21); null: the shop's" }),
+    }),
     merchant: Type.Object({
       merchant_id: Type.String(),
       name: Type.String(),

@@ -6,14 +6,14 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { createIntl } from '@formatjs/intl';
-import { CATALOGUES, type MessageId } from '../../contract/i18n/catalogues.js';
+import { AREAS, CATALOGUES, type MessageId } from '../../contract/i18n/catalogues.js';
 import { INTL_LOCALES, STAFF_LANGUAGES, staffLanguage, type StaffLanguage } from '../../contract/i18n/languages.js';
 
-/** The same text as English, on purpose: the word is the same there. */
-const SAME_AS_ENGLISH: Readonly<Record<Exclude<StaffLanguage, 'en'>, readonly MessageId[]>> = {
-  de: ['secret.pin', 'secret.label'],
-  pt: ['secret.pin', 'secret.label'],
-  hr: ['secret.pin', 'secret.label'],
+/** The same text as English, on purpose (the word is the same there): each area's `sameAsEnglish`. */
+const SAME_AS_ENGLISH: Readonly<Record<Exclude<StaffLanguage, 'en'>, ReadonlySet<string>>> = {
+  de: new Set(Object.values(AREAS).flatMap((area) => area.sameAsEnglish.de as readonly string[])),
+  pt: new Set(Object.values(AREAS).flatMap((area) => area.sameAsEnglish.pt as readonly string[])),
+  hr: new Set(Object.values(AREAS).flatMap((area) => area.sameAsEnglish.hr as readonly string[])),
 };
 
 /** The argument names a message uses, with their kind (plain, plural, select, number, date). */
@@ -44,11 +44,25 @@ describe('the staff message catalogues', () => {
         const elements = parse(message);
         assert.deepEqual([...argumentsOf(elements)].sort(), [...argumentsOf(parse(english[id]))].sort(), `${language} ${id}: other arguments than English's`);
         if (language !== 'en' && message === english[id]) {
-          assert.ok(SAME_AS_ENGLISH[language].includes(id), `${language} ${id} is still English: "${message}"`);
+          assert.ok(SAME_AS_ENGLISH[language].has(id), `${language} ${id} is still English: "${message}"`);
         }
       }
     });
   }
+
+  test("each area's keys start with its name and no key is in two areas", () => {
+    const seen = new Map<string, string>();
+    for (const [name, area] of Object.entries(AREAS)) {
+      for (const key of Object.keys(area.en)) {
+        assert.ok(key.startsWith(`${name}.`), `${key} is in area ${name}`);
+        assert.equal(seen.get(key), undefined, `${key} is in ${seen.get(key)} and ${name}`);
+        seen.set(key, name);
+      }
+      for (const language of ['de', 'pt', 'hr'] as const) {
+        for (const key of area.sameAsEnglish[language] as readonly string[]) assert.ok(key in area.en, `${name}.sameAsEnglish.${language} names ${key}, no key of its`);
+      }
+    }
+  });
 
   test('selects format in every language', () => {
     for (const language of STAFF_LANGUAGES) {

@@ -2,6 +2,7 @@
  * Staff, their sessions, managers' single-use approvals and the audit log. Adapter: db/.
  */
 import type { StaffRole } from '../../../contract/constants.js';
+import type { StaffLanguage } from '../../../contract/i18n/languages.js';
 import type { AuditRecord } from '../kernel.js';
 
 export interface StaffRecord {
@@ -14,6 +15,8 @@ export interface StaffRecord {
   pinHash: string | null;
   createdAt: string;
   disabledAt: string | null;
+  /** Their own language for the staff screens (D21); null or absent: the shop's. */
+  language?: StaffLanguage | null;
 }
 
 export interface StaffSessionRecord {

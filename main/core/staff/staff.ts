@@ -228,7 +228,7 @@ export class Staff {
   private async sessionInfo(staff: StaffRecord, expiresAt: string): Promise<Session> {
     const merchant = await this.store.read((r) => r.merchants.get(staff.merchantId));
     return {
-      staff: { staff_id: staff.id, login: staff.login, display_name: staff.displayName, role: staff.role },
+      staff: { staff_id: staff.id, login: staff.login, display_name: staff.displayName, role: staff.role, language: staff.language ?? null },
       merchant: { merchant_id: staff.merchantId, name: merchant?.name ?? '', currency: merchant?.currency ?? 'EUR', time_zone: this.timeZone, language: merchant?.language ?? 'en' },
       expires_at: expiresAt,
       idle_timeout_seconds: SESSION_IDLE_MS / 1000,

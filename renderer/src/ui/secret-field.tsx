@@ -23,7 +23,7 @@ interface SecretFieldProps {
 export function SecretField({ method, secret, onMethod, onSecret, legend, manager = false, passwordAutoComplete = 'current-password' }: SecretFieldProps) {
   const group = useId();
   const t = useT();
-  const label = t(manager ? 'secret.managerLabel' : 'secret.label', { method });
+  const label = t(manager ? 'login.secret.managerLabel' : 'login.secret.label', { method });
   return (
     <>
       <fieldset className="segmented">
@@ -41,7 +41,7 @@ export function SecretField({ method, secret, onMethod, onSecret, legend, manage
                   onSecret('');
                 }}
               />
-              {t(option === 'pin' ? 'secret.pin' : 'secret.password')}
+              {t(option === 'pin' ? 'login.secret.pin' : 'login.secret.password')}
             </label>
           ))}
         </div>

@@ -1,5 +1,5 @@
-/** Os textos dos ecrãs do pessoal em português de Portugal (chaves como contract/i18n/messages/en.ts). */
-import type { MessageId } from './en.js';
+/** Portuguese (Portugal): the log-in and the PIN or password field (keys as ./en.ts). */
+import type { en } from './en.js';
 
 export const pt = {
   'login.title': 'Iniciar sessão',
@@ -10,8 +10,8 @@ export const pt = {
   'login.missing': 'Introduza o seu utilizador e {method, select, pin {o seu PIN} other {a sua palavra-passe}}.',
   'login.busy': 'A iniciar sessão…',
   'login.submit': 'Iniciar sessão',
-  'secret.pin': 'PIN',
-  'secret.password': 'Palavra-passe',
-  'secret.label': '{method, select, pin {PIN} other {Palavra-passe}}',
-  'secret.managerLabel': '{method, select, pin {PIN do gerente} other {Palavra-passe do gerente}}',
-} as const satisfies Record<MessageId, string>;
+  'login.secret.pin': 'PIN',
+  'login.secret.password': 'Palavra-passe',
+  'login.secret.label': '{method, select, pin {PIN} other {Palavra-passe}}',
+  'login.secret.managerLabel': '{method, select, pin {PIN do gerente} other {Palavra-passe do gerente}}',
+} as const satisfies Record<keyof typeof en, string>;

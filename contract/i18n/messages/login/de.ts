@@ -1,5 +1,5 @@
-/** Die Texte der Mitarbeiter-Bildschirme auf Deutsch (Schlüssel wie contract/i18n/messages/en.ts). */
-import type { MessageId } from './en.js';
+/** German: the log-in and the PIN or password field (keys as ./en.ts). */
+import type { en } from './en.js';
 
 export const de = {
   'login.title': 'Anmeldung',
@@ -10,8 +10,8 @@ export const de = {
   'login.missing': '{method, select, pin {Geben Sie Ihren Benutzernamen und Ihre PIN ein.} other {Geben Sie Ihren Benutzernamen und Ihr Passwort ein.}}',
   'login.busy': 'Anmeldung läuft…',
   'login.submit': 'Anmelden',
-  'secret.pin': 'PIN',
-  'secret.password': 'Passwort',
-  'secret.label': '{method, select, pin {PIN} other {Passwort}}',
-  'secret.managerLabel': '{method, select, pin {PIN der Filialleitung} other {Passwort der Filialleitung}}',
-} as const satisfies Record<MessageId, string>;
+  'login.secret.pin': 'PIN',
+  'login.secret.password': 'Passwort',
+  'login.secret.label': '{method, select, pin {PIN} other {Passwort}}',
+  'login.secret.managerLabel': '{method, select, pin {PIN der Filialleitung} other {Passwort der Filialleitung}}',
+} as const satisfies Record<keyof typeof en, string>;

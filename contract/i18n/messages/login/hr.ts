@@ -1,5 +1,5 @@
-/** Tekstovi zaslona za djelatnike na hrvatskom (ključevi kao u contract/i18n/messages/en.ts). */
-import type { MessageId } from './en.js';
+/** Croatian: the log-in and the PIN or password field (keys as ./en.ts). */
+import type { en } from './en.js';
 
 export const hr = {
   'login.title': 'Prijava djelatnika',
@@ -10,8 +10,8 @@ export const hr = {
   'login.missing': 'Unesite korisničko ime i {method, select, pin {PIN} other {lozinku}}.',
   'login.busy': 'Prijava u tijeku…',
   'login.submit': 'Prijava',
-  'secret.pin': 'PIN',
-  'secret.password': 'Lozinka',
-  'secret.label': '{method, select, pin {PIN} other {Lozinka}}',
-  'secret.managerLabel': '{method, select, pin {PIN voditelja} other {Lozinka voditelja}}',
-} as const satisfies Record<MessageId, string>;
+  'login.secret.pin': 'PIN',
+  'login.secret.password': 'Lozinka',
+  'login.secret.label': '{method, select, pin {PIN} other {Lozinka}}',
+  'login.secret.managerLabel': '{method, select, pin {PIN voditelja} other {Lozinka voditelja}}',
+} as const satisfies Record<keyof typeof en, string>;

@@ -1,0 +1,32 @@
+/** German: words every screen shares (buttons, states, card terms) (keys as ./en.ts). */
+import type { en } from './en.js';
+
+export const de = {
+  'common.save': 'Speichern',
+  'common.cancel': 'Abbrechen',
+  'common.close': 'Schließen',
+  'common.back': 'Zurück',
+  'common.retry': 'Erneut versuchen',
+  'common.search': 'Suchen',
+  'common.export': 'Exportieren',
+  'common.loading': 'Wird geladen…',
+  'common.saving': 'Wird gespeichert…',
+  'common.saved': 'Gespeichert.',
+  'common.status': 'Status',
+  'common.date': 'Datum',
+  'common.amount': 'Betrag',
+  'common.total': 'Gesamt',
+  'common.currency': 'Währung',
+  'common.card': 'Karte',
+  'common.approved': 'Genehmigt',
+  'common.declined': 'Abgelehnt',
+  'common.refund': 'Erstatten',
+  'common.print': 'Drucken',
+  'common.yes': 'Ja',
+  'common.no': 'Nein',
+  'common.none': 'Keine',
+  'common.language': 'Sprache',
+  'common.testEnvironment': 'Testumgebung',
+  'common.unexpected': 'Etwas ist schiefgelaufen. Versuchen Sie es erneut.',
+  'common.offline': 'Das Gateway ist nicht erreichbar. Prüfen Sie die Verbindung und versuchen Sie es erneut.',
+} as const satisfies Record<keyof typeof en, string>;

@@ -1,0 +1,32 @@
+/** Croatian: words every screen shares (buttons, states, card terms) (keys as ./en.ts). */
+import type { en } from './en.js';
+
+export const hr = {
+  'common.save': 'Spremi',
+  'common.cancel': 'Odustani',
+  'common.close': 'Zatvori',
+  'common.back': 'Natrag',
+  'common.retry': 'Pokušaj ponovno',
+  'common.search': 'Pretraži',
+  'common.export': 'Izvezi',
+  'common.loading': 'Učitavanje…',
+  'common.saving': 'Spremanje…',
+  'common.saved': 'Spremljeno.',
+  'common.status': 'Status',
+  'common.date': 'Datum',
+  'common.amount': 'Iznos',
+  'common.total': 'Ukupno',
+  'common.currency': 'Valuta',
+  'common.card': 'Kartica',
+  'common.approved': 'Odobreno',
+  'common.declined': 'Odbijeno',
+  'common.refund': 'Vrati novac',
+  'common.print': 'Ispiši',
+  'common.yes': 'Da',
+  'common.no': 'Ne',
+  'common.none': 'Nema',
+  'common.language': 'Jezik',
+  'common.testEnvironment': 'Testno okruženje',
+  'common.unexpected': 'Nešto nije u redu. Pokušajte ponovno.',
+  'common.offline': 'Pristupnik nije dostupan. Provjerite vezu i pokušajte ponovno.',
+} as const satisfies Record<keyof typeof en, string>;

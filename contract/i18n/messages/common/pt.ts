@@ -1,0 +1,32 @@
+/** Portuguese (Portugal): words every screen shares (buttons, states, card terms) (keys as ./en.ts). */
+import type { en } from './en.js';
+
+export const pt = {
+  'common.save': 'Guardar',
+  'common.cancel': 'Cancelar',
+  'common.close': 'Fechar',
+  'common.back': 'Voltar',
+  'common.retry': 'Tentar novamente',
+  'common.search': 'Pesquisar',
+  'common.export': 'Exportar',
+  'common.loading': 'A carregar…',
+  'common.saving': 'A guardar…',
+  'common.saved': 'Guardado.',
+  'common.status': 'Estado',
+  'common.date': 'Data',
+  'common.amount': 'Montante',
+  'common.total': 'Total',
+  'common.currency': 'Moeda',
+  'common.card': 'Cartão',
+  'common.approved': 'Aprovado',
+  'common.declined': 'Recusado',
+  'common.refund': 'Reembolsar',
+  'common.print': 'Imprimir',
+  'common.yes': 'Sim',
+  'common.no': 'Não',
+  'common.none': 'Nenhum',
+  'common.language': 'Idioma',
+  'common.testEnvironment': 'Ambiente de teste',
+  'common.unexpected': 'Ocorreu um erro. Tente novamente.',
+  'common.offline': 'Não é possível contactar o gateway. Verifique a ligação e tente novamente.',
+} as const satisfies Record<keyof typeof en, string>;

@@ -1,0 +1,5 @@
+/** Portuguese (Portugal): the staff-facing text of the API's errors the screens show (keys as ./en.ts). */
+import type { en } from './en.js';
+
+export const pt = {
+} as const satisfies Record<keyof typeof en, string>;

@@ -1,0 +1,8 @@
+/** The `login` messages in every staff language; `sameAsEnglish` lists the keys whose translation is rightly the English text (tests/unit/i18n-catalogues.test.ts). */
+import type { Area } from '../area.js';
+import { de } from './de.js';
+import { en } from './en.js';
+import { hr } from './hr.js';
+import { pt } from './pt.js';
+
+export const login = { en, de, pt, hr, sameAsEnglish: { de: ['login.secret.pin', 'login.secret.label'], pt: ['login.secret.pin', 'login.secret.label'], hr: ['login.secret.pin', 'login.secret.label'] } } as const satisfies Area<keyof typeof en>;

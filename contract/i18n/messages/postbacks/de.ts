@@ -1,0 +1,5 @@
+/** German: postbacks, the test outbox and the webhook key (keys as ./en.ts). */
+import type { en } from './en.js';
+
+export const de = {
+} as const satisfies Record<keyof typeof en, string>;

@@ -1,0 +1,5 @@
+/** Portuguese (Portugal): Close the day, X/Z reports (screen, PDF, printer lines) and the shop's day (keys as ./en.ts). */
+import type { en } from './en.js';
+
+export const pt = {
+} as const satisfies Record<keyof typeof en, string>;

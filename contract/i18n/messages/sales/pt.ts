@@ -1,0 +1,5 @@
+/** Portuguese (Portugal): Today's sales and its refund and receipt dialogs (keys as ./en.ts). */
+import type { en } from './en.js';
+
+export const pt = {
+} as const satisfies Record<keyof typeof en, string>;

@@ -1,0 +1,5 @@
+/** Croatian: the transaction list, detail, filters, export and money actions (keys as ./en.ts). */
+import type { en } from './en.js';
+
+export const hr = {
+} as const satisfies Record<keyof typeof en, string>;

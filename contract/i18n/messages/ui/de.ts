@@ -1,0 +1,5 @@
+/** German: shared back-office parts: tables, pagers, filters, forms, dialogs (keys as ./en.ts). */
+import type { en } from './en.js';
+
+export const de = {
+} as const satisfies Record<keyof typeof en, string>;

@@ -1,0 +1,5 @@
+/** Croatian: shared back-office parts: tables, pagers, filters, forms, dialogs (keys as ./en.ts). */
+import type { en } from './en.js';
+
+export const hr = {
+} as const satisfies Record<keyof typeof en, string>;

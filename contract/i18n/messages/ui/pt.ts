@@ -1,0 +1,5 @@
+/** Portuguese (Portugal): shared back-office parts: tables, pagers, filters, forms, dialogs (keys as ./en.ts). */
+import type { en } from './en.js';
+
+export const pt = {
+} as const satisfies Record<keyof typeof en, string>;
