@@ -1,19 +1,40 @@
 /**
- * Amounts at the till: minor units while typing, decimals on the wire, `12.00 EUR` on screen. The
- * currency's decimals and the conversions are the gateway's own (contract/money.ts); this file only
- * formats and handles the keypad.
+ * Amounts on every staff screen: minor units while typing, decimals on the wire, and on screen in
+ * the screens' language (ui/i18n.tsx): `1,234.50 EUR` in English, `1.234,50 €` in German and
+ * Croatian, `1 234,50 €` in Portuguese, the forms each country's terminals print. The currency's
+ * decimals and the conversions are the gateway's own (contract/money.ts); this file only formats and
+ * handles the keypad.
  */
 import { exponentOf } from '../../../contract/money.js';
+import { currentLocale } from '../ui/i18n.js';
 
-/** The number part, grouped: `1,234.50`. */
-export function formatNumber(amount: number, currency: string): string {
-  const exponent = exponentOf(currency);
-  return new Intl.NumberFormat('en', { minimumFractionDigits: exponent, maximumFractionDigits: exponent }).format(amount);
+const formats = new Map<string, Intl.NumberFormat>();
+
+function numberFormat(locale: string, currency: string, style: 'number' | 'money'): Intl.NumberFormat {
+  const key = `${locale}|${currency}|${style}`;
+  let format = formats.get(key);
+  if (!format) {
+    const exponent = exponentOf(currency);
+    const digits = { minimumFractionDigits: exponent, maximumFractionDigits: exponent };
+    format =
+      style === 'money' && !locale.startsWith('en')
+        ? new Intl.NumberFormat(locale, { ...digits, style: 'currency', currency, currencyDisplay: 'symbol' })
+        : new Intl.NumberFormat(locale, digits);
+    formats.set(key, format);
+  }
+  return format;
 }
 
-/** `12.00 EUR`. */
+/** The number part, grouped in the screens' language: `1,234.50`, `1.234,50`. */
+export function formatNumber(amount: number, currency: string): string {
+  return numberFormat(currentLocale(), currency, 'number').format(amount);
+}
+
+/** `12.00 EUR` in English (the code after the number, as before D21); `12,00 €` in German, Portuguese and Croatian. */
 export function formatMoney(amount: number, currency: string): string {
-  return `${formatNumber(amount, currency)} ${currency}`;
+  const locale = currentLocale();
+  if (locale.startsWith('en')) return `${formatNumber(amount, currency)} ${currency}`;
+  return numberFormat(locale, currency, 'money').format(amount);
 }
 
 /** Most digits the keypad takes: 999,999,999.99 in a two-decimal currency, the gateway's largest amount. */
