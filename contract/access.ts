@@ -238,6 +238,7 @@ export const ACCESS: Readonly<Record<OperationName, Access>> = {
   'staff.session': { credentials: SESSION, staff: EVERY_ROLE },
   'staff.logout': { open: 'anyone' },
   'staff.setOwnPin': { credentials: SESSION, staff: EVERY_ROLE },
+  'staff.setOwnLanguage': { credentials: SESSION, staff: EVERY_ROLE },
   'staff.approve': { credentials: SESSION, staff: EVERY_ROLE },
   'staff.list': { credentials: SESSION, staff: MANAGERS },
   'staff.create': { credentials: SESSION, staff: ADMIN },

@@ -190,15 +190,18 @@ export const APPROVAL_ACTIONS = ['refund', 'day_close'] as const;
 export type ApprovalAction = (typeof APPROVAL_ACTIONS)[number];
 export const CLOSE_DAY_ACTION = 'day_close' satisfies ApprovalAction;
 
-/** Languages of printed and e-mailed receipts (the merchant's languages); the receipt page adds hr. */
-export const RECEIPT_LANGUAGES = ['en', 'de', 'pt'] as const;
+/** Languages of printed and e-mailed receipts and the receipt page (the merchant's languages). */
+export const RECEIPT_LANGUAGES = ['en', 'de', 'pt', 'hr'] as const;
 export type ReceiptLanguage = (typeof RECEIPT_LANGUAGES)[number];
 
 // ---- settings (issue 16, 4) ----------------------------------------------------------------------
 
-/** The merchant's and its channels' languages (invoices, e-mails, receipts). */
-export const MERCHANT_LANGUAGES = ['en', 'de', 'pt'] as const;
+/** The shop's language (Settings): its staff screens' (D21) and its receipts'; the suggestion for new channels. */
+export const MERCHANT_LANGUAGES = ['en', 'de', 'pt', 'hr'] as const;
 export type MerchantLanguage = (typeof MERCHANT_LANGUAGES)[number];
+/** A channel's language: its invoice e-mails' (en, de, pt, the invoice locales). */
+export const CHANNEL_LANGUAGES = ['en', 'de', 'pt'] as const;
+export type ChannelLanguage = (typeof CHANNEL_LANGUAGES)[number];
 /** How the gateway talks TLS to an SMTP server: STARTTLS (required), TLS from the first byte, or none. */
 export const SMTP_SECURITY = ['starttls', 'implicit', 'none'] as const;
 export type SmtpSecurity = (typeof SMTP_SECURITY)[number];

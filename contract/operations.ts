@@ -168,6 +168,7 @@ export const OPERATIONS = {
   'staff.session': { method: 'GET', path: '/ui/session' },
   'staff.logout': { method: 'DELETE', path: '/ui/session' },
   'staff.setOwnPin': { method: 'PUT', path: '/ui/session/pin' },
+  'staff.setOwnLanguage': { method: 'PUT', path: '/ui/session/language' },
   'staff.approve': { method: 'POST', path: '/ui/approvals' },
   'staff.list': { method: 'GET', path: '/ui/staff' },
   'staff.create': { method: 'POST', path: '/ui/staff' },

@@ -6,7 +6,7 @@
  * (the SMTP password: only whether it is set).
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { MERCHANT_LANGUAGES, SMTP_SECURITY, STAFF_SECRETS } from '../constants.js';
+import { CHANNEL_LANGUAGES, MERCHANT_LANGUAGES, SMTP_SECURITY, STAFF_SECRETS } from '../constants.js';
 import { Nullable, PageMetadataSchema, StringEnum, StringIn } from './common.js';
 import { AuditEntrySchema, StaffMemberSchema } from './staff.js';
 import type { SchemasOf } from './operation-schemas.js';
@@ -17,7 +17,7 @@ export const MerchantProfileSchema = Type.Object({
   merchant_id: Type.String(),
   name: Type.String(),
   currency: Type.String({ description: 'ISO 4217; the default of new channels and of the till' }),
-  language: StringEnum(MERCHANT_LANGUAGES, { description: 'the default of new channels' }),
+  language: StringEnum(MERCHANT_LANGUAGES, { description: "the shop's language: its staff screens' (unless a staff member chose their own) and its receipts'; new channels start with it where invoices speak it (en, de, pt)" }),
   created_at: Type.String({ format: 'date-time' }),
   customer_links_base: Type.String({
     description: "what customers' links (pay links, checkout and receipt pages, their QR codes) start with: the gateway's public URL (GATEWAY_PUBLIC_URL), else the address it listens on; a host setting, not changed here",
@@ -42,7 +42,7 @@ export const ChannelSchema = Type.Object({
   url_name: Type.String({ description: 'how invoices name the channel; fixed once created' }),
   name: Type.String(),
   currency: Type.String(),
-  language: StringEnum(MERCHANT_LANGUAGES),
+  language: StringEnum(CHANNEL_LANGUAGES),
   sender_email: Nullable(Type.String({ description: "the sender of the channel's invoice e-mails; null: the SMTP settings' sender" })),
   created_at: Type.String({ format: 'date-time' }),
 });
@@ -51,7 +51,7 @@ export type Channel = Static<typeof ChannelSchema>;
 const channelFields = {
   name: Type.String({ maxLength: 120, description: '1 to 120 characters' }),
   currency: Type.String({ maxLength: 3, description: 'ISO 4217 code' }),
-  language: StringIn(MERCHANT_LANGUAGES),
+  language: StringIn(CHANNEL_LANGUAGES),
   sender_email: Type.Optional(Nullable(Type.String({ maxLength: 254, description: 'an e-mail address; null or empty: none' }))),
 };
 

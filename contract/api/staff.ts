@@ -52,6 +52,18 @@ export const OwnPinRequestSchema = Type.Object(
 export type OwnPinRequest = Static<typeof OwnPinRequestSchema>;
 export const OwnPinResultSchema = Type.Object({ has_pin: Type.Literal(true) });
 
+export const OwnLanguageRequestSchema = Type.Object(
+  { language: Nullable(StringIn(STAFF_LANGUAGES), { description: "en, de, pt or hr; null: follow the shop's language" }) },
+  { additionalProperties: false },
+);
+export type OwnLanguageRequest = Static<typeof OwnLanguageRequestSchema>;
+export const OwnLanguageSchema = Type.Object(
+  { language: Nullable(StringEnum(STAFF_LANGUAGES), { description: "en, de, pt or hr; null: follow the shop's language" }) },
+  { additionalProperties: false, title: 'Own language' },
+);
+/** `PUT /ui/session/language`: the staff member's own language for the staff screens (D21). */
+export type OwnLanguage = Static<typeof OwnLanguageSchema>;
+
 export const ApprovalRequestSchema = Type.Object(
   { action: StringIn(APPROVAL_ACTIONS, { description: 'refund, or day_close (a Z report)' }), ...credentialFields },
   { additionalProperties: false },
@@ -123,6 +135,7 @@ export const staffOperations = {
   'staff.session': { response: { 200: SessionSchema } },
   'staff.logout': {},
   'staff.setOwnPin': { body: OwnPinRequestSchema, response: { 200: OwnPinResultSchema } },
+  'staff.setOwnLanguage': { body: OwnLanguageRequestSchema, response: { 200: OwnLanguageSchema } },
   'staff.approve': { body: ApprovalRequestSchema, response: { 200: ApprovalSchema } },
   'staff.list': { response: { 200: Type.Array(StaffMemberSchema) } },
   'staff.create': { body: CreateStaffRequestSchema, response: { 201: CreatedStaffSchema } },

@@ -34,6 +34,7 @@ import * as m0029 from './0029-centre-and-tills.js';
 import * as m0030 from './0030-forwarded-declines.js';
 import * as m0031 from './0031-sale-tills.js';
 import * as m0032 from './0032-till-authority.js';
+import * as m0033 from './0033-staff-languages.js';
 
 export interface Migration {
   version: number;
@@ -77,4 +78,5 @@ export const migrations: readonly Migration[] = [
   { version: 30, name: 'forwarded-declines', up: m0030.up, postgres: m0030.postgres },
   { version: 31, name: 'sale-tills', up: m0031.up, postgres: m0031.postgres },
   { version: 32, name: 'till-authority', up: m0032.up, postgres: m0032.postgres },
+  { version: 33, name: 'staff-languages', up: m0033.up, postgres: m0033.postgres },
 ];

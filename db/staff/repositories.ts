@@ -15,6 +15,7 @@ function staffFromRow(r: Row): StaffRecord {
     pinHash: (r.pin_hash as string | null) ?? null,
     createdAt: r.created_at as string,
     disabledAt: (r.disabled_at as string | null) ?? null,
+    language: (r.language as StaffRecord['language']) ?? null,
   };
 }
 
@@ -79,6 +80,7 @@ export function createStaffRepository(db: SqlDatabase): StaffRepository {
     get: db.prepare('SELECT * FROM staff WHERE id = ?'),
     byMerchant: db.prepare('SELECT * FROM staff WHERE merchant_id = ? ORDER BY created_at, id'),
     setPin: db.prepare('UPDATE staff SET pin_hash = ? WHERE id = ?'),
+    setLanguage: db.prepare('UPDATE staff SET language = ? WHERE id = ?'),
     insertSession: db.prepare(
       `INSERT INTO staff_sessions (id, staff_id, created_at, last_seen_at, expires_at, revoked_at)
        VALUES (@id, @staffId, @createdAt, @lastSeenAt, @expiresAt, @revokedAt)`,
@@ -119,6 +121,7 @@ export function createStaffRepository(db: SqlDatabase): StaffRepository {
     },
     listByMerchant: async (merchantId) => ((await s.byMerchant.all(merchantId)) as Row[]).map(staffFromRow),
     setPinHash: async (id, pinHash) => void (await s.setPin.run(pinHash, id)),
+    setLanguage: async (id, language) => void (await s.setLanguage.run(language, id)),
     insertSession: async (session) => void (await s.insertSession.run(session)),
     getSession: async (id) => {
       const row = (await s.getSession.get(id)) as Row | undefined;

@@ -103,6 +103,8 @@ const TILL_DOES: ReadonlySet<OperationName> = new Set<OperationName>([
   'staff.login',
   'staff.logout',
   'staff.approve',
+  // A staff member's own language is a preference of this computer's screens, not an authority.
+  'staff.setOwnLanguage',
   'tills.take',
   'tills.release',
   'till.beginAttempt',

@@ -2,6 +2,9 @@
  * Merchants, their API credentials and channels, the lock-out counters of authentication, and
  * merchant management (partners, shops, terminals; decisions.md D15). Adapter: db/.
  */
+
+import type { ChannelLanguage, MerchantLanguage } from '../../../contract/constants.js';
+
 export interface MerchantRecord {
   id: string;
   name: string;
@@ -15,8 +18,8 @@ export interface MerchantRecord {
   createdAt: string;
   /** The partner who manages this merchant (decisions.md D15); absent or null: none. */
   partnerId?: string | null;
-  /** The merchant's default language (migration 20); new channels start with it. Absent: en. */
-  language?: 'en' | 'de' | 'pt';
+  /** The shop's language (migrations 20, 33): its staff screens' and receipts'; new channels start with it where invoices speak it. Absent: en. */
+  language?: MerchantLanguage;
 }
 
 export type CredentialKind = 'merchant' | 'partner';
@@ -40,7 +43,7 @@ export interface ChannelRecord {
   urlName: string;
   name: string;
   currency: string;
-  language: 'en' | 'de' | 'pt';
+  language: ChannelLanguage;
   senderEmail: string | null;
   createdAt: string;
   /** The number invoices answer as `channel_id` (assigned by the database on insert). */
@@ -56,7 +59,7 @@ export interface MerchantRepository {
   /** Gives the merchant to a partner (or to none). */
   setPartner(id: string, partnerId: string | null): Promise<void>;
   /** The merchant's profile: name, default currency and language. */
-  updateProfile(id: string, profile: { name: string; currency: string; language: 'en' | 'de' | 'pt' }): Promise<void>;
+  updateProfile(id: string, profile: { name: string; currency: string; language: MerchantLanguage }): Promise<void>;
 }
 
 export interface CredentialRepository {

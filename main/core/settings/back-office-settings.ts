@@ -20,7 +20,7 @@ import type {
   UpdateSmtpRequest,
 } from '../../../contract/api/settings.js';
 import { ErrorCode } from '../../../contract/codes.js';
-import { AUDIT_DEFAULT_PER_PAGE, AUDIT_MAX_PER_PAGE, CHANNEL_URL_NAME_PATTERN, SMTP_SECURITY, type MerchantLanguage } from '../../../contract/constants.js';
+import { AUDIT_DEFAULT_PER_PAGE, AUDIT_MAX_PER_PAGE, CHANNEL_URL_NAME_PATTERN, SMTP_SECURITY, type ChannelLanguage, type MerchantLanguage } from '../../../contract/constants.js';
 import { isCurrency } from '../../../contract/money.js';
 import { isEmailAddress, isMailSender } from '../../../contract/text-rules.js';
 import { apiError, created, failure, success, validationError, type Outcome } from '../errors.js';
@@ -155,7 +155,7 @@ export class BackOfficeSettings {
       urlName: body.url_name,
       name: body.name.trim(),
       currency: body.currency,
-      language: body.language as MerchantLanguage,
+      language: body.language as ChannelLanguage,
       senderEmail: body.sender_email?.trim() || null,
       createdAt: this.deps.clock.now().toISOString(),
     };
@@ -179,7 +179,7 @@ export class BackOfficeSettings {
     const updated = await this.deps.store.run(async (tx) => {
       const current = await tx.channels.findByUrlName(urlName);
       if (!current || current.merchantId !== actor.merchantId) return undefined;
-      const next: ChannelRecord = { ...current, name: body.name.trim(), currency: body.currency, language: body.language as MerchantLanguage, senderEmail: body.sender_email?.trim() || null };
+      const next: ChannelRecord = { ...current, name: body.name.trim(), currency: body.currency, language: body.language as ChannelLanguage, senderEmail: body.sender_email?.trim() || null };
       await tx.channels.update(next);
       const fields = ['name', 'currency', 'language', 'senderEmail'] as const;
       const pick = (c: ChannelRecord) => ({ name: c.name, currency: c.currency, language: c.language, sender_email: c.senderEmail });

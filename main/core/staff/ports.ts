@@ -47,6 +47,8 @@ export interface StaffRepository {
   get(id: string): Promise<StaffRecord | undefined>;
   listByMerchant(merchantId: string): Promise<StaffRecord[]>;
   setPinHash(id: string, pinHash: string): Promise<void>;
+  /** The staff member's own language for the staff screens; null: the shop's. */
+  setLanguage(id: string, language: StaffLanguage | null): Promise<void>;
   insertSession(session: StaffSessionRecord): Promise<void>;
   getSession(id: string): Promise<StaffSessionRecord | undefined>;
   touchSession(id: string, lastSeenAt: string): Promise<void>;

@@ -6,9 +6,10 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import type { FieldError } from '../../../contract/api/common.js';
 import type { ResetStaffSecret } from '../../../contract/api/settings.js';
-import type { Approval, CreatedStaff, LoginRequest, Session, StaffMember } from '../../../contract/api/staff.js';
+import type { Approval, CreatedStaff, LoginRequest, OwnLanguage, OwnLanguageRequest, Session, StaffMember } from '../../../contract/api/staff.js';
 import { ErrorCode } from '../../../contract/codes.js';
 import { STAFF_ROLES, type StaffRole } from '../../../contract/constants.js';
+import { isStaffLanguage, STAFF_LANGUAGES } from '../../../contract/i18n/languages.js';
 import { apiError, created, failure, fieldError, success, validationError, type Outcome } from '../errors.js';
 import type { Authenticator, Principal, StaffIdentity } from '../merchants/authenticator.js';
 import { hashPassword, openHash, verifyPassword } from '../merchants/credentials.js';
@@ -291,6 +292,18 @@ export class Staff {
       await tx.staff.audit(this.auditRecord(staff.merchantId, staff.id, null, staff.pinHash ? 'pin_changed' : 'pin_set', staff.id, null));
     });
     return success({ has_pin: true as const });
+  }
+
+  /** The staff member's own language for the staff screens (D21); null follows the shop's. */
+  async setOwnLanguage(principal: Principal, input: OwnLanguageRequest): Promise<Outcome<OwnLanguage>> {
+    const staffId = principal.staff?.id;
+    if (!staffId) return failure(apiError(ErrorCode.forbidden, 'Only a staff session has its own language'));
+    const language = input.language;
+    if (language !== null && !isStaffLanguage(language)) {
+      return failure(validationError([{ field: 'language', message: `must be one of ${STAFF_LANGUAGES.join(', ')}, or null` }]));
+    }
+    await this.store.run((tx) => tx.staff.setLanguage(staffId, language));
+    return success({ language });
   }
 
   /**

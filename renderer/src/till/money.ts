@@ -6,7 +6,7 @@
  * handles the keypad.
  */
 import { exponentOf } from '../../../contract/money.js';
-import { currentLocale } from '../ui/i18n.js';
+import { currentLocale } from '../ui/language.js';
 
 const formats = new Map<string, Intl.NumberFormat>();
 

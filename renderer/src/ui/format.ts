@@ -5,7 +5,7 @@
  * settings. Every screen formats times here.
  */
 import { useSession } from '../session-store.js';
-import { currentLocale } from './i18n.js';
+import { currentLocale } from './language.js';
 
 type Style = 'dateTime' | 'dateTimeSeconds' | 'time' | 'dayTime' | 'date';
 

@@ -79,6 +79,16 @@ export function staffRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
 
     route(
       app,
+      'staff.setOwnLanguage',
+      {
+        schema: { tags, summary: "Choose your own language for the staff screens (en, de, pt, hr), or null for the shop's" },
+        onRequest: requireSession,
+      },
+      async (request, reply) => send(reply, toReply(await staff.setOwnLanguage(request.principal as never, request.body))),
+    );
+
+    route(
+      app,
       'staff.approve',
       {
         schema: {
