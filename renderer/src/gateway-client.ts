@@ -3,6 +3,8 @@
  * Electron. Everything else goes through the typed client in api/client.ts.
  */
 
+import { translate } from './ui/language.js';
+
 export interface GatewayHealth {
   status: 'ok';
   version: string;
@@ -34,22 +36,22 @@ export async function fetchHealth(baseUrl: string): Promise<HealthResult> {
       signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS),
     });
   } catch {
-    return { ok: false, failure: { kind: 'unreachable', message: `The gateway at ${baseUrl} cannot be reached.` } };
+    return { ok: false, failure: { kind: 'unreachable', message: translate('errors.unreachable', { address: baseUrl }) } };
   }
   if (!response.ok) {
     return {
       ok: false,
-      failure: { kind: 'http', status: response.status, message: `The gateway answered HTTP ${response.status} to the health check.` },
+      failure: { kind: 'http', status: response.status, message: translate('errors.healthHttp', { status: response.status }) },
     };
   }
   let body: unknown;
   try {
     body = await response.json();
   } catch {
-    return { ok: false, failure: { kind: 'unexpected', message: 'The gateway sent a health reply that is not JSON.' } };
+    return { ok: false, failure: { kind: 'unexpected', message: translate('errors.healthNotJson') } };
   }
   if (!isGatewayHealth(body)) {
-    return { ok: false, failure: { kind: 'unexpected', message: 'The gateway sent a health reply this app does not understand.' } };
+    return { ok: false, failure: { kind: 'unexpected', message: translate('errors.healthNotUnderstood') } };
   }
   return { ok: true, health: body };
 }
@@ -57,14 +59,14 @@ export async function fetchHealth(baseUrl: string): Promise<HealthResult> {
 /** Inside Electron: asks the main process through the preload bridge. Never throws. */
 export async function fetchHealthViaBridge(): Promise<HealthResult> {
   const bridge = window.tillgate;
-  if (!bridge) return { ok: false, failure: { kind: 'unreachable', message: 'The desktop bridge is missing.' } };
+  if (!bridge) return { ok: false, failure: { kind: 'unreachable', message: translate('errors.bridgeMissing') } };
   try {
     const body: unknown = await bridge.invoke('gateway:health');
     if (!isGatewayHealth(body)) {
-      return { ok: false, failure: { kind: 'unexpected', message: 'The gateway sent a health reply this app does not understand.' } };
+      return { ok: false, failure: { kind: 'unexpected', message: translate('errors.healthNotUnderstood') } };
     }
     return { ok: true, health: body };
   } catch {
-    return { ok: false, failure: { kind: 'unreachable', message: 'The embedded gateway does not answer.' } };
+    return { ok: false, failure: { kind: 'unreachable', message: translate('errors.embeddedHealth') } };
   }
 }

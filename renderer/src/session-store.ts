@@ -5,6 +5,8 @@
  */
 import { create } from 'zustand';
 import { ApiError, client, type Credentials, type SessionInfo, type TerminalConfig } from './api/client.js';
+import type { StaffLanguage } from '../../contract/i18n/languages.js';
+import { translate } from './ui/language.js';
 
 export type SessionPhase = 'unknown' | 'checking' | 'logged_out' | 'logged_in';
 
@@ -19,6 +21,8 @@ interface SessionState {
   check: () => Promise<void>;
   login: (credentials: Credentials) => Promise<LoginResult>;
   logout: (notice?: string) => Promise<void>;
+  /** The staff member's own language for their screens (null: the shop's), kept on the gateway. */
+  chooseLanguage: (language: StaffLanguage | null) => Promise<void>;
   /** A call answered 401: the session ended on the gateway (idle, expired or revoked). */
   ended: (notice?: string) => void;
 }
@@ -33,14 +37,14 @@ export function whenSessionEnds(action: () => void): void {
 
 function loginProblem(error: unknown): string {
   if (error instanceof ApiError) {
-    if (error.kind === 'api' && error.status === 401) return 'Wrong login or PIN. Check both and try again.';
+    if (error.kind === 'api' && error.status === 401) return translate('shell.session.wrong');
     if (error.kind === 'api' && error.status === 429) {
-      return `Too many failed attempts from this till. Try again in ${error.retryAfterSeconds ?? 60} seconds.`;
+      return translate('shell.session.tooMany', { seconds: error.retryAfterSeconds ?? 60 });
     }
-    if (error.kind === 'api' && error.status === 400) return 'Enter your login and your PIN (4 to 8 digits) or password.';
+    if (error.kind === 'api' && error.status === 400) return translate('shell.session.badInput');
     return error.message;
   }
-  return 'Logging in failed. Try again.';
+  return translate('shell.session.failed');
 }
 
 export const useSession = create<SessionState>()((set, get) => ({
@@ -59,7 +63,7 @@ export const useSession = create<SessionState>()((set, get) => ({
         }
         set({ phase: 'logged_in', session, notice: null });
       } catch (error) {
-        set({ phase: 'logged_out', notice: error instanceof Error ? `The session could not be checked: ${error.message}` : null });
+        set({ phase: 'logged_out', notice: error instanceof Error ? translate('shell.session.checkFailed', { reason: error.message }) : null });
       }
     })().finally(() => {
       checking = undefined;
@@ -83,9 +87,14 @@ export const useSession = create<SessionState>()((set, get) => ({
     }
     get().ended(notice);
   },
+  chooseLanguage: async (language) => {
+    const chosen = await client.setOwnLanguage(language);
+    const session = get().session;
+    if (session) set({ session: { ...session, staff: { ...session.staff, language: chosen } } });
+  },
   ended: (notice) => {
     // The gateway let go of this screen's till with the session; the next login takes it again.
     onSessionEnd?.();
-    set({ phase: 'logged_out', session: null, terminal: null, notice: notice ?? 'Your session has ended. Log in again.' });
+    set({ phase: 'logged_out', session: null, terminal: null, notice: notice ?? translate('shell.session.ended') });
   },
 }));

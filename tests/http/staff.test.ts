@@ -120,7 +120,7 @@ describe('staff of the desktop UI', () => {
       const response = await loginRequest(gw, { login: admin.login, password: admin.password });
       assert.equal(response.statusCode, 200, response.body);
       const body = response.json<SessionBody>();
-      assert.deepEqual(body.staff, { staff_id: admin.staff_id, login: 'boss', display_name: 'boss', role: 'admin' });
+      assert.deepEqual(body.staff, { staff_id: admin.staff_id, login: 'boss', display_name: 'boss', role: 'admin', language: null });
       // The shop's time zone: staff screens show times in it.
       assert.deepEqual(body.merchant, { merchant_id: shop.merchant_id, name: 'Corner Shop', currency: 'EUR', time_zone: 'Europe/Berlin', language: 'en' });
       assert.equal(body.idle_timeout_seconds, 30 * 60);
@@ -144,7 +144,7 @@ describe('staff of the desktop UI', () => {
       assert.match(String(response.headers['set-cookie']), /HttpOnly.*SameSite=Strict|SameSite=Strict.*HttpOnly/i);
       const session = await sessionOf(gw, token);
       assert.equal(session.statusCode, 200);
-      assert.deepEqual(session.json<SessionBody>().staff, { staff_id: cashier.staff_id, login: 'till', display_name: 'Cashier (till)', role: 'cashier' });
+      assert.deepEqual(session.json<SessionBody>().staff, { staff_id: cashier.staff_id, login: 'till', display_name: 'Cashier (till)', role: 'cashier', language: null });
     });
 
     test('a wrong PIN or password, a PIN on an account without one, or both or neither: no session', async () => {
@@ -513,7 +513,7 @@ describe('staff of the desktop UI', () => {
       assert.deepEqual({ ...created, staff_id: 'x', password: 'x' }, { staff_id: 'x', login: 'new-till', password: 'x', role: 'cashier', merchant_id: shop.merchant_id });
       assert.ok(created.password.length >= 8);
       const session = await sessionOf(gw, tokenOf(await loginRequest(gw, { login: 'new-till', pin: '8642' })));
-      assert.deepEqual(session.json<SessionBody>().staff, { staff_id: created.staff_id, login: 'new-till', display_name: 'New Till', role: 'cashier' });
+      assert.deepEqual(session.json<SessionBody>().staff, { staff_id: created.staff_id, login: 'new-till', display_name: 'New Till', role: 'cashier', language: null });
       assert.equal((await loginRequest(gw, { login: 'new-till', password: created.password })).statusCode, 200);
       assertApiError(await call(gw, 'POST', '/ui/staff', withCookie(token), { role: 'cashier', login: 'new-till' }), 400, 1001, ['login']);
     });

@@ -10,6 +10,7 @@
 import type { OperationRequest, OperationResult } from '../../../contract/api/operations.js';
 import { OPERATIONS, type OperationName } from '../../../contract/operations.js';
 import { urlOf } from '../../../contract/paths.js';
+import { translate } from '../ui/language.js';
 import { ApiError, defaultTransport, errorOf, type Transport, type TransportResponse } from './transport.js';
 
 export type { OperationName, OperationResult };
@@ -37,7 +38,7 @@ function resultOf(response: TransportResponse): unknown {
   // No body: a 204, or a 202 whose contract answer is empty (a token archived).
   if (response.status === 204 || (response.status === 202 && response.body === undefined)) return null;
   if (typeof response.body !== 'object' || response.body === null) {
-    throw new ApiError('unexpected', 'The gateway sent an answer this app does not understand.', response.status);
+    throw new ApiError('unexpected', translate('errors.notUnderstood'), response.status);
   }
   return response.body;
 }

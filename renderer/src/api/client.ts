@@ -12,6 +12,7 @@ import type { Approval, Credentials, Session } from '../../../contract/api/staff
 import type { TerminalConfig, TillAttempt, TillAttemptInput, TillResolution } from '../../../contract/api/till.js';
 import type { Refund, Transaction } from '../../../contract/api/transactions.js';
 import type { ApprovalAction, ReceiptLanguage } from '../../../contract/constants.js';
+import type { StaffLanguage } from '../../../contract/i18n/languages.js';
 import { caller } from './call.js';
 import { defaultTransport, type Transport } from './transport.js';
 
@@ -63,6 +64,8 @@ export interface TillgateClient {
   resolveTillAttempt(): Promise<TillResolution>;
   /** Sets the logged-in staff member's own PIN, confirmed with their password. */
   setOwnPin(password: string, pin: string): Promise<void>;
+  /** The logged-in staff member's own language for the staff screens (null: the shop's); answers the one kept. */
+  setOwnLanguage(language: StaffLanguage | null): Promise<StaffLanguage | null>;
   /** A manager's single-use approval of one till action. */
   approve(action: ApprovalAction, credentials: Credentials): Promise<Approval>;
   /** POST /rest/refund with the approval token (needed for a cashier, harmless for others). */
@@ -98,6 +101,7 @@ export function createClient(transport: Transport = defaultTransport()): Tillgat
     async setOwnPin(password, pin) {
       await call('staff.setOwnPin', { body: { password, pin } });
     },
+    setOwnLanguage: async (language) => (await call('staff.setOwnLanguage', { body: { language } })).language,
     approve: (action, credentials) => call('staff.approve', { body: { action, ...credentials } }),
     refund: (request, approvalToken, idempotencyKey) =>
       call('payments.refund', { body: request, headers: { 'Idempotency-Key': idempotencyKey, ...(approvalToken ? { 'X-Manager-Approval': approvalToken } : {}) } }),

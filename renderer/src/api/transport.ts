@@ -12,6 +12,8 @@
  */
 import type { ErrorBody, FieldError } from '../../../contract/api/common.js';
 import type { TillgateBridge } from '../../../preload/bridge.js';
+import { translate } from '../ui/language.js';
+import { apiErrorText } from './error-text.js';
 
 declare global {
   interface Window {
@@ -82,17 +84,17 @@ export function httpTransport(baseUrl = ''): Transport {
           signal: AbortSignal.timeout(timeoutMs ?? DEFAULT_TIMEOUT_MS),
         });
       } catch {
-        throw new ApiError('network', 'The gateway did not answer. Check the connection to the gateway.');
+        throw new ApiError('network', translate('errors.noAnswer'));
       }
       let parsed: unknown;
       const text = await response.text().catch(() => {
-        throw new ApiError('network', 'The connection to the gateway broke off during the answer.');
+        throw new ApiError('network', translate('errors.brokeOff'));
       });
       if (text) {
         try {
           parsed = JSON.parse(text);
         } catch {
-          throw new ApiError('unexpected', `The gateway sent an answer that is not JSON (HTTP ${response.status}).`, response.status);
+          throw new ApiError('unexpected', translate('errors.notJson', { status: response.status }), response.status);
         }
       }
       return { status: response.status, headers: response.headers, body: parsed };
@@ -113,7 +115,7 @@ export function bridgeTransport(bridge: TillgateBridge): Transport {
         const replyHeaders = reply.headers ?? {};
         return { status: reply.status, headers: { get: (name) => replyHeaders[name.toLowerCase()] ?? null }, body: reply.body };
       } catch {
-        throw new ApiError('network', 'The embedded gateway did not answer.');
+        throw new ApiError('network', translate('errors.embedded'));
       } finally {
         window.clearTimeout(timer);
       }
@@ -143,12 +145,15 @@ export function errorOf(response: TransportResponse): ApiError {
     ? body.errors.filter(isObject).map((e) => ({ field: String(e.field ?? ''), message: String(e.message ?? '') }))
     : [];
   const retryAfter = Number(response.headers.get('Retry-After'));
+  const retryAfterSeconds = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined;
+  const code = typeof body.error_code === 'number' ? body.error_code : 0;
+  const apiMessage = typeof body.message === 'string' && body.message ? body.message : translate('errors.http', { status: response.status });
   return new ApiError(
     'api',
-    typeof body.message === 'string' && body.message ? body.message : `The gateway answered HTTP ${response.status}.`,
+    apiErrorText(apiMessage, code, errors.map((e) => e.field), retryAfterSeconds),
     response.status,
-    typeof body.error_code === 'number' ? body.error_code : 0,
+    code,
     errors,
-    Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
+    retryAfterSeconds,
   );
 }

@@ -1,26 +1,32 @@
 /**
  * The app frame around every screen: staff log in once for the whole app (PIN or password), then
- * the header (who is logged in, Set my PIN, Log out), the product areas this role may use, and
- * the current screen. On narrow screens (tablets, 1024 px) the areas fold behind the header's Menu
+ * the header (who is logged in, the language of their screens, Set my PIN, Log out), the product
+ * areas this role may use, and the current screen. On narrow screens (tablets, 1024 px) the areas fold behind the header's Menu
  * button: it opens them over the screen; Esc, a click beside them or a choice closes them.
  */
 import { Link, Outlet, useRouterState } from '@tanstack/react-router';
-import { useEffect, useRef, useState, type FocusEvent } from 'react';
+import { useEffect, useRef, useState, type ChangeEvent, type FocusEvent } from 'react';
+import { isStaffLanguage, LANGUAGE_NAMES, STAFF_LANGUAGES } from '../../../contract/i18n/languages.js';
 import { LoginScreen } from '../cashier/login.js';
 import { useSession } from '../session-store.js';
 import { OwnPinDialog } from '../staff/own-pin-dialog.js';
 import { tillsClient, type TillLinkStatus } from '../tills/tills-client.js';
 import { ConfirmDialog } from '../ui/detail-parts.js';
 import { useTill } from '../till/till-store.js';
+import { translate, useT } from '../ui/i18n.js';
 import { MenuIcon } from '../ui/icons.js';
 import { areasFor, COMING_AREAS, ROLE_NAMES } from './areas.js';
 import { IdleLock } from './idle-lock.js';
 import { RoleGate } from './role-gate.js';
 
+/** The product's name: a name, the same in every language. */
+const PRODUCT_NAME = 'Tillgate';
+
 export function AppFrame() {
   const phase = useSession((s) => s.phase);
   const check = useSession((s) => s.check);
   const [menuOpen, setMenuOpen] = useState(false);
+  const t = useT();
   const menuButton = useRef<HTMLButtonElement>(null);
   const wide = useRouterState({ select: (state) => !state.location.pathname.startsWith('/gateway') });
   const closeMenu = (refocus: boolean) => {
@@ -53,22 +59,22 @@ export function AppFrame() {
   return (
     <div className="frame">
       <a className="skip-link" href="#main">
-        Skip to content
+        {t('shell.skip')}
       </a>
       <header className="app-header">
         {loggedIn && (
           <button ref={menuButton} type="button" className="menu-button" aria-expanded={menuOpen} aria-controls="side-nav" onClick={() => setMenuOpen((open) => !open)}>
             <MenuIcon size={22} />
-            <span>Menu</span>
+            <span>{t('shell.menu')}</span>
           </button>
         )}
         <span className="brand">
           <span className="brand-mark" aria-hidden="true">
-            T
+            {PRODUCT_NAME.slice(0, 1)}
           </span>
-          <span className="brand-name">Tillgate</span>
+          <span className="brand-name">{PRODUCT_NAME}</span>
         </span>
-        <span className="env-badge">Test environment</span>
+        <span className="env-badge">{t('common.testEnvironment')}</span>
         <StaffBadge />
       </header>
       <div className="frame-body">
@@ -77,7 +83,7 @@ export function AppFrame() {
         <main id="main" className={loggedIn ? (wide ? 'content content-wide' : 'content') : 'content content-centered'} tabIndex={-1}>
           {phase === 'unknown' || phase === 'checking' ? (
             <p className="loading" role="status">
-              Checking your session…
+              {t('shell.checking')}
             </p>
           ) : loggedIn ? (
             <RoleGate>
@@ -101,6 +107,7 @@ function StaffBadge() {
   const [holding, setHolding] = useState<TillLinkStatus | null>(null);
   // A till joined to the shop's gateway changes no PIN: staff set theirs on the shop's gateway (D20).
   const [joinedTill, setJoinedTill] = useState(false);
+  const t = useT();
   const staffId = session?.staff.staff_id;
   useEffect(() => {
     if (!staffId) return undefined;
@@ -117,41 +124,39 @@ function StaffBadge() {
   const askLogout = async () => {
     const status = await tillsClient.link().catch(() => null);
     if (status?.joined && status.stored.count > 0) setHolding(status);
-    else void logout('You logged out.');
+    else void logout(t('shell.loggedOut'));
   };
   return (
     <div className="staff-badge">
       <span className="staff-name">
         {session.staff.display_name}
-        <span className="staff-role">{ROLE_NAMES[session.staff.role]}</span>
+        <span className="staff-role">{t(ROLE_NAMES[session.staff.role])}</span>
       </span>
+      <LanguageChoice />
       {!joinedTill && (
         <button type="button" className="header-button" onClick={() => setSettingPin(true)}>
-          Set my PIN
+          {t('shell.setPin')}
         </button>
       )}
       <button type="button" className="header-button" onClick={() => void askLogout()}>
-        Log out
+        {t('shell.logout')}
       </button>
       {settingPin && <OwnPinDialog onClose={() => setSettingPin(false)} />}
       {holding && (
         <ConfirmDialog
-          title="Log out with stored sales?"
-          keepLabel="Stay logged in"
-          confirmLabel="Log out"
-          busyLabel="Logging out…"
-          what="Logging out"
+          title={t('shell.stored.title')}
+          keepLabel={t('shell.stored.keep')}
+          confirmLabel={t('shell.logout')}
+          busyLabel={t('shell.loggingOut')}
+          what={t('shell.stored.what')}
           run={async () => {
-            await logout('You logged out. The stored sales stay on this till and are sent when the shop\u2019s gateway answers.');
+            await logout(translate('shell.stored.loggedOut'));
             return true;
           }}
           onClose={() => setHolding(null)}
           onDone={() => setHolding(null)}
         >
-          <p>
-            This till holds {holding.stored.count} {holding.stored.count === 1 ? 'sale' : 'sales'} stored while the shop&rsquo;s gateway was away. Logging out keeps them: they are sent as
-            soon as the gateway answers, as long as this computer and the gateway app stay on.
-          </p>
+          <p>{t('shell.stored.text', { count: holding.stored.count })}</p>
         </ConfirmDialog>
       )}
     </div>
@@ -160,29 +165,80 @@ function StaffBadge() {
 
 function Navigation({ open, onClose }: { open: boolean; onClose: (refocus: boolean) => void }) {
   const role = useSession((s) => s.session?.staff.role ?? 'cashier');
+  const t = useT();
   // Tabbing out of the opened menu closes it (the Menu button keeps it open: it toggles).
   const onBlur = (event: FocusEvent<HTMLElement>) => {
     const next = event.relatedTarget;
     if (open && next instanceof Node && !event.currentTarget.contains(next) && !(next instanceof Element && next.matches('.menu-button'))) onClose(false);
   };
   return (
-    <nav id="side-nav" className={open ? 'side-nav side-nav-open' : 'side-nav'} aria-label="Product areas" onBlur={onBlur}>
+    <nav id="side-nav" className={open ? 'side-nav side-nav-open' : 'side-nav'} aria-label={t('shell.nav')} onBlur={onBlur}>
       <ul className="nav-list">
         {areasFor(role).map((area) => (
           <li key={area.path}>
             <Link to={area.path} className="nav-item" activeProps={{ className: 'nav-item nav-item-current' }} onClick={() => onClose(false)}>
-              {area.label}
+              {t(area.label)}
             </Link>
           </li>
         ))}
         {COMING_AREAS.filter((area) => area.roles.includes(role)).map((area) => (
           <li key={area.label}>
             <span className="nav-item nav-item-unavailable">
-              <span className="nav-label">{area.label}</span> <span className="nav-note">Not yet available</span>
+              <span className="nav-label">{t(area.label)}</span> <span className="nav-note">{t('shell.notYet')}</span>
             </span>
           </li>
         ))}
       </ul>
     </nav>
+  );
+}
+
+/**
+ * The staff member's own language for their screens (D21): the shop's (the default), or one of the
+ * four; kept with their account on the gateway, so it follows them to every till.
+ */
+function LanguageChoice() {
+  const own = useSession((s) => s.session?.staff.language ?? null);
+  const shop = useSession((s) => s.session?.merchant.language ?? 'en');
+  const chooseLanguage = useSession((s) => s.chooseLanguage);
+  const [busy, setBusy] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const t = useT();
+  const change = async (event: ChangeEvent<HTMLSelectElement>) => {
+    const value = event.target.value;
+    setBusy(true);
+    setFailed(false);
+    try {
+      await chooseLanguage(isStaffLanguage(value) ? value : null);
+    } catch {
+      setFailed(true);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const shopName = isStaffLanguage(shop) ? LANGUAGE_NAMES[shop] : shop;
+  return (
+    <>
+      <select
+        className="header-select"
+        aria-label={t('shell.language.label')}
+        title={failed ? t('shell.language.failed') : t('shell.language.label')}
+        value={own ?? ''}
+        disabled={busy}
+        onChange={(event) => void change(event)}
+      >
+        <option value="">{t('shell.language.shop', { language: shopName })}</option>
+        {STAFF_LANGUAGES.map((language) => (
+          <option key={language} value={language} lang={language}>
+            {LANGUAGE_NAMES[language]}
+          </option>
+        ))}
+      </select>
+      {failed && (
+        <span className="visually-hidden" role="alert">
+          {t('shell.language.failed')}
+        </span>
+      )}
+    </>
   );
 }

@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import { client } from '../api/client.js';
 import { useSession } from '../session-store.js';
 import { useTill } from '../till/till-store.js';
+import { translate, useT } from '../ui/i18n.js';
 import { Modal } from '../ui/modal.js';
 
 const WARN_SECONDS = 30;
@@ -17,6 +18,7 @@ export function IdleLock() {
   const last = useRef(Date.now());
   const [left, setLeft] = useState<number | null>(null);
   const warned = useRef(false);
+  const t = useT();
 
   useEffect(() => {
     const touch = () => {
@@ -31,7 +33,7 @@ export function IdleLock() {
       const remaining = idleSeconds - (Date.now() - last.current) / 1000;
       if (remaining <= 0) {
         window.clearInterval(timer);
-        void logout(`The app locked after ${Math.round(idleSeconds / 60)} minutes without activity. Log in again.`);
+        void logout(translate('shell.idle.locked', { minutes: Math.round(idleSeconds / 60) }));
       } else if (remaining <= WARN_SECONDS) {
         warned.current = true;
         setLeft(Math.ceil(remaining));
@@ -52,21 +54,21 @@ export function IdleLock() {
   if (left === null) return null;
   return (
     <Modal
-      title="Still there?"
+      title={t('shell.idle.title')}
       onClose={() => {
         last.current = Date.now();
       }}
       className="modal-narrow"
     >
       <p className="visually-hidden" role="alert">
-        The app is about to lock. Press any key to stay logged in.
+        {t('shell.idle.alert')}
       </p>
       <p className="idle-text">
-        The app locks in {left} seconds. Press any key to stay logged in.
+        {t('shell.idle.text', { seconds: left })}
       </p>
       <div className="modal-actions">
         <button type="button" className="button button-primary button-lg" data-autofocus onClick={() => (last.current = Date.now())}>
-          Stay logged in
+          {t('shell.idle.stay')}
         </button>
       </div>
     </Modal>

@@ -18,6 +18,7 @@ import { transactionListSearch } from '../transactions/transaction-search.js';
 import { startPath } from './areas.js';
 import { AppFrame } from './frame.js';
 import { GatewayPage } from './gateway-page.js';
+import { useT } from '../ui/i18n.js';
 
 // Each screen but the till is a chunk of its own, fetched when its route is first opened (or a link
 // to it hovered): the till, where a cashier starts, loads without the back office's tables, forms
@@ -56,10 +57,11 @@ function Start() {
 }
 
 function NotFound() {
+  const t = useT();
   return (
     <section className="card">
-      <h1>Nothing here</h1>
-      <p className="lead">This address is not a screen of Tillgate. Choose an area in the menu.</p>
+      <h1>{t('shell.notFound.title')}</h1>
+      <p className="lead">{t('shell.notFound.lead')}</p>
     </section>
   );
 }
@@ -154,9 +156,10 @@ function stringifySearch(search: Record<string, unknown>): string {
 
 /** Shown in place of a screen whose chunk takes longer than a second to arrive (router's default delay). */
 function ScreenLoading() {
+  const t = useT();
   return (
     <p className="loading" role="status">
-      Opening…
+      {t('shell.opening')}
     </p>
   );
 }

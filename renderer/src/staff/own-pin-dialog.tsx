@@ -4,17 +4,18 @@
  */
 import { useState, type FormEvent } from 'react';
 import { ApiError, client } from '../api/client.js';
+import { translate, useT } from '../ui/i18n.js';
 import { CheckIcon } from '../ui/icons.js';
 import { Modal } from '../ui/modal.js';
 
 function problemOf(error: unknown): string {
   if (error instanceof ApiError && error.kind === 'api') {
-    if (error.status === 403 && error.errors.some((e) => e.field === 'password')) return 'Your password is wrong. The PIN was not changed.';
-    if (error.status === 429) return `Too many failed attempts. Try again in ${error.retryAfterSeconds ?? 60} seconds.`;
-    if (error.status === 400) return 'The PIN must be 4 to 8 digits.';
+    if (error.status === 403 && error.errors.some((e) => e.field === 'password')) return translate('shell.pin.wrongPassword');
+    if (error.status === 429) return translate('shell.pin.tooMany', { seconds: error.retryAfterSeconds ?? 60 });
+    if (error.status === 400) return translate('shell.pin.digits');
     return error.message;
   }
-  return error instanceof Error ? error.message : 'The PIN could not be set.';
+  return error instanceof Error ? error.message : translate('shell.pin.failed');
 }
 
 export function OwnPinDialog({ onClose }: { onClose: () => void }) {
@@ -24,13 +25,14 @@ export function OwnPinDialog({ onClose }: { onClose: () => void }) {
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [done, setDone] = useState(false);
+  const t = useT();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
-    if (!password) return setProblem('Enter your password.');
-    if (!/^\d{4,8}$/.test(pin)) return setProblem('The new PIN must be 4 to 8 digits.');
-    if (pin !== again) return setProblem('The two PINs differ. Type the new PIN twice.');
+    if (!password) return setProblem(t('shell.pin.enterPassword'));
+    if (!/^\d{4,8}$/.test(pin)) return setProblem(t('shell.pin.newDigits'));
+    if (pin !== again) return setProblem(t('shell.pin.differ'));
     setBusy(true);
     setProblem(null);
     try {
@@ -46,14 +48,14 @@ export function OwnPinDialog({ onClose }: { onClose: () => void }) {
 
   if (done) {
     return (
-      <Modal title="PIN set" onClose={onClose} className="modal-narrow">
+      <Modal title={t('shell.pin.doneTitle')} onClose={onClose} className="modal-narrow">
         <div className="refund-done" role="status">
           <CheckIcon size={56} className="refund-done-icon" />
-          <p>Your new PIN works from now on: to log in at the till and to approve refunds.</p>
+          <p>{t('shell.pin.doneText')}</p>
         </div>
         <div className="modal-actions">
           <button type="button" className="button button-primary button-lg" data-autofocus onClick={onClose}>
-            Done
+            {t('shell.pin.done')}
           </button>
         </div>
       </Modal>
@@ -62,19 +64,19 @@ export function OwnPinDialog({ onClose }: { onClose: () => void }) {
 
   const digits = (value: string) => value.replace(/\D/g, '').slice(0, 8);
   return (
-    <Modal title="Set my PIN" onClose={onClose} busy={busy} className="modal-narrow">
+    <Modal title={t('shell.pin.title')} onClose={onClose} busy={busy} className="modal-narrow">
       <form onSubmit={(event) => void submit(event)} noValidate>
-        <p className="field-note">A PIN of 4 to 8 digits logs you in at the till and approves refunds. Keep it to yourself.</p>
+        <p className="field-note">{t('shell.pin.note')}</p>
         <label className="field">
-          <span className="field-label">Your password</span>
+          <span className="field-label">{t('shell.pin.password')}</span>
           <input className="input" type="password" autoComplete="current-password" data-autofocus value={password} onChange={(event) => setPassword(event.target.value)} />
         </label>
         <label className="field">
-          <span className="field-label">New PIN</span>
+          <span className="field-label">{t('shell.pin.new')}</span>
           <input className="input" type="password" inputMode="numeric" autoComplete="off" maxLength={8} value={pin} onChange={(event) => setPin(digits(event.target.value))} />
         </label>
         <label className="field">
-          <span className="field-label">New PIN again</span>
+          <span className="field-label">{t('shell.pin.again')}</span>
           <input className="input" type="password" inputMode="numeric" autoComplete="off" maxLength={8} value={again} onChange={(event) => setAgain(digits(event.target.value))} />
         </label>
         <p className="form-problem" role="alert">
@@ -82,10 +84,10 @@ export function OwnPinDialog({ onClose }: { onClose: () => void }) {
         </p>
         <div className="modal-actions">
           <button type="button" className="button button-lg" onClick={onClose} disabled={busy}>
-            Cancel
+            {t('common.cancel')}
           </button>
           <button type="submit" className="button button-primary button-lg" aria-disabled={busy}>
-            {busy ? 'Saving…' : 'Set PIN'}
+            {busy ? t('common.saving') : t('shell.pin.submit')}
           </button>
         </div>
       </form>
