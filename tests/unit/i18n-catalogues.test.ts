@@ -8,6 +8,7 @@ import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messagefor
 import { createIntl } from '@formatjs/intl';
 import { AREAS, CATALOGUES, type MessageId } from '../../contract/i18n/catalogues.js';
 import { INTL_LOCALES, STAFF_LANGUAGES, staffLanguage, type StaffLanguage } from '../../contract/i18n/languages.js';
+import { pseudoMessage, pseudoText } from '../../contract/i18n/pseudo.js';
 
 /** The same text as English, on purpose (the word is the same there): each area's `sameAsEnglish`. */
 const SAME_AS_ENGLISH: Readonly<Record<Exclude<StaffLanguage, 'en'>, ReadonlySet<string>>> = {
@@ -62,6 +63,18 @@ describe('the staff message catalogues', () => {
         for (const key of area.sameAsEnglish[language] as readonly string[]) assert.ok(key in area.en, `${name}.sameAsEnglish.${language} names ${key}, no key of its`);
       }
     }
+  });
+
+  test('the pseudo-locale keeps every message formattable with its arguments, accented and at least 30 % longer', () => {
+    const intl = createIntl({ locale: 'en-GB', messages: Object.fromEntries(Object.entries(english).map(([id, text]) => [id, pseudoMessage(text)])) });
+    for (const id of keys as MessageId[]) {
+      const values = Object.fromEntries([...argumentsOf(parse(english[id]))].map(([name, kind]) => [name, kind === 'plural' || kind === 'number' ? 2 : kind === 'date' || kind === 'time' ? new Date(0) : 'other']));
+      const plain = createIntl({ locale: 'en-GB', messages: english }).formatMessage({ id }, values);
+      const pseudo = intl.formatMessage({ id }, values);
+      assert.ok(pseudo.length >= plain.length * 1.3, `${id}: "${pseudo}" is not longer than "${plain}"`);
+      assert.ok(pseudo.startsWith('[') && pseudo.endsWith(']'), id);
+    }
+    assert.equal(pseudoText('Save'), '[Šávé ··]');
   });
 
   test('selects format in every language', () => {

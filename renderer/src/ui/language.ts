@@ -1,18 +1,16 @@
 /**
  * The language the staff screens speak now, for code outside React (stores, the API transport,
  * format.ts): set by ui/i18n.tsx's LanguageProvider on every render, read here without importing
- * React or the session. `translate(id, values)` formats a message of the catalogues in it.
- *
- * The pseudo-locale `en-XA`: English accented and 40 % longer (`[Ţĥé ţîļļ ···]`), its arguments,
- * plurals and selects kept, so a browser test in it finds text no catalogue holds and text cut off.
+ * React or the session. `translate(id, values)` formats a message of the catalogues in it, or of
+ * the pseudo-locale en-XA (contract/i18n/pseudo.ts).
  */
-import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
+import type { MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { CATALOGUES, type MessageId } from '../../../contract/i18n/catalogues.js';
 import { intlFor, type Translate } from '../../../contract/i18n/format.js';
 import { INTL_LOCALES, type StaffLanguage } from '../../../contract/i18n/languages.js';
+import { PSEUDO_LOCALE, pseudoMessage } from '../../../contract/i18n/pseudo.js';
 
-/** The pseudo-locale's tag (as Android and Chromium name theirs). */
-export const PSEUDO_LOCALE = 'en-XA';
+export { PSEUDO_LOCALE };
 
 export interface ScreenLanguage {
   readonly language: StaffLanguage;
@@ -32,29 +30,6 @@ export function screenLanguage(): ScreenLanguage {
 /** The BCP 47 tag of the screens' language now (for Intl outside React: format.ts, money.ts). */
 export function currentLocale(): string {
   return INTL_LOCALES[current.language];
-}
-
-const ACCENTS: Readonly<Record<string, string>> = {
-  a: 'á', c: 'ç', e: 'é', g: 'ĝ', h: 'ĥ', i: 'î', l: 'ļ', n: 'ñ', o: 'ö', r: 'ŕ', s: 'š', t: 'ţ', u: 'ü', y: 'ý', z: 'ž',
-  A: 'Å', C: 'Ç', E: 'É', I: 'Î', N: 'Ñ', O: 'Ö', S: 'Š', T: 'Ţ', U: 'Ü', Z: 'Ž',
-};
-
-/** A message's literal text accented, its arguments, plurals and selects kept. */
-function pseudoElements(elements: MessageFormatElement[]): MessageFormatElement[] {
-  return elements.map((element) => {
-    if (element.type === TYPE.literal) return { ...element, value: element.value.replace(/[A-Za-z]/g, (c) => ACCENTS[c] ?? c) };
-    if (element.type === TYPE.plural || element.type === TYPE.select) {
-      const options = Object.fromEntries(Object.entries(element.options).map(([key, option]) => [key, { ...option, value: pseudoElements(option.value) }]));
-      return { ...element, options };
-    }
-    if (element.type === TYPE.tag) return { ...element, children: pseudoElements(element.children) };
-    return element;
-  });
-}
-
-function pseudoMessage(message: string): MessageFormatElement[] {
-  const padding = '·'.repeat(Math.max(1, Math.round(message.length * 0.4)));
-  return [{ type: TYPE.literal, value: '[' }, ...pseudoElements(parse(message)), { type: TYPE.literal, value: ` ${padding}]` }];
 }
 
 let pseudoCatalogue: Record<MessageId, MessageFormatElement[]> | undefined;
