@@ -32,7 +32,7 @@ describe("the staff screens' language", () => {
     return answer.cookies.find((c) => c.name === 'tillgate_session')?.value ?? '';
   };
   const as = (session: string | undefined, method: 'GET' | 'PUT' | 'POST', url: string, payload?: unknown) =>
-    gw.app.inject({ method, url, ...(payload === undefined ? {} : { payload }), ...(session ? { cookies: { tillgate_session: session } } : {}) });
+    gw.app.inject({ method, url, ...(payload === undefined ? {} : { payload: payload as object }), ...(session ? { cookies: { tillgate_session: session } } : {}) });
   const session = async (who: string) => {
     const answer = await as(who, 'GET', '/ui/session');
     assert.equal(answer.statusCode, 200, answer.body);
