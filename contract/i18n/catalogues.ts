@@ -10,6 +10,7 @@ import type { StaffLanguage } from './languages.js';
 import { checkouts } from './messages/checkouts/index.js';
 import { common } from './messages/common/index.js';
 import { dashboard } from './messages/dashboard/index.js';
+import { documents } from './messages/documents/index.js';
 import { errors } from './messages/errors/index.js';
 import { invoices } from './messages/invoices/index.js';
 import { login } from './messages/login/index.js';
@@ -27,7 +28,7 @@ import { transactions } from './messages/transactions/index.js';
 import { ui } from './messages/ui/index.js';
 
 /** Every area, in the order their keys are merged. */
-export const AREAS = { common, login, shell, errors, till, receipts, tills, sales, reports, dashboard, transactions, checkouts, invoices, tokens, postbacks, settings, ui, pages } as const;
+export const AREAS = { common, login, shell, errors, till, receipts, tills, sales, reports, dashboard, transactions, checkouts, invoices, tokens, postbacks, settings, ui, pages, documents } as const;
 
 type Areas = typeof AREAS;
 type Union<T> = T extends unknown ? T : never;
