@@ -14,6 +14,7 @@ import { documents } from './messages/documents/index.js';
 import { errors } from './messages/errors/index.js';
 import { invoices } from './messages/invoices/index.js';
 import { login } from './messages/login/index.js';
+import { mail } from './messages/mail/index.js';
 import { pages } from './messages/pages/index.js';
 import { postbacks } from './messages/postbacks/index.js';
 import { receipts } from './messages/receipts/index.js';
@@ -28,7 +29,7 @@ import { transactions } from './messages/transactions/index.js';
 import { ui } from './messages/ui/index.js';
 
 /** Every area, in the order their keys are merged. */
-export const AREAS = { common, login, shell, errors, till, receipts, tills, sales, reports, dashboard, transactions, checkouts, invoices, tokens, postbacks, settings, ui, pages, documents } as const;
+export const AREAS = { common, login, shell, errors, till, receipts, tills, sales, reports, dashboard, transactions, checkouts, invoices, tokens, postbacks, settings, ui, pages, documents, mail } as const;
 
 type Areas = typeof AREAS;
 type Union<T> = T extends unknown ? T : never;
