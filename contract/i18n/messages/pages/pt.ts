@@ -90,7 +90,7 @@ export const pt = {
   'pages.continue_to': 'Voltar a {merchant}',
   'pages.close_page': 'Já pode fechar esta página.',
   'pages.not_found_title': 'Pagamento não encontrado',
-  'pages.not_found_text': 'Esta ligação de pagamento não é válida. Verifique a ligação ou volte à loja.',
+  'pages.not_found_text': 'Este link de pagamento não é válido. Verifique o link ou volte à loja.',
   'pages.checkout_not_found_title': 'Checkout não encontrado',
   'pages.server_error_title': 'Algo correu mal',
   'pages.server_error_text': 'Tente novamente dentro de momentos. Nada foi cobrado.',
