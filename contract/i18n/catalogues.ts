@@ -10,9 +10,12 @@ import type { StaffLanguage } from './languages.js';
 import { checkouts } from './messages/checkouts/index.js';
 import { common } from './messages/common/index.js';
 import { dashboard } from './messages/dashboard/index.js';
+import { documents } from './messages/documents/index.js';
 import { errors } from './messages/errors/index.js';
 import { invoices } from './messages/invoices/index.js';
 import { login } from './messages/login/index.js';
+import { mail } from './messages/mail/index.js';
+import { pages } from './messages/pages/index.js';
 import { postbacks } from './messages/postbacks/index.js';
 import { receipts } from './messages/receipts/index.js';
 import { reports } from './messages/reports/index.js';
@@ -26,7 +29,7 @@ import { transactions } from './messages/transactions/index.js';
 import { ui } from './messages/ui/index.js';
 
 /** Every area, in the order their keys are merged. */
-export const AREAS = { common, login, shell, errors, till, receipts, tills, sales, reports, dashboard, transactions, checkouts, invoices, tokens, postbacks, settings, ui } as const;
+export const AREAS = { common, login, shell, errors, till, receipts, tills, sales, reports, dashboard, transactions, checkouts, invoices, tokens, postbacks, settings, ui, pages, documents, mail } as const;
 
 type Areas = typeof AREAS;
 type Union<T> = T extends unknown ? T : never;

@@ -8,7 +8,8 @@ import { Script } from 'node:vm';
 import { after, before, describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { escapeHtml } from '../../main/http/pages/html.js';
-import { DICTIONARIES, LANGUAGES, type Lang, type MessageKey } from '../../main/http/pages/i18n.js';
+import { formatterFor } from '../../contract/i18n/format.js';
+import { LANGUAGES, type Lang, type PageMessage } from '../../main/http/pages/i18n.js';
 import type { TestMerchant } from '../helpers/api.js';
 import { api, DAY, EXPIRY_YEAR, HOUR, newMerchant, orderId, outboxOf, REDIRECT, SETTLING_IBAN, startHarness, type Api, type Harness } from '../helpers/payments.js';
 import { sqlOf } from '../helpers/sql.js';
@@ -29,8 +30,10 @@ interface Tx {
   subscription_status?: string;
 }
 
-const text = (lang: Lang, key: MessageKey, vars: Record<string, string> = {}) =>
-  escapeHtml(DICTIONARIES[lang][key].replace(/\{(\w+)\}/g, (whole, name: string) => vars[name] ?? whole));
+/** A hosted page's message by its name in the `pages` area (`card_title` for `pages.card_title`). */
+type Short<T> = T extends `pages.${infer K}` ? K : never;
+type MessageKey = Short<PageMessage>;
+const text = (lang: Lang, key: MessageKey, vars: Record<string, string> = {}) => escapeHtml(formatterFor(lang)(`pages.${key}`, vars));
 
 function pathOf(url: string): string {
   const parsed = new URL(url);

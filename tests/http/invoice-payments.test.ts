@@ -9,15 +9,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { escapeHtml } from '../../main/http/pages/html.js';
-import { DICTIONARIES, LANGUAGES, type Lang, type MessageKey } from '../../main/http/pages/i18n.js';
+import { formatterFor } from '../../contract/i18n/format.js';
+import { LANGUAGES, type Lang, type PageMessage } from '../../main/http/pages/i18n.js';
 import { createTestMerchant, startTestGateway, type TestGateway, type TestMerchant } from '../helpers/api.js';
 import { EXPIRY_YEAR, HOUR, SETTLING_IBAN } from '../helpers/payments.js';
 import { countOf } from '../helpers/sql.js';
 
 const EXPIRY = `12/${String(EXPIRY_YEAR).slice(2)}`;
 const GOOD_CARD = { step: 'card', card_number: '4111 1111 1111 1111', expiry: EXPIRY, cvc: '123', holder: 'Ada Lovelace' };
-const text = (lang: Lang, key: MessageKey, vars: Record<string, string> = {}) =>
-  escapeHtml(DICTIONARIES[lang][key].replace(/\{(\w+)\}/g, (whole, name: string) => vars[name] ?? whole));
+/** A hosted page's message by its name in the `pages` area (`card_title` for `pages.card_title`). */
+type Short<T> = T extends `pages.${infer K}` ? K : never;
+type MessageKey = Short<PageMessage>;
+const text = (lang: Lang, key: MessageKey, vars: Record<string, string> = {}) => escapeHtml(formatterFor(lang)(`pages.${key}`, vars));
 const RESTRICTED = 'Amount and active can only be changed while the invoice is pending and has never had a payment plan attached.';
 
 interface Wrapper {
@@ -323,7 +326,7 @@ describe('invoice payments', () => {
       const shown = await page(back);
       assert.equal(shown.statusCode, 200);
       assert.match(shown.body, /<html lang="de">/);
-      assert.ok(shown.body.includes(text('de', 'invoice_declined_card', { reason: DICTIONARIES.de.why_51 })), shown.body);
+      assert.ok(shown.body.includes(text('de', 'invoice_declined_card', { reason: formatterFor('de')('pages.why_51') })), shown.body);
       assert.ok(shown.body.includes('Ihre Karte wurde abgelehnt: nicht genügend Guthaben.'));
       assert.ok(shown.body.includes(text('de', 'invoice_retry_other')));
       assert.ok(shown.body.includes('name="method"'), 'the customer can pay again right there');
@@ -331,7 +334,7 @@ describe('invoice payments', () => {
       // Every language the pages speak says it (the language links keep the attempt).
       for (const lang of LANGUAGES) {
         const other = await page(`/pay/${uuid}?transaction_id=${transactionId}&lang=${lang}`);
-        assert.ok(other.body.includes(text(lang, 'invoice_declined_card', { reason: DICTIONARIES[lang].why_51 })), lang);
+        assert.ok(other.body.includes(text(lang, 'invoice_declined_card', { reason: formatterFor(lang)('pages.why_51') })), lang);
         assert.ok(other.body.includes(`href="/pay/${uuid}?transaction_id=${transactionId}&amp;lang=hr"`), `${lang}: language link keeps the attempt`);
       }
       // Only this invoice's own failed attempt is explained: another invoice's, an unknown id or none shows no notice.
@@ -367,7 +370,7 @@ describe('invoice payments', () => {
       const failedChallenge = await post(location(challenge), { answer: 'fail' });
       const tdsPage = await page(location(failedChallenge));
       assert.match(tdsPage.body, /<html lang="hr">/);
-      assert.ok(tdsPage.body.includes(text('hr', 'invoice_declined_card', { reason: DICTIONARIES.hr.why_3ds })));
+      assert.ok(tdsPage.body.includes(text('hr', 'invoice_declined_card', { reason: formatterFor('hr')('pages.why_3ds') })));
 
       const wallet = await pick('wallet', 'pt');
       assert.match(wallet, /\/wallet\?lang=pt$/);
@@ -387,7 +390,7 @@ describe('invoice payments', () => {
       assert.match(location(rejected), new RegExp(`^/pay/${inv.invoice.uuid}\\?transaction_id=[\\w-]+&lang=hr$`));
       const explained = await page(location(rejected));
       assert.match(explained.body, /<html lang="hr">/);
-      assert.ok(explained.body.includes(text('hr', 'invoice_declined', { reason: DICTIONARIES.hr.why_account })));
+      assert.ok(explained.body.includes(text('hr', 'invoice_declined', { reason: formatterFor('hr')('pages.why_account') })));
       assert.ok(!explained.body.includes('DE51370400440532013005') && !explained.body.includes('DE51 3704'), 'no IBAN echoed');
       assert.equal(await statusOf(inv.invoice.debt_claim_number), 'pending');
 

@@ -142,7 +142,7 @@ describe('receipts', () => {
       const expected = {
         en: { subject: /^Your receipt from Corner Bakery: €12\.50$/, body: [/^Hello,/, /thank you for your purchase/, /Visa •••• \d{4}/, /Chip/, /VISA CREDIT/, /A0000000031010/, /Approval code\s+\d{6}/, /Total\s+€12\.50/] },
         de: { subject: /^Ihr Beleg von Corner Bakery: 12,50\s€$/, body: [/^Guten Tag,/, /vielen Dank für Ihren Einkauf/, /Visa •••• \d{4}/, /Genehmigungscode\s+\d{6}/, /Gesamt\s+12,50\s€/] },
-        pt: { subject: /^O seu recibo de Corner Bakery: 12,50\s€$/, body: [/^Olá,/, /obrigado pela sua compra/, /Código de autorização\s+\d{6}/, /Total\s+12,50\s€/] },
+        pt: { subject: /^O seu talão de Corner Bakery: 12,50\s€$/, body: [/^Olá,/, /obrigado pela sua compra/, /Código de autorização\s+\d{6}/, /Total\s+12,50\s€/] },
       } as const;
       const sent: ReceiptEmail[] = [];
       for (const language of [undefined, 'de', 'pt'] as const) {
@@ -218,12 +218,16 @@ describe('receipts', () => {
         assert.ok(page.body.includes(text), `the page shows ${text}`);
       }
       for (const hidden of [pan, pan.slice(0, 6), VISA_AID, 'VISA CREDIT']) assert.ok(!page.body.includes(hidden), `the page hides ${hidden}`);
-      const words = { de: ['Beleg', 'Genehmigt', '12,50 €', 'Genehmigungscode'], pt: ['Recibo', 'Aprovado', '12,50 €'], hr: ['Račun', 'Odobreno', 'Autorizacijski kod'] } as const;
+      const words = { de: ['Beleg', 'Genehmigt', '12,50 €', 'Genehmigungscode'], pt: ['Talão', 'Aprovado', '12,50 €'], hr: ['Potvrda', 'Odobreno', 'Autorizacijski kod'] } as const;
       for (const [lang, expected] of Object.entries(words)) {
         const localized = await s.gw.app.inject({ method: 'GET', url: `${url.pathname}?lang=${lang}` });
         assert.equal(localized.statusCode, 200);
         assert.match(localized.body, new RegExp(`<html lang="${lang}"`));
         for (const text of expected) assert.ok(localized.body.replace(/\u00a0/g, ' ').includes(text), `${lang}: ${text}`);
+      }
+      // A card receipt is a talão in Portugal and a potvrda in Croatia (docs/glossary.md); hr račun is the fiscal bill.
+      for (const [lang, word] of [['pt', 'Recibo'], ['hr', 'Račun']] as const) {
+        assert.ok(!(await s.gw.app.inject({ method: 'GET', url: `${url.pathname}?lang=${lang}` })).body.includes(word), `${lang}: no ${word}`);
       }
     });
 

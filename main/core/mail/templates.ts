@@ -1,9 +1,17 @@
 /**
- * Invoice e-mail templates (decisions.md D11): `initial` and `reminder` in `en`, `de` and `pt`,
- * plain text. Each names the channel, the invoice number, the amount formatted for the locale, the
- * expiry when one is set, and the pay link.
+ * Invoice e-mail templates (decisions.md D11): `initial` and `reminder`, plain text, in the
+ * channel's or the invoice's language (en, de, pt; the catalogue has Croatian too, D21). Each names
+ * the channel, the invoice number, the amount formatted for the locale, the expiry when one is set,
+ * and the pay link. The words are the `mail` area of the shared catalogues
+ * (contract/i18n/messages/mail/), formatted by contract/i18n/format.ts.
  */
-import type { InvoiceEmailType, InvoiceLocale } from '../../../contract/constants.js';
+import type { InvoiceEmailType } from '../../../contract/constants.js';
+import type { MessageId } from '../../../contract/i18n/catalogues.js';
+import { formatterFor } from '../../../contract/i18n/format.js';
+import { INTL_LOCALES, type StaffLanguage } from '../../../contract/i18n/languages.js';
+
+/** The languages an e-mail can be written in: every InvoiceLocale, and Croatian. */
+export type MailLanguage = StaffLanguage;
 
 export interface InvoiceMailData {
   channelName: string;
@@ -22,92 +30,34 @@ export interface RenderedMail {
   text: string;
 }
 
-const INTL_LOCALE: Record<InvoiceLocale, string> = { en: 'en-GB', de: 'de-DE', pt: 'pt-PT' };
-
-export function formatAmount(locale: InvoiceLocale, amountMinor: number, exponent: number, currency: string): string {
+export function formatAmount(locale: MailLanguage, amountMinor: number, exponent: number, currency: string): string {
   const value = amountMinor / 10 ** exponent;
   try {
-    return new Intl.NumberFormat(INTL_LOCALE[locale], { style: 'currency', currency, minimumFractionDigits: exponent, maximumFractionDigits: exponent }).format(value);
+    return new Intl.NumberFormat(INTL_LOCALES[locale], { style: 'currency', currency, minimumFractionDigits: exponent, maximumFractionDigits: exponent }).format(value);
   } catch {
     return `${value.toFixed(exponent)} ${currency}`;
   }
 }
 
-function formatDate(locale: InvoiceLocale, iso: string): string {
-  return new Intl.DateTimeFormat(INTL_LOCALE[locale], { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(iso)) + ' UTC';
+function formatDate(locale: MailLanguage, iso: string): string {
+  return new Intl.DateTimeFormat(INTL_LOCALES[locale], { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(iso)) + ' UTC';
 }
 
-interface Texts {
-  subject: (d: InvoiceMailData, amount: string) => string;
-  greeting: (name: string | null) => string;
-  intro: (d: InvoiceMailData, amount: string) => string;
-  expiry: (date: string) => string;
-  pay: string;
-  closing: (d: InvoiceMailData) => string;
-}
-
-const TEXTS: Record<InvoiceLocale, Record<InvoiceEmailType, Texts>> = {
-  en: {
-    initial: {
-      subject: (d) => `Your invoice ${d.number} from ${d.channelName}`,
-      greeting: (name) => (name ? `Hello ${name},` : 'Hello,'),
-      intro: (d, amount) => `thank you for your order. Here is your invoice ${d.number} from ${d.channelName} for ${amount}.`,
-      expiry: (date) => `Please pay by ${date}.`,
-      pay: 'You can pay online here:',
-      closing: (d) => `Kind regards,\n${d.channelName}`,
-    },
-    reminder: {
-      subject: (d) => `Reminder: invoice ${d.number} from ${d.channelName}`,
-      greeting: (name) => (name ? `Hello ${name},` : 'Hello,'),
-      intro: (d, amount) => `this is a friendly reminder that invoice ${d.number} from ${d.channelName} for ${amount} is still open.`,
-      expiry: (date) => `Please pay by ${date}.`,
-      pay: 'You can pay online here:',
-      closing: (d) => `If you have already paid, please ignore this message.\n\nKind regards,\n${d.channelName}`,
-    },
-  },
-  de: {
-    initial: {
-      subject: (d) => `Ihre Rechnung ${d.number} von ${d.channelName}`,
-      greeting: (name) => (name ? `Guten Tag ${name},` : 'Guten Tag,'),
-      intro: (d, amount) => `vielen Dank für Ihre Bestellung. Anbei erhalten Sie Ihre Rechnung ${d.number} von ${d.channelName} über ${amount}.`,
-      expiry: (date) => `Bitte bezahlen Sie bis zum ${date}.`,
-      pay: 'Sie können hier online bezahlen:',
-      closing: (d) => `Mit freundlichen Grüßen\n${d.channelName}`,
-    },
-    reminder: {
-      subject: (d) => `Zahlungserinnerung: Rechnung ${d.number} von ${d.channelName}`,
-      greeting: (name) => (name ? `Guten Tag ${name},` : 'Guten Tag,'),
-      intro: (d, amount) => `wir möchten Sie freundlich daran erinnern, dass die Rechnung ${d.number} von ${d.channelName} über ${amount} noch offen ist.`,
-      expiry: (date) => `Bitte bezahlen Sie bis zum ${date}.`,
-      pay: 'Sie können hier online bezahlen:',
-      closing: (d) => `Falls Sie bereits bezahlt haben, betrachten Sie diese Nachricht bitte als gegenstandslos.\n\nMit freundlichen Grüßen\n${d.channelName}`,
-    },
-  },
-  pt: {
-    initial: {
-      subject: (d) => `A sua fatura ${d.number} de ${d.channelName}`,
-      greeting: (name) => (name ? `Olá ${name},` : 'Olá,'),
-      intro: (d, amount) => `obrigado pela sua encomenda. Segue a sua fatura ${d.number} de ${d.channelName} no valor de ${amount}.`,
-      expiry: (date) => `Por favor, pague até ${date}.`,
-      pay: 'Pode pagar online aqui:',
-      closing: (d) => `Com os melhores cumprimentos,\n${d.channelName}`,
-    },
-    reminder: {
-      subject: (d) => `Lembrete: fatura ${d.number} de ${d.channelName}`,
-      greeting: (name) => (name ? `Olá ${name},` : 'Olá,'),
-      intro: (d, amount) => `lembramos que a fatura ${d.number} de ${d.channelName} no valor de ${amount} ainda está por pagar.`,
-      expiry: (date) => `Por favor, pague até ${date}.`,
-      pay: 'Pode pagar online aqui:',
-      closing: (d) => `Se já efetuou o pagamento, ignore esta mensagem.\n\nCom os melhores cumprimentos,\n${d.channelName}`,
-    },
-  },
+/** The messages that differ between the first e-mail and the reminder. */
+const TYPE_MESSAGES: Readonly<Record<InvoiceEmailType, { subject: MessageId; intro: MessageId }>> = {
+  initial: { subject: 'mail.initial.subject', intro: 'mail.initial.intro' },
+  reminder: { subject: 'mail.reminder.subject', intro: 'mail.reminder.intro' },
 };
 
-export function renderInvoiceMail(type: InvoiceEmailType, locale: InvoiceLocale, data: InvoiceMailData): RenderedMail {
-  const t = TEXTS[locale][type];
+export function renderInvoiceMail(type: InvoiceEmailType, locale: MailLanguage, data: InvoiceMailData): RenderedMail {
+  const t = formatterFor(locale);
+  const messages = TYPE_MESSAGES[type];
   const amount = formatAmount(locale, data.amountMinor, data.exponent, data.currency);
-  const lines = [t.greeting(data.customerName), '', t.intro(data, amount)];
-  if (data.expiresAt) lines.push(t.expiry(formatDate(locale, data.expiresAt)));
-  lines.push('', t.pay, data.paylink, '', t.closing(data), '');
-  return { subject: t.subject(data, amount), text: lines.join('\n') };
+  const values = { number: data.number, channel: data.channelName, amount };
+  const greeting = data.customerName ? t('mail.greetingNamed', { name: data.customerName }) : t('mail.greeting');
+  const lines = [greeting, '', t(messages.intro, values)];
+  if (data.expiresAt) lines.push(t('mail.payBy', { date: formatDate(locale, data.expiresAt) }));
+  const closing = t('mail.closing', { channel: data.channelName });
+  lines.push('', t('mail.payOnline'), data.paylink, '', type === 'reminder' ? `${t('mail.reminder.paidAlready')}\n\n${closing}` : closing, '');
+  return { subject: t(messages.subject, values), text: lines.join('\n') };
 }

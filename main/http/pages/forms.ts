@@ -9,7 +9,7 @@ import { normalizeYear } from '../../core/payments/card-input.js';
 import { ibanProblem, normalizeIban } from '../../core/mandates/mandates.js';
 import { isCountryCode } from '../../core/countries.js';
 import type { CardData } from '../../core/payments/ports.js';
-import type { MessageKey } from './i18n.js';
+import type { PageMessage } from './i18n.js';
 
 export type FormBody = Record<string, unknown>;
 
@@ -21,7 +21,7 @@ export function field(body: FormBody | undefined, name: string): string | undefi
   return undefined;
 }
 
-export type FieldErrors = Record<string, MessageKey>;
+export type FieldErrors = Record<string, PageMessage>;
 
 export const HOLDER_MAX = 120;
 export const TEXT_MAX = 100;
@@ -49,26 +49,26 @@ export function readCardForm(body: FormBody, now: Date): { card?: CardData; erro
   const holder = (field(body, 'holder') ?? '').trim();
   const pan = panText.replace(/[\s-]/g, '');
 
-  if (!panText) errors.card_number = 'err_pan_required';
-  else if (!/^[\d\s-]+$/.test(panText) || !luhnValid(pan)) errors.card_number = 'err_pan_invalid';
+  if (!panText) errors.card_number = 'pages.err_pan_required';
+  else if (!/^[\d\s-]+$/.test(panText) || !luhnValid(pan)) errors.card_number = 'pages.err_pan_invalid';
 
   const expiry = parseExpiry(expiryText);
-  if (!expiryText) errors.expiry = 'err_expiry_required';
-  else if (!expiry) errors.expiry = 'err_expiry_invalid';
+  if (!expiryText) errors.expiry = 'pages.err_expiry_required';
+  else if (!expiry) errors.expiry = 'pages.err_expiry_invalid';
   else if (expiry.year < now.getUTCFullYear() || (expiry.year === now.getUTCFullYear() && expiry.month < now.getUTCMonth() + 1)) {
-    errors.expiry = 'err_expiry_past';
+    errors.expiry = 'pages.err_expiry_past';
   }
 
-  if (!cvc) errors.cvc = 'err_cvc_required';
-  else if (!/^\d{3,4}$/.test(cvc)) errors.cvc = 'err_cvc_invalid';
+  if (!cvc) errors.cvc = 'pages.err_cvc_required';
+  else if (!/^\d{3,4}$/.test(cvc)) errors.cvc = 'pages.err_cvc_invalid';
 
-  if (!holder) errors.holder = 'err_holder_required';
-  else if (holder.length > HOLDER_MAX) errors.holder = 'err_too_long';
+  if (!holder) errors.holder = 'pages.err_holder_required';
+  else if (holder.length > HOLDER_MAX) errors.holder = 'pages.err_too_long';
 
   const values = { expiry: expiryText.slice(0, 10), holder: holder.slice(0, HOLDER_MAX) };
   // The card number is never sent back: when another field was wrong, the customer types it again.
   if (Object.keys(errors).length) {
-    if (!errors.card_number) errors.card_number = 'err_pan_reenter';
+    if (!errors.card_number) errors.card_number = 'pages.err_pan_reenter';
     return { errors, values };
   }
   return { card: { pan, expiryMonth: (expiry as { month: number }).month, expiryYear: (expiry as { year: number }).year, cvv: cvc, holder }, errors, values };
@@ -123,28 +123,28 @@ export function readCustomerForm(body: FormBody, collect: Collect, now: Date): C
   const shippingSame = collect.shipping_address && collect.billing_address && field(body, 'shipping_same') === '1';
 
   const required = (name: string) => {
-    if (!values[name]) errors[name] = 'err_required';
+    if (!values[name]) errors[name] = 'pages.err_required';
   };
   if (collect.dob) {
     required('dob');
-    if (values.dob && !isValidDob(values.dob, now)) errors.dob = 'err_dob_invalid';
+    if (values.dob && !isValidDob(values.dob, now)) errors.dob = 'pages.err_dob_invalid';
   }
   if (collect.phone) {
     required('phone');
-    if (values.phone && !isValidPhone(values.phone)) errors.phone = 'err_phone_invalid';
+    if (values.phone && !isValidPhone(values.phone)) errors.phone = 'pages.err_phone_invalid';
   }
   if (collect.gender) {
     required('gender');
-    if (values.gender && !(GENDERS as readonly string[]).includes(values.gender)) errors.gender = 'err_required';
+    if (values.gender && !(GENDERS as readonly string[]).includes(values.gender)) errors.gender = 'pages.err_required';
   }
   const address = (prefix: string) => {
     for (const name of ADDRESS_FIELDS) {
       const key = `${prefix}${name}`;
       if (!OPTIONAL_ADDRESS_FIELDS.has(name)) required(key);
-      if ((values[key] ?? '').length > TEXT_MAX) errors[key] = 'err_too_long';
+      if ((values[key] ?? '').length > TEXT_MAX) errors[key] = 'pages.err_too_long';
     }
     const country = values[`${prefix}country`];
-    if (country && !isCountryCode(country)) errors[`${prefix}country`] = 'err_country_invalid';
+    if (country && !isCountryCode(country)) errors[`${prefix}country`] = 'pages.err_country_invalid';
   };
   if (collect.billing_address) address('');
   if (collect.shipping_address && !shippingSame) address('shipping_');
@@ -173,11 +173,11 @@ export function readSepaForm(body: FormBody): SepaForm {
   const accountHolder = (field(body, 'account_holder') ?? '').trim().slice(0, HOLDER_MAX + 1);
   const accepted = field(body, 'mandate_accept') === '1';
   const errors: FieldErrors = {};
-  if (!accountHolder) errors.account_holder = 'err_account_holder_required';
-  else if (accountHolder.length > HOLDER_MAX) errors.account_holder = 'err_too_long';
-  if (!iban) errors.iban = 'err_iban_required';
-  else if (ibanProblem(iban)) errors.iban = 'err_iban_invalid';
-  if (!accepted) errors.mandate_accept = 'err_mandate_accept';
+  if (!accountHolder) errors.account_holder = 'pages.err_account_holder_required';
+  else if (accountHolder.length > HOLDER_MAX) errors.account_holder = 'pages.err_too_long';
+  if (!iban) errors.iban = 'pages.err_iban_required';
+  else if (ibanProblem(iban)) errors.iban = 'pages.err_iban_invalid';
+  if (!accepted) errors.mandate_accept = 'pages.err_mandate_accept';
   return { iban: errors.iban ? iban : normalizeIban(iban), accountHolder, accepted, errors };
 }
 

@@ -42,8 +42,8 @@ export function hostedPages(gateway: Gateway, options: HostedPagesOptions = {}):
       if (status === 500) request.log.error({ err: error }, 'hosted page failed');
       else request.log.info({ code: error.code, statusCode: status }, 'hosted page client error');
       const pr = pageRequest(request, null);
-      const body = statusBlock('bad', pr.t('server_error_title'), [pr.t('server_error_text')]);
-      return sendHtml(reply, status, renderPage({ lang: pr.lang, t: pr.t, title: pr.t('server_error_title'), languageHref: pr.languageHref, body }));
+      const body = statusBlock('bad', pr.t('pages.server_error_title'), [pr.t('pages.server_error_text')]);
+      return sendHtml(reply, status, renderPage({ lang: pr.lang, t: pr.t, title: pr.t('pages.server_error_title'), languageHref: pr.languageHref, body }));
     });
 
     await app.register(transactionPages(deps), { prefix: '/pay' });

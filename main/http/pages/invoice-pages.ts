@@ -17,7 +17,7 @@ import { METHOD_KEYS, methodIcon } from './checkout-pages.js';
 import { bodyOf, fromOwnPage, nextLocation, pageRequest, queryOf, seeOther, sendHtml, type PageRequest, type PagesDeps } from './context.js';
 import { field, readSepaForm, type FieldErrors } from './forms.js';
 import { attrs, html, type SafeHtml } from './html.js';
-import { formatMoney, type MessageKey } from './i18n.js';
+import { formatMoney, type PageMessage } from './i18n.js';
 import { errorSummary, facts, fieldId, ICONS, payHead, renderPage, statusBlock } from './layout.js';
 import { sepaMandateForm, type SepaState } from './sepa-mandate.js';
 import { declineReason, notFoundPage } from './transaction-pages.js';
@@ -31,22 +31,22 @@ function money(pr: PageRequest, inv: CustomerInvoice, amount: number): string {
 function details(pr: PageRequest, inv: CustomerInvoice) {
   const { t } = pr;
   return facts([
-    [t('invoice_number'), inv.number],
-    inv.description ? [t('description'), inv.description] : false,
-    inv.customer_name ? [t('invoice_customer'), inv.customer_name] : false,
-    inv.instalment ? [t('total'), money(pr, inv, inv.total)] : false,
+    [t('pages.invoice_number'), inv.number],
+    inv.description ? [t('pages.description'), inv.description] : false,
+    inv.customer_name ? [t('pages.invoice_customer'), inv.customer_name] : false,
+    inv.instalment ? [t('pages.total'), money(pr, inv, inv.total)] : false,
   ]);
 }
 
-/** The short reason of a decline for "Your card was declined: {reason}." (reason_generic has none). */
-const WHY: Partial<Record<MessageKey, MessageKey>> = {
-  reason_05: 'why_05',
-  reason_51: 'why_51',
-  reason_54: 'why_54',
-  reason_14: 'why_14',
-  reason_13: 'why_13',
-  reason_3ds: 'why_3ds',
-  reason_account: 'why_account',
+/** The short reason of a decline for "Your card was declined: {reason}." (pages.reason_generic has none). */
+const WHY: Partial<Record<PageMessage, PageMessage>> = {
+  'pages.reason_05': 'pages.why_05',
+  'pages.reason_51': 'pages.why_51',
+  'pages.reason_54': 'pages.why_54',
+  'pages.reason_14': 'pages.why_14',
+  'pages.reason_13': 'pages.why_13',
+  'pages.reason_3ds': 'pages.why_3ds',
+  'pages.reason_account': 'pages.why_account',
 };
 
 /** What became of the attempt the customer came back from, and what to do now; no card data. */
@@ -54,23 +54,23 @@ function attemptNotice(pr: PageRequest, attempt: FailedAttempt): SafeHtml {
   const { t } = pr;
   const card = attempt.payment_type === 'cardecom';
   let title: string;
-  let next: MessageKey = 'invoice_retry_other';
+  let next: PageMessage = 'pages.invoice_retry_other';
   switch (attempt.status) {
     case 'declined': {
       const why = WHY[declineReason({ message: attempt.message, reasonCode: attempt.reason_code })];
-      title = why ? t(card ? 'invoice_declined_card' : 'invoice_declined', { reason: t(why) }) : t(card ? 'invoice_declined_card_plain' : 'invoice_declined_plain');
+      title = why ? t(card ? 'pages.invoice_declined_card' : 'pages.invoice_declined', { reason: t(why) }) : t(card ? 'pages.invoice_declined_card_plain' : 'pages.invoice_declined_plain');
       break;
     }
     case 'error':
-      title = t('invoice_error_attempt');
+      title = t('pages.invoice_error_attempt');
       break;
     case 'cancelled':
-      title = t('invoice_cancelled');
-      next = 'invoice_retry';
+      title = t('pages.invoice_cancelled');
+      next = 'pages.invoice_retry';
       break;
     case 'expired':
-      title = t('invoice_expired_attempt');
-      next = 'invoice_retry';
+      title = t('pages.invoice_expired_attempt');
+      next = 'pages.invoice_retry';
       break;
   }
   const bad = attempt.status === 'declined' || attempt.status === 'error';
@@ -80,8 +80,8 @@ function attemptNotice(pr: PageRequest, attempt: FailedAttempt): SafeHtml {
 /** A payment started here and not finished: continue it, or choose again below (which cancels it). */
 function openNotice(pr: PageRequest, open: NonNullable<CustomerInvoice['open_attempt']>): SafeHtml {
   const { t } = pr;
-  return html`<div class="notice" role="status"><p class="notice-title">${t('invoice_open_title')}</p><p>${t('invoice_open_text')}</p>
-<div class="actions"><a class="btn btn-secondary" href="${pr.link(open.continue_path)}">${t('continue_payment')}</a></div></div>`;
+  return html`<div class="notice" role="status"><p class="notice-title">${t('pages.invoice_open_title')}</p><p>${t('pages.invoice_open_text')}</p>
+<div class="actions"><a class="btn btn-secondary" href="${pr.link(open.continue_path)}">${t('pages.continue_payment')}</a></div></div>`;
 }
 
 function payForm(pr: PageRequest, inv: CustomerInvoice, chosen: string | undefined, errors: FieldErrors, general?: string): string {
@@ -89,55 +89,55 @@ function payForm(pr: PageRequest, inv: CustomerInvoice, chosen: string | undefin
   const selected = chosen ?? inv.methods[0];
   const options = inv.methods.map((method) => {
     const keys = METHOD_KEYS[method];
-    return html`<label class="method" for="f-method-${method}"><input type="radio" id="f-method-${method}" name="method" value="${method}"${attrs({ checked: method === selected })}><span class="method-text"><span class="method-name">${keys ? t(keys.name) : method}</span>${keys ? html`<span class="method-hint">${t(keys.hint)}</span>` : ''}</span>${methodIcon(method)}</label>`;
+    return html`<label class="method" for="f-method-${method}"><input type="radio" id="f-method-${method}" name="method" value="${method}"${attrs({ checked: method === selected })}><span class="method-text"><span class="method-name">${keys ? t(keys.name) : method}</span>${keys ? html`<span class="method-hint">${keys.hint ? t(keys.hint) : ''}</span>` : ''}</span>${methodIcon(method)}</label>`;
   });
   const methodError = errors.method ? t(errors.method) : '';
   const body = html`
-<h1>${t('invoice_title', { number: inv.number })}</h1>
+<h1>${t('pages.invoice_title', { number: inv.number })}</h1>
 ${inv.failed_attempt ? attemptNotice(pr, inv.failed_attempt) : ''}
 ${inv.open_attempt ? openNotice(pr, inv.open_attempt) : ''}
-${payHead(t('invoice_amount_due'), money(pr, inv, inv.amount_due), ICONS.card)}
-${inv.instalment ? html`<p class="muted">${t('invoice_instalment', { number: String(inv.instalment.number), of: String(inv.instalment.of), date: inv.instalment.due_date })}</p>` : ''}
+${payHead(t('pages.invoice_amount_due'), money(pr, inv, inv.amount_due), ICONS.card)}
+${inv.instalment ? html`<p class="muted">${t('pages.invoice_instalment', { number: String(inv.instalment.number), of: String(inv.instalment.of), date: inv.instalment.due_date })}</p>` : ''}
 ${details(pr, inv)}
-<form method="post" action="${pr.link(`/pay/${inv.uuid}`)}" novalidate data-validate data-busy-text="${t('busy')}">
+<form method="post" action="${pr.link(`/pay/${inv.uuid}`)}" novalidate data-validate data-busy-text="${t('pages.busy')}">
 ${errorSummary(t, errors.method ? [{ name: 'method', message: methodError }] : [], general)}
-<fieldset class="field methods${methodError ? ' invalid' : ''}" id="${fieldId('method')}" data-check="radio" data-msg-required="${t('err_method_required')}" aria-describedby="${fieldId('method')}-error">
-<legend>${t('payment_method')}</legend>
+<fieldset class="field methods${methodError ? ' invalid' : ''}" id="${fieldId('method')}" data-check="radio" data-msg-required="${t('pages.err_method_required')}" aria-describedby="${fieldId('method')}-error">
+<legend>${t('pages.payment_method')}</legend>
 ${options}
 <p class="error" id="${fieldId('method')}-error">${methodError}</p>
 </fieldset>
-<div class="actions"><button type="submit" class="btn btn-primary" data-busy>${t('invoice_pay')}</button></div>
+<div class="actions"><button type="submit" class="btn btn-primary" data-busy>${t('pages.invoice_pay')}</button></div>
 </form>`;
-  return renderPage({ lang: pr.lang, t, title: t('invoice_title', { number: inv.number }), merchant: inv.merchant_name, languageHref: pr.languageHref, body });
+  return renderPage({ lang: pr.lang, t, title: t('pages.invoice_title', { number: inv.number }), merchant: inv.merchant_name, languageHref: pr.languageHref, body });
 }
 
 function sepaPage(pr: PageRequest, inv: CustomerInvoice, state: SepaState): string {
   const { t } = pr;
   const body = html`
-<h1>${t('sepa_title')}</h1>
-<p class="lead">${t('sepa_intro')}</p>
-${payHead(t('invoice_amount_due'), money(pr, inv, inv.amount_due), ICONS.bank)}
-${facts([[t('creditor'), inv.merchant_name], [t('invoice_number'), inv.number]])}
+<h1>${t('pages.sepa_title')}</h1>
+<p class="lead">${t('pages.sepa_intro')}</p>
+${payHead(t('pages.invoice_amount_due'), money(pr, inv, inv.amount_due), ICONS.bank)}
+${facts([[t('pages.creditor'), inv.merchant_name], [t('pages.invoice_number'), inv.number]])}
 ${sepaMandateForm(pr, state, {
   action: `/pay/${inv.uuid}`,
   hidden: html`<input type="hidden" name="method" value="dd"><input type="hidden" name="step" value="sepa">`,
   holder: state.accountHolder ?? inv.customer_name ?? '',
   merchant: inv.merchant_name,
 })}`;
-  return renderPage({ lang: pr.lang, t, title: t('sepa_title'), merchant: inv.merchant_name, languageHref: pr.languageHref, body });
+  return renderPage({ lang: pr.lang, t, title: t('pages.sepa_title'), merchant: inv.merchant_name, languageHref: pr.languageHref, body });
 }
 
 function statusPage(pr: PageRequest, inv: CustomerInvoice): string {
   const { t } = pr;
   const blocked = inv.blocked ?? 'processing';
-  const keys: Record<typeof blocked, [MessageKey, MessageKey, 'ok' | 'bad' | 'neutral']> = {
-    paid: ['invoice_paid_title', 'invoice_paid_text', 'ok'],
-    inactive: ['invoice_inactive_title', 'invoice_inactive_text', 'bad'],
-    expired: ['invoice_expired_title', 'invoice_expired_text', 'neutral'],
-    processing: ['invoice_processing_title', 'invoice_processing_text', 'neutral'],
+  const keys: Record<typeof blocked, [PageMessage, PageMessage, 'ok' | 'bad' | 'neutral']> = {
+    paid: ['pages.invoice_paid_title', 'pages.invoice_paid_text', 'ok'],
+    inactive: ['pages.invoice_inactive_title', 'pages.invoice_inactive_text', 'bad'],
+    expired: ['pages.invoice_expired_title', 'pages.invoice_expired_text', 'neutral'],
+    processing: ['pages.invoice_processing_title', 'pages.invoice_processing_text', 'neutral'],
   };
   const [title, text, tone] = keys[blocked];
-  const after = html`${facts([[t('invoice_number'), inv.number], [t('total'), money(pr, inv, inv.total)]])}<p class="muted">${t('close_page')}</p>`;
+  const after = html`${facts([[t('pages.invoice_number'), inv.number], [t('pages.total'), money(pr, inv, inv.total)]])}<p class="muted">${t('pages.close_page')}</p>`;
   const body = statusBlock(tone, t(title), [t(text, { merchant: inv.merchant_name })], after, blocked === 'inactive');
   return renderPage({ lang: pr.lang, t, title: t(title), merchant: inv.merchant_name, languageHref: pr.languageHref, body });
 }
@@ -155,7 +155,7 @@ export function invoicePages(deps: PagesDeps): FastifyPluginAsync {
     return gateway.invoicePayments.forCustomer(uuid, typeof attempt === 'string' && UUID_PATTERN.test(attempt) ? { attempt } : {});
   }
 
-  const missing = (request: FastifyRequest, reply: FastifyReply) => sendHtml(reply, 404, notFoundPage(pageRequest(request, null), 'invoice_not_found_title'));
+  const missing = (request: FastifyRequest, reply: FastifyReply) => sendHtml(reply, 404, notFoundPage(pageRequest(request, null), 'pages.invoice_not_found_title'));
 
   return async (app) => {
     // The postback of an invoice's payment: the invoice already followed its transaction, so it is only acknowledged.
@@ -178,7 +178,7 @@ export function invoicePages(deps: PagesDeps): FastifyPluginAsync {
       const body = bodyOf(request);
       const method = field(body, 'method');
       if (field(body, 'back') === '1') return sendHtml(reply, 200, payForm(pr, inv, method, {}));
-      if (!method || !(inv.methods as string[]).includes(method)) return sendHtml(reply, 422, payForm(pr, inv, undefined, { method: 'err_method_required' }));
+      if (!method || !(inv.methods as string[]).includes(method)) return sendHtml(reply, 422, payForm(pr, inv, undefined, { method: 'pages.err_method_required' }));
       let mandate: ReturnType<typeof readSepaForm> | undefined;
       if (method === 'dd') {
         if (field(body, 'step') !== 'sepa') return sendHtml(reply, 200, sepaPage(pr, inv, { errors: {} }));
@@ -191,10 +191,10 @@ export function invoicePages(deps: PagesDeps): FastifyPluginAsync {
       if (error.error_code === ErrorCode.notFound) return missing(request, reply);
       if (error.error_code === ErrorCode.invalidState) return seeOther(reply, pr.link(`/pay/${inv.uuid}`));
       const status = error.error_code === ErrorCode.processor ? 502 : 422;
-      const general = error.error_code === ErrorCode.processor ? pr.t('err_processor') : pr.t('err_checkout_general');
+      const general = error.error_code === ErrorCode.processor ? pr.t('pages.err_processor') : pr.t('pages.err_checkout_general');
       if (mandate) {
         const errors: FieldErrors = {};
-        if (error.errors.some((e) => e.field === 'iban')) errors.iban = 'err_iban_invalid';
+        if (error.errors.some((e) => e.field === 'iban')) errors.iban = 'pages.err_iban_invalid';
         return sendHtml(reply, status, sepaPage(pr, inv, { iban: mandate.iban, accountHolder: mandate.accountHolder, errors, general }));
       }
       return sendHtml(reply, status, payForm(pr, inv, method, {}, general));

@@ -52,7 +52,7 @@ export interface PageFrame {
 
 export function renderPage(frame: PageFrame): string {
   const { lang, t } = frame;
-  const title = frame.merchant ? `${frame.title} · ${frame.merchant}` : `${frame.title} · ${t('secure_payment')}`;
+  const title = frame.merchant ? `${frame.title} · ${frame.merchant}` : `${frame.title} · ${t('pages.secure_payment')}`;
   const languages = LANGUAGES.map(
     (code) => html`<li><a href="${frame.languageHref(code)}" lang="${code}" hreflang="${code}" title="${LANGUAGE_NAMES[code]}"${attrs({ 'aria-current': code === lang ? 'true' : undefined })}><span aria-hidden="true">${code.toUpperCase()}</span><span class="sr-only">${LANGUAGE_NAMES[code]}</span></a></li>`,
   );
@@ -71,15 +71,15 @@ export function renderPage(frame: PageFrame): string {
 <body>
 <div class="shell${frame.wide ? ' wide' : ''}">
 <header class="topbar">
-<div class="brand">${ICONS.lock}<span class="brand-name">${frame.merchant ?? t('secure_payment')}</span><span class="badge" title="${t('test_note')}">${t('test_mode')}</span></div>
-<nav class="langs" aria-label="${t('language')}"><ul>${languages}</ul></nav>
+<div class="brand">${ICONS.lock}<span class="brand-name">${frame.merchant ?? t('pages.secure_payment')}</span><span class="badge" title="${t('pages.test_note')}">${t('pages.test_mode')}</span></div>
+<nav class="langs" aria-label="${t('pages.language')}"><ul>${languages}</ul></nav>
 </header>
 <main id="main"${attrs({ class: frame.bare ? undefined : 'panel' })}>
 ${frame.body}
 </main>
 <footer class="footer">
-<p>${ICONS.lock}${t('footer')}</p>
-<p>${t('test_note')}</p>
+<p>${ICONS.lock}${t('pages.footer')}</p>
+<p>${t('pages.test_note')}</p>
 </footer>
 </div>
 </body>
@@ -189,7 +189,7 @@ export function selectField(spec: SelectSpec): SafeHtml {
 export function errorSummary(t: Translate, errors: Array<{ name: string; message: string }>, general?: string): SafeHtml {
   const items = errors.map((e) => html`<li><a href="#${fieldId(e.name)}">${e.message}</a></li>`);
   return html`<div class="error-summary" role="alert" aria-labelledby="error-summary-title"${attrs({ hidden: errors.length === 0 && !general })}>
-<h2 id="error-summary-title">${t('error_summary')}</h2>
+<h2 id="error-summary-title">${t('pages.error_summary')}</h2>
 ${general ? html`<p>${general}</p>` : ''}
 <ul>${items}</ul>
 </div>`;

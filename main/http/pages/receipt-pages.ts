@@ -6,7 +6,7 @@
  * four (no application label, no AID, no expiry).
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { formatReceiptAmount, receiptRows, receiptText, type DocumentLanguage } from '../../core/receipts/documents.js';
+import { formatReceiptAmount, receiptRows } from '../../core/receipts/documents.js';
 import { pageRequest, sendHtml, type PagesDeps } from './context.js';
 import { html } from './html.js';
 import { fromAcceptLanguage } from './i18n.js';
@@ -18,21 +18,20 @@ export function receiptPages(deps: PagesDeps): FastifyPluginAsync {
       const receipt = await deps.gateway.receipts.byToken(request.params.token);
       // The customer's language first (?lang=, then the phone's), the shop's when the phone's is none of ours.
       const pr = pageRequest(request, fromAcceptLanguage(request.headers['accept-language']) ?? receipt?.language);
-      const lang: DocumentLanguage = pr.lang;
-      const text = (key: Parameters<typeof receiptText>[1]) => receiptText(lang, key);
+      const { lang, t } = pr;
       if (!receipt) {
-        const body = statusBlock('neutral', text('page_missing_title'), [text('page_missing_text')]);
-        return sendHtml(reply, 404, renderPage({ lang, t: pr.t, title: text('page_missing_title'), languageHref: pr.languageHref, body }));
+        const body = statusBlock('neutral', t('documents.page_missing_title'), [t('documents.page_missing_text')]);
+        return sendHtml(reply, 404, renderPage({ lang, t, title: t('documents.page_missing_title'), languageHref: pr.languageHref, body }));
       }
       const sale = receipt.kind === 'sale';
       const amount = formatReceiptAmount(lang, receipt.amount, receipt.currency);
       const rows = receiptRows(lang, receipt, { chipData: false });
-      const body = html`${statusBlock('ok', text('page_title'), [sale ? text('sale') : text('refund')])}
-${payHead(sale ? text('total') : text('refunded'), amount, html`<p class="lead"><strong>${sale ? text('approved') : text('refunded')}</strong></p>`)}
+      const body = html`${statusBlock('ok', t('documents.page_title'), [sale ? t('documents.sale') : t('documents.refund')])}
+${payHead(sale ? t('documents.total') : t('documents.refunded'), amount, html`<p class="lead"><strong>${sale ? t('documents.approved') : t('documents.refunded')}</strong></p>`)}
 ${facts(rows.map(([label, value]) => [label, value]))}
-${facts([[text('transaction'), html`<span class="mono">${receipt.receipt_id}</span>`]])}
-<p class="lead small">${text('keep')}</p>`;
-      return sendHtml(reply, 200, renderPage({ lang, t: pr.t, title: text('page_title'), merchant: receipt.merchant_name, languageHref: pr.languageHref, body }));
+${facts([[t('documents.transaction'), html`<span class="mono">${receipt.receipt_id}</span>`]])}
+<p class="lead small">${t('documents.keep')}</p>`;
+      return sendHtml(reply, 200, renderPage({ lang, t, title: t('documents.page_title'), merchant: receipt.merchant_name, languageHref: pr.languageHref, body }));
     });
   };
 }

@@ -21,7 +21,7 @@ import { ASSETS } from './assets.js';
 import { bodyOf, fromOwnPage, nextLocation, pageRequest, seeOther, sendHtml, type PageRequest, type PagesDeps } from './context.js';
 import { field, readCardForm, type CardForm, type FieldErrors } from './forms.js';
 import { html, httpUrl, type HtmlValue, type SafeHtml } from './html.js';
-import { formatMoney, type MessageKey, type Translate } from './i18n.js';
+import { formatMoney, type PageMessage, type Translate } from './i18n.js';
 import { errorSummary, facts, ICONS, payHead, renderPage, statusBlock, textField } from './layout.js';
 
 const ID_PATTERN = /^[A-Za-z0-9-]{8,64}$/;
@@ -67,7 +67,7 @@ function ownPaths(l: LoadedTransaction): string[] {
 
 /** A link back to the invoice pay page (another method, or later), when the payment is an invoice's. */
 function invoiceBack(pr: PageRequest, l: LoadedTransaction): SafeHtml | '' {
-  return l.invoice ? html`<p class="secondary-actions"><a href="${pr.link(`/pay/${l.invoice.uuid}`)}">${pr.t('invoice_back', { number: l.invoice.number })}</a></p>` : '';
+  return l.invoice ? html`<p class="secondary-actions"><a href="${pr.link(`/pay/${l.invoice.uuid}`)}">${pr.t('pages.invoice_back', { number: l.invoice.number })}</a></p>` : '';
 }
 
 function stateOf(t: TransactionRecord, now: Date): State {
@@ -103,12 +103,12 @@ function isAccountCheck(t: TransactionRecord): boolean {
  * nothing to the customer, and its reference repeats the number).
  */
 function orderFacts(pr: PageRequest, t: TransactionRecord, extra: Array<[string, HtmlValue] | false> = []): SafeHtml {
-  if (t.invoiceNumber !== null) return facts([[pr.t('invoice_number'), t.invoiceNumber], ...extra]);
-  return facts([t.orderId ? [pr.t('order'), t.orderId] : false, t.merchantReference ? [pr.t('reference'), t.merchantReference] : false, ...extra]);
+  if (t.invoiceNumber !== null) return facts([[pr.t('pages.invoice_number'), t.invoiceNumber], ...extra]);
+  return facts([t.orderId ? [pr.t('pages.order'), t.orderId] : false, t.merchantReference ? [pr.t('pages.reference'), t.merchantReference] : false, ...extra]);
 }
 
 function cardFact(pr: PageRequest, t: TransactionRecord): [string, HtmlValue] | false {
-  return t.cardLastFour ? [pr.t('card'), html`<span class="mono">•••• ${t.cardLastFour}</span>`] : false;
+  return t.cardLastFour ? [pr.t('pages.card'), html`<span class="mono">•••• ${t.cardLastFour}</span>`] : false;
 }
 
 /** The merchant page a finished payment returns to, with transaction_id (and checkout_id). */
@@ -122,26 +122,26 @@ export function merchantReturn(t: TransactionRecord, checkout?: CheckoutRecord):
   return url.toString();
 }
 
-export function declineReason(t: Pick<TransactionRecord, 'message' | 'reasonCode'>): MessageKey {
+export function declineReason(t: Pick<TransactionRecord, 'message' | 'reasonCode'>): PageMessage {
   const message = t.message ?? '';
-  if (/authentication failed/i.test(message)) return 'reason_3ds';
+  if (/authentication failed/i.test(message)) return 'pages.reason_3ds';
   const code = t.reasonCode ?? message.split(' ')[0] ?? '';
   switch (code) {
     case '05':
     case '57':
     case '62':
-      return 'reason_05';
+      return 'pages.reason_05';
     case '51':
     case '61':
-      return 'reason_51';
+      return 'pages.reason_51';
     case '54':
-      return 'reason_54';
+      return 'pages.reason_54';
     case '14':
-      return 'reason_14';
+      return 'pages.reason_14';
     case '13':
-      return 'reason_13';
+      return 'pages.reason_13';
     default:
-      return /^A[CM]\d\d$|^MD\d\d$/.test(code) ? 'reason_account' : 'reason_generic';
+      return /^A[CM]\d\d$|^MD\d\d$/.test(code) ? 'pages.reason_account' : 'pages.reason_generic';
   }
 }
 
@@ -157,20 +157,20 @@ function cardPage(pr: PageRequest, l: LoadedTransaction, state: CardPageState = 
   const { t: tr } = pr;
   const { t } = l;
   const register = isAccountCheck(t);
-  const err = (name: string) => (state.errors[name] ? tr(state.errors[name] as MessageKey) : undefined);
+  const err = (name: string) => (state.errors[name] ? tr(state.errors[name] as PageMessage) : undefined);
   const order = ['card_number', 'expiry', 'cvc', 'holder'];
   const firstError = order.find((name) => state.errors[name]);
   const summaryItems = order.filter((name) => state.errors[name]).map((name) => ({ name, message: err(name) as string }));
   const body = html`
-<h1>${register ? tr('card_title_register') : tr('card_title')}</h1>
-${register ? html`<p class="lead">${tr('card_register_note', { merchant: l.merchant })}</p>` : payHead(tr('amount'), money(pr, t), ICONS.card)}
+<h1>${register ? tr('pages.card_title_register') : tr('pages.card_title')}</h1>
+${register ? html`<p class="lead">${tr('pages.card_register_note', { merchant: l.merchant })}</p>` : payHead(tr('pages.amount'), money(pr, t), ICONS.card)}
 ${orderFacts(pr, t)}
-<form method="post" action="${pr.link(`/pay/${t.id}/card`)}" novalidate data-validate data-busy-text="${tr('busy')}">
+<form method="post" action="${pr.link(`/pay/${t.id}/card`)}" novalidate data-validate data-busy-text="${tr('pages.busy')}">
 <input type="hidden" name="step" value="card">
 ${errorSummary(tr, summaryItems, state.general)}
 ${textField({
   name: 'card_number',
-  label: tr('card_number'),
+  label: tr('pages.card_number'),
   error: err('card_number'),
   autocomplete: 'cc-number',
   inputmode: 'numeric',
@@ -180,14 +180,14 @@ ${textField({
   format: 'pan',
   tag: true,
   first: firstError === 'card_number',
-  messages: { required: tr('err_pan_required'), invalid: tr('err_pan_invalid') },
+  messages: { required: tr('pages.err_pan_required'), invalid: tr('pages.err_pan_invalid') },
   extra: { spellcheck: 'false', autocorrect: 'off' },
 })}
 <div class="row">
 ${textField({
   name: 'expiry',
-  label: tr('expiry'),
-  hint: tr('expiry_hint'),
+  label: tr('pages.expiry'),
+  hint: tr('pages.expiry_hint'),
   value: state.values.expiry,
   error: err('expiry'),
   autocomplete: 'cc-exp',
@@ -197,12 +197,12 @@ ${textField({
   check: 'expiry',
   format: 'expiry',
   first: firstError === 'expiry',
-  messages: { required: tr('err_expiry_required'), invalid: tr('err_expiry_invalid'), past: tr('err_expiry_past') },
+  messages: { required: tr('pages.err_expiry_required'), invalid: tr('pages.err_expiry_invalid'), past: tr('pages.err_expiry_past') },
 })}
 ${textField({
   name: 'cvc',
-  label: tr('cvc'),
-  hint: tr('cvc_hint'),
+  label: tr('pages.cvc'),
+  hint: tr('pages.cvc_hint'),
   error: err('cvc'),
   autocomplete: 'cc-csc',
   inputmode: 'numeric',
@@ -210,13 +210,13 @@ ${textField({
   required: true,
   check: 'cvc',
   first: firstError === 'cvc',
-  messages: { required: tr('err_cvc_required'), invalid: tr('err_cvc_invalid') },
+  messages: { required: tr('pages.err_cvc_required'), invalid: tr('pages.err_cvc_invalid') },
 })}
 </div>
 ${textField({
   name: 'holder',
-  label: tr('holder'),
-  hint: tr('holder_hint'),
+  label: tr('pages.holder'),
+  hint: tr('pages.holder_hint'),
   value: state.values.holder,
   error: err('holder'),
   autocomplete: 'cc-name',
@@ -224,14 +224,14 @@ ${textField({
   required: true,
   check: 'text',
   first: firstError === 'holder',
-  messages: { required: tr('err_holder_required') },
+  messages: { required: tr('pages.err_holder_required') },
   extra: { spellcheck: 'false' },
 })}
-<div class="actions"><button type="submit" class="btn btn-primary" data-busy>${register ? tr('save_card') : tr('pay')}</button></div>
+<div class="actions"><button type="submit" class="btn btn-primary" data-busy>${register ? tr('pages.save_card') : tr('pages.pay')}</button></div>
 </form>
-<p class="note">${ICONS.lock}<span>${tr('card_secure_note', { merchant: l.merchant })}</span></p>
+<p class="note">${ICONS.lock}<span>${tr('pages.card_secure_note', { merchant: l.merchant })}</span></p>
 ${invoiceBack(pr, l)}`;
-  return renderPage({ lang: pr.lang, t: tr, title: register ? tr('card_title_register') : tr('card_title'), merchant: l.merchant, languageHref: pr.languageHref, body });
+  return renderPage({ lang: pr.lang, t: tr, title: register ? tr('pages.card_title_register') : tr('pages.card_title'), merchant: l.merchant, languageHref: pr.languageHref, body });
 }
 
 function answerButtons(pr: PageRequest, yes: { value: string; label: string }, no: { value: string; label: string; danger?: boolean }): SafeHtml {
@@ -245,32 +245,32 @@ function challengePage(pr: PageRequest, l: LoadedTransaction, general?: string):
   const { t: tr } = pr;
   const { t } = l;
   const body = html`
-<h1>${tr('tds_title')}</h1>
-<p class="lead">${tr('tds_intro')}</p>
-${payHead(tr('amount'), isAccountCheck(t) ? '—' : money(pr, t), ICONS.card)}
+<h1>${tr('pages.tds_title')}</h1>
+<p class="lead">${tr('pages.tds_intro')}</p>
+${payHead(tr('pages.amount'), isAccountCheck(t) ? '—' : money(pr, t), ICONS.card)}
 ${orderFacts(pr, t, [cardFact(pr, t)])}
-<p class="sim">${tr('tds_sim')}</p>
+<p class="sim">${tr('pages.tds_sim')}</p>
 <form method="post" action="${pr.link(`/pay/${t.id}/3ds`)}">
 ${general ? errorSummary(tr, [], general) : ''}
-${answerButtons(pr, { value: 'approve', label: tr('approve') }, { value: 'fail', label: tr('fail'), danger: true })}
+${answerButtons(pr, { value: 'approve', label: tr('pages.approve') }, { value: 'fail', label: tr('pages.fail'), danger: true })}
 </form>
 ${invoiceBack(pr, l)}`;
-  return renderPage({ lang: pr.lang, t: tr, title: tr('tds_title'), merchant: l.merchant, languageHref: pr.languageHref, body });
+  return renderPage({ lang: pr.lang, t: tr, title: tr('pages.tds_title'), merchant: l.merchant, languageHref: pr.languageHref, body });
 }
 
-const APPROVAL_TEXT: Record<'wallet' | 'a2a' | 'bank', { title: MessageKey; intro: MessageKey }> = {
-  wallet: { title: 'wallet_title', intro: 'wallet_intro' },
-  a2a: { title: 'a2a_title', intro: 'a2a_intro' },
-  bank: { title: 'bank_title', intro: 'bank_intro' },
+const APPROVAL_TEXT: Record<'wallet' | 'a2a' | 'bank', { title: PageMessage; intro: PageMessage }> = {
+  wallet: { title: 'pages.wallet_title', intro: 'pages.wallet_intro' },
+  a2a: { title: 'pages.a2a_title', intro: 'pages.a2a_intro' },
+  bank: { title: 'pages.bank_title', intro: 'pages.bank_intro' },
 };
 
 function approvalNotes(tr: Translate, l: LoadedTransaction, amount: string): SafeHtml[] {
   const { t } = l;
   const notes: SafeHtml[] = [];
-  if (t.details.subscription_plan_id !== undefined) notes.push(html`<p>${tr('subscription_note', { amount })}</p>`);
+  if (t.details.subscription_plan_id !== undefined) notes.push(html`<p>${tr('pages.subscription_note', { amount })}</p>`);
   if (t.operation === 'authorize') {
     const event = t.details.wallet_capture_event;
-    const key = event !== undefined && ['SHIPPING', 'DELIVERY', 'AVAILABILITY', 'SERVICE_FULFILMENT', 'OTHER'].includes(event) ? (`capture_${event}` as MessageKey) : 'authorize_note';
+    const key = event !== undefined && ['SHIPPING', 'DELIVERY', 'AVAILABILITY', 'SERVICE_FULFILMENT', 'OTHER'].includes(event) ? (`pages.capture_${event}` as PageMessage) : 'pages.authorize_note';
     notes.push(html`<p>${tr(key, { merchant: l.merchant })}</p>`);
   }
   return notes;
@@ -284,13 +284,13 @@ function approvalPage(pr: PageRequest, l: LoadedTransaction, page: 'wallet' | 'a
   const body = html`
 <h1>${tr(text.title)}</h1>
 <p class="lead">${tr(text.intro)}</p>
-${payHead(tr('amount'), amount, page === 'wallet' ? ICONS.wallet : ICONS.bank)}
+${payHead(tr('pages.amount'), amount, page === 'wallet' ? ICONS.wallet : ICONS.bank)}
 ${orderFacts(pr, t)}
 ${approvalNotes(tr, l, amount)}
-<p class="sim">${tr('approval_sim')}</p>
+<p class="sim">${tr('pages.approval_sim')}</p>
 <form method="post" action="${pr.link(`/pay/${t.id}/${page}`)}">
 ${general ? errorSummary(tr, [], general) : ''}
-${answerButtons(pr, { value: 'approve', label: tr('approve') }, { value: 'cancel', label: tr('cancel') })}
+${answerButtons(pr, { value: 'approve', label: tr('pages.approve') }, { value: 'cancel', label: tr('pages.cancel') })}
 </form>`;
   return renderPage({ lang: pr.lang, t: tr, title: tr(text.title), merchant: l.merchant, languageHref: pr.languageHref, body });
 }
@@ -300,21 +300,21 @@ function revisionPage(pr: PageRequest, l: LoadedTransaction, general?: string): 
   const { t } = l;
   const amount = money(pr, t, t.details.pending_revision?.amount_minor ?? t.amountMinor);
   const body = html`
-<h1>${tr('revision_title')}</h1>
-<p class="lead">${tr('revision_intro', { merchant: l.merchant, amount })}</p>
-${payHead(tr('amount'), amount, ICONS.wallet)}
+<h1>${tr('pages.revision_title')}</h1>
+<p class="lead">${tr('pages.revision_intro', { merchant: l.merchant, amount })}</p>
+${payHead(tr('pages.amount'), amount, ICONS.wallet)}
 ${orderFacts(pr, t)}
-<p class="sim">${tr('approval_sim')}</p>
+<p class="sim">${tr('pages.approval_sim')}</p>
 <form method="post" action="${pr.link(`/pay/${t.id}/wallet`)}">
 ${general ? errorSummary(tr, [], general) : ''}
-${answerButtons(pr, { value: 'approve', label: tr('approve') }, { value: 'reject', label: tr('reject') })}
+${answerButtons(pr, { value: 'approve', label: tr('pages.approve') }, { value: 'reject', label: tr('pages.reject') })}
 </form>`;
-  return renderPage({ lang: pr.lang, t: tr, title: tr('revision_title'), merchant: l.merchant, languageHref: pr.languageHref, body });
+  return renderPage({ lang: pr.lang, t: tr, title: tr('pages.revision_title'), merchant: l.merchant, languageHref: pr.languageHref, body });
 }
 
 interface ResultView {
   tone: 'ok' | 'bad' | 'neutral';
-  title: MessageKey;
+  title: PageMessage;
   text: string;
   stopped?: boolean;
 }
@@ -322,24 +322,24 @@ interface ResultView {
 function resultView(tr: Translate, l: LoadedTransaction, state: State): ResultView {
   const { t } = l;
   const vars = { merchant: l.merchant };
-  if (state.kind === 'expired') return { tone: 'neutral', title: 'result_expired_title', text: tr('result_expired_text') };
+  if (state.kind === 'expired') return { tone: 'neutral', title: 'pages.result_expired_title', text: tr('pages.result_expired_text') };
   switch (t.statusCode) {
     case S.completed:
       return isAccountCheck(t)
-        ? { tone: 'ok', title: 'result_saved_title', text: tr('result_saved_text', vars) }
-        : { tone: 'ok', title: 'result_completed_title', text: tr('result_completed_text', vars) };
+        ? { tone: 'ok', title: 'pages.result_saved_title', text: tr('pages.result_saved_text', vars) }
+        : { tone: 'ok', title: 'pages.result_completed_title', text: tr('pages.result_completed_text', vars) };
     case S.authorized:
-      return { tone: 'ok', title: 'result_authorized_title', text: tr('result_authorized_text', vars) };
+      return { tone: 'ok', title: 'pages.result_authorized_title', text: tr('pages.result_authorized_text', vars) };
     case S.pending:
-      return { tone: 'neutral', title: 'result_pending_title', text: tr('result_pending_text', vars) };
+      return { tone: 'neutral', title: 'pages.result_pending_title', text: tr('pages.result_pending_text', vars) };
     case S.declined:
-      return { tone: 'bad', title: 'result_declined_title', text: tr(declineReason(t)) };
+      return { tone: 'bad', title: 'pages.result_declined_title', text: tr(declineReason(t)) };
     case S.cancelled:
-      return { tone: 'neutral', title: 'result_cancelled_title', text: tr('result_cancelled_text'), stopped: true };
+      return { tone: 'neutral', title: 'pages.result_cancelled_title', text: tr('pages.result_cancelled_text'), stopped: true };
     case S.error:
-      return { tone: 'bad', title: 'result_error_title', text: tr('result_error_text') };
+      return { tone: 'bad', title: 'pages.result_error_title', text: tr('pages.result_error_text') };
     default:
-      return { tone: 'neutral', title: 'result_closed_title', text: tr('result_closed_text'), stopped: true };
+      return { tone: 'neutral', title: 'pages.result_closed_title', text: tr('pages.result_closed_text'), stopped: true };
   }
 }
 
@@ -350,14 +350,14 @@ export function resultPage(pr: PageRequest, l: LoadedTransaction, state: State):
   const back = merchantReturn(t, l.checkout);
   const target = back ? nextLocation(back, `/pay/${t.id}/`, pr.lang, ownPaths(l)) : null;
   const after = html`
-${facts([[tr('amount'), money(pr, t)], t.orderId ? [tr('order'), t.orderId] : false, t.merchantReference ? [tr('reference'), t.merchantReference] : false, cardFact(pr, t)])}
-${target ? html`<div class="actions"><a class="btn btn-primary" href="${target}">${tr('continue_to', { merchant: l.merchant })}</a></div>` : html`<p class="muted">${tr('close_page')}</p>`}`;
+${facts([[tr('pages.amount'), money(pr, t)], t.orderId ? [tr('pages.order'), t.orderId] : false, t.merchantReference ? [tr('pages.reference'), t.merchantReference] : false, cardFact(pr, t)])}
+${target ? html`<div class="actions"><a class="btn btn-primary" href="${target}">${tr('pages.continue_to', { merchant: l.merchant })}</a></div>` : html`<p class="muted">${tr('pages.close_page')}</p>`}`;
   const body = statusBlock(view.tone, tr(view.title), [view.text], after, view.stopped);
   return renderPage({ lang: pr.lang, t: tr, title: tr(view.title), merchant: l.merchant, languageHref: pr.languageHref, body });
 }
 
-export function notFoundPage(pr: PageRequest, title: MessageKey = 'not_found_title'): string {
-  const body = statusBlock('bad', pr.t(title), [pr.t('not_found_text')]);
+export function notFoundPage(pr: PageRequest, title: PageMessage = 'pages.not_found_title'): string {
+  const body = statusBlock('bad', pr.t(title), [pr.t('pages.not_found_text')]);
   return renderPage({ lang: pr.lang, t: pr.t, title: pr.t(title), languageHref: pr.languageHref, body });
 }
 
@@ -367,14 +367,14 @@ function postformPage(pr: PageRequest, l: LoadedTransaction, action: string, fie
   const body = html`
 <div class="status tone-neutral">
 <div class="status-icon">${ICONS.neutral}</div>
-<h1>${tr('redirect_title')}</h1>
-<p class="lead">${tr('redirect_text')}</p>
+<h1>${tr('pages.redirect_title')}</h1>
+<p class="lead">${tr('pages.redirect_text')}</p>
 <form method="post" action="${action}" data-autosubmit>
 ${inputs}
-<noscript><div class="actions"><button type="submit" class="btn btn-primary">${tr('continue')}</button></div></noscript>
+<noscript><div class="actions"><button type="submit" class="btn btn-primary">${tr('pages.continue')}</button></div></noscript>
 </form>
 </div>`;
-  return renderPage({ lang: pr.lang, t: tr, title: tr('redirect_title'), merchant: l.merchant, languageHref: pr.languageHref, body });
+  return renderPage({ lang: pr.lang, t: tr, title: tr('pages.redirect_title'), merchant: l.merchant, languageHref: pr.languageHref, body });
 }
 
 // ---- routes ----------------------------------------------------------------------------------
@@ -435,19 +435,19 @@ export function transactionPages(deps: PagesDeps): FastifyPluginAsync {
           const form = readCardForm(body, gateway.clock.now());
           if (!form.card) return render(422, undefined, { errors: form.errors, values: form.values });
           const outcome = await gateway.payments.submitCard(id, form.card);
-          return finish(outcome, () => render(502, undefined, { errors: {}, values: form.values, general: pr.t('err_processor') }));
+          return finish(outcome, () => render(502, undefined, { errors: {}, values: form.values, general: pr.t('pages.err_processor') }));
         }
         case '3ds': {
           if (answer !== 'approve' && answer !== 'fail') return render(200);
-          return finish(await gateway.payments.completeChallenge(id, answer === 'approve'), () => render(502, pr.t('err_processor')));
+          return finish(await gateway.payments.completeChallenge(id, answer === 'approve'), () => render(502, pr.t('pages.err_processor')));
         }
         case 'approval': {
           if (answer !== 'approve' && answer !== 'cancel') return render(200);
-          return finish(await gateway.payments.completeRedirect(id, answer === 'approve' ? 'approved' : 'cancelled'), () => render(502, pr.t('err_processor')));
+          return finish(await gateway.payments.completeRedirect(id, answer === 'approve' ? 'approved' : 'cancelled'), () => render(502, pr.t('pages.err_processor')));
         }
         case 'revision': {
           if (answer !== 'approve' && answer !== 'reject') return render(200);
-          return finish(await gateway.payments.completeRedirect(id, answer === 'approve' ? 'approved' : 'cancelled'), () => render(502, pr.t('err_processor')));
+          return finish(await gateway.payments.completeRedirect(id, answer === 'approve' ? 'approved' : 'cancelled'), () => render(502, pr.t('pages.err_processor')));
         }
       }
     }
