@@ -312,6 +312,16 @@ test('an admin edits the profile and channels, manages API credentials, staff an
   const tomorrow = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
   await filters.getByLabel('From').fill(tomorrow);
   await main(page).getByText('No entry matches these filters.').waitFor();
+
+  // The shop's language back to English: staff screens speak the shop's language once logged in
+  // (D21), and the next test reads them in English.
+  const current = (await ui<{ name: string; currency: string }>('/ui/profile')).body;
+  const restored = await fetch(new URL('/ui/profile', gateway.url), {
+    method: 'PUT',
+    headers: { ...cookie, accept: 'application/json', 'content-type': 'application/json' },
+    body: JSON.stringify({ name: current.name, currency: current.currency, language: 'en' }),
+  });
+  assert.equal(restored.status, 200, await restored.text());
   await context.close();
 });
 

@@ -5,19 +5,27 @@
  */
 import { useCallback, useState, type FormEvent } from 'react';
 import { CHANNEL_URL_NAME_PATTERN } from '../../../contract/constants.js';
+import type { MessageId } from '../../../contract/i18n/catalogues.js';
+import { isStaffLanguage, LANGUAGE_NAMES } from '../../../contract/i18n/languages.js';
 import { Actions } from '../ui/dialog-parts.js';
 import { formatDateTime } from '../ui/format.js';
+import { translate, useT } from '../ui/i18n.js';
 import { Modal } from '../ui/modal.js';
 import { adminClient, type Channel, type MerchantProfile } from './admin-client.js';
 import { CurrencyField, LanguageField } from './currency-field.js';
-import { focusFirst, FormProblem, LANGUAGE_NAMES, Pending, problemsOf, SettingField, useLoaded, type Problems } from './settings-parts.js';
+import { focusFirst, FormProblem, hidden, Pending, problemsOf, SettingField, useLoaded, useRich, type Problems } from './settings-parts.js';
 
 type Field = 'url_name' | 'name' | 'currency' | 'language' | 'sender_email';
-const FIELDS: Record<Field, string> = { url_name: 'url name', name: 'name', currency: 'currency', language: 'language', sender_email: 'sender e-mail' };
+const FIELDS: Record<Field, MessageId> = { url_name: 'settings.channels.urlName', name: 'settings.field.name', currency: 'common.currency', language: 'common.language', sender_email: 'settings.channels.sender' };
+
+/** A language by its own name (Deutsch), or its code where it is none of the staff languages. */
+const languageName = (language: string) => (isStaffLanguage(language) ? LANGUAGE_NAMES[language] : language);
 
 export function ChannelSettings() {
+  const t = useT();
+  const rich = useRich();
   const read = useCallback(async () => ({ channels: await adminClient.channels(), profile: await adminClient.profile() }), []);
-  const { data, problem, load } = useLoaded(read, 'The channels');
+  const { data, problem, load } = useLoaded(read, 'settings.channels.loadFailed');
   const [editing, setEditing] = useState<Channel | 'new' | null>(null);
   const [message, setMessage] = useState('');
 
@@ -30,12 +38,12 @@ export function ChannelSettings() {
   return (
     <section className="card" aria-labelledby="channels-title">
       <div className="page-head">
-        <h2 id="channels-title">Channels</h2>
+        <h2 id="channels-title">{t('settings.section.channels')}</h2>
         <button type="button" className="button button-primary" onClick={() => setEditing('new')} disabled={!data}>
-          New channel
+          {t('settings.channels.new')}
         </button>
       </div>
-      <p className="lead">Invoices belong to a channel and take its currency, language and sender. The url name is how the API names the channel.</p>
+      <p className="lead">{t('settings.channels.lead')}</p>
       <p className="settings-message" role="status">
         {message}
       </p>
@@ -43,17 +51,17 @@ export function ChannelSettings() {
         <Pending problem={problem} retry={() => void load()} />
       ) : (
         <table className="settings-table">
-          <caption className="visually-hidden">Channels of this merchant</caption>
+          <caption className="visually-hidden">{t('settings.channels.caption')}</caption>
           <thead>
             <tr>
-              <th scope="col">Url name</th>
-              <th scope="col">Name</th>
-              <th scope="col">Currency</th>
-              <th scope="col">Language</th>
-              <th scope="col">Sender e-mail</th>
-              <th scope="col">Created</th>
+              <th scope="col">{t('settings.channels.urlName')}</th>
+              <th scope="col">{t('settings.field.name')}</th>
+              <th scope="col">{t('common.currency')}</th>
+              <th scope="col">{t('common.language')}</th>
+              <th scope="col">{t('settings.channels.sender')}</th>
+              <th scope="col">{t('settings.created')}</th>
               <th scope="col">
-                <span className="visually-hidden">Actions</span>
+                <span className="visually-hidden">{t('settings.actions')}</span>
               </th>
             </tr>
           </thead>
@@ -63,12 +71,12 @@ export function ChannelSettings() {
                 <td className="mono">{channel.url_name}</td>
                 <td>{channel.name}</td>
                 <td>{channel.currency}</td>
-                <td>{LANGUAGE_NAMES[channel.language] ?? channel.language}</td>
-                <td>{channel.sender_email ?? <span className="muted">The SMTP sender</span>}</td>
+                <td>{languageName(channel.language)}</td>
+                <td>{channel.sender_email ?? <span className="muted">{t('settings.channels.smtpSender')}</span>}</td>
                 <td>{formatDateTime(channel.created_at)}</td>
                 <td>
                   <button type="button" className="button button-small" onClick={() => setEditing(channel)}>
-                    Edit<span className="visually-hidden"> channel {channel.url_name}</span>
+                    {rich('settings.channels.edit', { urlName: channel.url_name, hidden })}
                   </button>
                 </td>
               </tr>
@@ -90,23 +98,24 @@ function ChannelDialog({ channel, profile, onClose, onDone }: { channel: Channel
   const [problems, setProblems] = useState<Problems<Field>>({});
   const clear = (field: Field) => setProblems((p) => (p[field] ? { ...p, [field]: undefined } : p));
   const [busy, setBusy] = useState(false);
+  const t = useT();
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
     const local: Problems<Field> = {};
-    if (!channel && !CHANNEL_URL_NAME_PATTERN.test(urlName)) local.url_name = 'Url name must be 2 to 40 lower-case letters, digits or dashes.';
-    if (!name.trim()) local.name = 'Give the channel a name.';
-    if (!/^[A-Z]{3}$/.test(currency.trim())) local.currency = 'Currency must be a three-letter ISO 4217 code, such as EUR.';
+    if (!channel && !CHANNEL_URL_NAME_PATTERN.test(urlName)) local.url_name = t('settings.channels.urlNameInvalid');
+    if (!name.trim()) local.name = t('settings.channels.nameMissing');
+    if (!/^[A-Z]{3}$/.test(currency.trim())) local.currency = t('settings.currencyInvalid');
     setProblems(local);
     if (Object.keys(local).length) return focusFirst('channel', local);
     setBusy(true);
     try {
       const fields = { name: name.trim(), currency: currency.trim(), language, sender_email: sender.trim() || null };
       const saved = channel ? await adminClient.updateChannel(channel.url_name, fields) : await adminClient.createChannel({ url_name: urlName, ...fields });
-      onDone(channel ? `Channel ${saved.url_name} saved.` : `Channel ${saved.url_name} created.`);
+      onDone(t(channel ? 'settings.channels.saved' : 'settings.channels.created', { urlName: saved.url_name }));
     } catch (error) {
-      const found = problemsOf(error, channel ? 'The channel was not saved' : 'The channel was not created', FIELDS);
+      const found = problemsOf(error, translate(channel ? 'settings.channels.notSaved' : 'settings.channels.notCreated'), FIELDS);
       setProblems(found);
       focusFirst('channel', found);
     } finally {
@@ -115,34 +124,34 @@ function ChannelDialog({ channel, profile, onClose, onDone }: { channel: Channel
   };
 
   return (
-    <Modal title={channel ? `Edit channel ${channel.url_name}` : 'New channel'} onClose={onClose} busy={busy}>
+    <Modal title={channel ? t('settings.channels.editTitle', { urlName: channel.url_name }) : t('settings.channels.new')} onClose={onClose} busy={busy}>
       <form onSubmit={(event) => void save(event)} noValidate>
         <FormProblem text={problems.form} />
         {channel ? (
-          <p className="field-note">Url name {channel.url_name} stays: invoices and API clients name the channel by it.</p>
+          <p className="field-note">{t('settings.channels.urlNameStays', { urlName: channel.url_name })}</p>
         ) : (
-          <SettingField id="channel-url_name" label="Url name" problem={problems.url_name} note="2 to 40 lower-case letters, digits or dashes; fixed once created">
+          <SettingField id="channel-url_name" label={t('settings.channels.urlName')} problem={problems.url_name} note={t('settings.channels.urlNameNote')}>
             {(props) => <input {...props} className="input" value={urlName} maxLength={40} autoComplete="off" spellCheck={false} data-autofocus onChange={(e) => {
                 setUrlName(e.target.value.toLowerCase());
                 clear('url_name');
               }} />}
           </SettingField>
         )}
-        <SettingField id="channel-name" label="Name" problem={problems.name} note="Shown to customers on invoices and pay pages">
+        <SettingField id="channel-name" label={t('settings.field.name')} problem={problems.name} note={t('settings.channels.nameNote')}>
           {(props) => <input {...props} className="input" value={name} maxLength={120} autoComplete="off" {...(channel ? { 'data-autofocus': true } : {})} onChange={(e) => {
                 setName(e.target.value);
                 clear('name');
               }} />}
         </SettingField>
-        <CurrencyField form="channel" label="Currency" value={currency} problem={problems.currency} onChange={(value) => {
+        <CurrencyField form="channel" label={t('common.currency')} value={currency} problem={problems.currency} onChange={(value) => {
           setCurrency(value);
           clear('currency');
         }} />
-        <LanguageField form="channel" label="Language" value={language} problem={problems.language} onChange={(value) => {
+        <LanguageField form="channel" label={t('common.language')} value={language} problem={problems.language} onChange={(value) => {
           setLanguage(value);
           clear('language');
         }} />
-        <SettingField id="channel-sender_email" label="Sender e-mail" optional problem={problems.sender_email} note="Empty: the sender of the SMTP settings">
+        <SettingField id="channel-sender_email" label={t('settings.channels.sender')} optional problem={problems.sender_email} note={t('settings.channels.senderNote')}>
           {(props) => <input {...props} className="input" type="email" value={sender} maxLength={254} autoComplete="off" spellCheck={false} onChange={(e) => {
                 setSender(e.target.value);
                 clear('sender_email');
@@ -150,10 +159,10 @@ function ChannelDialog({ channel, profile, onClose, onDone }: { channel: Channel
         </SettingField>
         <Actions>
           <button type="button" className="button button-quiet" onClick={onClose} disabled={busy}>
-            Cancel
+            {t('common.cancel')}
           </button>
           <button type="submit" className="button button-primary" aria-disabled={busy}>
-            {busy ? 'Saving…' : channel ? 'Save channel' : 'Create channel'}
+            {busy ? t('common.saving') : channel ? t('settings.channels.save') : t('settings.channels.create')}
           </button>
         </Actions>
       </form>

@@ -3,19 +3,24 @@
  * made and revoked (never a password). New credentials show their password once with Copy; revoking
  * asks first, and from then on the credentials answer 401.
  */
-import { useCallback, useState } from 'react';
+import { useCallback, useState, type ReactNode } from 'react';
 import { ConfirmDialog } from '../ui/detail-parts.js';
 import { Actions, Problem, useAction } from '../ui/dialog-parts.js';
 import { formatDateTime } from '../ui/format.js';
+import { translate, useT } from '../ui/i18n.js';
 import { Modal } from '../ui/modal.js';
 import { CopyValue } from '../ui/copy-value.js';
 import { toneClass } from '../ui/tags.js';
 import { adminClient, type ApiCredential, type CreatedApiCredential } from './admin-client.js';
-import { Pending, useLoaded } from './settings-parts.js';
+import { hidden, Pending, useLoaded, useRich } from './settings-parts.js';
+
+const mono = (chunks: ReactNode[]) => <span className="mono">{chunks}</span>;
 
 export function CredentialSettings() {
+  const t = useT();
+  const rich = useRich();
   const read = useCallback(() => adminClient.credentials(), []);
-  const { data, problem, load } = useLoaded(read, 'The API credentials');
+  const { data, problem, load } = useLoaded(read, 'settings.credentials.loadFailed');
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<ApiCredential | null>(null);
   const [message, setMessage] = useState('');
@@ -23,12 +28,12 @@ export function CredentialSettings() {
   return (
     <section className="card" aria-labelledby="credentials-title">
       <div className="page-head">
-        <h2 id="credentials-title">API credentials</h2>
+        <h2 id="credentials-title">{t('settings.section.credentials')}</h2>
         <button type="button" className="button button-primary" onClick={() => setCreating(true)}>
-          New API credentials
+          {t('settings.credentials.new')}
         </button>
       </div>
-      <p className="lead">POS software calls the gateway with an API key and its password (HTTP Basic). The password is shown once, when the credentials are made.</p>
+      <p className="lead">{t('settings.credentials.lead')}</p>
       <p className="settings-message" role="status">
         {message}
       </p>
@@ -36,14 +41,14 @@ export function CredentialSettings() {
         <Pending problem={problem} retry={() => void load()} />
       ) : (
         <table className="settings-table">
-          <caption className="visually-hidden">API credentials, oldest first</caption>
+          <caption className="visually-hidden">{t('settings.credentials.caption')}</caption>
           <thead>
             <tr>
-              <th scope="col">API key</th>
-              <th scope="col">Created</th>
-              <th scope="col">Status</th>
+              <th scope="col">{t('settings.credentials.apiKey')}</th>
+              <th scope="col">{t('settings.created')}</th>
+              <th scope="col">{t('common.status')}</th>
               <th scope="col">
-                <span className="visually-hidden">Actions</span>
+                <span className="visually-hidden">{t('settings.actions')}</span>
               </th>
             </tr>
           </thead>
@@ -53,12 +58,16 @@ export function CredentialSettings() {
                 <td className="mono">{credential.api_key}</td>
                 <td>{formatDateTime(credential.created_at)}</td>
                 <td>
-                  {credential.revoked_at ? <span className={toneClass('off')}>Revoked {formatDateTime(credential.revoked_at)}</span> : <span className={toneClass('ok')}>Active</span>}
+                  {credential.revoked_at ? (
+                    <span className={toneClass('off')}>{t('settings.credentials.revokedAt', { when: formatDateTime(credential.revoked_at) })}</span>
+                  ) : (
+                    <span className={toneClass('ok')}>{t('settings.active')}</span>
+                  )}
                 </td>
                 <td>
                   {!credential.revoked_at && (
                     <button type="button" className="button button-small button-danger" onClick={() => setRevoking(credential)}>
-                      Revoke<span className="visually-hidden"> {credential.api_key}</span>
+                      {rich('settings.credentials.revoke', { apiKey: credential.api_key, hidden })}
                     </button>
                   )}
                 </td>
@@ -71,29 +80,27 @@ export function CredentialSettings() {
         <CreateCredentialDialog
           onClose={() => setCreating(false)}
           onCreated={(created) => {
-            setMessage(`API key ${created.api_key} created.`);
+            setMessage(t('settings.credentials.created', { apiKey: created.api_key }));
             void load();
           }}
         />
       )}
       {revoking && (
         <ConfirmDialog
-          title="Revoke these API credentials?"
-          keepLabel="Keep them"
-          confirmLabel="Revoke credentials"
-          busyLabel="Revoking…"
-          what="Revoking the credentials"
+          title={t('settings.credentials.revokeTitle')}
+          keepLabel={t('settings.credentials.keep')}
+          confirmLabel={t('settings.credentials.revokeConfirm')}
+          busyLabel={t('settings.credentials.revoking')}
+          what={t('settings.credentials.revokeWhat')}
           run={() => adminClient.revokeCredential(revoking.credential_id)}
           onClose={() => setRevoking(null)}
           onDone={(revoked) => {
             setRevoking(null);
-            setMessage(`API key ${revoked.api_key} revoked: it answers 401 from now on.`);
+            setMessage(t('settings.credentials.revoked', { apiKey: revoked.api_key }));
             void load();
           }}
         >
-          <p>
-            POS software using API key <span className="mono">{revoking.api_key}</span> is refused from its next request (401). This cannot be undone; make new credentials for it instead.
-          </p>
+          <p>{rich('settings.credentials.revokeBody', { apiKey: revoking.api_key, mono })}</p>
         </ConfirmDialog>
       )}
     </section>
@@ -101,40 +108,41 @@ export function CredentialSettings() {
 }
 
 function CreateCredentialDialog({ onClose, onCreated }: { onClose: () => void; onCreated: (created: CreatedApiCredential) => void }) {
+  const t = useT();
   const action = useAction();
   const [created, setCreated] = useState<CreatedApiCredential | null>(null);
   const create = async () => {
-    const made = await action.run('Creating the credentials', () => adminClient.createCredential());
+    const made = await action.run(translate('settings.credentials.createWhat'), () => adminClient.createCredential());
     if (made) {
       setCreated(made);
       onCreated(made);
     }
   };
   return (
-    <Modal title={created ? 'New API credentials' : 'Create API credentials?'} onClose={onClose} busy={action.busy} className={created ? 'modal-wide' : 'modal-narrow'}>
+    <Modal title={created ? t('settings.credentials.new') : t('settings.credentials.createTitle')} onClose={onClose} busy={action.busy} className={created ? 'modal-wide' : 'modal-narrow'}>
       {created ? (
         <>
-          <p className="once-warning">Shown once: copy the password now. The gateway keeps only its hash; if it is lost, make new credentials.</p>
-          <CopyValue label="API key" value={created.api_key} />
-          <CopyValue label="API password" value={created.api_password} />
-          <p className="field-note">The POS software sends them as HTTP Basic: the API key as user name, the password as password.</p>
+          <p className="once-warning">{t('settings.credentials.once')}</p>
+          <CopyValue label={t('settings.credentials.apiKey')} value={created.api_key} />
+          <CopyValue label={t('settings.credentials.apiPassword')} value={created.api_password} />
+          <p className="field-note">{t('settings.credentials.basicNote')}</p>
         </>
       ) : (
-        <p>New credentials for POS software to call this gateway's API as this merchant. Their password is shown once.</p>
+        <p>{t('settings.credentials.createBody')}</p>
       )}
       <Problem text={action.problem} />
       <Actions>
         {created ? (
           <button type="button" className="button button-primary" onClick={onClose} data-autofocus>
-            Close
+            {t('common.close')}
           </button>
         ) : (
           <>
             <button type="button" className="button button-quiet" onClick={onClose} disabled={action.busy}>
-              Cancel
+              {t('common.cancel')}
             </button>
             <button type="button" className="button button-primary" onClick={() => void create()} disabled={action.busy} data-autofocus>
-              {action.busy ? 'Creating…' : 'Create credentials'}
+              {action.busy ? t('settings.credentials.creating') : t('settings.credentials.create')}
             </button>
           </>
         )}

@@ -1,11 +1,12 @@
 /**
  * The currency and language fields Settings' forms share (profile, channels): a currency code typed
- * or picked from the gateway's currencies (ISO 4217), a language of the merchant's pages and e-mails.
+ * or picked from the gateway's currencies (ISO 4217), a language of the merchant's pages and e-mails,
+ * each language by its own name (Deutsch, Hrvatski), whatever the screens' language.
  */
 import { MERCHANT_LANGUAGES } from '../../../contract/constants.js';
+import { LANGUAGE_NAMES } from '../../../contract/i18n/languages.js';
 import { CurrencyOptions } from '../ui/form-fields.js';
-import { LANGUAGE_NAMES, SettingField } from './settings-parts.js';
-
+import { SettingField } from './settings-parts.js';
 
 interface FieldProps {
   /** The form's id prefix: the fields are `<form>-currency` and `<form>-language`. */

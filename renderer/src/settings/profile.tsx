@@ -3,28 +3,32 @@
  * checks every field and names each problem; the change is audited (profile_update).
  */
 import { useCallback, useState, type FormEvent } from 'react';
+import type { MessageId } from '../../../contract/i18n/catalogues.js';
 import { useSession } from '../session-store.js';
 import { formatDateTime } from '../ui/format.js';
+import { translate, useT } from '../ui/i18n.js';
 import { LocalLinkWarning } from '../ui/local-link-warning.js';
 import { adminClient, type MerchantProfile } from './admin-client.js';
 import { CurrencyField, LanguageField } from './currency-field.js';
 import { focusFirst, FormProblem, Pending, problemsOf, SettingField, useLoaded, type Problems } from './settings-parts.js';
 
 type Field = 'name' | 'currency' | 'language';
-const FIELDS: Record<Field, string> = { name: 'name', currency: 'currency', language: 'language' };
+const FIELDS: Record<Field, MessageId> = { name: 'settings.field.name', currency: 'common.currency', language: 'common.language' };
 
 export function ProfileSettings() {
+  const t = useT();
   const read = useCallback(() => adminClient.profile(), []);
-  const { data, problem, load, setData } = useLoaded(read, 'The profile');
+  const { data, problem, load, setData } = useLoaded(read, 'settings.profile.loadFailed');
   return (
     <section className="card settings-form" aria-labelledby="profile-title">
-      <h2 id="profile-title">Merchant profile</h2>
+      <h2 id="profile-title">{t('settings.profile.title')}</h2>
       {data ? <ProfileForm profile={data} onSaved={setData} /> : <Pending problem={problem} retry={() => void load()} />}
     </section>
   );
 }
 
 function ProfileForm({ profile, onSaved }: { profile: MerchantProfile; onSaved: (profile: MerchantProfile) => void }) {
+  const t = useT();
   const [name, setName] = useState(profile.name);
   const [currency, setCurrency] = useState(profile.currency);
   const [language, setLanguage] = useState<string>(profile.language);
@@ -38,8 +42,8 @@ function ProfileForm({ profile, onSaved }: { profile: MerchantProfile; onSaved: 
     event.preventDefault();
     if (busy) return;
     const local: Problems<Field> = {};
-    if (!name.trim()) local.name = 'Give the merchant a name.';
-    if (!/^[A-Za-z]{3}$/.test(currency.trim())) local.currency = 'Currency must be a three-letter ISO 4217 code, such as EUR.';
+    if (!name.trim()) local.name = t('settings.profile.nameMissing');
+    if (!/^[A-Za-z]{3}$/.test(currency.trim())) local.currency = t('settings.currencyInvalid');
     setProblems(local);
     setSaved('');
     if (Object.keys(local).length) return focusFirst('profile', local);
@@ -47,11 +51,11 @@ function ProfileForm({ profile, onSaved }: { profile: MerchantProfile; onSaved: 
     try {
       const next = await adminClient.saveProfile({ name: name.trim(), currency: currency.trim().toUpperCase(), language });
       onSaved(next);
-      setSaved('Profile saved.');
+      setSaved(t('settings.profile.saved'));
       // The till and the screens take the merchant's name and currency from the session: as answered.
       useSession.setState((state) => (state.session ? { session: { ...state.session, merchant: { ...state.session.merchant, name: next.name, currency: next.currency } } } : {}));
     } catch (error) {
-      const found = problemsOf(error, 'The profile was not saved', FIELDS);
+      const found = problemsOf(error, translate('settings.profile.notSaved'), FIELDS);
       setProblems(found);
       focusFirst('profile', found);
     } finally {
@@ -62,36 +66,35 @@ function ProfileForm({ profile, onSaved }: { profile: MerchantProfile; onSaved: 
   return (
     <form onSubmit={(event) => void save(event)} noValidate aria-describedby="profile-note">
       <p className="field-note" id="profile-note">
-        Merchant {profile.merchant_id}, since {formatDateTime(profile.created_at)}. New channels start with this currency and language.
+        {t('settings.profile.note', { merchantId: profile.merchant_id, since: formatDateTime(profile.created_at) })}
       </p>
       <dl className="facts">
-        <dt>Links for customers start with</dt>
+        <dt>{t('settings.profile.linksBase')}</dt>
         <dd className="cell-mono">{profile.customer_links_base}</dd>
-        <dt>Time zone</dt>
+        <dt>{t('settings.profile.timeZone')}</dt>
         <dd>
-          {timeZone ?? 'this computer’s'}{' '}
-          <span className="muted">(days, reports and every time on the staff screens; the first start took this computer&rsquo;s: the setting timeZone changes it)</span>
+          {timeZone ?? t('settings.profile.timeZoneComputer')} <span className="muted">{t('settings.profile.timeZoneNote')}</span>
         </dd>
       </dl>
       <LocalLinkWarning url={profile.customer_links_base} />
       <FormProblem text={problems.form} />
-      <SettingField id="profile-name" label="Name" problem={problems.name}>
+      <SettingField id="profile-name" label={t('settings.field.name')} problem={problems.name}>
         {(props) => <input {...props} className="input" value={name} maxLength={120} autoComplete="organization" onChange={(e) => {
                 setName(e.target.value);
                 clear('name');
               }} />}
       </SettingField>
-      <CurrencyField form="profile" label="Default currency" note="ISO 4217, e.g. EUR" value={currency} problem={problems.currency} onChange={(value) => {
+      <CurrencyField form="profile" label={t('settings.profile.currency')} note={t('settings.profile.currencyNote')} value={currency} problem={problems.currency} onChange={(value) => {
         setCurrency(value);
         clear('currency');
       }} />
-      <LanguageField form="profile" label="Default language" value={language} problem={problems.language} onChange={(value) => {
+      <LanguageField form="profile" label={t('settings.profile.language')} value={language} problem={problems.language} onChange={(value) => {
         setLanguage(value);
         clear('language');
       }} />
       <div className="settings-row-actions">
         <button type="submit" className="button button-primary" aria-disabled={busy}>
-          {busy ? 'Saving…' : 'Save profile'}
+          {busy ? t('common.saving') : t('settings.profile.save')}
         </button>
         <span className="settings-message" role="status">
           {saved}

@@ -6,31 +6,51 @@
  */
 import { Link, Outlet } from '@tanstack/react-router';
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useIntl } from 'react-intl';
+import type { MessageId } from '../../../contract/i18n/catalogues.js';
+import type { StaffRole } from '../../../contract/constants.js';
 import { ApiError } from '../api/client.js';
 import { problemText, sessionEnded } from '../api/problems.js';
+import { translate, useT } from '../ui/i18n.js';
 
 const SECTIONS = [
-  { to: '/settings', label: 'Shops and terminals', exact: true },
-  { to: '/settings/profile', label: 'Profile' },
-  { to: '/settings/channels', label: 'Channels' },
-  { to: '/settings/credentials', label: 'API credentials' },
-  { to: '/settings/staff', label: 'Staff' },
-  { to: '/settings/tills', label: 'Tills' },
-  { to: '/settings/smtp', label: 'E-mail (SMTP)' },
-  { to: '/settings/audit', label: 'Audit log' },
-] as const;
+  { to: '/settings', label: 'settings.section.shops', exact: true },
+  { to: '/settings/profile', label: 'settings.section.profile' },
+  { to: '/settings/channels', label: 'settings.section.channels' },
+  { to: '/settings/credentials', label: 'settings.section.credentials' },
+  { to: '/settings/staff', label: 'settings.section.staff' },
+  { to: '/settings/tills', label: 'settings.section.tills' },
+  { to: '/settings/smtp', label: 'settings.section.smtp' },
+  { to: '/settings/audit', label: 'settings.section.audit' },
+] as const satisfies ReadonlyArray<{ to: string; label: MessageId; exact?: true }>;
+
+/** Each staff role's name, as Settings shows it (a new role does not compile without one). */
+export const ROLE_NAMES: Readonly<Record<StaffRole, MessageId>> = { cashier: 'settings.role.cashier', back_office: 'settings.role.backOffice', admin: 'settings.role.admin' };
+
+/** What a message's rich parts may be: plain values, or tags (`<hidden>…</hidden>`) made into elements. */
+export type RichValues = Record<string, string | number | ((chunks: ReactNode[]) => ReactNode)>;
+
+/** A message with elements in it (a link, a code, words only a screen reader says): `rich('settings.x', { link: (c) => <Link>{c}</Link> })`. */
+export function useRich(): (id: MessageId, values: RichValues) => ReactNode {
+  const intl = useIntl();
+  return useCallback((id: MessageId, values: RichValues) => intl.formatMessage({ id }, values), [intl]);
+}
+
+/** `<hidden>…</hidden>` in a message: words for screen readers only (a button's object). */
+export const hidden = (chunks: ReactNode[]) => <span className="visually-hidden">{chunks}</span>;
 
 /** Settings: the title, the sections, and the open section. */
 export function SettingsLayout() {
+  const t = useT();
   return (
     <div className="settings">
-      <h1>Settings</h1>
-      <nav className="settings-sections" aria-label="Settings sections">
+      <h1>{t('settings.title')}</h1>
+      <nav className="settings-sections" aria-label={t('settings.sections')}>
         <ul>
           {SECTIONS.map((section) => (
             <li key={section.to}>
               <Link to={section.to} className="settings-section" activeOptions={{ exact: 'exact' in section }} activeProps={{ className: 'settings-section settings-section-current', 'aria-current': 'page' }}>
-                {section.label}
+                {t(section.label)}
               </Link>
             </li>
           ))}
@@ -41,8 +61,8 @@ export function SettingsLayout() {
   );
 }
 
-/** Reads a screen's data: `data` once there, else Loading… or the problem with Try again. */
-export function useLoaded<T>(read: () => Promise<T>, what: string) {
+/** Reads a screen's data: `data` once there, else Loading… or the problem with Try again; `failed` says it could not be loaded. */
+export function useLoaded<T>(read: () => Promise<T>, failed: MessageId) {
   const [data, setData] = useState<T | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const load = useCallback(async () => {
@@ -50,9 +70,9 @@ export function useLoaded<T>(read: () => Promise<T>, what: string) {
     try {
       setData(await read());
     } catch (error) {
-      if (!sessionEnded(error)) setProblem(problemText(error, `${what} could not be loaded`));
+      if (!sessionEnded(error)) setProblem(problemText(error, translate(failed)));
     }
-  }, [read, what]);
+  }, [read, failed]);
   useEffect(() => {
     void load();
   }, [load]);
@@ -61,34 +81,35 @@ export function useLoaded<T>(read: () => Promise<T>, what: string) {
 
 /** Loading… or the problem with Try again while `data` is not there. */
 export function Pending({ problem, retry }: { problem: string | null; retry: () => void }) {
+  const t = useT();
   return problem ? (
     <p className="form-problem" role="alert">
-      {problem}{' '}
-      <button type="button" className="button button-small" onClick={retry}>
-        Try again
+      {problem} <button type="button" className="button button-small" onClick={retry}>
+        {t('common.retry')}
       </button>
     </p>
   ) : (
     <p className="loading" role="status">
-      Loading…
+      {t('common.loading')}
     </p>
   );
 }
 
 export type Problems<K extends string> = Partial<Record<K | 'form', string>>;
 
-const said = (field: string, message: string) => `${(field.charAt(0).toUpperCase() + field.slice(1)).replaceAll('_', ' ')} ${message}.`;
+/** A field's problem as the gateway said it, after the field's name: "Till id is taken: …". */
+export const fieldProblem = (field: MessageId, problem: string) => translate('settings.problem.field', { field: translate(field), problem });
 
-/** A refused change: each problem at its field of `fields` (named as `names` says), the rest for the form. */
-export function problemsOf<K extends string>(error: unknown, what: string, fields: Readonly<Record<K, string>>): Problems<K> {
+/** A refused change: each problem at its field of `fields` (named by the message each names), the rest for the form. */
+export function problemsOf<K extends string>(error: unknown, what: string, fields: Readonly<Record<K, MessageId>>): Problems<K> {
   if (!(error instanceof ApiError) || error.kind !== 'api' || error.errors.length === 0) return { form: problemText(error, what) } as Problems<K>;
   const problems: Problems<K> = {};
   const other: string[] = [];
   for (const e of error.errors) {
-    if (e.field in fields) problems[e.field as K] ??= said(fields[e.field as K], e.message);
+    if (e.field in fields) problems[e.field as K] ??= fieldProblem(fields[e.field as K], e.message);
     else other.push(`${e.field} ${e.message}`);
   }
-  if (other.length) problems.form = `${what}: ${other.join('; ')}.`;
+  if (other.length) problems.form = translate('settings.problem.others', { what, problems: other.join('; ') });
   return problems;
 }
 
@@ -100,6 +121,7 @@ export function focusFirst(prefix: string, problems: Record<string, string | und
 
 /** A labelled control with its problem and note tied to it (aria-describedby, aria-invalid). */
 export function SettingField({ id, label, problem, note, optional, children }: { id: string; label: string; problem?: string | undefined; note?: string | undefined; optional?: boolean; children: (props: { id: string; 'aria-invalid'?: true; 'aria-describedby'?: string }) => ReactNode }) {
+  const t = useT();
   const described = [problem ? `${id}-error` : '', note ? `${id}-note` : ''].filter(Boolean).join(' ');
   return (
     <div className="field">
@@ -108,7 +130,7 @@ export function SettingField({ id, label, problem, note, optional, children }: {
         {optional && (
           <>
             {' '}
-            <span className="field-optional">optional</span>
+            <span className="field-optional">{t('settings.optional')}</span>
           </>
         )}
       </label>
@@ -135,5 +157,3 @@ export function FormProblem({ text }: { text: string | undefined }) {
     </p>
   );
 }
-
-export const LANGUAGE_NAMES: Record<string, string> = { en: 'English', de: 'Deutsch', pt: 'Português' };

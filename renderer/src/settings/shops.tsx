@@ -5,35 +5,48 @@
  * another moves it. Which payment methods each shop offers is set by the merchant's partner.
  */
 import { Link } from '@tanstack/react-router';
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import type { MessageId } from '../../../contract/i18n/catalogues.js';
 import { ApiError } from '../api/client.js';
+import { translate, useT } from '../ui/i18n.js';
 import { settingsClient as client, type Shop } from './settings-client.js';
+import { fieldProblem, hidden, useRich } from './settings-parts.js';
 
 type Message = { text: string; problem: boolean } | null;
 /** A form's problems: one per field (shown at the field), or one for the whole form. */
 type FormProblems = Record<string, string>;
 
+/** The names of the fields a refusal names, as the forms label them. */
+const FIELD_NAMES: Readonly<Record<string, MessageId>> = { name: 'settings.field.name', terminal_id: 'settings.shops.terminalId', shop_id: 'settings.field.shop' };
+
 /** The field problems of a refusal (the API names each field), else one for the form. */
 function problemsOf(error: unknown, fallback: string, fields: readonly string[]): FormProblems {
   if (error instanceof ApiError && error.errors.length && error.errors.every((e) => fields.includes(e.field))) {
-    return Object.fromEntries(error.errors.map((e) => [e.field, `${fieldName(e.field)} ${e.message}.`]));
+    return Object.fromEntries(error.errors.map((e) => [e.field, fieldName(e.field, e.message)]));
   }
   return { form: problemText(error, fallback) };
 }
 
-function fieldName(field: string): string {
+function fieldName(field: string, message: string): string {
+  const known = FIELD_NAMES[field];
+  if (known) return fieldProblem(known, message);
   const words = field.replaceAll('_', ' ');
-  return words.charAt(0).toUpperCase() + words.slice(1);
+  return translate('settings.problem.field', { field: words.charAt(0).toUpperCase() + words.slice(1), problem: message });
 }
 
-const TERMINAL_NOTE = 'As the POS sends it in pos_data.terminal.id. A terminal of another shop moves.';
+/** An example of a terminal id, as the POS sends it (an id: the same in every language). */
+const TERMINAL_EXAMPLE = 'TILL-1';
 
 function problemText(error: unknown, fallback: string): string {
-  if (error instanceof ApiError && error.errors.length) return `${fallback}: ${error.errors.map((e) => `${e.field.replaceAll('_', ' ')} ${e.message}`).join('; ')}.`;
-  return error instanceof Error ? `${fallback}: ${error.message}` : `${fallback}.`;
+  if (error instanceof ApiError && error.errors.length) return translate('settings.problem.others', { what: fallback, problems: error.errors.map((e) => `${e.field.replaceAll('_', ' ')} ${e.message}`).join('; ') });
+  return error instanceof Error ? translate('settings.problem.because', { what: fallback, problem: error.message }) : translate('settings.problem.plain', { what: fallback });
 }
 
+const settingsTills = (chunks: ReactNode[]) => <Link to="/settings/tills">{chunks}</Link>;
+
 export function ShopsSettings() {
+  const t = useT();
+  const rich = useRich();
   const [shops, setShops] = useState<Shop[] | null>(null);
   const [loadProblem, setLoadProblem] = useState<string | null>(null);
   const [name, setName] = useState('');
@@ -51,7 +64,7 @@ export function ShopsSettings() {
       setLoadProblem(null);
       setShopId((current) => (current && list.some((s) => s.shop_id === current) ? current : (list[0]?.shop_id ?? '')));
     } catch (error) {
-      setLoadProblem(problemText(error, 'The shops could not be loaded'));
+      setLoadProblem(problemText(error, translate('settings.shops.loadFailed')));
     }
   }, []);
 
@@ -81,7 +94,7 @@ export function ShopsSettings() {
     event.preventDefault();
     const trimmed = name.trim();
     if (!trimmed) {
-      setShopProblems({ name: 'Give the shop a name.' });
+      setShopProblems({ name: t('settings.shops.nameMissing') });
       setMessage(null);
       return;
     }
@@ -91,9 +104,9 @@ export function ShopsSettings() {
         const shop = await client.createShop(trimmed);
         setName('');
         setShopId(shop.shop_id);
-        return `Shop ${shop.name} added.`;
+        return translate('settings.shops.added', { name: shop.name });
       },
-      'The shop was not added',
+      t('settings.shops.notAdded'),
       { fields: ['name'], show: setShopProblems },
     );
   };
@@ -102,9 +115,9 @@ export function ShopsSettings() {
     event.preventDefault();
     const id = terminal.trim();
     const problems: FormProblems = {};
-    if (!id) problems.terminal_id = 'Give the terminal id.';
-    else if (!/^[\x21-\x7e]{1,64}$/.test(id)) problems.terminal_id = 'A terminal id is 1 to 64 letters, digits or signs, without spaces, as the POS sends it.';
-    if (!shopId) problems.shop_id = 'Add a shop first.';
+    if (!id) problems.terminal_id = t('settings.shops.terminalMissing');
+    else if (!/^[\x21-\x7e]{1,64}$/.test(id)) problems.terminal_id = t('settings.shops.terminalInvalid');
+    if (!shopId) problems.shop_id = t('settings.shops.shopFirst');
     setTerminalProblems(problems);
     if (Object.keys(problems).length) {
       setMessage(null);
@@ -114,11 +127,12 @@ export function ShopsSettings() {
       async () => {
         const result = await client.assignTerminal(shopId, id);
         setTerminal('');
-        const target = shops?.find((s) => s.shop_id === result.shop_id)?.name ?? 'the shop';
+        const target = shops?.find((s) => s.shop_id === result.shop_id)?.name;
         const before = shops?.find((s) => s.shop_id === result.previous_shop_id)?.name;
-        return before ? `Terminal ${result.terminal_id} moved from ${before} to ${target}.` : `Terminal ${result.terminal_id} belongs to ${target}.`;
+        if (!target) return translate('settings.shops.assignedThere', { terminal: result.terminal_id });
+        return before ? translate('settings.shops.moved', { terminal: result.terminal_id, before, target }) : translate('settings.shops.assigned', { terminal: result.terminal_id, target });
       },
-      'The terminal was not assigned',
+      t('settings.shops.notAssigned'),
       { fields: ['terminal_id', 'shop_id'], show: setTerminalProblems },
     );
   };
@@ -126,45 +140,41 @@ export function ShopsSettings() {
   const unassign = (terminalId: string, shop: Shop) =>
     void run(async () => {
       await client.unassignTerminal(terminalId);
-      return `Terminal ${terminalId} no longer belongs to ${shop.name}.`;
-    }, 'The terminal was not taken out');
+      return translate('settings.shops.takenOut', { terminal: terminalId, shop: shop.name });
+    }, t('settings.shops.notTakenOut'));
 
   return (
     <>
-      <h2 className="visually-hidden">Shops and terminals</h2>
-      <p className="lead">
-        Shops and their terminals. A payment from a terminal belongs to its shop and follows that shop's payment methods, fees and
-        contactless PIN limit, which your partner sets. A till's terminal id is its till id: see them in <Link to="/settings/tills">Settings, Tills</Link>.
-      </p>
+      <h2 className="visually-hidden">{t('settings.section.shops')}</h2>
+      <p className="lead">{rich('settings.shops.lead', { link: settingsTills })}</p>
       <p className={message?.problem ? 'settings-message settings-message-problem' : 'settings-message'} role={message?.problem ? 'alert' : 'status'}>
         {message?.text ?? ''}
       </p>
       <section className="card" aria-labelledby="shops-heading">
-        <h2 id="shops-heading">Shops</h2>
+        <h2 id="shops-heading">{t('settings.shops.title')}</h2>
         {loadProblem && (
           <p className="settings-message settings-message-problem" role="alert">
-            {loadProblem}{' '}
-            <button type="button" className="button button-quiet button-small" onClick={() => void load()}>
-              Retry
+            {loadProblem} <button type="button" className="button button-quiet button-small" onClick={() => void load()}>
+              {t('common.retry')}
             </button>
           </p>
         )}
-        {shops === null && !loadProblem && <p>Loading the shops…</p>}
-        {shops?.length === 0 && <p>No shops yet: every payment belongs to the merchant. Add the first shop below.</p>}
+        {shops === null && !loadProblem && <p>{t('settings.shops.loading')}</p>}
+        {shops?.length === 0 && <p>{t('settings.shops.none')}</p>}
         {shops && shops.length > 0 && (
           <ul className="shop-list">
             {shops.map((shop) => (
               <li key={shop.shop_id} className="shop-item">
                 <h3 className="shop-name">{shop.name}</h3>
                 {shop.terminals.length === 0 ? (
-                  <p className="shop-note">No terminals</p>
+                  <p className="shop-note">{t('settings.shops.noTerminals')}</p>
                 ) : (
-                  <ul className="terminal-list" aria-label={`Terminals of ${shop.name}`}>
+                  <ul className="terminal-list" aria-label={t('settings.shops.terminalsOf', { shop: shop.name })}>
                     {shop.terminals.map((id) => (
                       <li key={id} className="terminal-item">
                         <code>{id}</code>
                         <button type="button" className="button button-quiet button-small" aria-disabled={busy} onClick={() => unassign(id, shop)}>
-                          Take out<span className="visually-hidden"> terminal {id}</span>
+                          {rich('settings.shops.takeOut', { terminal: id, hidden })}
                         </button>
                       </li>
                     ))}
@@ -177,24 +187,24 @@ export function ShopsSettings() {
       </section>
       <div className="settings-forms">
         <section className="card" aria-labelledby="add-shop-heading">
-          <h2 id="add-shop-heading">Add a shop</h2>
+          <h2 id="add-shop-heading">{t('settings.shops.addTitle')}</h2>
           <form onSubmit={addShop} noValidate>
             <FormProblem text={shopProblems.form} />
-            <TextField id="shop-name" label="Shop name" value={name} maxLength={120} problem={shopProblems.name} onChange={setName} />
+            <TextField id="shop-name" label={t('settings.shops.shopName')} value={name} maxLength={120} problem={shopProblems.name} onChange={setName} />
             <button type="submit" className="button button-primary" aria-disabled={busy}>
-              Add shop
+              {t('settings.shops.add')}
             </button>
           </form>
         </section>
         <section className="card" aria-labelledby="assign-heading">
-          <h2 id="assign-heading">Assign a terminal</h2>
+          <h2 id="assign-heading">{t('settings.shops.assignTitle')}</h2>
           <form onSubmit={assign} noValidate>
             <FormProblem text={terminalProblems.form} />
-            <TextField id="terminal-id" label="Terminal id" value={terminal} maxLength={64} placeholder="TILL-1" note={TERMINAL_NOTE} problem={terminalProblems.terminal_id} onChange={setTerminal} />
+            <TextField id="terminal-id" label={t('settings.shops.terminalId')} value={terminal} maxLength={64} placeholder={TERMINAL_EXAMPLE} note={t('settings.shops.terminalNote')} problem={terminalProblems.terminal_id} onChange={setTerminal} />
             <div className="field">
               {/* A label of its own (not around the select): the select's name stays "Shop", not "Shop High Street". */}
               <label className="field-label" htmlFor="assign-shop">
-                Shop
+                {t('settings.field.shop')}
               </label>
               <select
                 id="assign-shop"
@@ -205,7 +215,7 @@ export function ShopsSettings() {
                 aria-invalid={terminalProblems.shop_id ? true : undefined}
                 aria-describedby={terminalProblems.shop_id ? 'assign-shop-error' : undefined}
               >
-                {!shops?.length && <option value="">Add a shop first</option>}
+                {!shops?.length && <option value="">{t('settings.shops.addFirst')}</option>}
                 {shops?.map((shop) => (
                   <option key={shop.shop_id} value={shop.shop_id}>
                     {shop.name}
@@ -215,7 +225,7 @@ export function ShopsSettings() {
               <FieldProblem id="assign-shop-error" text={terminalProblems.shop_id} />
             </div>
             <button type="submit" className="button button-primary" aria-disabled={busy || !shops?.length}>
-              Assign terminal
+              {t('settings.shops.assign')}
             </button>
           </form>
         </section>

@@ -5,24 +5,30 @@
  * server and shows the server's answer: its acceptance or the error in its words.
  */
 import { useCallback, useState, type FormEvent } from 'react';
-import { SMTP_SECURITY } from '../../../contract/constants.js';
+import { SMTP_SECURITY, type SmtpSecurity } from '../../../contract/constants.js';
+import type { MessageId } from '../../../contract/i18n/catalogues.js';
 import { isEmailAddress } from '../../../contract/text-rules.js';
 import { formatDateTime } from '../ui/format.js';
+import { translate, useT } from '../ui/i18n.js';
 import { adminClient, type SmtpSettings, type SmtpTestResult } from './admin-client.js';
 import { focusFirst, FormProblem, Pending, problemsOf, SettingField, useLoaded, type Problems } from './settings-parts.js';
 
 type Field = 'host' | 'port' | 'security' | 'user' | 'password' | 'from';
-const FIELDS: Record<Field, string> = { host: 'host', port: 'port', security: 'security', user: 'user', password: 'password', from: 'from address' };
-const SECURITY_NAMES: Record<string, string> = { starttls: 'STARTTLS (required)', implicit: 'TLS from the start (port 465)', none: 'None (local relay only)' };
+const FIELDS: Record<Field, MessageId> = { host: 'settings.smtp.host', port: 'settings.smtp.port', security: 'settings.smtp.security', user: 'settings.smtp.user', password: 'settings.smtp.password', from: 'settings.smtp.from' };
+const SECURITY_NAMES: Readonly<Record<SmtpSecurity, MessageId>> = { starttls: 'settings.smtp.security.starttls', implicit: 'settings.smtp.security.implicit', none: 'settings.smtp.security.none' };
+/** Examples of a server and a from address (addresses: the same in every language). */
+const HOST_EXAMPLE = 'smtp.example.com';
+const FROM_EXAMPLE = 'Shop <billing@shop.example>';
 
 export function SmtpSettingsScreen() {
+  const t = useT();
   const read = useCallback(() => adminClient.smtp(), []);
-  const { data, problem, load, setData } = useLoaded(read, 'The SMTP settings');
+  const { data, problem, load, setData } = useLoaded(read, 'settings.smtp.loadFailed');
   return (
     <>
       <section className="card settings-form" aria-labelledby="smtp-title">
-        <h2 id="smtp-title">E-mail (SMTP)</h2>
-        <p className="lead">Invoice and receipt e-mails go through this server. Without one they stay in the local test outbox.</p>
+        <h2 id="smtp-title">{t('settings.section.smtp')}</h2>
+        <p className="lead">{t('settings.smtp.lead')}</p>
         {data ? <SmtpForm settings={data} onSaved={setData} /> : <Pending problem={problem} retry={() => void load()} />}
       </section>
       {data && <SmtpTest configured={data.configured} />}
@@ -31,6 +37,7 @@ export function SmtpSettingsScreen() {
 }
 
 function SmtpForm({ settings, onSaved }: { settings: SmtpSettings; onSaved: (settings: SmtpSettings) => void }) {
+  const t = useT();
   const [host, setHost] = useState(settings.host ?? '');
   const [port, setPort] = useState(String(settings.port));
   const [security, setSecurity] = useState<string>(settings.security);
@@ -47,10 +54,10 @@ function SmtpForm({ settings, onSaved }: { settings: SmtpSettings; onSaved: (set
     event.preventDefault();
     if (busy) return;
     const local: Problems<Field> = {};
-    if (!host.trim()) local.host = 'Give the SMTP server, e.g. smtp.example.com.';
+    if (!host.trim()) local.host = t('settings.smtp.hostMissing', { example: HOST_EXAMPLE });
     const portNumber = Number(port);
-    if (!Number.isInteger(portNumber) || portNumber < 1 || portNumber > 65535) local.port = 'Port must be a whole number from 1 to 65535.';
-    if (!from.trim()) local.from = 'Give a from address, e.g. Shop <billing@shop.example>.';
+    if (!Number.isInteger(portNumber) || portNumber < 1 || portNumber > 65535) local.port = t('settings.smtp.portInvalid');
+    if (!from.trim()) local.from = t('settings.smtp.fromMissing', { example: FROM_EXAMPLE });
     setProblems(local);
     setSaved('');
     if (Object.keys(local).length) return focusFirst('smtp', local);
@@ -67,9 +74,9 @@ function SmtpForm({ settings, onSaved }: { settings: SmtpSettings; onSaved: (set
       setPassword('');
       setRemovePassword(false);
       onSaved(next);
-      setSaved('SMTP settings saved.');
+      setSaved(t('settings.smtp.saved'));
     } catch (error) {
-      const found = problemsOf(error, 'The SMTP settings were not saved', FIELDS);
+      const found = problemsOf(error, translate('settings.smtp.notSaved'), FIELDS);
       setProblems(found);
       focusFirst('smtp', found);
     } finally {
@@ -80,19 +87,19 @@ function SmtpForm({ settings, onSaved }: { settings: SmtpSettings; onSaved: (set
   return (
     <form onSubmit={(event) => void save(event)} noValidate>
       <FormProblem text={problems.form} />
-      <SettingField id="smtp-host" label="Host" problem={problems.host}>
-        {(props) => <input {...props} className="input" value={host} maxLength={253} autoComplete="off" spellCheck={false} placeholder="smtp.example.com" onChange={(e) => {
+      <SettingField id="smtp-host" label={t('settings.smtp.host')} problem={problems.host}>
+        {(props) => <input {...props} className="input" value={host} maxLength={253} autoComplete="off" spellCheck={false} placeholder={HOST_EXAMPLE} onChange={(e) => {
                 setHost(e.target.value);
                 clear('host');
               }} />}
       </SettingField>
-      <SettingField id="smtp-port" label="Port" problem={problems.port} note="587 for STARTTLS, 465 for TLS from the start">
+      <SettingField id="smtp-port" label={t('settings.smtp.port')} problem={problems.port} note={t('settings.smtp.portNote')}>
         {(props) => <input {...props} className="input input-short" inputMode="numeric" value={port} maxLength={5} autoComplete="off" onChange={(e) => {
                 setPort(e.target.value.replace(/\D/g, ''));
                 clear('port');
               }} />}
       </SettingField>
-      <SettingField id="smtp-security" label="Security" problem={problems.security}>
+      <SettingField id="smtp-security" label={t('settings.smtp.security')} problem={problems.security}>
         {(props) => (
           <select {...props} className="input" value={security} onChange={(e) => {
                 setSecurity(e.target.value);
@@ -100,13 +107,13 @@ function SmtpForm({ settings, onSaved }: { settings: SmtpSettings; onSaved: (set
               }}>
             {SMTP_SECURITY.map((s) => (
               <option key={s} value={s}>
-                {SECURITY_NAMES[s]}
+                {t(SECURITY_NAMES[s])}
               </option>
             ))}
           </select>
         )}
       </SettingField>
-      <SettingField id="smtp-user" label="User" optional problem={problems.user} note="Empty: the server takes e-mail without a login">
+      <SettingField id="smtp-user" label={t('settings.smtp.user')} optional problem={problems.user} note={t('settings.smtp.userNote')}>
         {(props) => <input {...props} className="input" value={user} maxLength={254} autoComplete="off" spellCheck={false} onChange={(e) => {
                 setUser(e.target.value);
                 clear('user');
@@ -114,13 +121,13 @@ function SmtpForm({ settings, onSaved }: { settings: SmtpSettings; onSaved: (set
       </SettingField>
       <SettingField
         id="smtp-password"
-        label="Password"
+        label={t('settings.smtp.password')}
         optional
         problem={problems.password}
-        note={settings.password_set ? 'A password is set. Type a new one to change it; empty keeps it.' : 'No password is set.'}
+        note={settings.password_set ? t('settings.smtp.passwordSet') : t('settings.smtp.passwordNone')}
       >
         {(props) => (
-          <input {...props} className="input" type="password" value={password} maxLength={1024} autoComplete="new-password" placeholder={settings.password_set ? 'Set (hidden)' : 'Not set'} onChange={(e) => {
+          <input {...props} className="input" type="password" value={password} maxLength={1024} autoComplete="new-password" placeholder={settings.password_set ? t('settings.smtp.passwordHidden') : t('settings.smtp.passwordNotSet')} onChange={(e) => {
                 setPassword(e.target.value);
                 clear('password');
               }} />
@@ -128,19 +135,19 @@ function SmtpForm({ settings, onSaved }: { settings: SmtpSettings; onSaved: (set
       </SettingField>
       {settings.password_set && (
         <label className="check">
-          <input type="checkbox" checked={removePassword} disabled={password !== ''} onChange={(e) => setRemovePassword(e.target.checked)} /> Remove the saved password
+          <input type="checkbox" checked={removePassword} disabled={password !== ''} onChange={(e) => setRemovePassword(e.target.checked)} /> {t('settings.smtp.removePassword')}
         </label>
       )}
-      <SettingField id="smtp-from" label="From address" problem={problems.from} note="Channels with their own sender e-mail use theirs">
-        {(props) => <input {...props} className="input" value={from} maxLength={254} autoComplete="off" spellCheck={false} placeholder="Shop <billing@shop.example>" onChange={(e) => {
+      <SettingField id="smtp-from" label={t('settings.smtp.from')} problem={problems.from} note={t('settings.smtp.fromNote')}>
+        {(props) => <input {...props} className="input" value={from} maxLength={254} autoComplete="off" spellCheck={false} placeholder={FROM_EXAMPLE} onChange={(e) => {
                 setFrom(e.target.value);
                 clear('from');
               }} />}
       </SettingField>
-      <p className="field-note">{settings.updated_at ? `Last changed ${formatDateTime(settings.updated_at)}.` : 'Not set yet: e-mails go to the local test outbox.'}</p>
+      <p className="field-note">{settings.updated_at ? t('settings.smtp.changed', { when: formatDateTime(settings.updated_at) }) : t('settings.smtp.notSetYet')}</p>
       <div className="settings-row-actions">
         <button type="submit" className="button button-primary" aria-disabled={busy}>
-          {busy ? 'Saving…' : 'Save SMTP settings'}
+          {busy ? t('common.saving') : t('settings.smtp.save')}
         </button>
         <span className="settings-message" role="status">
           {saved}
@@ -151,6 +158,7 @@ function SmtpForm({ settings, onSaved }: { settings: SmtpSettings; onSaved: (set
 }
 
 function SmtpTest({ configured }: { configured: boolean }) {
+  const t = useT();
   const [to, setTo] = useState('');
   const [problems, setProblems] = useState<Problems<'to'>>({});
   const clear = (field: 'to') => setProblems((p) => (p[field] ? { ...p, [field]: undefined } : p));
@@ -161,7 +169,7 @@ function SmtpTest({ configured }: { configured: boolean }) {
     event.preventDefault();
     if (busy) return;
     const local: Problems<'to'> = {};
-    if (!isEmailAddress(to.trim())) local.to = 'Give the e-mail address the test goes to.';
+    if (!isEmailAddress(to.trim())) local.to = t('settings.smtp.test.toMissing');
     setProblems(local);
     setResult(null);
     if (local.to) return focusFirst('smtp-test', local);
@@ -169,7 +177,7 @@ function SmtpTest({ configured }: { configured: boolean }) {
     try {
       setResult(await adminClient.testSmtp(to.trim()));
     } catch (error) {
-      const found = problemsOf(error, 'The test e-mail was not sent', { to: 'address' });
+      const found = problemsOf(error, translate('settings.smtp.test.notSent'), { to: 'settings.smtp.test.address' });
       setProblems(found);
       focusFirst('smtp-test', found);
     } finally {
@@ -179,25 +187,25 @@ function SmtpTest({ configured }: { configured: boolean }) {
 
   return (
     <section className="card settings-form" aria-labelledby="smtp-test-title">
-      <h2 id="smtp-test-title">Send a test e-mail</h2>
-      <p className="field-note">Through the saved server{configured ? '' : ' (save the settings above first)'}. The server's answer is shown below.</p>
+      <h2 id="smtp-test-title">{t('settings.smtp.test.send')}</h2>
+      <p className="field-note">{t('settings.smtp.test.note', { configured: configured ? 'yes' : 'no' })}</p>
       <form onSubmit={(event) => void send(event)} noValidate>
         <FormProblem text={problems.form} />
-        <SettingField id="smtp-test-to" label="Send to" problem={problems.to}>
+        <SettingField id="smtp-test-to" label={t('settings.smtp.test.to')} problem={problems.to}>
           {(props) => <input {...props} className="input" type="email" value={to} maxLength={254} autoComplete="email" spellCheck={false} onChange={(e) => {
                 setTo(e.target.value);
                 clear('to');
               }} />}
         </SettingField>
         <button type="submit" className="button button-primary" aria-disabled={busy}>
-          {busy ? 'Sending…' : 'Send a test e-mail'}
+          {busy ? t('settings.smtp.test.sending') : t('settings.smtp.test.send')}
         </button>
       </form>
       <div role="status" aria-live="polite">
         {result && (
           <>
             <p className={result.accepted ? 'settings-message' : 'settings-message settings-message-problem'}>
-              {result.accepted ? 'The server accepted the test e-mail:' : 'The server did not take the test e-mail:'}
+              {result.accepted ? t('settings.smtp.test.accepted') : t('settings.smtp.test.refused')}
             </p>
             <p className={result.accepted ? 'settings-answer settings-answer-ok' : 'settings-answer settings-answer-bad'}>
               {result.response}

@@ -6,22 +6,25 @@
  */
 import { useCallback, useState, type FormEvent } from 'react';
 import { STAFF_ROLES, type StaffSecret } from '../../../contract/constants.js';
-import { ROLE_NAMES } from '../shell/areas.js';
+import type { MessageId } from '../../../contract/i18n/catalogues.js';
 import { useSession } from '../session-store.js';
 import { ConfirmDialog } from '../ui/detail-parts.js';
 import { Actions } from '../ui/dialog-parts.js';
 import { CopyValue } from '../ui/copy-value.js';
 import { formatDateTime } from '../ui/format.js';
+import { translate, useT } from '../ui/i18n.js';
 import { Modal } from '../ui/modal.js';
 import { toneClass } from '../ui/tags.js';
 import { adminClient, type CreatedStaff, type ResetStaffSecret, type StaffMember } from './admin-client.js';
-import { focusFirst, FormProblem, Pending, problemsOf, SettingField, useLoaded, type Problems } from './settings-parts.js';
+import { focusFirst, FormProblem, hidden, Pending, problemsOf, ROLE_NAMES, SettingField, useLoaded, useRich, type Problems } from './settings-parts.js';
 
 type Dialog = { kind: 'create' } | { kind: 'reset'; member: StaffMember } | { kind: 'disable'; member: StaffMember } | null;
 
 export function StaffSettings() {
+  const t = useT();
+  const rich = useRich();
   const read = useCallback(() => adminClient.staff(), []);
-  const { data, problem, load } = useLoaded(read, 'The staff');
+  const { data, problem, load } = useLoaded(read, 'settings.staff.loadFailed');
   const [dialog, setDialog] = useState<Dialog>(null);
   const [message, setMessage] = useState('');
   const me = useSession((s) => s.session?.staff.staff_id);
@@ -29,12 +32,12 @@ export function StaffSettings() {
   return (
     <section className="card" aria-labelledby="staff-title">
       <div className="page-head">
-        <h2 id="staff-title">Staff</h2>
+        <h2 id="staff-title">{t('settings.section.staff')}</h2>
         <button type="button" className="button button-primary" onClick={() => setDialog({ kind: 'create' })}>
-          New staff account
+          {t('settings.staff.new')}
         </button>
       </div>
-      <p className="lead">Who may log in to this app, and as what: cashiers use the till, back office sees sales and invoices, admins also change Settings.</p>
+      <p className="lead">{t('settings.staff.lead')}</p>
       <p className="settings-message" role="status">
         {message}
       </p>
@@ -42,17 +45,17 @@ export function StaffSettings() {
         <Pending problem={problem} retry={() => void load()} />
       ) : (
         <table className="settings-table">
-          <caption className="visually-hidden">Staff accounts</caption>
+          <caption className="visually-hidden">{t('settings.staff.caption')}</caption>
           <thead>
             <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Login</th>
-              <th scope="col">Role</th>
-              <th scope="col">PIN</th>
-              <th scope="col">Created</th>
-              <th scope="col">State</th>
+              <th scope="col">{t('settings.staff.name')}</th>
+              <th scope="col">{t('settings.staff.login')}</th>
+              <th scope="col">{t('settings.staff.role')}</th>
+              <th scope="col">{t('settings.staff.pin')}</th>
+              <th scope="col">{t('settings.created')}</th>
+              <th scope="col">{t('settings.staff.state')}</th>
               <th scope="col">
-                <span className="visually-hidden">Actions</span>
+                <span className="visually-hidden">{t('settings.actions')}</span>
               </th>
             </tr>
           </thead>
@@ -61,19 +64,19 @@ export function StaffSettings() {
               <tr key={member.staff_id}>
                 <td>{member.display_name}</td>
                 <td className="mono">{member.login}</td>
-                <td>{ROLE_NAMES[member.role]}</td>
-                <td>{member.has_pin ? 'Set' : <span className="muted">None</span>}</td>
+                <td>{t(ROLE_NAMES[member.role])}</td>
+                <td>{member.has_pin ? t('settings.staff.pinSet') : <span className="muted">{t('settings.staff.pinNone')}</span>}</td>
                 <td>{formatDateTime(member.created_at)}</td>
-                <td>{member.disabled ? <span className={toneClass('off')}>Disabled</span> : <span className={toneClass('ok')}>Active</span>}</td>
+                <td>{member.disabled ? <span className={toneClass('off')}>{t('settings.staff.disabled')}</span> : <span className={toneClass('ok')}>{t('settings.active')}</span>}</td>
                 <td>
                   {!member.disabled && (
                     <div className="settings-row-actions">
                       <button type="button" className="button button-small" onClick={() => setDialog({ kind: 'reset', member })}>
-                        Reset<span className="visually-hidden"> password or PIN of {member.login}</span>
+                        {rich('settings.staff.reset', { login: member.login, hidden })}
                       </button>
                       {member.staff_id !== me && (
                         <button type="button" className="button button-small button-danger" onClick={() => setDialog({ kind: 'disable', member })}>
-                          Disable<span className="visually-hidden"> {member.login}</span>
+                          {rich('settings.staff.disable', { login: member.login, hidden })}
                         </button>
                       )}
                     </div>
@@ -88,7 +91,7 @@ export function StaffSettings() {
         <CreateStaffDialog
           onClose={() => setDialog(null)}
           onCreated={(created) => {
-            setMessage(`Staff account ${created.login} created.`);
+            setMessage(t('settings.staff.created', { login: created.login }));
             void load();
           }}
         />
@@ -98,30 +101,27 @@ export function StaffSettings() {
           member={dialog.member}
           onClose={() => setDialog(null)}
           onReset={(reset) => {
-            setMessage(`${reset.secret === 'pin' ? 'PIN' : 'Password'} of ${dialog.member.login} renewed.`);
+            setMessage(t('settings.staff.renewed', { secret: reset.secret, login: dialog.member.login }));
             void load();
           }}
         />
       )}
       {dialog?.kind === 'disable' && (
         <ConfirmDialog
-          title={`Disable ${dialog.member.display_name}?`}
-          keepLabel="Keep the account"
-          confirmLabel="Disable account"
-          busyLabel="Disabling…"
-          what="Disabling the account"
+          title={t('settings.staff.disableTitle', { name: dialog.member.display_name })}
+          keepLabel={t('settings.staff.keep')}
+          confirmLabel={t('settings.staff.disableConfirm')}
+          busyLabel={t('settings.staff.disabling')}
+          what={t('settings.staff.disableWhat')}
           run={() => adminClient.disableStaff(dialog.member.staff_id)}
           onClose={() => setDialog(null)}
           onDone={(member) => {
             setDialog(null);
-            setMessage(`${member.login} is disabled: logged out everywhere and cannot log in.`);
+            setMessage(t('settings.staff.disabledMessage', { login: member.login }));
             void load();
           }}
         >
-          <p>
-            {dialog.member.display_name} ({dialog.member.login}, {ROLE_NAMES[dialog.member.role]}) is logged out at once wherever they are logged in and cannot log in again. Their entries in the audit
-            log stay.
-          </p>
+          <p>{t('settings.staff.disableBody', { name: dialog.member.display_name, login: dialog.member.login, role: t(ROLE_NAMES[dialog.member.role]) })}</p>
         </ConfirmDialog>
       )}
     </section>
@@ -129,9 +129,10 @@ export function StaffSettings() {
 }
 
 type CreateField = 'role' | 'login' | 'display_name' | 'password' | 'pin';
-const CREATE_FIELDS: Record<CreateField, string> = { role: 'role', login: 'login', display_name: 'name', password: 'password', pin: 'PIN' };
+const CREATE_FIELDS: Record<CreateField, MessageId> = { role: 'settings.staff.role', login: 'settings.staff.login', display_name: 'settings.staff.name', password: 'settings.staff.password', pin: 'settings.staff.pin' };
 
 function CreateStaffDialog({ onClose, onCreated }: { onClose: () => void; onCreated: (created: CreatedStaff) => void }) {
+  const t = useT();
   const [role, setRole] = useState<string>('cashier');
   const [login, setLogin] = useState('');
   const [name, setName] = useState('');
@@ -146,9 +147,9 @@ function CreateStaffDialog({ onClose, onCreated }: { onClose: () => void; onCrea
     event.preventDefault();
     if (busy) return;
     const local: Problems<CreateField> = {};
-    if (!/^[a-z0-9][a-z0-9._-]{1,39}$/.test(login)) local.login = 'Login must be 2 to 40 lower-case letters, digits, dot, dash or underscore.';
-    if (password && password.length < 8) local.password = 'Password must be at least 8 characters, or leave it empty to generate one.';
-    if (pin && !/^\d{4,8}$/.test(pin)) local.pin = 'PIN must be 4 to 8 digits.';
+    if (!/^[a-z0-9][a-z0-9._-]{1,39}$/.test(login)) local.login = t('settings.staff.loginInvalid');
+    if (password && password.length < 8) local.password = t('settings.staff.passwordShort');
+    if (pin && !/^\d{4,8}$/.test(pin)) local.pin = t('settings.staff.pinInvalid');
     setProblems(local);
     if (Object.keys(local).length) return focusFirst('staff', local);
     setBusy(true);
@@ -157,7 +158,7 @@ function CreateStaffDialog({ onClose, onCreated }: { onClose: () => void; onCrea
       setCreated({ staff: made, generated: !password });
       onCreated(made);
     } catch (error) {
-      const found = problemsOf(error, 'The account was not created', CREATE_FIELDS);
+      const found = problemsOf(error, translate('settings.staff.notCreated'), CREATE_FIELDS);
       setProblems(found);
       focusFirst('staff', found);
     } finally {
@@ -167,18 +168,18 @@ function CreateStaffDialog({ onClose, onCreated }: { onClose: () => void; onCrea
 
   if (created) {
     return (
-      <Modal title={`Account ${created.staff.login} created`} onClose={onClose} className="modal-wide">
+      <Modal title={t('settings.staff.createdTitle', { login: created.staff.login })} onClose={onClose} className="modal-wide">
         {created.generated ? (
           <>
-            <p className="once-warning">Shown once: give this password to {created.staff.login} now. It is not kept in readable form.</p>
-            <CopyValue label="Password" value={created.staff.password} />
+            <p className="once-warning">{t('settings.staff.createdOnce', { login: created.staff.login })}</p>
+            <CopyValue label={t('settings.staff.password')} value={created.staff.password} />
           </>
         ) : (
-          <p>{created.staff.login} logs in with the password you gave{pin ? ' or the PIN' : ''}.</p>
+          <p>{t('settings.staff.createdGiven', { login: created.staff.login, pin: pin ? 'yes' : 'no' })}</p>
         )}
         <Actions>
           <button type="button" className="button button-primary" onClick={onClose} data-autofocus>
-            Close
+            {t('common.close')}
           </button>
         </Actions>
       </Modal>
@@ -186,10 +187,10 @@ function CreateStaffDialog({ onClose, onCreated }: { onClose: () => void; onCrea
   }
 
   return (
-    <Modal title="New staff account" onClose={onClose} busy={busy}>
+    <Modal title={t('settings.staff.new')} onClose={onClose} busy={busy}>
       <form onSubmit={(event) => void create(event)} noValidate>
         <FormProblem text={problems.form} />
-        <SettingField id="staff-role" label="Role" problem={problems.role}>
+        <SettingField id="staff-role" label={t('settings.staff.role')} problem={problems.role}>
           {(props) => (
             <select
               {...props}
@@ -203,31 +204,31 @@ function CreateStaffDialog({ onClose, onCreated }: { onClose: () => void; onCrea
             >
               {STAFF_ROLES.map((r) => (
                 <option key={r} value={r}>
-                  {ROLE_NAMES[r]}
+                  {t(ROLE_NAMES[r])}
                 </option>
               ))}
             </select>
           )}
         </SettingField>
-        <SettingField id="staff-login" label="Login" problem={problems.login} note="Lower-case letters, digits, dot, dash or underscore">
+        <SettingField id="staff-login" label={t('settings.staff.login')} problem={problems.login} note={t('settings.staff.loginNote')}>
           {(props) => <input {...props} className="input" value={login} maxLength={40} autoComplete="off" spellCheck={false} onChange={(e) => {
                 setLogin(e.target.value.toLowerCase());
                 clear('login');
               }} />}
         </SettingField>
-        <SettingField id="staff-display_name" label="Name" optional problem={problems.display_name} note="Shown in the header and the audit log; empty: the login">
+        <SettingField id="staff-display_name" label={t('settings.staff.name')} optional problem={problems.display_name} note={t('settings.staff.nameNote')}>
           {(props) => <input {...props} className="input" value={name} maxLength={80} autoComplete="off" onChange={(e) => {
                 setName(e.target.value);
                 clear('display_name');
               }} />}
         </SettingField>
-        <SettingField id="staff-password" label="Initial password" optional problem={problems.password} note="At least 8 characters; empty: one is generated and shown once">
+        <SettingField id="staff-password" label={t('settings.staff.initialPassword')} optional problem={problems.password} note={t('settings.staff.passwordNote')}>
           {(props) => <input {...props} className="input" type="password" value={password} maxLength={200} autoComplete="new-password" onChange={(e) => {
                 setPassword(e.target.value);
                 clear('password');
               }} />}
         </SettingField>
-        <SettingField id="staff-pin" label="PIN" optional problem={problems.pin} note="4 to 8 digits, for the till's login">
+        <SettingField id="staff-pin" label={t('settings.staff.pin')} optional problem={problems.pin} note={t('settings.staff.pinNote')}>
           {(props) => <input {...props} className="input input-short" type="password" inputMode="numeric" value={pin} maxLength={8} autoComplete="new-password" onChange={(e) => {
                 setPin(e.target.value.replace(/\D/g, ''));
                 clear('pin');
@@ -235,10 +236,10 @@ function CreateStaffDialog({ onClose, onCreated }: { onClose: () => void; onCrea
         </SettingField>
         <Actions>
           <button type="button" className="button button-quiet" onClick={onClose} disabled={busy}>
-            Cancel
+            {t('common.cancel')}
           </button>
           <button type="submit" className="button button-primary" aria-disabled={busy}>
-            {busy ? 'Creating…' : 'Create account'}
+            {busy ? t('settings.staff.creating') : t('settings.staff.create')}
           </button>
         </Actions>
       </form>
@@ -252,14 +253,14 @@ function ResetDialog({ member, onClose, onReset }: { member: StaffMember; onClos
   const [problems, setProblems] = useState<Problems<'secret' | 'value'>>({});
   const [busy, setBusy] = useState(false);
   const [reset, setReset] = useState<ResetStaffSecret | null>(null);
-  const word = secret === 'pin' ? 'PIN' : 'password';
+  const t = useT();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
     const local: Problems<'value'> = {};
-    if (value && secret === 'pin' && !/^\d{4,8}$/.test(value)) local.value = 'A PIN is 4 to 8 digits, or leave it empty to generate one.';
-    if (value && secret === 'password' && value.length < 8) local.value = 'A password is at least 8 characters, or leave it empty to generate one.';
+    if (value && secret === 'pin' && !/^\d{4,8}$/.test(value)) local.value = t('settings.staff.resetPinInvalid');
+    if (value && secret === 'password' && value.length < 8) local.value = t('settings.staff.resetPasswordShort');
     setProblems(local);
     if (local.value) return focusFirst('reset', local);
     setBusy(true);
@@ -268,7 +269,7 @@ function ResetDialog({ member, onClose, onReset }: { member: StaffMember; onClos
       setReset(done);
       onReset(done);
     } catch (error) {
-      const found = problemsOf(error, `The ${word} was not renewed`, { secret: 'what', value: `new ${word}` });
+      const found = problemsOf(error, translate('settings.staff.notRenewed', { secret }), { secret: 'settings.staff.resetWhatField', value: secret === 'pin' ? 'settings.staff.newPin' : 'settings.staff.newPassword' });
       setProblems(found);
       focusFirst('reset', found);
     } finally {
@@ -277,23 +278,24 @@ function ResetDialog({ member, onClose, onReset }: { member: StaffMember; onClos
   };
 
   if (reset) {
-    const name = reset.secret === 'pin' ? 'PIN' : 'Password';
     return (
-      <Modal title={`${name} of ${member.login} renewed`} onClose={onClose} className="modal-wide">
+      <Modal title={t('settings.staff.renewedTitle', { secret: reset.secret, login: member.login })} onClose={onClose} className="modal-wide">
         {reset.value ? (
           <>
-            <p className="once-warning">Shown once: give the new {name === 'PIN' ? 'PIN' : 'password'} to {member.display_name} now.</p>
-            <CopyValue label={`New ${name === 'PIN' ? 'PIN' : 'password'}`} value={reset.value} />
+            <p className="once-warning">{t('settings.staff.renewedOnce', { secret: reset.secret, name: member.display_name })}</p>
+            <CopyValue label={t(reset.secret === 'pin' ? 'settings.staff.newPin' : 'settings.staff.newPassword')} value={reset.value} />
           </>
         ) : (
-          <p>The {name === 'PIN' ? 'PIN' : 'password'} you typed is set.</p>
+          <p>{t('settings.staff.renewedTyped', { secret: reset.secret })}</p>
         )}
         <p>
-          {reset.sessions_ended === 0 ? `${member.display_name} was not logged in anywhere.` : `${member.display_name} was logged out (${reset.sessions_ended} session${reset.sessions_ended === 1 ? '' : 's'}).`}
+          {reset.sessions_ended === 0
+            ? t('settings.staff.notLoggedIn', { name: member.display_name })
+            : t('settings.staff.loggedOut', { name: member.display_name, count: reset.sessions_ended })}
         </p>
         <Actions>
           <button type="button" className="button button-primary" onClick={onClose} data-autofocus>
-            Close
+            {t('common.close')}
           </button>
         </Actions>
       </Modal>
@@ -301,19 +303,18 @@ function ResetDialog({ member, onClose, onReset }: { member: StaffMember; onClos
   }
 
   return (
-    <Modal title={`Reset ${member.display_name}'s password or PIN`} onClose={onClose} busy={busy}>
+    <Modal title={t('settings.staff.resetTitle', { name: member.display_name })} onClose={onClose} busy={busy}>
       <form onSubmit={(event) => void submit(event)} noValidate>
         <FormProblem text={problems.form ?? problems.secret} />
         <fieldset className="field">
-          <legend className="field-label">What to renew</legend>
+          <legend className="field-label">{t('settings.staff.resetWhat')}</legend>
           {(['password', 'pin'] as const).map((option) => (
             <label key={option} className="check">
-              <input type="radio" name="reset-secret" value={option} checked={secret === option} onChange={() => setSecret(option)} {...(option === 'password' ? { 'data-autofocus': true } : {})} />{' '}
-              {option === 'pin' ? 'PIN (till login)' : 'Password'}
+              <input type="radio" name="reset-secret" value={option} checked={secret === option} onChange={() => setSecret(option)} {...(option === 'password' ? { 'data-autofocus': true } : {})} /> {option === 'pin' ? t('settings.staff.resetPinOption') : t('settings.staff.password')}
             </label>
           ))}
         </fieldset>
-        <SettingField id="reset-value" label={`New ${word}`} optional problem={problems.value} note={`Empty: one is generated and shown once. ${member.display_name}'s sessions end.`}>
+        <SettingField id="reset-value" label={t(secret === 'pin' ? 'settings.staff.newPin' : 'settings.staff.newPassword')} optional problem={problems.value} note={t('settings.staff.resetNote', { name: member.display_name })}>
           {(props) => (
             <input
               {...props}
@@ -329,10 +330,10 @@ function ResetDialog({ member, onClose, onReset }: { member: StaffMember; onClos
         </SettingField>
         <Actions>
           <button type="button" className="button button-quiet" onClick={onClose} disabled={busy}>
-            Cancel
+            {t('common.cancel')}
           </button>
           <button type="submit" className="button button-primary" aria-disabled={busy}>
-            {busy ? 'Renewing…' : `Renew ${word}`}
+            {busy ? t('settings.staff.renewing') : t('settings.staff.renew', { secret })}
           </button>
         </Actions>
       </form>

@@ -6,23 +6,28 @@
  * day not closed, or the last active one; the dialog says so in plain words. Retired tills are
  * listed after the active ones.
  */
-import { useCallback, useState, type FormEvent } from 'react';
+import { useCallback, useState, type FormEvent, type ReactNode } from 'react';
 import { defaultTillName, TILL_ID_PATTERN, TILL_RETIRE_REFUSED } from '../../../contract/constants.js';
+import type { MessageId } from '../../../contract/i18n/catalogues.js';
 import { ApiError } from '../api/client.js';
 import { tillsClient, type StoreLimits, type Till, type TillInvite } from '../tills/tills-client.js';
 import { ConfirmDialog } from '../ui/detail-parts.js';
 import { FormActions } from '../ui/dialog-parts.js';
 import { formatDateTime, formatTime } from '../ui/format.js';
+import { translate, useT } from '../ui/i18n.js';
 import { formatMoney } from '../till/money.js';
 import { CopyValue } from '../ui/copy-value.js';
 import { Modal } from '../ui/modal.js';
 import { toneClass } from '../ui/tags.js';
 import { settingsClient, type Shop } from './settings-client.js';
-import { focusFirst, FormProblem, Pending, problemsOf, SettingField, useLoaded, type Problems } from './settings-parts.js';
+import { focusFirst, FormProblem, hidden, Pending, problemsOf, SettingField, useLoaded, useRich, type Problems } from './settings-parts.js';
 
 type Dialog = { kind: 'create' } | { kind: 'rename'; till: Till } | { kind: 'retire'; till: Till } | { kind: 'invite'; till: Till } | { kind: 'limits'; till: Till } | null;
 
 const NAME_MAX = 60;
+/** What a till on another computer runs to join from its command line (a command: the same in every language). */
+const JOIN_COMMAND = 'gateway till join';
+const code = (chunks: ReactNode[]) => <code>{chunks}</code>;
 
 /** The till a new one would most likely be: the first TILL-n not taken (retired ids stay taken). */
 function nextTillId(tills: readonly Till[]): string {
@@ -34,32 +39,38 @@ function nextTillId(tills: readonly Till[]): string {
 
 /** Free, open on a screen (whose, seen when), or retired (when). */
 function TillStatus({ till }: { till: Till }) {
-  if (till.retired_at) return <span className={toneClass('off')}>Retired {formatDateTime(till.retired_at)}</span>;
+  const t = useT();
+  if (till.retired_at) return <span className={toneClass('off')}>{t('settings.tills.retiredAt', { when: formatDateTime(till.retired_at) })}</span>;
   if (till.holder) {
-    const where = till.holder.this_screen ? 'Open on this screen' : `Open on a screen${till.holder.staff_name ? ` (${till.holder.staff_name})` : ''}`;
-    return <span className={toneClass('info')}>{`${where}, seen ${formatTime(till.holder.seen_at)}`}</span>;
+    const where = till.holder.this_screen ? 'here' : till.holder.staff_name ? 'named' : 'other';
+    return <span className={toneClass('info')}>{t('settings.tills.open', { where, name: till.holder.staff_name ?? '', seen: formatTime(till.holder.seen_at) })}</span>;
   }
-  return <span className={toneClass('ok')}>Free</span>;
+  return <span className={toneClass('ok')}>{t('settings.tills.free')}</span>;
 }
 
 /** A till on another computer, as it last reported: seen when, what it holds, a warning when it went quiet. */
 function RemoteState({ till }: { till: Till }) {
+  const t = useT();
   const remote = till.remote;
   if (!remote) return null;
   const { stored } = remote;
-  const totals = stored.totals.map((t) => formatMoney(t.amount, t.currency)).join(' + ');
+  const totals = stored.totals.map((total) => formatMoney(total.amount, total.currency)).join(' + ');
+  const facts = [
+    remote.version ? t('settings.tills.remote.versioned', { version: remote.version }) : t('settings.tills.remote.where'),
+    remote.last_seen_at ? t('settings.tills.remote.seen', { seen: formatTime(remote.last_seen_at) }) : t('settings.tills.remote.notSeen'),
+    ...(remote.open_attempt ? [t('settings.tills.remote.inProgress')] : []),
+  ];
   return (
     <div className="till-remote">
-      <span className="muted">
-        On another computer{remote.version ? ` (version ${remote.version})` : ''} · {remote.last_seen_at ? `seen ${formatTime(remote.last_seen_at)}` : 'not seen since it joined'}
-        {remote.open_attempt ? ' · a card payment in progress' : ''}
-      </span>
+      <span className="muted">{facts.join(' · ')}</span>
       {stored.count > 0 && (
         <span className={toneClass('wait')}>
-          {stored.count} stored {stored.count === 1 ? 'sale' : 'sales'} ({totals}){stored.oldest_at ? `, the oldest from ${formatTime(stored.oldest_at)}` : ''}
+          {stored.oldest_at
+            ? t('settings.tills.remote.storedSince', { count: stored.count, totals, oldest: formatTime(stored.oldest_at) })
+            : t('settings.tills.remote.stored', { count: stored.count, totals })}
         </span>
       )}
-      {remote.last_forward_at && <span className="muted">Last forwarded {formatDateTime(remote.last_forward_at)}</span>}
+      {remote.last_forward_at && <span className="muted">{t('settings.tills.remote.forwarded', { when: formatDateTime(remote.last_forward_at) })}</span>}
       {remote.warning && (
         <span className={toneClass('bad')} role="note">
           {remote.warning}
@@ -71,17 +82,21 @@ function RemoteState({ till }: { till: Till }) {
 
 /** Which day the till is on: open since the last close (with sales), or nothing since. */
 function TillDay({ till }: { till: Till }) {
+  const t = useT();
   if (till.retired_at) return null;
-  const since = till.day.opened_at ? `since ${formatDateTime(till.day.opened_at)}` : 'since its first sale';
-  return till.day.open ? <span>{`Day ${till.day.sequence} open ${since}`}</span> : <span className="muted">{`Nothing since ${till.day.opened_at ? `the close of ${formatDateTime(till.day.opened_at)}` : 'it was added'}`}</span>;
+  const { open, sequence, opened_at: openedAt } = till.day;
+  if (open) return <span>{openedAt ? t('settings.tills.day.openSince', { sequence, since: formatDateTime(openedAt) }) : t('settings.tills.day.openFirstSale', { sequence })}</span>;
+  return <span className="muted">{openedAt ? t('settings.tills.day.closedSince', { since: formatDateTime(openedAt) }) : t('settings.tills.day.nothingYet')}</span>;
 }
 
 export function TillSettings() {
+  const t = useT();
+  const rich = useRich();
   const read = useCallback(async () => {
     const [list, shops] = await Promise.all([tillsClient.list({ retired: true }), settingsClient.shops()]);
     return { tills: list.tills, shops };
   }, []);
-  const { data, problem, load } = useLoaded(read, 'The tills');
+  const { data, problem, load } = useLoaded(read, 'settings.tills.loadFailed');
   const [dialog, setDialog] = useState<Dialog>(null);
   const [message, setMessage] = useState('');
 
@@ -95,15 +110,12 @@ export function TillSettings() {
   return (
     <section className="card" aria-labelledby="tills-title">
       <div className="page-head">
-        <h2 id="tills-title">Tills</h2>
+        <h2 id="tills-title">{t('settings.section.tills')}</h2>
         <button type="button" className="button button-primary" onClick={() => setDialog({ kind: 'create' })} disabled={!data}>
-          Add a till
+          {t('settings.tills.add')}
         </button>
       </div>
-      <p className="lead">
-        Each till sells on its own screen and closes its own day. Its till id is the terminal id on its payments, receipts and reports; a screen chooses its till once, and one till is open on one
-        screen at a time.
-      </p>
+      <p className="lead">{t('settings.tills.lead')}</p>
       <p className="settings-message" role="status">
         {message}
       </p>
@@ -111,16 +123,16 @@ export function TillSettings() {
         <Pending problem={problem} retry={() => void load()} />
       ) : (
         <table className="settings-table">
-          <caption className="visually-hidden">Tills of this shop, retired ones last</caption>
+          <caption className="visually-hidden">{t('settings.tills.caption')}</caption>
           <thead>
             <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Till id</th>
-              <th scope="col">Shop</th>
-              <th scope="col">Status</th>
-              <th scope="col">Day</th>
+              <th scope="col">{t('settings.field.name')}</th>
+              <th scope="col">{t('settings.tills.tillId')}</th>
+              <th scope="col">{t('settings.field.shop')}</th>
+              <th scope="col">{t('common.status')}</th>
+              <th scope="col">{t('settings.tills.day')}</th>
               <th scope="col">
-                <span className="visually-hidden">Actions</span>
+                <span className="visually-hidden">{t('settings.actions')}</span>
               </th>
             </tr>
           </thead>
@@ -129,7 +141,7 @@ export function TillSettings() {
               <tr key={till.till_id} className={till.retired_at ? 'settings-row-retired' : undefined}>
                 <td>{till.name}</td>
                 <td className="mono">{till.till_id}</td>
-                <td>{shopName(till.shop_id) ?? <span className="muted">No shop</span>}</td>
+                <td>{shopName(till.shop_id) ?? <span className="muted">{t('settings.tills.noShop')}</span>}</td>
                 <td>
                   <TillStatus till={till} />
                   <RemoteState till={till} />
@@ -141,19 +153,18 @@ export function TillSettings() {
                   {!till.retired_at && (
                     <div className="settings-row-actions">
                       <button type="button" className="button button-small" onClick={() => setDialog({ kind: 'rename', till })}>
-                        Rename<span className="visually-hidden"> till {till.till_id}</span>
+                        {rich('settings.tills.rename', { tillId: till.till_id, hidden })}
                       </button>
                       {till.remote && (
                         <button type="button" className="button button-small" onClick={() => setDialog({ kind: 'limits', till })}>
-                          Limits<span className="visually-hidden"> of till {till.till_id}</span>
+                          {rich('settings.tills.limits', { tillId: till.till_id, hidden })}
                         </button>
                       )}
                       <button type="button" className="button button-small" onClick={() => setDialog({ kind: 'invite', till })}>
-                        {till.remote ? 'Join again' : 'Join from another computer'}
-                        <span className="visually-hidden"> till {till.till_id}</span>
+                        {rich(till.remote ? 'settings.tills.joinAgain' : 'settings.tills.join', { tillId: till.till_id, hidden })}
                       </button>
                       <button type="button" className="button button-small button-danger" onClick={() => setDialog({ kind: 'retire', till })}>
-                        Retire<span className="visually-hidden"> till {till.till_id}</span>
+                        {rich('settings.tills.retire', { tillId: till.till_id, hidden })}
                       </button>
                     </div>
                   )}
@@ -164,26 +175,26 @@ export function TillSettings() {
         </table>
       )}
       {dialog?.kind === 'create' && data && (
-        <CreateTillDialog tills={data.tills} shops={data.shops} onClose={() => setDialog(null)} onDone={(till) => done(`${till.name} (${till.till_id}) added${till.shop_id ? ` to ${shopName(till.shop_id)}` : ''}.`)} />
+        <CreateTillDialog tills={data.tills} shops={data.shops} onClose={() => setDialog(null)} onDone={(till) => done(till.shop_id ? t('settings.tills.addedTo', { name: till.name, tillId: till.till_id, shop: shopName(till.shop_id) }) : t('settings.tills.added', { name: till.name, tillId: till.till_id }))} />
       )}
       {dialog?.kind === 'invite' && <InviteDialog till={dialog.till} onClose={() => setDialog(null)} />}
-      {dialog?.kind === 'limits' && <LimitsDialog till={dialog.till} onClose={() => setDialog(null)} onDone={() => done(`${dialog.till.name} (${dialog.till.till_id}) has its new limits within seconds.`)} />}
-      {dialog?.kind === 'rename' && <RenameTillDialog till={dialog.till} onClose={() => setDialog(null)} onDone={(till) => done(`${till.till_id} is now called ${till.name}.`)} />}
+      {dialog?.kind === 'limits' && <LimitsDialog till={dialog.till} onClose={() => setDialog(null)} onDone={() => done(t('settings.tills.limitsSaved', { name: dialog.till.name, tillId: dialog.till.till_id }))} />}
+      {dialog?.kind === 'rename' && <RenameTillDialog till={dialog.till} onClose={() => setDialog(null)} onDone={(till) => done(t('settings.tills.renamed', { tillId: till.till_id, name: till.name }))} />}
       {dialog?.kind === 'retire' && (
         <ConfirmDialog
-          title={`Retire ${dialog.till.name}?`}
-          keepLabel="Keep the till"
-          confirmLabel="Retire till"
-          busyLabel="Retiring…"
-          what="Retiring the till"
+          title={t('settings.tills.retireTitle', { name: dialog.till.name })}
+          keepLabel={t('settings.tills.keep')}
+          confirmLabel={t('settings.tills.retireConfirm')}
+          busyLabel={t('settings.tills.retiring')}
+          what={t('settings.tills.retireWhat')}
           run={() => retire(dialog.till)}
           onClose={() => setDialog(null)}
-          onDone={(till) => done(`${till.name} (${till.till_id}) is retired: it takes no sale from now on.`)}
+          onDone={(till) => done(t('settings.tills.retired', { name: till.name, tillId: till.till_id }))}
         >
-          <p>
-            Once retired, {dialog.till.name} ({dialog.till.till_id}) takes no sale and no screen can open it. Its past sales, receipts and Z reports stay as they are. Retiring cannot be undone.
-          </p>
-          {dialog.till.holder && !dialog.till.holder.this_screen && <p>{dialog.till.holder.staff_name ?? 'Someone'} has it open on a screen now; that screen sells on it no more once it is retired.</p>}
+          <p>{t('settings.tills.retireBody', { name: dialog.till.name, tillId: dialog.till.till_id })}</p>
+          {dialog.till.holder && !dialog.till.holder.this_screen && (
+            <p>{dialog.till.holder.staff_name ? t('settings.tills.retireHeld', { name: dialog.till.holder.staff_name }) : t('settings.tills.retireHeldSomeone')}</p>
+          )}
         </ConfirmDialog>
       )}
     </section>
@@ -202,19 +213,20 @@ async function retire(till: Till): Promise<Till> {
 function plainRefusal(error: unknown, till: Till): Error {
   if (!(error instanceof ApiError) || error.kind !== 'api') return error instanceof Error ? error : new Error(String(error));
   const reason = error.errors.find((e) => e.field === 'retired')?.message;
-  const words: Record<string, string> = {
-    [TILL_RETIRE_REFUSED.openAttempt]: `${till.name} has a card payment whose outcome is not known yet. Retire it once the till screen shows how that payment ended.`,
-    [TILL_RETIRE_REFUSED.dayNotClosed]: `${till.name} has sales of a day that is not closed yet. Close its day first (Cashier, Close the day, on ${till.name}), then retire it.`,
-    [TILL_RETIRE_REFUSED.lastTill]: `${till.name} is the shop's last active till, and a shop keeps at least one. Add the till that replaces it first.`,
+  const words: Record<string, MessageId> = {
+    [TILL_RETIRE_REFUSED.openAttempt]: 'settings.tills.refused.openAttempt',
+    [TILL_RETIRE_REFUSED.dayNotClosed]: 'settings.tills.refused.dayNotClosed',
+    [TILL_RETIRE_REFUSED.lastTill]: 'settings.tills.refused.lastTill',
   };
   const said = reason === undefined ? undefined : words[reason];
-  return said ? new Error(said) : error;
+  return said ? new Error(translate(said, { name: till.name })) : error;
 }
 
 type CreateField = 'till_id' | 'name' | 'shop_id';
-const CREATE_FIELDS: Record<CreateField, string> = { till_id: 'till id', name: 'name', shop_id: 'shop' };
+const CREATE_FIELDS: Record<CreateField, MessageId> = { till_id: 'settings.tills.tillId', name: 'settings.field.name', shop_id: 'settings.field.shop' };
 
 function CreateTillDialog({ tills, shops, onClose, onDone }: { tills: readonly Till[]; shops: readonly Shop[]; onClose: () => void; onDone: (till: Till) => void }) {
+  const t = useT();
   const suggested = nextTillId(tills);
   const [tillId, setTillId] = useState('');
   const [name, setName] = useState('');
@@ -230,7 +242,7 @@ function CreateTillDialog({ tills, shops, onClose, onDone }: { tills: readonly T
     event.preventDefault();
     if (busy) return;
     const local: Problems<CreateField> = {};
-    if (!TILL_ID_PATTERN.test(typedId)) local.till_id = `Till id must be 1 to 40 letters, digits, '-', '_' or '.', starting with a letter or digit, such as ${suggested}.`;
+    if (!TILL_ID_PATTERN.test(typedId)) local.till_id = t('settings.tills.tillIdInvalid', { example: suggested });
     setProblems(local);
     if (Object.keys(local).length) return focusFirst('till', local);
     setBusy(true);
@@ -238,7 +250,7 @@ function CreateTillDialog({ tills, shops, onClose, onDone }: { tills: readonly T
       const made = await tillsClient.create({ till_id: typedId, ...(name.trim() ? { name: name.trim() } : {}), ...(shopId ? { shop_id: shopId } : {}) });
       onDone(made);
     } catch (error) {
-      const found = problemsOf(error, 'The till was not added', CREATE_FIELDS);
+      const found = problemsOf(error, translate('settings.tills.notAdded'), CREATE_FIELDS);
       setProblems(found);
       focusFirst('till', found);
     } finally {
@@ -247,10 +259,10 @@ function CreateTillDialog({ tills, shops, onClose, onDone }: { tills: readonly T
   };
 
   return (
-    <Modal title="Add a till" onClose={onClose} busy={busy}>
+    <Modal title={t('settings.tills.add')} onClose={onClose} busy={busy}>
       <form onSubmit={(event) => void create(event)} noValidate>
         <FormProblem text={problems.form} />
-        <SettingField id="till-till_id" label="Till id" problem={problems.till_id} note="The terminal id on its payments, receipts and reports; fixed once added">
+        <SettingField id="till-till_id" label={t('settings.tills.tillId')} problem={problems.till_id} note={t('settings.tills.tillIdNote')}>
           {(props) => (
             <input
               {...props}
@@ -268,7 +280,7 @@ function CreateTillDialog({ tills, shops, onClose, onDone }: { tills: readonly T
             />
           )}
         </SettingField>
-        <SettingField id="till-name" label="Name" optional problem={problems.name} note={`What staff see on the till screen; empty: ${defaultName}`}>
+        <SettingField id="till-name" label={t('settings.field.name')} optional problem={problems.name} note={t('settings.tills.nameNote', { name: defaultName })}>
           {(props) => (
             <input
               {...props}
@@ -284,7 +296,7 @@ function CreateTillDialog({ tills, shops, onClose, onDone }: { tills: readonly T
             />
           )}
         </SettingField>
-        <SettingField id="till-shop_id" label="Shop" optional problem={problems.shop_id} note={shops.length ? "Its payments follow the shop's payment methods and fees" : 'No shops yet: add them in Shops and terminals'}>
+        <SettingField id="till-shop_id" label={t('settings.field.shop')} optional problem={problems.shop_id} note={shops.length ? t('settings.tills.shopNote') : t('settings.tills.noShops')}>
           {(props) => (
             <select
               {...props}
@@ -295,7 +307,7 @@ function CreateTillDialog({ tills, shops, onClose, onDone }: { tills: readonly T
                 clear('shop_id');
               }}
             >
-              <option value="">No shop</option>
+              <option value="">{t('settings.tills.noShop')}</option>
               {shops.map((shop) => (
                 <option key={shop.shop_id} value={shop.shop_id}>
                   {shop.name}
@@ -304,13 +316,14 @@ function CreateTillDialog({ tills, shops, onClose, onDone }: { tills: readonly T
             </select>
           )}
         </SettingField>
-        <FormActions submitLabel="Add till" busyLabel="Adding…" busy={busy} onCancel={onClose} />
+        <FormActions submitLabel={t('settings.tills.addSubmit')} busyLabel={t('settings.tills.adding')} busy={busy} onCancel={onClose} />
       </form>
     </Modal>
   );
 }
 
 function RenameTillDialog({ till, onClose, onDone }: { till: Till; onClose: () => void; onDone: (till: Till) => void }) {
+  const t = useT();
   const [name, setName] = useState(till.name);
   const [problems, setProblems] = useState<Problems<'name'>>({});
   const [busy, setBusy] = useState(false);
@@ -319,7 +332,7 @@ function RenameTillDialog({ till, onClose, onDone }: { till: Till; onClose: () =
     event.preventDefault();
     if (busy) return;
     if (!name.trim()) {
-      const local = { name: 'Give the till a name.' };
+      const local = { name: t('settings.tills.nameMissing') };
       setProblems(local);
       return focusFirst('rename', local);
     }
@@ -327,7 +340,7 @@ function RenameTillDialog({ till, onClose, onDone }: { till: Till; onClose: () =
     try {
       onDone(await tillsClient.update(till.till_id, { name: name.trim() }));
     } catch (error) {
-      const found = problemsOf(error, 'The till was not renamed', { name: 'name' });
+      const found = problemsOf(error, translate('settings.tills.notRenamed'), { name: 'settings.field.name' });
       setProblems(found);
       focusFirst('rename', found);
     } finally {
@@ -336,10 +349,10 @@ function RenameTillDialog({ till, onClose, onDone }: { till: Till; onClose: () =
   };
 
   return (
-    <Modal title={`Rename ${till.name}`} onClose={onClose} busy={busy}>
+    <Modal title={t('settings.tills.renameTitle', { name: till.name })} onClose={onClose} busy={busy}>
       <form onSubmit={(event) => void rename(event)} noValidate>
         <FormProblem text={problems.form} />
-        <SettingField id="rename-name" label="Name" problem={problems.name} note={`Till id ${till.till_id} stays: its payments and reports name it so`}>
+        <SettingField id="rename-name" label={t('settings.field.name')} problem={problems.name} note={t('settings.tills.renameNote', { tillId: till.till_id })}>
           {(props) => (
             <input
               {...props}
@@ -355,7 +368,7 @@ function RenameTillDialog({ till, onClose, onDone }: { till: Till; onClose: () =
             />
           )}
         </SettingField>
-        <FormActions submitLabel="Save name" busyLabel="Saving…" busy={busy} onCancel={onClose} />
+        <FormActions submitLabel={t('settings.tills.saveName')} busyLabel={t('common.saving')} busy={busy} onCancel={onClose} />
       </form>
     </Modal>
   );
@@ -366,6 +379,8 @@ function RenameTillDialog({ till, onClose, onDone }: { till: Till; onClose: () =
  * ("Join a shop's gateway") or given to `gateway till join`. Shown once; valid 24 hours.
  */
 function InviteDialog({ till, onClose }: { till: Till; onClose: () => void }) {
+  const t = useT();
+  const rich = useRich();
   const [invite, setInvite] = useState<TillInvite | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -375,36 +390,33 @@ function InviteDialog({ till, onClose }: { till: Till; onClose: () => void }) {
       setInvite(await tillsClient.invite(till.till_id));
       setProblem(null);
     } catch (error) {
-      setProblem(error instanceof Error ? error.message : 'No pairing code was made');
+      setProblem(error instanceof Error ? error.message : translate('settings.tills.invite.failed'));
     } finally {
       setBusy(false);
     }
   };
   return (
-    <Modal title={`${till.name} on another computer`} onClose={onClose} busy={busy}>
-      <p>
-        A till on another computer sells on this gateway: its sales are recorded here, and while this gateway cannot be reached it stores card sales and sends them once it answers. On that
-        computer, choose &ldquo;Join a shop&rsquo;s gateway&rdquo; at the first start (or run <code>gateway till join</code>) and enter the pairing code.
-      </p>
-      {till.remote && <p>{till.name} is joined already: a new code joins a replacement computer, and the old one is cut off when the new one joins.</p>}
+    <Modal title={t('settings.tills.invite.title', { name: till.name })} onClose={onClose} busy={busy}>
+      <p>{rich('settings.tills.invite.body', { command: JOIN_COMMAND, code })}</p>
+      {till.remote && <p>{t('settings.tills.invite.joined', { name: till.name })}</p>}
       <FormProblem text={problem ?? undefined} />
       {invite ? (
         <>
-          <CopyValue label="Pairing code" value={invite.code} />
-          <p className="muted">Valid once, until {formatDateTime(invite.expires_at)}. It is not shown again.</p>
+          <CopyValue label={t('settings.tills.invite.code')} value={invite.code} />
+          <p className="muted">{t('settings.tills.invite.valid', { until: formatDateTime(invite.expires_at) })}</p>
           <div className="modal-actions">
             <button type="button" className="button button-primary" onClick={onClose}>
-              Done
+              {t('settings.tills.invite.done')}
             </button>
           </div>
         </>
       ) : (
         <div className="modal-actions">
           <button type="button" className="button" onClick={onClose}>
-            Cancel
+            {t('common.cancel')}
           </button>
           <button type="button" className="button button-primary" aria-disabled={busy} onClick={() => void make()}>
-            {busy ? 'Making the code…' : 'Make a pairing code'}
+            {busy ? t('settings.tills.invite.making') : t('settings.tills.invite.make')}
           </button>
         </div>
       )}
@@ -413,15 +425,23 @@ function InviteDialog({ till, onClose }: { till: Till; onClose: () => void }) {
 }
 
 type LimitField = keyof StoreLimits;
-const LIMIT_FIELDS: ReadonlyArray<{ field: LimitField; label: string; note: string; step: string }> = [
-  { field: 'per_payment', label: 'Most per sale', note: 'in the shop\u2019s currency', step: '0.01' },
-  { field: 'total_per_currency', label: 'Most in all per currency', note: 'all stored sales of one currency together', step: '0.01' },
-  { field: 'count', label: 'Most sales', note: 'how many sales may be stored', step: '1' },
-  { field: 'age_hours', label: 'Oldest (hours)', note: 'no sale is stored once the oldest is this old', step: '1' },
+const LIMIT_FIELDS: ReadonlyArray<{ field: LimitField; label: MessageId; note: MessageId; step: string }> = [
+  { field: 'per_payment', label: 'settings.tills.limits.perPayment', note: 'settings.tills.limits.perPaymentNote', step: '0.01' },
+  { field: 'total_per_currency', label: 'settings.tills.limits.total', note: 'settings.tills.limits.totalNote', step: '0.01' },
+  { field: 'count', label: 'settings.tills.limits.count', note: 'settings.tills.limits.countNote', step: '1' },
+  { field: 'age_hours', label: 'settings.tills.limits.age', note: 'settings.tills.limits.ageNote', step: '1' },
 ];
+/** Each limit as a refusal names it. */
+const LIMIT_PROBLEM_FIELDS: Readonly<Record<LimitField, MessageId>> = {
+  per_payment: 'settings.tills.limits.perPayment',
+  total_per_currency: 'settings.tills.limits.totalShort',
+  count: 'settings.tills.limits.count',
+  age_hours: 'settings.tills.limits.ageShort',
+};
 
 /** What a till on another computer may store while this gateway cannot be reached; 0 turns storing off. */
 function LimitsDialog({ till, onClose, onDone }: { till: Till; onClose: () => void; onDone: () => void }) {
+  const t = useT();
   const [values, setValues] = useState<Record<LimitField, string>>(() => {
     const limits = till.remote?.limits;
     return { per_payment: String(limits?.per_payment ?? ''), total_per_currency: String(limits?.total_per_currency ?? ''), count: String(limits?.count ?? ''), age_hours: String(limits?.age_hours ?? '') };
@@ -435,7 +455,7 @@ function LimitsDialog({ till, onClose, onDone }: { till: Till; onClose: () => vo
     const limits = {} as StoreLimits;
     for (const { field, label } of LIMIT_FIELDS) {
       const value = Number(values[field]);
-      if (values[field].trim() === '' || !Number.isFinite(value) || value < 0 || (field === 'count' && !Number.isInteger(value))) local[field] = `${label}: a number, 0 or more${field === 'count' ? ', whole' : ''}.`;
+      if (values[field].trim() === '' || !Number.isFinite(value) || value < 0 || (field === 'count' && !Number.isInteger(value))) local[field] = t(field === 'count' ? 'settings.tills.limits.wholeInvalid' : 'settings.tills.limits.numberInvalid', { label: t(label) });
       else limits[field] = value;
     }
     setProblems(local);
@@ -445,7 +465,7 @@ function LimitsDialog({ till, onClose, onDone }: { till: Till; onClose: () => vo
       await tillsClient.setLimits(till.till_id, limits);
       onDone();
     } catch (error) {
-      const found = problemsOf(error, 'The limits were not saved', { per_payment: 'most per sale', total_per_currency: 'most in all', count: 'most sales', age_hours: 'oldest' });
+      const found = problemsOf(error, translate('settings.tills.limits.notSaved'), LIMIT_PROBLEM_FIELDS);
       setProblems(found);
       focusFirst('limits', found);
     } finally {
@@ -453,12 +473,12 @@ function LimitsDialog({ till, onClose, onDone }: { till: Till; onClose: () => vo
     }
   };
   return (
-    <Modal title={`What ${till.name} may store`} onClose={onClose} busy={busy}>
+    <Modal title={t('settings.tills.limits.title', { name: till.name })} onClose={onClose} busy={busy}>
       <form onSubmit={(event) => void save(event)} noValidate>
-        <p>While this gateway cannot be reached, {till.name} stores card sales within these limits and sends them when it answers again. 0 turns storing off.</p>
+        <p>{t('settings.tills.limits.lead', { name: till.name })}</p>
         <FormProblem text={problems.form} />
         {LIMIT_FIELDS.map(({ field, label, note, step }, index) => (
-          <SettingField key={field} id={`limits-${field}`} label={label} problem={problems[field]} note={note}>
+          <SettingField key={field} id={`limits-${field}`} label={t(label)} problem={problems[field]} note={t(note)}>
             {(props) => (
               <input
                 {...props}
@@ -477,7 +497,7 @@ function LimitsDialog({ till, onClose, onDone }: { till: Till; onClose: () => vo
             )}
           </SettingField>
         ))}
-        <FormActions submitLabel="Save limits" busyLabel="Saving…" busy={busy} onCancel={onClose} />
+        <FormActions submitLabel={t('settings.tills.limits.save')} busyLabel={t('common.saving')} busy={busy} onCancel={onClose} />
       </form>
     </Modal>
   );

@@ -5,4 +5,29 @@ import { en } from './en.js';
 import { hr } from './hr.js';
 import { pt } from './pt.js';
 
-export const settings = { en, de, pt, hr, sameAsEnglish: { de: [], pt: [], hr: [] } } as const satisfies Area<keyof typeof en>;
+/** Punctuation around a field's or the gateway's words, the same in every language. */
+const FRAMES = ['settings.problem.others', 'settings.problem.because', 'settings.problem.plain'] as const;
+
+export const settings = {
+  en,
+  de,
+  pt,
+  hr,
+  sameAsEnglish: {
+    de: [
+      ...FRAMES,
+      'settings.optional',
+      'settings.field.name',
+      'settings.staff.name',
+      'settings.staff.pin',
+      'settings.smtp.port',
+      'settings.audit.person',
+      'settings.audit.details',
+      'settings.audit.partner',
+      'settings.audit.system',
+      'settings.audit.action.export',
+    ],
+    pt: [...FRAMES, 'settings.section.smtp', 'settings.staff.pin'],
+    hr: [...FRAMES, 'settings.staff.pin', 'settings.smtp.port', 'settings.audit.partner'],
+  },
+} as const satisfies Area<keyof typeof en>;
