@@ -5,10 +5,12 @@
  * window). The pseudo-locale en-XA (contract/i18n/pseudo.ts) is treated like a language whose words
  * are the accented ones, so any plain English word on its screens is text no catalogue holds.
  */
+import { createIntl } from '@formatjs/intl';
 import type { Page } from 'playwright-core';
-import { CATALOGUES } from '../../contract/i18n/catalogues.js';
+import { CATALOGUES, type MessageId } from '../../contract/i18n/catalogues.js';
+import { formatterFor, type MessageValues } from '../../contract/i18n/format.js';
 import type { StaffLanguage } from '../../contract/i18n/languages.js';
-import { pseudoText } from '../../contract/i18n/pseudo.js';
+import { pseudoMessage, pseudoText } from '../../contract/i18n/pseudo.js';
 
 export type ScreenLanguage = StaffLanguage | 'pseudo';
 
@@ -92,4 +94,11 @@ export async function clippedTexts(page: Page): Promise<string[]> {
     }
     return clipped;
   })()`);
+}
+
+const pseudoIntl = createIntl({ locale: 'en-GB', messages: Object.fromEntries(Object.entries(CATALOGUES.en).map(([id, text]) => [id, pseudoMessage(text)])) });
+
+/** What a screen in `language` says for a message: how a test finds a control by its name. */
+export function say(language: ScreenLanguage, id: MessageId, values?: MessageValues): string {
+  return language === 'pseudo' ? pseudoIntl.formatMessage({ id }, values) : formatterFor(language)(id, values);
 }

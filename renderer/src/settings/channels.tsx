@@ -4,7 +4,7 @@
  * each in a dialog. url_name is fixed once created: invoices and API clients name the channel by it.
  */
 import { useCallback, useState, type FormEvent } from 'react';
-import { CHANNEL_URL_NAME_PATTERN } from '../../../contract/constants.js';
+import { CHANNEL_LANGUAGES, CHANNEL_URL_NAME_PATTERN } from '../../../contract/constants.js';
 import type { MessageId } from '../../../contract/i18n/catalogues.js';
 import { isStaffLanguage, LANGUAGE_NAMES } from '../../../contract/i18n/languages.js';
 import { Actions } from '../ui/dialog-parts.js';
@@ -93,7 +93,8 @@ function ChannelDialog({ channel, profile, onClose, onDone }: { channel: Channel
   const [urlName, setUrlName] = useState(channel?.url_name ?? '');
   const [name, setName] = useState(channel?.name ?? '');
   const [currency, setCurrency] = useState(channel?.currency ?? profile.currency);
-  const [language, setLanguage] = useState<string>(channel?.language ?? profile.language);
+  // A new channel starts in the shop's language where invoices speak it (not Croatian yet), else English.
+  const [language, setLanguage] = useState<string>(channel?.language ?? ((CHANNEL_LANGUAGES as readonly string[]).includes(profile.language) ? profile.language : 'en'));
   const [sender, setSender] = useState(channel?.sender_email ?? '');
   const [problems, setProblems] = useState<Problems<Field>>({});
   const clear = (field: Field) => setProblems((p) => (p[field] ? { ...p, [field]: undefined } : p));
@@ -147,7 +148,7 @@ function ChannelDialog({ channel, profile, onClose, onDone }: { channel: Channel
           setCurrency(value);
           clear('currency');
         }} />
-        <LanguageField form="channel" label={t('common.language')} value={language} problem={problems.language} onChange={(value) => {
+        <LanguageField form="channel" languages={CHANNEL_LANGUAGES} label={t('common.language')} value={language} problem={problems.language} onChange={(value) => {
           setLanguage(value);
           clear('language');
         }} />

@@ -3,8 +3,7 @@
  * or picked from the gateway's currencies (ISO 4217), a language of the merchant's pages and e-mails,
  * each language by its own name (Deutsch, Hrvatski), whatever the screens' language.
  */
-import { MERCHANT_LANGUAGES } from '../../../contract/constants.js';
-import { LANGUAGE_NAMES } from '../../../contract/i18n/languages.js';
+import { LANGUAGE_NAMES, type StaffLanguage } from '../../../contract/i18n/languages.js';
 import { CurrencyOptions } from '../ui/form-fields.js';
 import { SettingField } from './settings-parts.js';
 
@@ -31,12 +30,13 @@ export function CurrencyField({ form, label, value, problem, note, onChange }: F
   );
 }
 
-export function LanguageField({ form, label, value, problem, onChange }: FieldProps) {
+/** A language among `languages`: the shop's (MERCHANT_LANGUAGES, with Croatian) or a channel's (CHANNEL_LANGUAGES, its invoice e-mails'). */
+export function LanguageField({ form, label, value, problem, onChange, languages }: FieldProps & { languages: readonly StaffLanguage[] }) {
   return (
     <SettingField id={`${form}-language`} label={label} problem={problem}>
       {(props) => (
         <select {...props} className="input" value={value} onChange={(e) => onChange(e.target.value)}>
-          {MERCHANT_LANGUAGES.map((l) => (
+          {languages.map((l) => (
             <option key={l} value={l}>
               {LANGUAGE_NAMES[l]}
             </option>

@@ -3,6 +3,7 @@
  * checks every field and names each problem; the change is audited (profile_update).
  */
 import { useCallback, useState, type FormEvent } from 'react';
+import { MERCHANT_LANGUAGES } from '../../../contract/constants.js';
 import type { MessageId } from '../../../contract/i18n/catalogues.js';
 import { useSession } from '../session-store.js';
 import { formatDateTime } from '../ui/format.js';
@@ -52,8 +53,10 @@ function ProfileForm({ profile, onSaved }: { profile: MerchantProfile; onSaved: 
       const next = await adminClient.saveProfile({ name: name.trim(), currency: currency.trim().toUpperCase(), language });
       onSaved(next);
       setSaved(t('settings.profile.saved'));
-      // The till and the screens take the merchant's name and currency from the session: as answered.
-      useSession.setState((state) => (state.session ? { session: { ...state.session, merchant: { ...state.session.merchant, name: next.name, currency: next.currency } } } : {}));
+      // The till and the screens take the merchant's name, currency and language from the session: as answered.
+      useSession.setState((state) =>
+        state.session ? { session: { ...state.session, merchant: { ...state.session.merchant, name: next.name, currency: next.currency, language: next.language } } } : {},
+      );
     } catch (error) {
       const found = problemsOf(error, translate('settings.profile.notSaved'), FIELDS);
       setProblems(found);
@@ -88,7 +91,7 @@ function ProfileForm({ profile, onSaved }: { profile: MerchantProfile; onSaved: 
         setCurrency(value);
         clear('currency');
       }} />
-      <LanguageField form="profile" label={t('settings.profile.language')} value={language} problem={problems.language} onChange={(value) => {
+      <LanguageField form="profile" languages={MERCHANT_LANGUAGES} label={t('settings.profile.language')} value={language} problem={problems.language} onChange={(value) => {
         setLanguage(value);
         clear('language');
       }} />
