@@ -101,6 +101,16 @@ test('an admin edits the profile and channels, manages API credentials, staff an
   await loginWithPassword(page, admin.login, admin.password, 'Olga Owner');
   const cookie = { cookie: await cookieOf(context) };
   const ui = <T,>(path: string) => call<T>('GET', path, cookie);
+  // Olga reads her screens in English whatever the shop's language (her own choice, D21): this
+  // test makes the shop German and goes on reading English.
+  const own = await fetch(new URL('/ui/session/language', gateway.url), {
+    method: 'PUT',
+    headers: { ...cookie, accept: 'application/json', 'content-type': 'application/json' },
+    body: JSON.stringify({ language: 'en' }),
+  });
+  assert.equal(own.status, 200, await own.text());
+  await page.reload();
+  await main(page).getByLabel('Name', { exact: true }).waitFor();
 
   // ---- profile
   await main(page).getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name: 'Profile' }).waitFor();
