@@ -381,11 +381,14 @@ function FigureTable({ title, first, rows }: { title: string; first: string; row
   );
 }
 
+/** `× 3`: how many sales, declines or refunds an amount sums. */
+const timesCount = (count: number) => `× ${count}`;
+
 function FigureCell({ amount, count, currency }: { amount: number; count: number; currency: string }) {
   return (
     <td className="num">
       <span className="cell-main">{formatNumber(amount, currency)}</span>
-      <span className="cell-sub">× {count}</span>
+      <span className="cell-sub">{timesCount(count)}</span>
     </td>
   );
 }
