@@ -17,6 +17,9 @@ const I18N_SCREENS = [
   'renderer/src/shell/**/*.tsx',
   'renderer/src/staff/**/*.tsx',
   'renderer/src/settings/*.tsx',
+  'renderer/src/sales/*.tsx',
+  'renderer/src/reports/*.tsx',
+  'renderer/src/dashboard/*.tsx',
 ];
 
 const adapterPackages = ['electron', 'fastify', 'fastify-*', '@fastify/*', 'better-sqlite3', 'pino', 'pino-*', 'nodemailer', 'qrcode', 'react', 'react-dom', 'zustand'];

@@ -1,10 +1,15 @@
 /**
  * An X or Z report as an A4 PDF (pdfkit, standard Helvetica): the header facts, then the totals
- * per currency and the figures per card brand, entry mode and cashier as tables. pdfkit is loaded
- * on the first export only, so the gateway's start does not pay for it.
+ * per currency and the figures per card brand, entry mode and cashier as tables, in the staff
+ * member's language (D21; `words`, core/reports/report-text.ts). pdfkit is loaded on the first
+ * export only, so the gateway's start does not pay for it.
+ *
+ * Helvetica, one of the PDF's standard fonts, is not embedded and has the Windows-1252 letters only:
+ * English, German and Portuguese whole, Croatian but for č, ć and đ, which `pdfText` writes as c, c
+ * and d (an embedded font with Latin Extended-A would show them).
  */
 import type { DayReport as DayReportView, FigureRow } from '../../contract/api/reports.js';
-import { amountText, brandLabel, entryModeLabel, reportTitle, timeText } from '../core/reports/report-text.js';
+import { brandLabel, cashierLabel, entryModeLabel, reportTitle, reportWords, type ReportWords } from '../core/reports/report-text.js';
 
 const MARGIN = 48;
 const ROW = 16;
@@ -16,6 +21,20 @@ const RULE = '#c9ced6';
 
 type Doc = PDFKit.PDFDocument;
 
+/** Characters above Latin-1 that Helvetica's Windows-1252 encoding has (pdfkit's WIN_ANSI_MAP). */
+const WIN_ANSI_EXTRA = new Set('ƒ–—‘’‚“”„†‡•…€‰‹›ˆŒœ˜ŠšŸŽž™');
+const FOLDED: Readonly<Record<string, string>> = { đ: 'd', Đ: 'D', '\u2212': '-', '\u202f': ' ', '\u2009': ' ' };
+
+/** `text` in the characters the standard font shows: others as their base letter (č -> c), or `?`. */
+export function pdfText(text: string): string {
+  let out = '';
+  for (const char of text) {
+    if (char.charCodeAt(0) <= 0xff || WIN_ANSI_EXTRA.has(char)) out += char;
+    else out += FOLDED[char] ?? ([...char.normalize('NFD')].filter((part) => part.charCodeAt(0) <= 0xff).join('') || '?');
+  }
+  return out;
+}
+
 function ensureRoom(doc: Doc, height: number): void {
   if (doc.y + height > doc.page.height - MARGIN - 24) doc.addPage();
 }
@@ -26,7 +45,7 @@ function cells(doc: Doc, values: readonly string[], y: number, bold: boolean, co
   values.forEach((value, i) => {
     const width = COLUMNS[i] ?? 40;
     // Text columns left, numbers right.
-    doc.text(value, x + 2, y + 4, { width: width - 4, align: i < 2 ? 'left' : 'right', lineBreak: false, ellipsis: true });
+    doc.text(pdfText(value), x + 2, y + 4, { width: width - 4, align: i < 2 ? 'left' : 'right', lineBreak: false, ellipsis: true });
     x += width;
   });
 }
@@ -40,28 +59,30 @@ function rule(doc: Doc, y: number, color = RULE): void {
     .stroke();
 }
 
-function table(doc: Doc, title: string, firstColumn: string, rows: Array<{ label: string; row: FigureRow }>): void {
+function table(doc: Doc, words: ReportWords, title: string, firstColumn: string, rows: Array<{ label: string; row: FigureRow }>): void {
+  const { t } = words;
   ensureRoom(doc, 3 * ROW + 28);
-  doc.moveDown(0.8).font('Helvetica-Bold').fontSize(12).fillColor(INK).text(title, MARGIN, doc.y);
+  doc.moveDown(0.8).font('Helvetica-Bold').fontSize(12).fillColor(INK).text(pdfText(title), MARGIN, doc.y);
   let y = doc.y + 4;
   // Group header over each count + amount pair.
   const groups: Array<[string, number, number]> = [
-    ['Approved', 2, 2],
-    ['Declined', 4, 2],
-    ['Refunded', 6, 2],
+    [t('common.approved'), 2, 2],
+    [t('common.declined'), 4, 2],
+    [t('reports.figure.refunded'), 6, 2],
   ];
   doc.font('Helvetica-Bold').fontSize(8).fillColor(MUTED);
   for (const [label, start, span] of groups) {
     const x = MARGIN + COLUMNS.slice(0, start).reduce((a, b) => a + b, 0);
     const width = COLUMNS.slice(start, start + span).reduce((a, b) => a + b, 0);
-    doc.text(label.toUpperCase(), x, y + 2, { width: width - 2, align: 'right', lineBreak: false });
+    doc.text(pdfText(words.upper(label)), x, y + 2, { width: width - 2, align: 'right', lineBreak: false });
   }
   y += ROW - 4;
-  cells(doc, [firstColumn, 'Cur.', 'No.', 'Amount', 'No.', 'Amount', 'No.', 'Amount', 'Net'], y, true, MUTED);
+  const [count, amount] = [t('reports.pdf.count'), t('reports.pdf.amount')];
+  cells(doc, [firstColumn, t('reports.pdf.currency'), count, amount, count, amount, count, amount, t('reports.figure.net')], y, true, MUTED);
   y += ROW;
   rule(doc, y, INK);
   if (rows.length === 0) {
-    doc.font('Helvetica').fontSize(9).fillColor(MUTED).text('No card sales, declines or refunds.', MARGIN + 2, y + 4);
+    doc.font('Helvetica').fontSize(9).fillColor(MUTED).text(pdfText(t('reports.print.empty')), MARGIN + 2, y + 4);
     y += ROW;
   }
   for (const { label, row } of rows) {
@@ -76,12 +97,12 @@ function table(doc: Doc, title: string, firstColumn: string, rows: Array<{ label
         label,
         c,
         String(row.approved.count),
-        amountText(row.approved.amount, c),
+        words.amount(row.approved.amount, c),
         String(row.declined.count),
-        amountText(row.declined.amount, c),
+        words.amount(row.declined.amount, c),
         String(row.refunded.count),
-        amountText(row.refunded.amount, c),
-        amountText(row.net, c),
+        words.amount(row.refunded.amount, c),
+        words.amount(row.net, c),
       ],
       y,
       false,
@@ -93,36 +114,49 @@ function table(doc: Doc, title: string, firstColumn: string, rows: Array<{ label
   doc.y = y + 4;
 }
 
-function facts(doc: Doc, view: DayReportView): void {
+function facts(doc: Doc, view: DayReportView, words: ReportWords): void {
+  const { t } = words;
   // Left: the till and the day's times; right: who, and the first and last sale.
   const left: Array<[string, string]> = [
-    ['Till', view.terminal_id],
-    ['Day opened', view.opened_at ? timeText(view.opened_at) : 'first day of this till'],
-    view.report === 'z' ? ['Day closed', timeText(view.closed_at)] : ['Figures taken', timeText(view.generated_at)],
+    [t('reports.fact.till'), view.terminal_id],
+    [t('reports.pdf.dayOpened'), view.opened_at ? words.time(view.opened_at) : t('reports.firstDayOfTill')],
+    view.report === 'z' ? [t('reports.pdf.dayClosed'), words.time(view.closed_at)] : [t('reports.pdf.figuresTaken'), words.time(view.generated_at)],
   ];
   const right: Array<[string, string]> = [
-    ...(view.closed_by ? [['Closed by', view.closed_by.name] as [string, string]] : []),
-    ...(view.approved_by ? [['Approved by', view.approved_by.name] as [string, string]] : []),
-    ['First sale', timeText(view.first_sale_at)],
-    ['Last sale', timeText(view.last_sale_at)],
+    ...(view.closed_by ? [[t('reports.fact.closedBy'), view.closed_by.name] as [string, string]] : []),
+    ...(view.approved_by ? [[t('reports.fact.approvedBy'), view.approved_by.name] as [string, string]] : []),
+    [t('reports.fact.firstSale'), words.time(view.first_sale_at)],
+    [t('reports.fact.lastSale'), words.time(view.last_sale_at)],
   ];
+  // The labels' column: 80 pt, or as wide as the language's longest label (at most 120).
+  doc.font('Helvetica').fontSize(9);
+  const keyWidth = Math.min(120, Math.max(80, ...[...left, ...right].map(([key]) => Math.ceil(doc.widthOfString(pdfText(key))) + 6)));
   const top = doc.y;
   [left, right].forEach((pairs, column) => {
     pairs.forEach(([key, value], row) => {
       const x = MARGIN + column * 250;
       const y = top + row * 15;
-      doc.font('Helvetica').fontSize(9).fillColor(MUTED).text(key, x, y, { width: 80, lineBreak: false });
-      doc.font('Helvetica-Bold').fontSize(9).fillColor(INK).text(value, x + 80, y, { width: 165, lineBreak: false, ellipsis: true });
+      doc.font('Helvetica').fontSize(9).fillColor(MUTED).text(pdfText(key), x, y, { width: keyWidth, lineBreak: false });
+      doc.font('Helvetica-Bold').fontSize(9).fillColor(INK).text(pdfText(value), x + keyWidth, y, { width: 245 - keyWidth, lineBreak: false, ellipsis: true });
     });
   });
   doc.x = MARGIN;
   doc.y = top + Math.max(left.length, right.length) * 15 + 4;
 }
 
-export async function dayReportPdf(view: DayReportView): Promise<Buffer> {
+/** The report as an A4 PDF in `words`' language (English by default). */
+export async function dayReportPdf(view: DayReportView, words: ReportWords = reportWords()): Promise<Buffer> {
+  const { t } = words;
   const { default: PDFDocument } = await import('pdfkit');
-  const title = `${reportTitle(view)} - ${view.shop_name}`;
-  const doc = new PDFDocument({ size: 'A4', margin: MARGIN, bufferPages: true, info: { Title: title, Author: 'Tillgate', Subject: `Till ${view.terminal_id}` } });
+  const reportName = reportTitle(view, t);
+  // The document's properties are Unicode text (not drawn with the font): the language's own letters.
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: MARGIN,
+    bufferPages: true,
+    lang: words.language,
+    info: { Title: `${reportName} - ${view.shop_name}`, Author: 'Tillgate', Subject: t('reports.print.till', { till: view.terminal_id }) },
+  });
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -130,17 +164,17 @@ export async function dayReportPdf(view: DayReportView): Promise<Buffer> {
     doc.on('error', reject);
   });
 
-  doc.font('Helvetica').fontSize(10).fillColor(MUTED).text(view.shop_name, MARGIN, MARGIN);
-  doc.font('Helvetica-Bold').fontSize(20).fillColor(INK).text(reportTitle(view), MARGIN, doc.y + 2);
+  doc.font('Helvetica').fontSize(10).fillColor(MUTED).text(pdfText(view.shop_name), MARGIN, MARGIN);
+  doc.font('Helvetica-Bold').fontSize(20).fillColor(INK).text(pdfText(reportName), MARGIN, doc.y + 2);
   if (view.report === 'x') {
-    doc.font('Helvetica-Bold').fontSize(10).fillColor('#9a5b00').text('Not a closed day: running totals of the open day.', MARGIN, doc.y + 2);
+    doc.font('Helvetica-Bold').fontSize(10).fillColor('#9a5b00').text(pdfText(t('reports.pdf.notClosed')), MARGIN, doc.y + 2);
   }
   doc.moveDown(0.6);
-  facts(doc, view);
-  table(doc, 'Totals', 'Cards', view.totals.map((row) => ({ label: 'All cards', row })));
-  table(doc, 'By card brand', 'Card brand', view.by_card_brand.map((row) => ({ label: brandLabel(row.card_brand), row })));
-  table(doc, 'By entry mode', 'Entry mode', view.by_entry_mode.map((row) => ({ label: entryModeLabel(row.entry_mode), row })));
-  table(doc, 'By cashier', 'Cashier', view.by_cashier.map((row) => ({ label: row.name, row })));
+  facts(doc, view, words);
+  table(doc, words, t('reports.pdf.totals'), t('reports.pdf.cards'), view.totals.map((row) => ({ label: t('reports.pdf.allCards'), row })));
+  table(doc, words, t('reports.byBrand'), t('reports.brand'), view.by_card_brand.map((row) => ({ label: brandLabel(row.card_brand, t), row })));
+  table(doc, words, t('reports.byEntry'), t('reports.entry'), view.by_entry_mode.map((row) => ({ label: entryModeLabel(row.entry_mode, t), row })));
+  table(doc, words, t('reports.byCashier'), t('reports.cashier'), view.by_cashier.map((row) => ({ label: cashierLabel(row, t), row })));
 
   // Footer on every page: what this is and the page number.
   const range = doc.bufferedPageRange();
@@ -150,13 +184,14 @@ export async function dayReportPdf(view: DayReportView): Promise<Buffer> {
     doc.page.margins.bottom = 0;
     const footer =
       view.report === 'z'
-        ? `${reportTitle(view)}, till ${view.terminal_id}. A closed day never changes. Ledger entries ${view.ledger.from + 1} to ${view.ledger.to}.`
-        : `X report of till ${view.terminal_id}, taken ${timeText(view.generated_at)}. Running totals; the day is not closed.`;
+        ? t('reports.pdf.footerZ', { title: reportName, till: view.terminal_id, from: view.ledger.from + 1, to: view.ledger.to })
+        : t('reports.pdf.footerX', { till: view.terminal_id, taken: words.time(view.generated_at) });
+    const page = t('reports.pdf.page', { page: i - range.start + 1, pages: range.count });
     doc
       .font('Helvetica')
       .fontSize(8)
       .fillColor(MUTED)
-      .text(`${footer}   Page ${i - range.start + 1} of ${range.count}`, MARGIN, doc.page.height - MARGIN, { width: doc.page.width - 2 * MARGIN, lineBreak: false });
+      .text(pdfText(`${footer}   ${page}`), MARGIN, doc.page.height - MARGIN, { width: doc.page.width - 2 * MARGIN, lineBreak: false });
   }
   doc.end();
   return done;

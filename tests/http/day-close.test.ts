@@ -448,7 +448,8 @@ describe('closing the day at a till', () => {
     assert.equal(x.last_entry_at, refundedAt);
     const { lines } = (await call('GET', `/ui/reports/x/receipt?terminal_id=${till}`, anna.token)).json<{ lines: string[] }>();
     const printed = lines.find((line) => line.startsWith('Last sale')) ?? '';
-    assert.ok(printed.endsWith(timeText(soldAt)), `${printed} is the sale's time, not the refund's (${timeText(refundedAt)})`);
+    const shopTime = (iso: string) => timeText(iso, 'en', gw.composition.gateway.dashboard.timeZone);
+    assert.ok(printed.endsWith(shopTime(soldAt)), `${printed} is the sale's time, not the refund's (${shopTime(refundedAt)})`);
     // A day with a refund and no sale has no first or last sale.
     gw.clock.advance(60_000);
     assert.ok((await gw.composition.gateway.tills.create(shop.merchant_id, { till_id: 'TILL-8' }, { staffId: null })).ok);

@@ -31,6 +31,8 @@ const GRID_COLOR = '#e3e8ee';
 const FONT = "12px system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', 'Liberation Sans', sans-serif";
 /** Steps of a count axis: 1, 2, 5, 10, 20, 50, ... */
 const WHOLE_STEPS = [1, 2, 5].flatMap((step) => [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000].map((power) => step * power)).sort((a, b) => a - b);
+/** The pointed bar's line while nothing is pointed at (no words). */
+const NOTHING_POINTED = ' ';
 /** Room one category name needs on the x axis, in CSS pixels. */
 const LABEL_WIDTH = 58;
 
@@ -118,7 +120,7 @@ export function BarChart({ labels, parts, formatAxis, describe, whole = false, h
 
   return (
     <div className="bar-chart" aria-hidden="true">
-      <p className="bar-chart-pointed">{pointed === null ? ' ' : describeRef.current(pointed)}</p>
+      <p className="bar-chart-pointed">{pointed === null ? NOTHING_POINTED : describeRef.current(pointed)}</p>
       <div ref={host} className="bar-chart-canvas" style={{ minHeight: height }} />
     </div>
   );

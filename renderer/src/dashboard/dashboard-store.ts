@@ -6,6 +6,7 @@ import { create } from 'zustand';
 import type { DashboardPeriod } from '../../../contract/constants.js';
 import { ApiError } from '../api/client.js';
 import { useSession } from '../session-store.js';
+import { translate } from '../ui/i18n.js';
 import { dashboardClient, type Dashboard } from './dashboard-client.js';
 
 interface DashboardState {
@@ -18,8 +19,8 @@ interface DashboardState {
 let latest = 0;
 
 function problemOf(problem: unknown): string {
-  if (problem instanceof ApiError && problem.kind === 'network') return 'The dashboard could not be loaded: the gateway did not answer.';
-  return problem instanceof Error ? problem.message : 'The dashboard could not be loaded.';
+  if (problem instanceof ApiError && problem.kind === 'network') return translate('dashboard.noAnswer');
+  return problem instanceof Error ? problem.message : translate('dashboard.loadFailed');
 }
 
 export const useDashboard = create<DashboardState>((set) => ({

@@ -8,51 +8,68 @@
  */
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
+import { FormattedMessage } from 'react-intl';
 import type { Attention, Dashboard, DashboardBucket, MoneySum, PaymentTypeFigures } from '../../../contract/api/dashboard.js';
 import { DASHBOARD_PERIODS, type DashboardPeriod } from '../../../contract/constants.js';
+import type { MessageId } from '../../../contract/i18n/catalogues.js';
+import type { Translate } from '../../../contract/i18n/format.js';
 import { useSession } from '../session-store.js';
+import { maskedCard, NO_VALUE } from '../sales/sales-store.js';
 import { formatMoney } from '../till/money.js';
 import { paymentTypeLabel } from '../transactions/transaction-format.js';
+import { currentLocale, useT } from '../ui/i18n.js';
 import { CheckIcon, WarningIcon } from '../ui/icons.js';
 import { BarChart, ChartKey, type BarPart } from './bar-chart.js';
 import { dashboardClient } from './dashboard-client.js';
 import { useDashboard } from './dashboard-store.js';
 
-const PERIOD_NAMES: Record<DashboardPeriod, string> = { today: 'Today', '7d': 'Last 7 days', month: 'This month' };
-/** The period in a sentence: `No money taken today yet`. */
-const PERIOD_PHRASES: Record<DashboardPeriod, string> = { today: 'today', '7d': 'in the last 7 days', month: 'this month' };
+const PERIOD_NAMES: Record<DashboardPeriod, MessageId> = { today: 'dashboard.period.today', '7d': 'dashboard.period.7d', month: 'dashboard.period.month' };
 
 const typeName = paymentTypeLabel;
 
 // Colours with at least 3:1 contrast on white (WCAG 1.4.11), told apart by the key and the table too.
 const COLORS = { volume: '#0f4c81', approved: '#1b7f3b', declined: '#b3261e', other: '#6b7785' } as const;
 
-const count = new Intl.NumberFormat('en');
-const compact = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
-const percent = new Intl.NumberFormat('en', { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
-const plural = (n: number, one: string, many = `${one}s`) => `${count.format(n)} ${n === 1 ? one : many}`;
-const rate = (value: number | null) => (value === null ? '—' : percent.format(value));
+const formats = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+/** One Intl format per style and language of the screens, made once. */
+function cached<F extends Intl.NumberFormat | Intl.DateTimeFormat>(style: string, make: (locale: string) => F): F {
+  const locale = currentLocale();
+  const key = `${style}|${locale}`;
+  let format = formats.get(key) as F | undefined;
+  if (!format) {
+    format = make(locale);
+    formats.set(key, format);
+  }
+  return format;
+}
+
+/** A count, grouped in the screens' language: `1,234`, `1.234`. */
+const count = (n: number) => cached('count', (locale) => new Intl.NumberFormat(locale)).format(n);
+/** A chart axis' number: `1.2K`, `1,2 Tsd.`. */
+const compact = (n: number) => cached('compact', (locale) => new Intl.NumberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 })).format(n);
+const rate = (value: number | null) => (value === null ? NO_VALUE : cached('percent', (locale) => new Intl.NumberFormat(locale, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 })).format(value));
 
 /** A calendar date (YYYY-MM-DD) as a name: `Mon 16 Nov`. */
-const dayFormat = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' });
-const shortDayFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+const dayName = (date: Date) => cached('day', (locale) => new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' })).format(date);
+const shortDayName = (date: Date) => cached('shortDay', (locale) => new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' })).format(date);
 function calendarDate(local: string): Date {
   const [year = 1970, month = 1, day = 1] = local.slice(0, 10).split('-').map(Number);
   return new Date(Date.UTC(year, month - 1, day));
 }
 /** Under a bar: `16 Nov` or `13:00`. */
-const axisLabel = (bucket: DashboardBucket, unit: Dashboard['bucket']) => (unit === 'hour' ? bucket.local_start.slice(11, 16) : shortDayFormat.format(calendarDate(bucket.local_start)));
+const axisLabel = (bucket: DashboardBucket, unit: Dashboard['bucket']) => (unit === 'hour' ? bucket.local_start.slice(11, 16) : shortDayName(calendarDate(bucket.local_start)));
 /** In a table or the pointed bar's line: `Mon 16 Nov` or `13:00–14:00`. */
 function bucketName(bucket: DashboardBucket, unit: Dashboard['bucket']): string {
-  if (unit === 'day') return dayFormat.format(calendarDate(bucket.local_start));
+  if (unit === 'day') return dayName(calendarDate(bucket.local_start));
   const hour = Number(bucket.local_start.slice(11, 13));
   return `${bucket.local_start.slice(11, 16)}–${String((hour + 1) % 24).padStart(2, '0')}:${bucket.local_start.slice(14, 16)}`;
 }
 
 const moneyOf = (sums: readonly MoneySum[], currency: string) => sums.find((s) => s.currency === currency);
-const moneyList = (sums: readonly MoneySum[]) => (sums.length ? sums.map((s) => formatMoney(s.amount, s.currency)).join(', ') : '—');
+const moneyList = (sums: readonly MoneySum[]) => (sums.length ? sums.map((s) => formatMoney(s.amount, s.currency)).join(', ') : NO_VALUE);
 
 export function DashboardScreen() {
+  const t = useT();
   const search = useSearch({ from: '/dashboard' });
   const period: DashboardPeriod = search.period ?? 'today';
   const figures = useDashboard((s) => s.figures[period]);
@@ -67,19 +84,19 @@ export function DashboardScreen() {
   return (
     <section className="dashboard" aria-labelledby="dashboard-title">
       <div className="dashboard-head">
-        <h1 id="dashboard-title">Dashboard</h1>
-        <nav className="period-switch" aria-label="Period">
+        <h1 id="dashboard-title">{t('dashboard.title')}</h1>
+        <nav className="period-switch" aria-label={t('dashboard.period')}>
           {DASHBOARD_PERIODS.map((p) => (
             <Link key={p} to="/dashboard" search={(previous) => ({ ...previous, period: p })} className="period-link" aria-current={p === period ? 'page' : undefined}>
-              {PERIOD_NAMES[p]}
+              {t(PERIOD_NAMES[p])}
             </Link>
           ))}
         </nav>
-        <p className="dashboard-updated" aria-live="polite" title={figures ? `Days and hours in the shop's time zone, ${figures.time_zone}` : undefined}>
-          {loading === period ? 'Updating…' : figures ? `As of ${timeIn(figures.generated_at, figures.time_zone)}` : ''}
+        <p className="dashboard-updated" aria-live="polite" title={figures ? t('dashboard.timeZone', { zone: figures.time_zone }) : undefined}>
+          {loading === period ? t('dashboard.updating') : figures ? t('dashboard.asOf', { time: timeIn(figures.generated_at, figures.time_zone) }) : ''}
         </p>
         <button type="button" className="button" onClick={() => void load(period)} disabled={loading === period}>
-          Refresh
+          {t('sales.refresh')}
         </button>
       </div>
       {error && (
@@ -92,7 +109,7 @@ export function DashboardScreen() {
       ) : (
         !error && (
           <p className="loading" role="status">
-            Loading the figures…
+            {t('dashboard.loading')}
           </p>
         )
       )}
@@ -102,42 +119,41 @@ export function DashboardScreen() {
 
 /** `13:05 CET`: the time in the shop's time zone, named. */
 function timeIn(iso: string, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', timeZoneName: 'short' }).format(new Date(iso));
+  return new Intl.DateTimeFormat(currentLocale(), { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZoneName: 'short' }).format(new Date(iso));
 }
 
+/** `Tue 14:05`: a time within the next or last days, in the shop's time zone. */
 function whenIn(iso: string, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'short', hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
+  return new Intl.DateTimeFormat(currentLocale(), { timeZone, weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
 }
 
 function Figures({ figures, currency, onChanged }: { figures: Dashboard; currency: string | undefined; onChanged: () => void }) {
+  const t = useT();
   const shopCurrency = useSession((s) => s.session?.merchant.currency ?? 'EUR');
   const unit = figures.bucket;
-  const per = unit === 'hour' ? 'per hour' : 'per day';
-  const periodName = PERIOD_PHRASES[figures.period];
+  const { period } = figures;
+  const decided = figures.totals.approved + figures.totals.declined;
   return (
     <>
       <NeedsAttention attention={figures.attention} timeZone={figures.time_zone} onChanged={onChanged} />
       <div className="kpis">
-        <Kpi title="Volume" note={figures.volume.length ? `captured, from ${plural(figures.volume.reduce((n, v) => n + v.count, 0), 'payment')}` : 'No money taken yet'}>
+        <Kpi title={t('dashboard.kpi.volume')} note={figures.volume.length ? t('dashboard.kpi.volumeNote', { count: figures.volume.reduce((n, v) => n + v.count, 0) }) : t('dashboard.kpi.noMoney')}>
           {(figures.volume.length ? figures.volume : [{ currency: shopCurrency, amount: 0, amount_minor: 0, count: 0 }]).map((v) => (
             <span key={v.currency} className="kpi-line">
               {formatMoney(v.amount, v.currency)}
             </span>
           ))}
         </Kpi>
-        <Kpi
-          title="Payments"
-          note={`${count.format(figures.totals.approved)} approved · ${count.format(figures.totals.declined)} declined${figures.totals.other ? ` · ${count.format(figures.totals.other)} other` : ''}`}
-        >
-          <span className="kpi-line">{count.format(figures.totals.payments)}</span>
+        <Kpi title={t('dashboard.kpi.payments')} note={t('dashboard.kpi.paymentsNote', { approved: figures.totals.approved, declined: figures.totals.declined, other: figures.totals.other })}>
+          <span className="kpi-line">{count(figures.totals.payments)}</span>
         </Kpi>
         <Kpi
-          title="Approval rate"
-          note={figures.totals.approval_rate === null ? 'No approved or declined payments yet' : `${count.format(figures.totals.approved)} out of ${count.format(figures.totals.approved + figures.totals.declined)} approved`}
+          title={t('dashboard.kpi.approvalRate')}
+          note={figures.totals.approval_rate === null ? t('dashboard.kpi.noDecided') : t('dashboard.kpi.approvalNote', { approved: figures.totals.approved, decided })}
         >
           <span className="kpi-line">{rate(figures.totals.approval_rate)}</span>
         </Kpi>
-        <Kpi title="Refunds" note={figures.refunds.length ? plural(figures.refunds.reduce((n, r) => n + r.count, 0), 'refund') : 'No refunds'}>
+        <Kpi title={t('dashboard.kpi.refunds')} note={figures.refunds.length ? t('dashboard.kpi.refundsNote', { count: figures.refunds.reduce((n, r) => n + r.count, 0) }) : t('dashboard.kpi.noRefunds')}>
           {(figures.refunds.length ? figures.refunds : [{ currency: shopCurrency, amount: 0, amount_minor: 0, count: 0 }]).map((r) => (
             <span key={r.currency} className="kpi-line">
               {formatMoney(r.amount, r.currency)}
@@ -147,9 +163,9 @@ function Figures({ figures, currency, onChanged }: { figures: Dashboard; currenc
       </div>
       <div className="dashboard-grid">
         <div className="dashboard-main">
-          <VolumeChart figures={figures} chosen={currency} fallback={shopCurrency} per={per} periodName={periodName} />
-          <PaymentsChart figures={figures} per={per} periodName={periodName} unit={unit} />
-          <TypesChart types={figures.payment_types} periodName={periodName} />
+          <VolumeChart figures={figures} chosen={currency} fallback={shopCurrency} />
+          <PaymentsChart figures={figures} unit={unit} />
+          <TypesChart types={figures.payment_types} period={period} />
         </div>
       </div>
     </>
@@ -169,6 +185,7 @@ function Kpi({ title, note, children }: { title: string; note: string; children:
 
 /** A chart with its title, key and the same figures as a table (read by screen readers; shown with Table). */
 function ChartCard({ title, controls, keyParts, chart, table, empty }: { title: string; controls?: ReactNode; keyParts?: readonly BarPart[]; chart: ReactNode; table: ReactNode; empty?: string | null }) {
+  const t = useT();
   const id = useId();
   const [asTable, setAsTable] = useState(false);
   return (
@@ -176,8 +193,8 @@ function ChartCard({ title, controls, keyParts, chart, table, empty }: { title: 
       <div className="chart-head">
         <h2 id={id}>{title}</h2>
         {controls}
-        <button type="button" className="button button-small" aria-pressed={asTable} onClick={() => setAsTable((shown) => !shown)}>
-          <span className="visually-hidden">{title} as a </span>Table
+        <button type="button" className="button button-small" aria-pressed={asTable} aria-label={t('dashboard.chart.asTable', { title })} onClick={() => setAsTable((shown) => !shown)}>
+          {t('dashboard.chart.table')}
         </button>
       </div>
       {empty && <p className="chart-empty">{empty}</p>}
@@ -191,7 +208,8 @@ function ChartCard({ title, controls, keyParts, chart, table, empty }: { title: 
   );
 }
 
-function VolumeChart({ figures, chosen, fallback, per, periodName }: { figures: Dashboard; chosen: string | undefined; fallback: string; per: string; periodName: string }) {
+function VolumeChart({ figures, chosen, fallback }: { figures: Dashboard; chosen: string | undefined; fallback: string }) {
+  const t = useT();
   const navigate = useNavigate({ from: '/dashboard' });
   const selectId = useId();
   const currencies = useMemo(() => {
@@ -201,15 +219,15 @@ function VolumeChart({ figures, chosen, fallback, per, periodName }: { figures: 
   }, [figures, fallback]);
   const currency = chosen && currencies.includes(chosen) ? chosen : (currencies[0] ?? fallback);
   const labels = useMemo(() => figures.series.map((b) => axisLabel(b, figures.bucket)), [figures]);
-  const parts = useMemo<BarPart[]>(() => [{ label: `Volume in ${currency}`, color: COLORS.volume, values: figures.series.map((b) => moneyOf(b.volume, currency)?.amount ?? 0) }], [figures, currency]);
-  const title = `Volume ${per}`;
+  const parts = useMemo<BarPart[]>(() => [{ label: t('dashboard.volume.in', { currency }), color: COLORS.volume, values: figures.series.map((b) => moneyOf(b.volume, currency)?.amount ?? 0) }], [figures, currency, t]);
+  const title = t('dashboard.volume.title', { unit: figures.bucket });
   return (
     <ChartCard
       title={title}
       controls={
         currencies.length > 1 ? (
           <span className="chart-control">
-            <label htmlFor={selectId}>Currency</label>
+            <label htmlFor={selectId}>{t('common.currency')}</label>
             <select id={selectId} className="input input-compact" value={currency} onChange={(event) => void navigate({ search: (previous) => ({ ...previous, currency: event.target.value }), replace: true })}>
               {currencies.map((c) => (
                 <option key={c} value={c}>
@@ -220,36 +238,34 @@ function VolumeChart({ figures, chosen, fallback, per, periodName }: { figures: 
           </span>
         ) : null
       }
-      empty={figures.volume.length ? null : `No money taken ${periodName} yet.`}
+      empty={figures.volume.length ? null : t('dashboard.volume.empty', { period: figures.period })}
       chart={
         <BarChart
           labels={labels}
           parts={parts}
-          formatAxis={(value) => compact.format(value)}
+          formatAxis={compact}
           describe={(i) => {
             const bucket = figures.series[i];
             if (!bucket) return '';
             const sum = moneyOf(bucket.volume, currency);
-            return `${bucketName(bucket, figures.bucket)}: ${formatMoney(sum?.amount ?? 0, currency)} from ${plural(sum?.count ?? 0, 'payment')}`;
+            return t('dashboard.volume.describe', { bucket: bucketName(bucket, figures.bucket), amount: formatMoney(sum?.amount ?? 0, currency), count: sum?.count ?? 0 });
           }}
         />
       }
       table={
         <table className="figures-table">
-          <caption>
-            {title}, {periodName}: captured money and refunds per currency
-          </caption>
+          <caption>{t('dashboard.volume.caption', { unit: figures.bucket, period: figures.period })}</caption>
           <thead>
             <tr>
-              <th scope="col">{figures.bucket === 'hour' ? 'Hour' : 'Day'}</th>
+              <th scope="col">{t('dashboard.unit', { unit: figures.bucket })}</th>
               {currencies.map((c) => (
                 <th key={`v${c}`} scope="col" className="num">
-                  Volume {c}
+                  {t('dashboard.volume.column', { currency: c })}
                 </th>
               ))}
               {currencies.map((c) => (
                 <th key={`r${c}`} scope="col" className="num">
-                  Refunds {c}
+                  {t('dashboard.refunds.column', { currency: c })}
                 </th>
               ))}
             </tr>
@@ -277,24 +293,23 @@ function VolumeChart({ figures, chosen, fallback, per, periodName }: { figures: 
   );
 }
 
-function paymentParts(list: readonly { approved: number; declined: number; other: number }[]): BarPart[] {
+function paymentParts(list: readonly { approved: number; declined: number; other: number }[], t: Translate): BarPart[] {
   return [
-    { label: 'Approved', color: COLORS.approved, values: list.map((b) => b.approved) },
-    { label: 'Declined', color: COLORS.declined, values: list.map((b) => b.declined) },
-    { label: 'Other', color: COLORS.other, values: list.map((b) => b.other) },
+    { label: t('common.approved'), color: COLORS.approved, values: list.map((b) => b.approved) },
+    { label: t('common.declined'), color: COLORS.declined, values: list.map((b) => b.declined) },
+    { label: t('dashboard.other'), color: COLORS.other, values: list.map((b) => b.other) },
   ];
 }
 
-function countsText(b: { payments: number; approved: number; declined: number; other: number; approval_rate: number | null }): string {
-  const parts = [`${count.format(b.approved)} approved`, `${count.format(b.declined)} declined`];
-  if (b.other) parts.push(`${count.format(b.other)} other`);
-  return `${plural(b.payments, 'payment')} (${parts.join(', ')})${b.approval_rate === null ? '' : `, ${rate(b.approval_rate)} approved`}`;
+function countsText(b: { payments: number; approved: number; declined: number; other: number; approval_rate: number | null }, t: Translate): string {
+  return t('dashboard.counts', { payments: b.payments, approved: b.approved, declined: b.declined, other: b.other, rate: b.approval_rate === null ? 'none' : rate(b.approval_rate) });
 }
 
-function PaymentsChart({ figures, per, periodName, unit }: { figures: Dashboard; per: string; periodName: string; unit: Dashboard['bucket'] }) {
+function PaymentsChart({ figures, unit }: { figures: Dashboard; unit: Dashboard['bucket'] }) {
+  const t = useT();
   const labels = useMemo(() => figures.series.map((b) => axisLabel(b, unit)), [figures, unit]);
-  const parts = useMemo(() => paymentParts(figures.series), [figures]);
-  const title = `Payments ${per}`;
+  const parts = useMemo(() => paymentParts(figures.series, t), [figures, t]);
+  const title = t('dashboard.payments.title', { unit });
   return (
     <ChartCard
       title={title}
@@ -304,35 +319,33 @@ function PaymentsChart({ figures, per, periodName, unit }: { figures: Dashboard;
           labels={labels}
           parts={parts}
           whole
-          formatAxis={(value) => compact.format(value)}
+          formatAxis={compact}
           describe={(i) => {
             const bucket = figures.series[i];
-            return bucket ? `${bucketName(bucket, unit)}: ${countsText(bucket)}` : '';
+            return bucket ? `${bucketName(bucket, unit)}: ${countsText(bucket, t)}` : '';
           }}
         />
       }
       table={
         <table className="figures-table">
-          <caption>
-            {title}, {periodName}
-          </caption>
+          <caption>{t('dashboard.payments.caption', { unit, period: figures.period })}</caption>
           <thead>
             <tr>
-              <th scope="col">{unit === 'hour' ? 'Hour' : 'Day'}</th>
+              <th scope="col">{t('dashboard.unit', { unit })}</th>
               <th scope="col" className="num">
-                Payments
+                {t('dashboard.payments')}
               </th>
               <th scope="col" className="num">
-                Approved
+                {t('common.approved')}
               </th>
               <th scope="col" className="num">
-                Declined
+                {t('common.declined')}
               </th>
               <th scope="col" className="num">
-                Other
+                {t('dashboard.other')}
               </th>
               <th scope="col" className="num">
-                Approval rate
+                {t('dashboard.approvalRate')}
               </th>
             </tr>
           </thead>
@@ -340,10 +353,10 @@ function PaymentsChart({ figures, per, periodName, unit }: { figures: Dashboard;
             {figures.series.map((bucket) => (
               <tr key={bucket.start}>
                 <th scope="row">{bucketName(bucket, unit)}</th>
-                <td className="num">{count.format(bucket.payments)}</td>
-                <td className="num">{count.format(bucket.approved)}</td>
-                <td className="num">{count.format(bucket.declined)}</td>
-                <td className="num">{count.format(bucket.other)}</td>
+                <td className="num">{count(bucket.payments)}</td>
+                <td className="num">{count(bucket.approved)}</td>
+                <td className="num">{count(bucket.declined)}</td>
+                <td className="num">{count(bucket.other)}</td>
                 <td className="num">{rate(bucket.approval_rate)}</td>
               </tr>
             ))}
@@ -354,14 +367,15 @@ function PaymentsChart({ figures, per, periodName, unit }: { figures: Dashboard;
   );
 }
 
-function TypesChart({ types, periodName }: { types: readonly PaymentTypeFigures[]; periodName: string }) {
-  const labels = useMemo(() => types.map((t) => typeName(t.payment_type)), [types]);
-  const parts = useMemo(() => paymentParts(types), [types]);
+function TypesChart({ types, period }: { types: readonly PaymentTypeFigures[]; period: DashboardPeriod }) {
+  const t = useT();
+  const labels = useMemo(() => types.map((type) => typeName(type.payment_type)), [types]);
+  const parts = useMemo(() => paymentParts(types, t), [types, t]);
   return (
     <ChartCard
-      title="Payment types"
+      title={t('dashboard.types.title')}
       keyParts={parts}
-      empty={types.length ? null : `No payments ${periodName} yet.`}
+      empty={types.length ? null : t('dashboard.types.empty', { period })}
       chart={
         types.length ? (
           <BarChart
@@ -369,31 +383,31 @@ function TypesChart({ types, periodName }: { types: readonly PaymentTypeFigures[
             parts={parts}
             height={180}
             whole
-            formatAxis={(value) => compact.format(value)}
+            formatAxis={compact}
             describe={(i) => {
               const type = types[i];
-              return type ? `${typeName(type.payment_type)}: ${countsText(type)}` : '';
+              return type ? `${typeName(type.payment_type)}: ${countsText(type, t)}` : '';
             }}
           />
         ) : null
       }
       table={
         <table className="figures-table">
-          <caption>Payment types, {periodName}: payments and captured money</caption>
+          <caption>{t('dashboard.types.caption', { period })}</caption>
           <thead>
             <tr>
-              <th scope="col">Payment type</th>
+              <th scope="col">{t('dashboard.types.type')}</th>
               <th scope="col" className="num">
-                Payments
+                {t('dashboard.payments')}
               </th>
               <th scope="col" className="num">
-                Approved
+                {t('common.approved')}
               </th>
               <th scope="col" className="num">
-                Declined
+                {t('common.declined')}
               </th>
               <th scope="col" className="num">
-                Volume
+                {t('dashboard.volume')}
               </th>
             </tr>
           </thead>
@@ -401,9 +415,9 @@ function TypesChart({ types, periodName }: { types: readonly PaymentTypeFigures[
             {types.map((type) => (
               <tr key={type.payment_type}>
                 <th scope="row">{typeName(type.payment_type)}</th>
-                <td className="num">{count.format(type.payments)}</td>
-                <td className="num">{count.format(type.approved)}</td>
-                <td className="num">{count.format(type.declined)}</td>
+                <td className="num">{count(type.payments)}</td>
+                <td className="num">{count(type.approved)}</td>
+                <td className="num">{count(type.declined)}</td>
                 <td className="num">{moneyList(type.volume)}</td>
               </tr>
             ))}
@@ -429,88 +443,99 @@ interface AttentionItem {
  * and open one object at its own path; Postbacks get their screen with the next part of the back
  * office, so until then the item says which API call handles it.
  */
-function attentionItems(a: Attention, timeZone: string, handled: (transactionId: string) => Promise<void>): AttentionItem[] {
-  const n = (value: number, one: string, many?: string) => plural(value, one, many);
+function attentionItems(a: Attention, timeZone: string, handled: (transactionId: string) => Promise<void>, t: Translate): AttentionItem[] {
+  const code = (chunks: ReactNode[]) => <code>{chunks}</code>;
   return [
     {
       key: 'forwarded_declines',
       count: a.forwarded_declines.count,
-      title: a.forwarded_declines.count ? `${n(a.forwarded_declines.count, 'stored sale')} declined when forwarded` : 'No stored sale declined',
-      help: 'A till took these while this gateway could not be reached; the customer left with the goods, and the bank declined the card afterwards. Contact the customer (the order tells who), then mark it handled.',
+      title: a.forwarded_declines.count ? t('dashboard.declines.title', { count: a.forwarded_declines.count }) : t('dashboard.declines.none'),
+      help: t('dashboard.declines.help'),
       examples: a.forwarded_declines.items.map((d) => ({
         key: d.transaction_id,
         href: `#/transactions/${encodeURIComponent(d.transaction_id)}`,
-        text: `${d.till_id}${d.staff_name ? ` (${d.staff_name})` : ''} · ${formatMoney(d.amount, d.currency)} · ${d.card_brand ?? 'card'} •••• ${d.card_last_four ?? '????'} · order ${d.order_id ?? '—'} · ${d.message ?? 'declined'} · taken ${whenIn(d.stored_at, timeZone)}`,
-        action: { label: 'Handled', name: `Mark handled: ${formatMoney(d.amount, d.currency)}, order ${d.order_id ?? d.transaction_id}`, run: () => handled(d.transaction_id) },
+        text: t('dashboard.declines.example', {
+          till: d.till_id,
+          staff: d.staff_name ? 'named' : 'none',
+          name: d.staff_name ?? '',
+          amount: formatMoney(d.amount, d.currency),
+          card: maskedCard(d.card_last_four ?? '????', d.card_brand ?? t('dashboard.declines.card')),
+          order: d.order_id ?? NO_VALUE,
+          message: d.message ?? t('dashboard.declines.declined'),
+          when: whenIn(d.stored_at, timeZone),
+        }),
+        action: {
+          label: t('dashboard.declines.handled'),
+          name: t('dashboard.declines.handledLabel', { amount: formatMoney(d.amount, d.currency), order: d.order_id ?? d.transaction_id }),
+          run: () => handled(d.transaction_id),
+        },
       })),
     },
     {
       key: 'authorizations_expiring',
       count: a.authorizations_expiring.count,
-      title: a.authorizations_expiring.count ? `${n(a.authorizations_expiring.count, 'authorization')} uncaptured, expiring within 24 hours` : 'No authorization about to expire',
-      help: 'Capture or release the money before the 7 days run out.',
-      link: { href: '#/transactions?status=4', label: 'Authorized transactions' },
-      examples: a.authorizations_expiring.items.map((t) => ({
-        key: t.transaction_id,
-        href: `#/transactions/${encodeURIComponent(t.transaction_id)}`,
-        text: `${t.order_id ?? t.transaction_id.slice(0, 8)} · ${formatMoney(t.amount, t.currency)} · expires ${whenIn(t.expires_at, timeZone)}`,
+      title: a.authorizations_expiring.count ? t('dashboard.authorizations.title', { count: a.authorizations_expiring.count }) : t('dashboard.authorizations.none'),
+      help: t('dashboard.authorizations.help'),
+      link: { href: '#/transactions?status=4', label: t('dashboard.authorizations.link') },
+      examples: a.authorizations_expiring.items.map((tx) => ({
+        key: tx.transaction_id,
+        href: `#/transactions/${encodeURIComponent(tx.transaction_id)}`,
+        text: t('dashboard.attention.expires', { what: tx.order_id ?? tx.transaction_id.slice(0, 8), amount: formatMoney(tx.amount, tx.currency), when: whenIn(tx.expires_at, timeZone) }),
       })),
     },
     {
       key: 'invoices_expiring',
       count: a.invoices_expiring.count,
-      title: a.invoices_expiring.count ? `${n(a.invoices_expiring.count, 'invoice')} expiring within 24 hours` : 'No invoice about to expire',
-      help: 'Their pay links stop working then.',
-      link: { href: '#/invoices?status=pending', label: 'Pending invoices' },
+      title: a.invoices_expiring.count ? t('dashboard.invoices.title', { count: a.invoices_expiring.count }) : t('dashboard.invoices.none'),
+      help: t('dashboard.invoices.help'),
+      link: { href: '#/invoices?status=pending', label: t('dashboard.invoices.link') },
       examples: a.invoices_expiring.items.map((i) => ({
         key: i.debt_claim_number,
         href: `#/invoices/${encodeURIComponent(i.debt_claim_number)}`,
-        text: `${i.debt_claim_number} · ${formatMoney(i.amount, i.currency)} · expires ${whenIn(i.expires_at, timeZone)}`,
+        text: t('dashboard.attention.expires', { what: i.debt_claim_number, amount: formatMoney(i.amount, i.currency), when: whenIn(i.expires_at, timeZone) }),
       })),
     },
     {
       key: 'invoice_emails_failed',
       count: a.invoice_emails_failed.count,
-      title: a.invoice_emails_failed.count ? `${n(a.invoice_emails_failed.count, 'invoice e-mail')} failed` : 'No failed invoice e-mail',
-      help: 'Check the address, then send a reminder from the invoice.',
+      title: a.invoice_emails_failed.count ? t('dashboard.invoiceEmails.title', { count: a.invoice_emails_failed.count }) : t('dashboard.invoiceEmails.none'),
+      help: t('dashboard.invoiceEmails.help'),
       examples: a.invoice_emails_failed.items.map((e) => ({
         key: `${e.debt_claim_number}-${e.failed_at}`,
         href: `#/invoices/${encodeURIComponent(e.debt_claim_number)}`,
-        text: `${e.debt_claim_number} · ${e.email_type} e-mail · ${whenIn(e.failed_at, timeZone)}`,
+        text: t('dashboard.invoiceEmails.example', { invoice: e.debt_claim_number, type: e.email_type, when: whenIn(e.failed_at, timeZone) }),
       })),
     },
     {
       key: 'postbacks_failed',
       count: a.postbacks_failed.count,
-      title: a.postbacks_failed.count ? `${n(a.postbacks_failed.count, 'postback')} failed` : 'No failed postback',
-      help: (
-        <>
-          Your shop system did not accept them in 3 days. Until the Postbacks screen comes, <code>POST /rest/postbacks/resend_failed</code> sends them again.
-        </>
-      ),
-      link: { href: '/docs#/Postbacks', label: 'Postbacks in the API documentation' },
+      title: a.postbacks_failed.count ? t('dashboard.postbacksFailed.title', { count: a.postbacks_failed.count }) : t('dashboard.postbacksFailed.none'),
+      help: <Rich id="dashboard.postbacksFailed.help" values={{ call: 'POST /rest/postbacks/resend_failed', code }} />,
+      link: { href: '/docs#/Postbacks', label: t('dashboard.postbacksFailed.link') },
     },
     {
       key: 'postbacks_retrying',
       count: a.postbacks_retrying.count,
-      title: a.postbacks_retrying.count ? `${n(a.postbacks_retrying.count, 'postback')} being retried` : 'No postback being retried',
-      help: (
-        <>
-          Not accepted yet; retried for 3 days. Until the Postbacks screen comes: <code>GET /rest/postbacks?state=pending</code>.
-        </>
-      ),
+      title: a.postbacks_retrying.count ? t('dashboard.postbacksRetrying.title', { count: a.postbacks_retrying.count }) : t('dashboard.postbacksRetrying.none'),
+      help: <Rich id="dashboard.postbacksRetrying.help" values={{ call: 'GET /rest/postbacks?state=pending', code }} />,
     },
     {
       key: 'tokens_suspended',
       count: a.tokens_suspended.count,
-      title: a.tokens_suspended.count ? `${n(a.tokens_suspended.count, 'network token')} suspended` : 'No suspended network token',
-      help: 'Payments with them are declined until the card network resumes them.',
-      link: { href: '#/network-tokens?status=suspended', label: 'Suspended network tokens' },
+      title: a.tokens_suspended.count ? t('dashboard.tokens.title', { count: a.tokens_suspended.count }) : t('dashboard.tokens.none'),
+      help: t('dashboard.tokens.help'),
+      link: { href: '#/network-tokens?status=suspended', label: t('dashboard.tokens.link') },
     },
   ];
 }
 
+/** A message with a tag in it (`<code>`), its parts made by `values`. */
+function Rich({ id, values }: { id: MessageId; values: Record<string, string | number | ((chunks: ReactNode[]) => ReactNode)> }) {
+  return <FormattedMessage id={id} values={values} />;
+}
+
 function NeedsAttention({ attention, timeZone, onChanged }: { attention: Attention; timeZone: string; onChanged: () => void }) {
+  const t = useT();
   const [problem, setProblem] = useState<string | null>(null);
   const handled = async (transactionId: string) => {
     try {
@@ -518,10 +543,10 @@ function NeedsAttention({ attention, timeZone, onChanged }: { attention: Attenti
       setProblem(null);
       onChanged();
     } catch (error) {
-      setProblem(error instanceof Error ? error.message : 'It could not be marked handled');
+      setProblem(error instanceof Error ? error.message : t('dashboard.attention.notHandled'));
     }
   };
-  const items = attentionItems(attention, timeZone, handled);
+  const items = attentionItems(attention, timeZone, handled, t);
   const open = items.filter((item) => item.count > 0);
   const clear = items.filter((item) => item.count === 0);
   // The count is what the list below asks to handle: each declined sale, invoice, e-mail, ... once.
@@ -529,7 +554,7 @@ function NeedsAttention({ attention, timeZone, onChanged }: { attention: Attenti
   return (
     <section className="attention" aria-labelledby="attention-title">
       <h2 id="attention-title">
-        Needs attention <span className="attention-count">{total ? plural(total, 'item') : 'nothing'}</span>
+        {t('dashboard.attention.title')} <span className="attention-count">{t('dashboard.attention.count', { count: total })}</span>
       </h2>
       <ul className="attention-list">
         {open.map((item) => (
@@ -554,7 +579,7 @@ function NeedsAttention({ attention, timeZone, onChanged }: { attention: Attenti
                           )}
                         </li>
                       ))}
-                      {item.count > item.examples.length && <li className="muted">and {count.format(item.count - item.examples.length)} more</li>}
+                      {item.count > item.examples.length && <li className="muted">{t('dashboard.attention.more', { count: item.count - item.examples.length })}</li>}
                     </ul>
                   )}
                   {item.link && (
@@ -570,7 +595,7 @@ function NeedsAttention({ attention, timeZone, onChanged }: { attention: Attenti
       </ul>
       {clear.length > 0 && (
         <details className="attention-clear">
-          <summary>{open.length ? `${plural(clear.length, 'more check')}: all clear` : `All ${plural(clear.length, 'check')} clear`}</summary>
+          <summary>{open.length ? t('dashboard.attention.someClear', { count: clear.length }) : t('dashboard.attention.allClear', { count: clear.length })}</summary>
           <ul className="attention-list">
             {clear.map((item) => (
               <li key={item.key} className="attention-item" data-kind={item.key}>

@@ -4,8 +4,11 @@
  * the till's past Z reports. Every report prints on A4 (reports.css), opens as a PDF in the browser
  * and shows the 42-column lines a receipt printer prints.
  */
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { FormattedMessage } from 'react-intl';
 import type { DayReport, FigureRow, ReceiptLines } from '../../../contract/api/reports.js';
+import type { MessageId } from '../../../contract/i18n/catalogues.js';
+import type { Translate } from '../../../contract/i18n/format.js';
 import { ApiError } from '../api/client.js';
 import { useSession } from '../session-store.js';
 import { formatMoney, formatNumber } from '../till/money.js';
@@ -20,11 +23,37 @@ import { useThisTill } from '../tills/this-till-store.js';
 import { useReports } from './reports-store.js';
 import { formatDateTime } from '../ui/format.js';
 import { useTill } from '../till/till-store.js';
+import { translate, useT, type MessageValues } from '../ui/i18n.js';
+import { NO_VALUE } from '../sales/sales-store.js';
 
-const when = (iso: string | null, none = '—') => (iso ? formatDateTime(iso) : none);
+const when = (iso: string | null, none = NO_VALUE) => (iso ? formatDateTime(iso) : none);
 
-const BRANDS: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express', discover: 'Discover', unknown: 'Other cards' };
-const ENTRY_MODES: Record<string, string> = { contactless: 'Contactless', chip: 'Chip', swipe: 'Swipe', manual: 'Keyed in', unknown: 'Unknown' };
+/** Card brands by their names (data); one the gateway does not know is "Other cards". */
+const BRANDS: Readonly<Record<string, string>> = { visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express', discover: 'Discover' };
+/** How cards were read, in the screens' language (the gateway's entry_mode values). */
+const ENTRY_MODES: Readonly<Record<string, MessageId>> = {
+  contactless: 'reports.entry.contactless',
+  chip: 'reports.entry.chip',
+  swipe: 'reports.entry.swipe',
+  manual: 'reports.entry.manual',
+  unknown: 'reports.entry.unknown',
+};
+
+const brandLabel = (brand: string, t: Translate) => BRANDS[brand] ?? (brand === 'unknown' ? t('reports.brand.other') : brand);
+const entryLabel = (mode: string, t: Translate) => {
+  const id = ENTRY_MODES[mode];
+  return id ? t(id) : mode;
+};
+
+/** A message with <strong> parts. */
+function Rich({ id, values }: { id: MessageId; values?: MessageValues }) {
+  return <FormattedMessage id={id} values={{ ...values, strong: (chunks: ReactNode[]) => <strong>{chunks}</strong> }} />;
+}
+
+/** Which report a label names: a Z report, this till's X report, or another till's (a manager's view). */
+function reportKind(report: DayReport): { report: 'z' | 'x' | 'xOf'; sequence: number; till: string } {
+  return { report: report.report === 'z' ? 'z' : otherTill(report) ? 'xOf' : 'x', sequence: report.sequence, till: report.terminal_id };
+}
 
 /** PDFs open from the gateway's own origin; inside the desktop window the app talks through the bridge instead. */
 const canOpenPdf = typeof window !== 'undefined' && !window.tillgate;
@@ -39,6 +68,7 @@ export function DayClose() {
 }
 
 function DayCloseScreen() {
+  const t = useT();
   const held = useThisTill((s) => s.state.name === 'held');
   const status = useReports((s) => s.status);
   const error = useReports((s) => s.error);
@@ -64,13 +94,13 @@ function DayCloseScreen() {
       const lines = report.report === 'z' ? await reportsClient.zReceipt(report.sequence) : await reportsClient.xReceipt(other);
       setPrinting(null);
       setSlip({
-        title: report.report === 'z' ? `Z report No. ${report.sequence} for the receipt printer` : `X report${other ? ` of ${report.terminal_id}` : ''} for the receipt printer`,
+        title: report.report === 'z' ? t('reports.slip.z', { sequence: report.sequence }) : other ? t('reports.slip.xOf', { till: report.terminal_id }) : t('reports.slip.x'),
         sequence: report.report === 'z' ? report.sequence : null,
         tillId: other,
         lines,
       });
     } catch (problem) {
-      useReports.setState({ error: problem instanceof Error ? problem.message : 'The receipt lines could not be loaded.' });
+      useReports.setState({ error: problem instanceof Error ? problem.message : t('reports.slip.linesFailed') });
     }
   };
 
@@ -86,13 +116,13 @@ function DayCloseScreen() {
         <>
           <div className="section-head no-print">
             <button type="button" className="button" onClick={() => show(null)}>
-              ← Open day and past days
+              {t('reports.backToDays')}
             </button>
             <ReportActions report={reading} onSlip={() => void openSlip(reading)} />
           </div>
           {justClosed === reading.sequence && (
             <p className="report-closed-note no-print" role="status">
-              <CheckIcon size={20} /> Day {reading.sequence} is closed. Sales from now on belong to day {reading.sequence + 1}.
+              <CheckIcon size={20} /> {t('reports.closedNote', { sequence: reading.sequence, next: reading.sequence + 1 })}
             </p>
           )}
           <ReportSheet report={reading} />
@@ -100,33 +130,31 @@ function DayCloseScreen() {
       ) : !held ? (
         <>
           <div className="section-head no-print">
-            <h2 id="day-close-title">Close the day</h2>
+            <h2 id="day-close-title">{t('reports.dayClose.title')}</h2>
           </div>
-          <p className="lead no-print">
-            This screen is not a till yet, so it has no day of its own to close. Open the Till tab to choose which till it is{manager ? ', or read any till\u2019s day below' : ''}.
-          </p>
+          <p className="lead no-print">{t('reports.notATill', { manager: manager ? 'yes' : 'no' })}</p>
           {manager && <ShopDayPanel onRead={(report) => show(report)} />}
         </>
       ) : (
         <>
           <div className="section-head no-print">
-            <h2 id="day-close-title">Close the day</h2>
+            <h2 id="day-close-title">{t('reports.dayClose.title')}</h2>
             <div className="report-actions">
               <button type="button" className="button" onClick={() => void load()} aria-disabled={status === 'loading'}>
-                {status === 'loading' ? 'Refreshing…' : 'Refresh'}
+                {status === 'loading' ? t('sales.refreshing') : t('sales.refresh')}
               </button>
               {x && <ReportActions report={x} onSlip={() => void openSlip(x)} />}
               {x && (
                 // No trailing "…": on a button it reads as a label cut short. The dialog asks before anything closes.
                 <button type="button" className="button button-primary" onClick={() => setClosing(true)}>
-                  Close day {x.sequence}
+                  {t('reports.closeDay', { sequence: x.sequence })}
                 </button>
               )}
             </div>
           </div>
           {status === 'loading' && !x && (
             <p className="loading" role="status">
-              Loading the day…
+              {t('reports.loadingDay')}
             </p>
           )}
           {report && <ReportSheet report={report} />}
@@ -149,7 +177,7 @@ function DayCloseScreen() {
       )}
       {slip && (
         <Modal title={slip.title} onClose={() => setSlip(null)} className="modal-receipt">
-          <pre className="receipt report-slip" aria-label={`${slip.lines.columns}-column receipt lines`}>
+          <pre className="receipt report-slip" aria-label={t('reports.slip.lines', { columns: slip.lines.columns })}>
             {slip.lines.lines.join('\n')}
           </pre>
           <p className={printing && !printing.ok ? 'form-problem' : 'report-print-status'} role="status">
@@ -157,10 +185,10 @@ function DayCloseScreen() {
           </p>
           <div className="modal-actions">
             <button type="button" className="button button-lg" onClick={() => setSlip(null)}>
-              Close
+              {t('common.close')}
             </button>
             <button type="button" className="button button-lg" onClick={() => window.print()}>
-              Print here
+              {t('reports.slip.printHere')}
             </button>
             <button
               type="button"
@@ -169,14 +197,14 @@ function DayCloseScreen() {
               aria-disabled={printing?.busy ?? false}
               onClick={() => {
                 if (printing?.busy) return;
-                setPrinting({ busy: true, ok: true, message: 'Sending to the receipt printer…' });
+                setPrinting({ busy: true, ok: true, message: t('reports.slip.sending') });
                 reportsClient.printOnReceiptPrinter(slip.sequence, slip.tillId).then(
                   (result) => setPrinting({ busy: false, ok: result.printed, message: result.message }),
-                  (error: unknown) => setPrinting({ busy: false, ok: false, message: error instanceof Error ? error.message : 'The receipt printer did not print.' }),
+                  (error: unknown) => setPrinting({ busy: false, ok: false, message: error instanceof Error ? error.message : t('reports.slip.notPrinted') }),
                 );
               }}
             >
-              Receipt printer
+              {t('reports.receiptPrinter')}
             </button>
           </div>
         </Modal>
@@ -192,19 +220,20 @@ function otherTill(report: DayReport): string | undefined {
 }
 
 function ReportActions({ report, onSlip }: { report: DayReport; onSlip: () => void }) {
-  const label = report.report === 'z' ? `Z report ${report.sequence}` : `the X report${otherTill(report) ? ` of ${report.terminal_id}` : ''}`;
+  const t = useT();
+  const kind = reportKind(report);
   return (
     <div className="report-actions">
-      <button type="button" className="button" onClick={() => window.print()} aria-label={`Print A4: ${label}`}>
-        Print A4
+      <button type="button" className="button" onClick={() => window.print()} aria-label={t('reports.action.printA4Label', kind)}>
+        {t('reports.action.printA4')}
       </button>
       {canOpenPdf && (
-        <a className="button" href={pdfHref(report.report === 'z' ? report.sequence : null, otherTill(report))} target="_blank" rel="noreferrer" aria-label={`${label} as PDF`}>
-          PDF
+        <a className="button" href={pdfHref(report.report === 'z' ? report.sequence : null, otherTill(report))} target="_blank" rel="noreferrer" aria-label={t('reports.action.pdfLabel', kind)}>
+          {t('reports.action.pdf')}
         </a>
       )}
-      <button type="button" className="button" onClick={onSlip} aria-label={`${label} for the receipt printer`}>
-        Receipt printer
+      <button type="button" className="button" onClick={onSlip} aria-label={t('reports.action.printerLabel', kind)}>
+        {t('reports.receiptPrinter')}
       </button>
     </div>
   );
@@ -212,6 +241,7 @@ function ReportActions({ report, onSlip }: { report: DayReport; onSlip: () => vo
 
 /** One report as a sheet: header facts, totals per currency, then per card brand, entry mode and cashier. */
 function ReportSheet({ report }: { report: DayReport }) {
+  const t = useT();
   const closed = report.report === 'z';
   return (
     <article className="day-report" aria-labelledby="day-report-title">
@@ -219,92 +249,99 @@ function ReportSheet({ report }: { report: DayReport }) {
         <div>
           <p className="report-shop">{report.shop_name}</p>
           <h2 id="day-report-title" className="report-title">
-            {closed ? `Z report No. ${report.sequence}` : `Day ${report.sequence} so far`}
+            {closed ? t('reports.title.z', { sequence: report.sequence }) : t('reports.sheet.daySoFar', { sequence: report.sequence })}
           </h2>
-          <p className={closed ? 'badge badge-ok report-kind' : 'badge badge-wait report-kind'}>
-            {closed ? 'Closed day · these figures never change' : 'X report · running totals, the day is still open'}
-          </p>
-          {report.stored_sales?.provisional && <p className="badge badge-wait report-kind">Provisional · stored sales not yet at the shop&rsquo;s gateway</p>}
+          <p className={closed ? 'badge badge-ok report-kind' : 'badge badge-wait report-kind'}>{closed ? t('reports.sheet.closedBadge') : t('reports.sheet.openBadge')}</p>
+          {report.stored_sales?.provisional && <p className="badge badge-wait report-kind">{t('reports.sheet.provisional')}</p>}
         </div>
         <dl className="report-facts">
-          <dt>Till</dt>
+          <dt>{t('reports.fact.till')}</dt>
           <dd>{report.terminal_id}</dd>
-          <dt>Opened</dt>
-          <dd>{when(report.opened_at, 'first day of this till')}</dd>
+          <dt>{t('reports.fact.opened')}</dt>
+          <dd>{when(report.opened_at, t('reports.firstDayOfTill'))}</dd>
           {closed ? (
             <>
-              <dt>Closed</dt>
+              <dt>{t('reports.fact.closed')}</dt>
               <dd>{when(report.closed_at)}</dd>
-              <dt>Closed by</dt>
-              <dd>{report.closed_by?.name ?? '—'}</dd>
+              <dt>{t('reports.fact.closedBy')}</dt>
+              <dd>{report.closed_by?.name ?? NO_VALUE}</dd>
               {report.approved_by && (
                 <>
-                  <dt>Approved by</dt>
+                  <dt>{t('reports.fact.approvedBy')}</dt>
                   <dd>{report.approved_by.name}</dd>
                 </>
               )}
             </>
           ) : (
             <>
-              <dt>Taken</dt>
+              <dt>{t('reports.fact.taken')}</dt>
               <dd>{when(report.generated_at)}</dd>
             </>
           )}
-          <dt>Last sale</dt>
+          <dt>{t('reports.fact.lastSale')}</dt>
           <dd>{when(report.last_sale_at)}</dd>
         </dl>
       </header>
 
       {report.totals.length === 0 ? (
-        <p className="muted report-empty">No card sales, declines or refunds {closed ? 'on this day' : 'yet today'}.</p>
+        <p className="muted report-empty">{t('reports.sheet.empty', { closed: closed ? 'yes' : 'no' })}</p>
       ) : (
         <>
           <div className="report-totals">
-            {report.totals.map((t) => (
-              <dl key={t.currency} className="totals-row report-totals-row" aria-label={`Totals in ${t.currency}`}>
+            {report.totals.map((total) => (
+              <dl key={total.currency} className="totals-row report-totals-row" aria-label={t('sales.totalsIn', { currency: total.currency })}>
                 <div className="total">
-                  <dt>Approved</dt>
-                  <TotalValue text={formatMoney(t.approved.amount, t.currency)} />
-                  <dd className="total-count">{plural(t.approved.count, 'sale')}</dd>
+                  <dt>{t('common.approved')}</dt>
+                  <TotalValue text={formatMoney(total.approved.amount, total.currency)} />
+                  <dd className="total-count">{t('reports.count.sales', { count: total.approved.count })}</dd>
                 </div>
                 <div className="total">
-                  <dt>Refunded</dt>
-                  <TotalValue text={formatMoney(t.refunded.amount, t.currency)} />
-                  <dd className="total-count">{plural(t.refunded.count, 'refund')}</dd>
+                  <dt>{t('reports.figure.refunded')}</dt>
+                  <TotalValue text={formatMoney(total.refunded.amount, total.currency)} />
+                  <dd className="total-count">{t('reports.count.refunds', { count: total.refunded.count })}</dd>
                 </div>
                 <div className="total total-net">
-                  <dt>Net</dt>
-                  <TotalValue text={formatMoney(t.net, t.currency)} />
-                  <dd className="total-count">approved − refunded</dd>
+                  <dt>{t('reports.figure.net')}</dt>
+                  <TotalValue text={formatMoney(total.net, total.currency)} />
+                  <dd className="total-count">{t('reports.netNote')}</dd>
                 </div>
                 <div className="total total-muted">
-                  <dt>Declined</dt>
-                  <TotalValue text={formatMoney(t.declined.amount, t.currency)} />
-                  <dd className="total-count">{plural(t.declined.count, 'decline')}</dd>
+                  <dt>{t('common.declined')}</dt>
+                  <TotalValue text={formatMoney(total.declined.amount, total.currency)} />
+                  <dd className="total-count">{t('reports.count.declines', { count: total.declined.count })}</dd>
                 </div>
               </dl>
             ))}
           </div>
-          <FigureTable title="By card brand" first="Card brand" rows={report.by_card_brand.map((r) => ({ key: `${r.card_brand}-${r.currency}`, label: BRANDS[r.card_brand] ?? r.card_brand, row: r }))} />
-          <FigureTable title="By entry mode" first="Entry mode" rows={report.by_entry_mode.map((r) => ({ key: `${r.entry_mode}-${r.currency}`, label: ENTRY_MODES[r.entry_mode] ?? r.entry_mode, row: r }))} />
-          <FigureTable title="By cashier" first="Cashier" rows={report.by_cashier.map((r) => ({ key: `${r.staff_id ?? 'api'}-${r.currency}`, label: r.name, row: r }))} />
+          <FigureTable
+            title={t('reports.byBrand')}
+            first={t('reports.brand')}
+            rows={report.by_card_brand.map((r) => ({ key: `${r.card_brand}-${r.currency}`, label: brandLabel(r.card_brand, t), row: r }))}
+          />
+          <FigureTable
+            title={t('reports.byEntry')}
+            first={t('reports.entry')}
+            rows={report.by_entry_mode.map((r) => ({ key: `${r.entry_mode}-${r.currency}`, label: entryLabel(r.entry_mode, t), row: r }))}
+          />
+          <FigureTable
+            title={t('reports.byCashier')}
+            first={t('reports.cashier')}
+            rows={report.by_cashier.map((r) => ({ key: `${r.staff_id ?? 'api'}-${r.currency}`, label: r.staff_id === null ? t('reports.cashier.api') : r.name, row: r }))}
+          />
         </>
       )}
       {report.stored_sales && <StoredSalesSection stored={report.stored_sales} closed={closed} />}
       <p className="report-footer">
         {closed
-          ? `Z report No. ${report.sequence} of till ${report.terminal_id}, closed ${when(report.closed_at)}. A closed day never changes.`
-          : `X report of till ${report.terminal_id}, taken ${when(report.generated_at)}. Running totals: the day is not closed.`}
+          ? t('reports.sheet.footerZ', { sequence: report.sequence, till: report.terminal_id, closed: when(report.closed_at) })
+          : t('reports.sheet.footerX', { till: report.terminal_id, taken: when(report.generated_at) })}
       </p>
     </article>
   );
 }
 
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? '' : 's'}`;
-}
-
 function FigureTable({ title, first, rows }: { title: string; first: string; rows: Array<{ key: string; label: string; row: FigureRow }> }) {
+  const t = useT();
   return (
     <section className="report-section">
       <h3>{title}</h3>
@@ -312,18 +349,18 @@ function FigureTable({ title, first, rows }: { title: string; first: string; row
         <thead>
           <tr>
             <th scope="col">{first}</th>
-            <th scope="col">Currency</th>
+            <th scope="col">{t('common.currency')}</th>
             <th scope="col" className="num">
-              Approved
+              {t('common.approved')}
             </th>
             <th scope="col" className="num">
-              Declined
+              {t('common.declined')}
             </th>
             <th scope="col" className="num">
-              Refunded
+              {t('reports.figure.refunded')}
             </th>
             <th scope="col" className="num">
-              Net
+              {t('reports.figure.net')}
             </th>
           </tr>
         </thead>
@@ -344,38 +381,42 @@ function FigureTable({ title, first, rows }: { title: string; first: string; row
   );
 }
 
+/** `× 3`: how many sales, declines or refunds an amount sums. */
+const timesCount = (count: number) => `× ${count}`;
+
 function FigureCell({ amount, count, currency }: { amount: number; count: number; currency: string }) {
   return (
     <td className="num">
       <span className="cell-main">{formatNumber(amount, currency)}</span>
-      <span className="cell-sub">× {count}</span>
+      <span className="cell-sub">{timesCount(count)}</span>
     </td>
   );
 }
 
 function PastDays() {
+  const t = useT();
   const days = useReports((s) => s.days);
   const status = useReports((s) => s.status);
   const read = useReports((s) => s.read);
   return (
     <section className="report-section past-days no-print" aria-labelledby="past-days-title">
-      <h3 id="past-days-title">Past days (Z reports)</h3>
+      <h3 id="past-days-title">{t('reports.past.title')}</h3>
       {days.length === 0 && status === 'ready' ? (
-        <p className="muted">No day has been closed at this till yet.</p>
+        <p className="muted">{t('reports.past.empty')}</p>
       ) : (
         <table className="report-table report-days">
-          <caption className="visually-hidden">Closed days of this till, newest first</caption>
+          <caption className="visually-hidden">{t('reports.past.caption')}</caption>
           <thead>
             <tr>
-              <th scope="col">No.</th>
-              <th scope="col">Opened</th>
-              <th scope="col">Closed</th>
-              <th scope="col">Closed by</th>
+              <th scope="col">{t('reports.past.number')}</th>
+              <th scope="col">{t('reports.fact.opened')}</th>
+              <th scope="col">{t('reports.fact.closed')}</th>
+              <th scope="col">{t('reports.fact.closedBy')}</th>
               <th scope="col" className="num">
-                Net
+                {t('reports.figure.net')}
               </th>
               <th scope="col">
-                <span className="visually-hidden">Actions</span>
+                <span className="visually-hidden">{t('sales.table.actions')}</span>
               </th>
             </tr>
           </thead>
@@ -383,22 +424,32 @@ function PastDays() {
             {days.map((day) => (
               <tr key={day.sequence} data-sequence={day.sequence}>
                 <td>
-                  <span className="cell-main">Z {day.sequence}</span>
+                  <span className="cell-main">{t('reports.past.z', { sequence: day.sequence })}</span>
                 </td>
-                <td>{when(day.opened_at, 'first day')}</td>
+                <td>{when(day.opened_at, t('reports.firstDay'))}</td>
                 <td>{when(day.closed_at)}</td>
                 <td>
                   <span className="cell-main">{day.closed_by.name}</span>
-                  {day.approved_by && <span className="cell-sub">approved by {day.approved_by.name}</span>}
+                  {day.approved_by && <span className="cell-sub">{t('reports.past.approvedBy', { name: day.approved_by.name })}</span>}
                 </td>
-                <td className="num nowrap">{day.totals.length === 0 ? <span className="muted">no sales</span> : day.totals.map((t) => <span key={t.currency} className="cell-main">{formatMoney(t.net, t.currency)}</span>)}</td>
+                <td className="num nowrap">
+                  {day.totals.length === 0 ? (
+                    <span className="muted">{t('reports.past.noSales')}</span>
+                  ) : (
+                    day.totals.map((total) => (
+                      <span key={total.currency} className="cell-main">
+                        {formatMoney(total.net, total.currency)}
+                      </span>
+                    ))
+                  )}
+                </td>
                 <td className="row-actions">
-                  <button type="button" className="button button-small" onClick={() => void read(day.sequence)} aria-label={`Open Z report ${day.sequence}`}>
-                    Open
+                  <button type="button" className="button button-small" onClick={() => void read(day.sequence)} aria-label={t('reports.past.openLabel', { sequence: day.sequence })}>
+                    {t('reports.past.open')}
                   </button>
                   {canOpenPdf && (
-                    <a className="button button-small" href={pdfHref(day.sequence)} target="_blank" rel="noreferrer" aria-label={`Z report ${day.sequence} as PDF`}>
-                      PDF
+                    <a className="button button-small" href={pdfHref(day.sequence)} target="_blank" rel="noreferrer" aria-label={t('reports.action.pdfLabel', { report: 'z', sequence: day.sequence, till: '' })}>
+                      {t('reports.action.pdf')}
                     </a>
                   )}
                 </td>
@@ -413,18 +464,19 @@ function PastDays() {
 
 function closeProblem(error: unknown): string {
   if (error instanceof ApiError && error.kind === 'api') {
-    if (error.status === 403 && error.errors.some((e) => e.field === 'login')) return "The manager's login, PIN or password is wrong.";
-    if (error.status === 403 && error.errors.some((e) => e.field === 'X-Manager-Approval')) return 'The approval was refused or has expired. Ask the manager again.';
-    if (error.status === 403) return 'This account cannot approve closing the day: it needs a back-office or admin role in this shop.';
-    if (error.status === 429) return `Too many failed attempts. Try again in ${error.retryAfterSeconds ?? 60} seconds.`;
-    if (error.status === 400) return "Enter the manager's login and PIN (4 to 8 digits) or password.";
+    if (error.status === 403 && error.errors.some((e) => e.field === 'login')) return translate('sales.approval.wrong');
+    if (error.status === 403 && error.errors.some((e) => e.field === 'X-Manager-Approval')) return translate('sales.approval.refused');
+    if (error.status === 403) return translate('reports.close.notManager');
+    if (error.status === 429) return translate('sales.approval.tooMany', { seconds: error.retryAfterSeconds ?? 60 });
+    if (error.status === 400) return translate('sales.approval.invalid');
   }
-  if (error instanceof ApiError && error.kind === 'network') return 'The gateway did not answer. Try again: the day is never closed twice.';
-  return error instanceof Error ? error.message : 'The day could not be closed.';
+  if (error instanceof ApiError && error.kind === 'network') return translate('reports.close.noAnswer');
+  return error instanceof Error ? error.message : translate('reports.close.failed');
 }
 
 /** Confirms closing the day; a cashier brings a manager's approval. */
 function CloseDayDialog({ day, onClose }: { day: DayReport; onClose: (closed: DayReport | null) => void }) {
+  const t = useT();
   const cashier = useSession((s) => s.session?.staff.role === 'cashier');
   const [login, setLogin] = useState('');
   const [method, setMethod] = useState<SecretMethod>('pin');
@@ -438,7 +490,7 @@ function CloseDayDialog({ day, onClose }: { day: DayReport; onClose: (closed: Da
     event.preventDefault();
     if (busy) return;
     if (cashier && (!login.trim() || (method === 'pin' ? !/^\d{4,8}$/.test(secret) : !secret))) {
-      setProblem(method === 'pin' ? "Enter the manager's login and PIN (4 to 8 digits)." : "Enter the manager's login and password.");
+      setProblem(t('sales.approval.missing', { method }));
       return;
     }
     setBusy(true);
@@ -457,44 +509,40 @@ function CloseDayDialog({ day, onClose }: { day: DayReport; onClose: (closed: Da
   };
 
   return (
-    <Modal title={`Close day ${day.sequence}`} onClose={() => onClose(null)} busy={busy} className="modal-narrow">
+    <Modal title={t('reports.closeDay', { sequence: day.sequence })} onClose={() => onClose(null)} busy={busy} className="modal-narrow">
       <form onSubmit={(event) => void submit(event)} noValidate>
         <p>
-          Closing the day prints <strong>Z report No. {day.sequence}</strong> with the figures up to now. A closed day <strong>never changes</strong>: sales and refunds from
-          now on belong to day {day.sequence + 1}.
+          <Rich id="reports.close.lead" values={{ sequence: day.sequence, next: day.sequence + 1 }} />
         </p>
         {day.stored_sales?.provisional && (
           <p className="form-warning" role="note">
-            This till holds {sumText(day.stored_sales.pending)} stored while the shop&rsquo;s gateway was away. They stay stored and are sent when it answers; the Z report counts them as
-            taken and says <strong>provisional</strong> until they have all been sent.
+            <Rich id="reports.close.stored" values={{ sales: sumText(day.stored_sales.pending) }} />
           </p>
         )}
         <dl className="close-facts">
           <div className="close-facts-row">
-            <dt>Opened</dt>
-            <dd>{when(day.opened_at, 'first day of this till')}</dd>
+            <dt>{t('reports.fact.opened')}</dt>
+            <dd>{when(day.opened_at, t('reports.firstDayOfTill'))}</dd>
           </div>
           {day.totals.length === 0 ? (
             <div className="close-facts-row">
-              <dt>Sales</dt>
-              <dd>none</dd>
+              <dt>{t('reports.close.sales')}</dt>
+              <dd>{t('reports.close.none')}</dd>
             </div>
           ) : (
-            day.totals.map((t) => (
-              <div key={t.currency} className="close-facts-row">
-                <dt>Net {t.currency}</dt>
-                <dd>
-                  {formatMoney(t.net, t.currency)} ({plural(t.approved.count, 'sale')}, {plural(t.refunded.count, 'refund')})
-                </dd>
+            day.totals.map((total) => (
+              <div key={total.currency} className="close-facts-row">
+                <dt>{t('reports.close.net', { currency: total.currency })}</dt>
+                <dd>{t('reports.close.netLine', { net: formatMoney(total.net, total.currency), sales: total.approved.count, refunds: total.refunded.count })}</dd>
               </div>
             ))
           )}
         </dl>
         {cashier && (
           <fieldset className="approval">
-            <legend>Manager approval</legend>
+            <legend>{t('sales.approval.legend')}</legend>
             <label className="field">
-              <span className="field-label">Manager login</span>
+              <span className="field-label">{t('sales.approval.login')}</span>
               <input
                 className="input"
                 autoComplete="off"
@@ -516,7 +564,7 @@ function CloseDayDialog({ day, onClose }: { day: DayReport; onClose: (closed: Da
                 setSecret(value);
                 setProblem(null);
               }}
-              legend="The manager approves with"
+              legend={t('sales.approval.with')}
               manager
               passwordAutoComplete="off"
             />
@@ -527,10 +575,10 @@ function CloseDayDialog({ day, onClose }: { day: DayReport; onClose: (closed: Da
         </p>
         <div className="modal-actions">
           <button type="button" className="button button-lg" onClick={() => onClose(null)} disabled={busy} data-autofocus={cashier ? undefined : true}>
-            Cancel
+            {t('common.cancel')}
           </button>
           <button type="submit" className="button button-primary button-lg" aria-disabled={busy}>
-            {busy ? 'Closing…' : `${cashier ? 'Approve and close' : 'Close'} day ${day.sequence}`}
+            {busy ? t('reports.close.busy') : t('reports.close.submit', { approve: cashier ? 'yes' : 'no', sequence: day.sequence })}
           </button>
         </div>
       </form>
@@ -543,7 +591,7 @@ type CurrencySum = NonNullable<DayReport['stored_sales']>['pending'][number];
 /** "3 sales (62.50 EUR)", summed per currency. */
 function sumText(sums: readonly CurrencySum[]): string {
   const count = sums.reduce((n, s) => n + s.count, 0);
-  return `${plural(count, 'sale')} (${sums.map((s) => formatMoney(s.amount, s.currency)).join(' + ')})`;
+  return translate('reports.sum', { count, amounts: sums.map((s) => formatMoney(s.amount, s.currency)).join(' + ') });
 }
 
 /**
@@ -551,22 +599,18 @@ function sumText(sums: readonly CurrencySum[]): string {
  * is provisional while any has not been sent, and names those the bank declined when they were.
  */
 function StoredSalesSection({ stored, closed }: { stored: NonNullable<DayReport['stored_sales']>; closed: boolean }) {
+  const t = useT();
   return (
     <section className="report-stored" aria-labelledby="report-stored-title">
-      <h3 id="report-stored-title">Stored while the shop&rsquo;s gateway was away</h3>
+      <h3 id="report-stored-title">{t('reports.stored.title')}</h3>
       <ul>
         {stored.pending.length > 0 && (
           <li>
-            <strong>{sumText(stored.pending)} not sent yet</strong>: this {closed ? 'Z' : 'X'} report is provisional until they are; it becomes final by itself.
+            <Rich id="reports.stored.pending" values={{ sales: sumText(stored.pending), report: closed ? 'z' : 'x' }} />
           </li>
         )}
-        {stored.forwarded.length > 0 && <li>{sumText(stored.forwarded)} sent and approved.</li>}
-        {stored.declined_when_forwarded.length > 0 && (
-          <li className="report-stored-declined">
-            {sumText(stored.declined_when_forwarded)} declined by the bank when sent: counted as taken above, but not paid. Ask the customer for another payment (Needs attention in the back
-            office).
-          </li>
-        )}
+        {stored.forwarded.length > 0 && <li>{t('reports.stored.forwarded', { sales: sumText(stored.forwarded) })}</li>}
+        {stored.declined_when_forwarded.length > 0 && <li className="report-stored-declined">{t('reports.stored.declined', { sales: sumText(stored.declined_when_forwarded) })}</li>}
       </ul>
     </section>
   );

@@ -7,6 +7,7 @@ import type { DayReport, ZReportSummary } from '../../../contract/api/reports.js
 import { ApiError } from '../api/client.js';
 import { useSession } from '../session-store.js';
 import { reportsClient } from './reports-client.js';
+import { translate } from '../ui/i18n.js';
 
 interface ReportsState {
   status: 'idle' | 'loading' | 'ready' | 'failed';
@@ -20,9 +21,10 @@ interface ReportsState {
   show: (report: DayReport | null) => void;
 }
 
-function problemOf(error: unknown, what: string): string {
-  if (error instanceof ApiError && error.kind === 'network') return `${what} could not be loaded: the gateway did not answer.`;
-  return error instanceof Error ? error.message : `${what} could not be loaded.`;
+/** Why a report did not load: the open day's (`day`) or Z report `sequence`. */
+function problemOf(error: unknown, what: { what: 'day' } | { what: 'z'; sequence: number }): string {
+  if (error instanceof ApiError && error.kind === 'network') return translate('reports.load.noAnswer', what);
+  return error instanceof Error ? error.message : translate('reports.load.failed', what);
 }
 
 /** A 401 means the session ended: back to the login screen. */
@@ -47,7 +49,7 @@ export const useReports = create<ReportsState>()((set) => ({
       set({ status: 'ready', x, days: list.items });
     } catch (error) {
       if (sessionEnded(error)) return;
-      set({ status: 'failed', error: problemOf(error, 'The day report') });
+      set({ status: 'failed', error: problemOf(error, { what: 'day' }) });
     }
   },
   read: async (sequence) => {
@@ -55,7 +57,7 @@ export const useReports = create<ReportsState>()((set) => ({
       set({ reading: await reportsClient.zReport(sequence), error: null });
     } catch (error) {
       if (sessionEnded(error)) return;
-      set({ error: problemOf(error, `Z report ${sequence}`) });
+      set({ error: problemOf(error, { what: 'z', sequence }) });
     }
   },
   show: (report) => set({ reading: report }),

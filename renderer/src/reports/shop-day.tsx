@@ -8,11 +8,13 @@ import { formatMoney } from '../till/money.js';
 import { tillsClient } from '../tills/tills-client.js';
 import { reportsClient } from './reports-client.js';
 import { formatDateTime } from '../ui/format.js';
+import { translate, useT } from '../ui/i18n.js';
+import { NO_VALUE } from '../sales/sales-store.js';
 
 const when = (iso: string | null, none: string) => (iso ? formatDateTime(iso) : none);
 
 function netText(totals: ShopDay['totals']): string {
-  return totals.length ? totals.map((row) => formatMoney(row.net, row.currency)).join(' · ') : '—';
+  return totals.length ? totals.map((row) => formatMoney(row.net, row.currency)).join(' · ') : NO_VALUE;
 }
 
 function salesOf(totals: ShopDay['totals']): number {
@@ -20,6 +22,7 @@ function salesOf(totals: ShopDay['totals']): number {
 }
 
 export function ShopDayPanel({ onRead }: { onRead: (report: DayReport) => void }) {
+  const t = useT();
   const [day, setDay] = useState<ShopDay | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const load = useCallback(() => {
@@ -28,7 +31,7 @@ export function ShopDayPanel({ onRead }: { onRead: (report: DayReport) => void }
         setDay(answer);
         setProblem(null);
       },
-      (error: unknown) => setProblem(error instanceof Error ? error.message : "The shop's day could not be loaded."),
+      (error: unknown) => setProblem(error instanceof Error ? error.message : translate('reports.shop.loadFailed')),
     );
   }, []);
   useEffect(load, [load]);
@@ -37,19 +40,19 @@ export function ShopDayPanel({ onRead }: { onRead: (report: DayReport) => void }
     try {
       onRead(await reportsClient.xReport(tillId));
     } catch (error) {
-      setProblem(error instanceof Error ? error.message : `The X report of ${tillId} could not be loaded.`);
+      setProblem(error instanceof Error ? error.message : t('reports.shop.xFailed', { till: tillId }));
     }
   };
 
   return (
     <section className="report-section shop-day no-print" aria-labelledby="shop-day-title">
       <div className="section-head">
-        <h2 id="shop-day-title">The shop&rsquo;s day</h2>
+        <h2 id="shop-day-title">{t('reports.shop.title')}</h2>
         <button type="button" className="button" onClick={load}>
-          Refresh
+          {t('sales.refresh')}
         </button>
       </div>
-      <p className="muted">Every till&rsquo;s open day since its own last Z report. Each till closes its own day.</p>
+      <p className="muted">{t('reports.shop.lead')}</p>
       {problem && (
         <p className="form-problem" role="alert">
           {problem}
@@ -57,21 +60,21 @@ export function ShopDayPanel({ onRead }: { onRead: (report: DayReport) => void }
       )}
       {day && (
         <table className="report-table shop-day-table">
-          <caption className="visually-hidden">Each till&rsquo;s open day and the shop&rsquo;s total</caption>
+          <caption className="visually-hidden">{t('reports.shop.caption')}</caption>
           <thead>
             <tr>
-              <th scope="col">Till</th>
-              <th scope="col">Day</th>
-              <th scope="col">Open since</th>
-              <th scope="col">Last sale</th>
+              <th scope="col">{t('reports.fact.till')}</th>
+              <th scope="col">{t('reports.shop.day')}</th>
+              <th scope="col">{t('reports.shop.openSince')}</th>
+              <th scope="col">{t('reports.fact.lastSale')}</th>
               <th scope="col" className="num">
-                Sales
+                {t('sales.total.sales')}
               </th>
               <th scope="col" className="num">
-                Net
+                {t('reports.figure.net')}
               </th>
               <th scope="col">
-                <span className="visually-hidden">Actions</span>
+                <span className="visually-hidden">{t('sales.table.actions')}</span>
               </th>
             </tr>
           </thead>
@@ -82,13 +85,13 @@ export function ShopDayPanel({ onRead }: { onRead: (report: DayReport) => void }
                   {till.name} <span className="till-badge-id">{till.till_id}</span>
                 </th>
                 <td>{till.sequence}</td>
-                <td>{when(till.opened_at, 'first day')}</td>
-                <td>{when(till.last_sale_at, '—')}</td>
+                <td>{when(till.opened_at, t('reports.firstDay'))}</td>
+                <td>{when(till.last_sale_at, NO_VALUE)}</td>
                 <td className="num">{salesOf(till.totals)}</td>
                 <td className="num nowrap">{netText(till.totals)}</td>
                 <td>
-                  <button type="button" className="button button-quiet" aria-label={`X report of ${till.name}`} onClick={() => void read(till.till_id)}>
-                    X report
+                  <button type="button" className="button button-quiet" aria-label={t('reports.shop.xOf', { till: till.name })} onClick={() => void read(till.till_id)}>
+                    {t('reports.shop.x')}
                   </button>
                 </td>
               </tr>
@@ -97,7 +100,7 @@ export function ShopDayPanel({ onRead }: { onRead: (report: DayReport) => void }
           <tfoot>
             <tr>
               <th scope="row" colSpan={4}>
-                Whole shop
+                {t('sales.whose.shop')}
               </th>
               <td className="num">{salesOf(day.totals)}</td>
               <td className="num nowrap">{netText(day.totals)}</td>

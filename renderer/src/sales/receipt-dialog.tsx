@@ -7,8 +7,10 @@ import { GatewayReceipt, ReceiptChoiceButtons, ReceiptMessage, useGatewayReceipt
 import { usePrinter } from '../receipts/receipt-printer-store.js';
 import { useEffect } from 'react';
 import { Modal } from '../ui/modal.js';
+import { useT } from '../ui/i18n.js';
 
 export function ReceiptDialog({ receiptId, title, onClose }: { receiptId: string; title: string; onClose: () => void }) {
+  const t = useT();
   const gateway = useGatewayReceipt(receiptId);
   const loadPrinter = usePrinter((s) => s.load);
   useEffect(() => {
@@ -26,7 +28,7 @@ export function ReceiptDialog({ receiptId, title, onClose }: { receiptId: string
       )}
       <div className="modal-actions">
         <button type="button" className="button button-primary button-lg" data-autofocus onClick={onClose}>
-          Close
+          {t('common.close')}
         </button>
       </div>
       {delivery.dialogs}

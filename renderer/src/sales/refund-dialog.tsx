@@ -12,47 +12,53 @@ import { exponentOf, fromMinorUnits, toMinorUnits } from '../../../contract/mone
 import { ApiError, client, type RefundResponse } from '../api/client.js';
 import { useSession } from '../session-store.js';
 import { formatMoney, parseAmount } from '../till/money.js';
-import { BRAND_NAMES } from '../till/reader.js';
 import { CheckIcon, WarningIcon } from '../ui/icons.js';
 import { ReceiptChoices } from '../receipts/receipt-actions.js';
 import { Modal } from '../ui/modal.js';
 import { SecretField, type SecretMethod } from '../ui/secret-field.js';
-import { reasonProblem as reasonProblemOf, reasonText, RefundReasonField } from './refund-reason.js';
-import type { SaleRow } from './sales-store.js';
+import { reasonLabel, reasonProblem as reasonProblemOf, reasonText, RefundReasonField } from './refund-reason.js';
+import { brandName, maskedCard, NO_VALUE, type SaleRow } from './sales-store.js';
 import { formatTime } from '../ui/format.js';
+import { currentLocale, translate, useT } from '../ui/i18n.js';
 
 interface RefundDialogProps {
   row: SaleRow;
   onClose: (refunded: boolean) => void;
 }
 
-
 function approvalProblem(error: unknown): string {
   if (error instanceof ApiError && error.kind === 'api') {
     // A refused approval is a 403 (the cashier's own session is fine); `login` names wrong credentials.
-    if (error.status === 401 || (error.status === 403 && error.errors.some((e) => e.field === 'login'))) return "The manager's login, PIN or password is wrong.";
-    if (error.status === 403) return 'This account cannot approve refunds: it needs a back-office or admin role in this shop.';
-    if (error.status === 429) return `Too many failed attempts. Try again in ${error.retryAfterSeconds ?? 60} seconds.`;
-    if (error.status === 400) return "Enter the manager's login and PIN (4 to 8 digits) or password.";
+    if (error.status === 401 || (error.status === 403 && error.errors.some((e) => e.field === 'login'))) return translate('sales.approval.wrong');
+    if (error.status === 403) return translate('sales.refund.notManager');
+    if (error.status === 429) return translate('sales.approval.tooMany', { seconds: error.retryAfterSeconds ?? 60 });
+    if (error.status === 400) return translate('sales.approval.invalid');
   }
-  return error instanceof Error ? error.message : 'The approval failed.';
+  return error instanceof Error ? error.message : translate('sales.refund.approvalFailed');
 }
 
 function refundProblem(error: unknown): string {
   if (error instanceof ApiError && error.kind === 'api') {
-    if (error.errorCode === ErrorCode.amountLimit) return 'That is more than what is left to refund of this sale.';
-    if (error.errorCode === ErrorCode.invalidState) return 'This sale cannot be refunded in its current state.';
-    if (error.status === 403) return 'The approval was refused or has expired. Ask the manager again.';
+    if (error.errorCode === ErrorCode.amountLimit) return translate('sales.refund.tooMuch');
+    if (error.errorCode === ErrorCode.invalidState) return translate('sales.refund.invalidState');
+    if (error.status === 403) return translate('sales.approval.refused');
   }
-  if (error instanceof ApiError && error.kind === 'network') return 'The gateway did not answer. Ask the manager to approve again, then retry: the refund is not made twice.';
-  return error instanceof Error ? error.message : 'The refund failed.';
+  if (error instanceof ApiError && error.kind === 'network') return translate('sales.refund.noAnswer');
+  return error instanceof Error ? error.message : translate('sales.refund.failed');
+}
+
+/** An amount as typed into the amount field: the currency's decimals, with the screens' language's decimal sign (12.50, 12,50). */
+function typedAmount(amount: number, currency: string): string {
+  const decimal = new Intl.NumberFormat(currentLocale()).formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.';
+  return amount.toFixed(exponentOf(currency)).replace('.', decimal);
 }
 
 export function RefundDialog({ row, onClose }: RefundDialogProps) {
+  const t = useT();
   const { tx, card, refundable, refunded } = row;
   const cashier = useSession((s) => s.session?.staff.role === 'cashier');
   const [step, setStep] = useState<'details' | 'confirm'>('details');
-  const [amountText, setAmountText] = useState(() => refundable.toFixed(exponentOf(tx.currency)));
+  const [amountText, setAmountText] = useState(() => typedAmount(refundable, tx.currency));
   const [choice, setChoice] = useState<string>('');
   const [otherText, setOtherText] = useState('');
   const [login, setLogin] = useState('');
@@ -66,7 +72,8 @@ export function RefundDialog({ row, onClose }: RefundDialogProps) {
   /** One idempotency key per amount and reason: a retry after a network failure cannot refund twice. */
   const keyRef = useRef<{ amount: number; reason: string; key: string } | null>(null);
   const typed = parseAmount(amountText, tx.currency);
-  const cardText = card ? `${BRAND_NAMES[card.brand]} •••• ${card.lastFour}` : 'the card used for the sale';
+  /** The card in a sentence; `none` picks the sentence that names no card. */
+  const cardText = card ? maskedCard(card.lastFour, brandName(card.brand, t)) : 'none';
   const reason = reasonText(choice, otherText);
 
   /** Step 1: amount and reason; then the final confirmation. */
@@ -75,10 +82,10 @@ export function RefundDialog({ row, onClose }: RefundDialogProps) {
     const amount = parseAmount(amountText, tx.currency);
     let ok = true;
     if (amount === undefined || amount <= 0) {
-      setAmountProblem(`Enter an amount such as ${refundable.toFixed(exponentOf(tx.currency))}.`);
+      setAmountProblem(t('sales.refund.enterAmount', { example: typedAmount(refundable, tx.currency) }));
       ok = false;
     } else if (toMinorUnits(amount, tx.currency) > toMinorUnits(refundable, tx.currency)) {
-      setAmountProblem(`At most ${formatMoney(refundable, tx.currency)} can be refunded.`);
+      setAmountProblem(t('sales.refund.atMost', { amount: formatMoney(refundable, tx.currency) }));
       ok = false;
     } else {
       setAmountProblem(null);
@@ -102,7 +109,7 @@ export function RefundDialog({ row, onClose }: RefundDialogProps) {
       return;
     }
     if (cashier && (!login.trim() || (method === 'pin' ? !/^\d{4,8}$/.test(secret) : !secret))) {
-      setProblem(method === 'pin' ? "Enter the manager's login and PIN (4 to 8 digits)." : "Enter the manager's login and password.");
+      setProblem(t('sales.approval.missing', { method }));
       return;
     }
     setBusy(true);
@@ -124,7 +131,7 @@ export function RefundDialog({ row, onClose }: RefundDialogProps) {
         token,
         keyRef.current.key,
       );
-      if (response.status_code === RefundStatus.error) setProblem('The card network refused the refund. Nothing was refunded.');
+      if (response.status_code === RefundStatus.error) setProblem(t('sales.refund.networkRefused'));
       else setDone(response);
     } catch (error) {
       setProblem(refundProblem(error));
@@ -135,19 +142,17 @@ export function RefundDialog({ row, onClose }: RefundDialogProps) {
 
   if (done) {
     return (
-      <Modal title="Refund done" onClose={() => onClose(true)} className="modal-narrow">
+      <Modal title={t('sales.refund.doneTitle')} onClose={() => onClose(true)} className="modal-narrow">
         <div className="refund-done" role="status">
           <CheckIcon size={64} className="refund-done-icon" />
-          <p className="refund-done-title">Refunded {formatMoney(done.amount, done.currency)}</p>
-          <p>
-            The money goes back to {cardText}. It can take a few days to show on the customer&rsquo;s statement.
-          </p>
+          <p className="refund-done-title">{t('sales.refund.refunded', { amount: formatMoney(done.amount, done.currency) })}</p>
+          <p>{t('sales.refund.goesBack', { card: cardText })}</p>
         </div>
         {/* The refund's receipt, like a sale's: print, e-mail or QR code (or none: Done). */}
         <ReceiptChoices receiptId={done.refund_id} />
         <div className="modal-actions">
           <button type="button" className="button button-primary button-lg" autoFocus onClick={() => onClose(true)}>
-            Done
+            {t('sales.refund.done')}
           </button>
         </div>
       </Modal>
@@ -156,37 +161,35 @@ export function RefundDialog({ row, onClose }: RefundDialogProps) {
 
   const saleFacts = (
     <>
-      <dt>Sale</dt>
-      <dd>
-        {formatMoney(tx.amount, tx.currency)} at {formatTime(tx.taken_at)}
-      </dd>
-      <dt>Card</dt>
-      <dd>{card ? cardText : 'No card recorded'}</dd>
+      <dt>{t('sales.refund.sale')}</dt>
+      <dd>{t('sales.refund.saleAt', { amount: formatMoney(tx.amount, tx.currency), time: formatTime(tx.taken_at) })}</dd>
+      <dt>{t('common.card')}</dt>
+      <dd>{card ? cardText : t('sales.refund.noCardRecorded')}</dd>
     </>
   );
 
   if (step === 'confirm' && typed !== undefined) {
     return (
-      <Modal title="Confirm the refund" onClose={() => onClose(false)} busy={busy} className="modal-narrow">
+      <Modal title={t('sales.refund.confirmTitle')} onClose={() => onClose(false)} busy={busy} className="modal-narrow">
         <form onSubmit={(event) => void submit(event)} noValidate>
           <dl className="facts refund-facts">
-            <dt>Refund</dt>
+            <dt>{t('sales.refund.amount')}</dt>
             <dd className="refund-confirm-amount">{formatMoney(typed, tx.currency)}</dd>
             {saleFacts}
-            <dt>Reason</dt>
-            <dd>{reason}</dd>
+            <dt>{t('sales.reason')}</dt>
+            <dd>{reasonLabel(choice, otherText)}</dd>
           </dl>
           <p className="refund-final" role="note">
             <WarningIcon size={22} className="refund-final-icon" />
             <span>
-              <strong>Refunds are final.</strong> Once made, a refund cannot be undone or cancelled: {formatMoney(typed, tx.currency)} goes back to {cardText}.
+              <strong>{t('sales.refund.final')}</strong> {t('sales.refund.finalNote', { amount: formatMoney(typed, tx.currency), card: cardText })}
             </span>
           </p>
           {cashier && (
             <fieldset className="approval">
-              <legend>Manager approval</legend>
+              <legend>{t('sales.approval.legend')}</legend>
               <label className="field">
-                <span className="field-label">Manager login</span>
+                <span className="field-label">{t('sales.approval.login')}</span>
                 <input
                   className="input"
                   autoComplete="off"
@@ -208,7 +211,7 @@ export function RefundDialog({ row, onClose }: RefundDialogProps) {
                   setSecret(value);
                   setProblem(null);
                 }}
-                legend="The manager approves with"
+                legend={t('sales.approval.with')}
                 manager
                 passwordAutoComplete="off"
               />
@@ -219,10 +222,10 @@ export function RefundDialog({ row, onClose }: RefundDialogProps) {
           </p>
           <div className="modal-actions">
             <button type="button" className="button button-lg" onClick={() => setStep('details')} disabled={busy} data-autofocus={cashier ? undefined : true}>
-              Back
+              {t('common.back')}
             </button>
             <button type="submit" className="button button-primary button-lg" aria-disabled={busy}>
-              {busy ? 'Refunding…' : `${cashier ? 'Approve and refund' : 'Refund'} ${formatMoney(typed, tx.currency)}`}
+              {busy ? t('sales.refund.busy') : t('sales.refund.submit', { approve: cashier ? 'yes' : 'no', amount: formatMoney(typed, tx.currency) })}
             </button>
           </div>
         </form>
@@ -231,21 +234,21 @@ export function RefundDialog({ row, onClose }: RefundDialogProps) {
   }
 
   return (
-    <Modal title="Refund a sale" onClose={() => onClose(false)} busy={busy} className="modal-narrow">
+    <Modal title={t('sales.refund.title')} onClose={() => onClose(false)} busy={busy} className="modal-narrow">
       <form onSubmit={review} noValidate>
         <dl className="facts refund-facts">
           {saleFacts}
-          <dt>Order</dt>
-          <dd className="receipt-break">{tx.order_id ?? '—'}</dd>
+          <dt>{t('sales.refund.order')}</dt>
+          <dd className="receipt-break">{tx.order_id ?? NO_VALUE}</dd>
           {refunded > 0 && (
             <>
-              <dt>Refunded before</dt>
+              <dt>{t('sales.refund.refundedBefore')}</dt>
               <dd>{formatMoney(refunded, tx.currency)}</dd>
             </>
           )}
         </dl>
         <label className="field">
-          <span className="field-label">Amount to refund ({tx.currency})</span>
+          <span className="field-label">{t('sales.refund.amountIn', { currency: tx.currency })}</span>
           <input
             className="input input-amount"
             inputMode="decimal"
@@ -257,7 +260,7 @@ export function RefundDialog({ row, onClose }: RefundDialogProps) {
             onChange={(event) => setAmountText(event.target.value)}
           />
           <span id="refund-amount-note" className={amountProblem ? 'field-error' : 'field-note'}>
-            {amountProblem ?? `Up to ${formatMoney(refundable, tx.currency)}.`}
+            {amountProblem ?? t('sales.refund.upTo', { amount: formatMoney(refundable, tx.currency) })}
           </span>
         </label>
         <RefundReasonField
@@ -276,10 +279,10 @@ export function RefundDialog({ row, onClose }: RefundDialogProps) {
         />
         <div className="modal-actions">
           <button type="button" className="button button-lg" onClick={() => onClose(false)}>
-            Cancel
+            {t('common.cancel')}
           </button>
           <button type="submit" className="button button-primary button-lg">
-            {`Continue${typed !== undefined ? ` with ${formatMoney(typed, tx.currency)}` : ''}`}
+            {typed !== undefined ? t('sales.refund.continueWith', { amount: formatMoney(typed, tx.currency) }) : t('sales.refund.continue')}
           </button>
         </div>
       </form>

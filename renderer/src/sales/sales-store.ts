@@ -10,7 +10,10 @@ import { asCardBrand, type CardBrand } from '../../../contract/cards.js';
 import { caller } from '../api/call.js';
 import { ApiError, defaultTransport } from '../api/client.js';
 import { useSession } from '../session-store.js';
-import { ENTRY_NAMES, type CardRead } from '../till/reader.js';
+import type { MessageId } from '../../../contract/i18n/catalogues.js';
+import type { Translate } from '../../../contract/i18n/format.js';
+import { BRAND_NAMES, type CardRead } from '../till/reader.js';
+import { translate } from '../ui/i18n.js';
 
 type EntryMode = CardRead['entry'];
 
@@ -23,8 +26,28 @@ export interface SaleCard {
 
 export function saleCard(sale: Pick<DaySale, 'card_brand' | 'card_last_four' | 'entry_mode'>): SaleCard | null {
   if (!sale.card_last_four) return null;
-  const entry = sale.entry_mode && sale.entry_mode in ENTRY_NAMES ? (sale.entry_mode as EntryMode) : undefined;
+  const entry = sale.entry_mode && sale.entry_mode in ENTRY_MESSAGES ? (sale.entry_mode as EntryMode) : undefined;
   return { brand: asCardBrand(sale.card_brand), lastFour: sale.card_last_four, entry };
+}
+
+/** How the card was read, in the screens' language. */
+export const ENTRY_MESSAGES: Record<CardRead['entry'], MessageId> = {
+  contactless: 'reports.entry.contactless',
+  chip: 'reports.entry.chip',
+  swipe: 'reports.entry.swipe',
+};
+
+/** A card's brand as a name: the brand's own (Visa), or "Card" for one the gateway does not know. */
+export function brandName(brand: CardBrand, t: Translate = translate): string {
+  return brand === 'unknown' ? t('common.card') : BRAND_NAMES[brand];
+}
+
+/** What a cell shows for a value the gateway does not have (no order id, no card). */
+export const NO_VALUE = '—';
+
+/** A card as receipts print it: `Visa •••• 1111`, or `•••• 1111` without its brand. */
+export function maskedCard(lastFour: string, brand?: string): string {
+  return brand ? `${brand} •••• ${lastFour}` : `•••• ${lastFour}`;
 }
 
 export interface SaleRow {
@@ -90,7 +113,7 @@ export const useSales = create<SalesState>()((set, get) => ({
         useSession.getState().ended();
         return;
       }
-      set({ status: 'failed', error: error instanceof Error ? error.message : "Today's sales could not be loaded." });
+      set({ status: 'failed', error: error instanceof Error ? error.message : translate('sales.loadFailed') });
     }
   },
 }));

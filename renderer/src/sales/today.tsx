@@ -7,45 +7,66 @@
  */
 import { useEffect, useState } from 'react';
 import { OTHER_TERMINALS_BOOK } from '../../../contract/constants.js';
-import { TransactionStatus } from '../../../contract/codes.js';
+import { TransactionStatus, type TransactionStatusName } from '../../../contract/codes.js';
+import type { MessageId } from '../../../contract/i18n/catalogues.js';
 import { useSession } from '../session-store.js';
 import { formatMoney } from '../till/money.js';
-import { BRAND_NAMES, ENTRY_NAMES } from '../till/reader.js';
 import { tillsClient, type Till } from '../tills/tills-client.js';
 import { TotalValue } from '../ui/fit-text.js';
 import { ReceiptDialog } from './receipt-dialog.js';
 import { RefundDialog } from './refund-dialog.js';
-import { useSales, type SaleRow, type SalesView } from './sales-store.js';
+import { brandName, ENTRY_MESSAGES, maskedCard, NO_VALUE, useSales, type SaleRow, type SalesView } from './sales-store.js';
 import { formatDayTime, formatTime } from '../ui/format.js';
+import { useT } from '../ui/i18n.js';
+import type { Translate } from '../../../contract/i18n/format.js';
 
 /** A sale whose card was approved has a receipt, also once refunded. */
 const RECEIPTED: ReadonlySet<number> = new Set([TransactionStatus.completed, TransactionStatus.authorized, TransactionStatus.refunded, TransactionStatus.partly_refunded, TransactionStatus.stored]);
 
-function statusOf(row: SaleRow): { label: string; tone: 'ok' | 'bad' | 'neutral' | 'wait'; detail?: string } {
+/** Every state's name, as the list shows a state it has no badge of its own for (a new state fails to compile here). */
+const STATUS_NAMES: Record<TransactionStatusName, MessageId> = {
+  started: 'sales.status.started',
+  pending: 'sales.status.pending',
+  completed: 'sales.status.completed',
+  authorized: 'sales.status.authorized',
+  reversed: 'sales.status.reversed',
+  declined: 'sales.status.declined',
+  refunded: 'sales.status.refundedName',
+  partly_refunded: 'sales.status.partlyRefundedName',
+  cancelled: 'sales.status.cancelled',
+  expired: 'sales.status.expired',
+  error: 'sales.status.errorName',
+  chargeback: 'sales.status.chargeback',
+  stored: 'sales.status.storedName',
+};
+
+function statusOf(row: SaleRow, t: Translate): { label: string; tone: 'ok' | 'bad' | 'neutral' | 'wait'; detail?: string } {
   const { tx } = row;
   if (tx.counted === 'declined' && tx.status_code === TransactionStatus.declined) {
     const code = /^(\w{2})\s/.exec(tx.message ?? '')?.[1];
-    return { label: 'Declined', tone: 'bad', ...(tx.message ? { detail: code ? `${tx.message.slice(3)} (${code})` : tx.message } : {}) };
+    return { label: t('common.declined'), tone: 'bad', ...(tx.message ? { detail: code ? `${tx.message.slice(3)} (${code})` : tx.message } : {}) };
   }
   switch (tx.status_code) {
     case TransactionStatus.completed:
-      return { label: 'Approved', tone: 'ok' };
+      return { label: t('common.approved'), tone: 'ok' };
     case TransactionStatus.stored:
-      return { label: 'Stored', tone: 'wait', detail: "sent to the shop's gateway when it answers" };
+      return { label: t('sales.status.stored'), tone: 'wait', detail: t('sales.status.storedDetail') };
     case TransactionStatus.refunded:
-      return { label: 'Refunded', tone: 'neutral' };
+      return { label: t('sales.status.refunded'), tone: 'neutral' };
     case TransactionStatus.partly_refunded:
-      return { label: 'Partly refunded', tone: 'neutral', detail: `${formatMoney(row.refunded, tx.currency)} back` };
+      return { label: t('sales.status.partlyRefunded'), tone: 'neutral', detail: t('sales.status.partlyRefundedDetail', { amount: formatMoney(row.refunded, tx.currency) }) };
     case TransactionStatus.error:
-      return { label: 'Error', tone: 'bad', ...(tx.message ? { detail: tx.message } : {}) };
-    default:
-      return { label: tx.status.replace(/_/g, ' '), tone: 'wait' };
+      return { label: t('sales.status.error'), tone: 'bad', ...(tx.message ? { detail: tx.message } : {}) };
+    default: {
+      const name = STATUS_NAMES[tx.status as TransactionStatusName] as MessageId | undefined;
+      return { label: name ? t(name) : tx.status.replace(/_/g, ' '), tone: 'wait' };
+    }
   }
 }
 
 /** The till a row belongs to, as its name in the shop (or Other terminals, with the terminal id it sent). */
-function tillText(tillId: string | null, terminalId: string | null, names: ReadonlyMap<string, string>): string {
-  if (tillId === null) return terminalId ? `Other terminal ${terminalId}` : 'Other terminals';
+function tillText(tillId: string | null, terminalId: string | null, names: ReadonlyMap<string, string>, t: Translate): string {
+  if (tillId === null) return terminalId ? t('sales.otherTerminal', { terminal: terminalId }) : t('sales.otherTerminals');
   return names.get(tillId) ?? tillId;
 }
 
@@ -61,19 +82,21 @@ function viewOf(key: string): SalesView {
 
 /** The button that opens a refund's receipt, rebuilt by the gateway. */
 function RefundReceiptButton({ refund, onOpen }: { refund: { refund_id: string; amount: number; currency: string; created_at: string }; onOpen: (receipt: { receiptId: string; title: string }) => void }) {
+  const t = useT();
   return (
     <button
       type="button"
       className="button button-small"
-      aria-label={`Receipt of the refund of ${formatMoney(refund.amount, refund.currency)} at ${formatTime(refund.created_at)}`}
-      onClick={() => onOpen({ receiptId: refund.refund_id, title: 'Refund receipt' })}
+      aria-label={t('sales.refundReceiptOf', { amount: formatMoney(refund.amount, refund.currency), time: formatTime(refund.created_at) })}
+      onClick={() => onOpen({ receiptId: refund.refund_id, title: t('sales.refundReceipt') })}
     >
-      Refund receipt
+      {t('sales.refundReceipt')}
     </button>
   );
 }
 
 export function TodaySales() {
+  const t = useT();
   const status = useSales((s) => s.status);
   const rows = useSales((s) => s.rows);
   const totals = useSales((s) => s.totals);
@@ -98,8 +121,10 @@ export function TodaySales() {
   }, []);
 
   const names = new Map(tills.map((t) => [t.till_id, t.name]));
-  const whose = day ? (day.scope === 'shop' ? `Whole shop (${day.name})` : day.till_id === OTHER_TERMINALS_BOOK ? 'Other terminals' : (names.get(day.till_id ?? '') ?? day.name)) : '';
-  const since = day?.opened_at ? `open since the last close, ${formatDayTime(day.opened_at)}` : 'open since its first sale';
+  const whose = day ? (day.scope === 'shop' ? t('sales.wholeShopNamed', { shop: day.name }) : day.till_id === OTHER_TERMINALS_BOOK ? t('sales.otherTerminals') : (names.get(day.till_id ?? '') ?? day.name)) : '';
+  const scope = day?.opened_at
+    ? t('sales.scope.sinceClose', { whose, sequence: day.sequence ?? '', opened: formatDayTime(day.opened_at) })
+    : t('sales.scope.sinceFirstSale', { whose, sequence: day?.sequence ?? '' });
   const showTill = day?.scope === 'shop';
   const earlier = day?.earlier_refunds ?? [];
 
@@ -107,19 +132,15 @@ export function TodaySales() {
     <section className="today" aria-labelledby="today-title">
       <div className="section-head">
         <div>
-          <h2 id="today-title">Today&rsquo;s sales{whose && (view.kind !== 'own' || day?.scope === 'shop') ? ` · ${whose}` : ''}</h2>
-          {day && (
-            <p className="muted today-scope">
-              {day.scope === 'shop' ? "Every till's open day, and other terminals" : `${whose} · day ${day.sequence ?? ''}, ${since}`}
-            </p>
-          )}
+          <h2 id="today-title">{whose && (view.kind !== 'own' || day?.scope === 'shop') ? t('sales.titleOf', { whose }) : t('sales.title')}</h2>
+          {day && <p className="muted today-scope">{day.scope === 'shop' ? t('sales.scope.shop') : scope}</p>}
         </div>
         <div className="today-actions">
           {manager && (
             <label className="field-inline">
-              <span className="field-label">Whose sales</span>
-              <select value={viewKey(view)} onChange={(e) => void load(viewOf(e.target.value))} aria-label="Whose sales to show">
-                <option value="own">This till</option>
+              <span className="field-label">{t('sales.whose')}</span>
+              <select value={viewKey(view)} onChange={(e) => void load(viewOf(e.target.value))} aria-label={t('sales.whoseLabel')}>
+                <option value="own">{t('sales.whose.own')}</option>
                 {tills
                   .filter((t) => t.retired_at === null && t.till_id !== day?.till_id)
                   .map((t) => (
@@ -127,13 +148,13 @@ export function TodaySales() {
                       {t.name}
                     </option>
                   ))}
-                {day?.till_id !== OTHER_TERMINALS_BOOK && <option value={`till:${OTHER_TERMINALS_BOOK}`}>Other terminals</option>}
-                <option value="shop">Whole shop</option>
+                {day?.till_id !== OTHER_TERMINALS_BOOK && <option value={`till:${OTHER_TERMINALS_BOOK}`}>{t('sales.otherTerminals')}</option>}
+                <option value="shop">{t('sales.whose.shop')}</option>
               </select>
             </label>
           )}
           <button type="button" className="button" onClick={() => void load()} aria-disabled={status === 'loading'}>
-            {status === 'loading' ? 'Refreshing…' : 'Refresh'}
+            {status === 'loading' ? t('sales.refreshing') : t('sales.refresh')}
           </button>
         </div>
       </div>
@@ -145,28 +166,28 @@ export function TodaySales() {
       )}
 
       <div className="totals" aria-live="polite">
-        {totals.length === 0 && status === 'ready' && <p className="muted">No sales yet in this day.</p>}
-        {totals.map((t) => (
-          <dl key={t.currency} className="totals-row" aria-label={`Totals in ${t.currency}`}>
+        {totals.length === 0 && status === 'ready' && <p className="muted">{t('sales.empty')}</p>}
+        {totals.map((total) => (
+          <dl key={total.currency} className="totals-row" aria-label={t('sales.totalsIn', { currency: total.currency })}>
             <div className="total">
-              <dt>Sales</dt>
-              <dd>{t.sales}</dd>
+              <dt>{t('sales.total.sales')}</dt>
+              <dd>{total.sales}</dd>
             </div>
             <div className="total">
-              <dt>Taken</dt>
-              <TotalValue text={formatMoney(t.taken, t.currency)} />
+              <dt>{t('sales.total.taken')}</dt>
+              <TotalValue text={formatMoney(total.taken, total.currency)} />
             </div>
             <div className="total">
-              <dt>Refunded</dt>
-              <TotalValue text={formatMoney(t.refunded, t.currency)} />
+              <dt>{t('sales.total.refunded')}</dt>
+              <TotalValue text={formatMoney(total.refunded, total.currency)} />
             </div>
             <div className="total total-net">
-              <dt>Net</dt>
-              <TotalValue text={formatMoney(t.net, t.currency)} />
+              <dt>{t('sales.total.net')}</dt>
+              <TotalValue text={formatMoney(total.net, total.currency)} />
             </div>
             <div className="total total-muted">
-              <dt>Declined</dt>
-              <dd>{t.declined}</dd>
+              <dt>{t('sales.total.declined')}</dt>
+              <dd>{total.declined}</dd>
             </div>
           </dl>
         ))}
@@ -175,18 +196,18 @@ export function TodaySales() {
       {rows.length > 0 && (
         <div className="table-wrap">
           <table className="sales-table">
-            <caption className="visually-hidden">Card sales of this day, newest first</caption>
+            <caption className="visually-hidden">{t('sales.table.caption')}</caption>
             <thead>
               <tr>
-                <th scope="col">Time · order</th>
-                <th scope="col">{showTill ? 'Till · cashier' : 'Cashier'}</th>
-                <th scope="col">Card</th>
+                <th scope="col">{t('sales.table.timeOrder')}</th>
+                <th scope="col">{showTill ? t('sales.table.tillCashier') : t('sales.table.cashier')}</th>
+                <th scope="col">{t('common.card')}</th>
                 <th scope="col" className="num">
-                  Amount
+                  {t('common.amount')}
                 </th>
-                <th scope="col">Status</th>
+                <th scope="col">{t('common.status')}</th>
                 <th scope="col">
-                  <span className="visually-hidden">Actions</span>
+                  <span className="visually-hidden">{t('sales.table.actions')}</span>
                 </th>
               </tr>
             </thead>
@@ -194,31 +215,31 @@ export function TodaySales() {
               {rows.map((row) => {
                 const { tx } = row;
                 const card = row.card;
-                const state = statusOf(row);
+                const state = statusOf(row, t);
                 const time = formatTime(tx.taken_at);
                 const sold = tx.counted === 'approved' && RECEIPTED.has(tx.status_code);
-                const cashier = tx.cashier?.name ?? 'API (no staff login)';
+                const cashier = tx.cashier?.name ?? t('reports.cashier.api');
                 return (
                   <tr key={tx.transaction_id} data-transaction-id={tx.transaction_id} data-till-id={tx.till_id ?? OTHER_TERMINALS_BOOK}>
                     <td>
                       <span className="cell-main">{time}</span>
-                      <span className="cell-sub cell-mono order-id">{tx.order_id ?? '—'}</span>
+                      <span className="cell-sub cell-mono order-id">{tx.order_id ?? NO_VALUE}</span>
                     </td>
                     <td>
-                      {showTill && <span className="cell-main">{tillText(tx.till_id, tx.terminal_id, names)}</span>}
+                      {showTill && <span className="cell-main">{tillText(tx.till_id, tx.terminal_id, names, t)}</span>}
                       <span className={showTill ? 'cell-sub' : 'cell-main'}>{cashier}</span>
                     </td>
                     <td>
                       {card ? (
                         <>
                           <span className="cell-main">
-                            {BRAND_NAMES[card.brand]} •••• {card.lastFour}
+                            {maskedCard(card.lastFour, brandName(card.brand, t))}
                           </span>
-                          {card.entry && <span className="cell-sub">{ENTRY_NAMES[card.entry]}</span>}
+                          {card.entry && <span className="cell-sub">{t(ENTRY_MESSAGES[card.entry])}</span>}
                         </>
                       ) : (
-                        <span className="muted" title="The gateway recorded no card for this transaction">
-                          —
+                        <span className="muted" title={t('sales.noCard')}>
+                          {NO_VALUE}
                         </span>
                       )}
                     </td>
@@ -232,18 +253,18 @@ export function TodaySales() {
                         <button
                           type="button"
                           className="button button-small"
-                          aria-label={`Receipt of the sale at ${time}, ${formatMoney(tx.amount, tx.currency)}`}
-                          onClick={() => setReprint({ receiptId: tx.transaction_id, title: 'Receipt' })}
+                          aria-label={t('sales.receiptOfSale', { time, amount: formatMoney(tx.amount, tx.currency) })}
+                          onClick={() => setReprint({ receiptId: tx.transaction_id, title: t('sales.receipt') })}
                         >
-                          Receipt
+                          {t('sales.receipt')}
                         </button>
                       )}
                       {row.refunds.map((refund) => (
                         <RefundReceiptButton key={refund.refund_id} refund={{ ...refund, currency: tx.currency }} onOpen={setReprint} />
                       ))}
                       {row.refundable > 0 && tx.status_code !== TransactionStatus.stored && (
-                        <button type="button" className="button button-small" aria-label={`Refund the sale at ${time}, ${formatMoney(tx.amount, tx.currency)}`} onClick={() => setRefunding(row)}>
-                          Refund
+                        <button type="button" className="button button-small" aria-label={t('sales.refundSale', { time, amount: formatMoney(tx.amount, tx.currency) })} onClick={() => setRefunding(row)}>
+                          {t('common.refund')}
                         </button>
                       )}
                     </td>
@@ -257,17 +278,17 @@ export function TodaySales() {
 
       {earlier.length > 0 && (
         <div className="table-wrap">
-          <h3 className="today-subhead">Refunds in this day of earlier sales</h3>
+          <h3 className="today-subhead">{t('sales.earlierRefunds')}</h3>
           <table className="sales-table">
             <thead>
               <tr>
-                <th scope="col">Time · order</th>
-                <th scope="col">Card</th>
+                <th scope="col">{t('sales.table.timeOrder')}</th>
+                <th scope="col">{t('common.card')}</th>
                 <th scope="col" className="num">
-                  Refunded
+                  {t('sales.table.refunded')}
                 </th>
                 <th scope="col">
-                  <span className="visually-hidden">Actions</span>
+                  <span className="visually-hidden">{t('sales.table.actions')}</span>
                 </th>
               </tr>
             </thead>
@@ -278,9 +299,9 @@ export function TodaySales() {
                   <tr key={refund.refund_id}>
                     <td>
                       <span className="cell-main">{time}</span>
-                      <span className="cell-sub cell-mono order-id">{refund.order_id ?? '—'}</span>
+                      <span className="cell-sub cell-mono order-id">{refund.order_id ?? NO_VALUE}</span>
                     </td>
-                    <td>{refund.card_last_four ? `•••• ${refund.card_last_four}` : '—'}</td>
+                    <td>{refund.card_last_four ? maskedCard(refund.card_last_four) : NO_VALUE}</td>
                     <td className="num nowrap">{formatMoney(refund.amount, refund.currency)}</td>
                     <td className="row-actions">
                       <RefundReceiptButton refund={refund} onOpen={setReprint} />

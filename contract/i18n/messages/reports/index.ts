@@ -5,4 +5,15 @@ import { en } from './en.js';
 import { hr } from './hr.js';
 import { pt } from './pt.js';
 
-export const reports = { en, de, pt, hr, sameAsEnglish: { de: [], pt: [], hr: [] } } as const satisfies Area<keyof typeof en>;
+export const reports = {
+  en,
+  de,
+  pt,
+  hr,
+  sameAsEnglish: {
+    // Chip and PDF are the words there too; "Z 3" is a closed day's number; "Total EUR" in Portuguese.
+    de: ['reports.entry.chip', 'reports.action.pdf', 'reports.past.z'],
+    pt: ['reports.entry.chip', 'reports.action.pdf', 'reports.past.z', 'reports.print.total'],
+    hr: ['reports.action.pdf', 'reports.past.z'],
+  },
+} as const satisfies Area<keyof typeof en>;

@@ -2,11 +2,13 @@
  * Closing the day at a till (docs/operations.md "Closing the day"): the open day's X report, closing
  * it with a Z report, and the till's past Z reports as JSON, A4 PDF and 42-column receipt lines.
  * Staff sessions only. Every role reads; back office and admin close, a cashier with a manager's
- * approval (POST /ui/approvals with action day_close, then X-Manager-Approval).
+ * approval (POST /ui/approvals with action day_close, then X-Manager-Approval). The PDF and the
+ * receipt lines speak the staff member's language (requestStaffLanguage), with times in the shop's
+ * time zone.
  */
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorBodySchema, RefTo } from '../../../../contract/api/common.js';
 import { ErrorCode } from '../../../../contract/codes.js';
 import { CLOSE_DAY_ACTION } from '../../../../contract/constants.js';
@@ -14,10 +16,11 @@ import { apiError, validationError } from '../../../core/errors.js';
 import type { Gateway } from '../../../core/gateway.js';
 import { checkIdempotencyKey } from '../../../core/idempotency/idempotency.js';
 import type { Principal } from '../../../core/merchants/authenticator.js';
-import { RECEIPT_COLUMNS, reportLines, reportPrintDocument } from '../../../core/reports/report-text.js';
+import { RECEIPT_COLUMNS, reportLines, reportPrintDocument, reportWords, type ReportWords } from '../../../core/reports/report-text.js';
 import { requireStaffSession, send } from '../../api-context.js';
 import { sendApiError } from '../../errors.js';
 import { dayReportPdf } from '../../report-pdf.js';
+import { requestStaffLanguage } from '../../staff-language.js';
 import { tillOf, tillOfRequest, tillSessionOf } from '../tills/routes.js';
 import { route } from '../../operations.js';
 import { toReply } from '../../replies.js';
@@ -91,6 +94,8 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
     const requireSession = requireStaffSession(gateway);
 
     const merchantOf = (principal: Principal | undefined) => principal?.merchantId ?? '';
+    /** The words of a printed report: the staff member's language, the shop's time zone. */
+    const wordsOf = async (request: FastifyRequest): Promise<ReportWords> => reportWords(await requestStaffLanguage(gateway, request), gateway.dashboard.timeZone);
     // The till named by `terminal_id`, else this screen's (its own reports, its own close).
     app.addHook('preHandler', tillOfRequest(gateway, { byQuery: true }));
 
@@ -190,7 +195,7 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         const found = await reports.get(merchantOf(request.principal), tillOf(request), Number(request.params.sequence));
         if (!found.ok) return sendApiError(reply, found.error);
-        return sendPdf(reply, await dayReportPdf(found.value), `z-report-${found.value.terminal_id}-${found.value.sequence}.pdf`);
+        return sendPdf(reply, await dayReportPdf(found.value, await wordsOf(request)), `z-report-${found.value.terminal_id}-${found.value.sequence}.pdf`);
       },
     );
 
@@ -204,7 +209,7 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const view = await reports.x(merchantOf(request.principal), tillOf(request));
-        return sendPdf(reply, await dayReportPdf(view), `x-report-${view.terminal_id}.pdf`);
+        return sendPdf(reply, await dayReportPdf(view, await wordsOf(request)), `x-report-${view.terminal_id}.pdf`);
       },
     );
 
@@ -219,7 +224,7 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         const found = await reports.get(merchantOf(request.principal), tillOf(request), Number(request.params.sequence));
         if (!found.ok) return sendApiError(reply, found.error);
-        return reply.send({ columns: RECEIPT_COLUMNS, lines: reportLines(found.value) });
+        return reply.send({ columns: RECEIPT_COLUMNS, lines: reportLines(found.value, RECEIPT_COLUMNS, await wordsOf(request)) });
       },
     );
 
@@ -239,7 +244,8 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         const found = await reports.get(merchantOf(request.principal), tillOf(request), Number(request.params.sequence));
         if (!found.ok) return sendApiError(reply, found.error);
         const view = found.value;
-        return send(reply, toReply(await gateway.receipts.printDocument(merchantOf(request.principal), (width) => reportPrintDocument(view, width), { z_report: view.sequence })));
+        const words = await wordsOf(request);
+        return send(reply, toReply(await gateway.receipts.printDocument(merchantOf(request.principal), (width) => reportPrintDocument(view, width, words), { z_report: view.sequence })));
       },
     );
 
@@ -253,7 +259,8 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const view = await reports.x(merchantOf(request.principal), tillOf(request));
-        return send(reply, toReply(await gateway.receipts.printDocument(merchantOf(request.principal), (width) => reportPrintDocument(view, width), { x_report: view.sequence })));
+        const words = await wordsOf(request);
+        return send(reply, toReply(await gateway.receipts.printDocument(merchantOf(request.principal), (width) => reportPrintDocument(view, width, words), { x_report: view.sequence })));
       },
     );
 
@@ -265,7 +272,7 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         errors: (success) => responses(success, [400]),
         onRequest: requireSession,
       },
-      async (request, reply) => reply.send({ columns: RECEIPT_COLUMNS, lines: reportLines(await reports.x(merchantOf(request.principal), tillOf(request))) }),
+      async (request, reply) => reply.send({ columns: RECEIPT_COLUMNS, lines: reportLines(await reports.x(merchantOf(request.principal), tillOf(request)), RECEIPT_COLUMNS, await wordsOf(request)) }),
     );
   };
 }
