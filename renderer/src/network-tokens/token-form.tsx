@@ -95,8 +95,24 @@ function formField(field: string): Key | undefined {
   return Object.hasOwn(EMPTY, field) ? (field as Key) : undefined;
 }
 
+/**
+ * The card checks' words (contract/cards.ts, the same the API answers with) in the screens' language;
+ * any other refusal of the API stays in its own words.
+ */
+const CARD_PROBLEMS: Readonly<Record<string, MessageId>> = {
+  'must be 12 to 19 digits': 'tokens.form.problem.digits',
+  'is not a valid card number (Luhn check failed)': 'tokens.form.problem.luhn',
+  'only visa and mastercard cards can be tokenized': 'tokens.form.problem.brand',
+  'must be an integer from 1 to 12': 'tokens.form.problem.month',
+  'must be a four-digit year with century, e.g. 2030': 'tokens.form.problem.year',
+  'the card has expired': 'tokens.form.problem.expired',
+};
+
 /** The API's words, after the field's name: "Card number: is not a valid card number (Luhn check failed)". */
-const sayer = (t: Translate) => (key: Key, message: string) => t('tokens.form.fieldProblem', { field: t(LABELS[key]), problem: message });
+const sayer = (t: Translate) => (key: Key, message: string) => {
+  const known = Object.hasOwn(CARD_PROBLEMS, message) ? CARD_PROBLEMS[message] : undefined;
+  return t('tokens.form.fieldProblem', { field: t(LABELS[key]), problem: known ? t(known) : message });
+};
 
 /** What the API would refuse about the card, said before anything is sent. */
 function cardProblems(t: Translate, values: TokenFormValues): FieldErrors<TokenFormValues> {

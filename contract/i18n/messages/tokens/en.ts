@@ -124,6 +124,13 @@ export const en = {
   'tokens.form.countryNote': 'ISO code, e.g. DE.',
   'tokens.form.postbackNote': 'The token postbacks (status changes) go here; none without it.',
   'tokens.form.fieldProblem': '{field}: {problem}',
+  // The card checks the form shares with the API (contract/cards.ts), in the API's English words.
+  'tokens.form.problem.digits': 'must be 12 to 19 digits',
+  'tokens.form.problem.luhn': 'is not a valid card number (Luhn check failed)',
+  'tokens.form.problem.brand': 'only visa and mastercard cards can be tokenized',
+  'tokens.form.problem.month': 'must be an integer from 1 to 12',
+  'tokens.form.problem.year': 'must be a four-digit year with century, e.g. 2030',
+  'tokens.form.problem.expired': 'the card has expired',
   'tokens.form.expiryRequired': 'Expiry: is required (MM/YY)',
   'tokens.form.cvvDigits': 'CVV: must be 3 digits',
   'tokens.form.what': 'Creating the token',
