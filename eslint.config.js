@@ -20,6 +20,9 @@ const I18N_SCREENS = [
   'renderer/src/sales/*.tsx',
   'renderer/src/reports/*.tsx',
   'renderer/src/dashboard/*.tsx',
+  'renderer/src/ui/*.tsx',
+  'renderer/src/network-tokens/*.tsx',
+  'renderer/src/postbacks/*.tsx',
 ];
 
 const adapterPackages = ['electron', 'fastify', 'fastify-*', '@fastify/*', 'better-sqlite3', 'pino', 'pino-*', 'nodemailer', 'qrcode', 'react', 'react-dom', 'zustand'];

@@ -9,10 +9,12 @@
 import { Link, useParams } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import type { SimulateAction } from '../../../contract/constants.js';
+import type { MessageId } from '../../../contract/i18n/catalogues.js';
 import { Actions, Problem, useAction } from '../ui/dialog-parts.js';
 import { DetailPending } from '../ui/detail-parts.js';
 import { Fact } from '../ui/facts.js';
 import { formatDateTime, formatDateTimeSeconds } from '../ui/format.js';
+import { useT } from '../ui/i18n.js';
 import { ArchiveDialog, CryptogramDialog } from './token-dialogs.js';
 import { historyText, lastFour, networkName, TOKEN_STATUS_NAMES, TOKEN_STATUS_NOTES, tokenStatusClass } from './token-format.js';
 import { tokensClient, type BackOfficeToken, type TokenData, type TokenHistoryEntry } from './tokens-client.js';
@@ -26,6 +28,7 @@ export function TokenDetailScreen() {
   const { status, detail, error, load } = useTokenDetail();
   const [dialog, setDialog] = useState<'cryptogram' | 'archive' | null>(null);
   const [notice, setNotice] = useState('');
+  const t = useT();
   const token = detail?.token.id === id ? detail.token : null;
 
   useEffect(() => {
@@ -44,10 +47,10 @@ export function TokenDetailScreen() {
   if (!token || !detail) {
     const back = (
       <Link to="/network-tokens" className="back-link">
-        ← Network tokens
+        {t('tokens.list.back')}
       </Link>
     );
-    return <DetailPending back={back} title="Network token" titleId="token-title" failed={status === 'failed'} error={error} />;
+    return <DetailPending back={back} title={t('tokens.detail.pending')} titleId="token-title" failed={status === 'failed'} error={error} />;
   }
 
   const close = () => setDialog(null);
@@ -55,18 +58,18 @@ export function TokenDetailScreen() {
   return (
     <section className="token-detail" aria-labelledby="token-title">
       <Link to="/network-tokens" className="back-link">
-        ← Network tokens
+        {t('tokens.list.back')}
       </Link>
       <div className="page-head">
-        <h1 id="token-title">Token {lastFour(token.token_last_four)}</h1>
-        <span className={tokenStatusClass(token.status)}>{TOKEN_STATUS_NAMES[token.status]}</span>
+        <h1 id="token-title">{t('tokens.detail.title', { number: lastFour(token.token_last_four) })}</h1>
+        <span className={tokenStatusClass(token.status)}>{t(TOKEN_STATUS_NAMES[token.status])}</span>
         <div className="head-actions">
           <button type="button" className="button button-quiet" disabled={token.status !== 'active'} onClick={() => setDialog('cryptogram')}>
-            Create cryptogram
+            {t('tokens.detail.createCryptogram')}
           </button>
           {archivable && (
             <button type="button" className="button button-quiet button-danger-quiet" onClick={() => setDialog('archive')}>
-              Archive
+              {t('tokens.detail.archive')}
             </button>
           )}
         </div>
@@ -77,20 +80,18 @@ export function TokenDetailScreen() {
 
       <div className="bo-cards">
         <section className="card" aria-labelledby="token-facts-title">
-          <h2 id="token-facts-title">Token</h2>
+          <h2 id="token-facts-title">{t('tokens.field.token')}</h2>
           <dl className="facts detail-facts">
-            <Fact label="Network">{networkName(token.network)}</Fact>
-            <Fact label="Status">
-              {TOKEN_STATUS_NAMES[token.status]}: {TOKEN_STATUS_NOTES[token.status]}
-            </Fact>
-            {token.error && <Fact label="Error">{`${token.error.detail} (${token.error.code})`}</Fact>}
-            <Fact label="Token number">{lastFour(token.token_last_four)}</Fact>
-            <Fact label="Card">{lastFour(token.card_last_four)}</Fact>
-            <Fact label="Holder">{token.card_holder ?? '—'}</Fact>
-            <Fact label="Created">{formatDateTime(token.created_at)}</Fact>
-            <Fact label="Refreshed">{token.last_token_refresh ? formatDateTime(token.last_token_refresh) : 'Never'}</Fact>
-            <Fact label="Updated">{formatDateTime(token.updated_at)}</Fact>
-            <Fact label="Token id">
+            <Fact label={t('tokens.field.network')}>{networkName(token.network)}</Fact>
+            <Fact label={t('common.status')}>{t('tokens.statusLine', { status: t(TOKEN_STATUS_NAMES[token.status]), note: t(TOKEN_STATUS_NOTES[token.status]) })}</Fact>
+            {token.error && <Fact label={t('tokens.field.error')}>{gatewayError(token.error)}</Fact>}
+            <Fact label={t('tokens.field.tokenNumber')}>{lastFour(token.token_last_four)}</Fact>
+            <Fact label={t('common.card')}>{lastFour(token.card_last_four)}</Fact>
+            <Fact label={t('tokens.field.holder')}>{token.card_holder ?? NONE}</Fact>
+            <Fact label={t('tokens.field.created')}>{formatDateTime(token.created_at)}</Fact>
+            <Fact label={t('tokens.field.refreshed')}>{token.last_token_refresh ? formatDateTime(token.last_token_refresh) : t('tokens.field.never')}</Fact>
+            <Fact label={t('tokens.field.updated')}>{formatDateTime(token.updated_at)}</Fact>
+            <Fact label={t('tokens.field.tokenId')}>
               <span className="mono">{token.id}</span>
             </Fact>
           </dl>
@@ -99,21 +100,29 @@ export function TokenDetailScreen() {
         <RevealCard key={token.id} token={token} onRevealed={() => setNotice('')} />
 
         <section className="card" aria-labelledby="history-title">
-          <h2 id="history-title">Status history</h2>
+          <h2 id="history-title">{t('tokens.detail.history')}</h2>
           <History entries={detail.history} />
         </section>
 
-        {token.provider === 'simulator' && <SimulatorCard token={token} onDone={(text) => { setNotice(text); void load(id, true); }} />}
+        {token.provider === 'simulator' && (
+          <SimulatorCard
+            token={token}
+            onDone={(text) => {
+              setNotice(text);
+              void load(id, true);
+            }}
+          />
+        )}
       </div>
 
-      {dialog === 'cryptogram' && <CryptogramDialog token={token} onClose={close} onCreated={() => setNotice('Cryptogram created; it is in the audit log.')} />}
+      {dialog === 'cryptogram' && <CryptogramDialog token={token} onClose={close} onCreated={() => setNotice(t('tokens.detail.cryptogramCreated'))} />}
       {dialog === 'archive' && (
         <ArchiveDialog
           token={token}
           onClose={close}
           onDone={() => {
             close();
-            setNotice('Token archived: the network confirms in a moment.');
+            setNotice(t('tokens.detail.archived'));
             void load(id, true);
           }}
         />
@@ -123,11 +132,12 @@ export function TokenDetailScreen() {
 }
 
 function History({ entries }: { entries: TokenHistoryEntry[] }) {
+  const t = useT();
   return (
-    <ol className="history" aria-label="Status history, oldest first">
+    <ol className="history" aria-label={t('tokens.detail.historyList')}>
       {entries.map((entry, index) => (
         <li key={`${entry.at}-${index}`}>
-          <span className={tokenStatusClass(entry.status)}>{historyText(entry.event, entry.status)}</span>
+          <span className={tokenStatusClass(entry.status)}>{historyText(t, entry.event, entry.status)}</span>
           <time dateTime={entry.at}>{formatDateTimeSeconds(entry.at)}</time>
         </li>
       ))}
@@ -136,7 +146,15 @@ function History({ entries }: { entries: TokenHistoryEntry[] }) {
 }
 
 const MASK = '••••';
+/** Nothing to show. */
+const NONE = '—';
+/** The gateway's own words for a token's failure, with its code: data, as the API gave them. */
+const gatewayError = (error: { detail: string; code: string }) => `${error.detail} (${error.code})`;
 const group = (number: string) => number.replace(/(\d{4})(?=\d)/g, '$1 ');
+/** The token number in groups of four, or masked but for its last four. */
+const tokenNumberText = (data: TokenData | undefined, lastFourDigits: string) => (data ? group(data.number) : `${MASK} ${MASK} ${MASK} ${lastFourDigits}`);
+/** The expiry as MM/YYYY, or masked. */
+const expiryText = (data: TokenData | undefined) => (data ? `${String(data.expiry_month).padStart(2, '0')}/${data.expiry_year}` : '••/••••');
 
 /**
  * The token data: masked, and shown only when the user asks (the gateway audits the reveal before it
@@ -144,6 +162,7 @@ const group = (number: string) => number.replace(/(\d{4})(?=\d)/g, '$1 ');
  */
 function RevealCard({ token, onRevealed }: { token: BackOfficeToken; onRevealed: () => void }) {
   const action = useAction();
+  const t = useT();
   const [shown, setShown] = useState<{ data: TokenData; until: number } | null>(null);
   const [now, setNow] = useState(() => Date.now());
 
@@ -163,7 +182,7 @@ function RevealCard({ token, onRevealed }: { token: BackOfficeToken; onRevealed:
   }, [available]);
 
   const reveal = async () => {
-    const answer = await action.run('Revealing the token data', () => tokensClient.reveal(token.id));
+    const answer = await action.run(t('tokens.reveal.what'), () => tokensClient.reveal(token.id));
     if (!answer) return;
     setNow(Date.now());
     setShown({ data: answer.data, until: Date.now() + answer.hide_after_seconds * 1000 });
@@ -174,61 +193,58 @@ function RevealCard({ token, onRevealed }: { token: BackOfficeToken; onRevealed:
   return (
     <section className="card reveal-card" aria-labelledby="reveal-title">
       <div className="card-head">
-        <h2 id="reveal-title">Token data</h2>
+        <h2 id="reveal-title">{t('tokens.reveal.title')}</h2>
         {data ? (
           <button type="button" className="button button-small" onClick={() => setShown(null)}>
-            Hide now
+            {t('tokens.reveal.hide')}
           </button>
         ) : (
           <button type="button" className="button button-small" disabled={!available || action.busy} onClick={() => void reveal()} aria-describedby="reveal-note">
-            {action.busy ? 'Revealing…' : 'Reveal token data'}
+            {t(action.busy ? 'tokens.reveal.busy' : 'tokens.reveal.reveal')}
           </button>
         )}
       </div>
       <dl className="facts detail-facts token-data" aria-live="polite">
-        <Fact label="Token number">
-          <span className="mono">{data ? group(data.number) : `${MASK} ${MASK} ${MASK} ${token.token_last_four}`}</span>
+        <Fact label={t('tokens.field.tokenNumber')}>
+          <span className="mono">{tokenNumberText(data, token.token_last_four)}</span>
         </Fact>
-        <Fact label="Expiry">
-          <span className="mono">{data ? `${String(data.expiry_month).padStart(2, '0')}/${data.expiry_year}` : '••/••••'}</span>
+        <Fact label={t('tokens.reveal.expiry')}>
+          <span className="mono">{expiryText(data)}</span>
         </Fact>
-        <Fact label="Account reference">
+        <Fact label={t('tokens.reveal.reference')}>
           <span className="mono">{data ? data.payment_account_reference : '•'.repeat(12)}</span>
         </Fact>
       </dl>
       <p className="field-note" id="reveal-note">
-        {data
-          ? `Shown to you for ${secondsLeft} more second${secondsLeft === 1 ? '' : 's'}, then masked again. This reveal is in the audit log.`
-          : available
-            ? 'Masked. Revealing shows it for 30 seconds and writes your name to the audit log.'
-            : `No token data while the token is ${TOKEN_STATUS_NAMES[token.status].toLowerCase()}.`}
+        {data ? t('tokens.reveal.shown', { seconds: secondsLeft }) : available ? t('tokens.reveal.masked') : t('tokens.reveal.unavailable', { status: token.status })}
       </p>
       <Problem text={action.problem} />
     </section>
   );
 }
 
-const SIMULATE: Array<{ action: SimulateAction; label: string; from: readonly string[]; done: string }> = [
-  { action: 'suspend', label: 'Suspend', from: ['active'], done: 'The token service suspended the token.' },
-  { action: 'resume', label: 'Resume', from: ['suspended'], done: 'The token service resumed the token.' },
-  { action: 'refresh', label: 'Refresh', from: ['active', 'suspended'], done: 'The token service refreshed the token.' },
+const SIMULATE: Array<{ action: SimulateAction; label: MessageId; failed: MessageId; from: readonly string[]; done: MessageId }> = [
+  { action: 'suspend', label: 'tokens.simulator.suspend', failed: 'tokens.simulator.suspendFailed', from: ['active'], done: 'tokens.simulator.suspended' },
+  { action: 'resume', label: 'tokens.simulator.resume', failed: 'tokens.simulator.resumeFailed', from: ['suspended'], done: 'tokens.simulator.resumed' },
+  { action: 'refresh', label: 'tokens.simulator.refresh', failed: 'tokens.simulator.refreshFailed', from: ['active', 'suspended'], done: 'tokens.simulator.refreshed' },
 ];
 
 /** The Test environment's token service: what the card network would do to a live token. */
 function SimulatorCard({ token, onDone }: { token: BackOfficeToken; onDone: (notice: string) => void }) {
   const action = useAction();
+  const t = useT();
   const run = async (step: (typeof SIMULATE)[number]) => {
-    const changed = await action.run(`${step.label} failed`, () => tokensClient.simulate(token.id, step.action));
-    if (changed) onDone(step.done);
+    const changed = await action.run(t(step.failed), () => tokensClient.simulate(token.id, step.action));
+    if (changed) onDone(t(step.done));
   };
   return (
     <section className="card simulator-card" aria-labelledby="simulator-title">
-      <h2 id="simulator-title">Test environment: token service</h2>
-      <p className="field-note">Act as the card network would on a live token. Each step sends the token postback when the token has a postback URL.</p>
+      <h2 id="simulator-title">{t('tokens.simulator.title')}</h2>
+      <p className="field-note">{t('tokens.simulator.note')}</p>
       <Actions>
         {SIMULATE.map((step) => (
           <button key={step.action} type="button" className="button" disabled={action.busy || !step.from.includes(token.status)} onClick={() => void run(step)}>
-            {step.label}
+            {t(step.label)}
           </button>
         ))}
       </Actions>

@@ -7,60 +7,65 @@ import { useRef, useState } from 'react';
 import { CopyValue } from '../ui/copy-value.js';
 import { ConfirmDialog } from '../ui/detail-parts.js';
 import { Actions, Problem, useAction } from '../ui/dialog-parts.js';
+import { useT } from '../ui/i18n.js';
 import { Modal } from '../ui/modal.js';
 import { lastFour, networkName } from './token-format.js';
 import { tokensClient, type BackOfficeToken, type Cryptogram } from './tokens-client.js';
 
+/** The Electronic Commerce Indicator's own abbreviation: the same in every language. */
+const ECI = 'ECI';
+
+/** A cryptogram's type with its network (names, not words). */
+const cryptogramType = (type: Cryptogram['type']) => (type === 'TAVV' ? 'TAVV (Visa)' : 'DSRP (Mastercard)');
+
 /** Creates one cryptogram and shows it once: after Close it is gone from this app. */
 export function CryptogramDialog({ token, onClose, onCreated }: { token: BackOfficeToken; onClose: () => void; onCreated: () => void }) {
   const action = useAction();
+  const t = useT();
   const [cryptogram, setCryptogram] = useState<Cryptogram | null>(null);
   // One key for this dialog: a retry after a lost answer cannot make a second cryptogram.
   const key = useRef(crypto.randomUUID());
   const create = async () => {
-    const made = await action.run('Creating the cryptogram', () => tokensClient.cryptogram(token.id, key.current));
+    const made = await action.run(t('tokens.cryptogram.what'), () => tokensClient.cryptogram(token.id, key.current));
     if (made) {
       setCryptogram(made);
       onCreated();
     }
   };
   return (
-    <Modal title={cryptogram ? `${cryptogram.type} cryptogram` : 'Create a cryptogram?'} onClose={onClose} busy={action.busy} className={cryptogram ? 'modal-wide' : 'modal-narrow'}>
+    <Modal title={cryptogram ? t('tokens.cryptogram.title', { type: cryptogram.type }) : t('tokens.cryptogram.ask')} onClose={onClose} busy={action.busy} className={cryptogram ? 'modal-wide' : 'modal-narrow'}>
       {cryptogram ? (
         <>
-          <p className="reveal-warning">Shown once: copy it now. It is good for one payment within 24 hours and is not kept here.</p>
-          <CopyValue label="Authentication data" value={cryptogram.authentication_data} />
+          <p className="reveal-warning">{t('tokens.cryptogram.once')}</p>
+          <CopyValue label={t('tokens.cryptogram.authentication')} value={cryptogram.authentication_data} />
           <dl className="facts detail-facts">
-            <dt>Type</dt>
-            <dd>{cryptogram.type === 'TAVV' ? 'TAVV (Visa)' : 'DSRP (Mastercard)'}</dd>
-            <dt>ECI</dt>
-            <dd>05 or 07 with the payment</dd>
-            <dt>PAN sequence number</dt>
+            <dt>{t('tokens.cryptogram.type')}</dt>
+            <dd>{cryptogramType(cryptogram.type)}</dd>
+            <dt>{ECI}</dt>
+            <dd>{t('tokens.cryptogram.eciValue')}</dd>
+            <dt>{t('tokens.cryptogram.panSequence')}</dt>
             <dd className="mono">{cryptogram.pan_sequence_number}</dd>
-            <dt>Track 2 equivalent</dt>
+            <dt>{t('tokens.cryptogram.track2')}</dt>
             <dd className="mono">{cryptogram.track2_equivalent}</dd>
           </dl>
-          <p className="field-note">Pay with the token number as card number and this authentication data as threeds_wallet_cryptogram.</p>
+          <p className="field-note">{t('tokens.cryptogram.howToPay')}</p>
         </>
       ) : (
-        <p>
-          A {token.network === 'visa' ? 'TAVV' : 'DSRP'} cryptogram for one payment with the {networkName(token.network)} token {lastFour(token.token_last_four)}. It is valid for
-          24 hours, used once, and shown only now.
-        </p>
+        <p>{t('tokens.cryptogram.intro', { type: token.network === 'visa' ? 'TAVV' : 'DSRP', network: networkName(token.network), number: lastFour(token.token_last_four) })}</p>
       )}
       <Problem text={action.problem} />
       <Actions>
         {cryptogram ? (
           <button type="button" className="button button-primary" onClick={onClose} data-autofocus>
-            Close
+            {t('common.close')}
           </button>
         ) : (
           <>
             <button type="button" className="button button-quiet" onClick={onClose} disabled={action.busy}>
-              Cancel
+              {t('common.cancel')}
             </button>
             <button type="button" className="button button-primary" onClick={() => void create()} disabled={action.busy} data-autofocus>
-              {action.busy ? 'Creating…' : 'Create cryptogram'}
+              {t(action.busy ? 'tokens.cryptogram.busy' : 'tokens.detail.createCryptogram')}
             </button>
           </>
         )}
@@ -70,13 +75,14 @@ export function CryptogramDialog({ token, onClose, onCreated }: { token: BackOff
 }
 
 export function ArchiveDialog({ token, onClose, onDone }: { token: BackOfficeToken; onClose: () => void; onDone: () => void }) {
+  const t = useT();
   return (
     <ConfirmDialog
-      title={`Archive token ${lastFour(token.token_last_four)}?`}
-      keepLabel="Keep it"
-      confirmLabel="Archive token"
-      busyLabel="Archiving…"
-      what="Archiving the token"
+      title={t('tokens.archive.title', { number: lastFour(token.token_last_four) })}
+      keepLabel={t('tokens.archive.keep')}
+      confirmLabel={t('tokens.archive.confirm')}
+      busyLabel={t('tokens.archive.busy')}
+      what={t('tokens.archive.what')}
       run={async () => {
         await tokensClient.archive(token.id);
         return true;
@@ -84,10 +90,7 @@ export function ArchiveDialog({ token, onClose, onDone }: { token: BackOfficeTok
       onClose={onClose}
       onDone={onDone}
     >
-      <p>
-        The {networkName(token.network)} token of the card {lastFour(token.card_last_four)} is archived for good: payments with it are declined and it cannot be made active again.
-        The card can be tokenized anew.
-      </p>
+      <p>{t('tokens.archive.text', { network: networkName(token.network), card: lastFour(token.card_last_four) })}</p>
     </ConfirmDialog>
   );
 }

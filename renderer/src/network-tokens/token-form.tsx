@@ -11,10 +11,13 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { useCallback, useState } from 'react';
 import { useForm, type FieldErrors, type Resolver } from 'react-hook-form';
 import { cardExpiryProblems, tokenCardNumberProblem } from '../../../contract/cards.js';
+import type { MessageId } from '../../../contract/i18n/catalogues.js';
+import type { Translate } from '../../../contract/i18n/format.js';
 import { ApiError } from '../api/client.js';
 import { useIdempotencyKeys } from '../api/idempotency.js';
 import { problemText, sessionEnded } from '../api/problems.js';
 import { Field, FormSummary, placeApiErrors, problemsByField } from '../ui/form-fields.js';
+import { useT } from '../ui/i18n.js';
 import { tokensClient, type NetworkTokenRequest } from './tokens-client.js';
 
 interface TokenFormValues {
@@ -46,18 +49,18 @@ const EMPTY: TokenFormValues = {
   postback_url: '',
 };
 const OPTIONAL: readonly Key[] = ['card_holder', 'email', 'phone', 'billing_line1', 'billing_postal_code', 'billing_city', 'billing_country', 'postback_url'];
-const LABELS: Record<Key, string> = {
-  card_number: 'Card number',
-  expiry: 'Expiry',
-  card_cvv: 'CVV',
-  card_holder: 'Card holder',
-  email: 'E-mail',
-  phone: 'Phone',
-  billing_line1: 'Address',
-  billing_postal_code: 'Postal code',
-  billing_city: 'City',
-  billing_country: 'Country',
-  postback_url: 'Postback URL',
+const LABELS: Record<Key, MessageId> = {
+  card_number: 'tokens.form.cardNumber',
+  expiry: 'tokens.form.expiry',
+  card_cvv: 'tokens.form.cvv',
+  card_holder: 'tokens.form.cardHolder',
+  email: 'tokens.form.email',
+  phone: 'tokens.form.phone',
+  billing_line1: 'tokens.form.address',
+  billing_postal_code: 'tokens.form.postalCode',
+  billing_city: 'tokens.form.city',
+  billing_country: 'tokens.form.country',
+  postback_url: 'tokens.form.postbackUrl',
 };
 
 const digits = (text: string) => text.replace(/\D/g, '');
@@ -92,31 +95,49 @@ function formField(field: string): Key | undefined {
   return Object.hasOwn(EMPTY, field) ? (field as Key) : undefined;
 }
 
+/**
+ * The card checks' words (contract/cards.ts, the same the API answers with) in the screens' language;
+ * any other refusal of the API stays in its own words.
+ */
+const CARD_PROBLEMS: Readonly<Record<string, MessageId>> = {
+  'must be 12 to 19 digits': 'tokens.form.problem.digits',
+  'is not a valid card number (Luhn check failed)': 'tokens.form.problem.luhn',
+  'only visa and mastercard cards can be tokenized': 'tokens.form.problem.brand',
+  'must be an integer from 1 to 12': 'tokens.form.problem.month',
+  'must be a four-digit year with century, e.g. 2030': 'tokens.form.problem.year',
+  'the card has expired': 'tokens.form.problem.expired',
+};
+
 /** The API's words, after the field's name: "Card number: is not a valid card number (Luhn check failed)". */
-const said = (key: Key, message: string) => `${LABELS[key]}: ${message}`;
+const sayer = (t: Translate) => (key: Key, message: string) => {
+  const known = Object.hasOwn(CARD_PROBLEMS, message) ? CARD_PROBLEMS[message] : undefined;
+  return t('tokens.form.fieldProblem', { field: t(LABELS[key]), problem: known ? t(known) : message });
+};
 
 /** What the API would refuse about the card, said before anything is sent. */
-function cardProblems(values: TokenFormValues): FieldErrors<TokenFormValues> {
+function cardProblems(t: Translate, values: TokenFormValues): FieldErrors<TokenFormValues> {
+  const said = sayer(t);
   const errors: FieldErrors<TokenFormValues> = {};
   const card = tokenCardNumberProblem(digits(values.card_number));
   if (card) errors.card_number = { type: 'card', message: said('card_number', card) };
   const { month, year } = expiryOf(values.expiry);
   const expiry = cardExpiryProblems(month, year, new Date());
   const expiryProblem = expiry.expiry_month ?? expiry.expiry_year;
-  if (!values.expiry.trim()) errors.expiry = { type: 'card', message: `${LABELS.expiry}: is required (MM/YY)` };
+  if (!values.expiry.trim()) errors.expiry = { type: 'card', message: t('tokens.form.expiryRequired') };
   else if (expiryProblem) errors.expiry = { type: 'card', message: said('expiry', expiryProblem) };
-  if (values.card_cvv && !/^\d{3}$/.test(values.card_cvv)) errors.card_cvv = { type: 'card', message: said('card_cvv', 'must be 3 digits') };
+  if (values.card_cvv && !/^\d{3}$/.test(values.card_cvv)) errors.card_cvv = { type: 'card', message: t('tokens.form.cvvDigits') };
   return errors;
 }
 
 export function TokenCreateScreen() {
+  const t = useT();
   return (
     <section className="form-screen" aria-labelledby="token-form-title">
       <Link to="/network-tokens" className="back-link">
-        ← Network tokens
+        {t('tokens.list.back')}
       </Link>
-      <h1 id="token-form-title">New network token</h1>
-      <p className="lead">The card network issues a token for the card; it becomes active in a moment. The card number is not shown again.</p>
+      <h1 id="token-form-title">{t('tokens.form.title')}</h1>
+      <p className="lead">{t('tokens.form.lead')}</p>
       <TokenForm />
     </section>
   );
@@ -126,9 +147,11 @@ function TokenForm() {
   const navigate = useNavigate();
   const [other, setOther] = useState<string[]>([]);
   const keyFor = useIdempotencyKeys();
+  const t = useT();
+  const said = sayer(t);
   // The card first, with the contract's checks; then the rest as the gateway's check answers it.
   const resolver = useCallback<Resolver<TokenFormValues>>(async (values) => {
-    const local = cardProblems(values);
+    const local = cardProblems(t, values);
     if (Object.keys(local).length) return { values: {}, errors: local };
     let problems;
     try {
@@ -138,10 +161,10 @@ function TokenForm() {
       sessionEnded(error);
       return { values, errors: {} };
     }
-    const { errors, other: rest } = problemsByField(problems, formField, said);
+    const { errors, other: rest } = problemsByField(problems, formField, sayer(t));
     setOther(rest);
     return problems.length ? { values: {}, errors } : { values, errors: {} };
-  }, []);
+  }, [t]);
   const form = useForm<TokenFormValues>({ defaultValues: EMPTY, resolver, mode: 'onSubmit', reValidateMode: 'onBlur' });
   const { register, handleSubmit, formState, setError, setValue } = form;
   const { errors, isSubmitting, submitCount } = formState;
@@ -159,7 +182,7 @@ function TokenForm() {
         setOther(placeApiErrors(error.errors, formField, said, (field, message, focus) => setError(field, { type: 'api', message }, { shouldFocus: focus })));
         return;
       }
-      setOther([problemText(error, 'Creating the token')]);
+      setOther([problemText(error, t('tokens.form.what'))]);
     }
   };
 
@@ -167,7 +190,7 @@ function TokenForm() {
   const cardField = register('card_number');
   const expiryField = register('expiry');
   const text = (name: Key, type = 'text', note?: string) => (
-    <Field label={LABELS[name]} optional error={errors[name]?.message} note={note}>
+    <Field label={t(LABELS[name])} optional error={errors[name]?.message} note={note}>
       {(props) => <input className="input" type={type} autoComplete="off" {...props} {...register(name)} />}
     </Field>
   );
@@ -176,9 +199,9 @@ function TokenForm() {
     <form className="stacked-form token-form" noValidate onSubmit={(event) => void handleSubmit(onSubmit)(event)} aria-describedby={fieldCount ? 'token-form-summary' : undefined}>
       {submitCount > 0 && <FormSummary id="token-form-summary" errors={errors} other={other} />}
       <fieldset className="form-card">
-        <legend>Card</legend>
+        <legend>{t('tokens.form.card')}</legend>
         <div className="form-grid">
-          <Field label={LABELS.card_number} error={errors.card_number?.message} className="field-wide" note="Visa or Mastercard, 12 to 19 digits.">
+          <Field label={t(LABELS.card_number)} error={errors.card_number?.message} className="field-wide" note={t('tokens.form.cardNote')}>
             {(props) => (
               <input
                 className="input mono card-input"
@@ -195,13 +218,13 @@ function TokenForm() {
             )}
           </Field>
           <div className="field-row">
-            <Field label={LABELS.expiry} error={errors.expiry?.message} className="field-amount" note="MM/YY">
+            <Field label={t(LABELS.expiry)} error={errors.expiry?.message} className="field-amount" note={t('tokens.form.expiryFormat')}>
               {(props) => (
                 <input
                   className="input mono"
                   inputMode="numeric"
                   autoComplete="off"
-                  placeholder="MM/YY"
+                  placeholder={t('tokens.form.expiryFormat')}
                   maxLength={7}
                   {...props}
                   {...expiryField}
@@ -211,7 +234,7 @@ function TokenForm() {
                 />
               )}
             </Field>
-            <Field label={LABELS.card_cvv} optional error={errors.card_cvv?.message} className="field-currency" note="Checked, never kept.">
+            <Field label={t(LABELS.card_cvv)} optional error={errors.card_cvv?.message} className="field-currency" note={t('tokens.form.cvvNote')}>
               {(props) => <input className="input mono" type="password" inputMode="numeric" autoComplete="off" maxLength={3} {...props} {...register('card_cvv')} />}
             </Field>
           </div>
@@ -219,23 +242,23 @@ function TokenForm() {
         </div>
       </fieldset>
       <fieldset className="form-card">
-        <legend>Holder and billing</legend>
+        <legend>{t('tokens.form.holderAndBilling')}</legend>
         <div className="form-grid">
           {text('email', 'email')}
           {text('phone', 'tel')}
           {text('billing_line1')}
-          {text('billing_postal_code', 'text', 'Letters and digits, no spaces.')}
+          {text('billing_postal_code', 'text', t('tokens.form.postalCodeNote'))}
           {text('billing_city')}
-          {text('billing_country', 'text', 'ISO code, e.g. DE.')}
-          <div className="field-wide">{text('postback_url', 'url', 'The token postbacks (status changes) go here; none without it.')}</div>
+          {text('billing_country', 'text', t('tokens.form.countryNote'))}
+          <div className="field-wide">{text('postback_url', 'url', t('tokens.form.postbackNote'))}</div>
         </div>
       </fieldset>
       <div className="form-actions">
         <button type="submit" className="button button-primary button-lg" disabled={isSubmitting}>
-          {isSubmitting ? 'Requesting…' : 'Create token'}
+          {t(isSubmitting ? 'tokens.form.busy' : 'tokens.form.submit')}
         </button>
         <Link to="/network-tokens" className="button button-quiet button-lg">
-          Cancel
+          {t('common.cancel')}
         </Link>
       </div>
     </form>

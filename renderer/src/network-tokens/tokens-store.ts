@@ -5,6 +5,7 @@
  */
 import { NETWORK_TOKENS_MAX_PER_PAGE } from '../../../contract/constants.js';
 import { dayEndIso, dayStartIso } from '../ui/list-search.js';
+import { translate } from '../ui/i18n.js';
 import { createDetailStore, createListStore } from '../ui/list-store.js';
 import type { TokenListSearch } from './token-search.js';
 import { tokensClient } from './tokens-client.js';
@@ -22,7 +23,11 @@ export const useTokenList = createListStore((search: TokenListSearch) =>
     page: String(search.page ?? 1),
     per,
   }),
-  'The network tokens',
+  () => translate('tokens.list.loadFailed'),
 );
 
-export const useTokenDetail = createDetailStore((id: string) => tokensClient.detail(id), 'There is no such network token.', 'The network token');
+export const useTokenDetail = createDetailStore(
+  (id: string) => tokensClient.detail(id),
+  () => translate('tokens.detail.missing'),
+  () => translate('tokens.detail.loadFailed'),
+);

@@ -11,12 +11,17 @@ import { Problem, useAction } from '../ui/dialog-parts.js';
 import { DetailPending } from '../ui/detail-parts.js';
 import { Fact } from '../ui/facts.js';
 import { formatDateTimeSeconds } from '../ui/format.js';
+import { useT } from '../ui/i18n.js';
 import { toneClass } from '../ui/tags.js';
 import { answerText, ATTEMPT_OUTCOME_TONES, kindName, POSTBACK_STATUS_NAMES, POSTBACK_STATUS_NOTES, postbackStatusClass, prettyJson } from './postback-format.js';
 import { postbacksClient, type BackOfficePostback, type PostbackAttemptDetail } from './postbacks-client.js';
 import { usePostbackDetail } from './postbacks-store.js';
 
 const POLL_MS = 1000;
+/** Nothing to show in a cell. */
+const NONE = '—';
+/** The attempts' number column: a sign, the same in every language. */
+const NUMBER_SIGN = '#';
 /** A postback due within this long is read again until its attempt is in. */
 const SOON_MS = 5000;
 
@@ -33,6 +38,7 @@ export function PostbackDetailScreen() {
   const [chosen, setChosen] = useState<number | null>(null);
   const [notice, setNotice] = useState('');
   const resend = useAction();
+  const t = useT();
   const postback = detail?.postback.event_id === id ? detail.postback : null;
 
   useEffect(() => {
@@ -52,35 +58,35 @@ export function PostbackDetailScreen() {
   if (!postback || !detail) {
     const back = (
       <Link to="/postbacks" className="back-link">
-        ← Postbacks
+        {t('postbacks.back')}
       </Link>
     );
-    return <DetailPending back={back} title="Postback" titleId="postback-title" failed={status === 'failed'} error={error} />;
+    return <DetailPending back={back} title={t('postbacks.detail.pending')} titleId="postback-title" failed={status === 'failed'} error={error} />;
   }
 
   const attempts = detail.attempts;
   const shown = attempts.find((a) => a.attempt === chosen) ?? attempts.at(-1) ?? null;
   const resendNow = async () => {
     setNotice('');
-    const answer = await resend.run('Resending the postback', () => postbacksClient.resend(postback.event_id));
+    const answer = await resend.run(t('postbacks.detail.resendWhat'), () => postbacksClient.resend(postback.event_id));
     if (!answer) return;
     show(id, answer);
     setChosen(null);
-    setNotice('Queued again: the new attempt appears below in a moment. The resend is in the audit log.');
+    setNotice(t('postbacks.detail.resent'));
   };
-  const title = `${kindName(postback.kind)} postback${postback.event ? `: ${postback.event}` : ''}`;
+  const title = postback.event ? t('postbacks.detail.titleEvent', { kind: postback.kind, event: postback.event }) : t('postbacks.detail.title', { kind: postback.kind });
 
   return (
     <section className="postback-detail" aria-labelledby="postback-title">
       <Link to="/postbacks" className="back-link">
-        ← Postbacks
+        {t('postbacks.back')}
       </Link>
       <div className="page-head">
         <h1 id="postback-title">{title}</h1>
-        <span className={postbackStatusClass(postback.status)}>{POSTBACK_STATUS_NAMES[postback.status]}</span>
+        <span className={postbackStatusClass(postback.status)}>{t(POSTBACK_STATUS_NAMES[postback.status])}</span>
         <div className="head-actions">
           <button type="button" className="button button-primary" disabled={resend.busy} onClick={() => void resendNow()}>
-            {resend.busy ? 'Resending…' : 'Resend now'}
+            {t(resend.busy ? 'postbacks.detail.resending' : 'postbacks.detail.resend')}
           </button>
         </div>
       </div>
@@ -91,49 +97,47 @@ export function PostbackDetailScreen() {
 
       <div className="bo-cards">
         <section className="card card-wide" aria-labelledby="postback-facts-title">
-          <h2 id="postback-facts-title">Postback</h2>
+          <h2 id="postback-facts-title">{t('postbacks.field.postback')}</h2>
           <dl className="facts detail-facts">
-            <Fact label="Status">
-              {POSTBACK_STATUS_NAMES[postback.status]}: {POSTBACK_STATUS_NOTES[postback.status]}
-            </Fact>
-            <Fact label={kindName(postback.kind)}>{subjectLink(postback)}</Fact>
+            <Fact label={t('common.status')}>{t('postbacks.statusLine', { status: t(POSTBACK_STATUS_NAMES[postback.status]), note: t(POSTBACK_STATUS_NOTES[postback.status]) })}</Fact>
+            <Fact label={kindName(t, postback.kind)}>{subjectLink(postback)}</Fact>
             {postback.order_id !== null && (
-              <Fact label="Order id">
+              <Fact label={t('postbacks.field.orderId')}>
                 <span className="mono">{postback.order_id}</span>
               </Fact>
             )}
-            <Fact label="Sequence">{postback.sequence}</Fact>
-            <Fact label="Receiver">
+            <Fact label={t('postbacks.field.sequence')}>{postback.sequence}</Fact>
+            <Fact label={t('postbacks.field.receiver')}>
               <span className="mono">{postback.url}</span>
             </Fact>
-            <Fact label="Created">{formatDateTimeSeconds(postback.created_at)}</Fact>
-            {postback.delivered_at && <Fact label="Delivered">{formatDateTimeSeconds(postback.delivered_at)}</Fact>}
-            <Fact label="Next retry">{postback.next_attempt_at ? formatDateTimeSeconds(postback.next_attempt_at) : 'None'}</Fact>
-            {postback.last_error && <Fact label="Last error">{postback.last_error}</Fact>}
-            <Fact label="Event id">
+            <Fact label={t('postbacks.field.created')}>{formatDateTimeSeconds(postback.created_at)}</Fact>
+            {postback.delivered_at && <Fact label={t('postbacks.field.delivered')}>{formatDateTimeSeconds(postback.delivered_at)}</Fact>}
+            <Fact label={t('postbacks.field.nextRetry')}>{postback.next_attempt_at ? formatDateTimeSeconds(postback.next_attempt_at) : t('common.none')}</Fact>
+            {postback.last_error && <Fact label={t('postbacks.field.lastError')}>{postback.last_error}</Fact>}
+            <Fact label={t('postbacks.field.eventId')}>
               <span className="mono">{postback.event_id}</span>
             </Fact>
           </dl>
         </section>
 
         <section className="card card-wide" aria-labelledby="attempts-title">
-          <h2 id="attempts-title">Attempts</h2>
+          <h2 id="attempts-title">{t('postbacks.field.attempts')}</h2>
           {attempts.length === 0 ? (
-            <p className="muted">No attempt yet: the first goes out in a moment.</p>
+            <p className="muted">{t('postbacks.detail.noAttempt')}</p>
           ) : (
             <table className="mini-table attempts-table">
-              <caption className="visually-hidden">Delivery attempts, oldest first</caption>
+              <caption className="visually-hidden">{t('postbacks.attempts.caption')}</caption>
               <thead>
                 <tr>
-                  <th scope="col">#</th>
-                  <th scope="col">Time</th>
-                  <th scope="col">Answer</th>
+                  <th scope="col">{NUMBER_SIGN}</th>
+                  <th scope="col">{t('postbacks.attempts.time')}</th>
+                  <th scope="col">{t('postbacks.attempts.answer')}</th>
                   <th scope="col" className="num">
-                    Duration
+                    {t('postbacks.attempts.duration')}
                   </th>
-                  <th scope="col">Next retry</th>
+                  <th scope="col">{t('postbacks.field.nextRetry')}</th>
                   <th scope="col">
-                    <span className="visually-hidden">Body</span>
+                    <span className="visually-hidden">{t('postbacks.attempts.body')}</span>
                   </th>
                 </tr>
               </thead>
@@ -143,19 +147,19 @@ export function PostbackDetailScreen() {
                     <td>{a.attempt}</td>
                     <td className="nowrap">{formatDateTimeSeconds(a.created_at)}</td>
                     <td>
-                      <span className={toneClass(ATTEMPT_OUTCOME_TONES[a.outcome] ?? 'off')}>{answerText(a.http_status, a.error)}</span>
+                      <span className={toneClass(ATTEMPT_OUTCOME_TONES[a.outcome] ?? 'off')}>{answerText(t, a.http_status, a.error)}</span>
                     </td>
-                    <td className="num">{a.duration_ms} ms</td>
-                    <td className="nowrap">{a.next_attempt_at ? formatDateTimeSeconds(a.next_attempt_at) : '—'}</td>
+                    <td className="num">{t('postbacks.duration', { ms: a.duration_ms })}</td>
+                    <td className="nowrap">{a.next_attempt_at ? formatDateTimeSeconds(a.next_attempt_at) : NONE}</td>
                     <td>
                       <button
                         type="button"
                         className="button button-small button-quiet"
                         aria-pressed={shown?.attempt === a.attempt}
-                        aria-label={`Show the body of attempt ${a.attempt}`}
+                        aria-label={t('postbacks.attempts.showBody', { attempt: a.attempt })}
                         onClick={() => setChosen(a.attempt)}
                       >
-                        Body
+                        {t('postbacks.attempts.body')}
                       </button>
                     </td>
                   </tr>
@@ -173,15 +177,16 @@ export function PostbackDetailScreen() {
 
 /** The chosen attempt's signed body and headers; before any attempt, the payload it will carry. */
 function SignedBody({ attempt, payload }: { attempt: PostbackAttemptDetail | null; payload: Record<string, unknown> }) {
-  const title = attempt ? `Signed body of attempt ${attempt.attempt}` : 'Body to be signed';
+  const t = useT();
+  const title = attempt ? t('postbacks.body.signed', { attempt: attempt.attempt }) : t('postbacks.body.toSign');
   return (
     <section className="card card-wide" aria-labelledby="signed-body-title">
       <h2 id="signed-body-title">{title}</h2>
       {attempt && !attempt.body ? (
-        <p className="muted">This attempt was made before the gateway kept what it sent (schema version 19). Its payload without event id, sequence and checksum:</p>
+        <p className="muted">{t('postbacks.body.notKept')}</p>
       ) : null}
       <div className="signed-body">
-        <pre className="json-block" tabIndex={0} aria-label={attempt?.body ? 'Body as sent, pretty-printed' : 'Payload'}>
+        <pre className="json-block" tabIndex={0} aria-label={t(attempt?.body ? 'postbacks.body.asSent' : 'postbacks.body.payload')}>
           {attempt?.body ? prettyJson(attempt.body) : JSON.stringify(payload, null, 2)}
         </pre>
         {attempt?.headers && <HeadersTable headers={attempt.headers} />}
@@ -191,13 +196,14 @@ function SignedBody({ attempt, payload }: { attempt: PostbackAttemptDetail | nul
 }
 
 export function HeadersTable({ headers }: { headers: Record<string, string> }) {
+  const t = useT();
   return (
     <table className="mini-table headers-table">
-      <caption>Headers it was signed and sent with</caption>
+      <caption>{t('postbacks.headers.caption')}</caption>
       <thead>
         <tr>
-          <th scope="col">Header</th>
-          <th scope="col">Value</th>
+          <th scope="col">{t('postbacks.headers.header')}</th>
+          <th scope="col">{t('postbacks.headers.value')}</th>
         </tr>
       </thead>
       <tbody>

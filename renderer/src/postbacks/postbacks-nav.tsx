@@ -5,6 +5,7 @@
 import { Link } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { create } from 'zustand';
+import { useT } from '../ui/i18n.js';
 import { postbacksClient } from './postbacks-client.js';
 
 interface EnvironmentState {
@@ -25,15 +26,16 @@ export const useEnvironment = create<EnvironmentState>()((set, get) => ({
 
 export function PostbacksNav({ current }: { current: 'log' | 'outbox' }) {
   const { environment, load } = useEnvironment();
+  const t = useT();
   useEffect(() => load(), [load]);
   return (
-    <nav className="tabs postbacks-tabs" aria-label="Postbacks">
+    <nav className="tabs postbacks-tabs" aria-label={t('postbacks.title')}>
       <Link to="/postbacks" className={current === 'log' ? 'tab tab-current' : 'tab'} aria-current={current === 'log' ? 'page' : undefined}>
-        Delivery log
+        {t('postbacks.nav.log')}
       </Link>
       {environment === 'test' && (
         <Link to="/postbacks/outbox" className={current === 'outbox' ? 'tab tab-current' : 'tab'} aria-current={current === 'outbox' ? 'page' : undefined}>
-          Test outbox
+          {t('postbacks.nav.outbox')}
         </Link>
       )}
     </nav>

@@ -1,6 +1,7 @@
 /** The Postbacks area's data: a page of the log, one postback, a page of the test outbox. */
 import { POSTBACKS_MAX_PER_PAGE } from '../../../contract/constants.js';
 import { dayEndIso, dayStartIso } from '../ui/list-search.js';
+import { translate } from '../ui/i18n.js';
 import { createDetailStore, createListStore } from '../ui/list-store.js';
 import type { OutboxSearch, PostbackListSearch } from './postback-search.js';
 import { postbacksClient } from './postbacks-client.js';
@@ -20,14 +21,22 @@ export const usePostbackList = createListStore(
       page: String(search.page ?? 1),
       per,
     }),
-  'The postbacks',
+  () => translate('postbacks.list.loadFailed'),
 );
 
-export const usePostbackDetail = createDetailStore((id: string) => postbacksClient.detail(id), 'There is no such postback.', 'The postback');
+export const usePostbackDetail = createDetailStore(
+  (id: string) => postbacksClient.detail(id),
+  () => translate('postbacks.detail.missing'),
+  () => translate('postbacks.detail.loadFailed'),
+);
 
 export const useOutboxList = createListStore(
   (search: Omit<OutboxSearch, 'item'>) => postbacksClient.outbox({ ...(search.kind ? { kind: search.kind } : {}), page: String(search.page ?? 1), per }),
-  'The outbox',
+  () => translate('postbacks.outbox.loadFailed'),
 );
 
-export const useOutboxItem = createDetailStore((id: string) => postbacksClient.outboxItem(id), 'Nothing was sent under this name.', 'The sent item');
+export const useOutboxItem = createDetailStore(
+  (id: string) => postbacksClient.outboxItem(id),
+  () => translate('postbacks.outbox.itemMissing'),
+  () => translate('postbacks.outbox.itemLoadFailed'),
+);

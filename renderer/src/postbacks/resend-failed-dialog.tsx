@@ -5,6 +5,7 @@
  */
 import { useEffect, useId, useState } from 'react';
 import { Actions, Problem, useAction } from '../ui/dialog-parts.js';
+import { useT } from '../ui/i18n.js';
 import { dayStartIso } from '../ui/list-search.js';
 import { Modal } from '../ui/modal.js';
 import { postbacksClient, type PostbackResend } from './postbacks-client.js';
@@ -24,6 +25,7 @@ export function ResendFailedDialog({ onClose, onDone }: { onClose: () => void; o
   const [job, setJob] = useState<PostbackResend | null>(null);
   const action = useAction();
   const poll = useAction();
+  const t = useT();
 
   // How many failed postbacks the chosen day covers.
   useEffect(() => {
@@ -45,7 +47,7 @@ export function ResendFailedDialog({ onClose, onDone }: { onClose: () => void; o
   useEffect(() => {
     if (!job || job.done) return undefined;
     const timer = window.setTimeout(() => {
-      void poll.run('Reading the progress', () => postbacksClient.resendProgress(job.resend_id)).then((next) => {
+      void poll.run(t('postbacks.resend.progressWhat'), () => postbacksClient.resendProgress(job.resend_id)).then((next) => {
         if (next) setJob(next);
         if (next?.done) onDone();
       });
@@ -54,7 +56,7 @@ export function ResendFailedDialog({ onClose, onDone }: { onClose: () => void; o
   }, [job]);
 
   const start = async () => {
-    const started = await action.run('Resending the failed postbacks', () => postbacksClient.resendFailed(dayStartIso(day)));
+    const started = await action.run(t('postbacks.resend.what'), () => postbacksClient.resendFailed(dayStartIso(day)));
     if (started) {
       setJob(started);
       if (started.done) onDone();
@@ -62,19 +64,19 @@ export function ResendFailedDialog({ onClose, onDone }: { onClose: () => void; o
   };
 
   return (
-    <Modal title="Resend failed postbacks" onClose={onClose} busy={action.busy} className="modal-narrow">
+    <Modal title={t('postbacks.resend.title')} onClose={onClose} busy={action.busy} className="modal-narrow">
       {!job ? (
         <>
           <div className="field">
             <label className="field-label" htmlFor={id}>
-              Failed postbacks created since
+              {t('postbacks.resend.since')}
             </label>
             <input id={id} className="input" type="date" value={day} required onChange={(event) => setDay(event.target.value)} aria-describedby={`${id}-count`} />
             <p className="field-note" id={`${id}-count`} aria-live="polite">
-              {count === null ? 'Counting…' : count === 0 ? 'No failed postback since then.' : `${count} failed postback${count === 1 ? '' : 's'} since then.`}
+              {count === null ? t('postbacks.resend.counting') : t('postbacks.resend.count', { count })}
             </p>
           </div>
-          <p>Each is sent again now with the same event id; one that fails again is retried on the usual schedule. Your resend is written to the audit log.</p>
+          <p>{t('postbacks.resend.explain')}</p>
         </>
       ) : (
         <ResendProgress job={job} />
@@ -83,15 +85,15 @@ export function ResendFailedDialog({ onClose, onDone }: { onClose: () => void; o
       <Actions>
         {job ? (
           <button type="button" className="button button-primary" onClick={onClose} data-autofocus>
-            {job.done ? 'Close' : 'Close (keeps running)'}
+            {t(job.done ? 'common.close' : 'postbacks.resend.closeRunning')}
           </button>
         ) : (
           <>
             <button type="button" className="button button-quiet" onClick={onClose} disabled={action.busy}>
-              Cancel
+              {t('common.cancel')}
             </button>
             <button type="button" className="button button-primary" onClick={() => void start()} disabled={action.busy || !day || count === 0} data-autofocus>
-              {action.busy ? 'Resending…' : count ? `Resend ${count} postback${count === 1 ? '' : 's'}` : 'Resend'}
+              {action.busy ? t('postbacks.resend.busy') : count ? t('postbacks.resend.sendCount', { count }) : t('postbacks.resend.send')}
             </button>
           </>
         )}
@@ -101,14 +103,15 @@ export function ResendFailedDialog({ onClose, onDone }: { onClose: () => void; o
 }
 
 function ResendProgress({ job }: { job: PostbackResend }) {
-  const label = `${job.attempted} of ${job.total} sent`;
+  const t = useT();
+  const label = t('postbacks.resend.sent', { attempted: job.attempted, total: job.total });
   return (
     <div className="resend-progress">
-      <progress max={Math.max(job.total, 1)} value={job.total === 0 ? 1 : job.attempted} aria-label="Postbacks sent again" aria-valuetext={label} />
+      <progress max={Math.max(job.total, 1)} value={job.total === 0 ? 1 : job.attempted} aria-label={t('postbacks.resend.progressLabel')} aria-valuetext={label} />
       <p role="status">
         {job.done
-          ? `Done: ${job.delivered} delivered, ${job.failing} failed again${job.failing ? ' (retried on the usual schedule)' : ''}.`
-          : `${label}: ${job.delivered} delivered, ${job.failing} failed again so far.`}
+          ? t('postbacks.resend.done', { delivered: job.delivered, failing: job.failing })
+          : t('postbacks.resend.running', { attempted: job.attempted, total: job.total, delivered: job.delivered, failing: job.failing })}
       </p>
     </div>
   );

@@ -8,10 +8,13 @@
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { createColumnHelper } from '@tanstack/react-table';
 import { useEffect, useMemo, useRef } from 'react';
-import { TEST_OUTBOX_KINDS } from '../../../contract/constants.js';
+import { TEST_OUTBOX_KINDS, type TestOutboxKind } from '../../../contract/constants.js';
+import type { MessageId } from '../../../contract/i18n/catalogues.js';
+import type { Translate } from '../../../contract/i18n/format.js';
 import { FilterBar } from '../ui/detail-parts.js';
 import { Fact } from '../ui/facts.js';
 import { formatDateTimeSeconds } from '../ui/format.js';
+import { useT } from '../ui/i18n.js';
 import { SelectFilter } from '../ui/list-filters.js';
 import { PagedTable } from '../ui/paged-table.js';
 import { toneClass } from '../ui/tags.js';
@@ -21,12 +24,14 @@ import { PostbacksNav, useEnvironment } from './postbacks-nav.js';
 import type { TestOutboxDetail, TestOutboxItem } from './postbacks-client.js';
 import { useOutboxItem, useOutboxList } from './postbacks-store.js';
 
-const KIND_LABELS = { email: 'E-mails', postback: 'Postbacks' } as const;
+const KIND_LABELS: Record<TestOutboxKind, MessageId> = { email: 'postbacks.outbox.emails', postback: 'postbacks.outbox.postbacks' };
 const column = createColumnHelper<TestOutboxItem>();
 
-function outcomeTag(item: TestOutboxItem) {
-  if (item.kind === 'email') return <span className={toneClass('ok')}>{item.outcome === 'test_outbox' ? 'Kept here' : 'Sent by SMTP'}</span>;
-  return <span className={toneClass(ATTEMPT_OUTCOME_TONES[item.outcome] ?? 'off')}>{answerText(item.http_status, item.outcome === 'refused' ? 'Refused' : 'No answer')}</span>;
+function outcomeTag(t: Translate, item: TestOutboxItem) {
+  if (item.kind === 'email') return <span className={toneClass('ok')}>{t(item.outcome === 'test_outbox' ? 'postbacks.outbox.keptHere' : 'postbacks.outbox.sentBySmtp')}</span>;
+  return (
+    <span className={toneClass(ATTEMPT_OUTCOME_TONES[item.outcome] ?? 'off')}>{answerText(t, item.http_status, t(item.outcome === 'refused' ? 'postbacks.refused' : 'postbacks.noAnswer'))}</span>
+  );
 }
 
 export function TestOutboxScreen() {
@@ -34,6 +39,7 @@ export function TestOutboxScreen() {
   const navigate = useNavigate({ from: '/postbacks/outbox' });
   const environment = useEnvironment((s) => s.environment);
   const { status, list, error, load } = useOutboxList();
+  const t = useT();
   const listSearch = useMemo(() => ({ ...(search.kind ? { kind: search.kind } : {}), ...(search.page ? { page: search.page } : {}) }), [search.kind, search.page]);
 
   useEffect(() => {
@@ -42,9 +48,9 @@ export function TestOutboxScreen() {
 
   const columns = useMemo(
     () => [
-      column.accessor('at', { header: 'Sent', cell: (info) => <span className="nowrap">{formatDateTimeSeconds(info.getValue())}</span> }),
+      column.accessor('at', { header: t('postbacks.outbox.sent'), cell: (info) => <span className="nowrap">{formatDateTimeSeconds(info.getValue())}</span> }),
       column.accessor('title', {
-        header: 'What',
+        header: t('postbacks.outbox.what'),
         cell: (info) => {
           const item = info.row.original;
           return (
@@ -52,7 +58,7 @@ export function TestOutboxScreen() {
               to="/postbacks/outbox"
               search={{ ...search, item: item.item_id }}
               className="row-link"
-              aria-label={`Preview ${item.kind === 'email' ? 'e-mail' : 'postback'}: ${item.title}, ${formatDateTimeSeconds(item.at)}`}
+              aria-label={t('postbacks.outbox.rowLabel', { kind: item.kind, title: item.title, date: formatDateTimeSeconds(item.at) })}
               aria-current={search.item === item.item_id ? 'true' : undefined}
             >
               {item.title}
@@ -61,15 +67,15 @@ export function TestOutboxScreen() {
         },
       }),
       // With a preview beside it the list is narrower: the preview says where it went.
-      ...(search.item ? [] : [column.accessor('to', { header: 'To', cell: (info) => <span className="receiver-cell">{info.getValue()}</span> })]),
-      column.accessor('outcome', { header: 'Outcome', cell: (info) => outcomeTag(info.row.original) }),
+      ...(search.item ? [] : [column.accessor('to', { header: t('postbacks.outbox.to'), cell: (info) => <span className="receiver-cell">{info.getValue()}</span> })]),
+      column.accessor('outcome', { header: t('postbacks.outbox.outcome'), cell: (info) => outcomeTag(t, info.row.original) }),
     ],
-    [search],
+    [search, t],
   );
 
   const head = (
     <div className="page-head">
-      <h1 id="outbox-title">Test outbox</h1>
+      <h1 id="outbox-title">{t('postbacks.nav.outbox')}</h1>
       <PostbacksNav current="outbox" />
     </div>
   );
@@ -78,34 +84,34 @@ export function TestOutboxScreen() {
       <section className="test-outbox" aria-labelledby="outbox-title">
         {head}
         <p className={environment === null ? 'loading' : 'lead'} role="status">
-          {environment === null ? 'Loading…' : 'This gateway is not the Test environment: its e-mails and postbacks really leave, and there is no outbox to show.'}
+          {t(environment === null ? 'common.loading' : 'postbacks.outbox.notTest')}
         </p>
       </section>
     );
   }
 
   const rows = status === 'ready' && list ? list.data_set : [];
-  const kindOptions = TEST_OUTBOX_KINDS.map((value) => ({ value, label: KIND_LABELS[value] }));
+  const kindOptions = TEST_OUTBOX_KINDS.map((value) => ({ value, label: t(KIND_LABELS[value]) }));
   return (
     <section className="test-outbox" aria-labelledby="outbox-title">
       {head}
-      <p className="lead">Everything the Test environment sent, newest first: e-mails (kept here when no SMTP server is set up) and every postback attempt. Choose one to preview it.</p>
-      <FilterBar label="Filter the outbox" active={search.kind !== undefined} onClear={() => void navigate({ search: {} })}>
-        <SelectFilter label="Kind" value={search.kind} anyLabel="E-mails and postbacks" options={kindOptions} onChange={(value) => void navigate({ search: value ? { kind: value } : {} })} />
+      <p className="lead">{t('postbacks.outbox.lead')}</p>
+      <FilterBar label={t('postbacks.outbox.filters')} active={search.kind !== undefined} onClear={() => void navigate({ search: {} })}>
+        <SelectFilter label={t('postbacks.list.kind')} value={search.kind} anyLabel={t('postbacks.outbox.anyKind')} options={kindOptions} onChange={(value) => void navigate({ search: value ? { kind: value } : {} })} />
       </FilterBar>
       <div className="outbox-layout">
         <div className="outbox-list">
           <PagedTable
-            caption="Sent e-mails and postbacks, newest first"
+            caption={t('postbacks.outbox.caption')}
             columns={columns}
             rows={rows}
             rowKey={(row) => row.item_id}
             loading={status === 'loading' || status === 'idle'}
             error={error}
             retry={() => void load(listSearch)}
-            empty={search.kind ? `No ${search.kind === 'email' ? 'e-mail' : 'postback'} sent yet.` : 'Nothing sent yet.'}
+            empty={search.kind ? t('postbacks.outbox.emptyKind', { kind: search.kind }) : t('postbacks.outbox.empty')}
             metadata={list?.metadata}
-            pagerLabel="Pages of the outbox"
+            pagerLabel={t('postbacks.outbox.pages')}
             link={(target, text, rel) => (
               <Link to="/postbacks/outbox" search={{ ...(search.kind ? { kind: search.kind } : {}), page: target > 1 ? target : undefined }} className="button button-quiet" rel={rel}>
                 {text}
@@ -121,6 +127,7 @@ export function TestOutboxScreen() {
 
 function OutboxPreview({ itemId, onClose }: { itemId: string; onClose: () => void }) {
   const { status, detail, error, load } = useOutboxItem();
+  const t = useT();
   const ref = useRef<HTMLElement>(null);
   useEffect(() => {
     void load(itemId);
@@ -134,14 +141,14 @@ function OutboxPreview({ itemId, onClose }: { itemId: string; onClose: () => voi
   return (
     <section ref={ref} className="card outbox-preview" aria-labelledby="preview-title">
       <div className="card-head">
-        <h2 id="preview-title">{item ? (item.email ? 'E-mail' : 'Postback attempt') : 'Preview'}</h2>
+        <h2 id="preview-title">{t(item ? (item.email ? 'postbacks.outbox.email' : 'postbacks.outbox.attempt') : 'postbacks.outbox.preview')}</h2>
         <button type="button" className="button button-small button-quiet" onClick={onClose}>
-          Close preview
+          {t('postbacks.outbox.closePreview')}
         </button>
       </div>
       {!item ? (
         <p className={status === 'failed' ? 'form-problem' : 'loading'} role={status === 'failed' ? 'alert' : 'status'}>
-          {status === 'failed' ? error : 'Loading…'}
+          {status === 'failed' ? error : t('common.loading')}
         </p>
       ) : item.email ? (
         <EmailPreview detail={item} email={item.email} />
@@ -153,45 +160,44 @@ function OutboxPreview({ itemId, onClose }: { itemId: string; onClose: () => voi
 }
 
 function EmailPreview({ detail, email }: { detail: TestOutboxDetail; email: NonNullable<TestOutboxDetail['email']> }) {
+  const t = useT();
+  const time = formatDateTimeSeconds(detail.item.at);
   return (
     <>
       <dl className="facts detail-facts">
-        <Fact label="From">{email.from ?? 'The gateway\u2019s sender'}</Fact>
-        <Fact label="To">{email.to}</Fact>
-        <Fact label="Subject">{email.subject}</Fact>
-        <Fact label="Sent">
-          {formatDateTimeSeconds(detail.item.at)} ({detail.item.outcome === 'test_outbox' ? 'kept in this outbox: nothing left this computer' : 'sent by SMTP'})
-        </Fact>
-        <Fact label="Kind">{email.source === 'invoice' ? 'Invoice e-mail' : 'Receipt e-mail'}</Fact>
+        <Fact label={t('postbacks.outbox.from')}>{email.from ?? t('postbacks.outbox.gatewaySender')}</Fact>
+        <Fact label={t('postbacks.outbox.to')}>{email.to}</Fact>
+        <Fact label={t('postbacks.outbox.subject')}>{email.subject}</Fact>
+        <Fact label={t('postbacks.outbox.sent')}>{t(detail.item.outcome === 'test_outbox' ? 'postbacks.outbox.sentKept' : 'postbacks.outbox.sentSmtp', { time })}</Fact>
+        <Fact label={t('postbacks.list.kind')}>{t(email.source === 'invoice' ? 'postbacks.outbox.invoiceEmail' : 'postbacks.outbox.receiptEmail')}</Fact>
       </dl>
       {/* The message as HTML in a frame that may do nothing: no script, no form, no navigation, its own origin. */}
-      <iframe className="email-frame" sandbox="" srcDoc={email.html} title={`E-mail preview: ${email.subject}`} />
+      <iframe className="email-frame" sandbox="" srcDoc={email.html} title={t('postbacks.outbox.emailFrame', { subject: email.subject })} />
     </>
   );
 }
 
 function PostbackPreview({ detail, postback }: { detail: TestOutboxDetail; postback: NonNullable<TestOutboxDetail['postback']> }) {
   const attempt = postback.attempt;
+  const t = useT();
   return (
     <>
       <dl className="facts detail-facts">
-        <Fact label="To">
+        <Fact label={t('postbacks.outbox.to')}>
           <span className="mono">{detail.item.to}</span>
         </Fact>
-        <Fact label="Postback">
+        <Fact label={t('postbacks.field.postback')}>
           <Link to="/postbacks/$id" params={{ id: postback.event_id }}>
             {detail.item.title}
           </Link>
         </Fact>
-        <Fact label="Attempt">
-          {attempt.attempt}, {formatDateTimeSeconds(attempt.created_at)}
-        </Fact>
-        <Fact label="Answer">
-          <span className={toneClass(ATTEMPT_OUTCOME_TONES[attempt.outcome] ?? 'off')}>{answerText(attempt.http_status, attempt.error)}</span> in {attempt.duration_ms} ms
+        <Fact label={t('postbacks.field.attempt')}>{t('postbacks.outbox.attemptAt', { attempt: attempt.attempt, time: formatDateTimeSeconds(attempt.created_at) })}</Fact>
+        <Fact label={t('postbacks.attempts.answer')}>
+          <span className={toneClass(ATTEMPT_OUTCOME_TONES[attempt.outcome] ?? 'off')}>{answerText(t, attempt.http_status, attempt.error)}</span> {t('postbacks.outbox.answerIn', { ms: attempt.duration_ms })}
         </Fact>
       </dl>
-      <pre className="json-block" tabIndex={0} aria-label="Postback body, pretty-printed">
-        {attempt.body ? prettyJson(attempt.body) : 'Not kept (an attempt from before schema version 19).'}
+      <pre className="json-block" tabIndex={0} aria-label={t('postbacks.outbox.bodyLabel')}>
+        {attempt.body ? prettyJson(attempt.body) : t('postbacks.outbox.bodyNotKept')}
       </pre>
       {attempt.headers && <HeadersTable headers={attempt.headers} />}
     </>

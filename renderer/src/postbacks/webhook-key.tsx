@@ -3,12 +3,21 @@
  * an admin Rotate, after a dialog that says the old key keeps signing for 24 hours. The rotation is
  * in the audit log; the key itself never stays on screen.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
+import { useIntl } from 'react-intl';
 import { WEBHOOK_KEY_GRACE_HOURS } from '../../../contract/constants.js';
+import type { MessageId } from '../../../contract/i18n/catalogues.js';
 import { Actions, Problem, useAction } from '../ui/dialog-parts.js';
 import { formatDateTime } from '../ui/format.js';
+import { useT } from '../ui/i18n.js';
 import { Modal } from '../ui/modal.js';
 import { postbacksClient, type WebhookKeyInfo } from './postbacks-client.js';
+
+/** Nothing to show. */
+const NONE = '—';
+
+/** Whole sentences of one paragraph, each its own message, a space between them. */
+const sentences = (...parts: Array<string | null | false | undefined>) => parts.filter(Boolean).join(' ');
 
 export function WebhookKeyCard() {
   const [info, setInfo] = useState<WebhookKeyInfo | null>(null);
@@ -16,9 +25,10 @@ export function WebhookKeyCard() {
   const [copied, setCopied] = useState('');
   const load = useAction();
   const copy = useAction();
+  const t = useT();
 
   const read = async () => {
-    const answer = await load.run('Reading the webhook key', () => postbacksClient.webhookKey());
+    const answer = await load.run(t('postbacks.key.readWhat'), () => postbacksClient.webhookKey());
     if (answer) setInfo(answer);
   };
   useEffect(() => {
@@ -27,40 +37,42 @@ export function WebhookKeyCard() {
 
   const copyKey = async () => {
     setCopied('');
-    const answer = await copy.run('Copying the webhook key', () => postbacksClient.revealWebhookKey());
+    const answer = await copy.run(t('postbacks.key.copyWhat'), () => postbacksClient.revealWebhookKey());
     if (!answer) return;
     try {
       await navigator.clipboard.writeText(answer.webhook_key);
-      setCopied('Webhook key copied.');
+      setCopied(t('postbacks.key.copied'));
     } catch {
-      copy.setProblem('This window may not use the clipboard: open the app on this computer to copy the key.');
+      copy.setProblem(t('postbacks.key.noClipboard'));
     }
   };
 
   return (
     <section className="card webhook-key-card" aria-labelledby="webhook-key-title">
       <div className="card-head">
-        <h2 id="webhook-key-title">Webhook key</h2>
+        <h2 id="webhook-key-title">{t('postbacks.key.title')}</h2>
         <div className="head-actions">
-          <button type="button" className="button button-small" disabled={!info || copy.busy} onClick={() => void copyKey()} aria-label="Copy webhook key">
-            Copy
+          <button type="button" className="button button-small" disabled={!info || copy.busy} onClick={() => void copyKey()} aria-label={t('postbacks.key.copyLabel')}>
+            {t('ui.copy.copy')}
           </button>
           {info?.may_rotate && (
             <button type="button" className="button button-small button-danger-quiet" onClick={() => setRotating(true)}>
-              Rotate…
+              {t('postbacks.key.rotate')}
             </button>
           )}
         </div>
       </div>
       <p className="webhook-key-value">
-        <span className="mono" aria-label="Webhook key, masked">
-          {info ? info.masked : load.busy ? 'Loading…' : '—'}
+        <span className="mono" aria-label={t('postbacks.key.masked')}>
+          {info ? info.masked : load.busy ? t('common.loading') : NONE}
         </span>
       </p>
       <p className="field-note">
-        Receivers check each postback's signature with this key (docs: Postbacks, verifying).
-        {info?.previous_key_valid_until ? ` The previous key signs too until ${formatDateTime(info.previous_key_valid_until)}.` : ''}
-        {info && !info.may_rotate ? ' An admin can rotate it.' : ''}
+        {sentences(
+          t('postbacks.key.note'),
+          info?.previous_key_valid_until ? t('postbacks.key.previousUntil', { date: formatDateTime(info.previous_key_valid_until) }) : null,
+          info && !info.may_rotate ? t('postbacks.key.adminRotates') : null,
+        )}
       </p>
       <p className="copied" role="status">
         {copied}
@@ -71,7 +83,7 @@ export function WebhookKeyCard() {
           onClose={() => setRotating(false)}
           onDone={(until) => {
             setRotating(false);
-            setCopied(`Rotated. The old key signs too until ${formatDateTime(until)}: update your receivers before then.`);
+            setCopied(t('postbacks.key.rotated', { date: formatDateTime(until) }));
             void read();
           }}
         />
@@ -82,25 +94,24 @@ export function WebhookKeyCard() {
 
 function RotateKeyDialog({ onClose, onDone }: { onClose: () => void; onDone: (until: string) => void }) {
   const action = useAction();
+  const t = useT();
+  const intl = useIntl();
   const rotate = async () => {
-    const answer = await action.run('Rotating the webhook key', () => postbacksClient.rotateWebhookKey());
+    const answer = await action.run(t('postbacks.rotate.what'), () => postbacksClient.rotateWebhookKey());
     if (answer) onDone(answer.previous_key_valid_until);
   };
   return (
-    <Modal title="Rotate the webhook key?" onClose={onClose} busy={action.busy} className="modal-narrow">
-      <p>A new webhook key is made now and signs every postback from then on.</p>
-      <p>
-        <strong>The old key stays valid for {WEBHOOK_KEY_GRACE_HOURS} hours:</strong> until then each postback carries two signatures, one with each key, so receivers that still have the
-        old key keep accepting them. The checksum uses the new key at once. Give your receivers the new key within {WEBHOOK_KEY_GRACE_HOURS} hours.
-      </p>
-      <p className="field-note">The rotation is written to the audit log under your name.</p>
+    <Modal title={t('postbacks.rotate.title')} onClose={onClose} busy={action.busy} className="modal-narrow">
+      <p>{t('postbacks.rotate.new')}</p>
+      <p>{intl.formatMessage({ id: 'postbacks.rotate.grace' satisfies MessageId }, { hours: WEBHOOK_KEY_GRACE_HOURS, b: (chunks: ReactNode[]) => <strong>{chunks}</strong> })}</p>
+      <p className="field-note">{t('postbacks.rotate.audit')}</p>
       <Problem text={action.problem} />
       <Actions>
         <button type="button" className="button button-quiet" onClick={onClose} disabled={action.busy} data-autofocus>
-          Keep the current key
+          {t('postbacks.rotate.keep')}
         </button>
         <button type="button" className="button button-danger" onClick={() => void rotate()} disabled={action.busy}>
-          {action.busy ? 'Rotating…' : 'Rotate key'}
+          {t(action.busy ? 'postbacks.rotate.busy' : 'postbacks.rotate.confirm')}
         </button>
       </Actions>
     </Modal>

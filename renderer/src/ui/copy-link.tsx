@@ -3,6 +3,7 @@
  * no clipboard, as on plain http over the LAN) and Open: an invoice's pay link, a checkout's link.
  */
 import { useId, useRef, useState } from 'react';
+import { useT } from './i18n.js';
 import { LocalLinkWarning } from './local-link-warning.js';
 
 interface CopyLinkProps {
@@ -19,6 +20,7 @@ export function CopyLink({ url, label, copied: copiedText, openLabel }: CopyLink
   const [copied, setCopied] = useState('');
   const input = useRef<HTMLTextAreaElement>(null);
   const id = useId();
+  const t = useT();
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(url);
@@ -26,7 +28,7 @@ export function CopyLink({ url, label, copied: copiedText, openLabel }: CopyLink
     } catch {
       // Plain http on the LAN has no clipboard API: select the link so Ctrl+C copies it.
       input.current?.select();
-      setCopied(document.execCommand('copy') ? copiedText : 'Selected: press Ctrl+C to copy it.');
+      setCopied(document.execCommand('copy') ? copiedText : t('ui.copy.selected'));
     }
   };
   return (
@@ -38,7 +40,7 @@ export function CopyLink({ url, label, copied: copiedText, openLabel }: CopyLink
       <LocalLinkWarning url={url} />
       <div className="paylink-actions">
         <button type="button" className="button button-primary" onClick={() => void copy()}>
-          Copy link
+          {t('ui.copy.link')}
         </button>
         <a className="button button-quiet" href={url} target="_blank" rel="noreferrer">
           {openLabel}

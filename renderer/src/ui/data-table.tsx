@@ -13,6 +13,7 @@
 import { flexRender, getCoreRowModel, useReactTable, type ColumnDef } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, type MouseEvent, type ReactNode } from 'react';
+import { useT } from './i18n.js';
 
 /** What keeps its own click inside a row: links, buttons, form fields and their labels. */
 const ROW_CONTROLS = 'a, button, input, select, textarea, label, summary, [role="button"], [role="checkbox"], [role="menuitem"]';
@@ -52,6 +53,7 @@ export interface DataTableProps<Row> {
 const PREFETCH_ROWS = 30;
 
 export function DataTable<Row>({ caption, columns, rows, rowKey, total, hasMore, loading, loadMore, empty, rowHeight = 52, height = 'calc(100vh - 260px)', keyboardScroll = false }: DataTableProps<Row>) {
+  const t = useT();
   const table = useReactTable({ data: rows as Row[], columns, getCoreRowModel: getCoreRowModel(), getRowId: (row) => rowKey(row) });
   const scrollRef = useRef<HTMLDivElement>(null);
   const tableRows = table.getRowModel().rows;
@@ -122,7 +124,7 @@ export function DataTable<Row>({ caption, columns, rows, rowKey, total, hasMore,
         </tbody>
       </table>
       <p className="data-status" role="status">
-        {loading ? 'Loading…' : hasMore ? `${rows.length} shown; scroll for more` : `${rows.length} ${rows.length === 1 ? 'row' : 'rows'}`}
+        {loading ? t('common.loading') : t(hasMore ? 'ui.table.more' : 'ui.table.rows', { count: rows.length })}
       </p>
     </div>
   );

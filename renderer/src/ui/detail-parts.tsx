@@ -5,10 +5,12 @@
  */
 import type { ReactNode } from 'react';
 import { Actions, Problem, useAction } from './dialog-parts.js';
+import { useT } from './i18n.js';
 import { Modal } from './modal.js';
 
 /** A detail before its object is there: the way back, the title, and Loading… or why it failed. */
 export function DetailPending({ back, title, titleId, failed, error }: { back: ReactNode; title: string; titleId: string; failed: boolean; error: string | null }) {
+  const t = useT();
   return (
     <section aria-labelledby={titleId}>
       {back}
@@ -19,7 +21,7 @@ export function DetailPending({ back, title, titleId, failed, error }: { back: R
         </p>
       ) : (
         <p className="loading" role="status">
-          Loading…
+          {t('common.loading')}
         </p>
       )}
     </section>
@@ -31,6 +33,7 @@ export function DetailPending({ back, title, titleId, failed, error }: { back: R
  * filters apply at once; a typed one applies on Enter or a submit button (`onSubmit`).
  */
 export function FilterBar({ label, active, onClear, onSubmit, children }: { label: string; active: boolean; onClear: () => void; onSubmit?: () => void; children: ReactNode }) {
+  const t = useT();
   return (
     <form
       className="filters"
@@ -44,7 +47,7 @@ export function FilterBar({ label, active, onClear, onSubmit, children }: { labe
       {children}
       {active && (
         <button type="button" className="button button-quiet" onClick={onClear}>
-          Clear filters
+          {t('ui.filters.clear')}
         </button>
       )}
     </form>

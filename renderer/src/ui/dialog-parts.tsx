@@ -4,6 +4,7 @@
  */
 import { useState, type ReactNode } from 'react';
 import { problemText, sessionEnded } from '../api/problems.js';
+import { useT } from './i18n.js';
 
 /** Runs one gateway call for a dialog: busy while it runs, the API's words when it refuses. */
 export function useAction() {
@@ -40,10 +41,11 @@ export function Actions({ children }: { children: ReactNode }) {
 
 /** A dialog form's Cancel and submit buttons; the submit reads `busyLabel` while its call runs. */
 export function FormActions({ submitLabel, busyLabel, busy, onCancel }: { submitLabel: string; busyLabel: string; busy: boolean; onCancel: () => void }) {
+  const t = useT();
   return (
     <Actions>
       <button type="button" className="button button-quiet" onClick={onCancel} disabled={busy}>
-        Cancel
+        {t('common.cancel')}
       </button>
       <button type="submit" className="button button-primary" aria-disabled={busy}>
         {busy ? busyLabel : submitLabel}

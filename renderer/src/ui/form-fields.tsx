@@ -5,6 +5,7 @@
 import { useId, type ReactNode } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { currencyList } from '../../../contract/money.js';
+import { useT } from './i18n.js';
 
 export interface ControlProps {
   id: string;
@@ -48,6 +49,7 @@ export function Field({
   children: (props: ControlProps) => ReactNode;
 }) {
   const id = useId();
+  const t = useT();
   const described = describedBy(id, error, note);
   const props: ControlProps = { id, ...(error ? { 'aria-invalid': true as const } : {}), ...(described ? { 'aria-describedby': described } : {}) };
   return (
@@ -57,7 +59,7 @@ export function Field({
         {optional && (
           <>
             {' '}
-            <span className="field-optional">optional</span>
+            <span className="field-optional">{t('ui.field.optional')}</span>
           </>
         )}
       </label>
@@ -89,6 +91,7 @@ export function CheckField({ label, text, note, error, registered }: { label: st
  * announced when it appears (role alert). The form points at it with aria-describedby `id`.
  */
 export function FormSummary({ id, errors, other }: { id: string; errors: Record<string, { message?: string } | undefined>; other: readonly string[] }) {
+  const t = useT();
   const lines = [
     ...Object.entries(errors)
       .filter(([key, value]) => key !== 'root' && value?.message)
@@ -98,7 +101,7 @@ export function FormSummary({ id, errors, other }: { id: string; errors: Record<
   if (lines.length === 0) return null;
   return (
     <div id={id} className="form-summary" role="alert">
-      <h2>{lines.length === 1 ? 'One thing to fix' : `${lines.length} things to fix`}</h2>
+      <h2>{t('ui.form.toFix', { count: lines.length })}</h2>
       <ul>
         {lines.map((line) => (
           <li key={line.key}>{line.text}</li>

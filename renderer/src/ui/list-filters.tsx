@@ -4,6 +4,7 @@
  * box's text when its form is sent.
  */
 import { useId } from 'react';
+import { useT } from './i18n.js';
 
 export function SelectFilter<T extends string>({
   label,
@@ -42,17 +43,18 @@ export function SelectFilter<T extends string>({
 /** "Created from" and "Created to": two days (YYYY-MM-DD), each bounding the other. */
 export function DayRangeFilter({ from, to, onChange }: { from: string | undefined; to: string | undefined; onChange: (range: { from?: string | undefined; to?: string | undefined }) => void }) {
   const ids = { from: useId(), to: useId() };
+  const t = useT();
   return (
     <>
       <div className="field">
         <label className="field-label" htmlFor={ids.from}>
-          Created from
+          {t('ui.filters.createdFrom')}
         </label>
         <input id={ids.from} className="input" type="date" value={from ?? ''} max={to} onChange={(event) => onChange({ from: event.target.value || undefined })} />
       </div>
       <div className="field">
         <label className="field-label" htmlFor={ids.to}>
-          Created to
+          {t('ui.filters.createdTo')}
         </label>
         <input id={ids.to} className="input" type="date" value={to ?? ''} min={from} onChange={(event) => onChange({ to: event.target.value || undefined })} />
       </div>

@@ -7,6 +7,16 @@ import { create } from 'zustand';
 import { ApiError } from '../api/client.js';
 import { problemText, sessionEnded } from '../api/problems.js';
 
+/**
+ * What a store says when its read fails, in the screens' language at that moment: a function giving
+ * the whole sentence (`() => translate('postbacks.list.loadFailed')`: "The postbacks could not be
+ * loaded"). A plain string is the older English form, the list's name ("The checkouts"), to which
+ * " could not be loaded" is added; screens not yet translated still pass it.
+ */
+export type LoadFailed = string | (() => string);
+
+const loadFailed = (what: LoadFailed) => (typeof what === 'function' ? what() : `${what} could not be loaded`);
+
 export interface ListState<S, L> {
   /** The filters of the page on screen (its URL's search, as JSON). */
   key: string | null;
@@ -16,8 +26,8 @@ export interface ListState<S, L> {
   load: (search: S) => Promise<void>;
 }
 
-/** A list store reading pages with `read`; `what` names the list in a problem ("The checkouts"). */
-export function createListStore<S, L>(read: (search: S) => Promise<L>, what: string) {
+/** A list store reading pages with `read`; `what` says that the list could not be loaded (LoadFailed). */
+export function createListStore<S, L>(read: (search: S) => Promise<L>, what: LoadFailed) {
   return create<ListState<S, L>>()((set, get) => ({
     key: null,
     status: 'idle',
@@ -31,7 +41,7 @@ export function createListStore<S, L>(read: (search: S) => Promise<L>, what: str
         if (get().key === key) set({ status: 'ready', list });
       } catch (error) {
         if (sessionEnded(error)) return;
-        if (get().key === key) set({ status: 'failed', error: problemText(error, `${what} could not be loaded`) });
+        if (get().key === key) set({ status: 'failed', error: problemText(error, loadFailed(what)) });
       }
     },
   }));
@@ -50,9 +60,10 @@ export interface DetailState<D> {
 
 /**
  * The data of a detail screen: one object read from the gateway by id. `missing` is what to say
- * when the gateway does not know it (404, or an id it cannot take, 400).
+ * when the gateway does not know it (404, or an id it cannot take, 400): a function giving it in the
+ * screens' language, or (older screens) English text; `what` as for a list (LoadFailed).
  */
-export function createDetailStore<D>(read: (id: string) => Promise<D>, missing: string, what: string) {
+export function createDetailStore<D>(read: (id: string) => Promise<D>, missing: string | (() => string), what: LoadFailed) {
   return create<DetailState<D>>()((set, get) => ({
     id: null,
     status: 'idle',
@@ -66,7 +77,7 @@ export function createDetailStore<D>(read: (id: string) => Promise<D>, missing: 
       } catch (error) {
         if (sessionEnded(error) || get().id !== id) return;
         const unknown = error instanceof ApiError && error.kind === 'api' && (error.status === 404 || error.status === 400);
-        set({ status: 'failed', error: unknown ? missing : problemText(error, `${what} could not be loaded`) });
+        set({ status: 'failed', error: unknown ? (typeof missing === 'function' ? missing() : missing) : problemText(error, loadFailed(what)) });
       }
     },
     show: (id, detail) => set({ id, status: 'ready', detail, error: null }),

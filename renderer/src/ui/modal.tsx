@@ -4,6 +4,7 @@
  * `data-autofocus` gets the focus when it opens.
  */
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useT } from './i18n.js';
 
 interface ModalProps {
   title: string;
@@ -18,6 +19,7 @@ interface ModalProps {
 export function Modal({ title, onClose, children, className, busy = false }: ModalProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  const t = useT();
   const busyRef = useRef(busy);
   const closeRef = useRef(onClose);
   useEffect(() => {
@@ -48,7 +50,7 @@ export function Modal({ title, onClose, children, className, busy = false }: Mod
     <dialog ref={ref} className={`modal ${className ?? ''}`} aria-labelledby={titleId}>
       <div className="modal-head">
         <h2 id={titleId}>{title}</h2>
-        <button type="button" className="icon-button" aria-label="Close" disabled={busy} onClick={onClose}>
+        <button type="button" className="icon-button" aria-label={t('common.close')} disabled={busy} onClick={onClose}>
           <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
             <path d="M6 6l12 12M18 6L6 18" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" />
           </svg>

@@ -6,6 +6,7 @@ import type { ColumnDef } from '@tanstack/react-table';
 import type { ReactNode } from 'react';
 import type { PageMetadata } from '../../../contract/api/common.js';
 import { DataTable } from './data-table.js';
+import { useT } from './i18n.js';
 import { Pager } from './pager.js';
 
 interface PagedTableProps<Row> {
@@ -26,14 +27,15 @@ interface PagedTableProps<Row> {
 }
 
 export function PagedTable<Row>({ caption, columns, rows, rowKey, loading, error, retry, empty, metadata, pagerLabel, link, keyboardScroll = false }: PagedTableProps<Row>) {
+  const t = useT();
   const first = metadata ? (metadata.current_page - 1) * metadata.per_page : 0;
   return (
     <>
       {error && (
         <p className="form-problem" role="alert">
-          {error}{' '}
-          <button type="button" className="button button-small" onClick={retry}>
-            Try again
+          {/* The space between the problem and its button is JSX text on one line. */}
+          {error} <button type="button" className="button button-small" onClick={retry}>
+            {t('common.retry')}
           </button>
         </p>
       )}

@@ -3,6 +3,7 @@
  * pages are links (the page number lives in the URL), made by the screen: `link(page, label, rel)`.
  */
 import type { ReactNode } from 'react';
+import { useT } from './i18n.js';
 
 interface PagerProps {
   /** Names the navigation, e.g. "Pages of invoices". */
@@ -17,6 +18,7 @@ interface PagerProps {
 }
 
 export function Pager({ label, page, pages, from, to, count, link }: PagerProps) {
+  const t = useT();
   if (count === 0) return null;
   const off = (text: string) => (
     <span className="button button-quiet pager-off" aria-disabled="true">
@@ -26,13 +28,13 @@ export function Pager({ label, page, pages, from, to, count, link }: PagerProps)
   return (
     <nav className="pager" aria-label={label}>
       <p className="pager-text" role="status">
-        {from > 0 ? `${from}–${to} of ${count}` : `Nothing on page ${page} of ${pages}`}
+        {from > 0 ? t('ui.pager.range', { from, to, count }) : t('ui.pager.nothing', { page, pages })}
       </p>
-      {page > 1 ? link(Math.min(page - 1, pages), 'Previous page', 'prev') : off('Previous page')}
+      {page > 1 ? link(Math.min(page - 1, pages), t('ui.pager.previous'), 'prev') : off(t('ui.pager.previous'))}
       <span className="pager-page">
-        Page {page} of {pages}
+        {t('ui.pager.page', { page, pages })}
       </span>
-      {page < pages ? link(page + 1, 'Next page', 'next') : off('Next page')}
+      {page < pages ? link(page + 1, t('ui.pager.next'), 'next') : off(t('ui.pager.next'))}
     </nav>
   );
 }

@@ -5,4 +5,14 @@ import { en } from './en.js';
 import { hr } from './hr.js';
 import { pt } from './pt.js';
 
-export const postbacks = { en, de, pt, hr, sameAsEnglish: { de: [], pt: [], hr: [] } } as const satisfies Area<keyof typeof en>;
+export const postbacks = {
+  en,
+  de,
+  pt,
+  hr,
+  sameAsEnglish: {
+    de: ['postbacks.statusLine', 'postbacks.kind.checkout', 'postbacks.duration', 'postbacks.title', 'postbacks.back', 'postbacks.list.what', 'postbacks.list.rowLabel', 'postbacks.field.postback', 'postbacks.detail.pending', 'postbacks.headers.header', 'postbacks.outbox.postbacks', 'postbacks.outbox.attemptAt', 'postbacks.outbox.answerIn'],
+    pt: ['postbacks.statusLine', 'postbacks.kind.checkout', 'postbacks.duration', 'postbacks.title', 'postbacks.back', 'postbacks.list.what', 'postbacks.list.rowLabel', 'postbacks.field.postback', 'postbacks.detail.pending', 'postbacks.outbox.emails', 'postbacks.outbox.postbacks', 'postbacks.outbox.email', 'postbacks.outbox.attemptAt'],
+    hr: ['postbacks.statusLine', 'postbacks.duration', 'postbacks.list.what', 'postbacks.list.rowLabel', 'postbacks.field.postback', 'postbacks.detail.pending', 'postbacks.outbox.attemptAt'],
+  },
+} as const satisfies Area<keyof typeof en>;

@@ -5,4 +5,14 @@ import { en } from './en.js';
 import { hr } from './hr.js';
 import { pt } from './pt.js';
 
-export const tokens = { en, de, pt, hr, sameAsEnglish: { de: [], pt: [], hr: [] } } as const satisfies Area<keyof typeof en>;
+export const tokens = {
+  en,
+  de,
+  pt,
+  hr,
+  sameAsEnglish: {
+    de: ['tokens.statusLine', 'tokens.field.token', 'tokens.detail.title', 'tokens.form.cvv', 'tokens.form.fieldProblem'],
+    pt: ['tokens.statusLine', 'tokens.field.token', 'tokens.detail.title', 'tokens.form.cvv', 'tokens.form.fieldProblem', 'tokens.form.email'],
+    hr: ['tokens.statusLine', 'tokens.field.token', 'tokens.detail.title', 'tokens.form.cvv', 'tokens.form.fieldProblem'],
+  },
+} as const satisfies Area<keyof typeof en>;

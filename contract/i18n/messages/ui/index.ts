@@ -5,4 +5,4 @@ import { en } from './en.js';
 import { hr } from './hr.js';
 import { pt } from './pt.js';
 
-export const ui = { en, de, pt, hr, sameAsEnglish: { de: [], pt: [], hr: [] } } as const satisfies Area<keyof typeof en>;
+export const ui = { en, de, pt, hr, sameAsEnglish: { de: ['ui.field.optional'], pt: [], hr: [] } } as const satisfies Area<keyof typeof en>;
