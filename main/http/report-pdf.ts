@@ -1,13 +1,15 @@
 /**
- * An X or Z report as an A4 PDF (pdfkit, standard Helvetica): the header facts, then the totals
+ * An X or Z report as an A4 PDF (pdfkit, DejaVu Sans Condensed embedded): the header facts, then the totals
  * per currency and the figures per card brand, entry mode and cashier as tables, in the staff
  * member's language (D21; `words`, core/reports/report-text.ts). pdfkit is loaded on the first
  * export only, so the gateway's start does not pay for it.
  *
- * Helvetica, one of the PDF's standard fonts, is not embedded and has the Windows-1252 letters only:
- * English, German and Portuguese whole, Croatian but for č, ć and đ, which `pdfText` writes as c, c
- * and d (an embedded font with Latin Extended-A would show them).
+ * The font is embedded (its subset of the letters used: a few tens of KB): PDF's standard Helvetica
+ * has the Windows-1252 letters only and would lose Croatian's č, ć and đ (and staff names such as
+ * Kovačević). DejaVu Sans Condensed (the dejavu-fonts-ttf package; Bitstream Vera licence) has every
+ * Latin letter and is about as wide as Helvetica, so the columns keep their widths.
  */
+import { createRequire } from 'node:module';
 import type { DayReport as DayReportView, FigureRow } from '../../contract/api/reports.js';
 import { brandLabel, cashierLabel, entryModeLabel, reportTitle, reportWords, type ReportWords } from '../core/reports/report-text.js';
 
@@ -21,18 +23,13 @@ const RULE = '#c9ced6';
 
 type Doc = PDFKit.PDFDocument;
 
-/** Characters above Latin-1 that Helvetica's Windows-1252 encoding has (pdfkit's WIN_ANSI_MAP). */
-const WIN_ANSI_EXTRA = new Set('ƒ–—‘’‚“”„†‡•…€‰‹›ˆŒœ˜ŠšŸŽž™');
-const FOLDED: Readonly<Record<string, string>> = { đ: 'd', Đ: 'D', '\u2212': '-', '\u202f': ' ', '\u2009': ' ' };
+const REGULAR = 'Body';
+const BOLD = 'Body-Bold';
+const fontFile = (name: string) => createRequire(import.meta.url).resolve(`dejavu-fonts-ttf/ttf/${name}.ttf`);
 
-/** `text` in the characters the standard font shows: others as their base letter (č -> c), or `?`. */
+/** `text` as the PDF draws it: Intl's narrow and thin spaces as plain ones (a line never breaks inside an amount anyway). */
 export function pdfText(text: string): string {
-  let out = '';
-  for (const char of text) {
-    if (char.charCodeAt(0) <= 0xff || WIN_ANSI_EXTRA.has(char)) out += char;
-    else out += FOLDED[char] ?? ([...char.normalize('NFD')].filter((part) => part.charCodeAt(0) <= 0xff).join('') || '?');
-  }
-  return out;
+  return text.replace(/[\u202f\u2009]/g, ' ');
 }
 
 function ensureRoom(doc: Doc, height: number): void {
@@ -41,7 +38,7 @@ function ensureRoom(doc: Doc, height: number): void {
 
 function cells(doc: Doc, values: readonly string[], y: number, bold: boolean, color = INK): void {
   let x = MARGIN;
-  doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(9).fillColor(color);
+  doc.font(bold ? BOLD : REGULAR).fontSize(9).fillColor(color);
   values.forEach((value, i) => {
     const width = COLUMNS[i] ?? 40;
     // Text columns left, numbers right.
@@ -62,7 +59,7 @@ function rule(doc: Doc, y: number, color = RULE): void {
 function table(doc: Doc, words: ReportWords, title: string, firstColumn: string, rows: Array<{ label: string; row: FigureRow }>): void {
   const { t } = words;
   ensureRoom(doc, 3 * ROW + 28);
-  doc.moveDown(0.8).font('Helvetica-Bold').fontSize(12).fillColor(INK).text(pdfText(title), MARGIN, doc.y);
+  doc.moveDown(0.8).font(BOLD).fontSize(12).fillColor(INK).text(pdfText(title), MARGIN, doc.y);
   let y = doc.y + 4;
   // Group header over each count + amount pair.
   const groups: Array<[string, number, number]> = [
@@ -70,7 +67,7 @@ function table(doc: Doc, words: ReportWords, title: string, firstColumn: string,
     [t('common.declined'), 4, 2],
     [t('reports.figure.refunded'), 6, 2],
   ];
-  doc.font('Helvetica-Bold').fontSize(8).fillColor(MUTED);
+  doc.font(BOLD).fontSize(8).fillColor(MUTED);
   for (const [label, start, span] of groups) {
     const x = MARGIN + COLUMNS.slice(0, start).reduce((a, b) => a + b, 0);
     const width = COLUMNS.slice(start, start + span).reduce((a, b) => a + b, 0);
@@ -82,7 +79,7 @@ function table(doc: Doc, words: ReportWords, title: string, firstColumn: string,
   y += ROW;
   rule(doc, y, INK);
   if (rows.length === 0) {
-    doc.font('Helvetica').fontSize(9).fillColor(MUTED).text(pdfText(t('reports.print.empty')), MARGIN + 2, y + 4);
+    doc.font(REGULAR).fontSize(9).fillColor(MUTED).text(pdfText(t('reports.print.empty')), MARGIN + 2, y + 4);
     y += ROW;
   }
   for (const { label, row } of rows) {
@@ -129,15 +126,15 @@ function facts(doc: Doc, view: DayReportView, words: ReportWords): void {
     [t('reports.fact.lastSale'), words.time(view.last_sale_at)],
   ];
   // The labels' column: 80 pt, or as wide as the language's longest label (at most 120).
-  doc.font('Helvetica').fontSize(9);
+  doc.font(REGULAR).fontSize(9);
   const keyWidth = Math.min(120, Math.max(80, ...[...left, ...right].map(([key]) => Math.ceil(doc.widthOfString(pdfText(key))) + 6)));
   const top = doc.y;
   [left, right].forEach((pairs, column) => {
     pairs.forEach(([key, value], row) => {
       const x = MARGIN + column * 250;
       const y = top + row * 15;
-      doc.font('Helvetica').fontSize(9).fillColor(MUTED).text(pdfText(key), x, y, { width: keyWidth, lineBreak: false });
-      doc.font('Helvetica-Bold').fontSize(9).fillColor(INK).text(pdfText(value), x + keyWidth, y, { width: 245 - keyWidth, lineBreak: false, ellipsis: true });
+      doc.font(REGULAR).fontSize(9).fillColor(MUTED).text(pdfText(key), x, y, { width: keyWidth, lineBreak: false });
+      doc.font(BOLD).fontSize(9).fillColor(INK).text(pdfText(value), x + keyWidth, y, { width: 245 - keyWidth, lineBreak: false, ellipsis: true });
     });
   });
   doc.x = MARGIN;
@@ -157,6 +154,8 @@ export async function dayReportPdf(view: DayReportView, words: ReportWords = rep
     lang: words.language,
     info: { Title: `${reportName} - ${view.shop_name}`, Author: 'Tillgate', Subject: t('reports.print.till', { till: view.terminal_id }) },
   });
+  doc.registerFont(REGULAR, fontFile('DejaVuSansCondensed'));
+  doc.registerFont(BOLD, fontFile('DejaVuSansCondensed-Bold'));
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -164,10 +163,10 @@ export async function dayReportPdf(view: DayReportView, words: ReportWords = rep
     doc.on('error', reject);
   });
 
-  doc.font('Helvetica').fontSize(10).fillColor(MUTED).text(pdfText(view.shop_name), MARGIN, MARGIN);
-  doc.font('Helvetica-Bold').fontSize(20).fillColor(INK).text(pdfText(reportName), MARGIN, doc.y + 2);
+  doc.font(REGULAR).fontSize(10).fillColor(MUTED).text(pdfText(view.shop_name), MARGIN, MARGIN);
+  doc.font(BOLD).fontSize(20).fillColor(INK).text(pdfText(reportName), MARGIN, doc.y + 2);
   if (view.report === 'x') {
-    doc.font('Helvetica-Bold').fontSize(10).fillColor('#9a5b00').text(pdfText(t('reports.pdf.notClosed')), MARGIN, doc.y + 2);
+    doc.font(BOLD).fontSize(10).fillColor('#9a5b00').text(pdfText(t('reports.pdf.notClosed')), MARGIN, doc.y + 2);
   }
   doc.moveDown(0.6);
   facts(doc, view, words);
@@ -188,7 +187,7 @@ export async function dayReportPdf(view: DayReportView, words: ReportWords = rep
         : t('reports.pdf.footerX', { till: view.terminal_id, taken: words.time(view.generated_at) });
     const page = t('reports.pdf.page', { page: i - range.start + 1, pages: range.count });
     doc
-      .font('Helvetica')
+      .font(REGULAR)
       .fontSize(8)
       .fillColor(MUTED)
       .text(pdfText(`${footer}   ${page}`), MARGIN, doc.page.height - MARGIN, { width: doc.page.width - 2 * MARGIN, lineBreak: false });

@@ -135,24 +135,32 @@ describe('the X/Z report in the staff member language', () => {
     assert.match(english, /Page 1 of 1/);
   });
 
-  test('in Croatian the lines keep every letter; the PDF writes č, ć and đ as c, c and d', async (t) => {
-    const view = (await call('GET', `/ui/reports/x?terminal_id=${TILL}`, tokens.de)).json<DayReport>();
-    const words = reportWords('hr', gw.composition.gateway.dashboard.timeZone);
-    const text = reportLines(view, 42, words).join('\n');
-    assert.match(text, /X IZVJEŠTAJ \(DAN 1, OTVOREN\)/);
-    assert.match(text, /Blagajna TILL-1/);
-    assert.match(text, /UKUPNO EUR\n {2}Odobreno {17}1 {6}1\.234,50/);
-    assert.match(text, /PO NAČINU UNOSA/);
-    assert.equal(pdfText('Zaključen −17,00 · Izrađeno Đakovo ćevapi'), 'Zakljucen -17,00 · Izradeno Dakovo cevapi');
-    if (!hasPoppler()) {
-      t.skip('pdftotext (Debian poppler-utils) is not installed');
-      return;
+  test("in Croatian (the staff member's own language in a German shop) the lines and the PDF keep every letter, č, ć and đ too", async (t) => {
+    const own = await call('PUT', '/ui/session/language', tokens.de, {}, { language: 'hr' });
+    assert.equal(own.statusCode, 200, own.body);
+    try {
+      const printed = await call('GET', `/ui/reports/x/receipt?terminal_id=${TILL}`, tokens.de);
+      const text = printed.json<{ lines: string[] }>().lines.join('\n');
+      assert.match(text, /X IZVJEŠTAJ \(DAN 1, OTVOREN\)/);
+      assert.match(text, /Blagajna TILL-1/);
+      assert.match(text, /UKUPNO EUR\n {2}Odobreno {17}1 {6}1\.234,50/);
+      assert.match(text, /PO NAČINU UNOSA/);
+      assert.equal(pdfText('Zaključen −17,00\u202f€'), 'Zaključen −17,00 €');
+      const pdf = await call('GET', `/ui/reports/x.pdf?terminal_id=${TILL}`, tokens.de);
+      assert.equal(pdf.statusCode, 200);
+      if (!hasPoppler()) {
+        t.skip('pdftotext (Debian poppler-utils) is not installed');
+        return;
+      }
+      const croatian = pdfToText(pdf.rawPayload, 'x-hr');
+      assert.match(croatian, /X izvještaj \(dan 1, otvoren\)/);
+      assert.match(croatian, /Izrađeno\s+\d{2}\. \d{2}\. \d{4}\. \d{2}:\d{2}/);
+      assert.match(croatian, /Po načinu unosa/);
+      assert.match(croatian, /Stranica 1 od 1/);
+      assert.match(croatian, /Bäckerei Müller/);
+    } finally {
+      await call('PUT', '/ui/session/language', tokens.de, {}, { language: null });
     }
-    const croatian = pdfToText(await dayReportPdf(view, words), 'x-hr');
-    assert.match(croatian, /X izvještaj \(dan 1, otvoren\)/);
-    assert.match(croatian, /Izradeno\s+\d{2}\. \d{2}\. \d{4}\. \d{2}:\d{2}/);
-    assert.match(croatian, /Po nacinu unosa/);
-    assert.match(croatian, /Stranica 1 od 1/);
   });
 
   test("a request's language: the staff member's own, else the shop's, else Accept-Language's, else English", async () => {
