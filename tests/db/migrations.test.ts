@@ -326,6 +326,12 @@ const expectedByVersion: Record<number, Expected> = {
     unique: [],
     addedColumns: { centre_link: ['shop_till_ids'] },
   },
+  33: {
+    tables: [],
+    indexes: {},
+    unique: [],
+    addedColumns: { staff: ['language'] },
+  },
 };
 
 function objectNames(db: Database.Database, type: 'table' | 'index'): string[] {
@@ -795,6 +801,26 @@ describe('query plans of the postback log', () => {
       assert.ok(countPlan.every((d) => !/SCAN postback_outbox/.test(d)), `count: ${JSON.stringify(countPlan)}`);
     });
   }
+});
+
+describe("migration 33's wider merchant language", () => {
+  test('a shop keeps its language, may be Croatian afterwards, and still not French; its foreign keys hold', () => {
+    const db = freshDatabase();
+    migrate(db, migrations.filter((m) => m.version < 33));
+    const now = '2026-11-29T00:00:00.000Z';
+    db.prepare("INSERT INTO merchants (id, name, currency, webhook_key_sealed, created_at, language) VALUES ('m1', 'Bäckerei', 'EUR', 'k', ?, 'de')").run(now);
+    db.prepare("INSERT INTO staff (id, merchant_id, login, display_name, role, password_hash, created_at) VALUES ('s1', 'm1', 'kasia', 'Kasia', 'cashier', 'h', ?)").run(now);
+    assert.throws(() => db.prepare("UPDATE merchants SET language = 'hr' WHERE id = 'm1'").run(), /CHECK/);
+    migrate(db);
+    assert.equal((db.prepare("SELECT language FROM merchants WHERE id = 'm1'").get() as { language: string }).language, 'de');
+    db.prepare("UPDATE merchants SET language = 'hr' WHERE id = 'm1'").run();
+    assert.throws(() => db.prepare("UPDATE merchants SET language = 'fr' WHERE id = 'm1'").run(), /CHECK/);
+    assert.equal((db.prepare("SELECT language FROM staff WHERE id = 's1'").get() as { language: string | null }).language, null);
+    db.prepare("UPDATE staff SET language = 'pt' WHERE id = 's1'").run();
+    assert.throws(() => db.prepare("UPDATE staff SET language = 'xx' WHERE id = 's1'").run(), /CHECK/);
+    assert.deepEqual(db.pragma('foreign_key_check'), []);
+    db.close();
+  });
 });
 
 describe('the scaled amount of migration 16', () => {
