@@ -10,6 +10,7 @@
  * language's number and date forms in the shop's time zone.
  */
 import type { Receipt } from '../api/client.js';
+import type { MessageId } from '../../../contract/i18n/catalogues.js';
 import { formatterFor, type Translate } from '../../../contract/i18n/format.js';
 import { INTL_LOCALES, isStaffLanguage, type StaffLanguage } from '../../../contract/i18n/languages.js';
 import { useSession } from '../session-store.js';
@@ -17,6 +18,12 @@ import { shopTimeZone } from '../ui/format.js';
 import { useStaffLanguage, useT } from '../ui/i18n.js';
 import { formatMoney } from './money.js';
 import { entryText, maskedCard } from './reader.js';
+
+/** The words that differ between a sale's receipt and a refund's. */
+const KIND_WORDS: Record<Receipt['kind'], { title: MessageId; total: MessageId; result: MessageId; id: MessageId }> = {
+  sale: { title: 'receipts.paper.sale', total: 'receipts.paper.total', result: 'receipts.paper.approved', id: 'receipts.paper.transaction' },
+  refund: { title: 'receipts.paper.refund', total: 'receipts.paper.refunded', result: 'receipts.paper.refundedResult', id: 'receipts.paper.refundId' },
+};
 
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
@@ -54,14 +61,14 @@ function useReceiptLanguage(receipt: Receipt): { language: StaffLanguage; t: Tra
 export function ReceiptView({ receipt }: { receipt: Receipt }) {
   const { language, t } = useReceiptLanguage(receipt);
   const locale = INTL_LOCALES[language];
-  const kind = receipt.kind;
-  const sale = kind === 'sale';
+  const words = KIND_WORDS[receipt.kind];
+  const sale = receipt.kind === 'sale';
   const card = receipt.card;
   return (
     <article className="receipt" aria-label={t('receipts.paper.label')} lang={language} data-receipt-id={receipt.receipt_id}>
       <header className="receipt-head">
         <strong className="receipt-merchant">{receipt.merchant_name || t('receipts.paper.shop')}</strong>
-        <span>{t('receipts.paper.kind', { kind })}</span>
+        <span>{t(words.title)}</span>
       </header>
       <dl className="receipt-lines">
         <dt>{t('receipts.paper.date')}</dt>
@@ -128,12 +135,12 @@ export function ReceiptView({ receipt }: { receipt: Receipt }) {
         )}
       </dl>
       <div className="receipt-total">
-        <span>{t('receipts.paper.total', { kind })}</span>
+        <span>{t(words.total)}</span>
         <strong>{formatMoney(receipt.amount, receipt.currency, locale)}</strong>
       </div>
-      <p className="receipt-result">{t('receipts.paper.result', { kind })}</p>
+      <p className="receipt-result">{t(words.result)}</p>
       <p className="receipt-id">
-        {t('receipts.paper.id', { kind })} <span className="receipt-break">{receipt.receipt_id}</span>
+        {t(words.id)} <span className="receipt-break">{receipt.receipt_id}</span>
       </p>
       <p className="receipt-foot">{t('receipts.paper.keep')}</p>
     </article>

@@ -4,6 +4,7 @@
  */
 import { useEffect, useState } from 'react';
 import type { CardBrand } from '../../../contract/cards.js';
+import type { MessageId } from '../../../contract/i18n/catalogues.js';
 import type { Translate } from '../../../contract/i18n/format.js';
 import { TEST_PIN, type TestCardRule } from '../../../contract/test-cards.js';
 import { tillsClient } from '../tills/tills-client.js';
@@ -12,6 +13,7 @@ import { BRAND_NAMES, TILL_TEST_CARDS, type PresentMethod, type TillTestCard } f
 import { simulatedReader } from './till-store.js';
 
 const METHODS: readonly PresentMethod[] = ['tap', 'insert', 'swipe'];
+const METHOD_WORDS: Record<PresentMethod, MessageId> = { tap: 'till.testReader.tap', insert: 'till.testReader.insert', swipe: 'till.testReader.swipe' };
 
 /** The brand mark on a test card (a logo's letters, not words). */
 const BRAND_CHIPS: Partial<Record<CardBrand, string>> = { visa: 'VISA', mastercard: 'MC' };
@@ -90,7 +92,7 @@ export function SimulatedReaderPanel() {
                   aria-label={t('till.testReader.present', { method, brand: BRAND_NAMES[card.brand], number: card.number })}
                   onClick={() => simulatedReader.present(card.number, method)}
                 >
-                  {t('till.testReader.method', { method })}
+                  {t(METHOD_WORDS[method])}
                 </button>
               ))}
             </span>

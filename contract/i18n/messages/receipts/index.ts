@@ -5,7 +5,7 @@ import { en } from './en.js';
 import { hr } from './hr.js';
 import { pt } from './pt.js';
 
-/** Terminal and AID as card slips print them everywhere, USB, Port in German and Croatian, E-mail in Portuguese. */
+/** Terminal and AID as card slips print them everywhere, USB, Port in German and Croatian, Total and E-mail in Portuguese. */
 export const receipts = {
   en,
   de,
@@ -13,7 +13,7 @@ export const receipts = {
   hr,
   sameAsEnglish: {
     de: ['receipts.paper.terminal', 'receipts.paper.aid', 'receipts.printer.connection.usb', 'receipts.printer.port'],
-    pt: ['receipts.paper.terminal', 'receipts.paper.aid', 'receipts.email', 'receipts.printer.connection.usb'],
+    pt: ['receipts.paper.terminal', 'receipts.paper.aid', 'receipts.paper.total', 'receipts.email', 'receipts.printer.connection.usb'],
     hr: ['receipts.paper.terminal', 'receipts.paper.aid', 'receipts.printer.connection.usb', 'receipts.printer.port'],
   },
 } as const satisfies Area<keyof typeof en>;
