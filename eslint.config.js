@@ -14,6 +14,7 @@ const I18N_SCREENS = [
   'renderer/src/cashier/login.tsx',
   'renderer/src/ui/secret-field.tsx',
   'renderer/src/ui/i18n.tsx',
+const I18N_SCREENS = [
   'renderer/src/shell/**/*.tsx',
   'renderer/src/staff/**/*.tsx',
   'renderer/src/settings/*.tsx',
@@ -23,6 +24,11 @@ const I18N_SCREENS = [
   'renderer/src/ui/*.tsx',
   'renderer/src/network-tokens/*.tsx',
   'renderer/src/postbacks/*.tsx',
+  'renderer/src/cashier/cashier.tsx',
+  'renderer/src/till/*.tsx',
+  'renderer/src/receipts/*.tsx',
+  'renderer/src/tills/*.tsx',
+];
 ];
 
 const adapterPackages = ['electron', 'fastify', 'fastify-*', '@fastify/*', 'better-sqlite3', 'pino', 'pino-*', 'nodemailer', 'qrcode', 'react', 'react-dom', 'zustand'];

@@ -5,27 +5,44 @@
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { ApiError, client, type ReceiptPrinterInput, type ReceiptPrinterSetting } from '../api/client.js';
+import type { Translate } from '../../../contract/i18n/format.js';
 import { useSession } from '../session-store.js';
+import { useT } from '../ui/i18n.js';
 import { PrinterIcon } from '../ui/icons.js';
 import { Modal } from '../ui/modal.js';
 import { printerName, usePrinter } from './receipt-printer-store.js';
 
 type Connection = ReceiptPrinterSetting['connection'];
 
-function describe(setting: ReceiptPrinterSetting | null): string {
+/** Examples in the fields (addresses, not words). */
+const HOST_EXAMPLE = '192.168.1.50';
+
+/** The paper rolls: millimetres and characters per line. */
+const ROLLS: readonly { mm: number; chars: number }[] = [
+  { mm: 58, chars: 32 },
+  { mm: 80, chars: 42 },
+  { mm: 80, chars: 48 },
+];
+
+function describe(t: Translate, setting: ReceiptPrinterSetting | null): string {
   const name = printerName(setting);
-  if (!setting || !name) return "No receipt printer is set up: receipts print through this computer's print dialog.";
-  const kind = setting.connection === 'network' ? 'Network printer' : 'USB printer';
-  return `${kind} ${name}, ${setting.characters_per_line} characters per line, auto-print ${setting.auto_print ? 'on' : 'off'}.`;
+  if (!setting || !name) return t('receipts.printer.none');
+  return t('receipts.printer.summary', {
+    kind: setting.connection === 'network' ? 'network' : 'usb',
+    name,
+    width: setting.characters_per_line,
+    auto: setting.auto_print ? 'on' : 'off',
+  });
 }
 
 /** The cashier bar's button that opens the printer dialog. */
 export function PrinterButton() {
   const [open, setOpen] = useState(false);
+  const t = useT();
   return (
     <>
       <button type="button" className="button button-quiet printer-open" onClick={() => setOpen(true)}>
-        <PrinterIcon size={20} /> Printer
+        <PrinterIcon size={20} /> {t('receipts.printer.button')}
       </button>
       {open && <PrinterDialog onClose={() => setOpen(false)} />}
     </>
@@ -45,6 +62,7 @@ export function PrinterDialog({ onClose }: { onClose: () => void }) {
   const [autoPrint, setAutoPrint] = useState(false);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ text: string; problem: boolean } | null>(null);
+  const t = useT();
 
   useEffect(() => {
     void load();
@@ -69,17 +87,17 @@ export function PrinterDialog({ onClose }: { onClose: () => void }) {
           ? { connection, device: device.trim(), characters_per_line: width, auto_print: autoPrint }
           : { connection };
     if (connection === 'network' && !(Number.isInteger(input.port) && Number(port) >= 1 && Number(port) <= 65535)) {
-      setMessage({ text: 'The port is a number from 1 to 65535 (receipt printers use 9100).', problem: true });
+      setMessage({ text: t('receipts.printer.portProblem'), problem: true });
       return;
     }
     setBusy(true);
     setMessage(null);
     try {
       saved(await client.setReceiptPrinter(input));
-      setMessage({ text: 'Saved.', problem: false });
+      setMessage({ text: t('common.saved'), problem: false });
     } catch (error) {
       const fields = error instanceof ApiError ? error.errors.map((e) => `${e.field} ${e.message}`).join('; ') : '';
-      setMessage({ text: fields ? `Not saved: ${fields}.` : error instanceof Error ? error.message : 'Not saved.', problem: true });
+      setMessage({ text: fields ? t('receipts.printer.notSavedFields', { fields }) : error instanceof Error ? error.message : t('receipts.printer.notSaved'), problem: true });
     } finally {
       setBusy(false);
     }
@@ -91,59 +109,62 @@ export function PrinterDialog({ onClose }: { onClose: () => void }) {
     setMessage(null);
     try {
       const result = await client.testPrint();
-      setMessage({ text: result.printed ? `Test page printed on ${result.printer}.` : `${result.message}.`, problem: !result.printed });
+      // The printer's own answer (the gateway's words) goes as it came.
+      setMessage({ text: result.printed ? t('receipts.printer.testPrinted', { printer: result.printer }) : `${result.message}.`, problem: !result.printed });
     } catch (error) {
-      setMessage({ text: error instanceof Error ? error.message : 'The test print failed.', problem: true });
+      setMessage({ text: error instanceof Error ? error.message : t('receipts.printer.testFailed'), problem: true });
     } finally {
       setBusy(false);
     }
   };
 
   return (
-    <Modal title="Receipt printer" onClose={onClose} busy={busy} className="modal-narrow">
-      <p className="printer-summary">{describe(setting)}</p>
+    <Modal title={t('receipts.printer.title')} onClose={onClose} busy={busy} className="modal-narrow">
+      <p className="printer-summary">{describe(t, setting)}</p>
       {admin ? (
         <form className="printer-form" onSubmit={(event) => void save(event)} noValidate>
           <label className="field">
-            <span className="field-label">Connection</span>
+            <span className="field-label">{t('receipts.printer.connection')}</span>
             <select className="input" value={connection} data-autofocus onChange={(event) => setConnection(event.target.value as Connection)}>
-              <option value="none">No receipt printer</option>
-              <option value="network">Network (ESC/POS, TCP)</option>
-              <option value="usb">USB</option>
+              <option value="none">{t('receipts.printer.connection.none')}</option>
+              <option value="network">{t('receipts.printer.connection.network')}</option>
+              <option value="usb">{t('receipts.printer.connection.usb')}</option>
             </select>
           </label>
           {connection === 'network' && (
             <div className="field-row">
               <label className="field">
-                <span className="field-label">Host or IP address</span>
-                <input className="input" value={host} autoComplete="off" spellCheck={false} placeholder="192.168.1.50" onChange={(event) => setHost(event.target.value)} />
+                <span className="field-label">{t('receipts.printer.host')}</span>
+                <input className="input" value={host} autoComplete="off" spellCheck={false} placeholder={HOST_EXAMPLE} onChange={(event) => setHost(event.target.value)} />
               </label>
               <label className="field">
-                <span className="field-label">Port</span>
+                <span className="field-label">{t('receipts.printer.port')}</span>
                 <input className="input" value={port} inputMode="numeric" autoComplete="off" onChange={(event) => setPort(event.target.value)} />
               </label>
             </div>
           )}
           {connection === 'usb' && (
             <label className="field">
-              <span className="field-label">Device</span>
+              <span className="field-label">{t('receipts.printer.device')}</span>
               <input className="input" value={device} autoComplete="off" spellCheck={false} onChange={(event) => setDevice(event.target.value)} />
-              <span className="field-note">Linux: /dev/usb/lp0; Windows: COM3 or a shared printer such as \\localhost\Receipts.</span>
+              <span className="field-note">{t('receipts.printer.deviceNote')}</span>
             </label>
           )}
           {connection !== 'none' && (
             <>
               <label className="field">
-                <span className="field-label">Paper width</span>
+                <span className="field-label">{t('receipts.printer.width')}</span>
                 <select className="input" value={width} onChange={(event) => setWidth(Number(event.target.value))}>
-                  <option value={32}>58 mm roll (32 characters)</option>
-                  <option value={42}>80 mm roll (42 characters)</option>
-                  <option value={48}>80 mm roll (48 characters)</option>
+                  {ROLLS.map((roll) => (
+                    <option key={roll.chars} value={roll.chars}>
+                      {t('receipts.printer.roll', roll)}
+                    </option>
+                  ))}
                 </select>
               </label>
               <label className="printer-check">
                 <input type="checkbox" checked={autoPrint} onChange={(event) => setAutoPrint(event.target.checked)} />
-                Print the receipt of every approved sale at once
+                {t('receipts.printer.autoPrint')}
               </label>
             </>
           )}
@@ -152,25 +173,25 @@ export function PrinterDialog({ onClose }: { onClose: () => void }) {
           </p>
           <div className="modal-actions">
             <button type="button" className="button button-lg" onClick={() => void testPrint()} disabled={!printerName(setting)}>
-              Test print
+              {t('receipts.printer.test')}
             </button>
             <button type="submit" className="button button-primary button-lg" aria-disabled={busy}>
-              {busy ? 'Saving…' : 'Save'}
+              {t(busy ? 'common.saving' : 'common.save')}
             </button>
           </div>
         </form>
       ) : (
         <>
-          <p className="muted">An admin sets up the receipt printer.</p>
+          <p className="muted">{t('receipts.printer.adminOnly')}</p>
           <p className={message?.problem ? 'form-problem' : 'field-note'} role={message?.problem ? 'alert' : 'status'}>
             {message?.text ?? ''}
           </p>
           <div className="modal-actions">
             <button type="button" className="button button-lg" onClick={() => void testPrint()} disabled={!printerName(setting)}>
-              Test print
+              {t('receipts.printer.test')}
             </button>
             <button type="button" className="button button-primary button-lg" data-autofocus onClick={onClose}>
-              Close
+              {t('common.close')}
             </button>
           </div>
         </>

@@ -7,24 +7,28 @@
  * dialog share these pieces.
  */
 import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { RECEIPT_LANGUAGES } from '../../../contract/constants.js';
+import type { Translate } from '../../../contract/i18n/format.js';
+import { LANGUAGE_NAMES } from '../../../contract/i18n/languages.js';
 import { isEmailAddress } from '../../../contract/text-rules.js';
 import { ApiError, client, type Receipt, type ReceiptLanguage, type ReceiptLink } from '../api/client.js';
 import { ReceiptView } from '../till/receipt.js';
+import { translate, useT } from '../ui/i18n.js';
 import { PrinterIcon } from '../ui/icons.js';
 import { LocalLinkWarning } from '../ui/local-link-warning.js';
 import { Modal } from '../ui/modal.js';
 import { printerName, usePrinter } from './receipt-printer-store.js';
 
-const LANGUAGES: readonly { code: ReceiptLanguage; name: string }[] = [
-  { code: 'en', name: 'English' },
-  { code: 'de', name: 'Deutsch' },
-  { code: 'pt', name: 'Português' },
-];
+/** The keys of the receipt choices on the till's result screen (keyboard letters, the same in every language). */
+export const RECEIPT_KEYS = { print: 'P', email: 'E', qr: 'Q', none: 'N' } as const;
 
-function problemOf(error: unknown, what: string): string {
-  if (error instanceof ApiError && error.kind === 'network') return `The gateway did not answer: ${what}. Check the connection and try again.`;
+/** What did not happen, said in the problem's sentence. */
+type Failure = 'load' | 'print' | 'email' | 'qr';
+
+function problemOf(t: Translate, error: unknown, what: Failure): string {
+  if (error instanceof ApiError && error.kind === 'network') return t('receipts.problem.network', { what });
   if (error instanceof ApiError && error.kind === 'api' && error.status === 403) return error.message;
-  return error instanceof Error ? `${what}: ${error.message}` : what;
+  return error instanceof Error ? t('receipts.problem.reason', { what, reason: error.message }) : t('receipts.problem', { what });
 }
 
 // ---- the receipt from the gateway ------------------------------------------------------------------
@@ -42,7 +46,7 @@ export function useGatewayReceipt(receiptId: string): { receipt: Receipt | null;
         if (live) setReceipt(loaded);
       },
       (error: unknown) => {
-        if (live) setProblem(problemOf(error, 'The receipt could not be loaded'));
+        if (live) setProblem(problemOf(translate, error, 'load'));
       },
     );
     return () => {
@@ -54,18 +58,19 @@ export function useGatewayReceipt(receiptId: string): { receipt: Receipt | null;
 
 /** The receipt paper, once the gateway answered. */
 export function GatewayReceipt({ receipt, problem, retry }: ReturnType<typeof useGatewayReceipt>) {
+  const t = useT();
   if (receipt) return <ReceiptView receipt={receipt} />;
   if (problem) {
     return (
       <div className="receipt-loading" role="alert">
         <p>{problem}</p>
         <button type="button" className="button" onClick={retry}>
-          Load again
+          {t('receipts.loadAgain')}
         </button>
       </div>
     );
   }
-  return <p className="receipt-loading">Loading the receipt…</p>;
+  return <p className="receipt-loading">{t('receipts.loading')}</p>;
 }
 
 // ---- print, e-mail, QR ----------------------------------------------------------------------------------
@@ -92,6 +97,7 @@ export function useReceiptDelivery(receiptId: string, language: ReceiptLanguage 
   const [message, setMessage] = useState<ReceiptDelivery['message']>(null);
   const [given, setGiven] = useState<ReceiptGiven | null>(null);
   const [dialog, setDialog] = useState<'email' | 'qr' | null>(null);
+  const t = useT();
 
   const print = useCallback(async () => {
     if (!printerName(setting)) {
@@ -104,16 +110,16 @@ export function useReceiptDelivery(receiptId: string, language: ReceiptLanguage 
     setMessage(null);
     try {
       const result = await client.printReceipt(receiptId);
-      setMessage({ text: result.printed ? `Receipt printed on ${result.printer}.` : `${result.message}. Print again, or give it by e-mail or QR code.`, problem: !result.printed });
+      setMessage({ text: result.printed ? t('receipts.printed', { printer: result.printer }) : t('receipts.notPrinted', { reason: result.message }), problem: !result.printed });
       if (result.printed) setGiven('printed');
       return result.printed;
     } catch (error) {
-      setMessage({ text: problemOf(error, 'The receipt was not printed'), problem: true });
+      setMessage({ text: problemOf(t, error, 'print'), problem: true });
       return false;
     } finally {
       setBusy(false);
     }
-  }, [receiptId, setting]);
+  }, [receiptId, setting, t]);
 
   const dialogs =
     dialog === 'email' ? (
@@ -124,7 +130,7 @@ export function useReceiptDelivery(receiptId: string, language: ReceiptLanguage 
           setDialog(null);
           if (sentTo) {
             setGiven('emailed');
-            setMessage({ text: `Receipt e-mailed to ${sentTo}.`, problem: false });
+            setMessage({ text: t('receipts.emailed', { email: sentTo }), problem: false });
           }
         }}
       />
@@ -135,7 +141,7 @@ export function useReceiptDelivery(receiptId: string, language: ReceiptLanguage 
           setDialog(null);
           if (shown) {
             setGiven('qr');
-            setMessage({ text: 'Receipt given by QR code.', problem: false });
+            setMessage({ text: t('receipts.qrGiven'), problem: false });
           }
         }}
       />
@@ -149,16 +155,17 @@ export function useReceiptDelivery(receiptId: string, language: ReceiptLanguage 
  * `compact` for a dialog's three narrow columns.
  */
 export function ReceiptChoiceButtons({ delivery, keys = false, compact = false, extra }: { delivery: ReceiptDelivery; keys?: boolean; compact?: boolean; extra?: ReactNode }) {
+  const t = useT();
   return (
-    <div className="receipt-choices" role="group" aria-label="Receipt">
+    <div className="receipt-choices" role="group" aria-label={t('receipts.choices')}>
       <button type="button" className="button button-lg" aria-disabled={delivery.busy} onClick={() => void (delivery.busy ? undefined : delivery.print())}>
-        {!compact && <PrinterIcon size={22} />} {delivery.busy ? 'Printing…' : compact ? 'Print' : 'Print receipt'} {keys && <kbd>P</kbd>}
+        {!compact && <PrinterIcon size={22} />} {delivery.busy ? t('receipts.printing') : t(compact ? 'common.print' : 'receipts.print')} {keys && <kbd>{RECEIPT_KEYS.print}</kbd>}
       </button>
       <button type="button" className="button button-lg" onClick={delivery.openEmail}>
-        E-mail {keys && <kbd>E</kbd>}
+        {t('receipts.email')} {keys && <kbd>{RECEIPT_KEYS.email}</kbd>}
       </button>
       <button type="button" className="button button-lg" onClick={delivery.openQr}>
-        QR code {keys && <kbd>Q</kbd>}
+        {t('receipts.qr')} {keys && <kbd>{RECEIPT_KEYS.qr}</kbd>}
       </button>
       {extra}
     </div>
@@ -196,13 +203,14 @@ function EmailDialog({ receiptId, language, onClose }: { receiptId: string; lang
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [fieldProblem, setFieldProblem] = useState<string | null>(null);
+  const t = useT();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
     const address = email.trim();
     if (!isEmailAddress(address)) {
-      setFieldProblem('Enter an e-mail address such as ada@example.com.');
+      setFieldProblem(t('receipts.email.invalid'));
       return;
     }
     setFieldProblem(null);
@@ -212,17 +220,17 @@ function EmailDialog({ receiptId, language, onClose }: { receiptId: string; lang
       await client.emailReceipt(receiptId, address, lang);
       onClose(address);
     } catch (error) {
-      if (error instanceof ApiError && error.kind === 'api' && error.errors.some((e) => e.field === 'email')) setFieldProblem('The gateway did not take this address. Check it and try again.');
-      else setProblem(problemOf(error, 'The receipt was not sent'));
+      if (error instanceof ApiError && error.kind === 'api' && error.errors.some((e) => e.field === 'email')) setFieldProblem(t('receipts.email.refused'));
+      else setProblem(problemOf(t, error, 'email'));
       setBusy(false);
     }
   };
 
   return (
-    <Modal title="E-mail the receipt" onClose={() => onClose()} busy={busy} className="modal-narrow">
+    <Modal title={t('receipts.email.title')} onClose={() => onClose()} busy={busy} className="modal-narrow">
       <form onSubmit={(event) => void submit(event)} noValidate>
         <label className="field">
-          <span className="field-label">Customer&rsquo;s e-mail address</span>
+          <span className="field-label">{t('receipts.email.address')}</span>
           <input
             className="input"
             type="email"
@@ -240,15 +248,15 @@ function EmailDialog({ receiptId, language, onClose }: { receiptId: string; lang
             }}
           />
           <span id="receipt-email-note" className={fieldProblem ? 'field-error' : 'field-note'}>
-            {fieldProblem ?? 'The receipt goes to this address only; it is not kept for anything else.'}
+            {fieldProblem ?? t('receipts.email.note')}
           </span>
         </label>
         <label className="field">
-          <span className="field-label">Language</span>
+          <span className="field-label">{t('common.language')}</span>
           <select className="input" value={lang} onChange={(event) => setLang(event.target.value as ReceiptLanguage)}>
-            {LANGUAGES.map((l) => (
-              <option key={l.code} value={l.code}>
-                {l.name}
+            {RECEIPT_LANGUAGES.map((code) => (
+              <option key={code} value={code}>
+                {LANGUAGE_NAMES[code]}
               </option>
             ))}
           </select>
@@ -258,10 +266,10 @@ function EmailDialog({ receiptId, language, onClose }: { receiptId: string; lang
         </p>
         <div className="modal-actions">
           <button type="button" className="button button-lg" onClick={() => onClose()} disabled={busy}>
-            Cancel
+            {t('common.cancel')}
           </button>
           <button type="submit" className="button button-primary button-lg" aria-disabled={busy}>
-            {busy ? 'Sending…' : 'Send receipt'}
+            {t(busy ? 'receipts.email.sending' : 'receipts.email.send')}
           </button>
         </div>
       </form>
@@ -272,6 +280,7 @@ function EmailDialog({ receiptId, language, onClose }: { receiptId: string; lang
 function QrDialog({ receiptId, onClose }: { receiptId: string; onClose: (shown: boolean) => void }) {
   const [link, setLink] = useState<ReceiptLink | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  const t = useT();
   useEffect(() => {
     let live = true;
     client.receiptLink(receiptId).then(
@@ -279,7 +288,7 @@ function QrDialog({ receiptId, onClose }: { receiptId: string; onClose: (shown: 
         if (live) setLink(loaded);
       },
       (error: unknown) => {
-        if (live) setProblem(problemOf(error, 'The QR code could not be made'));
+        if (live) setProblem(problemOf(translate, error, 'qr'));
       },
     );
     return () => {
@@ -287,12 +296,12 @@ function QrDialog({ receiptId, onClose }: { receiptId: string; onClose: (shown: 
     };
   }, [receiptId]);
   return (
-    <Modal title="Receipt by QR code" onClose={() => onClose(link !== null)} className="modal-receipt">
+    <Modal title={t('receipts.qr.title')} onClose={() => onClose(link !== null)} className="modal-receipt">
       <div className="qr-box">
         {link ? (
           <>
-            <img src={link.qr_code} alt="QR code of the link to the receipt" width={264} height={264} />
-            <p>The customer scans the code with the phone&rsquo;s camera to open the receipt.</p>
+            <img src={link.qr_code} alt={t('receipts.qr.alt')} width={264} height={264} />
+            <p>{t('receipts.qr.text')}</p>
             <p className="qr-url">{link.url}</p>
             <LocalLinkWarning url={link.url} />
           </>
@@ -301,12 +310,12 @@ function QrDialog({ receiptId, onClose }: { receiptId: string; onClose: (shown: 
             {problem}
           </p>
         ) : (
-          <p className="muted">Making the QR code…</p>
+          <p className="muted">{t('receipts.qr.making')}</p>
         )}
       </div>
       <div className="modal-actions">
         <button type="button" className="button button-primary button-lg" data-autofocus onClick={() => onClose(link !== null)}>
-          Done
+          {t('receipts.qr.done')}
         </button>
       </div>
     </Modal>

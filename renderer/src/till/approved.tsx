@@ -7,13 +7,14 @@
  * (GET /ui/receipts/{id}, decisions.md D16), not what this window remembers of the sale.
  */
 import { useEffect } from 'react';
-import { GatewayReceipt, ReceiptChoiceButtons, ReceiptMessage, useGatewayReceipt, useReceiptDelivery } from '../receipts/receipt-actions.js';
+import { GatewayReceipt, RECEIPT_KEYS, ReceiptChoiceButtons, ReceiptMessage, useGatewayReceipt, useReceiptDelivery } from '../receipts/receipt-actions.js';
 import { printerName, usePrinter } from '../receipts/receipt-printer-store.js';
 import { FitLine } from '../ui/fit-text.js';
+import { useT } from '../ui/i18n.js';
 import { CheckIcon } from '../ui/icons.js';
 import { useAutoFocus, useKeys } from '../ui/use-keys.js';
 import { formatMoney } from './money.js';
-import { cardText, entryText } from './receipt.js';
+import { entryText, maskedCard } from './reader.js';
 import { useTill, type ApprovedSale } from './till-store.js';
 
 export function Approved({ sale }: { sale: ApprovedSale }) {
@@ -29,6 +30,7 @@ export function Approved({ sale }: { sale: ApprovedSale }) {
   const autoPrint = printer !== null && setting?.auto_print === true;
   const defaultPrint = printer !== null && !autoPrint && delivery.given === null;
   const primaryRef = useAutoFocus<HTMLButtonElement>();
+  const t = useT();
 
   const primary = async () => {
     if (!defaultPrint) newSale();
@@ -46,38 +48,37 @@ export function Approved({ sale }: { sale: ApprovedSale }) {
     return true;
   });
 
-  const primaryLabel = defaultPrint ? 'Print receipt · New sale' : delivery.given !== null || autoPrint ? 'New sale' : 'No receipt · New sale';
+  const primaryLabel = t(defaultPrint ? 'till.approved.printAndNew' : delivery.given !== null || autoPrint ? 'till.approved.newSale' : 'till.approved.noReceiptAndNew');
   return (
     <div className="result-layout">
       <section className="result result-ok" role="status" aria-labelledby="approved-title">
         <CheckIcon size={88} className="result-icon" />
         <h2 id="approved-title" className="result-title">
-          Approved
+          {t('common.approved')}
         </h2>
         <FitLine className="result-amount" text={formatMoney(sale.amount, sale.currency)} />
         <p className="result-card">
-          {cardText(sale.card)} · {entryText(sale.card.entry_mode ?? '')}
-          {sale.verification === 'online_pin' ? ' · PIN verified' : ''}
+          {t('till.approved.card', {
+            card: maskedCard(t, sale.card.brand, sale.card.last_four),
+            entry: entryText(t, sale.card.entry_mode ?? ''),
+            pin: sale.verification === 'online_pin' ? 'yes' : 'no',
+          })}
         </p>
-        {sale.stored && (
-          <p className="result-reason">Stored at this till while the shop's gateway is away: it is sent there as soon as it answers. Keep the customer's receipt as usual.</p>
-        )}
-        {sale.recovered && (
-          <p className="result-reason">This payment went through although its answer did not reach the till. It is not charged again.</p>
-        )}
+        {sale.stored && <p className="result-reason">{t('till.approved.stored')}</p>}
+        {sale.recovered && <p className="result-reason">{t('till.approved.recovered')}</p>}
         <div className="result-actions result-actions-receipt">
           <button ref={primaryRef} type="button" className="button button-primary button-lg" aria-disabled={delivery.busy} onClick={() => void primary()}>
-            {delivery.busy ? 'Printing…' : primaryLabel} <kbd>Enter</kbd>
+            {delivery.busy ? t('receipts.printing') : primaryLabel} <kbd>{t('till.key.enter')}</kbd>
           </button>
-          {autoPrint && <p className="receipt-auto">Receipt printing on {printer}</p>}
-          <p className="receipt-choices-label">Receipt for the customer</p>
+          {autoPrint && <p className="receipt-auto">{t('till.approved.autoPrint', { printer })}</p>}
+          <p className="receipt-choices-label">{t('till.approved.receiptFor')}</p>
           <ReceiptChoiceButtons
             delivery={delivery}
             keys
             extra={
               defaultPrint ? (
                 <button type="button" className="button button-lg" onClick={newSale}>
-                  No receipt <kbd>N</kbd>
+                  {t('till.approved.noReceipt')} <kbd>{RECEIPT_KEYS.none}</kbd>
                 </button>
               ) : undefined
             }

@@ -25,15 +25,17 @@ function numberFormat(locale: string, currency: string, style: 'number' | 'money
   return format;
 }
 
-/** The number part, grouped in the screens' language: `1,234.50`, `1.234,50`. */
-export function formatNumber(amount: number, currency: string): string {
-  return numberFormat(currentLocale(), currency, 'number').format(amount);
+/** The number part, grouped in the screens' language (or `locale`'s): `1,234.50`, `1.234,50`. */
+export function formatNumber(amount: number, currency: string, locale: string = currentLocale()): string {
+  return numberFormat(locale, currency, 'number').format(amount);
 }
 
-/** `12.00 EUR` in English (the code after the number, as before D21); `12,00 €` in German, Portuguese and Croatian. */
-export function formatMoney(amount: number, currency: string): string {
-  const locale = currentLocale();
-  if (locale.startsWith('en')) return `${formatNumber(amount, currency)} ${currency}`;
+/**
+ * `12.00 EUR` in English (the code after the number, as before D21); `12,00 €` in German, Portuguese
+ * and Croatian. In the screens' language, or in `locale`'s (the customer's receipt: the shop's).
+ */
+export function formatMoney(amount: number, currency: string, locale: string = currentLocale()): string {
+  if (locale.startsWith('en')) return `${formatNumber(amount, currency, locale)} ${currency}`;
   return numberFormat(locale, currency, 'money').format(amount);
 }
 

@@ -6,6 +6,7 @@
  */
 import { useState, type MouseEvent } from 'react';
 import { FitLine } from '../ui/fit-text.js';
+import { useT } from '../ui/i18n.js';
 import { BackspaceIcon } from '../ui/icons.js';
 import { useAutoFocus, useKeys } from '../ui/use-keys.js';
 
@@ -29,6 +30,7 @@ const DIGIT_ROWS = [
   ['4', '5', '6'],
   ['7', '8', '9'],
 ] as const;
+const ZERO = '0';
 
 /** Keeps focus where it is when a key is clicked or touched, so Enter stays "OK". */
 const keepFocus = (event: MouseEvent) => event.preventDefault();
@@ -37,6 +39,7 @@ export function PinPad({ title, amountText, cardText, triesLeft, encrypt, onSubm
   const [pin, setPin] = useState('');
   const [hint, setHint] = useState<string | null>(null);
   const headingRef = useAutoFocus<HTMLHeadingElement>();
+  const t = useT();
 
   const add = (digit: string) => {
     setHint(null);
@@ -53,11 +56,11 @@ export function PinPad({ title, amountText, cardText, triesLeft, encrypt, onSubm
   };
   const submit = () => {
     if (pin.length < PIN_MIN_LENGTH) {
-      setHint(`The PIN has at least ${PIN_MIN_LENGTH} digits.`);
+      setHint(t('till.pin.tooShort', { min: PIN_MIN_LENGTH }));
       return;
     }
     if (!encrypt) {
-      setHint('The PIN pad is getting ready. Press OK again in a moment.');
+      setHint(t('till.pin.notReady'));
       return;
     }
     let block: string;
@@ -65,7 +68,7 @@ export function PinPad({ title, amountText, cardText, triesLeft, encrypt, onSubm
       block = encrypt(pin);
     } catch {
       setPin('');
-      setHint('The PIN could not be encrypted. Cancel and try again.');
+      setHint(t('till.pin.encryptFailed'));
       return;
     }
     setPin('');
@@ -95,11 +98,9 @@ export function PinPad({ title, amountText, cardText, triesLeft, encrypt, onSubm
           <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
             <path d="M12 2l8 3v6c0 5-3.4 9.4-8 11-4.6-1.6-8-6-8-11V5z" fill="currentColor" />
           </svg>
-          Shield your PIN with your other hand.
+          {t('till.pin.shield')}
         </p>
-        <p className="pin-tries">
-          {triesLeft} {triesLeft === 1 ? 'try' : 'tries'} left
-        </p>
+        <p className="pin-tries">{t('till.pin.triesLeft', { tries: triesLeft })}</p>
       </div>
       <div className="pin-entry">
         <div className="pin-dots" aria-hidden="true">
@@ -108,33 +109,33 @@ export function PinPad({ title, amountText, cardText, triesLeft, encrypt, onSubm
           ))}
         </div>
         <p className="visually-hidden" aria-live="polite">
-          {pin.length === 0 ? 'No digits entered' : `${pin.length} ${pin.length === 1 ? 'digit' : 'digits'} entered`}
+          {t('till.pin.entered', { count: pin.length })}
         </p>
         <p className="pin-hint" role="alert">
           {hint ?? ''}
         </p>
-        <div className="pin-keys" role="group" aria-label="PIN keys">
+        <div className="pin-keys" role="group" aria-label={t('till.pin.keys')}>
           {DIGIT_ROWS.flat().map((digit) => (
             <button key={digit} type="button" className="key" onMouseDown={keepFocus} onClick={() => add(digit)}>
               {digit}
             </button>
           ))}
           <button type="button" className="key key-clear" onMouseDown={keepFocus} onClick={clear}>
-            Clear
+            {t('till.pin.clear')}
           </button>
           <button type="button" className="key" onMouseDown={keepFocus} onClick={() => add('0')}>
-            0
+            {ZERO}
           </button>
-          <button type="button" className="key key-back" aria-label="Delete last digit" onMouseDown={keepFocus} onClick={back}>
+          <button type="button" className="key key-back" aria-label={t('till.keypad.back')} onMouseDown={keepFocus} onClick={back}>
             <BackspaceIcon size={30} />
           </button>
         </div>
         <div className="pin-actions">
           <button type="button" className="button button-cancel button-lg" onMouseDown={keepFocus} onClick={cancel}>
-            Cancel <kbd>Esc</kbd>
+            {t('common.cancel')} <kbd>{t('till.key.esc')}</kbd>
           </button>
           <button type="button" className="button button-ok button-lg" aria-disabled={pin.length < PIN_MIN_LENGTH} onMouseDown={keepFocus} onClick={submit}>
-            OK <kbd>Enter</kbd>
+            {t('till.pin.ok')} <kbd>{t('till.key.enter')}</kbd>
           </button>
         </div>
       </div>

@@ -10,8 +10,10 @@
  * screens show only brand and last four, and the till store drops it when the sale ends.
  */
 import type { PosCard } from '../../../contract/api/payments.js';
-import { cardBrand, luhnValid, type CardBrand } from '../../../contract/cards.js';
+import { asCardBrand, cardBrand, luhnValid, type CardBrand } from '../../../contract/cards.js';
 import type { PosEntryMode } from '../../../contract/constants.js';
+import type { MessageId } from '../../../contract/i18n/catalogues.js';
+import type { Translate } from '../../../contract/i18n/format.js';
 import { TEST_CARDS, type TestCard } from '../../../contract/test-cards.js';
 import { createWedgeDetector, type SwipeResult } from './magstripe.js';
 
@@ -53,11 +55,36 @@ export const BRAND_NAMES: Record<CardBrand, string> = {
   unknown: 'Card',
 };
 
+/** The entry modes a reader reads, by their English names (screens say them with {@link entryText}). */
 export const ENTRY_NAMES: Record<CardRead['entry'], string> = {
   contactless: 'Contactless',
   chip: 'Chip',
   swipe: 'Swipe',
 };
+
+/** How a card was read, in the screens' words (and the receipt's): a message per entry mode. */
+export const ENTRY_MESSAGES: Record<PosEntryMode, MessageId> = {
+  contactless: 'till.entry.contactless',
+  chip: 'till.entry.chip',
+  swipe: 'till.entry.swipe',
+  manual: 'till.entry.manual',
+};
+
+/** An entry mode in words (`Contactless`, `Chip`, `Swipe`, `Keyed`); one the till does not know as it came. */
+export function entryText(t: Translate, entryMode: string): string {
+  return entryMode in ENTRY_MESSAGES ? t(ENTRY_MESSAGES[entryMode as PosEntryMode]) : entryMode;
+}
+
+/** A card brand's name (brand names are not translated); a card of no known brand is "Card" in the language. */
+export function brandText(t: Translate, brand: string | null | undefined): string {
+  const known = asCardBrand(brand);
+  return known === 'unknown' ? t('common.card') : BRAND_NAMES[known];
+}
+
+/** "Visa •••• 1111": brand and last four, the only digits of a card number a screen shows. */
+export function maskedCard(t: Translate, brand: string | null | undefined, lastFour: string | null | undefined): string {
+  return `${brandText(t, brand)} •••• ${lastFour ?? '????'}`;
+}
 
 // ---- EMV data of an inserted card ----------------------------------------------------------------
 

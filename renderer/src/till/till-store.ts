@@ -22,12 +22,27 @@ import type { Receipt } from '../../../contract/api/receipts.js';
 import { asCardBrand } from '../../../contract/cards.js';
 import { ErrorCode, TransactionStatus } from '../../../contract/codes.js';
 import { CENTRE_OUTCOME_UNKNOWN, PIN_TRIES } from '../../../contract/constants.js';
+import type { MessageId } from '../../../contract/i18n/catalogues.js';
+import type { MessageValues } from '../../../contract/i18n/format.js';
 import { fromMinorUnits, toMinorUnits } from '../../../contract/money.js';
 import { ApiError, client, type PaymentRequest, type TerminalConfig, type TillResolution, type Transaction, type TransactionResponse } from '../api/client.js';
 import { useSession } from '../session-store.js';
+import { translate } from '../ui/i18n.js';
 import { formatMoney, pressAmountKey } from './money.js';
 import { buildPosData } from './pos-data.js';
 import { createKeyboardWedgeReader, createSimulatedReader, ENTRY_NAMES, type CardRead, type ReaderEvent, type ReaderProblem } from './reader.js';
+
+/**
+ * Something the till says, kept as its message and values and put into words when a screen shows it
+ * (ui/i18n.tsx: `t(said.id, said.values)`), so the store holds no language. Amounts in the values are
+ * formatted when the till says them.
+ */
+export interface Said {
+  id: MessageId;
+  values?: MessageValues;
+}
+
+const say = (id: MessageId, values?: MessageValues): Said => (values ? { id, values } : { id });
 
 /**
  * An approved sale as the result screen shows it at once: the fields of the contract's receipt that
@@ -45,8 +60,8 @@ export type ApprovedSale = Pick<Receipt, 'transaction_id' | 'amount' | 'currency
 export interface Decline {
   /** ISO 8583 response code, or `error` for a processor error. */
   code: string;
-  title: string;
-  text: string;
+  title: Said;
+  text: Said;
   /** Offer the PIN pad again (55 with tries left). */
   retryPin: boolean;
   /** Offer inserting the card (the chip path after a PIN problem). */
@@ -66,8 +81,8 @@ export type TillPhase =
    * The outcome is not known yet. `resend`: the request is sent again with its key (the card read is
    * still here); `resolve`: the gateway is asked how the till's open attempt ended.
    */
-  | { name: 'checking'; message: string; automatic: boolean; mode: 'resend' | 'resolve' }
-  | { name: 'failed'; title: string; message: string };
+  | { name: 'checking'; message: Said; automatic: boolean; mode: 'resend' | 'resolve' }
+  | { name: 'failed'; title: Said; message: Said };
 
 interface Attempt {
   request: PaymentRequest;
@@ -96,9 +111,9 @@ interface TillState {
   phase: TillPhase;
   sale: Sale | null;
   /** Plain words about the reader (try again, insert, two cards, ...), or null. */
-  readerMessage: string | null;
+  readerMessage: Said | null;
   /** One line at the top of the amount screen, e.g. after a cancelled sale. */
-  notice: string | null;
+  notice: Said | null;
   /** A sale whose last attempt has no known outcome: nothing is charged before the gateway says how it ended. */
   unresolved: { orderId: string; amountMinor: number; currency: string } | null;
   /** The amount on screen was kept from a cancelled sale: Enter charges it, a digit starts a new one. */
@@ -129,12 +144,17 @@ interface TillState {
 export const simulatedReader = createSimulatedReader();
 export const wedgeReader = typeof window === 'undefined' ? undefined : createKeyboardWedgeReader(window);
 
-const READER_PROBLEMS: Record<ReaderProblem, string> = {
-  removed_too_early: 'The card was removed too early. Present it again and keep it there until the till says so.',
-  multiple_cards: 'More than one card was presented. Present one card only.',
-  unreadable: 'The card could not be read. Swipe again, or insert or tap it.',
-  invalid_card: 'This card number is not valid. Try another card.',
+const READER_PROBLEMS: Record<ReaderProblem, MessageId> = {
+  removed_too_early: 'till.reader.removedTooEarly',
+  multiple_cards: 'till.reader.multipleCards',
+  unreadable: 'till.reader.unreadable',
+  invalid_card: 'till.reader.invalidCard',
 };
+
+/** An amount of minor units as the till says it (`12.00 EUR`, `12,00 €`). */
+function moneyOf(amountMinor: number, currency: string): string {
+  return formatMoney(fromMinorUnits(amountMinor, currency), currency);
+}
 
 /** Order ids of the till: terminal, date and time, and a random part; or the reference typed in. */
 function newOrderId(terminal: TerminalConfig | null, reference: string): string {
@@ -150,50 +170,38 @@ function newOrderId(terminal: TerminalConfig | null, reference: string): string 
 /** A declined answer in words a cashier can say to a customer; `pinEntered`: this request carried a PIN. */
 export function declineOf(code: string, text: string, wrongPins: number, pinEntered = true): Decline {
   const triesLeft = Math.max(0, PIN_TRIES - wrongPins);
+  const refused = (title: MessageId, message: MessageId): Decline => ({ code, title: say(title), text: say(message), retryPin: false, insertCard: false });
   switch (code) {
     case '05':
-      return { code, title: 'Declined', text: 'The card was declined by the bank. Try another card or another way to pay.', retryPin: false, insertCard: false };
+      return refused('common.declined', 'till.decline.05');
     case '51':
-      return { code, title: 'Declined: not enough funds', text: 'There is not enough money on the card. Try another card or another way to pay.', retryPin: false, insertCard: false };
+      return refused('till.decline.51.title', 'till.decline.51');
     case '54':
-      return { code, title: 'Declined: card expired', text: 'The card has expired. Ask for another card or another way to pay.', retryPin: false, insertCard: false };
+      return refused('till.decline.54.title', 'till.decline.54');
     case '55':
-      if (!pinEntered) {
-        return {
-          code,
-          title: 'Declined: PIN problem',
-          text: 'The bank answered "incorrect PIN" although no PIN was entered. Try another card or another way to pay.',
-          retryPin: false,
-          insertCard: false,
-        };
-      }
+      if (!pinEntered) return refused('till.decline.55.noPin.title', 'till.decline.55.noPin');
       return triesLeft > 0
-        ? { code, title: 'Wrong PIN', text: `The PIN was not correct. The customer can enter it again: ${triesLeft} ${triesLeft === 1 ? 'try' : 'tries'} left.`, retryPin: true, insertCard: false }
-        : { code, title: 'Wrong PIN', text: 'The PIN was not correct and no tries are left. Ask for another card or another way to pay.', retryPin: false, insertCard: false };
+        ? { code, title: say('till.decline.55.title'), text: say('till.decline.55', { tries: triesLeft }), retryPin: true, insertCard: false }
+        : refused('till.decline.55.title', 'till.decline.55.noTries');
     case '75':
       // The bank refuses this card's PIN for a while (D3: 24 hours): inserting it would be declined again.
-      return {
-        code,
-        title: 'Too many PIN tries',
-        text: 'The PIN was entered wrongly too many times, so the bank refuses this card for now. Ask for another card or another way to pay.',
-        retryPin: false,
-        insertCard: false,
-      };
+      return refused('till.decline.75.title', 'till.decline.75');
     case '14':
-      return { code, title: 'Declined: card number not valid', text: 'The bank does not know this card number. Try another card.', retryPin: false, insertCard: false };
+      return refused('till.decline.14.title', 'till.decline.14');
     case '13':
-      return { code, title: 'Declined: amount refused', text: 'The bank refused this amount. Check the amount, or try another card.', retryPin: false, insertCard: false };
+      return refused('till.decline.13.title', 'till.decline.13');
     case 'error':
       return {
         code,
-        title: 'Not completed',
-        text: `The card network reported a problem${text ? ` (${text})` : ''}. Nothing was charged. Try again with the same card, or another card.`,
+        title: say('till.decline.error.title'),
+        // The network's own words (English, from the processor) go in as they came.
+        text: text ? say('till.decline.error.reason', { reason: text }) : say('till.decline.error'),
         retryPin: false,
         insertCard: false,
         tryAgain: true,
       };
     default:
-      return { code, title: 'Declined', text: `The card was declined${text ? `: ${text}` : ''} (code ${code}). Try another card or another way to pay.`, retryPin: false, insertCard: false };
+      return { code, title: say('common.declined'), text: text ? say('till.decline.other.reason', { reason: text, code }) : say('till.decline.other', { code }), retryPin: false, insertCard: false };
   }
 }
 
@@ -270,13 +278,13 @@ export const useTill = create<TillState>()((set, get) => {
    */
   const resolveOpen = async (next?: () => void) => {
     clearCheckTimer();
-    set({ phase: { name: 'checking', mode: 'resolve', automatic: true, message: 'Checking how the last payment at this till ended…' } });
+    set({ phase: { name: 'checking', mode: 'resolve', automatic: true, message: say('till.checking.resolving') } });
     let resolution: TillResolution;
     try {
       resolution = await client.resolveTillAttempt();
     } catch (error) {
       if (error instanceof ApiError && error.kind === 'api' && error.status === 401) {
-        useSession.getState().ended('Your session ended. Log in again; the last payment is checked before the next one.');
+        useSession.getState().ended(translate('till.session.endedCheck'));
         return;
       }
       set({
@@ -284,8 +292,7 @@ export const useTill = create<TillState>()((set, get) => {
           name: 'checking',
           mode: 'resolve',
           automatic: false,
-          message:
-            'The gateway cannot be reached, so the till cannot tell yet whether the last payment went through. Nothing more is charged until it can. The till asks again by itself as soon as the gateway answers; check the connection meanwhile.',
+          message: say('till.checking.unreachable'),
         },
       });
       // Checks again by itself: a gateway back after a restart or a network cut is asked at once.
@@ -299,7 +306,7 @@ export const useTill = create<TillState>()((set, get) => {
           name: 'checking',
           mode: 'resolve',
           automatic: true,
-          message: `The payment of ${formatMoney(resolution.attempt.amount, resolution.attempt.currency)} is still being processed by the bank. Waiting for its outcome; nothing is charged twice.`,
+          message: say('till.checking.inProgress', { amount: formatMoney(resolution.attempt.amount, resolution.attempt.currency) }),
         },
       });
       checkTimer = window.setTimeout(() => void resolveOpen(next), Math.min(8000, 1000 * 2 ** Math.min(checks, 3)));
@@ -316,7 +323,7 @@ export const useTill = create<TillState>()((set, get) => {
       return;
     }
     const amount = resolution.state === 'not_charged' ? formatMoney(resolution.attempt.amount, resolution.attempt.currency) : null;
-    endSale({ phase: { name: 'amount' }, notice: amount ? `The last payment of ${amount} did not go through: nothing was charged.` : null });
+    endSale({ phase: { name: 'amount' }, notice: amount ? say('till.notice.notCharged', { amount }) : null });
   };
 
   const answered = (sale: Sale, attempt: Attempt, response: TransactionResponse) => {
@@ -358,7 +365,7 @@ export const useTill = create<TillState>()((set, get) => {
     }
     set({
       sale: settled,
-      phase: { name: 'failed', title: 'Unexpected answer', message: `The gateway answered with status "${response.status}". Check today's sales before charging again.` },
+      phase: { name: 'failed', title: say('till.failed.unexpected.title'), message: say('till.failed.unexpected', { status: response.status }) },
     });
   };
 
@@ -379,7 +386,7 @@ export const useTill = create<TillState>()((set, get) => {
   };
 
   const unanswered = (error: unknown) => {
-    const apiError = error instanceof ApiError ? error : new ApiError('unexpected', 'Something went wrong.');
+    const apiError = error instanceof ApiError ? error : new ApiError('unexpected', translate('till.failed.somethingWrong'));
     const unknownOutcome =
       apiError.kind === 'network' ||
       (apiError.kind === 'api' && apiError.errorCode === ErrorCode.idempotencyInFlight) ||
@@ -394,9 +401,7 @@ export const useTill = create<TillState>()((set, get) => {
           name: 'checking',
           mode: 'resend',
           automatic,
-          message: automatic
-            ? 'The gateway did not answer. Checking whether the payment went through; the card is not charged twice.'
-            : 'Still no answer from the gateway. The till asks again by itself as soon as it answers; check the connection meanwhile. The card is not charged twice.',
+          message: say(automatic ? 'till.checking.noAnswer' : 'till.checking.stillNoAnswer'),
         },
       });
       clearCheckTimer();
@@ -407,7 +412,7 @@ export const useTill = create<TillState>()((set, get) => {
     }
     if (apiError.kind === 'api' && apiError.status === 401) {
       endSale({ phase: { name: 'amount' }, notice: null });
-      useSession.getState().ended('Your session ended during the sale. Log in again; the sale was not completed.');
+      useSession.getState().ended(translate('till.session.endedSale'));
       return;
     }
     // The gateway refused the request: it did nothing, so a fresh request is safe.
@@ -415,19 +420,19 @@ export const useTill = create<TillState>()((set, get) => {
     if (sale) set({ sale: { ...sale, attempt: undefined } });
     const details = apiError.errors.map((e) => `${e.field}: ${e.message}`).join('; ');
     if (apiError.kind === 'api' && apiError.errorCode === ErrorCode.processor) {
-      set({ phase: { name: 'failed', title: 'Card network not reachable', message: 'The card network cannot be reached right now. Nothing was charged. Try again in a moment.' } });
+      set({ phase: { name: 'failed', title: say('till.failed.network.title'), message: say('till.failed.network') } });
       return;
     }
     if (apiError.kind === 'api' && apiError.errorCode === ErrorCode.centreAway) {
       // A joined till whose centre is away, and this sale cannot be stored (a limit, or not card-present).
-      set({ phase: { name: 'failed', title: 'Cannot take this card payment now', message: `${apiError.message} Nothing was charged.` } });
+      set({ phase: { name: 'failed', title: say('till.failed.centreAway.title'), message: say('till.failed.centreAway', { reason: apiError.message }) } });
       return;
     }
     set({
       phase: {
         name: 'failed',
-        title: 'Payment not sent',
-        message: `${apiError.message}${details ? ` (${details})` : ''}. Nothing was charged.`,
+        title: say('till.failed.notSent.title'),
+        message: details ? say('till.failed.notSent.details', { reason: apiError.message, details }) : say('till.failed.notSent', { reason: apiError.message }),
       },
     });
   };
@@ -463,7 +468,7 @@ export const useTill = create<TillState>()((set, get) => {
         // Nothing was sent: the request is dropped, and trying again is safe.
         set({ sale: { ...sale, card, attempt: undefined } });
         if (error instanceof ApiError && error.kind === 'network') {
-          set({ phase: { name: 'failed', title: 'Gateway not reachable', message: 'The gateway did not answer, so the payment was not sent. Nothing was charged. Try again.' } });
+          set({ phase: { name: 'failed', title: say('till.failed.gateway.title'), message: say('till.failed.gateway') } });
           return;
         }
         unanswered(error);
@@ -512,7 +517,7 @@ export const useTill = create<TillState>()((set, get) => {
     },
     cancelWaiting: () => {
       if (get().phase.name !== 'waiting') return;
-      endSale({ phase: { name: 'amount' }, notice: get().sale?.pinRequested ? 'Sale cancelled. The card was not charged.' : null });
+      endSale({ phase: { name: 'amount' }, notice: get().sale?.pinRequested ? say('till.notice.cancelled') : null });
     },
     readerEvent: (event) => {
       const { phase, digits } = get();
@@ -520,7 +525,7 @@ export const useTill = create<TillState>()((set, get) => {
         // Swipe first, then Charge is one step: with an amount typed, a swipe charges at once.
         if (event.type !== 'card') return;
         if (Number(digits || '0') <= 0) {
-          set({ notice: 'Type the amount first, then present the card.' });
+          set({ notice: say('till.notice.amountFirst') });
           return;
         }
         get().charge();
@@ -528,14 +533,14 @@ export const useTill = create<TillState>()((set, get) => {
         return;
       }
       if (event.type === 'problem') {
-        set({ readerMessage: READER_PROBLEMS[event.problem] });
+        set({ readerMessage: say(READER_PROBLEMS[event.problem]) });
         return;
       }
       const sale = get().sale;
       if (!sale) return;
       const { insertOnly } = get().phase as Extract<TillPhase, { name: 'waiting' }>;
       if (insertOnly && event.card.entry !== 'chip') {
-        set({ readerMessage: 'This card needs its chip: insert it into the reader, then enter the PIN.' });
+        set({ readerMessage: say('till.reader.chipNeeded') });
         return;
       }
       if (sale.pinRequested) {
@@ -557,7 +562,7 @@ export const useTill = create<TillState>()((set, get) => {
         phase: { name: 'amount' },
         digits: String(sale.amountMinor),
         amountKept: true,
-        notice: `PIN entry cancelled. The card was not charged. Enter charges ${formatMoney(fromMinorUnits(sale.amountMinor, sale.currency), sale.currency)} again; typing starts a new amount.`,
+        notice: say('till.notice.pinCancelled', { amount: moneyOf(sale.amountMinor, sale.currency) }),
       });
     },
     retryPin: () => {
@@ -578,8 +583,8 @@ export const useTill = create<TillState>()((set, get) => {
     },
     otherPayment: () => {
       const sale = get().sale;
-      const amount = sale ? `${formatMoney(fromMinorUnits(sale.amountMinor, sale.currency), sale.currency)}: ` : '';
-      endSale({ phase: { name: 'amount' }, digits: '', reference: '', amountKept: false, notice: `${amount}take the payment another way (cash, voucher). The card was not charged, and the till is ready for the next sale.` });
+      const notice = sale ? say('till.notice.otherPayment', { amount: moneyOf(sale.amountMinor, sale.currency) }) : say('till.notice.otherPaymentNoAmount');
+      endSale({ phase: { name: 'amount' }, digits: '', reference: '', amountKept: false, notice });
     },
     newSale: () => {
       endSale({ phase: { name: 'amount' }, digits: '', reference: '', notice: null, amountKept: false });
@@ -599,21 +604,21 @@ export const useTill = create<TillState>()((set, get) => {
         void resolveOpen();
         return;
       }
-      set({ phase: { name: 'checking', mode: 'resend', automatic: true, message: 'Checking whether the payment went through…' } });
+      set({ phase: { name: 'checking', mode: 'resend', automatic: true, message: say('till.checking.resending') } });
       void send();
     },
     stopChecking: () => {
       if (get().phase.name !== 'checking') return;
       const sale = get().sale;
       const unresolved = sale ? { orderId: sale.orderId, amountMinor: sale.amountMinor, currency: sale.currency } : get().unresolved;
-      const amount = unresolved ? formatMoney(fromMinorUnits(unresolved.amountMinor, unresolved.currency), unresolved.currency) : 'the last payment';
+      const notice = unresolved ? say('till.notice.unknown', { amount: moneyOf(unresolved.amountMinor, unresolved.currency) }) : say('till.notice.unknownLast');
       // The attempt stays open on the gateway: the next charge (or the next start) asks how it ended first.
       endSale({
         phase: { name: 'amount' },
         unresolved,
         digits: unresolved ? String(unresolved.amountMinor) : '',
         amountKept: true,
-        notice: `The outcome of ${amount} is not known yet, so this sale is kept open. Before any new charge the till asks the gateway how it ended; the card is never charged twice.`,
+        notice,
       });
     },
     tryAgain: () => {

@@ -4,21 +4,24 @@
  * An amount above the till's usual limit (GET /ui/terminal `confirm_above`) is confirmed first.
  * Amounts shrink to fit their box on every screen size (ui/fit-text.tsx).
  */
-import { useEffect, useState, type FormEvent, type MouseEvent } from 'react';
+import { useEffect, useState, type FormEvent, type MouseEvent, type ReactNode } from 'react';
+import { FormattedMessage } from 'react-intl';
 import { PIN_TRIES } from '../../../contract/constants.js';
+import type { MessageId } from '../../../contract/i18n/catalogues.js';
 import { fromMinorUnits, maxAmountMinor, toMinorUnits } from '../../../contract/money.js';
 import { useSession } from '../session-store.js';
 import { FitLine, useFitText } from '../ui/fit-text.js';
 import { BackspaceIcon, CardIcon, ClockIcon, ContactlessIcon, CrossIcon, WarningIcon } from '../ui/icons.js';
+import { useT } from '../ui/i18n.js';
 import { Modal } from '../ui/modal.js';
 import { useAutoFocus, useKeys } from '../ui/use-keys.js';
 import { formatMoney, formatNumber, pressAmountKey } from './money.js';
 import type * as PinBlock from './pin-block.js';
 import { PinPad } from './pin-pad.js';
-import { BRAND_NAMES, ENTRY_NAMES, type ReaderEvent } from './reader.js';
+import { entryText, maskedCard, type ReaderEvent } from './reader.js';
 import { Approved } from './approved.js';
 import { SimulatedReaderPanel } from './simulated-reader-panel.js';
-import { simulatedReader, useTill, wedgeReader, type Decline } from './till-store.js';
+import { simulatedReader, useTill, wedgeReader, type Decline, type Said } from './till-store.js';
 
 type PinBlockModule = typeof PinBlock;
 let pinBlockModule: Promise<PinBlockModule> | undefined;
@@ -100,6 +103,9 @@ function useSaleAmount(): string {
 
 const keepFocus = (event: MouseEvent) => event.preventDefault();
 
+/** A key legend inside a message: `<kbd>Enter</kbd>`. */
+const kbd = (chunks: ReactNode[]) => <kbd>{chunks}</kbd>;
+
 const AMOUNT_KEYS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '00', '0'] as const;
 
 function AmountEntry({ onCharge }: { onCharge: () => void }) {
@@ -113,6 +119,7 @@ function AmountEntry({ onCharge }: { onCharge: () => void }) {
   const amountRef = useFitText<HTMLOutputElement>(formatNumber(amount, currency));
   const unresolved = useTill((s) => s.unresolved !== null);
   const empty = amount <= 0;
+  const t = useT();
 
   // Digits beyond the gateway's largest amount in this currency are not taken.
   const keypad = (key: string) => {
@@ -139,22 +146,22 @@ function AmountEntry({ onCharge }: { onCharge: () => void }) {
     <div className="till-grid">
       <form className="panel sale-panel" onSubmit={submit} aria-labelledby="sale-title">
         <h2 id="sale-title" className="panel-title">
-          New sale
+          {t('till.sale.title')}
         </h2>
         <div className="amount-display">
           <span className="amount-label" id="amount-label">
-            Amount
+            {t('common.amount')}
           </span>
           <output ref={amountRef} className={empty ? 'amount-value amount-empty' : 'amount-value'} aria-labelledby="amount-label" aria-live="polite">
             {formatNumber(amount, currency)}
           </output>
-          <span className="amount-currency" title="The shop's currency">
+          <span className="amount-currency" title={t('till.sale.currency')}>
             {currency}
           </span>
         </div>
         <label className="field">
           <span className="field-label">
-            Order reference <span className="field-optional">optional</span>
+            {t('till.sale.reference')} <span className="field-optional">{t('till.sale.optional')}</span>
           </span>
           <input
             className="input"
@@ -162,34 +169,32 @@ function AmountEntry({ onCharge }: { onCharge: () => void }) {
             maxLength={35}
             autoComplete="off"
             spellCheck={false}
-            placeholder="e.g. table 12 or invoice no."
+            placeholder={t('till.sale.referenceExample')}
             onChange={(event) => setReference(event.target.value)}
           />
         </label>
         <button ref={chargeRef} type="submit" className="button button-primary button-xl charge-button" aria-disabled={empty}>
-          {empty ? 'Charge' : unresolved ? `Check the last payment, then charge ${formatMoney(amount, currency)}` : `Charge ${formatMoney(amount, currency)}`}
+          {empty
+            ? t('till.sale.charge')
+            : t(unresolved ? 'till.sale.checkThenCharge' : 'till.sale.chargeAmount', { amount: formatMoney(amount, currency) })}
         </button>
         <p className={notice ? 'till-notice' : 'till-hint'} role="status">
-          {notice ?? (
-            <>
-              Type the amount, then <kbd>Enter</kbd>. <kbd>Backspace</kbd> removes a digit, <kbd>Esc</kbd> clears.
-            </>
-          )}
+          {notice ? t(notice.id, notice.values) : <FormattedMessage id={'till.sale.hint' satisfies MessageId} values={{ kbd }} />}
         </p>
       </form>
       <div className="panel keypad-panel">
-        <div className="keypad" role="group" aria-label="Amount keys">
+        <div className="keypad" role="group" aria-label={t('till.keypad.label')}>
           {AMOUNT_KEYS.map((key) => (
             <button key={key} type="button" className="key" onMouseDown={keepFocus} onClick={() => keypad(key)}>
               {key}
             </button>
           ))}
-          <button type="button" className="key key-back" aria-label="Delete last digit" onMouseDown={keepFocus} onClick={() => keypad('back')}>
+          <button type="button" className="key key-back" aria-label={t('till.keypad.back')} onMouseDown={keepFocus} onClick={() => keypad('back')}>
             <BackspaceIcon size={30} />
           </button>
         </div>
         <button type="button" className="button button-quiet keypad-clear" onMouseDown={keepFocus} onClick={() => keypad('clear')} disabled={empty}>
-          Clear amount
+          {t('till.keypad.clear')}
         </button>
       </div>
     </div>
@@ -202,6 +207,7 @@ function ConfirmCharge({ card, onClose }: { card: ReaderEvent | undefined; onClo
   const currency = useSession((s) => s.session?.merchant.currency ?? 'EUR');
   const limit = useSession((s) => s.terminal?.confirm_above ?? 0);
   const amountText = formatMoney(fromMinorUnits(Number(digits || '0'), currency), currency);
+  const t = useT();
   const confirm = () => {
     onClose();
     useTill.getState().charge();
@@ -209,16 +215,14 @@ function ConfirmCharge({ card, onClose }: { card: ReaderEvent | undefined; onClo
     if (card && useTill.getState().phase.name === 'waiting') useTill.getState().readerEvent(card);
   };
   return (
-    <Modal title={`Charge ${amountText}?`} onClose={onClose} className="modal-narrow confirm-charge">
-      <p className="confirm-charge-text">
-        That is above this till&rsquo;s usual limit of {formatMoney(limit, currency)}. Check the amount with the customer before the card.
-      </p>
+    <Modal title={t('till.confirm.title', { amount: amountText })} onClose={onClose} className="modal-narrow confirm-charge">
+      <p className="confirm-charge-text">{t('till.confirm.text', { limit: formatMoney(limit, currency) })}</p>
       <div className="modal-actions">
         <button type="button" className="button button-lg" onClick={onClose}>
-          Go back <kbd>Esc</kbd>
+          {t('till.confirm.back')} <kbd>{t('till.key.esc')}</kbd>
         </button>
         <button type="button" className="button button-primary button-lg" data-autofocus onClick={confirm}>
-          Charge {amountText} <kbd>Enter</kbd>
+          {t('till.sale.chargeAmount', { amount: amountText })} <kbd>{t('till.key.enter')}</kbd>
         </button>
       </div>
     </Modal>
@@ -230,6 +234,7 @@ function WaitingForCard({ insertOnly }: { insertOnly: boolean }) {
   const readerMessage = useTill((s) => s.readerMessage);
   const cancel = useTill.getState().cancelWaiting;
   const headingRef = useAutoFocus<HTMLHeadingElement>();
+  const t = useT();
 
   useKeys((event) => {
     if (event.key !== 'Escape') return false;
@@ -245,14 +250,14 @@ function WaitingForCard({ insertOnly }: { insertOnly: boolean }) {
         </div>
         <FitLine className="prompt-amount" text={amountText} />
         <h2 id="prompt-title" ref={headingRef} tabIndex={-1} className="prompt-title">
-          {insertOnly ? 'Insert the card and enter the PIN' : 'Tap, insert or swipe the card'}
+          {t(insertOnly ? 'till.card.insertTitle' : 'till.card.title')}
         </h2>
-        <p className="prompt-sub">{insertOnly ? 'The bank asks for the PIN: the card goes into the chip reader.' : 'Waiting for the card…'}</p>
+        <p className="prompt-sub">{t(insertOnly ? 'till.card.insertText' : 'till.card.waiting')}</p>
         <p className={readerMessage ? 'reader-message reader-message-shown' : 'reader-message'} role="status">
-          {readerMessage ?? ''}
+          {readerMessage ? t(readerMessage.id, readerMessage.values) : ''}
         </p>
         <button type="button" className="button button-lg prompt-cancel" onClick={cancel}>
-          Cancel <kbd>Esc</kbd>
+          {t('common.cancel')} <kbd>{t('till.key.esc')}</kbd>
         </button>
       </section>
       <SimulatedReaderPanel />
@@ -264,6 +269,7 @@ function Processing({ since }: { since: number }) {
   const amountText = useSaleAmount();
   const [elapsed, setElapsed] = useState(() => Date.now() - since);
   const headingRef = useAutoFocus<HTMLDivElement>();
+  const t = useT();
   useEffect(() => {
     const timer = window.setInterval(() => setElapsed(Date.now() - since), 250);
     return () => window.clearInterval(timer);
@@ -275,7 +281,7 @@ function Processing({ since }: { since: number }) {
       <div className={visible ? 'spinner' : 'spinner spinner-hidden'} aria-hidden="true" />
       <div role="status" className="result-status">
         <h2 id="processing-title" className="result-title">
-          {visible ? 'Waiting for the bank…' : 'Processing…'}
+          {t(visible ? 'till.processing.bank' : 'till.processing.title')}
         </h2>
         <FitLine className="result-amount" text={amountText} />
         {visible && (
@@ -284,11 +290,7 @@ function Processing({ since }: { since: number }) {
           </div>
         )}
         <p className="result-reason">
-          {slow
-            ? 'This is taking longer than usual: the bank has not answered yet. Keep the card at hand. The payment is sent only once.'
-            : visible
-              ? 'Do not remove the card.'
-              : ''}
+          {slow ? t('till.processing.slow') : visible ? t('till.processing.keepCard') : ''}
         </p>
       </div>
     </section>
@@ -300,6 +302,7 @@ function PinEntry({ insertPath }: { insertPath: boolean }) {
   const terminal = useSession((s) => s.terminal);
   const { submitPinBlock, cancelPin } = useTill.getState();
   const amountText = useSaleAmount();
+  const t = useT();
   const [pinBlock, setPinBlock] = useState<PinBlockModule | undefined>(undefined);
   useEffect(() => {
     let live = true;
@@ -315,9 +318,9 @@ function PinEntry({ insertPath }: { insertPath: boolean }) {
   const encrypt = pinBlock ? (pin: string) => pinBlock.encryptPinBlock(pin, card.pan, terminal.pin_key.key_hex) : undefined;
   return (
     <PinPad
-      title={insertPath ? 'Card inserted: enter the PIN' : 'Enter the PIN'}
+      title={t(insertPath ? 'till.pin.insertedTitle' : 'till.pin.title')}
       amountText={amountText}
-      cardText={`${BRAND_NAMES[card.brand]} •••• ${card.lastFour} · ${ENTRY_NAMES[card.entry]}`}
+      cardText={t('till.card.line', { card: maskedCard(t, card.brand, card.lastFour), entry: entryText(t, card.entry) })}
       triesLeft={Math.max(0, PIN_TRIES - sale.wrongPins)}
       encrypt={encrypt}
       onSubmit={submitPinBlock}
@@ -330,13 +333,14 @@ function Declined({ decline }: { decline: Decline }) {
   const amountText = useSaleAmount();
   const { retryPin, anotherCard, insertCard, otherPayment, tryAgain } = useTill.getState();
   const primaryRef = useAutoFocus<HTMLButtonElement>();
+  const t = useT();
   const primary = decline.retryPin
-    ? { label: 'Enter the PIN again', action: retryPin }
+    ? { label: t('till.decline.retryPin'), action: retryPin }
     : decline.insertCard
-      ? { label: 'Insert the card', action: insertCard }
+      ? { label: t('till.decline.insertCard'), action: insertCard }
       : decline.tryAgain
-        ? { label: 'Try again', action: tryAgain }
-        : { label: 'Try another card', action: anotherCard };
+        ? { label: t('common.retry'), action: tryAgain }
+        : { label: t('till.decline.anotherCard'), action: anotherCard };
   useKeys((event) => {
     if (event.key === 'Enter') primary.action();
     else if (event.key === 'Escape') otherPayment();
@@ -347,60 +351,62 @@ function Declined({ decline }: { decline: Decline }) {
     <section className="result result-bad" role="alert" aria-labelledby="declined-title">
       <CrossIcon size={88} className="result-icon" />
       <h2 id="declined-title" className="result-title">
-        {decline.title}
+        {t(decline.title.id, decline.title.values)}
       </h2>
       <FitLine className="result-amount" text={amountText} />
-      <p className="result-reason">{decline.text}</p>
+      <p className="result-reason">{t(decline.text.id, decline.text.values)}</p>
       <div className="result-actions">
         <button ref={primaryRef} type="button" className="button button-primary button-lg" onClick={primary.action}>
-          {primary.label} <kbd>Enter</kbd>
+          {primary.label} <kbd>{t('till.key.enter')}</kbd>
         </button>
         {(decline.retryPin || decline.insertCard || decline.tryAgain) && (
           <button type="button" className="button button-lg" onClick={anotherCard}>
-            Try another card
+            {t('till.decline.anotherCard')}
           </button>
         )}
         <button type="button" className="button button-lg" onClick={otherPayment}>
-          Other payment <kbd>Esc</kbd>
+          {t('till.decline.otherPayment')} <kbd>{t('till.key.esc')}</kbd>
         </button>
       </div>
-      <p className="result-code">Bank response {decline.code === 'error' ? 'error' : decline.code}</p>
+      <p className="result-code">{decline.code === 'error' ? t('till.decline.codeError') : t('till.decline.code', { code: decline.code })}</p>
     </section>
   );
 }
 
-function Checking({ message, automatic, resolving }: { message: string; automatic: boolean; resolving: boolean }) {
+function Checking({ message, automatic, resolving }: { message: Said; automatic: boolean; resolving: boolean }) {
   const saleAmount = useSaleAmount();
   const unresolved = useTill((s) => s.unresolved);
   const amountText = saleAmount || (unresolved ? formatMoney(fromMinorUnits(unresolved.amountMinor, unresolved.currency), unresolved.currency) : '');
   const { checkAgain, stopChecking } = useTill.getState();
   const ref = useAutoFocus<HTMLElement>();
+  const t = useT();
   return (
     <section className="result result-wait" aria-labelledby="checking-title" ref={ref} tabIndex={-1}>
       {automatic ? <div className="spinner" aria-hidden="true" /> : <ClockIcon size={88} className="result-icon" />}
       <h2 id="checking-title" className="result-title">
-        {resolving ? 'Checking the last payment' : 'Checking the payment'}
+        {t(resolving ? 'till.checking.lastTitle' : 'till.checking.title')}
       </h2>
       <FitLine className="result-amount" text={amountText} />
       <p className="result-reason" role="status">
-        {message}
+        {t(message.id, message.values)}
       </p>
       <div className="result-actions">
         <button type="button" className="button button-primary button-lg" onClick={checkAgain}>
-          Check again
+          {t('till.checking.again')}
         </button>
         <button type="button" className="button button-lg" onClick={stopChecking}>
-          Stop checking
+          {t('till.checking.stop')}
         </button>
       </div>
     </section>
   );
 }
 
-function Failed({ title, message }: { title: string; message: string }) {
+function Failed({ title, message }: { title: Said; message: Said }) {
   const amountText = useSaleAmount();
   const { tryAgain, otherPayment, nextAmount } = useTill.getState();
   const primaryRef = useAutoFocus<HTMLButtonElement>();
+  const t = useT();
   useKeys((event) => {
     if (event.key === 'Escape') otherPayment();
     // The cashier types the next amount: the refusal goes with it.
@@ -412,16 +418,16 @@ function Failed({ title, message }: { title: string; message: string }) {
     <section className="result result-wait" role="alert" aria-labelledby="failed-title">
       <WarningIcon size={88} className="result-icon" />
       <h2 id="failed-title" className="result-title">
-        {title}
+        {t(title.id, title.values)}
       </h2>
       <FitLine className="result-amount" text={amountText} />
-      <p className="result-reason">{message}</p>
+      <p className="result-reason">{t(message.id, message.values)}</p>
       <div className="result-actions">
         <button ref={primaryRef} type="button" className="button button-primary button-lg" onClick={tryAgain}>
-          Try again
+          {t('common.retry')}
         </button>
         <button type="button" className="button button-lg" onClick={otherPayment}>
-          Cancel sale <kbd>Esc</kbd>
+          {t('till.failed.cancelSale')} <kbd>{t('till.key.esc')}</kbd>
         </button>
       </div>
     </section>

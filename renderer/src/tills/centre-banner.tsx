@@ -7,9 +7,10 @@
  */
 import { useRouterState } from '@tanstack/react-router';
 import { useCallback, useEffect, useState } from 'react';
+import type { Translate } from '../../../contract/i18n/format.js';
 import { formatMoney } from '../till/money.js';
-import { BRAND_NAMES } from '../till/reader.js';
-import { asCardBrand } from '../../../contract/cards.js';
+import { maskedCard } from '../till/reader.js';
+import { useT } from '../ui/i18n.js';
 import { WarningIcon } from '../ui/icons.js';
 import { tillsClient, type TillLinkStatus } from './tills-client.js';
 import { formatTime as timeOf } from '../ui/format.js';
@@ -17,13 +18,13 @@ import { ApiError } from '../api/client.js';
 
 const POLL_MS = 2000;
 
-/** "3 h 05 min", "12 min", "less than a minute". */
-export function durationText(ms: number): string {
+/** "3 h 05 min", "12 min", "less than a minute" (German, Portuguese, Croatian: "< 1 min"). */
+export function durationText(t: Translate, ms: number): string {
   const minutes = Math.floor(Math.max(0, ms) / 60_000);
-  if (minutes < 1) return 'less than a minute';
+  if (minutes < 1) return t('tills.duration.lessThanMinute');
   const hours = Math.floor(minutes / 60);
   const rest = minutes % 60;
-  return hours > 0 ? `${hours} h ${String(rest).padStart(2, '0')} min` : `${minutes} min`;
+  return hours > 0 ? t('tills.duration.hours', { hours, minutes: String(rest).padStart(2, '0') }) : t('tills.duration.minutes', { minutes });
 }
 
 
@@ -32,6 +33,7 @@ export function CentreBanner() {
   const [unreachable, setUnreachable] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const path = useRouterState({ select: (s) => s.location.pathname });
+  const t = useT();
 
   const refresh = useCallback(async () => {
     try {
@@ -56,9 +58,9 @@ export function CentreBanner() {
           <WarningIcon size={28} className="centre-banner-icon" />
           <div>
             <h2 id="gateway-unreachable-title" className="centre-banner-title">
-              Gateway not reachable
+              {t('tills.unreachable.title')}
             </h2>
-            <p className="centre-banner-text">This screen cannot reach the gateway, so no card payment can be taken here until it answers again. Nothing is charged meanwhile; check the network or the gateway&rsquo;s computer.</p>
+            <p className="centre-banner-text">{t('tills.unreachable.text')}</p>
           </div>
         </section>
       </div>
@@ -68,14 +70,27 @@ export function CentreBanner() {
   const { stored } = status;
   const now = Date.now();
   const totals = stored.totals.map((t) => formatMoney(t.amount, t.currency)).join(' + ');
-  const oldest = stored.oldest_at ? durationText(now - Date.parse(stored.oldest_at)) : null;
-  const left = stored.age_limit_at ? durationText(Date.parse(stored.age_limit_at) - now) : status.limits ? durationText(status.limits.age_hours * 3_600_000) : null;
+  const oldest = stored.oldest_at ? durationText(t, now - Date.parse(stored.oldest_at)) : null;
+  const left = stored.age_limit_at ? durationText(t, Date.parse(stored.age_limit_at) - now) : status.limits ? durationText(t, status.limits.age_hours * 3_600_000) : null;
+  const fresh = stored.count === 0 ? 'yes' : 'no';
+  // What is stored, how long and how much more can be, and that it is sent: one sentence each.
+  const awayText = [
+    stored.count === 0 ? t('tills.away.none') : t('tills.away.stored', { count: stored.count, totals, age: oldest ?? '' }),
+    left && status.limits
+      ? t('tills.away.limit', { fresh, left, perPayment: formatMoney(status.limits.per_payment, stored.totals[0]?.currency ?? 'EUR') })
+      : left
+        ? t('tills.away.left', { fresh, left })
+        : null,
+    t('tills.away.sent'),
+  ]
+    .filter(Boolean)
+    .join(' ');
   const seen = async (transactionId: string) => {
     try {
       setStatus(await tillsClient.declineSeen(transactionId));
       setProblem(null);
     } catch (error) {
-      setProblem(error instanceof Error ? error.message : 'Could not mark it seen');
+      setProblem(error instanceof Error ? error.message : t('tills.declined.seenFailed'));
     }
   };
 
@@ -86,21 +101,15 @@ export function CentreBanner() {
           <WarningIcon size={28} className="centre-banner-icon" />
           <div>
             <h2 id="centre-away-title" className="centre-banner-title">
-              The shop&rsquo;s gateway does not answer: card sales are stored at this till
+              {t('tills.away.title')}
             </h2>
-            <p className="centre-banner-text">
-              {stored.count === 0 ? 'Nothing stored yet.' : `${stored.count} stored ${stored.count === 1 ? 'sale' : 'sales'} · ${totals} · the oldest ${oldest} ago.`}{' '}
-              {left && `Sales can be stored for ${stored.count === 0 ? 'up to ' : 'another '}${left}`}
-              {status.limits && `, up to ${formatMoney(status.limits.per_payment, stored.totals[0]?.currency ?? 'EUR')} each.`} They are sent as soon as the gateway answers.
-            </p>
+            <p className="centre-banner-text">{awayText}</p>
           </div>
         </section>
       )}
       {status.state === 'online' && stored.count > 0 && (
-        <section className="centre-banner" role="status" aria-label="Sending stored sales">
-          <p className="centre-banner-text">
-            Sending {stored.count} stored {stored.count === 1 ? 'sale' : 'sales'} ({totals}) to the shop&rsquo;s gateway…
-          </p>
+        <section className="centre-banner" role="status" aria-label={t('tills.sending.label')}>
+          <p className="centre-banner-text">{t('tills.sending', { count: stored.count, totals })}</p>
         </section>
       )}
       {status.declines.map((d) => (
@@ -108,15 +117,25 @@ export function CentreBanner() {
           <WarningIcon size={28} className="centre-banner-icon" />
           <div>
             <h2 id={`declined-${d.transaction_id}`} className="centre-banner-title">
-              A stored sale was declined: {formatMoney(d.amount, d.currency)}
+              {t('tills.declined.title', { amount: formatMoney(d.amount, d.currency) })}
             </h2>
             <p className="centre-banner-text">
-              {BRAND_NAMES[asCardBrand(d.card_brand)]} •••• {d.card_last_four ?? '????'} · order {d.order_id} · taken at {timeOf(d.stored_at)} · the bank said &ldquo;
-              {d.message ?? 'declined'}&rdquo;. The customer was given goods for it: ask them for another payment. It is listed under Needs attention in the back office.
+              {t('tills.declined.text', {
+                card: maskedCard(t, d.card_brand, d.card_last_four),
+                order: d.order_id,
+                time: timeOf(d.stored_at),
+                // The bank's own words, as the centre recorded them.
+                reason: d.message ?? t('tills.declined.reason'),
+              })}
             </p>
           </div>
-          <button type="button" className="button" onClick={() => void seen(d.transaction_id)} aria-label={`Seen: declined stored sale ${formatMoney(d.amount, d.currency)}, order ${d.order_id}`}>
-            Seen
+          <button
+            type="button"
+            className="button"
+            onClick={() => void seen(d.transaction_id)}
+            aria-label={t('tills.declined.seenLabel', { amount: formatMoney(d.amount, d.currency), order: d.order_id })}
+          >
+            {t('tills.declined.seen')}
           </button>
         </section>
       ))}

@@ -6,8 +6,12 @@
  */
 import { useState, type FormEvent, type InputHTMLAttributes, type Ref } from 'react';
 import { ApiError } from '../api/client.js';
+import { useT } from '../ui/i18n.js';
 import { useAutoFocus } from '../ui/use-keys.js';
 import { tillsClient, type JoinSummary } from './tills-client.js';
+
+/** An address of a shop's gateway, as an example in the field. */
+const CENTRE_EXAMPLE = 'https://backoffice.local:8420';
 
 export function JoinShop({ onJoined }: { onJoined: (joined: JoinSummary) => void }) {
   const [centre, setCentre] = useState('');
@@ -15,13 +19,14 @@ export function JoinShop({ onJoined }: { onJoined: (joined: JoinSummary) => void
   const [busy, setBusy] = useState(false);
   const [problems, setProblems] = useState<{ centre?: string; code?: string; form?: string }>({});
   const centreRef = useAutoFocus<HTMLInputElement>();
+  const t = useT();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
     const local: typeof problems = {};
-    if (!/^https?:\/\/\S+$/.test(centre.trim())) local.centre = "Enter the shop's gateway's address, such as https://backoffice.local:8420.";
-    if (!code.trim()) local.code = 'Enter the pairing code from Settings -> Tills on the shop\u2019s gateway.';
+    if (!/^https?:\/\/\S+$/.test(centre.trim())) local.centre = t('tills.join.addressMissing');
+    if (!code.trim()) local.code = t('tills.join.codeMissing');
     setProblems(local);
     if (Object.keys(local).length) return;
     setBusy(true);
@@ -31,12 +36,13 @@ export function JoinShop({ onJoined }: { onJoined: (joined: JoinSummary) => void
       if (error instanceof ApiError && error.kind === 'api') {
         const byField = Object.fromEntries(error.errors.map((e) => [e.field, e.message]));
         setProblems({
-          ...(byField.centre ? { centre: `The address ${byField.centre}.` } : {}),
-          ...(byField.code ? { code: `The pairing code ${byField.code}: make a new one on the shop\u2019s gateway.` } : {}),
+          // The gateway's words about the field (English) go into the sentence as they came.
+          ...(byField.centre ? { centre: t('tills.join.addressProblem', { problem: byField.centre }) } : {}),
+          ...(byField.code ? { code: t('tills.join.codeProblem', { problem: byField.code }) } : {}),
           // Said once: beside the field it is about, or here when it is about neither.
           ...(byField.centre || byField.code ? {} : { form: error.message }),
         });
-      } else setProblems({ form: error instanceof Error ? error.message : 'This computer did not join the shop.' });
+      } else setProblems({ form: error instanceof Error ? error.message : t('tills.join.failed') });
     } finally {
       setBusy(false);
     }
@@ -45,27 +51,24 @@ export function JoinShop({ onJoined }: { onJoined: (joined: JoinSummary) => void
   return (
     <div className="login-wrap">
       <section className="panel login-panel" aria-labelledby="join-title">
-        <h1 id="join-title">Join a shop&rsquo;s gateway</h1>
-        <p className="login-lead">
-          This computer becomes another till of a shop whose gateway runs on another computer. On that computer, open Settings &rarr; Tills, choose the till and &ldquo;Join from another
-          computer&rdquo;, and enter its address and the pairing code here.
-        </p>
+        <h1 id="join-title">{t('tills.join.title')}</h1>
+        <p className="login-lead">{t('tills.join.lead')}</p>
         <form onSubmit={(event) => void submit(event)} noValidate>
           <JoinField
             id="join-centre"
-            label="Address of the shop’s gateway"
+            label={t('tills.join.address')}
             value={centre}
             problem={problems.centre}
             onChange={setCentre}
             inputRef={centreRef}
-            input={{ inputMode: 'url', placeholder: 'https://backoffice.local:8420' }}
+            input={{ inputMode: 'url', placeholder: CENTRE_EXAMPLE }}
           />
-          <JoinField id="join-code" label="Pairing code" value={code} problem={problems.code} onChange={setCode} input={{ autoCapitalize: 'characters', autoComplete: 'off', className: 'input mono' }} />
+          <JoinField id="join-code" label={t('tills.join.code')} value={code} problem={problems.code} onChange={setCode} input={{ autoCapitalize: 'characters', autoComplete: 'off', className: 'input mono' }} />
           <p className="form-problem" role="alert">
             {problems.form ?? ''}
           </p>
           <button type="submit" className="button button-primary button-lg button-block" aria-disabled={busy}>
-            {busy ? 'Joining…' : 'Join the shop'}
+            {t(busy ? 'tills.join.joining' : 'tills.join.submit')}
           </button>
         </form>
       </section>

@@ -10,8 +10,11 @@
 import { create } from 'zustand';
 import { TILL_HEARTBEAT_SECONDS } from '../../../contract/constants.js';
 import { ErrorCode } from '../../../contract/codes.js';
+import type { MessageId } from '../../../contract/i18n/catalogues.js';
+import type { MessageValues } from '../../../contract/i18n/format.js';
 import { ApiError, client } from '../api/client.js';
 import { useSession, whenSessionEnds } from '../session-store.js';
+import { translate } from '../ui/i18n.js';
 import { tillsClient, type Till } from './tills-client.js';
 
 const CLAIM_KEY = 'tillgate.claim';
@@ -25,8 +28,8 @@ export type ThisTill =
   /** The till asked for is open on another screen: use it here anyway, or choose another. */
   | { name: 'in_use'; till: Till; tills: Till[]; message: string }
   | { name: 'held'; till: Till }
-  /** Another screen took this screen's till over. */
-  | { name: 'lost'; till: Till; message: string }
+  /** Another screen took this screen's till over: what it said, put into words when shown. */
+  | { name: 'lost'; till: Till; message: { id: MessageId; values: MessageValues } }
   | { name: 'failed'; message: string };
 
 interface ThisTillState {
@@ -92,7 +95,7 @@ export const useThisTill = create<ThisTillState>()((set, get) => {
           if (isInUse(error)) {
             stopBeat();
             useSession.setState({ terminal: null });
-            set({ state: { name: 'lost', till, message: `${error.message}. This screen no longer sells on ${till.name}.` } });
+            set({ state: { name: 'lost', till, message: { id: 'tills.lost.message', values: { reason: error.message, till: till.name } } } });
           } else if (error instanceof ApiError && error.kind === 'api' && error.status === 401) {
             stopBeat();
           }
@@ -125,7 +128,7 @@ export const useThisTill = create<ThisTillState>()((set, get) => {
         set({ state: { name: 'in_use', till, tills, message: error.message } });
         return;
       }
-      set({ state: { name: 'choosing', tills, problem: problemOf(error, 'The till could not be opened. Try again.') } });
+      set({ state: { name: 'choosing', tills, problem: problemOf(error, translate('tills.openFailed')) } });
     }
   };
 
@@ -145,7 +148,7 @@ export const useThisTill = create<ThisTillState>()((set, get) => {
         // This screen has its till already (a reload): keep it.
         if (mine?.holder?.this_screen) return await choose(mine.till_id);
       } catch (error) {
-        set({ state: { name: 'failed', message: problemOf(error, 'The tills could not be read. Check the connection and try again.') } });
+        set({ state: { name: 'failed', message: problemOf(error, translate('tills.listFailed')) } });
         return;
       }
       const remembered = storage('local')?.getItem(TILL_KEY);

@@ -4,20 +4,24 @@
  * open or took it over, and shows the till in the Cashier bar with "Change till".
  */
 import { useEffect, type ReactNode } from 'react';
+import type { Translate } from '../../../contract/i18n/format.js';
 import { formatTime } from '../ui/format.js';
+import { useT } from '../ui/i18n.js';
 import { useThisTill } from './this-till-store.js';
 import type { Till } from './tills-client.js';
 
-function holderText(till: Till): string | null {
+function holderText(t: Translate, till: Till): string | null {
   if (!till.holder || till.holder.this_screen) return null;
-  return `open on another screen${till.holder.staff_name ? ` (${till.holder.staff_name})` : ''}, seen ${formatTime(till.holder.seen_at)}`;
+  const time = formatTime(till.holder.seen_at);
+  return till.holder.staff_name ? t('tills.holder.named', { name: till.holder.staff_name, time }) : t('tills.holder', { time });
 }
 
 function TillButtons({ tills, onChoose }: { tills: Till[]; onChoose: (tillId: string) => void }) {
+  const t = useT();
   return (
     <ul className="till-choices">
       {tills.map((till) => {
-        const busy = holderText(till);
+        const busy = holderText(t, till);
         return (
           <li key={till.till_id}>
             <button type="button" className="button till-choice" onClick={() => onChoose(till.till_id)} aria-describedby={busy ? `till-busy-${till.till_id}` : undefined}>
@@ -44,6 +48,7 @@ function TillButtons({ tills, onChoose }: { tills: Till[]; onChoose: (tillId: st
 export function TillGate({ children, optional = false }: { children: ReactNode; optional?: boolean }) {
   const state = useThisTill((s) => s.state);
   const { open, choose } = useThisTill.getState();
+  const t = useT();
   useEffect(() => {
     void open();
   }, [open]);
@@ -56,24 +61,24 @@ export function TillGate({ children, optional = false }: { children: ReactNode; 
     case 'loading':
       return (
         <p className="muted till-gate-wait" role="status">
-          Opening the till…
+          {t('tills.opening')}
         </p>
       );
     case 'failed':
       return (
         <section className="card till-gate" aria-labelledby="till-gate-title">
-          <h2 id="till-gate-title">The till could not be opened</h2>
+          <h2 id="till-gate-title">{t('tills.failed')}</h2>
           <p role="alert">{state.message}</p>
           <button type="button" className="button button-primary button-lg" onClick={() => void open()}>
-            Try again
+            {t('common.retry')}
           </button>
         </section>
       );
     case 'choosing':
       return (
         <section className="card till-gate" aria-labelledby="till-gate-title">
-          <h2 id="till-gate-title">Which till is this?</h2>
-          <p className="lead">This shop has {state.tills.length} tills. Choose the one this screen sells on; this browser remembers it.</p>
+          <h2 id="till-gate-title">{t('tills.choose.title')}</h2>
+          <p className="lead">{t('tills.choose.lead', { count: state.tills.length })}</p>
           {state.problem && (
             <p className="form-problem" role="alert">
               {state.problem}
@@ -85,19 +90,16 @@ export function TillGate({ children, optional = false }: { children: ReactNode; 
     case 'in_use':
       return (
         <section className="card till-gate" aria-labelledby="till-gate-title">
-          <h2 id="till-gate-title">{state.till.name} is open on another screen</h2>
-          <p role="alert">
-            {state.message}. Two screens on one till would share its sales and its day. Use it here only if that screen is not in use; it is then told that this screen
-            took the till over.
-          </p>
+          <h2 id="till-gate-title">{t('tills.inUse.title', { till: state.till.name })}</h2>
+          <p role="alert">{t('tills.inUse.text', { reason: state.message })}</p>
           <div className="till-gate-actions">
             <button type="button" className="button button-primary button-lg" onClick={() => void choose(state.till.till_id, true)}>
-              Use {state.till.name} here anyway
+              {t('tills.inUse.useAnyway', { till: state.till.name })}
             </button>
           </div>
           {state.tills.length > 1 && (
             <>
-              <h3>Or choose another till</h3>
+              <h3>{t('tills.inUse.other')}</h3>
               <TillButtons tills={state.tills.filter((t) => t.till_id !== state.till.till_id)} onChoose={(tillId) => void choose(tillId)} />
             </>
           )}
@@ -106,14 +108,14 @@ export function TillGate({ children, optional = false }: { children: ReactNode; 
     case 'lost':
       return (
         <section className="card till-gate" aria-labelledby="till-gate-title">
-          <h2 id="till-gate-title">This screen is no longer {state.till.name}</h2>
-          <p role="alert">{state.message}</p>
+          <h2 id="till-gate-title">{t('tills.lost.title', { till: state.till.name })}</h2>
+          <p role="alert">{t(state.message.id, state.message.values)}</p>
           <div className="till-gate-actions">
             <button type="button" className="button button-primary button-lg" onClick={() => void useThisTill.getState().change()}>
-              Choose a till
+              {t('tills.lost.choose')}
             </button>
             <button type="button" className="button button-lg" onClick={() => void choose(state.till.till_id, true)}>
-              Take {state.till.name} back
+              {t('tills.lost.takeBack', { till: state.till.name })}
             </button>
           </div>
         </section>
@@ -125,16 +127,17 @@ export function TillGate({ children, optional = false }: { children: ReactNode; 
 export function TillBadge() {
   const state = useThisTill((s) => s.state);
   const choices = useThisTill((s) => s.choices);
+  const t = useT();
   if (state.name !== 'held') return null;
   return (
     <div className="till-badge">
-      <span className="till-badge-name" title={`Terminal id ${state.till.till_id}`}>
+      <span className="till-badge-name" title={t('tills.badge.title', { id: state.till.till_id })}>
         {state.till.name}
         {state.till.name !== state.till.till_id && <span className="till-badge-id"> {state.till.till_id}</span>}
       </span>
       {choices > 1 && (
-        <button type="button" className="button button-quiet" aria-label="Change till" onClick={() => void useThisTill.getState().change()}>
-          Change
+        <button type="button" className="button button-quiet" aria-label={t('tills.badge.changeLabel')} onClick={() => void useThisTill.getState().change()}>
+          {t('tills.badge.change')}
         </button>
       )}
     </div>

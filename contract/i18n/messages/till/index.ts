@@ -5,4 +5,15 @@ import { en } from './en.js';
 import { hr } from './hr.js';
 import { pt } from './pt.js';
 
-export const till = { en, de, pt, hr, sameAsEnglish: { de: [], pt: [], hr: [] } } as const satisfies Area<keyof typeof en>;
+/** Key legends as the keyboards of each country print them, OK as every PIN pad labels it, the chip, and a line that is only card data. */
+export const till = {
+  en,
+  de,
+  pt,
+  hr,
+  sameAsEnglish: {
+    de: ['till.key.enter', 'till.key.esc', 'till.sale.optional', 'till.card.line', 'till.entry.chip', 'till.pin.ok', 'till.shortcuts.pin.ok'],
+    pt: ['till.key.enter', 'till.key.esc', 'till.key.delete', 'till.card.line', 'till.entry.chip', 'till.pin.ok', 'till.shortcuts.pin.ok'],
+    hr: ['till.key.enter', 'till.key.esc', 'till.key.backspace', 'till.key.delete', 'till.card.line', 'till.pin.ok', 'till.shortcuts.pin.ok'],
+  },
+} as const satisfies Area<keyof typeof en>;

@@ -5,4 +5,15 @@ import { en } from './en.js';
 import { hr } from './hr.js';
 import { pt } from './pt.js';
 
-export const tills = { en, de, pt, hr, sameAsEnglish: { de: [], pt: [], hr: [] } } as const satisfies Area<keyof typeof en>;
+/** Durations in hours and minutes are written alike everywhere (`3 h 05 min`). */
+export const tills = {
+  en,
+  de,
+  pt,
+  hr,
+  sameAsEnglish: {
+    de: ['tills.duration.minutes', 'tills.duration.hours'],
+    pt: ['tills.duration.minutes', 'tills.duration.hours'],
+    hr: ['tills.duration.minutes', 'tills.duration.hours'],
+  },
+} as const satisfies Area<keyof typeof en>;
