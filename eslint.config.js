@@ -14,7 +14,6 @@ const I18N_SCREENS = [
   'renderer/src/cashier/login.tsx',
   'renderer/src/ui/secret-field.tsx',
   'renderer/src/ui/i18n.tsx',
-const I18N_SCREENS = [
   'renderer/src/shell/**/*.tsx',
   'renderer/src/staff/**/*.tsx',
   'renderer/src/settings/*.tsx',
@@ -28,7 +27,6 @@ const I18N_SCREENS = [
   'renderer/src/till/*.tsx',
   'renderer/src/receipts/*.tsx',
   'renderer/src/tills/*.tsx',
-];
 ];
 
 const adapterPackages = ['electron', 'fastify', 'fastify-*', '@fastify/*', 'better-sqlite3', 'pino', 'pino-*', 'nodemailer', 'qrcode', 'react', 'react-dom', 'zustand'];

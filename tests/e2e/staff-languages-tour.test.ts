@@ -9,6 +9,8 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type Page } from 'playwright-core';
@@ -79,8 +81,12 @@ for (const run of RUNS) {
     /** No English word and no text cut off on the screen now. */
     async function speaksItsLanguage(where: string): Promise<void> {
       await page.waitForTimeout(200);
-      assert.deepEqual(await englishLeft(page, run.language, DATA_WORDS), [], `${run.locale} ${where}: English left`);
-      assert.deepEqual(await clippedTexts(page), [], `${run.locale} ${where}: text cut off`);
+      const english = await englishLeft(page, run.language, DATA_WORDS);
+      const clipped = await clippedTexts(page);
+      // What failed, as a picture beside the test's output (not docs: a failed run's screen).
+      if (english.length + clipped.length > 0) await page.screenshot({ path: join(tmpdir(), `tour-${run.name}-${where.replace(/\W+/g, '-')}.png`) });
+      assert.deepEqual(english, [], `${run.locale} ${where}: English left`);
+      assert.deepEqual(clipped, [], `${run.locale} ${where}: text cut off`);
     }
 
     async function logIn(login: string, pin: string): Promise<void> {

@@ -86,7 +86,8 @@ export async function clippedTexts(page: Page): Promise<string[]> {
       if (!ownText || element.closest('.visually-hidden,script,style,svg,[aria-hidden="true"]')) continue;
       const style = getComputedStyle(element);
       const box = element.getBoundingClientRect();
-      if (box.width === 0 || box.height === 0 || style.visibility === 'hidden') continue;
+      // Not shown (or shown to screen readers only: the 1 px clipped box of visually hidden text).
+      if (box.width <= 1 || box.height <= 1 || style.visibility === 'hidden') continue;
       const hides = (value) => value !== 'visible';
       const overX = element.scrollWidth > element.clientWidth + 1 && (hides(style.overflowX) || style.textOverflow === 'ellipsis');
       const overY = element.scrollHeight > element.clientHeight + 1 && hides(style.overflowY) && style.overflowY !== 'auto' && style.overflowY !== 'scroll';

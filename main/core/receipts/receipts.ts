@@ -100,10 +100,9 @@ export class Receipts {
 
   // ---- building a receipt from the record ----------------------------------------------------------
 
-  /** The merchant's language for printed receipts: its first channel's (invoices use the same). */
+  /** The shop's language (Settings -> Profile), which its printed and e-mailed receipts speak (D21). */
   private async languageOf(r: Repositories, merchantId: string): Promise<ReceiptLanguage> {
-    const channels = await r.channels.listByMerchant(merchantId);
-    const language = channels[0]?.language;
+    const language = (await r.merchants.get(merchantId))?.language;
     return language && (RECEIPT_LANGUAGES as readonly string[]).includes(language) ? language : 'en';
   }
 

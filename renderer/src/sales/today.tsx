@@ -19,6 +19,7 @@ import { brandName, ENTRY_MESSAGES, maskedCard, NO_VALUE, useSales, type SaleRow
 import { formatDayTime, formatTime } from '../ui/format.js';
 import { useT } from '../ui/i18n.js';
 import type { Translate } from '../../../contract/i18n/format.js';
+import { bankReason } from '../ui/bank-reason.js';
 
 /** A sale whose card was approved has a receipt, also once refunded. */
 const RECEIPTED: ReadonlySet<number> = new Set([TransactionStatus.completed, TransactionStatus.authorized, TransactionStatus.refunded, TransactionStatus.partly_refunded, TransactionStatus.stored]);
@@ -43,8 +44,8 @@ const STATUS_NAMES: Record<TransactionStatusName, MessageId> = {
 function statusOf(row: SaleRow, t: Translate): { label: string; tone: 'ok' | 'bad' | 'neutral' | 'wait'; detail?: string } {
   const { tx } = row;
   if (tx.counted === 'declined' && tx.status_code === TransactionStatus.declined) {
-    const code = /^(\w{2})\s/.exec(tx.message ?? '')?.[1];
-    return { label: t('common.declined'), tone: 'bad', ...(tx.message ? { detail: code ? `${tx.message.slice(3)} (${code})` : tx.message } : {}) };
+    const bank = bankReason(tx.message, t);
+    return { label: t('common.declined'), tone: 'bad', ...(bank ? { detail: bank.code ? `${bank.reason} (${bank.code})` : bank.reason } : {}) };
   }
   switch (tx.status_code) {
     case TransactionStatus.completed:

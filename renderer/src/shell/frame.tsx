@@ -14,7 +14,7 @@ import { tillsClient, type TillLinkStatus } from '../tills/tills-client.js';
 import { ConfirmDialog } from '../ui/detail-parts.js';
 import { useTill } from '../till/till-store.js';
 import { translate, useT } from '../ui/i18n.js';
-import { MenuIcon } from '../ui/icons.js';
+import { LockIcon, MenuIcon } from '../ui/icons.js';
 import { areasFor, COMING_AREAS, ROLE_NAMES } from './areas.js';
 import { IdleLock } from './idle-lock.js';
 import { RoleGate } from './role-gate.js';
@@ -134,8 +134,9 @@ function StaffBadge() {
       </span>
       <LanguageChoice />
       {!joinedTill && (
-        <button type="button" className="header-button" onClick={() => setSettingPin(true)}>
-          {t('shell.setPin')}
+        <button type="button" className="header-button header-button-icon" title={t('shell.setPin')} onClick={() => setSettingPin(true)}>
+          <LockIcon size={18} />
+          <span className="header-button-label">{t('shell.setPin')}</span>
         </button>
       )}
       <button type="button" className="header-button" onClick={() => void askLogout()}>
@@ -194,8 +195,9 @@ function Navigation({ open, onClose }: { open: boolean; onClose: (refocus: boole
 }
 
 /**
- * The staff member's own language for their screens (D21): the shop's (the default), or one of the
- * four; kept with their account on the gateway, so it follows them to every till.
+ * The staff member's language for their screens (D21), as short as a header allows: the language
+ * they see now, by its own name. Choosing another keeps it with their account on the gateway, so it
+ * follows them to every till; choosing the shop's language goes back to following the shop's.
  */
 function LanguageChoice() {
   const own = useSession((s) => s.session?.staff.language ?? null);
@@ -204,35 +206,41 @@ function LanguageChoice() {
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
   const t = useT();
+  const shopLanguage = isStaffLanguage(shop) ? shop : 'en';
   const change = async (event: ChangeEvent<HTMLSelectElement>) => {
     const value = event.target.value;
     setBusy(true);
     setFailed(false);
     try {
-      await chooseLanguage(isStaffLanguage(value) ? value : null);
+      await chooseLanguage(isStaffLanguage(value) && value !== shopLanguage ? value : null);
     } catch {
       setFailed(true);
     } finally {
       setBusy(false);
     }
   };
-  const shopName = isStaffLanguage(shop) ? LANGUAGE_NAMES[shop] : shop;
   return (
     <>
       <select
         className="header-select"
         aria-label={t('shell.language.label')}
         title={failed ? t('shell.language.failed') : t('shell.language.label')}
-        value={own ?? ''}
+        value={own ?? shopLanguage}
         disabled={busy}
         onChange={(event) => void change(event)}
       >
-        <option value="">{t('shell.language.shop', { language: shopName })}</option>
-        {STAFF_LANGUAGES.map((language) => (
-          <option key={language} value={language} lang={language}>
-            {LANGUAGE_NAMES[language]}
+        <optgroup label={t('shell.language.shopGroup')}>
+          <option value={shopLanguage} lang={shopLanguage}>
+            {LANGUAGE_NAMES[shopLanguage]}
           </option>
-        ))}
+        </optgroup>
+        <optgroup label={t('shell.language.otherGroup')}>
+          {STAFF_LANGUAGES.filter((language) => language !== shopLanguage).map((language) => (
+            <option key={language} value={language} lang={language}>
+              {LANGUAGE_NAMES[language]}
+            </option>
+          ))}
+        </optgroup>
       </select>
       {failed && (
         <span className="visually-hidden" role="alert">

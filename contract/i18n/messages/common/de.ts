@@ -2,6 +2,13 @@
 import type { en } from './en.js';
 
 export const de = {
+  'common.bank.05': 'Nicht genehmigt',
+  'common.bank.13': 'Ungültiger Betrag',
+  'common.bank.14': 'Ungültige Kartennummer',
+  'common.bank.51': 'Nicht genügend Deckung',
+  'common.bank.54': 'Karte abgelaufen',
+  'common.bank.55': 'Falsche PIN',
+  'common.bank.75': 'Zu viele PIN-Versuche',
   'common.save': 'Speichern',
   'common.cancel': 'Abbrechen',
   'common.close': 'Schließen',

@@ -1,5 +1,12 @@
 /** The staff screens' words in English: words every screen shares (buttons, states, card terms). Keys start with `common.` (contract/i18n/catalogues.ts). */
 export const en = {
+  'common.bank.05': 'Do not honour',
+  'common.bank.13': 'Invalid amount',
+  'common.bank.14': 'Invalid card number',
+  'common.bank.51': 'Insufficient funds',
+  'common.bank.54': 'Expired card',
+  'common.bank.55': 'Incorrect PIN',
+  'common.bank.75': 'PIN tries exceeded',
   'common.save': 'Save',
   'common.cancel': 'Cancel',
   'common.close': 'Close',

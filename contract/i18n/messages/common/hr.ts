@@ -2,6 +2,13 @@
 import type { en } from './en.js';
 
 export const hr = {
+  'common.bank.05': 'Banka nije odobrila',
+  'common.bank.13': 'Nevaljan iznos',
+  'common.bank.14': 'Nevaljan broj kartice',
+  'common.bank.51': 'Nedovoljno sredstava',
+  'common.bank.54': 'Kartica je istekla',
+  'common.bank.55': 'Pogrešan PIN',
+  'common.bank.75': 'Previše pokušaja unosa PIN-a',
   'common.save': 'Spremi',
   'common.cancel': 'Odustani',
   'common.close': 'Zatvori',

@@ -2,6 +2,13 @@
 import type { en } from './en.js';
 
 export const pt = {
+  'common.bank.05': 'Não autorizado pelo banco',
+  'common.bank.13': 'Montante inválido',
+  'common.bank.14': 'Número de cartão inválido',
+  'common.bank.51': 'Saldo insuficiente',
+  'common.bank.54': 'Cartão expirado',
+  'common.bank.55': 'PIN incorreto',
+  'common.bank.75': 'Tentativas de PIN excedidas',
   'common.save': 'Guardar',
   'common.cancel': 'Cancelar',
   'common.close': 'Fechar',
