@@ -97,6 +97,9 @@ export function joined(...parts: ReadonlyArray<string | null | undefined | false
   return parts.filter(Boolean).join(' · ');
 }
 
+/** The dot between parts of a line, where one part is an element (`<strong>Reminder</strong> · Sent`). */
+export const DOT = ' · ';
+
 /** A code beside a name: `(TILL-2)`. */
 export const bracketed = (text: string) => `(${text})`;
 
@@ -106,7 +109,8 @@ export const shortId = (id: string) => `${id.slice(0, 8)}…`;
 /** `Visa •••• 1111`. */
 export function cardText(brand: string | undefined, lastFour: string | undefined): string | null {
   if (!lastFour) return null;
-  return `${BRAND_NAMES[asCardBrand(brand)]} •••• ${lastFour}`;
+  const known = asCardBrand(brand);
+  return `${known === 'unknown' ? translate('common.card') : BRAND_NAMES[known]} •••• ${lastFour}`;
 }
 
 /** `21 Nov 2026, 10:03`, in the shop's time zone on a 24-hour clock (ui/format.ts). */
