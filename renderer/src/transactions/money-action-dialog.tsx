@@ -14,7 +14,7 @@ import { ApiError } from '../api/client.js';
 import { reasonProblem as reasonProblemOf, reasonText, RefundReasonField } from '../sales/refund-reason.js';
 import { formatMoney, parseAmount } from '../till/money.js';
 import { WarningIcon } from '../ui/icons.js';
-import { useT } from '../ui/i18n.js';
+import { currentLocale, useT } from '../ui/i18n.js';
 import { Modal } from '../ui/modal.js';
 import { useRichT } from './rich-text.js';
 import { cardText, joined } from './transaction-format.js';
@@ -22,6 +22,11 @@ import { transactionsClient, type TransactionDetail } from './transactions-clien
 import { problemText } from './transactions-store.js';
 
 export type MoneyAction = 'capture' | 'release' | 'refund';
+
+/** An amount as the field takes it: the currency's decimals, the language's decimal sign, no grouping (`48.00`, `48,00`). */
+function fieldText(amount: number, exponent: number): string {
+  return new Intl.NumberFormat(currentLocale(), { minimumFractionDigits: exponent, maximumFractionDigits: exponent, useGrouping: false }).format(amount);
+}
 
 /*
  * The dialog's words are one message per sentence with the action as an ICU select
@@ -47,7 +52,7 @@ export function MoneyActionDialog({ action, detail, onClose, onRefused }: MoneyA
   const wholeOnly = (action === 'release' && !detail.amounts.partial_reversal) || (action === 'refund' && !detail.amounts.partial_refund);
   const exponent = exponentOf(tx.currency);
   const [step, setStep] = useState<'details' | 'confirm'>('details');
-  const [amountText, setAmountText] = useState(() => max.toFixed(exponent));
+  const [amountText, setAmountText] = useState(() => fieldText(max, exponent));
   const [choice, setChoice] = useState('');
   const [otherText, setOtherText] = useState('');
   const [busy, setBusy] = useState(false);
@@ -64,8 +69,8 @@ export function MoneyActionDialog({ action, detail, onClose, onRefused }: MoneyA
     event.preventDefault();
     let ok = true;
     if (typed === undefined || typed <= 0) {
-      // The example as the field takes it (and as it was filled in): digits and a point.
-      setAmountProblem(t('transactions.money.enterAmount', { example: max.toFixed(exponent) }));
+      // The example as the field takes it (and as it was filled in).
+      setAmountProblem(t('transactions.money.enterAmount', { example: fieldText(max, exponent) }));
       ok = false;
     } else if (toMinorUnits(typed, tx.currency) > toMinorUnits(max, tx.currency)) {
       setAmountProblem(t('transactions.money.atMost', { action, max: formatMoney(max, tx.currency) }));

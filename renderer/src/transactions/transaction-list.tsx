@@ -288,19 +288,19 @@ function TextFilters({ search, apply, clear }: { search: TransactionListSearch; 
         <label className="field-label" htmlFor={ids.currency}>
           {t('common.currency')}
         </label>
-        <input id={ids.currency} className="input txn-currency-input" maxLength={3} autoComplete="off" spellCheck={false} placeholder={t('transactions.filter.any')} value={currency} onChange={(event) => setCurrency(event.target.value)} />
+        <input id={ids.currency} className="input txn-currency-input" maxLength={3} autoComplete="off" spellCheck={false} placeholder={t('transactions.filter.anyPlaceholder')} value={currency} onChange={(event) => setCurrency(event.target.value)} />
       </div>
       <div className="field">
         <label className="field-label" htmlFor={ids.card}>
           {t('transactions.filter.cardLastFour')}
         </label>
-        <input id={ids.card} className="input txn-card-input" inputMode="numeric" maxLength={4} autoComplete="off" placeholder={t('transactions.filter.any')} value={card} onChange={(event) => setCard(event.target.value)} />
+        <input id={ids.card} className="input txn-card-input" inputMode="numeric" maxLength={4} autoComplete="off" placeholder={t('transactions.filter.anyPlaceholder')} value={card} onChange={(event) => setCard(event.target.value)} />
       </div>
       <div className="field">
         <label className="field-label" htmlFor={ids.order}>
           {t('transactions.orderId')}
         </label>
-        <input id={ids.order} className="input txn-order-input" autoComplete="off" spellCheck={false} placeholder={t('transactions.filter.any')} value={order} onChange={(event) => setOrder(event.target.value)} />
+        <input id={ids.order} className="input txn-order-input" autoComplete="off" spellCheck={false} placeholder={t('transactions.filter.anyPlaceholder')} value={order} onChange={(event) => setOrder(event.target.value)} />
       </div>
       <button type="submit" className="button txn-apply">
         {t('transactions.filter.apply')}

@@ -27,7 +27,7 @@ export const de = {
   'checkouts.locale.de': 'Deutsch',
   'checkouts.locale.pt': 'Portugiesisch (Português)',
   'checkouts.locale.hr': 'Kroatisch (Hrvatski)',
-  'checkouts.locale.browser': 'Browser des Kunden',
+  'checkouts.locale.browser': 'Wie im Browser des Kunden',
   'checkouts.collect.dob': 'Geburtsdatum',
   'checkouts.collect.phone': 'Telefon',
   'checkouts.collect.gender': 'Geschlecht',

@@ -27,7 +27,7 @@ export const pt = {
   'checkouts.locale.de': 'Alemão (Deutsch)',
   'checkouts.locale.pt': 'Português',
   'checkouts.locale.hr': 'Croata (Hrvatski)',
-  'checkouts.locale.browser': 'O browser do cliente',
+  'checkouts.locale.browser': 'Conforme o browser do cliente',
   'checkouts.collect.dob': 'Data de nascimento',
   'checkouts.collect.phone': 'Telefone',
   'checkouts.collect.gender': 'Género',

@@ -69,7 +69,7 @@ export const de = {
   'invoices.detail.expiry':
     '{expired, select, yes {Abgelaufen {unit, select, minutes {{count, plural, one {# Minute} other {# Minuten}}} hours {{count, plural, one {# Stunde} other {# Stunden}}} other {{count, plural, one {# Tag} other {# Tage}}}} nach Erstellung} other {{unit, select, minutes {{count, plural, one {# Minute} other {# Minuten}}} hours {{count, plural, one {# Stunde} other {# Stunden}}} other {{count, plural, one {# Tag} other {# Tage}}}} nach Erstellung}}',
   'invoices.detail.never': 'Nie',
-  'invoices.detail.channelLanguage': '{language} (Kanal)',
+  'invoices.detail.channelLanguage': '{language} – Sprache des Kanals',
   'invoices.detail.updated': 'Geändert',
   'invoices.detail.name': 'Name',
   'invoices.detail.afterPaying': 'Nach der Zahlung',
@@ -205,7 +205,7 @@ export const de = {
   'invoices.form.countryNote': 'ISO-Code (DE) oder englischer Name (Germany).',
   'invoices.form.languageNote': 'Der E-Mails und der Zahlungsseite.',
   'invoices.form.channelLanguage': 'Sprache des Kanals',
-  'invoices.form.channelLanguageOf': 'Sprache des Kanals ({language})',
+  'invoices.form.channelLanguageOf': 'Sprache des Kanals: {language}',
   'invoices.form.emailAtCreation': 'E-Mail beim Anlegen',
   'invoices.form.sendByEmail': 'Rechnung per E-Mail senden',
   'invoices.form.sendNoteEdit': 'Nur gespeichert: Eine spätere Änderung sendet nichts.',

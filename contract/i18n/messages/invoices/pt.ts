@@ -69,7 +69,7 @@ export const pt = {
   'invoices.detail.expiry':
     '{expired, select, yes {Expirou {unit, select, minutes {{count, plural, one {# minuto} other {# minutos}}} hours {{count, plural, one {# hora} other {# horas}}} other {{count, plural, one {# dia} other {# dias}}}} após a criação} other {{unit, select, minutes {{count, plural, one {# minuto} other {# minutos}}} hours {{count, plural, one {# hora} other {# horas}}} other {{count, plural, one {# dia} other {# dias}}}} após a criação}}',
   'invoices.detail.never': 'Nunca',
-  'invoices.detail.channelLanguage': '{language} (canal)',
+  'invoices.detail.channelLanguage': '{language} – idioma do canal',
   'invoices.detail.updated': 'Atualizada em',
   'invoices.detail.name': 'Nome',
   'invoices.detail.afterPaying': 'Depois de pagar',
@@ -203,7 +203,7 @@ export const pt = {
   'invoices.form.countryNote': 'Código ISO (PT) ou nome em inglês (Portugal).',
   'invoices.form.languageNote': 'Dos e-mails e da página de pagamento.',
   'invoices.form.channelLanguage': 'Idioma do canal',
-  'invoices.form.channelLanguageOf': 'Idioma do canal ({language})',
+  'invoices.form.channelLanguageOf': 'Idioma do canal: {language}',
   'invoices.form.emailAtCreation': 'E-mail ao criar',
   'invoices.form.sendByEmail': 'Enviar a fatura por e-mail',
   'invoices.form.sendNoteEdit': 'Apenas guardado: alterá-lo depois não envia nada.',

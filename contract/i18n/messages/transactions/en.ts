@@ -82,6 +82,7 @@ export const en = {
   'transactions.filter.from': 'From',
   'transactions.filter.to': 'To',
   'transactions.filter.any': 'Any',
+  'transactions.filter.anyPlaceholder': 'Any',
   'transactions.filter.equal': 'Equal to',
   'transactions.filter.between': 'Between',
   'transactions.filter.atLeast': 'At least',

@@ -51,7 +51,7 @@ export const pt = {
 
   'transactions.search.label': 'Procurar uma transação',
   'transactions.search.field': 'ID da transação, ID da encomenda, número da fatura, últimos quatro dígitos do cartão ou ID da caixa',
-  'transactions.search.placeholder': 'ID, encomenda, fatura, últimos quatro dígitos ou caixa',
+  'transactions.search.placeholder': 'ID, encomenda, fatura, 4 últimos dígitos ou caixa',
   'transactions.search.find': 'Procurar',
   'transactions.list.order': 'Encomenda',
   'transactions.list.when': 'Quando',
@@ -78,6 +78,7 @@ export const pt = {
   'transactions.filter.from': 'De',
   'transactions.filter.to': 'Até',
   'transactions.filter.any': 'Qualquer',
+  'transactions.filter.anyPlaceholder': 'Todos',
   'transactions.filter.equal': 'Igual a',
   'transactions.filter.between': 'Entre',
   'transactions.filter.atLeast': 'Pelo menos',
