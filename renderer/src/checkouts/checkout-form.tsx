@@ -251,7 +251,7 @@ function CheckoutForm({ currency }: { currency: string }) {
             {amountField('amount_shipping', true)}
           </div>
           <p className="checkout-total field-wide" aria-live="polite">
-            {rich('checkouts.form.total', { total: total === null ? NO_VALUE : totalText(total, chosenCurrency) })}
+            {rich('checkouts.form.total', { total: <strong>{total === null ? NO_VALUE : totalText(total, chosenCurrency)}</strong> })}
           </p>
           <Field label={t(LABELS.description)} optional error={errors.description?.message} className="field-wide" note={t('checkouts.form.descriptionNote')}>
             {(props) => <textarea className="input" rows={3} {...props} {...register('description')} />}

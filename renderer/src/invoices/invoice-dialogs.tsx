@@ -208,7 +208,7 @@ export function ReminderDialog({ reply, onClose, onDone }: { reply: InvoiceReply
       ) : waiting ? (
         <p role="status">{t('invoices.reminder.sending')}</p>
       ) : (
-        <p>{rich('invoices.reminder.text', { email: invoice.email ?? '', language, amount: formatMoney(invoice.amount, invoice.currency) })}</p>
+        <p>{rich('invoices.reminder.text', { email: <strong>{invoice.email}</strong>, language, amount: formatMoney(invoice.amount, invoice.currency) })}</p>
       )}
       <Problem text={action.problem} />
       <Actions>

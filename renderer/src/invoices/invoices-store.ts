@@ -42,7 +42,7 @@ export const useInvoiceChannels = create<ChannelsState>()((set, get) => ({
   },
 }));
 
-export const useInvoiceList = createListStore((search: InvoiceListSearch) => invoicesClient.list({ ...search, page: search.page ?? 1 }), 'The invoices');
+export const useInvoiceList = createListStore((search: InvoiceListSearch) => invoicesClient.list({ ...search, page: search.page ?? 1 }), () => translate('invoices.list.loadFailed'));
 
 interface DetailState {
   number: string | null;

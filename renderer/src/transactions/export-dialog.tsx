@@ -182,7 +182,7 @@ export function ExportDialog({ search, onClose }: ExportDialogProps) {
         )}
         {phase.kind === 'done' && (
           <p className="lead">
-            {rich('transactions.export.saved', { file: phase.result.filename })} <a className="txn-download" href={download.current?.url} download={phase.result.filename}>
+            {rich('transactions.export.saved', { file: <strong>{phase.result.filename}</strong> })} <a className="txn-download" href={download.current?.url} download={phase.result.filename}>
               {t('transactions.export.again')}
             </a>
           </p>

@@ -16,7 +16,6 @@ import { formatMoney, parseAmount } from '../till/money.js';
 import { WarningIcon } from '../ui/icons.js';
 import { currentLocale, useT } from '../ui/i18n.js';
 import { Modal } from '../ui/modal.js';
-import { useRichT } from './rich-text.js';
 import { cardText, joined } from './transaction-format.js';
 import { transactionsClient, type TransactionDetail } from './transactions-client.js';
 import { problemText } from './transactions-store.js';
@@ -46,7 +45,6 @@ interface MoneyActionDialogProps {
 export function MoneyActionDialog({ action, detail, onClose, onRefused }: MoneyActionDialogProps) {
   const tx = detail.transaction;
   const t = useT();
-  const rich = useRichT();
   const max = action === 'capture' ? detail.amounts.capturable : action === 'release' ? detail.amounts.releasable : detail.amounts.refundable;
   // Partial captures always work; a partial release or refund only where the payment type allows it.
   const wholeOnly = (action === 'release' && !detail.amounts.partial_reversal) || (action === 'refund' && !detail.amounts.partial_refund);
@@ -154,13 +152,19 @@ export function MoneyActionDialog({ action, detail, onClose, onRefused }: MoneyA
           </dl>
           <p className="refund-final" role="note">
             <WarningIcon size={22} className="refund-final-icon" />
-            <span>
-              {action === 'refund'
-                ? rich('transactions.money.finalRefund', { amount: money, hasCard, card: card ?? '' })
-                : action === 'release'
-                  ? rich('transactions.money.finalRelease', { amount: money, hasCard, card: card ?? '' })
-                  : rich('transactions.money.finalCapture', { amount: money, hasCard, card: card ?? '' })}
-            </span>
+            {action === 'refund' ? (
+              <span>
+                <strong>{t('transactions.money.finalRefundTitle')}</strong> {t('transactions.money.finalRefund', { amount: money, hasCard, card: card ?? '' })}
+              </span>
+            ) : action === 'release' ? (
+              <span>
+                <strong>{t('transactions.money.finalReleaseTitle')}</strong> {t('transactions.money.finalRelease', { amount: money, hasCard, card: card ?? '' })}
+              </span>
+            ) : (
+              <span>
+                <strong>{t('transactions.money.finalCaptureTitle', { amount: money, hasCard, card: card ?? '' })}</strong> {t('transactions.money.finalCapture')}
+              </span>
+            )}
           </p>
           <p className="form-problem" role="alert">
             {problem ?? ''}

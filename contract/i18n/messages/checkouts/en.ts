@@ -47,6 +47,9 @@ export const en = {
   'checkouts.list.pages': 'Pages of checkouts',
   'checkouts.list.transactionOf': '(transaction of order {order})',
   'checkouts.list.noTransaction': 'None yet',
+  'checkouts.list.loadFailed': 'The checkouts could not be loaded',
+  'checkouts.detail.missing': 'There is no such checkout.',
+  'checkouts.detail.loadFailed': 'The checkout could not be loaded',
 
   // One checkout
   'checkouts.detail.title': 'Checkout {order}',
@@ -90,7 +93,7 @@ export const en = {
   'checkouts.form.orderId': 'Order id',
   'checkouts.form.orderNote': 'Your order number; the payment carries it.',
   'checkouts.form.currencyNote': "Your shop's currency is {currency}.",
-  'checkouts.form.total': 'Total for the customer: <b>{total}</b>',
+  'checkouts.form.total': 'Total for the customer: {total}',
   'checkouts.form.descriptionNote': 'Shown on the page when the order details are shown.',
   'checkouts.form.page': 'The checkout page',
   'checkouts.form.locale': 'Language of the page',

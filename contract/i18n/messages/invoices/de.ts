@@ -52,6 +52,7 @@ export const de = {
   'invoices.list.emptyFiltered': 'Keine Rechnung passt zu diesen Filtern.',
   'invoices.list.pages': 'Seiten der Rechnungen',
   'invoices.list.noEmail': 'Keine gesendet',
+  'invoices.list.loadFailed': 'Die Rechnungen konnten nicht geladen werden',
   'invoices.list.emailState':
     '{type, select, initial {{status, select, queued {Rechnungs-E-Mail in Warteschlange} sent {Rechnungs-E-Mail gesendet} other {Rechnungs-E-Mail fehlgeschlagen}}} other {{status, select, queued {Zahlungserinnerung in Warteschlange} sent {Zahlungserinnerung gesendet} other {Zahlungserinnerung fehlgeschlagen}}}}',
   'invoices.store.channels': 'Laden der Kanäle',
@@ -139,7 +140,7 @@ export const de = {
   'invoices.reminder.sent': 'Zahlungserinnerung gesendet',
   'invoices.reminder.title': 'Zahlungserinnerung zu {number} senden?',
   'invoices.reminder.sending': 'Zahlungserinnerung in der Warteschlange, wird gesendet…',
-  'invoices.reminder.text': 'Die Zahlungserinnerung geht jetzt an <b>{email}</b>, auf {language}, mit dem Betrag ({amount}) und dem Zahlungslink.',
+  'invoices.reminder.text': 'Die Zahlungserinnerung geht jetzt an {email}, auf {language}, mit dem Betrag ({amount}) und dem Zahlungslink.',
   'invoices.reminder.what': 'Senden der Zahlungserinnerung',
   'invoices.reminder.queuedFor': 'Zahlungserinnerung an {email} in die Warteschlange gestellt.',
   'invoices.planDialog.title': 'Ratenplan für {number}',

@@ -56,6 +56,7 @@ export const en = {
   'invoices.list.emptyFiltered': 'No invoice matches these filters.',
   'invoices.list.pages': 'Pages of invoices',
   'invoices.list.noEmail': 'None sent',
+  'invoices.list.loadFailed': 'The invoices could not be loaded',
   'invoices.list.emailState':
     '{type, select, initial {{status, select, queued {Invoice e-mail queued} sent {Invoice e-mail sent} other {Invoice e-mail failed}}} other {{status, select, queued {Reminder queued} sent {Reminder sent} other {Reminder failed}}}}',
   'invoices.store.channels': 'The channels could not be loaded',
@@ -145,7 +146,7 @@ export const en = {
   'invoices.reminder.sent': 'Reminder sent',
   'invoices.reminder.title': 'Send a reminder for {number}?',
   'invoices.reminder.sending': 'Reminder queued, sending…',
-  'invoices.reminder.text': 'The reminder e-mail goes to <b>{email}</b> now, in {language}, with the amount ({amount}) and the pay link.',
+  'invoices.reminder.text': 'The reminder e-mail goes to {email} now, in {language}, with the amount ({amount}) and the pay link.',
   'invoices.reminder.what': 'Sending the reminder',
   'invoices.reminder.queuedFor': 'Reminder queued for {email}.',
   'invoices.planDialog.title': 'Payment plan for {number}',

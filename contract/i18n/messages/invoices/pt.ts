@@ -52,6 +52,7 @@ export const pt = {
   'invoices.list.emptyFiltered': 'Nenhuma fatura corresponde a estes filtros.',
   'invoices.list.pages': 'Páginas de faturas',
   'invoices.list.noEmail': 'Nenhum enviado',
+  'invoices.list.loadFailed': 'Não foi possível carregar as faturas',
   'invoices.list.emailState':
     '{type, select, initial {{status, select, queued {E-mail da fatura em fila} sent {E-mail da fatura enviado} other {E-mail da fatura falhou}}} other {{status, select, queued {Lembrete em fila} sent {Lembrete enviado} other {Lembrete falhou}}}}',
   'invoices.store.channels': 'O carregamento dos canais',
@@ -138,7 +139,7 @@ export const pt = {
   'invoices.reminder.sent': 'Lembrete enviado',
   'invoices.reminder.title': 'Enviar um lembrete da fatura {number}?',
   'invoices.reminder.sending': 'Lembrete em fila, a enviar…',
-  'invoices.reminder.text': 'O e-mail de lembrete é enviado agora para <b>{email}</b>, em {language}, com o montante ({amount}) e o link de pagamento.',
+  'invoices.reminder.text': 'O e-mail de lembrete é enviado agora para {email}, em {language}, com o montante ({amount}) e o link de pagamento.',
   'invoices.reminder.what': 'O envio do lembrete',
   'invoices.reminder.queuedFor': 'Lembrete em fila para {email}.',
   'invoices.planDialog.title': 'Plano de pagamento da fatura {number}',
