@@ -27,6 +27,9 @@ const I18N_SCREENS = [
   'renderer/src/till/*.tsx',
   'renderer/src/receipts/*.tsx',
   'renderer/src/tills/*.tsx',
+  'renderer/src/transactions/**/*.tsx',
+  'renderer/src/checkouts/**/*.tsx',
+  'renderer/src/invoices/**/*.tsx',
 ];
 
 const adapterPackages = ['electron', 'fastify', 'fastify-*', '@fastify/*', 'better-sqlite3', 'pino', 'pino-*', 'nodemailer', 'qrcode', 'react', 'react-dom', 'zustand'];

@@ -6,11 +6,15 @@
  */
 import { Link, useParams } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
+import type { MessageId } from '../../../contract/i18n/catalogues.js';
+import type { Translate } from '../../../contract/i18n/format.js';
 import { formatMoney } from '../till/money.js';
+import { cardText, joined, PAYMENT_TYPE_MESSAGES, statusLabel } from '../transactions/transaction-format.js';
 import { CopyLink } from '../ui/copy-link.js';
 import { ConfirmDialog, DetailPending } from '../ui/detail-parts.js';
 import { Fact } from '../ui/facts.js';
 import { formatDateTime } from '../ui/format.js';
+import { currentLocale, useT } from '../ui/i18n.js';
 import { CHECKOUT_LOCALE_NAMES, CHECKOUT_STATUS_NAMES, CHECKOUT_STATUS_NOTES, checkoutStatusClass, COLLECT_NAMES } from './checkout-format.js';
 import { checkoutsClient, type BackOfficeCheckoutDetail } from './checkouts-client.js';
 import { useCheckoutDetail } from './checkouts-store.js';
@@ -18,11 +22,43 @@ import { useCheckoutDetail } from './checkouts-store.js';
 const WAITING = new Set(['open', 'processing']);
 const POLL_MS = 3000;
 const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-const METHOD_NAMES: Record<string, string> = { cardecom: 'Card', dd: 'SEPA Direct Debit', wallet: 'Wallet', a2a: 'Account to account', bankredirect: 'Bank transfer' };
+/** The methods of the hosted page by name (a card payment names its card instead). */
+const METHOD_NAMES: Readonly<Record<string, MessageId>> = {
+  cardecom: 'common.card',
+  dd: PAYMENT_TYPE_MESSAGES.dd,
+  wallet: PAYMENT_TYPE_MESSAGES.wallet,
+  a2a: PAYMENT_TYPE_MESSAGES.a2a,
+  bankredirect: 'checkouts.method.bankredirect',
+};
+/** What the customer entered, by the page's field names (`shipping_city` is the shipping address's city). */
+const ENTERED_NAMES: Readonly<Record<string, MessageId>> = {
+  first_name: 'checkouts.form.firstName',
+  last_name: 'checkouts.form.lastName',
+  email: 'checkouts.form.email',
+  phone: 'checkouts.collect.phone',
+  dob: 'checkouts.collect.dob',
+  gender: 'checkouts.collect.gender',
+  company: 'checkouts.entered.company',
+  address: 'checkouts.entered.address',
+  postal_code: 'checkouts.entered.postalCode',
+  city: 'checkouts.entered.city',
+  state: 'checkouts.entered.state',
+  country: 'checkouts.entered.country',
+};
+
+/** A field the customer filled in, by name; one this app does not know by its own name, made readable. */
+function enteredLabel(key: string, t: Translate): string {
+  const shipping = key.startsWith('shipping_');
+  const base = shipping ? key.slice('shipping_'.length) : key;
+  const id = Object.hasOwn(ENTERED_NAMES, base) ? ENTERED_NAMES[base] : undefined;
+  if (!id) return capitalize(key.replaceAll('_', ' '));
+  return shipping ? t('checkouts.entered.shipping', { field: t(id) }) : t(id);
+}
 
 export function CheckoutDetailScreen() {
   const { id } = useParams({ from: '/checkouts/$id' });
   const { status, detail, error, load, show } = useCheckoutDetail();
+  const t = useT();
   const [cancelling, setCancelling] = useState(false);
   const [notice, setNotice] = useState('');
   const current = detail?.checkout.checkout_id === id ? detail : null;
@@ -42,27 +78,27 @@ export function CheckoutDetailScreen() {
   if (!current) {
     const back = (
       <Link to="/checkouts" className="back-link">
-        ← Checkouts
+        {t('checkouts.back')}
       </Link>
     );
-    return <DetailPending back={back} title="Checkout" titleId="checkout-title" failed={status === 'failed'} error={error} />;
+    return <DetailPending back={back} title={t('checkouts.checkout')} titleId="checkout-title" failed={status === 'failed'} error={error} />;
   }
 
   const { checkout } = current;
-  const asked = (Object.keys(COLLECT_NAMES) as Array<keyof typeof COLLECT_NAMES>).filter((key) => current.collect[key]).map((key) => COLLECT_NAMES[key]);
+  const asked = (Object.keys(COLLECT_NAMES) as Array<keyof typeof COLLECT_NAMES>).filter((key) => current.collect[key]).map((key) => t(COLLECT_NAMES[key]));
   const entered = Object.entries(checkout.customer);
   return (
     <section className="checkout-detail" aria-labelledby="checkout-title">
       <Link to="/checkouts" className="back-link">
-        ← Checkouts
+        {t('checkouts.back')}
       </Link>
       <div className="page-head">
-        <h1 id="checkout-title">Checkout {checkout.order_id}</h1>
-        <span className={checkoutStatusClass(checkout.status)}>{CHECKOUT_STATUS_NAMES[checkout.status]}</span>
+        <h1 id="checkout-title">{t('checkouts.detail.title', { order: checkout.order_id })}</h1>
+        <span className={checkoutStatusClass(checkout.status)}>{t(CHECKOUT_STATUS_NAMES[checkout.status])}</span>
         <div className="head-actions">
           {checkout.status === 'open' && (
             <button type="button" className="button button-quiet button-danger-quiet" onClick={() => setCancelling(true)}>
-              Cancel checkout
+              {t('checkouts.cancel.confirm')}
             </button>
           )}
         </div>
@@ -73,32 +109,32 @@ export function CheckoutDetailScreen() {
 
       <div className="bo-cards">
         <section className="card card-wide" aria-labelledby="link-title">
-          <h2 id="link-title">Link for the customer</h2>
+          <h2 id="link-title">{t('checkouts.detail.linkTitle')}</h2>
           <div className="paylink-row">
-            <img className="qr" src={current.qr_code} width={250} height={250} alt={`QR code of the checkout link of order ${checkout.order_id}`} />
+            <img className="qr" src={current.qr_code} width={250} height={250} alt={t('checkouts.detail.qr', { order: checkout.order_id })} />
             <div className="paylink-text">
               <p className="amount-due">{formatMoney(checkout.total_amount, checkout.currency)}</p>
-              <p className="paylink-state">{CHECKOUT_STATUS_NOTES[checkout.status]}</p>
-              <CopyLink url={checkout.url} label="Checkout link" copied="Checkout link copied." openLabel="Open checkout page" />
+              <p className="paylink-state">{t(CHECKOUT_STATUS_NOTES[checkout.status])}</p>
+              <CopyLink url={checkout.url} label={t('checkouts.detail.link')} copied={t('checkouts.detail.copied')} openLabel={t('checkouts.detail.open')} />
             </div>
           </div>
         </section>
 
         <section className="card" aria-labelledby="checkout-facts-title">
-          <h2 id="checkout-facts-title">Checkout</h2>
+          <h2 id="checkout-facts-title">{t('checkouts.checkout')}</h2>
           <dl className="facts detail-facts">
-            <Fact label="Status">{CHECKOUT_STATUS_NAMES[checkout.status]}</Fact>
-            <Fact label="Order">{checkout.order_id}</Fact>
-            <Fact label="Amount">{formatMoney(checkout.amount, checkout.currency)}</Fact>
-            <Fact label="Taxes">{formatMoney(checkout.amount_taxes, checkout.currency)}</Fact>
-            <Fact label="Shipping">{formatMoney(checkout.amount_shipping, checkout.currency)}</Fact>
-            <Fact label="Total">{formatMoney(checkout.total_amount, checkout.currency)}</Fact>
-            <Fact label="Language">{checkout.locale ? CHECKOUT_LOCALE_NAMES[checkout.locale] : "The customer's browser"}</Fact>
-            <Fact label="The page asks for">{asked.length ? asked.join(', ') : 'Nothing beyond the payment'}</Fact>
-            <Fact label="Order details">{current.display_transaction_details ? 'Shown on the page' : 'Not shown'}</Fact>
-            <Fact label="Postbacks">{checkout.postback_url ?? 'None'}</Fact>
-            <Fact label="Created">{formatDateTime(checkout.created_at)}</Fact>
-            <Fact label="Expires">{formatDateTime(checkout.expires_at)}</Fact>
+            <Fact label={t('common.status')}>{t(CHECKOUT_STATUS_NAMES[checkout.status])}</Fact>
+            <Fact label={t('checkouts.order')}>{checkout.order_id}</Fact>
+            <Fact label={t('common.amount')}>{formatMoney(checkout.amount, checkout.currency)}</Fact>
+            <Fact label={t('checkouts.taxes')}>{formatMoney(checkout.amount_taxes, checkout.currency)}</Fact>
+            <Fact label={t('checkouts.shipping')}>{formatMoney(checkout.amount_shipping, checkout.currency)}</Fact>
+            <Fact label={t('common.total')}>{formatMoney(checkout.total_amount, checkout.currency)}</Fact>
+            <Fact label={t('common.language')}>{t(checkout.locale ? CHECKOUT_LOCALE_NAMES[checkout.locale] : 'checkouts.locale.browser')}</Fact>
+            <Fact label={t('checkouts.detail.asks')}>{asked.length ? new Intl.ListFormat(currentLocale(), { style: 'short', type: 'unit' }).format(asked) : t('checkouts.detail.asksNothing')}</Fact>
+            <Fact label={t('checkouts.orderDetails')}>{t(current.display_transaction_details ? 'checkouts.detail.detailsShown' : 'checkouts.detail.detailsHidden')}</Fact>
+            <Fact label={t('checkouts.detail.postbacks')}>{checkout.postback_url ?? t('common.none')}</Fact>
+            <Fact label={t('checkouts.created')}>{formatDateTime(checkout.created_at)}</Fact>
+            <Fact label={t('checkouts.detail.expires')}>{formatDateTime(checkout.expires_at)}</Fact>
           </dl>
           {checkout.description && <p className="bo-description">{checkout.description}</p>}
         </section>
@@ -107,10 +143,10 @@ export function CheckoutDetailScreen() {
 
         {entered.length > 0 && (
           <section className="card" aria-labelledby="customer-title">
-            <h2 id="customer-title">What the customer entered</h2>
+            <h2 id="customer-title">{t('checkouts.detail.entered')}</h2>
             <dl className="facts detail-facts">
               {entered.map(([key, value]) => (
-                <Fact key={key} label={capitalize(key.replaceAll('_', ' '))}>
+                <Fact key={key} label={enteredLabel(key, t)}>
                   {value}
                 </Fact>
               ))}
@@ -126,7 +162,7 @@ export function CheckoutDetailScreen() {
           onDone={(cancelled) => {
             setCancelling(false);
             show(cancelled.checkout.checkout_id, cancelled);
-            setNotice('Checkout cancelled: its link takes no payment.');
+            setNotice(t('checkouts.cancel.done'));
           }}
         />
       )}
@@ -135,28 +171,28 @@ export function CheckoutDetailScreen() {
 }
 
 function TransactionCard({ detail }: { detail: BackOfficeCheckoutDetail }) {
-  const t = detail.transaction;
+  const tx = detail.transaction;
+  const t = useT();
   return (
     <section className="card" aria-labelledby="transaction-title">
-      <h2 id="transaction-title">Transaction</h2>
-      {!t ? (
-        <p className="muted">No payment yet: it appears here when the customer pays on the page.</p>
+      <h2 id="transaction-title">{t('checkouts.transaction')}</h2>
+      {!tx ? (
+        <p className="muted">{t('checkouts.detail.noPayment')}</p>
       ) : (
         <>
           <dl className="facts detail-facts">
-            <Fact label="Result">
-              {capitalize(t.status)}
-              {t.message ? ` (${t.message})` : ''}
+            <Fact label={t('checkouts.detail.result')}>{joined(statusLabel(tx.status_code), tx.message)}</Fact>
+            <Fact label={t('common.amount')}>{formatMoney(tx.amount, tx.currency)}</Fact>
+            <Fact label={t('checkouts.detail.method')}>
+              {tx.card_last_four ? cardText(tx.card_brand, tx.card_last_four) : Object.hasOwn(METHOD_NAMES, tx.payment_method) ? t(METHOD_NAMES[tx.payment_method] as MessageId) : tx.payment_method}
             </Fact>
-            <Fact label="Amount">{formatMoney(t.amount, t.currency)}</Fact>
-            <Fact label="Method">{t.card_last_four ? `${capitalize(t.card_brand ?? 'card')} •••• ${t.card_last_four}` : (METHOD_NAMES[t.payment_method] ?? t.payment_method)}</Fact>
-            <Fact label="When">{formatDateTime(t.created_at)}</Fact>
-            <Fact label="Transaction id">
-              <span className="mono">{t.transaction_id}</span>
+            <Fact label={t('checkouts.detail.when')}>{formatDateTime(tx.created_at)}</Fact>
+            <Fact label={t('transactions.transactionId')}>
+              <span className="mono">{tx.transaction_id}</span>
             </Fact>
           </dl>
-          <a className="button" href={`#/transactions/${encodeURIComponent(t.transaction_id)}`}>
-            Open transaction
+          <a className="button" href={`#/transactions/${encodeURIComponent(tx.transaction_id)}`}>
+            {t('checkouts.detail.openTransaction')}
           </a>
         </>
       )}
@@ -166,20 +202,19 @@ function TransactionCard({ detail }: { detail: BackOfficeCheckoutDetail }) {
 
 function CancelDialog({ detail, onClose, onDone }: { detail: BackOfficeCheckoutDetail; onClose: () => void; onDone: (detail: BackOfficeCheckoutDetail) => void }) {
   const { checkout } = detail;
+  const t = useT();
   return (
     <ConfirmDialog
-      title={`Cancel checkout ${checkout.order_id}?`}
-      keepLabel="Keep it open"
-      confirmLabel="Cancel checkout"
-      busyLabel="Cancelling…"
-      what="Cancelling the checkout"
+      title={t('checkouts.cancel.title', { order: checkout.order_id })}
+      keepLabel={t('checkouts.cancel.keep')}
+      confirmLabel={t('checkouts.cancel.confirm')}
+      busyLabel={t('checkouts.cancel.busy')}
+      what={t('checkouts.cancel.what')}
       run={() => checkoutsClient.cancel(checkout.checkout_id)}
       onClose={onClose}
       onDone={onDone}
     >
-      <p>
-        The link stops taking payments: the customer sees that the checkout was cancelled. The order ({formatMoney(checkout.total_amount, checkout.currency)}) stays unpaid.
-      </p>
+      <p>{t('checkouts.cancel.text', { amount: formatMoney(checkout.total_amount, checkout.currency) })}</p>
     </ConfirmDialog>
   );
 }

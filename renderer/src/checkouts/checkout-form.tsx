@@ -11,12 +11,17 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { useCallback, useState } from 'react';
 import { useForm, type FieldErrors, type Resolver, type ResolverResult, type UseFormRegisterReturn } from 'react-hook-form';
 import { CHECKOUT_LOCALES } from '../../../contract/constants.js';
-import { amountProblemText, decimalTextToMinor, exponentOf, minorToText } from '../../../contract/money.js';
+import type { MessageId } from '../../../contract/i18n/catalogues.js';
+import { decimalTextToMinor, exponentOf, minorToText } from '../../../contract/money.js';
 import { ApiError } from '../api/client.js';
 import { useIdempotencyKeys } from '../api/idempotency.js';
 import { problemText, sessionEnded } from '../api/problems.js';
 import { useSession } from '../session-store.js';
+import { formatMoney } from '../till/money.js';
+import { useRichT } from '../transactions/rich-text.js';
+import { NO_VALUE } from '../transactions/transaction-format.js';
 import { CheckField, CurrencyInput, Field, FormSummary, placeApiErrors, problemsByField } from '../ui/form-fields.js';
+import { translate, useT } from '../ui/i18n.js';
 import { CHECKOUT_LOCALE_NAMES, COLLECT_NAMES } from './checkout-format.js';
 import { checkoutsClient, type BackOfficeCheckoutRequest } from './checkouts-client.js';
 import { useCheckoutDetail } from './checkouts-store.js';
@@ -47,30 +52,31 @@ const COLLECT = ['collect_dob', 'collect_phone', 'collect_gender', 'collect_ship
 const PREFILL = ['first_name', 'last_name', 'email', 'phone'] as const;
 const AMOUNTS: readonly AmountKey[] = ['amount', 'amount_taxes', 'amount_shipping'];
 
-const LABELS: Record<Key, string> = {
-  order_id: 'Order id',
-  description: 'Description',
-  currency: 'Currency',
-  amount: 'Amount',
-  amount_taxes: 'Taxes',
-  amount_shipping: 'Shipping',
-  locale: 'Language of the page',
-  display_transaction_details: 'Order details',
+const LABELS: Record<Key, MessageId> = {
+  order_id: 'checkouts.form.orderId',
+  description: 'checkouts.description',
+  currency: 'common.currency',
+  amount: 'common.amount',
+  amount_taxes: 'checkouts.taxes',
+  amount_shipping: 'checkouts.shipping',
+  locale: 'checkouts.form.locale',
+  display_transaction_details: 'checkouts.orderDetails',
   collect_dob: COLLECT_NAMES.dob,
   collect_phone: COLLECT_NAMES.phone,
   collect_gender: COLLECT_NAMES.gender,
   collect_shipping_address: COLLECT_NAMES.shipping_address,
   collect_billing_address: COLLECT_NAMES.billing_address,
-  first_name: 'First name',
-  last_name: 'Last name',
-  email: 'E-mail',
-  phone: 'Phone',
-  postback_url: 'Postback URL',
+  first_name: 'checkouts.form.firstName',
+  last_name: 'checkouts.form.lastName',
+  email: 'checkouts.form.email',
+  phone: 'checkouts.collect.phone',
+  postback_url: 'checkouts.form.postbackUrl',
 };
 
 /** "12,50" and "12.50" as a decimal text, or null when it is not a number. */
 const decimal = (text: string) => (/^\d+([.,]\d+)?$/.test(text.trim()) ? text.trim().replace(',', '.') : null);
-const said = (key: Key, message: string) => `${LABELS[key]}: ${message}`;
+/** A problem with its field's name in front (the gateway's words after it). */
+const said = (key: Key, message: string) => translate('checkouts.form.said', { field: translate(LABELS[key]), message });
 
 /** The body of POST /ui/checkouts: what was filled in; amounts as the API's numbers. */
 function requestOf(values: CheckoutFormValues): BackOfficeCheckoutRequest {
@@ -85,6 +91,19 @@ function requestOf(values: CheckoutFormValues): BackOfficeCheckoutRequest {
   if (Object.keys(prefill).length) request.prefill_customer_info = prefill;
   if (values.postback_url.trim()) request.postback_url = values.postback_url.trim();
   return request as unknown as BackOfficeCheckoutRequest;
+}
+
+/** The total as the customer will pay it: in the screens' form for a currency code, as typed otherwise. */
+function totalText(total: string, currency: string): string {
+  const code = currency.trim().toUpperCase();
+  if (/^[A-Z]{3}$/.test(code)) {
+    try {
+      return formatMoney(Number(total), code);
+    } catch {
+      // A code Intl does not take: as typed below.
+    }
+  }
+  return `${total} ${code}`;
 }
 
 /** The form field an API error names (`prefill_customer_info.email` is the e-mail field). */
@@ -110,9 +129,9 @@ function totalOf(values: Pick<CheckoutFormValues, AmountKey | 'currency'>): stri
 /** What is not a number is said here; the rest as the gateway's check answers it (`other`: what names no field). */
 const checkValues = async (values: CheckoutFormValues, setOther: (lines: string[]) => void): Promise<ResolverResult<CheckoutFormValues>> => {
   const local: FieldErrors<CheckoutFormValues> = {};
-  if (!values.amount.trim()) local.amount = { type: 'form', message: said('amount', 'is required') };
+  if (!values.amount.trim()) local.amount = { type: 'form', message: translate('checkouts.form.required', { field: translate(LABELS.amount) }) };
   for (const key of AMOUNTS) {
-    if (values[key].trim() && decimal(values[key]) === null) local[key] = { type: 'form', message: said(key, amountProblemText('not_a_number')) };
+    if (values[key].trim() && decimal(values[key]) === null) local[key] = { type: 'form', message: translate('checkouts.form.notANumber', { field: translate(LABELS[key]) }) };
   }
   if (Object.keys(local).length) return { values: {}, errors: local };
   let problems;
@@ -130,13 +149,14 @@ const checkValues = async (values: CheckoutFormValues, setOther: (lines: string[
 
 export function CheckoutCreateScreen() {
   const currency = useSession((s) => s.session?.merchant.currency) ?? 'EUR';
+  const t = useT();
   return (
     <section className="form-screen" aria-labelledby="checkout-form-title">
       <Link to="/checkouts" className="back-link">
-        ← Checkouts
+        {t('checkouts.back')}
       </Link>
-      <h1 id="checkout-form-title">New checkout</h1>
-      <p className="lead">For an order taken by phone or e-mail: the customer gets a link (or its QR code) and pays on the gateway's page.</p>
+      <h1 id="checkout-form-title">{t('checkouts.new')}</h1>
+      <p className="lead">{t('checkouts.form.lead')}</p>
       <CheckoutForm currency={currency} />
     </section>
   );
@@ -144,6 +164,8 @@ export function CheckoutCreateScreen() {
 
 function CheckoutForm({ currency }: { currency: string }) {
   const navigate = useNavigate();
+  const t = useT();
+  const rich = useRichT();
   const show = useCheckoutDetail((s) => s.show);
   const [other, setOther] = useState<string[]>([]);
   const keyFor = useIdempotencyKeys();
@@ -190,7 +212,7 @@ function CheckoutForm({ currency }: { currency: string }) {
         setOther(placeApiErrors(error.errors, formField, said, (field, message, focus) => setError(field, { type: 'api', message }, { shouldFocus: focus })));
         return;
       }
-      setOther([problemText(error, 'Opening the checkout')]);
+      setOther([problemText(error, t('checkouts.form.what'))]);
     }
   };
 
@@ -198,12 +220,12 @@ function CheckoutForm({ currency }: { currency: string }) {
   const [amount, taxes, shipping, chosenCurrency] = watch(['amount', 'amount_taxes', 'amount_shipping', 'currency']);
   const total = totalOf({ amount, amount_taxes: taxes, amount_shipping: shipping, currency: chosenCurrency });
   const text = (name: Key, options: { optional?: boolean; type?: string; note?: string; wide?: boolean } = {}) => (
-    <Field label={LABELS[name]} optional={options.optional ?? true} error={errors[name]?.message} note={options.note} {...(options.wide ? { className: 'field-wide' } : {})}>
+    <Field label={t(LABELS[name])} optional={options.optional ?? true} error={errors[name]?.message} note={options.note} {...(options.wide ? { className: 'field-wide' } : {})}>
       {(props) => <input className="input" type={options.type ?? 'text'} autoComplete="off" {...props} {...register(name)} />}
     </Field>
   );
   const amountField = (name: AmountKey, optional: boolean) => (
-    <Field label={LABELS[name]} optional={optional} error={errors[name]?.message} className="field-amount">
+    <Field label={t(LABELS[name])} optional={optional} error={errors[name]?.message} className="field-amount">
       {(props) => <input className="input num-input" inputMode="decimal" autoComplete="off" {...props} {...register(name)} />}
     </Field>
   );
@@ -217,10 +239,10 @@ function CheckoutForm({ currency }: { currency: string }) {
     <form className="stacked-form checkout-form" noValidate onSubmit={(event) => void handleSubmit(onSubmit)(event)} aria-describedby={fieldCount ? 'checkout-form-summary' : undefined}>
       {submitCount > 0 && <FormSummary id="checkout-form-summary" errors={errors} other={other} />}
       <fieldset className="form-card">
-        <legend>Order</legend>
+        <legend>{t('checkouts.order')}</legend>
         <div className="form-grid">
-          {text('order_id', { optional: false, note: 'Your order number; the payment carries it.' })}
-          <Field label={LABELS.currency} error={errors.currency?.message} note={`Your shop's currency is ${currency}.`}>
+          {text('order_id', { optional: false, note: t('checkouts.form.orderNote') })}
+          <Field label={t(LABELS.currency)} error={errors.currency?.message} note={t('checkouts.form.currencyNote', { currency })}>
             {(props) => <CurrencyInput listId="checkout-currencies" props={props} registered={register('currency')} />}
           </Field>
           <div className="field-row field-wide amounts-row">
@@ -229,33 +251,38 @@ function CheckoutForm({ currency }: { currency: string }) {
             {amountField('amount_shipping', true)}
           </div>
           <p className="checkout-total field-wide" aria-live="polite">
-            Total for the customer: <strong>{total === null ? '—' : `${total} ${chosenCurrency.trim().toUpperCase()}`}</strong>
+            {rich('checkouts.form.total', { total: <strong>{total === null ? NO_VALUE : totalText(total, chosenCurrency)}</strong> })}
           </p>
-          <Field label={LABELS.description} optional error={errors.description?.message} className="field-wide" note="Shown on the page when the order details are shown.">
+          <Field label={t(LABELS.description)} optional error={errors.description?.message} className="field-wide" note={t('checkouts.form.descriptionNote')}>
             {(props) => <textarea className="input" rows={3} {...props} {...register('description')} />}
           </Field>
         </div>
       </fieldset>
 
       <fieldset className="form-card">
-        <legend>The checkout page</legend>
+        <legend>{t('checkouts.form.page')}</legend>
         <div className="form-grid">
-          <Field label={LABELS.locale} error={errors.locale?.message}>
+          <Field label={t(LABELS.locale)} error={errors.locale?.message}>
             {(props) => (
               <select className="input" {...props} {...register('locale')}>
-                <option value="">The customer's browser</option>
+                <option value="">{t('checkouts.locale.browser')}</option>
                 {CHECKOUT_LOCALES.map((locale) => (
                   <option key={locale} value={locale}>
-                    {CHECKOUT_LOCALE_NAMES[locale]}
+                    {t(CHECKOUT_LOCALE_NAMES[locale])}
                   </option>
                 ))}
               </select>
             )}
           </Field>
-          <CheckField label={LABELS.display_transaction_details} text="Show the amounts and description on the page" error={errors.display_transaction_details?.message} registered={register('display_transaction_details')} />
+          <CheckField
+            label={t(LABELS.display_transaction_details)}
+            text={t('checkouts.form.showDetails')}
+            error={errors.display_transaction_details?.message}
+            registered={register('display_transaction_details')}
+          />
           <fieldset className="field field-wide collect-choices">
-            <legend className="field-label">The page asks the customer for</legend>
-            <div className="check-row">{COLLECT.map((key) => check(key, LABELS[key]))}</div>
+            <legend className="field-label">{t('checkouts.form.asks')}</legend>
+            <div className="check-row">{COLLECT.map((key) => check(key, t(LABELS[key])))}</div>
             {COLLECT.map((key) =>
               errors[key]?.message ? (
                 <p key={key} className="field-error">
@@ -268,7 +295,7 @@ function CheckoutForm({ currency }: { currency: string }) {
       </fieldset>
 
       <fieldset className="form-card">
-        <legend>Customer (filled in on the page)</legend>
+        <legend>{t('checkouts.form.customer')}</legend>
         <div className="form-grid">
           {text('first_name')}
           {text('last_name')}
@@ -278,18 +305,18 @@ function CheckoutForm({ currency }: { currency: string }) {
       </fieldset>
 
       <fieldset className="form-card">
-        <legend>Your shop system</legend>
+        <legend>{t('checkouts.form.system')}</legend>
         <div className="form-grid">
-          {text('postback_url', { type: 'url', wide: true, note: 'Your system gets the status of the session and its payment here; none without it.' })}
+          {text('postback_url', { type: 'url', wide: true, note: t('checkouts.form.postbackNote') })}
         </div>
       </fieldset>
 
       <div className="form-actions">
         <button type="submit" className="button button-primary button-lg" disabled={isSubmitting}>
-          {isSubmitting ? 'Opening…' : 'Open checkout'}
+          {t(isSubmitting ? 'checkouts.form.opening' : 'checkouts.form.open')}
         </button>
         <Link to="/checkouts" className="button button-quiet button-lg">
-          Cancel
+          {t('common.cancel')}
         </Link>
       </div>
     </form>

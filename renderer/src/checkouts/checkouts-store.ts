@@ -3,6 +3,7 @@
  * at with its transaction. All of it is read from the gateway; a change is made by the gateway and
  * read back.
  */
+import { translate } from '../ui/i18n.js';
 import { dayEndIso, dayStartIso } from '../ui/list-search.js';
 import { createDetailStore, createListStore } from '../ui/list-store.js';
 import type { CheckoutListSearch } from './checkout-search.js';
@@ -16,7 +17,11 @@ export const useCheckoutList = createListStore(
       ...(search.created_to ? { 'created_at[max]': dayEndIso(search.created_to) } : {}),
       page: String(search.page ?? 1),
     }),
-  'The checkouts',
+  () => translate('checkouts.list.loadFailed'),
 );
 
-export const useCheckoutDetail = createDetailStore((id: string) => checkoutsClient.detail(id), 'There is no such checkout.', 'The checkout');
+export const useCheckoutDetail = createDetailStore(
+  (id: string) => checkoutsClient.detail(id),
+  () => translate('checkouts.detail.missing'),
+  () => translate('checkouts.detail.loadFailed'),
+);

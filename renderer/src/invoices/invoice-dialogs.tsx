@@ -9,9 +9,11 @@ import { INVOICE_STATUSES, MAX_INSTALLMENTS, MIN_INSTALLMENTS, PLAN_INTERVALS, t
 import { ApiError } from '../api/client.js';
 import { formatMoney } from '../till/money.js';
 import { problemText, sessionEnded } from '../api/problems.js';
+import { useRichT } from '../transactions/rich-text.js';
 import { Actions, Problem, useAction } from '../ui/dialog-parts.js';
+import { useT } from '../ui/i18n.js';
 import { Modal } from '../ui/modal.js';
-import { EMAIL_STATUS_NAMES, EMAIL_TYPE_NAMES, formatDateTime, INTERVAL_NAMES, LOCALE_NAMES, STATUS_NAMES, STATUS_NOTES } from './invoice-format.js';
+import { formatDateTime, INTERVAL_NAMES, localeName, STATUS_NAMES, STATUS_NOTES } from './invoice-format.js';
 import { invoicesClient, type InvoiceEmail, type InvoiceReply, type PaymentPlan } from './invoices-client.js';
 
 // ---- status --------------------------------------------------------------------------------------
@@ -21,26 +23,24 @@ export function StatusDialog({ reply, onClose, onDone }: { reply: InvoiceReply; 
   const [status, setStatus] = useState<InvoiceStatus>(invoice.status);
   const action = useAction();
   const name = useId();
+  const t = useT();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const changed = await action.run('Changing the status', () => invoicesClient.changeStatus(invoice.debt_claim_number, status));
-    if (changed) onDone(changed, `Status changed to ${STATUS_NAMES[changed.invoice.status]}.`);
+    const changed = await action.run(t('invoices.statusDialog.what'), () => invoicesClient.changeStatus(invoice.debt_claim_number, status));
+    if (changed) onDone(changed, t('invoices.statusDialog.done', { status: t(STATUS_NAMES[changed.invoice.status]) }));
   };
   return (
-    <Modal title={`Status of ${invoice.debt_claim_number}`} onClose={onClose} busy={action.busy} className="modal-narrow">
+    <Modal title={t('invoices.statusDialog.title', { number: invoice.debt_claim_number })} onClose={onClose} busy={action.busy} className="modal-narrow">
       <form onSubmit={(event) => void submit(event)}>
-        <p className="lead">Payments through the pay link set the status themselves. Set it by hand for a payment made outside Tillgate.</p>
+        <p className="lead">{t('invoices.statusDialog.lead')}</p>
         <fieldset className="choice-list">
-          <legend className="visually-hidden">New status</legend>
+          <legend className="visually-hidden">{t('invoices.statusDialog.new')}</legend>
           {INVOICE_STATUSES.map((option) => (
             <label key={option} className={option === status ? 'choice choice-on' : 'choice'}>
               <input type="radio" name={name} value={option} checked={option === status} onChange={() => setStatus(option)} data-autofocus={option === status ? true : undefined} />
               <span>
-                <strong>
-                  {STATUS_NAMES[option]}
-                  {option === invoice.status ? ' (now)' : ''}
-                </strong>
-                <span className="choice-note">{STATUS_NOTES[option]}</span>
+                <strong>{option === invoice.status ? t('invoices.statusDialog.now', { status: t(STATUS_NAMES[option]) }) : t(STATUS_NAMES[option])}</strong>
+                <span className="choice-note">{t(STATUS_NOTES[option])}</span>
               </span>
             </label>
           ))}
@@ -48,10 +48,10 @@ export function StatusDialog({ reply, onClose, onDone }: { reply: InvoiceReply; 
         <Problem text={action.problem} />
         <Actions>
           <button type="button" className="button button-quiet" onClick={onClose} disabled={action.busy}>
-            Cancel
+            {t('common.cancel')}
           </button>
           <button type="submit" className="button button-primary" disabled={action.busy || status === invoice.status}>
-            {action.busy ? 'Changing…' : `Set to ${STATUS_NAMES[status]}`}
+            {action.busy ? t('invoices.statusDialog.busy') : t('invoices.statusDialog.set', { status: t(STATUS_NAMES[status]) })}
           </button>
         </Actions>
       </form>
@@ -64,33 +64,28 @@ export function StatusDialog({ reply, onClose, onDone }: { reply: InvoiceReply; 
 export function ActiveDialog({ reply, onClose, onDone }: { reply: InvoiceReply; onClose: () => void; onDone: (reply: InvoiceReply, notice: string) => void }) {
   const { invoice } = reply;
   const activate = !invoice.active;
-  const verb = activate ? 'Activate' : 'Deactivate';
+  const which = activate ? 'yes' : 'no';
+  const t = useT();
   const action = useAction();
   const [refusal, setRefusal] = useState<string[]>([]);
   const confirm = async () => {
     setRefusal([]);
     const number = invoice.debt_claim_number;
-    const result = await action.run(`${verb} failed`, async () => {
+    const result = await action.run(t('invoices.active.what', { activate: which }), async () => {
       // The gateway's own rules first (nothing written): a refusal in its words, without a failed call.
       const problems = await invoicesClient.checkUpdate(number, { active: activate });
       if (problems.length) return { refused: problems.map((p) => p.message) };
       return { reply: await invoicesClient.update(number, { active: activate }) };
     });
     if (result && 'refused' in result && result.refused) setRefusal(result.refused);
-    else if (result?.reply) onDone(result.reply, activate ? 'Invoice activated: its pay link works again.' : 'Invoice deactivated: its pay link stopped working.');
+    else if (result?.reply) onDone(result.reply, t('invoices.active.done', { activate: which }));
   };
   return (
-    <Modal title={`${verb} ${invoice.debt_claim_number}?`} onClose={onClose} busy={action.busy} className="modal-narrow">
-      {refusal.length === 0 && (
-        <p>
-          {activate
-            ? 'Its pay link works again and it can send e-mails.'
-            : 'Its pay link stops working: the customer sees that the invoice cannot be paid. It sends no e-mails while inactive.'}
-        </p>
-      )}
+    <Modal title={t('invoices.active.title', { activate: which, number: invoice.debt_claim_number })} onClose={onClose} busy={action.busy} className="modal-narrow">
+      {refusal.length === 0 && <p>{t('invoices.active.text', { activate: which })}</p>}
       {refusal.length > 0 && (
         <div className="refusal" role="alert">
-          <strong>The gateway refuses:</strong>
+          <strong>{t('invoices.active.refuses')}</strong>
           {refusal.map((text) => (
             <p key={text}>{text}</p>
           ))}
@@ -99,11 +94,11 @@ export function ActiveDialog({ reply, onClose, onDone }: { reply: InvoiceReply; 
       <Problem text={action.problem} />
       <Actions>
         <button type="button" className="button button-quiet" onClick={onClose} disabled={action.busy} data-autofocus={refusal.length ? true : undefined}>
-          {refusal.length ? 'Close' : 'Cancel'}
+          {t(refusal.length ? 'common.close' : 'common.cancel')}
         </button>
         {refusal.length === 0 && (
           <button type="button" className={activate ? 'button button-primary' : 'button button-danger'} onClick={() => void confirm()} disabled={action.busy} data-autofocus>
-            {action.busy ? `${verb.replace(/e$/, '')}ing…` : verb}
+            {t(action.busy ? 'invoices.active.busy' : 'invoices.active.verb', { activate: which })}
           </button>
         )}
       </Actions>
@@ -115,41 +110,46 @@ export function ActiveDialog({ reply, onClose, onDone }: { reply: InvoiceReply; 
 
 /** One sent e-mail as the customer reads it: subject and text, with where it went. */
 function EmailView({ email }: { email: InvoiceEmail }) {
+  const t = useT();
+  const state = t('invoices.emailView.stateText', {
+    type: email.email_type,
+    language: localeName(email.locale, t),
+    status: email.status,
+    at: email.sent_at ? formatDateTime(email.sent_at) : '',
+    dated: email.sent_at ? 'yes' : 'no',
+  });
   return (
-    <article className="email-preview" aria-label={`E-mail: ${email.subject}`}>
+    <article className="email-preview" aria-label={t('invoices.emailView.label', { subject: email.subject })}>
       <dl className="email-head">
         <div>
-          <dt>To</dt>
+          <dt>{t('invoices.emailView.to')}</dt>
           <dd>{email.recipient_email}</dd>
         </div>
         <div>
-          <dt>Subject</dt>
+          <dt>{t('invoices.emailView.subject')}</dt>
           <dd>{email.subject}</dd>
         </div>
         <div>
-          <dt>State</dt>
-          <dd>
-            {EMAIL_TYPE_NAMES[email.email_type]}, {LOCALE_NAMES[email.locale as keyof typeof LOCALE_NAMES] ?? email.locale}: {EMAIL_STATUS_NAMES[email.status]}
-            {email.sent_at ? ` ${formatDateTime(email.sent_at)}` : ''}
-            {email.last_error ? ` (${email.last_error})` : ''}
-          </dd>
+          <dt>{t('invoices.emailView.state')}</dt>
+          <dd>{email.last_error ? t('invoices.emailView.withError', { state, error: email.last_error }) : state}</dd>
         </div>
       </dl>
-      <pre className="email-body" tabIndex={0} aria-label="E-mail text">
+      <pre className="email-body" tabIndex={0} aria-label={t('invoices.emailView.text')}>
         {email.body_text}
       </pre>
-      {email.test_outbox && <p className="field-note">Kept in the local test outbox (no SMTP server is set up): nothing left this computer.</p>}
+      {email.test_outbox && <p className="field-note">{t('invoices.emailView.testOutbox')}</p>}
     </article>
   );
 }
 
 export function EmailPreviewDialog({ email, onClose }: { email: InvoiceEmail; onClose: () => void }) {
+  const t = useT();
   return (
-    <Modal title={`${EMAIL_TYPE_NAMES[email.email_type]} of ${email.invoice_number}`} onClose={onClose} className="modal-wide">
+    <Modal title={t('invoices.emailView.title', { type: email.email_type, number: email.invoice_number })} onClose={onClose} className="modal-wide">
       <EmailView email={email} />
       <Actions>
         <button type="button" className="button button-primary" onClick={onClose} data-autofocus>
-          Close
+          {t('common.close')}
         </button>
       </Actions>
     </Modal>
@@ -160,6 +160,8 @@ export function EmailPreviewDialog({ email, onClose }: { email: InvoiceEmail; on
 export function ReminderDialog({ reply, onClose, onDone }: { reply: InvoiceReply; onClose: () => void; onDone: (reply: InvoiceReply | null, notice: string) => void }) {
   const { invoice } = reply;
   const action = useAction();
+  const t = useT();
+  const rich = useRichT();
   const [sent, setSent] = useState<InvoiceEmail | null>(null);
   const [waiting, setWaiting] = useState(false);
 
@@ -188,36 +190,39 @@ export function ReminderDialog({ reply, onClose, onDone }: { reply: InvoiceReply
   }, [waiting, invoice.debt_claim_number]);
 
   const send = async () => {
-    const result = await action.run('Sending the reminder', () => invoicesClient.sendReminder(invoice.debt_claim_number));
+    const result = await action.run(t('invoices.reminder.what'), () => invoicesClient.sendReminder(invoice.debt_claim_number));
     if (!result) return;
-    onDone(result, `Reminder queued for ${invoice.email ?? ''}.`);
+    onDone(result, t('invoices.reminder.queuedFor', { email: invoice.email ?? '' }));
     setWaiting(true);
   };
-  const language = LOCALE_NAMES[invoice.effective_locale as keyof typeof LOCALE_NAMES] ?? invoice.effective_locale;
+  const language = localeName(invoice.effective_locale, t);
   return (
-    <Modal title={sent ? 'Reminder sent' : `Send a reminder for ${invoice.debt_claim_number}?`} onClose={onClose} busy={action.busy} className={sent ? 'modal-wide' : 'modal-narrow'}>
+    <Modal
+      title={sent ? t('invoices.reminder.sent') : t('invoices.reminder.title', { number: invoice.debt_claim_number })}
+      onClose={onClose}
+      busy={action.busy}
+      className={sent ? 'modal-wide' : 'modal-narrow'}
+    >
       {sent ? (
         <EmailView email={sent} />
       ) : waiting ? (
-        <p role="status">Reminder queued, sending…</p>
+        <p role="status">{t('invoices.reminder.sending')}</p>
       ) : (
-        <p>
-          The reminder e-mail goes to <strong>{invoice.email}</strong> now, in {language}, with the amount ({formatMoney(invoice.amount, invoice.currency)}) and the pay link.
-        </p>
+        <p>{rich('invoices.reminder.text', { email: <strong>{invoice.email}</strong>, language, amount: formatMoney(invoice.amount, invoice.currency) })}</p>
       )}
       <Problem text={action.problem} />
       <Actions>
         {sent || waiting ? (
           <button type="button" className="button button-primary" onClick={onClose} data-autofocus>
-            Close
+            {t('common.close')}
           </button>
         ) : (
           <>
             <button type="button" className="button button-quiet" onClick={onClose} disabled={action.busy}>
-              Cancel
+              {t('common.cancel')}
             </button>
             <button type="button" className="button button-primary" onClick={() => void send()} disabled={action.busy} data-autofocus>
-              {action.busy ? 'Sending…' : 'Send reminder'}
+              {t(action.busy ? 'invoices.reminder.busy' : 'invoices.reminder.send')}
             </button>
           </>
         )}
@@ -235,35 +240,34 @@ export function PlanDialog({ reply, onClose, onDone }: { reply: InvoiceReply; on
   const action = useAction();
   const [fieldProblem, setFieldProblem] = useState<{ field: string; message: string } | null>(null);
   const ids = { count: useId(), interval: useId() };
+  const t = useT();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setFieldProblem(null);
     const count = Number(installments);
     if (!/^\d{1,2}$/.test(installments.trim()) || count < MIN_INSTALLMENTS || count > MAX_INSTALLMENTS) {
-      setFieldProblem({ field: 'installments', message: `Instalments: a whole number from ${MIN_INSTALLMENTS} to ${MAX_INSTALLMENTS}.` });
+      setFieldProblem({ field: 'installments', message: t('invoices.planDialog.countProblem', { min: MIN_INSTALLMENTS, max: MAX_INSTALLMENTS }) });
       return;
     }
     try {
       const plan = await invoicesClient.createPlan(invoice.debt_claim_number, { installments: count, interval });
-      onDone(plan, `Payment plan created: ${plan.installments} instalments, ${INTERVAL_NAMES[plan.interval].toLowerCase()}.`);
+      onDone(plan, t('invoices.planDialog.done', { count: plan.installments, interval: plan.interval }));
     } catch (error) {
       if (sessionEnded(error)) return;
       const named = error instanceof ApiError ? error.errors.find((e) => e.field === 'installments' || e.field === 'interval') : undefined;
       if (named) setFieldProblem(named);
-      else action.setProblem(problemText(error, 'Creating the payment plan'));
+      else action.setProblem(problemText(error, t('invoices.planDialog.what')));
     }
   };
   const countError = fieldProblem?.field === 'installments' ? fieldProblem.message : null;
   const intervalError = fieldProblem?.field === 'interval' ? fieldProblem.message : null;
   return (
-    <Modal title={`Payment plan for ${invoice.debt_claim_number}`} onClose={onClose} busy={action.busy} className="modal-narrow">
+    <Modal title={t('invoices.planDialog.title', { number: invoice.debt_claim_number })} onClose={onClose} busy={action.busy} className="modal-narrow">
       <form onSubmit={(event) => void submit(event)} noValidate>
-        <p className="lead">
-          {formatMoney(invoice.amount, invoice.currency)} in equal instalments (a remainder on the first), the first due today. The pay link asks for one instalment at a time.
-        </p>
+        <p className="lead">{t('invoices.planDialog.lead', { amount: formatMoney(invoice.amount, invoice.currency) })}</p>
         <div className="field">
           <label className="field-label" htmlFor={ids.count}>
-            Instalments
+            {t('invoices.planDialog.count')}
           </label>
           <input
             id={ids.count}
@@ -283,18 +287,18 @@ export function PlanDialog({ reply, onClose, onDone }: { reply: InvoiceReply; on
             </p>
           ) : (
             <p className="field-note" id={`${ids.count}-note`}>
-              {MIN_INSTALLMENTS} to {MAX_INSTALLMENTS}.
+              {t('invoices.planDialog.countNote', { min: MIN_INSTALLMENTS, max: MAX_INSTALLMENTS })}
             </p>
           )}
         </div>
         <div className="field">
           <label className="field-label" htmlFor={ids.interval}>
-            Interval
+            {t('invoices.planDialog.interval')}
           </label>
           <select id={ids.interval} className="input" value={interval} onChange={(event) => setInterval(event.target.value as PlanInterval)} aria-invalid={intervalError ? true : undefined}>
             {PLAN_INTERVALS.map((option) => (
               <option key={option} value={option}>
-                {INTERVAL_NAMES[option]}
+                {t(INTERVAL_NAMES[option])}
               </option>
             ))}
           </select>
@@ -303,10 +307,10 @@ export function PlanDialog({ reply, onClose, onDone }: { reply: InvoiceReply; on
         <Problem text={action.problem} />
         <Actions>
           <button type="button" className="button button-quiet" onClick={onClose} disabled={action.busy}>
-            Cancel
+            {t('common.cancel')}
           </button>
           <button type="submit" className="button button-primary" disabled={action.busy}>
-            Create plan
+            {t('invoices.plan.create')}
           </button>
         </Actions>
       </form>
@@ -318,23 +322,21 @@ export function PlanDialog({ reply, onClose, onDone }: { reply: InvoiceReply; on
 
 export function CancelPlanDialog({ reply, plan, onClose, onDone }: { reply: InvoiceReply; plan: PaymentPlan; onClose: () => void; onDone: (notice: string) => void }) {
   const action = useAction();
+  const t = useT();
   const confirm = async () => {
-    const cancelled = await action.run('Cancelling the plan', () => invoicesClient.cancelPlan(reply.invoice.debt_claim_number));
-    if (cancelled) onDone('Payment plan cancelled.');
+    const cancelled = await action.run(t('invoices.cancelPlan.what'), () => invoicesClient.cancelPlan(reply.invoice.debt_claim_number));
+    if (cancelled) onDone(t('invoices.cancelPlan.done'));
   };
   return (
-    <Modal title="Cancel the payment plan?" onClose={onClose} busy={action.busy} className="modal-narrow">
-      <p>
-        {plan.paid_installments} of {plan.installments} instalments are paid. After cancelling, the pay link asks for the whole amount again. A cancelled plan still counts: the amount and
-        the active flag of {reply.invoice.debt_claim_number} stay as they are.
-      </p>
+    <Modal title={t('invoices.cancelPlan.title')} onClose={onClose} busy={action.busy} className="modal-narrow">
+      <p>{t('invoices.cancelPlan.text', { paid: plan.paid_installments, count: plan.installments, number: reply.invoice.debt_claim_number })}</p>
       <Problem text={action.problem} />
       <Actions>
         <button type="button" className="button button-quiet" onClick={onClose} disabled={action.busy} data-autofocus>
-          Keep the plan
+          {t('invoices.cancelPlan.keep')}
         </button>
         <button type="button" className="button button-danger" onClick={() => void confirm()} disabled={action.busy}>
-          {action.busy ? 'Cancelling…' : 'Cancel the plan'}
+          {t(action.busy ? 'invoices.cancelPlan.busy' : 'invoices.cancelPlan.confirm')}
         </button>
       </Actions>
     </Modal>
@@ -343,31 +345,26 @@ export function CancelPlanDialog({ reply, plan, onClose, onDone }: { reply: Invo
 
 export function DeleteDialog({ reply, activePlan, onClose, onDone }: { reply: InvoiceReply; activePlan: boolean; onClose: () => void; onDone: () => void }) {
   const action = useAction();
+  const t = useT();
   const number = reply.invoice.debt_claim_number;
   const confirm = async () => {
-    const done = await action.run('Deleting the invoice', async () => {
+    const done = await action.run(t('invoices.delete.what'), async () => {
       await invoicesClient.remove(number);
       return true;
     });
     if (done) onDone();
   };
   return (
-    <Modal title={`Delete ${number}?`} onClose={onClose} busy={action.busy} className="modal-narrow">
-      {activePlan ? (
-        <p>This invoice has an active payment plan. Cancel the plan first, then delete the invoice.</p>
-      ) : (
-        <p>
-          The invoice ({formatMoney(reply.invoice.amount, reply.invoice.currency)}) is deleted for good and its pay link stops working. Payments already made stay in the transactions.
-        </p>
-      )}
+    <Modal title={t('invoices.delete.title', { number })} onClose={onClose} busy={action.busy} className="modal-narrow">
+      {activePlan ? <p>{t('invoices.delete.planFirst')}</p> : <p>{t('invoices.delete.text', { amount: formatMoney(reply.invoice.amount, reply.invoice.currency) })}</p>}
       <Problem text={action.problem} />
       <Actions>
         <button type="button" className="button button-quiet" onClick={onClose} disabled={action.busy} data-autofocus>
-          {activePlan ? 'Close' : 'Keep it'}
+          {t(activePlan ? 'common.close' : 'invoices.delete.keep')}
         </button>
         {!activePlan && (
           <button type="button" className="button button-danger" onClick={() => void confirm()} disabled={action.busy}>
-            {action.busy ? 'Deleting…' : 'Delete invoice'}
+            {t(action.busy ? 'invoices.delete.busy' : 'invoices.delete.confirm')}
           </button>
         )}
       </Actions>

@@ -21,7 +21,8 @@ import { ApiError } from '../api/client.js';
 import { useIdempotencyKeys } from '../api/idempotency.js';
 import { problemText, sessionEnded } from '../api/problems.js';
 import { CheckField, CurrencyInput, Field, FormSummary } from '../ui/form-fields.js';
-import { EMAIL_TYPE_NAMES, EXPIRY_UNIT_NAMES, LOCALE_NAMES } from './invoice-format.js';
+import { useT } from '../ui/i18n.js';
+import { channelText, EMAIL_TYPE_NAMES, EXPIRY_UNIT_NAMES, LOCALE_NAMES, localeName } from './invoice-format.js';
 import { invoicesClient, type FieldError, type Invoice, type InvoiceChannel, type InvoiceFieldsBody } from './invoices-client.js';
 import { useInvoiceChannels, useInvoiceDetail } from './invoices-store.js';
 
@@ -202,22 +203,23 @@ function splitProblems(problems: readonly FieldError[]): { errors: FieldErrors<I
 
 export function InvoiceCreateScreen() {
   const channels = useInvoiceChannels();
+  const t = useT();
   useEffect(() => {
     void channels.load();
   }, [channels.load]);
   return (
     <section className="invoice-form-screen" aria-labelledby="invoice-form-title">
       <Link to="/invoices" className="back-link">
-        ← Invoices
+        {t('invoices.back')}
       </Link>
-      <h1 id="invoice-form-title">New invoice</h1>
+      <h1 id="invoice-form-title">{t('invoices.new')}</h1>
       {channels.status === 'failed' ? (
         <p className="form-problem" role="alert">
           {channels.error}
         </p>
       ) : channels.status !== 'ready' ? (
         <p className="loading" role="status">
-          Loading…
+          {t('common.loading')}
         </p>
       ) : (
         <InvoiceForm mode="create" channels={channels.channels} initial={{ ...EMPTY, url_name: channels.channels[0]?.url_name ?? '' }} />
@@ -230,6 +232,7 @@ export function InvoiceEditScreen() {
   const { number } = useParams({ from: '/invoices/$number/edit' });
   const detail = useInvoiceDetail();
   const channels = useInvoiceChannels();
+  const t = useT();
   useEffect(() => {
     void channels.load();
     void detail.load(number);
@@ -239,16 +242,16 @@ export function InvoiceEditScreen() {
   return (
     <section className="invoice-form-screen" aria-labelledby="invoice-form-title">
       <Link to="/invoices/$number" params={{ number }} className="back-link">
-        ← Invoice {number}
+        {t('invoices.form.backTo', { number })}
       </Link>
-      <h1 id="invoice-form-title">Edit invoice {number}</h1>
+      <h1 id="invoice-form-title">{t('invoices.form.editTitle', { number })}</h1>
       {detail.status === 'failed' ? (
         <p className="form-problem" role="alert">
           {detail.error}
         </p>
       ) : !reply || channels.status !== 'ready' ? (
         <p className="loading" role="status">
-          Loading…
+          {t('common.loading')}
         </p>
       ) : (
         <InvoiceForm key={reply.invoice.updated_at} mode="edit" number={number} channels={channels.channels} initial={valuesOf(reply.invoice, channel?.url_name ?? '')} />
@@ -270,6 +273,7 @@ interface InvoiceFormProps {
 function InvoiceForm({ mode, number = '', channels, initial }: InvoiceFormProps) {
   const navigate = useNavigate();
   const changed = useInvoiceDetail((s) => s.changed);
+  const t = useT();
   const [other, setOther] = useState<string[]>([]);
   const keyFor = useIdempotencyKeys();
 
@@ -322,7 +326,7 @@ function InvoiceForm({ mode, number = '', channels, initial }: InvoiceFormProps)
         setOther(split.other);
         return;
       }
-      setOther([problemText(error, mode === 'create' ? 'Creating the invoice' : 'Saving the invoice')]);
+      setOther([problemText(error, t(mode === 'create' ? 'invoices.form.whatCreate' : 'invoices.form.whatSave'))]);
     }
   };
 
@@ -336,15 +340,19 @@ function InvoiceForm({ mode, number = '', channels, initial }: InvoiceFormProps)
       {submitCount > 0 && <FormSummary id="invoice-form-summary" errors={errors} other={other} />}
 
       <fieldset className="form-card">
-        <legend>Invoice</legend>
+        <legend>{t('invoices.invoice')}</legend>
         <div className="form-grid">
           {mode === 'create' ? (
-            <Field label="Channel" error={errors.url_name?.message} note={channel ? `Currency ${channel.currency}, e-mails in ${LOCALE_NAMES[channel.language]} unless set below.` : undefined}>
+            <Field
+              label={t('invoices.channel')}
+              error={errors.url_name?.message}
+              note={channel ? t('invoices.form.channelNote', { currency: channel.currency, language: t(LOCALE_NAMES[channel.language]) }) : undefined}
+            >
               {(props) => (
                 <select className="input" {...props} {...register('url_name')}>
                   {channels.map((c) => (
                     <option key={c.url_name} value={c.url_name}>
-                      {c.name} ({c.url_name})
+                      {channelText(c)}
                     </option>
                   ))}
                 </select>
@@ -352,104 +360,109 @@ function InvoiceForm({ mode, number = '', channels, initial }: InvoiceFormProps)
             </Field>
           ) : (
             <CheckField
-              label="Active"
-              text="Pay link works, e-mails go out"
+              label={t('invoices.active')}
+              text={t('invoices.form.activeText')}
               error={errors.active?.message}
-              note="An inactive invoice's pay link does not work and it sends no e-mails. Changes only while pending and without a payment plan."
+              note={t('invoices.form.activeNote')}
               registered={register('active')}
             />
           )}
-          <Field label="Invoice number" optional error={errors.debt_claim_number?.message} note={mode === 'create' ? 'Leave empty for the next INV-0001, INV-0002, …' : 'Another active invoice of the channel with this number is deactivated.'}>
+          <Field
+            label={t('invoices.form.number')}
+            optional
+            error={errors.debt_claim_number?.message}
+            note={t(mode === 'create' ? 'invoices.form.numberNoteCreate' : 'invoices.form.numberNoteEdit')}
+          >
             {(props) => <input className="input" autoComplete="off" {...props} {...register('debt_claim_number')} />}
           </Field>
           <div className="field-row">
-            <Field label="Amount" error={errors.amount?.message} className="field-amount" note={mode === 'edit' ? 'Changes only while pending and without a payment plan.' : undefined}>
+            <Field label={t('common.amount')} error={errors.amount?.message} className="field-amount" note={mode === 'edit' ? t('invoices.form.amountNote') : undefined}>
               {(props) => <input className="input num-input" inputMode="decimal" autoComplete="off" {...props} {...register('amount')} />}
             </Field>
-            <Field label="Currency" error={errors.currency?.message} className="field-currency" note={mode === 'create' && channel ? `Empty: ${channel.currency}` : undefined}>
+            <Field label={t('common.currency')} error={errors.currency?.message} className="field-currency" note={mode === 'create' && channel ? t('invoices.form.currencyNote', { currency: channel.currency }) : undefined}>
               {(props) => <CurrencyInput listId="invoice-currencies" props={props} registered={register('currency')} placeholder={channel?.currency} />}
             </Field>
           </div>
-          <Field label="Print date" optional error={errors.print_date?.message} note={mode === 'create' ? 'Empty: today.' : undefined}>
+          <Field label={t('invoices.printDate')} optional error={errors.print_date?.message} note={mode === 'create' ? t('invoices.form.printDateNote') : undefined}>
             {(props) => <input className="input" type="date" {...props} {...register('print_date')} />}
           </Field>
           <div className="field-row">
-            <Field label="Expires in" optional error={errors.expires_in?.message} className="field-amount" note="Both empty: no expiry.">
+            <Field label={t('invoices.form.expiresIn')} optional error={errors.expires_in?.message} className="field-amount" note={t('invoices.form.expiresNote')}>
               {(props) => <input className="input num-input" inputMode="numeric" autoComplete="off" {...props} {...register('expires_in')} />}
             </Field>
-            <Field label="Unit" error={errors.expires_in_unit?.message} className="field-unit">
+            <Field label={t('invoices.form.unit')} error={errors.expires_in_unit?.message} className="field-unit">
               {(props) => (
                 <select className="input" {...props} {...register('expires_in_unit')}>
-                  <option value="">No expiry</option>
+                  <option value="">{t('invoices.form.noExpiry')}</option>
                   {EXPIRY_UNITS.map((unit) => (
                     <option key={unit} value={unit}>
-                      {EXPIRY_UNIT_NAMES[unit]}
+                      {t(EXPIRY_UNIT_NAMES[unit])}
                     </option>
                   ))}
                 </select>
               )}
             </Field>
           </div>
-          <Field label="Description" optional error={errors.description?.message} className="field-wide">
+          <Field label={t('invoices.form.description')} optional error={errors.description?.message} className="field-wide">
             {(props) => <textarea className="input" rows={3} {...props} {...register('description')} />}
           </Field>
         </div>
       </fieldset>
 
       <fieldset className="form-card">
-        <legend>Customer</legend>
+        <legend>{t('invoices.customer')}</legend>
         <div className="form-grid">
-          <TextField form={form} name="first_name" label="First name" autoComplete="off" />
-          <TextField form={form} name="last_name" label="Last name" autoComplete="off" />
-          <TextField form={form} name="company" label="Company" autoComplete="off" />
-          <TextField form={form} name="email" label="E-mail" type="email" autoComplete="off" note="Needed for e-mails and reminders." />
-          <TextField form={form} name="phone" label="Phone" type="tel" autoComplete="off" />
-          <TextField form={form} name="tax_id" label="Tax ID" autoComplete="off" />
-          <TextField form={form} name="customer_id" label="Customer ID" autoComplete="off" note="Your own reference for the customer." />
+          <TextField form={form} name="first_name" label={t('invoices.field.firstName')} autoComplete="off" />
+          <TextField form={form} name="last_name" label={t('invoices.field.lastName')} autoComplete="off" />
+          <TextField form={form} name="company" label={t('invoices.field.company')} autoComplete="off" />
+          <TextField form={form} name="email" label={t('invoices.email')} type="email" autoComplete="off" note={t('invoices.form.emailNote')} />
+          <TextField form={form} name="phone" label={t('invoices.field.phone')} type="tel" autoComplete="off" />
+          <TextField form={form} name="tax_id" label={t('invoices.field.taxId')} autoComplete="off" />
+          <TextField form={form} name="customer_id" label={t('invoices.field.customerId')} autoComplete="off" note={t('invoices.form.customerIdNote')} />
         </div>
       </fieldset>
 
       <fieldset className="form-card">
-        <legend>Billing address</legend>
+        <legend>{t('invoices.form.billingAddress')}</legend>
         <div className="form-grid">
-          <TextField form={form} name="address" label="Address" autoComplete="off" />
-          <TextField form={form} name="address2" label="Address line 2" autoComplete="off" />
-          <TextField form={form} name="postal_code" label="Postal code" autoComplete="off" />
-          <TextField form={form} name="city" label="City" autoComplete="off" />
-          <TextField form={form} name="state" label="State or region" autoComplete="off" />
-          <TextField form={form} name="country" label="Country" autoComplete="off" note="ISO code (DE) or English name (Germany)." />
+          <TextField form={form} name="address" label={t('invoices.field.address')} autoComplete="off" />
+          <TextField form={form} name="address2" label={t('invoices.field.address2')} autoComplete="off" />
+          <TextField form={form} name="postal_code" label={t('invoices.field.postalCode')} autoComplete="off" />
+          <TextField form={form} name="city" label={t('invoices.field.city')} autoComplete="off" />
+          <TextField form={form} name="state" label={t('invoices.field.state')} autoComplete="off" />
+          <TextField form={form} name="country" label={t('invoices.field.country')} autoComplete="off" note={t('invoices.form.countryNote')} />
         </div>
       </fieldset>
 
       <fieldset className="form-card">
-        <legend>E-mails</legend>
+        <legend>{t('invoices.emails')}</legend>
         <div className="form-grid">
-          <Field label="Language" error={errors.locale?.message} note="Of the e-mails and the pay page.">
+          <Field label={t('common.language')} error={errors.locale?.message} note={t('invoices.form.languageNote')}>
             {(props) => (
               <select className="input" {...props} {...register('locale')}>
-                <option value="">{channel ? `Channel language (${LOCALE_NAMES[channel.language]})` : 'Channel language'}</option>
+                <option value="">{channel ? t('invoices.form.channelLanguageOf', { language: localeName(channel.language, t) }) : t('invoices.form.channelLanguage')}</option>
                 {INVOICE_LOCALES.map((locale) => (
                   <option key={locale} value={locale}>
-                    {LOCALE_NAMES[locale]}
+                    {t(LOCALE_NAMES[locale])}
                   </option>
                 ))}
               </select>
             )}
           </Field>
           <CheckField
-            label="E-mail at creation"
-            text="Send the invoice by e-mail"
+            label={t('invoices.form.emailAtCreation')}
+            text={t('invoices.form.sendByEmail')}
             error={errors.send_initial_email?.message}
-            note={mode === 'edit' ? 'Stored only: changing it later sends nothing.' : 'Sent right after the invoice is created; needs the e-mail address.'}
+            note={t(mode === 'edit' ? 'invoices.form.sendNoteEdit' : 'invoices.form.sendNoteCreate')}
             registered={register('send_initial_email')}
           />
-          <Field label="First e-mail" error={errors.initial_email_type?.message} note={sendsEmail ? undefined : 'Used only when the e-mail at creation is sent.'}>
+          <Field label={t('invoices.form.firstEmail')} error={errors.initial_email_type?.message} note={sendsEmail ? undefined : t('invoices.form.firstEmailNote')}>
             {(props) => (
               <select className="input" {...props} {...register('initial_email_type')}>
-                <option value="">{EMAIL_TYPE_NAMES.initial} (default)</option>
+                <option value="">{t('invoices.form.defaultType', { type: t(EMAIL_TYPE_NAMES.initial) })}</option>
                 {INVOICE_EMAIL_TYPES.map((type) => (
                   <option key={type} value={type}>
-                    {EMAIL_TYPE_NAMES[type]}
+                    {t(EMAIL_TYPE_NAMES[type])}
                   </option>
                 ))}
               </select>
@@ -459,30 +472,30 @@ function InvoiceForm({ mode, number = '', channels, initial }: InvoiceFormProps)
       </fieldset>
 
       <fieldset className="form-card">
-        <legend>After payment</legend>
+        <legend>{t('invoices.form.afterPayment')}</legend>
         <div className="form-grid">
           <CheckField
-            label="Redirect"
-            text="Send the customer to your pages after paying"
+            label={t('invoices.form.redirect')}
+            text={t('invoices.form.redirectText')}
             error={errors.redirect_after_payments?.message}
             registered={register('redirect_after_payments')}
           />
-          <TextField form={form} name="success_url" label="Success URL" type="url" autoComplete="off" note={redirects ? undefined : 'Empty: the pay page shows the result.'} />
-          <TextField form={form} name="error_url" label="Error URL" type="url" autoComplete="off" />
+          <TextField form={form} name="success_url" label={t('invoices.field.successUrl')} type="url" autoComplete="off" note={redirects ? undefined : t('invoices.form.successNote')} />
+          <TextField form={form} name="error_url" label={t('invoices.field.errorUrl')} type="url" autoComplete="off" />
         </div>
       </fieldset>
 
       <div className="form-actions">
         <button type="submit" className="button button-primary button-lg" disabled={isSubmitting}>
-          {isSubmitting ? 'Saving…' : mode === 'create' ? 'Create invoice' : 'Save changes'}
+          {t(isSubmitting ? 'common.saving' : mode === 'create' ? 'invoices.form.create' : 'invoices.form.save')}
         </button>
         {mode === 'create' ? (
           <Link to="/invoices" className="button button-quiet button-lg">
-            Cancel
+            {t('common.cancel')}
           </Link>
         ) : (
           <Link to="/invoices/$number" params={{ number }} className="button button-quiet button-lg">
-            Cancel
+            {t('common.cancel')}
           </Link>
         )}
       </div>

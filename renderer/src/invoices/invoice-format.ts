@@ -1,43 +1,63 @@
-/** How the invoice screens name statuses, languages, e-mails and dates (English, like the rest of the back office). */
+/**
+ * How the invoice screens name statuses, languages, e-mails and plans (message ids of the invoices
+ * catalogue: a new value fails to compile until it has one), and dates in the screens' language
+ * (ui/format.ts: formatDateTime in the shop's time zone, formatDay for a calendar day).
+ */
 import type { EmailStatus, ExpiryUnit, InvoiceEmailType, InvoiceLocale, InvoiceStatus, PlanInterval, PlanStatus } from '../../../contract/constants.js';
-import { formatDateTime } from '../ui/format.js';
+import type { MessageId } from '../../../contract/i18n/catalogues.js';
+import type { Translate } from '../../../contract/i18n/format.js';
+import { formatDateTime, formatDay } from '../ui/format.js';
 import { toneClass, type Tone } from '../ui/tags.js';
 import type { Invoice, InvoiceLastEmail } from './invoices-client.js';
 
-export { formatDateTime };
+export { formatDateTime, formatDay };
 
-export const STATUS_NAMES: Record<InvoiceStatus, string> = { pending: 'Pending', processing: 'Processing', paid: 'Paid', partly_paid: 'Partly paid' };
-
-/** What each status means, for the status dialog. */
-export const STATUS_NOTES: Record<InvoiceStatus, string> = {
-  pending: 'Waiting for the customer to pay.',
-  processing: 'A payment is under way (a SEPA debit before it settles, say).',
-  paid: 'Paid in full, also outside Tillgate (cash, a bank transfer).',
-  partly_paid: 'Some instalments of a payment plan are paid.',
+export const STATUS_NAMES: Record<InvoiceStatus, MessageId> = {
+  pending: 'invoices.status.pending',
+  processing: 'invoices.status.processing',
+  paid: 'invoices.status.paid',
+  partly_paid: 'invoices.status.partlyPaid',
 };
 
-export const LOCALE_NAMES: Record<InvoiceLocale, string> = { en: 'English', de: 'German (Deutsch)', pt: 'Portuguese (Português)' };
-export const EXPIRY_UNIT_NAMES: Record<ExpiryUnit, string> = { minutes: 'minutes', hours: 'hours', days: 'days' };
-export const EMAIL_TYPE_NAMES: Record<InvoiceEmailType, string> = { initial: 'Invoice e-mail', reminder: 'Reminder' };
-export const EMAIL_STATUS_NAMES: Record<EmailStatus, string> = { queued: 'Queued', sent: 'Sent', failed: 'Failed' };
-export const PLAN_STATUS_NAMES: Record<PlanStatus, string> = { active: 'Active', completed: 'Completed', cancelled: 'Cancelled', failed: 'Failed' };
-export const INTERVAL_NAMES: Record<PlanInterval, string> = { week: 'Every week', month: 'Every month' };
+/** What each status means, for the status dialog. */
+export const STATUS_NOTES: Record<InvoiceStatus, MessageId> = {
+  pending: 'invoices.statusNote.pending',
+  processing: 'invoices.statusNote.processing',
+  paid: 'invoices.statusNote.paid',
+  partly_paid: 'invoices.statusNote.partlyPaid',
+};
 
-const dateOnly = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+/** The languages of an invoice's e-mails and pay page: the checkout page's names (the same languages). */
+export const LOCALE_NAMES: Record<InvoiceLocale, MessageId> = { en: 'checkouts.locale.en', de: 'checkouts.locale.de', pt: 'checkouts.locale.pt' };
 
-/** A calendar day (`YYYY-MM-DD`) as `12 Mar 2026`. */
-export const formatDay = (day: string) => dateOnly.format(new Date(`${day.slice(0, 10)}T00:00:00Z`));
+/** A language code of an invoice (its own, its channel's, an e-mail's) by name; a code this app does not know as it is. */
+export function localeName(locale: string, t: Translate): string {
+  return Object.hasOwn(LOCALE_NAMES, locale) ? t(LOCALE_NAMES[locale as InvoiceLocale]) : locale;
+}
+
+export const EXPIRY_UNIT_NAMES: Record<ExpiryUnit, MessageId> = { minutes: 'invoices.unit.minutes', hours: 'invoices.unit.hours', days: 'invoices.unit.days' };
+export const EMAIL_TYPE_NAMES: Record<InvoiceEmailType, MessageId> = { initial: 'invoices.emailType.initial', reminder: 'invoices.emailType.reminder' };
+export const EMAIL_STATUS_NAMES: Record<EmailStatus, MessageId> = { queued: 'invoices.emailStatus.queued', sent: 'invoices.emailStatus.sent', failed: 'invoices.emailStatus.failed' };
+export const PLAN_STATUS_NAMES: Record<PlanStatus, MessageId> = {
+  active: 'invoices.planStatus.active',
+  completed: 'invoices.planStatus.completed',
+  cancelled: 'invoices.planStatus.cancelled',
+  failed: 'invoices.planStatus.failed',
+};
+export const INTERVAL_NAMES: Record<PlanInterval, MessageId> = { week: 'invoices.interval.week', month: 'invoices.interval.month' };
+
+/** A channel by name, its url_name beside it: `Web shop (shop)`. */
+export const channelText = (channel: { name: string; url_name: string }) => `${channel.name} (${channel.url_name})`;
 
 export function customerName(invoice: Invoice): string | null {
   return [invoice.first_name, invoice.last_name].filter(Boolean).join(' ') || invoice.company || null;
 }
 
-/** `Reminder sent 12 Mar 2026, 14:05 to ada@example.com (test outbox)` and friends. */
-export function emailState(email: InvoiceLastEmail): string {
-  const what = EMAIL_TYPE_NAMES[email.email_type];
-  if (email.status === 'sent') return `${what} sent${email.sent_at ? ` ${formatDateTime(email.sent_at)}` : ''} to ${email.recipient_email}`;
-  if (email.status === 'queued') return `${what} to ${email.recipient_email} is queued`;
-  return `${what} to ${email.recipient_email} failed`;
+/** `Reminder sent 12 Mar 2026, 14:05 to ada@example.com` and friends. */
+export function emailState(email: InvoiceLastEmail, t: Translate): string {
+  // A sent e-mail says when; one the gateway sent without saying when (none so far) does not.
+  const state = email.status === 'sent' && !email.sent_at ? 'sentUndated' : email.status;
+  return t('invoices.email.state', { type: email.email_type, state, at: email.sent_at ? formatDateTime(email.sent_at) : '', recipient: email.recipient_email });
 }
 
 const STATUS_TONES: Record<InvoiceStatus, Tone> = { pending: 'wait', processing: 'info', paid: 'ok', partly_paid: 'info' };

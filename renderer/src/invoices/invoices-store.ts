@@ -8,6 +8,7 @@ import { create } from 'zustand';
 import { ApiError } from '../api/client.js';
 import { problemText, sessionEnded } from '../api/problems.js';
 import { useSession } from '../session-store.js';
+import { translate } from '../ui/i18n.js';
 import { createListStore } from '../ui/list-store.js';
 import type { InvoiceListSearch } from './invoice-search.js';
 import { invoicesClient, type InvoiceChannel, type InvoiceEmail, type InvoicePayment, type InvoiceReply, type PaymentPlan } from './invoices-client.js';
@@ -36,12 +37,12 @@ export const useInvoiceChannels = create<ChannelsState>()((set, get) => ({
       set({ status: 'ready', channels: await invoicesClient.channels() });
     } catch (error) {
       if (sessionEnded(error)) return;
-      set({ status: 'failed', error: problemText(error, 'The channels could not be loaded') });
+      set({ status: 'failed', error: problemText(error, translate('invoices.store.channels')) });
     }
   },
 }));
 
-export const useInvoiceList = createListStore((search: InvoiceListSearch) => invoicesClient.list({ ...search, page: search.page ?? 1 }), 'The invoices');
+export const useInvoiceList = createListStore((search: InvoiceListSearch) => invoicesClient.list({ ...search, page: search.page ?? 1 }), () => translate('invoices.list.loadFailed'));
 
 interface DetailState {
   number: string | null;
@@ -79,7 +80,7 @@ export const useInvoiceDetail = create<DetailState>()((set, get) => ({
       if (sessionEnded(error)) return;
       if (get().number !== number) return;
       const missing = error instanceof ApiError && error.status === 404;
-      set({ status: 'failed', error: missing ? `There is no invoice ${number}.` : problemText(error, 'The invoice could not be loaded') });
+      set({ status: 'failed', error: missing ? translate('invoices.store.missing', { number }) : problemText(error, translate('invoices.store.invoice')) });
     }
   },
   changed: async (reply) => {

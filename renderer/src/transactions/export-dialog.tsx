@@ -6,11 +6,15 @@
  * The days of the range are days in the chosen time zone.
  */
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
-import { DEFAULT_EXPORT_COLUMNS, EXPORT_COLUMN_LABELS, EXPORT_COLUMNS, type ExportColumn } from '../../../contract/transaction-list.js';
+import type { MessageId } from '../../../contract/i18n/catalogues.js';
+import type { Translate } from '../../../contract/i18n/format.js';
+import { DEFAULT_EXPORT_COLUMNS, EXPORT_COLUMNS, type ExportColumn } from '../../../contract/transaction-list.js';
+import { currentLocale, useT } from '../ui/i18n.js';
 import { Modal } from '../ui/modal.js';
 import type { Till } from '../tills/tills-client.js';
+import { useRichT } from './rich-text.js';
 import { staffName, tillChoiceName, useSalePlaces, type StaffName } from './sale-places.js';
-import { count, formatBytes, paymentTypeLabel, statusLabel } from './transaction-format.js';
+import { formatBytes, paymentTypeLabel, statusLabel } from './transaction-format.js';
 import { apiQuery, listOf, type TransactionListSearch } from './transaction-search.js';
 import { transactionsClient, type ExportProgress, type ExportResult } from './transactions-client.js';
 import { problemText } from './transactions-store.js';
@@ -32,34 +36,60 @@ function timeZones(): string[] {
 }
 
 /**
- * The columns' names in the dialog: the contract's, but short enough for a cell of the grid (the
- * contract's say more, for the API's readers). Taken at: when a card-present sale was taken, for
- * one a till stored while the shop's gateway was away when the till stored it; Forwarded: when
- * such a sale reached the gateway.
+ * The columns' names in the dialog: the contract's (EXPORT_COLUMN_LABELS), but short enough for a
+ * cell of the grid and in the screens' language; the file's own header keeps the column's code
+ * (till_id, cashier), a machine format. Taken at: when a card-present sale was taken, for one a
+ * till stored while the shop's gateway was away when the till stored it; Forwarded: when such a
+ * sale reached the gateway.
  */
-const COLUMN_LABELS: Readonly<Record<ExportColumn, string>> = {
-  ...EXPORT_COLUMN_LABELS,
-  till_id: 'Till',
-  cashier: 'Cashier',
-  taken_at: 'Taken at (card present)',
-  forwarded_at: 'Forwarded (stored sale)',
+const COLUMN_MESSAGES: Readonly<Record<ExportColumn, MessageId>> = {
+  transaction_id: 'transactions.transactionId',
+  created_at: 'transactions.created',
+  updated_at: 'transactions.lastChange',
+  status_code: 'transactions.column.statusCode',
+  status: 'common.status',
+  payment_type: 'transactions.paymentType',
+  amount: 'common.amount',
+  currency: 'common.currency',
+  captured_amount: 'transactions.amounts.captured',
+  refunded_amount: 'transactions.amounts.refunded',
+  included_fees: 'transactions.amounts.fees',
+  order_id: 'transactions.orderId',
+  card_brand: 'transactions.column.cardBrand',
+  card_last_four: 'transactions.filter.cardLastFour',
+  entry_mode: 'transactions.column.entryMode',
+  till_id: 'transactions.till',
+  cashier: 'transactions.cashier',
+  taken_at: 'transactions.column.takenAt',
+  forwarded_at: 'transactions.column.forwardedAt',
+  message: 'transactions.column.message',
+  merchant_reference: 'transactions.column.merchantReference',
+  additional_transaction_data: 'transactions.column.additionalData',
+  recurring: 'transactions.recurring',
+  parent_id: 'transactions.parent',
+  sepa_mandate: 'transactions.sepaMandate',
 };
 
+/** `A or B`, as the screens' language lists choices. */
+function either(items: readonly string[]): string {
+  return new Intl.ListFormat(currentLocale(), { type: 'disjunction' }).format(items);
+}
+
 /** The filters besides the days, in words. */
-function filterWords(search: TransactionListSearch, tills: readonly Till[], staff: Readonly<Record<string, StaffName>>): string[] {
+function filterWords(search: TransactionListSearch, tills: readonly Till[], staff: Readonly<Record<string, StaffName>>, t: Translate): string[] {
   const words: string[] = [];
-  if (search.q) words.push(`matching “${search.q}”`);
-  if (search.status) words.push(`status ${listOf(search.status).map((code) => statusLabel(Number(code))).join(' or ')}`);
-  if (search.type) words.push(listOf(search.type).map(paymentTypeLabel).join(' or '));
-  if (search.currency) words.push(`in ${search.currency}`);
-  if (search.amount) words.push(`amount ${search.amount}`);
-  if (search.amount_min && search.amount_max) words.push(`amount ${search.amount_min} to ${search.amount_max}`);
-  else if (search.amount_min) words.push(`amount at least ${search.amount_min}`);
-  else if (search.amount_max) words.push(`amount at most ${search.amount_max}`);
-  if (search.card) words.push(`card ending ${search.card}`);
-  if (search.order_id) words.push(`order ${search.order_id}`);
-  if (search.till) words.push(`at ${tillChoiceName(tills, search.till)}`);
-  if (search.cashier) words.push(`taken by ${staffName(staff, search.cashier)}`);
+  if (search.q) words.push(t('transactions.export.filter.search', { text: search.q }));
+  if (search.status) words.push(t('transactions.export.filter.status', { statuses: either(listOf(search.status).map((code) => statusLabel(Number(code)))) }));
+  if (search.type) words.push(t('transactions.export.filter.type', { types: either(listOf(search.type).map(paymentTypeLabel)) }));
+  if (search.currency) words.push(t('transactions.export.filter.currency', { currency: search.currency }));
+  if (search.amount) words.push(t('transactions.export.filter.amount', { amount: search.amount }));
+  if (search.amount_min && search.amount_max) words.push(t('transactions.export.filter.amountBetween', { min: search.amount_min, max: search.amount_max }));
+  else if (search.amount_min) words.push(t('transactions.export.filter.amountMin', { min: search.amount_min }));
+  else if (search.amount_max) words.push(t('transactions.export.filter.amountMax', { max: search.amount_max }));
+  if (search.card) words.push(t('transactions.export.filter.card', { lastFour: search.card }));
+  if (search.order_id) words.push(t('transactions.export.filter.order', { order: search.order_id }));
+  if (search.till) words.push(t('transactions.export.filter.till', { till: tillChoiceName(tills, search.till) }));
+  if (search.cashier) words.push(t('transactions.export.filter.cashier', { name: staffName(staff, search.cashier) }));
   return words;
 }
 
@@ -78,7 +108,9 @@ export function ExportDialog({ search, onClose }: ExportDialogProps) {
   const download = useRef<{ url: string; name: string } | null>(null);
   const tills = useSalePlaces((state) => state.tills);
   const staff = useSalePlaces((state) => state.staff);
-  const words = filterWords(search, tills, staff);
+  const t = useT();
+  const rich = useRichT();
+  const words = filterWords(search, tills, staff, t);
 
   useEffect(
     () => () => {
@@ -100,11 +132,11 @@ export function ExportDialog({ search, onClose }: ExportDialogProps) {
   const start = async (event: FormEvent) => {
     event.preventDefault();
     if (columns.length === 0) {
-      setProblem('Choose at least one column.');
+      setProblem(t('transactions.export.noColumn'));
       return;
     }
     if (from && to && from > to) {
-      setProblem('The first day must not be after the last.');
+      setProblem(t('transactions.export.daysOrder'));
       return;
     }
     setProblem(null);
@@ -121,7 +153,7 @@ export function ExportDialog({ search, onClose }: ExportDialogProps) {
       save(result);
     } catch (error) {
       if (controller.signal.aborted) setPhase({ kind: 'cancelled' });
-      else setPhase({ kind: 'failed', message: problemText(error, 'The export failed.') });
+      else setPhase({ kind: 'failed', message: problemText(error, t('transactions.export.failed')) });
     } finally {
       abort.current = null;
     }
@@ -134,30 +166,30 @@ export function ExportDialog({ search, onClose }: ExportDialogProps) {
     const progress = phase.kind === 'running' ? phase.progress : phase.kind === 'done' ? { rows: phase.result.rows, bytes: phase.result.bytes, total: phase.result.rows } : null;
     const total = progress?.total ?? null;
     return (
-      <Modal title="Export CSV" onClose={() => (running ? abort.current?.abort() : onClose())} className="modal-narrow">
+      <Modal title={t('transactions.export.title')} onClose={() => (running ? abort.current?.abort() : onClose())} className="modal-narrow">
         {progress && (
           <div className="txn-export-progress">
             <label htmlFor={ids.progress} className="field-label">
-              {phase.kind === 'done' ? 'Exported' : 'Exporting…'}
+              {t(phase.kind === 'done' ? 'transactions.export.exported' : 'transactions.export.exporting')}
             </label>
             <progress id={ids.progress} max={total ?? undefined} value={total ? Math.min(progress.rows, total) : undefined} />
             <p className="txn-export-counts" role="status">
-              {count.format(progress.rows)}
-              {total !== null ? ` of ${count.format(total)}` : ''} rows · {formatBytes(progress.bytes)}
+              {total !== null
+                ? t('transactions.export.rowsOf', { rows: progress.rows, total, size: formatBytes(progress.bytes) })
+                : t('transactions.export.rows', { rows: progress.rows, size: formatBytes(progress.bytes) })}
             </p>
           </div>
         )}
         {phase.kind === 'done' && (
           <p className="lead">
-            <strong>{phase.result.filename}</strong> is saved to your downloads.{' '}
-            <a className="txn-download" href={download.current?.url} download={phase.result.filename}>
-              Download it again
+            {rich('transactions.export.saved', { file: <strong>{phase.result.filename}</strong> })} <a className="txn-download" href={download.current?.url} download={phase.result.filename}>
+              {t('transactions.export.again')}
             </a>
           </p>
         )}
         {phase.kind === 'cancelled' && (
           <p className="lead" role="status">
-            The export was cancelled. Nothing was saved.
+            {t('transactions.export.cancelled')}
           </p>
         )}
         {phase.kind === 'failed' && (
@@ -169,17 +201,17 @@ export function ExportDialog({ search, onClose }: ExportDialogProps) {
           {running ? (
             // The Export button that had the focus is gone: the focus goes to Cancel.
             <button type="button" className="button button-lg" autoFocus onClick={() => abort.current?.abort()}>
-              Cancel export
+              {t('transactions.export.cancel')}
             </button>
           ) : (
             <>
               {phase.kind !== 'done' && (
                 <button type="button" className="button button-lg" onClick={() => setPhase({ kind: 'choose' })}>
-                  Back
+                  {t('common.back')}
                 </button>
               )}
               <button type="button" className="button button-primary button-lg" autoFocus onClick={onClose}>
-                Done
+                {t('transactions.export.done')}
               </button>
             </>
           )}
@@ -189,27 +221,27 @@ export function ExportDialog({ search, onClose }: ExportDialogProps) {
   }
 
   return (
-    <Modal title="Export CSV" onClose={onClose} className="modal-wide">
+    <Modal title={t('transactions.export.title')} onClose={onClose} className="modal-wide">
       <form onSubmit={(event) => void start(event)} noValidate>
         <p className="lead txn-export-what">
-          {words.length ? `Transactions ${words.join(', ')}` : 'All transactions'}, newest first. Card numbers are never exported: only the brand and the last four digits.
+          {words.length ? t('transactions.export.what', { filters: words.join(', ') }) : t('transactions.export.whatAll')}
         </p>
         <div className="txn-export-row">
           <div className="field">
             <label className="field-label" htmlFor={ids.from}>
-              From day
+              {t('transactions.export.fromDay')}
             </label>
             <input id={ids.from} className="input" type="date" value={from} max={to || undefined} data-autofocus onChange={(event) => setFrom(event.target.value)} />
           </div>
           <div className="field">
             <label className="field-label" htmlFor={ids.to}>
-              To day
+              {t('transactions.export.toDay')}
             </label>
             <input id={ids.to} className="input" type="date" value={to} min={from || undefined} onChange={(event) => setTo(event.target.value)} />
           </div>
           <div className="field">
             <label className="field-label" htmlFor={ids.zone}>
-              Time zone
+              {t('transactions.export.timeZone')}
             </label>
             <select id={ids.zone} className="input" value={zone} onChange={(event) => setZone(event.target.value)} aria-describedby={`${ids.zone}-note`}>
               {zones.map((name) => (
@@ -221,25 +253,23 @@ export function ExportDialog({ search, onClose }: ExportDialogProps) {
           </div>
         </div>
         <p id={`${ids.zone}-note`} className="field-note">
-          Days and the file&rsquo;s times are in this time zone. Leave the days empty for all time.
+          {t('transactions.export.zoneNote')}
         </p>
         <fieldset className="txn-export-columns" aria-describedby={ids.columns}>
-          <legend className="field-label">Columns</legend>
+          <legend className="field-label">{t('transactions.export.columns')}</legend>
           <div className="txn-export-column-grid">
             {EXPORT_COLUMNS.map((c) => (
               <label key={c} className="txn-export-column">
                 <input type="checkbox" checked={columns.includes(c)} onChange={() => toggle(c)} />
-                <span>{COLUMN_LABELS[c]}</span>
+                <span>{t(COLUMN_MESSAGES[c])}</span>
               </label>
             ))}
           </div>
           <p id={ids.columns} className="field-note">
-            {columns.length} of {EXPORT_COLUMNS.length} columns.{' '}
-            <button type="button" className="link-button" onClick={() => setColumns([...EXPORT_COLUMNS])}>
-              All
-            </button>{' '}
-            <button type="button" className="link-button" onClick={() => setColumns([...DEFAULT_EXPORT_COLUMNS])}>
-              The usual ones
+            {t('transactions.export.columnCount', { chosen: columns.length, count: EXPORT_COLUMNS.length })} <button type="button" className="link-button" onClick={() => setColumns([...EXPORT_COLUMNS])}>
+              {t('transactions.export.all')}
+            </button> <button type="button" className="link-button" onClick={() => setColumns([...DEFAULT_EXPORT_COLUMNS])}>
+              {t('transactions.export.usual')}
             </button>
           </p>
         </fieldset>
@@ -248,10 +278,10 @@ export function ExportDialog({ search, onClose }: ExportDialogProps) {
         </p>
         <div className="modal-actions">
           <button type="button" className="button button-lg" onClick={onClose}>
-            Cancel
+            {t('common.cancel')}
           </button>
           <button type="submit" className="button button-primary button-lg">
-            Export
+            {t('common.export')}
           </button>
         </div>
       </form>

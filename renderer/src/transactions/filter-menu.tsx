@@ -4,6 +4,7 @@
  * gives the focus back to the button; Tab out of it closes it too.
  */
 import { useEffect, useId, useRef, useState, type FocusEvent } from 'react';
+import { useT } from '../ui/i18n.js';
 
 export interface Choice {
   value: string;
@@ -19,15 +20,18 @@ interface FilterMenuProps {
   onChange: (selected: string[]) => void;
   /** What the button says when nothing is chosen. */
   anyText: string;
+  /** The panel's button that unticks every choice ("Any payment type"). */
+  clearText: string;
 }
 
-export function FilterMenu({ label, choices, selected, onChange, anyText }: FilterMenuProps) {
+export function FilterMenu({ label, choices, selected, onChange, anyText, clearText }: FilterMenuProps) {
+  const t = useT();
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const wrap = useRef<HTMLDivElement>(null);
   const panelId = useId();
   const chosen = choices.filter((c) => selected.includes(c.value));
-  const summary = chosen.length === 0 ? anyText : chosen.length <= 2 ? chosen.map((c) => c.short ?? c.label).join(', ') : `${chosen.length} chosen`;
+  const summary = chosen.length === 0 ? anyText : chosen.length <= 2 ? chosen.map((c) => c.short ?? c.label).join(', ') : t('transactions.filter.chosen', { count: chosen.length });
 
   useEffect(() => {
     if (!open) return undefined;
@@ -71,7 +75,7 @@ export function FilterMenu({ label, choices, selected, onChange, anyText }: Filt
         className={`input filter-menu-button${chosen.length ? ' filter-menu-set' : ''}`}
         aria-expanded={open}
         aria-controls={panelId}
-        aria-label={`${label}: ${summary}`}
+        aria-label={t('transactions.filter.menuLabel', { label, summary })}
         onClick={() => setOpen((was) => !was)}
       >
         <span className="filter-menu-summary">{summary}</span>
@@ -92,7 +96,7 @@ export function FilterMenu({ label, choices, selected, onChange, anyText }: Filt
           </fieldset>
           {selected.length > 0 && (
             <button type="button" className="button button-quiet button-small filter-menu-clear" onClick={() => onChange([])}>
-              Any {label.toLowerCase()}
+              {clearText}
             </button>
           )}
         </div>

@@ -14,18 +14,24 @@ import { ApiError } from '../api/client.js';
 import { reasonProblem as reasonProblemOf, reasonText, RefundReasonField } from '../sales/refund-reason.js';
 import { formatMoney, parseAmount } from '../till/money.js';
 import { WarningIcon } from '../ui/icons.js';
+import { currentLocale, useT } from '../ui/i18n.js';
 import { Modal } from '../ui/modal.js';
-import { cardText } from './transaction-format.js';
+import { cardText, joined } from './transaction-format.js';
 import { transactionsClient, type TransactionDetail } from './transactions-client.js';
 import { problemText } from './transactions-store.js';
 
 export type MoneyAction = 'capture' | 'release' | 'refund';
 
-const WORDS: Record<MoneyAction, { title: string; confirmTitle: string; amountLabel: string; verb: string; upTo: string; done: string }> = {
-  capture: { title: 'Capture payment', confirmTitle: 'Confirm the capture', amountLabel: 'Amount to capture', verb: 'Capture', upTo: 'still authorized', done: 'Captured' },
-  release: { title: 'Release authorization', confirmTitle: 'Confirm the release', amountLabel: 'Amount to release', verb: 'Release', upTo: 'not captured', done: 'Released' },
-  refund: { title: 'Refund payment', confirmTitle: 'Confirm the refund', amountLabel: 'Amount to refund', verb: 'Refund', upTo: 'refundable', done: 'Refunded' },
-};
+/** An amount as the field takes it: the currency's decimals, the language's decimal sign, no grouping (`48.00`, `48,00`). */
+function fieldText(amount: number, exponent: number): string {
+  return new Intl.NumberFormat(currentLocale(), { minimumFractionDigits: exponent, maximumFractionDigits: exponent, useGrouping: false }).format(amount);
+}
+
+/*
+ * The dialog's words are one message per sentence with the action as an ICU select
+ * (`{action, select, capture {…} release {…} other {…}}`, refund the last), so each language words
+ * every action its own way.
+ */
 
 interface MoneyActionDialogProps {
   action: MoneyAction;
@@ -38,13 +44,13 @@ interface MoneyActionDialogProps {
 
 export function MoneyActionDialog({ action, detail, onClose, onRefused }: MoneyActionDialogProps) {
   const tx = detail.transaction;
-  const words = WORDS[action];
+  const t = useT();
   const max = action === 'capture' ? detail.amounts.capturable : action === 'release' ? detail.amounts.releasable : detail.amounts.refundable;
   // Partial captures always work; a partial release or refund only where the payment type allows it.
   const wholeOnly = (action === 'release' && !detail.amounts.partial_reversal) || (action === 'refund' && !detail.amounts.partial_refund);
   const exponent = exponentOf(tx.currency);
   const [step, setStep] = useState<'details' | 'confirm'>('details');
-  const [amountText, setAmountText] = useState(() => max.toFixed(exponent));
+  const [amountText, setAmountText] = useState(() => fieldText(max, exponent));
   const [choice, setChoice] = useState('');
   const [otherText, setOtherText] = useState('');
   const [busy, setBusy] = useState(false);
@@ -55,19 +61,20 @@ export function MoneyActionDialog({ action, detail, onClose, onRefused }: MoneyA
   const typed = parseAmount(amountText, tx.currency);
   const reason = reasonText(choice, otherText);
   const card = detail.card ? cardText(detail.card.brand, detail.card.last_four) : null;
-  const to = card ?? (action === 'refund' ? 'the account the payment came from' : 'the payment');
+  const hasCard = card ? 'yes' : 'no';
 
   const review = (event: FormEvent) => {
     event.preventDefault();
     let ok = true;
     if (typed === undefined || typed <= 0) {
-      setAmountProblem(`Enter an amount such as ${max.toFixed(exponent)}.`);
+      // The example as the field takes it (and as it was filled in).
+      setAmountProblem(t('transactions.money.enterAmount', { example: fieldText(max, exponent) }));
       ok = false;
     } else if (toMinorUnits(typed, tx.currency) > toMinorUnits(max, tx.currency)) {
-      setAmountProblem(`At most ${formatMoney(max, tx.currency)} is ${words.upTo}.`);
+      setAmountProblem(t('transactions.money.atMost', { action, max: formatMoney(max, tx.currency) }));
       ok = false;
     } else if (wholeOnly && toMinorUnits(typed, tx.currency) !== toMinorUnits(max, tx.currency)) {
-      setAmountProblem(`This payment type takes only the whole ${formatMoney(max, tx.currency)}.`);
+      setAmountProblem(t('transactions.money.wholeOnly', { max: formatMoney(max, tx.currency) }));
       ok = false;
     } else {
       setAmountProblem(null);
@@ -97,50 +104,48 @@ export function MoneyActionDialog({ action, detail, onClose, onRefused }: MoneyA
       else {
         const refund = await transactionsClient.refund(tx.transaction_id, amount, reason, key);
         if (refund.status_code === RefundStatus.error) {
-          setProblem('The card network refused the refund. Nothing was refunded.');
+          setProblem(t('transactions.money.networkRefused'));
           setBusy(false);
           return;
         }
       }
-      onClose(`${words.done} ${formatMoney(amount, tx.currency)}.`);
+      onClose(t('transactions.money.done', { action, amount: formatMoney(amount, tx.currency) }));
     } catch (error) {
       setBusy(false);
+      const failed = t('transactions.money.failed', { action });
       if (error instanceof ApiError && error.kind === 'api') {
-        setProblem(`The gateway refused: ${problemText(error, `The ${action} failed.`)}`);
+        setProblem(t('transactions.money.refused', { problem: problemText(error, failed) }));
         onRefused();
       } else {
         // No answer: the same key goes with a retry, so it is not done twice.
-        setProblem(`${problemText(error, `The ${action} failed.`)} Try again: it will not be done twice.`);
+        setProblem(t('transactions.money.noAnswer', { problem: problemText(error, failed) }));
       }
     }
   };
 
   const facts = (
     <>
-      <dt>Payment</dt>
-      <dd>
-        {formatMoney(tx.amount, tx.currency)}
-        {tx.order_id ? ` · order ${tx.order_id}` : ''}
-      </dd>
-      <dt>Card</dt>
-      <dd>{card ?? 'No card'}</dd>
+      <dt>{t('transactions.payment')}</dt>
+      <dd>{joined(formatMoney(tx.amount, tx.currency), tx.order_id && t('transactions.detail.order', { order: tx.order_id }))}</dd>
+      <dt>{t('common.card')}</dt>
+      <dd>{card ?? t('transactions.money.noCard')}</dd>
     </>
   );
 
   if (step === 'confirm' && typed !== undefined) {
     const money = formatMoney(typed, tx.currency);
     return (
-      <Modal title={words.confirmTitle} onClose={() => onClose(null)} busy={busy} className="modal-narrow">
+      <Modal title={t('transactions.money.confirmTitle', { action })} onClose={() => onClose(null)} busy={busy} className="modal-narrow">
         <form onSubmit={(event) => void submit(event)} noValidate>
           <dl className="facts refund-facts">
-            <dt>{words.verb}</dt>
+            <dt>{t('transactions.money.verb', { action })}</dt>
             <dd className="refund-confirm-amount">{money}</dd>
-            <dt>Currency</dt>
+            <dt>{t('common.currency')}</dt>
             <dd>{tx.currency}</dd>
             {facts}
             {action === 'refund' && (
               <>
-                <dt>Reason</dt>
+                <dt>{t('transactions.reason')}</dt>
                 <dd>{reason}</dd>
               </>
             )}
@@ -149,15 +154,15 @@ export function MoneyActionDialog({ action, detail, onClose, onRefused }: MoneyA
             <WarningIcon size={22} className="refund-final-icon" />
             {action === 'refund' ? (
               <span>
-                <strong>Refunds are final.</strong> Once made, a refund cannot be undone or cancelled: {money} goes back to {to}.
+                <strong>{t('transactions.money.finalRefundTitle')}</strong> {t('transactions.money.finalRefund', { amount: money, hasCard, card: card ?? '' })}
               </span>
             ) : action === 'release' ? (
               <span>
-                <strong>Released money cannot be captured any more.</strong> {money} of the reservation on {to} is given back to the customer.
+                <strong>{t('transactions.money.finalReleaseTitle')}</strong> {t('transactions.money.finalRelease', { amount: money, hasCard, card: card ?? '' })}
               </span>
             ) : (
               <span>
-                <strong>The customer is charged {money}</strong> on {to}. What stays authorized can be captured or released later.
+                <strong>{t('transactions.money.finalCaptureTitle', { amount: money, hasCard, card: card ?? '' })}</strong> {t('transactions.money.finalCapture')}
               </span>
             )}
           </p>
@@ -166,10 +171,10 @@ export function MoneyActionDialog({ action, detail, onClose, onRefused }: MoneyA
           </p>
           <div className="modal-actions">
             <button type="button" className="button button-lg" onClick={() => setStep('details')} disabled={busy} autoFocus>
-              Back
+              {t('common.back')}
             </button>
             <button type="submit" className="button button-primary button-lg" aria-disabled={busy}>
-              {busy ? `${words.verb === 'Capture' ? 'Capturing' : words.verb === 'Release' ? 'Releasing' : 'Refunding'}…` : `${words.verb} ${money}`}
+              {t(busy ? 'transactions.money.busy' : 'transactions.money.submit', { action, amount: money })}
             </button>
           </div>
         </form>
@@ -178,27 +183,25 @@ export function MoneyActionDialog({ action, detail, onClose, onRefused }: MoneyA
   }
 
   return (
-    <Modal title={words.title} onClose={() => onClose(null)} busy={busy} className="modal-narrow">
+    <Modal title={t('transactions.money.title', { action })} onClose={() => onClose(null)} busy={busy} className="modal-narrow">
       <form onSubmit={review} noValidate>
         <dl className="facts refund-facts">
           {facts}
           {action === 'refund' && detail.amounts.refunded > 0 && (
             <>
-              <dt>Refunded before</dt>
+              <dt>{t('transactions.money.refundedBefore')}</dt>
               <dd>{formatMoney(detail.amounts.refunded, tx.currency)}</dd>
             </>
           )}
           {action !== 'refund' && detail.amounts.captured > 0 && (
             <>
-              <dt>Captured before</dt>
+              <dt>{t('transactions.money.capturedBefore')}</dt>
               <dd>{formatMoney(detail.amounts.captured, tx.currency)}</dd>
             </>
           )}
         </dl>
         <label className="field">
-          <span className="field-label">
-            {words.amountLabel} ({tx.currency})
-          </span>
+          <span className="field-label">{t('transactions.money.amountLabel', { action, currency: tx.currency })}</span>
           <input
             className="input input-amount"
             inputMode="decimal"
@@ -212,7 +215,7 @@ export function MoneyActionDialog({ action, detail, onClose, onRefused }: MoneyA
             onChange={(event) => setAmountText(event.target.value)}
           />
           <span id="money-action-amount-note" className={amountProblem ? 'field-error' : 'field-note'}>
-            {amountProblem ?? (wholeOnly ? `The whole ${formatMoney(max, tx.currency)}: this payment type takes no part of it.` : `Up to ${formatMoney(max, tx.currency)} (${words.upTo}).`)}
+            {amountProblem ?? (wholeOnly ? t('transactions.money.whole', { max: formatMoney(max, tx.currency) }) : t('transactions.money.upTo', { action, max: formatMoney(max, tx.currency) }))}
           </span>
         </label>
         {action === 'refund' && (
@@ -230,10 +233,10 @@ export function MoneyActionDialog({ action, detail, onClose, onRefused }: MoneyA
         )}
         <div className="modal-actions">
           <button type="button" className="button button-lg" onClick={() => onClose(null)}>
-            Cancel
+            {t('common.cancel')}
           </button>
           <button type="submit" className="button button-primary button-lg">
-            {`Continue${typed !== undefined ? ` with ${formatMoney(typed, tx.currency)}` : ''}`}
+            {typed !== undefined ? t('transactions.money.continueWith', { amount: formatMoney(typed, tx.currency) }) : t('transactions.money.continue')}
           </button>
         </div>
       </form>

@@ -7,10 +7,11 @@
  * (staff.list), so the cashier filter offers every member of staff.
  */
 import { create } from 'zustand';
-import { OTHER_TERMINALS_BOOK, OTHER_TERMINALS_NAME } from '../../../contract/constants.js';
+import { OTHER_TERMINALS_BOOK } from '../../../contract/constants.js';
 import { call } from '../api/call.js';
 import { useSession } from '../session-store.js';
 import { tillsClient, type Till } from '../tills/tills-client.js';
+import { translate } from '../ui/i18n.js';
 import type { Transaction } from './transactions-client.js';
 
 export interface StaffName {
@@ -79,22 +80,27 @@ export const useSalePlaces = create<SalePlacesState>()((set, get) => ({
 export function tillName(tills: readonly Till[], tillId: string): string {
   const till = tills.find((t) => t.till_id === tillId);
   if (!till) return tillId;
-  return till.retired_at ? `${till.name} (retired)` : till.name;
+  return till.retired_at ? translate('transactions.till.retired', { name: till.name }) : till.name;
+}
+
+/** The book of card-present sales no till took (contract OTHER_TERMINALS_NAME), in the screens' language. */
+export function otherTerminalsName(): string {
+  return translate('transactions.otherTerminals');
 }
 
 /** Where a card-present sale was taken: its till's name, or Other terminals with the terminal id it sent; null for other payments. */
 export function placeOf(tills: readonly Till[], tx: Pick<Transaction, 'payment_method' | 'till_id' | 'terminal_id'>): { name: string; terminal: string | null } | null {
   if (tx.till_id) return { name: tillName(tills, tx.till_id), terminal: null };
   if (tx.payment_method !== 'cardpos') return null;
-  return { name: OTHER_TERMINALS_NAME, terminal: tx.terminal_id ?? null };
+  return { name: otherTerminalsName(), terminal: tx.terminal_id ?? null };
 }
 
 /** The till filter's choice in words. */
 export function tillChoiceName(tills: readonly Till[], value: string): string {
-  return value === OTHER_TERMINALS_BOOK ? OTHER_TERMINALS_NAME : tillName(tills, value);
+  return value === OTHER_TERMINALS_BOOK ? otherTerminalsName() : tillName(tills, value);
 }
 
 /** A member of staff by name, or a placeholder while the name is not known. */
 export function staffName(staff: Readonly<Record<string, StaffName>>, staffId: string): string {
-  return staff[staffId]?.name ?? 'Staff member';
+  return staff[staffId]?.name ?? translate('transactions.staffMember');
 }

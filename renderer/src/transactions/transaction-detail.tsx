@@ -10,11 +10,15 @@
 import { Link, useParams } from '@tanstack/react-router';
 import { useEffect, useState, type ReactNode } from 'react';
 import { RefundStatus, TransactionStatus } from '../../../contract/codes.js';
+import type { MessageId } from '../../../contract/i18n/catalogues.js';
+import type { Translate } from '../../../contract/i18n/format.js';
 import { formatMoney } from '../till/money.js';
+import { formatDay } from '../ui/format.js';
+import { useT } from '../ui/i18n.js';
 import { MoneyActionDialog, type MoneyAction } from './money-action-dialog.js';
 import { placeOf, tillName, useSalePlaces } from './sale-places.js';
 import { StatusTag } from './transaction-list.js';
-import { cardText, entryLabel, formatDateTime, formatDateTimeSeconds, paymentTypeLabel, statusLabel, type Tone } from './transaction-format.js';
+import { bracketed, cardText, entryLabel, formatDateTime, formatDateTimeSeconds, joined, NO_VALUE, paymentTypeLabel, statusLabel, type Tone } from './transaction-format.js';
 import type { TransactionDetail } from './transactions-client.js';
 import { useTransactionDetail, useTransactionList } from './transactions-store.js';
 
@@ -28,57 +32,64 @@ interface TimelineItem {
   tone: Tone;
 }
 
-const CUSTOMER_FIELDS: ReadonlyArray<[string, string]> = [
-  ['email', 'E-mail'],
-  ['address', 'Address'],
-  ['postal_code', 'Postal code'],
-  ['city', 'City'],
-  ['country', 'Country'],
+const CUSTOMER_FIELDS: ReadonlyArray<[string, MessageId]> = [
+  ['email', 'transactions.customer.email'],
+  ['address', 'transactions.customer.address'],
+  ['postal_code', 'transactions.customer.postalCode'],
+  ['city', 'transactions.customer.city'],
+  ['country', 'transactions.customer.country'],
 ];
 
-/** What an event of the log means, in words. */
-function timelineItem(event: Event, currency: string, refunds: readonly RefundItem[]): TimelineItem {
-  const money = formatMoney(event.amount, currency);
+/** What an event of the log means, in words. The event's own message (the processor's, the postback's delivery) is the gateway's, as it was written. */
+function timelineItem(event: Event, currency: string, refunds: readonly RefundItem[], t: Translate): TimelineItem {
+  const amount = formatMoney(event.amount, currency);
   const failed = event.status === TransactionStatus.declined || event.status === TransactionStatus.error;
-  const dated = (text: string | null) => [text, event.execution_date ? `execution date ${event.execution_date}` : null].filter(Boolean).join(' · ') || null;
+  const executionDate = event.execution_date ? (/^\d{4}-\d{2}-\d{2}$/.test(event.execution_date) ? formatDay(event.execution_date) : event.execution_date) : null;
+  const dated = (text: string | null) => [text, executionDate ? t('transactions.event.executionDate', { date: executionDate }) : null].filter(Boolean).join(' · ') || null;
   switch (event.type) {
     case 'precheck':
-      return { at: event.created_at, title: failed ? 'Account check declined' : 'Account check', detail: dated(event.message), tone: failed ? 'bad' : 'neutral' };
+      return { at: event.created_at, title: t(failed ? 'transactions.event.accountCheckDeclined' : 'transactions.event.accountCheck'), detail: dated(event.message), tone: failed ? 'bad' : 'neutral' };
     case 'authorization':
     case 'reauthorization': {
-      const again = event.type === 'reauthorization' ? ' (again)' : '';
-      if (event.status === TransactionStatus.declined) return { at: event.created_at, title: `Declined${again}`, detail: dated(event.message), tone: 'bad' };
-      if (event.status === TransactionStatus.error) return { at: event.created_at, title: `Processor error${again}`, detail: dated(event.message), tone: 'bad' };
-      if (event.status === TransactionStatus.started || event.status === TransactionStatus.pending) return { at: event.created_at, title: `Started${again}: ${money}`, detail: dated(event.message), tone: 'wait' };
-      return { at: event.created_at, title: `Authorized ${money}${again}`, detail: dated(event.message), tone: 'ok' };
+      const again = event.type === 'reauthorization' ? 'yes' : 'no';
+      if (event.status === TransactionStatus.declined) return { at: event.created_at, title: t('transactions.event.declined', { again }), detail: dated(event.message), tone: 'bad' };
+      if (event.status === TransactionStatus.error) return { at: event.created_at, title: t('transactions.event.processorError', { again }), detail: dated(event.message), tone: 'bad' };
+      if (event.status === TransactionStatus.started || event.status === TransactionStatus.pending) return { at: event.created_at, title: t('transactions.event.started', { again, amount }), detail: dated(event.message), tone: 'wait' };
+      return { at: event.created_at, title: t('transactions.event.authorized', { again, amount }), detail: dated(event.message), tone: 'ok' };
     }
     case 'capture':
-      return { at: event.created_at, title: `Captured ${money}`, detail: dated(event.message), tone: 'ok' };
+      return { at: event.created_at, title: t('transactions.event.captured', { amount }), detail: dated(event.message), tone: 'ok' };
     case 'reversal':
-      return { at: event.created_at, title: `Released ${money}`, detail: dated(event.message), tone: 'neutral' };
+      return { at: event.created_at, title: t('transactions.event.released', { amount }), detail: dated(event.message), tone: 'neutral' };
     case 'refund': {
       const refund = refunds.find((r) => event.message === `Refund ${r.refund_id}`);
-      const reason = refund?.merchant_reference ? `Reason: ${refund.merchant_reference}` : null;
-      if (event.status === TransactionStatus.error) return { at: event.created_at, title: `Refund of ${money} refused`, detail: dated(event.message), tone: 'bad' };
-      return { at: event.created_at, title: `Refunded ${money}`, detail: dated([reason, refund ? `refund ${refund.refund_id}` : event.message].filter(Boolean).join(' · ')), tone: 'neutral' };
+      const reason = refund?.merchant_reference ? t('transactions.event.reason', { reason: refund.merchant_reference }) : null;
+      if (event.status === TransactionStatus.error) return { at: event.created_at, title: t('transactions.event.refundRefused', { amount }), detail: dated(event.message), tone: 'bad' };
+      return {
+        at: event.created_at,
+        title: t('transactions.event.refunded', { amount }),
+        detail: dated([reason, refund ? t('transactions.event.refundId', { id: refund.refund_id }) : event.message].filter(Boolean).join(' · ')),
+        tone: 'neutral',
+      };
     }
     case 'postback': {
       // The delivery's own words: "delivered: HTTP 200 …", or the failure and the next attempt or "no more attempts".
       const message = event.message ?? '';
-      const outcome = message.startsWith('delivered') ? 'delivered' : /no more attempts/.test(message) ? 'failed' : 'not delivered, retrying';
+      const outcome = message.startsWith('delivered') ? 'delivered' : /no more attempts/.test(message) ? 'failed' : 'retrying';
       const tone: Tone = outcome === 'delivered' ? 'ok' : outcome === 'failed' ? 'bad' : 'wait';
-      return { at: event.created_at, title: `Postback of status “${statusLabel(event.status)}” ${outcome}`, detail: message || null, tone };
+      return { at: event.created_at, title: t('transactions.event.postback', { status: statusLabel(event.status), outcome }), detail: message || null, tone };
     }
     case 'payout':
-      return { at: event.created_at, title: `Payout ${money}`, detail: dated(event.message), tone: 'neutral' };
+      return { at: event.created_at, title: t('transactions.event.payout', { amount }), detail: dated(event.message), tone: 'neutral' };
     case 'return':
-      return { at: event.created_at, title: `Returned ${money}`, detail: dated(event.message), tone: 'bad' };
+      return { at: event.created_at, title: t('transactions.event.returned', { amount }), detail: dated(event.message), tone: 'bad' };
     case 'expiry':
-      return { at: event.created_at, title: 'Expired', detail: dated(event.message), tone: 'neutral' };
+      return { at: event.created_at, title: t('transactions.status.expired'), detail: dated(event.message), tone: 'neutral' };
     case 'cancellation':
-      return { at: event.created_at, title: 'Cancelled', detail: dated(event.message), tone: 'neutral' };
+      return { at: event.created_at, title: t('transactions.status.cancelled'), detail: dated(event.message), tone: 'neutral' };
     default:
-      return { at: event.created_at, title: `${event.type} ${event.amount ? money : ''}`.trim(), detail: dated(event.message), tone: 'neutral' };
+      // An event this app does not know: its code as the gateway wrote it.
+      return { at: event.created_at, title: `${event.type} ${event.amount ? amount : ''}`.trim(), detail: dated(event.message), tone: 'neutral' };
   }
 }
 
@@ -100,6 +111,7 @@ export function TransactionDetailScreen() {
   const tills = useSalePlaces((s) => s.tills);
   const loadPlaces = useSalePlaces((s) => s.load);
   const learn = useSalePlaces((s) => s.learn);
+  const t = useT();
 
   useEffect(() => {
     setNotice(null);
@@ -125,7 +137,7 @@ export function TransactionDetailScreen() {
   // Back to the list as it was, with its filters.
   const back = (
     <Link to="/transactions" search={listSearch} className="back-link">
-      ← Transactions
+      {t('transactions.detail.back')}
     </Link>
   );
 
@@ -133,17 +145,16 @@ export function TransactionDetailScreen() {
     return (
       <section className="transaction-detail" aria-labelledby="txn-title">
         {back}
-        <h1 id="txn-title">Transaction</h1>
+        <h1 id="txn-title">{t('transactions.detail.title')}</h1>
         {status === 'failed' ? (
           <p className="form-problem" role="alert">
-            {error}{' '}
-            <button type="button" className="button button-small" onClick={() => void load(id)}>
-              Try again
+            {error} <button type="button" className="button button-small" onClick={() => void load(id)}>
+              {t('common.retry')}
             </button>
           </p>
         ) : (
           <p className="loading" role="status">
-            Loading the transaction…
+            {t('transactions.detail.loading')}
           </p>
         )}
       </section>
@@ -156,7 +167,7 @@ export function TransactionDetailScreen() {
   const card = detail.card ? cardText(detail.card.brand, detail.card.last_four) : null;
   const entry = entryLabel(detail.card?.entry_mode);
   const customerName = [detail.customer.first_name, detail.customer.last_name].filter(Boolean).join(' ');
-  const timeline = detail.events.map((event) => timelineItem(event, tx.currency, detail.refunds));
+  const timeline = detail.events.map((event) => timelineItem(event, tx.currency, detail.refunds, t));
   const cardPresent = tx.payment_method === 'cardpos';
   const place = placeOf(tills, tx);
   const tillText = detail.till ? detail.till.name : place?.name;
@@ -165,16 +176,19 @@ export function TransactionDetailScreen() {
   // What the money box shows: [label, amount, shown].
   const moneyFacts = (
     [
-      ['Amount', tx.amount, true],
-      ['Authorized', amounts.authorized, amounts.authorized > 0 || amounts.reversed > 0],
-      ['Captured', amounts.captured, true],
-      ['Released', amounts.reversed, amounts.reversed > 0],
-      ['Refunded', amounts.refunded, true],
-      ['Fees', Number(detail.included_fees), true],
-      ['Still capturable', amounts.capturable, amounts.capturable > 0],
-      ['Still refundable', amounts.refundable, amounts.refundable > 0],
-    ] as const
+      ['common.amount', tx.amount, true],
+      ['transactions.amounts.authorized', amounts.authorized, amounts.authorized > 0 || amounts.reversed > 0],
+      ['transactions.amounts.captured', amounts.captured, true],
+      ['transactions.amounts.released', amounts.reversed, amounts.reversed > 0],
+      ['transactions.amounts.refunded', amounts.refunded, true],
+      ['transactions.amounts.fees', Number(detail.included_fees), true],
+      ['transactions.amounts.capturable', amounts.capturable, amounts.capturable > 0],
+      ['transactions.amounts.refundable', amounts.refundable, amounts.refundable > 0],
+    ] as const satisfies ReadonlyArray<readonly [MessageId, number, boolean]>
   ).filter(([, , shown]) => shown);
+  // The subtitle: the payment type, the card (and how it was presented), the order, when.
+  const cardWords = card ? (entry && detail.card?.entry_mode !== 'ecommerce' ? t('transactions.detail.cardEntry', { card, entry }) : card) : null;
+  const subtitle = joined(paymentTypeLabel(tx.payment_method), cardWords, tx.order_id && t('transactions.detail.order', { order: tx.order_id }));
 
   return (
     <section className="transaction-detail" aria-labelledby="txn-title">
@@ -185,25 +199,23 @@ export function TransactionDetailScreen() {
             {money(tx.amount)} <StatusTag code={tx.status_code} message={tx.message} />
           </h1>
           <p className="txn-subtitle">
-            {paymentTypeLabel(tx.payment_method)}
-            {card ? ` · ${card}${entry && detail.card?.entry_mode !== 'ecommerce' ? ` (${entry})` : ''}` : ''}
-            {tx.order_id ? ` · order ${tx.order_id}` : ''} · {formatDateTime(tx.taken_at ?? tx.created_at)}
+            {joined(subtitle, formatDateTime(tx.taken_at ?? tx.created_at))}
           </p>
         </div>
         <div className="txn-actions">
           {amounts.capturable > 0 && (
             <button type="button" className="button button-primary" onClick={() => setAction('capture')}>
-              Capture…
+              {t('transactions.action.capture')}
             </button>
           )}
           {amounts.releasable > 0 && (
             <button type="button" className="button" onClick={() => setAction('release')}>
-              Release…
+              {t('transactions.action.release')}
             </button>
           )}
           {amounts.refundable > 0 && (
             <button type="button" className="button" onClick={() => setAction('refund')}>
-              Refund…
+              {t('transactions.action.refund')}
             </button>
           )}
         </div>
@@ -216,29 +228,26 @@ export function TransactionDetailScreen() {
         <div className="txn-main">
           {stored && (
             <section className="card txn-box txn-stored" aria-labelledby="txn-stored-title">
-              <h2 id="txn-stored-title">{stored.forwarded_at ? 'Stored at the till, then forwarded' : 'Stored at the till'}</h2>
-              <p className="txn-stored-text">
-                Taken at {storedTill} while the shop&rsquo;s gateway was away:{' '}
-                {stored.forwarded_at ? 'the till stored the sale and forwarded it when the gateway answered again.' : 'the till stored the sale and forwards it when the gateway answers again.'}
-              </p>
+              <h2 id="txn-stored-title">{t(stored.forwarded_at ? 'transactions.stored.titleForwarded' : 'transactions.status.stored')}</h2>
+              <p className="txn-stored-text">{t(stored.forwarded_at ? 'transactions.stored.textForwarded' : 'transactions.stored.text', { till: storedTill ?? '' })}</p>
               <dl className="facts txn-facts">
-                <Fact label="Taken at the till">{formatDateTimeSeconds(stored.stored_at)}</Fact>
-                <Fact label="Forwarded">{stored.forwarded_at ? formatDateTimeSeconds(stored.forwarded_at) : 'Not yet'}</Fact>
+                <Fact label={t('transactions.stored.takenAt')}>{formatDateTimeSeconds(stored.stored_at)}</Fact>
+                <Fact label={t('transactions.stored.forwarded')}>{stored.forwarded_at ? formatDateTimeSeconds(stored.forwarded_at) : t('transactions.stored.notYet')}</Fact>
               </dl>
               {stored.cashier_refused && (
                 <p className="form-problem" role="note">
-                  The till named a cashier who is not one of this shop&rsquo;s staff at a till, so the sale has no cashier. Check the till.
+                  {t('transactions.stored.cashierRefused')}
                 </p>
               )}
             </section>
           )}
 
           <section className="card txn-box" aria-labelledby="txn-money">
-            <h2 id="txn-money">Money</h2>
+            <h2 id="txn-money">{t('transactions.detail.money')}</h2>
             <dl className="txn-money">
               {moneyFacts.map(([label, value]) => (
                 <div key={label} className="txn-money-item">
-                  <dt>{label}</dt>
+                  <dt>{t(label)}</dt>
                   <dd>{money(value)}</dd>
                 </div>
               ))}
@@ -246,9 +255,9 @@ export function TransactionDetailScreen() {
           </section>
 
           <section className="card txn-box" aria-labelledby="txn-timeline">
-            <h2 id="txn-timeline">Timeline</h2>
+            <h2 id="txn-timeline">{t('transactions.detail.timeline')}</h2>
             {timeline.length === 0 ? (
-              <p className="muted">Nothing happened to this transaction yet.</p>
+              <p className="muted">{t('transactions.detail.noEvents')}</p>
             ) : (
               <ol className="txn-timeline">
                 {timeline.map((item, index) => (
@@ -267,17 +276,17 @@ export function TransactionDetailScreen() {
 
           {detail.refunds.length > 0 && (
             <section className="card txn-box" aria-labelledby="txn-refunds-title">
-              <h2 id="txn-refunds-title">Refunds</h2>
+              <h2 id="txn-refunds-title">{t('transactions.refunds.title')}</h2>
               <div className="table-wrap">
                 <table className="sales-table txn-refund-table">
                   <thead>
                     <tr>
-                      <th scope="col">Made</th>
+                      <th scope="col">{t('transactions.refunds.made')}</th>
                       <th scope="col" className="num">
-                        Amount
+                        {t('common.amount')}
                       </th>
-                      <th scope="col">Status</th>
-                      <th scope="col">Reason</th>
+                      <th scope="col">{t('common.status')}</th>
+                      <th scope="col">{t('transactions.reason')}</th>
                     </tr>
                   </thead>
                   <tbody>
@@ -287,10 +296,10 @@ export function TransactionDetailScreen() {
                         <td className="num">{money(refund.amount)}</td>
                         <td>
                           <span className={`badge ${refund.status_code === RefundStatus.success ? 'badge-ok' : refund.status_code === RefundStatus.error ? 'badge-bad' : 'badge-wait'}`}>
-                            {refund.status_code === RefundStatus.success ? 'Refunded' : refund.status_code === RefundStatus.error ? 'Refused' : 'Started'}
+                            {t(refund.status_code === RefundStatus.success ? 'transactions.status.refunded' : refund.status_code === RefundStatus.error ? 'transactions.refunds.refused' : 'transactions.status.started')}
                           </span>
                         </td>
-                        <td className="txn-refund-reason">{refund.merchant_reference ?? '—'}</td>
+                        <td className="txn-refund-reason">{refund.merchant_reference ?? NO_VALUE}</td>
                       </tr>
                     ))}
                   </tbody>
@@ -301,7 +310,7 @@ export function TransactionDetailScreen() {
 
           {tx.additional_transaction_data && (
             <section className="card txn-box" aria-labelledby="txn-extra">
-              <h2 id="txn-extra">Additional transaction data</h2>
+              <h2 id="txn-extra">{t('transactions.detail.additionalData')}</h2>
               <pre className="txn-extra">{tx.additional_transaction_data}</pre>
             </section>
           )}
@@ -309,34 +318,34 @@ export function TransactionDetailScreen() {
 
         <div className="txn-side">
           <section className="card txn-box" aria-labelledby="txn-payment">
-            <h2 id="txn-payment">Payment</h2>
+            <h2 id="txn-payment">{t('transactions.payment')}</h2>
             <dl className="facts txn-facts">
-              <dt className="txn-fact-wide">Transaction id</dt>
+              <dt className="txn-fact-wide">{t('transactions.transactionId')}</dt>
               <dd className="txn-fact-wide cell-mono txn-break">{tx.transaction_id}</dd>
               {tx.invoice_number && (
-                <Fact label="Invoice">
+                <Fact label={t('transactions.invoice')}>
                   <Link to="/invoices/$number" params={{ number: tx.invoice_number }}>
                     {tx.invoice_number}
                   </Link>
                 </Fact>
               )}
-              <Fact label="Order id">{tx.order_id ? <span className="txn-break">{tx.order_id}</span> : '—'}</Fact>
-              <Fact label="Payment type">{paymentTypeLabel(tx.payment_method)}</Fact>
-              <Fact label="Status">
-                {statusLabel(tx.status_code)} ({tx.status_code}){tx.message ? ` · ${tx.message}` : ''}
+              <Fact label={t('transactions.orderId')}>{tx.order_id ? <span className="txn-break">{tx.order_id}</span> : NO_VALUE}</Fact>
+              <Fact label={t('transactions.paymentType')}>{paymentTypeLabel(tx.payment_method)}</Fact>
+              <Fact label={t('common.status')}>
+                {joined(t('transactions.filter.statusChoice', { status: statusLabel(tx.status_code), code: tx.status_code }), tx.message)}
               </Fact>
-              <Fact label="Created">{formatDateTimeSeconds(tx.created_at)}</Fact>
-              <Fact label="Last change">{formatDateTimeSeconds(tx.updated_at)}</Fact>
-              {!cardPresent && detail.cashier && <Fact label="Staff">{detail.cashier.name}</Fact>}
+              <Fact label={t('transactions.created')}>{formatDateTimeSeconds(tx.created_at)}</Fact>
+              <Fact label={t('transactions.lastChange')}>{formatDateTimeSeconds(tx.updated_at)}</Fact>
+              {!cardPresent && detail.cashier && <Fact label={t('transactions.detail.staff')}>{detail.cashier.name}</Fact>}
               {detail.merchant_reference && (
-                <Fact label="Reference">
+                <Fact label={t('transactions.detail.reference')}>
                   <span className="txn-break">{detail.merchant_reference}</span>
                 </Fact>
               )}
-              {tx.recurring === 1 && <Fact label="Recurring">Yes</Fact>}
+              {tx.recurring === 1 && <Fact label={t('transactions.recurring')}>{t('common.yes')}</Fact>}
               {tx.parent_id && (
                 <>
-                  <dt className="txn-fact-wide">Parent transaction</dt>
+                  <dt className="txn-fact-wide">{t('transactions.parent')}</dt>
                   <dd className="txn-fact-wide">
                     <Link to="/transactions/$id" params={{ id: tx.parent_id }} className="cell-mono txn-break">
                       {tx.parent_id}
@@ -344,51 +353,51 @@ export function TransactionDetailScreen() {
                   </dd>
                 </>
               )}
-              {tx.sepa_mandate && <Fact label="SEPA mandate">{tx.sepa_mandate}</Fact>}
+              {tx.sepa_mandate && <Fact label={t('transactions.sepaMandate')}>{tx.sepa_mandate}</Fact>}
             </dl>
           </section>
           {cardPresent && (
             <section className="card txn-box" aria-labelledby="txn-till">
-              <h2 id="txn-till">Till</h2>
+              <h2 id="txn-till">{t('transactions.till')}</h2>
               <dl className="facts txn-facts">
-                <Fact label="Till">
-                  {tillText ?? '—'}
-                  {detail.till && detail.till.name !== detail.till.till_id && <span className="muted"> ({detail.till.till_id})</span>}
+                <Fact label={t('transactions.till')}>
+                  {tillText ?? NO_VALUE}
+                  {detail.till && detail.till.name !== detail.till.till_id && <span className="muted"> {bracketed(detail.till.till_id)}</span>}
                 </Fact>
                 {tx.terminal_id && tx.terminal_id !== detail.till?.till_id && (
-                  <Fact label="Terminal id">
+                  <Fact label={t('transactions.detail.terminalId')}>
                     <span className="txn-break">{tx.terminal_id}</span>
                   </Fact>
                 )}
-                <Fact label="Cashier">{detail.cashier ? detail.cashier.name : <span className="muted">None (POS software)</span>}</Fact>
-                {tx.taken_at && <Fact label="Taken">{formatDateTimeSeconds(tx.taken_at)}</Fact>}
+                <Fact label={t('transactions.cashier')}>{detail.cashier ? detail.cashier.name : <span className="muted">{t('transactions.detail.noCashier')}</span>}</Fact>
+                {tx.taken_at && <Fact label={t('transactions.detail.taken')}>{formatDateTimeSeconds(tx.taken_at)}</Fact>}
               </dl>
             </section>
           )}
           <section className="card txn-box" aria-labelledby="txn-card">
-            <h2 id="txn-card">Card</h2>
+            <h2 id="txn-card">{t('common.card')}</h2>
             {detail.card ? (
               <dl className="facts txn-facts">
-                <Fact label="Card">{card}</Fact>
-                <Fact label="Entry">{entry ?? '—'}</Fact>
+                <Fact label={t('common.card')}>{card}</Fact>
+                <Fact label={t('transactions.detail.entry')}>{entry ?? NO_VALUE}</Fact>
               </dl>
             ) : (
-              <p className="muted">No card: {paymentTypeLabel(tx.payment_method)}.</p>
+              <p className="muted">{t('transactions.detail.noCard', { type: paymentTypeLabel(tx.payment_method) })}</p>
             )}
           </section>
           <section className="card txn-box" aria-labelledby="txn-customer">
-            <h2 id="txn-customer">Customer</h2>
+            <h2 id="txn-customer">{t('transactions.customer.title')}</h2>
             {customerName || CUSTOMER_FIELDS.some(([key]) => detail.customer[key]) ? (
               <dl className="facts txn-facts">
-                {customerName && <Fact label="Name">{customerName}</Fact>}
+                {customerName && <Fact label={t('transactions.customer.name')}>{customerName}</Fact>}
                 {CUSTOMER_FIELDS.filter(([key]) => detail.customer[key]).map(([key, label]) => (
-                  <Fact key={key} label={label}>
+                  <Fact key={key} label={t(label)}>
                     <span className="txn-break">{detail.customer[key]}</span>
                   </Fact>
                 ))}
               </dl>
             ) : (
-              <p className="muted">The payment carried no customer data.</p>
+              <p className="muted">{t('transactions.customer.none')}</p>
             )}
           </section>
         </div>

@@ -1,29 +1,33 @@
 /**
  * Words of the transaction screens: statuses with a tone (colour is only a second cue), payment
- * types, card and entry mode, dates. The codes are the contract's.
+ * types, card and entry mode, dates. The codes are the contract's; their names are the catalogue's
+ * (contract/i18n/messages/transactions), in the screens' language when they are asked for.
  */
 import { asCardBrand } from '../../../contract/cards.js';
 import { TransactionStatus, type TransactionStatusCode } from '../../../contract/codes.js';
-import type { PaymentType } from '../../../contract/constants.js';
+import type { PaymentType, PosEntryMode } from '../../../contract/constants.js';
+import type { MessageId } from '../../../contract/i18n/catalogues.js';
 import { BRAND_NAMES } from '../till/reader.js';
 import { formatDate, formatDateTime, formatDateTimeSeconds, formatDayTime, formatTime } from '../ui/format.js';
+import { currentLocale, translate } from '../ui/i18n.js';
 
 export type Tone = 'ok' | 'bad' | 'neutral' | 'wait';
 
-export const STATUS_LABELS: Record<TransactionStatusCode, string> = {
-  [TransactionStatus.started]: 'Started',
-  [TransactionStatus.pending]: 'Pending',
-  [TransactionStatus.completed]: 'Completed',
-  [TransactionStatus.authorized]: 'Authorized',
-  [TransactionStatus.reversed]: 'Released',
-  [TransactionStatus.declined]: 'Declined',
-  [TransactionStatus.refunded]: 'Refunded',
-  [TransactionStatus.partly_refunded]: 'Partly refunded',
-  [TransactionStatus.cancelled]: 'Cancelled',
-  [TransactionStatus.expired]: 'Expired',
-  [TransactionStatus.error]: 'Error',
-  [TransactionStatus.chargeback]: 'Chargeback',
-  [TransactionStatus.stored]: 'Stored at the till',
+/** Each status's name (a new status code fails to compile until it has one). */
+export const STATUS_MESSAGES: Record<TransactionStatusCode, MessageId> = {
+  [TransactionStatus.started]: 'transactions.status.started',
+  [TransactionStatus.pending]: 'transactions.status.pending',
+  [TransactionStatus.completed]: 'transactions.status.completed',
+  [TransactionStatus.authorized]: 'transactions.status.authorized',
+  [TransactionStatus.reversed]: 'transactions.status.reversed',
+  [TransactionStatus.declined]: 'common.declined',
+  [TransactionStatus.refunded]: 'transactions.status.refunded',
+  [TransactionStatus.partly_refunded]: 'transactions.status.partlyRefunded',
+  [TransactionStatus.cancelled]: 'transactions.status.cancelled',
+  [TransactionStatus.expired]: 'transactions.status.expired',
+  [TransactionStatus.error]: 'transactions.status.error',
+  [TransactionStatus.chargeback]: 'transactions.status.chargeback',
+  [TransactionStatus.stored]: 'transactions.status.stored',
 };
 
 const TONES: Record<TransactionStatusCode, Tone> = {
@@ -42,45 +46,71 @@ const TONES: Record<TransactionStatusCode, Tone> = {
   [TransactionStatus.stored]: 'wait',
 };
 
+/** A status's name in the screens' language; a code this app does not know by its number. */
 export function statusLabel(code: number): string {
-  return STATUS_LABELS[code as TransactionStatusCode] ?? `Status ${code}`;
+  const id = STATUS_MESSAGES[code as TransactionStatusCode] as MessageId | undefined;
+  return id ? translate(id) : translate('transactions.status.unknown', { code });
 }
 
 export function statusTone(code: number): Tone {
   return TONES[code as TransactionStatusCode] ?? 'neutral';
 }
 
-export const PAYMENT_TYPE_LABELS: Record<PaymentType, string> = {
-  cardecom: 'Card online',
-  cardpos: 'Card present',
-  dd: 'SEPA Direct Debit',
-  dd_b2b: 'SEPA B2B debit',
-  wallet: 'Wallet',
-  devicewallet: 'Device wallet',
-  a2a: 'Account to account',
-  bankredirect: 'Bank redirect',
+/** Each payment type's name (a new type fails to compile until it has one). */
+export const PAYMENT_TYPE_MESSAGES: Record<PaymentType, MessageId> = {
+  cardecom: 'transactions.type.cardecom',
+  cardpos: 'transactions.type.cardpos',
+  dd: 'transactions.type.dd',
+  dd_b2b: 'transactions.type.ddB2b',
+  wallet: 'transactions.type.wallet',
+  devicewallet: 'transactions.type.devicewallet',
+  a2a: 'transactions.type.a2a',
+  bankredirect: 'transactions.type.bankredirect',
 };
 
+/** A payment type's name in the screens' language; a type this app does not know as the gateway sent it. */
 export function paymentTypeLabel(type: string): string {
-  return PAYMENT_TYPE_LABELS[type as PaymentType] ?? type;
+  const id = PAYMENT_TYPE_MESSAGES[type as PaymentType] as MessageId | undefined;
+  return id ? translate(id) : type;
 }
 
-const ENTRY_LABELS: Record<string, string> = {
-  contactless: 'contactless',
-  chip: 'chip',
-  swipe: 'swiped',
-  manual: 'keyed in',
-  ecommerce: 'online',
+/** How the card was presented: a card-present entry mode, or `ecommerce` for a card not present. */
+const ENTRY_MESSAGES: Record<PosEntryMode | 'ecommerce', MessageId> = {
+  contactless: 'transactions.entry.contactless',
+  chip: 'transactions.entry.chip',
+  swipe: 'transactions.entry.swipe',
+  manual: 'transactions.entry.manual',
+  ecommerce: 'transactions.entry.ecommerce',
 };
 
 export function entryLabel(mode: string | null | undefined): string | null {
-  return mode ? (ENTRY_LABELS[mode] ?? mode) : null;
+  if (!mode) return null;
+  const id = Object.hasOwn(ENTRY_MESSAGES, mode) ? ENTRY_MESSAGES[mode as keyof typeof ENTRY_MESSAGES] : undefined;
+  return id ? translate(id) : mode;
 }
+
+/** What a cell or a fact shows for no value: a dash, the same in every language. */
+export const NO_VALUE = '—';
+
+/** Parts of one line side by side (`Visa •••• 1111 · contactless`); the dot is typography, the same in every language. */
+export function joined(...parts: ReadonlyArray<string | null | undefined | false>): string {
+  return parts.filter(Boolean).join(' · ');
+}
+
+/** The dot between parts of a line, where one part is an element (`<strong>Reminder</strong> · Sent`). */
+export const DOT = ' · ';
+
+/** A code beside a name: `(TILL-2)`. */
+export const bracketed = (text: string) => `(${text})`;
+
+/** The first eight characters of an id, and an ellipsis: the list's short form. */
+export const shortId = (id: string) => `${id.slice(0, 8)}…`;
 
 /** `Visa •••• 1111`. */
 export function cardText(brand: string | undefined, lastFour: string | undefined): string | null {
   if (!lastFour) return null;
-  return `${BRAND_NAMES[asCardBrand(brand)]} •••• ${lastFour}`;
+  const known = asCardBrand(brand);
+  return `${known === 'unknown' ? translate('common.card') : BRAND_NAMES[known]} •••• ${lastFour}`;
 }
 
 /** `21 Nov 2026, 10:03`, in the shop's time zone on a 24-hour clock (ui/format.ts). */
@@ -91,11 +121,17 @@ export function formatLater(iso: string, since: string): string {
   return formatDate(iso) === formatDate(since) ? formatTime(iso) : formatDayTime(iso);
 }
 
-/** `1.8 MB`. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} kB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
+const sizes = new Map<string, Intl.NumberFormat>();
 
-export const count = new Intl.NumberFormat('en');
+/** `1.8 MB` (`1,8 MB` in German, Portuguese and Croatian): the number in the screens' language, the SI unit's symbol after it. */
+export function formatBytes(bytes: number): string {
+  const locale = currentLocale();
+  let number = sizes.get(locale);
+  if (!number) {
+    number = new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+    sizes.set(locale, number);
+  }
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${number.format(bytes / 1024)} kB`;
+  return `${number.format(bytes / (1024 * 1024))} MB`;
+}

@@ -16,6 +16,7 @@ import { caller } from '../api/call.js';
 import { pathOf } from '../../../contract/paths.js';
 import { ApiError, defaultTransport, type Transport, type TransportResponse } from '../api/client.js';
 import { errorOf as answerError, isObject } from '../api/transport.js';
+import { translate } from '../ui/i18n.js';
 import { csvLineCounter, exportInParts, type ExportProgress, type ExportResult } from './export-parts.js';
 
 export type { Transaction, TransactionDetail };
@@ -40,8 +41,8 @@ export interface TransactionsClient {
 function errorOf(response: TransportResponse): ApiError {
   if (response.status < 200 || response.status > 299) return answerError(response);
   return isObject(response.body)
-    ? new ApiError('unexpected', `The gateway answered HTTP ${response.status}.`, response.status)
-    : new ApiError('unexpected', 'The gateway sent an answer this app does not understand.', response.status);
+    ? new ApiError('unexpected', translate('transactions.client.http', { status: String(response.status) }), response.status)
+    : new ApiError('unexpected', translate('transactions.client.notUnderstood'), response.status);
 }
 
 /** The export in a browser: one streamed answer, read as it arrives. */
@@ -51,7 +52,7 @@ async function streamedExport(query: URLSearchParams, onProgress: (progress: Exp
     response = await fetch(pathOf('transactions.export', { query: Object.fromEntries(query) }), { credentials: 'same-origin', cache: 'no-store', signal });
   } catch (error) {
     if (signal.aborted) throw error;
-    throw new ApiError('network', 'The gateway did not answer. Check the connection to the gateway.');
+    throw new ApiError('network', translate('transactions.client.noAnswer'));
   }
   if (!response.ok || !response.body) {
     const text = await response.text().catch(() => '');
@@ -82,7 +83,7 @@ async function streamedExport(query: URLSearchParams, onProgress: (progress: Exp
     }
   } catch (error) {
     if (signal.aborted) throw error;
-    throw new ApiError('network', 'The export broke off before its end. Nothing was saved; try again.');
+    throw new ApiError('network', translate('transactions.client.brokeOff'));
   }
   return { blob: new Blob(chunks as BlobPart[], { type: 'text/csv;charset=utf-8' }), filename, rows: Math.max(0, counter.lines - 1), bytes };
 }

@@ -9,6 +9,7 @@ import { create } from 'zustand';
 import { ErrorCode } from '../../../contract/codes.js';
 import { ApiError } from '../api/client.js';
 import { useSession } from '../session-store.js';
+import { translate } from '../ui/i18n.js';
 import { apiQuery, type TransactionListSearch } from './transaction-search.js';
 import { PAGE_SIZE, transactionsClient, type Transaction, type TransactionDetail } from './transactions-client.js';
 
@@ -82,7 +83,7 @@ export const useTransactionList = create<ListState>()((set, get) => ({
     } catch (error) {
       if (mine !== generation) return;
       if (sessionEnded(error)) return;
-      set({ loading: false, hasMore: false, error: problemText(error, 'The transactions could not be loaded.') });
+      set({ loading: false, hasMore: false, error: problemText(error, translate('transactions.list.loadFailed')) });
     }
   },
   invalidate: () => {
@@ -112,7 +113,7 @@ export const useTransactionDetail = create<DetailState>()((set, get) => ({
       if (get().id === id) set({ status: 'ready', detail });
     } catch (error) {
       if (sessionEnded(error)) return;
-      if (get().id === id) set({ status: 'failed', error: problemText(error, 'The transaction could not be loaded.') });
+      if (get().id === id) set({ status: 'failed', error: problemText(error, translate('transactions.detail.loadFailed')) });
     }
   },
 }));

@@ -55,3 +55,19 @@ export const formatDayTime = (iso: string) => format('dayTime', iso);
 
 /** `12 Mar 2026`. */
 export const formatDate = (iso: string) => format('date', iso);
+
+const days = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * A calendar day that belongs to no time zone (`YYYY-MM-DD`: an invoice's print date, an
+ * instalment's due date) as `12 Mar 2026`, in the screens' language: the same day wherever the shop is.
+ */
+export function formatDay(day: string): string {
+  const locale = currentLocale();
+  let formatter = days.get(locale);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat(locale, { ...OPTIONS.date, timeZone: 'UTC' });
+    days.set(locale, formatter);
+  }
+  return formatter.format(new Date(`${day.slice(0, 10)}T00:00:00Z`));
+}
