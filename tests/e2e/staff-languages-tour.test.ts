@@ -31,8 +31,12 @@ const RUNS: ReadonlyArray<{ language: ScreenLanguage; locale: string; shop: 'de'
   { language: 'pseudo', locale: 'en-XA', shop: 'en', name: 'pseudo' },
 ];
 
-/** Names and data on the screens, the same in every language: the shop's and people's names, brands, the product. */
-const DATA_WORDS = ['Tillgate', 'Mastercard', 'Visa', 'Bäckerei', 'Sprachen', 'Kasia', 'Olga', 'Owner', 'Cashier', 'Lang', 'simulator'];
+/**
+ * Names and data on the screens, the same in every language: the shop's and people's names, card
+ * brands, the product, and the first till's name and id ("Till 1", TILL-1: data the gateway gives the
+ * first till, which the shop renames in Settings -> Tills).
+ */
+const DATA_WORDS = ['Tillgate', 'Mastercard', 'Visa', 'Bäckerei', 'Sprachen', 'Kasia', 'Olga', 'Owner', 'Cashier', 'Till'];
 
 let gateway: GatewayProcess;
 let browser: Browser;

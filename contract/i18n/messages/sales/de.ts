@@ -63,7 +63,7 @@ export const de = {
   'sales.reason.customerCancelled': 'Vom Kunden storniert',
   'sales.reason.other': 'Sonstiges',
   'sales.reason.own': 'Grund in Ihren Worten',
-  'sales.reason.note': 'Wird mit der Erstattung und im Audit-Protokoll gespeichert.',
+  'sales.reason.note': 'Wird mit der Erstattung und im Prüfprotokoll gespeichert.',
   'sales.reason.missing': 'Wählen Sie den Grund der Erstattung.',
   'sales.reason.invalid': "Beschreiben Sie den Grund mit bis zu 35 Zeichen: Buchstaben ohne Umlaute (A–Z), Ziffern, Leerzeichen und / - ? ( ) : . , ' +",
   'sales.approval.legend': 'Freigabe durch die Filialleitung',
