@@ -145,8 +145,11 @@ for (const run of RUNS) {
       await page.screenshot({ path: `${SCREENSHOT_DIR}till-${run.name}.png` });
       // The till at 800x1280 (a tablet standing upright) in the same language: nothing cut off either.
       await page.setViewportSize({ width: 800, height: 1280 });
-      await speaksItsLanguage('approved at 800x1280');
-      await page.setViewportSize({ width: 1024, height: 768 });
+      try {
+        await speaksItsLanguage('approved at 800x1280');
+      } finally {
+        await page.setViewportSize({ width: 1024, height: 768 });
+      }
     });
 
     test("Today's sales and Close the day with its X report", async () => {

@@ -14,7 +14,7 @@ import { tillsClient, type TillLinkStatus } from '../tills/tills-client.js';
 import { ConfirmDialog } from '../ui/detail-parts.js';
 import { useTill } from '../till/till-store.js';
 import { translate, useT } from '../ui/i18n.js';
-import { LockIcon, MenuIcon } from '../ui/icons.js';
+import { LockIcon, LogoutIcon, MenuIcon } from '../ui/icons.js';
 import { areasFor, COMING_AREAS, ROLE_NAMES } from './areas.js';
 import { IdleLock } from './idle-lock.js';
 import { RoleGate } from './role-gate.js';
@@ -139,8 +139,9 @@ function StaffBadge() {
           <span className="header-button-label">{t('shell.setPin')}</span>
         </button>
       )}
-      <button type="button" className="header-button" onClick={() => void askLogout()}>
-        {t('shell.logout')}
+      <button type="button" className="header-button header-button-icon header-button-logout" title={t('shell.logout')} onClick={() => void askLogout()}>
+        <LogoutIcon size={18} />
+        <span className="header-button-label">{t('shell.logout')}</span>
       </button>
       {settingPin && <OwnPinDialog onClose={() => setSettingPin(false)} />}
       {holding && (

@@ -103,3 +103,12 @@ export function MenuIcon(props: IconProps) {
     </Svg>
   );
 }
+
+export function LogoutIcon(props: IconProps) {
+  return (
+    <Svg {...props}>
+      <path d="M20 8H10a2 2 0 00-2 2v28a2 2 0 002 2h10" />
+      <path d="M31 15l9 9-9 9M40 24H19" />
+    </Svg>
+  );
+}
