@@ -93,6 +93,17 @@ export async function clippedTexts(page: Page): Promise<string[]> {
       const overY = element.scrollHeight > element.clientHeight + 1 && hides(style.overflowY) && style.overflowY !== 'auto' && style.overflowY !== 'scroll';
       if (overX || overY || box.right > width + 1) clipped.push(\`"\${ownText.slice(0, 80)}" (\${element.tagName.toLowerCase()}.\${element.className}) \${Math.round(box.width)} px wide, its text \${element.scrollWidth} px\`);
     }
+    // A placeholder wider than its field (the browser cuts it without a scrollbar or an ellipsis).
+    const context = document.createElement('canvas').getContext('2d');
+    for (const input of document.querySelectorAll('input[placeholder], textarea[placeholder]')) {
+      const box = input.getBoundingClientRect();
+      if (!context || box.width <= 1 || !input.placeholder) continue;
+      const style = getComputedStyle(input);
+      context.font = style.fontStyle + ' ' + style.fontWeight + ' ' + style.fontSize + ' ' + style.fontFamily;
+      const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      const needed = context.measureText(input.placeholder).width;
+      if (needed > room + 1) clipped.push('placeholder "' + input.placeholder.slice(0, 80) + '" needs ' + Math.round(needed) + ' px, has ' + Math.round(room));
+    }
     return clipped;
   })()`);
 }

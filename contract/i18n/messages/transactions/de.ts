@@ -51,7 +51,7 @@ export const de = {
 
   'transactions.search.label': 'Transaktion suchen',
   'transactions.search.field': 'Transaktions-ID, Bestellnummer, Rechnungsnummer, letzte vier Ziffern der Karte oder Kassen-ID',
-  'transactions.search.placeholder': 'ID, Bestellnummer, Rechnung, Kartenende oder Kasse',
+  'transactions.search.placeholder': 'ID, Bestellung, Rechnung, Karte oder Kasse',
   'transactions.search.find': 'Suchen',
   'transactions.list.order': 'Bestellung',
   'transactions.list.when': 'Zeitpunkt',

@@ -54,7 +54,7 @@ export const en = {
   // The list
   'transactions.search.label': 'Find a transaction',
   'transactions.search.field': 'Transaction id, order id, invoice number, card’s last four digits or till id',
-  'transactions.search.placeholder': 'Find by id, order id, invoice, last four or till',
+  'transactions.search.placeholder': 'Id, order, invoice, card, till',
   'transactions.search.find': 'Find',
   'transactions.list.order': 'Order',
   'transactions.list.when': 'When',
