@@ -1,12 +1,13 @@
 /**
- * Languages of the hosted pages (interface.md v3.20.35: en, de, pt, hr). Their words are the
+ * Languages of the hosted pages (en, de, pt, hr; docs/api.md). Their words are the
  * `pages` area of the shared catalogues (contract/i18n/messages/pages/, D21), formatted by
  * contract/i18n/format.ts; this module only chooses the language (`?lang=`, then the session's or
  * transaction's locale, then Accept-Language, then English) and formats amounts and country names.
  */
 import { formatterFor, type Translate } from '../../../contract/i18n/format.js';
 import type { pages } from '../../../contract/i18n/messages/pages/index.js';
-import { INTL_LOCALES, isStaffLanguage, LANGUAGE_NAMES, STAFF_LANGUAGES, type StaffLanguage } from '../../../contract/i18n/languages.js';
+import { firstStaffLanguage, INTL_LOCALES, isStaffLanguage, LANGUAGE_NAMES, STAFF_LANGUAGES, type StaffLanguage } from '../../../contract/i18n/languages.js';
+import { acceptedLanguages } from '../staff-language.js';
 
 export { LANGUAGE_NAMES };
 export type { Translate };
@@ -22,18 +23,7 @@ export const isLang = isStaffLanguage;
 
 /** The best supported language of an Accept-Language header, or undefined. */
 export function fromAcceptLanguage(header: string | undefined): Lang | undefined {
-  if (!header) return undefined;
-  const ranked = header
-    .split(',')
-    .slice(0, 20)
-    .map((part, index) => {
-      const [tag = '', ...params] = part.trim().split(';');
-      const q = params.map((p) => /^\s*q=([01](?:\.\d{0,3})?)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
-      return { primary: tag.trim().toLowerCase().split('-')[0] ?? '', q: q === undefined ? 1 : Number(q), index };
-    })
-    .filter((entry) => entry.q > 0)
-    .sort((a, b) => b.q - a.q || a.index - b.index);
-  return ranked.map((entry) => entry.primary).find(isLang);
+  return firstStaffLanguage(acceptedLanguages(header));
 }
 
 export function chooseLanguage(query: unknown, locale: string | null | undefined, acceptLanguage: string | undefined): Lang {
