@@ -10,9 +10,9 @@
  * turn is rolled back and rejected with UnitOfWorkMisuseError, whether or not anything collided.
  */
 import type Database from 'better-sqlite3';
-import type { Repositories, Store } from '../main/core/unit-of-work.js';
+import type { KernelUnit, Store } from '../main/core/unit-of-work.js';
 import { StorageUnavailableError } from '../main/core/kernel.js';
-import { createRepositories } from './repositories.js';
+import { createRepositories, wholeUnit, type Repositories } from './repositories.js';
 import { sqliteSql, type QueueName } from './sql.js';
 
 interface Pending {
@@ -37,7 +37,7 @@ export class UnitOfWorkMisuseError extends Error {
   override name = 'UnitOfWorkMisuseError';
 }
 
-export class SqliteStore implements Store {
+export class SqliteStore implements Store<Repositories> {
   readonly repositories: Repositories;
   private queue: Pending[] = [];
   private scheduled = false;
@@ -169,6 +169,10 @@ export class SqliteStore implements Store {
   }
 
   /** Waits for queued units to commit, then closes the database. */
+  viewOf(tx: KernelUnit): Repositories {
+    return wholeUnit(tx);
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     while (this.scheduled || this.queue.length > 0 || this.inBatch) {

@@ -151,24 +151,6 @@ export function createTillJournalRepository(db: SqlDatabase): TillJournalReposit
     byTransaction: db.prepare('SELECT * FROM stored_payments WHERE transaction_id = ?'),
     unseenDeclines: db.prepare('SELECT * FROM stored_payments WHERE forwarded_at IS NOT NULL AND outcome_status_code <> 3 AND seen_at IS NULL ORDER BY seq'),
     markSeen: db.prepare('UPDATE stored_payments SET seen_at = ? WHERE seq = ?'),
-    merchant: db.prepare(
-      `INSERT INTO merchants (id, name, currency, webhook_key_sealed, created_at) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET name = excluded.name, currency = excluded.currency`,
-    ),
-    credential: db.prepare(
-      `INSERT INTO credentials (id, merchant_id, kind, api_key, password_hash, created_at, revoked_at) VALUES (?, ?, 'merchant', ?, ?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET password_hash = excluded.password_hash, revoked_at = excluded.revoked_at`,
-    ),
-    staff: db.prepare(
-      `INSERT INTO staff (id, merchant_id, login, display_name, role, password_hash, pin_hash, created_at, disabled_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET login = excluded.login, display_name = excluded.display_name, role = excluded.role,
-         password_hash = excluded.password_hash, pin_hash = excluded.pin_hash, disabled_at = excluded.disabled_at`,
-    ),
-    credentialIds: db.prepare('SELECT id FROM credentials WHERE merchant_id = ? AND revoked_at IS NULL'),
-    revokeCredential: db.prepare('UPDATE credentials SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
-    staffIds: db.prepare("SELECT id FROM staff WHERE merchant_id = ? AND (disabled_at IS NULL OR password_hash <> '' OR pin_hash IS NOT NULL)"),
-    dropStaff: db.prepare("UPDATE staff SET disabled_at = COALESCE(disabled_at, ?), password_hash = '', pin_hash = NULL WHERE id = ?"),
-    endSessions: db.prepare('UPDATE staff_sessions SET revoked_at = ? WHERE staff_id = ? AND revoked_at IS NULL'),
     setShopTills: db.prepare('UPDATE centre_link SET shop_till_ids = ? WHERE id = 1'),
     markUnsettled: db.prepare('INSERT INTO centre_unsettled (idempotency_key, sent_at, request_sealed, staff_id) VALUES (?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING'),
     clearUnsettled: db.prepare('DELETE FROM centre_unsettled WHERE idempotency_key = ?'),
@@ -232,24 +214,7 @@ export function createTillJournalRepository(db: SqlDatabase): TillJournalReposit
     },
     unseenDeclines: async () => ((await s.unseenDeclines.all()) as Row[]).map(storedFromRow),
     markSeen: async (seq, at) => void (await s.markSeen.run(at, seq)),
-    applyReplica: async (replica, webhookKeySealed, at) => {
-      const m = replica.merchant;
-      await s.merchant.run(m.merchant_id, m.name, m.currency, webhookKeySealed, m.created_at);
-      for (const c of replica.credentials) await s.credential.run(c.credential_id, m.merchant_id, c.api_key, c.password_hash, c.created_at, c.revoked_at);
-      for (const p of replica.staff) await s.staff.run(p.staff_id, m.merchant_id, p.login, p.display_name, p.role, p.password_hash, p.pin_hash, p.created_at, p.disabled_at);
-      // What the centre no longer gives is gone here too (a handful of rows: compared here, not in SQL).
-      const credentials = new Set(replica.credentials.map((c) => c.credential_id));
-      for (const row of (await s.credentialIds.all(m.merchant_id)) as Row[]) {
-        if (!credentials.has(row.id as string)) await s.revokeCredential.run(at, row.id);
-      }
-      const staff = new Set(replica.staff.map((p) => p.staff_id));
-      for (const row of (await s.staffIds.all(m.merchant_id)) as Row[]) {
-        if (staff.has(row.id as string)) continue;
-        await s.dropStaff.run(at, row.id);
-        await s.endSessions.run(at, row.id);
-      }
-      await s.setShopTills.run(JSON.stringify(replica.till_ids));
-    },
+    setShopTills: async (tillIds) => void (await s.setShopTills.run(JSON.stringify(tillIds))),
     markUnsettled: async (key, at, requestSealed, staffId) => void (await s.markUnsettled.run(key, at, requestSealed, staffId)),
     clearUnsettled: async (key) => void (await s.clearUnsettled.run(key)),
     isUnsettled: async (key) => (await s.isUnsettled.get(key)) !== undefined,

@@ -4,7 +4,7 @@ import { str, type Row } from '../rows.js';
 import type { IdempotencyRecord } from '../../main/core/idempotency/ports.js';
 import type { Answer } from '../../main/core/errors.js';
 import { answerKindOf, httpStatusOfAnswer } from '../../contract/codes.js';
-import type { Repositories } from '../../main/core/unit-of-work.js';
+import type { Repositories } from '../repositories.js';
 
 /**
  * An idempotency record's answer in its columns: `status` keeps the HTTP status the answer is given

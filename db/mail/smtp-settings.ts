@@ -2,7 +2,7 @@
 import type { SqlDatabase } from '../sql.js';
 import { optStr, str, type Row } from '../rows.js';
 import type { SmtpSettingsRecord } from '../../main/core/mail/ports.js';
-import type { Repositories } from '../../main/core/unit-of-work.js';
+import type { Repositories } from '../repositories.js';
 
 export function createSmtpSettingsRepository(db: SqlDatabase): Pick<Repositories, 'smtpSettings'> {
   const s = {

@@ -2,7 +2,7 @@
 import type { SqlDatabase } from '../sql.js';
 import { optStr, str, type Row } from '../rows.js';
 import type { MandateRecord } from '../../main/core/mandates/ports.js';
-import type { Repositories } from '../../main/core/unit-of-work.js';
+import type { Repositories } from '../repositories.js';
 
 function mandateFromRow(r: Row): MandateRecord {
   return {

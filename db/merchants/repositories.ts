@@ -2,7 +2,7 @@
 import type { SqlDatabase } from '../sql.js';
 import { optStr, str, type Row } from '../rows.js';
 import type { ChannelRecord, CredentialRecord, MerchantRecord } from '../../main/core/merchants/ports.js';
-import type { Repositories } from '../../main/core/unit-of-work.js';
+import type { Repositories } from '../repositories.js';
 
 function merchantFromRow(r: Row): MerchantRecord {
   return {
@@ -71,6 +71,15 @@ export function createMerchantRepositories(db: SqlDatabase): Pick<Repositories, 
     ),
     channelByUrlName: db.prepare('SELECT * FROM channels WHERE url_name = ?'),
     channelsByMerchant: db.prepare('SELECT * FROM channels WHERE merchant_id = ? ORDER BY created_at, id'),
+    replicaMerchant: db.prepare(
+      `INSERT INTO merchants (id, name, currency, webhook_key_sealed, created_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET name = excluded.name, currency = excluded.currency`,
+    ),
+    replicaCredential: db.prepare(
+      `INSERT INTO credentials (id, merchant_id, kind, api_key, password_hash, created_at, revoked_at) VALUES (?, ?, 'merchant', ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET password_hash = excluded.password_hash, revoked_at = excluded.revoked_at`,
+    ),
+    activeCredentialIds: db.prepare('SELECT id FROM credentials WHERE merchant_id = ? AND revoked_at IS NULL'),
   };
   return {
     merchants: {
@@ -83,6 +92,7 @@ export function createMerchantRepositories(db: SqlDatabase): Pick<Repositories, 
       list: async () => ((await s.merchantList.all()) as Row[]).map(merchantFromRow),
       setPartner: async (id, partnerId) => void (await s.merchantSetPartner.run(partnerId, id)),
       updateProfile: async (id, profile) => void (await s.merchantProfile.run({ id, ...profile })),
+      keepReplica: async (m, webhookKeySealed) => void (await s.replicaMerchant.run(m.merchant_id, m.name, m.currency, webhookKeySealed, m.created_at)),
     },
     credentials: {
       insert: async (c) => void (await s.credentialInsert.run({ ...c, partnerId: c.partnerId ?? null })),
@@ -96,6 +106,14 @@ export function createMerchantRepositories(db: SqlDatabase): Pick<Repositories, 
         return row && credentialFromRow(row);
       },
       revoke: async (id, at) => (await s.credentialRevoke.run(at, id)).changes > 0,
+      keepReplica: async (merchantId, credentials, at) => {
+        for (const c of credentials) await s.replicaCredential.run(c.credential_id, merchantId, c.api_key, c.password_hash, c.created_at, c.revoked_at);
+        // What the centre no longer gives is gone here too (a handful of rows: compared here, not in SQL).
+        const kept = new Set(credentials.map((c) => c.credential_id));
+        for (const row of (await s.activeCredentialIds.all(merchantId)) as Row[]) {
+          if (!kept.has(row.id as string)) await s.credentialRevoke.run(at, row.id);
+        }
+      },
     },
     channels: {
       insert: async (c) => void (await s.channelInsert.run(c)),

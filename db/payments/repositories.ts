@@ -1,10 +1,9 @@
 /**
  * Repositories of the payments engine: guarded money movements (conditional updates that report
- * whether they applied, never read-then-write), refunds, scheduled tasks, PIN security.
+ * whether they applied, never read-then-write), refunds, PIN security.
  */
 import { type DialectSql, type SqlDatabase, type SqlStatement } from '../sql.js';
 import type { DetailsChange, PinSecurityRepository, RefundRecord, RefundRepository, SubscriptionStatus, TransactionChange } from '../../main/core/payments/ports.js';
-import type { ScheduledTask, TaskRepository } from '../../main/core/kernel.js';
 import type { Row } from '../rows.js';
 
 const changeColumns: ReadonlyArray<readonly [keyof TransactionChange, string]> = [
@@ -117,23 +116,8 @@ function refundFromRow(r: Row): RefundRecord {
   };
 }
 
-function taskFromRow(r: Row): ScheduledTask {
-  return {
-    id: r.id as string,
-    kind: r.kind as string,
-    subjectId: r.subject_id as string,
-    merchantId: r.merchant_id as string,
-    dueAt: r.due_at as string,
-    state: r.state as ScheduledTask['state'],
-    attempts: r.attempts as number,
-    lastError: (r.last_error as string | null) ?? null,
-    createdAt: r.created_at as string,
-  };
-}
-
 export function createPaymentRepositories(db: SqlDatabase): {
   refunds: RefundRepository;
-  tasks: TaskRepository;
   pinSecurity: PinSecurityRepository;
 } {
   const s = {
@@ -142,16 +126,6 @@ export function createPaymentRepositories(db: SqlDatabase): {
        VALUES (@id, @transactionId, @merchantId, @amountMinor, @statusCode, @merchantRefundId, @merchantReference, @executionDate, @processorReference, @createdAt)`,
     ),
     refundsByTransaction: db.prepare('SELECT * FROM refunds WHERE transaction_id = ? ORDER BY id'),
-    taskInsert: db.prepare(
-      `INSERT INTO scheduled_tasks (id, kind, subject_id, merchant_id, due_at, state, attempts, last_error, created_at)
-       VALUES (@id, @kind, @subjectId, @merchantId, @dueAt, @state, @attempts, @lastError, @createdAt)`,
-    ),
-    tasksDue: db.prepare("SELECT * FROM scheduled_tasks WHERE state = 'pending' AND due_at <= ? ORDER BY due_at LIMIT ?"),
-    taskClaim: db.prepare("UPDATE scheduled_tasks SET due_at = ? WHERE id = ? AND state = 'pending' AND due_at = ?"),
-    taskNextDue: db.prepare("SELECT MIN(due_at) AS due FROM scheduled_tasks WHERE state = 'pending'"),
-    taskFinish: db.prepare('UPDATE scheduled_tasks SET state = ?, last_error = ?, attempts = attempts + 1 WHERE id = ?'),
-    taskRetry: db.prepare('UPDATE scheduled_tasks SET due_at = ?, last_error = ?, attempts = attempts + 1 WHERE id = ?'),
-    taskCancel: db.prepare("UPDATE scheduled_tasks SET state = 'done' WHERE subject_id = ? AND kind = ? AND state = 'pending'"),
     pinFailure: db.prepare('INSERT INTO pin_failures (merchant_id, card_fingerprint, failed_at) VALUES (?, ?, ?)'),
     pinFailures: db.prepare('SELECT COUNT(*) AS n FROM pin_failures WHERE merchant_id = ? AND card_fingerprint = ? AND failed_at > ?'),
     pinKey: db.prepare('SELECT key_sealed FROM pin_keys WHERE merchant_id = ? AND zone_id = ? AND key_id = ?'),
@@ -160,15 +134,6 @@ export function createPaymentRepositories(db: SqlDatabase): {
     refunds: {
       insert: async (r) => void (await s.refundInsert.run(r)),
       listByTransaction: async (transactionId) => ((await s.refundsByTransaction.all(transactionId)) as Row[]).map(refundFromRow),
-    },
-    tasks: {
-      insert: async (t) => void (await s.taskInsert.run(t)),
-      due: async (now, limit) => ((await s.tasksDue.all(now, limit)) as Row[]).map(taskFromRow),
-      claim: async (id, dueAt, until) => (await s.taskClaim.run(until, id, dueAt)).changes === 1,
-      nextDueAt: async () => (((await s.taskNextDue.get()) as { due: string | null }).due ?? undefined),
-      finish: async (id, state, lastError) => void (await s.taskFinish.run(state, lastError, id)),
-      retry: async (id, dueAt, lastError) => void (await s.taskRetry.run(dueAt, lastError, id)),
-      cancelPending: async (subjectId, kind) => void (await s.taskCancel.run(subjectId, kind)),
     },
     pinSecurity: {
       recordFailure: async (merchantId, fingerprint, at) => void (await s.pinFailure.run(merchantId, fingerprint, at)),

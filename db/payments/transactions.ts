@@ -6,7 +6,7 @@ import { createTransactionMovements } from './repositories.js';
 import { AMOUNT_SCALED_SQL } from '../migrations/0016-transaction-search.js';
 import { branchCountSql, branchPageSql, type Branch } from '../list-filter.js';
 import type { EventRecord, TransactionDetails, TransactionFilter, TransactionRecord } from '../../main/core/payments/ports.js';
-import type { Repositories } from '../../main/core/unit-of-work.js';
+import type { Repositories } from '../repositories.js';
 
 /** Field-to-column layout of the transactions table (exported for bench/seed.ts). */
 export const transactionColumns = [

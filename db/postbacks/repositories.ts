@@ -3,7 +3,7 @@ import { branchCountSql, branchPageSql, type Branch } from '../list-filter.js';
 import { dialects, preparedOnce, type DialectSql, type SqlDatabase, type SqlStatement } from '../sql.js';
 import type { NewOutboxRecord, OutboxFilter, OutboxPageFilter, OutboxRecord, PostbackAttemptRecord, PostbackResendRecord, SentItemRecord } from '../../main/core/postbacks/ports.js';
 import type { QueueClaim } from '../../main/core/kernel.js';
-import type { Repositories } from '../../main/core/unit-of-work.js';
+import type { Repositories } from '../repositories.js';
 import type { Row } from '../rows.js';
 
 export function outboxFromRow(r: Row): OutboxRecord {

@@ -9,9 +9,9 @@
  * below 2^53); a value beyond that range fails loudly instead of losing precision.
  */
 import pg from 'pg';
-import type { Repositories, Store } from '../../main/core/unit-of-work.js';
+import type { KernelUnit, Store } from '../../main/core/unit-of-work.js';
 import { StorageUnavailableError } from '../../main/core/kernel.js';
-import { createRepositories } from '../repositories.js';
+import { createRepositories, wholeUnit, type Repositories } from '../repositories.js';
 import type { QueueName } from '../sql.js';
 import { corked, PgSession } from './pg-sql.js';
 
@@ -71,7 +71,7 @@ export function pgStorageError(error: unknown): unknown {
   return error;
 }
 
-export class PgStore implements Store {
+export class PgStore implements Store<Repositories> {
   private readonly commitListeners: Array<{ listener: () => void; queue: QueueName | undefined }> = [];
   private closed = false;
 
@@ -178,6 +178,10 @@ export class PgStore implements Store {
     }
     entry.session.reset();
     return entry;
+  }
+
+  viewOf(tx: KernelUnit): Repositories {
+    return wholeUnit(tx);
   }
 
   async close(): Promise<void> {

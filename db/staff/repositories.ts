@@ -1,4 +1,4 @@
-/** Staff accounts, sessions and the audit log. */
+/** Staff accounts, sessions, managers' approvals, and the audit viewer's reads of the audit log (db/kernel.ts writes it). */
 import { preparedOnce, type SqlDatabase } from '../sql.js';
 import type { AuditRecord } from '../../main/core/kernel.js';
 import type { AuditFilter, StaffRecord, StaffRepository, StaffSessionRecord } from '../../main/core/staff/ports.js';
@@ -88,10 +88,6 @@ export function createStaffRepository(db: SqlDatabase): StaffRepository {
     getSession: db.prepare('SELECT * FROM staff_sessions WHERE id = ?'),
     touch: db.prepare('UPDATE staff_sessions SET last_seen_at = ? WHERE id = ?'),
     revoke: db.prepare('UPDATE staff_sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
-    audit: db.prepare(
-      `INSERT INTO audit_log (id, merchant_id, staff_id, approved_by, action, subject_id, detail, created_at, partner_id, old_value, new_value)
-       VALUES (@id, @merchantId, @staffId, @approvedBy, @action, @subjectId, @detail, @createdAt, @partnerId, @oldValue, @newValue)`,
-    ),
     listAudit: db.prepare('SELECT * FROM audit_log WHERE merchant_id = ? ORDER BY created_at DESC, id DESC LIMIT ?'),
     setPassword: db.prepare('UPDATE staff SET password_hash = ? WHERE id = ?'),
     disable: db.prepare('UPDATE staff SET disabled_at = ? WHERE id = ? AND disabled_at IS NULL'),
@@ -108,9 +104,27 @@ export function createStaffRepository(db: SqlDatabase): StaffRepository {
     ),
     approvalUsedFor: db.prepare('SELECT approver_id FROM manager_approvals WHERE id = ? AND merchant_id = ? AND action = ? AND used_for = ? AND expires_at >= ?'),
     deleteExpiredApprovals: db.prepare('DELETE FROM manager_approvals WHERE expires_at < ?'),
+    replicaStaff: db.prepare(
+      `INSERT INTO staff (id, merchant_id, login, display_name, role, password_hash, pin_hash, created_at, disabled_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET login = excluded.login, display_name = excluded.display_name, role = excluded.role,
+         password_hash = excluded.password_hash, pin_hash = excluded.pin_hash, disabled_at = excluded.disabled_at`,
+    ),
+    replicaStaffIds: db.prepare("SELECT id FROM staff WHERE merchant_id = ? AND (disabled_at IS NULL OR password_hash <> '' OR pin_hash IS NOT NULL)"),
+    dropStaff: db.prepare("UPDATE staff SET disabled_at = COALESCE(disabled_at, ?), password_hash = '', pin_hash = NULL WHERE id = ?"),
+    endSessions: db.prepare('UPDATE staff_sessions SET revoked_at = ? WHERE staff_id = ? AND revoked_at IS NULL'),
   };
   return {
     insert: async (staff) => void (await s.insert.run(staff)),
+    keepReplica: async (merchantId, staff, at) => {
+      for (const p of staff) await s.replicaStaff.run(p.staff_id, merchantId, p.login, p.display_name, p.role, p.password_hash, p.pin_hash, p.created_at, p.disabled_at);
+      // A staff member the centre no longer gives is disabled here, with no hash left to guess against.
+      const kept = new Set(staff.map((p) => p.staff_id));
+      for (const row of (await s.replicaStaffIds.all(merchantId)) as Row[]) {
+        if (kept.has(row.id as string)) continue;
+        await s.dropStaff.run(at, row.id);
+        await s.endSessions.run(at, row.id);
+      }
+    },
     findByLogin: async (login) => {
       const row = (await s.byLogin.get(login)) as Row | undefined;
       return row && staffFromRow(row);
@@ -129,13 +143,6 @@ export function createStaffRepository(db: SqlDatabase): StaffRepository {
     },
     touchSession: async (id, at) => void (await s.touch.run(at, id)),
     revokeSession: async (id, at) => void (await s.revoke.run(at, id)),
-    audit: async (record) =>
-      void (await s.audit.run({
-        ...record,
-        partnerId: record.partnerId ?? null,
-        oldValue: record.oldValue === undefined || record.oldValue === null ? null : JSON.stringify(record.oldValue),
-        newValue: record.newValue === undefined || record.newValue === null ? null : JSON.stringify(record.newValue),
-      })),
     listAudit: async (merchantId, limit) => ((await s.listAudit.all(merchantId, limit)) as Row[]).map(auditFromRow),
     setPasswordHash: async (id, passwordHash) => void (await s.setPassword.run(passwordHash, id)),
     disable: async (id, at) => void (await s.disable.run(at, id)),

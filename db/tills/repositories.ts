@@ -4,7 +4,7 @@
  * "Several tills"), no longer by an id it chose.
  */
 import type { SqlDatabase } from '../sql.js';
-import type { InstanceRepository, TillRecord, TillRepository } from '../../main/core/tills/ports.js';
+import type { TillRecord, TillRepository } from '../../main/core/tills/ports.js';
 import type { Row } from '../rows.js';
 
 function tillFromRow(r: Row): TillRecord {
@@ -81,22 +81,5 @@ export function createTillRepository(db: SqlDatabase): TillRepository {
       return row && tillFromRow(row);
     },
     release: async (sessionId, keep) => void (await s.release.run(sessionId, keep ?? '')),
-  };
-}
-
-export function createInstanceRepository(db: SqlDatabase): InstanceRepository {
-  const s = {
-    beat: db.prepare('INSERT INTO gateway_instances (id, started_at, seen_at) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET seen_at = excluded.seen_at'),
-    remove: db.prepare('DELETE FROM gateway_instances WHERE id = ?'),
-    removeOthers: db.prepare('DELETE FROM gateway_instances WHERE id <> ?'),
-    alive: db.prepare('SELECT 1 AS alive FROM gateway_instances WHERE id = ? AND seen_at >= ?'),
-    known: db.prepare('SELECT 1 AS known FROM gateway_instances WHERE id = ?'),
-  };
-  return {
-    beat: async (id, now) => void (await s.beat.run(id, now, now)),
-    remove: async (id) => void (await s.remove.run(id)),
-    removeOthers: async (keep) => void (await s.removeOthers.run(keep)),
-    alive: async (id, since) => (await s.alive.get(id, since)) !== undefined,
-    known: async (id) => (await s.known.get(id)) !== undefined,
   };
 }

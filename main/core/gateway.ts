@@ -14,6 +14,25 @@ import { DEFAULT_PAYMENT_SETTINGS, Payments, type PaymentSettings } from './paym
 import type { Clock, Ids, Logger, QrCodes, Vault } from './kernel.js';
 import type { Processor } from './payments/ports.js';
 import type { Store } from './unit-of-work.js';
+import type { CentreUnit } from './centre/ports.js';
+import type { CheckoutsUnit } from './checkouts/ports.js';
+import type { DashboardUnit } from './dashboard/ports.js';
+import type { IdempotencyUnit } from './idempotency/ports.js';
+import type { InvoicesUnit } from './invoices/ports.js';
+import type { MailUnit } from './mail/ports.js';
+import type { MandatesUnit } from './mandates/ports.js';
+import type { MerchantsUnit } from './merchants/ports.js';
+import type { NetworkTokensUnit } from './network-tokens/ports.js';
+import type { PaymentMethodsUnit } from './payment-methods/ports.js';
+import type { PaymentsUnit } from './payments/ports.js';
+import type { PostbacksUnit } from './postbacks/ports.js';
+import type { ReceiptsUnit } from './receipts/ports.js';
+import type { ReportsUnit } from './reports/ports.js';
+import type { SettingsUnit } from './settings/ports.js';
+import type { StaffUnit } from './staff/ports.js';
+import type { TillUnit } from './till/ports.js';
+import type { TillsUnit } from './tills/ports.js';
+import type { TransactionsUnit } from './transactions/ports.js';
 import { Scheduler } from './scheduler.js';
 import { DEFAULT_DELIVERY_SETTINGS, PostbackDelivery, type DeliverySettings, type PostbackSender } from './postbacks/delivery.js';
 import { Postbacks } from './postbacks/postbacks.js';
@@ -53,6 +72,30 @@ import { DEFAULT_PRINT_QUEUE_SETTINGS, ReceiptPrintQueue, type PrintQueueSetting
 import { Dashboard } from './dashboard/dashboard.js';
 import { hostTimeZone } from './dashboard/periods.js';
 
+/**
+ * One unit of work as the database adapters implement it: every feature's view at once
+ * (db/repositories.ts). Each feature is handed the same store typed with its own view only.
+ */
+export type GatewayUnit = CentreUnit &
+  CheckoutsUnit &
+  DashboardUnit &
+  IdempotencyUnit &
+  InvoicesUnit &
+  MailUnit &
+  MandatesUnit &
+  MerchantsUnit &
+  NetworkTokensUnit &
+  PaymentMethodsUnit &
+  PaymentsUnit &
+  PostbacksUnit &
+  ReceiptsUnit &
+  ReportsUnit &
+  SettingsUnit &
+  StaffUnit &
+  TillUnit &
+  TillsUnit &
+  TransactionsUnit;
+
 export interface CoreSettings {
   idempotencyRetentionMs: number;
   lockout: LockoutPolicy;
@@ -76,7 +119,7 @@ export interface CoreSettings {
 }
 
 export interface CoreDeps {
-  store: Store;
+  store: Store<GatewayUnit>;
   clock: Clock;
   ids: Ids;
   vault: Vault;
@@ -110,7 +153,7 @@ export interface MovableClockControl {
 }
 
 export interface Gateway {
-  readonly store: Store;
+  readonly store: Store<GatewayUnit>;
   readonly clock: Clock;
   readonly movableClock: MovableClockControl | undefined;
   readonly logger: Logger;
@@ -171,7 +214,7 @@ export function createGateway(deps: CoreDeps): Gateway {
   const locks = new OperationLocks(store, clock, ids, logger);
   const instanceName = settings.instanceName ?? 'gateway';
   const postbackDelivery = new PostbackDelivery(store, clock, ids, vault, deps.postbackSender, logger, { ...DEFAULT_DELIVERY_SETTINGS, ...settings.postbacks }, instanceName);
-  const mandates = new Mandates(clock, ids, vault);
+  const mandates = new Mandates(store, clock, ids, vault);
   const paymentSettings = { ...DEFAULT_PAYMENT_SETTINGS, ...settings.payments };
   const receipts = new Receipts({ store, clock, ids, logger, qrCodes: deps.qrCodes, printer: deps.receiptPrinter, publicUrl: deps.publicUrl });
   const paymentMethods = new PaymentMethods({ store, clock, ids });
@@ -189,7 +232,7 @@ export function createGateway(deps: CoreDeps): Gateway {
     settings: paymentSettings,
     methods: paymentMethods,
     tokenCryptograms: networkTokens,
-    cardPresentApproved: (tx, sale) => receipts.queueAutoPrint(tx, sale),
+    cardPresentApproved: (tx, sale) => receipts.queueAutoPrint(store.viewOf(tx), sale),
   });
   const operations = new Operations({ store, idempotency, ids, clock });
   const timeZone = settings.timeZone ?? hostTimeZone();

@@ -8,7 +8,7 @@
  * till does not wait out a 5-minute lease for a payment whose process was killed.
  */
 import type { Clock, Ids } from './kernel.js';
-import type { Repositories, Store } from './unit-of-work.js';
+import type { KernelUnit, Store } from './unit-of-work.js';
 
 /** How often an instance on a shared database says it is alive, and when its silence means it died. */
 export const INSTANCE_BEAT_MS = 5_000;
@@ -37,7 +37,7 @@ export class Instances {
    * alive for INSTANCE_DEAD_MS after it was taken (its instance may not have beaten yet); claims
    * of older versions (no instance in the id) keep their lease.
    */
-  async claimIsDead(r: Repositories, claim: { claimId?: string | null; createdAt: string }): Promise<boolean> {
+  async claimIsDead(r: KernelUnit, claim: { claimId?: string | null; createdAt: string }): Promise<boolean> {
     const at = claim.claimId?.indexOf(SEPARATOR) ?? -1;
     if (!claim.claimId || at <= 0) return false;
     const owner = claim.claimId.slice(0, at);

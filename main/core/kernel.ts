@@ -111,3 +111,62 @@ export interface AuditRecord {
   oldValue?: unknown;
   newValue?: unknown;
 }
+
+/** The audit log (a kernel table every feature appends to; the staff feature's viewer reads it). */
+export interface AuditLog {
+  record(record: AuditRecord): Promise<void>;
+}
+
+/**
+ * A postback queued for a merchant's URL: features that change a transaction, a token or a checkout
+ * append one in the unit of the change; the postbacks feature delivers, retries and shows them.
+ */
+export interface OutboxRecord {
+  id: string;
+  merchantId: string;
+  /** transaction, token or checkout */
+  subjectType: string;
+  subjectId: string;
+  /** The order id the body carries (transactions and checkouts; null for tokens): the log shows it and finds it. */
+  orderId: string | null;
+  sequence: number;
+  url: string;
+  payload: Record<string, unknown>;
+  state: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  nextAttemptAt: string;
+  createdAt: string;
+  deliveredAt?: string | null;
+  lastError?: string | null;
+  /** Set by a resend: the 3-day retry window restarts here instead of at createdAt. */
+  retryFrom?: string | null;
+  /** Attempts since the window started (creation or the last resend); picks the retry delay. */
+  windowAttempts?: number;
+}
+
+/** An outbox record as the core queues it: the database numbers it within its subject. */
+export type NewOutboxRecord = Omit<OutboxRecord, 'sequence'>;
+
+/** The outbox as the features that queue postbacks see it. */
+export interface Outbox {
+  /**
+   * Queues a record with the next sequence number of its subject (transaction, token, checkout),
+   * numbered in the same statement that inserts it (no read of the last number first); the unique
+   * (subject_type, subject_id, sequence) refuses a number given twice.
+   */
+  append(record: NewOutboxRecord): Promise<void>;
+}
+
+/** The gateway processes on the database and when each was last seen (migration 28). */
+export interface InstanceRepository {
+  /** Records (or refreshes) this instance. */
+  beat(id: string, now: string): Promise<void>;
+  /** This instance stops. */
+  remove(id: string): Promise<void>;
+  /** Forgets every instance but `keep` (SQLite at start: no other process can hold the data). */
+  removeOthers(keep: string): Promise<void>;
+  /** Whether an instance was seen at or after `since`. */
+  alive(id: string, since: string): Promise<boolean>;
+  /** Whether an instance has beaten at all (and not stopped cleanly). */
+  known(id: string): Promise<boolean>;
+}

@@ -9,7 +9,7 @@
  * whose runner died becomes due again when the lease ends.
  */
 import type { Clock, Ids, Logger, ScheduledTask } from './kernel.js';
-import type { Repositories, Store } from './unit-of-work.js';
+import type { KernelUnit, Store } from './unit-of-work.js';
 import { WakeableLoop } from './wakeable-loop.js';
 
 export type TaskHandler = (task: ScheduledTask) => Promise<void>;
@@ -45,7 +45,7 @@ export class Scheduler {
   }
 
   /** Adds a task inside the caller's unit of work; call `wake()` after it commits. */
-  async schedule(tx: Repositories, kind: string, subjectId: string, merchantId: string, dueAt: Date): Promise<void> {
+  async schedule(tx: KernelUnit, kind: string, subjectId: string, merchantId: string, dueAt: Date): Promise<void> {
     await tx.tasks.insert({
       id: this.ids.newId(),
       kind,

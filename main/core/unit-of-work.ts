@@ -1,68 +1,24 @@
 /**
- * The unit of work: every feature's repositories in one transaction (`Repositories`) and the store
- * that runs units of work on SQLite or PostgreSQL (`Store`). Repositories are async so that a
- * PostgreSQL adapter implements them unchanged; the SQLite adapter resolves synchronously.
+ * The unit of work: the kernel's ports every unit may use (`KernelUnit`) and the store that runs
+ * units of work on SQLite or PostgreSQL (`Store`). Each feature sees a unit through its own view,
+ * `Store<XUnit>` with `XUnit` in main/core/<feature>/ports.ts: the repositories of the tables it owns,
+ * the kernel's ports, and the narrow ports it declares for what it needs of other features (decisions.md
+ * "Feature modules"). This file names no feature; gateway.ts composes every view into one unit and
+ * db/repositories.ts implements it. Repositories are async so that a PostgreSQL adapter implements them
+ * unchanged; the SQLite adapter resolves synchronously.
  */
-import type { AuthFailureRepository, ChannelRepository, CredentialRepository, MerchantRepository, PartnerRepository, ShopRepository } from './merchants/ports.js';
-import type { CentreRepository, TillJournalRepository } from './centre/ports.js';
-import type { CheckoutRepository } from './checkouts/ports.js';
-import type { DashboardRepository } from './dashboard/ports.js';
-import type { DayReportRepository } from './reports/ports.js';
-import type { EmailRepository, SmtpSettingsRepository } from './mail/ports.js';
-import type { EventRepository, PinSecurityRepository, RefundRepository, TransactionRepository } from './payments/ports.js';
-import type { IdempotencyRepository } from './idempotency/ports.js';
-import type { InstanceRepository, TillRepository } from './tills/ports.js';
-import type { InvoiceRepository } from './invoices/ports.js';
-import type { MandateRepository } from './mandates/ports.js';
-import type { NetworkTokenRepository } from './network-tokens/ports.js';
-import type { OperationLockRepository, TaskRepository } from './kernel.js';
-import type { OutboxRepository } from './postbacks/ports.js';
-import type { PaymentMethodSettingRepository } from './payment-methods/ports.js';
-import type { ReceiptRepository } from './receipts/ports.js';
-import type { StaffRepository } from './staff/ports.js';
-import type { TillAttemptRepository } from './till/ports.js';
+import type { AuditLog, InstanceRepository, OperationLockRepository, Outbox, TaskRepository } from './kernel.js';
 
-export interface Repositories {
-  merchants: MerchantRepository;
-  credentials: CredentialRepository;
-  channels: ChannelRepository;
-  /** The merchants' SMTP servers set in the back office. */
-  smtpSettings: SmtpSettingsRepository;
-  idempotency: IdempotencyRepository;
-  operationLocks: OperationLockRepository;
-  mandates: MandateRepository;
-  transactions: TransactionRepository;
-  events: EventRepository;
-  outbox: OutboxRepository;
-  refunds: RefundRepository;
+/** What every unit of work may use, whichever feature runs it: the kernel's tables. */
+export interface KernelUnit {
+  /** The audit log: who changed what (appended in the unit of the change). */
+  audit: AuditLog;
+  /** Postbacks queued in the unit of the change they report. */
+  outbox: Outbox;
   tasks: TaskRepository;
-  pinSecurity: PinSecurityRepository;
-  staff: StaffRepository;
-  /** Lock-out counters of authentication (API keys by source, staff logins). */
-  authFailures: AuthFailureRepository;
-  /** The tills' ledger and their closed days (Z reports). */
-  dayReports: DayReportRepository;
-  checkouts: CheckoutRepository;
-  invoices: InvoiceRepository;
-  emails: EmailRepository;
-  networkTokens: NetworkTokenRepository;
-  tillAttempts: TillAttemptRepository;
-  /** A shop's tills and the screens that hold them (migration 28). */
-  tills: TillRepository;
+  operationLocks: OperationLockRepository;
   /** The gateway processes on the database (claims of one that stopped are dead). */
   instances: InstanceRepository;
-  /** As a centre: pairing codes and the tills joined to it (migration 29). */
-  centre: CentreRepository;
-  /** As a till: the centre it is joined to, and the sales it stored while the centre was away. */
-  journal: TillJournalRepository;
-  /** Receipt links, receipt e-mails, the receipt printer and its auto-print jobs (D16). */
-  receipts: ReceiptRepository;
-  /** The dashboard's sums and needs-attention counts (read only). */
-  dashboard: DashboardRepository;
-  /** Partners, shops, terminals and payment-method settings (D15). */
-  partners: PartnerRepository;
-  shops: ShopRepository;
-  paymentMethodSettings: PaymentMethodSettingRepository;
 }
 
 /**
@@ -70,8 +26,8 @@ export interface Repositories {
  * committed; no network or file I/O may happen inside `work` (processor calls, postbacks and
  * e-mails happen outside it). `read` gives consistent reads outside any write unit.
  */
-export interface Store {
-  run<T>(work: (tx: Repositories) => Promise<T>): Promise<T>;
+export interface Store<Unit extends KernelUnit = KernelUnit> {
+  run<T>(work: (tx: Unit) => Promise<T>): Promise<T>;
   /**
    * A unit of work whose statements are each atomic on their own and depend on no earlier read of
    * the unit: conditional upserts and updates of one row (lock-out counters, single-use approvals,
@@ -83,12 +39,19 @@ export interface Store {
    * slow, tests/db/postgres-auth.test.ts). On SQLite it is `run`. `quiet`: wakes no commit listener
    * (a claim or a lease queues nothing new).
    */
-  runAtomic<T>(work: (tx: Repositories) => Promise<T>, options?: { quiet?: boolean }): Promise<T>;
-  read<T>(work: (repos: Repositories) => Promise<T>): Promise<T>;
+  runAtomic<T>(work: (tx: Unit) => Promise<T>, options?: { quiet?: boolean }): Promise<T>;
+  read<T>(work: (repos: Unit) => Promise<T>): Promise<T>;
   /**
    * Reads that need no snapshot in common, e.g. one statement: on PostgreSQL each statement runs on
    * its own (autocommit, one round trip, no BEGIN and COMMIT); on SQLite it is `read`.
    */
-  readEach<T>(work: (repos: Repositories) => Promise<T>): Promise<T>;
+  readEach<T>(work: (repos: Unit) => Promise<T>): Promise<T>;
+  /**
+   * A unit of work this store is running, handed to one feature's hook by another feature (a payment's
+   * change, followed in the same unit by the checkout or invoice it pays), seen through this store's
+   * view. Every unit the adapters run holds every feature's repositories, so this is that same object;
+   * anything that is not one of their units is refused (an Error).
+   */
+  viewOf(tx: KernelUnit): Unit;
   close(): Promise<void>;
 }

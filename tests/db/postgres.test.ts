@@ -155,11 +155,11 @@ describe('PostgreSQL', { skip }, () => {
         const held = await a.composition.gateway.idempotency.start(merchant.merchant_id, 'both-1', 'f');
         assert.equal(held.kind, 'reject', 'within one instance the key is held while its request runs');
         if (first.kind !== 'proceed' || second.kind !== 'proceed') return;
-        const won = await a.composition.gateway.operations.perform({ merchantId: merchant.merchant_id, idempotency: first.scope }, (op) => op.commit(async () => success({ winner: 'a' })));
+        const won = await a.composition.gateway.operations.perform({ merchantId: merchant.merchant_id, idempotency: first.scope }, (op) => op.commit(a.composition.gateway.store, async () => success({ winner: 'a' })));
         assert.deepEqual(won, success({ winner: 'a' }));
         const lost = await b.composition.gateway.operations
           .perform({ merchantId: merchant.merchant_id, idempotency: second.scope }, (op) =>
-            op.commit(async (tx) => {
+            op.commit(b.composition.gateway.store, async (tx) => {
               await tx.instances.beat('written-by-the-losing-unit', new Date().toISOString());
               return success({ winner: 'b' });
             }),

@@ -11,7 +11,7 @@ import { openDatabase } from '../../db/open.js';
 import { SqliteStore } from '../../db/sqlite-store.js';
 import type { InvoiceRecord } from '../../main/core/invoices/ports.js';
 import type { NewOutboxRecord } from '../../main/core/postbacks/ports.js';
-import type { Repositories } from '../../main/core/unit-of-work.js';
+import type { Repositories } from '../../db/repositories.js';
 import type { TransactionDetails, TransactionRecord } from '../../main/core/payments/ports.js';
 
 const NOW = '2026-03-01T10:00:00.000Z';

@@ -12,13 +12,14 @@ import { openDatabase } from '../../db/open.js';
 import { SqliteStore } from '../../db/sqlite-store.js';
 import { Authenticator, RECHECK_MS } from '../../main/core/merchants/authenticator.js';
 import { hashPassword } from '../../main/core/merchants/credentials.js';
-import type { Repositories, Store } from '../../main/core/unit-of-work.js';
+import type { Repositories } from '../../db/repositories.js';
+import type { Store } from '../../main/core/unit-of-work.js';
 import { TestClock } from '../helpers/api.js';
 
 const POLICY = { maxFailures: 5, windowMs: 60_000, lockMs: 60_000 };
 
 /** A store that counts what goes through it: credential lookups by key, reads and writing units. */
-function counting(store: Store) {
+function counting(store: Store<Repositories>) {
   const counts = { lookups: 0, reads: 0, writes: 0 };
   const wrap = (repos: Repositories): Repositories => ({
     ...repos,
@@ -30,11 +31,12 @@ function counting(store: Store) {
       },
     },
   });
-  const counted: Store = {
+  const counted: Store<Repositories> = {
     run: (work) => ((counts.writes += 1), store.run((tx) => work(wrap(tx)))),
     runAtomic: (work, options) => ((counts.writes += 1), store.runAtomic((tx) => work(wrap(tx)), options)),
     read: (work) => ((counts.reads += 1), store.read((r) => work(wrap(r)))),
     readEach: (work) => ((counts.reads += 1), store.readEach((r) => work(wrap(r)))),
+    viewOf: (tx) => store.viewOf(tx),
     close: () => store.close(),
   };
   return { store: counted, counts };

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
+import ts from 'typescript';
 // @ts-expect-error -- the ESLint config is plain JavaScript without type declarations
 import { coreFeatures, cycleRules, layeringRules } from '../../eslint.config.js';
 import { makeTempDir } from '../helpers/temp.js';
@@ -187,4 +188,99 @@ test('no file of main/core is over 600 lines: a feature grows by files beside it
     .map((file) => ({ file, lines: readFileSync(file, 'utf8').split('\n').length }))
     .filter(({ lines }) => lines > 600);
   assert.deepEqual(long, []);
+});
+
+// Data ownership (docs/decisions.md "Feature modules"): each feature sees a unit of work through its
+// own view (`<Feature>Unit` in main/core/<feature>/ports.ts): the repositories of its own tables in
+// full, the kernel's ports, and for another feature's data a narrow port (a Pick of that feature's
+// repository, which the import rules above allow only from a feature it lists, or a type of its own).
+
+/** Every feature's ports.ts, parsed: its interfaces, and its Unit's heritage and members. */
+function featurePorts() {
+  return Object.keys(features).map((feature) => {
+    const file = `main/core/${feature}/ports.ts`;
+    const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+    const interfaces = source.statements.filter(ts.isInterfaceDeclaration);
+    const units = interfaces.filter((i) => i.name.text.endsWith('Unit'));
+    assert.equal(units.length, 1, `${file} declares one view of the unit of work (<Feature>Unit)`);
+    const unit = units[0] as ts.InterfaceDeclaration;
+    const heritage = (unit.heritageClauses ?? []).flatMap((h) => h.types.map((t) => t.expression.getText(source)));
+    const members = unit.members.filter(ts.isPropertySignature).map((m) => ({ name: m.name.getText(source), type: m.type as ts.TypeNode, text: m.type?.getText(source) ?? '' }));
+    return { feature, file, unit: unit.name.text, heritage, members, repositories: interfaces.map((i) => i.name.text).filter((n) => n.endsWith('Repository')) };
+  });
+}
+
+/** The repositories a view names in full (`x: XRepository`) and those it narrows (`x: Pick<XRepository, ...>`). */
+function namedRepositories(type: ts.TypeNode): { full: string | undefined; picked: string | undefined } {
+  if (!ts.isTypeReferenceNode(type)) return { full: undefined, picked: undefined };
+  const name = type.typeName.getText();
+  if (name.endsWith('Repository')) return { full: name, picked: undefined };
+  const first = type.typeArguments?.[0];
+  if (name === 'Pick' && first && ts.isTypeReferenceNode(first) && first.typeName.getText().endsWith('Repository')) return { full: undefined, picked: first.typeName.getText() };
+  return { full: undefined, picked: undefined };
+}
+
+test('each feature owns its repositories: its view names only its own in full, another feature\'s only narrowed, and only a listed one\'s', () => {
+  const ports = featurePorts();
+  const owner = new Map(ports.flatMap((p) => p.repositories.map((r) => [r, p.feature] as const)));
+  const unitOf = new Map(ports.map((p) => [p.unit, p.feature]));
+  for (const p of ports) {
+    for (const base of p.heritage) {
+      if (base === 'KernelUnit') continue;
+      const feature = unitOf.get(base);
+      assert.ok(feature && (features[p.feature] ?? []).includes(feature), `${p.unit} extends ${base}: only the view of a feature ${p.feature} lists (it runs that feature's code in its unit)`);
+    }
+    for (const member of p.members) {
+      const { full, picked } = namedRepositories(member.type);
+      if (full) assert.equal(owner.get(full), p.feature, `${p.unit}.${member.name}: ${full} is ${owner.get(full) ?? 'nobody'}'s repository; another feature's is reached through a narrow port (Pick<...>)`);
+      if (picked && owner.get(picked) !== p.feature) assert.ok((features[p.feature] ?? []).includes(owner.get(picked) ?? ''), `${p.unit}.${member.name}: ${picked} belongs to ${owner.get(picked)}, which ${p.feature} does not list`);
+    }
+    for (const repository of p.repositories) {
+      const kept = repository === 'OutboxRepository' ? 'outbox' : undefined;
+      assert.ok(p.members.some((m) => namedRepositories(m.type).full === repository) || kept, `${repository} is used by ${p.unit}, the view of the feature that owns it`);
+    }
+  }
+  const owners = ports.flatMap((p) => p.members.filter((m) => namedRepositories(m.type).full).map((m) => m.name));
+  assert.equal(new Set(owners).size, owners.length, 'a repository of the unit has one owning feature');
+});
+
+test('the kernel view names only the kernel\'s ports, and the composition is every feature\'s view', () => {
+  const unitOfWork = readFileSync('main/core/unit-of-work.ts', 'utf8');
+  assert.doesNotMatch(unitOfWork, /from '\.\/(?!kernel\.js')/, 'unit-of-work.ts imports the kernel only');
+  const gateway = readFileSync('main/core/gateway.ts', 'utf8');
+  const composed = /export type GatewayUnit = ([^;]+);/.exec(gateway)?.[1] ?? '';
+  assert.deepEqual(composed.split('&').map((s) => s.trim()).sort(), featurePorts().map((p) => p.unit).sort());
+});
+
+/** The tables each file of db/ writes (INSERT, UPDATE, DELETE), schema history and engine moves aside. */
+function tableWriters(): Map<string, Set<string>> {
+  const writers = new Map<string, Set<string>>();
+  const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  const history = /^db\/(migrations|postgres)\/|^db\/(migrate|move|backups|instance-lock|key-check)\.ts$/;
+  for (const file of walk('db').filter((f) => !history.test(f))) {
+    const text = readFileSync(file, 'utf8');
+    for (const match of text.matchAll(/\b(?:INSERT(?: OR IGNORE)? INTO|UPDATE|DELETE FROM)\s+([a-z_]+)\b/g)) {
+      const table = match[1] as string;
+      if (['set', 'skip'].includes(table)) continue; // ON CONFLICT ... DO UPDATE SET, FOR UPDATE SKIP LOCKED
+      const owner = file.startsWith('db/') && file.split('/').length > 2 ? `db/${file.split('/')[1]}/` : file;
+      writers.set(table, (writers.get(table) ?? new Set()).add(owner));
+    }
+  }
+  return writers;
+}
+
+test('each table is written by one feature\'s adapter (db/<feature>/) or the kernel\'s (db/kernel.ts)', () => {
+  const shared = new Map<string, string>();
+  for (const [table, by] of tableWriters()) {
+    // The SQLite store, when it opens, gives back every queue claim: no other process can hold one.
+    const written = [...by].filter((w) => w !== 'db/sqlite-store.ts');
+    if (written.length !== 1) shared.set(table, written.join(', '));
+  }
+  assert.deepEqual(Object.fromEntries(shared), {});
+  const kernel = [...tableWriters()].filter(([, by]) => by.has('db/kernel.ts')).map(([t]) => t).sort();
+  assert.deepEqual(kernel, ['audit_log', 'gateway_instances', 'operation_locks', 'scheduled_tasks']);
+  // An adapter folder is named after the feature whose repositories it implements, and each feature that owns tables has one.
+  const folders = readdirSync('db', { withFileTypes: true }).filter((e) => e.isDirectory() && !['migrations', 'postgres'].includes(e.name)).map((e) => e.name);
+  assert.deepEqual(folders.filter((f) => !(f in features)), [], 'a db/ folder that is no feature of main/core');
+  assert.deepEqual(featurePorts().filter((p) => p.repositories.length > 0 && !folders.includes(p.feature)).map((p) => p.feature), [], 'a feature whose tables have no adapter folder of their own');
 });

@@ -5,24 +5,25 @@ import { test } from 'node:test';
 import { success } from '../../main/core/errors.js';
 import { Idempotency } from '../../main/core/idempotency/idempotency.js';
 import { Operations } from '../../main/core/idempotency/operations.js';
-import type { Repositories, Store } from '../../main/core/unit-of-work.js';
+import type { IdempotencyUnit } from '../../main/core/idempotency/ports.js';
+import type { Store } from '../../main/core/unit-of-work.js';
 
 /** A store that runs each unit twice, as after a serialization failure; only the second attempt commits. */
-function retryingStore(attempts: string[][]): Store {
-  const run = async <T>(work: (tx: Repositories) => Promise<T>): Promise<T> => {
+function retryingStore(attempts: string[][]): Store<IdempotencyUnit> {
+  const run = async <T>(work: (tx: IdempotencyUnit) => Promise<T>): Promise<T> => {
     let value: T | undefined;
     for (let attempt = 0; attempt < 2; attempt++) {
       const written: string[] = [];
       attempts.push(written);
       const tx = {
-        staff: { audit: async (record: { action: string }) => void written.push(`audit ${record.action}`) },
+        audit: { record: async (record: { action: string }) => void written.push(`audit ${record.action}`) },
         idempotency: { take: async () => (written.push('answer'), true) },
-      } as unknown as Repositories;
+      } as unknown as IdempotencyUnit;
       value = await work(tx);
     }
     return value as T;
   };
-  return { run, runAtomic: run, read: run, readEach: run, close: async () => undefined } as unknown as Store;
+  return { run, runAtomic: run, read: run, readEach: run, viewOf: (tx) => tx as IdempotencyUnit, close: async () => undefined };
 }
 
 test("a unit run again writes the answer and the audit entry again, so the committed attempt has both", async () => {
@@ -37,7 +38,7 @@ test("a unit run again writes the answer and the audit entry again, so the commi
     staffId: 's1',
     audit: { action: 'refund', describe: () => ({ subjectId: 't1', detail: null }) },
   };
-  const outcome = await operations.perform(context, (operation) => operation.commit(async () => success({ refunded: true })));
+  const outcome = await operations.perform(context, (operation) => operation.commit(store, async () => success({ refunded: true })));
   assert.deepEqual(outcome, success({ refunded: true }));
   assert.deepEqual(attempts, [
     ['audit refund', 'answer'],

@@ -26,7 +26,7 @@ import type { Clock, Ids } from '../kernel.js';
 import type { Store } from '../unit-of-work.js';
 import type { TransactionRecord } from '../payments/ports.js';
 import { defaultTillName, TILL_STAFF_ROLES } from '../../../contract/constants.js';
-import type { CentreFence, TillLinkRecord } from './ports.js';
+import type { CentreFence, CentreUnit, TillLinkRecord } from './ports.js';
 import { ledgerFor, recordTillDays } from './till-days.js';
 
 /** The answer to a forwarded sale whose id cannot be used, whatever holds it. */
@@ -43,7 +43,7 @@ export const INVITE_VALID_MS = 24 * 60 * 60 * 1000;
 const PINNED_HEX = 32;
 
 export interface CentreDeps {
-  store: Store;
+  store: Store<CentreUnit>;
   clock: Clock;
   ids: Ids;
   payments: Payments;
@@ -85,7 +85,8 @@ export class Centre {
 
   constructor(private readonly deps: CentreDeps) {
     // A stored sale declined when forwarded goes on "Needs attention" in the unit that records it.
-    deps.payments.onTransactionChange(async (tx, t) => {
+    deps.payments.onTransactionChange(async (change, t) => {
+      const tx = deps.store.viewOf(change);
       const stored = t.details.stored;
       if (!stored || (t.statusCode !== S.declined && t.statusCode !== S.error)) return;
       await tx.centre.recordDecline({
@@ -115,7 +116,7 @@ export class Centre {
       if (!before || !(await tx.centre.setLimits(merchantId, tillId, limits))) {
         return failure(apiError(ErrorCode.notFound, `Till ${tillId} is not joined from another computer`, [{ field: 'till_id', message: 'is not a joined till' }]));
       }
-      await tx.staff.audit({ ...this.audit(merchantId, actor.staffId, 'till_limits', tillId, `store-and-forward limits of ${tillId}`), oldValue: before.limits, newValue: limits });
+      await tx.audit.record({ ...this.audit(merchantId, actor.staffId, 'till_limits', tillId, `store-and-forward limits of ${tillId}`), oldValue: before.limits, newValue: limits });
       return success({ till_id: tillId, limits });
     });
   }
@@ -127,7 +128,7 @@ export class Centre {
       if (!(await tx.centre.handleDecline(merchantId, transactionId, now, actor.staffId))) {
         return failure(apiError(ErrorCode.notFound, 'No open forwarded decline with this id', [{ field: 'transaction_id', message: 'is not an open forwarded decline' }]));
       }
-      await tx.staff.audit(this.audit(merchantId, actor.staffId, 'forwarded_decline_handled', transactionId, `forwarded decline ${transactionId} marked handled`));
+      await tx.audit.record(this.audit(merchantId, actor.staffId, 'forwarded_decline_handled', transactionId, `forwarded decline ${transactionId} marked handled`));
       return success({ transaction_id: transactionId, handled_at: now });
     });
   }
@@ -154,7 +155,7 @@ export class Centre {
         return failure(apiError(ErrorCode.validation, 'Invalid request: till_id', [{ field: 'till_id', message: 'could not be created' }]));
       }
       await tx.centre.insertInvite({ codeHash: sha256(secret), merchantId, tillId, createdAt: now.toISOString(), expiresAt, usedAt: null });
-      await tx.staff.audit(this.audit(merchantId, actor.staffId, 'till_invite', tillId, `pairing code for till ${tillId}, valid until ${expiresAt}`));
+      await tx.audit.record(this.audit(merchantId, actor.staffId, 'till_invite', tillId, `pairing code for till ${tillId}, valid until ${expiresAt}`));
       return created({ code, till_id: tillId, merchant_id: merchantId, expires_at: expiresAt });
     });
     return made;
@@ -200,7 +201,7 @@ export class Centre {
         limits: DEFAULT_STORE_LIMITS,
       });
       if (replaced) await tx.credentials.revoke(replaced, now);
-      await tx.staff.audit(this.audit(merchant.id, null, 'till_join', till.tillId, `till ${till.tillId} joined (version ${input.till_version})${replaced ? '; its earlier link was revoked' : ''}`));
+      await tx.audit.record(this.audit(merchant.id, null, 'till_join', till.tillId, `till ${till.tillId} joined (version ${input.till_version})${replaced ? '; its earlier link was revoked' : ''}`));
       return success({
         merchant_id: merchant.id,
         merchant_name: merchant.name,

@@ -1,8 +1,17 @@
 /** What the centre and the joined till need from storage (issue 26, parts 1 and 2; migration 29), and the till's connection to its centre. */
 import type { ForwardEntry, HeartbeatAnswer, JoinAnswer, Replica, StoreLimits, TillReport } from '../../../contract/api/centre.js';
 import type { PaymentRequest } from '../../../contract/api/payments.js';
-import type { DayReport } from '../../../contract/api/reports.js';
+import type { TillDayRecord } from '../reports/ports.js';
 import type { Answer } from '../errors.js';
+import type { IdempotencyUnit } from '../idempotency/ports.js';
+import type { CredentialRepository, MerchantRepository } from '../merchants/ports.js';
+import type { EventRepository, RefundRepository, TransactionRepository } from '../payments/ports.js';
+import type { ReportsUnit } from '../reports/ports.js';
+import type { StaffRepository } from '../staff/ports.js';
+import type { TillLinkRecord, TillRepository } from '../tills/ports.js';
+
+export type { TillDayRecord } from '../reports/ports.js';
+export type { TillLinkRecord } from '../tills/ports.js';
 
 /** A pairing code of the centre, by its SHA-256. */
 export interface TillInviteRecord {
@@ -14,18 +23,6 @@ export interface TillInviteRecord {
   usedAt: string | null;
 }
 
-/** A till joined to this centre, with its own API credential. */
-export interface TillLinkRecord {
-  merchantId: string;
-  tillId: string;
-  credentialId: string;
-  joinedAt: string;
-  lastSeenAt: string | null;
-  lastForwardAt: string | null;
-  version: string | null;
-  report: TillReport | null;
-  limits: StoreLimits;
-}
 
 export interface CentreRepository {
   insertInvite(invite: TillInviteRecord): Promise<void>;
@@ -55,18 +52,6 @@ export interface CentreRepository {
   countTillDays(merchantId: string, tillId: string): Promise<number>;
 }
 
-/** A day a joined till closed, as the centre keeps it (migration 31). */
-export interface TillDayRecord {
-  merchantId: string;
-  tillId: string;
-  sequence: number;
-  closedAt: string;
-  /** How far the till had applied the centre's ledger of its sales when it closed. */
-  centreCursor: number;
-  /** The Z report as the till closed it. */
-  report: DayReport;
-  recordedAt: string;
-}
 
 /** A stored sale the bank declined when its till forwarded it (migration 30). */
 export interface ForwardedDeclineRecord {
@@ -145,12 +130,8 @@ export interface TillJournalRepository {
   unseenDeclines(): Promise<StoredPaymentRecord[]>;
   markSeen(seq: number, at: string): Promise<void>;
   /** Puts the centre's replica in place: the merchant (with `webhookKeySealed` when new), its API credentials and staff. */
-  /**
-   * Keeps the centre's replica as it is (D20): its merchant, credentials, staff (hashes as given:
-   * the caller seals them) and till ids; a credential it leaves out is revoked, a staff member it
-   * leaves out disabled with no hash left and their sessions ended.
-   */
-  applyReplica(replica: Replica, webhookKeySealed: string, at: string): Promise<void>;
+  /** The shop's till ids, from the centre's last replica (D20). */
+  setShopTills(tillIds: readonly string[]): Promise<void>;
   /** A payment passed on to the centre without an answer (may be charged there): never stored. */
   markUnsettled(key: string, at: string, requestSealed: string, staffId: string | null): Promise<void>;
   clearUnsettled(key: string): Promise<void>;
@@ -223,4 +204,23 @@ export interface RelayedAnswer {
   status: number;
   headers: Record<string, string>;
   body: Buffer;
+}
+
+/**
+ * The centre feature's view of a unit of work: its pairing codes, links, forwarded declines and
+ * tills' days (as a centre), its journal (as a till); the records of a till's sales it keeps
+ * (payments), the tills, staff and credentials a join or a replica names, and the ledger a till
+ * closes its days by.
+ */
+export interface CentreUnit extends IdempotencyUnit, ReportsUnit {
+  centre: CentreRepository;
+  journal: TillJournalRepository;
+  merchants: Pick<MerchantRepository, 'get' | 'keepReplica'>;
+  credentials: Pick<CredentialRepository, 'insert' | 'revoke' | 'listByMerchant' | 'keepReplica'>;
+  transactions: Pick<TransactionRepository, 'getById' | 'insert' | 'transition' | 'addRefund' | 'recentForOrder'>;
+  events: Pick<EventRepository, 'append'>;
+  refunds: Pick<RefundRepository, 'insert' | 'listByTransaction'>;
+  tills: Pick<TillRepository, 'get' | 'insert' | 'listByMerchant'>;
+  staff: Pick<StaffRepository, 'get' | 'listByMerchant' | 'keepReplica'>;
+  tillAttempts: { open(merchantId: string, tillId: string): Promise<object | undefined> };
 }

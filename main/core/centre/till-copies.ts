@@ -15,10 +15,9 @@ import { currencyExponent, toMinor } from '../../../contract/money.js';
 import type { Answer } from '../errors.js';
 import type { Clock, Ids, Vault } from '../kernel.js';
 import type { CardEntryMode } from '../payments/ports.js';
-import type { Repositories } from '../unit-of-work.js';
 import { blankRecord, newRecord } from '../payments/records.js';
 import { validatePaymentRequest } from '../payments/request.js';
-import type { CentreLinkRecord } from './ports.js';
+import type { CentreLinkRecord, CentreUnit } from './ports.js';
 
 export interface RefundCopy {
   refundId: string;
@@ -30,7 +29,7 @@ export interface RefundCopy {
 }
 
 /** A refund the centre made of one of this till's sales, on the till's copy (its day counts it where it is written). */
-export async function keepRefundCopy(tx: Repositories, refund: RefundCopy): Promise<void> {
+export async function keepRefundCopy(tx: CentreUnit, refund: RefundCopy): Promise<void> {
   const copy = await tx.transactions.getById(refund.transactionId);
   if (!copy || (await tx.refunds.listByTransaction(copy.id)).some((r) => r.id === refund.refundId)) return;
   if (!(await tx.transactions.addRefund(copy.id, refund.amountMinor, refund.at))) return;
@@ -68,7 +67,7 @@ export function saleOf(answer: Answer): TransactionResponse | undefined {
  * so too (D19).
  */
 export async function keepSaleCopy(
-  tx: Repositories,
+  tx: CentreUnit,
   deps: { ids: Ids; clock: Clock; vault: Vault },
   link: CentreLinkRecord | undefined,
   request: PaymentRequest,
@@ -124,7 +123,7 @@ export async function keepSaleCopy(
 const ENTRY_MODES: ReadonlySet<string> = new Set(['contactless', 'chip', 'swipe', 'manual']);
 
 /** A sale of this till the centre holds and the till has no copy of (its answer never came back): its copy, as the centre recorded it. */
-async function keepCentreSaleCopy(tx: Repositories, ids: Ids, link: CentreLinkRecord, entry: LedgerEntry, now: string): Promise<void> {
+async function keepCentreSaleCopy(tx: CentreUnit, ids: Ids, link: CentreLinkRecord, entry: LedgerEntry, now: string): Promise<void> {
   if (await tx.transactions.getById(entry.transaction_id)) return;
   const exponent = currencyExponent(entry.currency) ?? 2;
   const minor = toMinor(entry.sale_amount, exponent);
@@ -161,7 +160,7 @@ async function keepCentreSaleCopy(tx: Repositories, ids: Ids, link: CentreLinkRe
  * Applies entries of the centre's ledger of this till's sales, in order, in the caller's unit: a copy
  * of each sale and refund the till has none of yet; then how far it has applied them.
  */
-export async function applyCentreLedger(tx: Repositories, deps: { ids: Ids; clock: Clock }, link: CentreLinkRecord, ledger: { cursor: number; entries: readonly LedgerEntry[] }): Promise<void> {
+export async function applyCentreLedger(tx: CentreUnit, deps: { ids: Ids; clock: Clock }, link: CentreLinkRecord, ledger: { cursor: number; entries: readonly LedgerEntry[] }): Promise<void> {
   const now = deps.clock.now().toISOString();
   for (const entry of ledger.entries) {
     if (entry.kind === 'sale') {

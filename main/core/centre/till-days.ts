@@ -16,10 +16,10 @@
 import type { ClosedTillDay, LedgerEntry, TillReport } from '../../../contract/api/centre.js';
 import { currencyExponent, minorToAmount } from '../../../contract/money.js';
 import type { Clock } from '../kernel.js';
-import type { Repositories, Store } from '../unit-of-work.js';
+import type { Store } from '../unit-of-work.js';
 import type { LedgerEntryRow } from '../reports/ports.js';
 import { zReportOf } from '../reports/day-reports.js';
-import type { CentreLinkRecord, TillLinkRecord } from './ports.js';
+import type { CentreLinkRecord, CentreUnit, TillLinkRecord } from './ports.js';
 
 /** How many ledger entries one heartbeat answer carries, and how many days one report. */
 export const LEDGER_BATCH = 200;
@@ -50,7 +50,7 @@ function entryOf(row: LedgerEntryRow): LedgerEntry | undefined {
 }
 
 /** At the centre: the entries of its ledger of the till's sales after `after`, and the position they reach. */
-export async function ledgerFor(store: Store, link: TillLinkRecord, after: number): Promise<{ cursor: number; entries: LedgerEntry[] }> {
+export async function ledgerFor(store: Store<CentreUnit>, link: TillLinkRecord, after: number): Promise<{ cursor: number; entries: LedgerEntry[] }> {
   const rows = await store.read((r) => r.dayReports.entriesSince(link.merchantId, link.tillId, after, LEDGER_BATCH));
   return { cursor: rows.at(-1)?.seq ?? after, entries: rows.map(entryOf).filter((e): e is LedgerEntry => e !== undefined) };
 }
@@ -60,7 +60,7 @@ export async function ledgerFor(store: Store, link: TillLinkRecord, after: numbe
  * (a day out of order waits for its turn: the till sends again from the last one recorded). Answers
  * the last day recorded.
  */
-export async function recordTillDays(store: Store, clock: Clock, link: TillLinkRecord, days: TillReport['days']): Promise<number> {
+export async function recordTillDays(store: Store<CentreUnit>, clock: Clock, link: TillLinkRecord, days: TillReport['days']): Promise<number> {
   if (!days?.length) return (await store.read((r) => r.centre.latestTillDay(link.merchantId, link.tillId)))?.sequence ?? 0;
   return store.run(async (tx) => {
     let last = (await tx.centre.latestTillDay(link.merchantId, link.tillId))?.sequence ?? 0;
@@ -78,7 +78,7 @@ export async function recordTillDays(store: Store, clock: Clock, link: TillLinkR
 }
 
 /** At the till: the days it closed after `after` (the centre's last recorded), oldest first, as the centre books them. */
-export async function daysToSend(r: Repositories, link: CentreLinkRecord, after: number): Promise<ClosedTillDay[]> {
+export async function daysToSend(r: CentreUnit, link: CentreLinkRecord, after: number): Promise<ClosedTillDay[]> {
   const days: ClosedTillDay[] = [];
   const latest = await r.dayReports.latestZ(link.merchantId, link.tillId);
   for (let sequence = after + 1; latest && sequence <= latest.sequence && days.length < DAYS_BATCH; sequence++) {

@@ -21,7 +21,8 @@ import { apiError, failure, success, validationError, type Answer, type Outcome 
 import type { IdempotencyFence } from '../idempotency/idempotency.js';
 import { sealHash } from '../merchants/credentials.js';
 import type { Clock, Ids, Logger, Vault } from '../kernel.js';
-import type { Repositories, Store } from '../unit-of-work.js';
+import type { Store } from '../unit-of-work.js';
+import type { CentreUnit } from './ports.js';
 import { validatePaymentRequest } from '../payments/request.js';
 import { repeatedSale, repeatedSaleError } from '../payments/repeated-sale.js';
 import { anotherTillError } from '../payments/sale-till.js';
@@ -32,7 +33,7 @@ import { CentreAwayError, CentreRefusedError, type CentreAccess, type CentreConn
 
 const STORED_MESSAGE = 'Stored at the till: forwarded when the centre answers';
 /** Runs the work in one database unit (the request's operation, which records its idempotency reply in it). */
-export type UnitOfWork = <T>(work: (tx: Repositories) => Promise<Outcome<T>>) => Promise<Outcome<T>>;
+export type UnitOfWork = <T>(work: (tx: CentreUnit) => Promise<Outcome<T>>) => Promise<Outcome<T>>;
 
 /** How often a till reports, and so how soon it notices the centre is away (or back). */
 export const LINK_BEAT_MS = 1000;
@@ -41,7 +42,7 @@ export const LINK_TIMEOUT_MS = 2000;
 const FORWARD_BATCH = 50;
 
 export interface TillLinkDeps {
-  store: Store;
+  store: Store<CentreUnit>;
   clock: Clock;
   ids: Ids;
   vault: Vault;
@@ -250,10 +251,15 @@ export class TillLink {
    * password and PIN hashes sealed by this gateway's data key, so a copied data file alone gives
    * nothing to guess PINs against (docs/reliability.md "A stolen till").
    */
-  private async keepReplica(tx: Repositories, replica: Replica): Promise<void> {
+  private async keepReplica(tx: CentreUnit, replica: Replica): Promise<void> {
     const vault = this.deps.vault;
     const staff = replica.staff.map((p) => ({ ...p, password_hash: sealHash(vault, p.password_hash), pin_hash: p.pin_hash === null ? null : sealHash(vault, p.pin_hash) }));
-    await tx.journal.applyReplica({ ...replica, staff }, vault.seal(this.deps.ids.randomToken(32)), this.deps.clock.now().toISOString());
+    const at = this.deps.clock.now().toISOString();
+    const merchantId = replica.merchant.merchant_id;
+    await tx.merchants.keepReplica(replica.merchant, vault.seal(this.deps.ids.randomToken(32)));
+    await tx.credentials.keepReplica(merchantId, replica.credentials, at);
+    await tx.staff.keepReplica(merchantId, staff, at);
+    await tx.journal.setShopTills(replica.till_ids);
     await tx.journal.setReplicaDigest(replica.digest);
   }
 

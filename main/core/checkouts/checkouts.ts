@@ -39,9 +39,9 @@ import type { Payments } from '../payments/payments.js';
 import { isCountryCode } from '../countries.js';
 import { parseAmount, validateCommonFields } from '../payments/request.js';
 import { oneOf, pageMetadata, readPageQuery } from '../paging.js';
-import type { CheckoutFilter, CheckoutRecord } from './ports.js';
+import type { CheckoutFilter, CheckoutRecord, CheckoutsUnit } from './ports.js';
 import type { Clock, Ids, QrCodes, ScheduledTask } from '../kernel.js';
-import type { Repositories, Store } from '../unit-of-work.js';
+import type { Store } from '../unit-of-work.js';
 import type { TransactionRecord } from '../payments/ports.js';
 import type { Scheduler } from '../scheduler.js';
 import { transactionView } from '../transactions/queries.js';
@@ -86,7 +86,7 @@ export interface CustomerPayment {
 }
 
 export interface CheckoutsDeps {
-  store: Store;
+  store: Store<CheckoutsUnit>;
   clock: Clock;
   ids: Ids;
   payments: Payments;
@@ -148,12 +148,12 @@ function notFound(id: string): Outcome<never> {
 
 export class Checkouts {
   constructor(private readonly deps: CheckoutsDeps) {
-    deps.payments.onTransactionChange((tx, transaction) => this.follow(tx, transaction));
+    deps.payments.onTransactionChange((tx, transaction) => this.follow(deps.store.viewOf(tx), transaction));
     deps.scheduler.register('expire_checkout', (task) => this.expire(task));
   }
 
   /** The methods the session's page offers: enabled for the merchant, in its currency and the prefilled country. */
-  private offered(repos: Repositories, record: CheckoutRecord, country = prefillCountry(record)): Promise<PaymentType[]> {
+  private offered(repos: CheckoutsUnit, record: CheckoutRecord, country = prefillCountry(record)): Promise<PaymentType[]> {
     return this.deps.methods.offered(repos, record.merchantId, HOSTED_METHODS, record.currency, country);
   }
 
@@ -208,7 +208,7 @@ export class Checkouts {
     const refusal = await this.unoffered(operation.context.merchantId, request);
     if (refusal) return refusal;
     const record = this.newRecord(this.deps.ids.newId(), operation.context.merchantId, request, minor);
-    const outcome = await operation.commit(async (tx) => {
+    const outcome = await operation.commit(this.deps.store, async (tx) => {
       await this.insert(tx, record);
       return success({ checkout_id: record.id, error_code: 0 as const, status: record.status, client_action: 'redirect' as const, action_data: { url: this.url(record.id) } });
     });
@@ -256,7 +256,7 @@ export class Checkouts {
     };
   }
 
-  private async insert(tx: Repositories, record: CheckoutRecord): Promise<void> {
+  private async insert(tx: CheckoutsUnit, record: CheckoutRecord): Promise<void> {
     await tx.checkouts.insert(record);
     await this.deps.scheduler.schedule(tx, 'expire_checkout', record.id, record.merchantId, new Date(record.expiresAt));
   }
@@ -401,14 +401,14 @@ export class Checkouts {
   }
 
   /** open -> cancelled with its postback, in the caller's unit of work; false when it was not open. */
-  private async cancelIn(tx: Repositories, id: string): Promise<boolean> {
+  private async cancelIn(tx: CheckoutsUnit, id: string): Promise<boolean> {
     if (!(await tx.checkouts.transition(id, ['open'], 'cancelled', this.deps.clock.now().toISOString()))) return false;
     await this.notify(tx, id);
     return true;
   }
 
   /** Inside a transaction's unit of work: move its checkout along. */
-  private async follow(tx: Repositories, t: TransactionRecord): Promise<void> {
+  private async follow(tx: CheckoutsUnit, t: TransactionRecord): Promise<void> {
     const checkoutId = t.details.checkout_id;
     if (checkoutId === undefined) return;
     const now = this.deps.clock.now().toISOString();
@@ -425,7 +425,7 @@ export class Checkouts {
     if (moved) await this.notify(tx, checkoutId);
   }
 
-  private async notify(tx: Repositories, id: string): Promise<void> {
+  private async notify(tx: CheckoutsUnit, id: string): Promise<void> {
     const record = await tx.checkouts.get(id);
     if (!record?.postbackUrl) return;
     const now = this.deps.clock.now().toISOString();
@@ -491,10 +491,10 @@ export class Checkouts {
     const record = this.newRecord(id, merchantId, request, minor);
     // Made before the unit of work: no I/O or timers inside one (ports.ts).
     const qrCode = await this.qrCodeOf(id);
-    const outcome = await operation.commit(async (tx) => {
+    const outcome = await operation.commit(this.deps.store, async (tx) => {
       await this.insert(tx, record);
       const detail = `order ${record.orderId}, ${minorToAmount(record.totalMinor, minor.exponent)} ${record.currency}`;
-      await tx.staff.audit({ id: this.deps.ids.newId(), merchantId, staffId, approvedBy: null, action: 'checkout_create', subjectId: id, detail, createdAt: record.createdAt });
+      await tx.audit.record({ id: this.deps.ids.newId(), merchantId, staffId, approvedBy: null, action: 'checkout_create', subjectId: id, detail, createdAt: record.createdAt });
       return created(await this.detailOf(tx, record, qrCode));
     });
     this.deps.scheduler.wake();
@@ -511,13 +511,13 @@ export class Checkouts {
         return failure(apiError(ErrorCode.invalidState, `Only an open checkout can be cancelled; this one is ${record.status}`, [{ field: 'checkout_id', message: `is ${record.status}` }]));
       }
       const now = this.deps.clock.now().toISOString();
-      await tx.staff.audit({ id: this.deps.ids.newId(), merchantId: actor.merchantId, staffId: actor.staffId, approvedBy: null, action: 'checkout_cancel', subjectId: id, detail: `order ${record.orderId}`, createdAt: now });
+      await tx.audit.record({ id: this.deps.ids.newId(), merchantId: actor.merchantId, staffId: actor.staffId, approvedBy: null, action: 'checkout_cancel', subjectId: id, detail: `order ${record.orderId}`, createdAt: now });
       const cancelled = await tx.checkouts.get(id);
       return success(await this.detailOf(tx, cancelled ?? record, qrCode));
     });
   }
 
-  private async backOfficeView(r: Repositories, record: CheckoutRecord): Promise<BackOfficeCheckout> {
+  private async backOfficeView(r: CheckoutsUnit, record: CheckoutRecord): Promise<BackOfficeCheckout> {
     const request = record.request as unknown as CheckoutRequest;
     return {
       ...this.view(record, await this.offered(r, record)),
@@ -532,7 +532,7 @@ export class Checkouts {
     return this.deps.qrCodes.pngDataUrl(this.url(id), QR_CODE_WIDTH);
   }
 
-  private async detailOf(r: Repositories, record: CheckoutRecord, qrCode: string): Promise<BackOfficeCheckoutDetail> {
+  private async detailOf(r: CheckoutsUnit, record: CheckoutRecord, qrCode: string): Promise<BackOfficeCheckoutDetail> {
     const request = record.request as unknown as CheckoutRequest;
     const transaction = record.transactionId ? await r.transactions.getById(record.transactionId) : undefined;
     return {

@@ -2,6 +2,10 @@
  * Hosted checkout sessions. Adapter: db/.
  */
 import type { CheckoutStatus } from '../../../contract/constants.js';
+import type { IdempotencyUnit } from '../idempotency/ports.js';
+import type { PaymentMethodsUnit } from '../payment-methods/ports.js';
+import type { MerchantRepository } from '../merchants/ports.js';
+import type { TransactionRepository } from '../payments/ports.js';
 
 export interface CheckoutRecord {
   id: string;
@@ -45,4 +49,11 @@ export interface CheckoutFilter {
   createdTo?: string;
   limit: number;
   offset: number;
+}
+
+/** The checkouts feature's view of a unit of work. */
+export interface CheckoutsUnit extends IdempotencyUnit, PaymentMethodsUnit {
+  checkouts: CheckoutRepository;
+  merchants: Pick<MerchantRepository, 'get'>;
+  transactions: Pick<TransactionRepository, 'getById'>;
 }

@@ -8,14 +8,14 @@ import type { Attention, Dashboard as DashboardView, DashboardBucket, MoneySum, 
 import { ATTENTION_EXAMPLES, ATTENTION_WINDOW_HOURS, type DashboardPeriod } from '../../../contract/constants.js';
 import { fromMinorUnits } from '../../../contract/money.js';
 import type { Clock } from '../kernel.js';
-import type { DashboardAttention, DashboardFigureRow } from './ports.js';
+import type { DashboardAttention, DashboardFigureRow, DashboardUnit } from './ports.js';
 import type { Store } from '../unit-of-work.js';
 import { planPeriod } from './periods.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 
 export interface DashboardDeps {
-  store: Store;
+  store: Store<DashboardUnit>;
   clock: Clock;
   /** The shop's time zone (IANA name): where its days and hours start. */
   timeZone: string;

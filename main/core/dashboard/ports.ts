@@ -2,6 +2,7 @@
  * The back office's dashboard (docs/decisions.md "Dashboard"): sums per hour and what needs
  * attention, read only. Adapter: db/.
  */
+import type { KernelUnit } from '../unit-of-work.js';
 /** A stretch of time: from `from` (inclusive) to `to` (exclusive), UTC ISO 8601 instants. */
 export interface TimeRange {
   from: string;
@@ -63,4 +64,9 @@ export interface DashboardRepository {
   figures(merchantId: string, ranges: readonly TimeRange[]): Promise<DashboardFigureRow[]>;
   /** What needs attention at `now`; "soon" is up to `until`; `examples` items at most per list. */
   attention(merchantId: string, now: string, until: string, examples: number): Promise<DashboardAttention>;
+}
+
+/** The dashboard's view of a unit of work: its read-only sums. */
+export interface DashboardUnit extends KernelUnit {
+  dashboard: DashboardRepository;
 }

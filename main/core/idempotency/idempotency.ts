@@ -23,8 +23,8 @@ import { ErrorCode } from '../../../contract/codes.js';
 import { apiError, fieldError, type Answer, type ApiError } from '../errors.js';
 import type { Instances } from '../instances.js';
 import type { Clock } from '../kernel.js';
-import type { IdempotencyRecord } from './ports.js';
-import type { Repositories, Store } from '../unit-of-work.js';
+import type { IdempotencyRecord, IdempotencyUnit } from './ports.js';
+import type { Store } from '../unit-of-work.js';
 
 // The package is CommonJS (module.exports = fn) but its types declare an ES default export.
 const canonicalize = canonicalizeModule as unknown as (input: unknown) => string | undefined;
@@ -88,7 +88,7 @@ export class Idempotency {
   private readonly held = new Map<string, object>();
 
   constructor(
-    private readonly store: Store,
+    private readonly store: Store<IdempotencyUnit>,
     private readonly clock: Clock,
     readonly retentionMs: number,
     /** Whose claims are these: an older version's claim of an instance that died is taken over at once. */
@@ -96,7 +96,7 @@ export class Idempotency {
   ) {}
 
   /** An older version's claim left by a process that died: its request never answers, and nothing of it committed. */
-  private async deadClaim(tx: Repositories, stored: IdempotencyRecord): Promise<boolean> {
+  private async deadClaim(tx: IdempotencyUnit, stored: IdempotencyRecord): Promise<boolean> {
     return stored.answer === null && this.instances !== undefined && (await this.instances.claimIsDead(tx, stored));
   }
 
@@ -158,7 +158,7 @@ export class Idempotency {
    * Writes the operation's answer for its key in the operation's unit `tx`, taking the key; throws
    * IdempotencyKeyTaken (rolling the unit back) when a live record holds it already.
    */
-  async take(tx: Repositories, scope: IdempotencyScope, answer: Answer): Promise<void> {
+  async take(tx: IdempotencyUnit, scope: IdempotencyScope, answer: Answer): Promise<void> {
     if (!(await tx.idempotency.take(this.record(scope, answer), this.clock.now().toISOString()))) throw new IdempotencyKeyTaken();
   }
 

@@ -7,7 +7,8 @@
 import { answerOf, type Outcome } from '../errors.js';
 import { IdempotencyConflict, IdempotencyKeyTaken, isStorable, type Idempotency, type IdempotencyScope } from './idempotency.js';
 import type { Clock, Ids } from '../kernel.js';
-import type { Repositories, Store } from '../unit-of-work.js';
+import type { Store } from '../unit-of-work.js';
+import type { IdempotencyUnit } from './ports.js';
 
 export interface OperationContext {
   merchantId: string;
@@ -36,7 +37,8 @@ export interface AuditIntent {
 }
 
 export interface OperationDeps {
-  store: Store;
+  /** Where an operation that committed nothing records its answer. */
+  store: Store<IdempotencyUnit>;
   idempotency: Idempotency;
   ids: Ids;
   clock: Clock;
@@ -55,12 +57,13 @@ export class Operation {
    * The operation's one write unit; its outcome is the answer stored for the idempotency key, and a
    * staff member's change is audited in it: the change and its audit entry commit together or not
    * at all. What the unit wrote counts once it committed: a unit the store runs again (PostgreSQL
-   * after a serialization failure) writes the answer and the entry again.
+   * after a serialization failure) writes the answer and the entry again. `store`: the calling
+   * feature's, so `work` sees the unit through that feature's view.
    */
-  async commit<T>(work: (tx: Repositories) => Promise<Outcome<T>>): Promise<Outcome<T>> {
+  async commit<T, Unit extends IdempotencyUnit>(store: Store<Unit>, work: (tx: Unit) => Promise<Outcome<T>>): Promise<Outcome<T>> {
     let recorded = false;
     let audited = false;
-    const result = await this.deps.store.run(async (tx) => {
+    const result = await store.run(async (tx) => {
       const result = await work(tx);
       audited = result.ok && !this.audited ? await this.auditIn(tx, result.value) : false;
       recorded = this.recorded ? false : await this.recordIn(tx, result);
@@ -72,12 +75,12 @@ export class Operation {
   }
 
   /** Writes the audit entry of a staff member's change in `tx`; true when it wrote one. */
-  private async auditIn(tx: Repositories, value: unknown): Promise<boolean> {
+  private async auditIn(tx: IdempotencyUnit, value: unknown): Promise<boolean> {
     const { audit, staffId, merchantId, approvedBy } = this.context;
     if (!audit || !staffId) return false;
     const { subjectId, detail } = audit.describe(value);
     const at = this.deps.clock.now().toISOString();
-    await tx.staff.audit({ id: this.deps.ids.newId(), merchantId, staffId, approvedBy: approvedBy ?? null, action: audit.action, subjectId, detail, createdAt: at });
+    await tx.audit.record({ id: this.deps.ids.newId(), merchantId, staffId, approvedBy: approvedBy ?? null, action: audit.action, subjectId, detail, createdAt: at });
     return true;
   }
 
@@ -91,7 +94,7 @@ export class Operation {
   }
 
   /** Takes the key with the answer in the unit (the claim is the answer: idempotency.ts); true when it did. */
-  private async recordIn<T>(tx: Repositories, outcome: Outcome<T>): Promise<boolean> {
+  private async recordIn<T>(tx: IdempotencyUnit, outcome: Outcome<T>): Promise<boolean> {
     const scope = this.context.idempotency;
     if (!scope) return false;
     const answer = answerOf(outcome);

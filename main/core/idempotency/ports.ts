@@ -3,6 +3,7 @@
  * unit"). Adapter: db/.
  */
 import type { Answer } from '../errors.js';
+import type { KernelUnit } from '../unit-of-work.js';
 
 export interface IdempotencyRecord {
   merchantId: string;
@@ -35,4 +36,9 @@ export interface IdempotencyRepository {
    */
   deleteClaim(merchantId: string, key: string, claimId: string): Promise<void>;
   deleteExpired(now: string): Promise<number>;
+}
+
+/** The idempotency feature's view of a unit of work (main/core/unit-of-work.ts). */
+export interface IdempotencyUnit extends KernelUnit {
+  idempotency: IdempotencyRepository;
 }

@@ -27,8 +27,8 @@ import type { PaymentMethods } from '../payment-methods/payment-methods.js';
 import type { Payments } from '../payments/payments.js';
 import { transactionView } from '../transactions/queries.js';
 import type { Clock, Ids } from '../kernel.js';
-import type { PaymentPlanRecord, StoredInvoice } from './ports.js';
-import type { Repositories, Store } from '../unit-of-work.js';
+import type { InvoicesUnit, PaymentPlanRecord, StoredInvoice } from './ports.js';
+import type { Store } from '../unit-of-work.js';
 import type { TransactionRecord } from '../payments/ports.js';
 import type { Operation } from '../idempotency/operations.js';
 
@@ -83,7 +83,7 @@ export interface FailedAttempt {
 const FAILED: Record<number, FailedAttempt['status']> = { [S.declined]: 'declined', [S.cancelled]: 'cancelled', [S.expired]: 'expired', [S.error]: 'error' };
 
 export interface InvoicePaymentsDeps {
-  store: Store;
+  store: Store<InvoicesUnit>;
   clock: Clock;
   ids: Ids;
   payments: Payments;
@@ -139,14 +139,14 @@ interface Loaded {
 
 export class InvoicePayments {
   constructor(private readonly deps: InvoicePaymentsDeps) {
-    deps.payments.onTransactionChange((tx, transaction) => this.follow(tx, transaction));
+    deps.payments.onTransactionChange((tx, transaction) => this.follow(deps.store.viewOf(tx), transaction));
   }
 
   private paylink(uuid: string): string {
     return `${this.deps.publicUrl()}/pay/${uuid}`;
   }
 
-  private async paidCount(r: Repositories, invoice: StoredInvoice, plan: PaymentPlanRecord | undefined): Promise<number> {
+  private async paidCount(r: InvoicesUnit, invoice: StoredInvoice, plan: PaymentPlanRecord | undefined): Promise<number> {
     const n = plan ? plan.installments : 1;
     let paid = 0;
     for (let k = 1; k <= n; k++) if (isPaid(await r.transactions.latestForOrder(invoice.merchantId, orderId(invoice, plan, k)))) paid++;
@@ -154,12 +154,12 @@ export class InvoicePayments {
   }
 
   /** The plan payments follow: the active one, else the most recent completed one. */
-  private async currentPlan(r: Repositories, invoiceId: number): Promise<PaymentPlanRecord | undefined> {
+  private async currentPlan(r: InvoicesUnit, invoiceId: number): Promise<PaymentPlanRecord | undefined> {
     const plans = await r.invoices.plans(invoiceId);
     return plans.find((p) => p.status === 'active') ?? plans.filter((p) => p.status === 'completed').at(-1);
   }
 
-  private async planView(r: Repositories, invoice: StoredInvoice, plan: PaymentPlanRecord): Promise<PaymentPlan> {
+  private async planView(r: InvoicesUnit, invoice: StoredInvoice, plan: PaymentPlanRecord): Promise<PaymentPlan> {
     const exponent = currencyExponent(invoice.currency) ?? 2;
     const amounts = splitAmount(invoice.amountMinor, plan.installments);
     const dates = dueDates(plan.createdAt, plan.installments, plan.interval);
@@ -189,7 +189,7 @@ export class InvoicePayments {
   /** `POST /rest/invoices/:invoice_number/payment_plan`. */
   async createPlan(operation: Operation, number: string, body: { installments?: unknown; interval?: unknown }): Promise<Outcome<PaymentPlanReply>> {
     const merchantId = operation.context.merchantId;
-    return operation.commit(async (tx): Promise<Outcome<PaymentPlanReply>> => {
+    return operation.commit(this.deps.store, async (tx): Promise<Outcome<PaymentPlanReply>> => {
       const invoice = await tx.invoices.resolve(merchantId, number);
       if (!invoice) return failure(invoiceNotFound());
       const installments = body.installments;
@@ -247,7 +247,7 @@ export class InvoicePayments {
   /** `DELETE`: cancels the active plan. */
   async cancelPlan(operation: Operation, number: string): Promise<Outcome<PaymentPlanReply>> {
     const merchantId = operation.context.merchantId;
-    return operation.commit(async (tx): Promise<Outcome<PaymentPlanReply>> => {
+    return operation.commit(this.deps.store, async (tx): Promise<Outcome<PaymentPlanReply>> => {
       const invoice = await tx.invoices.resolve(merchantId, number);
       if (!invoice) return failure(invoiceNotFound());
       const plans = await tx.invoices.plans(invoice.id);
@@ -424,7 +424,7 @@ export class InvoicePayments {
   }
 
   /** Inside a transaction's unit of work: move its invoice (and plan) along. */
-  private async follow(tx: Repositories, t: TransactionRecord): Promise<void> {
+  private async follow(tx: InvoicesUnit, t: TransactionRecord): Promise<void> {
     const invoiceId = t.details.invoice_id;
     if (invoiceId === undefined) return;
     const invoice = await tx.invoices.get(invoiceId);

@@ -22,14 +22,14 @@ import { renderInvoiceMail } from '../mail/templates.js';
 import type { ChannelRecord } from '../merchants/ports.js';
 import type { Clock, Ids, QrCodes } from '../kernel.js';
 import type { EmailRecord } from '../mail/ports.js';
-import type { InvoiceChanges, InvoiceFilter, InvoiceRecord, InvoiceUpdateGuard, StoredInvoice } from './ports.js';
-import type { Repositories, Store } from '../unit-of-work.js';
+import type { InvoiceChanges, InvoiceFilter, InvoiceRecord, InvoicesUnit, InvoiceUpdateGuard, StoredInvoice } from './ports.js';
+import type { Store } from '../unit-of-work.js';
 import { checkInvoiceFields, type Checked, countryName, invalid, invoiceFieldProblems, type InvoiceFields, invoiceProblem, label, MESSAGES, notFound, parseInvoiceAmount, Problems, UNIT_MS } from './invoice-fields.js';
 
 export const QR_CODE_WIDTH = 250;
 
 export interface InvoicesDeps {
-  store: Store;
+  store: Store<InvoicesUnit>;
   clock: Clock;
   ids: Ids;
   publicUrl: () => string;
@@ -240,7 +240,7 @@ export class Invoices {
     record.expiresAt = this.expiresAt(now, record.expiresIn, record.expiresInUnit);
     const paylink = this.paylink(record.uuid);
     const qrcode = await this.deps.qrCodes.pngDataUrl(paylink, QR_CODE_WIDTH);
-    return operation.commit(async (tx) => {
+    return operation.commit(this.deps.store, async (tx) => {
       if (!checked.changes.debtClaimNumber) {
         // Generated numbers skip any number already used in the channel (given by hand, say).
         let number: string;
@@ -268,7 +268,7 @@ export class Invoices {
   /** `PUT`/`PATCH /rest/invoices/:invoice_number`: only the sent fields change (update rules). */
   async update(operation: Operation, number: string, fields: InvoiceFields): Promise<Outcome<InvoiceReply>> {
     const merchantId = operation.context.merchantId;
-    const outcome = await operation.commit(async (tx): Promise<Outcome<StoredInvoice>> => {
+    const outcome = await operation.commit(this.deps.store, async (tx): Promise<Outcome<StoredInvoice>> => {
       const planned = await this.planUpdate(tx, merchantId, number, fields);
       if (!planned.ok) return planned;
       const { current, next, changes, restricted, restrictedField, activeChanges, renumbered } = planned.value;
@@ -300,7 +300,7 @@ export class Invoices {
   }
 
   /** The update rules, read-only: the invoice as it would be stored, or why the update is refused. */
-  private async planUpdate(r: Repositories, merchantId: string, number: string, fields: InvoiceFields): Promise<Outcome<PlannedUpdate>> {
+  private async planUpdate(r: InvoicesUnit, merchantId: string, number: string, fields: InvoiceFields): Promise<Outcome<PlannedUpdate>> {
     const problems = new Problems();
     if (Object.hasOwn(fields, 'status')) problems.add('invoice.status', 'Status cannot be changed here; use PUT /rest/invoices/:invoice_number/status_change.');
     const checked = checkInvoiceFields(fields, problems);
@@ -343,7 +343,7 @@ export class Invoices {
   /** `PUT /rest/invoices/:invoice_number/status_change`: the only way to set the status. */
   async changeStatus(operation: Operation, number: string, status: unknown): Promise<Outcome<InvoiceReply>> {
     const merchantId = operation.context.merchantId;
-    const outcome = await operation.commit(async (tx): Promise<Outcome<StoredInvoice>> => {
+    const outcome = await operation.commit(this.deps.store, async (tx): Promise<Outcome<StoredInvoice>> => {
       const current = await tx.invoices.resolve(merchantId, number);
       if (!current) return failure(notFound());
       if (typeof status !== 'string' || !(INVOICE_STATUSES as readonly string[]).includes(status)) {
@@ -359,7 +359,7 @@ export class Invoices {
   /** `DELETE /rest/invoices/:invoice_number`: refused while a payment plan is active. */
   async delete(operation: Operation, number: string): Promise<Outcome<null>> {
     const merchantId = operation.context.merchantId;
-    return operation.commit(async (tx): Promise<Outcome<null>> => {
+    return operation.commit(this.deps.store, async (tx): Promise<Outcome<null>> => {
       const current = await tx.invoices.resolve(merchantId, number);
       if (!current) return failure(notFound());
       const plans = await tx.invoices.plans(current.id);
@@ -449,7 +449,7 @@ export class Invoices {
     const invoice = await this.deps.store.read((r) => r.invoices.resolve(merchantId, number));
     if (!invoice) return failure(notFound());
     const channel = await this.deps.store.read((r) => r.channels.findByUrlName(invoice.channelUrlName));
-    const outcome = await operation.commit(async (tx): Promise<Outcome<StoredInvoice>> => {
+    const outcome = await operation.commit(this.deps.store, async (tx): Promise<Outcome<StoredInvoice>> => {
       const current = await tx.invoices.get(invoice.id);
       if (!current) return failure(notFound());
       if (!current.active) {

@@ -2,6 +2,11 @@
  * Invoices, their payment plans and pay links. Adapter: db/.
  */
 import type { ExpiryUnit, InvoiceEmailType, InvoiceLocale, InvoiceStatus, PlanStatus } from '../../../contract/constants.js';
+import type { IdempotencyUnit } from '../idempotency/ports.js';
+import type { PaymentMethodsUnit } from '../payment-methods/ports.js';
+import type { EmailRepository } from '../mail/ports.js';
+import type { ChannelRepository } from '../merchants/ports.js';
+import type { TransactionRepository } from '../payments/ports.js';
 
 /** An invoice (interface.md "Invoice"); `id` is assigned by the store on insert. */
 export interface InvoiceRecord {
@@ -113,4 +118,12 @@ export interface InvoiceRepository {
   setPlanStatus(id: string, status: PlanStatus, now: string): Promise<void>;
   /** The invoice behind a pay link. */
   byUuid(uuid: string): Promise<StoredInvoice | undefined>;
+}
+
+/** The invoices feature's view of a unit of work: invoices and plans; the channels they are sent by, their e-mails, their payments. */
+export interface InvoicesUnit extends IdempotencyUnit, PaymentMethodsUnit {
+  invoices: InvoiceRepository;
+  channels: Pick<ChannelRepository, 'findByUrlName' | 'listByMerchant'>;
+  emails: Pick<EmailRepository, 'insert' | 'listForInvoice' | 'latestForInvoice'>;
+  transactions: Pick<TransactionRepository, 'latestForOrder' | 'list' | 'getById'>;
 }

@@ -11,9 +11,9 @@
  * claims"), and an outcome is recorded only while the claim holds, so an e-mail goes out once.
  */
 import type { Clock, Ids, Logger, QueueClaim } from '../kernel.js';
-import type { EmailRecord, Mailer, MailResult } from './ports.js';
+import type { EmailRecord, Mailer, MailResult, MailUnit } from './ports.js';
 import type { ReceiptEmailRecord } from '../receipts/ports.js';
-import type { Repositories, Store } from '../unit-of-work.js';
+import type { Store } from '../unit-of-work.js';
 import { WakeableLoop } from '../wakeable-loop.js';
 
 const MINUTE = 60_000;
@@ -44,7 +44,7 @@ export class MailQueue {
   private claims = 0;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: Store<MailUnit>,
     private readonly clock: Clock,
     ids: Ids,
     private readonly mailer: Mailer,
@@ -93,8 +93,8 @@ export class MailQueue {
       { quiet: true },
     );
     const work = [
-      ...claimed.invoices.map((record) => ({ send: () => this.attempt(record, claim.claimedBy), release: (tx: Repositories) => tx.emails.release(record.id, claim.claimedBy) })),
-      ...claimed.receipts.map((record) => ({ send: () => this.attemptReceipt(record, claim.claimedBy), release: (tx: Repositories) => tx.receipts.releaseEmail(record.id, claim.claimedBy) })),
+      ...claimed.invoices.map((record) => ({ send: () => this.attempt(record, claim.claimedBy), release: (tx: MailUnit) => tx.emails.release(record.id, claim.claimedBy) })),
+      ...claimed.receipts.map((record) => ({ send: () => this.attemptReceipt(record, claim.claimedBy), release: (tx: MailUnit) => tx.receipts.releaseEmail(record.id, claim.claimedBy) })),
     ];
     const budget = Math.min(SEND_BUDGET_MS, this.settings.claimLeaseMs / 2);
     let attempted = 0;

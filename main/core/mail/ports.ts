@@ -4,6 +4,8 @@
  */
 import type { EmailStatus, InvoiceEmailType, InvoiceLocale } from '../../../contract/constants.js';
 import type { QueueClaim } from '../kernel.js';
+import type { KernelUnit } from '../unit-of-work.js';
+import type { ReceiptRepository } from '../receipts/ports.js';
 
 /** A merchant's SMTP server as set in the back office (migration 20); the password sealed. */
 export interface SmtpSettingsRecord {
@@ -88,4 +90,18 @@ export type SmtpMailerFactory = (server: SmtpServer) => Mailer;
 /** Sends one message (SMTP, or the local test outbox); never throws. */
 export interface Mailer {
   send(message: MailMessage): Promise<MailResult>;
+}
+
+/** An invoice as an invoice e-mail needs it (the invoices feature owns them). */
+export interface MailedInvoice {
+  /** An inactive invoice's queued e-mails are not sent. */
+  active: boolean;
+}
+
+/** The mail feature's view of a unit of work: e-mails and SMTP settings, receipt e-mails' queue, an invoice's merchant. */
+export interface MailUnit extends KernelUnit {
+  emails: EmailRepository;
+  smtpSettings: SmtpSettingsRepository;
+  receipts: Pick<ReceiptRepository, 'claimDueEmails' | 'settleEmail' | 'releaseEmail'>;
+  invoices: { get(id: number): Promise<MailedInvoice | undefined> };
 }

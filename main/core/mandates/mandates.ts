@@ -9,9 +9,9 @@ import type { FieldError } from '../../../contract/api/common.js';
 import type { MandateRequest, MandateResponse } from '../../../contract/api/mandates.js';
 import { failure, success, validationError, type Outcome } from '../errors.js';
 import type { Clock, Ids, Vault } from '../kernel.js';
-import type { MandateRecord } from './ports.js';
-import type { Repositories } from '../unit-of-work.js';
+import type { MandateRecord, MandatesUnit } from './ports.js';
 import type { Operation } from '../idempotency/operations.js';
+import type { Store } from '../unit-of-work.js';
 
 const REFERENCE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
@@ -28,6 +28,7 @@ export function ibanProblem(iban: string): string | undefined {
 
 export class Mandates {
   constructor(
+    private readonly store: Store<MandatesUnit>,
     private readonly clock: Clock,
     private readonly ids: Ids,
     private readonly vault: Vault,
@@ -58,7 +59,7 @@ export class Mandates {
     const paymentType = request.payment_type as 'dd' | 'dd_b2b';
     const merchantId = operation.context.merchantId;
 
-    return operation.commit(async (tx) => {
+    return operation.commit(this.store, async (tx) => {
       const mandate = await this.createIn(tx, merchantId, { ...request, iban, payment_type: paymentType }, now);
       return success({
         sepa_mandate: mandate.reference,
@@ -72,7 +73,7 @@ export class Mandates {
   }
 
   /** Creates a mandate inside the caller's unit of work (also used for on-the-fly mandates of dd payments). */
-  async createIn(tx: Repositories, merchantId: string, request: MandateRequest & { payment_type: 'dd' | 'dd_b2b' }, now: Date): Promise<MandateRecord> {
+  async createIn(tx: MandatesUnit, merchantId: string, request: MandateRequest & { payment_type: 'dd' | 'dd_b2b' }, now: Date): Promise<MandateRecord> {
     const iban = normalizeIban(request.iban);
     let reference = this.newReference(now);
     while (await tx.mandates.findByReference(merchantId, reference)) reference = this.newReference(now);

@@ -1,6 +1,7 @@
 /**
  * SEPA direct-debit mandates. Adapter: db/.
  */
+import type { IdempotencyUnit } from '../idempotency/ports.js';
 export interface MandateRecord {
   id: string;
   merchantId: string;
@@ -22,4 +23,9 @@ export interface MandateRecord {
 export interface MandateRepository {
   insert(mandate: MandateRecord): Promise<void>;
   findByReference(merchantId: string, reference: string): Promise<MandateRecord | undefined>;
+}
+
+/** The mandates feature's view of a unit of work. */
+export interface MandatesUnit extends IdempotencyUnit {
+  mandates: MandateRepository;
 }

@@ -18,7 +18,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { ErrorCode } from '../../../contract/codes.js';
 import type { StaffRole } from '../../../contract/constants.js';
 import { apiError, type ApiError } from '../errors.js';
-import type { AuthFailureRecord, CredentialKind } from './ports.js';
+import type { AuthFailureRecord, CredentialKind, MerchantsUnit } from './ports.js';
 import type { Clock } from '../kernel.js';
 import type { Store } from '../unit-of-work.js';
 import { hashPassword, verifyPassword } from './credentials.js';
@@ -107,7 +107,7 @@ export class Authenticator {
   private dummy: Promise<string> | undefined;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: Store<MerchantsUnit>,
     private readonly clock: Clock,
     private readonly policy: LockoutPolicy,
   ) {}

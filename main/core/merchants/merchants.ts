@@ -7,7 +7,7 @@ import { isCurrency } from '../../../contract/money.js';
 import { ErrorCode } from '../../../contract/codes.js';
 import { apiError, created, failure, fieldError, type Outcome } from '../errors.js';
 import type { Clock, Ids, Vault } from '../kernel.js';
-import type { MerchantRecord } from './ports.js';
+import type { MerchantRecord, MerchantsUnit } from './ports.js';
 import type { Store } from '../unit-of-work.js';
 import { hashPassword, newWebhookKey } from './credentials.js';
 
@@ -50,7 +50,7 @@ function slug(name: string): string {
 
 export class Merchants {
   constructor(
-    private readonly store: Store,
+    private readonly store: Store<MerchantsUnit>,
     private readonly clock: Clock,
     private readonly ids: Ids,
     private readonly vault: Vault,

@@ -9,8 +9,8 @@ import { ErrorCode } from '../../../contract/codes.js';
 import { apiError, created, failure, fieldError, success, type ApiError, type Outcome } from '../errors.js';
 import type { AuditRecord } from '../kernel.js';
 import type { Clock, Ids } from '../kernel.js';
-import type { Repositories, Store } from '../unit-of-work.js';
-import type { ShopRecord } from './ports.js';
+import type { Store } from '../unit-of-work.js';
+import type { MerchantsUnit, ShopRecord } from './ports.js';
 import { hashPassword } from './credentials.js';
 
 export interface CreatedPartner {
@@ -45,7 +45,7 @@ function nameProblem(name: string): string | undefined {
 
 export class Partners {
   constructor(
-    private readonly store: Store,
+    private readonly store: Store<MerchantsUnit>,
     private readonly clock: Clock,
     private readonly ids: Ids,
   ) {}
@@ -96,7 +96,7 @@ export class Partners {
     };
   }
 
-  private async view(repos: Repositories, shop: ShopRecord): Promise<Shop> {
+  private async view(repos: MerchantsUnit, shop: ShopRecord): Promise<Shop> {
     const terminals = (await repos.shops.terminals(shop.merchantId)).filter((t) => t.shopId === shop.id).map((t) => t.terminalId);
     return { shop_id: shop.id, merchant_id: shop.merchantId, name: shop.name, terminals, created_at: shop.createdAt };
   }
@@ -108,7 +108,7 @@ export class Partners {
     return this.store.run(async (tx) => {
       if (!(await tx.merchants.get(merchantId))) return failure(notFound('merchant', 'Merchant'));
       await tx.shops.insert(shop);
-      await tx.staff.audit(this.audit(merchantId, actor, 'shop_created', shop.id, shop.name, null, { name: shop.name }));
+      await tx.audit.record(this.audit(merchantId, actor, 'shop_created', shop.id, shop.name, null, { name: shop.name }));
       return created(await this.view(tx, shop));
     });
   }
@@ -140,7 +140,7 @@ export class Partners {
       const before = await tx.shops.terminal(shop.merchantId, input.terminalId);
       await tx.shops.assignTerminal({ merchantId: shop.merchantId, terminalId: input.terminalId, shopId: shop.id, assignedAt: this.clock.now().toISOString() });
       if (before?.shopId !== shop.id) {
-        await tx.staff.audit(
+        await tx.audit.record(
           this.audit(shop.merchantId, actor, 'terminal_assigned', input.terminalId, `terminal ${input.terminalId} to shop ${shop.name}`, before ? { shop_id: before.shopId } : null, { shop_id: shop.id }),
         );
       }
@@ -153,7 +153,7 @@ export class Partners {
     return this.store.run(async (tx) => {
       const before = await tx.shops.terminal(merchantId, terminalId);
       if (!before || !(await tx.shops.unassignTerminal(merchantId, terminalId))) return failure(apiError(ErrorCode.notFound, `Terminal ${terminalId} is not assigned to a shop`, [{ field: 'terminal_id', message: 'is not assigned to a shop of this merchant' }]));
-      await tx.staff.audit(this.audit(merchantId, actor, 'terminal_unassigned', terminalId, `terminal ${terminalId}`, { shop_id: before.shopId }, null));
+      await tx.audit.record(this.audit(merchantId, actor, 'terminal_unassigned', terminalId, `terminal ${terminalId}`, { shop_id: before.shopId }, null));
       return success({ terminal_id: terminalId, previous_shop_id: before.shopId });
     });
   }

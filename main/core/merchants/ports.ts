@@ -3,7 +3,9 @@
  * merchant management (partners, shops, terminals; decisions.md D15). Adapter: db/.
  */
 
+import type { Replica } from '../../../contract/api/centre.js';
 import type { ChannelLanguage, MerchantLanguage } from '../../../contract/constants.js';
+import type { KernelUnit } from '../unit-of-work.js';
 
 export interface MerchantRecord {
   id: string;
@@ -60,6 +62,8 @@ export interface MerchantRepository {
   setPartner(id: string, partnerId: string | null): Promise<void>;
   /** The merchant's profile: name, default currency and language. */
   updateProfile(id: string, profile: { name: string; currency: string; language: MerchantLanguage }): Promise<void>;
+  /** A joined till keeps its centre's copy of the merchant (name and currency; the webhook key only when new). */
+  keepReplica(merchant: Replica['merchant'], webhookKeySealed: string): Promise<void>;
 }
 
 export interface CredentialRepository {
@@ -70,6 +74,8 @@ export interface CredentialRepository {
   get(id: string): Promise<CredentialRecord | undefined>;
   /** Revokes a credential; false when it was revoked already. */
   revoke(id: string, at: string): Promise<boolean>;
+  /** A joined till keeps its centre's copy of the merchant's credentials: those it leaves out are revoked at `at`. */
+  keepReplica(merchantId: string, credentials: Replica['credentials'], at: string): Promise<void>;
 }
 
 export interface ChannelRepository {
@@ -151,4 +157,24 @@ export interface ShopRepository {
   /** False when the terminal was not assigned. */
   unassignTerminal(merchantId: string, terminalId: string): Promise<boolean>;
   terminals(merchantId: string): Promise<TerminalRecord[]>;
+}
+
+/** A till as the merchants feature creates a shop's first one (the tills feature owns the table). */
+export interface FirstTill {
+  merchantId: string;
+  tillId: string;
+  name: string;
+  createdAt: string;
+  retiredAt: null;
+}
+
+/** The merchants feature's view of a unit of work: its tables, and the first till of a new shop. */
+export interface MerchantsUnit extends KernelUnit {
+  merchants: MerchantRepository;
+  credentials: CredentialRepository;
+  channels: ChannelRepository;
+  authFailures: AuthFailureRepository;
+  partners: PartnerRepository;
+  shops: ShopRepository;
+  tills: { insert(till: FirstTill): Promise<boolean> };
 }

@@ -38,8 +38,8 @@ import { oneOf, pageLinks, pageMetadata, readPageQuery } from '../paging.js';
 import { isCountryCode } from '../countries.js';
 import { isLocalHost } from '../addresses.js';
 import type { Clock, Ids, ScheduledTask, Vault } from '../kernel.js';
-import type { NetworkTokenFilter, NetworkTokenRecord } from './ports.js';
-import type { Repositories, Store } from '../unit-of-work.js';
+import type { NetworkTokenFilter, NetworkTokenRecord, NetworkTokensUnit } from './ports.js';
+import type { Store } from '../unit-of-work.js';
 import type { Scheduler } from '../scheduler.js';
 
 export const CRYPTOGRAM_TTL_MS = 24 * 60 * 60 * 1000;
@@ -65,11 +65,11 @@ export interface TokenCryptograms {
   /** Whether `pan` is one of the merchant's token numbers, and whether `cryptogram` is valid for it. */
   check(merchantId: string, pan: string, cryptogram: { cryptogram: string; eci: string } | undefined): Promise<CryptogramCheck>;
   /** Uses the cryptogram inside the payment's unit of work; false when it was used meanwhile. */
-  consume(tx: Repositories, cryptogramId: string): Promise<boolean>;
+  consume(tx: NetworkTokensUnit, cryptogramId: string): Promise<boolean>;
 }
 
 export interface NetworkTokensDeps {
-  store: Store;
+  store: Store<NetworkTokensUnit>;
   clock: Clock;
   ids: Ids;
   vault: Vault;
@@ -226,7 +226,7 @@ export class NetworkTokens implements TokenCryptograms {
       createdAt: now,
       updatedAt: now,
     };
-    const outcome = await operation.commit(async (tx) => {
+    const outcome = await operation.commit(this.deps.store, async (tx) => {
       // The same card for the same merchant: the token it already has (D12).
       const existing = await tx.networkTokens.byCard(merchantId, cardFingerprint, ['requested', 'active', 'suspended']);
       if (existing) return success({ result: 'OK' as const, data: this.view(existing) });
@@ -330,7 +330,7 @@ export class NetworkTokens implements TokenCryptograms {
     if (reader) {
       const now = this.deps.clock.now().toISOString();
       await this.deps.store.run((tx) =>
-        tx.staff.audit({ id: this.deps.ids.newId(), merchantId, staffId: reader.staffId, approvedBy: null, action: 'token_reveal', subjectId: id, detail: `token data shown (${reader.via})`, createdAt: now }),
+        tx.audit.record({ id: this.deps.ids.newId(), merchantId, staffId: reader.staffId, approvedBy: null, action: 'token_reveal', subjectId: id, detail: `token data shown (${reader.via})`, createdAt: now }),
       );
     }
     return success({
@@ -351,7 +351,7 @@ export class NetworkTokens implements TokenCryptograms {
     const expiry = `${String(token.expiryYear % 100).padStart(2, '0')}${String(token.expiryMonth).padStart(2, '0')}`;
     const discretionary = this.hmac(`network-token-track2:${cryptogramId}`).subarray(0, 4).toString('hex').toUpperCase();
     const type = record.network === 'visa' ? ('TAVV' as const) : ('DSRP' as const);
-    return operation.commit(async (tx) => {
+    return operation.commit(this.deps.store, async (tx) => {
       await tx.networkTokens.insertCryptogram({
         id: cryptogramId,
         tokenId: record.id,
@@ -385,7 +385,7 @@ export class NetworkTokens implements TokenCryptograms {
     const record = await this.owned(merchantId, id);
     if (!record) return notFound(id);
     const now = this.deps.clock.now();
-    const outcome = await operation.commit(async (tx) => {
+    const outcome = await operation.commit(this.deps.store, async (tx) => {
       const from: NetworkTokenStatus[] = ['requested', 'active', 'suspended', 'failed'];
       // Archived or being archived already: asked again, nothing more to do.
       if (!(await tx.networkTokens.transition(id, from, 'archive_pending', now.toISOString()))) return accepted(undefined);
@@ -405,7 +405,7 @@ export class NetworkTokens implements TokenCryptograms {
     const from: NetworkTokenStatus[] = action === 'suspend' ? ['active'] : action === 'resume' ? ['suspended'] : ['active', 'suspended'];
     if (!from.includes(record.status)) return invalidState(record, `The ${action} action`);
     const now = this.deps.clock.now().toISOString();
-    return operation.commit(async (tx) => {
+    return operation.commit(this.deps.store, async (tx) => {
       const changed =
         action === 'refresh'
           ? await tx.networkTokens.transition(id, [record.status], record.status, now, { lastTokenRefresh: now })
@@ -442,7 +442,7 @@ export class NetworkTokens implements TokenCryptograms {
   }
 
   /** Queues the token postback (D7: id, status, network, error) when the token has a postback URL. */
-  private async notify(tx: Repositories, id: string): Promise<void> {
+  private async notify(tx: NetworkTokensUnit, id: string): Promise<void> {
     const record = await tx.networkTokens.get(id);
     if (!record?.postbackUrl) return;
     const now = this.deps.clock.now().toISOString();
@@ -477,7 +477,7 @@ export class NetworkTokens implements TokenCryptograms {
     return { kind: 'valid', tokenId: record.id, cryptogramId: found.id };
   }
 
-  async consume(tx: Repositories, cryptogramId: string): Promise<boolean> {
+  async consume(tx: NetworkTokensUnit, cryptogramId: string): Promise<boolean> {
     return tx.networkTokens.useCryptogram(cryptogramId, this.deps.clock.now().toISOString());
   }
 }

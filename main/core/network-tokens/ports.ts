@@ -2,6 +2,7 @@
  * Network tokens, their history and cryptograms (decisions.md D12, D13). Adapter: db/.
  */
 import type { NetworkTokenStatus } from '../../../contract/constants.js';
+import type { IdempotencyUnit } from '../idempotency/ports.js';
 
 /** One network token (migration 0011). Card and token numbers are only held sealed. */
 export interface NetworkTokenRecord {
@@ -83,4 +84,9 @@ export interface NetworkTokenRepository {
   findCryptogram(tokenId: string, hash: string): Promise<CryptogramRecord | undefined>;
   /** Marks an unused cryptogram used; false when it was already used. */
   useCryptogram(id: string, now: string): Promise<boolean>;
+}
+
+/** The network-tokens feature's view of a unit of work. */
+export interface NetworkTokensUnit extends IdempotencyUnit {
+  networkTokens: NetworkTokenRepository;
 }

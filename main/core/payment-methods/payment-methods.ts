@@ -31,8 +31,8 @@ import { isCountryCode } from '../countries.js';
 import type { AuditRecord } from '../kernel.js';
 import type { Clock, Ids } from '../kernel.js';
 import { pageLinks } from '../paging.js';
-import type { PaymentMethodSettingRecord } from './ports.js';
-import type { Repositories, Store } from '../unit-of-work.js';
+import type { PaymentMethodSettingRecord, PaymentMethodsUnit } from './ports.js';
+import type { Store } from '../unit-of-work.js';
 import { CATALOG, catalogEntry, DEFAULT_CVM_LIMITS, defaultCvmLimitMinor, offersCountry, offersCurrency, type CatalogEntry } from './catalog.js';
 import { acceptsCurrency, cvmLimitMinorOf, resolveMethod, servesCountry, settingView, type EffectiveMethod } from './resolution.js';
 
@@ -167,7 +167,7 @@ function decimalField(value: number, field: string, maxMinor: number, max: strin
 }
 
 export interface PaymentMethodsDeps {
-  store: Store;
+  store: Store<PaymentMethodsUnit>;
   clock: Clock;
   ids: Ids;
 }
@@ -178,7 +178,7 @@ export class PaymentMethods {
   // ---- what the rest of the gateway asks -------------------------------------------------------
 
   /** The effective setting of a type for a merchant, or for one of its shops. */
-  async resolve(repos: Repositories, merchantId: string, shopId: string | null, type: PaymentType): Promise<EffectiveMethod> {
+  async resolve(repos: PaymentMethodsUnit, merchantId: string, shopId: string | null, type: PaymentType): Promise<EffectiveMethod> {
     const entry = catalogEntry(type) as CatalogEntry;
     const merchantLevel = await repos.paymentMethodSettings.get(merchantId, null, type);
     const shopLevel = shopId === null ? undefined : await repos.paymentMethodSettings.get(merchantId, shopId, type);
@@ -186,13 +186,13 @@ export class PaymentMethods {
   }
 
   /** The shop a payment belongs to: its terminal's (`pos_data.terminal.id`), else none. */
-  async shopOfTerminal(repos: Repositories, merchantId: string, terminalId: string | null | undefined): Promise<string | null> {
+  async shopOfTerminal(repos: PaymentMethodsUnit, merchantId: string, terminalId: string | null | undefined): Promise<string | null> {
     if (!terminalId) return null;
     return (await repos.shops.terminal(merchantId, terminalId))?.shopId ?? null;
   }
 
   /** The effective setting for a payment from a terminal (or none): its shop's, else the merchant's. */
-  async forTerminal(repos: Repositories, merchantId: string, terminalId: string | null | undefined, type: PaymentType): Promise<EffectiveMethod> {
+  async forTerminal(repos: PaymentMethodsUnit, merchantId: string, terminalId: string | null | undefined, type: PaymentType): Promise<EffectiveMethod> {
     return this.resolve(repos, merchantId, await this.shopOfTerminal(repos, merchantId, terminalId), type);
   }
 
@@ -235,7 +235,7 @@ export class PaymentMethods {
   }
 
   /** The methods of `candidates` a customer may use here: enabled, in the currency, for the country (when known). */
-  async offered(repos: Repositories, merchantId: string, candidates: readonly PaymentType[], currency: string, country?: string): Promise<PaymentType[]> {
+  async offered(repos: PaymentMethodsUnit, merchantId: string, candidates: readonly PaymentType[], currency: string, country?: string): Promise<PaymentType[]> {
     const offered: PaymentType[] = [];
     for (const type of candidates) {
       if (!offersCurrency(catalogEntry(type) as CatalogEntry, currency)) continue;
@@ -281,7 +281,7 @@ export class PaymentMethods {
   // ---- a partner's merchants and shops -----------------------------------------------------------
 
   /** The merchant (and shop) the partner may manage, or the 404 naming what was not found. */
-  private async scope(repos: Repositories, actor: PartnerActor, merchantId: string, shopId: string | null): Promise<ApiError | undefined> {
+  private async scope(repos: PaymentMethodsUnit, actor: PartnerActor, merchantId: string, shopId: string | null): Promise<ApiError | undefined> {
     const merchant = await repos.merchants.get(merchantId);
     // Another partner's merchant reads exactly like one that does not exist.
     if (!merchant || merchant.partnerId !== actor.partnerId) return merchantNotFound(merchantId);
@@ -467,7 +467,7 @@ export class PaymentMethods {
       const previous = await tx.paymentMethodSettings.get(merchantId, shopId, type);
       const record = this.record(merchantId, shopId, type, body, previous, now);
       await tx.paymentMethodSettings.save(record);
-      await tx.staff.audit(this.audit(actor, merchantId, shopId, type, 'payment_method_set', previous, record, now));
+      await tx.audit.record(this.audit(actor, merchantId, shopId, type, 'payment_method_set', previous, record, now));
       return { created: previous === undefined, method: await this.resolve(tx, merchantId, shopId, type as PaymentType) };
     });
     if ('error_code' in result) return failure(result);
@@ -488,7 +488,7 @@ export class PaymentMethods {
           { field: 'payment_type', message: `has no ${level}-level setting to remove` },
         ]);
       }
-      await tx.staff.audit(this.audit(actor, merchantId, shopId, type, 'payment_method_removed', previous, undefined, now));
+      await tx.audit.record(this.audit(actor, merchantId, shopId, type, 'payment_method_removed', previous, undefined, now));
       return this.resolve(tx, merchantId, shopId, type as PaymentType);
     });
     if ('error_code' in result) return failure(result);

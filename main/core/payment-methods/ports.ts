@@ -2,6 +2,8 @@
  * A merchant's payment-method settings and fee schedules (decisions.md D15). Adapter: db/.
  */
 import type { MethodCapabilityName } from '../../../contract/constants.js';
+import type { KernelUnit } from '../unit-of-work.js';
+import type { MerchantRepository, ShopRepository } from '../merchants/ports.js';
 
 export interface FeeSchedule {
   percentBasisPoints: number;
@@ -41,4 +43,11 @@ export interface PaymentMethodSettingRepository {
   save(record: PaymentMethodSettingRecord): Promise<void>;
   /** False when the level had no setting of the type. */
   delete(merchantId: string, shopId: string | null, paymentType: string): Promise<boolean>;
+}
+
+/** The payment-methods feature's view of a unit of work: its settings, and the merchant and shops they hang on. */
+export interface PaymentMethodsUnit extends KernelUnit {
+  paymentMethodSettings: PaymentMethodSettingRepository;
+  merchants: Pick<MerchantRepository, 'get'>;
+  shops: Pick<ShopRepository, 'get' | 'terminal'>;
 }

@@ -103,7 +103,7 @@ export class CardPayments extends PaymentEngine {
 
     const eventType = accountCheck ? 'precheck' : command.pos?.subsequent ? 'reauthorization' : 'authorization';
     let scheduled = false;
-    const outcome = await operation.commit(async (tx) => {
+    const outcome = await operation.commit(this.deps.store, async (tx) => {
       // The cryptogram is used in the payment's own unit of work; one used meanwhile declines it.
       if (tokenCheck?.kind === 'valid' && this.deps.tokenCryptograms && !(await this.deps.tokenCryptograms.consume(tx, tokenCheck.cryptogramId))) {
         await this.applyCardDecision(record, command.operation, INVALID_CRYPTOGRAM, accountCheck, now);

@@ -133,7 +133,7 @@ export class Creation extends PaymentEngine {
       record.details.subscription_plan_id = command.subscriptionPlanId;
       record.details.subscription_status = 'approval_pending';
     }
-    const outcome = await operation.commit(async (tx) => {
+    const outcome = await operation.commit(this.deps.store, async (tx) => {
       await tx.transactions.insert(record);
       await this.logAndNotify(tx, record, { type: kind === 'register' ? 'precheck' : 'authorization', amountMinor: record.amountMinor, executionDate: command.executionDate });
       await this.deps.scheduler.schedule(tx, 'expire_customer_action', record.id, merchantId, new Date(record.expiresAt as string));

@@ -62,7 +62,7 @@ export class DirectDebits extends PaymentEngine {
       return failure(processorDown());
     }
     record.details.iban_last_four = iban.slice(-4);
-    const outcome = await operation.commit(async (tx) => {
+    const outcome = await operation.commit(this.deps.store, async (tx) => {
       // A unit may run again (a serialization retry on PostgreSQL): the mandate it creates is its own.
       let used = mandate;
       if (!used && command.sepa) {

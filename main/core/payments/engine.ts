@@ -13,9 +13,9 @@ import type { ApiError } from '../errors.js';
 import type { OperationLocks } from '../locks.js';
 import type { Mandates } from '../mandates/mandates.js';
 import type { PaymentMethods } from '../payment-methods/payment-methods.js';
-import type { CardData, CardDecision, EventRecord, Processor, SubscriptionStatus, TransactionRecord } from './ports.js';
+import type { CardData, CardDecision, EventRecord, PaymentsUnit, Processor, SubscriptionStatus, TransactionRecord } from './ports.js';
 import type { Clock, Ids, Logger, Vault } from '../kernel.js';
-import type { Repositories, Store } from '../unit-of-work.js';
+import type { Store } from '../unit-of-work.js';
 import type { Scheduler } from '../scheduler.js';
 import type { TokenCryptograms } from '../network-tokens/network-tokens.js';
 import { processorDown, shopOf } from './records.js';
@@ -38,7 +38,7 @@ export const DEFAULT_PAYMENT_SETTINGS: PaymentSettings = {
 };
 
 export interface PaymentsDeps {
-  store: Store;
+  store: Store<PaymentsUnit>;
   clock: Clock;
   ids: Ids;
   vault: Vault;
@@ -54,7 +54,7 @@ export interface PaymentsDeps {
   /** Network tokens (D12): a cardecom payment with a token number needs its single-use cryptogram. */
   tokenCryptograms?: TokenCryptograms;
   /** Receipts (D16): called in the unit of work of an approved card-present sale (auto-print). */
-  cardPresentApproved?: (tx: Repositories, sale: TransactionRecord) => Promise<void>;
+  cardPresentApproved?: (tx: PaymentsUnit, sale: TransactionRecord) => Promise<void>;
 }
 
 /** What a hosted page shows after a customer step, and where it sends the customer. */
@@ -64,7 +64,7 @@ export interface CustomerStepResult {
   redirectTo: string | null;
 }
 
-export type TransactionListener = (tx: Repositories, transaction: TransactionRecord) => Promise<void>;
+export type TransactionListener = (tx: PaymentsUnit, transaction: TransactionRecord) => Promise<void>;
 
 interface Sealable {
   pan: string;
@@ -185,7 +185,7 @@ export abstract class PaymentEngine {
   }
 
   protected async appendEvent(
-    tx: Repositories,
+    tx: PaymentsUnit,
     t: TransactionRecord,
     event: { id?: string; type: string; status: number; amountMinor: number; executionDate: string | null; message: string | null },
   ): Promise<void> {
@@ -207,7 +207,7 @@ export abstract class PaymentEngine {
 
   /** Event-log entry plus, when the transaction has a postback URL, a postback in the outbox (D2). */
   protected async logAndNotify(
-    tx: Repositories,
+    tx: PaymentsUnit,
     t: TransactionRecord,
     event: { id?: string; type: string; amountMinor: number; executionDate: string | null; message?: string | null; status?: number },
   ): Promise<void> {
@@ -223,7 +223,7 @@ export abstract class PaymentEngine {
   }
 
   /** The listeners and, when the transaction has a postback URL, a postback in the outbox (D2). */
-  private async notify(tx: Repositories, t: TransactionRecord): Promise<void> {
+  private async notify(tx: PaymentsUnit, t: TransactionRecord): Promise<void> {
     for (const listener of this.listeners) await listener(tx, t);
     if (!t.postbackUrl) return;
     const now = this.nowIso();
@@ -242,7 +242,7 @@ export abstract class PaymentEngine {
     });
   }
 
-  protected async logCreation(tx: Repositories, record: TransactionRecord, eventType: string, executionDate: string | null): Promise<void> {
+  protected async logCreation(tx: PaymentsUnit, record: TransactionRecord, eventType: string, executionDate: string | null): Promise<void> {
     const oneStep = record.operation === 'payment' && record.statusCode === S.completed && record.capturedMinor > 0;
     if (oneStep) {
       // Authorization and capture in one statement (one fewer per sale, a round trip on PostgreSQL).
@@ -257,7 +257,7 @@ export abstract class PaymentEngine {
   }
 
   /** Schedules the expiry of an authorization or a customer step; true when it scheduled one (wake the scheduler after the commit). */
-  protected async scheduleFollowUps(tx: Repositories, record: TransactionRecord): Promise<boolean> {
+  protected async scheduleFollowUps(tx: PaymentsUnit, record: TransactionRecord): Promise<boolean> {
     if (record.statusCode === S.authorized && record.expiresAt) {
       await this.deps.scheduler.schedule(tx, 'expire_authorization', record.id, record.merchantId, new Date(record.expiresAt));
       return true;

@@ -51,7 +51,7 @@ export class FollowUps extends PaymentEngine {
       const result = await this.callProcessor(() => this.deps.processor.capture({ reference: t.id, networkReference: this.networkReference(t), amountMinor, currency: t.currency }));
       if (!result.ok) return result;
       if (result.value.outcome === 'declined') return failure(apiError(ErrorCode.invalidState, `The processor refused the capture: ${result.value.code} ${result.value.text}`));
-      return operation.commit(async (tx) => {
+      return operation.commit(this.deps.store, async (tx) => {
         const applied = await tx.transactions.addCapture(t.id, amountMinor, S.completed, this.nowIso());
         if (!applied) return failure(apiError(ErrorCode.amountLimit, 'The capture would exceed the authorization'));
         const fresh = (await tx.transactions.get(merchantId, t.id)) as TransactionRecord;
@@ -100,7 +100,7 @@ export class FollowUps extends PaymentEngine {
       const result = await this.callProcessor(() => this.deps.processor.reverse({ reference: t.id, networkReference: this.networkReference(t), amountMinor, currency: t.currency }));
       if (!result.ok) return result;
       if (result.value.outcome === 'declined') return failure(apiError(ErrorCode.invalidState, `The processor refused the reversal: ${result.value.code} ${result.value.text}`));
-      return operation.commit(async (tx) => {
+      return operation.commit(this.deps.store, async (tx) => {
         const applied = await tx.transactions.addReversal(t.id, amountMinor, this.nowIso());
         if (!applied) return failure(stateError(t, 'reverse'));
         const fresh = (await tx.transactions.get(merchantId, t.id)) as TransactionRecord;
@@ -153,7 +153,7 @@ export class FollowUps extends PaymentEngine {
       if (!result.ok) return result;
       const refused = result.value.outcome === 'declined';
       const now = this.nowIso();
-      return operation.commit(async (tx) => {
+      return operation.commit(this.deps.store, async (tx) => {
         const refundId = this.deps.ids.newId();
         const statusCode = refused ? RefundStatus.error : RefundStatus.success;
         if (!refused && !(await tx.transactions.addRefund(t.id, amountMinor, now))) {

@@ -80,7 +80,7 @@ export class Payouts extends PaymentEngine {
       record.message = `${result.value.code} ${result.value.text}`;
       record.reasonCode = result.value.code;
     }
-    const outcome = await operation.commit(async (tx) => {
+    const outcome = await operation.commit(this.deps.store, async (tx) => {
       await tx.transactions.insert(record);
       await this.logAndNotify(tx, record, { type: 'payout', amountMinor: record.amountMinor, executionDate: null });
       if (record.statusCode === S.pending) {

@@ -4,6 +4,11 @@
  */
 import type { SUBSCRIPTION_STATUSES } from '../../../contract/constants.js';
 import type { TransactionResponse } from '../../../contract/api/payments.js';
+import type { IdempotencyUnit } from '../idempotency/ports.js';
+import type { PaymentMethodsUnit } from '../payment-methods/ports.js';
+import type { MandatesUnit } from '../mandates/ports.js';
+import type { NetworkTokensUnit } from '../network-tokens/ports.js';
+import type { TillRepository } from '../tills/ports.js';
 
 /** Where a started transaction sends its customer (the API's `client_action` and `action_data`). */
 export type ClientAction = Required<Pick<TransactionResponse, 'client_action' | 'action_data'>>;
@@ -358,4 +363,13 @@ export interface Processor {
    * terminal (fault injection to rehearse the till's unknown-outcome screens). Absent in production.
    */
   dropsTerminalAnswer?(pan: string): boolean;
+}
+
+/** The payments engine's view of a unit of work: transactions and their events, refunds, PIN security. */
+export interface PaymentsUnit extends IdempotencyUnit, PaymentMethodsUnit, MandatesUnit, NetworkTokensUnit {
+  transactions: TransactionRepository;
+  events: EventRepository;
+  refunds: RefundRepository;
+  pinSecurity: PinSecurityRepository;
+  tills: Pick<TillRepository, 'get' | 'sellsHere'>;
 }

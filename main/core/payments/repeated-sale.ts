@@ -10,8 +10,7 @@
 import { ErrorCode, TransactionStatus as S } from '../../../contract/codes.js';
 import { REPEAT_SALE_CONFIRMED, REPEAT_SALE_HEADER, REPEAT_SALE_WINDOW_MINUTES } from '../../../contract/constants.js';
 import { apiError, type ApiError } from '../errors.js';
-import type { Repositories } from '../unit-of-work.js';
-import type { TransactionRecord } from './ports.js';
+import type { TransactionRecord, TransactionRepository } from './ports.js';
 
 /** What makes two sales the same sale. */
 export interface SaleIdentity {
@@ -40,7 +39,7 @@ function isRepeatOf(earlier: TransactionRecord, sale: SaleIdentity): boolean {
 }
 
 /** The sale this one repeats, if any (read by the order's index). */
-export async function repeatedSale(r: Repositories, merchantId: string, sale: SaleIdentity, now: Date): Promise<TransactionRecord | undefined> {
+export async function repeatedSale(r: { transactions: Pick<TransactionRepository, 'recentForOrder'> }, merchantId: string, sale: SaleIdentity, now: Date): Promise<TransactionRecord | undefined> {
   if (sale.cardFingerprint === null) return undefined;
   const since = new Date(now.getTime() - REPEAT_SALE_WINDOW_MINUTES * 60_000).toISOString();
   return (await r.transactions.recentForOrder(merchantId, sale.orderId, since)).find((t) => isRepeatOf(t, sale));

@@ -41,7 +41,7 @@ export class Subscriptions extends PaymentEngine {
       const status = this.subscriptionOf(t);
       if (!status) return failure(notSubscription());
       if (status === 'cancelled') return failure(alreadyCancelled());
-      return operation.commit(async (tx) => {
+      return operation.commit(this.deps.store, async (tx) => {
         const change: DetailsChange = { subscription_status: 'cancelled', pending_revision: null };
         if (!(await tx.transactions.changeSubscription(t.id, ['active', 'approval_pending'], change, this.nowIso()))) return failure(alreadyCancelled());
         const fresh = (await tx.transactions.get(merchantId, t.id)) as TransactionRecord;
@@ -68,7 +68,7 @@ export class Subscriptions extends PaymentEngine {
       const currentMinor = t.details.subscription_amount_minor ?? t.amountMinor;
       const needsApproval = amountMinor !== undefined && amountMinor > currentMinor;
       const planId = request.subscription_plan_id ?? t.details.subscription_plan_id;
-      return operation.commit(async (tx) => {
+      return operation.commit(this.deps.store, async (tx) => {
         const change: DetailsChange = needsApproval
           ? { subscription_status: 'approval_pending', pending_revision: { amount_minor: amountMinor, subscription_plan_id: planId } }
           : { subscription_plan_id: planId ?? null, ...(amountMinor !== undefined ? { subscription_amount_minor: amountMinor } : {}) };

@@ -35,9 +35,9 @@ import { mailHtml } from '../mail/html.js';
 import { newWebhookKey } from '../merchants/credentials.js';
 import { oneOf, pageMetadata, readPageQuery, readSearch } from '../paging.js';
 import type { Clock, Ids, Vault } from '../kernel.js';
-import type { OutboxPageFilter, OutboxRecord, PostbackAttemptRecord, SentItemRecord } from './ports.js';
+import type { OutboxPageFilter, OutboxRecord, PostbackAttemptRecord, PostbacksUnit, SentItemRecord } from './ports.js';
 import type { Processor } from '../payments/ports.js';
-import type { Repositories, Store } from '../unit-of-work.js';
+import type { Store } from '../unit-of-work.js';
 import type { PostbackDelivery as DeliveryLoop } from './delivery.js';
 import { KEY_ROTATION_GRACE_MS } from './postbacks.js';
 
@@ -51,7 +51,7 @@ export interface PostbackActor {
 export const RESEND_FAILED_LIMIT = 10_000;
 
 export interface PostbackBackOfficeDeps {
-  store: Store;
+  store: Store<PostbacksUnit>;
   clock: Clock;
   ids: Ids;
   vault: Vault;
@@ -171,7 +171,7 @@ export class PostbackBackOffice {
     );
   }
 
-  private async detailIn(r: Repositories, merchantId: string, eventId: string): Promise<BackOfficePostbackDetail | undefined> {
+  private async detailIn(r: PostbacksUnit, merchantId: string, eventId: string): Promise<BackOfficePostbackDetail | undefined> {
     const record = await r.outbox.get(merchantId, eventId);
     if (!record) return undefined;
     const attempts = await r.outbox.listAttempts(record.id);
@@ -190,7 +190,7 @@ export class PostbackBackOffice {
       const record = await tx.outbox.get(actor.merchantId, eventId);
       if (!record) return failure(postbackNotFound(eventId));
       await tx.outbox.requeue(record.id, now);
-      await tx.staff.audit({
+      await tx.audit.record({
         id: this.deps.ids.newId(),
         merchantId: actor.merchantId,
         staffId: actor.staffId,
@@ -227,7 +227,7 @@ export class PostbackBackOffice {
       for (const record of failed) await tx.outbox.requeue(record.id, now);
       const record = { id, merchantId: actor.merchantId, staffId: actor.staffId, since, total: failed.length, createdAt: now };
       await tx.outbox.insertResend(record, failed.map((f) => f.id));
-      await tx.staff.audit({
+      await tx.audit.record({
         id: this.deps.ids.newId(),
         merchantId: actor.merchantId,
         staffId: actor.staffId,
@@ -289,7 +289,7 @@ export class PostbackBackOffice {
       const merchant = await tx.merchants.get(actor.merchantId);
       if (!merchant) return failure(apiError(ErrorCode.notFound, 'Merchant not found'));
       await tx.merchants.rotateWebhookKey(actor.merchantId, this.deps.vault.seal(key), merchant.webhookKeySealed, until);
-      await tx.staff.audit({
+      await tx.audit.record({
         id: this.deps.ids.newId(),
         merchantId: actor.merchantId,
         staffId: actor.staffId,
@@ -340,7 +340,7 @@ export class PostbackBackOffice {
     );
   }
 
-  private async eventOf(r: Repositories, merchantId: string, eventId: string): Promise<string | null> {
+  private async eventOf(r: PostbacksUnit, merchantId: string, eventId: string): Promise<string | null> {
     const record = await r.outbox.get(merchantId, eventId);
     return typeof record?.payload.status === 'string' ? record.payload.status : null;
   }

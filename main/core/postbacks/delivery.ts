@@ -15,7 +15,7 @@
  * claims of an instance that died lapse with their lease, and another instance takes them over.
  */
 import type { Clock, Ids, Logger, QueueClaim, Vault } from '../kernel.js';
-import type { OutboxRecord, PostbackAttemptRecord } from './ports.js';
+import type { OutboxRecord, PostbackAttemptRecord, PostbacksUnit } from './ports.js';
 import type { Store } from '../unit-of-work.js';
 import { WakeableLoop } from '../wakeable-loop.js';
 import { ClaimedQueue, type ClaimBatch, type Queued } from './claimed-queue.js';
@@ -117,7 +117,7 @@ export class PostbackDelivery {
   private readonly running = new Set<Promise<void>>();
 
   constructor(
-    private readonly store: Store,
+    private readonly store: Store<PostbacksUnit>,
     private readonly clock: Clock,
     private readonly ids: Ids,
     private readonly vault: Vault,

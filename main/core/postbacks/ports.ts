@@ -1,30 +1,14 @@
 /**
  * The postback outbox, its attempts and resends, and the Test environment's sent items. Adapter: db/.
  */
-import type { QueueClaim } from '../kernel.js';
+import type { Outbox, OutboxRecord, QueueClaim } from '../kernel.js';
+import type { IdempotencyUnit } from '../idempotency/ports.js';
+import type { EmailRepository } from '../mail/ports.js';
+import type { MerchantRepository } from '../merchants/ports.js';
+import type { EventRepository, TransactionRepository } from '../payments/ports.js';
+import type { ReceiptRepository } from '../receipts/ports.js';
 
-export interface OutboxRecord {
-  id: string;
-  merchantId: string;
-  /** transaction, token or checkout */
-  subjectType: string;
-  subjectId: string;
-  /** The order id the body carries (transactions and checkouts; null for tokens): the log shows it and finds it. */
-  orderId: string | null;
-  sequence: number;
-  url: string;
-  payload: Record<string, unknown>;
-  state: 'pending' | 'delivered' | 'failed';
-  attempts: number;
-  nextAttemptAt: string;
-  createdAt: string;
-  deliveredAt?: string | null;
-  lastError?: string | null;
-  /** Set by a resend: the 3-day retry window restarts here instead of at createdAt. */
-  retryFrom?: string | null;
-  /** Attempts since the window started (creation or the last resend); picks the retry delay. */
-  windowAttempts?: number;
-}
+export type { OutboxRecord, NewOutboxRecord } from '../kernel.js';
 
 export interface PostbackAttemptRecord {
   id: string;
@@ -98,16 +82,7 @@ export interface SentItemRecord {
   eventId: string | null;
 }
 
-/** An outbox record as the core queues it: the database numbers it within its subject. */
-export type NewOutboxRecord = Omit<OutboxRecord, 'sequence'>;
-
-export interface OutboxRepository {
-  /**
-   * Queues a record with the next sequence number of its subject (transaction, token, checkout),
-   * numbered in the same statement that inserts it (no read of the last number first); the unique
-   * (subject_type, subject_id, sequence) refuses a number given twice.
-   */
-  append(record: NewOutboxRecord): Promise<void>;
+export interface OutboxRepository extends Outbox {
   get(merchantId: string, id: string): Promise<OutboxRecord | undefined>;
   /**
    * Claims up to `limit` pending records that are due at `now` and under no live claim (none, or
@@ -143,4 +118,14 @@ export interface OutboxRepository {
   /** The Test environment's outbox: sent e-mails (invoice and receipt) and postback attempts, newest first. */
   sentItems(merchantId: string, kind: 'email' | 'postback' | undefined, limit: number, offset: number): Promise<SentItemRecord[]>;
   countSentItems(merchantId: string, kind: 'email' | 'postback' | undefined): Promise<number>;
+}
+
+/** The postbacks feature's view of a unit of work: the outbox, its attempts and resends; what the Test outbox and a postback's body show of other records. */
+export interface PostbacksUnit extends IdempotencyUnit {
+  outbox: OutboxRepository;
+  merchants: Pick<MerchantRepository, 'get' | 'rotateWebhookKey'>;
+  transactions: Pick<TransactionRepository, 'get'>;
+  events: Pick<EventRepository, 'append'>;
+  receipts: Pick<ReceiptRepository, 'getEmail'>;
+  emails: Pick<EmailRepository, 'get'>;
 }

@@ -5,7 +5,7 @@ import { apiError, failure, success, validationError, type Outcome } from '../er
 import { newWebhookKey } from '../merchants/credentials.js';
 import type { Operation } from '../idempotency/operations.js';
 import type { Clock, Vault } from '../kernel.js';
-import type { OutboxRecord, PostbackAttemptRecord } from './ports.js';
+import type { OutboxRecord, PostbackAttemptRecord, PostbacksUnit } from './ports.js';
 import type { Store } from '../unit-of-work.js';
 import { notFound } from '../payments/records.js';
 import type { PostbackDelivery as DeliveryLoop } from './delivery.js';
@@ -37,7 +37,7 @@ export function deliveryView(r: OutboxRecord, attempts?: PostbackAttemptRecord[]
 
 export class Postbacks {
   constructor(
-    private readonly store: Store,
+    private readonly store: Store<PostbacksUnit>,
     private readonly clock: Clock,
     private readonly vault: Vault,
     private readonly delivery: DeliveryLoop,
@@ -73,7 +73,7 @@ export class Postbacks {
 
   async resend(operation: Operation, eventId: string): Promise<Outcome<PostbackDelivery & { error_code: 0 }>> {
     const merchantId = operation.context.merchantId;
-    const outcome = await operation.commit(async (tx) => {
+    const outcome = await operation.commit(this.store, async (tx) => {
       const record = await tx.outbox.get(merchantId, eventId);
       if (!record) return failure(apiError(ErrorCode.notFound, `Postback ${eventId} not found`, [{ field: 'event_id', message: 'no such postback for this merchant' }]));
       await tx.outbox.requeue(record.id, this.clock.now().toISOString());
@@ -88,7 +88,7 @@ export class Postbacks {
     const since = Date.parse(sinceText);
     if (Number.isNaN(since)) return failure(validationError([{ field: 'since', message: 'must be an ISO 8601 timestamp' }]));
     const merchantId = operation.context.merchantId;
-    const outcome = await operation.commit(async (tx) => {
+    const outcome = await operation.commit(this.store, async (tx) => {
       const failed = await tx.outbox.list(merchantId, { state: 'failed', since: new Date(since).toISOString(), limit: 10_000 });
       const now = this.clock.now().toISOString();
       for (const record of failed) await tx.outbox.requeue(record.id, now);
@@ -103,7 +103,7 @@ export class Postbacks {
     const merchantId = operation.context.merchantId;
     const key = newWebhookKey();
     const until = new Date(this.clock.now().getTime() + KEY_ROTATION_GRACE_MS).toISOString();
-    return operation.commit(async (tx) => {
+    return operation.commit(this.store, async (tx) => {
       const merchant = await tx.merchants.get(merchantId);
       if (!merchant) return failure(apiError(ErrorCode.notFound, 'Merchant not found'));
       await tx.merchants.rotateWebhookKey(merchantId, this.vault.seal(key), merchant.webhookKeySealed, until);

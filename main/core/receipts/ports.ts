@@ -5,6 +5,9 @@
 import type { EmailStatus } from '../../../contract/constants.js';
 import type { QueueClaim } from '../kernel.js';
 import type { RefundRecord } from '../payments/ports.js';
+import type { KernelUnit } from '../unit-of-work.js';
+import type { MerchantRepository } from '../merchants/ports.js';
+import type { TransactionRepository } from '../payments/ports.js';
 
 /** The customer's link to a receipt page: an unguessable token for one sale or refund. */
 export interface ReceiptLinkRecord {
@@ -114,4 +117,11 @@ export type PrinterOutcome = { kind: 'printed' } | { kind: 'failed'; message: st
 /** Prints on an ESC/POS receipt printer (an adapter: main/infra/receipt-printer.ts); never throws. */
 export interface ReceiptPrinter {
   print(target: PrinterTarget, document: PrintDocument): Promise<PrinterOutcome>;
+}
+
+/** The receipts feature's view of a unit of work. */
+export interface ReceiptsUnit extends KernelUnit {
+  receipts: ReceiptRepository;
+  merchants: Pick<MerchantRepository, 'get'>;
+  transactions: Pick<TransactionRepository, 'get'>;
 }

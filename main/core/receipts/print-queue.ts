@@ -7,7 +7,7 @@
  * same WakeableLoop as the mail queue, woken after every commit.
  */
 import type { Clock, Logger } from '../kernel.js';
-import type { ReceiptPrinter, ReceiptPrintJobRecord } from './ports.js';
+import type { ReceiptPrinter, ReceiptPrintJobRecord, ReceiptsUnit } from './ports.js';
 import type { Store } from '../unit-of-work.js';
 import { WakeableLoop } from '../wakeable-loop.js';
 import { printerName, printerTarget, type Receipts } from './receipts.js';
@@ -29,7 +29,7 @@ export class ReceiptPrintQueue {
   private readonly loop: WakeableLoop;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: Store<ReceiptsUnit>,
     private readonly clock: Clock,
     private readonly receipts: Receipts,
     private readonly printer: ReceiptPrinter,

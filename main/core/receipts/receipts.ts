@@ -25,9 +25,9 @@ import { isEmailAddress } from '../../../contract/text-rules.js';
 import { accepted, apiError, failure, success, validationError, type Outcome } from '../errors.js';
 import { amountOf } from '../payments/views.js';
 import type { Clock, Ids, Logger, QrCodes } from '../kernel.js';
-import type { PrintDocument, PrinterTarget, ReceiptPrinter, ReceiptPrinterRecord } from './ports.js';
+import type { PrintDocument, PrinterTarget, ReceiptPrinter, ReceiptPrinterRecord, ReceiptsUnit } from './ports.js';
 import type { RefundRecord, TransactionRecord } from '../payments/ports.js';
-import type { Repositories, Store } from '../unit-of-work.js';
+import type { Store } from '../unit-of-work.js';
 import { printedReceipt, receiptMail, testPrintDocument } from './documents.js';
 
 /** Who asks: the staff member's merchant and role (a cashier sees today's receipts only). */
@@ -38,7 +38,7 @@ export interface ReceiptViewer {
 }
 
 export interface ReceiptsDeps {
-  store: Store;
+  store: Store<ReceiptsUnit>;
   clock: Clock;
   ids: Ids;
   logger: Logger;
@@ -101,12 +101,12 @@ export class Receipts {
   // ---- building a receipt from the record ----------------------------------------------------------
 
   /** The shop's language (Settings -> Profile), which its printed and e-mailed receipts speak (D21). */
-  private async languageOf(r: Repositories, merchantId: string): Promise<ReceiptLanguage> {
+  private async languageOf(r: ReceiptsUnit, merchantId: string): Promise<ReceiptLanguage> {
     const language = (await r.merchants.get(merchantId))?.language;
     return language && (RECEIPT_LANGUAGES as readonly string[]).includes(language) ? language : 'en';
   }
 
-  private async load(r: Repositories, merchantId: string, receiptId: string): Promise<Loaded | undefined> {
+  private async load(r: ReceiptsUnit, merchantId: string, receiptId: string): Promise<Loaded | undefined> {
     const t = await r.transactions.get(merchantId, receiptId);
     if (t) return { kind: 'sale', t };
     const refund = await r.receipts.refund(merchantId, receiptId);
@@ -174,7 +174,7 @@ export class Receipts {
   }
 
   /** The receipt as the merchant's own staff may see it, or why not. */
-  private async read(r: Repositories, viewer: ReceiptViewer, receiptId: string): Promise<Outcome<Receipt>> {
+  private async read(r: ReceiptsUnit, viewer: ReceiptViewer, receiptId: string): Promise<Outcome<Receipt>> {
     const loaded = await this.load(r, viewer.merchantId, receiptId);
     if (!loaded) return failure(notFound(receiptId));
     const missing = Receipts.missing(loaded);
@@ -313,7 +313,7 @@ export class Receipts {
     await this.deps.store.run(async (tx) => {
       if (record) await tx.receipts.savePrinter(record);
       else await tx.receipts.removePrinter(viewer.merchantId);
-      await tx.staff.audit({ id: this.deps.ids.newId(), merchantId: viewer.merchantId, staffId: viewer.staffId, approvedBy: null, action: 'receipt_printer', subjectId: null, detail, createdAt: now });
+      await tx.audit.record({ id: this.deps.ids.newId(), merchantId: viewer.merchantId, staffId: viewer.staffId, approvedBy: null, action: 'receipt_printer', subjectId: null, detail, createdAt: now });
     });
     return success(settingOf(record));
   }
@@ -363,7 +363,7 @@ export class Receipts {
    * Called inside the unit of work that records an approved card-present sale: with auto-print on,
    * the sale's print job is written with it (once: one job per receipt).
    */
-  async queueAutoPrint(tx: Repositories, sale: TransactionRecord): Promise<void> {
+  async queueAutoPrint(tx: ReceiptsUnit, sale: TransactionRecord): Promise<void> {
     const printer = await tx.receipts.printer(sale.merchantId);
     if (!printer?.autoPrint) return;
     const now = this.deps.clock.now().toISOString();

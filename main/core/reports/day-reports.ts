@@ -17,8 +17,8 @@ import { CLOSE_DAY_ACTION, OTHER_TERMINALS_BOOK, type StaffRole } from '../../..
 import { apiError, created, failure, success, type Outcome } from '../errors.js';
 import type { AuditRecord } from '../kernel.js';
 import type { Clock, Ids } from '../kernel.js';
-import type { DayFigures, DayLedgerGroup, DayLedgerRange, RangeOptions, ZReportRecord } from './ports.js';
-import type { Repositories, Store } from '../unit-of-work.js';
+import type { DayFigures, DayLedgerGroup, DayLedgerRange, RangeOptions, ReportsUnit, ZReportRecord } from './ports.js';
+import type { Store } from '../unit-of-work.js';
 import { daySections } from './figures.js';
 import { bookName, daySales, type OpenBook } from './day-sales.js';
 
@@ -35,7 +35,7 @@ function staffRef(staffId: string | null, names: Record<string, string>): StaffR
 
 export class DayReports {
   constructor(
-    private readonly store: Store,
+    private readonly store: Store<ReportsUnit>,
     private readonly clock: Clock,
     private readonly ids: Ids,
   ) {}
@@ -156,7 +156,7 @@ export class DayReports {
         detail: `${terminalId} Z ${record.sequence}`,
         createdAt: now,
       };
-      await tx.staff.audit(audit);
+      await tx.audit.record(audit);
       return success({ record, replayed: false });
     });
     if (!outcome.ok) return outcome;
@@ -201,7 +201,7 @@ export class DayReports {
   }
 
   /** The range's groups and span, with the names of its cashiers (and of `people`) as they are now. */
-  private async figures(r: Repositories, merchantId: string, terminalId: string, range: DayLedgerRange, people: readonly string[], options: RangeOptions = {}): Promise<DayFigures> {
+  private async figures(r: ReportsUnit, merchantId: string, terminalId: string, range: DayLedgerRange, people: readonly string[], options: RangeOptions = {}): Promise<DayFigures> {
     const groups = await r.dayReports.groups(merchantId, terminalId, range, options);
     const span = await r.dayReports.span(merchantId, terminalId, range, options);
     const wanted = new Set<string>(people);
@@ -219,12 +219,12 @@ export class DayReports {
  * Whether the book is a till joined to this gateway (a centre) from another computer: the till closes
  * its own day, and this gateway books the till's entries by the days it closed (D19).
  */
-async function joinedElsewhere(r: Repositories, merchantId: string, book: string): Promise<boolean> {
+async function joinedElsewhere(r: ReportsUnit, merchantId: string, book: string): Promise<boolean> {
   return (await r.centre.links(merchantId)).some((l) => l.tillId === book);
 }
 
 /** The shop's books with their open days: its active tills, and other terminals while their day has any entry (D19). */
-async function shopBooks(r: Repositories, merchantId: string): Promise<OpenBook[]> {
+async function shopBooks(r: ReportsUnit, merchantId: string): Promise<OpenBook[]> {
   const books: OpenBook[] = [];
   for (const till of (await r.tills.listByMerchant(merchantId)).filter((t) => t.retiredAt === null)) {
     books.push({ book: till.tillId, name: till.name, ...(await openDay(r, merchantId, till.tillId)) });
@@ -239,7 +239,7 @@ async function shopBooks(r: Repositories, merchantId: string): Promise<OpenBook[
  * computer (at its centre): the entries after the last day it closed that no day it closed counts,
  * numbered as the till numbers its days.
  */
-async function openDay(r: Repositories, merchantId: string, book: string): Promise<{ range: DayLedgerRange; options: RangeOptions; sequence: number; openedAt: string | null }> {
+async function openDay(r: ReportsUnit, merchantId: string, book: string): Promise<{ range: DayLedgerRange; options: RangeOptions; sequence: number; openedAt: string | null }> {
   const previous = await r.dayReports.latestZ(merchantId, book);
   const toSeq = await r.dayReports.watermark(merchantId, book);
   const own = { range: { fromSeq: previous?.toSeq ?? 0, toSeq }, options: {}, sequence: (previous?.sequence ?? 0) + 1, openedAt: previous?.closedAt ?? null };
@@ -250,7 +250,7 @@ async function openDay(r: Repositories, merchantId: string, book: string): Promi
 }
 
 /** A closed day's report: its figures as written, and a joined till's stored sales of it as they stand now. */
-export async function zReportOf(r: Repositories, record: ZReportRecord): Promise<DayReport> {
+export async function zReportOf(r: ReportsUnit, record: ZReportRecord): Promise<DayReport> {
   const range = { fromSeq: record.fromSeq, toSeq: record.toSeq };
   const stored = await storedSalesOf(r, record.merchantId, record.terminalId, range);
   // A day with stored sales: its figures as closed, and as they stand now that outcomes are known.
@@ -284,7 +284,7 @@ function zView(record: ZReportRecord): DayReport {
  * A joined till's stored sales of a range, read live: a Z report is provisional while any is not
  * forwarded, and final once all are (its figures, closed, stay as they were: they counted them as taken).
  */
-async function storedSalesOf(r: Repositories, merchantId: string, terminalId: string, range: DayLedgerRange): Promise<{ stored_sales?: StoredSales }> {
+async function storedSalesOf(r: ReportsUnit, merchantId: string, terminalId: string, range: DayLedgerRange): Promise<{ stored_sales?: StoredSales }> {
   const rows = await r.dayReports.storedSales(merchantId, terminalId, range);
   if (rows.length === 0) return {};
   const sums = (match: (status: number) => boolean) => {

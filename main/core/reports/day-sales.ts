@@ -8,9 +8,8 @@ import type { DayRefund, DaySale, DaySales } from '../../../contract/api/reports
 import { statusName } from '../../../contract/codes.js';
 import { OTHER_TERMINALS_BOOK, OTHER_TERMINALS_NAME } from '../../../contract/constants.js';
 import { currencyExponent, minorToAmount } from '../../../contract/money.js';
-import type { Repositories } from '../unit-of-work.js';
 import { daySections } from './figures.js';
-import type { DayLedgerGroup, DayLedgerRange, LedgerEntryRow, RangeOptions } from './ports.js';
+import type { DayLedgerGroup, DayLedgerRange, LedgerEntryRow, RangeOptions, ReportsUnit } from './ports.js';
 
 /** A book and its open day, as DayReports finds it. */
 export interface OpenBook {
@@ -25,7 +24,7 @@ export interface OpenBook {
 const amountOf = (minor: number, currency: string) => minorToAmount(minor, currencyExponent(currency) ?? 2);
 
 /** The listed entries of the open days of `books`, with their totals (`scope` shop: the whole shop's). */
-export async function daySales(r: Repositories, merchantId: string, books: readonly OpenBook[], scope: DaySales['scope']): Promise<DaySales> {
+export async function daySales(r: ReportsUnit, merchantId: string, books: readonly OpenBook[], scope: DaySales['scope']): Promise<DaySales> {
   const entries: LedgerEntryRow[] = [];
   for (const b of books) entries.push(...(await r.dayReports.dayEntries(merchantId, b.book, b.range, b.options)));
   const names = new Map((await r.staff.listByMerchant(merchantId)).map((s) => [s.id, s.displayName]));

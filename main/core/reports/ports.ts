@@ -2,6 +2,11 @@
  * Closing the day at a till: the ledger's figures and the closed days (X and Z reports,
  * decisions.md D16). Adapter: db/.
  */
+import type { DayReport } from '../../../contract/api/reports.js';
+import type { KernelUnit } from '../unit-of-work.js';
+import type { MerchantRepository } from '../merchants/ports.js';
+import type { StaffRepository } from '../staff/ports.js';
+import type { TillRepository } from '../tills/ports.js';
 export type DayFigureKind = 'approved' | 'declined' | 'refunded';
 
 /**
@@ -130,4 +135,41 @@ export interface DayReportRepository {
   listZ(merchantId: string, terminalId: string, limit: number, offset: number): Promise<ZReportRecord[]>;
   countZ(merchantId: string, terminalId: string): Promise<number>;
   insertZ(record: ZReportRecord): Promise<void>;
+}
+
+/** A day a joined till closed, as its centre keeps it (migration 31). */
+export interface TillDayRecord {
+  merchantId: string;
+  tillId: string;
+  sequence: number;
+  closedAt: string;
+  /** How far the till had applied the centre's ledger of its sales when it closed. */
+  centreCursor: number;
+  /** The Z report as the till closed it. */
+  report: DayReport;
+  recordedAt: string;
+}
+
+/** What the shop's day reads of the tills joined to this gateway as a centre (the centre feature keeps them). */
+export interface JoinedTillDays {
+  links(merchantId: string): Promise<ReadonlyArray<{ tillId: string }>>;
+  latestTillDay(merchantId: string, tillId: string): Promise<TillDayRecord | undefined>;
+  tillDay(merchantId: string, tillId: string, sequence: number): Promise<TillDayRecord | undefined>;
+  /** Newest first. */
+  tillDays(merchantId: string, tillId: string, limit: number, offset: number): Promise<TillDayRecord[]>;
+  countTillDays(merchantId: string, tillId: string): Promise<number>;
+}
+
+/**
+ * The reports feature's view of a unit of work: the ledger and its closed days; the shop, its staff
+ * and tills by name; at a centre, the days its joined tills closed; at a joined till, how far it
+ * applied its centre's ledger.
+ */
+export interface ReportsUnit extends KernelUnit {
+  dayReports: DayReportRepository;
+  merchants: Pick<MerchantRepository, 'get'>;
+  staff: Pick<StaffRepository, 'listByMerchant'>;
+  tills: Pick<TillRepository, 'get' | 'listByMerchant'>;
+  centre: JoinedTillDays;
+  journal: { link(): Promise<{ merchantId: string; tillId: string; ledgerCursor: number } | undefined> };
 }

@@ -29,7 +29,8 @@ import { hashPassword } from '../merchants/credentials.js';
 import type { AuditRecord } from '../kernel.js';
 import type { ChannelRecord, CredentialRecord } from '../merchants/ports.js';
 import type { Clock, Ids, Vault } from '../kernel.js';
-import type { Repositories, Store } from '../unit-of-work.js';
+import type { Store } from '../unit-of-work.js';
+import type { SettingsUnit } from './ports.js';
 import type { SmtpMailerFactory, SmtpServer, SmtpSettingsRecord } from '../mail/ports.js';
 import type { Staff } from '../staff/staff.js';
 
@@ -68,7 +69,7 @@ function smtpAudit(s: SmtpSettingsRecord | undefined): Record<string, unknown> |
 }
 
 export interface BackOfficeSettingsDeps {
-  store: Store;
+  store: Store<SettingsUnit>;
   clock: Clock;
   ids: Ids;
   vault: Vault;
@@ -120,7 +121,7 @@ export class BackOfficeSettings {
       const before = { name: merchant.name, currency: merchant.currency, language: merchant.language ?? 'en' };
       await tx.merchants.updateProfile(actor.merchantId, next);
       const changed = (Object.keys(next) as Array<keyof typeof next>).filter((k) => before[k] !== next[k]);
-      await tx.staff.audit(this.audit(actor, 'profile_update', actor.merchantId, changed.length ? `changed ${changed.join(', ')}` : 'saved unchanged', before, next));
+      await tx.audit.record(this.audit(actor, 'profile_update', actor.merchantId, changed.length ? `changed ${changed.join(', ')}` : 'saved unchanged', before, next));
       return true;
     });
     return found ? this.profile(actor.merchantId) : failure(apiError(ErrorCode.notFound, 'Merchant not found'));
@@ -166,7 +167,7 @@ export class BackOfficeSettings {
       const stored = await tx.channels.findByUrlName(record.urlName);
       const view = stored ? channelView(stored) : channelView(record);
       const { created_at: _created, channel_id: _id, ...values } = view;
-      await tx.staff.audit(this.audit(actor, 'channel_create', record.urlName, `channel ${record.name}`, null, values));
+      await tx.audit.record(this.audit(actor, 'channel_create', record.urlName, `channel ${record.name}`, null, values));
       return view;
     });
     if (!made) return failure(validationError([{ field: 'url_name', message: 'is taken' }]));
@@ -184,7 +185,7 @@ export class BackOfficeSettings {
       const fields = ['name', 'currency', 'language', 'senderEmail'] as const;
       const pick = (c: ChannelRecord) => ({ name: c.name, currency: c.currency, language: c.language, sender_email: c.senderEmail });
       const changed = fields.filter((f) => current[f] !== next[f]).map((f) => (f === 'senderEmail' ? 'sender_email' : f));
-      await tx.staff.audit(this.audit(actor, 'channel_update', urlName, changed.length ? `changed ${changed.join(', ')}` : 'saved unchanged', pick(current), pick(next)));
+      await tx.audit.record(this.audit(actor, 'channel_update', urlName, changed.length ? `changed ${changed.join(', ')}` : 'saved unchanged', pick(current), pick(next)));
       return channelView(next);
     });
     return updated ? success(updated) : failure(apiError(ErrorCode.notFound, 'Channel not found'));
@@ -211,7 +212,7 @@ export class BackOfficeSettings {
     };
     await this.deps.store.run(async (tx) => {
       await tx.credentials.insert(record);
-      await tx.staff.audit(this.audit(actor, 'credential_create', apiKey, 'API credentials for POS software', null, { api_key: apiKey }));
+      await tx.audit.record(this.audit(actor, 'credential_create', apiKey, 'API credentials for POS software', null, { api_key: apiKey }));
     });
     return created({ credential_id: record.id, api_key: apiKey, api_password: password, created_at: record.createdAt });
   }
@@ -228,7 +229,7 @@ export class BackOfficeSettings {
       this.deps.auth.forgetCredential(current.id);
       forgotten = current.id;
       await tx.credentials.revoke(current.id, now);
-      await tx.staff.audit(this.audit(actor, 'credential_revoke', current.apiKey, 'API credentials revoked', { revoked_at: null }, { revoked_at: now }));
+      await tx.audit.record(this.audit(actor, 'credential_revoke', current.apiKey, 'API credentials revoked', { revoked_at: null }, { revoked_at: now }));
       return success(credentialView({ ...current, revokedAt: now }));
     });
     try {
@@ -276,13 +277,13 @@ export class BackOfficeSettings {
       };
       await tx.smtpSettings.save(next);
       const passwordNote = body.password === undefined ? 'password unchanged' : body.password === null ? 'password removed' : 'password changed';
-      await tx.staff.audit(this.audit(actor, 'smtp_update', `${next.host}:${next.port}`, passwordNote, smtpAudit(current), smtpAudit(next)));
+      await tx.audit.record(this.audit(actor, 'smtp_update', `${next.host}:${next.port}`, passwordNote, smtpAudit(current), smtpAudit(next)));
     });
     return success(await this.smtp(actor.merchantId));
   }
 
   /** The merchant's SMTP server with its password unsealed (for sending only), if one is set. */
-  async smtpServer(merchantId: string, repositories?: Repositories): Promise<SmtpServer | undefined> {
+  async smtpServer(merchantId: string, repositories?: SettingsUnit): Promise<SmtpServer | undefined> {
     const s = repositories ? await repositories.smtpSettings.get(merchantId) : await this.deps.store.read((r) => r.smtpSettings.get(merchantId));
     if (!s) return undefined;
     return { host: s.host, port: s.port, security: s.security, user: s.user, password: s.passwordSealed ? this.deps.vault.open(s.passwordSealed) : null, from: s.mailFrom };
@@ -313,7 +314,7 @@ export class BackOfficeSettings {
     });
     const answer: SmtpTestResult =
       result.kind === 'failed' ? { accepted: false, response: result.message } : { accepted: true, response: result.kind === 'sent' ? (result.response ?? 'accepted') : 'kept in the test outbox' };
-    await this.deps.store.run((tx) => tx.staff.audit(this.audit(actor, 'smtp_test', to.trim(), `${answer.accepted ? 'accepted' : 'refused'}: ${answer.response.slice(0, 300)}`, null, null)));
+    await this.deps.store.run((tx) => tx.audit.record(this.audit(actor, 'smtp_test', to.trim(), `${answer.accepted ? 'accepted' : 'refused'}: ${answer.response.slice(0, 300)}`, null, null)));
     return success(answer);
   }
 

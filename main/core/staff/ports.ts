@@ -1,9 +1,13 @@
 /**
  * Staff, their sessions, managers' single-use approvals and the audit log. Adapter: db/.
  */
+import type { Replica } from '../../../contract/api/centre.js';
 import type { StaffRole } from '../../../contract/constants.js';
 import type { StaffLanguage } from '../../../contract/i18n/languages.js';
 import type { AuditRecord } from '../kernel.js';
+import type { KernelUnit } from '../unit-of-work.js';
+import type { MerchantRepository } from '../merchants/ports.js';
+import type { TillRepository } from '../tills/ports.js';
 
 export interface StaffRecord {
   id: string;
@@ -53,7 +57,6 @@ export interface StaffRepository {
   getSession(id: string): Promise<StaffSessionRecord | undefined>;
   touchSession(id: string, lastSeenAt: string): Promise<void>;
   revokeSession(id: string, at: string): Promise<void>;
-  audit(record: AuditRecord): Promise<void>;
   listAudit(merchantId: string, limit: number): Promise<AuditRecord[]>;
   setPasswordHash(id: string, passwordHash: string): Promise<void>;
   disable(id: string, at: string): Promise<void>;
@@ -74,6 +77,11 @@ export interface StaffRepository {
   approvalUsedFor(id: string, merchantId: string, action: string, now: string, usedFor: string): Promise<string | undefined>;
   /** Deletes approvals that expired before `now`; returns how many. */
   deleteExpiredApprovals(now: string): Promise<number>;
+  /**
+   * A joined till keeps its centre's copy of the staff (their hashes sealed by the caller): one it
+   * leaves out is disabled at `at` with no hash left, and their sessions end.
+   */
+  keepReplica(merchantId: string, staff: Replica['staff'], at: string): Promise<void>;
 }
 
 /** The audit viewer's filters (each optional) and page. */
@@ -85,4 +93,11 @@ export interface AuditFilter {
   to?: string;
   limit: number;
   offset: number;
+}
+
+/** The staff feature's view of a unit of work: staff, sessions, approvals; a logged-out screen lets go of its tills. */
+export interface StaffUnit extends KernelUnit {
+  staff: StaffRepository;
+  merchants: Pick<MerchantRepository, 'get'>;
+  tills: Pick<TillRepository, 'release'>;
 }

@@ -14,7 +14,7 @@ import { apiError, created, failure, fieldError, success, validationError, type 
 import type { Authenticator, Principal, StaffIdentity } from '../merchants/authenticator.js';
 import { hashPassword, openHash, verifyPassword } from '../merchants/credentials.js';
 import type { AuditRecord } from '../kernel.js';
-import type { StaffRecord } from './ports.js';
+import type { StaffRecord, StaffUnit } from './ports.js';
 import type { Clock, Ids, Vault } from '../kernel.js';
 import type { Store } from '../unit-of-work.js';
 
@@ -58,7 +58,7 @@ export class Staff {
   private dummy: Promise<string> | undefined;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: Store<StaffUnit>,
     private readonly clock: Clock,
     private readonly ids: Ids,
     private readonly auth: Authenticator,
@@ -108,7 +108,7 @@ export class Staff {
       await tx.staff.insert(record);
       if (actor) {
         const values = { login, display_name: record.displayName, role: record.role, pin: pinHash ? 'set' : 'not set' };
-        await tx.staff.audit({ ...this.auditRecord(merchant.id, actor.staffId, null, 'staff_create', record.id, `${record.role} ${login}`), oldValue: null, newValue: values });
+        await tx.audit.record({ ...this.auditRecord(merchant.id, actor.staffId, null, 'staff_create', record.id, `${record.role} ${login}`), oldValue: null, newValue: values });
       }
       return true;
     });
@@ -135,7 +135,7 @@ export class Staff {
       else await tx.staff.setPasswordHash(member.id, hash);
       const count = await tx.staff.revokeSessionsOf(member.id, now, actor.sessionId);
       const detail = `${secret} ${generated ? 'generated' : 'set'} for ${member.login}; ${count} session${count === 1 ? '' : 's'} ended`;
-      await tx.staff.audit(this.auditRecord(actor.merchantId, actor.staffId, null, secret === 'pin' ? 'staff_reset_pin' : 'staff_reset_password', member.id, detail));
+      await tx.audit.record(this.auditRecord(actor.merchantId, actor.staffId, null, secret === 'pin' ? 'staff_reset_pin' : 'staff_reset_password', member.id, detail));
       return count;
     });
     if (ended === undefined) return failure(apiError(ErrorCode.notFound, 'Staff member not found'));
@@ -155,7 +155,7 @@ export class Staff {
       if (member.disabledAt) return failure(apiError(ErrorCode.invalidState, 'This account is disabled already'));
       await tx.staff.disable(member.id, now);
       const count = await tx.staff.revokeSessionsOf(member.id, now);
-      await tx.staff.audit({
+      await tx.audit.record({
         ...this.auditRecord(actor.merchantId, actor.staffId, null, 'staff_disable', member.id, `${member.role} ${member.login}; ${count} session${count === 1 ? '' : 's'} ended`),
         oldValue: { disabled: false },
         newValue: { disabled: true },
@@ -220,7 +220,7 @@ export class Staff {
     const expiresAt = new Date(now.getTime() + SESSION_MAX_MS).toISOString();
     await this.store.run(async (tx) => {
       await tx.staff.insertSession({ id: sessionId(token), staffId: staff.id, createdAt: now.toISOString(), lastSeenAt: now.toISOString(), expiresAt, revokedAt: null });
-      await tx.staff.audit(this.auditRecord(staff.merchantId, staff.id, null, 'login', null, input.pin !== undefined ? 'pin' : 'password'));
+      await tx.audit.record(this.auditRecord(staff.merchantId, staff.id, null, 'login', null, input.pin !== undefined ? 'pin' : 'password'));
     });
     const info = await this.sessionInfo(staff, expiresAt);
     return success({ token, session: info });
@@ -289,7 +289,7 @@ export class Staff {
     const pinHash = await hashPassword(input.pin);
     await this.store.run(async (tx) => {
       await tx.staff.setPinHash(staff.id, pinHash);
-      await tx.staff.audit(this.auditRecord(staff.merchantId, staff.id, null, staff.pinHash ? 'pin_changed' : 'pin_set', staff.id, null));
+      await tx.audit.record(this.auditRecord(staff.merchantId, staff.id, null, staff.pinHash ? 'pin_changed' : 'pin_set', staff.id, null));
     });
     return success({ has_pin: true as const });
   }
@@ -359,7 +359,7 @@ export class Staff {
   }
 
   async recordAudit(record: AuditRecord): Promise<void> {
-    await this.store.run((tx) => tx.staff.audit(record));
+    await this.store.run((tx) => tx.audit.record(record));
   }
 
   /** The latest audit entries, each with the display names of who did it and who approved it. */

@@ -16,7 +16,7 @@ import { checkIdempotencyKey, type Idempotency } from '../idempotency/idempotenc
 import type { AttemptSettlement, TillLink } from '../centre/till-link.js';
 import type { Clock, Ids } from '../kernel.js';
 import type { Store } from '../unit-of-work.js';
-import type { TillAttemptRecord } from './ports.js';
+import type { TillAttemptRecord, TillUnit } from './ports.js';
 import type { TransactionRecord } from '../payments/ports.js';
 import { transactionView } from '../transactions/queries.js';
 
@@ -39,7 +39,7 @@ function view(a: TillAttemptRecord): TillAttempt {
 
 export class TillAttempts {
   constructor(
-    private readonly store: Store,
+    private readonly store: Store<TillUnit>,
     private readonly clock: Clock,
     private readonly ids: Ids,
     private readonly idempotency: Idempotency,

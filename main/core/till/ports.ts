@@ -1,6 +1,8 @@
 /**
  * A till's card attempts whose outcome it must know before it charges again (D16). Adapter: db/.
  */
+import type { KernelUnit } from '../unit-of-work.js';
+import type { TransactionRepository } from '../payments/ports.js';
 /** A till's card attempt whose outcome the till must know before it charges again (D16). */
 export interface TillAttemptRecord {
   id: string;
@@ -26,4 +28,10 @@ export interface TillAttemptRepository {
   rekey(id: string, idempotencyKey: string, staffId: string | null, now: string): Promise<boolean>;
   /** Closes the attempt once its outcome is known; false when it was already closed. */
   resolve(id: string, outcome: 'approved' | 'not_charged', transactionId: string | null, now: string): Promise<boolean>;
+}
+
+/** The till feature's view of a unit of work: its attempts at card sales, and the sales they made. */
+export interface TillUnit extends KernelUnit {
+  tillAttempts: TillAttemptRepository;
+  transactions: Pick<TransactionRepository, 'list'>;
 }

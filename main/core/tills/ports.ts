@@ -1,4 +1,7 @@
 /** What the tills use case needs from storage (issue 26, part 0). */
+import type { StoreLimits, TillReport } from '../../../contract/api/centre.js';
+import type { KernelUnit } from '../unit-of-work.js';
+import type { MerchantRepository, ShopRepository } from '../merchants/ports.js';
 
 /** The screen that has a till open. */
 export interface TillHold {
@@ -52,16 +55,35 @@ export interface TillRepository {
   release(sessionId: string, keep?: string): Promise<void>;
 }
 
-/** The gateway processes on the database and when each was last seen (migration 28). */
-export interface InstanceRepository {
-  /** Records (or refreshes) this instance. */
-  beat(id: string, now: string): Promise<void>;
-  /** This instance stops. */
-  remove(id: string): Promise<void>;
-  /** Forgets every instance but `keep` (SQLite at start: no other process can hold the data). */
-  removeOthers(keep: string): Promise<void>;
-  /** Whether an instance was seen at or after `since`. */
-  alive(id: string, since: string): Promise<boolean>;
-  /** Whether an instance has beaten at all (and not stopped cleanly). */
-  known(id: string): Promise<boolean>;
+/** A till joined to this centre, with its own API credential. */
+export interface TillLinkRecord {
+  merchantId: string;
+  tillId: string;
+  credentialId: string;
+  joinedAt: string;
+  lastSeenAt: string | null;
+  lastForwardAt: string | null;
+  version: string | null;
+  report: TillReport | null;
+  limits: StoreLimits;
+}
+
+/**
+ * The tills feature's view of a unit of work: its tills, the merchant and shops they belong to, and
+ * what the tills list shows of other features' records, each through a narrow port of its own.
+ */
+export interface TillsUnit extends KernelUnit {
+  tills: TillRepository;
+  merchants: Pick<MerchantRepository, 'get'>;
+  shops: Pick<ShopRepository, 'get' | 'terminals' | 'assignTerminal'>;
+  staff: { listByMerchant(merchantId: string): Promise<ReadonlyArray<{ id: string; displayName: string }>> };
+  centre: {
+    links(merchantId: string): Promise<TillLinkRecord[]>;
+    latestTillDay(merchantId: string, tillId: string): Promise<{ sequence: number } | undefined>;
+  };
+  dayReports: {
+    latestZ(merchantId: string, tillId: string): Promise<{ sequence: number; toSeq: number; closedAt: string } | undefined>;
+    watermark(merchantId: string, tillId: string): Promise<number>;
+  };
+  tillAttempts: { open(merchantId: string, tillId: string): Promise<object | undefined> };
 }

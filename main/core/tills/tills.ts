@@ -18,9 +18,8 @@ import { defaultTillName, TILL_HOLD_STALE_SECONDS, TILL_ID_PATTERN, TILL_RETIRE_
 import { apiError, created, failure, fieldError, success, validationError, type ApiError, type Outcome } from '../errors.js';
 import type { AuditRecord } from '../kernel.js';
 import type { Clock, Ids } from '../kernel.js';
-import type { Repositories, Store } from '../unit-of-work.js';
-import type { TillLinkRecord } from '../centre/ports.js';
-import type { TillRecord } from './ports.js';
+import type { Store } from '../unit-of-work.js';
+import type { TillLinkRecord, TillRecord, TillsUnit } from './ports.js';
 
 /** The staff session a till is asked for by (a screen's). */
 export interface TillSession {
@@ -59,7 +58,7 @@ function nameProblem(value: unknown): FieldError | undefined {
 
 export class Tills {
   constructor(
-    private readonly store: Store,
+    private readonly store: Store<TillsUnit>,
     private readonly clock: Clock,
     private readonly ids: Ids,
   ) {}
@@ -74,7 +73,7 @@ export class Tills {
     return till.holder && till.holder.seenAt >= this.staleBefore() ? till.holder : null;
   }
 
-  private async view(r: Repositories, till: TillRecord, sessionId: string | null, names?: Map<string, string>, shops?: Map<string, string>, links?: TillLinkRecord[]): Promise<Till> {
+  private async view(r: TillsUnit, till: TillRecord, sessionId: string | null, names?: Map<string, string>, shops?: Map<string, string>, links?: TillLinkRecord[]): Promise<Till> {
     const staffNames = names ?? new Map((await r.staff.listByMerchant(till.merchantId)).map((s) => [s.id, s.displayName]));
     const terminals = shops ?? new Map((await r.shops.terminals(till.merchantId)).map((t) => [t.terminalId, t.shopId]));
     const link = (links ?? (await r.centre.links(till.merchantId))).find((l) => l.tillId === till.tillId);
@@ -144,7 +143,7 @@ export class Tills {
       }
       if (!(await tx.tills.insert(record))) return failure(fieldError('till_id', 'is taken: the shop has a till of this id'));
       if (input.shop_id !== undefined) await tx.shops.assignTerminal({ merchantId, terminalId: input.till_id, shopId: input.shop_id, assignedAt: now });
-      await tx.staff.audit(this.audit(merchantId, actor, 'till_create', input.till_id, `till ${input.till_id} "${record.name}"`, null, { name: record.name, shop_id: input.shop_id ?? null }));
+      await tx.audit.record(this.audit(merchantId, actor, 'till_create', input.till_id, `till ${input.till_id} "${record.name}"`, null, { name: record.name, shop_id: input.shop_id ?? null }));
       const stored = await tx.tills.get(merchantId, input.till_id);
       return created(await this.view(tx, stored as TillRecord, null));
     });
@@ -163,7 +162,7 @@ export class Tills {
       if (!till) return failure(notFound(tillId));
       if (input.name !== undefined && input.name.trim() !== till.name) {
         await tx.tills.rename(merchantId, tillId, input.name.trim());
-        await tx.staff.audit(this.audit(merchantId, actor, 'till_rename', tillId, `till ${tillId} renamed`, { name: till.name }, { name: input.name.trim() }));
+        await tx.audit.record(this.audit(merchantId, actor, 'till_rename', tillId, `till ${tillId} renamed`, { name: till.name }, { name: input.name.trim() }));
       }
       if (input.retired === true && till.retiredAt === null) {
         if (await tx.tillAttempts.open(merchantId, tillId)) {
@@ -177,7 +176,7 @@ export class Tills {
           return failure(apiError(ErrorCode.invalidState, 'The shop keeps at least one till', [{ field: 'retired', message: TILL_RETIRE_REFUSED.lastTill }]));
         }
         await tx.tills.retire(merchantId, tillId, now);
-        await tx.staff.audit(this.audit(merchantId, actor, 'till_retire', tillId, `till ${tillId} retired`, { retired_at: null }, { retired_at: now }));
+        await tx.audit.record(this.audit(merchantId, actor, 'till_retire', tillId, `till ${tillId} retired`, { retired_at: null }, { retired_at: now }));
       }
       return success(await this.view(tx, (await tx.tills.get(merchantId, tillId)) as TillRecord, null));
     });
@@ -244,7 +243,7 @@ export class Tills {
   }
 
   /** 409 (4005): who has the till open (the screen asking may be the one it was taken over from). */
-  private async inUse(r: Repositories, till: TillRecord): Promise<ApiError> {
+  private async inUse(r: TillsUnit, till: TillRecord): Promise<ApiError> {
     const holder = this.liveHolder(till);
     const name = holder?.staffId ? (await r.staff.listByMerchant(till.merchantId)).find((s) => s.id === holder.staffId)?.displayName : undefined;
     return apiError(ErrorCode.tillInUse, `Till ${till.tillId} is open on another screen${name ? ` (${name})` : ''}`, [{ field: 'till_id', message: 'is open on another screen' }]);
@@ -260,7 +259,7 @@ export class Tills {
  * Whether a joined till's books are in step with this gateway's at its last report (D19): nothing
  * stored, every entry of this gateway's ledger of its sales applied, every day it closed recorded.
  */
-async function booksOf(r: Repositories, link: TillLinkRecord, watermark: number, now: Date): Promise<TillRemote['books']> {
+async function booksOf(r: TillsUnit, link: TillLinkRecord, watermark: number, now: Date): Promise<TillRemote['books']> {
   const report = link.report;
   // A report older than a few heartbeats may no longer be true.
   if (!report || !link.lastSeenAt || now.getTime() - Date.parse(link.lastSeenAt) > BOOKS_REPORT_FRESH_MS) return 'catching_up';

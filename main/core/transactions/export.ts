@@ -19,6 +19,7 @@ import { DEFAULT_EXPORT_COLUMNS, EXPORT_CHUNK_ROWS, EXPORT_COLUMNS, EXPORT_PART_
 import { failure, success, validationError, type Outcome } from '../errors.js';
 import type { Clock } from '../kernel.js';
 import type { Store } from '../unit-of-work.js';
+import type { TransactionsUnit } from './ports.js';
 import type { TransactionFilter, TransactionRecord } from '../payments/ports.js';
 import type { Staff } from '../staff/staff.js';
 import { keysetPosition, parseFilters, parseStartingAfter, takenAt } from './queries.js';
@@ -270,7 +271,7 @@ function auditDetail(query: TransactionExportQuery, columns: readonly string[], 
 
 export class TransactionExport {
   constructor(
-    private readonly store: Store,
+    private readonly store: Store<TransactionsUnit>,
     private readonly clock: Clock,
     private readonly staff: Pick<Staff, 'auditRecord' | 'recordAudit'>,
     private readonly chunkRows = EXPORT_CHUNK_ROWS,

@@ -11,6 +11,7 @@ import { notFound } from '../payments/records.js';
 import { allowedFrom } from '../payments/state-machine.js';
 import type { EventRecord, RefundRecord, TransactionFilter, TransactionRecord } from '../payments/ports.js';
 import type { Store } from '../unit-of-work.js';
+import type { TransactionsUnit } from './ports.js';
 
 // ISO 8601 date-time with an offset or Z, or a plain date.
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2}))?$/;
@@ -171,7 +172,7 @@ export function parseStartingAfter(value: string | undefined, errors: FieldError
 }
 
 /** The position of `starting_after` in the list's order, or the 400 naming it. */
-export async function keysetPosition(store: Store, merchantId: string, id: string): Promise<Outcome<{ createdAt: string; id: string }>> {
+export async function keysetPosition(store: Store<TransactionsUnit>, merchantId: string, id: string): Promise<Outcome<{ createdAt: string; id: string }>> {
   const row = await store.read((r) => r.transactions.get(merchantId, id));
   return row
     ? success({ createdAt: row.createdAt, id: row.id })
@@ -248,7 +249,7 @@ export function eventView(e: EventRecord, currency: string): TransactionEvent {
 }
 
 export class TransactionQueries {
-  constructor(private readonly store: Store) {}
+  constructor(private readonly store: Store<TransactionsUnit>) {}
 
   async list(merchantId: string, query: TransactionListQuery): Promise<Outcome<Transaction[]>> {
     const parsed = parseListQuery(query);

@@ -32,7 +32,7 @@ const noChecks: BodyFieldCheck = () => [];
 
 /** A joined till's sale: the centre's answer as it came, or the stored sale's (or the refusal to store it). */
 async function payAtTill(gateway: Gateway, operation: Operation, body: PaymentRequest, key: string | undefined, staffId: string | null): Promise<Outcome<TransactionResponse>> {
-  const paid = await gateway.tillLink.pay(body, key, staffId, (work) => operation.commit(work), operation.context.repeatConfirmed === true);
+  const paid = await gateway.tillLink.pay(body, key, staffId, (work) => operation.commit(gateway.store, work), operation.context.repeatConfirmed === true);
   if (!('forwarded' in paid)) return paid;
   return outcomeOf<TransactionResponse>(paid.forwarded);
 }
