@@ -1,7 +1,7 @@
-// Invoices over the API (interface.md "Invoice", "Invoices", "Errors"; decisions.md D11): create
-// rules 1-6, every row of the update-rules table, status change, number resolution, the list and
-// its pagination, delete, merchant scoping, idempotent create, and every invoice error row with
-// its exact body. The QR code is decoded with zbarimg.
+// Invoices over the API (docs/api.md "Invoices"; docs/decisions.md "Invoices"): create rules 1-6,
+// every row of the update-rules table, status change, number resolution, the list and its
+// pagination, delete, merchant scoping, idempotent create, and every invoice error row with its
+// exact body. The QR code is decoded with zbarimg.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -68,9 +68,9 @@ describe('invoices', () => {
     );
   };
   /**
-   * Asserts the invoice error body of interface.md "Errors" rule 5: exactly these message and error,
-   * no invoice; and `errors` (decisions.md "Back office: invoices"), each field at fault with its
-   * own sentence: together they are the message (one problem: its sentence is `error`).
+   * Asserts the invoice error body of docs/decisions.md "Invoices": exactly these message and
+   * error, no invoice; and `errors` (decisions.md "Back office: invoices"), each field at fault
+   * with its own sentence: together they are the message (one problem: its sentence is `error`).
    */
   const assertInvoiceError = (response: { statusCode: number; body: string; headers: Record<string, unknown> }, status: number, message: string, error = message) => {
     assert.equal(response.statusCode, status, response.body);

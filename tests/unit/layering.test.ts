@@ -1,4 +1,5 @@
-// The layering rules of architecture.md are real: each forbidden import is reported, each allowed one is not.
+// The layering rules of docs/decisions.md "Feature modules (issue 28)" are real: each forbidden
+// import is reported, each allowed one is not.
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,10 +1,10 @@
 /**
- * Invoices (interface.md "Invoice", "Invoices", "Errors" rule 5; decisions.md D11). An invoice
- * belongs to a merchant's channel; its number (`debt_claim_number`) is generated per channel as
- * INV-0001, INV-0002, ... when omitted. At most one invoice per channel is active with a number:
- * creating or renumbering deactivates the other holder; activating while another holds it is
- * refused. Number-addressed calls resolve to the merchant's active invoice with that number, else
- * the most recently created one.
+ * Invoices (docs/api.md "Invoices"; docs/decisions.md "Invoices"). An invoice belongs to a
+ * merchant's channel; its number (`debt_claim_number`) is generated per channel as INV-0001,
+ * INV-0002, ... when omitted. At most one invoice per channel is active with a number: creating or
+ * renumbering deactivates the other holder; activating while another holds it is refused.
+ * Number-addressed calls resolve to the merchant's active invoice with that number, else the most
+ * recently created one.
  *
  * Invoice errors have their own body (`{message, error}`). They travel through the core as
  * ApiErrors: `message` is the body's message and `errors[0].message` its `error`; main/http's
@@ -406,7 +406,7 @@ export class Invoices {
     return success({ invoices, pagination: pagination(page, count), error: null, message: count === 0 ? 'No invoices found.' : 'Invoices found.' });
   }
 
-  // ---- e-mails (interface.md "Customer e-mails (invoices)"; decisions.md D11) -----------------
+  // ---- e-mails (docs/api.md "Invoice e-mails") -----------------------------------------------
 
   /** A queued e-mail of the invoice, rendered in its effective locale; delivery is the mail queue's. */
   private queueEmail(invoice: StoredInvoice, channel: ChannelRecord, type: InvoiceEmailType): EmailRecord {

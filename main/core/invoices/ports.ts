@@ -3,7 +3,7 @@
  */
 import type { ExpiryUnit, InvoiceEmailType, InvoiceLocale, InvoiceStatus, PlanStatus } from '../../../contract/constants.js';
 
-/** An invoice (interface.md "Invoice"); `id` is assigned by the store on insert. */
+/** An invoice (docs/api.md "Invoices"); `id` is assigned by the store on insert. */
 export interface InvoiceRecord {
   id: number;
   uuid: string;

@@ -241,8 +241,8 @@ export function validatePaymentRequest(operation: PaymentOperation, request: Pay
     }
   }
 
-  // The redirect integration needs somewhere to send the customer back to (interface.md).
-  // (Card data that was sent, even if it is wrong, means the server-to-server integration.)
+  // The redirect integration needs somewhere to send the customer back to (docs/decisions.md
+  // "Payments engine"). Card data that was sent, even if wrong, means the server-to-server one.
   const redirects =
     caps?.alwaysRedirects || operation === 'register' || (type === 'cardecom' && !given('card_number') && !given('original_transaction_id') && amountMinor !== 0);
   if (redirects) {
