@@ -235,7 +235,7 @@ describe('invoices', () => {
       assertInvoiceError(await createRaw({ amount: 5, colour: 'red' }), 422, 'invoice.colour is not a known field.');
       const missing = await inject('POST', '/rest/invoices', { invoice: { amount: 5 } });
       assertInvoiceError(missing, 422, 'url_name is required.');
-      assertInvoiceError(await createRaw({ amount: 5, status: 'paid' }), 422, 'Status cannot be set here; use PUT /rest/invoices/:invoice_number/status_change.');
+      assertInvoiceError(await createRaw({ amount: 5, status: 'paid' }), 422, "Status cannot be set here; the invoice's status change sets it.");
       const two = await createRaw({ amount: '', locale: 'fr' });
       const text = "Locale is not included in the list (en, de, pt). Amount can't be blank.";
       assertInvoiceError(two, 422, text);
@@ -363,7 +363,7 @@ describe('invoices', () => {
 
     test('status is not accepted by update', async () => {
       await create({ debt_claim_number: 'ST-1' });
-      assertInvoiceError(await update('ST-1', { status: 'paid' }), 422, 'Status cannot be changed here; use PUT /rest/invoices/:invoice_number/status_change.');
+      assertInvoiceError(await update('ST-1', { status: 'paid' }), 422, "Status cannot be changed here; the invoice's status change sets it.");
       assert.equal((await read('ST-1')).invoice.status, 'pending');
     });
 

@@ -300,7 +300,7 @@ export function invoiceFieldProblems(fields: InvoiceFields, creating: boolean): 
   const rest: InvoiceFields = { ...fields };
   if (creating) {
     delete rest.active;
-    if (Object.hasOwn(fields, 'status')) named.push({ field: 'status', message: 'Status cannot be set here; use PUT /rest/invoices/:invoice_number/status_change.' });
+    if (Object.hasOwn(fields, 'status')) named.push({ field: 'status', message: 'Status cannot be set here; the invoice\'s status change sets it.' });
   }
   const checked = checkInvoiceFields(rest, problems, '');
   const has = (field: string) => problems.has(field);

@@ -163,7 +163,7 @@ export class Invoices {
       }
     }
     if (Object.hasOwn(fields, 'status')) {
-      problems.add('invoice.status', 'Status cannot be set here; use PUT /rest/invoices/:invoice_number/status_change.');
+      problems.add('invoice.status', 'Status cannot be set here; the invoice\'s status change sets it.');
     }
     // Rule 1: an `active` value is ignored; new invoices are always active.
     const rest: InvoiceFields = { ...fields };
@@ -302,7 +302,7 @@ export class Invoices {
   /** The update rules, read-only: the invoice as it would be stored, or why the update is refused. */
   private async planUpdate(r: Repositories, merchantId: string, number: string, fields: InvoiceFields): Promise<Outcome<PlannedUpdate>> {
     const problems = new Problems();
-    if (Object.hasOwn(fields, 'status')) problems.add('invoice.status', 'Status cannot be changed here; use PUT /rest/invoices/:invoice_number/status_change.');
+    if (Object.hasOwn(fields, 'status')) problems.add('invoice.status', 'Status cannot be changed here; the invoice\'s status change sets it.');
     const checked = checkInvoiceFields(fields, problems);
     const current = await r.invoices.resolve(merchantId, number);
     if (!current) return failure(notFound());
