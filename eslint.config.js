@@ -131,6 +131,20 @@ const gatewayPathRule = [
   })),
 ];
 
+/**
+ * A core message does not know the HTTP routes (issue 37): a string of main/core that names a path
+ * inside its text ("use PUT /rest/...") is reported, on top of gatewayPathRule's strings that are a
+ * path; a relative import (`../centre/ports.js`: a dot before the slash) is none. The message names
+ * the operation or the thing in words instead.
+ */
+const coreRouteRule = [
+  ...gatewayPathRule,
+  ...['Literal', 'TemplateElement'].map((node) => ({
+    selector: `${node}[${node === 'Literal' ? 'value' : 'value.raw'}=/[^.\\w]\\/(ui|rest|v2|centre|test)\\//]`,
+    message: 'A core message does not name a route: say the operation or the thing in words (the route is main/http\'s).',
+  })),
+];
+
 export const layeringRules = [
   {
     // Everything outside main/electron and preload: no electron.
@@ -251,6 +265,11 @@ export const layeringRules = [
     files: ['main/**/*.ts'],
     ignores: ['main/http/openapi-examples.ts'],
     rules: { 'no-restricted-syntax': gatewayPathRule },
+  },
+  {
+    // main/core's messages name no route either (coreRouteRule).
+    files: ['main/core/**/*.ts'],
+    rules: { 'no-restricted-syntax': coreRouteRule },
   },
 ];
 

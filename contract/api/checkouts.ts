@@ -1,7 +1,8 @@
 /**
  * Hosted checkout sessions: `POST /rest/checkouts` and `GET /rest/checkouts/{checkout_id}`
- * (interface.md "Checkout"), and the back office's own (`/ui/checkouts`): the list, one session with
- * its link's QR code and its transaction, a session for a phone or e-mail order, cancelling one.
+ * (docs/api.md "Hosted checkout"), and the back office's own (`/ui/checkouts`): the list, one
+ * session with its link's QR code and its transaction, a session for a phone or e-mail order,
+ * cancelling one.
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { CHECKOUT_LOCALES, CHECKOUT_STATUSES, CHECKOUTS_DEFAULT_PER_PAGE, CHECKOUTS_MAX_PER_PAGE } from '../constants.js';

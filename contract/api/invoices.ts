@@ -1,8 +1,8 @@
 /**
- * Invoices (interface.md "Invoices", decisions.md D11): the `invoice` object of create and update,
- * the invoice and its wrapper with pay link and QR code, the list with its pagination, payment
- * plans and the invoice's e-mails. Invoice errors have their own body (`{message, error}`,
- * "Errors" rule 5).
+ * Invoices (docs/api.md "Invoices", docs/decisions.md "Invoices"): the `invoice` object of create
+ * and update, the invoice and its wrapper with pay link and QR code, the list with its pagination,
+ * payment plans and the invoice's e-mails. Invoice errors have their own body (`{message, error}`,
+ * docs/decisions.md "Invoices", error body).
  */
 import { Type, type Static } from '@sinclair/typebox';
 import {
@@ -187,11 +187,11 @@ export const InvoiceListQuerySchema = Type.Object({
 export type InvoiceListQuery = Static<typeof InvoiceListQuerySchema>;
 
 /**
- * The invoice error body: `message` and `error` (interface.md "Errors" rule 5), and `errors`, each
- * field at fault with its own sentence (a path into the request: `invoice.currency`, `url_name`,
- * `status`; query parameters by name), so a form can show each problem next to its field. Not
- * closed: authentication and idempotency answers of the same status codes (D3 body) pass through
- * the same serializer unchanged.
+ * The invoice error body: `message` and `error` (docs/decisions.md "Invoices", error body), and
+ * `errors`, each field at fault with its own sentence (a path into the request: `invoice.currency`,
+ * `url_name`, `status`; query parameters by name), so a form can show each problem next to its
+ * field. Not closed: authentication and idempotency answers of the same status codes (D3 body) pass
+ * through the same serializer unchanged.
  */
 export const InvoiceErrorSchema = Type.Object(
   {

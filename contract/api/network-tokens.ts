@@ -1,6 +1,6 @@
 /**
- * Network tokens (interface.md "Network tokens", decisions.md D12): create, list, token data,
- * cryptogram, archive, and the simulated token service's test actions. Answers use the
+ * Network tokens (docs/api.md "Network tokens", docs/decisions.md "Network tokens"): create, list,
+ * token data, cryptogram, archive, and the simulated token service's test actions. Answers use the
  * `result` + `data` envelope. The back office's own reads (`/ui/network-tokens...`) add what the
  * staff see of a token: the last four digits of the token number and of the card, the holder, and
  * its status history.

@@ -1,6 +1,6 @@
 /**
- * Merchant management (interface.md "Merchant management", decisions.md D15): the gateway's catalog
- * of payment methods (`/v2/payment-methods`) and the effective setting of each method for a
+ * Merchant management (docs/api.md and docs/decisions.md "Merchant management"): the gateway's
+ * catalog of payment methods (`/v2/payment-methods`) and the effective setting of each method for a
  * merchant or one of its shops (`/v2/merchants/{merchant_id}[/shops/{shop_id}]/payment-methods`),
  * in the `/v2` envelope of network tokens. Each field resolves shop -> merchant -> catalog default.
  */

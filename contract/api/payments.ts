@@ -1,5 +1,5 @@
 /**
- * Payments (interface.md "Payments", decisions.md D3-D5): the requests of `/rest/payment`,
+ * Payments (docs/api.md "Payments", "Requests and errors"): the requests of `/rest/payment`,
  * `/rest/authorize`, `/rest/register`, captures, reversals, refunds, payouts and wallet
  * subscriptions, and their answers. Amounts are JSON decimals in the currency.
  */

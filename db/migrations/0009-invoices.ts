@@ -1,5 +1,5 @@
 /**
- * Invoices (interface.md "Invoice", "Invoices"; decisions.md D11): the invoices themselves, a
+ * Invoices (docs/api.md "Invoices"; docs/decisions.md "Invoices"): the invoices themselves, a
  * per-channel counter for generated numbers (INV-0001, ...), payment plans (whose existence
  * restricts amount/active changes and deletion), and an integer public id for channels (the
  * invoice's `channel_id` is an Integer in the interface; channels.id is text).

@@ -1,5 +1,5 @@
 /**
- * Invoice e-mails (interface.md "Customer e-mails (invoices)"; decisions.md D11): the durable mail
+ * Invoice e-mails (docs/api.md "Invoice e-mails"; docs/decisions.md "Invoices"): the durable mail
  * queue. A row is written in the same unit of work as the invoice (or the reminder request) and
  * moves queued -> sent / failed; `test_outbox` marks mails kept locally because no SMTP server is
  * configured.

@@ -1,5 +1,5 @@
 /**
- * Network tokens (interface.md "Network token"; decisions.md D12, D13). Card and token numbers are
+ * Network tokens (docs/api.md and docs/decisions.md "Network tokens"). Card and token numbers are
  * only stored sealed by the Vault (`card_sealed`, `token_sealed`); `card_fingerprint` and
  * `token_fingerprint` (keyed HMACs) find the same card, or a token by its number, for a merchant.
  * Cryptograms are stored as a keyed hash, single use (`used_at`), valid until `expires_at`.

@@ -1,8 +1,7 @@
 /**
- * The desktop window's door to the gateway API (architecture.md, "One contract for every
- * transport"): a `gateway:api` request from the renderer goes to the same Fastify app as the REST
- * listener through `inject()`, so the desktop and the browser UI speak one HTTP contract and nothing
- * crosses the network.
+ * The desktop window's door to the gateway API: a `gateway:api` request from the renderer goes to
+ * the same Fastify app as the REST listener through `inject()`, so the desktop and the browser UI
+ * speak one HTTP contract and nothing crosses the network.
  *
  * The staff session token never reaches the page. When `POST /ui/session` answers with the session
  * cookie, the token is kept here, per web contents, and Set-Cookie is stripped from the reply; later

@@ -1,7 +1,7 @@
 /**
- * One native module, two runtimes (architecture.md). better-sqlite3's binary fits one ABI at a
- * time, and rebuilding node_modules/better-sqlite3 in place for Electron would break the Node side
- * (tests, the headless gateway) and the other way round. So two binaries live side by side:
+ * One native module, two runtimes (docs/decisions.md "Desktop shell"). better-sqlite3's binary fits
+ * one ABI at a time, and rebuilding node_modules/better-sqlite3 in place for Electron would break
+ * the Node side (tests, the headless gateway) and the other way round. So two binaries live apart:
  *
  * - node_modules/better-sqlite3/build/Release/better_sqlite3.node: Node's ABI, made by npm install,
  *   used whenever `process.versions.electron` is unset (better-sqlite3's default lookup);

@@ -1,8 +1,8 @@
 /**
- * Window and session hardening for the Electron shell (architecture.md, "Electron hygiene"), as
- * functions over the narrow ports of ports.ts so that tests can drive them with fakes:
- * sandboxed, context-isolated renderer; a CSP; no navigation away from the app; no new windows;
- * no permissions; the renderer served from its own privileged scheme.
+ * Window and session hardening for the Electron shell, as functions over the narrow ports of
+ * ports.ts so that tests can drive them with fakes: sandboxed, context-isolated renderer; a CSP; no
+ * navigation away from the app; no new windows; no permissions; the renderer served from its own
+ * privileged scheme.
  *
  * Why `app://tillgate/` rather than `loadFile`: every file:// page shares one origin, so an IPC
  * sender check could not tell our renderer from any other local HTML file, and file:// pages may

@@ -11,7 +11,7 @@
  *                 then quit for real
  *
  * compose() runs in this process; if the cashier window ever stutters under API load, it moves into
- * a utilityProcess (architecture.md, "Where a heavy load would hurt") and only this file changes.
+ * a utilityProcess and only this file changes.
  */
 import { tlsFor } from '../infra/tls.js';
 import { acquireInstanceLock, type InstanceLock } from '../../db/instance-lock.js';

@@ -1,6 +1,6 @@
 /**
- * Authentication (HTTP Basic, interface.md "Authentication") and idempotency keys (D8) for the
- * API routes, and `perform`, which runs one core operation for a request and shapes its reply.
+ * HTTP Basic authentication and idempotency keys (docs/api.md "Authentication", "Idempotency") for
+ * the API routes, and `perform`, which runs one core operation for a request and shapes its reply.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ACCESS, type ApiAuditAction, type GuardedAccess } from '../../contract/access.js';

@@ -1,7 +1,7 @@
 /**
  * From the core's outcomes to HTTP: what was done (ok, created, accepted, no content) or the
  * ApiError's code picks the status (contract/codes.ts); the body is the value or the D3 error. The
- * invoice paths answer errors in their own body (interface.md "Errors" rule 5).
+ * invoice paths answer errors in their own body (docs/decisions.md "Invoices").
  */
 import type { InvoiceError } from '../../contract/api/invoices.js';
 import { ErrorCode, httpStatusOfAnswer } from '../../contract/codes.js';
@@ -27,7 +27,7 @@ export function toReply<T>(outcome: Outcome<T>): Reply {
 
 /**
  * The HTTP reply of an invoice outcome: the value, or the invoice error body with 404 or 422:
- * `{message, error}` (interface.md "Errors" rule 5) and `errors`, each field at fault with its own
+ * `{message, error}` (docs/decisions.md "Invoices") and `errors`, each field at fault with its own
  * sentence (decisions.md "Back office: invoices"; an addition old clients ignore).
  */
 export function toInvoiceReply<T>(outcome: Outcome<T>): Reply {

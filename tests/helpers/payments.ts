@@ -25,7 +25,7 @@ export const HOUR = 60 * 60 * 1000;
 export const DAY = 24 * HOUR;
 export const EXPIRY_YEAR = new Date().getUTCFullYear() + 3;
 export const POSTBACK_URL = 'https://shop.example/postbacks';
-/** The fields the redirect integration needs (interface.md). */
+/** The fields the redirect integration needs (docs/decisions.md "Payments engine"). */
 export const REDIRECT = {
   success_url: 'https://shop.example/ok',
   error_url: 'https://shop.example/failed',

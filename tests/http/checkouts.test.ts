@@ -1,5 +1,5 @@
-// Checkout sessions over the API (interface.md "Checkout", decisions.md D10): validation, reading,
-// the session following its transaction, retries after a failed payment, cancel, expiry, postbacks.
+// Checkout sessions over the API (docs/api.md "Hosted checkout"): validation, reading, the session
+// following its transaction, retries after a failed payment, cancel, expiry, postbacks.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { assertApiError, createTestMerchant, startTestGateway, type TestGateway, type TestMerchant } from '../helpers/api.js';

@@ -1,10 +1,11 @@
-// Durability of the group-commit fast path (architecture.md "Performance notes"): a real
-// `gateway serve` takes payments with idempotency keys from several concurrent keep-alive clients
-// and is killed with SIGKILL in the middle of the load. The database, opened read-only afterwards,
-// must hold every payment whose 200 answer a client received, with its event log (authorization
-// and capture), its postback outbox record when it asked for postbacks, and its idempotency
-// record; and nothing may be half-written: no transaction without its log or outbox record or
-// idempotency record, no record pointing at a missing transaction. A restart then serves them.
+// Durability of the group-commit fast path (docs/reliability.md "Durability: an acknowledged write
+// survives a crash"): a real `gateway serve` takes payments with idempotency keys from several
+// concurrent keep-alive clients and is killed with SIGKILL in the middle of the load. The database,
+// opened read-only afterwards, must hold every payment whose 200 answer a client received, with its
+// event log (authorization and capture), its postback outbox record when it asked for postbacks,
+// and its idempotency record; and nothing may be half-written: no transaction without its log or
+// outbox record or idempotency record, no record pointing at a missing transaction. A restart then
+// serves them.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';

@@ -1,8 +1,8 @@
 // The customer-facing hosted pages (issue "Hosted checkout sessions and the customer-facing pages";
-// interface.md "Checkout", client_action redirect/postform; decisions.md D10): every page in
-// en/de/pt/hr, escaping of merchant-supplied text, the CSP and other headers, the POST flows through
-// the core, server-side checks of card and checkout input, and pages of finished payments or
-// sessions that take no payment. All through inject(), on real SQLite with a movable clock.
+// docs/api.md "Hosted checkout" and "Customer pages", client_action redirect/postform): every page
+// in en/de/pt/hr, escaping of merchant-supplied text, the CSP and other headers, the POST flows
+// through the core, server-side checks of card and checkout input, and pages of finished payments
+// or sessions that take no payment. All through inject(), on real SQLite with a movable clock.
 import assert from 'node:assert/strict';
 import { Script } from 'node:vm';
 import { after, before, describe, test } from 'node:test';

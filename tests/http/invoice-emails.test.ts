@@ -1,8 +1,8 @@
-// Invoice e-mails (interface.md "Invoice" last_email, create rules 3-4, "Customer e-mails
-// (invoices)"; decisions.md D11): the initial e-mail is queued with the invoice and delivered by
-// the mail queue in en/de/pt; last_email goes queued -> sent (sent_at) or, after the retries,
-// failed; inactive invoices and send_initial_email=false send nothing; the back-office reminder;
-// the local test outbox (no SMTP server configured) lists the mail with a preview.
+// Invoice e-mails (docs/api.md "Invoice e-mails", last_email; docs/decisions.md "Invoices",
+// E-mails): the initial e-mail is queued with the invoice and delivered by the mail queue in
+// en/de/pt; last_email goes queued -> sent (sent_at) or, after the retries, failed; inactive
+// invoices and send_initial_email=false send nothing; the back-office reminder; the local test
+// outbox (no SMTP server configured) lists the mail with a preview.
 //
 // The Mailer port is replaced by an in-memory recorder here; tests/http/invoice-smtp.test.ts does the
 // real SMTP round trip.

@@ -1,7 +1,7 @@
-// Invoices over the API (interface.md "Invoice", "Invoices", "Errors"; decisions.md D11): create
-// rules 1-6, every row of the update-rules table, status change, number resolution, the list and
-// its pagination, delete, merchant scoping, idempotent create, and every invoice error row with
-// its exact body. The QR code is decoded with zbarimg.
+// Invoices over the API (docs/api.md "Invoices"; docs/decisions.md "Invoices"): create rules 1-6,
+// every row of the update-rules table, status change, number resolution, the list and its
+// pagination, delete, merchant scoping, idempotent create, and every invoice error row with its
+// exact body. The QR code is decoded with zbarimg.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -68,9 +68,9 @@ describe('invoices', () => {
     );
   };
   /**
-   * Asserts the invoice error body of interface.md "Errors" rule 5: exactly these message and error,
-   * no invoice; and `errors` (decisions.md "Back office: invoices"), each field at fault with its
-   * own sentence: together they are the message (one problem: its sentence is `error`).
+   * Asserts the invoice error body of docs/decisions.md "Invoices": exactly these message and
+   * error, no invoice; and `errors` (decisions.md "Back office: invoices"), each field at fault
+   * with its own sentence: together they are the message (one problem: its sentence is `error`).
    */
   const assertInvoiceError = (response: { statusCode: number; body: string; headers: Record<string, unknown> }, status: number, message: string, error = message) => {
     assert.equal(response.statusCode, status, response.body);
@@ -235,7 +235,7 @@ describe('invoices', () => {
       assertInvoiceError(await createRaw({ amount: 5, colour: 'red' }), 422, 'invoice.colour is not a known field.');
       const missing = await inject('POST', '/rest/invoices', { invoice: { amount: 5 } });
       assertInvoiceError(missing, 422, 'url_name is required.');
-      assertInvoiceError(await createRaw({ amount: 5, status: 'paid' }), 422, 'Status cannot be set here; use PUT /rest/invoices/:invoice_number/status_change.');
+      assertInvoiceError(await createRaw({ amount: 5, status: 'paid' }), 422, "Status cannot be set here; the invoice's status change sets it.");
       const two = await createRaw({ amount: '', locale: 'fr' });
       const text = "Locale is not included in the list (en, de, pt). Amount can't be blank.";
       assertInvoiceError(two, 422, text);
@@ -363,7 +363,7 @@ describe('invoices', () => {
 
     test('status is not accepted by update', async () => {
       await create({ debt_claim_number: 'ST-1' });
-      assertInvoiceError(await update('ST-1', { status: 'paid' }), 422, 'Status cannot be changed here; use PUT /rest/invoices/:invoice_number/status_change.');
+      assertInvoiceError(await update('ST-1', { status: 'paid' }), 422, "Status cannot be changed here; the invoice's status change sets it.");
       assert.equal((await read('ST-1')).invoice.status, 'pending');
     });
 

@@ -1,7 +1,6 @@
-// Network tokens through the API (interface.md "Network token" / "Network tokens", decisions.md
-// D7, D12, D13): the whole lifecycle with postbacks, list paging and links, every validation rule,
-// per-merchant scoping, encryption at rest and in logs, and paying with a token and its single-use
-// cryptogram.
+// Network tokens through the API (docs/api.md and docs/decisions.md "Network tokens"): the whole
+// lifecycle with postbacks, list paging and links, every validation rule, per-merchant scoping,
+// encryption at rest and in logs, and paying with a token and its single-use cryptogram.
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';

@@ -1,6 +1,7 @@
-// Card payments through the API (interface.md "Payments", decisions.md D1, D3, D5, D6, D13): every
-// test card of main/processor/test-cards.ts on cardecom and cardpos, 3-D Secure, account checks,
-// saved cards (recurring=1, /rest/register), device wallets, fees and card data at rest.
+// Card payments through the API (docs/api.md "Payments", docs/test-environment.md,
+// docs/reliability.md "Data protection"): every test card of main/processor/test-cards.ts on
+// cardecom and cardpos, 3-D Secure, account checks, saved cards (recurring=1, /rest/register),
+// device wallets, fees and card data at rest.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { TransactionStatus as S } from '../../contract/codes.js';

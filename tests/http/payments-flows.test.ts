@@ -1,7 +1,7 @@
-// Payment flows through the API (interface.md "Payments", "Transaction queries", "Limits";
-// decisions.md D1-D5): authorize/capture/refund/reverse with their log and postback outbox,
-// expiries on a movable clock, SEPA debits, wallet subscriptions and capture events, a2a,
-// bank redirect, list filters, request validation and idempotent replays.
+// Payment flows through the API (docs/api.md "Payments", "Transactions and mandates";
+// docs/decisions.md "Payments engine"): authorize/capture/refund/reverse with their log and
+// postback outbox, expiries on a movable clock, SEPA debits, wallet subscriptions and capture
+// events, a2a, bank redirect, list filters, request validation and idempotent replays.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';

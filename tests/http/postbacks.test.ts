@@ -1,8 +1,9 @@
-// Postbacks end to end in one process (interface.md "Postbacks", decisions.md D2 and D7): real
-// payments through the API, delivered by the real HTTP sender to real node:http receivers on
-// 127.0.0.1; checksum (JCS + HMAC) and Standard Webhooks signature checked like a merchant would;
-// retries on the documented schedule with a movable clock; attempt log, event log, list and resend
-// API; key rotation; the address policy; a receiver that never answers slows nobody else.
+// Postbacks end to end in one process (docs/postbacks.md, docs/reliability.md "Postbacks: at least
+// once"): real payments through the API, delivered by the real HTTP sender to real node:http
+// receivers on 127.0.0.1; checksum (JCS + HMAC) and Standard Webhooks signature checked like a
+// merchant would; retries on the documented schedule with a movable clock; attempt log, event log,
+// list and resend API; key rotation; the address policy; a receiver that never answers slows nobody
+// else.
 import { createHmac } from 'node:crypto';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
@@ -21,7 +22,7 @@ const DAY = 24 * HOUR;
 const APPROVE = '4111111111111111';
 const DECLINE = '4000000000000002';
 
-/** interface.md "Completed postback fields" that every completed card postback carries, plus D7's. */
+/** The fields of docs/postbacks.md "The body" that every completed card postback carries. */
 const COMPLETED_FIELDS = ['transaction_id', 'payment_type', 'status_code', 'status', 'order_id', 'message', 'additional_transaction_data', 'amount', 'included_fees', 'event_id', 'sequence', 'checksum'];
 const DECLINED_FIELDS = [...COMPLETED_FIELDS, 'reason_code'];
 

@@ -1,4 +1,5 @@
-// The layering rules of architecture.md are real: each forbidden import is reported, each allowed one is not.
+// The layering rules of docs/decisions.md "Feature modules (issue 28)" are real: each forbidden
+// import is reported, each allowed one is not.
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -72,6 +73,23 @@ test("main writes no gateway path either: routes, hooks, the centre connection a
     assert.match(found[0] ?? '', /belongs to the contract/);
   }
   assert.deepEqual(violations('main/http/openapi-examples.ts', "export const p = '/v2/network_tokens';"), [], "the document's examples show paths as a client writes them");
+});
+
+test("a core message names no route: it says the operation or the thing in words", () => {
+  for (const code of [
+    "export const m = 'Status cannot be set here; use PUT /rest/invoices/:invoice_number/status_change.';",
+    'export const m = (type: string) => `${type} does not support /rest/authorize`;',
+    "export const m = 'choose this screen\\'s till first (PUT /ui/session/till)';",
+    "export const m = 'switch it on with /v2/merchants/{id}/payment-methods';",
+    "export const m = 'the till is joined (see /centre/join)';",
+  ]) {
+    const found = violations('main/core/invoices/invoices.ts', code);
+    assert.equal(found.length, 1, code);
+    assert.match(found[0] ?? '', /does not name a route/);
+  }
+  assert.deepEqual(violations('main/core/receipts/receipts.ts', "export const m = 'must be a printer device such as /dev/usb/lp0, COM3';\nexport const u = (base: string, token: string) => `${base}/receipt/${token}`;"), [], 'a device path and a customer page are no API route');
+  assert.deepEqual(violations('main/core/invoices/invoices.ts', "export const m = \"Status cannot be set here; the invoice's status change sets it.\";"), []);
+  assert.deepEqual(violations('main/core/tills/tills.ts', "import type { X } from '../centre/ports.js';\nexport type Y = X;"), [], 'a relative import of a feature folder is no route');
 });
 
 test('db imports no main/http and no electron', () => {

@@ -1,10 +1,10 @@
 /**
- * Hosted checkout sessions (interface.md "Checkout", decisions.md D10). The merchant creates a
- * session; the customer chooses one of the merchant's payment types on the gateway's page and pays.
- * The session follows its transaction inside the transaction's own unit of work:
- * open -> processing (payment started) -> completed, back to open when a payment fails (the
- * customer may try again), cancelled by the customer, or expired after 24 hours. Each status
- * change queues a postback to the session's postback_url.
+ * Hosted checkout sessions (docs/api.md "Hosted checkout"). The merchant creates a session; the
+ * customer chooses one of the merchant's payment types on the gateway's page and pays. The session
+ * follows its transaction inside the transaction's own unit of work: open -> processing (payment
+ * started) -> completed, back to open when a payment fails (the customer may try again), cancelled
+ * by the customer, or expired after 24 hours. Each status change queues a postback to the session's
+ * postback_url.
  */
 import type {
   BackOfficeCheckout,

@@ -1,6 +1,6 @@
 /**
- * Idempotency keys for POST requests (interface.md "Authentication" 5, decisions.md D8 and
- * "Idempotency inside the operation's unit"). Scope: merchant + key.
+ * Idempotency keys for POST requests (docs/api.md "Idempotency", docs/decisions.md "Idempotency
+ * inside the operation's unit (issue 27)"). Scope: merchant + key.
  *
  * The answer is the claim. An operation's unit of work writes its answer for the key together with
  * the state change it answers, with one conditional insert that takes the key only while no live

@@ -1,5 +1,5 @@
 /**
- * The fields of an invoice as the API takes them (interface.md "Invoice"): their limits, the
+ * The fields of an invoice as the API takes them (docs/api.md "Invoices"): their limits, the
  * messages of the invoice error body, the problems of a request field by field, and the parsing of
  * the loosely typed fields (flags, amounts, countries).
  */
@@ -114,7 +114,7 @@ export function parseFlag(value: unknown): boolean | undefined {
 
 export type AmountResult = { minor: number } | { problem: string };
 
-/** 10.55, "10.55" or "10,55"; the absolute value is kept (interface.md: stored unsigned). */
+/** 10.55, "10.55" or "10,55"; the absolute value is kept (docs/api.md "Invoices": stored positive). */
 export function parseInvoiceAmount(value: unknown, exponent: number): AmountResult {
   if (typeof value === 'string' && value.trim() === '') return { problem: "Amount can't be blank." };
   let text: string;
@@ -279,7 +279,7 @@ export function checkInvoiceFields(fields: InvoiceFields, problems: Problems, pr
     }
   }
   const checked: Checked = { changes };
-  // null counts as "not supplied" (interface.md update rules).
+  // null counts as "not supplied" (docs/decisions.md "Invoices", Amount).
   if (Object.hasOwn(fields, 'amount') && fields.amount !== null && fields.amount !== undefined) checked.amount = fields.amount;
   if (has('active')) {
     const flag = parseFlag(fields.active);
@@ -300,7 +300,7 @@ export function invoiceFieldProblems(fields: InvoiceFields, creating: boolean): 
   const rest: InvoiceFields = { ...fields };
   if (creating) {
     delete rest.active;
-    if (Object.hasOwn(fields, 'status')) named.push({ field: 'status', message: 'Status cannot be set here; use PUT /rest/invoices/:invoice_number/status_change.' });
+    if (Object.hasOwn(fields, 'status')) named.push({ field: 'status', message: 'Status cannot be set here; the invoice\'s status change sets it.' });
   }
   const checked = checkInvoiceFields(rest, problems, '');
   const has = (field: string) => problems.has(field);

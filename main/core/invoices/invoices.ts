@@ -1,10 +1,10 @@
 /**
- * Invoices (interface.md "Invoice", "Invoices", "Errors" rule 5; decisions.md D11). An invoice
- * belongs to a merchant's channel; its number (`debt_claim_number`) is generated per channel as
- * INV-0001, INV-0002, ... when omitted. At most one invoice per channel is active with a number:
- * creating or renumbering deactivates the other holder; activating while another holds it is
- * refused. Number-addressed calls resolve to the merchant's active invoice with that number, else
- * the most recently created one.
+ * Invoices (docs/api.md "Invoices"; docs/decisions.md "Invoices"). An invoice belongs to a
+ * merchant's channel; its number (`debt_claim_number`) is generated per channel as INV-0001,
+ * INV-0002, ... when omitted. At most one invoice per channel is active with a number: creating or
+ * renumbering deactivates the other holder; activating while another holds it is refused.
+ * Number-addressed calls resolve to the merchant's active invoice with that number, else the most
+ * recently created one.
  *
  * Invoice errors have their own body (`{message, error}`). They travel through the core as
  * ApiErrors: `message` is the body's message and `errors[0].message` its `error`; main/http's
@@ -163,7 +163,7 @@ export class Invoices {
       }
     }
     if (Object.hasOwn(fields, 'status')) {
-      problems.add('invoice.status', 'Status cannot be set here; use PUT /rest/invoices/:invoice_number/status_change.');
+      problems.add('invoice.status', 'Status cannot be set here; the invoice\'s status change sets it.');
     }
     // Rule 1: an `active` value is ignored; new invoices are always active.
     const rest: InvoiceFields = { ...fields };
@@ -302,7 +302,7 @@ export class Invoices {
   /** The update rules, read-only: the invoice as it would be stored, or why the update is refused. */
   private async planUpdate(r: InvoicesUnit, merchantId: string, number: string, fields: InvoiceFields): Promise<Outcome<PlannedUpdate>> {
     const problems = new Problems();
-    if (Object.hasOwn(fields, 'status')) problems.add('invoice.status', 'Status cannot be changed here; use PUT /rest/invoices/:invoice_number/status_change.');
+    if (Object.hasOwn(fields, 'status')) problems.add('invoice.status', 'Status cannot be changed here; the invoice\'s status change sets it.');
     const checked = checkInvoiceFields(fields, problems);
     const current = await r.invoices.resolve(merchantId, number);
     if (!current) return failure(notFound());
@@ -406,7 +406,7 @@ export class Invoices {
     return success({ invoices, pagination: pagination(page, count), error: null, message: count === 0 ? 'No invoices found.' : 'Invoices found.' });
   }
 
-  // ---- e-mails (interface.md "Customer e-mails (invoices)"; decisions.md D11) -----------------
+  // ---- e-mails (docs/api.md "Invoice e-mails") -----------------------------------------------
 
   /** A queued e-mail of the invoice, rendered in its effective locale; delivery is the mail queue's. */
   private queueEmail(invoice: StoredInvoice, channel: ChannelRecord, type: InvoiceEmailType): EmailRecord {

@@ -8,7 +8,7 @@ import type { EmailRepository } from '../mail/ports.js';
 import type { ChannelRepository } from '../merchants/ports.js';
 import type { TransactionRepository } from '../payments/ports.js';
 
-/** An invoice (interface.md "Invoice"); `id` is assigned by the store on insert. */
+/** An invoice (docs/api.md "Invoices"); `id` is assigned by the store on insert. */
 export interface InvoiceRecord {
   id: number;
   uuid: string;

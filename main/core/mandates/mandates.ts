@@ -1,7 +1,7 @@
 /**
- * SEPA mandate references (interface.md `POST /rest/create_mandate_reference`, decisions.md D4).
- * The IBAN is validated (country format and mod-97) and kept sealed; the reference is unique
- * per merchant and at most 35 characters.
+ * SEPA mandate references (docs/api.md "Transactions and mandates", docs/decisions.md
+ * "Foundation"). The IBAN is validated (country format and mod-97) and kept sealed; the reference
+ * is unique per merchant and at most 35 characters.
  */
 import { randomInt } from 'node:crypto';
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';

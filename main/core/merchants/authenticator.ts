@@ -1,6 +1,6 @@
 /**
- * HTTP Basic credentials -> principal (interface.md "Authentication", decisions.md D9 and "Lock-out,
- * credential cache and manager approvals across instances").
+ * HTTP Basic credentials -> principal (docs/api.md "Authentication", docs/decisions.md "Foundation"
+ * and "Lock-out, credential cache and manager approvals across instances (issue 19)").
  *
  * Repeated failures lock out a bucket (credential + source, or source for unknown keys; staff logins
  * per login) with 4004. The counters live in the database (`auth_failures`), so every instance on it

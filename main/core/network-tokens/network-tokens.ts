@@ -1,8 +1,8 @@
 /**
- * Network tokens (interface.md "Network token", decisions.md D12 and D13), with a simulated token
- * service: the network comes from the card's BIN (visa, mastercard); a new token is `requested`
- * and becomes `active` (or `failed` for the provisioning test card) after the simulated delay, with
- * a postback; the same card for the same merchant returns the existing token. Token numbers and
+ * Network tokens (docs/api.md and docs/decisions.md "Network tokens"), with a simulated token
+ * service: the network comes from the card's BIN (visa, mastercard); a new token is `requested` and
+ * becomes `active` (or `failed` for the provisioning test card) after the simulated delay, with a
+ * postback; the same card for the same merchant returns the existing token. Token numbers and
  * cryptograms are HMAC-derived under the Vault's fingerprint key; card and token numbers are only
  * stored sealed. Cryptograms are single use and valid 24 hours; `TokenCryptograms` lets the
  * payments engine accept a token number with its cryptogram in place of a card.

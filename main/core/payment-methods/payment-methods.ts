@@ -1,5 +1,5 @@
 /**
- * Merchant management's payment methods (interface.md "Merchant management", decisions.md D15):
+ * Merchant management's payment methods (docs/api.md and docs/decisions.md "Merchant management"):
  * the catalog, the effective setting of each method for a merchant or a shop, setting and removing
  * a level's setting (audited with old and new values), and what the rest of the gateway asks before
  * it offers or accepts a payment method: is the type enabled here, in this currency and country,

@@ -24,10 +24,10 @@ export class DirectDebits extends PaymentEngine {
     let mandate: MandateRecord | undefined;
     if (command.sepaMandate) {
       mandate = await this.deps.store.read((r) => r.mandates.findByReference(merchantId, command.sepaMandate as string));
-      if (!mandate) errors.push({ field: 'sepa_mandate', message: 'no such mandate for this merchant (create one with /rest/create_mandate_reference)' });
+      if (!mandate) errors.push({ field: 'sepa_mandate', message: 'no such mandate for this merchant (create a mandate reference first)' });
       else if (b2b && mandate.paymentType !== 'dd_b2b') errors.push({ field: 'sepa_mandate', message: 'dd_b2b needs a B2B mandate (created with payment_type dd_b2b)' });
     } else if (b2b) {
-      errors.push({ field: 'sepa_mandate', message: 'is required for dd_b2b: create a B2B mandate with /rest/create_mandate_reference' });
+      errors.push({ field: 'sepa_mandate', message: 'is required for dd_b2b: create a B2B mandate reference first' });
     }
     let iban: string | undefined;
     if (command.sepa) {

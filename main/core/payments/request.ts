@@ -129,10 +129,10 @@ export function validatePaymentRequest(operation: PaymentOperation, request: Pay
     unsupported = `Unknown payment type ${request.payment_type}`;
   } else if (operation === 'authorize' && !caps?.authorize) {
     errors.push({ field: 'payment_type', message: `${type} does not support separate authorization` });
-    unsupported = `${type} does not support /rest/authorize`;
+    unsupported = `${type} does not support separate authorization`;
   } else if (operation === 'register' && !caps?.register) {
     errors.push({ field: 'payment_type', message: `${type} does not support registration` });
-    unsupported = `${type} does not support /rest/register`;
+    unsupported = `${type} does not support registration`;
   }
 
   if (typeof request.order_id !== 'string' || !ORDER_ID_PATTERN.test(request.order_id)) errors.push({ field: 'order_id', message: 'must be 1 to 100 printable characters' });
@@ -157,7 +157,7 @@ export function validatePaymentRequest(operation: PaymentOperation, request: Pay
   if (caps && recurring === 1 && !caps.recurring && !caps.accountCheck) errors.push({ field: 'recurring', message: `${type} does not support recurring payments` });
 
   if (request.wallet_capture_event !== undefined) {
-    if (operation !== 'authorize') errors.push({ field: 'wallet_capture_event', message: 'is accepted only on /rest/authorize' });
+    if (operation !== 'authorize') errors.push({ field: 'wallet_capture_event', message: 'is accepted only on an authorization' });
     else if (!(WALLET_CAPTURE_EVENTS as readonly string[]).includes(request.wallet_capture_event)) {
       errors.push({ field: 'wallet_capture_event', message: `must be one of ${WALLET_CAPTURE_EVENTS.join(', ')}` });
     }
@@ -241,8 +241,8 @@ export function validatePaymentRequest(operation: PaymentOperation, request: Pay
     }
   }
 
-  // The redirect integration needs somewhere to send the customer back to (interface.md).
-  // (Card data that was sent, even if it is wrong, means the server-to-server integration.)
+  // The redirect integration needs somewhere to send the customer back to (docs/decisions.md
+  // "Payments engine"). Card data that was sent, even if wrong, means the server-to-server one.
   const redirects =
     caps?.alwaysRedirects || operation === 'register' || (type === 'cardecom' && !given('card_number') && !given('original_transaction_id') && amountMinor !== 0);
   if (redirects) {

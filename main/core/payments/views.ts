@@ -1,4 +1,4 @@
-/** Response bodies and postback payloads built from a transaction record (interface.md). */
+/** Response bodies and postback payloads built from a transaction record. */
 import type { TransactionResponse } from '../../../contract/api/payments.js';
 import { statusName, TransactionStatus } from '../../../contract/codes.js';
 import { currencyExponent, minorToAmount, minorToText } from '../../../contract/money.js';
@@ -14,7 +14,7 @@ export function amountOf(t: TransactionRecord, minor: number): number {
   return minorToAmount(minor, exponentOf(t));
 }
 
-/** The fields a transaction response and a postback share (interface.md). */
+/** The fields a transaction response and a postback share. */
 function baseFields(t: TransactionRecord) {
   return {
     transaction_id: t.id,
@@ -62,7 +62,7 @@ export function transactionResponse(t: TransactionRecord): TransactionResponse {
   return body;
 }
 
-/** Postback body (interface.md "Postbacks"), without event_id, sequence and checksum, which the sender adds. */
+/** Postback body (docs/postbacks.md "The body"), without event_id, sequence and checksum, which the sender adds. */
 export function transactionPostback(t: TransactionRecord): Record<string, unknown> {
   const body: Record<string, unknown> = baseFields(t);
   if (t.statusCode === TransactionStatus.declined || t.reasonCode) body.reason_code = t.reasonCode;

@@ -1,11 +1,11 @@
 /**
- * Postback delivery (interface.md "Postbacks", decisions.md D7): at-least-once from the durable
- * outbox. Each due record is signed and POSTed; 2xx within the timeout is delivered, anything
- * else is retried after 1 min, 5 min, 15 min, 1 h, 3 h, 6 h, 12 h, then every 24 h until 3 days
- * have passed (all scaled by the retry scale), then failed. Every attempt is recorded with its
- * HTTP status, duration, the signed body and headers it sent, the retry it scheduled, and an
- * event-log entry of type `postback`. Concurrency is bounded overall and per
- * receiver, so a slow receiver delays only its own postbacks and never the API.
+ * Postback delivery (docs/postbacks.md "Retries", docs/reliability.md "Postbacks: at least once"):
+ * at-least-once from the durable outbox. Each due record is signed and POSTed; 2xx within the
+ * timeout is delivered, anything else is retried after 1 min, 5 min, 15 min, 1 h, 3 h, 6 h, 12 h,
+ * then every 24 h until 3 days have passed (all scaled by the retry scale), then failed. Every
+ * attempt is recorded with its HTTP status, duration, the signed body and headers it sent, the
+ * retry it scheduled, and an event-log entry of type `postback`. Concurrency is bounded overall and
+ * per receiver, so a slow receiver delays only its own postbacks and never the API.
  *
  * Several instances may deliver from one database (docs/decisions.md "PostgreSQL: outbox and mail
  * queue claims"): a worker claims due records in batches with a lease (`claimDue`, one unit per

@@ -2,8 +2,8 @@
  * What a receipt says, in the merchant's languages (en, de, pt; the receipt page adds hr): the
  * printed receipt laid out for the printer's width, the e-mail's plain text, and the labelled rows
  * the receipt page shows. Card data is brand and last four, plus the chip's application label and
- * AID on the printed and e-mailed receipt (ux.md 7); the public page leaves those two out. The words
- * are the `documents` area of the shared catalogues (contract/i18n/messages/documents/, D21).
+ * AID on the printed and e-mailed receipt; the public page leaves those two out. The words are the
+ * `documents` area of the shared catalogues (contract/i18n/messages/documents/, D21).
  */
 import type { Receipt } from '../../../contract/api/receipts.js';
 import type { MessageId } from '../../../contract/i18n/catalogues.js';

@@ -320,7 +320,7 @@ export class Receipts {
 
   private async printerOf(merchantId: string): Promise<Outcome<ReceiptPrinterRecord>> {
     const record = await this.deps.store.read((r) => r.receipts.printer(merchantId));
-    return record ? success(record) : failure(apiError(ErrorCode.invalidState, 'No receipt printer is set up: an admin sets one (PUT /ui/receipt-printer)', [{ field: 'printer', message: 'not set up' }]));
+    return record ? success(record) : failure(apiError(ErrorCode.invalidState, 'No receipt printer is set up: an admin sets one up first', [{ field: 'printer', message: 'not set up' }]));
   }
 
   private async send(record: ReceiptPrinterRecord, document: Parameters<ReceiptPrinter['print']>[1], what: Record<string, unknown>): Promise<PrintResult> {

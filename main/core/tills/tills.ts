@@ -234,7 +234,7 @@ export class Tills {
       const active = (await r.tills.listByMerchant(session.merchantId)).filter((t) => t.retiredAt === null && !joined.has(t.tillId));
       const [only] = active;
       if (active.length !== 1 || !only) {
-        return failure(apiError(ErrorCode.validation, 'This screen has not chosen its till', [{ field: 'till_id', message: 'choose this screen\'s till first (PUT /ui/session/till)' }]));
+        return failure(apiError(ErrorCode.validation, 'This screen has not chosen its till', [{ field: 'till_id', message: 'choose this screen\'s till first' }]));
       }
       const holder = this.liveHolder(only);
       if (holder && holder.sessionId !== session.sessionId) return failure(await this.inUse(r, only));

@@ -1,4 +1,4 @@
-/** Transaction queries (interface.md "Transaction queries"): list with filters, detail, refunds, log. */
+/** Transaction queries (docs/api.md "Transactions and mandates"): list with filters, detail, refunds, log. */
 import type { FieldError } from '../../../contract/api/common.js';
 import type { Transaction, TransactionDetail, TransactionEvent, Refund, TransactionListQuery } from '../../../contract/api/transactions.js';
 import { isStatusCode, refundStatusName, statusName } from '../../../contract/codes.js';

@@ -1,5 +1,5 @@
 /**
- * The hosted checkout page (interface.md "Checkout", decisions.md D10) at
+ * The hosted checkout page (docs/api.md "Hosted checkout", "Customer pages") at
  * `{public_url}/checkout/{checkout_id}`: the merchant's name and total, the order details when the
  * session asks, the fields its collect_* flags ask for (pre-filled from prefill_customer_info), the
  * merchant's enabled payment types, manual payment instructions when asked, and Cancel. Choosing

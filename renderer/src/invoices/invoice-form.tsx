@@ -1,6 +1,6 @@
 /**
- * The create and edit forms of an invoice: every field of the API's `invoice` object (interface.md
- * "Invoice"), with a channel picker, a currency picker (ISO 4217, the gateway's list), a language
+ * The create and edit forms of an invoice: every field of the API's `invoice` object (docs/api.md
+ * "Invoices"), with a channel picker, a currency picker (ISO 4217, the gateway's list), a language
  * picker and the expiry as number + unit. react-hook-form keeps the form; its resolver is the API
  * itself: it sends the body the form would send to POST /ui/invoices/check (edit:
  * /ui/invoices/:number/check), which runs the create or update route's own schema and rules and

@@ -1,10 +1,10 @@
 /**
- * What a customer can get after a sale or a refund (ux.md 7): a printed receipt, an e-mail, a QR
- * code that opens the receipt page, or none. Everything goes through the gateway, which rebuilds
- * the receipt from its record (decisions.md D16): Print uses the shop's receipt printer when one
- * is set up (else the OS print dialog), E-mail queues it in the merchant's language or the one
- * chosen, QR shows the customer's link. The till's result screen, today's sales and the refund
- * dialog share these pieces.
+ * What a customer can get after a sale or a refund: a printed receipt, an e-mail, a QR code that
+ * opens the receipt page, or none. Everything goes through the gateway, which rebuilds the receipt
+ * from its record (decisions.md D16): Print uses the shop's receipt printer when one is set up
+ * (else the OS print dialog), E-mail queues it in the merchant's language or the one chosen, QR
+ * shows the customer's link. The till's result screen, today's sales and the refund dialog share
+ * these pieces.
  */
 import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { RECEIPT_LANGUAGES } from '../../../contract/constants.js';

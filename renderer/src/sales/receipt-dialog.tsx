@@ -1,7 +1,7 @@
 /**
- * A receipt from today's sales (ux.md 7 "reprint from today's list"): the sale's or the refund's
- * receipt as the gateway rebuilds it, so it is there after a reload or a restart of the app, with
- * Print, E-mail and QR code.
+ * A receipt from today's sales, reprinted from the list: the sale's or the refund's receipt as the
+ * gateway rebuilds it, so it is there after a reload or a restart of the app, with Print, E-mail
+ * and QR code.
  */
 import { GatewayReceipt, ReceiptChoiceButtons, ReceiptMessage, useGatewayReceipt, useReceiptDelivery } from '../receipts/receipt-actions.js';
 import { usePrinter } from '../receipts/receipt-printer-store.js';

@@ -1,10 +1,10 @@
 /**
- * Refund of one of today's sales at the till (ux.md 8, 14): pre-filled with what is still
- * refundable, refuses more, asks for a reason, then repeats amount, currency, card and reason and
- * says that refunds are final before the last confirmation, where a cashier brings a manager's login
- * and PIN or password (a cashier may not refund alone, D9): POST /ui/approvals, then POST
- * /rest/refund with the approval token. The reason travels as the refund's merchant_reference and is
- * written into the refund's audit log entry (docs/decisions.md).
+ * Refund of one of today's sales at the till: pre-filled with what is still refundable, refuses
+ * more, asks for a reason, then repeats amount, currency, card and reason and says that refunds are
+ * final before the last confirmation, where a cashier brings a manager's login and PIN or password
+ * (a cashier may not refund alone, D9): POST /ui/approvals, then POST /rest/refund with the
+ * approval token. The reason travels as the refund's merchant_reference and is written into the
+ * refund's audit log entry (docs/decisions.md).
  */
 import { useRef, useState, type FormEvent } from 'react';
 import { ErrorCode, RefundStatus } from '../../../contract/codes.js';

@@ -1,6 +1,6 @@
 /**
- * The idle lock of every staff screen (ux.md 10): logs out after the gateway's idle time without a
- * key or touch, warns 30 s ahead, and any key keeps the session. Never while the till talks to the bank.
+ * The idle lock of every staff screen: logs out after the gateway's idle time without a key or
+ * touch, warns 30 s ahead, and any key keeps the session. Never while the till talks to the bank.
  */
 import { useEffect, useRef, useState } from 'react';
 import { client } from '../api/client.js';

@@ -1,10 +1,10 @@
 /**
- * The approved sale (ux.md 2 and 7): the result fills the view, and the customer's receipt is
- * given in one key. Enter does the shop's default: with a receipt printer set up (and auto-print
- * off) it prints the receipt on it and starts the next sale; otherwise (no printer, or the
- * receipt already printing by itself) it starts the next sale. P prints, E e-mails, Q shows the
- * QR code of the receipt page, N is no receipt. The receipt on the right is the gateway's
- * (GET /ui/receipts/{id}, decisions.md D16), not what this window remembers of the sale.
+ * The approved sale: the result fills the view, and the customer's receipt is given in one key.
+ * Enter does the shop's default: with a receipt printer set up (and auto-print off) it prints the
+ * receipt on it and starts the next sale; otherwise (no printer, or the receipt already printing by
+ * itself) it starts the next sale. P prints, E e-mails, Q shows the QR code of the receipt page, N
+ * is no receipt. The receipt on the right is the gateway's (GET /ui/receipts/{id}, decisions.md
+ * D16), not what this window remembers of the sale.
  */
 import { useEffect } from 'react';
 import { GatewayReceipt, RECEIPT_KEYS, ReceiptChoiceButtons, ReceiptMessage, useGatewayReceipt, useReceiptDelivery } from '../receipts/receipt-actions.js';

@@ -1,5 +1,5 @@
 /**
- * The till's state machine (ux.md "At the till"):
+ * The till's state machine:
  *
  *   amount ──Charge──▶ waiting for card ──card──▶ processing ──▶ approved
  *     ▲                   │ Cancel                     │       ├─▶ declined (reason; another card, other payment,

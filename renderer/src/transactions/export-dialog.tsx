@@ -1,9 +1,9 @@
 /**
- * CSV export of the list's filters (ux.md 12): the dialog keeps the filters, lets the user choose
- * the date range, the time zone of the file's timestamps and its columns, then streams the file
- * from the gateway with a progress bar (rows and bytes received, of the rows the gateway counted)
- * and a Cancel that stops it. The finished file is offered for download under the gateway's name.
- * The days of the range are days in the chosen time zone.
+ * CSV export of the list's filters: the dialog keeps the filters, lets the user choose the date
+ * range, the time zone of the file's timestamps and its columns, then streams the file from the
+ * gateway with a progress bar (rows and bytes received, of the rows the gateway counted) and a
+ * Cancel that stops it. The finished file is offered for download under the gateway's name. The
+ * days of the range are days in the chosen time zone.
  */
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import type { MessageId } from '../../../contract/i18n/catalogues.js';

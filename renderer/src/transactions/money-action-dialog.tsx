@@ -1,11 +1,11 @@
 /**
- * Capture, release (reverse) and refund from a transaction's detail (ux.md 8, 14): the dialog
- * pre-fills what is still capturable, releasable or refundable, refuses more (and part of it where
- * the payment type takes only the whole), asks a reason for a refund, then repeats amount, currency
- * and card before the final confirmation; a refusal shows the gateway's own message. The gateway
- * writes each action to the audit log under the logged-in staff member's name; a refund's reason
- * travels as its merchant_reference (as at the till) and is kept in the audit entry too. One
- * idempotency key per amount and reason: a retry after a lost answer does not act twice.
+ * Capture, release (reverse) and refund from a transaction's detail: the dialog pre-fills what is
+ * still capturable, releasable or refundable, refuses more (and part of it where the payment type
+ * takes only the whole), asks a reason for a refund, then repeats amount, currency and card before
+ * the final confirmation; a refusal shows the gateway's own message. The gateway writes each action
+ * to the audit log under the logged-in staff member's name; a refund's reason travels as its
+ * merchant_reference (as at the till) and is kept in the audit entry too. One idempotency key per
+ * amount and reason: a retry after a lost answer does not act twice.
  */
 import { useRef, useState, type FormEvent } from 'react';
 import { RefundStatus } from '../../../contract/codes.js';

@@ -1,11 +1,11 @@
 /**
- * One transaction (ux.md 13): its amounts, card summary (brand, last four, entry mode; never more),
- * a card-present sale's till, terminal id, cashier and when it was taken (a sale a till stored while
- * the shop's gateway was away says so, with when it was stored and when forwarded),
- * customer, fees and additional data, and a timeline of what happened to it from its event log:
- * authorization, captures, releases, refunds (with their reasons), postback attempts. Capture,
- * release and refund are offered while something is left to capture, release or refund; each opens
- * its dialog and the detail is read again from the gateway afterwards.
+ * One transaction: its amounts, card summary (brand, last four, entry mode; never more), a
+ * card-present sale's till, terminal id, cashier and when it was taken (a sale a till stored while
+ * the shop's gateway was away says so, with when it was stored and when forwarded), customer, fees
+ * and additional data, and a timeline of what happened to it from its event log: authorization,
+ * captures, releases, refunds (with their reasons), postback attempts. Capture, release and refund
+ * are offered while something is left to capture, release or refund; each opens its dialog and the
+ * detail is read again from the gateway afterwards.
  */
 import { Link, useParams } from '@tanstack/react-router';
 import { useEffect, useState, type ReactNode } from 'react';

@@ -1,13 +1,13 @@
 /**
- * Transactions (back office and admin; ux.md 11, 12): one search box for a pasted transaction id,
- * an order id, an invoice number, a card's last four or a till's id; filters for status (several),
- * payment type (several), days, till (or Other terminals), cashier, currency, amount (exact,
- * between, at least, at most), last four and order id, all in the URL, so a reload, a bookmark or
- * back/forward keep them. The list is the shared DataTable: virtualized (only the rows on screen
- * are in the page) and loaded from the gateway a page at a time as the user scrolls. A card-present
- * sale names its till and cashier and shows when it was taken (a sale a till stored while the
- * shop's gateway was away: when it was stored, and when it was forwarded). Each row links to its
- * transaction. Export CSV takes the filters along.
+ * Transactions (back office and admin): one search box for a pasted transaction id, an order id, an
+ * invoice number, a card's last four or a till's id; filters for status (several), payment type
+ * (several), days, till (or Other terminals), cashier, currency, amount (exact, between, at least,
+ * at most), last four and order id, all in the URL, so a reload, a bookmark or back/forward keep
+ * them. The list is the shared DataTable: virtualized (only the rows on screen are in the page) and
+ * loaded from the gateway a page at a time as the user scrolls. A card-present sale names its till
+ * and cashier and shows when it was taken (a sale a till stored while the shop's gateway was away:
+ * when it was stored, and when it was forwarded). Each row links to its transaction. Export CSV
+ * takes the filters along.
  */
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { createColumnHelper } from '@tanstack/react-table';

@@ -1,4 +1,4 @@
-/** `POST /rest/checkouts` (interface.md "Checkout") and `GET /rest/checkouts/{checkout_id}`. */
+/** `POST /rest/checkouts` (docs/api.md "Hosted checkout") and `GET /rest/checkouts/{checkout_id}`. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { CheckoutRequest } from '../../../../contract/api/checkouts.js';
 import type { Gateway } from '../../../core/gateway.js';

@@ -1,9 +1,9 @@
 /**
- * Invoices (interface.md "Invoices"): create, read, update, status change, list and delete. The
+ * Invoices (docs/api.md "Invoices"): create, read, update, status change, list and delete. The
  * routes live in their own encapsulated plugin because invoice errors have their own body
- * (`{message, error}`, "Errors" rule 5): schema failures here answer 422 in that shape, not the
- * D3 body. Errors raised before a route runs (authentication, idempotency keys) and transport errors
- * (malformed JSON, body too large) keep the D3 body.
+ * (`{message, error}`, docs/decisions.md "Invoices"): schema failures here answer 422 in that
+ * shape, not the D3 body. Errors raised before a route runs (authentication, idempotency keys) and
+ * transport errors (malformed JSON, body too large) keep the D3 body.
  */
 import type { TSchema } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';

@@ -1,6 +1,6 @@
 /**
- * Network tokens (interface.md "Network tokens", decisions.md D12): create, list, token data,
- * cryptogram, archive, and the simulated token service's test actions. Answers use the
+ * Network tokens (docs/api.md "Network tokens", docs/decisions.md "Network tokens"): create, list,
+ * token data, cryptogram, archive, and the simulated token service's test actions. Answers use the
  * `result` + `data` envelope; errors use the API error body (D3).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';

@@ -1,5 +1,5 @@
 /**
- * Merchant management (interface.md "Merchant management", decisions.md D15): the catalog of
+ * Merchant management (docs/api.md and docs/decisions.md "Merchant management"): the catalog of
  * payment methods (any API credentials) and, for partners, the effective setting of each method per
  * merchant and per shop: list, show, set (PUT: 201 created, 200 changed), remove (DELETE). Answers
  * use the `/v2` envelope of network tokens; errors the API error body (D3).

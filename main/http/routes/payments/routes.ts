@@ -1,6 +1,6 @@
 /**
- * Payment endpoints (interface.md "Payments", decisions.md D3-D5): each route is its schema plus
- * one core call. Decimals arrive as JSON numbers; the core converts them to minor units.
+ * Payment endpoints (docs/api.md "Payments"): each route is its schema plus one core call. Decimals
+ * arrive as JSON numbers; the core converts them to minor units.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { PaymentRequest, PayoutRequest as PayoutFields, TransactionResponse } from '../../../../contract/api/payments.js';
