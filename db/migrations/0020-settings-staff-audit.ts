@@ -1,3 +1,5 @@
+import { POSTGRES_WORDS, SQLITE_WORDS, type Words } from './words.js';
+
 /**
  * Settings, staff and the audit log in the back office (issue 16, 4; docs/decisions.md "Back
  * office: settings, staff and audit").
@@ -13,7 +15,7 @@
  * viewer's order, newest first), and `staff_sessions` one to end every session of a staff member
  * at once when the account is disabled.
  */
-export const up = `
+const statements = (w: Words, user: string) => `
 ALTER TABLE merchants ADD COLUMN language TEXT NOT NULL DEFAULT 'en' CHECK (language IN ('en', 'de', 'pt'));
 UPDATE merchants SET language = COALESCE(
   (SELECT c.language FROM channels c WHERE c.merchant_id = merchants.id ORDER BY c.created_at, c.id LIMIT 1), 'en');
@@ -21,37 +23,20 @@ UPDATE merchants SET language = COALESCE(
 CREATE TABLE smtp_settings (
   merchant_id TEXT PRIMARY KEY REFERENCES merchants(id),
   host TEXT NOT NULL,
-  port INTEGER NOT NULL CHECK (port BETWEEN 1 AND 65535),
+  port ${w.integer} NOT NULL CHECK (port BETWEEN 1 AND 65535),
   security TEXT NOT NULL CHECK (security IN ('starttls', 'implicit', 'none')),
-  user TEXT,
+  ${user} TEXT,
   password_sealed TEXT,
   mail_from TEXT NOT NULL,
   updated_at TEXT NOT NULL
-) STRICT;
+)${w.strict};
 
 CREATE INDEX audit_log_merchant_staff ON audit_log(merchant_id, staff_id, created_at, id);
 CREATE INDEX audit_log_merchant_action ON audit_log(merchant_id, action, created_at, id);
 CREATE INDEX staff_sessions_staff_open ON staff_sessions(staff_id, revoked_at);
 `;
 
-/** PostgreSQL: the same; "user" is quoted there (a reserved word). */
-export const postgres = `
-ALTER TABLE merchants ADD COLUMN language TEXT NOT NULL DEFAULT 'en' CHECK (language IN ('en', 'de', 'pt'));
-UPDATE merchants SET language = COALESCE(
-  (SELECT c.language FROM channels c WHERE c.merchant_id = merchants.id ORDER BY c.created_at, c.id LIMIT 1), 'en');
+export const up = statements(SQLITE_WORDS, 'user');
 
-CREATE TABLE smtp_settings (
-  merchant_id TEXT PRIMARY KEY REFERENCES merchants(id),
-  host TEXT NOT NULL,
-  port BIGINT NOT NULL CHECK (port BETWEEN 1 AND 65535),
-  security TEXT NOT NULL CHECK (security IN ('starttls', 'implicit', 'none')),
-  "user" TEXT,
-  password_sealed TEXT,
-  mail_from TEXT NOT NULL,
-  updated_at TEXT NOT NULL
-);
-
-CREATE INDEX audit_log_merchant_staff ON audit_log(merchant_id, staff_id, created_at, id);
-CREATE INDEX audit_log_merchant_action ON audit_log(merchant_id, action, created_at, id);
-CREATE INDEX staff_sessions_staff_open ON staff_sessions(staff_id, revoked_at);
-`;
+/** PostgreSQL: the same, but "user" is quoted there (a reserved word); SQLite's text keeps the bare name it shipped with. */
+export const postgres = statements(POSTGRES_WORDS, '"user"');

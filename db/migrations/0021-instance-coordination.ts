@@ -1,3 +1,5 @@
+import { POSTGRES_WORDS, SQLITE_WORDS, type Words } from './words.js';
+
 /**
  * Coordination of gateway instances on one database (issue 19; docs/decisions.md "PostgreSQL").
  *
@@ -18,25 +20,23 @@
  * that drew a lower number could commit after the close and fall into a closed range, counted by no
  * report. (SQLite has one writer at a time, so its numbers always follow commit order.)
  */
-export const up = `
+const both = (w: Words) => `
 CREATE TABLE operation_locks (
   lock_key TEXT PRIMARY KEY,
   holder TEXT NOT NULL,
   expires_at TEXT NOT NULL
-) STRICT;
+)${w.strict};
 
 ALTER TABLE idempotency_keys ADD COLUMN claim_id TEXT;
 `;
 
-export const postgres = `
-CREATE TABLE operation_locks (
-  lock_key TEXT PRIMARY KEY,
-  holder TEXT NOT NULL,
-  expires_at TEXT NOT NULL
-);
+export const up = both(SQLITE_WORDS);
 
-ALTER TABLE idempotency_keys ADD COLUMN claim_id TEXT;
-
+/**
+ * PostgreSQL: the same, then its own: the ledger's advisory lock and the dashboard's slots (see
+ * above; PL/pgSQL functions, which SQLite's triggers have no counterpart of).
+ */
+export const postgres = `${both(POSTGRES_WORDS)}
 CREATE OR REPLACE FUNCTION till_ledger_append() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   shop TEXT;

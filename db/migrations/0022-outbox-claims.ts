@@ -15,7 +15,7 @@
  * index. It replaces the due indexes of migrations 8, 10 and 13 (the due reads are now claims), and
  * stays small however many delivered postbacks and sent e-mails pile up.
  */
-const common = `
+export const up = `
 ALTER TABLE postback_outbox ADD COLUMN claimed_by TEXT;
 ALTER TABLE postback_outbox ADD COLUMN claim_until TEXT;
 ALTER TABLE emails ADD COLUMN claimed_by TEXT;
@@ -30,8 +30,3 @@ DROP INDEX postback_outbox_due_order;
 DROP INDEX emails_due;
 DROP INDEX receipt_emails_due;
 `;
-
-export const up = common;
-
-/** PostgreSQL: the same columns and partial indexes (the statements read the same on both engines). */
-export const postgres = common;

@@ -1,3 +1,5 @@
+import { bothEngines } from './words.js';
+
 /**
  * State of authentication that several instances on one database share (issue 19; docs/decisions.md
  * "Lock-out, credential cache and manager approvals across instances"). Before, both lived in one
@@ -14,13 +16,14 @@
  * conditional update that uses it, and `used_for` names the idempotency key of the request that used
  * it (a retry with that key may use it again until it expires).
  */
-export const up = `
+export const { up, postgres } = bothEngines(
+  (w) => `
 CREATE TABLE auth_failures (
   bucket TEXT PRIMARY KEY,
-  count INTEGER NOT NULL CHECK (count >= 0),
+  count ${w.integer} NOT NULL CHECK (count >= 0),
   window_start TEXT NOT NULL,
   locked_until TEXT
-) STRICT;
+)${w.strict};
 CREATE INDEX auth_failures_window ON auth_failures(window_start);
 
 CREATE TABLE manager_approvals (
@@ -32,29 +35,7 @@ CREATE TABLE manager_approvals (
   expires_at TEXT NOT NULL,
   used_at TEXT,
   used_for TEXT
-) STRICT;
+)${w.strict};
 CREATE INDEX manager_approvals_expiry ON manager_approvals(expires_at);
-`;
-
-/** PostgreSQL: the same, with BIGINT for the counter. */
-export const postgres = `
-CREATE TABLE auth_failures (
-  bucket TEXT PRIMARY KEY,
-  count BIGINT NOT NULL CHECK (count >= 0),
-  window_start TEXT NOT NULL,
-  locked_until TEXT
+`,
 );
-CREATE INDEX auth_failures_window ON auth_failures(window_start);
-
-CREATE TABLE manager_approvals (
-  id TEXT PRIMARY KEY,
-  merchant_id TEXT NOT NULL REFERENCES merchants(id),
-  action TEXT NOT NULL,
-  approver_id TEXT NOT NULL REFERENCES staff(id),
-  created_at TEXT NOT NULL,
-  expires_at TEXT NOT NULL,
-  used_at TEXT,
-  used_for TEXT
-);
-CREATE INDEX manager_approvals_expiry ON manager_approvals(expires_at);
-`;

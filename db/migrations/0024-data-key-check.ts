@@ -1,3 +1,5 @@
+import { bothEngines } from './words.js';
+
 /**
  * The data-key check (issue 19; docs/decisions.md "Moving to PostgreSQL, and one data key").
  *
@@ -6,19 +8,12 @@
  * instance whose data key cannot open it refuses to start, before it writes anything, instead of
  * failing payment by payment on sealed card data it cannot read.
  */
-export const up = `
+export const { up, postgres } = bothEngines(
+  (w) => `
 CREATE TABLE key_check (
-  id INTEGER PRIMARY KEY CHECK (id = 1),
+  id ${w.integer} PRIMARY KEY CHECK (id = 1),
   sealed TEXT NOT NULL,
   created_at TEXT NOT NULL
-) STRICT;
-`;
-
-/** PostgreSQL: the same table. */
-export const postgres = `
-CREATE TABLE key_check (
-  id BIGINT PRIMARY KEY CHECK (id = 1),
-  sealed TEXT NOT NULL,
-  created_at TEXT NOT NULL
+)${w.strict};
+`,
 );
-`;

@@ -6,6 +6,3 @@
 export const up = `
 UPDATE staff SET display_name = 'Cashier' WHERE login = 'till' AND display_name = 'Till 1';
 `;
-
-/** PostgreSQL: the same update. */
-export const postgres = up;

@@ -1,3 +1,5 @@
+import { bothEngines } from './words.js';
+
 /**
  * Each till its own till (issue 26, part 0; docs/decisions.md "Several tills").
  *
@@ -15,7 +17,8 @@
  * beating is dead at once instead of after its 5-minute lease: a till does not wait on a payment
  * whose process died.
  */
-const tables = `
+export const { up, postgres } = bothEngines(
+  (w) => `
 CREATE TABLE tills (
   merchant_id TEXT NOT NULL REFERENCES merchants(id),
   till_id TEXT NOT NULL,
@@ -28,7 +31,7 @@ CREATE TABLE tills (
   held_at TEXT,
   seen_at TEXT,
   PRIMARY KEY (merchant_id, till_id)
-)__STRICT__;
+)${w.strict};
 CREATE INDEX tills_holder ON tills(holder_session_id) WHERE holder_session_id IS NOT NULL;
 INSERT INTO tills (merchant_id, till_id, name, created_at) SELECT id, 'TILL-1', 'Till 1', created_at FROM merchants;
 
@@ -36,10 +39,6 @@ CREATE TABLE gateway_instances (
   id TEXT PRIMARY KEY,
   started_at TEXT NOT NULL,
   seen_at TEXT NOT NULL
-)__STRICT__;
-`;
-
-export const up = tables.replaceAll('__STRICT__', ' STRICT');
-
-/** PostgreSQL: the same tables. */
-export const postgres = tables.replaceAll('__STRICT__', '');
+)${w.strict};
+`,
+);

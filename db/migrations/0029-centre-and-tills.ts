@@ -1,3 +1,5 @@
+import { bothEngines } from './words.js';
+
 /**
  * Tills joined to a centre, and selling on while it is away (issue 26, parts 1 and 2;
  * docs/decisions.md "Tills joined to a centre").
@@ -20,8 +22,11 @@
  * - `centre_unsettled`: the idempotency keys of payments the till passed on to the centre without
  *   getting an answer. Such a payment may have been charged there, so it is never stored: a retry with
  *   its key waits until the centre answers again.
+ *
+ * Both engines get the same tables (a till's journal is SQLite in practice; a centre may be either).
  */
-const tables = (integer: string) => `
+export const { up, postgres } = bothEngines(
+  (w) => `
 CREATE TABLE till_invites (
   code_hash TEXT PRIMARY KEY,
   merchant_id TEXT NOT NULL REFERENCES merchants(id),
@@ -29,7 +34,7 @@ CREATE TABLE till_invites (
   created_at TEXT NOT NULL,
   expires_at TEXT NOT NULL,
   used_at TEXT
-)__STRICT__;
+)${w.strict};
 
 CREATE TABLE till_links (
   merchant_id TEXT NOT NULL REFERENCES merchants(id),
@@ -42,11 +47,11 @@ CREATE TABLE till_links (
   report TEXT,
   limits TEXT NOT NULL,
   PRIMARY KEY (merchant_id, till_id)
-)__STRICT__;
+)${w.strict};
 CREATE UNIQUE INDEX till_links_credential ON till_links(credential_id);
 
 CREATE TABLE centre_link (
-  id ${integer} PRIMARY KEY CHECK (id = 1),
+  id ${w.integer} PRIMARY KEY CHECK (id = 1),
   centre_url TEXT NOT NULL,
   fingerprint TEXT,
   merchant_id TEXT NOT NULL,
@@ -56,35 +61,31 @@ CREATE TABLE centre_link (
   limits TEXT NOT NULL,
   joined_at TEXT NOT NULL,
   replica_digest TEXT
-)__STRICT__;
+)${w.strict};
 
 CREATE TABLE stored_payments (
-  seq ${integer} PRIMARY KEY,
+  seq ${w.integer} PRIMARY KEY,
   transaction_id TEXT NOT NULL UNIQUE,
   merchant_id TEXT NOT NULL,
   till_id TEXT NOT NULL,
   staff_id TEXT,
   order_id TEXT NOT NULL,
-  amount_minor ${integer} NOT NULL CHECK (amount_minor > 0),
+  amount_minor ${w.integer} NOT NULL CHECK (amount_minor > 0),
   currency TEXT NOT NULL,
   card_brand TEXT,
   card_last_four TEXT,
   request_sealed TEXT,
   stored_at TEXT NOT NULL,
   forwarded_at TEXT,
-  outcome_status_code ${integer},
+  outcome_status_code ${w.integer},
   outcome_message TEXT,
   seen_at TEXT
-)__STRICT__;
+)${w.strict};
 CREATE INDEX stored_payments_unforwarded ON stored_payments(seq) WHERE forwarded_at IS NULL;
 
 CREATE TABLE centre_unsettled (
   idempotency_key TEXT PRIMARY KEY,
   sent_at TEXT NOT NULL
-)__STRICT__;
-`;
-
-export const up = tables('INTEGER').replaceAll('__STRICT__', ' STRICT');
-
-/** PostgreSQL: the same tables (a till's journal is SQLite in practice; a centre may be either). */
-export const postgres = tables('BIGINT').replaceAll('__STRICT__', '');
+)${w.strict};
+`,
+);

@@ -1,3 +1,5 @@
+import { bothEngines } from './words.js';
+
 /**
  * A centre's "Needs attention" list of stored sales declined when their till forwarded them (issue
  * 26, part 2): the customer left with the goods, so someone must follow it up. A row is written in
@@ -7,14 +9,15 @@
  * On a till: a sale passed on to the centre without an answer keeps its request (card data sealed by
  * the data key) and cashier, so that once the centre says it was charged the till keeps its copy of it.
  */
-const table = (integer: string) => `
+export const { up, postgres } = bothEngines(
+  (w) => `
 CREATE TABLE forwarded_declines (
   transaction_id TEXT PRIMARY KEY REFERENCES transactions(id),
   merchant_id TEXT NOT NULL REFERENCES merchants(id),
   till_id TEXT NOT NULL,
   staff_id TEXT,
   order_id TEXT,
-  amount_minor ${integer} NOT NULL,
+  amount_minor ${w.integer} NOT NULL,
   currency TEXT NOT NULL,
   card_brand TEXT,
   card_last_four TEXT,
@@ -23,12 +26,10 @@ CREATE TABLE forwarded_declines (
   forwarded_at TEXT NOT NULL,
   handled_at TEXT,
   handled_by TEXT
-)__STRICT__;
+)${w.strict};
 CREATE INDEX forwarded_declines_open ON forwarded_declines(merchant_id, forwarded_at) WHERE handled_at IS NULL;
 
 ALTER TABLE centre_unsettled ADD COLUMN request_sealed TEXT;
 ALTER TABLE centre_unsettled ADD COLUMN staff_id TEXT;
-`;
-
-export const up = table('INTEGER').replaceAll('__STRICT__', ' STRICT');
-export const postgres = table('BIGINT').replaceAll('__STRICT__', '');
+`,
+);

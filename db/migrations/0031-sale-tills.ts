@@ -1,3 +1,5 @@
+import { POSTGRES_WORDS, SQLITE_WORDS, type Words } from './words.js';
+
 /**
  * One ledger, one till per sale (D19; docs/decisions.md "The shop's books").
  *
@@ -40,25 +42,25 @@ const ledger = (bookOf: string) => `
   FROM transactions t
   WHERE t.id = NEW.transaction_id AND t.payment_type = 'cardpos';`;
 
-const days = (integer: string, strict: string) => `
+const days = (w: Words) => `
 CREATE TABLE till_days (
   merchant_id TEXT NOT NULL REFERENCES merchants(id),
   till_id TEXT NOT NULL,
-  sequence ${integer} NOT NULL CHECK (sequence > 0),
+  sequence ${w.integer} NOT NULL CHECK (sequence > 0),
   closed_at TEXT NOT NULL,
-  centre_cursor ${integer} NOT NULL,
+  centre_cursor ${w.integer} NOT NULL,
   report TEXT NOT NULL,
   recorded_at TEXT NOT NULL,
   PRIMARY KEY (merchant_id, till_id, sequence)
-)${strict};
+)${w.strict};
 CREATE TABLE till_day_entries (
   merchant_id TEXT NOT NULL,
   till_id TEXT NOT NULL,
   entry_key TEXT NOT NULL,
-  sequence ${integer} NOT NULL,
+  sequence ${w.integer} NOT NULL,
   PRIMARY KEY (merchant_id, till_id, entry_key)
-)${strict};
-ALTER TABLE centre_link ADD COLUMN ledger_cursor ${integer} NOT NULL DEFAULT 0;
+)${w.strict};
+ALTER TABLE centre_link ADD COLUMN ledger_cursor ${w.integer} NOT NULL DEFAULT 0;
 `;
 
 export const up = `
@@ -78,9 +80,13 @@ CREATE TRIGGER till_ledger_append AFTER INSERT ON transaction_events
 WHEN NEW.type IN ('authorization', 'reauthorization', 'capture', 'refund')
 BEGIN${ledger("COALESCE(t.till_id, '*')")}
 END;
-${days('INTEGER', ' STRICT')}`;
+${days(SQLITE_WORDS)}`;
 
-/** PostgreSQL: the same column, backfill, index and ledger rule. */
+/**
+ * PostgreSQL: the same columns, indexes, ledger rule and tables, but the backfill reads the details
+ * with PostgreSQL's JSON operators (SQLite's json_extract is not there), and the ledger's trigger is
+ * a PL/pgSQL function run at commit under the book's advisory lock (see above).
+ */
 export const postgres = `
 ALTER TABLE transactions ADD COLUMN till_id TEXT;
 UPDATE transactions SET till_id = details::jsonb #>> '{stored,till_id}'
@@ -105,4 +111,4 @@ END $$;
 CREATE CONSTRAINT TRIGGER till_ledger_append AFTER INSERT ON transaction_events DEFERRABLE INITIALLY DEFERRED
 FOR EACH ROW WHEN (NEW.type IN ('authorization', 'reauthorization', 'capture', 'refund'))
 EXECUTE FUNCTION till_ledger_append();
-${days('BIGINT', '')}`;
+${days(POSTGRES_WORDS)}`;

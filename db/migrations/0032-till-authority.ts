@@ -9,7 +9,4 @@
  * existing columns (`sealed$` + the vault's AES-256-GCM form), and what the replica leaves out is
  * disabled or revoked in place (rows other tables point at are not deleted).
  */
-const change = `ALTER TABLE centre_link ADD COLUMN shop_till_ids TEXT;`;
-
-export const up = change;
-export const postgres = change;
+export const up = `ALTER TABLE centre_link ADD COLUMN shop_till_ids TEXT;`;

@@ -10,7 +10,7 @@
  * replaced: a new one with the wider CHECK, the values copied, the old one dropped (its CHECK goes
  * with it) and the new one renamed. PostgreSQL takes the same statements.
  */
-const change = `
+export const up = `
 ALTER TABLE staff ADD COLUMN language TEXT CHECK (language IN ('en', 'de', 'pt', 'hr'));
 
 ALTER TABLE merchants ADD COLUMN language_d21 TEXT NOT NULL DEFAULT 'en' CHECK (language_d21 IN ('en', 'de', 'pt', 'hr'));
@@ -18,6 +18,3 @@ UPDATE merchants SET language_d21 = language;
 ALTER TABLE merchants DROP COLUMN language;
 ALTER TABLE merchants RENAME COLUMN language_d21 TO language;
 `;
-
-export const up = change;
-export const postgres = change;

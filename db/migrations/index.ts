@@ -1,6 +1,14 @@
 /**
- * The schema's history, one module per version, forward-only: a shipped migration is never
- * edited, and shipped columns are never dropped or renamed. Add a file and a line here.
+ * The schema's history, one module per version, forward-only: a shipped migration's statements
+ * never change (tests/db/migrations.test.ts holds each version's texts to their digest), and shipped
+ * columns are never dropped or renamed. Add a file and a line here.
+ *
+ * One statement of the schema per migration, for both engines (docs/decisions.md "One schema for
+ * both engines (issue 37)"): a migration's `up` runs on SQLite and on PostgreSQL alike. A table's
+ * words that the engines spell differently (64-bit integers, SQLite's STRICT) are written once
+ * through ./words.ts (`bothEngines`). Only a migration whose SQL really differs on PostgreSQL (JSON
+ * functions, PL/pgSQL triggers, a reserved word) carries a `postgres` text, with a comment saying
+ * why; tests/db/schema-parity.test.ts compares what the two engines end up with.
  */
 import * as m0001 from './0001-merchants.js';
 import * as m0002 from './0002-transactions.js';
@@ -39,9 +47,12 @@ import * as m0033 from './0033-staff-languages.js';
 export interface Migration {
   version: number;
   name: string;
-  /** SQLite. */
+  /** The statements: SQLite's, and PostgreSQL's too unless `postgres` is given. */
   up: string;
-  /** PostgreSQL; required after db/postgres/baseline.ts's version (the baseline covers those before). */
+  /**
+   * PostgreSQL's statements where they differ from `up`. Versions up to db/postgres/baseline.ts's
+   * never run on PostgreSQL: the baseline stands for them.
+   */
   postgres?: string;
 }
 
@@ -67,16 +78,16 @@ export const migrations: readonly Migration[] = [
   { version: 19, name: 'postback-log', up: m0019.up, postgres: m0019.postgres },
   { version: 20, name: 'settings-staff-audit', up: m0020.up, postgres: m0020.postgres },
   { version: 21, name: 'instance-coordination', up: m0021.up, postgres: m0021.postgres },
-  { version: 22, name: 'outbox-claims', up: m0022.up, postgres: m0022.postgres },
+  { version: 22, name: 'outbox-claims', up: m0022.up },
   { version: 23, name: 'shared-auth-state', up: m0023.up, postgres: m0023.postgres },
   { version: 24, name: 'data-key-check', up: m0024.up, postgres: m0024.postgres },
-  { version: 25, name: 'person-names', up: m0025.up, postgres: m0025.postgres },
+  { version: 25, name: 'person-names', up: m0025.up },
   { version: 26, name: 'invoice-number-search', up: m0026.up, postgres: m0026.postgres },
   { version: 27, name: 'postback-search', up: m0027.up, postgres: m0027.postgres },
   { version: 28, name: 'tills', up: m0028.up, postgres: m0028.postgres },
   { version: 29, name: 'centre-and-tills', up: m0029.up, postgres: m0029.postgres },
   { version: 30, name: 'forwarded-declines', up: m0030.up, postgres: m0030.postgres },
   { version: 31, name: 'sale-tills', up: m0031.up, postgres: m0031.postgres },
-  { version: 32, name: 'till-authority', up: m0032.up, postgres: m0032.postgres },
-  { version: 33, name: 'staff-languages', up: m0033.up, postgres: m0033.postgres },
+  { version: 32, name: 'till-authority', up: m0032.up },
+  { version: 33, name: 'staff-languages', up: m0033.up },
 ];

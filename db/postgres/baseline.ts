@@ -1,9 +1,12 @@
 /**
  * The PostgreSQL schema at version 18, where PostgreSQL support begins (docs/decisions.md,
  * "PostgreSQL"). No PostgreSQL database ever existed at versions 1-17, so they are not replayed:
- * an empty PostgreSQL database gets this baseline in one step, and every later migration carries
- * its statements for both engines (`Migration.postgres`). Forward-only like the SQLite history:
- * this text is never edited once shipped.
+ * an empty PostgreSQL database gets this baseline in one step, and every later migration runs on
+ * both engines (db/migrations/index.ts). Forward-only like the SQLite history: this text is never
+ * edited once shipped (tests/db/migrations.test.ts holds it to its digest), and it stays as history
+ * rather than being generated from migrations 1-18 (docs/decisions.md "One schema for both engines
+ * (issue 37)"); tests/db/schema-parity.test.ts shows it is SQLite's schema at 18 but for the
+ * differences listed there.
  *
  * It is SQLite's schema at 18 with PostgreSQL's types (BIGINT for every integer, identity columns
  * for AUTOINCREMENT and the channels' public number) and its triggers as PL/pgSQL functions.

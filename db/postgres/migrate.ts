@@ -1,7 +1,8 @@
 /**
  * Migrations on PostgreSQL: the same numbered, forward-only sequence as SQLite (db/migrations),
  * the same refusal of a database newer than the code. An empty database gets the baseline (the
- * schema at BASELINE_VERSION) and then every later migration's `postgres` text. All of it runs in
+ * schema at BASELINE_VERSION) and then every later migration: its `postgres` text where it has one,
+ * else the `up` text SQLite runs (db/migrations/index.ts). All of it runs in
  * one transaction (PostgreSQL's DDL is transactional) under an advisory lock, so instances started
  * together migrate once: the others wait, then find nothing to do.
  */
@@ -25,9 +26,6 @@ export async function migratePostgres(pool: pg.Pool, migrations: readonly Migrat
     if (m.version !== index + 1) throw new Error(`migration ${m.name} has version ${m.version}, expected ${index + 1}`);
   });
   const latest = migrations.length;
-  for (const m of migrations) {
-    if (m.version > BASELINE_VERSION && m.postgres === undefined) throw new Error(`migration ${m.name} has no PostgreSQL text`);
-  }
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
@@ -45,7 +43,7 @@ export async function migratePostgres(pool: pg.Pool, migrations: readonly Migrat
       version = BASELINE_VERSION;
     }
     for (const m of migrations.filter((candidate) => candidate.version > version)) {
-      await client.query(m.postgres as string);
+      await client.query(m.postgres ?? m.up);
       applied.push(label(m));
       version = m.version;
     }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
@@ -5,6 +6,7 @@ import assert from 'node:assert/strict';
 import type Database from 'better-sqlite3';
 import { DatabaseTooNewError, migrate, schemaVersion } from '../../db/migrate.js';
 import { migrations, type Migration } from '../../db/migrations/index.js';
+import { BASELINE_VERSION, baseline } from '../../db/postgres/baseline.js';
 import { openDatabase } from '../../db/open.js';
 import { postbackLogCountSql, postbackLogSql } from '../../db/postbacks/repositories.js';
 import { transactionCountSql, transactionListSql } from '../../db/payments/transactions.js';
@@ -363,6 +365,50 @@ function uniqueKeys(db: Database.Database, table: string): string[][] {
   return list.filter((i) => i.isUnique === 1).map((i) => indexColumns(db, i.name));
 }
 
+/**
+ * What each shipped version runs, as the first 16 hex digits of the SHA-256 of its text: SQLite's
+ * (`up`), and PostgreSQL's (`postgres ?? up`; none up to the baseline's version, which the baseline
+ * stands for). A shipped migration never changes (db/migrations/index.ts): its file may be rewritten
+ * (e.g. written once for both engines, db/migrations/words.ts) only while the texts stay byte for byte
+ * the same. A new migration adds its line here.
+ */
+const SHIPPED_TEXTS: Record<number, readonly [string, string | null]> = {
+  1: ['1c8b6e4010a99184', null],
+  2: ['bbf6d18c51c3af13', null],
+  3: ['1cebbe062c924edb', null],
+  4: ['9782a58112d009d4', null],
+  5: ['9833fa2c7b260110', null],
+  6: ['245bf07f3e470dfb', null],
+  7: ['85ee456cab734acb', null],
+  8: ['fbea8635f49a820b', null],
+  9: ['c5046b95a9629d72', null],
+  10: ['9f29d6b10fb351ae', null],
+  11: ['11aa31ec17e6c5ac', null],
+  12: ['89c8001fde7d8ece', null],
+  13: ['15ac09328b26036a', null],
+  14: ['a941c316b47eb875', null],
+  15: ['fb67c3512df40c77', null],
+  16: ['8f041a764a866b20', null],
+  17: ['ab2be4a4032d05fd', null],
+  18: ['d6fc12193d858f1a', null],
+  19: ['3e860a79f371f95f', 'f4b4d1c84efdbaf1'],
+  20: ['e2c1027aa222b451', '36e1afa9efcdbd1d'],
+  21: ['5cb3a652c5603c81', 'fc3d19a7e79d3790'],
+  22: ['d1d19f337b93724c', 'd1d19f337b93724c'],
+  23: ['2d2ba6c6f51a0b47', '30e8d29b7aaeb186'],
+  24: ['edf2e1fcd8499336', '8a68803f824b0ac8'],
+  25: ['9dfcd2b198dd2139', '9dfcd2b198dd2139'],
+  26: ['cc559d84ac7003db', 'f5b1114a8977b90a'],
+  27: ['d91533a50497b775', 'e7a74ba463c3cb8f'],
+  28: ['6de9102a82b4357e', '28a38fd9d3fe2b4c'],
+  29: ['71051ded5b186405', 'ca521bc726de1211'],
+  30: ['e43fe64a6a492fa3', '4530099ffef8acb6'],
+  31: ['d88f050df778c815', '4f1a3d4f32defef1'],
+  32: ['57accae38927ab53', '57accae38927ab53'],
+  33: ['92ec284b7fa2e0dd', '92ec284b7fa2e0dd'],
+};
+const SHIPPED_BASELINE = '1c50c9d3f76f7575';
+
 /** The newest schema version (versions may leave a gap for a parallel branch, never step back). */
 const LATEST = migrations.at(-1)?.version ?? 0;
 
@@ -390,6 +436,15 @@ describe('migrations', () => {
       migrations.map((m) => m.version),
       'add the tables and indexes of a new migration to expectedByVersion',
     );
+  });
+
+  test("shipped migrations' texts, and the PostgreSQL baseline's, never change", () => {
+    const digest = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);
+    const texts = Object.fromEntries(
+      migrations.map((m) => [m.version, [digest(m.up), m.version > BASELINE_VERSION ? digest(m.postgres ?? m.up) : null] as const]),
+    );
+    assert.deepEqual(texts, SHIPPED_TEXTS, 'a shipped migration changed (write a new one instead), or a new one needs its line in SHIPPED_TEXTS');
+    assert.equal(digest(baseline), SHIPPED_BASELINE, 'db/postgres/baseline.ts changed: existing PostgreSQL databases never run it again');
   });
 
   for (const migration of migrations) {
