@@ -13,27 +13,21 @@
 import type { ForwardEntry, JoinAnswer, JoinSummary, Replica, TillLinkStatus, TillReport } from '../../../contract/api/centre.js';
 import type { PaymentRequest, TransactionResponse } from '../../../contract/api/payments.js';
 import type { Transaction } from '../../../contract/api/transactions.js';
-import { cardBrand } from '../../../contract/cards.js';
 import { ErrorCode, TransactionStatus as S } from '../../../contract/codes.js';
-import { CENTRE_OUTCOME_UNKNOWN, DEFAULT_CVM_LIMIT } from '../../../contract/constants.js';
-import { currencyExponent, minorToAmount, minorToText, toMinor } from '../../../contract/money.js';
-import { apiError, failure, success, validationError, type Answer, type Outcome } from '../errors.js';
+import { CENTRE_OUTCOME_UNKNOWN } from '../../../contract/constants.js';
+import { currencyExponent, minorToAmount, toMinor } from '../../../contract/money.js';
+import { apiError, failure, success, type Answer, type Outcome } from '../errors.js';
 import type { IdempotencyFence } from '../idempotency/idempotency.js';
 import { sealHash } from '../merchants/credentials.js';
 import type { Clock, Ids, Logger, Vault } from '../kernel.js';
 import type { Store } from '../unit-of-work.js';
 import type { CentreUnit } from './ports.js';
-import { validatePaymentRequest } from '../payments/request.js';
-import { repeatedSale, repeatedSaleError } from '../payments/repeated-sale.js';
-import { anotherTillError } from '../payments/sale-till.js';
 import { answerView, CHARGED, declineView, storedView } from './till-views.js';
 import { applyCentreLedger, keepRefundCopy, keepSaleCopy, saleOf } from './till-copies.js';
 import { daysToSend } from './till-days.js';
+import { centreAway, storeSale, type UnitOfWork } from './stored-sales.js';
 import { CentreAwayError, CentreRefusedError, type CentreAccess, type CentreConnection, type CentreFence, type CentreLinkRecord, type RelayedAnswer, type RelayedRequest } from './ports.js';
 
-const STORED_MESSAGE = 'Stored at the till: forwarded when the centre answers';
-/** Runs the work in one database unit (the request's operation, which records its idempotency reply in it). */
-export type UnitOfWork = <T>(work: (tx: CentreUnit) => Promise<Outcome<T>>) => Promise<Outcome<T>>;
 
 /** How often a till reports, and so how soon it notices the centre is away (or back). */
 export const LINK_BEAT_MS = 1000;
@@ -55,10 +49,6 @@ export interface TillLinkDeps {
 export type AttemptSettlement = { state: 'in_progress' } | { state: 'approved'; transaction: Transaction } | { state: 'not_charged'; transaction: Transaction | null };
 
 export type LinkState = { name: 'unlinked' } | { name: 'online'; since: string } | { name: 'away'; since: string; reason: string };
-
-function centreAway(message: string): ReturnType<typeof apiError> {
-  return apiError(ErrorCode.centreAway, message, [{ field: 'centre', message: 'does not answer' }]);
-}
 
 export class TillLink {
   private link: CentreLinkRecord | undefined;
@@ -407,100 +397,7 @@ export class TillLink {
         if (scoped !== undefined) await this.deps.store.run((tx) => tx.journal.clearUnsettled(scoped));
       }
     }
-    return this.storeSale(request, staffId, unit, key === undefined && !repeatConfirmed);
-  }
-
-  /**
-   * Stores a card-present sale while the centre is away, if the limits allow, in `unit` (the request's
-   * own unit of work, which stores its idempotency reply too: a till killed after the commit answers a
-   * retry with the same key with this stored sale).
-   */
-  private async storeSale(request: PaymentRequest, staffId: string | null, unit: UnitOfWork, checkRepeat: boolean): Promise<Outcome<TransactionResponse>> {
-    const link = this.link as CentreLinkRecord;
-    const checked = validatePaymentRequest('payment', request);
-    if (!checked.ok) return failure(validationError(checked.errors));
-    const command = checked.command;
-    if (command.type !== 'cardpos' || !command.card || !command.pos) return failure(centreAway("The shop's gateway (this till's centre) does not answer; only card-present sales are stored meanwhile"));
-    // The rule the centre holds online (D20): a sale here names this till, or no till.
-    const terminal = command.pos.terminal.id;
-    if (terminal && terminal !== link.tillId && link.shopTillIds.includes(terminal)) return failure(validationError([anotherTillError(link.tillId)]));
-    const pan = command.card.pan;
-    // Contactless above the CVM limit needs the PIN, as the bank would ask for it online (after the
-    // limits: a sale that cannot be stored is refused before the customer types a PIN for nothing).
-    const exponent = command.exponent;
-    const cvm = toMinor(DEFAULT_CVM_LIMIT, exponent);
-    const needsPin = command.pos.entry === 'contactless' && !command.pos.pinBlock && cvm.ok && command.amountMinor > cvm.minor;
-    const now = this.deps.clock.now();
-    const transactionId = this.deps.ids.newId();
-    return unit(async (tx): Promise<Outcome<TransactionResponse>> => {
-      const limits = link.limits;
-      const pending = await tx.journal.pending();
-      const limit = (major: number) => {
-        const minor = toMinor(major, exponent);
-        return minor.ok ? minor.minor : 0;
-      };
-      const total = pending.totals.find((t) => t.currency === command.currency)?.amountMinor ?? 0;
-      const problem =
-        limits.per_payment === 0 || limits.total_per_currency === 0 || limits.count === 0 || limits.age_hours === 0
-          ? 'storing sales is switched off for this till'
-          : command.amountMinor > limit(limits.per_payment)
-            ? `a stored sale may be at most ${minorToText(limit(limits.per_payment), exponent)} ${command.currency}`
-            : total + command.amountMinor > limit(limits.total_per_currency)
-              ? `stored sales may add up to at most ${minorToText(limit(limits.total_per_currency), exponent)} ${command.currency}`
-              : pending.count >= limits.count
-                ? `at most ${limits.count} sales may be stored`
-                : pending.oldestAt && now.getTime() - Date.parse(pending.oldestAt) > limits.age_hours * 3_600_000
-                  ? `the oldest stored sale is older than ${limits.age_hours} hours`
-                  : undefined;
-      if (problem) {
-        return failure(apiError(ErrorCode.centreAway, `The shop's gateway (this till's centre) does not answer and this sale cannot be stored: ${problem}. Take another payment method.`, [{ field: 'amount', message: problem }]));
-      }
-      if (needsPin) return success(this.answer(this.deps.ids.newId(), request, pan, { status_code: S.declined, status: 'declined', message: 'request_pin', reason_code: '1A' }));
-      // The same duplicate check as at the centre, against this till's own copies (D19).
-      if (checkRepeat && !command.pos?.subsequent) {
-        const sale = { orderId: command.orderId, amountMinor: command.amountMinor, currency: command.currency, cardFingerprint: this.deps.vault.fingerprint(pan), tillId: link.tillId, terminalId: command.pos?.terminal.id ?? null };
-        const earlier = await repeatedSale(tx, link.merchantId, sale, now);
-        if (earlier) return failure(repeatedSaleError(earlier));
-      }
-      const seq = await tx.journal.store({
-        transactionId,
-        merchantId: link.merchantId,
-        tillId: link.tillId,
-        staffId,
-        orderId: command.orderId,
-        amountMinor: command.amountMinor,
-        currency: command.currency,
-        cardBrand: cardBrand(pan),
-        cardLastFour: pan.slice(-4),
-        requestSealed: this.deps.vault.seal(JSON.stringify(request)),
-        storedAt: now.toISOString(),
-        forwardedAt: null,
-        outcomeStatusCode: null,
-        outcomeMessage: null,
-        seenAt: null,
-      });
-      const answer = this.answer(transactionId, request, pan, { status_code: S.stored, status: 'stored', message: STORED_MESSAGE });
-      await keepSaleCopy(tx, this.deps, link, request, { kind: 'ok', body: answer }, staffId, { till_id: link.tillId, seq, stored_at: now.toISOString() });
-      return success(answer);
-    });
-  }
-
-  private answer(transactionId: string, request: PaymentRequest, pan: string, outcome: Pick<TransactionResponse, 'status_code' | 'status' | 'message'> & { reason_code?: string }): TransactionResponse {
-    const card = request.pos_data?.card;
-    return {
-      transaction_id: transactionId,
-      payment_type: request.payment_type,
-      order_id: request.order_id ?? null,
-      additional_transaction_data: request.additional_transaction_data ?? null,
-      amount: request.amount,
-      currency: request.currency,
-      included_fees: '0.00',
-      error_code: 0,
-      card_last_four: pan.slice(-4),
-      ...(card?.expiry_month !== undefined ? { card_expiry_month: Number(card.expiry_month) } : {}),
-      ...(card?.expiry_year !== undefined ? { card_expiry_year: Number(card.expiry_year) } : {}),
-      ...outcome,
-    };
+    return storeSale(this.deps, this.link, request, staffId, unit, key === undefined && !repeatConfirmed);
   }
 
   /**

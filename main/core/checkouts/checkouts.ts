@@ -23,9 +23,7 @@ import {
   CHECKOUT_STATUSES,
   CHECKOUTS_DEFAULT_PER_PAGE,
   CHECKOUTS_MAX_PER_PAGE,
-  MERCHANT_REFERENCE_PATTERN,
   type CheckoutLocale,
-  type CheckoutStatus,
   type PaymentType,
 } from '../../../contract/constants.js';
 import { currencyExponent, minorToAmount, toMinor } from '../../../contract/money.js';
@@ -33,57 +31,35 @@ import { isEmailAddress } from '../../../contract/text-rules.js';
 import { apiError, created, failure, success, validationError, type Outcome } from '../errors.js';
 import { ibanProblem } from '../mandates/mandates.js';
 import type { Operation, Operations } from '../idempotency/operations.js';
-import { CAPABILITIES } from '../payment-methods/payment-types.js';
 import type { PaymentMethods } from '../payment-methods/payment-methods.js';
 import type { Payments } from '../payments/payments.js';
 import { isCountryCode } from '../countries.js';
 import { parseAmount, validateCommonFields } from '../payments/request.js';
 import { oneOf, pageMetadata, readPageQuery } from '../paging.js';
 import type { CheckoutFilter, CheckoutRecord, CheckoutsUnit } from './ports.js';
+import {
+  COLLECT_FLAGS,
+  collectOf,
+  DISPLAY_FLAGS,
+  HOSTED_METHODS,
+  methodsFor,
+  newSession,
+  notFound,
+  paymentReference,
+  PREFILL_KEYS,
+  prefillCountry,
+  sessionView,
+  type CustomerCheckout,
+  type CustomerPayment,
+  type SessionRequest,
+  type StaffActor,
+} from './sessions.js';
+
 import type { Clock, Ids, QrCodes, ScheduledTask } from '../kernel.js';
 import type { Store } from '../unit-of-work.js';
 import type { TransactionRecord } from '../payments/ports.js';
 import type { Scheduler } from '../scheduler.js';
 import { transactionView } from '../transactions/queries.js';
-
-export const CHECKOUT_TTL_MS = 24 * 60 * 60 * 1000;
-/** Payment types a customer can use on a hosted page (card-present and device wallets cannot). */
-export const HOSTED_METHODS: readonly PaymentType[] = ['cardecom', 'dd', 'wallet', 'a2a', 'bankredirect'];
-
-const COLLECT_FLAGS = ['collect_dob', 'collect_phone', 'collect_gender', 'collect_shipping_address', 'collect_billing_address'] as const;
-const DISPLAY_FLAGS = ['display_transaction_details', 'display_manual_payment_instruction_to_customer'] as const;
-const PREFILL_KEYS = ['email', 'phone', 'company', 'first_name', 'last_name', 'address', 'address2', 'city', 'state', 'postal_code', 'country'] as const;
-
-/** What the customer's page may show: nothing of the merchant's account beyond the session. */
-export interface CustomerCheckout {
-  id: string;
-  status: CheckoutStatus;
-  merchant_name: string;
-  order_id: string;
-  reference: string | null;
-  description: string | null;
-  currency: string;
-  amount: number;
-  amount_taxes: number;
-  amount_shipping: number;
-  total_amount: number;
-  display_transaction_details: boolean;
-  methods: PaymentType[];
-  collect: { dob: boolean; phone: boolean; gender: boolean; shipping_address: boolean; billing_address: boolean };
-  prefill: Record<string, string>;
-  instructions: { show: boolean; account_holder: string | null; iban: string | null; bic: string | null };
-  locale: string | null;
-  transaction_id: string | null;
-  success_url: string;
-  error_url: string;
-}
-
-export interface CustomerPayment {
-  method: string;
-  customer: Record<string, string>;
-  iban?: string;
-  account_holder?: string;
-}
 
 export interface CheckoutsDeps {
   store: Store<CheckoutsUnit>;
@@ -101,50 +77,6 @@ export interface CheckoutsDeps {
 
 /** The QR code of a session's link on the back office's detail, as wide as the invoices' (D11). */
 const QR_CODE_WIDTH = 250;
-
-/** A session's request as stored: a back-office session may have no postback_url. */
-type SessionRequest = Omit<CheckoutRequest, 'postback_url'> & { postback_url?: string };
-
-/** A staff member acting in the back office: written to the audit log with what they did. */
-export interface StaffActor {
-  merchantId: string;
-  staffId: string;
-}
-
-/** The hosted methods the catalog offers in a currency (the merchant's settings narrow them further). */
-function methodsFor(currency: string): PaymentType[] {
-  return HOSTED_METHODS.filter((type) => {
-    const currencies = CAPABILITIES[type].currencies;
-    return !currencies || currencies.includes(currency);
-  });
-}
-
-/** The prefilled customer country of a session, when it is a valid code. */
-function prefillCountry(record: CheckoutRecord): string | undefined {
-  const country = (record.request as unknown as CheckoutRequest).prefill_customer_info?.country;
-  return typeof country === 'string' && isCountryCode(country) ? country : undefined;
-}
-
-/** A merchant_reference the payment accepts, from the session's reference or its id. */
-function paymentReference(record: CheckoutRecord): string {
-  const reference = typeof record.request.reference === 'string' ? record.request.reference.slice(0, 35) : '';
-  return MERCHANT_REFERENCE_PATTERN.test(reference) ? reference : `Checkout ${record.id.slice(-12)}`;
-}
-
-/** What the page asks the customer for (the collect_* flags). */
-function collectOf(request: CheckoutRequest): CustomerCheckout['collect'] {
-  return {
-    dob: request.collect_dob === 1,
-    phone: request.collect_phone === 1,
-    gender: request.collect_gender === 1,
-    shipping_address: request.collect_shipping_address === 1,
-    billing_address: request.collect_billing_address === 1,
-  };
-}
-
-function notFound(id: string): Outcome<never> {
-  return failure(apiError(ErrorCode.notFound, `Checkout ${id} not found`, [{ field: 'checkout_id', message: 'no such checkout for this merchant' }]));
-}
 
 export class Checkouts {
   constructor(private readonly deps: CheckoutsDeps) {
@@ -207,7 +139,7 @@ export class Checkouts {
     if (errors.length || !minor) return failure(validationError(errors));
     const refusal = await this.unoffered(operation.context.merchantId, request);
     if (refusal) return refusal;
-    const record = this.newRecord(this.deps.ids.newId(), operation.context.merchantId, request, minor);
+    const record = newSession(this.deps.ids.newId(), operation.context.merchantId, request, minor, this.deps.clock.now());
     const outcome = await operation.commit(this.deps.store, async (tx) => {
       await this.insert(tx, record);
       return success({ checkout_id: record.id, error_code: 0 as const, status: record.status, client_action: 'redirect' as const, action_data: { url: this.url(record.id) } });
@@ -230,65 +162,16 @@ export class Checkouts {
     );
   }
 
-  /** A new open session; without a postback_url (back office) it sends no postbacks. */
-  private newRecord(id: string, merchantId: string, request: SessionRequest, minor: { amount: number; taxes: number; shipping: number; total: number }): CheckoutRecord {
-    const now = this.deps.clock.now();
-    return {
-      id,
-      merchantId,
-      status: 'open',
-      orderId: request.order_id,
-      currency: request.currency,
-      amountMinor: minor.amount,
-      taxesMinor: minor.taxes,
-      shippingMinor: minor.shipping,
-      totalMinor: minor.total,
-      transactionId: null,
-      successUrl: request.success_url,
-      errorUrl: request.error_url,
-      postbackUrl: request.postback_url ?? null,
-      locale: request.locale ?? null,
-      request: { ...request },
-      customer: {},
-      createdAt: now.toISOString(),
-      updatedAt: now.toISOString(),
-      expiresAt: new Date(now.getTime() + CHECKOUT_TTL_MS).toISOString(),
-    };
-  }
-
   private async insert(tx: CheckoutsUnit, record: CheckoutRecord): Promise<void> {
     await tx.checkouts.insert(record);
     await this.deps.scheduler.schedule(tx, 'expire_checkout', record.id, record.merchantId, new Date(record.expiresAt));
-  }
-
-  private view(record: CheckoutRecord, methods: PaymentType[]): Checkout {
-    const exponent = currencyExponent(record.currency) ?? 2;
-    return {
-      checkout_id: record.id,
-      status: record.status,
-      order_id: record.orderId,
-      reference: typeof record.request.reference === 'string' ? record.request.reference : null,
-      currency: record.currency,
-      amount: minorToAmount(record.amountMinor, exponent),
-      amount_taxes: minorToAmount(record.taxesMinor, exponent),
-      amount_shipping: minorToAmount(record.shippingMinor, exponent),
-      total_amount: minorToAmount(record.totalMinor, exponent),
-      transaction_id: record.transactionId,
-      payment_methods: methods,
-      customer: record.customer,
-      url: this.url(record.id),
-      created_at: record.createdAt,
-      updated_at: record.updatedAt,
-      expires_at: record.expiresAt,
-      error_code: 0,
-    };
   }
 
   async read(merchantId: string, id: string): Promise<Outcome<Checkout>> {
     const record = await this.deps.store.read((r) => r.checkouts.get(id));
     if (!record || record.merchantId !== merchantId) return notFound(id);
     const methods = await this.deps.store.read((r) => this.offered(r, record));
-    return success(this.view(record, methods));
+    return success(sessionView(record, methods, this.url(record.id)));
   }
 
   async forCustomer(id: string): Promise<CustomerCheckout | undefined> {
@@ -488,7 +371,7 @@ export class Checkouts {
     const request = this.backOfficeRequest(body, merchant.name, this.url(id));
     const refusal = await this.unoffered(merchantId, request);
     if (refusal) return refusal;
-    const record = this.newRecord(id, merchantId, request, minor);
+    const record = newSession(id, merchantId, request, minor, this.deps.clock.now());
     // Made before the unit of work: no I/O or timers inside one (ports.ts).
     const qrCode = await this.qrCodeOf(id);
     const outcome = await operation.commit(this.deps.store, async (tx) => {
@@ -520,7 +403,7 @@ export class Checkouts {
   private async backOfficeView(r: CheckoutsUnit, record: CheckoutRecord): Promise<BackOfficeCheckout> {
     const request = record.request as unknown as CheckoutRequest;
     return {
-      ...this.view(record, await this.offered(r, record)),
+      ...sessionView(record, await this.offered(r, record), this.url(record.id)),
       description: request.description ?? null,
       locale: (CHECKOUT_LOCALES as readonly string[]).includes(record.locale ?? '') ? (record.locale as CheckoutLocale) : null,
       postback_url: record.postbackUrl,

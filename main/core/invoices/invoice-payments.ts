@@ -22,7 +22,7 @@ import { currencyExponent, minorToAmount } from '../../../contract/money.js';
 import { apiError, created, failure, success, validationError, type ApiError, type Outcome } from '../errors.js';
 import type { OperationLocks } from '../locks.js';
 import type { Operations } from '../idempotency/operations.js';
-import { HOSTED_METHODS } from '../checkouts/checkouts.js';
+import { HOSTED_METHODS } from '../checkouts/sessions.js';
 import type { PaymentMethods } from '../payment-methods/payment-methods.js';
 import type { Payments } from '../payments/payments.js';
 import { transactionView } from '../transactions/queries.js';

@@ -10,7 +10,7 @@
 import countries from 'i18n-iso-countries';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, TransactionStatus as S } from '../../../contract/codes.js';
-import type { CustomerCheckout } from '../../core/checkouts/checkouts.js';
+import type { CustomerCheckout } from '../../core/checkouts/sessions.js';
 import type { TransactionRecord } from '../../core/payments/ports.js';
 import { bodyOf, fromOwnPage, nextLocation, pageRequest, seeOther, sendHtml, type PageRequest, type PagesDeps } from './context.js';
 import {
