@@ -331,80 +331,107 @@ function recoverFound(model: TillModel, event: EventOf<'openAttempt'>): Step {
   return resolving({ ...model, unresolved }, null);
 }
 
-const ALL = PHASES;
+// ---- the steps the table names that are not above --------------------------------------------------
+
+type Run<T extends TillEventType> = Rule<T>['run'];
+
+// A kept amount (from a cancelled sale) is charged with Enter; typing starts a new amount.
+const keypad: Run<'keypad'> = (m, e) => step(m, { digits: pressAmountKey(m.amountKept && e.key !== 'back' ? '' : m.digits, e.key), notice: null, amountKept: false });
+
+const setReference: Run<'setReference'> = (m, e) => step(m, { reference: e.reference.replace(/[^\x20-\x7e]/g, '').slice(0, 35) });
+
+const reader: Run<'reader'> = (m, e, c) => (m.phase.name === 'amount' ? cardFirst(m, e.event, c) : cardPresented(m, e.event, c));
+
+const cancelWaiting: Run<'cancelWaiting'> = (m) => endSale(m, { phase: AMOUNT, notice: m.sale?.pinRequested ? say('till.notice.cancelled') : null });
+
+const pinBlock: Run<'pinBlock'> = (m, e, c) => (m.sale?.card ? sendNew(m, m.sale.card, c, e.block) : unchanged(m));
+
+/** PIN Cancel keeps the amount for Enter, and names it. */
+const cancelPin: Run<'cancelPin'> = (m, _e, c) => {
+  if (!m.sale) return unchanged(m);
+  const notice = say('till.notice.pinCancelled', { amount: moneyOf(c, m.sale) });
+  return endSale(m, { phase: AMOUNT, digits: String(m.sale.amountMinor), amountKept: true, notice });
+};
+
+const retryPin: Run<'retryPin'> = (m) => {
+  if (m.phase.name !== 'declined' || !m.phase.decline.retryPin || !m.sale?.card) return unchanged(m);
+  return step(m, { sale: { ...m.sale, pinRequested: true }, phase: { name: 'pin', insertPath: false } });
+};
+
+/** "Other payment" names the amount to take another way. */
+const otherPayment: Run<'otherPayment'> = (m, _e, c) => {
+  const notice = m.sale ? say('till.notice.otherPayment', { amount: moneyOf(c, m.sale) }) : say('till.notice.otherPaymentNoAmount');
+  return endSale(m, { phase: AMOUNT, digits: '', reference: '', amountKept: false, notice });
+};
+
+const newSale: Run<'newSale'> = (m) => endSale(m, { phase: AMOUNT, digits: '', reference: '', notice: null, amountKept: false });
+
+const nextAmount: Run<'nextAmount'> = (m, e) => endSale(m, { phase: AMOUNT, digits: pressAmountKey('', e.key), reference: '', notice: null, amountKept: false });
+
+const recover: Run<'recover'> = (m) => (m.sale ? unchanged(m) : { state: m, effects: [{ type: 'findOpenAttempt' }] });
+
+/** The attempt is on record: the request goes out, and the sale counts as sent. */
+const attemptRecorded: Run<'attemptRecorded'> = (m, e, c) => {
+  const current = inFlight(m, e.key);
+  if (!current) return unchanged(m);
+  const sale: Sale = { ...current.sale, sent: true };
+  return step(m, { sale, phase: { name: 'processing', since: c.now }, readerMessage: null }, [{ type: 'pay', key: e.key, request: current.attempt.request }]);
+};
+
+const paid: Run<'paid'> = (m, e) => {
+  const current = inFlight(m, e.key);
+  return current ? answered(m, current.sale, current.attempt, e.response) : unchanged(m);
+};
+
+const payFailed: Run<'payFailed'> = (m, e) => (inFlight(m, e.key) ? unanswered(m, e.failure) : unchanged(m));
+
+const resendDue: Run<'resendDue'> = (m) => {
+  const attempt = m.sale?.attempt;
+  if (m.phase.name !== 'checking' || m.phase.mode !== 'resend' || !attempt) return unchanged(m);
+  return { state: m, effects: [{ type: 'pay', key: attempt.key, request: attempt.request }] };
+};
+
+const resolveDue: Run<'resolveDue'> = (m) => (resolvingNow(m) ? resolving(m, m.startAfter) : unchanged(m));
+
+// ---- the table ----------------------------------------------------------------------------------------
 
 export const TRANSITIONS: { readonly [T in TillEventType]: Rule<T> } = {
-  keypad: {
-    from: ['amount'],
-    to: ['amount'],
-    // A kept amount (from a cancelled sale) is charged with Enter; typing starts a new amount.
-    run: (m, e) => step(m, { digits: pressAmountKey(m.amountKept && e.key !== 'back' ? '' : m.digits, e.key), notice: null, amountKept: false }),
-  },
-  setReference: { from: ['amount'], to: ['amount'], run: (m, e) => step(m, { reference: e.reference.replace(/[^\x20-\x7e]/g, '').slice(0, 35) }) },
+  // The amount screen
+  keypad: { from: ['amount'], to: ['amount'], run: keypad },
+  setReference: { from: ['amount'], to: ['amount'], run: setReference },
   charge: { from: ['amount'], to: ['waiting', 'checking'], run: (m, _e, c) => charge(m, c) },
-  reader: { from: ['amount', 'waiting'], to: ['amount', 'waiting', 'pin', 'processing', 'checking'], run: (m, e, c) => (m.phase.name === 'amount' ? cardFirst(m, e.event, c) : cardPresented(m, e.event, c)) },
-  cancelWaiting: { from: ['waiting'], to: ['amount'], run: (m) => endSale(m, { phase: AMOUNT, notice: m.sale?.pinRequested ? say('till.notice.cancelled') : null }) },
-  pinBlock: { from: ['pin'], to: ['processing'], run: (m, e, c) => (m.sale?.card ? sendNew(m, m.sale.card, c, e.block) : unchanged(m)) },
-  cancelPin: {
-    from: ['pin'],
-    to: ['amount'],
-    run: (m, _e, c) => (m.sale ? endSale(m, { phase: AMOUNT, digits: String(m.sale.amountMinor), amountKept: true, notice: say('till.notice.pinCancelled', { amount: moneyOf(c, m.sale) }) }) : unchanged(m)),
-  },
-  retryPin: {
-    from: ['declined'],
-    to: ['pin'],
-    run: (m) => (m.phase.name === 'declined' && m.phase.decline.retryPin && m.sale?.card ? step(m, { sale: { ...m.sale, pinRequested: true }, phase: { name: 'pin', insertPath: false } }) : unchanged(m)),
-  },
+  // The till's day was closed: what the till said of the day before goes.
+  dayClosed: { from: ['amount'], to: ['amount'], run: (m) => step(m, { notice: null }) },
+  // At start (after a reload or restart): the till's open attempt is resolved before a new sale.
+  recover: { from: ['amount'], to: ['amount'], run: recover },
+  openAttempt: { from: ['amount'], to: ['checking'], run: recoverFound },
+  // Swipe first, then Charge is one step: with an amount typed, a card on the amount screen charges.
+  reader: { from: ['amount', 'waiting'], to: ['amount', 'waiting', 'pin', 'processing', 'checking'], run: reader },
+  cancelWaiting: { from: ['waiting'], to: ['amount'], run: cancelWaiting },
+  pinBlock: { from: ['pin'], to: ['processing'], run: pinBlock },
+  cancelPin: { from: ['pin'], to: ['amount'], run: cancelPin },
+  // The gateway and the sale's request
+  attemptRecorded: { from: ['processing'], to: ['processing'], run: attemptRecorded },
+  attemptRefused: { from: ['processing'], to: ['checking', 'failed', 'amount'], run: (m, e) => attemptRefused(m, e.key, e.failure) },
+  paid: { from: ['processing', 'checking'], to: ['approved', 'waiting', 'pin', 'declined', 'failed'], run: paid },
+  payFailed: { from: ['processing', 'checking'], to: ['checking', 'amount', 'failed'], run: payFailed },
+  // A decline or a refusal
+  retryPin: { from: ['declined'], to: ['pin'], run: retryPin },
   anotherCard: { from: ['declined'], to: ['waiting'], run: (m) => freshCard(m, false) },
   insertCard: { from: ['declined'], to: ['waiting'], run: (m) => freshCard(m, true) },
   tryAgain: { from: ['declined', 'failed'], to: ['processing', 'waiting'], run: (m, _e, c) => tryAgain(m, c) },
-  otherPayment: {
-    from: ['declined', 'failed'],
-    to: ['amount'],
-    run: (m, _e, c) => endSale(m, { phase: AMOUNT, digits: '', reference: '', amountKept: false, notice: m.sale ? say('till.notice.otherPayment', { amount: moneyOf(c, m.sale) }) : say('till.notice.otherPaymentNoAmount') }),
-  },
-  // The approved screen's next sale, and the staff session's end in any phase (shell/frame.tsx).
-  newSale: { from: ALL, to: ['amount'], run: (m) => endSale(m, { phase: AMOUNT, digits: '', reference: '', notice: null, amountKept: false }) },
+  otherPayment: { from: ['declined', 'failed'], to: ['amount'], run: otherPayment },
   // A digit typed on a refusal's screen: the refusal goes, and the next amount starts with it.
-  nextAmount: { from: ['failed'], to: ['amount'], run: (m, e) => endSale(m, { phase: AMOUNT, digits: pressAmountKey('', e.key), reference: '', notice: null, amountKept: false }) },
-  // The till's day was closed: what the till said of the day before goes.
-  dayClosed: { from: ['amount'], to: ['amount'], run: (m) => step(m, { notice: null }) },
+  nextAmount: { from: ['failed'], to: ['amount'], run: nextAmount },
+  // An unknown outcome
   checkAgain: { from: ['checking'], to: ['checking'], run: (m) => checkAgain(m) },
   stopChecking: { from: ['checking'], to: ['amount'], run: (m, _e, c) => stopChecking(m, c) },
-  // At start (after a reload or restart): the till's open attempt is resolved before a new sale.
-  recover: { from: ['amount'], to: ['amount'], run: (m) => (m.sale ? unchanged(m) : { state: m, effects: [{ type: 'findOpenAttempt' }] }) },
-  openAttempt: { from: ['amount'], to: ['checking'], run: (m, e) => recoverFound(m, e) },
-  attemptRecorded: {
-    from: ['processing'],
-    to: ['processing'],
-    run: (m, e, c) => {
-      const current = inFlight(m, e.key);
-      if (!current) return unchanged(m);
-      const sale: Sale = { ...current.sale, sent: true };
-      return step(m, { sale, phase: { name: 'processing', since: c.now }, readerMessage: null }, [{ type: 'pay', key: e.key, request: current.attempt.request }]);
-    },
-  },
-  attemptRefused: { from: ['processing'], to: ['checking', 'failed', 'amount'], run: (m, e) => attemptRefused(m, e.key, e.failure) },
-  paid: {
-    from: ['processing', 'checking'],
-    to: ['approved', 'waiting', 'pin', 'declined', 'failed'],
-    run: (m, e) => {
-      const current = inFlight(m, e.key);
-      return current ? answered(m, current.sale, current.attempt, e.response) : unchanged(m);
-    },
-  },
-  payFailed: { from: ['processing', 'checking'], to: ['checking', 'amount', 'failed'], run: (m, e) => (inFlight(m, e.key) ? unanswered(m, e.failure) : unchanged(m)) },
+  resendDue: { from: ['checking'], to: ['checking'], run: resendDue },
   resolved: { from: ['checking'], to: ['checking', 'approved', 'waiting', 'amount'], run: (m, e, c) => resolved(m, e.resolution, c) },
   resolveFailed: { from: ['checking'], to: ['checking'], run: (m, e) => resolveFailed(m, e.failure) },
-  resendDue: {
-    from: ['checking'],
-    to: ['checking'],
-    run: (m) => {
-      const attempt = m.sale?.attempt;
-      return m.phase.name === 'checking' && m.phase.mode === 'resend' && attempt ? { state: m, effects: [{ type: 'pay', key: attempt.key, request: attempt.request }] } : unchanged(m);
-    },
-  },
-  resolveDue: { from: ['checking'], to: ['checking'], run: (m) => (resolvingNow(m) ? resolving(m, m.startAfter) : unchanged(m)) },
+  resolveDue: { from: ['checking'], to: ['checking'], run: resolveDue },
+  // The approved screen's next sale, and the end of the staff session in any phase (shell/frame.tsx).
+  newSale: { from: PHASES, to: ['amount'], run: newSale },
 };
 
 /** Whether the till takes `type` in `phase` at all (the table's `from`). */
