@@ -3,8 +3,9 @@
  * terminal (GET /ui/terminal): entry mode, PIN retry sequence, card (PAN + expiry, track 2 or EMV
  * data), terminal id/type/capabilities, and the encrypted PIN block under the terminal's key.
  */
-import type { PosData, TerminalConfig } from '../api/client.js';
-import type { CardRead } from './reader.js';
+import type { PosData } from '../../../contract/api/payments.js';
+import type { TerminalConfig } from '../../../contract/api/till.js';
+import type { CardRead } from './card-read.js';
 
 export interface PosOptions {
   /** `subsequent` on the PIN retry after `request_pin` (decisions.md D3). */

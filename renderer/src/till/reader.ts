@@ -6,38 +6,19 @@
  * - the keyboard-wedge magnetic stripe reader: a USB reader that types the tracks (magstripe.ts).
  * A hardware EMV reader would be a third implementation of the same interface.
  *
- * A `CardRead` holds the card number in memory for the PIN block and the PIN retry of one sale;
- * screens show only brand and last four, and the till store drops it when the sale ends.
+ * What a reader hands over (`CardRead`, `ReaderEvent`) is plain data in card-read.ts.
  */
-import type { PosCard } from '../../../contract/api/payments.js';
 import { asCardBrand, cardBrand, luhnValid, type CardBrand } from '../../../contract/cards.js';
 import type { PosEntryMode } from '../../../contract/constants.js';
 import type { MessageId } from '../../../contract/i18n/catalogues.js';
 import type { Translate } from '../../../contract/i18n/format.js';
 import { TEST_CARDS, type TestCard } from '../../../contract/test-cards.js';
+import type { CardRead, ReaderEvent } from './card-read.js';
 import { createWedgeDetector, type SwipeResult } from './magstripe.js';
 
+export { ENTRY_NAMES, type CardRead, type ReaderEvent, type ReaderProblem } from './card-read.js';
+
 export type PresentMethod = 'tap' | 'insert' | 'swipe';
-
-export interface CardRead {
-  entry: Exclude<PosEntryMode, 'manual'>;
-  pan: string;
-  expiryMonth: number;
-  expiryYear: number;
-  brand: CardBrand;
-  lastFour: string;
-  /** `pos_data.card` as the gateway wants it for this entry mode. */
-  posCard: PosCard;
-  /** EMV application id and label, when the chip gave them (receipts print them). */
-  aid?: string;
-  applicationLabel?: string;
-  holderName?: string;
-  source: 'simulator' | 'keyboard-wedge';
-}
-
-export type ReaderProblem = 'removed_too_early' | 'multiple_cards' | 'unreadable' | 'invalid_card';
-
-export type ReaderEvent = { type: 'card'; card: CardRead } | { type: 'problem'; problem: ReaderProblem };
 
 export type ReaderListener = (event: ReaderEvent) => void;
 
@@ -53,13 +34,6 @@ export const BRAND_NAMES: Record<CardBrand, string> = {
   amex: 'American Express',
   discover: 'Discover',
   unknown: 'Card',
-};
-
-/** The entry modes a reader reads, by their English names (screens say them with {@link entryText}). */
-export const ENTRY_NAMES: Record<CardRead['entry'], string> = {
-  contactless: 'Contactless',
-  chip: 'Chip',
-  swipe: 'Swipe',
 };
 
 /** How a card was read, in the screens' words (and the receipt's): a message per entry mode. */
