@@ -60,7 +60,9 @@ const main = () => page.getByRole('main');
 async function login(): Promise<void> {
   await page.goto(new URL('/app/#/cashier', gateway.url).href, { waitUntil: 'networkidle' });
   // A session survives a restart of the gateway (it is in the database): then no login is asked.
-  if (!(await main().getByLabel('Login', { exact: true }).isVisible())) return;
+  const loginField = main().getByLabel('Login', { exact: true });
+  await loginField.or(main().getByRole('heading')).first().waitFor();
+  if (!(await loginField.isVisible())) return;
   await main().getByLabel('Login', { exact: true }).fill('anna');
   await main().locator('input[type=password]').fill('1234');
   await page.keyboard.press('Enter');
@@ -224,8 +226,11 @@ void test('a restart of the gateway with an unresolved sale: after logging in ag
 
 void test('kill -9 of the gateway while the bank answers, back on the same address: the till asks again by itself, without a click or a reload, and the sale is charged once', async () => {
   await typeAndCharge('4600');
+  // Killed only once the payment left the till: "Processing" shows before the request is sent.
+  const sent = page.waitForRequest((request) => request.method() === 'POST' && new URL(request.url()).pathname === '/rest/payment');
   await main().getByRole('button', { name: 'Tap Visa 4000000000001505' }).click();
   await main().getByRole('heading', { name: /Processing|Waiting for the bank/ }).waitFor();
+  await sent;
   const order = sentOrders.at(-1) ?? '';
   const seen: string[] = [];
   const watch = setInterval(() => {

@@ -89,7 +89,7 @@ test("a core message names no route: it says the operation or the thing in words
   }
   assert.deepEqual(violations('main/core/receipts/receipts.ts', "export const m = 'must be a printer device such as /dev/usb/lp0, COM3';\nexport const u = (base: string, token: string) => `${base}/receipt/${token}`;"), [], 'a device path and a customer page are no API route');
   assert.deepEqual(violations('main/core/invoices/invoices.ts', "export const m = \"Status cannot be set here; the invoice's status change sets it.\";"), []);
-  assert.deepEqual(violations('main/core/tills/tills.ts', "import type { X } from '../centre/ports.js';\nexport type Y = X;"), [], 'a relative import of a feature folder is no route');
+  assert.deepEqual(violations('main/core/till/attempts.ts', "import type { X } from '../centre/ports.js';\nexport type Y = X;"), [], 'a relative import of a feature folder is no route');
 });
 
 test('db imports no main/http and no electron', () => {
