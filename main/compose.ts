@@ -29,6 +29,7 @@ import { createSmtpMailer, testOutboxMailer } from './infra/mailer.js';
 import { createEscPosPrinter } from './infra/receipt-printer.js';
 import { centreConnection } from './infra/centre-connection.js';
 import type { ReceiptPrinter } from './core/receipts/ports.js';
+import type { Processor } from './core/payments/ports.js';
 import type { PrintQueueSettings } from './core/receipts/print-queue.js';
 import { listeningUrl, type Settings } from './settings.js';
 
@@ -104,6 +105,8 @@ export interface ComposeOptions {
   receiptPrinter?: ReceiptPrinter;
   /** Receipt auto-print retry schedule (tests use short delays). */
   receiptPrints?: Partial<PrintQueueSettings>;
+  /** Replaces the Test environment's simulator (tests of a gateway running another environment). */
+  processor?: (simulator: Simulator) => Processor;
 }
 
 /** The stores a host can run on: SQLite in the data directory, or PostgreSQL (settings.databaseUrl). */
@@ -187,7 +190,9 @@ function assemble<S extends GatewayStore>(options: ComposeOptions, store: S, mig
     ids: options.ids ?? uuidIds,
     vault,
     logger: coreLogger(logger),
-    processor: new Simulator({ publicUrl, now: () => clock.now(), slowAnswerMs: settings.simSlowAnswerMs, followUpMs: settings.simFollowUpMs }),
+    processor: (options.processor ?? ((simulator: Simulator) => simulator))(
+      new Simulator({ publicUrl, now: () => clock.now(), slowAnswerMs: settings.simSlowAnswerMs, followUpMs: settings.simFollowUpMs }),
+    ),
     postbackSender: options.postbackSender ?? createPostbackSender({ privateAddresses: settings.postbackPrivateAddresses }),
     publicUrl,
     tlsFingerprint: () => fingerprint,

@@ -11,7 +11,7 @@
 // files next to their code), nodemailer (loaded only when SMTP is set, and large), pdfkit (reads its
 // fonts' metrics from its own data folder; loaded only when a Z report is exported as PDF).
 // dist/gateway sits two levels below the root like main/http, so `new URL('../../renderer/dist/',
-// import.meta.url)` in main/http/server.ts finds the same folder from the bundle.
+// import.meta.url)` in main/http/static.ts finds the same folder from the bundle.
 //
 // dist/gateway/inputs.json lists every file the bundle was built from (from esbuild's metafile),
 // so the launcher can tell a stale bundle from a fresh one without building.

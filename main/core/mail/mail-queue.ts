@@ -3,18 +3,21 @@
  * the invoice or the reminder request (status `queued`); this worker hands each due row to the
  * Mailer outside any unit of work and records the outcome: `sent` (with sent_at; `test_outbox`
  * when no SMTP server is configured), or another attempt after the next retry delay, or `failed`
- * once the retry delays are used up. Runs on the same WakeableLoop as postbacks/delivery.ts (start, wake, drain).
+ * once the retry delays are used up (start, wake, drain as postbacks/delivery.ts).
  * Receipt e-mails (decisions.md D16, table `receipt_emails`) go through the same queue and retries.
  *
  * Several instances may share the queue (one PostgreSQL database): each pass claims its due
  * e-mails with a lease before sending (docs/decisions.md "PostgreSQL: outbox and mail queue
  * claims"), and an outcome is recorded only while the claim holds, so an e-mail goes out once.
+ * The claims, the launch window and the loop are the claimed-queue worker's (../claimed-queue.ts);
+ * the mail queue's own are here: its two tables' claims and releases, the send and its outcome, and
+ * the retry delays. One e-mail is sent at a time (concurrency 1), as this queue always has.
  */
-import type { Clock, Ids, Logger, QueueClaim } from '../kernel.js';
+import type { Clock, Ids, Logger } from '../kernel.js';
 import type { EmailRecord, Mailer, MailResult, MailUnit } from './ports.js';
 import type { ReceiptEmailRecord } from '../receipts/ports.js';
 import type { Store } from '../unit-of-work.js';
-import { WakeableLoop } from '../wakeable-loop.js';
+import { ClaimedQueueWorker } from '../claimed-queue.js';
 
 const MINUTE = 60_000;
 
@@ -37,11 +40,11 @@ const CLAIM_BATCH = 20;
  */
 const SEND_BUDGET_MS = MINUTE;
 
+/** A claimed e-mail of either table: an invoice's (D11) or a receipt's (D16). */
+type QueuedEmail = { kind: 'invoice'; id: string; nextAttemptAt: string; record: EmailRecord } | { kind: 'receipt'; id: string; nextAttemptAt: string; record: ReceiptEmailRecord };
+
 export class MailQueue {
-  private readonly loop: WakeableLoop;
-  /** Who claims: this instance's name and a fresh id (`host:pid/id`); each claim batch adds its number. */
-  private readonly instance: string;
-  private claims = 0;
+  private readonly worker: ClaimedQueueWorker<QueuedEmail>;
 
   constructor(
     private readonly store: Store<MailUnit>,
@@ -52,67 +55,62 @@ export class MailQueue {
     private readonly settings: MailQueueSettings,
     instanceName = 'gateway',
   ) {
-    this.instance = `${instanceName}/${ids.newId()}`;
-    this.loop = new WakeableLoop(
-      async () => {
-        await this.sendDue();
-        return this.settings.pollMs;
+    this.worker = new ClaimedQueueWorker<QueuedEmail>(
+      {
+        claim: (claim, now, limit) =>
+          this.store.runAtomic(
+            async (tx) => [
+              ...(await tx.emails.claimDue(now, claim, limit)).map((record) => ({ kind: 'invoice' as const, id: record.id, nextAttemptAt: record.nextAttemptAt, record })),
+              ...(await tx.receipts.claimDueEmails(now, claim, limit)).map((record) => ({ kind: 'receipt' as const, id: record.id, nextAttemptAt: record.nextAttemptAt, record })),
+            ],
+            { quiet: true },
+          ),
+        release: (emails) =>
+          this.store.runAtomic(
+            async (tx) => {
+              for (const { item, claim } of emails) {
+                if (item.kind === 'invoice') await tx.emails.release(item.id, claim.claimedBy);
+                else await tx.receipts.releaseEmail(item.id, claim.claimedBy);
+              }
+            },
+            { quiet: true },
+          ),
+        attempt: (claimed) => (claimed.item.kind === 'invoice' ? this.attempt(claimed.item.record, claimed.claim.claimedBy) : this.attemptReceipt(claimed.item.record, claimed.claim.claimedBy)),
       },
-      (error) => this.logger.error({ error: error instanceof Error ? error.message : String(error) }, 'mail queue pass failed'),
-      settings.pollMs,
+      clock,
+      logger,
+      {
+        instance: `${instanceName}/${ids.newId()}`,
+        pollMs: settings.pollMs,
+        leaseMs: settings.claimLeaseMs,
+        launchWindowMs: settings.claimLeaseMs - Math.min(SEND_BUDGET_MS, settings.claimLeaseMs / 2),
+        concurrency: 1,
+        perKey: 1,
+        inFlight: 1,
+        readAhead: CLAIM_BATCH - 1,
+        depth: 1,
+        drainBatch: CLAIM_BATCH,
+        drainConcurrency: 1,
+        log: { idField: 'email_id', passFailed: 'mail queue pass failed', attemptFailed: 'e-mail attempt failed', releaseFailed: 'e-mail claims could not be given back' },
+      },
     );
   }
 
   start(): void {
-    this.loop.start();
+    this.worker.start();
   }
 
   async stop(): Promise<void> {
-    await this.loop.stop();
+    await this.worker.stop();
   }
 
   wake(): void {
-    this.loop.wake();
+    this.worker.wake();
   }
 
-  /**
-   * Claims the due e-mails (a batch of each kind, with a lease) and sends them one after the other,
-   * each only while enough of the lease is left; gives back the rest. Returns how many were attempted.
-   */
-  private async sendDue(): Promise<number> {
-    this.claims += 1;
-    const now = this.clock.now().getTime();
-    const until = now + this.settings.claimLeaseMs;
-    const claim: QueueClaim = { claimedBy: `${this.instance}/${this.claims}`, claimUntil: new Date(until).toISOString() };
-    const at = new Date(now).toISOString();
-    const claimed = await this.store.runAtomic(
-      async (tx) => ({
-        invoices: await tx.emails.claimDue(at, claim, CLAIM_BATCH),
-        receipts: await tx.receipts.claimDueEmails(at, claim, CLAIM_BATCH),
-      }),
-      { quiet: true },
-    );
-    const work = [
-      ...claimed.invoices.map((record) => ({ send: () => this.attempt(record, claim.claimedBy), release: (tx: MailUnit) => tx.emails.release(record.id, claim.claimedBy) })),
-      ...claimed.receipts.map((record) => ({ send: () => this.attemptReceipt(record, claim.claimedBy), release: (tx: MailUnit) => tx.receipts.releaseEmail(record.id, claim.claimedBy) })),
-    ];
-    const budget = Math.min(SEND_BUDGET_MS, this.settings.claimLeaseMs / 2);
-    let attempted = 0;
-    for (const item of work) {
-      if (this.clock.now().getTime() > until - budget) break;
-      await item.send();
-      attempted += 1;
-    }
-    const left = work.slice(attempted);
-    if (left.length > 0) {
-      await this.store.runAtomic(
-        async (tx) => {
-          for (const item of left) await item.release(tx);
-        },
-        { quiet: true },
-      );
-    }
-    return attempted;
+  /** Sends every due e-mail now and waits (tests and the CLI); retries that are due later stay queued. */
+  drain(): Promise<void> {
+    return this.worker.drain();
   }
 
   /** The settled state of an e-mail after an attempt: sent, queued again after the next delay, or failed. */
@@ -153,14 +151,5 @@ export class MailQueue {
     if (result.kind === 'failed') {
       this.logger.warn({ email_id: record.id, attempt: change.attempts, error: result.message, next_attempt_at: change.status === 'queued' ? change.nextAttemptAt : null }, 'invoice e-mail not sent');
     }
-  }
-
-  /** Sends every due e-mail now and waits (tests and the CLI); retries that are due later stay queued. */
-  async drain(): Promise<void> {
-    await this.loop.exclusive(async () => {
-      while ((await this.sendDue()) > 0) {
-        /* until nothing is due */
-      }
-    });
   }
 }

@@ -13,12 +13,15 @@
  * (`settle` clears it). A record is launched only while enough of its lease is left for the send
  * timeout and the recording; one whose claim ran out unsent is given back or left to lapse. The
  * claims of an instance that died lapse with their lease, and another instance takes them over.
+ * The claims, the queue of claimed records, the limits and the loop are the claimed-queue worker's
+ * (../claimed-queue.ts); what is the postbacks' own is here: the outbox's claim and release, the
+ * signed POST, its backoff (nextAttemptAt), the attempt's record and event, and recording outcomes
+ * together.
  */
-import type { Clock, Ids, Logger, QueueClaim, Vault } from '../kernel.js';
+import type { Clock, Ids, Logger, Vault } from '../kernel.js';
 import type { OutboxRecord, PostbackAttemptRecord, PostbacksUnit } from './ports.js';
 import type { Store } from '../unit-of-work.js';
-import { WakeableLoop } from '../wakeable-loop.js';
-import { ClaimedQueue, type ClaimBatch, type Queued } from './claimed-queue.js';
+import { ClaimedQueueWorker, type ClaimedItem } from '../claimed-queue.js';
 import { signPostback } from './signing.js';
 
 const MINUTE = 60_000;
@@ -60,8 +63,6 @@ const RECORD_MARGIN_MS = 10_000;
 const QUEUE_READ_AHEAD = 256;
 /** The queue holds at most this many times (concurrency + read-ahead) claimed records. */
 const QUEUE_DEPTH = 5;
-/** A queue whose records all wait for busy receivers claims more after this long. */
-const QUEUE_REREAD_MS = 50;
 /**
  * Outcomes are recorded together: those that arrive within RECORD_DELAY_MS (or the first
  * RECORD_BATCH of them) go to the store in one tick, so they share one group commit (one fsync)
@@ -90,31 +91,10 @@ function receiverOf(url: string): string {
 }
 
 export class PostbackDelivery {
-  /** Records being sent or recorded by this instance (never launched twice at once here). */
-  private readonly inFlight = new Set<string>();
-  private readonly perReceiver = new Map<string, number>();
-  private readonly loop: WakeableLoop;
-  private lastDeepScan = Number.NEGATIVE_INFINITY;
-  /** Who claims: this instance's name and a fresh id (`host:pid/id`); each claim batch adds its number. */
-  private readonly instance: string;
-  private claims = 0;
-  private readonly leaseMs: number;
-  /** How long after its claim a record may still be launched (the rest of the lease is the attempt's). */
-  private readonly launchWindowMs: number;
-  /**
-   * Due records claimed but not launched yet, in due order per receiver. A pass that frees a slot
-   * launches from here instead of claiming (and parsing) the next batch of the outbox for every
-   * delivery. Records claimed here are not claimed again (by any instance) until their lease ends,
-   * and a record is taken out of the queue when it is launched, or when its launch window has passed.
-   */
-  private readonly queue = new ClaimedQueue();
-  private readAt = Number.NEGATIVE_INFINITY;
-  /** HTTP requests waiting for their receiver's answer. */
-  private sending = 0;
+  private readonly worker: ClaimedQueueWorker<OutboxRecord>;
   /** Outcomes waiting to be recorded together (see RECORD_DELAY_MS). */
   private toRecord: Array<() => void> = [];
   private recordTimer: NodeJS.Timeout | undefined;
-  private readonly running = new Set<Promise<void>>();
 
   constructor(
     private readonly store: Store<PostbacksUnit>,
@@ -126,153 +106,72 @@ export class PostbackDelivery {
     private readonly settings: DeliverySettings,
     instanceName = 'gateway',
   ) {
-    this.instance = `${instanceName}/${ids.newId()}`;
-    this.leaseMs = settings.claimLeaseMs ?? settings.timeoutMs + CLAIM_MARGIN_MS;
-    const window = this.leaseMs - settings.timeoutMs - RECORD_MARGIN_MS;
-    this.launchWindowMs = window > 0 ? window : this.leaseMs / 3;
-    this.loop = new WakeableLoop(
-      () => this.pump(),
-      (error) => this.logger.error({ error: error instanceof Error ? error.message : String(error) }, 'postback pump failed'),
-      settings.pollMs,
+    const leaseMs = settings.claimLeaseMs ?? settings.timeoutMs + CLAIM_MARGIN_MS;
+    const window = leaseMs - settings.timeoutMs - RECORD_MARGIN_MS;
+    this.worker = new ClaimedQueueWorker<OutboxRecord>(
+      {
+        claim: (claim, now, limit) => this.store.runAtomic((tx) => tx.outbox.claimDue(now, claim, limit), { quiet: true }),
+        release: (records) =>
+          this.store.runAtomic(
+            async (tx) => {
+              for (const { item, claim } of records) await tx.outbox.release(item.id, claim.claimedBy);
+            },
+            { quiet: true },
+          ),
+        attempt: (claimed, answered) => this.attempt(claimed, answered),
+        keyOf: (record) => receiverOf(record.url),
+        stopping: () => this.recordNow(),
+      },
+      clock,
+      logger,
+      {
+        instance: `${instanceName}/${ids.newId()}`,
+        pollMs: settings.pollMs,
+        leaseMs,
+        // How long after its claim a record may still be launched (the rest of the lease is the attempt's).
+        launchWindowMs: window > 0 ? window : leaseMs / 3,
+        concurrency: settings.concurrency,
+        perKey: settings.perReceiver,
+        inFlight: settings.concurrency * RECORDING_FACTOR,
+        readAhead: QUEUE_READ_AHEAD,
+        depth: QUEUE_DEPTH,
+        // drain() ignores the concurrency limits.
+        drainBatch: 100,
+        drainConcurrency: Number.POSITIVE_INFINITY,
+        log: { idField: 'event_id', passFailed: 'postback pump failed', attemptFailed: 'postback attempt could not be recorded', releaseFailed: 'postback claims could not be given back' },
+      },
     );
   }
 
   start(): void {
-    this.loop.start();
+    this.worker.start();
   }
 
   /** Stops taking new work, waits for attempts in flight to be recorded, and gives back the claims of queued records. */
   async stop(): Promise<void> {
-    await this.loop.stop();
-    this.recordNow();
-    await Promise.allSettled([...this.running]);
-    await this.releaseQueued(this.queue.takeAll()).catch(() => undefined);
+    await this.worker.stop();
   }
 
   wake(): void {
-    this.loop.wake();
+    this.worker.wake();
   }
 
   /** Records were put back to pending (resend): their claims were cleared, so the queue is claimed afresh. */
   requeued(): void {
-    this.releaseQueued(this.queue.takeAll())
-      .catch((error: unknown) => this.logger.error({ error: error instanceof Error ? error.message : String(error) }, 'postback claims could not be given back'))
-      .finally(() => this.wake());
+    this.worker.requeued();
   }
 
-  /** Claims up to `limit` due records for this instance and queues them; resolves with how many. */
-  private async claim(limit: number): Promise<number> {
-    this.claims += 1;
-    const claimedBy = `${this.instance}/${this.claims}`;
-    const now = this.clock.now().getTime();
-    const claim: QueueClaim = { claimedBy, claimUntil: new Date(now + this.leaseMs).toISOString() };
-    const records = await this.store.runAtomic((tx) => tx.outbox.claimDue(new Date(now).toISOString(), claim, limit), { quiet: true });
-    const batch: ClaimBatch = { claimedBy, launchBy: now + this.launchWindowMs, waiting: 0 };
-    this.queue.add(batch, records.map((record) => ({ record, receiver: receiverOf(record.url) })));
-    return records.length;
-  }
-
-  /** Gives back claims of records this instance will not send (their lease would run out, or a stop). */
-  private async releaseQueued(entries: readonly Queued[]): Promise<void> {
-    if (entries.length === 0) return;
-    await this.store.runAtomic(
-      async (tx) => {
-        for (const entry of entries) await tx.outbox.release(entry.record.id, entry.batch.claimedBy);
-      },
-      { quiet: true },
-    );
-  }
-
-  /** Starts every due attempt that fits in the concurrency limits; resolves with the poll interval. */
-  private async pump(): Promise<number> {
-    await this.dropLapsing();
-    this.launchQueued();
-    if (this.full()) return this.settings.pollMs;
-    // Claim again when the queue is used up, or when everything left in it waits for a busy
-    // receiver (then records of other receivers may be due further on, or newly due).
-    const sinceRead = performance.now() - this.readAt;
-    if (this.queue.size > 0 && sinceRead < QUEUE_REREAD_MS) return Math.min(this.settings.pollMs, QUEUE_REREAD_MS);
-    const base = this.settings.concurrency + QUEUE_READ_AHEAD;
-    let limit = base;
-    for (;;) {
-      const room = base * QUEUE_DEPTH - this.queue.size;
-      if (room <= 0) break;
-      const want = Math.min(limit, room);
-      // A record claimed while still in flight here (a resend queued it again) waits for its attempt.
-      const claimed = await this.claim(want);
-      this.readAt = performance.now();
-      this.launchQueued();
-      // A full batch with free slots left means records of busy receivers filled it: claim
-      // further, so that a backlog for a slow receiver never holds back the others. Such deeper
-      // claims run at most once per poll interval.
-      if (claimed < want || this.full()) break;
-      if (performance.now() - this.lastDeepScan < this.settings.pollMs) break;
-      this.lastDeepScan = performance.now();
-      limit *= 4;
-    }
-    return this.queue.size > 0 ? Math.min(this.settings.pollMs, QUEUE_REREAD_MS) : this.settings.pollMs;
-  }
-
-  /** Takes queued records whose launch window has passed out of the queue and gives their claims back. */
-  private async dropLapsing(): Promise<void> {
-    const lapsing = this.queue.takeLapsed(this.clock.now().getTime());
-    if (lapsing.length > 0) await this.releaseQueued(lapsing);
-  }
-
-  /** No slot for another attempt: enough requests under way, or enough outcomes to record. */
-  private full(): boolean {
-    return this.sending >= this.settings.concurrency || this.inFlight.size >= this.settings.concurrency * RECORDING_FACTOR;
-  }
-
-  /** Launches queued records, in due order, while slots are free; keeps those of busy receivers. */
-  private launchQueued(): void {
-    if (this.queue.size === 0) return;
-    const canTake = (receiver: string) => (this.perReceiver.get(receiver) ?? 0) < this.settings.perReceiver;
-    const inFlight = (record: OutboxRecord) => this.inFlight.has(record.id);
-    while (!this.full()) {
-      const entry = this.queue.take(canTake, inFlight);
-      if (!entry) return;
-      this.launch(entry);
-    }
-  }
-
-  private launch(entry: Queued): void {
-    const { record, receiver } = entry;
-    const { claimedBy } = entry.batch;
-    this.inFlight.add(record.id);
-    this.sending += 1;
-    this.perReceiver.set(receiver, (this.perReceiver.get(receiver) ?? 0) + 1);
-    // The receiver's slot is free as soon as it has answered: recording the outcome (a durable
-    // commit) needs nothing more from it. The record stays in flight until it is recorded, so it
-    // is never sent twice at once.
-    let holdsSlot = true;
-    const releaseReceiver = () => {
-      if (!holdsSlot) return;
-      holdsSlot = false;
-      this.sending -= 1;
-      const left = (this.perReceiver.get(receiver) ?? 1) - 1;
-      if (left <= 0) this.perReceiver.delete(receiver);
-      else this.perReceiver.set(receiver, left);
-      this.wake();
-    };
-    const task = this.attempt(record, claimedBy, releaseReceiver)
-      .catch((error: unknown) => {
-        this.logger.error({ event_id: record.id, error: error instanceof Error ? error.message : String(error) }, 'postback attempt could not be recorded');
-      })
-      .finally(() => {
-        this.inFlight.delete(record.id);
-        releaseReceiver();
-        this.running.delete(task);
-        this.wake();
-      });
-    this.running.add(task);
+  /** Runs every due attempt now and waits for them (tests and the CLI); ignores the concurrency limits. */
+  drain(): Promise<void> {
+    return this.worker.drain();
   }
 
   /**
-   * One delivery attempt of one record claimed by `claimedBy`, recorded in one unit of work if the
-   * claim still holds; `answered` runs when the receiver is done with it.
+   * One delivery attempt of one claimed record, recorded in one unit of work if the claim still
+   * holds; `answered` runs when the receiver is done with it.
    */
-  private async attempt(record: OutboxRecord, claimedBy: string, answered: () => void): Promise<void> {
+  private async attempt({ item: record, claim }: ClaimedItem<OutboxRecord>, answered: () => void): Promise<void> {
+    const { claimedBy } = claim;
     const merchant = await this.store.read((r) => r.merchants.get(record.merchantId));
     if (!merchant) throw new Error(`merchant ${record.merchantId} not found`);
     const started = this.clock.now();
@@ -355,16 +254,5 @@ export class PostbackDelivery {
     const batch = this.toRecord;
     this.toRecord = [];
     for (const start of batch) start();
-  }
-
-  /** Runs every due attempt now and waits for them (tests and the CLI); ignores the concurrency limits. */
-  async drain(): Promise<void> {
-    for (;;) {
-      await this.claim(100);
-      const fresh = this.queue.takeAll().filter((entry) => !this.inFlight.has(entry.record.id));
-      if (fresh.length === 0 && this.running.size === 0) return;
-      for (const entry of fresh) this.launch(entry);
-      await Promise.allSettled([...this.running]);
-    }
   }
 }
