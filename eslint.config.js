@@ -9,6 +9,23 @@ import importPlugin from 'eslint-plugin-import';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/**
+ * formatjs's no-literal-string-in-jsx, except for a literal of white space only: Prettier writes
+ * `{' '}` where a line of JSX text ends in a space, and a space has no language.
+ */
+const literalTextRule = formatjs.rules['no-literal-string-in-jsx'];
+const textRule = {
+  meta: literalTextRule.meta,
+  create(context) {
+    const report = (descriptor) => {
+      const node = descriptor.node;
+      if (node && node.type === 'Literal' && typeof node.value === 'string' && node.value.trim() === '') return;
+      context.report(descriptor);
+    };
+    return literalTextRule.create(Object.create(context, { report: { value: report } }));
+  },
+};
+
 /** The renderer's files whose text comes from the message catalogues (D21, issue 36): lint holds them to it. */
 const I18N_SCREENS = [
   'renderer/src/cashier/login.tsx',
@@ -32,7 +49,20 @@ const I18N_SCREENS = [
   'renderer/src/invoices/**/*.tsx',
 ];
 
-const adapterPackages = ['electron', 'fastify', 'fastify-*', '@fastify/*', 'better-sqlite3', 'pino', 'pino-*', 'nodemailer', 'qrcode', 'react', 'react-dom', 'zustand'];
+const adapterPackages = [
+  'electron',
+  'fastify',
+  'fastify-*',
+  '@fastify/*',
+  'better-sqlite3',
+  'pino',
+  'pino-*',
+  'nodemailer',
+  'qrcode',
+  'react',
+  'react-dom',
+  'zustand',
+];
 const nodeModules = ['node:*', ...builtinModules];
 const electron = { name: 'electron', message: 'Only main/electron and preload may import electron.' };
 
@@ -49,22 +79,34 @@ function contractRules(depth) {
         'error',
         {
           patterns: [
-            { group: [...nodeModules, ...adapterPackages], message: 'contract/ runs in the browser too: no Node module, no adapter package.' },
+            {
+              group: [...nodeModules, ...adapterPackages],
+              message: 'contract/ runs in the browser too: no Node module, no adapter package.',
+            },
             { regex: `^(\\.\\./){${depth + 1}}(?!contract/)`, message: 'contract/ imports nothing of the project outside contract/.' },
           ],
         },
       ],
       'no-restricted-globals': [
         'error',
-        ...['Buffer', 'process', 'require', 'module', '__dirname', '__filename', 'global', 'setImmediate'].map((name) => ({ name, message: 'contract/ runs in the browser too: no Node globals.' })),
+        ...['Buffer', 'process', 'require', 'module', '__dirname', '__filename', 'global', 'setImmediate'].map((name) => ({
+          name,
+          message: 'contract/ runs in the browser too: no Node globals.',
+        })),
       ],
     },
   };
 }
 
 const corePatterns = [
-  { group: adapterPackages, message: 'main/core is plain Node: it talks to adapters only through its ports (kernel.ts, unit-of-work.ts, <feature>/ports.ts).' },
-  { group: ['**/db/**', '**/http/**', '**/electron/**', '**/processor/**', '**/infra/**', '**/compose*', '**/cli*'], message: 'main/core never imports an adapter or a host.' },
+  {
+    group: adapterPackages,
+    message: 'main/core is plain Node: it talks to adapters only through its ports (kernel.ts, unit-of-work.ts, <feature>/ports.ts).',
+  },
+  {
+    group: ['**/db/**', '**/http/**', '**/electron/**', '**/processor/**', '**/infra/**', '**/compose*', '**/cli*'],
+    message: 'main/core never imports an adapter or a host.',
+  },
   // The host's settings (main/settings.ts), not the settings feature (main/core/settings/).
   { regex: '^(\\.\\./)+settings\\.js$', message: 'main/core never imports an adapter or a host.' },
 ];
@@ -108,7 +150,10 @@ function coreFeatureRules(feature) {
         {
           patterns: [
             ...corePatterns,
-            { regex: `^\\.\\./(${others.join('|')})/`, message: `main/core/${feature} may import only the features it lists in eslint.config.js coreFeatures (${coreFeatures[feature].join(', ') || 'none'}).` },
+            {
+              regex: `^\\.\\./(${others.join('|')})/`,
+              message: `main/core/${feature} may import only the features it lists in eslint.config.js coreFeatures (${coreFeatures[feature].join(', ') || 'none'}).`,
+            },
             { regex: '^\\.\\./gateway\\.js$', message: 'A feature never imports gateway.ts: the composition stands above every feature.' },
           ],
         },
@@ -141,7 +186,7 @@ const coreRouteRule = [
   ...gatewayPathRule,
   ...['Literal', 'TemplateElement'].map((node) => ({
     selector: `${node}[${node === 'Literal' ? 'value' : 'value.raw'}=/[^.\\w]\\/(ui|rest|v2|centre|test)\\//]`,
-    message: 'A core message does not name a route: say the operation or the thing in words (the route is main/http\'s).',
+    message: "A core message does not name a route: say the operation or the thing in words (the route is main/http's).",
   })),
 ];
 
@@ -164,13 +209,29 @@ export const layeringRules = [
     files: ['main/core/*.ts'],
     ignores: ['main/core/gateway.ts', 'main/core/unit-of-work.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [...corePatterns, { regex: `^\\./(${Object.keys(coreFeatures).join('|')})/`, message: 'A kernel file of main/core imports no feature.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...corePatterns,
+            { regex: `^\\./(${Object.keys(coreFeatures).join('|')})/`, message: 'A kernel file of main/core imports no feature.' },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['main/core/unit-of-work.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [...corePatterns, { regex: '^\\./[a-z-]+/(?!ports\\.js$)', message: "The unit of work takes each feature's ports, nothing else of it." }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...corePatterns,
+            { regex: '^\\./[a-z-]+/(?!ports\\.js$)', message: "The unit of work takes each feature's ports, nothing else of it." },
+          ],
+        },
+      ],
     },
   },
   ...Object.keys(coreFeatures).map(coreFeatureRules),
@@ -183,7 +244,12 @@ export const layeringRules = [
         'error',
         {
           paths: [electron],
-          patterns: [{ group: ['**/db/**', '**/http/**', '**/electron/**', '**/processor/**', '**/compose*', '**/cli*', '**/start*'], message: 'main/infra adapts the core to the outside: it imports the core and the contract, no other adapter and no host.' }],
+          patterns: [
+            {
+              group: ['**/db/**', '**/http/**', '**/electron/**', '**/processor/**', '**/compose*', '**/cli*', '**/start*'],
+              message: 'main/infra adapts the core to the outside: it imports the core and the contract, no other adapter and no host.',
+            },
+          ],
         },
       ],
     },
@@ -197,8 +263,14 @@ export const layeringRules = [
         {
           paths: [electron],
           patterns: [
-            { group: ['**/db/**', '**/http/**', '**/electron/**', '**/infra/**', '**/compose*', '**/cli*', '**/start*'], message: 'main/processor is an adapter of the Processor port: no other adapter and no host.' },
-            { regex: '^\\.\\./core/(?!kernel\\.js$|[a-z-]+/ports\\.js$)', message: "main/processor sees the core only through its ports (kernel.ts, <feature>/ports.ts), not its use cases." },
+            {
+              group: ['**/db/**', '**/http/**', '**/electron/**', '**/infra/**', '**/compose*', '**/cli*', '**/start*'],
+              message: 'main/processor is an adapter of the Processor port: no other adapter and no host.',
+            },
+            {
+              regex: '^\\.\\./core/(?!kernel\\.js$|[a-z-]+/ports\\.js$)',
+              message: 'main/processor sees the core only through its ports (kernel.ts, <feature>/ports.ts), not its use cases.',
+            },
           ],
         },
       ],
@@ -212,7 +284,12 @@ export const layeringRules = [
         'error',
         {
           paths: [electron],
-          patterns: [{ group: ['**/main/http/**', '**/main/electron/**'], message: 'db is an adapter of the core: it imports no main/http and no main/electron.' }],
+          patterns: [
+            {
+              group: ['**/main/http/**', '**/main/electron/**'],
+              message: 'db is an adapter of the core: it imports no main/http and no main/electron.',
+            },
+          ],
         },
       ],
     },
@@ -241,8 +318,17 @@ export const layeringRules = [
         {
           patterns: [
             { group: [...nodeModules, 'electron'], message: 'The renderer runs in a browser sandbox: no Node modules.' },
-            { group: ['**/main/**', '**/db/**'], message: 'The renderer talks to the gateway through api/client.ts and takes types, codes and helpers from contract/, never from main/ or db/.' },
-            { group: ['**/contract/api/**'], allowTypeImports: true, message: 'contract/api holds TypeBox schemas: the renderer imports their types only (values come from contract/*.ts, so no schema code lands in the bundle).' },
+            {
+              group: ['**/main/**', '**/db/**'],
+              message:
+                'The renderer talks to the gateway through api/client.ts and takes types, codes and helpers from contract/, never from main/ or db/.',
+            },
+            {
+              group: ['**/contract/api/**'],
+              allowTypeImports: true,
+              message:
+                'contract/api holds TypeBox schemas: the renderer imports their types only (values come from contract/*.ts, so no schema code lands in the bundle).',
+            },
           ],
         },
       ],
@@ -254,9 +340,12 @@ export const layeringRules = [
     // ui/i18n.tsx useT): no literal text in JSX, neither as text nor in the props people read. The
     // screens converted so far; the list grows until it is the whole renderer.
     files: I18N_SCREENS,
-    plugins: { formatjs },
+    plugins: { i18n: { rules: { 'no-literal-string-in-jsx': textRule } } },
     rules: {
-      'formatjs/no-literal-string-in-jsx': ['error', { props: { include: [['*', '{aria-label,aria-description,title,placeholder,alt,legend,label}']] } }],
+      'i18n/no-literal-string-in-jsx': [
+        'error',
+        { props: { include: [['*', '{aria-label,aria-description,title,placeholder,alt,legend,label}']] } },
+      ],
     },
   },
   {
@@ -286,7 +375,16 @@ export const cycleRules = [
       'import/extensions': ['.ts', '.tsx', '.js', '.mjs'],
       'import/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
       'import/resolver': {
-        typescript: { noWarnOnMultipleProjects: true, project: ['tsconfig.json', 'renderer/tsconfig.json', 'renderer/tsconfig.node.json', 'tsconfig.electron.json', 'contract/tsconfig.json'] },
+        typescript: {
+          noWarnOnMultipleProjects: true,
+          project: [
+            'tsconfig.json',
+            'renderer/tsconfig.json',
+            'renderer/tsconfig.node.json',
+            'tsconfig.electron.json',
+            'contract/tsconfig.json',
+          ],
+        },
       },
     },
     rules: { 'import/no-cycle': ['error', { ignoreExternal: true }] },
@@ -300,11 +398,25 @@ export default tseslint.config(
   {
     files: ['**/*.ts', '**/*.tsx'],
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['*.js', 'bin/*.js', 'scripts/*.mjs'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        projectService: { allowDefaultProject: ['*.js', 'bin/*.js', 'scripts/*.mjs'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
       globals: { ...globals.node },
     },
     rules: {
-      '@typescript-eslint/no-floating-promises': ['error', { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'describe', 'it', 'suite', 'before', 'after', 'beforeEach', 'afterEach'] }] }],
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        {
+          allowForKnownSafeCalls: [
+            {
+              from: 'package',
+              package: 'node:test',
+              name: ['test', 'describe', 'it', 'suite', 'before', 'after', 'beforeEach', 'afterEach'],
+            },
+          ],
+        },
+      ],
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],

@@ -79,7 +79,9 @@ async function start(): Promise<{ ms: number; pid: number; port: number; stop: (
   const port = await freePort();
   const started = performance.now();
   const nodeArgs = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, GATEWAY_BIN, 'serve', '--data-dir', dataDir, '--port', String(port)], { stdio: ['ignore', 'ignore', 'ignore'] });
+  const child = spawn(process.execPath, [...nodeArgs, GATEWAY_BIN, 'serve', '--data-dir', dataDir, '--port', String(port)], {
+    stdio: ['ignore', 'ignore', 'ignore'],
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const deadline = started + 30_000;
   for (;;) {
@@ -134,7 +136,10 @@ const sampler = setInterval(() => {
   if (value !== null) rss.push(value);
 }, 1000);
 const durationMs = Number(values.seconds) * 1000;
-const load = await runLoad({ host: '127.0.0.1', port: last.port, connections: 20, rate: Number(values.rate), durationMs, prefix: `mix${Date.now()}-`, requests }, 1);
+const load = await runLoad(
+  { host: '127.0.0.1', port: last.port, connections: 20, rate: Number(values.rate), durationMs, prefix: `mix${Date.now()}-`, requests },
+  1,
+);
 clearInterval(sampler);
 const finalRss = rssMiB(last.pid);
 await last.stop();

@@ -76,7 +76,12 @@ async function main(): Promise<void> {
   const stats = { cycles: 0, acknowledged: 0, brokenInFlight: 0, refused: 0, replays: 0, perCycle: [] as number[] };
   let invoiceCounter = 0;
 
-  const send = async (base: string, path: string, key: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> } | undefined> => {
+  const send = async (
+    base: string,
+    path: string,
+    key: string,
+    body: unknown,
+  ): Promise<{ status: number; json: Record<string, unknown> } | undefined> => {
     try {
       const response = await fetch(`${base}${path}`, {
         method: 'POST',
@@ -124,7 +129,15 @@ async function main(): Promise<void> {
       kind = 'invoice';
       path = '/rest/invoices';
       invoiceCounter += 1;
-      body = { url_name: merchant.channel.url_name, invoice: { amount: 42.5, debt_claim_number: `CRASH-${invoiceCounter}-${key.slice(0, 8)}`, email: 'customer@example.com', send_initial_email: true } };
+      body = {
+        url_name: merchant.channel.url_name,
+        invoice: {
+          amount: 42.5,
+          debt_claim_number: `CRASH-${invoiceCounter}-${key.slice(0, 8)}`,
+          email: 'customer@example.com',
+          send_initial_email: true,
+        },
+      };
     } else {
       kind = 'token';
       path = '/v2/network_tokens';
@@ -137,7 +150,12 @@ async function main(): Promise<void> {
       return;
     }
     const json = answer.json;
-    const id = String(json.transaction_id ?? (json.invoice as { debt_claim_number?: string } | undefined)?.debt_claim_number ?? (json.data as { id?: string } | undefined)?.id ?? '');
+    const id = String(
+      json.transaction_id ??
+        (json.invoice as { debt_claim_number?: string } | undefined)?.debt_claim_number ??
+        (json.data as { id?: string } | undefined)?.id ??
+        '',
+    );
     acks.push({ kind, key, body, path, id, ...(target ? { target } : {}), ...(amountMinor ? { amountMinor } : {}) });
     if (path === '/rest/authorize' && json.status_code === 4) authorized.push(id);
     if (path === '/rest/payment' && json.status_code === 3) completed.push(id);
@@ -195,7 +213,9 @@ async function main(): Promise<void> {
     load_ms: LOAD_MS,
     clients: CLIENTS,
     acknowledged_writes: acks.length,
-    by_kind: Object.fromEntries(['payment', 'capture', 'refund', 'invoice', 'token'].map((kind) => [kind, acks.filter((a) => a.kind === kind).length])),
+    by_kind: Object.fromEntries(
+      ['payment', 'capture', 'refund', 'invoice', 'token'].map((kind) => [kind, acks.filter((a) => a.kind === kind).length]),
+    ),
     in_flight_at_kill: stats.brokenInFlight,
     refused: stats.refused,
     replays_checked: stats.replays,
@@ -231,17 +251,28 @@ function verify(dataDir: string, acks: readonly Ack[], merchantId: string): { tr
       } else if (ack.kind === 'refund' && ack.target) {
         refunded.set(ack.target, (refunded.get(ack.target) ?? 0) + (ack.amountMinor ?? 0));
       } else if (ack.kind === 'invoice') {
-        assert.equal(db.prepare('SELECT COUNT(*) FROM invoices WHERE merchant_id = ? AND debt_claim_number = ?').pluck().get(merchantId, ack.id), 1, `invoice ${ack.id} once`);
+        assert.equal(
+          db.prepare('SELECT COUNT(*) FROM invoices WHERE merchant_id = ? AND debt_claim_number = ?').pluck().get(merchantId, ack.id),
+          1,
+          `invoice ${ack.id} once`,
+        );
       } else if (ack.kind === 'token') {
         assert.ok(db.prepare('SELECT 1 FROM network_tokens WHERE id = ?').get(ack.id), `token ${ack.id} is there`);
       }
     }
-    for (const [id, minor] of captured) assert.ok(((tx.get(id) as { captured_minor: number }).captured_minor ?? 0) >= minor, `capture of ${id} kept`);
-    for (const [id, minor] of refunded) assert.ok(((tx.get(id) as { refunded_minor: number }).refunded_minor ?? 0) >= minor, `refund of ${id} kept`);
+    for (const [id, minor] of captured)
+      assert.ok(((tx.get(id) as { captured_minor: number }).captured_minor ?? 0) >= minor, `capture of ${id} kept`);
+    for (const [id, minor] of refunded)
+      assert.ok(((tx.get(id) as { refunded_minor: number }).refunded_minor ?? 0) >= minor, `refund of ${id} kept`);
     // Nothing twice: one transaction per order id (each request had its own order and key).
-    const twice = db.prepare('SELECT order_id, COUNT(*) AS n FROM transactions WHERE merchant_id = ? GROUP BY order_id HAVING n > 1').all(merchantId);
+    const twice = db
+      .prepare('SELECT order_id, COUNT(*) AS n FROM transactions WHERE merchant_id = ? GROUP BY order_id HAVING n > 1')
+      .all(merchantId);
     assert.deepEqual(twice, [], 'no order charged twice');
-    const money = db.prepare('SELECT COUNT(*) FROM transactions WHERE captured_minor > authorized_minor OR refunded_minor > captured_minor').pluck().get();
+    const money = db
+      .prepare('SELECT COUNT(*) FROM transactions WHERE captured_minor > authorized_minor OR refunded_minor > captured_minor')
+      .pluck()
+      .get();
     assert.equal(money, 0, 'money limits hold');
     return {
       transactions: db.prepare('SELECT COUNT(*) FROM transactions WHERE merchant_id = ?').pluck().get(merchantId) as number,

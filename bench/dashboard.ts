@@ -110,7 +110,9 @@ function addExtras(database: Database.Database): Record<string, number> {
       )
       .run(merchantId).changes;
     counts.authorizationsWithExpiry = database
-      .prepare("UPDATE transactions SET expires_at = strftime('%Y-%m-%dT%H:%M:%fZ', created_at, '+7 days') WHERE merchant_id = ? AND status_code = 4")
+      .prepare(
+        "UPDATE transactions SET expires_at = strftime('%Y-%m-%dT%H:%M:%fZ', created_at, '+7 days') WHERE merchant_id = ? AND status_code = 4",
+      )
       .run(merchantId).changes;
     const outbox = database.prepare(
       `INSERT INTO postback_outbox (id, merchant_id, subject_type, subject_id, sequence, url, payload, state, attempts, next_attempt_at, created_at)
@@ -121,7 +123,15 @@ function addExtras(database: Database.Database): Record<string, number> {
       const state = i % 50 === 0 ? 'pending' : i % 10 === 1 ? 'failed' : 'delivered';
       // A retried postback's next try is tomorrow: the server under test does not deliver during the run.
       const next = state === 'pending' ? now + DAY : at + HOUR;
-      outbox.run(uuidv7({ msecs: at }), merchantId, `tx-${i}`, state, state === 'delivered' ? 1 : state === 'failed' ? 32 : 3, new Date(next).toISOString(), new Date(at).toISOString());
+      outbox.run(
+        uuidv7({ msecs: at }),
+        merchantId,
+        `tx-${i}`,
+        state,
+        state === 'delivered' ? 1 : state === 'failed' ? 32 : 3,
+        new Date(next).toISOString(),
+        new Date(at).toISOString(),
+      );
     }
     counts.postbacks = 50_000;
     const channel = database.prepare('SELECT id FROM channels WHERE merchant_id = ? LIMIT 1').get(merchantId) as { id: string };
@@ -147,7 +157,14 @@ function addExtras(database: Database.Database): Record<string, number> {
         new Date(created).toISOString(),
         new Date(created).toISOString(),
       );
-      email.run(uuidv7({ msecs: created }), merchantId, Number(lastInsertRowid), i % 10 === 0 ? 'failed' : 'sent', new Date(created).toISOString(), new Date(created).toISOString());
+      email.run(
+        uuidv7({ msecs: created }),
+        merchantId,
+        Number(lastInsertRowid),
+        i % 10 === 0 ? 'failed' : 'sent',
+        new Date(created).toISOString(),
+        new Date(created).toISOString(),
+      );
     }
     counts.invoices = 5_000;
     const token = database.prepare(
@@ -175,7 +192,10 @@ const refundRows = (db.prepare('SELECT count(*) AS n FROM refunds WHERE merchant
 
 // ---- in process: the repository's reads, and the same sums straight from the transactions -----------
 const now = new Date();
-const plans = Object.fromEntries(DASHBOARD_PERIODS.map((period) => [period, planPeriod(period, now, timeZone)])) as Record<DashboardPeriod, ReturnType<typeof planPeriod>>;
+const plans = Object.fromEntries(DASHBOARD_PERIODS.map((period) => [period, planPeriod(period, now, timeZone)])) as Record<
+  DashboardPeriod,
+  ReturnType<typeof planPeriod>
+>;
 const rangesOf = (period: DashboardPeriod) => plans[period].buckets.map((b) => ({ from: b.start.toISOString(), to: b.end.toISOString() }));
 const repository = createDashboardRepository(sqliteSql(db));
 const inProcess: Record<string, unknown> = {};
@@ -183,21 +203,44 @@ for (const period of DASHBOARD_PERIODS) {
   const ranges = rangesOf(period);
   inProcess[period] = {
     buckets: ranges.length,
-    transactionsInPeriod: (db.prepare('SELECT count(*) AS n FROM transactions WHERE merchant_id = ? AND created_at >= ? AND created_at < ?').get(merchantId, ranges[0]?.from, ranges.at(-1)?.to) as { n: number }).n,
-    rollupRowsRead: (db.prepare('SELECT count(*) AS n FROM dashboard_hours WHERE merchant_id = ? AND hour >= ? AND hour < ?').get(merchantId, ranges[0]?.from.slice(0, 13), ranges.at(-1)?.to.slice(0, 13)) as { n: number }).n,
+    transactionsInPeriod: (
+      db
+        .prepare('SELECT count(*) AS n FROM transactions WHERE merchant_id = ? AND created_at >= ? AND created_at < ?')
+        .get(merchantId, ranges[0]?.from, ranges.at(-1)?.to) as { n: number }
+    ).n,
+    rollupRowsRead: (
+      db
+        .prepare('SELECT count(*) AS n FROM dashboard_hours WHERE merchant_id = ? AND hour >= ? AND hour < ?')
+        .get(merchantId, ranges[0]?.from.slice(0, 13), ranges.at(-1)?.to.slice(0, 13)) as { n: number }
+    ).n,
     figuresMs: time(200, () => void repository.figures(merchantId, ranges)),
   };
 }
 const until = new Date(now.getTime() + DAY).toISOString();
 inProcess.attentionMs = time(200, () => void repository.attention(merchantId, now.toISOString(), until, 5));
-const planOf = (sql: string, ...params: unknown[]) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((r) => r.detail);
+const planOf = (sql: string, ...params: unknown[]) =>
+  (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((r) => r.detail);
 const monthRanges = rangesOf('month');
 inProcess.plans = {
   hours: planOf(DASHBOARD_SQL.hours, JSON.stringify(monthRanges.map((r, i) => [i, r.from.slice(0, 13), r.to.slice(0, 13)])), merchantId),
   attention: Object.fromEntries(
-    (['postbacksRetrying', 'postbacksFailed', 'invoicesExpiringCount', 'emailsFailedCount', 'tokensSuspended', 'authorizationsExpiringCount'] as const).map((name) => [
+    (
+      [
+        'postbacksRetrying',
+        'postbacksFailed',
+        'invoicesExpiringCount',
+        'emailsFailedCount',
+        'tokensSuspended',
+        'authorizationsExpiringCount',
+      ] as const
+    ).map((name) => [
       name,
-      planOf(DASHBOARD_SQL[name], ...(name === 'invoicesExpiringCount' || name === 'authorizationsExpiringCount' ? [merchantId, now.toISOString(), until] : [merchantId])),
+      planOf(
+        DASHBOARD_SQL[name],
+        ...(name === 'invoicesExpiringCount' || name === 'authorizationsExpiringCount'
+          ? [merchantId, now.toISOString(), until]
+          : [merchantId]),
+      ),
     ]),
   ),
 };
@@ -206,7 +249,22 @@ inProcess.plans = {
 db.close();
 const staff = spawnSync(
   process.execPath,
-  [GATEWAY_BIN, 'staff', 'create', '--data-dir', dataDir, '--merchant', merchantId, '--role', 'back_office', '--login', `bench-office-${Date.now()}`, '--pin', '4711', '--json'],
+  [
+    GATEWAY_BIN,
+    'staff',
+    'create',
+    '--data-dir',
+    dataDir,
+    '--merchant',
+    merchantId,
+    '--role',
+    'back_office',
+    '--login',
+    `bench-office-${Date.now()}`,
+    '--pin',
+    '4711',
+    '--json',
+  ],
   { encoding: 'utf8', timeout: 60_000 },
 );
 if (staff.status !== 0) throw new Error(`staff create failed: ${staff.stderr}`);
@@ -216,20 +274,56 @@ const server = await startGateway(dataDir, { cpu: 0, args: ['--log-level', 'warn
 const endpoint: Record<string, unknown> = {};
 let sample: Record<string, unknown> = {};
 try {
-  const session = await fetch(`${server.url}/ui/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login, pin: '4711' }) });
+  const session = await fetch(`${server.url}/ui/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ login, pin: '4711' }),
+  });
   if (session.status !== 200) throw new Error(`login failed: ${session.status} ${await session.text()}`);
   const cookie = (session.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
   const request = (period: DashboardPeriod) => ({ method: 'GET', path: `/ui/dashboard?period=${period}`, headers: { cookie } });
   // Warm-up: JIT, statement cache, the serializer of the route's answer.
-  await runLoad({ host: server.host, port: server.port, connections: 1, durationMs: 2000, maxRequests: 150, prefix: 'w', requests: DASHBOARD_PERIODS.map(request) }, 1);
+  await runLoad(
+    {
+      host: server.host,
+      port: server.port,
+      connections: 1,
+      durationMs: 2000,
+      maxRequests: 150,
+      prefix: 'w',
+      requests: DASHBOARD_PERIODS.map(request),
+    },
+    1,
+  );
   for (const period of DASHBOARD_PERIODS) {
     const answer = await fetch(`${server.url}/ui/dashboard?period=${period}`, { headers: { cookie } });
     const text = await answer.text();
     const body = JSON.parse(text) as { totals: unknown; series: unknown[]; volume: unknown[]; attention: unknown };
     if (period === 'month') sample = { totals: body.totals, volume: body.volume, attention: body.attention };
-    const result = await runLoad({ host: server.host, port: server.port, connections: 1, durationMs: 60_000, maxRequests: REQUESTS, prefix: period, requests: [request(period)] }, 1);
-    endpoint[period] = { requests: result.completed, statuses: result.statuses, p50: result.latencyMs.p50, p99: result.latencyMs.p99, max: result.latencyMs.max, answerBytes: text.length, buckets: body.series.length };
-    console.log(`GET /ui/dashboard?period=${period}: p50 ${result.latencyMs.p50.toFixed(2)} ms, p99 ${result.latencyMs.p99.toFixed(2)} ms, max ${result.latencyMs.max.toFixed(2)} ms (${result.completed} requests, ${text.length} bytes)`);
+    const result = await runLoad(
+      {
+        host: server.host,
+        port: server.port,
+        connections: 1,
+        durationMs: 60_000,
+        maxRequests: REQUESTS,
+        prefix: period,
+        requests: [request(period)],
+      },
+      1,
+    );
+    endpoint[period] = {
+      requests: result.completed,
+      statuses: result.statuses,
+      p50: result.latencyMs.p50,
+      p99: result.latencyMs.p99,
+      max: result.latencyMs.max,
+      answerBytes: text.length,
+      buckets: body.series.length,
+    };
+    console.log(
+      `GET /ui/dashboard?period=${period}: p50 ${result.latencyMs.p50.toFixed(2)} ms, p99 ${result.latencyMs.p99.toFixed(2)} ms, max ${result.latencyMs.max.toFixed(2)} ms (${result.completed} requests, ${text.length} bytes)`,
+    );
   }
 } finally {
   await server.stop();
@@ -247,9 +341,11 @@ function straight(label: string, repeats: number): Record<string, unknown> {
     const json = JSON.stringify(rangesOf(period).map((r, i) => [i, r.from, r.to]));
     result[period] = time(repeats, () => statement.all(json, merchantId));
   }
-  result.plan = (compare.prepare(`EXPLAIN QUERY PLAN ${DASHBOARD_SQL.transactionPieces}`).all(JSON.stringify(monthRanges.map((r, i) => [i, r.from, r.to])), merchantId) as Array<{ detail: string }>).map(
-    (r) => r.detail,
-  );
+  result.plan = (
+    compare
+      .prepare(`EXPLAIN QUERY PLAN ${DASHBOARD_SQL.transactionPieces}`)
+      .all(JSON.stringify(monthRanges.map((r, i) => [i, r.from, r.to])), merchantId) as Array<{ detail: string }>
+  ).map((r) => r.detail);
   console.log(`straight from the transactions (${label}): ${JSON.stringify(result)}`);
   return result;
 }
@@ -270,14 +366,21 @@ function writeCost(withTriggers: boolean): Record<string, number> {
   const database = openDatabase(join(dir, DATABASE_FILE));
   migrate(database);
   if (!withTriggers) {
-    for (const name of ['dashboard_hours_transaction_insert', 'dashboard_hours_transaction_update', 'dashboard_hours_transaction_delete']) database.exec(`DROP TRIGGER ${name}`);
+    for (const name of ['dashboard_hours_transaction_insert', 'dashboard_hours_transaction_update', 'dashboard_hours_transaction_delete'])
+      database.exec(`DROP TRIGGER ${name}`);
   }
-  database.prepare("INSERT INTO merchants (id, name, currency, webhook_key_sealed, created_at) VALUES ('m', 'Shop', 'EUR', 'x', '2026-01-01T00:00:00.000Z')").run();
+  database
+    .prepare(
+      "INSERT INTO merchants (id, name, currency, webhook_key_sealed, created_at) VALUES ('m', 'Shop', 'EUR', 'x', '2026-01-01T00:00:00.000Z')",
+    )
+    .run();
   const insert = database.prepare(
     `INSERT INTO transactions (id, merchant_id, payment_type, operation, status_code, order_id, currency, amount_minor, authorized_minor, created_at, updated_at)
      VALUES (?, 'm', ?, 'authorize', 4, ?, ?, ?, ?, ?, ?)`,
   );
-  const capture = database.prepare('UPDATE transactions SET captured_minor = amount_minor, status_code = 3, updated_at = ? WHERE id = ? AND status_code = 4');
+  const capture = database.prepare(
+    'UPDATE transactions SET captured_minor = amount_minor, status_code = 3, updated_at = ? WHERE id = ? AND status_code = 4',
+  );
   const ids: string[] = [];
   const COUNT = 100_000;
   const start = Date.now() - 60 * DAY;
@@ -289,7 +392,16 @@ function writeCost(withTriggers: boolean): Record<string, number> {
         const id = uuidv7({ msecs: at });
         ids.push(id);
         const iso = new Date(at).toISOString();
-        insert.run(id, i % 3 ? 'cardpos' : 'cardecom', `o-${i}`, ['EUR', 'USD', 'GBP'][i % 3], 100 + (i % 5000), 100 + (i % 5000), iso, iso);
+        insert.run(
+          id,
+          i % 3 ? 'cardpos' : 'cardecom',
+          `o-${i}`,
+          ['EUR', 'USD', 'GBP'][i % 3],
+          100 + (i % 5000),
+          100 + (i % 5000),
+          iso,
+          iso,
+        );
       }
     })();
   }
@@ -303,9 +415,16 @@ function writeCost(withTriggers: boolean): Record<string, number> {
   const updateMs = performance.now() - updated;
   database.close();
   rmSync(dir, { recursive: true, force: true });
-  return { insertMicrosPerRow: Math.round((insertMs * 10_000) / COUNT) / 10, captureMicrosPerRow: Math.round((updateMs * 10_000) / COUNT) / 10 };
+  return {
+    insertMicrosPerRow: Math.round((insertMs * 10_000) / COUNT) / 10,
+    captureMicrosPerRow: Math.round((updateMs * 10_000) / COUNT) / 10,
+  };
 }
-const writes = { withoutTriggers: writeCost(false), withTriggers: writeCost(true), again: { withoutTriggers: writeCost(false), withTriggers: writeCost(true) } };
+const writes = {
+  withoutTriggers: writeCost(false),
+  withTriggers: writeCost(true),
+  again: { withoutTriggers: writeCost(false), withTriggers: writeCost(true) },
+};
 console.log(`write cost: ${JSON.stringify(writes)}`);
 
 const file = writeResult('dashboard', {

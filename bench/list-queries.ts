@@ -71,7 +71,14 @@ for (const order of [false, true]) {
   for (const currency of [false, true]) {
     for (const status of ['none', 'one', 'list'] as const) {
       for (const time of ['none', 'month', 'from'] as const) {
-        const parts = [order && 'order_id', currency && 'currency', status === 'one' && 'status', status === 'list' && 'status list', time === 'month' && 'from+to (a month)', time === 'from' && 'from (last day)'].filter(Boolean);
+        const parts = [
+          order && 'order_id',
+          currency && 'currency',
+          status === 'one' && 'status',
+          status === 'list' && 'status list',
+          time === 'month' && 'from+to (a month)',
+          time === 'from' && 'from (last day)',
+        ].filter(Boolean);
         combinations.push({ name: parts.length ? parts.join(' + ') : 'no filter', order, currency, status, time });
       }
     }
@@ -79,7 +86,15 @@ for (const order of [false, true]) {
 }
 
 const CURRENCIES = ['EUR', 'USD', 'GBP', 'CHF', 'SEK'];
-const STATUS_LISTS = [[3, 8], [10, 12], [6, 11], [1, 2], [7, 8], [4, 5], [9, 10, 11]];
+const STATUS_LISTS = [
+  [3, 8],
+  [10, 12],
+  [6, 11],
+  [1, 2],
+  [7, 8],
+  [4, 5],
+  [9, 10, 11],
+];
 
 /** The filter of variant `v` of a combination (deterministic). */
 function filterOf(c: Combination, v: number): Omit<TransactionFilter, 'limit' | 'offset'> {
@@ -113,11 +128,24 @@ const db = new Database(join(dataDir, DATABASE_FILE), { readonly: true });
 const target: PostgresCopy | undefined = onPostgres ? await copyToPostgres(db, (line) => console.log(line)) : undefined;
 const plans = new Map<string, unknown>();
 for (const c of combinations) {
-  const { sql, params } = transactionListSql(seeded.merchant.merchant_id, { limit: 50, offset: 0, ...filterOf(c, 1) }, target ? 'postgres' : 'sqlite');
-  plans.set(c.name, target ? await postgresPlan(target.pool, sql, params) : (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((r) => r.detail));
+  const { sql, params } = transactionListSql(
+    seeded.merchant.merchant_id,
+    { limit: 50, offset: 0, ...filterOf(c, 1) },
+    target ? 'postgres' : 'sqlite',
+  );
+  plans.set(
+    c.name,
+    target
+      ? await postgresPlan(target.pool, sql, params)
+      : (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((r) => r.detail),
+  );
 }
 const rowsOf = async (c: Combination, v: number) => {
-  const { sql, params } = transactionListSql(seeded.merchant.merchant_id, { limit: 50, offset: 0, ...filterOf(c, v) }, target ? 'postgres' : 'sqlite');
+  const { sql, params } = transactionListSql(
+    seeded.merchant.merchant_id,
+    { limit: 50, offset: 0, ...filterOf(c, v) },
+    target ? 'postgres' : 'sqlite',
+  );
   return target ? (await target.query(sql, params)).length : (db.prepare(sql).all(...params) as unknown[]).length;
 };
 
@@ -126,7 +154,17 @@ const auth = basicAuth(seeded.merchant);
 const results: Array<Record<string, unknown>> = [];
 try {
   // Warm the server (JIT, statement cache) on one combination.
-  await runLoad({ host: server.host, port: server.port, connections: 1, durationMs: 1000, prefix: 'w', requests: [{ method: 'GET', path: '/rest/transactions', headers: { authorization: auth } }] }, 1);
+  await runLoad(
+    {
+      host: server.host,
+      port: server.port,
+      connections: 1,
+      durationMs: 1000,
+      prefix: 'w',
+      requests: [{ method: 'GET', path: '/rest/transactions', headers: { authorization: auth } }],
+    },
+    1,
+  );
   for (const c of combinations) {
     if (values.only && !c.name.includes(values.only)) continue;
     const requests = Array.from({ length: VARIANTS }, (_unused, v) => ({
@@ -158,7 +196,9 @@ try {
       plan: plans.get(c.name),
     };
     results.push(row);
-    console.log(`${row.p50.toFixed(2).padStart(8)} ${row.p99.toFixed(2).padStart(8)} ms  ${c.name}  ${JSON.stringify(onPostgres ? (row.plan as { nodes: string[] }).nodes : row.plan)}`);
+    console.log(
+      `${row.p50.toFixed(2).padStart(8)} ${row.p99.toFixed(2).padStart(8)} ms  ${c.name}  ${JSON.stringify(onPostgres ? (row.plan as { nodes: string[] }).nodes : row.plan)}`,
+    );
   }
 } finally {
   await server.stop();

@@ -23,7 +23,9 @@ delay.enable();
 setInterval(() => {
   const spaces = Object.fromEntries(v8.getHeapSpaceStatistics().map((s) => [s.space_name, (s.space_used_size / 2 ** 20).toFixed(1)]));
   const worst = delay.max / 1e6;
-  line(`old_mb=${spaces.old_space} new_mb=${spaces.new_space}${worst > 15 ? ` max_loop_delay_ms=${worst.toFixed(1)} p99_ms=${(delay.percentile(99) / 1e6).toFixed(1)}` : ''}`);
+  line(
+    `old_mb=${spaces.old_space} new_mb=${spaces.new_space}${worst > 15 ? ` max_loop_delay_ms=${worst.toFixed(1)} p99_ms=${(delay.percentile(99) / 1e6).toFixed(1)}` : ''}`,
+  );
   delay.reset();
 }, 1000).unref();
 
@@ -42,7 +44,10 @@ const kinds = {
 };
 new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) {
-    if (entry.duration > 4) line(`gc=${kinds[entry.detail?.kind] ?? entry.detail?.kind} ms=${entry.duration.toFixed(1)} heap_mb=${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)}`);
+    if (entry.duration > 4)
+      line(
+        `gc=${kinds[entry.detail?.kind] ?? entry.detail?.kind} ms=${entry.duration.toFixed(1)} heap_mb=${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)}`,
+      );
   }
 }).observe({ entryTypes: ['gc'] });
 

@@ -15,7 +15,9 @@ import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import Fastify from 'fastify';
 
-const { values } = parseArgs({ options: { 'data-dir': { type: 'string' }, port: { type: 'string' }, synchronous: { type: 'string', default: 'FULL' } } });
+const { values } = parseArgs({
+  options: { 'data-dir': { type: 'string' }, port: { type: 'string' }, synchronous: { type: 'string', default: 'FULL' } },
+});
 if (values.synchronous !== 'FULL' && values.synchronous !== 'OFF') throw new Error('--synchronous must be FULL or OFF');
 const dir = values['data-dir'];
 if (!dir) throw new Error('--data-dir DIR is required');
@@ -67,7 +69,15 @@ app.post('/rest/payment', async (request) => {
     now,
     now,
   );
-  return { transaction_id: id, status_code: 3, status: 'completed', order_id: body.order_id ?? null, amount: body.amount, currency: body.currency, error_code: 0 };
+  return {
+    transaction_id: id,
+    status_code: 3,
+    status: 'completed',
+    order_id: body.order_id ?? null,
+    amount: body.amount,
+    currency: body.currency,
+    error_code: 0,
+  };
 });
 
 const address = await app.listen({ host: '127.0.0.1', port: Number(values.port ?? 0) });

@@ -25,7 +25,19 @@ import { rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import type { LoadResult } from './lib/loadgen.js';
-import { basicAuth, createMerchant, machine, paymentRequest, processCpuMicros, runLoad, startGateway, startNaive, tempDir, writeResult, type Server } from './lib/procs.js';
+import {
+  basicAuth,
+  createMerchant,
+  machine,
+  paymentRequest,
+  processCpuMicros,
+  runLoad,
+  startGateway,
+  startNaive,
+  tempDir,
+  writeResult,
+  type Server,
+} from './lib/procs.js';
 
 const { values } = parseArgs({
   options: {
@@ -64,7 +76,11 @@ async function receiver(): Promise<{ url: string; count: () => number; close: ()
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
-  return { url: `http://127.0.0.1:${port}/postbacks`, count: () => count, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}/postbacks`,
+    count: () => count,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 interface Measured {
@@ -82,7 +98,10 @@ async function measure(server: Server, request: ReturnType<typeof paymentRequest
   const cpuUsPerRequest = Math.round((processCpuMicros(server.pid) - before) / Math.max(1, closed.completed));
   if (!steady) return { closed, cpuUsPerRequest };
   steadyRate ??= Math.round(closed.requestsPerSecond / 2);
-  const open = await runLoad({ ...base, connections: Math.min(connections, 20), rate: steadyRate, durationMs: steadyMs, prefix: `${prefix}-steady-` }, 1);
+  const open = await runLoad(
+    { ...base, connections: Math.min(connections, 20), rate: steadyRate, durationMs: steadyMs, prefix: `${prefix}-steady-` },
+    1,
+  );
   return { closed, cpuUsPerRequest, steady: open };
 }
 
@@ -115,7 +134,9 @@ const summary = (m: Measured) => ({
   p99: m.closed.latencyMs.p99,
   max: m.closed.latencyMs.max,
   cpuUsPerRequest: m.cpuUsPerRequest,
-  ...(m.steady ? { steady: { rate: m.steady.targetRate, p50: m.steady.latencyMs.p50, p99: m.steady.latencyMs.p99, max: m.steady.latencyMs.max } } : {}),
+  ...(m.steady
+    ? { steady: { rate: m.steady.targetRate, p50: m.steady.latencyMs.p50, p99: m.steady.latencyMs.p99, max: m.steady.latencyMs.max } }
+    : {}),
   statuses: m.closed.statuses,
   errors: m.closed.errors + m.closed.timeouts + (m.steady ? m.steady.errors + m.steady.timeouts : 0),
 });
@@ -123,7 +144,15 @@ const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
 
 const machineBefore = machine();
 const sink = values.postbacks ? await receiver() : undefined;
-const runs: Array<{ round: number; gateway?: Measured; naive?: Measured; ceiling?: Measured; ratio?: number; cpuRatio?: number; steadyP99Ratio?: number }> = [];
+const runs: Array<{
+  round: number;
+  gateway?: Measured;
+  naive?: Measured;
+  ceiling?: Measured;
+  ratio?: number;
+  cpuRatio?: number;
+  steadyP99Ratio?: number;
+}> = [];
 for (let round = 1; round <= rounds; round += 1) {
   // The naive server first: its closed-loop rate sets the steady rate both are offered.
   const naive = values.only === 'gateway' ? undefined : await naiveRound(round);
@@ -139,12 +168,24 @@ for (let round = 1; round <= rounds; round += 1) {
       ? {
           ratio: ratio(both.gateway.closed.requestsPerSecond, both.naive.closed.requestsPerSecond),
           cpuRatio: ratio(both.gateway.cpuUsPerRequest, both.naive.cpuUsPerRequest),
-          ...(both.gateway.steady && both.naive.steady ? { steadyP99Ratio: ratio(both.gateway.steady.latencyMs.p99, both.naive.steady.latencyMs.p99) } : {}),
+          ...(both.gateway.steady && both.naive.steady
+            ? { steadyP99Ratio: ratio(both.gateway.steady.latencyMs.p99, both.naive.steady.latencyMs.p99) }
+            : {}),
         }
       : {}),
   };
   runs.push(run);
-  console.log(JSON.stringify({ round, gateway: gateway && summary(gateway), naive: naive && summary(naive), ceiling: ceiling && summary(ceiling), ratio: run.ratio, cpuRatio: run.cpuRatio, steadyP99Ratio: run.steadyP99Ratio }));
+  console.log(
+    JSON.stringify({
+      round,
+      gateway: gateway && summary(gateway),
+      naive: naive && summary(naive),
+      ceiling: ceiling && summary(ceiling),
+      ratio: run.ratio,
+      cpuRatio: run.cpuRatio,
+      steadyP99Ratio: run.steadyP99Ratio,
+    }),
+  );
 }
 await sink?.close();
 
@@ -159,7 +200,15 @@ const file = writeResult(values.postbacks ? 'payments-postbacks' : short ? 'paym
   machine: machineBefore,
   machineAfter: { loadAverage: machine().loadAverage, otherNodeTestRuns: machine().otherNodeTestRuns },
   steadyRate: steadyRate ?? null,
-  runs: runs.map((r) => ({ round: r.round, ratio: r.ratio, cpuRatio: r.cpuRatio, steadyP99Ratio: r.steadyP99Ratio, gateway: r.gateway, naive: r.naive, ceilingNoFsync: r.ceiling })),
+  runs: runs.map((r) => ({
+    round: r.round,
+    ratio: r.ratio,
+    cpuRatio: r.cpuRatio,
+    steadyP99Ratio: r.steadyP99Ratio,
+    gateway: r.gateway,
+    naive: r.naive,
+    ceilingNoFsync: r.ceiling,
+  })),
   postbacksReceived: sink?.count(),
 });
 console.log(`written ${file}`);
@@ -170,7 +219,15 @@ for (const r of runs) {
   console.log(
     `payments round ${r.round}: throughput ${g.closed.requestsPerSecond}/s vs naive ${n.closed.requestsPerSecond}/s = ${r.ratio}x (target >= 2)` +
       ` | CPU per payment ${g.cpuUsPerRequest} us vs ${n.cpuUsPerRequest} us = ${r.cpuRatio}x (target <= 2)` +
-      (g.steady && n.steady ? ` | p99 at ${steadyRate}/s ${g.steady.latencyMs.p99} ms vs ${n.steady.latencyMs.p99} ms = ${r.steadyP99Ratio}x (target <= 1)` : '') +
-      ` | non-200: ${Object.entries({ ...g.closed.statuses }).filter(([code]) => code !== '200').reduce((sum, [, count]) => sum + count, 0) + g.closed.errors + g.closed.timeouts}`,
+      (g.steady && n.steady
+        ? ` | p99 at ${steadyRate}/s ${g.steady.latencyMs.p99} ms vs ${n.steady.latencyMs.p99} ms = ${r.steadyP99Ratio}x (target <= 1)`
+        : '') +
+      ` | non-200: ${
+        Object.entries({ ...g.closed.statuses })
+          .filter(([code]) => code !== '200')
+          .reduce((sum, [, count]) => sum + count, 0) +
+        g.closed.errors +
+        g.closed.timeouts
+      }`,
   );
 }

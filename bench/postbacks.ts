@@ -21,7 +21,18 @@ import { DATABASE_FILE, openDatabase } from '../db/open.js';
 import { transactionColumns, transactionToRow } from '../db/payments/transactions.js';
 import { transactionPostback } from '../main/core/payments/views.js';
 import type { TransactionRecord } from '../main/core/payments/ports.js';
-import { basicAuth, createMerchant, machine, paymentRequest, ROOT, runLoad, sleep, startGateway, tempDir, writeResult } from './lib/procs.js';
+import {
+  basicAuth,
+  createMerchant,
+  machine,
+  paymentRequest,
+  ROOT,
+  runLoad,
+  sleep,
+  startGateway,
+  tempDir,
+  writeResult,
+} from './lib/procs.js';
 
 const { values } = parseArgs({
   options: {
@@ -110,12 +121,15 @@ function seedOutbox(dataDir: string, merchantId: string, urls: string[], dueAt: 
         cardExpiryYear: 2029,
         cardSealed: null,
         cardFingerprint: null,
-        details: { pos: { entry_mode: 'contactless', terminal: { id: 'T-0001', type: 'softpos', attended: true, capabilities: [] } }, authorization_code: '123456' },
+        details: {
+          pos: { entry_mode: 'contactless', terminal: { id: 'T-0001', type: 'softpos', attended: true, capabilities: [] } },
+          authorization_code: '123456',
+        },
         createdAt: iso,
         updatedAt: iso,
         invoiceNumber: null,
         tillId: null,
-    expiresAt: null,
+        expiresAt: null,
       };
       insertTransaction.run(transactionToRow(t));
       insertOutbox.run(uuidv7({ msecs: ms }), merchantId, t.id, url, JSON.stringify(transactionPostback(t)), dueAt, iso);
@@ -139,7 +153,10 @@ if (dueAtMs - Date.now() < 14_000) throw new Error('seeding took too long for th
 const server = await startGateway(dir, { cpu: 0 });
 const auth = basicAuth(merchant);
 const api = (seconds: number, prefix: string) =>
-  runLoad({ host: server.host, port: server.port, connections: 10, rate, durationMs: seconds * 1000, prefix, requests: [paymentRequest(auth)] }, 1);
+  runLoad(
+    { host: server.host, port: server.port, connections: 10, rate, durationMs: seconds * 1000, prefix, requests: [paymentRequest(auth)] },
+    1,
+  );
 
 let baseline;
 let during;
@@ -160,11 +177,22 @@ try {
   }
   const stats = await receivers.stats();
   const seconds = stats.firstAt !== null && stats.lastAt !== null ? (stats.lastAt - stats.firstAt) / 1000 : 0;
-  drain = { seconds: Math.round(seconds * 10) / 10, delivered: stats.count, perSecond: seconds > 0 ? Math.round(stats.count / seconds) : 0, complete: stats.count >= count };
+  drain = {
+    seconds: Math.round(seconds * 10) / 10,
+    delivered: stats.count,
+    perSecond: seconds > 0 ? Math.round(stats.count / seconds) : 0,
+    complete: stats.count >= count,
+  };
   // Latency over all slices that ran while the drain was going on.
   const all = slices.flatMap((s) => s.worstPerSecond);
   during = {
-    slices: slices.map((s) => ({ rps: s.requestsPerSecond, p50: s.latencyMs.p50, p99: s.latencyMs.p99, max: s.latencyMs.max, statuses: s.statuses })),
+    slices: slices.map((s) => ({
+      rps: s.requestsPerSecond,
+      p50: s.latencyMs.p50,
+      p99: s.latencyMs.p99,
+      max: s.latencyMs.max,
+      statuses: s.statuses,
+    })),
     p50Median: median(slices.map((s) => s.latencyMs.p50)),
     p99Worst: Math.max(...slices.map((s) => s.latencyMs.p99)),
     p99Median: median(slices.map((s) => s.latencyMs.p99)),

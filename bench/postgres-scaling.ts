@@ -27,7 +27,19 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createDatabase, startCluster } from '../tests/helpers/postgres.js';
 import type { LoadResult } from './lib/loadgen.js';
-import { basicAuth, GATEWAY_BIN, machine, paymentRequest, processCpuMicros, runLoad, startGateway, tempDir, writeResult, type Merchant, type Server } from './lib/procs.js';
+import {
+  basicAuth,
+  GATEWAY_BIN,
+  machine,
+  paymentRequest,
+  processCpuMicros,
+  runLoad,
+  startGateway,
+  tempDir,
+  writeResult,
+  type Merchant,
+  type Server,
+} from './lib/procs.js';
 
 const { values } = parseArgs({
   options: {
@@ -50,7 +62,17 @@ type Config = 'sqlite' | 'postgres-1' | 'postgres-2';
 function merchantOn(dataDir: string, database?: string): Merchant {
   const result = spawnSync(
     process.execPath,
-    [GATEWAY_BIN, 'merchant', 'create', '--data-dir', dataDir, ...(database ? ['--database', database] : []), '--name', 'Bench Chain', '--json'],
+    [
+      GATEWAY_BIN,
+      'merchant',
+      'create',
+      '--data-dir',
+      dataDir,
+      ...(database ? ['--database', database] : []),
+      '--name',
+      'Bench Chain',
+      '--json',
+    ],
     { encoding: 'utf8', timeout: 60_000, env: { ...process.env, GATEWAY_DATA_KEY: dataKey } },
   );
   if (result.status !== 0) throw new Error(`merchant create failed: ${result.stderr}`);
@@ -79,7 +101,9 @@ interface Measured extends LoadResult {
 }
 
 async function measure(servers: Server[], auth: string, prefix: string, dataDir: string | undefined): Promise<Measured> {
-  const requests = Array.from({ length: terminals }, (_unused, i) => paymentRequest(auth, { terminalId: `T-${String(i + 1).padStart(4, '0')}` }));
+  const requests = Array.from({ length: terminals }, (_unused, i) =>
+    paymentRequest(auth, { terminalId: `T-${String(i + 1).padStart(4, '0')}` }),
+  );
   const first = servers[0] as Server;
   const base = { host: first.host, port: first.port, ports: servers.map((s) => s.port), connections, requests, graceMs: 5_000 };
   if (warmupMs > 0) await runLoad({ ...base, durationMs: warmupMs, prefix: `${prefix}-warm-` }, 1);
@@ -94,13 +118,20 @@ async function measure(servers: Server[], auth: string, prefix: string, dataDir:
 
 async function round(config: Config, n: number, clusterUrl: string, clusterDir: string): Promise<Measured & { stored: number | null }> {
   const dirs = [tempDir('tillgate-bench-pg-a-'), tempDir('tillgate-bench-pg-b-')];
-  const database = config === 'sqlite' ? undefined : await createDatabase(clusterUrl, `bench_${config.replace('-', '_')}_${n}_${Date.now().toString(36)}`);
+  const database =
+    config === 'sqlite' ? undefined : await createDatabase(clusterUrl, `bench_${config.replace('-', '_')}_${n}_${Date.now().toString(36)}`);
   const servers: Server[] = [];
   try {
     const merchant = merchantOn(dirs[0] as string, database);
     const instances = config === 'postgres-2' ? 2 : 1;
     for (let i = 0; i < instances; i += 1) {
-      servers.push(await startGateway(dirs[i] as string, { cpu: 0, args: database ? ['--database', database] : [], env: { GATEWAY_DATA_KEY: dataKey, GATEWAY_LOG_LEVEL: 'warn' } }));
+      servers.push(
+        await startGateway(dirs[i] as string, {
+          cpu: 0,
+          args: database ? ['--database', database] : [],
+          env: { GATEWAY_DATA_KEY: dataKey, GATEWAY_LOG_LEVEL: 'warn' },
+        }),
+      );
     }
     const result = await measure(servers, basicAuth(merchant), `${config}-${n}`, database ? clusterDir : undefined);
     // Server errors are reported with the gateways' own log lines, which the run then deletes.
@@ -108,7 +139,12 @@ async function round(config: Config, n: number, clusterUrl: string, clusterDir: 
     if (serverErrors.length > 0) {
       for (const dir of dirs) {
         const log = join(dir, 'gateway.log');
-        if (existsSync(log)) for (const line of readFileSync(log, 'utf8').split('\n').filter((l) => l.includes('"level":50')).slice(0, 3)) console.log(`  ${line.slice(0, 600)}`);
+        if (existsSync(log))
+          for (const line of readFileSync(log, 'utf8')
+            .split('\n')
+            .filter((l) => l.includes('"level":50'))
+            .slice(0, 3))
+            console.log(`  ${line.slice(0, 600)}`);
       }
     }
     let stored: number | null = null;
@@ -155,7 +191,10 @@ try {
     const sqlite = results.sqlite[n]?.cpuUsPerPayment.totalUs;
     const pg1 = results['postgres-1'][n]?.cpuUsPerPayment.totalUs;
     const pg2 = results['postgres-2'][n]?.cpuUsPerPayment.totalUs;
-    if (sqlite && pg1 && pg2) console.log(`round ${n + 1}: CPU per payment, PostgreSQL / SQLite: 1 instance ${(pg1 / sqlite).toFixed(2)}x, 2 instances ${(pg2 / sqlite).toFixed(2)}x (target <= 2)`);
+    if (sqlite && pg1 && pg2)
+      console.log(
+        `round ${n + 1}: CPU per payment, PostgreSQL / SQLite: 1 instance ${(pg1 / sqlite).toFixed(2)}x, 2 instances ${(pg2 / sqlite).toFixed(2)}x (target <= 2)`,
+      );
   }
   const file = writeResult('postgres-scaling', { machine: machine(), connections, durationMs, terminals, rounds, results });
   console.log(`wrote ${file}`);

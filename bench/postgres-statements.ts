@@ -17,23 +17,32 @@ import pg from 'pg';
 import { createDatabase, startCluster } from '../tests/helpers/postgres.js';
 import { basicAuth, GATEWAY_BIN, paymentRequest, startGateway, tempDir, type Merchant } from './lib/procs.js';
 
-const BACKGROUND = /postback_outbox SET claimed_by|emails SET claimed_by|receipt_print_jobs WHERE status = 'queued'|scheduled_tasks|gateway_instances/;
+const BACKGROUND =
+  /postback_outbox SET claimed_by|emails SET claimed_by|receipt_print_jobs WHERE status = 'queued'|scheduled_tasks|gateway_instances/;
 
 const key = randomBytes(32).toString('base64');
 const cluster = await startCluster({ durable: true });
 const dir = tempDir('tillgate-pg-statements-');
 try {
   const database = await createDatabase(cluster.url, 'statements');
-  const created = spawnSync(process.execPath, [GATEWAY_BIN, 'merchant', 'create', '--data-dir', dir, '--database', database, '--name', 'Statements', '--json'], {
-    encoding: 'utf8',
-    env: { ...process.env, GATEWAY_DATA_KEY: key },
-  });
+  const created = spawnSync(
+    process.execPath,
+    [GATEWAY_BIN, 'merchant', 'create', '--data-dir', dir, '--database', database, '--name', 'Statements', '--json'],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, GATEWAY_DATA_KEY: key },
+    },
+  );
   if (created.status !== 0) throw new Error(created.stderr);
   const merchant = JSON.parse(created.stdout) as Merchant;
   const server = await startGateway(dir, { args: ['--database', database], env: { GATEWAY_DATA_KEY: key } });
   const request = paymentRequest(basicAuth(merchant));
   const pay = async (n: string) => {
-    const response = await fetch(`${server.url}${request.path}`, { method: 'POST', headers: { ...request.headers, 'idempotency-key': `statements-${n}` }, body: (request.body ?? '').replace('{{n}}', n) });
+    const response = await fetch(`${server.url}${request.path}`, {
+      method: 'POST',
+      headers: { ...request.headers, 'idempotency-key': `statements-${n}` },
+      body: (request.body ?? '').replace('{{n}}', n),
+    });
     if (response.status !== 200) throw new Error(`payment ${n}: ${response.status} ${await response.text()}`);
   };
   for (const n of ['1', '2', '3']) await pay(n);
@@ -54,7 +63,12 @@ try {
     .slice(before)
     .split('\n')
     .filter((line) => /LOG:\s+(statement|execute)/.test(line))
-    .map((line) => line.replace(/^.*?LOG:\s+/, '').replace(/^execute \S+: /, '').replace(/^statement: /, ''))
+    .map((line) =>
+      line
+        .replace(/^.*?LOG:\s+/, '')
+        .replace(/^execute \S+: /, '')
+        .replace(/^statement: /, ''),
+    )
     .filter((line) => !/ALTER SYSTEM|pg_reload_conf/.test(line));
   // A BEGIN ... COMMIT block belongs to the background when every statement in it does.
   const blocks: string[][] = [];
@@ -76,7 +90,9 @@ try {
     }
     for (const line of block) console.log(`${isBackground ? '  (background) ' : ''}${line.slice(0, 150)}`);
   }
-  console.log(`\n${paymentStatements} statements for the payment, in ${transactions} transaction(s) (the rest autocommit); ${background} of background workers in the same window`);
+  console.log(
+    `\n${paymentStatements} statements for the payment, in ${transactions} transaction(s) (the rest autocommit); ${background} of background workers in the same window`,
+  );
 } finally {
   cluster.stop();
   rmSync(dir, { recursive: true, force: true });

@@ -22,7 +22,10 @@ interface Profile {
   timeDeltas: number[];
 }
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: 'string', default: '30' }, requests: { type: 'string' } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { top: { type: 'string', default: '30' }, requests: { type: 'string' } },
+});
 const file = positionals[0];
 if (!file) throw new Error('usage: bench/profile-summary.ts PROFILE.cpuprofile [--top N] [--requests N]');
 const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;

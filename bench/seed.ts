@@ -26,7 +26,18 @@ export const CURRENCIES = ['EUR', 'USD', 'GBP', 'CHF', 'SEK'] as const;
 const CURRENCY_WEIGHTS = [0.6, 0.2, 0.1, 0.06, 0.04];
 /** status code -> share; every status occurs, completed most. */
 export const STATUS_WEIGHTS: Record<number, number> = {
-  1: 0.01, 2: 0.01, 3: 0.7, 4: 0.05, 5: 0.02, 6: 0.1, 7: 0.03, 8: 0.02, 9: 0.01, 10: 0.02, 11: 0.02, 12: 0.01,
+  1: 0.01,
+  2: 0.01,
+  3: 0.7,
+  4: 0.05,
+  5: 0.02,
+  6: 0.1,
+  7: 0.03,
+  8: 0.02,
+  9: 0.01,
+  10: 0.02,
+  11: 0.02,
+  12: 0.01,
 };
 
 /** A small deterministic PRNG (mulberry32), so two seeds of the same size are the same data (tests use it too). */
@@ -60,7 +71,10 @@ export interface SeedResult {
   databaseBytes: number;
 }
 
-export function seed(dataDir: string, options: { count: number; years: number; events: boolean; log?: (line: string) => void }): SeedResult {
+export function seed(
+  dataDir: string,
+  options: { count: number; years: number; events: boolean; log?: (line: string) => void },
+): SeedResult {
   const started = performance.now();
   const merchant = createMerchant(dataDir, 'Seeded Shop');
   const db = openDatabase(join(dataDir, DATABASE_FILE));
@@ -131,13 +145,16 @@ export function seed(dataDir: string, options: { count: number; years: number; e
         cardSealed: null,
         cardFingerprint: `fp-${Math.floor(random() * 200_000)}`,
         details: pos
-          ? { pos: { entry_mode: 'contactless', terminal: { id: 'T-0001', type: 'softpos', attended: true, capabilities: [] } }, authorization_code: '123456' }
+          ? {
+              pos: { entry_mode: 'contactless', terminal: { id: 'T-0001', type: 'softpos', attended: true, capabilities: [] } },
+              authorization_code: '123456',
+            }
           : { authorization_code: '123456' },
         createdAt: iso,
         updatedAt: iso,
         invoiceNumber: null,
         tillId: null,
-    expiresAt: null,
+        expiresAt: null,
       };
       insert.run(transactionToRow(record));
       if (options.events) insertEvent.run(uuidv7({ msecs: ms }), record.id, 'authorization', status, amount, null, record.message, iso);
@@ -180,6 +197,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   });
   const dataDir = values['data-dir'];
   if (!dataDir) throw new Error('--data-dir DIR is required');
-  const result = seed(dataDir, { count: Number(values.count), years: Number(values.years), events: values.events ?? false, log: (line) => console.error(line) });
+  const result = seed(dataDir, {
+    count: Number(values.count),
+    years: Number(values.years),
+    events: values.events ?? false,
+    log: (line) => console.error(line),
+  });
   console.log(JSON.stringify(result));
 }

@@ -32,13 +32,31 @@ let result;
 try {
   const request = paymentRequest(basicAuth(merchant));
   await runLoad({ host: server.host, port: server.port, connections, rate, durationMs: 3000, prefix: 'warm-', requests: [request] }, 1);
-  result = await runLoad({ host: server.host, port: server.port, connections, rate, durationMs: Number(values.seconds) * 1000, prefix: 'run-', requests: [request] }, 1);
+  result = await runLoad(
+    {
+      host: server.host,
+      port: server.port,
+      connections,
+      rate,
+      durationMs: Number(values.seconds) * 1000,
+      prefix: 'run-',
+      requests: [request],
+    },
+    1,
+  );
 } finally {
   console.log(`gateway RSS ${rssMiB(server.pid)} MiB`);
   await server.stop();
   rmSync(dir, { recursive: true, force: true });
 }
-console.log(JSON.stringify({ rps: result.requestsPerSecond, latencyMs: result.latencyMs, service: result.serviceLatencyMs, statuses: result.statuses }));
+console.log(
+  JSON.stringify({
+    rps: result.requestsPerSecond,
+    latencyMs: result.latencyMs,
+    service: result.serviceLatencyMs,
+    statuses: result.statuses,
+  }),
+);
 const file = writeResult('steady-latency', {
   benchmark: `POST /rest/payment cardpos approved at a steady ${rate} req/s, ${connections} connections, open loop`,
   serverArgs: values.args || null,

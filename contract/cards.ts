@@ -70,6 +70,7 @@ export function cardExpiryProblems(month: number, year: number, now: Date): { ex
   if (!monthOk) problems.expiry_month = 'must be an integer from 1 to 12';
   const yearOk = Number.isInteger(year) && year >= 1000 && year <= 9999;
   if (!yearOk) problems.expiry_year = 'must be a four-digit year with century, e.g. 2030';
-  else if (year < now.getUTCFullYear() || (monthOk && year * 12 + month < now.getUTCFullYear() * 12 + now.getUTCMonth() + 1)) problems.expiry_year = 'the card has expired';
+  else if (year < now.getUTCFullYear() || (monthOk && year * 12 + month < now.getUTCFullYear() * 12 + now.getUTCMonth() + 1))
+    problems.expiry_year = 'the card has expired';
   return problems;
 }

@@ -11,7 +11,13 @@ export const PUBLIC_URL_SETTING = { env: 'GATEWAY_PUBLIC_URL', flag: '--public-u
 /** Loopback names and addresses: reachable from this computer only. */
 export function isLoopbackHost(host: string): boolean {
   const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return bare === 'localhost' || bare.endsWith('.localhost') || bare === '::1' || /^127\.\d+\.\d+\.\d+$/.test(bare) || bare === '::ffff:127.0.0.1';
+  return (
+    bare === 'localhost' ||
+    bare.endsWith('.localhost') ||
+    bare === '::1' ||
+    /^127\.\d+\.\d+\.\d+$/.test(bare) ||
+    bare === '::ffff:127.0.0.1'
+  );
 }
 
 /** Scheme and host of an absolute URL (`http://127.0.0.1:8420`), without the URL class (not every runtime of the contract has it). */

@@ -7,7 +7,8 @@ import type { OperationRequest } from './api/operations.js';
 import { OPERATIONS, type OperationName } from './operations.js';
 
 /** The params and query of an operation; may be left out when it needs none. */
-type UrlArgsOf<Name extends OperationName> = object extends OperationRequest<Name> ? [request?: OperationRequest<Name>] : [request: OperationRequest<Name>];
+type UrlArgsOf<Name extends OperationName> =
+  object extends OperationRequest<Name> ? [request?: OperationRequest<Name>] : [request: OperationRequest<Name>];
 
 /** The URL of operation `name` with `request`'s params and query (query values that are undefined are left out). */
 export function pathOf<Name extends OperationName>(name: Name, ...[request]: UrlArgsOf<Name>): string {

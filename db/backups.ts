@@ -78,13 +78,21 @@ export function checkBackup(file: string, opensSealed: (sealed: string) => boole
     }
     if (integrity.join() !== 'ok') problems.push(`integrity check failed: ${integrity.slice(0, 3).join('; ')}`);
     const schemaVersion = db.pragma('user_version', { simple: true }) as number;
-    if (schemaVersion > (migrations.at(-1)?.version ?? 0)) problems.push(`its schema version ${schemaVersion} is newer than this gateway supports (up to ${migrations.at(-1)?.version ?? 0}): upgrade the gateway first`);
-    const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((row) => row.name));
+    if (schemaVersion > (migrations.at(-1)?.version ?? 0))
+      problems.push(
+        `its schema version ${schemaVersion} is newer than this gateway supports (up to ${migrations.at(-1)?.version ?? 0}): upgrade the gateway first`,
+      );
+    const tables = new Set(
+      (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((row) => row.name),
+    );
     const missing = REQUIRED_TABLES.filter((table) => !tables.has(table));
-    if (missing.length) return { ok: false, problems: [...problems, `not a gateway database: no ${missing.join(', ')} table`], schemaVersion };
+    if (missing.length)
+      return { ok: false, problems: [...problems, `not a gateway database: no ${missing.join(', ')} table`], schemaVersion };
     const sealed = db.prepare('SELECT webhook_key_sealed FROM merchants LIMIT 1').pluck().get() as string | undefined;
     if (sealed !== undefined && !opensSealed(sealed)) {
-      problems.push("its sealed data does not open with this data directory's data key: restore it where the key it was made with is (data.key or GATEWAY_DATA_KEY)");
+      problems.push(
+        "its sealed data does not open with this data directory's data key: restore it where the key it was made with is (data.key or GATEWAY_DATA_KEY)",
+      );
     }
     const count = (table: string) => db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get() as number;
     return { ok: problems.length === 0, problems, schemaVersion, merchants: count('merchants'), transactions: count('transactions') };
@@ -106,7 +114,10 @@ export function restoreBackup(dataDir: string, file: string, now: Date): { repla
     const current = new Database(target);
     current.pragma('wal_checkpoint(TRUNCATE)');
     current.close();
-    replaced = `${target}.before-restore-${now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}`;
+    replaced = `${target}.before-restore-${now
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d+Z$/, 'Z')}`;
     renameSync(target, replaced);
   }
   for (const suffix of ['-wal', '-shm']) rmSync(`${target}${suffix}`, { force: true });

@@ -46,7 +46,9 @@ export function acquireInstanceLock(dataDir: string, options: { nativeBinding?: 
       } catch {
         // The pid file is only a hint for the message.
       }
-      throw new InstanceLockedError(`Another gateway is already running on the data directory ${dataDir}${holder}. Stop it first, or use another --data-dir.`);
+      throw new InstanceLockedError(
+        `Another gateway is already running on the data directory ${dataDir}${holder}. Stop it first, or use another --data-dir.`,
+      );
     }
     throw unwritable(dataDir, error);
   }
@@ -64,8 +66,11 @@ export function acquireInstanceLock(dataDir: string, options: { nativeBinding?: 
 function unwritable(dataDir: string, error: unknown): unknown {
   const code = String((error as { code?: unknown } | null)?.code ?? '');
   if (code.startsWith('SQLITE_READONLY') || code === 'SQLITE_CANTOPEN' || code === 'EROFS' || code === 'EACCES') {
-    return new Error(`The data directory ${dataDir} is read-only: the gateway cannot store anything there. Make it writable (or choose another --data-dir) and start again.`);
+    return new Error(
+      `The data directory ${dataDir} is read-only: the gateway cannot store anything there. Make it writable (or choose another --data-dir) and start again.`,
+    );
   }
-  if (code === 'SQLITE_FULL' || code === 'ENOSPC') return new Error(`The disk of the data directory ${dataDir} is full. Free some space and start again.`);
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC')
+    return new Error(`The disk of the data directory ${dataDir} is full. Free some space and start again.`);
   return error;
 }

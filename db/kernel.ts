@@ -54,7 +54,7 @@ export function createTaskRepository(db: SqlDatabase): TaskRepository {
     insert: async (t) => void (await s.taskInsert.run(t)),
     due: async (now, limit) => ((await s.tasksDue.all(now, limit)) as Row[]).map(taskFromRow),
     claim: async (id, dueAt, until) => (await s.taskClaim.run(until, id, dueAt)).changes === 1,
-    nextDueAt: async () => (((await s.taskNextDue.get()) as { due: string | null }).due ?? undefined),
+    nextDueAt: async () => ((await s.taskNextDue.get()) as { due: string | null }).due ?? undefined,
     finish: async (id, state, lastError) => void (await s.taskFinish.run(state, lastError, id)),
     retry: async (id, dueAt, lastError) => void (await s.taskRetry.run(dueAt, lastError, id)),
     cancelPending: async (subjectId, kind) => void (await s.taskCancel.run(subjectId, kind)),
@@ -79,7 +79,9 @@ export function createOperationLockRepository(db: SqlDatabase): OperationLockRep
 
 export function createInstanceRepository(db: SqlDatabase): InstanceRepository {
   const s = {
-    beat: db.prepare('INSERT INTO gateway_instances (id, started_at, seen_at) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET seen_at = excluded.seen_at'),
+    beat: db.prepare(
+      'INSERT INTO gateway_instances (id, started_at, seen_at) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET seen_at = excluded.seen_at',
+    ),
     remove: db.prepare('DELETE FROM gateway_instances WHERE id = ?'),
     removeOthers: db.prepare('DELETE FROM gateway_instances WHERE id <> ?'),
     alive: db.prepare('SELECT 1 AS alive FROM gateway_instances WHERE id = ? AND seen_at >= ?'),

@@ -28,7 +28,7 @@ export class DataKeyMismatchError extends Error {
     readonly what: 'canary' | 'webhook key',
   ) {
     super(
-      `The data key from ${keySource} does not open this database's sealed data (its ${what === 'canary' ? 'key check' : 'merchants\' webhook keys'}): ` +
+      `The data key from ${keySource} does not open this database's sealed data (its ${what === 'canary' ? 'key check' : "merchants' webhook keys"}): ` +
         'the database was written by a gateway with another data key. Every gateway instance on a database must use the same data key. ' +
         'Start this one with the key the database was created with (GATEWAY_DATA_KEY, or the data.key file of the data directory it came from); ' +
         'do not make a new key, or stored card data cannot be read. The gateway did not start and changed nothing.',
@@ -51,7 +51,13 @@ const INSERT_SQL = 'INSERT INTO key_check (id, sealed, created_at) VALUES (1, ?,
 
 /** SQLite, before migrating: refuses a key that cannot open the sealed data there is. Reads only. */
 export function verifyDataKeySqlite(db: Database.Database, vault: KeyCheckVault, keySource: string): void {
-  const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('key_check', 'merchants')").all() as Array<{ name: string }>).map((r) => r.name));
+  const tables = new Set(
+    (
+      db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('key_check', 'merchants')").all() as Array<{
+        name: string;
+      }>
+    ).map((r) => r.name),
+  );
   if (tables.has('key_check')) {
     const canary = db.prepare(CANARY_SQL).pluck().get() as string | undefined;
     if (canary !== undefined) {
@@ -78,7 +84,9 @@ export function ensureKeyCheckSqlite(db: Database.Database, vault: KeyCheckVault
 
 /** PostgreSQL, before migrating: as verifyDataKeySqlite. */
 export async function verifyDataKeyPostgres(pool: pg.Pool, vault: KeyCheckVault, keySource: string): Promise<void> {
-  const found = await pool.query<{ key_check: string | null; merchants: string | null }>("SELECT to_regclass('key_check') AS key_check, to_regclass('merchants') AS merchants");
+  const found = await pool.query<{ key_check: string | null; merchants: string | null }>(
+    "SELECT to_regclass('key_check') AS key_check, to_regclass('merchants') AS merchants",
+  );
   const row = found.rows[0];
   if (row?.key_check) {
     const canary = (await pool.query<{ sealed: string }>(CANARY_SQL)).rows[0];

@@ -112,7 +112,8 @@ function schemaTextEdges(): Array<[string, string]> {
     for (const match of text.matchAll(/CREATE TABLE\s+"?(\w+)"?\s*\(([\s\S]*?)\)\s*(?:STRICT)?(?:,\s*WITHOUT ROWID)?\s*;/gi)) {
       for (const ref of (match[2] ?? '').matchAll(/REFERENCES\s+"?(\w+)"?/gi)) edges.push([match[1] as string, ref[1] as string]);
     }
-    for (const match of text.matchAll(/ALTER TABLE\s+"?(\w+)"?\s+ADD COLUMN[^;]*?REFERENCES\s+"?(\w+)"?/gi)) edges.push([match[1] as string, match[2] as string]);
+    for (const match of text.matchAll(/ALTER TABLE\s+"?(\w+)"?\s+ADD COLUMN[^;]*?REFERENCES\s+"?(\w+)"?/gi))
+      edges.push([match[1] as string, match[2] as string]);
   }
   return edges;
 }
@@ -184,7 +185,9 @@ export interface CheckLine {
 }
 
 export function compareChecks(source: Checks, target: Checks): CheckLine[] {
-  const names = [...new Set([...Object.keys(source), ...Object.keys(target)])].sort((a, b) => (a.startsWith('rows ') === b.startsWith('rows ') ? a.localeCompare(b) : a.startsWith('rows ') ? -1 : 1));
+  const names = [...new Set([...Object.keys(source), ...Object.keys(target)])].sort((a, b) =>
+    a.startsWith('rows ') === b.startsWith('rows ') ? a.localeCompare(b) : a.startsWith('rows ') ? -1 : 1,
+  );
   return names.map((name) => ({ name, source: source[name], target: target[name], equal: source[name] === target[name] }));
 }
 
@@ -194,10 +197,15 @@ export function compareChecks(source: Checks, target: Checks): CheckLine[] {
 export async function sqliteSource(db: Database.Database): Promise<MoveSource> {
   const schemaVersion = db.pragma('user_version', { simple: true }) as number;
   db.exec('BEGIN');
-  const names = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as Array<{ name: string }>).map((r) => r.name).filter((name) => !ENGINE_TABLES.has(name));
+  const names = (
+    db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as Array<{ name: string }>
+  )
+    .map((r) => r.name)
+    .filter((name) => !ENGINE_TABLES.has(name));
   const edges: Array<[string, string]> = [];
   for (const name of names) {
-    for (const fk of db.prepare('SELECT "table" AS ref FROM pragma_foreign_key_list(?)').all(name) as Array<{ ref: string }>) edges.push([name, fk.ref]);
+    for (const fk of db.prepare('SELECT "table" AS ref FROM pragma_foreign_key_list(?)').all(name) as Array<{ ref: string }>)
+      edges.push([name, fk.ref]);
   }
   const tables = dependencyOrder(names, edges).map((name) => ({
     name,
@@ -210,7 +218,10 @@ export async function sqliteSource(db: Database.Database): Promise<MoveSource> {
     tables,
     checks,
     async *batches(table, size) {
-      const rows = db.prepare(`SELECT ${table.columns.map(quote).join(', ')} FROM ${quote(table.name)}`).raw(true).iterate() as IterableIterator<unknown[]>;
+      const rows = db
+        .prepare(`SELECT ${table.columns.map(quote).join(', ')} FROM ${quote(table.name)}`)
+        .raw(true)
+        .iterate() as IterableIterator<unknown[]>;
       let batch: unknown[][] = [];
       for (const row of rows) {
         batch.push(row);
@@ -263,7 +274,9 @@ export async function postgresSource(pool: pg.Pool): Promise<MoveSource> {
       tables,
       checks,
       async *batches(table, size) {
-        await client.query(`DECLARE move_rows NO SCROLL CURSOR FOR SELECT ${table.columns.map(quote).join(', ')} FROM ${quote(table.name)}`);
+        await client.query(
+          `DECLARE move_rows NO SCROLL CURSOR FOR SELECT ${table.columns.map(quote).join(', ')} FROM ${quote(table.name)}`,
+        );
         for (;;) {
           const result = await client.query({ text: `FETCH ${size} FROM move_rows`, rowMode: 'array' });
           if (result.rows.length === 0) break;
@@ -294,7 +307,9 @@ export interface ExportResult {
 /** Writes `source` to `file` (which must not exist) in the export format. */
 export async function exportToFile(source: MoveSource, file: string, now: Date): Promise<ExportResult> {
   if (source.schemaVersion !== SCHEMA_VERSION) {
-    throw new MoveError(`the database has schema version ${source.schemaVersion}, this gateway's is ${SCHEMA_VERSION}: run \`gateway migrate\` on it first (with this gateway), then export`);
+    throw new MoveError(
+      `the database has schema version ${source.schemaVersion}, this gateway's is ${SCHEMA_VERSION}: run \`gateway migrate\` on it first (with this gateway), then export`,
+    );
   }
   const out = createWriteStream(file, { flags: 'wx', mode: 0o600 });
   const opened = once(out, 'open');
@@ -359,7 +374,9 @@ class PostgresImport {
 
   static async begin(pool: pg.Pool, tables: TableSpec[], schemaVersion: number, options: ImportOptions): Promise<PostgresImport> {
     if (schemaVersion !== SCHEMA_VERSION) {
-      throw new MoveError(`the export has schema version ${schemaVersion}, this gateway's is ${SCHEMA_VERSION}: import with the gateway version that exported it, or migrate the source and export again`);
+      throw new MoveError(
+        `the export has schema version ${schemaVersion}, this gateway's is ${SCHEMA_VERSION}: import with the gateway version that exported it, or migrate the source and export again`,
+      );
     }
     await migratePostgres(pool);
     const client = await pool.connect();
@@ -378,7 +395,9 @@ class PostgresImport {
         if (found.rows.length > 0) filled.push(table.name);
       }
       if (filled.length > 0 && !options.deleteExisting) {
-        throw new MoveError(`the target database is not empty (${filled.slice(0, 5).join(', ')}${filled.length > 5 ? ', ...' : ''} hold rows): import only into a new database, or add --delete-existing-data to delete everything in it first`);
+        throw new MoveError(
+          `the target database is not empty (${filled.slice(0, 5).join(', ')}${filled.length > 5 ? ', ...' : ''} hold rows): import only into a new database, or add --delete-existing-data to delete everything in it first`,
+        );
       }
       if (filled.length > 0 || options.deleteExisting) {
         await client.query(`TRUNCATE ${catalog.tables.map((t) => quote(t.name)).join(', ')} RESTART IDENTITY`);
@@ -400,18 +419,25 @@ class PostgresImport {
     const missing = [...this.targetTables.keys()].filter((name) => !incoming.has(name));
     const extra = tables.filter((t) => !this.targetTables.has(t.name)).map((t) => t.name);
     if (missing.length || extra.length) {
-      throw new MoveError(`the export's tables differ from the target's${extra.length ? `; not in the target: ${extra.join(', ')}` : ''}${missing.length ? `; not in the export: ${missing.join(', ')}` : ''}`);
+      throw new MoveError(
+        `the export's tables differ from the target's${extra.length ? `; not in the target: ${extra.join(', ')}` : ''}${missing.length ? `; not in the export: ${missing.join(', ')}` : ''}`,
+      );
     }
     for (const table of tables) {
       const all = this.targetTables.get(table.name)?.columns ?? [];
       // A PostgreSQL-only column an export from SQLite lacks takes its default (slot 0).
-      const target = table.columns.length < all.length ? all.filter((c) => table.columns.includes(c) || !POSTGRES_ONLY_COLUMNS[table.name]?.includes(c)) : all;
+      const target =
+        table.columns.length < all.length
+          ? all.filter((c) => table.columns.includes(c) || !POSTGRES_ONLY_COLUMNS[table.name]?.includes(c))
+          : all;
       const same = target.length === table.columns.length && table.columns.every((c) => target.includes(c));
-      if (!same) throw new MoveError(`the columns of ${table.name} differ: export ${table.columns.join(', ')}; target ${target.join(', ')}`);
+      if (!same)
+        throw new MoveError(`the columns of ${table.name} differ: export ${table.columns.join(', ')}; target ${target.join(', ')}`);
     }
     const position = new Map(tables.map((t, i) => [t.name, i]));
     for (const [from, to] of edges) {
-      if (from !== to && (position.get(from) ?? 0) < (position.get(to) ?? 0)) throw new MoveError(`the export lists ${from} before ${to}, which it references`);
+      if (from !== to && (position.get(from) ?? 0) < (position.get(to) ?? 0))
+        throw new MoveError(`the export lists ${from} before ${to}, which it references`);
     }
   }
 
@@ -419,10 +445,14 @@ class PostgresImport {
     if (rows.length === 0) return;
     const width = table.columns.length;
     const values = rows.map((row, r) => {
-      if (!Array.isArray(row) || row.length !== width) throw new MoveError(`a row of ${table.name} has ${Array.isArray(row) ? row.length : 'no'} values, not ${width}`);
+      if (!Array.isArray(row) || row.length !== width)
+        throw new MoveError(`a row of ${table.name} has ${Array.isArray(row) ? row.length : 'no'} values, not ${width}`);
       return `(${row.map((_v, c) => `$${r * width + c + 1}`).join(', ')})`;
     });
-    await this.client.query(`INSERT INTO ${quote(table.name)} (${table.columns.map(quote).join(', ')}) VALUES ${values.join(', ')}`, rows.flat());
+    await this.client.query(
+      `INSERT INTO ${quote(table.name)} (${table.columns.map(quote).join(', ')}) VALUES ${values.join(', ')}`,
+      rows.flat(),
+    );
     this.rows[table.name] = (this.rows[table.name] ?? 0) + rows.length;
   }
 
@@ -435,7 +465,10 @@ class PostgresImport {
         "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema() AND is_identity = 'YES'",
       );
       for (const { table_name: table, column_name: column } of identities.rows) {
-        await this.client.query(`SELECT setval(pg_get_serial_sequence($1, $2), COALESCE((SELECT MAX(${quote(column)}) FROM ${quote(table)}), 0) + 1, false)`, [quote(table), column]);
+        await this.client.query(
+          `SELECT setval(pg_get_serial_sequence($1, $2), COALESCE((SELECT MAX(${quote(column)}) FROM ${quote(table)}), 0) + 1, false)`,
+          [quote(table), column],
+        );
       }
       const actual = await computeChecks(async (sql) => (await this.client.query(sql)).rows as Array<Record<string, unknown>>, tables);
       const lines = compareChecks(expected, actual);
@@ -487,13 +520,19 @@ function parseLine(line: string, number: number): Record<string, unknown> {
 }
 
 function readHeader(value: Record<string, unknown>): ExportHeader {
-  if (value.type !== 'header' || value.format !== EXPORT_FORMAT) throw new MoveError(`not a Tillgate export (no "${EXPORT_FORMAT}" header on its first line)`);
-  if (value.format_version !== EXPORT_FORMAT_VERSION) throw new MoveError(`the export's format version ${String(value.format_version)} is not ${EXPORT_FORMAT_VERSION}, the one this gateway reads`);
-  if (typeof value.schema_version !== 'number' || !Array.isArray(value.tables)) throw new MoveError('the export header has no schema version or tables');
+  if (value.type !== 'header' || value.format !== EXPORT_FORMAT)
+    throw new MoveError(`not a Tillgate export (no "${EXPORT_FORMAT}" header on its first line)`);
+  if (value.format_version !== EXPORT_FORMAT_VERSION)
+    throw new MoveError(
+      `the export's format version ${String(value.format_version)} is not ${EXPORT_FORMAT_VERSION}, the one this gateway reads`,
+    );
+  if (typeof value.schema_version !== 'number' || !Array.isArray(value.tables))
+    throw new MoveError('the export header has no schema version or tables');
   const tables = value.tables as unknown[];
   for (const table of tables) {
     const t = table as Partial<TableSpec> | null;
-    if (typeof t?.name !== 'string' || !Array.isArray(t.columns) || !t.columns.every((c) => typeof c === 'string')) throw new MoveError('the export header lists a table without a name or columns');
+    if (typeof t?.name !== 'string' || !Array.isArray(t.columns) || !t.columns.every((c) => typeof c === 'string'))
+      throw new MoveError('the export header lists a table without a name or columns');
   }
   return value as unknown as ExportHeader;
 }
@@ -528,9 +567,13 @@ export async function importFromFile(file: string, pool: pg.Pool, options: Impor
       } else if (value.type === 'end') {
         await flush();
         trailer = value as unknown as ExportTrailer;
-        if (trailer.sha256 !== hash.digest('hex')) throw new MoveError('the export does not match its checksum (sha256): the file was changed or damaged after it was written');
+        if (trailer.sha256 !== hash.digest('hex'))
+          throw new MoveError('the export does not match its checksum (sha256): the file was changed or damaged after it was written');
         for (const table of header.tables) {
-          if ((trailer.rows?.[table.name] ?? -1) !== (counts[table.name] ?? 0)) throw new MoveError(`the export's end line counts ${String(trailer.rows?.[table.name])} rows of ${table.name}, the file holds ${counts[table.name] ?? 0}`);
+          if ((trailer.rows?.[table.name] ?? -1) !== (counts[table.name] ?? 0))
+            throw new MoveError(
+              `the export's end line counts ${String(trailer.rows?.[table.name])} rows of ${table.name}, the file holds ${counts[table.name] ?? 0}`,
+            );
         }
         continue;
       } else {

@@ -75,7 +75,9 @@ export class SqliteStore implements Store<Repositories> {
   private enqueue<T>(work: (tx: Repositories) => Promise<T>, quiet: boolean): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the store is closed'));
     if (this.inBatch) {
-      return Promise.reject(new UnitOfWorkMisuseError('store.run was called while a unit of work is open (nested unit, or a unit awaited I/O)'));
+      return Promise.reject(
+        new UnitOfWorkMisuseError('store.run was called while a unit of work is open (nested unit, or a unit awaited I/O)'),
+      );
     }
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ work, quiet, resolve: resolve as (value: unknown) => void, reject });
@@ -131,7 +133,10 @@ export class SqliteStore implements Store<Repositories> {
         try {
           const value = await item.work(this.repositories);
           clearImmediate(probe);
-          if (yielded) throw new UnitOfWorkMisuseError('a unit of work awaited I/O: it let the event loop turn before it ended (do the I/O before or after the unit)');
+          if (yielded)
+            throw new UnitOfWorkMisuseError(
+              'a unit of work awaited I/O: it let the event loop turn before it ended (do the I/O before or after the unit)',
+            );
           this.tx.release.run();
           outcomes.push({ ok: true, value });
         } catch (error) {
@@ -193,9 +198,15 @@ export class SqliteStore implements Store<Repositories> {
 export function releaseQueueClaims(db: Database.Database): number {
   let released = 0;
   db.transaction(() => {
-    released += db.prepare("UPDATE postback_outbox SET claimed_by = NULL, claim_until = NULL WHERE state = 'pending' AND claimed_by IS NOT NULL").run().changes;
-    released += db.prepare("UPDATE emails SET claimed_by = NULL, claim_until = NULL WHERE status = 'queued' AND claimed_by IS NOT NULL").run().changes;
-    released += db.prepare("UPDATE receipt_emails SET claimed_by = NULL, claim_until = NULL WHERE status = 'queued' AND claimed_by IS NOT NULL").run().changes;
+    released += db
+      .prepare("UPDATE postback_outbox SET claimed_by = NULL, claim_until = NULL WHERE state = 'pending' AND claimed_by IS NOT NULL")
+      .run().changes;
+    released += db
+      .prepare("UPDATE emails SET claimed_by = NULL, claim_until = NULL WHERE status = 'queued' AND claimed_by IS NOT NULL")
+      .run().changes;
+    released += db
+      .prepare("UPDATE receipt_emails SET claimed_by = NULL, claim_until = NULL WHERE status = 'queued' AND claimed_by IS NOT NULL")
+      .run().changes;
   })();
   return released;
 }

@@ -11,7 +11,17 @@ import { migratePostgres } from '../db/postgres/migrate.js';
 import { createPool } from '../db/postgres/pg-store.js';
 import { checkBackup, restoreBackup } from '../db/backups.js';
 import { acquireInstanceLock, InstanceLockedError, type InstanceLock } from '../db/instance-lock.js';
-import { compareChecks, exportToFile, importFromFile, moveToPostgres, postgresSource, sqliteSource, type CheckLine, type ImportResult, type MoveSource } from '../db/move.js';
+import {
+  compareChecks,
+  exportToFile,
+  importFromFile,
+  moveToPostgres,
+  postgresSource,
+  sqliteSource,
+  type CheckLine,
+  type ImportResult,
+  type MoveSource,
+} from '../db/move.js';
 import { ensureKeyCheckPostgres, ensureKeyCheckSqlite, verifyDataKeyPostgres, verifyDataKeySqlite } from '../db/key-check.js';
 import { DATABASE_FILE, openDatabase } from '../db/open.js';
 import { composeOnEngine, type Composition, type GatewayStore } from './compose.js';
@@ -152,9 +162,15 @@ function listenProblem(error: unknown, settings: Settings): StartError | undefin
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const where = `${settings.host}:${settings.port}`;
   const other = `start on another port: GATEWAY_PORT=${settings.port + 1} npm start, or gateway serve --port ${settings.port + 1} (0 picks a free port)`;
-  if (code === 'EADDRINUSE') return new StartError(`port ${settings.port} on ${settings.host} is already in use (another gateway, or another program, listens there); stop it, or ${other}`);
+  if (code === 'EADDRINUSE')
+    return new StartError(
+      `port ${settings.port} on ${settings.host} is already in use (another gateway, or another program, listens there); stop it, or ${other}`,
+    );
   if (code === 'EACCES') return new StartError(`this user may not listen on ${where} (ports below 1024 need privileges); ${other}`);
-  if (code === 'EADDRNOTAVAIL') return new StartError(`${settings.host} is not an address of this computer; choose another with GATEWAY_HOST or --host (127.0.0.1 for this computer only, 0.0.0.0 for every network)`);
+  if (code === 'EADDRNOTAVAIL')
+    return new StartError(
+      `${settings.host} is not an address of this computer; choose another with GATEWAY_HOST or --host (127.0.0.1 for this computer only, 0.0.0.0 for every network)`,
+    );
   return undefined;
 }
 
@@ -177,7 +193,12 @@ export async function startServer(settings: Settings): Promise<RunningServer> {
   try {
     composition = await composeOnEngine({ settings, logger });
     // Per-request lines at debug: `--log-level debug` shows them (docs/operations.md).
-    app = await buildServer(composition.gateway, { logger, requestLogLevel: 'debug', till: { confirmAbove: settings.tillConfirmAbove }, ...(tls ? { https: tls } : {}) });
+    app = await buildServer(composition.gateway, {
+      logger,
+      requestLogLevel: 'debug',
+      till: { confirmAbove: settings.tillConfirmAbove },
+      ...(tls ? { https: tls } : {}),
+    });
     await app.listen({ host: settings.host, port: settings.port });
   } catch (error) {
     lock.release();
@@ -227,7 +248,9 @@ async function serve(values: Values): Promise<void> {
   const notice = localLinksNotice(server);
   if (notice) out(notice);
   if (server.tls) {
-    out(`HTTPS only on ${settings.host}: ${server.tls.selfSigned ? `a self-signed certificate (${join(settings.dataDir, 'tls', 'self-signed.crt')})` : 'the configured certificate'}`);
+    out(
+      `HTTPS only on ${settings.host}: ${server.tls.selfSigned ? `a self-signed certificate (${join(settings.dataDir, 'tls', 'self-signed.crt')})` : 'the configured certificate'}`,
+    );
     out(`certificate fingerprint (SHA-256): ${server.tls.fingerprint}`);
   }
   const held = await storedSalesNotice(server);
@@ -264,7 +287,10 @@ async function withGateway<T>(values: Values, body: (composition: Composition<Ga
 
 function needs(values: Values, command: string, ...flags: string[]): void {
   const missing = flags.filter((flag) => typeof values[flag] !== 'string');
-  if (missing.length) throw new UsageError(`${command} needs ${missing.map((flag) => `--${flag} ${flag === 'name' ? 'NAME' : flag === 'terminal-id' ? 'T' : 'ID'}`).join(' ')}`);
+  if (missing.length)
+    throw new UsageError(
+      `${command} needs ${missing.map((flag) => `--${flag} ${flag === 'name' ? 'NAME' : flag === 'terminal-id' ? 'T' : 'ID'}`).join(' ')}`,
+    );
 }
 
 async function merchantCreate(values: Values): Promise<void> {
@@ -349,18 +375,24 @@ async function shopList(values: Values): Promise<void> {
   await withGateway(values, async (composition) => {
     const shops = await composition.gateway.partners.listShops(values.merchant as string);
     if (values.json) out(JSON.stringify(shops));
-    else for (const shop of shops) out(`${shop.shop_id}  ${shop.name}${shop.terminals.length ? `  terminals: ${shop.terminals.join(', ')}` : ''}`);
+    else
+      for (const shop of shops)
+        out(`${shop.shop_id}  ${shop.name}${shop.terminals.length ? `  terminals: ${shop.terminals.join(', ')}` : ''}`);
   });
 }
 
 async function terminalAssign(values: Values): Promise<void> {
   needs(values, 'terminal assign', 'shop', 'terminal-id');
   await withGateway(values, async (composition) => {
-    const assigned = await composition.gateway.partners.assignTerminal({ shopId: values.shop as string, terminalId: values['terminal-id'] as string });
+    const assigned = await composition.gateway.partners.assignTerminal({
+      shopId: values.shop as string,
+      terminalId: values['terminal-id'] as string,
+    });
     if (!assigned.ok) throw new UsageError(flagErrors(assigned.error.errors));
     const a = assigned.value;
     if (values.json) out(JSON.stringify(a));
-    else out(`Terminal ${a.terminal_id} belongs to shop ${a.shop_id}${a.previous_shop_id ? ` (moved from shop ${a.previous_shop_id})` : ''}`);
+    else
+      out(`Terminal ${a.terminal_id} belongs to shop ${a.shop_id}${a.previous_shop_id ? ` (moved from shop ${a.previous_shop_id})` : ''}`);
   });
 }
 
@@ -373,7 +405,8 @@ async function tillCreate(values: Values): Promise<void> {
       ...(typeof values.shop === 'string' ? { shop_id: values.shop } : {}),
     };
     const created = await composition.gateway.tills.create(values.merchant as string, input, { staffId: null });
-    if (!created.ok) throw new UsageError(flagErrors(created.error.errors.map((e) => (e.field === 'shop_id' ? { ...e, field: 'shop' } : e))));
+    if (!created.ok)
+      throw new UsageError(flagErrors(created.error.errors.map((e) => (e.field === 'shop_id' ? { ...e, field: 'shop' } : e))));
     const till = created.value;
     if (values.json) out(JSON.stringify(till));
     else out(`Till ${till.till_id} "${till.name}" added${till.shop_id ? ` to shop ${till.shop_id}` : ''}`);
@@ -400,13 +433,16 @@ async function tillInvite(values: Values): Promise<void> {
 async function tillLimits(values: Values): Promise<void> {
   needs(values, 'till limits', 'merchant', 'till-id');
   await withGateway(values, async (composition) => {
-    const link = (await composition.gateway.store.read((r) => r.centre.links(values.merchant as string))).find((l) => l.tillId === values['till-id']);
+    const link = (await composition.gateway.store.read((r) => r.centre.links(values.merchant as string))).find(
+      (l) => l.tillId === values['till-id'],
+    );
     if (!link) throw new UsageError(`--till-id: till ${String(values['till-id'])} is not joined from another computer`);
     const number = (flag: string, fallback: number) => {
       const raw = values[flag];
       if (raw === undefined) return fallback;
       const value = Number(raw);
-      if (typeof raw !== 'string' || raw.trim() === '' || !Number.isFinite(value) || value < 0) throw new UsageError(`--${flag}: must be a number, 0 or more`);
+      if (typeof raw !== 'string' || raw.trim() === '' || !Number.isFinite(value) || value < 0)
+        throw new UsageError(`--${flag}: must be a number, 0 or more`);
       return value;
     };
     const limits = {
@@ -415,10 +451,15 @@ async function tillLimits(values: Values): Promise<void> {
       count: Math.floor(number('count', link.limits.count)),
       age_hours: number('age-hours', link.limits.age_hours),
     };
-    const set = await composition.gateway.centre.setLimits(values.merchant as string, values['till-id'] as string, limits, { staffId: null });
+    const set = await composition.gateway.centre.setLimits(values.merchant as string, values['till-id'] as string, limits, {
+      staffId: null,
+    });
     if (!set.ok) throw new UsageError(flagErrors(set.error.errors));
     if (values.json) out(JSON.stringify(set.value));
-    else out(`Till ${set.value.till_id} may store: ${limits.per_payment} per sale, ${limits.total_per_currency} per currency, ${limits.count} sales, ${limits.age_hours} hours (0 turns storing off).`);
+    else
+      out(
+        `Till ${set.value.till_id} may store: ${limits.per_payment} per sale, ${limits.total_per_currency} per currency, ${limits.count} sales, ${limits.age_hours} hours (0 turns storing off).`,
+      );
   });
 }
 
@@ -434,8 +475,12 @@ async function tillJoin(values: Values): Promise<void> {
     const j = joined.value;
     if (values.json) out(JSON.stringify(j));
     else {
-      out(`This gateway is till ${j.till_id} "${j.till_name}" of ${j.merchant_name}, joined to ${j.centre_url}${j.fingerprint ? ` (certificate ${j.fingerprint} pinned)` : ''}.`);
-      out(`While the centre is away it stores card-present sales up to ${j.limits.per_payment} each, ${j.limits.total_per_currency} in all per currency, ${j.limits.count} sales, ${j.limits.age_hours} hours.`);
+      out(
+        `This gateway is till ${j.till_id} "${j.till_name}" of ${j.merchant_name}, joined to ${j.centre_url}${j.fingerprint ? ` (certificate ${j.fingerprint} pinned)` : ''}.`,
+      );
+      out(
+        `While the centre is away it stores card-present sales up to ${j.limits.per_payment} each, ${j.limits.total_per_currency} in all per currency, ${j.limits.count} sales, ${j.limits.age_hours} hours.`,
+      );
       out('Start it with: npx gateway serve --data-dir (this directory)');
     }
   });
@@ -448,7 +493,11 @@ async function tillList(values: Values): Promise<void> {
     if (values.json) out(JSON.stringify(tills));
     else {
       for (const till of tills) {
-        const state = till.retired_at ? 'retired' : till.holder ? `open on a screen${till.holder.staff_name ? ` (${till.holder.staff_name})` : ''}` : 'free';
+        const state = till.retired_at
+          ? 'retired'
+          : till.holder
+            ? `open on a screen${till.holder.staff_name ? ` (${till.holder.staff_name})` : ''}`
+            : 'free';
         out(`${till.till_id}  ${till.name}  ${state}${till.shop_id ? `  shop ${till.shop_id}` : ''}`);
       }
     }
@@ -526,7 +575,12 @@ async function migrateCommand(values: Values): Promise<void> {
     }
   }
   if (values.json) out(JSON.stringify(report));
-  else out(report.applied.length ? `migrated from version ${report.from} to ${report.to}: ${report.applied.join(', ')}` : `schema is up to date (version ${report.to})`);
+  else
+    out(
+      report.applied.length
+        ? `migrated from version ${report.from} to ${report.to}: ${report.applied.join(', ')}`
+        : `schema is up to date (version ${report.to})`,
+    );
 }
 
 async function backup(values: Values): Promise<void> {
@@ -558,13 +612,22 @@ function restore(values: Values): number {
       return false;
     }
   });
-  const report = { file, schema_version: check.schemaVersion ?? null, merchants: check.merchants ?? null, transactions: check.transactions ?? null };
+  const report = {
+    file,
+    schema_version: check.schemaVersion ?? null,
+    merchants: check.merchants ?? null,
+    transactions: check.transactions ?? null,
+  };
   if (!check.ok) {
     process.stderr.write(`gateway: ${file} cannot be restored:\n${check.problems.map((p) => `  - ${p}`).join('\n')}\n`);
     return 1;
   }
   if (values.check) {
-    out(values.json ? JSON.stringify({ ok: true, ...report }) : `${file} can be restored: schema ${report.schema_version}, ${report.merchants} merchants, ${report.transactions} transactions`);
+    out(
+      values.json
+        ? JSON.stringify({ ok: true, ...report })
+        : `${file} can be restored: schema ${report.schema_version}, ${report.merchants} merchants, ${report.transactions} transactions`,
+    );
     return 0;
   }
   // Nothing may write the database while it is replaced.
@@ -587,7 +650,10 @@ function restore(values: Values): number {
       db.close();
     }
     if (values.json) out(JSON.stringify({ ok: true, ...report, previous: replaced }));
-    else out(`restored ${file}: ${report.merchants} merchants, ${report.transactions} transactions${replaced ? `; the previous database is kept as ${replaced}` : ''}`);
+    else
+      out(
+        `restored ${file}: ${report.merchants} merchants, ${report.transactions} transactions${replaced ? `; the previous database is kept as ${replaced}` : ''}`,
+      );
   } finally {
     lock.release();
   }
@@ -601,7 +667,9 @@ function storedSalesIn(dataDir: string): number {
   const db = openDatabase(file);
   try {
     const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'stored_payments'").get();
-    return table ? Number((db.prepare('SELECT COUNT(*) AS n FROM stored_payments WHERE forwarded_at IS NULL').get() as { n: number }).n) : 0;
+    return table
+      ? Number((db.prepare('SELECT COUNT(*) AS n FROM stored_payments WHERE forwarded_at IS NULL').get() as { n: number }).n)
+      : 0;
   } finally {
     db.close();
   }
@@ -616,7 +684,9 @@ function printChecks(lines: CheckLine[], json: boolean, extra: Record<string, un
   const width = Math.max(5, ...lines.map((l) => l.name.length));
   out(`${'check'.padEnd(width)}  ${'source'.padStart(14)}  ${'target'.padStart(14)}`);
   for (const line of lines) {
-    out(`${line.name.padEnd(width)}  ${String(line.source ?? '-').padStart(14)}  ${String(line.target ?? '-').padStart(14)}${line.equal ? '' : '  DIFFERS'}`);
+    out(
+      `${line.name.padEnd(width)}  ${String(line.source ?? '-').padStart(14)}  ${String(line.target ?? '-').padStart(14)}${line.equal ? '' : '  DIFFERS'}`,
+    );
   }
 }
 
@@ -633,7 +703,9 @@ async function sqliteDataDirSource(values: Values, command: string): Promise<{ s
     lock = acquireInstanceLock(dataDir);
   } catch (error) {
     if (error instanceof InstanceLockedError) {
-      throw new Error(`${command} needs the gateway stopped: ${error.message.replace(/ Stop it first, or use another --data-dir\.$/, '')}. Stop it (and the desktop app on this data directory), then run ${command} again; payments taken during an export would be missing from it.`);
+      throw new Error(
+        `${command} needs the gateway stopped: ${error.message.replace(/ Stop it first, or use another --data-dir\.$/, '')}. Stop it (and the desktop app on this data directory), then run ${command} again; payments taken during an export would be missing from it.`,
+      );
     }
     throw error;
   }
@@ -665,7 +737,13 @@ async function exportCommand(values: Values): Promise<void> {
     const pool = createPool(settings.databaseUrl, { max: 1 });
     try {
       const source = await postgresSource(pool);
-      opened = { source, close: async () => { await source.close(); await pool.end(); } };
+      opened = {
+        source,
+        close: async () => {
+          await source.close();
+          await pool.end();
+        },
+      };
     } catch (error) {
       await pool.end();
       throw error;
@@ -692,10 +770,15 @@ function reportImport(result: ImportResult, values: Values, what: string): numbe
   const total = Object.values(result.rows).reduce((sum, n) => sum + n, 0);
   printChecks(result.lines, values.json === true, { committed: result.committed, rows: result.rows });
   if (!result.committed) {
-    process.stderr.write(`gateway: ${what}: the counts or sums of the target differ from the source's (lines marked DIFFERS); the import was rolled back and nothing was written\n`);
+    process.stderr.write(
+      `gateway: ${what}: the counts or sums of the target differ from the source's (lines marked DIFFERS); the import was rolled back and nothing was written\n`,
+    );
     return 1;
   }
-  if (!values.json) out(`${what}: ${total} rows imported; all ${result.lines.length} counts and sums are equal. Start the gateways on PostgreSQL with the same data key (GATEWAY_DATA_KEY).`);
+  if (!values.json)
+    out(
+      `${what}: ${total} rows imported; all ${result.lines.length} counts and sums are equal. Start the gateways on PostgreSQL with the same data key (GATEWAY_DATA_KEY).`,
+    );
   return 0;
 }
 
@@ -722,7 +805,11 @@ async function moveToPostgresCommand(values: Values): Promise<number> {
   const opened = await sqliteDataDirSource(values, 'move-to-postgres');
   const pool = createPool(url, { max: 2 });
   try {
-    return reportImport(await moveToPostgres(opened.source, pool, { deleteExisting: values['delete-existing-data'] === true }), values, 'move-to-postgres');
+    return reportImport(
+      await moveToPostgres(opened.source, pool, { deleteExisting: values['delete-existing-data'] === true }),
+      values,
+      'move-to-postgres',
+    );
   } finally {
     await pool.end();
     await opened.close();

@@ -44,7 +44,12 @@ const FIRST_BACKUP_MS = 10 * 60 * 1000;
  * to the backup directory and the oldest beyond `backupKeep` are deleted. A failed backup is
  * logged and tried again at the next interval; the gateway keeps serving either way.
  */
-function scheduleBackups(db: Database.Database, settings: Settings, logger: PinoLogger, clock: Clock): { stop(): Promise<void> } | undefined {
+function scheduleBackups(
+  db: Database.Database,
+  settings: Settings,
+  logger: PinoLogger,
+  clock: Clock,
+): { stop(): Promise<void> } | undefined {
   if (settings.backupIntervalHours <= 0) return undefined;
   const dir = settings.backupDir ?? join(settings.dataDir, 'backups');
   const intervalMs = settings.backupIntervalHours * 60 * 60 * 1000;
@@ -53,20 +58,23 @@ function scheduleBackups(db: Database.Database, settings: Settings, logger: Pino
   let stopped = false;
   const plan = (delayMs: number) => {
     if (stopped) return;
-    timer = setTimeout(() => {
-      running = (async () => {
-        try {
-          const file = await writeBackup(db, dir, clock.now());
-          const deleted = pruneBackups(dir, settings.backupKeep);
-          logger.info({ file, deleted: deleted.length }, 'scheduled backup written');
-        } catch (error) {
-          logger.error({ err: error, dir }, 'scheduled backup failed');
-        }
-      })().finally(() => {
-        running = undefined;
-        plan(intervalMs);
-      });
-    }, Math.max(0, delayMs));
+    timer = setTimeout(
+      () => {
+        running = (async () => {
+          try {
+            const file = await writeBackup(db, dir, clock.now());
+            const deleted = pruneBackups(dir, settings.backupKeep);
+            logger.info({ file, deleted: deleted.length }, 'scheduled backup written');
+          } catch (error) {
+            logger.error({ err: error, dir }, 'scheduled backup failed');
+          }
+        })().finally(() => {
+          running = undefined;
+          plan(intervalMs);
+        });
+      },
+      Math.max(0, delayMs),
+    );
     timer.unref();
   };
   const latest = listBackups(dir)[0];
@@ -132,7 +140,9 @@ const PURGE_INTERVAL_MS = 10 * 60 * 1000;
 
 /** The data key of this start and where it came from (the host's, or the environment or key file). */
 function dataKeyOf(options: ComposeOptions): { vault: Vault; source: string } {
-  const { key, source } = options.dataKey ? { key: options.dataKey, source: options.dataKeySource ?? 'the host' } : loadDataKey(options.settings.dataDir);
+  const { key, source } = options.dataKey
+    ? { key: options.dataKey, source: options.dataKeySource ?? 'the host' }
+    : loadDataKey(options.settings.dataDir);
   return { vault: createVault(key), source };
 }
 
@@ -218,7 +228,11 @@ function assemble<S extends GatewayStore>(options: ComposeOptions, store: S, mig
       ...(options.mail ? { mail: options.mail } : {}),
       ...(options.receiptPrints ? { receiptPrints: options.receiptPrints } : {}),
       payments: { simDelayMs: settings.simDelayMs },
-      postbacks: { ...options.postbackDelivery, retryScale: settings.postbackRetryScale, ...(settings.postbackClaimLeaseMs !== null ? { claimLeaseMs: settings.postbackClaimLeaseMs } : {}) },
+      postbacks: {
+        ...options.postbackDelivery,
+        retryScale: settings.postbackRetryScale,
+        ...(settings.postbackClaimLeaseMs !== null ? { claimLeaseMs: settings.postbackClaimLeaseMs } : {}),
+      },
       postbackPrivateAddresses: settings.postbackPrivateAddresses,
       ...(settings.timeZone ? { timeZone: settings.timeZone } : {}),
       instanceName: `${hostname()}:${process.pid}`,
@@ -245,7 +259,8 @@ function assemble<S extends GatewayStore>(options: ComposeOptions, store: S, mig
   store.onCommit(() => gateway.mailQueue.wake(), 'mail');
   store.onCommit(() => gateway.receiptPrints.wake(), 'prints');
   // PostgreSQL is backed up by its own tools (docs/scaling.md); SQLite by the gateway.
-  const backups = (options.background ?? true) && store instanceof SqliteStore ? scheduleBackups(store.db, settings, logger, clock) : undefined;
+  const backups =
+    (options.background ?? true) && store instanceof SqliteStore ? scheduleBackups(store.db, settings, logger, clock) : undefined;
   if (options.background ?? true) {
     gateway.scheduler.start();
     gateway.postbackDelivery.start();

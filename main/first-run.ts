@@ -27,7 +27,12 @@ export async function setUpFirstRun(gateway: Gateway): Promise<FirstRunCredentia
   const merchant = await gateway.merchants.create({ name: FIRST_RUN_MERCHANT_NAME });
   if (!merchant.ok) throw new Error(`could not create the first merchant: ${merchant.error.message}`);
   const m = merchant.value;
-  const admin = await gateway.staff.create({ merchantId: m.merchant_id, role: 'admin', login: FIRST_RUN_ADMIN_LOGIN, displayName: 'Administrator' });
+  const admin = await gateway.staff.create({
+    merchantId: m.merchant_id,
+    role: 'admin',
+    login: FIRST_RUN_ADMIN_LOGIN,
+    displayName: 'Administrator',
+  });
   if (!admin.ok) throw new Error(`could not create the first admin: ${admin.error.message}`);
   const cashier = await gateway.staff.create({
     merchantId: m.merchant_id,

@@ -66,33 +66,78 @@ interface SettingSpec {
   describe: string;
 }
 
-const number = (min: number, max: number, integer: boolean) => (raw: unknown): Parsed => {
-  const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) {
-    return { ok: false, message: `must be ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}` };
-  }
-  return { ok: true, value };
-};
-const oneOf = (...allowed: string[]) => (raw: unknown): Parsed =>
-  typeof raw === 'string' && allowed.includes(raw) ? { ok: true, value: raw } : { ok: false, message: `must be one of ${allowed.join(', ')}` };
-const text = (pattern: RegExp, what: string) => (raw: unknown): Parsed =>
-  typeof raw === 'string' && pattern.test(raw) ? { ok: true, value: raw } : { ok: false, message: `must be ${what}` };
+const number =
+  (min: number, max: number, integer: boolean) =>
+  (raw: unknown): Parsed => {
+    const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) {
+      return { ok: false, message: `must be ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}` };
+    }
+    return { ok: true, value };
+  };
+const oneOf =
+  (...allowed: string[]) =>
+  (raw: unknown): Parsed =>
+    typeof raw === 'string' && allowed.includes(raw)
+      ? { ok: true, value: raw }
+      : { ok: false, message: `must be one of ${allowed.join(', ')}` };
+const text =
+  (pattern: RegExp, what: string) =>
+  (raw: unknown): Parsed =>
+    typeof raw === 'string' && pattern.test(raw) ? { ok: true, value: raw } : { ok: false, message: `must be ${what}` };
 
 export const SETTING_SPECS: readonly SettingSpec[] = [
-  { key: 'host', env: 'GATEWAY_HOST', flag: 'host', parse: text(/^[\w.:-]+$/, 'a host name or IP address'), describe: 'address to listen on' },
+  {
+    key: 'host',
+    env: 'GATEWAY_HOST',
+    flag: 'host',
+    parse: text(/^[\w.:-]+$/, 'a host name or IP address'),
+    describe: 'address to listen on',
+  },
   { key: 'port', env: 'GATEWAY_PORT', flag: 'port', parse: number(0, 65535, true), describe: 'TCP port (0 picks a free one)' },
-  { key: 'publicUrl', env: 'GATEWAY_PUBLIC_URL', flag: 'public-url', parse: text(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/, 'an http(s) URL'), describe: 'base of pay links and hosted pages' },
-  { key: 'simDelayMs', env: 'GATEWAY_SIM_DELAY_MS', flag: 'sim-delay-ms', parse: number(0, 86_400_000, true), describe: 'duration of every simulated asynchronous step' },
-  { key: 'simSlowAnswerMs', env: 'GATEWAY_SIM_SLOW_ANSWER_MS', flag: 'sim-slow-answer-ms', parse: number(0, 600_000, true), describe: 'how long the slow-answer test card keeps a card-present payment waiting' },
-  { key: 'simFollowUpMs', env: 'GATEWAY_SIM_FOLLOW_UP_MS', flag: 'sim-follow-up-ms', parse: number(0, 600_000, true), describe: 'how long the simulated processor takes to answer a capture, reversal, refund or payout' },
+  {
+    key: 'publicUrl',
+    env: 'GATEWAY_PUBLIC_URL',
+    flag: 'public-url',
+    parse: text(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/, 'an http(s) URL'),
+    describe: 'base of pay links and hosted pages',
+  },
+  {
+    key: 'simDelayMs',
+    env: 'GATEWAY_SIM_DELAY_MS',
+    flag: 'sim-delay-ms',
+    parse: number(0, 86_400_000, true),
+    describe: 'duration of every simulated asynchronous step',
+  },
+  {
+    key: 'simSlowAnswerMs',
+    env: 'GATEWAY_SIM_SLOW_ANSWER_MS',
+    flag: 'sim-slow-answer-ms',
+    parse: number(0, 600_000, true),
+    describe: 'how long the slow-answer test card keeps a card-present payment waiting',
+  },
+  {
+    key: 'simFollowUpMs',
+    env: 'GATEWAY_SIM_FOLLOW_UP_MS',
+    flag: 'sim-follow-up-ms',
+    parse: number(0, 600_000, true),
+    describe: 'how long the simulated processor takes to answer a capture, reversal, refund or payout',
+  },
   {
     key: 'simClock',
     env: 'GATEWAY_SIM_CLOCK',
     flag: 'sim-clock',
     parse: oneOf('system', 'movable'),
-    describe: "movable: the Test environment's clock can be moved forward with POST /test/clock (a long outage rehearsed in seconds); never for real money",
+    describe:
+      "movable: the Test environment's clock can be moved forward with POST /test/clock (a long outage rehearsed in seconds); never for real money",
   },
-  { key: 'postbackRetryScale', env: 'GATEWAY_POSTBACK_RETRY_SCALE', flag: 'postback-retry-scale', parse: number(0.000001, 1000, false), describe: 'multiplies the postback retry schedule' },
+  {
+    key: 'postbackRetryScale',
+    env: 'GATEWAY_POSTBACK_RETRY_SCALE',
+    flag: 'postback-retry-scale',
+    parse: number(0.000001, 1000, false),
+    describe: 'multiplies the postback retry schedule',
+  },
   {
     key: 'postbackClaimLeaseMs',
     env: 'GATEWAY_POSTBACK_CLAIM_LEASE_MS',
@@ -100,24 +145,114 @@ export const SETTING_SPECS: readonly SettingSpec[] = [
     parse: number(100, 3_600_000, true),
     describe: "how long an instance's claim on a postback lasts before another may take it over (default: the 10 s send timeout plus 30 s)",
   },
-  { key: 'logLevel', env: 'GATEWAY_LOG_LEVEL', flag: 'log-level', parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'), describe: 'log level' },
-  { key: 'logFormat', env: 'GATEWAY_LOG_FORMAT', flag: 'log-format', parse: oneOf('json', 'pretty'), describe: 'log lines as JSON or readable (npm start: pretty)' },
-  { key: 'idempotencyRetentionHours', env: 'GATEWAY_IDEMPOTENCY_RETENTION_HOURS', flag: 'idempotency-retention-hours', parse: number(1, 744, true), describe: 'how long idempotency keys are kept (1 h to 31 days)' },
-  { key: 'postbackPrivateAddresses', env: 'GATEWAY_POSTBACK_PRIVATE_ADDRESSES', flag: 'postback-private-addresses', parse: oneOf('allow', 'deny'), describe: 'postbacks to loopback and private addresses' },
-  { key: 'lockoutMaxFailures', env: 'GATEWAY_LOCKOUT_MAX_FAILURES', flag: 'lockout-max-failures', parse: number(1, 10_000, true), describe: 'failed authentications from one source before a lock-out' },
-  { key: 'lockoutWindowMinutes', env: 'GATEWAY_LOCKOUT_WINDOW_MINUTES', flag: 'lockout-window-minutes', parse: number(1, 1440, true), describe: 'window in which failures are counted' },
-  { key: 'lockoutMinutes', env: 'GATEWAY_LOCKOUT_MINUTES', flag: 'lockout-minutes', parse: number(1, 1440, true), describe: 'length of a lock-out' },
-  { key: 'backupIntervalHours', env: 'GATEWAY_BACKUP_INTERVAL_HOURS', flag: 'backup-interval-hours', parse: number(0, 720, false), describe: 'hours between scheduled online backups (0: off)' },
+  {
+    key: 'logLevel',
+    env: 'GATEWAY_LOG_LEVEL',
+    flag: 'log-level',
+    parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'),
+    describe: 'log level',
+  },
+  {
+    key: 'logFormat',
+    env: 'GATEWAY_LOG_FORMAT',
+    flag: 'log-format',
+    parse: oneOf('json', 'pretty'),
+    describe: 'log lines as JSON or readable (npm start: pretty)',
+  },
+  {
+    key: 'idempotencyRetentionHours',
+    env: 'GATEWAY_IDEMPOTENCY_RETENTION_HOURS',
+    flag: 'idempotency-retention-hours',
+    parse: number(1, 744, true),
+    describe: 'how long idempotency keys are kept (1 h to 31 days)',
+  },
+  {
+    key: 'postbackPrivateAddresses',
+    env: 'GATEWAY_POSTBACK_PRIVATE_ADDRESSES',
+    flag: 'postback-private-addresses',
+    parse: oneOf('allow', 'deny'),
+    describe: 'postbacks to loopback and private addresses',
+  },
+  {
+    key: 'lockoutMaxFailures',
+    env: 'GATEWAY_LOCKOUT_MAX_FAILURES',
+    flag: 'lockout-max-failures',
+    parse: number(1, 10_000, true),
+    describe: 'failed authentications from one source before a lock-out',
+  },
+  {
+    key: 'lockoutWindowMinutes',
+    env: 'GATEWAY_LOCKOUT_WINDOW_MINUTES',
+    flag: 'lockout-window-minutes',
+    parse: number(1, 1440, true),
+    describe: 'window in which failures are counted',
+  },
+  {
+    key: 'lockoutMinutes',
+    env: 'GATEWAY_LOCKOUT_MINUTES',
+    flag: 'lockout-minutes',
+    parse: number(1, 1440, true),
+    describe: 'length of a lock-out',
+  },
+  {
+    key: 'backupIntervalHours',
+    env: 'GATEWAY_BACKUP_INTERVAL_HOURS',
+    flag: 'backup-interval-hours',
+    parse: number(0, 720, false),
+    describe: 'hours between scheduled online backups (0: off)',
+  },
   { key: 'backupKeep', env: 'GATEWAY_BACKUP_KEEP', flag: 'backup-keep', parse: number(1, 1000, true), describe: 'scheduled backups kept' },
-  { key: 'tlsCert', env: 'GATEWAY_TLS_CERT', flag: 'tls-cert', parse: text(/^.{1,1024}$/, 'a PEM file'), describe: 'TLS certificate (PEM): HTTPS with it on any address, loopback too (beyond loopback the default is a self-signed one)' },
-  { key: 'tlsKey', env: 'GATEWAY_TLS_KEY', flag: 'tls-key', parse: text(/^.{1,1024}$/, 'a PEM file'), describe: 'TLS private key (PEM) for tlsCert' },
-  { key: 'backupDir', env: 'GATEWAY_BACKUP_DIR', flag: 'backup-dir', parse: text(/^.{1,1024}$/, 'a directory'), describe: 'where scheduled backups go (default: backups in the data directory)' },
-  { key: 'smtpHost', env: 'GATEWAY_SMTP_HOST', flag: 'smtp-host', parse: text(/^[\w.:-]+$/, 'a host name or IP address'), describe: 'SMTP server for invoice e-mails (none: local test outbox)' },
+  {
+    key: 'tlsCert',
+    env: 'GATEWAY_TLS_CERT',
+    flag: 'tls-cert',
+    parse: text(/^.{1,1024}$/, 'a PEM file'),
+    describe: 'TLS certificate (PEM): HTTPS with it on any address, loopback too (beyond loopback the default is a self-signed one)',
+  },
+  {
+    key: 'tlsKey',
+    env: 'GATEWAY_TLS_KEY',
+    flag: 'tls-key',
+    parse: text(/^.{1,1024}$/, 'a PEM file'),
+    describe: 'TLS private key (PEM) for tlsCert',
+  },
+  {
+    key: 'backupDir',
+    env: 'GATEWAY_BACKUP_DIR',
+    flag: 'backup-dir',
+    parse: text(/^.{1,1024}$/, 'a directory'),
+    describe: 'where scheduled backups go (default: backups in the data directory)',
+  },
+  {
+    key: 'smtpHost',
+    env: 'GATEWAY_SMTP_HOST',
+    flag: 'smtp-host',
+    parse: text(/^[\w.:-]+$/, 'a host name or IP address'),
+    describe: 'SMTP server for invoice e-mails (none: local test outbox)',
+  },
   { key: 'smtpPort', env: 'GATEWAY_SMTP_PORT', flag: 'smtp-port', parse: number(1, 65535, true), describe: 'SMTP port' },
-  { key: 'smtpSecurity', env: 'GATEWAY_SMTP_SECURITY', flag: 'smtp-security', parse: oneOf('starttls', 'implicit', 'none'), describe: 'SMTP TLS: starttls (required), implicit, none' },
+  {
+    key: 'smtpSecurity',
+    env: 'GATEWAY_SMTP_SECURITY',
+    flag: 'smtp-security',
+    parse: oneOf('starttls', 'implicit', 'none'),
+    describe: 'SMTP TLS: starttls (required), implicit, none',
+  },
   { key: 'smtpUser', env: 'GATEWAY_SMTP_USER', flag: 'smtp-user', parse: text(/^\S{1,254}$/, 'a user name'), describe: 'SMTP user' },
-  { key: 'smtpPassword', env: 'GATEWAY_SMTP_PASSWORD', flag: 'smtp-password', parse: text(/^.{1,1024}$/, 'a password'), describe: 'SMTP password (never logged)' },
-  { key: 'mailFrom', env: 'GATEWAY_MAIL_FROM', flag: 'mail-from', parse: text(/^.{3,254}$/, 'a sender address such as Shop <billing@shop.example>'), describe: 'default sender of invoice e-mails' },
+  {
+    key: 'smtpPassword',
+    env: 'GATEWAY_SMTP_PASSWORD',
+    flag: 'smtp-password',
+    parse: text(/^.{1,1024}$/, 'a password'),
+    describe: 'SMTP password (never logged)',
+  },
+  {
+    key: 'mailFrom',
+    env: 'GATEWAY_MAIL_FROM',
+    flag: 'mail-from',
+    parse: text(/^.{3,254}$/, 'a sender address such as Shop <billing@shop.example>'),
+    describe: 'default sender of invoice e-mails',
+  },
   {
     key: 'tillConfirmAbove',
     env: 'GATEWAY_TILL_CONFIRM_ABOVE',
@@ -129,7 +264,10 @@ export const SETTING_SPECS: readonly SettingSpec[] = [
     key: 'timeZone',
     env: 'GATEWAY_TIME_ZONE',
     flag: 'time-zone',
-    parse: (raw) => (typeof raw === 'string' && /^[A-Za-z0-9_+\-/]{1,64}$/.test(raw) && isTimeZone(raw) ? { ok: true, value: raw } : { ok: false, message: 'must be an IANA time zone such as Europe/Berlin' }),
+    parse: (raw) =>
+      typeof raw === 'string' && /^[A-Za-z0-9_+\-/]{1,64}$/.test(raw) && isTimeZone(raw)
+        ? { ok: true, value: raw }
+        : { ok: false, message: 'must be an IANA time zone such as Europe/Berlin' },
     describe: "the shop's time zone for the dashboard's days (default: this computer's)",
   },
   {
@@ -141,7 +279,10 @@ export const SETTING_SPECS: readonly SettingSpec[] = [
   },
 ];
 
-export const DEFAULTS: Omit<Settings, 'dataDir' | 'publicUrl' | 'backupDir' | 'tlsCert' | 'tlsKey' | 'databaseUrl' | 'postbackClaimLeaseMs'> = {
+export const DEFAULTS: Omit<
+  Settings,
+  'dataDir' | 'publicUrl' | 'backupDir' | 'tlsCert' | 'tlsKey' | 'databaseUrl' | 'postbackClaimLeaseMs'
+> = {
   host: '127.0.0.1',
   port: 8420,
   simDelayMs: 5000,
@@ -190,9 +331,11 @@ export function resolveSettings(dataDir: string, flags: Record<string, unknown> 
     } catch (error) {
       throw new SettingsError(`${file} is not valid JSON: ${(error as Error).message.split('\n')[0]}`);
     }
-    if (typeof fromFile !== 'object' || fromFile === null || Array.isArray(fromFile)) throw new SettingsError(`${file} must hold a JSON object`);
+    if (typeof fromFile !== 'object' || fromFile === null || Array.isArray(fromFile))
+      throw new SettingsError(`${file} must hold a JSON object`);
     const known = new Set(SETTING_SPECS.map((s) => s.key));
-    for (const key of Object.keys(fromFile)) if (!known.has(key as SettingSpec['key'])) throw new SettingsError(`${file}: unknown setting "${key}"`);
+    for (const key of Object.keys(fromFile))
+      if (!known.has(key as SettingSpec['key'])) throw new SettingsError(`${file}: unknown setting "${key}"`);
   }
   const resolved: Record<string, unknown> = { ...DEFAULTS };
   for (const spec of SETTING_SPECS) {

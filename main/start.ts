@@ -56,7 +56,9 @@ export async function startHeadless(reason: string): Promise<void> {
   if (first) {
     const timeZone = keepShopTimeZone(settings, hostTimeZone());
     out();
-    out(`First run: created the merchant "${first.merchantName}" (time zone ${timeZone}, setting timeZone). Its credentials are shown this once:`);
+    out(
+      `First run: created the merchant "${first.merchantName}" (time zone ${timeZone}, setting timeZone). Its credentials are shown this once:`,
+    );
     out(`  API key:      ${first.apiKey}`);
     out(`  API password: ${first.apiPassword}`);
     out(`  Webhook key:  ${first.webhookKey}`);
@@ -64,7 +66,9 @@ export async function startHeadless(reason: string): Promise<void> {
     out(`  UI login (cashier): ${first.cashier.login} / ${first.cashier.password}  or PIN ${first.cashier.pin}`);
     // The commands act on this data directory only when told so (their default is another one).
     out(`  (more merchants: npx gateway merchant create --data-dir ${JSON.stringify(dataDir)} --name NAME;`);
-    out(`   more staff: npx gateway staff create --data-dir ${JSON.stringify(dataDir)} --merchant ${first.merchantId} --role back_office --login LOGIN --name NAME)`);
+    out(
+      `   more staff: npx gateway staff create --data-dir ${JSON.stringify(dataDir)} --merchant ${first.merchantId} --role back_office --login LOGIN --name NAME)`,
+    );
   } else {
     out(`Merchants: ${(await gateway.merchants.list()).map((m) => m.name).join(', ')} (credentials were shown at first run)`);
   }
@@ -81,7 +85,14 @@ export async function startHeadless(reason: string): Promise<void> {
   if (chromium && display && !process.env.CI) {
     const browser = spawn(
       chromium,
-      [`--app=${server.url}/app/`, `--user-data-dir=${join(dataDir, 'chromium-profile')}`, '--no-first-run', '--disable-background-networking', '--disable-sync', '--disable-component-update'],
+      [
+        `--app=${server.url}/app/`,
+        `--user-data-dir=${join(dataDir, 'chromium-profile')}`,
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-sync',
+        '--disable-component-update',
+      ],
       { stdio: 'ignore', detached: true },
     );
     browser.on('error', () => out('Could not open Chromium; open the back-office URL in a browser.'));

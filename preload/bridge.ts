@@ -6,9 +6,26 @@
  * crosses the context bridge. No 'electron' import here, so tests and the renderer (type-only) can
  * use this module.
  */
-import { isIpcChannel, type ApiReply, type ApiRequest, type IpcChannel, type IpcRequest, type IpcResponse } from '../main/electron/channels.js';
+import {
+  isIpcChannel,
+  type ApiReply,
+  type ApiRequest,
+  type IpcChannel,
+  type IpcRequest,
+  type IpcResponse,
+} from '../main/electron/channels.js';
 
-export type { ApiMethod, ApiReply, ApiRequest, GatewayInfoReply, HealthReply, IpcChannel, IpcContract, IpcRequest, IpcResponse } from '../main/electron/channels.js';
+export type {
+  ApiMethod,
+  ApiReply,
+  ApiRequest,
+  GatewayInfoReply,
+  HealthReply,
+  IpcChannel,
+  IpcContract,
+  IpcRequest,
+  IpcResponse,
+} from '../main/electron/channels.js';
 
 /** What the renderer sees as `window.tillgate`. */
 export interface TillgateBridge {

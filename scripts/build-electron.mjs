@@ -73,7 +73,9 @@ if (importMetaWarnings.length > 0) {
 }
 
 // The preload must not pull anything but 'electron' at run time: a sandboxed preload cannot.
-const preloadImports = Object.values(results[1].metafile.outputs).flatMap((output) => output.imports.filter((i) => i.external).map((i) => i.path));
+const preloadImports = Object.values(results[1].metafile.outputs).flatMap((output) =>
+  output.imports.filter((i) => i.external).map((i) => i.path),
+);
 const forbidden = preloadImports.filter((path) => path !== 'electron');
 if (forbidden.length > 0) {
   console.error(`preload.cjs requires ${forbidden.join(', ')}; a sandboxed preload may require only 'electron'`);

@@ -34,7 +34,9 @@ const result = await build({
   target: 'node20',
   external: ['better-sqlite3', '@fastify/static', '@fastify/swagger-ui', 'nodemailer', 'pdfkit'],
   // Inlined CommonJS packages call require(); an ES module has none, so the bundle makes one.
-  banner: { js: "import { createRequire as __tillgateCreateRequire } from 'node:module'; const require = __tillgateCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __tillgateCreateRequire } from 'node:module'; const require = __tillgateCreateRequire(import.meta.url);",
+  },
   legalComments: 'none',
   logLevel: 'warning',
   metafile: true,

@@ -75,7 +75,11 @@ cpSync(moduleDir, stagedModule, {
 
 function run(label, script, args) {
   console.log(`> ${label}`);
-  const result = spawnSync(process.execPath, [script, ...args], { cwd: stagedModule, stdio: 'inherit', env: { ...process.env, npm_config_build_from_source: '' } });
+  const result = spawnSync(process.execPath, [script, ...args], {
+    cwd: stagedModule,
+    stdio: 'inherit',
+    env: { ...process.env, npm_config_build_from_source: '' },
+  });
   return result.status === 0;
 }
 
@@ -83,28 +87,34 @@ let method;
 try {
   if (!values['from-source']) {
     const prebuildInstall = require.resolve('prebuild-install/bin.js');
-    if (run('prebuild-install (download the Electron prebuild)', prebuildInstall, [
-      '--runtime=electron',
-      `--target=${electron}`,
-      `--platform=${platform}`,
-      `--arch=${arch}`,
-      '--tag-prefix=v',
-      '--verbose',
-    ])) method = 'prebuild-install';
+    if (
+      run('prebuild-install (download the Electron prebuild)', prebuildInstall, [
+        '--runtime=electron',
+        `--target=${electron}`,
+        `--platform=${platform}`,
+        `--arch=${arch}`,
+        '--tag-prefix=v',
+        '--verbose',
+      ])
+    )
+      method = 'prebuild-install';
   }
   if (!method) {
     if (platform !== process.platform || arch !== process.arch) {
       throw new Error(`no prebuild for ${platform}-${arch}, and compiling for another platform or architecture is not possible here`);
     }
     const nodeGyp = require.resolve('node-gyp/bin/node-gyp.js');
-    if (run('node-gyp (compile against Electron headers)', nodeGyp, [
-      'rebuild',
-      '--release',
-      '--runtime=electron',
-      `--target=${electron}`,
-      `--arch=${arch}`,
-      '--dist-url=https://electronjs.org/headers',
-    ])) method = 'node-gyp';
+    if (
+      run('node-gyp (compile against Electron headers)', nodeGyp, [
+        'rebuild',
+        '--release',
+        '--runtime=electron',
+        `--target=${electron}`,
+        `--arch=${arch}`,
+        '--dist-url=https://electronjs.org/headers',
+      ])
+    )
+      method = 'node-gyp';
   }
   const built = join(stagedModule, 'build', 'Release', 'better_sqlite3.node');
   if (!method || !existsSync(built)) {

@@ -14,7 +14,8 @@ const electronTypes = join(root, 'node_modules', 'electron', 'electron.d.ts');
 const inCi = Boolean(process.env.CI) && !['0', 'false'].includes(String(process.env.CI).toLowerCase());
 
 if (!existsSync(electronTypes)) {
-  const message = 'electron shell type-check skipped: electron types not installed (reinstall with ELECTRON_SKIP_BINARY_DOWNLOAD=1 npm install)';
+  const message =
+    'electron shell type-check skipped: electron types not installed (reinstall with ELECTRON_SKIP_BINARY_DOWNLOAD=1 npm install)';
   if (inCi) {
     console.error(`${message}\nCI is set, so this is an error: the shell must be type-checked in CI.`);
     process.exit(1);

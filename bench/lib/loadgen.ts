@@ -309,4 +309,3 @@ export async function runLoadInProcess(config: LoadConfig): Promise<LoadResult> 
   }
   return result;
 }
-

@@ -39,7 +39,9 @@ export async function copyToPostgres(db: Database.Database, log: (line: string) 
   try {
     await client.query('SET session_replication_role = replica');
     for (const table of TABLES) {
-      const pgColumns = (await client.query<{ column_name: string }>('SELECT column_name FROM information_schema.columns WHERE table_name = $1', [table])).rows.map((r) => r.column_name);
+      const pgColumns = (
+        await client.query<{ column_name: string }>('SELECT column_name FROM information_schema.columns WHERE table_name = $1', [table])
+      ).rows.map((r) => r.column_name);
       const sqliteColumns = new Set((db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>).map((r) => r.name));
       const columns = pgColumns.filter((c) => sqliteColumns.has(c));
       const quoted = columns.map((c) => `"${c}"`).join(', ');
@@ -88,10 +90,15 @@ interface PlanNode {
 /** PostgreSQL's plan of a repository query (EXPLAIN ANALYZE), summarised. */
 export async function postgresPlan(pool: pg.Pool, sql: string, params: unknown[]): Promise<PlanSummary> {
   const result = await pool.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${translate(sql).text}`, params);
-  const root = (result.rows[0] as { 'QUERY PLAN': Array<{ Plan: PlanNode; 'Execution Time': number }> })['QUERY PLAN'][0] as { Plan: PlanNode; 'Execution Time': number };
+  const root = (result.rows[0] as { 'QUERY PLAN': Array<{ Plan: PlanNode; 'Execution Time': number }> })['QUERY PLAN'][0] as {
+    Plan: PlanNode;
+    'Execution Time': number;
+  };
   const nodes: string[] = [];
   const walk = (node: PlanNode) => {
-    nodes.push(`${node['Node Type']}${node['Relation Name'] ? ` on ${node['Relation Name']}` : ''}${node['Index Name'] ? ` using ${node['Index Name']}` : ''}`);
+    nodes.push(
+      `${node['Node Type']}${node['Relation Name'] ? ` on ${node['Relation Name']}` : ''}${node['Index Name'] ? ` using ${node['Index Name']}` : ''}`,
+    );
     for (const child of node.Plans ?? []) walk(child);
   };
   walk(root.Plan);

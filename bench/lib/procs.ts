@@ -124,9 +124,22 @@ async function spawnServer(command: [string, string[]], env: NodeJS.ProcessEnv, 
  * `gateway serve` as an operator runs it (default settings unless `args` say otherwise).
  * BENCH_GATEWAY_NODE_ARGS adds node flags, e.g. "--cpu-prof --cpu-prof-dir /tmp/prof".
  */
-export function startGateway(dataDir: string, options: { args?: string[]; nodeArgs?: string[]; cpu?: number; env?: NodeJS.ProcessEnv } = {}): Promise<Server> {
+export function startGateway(
+  dataDir: string,
+  options: { args?: string[]; nodeArgs?: string[]; cpu?: number; env?: NodeJS.ProcessEnv } = {},
+): Promise<Server> {
   return spawnServer(
-    pinned(options.cpu, [...(options.nodeArgs ?? []), ...(process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean), GATEWAY_BIN, 'serve', '--data-dir', dataDir, '--port', '0', ...(options.args ?? [])]),
+    pinned(options.cpu, [
+      ...(options.nodeArgs ?? []),
+      ...(process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean),
+      GATEWAY_BIN,
+      'serve',
+      '--data-dir',
+      dataDir,
+      '--port',
+      '0',
+      ...(options.args ?? []),
+    ]),
     options.env ?? {},
     join(dataDir, 'gateway.log'),
   );
@@ -134,7 +147,16 @@ export function startGateway(dataDir: string, options: { args?: string[]; nodeAr
 
 export function startNaive(dataDir: string, options: { cpu?: number; synchronous?: 'FULL' | 'OFF' } = {}): Promise<Server> {
   return spawnServer(
-    pinned(options.cpu, [...TSX, join(ROOT, 'bench/naive-server.ts'), '--data-dir', dataDir, '--port', '0', '--synchronous', options.synchronous ?? 'FULL']),
+    pinned(options.cpu, [
+      ...TSX,
+      join(ROOT, 'bench/naive-server.ts'),
+      '--data-dir',
+      dataDir,
+      '--port',
+      '0',
+      '--synchronous',
+      options.synchronous ?? 'FULL',
+    ]),
     {},
     join(dataDir, 'naive.log'),
   );
@@ -230,7 +252,10 @@ export function luhnComplete(partial: string): string {
 }
 
 /** The cardpos payment of the benchmarks: contactless, under the CVM limit, approved by the simulator. */
-export function paymentRequest(auth: string, options: { postbackUrl?: string; idempotency?: boolean; terminalId?: string } = {}): LoadConfig['requests'][number] {
+export function paymentRequest(
+  auth: string,
+  options: { postbackUrl?: string; idempotency?: boolean; terminalId?: string } = {},
+): LoadConfig['requests'][number] {
   const expiryYear = new Date().getUTCFullYear() + 3;
   const body = {
     payment_type: 'cardpos',

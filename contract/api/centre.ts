@@ -19,7 +19,10 @@ import type { SchemasOf } from './operation-schemas.js';
  */
 export const StoreLimitsSchema = Type.Object({
   per_payment: Type.Number({ minimum: 0, description: 'the most one stored payment may be (default 100.00)' }),
-  total_per_currency: Type.Number({ minimum: 0, description: 'the most all stored payments of one currency may add up to (default 1,000.00)' }),
+  total_per_currency: Type.Number({
+    minimum: 0,
+    description: 'the most all stored payments of one currency may add up to (default 1,000.00)',
+  }),
   count: Type.Integer({ minimum: 0, description: 'how many payments may be stored (default 200)' }),
   age_hours: Type.Number({ minimum: 0, description: 'how old the oldest stored payment may get (default 24)' }),
 });
@@ -27,7 +30,9 @@ export type StoreLimits = Static<typeof StoreLimitsSchema>;
 
 /** The pairing code an admin gives a till (`gateway till invite`, Settings -> Tills). */
 export const TillInviteSchema = Type.Object({
-  code: Type.String({ description: 'one-time, valid 24 hours; for a centre on HTTPS it ends with its certificate fingerprint, which the till pins' }),
+  code: Type.String({
+    description: 'one-time, valid 24 hours; for a centre on HTTPS it ends with its certificate fingerprint, which the till pins',
+  }),
   till_id: Type.String(),
   merchant_id: Type.String(),
   expires_at: Type.String({ format: 'date-time' }),
@@ -51,7 +56,7 @@ export const JoinAnswerSchema = Type.Object({
   till_id: Type.String(),
   till_name: Type.String(),
   api_key: Type.String(),
-  api_password: Type.String({ description: 'the till\'s own credential at the centre; shown this once' }),
+  api_password: Type.String({ description: "the till's own credential at the centre; shown this once" }),
   limits: StoreLimitsSchema,
 });
 export type JoinAnswer = Static<typeof JoinAnswerSchema>;
@@ -64,9 +69,15 @@ export const ClosedTillDaySchema = Type.Object(
   {
     sequence: Type.Integer({ minimum: 1 }),
     closed_at: Type.String({ format: 'date-time' }),
-    centre_cursor: Type.Integer({ minimum: 0, description: "how far the till had applied the centre's ledger of its sales when it closed: every entry up to there is in this day or an earlier one" }),
+    centre_cursor: Type.Integer({
+      minimum: 0,
+      description:
+        "how far the till had applied the centre's ledger of its sales when it closed: every entry up to there is in this day or an earlier one",
+    }),
     entries: Type.Array(Str(80), { maxItems: 100_000, description: 'the sales (transaction ids) and refunds (refund ids) the day counts' }),
-    report: Type.Unknown({ description: 'the Z report as the till closed it (a DayReport, as GET /ui/reports/z/{sequence} answers at the till)' }),
+    report: Type.Unknown({
+      description: 'the Z report as the till closed it (a DayReport, as GET /ui/reports/z/{sequence} answers at the till)',
+    }),
   },
   { additionalProperties: false },
 );
@@ -94,7 +105,14 @@ export const LedgerEntrySchema = Type.Object({
   staff_id: Nullable(Type.String()),
   authorization_code: Nullable(Type.String()),
   sold_at: Type.String({ format: 'date-time' }),
-  refund: Type.Optional(Type.Object({ refund_id: Type.String(), amount: Type.Number(), merchant_reference: Nullable(Type.String()), created_at: Type.String({ format: 'date-time' }) })),
+  refund: Type.Optional(
+    Type.Object({
+      refund_id: Type.String(),
+      amount: Type.Number(),
+      merchant_reference: Nullable(Type.String()),
+      created_at: Type.String({ format: 'date-time' }),
+    }),
+  ),
 });
 export type LedgerEntry = Static<typeof LedgerEntrySchema>;
 
@@ -110,13 +128,20 @@ export const TillReportSchema = Type.Object(
     open_attempt: Type.Boolean(),
     day: Type.Optional(
       Type.Object({
-        sequence: Type.Integer({ minimum: 1, description: 'the number of the till\'s next close (Z report)' }),
+        sequence: Type.Integer({ minimum: 1, description: "the number of the till's next close (Z report)" }),
         opened_at: Nullable(Type.String({ format: 'date-time' }), { description: 'its last close' }),
         open: Type.Boolean({ description: 'something was sold or refunded since' }),
       }),
     ),
-    ledger_cursor: Type.Optional(Type.Integer({ minimum: 0, description: "how far the till has applied the centre's ledger of its sales" })),
-    days: Type.Optional(Type.Array(ClosedTillDaySchema, { maxItems: 10, description: 'the days it closed that the centre has not recorded yet, oldest first' })),
+    ledger_cursor: Type.Optional(
+      Type.Integer({ minimum: 0, description: "how far the till has applied the centre's ledger of its sales" }),
+    ),
+    days: Type.Optional(
+      Type.Array(ClosedTillDaySchema, {
+        maxItems: 10,
+        description: 'the days it closed that the centre has not recorded yet, oldest first',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -129,7 +154,10 @@ export const HeartbeatAnswerSchema = Type.Object({
   days_recorded: Type.Optional(Type.Integer({ minimum: 0, description: "the last of the till's days the centre has recorded" })),
   ledger: Type.Optional(
     Type.Object({
-      cursor: Type.Integer({ minimum: 0, description: 'the position the entries reach: the till reports it back once it has applied them' }),
+      cursor: Type.Integer({
+        minimum: 0,
+        description: 'the position the entries reach: the till reports it back once it has applied them',
+      }),
       entries: Type.Array(LedgerEntrySchema),
     }),
   ),
@@ -148,7 +176,13 @@ export const ReplicaSchema = Type.Object({
   merchant: Type.Object({ merchant_id: Type.String(), name: Type.String(), currency: Type.String(), created_at: Type.String() }),
   till_ids: Type.Array(Type.String(), { description: "the shop's tills: a sale at a till may not name another's id" }),
   credentials: Type.Array(
-    Type.Object({ credential_id: Type.String(), api_key: Type.String(), password_hash: Type.String(), created_at: Type.String(), revoked_at: Nullable(Type.String()) }),
+    Type.Object({
+      credential_id: Type.String(),
+      api_key: Type.String(),
+      password_hash: Type.String(),
+      created_at: Type.String(),
+      revoked_at: Nullable(Type.String()),
+    }),
   ),
   staff: Type.Array(
     Type.Object({
@@ -178,7 +212,10 @@ export const ForwardEntrySchema = Type.Object(
 );
 export type ForwardEntry = Static<typeof ForwardEntrySchema>;
 
-export const ForwardRequestSchema = Type.Object({ entries: Type.Array(ForwardEntrySchema, { minItems: 1, maxItems: 50 }) }, { additionalProperties: false });
+export const ForwardRequestSchema = Type.Object(
+  { entries: Type.Array(ForwardEntrySchema, { minItems: 1, maxItems: 50 }) },
+  { additionalProperties: false },
+);
 export type ForwardRequest = Static<typeof ForwardRequestSchema>;
 
 /** How each forwarded payment ended at the centre; the same answer however often it is sent. */
@@ -200,7 +237,10 @@ export type ForwardAnswer = Static<typeof ForwardAnswerSchema>;
  * the centre fences the key (a request with it that has not arrived yet never runs afterwards) and
  * says whether it ran. The key is the till's own (`till:<till id>:<key>`).
  */
-export const FenceRequestSchema = Type.Object({ idempotency_key: Str(300, "the key the till sent the sale with, as the centre got it") }, { additionalProperties: false });
+export const FenceRequestSchema = Type.Object(
+  { idempotency_key: Str(300, 'the key the till sent the sale with, as the centre got it') },
+  { additionalProperties: false },
+);
 export type FenceRequest = Static<typeof FenceRequestSchema>;
 export const FenceAnswerSchema = Type.Object({
   state: Type.Union([Type.Literal('in_flight'), Type.Literal('not_run'), Type.Literal('processed')], {
@@ -245,7 +285,9 @@ export const TillLinkStatusSchema = Type.Object({
     count: Type.Integer(),
     totals: Type.Array(MoneyTotal),
     oldest_at: Nullable(Type.String({ format: 'date-time' })),
-    age_limit_at: Nullable(Type.String({ format: 'date-time', description: 'when the oldest stored sale reaches the age limit: no sale is stored after it' })),
+    age_limit_at: Nullable(
+      Type.String({ format: 'date-time', description: 'when the oldest stored sale reaches the age limit: no sale is stored after it' }),
+    ),
   }),
   declines: Type.Array(ForwardedDeclineSchema),
 });
@@ -265,7 +307,11 @@ export type HandledDecline = Static<typeof HandledDeclineSchema>;
 export const StoreLimitsRequestSchema = Type.Object(
   {
     per_payment: Type.Number({ minimum: 0, maximum: 1_000_000, description: 'the most one stored payment may be; 0 turns storing off' }),
-    total_per_currency: Type.Number({ minimum: 0, maximum: 100_000_000, description: 'the most all stored payments of one currency may add up to' }),
+    total_per_currency: Type.Number({
+      minimum: 0,
+      maximum: 100_000_000,
+      description: 'the most all stored payments of one currency may add up to',
+    }),
     count: Type.Integer({ minimum: 0, maximum: 100_000, description: 'how many payments may be stored' }),
     age_hours: Type.Number({ minimum: 0, maximum: 720, description: 'how old the oldest stored payment may get' }),
   },
@@ -279,7 +325,9 @@ export const SetupStateSchema = Type.Object({
   joined: Type.Boolean({ description: "this gateway is a till of a shop's gateway" }),
   centre_url: Nullable(Type.String()),
   till_id: Nullable(Type.String()),
-  can_join: Type.Boolean({ description: "no shop and no centre yet, and asked from this computer: the first screen offers to join a shop's gateway" }),
+  can_join: Type.Boolean({
+    description: "no shop and no centre yet, and asked from this computer: the first screen offers to join a shop's gateway",
+  }),
 });
 export type SetupState = Static<typeof SetupStateSchema>;
 
@@ -287,7 +335,7 @@ export type SetupState = Static<typeof SetupStateSchema>;
 export const SetupJoinRequestSchema = Type.Object(
   {
     centre: Str(300, "the shop's gateway's address, e.g. https://backoffice.local:8420"),
-    code: Str(200, 'the pairing code from Settings -> Tills on the shop\'s gateway'),
+    code: Str(200, "the pairing code from Settings -> Tills on the shop's gateway"),
   },
   { additionalProperties: false },
 );

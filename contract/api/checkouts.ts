@@ -6,7 +6,17 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { CHECKOUT_LOCALES, CHECKOUT_STATUSES, CHECKOUTS_DEFAULT_PER_PAGE, CHECKOUTS_MAX_PER_PAGE } from '../constants.js';
-import { FieldCheckSchema, IdempotencyHeaders, Nullable, PageMetadataSchema, pageQueryProperties, RefTo, Str, StringEnum, StringIn } from './common.js';
+import {
+  FieldCheckSchema,
+  IdempotencyHeaders,
+  Nullable,
+  PageMetadataSchema,
+  pageQueryProperties,
+  RefTo,
+  Str,
+  StringEnum,
+  StringIn,
+} from './common.js';
 import { TransactionSchema } from './transactions.js';
 import type { SchemasOf } from './operation-schemas.js';
 
@@ -156,7 +166,13 @@ export type BackOfficeCheckoutList = Static<typeof BackOfficeCheckoutListSchema>
 export const BackOfficeCheckoutDetailSchema = Type.Object({
   checkout: BackOfficeCheckoutSchema,
   merchant_name: Type.String({ description: 'as the page shows it' }),
-  collect: Type.Object({ dob: Type.Boolean(), phone: Type.Boolean(), gender: Type.Boolean(), shipping_address: Type.Boolean(), billing_address: Type.Boolean() }),
+  collect: Type.Object({
+    dob: Type.Boolean(),
+    phone: Type.Boolean(),
+    gender: Type.Boolean(),
+    shipping_address: Type.Boolean(),
+    billing_address: Type.Boolean(),
+  }),
   display_transaction_details: Type.Boolean(),
   qr_code: Type.String({ description: 'data:image/png;base64 of the customer link (url), 250 px' }),
   transaction: Nullable(RefTo(TransactionSchema), { description: 'the latest payment started on the page' }),
@@ -167,7 +183,11 @@ export type BackOfficeCheckoutDetail = Static<typeof BackOfficeCheckoutDetailSch
 /** The checkouts operations (contract/operations.ts). */
 export const checkoutsOperations = {
   'checkouts.backOfficeList': { querystring: CheckoutListQuerySchema, response: { 200: BackOfficeCheckoutListSchema } },
-  'checkouts.backOfficeCreate': { headers: IdempotencyHeaders, body: BackOfficeCheckoutRequestSchema, response: { 201: BackOfficeCheckoutDetailSchema } },
+  'checkouts.backOfficeCreate': {
+    headers: IdempotencyHeaders,
+    body: BackOfficeCheckoutRequestSchema,
+    response: { 201: BackOfficeCheckoutDetailSchema },
+  },
   'checkouts.check': { body: BackOfficeCheckoutRequestSchema, response: { 200: FieldCheckSchema } },
   'checkouts.backOfficeGet': { params: CheckoutIdParams, response: { 200: BackOfficeCheckoutDetailSchema } },
   'checkouts.cancel': { params: CheckoutIdParams, response: { 200: BackOfficeCheckoutDetailSchema } },

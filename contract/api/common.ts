@@ -52,7 +52,12 @@ export const IdempotencyHeaders = Type.Object({
 });
 
 /** Where a page of a paged list is (`page` and `per` queries): the network token list's `metadata`. */
-export const PageMetadataSchema = Type.Object({ per_page: Type.Integer(), total_items: Type.Integer(), current_page: Type.Integer(), total_pages: Type.Integer() });
+export const PageMetadataSchema = Type.Object({
+  per_page: Type.Integer(),
+  total_items: Type.Integer(),
+  current_page: Type.Integer(),
+  total_pages: Type.Integer(),
+});
 export type PageMetadata = Static<typeof PageMetadataSchema>;
 
 /** The query parameters of a paged list by creation time: `created_at[min]`, `created_at[max]`, `page` and `per`. */

@@ -12,7 +12,10 @@ import type { SchemasOf } from './operation-schemas.js';
 export const DashboardQuerySchema = Type.Object(
   {
     period: Type.Optional(
-      StringIn(DASHBOARD_PERIODS, { description: 'today (per hour), 7d (today and the 6 days before, per day) or month (this calendar month so far, per day); default today' }),
+      StringIn(DASHBOARD_PERIODS, {
+        description:
+          'today (per hour), 7d (today and the 6 days before, per day) or month (this calendar month so far, per day); default today',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -31,11 +34,19 @@ export const MoneySumSchema = Type.Object({
 export type MoneySum = Static<typeof MoneySumSchema>;
 
 const countFields = {
-  payments: Type.Integer({ description: 'payment attempts (payments and authorizations above 0; not account checks, payouts or PIN requests)' }),
-  approved: Type.Integer({ description: 'approved by the issuer or bank (also when later captured, refunded, reversed, charged back or expired uncaptured)' }),
+  payments: Type.Integer({
+    description: 'payment attempts (payments and authorizations above 0; not account checks, payouts or PIN requests)',
+  }),
+  approved: Type.Integer({
+    description: 'approved by the issuer or bank (also when later captured, refunded, reversed, charged back or expired uncaptured)',
+  }),
   declined: Type.Integer(),
-  other: Type.Integer({ description: 'neither yet or at all: waiting for the customer or the bank, cancelled, abandoned, processor errors' }),
-  approval_rate: Nullable(Type.Number({ description: 'approved / (approved + declined), 0 to 1' }), { description: 'null without approved or declined payments' }),
+  other: Type.Integer({
+    description: 'neither yet or at all: waiting for the customer or the bank, cancelled, abandoned, processor errors',
+  }),
+  approval_rate: Nullable(Type.Number({ description: 'approved / (approved + declined), 0 to 1' }), {
+    description: 'null without approved or declined payments',
+  }),
 };
 export const PaymentCountsSchema = Type.Object(countFields);
 export type PaymentCounts = Static<typeof PaymentCountsSchema>;
@@ -112,7 +123,10 @@ export const AttentionSchema = Type.Object({
   }),
   tokens_suspended: Count,
   forwarded_declines: Type.Object({
-    count: Type.Integer({ description: "stored sales a till forwarded that were declined (by the bank, or by the centre: over the till's limits), not marked handled yet (POST /ui/forwarded-declines/{transaction_id}/handled)" }),
+    count: Type.Integer({
+      description:
+        "stored sales a till forwarded that were declined (by the bank, or by the centre: over the till's limits), not marked handled yet (POST /ui/forwarded-declines/{transaction_id}/handled)",
+    }),
     items: Type.Array(ForwardedDeclineItemSchema, { description: 'the latest first, at most 5' }),
   }),
   authorizations_expiring: Type.Object({
@@ -131,7 +145,10 @@ export const DashboardSchema = Type.Object(
     to: Instant('end of its last hour or day'),
     generated_at: Instant('when these figures were read'),
     totals: PaymentCountsSchema,
-    volume: Type.Array(MoneySumSchema, { description: 'captured money per currency of the payments made in the period (count: payments that took money), the currency with most first' }),
+    volume: Type.Array(MoneySumSchema, {
+      description:
+        'captured money per currency of the payments made in the period (count: payments that took money), the currency with most first',
+    }),
     refunds: Type.Array(MoneySumSchema, { description: 'refunds made in the period (whenever the payment was), per currency' }),
     payment_types: Type.Array(PaymentTypeFiguresSchema, { description: 'the mix: per payment type, most payments first' }),
     series: Type.Array(DashboardBucketSchema, { description: 'per hour (today) or per day, oldest first, up to the current one' }),

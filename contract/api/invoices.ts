@@ -33,7 +33,9 @@ const invoiceFields = {
     }),
   ),
   debt_claim_number: Type.Optional(
-    Type.Union([Type.String(), Type.Number(), Type.Null()], { description: 'invoice number; generated per channel as INV-0001, ... when omitted on create' }),
+    Type.Union([Type.String(), Type.Number(), Type.Null()], {
+      description: 'invoice number; generated per channel as INV-0001, ... when omitted on create',
+    }),
   ),
   first_name: Text(),
   last_name: Text(),
@@ -54,11 +56,19 @@ const invoiceFields = {
   redirect_after_payments: Flag('default false'),
   success_url: Text(),
   error_url: Text(),
-  expires_in: Type.Optional(Type.Union([Type.Integer(), Type.String(), Type.Null()], { description: 'with expires_in_unit; omit both for no expiry' })),
+  expires_in: Type.Optional(
+    Type.Union([Type.Integer(), Type.String(), Type.Null()], { description: 'with expires_in_unit; omit both for no expiry' }),
+  ),
   expires_in_unit: Type.Optional(Type.Union([Type.String({ enum: [...EXPIRY_UNITS] }), Type.String(), Type.Null()])),
   send_initial_email: Flag('on create: queue the e-mail right after creation (needs email); later changes have no effect on delivery'),
-  initial_email_type: Type.Optional(Type.Union([Type.String({ enum: [...INVOICE_EMAIL_TYPES] }), Type.String(), Type.Null()], { description: 'blank means initial' })),
-  locale: Type.Optional(Type.Union([Type.String({ enum: [...INVOICE_LOCALES] }), Type.String(), Type.Null()], { description: 'blank means the channel language' })),
+  initial_email_type: Type.Optional(
+    Type.Union([Type.String({ enum: [...INVOICE_EMAIL_TYPES] }), Type.String(), Type.Null()], { description: 'blank means initial' }),
+  ),
+  locale: Type.Optional(
+    Type.Union([Type.String({ enum: [...INVOICE_LOCALES] }), Type.String(), Type.Null()], {
+      description: 'blank means the channel language',
+    }),
+  ),
 };
 
 export const InvoiceCreateBodySchema = Type.Object(
@@ -174,7 +184,12 @@ export const PaginationSchema = Type.Object({
 });
 export type Pagination = Static<typeof PaginationSchema>;
 
-export const InvoiceListSchema = Type.Object({ invoices: Type.Array(InvoiceReplySchema), pagination: PaginationSchema, error: Type.Null(), message: Type.String() });
+export const InvoiceListSchema = Type.Object({
+  invoices: Type.Array(InvoiceReplySchema),
+  pagination: PaginationSchema,
+  error: Type.Null(),
+  message: Type.String(),
+});
 export type InvoiceList = Static<typeof InvoiceListSchema>;
 
 export const InvoiceListQuerySchema = Type.Object({

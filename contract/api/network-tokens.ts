@@ -6,8 +6,26 @@
  * its status history.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { NETWORK_TOKEN_STATUSES, NETWORK_TOKENS_DEFAULT_PER_PAGE, NETWORK_TOKENS_MAX_PER_PAGE, SIMULATE_ACTIONS, TOKEN_HISTORY_EVENTS, TOKEN_NETWORKS, TOKEN_REVEAL_SECONDS } from '../constants.js';
-import { FieldCheckSchema, IdempotencyHeaders, Nullable, PageMetadataSchema, pageQueryProperties, RefTo, Str, StringEnum, StringIn } from './common.js';
+import {
+  NETWORK_TOKEN_STATUSES,
+  NETWORK_TOKENS_DEFAULT_PER_PAGE,
+  NETWORK_TOKENS_MAX_PER_PAGE,
+  SIMULATE_ACTIONS,
+  TOKEN_HISTORY_EVENTS,
+  TOKEN_NETWORKS,
+  TOKEN_REVEAL_SECONDS,
+} from '../constants.js';
+import {
+  FieldCheckSchema,
+  IdempotencyHeaders,
+  Nullable,
+  PageMetadataSchema,
+  pageQueryProperties,
+  RefTo,
+  Str,
+  StringEnum,
+  StringIn,
+} from './common.js';
 import { NoContentSchema, type SchemasOf } from './operation-schemas.js';
 
 export const NetworkTokenRequestSchema = Type.Object(
@@ -26,7 +44,10 @@ export const NetworkTokenRequestSchema = Type.Object(
     billing_postal_code: Type.Optional(Str(16, 'letters and digits, no spaces')),
     billing_state: Type.Optional(Str(100)),
     postback_url: Type.Optional(
-      Str(2000, 'HTTPS URL for the token postbacks (id, status, network, error); plain http only to a loopback or private-network receiver while postbackPrivateAddresses is allow'),
+      Str(
+        2000,
+        'HTTPS URL for the token postbacks (id, status, network, error); plain http only to a loopback or private-network receiver while postbackPrivateAddresses is allow',
+      ),
     ),
   },
   { additionalProperties: false },
@@ -123,7 +144,9 @@ export const BackOfficeTokenListSchema = Type.Object({ data_set: Type.Array(Back
 export type BackOfficeTokenList = Static<typeof BackOfficeTokenListSchema>;
 
 export const TokenHistoryEntrySchema = Type.Object({
-  event: StringEnum(TOKEN_HISTORY_EVENTS, { description: 'created; status (a change); refreshed (by the token service, status unchanged)' }),
+  event: StringEnum(TOKEN_HISTORY_EVENTS, {
+    description: 'created; status (a change); refreshed (by the token service, status unchanged)',
+  }),
   status: StringEnum(NETWORK_TOKEN_STATUSES, { description: 'the status from then on' }),
   at: Type.String({ format: 'date-time' }),
 });
@@ -148,11 +171,20 @@ export const networkTokensOperations = {
   'network-tokens.check': { body: NetworkTokenRequestSchema, response: { 200: FieldCheckSchema } },
   'network-tokens.backOfficeGet': { params: NetworkTokenIdParams, response: { 200: BackOfficeTokenDetailSchema } },
   'network-tokens.reveal': { params: NetworkTokenIdParams, response: { 200: TokenRevealSchema } },
-  'network-tokens.create': { headers: IdempotencyHeaders, body: NetworkTokenRequestSchema, response: { 200: NetworkTokenEnvelopeSchema, 201: NetworkTokenEnvelopeSchema } },
+  'network-tokens.create': {
+    headers: IdempotencyHeaders,
+    body: NetworkTokenRequestSchema,
+    response: { 200: NetworkTokenEnvelopeSchema, 201: NetworkTokenEnvelopeSchema },
+  },
   'network-tokens.list': { querystring: NetworkTokenListQuerySchema, response: { 200: NetworkTokenListSchema } },
   'network-tokens.get': { params: NetworkTokenIdParams, response: { 200: NetworkTokenEnvelopeSchema } },
   'network-tokens.data': { params: NetworkTokenIdParams, response: { 200: TokenDataEnvelopeSchema } },
   'network-tokens.cryptogram': { headers: IdempotencyHeaders, params: NetworkTokenIdParams, response: { 200: CryptogramEnvelopeSchema } },
   'network-tokens.archive': { params: NetworkTokenIdParams, response: { 202: NoContentSchema } },
-  'network-tokens.simulate': { headers: IdempotencyHeaders, params: NetworkTokenIdParams, body: SimulateRequestSchema, response: { 200: NetworkTokenEnvelopeSchema } },
+  'network-tokens.simulate': {
+    headers: IdempotencyHeaders,
+    params: NetworkTokenIdParams,
+    body: SimulateRequestSchema,
+    response: { 200: NetworkTokenEnvelopeSchema },
+  },
 } as const satisfies SchemasOf<'network-tokens'>;

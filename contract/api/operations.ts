@@ -53,7 +53,11 @@ type StaticOf<Name extends OperationName, Key extends keyof OperationSchemas> =
   SchemasOfOperation<Name> extends { readonly [K in Key]: infer S extends TSchema } ? Static<S> : undefined;
 
 /** A part the caller must send when the schema requires something in it, else may leave out. */
-type Part<Key extends string, T> = [T] extends [undefined] ? { readonly [K in Key]?: never } : object extends T ? { readonly [K in Key]?: T } : { readonly [K in Key]: T };
+type Part<Key extends string, T> = [T] extends [undefined]
+  ? { readonly [K in Key]?: never }
+  : object extends T
+    ? { readonly [K in Key]?: T }
+    : { readonly [K in Key]: T };
 
 /** What a request of an operation carries: path params, query and JSON body, as the schemas take them. */
 export type OperationRequest<Name extends OperationName> = Part<'params', StaticOf<Name, 'params'>> &

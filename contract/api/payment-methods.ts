@@ -21,7 +21,10 @@ const capabilityFields = <T extends TSchema>(schema: () => T) =>
 
 const CapabilitiesSchema = Type.Object(
   capabilityFields(() => Type.Boolean()),
-  { description: 'payout, partial refund, partial reversal, recurring (saved cards, mandates, repeat charges, registrations), wallet subscriptions' },
+  {
+    description:
+      'payout, partial refund, partial reversal, recurring (saved cards, mandates, repeat charges, registrations), wallet subscriptions',
+  },
 );
 export type MethodCapabilities = Static<typeof CapabilitiesSchema>;
 
@@ -40,7 +43,9 @@ export const PaymentMethodSchema = Type.Object(
     default_enabled: Type.Boolean({ description: 'enabled for a merchant that has no setting of its own' }),
     fee_fixed: Type.Number({ description: 'default fixed fee, in units of the payment currency (scaled half-up to its decimals)' }),
     fee_percent: Type.Number({ description: 'default percentage fee (1.4 = 1.40 %)' }),
-    cvm_limit: CvmLimit('cardpos: default contactless CVM limit per currency (amount above which the PIN is asked); a currency not listed: 50 units'),
+    cvm_limit: CvmLimit(
+      'cardpos: default contactless CVM limit per currency (amount above which the PIN is asked); a currency not listed: 50 units',
+    ),
   },
   { $id: 'PaymentMethod', title: 'Payment method (catalog entry)' },
 );
@@ -66,7 +71,10 @@ export const PaymentMethodSettingSchema = Type.Object(
         enabled: Source('enabled'),
         currencies: Source('currencies'),
         countries: Source('countries'),
-        capabilities: Type.Object(capabilityFields(() => Source('capability')), { description: 'each capability resolves on its own' }),
+        capabilities: Type.Object(
+          capabilityFields(() => Source('capability')),
+          { description: 'each capability resolves on its own' },
+        ),
         fee_fixed: Source('fee_fixed'),
         fee_percent: Source('fee_percent'),
         cvm_limit: Nullable(Type.Record(Type.String(), Source('currency')), { description: 'cardpos: each currency resolves on its own' }),
@@ -95,8 +103,12 @@ function OrNull<T extends TSchema>(schema: T): TUnsafe<Static<T> | null> {
 export const PaymentMethodSettingRequestSchema = Type.Object(
   {
     enabled: Type.Optional(OrNull(Type.Boolean())),
-    currencies: Type.Optional(OrNull(Type.Array(Str(3, 'ISO 4217'), { maxItems: 200, description: 'within the catalog entry; at least one' }))),
-    countries: Type.Optional(OrNull(Type.Array(Str(2, 'ISO 3166-1 alpha-2'), { maxItems: 300, description: 'within the catalog entry; at least one' }))),
+    currencies: Type.Optional(
+      OrNull(Type.Array(Str(3, 'ISO 4217'), { maxItems: 200, description: 'within the catalog entry; at least one' })),
+    ),
+    countries: Type.Optional(
+      OrNull(Type.Array(Str(2, 'ISO 3166-1 alpha-2'), { maxItems: 300, description: 'within the catalog entry; at least one' })),
+    ),
     capabilities: Type.Optional(
       OrNull(
         Type.Object(
@@ -134,9 +146,15 @@ export interface PaymentMethodSettingRequest {
 }
 
 const Link = Type.Object({ href: Nullable(Type.String(), { description: 'path with query; null when there is no such page' }) });
-const ListMetadata = Type.Object({ per_page: Type.Integer(), total_items: Type.Integer(), current_page: Type.Integer(), total_pages: Type.Integer() });
+const ListMetadata = Type.Object({
+  per_page: Type.Integer(),
+  total_items: Type.Integer(),
+  current_page: Type.Integer(),
+  total_pages: Type.Integer(),
+});
 const ListLinks = Type.Object({ self: Link, first: Link, last: Link, prev: Link, next: Link });
-const list = <T extends TSchema>(item: T) => Type.Object({ result: Type.String(), data_set: Type.Array(item), metadata: ListMetadata, links: ListLinks });
+const list = <T extends TSchema>(item: T) =>
+  Type.Object({ result: Type.String(), data_set: Type.Array(item), metadata: ListMetadata, links: ListLinks });
 const single = <T extends TSchema>(item: T) => Type.Object({ result: Type.String(), data: item });
 
 export const PaymentMethodEnvelopeSchema = single(RefTo(PaymentMethodSchema));
@@ -148,16 +166,29 @@ export type PaymentMethodSettingList = Static<typeof PaymentMethodSettingListSch
 
 const paging = {
   page: Type.Optional(Type.String({ description: 'an integer, default 1' })),
-  per: Type.Optional(Type.String({ description: `an integer, default ${PAYMENT_METHODS_DEFAULT_PER_PAGE}, at most ${PAYMENT_METHODS_MAX_PER_PAGE}` })),
+  per: Type.Optional(
+    Type.String({ description: `an integer, default ${PAYMENT_METHODS_DEFAULT_PER_PAGE}, at most ${PAYMENT_METHODS_MAX_PER_PAGE}` }),
+  ),
 };
 // Filters are plain strings here and checked by the core, so one 400 names every bad filter.
 const filters = {
   currency: Type.Optional(Type.String({ description: 'only methods that take this currency (ISO 4217)' })),
-  capability: Type.Optional(Type.String({ description: `only methods with this capability: ${METHOD_CAPABILITIES.join(', ')}`, examples: [...METHOD_CAPABILITIES] })),
+  capability: Type.Optional(
+    Type.String({
+      description: `only methods with this capability: ${METHOD_CAPABILITIES.join(', ')}`,
+      examples: [...METHOD_CAPABILITIES],
+    }),
+  ),
 };
 export const PaymentMethodListQuerySchema = Type.Object({ ...filters, ...paging }, { additionalProperties: false });
 export const PaymentMethodSettingListQuerySchema = Type.Object(
-  { enabled: Type.Optional(Type.String({ description: 'true: only enabled methods; false: only disabled ones', examples: ['true', 'false'] })), ...filters, ...paging },
+  {
+    enabled: Type.Optional(
+      Type.String({ description: 'true: only enabled methods; false: only disabled ones', examples: ['true', 'false'] }),
+    ),
+    ...filters,
+    ...paging,
+  },
   { additionalProperties: false },
 );
 export interface PaymentMethodListQuery {
@@ -188,7 +219,10 @@ export const ShopSchema = Type.Object(
 );
 export type Shop = Static<typeof ShopSchema>;
 
-export const CreateShopRequestSchema = Type.Object({ name: Type.String({ description: '1 to 120 characters' }) }, { additionalProperties: false });
+export const CreateShopRequestSchema = Type.Object(
+  { name: Type.String({ description: '1 to 120 characters' }) },
+  { additionalProperties: false },
+);
 export const AssignTerminalRequestSchema = Type.Object(
   { terminal_id: Type.String({ description: '1 to 64 printable characters, as sent in pos_data.terminal.id' }) },
   { additionalProperties: false },
@@ -213,16 +247,36 @@ export const TerminalIdParams = Type.Object({ terminal_id: Type.String({ maxLeng
 export const paymentMethodsOperations = {
   'payment-methods.shops': { response: { 200: Type.Array(ShopSchema) } },
   'payment-methods.createShop': { body: CreateShopRequestSchema, response: { 201: ShopSchema } },
-  'payment-methods.assignTerminal': { params: ShopIdParams, body: AssignTerminalRequestSchema, response: { 200: TerminalAssignmentSchema } },
+  'payment-methods.assignTerminal': {
+    params: ShopIdParams,
+    body: AssignTerminalRequestSchema,
+    response: { 200: TerminalAssignmentSchema },
+  },
   'payment-methods.unassignTerminal': { params: TerminalIdParams, response: { 200: TerminalAssignmentSchema } },
   'payment-methods.catalog': { querystring: PaymentMethodListQuerySchema, response: { 200: PaymentMethodListSchema } },
   'payment-methods.catalogEntry': { params: PaymentTypeParams, response: { 200: PaymentMethodEnvelopeSchema } },
-  'payment-methods.merchantList': { params: MerchantParams, querystring: PaymentMethodSettingListQuerySchema, response: { 200: PaymentMethodSettingListSchema } },
+  'payment-methods.merchantList': {
+    params: MerchantParams,
+    querystring: PaymentMethodSettingListQuerySchema,
+    response: { 200: PaymentMethodSettingListSchema },
+  },
   'payment-methods.merchantGet': { params: MerchantMethodParams, response: { 200: PaymentMethodSettingEnvelopeSchema } },
-  'payment-methods.merchantSet': { params: MerchantMethodParams, body: PaymentMethodSettingRequestSchema, response: { 200: PaymentMethodSettingEnvelopeSchema, 201: PaymentMethodSettingEnvelopeSchema } },
+  'payment-methods.merchantSet': {
+    params: MerchantMethodParams,
+    body: PaymentMethodSettingRequestSchema,
+    response: { 200: PaymentMethodSettingEnvelopeSchema, 201: PaymentMethodSettingEnvelopeSchema },
+  },
   'payment-methods.merchantRemove': { params: MerchantMethodParams, response: { 200: PaymentMethodSettingEnvelopeSchema } },
-  'payment-methods.shopList': { params: ShopParams, querystring: PaymentMethodSettingListQuerySchema, response: { 200: PaymentMethodSettingListSchema } },
+  'payment-methods.shopList': {
+    params: ShopParams,
+    querystring: PaymentMethodSettingListQuerySchema,
+    response: { 200: PaymentMethodSettingListSchema },
+  },
   'payment-methods.shopGet': { params: ShopMethodParams, response: { 200: PaymentMethodSettingEnvelopeSchema } },
-  'payment-methods.shopSet': { params: ShopMethodParams, body: PaymentMethodSettingRequestSchema, response: { 200: PaymentMethodSettingEnvelopeSchema, 201: PaymentMethodSettingEnvelopeSchema } },
+  'payment-methods.shopSet': {
+    params: ShopMethodParams,
+    body: PaymentMethodSettingRequestSchema,
+    response: { 200: PaymentMethodSettingEnvelopeSchema, 201: PaymentMethodSettingEnvelopeSchema },
+  },
   'payment-methods.shopRemove': { params: ShopMethodParams, response: { 200: PaymentMethodSettingEnvelopeSchema } },
 } as const satisfies SchemasOf<'payment-methods'>;

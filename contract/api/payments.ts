@@ -234,7 +234,7 @@ export const PayoutRequestSchema = Type.Object(
     address: Opt(Str(200)),
     city: Opt(Str(100)),
     postal_code: Opt(Str(20)),
-    email: Opt(Str(254, 'the recipient; a2a: identifies the recipient (the scheme\'s directory)')),
+    email: Opt(Str(254, "the recipient; a2a: identifies the recipient (the scheme's directory)")),
     original_transaction_id: Opt(Str(64, 'a2a: pay back the payer of this completed a2a payment')),
     iban: Opt(Str(42, 'a2a, optional: the recipient account')),
     account_holder: Opt(Str(70)),

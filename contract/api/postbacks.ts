@@ -58,11 +58,18 @@ export type PostbackListQuery = Static<typeof PostbackListQuerySchema>;
 
 export const EventIdParams = Type.Object({ event_id: Type.String({ minLength: 1, maxLength: 64 }) });
 
-export const ResendFailedRequestSchema = Type.Object({ since: Type.String({ description: 'ISO 8601 timestamp' }) }, { additionalProperties: false });
+export const ResendFailedRequestSchema = Type.Object(
+  { since: Type.String({ description: 'ISO 8601 timestamp' }) },
+  { additionalProperties: false },
+);
 export const ResendFailedResponseSchema = Type.Object({ requeued: Type.Integer(), error_code: Type.Integer() });
 export type ResendFailedResponse = Static<typeof ResendFailedResponseSchema>;
 
-export const WebhookKeyResponseSchema = Type.Object({ webhook_key: Type.String(), previous_key_valid_until: Type.String(), error_code: Type.Integer() });
+export const WebhookKeyResponseSchema = Type.Object({
+  webhook_key: Type.String(),
+  previous_key_valid_until: Type.String(),
+  error_code: Type.Integer(),
+});
 export type WebhookKeyResponse = Static<typeof WebhookKeyResponseSchema>;
 
 // ---- the back office (docs/decisions.md "Back office: postbacks and outbox") ----------------------
@@ -177,7 +184,9 @@ export const TestOutboxQuerySchema = Type.Object(
   {
     kind: Type.Optional(StringIn(TEST_OUTBOX_KINDS, { description: 'email or postback' })),
     page: Type.Optional(Type.String({ pattern: '^[0-9]+$', description: 'default 1' })),
-    per: Type.Optional(Type.String({ pattern: '^[0-9]+$', description: `default ${POSTBACKS_DEFAULT_PER_PAGE}, at most ${POSTBACKS_MAX_PER_PAGE}` })),
+    per: Type.Optional(
+      Type.String({ pattern: '^[0-9]+$', description: `default ${POSTBACKS_DEFAULT_PER_PAGE}, at most ${POSTBACKS_MAX_PER_PAGE}` }),
+    ),
   },
   { additionalProperties: false },
 );

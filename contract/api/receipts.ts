@@ -27,7 +27,10 @@ export const ReceiptSchema = Type.Object(
     transaction_id: Type.String({ description: 'the card transaction; for a refund, the sale it refunds' }),
     refund_id: Nullable(Type.String()),
     merchant_name: Type.String(),
-    language: Type.Union(RECEIPT_LANGUAGES.map((code) => Type.Literal(code)), { description: "the merchant's language: printed receipts use it" }),
+    language: Type.Union(
+      RECEIPT_LANGUAGES.map((code) => Type.Literal(code)),
+      { description: "the merchant's language: printed receipts use it" },
+    ),
     created_at: Type.String({ format: 'date-time', description: 'when the sale was approved or the refund made' }),
     order_id: Nullable(Type.String()),
     terminal_id: Nullable(Type.String()),
@@ -35,7 +38,9 @@ export const ReceiptSchema = Type.Object(
     amount: Type.Number(),
     currency: Type.String(),
     card: Nullable(ReceiptCardSchema),
-    verification: Type.Union([Type.Literal('online_pin'), Type.Literal('none')], { description: 'online_pin: the PIN was verified by the bank' }),
+    verification: Type.Union([Type.Literal('online_pin'), Type.Literal('none')], {
+      description: 'online_pin: the PIN was verified by the bank',
+    }),
     authorization_code: Nullable(Type.String({ description: "the issuer's approval code of the sale" })),
     reference: Nullable(Type.String({ description: "the card network's reference of a refund" })),
   },
@@ -46,7 +51,10 @@ export type ReceiptCard = Static<typeof ReceiptCardSchema>;
 
 export const ReceiptPrinterSchema = Type.Object(
   {
-    connection: Type.Union(PRINTER_CONNECTIONS.map((c) => Type.Literal(c)), { description: 'network: ESC/POS over TCP (port 9100); usb: the printer device file' }),
+    connection: Type.Union(
+      PRINTER_CONNECTIONS.map((c) => Type.Literal(c)),
+      { description: 'network: ESC/POS over TCP (port 9100); usb: the printer device file' },
+    ),
     host: Nullable(Type.String({ description: 'network printer: host name or IP address' })),
     port: Nullable(Type.Integer({ minimum: 1, maximum: 65535 })),
     device: Nullable(Type.String({ description: 'USB printer: device path, e.g. /dev/usb/lp0' })),
@@ -84,7 +92,12 @@ export type PrintResult = Static<typeof PrintResultSchema>;
 export const ReceiptEmailInputSchema = Type.Object(
   {
     email: Type.String({ minLength: 3, maxLength: 254, description: "the customer's e-mail address" }),
-    language: Type.Optional(Type.Union(RECEIPT_LANGUAGES.map((code) => Type.Literal(code)), { description: "default: the merchant's language" })),
+    language: Type.Optional(
+      Type.Union(
+        RECEIPT_LANGUAGES.map((code) => Type.Literal(code)),
+        { description: "default: the merchant's language" },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -118,7 +131,9 @@ export const ReceiptLinkSchema = Type.Object(
 );
 export type ReceiptLink = Static<typeof ReceiptLinkSchema>;
 
-export const ReceiptIdParams = Type.Object({ receipt_id: Type.String({ minLength: 1, maxLength: 64, description: 'a sale (transaction id) or a refund (refund id)' }) });
+export const ReceiptIdParams = Type.Object({
+  receipt_id: Type.String({ minLength: 1, maxLength: 64, description: 'a sale (transaction id) or a refund (refund id)' }),
+});
 
 /** The receipts operations (contract/operations.ts). */
 export const receiptsOperations = {

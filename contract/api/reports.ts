@@ -25,7 +25,11 @@ export const BrandRowSchema = Type.Object({ card_brand: Type.String(), ...figure
 export type BrandRow = Static<typeof BrandRowSchema>;
 export const EntryModeRowSchema = Type.Object({ entry_mode: Type.String(), ...figureFields });
 export type EntryModeRow = Static<typeof EntryModeRowSchema>;
-export const CashierRowSchema = Type.Object({ staff_id: Nullable(Type.String(), { description: 'null: sent with API credentials' }), name: Type.String(), ...figureFields });
+export const CashierRowSchema = Type.Object({
+  staff_id: Nullable(Type.String(), { description: 'null: sent with API credentials' }),
+  name: Type.String(),
+  ...figureFields,
+});
 export type CashierRow = Static<typeof CashierRowSchema>;
 
 export const StaffRefSchema = Type.Object({ staff_id: Type.String(), name: Type.String() });
@@ -57,13 +61,24 @@ export const DayReportSchema = Type.Object(
     opened_at: Nullable(Type.String({ format: 'date-time' }), { description: "the previous Z report's close; null on a till's first day" }),
     closed_at: NullableTime,
     generated_at: Type.String({ format: 'date-time' }),
-    first_entry_at: Nullable(Type.String({ format: 'date-time' }), { description: "the day's first counted entry: a sale, a decline or a refund" }),
-    last_entry_at: Nullable(Type.String({ format: 'date-time' }), { description: "the day's last counted entry: a sale, a decline or a refund" }),
-    first_sale_at: Nullable(Type.String({ format: 'date-time' }), { description: "the day's first approved sale (null without one, and in Z reports closed before the two were told apart)" }),
-    last_sale_at: Nullable(Type.String({ format: 'date-time' }), { description: "the day's last approved sale; a later refund or decline is not a sale" }),
+    first_entry_at: Nullable(Type.String({ format: 'date-time' }), {
+      description: "the day's first counted entry: a sale, a decline or a refund",
+    }),
+    last_entry_at: Nullable(Type.String({ format: 'date-time' }), {
+      description: "the day's last counted entry: a sale, a decline or a refund",
+    }),
+    first_sale_at: Nullable(Type.String({ format: 'date-time' }), {
+      description: "the day's first approved sale (null without one, and in Z reports closed before the two were told apart)",
+    }),
+    last_sale_at: Nullable(Type.String({ format: 'date-time' }), {
+      description: "the day's last approved sale; a later refund or decline is not a sale",
+    }),
     closed_by: NullableStaff,
     approved_by: NullableStaff,
-    ledger: Type.Object({ from: Type.Integer(), to: Type.Integer() }, { description: "the day's range in the till's ledger: after `from`, up to and including `to`" }),
+    ledger: Type.Object(
+      { from: Type.Integer(), to: Type.Integer() },
+      { description: "the day's range in the till's ledger: after `from`, up to and including `to`" },
+    ),
     totals: Type.Array(FigureRowSchema, { description: 'per currency' }),
     by_card_brand: Type.Array(BrandRowSchema),
     by_entry_mode: Type.Array(EntryModeRowSchema),
@@ -94,7 +109,11 @@ export const ZReportSummarySchema = Type.Object({
 });
 export type ZReportSummary = Static<typeof ZReportSummarySchema>;
 
-export const ZReportListSchema = Type.Object({ terminal_id: Type.String(), total: Type.Integer(), items: Type.Array(ZReportSummarySchema) });
+export const ZReportListSchema = Type.Object({
+  terminal_id: Type.String(),
+  total: Type.Integer(),
+  items: Type.Array(ZReportSummarySchema),
+});
 export type ZReportList = Static<typeof ZReportListSchema>;
 
 export const ReceiptLinesSchema = Type.Object({
@@ -136,7 +155,9 @@ export const DaySaleSchema = Type.Object({
   transaction_id: Type.String(),
   order_id: Nullable(Type.String()),
   taken_at: Type.String({ format: 'date-time', description: 'when the sale was taken (a stored sale: when the till stored it)' }),
-  counted: StringEnum(['approved', 'declined'] as const, { description: 'what the day counts it as (a stored sale declined when forwarded: declined)' }),
+  counted: StringEnum(['approved', 'declined'] as const, {
+    description: 'what the day counts it as (a stored sale declined when forwarded: declined)',
+  }),
   status_code: Type.Integer(),
   status: Type.String(),
   message: Nullable(Type.String()),
@@ -150,7 +171,9 @@ export const DaySaleSchema = Type.Object({
   till_id: Nullable(Type.String(), { description: 'its till; null: a terminal that is no till (other terminals)' }),
   terminal_id: Nullable(Type.String(), { description: 'pos_data.terminal.id as sent' }),
   cashier: Nullable(StaffRefSchema, { description: 'null: sent with API credentials' }),
-  refunds: Type.Array(Type.Object({ refund_id: Type.String(), amount: Type.Number(), created_at: Type.String({ format: 'date-time' }) }), { description: 'its refunds counted in this day' }),
+  refunds: Type.Array(Type.Object({ refund_id: Type.String(), amount: Type.Number(), created_at: Type.String({ format: 'date-time' }) }), {
+    description: 'its refunds counted in this day',
+  }),
 });
 export type DaySale = Static<typeof DaySaleSchema>;
 
@@ -176,7 +199,9 @@ export const DaySalesSchema = Type.Object(
     name: Type.String({ description: "the till's name, Other terminals, or the shop's name" }),
     sequence: Nullable(Type.Integer({ description: 'the number its open day gets when closed; null for the whole shop' })),
     opened_at: NullableTime,
-    totals: Type.Array(FigureRowSchema, { description: "per currency, from the listed entries: the X report's totals (the shop's day's for the whole shop)" }),
+    totals: Type.Array(FigureRowSchema, {
+      description: "per currency, from the listed entries: the X report's totals (the shop's day's for the whole shop)",
+    }),
     sales: Type.Array(DaySaleSchema, { description: 'newest first' }),
     earlier_refunds: Type.Array(DayRefundSchema, { description: 'refunds made in this day of sales of an earlier day, newest first' }),
   },
@@ -185,13 +210,21 @@ export const DaySalesSchema = Type.Object(
 export type DaySales = Static<typeof DaySalesSchema>;
 export const DaySalesQuerySchema = Type.Object(
   {
-    terminal_id: Type.Optional(Type.String({ pattern: '^[\\x21-\\x7e]{1,40}$', description: "a till's id (or * for other terminals); default this screen's till. A cashier sees only their own till's" })),
+    terminal_id: Type.Optional(
+      Type.String({
+        pattern: '^[\\x21-\\x7e]{1,40}$',
+        description: "a till's id (or * for other terminals); default this screen's till. A cashier sees only their own till's",
+      }),
+    ),
     scope: Type.Optional(StringIn(['till', 'shop'], { description: 'shop: every till of the shop (back office and admin)' })),
   },
   { additionalProperties: false },
 );
 
-const TerminalId = Type.String({ pattern: '^[\\x21-\\x7e]{1,40}$', description: `the till's terminal id; default: this screen's till (${TILL_TERMINAL_ID} where the shop has one)` });
+const TerminalId = Type.String({
+  pattern: '^[\\x21-\\x7e]{1,40}$',
+  description: `the till's terminal id; default: this screen's till (${TILL_TERMINAL_ID} where the shop has one)`,
+});
 export const TerminalQuerySchema = Type.Object({ terminal_id: Type.Optional(TerminalId) }, { additionalProperties: false });
 export const ZReportListQuerySchema = Type.Object(
   {
@@ -217,7 +250,11 @@ export const reportsOperations = {
   'reports.shopDay': { response: { 200: ShopDaySchema } },
   'reports.sales': { querystring: DaySalesQuerySchema, response: { 200: DaySalesSchema } },
   'reports.x': { querystring: TerminalQuerySchema, response: { 200: DayReportSchema } },
-  'reports.closeDay': { querystring: TerminalQuerySchema, headers: CloseDayHeadersSchema, response: { 201: DayReportSchema, 200: DayReportSchema } },
+  'reports.closeDay': {
+    querystring: TerminalQuerySchema,
+    headers: CloseDayHeadersSchema,
+    response: { 201: DayReportSchema, 200: DayReportSchema },
+  },
   'reports.zList': { querystring: ZReportListQuerySchema, response: { 200: ZReportListSchema } },
   'reports.z': { params: ZReportParams, querystring: TerminalQuerySchema, response: { 200: DayReportSchema } },
   'reports.zPdf': { params: ZReportParams, querystring: TerminalQuerySchema, response: { 200: ReportPdfSchema } },

@@ -17,10 +17,14 @@ export const MerchantProfileSchema = Type.Object({
   merchant_id: Type.String(),
   name: Type.String(),
   currency: Type.String({ description: 'ISO 4217; the default of new channels and of the till' }),
-  language: StringEnum(MERCHANT_LANGUAGES, { description: "the shop's language: its staff screens' (unless a staff member chose their own) and its receipts'; new channels start with it where invoices speak it (en, de, pt)" }),
+  language: StringEnum(MERCHANT_LANGUAGES, {
+    description:
+      "the shop's language: its staff screens' (unless a staff member chose their own) and its receipts'; new channels start with it where invoices speak it (en, de, pt)",
+  }),
   created_at: Type.String({ format: 'date-time' }),
   customer_links_base: Type.String({
-    description: "what customers' links (pay links, checkout and receipt pages, their QR codes) start with: the gateway's public URL (GATEWAY_PUBLIC_URL), else the address it listens on; a host setting, not changed here",
+    description:
+      "what customers' links (pay links, checkout and receipt pages, their QR codes) start with: the gateway's public URL (GATEWAY_PUBLIC_URL), else the address it listens on; a host setting, not changed here",
   }),
 });
 export type MerchantProfile = Static<typeof MerchantProfileSchema>;
@@ -90,7 +94,9 @@ export const StaffParams = Type.Object({ staff_id: Type.String({ maxLength: 64 }
 export const ResetStaffSecretRequestSchema = Type.Object(
   {
     secret: StringIn(STAFF_SECRETS, { description: 'password or pin' }),
-    value: Type.Optional(Type.String({ maxLength: 200, description: 'the new password (8 or more characters) or PIN (4 to 8 digits); omitted: generated' })),
+    value: Type.Optional(
+      Type.String({ maxLength: 200, description: 'the new password (8 or more characters) or PIN (4 to 8 digits); omitted: generated' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -131,7 +137,10 @@ export const UpdateSmtpRequestSchema = Type.Object(
 );
 export type UpdateSmtpRequest = Static<typeof UpdateSmtpRequestSchema>;
 
-export const SmtpTestRequestSchema = Type.Object({ to: Type.String({ maxLength: 254, description: 'where the test e-mail goes' }) }, { additionalProperties: false });
+export const SmtpTestRequestSchema = Type.Object(
+  { to: Type.String({ maxLength: 254, description: 'where the test e-mail goes' }) },
+  { additionalProperties: false },
+);
 export type SmtpTestRequest = Static<typeof SmtpTestRequestSchema>;
 
 export const SmtpTestResultSchema = Type.Object({

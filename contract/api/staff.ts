@@ -28,14 +28,21 @@ export const SessionSchema = Type.Object(
       login: Type.String(),
       display_name: Type.String(),
       role: StringEnum(STAFF_ROLES),
-      language: Nullable(StringEnum(STAFF_LANGUAGES), { description: "the staff member's own language for the staff screens (D21); null: the shop's" }),
+      language: Nullable(StringEnum(STAFF_LANGUAGES), {
+        description: "the staff member's own language for the staff screens (D21); null: the shop's",
+      }),
     }),
     merchant: Type.Object({
       merchant_id: Type.String(),
       name: Type.String(),
       currency: Type.String(),
-      time_zone: Type.String({ description: "the shop's time zone (IANA), in which staff screens show times (setting timeZone; the first start sets this computer's)" }),
-      language: Type.String({ description: "the shop's language (Settings): staff screens speak it unless the staff member chose their own (D21)" }),
+      time_zone: Type.String({
+        description:
+          "the shop's time zone (IANA), in which staff screens show times (setting timeZone; the first start sets this computer's)",
+      }),
+      language: Type.String({
+        description: "the shop's language (Settings): staff screens speak it unless the staff member chose their own (D21)",
+      }),
     }),
     expires_at: Type.String({ format: 'date-time' }),
     idle_timeout_seconds: Type.Integer(),

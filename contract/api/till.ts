@@ -40,7 +40,10 @@ export const TillResolutionSchema = Type.Union(
     Type.Object({ state: Type.Literal('approved'), attempt: TillAttemptSchema, transaction: RefTo(TransactionSchema) }),
     Type.Object({ state: Type.Literal('not_charged'), attempt: TillAttemptSchema, transaction: Nullable(RefTo(TransactionSchema)) }),
   ],
-  { description: 'none: no open attempt; in_progress: ask again; approved: the sale was charged (never charge it again); not_charged: nothing was charged' },
+  {
+    description:
+      'none: no open attempt; in_progress: ask again; approved: the sale was charged (never charge it again); not_charged: nothing was charged',
+  },
 );
 /** How the till's open attempt ended; approved and not_charged close it. */
 export type TillResolution = Static<typeof TillResolutionSchema>;
@@ -53,14 +56,17 @@ export const TerminalConfigSchema = Type.Object(
     attended: Type.Boolean(),
     capabilities: Type.Array(Type.String()),
     cvm_limit: Type.Number({
-      description: "contactless payments above this amount (merchant currency) need the PIN: the cardpos cvm_limit of this till's terminal (its shop's setting, else the merchant's, else the default)",
+      description:
+        "contactless payments above this amount (merchant currency) need the PIN: the cardpos cvm_limit of this till's terminal (its shop's setting, else the merchant's, else the default)",
     }),
     pin_key: Type.Object(
       { zone_id: Type.String(), key_id: Type.String(), key_hex: Type.String() },
       { description: "the Test environment's published PIN key; a production terminal keeps its key in hardware" },
     ),
     idle_lock_seconds: Type.Integer(),
-    confirm_above: Type.Number({ description: "above this amount (merchant currency) the till asks for confirmation before the card prompt" }),
+    confirm_above: Type.Number({
+      description: 'above this amount (merchant currency) the till asks for confirmation before the card prompt',
+    }),
   },
   { title: 'Till terminal' },
 );

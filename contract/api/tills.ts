@@ -41,7 +41,9 @@ export const TillRemoteSchema = Type.Object({
     totals: Type.Array(Type.Object({ currency: Type.String(), amount: Type.Number() })),
     oldest_at: Nullable(Type.String({ format: 'date-time' })),
   }),
-  warning: Nullable(Type.String({ description: `not heard from, or holding stored sales, for more than ${TILL_SILENT_WARNING_MINUTES} minutes` })),
+  warning: Nullable(
+    Type.String({ description: `not heard from, or holding stored sales, for more than ${TILL_SILENT_WARNING_MINUTES} minutes` }),
+  ),
   limits: StoreLimitsSchema,
   books: StringEnum(['in_step', 'catching_up'], {
     description:
@@ -52,14 +54,16 @@ export type TillRemote = Static<typeof TillRemoteSchema>;
 
 export const TillSchema = Type.Object(
   {
-    till_id: Type.String({ description: 'the till\'s terminal id (pos_data.terminal.id), e.g. TILL-2' }),
+    till_id: Type.String({ description: "the till's terminal id (pos_data.terminal.id), e.g. TILL-2" }),
     name: Type.String(),
     shop_id: Nullable(Type.String(), { description: 'the shop its terminal is assigned to' }),
     created_at: Type.String({ format: 'date-time' }),
     retired_at: Nullable(Type.String({ format: 'date-time' }), { description: 'a retired till takes no sale; its past stays' }),
     holder: Nullable(TillHolderSchema, { description: 'the screen that has the till open now, or null' }),
     day: TillDaySchema,
-    remote: Nullable(TillRemoteSchema, { description: 'a till on another computer, joined to this gateway (its centre); null for a till of this gateway' }),
+    remote: Nullable(TillRemoteSchema, {
+      description: 'a till on another computer, joined to this gateway (its centre); null for a till of this gateway',
+    }),
   },
   { title: 'Till' },
 );
@@ -89,7 +93,9 @@ export type CreateTillRequest = Static<typeof CreateTillRequestSchema>;
 export const UpdateTillRequestSchema = Type.Object(
   {
     name: Type.Optional(Str(60, '1 to 60 characters')),
-    retired: Type.Optional(Type.Literal(true, { description: 'retire the till (not undone); refused while it has an open card attempt or an unclosed day' })),
+    retired: Type.Optional(
+      Type.Literal(true, { description: 'retire the till (not undone); refused while it has an open card attempt or an unclosed day' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -106,11 +112,22 @@ const tillClaim = (description: string) => Type.String({ minLength: 16, maxLengt
 export const TakeTillRequestSchema = Type.Object(
   {
     till_id: Str(40),
-    claim: Type.Optional(tillClaim('the claim this screen was given when it took the till (TakenTill.claim): with it, the screen gets the till back after a reload or a new login, without take_over')),
-    screen_id: Type.Optional(
-      Type.String({ minLength: 8, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description: 'accepted from older screens and ignored: a screen is known by its claim, not by an id it chooses' }),
+    claim: Type.Optional(
+      tillClaim(
+        'the claim this screen was given when it took the till (TakenTill.claim): with it, the screen gets the till back after a reload or a new login, without take_over',
+      ),
     ),
-    take_over: Type.Optional(Type.Boolean({ description: 'take the till even though another screen has it open (that screen is told so)' })),
+    screen_id: Type.Optional(
+      Type.String({
+        minLength: 8,
+        maxLength: 64,
+        pattern: '^[A-Za-z0-9_-]+$',
+        description: 'accepted from older screens and ignored: a screen is known by its claim, not by an id it chooses',
+      }),
+    ),
+    take_over: Type.Optional(
+      Type.Boolean({ description: 'take the till even though another screen has it open (that screen is told so)' }),
+    ),
   },
   { additionalProperties: false },
 );

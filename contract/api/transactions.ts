@@ -2,7 +2,13 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { TRANSACTION_STATUS_LIST } from '../codes.js';
 import { PAYMENT_TYPES, TRANSACTION_LIST_DEFAULT_LIMIT, TRANSACTION_LIST_MAX_LIMIT } from '../constants.js';
-import { DEFAULT_EXPORT_COLUMNS, EXPORT_COLUMNS, EXPORT_NEXT_HEADER, EXPORT_PART_MAX_ROWS, SEARCH_MAX_LENGTH } from '../transaction-list.js';
+import {
+  DEFAULT_EXPORT_COLUMNS,
+  EXPORT_COLUMNS,
+  EXPORT_NEXT_HEADER,
+  EXPORT_PART_MAX_ROWS,
+  SEARCH_MAX_LENGTH,
+} from '../transaction-list.js';
 import { Nullable, RefTo } from './common.js';
 import type { SchemasOf } from './operation-schemas.js';
 
@@ -27,12 +33,27 @@ export const TransactionSchema = Type.Object(
     card_brand: Type.Optional(Type.String()),
     card_last_four: Type.Optional(Type.String()),
     entry_mode: Type.Optional(Type.String({ description: 'card-present: contactless, chip, swipe or manual' })),
-    invoice_number: Type.Optional(Type.String({ description: "an invoice's payment: the invoice's number when it was paid (the order id is the pay page's)" })),
-    till_id: Type.Optional(Type.String({ description: "card-present: the till the sale belongs to (absent: a terminal that is no till's, or not card-present)" })),
+    invoice_number: Type.Optional(
+      Type.String({ description: "an invoice's payment: the invoice's number when it was paid (the order id is the pay page's)" }),
+    ),
+    till_id: Type.Optional(
+      Type.String({
+        description: "card-present: the till the sale belongs to (absent: a terminal that is no till's, or not card-present)",
+      }),
+    ),
     terminal_id: Type.Optional(Type.String({ description: 'card-present: pos_data.terminal.id as sent' })),
-    staff_id: Type.Optional(Type.String({ description: 'the staff member who took the sale (a till screen, or the cashier a joined till named)' })),
-    taken_at: Type.Optional(Type.String({ format: 'date-time', description: 'card-present: when the sale was taken (a sale a till stored while its centre was away: when it was stored)' })),
-    forwarded_at: Type.Optional(Type.String({ format: 'date-time', description: 'a sale a till stored while its centre was away: when it reached the centre' })),
+    staff_id: Type.Optional(
+      Type.String({ description: 'the staff member who took the sale (a till screen, or the cashier a joined till named)' }),
+    ),
+    taken_at: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: 'card-present: when the sale was taken (a sale a till stored while its centre was away: when it was stored)',
+      }),
+    ),
+    forwarded_at: Type.Optional(
+      Type.String({ format: 'date-time', description: 'a sale a till stored while its centre was away: when it reached the centre' }),
+    ),
   },
   { $id: 'Transaction', title: 'Transaction' },
 );
@@ -77,24 +98,37 @@ const listFilters = {
   payment_type: Type.Optional(Type.String({ description: `one payment type or a comma-separated list: ${PAYMENT_TYPES.join(', ')}` })),
   card_last_four: Type.Optional(Type.String({ description: 'the last four digits of the card, e.g. 1111' })),
   amount: Type.Optional(
-    Type.String({ description: "exact amount, e.g. 12.50, in each transaction's currency (its decimals; with `currency`, at most that currency's)" }),
+    Type.String({
+      description: "exact amount, e.g. 12.50, in each transaction's currency (its decimals; with `currency`, at most that currency's)",
+    }),
   ),
   amount_min: Type.Optional(Type.String({ description: 'amount at least this (not with `amount`)' })),
   amount_max: Type.Optional(Type.String({ description: 'amount at most this (not with `amount`)' })),
   search: Type.Optional(
-    Type.String({ description: `a transaction id, an order id, a card's last four digits or a till's id: transactions that have it as any of these (at most ${SEARCH_MAX_LENGTH} characters)` }),
+    Type.String({
+      description: `a transaction id, an order id, a card's last four digits or a till's id: transactions that have it as any of these (at most ${SEARCH_MAX_LENGTH} characters)`,
+    }),
   ),
-  till_id: Type.Optional(Type.String({ description: "a till's sales (its id, e.g. TILL-2); * for card-present sales of no till (other terminals)" })),
+  till_id: Type.Optional(
+    Type.String({ description: "a till's sales (its id, e.g. TILL-2); * for card-present sales of no till (other terminals)" }),
+  ),
   staff_id: Type.Optional(Type.String({ description: 'the sales a staff member took' })),
 };
 
 export const TransactionListQuerySchema = Type.Object(
   {
     ...listFilters,
-    limit: Type.Optional(Type.String({ description: `page size, default ${TRANSACTION_LIST_DEFAULT_LIMIT}, at most ${TRANSACTION_LIST_MAX_LIMIT}` })),
-    offset: Type.Optional(Type.String({ description: 'rows to skip, default 0 (prefer `starting_after`: as fast on page 2,000 as on page 1)' })),
+    limit: Type.Optional(
+      Type.String({ description: `page size, default ${TRANSACTION_LIST_DEFAULT_LIMIT}, at most ${TRANSACTION_LIST_MAX_LIMIT}` }),
+    ),
+    offset: Type.Optional(
+      Type.String({ description: 'rows to skip, default 0 (prefer `starting_after`: as fast on page 2,000 as on page 1)' }),
+    ),
     starting_after: Type.Optional(
-      Type.String({ description: 'keyset paging: the `transaction_id` of the last row of the previous page; the page continues after it in the same order (not with `offset`)' }),
+      Type.String({
+        description:
+          'keyset paging: the `transaction_id` of the last row of the previous page; the page continues after it in the same order (not with `offset`)',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -111,7 +145,9 @@ export const TransactionExportQuerySchema = Type.Object(
     ),
     time_zone: Type.Optional(Type.String({ description: 'IANA time zone of the timestamps in the file, e.g. Europe/Berlin; default UTC' })),
     limit: Type.Optional(
-      Type.String({ description: `export a part of at most this many rows (up to ${EXPORT_PART_MAX_ROWS}); ${EXPORT_NEXT_HEADER} then names the transaction to continue after` }),
+      Type.String({
+        description: `export a part of at most this many rows (up to ${EXPORT_PART_MAX_ROWS}); ${EXPORT_NEXT_HEADER} then names the transaction to continue after`,
+      }),
     ),
     starting_after: Type.Optional(Type.String({ description: 'continue after this transaction (the next part of an export)' })),
     header: Type.Optional(Type.String({ description: '`0`: no header line (later parts of an export); default 1' })),
@@ -146,16 +182,24 @@ export const TransactionDetailSchema = Type.Object(
         entry_mode: Nullable(Type.String({ description: 'contactless, chip, swipe, manual; ecommerce for a card not present' })),
       }),
     ),
-    customer: Type.Record(Type.String(), Type.String(), { description: 'first_name, last_name, email, address, city, postal_code, country as given' }),
+    customer: Type.Record(Type.String(), Type.String(), {
+      description: 'first_name, last_name, email, address, city, postal_code, country as given',
+    }),
     merchant_reference: Nullable(Type.String()),
-    till: Nullable(Type.Object({ till_id: Type.String(), name: Type.String() }), { description: 'card-present: the till the sale belongs to; null for other terminals and other payments' }),
-    cashier: Nullable(Type.Object({ staff_id: Type.String(), name: Type.String() }), { description: 'who took the sale; null: API credentials or not a sale at a till' }),
+    till: Nullable(Type.Object({ till_id: Type.String(), name: Type.String() }), {
+      description: 'card-present: the till the sale belongs to; null for other terminals and other payments',
+    }),
+    cashier: Nullable(Type.Object({ staff_id: Type.String(), name: Type.String() }), {
+      description: 'who took the sale; null: API credentials or not a sale at a till',
+    }),
     stored: Nullable(
       Type.Object({
         till_id: Type.String(),
         stored_at: Type.String({ format: 'date-time', description: 'when the till took it while its centre was away' }),
         forwarded_at: Nullable(Type.String({ format: 'date-time', description: 'when it reached the centre' })),
-        cashier_refused: Type.Boolean({ description: 'the till named a cashier who is not one of this shop\'s staff at a till: the sale has none (D20)' }),
+        cashier_refused: Type.Boolean({
+          description: "the till named a cashier who is not one of this shop's staff at a till: the sale has none (D20)",
+        }),
       }),
       { description: 'a sale a till stored while its centre was away and forwarded later' },
     ),

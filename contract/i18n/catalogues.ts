@@ -29,7 +29,28 @@ import { transactions } from './messages/transactions/index.js';
 import { ui } from './messages/ui/index.js';
 
 /** Every area, in the order their keys are merged. */
-export const AREAS = { common, login, shell, errors, till, receipts, tills, sales, reports, dashboard, transactions, checkouts, invoices, tokens, postbacks, settings, ui, pages, documents, mail } as const;
+export const AREAS = {
+  common,
+  login,
+  shell,
+  errors,
+  till,
+  receipts,
+  tills,
+  sales,
+  reports,
+  dashboard,
+  transactions,
+  checkouts,
+  invoices,
+  tokens,
+  postbacks,
+  settings,
+  ui,
+  pages,
+  documents,
+  mail,
+} as const;
 
 type Areas = typeof AREAS;
 type Union<T> = T extends unknown ? T : never;

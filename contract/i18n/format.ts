@@ -14,7 +14,11 @@ const cache = createIntlCache();
 const intls = new Map<string, IntlShape>();
 
 /** The Intl-backed formatter of `language` (its catalogue, its locale's plurals and numbers). */
-export function intlFor(language: StaffLanguage, messages: Readonly<Record<MessageId, string>> = CATALOGUES[language], key: string = language): IntlShape {
+export function intlFor(
+  language: StaffLanguage,
+  messages: Readonly<Record<MessageId, string>> = CATALOGUES[language],
+  key: string = language,
+): IntlShape {
   let intl = intls.get(key);
   if (!intl) {
     intl = createIntl({ locale: INTL_LOCALES[language], defaultLocale: 'en-GB', messages }, cache);

@@ -1,7 +1,14 @@
 /** Joined tills at the centre, and a till's link and journal (migration 29). */
 import type { StoreLimits, TillReport } from '../../contract/api/centre.js';
 import type { DayReport } from '../../contract/api/reports.js';
-import type { CentreLinkRecord, CentreRepository, StoredPaymentRecord, TillDayRecord, TillJournalRepository, TillLinkRecord } from '../../main/core/centre/ports.js';
+import type {
+  CentreLinkRecord,
+  CentreRepository,
+  StoredPaymentRecord,
+  TillDayRecord,
+  TillJournalRepository,
+  TillLinkRecord,
+} from '../../main/core/centre/ports.js';
 import type { SqlDatabase } from '../sql.js';
 import type { Row } from '../rows.js';
 
@@ -23,7 +30,9 @@ function linkFromRow(r: Row): TillLinkRecord {
 
 export function createCentreRepository(db: SqlDatabase): CentreRepository {
   const s = {
-    insertInvite: db.prepare('INSERT INTO till_invites (code_hash, merchant_id, till_id, created_at, expires_at, used_at) VALUES (?, ?, ?, ?, ?, NULL)'),
+    insertInvite: db.prepare(
+      'INSERT INTO till_invites (code_hash, merchant_id, till_id, created_at, expires_at, used_at) VALUES (?, ?, ?, ?, ?, NULL)',
+    ),
     useInvite: db.prepare('UPDATE till_invites SET used_at = ? WHERE code_hash = ? AND used_at IS NULL AND expires_at > ?'),
     invite: db.prepare('SELECT * FROM till_invites WHERE code_hash = ?'),
     openInvite: db.prepare('SELECT 1 AS open FROM till_invites WHERE code_hash = ? AND used_at IS NULL AND expires_at > ?'),
@@ -44,12 +53,16 @@ export function createCentreRepository(db: SqlDatabase): CentreRepository {
        VALUES (@transactionId, @merchantId, @tillId, @staffId, @orderId, @amountMinor, @currency, @cardBrand, @cardLastFour, @message, @storedAt, @forwardedAt)
        ON CONFLICT (transaction_id) DO NOTHING`,
     ),
-    handleDecline: db.prepare('UPDATE forwarded_declines SET handled_at = ?, handled_by = ? WHERE merchant_id = ? AND transaction_id = ? AND handled_at IS NULL'),
+    handleDecline: db.prepare(
+      'UPDATE forwarded_declines SET handled_at = ?, handled_by = ? WHERE merchant_id = ? AND transaction_id = ? AND handled_at IS NULL',
+    ),
     insertTillDay: db.prepare(
       `INSERT INTO till_days (merchant_id, till_id, sequence, closed_at, centre_cursor, report, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (merchant_id, till_id, sequence) DO NOTHING`,
     ),
-    insertTillDayEntry: db.prepare('INSERT INTO till_day_entries (merchant_id, till_id, entry_key, sequence) VALUES (?, ?, ?, ?) ON CONFLICT (merchant_id, till_id, entry_key) DO NOTHING'),
+    insertTillDayEntry: db.prepare(
+      'INSERT INTO till_day_entries (merchant_id, till_id, entry_key, sequence) VALUES (?, ?, ?, ?) ON CONFLICT (merchant_id, till_id, entry_key) DO NOTHING',
+    ),
     latestTillDay: db.prepare('SELECT * FROM till_days WHERE merchant_id = ? AND till_id = ? ORDER BY sequence DESC LIMIT 1'),
     tillDay: db.prepare('SELECT * FROM till_days WHERE merchant_id = ? AND till_id = ? AND sequence = ?'),
     tillDays: db.prepare('SELECT * FROM till_days WHERE merchant_id = ? AND till_id = ? ORDER BY sequence DESC LIMIT ? OFFSET ?'),
@@ -74,11 +87,22 @@ export function createCentreRepository(db: SqlDatabase): CentreRepository {
     useInvite: async (codeHash, now) => {
       if ((await s.useInvite.run(now, codeHash, now)).changes !== 1) return undefined;
       const r = (await s.invite.get(codeHash)) as Row;
-      return { codeHash, merchantId: r.merchant_id as string, tillId: r.till_id as string, createdAt: r.created_at as string, expiresAt: r.expires_at as string, usedAt: text(r.used_at) };
+      return {
+        codeHash,
+        merchantId: r.merchant_id as string,
+        tillId: r.till_id as string,
+        createdAt: r.created_at as string,
+        expiresAt: r.expires_at as string,
+        usedAt: text(r.used_at),
+      };
     },
     link: async (record) => {
       const before = (await s.linkOf.get(record.merchantId, record.tillId)) as Row | undefined;
-      await s.insertLink.run({ ...record, report: record.report ? JSON.stringify(record.report) : null, limits: JSON.stringify(record.limits) });
+      await s.insertLink.run({
+        ...record,
+        report: record.report ? JSON.stringify(record.report) : null,
+        limits: JSON.stringify(record.limits),
+      });
       return before ? (before.credential_id as string) : undefined;
     },
     linkByCredential: async (credentialId) => {
@@ -86,20 +110,31 @@ export function createCentreRepository(db: SqlDatabase): CentreRepository {
       return row && linkFromRow(row);
     },
     links: async (merchantId) => ((await s.links.all(merchantId)) as Row[]).map(linkFromRow),
-    seen: async (merchantId, tillId, at, version, report) => void (await s.seen.run(at, version, JSON.stringify(report), merchantId, tillId)),
+    seen: async (merchantId, tillId, at, version, report) =>
+      void (await s.seen.run(at, version, JSON.stringify(report), merchantId, tillId)),
     forwarded: async (merchantId, tillId, at) => void (await s.forwarded.run(at, merchantId, tillId)),
     setLimits: async (merchantId, tillId, limits) => (await s.setLinkLimits.run(JSON.stringify(limits), merchantId, tillId)).changes === 1,
     recordDecline: async (record) => (await s.recordDecline.run({ ...record })).changes === 1,
-    handleDecline: async (merchantId, transactionId, at, staffId) => (await s.handleDecline.run(at, staffId, merchantId, transactionId)).changes === 1,
+    handleDecline: async (merchantId, transactionId, at, staffId) =>
+      (await s.handleDecline.run(at, staffId, merchantId, transactionId)).changes === 1,
     recordTillDay: async (record, entryKeys) => {
-      const inserted = await s.insertTillDay.run(record.merchantId, record.tillId, record.sequence, record.closedAt, record.centreCursor, JSON.stringify(record.report), record.recordedAt);
+      const inserted = await s.insertTillDay.run(
+        record.merchantId,
+        record.tillId,
+        record.sequence,
+        record.closedAt,
+        record.centreCursor,
+        JSON.stringify(record.report),
+        record.recordedAt,
+      );
       if (inserted.changes !== 1) return false;
       for (const key of entryKeys) await s.insertTillDayEntry.run(record.merchantId, record.tillId, key, record.sequence);
       return true;
     },
     latestTillDay: async (merchantId, tillId) => day(await s.latestTillDay.get(merchantId, tillId)),
     tillDay: async (merchantId, tillId, sequence) => day(await s.tillDay.get(merchantId, tillId, sequence)),
-    tillDays: async (merchantId, tillId, limit, offset) => ((await s.tillDays.all(merchantId, tillId, limit, offset)) as Row[]).map((r) => day(r) as TillDayRecord),
+    tillDays: async (merchantId, tillId, limit, offset) =>
+      ((await s.tillDays.all(merchantId, tillId, limit, offset)) as Row[]).map((r) => day(r) as TillDayRecord),
     countTillDays: async (merchantId, tillId) => Number(((await s.countTillDays.get(merchantId, tillId)) as { n: number | string }).n),
   };
 }
@@ -146,13 +181,21 @@ export function createTillJournalRepository(db: SqlDatabase): TillJournalReposit
          @requestSealed, @storedAt, NULL, NULL, NULL, NULL)`,
     ),
     unforwarded: db.prepare('SELECT * FROM stored_payments WHERE forwarded_at IS NULL ORDER BY seq LIMIT ?'),
-    pending: db.prepare('SELECT currency, COUNT(*) AS n, SUM(amount_minor) AS total, MIN(stored_at) AS oldest FROM stored_payments WHERE forwarded_at IS NULL GROUP BY currency ORDER BY currency'),
-    settle: db.prepare('UPDATE stored_payments SET forwarded_at = ?, outcome_status_code = ?, outcome_message = ?, request_sealed = NULL WHERE seq = ? AND forwarded_at IS NULL'),
+    pending: db.prepare(
+      'SELECT currency, COUNT(*) AS n, SUM(amount_minor) AS total, MIN(stored_at) AS oldest FROM stored_payments WHERE forwarded_at IS NULL GROUP BY currency ORDER BY currency',
+    ),
+    settle: db.prepare(
+      'UPDATE stored_payments SET forwarded_at = ?, outcome_status_code = ?, outcome_message = ?, request_sealed = NULL WHERE seq = ? AND forwarded_at IS NULL',
+    ),
     byTransaction: db.prepare('SELECT * FROM stored_payments WHERE transaction_id = ?'),
-    unseenDeclines: db.prepare('SELECT * FROM stored_payments WHERE forwarded_at IS NOT NULL AND outcome_status_code <> 3 AND seen_at IS NULL ORDER BY seq'),
+    unseenDeclines: db.prepare(
+      'SELECT * FROM stored_payments WHERE forwarded_at IS NOT NULL AND outcome_status_code <> 3 AND seen_at IS NULL ORDER BY seq',
+    ),
     markSeen: db.prepare('UPDATE stored_payments SET seen_at = ? WHERE seq = ?'),
     setShopTills: db.prepare('UPDATE centre_link SET shop_till_ids = ? WHERE id = 1'),
-    markUnsettled: db.prepare('INSERT INTO centre_unsettled (idempotency_key, sent_at, request_sealed, staff_id) VALUES (?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING'),
+    markUnsettled: db.prepare(
+      'INSERT INTO centre_unsettled (idempotency_key, sent_at, request_sealed, staff_id) VALUES (?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING',
+    ),
     clearUnsettled: db.prepare('DELETE FROM centre_unsettled WHERE idempotency_key = ?'),
     isUnsettled: db.prepare('SELECT 1 AS found FROM centre_unsettled WHERE idempotency_key = ?'),
     unsettled: db.prepare('SELECT request_sealed, staff_id FROM centre_unsettled WHERE idempotency_key = ?'),

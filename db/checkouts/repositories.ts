@@ -45,7 +45,8 @@ export function createCheckoutRepository(db: SqlDatabase): CheckoutRepository {
   };
   const transitions = new Map<string, SqlStatement>();
   return {
-    insert: async (record) => void (await s.insert.run({ ...record, request: JSON.stringify(record.request), customer: JSON.stringify(record.customer) })),
+    insert: async (record) =>
+      void (await s.insert.run({ ...record, request: JSON.stringify(record.request), customer: JSON.stringify(record.customer) })),
     get: async (id) => {
       const row = (await s.get.get(id)) as Row | undefined;
       return row && fromRow(row);
@@ -56,7 +57,9 @@ export function createCheckoutRepository(db: SqlDatabase): CheckoutRepository {
     },
     list: async (merchantId, filter) => {
       const { sql, params } = where(merchantId, filter);
-      const rows = (await db.prepare(`SELECT * FROM checkout_sessions WHERE ${sql} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`).all(...params, filter.limit, filter.offset)) as Row[];
+      const rows = (await db
+        .prepare(`SELECT * FROM checkout_sessions WHERE ${sql} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`)
+        .all(...params, filter.limit, filter.offset)) as Row[];
       return rows.map(fromRow);
     },
     count: async (merchantId, filter) => {

@@ -72,9 +72,11 @@ JOIN transactions t ON t.id = f.transaction_id
 WHERE f.status_code = 1
 GROUP BY r.i, t.currency, t.payment_type`,
   // Without statistics the planner rates (merchant_id, state) as good and would walk every pending postback.
-  postbacksRetrying: "SELECT count(*) AS n FROM postback_outbox INDEXED BY postback_outbox_retrying WHERE merchant_id = ? AND state = 'pending' AND attempts > 0",
+  postbacksRetrying:
+    "SELECT count(*) AS n FROM postback_outbox INDEXED BY postback_outbox_retrying WHERE merchant_id = ? AND state = 'pending' AND attempts > 0",
   postbacksFailed: "SELECT count(*) AS n FROM postback_outbox WHERE merchant_id = ? AND state = 'failed'",
-  invoicesExpiringCount: "SELECT count(*) AS n FROM invoices WHERE merchant_id = ? AND expires_at > ? AND expires_at <= ? AND active = 1 AND status <> 'paid'",
+  invoicesExpiringCount:
+    "SELECT count(*) AS n FROM invoices WHERE merchant_id = ? AND expires_at > ? AND expires_at <= ? AND active = 1 AND status <> 'paid'",
   invoicesExpiring: `SELECT debt_claim_number, expires_at, amount_minor, currency FROM invoices
 WHERE merchant_id = ? AND expires_at > ? AND expires_at <= ? AND active = 1 AND status <> 'paid' ORDER BY expires_at LIMIT ?`,
   // An invoice counts when its latest e-mail failed: a later one (a reminder that went out) settles it.
@@ -90,12 +92,14 @@ ORDER BY e.created_at DESC LIMIT ?`,
 WHERE d.merchant_id = ? AND d.handled_at IS NULL ORDER BY d.forwarded_at DESC, d.transaction_id LIMIT ?`,
   // Status 4 is an authorization nothing was captured of yet. One past its expiry can no longer be
   // captured (the scheduler is about to expire it): not counted.
-  authorizationsExpiringCount: 'SELECT count(*) AS n FROM transactions WHERE merchant_id = ? AND status_code = 4 AND expires_at > ? AND expires_at <= ?',
+  authorizationsExpiringCount:
+    'SELECT count(*) AS n FROM transactions WHERE merchant_id = ? AND status_code = 4 AND expires_at > ? AND expires_at <= ?',
   authorizationsExpiring: `SELECT id, order_id, expires_at, authorized_minor - captured_minor AS open_minor, currency FROM transactions
 WHERE merchant_id = ? AND status_code = 4 AND expires_at > ? AND expires_at <= ? ORDER BY expires_at LIMIT ?`,
 } as const;
 
-const RANGES_POSTGRES = 'WITH r(i, s, e) AS (SELECT (value ->> 0)::int, value ->> 1, value ->> 2 FROM jsonb_array_elements(?::jsonb) AS value)';
+const RANGES_POSTGRES =
+  'WITH r(i, s, e) AS (SELECT (value ->> 0)::int, value ->> 1, value ->> 2 FROM jsonb_array_elements(?::jsonb) AS value)';
 
 /** SQLite's `CROSS JOIN ... ON` (an inner join that keeps the table order) is a plain JOIN on PostgreSQL, whose planner orders joins itself. */
 const forPostgres = (sql: string) => sql.replace(RANGES, RANGES_POSTGRES).replace(/\bCROSS JOIN\b/g, 'JOIN');
@@ -132,7 +136,12 @@ function figureRow(r: Row): DashboardFigureRow {
 const isEmpty = (r: DashboardFigureRow) => r.payments === 0 && r.refunds === 0 && r.capturedMinor === 0 && r.refundedMinor === 0;
 
 export function createDashboardRepository(db: SqlDatabase): DashboardRepository {
-  const s = Object.fromEntries(Object.entries(DASHBOARD_SQL).map(([name, sql]) => [name, db.prepare(dialects({ sqlite: sql, postgres: DASHBOARD_SQL_POSTGRES[name as keyof typeof DASHBOARD_SQL] ?? sql }))])) as Record<keyof typeof DASHBOARD_SQL, SqlStatement>;
+  const s = Object.fromEntries(
+    Object.entries(DASHBOARD_SQL).map(([name, sql]) => [
+      name,
+      db.prepare(dialects({ sqlite: sql, postgres: DASHBOARD_SQL_POSTGRES[name as keyof typeof DASHBOARD_SQL] ?? sql })),
+    ]),
+  ) as Record<keyof typeof DASHBOARD_SQL, SqlStatement>;
   const count = async (name: keyof typeof DASHBOARD_SQL, ...params: unknown[]) => ((await s[name].get(...params)) as { n: number }).n;
 
   return {

@@ -55,9 +55,30 @@ export function createIdempotencyRepository(db: SqlDatabase): Pick<Repositories,
         };
       },
       save: async (r) =>
-        void (await s.idempotencySave.run(r.merchantId, r.key, r.fingerprint, statusOfAnswer(r.answer), JSON.stringify(r.answer?.body ?? null), r.createdAt, r.expiresAt, r.claimId ?? null)),
+        void (await s.idempotencySave.run(
+          r.merchantId,
+          r.key,
+          r.fingerprint,
+          statusOfAnswer(r.answer),
+          JSON.stringify(r.answer?.body ?? null),
+          r.createdAt,
+          r.expiresAt,
+          r.claimId ?? null,
+        )),
       take: async (r, now) =>
-        (await s.idempotencyTake.run(r.merchantId, r.key, r.fingerprint, statusOfAnswer(r.answer), JSON.stringify(r.answer?.body ?? null), r.createdAt, r.expiresAt, r.claimId ?? null, now)).changes === 1,
+        (
+          await s.idempotencyTake.run(
+            r.merchantId,
+            r.key,
+            r.fingerprint,
+            statusOfAnswer(r.answer),
+            JSON.stringify(r.answer?.body ?? null),
+            r.createdAt,
+            r.expiresAt,
+            r.claimId ?? null,
+            now,
+          )
+        ).changes === 1,
       deleteClaim: async (merchantId, key, claimId) => void (await s.idempotencyDeleteClaim.run(merchantId, key, claimId)),
       deleteExpired: async (now) => (await s.idempotencyPurge.run(now)).changes,
     },

@@ -1,7 +1,14 @@
 /** Invoices, their per-channel number counters and payment plans (migration 0009). */
 import { optStr, type Row } from '../rows.js';
 import { preparedOnce, type SqlDatabase } from '../sql.js';
-import type { InvoiceChanges, InvoiceFilter, InvoiceRecord, InvoiceRepository, PaymentPlanRecord, StoredInvoice } from '../../main/core/invoices/ports.js';
+import type {
+  InvoiceChanges,
+  InvoiceFilter,
+  InvoiceRecord,
+  InvoiceRepository,
+  PaymentPlanRecord,
+  StoredInvoice,
+} from '../../main/core/invoices/ports.js';
 
 const optNum = (v: unknown): number | null => (v === null || v === undefined ? null : (v as number));
 
@@ -211,8 +218,11 @@ export function createInvoiceRepository(db: SqlDatabase): InvoiceRepository {
     nextNumber: async (channelId) => ((await s.nextNumber.get(channelId)) as { last_number: number }).last_number,
     list: async (merchantId, filter) => {
       const where = listWhere(merchantId, filter);
-      const rows = (await statement(`${SELECT} WHERE ${where.sql} ORDER BY i.created_at DESC, i.id DESC LIMIT ? OFFSET ?`)
-        .all(...where.params, filter.limit, filter.offset)) as Row[];
+      const rows = (await statement(`${SELECT} WHERE ${where.sql} ORDER BY i.created_at DESC, i.id DESC LIMIT ? OFFSET ?`).all(
+        ...where.params,
+        filter.limit,
+        filter.offset,
+      )) as Row[];
       return rows.map(fromRow);
     },
     count: async (merchantId, filter) => {

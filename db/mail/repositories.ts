@@ -4,7 +4,6 @@ import type { SqlDatabase } from '../sql.js';
 import { byDueOrder, claimSql } from '../postbacks/repositories.js';
 import type { EmailRecord, EmailRepository } from '../../main/core/mail/ports.js';
 
-
 function emailFromRow(r: Row): EmailRecord {
   return {
     id: r.id as string,
@@ -52,7 +51,8 @@ export function createEmailRepository(db: SqlDatabase): EmailRepository {
     },
     claimDue: async (now, claim, limit) => ((await s.claimDue.all({ now, limit, ...claim })) as Row[]).sort(byDueOrder).map(emailFromRow),
     release: async (id, claimedBy) => void (db.touch?.('mail'), await s.release.run(id, claimedBy)),
-    settle: async (id, claimedBy, change) => (db.touch?.('mail'), await s.settle.run({ ...change, id, claimedBy, testOutbox: change.testOutbox ? 1 : 0 })).changes === 1,
+    settle: async (id, claimedBy, change) =>
+      (db.touch?.('mail'), await s.settle.run({ ...change, id, claimedBy, testOutbox: change.testOutbox ? 1 : 0 })).changes === 1,
     latestForInvoice: async (invoiceId) => {
       const row = (await s.latest.get(invoiceId)) as Row | undefined;
       return row ? emailFromRow(row) : undefined;

@@ -12,7 +12,12 @@ function shopFromRow(r: Row): ShopRecord {
 }
 
 function terminalFromRow(r: Row): TerminalRecord {
-  return { merchantId: r.merchant_id as string, terminalId: r.terminal_id as string, shopId: r.shop_id as string, assignedAt: r.assigned_at as string };
+  return {
+    merchantId: r.merchant_id as string,
+    terminalId: r.terminal_id as string,
+    shopId: r.shop_id as string,
+    assignedAt: r.assigned_at as string,
+  };
 }
 
 export function createMerchantManagementRepositories(db: SqlDatabase): {

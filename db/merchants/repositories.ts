@@ -59,7 +59,9 @@ export function createMerchantRepositories(db: SqlDatabase): Pick<Repositories, 
     credentialsByMerchant: db.prepare('SELECT * FROM credentials WHERE merchant_id = ? ORDER BY created_at, id'),
     credentialGet: db.prepare('SELECT * FROM credentials WHERE id = ?'),
     credentialRevoke: db.prepare('UPDATE credentials SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
-    channelUpdate: db.prepare('UPDATE channels SET name = @name, currency = @currency, language = @language, sender_email = @senderEmail WHERE id = @id'),
+    channelUpdate: db.prepare(
+      'UPDATE channels SET name = @name, currency = @currency, language = @language, sender_email = @senderEmail WHERE id = @id',
+    ),
     credentialInsert: db.prepare(
       `INSERT INTO credentials (id, merchant_id, kind, api_key, password_hash, created_at, revoked_at, partner_id)
        VALUES (@id, @merchantId, @kind, @apiKey, @passwordHash, @createdAt, @revokedAt, @partnerId)`,
@@ -84,7 +86,8 @@ export function createMerchantRepositories(db: SqlDatabase): Pick<Repositories, 
   return {
     merchants: {
       insert: async (m) => void (await s.merchantInsert.run({ ...m, partnerId: m.partnerId ?? null, language: m.language ?? 'en' })),
-      rotateWebhookKey: async (id, sealed, previousSealed, previousUntil) => void (await s.merchantRotate.run(sealed, previousSealed, previousUntil, id)),
+      rotateWebhookKey: async (id, sealed, previousSealed, previousUntil) =>
+        void (await s.merchantRotate.run(sealed, previousSealed, previousUntil, id)),
       get: async (id) => {
         const row = (await s.merchantGet.get(id)) as Row | undefined;
         return row && merchantFromRow(row);
@@ -92,7 +95,8 @@ export function createMerchantRepositories(db: SqlDatabase): Pick<Repositories, 
       list: async () => ((await s.merchantList.all()) as Row[]).map(merchantFromRow),
       setPartner: async (id, partnerId) => void (await s.merchantSetPartner.run(partnerId, id)),
       updateProfile: async (id, profile) => void (await s.merchantProfile.run({ id, ...profile })),
-      keepReplica: async (m, webhookKeySealed) => void (await s.replicaMerchant.run(m.merchant_id, m.name, m.currency, webhookKeySealed, m.created_at)),
+      keepReplica: async (m, webhookKeySealed) =>
+        void (await s.replicaMerchant.run(m.merchant_id, m.name, m.currency, webhookKeySealed, m.created_at)),
     },
     credentials: {
       insert: async (c) => void (await s.credentialInsert.run({ ...c, partnerId: c.partnerId ?? null })),
@@ -107,7 +111,8 @@ export function createMerchantRepositories(db: SqlDatabase): Pick<Repositories, 
       },
       revoke: async (id, at) => (await s.credentialRevoke.run(at, id)).changes > 0,
       keepReplica: async (merchantId, credentials, at) => {
-        for (const c of credentials) await s.replicaCredential.run(c.credential_id, merchantId, c.api_key, c.password_hash, c.created_at, c.revoked_at);
+        for (const c of credentials)
+          await s.replicaCredential.run(c.credential_id, merchantId, c.api_key, c.password_hash, c.created_at, c.revoked_at);
         // What the centre no longer gives is gone here too (a handful of rows: compared here, not in SQL).
         const kept = new Set(credentials.map((c) => c.credential_id));
         for (const row of (await s.activeCredentialIds.all(merchantId)) as Row[]) {
@@ -122,7 +127,14 @@ export function createMerchantRepositories(db: SqlDatabase): Pick<Repositories, 
         return row && channelFromRow(row);
       },
       listByMerchant: async (merchantId) => ((await s.channelsByMerchant.all(merchantId)) as Row[]).map(channelFromRow),
-      update: async (c) => void (await s.channelUpdate.run({ id: c.id, name: c.name, currency: c.currency, language: c.language, senderEmail: c.senderEmail })),
+      update: async (c) =>
+        void (await s.channelUpdate.run({
+          id: c.id,
+          name: c.name,
+          currency: c.currency,
+          language: c.language,
+          senderEmail: c.senderEmail,
+        })),
     },
   };
 }

@@ -21,7 +21,8 @@
  */
 
 /** A transaction row (NEW or OLD) counts as a payment attempt. Must match db/dashboard-repositories.ts. */
-const counted = (r: string) => `(${r}.operation IN ('payment', 'authorize') AND ${r}.amount_minor > 0 AND NOT (${r}.status_code = 6 AND ${r}.reason_code IS '1A'))`;
+const counted = (r: string) =>
+  `(${r}.operation IN ('payment', 'authorize') AND ${r}.amount_minor > 0 AND NOT (${r}.status_code = 6 AND ${r}.reason_code IS '1A'))`;
 /** What a counted row adds to its hour: payments, approved, declined, captured, captured_minor. */
 const figures = (r: string) => [
   '1',
@@ -32,7 +33,8 @@ const figures = (r: string) => [
 ];
 const FIGURE_COLUMNS = ['payments', 'approved', 'declined', 'captured', 'captured_minor'];
 const key = (r: string) => `${r}.merchant_id, substr(${r}.created_at, 1, 13), ${r}.currency, ${r}.payment_type`;
-const keyMatches = (r: string) => `merchant_id = ${r}.merchant_id AND hour = substr(${r}.created_at, 1, 13) AND currency = ${r}.currency AND payment_type = ${r}.payment_type`;
+const keyMatches = (r: string) =>
+  `merchant_id = ${r}.merchant_id AND hour = substr(${r}.created_at, 1, 13) AND currency = ${r}.currency AND payment_type = ${r}.payment_type`;
 /** Everything a row contributes (its hour and figures, or nothing): the update trigger runs only when it changes. */
 const contribution = (r: string) => `(${counted(r)}, ${key(r)}, ${figures(r).slice(1).join(', ')})`;
 

@@ -10,7 +10,8 @@ ${backfill}
 CREATE INDEX transactions_merchant_invoice ON transactions(merchant_id, invoice_number, created_at, id) WHERE invoice_number IS NOT NULL;
 `;
 
-export const up = statements(`UPDATE transactions SET invoice_number = (SELECT i.debt_claim_number FROM invoices i WHERE i.id = json_extract(transactions.details, '$.invoice_id'))
+export const up =
+  statements(`UPDATE transactions SET invoice_number = (SELECT i.debt_claim_number FROM invoices i WHERE i.id = json_extract(transactions.details, '$.invoice_id'))
 WHERE json_extract(details, '$.invoice_id') IS NOT NULL;`);
 
 /** PostgreSQL: the same column and index; the backfill reads the details' JSON with PostgreSQL's operators (SQLite's json_extract is not there). */

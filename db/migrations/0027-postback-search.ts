@@ -18,7 +18,9 @@ CREATE INDEX postback_outbox_merchant_order ON postback_outbox(merchant_id, orde
 CREATE INDEX postback_outbox_merchant_subject_id ON postback_outbox(merchant_id, subject_id, created_at, id);
 `;
 
-export const up = statements(`UPDATE postback_outbox SET order_id = json_extract(payload, '$.order_id') WHERE json_type(payload, '$.order_id') = 'text';`);
+export const up = statements(
+  `UPDATE postback_outbox SET order_id = json_extract(payload, '$.order_id') WHERE json_type(payload, '$.order_id') = 'text';`,
+);
 
 /**
  * PostgreSQL: the same column and indexes; the backfill reads the bodies with PostgreSQL's JSON

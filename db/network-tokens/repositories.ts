@@ -1,6 +1,12 @@
 /** Network tokens, their status history (migration 0017) and their cryptograms (migration 0011). */
 import type { SqlDatabase } from '../sql.js';
-import type { CryptogramRecord, NetworkTokenEventRecord, NetworkTokenFilter, NetworkTokenRecord, NetworkTokenRepository } from '../../main/core/network-tokens/ports.js';
+import type {
+  CryptogramRecord,
+  NetworkTokenEventRecord,
+  NetworkTokenFilter,
+  NetworkTokenRecord,
+  NetworkTokenRepository,
+} from '../../main/core/network-tokens/ports.js';
 import { listWhere } from '../list-filter.js';
 import type { Row } from '../rows.js';
 
@@ -52,7 +58,9 @@ export function createNetworkTokenRepository(db: SqlDatabase): NetworkTokenRepos
          @paymentAccountReference, @billing, @postbackUrl, @errorCode, @errorDetail, @lastTokenRefresh, @createdAt, @updatedAt)`,
     ),
     get: db.prepare('SELECT * FROM network_tokens WHERE id = ?'),
-    byTokenNumber: db.prepare('SELECT * FROM network_tokens WHERE merchant_id = ? AND token_fingerprint = ? ORDER BY created_at DESC, id DESC LIMIT 1'),
+    byTokenNumber: db.prepare(
+      'SELECT * FROM network_tokens WHERE merchant_id = ? AND token_fingerprint = ? ORDER BY created_at DESC, id DESC LIMIT 1',
+    ),
     insertCryptogram: db.prepare(
       `INSERT INTO network_token_cryptograms (id, token_id, type, hash, created_at, expires_at, used_at)
        VALUES (@id, @tokenId, @type, @hash, @createdAt, @expiresAt, @usedAt)`,
@@ -83,7 +91,9 @@ export function createNetworkTokenRepository(db: SqlDatabase): NetworkTokenRepos
     },
     list: async (merchantId, filter) => {
       const { sql, params } = where(merchantId, filter);
-      const rows = (await db.prepare(`SELECT * FROM network_tokens WHERE ${sql} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`).all(...params, filter.limit, filter.offset)) as Row[];
+      const rows = (await db
+        .prepare(`SELECT * FROM network_tokens WHERE ${sql} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`)
+        .all(...params, filter.limit, filter.offset)) as Row[];
       return rows.map(fromRow);
     },
     count: async (merchantId, filter) => {
@@ -111,7 +121,11 @@ export function createNetworkTokenRepository(db: SqlDatabase): NetworkTokenRepos
       return true;
     },
     events: async (id) =>
-      ((await s.events.all(id)) as Row[]).map((r): NetworkTokenEventRecord => ({ event: r.event as NetworkTokenEventRecord['event'], status: r.status as NetworkTokenEventRecord['status'], createdAt: r.created_at as string })),
+      ((await s.events.all(id)) as Row[]).map((r): NetworkTokenEventRecord => ({
+        event: r.event as NetworkTokenEventRecord['event'],
+        status: r.status as NetworkTokenEventRecord['status'],
+        createdAt: r.created_at as string,
+      })),
     insertCryptogram: async (record) => void (await s.insertCryptogram.run(record)),
     findCryptogram: async (tokenId, hash) => {
       const row = (await s.findCryptogram.get(tokenId, hash)) as Row | undefined;

@@ -1,5 +1,9 @@
 /** The payment-method settings of merchants and shops (D15; migration 17). */
-import type { MethodCapability, PaymentMethodSettingRecord, PaymentMethodSettingRepository } from '../../main/core/payment-methods/ports.js';
+import type {
+  MethodCapability,
+  PaymentMethodSettingRecord,
+  PaymentMethodSettingRepository,
+} from '../../main/core/payment-methods/ports.js';
 import type { Row } from '../rows.js';
 import type { SqlDatabase } from '../sql.js';
 
@@ -62,21 +66,23 @@ export function createPaymentMethodSettingRepository(db: SqlDatabase): PaymentMe
     settingDeleteShop: db.prepare('DELETE FROM payment_method_settings WHERE merchant_id = ? AND shop_id = ? AND payment_type = ?'),
   };
   const getSetting = async (merchantId: string, shopId: string | null, type: string) =>
-    (shopId === null ? (await s.settingMerchant.get(merchantId, type)) : (await s.settingShop.get(merchantId, shopId, type))) as Row | undefined;
+    (shopId === null ? await s.settingMerchant.get(merchantId, type) : await s.settingShop.get(merchantId, shopId, type)) as
+      Row | undefined;
   return {
     get: async (merchantId, shopId, type) => {
       const row = await getSetting(merchantId, shopId, type);
       return row && settingFromRow(row);
     },
     listLevel: async (merchantId, shopId) =>
-      ((shopId === null ? (await s.levelMerchant.all(merchantId)) : (await s.levelShop.all(merchantId, shopId))) as Row[]).map(settingFromRow),
+      ((shopId === null ? await s.levelMerchant.all(merchantId) : await s.levelShop.all(merchantId, shopId)) as Row[]).map(settingFromRow),
     save: async (record) => {
       const existing = await getSetting(record.merchantId, record.shopId, record.paymentType);
       const row = settingToRow(record);
-      if (existing) (await s.settingUpdate.run({ ...row, id: existing.id }));
-      else (await s.settingInsert.run(row));
+      if (existing) await s.settingUpdate.run({ ...row, id: existing.id });
+      else await s.settingInsert.run(row);
     },
     delete: async (merchantId, shopId, type) =>
-      (shopId === null ? (await s.settingDeleteMerchant.run(merchantId, type)) : (await s.settingDeleteShop.run(merchantId, shopId, type))).changes > 0,
+      (shopId === null ? await s.settingDeleteMerchant.run(merchantId, type) : await s.settingDeleteShop.run(merchantId, shopId, type))
+        .changes > 0,
   };
 }

@@ -3,7 +3,14 @@
  * whether they applied, never read-then-write), refunds, PIN security.
  */
 import { type DialectSql, type SqlDatabase, type SqlStatement } from '../sql.js';
-import type { DetailsChange, PinSecurityRepository, RefundRecord, RefundRepository, SubscriptionStatus, TransactionChange } from '../../main/core/payments/ports.js';
+import type {
+  DetailsChange,
+  PinSecurityRepository,
+  RefundRecord,
+  RefundRepository,
+  SubscriptionStatus,
+  TransactionChange,
+} from '../../main/core/payments/ports.js';
 import type { Row } from '../rows.js';
 
 const changeColumns: ReadonlyArray<readonly [keyof TransactionChange, string]> = [
@@ -89,13 +96,20 @@ export function createTransactionMovements(db: SqlDatabase): TransactionMovement
         `WHERE id = ? AND details::jsonb ->> 'subscription_status' IN (${statuses})`;
       if (db.dialect === 'postgres') {
         const merged = JSON.stringify(Object.fromEntries(set));
-        const result = await prepared({ sqlite, postgres }).run(merged, removed.map(([key]) => key), now, id, ...from);
+        const result = await prepared({ sqlite, postgres }).run(
+          merged,
+          removed.map(([key]) => key),
+          now,
+          id,
+          ...from,
+        );
         return result.changes === 1;
       }
       const values = [...set.flatMap(([key, value]) => [`$.${key}`, JSON.stringify(value)]), ...removed.map(([key]) => `$.${key}`)];
       return (await prepared({ sqlite, postgres }).run(...values, now, id, ...from)).changes === 1;
     },
-    addCapture: async (id, amountMinor, statusCode, now) => (await capture.run({ id, amount: amountMinor, status: statusCode, now })).changes === 1,
+    addCapture: async (id, amountMinor, statusCode, now) =>
+      (await capture.run({ id, amount: amountMinor, status: statusCode, now })).changes === 1,
     addRefund: async (id, amountMinor, now) => (await refund.run({ id, amount: amountMinor, now })).changes === 1,
     addReversal: async (id, amountMinor, now) => (await reversal.run({ id, amount: amountMinor, now })).changes === 1,
   };
@@ -137,8 +151,10 @@ export function createPaymentRepositories(db: SqlDatabase): {
     },
     pinSecurity: {
       recordFailure: async (merchantId, fingerprint, at) => void (await s.pinFailure.run(merchantId, fingerprint, at)),
-      failuresSince: async (merchantId, fingerprint, since) => ((await s.pinFailures.get(merchantId, fingerprint, since)) as { n: number }).n,
-      findKey: async (merchantId, zoneId, keyId) => ((await s.pinKey.get(merchantId, zoneId, keyId)) as { key_sealed: string } | undefined)?.key_sealed,
+      failuresSince: async (merchantId, fingerprint, since) =>
+        ((await s.pinFailures.get(merchantId, fingerprint, since)) as { n: number }).n,
+      findKey: async (merchantId, zoneId, keyId) =>
+        ((await s.pinKey.get(merchantId, zoneId, keyId)) as { key_sealed: string } | undefined)?.key_sealed,
     },
   };
 }

@@ -120,7 +120,8 @@ function transactionBranches(merchantId: string, filter: TransactionFilter, dial
   // Keyset paging: a seek to the previous page's last row in the index, not a walk past the rows
   // before. Only the tighter of `to` and the keyset is given: with both, SQLite starts at `to`.
   const after = filter.after;
-  if (after !== undefined && (filter.to === undefined || after.createdAt <= filter.to)) add('(created_at, id) < (?, ?)', after.createdAt, after.id);
+  if (after !== undefined && (filter.to === undefined || after.createdAt <= filter.to))
+    add('(created_at, id) < (?, ?)', after.createdAt, after.id);
   else if (filter.to !== undefined) add('created_at <= ?', filter.to);
 
   const indexed = (index: string | undefined) => (index ? `transactions INDEXED BY ${index}` : 'transactions');
@@ -131,19 +132,29 @@ function transactionBranches(merchantId: string, filter: TransactionFilter, dial
     if (id !== undefined) terms.push(['id = ?', id, undefined]);
     terms.push(['order_id = ?', orderId, 'transactions_merchant_order']);
     if (cardLastFour !== undefined) terms.push(['card_last_four = ?', cardLastFour, 'transactions_merchant_last_four']);
-    if (filter.search.invoiceNumber !== undefined) terms.push(['invoice_number = ?', filter.search.invoiceNumber, 'transactions_merchant_invoice']);
+    if (filter.search.invoiceNumber !== undefined)
+      terms.push(['invoice_number = ?', filter.search.invoiceNumber, 'transactions_merchant_invoice']);
     if (filter.search.tillId !== undefined) terms.push(['till_id = ?', filter.search.tillId, 'transactions_merchant_till']);
     // Another equality on the same index column (order_id or card_last_four also given) reads that
     // index the same way; the branch then needs no hint.
     return terms.map(([term, value, index]) => ({
-      source: indexed(filter.orderId !== undefined || filter.cardLastFour !== undefined || amount?.exact !== undefined || filter.tillId !== undefined || filter.staffId !== undefined ? undefined : index),
+      source: indexed(
+        filter.orderId !== undefined ||
+          filter.cardLastFour !== undefined ||
+          amount?.exact !== undefined ||
+          filter.tillId !== undefined ||
+          filter.staffId !== undefined
+          ? undefined
+          : index,
+      ),
       where: [...where, term],
       params: [...params, value],
     }));
   }
   if (filter.orderId !== undefined) return [{ source: indexed('transactions_merchant_order'), where, params }];
   if (filter.staffId !== undefined) return [{ source: indexed('transactions_merchant_staff'), where, params }];
-  if (filter.tillId !== undefined && filter.tillId !== OTHER_TERMINALS_BOOK) return [{ source: indexed('transactions_merchant_till'), where, params }];
+  if (filter.tillId !== undefined && filter.tillId !== OTHER_TERMINALS_BOOK)
+    return [{ source: indexed('transactions_merchant_till'), where, params }];
   if (filter.cardLastFour !== undefined) return [{ source: indexed('transactions_merchant_last_four'), where, params }];
   if (amount?.exact !== undefined) return [{ source: indexed('transactions_merchant_amount'), where, params }];
   if (types.length === 1) return [{ source: indexed('transactions_merchant_type'), where, params }];
@@ -172,7 +183,11 @@ function transactionBranches(merchantId: string, filter: TransactionFilter, dial
 }
 
 /** The SQL and parameters of a transaction list query (newest first); exported for query-plan tests. */
-export function transactionListSql(merchantId: string, filter: TransactionFilter, dialect: Dialect = 'sqlite'): { sql: string; params: unknown[] } {
+export function transactionListSql(
+  merchantId: string,
+  filter: TransactionFilter,
+  dialect: Dialect = 'sqlite',
+): { sql: string; params: unknown[] } {
   // Branches of a list of payment types or statuses cannot share a row: on PostgreSQL their UNION ALL
   // is merged in order (Merge Append), where a UNION would collect and sort them.
   const union = dialect === 'postgres' && filter.search === undefined ? ' UNION ALL ' : ' UNION ';
@@ -229,7 +244,8 @@ export function createTransactionRepositories(db: SqlDatabase): Pick<Repositorie
         const row = (await s.transactionGetById.get(id)) as Row | undefined;
         return row && transactionFromRow(row);
       },
-      recentForOrder: async (merchantId, orderId, since) => ((await s.transactionRecentForOrder.all(merchantId, orderId, since)) as Row[]).map(transactionFromRow),
+      recentForOrder: async (merchantId, orderId, since) =>
+        ((await s.transactionRecentForOrder.all(merchantId, orderId, since)) as Row[]).map(transactionFromRow),
       latestForOrder: async (merchantId, orderId) => {
         const row = (await s.transactionLatestForOrder.get(merchantId, orderId)) as Row | undefined;
         return row && transactionFromRow(row);

@@ -1,7 +1,15 @@
 /** Outbox delivery bookkeeping: due records, per-subject lists, attempts. */
 import { branchCountSql, branchPageSql, type Branch } from '../list-filter.js';
 import { dialects, preparedOnce, type DialectSql, type SqlDatabase, type SqlStatement } from '../sql.js';
-import type { NewOutboxRecord, OutboxFilter, OutboxPageFilter, OutboxRecord, PostbackAttemptRecord, PostbackResendRecord, SentItemRecord } from '../../main/core/postbacks/ports.js';
+import type {
+  NewOutboxRecord,
+  OutboxFilter,
+  OutboxPageFilter,
+  OutboxRecord,
+  PostbackAttemptRecord,
+  PostbackResendRecord,
+  SentItemRecord,
+} from '../../main/core/postbacks/ports.js';
 import type { QueueClaim } from '../../main/core/kernel.js';
 import type { Repositories } from '../repositories.js';
 import type { Row } from '../rows.js';
@@ -53,7 +61,8 @@ function attemptFromRow(r: Row): PostbackAttemptRecord {
  */
 export function claimSql(table: string, waiting: string): DialectSql {
   const select = `SELECT id FROM ${table} WHERE ${waiting} AND next_attempt_at <= @now AND (claim_until IS NULL OR claim_until < @now) ORDER BY next_attempt_at, id LIMIT @limit`;
-  const update = (inner: string) => `UPDATE ${table} SET claimed_by = @claimedBy, claim_until = @claimUntil WHERE id IN (${inner}) RETURNING *`;
+  const update = (inner: string) =>
+    `UPDATE ${table} SET claimed_by = @claimedBy, claim_until = @claimUntil WHERE id IN (${inner}) RETURNING *`;
   return dialects({ sqlite: update(select), postgres: update(`${select} FOR UPDATE SKIP LOCKED`) });
 }
 
@@ -114,7 +123,12 @@ function logBranches(merchantId: string, filter: OutboxPageFilter): Branch[] {
 }
 
 /** The SQL and parameters of a page of the back office's log (newest first); exported for query-plan tests. */
-export function postbackLogSql(merchantId: string, filter: OutboxPageFilter, limit: number, offset: number): { sql: string; params: unknown[] } {
+export function postbackLogSql(
+  merchantId: string,
+  filter: OutboxPageFilter,
+  limit: number,
+  offset: number,
+): { sql: string; params: unknown[] } {
   return branchPageSql(logBranches(merchantId, filter), limit, offset);
 }
 
@@ -164,15 +178,23 @@ export function createOutboxDelivery(db: SqlDatabase) {
       `UPDATE postback_outbox SET state = ?, next_attempt_at = ?, last_error = ?, delivered_at = COALESCE(?, delivered_at), attempts = attempts + 1, window_attempts = window_attempts + 1,
          claimed_by = NULL, claim_until = NULL WHERE id = ? AND claimed_by = ?`,
     ),
-    requeue: db.prepare("UPDATE postback_outbox SET state = 'pending', next_attempt_at = ?, retry_from = ?, window_attempts = 0, claimed_by = NULL, claim_until = NULL WHERE id = ?"),
+    requeue: db.prepare(
+      "UPDATE postback_outbox SET state = 'pending', next_attempt_at = ?, retry_from = ?, window_attempts = 0, claimed_by = NULL, claim_until = NULL WHERE id = ?",
+    ),
     attemptInsert: db.prepare(
       `INSERT INTO postback_attempts (id, outbox_id, attempt, http_status, outcome, error, duration_ms, created_at, request_body, request_headers, next_attempt_at)
        VALUES (@id, @outboxId, @attempt, @httpStatus, @outcome, @error, @durationMs, @createdAt, @requestBody, @requestHeaders, @nextAttemptAt)`,
     ),
     attempts: db.prepare('SELECT * FROM postback_attempts WHERE outbox_id = ? ORDER BY attempt, id'),
-    lastAttempt: db.prepare('SELECT created_at, http_status FROM postback_attempts WHERE outbox_id = ? ORDER BY attempt DESC, id DESC LIMIT 1'),
-    attempt: db.prepare('SELECT a.* FROM postback_attempts a JOIN postback_outbox o ON o.id = a.outbox_id WHERE o.merchant_id = ? AND a.id = ?'),
-    resendInsert: db.prepare('INSERT INTO postback_resends (id, merchant_id, staff_id, since, total, created_at) VALUES (@id, @merchantId, @staffId, @since, @total, @createdAt)'),
+    lastAttempt: db.prepare(
+      'SELECT created_at, http_status FROM postback_attempts WHERE outbox_id = ? ORDER BY attempt DESC, id DESC LIMIT 1',
+    ),
+    attempt: db.prepare(
+      'SELECT a.* FROM postback_attempts a JOIN postback_outbox o ON o.id = a.outbox_id WHERE o.merchant_id = ? AND a.id = ?',
+    ),
+    resendInsert: db.prepare(
+      'INSERT INTO postback_resends (id, merchant_id, staff_id, since, total, created_at) VALUES (@id, @merchantId, @staffId, @since, @total, @createdAt)',
+    ),
     resendEventInsert: db.prepare('INSERT INTO postback_resend_events (resend_id, outbox_id) VALUES (?, ?)'),
     resendGet: db.prepare('SELECT * FROM postback_resends WHERE merchant_id = ? AND id = ?'),
     resendProgress: db.prepare(
@@ -206,7 +228,9 @@ export function createOutboxDelivery(db: SqlDatabase) {
       return row && outboxFromRow(row);
     },
     claimDue: async (now: string, claim: QueueClaim, limit: number) =>
-      ((await s.claimDue.all({ now, limit, claimedBy: claim.claimedBy, claimUntil: claim.claimUntil })) as Row[]).sort(byDueOrder).map(outboxFromRow),
+      ((await s.claimDue.all({ now, limit, claimedBy: claim.claimedBy, claimUntil: claim.claimUntil })) as Row[])
+        .sort(byDueOrder)
+        .map(outboxFromRow),
     release: async (id: string, claimedBy: string) => {
       db.touch?.('postbacks');
       await s.release.run(id, claimedBy);
@@ -228,8 +252,14 @@ export function createOutboxDelivery(db: SqlDatabase) {
       const sql = `SELECT * FROM postback_outbox WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ?`;
       return ((await listStatement(sql).all(...params, filter.limit)) as Row[]).map(outboxFromRow);
     },
-    settle: async (id: string, claimedBy: string, state: OutboxRecord['state'], nextAttemptAt: string, lastError: string | null, deliveredAt: string | null) =>
-      (db.touch?.('postbacks'), await s.settle.run(state, nextAttemptAt, lastError, deliveredAt, id, claimedBy)).changes === 1,
+    settle: async (
+      id: string,
+      claimedBy: string,
+      state: OutboxRecord['state'],
+      nextAttemptAt: string,
+      lastError: string | null,
+      deliveredAt: string | null,
+    ) => (db.touch?.('postbacks'), await s.settle.run(state, nextAttemptAt, lastError, deliveredAt, id, claimedBy)).changes === 1,
     requeue: async (id: string, now: string) => (db.touch?.('postbacks'), await s.requeue.run(now, now, id)).changes === 1,
     appendAttempt: async (attempt: PostbackAttemptRecord) =>
       void (await s.attemptInsert.run({
@@ -257,7 +287,7 @@ export function createOutboxDelivery(db: SqlDatabase) {
     },
     insertResend: async (record: PostbackResendRecord, outboxIds: readonly string[]) => {
       await s.resendInsert.run(record);
-      for (const id of outboxIds) (await s.resendEventInsert.run(record.id, id));
+      for (const id of outboxIds) await s.resendEventInsert.run(record.id, id);
     },
     getResend: async (merchantId: string, id: string) => {
       const row = (await s.resendGet.get(merchantId, id)) as Row | undefined;
@@ -278,7 +308,8 @@ export function createOutboxDelivery(db: SqlDatabase) {
     },
     sentItems: async (merchantId: string, kind: 'email' | 'postback' | undefined, limit: number, offset: number) =>
       ((await sentStatements(kind).page.all({ merchantId, limit, offset })) as Row[]).map(sentItemFromRow),
-    countSentItems: async (merchantId: string, kind: 'email' | 'postback' | undefined) => ((await sentStatements(kind).count.get({ merchantId })) as { n: number }).n,
+    countSentItems: async (merchantId: string, kind: 'email' | 'postback' | undefined) =>
+      ((await sentStatements(kind).count.get({ merchantId })) as { n: number }).n,
   };
 }
 

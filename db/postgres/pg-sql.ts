@@ -177,7 +177,8 @@ export class PgSession implements SqlDatabase {
 
   private statement(sql: string): SqlStatement {
     const translated = translate(sql);
-    const query = (params: unknown[]) => corked(this.client, () => this.client.query({ name: translated.name, text: translated.text, values: values(translated, params) }));
+    const query = (params: unknown[]) =>
+      corked(this.client, () => this.client.query({ name: translated.name, text: translated.text, values: values(translated, params) }));
     const deferred = this.deferWrites && translated.plainInsert;
     return {
       get: async (...params) => (await this.awaited(query(params))).rows[0],

@@ -2,7 +2,13 @@
 import { optStr, type Row } from '../rows.js';
 import type { SqlDatabase } from '../sql.js';
 import { byDueOrder, claimSql } from '../postbacks/repositories.js';
-import type { ReceiptEmailRecord, ReceiptLinkRecord, ReceiptPrintJobRecord, ReceiptPrinterRecord, ReceiptRepository } from '../../main/core/receipts/ports.js';
+import type {
+  ReceiptEmailRecord,
+  ReceiptLinkRecord,
+  ReceiptPrintJobRecord,
+  ReceiptPrinterRecord,
+  ReceiptRepository,
+} from '../../main/core/receipts/ports.js';
 import type { RefundRecord } from '../../main/core/payments/ports.js';
 
 const optNum = (v: unknown): number | null => (v === null || v === undefined ? null : (v as number));
@@ -82,7 +88,9 @@ function jobFromRow(r: Row): ReceiptPrintJobRecord {
 export function createReceiptRepository(db: SqlDatabase): ReceiptRepository {
   const s = {
     refund: db.prepare('SELECT * FROM refunds WHERE id = ? AND merchant_id = ?'),
-    insertLink: db.prepare('INSERT INTO receipt_links (token, merchant_id, receipt_id, transaction_id, created_at) VALUES (@token, @merchantId, @receiptId, @transactionId, @createdAt)'),
+    insertLink: db.prepare(
+      'INSERT INTO receipt_links (token, merchant_id, receipt_id, transaction_id, created_at) VALUES (@token, @merchantId, @receiptId, @transactionId, @createdAt)',
+    ),
     linkFor: db.prepare('SELECT * FROM receipt_links WHERE merchant_id = ? AND receipt_id = ?'),
     linkByToken: db.prepare('SELECT * FROM receipt_links WHERE token = ?'),
     insertEmail: db.prepare(
@@ -115,9 +123,13 @@ export function createReceiptRepository(db: SqlDatabase): ReceiptRepository {
     ),
     getJob: db.prepare('SELECT * FROM receipt_print_jobs WHERE id = ?'),
     jobFor: db.prepare('SELECT * FROM receipt_print_jobs WHERE receipt_id = ?'),
-    dueJobs: db.prepare("SELECT * FROM receipt_print_jobs WHERE status = 'queued' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?"),
+    dueJobs: db.prepare(
+      "SELECT * FROM receipt_print_jobs WHERE status = 'queued' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?",
+    ),
     // Taking a job moves it out of the due ones until `until`, only if it is as it was listed.
-    claimJob: db.prepare("UPDATE receipt_print_jobs SET next_attempt_at = ? WHERE id = ? AND status = 'queued' AND attempts = ? AND next_attempt_at = ?"),
+    claimJob: db.prepare(
+      "UPDATE receipt_print_jobs SET next_attempt_at = ? WHERE id = ? AND status = 'queued' AND attempts = ? AND next_attempt_at = ?",
+    ),
     settleJob: db.prepare(
       `UPDATE receipt_print_jobs SET status = @status, attempts = @attempts, next_attempt_at = @nextAttemptAt, last_error = @lastError,
          printed_at = @printedAt WHERE id = @id`,
@@ -125,23 +137,25 @@ export function createReceiptRepository(db: SqlDatabase): ReceiptRepository {
   };
   const one = <T>(row: unknown, map: (r: Row) => T): T | undefined => (row ? map(row as Row) : undefined);
   return {
-    refund: async (merchantId, refundId) => one((await s.refund.get(refundId, merchantId)), refundFromRow),
+    refund: async (merchantId, refundId) => one(await s.refund.get(refundId, merchantId), refundFromRow),
     insertLink: async (record) => void (await s.insertLink.run(record)),
-    linkFor: async (merchantId, receiptId) => one((await s.linkFor.get(merchantId, receiptId)), linkFromRow),
-    linkByToken: async (token) => one((await s.linkByToken.get(token)), linkFromRow),
+    linkFor: async (merchantId, receiptId) => one(await s.linkFor.get(merchantId, receiptId), linkFromRow),
+    linkByToken: async (token) => one(await s.linkByToken.get(token), linkFromRow),
     insertEmail: async (record) => void (db.touch?.('mail'), await s.insertEmail.run({ ...record, testOutbox: record.testOutbox ? 1 : 0 })),
-    getEmail: async (id) => one((await s.getEmail.get(id)), emailFromRow),
-    claimDueEmails: async (now, claim, limit) => ((await s.claimDueEmails.all({ now, limit, ...claim })) as Row[]).sort(byDueOrder).map(emailFromRow),
+    getEmail: async (id) => one(await s.getEmail.get(id), emailFromRow),
+    claimDueEmails: async (now, claim, limit) =>
+      ((await s.claimDueEmails.all({ now, limit, ...claim })) as Row[]).sort(byDueOrder).map(emailFromRow),
     releaseEmail: async (id, claimedBy) => void (db.touch?.('mail'), await s.releaseEmail.run(id, claimedBy)),
-    settleEmail: async (id, claimedBy, change) => (db.touch?.('mail'), await s.settleEmail.run({ ...change, id, claimedBy, testOutbox: change.testOutbox ? 1 : 0 })).changes === 1,
+    settleEmail: async (id, claimedBy, change) =>
+      (db.touch?.('mail'), await s.settleEmail.run({ ...change, id, claimedBy, testOutbox: change.testOutbox ? 1 : 0 })).changes === 1,
     listEmails: async (merchantId, receiptId) => ((await s.listEmails.all(merchantId, receiptId)) as Row[]).map(emailFromRow),
-    printer: async (merchantId) => one((await s.printer.get(merchantId)), printerFromRow),
+    printer: async (merchantId) => one(await s.printer.get(merchantId), printerFromRow),
     // A printer set up may print jobs that waited for one.
     savePrinter: async (record) => void (db.touch?.('prints'), await s.savePrinter.run({ ...record, autoPrint: record.autoPrint ? 1 : 0 })),
     removePrinter: async (merchantId) => void (await s.removePrinter.run(merchantId)),
     insertPrintJob: async (record) => (db.touch?.('prints'), await s.insertJob.run(record)).changes === 1,
-    getPrintJob: async (id) => one((await s.getJob.get(id)), jobFromRow),
-    printJobFor: async (receiptId) => one((await s.jobFor.get(receiptId)), jobFromRow),
+    getPrintJob: async (id) => one(await s.getJob.get(id), jobFromRow),
+    printJobFor: async (receiptId) => one(await s.jobFor.get(receiptId), jobFromRow),
     duePrintJobs: async (now, limit) => ((await s.dueJobs.all(now, limit)) as Row[]).map(jobFromRow),
     claimPrintJob: async (job, until) => (await s.claimJob.run(until, job.id, job.attempts, job.nextAttemptAt)).changes === 1,
     settlePrintJob: async (id, change) => void (db.touch?.('prints'), await s.settleJob.run({ ...change, id })),

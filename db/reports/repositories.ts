@@ -5,7 +5,14 @@
  * is a step inside a sale. Sums are SQLite integer sums of minor units.
  */
 import { dialects, type SqlDatabase } from '../sql.js';
-import type { DayFigures, DayLedgerGroup, DayReportRepository, DaySpan, LedgerEntryRow, ZReportRecord } from '../../main/core/reports/ports.js';
+import type {
+  DayFigures,
+  DayLedgerGroup,
+  DayReportRepository,
+  DaySpan,
+  LedgerEntryRow,
+  ZReportRecord,
+} from '../../main/core/reports/ports.js';
 import type { Row } from '../rows.js';
 
 /**
@@ -87,10 +94,12 @@ const ENTRY_JOINS = `FROM till_ledger l
    LEFT JOIN refunds r ON r.id = e.id`;
 
 /** A ledger's entries after a position (counted ones have a figure): what a centre tells its joined till. */
-const entriesSince = (f: DetailFields) => `SELECT ${entryFields(f)} ${ENTRY_JOINS} WHERE l.merchant_id = ? AND l.terminal_id = ? AND l.seq > ? ORDER BY l.seq LIMIT ?`;
+const entriesSince = (f: DetailFields) =>
+  `SELECT ${entryFields(f)} ${ENTRY_JOINS} WHERE l.merchant_id = ? AND l.terminal_id = ? AND l.seq > ? ORDER BY l.seq LIMIT ?`;
 
 /** The counted entries of a day, in ledger order: Today's sales, from the same entries as the X report. */
-const dayEntries = (f: DetailFields, where: string) => `SELECT ${entryFields(f)} ${ENTRY_JOINS} WHERE ${where} AND ${COUNTED} ORDER BY l.seq`;
+const dayEntries = (f: DetailFields, where: string) =>
+  `SELECT ${entryFields(f)} ${ENTRY_JOINS} WHERE ${where} AND ${COUNTED} ORDER BY l.seq`;
 
 /** A joined till's stored sales of a range (their capture entries), by how they ended. */
 const storedSales = (isStored: string) =>
@@ -174,9 +183,18 @@ function entryFromRow(r: Row): LedgerEntryRow {
 export function createDayReportRepository(db: SqlDatabase): DayReportRepository {
   const s = {
     watermark: db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM till_ledger WHERE merchant_id = ? AND terminal_id = ?'),
-    groups: db.prepare(dialects({ sqlite: groups(SQLITE.entryMode, SQLITE.staffId, RANGE), postgres: groups(POSTGRES.entryMode, POSTGRES.staffId, RANGE) })),
-    openGroups: db.prepare(dialects({ sqlite: groups(SQLITE.entryMode, SQLITE.staffId, OPEN_AT_CENTRE), postgres: groups(POSTGRES.entryMode, POSTGRES.staffId, OPEN_AT_CENTRE) })),
-    dayGroups: db.prepare(dialects({ sqlite: dayGroups(SQLITE.entryMode, SQLITE.staffId), postgres: dayGroups(POSTGRES.entryMode, POSTGRES.staffId) })),
+    groups: db.prepare(
+      dialects({ sqlite: groups(SQLITE.entryMode, SQLITE.staffId, RANGE), postgres: groups(POSTGRES.entryMode, POSTGRES.staffId, RANGE) }),
+    ),
+    openGroups: db.prepare(
+      dialects({
+        sqlite: groups(SQLITE.entryMode, SQLITE.staffId, OPEN_AT_CENTRE),
+        postgres: groups(POSTGRES.entryMode, POSTGRES.staffId, OPEN_AT_CENTRE),
+      }),
+    ),
+    dayGroups: db.prepare(
+      dialects({ sqlite: dayGroups(SQLITE.entryMode, SQLITE.staffId), postgres: dayGroups(POSTGRES.entryMode, POSTGRES.staffId) }),
+    ),
     span: db.prepare(span(RANGE)),
     openSpan: db.prepare(span(OPEN_AT_CENTRE)),
     entriesSince: db.prepare(dialects({ sqlite: entriesSince(SQLITE), postgres: entriesSince(POSTGRES) })),
@@ -186,7 +204,12 @@ export function createDayReportRepository(db: SqlDatabase): DayReportRepository 
       `SELECT DISTINCT ${ENTRY_KEY} AS entry_key FROM till_ledger l JOIN transaction_events e ON e.id = l.event_id JOIN transactions t ON t.id = e.transaction_id
        WHERE ${RANGE} AND ${COUNTED} ORDER BY 1`,
     ),
-    storedSales: db.prepare(dialects({ sqlite: storedSales("json_type(t.details, '$.stored') = 'object'"), postgres: storedSales("(t.details::jsonb -> 'stored') IS NOT NULL") })),
+    storedSales: db.prepare(
+      dialects({
+        sqlite: storedSales("json_type(t.details, '$.stored') = 'object'"),
+        postgres: storedSales("(t.details::jsonb -> 'stored') IS NOT NULL"),
+      }),
+    ),
     latest: db.prepare('SELECT * FROM z_reports WHERE merchant_id = ? AND terminal_id = ? ORDER BY sequence DESC LIMIT 1'),
     get: db.prepare('SELECT * FROM z_reports WHERE merchant_id = ? AND terminal_id = ? AND sequence = ?'),
     byKey: db.prepare('SELECT * FROM z_reports WHERE merchant_id = ? AND terminal_id = ? AND close_key = ?'),
@@ -201,13 +224,20 @@ export function createDayReportRepository(db: SqlDatabase): DayReportRepository 
   return {
     watermark: async (merchantId, terminalId) => ((await s.watermark.get(merchantId, terminalId)) as { seq: number }).seq,
     groups: async (merchantId, terminalId, range, options = {}) =>
-      ((await (options.openAtCentre ? s.openGroups : s.groups).all(merchantId, terminalId, range.fromSeq, range.toSeq)) as Row[]).map(groupFromRow),
+      ((await (options.openAtCentre ? s.openGroups : s.groups).all(merchantId, terminalId, range.fromSeq, range.toSeq)) as Row[]).map(
+        groupFromRow,
+      ),
     dayGroups: async (merchantId, tillId, sequence) => ((await s.dayGroups.all(merchantId, tillId, sequence)) as Row[]).map(groupFromRow),
-    span: async (merchantId, terminalId, range, options = {}) => spanFromRow((await (options.openAtCentre ? s.openSpan : s.span).get(merchantId, terminalId, range.fromSeq, range.toSeq)) as Row),
-    entriesSince: async (merchantId, terminalId, after, limit) => ((await s.entriesSince.all(merchantId, terminalId, after, limit)) as Row[]).map(entryFromRow),
+    span: async (merchantId, terminalId, range, options = {}) =>
+      spanFromRow((await (options.openAtCentre ? s.openSpan : s.span).get(merchantId, terminalId, range.fromSeq, range.toSeq)) as Row),
+    entriesSince: async (merchantId, terminalId, after, limit) =>
+      ((await s.entriesSince.all(merchantId, terminalId, after, limit)) as Row[]).map(entryFromRow),
     dayEntries: async (merchantId, terminalId, range, options = {}) =>
-      ((await (options.openAtCentre ? s.openDayEntries : s.dayEntries).all(merchantId, terminalId, range.fromSeq, range.toSeq)) as Row[]).map(entryFromRow),
-    entryKeys: async (merchantId, terminalId, range) => ((await s.entryKeys.all(merchantId, terminalId, range.fromSeq, range.toSeq)) as Row[]).map((r) => r.entry_key as string),
+      (
+        (await (options.openAtCentre ? s.openDayEntries : s.dayEntries).all(merchantId, terminalId, range.fromSeq, range.toSeq)) as Row[]
+      ).map(entryFromRow),
+    entryKeys: async (merchantId, terminalId, range) =>
+      ((await s.entryKeys.all(merchantId, terminalId, range.fromSeq, range.toSeq)) as Row[]).map((r) => r.entry_key as string),
     storedSales: async (merchantId, terminalId, range) =>
       ((await s.storedSales.all(merchantId, terminalId, range.fromSeq, range.toSeq)) as Row[]).map((r) => ({
         statusCode: Number(r.status_code),
@@ -215,10 +245,11 @@ export function createDayReportRepository(db: SqlDatabase): DayReportRepository 
         count: Number(r.count),
         amountMinor: Number(r.amount_minor),
       })),
-    latestZ: async (merchantId, terminalId) => one((await s.latest.get(merchantId, terminalId))),
-    getZ: async (merchantId, terminalId, sequence) => one((await s.get.get(merchantId, terminalId, sequence))),
-    findZByKey: async (merchantId, terminalId, closeKey) => one((await s.byKey.get(merchantId, terminalId, closeKey))),
-    listZ: async (merchantId, terminalId, limit, offset) => ((await s.list.all(merchantId, terminalId, limit, offset)) as Row[]).map(zFromRow),
+    latestZ: async (merchantId, terminalId) => one(await s.latest.get(merchantId, terminalId)),
+    getZ: async (merchantId, terminalId, sequence) => one(await s.get.get(merchantId, terminalId, sequence)),
+    findZByKey: async (merchantId, terminalId, closeKey) => one(await s.byKey.get(merchantId, terminalId, closeKey)),
+    listZ: async (merchantId, terminalId, limit, offset) =>
+      ((await s.list.all(merchantId, terminalId, limit, offset)) as Row[]).map(zFromRow),
     countZ: async (merchantId, terminalId) => ((await s.count.get(merchantId, terminalId)) as { n: number }).n,
     insertZ: async (record) => void (await s.insert.run({ ...record, figures: JSON.stringify(record.figures) })),
   };

@@ -102,21 +102,36 @@ export function createStaffRepository(db: SqlDatabase): StaffRepository {
        WHERE id = @id AND merchant_id = @merchantId AND action = @action AND used_at IS NULL AND expires_at >= @now
        RETURNING approver_id`,
     ),
-    approvalUsedFor: db.prepare('SELECT approver_id FROM manager_approvals WHERE id = ? AND merchant_id = ? AND action = ? AND used_for = ? AND expires_at >= ?'),
+    approvalUsedFor: db.prepare(
+      'SELECT approver_id FROM manager_approvals WHERE id = ? AND merchant_id = ? AND action = ? AND used_for = ? AND expires_at >= ?',
+    ),
     deleteExpiredApprovals: db.prepare('DELETE FROM manager_approvals WHERE expires_at < ?'),
     replicaStaff: db.prepare(
       `INSERT INTO staff (id, merchant_id, login, display_name, role, password_hash, pin_hash, created_at, disabled_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET login = excluded.login, display_name = excluded.display_name, role = excluded.role,
          password_hash = excluded.password_hash, pin_hash = excluded.pin_hash, disabled_at = excluded.disabled_at`,
     ),
-    replicaStaffIds: db.prepare("SELECT id FROM staff WHERE merchant_id = ? AND (disabled_at IS NULL OR password_hash <> '' OR pin_hash IS NOT NULL)"),
+    replicaStaffIds: db.prepare(
+      "SELECT id FROM staff WHERE merchant_id = ? AND (disabled_at IS NULL OR password_hash <> '' OR pin_hash IS NOT NULL)",
+    ),
     dropStaff: db.prepare("UPDATE staff SET disabled_at = COALESCE(disabled_at, ?), password_hash = '', pin_hash = NULL WHERE id = ?"),
     endSessions: db.prepare('UPDATE staff_sessions SET revoked_at = ? WHERE staff_id = ? AND revoked_at IS NULL'),
   };
   return {
     insert: async (staff) => void (await s.insert.run(staff)),
     keepReplica: async (merchantId, staff, at) => {
-      for (const p of staff) await s.replicaStaff.run(p.staff_id, merchantId, p.login, p.display_name, p.role, p.password_hash, p.pin_hash, p.created_at, p.disabled_at);
+      for (const p of staff)
+        await s.replicaStaff.run(
+          p.staff_id,
+          merchantId,
+          p.login,
+          p.display_name,
+          p.role,
+          p.password_hash,
+          p.pin_hash,
+          p.created_at,
+          p.disabled_at,
+        );
       // A staff member the centre no longer gives is disabled here, with no hash left to guess against.
       const kept = new Set(staff.map((p) => p.staff_id));
       for (const row of (await s.replicaStaffIds.all(merchantId)) as Row[]) {
@@ -149,7 +164,11 @@ export function createStaffRepository(db: SqlDatabase): StaffRepository {
     revokeSessionsOf: async (staffId, at, exceptSessionId) => (await s.revokeAll.run(at, staffId, exceptSessionId ?? '')).changes,
     auditPage: async (merchantId, filter) => {
       const { where, values } = auditWhere(merchantId, filter);
-      const rows = (await prepared(`SELECT * FROM audit_log WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`).all(...values, filter.limit, filter.offset)) as Row[];
+      const rows = (await prepared(`SELECT * FROM audit_log WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`).all(
+        ...values,
+        filter.limit,
+        filter.offset,
+      )) as Row[];
       const count = (await prepared(`SELECT COUNT(*) AS n FROM audit_log WHERE ${where}`).get(...values)) as { n: number };
       return { records: rows.map(auditFromRow), total: count.n };
     },

@@ -29,7 +29,9 @@ export function createTillAttemptRepository(db: SqlDatabase): TillAttemptReposit
        VALUES (@id, @merchantId, @terminalId, @staffId, @orderId, @idempotencyKey, @amountMinor, @currency, @createdAt, @updatedAt, @resolvedAt, @outcome, @transactionId)`,
     ),
     rekey: db.prepare('UPDATE till_attempts SET idempotency_key = ?, staff_id = ?, updated_at = ? WHERE id = ? AND resolved_at IS NULL'),
-    resolve: db.prepare('UPDATE till_attempts SET resolved_at = ?, outcome = ?, transaction_id = ?, updated_at = ? WHERE id = ? AND resolved_at IS NULL'),
+    resolve: db.prepare(
+      'UPDATE till_attempts SET resolved_at = ?, outcome = ?, transaction_id = ?, updated_at = ? WHERE id = ? AND resolved_at IS NULL',
+    ),
   };
   return {
     open: async (merchantId, terminalId) => {

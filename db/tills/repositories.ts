@@ -36,7 +36,9 @@ export function createTillRepository(db: SqlDatabase): TillRepository {
       `SELECT 1 AS sells FROM tills t WHERE t.merchant_id = ? AND t.till_id = ? AND t.retired_at IS NULL
          AND NOT EXISTS (SELECT 1 FROM till_links l WHERE l.merchant_id = t.merchant_id AND l.till_id = t.till_id)`,
     ),
-    insert: db.prepare('INSERT INTO tills (merchant_id, till_id, name, created_at, retired_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (merchant_id, till_id) DO NOTHING'),
+    insert: db.prepare(
+      'INSERT INTO tills (merchant_id, till_id, name, created_at, retired_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (merchant_id, till_id) DO NOTHING',
+    ),
     rename: db.prepare('UPDATE tills SET name = ? WHERE merchant_id = ? AND till_id = ?'),
     retire: db.prepare(
       `UPDATE tills SET retired_at = ?, holder_session_id = NULL, holder_screen_id = NULL, holder_staff_id = NULL, held_at = NULL, seen_at = NULL

@@ -53,8 +53,12 @@ function checkSignature(headers, rawBody) {
   const signatures = headers['webhook-signature'];
   if (!id || !timestamp || !signatures) return 'missing webhook-id, webhook-timestamp or webhook-signature';
   const seconds = Number(timestamp);
-  if (!/^\d+$/.test(timestamp) || Math.abs(Date.now() / 1000 - seconds) > TOLERANCE_SECONDS) return 'webhook-timestamp is more than 5 minutes off';
-  const passed = signatures.split(' ').filter((s) => s.startsWith('v1,')).map((s) => s.slice(3));
+  if (!/^\d+$/.test(timestamp) || Math.abs(Date.now() / 1000 - seconds) > TOLERANCE_SECONDS)
+    return 'webhook-timestamp is more than 5 minutes off';
+  const passed = signatures
+    .split(' ')
+    .filter((s) => s.startsWith('v1,'))
+    .map((s) => s.slice(3));
   for (const key of KEYS) {
     const secret = Buffer.from(key.slice('whsec_'.length), 'base64');
     const expected = createHmac('sha256', secret).update(`${id}.${timestamp}.`).update(rawBody).digest('base64');

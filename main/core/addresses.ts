@@ -6,7 +6,16 @@
  */
 import ipaddr from 'ipaddr.js';
 
-const PRIVATE_RANGES = new Set(['private', 'loopback', 'linkLocal', 'uniqueLocal', 'unspecified', 'carrierGradeNat', 'reserved', 'broadcast']);
+const PRIVATE_RANGES = new Set([
+  'private',
+  'loopback',
+  'linkLocal',
+  'uniqueLocal',
+  'unspecified',
+  'carrierGradeNat',
+  'reserved',
+  'broadcast',
+]);
 
 /** True for an address in a loopback, private or otherwise non-public range (and for anything that is not an address). */
 export function isPrivateAddress(address: string): boolean {
@@ -22,7 +31,10 @@ export function isPrivateAddress(address: string): boolean {
  * or `.local` (mDNS). Other names may resolve anywhere and do not count.
  */
 export function isLocalHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.$/, '');
+  const host = hostname
+    .replace(/^\[|\]$/g, '')
+    .toLowerCase()
+    .replace(/\.$/, '');
   if (ipaddr.isValid(host)) return isPrivateAddress(host);
   return host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local');
 }

@@ -153,7 +153,10 @@ export class ClaimedQueueWorker<T extends Claimable> {
   private async claim(limit: number): Promise<number> {
     this.claims += 1;
     const now = this.clock.now().getTime();
-    const claim: QueueClaim = { claimedBy: `${this.settings.instance}/${this.claims}`, claimUntil: new Date(now + this.settings.leaseMs).toISOString() };
+    const claim: QueueClaim = {
+      claimedBy: `${this.settings.instance}/${this.claims}`,
+      claimUntil: new Date(now + this.settings.leaseMs).toISOString(),
+    };
     const items = await this.job.claim(claim, new Date(now).toISOString(), limit);
     const batch: ClaimBatch = { ...claim, launchBy: now + this.settings.launchWindowMs, waiting: 0 };
     const keyOf = this.job.keyOf;
@@ -167,7 +170,9 @@ export class ClaimedQueueWorker<T extends Claimable> {
   /** Gives back the claims of waiting items this instance will not attempt (their lease would run out, a stop, a requeue). */
   private async release(entries: readonly Waiting<T>[]): Promise<void> {
     if (entries.length === 0) return;
-    await this.job.release(entries.map(({ item, batch }) => ({ item, claim: { claimedBy: batch.claimedBy, claimUntil: batch.claimUntil } })));
+    await this.job.release(
+      entries.map(({ item, batch }) => ({ item, claim: { claimedBy: batch.claimedBy, claimUntil: batch.claimUntil } })),
+    );
   }
 
   /** Launches every waiting item that fits in the limits, claiming more as needed; resolves with the time to sleep. */

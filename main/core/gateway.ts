@@ -213,12 +213,37 @@ export function createGateway(deps: CoreDeps): Gateway {
   const auth = new Authenticator(store, clock, settings.lockout);
   const locks = new OperationLocks(store, clock, ids, logger);
   const instanceName = settings.instanceName ?? 'gateway';
-  const postbackDelivery = new PostbackDelivery(store, clock, ids, vault, deps.postbackSender, logger, { ...DEFAULT_DELIVERY_SETTINGS, ...settings.postbacks }, instanceName);
+  const postbackDelivery = new PostbackDelivery(
+    store,
+    clock,
+    ids,
+    vault,
+    deps.postbackSender,
+    logger,
+    { ...DEFAULT_DELIVERY_SETTINGS, ...settings.postbacks },
+    instanceName,
+  );
   const mandates = new Mandates(store, clock, ids, vault);
   const paymentSettings = { ...DEFAULT_PAYMENT_SETTINGS, ...settings.payments };
-  const receipts = new Receipts({ store, clock, ids, logger, qrCodes: deps.qrCodes, printer: deps.receiptPrinter, publicUrl: deps.publicUrl });
+  const receipts = new Receipts({
+    store,
+    clock,
+    ids,
+    logger,
+    qrCodes: deps.qrCodes,
+    printer: deps.receiptPrinter,
+    publicUrl: deps.publicUrl,
+  });
   const paymentMethods = new PaymentMethods({ store, clock, ids });
-  const networkTokens = new NetworkTokens({ store, clock, ids, vault, scheduler, simDelayMs: () => paymentSettings.simDelayMs, localPostbacks: settings.postbackPrivateAddresses !== 'deny' });
+  const networkTokens = new NetworkTokens({
+    store,
+    clock,
+    ids,
+    vault,
+    scheduler,
+    simDelayMs: () => paymentSettings.simDelayMs,
+    localPostbacks: settings.postbackPrivateAddresses !== 'deny',
+  });
   const payments = new Payments({
     store,
     clock,
@@ -237,9 +262,26 @@ export function createGateway(deps: CoreDeps): Gateway {
   const operations = new Operations({ store, idempotency, ids, clock });
   const timeZone = settings.timeZone ?? hostTimeZone();
   const staff = new Staff(store, clock, ids, auth, timeZone, vault);
-  const backOfficeSettings = new BackOfficeSettings({ store, clock, ids, vault, auth, staff, publicUrl: deps.publicUrl, ...(deps.smtpMailer ? { smtpMailer: deps.smtpMailer } : {}) });
+  const backOfficeSettings = new BackOfficeSettings({
+    store,
+    clock,
+    ids,
+    vault,
+    auth,
+    staff,
+    publicUrl: deps.publicUrl,
+    ...(deps.smtpMailer ? { smtpMailer: deps.smtpMailer } : {}),
+  });
   const mailer = merchantMailer(deps.mailer, (merchantId) => backOfficeSettings.smtpServer(merchantId), deps.smtpMailer);
-  const tillLink = new TillLink({ store, clock, ids, vault, logger, connection: deps.centreConnection ?? NO_CENTRE, version: deps.version ?? '0.0.0' });
+  const tillLink = new TillLink({
+    store,
+    clock,
+    ids,
+    vault,
+    logger,
+    connection: deps.centreConnection ?? NO_CENTRE,
+    version: deps.version ?? '0.0.0',
+  });
   return {
     store,
     clock,
@@ -261,10 +303,29 @@ export function createGateway(deps: CoreDeps): Gateway {
     staff,
     transactionExport: new TransactionExport(store, clock, staff),
     dayReports: new DayReports(store, clock, ids),
-    checkouts: new Checkouts({ store, clock, ids, payments, methods: paymentMethods, operations, scheduler, publicUrl: deps.publicUrl, qrCodes: deps.qrCodes }),
+    checkouts: new Checkouts({
+      store,
+      clock,
+      ids,
+      payments,
+      methods: paymentMethods,
+      operations,
+      scheduler,
+      publicUrl: deps.publicUrl,
+      qrCodes: deps.qrCodes,
+    }),
     invoices: new Invoices({ store, clock, ids, publicUrl: deps.publicUrl, qrCodes: deps.qrCodes }),
     mailQueue: new MailQueue(store, clock, ids, mailer, logger, { ...DEFAULT_MAIL_QUEUE_SETTINGS, ...settings.mail }, instanceName),
-    invoicePayments: new InvoicePayments({ store, clock, ids, payments, methods: paymentMethods, operations, locks, publicUrl: deps.publicUrl }),
+    invoicePayments: new InvoicePayments({
+      store,
+      clock,
+      ids,
+      payments,
+      methods: paymentMethods,
+      operations,
+      locks,
+      publicUrl: deps.publicUrl,
+    }),
     networkTokens,
     tillAttempts: new TillAttempts(store, clock, ids, idempotency, tillLink),
     tills: new Tills(store, clock, ids),
@@ -272,7 +333,10 @@ export function createGateway(deps: CoreDeps): Gateway {
     tillLink,
     instances,
     receipts,
-    receiptPrints: new ReceiptPrintQueue(store, clock, receipts, deps.receiptPrinter, logger, { ...DEFAULT_PRINT_QUEUE_SETTINGS, ...settings.receiptPrints }),
+    receiptPrints: new ReceiptPrintQueue(store, clock, receipts, deps.receiptPrinter, logger, {
+      ...DEFAULT_PRINT_QUEUE_SETTINGS,
+      ...settings.receiptPrints,
+    }),
     dashboard: new Dashboard({ store, clock, timeZone }),
     settings: backOfficeSettings,
   };

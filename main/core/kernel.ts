@@ -83,7 +83,13 @@ export interface QrCodes {
 export class StorageUnavailableError extends Error {
   override name = 'StorageUnavailableError';
   constructor(readonly reason: 'full' | 'read_only' | 'io') {
-    super(reason === 'full' ? 'the disk of the data directory is full' : reason === 'read_only' ? 'the data directory is read-only' : 'the data directory cannot be written');
+    super(
+      reason === 'full'
+        ? 'the disk of the data directory is full'
+        : reason === 'read_only'
+          ? 'the data directory is read-only'
+          : 'the data directory cannot be written',
+    );
   }
 }
 

@@ -77,10 +77,12 @@ export class OperationLocks {
       try {
         return await work();
       } finally {
-        await this.store.runAtomic((tx) => tx.operationLocks.release(key, holder), { quiet: true }).catch((error: unknown) => {
-          // The lease lapses by itself after leaseMs; until then this key waits.
-          this.logger.warn({ key, error: error instanceof Error ? error.message : String(error) }, 'operation lease not released');
-        });
+        await this.store
+          .runAtomic((tx) => tx.operationLocks.release(key, holder), { quiet: true })
+          .catch((error: unknown) => {
+            // The lease lapses by itself after leaseMs; until then this key waits.
+            this.logger.warn({ key, error: error instanceof Error ? error.message : String(error) }, 'operation lease not released');
+          });
       }
     });
   }

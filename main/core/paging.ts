@@ -26,7 +26,10 @@ export function readPageQuery(query: PageQuery, defaultPer: number, maxPer: numb
   const page = query.page === undefined ? 1 : /^\d{1,9}$/.test(query.page) ? Number(query.page) : NaN;
   const per = query.per === undefined ? defaultPer : /^\d{1,9}$/.test(query.per) ? Number(query.per) : NaN;
   const request: PageRequest = { page, per };
-  for (const [key, target] of [['created_at[min]', 'createdFrom'], ['created_at[max]', 'createdTo']] as const) {
+  for (const [key, target] of [
+    ['created_at[min]', 'createdFrom'],
+    ['created_at[max]', 'createdTo'],
+  ] as const) {
     const value = query[key];
     if (value === undefined) continue;
     const ms = Date.parse(value);
@@ -43,7 +46,12 @@ export function pageMetadata(total: number, page: number, per: number): PageMeta
 }
 
 /** `value` when it is one of `allowed` (or absent: undefined); else an error naming `field`. */
-export function oneOf<T extends string>(field: string, value: string | undefined, allowed: readonly T[], errors: FieldError[]): T | undefined {
+export function oneOf<T extends string>(
+  field: string,
+  value: string | undefined,
+  allowed: readonly T[],
+  errors: FieldError[],
+): T | undefined {
   if (value === undefined) return undefined;
   if ((allowed as readonly string[]).includes(value)) return value as T;
   errors.push({ field, message: `must be one of ${allowed.join(', ')}` });

@@ -23,7 +23,14 @@ export const API_HEALTH_PATH = '/health';
 /** Request headers taken from the page (lower case); everything else is dropped. */
 export const FORWARDED_REQUEST_HEADERS: readonly string[] = ['content-type', 'idempotency-key', 'x-idempotency-key', 'x-manager-approval'];
 /** Response headers handed back to the page; never Set-Cookie. The export's part headers let the desktop window export in parts. */
-export const RETURNED_RESPONSE_HEADERS: readonly string[] = ['content-type', 'retry-after', 'idempotent-replayed', 'x-request-id', 'x-total-count', 'x-next-starting-after'];
+export const RETURNED_RESPONSE_HEADERS: readonly string[] = [
+  'content-type',
+  'retry-after',
+  'idempotent-replayed',
+  'x-request-id',
+  'x-total-count',
+  'x-next-starting-after',
+];
 const MAX_PATH_LENGTH = 2048;
 /** Where the page logs in (POST) and out (DELETE): the bridge keeps the session cookie itself. */
 const SESSION_PATH = OPERATIONS['staff.login'].path;
@@ -67,10 +74,15 @@ export function apiPathProblem(path: unknown): string | undefined {
     return 'has a malformed escape';
   }
   // No way out of the allowed prefixes: no dot segments, no encoded slashes, no empty segments.
-  if (segments.slice(1).some((segment, i) => segment === '.' || segment === '..' || /[/\\]/.test(segment) || (segment === '' && i < segments.length - 2))) {
+  if (
+    segments
+      .slice(1)
+      .some((segment, i) => segment === '.' || segment === '..' || /[/\\]/.test(segment) || (segment === '' && i < segments.length - 2))
+  ) {
     return 'must not contain empty, dot or encoded-slash segments';
   }
-  if (pathname === API_HEALTH_PATH || API_PATH_PREFIXES.some((prefix) => pathname.startsWith(prefix) && pathname.length > prefix.length)) return undefined;
+  if (pathname === API_HEALTH_PATH || API_PATH_PREFIXES.some((prefix) => pathname.startsWith(prefix) && pathname.length > prefix.length))
+    return undefined;
   return 'must be under /rest/ or /ui/, or /health';
 }
 
@@ -81,7 +93,8 @@ export function forwardedHeaders(headers: unknown): Record<string, string> {
   for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
     const lower = name.toLowerCase();
     // Visible ASCII and spaces only: nothing that could split a header.
-    if (FORWARDED_REQUEST_HEADERS.includes(lower) && typeof value === 'string' && /^[\x20-\x7e]{1,1024}$/.test(value)) result[lower] = value;
+    if (FORWARDED_REQUEST_HEADERS.includes(lower) && typeof value === 'string' && /^[\x20-\x7e]{1,1024}$/.test(value))
+      result[lower] = value;
   }
   return result;
 }
@@ -97,7 +110,10 @@ export function sessionTokenOf(setCookie: unknown): string | undefined {
   const cookies = Array.isArray(setCookie) ? setCookie : [setCookie];
   for (const cookie of cookies) {
     if (typeof cookie !== 'string' || !cookie.startsWith(`${SESSION_COOKIE}=`)) continue;
-    const value = cookie.slice(SESSION_COOKIE.length + 1).split(';')[0]?.trim();
+    const value = cookie
+      .slice(SESSION_COOKIE.length + 1)
+      .split(';')[0]
+      ?.trim();
     if (value) return value;
   }
   return undefined;

@@ -80,7 +80,10 @@ export function loadDesktopDataKey(dataDir: string, options: DesktopDataKeyOptio
   }
 
   if (!available) {
-    logger.warn({ dataDir }, 'OS keychain encryption (safeStorage) is not available: the data key is kept in a plain file readable by this user only');
+    logger.warn(
+      { dataDir },
+      'OS keychain encryption (safeStorage) is not available: the data key is kept in a plain file readable by this user only',
+    );
     return { ...loadDataKey(dataDir, env), protectedByKeychain: false };
   }
   const backend = safeStorage.getSelectedStorageBackend?.();

@@ -4,7 +4,14 @@
  */
 import type { MessageBoxOptions } from './ports.js';
 
-export { FIRST_RUN_ADMIN_LOGIN, FIRST_RUN_MERCHANT_NAME, FIRST_RUN_TILL_LOGIN, FIRST_RUN_TILL_PIN, setUpFirstRun, type FirstRunCredentials } from '../first-run.js';
+export {
+  FIRST_RUN_ADMIN_LOGIN,
+  FIRST_RUN_MERCHANT_NAME,
+  FIRST_RUN_TILL_LOGIN,
+  FIRST_RUN_TILL_PIN,
+  setUpFirstRun,
+  type FirstRunCredentials,
+} from '../first-run.js';
 import type { FirstRunCredentials } from '../first-run.js';
 
 /** The one-time dialog with the credentials (never logged). */

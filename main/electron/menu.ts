@@ -13,7 +13,9 @@ export function applicationMenuTemplate(actions: MenuActions, platform: NodeJS.P
       ...(platform === 'darwin' ? [{ role: 'about' as const }, { type: 'separator' as const }] : []),
       { label: 'Open Tillgate', accelerator: 'CmdOrCtrl+O', click: actions.openWindow },
       { type: 'separator' },
-      ...(platform === 'darwin' ? [{ role: 'hide' as const }, { role: 'hideOthers' as const }, { role: 'unhide' as const }, { type: 'separator' as const }] : []),
+      ...(platform === 'darwin'
+        ? [{ role: 'hide' as const }, { role: 'hideOthers' as const }, { role: 'unhide' as const }, { type: 'separator' as const }]
+        : []),
       // Quit goes through before-quit, which drains the REST API and closes the database first.
       { label: 'Quit Tillgate', accelerator: 'CmdOrCtrl+Q', click: actions.quit },
     ],
@@ -21,7 +23,15 @@ export function applicationMenuTemplate(actions: MenuActions, platform: NodeJS.P
   // Without an Edit menu, copy and paste shortcuts do nothing on macOS.
   const edit: MenuItemTemplate = {
     label: 'Edit',
-    submenu: [{ role: 'undo' }, { role: 'redo' }, { type: 'separator' }, { role: 'cut' }, { role: 'copy' }, { role: 'paste' }, { role: 'selectAll' }],
+    submenu: [
+      { role: 'undo' },
+      { role: 'redo' },
+      { type: 'separator' },
+      { role: 'cut' },
+      { role: 'copy' },
+      { role: 'paste' },
+      { role: 'selectAll' },
+    ],
   };
   return [tillgate, edit];
 }

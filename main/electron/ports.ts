@@ -124,7 +124,8 @@ export interface SafeStoragePort {
   getSelectedStorageBackend?(): string;
 }
 
-export type MenuRole = 'undo' | 'redo' | 'cut' | 'copy' | 'paste' | 'selectAll' | 'quit' | 'about' | 'hide' | 'hideOthers' | 'unhide' | 'services';
+export type MenuRole =
+  'undo' | 'redo' | 'cut' | 'copy' | 'paste' | 'selectAll' | 'quit' | 'about' | 'hide' | 'hideOthers' | 'unhide' | 'services';
 
 export interface MenuItemTemplate {
   label?: string;

@@ -222,7 +222,10 @@ const NOT_BUILT_PAGE = `<!doctype html>
 <p>Run <code>npm run build:renderer</code> and restart the app.</p></body></html>`;
 
 function textResponse(status: number, body: string, contentType = 'text/plain; charset=utf-8'): Response {
-  return new Response(body, { status, headers: { 'Content-Type': contentType, 'Content-Security-Policy': CONTENT_SECURITY_POLICY, 'X-Content-Type-Options': 'nosniff' } });
+  return new Response(body, {
+    status,
+    headers: { 'Content-Type': contentType, 'Content-Security-Policy': CONTENT_SECURITY_POLICY, 'X-Content-Type-Options': 'nosniff' },
+  });
 }
 
 /**

@@ -87,7 +87,8 @@ export function describeStartupError(error: unknown, settings: Pick<Settings, 'h
   if (code === 'EADDRINUSE' && settings) {
     return `Port ${settings.port} on ${settings.host} is in use. Is Tillgate or a headless gateway already running? Otherwise choose another port ("port" in settings.json).`;
   }
-  if (code === 'EACCES' && settings) return `Tillgate may not listen on ${settings.host}:${settings.port}. Choose another port ("port" in settings.json).`;
+  if (code === 'EACCES' && settings)
+    return `Tillgate may not listen on ${settings.host}:${settings.port}. Choose another port ("port" in settings.json).`;
   return error instanceof Error ? error.message : String(error);
 }
 
@@ -172,7 +173,10 @@ export function runShell(electron: ElectronPorts, options: ShellOptions): ShellH
     });
     if (path === undefined || existsSync(path)) return path;
     if (app.isPackaged) throw new Error(`the SQLite engine for Electron is missing from this installation (${path}); reinstall Tillgate`);
-    logger.warn({ path }, 'no Electron build of better-sqlite3 (run node scripts/build-native-electron.mjs); trying the one in node_modules');
+    logger.warn(
+      { path },
+      'no Electron build of better-sqlite3 (run node scripts/build-native-electron.mjs); trying the one in node_modules',
+    );
     return undefined;
   };
 
@@ -202,7 +206,12 @@ export function runShell(electron: ElectronPorts, options: ShellOptions): ShellH
     const tls = tlsFor(settings);
     composition.setTlsFingerprint(tls?.fingerprint ?? null);
     if (tls) logger.info({ fingerprint: tls.fingerprint, selfSigned: tls.selfSigned }, 'HTTPS for POS software on the network');
-    const httpServer = await buildServer(composition.gateway, { logger, uiDir: rendererDir, till: { confirmAbove: settings.tillConfirmAbove }, ...(tls ? { https: tls } : {}) });
+    const httpServer = await buildServer(composition.gateway, {
+      logger,
+      uiDir: rendererDir,
+      till: { confirmAbove: settings.tillConfirmAbove },
+      ...(tls ? { https: tls } : {}),
+    });
     server = httpServer;
     await httpServer.listen({ host: settings.host, port: settings.port });
     const address = httpServer.server.address();
@@ -220,7 +229,9 @@ export function runShell(electron: ElectronPorts, options: ShellOptions): ShellH
       trustedWindow: () => window,
       logger,
     });
-    electron.Menu.setApplicationMenu(electron.Menu.buildFromTemplate(applicationMenuTemplate({ openWindow: showWindow, quit: () => app.quit() }, platform)));
+    electron.Menu.setApplicationMenu(
+      electron.Menu.buildFromTemplate(applicationMenuTemplate({ openWindow: showWindow, quit: () => app.quit() }, platform)),
+    );
     // Last before the window: a start that fails earlier must not create accounts whose passwords
     // nobody ever saw (only their hashes are stored).
     // A brand-new data folder asks first: this computer is the shop's gateway, or it joins one (the
@@ -234,7 +245,10 @@ export function runShell(electron: ElectronPorts, options: ShellOptions): ShellH
     if (firstRun) {
       // The shop keeps this computer's time zone (Settings shows it).
       const timeZone = keepShopTimeZone(settings, hostTimeZone());
-      logger.info({ merchantId: firstRun.merchantId, timeZone }, 'first run: created the merchant "My Shop" with the staff accounts admin and till');
+      logger.info(
+        { merchantId: firstRun.merchantId, timeZone },
+        'first run: created the merchant "My Shop" with the staff accounts admin and till',
+      );
     }
 
     running = true;
@@ -245,7 +259,9 @@ export function runShell(electron: ElectronPorts, options: ShellOptions): ShellH
 
   /** Shown once, over the window; the passwords exist nowhere else in clear. */
   const showFirstRunCredentials = (credentials: FirstRunCredentials) => {
-    electron.dialog.showMessageBox(firstRunMessage(credentials)).catch((error: unknown) => logger.error({ err: error }, 'could not show the first-run credentials'));
+    electron.dialog
+      .showMessageBox(firstRunMessage(credentials))
+      .catch((error: unknown) => logger.error({ err: error }, 'could not show the first-run credentials'));
   };
 
   const fail = async (error: unknown): Promise<undefined> => {

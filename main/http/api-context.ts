@@ -81,7 +81,10 @@ export function authenticate(gateway: Gateway, kinds: CredentialKinds) {
         }
       }
       reply.header('WWW-Authenticate', REALM);
-      return sendApiError(reply, apiError(ErrorCode.unauthenticated, 'HTTP Basic authentication with the API key and password is required'));
+      return sendApiError(
+        reply,
+        apiError(ErrorCode.unauthenticated, 'HTTP Basic authentication with the API key and password is required'),
+      );
     }
     const result = await gateway.auth.authenticate(request.ip, credentials.key, credentials.password);
     if (!result.ok) {
@@ -91,14 +94,22 @@ export function authenticate(gateway: Gateway, kinds: CredentialKinds) {
     }
     if (!allowed.includes(result.principal.kind)) {
       const who = allowed.map((kind) => `${kind} credentials`).join(' or ');
-      return sendApiError(reply, apiError(ErrorCode.forbidden, `These credentials are ${result.principal.kind} credentials; this endpoint takes ${who}`));
+      return sendApiError(
+        reply,
+        apiError(ErrorCode.forbidden, `These credentials are ${result.principal.kind} credentials; this endpoint takes ${who}`),
+      );
     }
     request.principal = result.principal;
     const tillStaff = request.headers['x-till-staff'];
     if (typeof tillStaff === 'string' && result.principal.kind === 'merchant') {
       // A joined till names the cashier who took the sale there (issue 26).
       if (!(await gateway.centre.tillStaff(result.principal.credentialId, tillStaff))) {
-        return sendApiError(reply, apiError(ErrorCode.forbidden, 'X-Till-Staff is honoured only from a joined till, for an active staff member of its merchant', [{ field: 'X-Till-Staff', message: 'is not a staff member this credential may name' }]));
+        return sendApiError(
+          reply,
+          apiError(ErrorCode.forbidden, 'X-Till-Staff is honoured only from a joined till, for an active staff member of its merchant', [
+            { field: 'X-Till-Staff', message: 'is not a staff member this credential may name' },
+          ]),
+        );
       }
       request.tillStaffId = tillStaff;
     }
@@ -128,11 +139,15 @@ async function authorizeStaff(gateway: Gateway, request: FastifyRequest, reply: 
     const raw = request.headers['x-manager-approval'];
     const keyHeader = request.headers['idempotency-key'] ?? request.headers['x-idempotency-key'];
     const idempotencyKey = typeof keyHeader === 'string' ? keyHeader : undefined;
-    const approver = typeof raw === 'string' ? await gateway.staff.consumeApproval(raw, principal.merchantId ?? '', action, idempotencyKey) : undefined;
+    const approver =
+      typeof raw === 'string' ? await gateway.staff.consumeApproval(raw, principal.merchantId ?? '', action, idempotencyKey) : undefined;
     if (!approver) {
-      return sendApiError(reply, apiError(ErrorCode.forbidden, `A ${action} at the till needs a manager's approval`, [
-        { field: 'X-Manager-Approval', message: 'missing, used or expired approval token' },
-      ]));
+      return sendApiError(
+        reply,
+        apiError(ErrorCode.forbidden, `A ${action} at the till needs a manager's approval`, [
+          { field: 'X-Manager-Approval', message: 'missing, used or expired approval token' },
+        ]),
+      );
     }
     request.approvedBy = approver;
   }
@@ -162,12 +177,18 @@ function auditFacts(action: ApiAuditAction, request: FastifyRequest, value: unkn
   if (action.startsWith('postback_') || action === 'webhook_key_rotate') {
     const eventId = (request.params as { event_id?: string } | undefined)?.event_id ?? null;
     const since = (request.body as { since?: unknown } | undefined)?.since;
-    const detail = action === 'postback_resend_failed' ? `${String((value as { requeued?: number } | undefined)?.requeued)} failed since ${String(since)}` : null;
+    const detail =
+      action === 'postback_resend_failed'
+        ? `${String((value as { requeued?: number } | undefined)?.requeued)} failed since ${String(since)}`
+        : null;
     return { subjectId: eventId, detail };
   }
   const body = request.body as { transaction_id?: string; amount?: number; merchant_reference?: string } | undefined;
   // A till refund's reason travels as its merchant_reference (docs/decisions.md) and is kept here too.
-  const detail = [body?.amount !== undefined ? `amount ${body.amount}` : '', action === 'refund' && body?.merchant_reference ? `reason: ${body.merchant_reference}` : '']
+  const detail = [
+    body?.amount !== undefined ? `amount ${body.amount}` : '',
+    action === 'refund' && body?.merchant_reference ? `reason: ${body.merchant_reference}` : '',
+  ]
     .filter((part) => part !== '')
     .join('; ');
   return { subjectId: body?.transaction_id ?? null, detail: detail || null };
@@ -186,7 +207,9 @@ export function operationContext(request: FastifyRequest): OperationContext {
     ...(request.idempotency ? { idempotency: request.idempotency.scope } : {}),
     ...(staff ? { staffId: staff.id } : request.tillStaffId ? { staffId: request.tillStaffId } : {}),
     ...(staff && request.approvedBy ? { approvedBy: request.approvedBy } : {}),
-    ...(request.saleTill !== undefined ? { tillId: request.saleTill, ...(request.saleTillFromCredential ? { tillCredential: true } : {}) } : {}),
+    ...(request.saleTill !== undefined
+      ? { tillId: request.saleTill, ...(request.saleTillFromCredential ? { tillCredential: true } : {}) }
+      : {}),
     ...(request.headers[REPEAT_SALE_HEADER.toLowerCase()] === REPEAT_SALE_CONFIRMED ? { repeatConfirmed: true } : {}),
     ...(action ? { audit: { action, describe: (value: unknown) => auditFacts(action, request, value) } } : {}),
   };
@@ -223,7 +246,11 @@ export function idempotencyKeys(gateway: Gateway) {
     const invalid = checkIdempotencyKey(key, header);
     if (invalid) return sendApiError(reply, invalid);
     const path = request.url.split('?')[0] ?? request.url;
-    const start = await gateway.idempotency.start(request.principal.merchantId, key, requestFingerprint(request.method, path, request.body));
+    const start = await gateway.idempotency.start(
+      request.principal.merchantId,
+      key,
+      requestFingerprint(request.method, path, request.body),
+    );
     if (start.kind === 'replay') return send(reply, replyOf({ ...start.answer, replayed: true }));
     if (start.kind === 'reject') return sendApiError(reply, start.error);
     request.idempotency = start;

@@ -57,8 +57,11 @@ const SHARED_SCHEMAS = [
 const TAGS = [
   { name: 'Payments', description: 'Payment operations' },
   { name: 'Transaction queries', description: 'Read transactions, their refunds and event logs' },
-  { name: 'Checkout', description: 'Hosted checkout sessions: the customer pays on the gateway\'s page' },
-  { name: 'Network tokens', description: 'Network tokens for cards (visa, mastercard), their data and single-use cryptograms; the simulated token service' },
+  { name: 'Checkout', description: "Hosted checkout sessions: the customer pays on the gateway's page" },
+  {
+    name: 'Network tokens',
+    description: 'Network tokens for cards (visa, mastercard), their data and single-use cryptograms; the simulated token service',
+  },
   { name: 'Invoices', description: 'Invoices with pay link and QR code; errors answer {message, error}' },
   { name: 'Postbacks', description: 'Signed status notifications to your postback_url: deliveries, attempts, resends, webhook key' },
   {
@@ -66,8 +69,16 @@ const TAGS = [
     description:
       "The catalog of payment methods (any credentials) and, for partners (their own Basic-auth credentials), each method's setting per merchant and per shop; a merchant key gets 403 on /v2/merchants",
   },
-  { name: 'Tills and centre', description: 'Tills joined to a centre: pairing, reports, the replica they keep, and forwarding the sales they stored while the centre was away' },
-  { name: 'Back-office UI', description: 'Staff sessions (cookie) used by the desktop and browser UI; staff sessions may also call the API routes their role allows' },
+  {
+    name: 'Tills and centre',
+    description:
+      'Tills joined to a centre: pairing, reports, the replica they keep, and forwarding the sales they stored while the centre was away',
+  },
+  {
+    name: 'Back-office UI',
+    description:
+      'Staff sessions (cookie) used by the desktop and browser UI; staff sessions may also call the API routes their role allows',
+  },
   { name: 'System', description: 'Health and documentation' },
 ];
 
@@ -123,11 +134,22 @@ function docsPageSpec(spec: Readonly<Record<string, unknown>>, backOfficeTag: st
     const kept = Object.fromEntries(Object.entries(methods).filter(([, op]) => (op.tags?.[0] === backOfficeTag) === backOffice));
     if (Object.keys(kept).length) paths[path] = kept;
   }
-  const used = new Set(Object.values(paths).flatMap((methods) => Object.values(methods as Record<string, { tags?: string[] }>).flatMap((op) => op.tags ?? [])));
+  const used = new Set(
+    Object.values(paths).flatMap((methods) => Object.values(methods as Record<string, { tags?: string[] }>).flatMap((op) => op.tags ?? [])),
+  );
   const tags = ((spec.tags ?? []) as Array<{ name: string }>).filter((tag) => used.has(tag.name));
   const info = (spec.info ?? {}) as { title?: string; description?: string };
   const other = backOffice
     ? 'The API for POS software and integrators is at /docs.'
     : "The app's own back-office routes (staff sessions) are at /docs/back-office; /openapi.json holds both.";
-  return { ...spec, paths, tags, info: { ...info, ...(backOffice ? { title: `${info.title ?? ''}: back-office routes` } : {}), description: `${info.description ?? ''}\n\n${other}` } };
+  return {
+    ...spec,
+    paths,
+    tags,
+    info: {
+      ...info,
+      ...(backOffice ? { title: `${info.title ?? ''}: back-office routes` } : {}),
+      description: `${info.description ?? ''}\n\n${other}`,
+    },
+  };
 }

@@ -28,7 +28,11 @@ declare module 'fastify' {
 }
 
 /** `params`: the route's path parameters (a check may depend on them, e.g. the payment type of a setting). */
-export type BodyFieldCheck = (body: Record<string, unknown>, rejected: ReadonlySet<string>, params: Record<string, unknown>) => FieldError[];
+export type BodyFieldCheck = (
+  body: Record<string, unknown>,
+  rejected: ReadonlySet<string>,
+  params: Record<string, unknown>,
+) => FieldError[];
 
 export interface AjvError {
   keyword: string;
@@ -86,14 +90,22 @@ function overlaps(a: string, b: string): boolean {
  * the body without the values the schema rejected (unknown fields, wrong types), and only what they
  * find about other fields is added, so each field is named once, by the schema first.
  */
-export function coreFieldErrors(request: FastifyRequest, validation: readonly AjvError[], schemaFields: readonly FieldError[], context: 'body' | 'querystring' = 'body'): FieldError[] {
+export function coreFieldErrors(
+  request: FastifyRequest,
+  validation: readonly AjvError[],
+  schemaFields: readonly FieldError[],
+  context: 'body' | 'querystring' = 'body',
+): FieldError[] {
   const check = context === 'body' ? request.routeOptions.config.bodyFieldErrors : request.routeOptions.config.queryFieldErrors;
   const data: unknown = context === 'body' ? request.body : request.query;
   if (!check || !isObject(data)) return [];
   const pruned = structuredClone({ ...data });
   for (const error of validation) {
     if (error.keyword === 'required') continue;
-    const path = error.instancePath.split('/').slice(1).map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'));
+    const path = error.instancePath
+      .split('/')
+      .slice(1)
+      .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'));
     if (error.keyword === 'additionalProperties') path.push(String(error.params.additionalProperty));
     const name = path.pop();
     if (name === undefined) return []; // the body itself has the wrong shape: nothing to check field by field
@@ -141,10 +153,15 @@ export function sendFrameworkError(error: FastifyError, request: FastifyRequest,
  * The answer to a request that failed with `error`: D3 for everything (decisions.md D3). Every 5xx
  * says only "internal error" with the request's correlation id; what went wrong goes to the log.
  */
-function answerError(error: FastifyError & { validation?: AjvError[]; validationContext?: string }, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+function answerError(
+  error: FastifyError & { validation?: AjvError[]; validationContext?: string },
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
   if (error.validation) {
     const fields = fieldErrorsFromAjv(error.validation, error.validationContext);
-    if (error.validationContext === 'body' || error.validationContext === 'querystring') fields.push(...coreFieldErrors(request, error.validation, fields, error.validationContext));
+    if (error.validationContext === 'body' || error.validationContext === 'querystring')
+      fields.push(...coreFieldErrors(request, error.validation, fields, error.validationContext));
     return sendApiError(reply, validationError(fields));
   }
   switch (error.code) {
@@ -154,13 +171,20 @@ function answerError(error: FastifyError & { validation?: AjvError[]; validation
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return sendApiError(reply, apiError(ErrorCode.bodyTooLarge, 'The request body is larger than 1 MiB'));
     case FIELDS_WITH_NUL:
-    return sendApiError(reply, validationError((error as unknown as FieldsWithNulError).fields));
-  case BODY_TOO_DEEP:
-      return sendApiError(reply, validationError([{ field: 'body', message: `must not nest arrays and objects more than ${MAX_BODY_DEPTH} levels deep` }]));
+      return sendApiError(reply, validationError((error as unknown as FieldsWithNulError).fields));
+    case BODY_TOO_DEEP:
+      return sendApiError(
+        reply,
+        validationError([{ field: 'body', message: `must not nest arrays and objects more than ${MAX_BODY_DEPTH} levels deep` }]),
+      );
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return reply.code(415).send(apiError(ErrorCode.validation, 'Requests with a body must be Content-Type: application/json', [
-        { field: 'Content-Type', message: 'must be application/json' },
-      ]));
+      return reply
+        .code(415)
+        .send(
+          apiError(ErrorCode.validation, 'Requests with a body must be Content-Type: application/json', [
+            { field: 'Content-Type', message: 'must be application/json' },
+          ]),
+        );
     default:
       break;
   }
@@ -170,14 +194,21 @@ function answerError(error: FastifyError & { validation?: AjvError[]; validation
   }
   if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
     request.log.info({ code: error.code, statusCode: error.statusCode }, 'client error');
-    return reply.code(error.statusCode).send(apiError(ErrorCode.validation, 'The request could not be processed', [
-      { field: 'request', message: error.code ?? 'invalid request' },
-    ]));
+    return reply
+      .code(error.statusCode)
+      .send(
+        apiError(ErrorCode.validation, 'The request could not be processed', [
+          { field: 'request', message: error.code ?? 'invalid request' },
+        ]),
+      );
   }
   if (error instanceof StorageUnavailableError) {
     request.log.error({ reason: error.reason }, 'storage unavailable');
     reply.header('Retry-After', '30');
-    return sendApiError(reply, apiError(ErrorCode.storage, `The gateway cannot store data right now: ${error.message}. Nothing was done; try again in a moment.`));
+    return sendApiError(
+      reply,
+      apiError(ErrorCode.storage, `The gateway cannot store data right now: ${error.message}. Nothing was done; try again in a moment.`),
+    );
   }
   return internalError(error, request, reply);
 }
@@ -189,14 +220,16 @@ function internalError(error: unknown, request: FastifyRequest, reply: FastifyRe
 
 /** Installs the D3 error handler and not-found handler on an instance (and its children). */
 export function installErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError & { validation?: AjvError[]; validationContext?: string }, request: FastifyRequest, reply: FastifyReply) => {
-    try {
-      return answerError(error, request, reply);
-    } catch (failure) {
-      // A handler that fails must not fall back to Fastify's own body, which carries the message.
-      return internalError(failure, request, reply);
-    }
-  });
+  app.setErrorHandler(
+    (error: FastifyError & { validation?: AjvError[]; validationContext?: string }, request: FastifyRequest, reply: FastifyReply) => {
+      try {
+        return answerError(error, request, reply);
+      } catch (failure) {
+        // A handler that fails must not fall back to Fastify's own body, which carries the message.
+        return internalError(failure, request, reply);
+      }
+    },
+  );
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? request.url;
@@ -216,10 +249,12 @@ export function isCheck(checks: ReadonlySet<OperationName>, request: FastifyRequ
  * (schema first, then the route's core checks); everything else goes on to the API's handler.
  */
 export function answerChecks(app: FastifyInstance, checks: ReadonlySet<OperationName>): void {
-  app.setErrorHandler((error: FastifyError & { validation?: AjvError[]; validationContext?: string }, request: FastifyRequest, reply: FastifyReply) => {
-    if (!error.validation || error.validationContext !== 'body' || !isCheck(checks, request)) throw error;
-    const fields = fieldErrorsFromAjv(error.validation, 'body');
-    fields.push(...coreFieldErrors(request, error.validation, fields));
-    return reply.code(200).send({ errors: fields });
-  });
+  app.setErrorHandler(
+    (error: FastifyError & { validation?: AjvError[]; validationContext?: string }, request: FastifyRequest, reply: FastifyReply) => {
+      if (!error.validation || error.validationContext !== 'body' || !isCheck(checks, request)) throw error;
+      const fields = fieldErrorsFromAjv(error.validation, 'body');
+      fields.push(...coreFieldErrors(request, error.validation, fields));
+      return reply.code(200).send({ errors: fields });
+    },
+  );
 }

@@ -17,8 +17,12 @@ export function invoiceAuditFacts(action: ApiAuditAction, request: FastifyReques
   const fields = (typeof body.invoice === 'object' && body.invoice !== null ? body.invoice : {}) as Record<string, unknown>;
   switch (action) {
     case 'invoice_create': {
-      const invoice = (value as { invoice?: unknown } | null | undefined)?.invoice as { debt_claim_number?: string; amount?: number; currency?: string } | undefined;
-      return { subject: invoice?.debt_claim_number ?? null, detail: invoice ? `amount ${String(invoice.amount)} ${String(invoice.currency)}` : null };
+      const invoice = (value as { invoice?: unknown } | null | undefined)?.invoice as
+        { debt_claim_number?: string; amount?: number; currency?: string } | undefined;
+      return {
+        subject: invoice?.debt_claim_number ?? null,
+        detail: invoice ? `amount ${String(invoice.amount)} ${String(invoice.currency)}` : null,
+      };
     }
     case 'invoice_update': {
       const names = Object.keys(fields).sort();
@@ -28,7 +32,10 @@ export function invoiceAuditFacts(action: ApiAuditAction, request: FastifyReques
     case 'invoice_status':
       return { subject: params?.invoice_number ?? null, detail: `status ${String(body.status)}` };
     case 'invoice_plan_create':
-      return { subject: params?.invoice_number ?? null, detail: `${String(body.installments)} instalments, every ${String(body.interval)}` };
+      return {
+        subject: params?.invoice_number ?? null,
+        detail: `${String(body.installments)} instalments, every ${String(body.interval)}`,
+      };
     default:
       return { subject: params?.invoice_number ?? null, detail: null };
   }

@@ -96,7 +96,11 @@ export function urlPartWithNul(url: string): 'path' | 'query' | undefined {
 /** Replaces the app's `application/json` parser with Fastify's own behind the nesting bound. */
 export function installJsonParser(app: FastifyInstance, bodyLimit: number): void {
   // Fastify's own parser takes a callback (its type also allows the promise form of a parser).
-  const parse = app.getDefaultJsonParser('error', 'error') as (request: FastifyRequest, body: string, done: (error: Error | null, value?: unknown) => void) => void;
+  const parse = app.getDefaultJsonParser('error', 'error') as (
+    request: FastifyRequest,
+    body: string,
+    done: (error: Error | null, value?: unknown) => void,
+  ) => void;
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, (request, body, done) => {
     const text = body as string;

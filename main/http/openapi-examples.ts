@@ -176,7 +176,6 @@ const cardRegistration = {
   ...redirectUrls,
 };
 
-
 // ---- answers -------------------------------------------------------------------------------------
 
 const AT = '2026-03-02T09:41:07.512Z';
@@ -201,7 +200,12 @@ function transaction(id: string, fields: Record<string, unknown>): Record<string
     ...fields,
   };
 }
-const card = (brand: string, lastFour: string, month: number) => ({ card_brand: brand, card_last_four: lastFour, card_expiry_month: month, card_expiry_year: EXPIRY_YEAR });
+const card = (brand: string, lastFour: string, month: number) => ({
+  card_brand: brand,
+  card_last_four: lastFour,
+  card_expiry_month: month,
+  card_expiry_year: EXPIRY_YEAR,
+});
 const hostedPage = (id: string, page: string) => ({ client_action: 'redirect', action_data: { url: `${PUBLIC_URL}/pay/${id}/${page}` } });
 
 function token(fields: Record<string, unknown>): Record<string, unknown> {
@@ -276,7 +280,9 @@ function invoiceWrapper(message: string, fields: Record<string, unknown> = {}): 
 }
 
 /** The invoice example after its reminder, and after the two updates (PUT, then PATCH). */
-const afterReminder = { last_email: { email_type: 'reminder', status: 'queued', sent_at: null, recipient_email: 'ada@example.com', locale: 'de' } };
+const afterReminder = {
+  last_email: { email_type: 'reminder', status: 'queued', sent_at: null, recipient_email: 'ada@example.com', locale: 'de' },
+};
 const changed = { address: 'Friedrichstrasse 100', phone: '+49 30 1234567', description: 'Catering, 14 March (menu B)' };
 
 // ---- merchant management (D15) --------------------------------------------------------------------
@@ -290,7 +296,57 @@ const a2aEntry = {
   name: 'Account-to-account',
   description: 'Account-to-account instant payment with approval in the banking app; payouts',
   currencies: ['EUR', 'GBP'],
-  countries: ['AD', 'AT', 'AX', 'BE', 'BG', 'BL', 'CH', 'CY', 'CZ', 'DE', 'DK', 'EE', 'ES', 'FI', 'FR', 'GB', 'GF', 'GG', 'GI', 'GP', 'GR', 'HR', 'HU', 'IE', 'IM', 'IS', 'IT', 'JE', 'LI', 'LT', 'LU', 'LV', 'MC', 'MF', 'MQ', 'MT', 'NL', 'NO', 'PL', 'PM', 'PT', 'RE', 'RO', 'SE', 'SI', 'SK', 'SM', 'VA', 'YT'],
+  countries: [
+    'AD',
+    'AT',
+    'AX',
+    'BE',
+    'BG',
+    'BL',
+    'CH',
+    'CY',
+    'CZ',
+    'DE',
+    'DK',
+    'EE',
+    'ES',
+    'FI',
+    'FR',
+    'GB',
+    'GF',
+    'GG',
+    'GI',
+    'GP',
+    'GR',
+    'HR',
+    'HU',
+    'IE',
+    'IM',
+    'IS',
+    'IT',
+    'JE',
+    'LI',
+    'LT',
+    'LU',
+    'LV',
+    'MC',
+    'MF',
+    'MQ',
+    'MT',
+    'NL',
+    'NO',
+    'PL',
+    'PM',
+    'PT',
+    'RE',
+    'RO',
+    'SE',
+    'SI',
+    'SK',
+    'SM',
+    'VA',
+    'YT',
+  ],
   capabilities: { payout: true, partial_refund: true, partial_reversal: false, recurring: false, subscription: false },
   default_enabled: true,
   fee_fixed: 0.1,
@@ -325,7 +381,13 @@ function cardecomSetting(fields: Record<string, unknown>, fieldSources: Record<s
     cvm_limit: null,
     source: 'default',
     field_sources: {
-      enabled: 'default', currencies: 'default', countries: 'default', capabilities: sources('default'), fee_fixed: 'default', fee_percent: 'default', cvm_limit: null,
+      enabled: 'default',
+      currencies: 'default',
+      countries: 'default',
+      capabilities: sources('default'),
+      fee_fixed: 'default',
+      fee_percent: 'default',
+      cvm_limit: null,
       ...fieldSources,
     },
     updated_at: null,
@@ -347,7 +409,13 @@ const shopCardpos = {
   cvm_limit: { EUR: 25 },
   source: 'default',
   field_sources: {
-    enabled: 'default', currencies: 'shop', countries: 'default', capabilities: { ...sources('default'), payout: 'shop' }, fee_fixed: 'default', fee_percent: 'default', cvm_limit: { EUR: 'shop' },
+    enabled: 'default',
+    currencies: 'shop',
+    countries: 'default',
+    capabilities: { ...sources('default'), payout: 'shop' },
+    fee_fixed: 'default',
+    fee_percent: 'default',
+    cvm_limit: { EUR: 'shop' },
   },
   updated_at: LATER,
 };
@@ -380,25 +448,36 @@ const MERCHANT_MANAGEMENT_EXAMPLES: Record<string, OperationExamples> = {
   'PUT /v2/merchants/{merchant_id}/payment-methods/{payment_type}': {
     responses: {
       201: {
-        eur_only: answer('Set for the merchant: EUR only, its own fees', envelope(cardecomSetting(
-          { currencies: ['EUR'], fee_fixed: 0.2, fee_percent: 1.2, updated_at: AT },
-          { currencies: 'merchant', fee_fixed: 'merchant', fee_percent: 'merchant' },
-        ))),
+        eur_only: answer(
+          'Set for the merchant: EUR only, its own fees',
+          envelope(
+            cardecomSetting(
+              { currencies: ['EUR'], fee_fixed: 0.2, fee_percent: 1.2, updated_at: AT },
+              { currencies: 'merchant', fee_fixed: 'merchant', fee_percent: 'merchant' },
+            ),
+          ),
+        ),
       },
       200: { switch_off: answer('Changed: cardecom is off for the merchant (every other field inherits again)', envelope(switchedOff)) },
     },
     parameters: { merchant_id: EXAMPLE_IDS.merchant, payment_type: 'cardecom' },
     request: {
       eur_only: { summary: 'Take cardecom in EUR only, at 1.2 % + 0.20', value: { currencies: ['EUR'], fee_fixed: 0.2, fee_percent: 1.2 } },
-      switch_off: { summary: 'Switch cardecom off for the merchant', description: 'A PUT sets the whole level: fields left out inherit again.', value: { enabled: false } },
+      switch_off: {
+        summary: 'Switch cardecom off for the merchant',
+        description: 'A PUT sets the whole level: fields left out inherit again.',
+        value: { enabled: false },
+      },
     },
   },
   'GET /v2/merchants/{merchant_id}/payment-methods': {
-    responses: { 200: { merchant: answer("The merchant's methods (first entry shown; 8 in all)", listOf(merchantPath, [switchedOff], 8)) } },
+    responses: {
+      200: { merchant: answer("The merchant's methods (first entry shown; 8 in all)", listOf(merchantPath, [switchedOff], 8)) },
+    },
     parameters: { merchant_id: EXAMPLE_IDS.merchant },
   },
   'GET /v2/merchants/{merchant_id}/payment-methods/{payment_type}': {
-    responses: { 200: { cardecom: answer('Switched off by the merchant\'s setting', envelope(switchedOff)) } },
+    responses: { 200: { cardecom: answer("Switched off by the merchant's setting", envelope(switchedOff)) } },
     parameters: { merchant_id: EXAMPLE_IDS.merchant, payment_type: 'cardecom' },
   },
   'DELETE /v2/merchants/{merchant_id}/payment-methods/{payment_type}': {
@@ -417,7 +496,12 @@ const MERCHANT_MANAGEMENT_EXAMPLES: Record<string, OperationExamples> = {
   },
   'GET /v2/merchants/{merchant_id}/shops/{shop_id}/payment-methods': {
     responses: {
-      200: { shop: answer("The shop's methods (first entry shown; 8 in all)", listOf(shopPath, [{ ...switchedOff, shop_id: EXAMPLE_IDS.shop }], 8)) },
+      200: {
+        shop: answer(
+          "The shop's methods (first entry shown; 8 in all)",
+          listOf(shopPath, [{ ...switchedOff, shop_id: EXAMPLE_IDS.shop }], 8),
+        ),
+      },
     },
     parameters: { merchant_id: EXAMPLE_IDS.merchant, shop_id: EXAMPLE_IDS.shop },
   },
@@ -428,14 +512,22 @@ const MERCHANT_MANAGEMENT_EXAMPLES: Record<string, OperationExamples> = {
   'DELETE /v2/merchants/{merchant_id}/shops/{shop_id}/payment-methods/{payment_type}': {
     responses: {
       200: {
-        cardpos: answer("Removed: the merchant's setting (here the catalog default) applies again (cvm_limit shortened: every currency of the catalog's defaults)", envelope({
-          ...shopCardpos,
-          currencies: null,
-          capabilities: { ...shopCardpos.capabilities, payout: true },
-          cvm_limit: { EUR: 50, USD: 50 },
-          field_sources: { ...shopCardpos.field_sources, currencies: 'default', capabilities: sources('default'), cvm_limit: { EUR: 'default', USD: 'default' } },
-          updated_at: null,
-        })),
+        cardpos: answer(
+          "Removed: the merchant's setting (here the catalog default) applies again (cvm_limit shortened: every currency of the catalog's defaults)",
+          envelope({
+            ...shopCardpos,
+            currencies: null,
+            capabilities: { ...shopCardpos.capabilities, payout: true },
+            cvm_limit: { EUR: 50, USD: 50 },
+            field_sources: {
+              ...shopCardpos.field_sources,
+              currencies: 'default',
+              capabilities: sources('default'),
+              cvm_limit: { EUR: 'default', USD: 'default' },
+            },
+            updated_at: null,
+          }),
+        ),
       },
     },
     parameters: { merchant_id: EXAMPLE_IDS.merchant, shop_id: EXAMPLE_IDS.shop, payment_type: 'cardpos' },
@@ -446,27 +538,81 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
   'POST /rest/payment': {
     responses: {
       200: {
-        cardpos_contactless: answer('Approved without PIN', transaction(EXAMPLE_IDS.contactless, {
-          payment_type: 'cardpos', order_id: 'till-2026-0042', amount: 23.4, included_fees: '0.43', ...card('mastercard', '4444', 12), authorization_code: '448369',
-        })),
-        cardpos_pin_requested: answer('Declined: enter the PIN (request_pin, 1A)', transaction(EXAMPLE_IDS.pinRequest, {
-          payment_type: 'cardpos', status_code: 6, status: 'declined', order_id: 'till-2026-0043', message: 'request_pin', reason_code: '1A', amount: 64.9,
-          ...card('mastercard', '4561', 12), insert_card: false,
-        })),
-        cardpos_pin_retry: answer('Approved with the PIN', transaction(EXAMPLE_IDS.pinRetry, {
-          payment_type: 'cardpos', order_id: 'till-2026-0043', amount: 64.9, included_fees: '1.01', ...card('mastercard', '4561', 12), authorization_code: '715288',
-        })),
-        cardecom_3ds: answer('Started: send the customer to the 3-D Secure page', transaction(EXAMPLE_IDS.threeDs, {
-          status_code: 1, status: 'started', order_id: 'web-10017', message: '3-D Secure challenge', amount: 89, ...hostedPage(EXAMPLE_IDS.threeDs, '3ds'), ...card('visa', '3220', 9),
-        })),
-        sepa_direct_debit: answer('Pending until the debit settles', transaction(EXAMPLE_IDS.sepa, {
-          payment_type: 'dd', status_code: 2, status: 'pending', order_id: 'sub-2026-03', message: 'Submitted; settles after the debit date', amount: 29, included_fees: '0.30',
-          sepa_mandate: 'MND-20260302-K7PQ2M9XWT', sepa_msg_id: 'MSG-6D0F3A1B9C2E4F5A6B7C8D9E0F1A2B3',
-        })),
-        wallet_subscription: answer('Started: the customer approves the subscription', transaction(EXAMPLE_IDS.subscription, {
-          payment_type: 'wallet', status_code: 1, status: 'started', order_id: 'plan-basic-ada', message: 'Awaiting the customer', amount: 9.99,
-          ...hostedPage(EXAMPLE_IDS.subscription, 'wallet'), subscription_status: 'approval_pending',
-        })),
+        cardpos_contactless: answer(
+          'Approved without PIN',
+          transaction(EXAMPLE_IDS.contactless, {
+            payment_type: 'cardpos',
+            order_id: 'till-2026-0042',
+            amount: 23.4,
+            included_fees: '0.43',
+            ...card('mastercard', '4444', 12),
+            authorization_code: '448369',
+          }),
+        ),
+        cardpos_pin_requested: answer(
+          'Declined: enter the PIN (request_pin, 1A)',
+          transaction(EXAMPLE_IDS.pinRequest, {
+            payment_type: 'cardpos',
+            status_code: 6,
+            status: 'declined',
+            order_id: 'till-2026-0043',
+            message: 'request_pin',
+            reason_code: '1A',
+            amount: 64.9,
+            ...card('mastercard', '4561', 12),
+            insert_card: false,
+          }),
+        ),
+        cardpos_pin_retry: answer(
+          'Approved with the PIN',
+          transaction(EXAMPLE_IDS.pinRetry, {
+            payment_type: 'cardpos',
+            order_id: 'till-2026-0043',
+            amount: 64.9,
+            included_fees: '1.01',
+            ...card('mastercard', '4561', 12),
+            authorization_code: '715288',
+          }),
+        ),
+        cardecom_3ds: answer(
+          'Started: send the customer to the 3-D Secure page',
+          transaction(EXAMPLE_IDS.threeDs, {
+            status_code: 1,
+            status: 'started',
+            order_id: 'web-10017',
+            message: '3-D Secure challenge',
+            amount: 89,
+            ...hostedPage(EXAMPLE_IDS.threeDs, '3ds'),
+            ...card('visa', '3220', 9),
+          }),
+        ),
+        sepa_direct_debit: answer(
+          'Pending until the debit settles',
+          transaction(EXAMPLE_IDS.sepa, {
+            payment_type: 'dd',
+            status_code: 2,
+            status: 'pending',
+            order_id: 'sub-2026-03',
+            message: 'Submitted; settles after the debit date',
+            amount: 29,
+            included_fees: '0.30',
+            sepa_mandate: 'MND-20260302-K7PQ2M9XWT',
+            sepa_msg_id: 'MSG-6D0F3A1B9C2E4F5A6B7C8D9E0F1A2B3',
+          }),
+        ),
+        wallet_subscription: answer(
+          'Started: the customer approves the subscription',
+          transaction(EXAMPLE_IDS.subscription, {
+            payment_type: 'wallet',
+            status_code: 1,
+            status: 'started',
+            order_id: 'plan-basic-ada',
+            message: 'Awaiting the customer',
+            amount: 9.99,
+            ...hostedPage(EXAMPLE_IDS.subscription, 'wallet'),
+            subscription_status: 'approval_pending',
+          }),
+        ),
       },
     },
     request: {
@@ -477,7 +623,8 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
       },
       cardpos_pin_requested: {
         summary: 'cardpos: the card asks for the PIN',
-        description: 'Above the contactless limit, or a card that always asks: the answer is a decline with message request_pin (reason_code 1A). Retry as in the next example.',
+        description:
+          'Above the contactless limit, or a card that always asks: the answer is a decline with message request_pin (reason_code 1A). Retry as in the next example.',
         value: cardposPinRequest,
       },
       cardpos_pin_retry: {
@@ -488,7 +635,8 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
       },
       cardecom_3ds: {
         summary: 'cardecom with 3-D Secure',
-        description: 'Card data server to server; this test card needs a 3-D Secure challenge: status 1 started, send the customer to action_data.url.',
+        description:
+          'Card data server to server; this test card needs a 3-D Secure challenge: status 1 started, send the customer to action_data.url.',
         value: cardecom3ds,
       },
       sepa_direct_debit: {
@@ -498,7 +646,8 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
       },
       wallet_subscription: {
         summary: 'wallet subscription',
-        description: 'recurring 1 with a plan: the customer approves on the wallet page (client_action redirect); /rest/revise and /rest/cancel follow.',
+        description:
+          'recurring 1 with a plan: the customer approves on the wallet page (client_action redirect); /rest/revise and /rest/cancel follow.',
         value: walletSubscription,
       },
     },
@@ -506,12 +655,30 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
   'POST /rest/authorize': {
     responses: {
       200: {
-        card_authorization: answer('Authorized (status 4)', transaction(EXAMPLE_IDS.authorization, {
-          status_code: 4, status: 'authorized', order_id: 'web-10018', amount: 49.9, included_fees: '0.95', ...card('visa', '1111', 12), authorization_code: '573426',
-        })),
-        deposit_hold: answer('Authorized (status 4)', transaction(EXAMPLE_IDS.hold, {
-          status_code: 4, status: 'authorized', order_id: 'room-204-deposit', amount: 150, included_fees: '2.35', ...card('mastercard', '4444', 6), authorization_code: '059021',
-        })),
+        card_authorization: answer(
+          'Authorized (status 4)',
+          transaction(EXAMPLE_IDS.authorization, {
+            status_code: 4,
+            status: 'authorized',
+            order_id: 'web-10018',
+            amount: 49.9,
+            included_fees: '0.95',
+            ...card('visa', '1111', 12),
+            authorization_code: '573426',
+          }),
+        ),
+        deposit_hold: answer(
+          'Authorized (status 4)',
+          transaction(EXAMPLE_IDS.hold, {
+            status_code: 4,
+            status: 'authorized',
+            order_id: 'room-204-deposit',
+            amount: 150,
+            included_fees: '2.35',
+            ...card('mastercard', '4444', 6),
+            authorization_code: '059021',
+          }),
+        ),
       },
     },
     request: {
@@ -522,21 +689,43 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
   'POST /rest/register': {
     responses: {
       200: {
-        card_on_file: answer('Started: send the customer to card entry', transaction(EXAMPLE_IDS.registration, {
-          status_code: 1, status: 'started', order_id: 'card-on-file-ada', message: 'Awaiting the customer', ...hostedPage(EXAMPLE_IDS.registration, 'card'),
-        })),
+        card_on_file: answer(
+          'Started: send the customer to card entry',
+          transaction(EXAMPLE_IDS.registration, {
+            status_code: 1,
+            status: 'started',
+            order_id: 'card-on-file-ada',
+            message: 'Awaiting the customer',
+            ...hostedPage(EXAMPLE_IDS.registration, 'card'),
+          }),
+        ),
       },
     },
     request: {
-      card_on_file: { summary: 'Save a card for later charges', description: 'The customer enters the card on the hosted page; later charges send this transaction_id as original_transaction_id with recurring 1.', value: cardRegistration },
+      card_on_file: {
+        summary: 'Save a card for later charges',
+        description:
+          'The customer enters the card on the hosted page; later charges send this transaction_id as original_transaction_id with recurring 1.',
+        value: cardRegistration,
+      },
     },
   },
   'POST /rest/capture': {
     responses: {
       200: {
         full_capture: answer('Captured', {
-          transaction_id: EXAMPLE_IDS.authorization, status_code: 3, status: 'completed', order_id: 'web-10018', message: 'Approved', amount: 49.9, captured_amount: 49.9,
-          error_code: 0, card_last_four: '1111', card_expiry_year: EXPIRY_YEAR, card_expiry_month: 12, card_brand: 'visa',
+          transaction_id: EXAMPLE_IDS.authorization,
+          status_code: 3,
+          status: 'completed',
+          order_id: 'web-10018',
+          message: 'Approved',
+          amount: 49.9,
+          captured_amount: 49.9,
+          error_code: 0,
+          card_last_four: '1111',
+          card_expiry_year: EXPIRY_YEAR,
+          card_expiry_month: 12,
+          card_brand: 'visa',
         }),
       },
     },
@@ -549,7 +738,16 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
   },
   'POST /rest/reverse': {
     responses: {
-      200: { release_hold: answer('Reversed (status 5)', { transaction_id: EXAMPLE_IDS.hold, status_code: 5, status: 'reversed', amount: 150, remaining_amount: 0, error_code: 0 }) },
+      200: {
+        release_hold: answer('Reversed (status 5)', {
+          transaction_id: EXAMPLE_IDS.hold,
+          status_code: 5,
+          status: 'reversed',
+          amount: 150,
+          remaining_amount: 0,
+          error_code: 0,
+        }),
+      },
     },
     request: {
       release_hold: { summary: 'Release the whole hold', value: { transaction_id: EXAMPLE_IDS.hold } },
@@ -559,24 +757,56 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
     responses: {
       200: {
         partial_refund: answer('Refunded; the payment is partly_refunded', {
-          refund_id: EXAMPLE_IDS.refund, transaction_id: EXAMPLE_IDS.contactless, status_code: 1, status: 'success', amount: 5, currency: 'EUR',
-          merchant_refund_id: 'RET-0042-1', merchant_reference: 'Returned item', transaction_status_code: 8, transaction_status: 'partly_refunded', error_code: 0,
+          refund_id: EXAMPLE_IDS.refund,
+          transaction_id: EXAMPLE_IDS.contactless,
+          status_code: 1,
+          status: 'success',
+          amount: 5,
+          currency: 'EUR',
+          merchant_refund_id: 'RET-0042-1',
+          merchant_reference: 'Returned item',
+          transaction_status_code: 8,
+          transaction_status: 'partly_refunded',
+          error_code: 0,
         }),
       },
     },
     request: {
       partial_refund: {
         summary: 'Refund part of a till payment',
-        value: { transaction_id: EXAMPLE_IDS.contactless, amount: 5.0, merchant_refund_id: 'RET-0042-1', merchant_reference: 'Returned item' },
+        value: {
+          transaction_id: EXAMPLE_IDS.contactless,
+          amount: 5.0,
+          merchant_refund_id: 'RET-0042-1',
+          merchant_reference: 'Returned item',
+        },
       },
     },
   },
   'POST /rest/payout': {
     responses: {
       200: {
-        card_credit: answer('Pending, completed after the simulated delay', { transaction_id: EXAMPLE_IDS.cardCredit, status_code: 2, status: 'pending', order_id: 'cashback-0007', error_code: 0 }),
-        a2a_payout: answer('Pending, completed after the simulated delay', { transaction_id: EXAMPLE_IDS.a2aPayout, status_code: 2, status: 'pending', order_id: 'payout-2026-0311', error_code: 0 }),
-        a2a_to_account: answer('Pending, completed after the simulated delay', { transaction_id: EXAMPLE_IDS.a2aPayoutIban, status_code: 2, status: 'pending', order_id: 'payout-2026-0312', error_code: 0 }),
+        card_credit: answer('Pending, completed after the simulated delay', {
+          transaction_id: EXAMPLE_IDS.cardCredit,
+          status_code: 2,
+          status: 'pending',
+          order_id: 'cashback-0007',
+          error_code: 0,
+        }),
+        a2a_payout: answer('Pending, completed after the simulated delay', {
+          transaction_id: EXAMPLE_IDS.a2aPayout,
+          status_code: 2,
+          status: 'pending',
+          order_id: 'payout-2026-0311',
+          error_code: 0,
+        }),
+        a2a_to_account: answer('Pending, completed after the simulated delay', {
+          transaction_id: EXAMPLE_IDS.a2aPayoutIban,
+          status_code: 2,
+          status: 'pending',
+          order_id: 'payout-2026-0312',
+          error_code: 0,
+        }),
       },
     },
     request: {
@@ -600,7 +830,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
         },
       },
       a2a_payout: {
-        summary: 'a2a: pay out to a recipient identified by e-mail (the interface\'s payout fields)',
+        summary: "a2a: pay out to a recipient identified by e-mail (the interface's payout fields)",
         description: 'Or send original_transaction_id (a completed a2a payment) to pay back its payer; iban is an optional extra.',
         value: {
           payment_type: 'a2a',
@@ -633,7 +863,15 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
   },
   'POST /rest/revise': {
     responses: {
-      200: { change_plan: answer('Active on the new plan', { transaction_id: EXAMPLE_IDS.subscription, subscription_status: 'active', subscription_plan_id: 'plan-lite', amount: 4.99, error_code: 0 }) },
+      200: {
+        change_plan: answer('Active on the new plan', {
+          transaction_id: EXAMPLE_IDS.subscription,
+          subscription_status: 'active',
+          subscription_plan_id: 'plan-lite',
+          amount: 4.99,
+          error_code: 0,
+        }),
+      },
     },
     request: {
       change_plan: {
@@ -645,7 +883,15 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
   },
   'POST /rest/cancel': {
     responses: {
-      200: { cancel_subscription: answer('Cancelled', { transaction_id: EXAMPLE_IDS.subscription, subscription_status: 'cancelled', subscription_plan_id: 'plan-lite', amount: 4.99, error_code: 0 }) },
+      200: {
+        cancel_subscription: answer('Cancelled', {
+          transaction_id: EXAMPLE_IDS.subscription,
+          subscription_status: 'cancelled',
+          subscription_plan_id: 'plan-lite',
+          amount: 4.99,
+          error_code: 0,
+        }),
+      },
     },
     request: {
       cancel_subscription: { summary: 'Cancel the subscription', value: { transaction_id: EXAMPLE_IDS.subscription } },
@@ -655,7 +901,12 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
     responses: {
       200: {
         sepa_mandate: answer('The mandate reference to send as sepa_mandate', {
-          sepa_mandate: 'MND-20260302-R4TV8NB2QC', mandate_date: '2026-03-02', payment_type: 'dd', recurring: 1, iban_last_four: '3000', error_code: 0,
+          sepa_mandate: 'MND-20260302-R4TV8NB2QC',
+          mandate_date: '2026-03-02',
+          payment_type: 'dd',
+          recurring: 1,
+          iban_last_four: '3000',
+          error_code: 0,
         }),
       },
     },
@@ -696,7 +947,11 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
     responses: {
       200: {
         checkout: answer('Open: send the customer to action_data.url', {
-          checkout_id: EXAMPLE_IDS.checkout, error_code: 0, status: 'open', client_action: 'redirect', action_data: { url: `${PUBLIC_URL}/checkout/${EXAMPLE_IDS.checkout}` },
+          checkout_id: EXAMPLE_IDS.checkout,
+          error_code: 0,
+          status: 'open',
+          client_action: 'redirect',
+          action_data: { url: `${PUBLIC_URL}/checkout/${EXAMPLE_IDS.checkout}` },
         }),
       },
     },
@@ -803,10 +1058,17 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
   },
   'PUT /rest/invoices/{invoice_number}': {
     responses: {
-      200: { change_address: answer('Updated', invoiceWrapper('Invoice updated.', { ...afterReminder, address: 'Friedrichstrasse 100', updated_at: LATER })) },
+      200: {
+        change_address: answer(
+          'Updated',
+          invoiceWrapper('Invoice updated.', { ...afterReminder, address: 'Friedrichstrasse 100', updated_at: LATER }),
+        ),
+      },
     },
     parameters: { invoice_number: INVOICE_NUMBER },
-    request: { change_address: { summary: 'Change the address', value: { invoice: { address: 'Friedrichstrasse 100', postal_code: '10117' } } } },
+    request: {
+      change_address: { summary: 'Change the address', value: { invoice: { address: 'Friedrichstrasse 100', postal_code: '10117' } } },
+    },
   },
   'PATCH /rest/invoices/{invoice_number}': {
     responses: {
@@ -814,7 +1076,10 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
     },
     parameters: { invoice_number: INVOICE_NUMBER },
     request: {
-      change_contact: { summary: 'Add a phone number and change the description', value: { invoice: { phone: '+49 30 1234567', description: 'Catering, 14 March (menu B)' } } },
+      change_contact: {
+        summary: 'Add a phone number and change the description',
+        value: { invoice: { phone: '+49 30 1234567', description: 'Catering, 14 March (menu B)' } },
+      },
     },
   },
   'POST /rest/invoices/{invoice_number}/payment_plan': {
@@ -848,7 +1113,12 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
   },
   'PUT /rest/invoices/{invoice_number}/status_change': {
     responses: {
-      200: { paid_in_cash: answer('Marked paid', invoiceWrapper('Invoice status changed.', { ...afterReminder, ...changed, status: 'paid', updated_at: LATER })) },
+      200: {
+        paid_in_cash: answer(
+          'Marked paid',
+          invoiceWrapper('Invoice status changed.', { ...afterReminder, ...changed, status: 'paid', updated_at: LATER }),
+        ),
+      },
     },
     parameters: { invoice_number: INVOICE_NUMBER },
     request: { paid_in_cash: { summary: 'Paid outside the gateway', value: { status: 'paid' } } },
@@ -886,8 +1156,18 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
           last_error: 'HTTP 503 (attempt 10)',
           created_at: AT,
           payload: {
-            transaction_id: EXAMPLE_IDS.contactless, payment_type: 'cardpos', status_code: 3, status: 'completed', order_id: 'till-2026-0042', message: 'Approved',
-            additional_transaction_data: null, amount: 23.4, currency: 'EUR', included_fees: '0.43', external_transaction_id: 'SIMF40892D45E0F281', captured_amount: 23.4,
+            transaction_id: EXAMPLE_IDS.contactless,
+            payment_type: 'cardpos',
+            status_code: 3,
+            status: 'completed',
+            order_id: 'till-2026-0042',
+            message: 'Approved',
+            additional_transaction_data: null,
+            amount: 23.4,
+            currency: 'EUR',
+            included_fees: '0.43',
+            external_transaction_id: 'SIMF40892D45E0F281',
+            captured_amount: 23.4,
           },
           error_code: 0,
         }),

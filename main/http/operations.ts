@@ -27,7 +27,13 @@ import { OPERATIONS } from '../../contract/operations.js';
 import { apiResponses } from './responses.js';
 
 /** The Fastify instance of a route plugin (FastifyPluginAsyncTypebox). */
-export type RouteApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
+export type RouteApp = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
 
 /**
  * What Fastify's type provider reads for an operation: its request schemas as the contract has
@@ -46,8 +52,18 @@ export interface RouteWords {
   produces?: string[];
 }
 
-export interface OperationOptions<Name extends OperationName>
-  extends Omit<RouteShorthandOptions<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, RouteGenericInterface, ContextConfigDefault, RouteSchemaOf<Name>, TypeBoxTypeProvider>, 'schema'> {
+export interface OperationOptions<Name extends OperationName> extends Omit<
+  RouteShorthandOptions<
+    RawServerDefault,
+    RawRequestDefaultExpression,
+    RawReplyDefaultExpression,
+    RouteGenericInterface,
+    ContextConfigDefault,
+    RouteSchemaOf<Name>,
+    TypeBoxTypeProvider
+  >,
+  'schema'
+> {
   schema: RouteWords;
   /**
    * How the contract's success answers become the route's `response`: a list of error statuses
@@ -68,7 +84,12 @@ export type OperationHandler<Name extends OperationName> = RouteHandlerMethod<
 >;
 
 /** Registers operation `name` on `app` with the route's own options and its handler. */
-export function route<Name extends OperationName>(app: RouteApp, name: Name, options: OperationOptions<Name>, handler: OperationHandler<Name>): void {
+export function route<Name extends OperationName>(
+  app: RouteApp,
+  name: Name,
+  options: OperationOptions<Name>,
+  handler: OperationHandler<Name>,
+): void {
   const { method, path } = OPERATIONS[name];
   const { schema: words, errors, ...rest } = options;
   const { response: success, ...request }: OperationSchemas = OPERATION_SCHEMAS[name];
@@ -83,7 +104,10 @@ export function route<Name extends OperationName>(app: RouteApp, name: Name, opt
   });
 }
 
-function responsesOf(success: Record<number, TSchema>, errors: OperationOptions<OperationName>['errors']): Record<number, TSchema> | undefined {
+function responsesOf(
+  success: Record<number, TSchema>,
+  errors: OperationOptions<OperationName>['errors'],
+): Record<number, TSchema> | undefined {
   if (typeof errors === 'function') return errors(success);
   if (errors) return apiResponses(success, errors);
   return Object.keys(success).length ? success : undefined;

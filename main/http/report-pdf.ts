@@ -38,7 +38,10 @@ function ensureRoom(doc: Doc, height: number): void {
 
 function cells(doc: Doc, values: readonly string[], y: number, bold: boolean, color = INK): void {
   let x = MARGIN;
-  doc.font(bold ? BOLD : REGULAR).fontSize(9).fillColor(color);
+  doc
+    .font(bold ? BOLD : REGULAR)
+    .fontSize(9)
+    .fillColor(color);
   values.forEach((value, i) => {
     const width = COLUMNS[i] ?? 40;
     // Text columns left, numbers right.
@@ -75,11 +78,21 @@ function table(doc: Doc, words: ReportWords, title: string, firstColumn: string,
   }
   y += ROW - 4;
   const [count, amount] = [t('reports.pdf.count'), t('reports.pdf.amount')];
-  cells(doc, [firstColumn, t('reports.pdf.currency'), count, amount, count, amount, count, amount, t('reports.figure.net')], y, true, MUTED);
+  cells(
+    doc,
+    [firstColumn, t('reports.pdf.currency'), count, amount, count, amount, count, amount, t('reports.figure.net')],
+    y,
+    true,
+    MUTED,
+  );
   y += ROW;
   rule(doc, y, INK);
   if (rows.length === 0) {
-    doc.font(REGULAR).fontSize(9).fillColor(MUTED).text(pdfText(t('reports.print.empty')), MARGIN + 2, y + 4);
+    doc
+      .font(REGULAR)
+      .fontSize(9)
+      .fillColor(MUTED)
+      .text(pdfText(t('reports.print.empty')), MARGIN + 2, y + 4);
     y += ROW;
   }
   for (const { label, row } of rows) {
@@ -117,7 +130,9 @@ function facts(doc: Doc, view: DayReportView, words: ReportWords): void {
   const left: Array<[string, string]> = [
     [t('reports.fact.till'), view.terminal_id],
     [t('reports.pdf.dayOpened'), view.opened_at ? words.time(view.opened_at) : t('reports.firstDayOfTill')],
-    view.report === 'z' ? [t('reports.pdf.dayClosed'), words.time(view.closed_at)] : [t('reports.pdf.figuresTaken'), words.time(view.generated_at)],
+    view.report === 'z'
+      ? [t('reports.pdf.dayClosed'), words.time(view.closed_at)]
+      : [t('reports.pdf.figuresTaken'), words.time(view.generated_at)],
   ];
   const right: Array<[string, string]> = [
     ...(view.closed_by ? [[t('reports.fact.closedBy'), view.closed_by.name] as [string, string]] : []),
@@ -134,7 +149,11 @@ function facts(doc: Doc, view: DayReportView, words: ReportWords): void {
       const x = MARGIN + column * 250;
       const y = top + row * 15;
       doc.font(REGULAR).fontSize(9).fillColor(MUTED).text(pdfText(key), x, y, { width: keyWidth, lineBreak: false });
-      doc.font(BOLD).fontSize(9).fillColor(INK).text(pdfText(value), x + keyWidth, y, { width: 245 - keyWidth, lineBreak: false, ellipsis: true });
+      doc
+        .font(BOLD)
+        .fontSize(9)
+        .fillColor(INK)
+        .text(pdfText(value), x + keyWidth, y, { width: 245 - keyWidth, lineBreak: false, ellipsis: true });
     });
   });
   doc.x = MARGIN;
@@ -164,16 +183,48 @@ export async function dayReportPdf(view: DayReportView, words: ReportWords = rep
   });
 
   doc.font(REGULAR).fontSize(10).fillColor(MUTED).text(pdfText(view.shop_name), MARGIN, MARGIN);
-  doc.font(BOLD).fontSize(20).fillColor(INK).text(pdfText(reportName), MARGIN, doc.y + 2);
+  doc
+    .font(BOLD)
+    .fontSize(20)
+    .fillColor(INK)
+    .text(pdfText(reportName), MARGIN, doc.y + 2);
   if (view.report === 'x') {
-    doc.font(BOLD).fontSize(10).fillColor('#9a5b00').text(pdfText(t('reports.pdf.notClosed')), MARGIN, doc.y + 2);
+    doc
+      .font(BOLD)
+      .fontSize(10)
+      .fillColor('#9a5b00')
+      .text(pdfText(t('reports.pdf.notClosed')), MARGIN, doc.y + 2);
   }
   doc.moveDown(0.6);
   facts(doc, view, words);
-  table(doc, words, t('reports.pdf.totals'), t('reports.pdf.cards'), view.totals.map((row) => ({ label: t('reports.pdf.allCards'), row })));
-  table(doc, words, t('reports.byBrand'), t('reports.brand'), view.by_card_brand.map((row) => ({ label: brandLabel(row.card_brand, t), row })));
-  table(doc, words, t('reports.byEntry'), t('reports.entry'), view.by_entry_mode.map((row) => ({ label: entryModeLabel(row.entry_mode, t), row })));
-  table(doc, words, t('reports.byCashier'), t('reports.cashier'), view.by_cashier.map((row) => ({ label: cashierLabel(row, t), row })));
+  table(
+    doc,
+    words,
+    t('reports.pdf.totals'),
+    t('reports.pdf.cards'),
+    view.totals.map((row) => ({ label: t('reports.pdf.allCards'), row })),
+  );
+  table(
+    doc,
+    words,
+    t('reports.byBrand'),
+    t('reports.brand'),
+    view.by_card_brand.map((row) => ({ label: brandLabel(row.card_brand, t), row })),
+  );
+  table(
+    doc,
+    words,
+    t('reports.byEntry'),
+    t('reports.entry'),
+    view.by_entry_mode.map((row) => ({ label: entryModeLabel(row.entry_mode, t), row })),
+  );
+  table(
+    doc,
+    words,
+    t('reports.byCashier'),
+    t('reports.cashier'),
+    view.by_cashier.map((row) => ({ label: cashierLabel(row, t), row })),
+  );
 
   // Footer on every page: what this is and the page number.
   const range = doc.bufferedPageRange();

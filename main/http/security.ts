@@ -38,7 +38,10 @@ async function security(app: FastifyInstance, { gateway, mayJoinCentre, bodyLimi
   app.addHook('onRequest', (request, reply, done) => {
     if (closing) {
       reply.header('Connection', 'close').header('Retry-After', '5');
-      void sendApiError(reply, apiError(ErrorCode.shuttingDown, 'The gateway is shutting down; nothing was done. Send the request again in a moment.'));
+      void sendApiError(
+        reply,
+        apiError(ErrorCode.shuttingDown, 'The gateway is shutting down; nothing was done. Send the request again in a moment.'),
+      );
       return;
     }
     const withNul = urlPartWithNul(request.url);

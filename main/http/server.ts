@@ -78,7 +78,9 @@ export async function buildServer(gateway: Gateway, options: ServerOptions = {})
     // One instance type for both: an HTTPS server is still answered and injected the same way.
     ...(options.https ? ({ https: options.https } as object) : {}),
     ...(options.logger ? { loggerInstance: options.logger as FastifyBaseLogger } : { logger: false }),
-    ...(options.requestLogLevel === 'debug' ? { logController: new DebugRequestLog(options.logger?.isLevelEnabled('debug') ?? false) } : {}),
+    ...(options.requestLogLevel === 'debug'
+      ? { logController: new DebugRequestLog(options.logger?.isLevelEnabled('debug') ?? false) }
+      : {}),
     bodyLimit: BODY_LIMIT,
     trustProxy: options.trustProxy ?? false,
     genReqId: () => uuidv7(),

@@ -33,13 +33,18 @@ export async function staticPlugin(app: FastifyInstance, { gateway, uiDir = DEFA
       root: uiDir,
       prefix: '/app/',
       setHeaders: (reply) => {
-        reply.header('Content-Security-Policy', "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'");
+        reply.header(
+          'Content-Security-Policy',
+          "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'",
+        );
       },
     });
   } else {
     // A checkout where the renderer was never built (`gateway serve` straight after a clone): say
     // how to get the UI instead of a bare "No route".
-    app.get('/app/*', { schema: { hide: true } }, async (_request, reply) => reply.code(503).header('Retry-After', '60').type('text/plain; charset=utf-8').send(UI_NOT_BUILT));
+    app.get('/app/*', { schema: { hide: true } }, async (_request, reply) =>
+      reply.code(503).header('Retry-After', '60').type('text/plain; charset=utf-8').send(UI_NOT_BUILT),
+    );
   }
   app.get('/app', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/app/'));
   app.get('/', { schema: { hide: true } }, async (_request, reply) => (uiBuilt ? reply.redirect('/app/') : reply.redirect('/docs')));

@@ -20,7 +20,12 @@ export function runsTestEnvironment(gateway: Gateway): boolean {
  */
 async function lostAnswer(api: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
   api.addHook('onSend', async (request, reply, payload) => {
-    if (request.method === 'POST' && reply.statusCode === 200 && operationOf(request) === 'payments.create' && gateway.payments.dropsTerminalAnswer(request.body)) {
+    if (
+      request.method === 'POST' &&
+      reply.statusCode === 200 &&
+      operationOf(request) === 'payments.create' &&
+      gateway.payments.dropsTerminalAnswer(request.body)
+    ) {
       request.log.info('Test environment: the answer of the lost-answer test card is dropped');
       // inject() has no real socket to drop: its tests get the answer.
       if (typeof request.raw.socket?.destroy === 'function') request.raw.socket.destroy();

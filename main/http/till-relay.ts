@@ -15,7 +15,17 @@ import { OPERATIONS, type OperationName } from '../../contract/operations.js';
 import { operationOf } from './operations.js';
 
 /** Request headers that belong to this hop, or that the till sets itself. */
-const NOT_PASSED_ON = new Set(['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'cookie']);
+const NOT_PASSED_ON = new Set([
+  'host',
+  'connection',
+  'keep-alive',
+  'content-length',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+  'trailer',
+  'cookie',
+]);
 
 /**
  * Installed only on a till (linked when the server is built), or on a brand-new gateway that may
@@ -33,9 +43,11 @@ export function installTillRelay(app: FastifyInstance, gateway: Gateway, mayJoin
     const centre = (await link.linkStatus()).centre_url ?? "the shop's gateway";
     return sendApiError(
       reply,
-      apiError(ErrorCode.forbidden, `This computer is a till of ${centre}: credentials, staff, tills, pairing codes, limits and the shop's settings are changed there, never at a till`, [
-        { field: 'till', message: "is a till, not the shop's gateway" },
-      ]),
+      apiError(
+        ErrorCode.forbidden,
+        `This computer is a till of ${centre}: credentials, staff, tills, pairing codes, limits and the shop's settings are changed there, never at a till`,
+        [{ field: 'till', message: "is a till, not the shop's gateway" }],
+      ),
     );
   });
   app.addHook('preHandler', async (request, reply) => {
@@ -52,9 +64,11 @@ export function installTillRelay(app: FastifyInstance, gateway: Gateway, mayJoin
     if (request.method === 'POST' && typeof subject === 'string' && (await link.heldHere(subject))) {
       return sendApiError(
         reply,
-        apiError(ErrorCode.invalidState, 'This sale is stored at this till and has not reached the shop\'s gateway yet: refund, capture or reverse it once it has been forwarded', [
-          { field: 'transaction_id', message: 'is stored at the till, not forwarded yet' },
-        ]),
+        apiError(
+          ErrorCode.invalidState,
+          "This sale is stored at this till and has not reached the shop's gateway yet: refund, capture or reverse it once it has been forwarded",
+          [{ field: 'transaction_id', message: 'is stored at the till, not forwarded yet' }],
+        ),
       );
     }
     const headers: Record<string, string> = {};
@@ -88,7 +102,14 @@ export function installTillRelay(app: FastifyInstance, gateway: Gateway, mayJoin
       if (!(error instanceof CentreAwayError)) throw error;
       if (tillView && (await heldAsCopy(gateway, request))) return markTillView(reply);
       reply.header('Retry-After', '5');
-      return sendApiError(reply, apiError(ErrorCode.centreAway, `The shop's gateway (this till's centre) does not answer (${error.message}); this till stores card-present sales meanwhile, and this request waits until the centre is back`, [{ field: 'centre', message: 'does not answer' }]));
+      return sendApiError(
+        reply,
+        apiError(
+          ErrorCode.centreAway,
+          `The shop's gateway (this till's centre) does not answer (${error.message}); this till stores card-present sales meanwhile, and this request waits until the centre is back`,
+          [{ field: 'centre', message: 'does not answer' }],
+        ),
+      );
     }
   });
 }
@@ -133,7 +154,12 @@ export function centreDecides(operation: OperationName): boolean {
 }
 
 /** The reads a till answers from its own copies while its centre is away. */
-const TILL_VIEW_OPERATIONS: ReadonlySet<string> = new Set(['transactions.list', 'transactions.get', 'transactions.refunds', 'transactions.log']);
+const TILL_VIEW_OPERATIONS: ReadonlySet<string> = new Set([
+  'transactions.list',
+  'transactions.get',
+  'transactions.refunds',
+  'transactions.log',
+]);
 
 /** Whether this till can answer the read itself: a list always; one transaction if it has a copy (else the centre may have it). */
 async function heldAsCopy(gateway: Gateway, request: FastifyRequest): Promise<boolean> {

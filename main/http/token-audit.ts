@@ -11,11 +11,15 @@ import type { AuditFacts } from './invoice-audit.js';
 export function tokenAuditFacts(action: ApiAuditAction, request: FastifyRequest, value: unknown): AuditFacts {
   const params = request.params as { id?: string } | undefined;
   const body = (request.body ?? {}) as Record<string, unknown>;
-  const data = (value as { data?: unknown } | null | undefined)?.data as { id?: string; network?: string; status?: string; type?: string } | undefined;
+  const data = (value as { data?: unknown } | null | undefined)?.data as
+    { id?: string; network?: string; status?: string; type?: string } | undefined;
   switch (action) {
     case 'token_create': {
       const pan = typeof body.card_number === 'string' ? body.card_number : '';
-      return { subject: data?.id ?? null, detail: data ? `${String(data.network)} card ending ${pan.slice(-4)}, ${String(data.status)}` : null };
+      return {
+        subject: data?.id ?? null,
+        detail: data ? `${String(data.network)} card ending ${pan.slice(-4)}, ${String(data.status)}` : null,
+      };
     }
     case 'token_cryptogram':
       return { subject: params?.id ?? null, detail: data?.type ? `${data.type} cryptogram` : null };

@@ -51,7 +51,8 @@ export function centreUrlProblem(url: string): string | undefined {
     return 'must be a URL such as https://backoffice.local:8420';
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return 'must start with https:// (or http:// for this computer)';
-  if (parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname)) return 'must be https:// beyond this computer (plain HTTP only to 127.0.0.1 or localhost)';
+  if (parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname))
+    return 'must be https:// beyond this computer (plain HTTP only to 127.0.0.1 or localhost)';
   return undefined;
 }
 
@@ -78,7 +79,7 @@ export function callCentre(endpoint: CentreEndpoint, call: CentreCall): Promise<
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', () => reject(new CentreUnreachableError('the centre\'s answer was cut off', true)));
+      res.on('error', () => reject(new CentreUnreachableError("the centre's answer was cut off", true)));
     });
     req.setTimeout(call.timeoutMs, () => req.destroy(new Error('timeout')));
     let connected = false;

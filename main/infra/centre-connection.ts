@@ -33,8 +33,14 @@ function parse(answer: CentreAnswer): unknown {
 /** The answer's JSON, or the error it stands for. */
 function expect<T>(answer: CentreAnswer): T {
   const body = parse(answer) as { message?: string; errors?: Array<{ field: string; message: string }> } | null;
-  if (answer.status === 503 || answer.status === 502 || answer.status === 504) throw new CentreAwayError(`the centre answered ${answer.status}${body?.message ? `: ${body.message}` : ''}`);
-  if (answerKindOf(answer.status) === 'refused') throw new CentreRefusedError(body?.message ?? `the centre answered ${answer.status}`, answer.status === 404 ? 'not_found' : 'refused', body?.errors ?? []);
+  if (answer.status === 503 || answer.status === 502 || answer.status === 504)
+    throw new CentreAwayError(`the centre answered ${answer.status}${body?.message ? `: ${body.message}` : ''}`);
+  if (answerKindOf(answer.status) === 'refused')
+    throw new CentreRefusedError(
+      body?.message ?? `the centre answered ${answer.status}`,
+      answer.status === 404 ? 'not_found' : 'refused',
+      body?.errors ?? [],
+    );
   return body as T;
 }
 
@@ -42,7 +48,11 @@ function expect<T>(answer: CentreAnswer): T {
 type CentreOperation = 'centre.join' | 'centre.heartbeat' | 'centre.replica' | 'centre.forward' | 'centre.fence';
 
 /** Calls operation `name` at the centre: its method and path from the contract, its answer or the error it stands for. */
-async function ask<Name extends CentreOperation>(endpoint: CentreEndpoint, name: Name, options: Omit<Parameters<typeof callCentre>[1], 'method' | 'path'>): Promise<OperationResult<Name>> {
+async function ask<Name extends CentreOperation>(
+  endpoint: CentreEndpoint,
+  name: Name,
+  options: Omit<Parameters<typeof callCentre>[1], 'method' | 'path'>,
+): Promise<OperationResult<Name>> {
   return expect<OperationResult<Name>>(await call(endpoint, { ...OPERATIONS[name], ...options }));
 }
 
@@ -63,20 +73,21 @@ export const centreConnection: CentreConnection = {
     if (problem) throw new CentreRefusedError(`The centre's address ${problem}`, 'refused', [{ field: 'centre', message: problem }]);
     const { pinned } = parsePairingCode(code);
     const secure = new URL(url).protocol === 'https:';
-    if (secure && !pinned) throw new CentreRefusedError('This pairing code has no certificate fingerprint, but the centre is HTTPS: make a new code on the centre', 'refused', [{ field: 'code', message: 'has no fingerprint' }]);
+    if (secure && !pinned)
+      throw new CentreRefusedError(
+        'This pairing code has no certificate fingerprint, but the centre is HTTPS: make a new code on the centre',
+        'refused',
+        [{ field: 'code', message: 'has no fingerprint' }],
+      );
     let seen: string | null = null;
-    const answer = await ask(
-      { url, fingerprint: null },
-      'centre.join',
-      {
-        ...json({ code, till_version: version }),
-        timeoutMs: TIMEOUT_MS * 5,
-        checkCertificate: (fingerprint) => {
-          seen = fingerprint;
-          return pinned !== null && fingerprintMatches(fingerprint, pinned);
-        },
+    const answer = await ask({ url, fingerprint: null }, 'centre.join', {
+      ...json({ code, till_version: version }),
+      timeoutMs: TIMEOUT_MS * 5,
+      checkCertificate: (fingerprint) => {
+        seen = fingerprint;
+        return pinned !== null && fingerprintMatches(fingerprint, pinned);
       },
-    );
+    });
     return { answer, fingerprint: secure ? seen : null };
   },
   async heartbeat(access, report: TillReport) {
@@ -112,7 +123,13 @@ export const centreConnection: CentreConnection = {
     return { kind: answerKindOf(answer.status), body: parse(answer) };
   },
   async relay(access, request) {
-    const answer = await call(access, { method: request.method, path: request.url, headers: request.headers, ...(request.body ? { body: request.body } : {}), timeoutMs: PAYMENT_TIMEOUT_MS });
+    const answer = await call(access, {
+      method: request.method,
+      path: request.url,
+      headers: request.headers,
+      ...(request.body ? { body: request.body } : {}),
+      timeoutMs: PAYMENT_TIMEOUT_MS,
+    });
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(answer.headers)) {
       if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
@@ -122,7 +139,17 @@ export const centreConnection: CentreConnection = {
 };
 
 /** Headers of one connection, not of the message: not passed on. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'upgrade', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'upgrade',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+]);
 
 function withAuth(access: CentreAccess, request: { body: string; headers: Record<string, string> }) {
   return { body: request.body, headers: { ...request.headers, authorization: basic(access) } };

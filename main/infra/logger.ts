@@ -50,9 +50,23 @@ export { maskPans };
 // Field names whose values are secrets wherever they appear (compared lower-case without _ or -,
 // so cardNumber and card_number both match). REDACTED_PATHS alone stops at a fixed depth.
 const SECRET_KEYS = new Set(
-  ['authorization', 'cookie', 'password', 'api_password', 'webhook_key', 'card_number', 'card_cvv', 'cvv', 'pin', 'pin_block', 'block', 'track2_data', 'emv_data', 'iban', 'number'].map(
-    (key) => key.replace(/[^a-z0-9]/g, ''),
-  ),
+  [
+    'authorization',
+    'cookie',
+    'password',
+    'api_password',
+    'webhook_key',
+    'card_number',
+    'card_cvv',
+    'cvv',
+    'pin',
+    'pin_block',
+    'block',
+    'track2_data',
+    'emv_data',
+    'iban',
+    'number',
+  ].map((key) => key.replace(/[^a-z0-9]/g, '')),
 );
 const MAX_SCRUB_DEPTH = 12;
 
@@ -103,10 +117,7 @@ export function createLogger(options: { level?: string; destination?: Destinatio
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       hooks: {
         logMethod(args, method) {
-          method.apply(
-            this,
-            args.map((arg) => (typeof arg === 'string' ? maskPans(arg) : arg)) as Parameters<typeof method>,
-          );
+          method.apply(this, args.map((arg) => (typeof arg === 'string' ? maskPans(arg) : arg)) as Parameters<typeof method>);
         },
       },
       formatters: {
@@ -133,7 +144,11 @@ export function createLogger(options: { level?: string; destination?: Destinatio
         },
       },
     },
-    typeof destination !== 'number' ? destination : options.format === 'pretty' ? readableLines(destination) : pino.destination({ fd: destination, sync: false }),
+    typeof destination !== 'number'
+      ? destination
+      : options.format === 'pretty'
+        ? readableLines(destination)
+        : pino.destination({ fd: destination, sync: false }),
   );
 }
 

@@ -28,7 +28,12 @@ export function createSmtpMailer(options: SmtpOptions): Mailer {
   return {
     async send(message: MailMessage): Promise<MailResult> {
       try {
-        const info = (await transport.sendMail({ from: message.from ?? options.from, to: message.to, subject: message.subject, text: message.text })) as { response?: unknown };
+        const info = (await transport.sendMail({
+          from: message.from ?? options.from,
+          to: message.to,
+          subject: message.subject,
+          text: message.text,
+        })) as { response?: unknown };
         return typeof info.response === 'string' ? { kind: 'sent', response: info.response } : { kind: 'sent' };
       } catch (error) {
         const text = error instanceof Error ? error.message : String(error);

@@ -30,12 +30,22 @@ const agents = {
 };
 
 export function createPostbackSender(options: SenderOptions): PostbackSender {
-  const lookup = (hostname: string, opts: object, callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void) => {
+  const lookup = (
+    hostname: string,
+    opts: object,
+    callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+  ) => {
     dnsLookup(hostname, { ...opts, all: true }, (error, addresses: LookupAddress[]) => {
       if (error) return callback(error, []);
       if (options.privateAddresses === 'deny') {
         const blocked = addresses.find((a) => isPrivateAddress(a.address));
-        if (blocked) return callback(new AddressRefusedError(`${hostname} resolves to a private or loopback address (${blocked.address}); postbacks to such addresses are turned off`), []);
+        if (blocked)
+          return callback(
+            new AddressRefusedError(
+              `${hostname} resolves to a private or loopback address (${blocked.address}); postbacks to such addresses are turned off`,
+            ),
+            [],
+          );
       }
       const all = (opts as { all?: boolean }).all;
       if (all) return callback(null, addresses);
@@ -106,7 +116,11 @@ export function createPostbackSender(options: SenderOptions): PostbackSender {
               send(false);
               return;
             }
-            finish(error instanceof AddressRefusedError ? { kind: 'refused', message: error.message } : { kind: 'network_error', message: error.message });
+            finish(
+              error instanceof AddressRefusedError
+                ? { kind: 'refused', message: error.message }
+                : { kind: 'network_error', message: error.message },
+            );
           });
           request.on('close', () => clearTimeout(deadline));
           request.end(body);

@@ -21,7 +21,6 @@ export interface TlsMaterial {
   selfSigned: boolean;
 }
 
-
 export function certificateFingerprint(certPem: string): string {
   return new X509Certificate(certPem).fingerprint256;
 }
@@ -30,9 +29,15 @@ export function certificateFingerprint(certPem: string): string {
  * The TLS key and certificate for a host: a configured certificate on any host (loopback too: the
  * operator asked for HTTPS), a self-signed one beyond loopback, none on loopback without one.
  */
-export function tlsFor(settings: { host: string; dataDir: string; tlsCert: string | null; tlsKey: string | null }): TlsMaterial | undefined {
+export function tlsFor(settings: {
+  host: string;
+  dataDir: string;
+  tlsCert: string | null;
+  tlsKey: string | null;
+}): TlsMaterial | undefined {
   if (settings.tlsCert || settings.tlsKey) {
-    if (!settings.tlsCert || !settings.tlsKey) throw new Error('tlsCert and tlsKey go together: give both files, or neither for a self-signed certificate');
+    if (!settings.tlsCert || !settings.tlsKey)
+      throw new Error('tlsCert and tlsKey go together: give both files, or neither for a self-signed certificate');
     const cert = readFileSync(settings.tlsCert, 'utf8');
     return { key: readFileSync(settings.tlsKey, 'utf8'), cert, fingerprint: certificateFingerprint(cert), selfSigned: false };
   }

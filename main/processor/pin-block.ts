@@ -76,7 +76,9 @@ export function decryptPinBlock(block: string, pan: string, key: Buffer): string
   const field = panField(pan);
   checkKey(key);
   if (!BLOCK_PATTERN.test(block)) return undefined;
-  const pinField = xor(tdes('decrypt', key, Buffer.from(block, 'hex')), field).toString('hex').toUpperCase();
+  const pinField = xor(tdes('decrypt', key, Buffer.from(block, 'hex')), field)
+    .toString('hex')
+    .toUpperCase();
   if (pinField[0] !== '0') return undefined;
   const length = Number.parseInt(pinField[1] ?? '', 16);
   if (!(length >= 4 && length <= 12)) return undefined;

@@ -23,7 +23,18 @@ import { createHmac } from 'node:crypto';
 import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
 import { luhnValid } from '../../contract/cards.js';
 import { currencyExponent } from '../../contract/money.js';
-import type { CardAuthorizationRequest, CardDecision, CardEntryMode, DirectDebitRequest, DirectDebitResult, DirectDebitSubmission, FollowUpRequest, FollowUpResult, Processor, RedirectMethod } from '../core/payments/ports.js';
+import type {
+  CardAuthorizationRequest,
+  CardDecision,
+  CardEntryMode,
+  DirectDebitRequest,
+  DirectDebitResult,
+  DirectDebitSubmission,
+  FollowUpRequest,
+  FollowUpResult,
+  Processor,
+  RedirectMethod,
+} from '../core/payments/ports.js';
 import { decryptPinBlock } from './pin-block.js';
 import { amountTrigger, findTestCard, findTestIban, TEST_PIN } from './test-cards.js';
 
@@ -54,11 +65,16 @@ const REDIRECT_PATHS: Record<RedirectMethod, string> = {
 const DERIVATION_KEY = 'tillgate-simulator-v1';
 
 function derive(label: string, ...parts: (string | number | boolean | null)[]): Buffer {
-  return createHmac('sha256', DERIVATION_KEY).update(JSON.stringify([label, ...parts])).digest();
+  return createHmac('sha256', DERIVATION_KEY)
+    .update(JSON.stringify([label, ...parts]))
+    .digest();
 }
 
 function derivedText(length: number, label: string, ...parts: (string | number | boolean | null)[]): string {
-  return derive(label, ...parts).toString('hex').slice(0, length).toUpperCase();
+  return derive(label, ...parts)
+    .toString('hex')
+    .slice(0, length)
+    .toUpperCase();
 }
 
 function declined(code: string, text: string): { outcome: 'declined'; code: string; text: string } {

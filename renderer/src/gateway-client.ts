@@ -12,9 +12,7 @@ export interface GatewayHealth {
 
 /** Why a health check failed, in words a shop owner can act on. */
 export type HealthFailure =
-  | { kind: 'unreachable'; message: string }
-  | { kind: 'http'; status: number; message: string }
-  | { kind: 'unexpected'; message: string };
+  { kind: 'unreachable'; message: string } | { kind: 'http'; status: number; message: string } | { kind: 'unexpected'; message: string };
 
 export type HealthResult = { ok: true; health: GatewayHealth } | { ok: false; failure: HealthFailure };
 

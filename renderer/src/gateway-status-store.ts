@@ -3,10 +3,7 @@ import { create } from 'zustand';
 import { fetchHealth, fetchHealthViaBridge, type HealthFailure } from './gateway-client.js';
 
 /** The outcome of the last finished check. */
-export type GatewayStatus =
-  | { phase: 'unknown' }
-  | { phase: 'running'; version: string }
-  | { phase: 'failed'; failure: HealthFailure };
+export type GatewayStatus = { phase: 'unknown' } | { phase: 'running'; version: string } | { phase: 'failed'; failure: HealthFailure };
 
 interface GatewayStatusState {
   baseUrl: string;

@@ -63,7 +63,10 @@ export const useSession = create<SessionState>()((set, get) => ({
         }
         set({ phase: 'logged_in', session, notice: null });
       } catch (error) {
-        set({ phase: 'logged_out', notice: error instanceof Error ? translate('shell.session.checkFailed', { reason: error.message }) : null });
+        set({
+          phase: 'logged_out',
+          notice: error instanceof Error ? translate('shell.session.checkFailed', { reason: error.message }) : null,
+        });
       }
     })().finally(() => {
       checking = undefined;

@@ -11,14 +11,22 @@ import { openDatabase } from '../../db/open.js';
 function database(): Database.Database {
   const db = openDatabase(':memory:');
   migrate(db);
-  db.prepare("INSERT INTO merchants (id, name, currency, webhook_key_sealed, created_at) VALUES ('m1', 'Shop', 'EUR', 'x', '2026-01-01T00:00:00Z')").run();
+  db.prepare(
+    "INSERT INTO merchants (id, name, currency, webhook_key_sealed, created_at) VALUES ('m1', 'Shop', 'EUR', 'x', '2026-01-01T00:00:00Z')",
+  ).run();
   db.prepare(
     "INSERT INTO staff (id, merchant_id, login, display_name, role, password_hash, created_at) VALUES ('s1', 'm1', 'boss', 'Boss', 'back_office', 'x', '2026-01-01T00:00:00Z')",
   ).run();
   return db;
 }
 
-function transaction(db: Database.Database, id: string, paymentType: string, details: Record<string, unknown>, tillId: string | null = null): void {
+function transaction(
+  db: Database.Database,
+  id: string,
+  paymentType: string,
+  details: Record<string, unknown>,
+  tillId: string | null = null,
+): void {
   db.prepare(
     `INSERT INTO transactions (id, merchant_id, payment_type, operation, status_code, currency, amount_minor, details, till_id, created_at, updated_at)
      VALUES (?, 'm1', ?, 'payment', 3, 'EUR', 1000, ?, ?, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')`,
@@ -29,11 +37,18 @@ let eventCounter = 0;
 function event(db: Database.Database, transactionId: string, type: string, status = 3): string {
   eventCounter += 1;
   const id = `e${String(eventCounter).padStart(4, '0')}`;
-  db.prepare("INSERT INTO transaction_events (id, transaction_id, type, status, amount_minor, created_at) VALUES (?, ?, ?, ?, 1000, '2026-01-01T00:00:00Z')").run(id, transactionId, type, status);
+  db.prepare(
+    "INSERT INTO transaction_events (id, transaction_id, type, status, amount_minor, created_at) VALUES (?, ?, ?, ?, 1000, '2026-01-01T00:00:00Z')",
+  ).run(id, transactionId, type, status);
   return id;
 }
 
-const ledger = (db: Database.Database) => db.prepare('SELECT seq, merchant_id, terminal_id, event_id FROM till_ledger ORDER BY seq').all() as Array<{ seq: number; terminal_id: string; event_id: string }>;
+const ledger = (db: Database.Database) =>
+  db.prepare('SELECT seq, merchant_id, terminal_id, event_id FROM till_ledger ORDER BY seq').all() as Array<{
+    seq: number;
+    terminal_id: string;
+    event_id: string;
+  }>;
 
 describe('migration 0014: the till ledger and Z reports', () => {
   test("the ledger takes the sale, decline and refund events of card-present transactions, in order, under the sale's till or '*'", () => {
@@ -92,15 +107,23 @@ describe('migration 0014: the till ledger and Z reports', () => {
   test("the report queries read the till's ledger range by its index", () => {
     const db = database();
     try {
-      const plan = (sql: string) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('m1', 'TILL-1', 0, 10) as Array<{ detail: string }>).map((r) => r.detail).join('\n');
+      const plan = (sql: string) =>
+        (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('m1', 'TILL-1', 0, 10) as Array<{ detail: string }>).map((r) => r.detail).join('\n');
       const groups = plan(`SELECT e.type, t.currency, COUNT(*), SUM(e.amount_minor) FROM till_ledger l
         JOIN transaction_events e ON e.id = l.event_id JOIN transactions t ON t.id = e.transaction_id
         WHERE l.merchant_id = ? AND l.terminal_id = ? AND l.seq > ? AND l.seq <= ? GROUP BY 1, 2`);
-      assert.match(groups, /SEARCH l USING (COVERING )?INDEX till_ledger_terminal \(merchant_id=\? AND terminal_id=\? AND seq>\? AND seq<\?\)/);
+      assert.match(
+        groups,
+        /SEARCH l USING (COVERING )?INDEX till_ledger_terminal \(merchant_id=\? AND terminal_id=\? AND seq>\? AND seq<\?\)/,
+      );
       assert.match(groups, /SEARCH e USING INDEX sqlite_autoindex_transaction_events_1 \(id=\?\)/);
       assert.match(groups, /SEARCH t USING INDEX sqlite_autoindex_transactions_1 \(id=\?\)/);
       assert.doesNotMatch(groups, /SCAN (l|e|t)\b/);
-      const watermark = (db.prepare('EXPLAIN QUERY PLAN SELECT MAX(seq) FROM till_ledger WHERE merchant_id = ? AND terminal_id = ?').all('m1', 'TILL-1') as Array<{ detail: string }>)
+      const watermark = (
+        db
+          .prepare('EXPLAIN QUERY PLAN SELECT MAX(seq) FROM till_ledger WHERE merchant_id = ? AND terminal_id = ?')
+          .all('m1', 'TILL-1') as Array<{ detail: string }>
+      )
         .map((r) => r.detail)
         .join('\n');
       assert.match(watermark, /till_ledger_terminal/);

@@ -18,7 +18,15 @@ import { compose, type Composition } from '../../main/compose.js';
 import { buildServer } from '../../main/http/server.js';
 import { createLogger } from '../../main/infra/logger.js';
 import { resolveSettings } from '../../main/settings.js';
-import { createTestMerchant, loginStaff, startTestGateway, tempDir, TestClock, type TestGateway, type TestMerchant } from '../helpers/api.js';
+import {
+  createTestMerchant,
+  loginStaff,
+  startTestGateway,
+  tempDir,
+  TestClock,
+  type TestGateway,
+  type TestMerchant,
+} from '../helpers/api.js';
 import { GATEWAY_BIN, runGateway, startGateway } from '../helpers/gateway-process.js';
 import { cardPayment, EXPIRY_YEAR, freshPan, orderId, posPayment } from '../helpers/payments.js';
 import { createTestDatabase, postgresAvailable } from '../helpers/postgres.js';
@@ -71,21 +79,36 @@ describe('export, import and move-to-postgres', { skip }, () => {
         return { kind: 'response' as const, status, delivered: status === 200 };
       },
     };
-    const composition: Composition = compose({ settings, clock: new TestClock(), dataKey, background: false, postbackSender, logger: createLogger({ level: 'silent' }) });
+    const composition: Composition = compose({
+      settings,
+      clock: new TestClock(),
+      dataKey,
+      background: false,
+      postbackSender,
+      logger: createLogger({ level: 'silent' }),
+    });
     const app = await buildServer(composition.gateway);
     const gw = { dir, clock: new TestClock(), dataKey, composition, app, close: async () => undefined } as TestGateway;
     try {
       merchant = await createTestMerchant(gw, 'Moving Shop');
       eurShop = await createTestMerchant(gw, 'Second Shop');
       const call = async (who: TestMerchant, method: 'GET' | 'POST', url: string, body?: unknown): Promise<Json> => {
-        const response = await app.inject({ method, url, headers: { authorization: who.auth, 'content-type': 'application/json' }, ...(body === undefined ? {} : { payload: JSON.stringify(body) }) });
+        const response = await app.inject({
+          method,
+          url,
+          headers: { authorization: who.auth, 'content-type': 'application/json' },
+          ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+        });
         assert.ok(response.statusCode === 200 || response.statusCode === 201, `${method} ${url}: ${response.statusCode} ${response.body}`);
         return response.json() as Json;
       };
       const pay = async (who: TestMerchant, path: string, body: Json) => (await call(who, 'POST', path, body)).transaction_id as string;
       // Payments: captured in full, captured in part and refunded, authorized only, in EUR and USD.
       const ids: string[] = [];
-      for (let i = 0; i < 6; i++) ids.push(await pay(merchant, '/rest/payment', { ...cardPayment(freshPan(), 10 + i), postback_url: 'https://shop.example/postbacks' }));
+      for (let i = 0; i < 6; i++)
+        ids.push(
+          await pay(merchant, '/rest/payment', { ...cardPayment(freshPan(), 10 + i), postback_url: 'https://shop.example/postbacks' }),
+        );
       ids.push(await pay(merchant, '/rest/payment', cardPayment(freshPan(), 7.5, { currency: 'USD' })));
       const auth = await pay(merchant, '/rest/authorize', cardPayment(freshPan(), 40));
       await call(merchant, 'POST', '/rest/capture', { transaction_id: auth, amount: 25 });
@@ -97,12 +120,25 @@ describe('export, import and move-to-postgres', { skip }, () => {
       const other = await pay(eurShop, '/rest/payment', cardPayment(freshPan(), 99));
       // Invoices with e-mails, a network token, staff with an audited change.
       for (let i = 0; i < 3; i++) {
-        const created = await call(merchant, 'POST', '/rest/invoices', { url_name: merchant.channel.url_name, invoice: { amount: 20 + i, email: `buyer${i}@example.com`, send_initial_email: true } });
+        const created = await call(merchant, 'POST', '/rest/invoices', {
+          url_name: merchant.channel.url_name,
+          invoice: { amount: 20 + i, email: `buyer${i}@example.com`, send_initial_email: true },
+        });
         invoiceIds.push(Number((created.invoice as Json | undefined)?.id ?? created.id));
       }
-      await call(merchant, 'POST', '/v2/network_tokens', { card_number: freshPan(), expiry_month: 12, expiry_year: EXPIRY_YEAR, postback_url: 'https://shop.example/tokens' });
+      await call(merchant, 'POST', '/v2/network_tokens', {
+        card_number: freshPan(),
+        expiry_month: 12,
+        expiry_year: EXPIRY_YEAR,
+        postback_url: 'https://shop.example/tokens',
+      });
       const admin = await loginStaff(gw, merchant, 'admin', 'move-admin');
-      const profile = await app.inject({ method: 'PUT', url: '/ui/profile', cookies: { tillgate_session: admin.session }, payload: { name: 'Moving Shop GmbH', currency: 'EUR', language: 'de' } });
+      const profile = await app.inject({
+        method: 'PUT',
+        url: '/ui/profile',
+        cookies: { tillgate_session: admin.session },
+        payload: { name: 'Moving Shop GmbH', currency: 'EUR', language: 'de' },
+      });
       assert.equal(profile.statusCode, 200, profile.body);
       for (const id of ids) transactions.set(id, await call(merchant, 'GET', `/rest/transactions/${id}`));
       transactions.set(other, await call(eurShop, 'GET', `/rest/transactions/${other}`));
@@ -111,7 +147,17 @@ describe('export, import and move-to-postgres', { skip }, () => {
       for (const id of ids) transactions.set(id, await call(merchant, 'GET', `/rest/transactions/${id}`));
       list = await call(merchant, 'GET', '/rest/transactions');
       const db = composition.store.db;
-      for (const table of ['till_ledger', 'postback_outbox', 'postback_attempts', 'emails', 'network_tokens', 'staff', 'audit_log', 'refunds', 'key_check']) {
+      for (const table of [
+        'till_ledger',
+        'postback_outbox',
+        'postback_attempts',
+        'emails',
+        'network_tokens',
+        'staff',
+        'audit_log',
+        'refunds',
+        'key_check',
+      ]) {
         assert.ok((db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n > 0, `the source has ${table} rows`);
       }
     } finally {
@@ -140,16 +186,41 @@ describe('export, import and move-to-postgres', { skip }, () => {
     assert.equal(header.format, 'tillgate-export');
     assert.equal(header.schema_version, SCHEMA_VERSION);
     const tables = (header.tables as Array<{ name: string }>).map((t) => t.name);
-    for (const table of ['merchants', 'transactions', 'transaction_events', 'refunds', 'postback_outbox', 'postback_attempts', 'till_ledger', 'audit_log', 'emails', 'invoices', 'network_tokens', 'staff', 'key_check']) {
+    for (const table of [
+      'merchants',
+      'transactions',
+      'transaction_events',
+      'refunds',
+      'postback_outbox',
+      'postback_attempts',
+      'till_ledger',
+      'audit_log',
+      'emails',
+      'invoices',
+      'network_tokens',
+      'staff',
+      'key_check',
+    ]) {
       assert.ok(tables.includes(table), `the export has ${table}`);
     }
-    assert.ok(tables.indexOf('merchants') < tables.indexOf('transactions') && tables.indexOf('transactions') < tables.indexOf('refunds'), 'dependency order');
+    assert.ok(
+      tables.indexOf('merchants') < tables.indexOf('transactions') && tables.indexOf('transactions') < tables.indexOf('refunds'),
+      'dependency order',
+    );
 
     target = await createTestDatabase('import');
     const imported = runGateway(['import', '--from', file, '--database', target], env);
     assert.equal(imported.status, 0, imported.stderr);
     const checks = printedChecks(imported.stdout);
-    for (const name of ['rows transactions', 'rows till_ledger', 'rows audit_log', 'transactions EUR captured', 'transactions USD captured', 'transactions EUR refunded', 'till ledger EUR capture amount']) {
+    for (const name of [
+      'rows transactions',
+      'rows till_ledger',
+      'rows audit_log',
+      'transactions EUR captured',
+      'transactions USD captured',
+      'transactions EUR refunded',
+      'till ledger EUR capture amount',
+    ]) {
       const [source, targetValue] = checks.get(name) ?? [];
       assert.ok(source !== undefined && source === targetValue, `${name}: ${String(source)} vs ${String(targetValue)}\n${imported.stdout}`);
     }
@@ -169,9 +240,18 @@ describe('export, import and move-to-postgres', { skip }, () => {
         assert.deepEqual(response.json(), before);
       }
       assert.deepEqual((await get(merchant, '/rest/transactions')).json(), list);
-      const post = (url: string, body: unknown) => gw.app.inject({ method: 'POST', url, headers: { authorization: merchant.auth, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+      const post = (url: string, body: unknown) =>
+        gw.app.inject({
+          method: 'POST',
+          url,
+          headers: { authorization: merchant.auth, 'content-type': 'application/json' },
+          payload: JSON.stringify(body),
+        });
       // New rows in the tables with identity columns: invoices, the till ledger (its trigger), tokens.
-      const invoice = await post('/rest/invoices', { url_name: merchant.channel.url_name, invoice: { amount: 30, email: 'new@example.com' } });
+      const invoice = await post('/rest/invoices', {
+        url_name: merchant.channel.url_name,
+        invoice: { amount: 30, email: 'new@example.com' },
+      });
       assert.equal(invoice.statusCode, 201, invoice.body);
       const pos = await post('/rest/payment', posPayment(8, { pan: freshPan(), order: orderId('after-move') }));
       assert.equal(pos.statusCode, 200, pos.body);
@@ -182,9 +262,16 @@ describe('export, import and move-to-postgres', { skip }, () => {
       try {
         const ids = (await pool.query<{ id: number }>('SELECT id FROM invoices ORDER BY id')).rows.map((r) => Number(r.id));
         assert.equal(ids.length, invoiceIds.length + 1);
-        assert.ok((ids.at(-1) ?? 0) > Math.max(...invoiceIds.filter(Number.isFinite), 0), `the new invoice continues the numbering: ${ids.join(', ')}`);
+        assert.ok(
+          (ids.at(-1) ?? 0) > Math.max(...invoiceIds.filter(Number.isFinite), 0),
+          `the new invoice continues the numbering: ${ids.join(', ')}`,
+        );
         const ledger = (await pool.query<{ seq: number }>('SELECT seq FROM till_ledger ORDER BY seq')).rows.map((r) => Number(r.seq));
-        assert.deepEqual(ledger, ledger.map((_s, i) => i + 1), 'the till ledger goes on without a gap or a clash');
+        assert.deepEqual(
+          ledger,
+          ledger.map((_s, i) => i + 1),
+          'the till ledger goes on without a gap or a clash',
+        );
       } finally {
         await pool.end();
       }
@@ -273,7 +360,11 @@ describe('export and import with bounded memory', { skip }, () => {
     seed(dataDir, { count: 80_000, years: 1, events: false });
     // Not runGateway: its 60-second limit is too short for this many rows on a loaded machine.
     const capped = (args: string[]) => {
-      const result = spawnSync(process.execPath, [GATEWAY_BIN, ...args], { encoding: 'utf8', timeout: 300_000, env: { ...process.env, NODE_OPTIONS: '--max-old-space-size=64' } });
+      const result = spawnSync(process.execPath, [GATEWAY_BIN, ...args], {
+        encoding: 'utf8',
+        timeout: 300_000,
+        env: { ...process.env, NODE_OPTIONS: '--max-old-space-size=64' },
+      });
       return { status: result.status, stdout: result.stdout, stderr: result.stderr };
     };
     const file = join(tempDir('tillgate-move-big-'), 'big.jsonl');

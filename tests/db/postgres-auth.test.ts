@@ -21,11 +21,25 @@ const LOCK_MINUTES = 15;
 const basic = (key: string, password: string) => `Basic ${Buffer.from(`${key}:${password}`).toString('base64')}`;
 const withCookie = (token: string, headers: Record<string, string> = {}) => ({ cookie: `${COOKIE}=${token}`, ...headers });
 
-function call(gw: TestGateway, method: InjectOptions['method'], url: string, headers: Record<string, string>, body?: unknown, remoteAddress?: string): Promise<LightMyRequestResponse> {
-  return gw.app.inject({ method, url, headers, ...(body === undefined ? {} : { payload: body as InjectOptions['payload'] }), ...(remoteAddress ? { remoteAddress } : {}) });
+function call(
+  gw: TestGateway,
+  method: InjectOptions['method'],
+  url: string,
+  headers: Record<string, string>,
+  body?: unknown,
+  remoteAddress?: string,
+): Promise<LightMyRequestResponse> {
+  return gw.app.inject({
+    method,
+    url,
+    headers,
+    ...(body === undefined ? {} : { payload: body as InjectOptions['payload'] }),
+    ...(remoteAddress ? { remoteAddress } : {}),
+  });
 }
 
-const list = (gw: TestGateway, authorization: string, remoteAddress: string) => call(gw, 'GET', '/rest/transactions', { authorization }, undefined, remoteAddress);
+const list = (gw: TestGateway, authorization: string, remoteAddress: string) =>
+  call(gw, 'GET', '/rest/transactions', { authorization }, undefined, remoteAddress);
 
 async function login(gw: TestGateway, body: Record<string, string>): Promise<string> {
   const response = await call(gw, 'POST', '/ui/session', {}, body);
@@ -83,7 +97,11 @@ describe('authentication state shared by two instances on PostgreSQL', { skip },
     assert.equal(codes.filter((c) => c === 429).length, 30, codes.join(','));
     const pool = new pg.Pool({ connectionString: url });
     try {
-      const row = (await pool.query('SELECT count, locked_until FROM auth_failures WHERE bucket = $1', [`api ${source} ${await credentialId(shop.api_key)}`])).rows[0];
+      const row = (
+        await pool.query('SELECT count, locked_until FROM auth_failures WHERE bucket = $1', [
+          `api ${source} ${await credentialId(shop.api_key)}`,
+        ])
+      ).rows[0];
       assert.equal(Number(row.count), 10);
       assert.ok(row.locked_until > clock.now().toISOString());
     } finally {
@@ -121,9 +139,14 @@ describe('authentication state shared by two instances on PostgreSQL', { skip },
     const admin = await login(a, { login: 'revoker', password: created.value.password });
     const credential = await call(a, 'POST', '/ui/credentials', withCookie(admin));
     assert.equal(credential.statusCode, 201, credential.body);
-    const { credential_id: id, api_key: key, api_password: password } = credential.json<{ credential_id: string; api_key: string; api_password: string }>();
+    const {
+      credential_id: id,
+      api_key: key,
+      api_password: password,
+    } = credential.json<{ credential_id: string; api_key: string; api_password: string }>();
     const source = '10.1.0.4';
-    for (const gw of [a, b, a, b]) assert.equal((await list(gw, basic(key, password), source)).statusCode, 200, 'verified and cached on both');
+    for (const gw of [a, b, a, b])
+      assert.equal((await list(gw, basic(key, password), source)).statusCode, 200, 'verified and cached on both');
     const revoked = await call(a, 'POST', `/ui/credentials/${id}/revoke`, withCookie(admin));
     assert.equal(revoked.statusCode, 200, revoked.body);
     assertApiError(await list(a, basic(key, password), source), 401, 2001);

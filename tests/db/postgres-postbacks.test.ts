@@ -30,7 +30,15 @@ const skip = postgresAvailable() ? false : 'PostgreSQL 15 binaries are not insta
 const OUTBOX_CLAIM = claimSql('postback_outbox', "state = 'pending'");
 
 /** `count` pending postbacks of one transaction (sequences 2..count+1), due from `firstDue` on, `spacingMs` apart, to `urls` in turn. */
-async function seedOutbox(pool: pg.Pool, merchantId: string, transactionId: string, urls: string[], count: number, firstDue: number, spacingMs: number): Promise<string[]> {
+async function seedOutbox(
+  pool: pg.Pool,
+  merchantId: string,
+  transactionId: string,
+  urls: string[],
+  count: number,
+  firstDue: number,
+  spacingMs: number,
+): Promise<string[]> {
   const ids: string[] = [];
   const created = new Date().toISOString();
   const values: unknown[] = [];
@@ -39,8 +47,19 @@ async function seedOutbox(pool: pg.Pool, merchantId: string, transactionId: stri
     const id = `pb-${transactionId.slice(0, 8)}-${String(i).padStart(4, '0')}`;
     ids.push(id);
     const base = values.length;
-    values.push(id, merchantId, transactionId, i + 2, urls[i % urls.length], JSON.stringify({ transaction_id: transactionId, status_code: 2, n: i }), new Date(firstDue + i * spacingMs).toISOString(), created);
-    rows.push(`($${base + 1}, $${base + 2}, 'transaction', $${base + 3}, $${base + 4}, $${base + 5}, $${base + 6}, 'pending', 0, $${base + 7}, $${base + 8})`);
+    values.push(
+      id,
+      merchantId,
+      transactionId,
+      i + 2,
+      urls[i % urls.length],
+      JSON.stringify({ transaction_id: transactionId, status_code: 2, n: i }),
+      new Date(firstDue + i * spacingMs).toISOString(),
+      created,
+    );
+    rows.push(
+      `($${base + 1}, $${base + 2}, 'transaction', $${base + 3}, $${base + 4}, $${base + 5}, $${base + 6}, 'pending', 0, $${base + 7}, $${base + 8})`,
+    );
   }
   await pool.query(
     `INSERT INTO postback_outbox (id, merchant_id, subject_type, subject_id, sequence, url, payload, state, attempts, next_attempt_at, created_at) VALUES ${rows.join(', ')}`,
@@ -74,8 +93,15 @@ test('the claim query reads the claimable index in due order, without a sort (SQ
   const db = openDatabase(':memory:');
   try {
     migrate(db);
-    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${OUTBOX_CLAIM.sqlite}`).all({ now: '2026-01-01T00:00:00.000Z', limit: 50, claimedBy: 'a', claimUntil: 'b' }) as Array<{ detail: string }>).map((r) => r.detail);
-    assert.ok(plan.some((line) => /SEARCH postback_outbox USING COVERING INDEX postback_outbox_claimable \(next_attempt_at<\?\)/.test(line)), plan.join('\n'));
+    const plan = (
+      db
+        .prepare(`EXPLAIN QUERY PLAN ${OUTBOX_CLAIM.sqlite}`)
+        .all({ now: '2026-01-01T00:00:00.000Z', limit: 50, claimedBy: 'a', claimUntil: 'b' }) as Array<{ detail: string }>
+    ).map((r) => r.detail);
+    assert.ok(
+      plan.some((line) => /SEARCH postback_outbox USING COVERING INDEX postback_outbox_claimable \(next_attempt_at<\?\)/.test(line)),
+      plan.join('\n'),
+    );
     assert.ok(!plan.some((line) => /TEMP B-TREE|SCAN postback_outbox/.test(line)), plan.join('\n'));
   } finally {
     db.close();
@@ -103,7 +129,8 @@ describe('PostgreSQL: the postback outbox across instances', { skip }, () => {
       try {
         const merchant = await newMerchant(h, 'Plan Shop');
         merchantId = merchant.merchant_id;
-        transactionId = (await api(h, merchant).ok<{ transaction_id: string }>('/rest/payment', cardPayment('4111111111111111', 5))).transaction_id;
+        transactionId = (await api(h, merchant).ok<{ transaction_id: string }>('/rest/payment', cardPayment('4111111111111111', 5)))
+          .transaction_id;
       } finally {
         await h.close();
       }
@@ -113,7 +140,9 @@ describe('PostgreSQL: the postback outbox across instances', { skip }, () => {
       await pool.query('ANALYZE postback_outbox');
       const statement = translate(OUTBOX_CLAIM.postgres);
       const params: Record<string, unknown> = { now: new Date().toISOString(), limit: 50, claimedBy: 'a', claimUntil: 'b' };
-      const plan = (await pool.query({ text: `EXPLAIN ${statement.text}`, values: (statement.names ?? []).map((n) => params[n]) })).rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n');
+      const plan = (await pool.query({ text: `EXPLAIN ${statement.text}`, values: (statement.names ?? []).map((n) => params[n]) })).rows
+        .map((r: Record<string, string>) => r['QUERY PLAN'])
+        .join('\n');
       assert.match(plan, /LockRows/);
       assert.match(plan, /Index Scan using postback_outbox_claimable on postback_outbox/);
       assert.doesNotMatch(plan, /\bSort\b|Seq Scan on postback_outbox/);
@@ -132,7 +161,8 @@ describe('PostgreSQL: the postback outbox across instances', { skip }, () => {
     try {
       const merchant = await newMerchant(h, 'Three Instances');
       merchantId = merchant.merchant_id;
-      transactionId = (await api(h, merchant).ok<{ transaction_id: string }>('/rest/payment', cardPayment('4111111111111111', 12))).transaction_id;
+      transactionId = (await api(h, merchant).ok<{ transaction_id: string }>('/rest/payment', cardPayment('4111111111111111', 12)))
+        .transaction_id;
     } finally {
       await h.close();
     }
@@ -149,23 +179,50 @@ describe('PostgreSQL: the postback outbox across instances', { skip }, () => {
         },
       };
       const settings = resolveSettings(tempDataDir('tillgate-pg-outbox-'), { database: url, 'sim-delay-ms': '20' }, {});
-      compositions.push(await composeOnEngine({ settings, dataKey, background: true, postbackSender: counting, logger: createLogger({ level: 'silent' }) }));
+      compositions.push(
+        await composeOnEngine({ settings, dataKey, background: true, postbackSender: counting, logger: createLogger({ level: 'silent' }) }),
+      );
     }
     const pool = new pg.Pool({ connectionString: url });
     try {
       // All due at one instant, once all three instances poll: they claim at once.
-      const ids = await seedOutbox(pool, merchantId, transactionId, mine.map((r) => r.url()), 1200, Date.now() + 1500, 0);
+      const ids = await seedOutbox(
+        pool,
+        merchantId,
+        transactionId,
+        mine.map((r) => r.url()),
+        1200,
+        Date.now() + 1500,
+        0,
+      );
       await until('all 1,200 are delivered', async () => (await delivered(pool, ids)) === ids.length);
       const received = mine.flatMap((r) => r.received);
       const counts = arrivals(received);
       assert.equal(counts.size, ids.length, 'every postback arrived');
-      assert.deepEqual([...counts.entries()].filter(([, n]) => n !== 1), [], 'no postback arrived twice');
+      assert.deepEqual(
+        [...counts.entries()].filter(([, n]) => n !== 1),
+        [],
+        'no postback arrived twice',
+      );
       assert.equal(received.length, ids.length);
       assert.deepEqual([...counts.keys()].sort(), [...ids].sort());
-      const attempts = (await pool.query('SELECT outbox_id, count(*) AS n FROM postback_attempts WHERE outbox_id = ANY($1) GROUP BY outbox_id HAVING count(*) <> 1', [ids])).rows;
+      const attempts = (
+        await pool.query(
+          'SELECT outbox_id, count(*) AS n FROM postback_attempts WHERE outbox_id = ANY($1) GROUP BY outbox_id HAVING count(*) <> 1',
+          [ids],
+        )
+      ).rows;
       assert.deepEqual(attempts, [], 'one attempt recorded per postback');
-      assert.equal(Number((await pool.query('SELECT count(*) AS n FROM postback_outbox WHERE claimed_by IS NOT NULL')).rows[0].n), 0, 'no claim left');
-      assert.equal(sent.reduce((a, b) => a + b, 0), ids.length, `sends per instance: ${sent.join(', ')}`);
+      assert.equal(
+        Number((await pool.query('SELECT count(*) AS n FROM postback_outbox WHERE claimed_by IS NOT NULL')).rows[0].n),
+        0,
+        'no claim left',
+      );
+      assert.equal(
+        sent.reduce((a, b) => a + b, 0),
+        ids.length,
+        `sends per instance: ${sent.join(', ')}`,
+      );
       assert.ok(sent.filter((n) => n > 0).length >= 2, `more than one instance delivered (sends per instance: ${sent.join(', ')})`);
     } finally {
       await pool.end();
@@ -181,7 +238,8 @@ describe('PostgreSQL: the postback outbox across instances', { skip }, () => {
     try {
       const merchant = await newMerchant(h, 'Mail Instances');
       merchantId = merchant.merchant_id;
-      transactionId = (await api(h, merchant).ok<{ transaction_id: string }>('/rest/payment', cardPayment('4111111111111111', 7))).transaction_id;
+      transactionId = (await api(h, merchant).ok<{ transaction_id: string }>('/rest/payment', cardPayment('4111111111111111', 7)))
+        .transaction_id;
     } finally {
       await h.close();
     }
@@ -198,7 +256,16 @@ describe('PostgreSQL: the postback outbox across instances', { skip }, () => {
           },
         };
         const settings = resolveSettings(tempDataDir('tillgate-pg-mail-'), { database: url, 'sim-delay-ms': '20' }, {});
-        mail.push(await composeOnEngine({ settings, dataKey: h.dataKey, background: true, mailer, mail: { pollMs: 100 }, logger: createLogger({ level: 'silent' }) }));
+        mail.push(
+          await composeOnEngine({
+            settings,
+            dataKey: h.dataKey,
+            background: true,
+            mailer,
+            mail: { pollMs: 100 },
+            logger: createLogger({ level: 'silent' }),
+          }),
+        );
       }
       const pool = new pg.Pool({ connectionString: url });
       try {
@@ -211,12 +278,18 @@ describe('PostgreSQL: the postback outbox across instances', { skip }, () => {
             [id, merchantId, transactionId, due],
           );
         }
-        await until('all 300 are sent', async () => Number((await pool.query("SELECT count(*) AS n FROM receipt_emails WHERE status = 'sent'")).rows[0].n) === ids.length);
+        await until(
+          'all 300 are sent',
+          async () => Number((await pool.query("SELECT count(*) AS n FROM receipt_emails WHERE status = 'sent'")).rows[0].n) === ids.length,
+        );
         const all = handed.flat();
         assert.equal(all.length, ids.length, `hand-overs per instance: ${handed.map((h) => h.length).join(', ')}`);
         assert.deepEqual([...all].sort(), ids, 'each e-mail handed over once');
         assert.deepEqual((await pool.query('SELECT id FROM receipt_emails WHERE attempts <> 1 OR claimed_by IS NOT NULL')).rows, []);
-        assert.ok(handed.filter((list) => list.length > 0).length >= 2, `more than one instance sent (${handed.map((h) => h.length).join(', ')})`);
+        assert.ok(
+          handed.filter((list) => list.length > 0).length >= 2,
+          `more than one instance sent (${handed.map((h) => h.length).join(', ')})`,
+        );
       } finally {
         await pool.end();
       }
@@ -230,7 +303,10 @@ describe('PostgreSQL: the postback outbox across instances', { skip }, () => {
     const env = { GATEWAY_DATA_KEY: randomBytes(32).toString('base64') };
     const LEASE_MS = 4000;
     const args = ['--database', url, '--postback-claim-lease-ms', String(LEASE_MS)];
-    const created = runGateway(['merchant', 'create', '--data-dir', tempDataDir(), '--database', url, '--name', 'Killed Instances', '--json'], env);
+    const created = runGateway(
+      ['merchant', 'create', '--data-dir', tempDataDir(), '--database', url, '--name', 'Killed Instances', '--json'],
+      env,
+    );
     assert.equal(created.status, 0, created.stderr);
     const merchant = JSON.parse(created.stdout) as { merchant_id: string; api_key: string; api_password: string };
     const start = async () => {
@@ -256,7 +332,9 @@ describe('PostgreSQL: the postback outbox across instances', { skip }, () => {
     try {
       const ids = await seedOutbox(pool, merchant.merchant_id, transactionId, [receiver.url()], 200, Date.now() + 500, 50);
       const claimedBy = async (p: GatewayProcess) =>
-        (await pool.query("SELECT id FROM postback_outbox WHERE state = 'pending' AND claimed_by LIKE $1", [`%:${String(p.child.pid)}/%`])).rows.map((r: { id: string }) => r.id);
+        (
+          await pool.query("SELECT id FROM postback_outbox WHERE state = 'pending' AND claimed_by LIKE $1", [`%:${String(p.child.pid)}/%`])
+        ).rows.map((r: { id: string }) => r.id);
       const running = [a, b];
       const starting: Array<Promise<GatewayProcess>> = [];
       /**
@@ -298,16 +376,33 @@ describe('PostgreSQL: the postback outbox across instances', { skip }, () => {
         [],
         `only postbacks a killed instance had claimed arrive twice (repeated: ${repeated.length}; held by killed instances: ${held.size})`,
       );
-      assert.ok([...counts.values()].every((n) => n <= 3), 'at most once more per kill');
+      assert.ok(
+        [...counts.values()].every((n) => n <= 3),
+        'at most once more per kill',
+      );
       // The held claims were taken over: every one of them was delivered by another instance, and
       // no postback has more than one recorded delivery.
-      const twice = (await pool.query("SELECT outbox_id FROM postback_attempts WHERE outbox_id = ANY($1) AND outcome = 'delivered' GROUP BY outbox_id HAVING count(*) > 1", [ids])).rows;
+      const twice = (
+        await pool.query(
+          "SELECT outbox_id FROM postback_attempts WHERE outbox_id = ANY($1) AND outcome = 'delivered' GROUP BY outbox_id HAVING count(*) > 1",
+          [ids],
+        )
+      ).rows;
       assert.deepEqual(twice, []);
-      assert.equal(Number((await pool.query('SELECT count(*) AS n FROM postback_outbox WHERE claimed_by IS NOT NULL')).rows[0].n), 0, 'no claim left');
+      assert.equal(
+        Number((await pool.query('SELECT count(*) AS n FROM postback_outbox WHERE claimed_by IS NOT NULL')).rows[0].n),
+        0,
+        'no claim left',
+      );
       // The instances still running answer.
-      assert.equal((await fetch(`${d.url}/rest/transactions/${transactionId}`, { headers: { authorization: basicAuth(merchant) } })).status, 200);
+      assert.equal(
+        (await fetch(`${d.url}/rest/transactions/${transactionId}`, { headers: { authorization: basicAuth(merchant) } })).status,
+        200,
+      );
       // For the report: how many arrived twice (at-least-once across a kill between the receiver's answer and the record).
-      process.stdout.write(`# kill -9 drain: ${ids.length} postbacks, ${receiver.received.length} arrivals, ${repeated.length} repeated, ${held.size} claims held by killed instances\n`);
+      process.stdout.write(
+        `# kill -9 drain: ${ids.length} postbacks, ${receiver.received.length} arrivals, ${repeated.length} repeated, ${held.size} claims held by killed instances\n`,
+      );
     } finally {
       await pool.end();
     }
@@ -318,8 +413,13 @@ describe('PostgreSQL: what a postback is about, and the log search (migration 27
   test("migration 27 gives each stored postback the order id its body carries: a transaction's and a checkout's; a token's none", async () => {
     const pool = new pg.Pool({ connectionString: await createTestDatabase('pb_order') });
     try {
-      await migratePostgres(pool, migrations.filter((m) => m.version < 27));
-      await pool.query("INSERT INTO merchants (id, name, currency, webhook_key_sealed, created_at) VALUES ('m1', 'Shop', 'EUR', 'x', '2026-01-01T00:00:00.000Z')");
+      await migratePostgres(
+        pool,
+        migrations.filter((m) => m.version < 27),
+      );
+      await pool.query(
+        "INSERT INTO merchants (id, name, currency, webhook_key_sealed, created_at) VALUES ('m1', 'Shop', 'EUR', 'x', '2026-01-01T00:00:00.000Z')",
+      );
       const bodies: Array<[string, string, Record<string, unknown>]> = [
         ['p-transaction', 'transaction', { transaction_id: 't1', status_code: 3, order_id: 'order-1001' }],
         // PostgreSQL reads no JSON text with an escaped NUL: passed over, the migration goes on.
@@ -337,7 +437,16 @@ describe('PostgreSQL: what a postback is about, and the log search (migration 27
       }
       await migratePostgres(pool);
       const rows = (await pool.query<{ id: string; order_id: string | null }>('SELECT id, order_id FROM postback_outbox ORDER BY id')).rows;
-      assert.deepEqual(rows.map((r) => [r.id, r.order_id]), [['p-checkout', 'WEB-7'], ['p-nul', null], ['p-payout', null], ['p-token', null], ['p-transaction', 'order-1001']]);
+      assert.deepEqual(
+        rows.map((r) => [r.id, r.order_id]),
+        [
+          ['p-checkout', 'WEB-7'],
+          ['p-nul', null],
+          ['p-payout', null],
+          ['p-token', null],
+          ['p-transaction', 'order-1001'],
+        ],
+      );
     } finally {
       await pool.end();
     }
@@ -348,7 +457,10 @@ describe('PostgreSQL: what a postback is about, and the log search (migration 27
     const merchantId = 'search-merchant';
     try {
       await migratePostgres(pool);
-      await pool.query("INSERT INTO merchants (id, name, currency, webhook_key_sealed, created_at) VALUES ($1, 'Search', 'EUR', 'x', '2025-01-01T00:00:00.000Z')", [merchantId]);
+      await pool.query(
+        "INSERT INTO merchants (id, name, currency, webhook_key_sealed, created_at) VALUES ($1, 'Search', 'EUR', 'x', '2025-01-01T00:00:00.000Z')",
+        [merchantId],
+      );
       // 30,000 postbacks over 300 days: three per subject, every tenth a token's (no order id), most delivered.
       await pool.query(
         `INSERT INTO postback_outbox (id, merchant_id, subject_type, subject_id, order_id, sequence, url, payload, state, attempts, next_attempt_at, created_at)
@@ -370,13 +482,23 @@ describe('PostgreSQL: what a postback is about, and the log search (migration 27
         walk((explained.rows[0] as { 'QUERY PLAN': Array<{ Plan: { 'Node Type': string } }> })['QUERY PLAN'][0]!.Plan);
         return nodes;
       };
-      const rowsOf = async (sql: string, params: unknown[]) => (await pool.query<{ id: string }>(translate(sql).text, params)).rows.map((r) => r.id);
+      const rowsOf = async (sql: string, params: unknown[]) =>
+        (await pool.query<{ id: string }>(translate(sql).text, params)).rows.map((r) => r.id);
       const plain = async (where: string, params: unknown[]) =>
-        (await pool.query<{ id: string }>(`SELECT id FROM postback_outbox WHERE merchant_id = $1 AND ${where} ORDER BY created_at DESC, id DESC LIMIT 50`, [merchantId, ...params])).rows.map((r) => r.id);
+        (
+          await pool.query<{ id: string }>(
+            `SELECT id FROM postback_outbox WHERE merchant_id = $1 AND ${where} ORDER BY created_at DESC, id DESC LIMIT 50`,
+            [merchantId, ...params],
+          )
+        ).rows.map((r) => r.id);
 
       const byOrder = postbackLogSql(merchantId, { search: { orderId: 'order-4101' } }, 50, 0);
       const orderPlan = await planOf(byOrder.sql, byOrder.params);
-      assert.deepEqual(orderPlan.filter((n) => n.startsWith('Index') || n.startsWith('Seq') || n.startsWith('Bitmap')), ['Index Scan postback_outbox_merchant_order'], orderPlan.join(', '));
+      assert.deepEqual(
+        orderPlan.filter((n) => n.startsWith('Index') || n.startsWith('Seq') || n.startsWith('Bitmap')),
+        ['Index Scan postback_outbox_merchant_order'],
+        orderPlan.join(', '),
+      );
       assert.ok(!orderPlan.some((n) => /Sort/.test(n)), `read in order: ${orderPlan.join(', ')}`);
       const orderRows = await rowsOf(byOrder.sql, byOrder.params);
       assert.equal(orderRows.length, 3);
@@ -385,7 +507,11 @@ describe('PostgreSQL: what a postback is about, and the log search (migration 27
       const pasted = postbackLogSql(merchantId, { search: { orderId: 'sub-4100', id: 'sub-4100' }, status: 'delivered' }, 50, 0);
       const pastedPlan = await planOf(pasted.sql, pasted.params);
       const reads = pastedPlan.filter((n) => n.startsWith('Index') || n.startsWith('Seq') || n.startsWith('Bitmap'));
-      assert.deepEqual(reads, ['Index Scan postback_outbox_merchant_order', 'Index Scan postback_outbox_merchant_subject_id', 'Index Scan postback_outbox_pkey'], pastedPlan.join(', '));
+      assert.deepEqual(
+        reads,
+        ['Index Scan postback_outbox_merchant_order', 'Index Scan postback_outbox_merchant_subject_id', 'Index Scan postback_outbox_pkey'],
+        pastedPlan.join(', '),
+      );
       const pastedRows = await rowsOf(pasted.sql, pasted.params);
       assert.equal(pastedRows.length, 2, 'the subject has three, one of them failed');
       assert.deepEqual(pastedRows, await plain("state = 'delivered' AND (order_id = $2 OR subject_id = $2 OR id = $2)", ['sub-4100']));

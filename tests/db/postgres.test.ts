@@ -24,12 +24,18 @@ const skip = postgresAvailable() ? false : 'PostgreSQL 15 binaries are not insta
 
 describe('PostgreSQL', { skip }, () => {
   test('statement texts: ? and @name become $n outside quotes; planner hints go; INSERT OR IGNORE becomes ON CONFLICT DO NOTHING', () => {
-    assert.equal(translate("SELECT * FROM t INDEXED BY t_idx WHERE a = ? AND b = '?' AND c = ?").text, "SELECT * FROM t WHERE a = $1 AND b = '?' AND c = $2");
+    assert.equal(
+      translate("SELECT * FROM t INDEXED BY t_idx WHERE a = ? AND b = '?' AND c = ?").text,
+      "SELECT * FROM t WHERE a = $1 AND b = '?' AND c = $2",
+    );
     const named = translate('INSERT INTO t (a, b) VALUES (@a, @b) ON CONFLICT (a) DO UPDATE SET b = @b');
-    assert.deepEqual({ text: named.text, names: named.names }, {
-      text: 'INSERT INTO t (a, b) VALUES ($1, $2) ON CONFLICT (a) DO UPDATE SET b = $2',
-      names: ['a', 'b'],
-    });
+    assert.deepEqual(
+      { text: named.text, names: named.names },
+      {
+        text: 'INSERT INTO t (a, b) VALUES ($1, $2) ON CONFLICT (a) DO UPDATE SET b = $2',
+        names: ['a', 'b'],
+      },
+    );
     // Each text is one named (prepared) statement: the same name for the same text, another for another.
     assert.equal(translate('INSERT INTO t (a, b) VALUES (@a, @b) ON CONFLICT (a) DO UPDATE SET b = @b').name, named.name);
     assert.notEqual(translate('SELECT 1 FROM t WHERE a = ?').name, named.name);
@@ -56,7 +62,10 @@ describe('PostgreSQL', { skip }, () => {
         const types = await client.query<{ data_type: string }>(
           "SELECT data_type FROM information_schema.columns WHERE table_name = 'transactions' AND column_name IN ('amount_minor', 'captured_minor', 'refunded_minor')",
         );
-        assert.deepEqual(types.rows.map((r) => r.data_type), ['bigint', 'bigint', 'bigint']);
+        assert.deepEqual(
+          types.rows.map((r) => r.data_type),
+          ['bigint', 'bigint', 'bigint'],
+        );
       } finally {
         client.release();
       }
@@ -69,9 +78,16 @@ describe('PostgreSQL', { skip }, () => {
     const url = await createTestDatabase('m26');
     const pool = createPool(url);
     try {
-      await migratePostgres(pool, migrations.filter((m) => m.version < 26));
-      await pool.query("INSERT INTO merchants (id, name, currency, webhook_key_sealed, created_at) VALUES ('m1', 'Shop', 'EUR', 'w', '2026-01-01T00:00:00Z')");
-      await pool.query("INSERT INTO channels (id, merchant_id, url_name, name, currency, language, created_at) VALUES ('c1', 'm1', 'shop', 'Shop', 'EUR', 'en', '2026-01-01T00:00:00Z')");
+      await migratePostgres(
+        pool,
+        migrations.filter((m) => m.version < 26),
+      );
+      await pool.query(
+        "INSERT INTO merchants (id, name, currency, webhook_key_sealed, created_at) VALUES ('m1', 'Shop', 'EUR', 'w', '2026-01-01T00:00:00Z')",
+      );
+      await pool.query(
+        "INSERT INTO channels (id, merchant_id, url_name, name, currency, language, created_at) VALUES ('c1', 'm1', 'shop', 'Shop', 'EUR', 'en', '2026-01-01T00:00:00Z')",
+      );
       const invoice = await pool.query<{ id: string }>(
         `INSERT INTO invoices (uuid, merchant_id, channel_id, debt_claim_number, active, status, print_date, amount_minor, currency, redirect_after_payments, send_initial_email, created_at, updated_at)
          VALUES ('u-1', 'm1', 'c1', 'INV-0042', 1, 'paid', '2026-01-01', 100, 'EUR', 0, 0, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z') RETURNING id`,
@@ -97,7 +113,10 @@ describe('PostgreSQL', { skip }, () => {
     try {
       await migratePostgres(pool);
       await pool.query('UPDATE gateway_schema SET version = $1', [migrations.length + 5]);
-      await assert.rejects(migratePostgres(pool), (error: unknown) => error instanceof DatabaseTooNewError && /schema version \d+/.test(error.message));
+      await assert.rejects(
+        migratePostgres(pool),
+        (error: unknown) => error instanceof DatabaseTooNewError && /schema version \d+/.test(error.message),
+      );
       assert.equal((await pool.query('SELECT version FROM gateway_schema')).rows[0].version, migrations.length + 5);
     } finally {
       await pool.end();
@@ -155,7 +174,9 @@ describe('PostgreSQL', { skip }, () => {
         const held = await a.composition.gateway.idempotency.start(merchant.merchant_id, 'both-1', 'f');
         assert.equal(held.kind, 'reject', 'within one instance the key is held while its request runs');
         if (first.kind !== 'proceed' || second.kind !== 'proceed') return;
-        const won = await a.composition.gateway.operations.perform({ merchantId: merchant.merchant_id, idempotency: first.scope }, (op) => op.commit(a.composition.gateway.store, async () => success({ winner: 'a' })));
+        const won = await a.composition.gateway.operations.perform({ merchantId: merchant.merchant_id, idempotency: first.scope }, (op) =>
+          op.commit(a.composition.gateway.store, async () => success({ winner: 'a' })),
+        );
         assert.deepEqual(won, success({ winner: 'a' }));
         const lost = await b.composition.gateway.operations
           .perform({ merchantId: merchant.merchant_id, idempotency: second.scope }, (op) =>
@@ -188,10 +209,15 @@ describe('PostgreSQL', { skip }, () => {
         const merchant = await newMerchant(runners[0] as Harness, 'Expiring');
         const c = api(runners[0] as Harness, merchant);
         const ids: string[] = [];
-        for (let i = 0; i < 5; i++) ids.push((await c.ok<{ transaction_id: string }>('/rest/authorize', cardPayment('4111111111111111', 10 + i))).transaction_id);
+        for (let i = 0; i < 5; i++)
+          ids.push((await c.ok<{ transaction_id: string }>('/rest/authorize', cardPayment('4111111111111111', 10 + i))).transaction_id);
         for (const h of runners) h.clock.advance(40 * DAY);
         const ran = await Promise.all(runners.map((h) => h.advance(0)));
-        assert.equal(ran.reduce((sum, n) => sum + n, 0), ids.length, `tasks run per instance: ${ran.join(', ')}`);
+        assert.equal(
+          ran.reduce((sum, n) => sum + n, 0),
+          ids.length,
+          `tasks run per instance: ${ran.join(', ')}`,
+        );
         for (const id of ids) {
           const log = await c.log(id);
           assert.equal(log.filter((entry) => entry.type !== 'authorization').length, 1, JSON.stringify(log));
@@ -213,7 +239,10 @@ describe('PostgreSQL', { skip }, () => {
         // The instance that died had claimed the expiry (the runner's claim: its due time moved to
         // the end of the lease) and never ran it.
         const leaseEnd = new Date(survivor.clock.now().getTime() + TASK_LEASE_MS).toISOString();
-        const claimed = await pool.query("UPDATE scheduled_tasks SET due_at = $1 WHERE subject_id = $2 AND state = 'pending' RETURNING kind", [leaseEnd, id]);
+        const claimed = await pool.query(
+          "UPDATE scheduled_tasks SET due_at = $1 WHERE subject_id = $2 AND state = 'pending' RETURNING kind",
+          [leaseEnd, id],
+        );
         assert.equal(claimed.rowCount, 1, 'the authorization had one pending task');
         assert.equal(await survivor.advance(0), 0, 'claimed by the dead instance: not run while its lease holds');
         assert.equal((await c.transaction(id)).status_code, 4, 'still authorized');
@@ -242,7 +271,10 @@ describe('PostgreSQL', { skip }, () => {
     test('authorize, capture part, refund part: amounts through the API, the money columns, the dashboard rollup written by the triggers', async () => {
       const merchant = await newMerchant(h, 'PG Shop');
       const c = api(h, merchant);
-      const authorized = await c.ok<{ transaction_id: string; status_code: number }>('/rest/authorize', cardPayment('4111111111111111', 100));
+      const authorized = await c.ok<{ transaction_id: string; status_code: number }>(
+        '/rest/authorize',
+        cardPayment('4111111111111111', 100),
+      );
       assert.equal(authorized.status_code, 4);
       const id = authorized.transaction_id;
       await c.ok('/rest/capture', { transaction_id: id, amount: 30 });
@@ -255,7 +287,11 @@ describe('PostgreSQL', { skip }, () => {
       try {
         const row = (await pool.query('SELECT amount_minor, captured_minor, refunded_minor FROM transactions WHERE id = $1', [id])).rows[0];
         assert.deepEqual(row, { amount_minor: '10000', captured_minor: '3000', refunded_minor: '1000' });
-        const hours = (await pool.query('SELECT sum(payments) AS payments, sum(captured_minor) AS captured, sum(refunded_minor) AS refunded FROM dashboard_hours')).rows[0];
+        const hours = (
+          await pool.query(
+            'SELECT sum(payments) AS payments, sum(captured_minor) AS captured, sum(refunded_minor) AS refunded FROM dashboard_hours',
+          )
+        ).rows[0];
         assert.deepEqual(hours, { payments: '1', captured: '3000', refunded: '1000' });
         // The till ledger and closed days never change, on this engine too.
         await pool.query("INSERT INTO till_ledger (merchant_id, terminal_id, event_id) VALUES ('m', 't', 'e')");
@@ -277,7 +313,10 @@ describe('PostgreSQL', { skip }, () => {
     before(async () => {
       pool = createPool(await createTestDatabase('list'));
       await migratePostgres(pool);
-      await pool.query("INSERT INTO merchants (id, name, currency, webhook_key_sealed, created_at) VALUES ($1, 'List', 'EUR', 'x', '2025-01-01T00:00:00.000Z')", [merchantId]);
+      await pool.query(
+        "INSERT INTO merchants (id, name, currency, webhook_key_sealed, created_at) VALUES ($1, 'List', 'EUR', 'x', '2025-01-01T00:00:00.000Z')",
+        [merchantId],
+      );
       // 40,000 rows over 400 days, two every 28.8 minutes; most are settled (status 6), a few
       // authorized (4), refused (2) or refunded (8). Some rows share a creation time, so the id
       // decides their order.
@@ -299,13 +338,24 @@ describe('PostgreSQL', { skip }, () => {
     const cases: Array<{ name: string; filter: Partial<TransactionFilter>; rowsOnly?: boolean }> = [
       { name: 'status list', filter: { statusCodes: [2, 4, 8] } },
       { name: 'status list + the last day', filter: { statusCodes: [2, 8], from: iso(end - DAY_MS) } },
-      { name: 'currency + status list + a month', filter: { currency: 'USD', statusCodes: [4, 8], from: iso(end - 60 * DAY_MS), to: iso(end - 30 * DAY_MS) } },
+      {
+        name: 'currency + status list + a month',
+        filter: { currency: 'USD', statusCodes: [4, 8], from: iso(end - 60 * DAY_MS), to: iso(end - 30 * DAY_MS) },
+      },
       { name: 'status list, page 3', filter: { statusCodes: [2, 4], offset: 100 } },
       { name: 'status list + keyset', filter: { statusCodes: [4, 6, 8], after: { createdAt: iso(end - 100 * DAY_MS), id: 'tx-005000' } } },
       // Amount bounds come after the statuses among the parameters: the rows are checked. The plan
       // is PostgreSQL's choice by cost here (a rare status within an amount range: it may collect a
       // few rows from a bitmap and sort them), so it is not.
-      { name: 'status list + amount range + keyset', rowsOnly: true, filter: { statusCodes: [4, 8], amountScaled: { min: 200_000, max: 1_000_000 }, after: { createdAt: iso(end - 20 * DAY_MS), id: 'tx-000000' } } },
+      {
+        name: 'status list + amount range + keyset',
+        rowsOnly: true,
+        filter: {
+          statusCodes: [4, 8],
+          amountScaled: { min: 200_000, max: 1_000_000 },
+          after: { createdAt: iso(end - 20 * DAY_MS), id: 'tx-000000' },
+        },
+      },
     ];
     const assertMergedPerStatus = async (text: string, params: unknown[], statuses: number) => {
       const explained = await pool.query(`EXPLAIN (FORMAT JSON) ${text}`, params);
@@ -320,7 +370,6 @@ describe('PostgreSQL', { skip }, () => {
       const reads = nodes.filter((n) => n.startsWith('Index'));
       assert.equal(reads.length, statuses, nodes.join(', '));
       for (const read of reads) assert.match(read, / transactions_merchant_status_filters$/, nodes.join(', '));
-
     };
     for (const { name, filter, rowsOnly } of cases) {
       test(`${name}: ${rowsOnly ? '' : 'one ordered index read per status, merged without a sort, '}the same rows in the same order`, async () => {
@@ -342,7 +391,12 @@ describe('PostgreSQL', { skip }, () => {
         if (full.from) add((n) => `created_at >= $${n}`, full.from);
         if (full.to) add((n) => `created_at <= $${n}`, full.to);
         if (full.after) add((n) => `(created_at, id) < ($${n - 1}, $${n})`, full.after.createdAt, full.after.id);
-        const expected = (await pool.query<{ id: string }>(`SELECT id FROM transactions WHERE ${terms.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT 50 OFFSET ${full.offset}`, values)).rows.map((r) => r.id);
+        const expected = (
+          await pool.query<{ id: string }>(
+            `SELECT id FROM transactions WHERE ${terms.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT 50 OFFSET ${full.offset}`,
+            values,
+          )
+        ).rows.map((r) => r.id);
         assert.ok(expected.length > 0, 'the case finds rows');
         assert.deepEqual(rows, expected);
       });

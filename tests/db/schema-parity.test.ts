@@ -57,7 +57,12 @@ interface Catalogue {
 const list = (items: readonly string[]) => `(${items.join(', ')})`;
 
 function columnFact(table: string, name: string, type: string, notNull: boolean, defaultValue: string | null, identity: boolean): string {
-  return [`column ${table}.${name} ${type}`, notNull ? 'NOT NULL' : 'NULL', identity ? 'IDENTITY' : '', defaultValue === null ? '' : `DEFAULT ${defaultValue}`]
+  return [
+    `column ${table}.${name} ${type}`,
+    notNull ? 'NOT NULL' : 'NULL',
+    identity ? 'IDENTITY' : '',
+    defaultValue === null ? '' : `DEFAULT ${defaultValue}`,
+  ]
     .filter(Boolean)
     .join(' ');
 }
@@ -85,7 +90,9 @@ function triggerFact(name: string, table: string, definition: string): string {
   const text = definition.replace(/\s+/g, ' ');
   const timing = /^CREATE (?:CONSTRAINT )?TRIGGER (?:IF NOT EXISTS )?"?\w+"? (BEFORE|AFTER|INSTEAD OF) (.+?) ON /i.exec(text);
   const deferred = /\bINITIALLY DEFERRED\b/i.test(text) ? ' DEFERRED' : '';
-  return `trigger ${name} ON ${table} ${timing ? `${timing[1]} ${timing[2]}` : '<unread>'}${deferred}`.toUpperCase().replace(/^TRIGGER \S+ ON \S+/i, `trigger ${name} ON ${table}`);
+  return `trigger ${name} ON ${table} ${timing ? `${timing[1]} ${timing[2]}` : '<unread>'}${deferred}`
+    .toUpperCase()
+    .replace(/^TRIGGER \S+ ON \S+/i, `trigger ${name} ON ${table}`);
 }
 
 /** A partial index's condition without casts, parentheses and spacing differences. */
@@ -226,11 +233,21 @@ function sqliteCatalogue(db: Database.Database): Catalogue {
       facts.push(indexFact(index.name, table, keys, index.unique === 1, where));
     }
 
-    const foreignKeys = db.pragma(`foreign_key_list(${table})`) as Array<{ id: number; seq: number; table: string; from: string; to: string | null; on_update: string; on_delete: string }>;
+    const foreignKeys = db.pragma(`foreign_key_list(${table})`) as Array<{
+      id: number;
+      seq: number;
+      table: string;
+      from: string;
+      to: string | null;
+      on_update: string;
+      on_delete: string;
+    }>;
     for (const id of [...new Set(foreignKeys.map((k) => k.id))]) {
       const parts = foreignKeys.filter((k) => k.id === id).sort((a, b) => a.seq - b.seq);
       const first = parts[0] as (typeof parts)[number];
-      facts.push(`foreign key ${table} ${list(parts.map((k) => k.from))} -> ${first.table} ${list(parts.map((k) => k.to ?? '<primary key>'))} ON UPDATE ${first.on_update} ON DELETE ${first.on_delete}`);
+      facts.push(
+        `foreign key ${table} ${list(parts.map((k) => k.from))} -> ${first.table} ${list(parts.map((k) => k.to ?? '<primary key>'))} ON UPDATE ${first.on_update} ON DELETE ${first.on_delete}`,
+      );
     }
 
     const names = new Set(columns.map((c) => c.name));
@@ -238,7 +255,11 @@ function sqliteCatalogue(db: Database.Database): Catalogue {
       facts.push(checkFact(table, columnsIn(expression, names), unwrap(expression)));
     }
   }
-  for (const trigger of db.prepare("SELECT name, tbl_name, sql FROM sqlite_schema WHERE type = 'trigger' ORDER BY name").all() as Array<{ name: string; tbl_name: string; sql: string }>) {
+  for (const trigger of db.prepare("SELECT name, tbl_name, sql FROM sqlite_schema WHERE type = 'trigger' ORDER BY name").all() as Array<{
+    name: string;
+    tbl_name: string;
+    sql: string;
+  }>) {
     facts.push(triggerFact(trigger.name, trigger.tbl_name, trigger.sql));
   }
   return { facts };
@@ -246,7 +267,13 @@ function sqliteCatalogue(db: Database.Database): Catalogue {
 
 // ---- PostgreSQL ---------------------------------------------------------------------------------
 
-const PG_TYPES: Record<string, string> = { bigint: 'INTEGER', text: 'TEXT', 'double precision': 'REAL', bytea: 'BLOB', integer: 'INTEGER32' };
+const PG_TYPES: Record<string, string> = {
+  bigint: 'INTEGER',
+  text: 'TEXT',
+  'double precision': 'REAL',
+  bytea: 'BLOB',
+  integer: 'INTEGER32',
+};
 
 /** The relation's columns named by attribute numbers, in that order. */
 const ATTRIBUTES = (relation: string, numbers: string) =>
@@ -259,16 +286,43 @@ async function postgresCatalogue(client: pg.ClientBase): Promise<Catalogue> {
   );
   for (const { name } of tables.rows) facts.push(`table ${name}`);
 
-  const columns = await client.query<{ table_name: string; column_name: string; data_type: string; is_nullable: string; column_default: string | null; is_identity: string; identity_generation: string | null }>(
+  const columns = await client.query<{
+    table_name: string;
+    column_name: string;
+    data_type: string;
+    is_nullable: string;
+    column_default: string | null;
+    is_identity: string;
+    identity_generation: string | null;
+  }>(
     "SELECT table_name, column_name, data_type, is_nullable, column_default, is_identity, identity_generation FROM information_schema.columns WHERE table_schema = 'public' ORDER BY table_name, ordinal_position",
   );
-  for (const { name } of tables.rows) facts.push(`column order ${name} ${list(columns.rows.filter((c) => c.table_name === name).map((c) => c.column_name))}`);
+  for (const { name } of tables.rows)
+    facts.push(`column order ${name} ${list(columns.rows.filter((c) => c.table_name === name).map((c) => c.column_name))}`);
   for (const c of columns.rows) {
     const type = (PG_TYPES[c.data_type] ?? c.data_type.toUpperCase()) + (c.identity_generation === 'ALWAYS' ? ' GENERATED ALWAYS' : '');
-    facts.push(columnFact(c.table_name, c.column_name, type, c.is_nullable === 'NO', c.column_default === null ? null : normaliseLiteral(c.column_default), c.is_identity === 'YES'));
+    facts.push(
+      columnFact(
+        c.table_name,
+        c.column_name,
+        type,
+        c.is_nullable === 'NO',
+        c.column_default === null ? null : normaliseLiteral(c.column_default),
+        c.is_identity === 'YES',
+      ),
+    );
   }
 
-  const constraints = await client.query<{ table: string; type: string; columns: string[]; target: string | null; target_columns: string[] | null; on_update: string; on_delete: string; definition: string }>(
+  const constraints = await client.query<{
+    table: string;
+    type: string;
+    columns: string[];
+    target: string | null;
+    target_columns: string[] | null;
+    on_update: string;
+    on_delete: string;
+    definition: string;
+  }>(
     `SELECT c.conrelid::regclass::text AS table, c.contype AS type, ${ATTRIBUTES('c.conrelid', 'c.conkey')} AS columns,
             c.confrelid::regclass::text AS target, CASE WHEN c.contype = 'f' THEN ${ATTRIBUTES('c.confrelid', 'c.confkey')} END AS target_columns,
             c.confupdtype AS on_update, c.confdeltype AS on_delete, pg_get_constraintdef(c.oid) AS definition
@@ -279,13 +333,22 @@ async function postgresCatalogue(client: pg.ClientBase): Promise<Catalogue> {
     const table = c.table.replace(/^"|"$/g, '');
     if (c.type === 'p') facts.push(`primary key ${table} ${list(c.columns)}`);
     else if (c.type === 'u') facts.push(`unique ${table} ${list(c.columns)}`);
-    else if (c.type === 'f') facts.push(`foreign key ${table} ${list(c.columns)} -> ${(c.target ?? '').replace(/^"|"$/g, '')} ${list(c.target_columns ?? [])} ON UPDATE ${action[c.on_update] ?? c.on_update} ON DELETE ${action[c.on_delete] ?? c.on_delete}`);
+    else if (c.type === 'f')
+      facts.push(
+        `foreign key ${table} ${list(c.columns)} -> ${(c.target ?? '').replace(/^"|"$/g, '')} ${list(c.target_columns ?? [])} ON UPDATE ${action[c.on_update] ?? c.on_update} ON DELETE ${action[c.on_delete] ?? c.on_delete}`,
+      );
     else {
       facts.push(checkFact(table, c.columns, unwrap(c.definition.replace(/^CHECK\s*/i, ''))));
     }
   }
 
-  const indexes = await client.query<{ name: string; table: string; unique: boolean; keys: Array<string | null>; predicate: string | null }>(
+  const indexes = await client.query<{
+    name: string;
+    table: string;
+    unique: boolean;
+    keys: Array<string | null>;
+    predicate: string | null;
+  }>(
     `SELECT i.indexrelid::regclass::text AS name, i.indrelid::regclass::text AS table, i.indisunique AS unique,
             ARRAY(SELECT a.attname::text FROM unnest(i.indkey::int2[]) WITH ORDINALITY AS k(n, o) LEFT JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.n
                   WHERE k.o <= i.indnkeyatts ORDER BY k.o) AS keys,
@@ -294,7 +357,15 @@ async function postgresCatalogue(client: pg.ClientBase): Promise<Catalogue> {
      WHERE n.nspname = 'public' AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid AND c.contype IN ('p', 'u'))`,
   );
   for (const i of indexes.rows) {
-    facts.push(indexFact(i.name.replace(/^"|"$/g, ''), i.table.replace(/^"|"$/g, ''), i.keys.map((k) => k ?? '<expression>'), i.unique, i.predicate));
+    facts.push(
+      indexFact(
+        i.name.replace(/^"|"$/g, ''),
+        i.table.replace(/^"|"$/g, ''),
+        i.keys.map((k) => k ?? '<expression>'),
+        i.unique,
+        i.predicate,
+      ),
+    );
   }
 
   const triggers = await client.query<{ name: string; table: string; definition: string }>(
@@ -370,7 +441,10 @@ const EXPECTED: Difference[] = [
       'trigger z_reports_no_update ON z_reports BEFORE UPDATE',
       'trigger z_reports_no_delete ON z_reports BEFORE DELETE',
     ],
-    postgres: ['trigger till_ledger_no_change ON till_ledger BEFORE DELETE OR UPDATE', 'trigger z_reports_no_change ON z_reports BEFORE DELETE OR UPDATE'],
+    postgres: [
+      'trigger till_ledger_no_change ON till_ledger BEFORE DELETE OR UPDATE',
+      'trigger z_reports_no_change ON z_reports BEFORE DELETE OR UPDATE',
+    ],
     versions: [18],
     why: 'The till ledger and closed days never change: one SQLite trigger per refused event, one PostgreSQL trigger for both (refuse_change()).',
   },
@@ -408,7 +482,10 @@ const NONE = { unlisted: { sqlite: [], postgres: [] }, listedButNotFound: { sqli
 
 /** At `version`: the differences EXPECTED does not list, and those it lists that are not there. */
 function unlisted(version: number, found: { sqlite: Catalogue; postgres: Catalogue }) {
-  const differences = { sqlite: minus(found.sqlite.facts, found.postgres.facts), postgres: minus(found.postgres.facts, found.sqlite.facts) };
+  const differences = {
+    sqlite: minus(found.sqlite.facts, found.postgres.facts),
+    postgres: minus(found.postgres.facts, found.sqlite.facts),
+  };
   const expected = expectedAt(version);
   return {
     version,
@@ -455,7 +532,8 @@ describe('one schema for both engines', { skip }, () => {
 
   test('the comparison sees every kind of fact on both engines', () => {
     const found = byVersion.get(latest) as { sqlite: Catalogue; postgres: Catalogue };
-    const kinds = (c: Catalogue) => [...new Set(c.facts.map((f) => /^(unique index|primary key|foreign key|column order|\w+)/.exec(f)?.[1]))].sort();
+    const kinds = (c: Catalogue) =>
+      [...new Set(c.facts.map((f) => /^(unique index|primary key|foreign key|column order|\w+)/.exec(f)?.[1]))].sort();
     const all = ['check', 'column', 'column order', 'foreign key', 'index', 'primary key', 'table', 'trigger', 'unique', 'unique index'];
     assert.deepEqual(kinds(found.sqlite), all);
     assert.deepEqual(kinds(found.postgres), all);

@@ -124,8 +124,25 @@ describe('single-statement writes of the SQLite repositories', () => {
     migrate(db);
     store = new SqliteStore(db);
     await run(async (tx) => {
-      await tx.merchants.insert({ id: 'm1', name: 'Shop', currency: 'EUR', webhookKeySealed: 's', previousWebhookKeySealed: null, previousWebhookKeyUntil: null, createdAt: NOW });
-      await tx.channels.insert({ id: 'c1', merchantId: 'm1', urlName: 'shop', name: 'Shop', currency: 'EUR', language: 'en', senderEmail: null, createdAt: NOW });
+      await tx.merchants.insert({
+        id: 'm1',
+        name: 'Shop',
+        currency: 'EUR',
+        webhookKeySealed: 's',
+        previousWebhookKeySealed: null,
+        previousWebhookKeyUntil: null,
+        createdAt: NOW,
+      });
+      await tx.channels.insert({
+        id: 'c1',
+        merchantId: 'm1',
+        urlName: 'shop',
+        name: 'Shop',
+        currency: 'EUR',
+        language: 'en',
+        senderEmail: null,
+        createdAt: NOW,
+      });
     });
   });
   after(async () => {
@@ -143,7 +160,14 @@ describe('single-statement writes of the SQLite repositories', () => {
       a: (await r.outbox.listBySubject('m1', 'transaction', 't-a')).map((o) => [o.id, o.sequence]),
       b: (await r.outbox.listBySubject('m1', 'transaction', 't-b')).map((o) => [o.id, o.sequence]),
     }));
-    assert.deepEqual(sequences, { a: [['o1', 1], ['o2', 2], ['o4', 3]], b: [['o3', 1]] });
+    assert.deepEqual(sequences, {
+      a: [
+        ['o1', 1],
+        ['o2', 2],
+        ['o4', 3],
+      ],
+      b: [['o3', 1]],
+    });
   });
 
   test('a subscription change sets and removes only its keys, and only from the status it starts from', async () => {
@@ -157,7 +181,12 @@ describe('single-statement writes of the SQLite repositories', () => {
     await run((tx) => tx.transactions.insert(transaction('s1', details)));
     // The customer approves the revision: active, the revised amount and plan, no pending revision.
     const approved = await run((tx) =>
-      tx.transactions.changeSubscription('s1', ['approval_pending'], { subscription_status: 'active', pending_revision: null, subscription_amount_minor: 2000, subscription_plan_id: 'plan-2' }, LATER),
+      tx.transactions.changeSubscription(
+        's1',
+        ['approval_pending'],
+        { subscription_status: 'active', pending_revision: null, subscription_amount_minor: 2000, subscription_plan_id: 'plan-2' },
+        LATER,
+      ),
     );
     assert.equal(approved, true);
     const after = await store.read((r) => r.transactions.getById('s1'));
@@ -172,10 +201,33 @@ describe('single-statement writes of the SQLite repositories', () => {
     assert.equal(after?.statusCode, 3, 'the transaction status is not touched');
 
     // A second answer to the same revision finds it gone and changes nothing.
-    assert.equal(await run((tx) => tx.transactions.changeSubscription('s1', ['approval_pending'], { subscription_status: 'cancelled' }, NOW)), false);
+    assert.equal(
+      await run((tx) => tx.transactions.changeSubscription('s1', ['approval_pending'], { subscription_status: 'cancelled' }, NOW)),
+      false,
+    );
     // Cancel once, then again: the second one applies to nothing.
-    assert.equal(await run((tx) => tx.transactions.changeSubscription('s1', ['active', 'approval_pending'], { subscription_status: 'cancelled', pending_revision: null }, NOW)), true);
-    assert.equal(await run((tx) => tx.transactions.changeSubscription('s1', ['active', 'approval_pending'], { subscription_status: 'cancelled', pending_revision: null }, LATER)), false);
+    assert.equal(
+      await run((tx) =>
+        tx.transactions.changeSubscription(
+          's1',
+          ['active', 'approval_pending'],
+          { subscription_status: 'cancelled', pending_revision: null },
+          NOW,
+        ),
+      ),
+      true,
+    );
+    assert.equal(
+      await run((tx) =>
+        tx.transactions.changeSubscription(
+          's1',
+          ['active', 'approval_pending'],
+          { subscription_status: 'cancelled', pending_revision: null },
+          LATER,
+        ),
+      ),
+      false,
+    );
     const cancelled = await store.read((r) => r.transactions.getById('s1'));
     assert.equal(cancelled?.details.subscription_status, 'cancelled');
     assert.equal(cancelled?.updatedAt, NOW, 'the refused change did not write');
@@ -202,13 +254,35 @@ describe('single-statement writes of the SQLite repositories', () => {
     const changed = await run((tx) => tx.invoices.update(stored.id, { amountMinor: 6000, updatedAt: LATER }, guard));
     assert.equal(changed?.amountMinor, 6000);
 
-    await run((tx) => tx.invoices.insertPlan({ id: 'plan-a', invoiceId: stored.id, status: 'cancelled', installments: 2, interval: 'month', createdAt: NOW, updatedAt: NOW }));
-    assert.equal(await run((tx) => tx.invoices.update(stored.id, { amountMinor: 7000, updatedAt: LATER }, guard)), undefined, 'a plan was attached once');
+    await run((tx) =>
+      tx.invoices.insertPlan({
+        id: 'plan-a',
+        invoiceId: stored.id,
+        status: 'cancelled',
+        installments: 2,
+        interval: 'month',
+        createdAt: NOW,
+        updatedAt: NOW,
+      }),
+    );
+    assert.equal(
+      await run((tx) => tx.invoices.update(stored.id, { amountMinor: 7000, updatedAt: LATER }, guard)),
+      undefined,
+      'a plan was attached once',
+    );
 
     const other = await run((tx) => tx.invoices.insert(invoice('INV-3')));
     await run((tx) => tx.invoices.update(other.id, { status: 'paid', updatedAt: LATER }));
-    assert.equal(await run((tx) => tx.invoices.update(other.id, { amountMinor: 7000, updatedAt: LATER }, guard)), undefined, 'no longer pending');
-    assert.equal(await run((tx) => tx.invoices.update(other.id, { status: 'pending', updatedAt: LATER }, { statuses: ['pending', 'processing'] })), undefined, 'a paid invoice stays paid');
+    assert.equal(
+      await run((tx) => tx.invoices.update(other.id, { amountMinor: 7000, updatedAt: LATER }, guard)),
+      undefined,
+      'no longer pending',
+    );
+    assert.equal(
+      await run((tx) => tx.invoices.update(other.id, { status: 'pending', updatedAt: LATER }, { statuses: ['pending', 'processing'] })),
+      undefined,
+      'a paid invoice stays paid',
+    );
     const reread = await store.read((r) => r.invoices.get(other.id));
     assert.deepEqual([reread?.status, reread?.amountMinor], ['paid', 5000]);
   });

@@ -21,7 +21,15 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Dashboard } from '../../contract/api/dashboard.js';
 import { DATABASE_FILE, openDatabase } from '../../db/open.js';
 import { assertAxeClean, launchChromium } from '../helpers/browser.js';
-import { basicAuth, createMerchant, runGateway, startGateway, tempDataDir, type GatewayProcess, type MerchantCredentials } from '../helpers/gateway-process.js';
+import {
+  basicAuth,
+  createMerchant,
+  runGateway,
+  startGateway,
+  tempDataDir,
+  type GatewayProcess,
+  type MerchantCredentials,
+} from '../helpers/gateway-process.js';
 import { cardPayment, freshPan, posPayment } from '../helpers/payments.js';
 
 const RENDERER_INDEX = fileURLToPath(new URL('../../renderer/dist/index.html', import.meta.url));
@@ -60,7 +68,22 @@ let firstPaymentId = '';
 const today = { payments: 0, approved: 0, declined: 0 };
 
 function staffCreate(role: string, login: string, name: string, pin?: string): string {
-  const result = runGateway(['staff', 'create', '--data-dir', gateway.dataDir, '--merchant', merchant.merchant_id, '--role', role, '--login', login, '--name', name, ...(pin ? ['--pin', pin] : []), '--json']);
+  const result = runGateway([
+    'staff',
+    'create',
+    '--data-dir',
+    gateway.dataDir,
+    '--merchant',
+    merchant.merchant_id,
+    '--role',
+    role,
+    '--login',
+    login,
+    '--name',
+    name,
+    ...(pin ? ['--pin', pin] : []),
+    '--json',
+  ]);
   assert.equal(result.status, 0, `staff create ${login}: ${result.stderr}`);
   return (JSON.parse(result.stdout) as { password: string }).password;
 }
@@ -77,7 +100,9 @@ function seedHistory(dataDir: string, offsetHours: number): void {
        refunded_minor, message, reason_code, card_brand, card_last_four, created_at, updated_at, expires_at)
      VALUES (@id, @merchant, @type, @operation, @status, @order, @currency, @amount, @authorized, @captured, @refunded, @message, @reason, 'visa', '1111', @at, @at, @expires)`,
   );
-  const refund = db.prepare('INSERT INTO refunds (id, transaction_id, merchant_id, amount_minor, status_code, created_at) VALUES (?, ?, ?, ?, 1, ?)');
+  const refund = db.prepare(
+    'INSERT INTO refunds (id, transaction_id, merchant_id, amount_minor, status_code, created_at) VALUES (?, ?, ?, ?, 1, ?)',
+  );
   const now = Date.now();
   // Local midnight today in the shop's (fixed-offset) zone.
   const midnight = Math.floor((now + offsetHours * HOUR) / DAY) * DAY - offsetHours * HOUR;
@@ -103,14 +128,28 @@ function seedHistory(dataDir: string, offsetHours: number): void {
       at: new Date(at).toISOString(),
       expires: null,
     });
-    if (approved && refundAfterHours !== undefined) refund.run(uuidv7({ msecs: at + refundAfterHours * HOUR }), id, merchant.merchant_id, Math.floor(amount / 4), new Date(at + refundAfterHours * HOUR).toISOString());
+    if (approved && refundAfterHours !== undefined)
+      refund.run(
+        uuidv7({ msecs: at + refundAfterHours * HOUR }),
+        id,
+        merchant.merchant_id,
+        Math.floor(amount / 4),
+        new Date(at + refundAfterHours * HOUR).toISOString(),
+      );
   };
   for (let day = 27; day >= 1; day -= 1) {
     const start = midnight - day * DAY;
     const sales = 6 + ((day * 7) % 11);
     for (let i = 0; i < sales; i += 1) {
       const at = start + (8 + ((i * 5) % 11)) * HOUR + ((i * 17) % 60) * 60_000;
-      pay(at, 450 + ((day * 131 + i * 977) % 8000), i % 5 === 4 ? 'USD' : 'EUR', i % 3 === 0 ? 'cardecom' : 'cardpos', i % 7 === 6 ? 6 : 3, i % 9 === 3 ? 2 : undefined);
+      pay(
+        at,
+        450 + ((day * 131 + i * 977) % 8000),
+        i % 5 === 4 ? 'USD' : 'EUR',
+        i % 3 === 0 ? 'cardecom' : 'cardpos',
+        i % 7 === 6 ? 6 : 3,
+        i % 9 === 3 ? 2 : undefined,
+      );
     }
   }
   // This morning: a few sales an hour from 07:00 to 10:00.
@@ -147,8 +186,20 @@ function seedHistory(dataDir: string, offsetHours: number): void {
     `INSERT INTO postback_outbox (id, merchant_id, subject_type, subject_id, sequence, url, payload, state, attempts, next_attempt_at, created_at, last_error)
      VALUES (?, ?, 'transaction', ?, 1, 'https://shop.example/postbacks', '{}', ?, ?, ?, ?, 'HTTP 500')`,
   );
-  for (const [state, attempts] of [['failed', 32], ['failed', 32], ['pending', 3]] as const) {
-    outbox.run(uuidv7(), merchant.merchant_id, uuidv7(), state, attempts, new Date(now + DAY).toISOString(), new Date(now - 2 * DAY).toISOString());
+  for (const [state, attempts] of [
+    ['failed', 32],
+    ['failed', 32],
+    ['pending', 3],
+  ] as const) {
+    outbox.run(
+      uuidv7(),
+      merchant.merchant_id,
+      uuidv7(),
+      state,
+      attempts,
+      new Date(now + DAY).toISOString(),
+      new Date(now - 2 * DAY).toISOString(),
+    );
   }
   db.close();
 }
@@ -170,7 +221,11 @@ before(async () => {
   // a payment) and a refund.
   const auth = basicAuth(merchant);
   const api = async (path: string, body: unknown, status = 200) => {
-    const response = await fetch(new URL(path, gateway.url), { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await fetch(new URL(path, gateway.url), {
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     assert.equal(response.status, status, `${path}: ${await response.clone().text()}`);
     return (await response.json()) as Record<string, unknown>;
   };
@@ -185,7 +240,14 @@ before(async () => {
   today.declined += 1;
   await api('/rest/refund', { transaction_id: first.transaction_id, amount: 2.5 });
   // An invoice whose pay link expires in 6 hours, and whose e-mail failed.
-  const invoice = (await api('/rest/invoices', { url_name: merchant.channel.url_name, invoice: { amount: 49.9, expires_in: 6, expires_in_unit: 'hours', email: 'customer@example.com' } }, 201)) as {
+  const invoice = (await api(
+    '/rest/invoices',
+    {
+      url_name: merchant.channel.url_name,
+      invoice: { amount: 49.9, expires_in: 6, expires_in_unit: 'hours', email: 'customer@example.com' },
+    },
+    201,
+  )) as {
     invoice: { id: number; debt_claim_number: string };
   };
   invoiceNumber = invoice.invoice.debt_claim_number;
@@ -196,7 +258,9 @@ before(async () => {
   ).run(uuidv7(), merchant.merchant_id, invoice.invoice.id, new Date().toISOString(), new Date().toISOString());
   db.close();
   // A network token the card network suspended.
-  const token = (await api('/v2/network_tokens', { card_number: freshPan(), expiry_month: 12, expiry_year: 2031 }, 201)) as { data: { id: string } };
+  const token = (await api('/v2/network_tokens', { card_number: freshPan(), expiry_month: 12, expiry_year: 2031 }, 201)) as {
+    data: { id: string };
+  };
   for (let tries = 0; ; tries += 1) {
     const read = await fetch(new URL(`/v2/network_tokens/${token.data.id}`, gateway.url), { headers: { authorization: auth } });
     if (((await read.json()) as { data: { status: string } }).data.status === 'active') break;
@@ -245,7 +309,10 @@ async function open(size: { width: number; height: number }, login: string, secr
 
 /** The dashboard as the gateway answers it, read with the page's own session. */
 async function answer(page: Page, period: string): Promise<Dashboard> {
-  return page.evaluate<Dashboard, string>(async (p) => (await (await fetch(`/ui/dashboard?period=${p}`, { credentials: 'same-origin' })).json()) as Dashboard, period);
+  return page.evaluate<Dashboard, string>(
+    async (p) => (await (await fetch(`/ui/dashboard?period=${p}`, { credentials: 'same-origin' })).json()) as Dashboard,
+    period,
+  );
 }
 
 /** axe-core, evaluated through the DevTools protocol, so the page's CSP stays in force. */
@@ -253,8 +320,12 @@ async function axe(page: Page, where: string): Promise<void> {
   await assertAxeClean(page, where);
 }
 
-const money = (amount: number, currency: string) => `${new Intl.NumberFormat('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount)} ${currency}`;
-const percent = (value: number | null) => (value === null ? '—' : new Intl.NumberFormat('en', { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(value));
+const money = (amount: number, currency: string) =>
+  `${new Intl.NumberFormat('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount)} ${currency}`;
+const percent = (value: number | null) =>
+  value === null
+    ? '—'
+    : new Intl.NumberFormat('en', { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(value);
 
 /** The figures on screen are the gateway's, the charts are drawn, each chart has its table. */
 async function assertShows(page: Page, period: string): Promise<Dashboard> {
@@ -265,9 +336,11 @@ async function assertShows(page: Page, period: string): Promise<Dashboard> {
   assert.equal((await kpi('Payments').locator('.kpi-value').textContent())?.trim(), String(figures.totals.payments));
   assert.equal((await kpi('Approval rate').locator('.kpi-value').textContent())?.trim(), percent(figures.totals.approval_rate));
   const volume = (await kpi('Volume').locator('.kpi-value').textContent()) ?? '';
-  for (const v of figures.volume) assert.ok(volume.includes(money(v.amount, v.currency)), `volume shows ${money(v.amount, v.currency)}: ${volume}`);
+  for (const v of figures.volume)
+    assert.ok(volume.includes(money(v.amount, v.currency)), `volume shows ${money(v.amount, v.currency)}: ${volume}`);
   const refunds = (await kpi('Refunds').locator('.kpi-value').textContent()) ?? '';
-  for (const r of figures.refunds) assert.ok(refunds.includes(money(r.amount, r.currency)), `refunds show ${money(r.amount, r.currency)}: ${refunds}`);
+  for (const r of figures.refunds)
+    assert.ok(refunds.includes(money(r.amount, r.currency)), `refunds show ${money(r.amount, r.currency)}: ${refunds}`);
 
   // Three uPlot canvases with bars in their colours, hidden from assistive technology.
   const canvases = main.locator('.bar-chart canvas');
@@ -279,17 +352,35 @@ async function assertShows(page: Page, period: string): Promise<Dashboard> {
     for (let i = 0; i < data.length; i += 4) if (data[i + 3] > 0 && (Math.abs(data[i] - data[i + 1]) > 40 || Math.abs(data[i + 1] - data[i + 2]) > 40)) coloured += 1;
     return coloured;
   })`);
-  assert.ok(painted.every((pixels) => pixels > 200), `every chart draws coloured bars: ${JSON.stringify(painted)}`);
+  assert.ok(
+    painted.every((pixels) => pixels > 200),
+    `every chart draws coloured bars: ${JSON.stringify(painted)}`,
+  );
   assert.equal(await main.locator('.bar-chart[aria-hidden="true"]').count(), 3);
 
   // The same figures as tables, named by their captions.
   const unit = figures.bucket === 'hour' ? 'hour' : 'day';
   const payments = main.getByRole('table', { name: new RegExp(`^Payments per ${unit}`) });
   assert.equal(await payments.locator('tbody tr').count(), figures.series.length);
-  const total = (await payments.locator('tbody tr td:nth-of-type(1)').allTextContents()).reduce((sum, text) => sum + Number(text.replace(/,/g, '')), 0);
+  const total = (await payments.locator('tbody tr td:nth-of-type(1)').allTextContents()).reduce(
+    (sum, text) => sum + Number(text.replace(/,/g, '')),
+    0,
+  );
   assert.equal(total, figures.totals.payments, 'the table adds up to the total');
-  assert.equal(await main.getByRole('table', { name: new RegExp(`^Volume per ${unit}`) }).locator('tbody tr').count(), figures.series.length);
-  assert.equal(await main.getByRole('table', { name: /^Payment types/ }).locator('tbody tr').count(), figures.payment_types.length);
+  assert.equal(
+    await main
+      .getByRole('table', { name: new RegExp(`^Volume per ${unit}`) })
+      .locator('tbody tr')
+      .count(),
+    figures.series.length,
+  );
+  assert.equal(
+    await main
+      .getByRole('table', { name: /^Payment types/ })
+      .locator('tbody tr')
+      .count(),
+    figures.payment_types.length,
+  );
   return figures;
 }
 
@@ -305,7 +396,10 @@ test('a back-office login starts on the dashboard: figures, charts and their tab
 
     // Today: the morning's sales and the API's, in the shop's time zone.
     const todayFigures = await assertShows(page, 'today');
-    assert.deepEqual([todayFigures.totals.payments, todayFigures.totals.approved, todayFigures.totals.declined], [today.payments, today.approved, today.declined]);
+    assert.deepEqual(
+      [todayFigures.totals.payments, todayFigures.totals.approved, todayFigures.totals.declined],
+      [today.payments, today.approved, today.declined],
+    );
     assert.deepEqual(
       todayFigures.refunds.map((r) => [r.currency, r.amount]),
       [['EUR', 2.5]],
@@ -321,7 +415,11 @@ test('a back-office login starts on the dashboard: figures, charts and their tab
     await page.mouse.move(box.x + box.width - 4, box.y + box.height / 2);
     const latest = todayFigures.series.at(-1);
     assert.ok(latest);
-    await main.locator('.bar-chart-pointed').nth(1).getByText(new RegExp(`^${latest.local_start.slice(11, 16)}–.*: ${latest.payments} payments?`)).waitFor();
+    await main
+      .locator('.bar-chart-pointed')
+      .nth(1)
+      .getByText(new RegExp(`^${latest.local_start.slice(11, 16)}–.*: ${latest.payments} payments?`))
+      .waitFor();
     await page.mouse.move(0, 0);
     await page.screenshot({ path: `${SCREENSHOT_DIR}backoffice-dashboard-today-1366.png`, fullPage: true });
     await axe(page, 'today');
@@ -329,20 +427,44 @@ test('a back-office login starts on the dashboard: figures, charts and their tab
     // Needs attention: every item, with a way to where it is handled.
     const attention = main.getByRole('region', { name: /^Needs attention/ });
     const text = (await attention.textContent()) ?? '';
-    for (const words of ['1 authorization uncaptured, expiring within 24 hours', '1 invoice expiring within 24 hours', '1 invoice e-mail failed', '2 postbacks failed', '1 postback being retried', '1 network token suspended']) {
+    for (const words of [
+      '1 authorization uncaptured, expiring within 24 hours',
+      '1 invoice expiring within 24 hours',
+      '1 invoice e-mail failed',
+      '2 postbacks failed',
+      '1 postback being retried',
+      '1 network token suspended',
+    ]) {
       assert.ok(text.includes(words), `needs attention: ${words} in ${text}`);
     }
     assert.equal(await attention.getByRole('link', { name: 'Authorized transactions' }).getAttribute('href'), '#/transactions?status=4');
-    assert.equal(await attention.getByRole('link', { name: /^ORDER-4711 · 45\.00 EUR/ }).getAttribute('href'), `#/transactions/${authorizationId}`);
-    assert.equal(await attention.getByRole('link', { name: new RegExp(`^${invoiceNumber} · 49\\.90 EUR`) }).getAttribute('href'), `#/invoices/${invoiceNumber}`);
+    assert.equal(
+      await attention.getByRole('link', { name: /^ORDER-4711 · 45\.00 EUR/ }).getAttribute('href'),
+      `#/transactions/${authorizationId}`,
+    );
+    assert.equal(
+      await attention.getByRole('link', { name: new RegExp(`^${invoiceNumber} · 49\\.90 EUR`) }).getAttribute('href'),
+      `#/invoices/${invoiceNumber}`,
+    );
     assert.ok(text.includes('POST /rest/postbacks/resend_failed'), 'says how failed postbacks are handled until their screen comes');
     // Its count is the number of things it lists (1 + 1 + 1 + 2 + 1 + 1), and it sits first, above the figures.
     assert.match((await attention.getByRole('heading', { level: 2 }).first().textContent()) ?? '', /Needs attention\s*7 items/);
     assert.match((await main.locator('section.attention, section.kpi').first().getAttribute('class')) ?? '', /\battention\b/);
 
     // Times on the staff screens are the shop's (its time zone, not this browser's UTC), on a 24-hour clock.
-    const record = (await (await page.request.get(new URL(`/ui/transactions/${firstPaymentId}`, gateway.url).href)).json()) as { transaction: { created_at: string } };
-    const expected = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZone: shopZone }).format(new Date(record.transaction.created_at));
+    const record = (await (await page.request.get(new URL(`/ui/transactions/${firstPaymentId}`, gateway.url).href)).json()) as {
+      transaction: { created_at: string };
+    };
+    const expected = new Intl.DateTimeFormat('en-GB', {
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+      timeZone: shopZone,
+    }).format(new Date(record.transaction.created_at));
     await page.goto(new URL(`/app/#/transactions/${firstPaymentId}`, gateway.url).href, { waitUntil: 'networkidle' });
     await main.getByText(expected).first().waitFor();
     await page.goBack({ waitUntil: 'networkidle' });
@@ -363,7 +485,10 @@ test('a back-office login starts on the dashboard: figures, charts and their tab
     await page.waitForURL(/period=month/);
     await main.getByRole('table', { name: /^Payments per day/ }).waitFor({ state: 'attached' });
     const month = await assertShows(page, 'month');
-    assert.ok(month.totals.payments >= week.totals.payments || month.series.length < 7, 'the month holds the week, unless the month began within it');
+    assert.ok(
+      month.totals.payments >= week.totals.payments || month.series.length < 7,
+      'the month holds the week, unless the month began within it',
+    );
     // The volume chart's currency is in the URL too.
     await main.getByLabel('Currency').selectOption('USD');
     await page.waitForURL(/currency=USD/);

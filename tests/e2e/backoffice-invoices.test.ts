@@ -31,7 +31,13 @@ const WIDE = { width: 1366, height: 900 } as const;
 const NARROW = { width: 1024, height: 768 } as const;
 const CURRENCY_LENGTH = 'Currency is the wrong length (should be 3 characters).';
 const RESTRICTED = 'Amount and active can only be changed while the invoice is pending and has never had a payment plan attached.';
-const GOOD_CARD = { step: 'card', card_number: '4111 1111 1111 1111', expiry: `12/${String(EXPIRY_YEAR).slice(2)}`, cvc: '123', holder: 'Lena Vogel' };
+const GOOD_CARD = {
+  step: 'card',
+  card_number: '4111 1111 1111 1111',
+  expiry: `12/${String(EXPIRY_YEAR).slice(2)}`,
+  cvc: '123',
+  holder: 'Lena Vogel',
+};
 const DECLINED_CARD = { ...GOOD_CARD, card_number: '4000 0000 0000 0002' };
 
 interface Wrapper {
@@ -89,7 +95,11 @@ async function payByCard(uuid: string, card: Record<string, string>): Promise<vo
     fetch(new URL(path, gateway.url), {
       method: 'POST',
       redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin', origin: new URL(gateway.url).origin },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'sec-fetch-site': 'same-origin',
+        origin: new URL(gateway.url).origin,
+      },
       body: new URLSearchParams(form).toString(),
     });
   const chosen = await post(`/pay/${uuid}`, { method: 'cardecom' });
@@ -106,10 +116,40 @@ before(async () => {
   const merchant = createMerchant(gateway.dataDir, 'Corner Bakery');
   auth = basicAuth(merchant);
   channel = merchant.channel.url_name;
-  const office = runGateway(['staff', 'create', '--data-dir', gateway.dataDir, '--merchant', merchant.merchant_id, '--role', 'back_office', '--login', 'office', '--name', 'Mira Novak', '--json']);
+  const office = runGateway([
+    'staff',
+    'create',
+    '--data-dir',
+    gateway.dataDir,
+    '--merchant',
+    merchant.merchant_id,
+    '--role',
+    'back_office',
+    '--login',
+    'office',
+    '--name',
+    'Mira Novak',
+    '--json',
+  ]);
   assert.equal(office.status, 0, office.stderr);
   ({ staff_id: officeId, password: officePassword } = JSON.parse(office.stdout) as { staff_id: string; password: string });
-  const cashier = runGateway(['staff', 'create', '--data-dir', gateway.dataDir, '--merchant', merchant.merchant_id, '--role', 'cashier', '--login', 'anna', '--pin', '1234', '--name', 'Anna Berg', '--json']);
+  const cashier = runGateway([
+    'staff',
+    'create',
+    '--data-dir',
+    gateway.dataDir,
+    '--merchant',
+    merchant.merchant_id,
+    '--role',
+    'cashier',
+    '--login',
+    'anna',
+    '--pin',
+    '1234',
+    '--name',
+    'Anna Berg',
+    '--json',
+  ]);
   assert.equal(cashier.status, 0, cashier.stderr);
 
   // Real data: 56 invoices (two pages), some paid through their pay links, some e-mailed.
@@ -121,9 +161,23 @@ before(async () => {
   ] as const;
   for (let i = 0; i < 52; i++) {
     const [first, last, email, city] = customers[i % customers.length] ?? customers[0];
-    await createInvoice({ amount: (12.5 + i * 3.75).toFixed(2), first_name: first, last_name: last, ...(email ? { email } : {}), city, description: `Catering order ${i + 1}` });
+    await createInvoice({
+      amount: (12.5 + i * 3.75).toFixed(2),
+      first_name: first,
+      last_name: last,
+      ...(email ? { email } : {}),
+      city,
+      description: `Catering order ${i + 1}`,
+    });
   }
-  const paid = await createInvoice({ amount: '84.20', first_name: 'Lena', last_name: 'Vogel', email: 'lena.vogel@example.com', city: 'Berlin', description: 'Wedding cake, 3 tiers' });
+  const paid = await createInvoice({
+    amount: '84.20',
+    first_name: 'Lena',
+    last_name: 'Vogel',
+    email: 'lena.vogel@example.com',
+    city: 'Berlin',
+    description: 'Wedding cake, 3 tiers',
+  });
   await payByCard(paid.invoice.uuid, DECLINED_CARD);
   await payByCard(paid.invoice.uuid, GOOD_CARD);
   seeded.paidByCard = paid.invoice.debt_claim_number;
@@ -144,8 +198,12 @@ before(async () => {
     description: 'Bread rolls for the summer fair, 600 pieces',
   });
   seeded.reminder = reminder.invoice.debt_claim_number;
-  seeded.edit = (await createInvoice({ amount: '19.90', first_name: 'Aisha', last_name: 'Khan', city: 'London', country: 'GB' })).invoice.debt_claim_number;
-  seeded.doomed = (await createInvoice({ amount: '5.00', first_name: 'Test', last_name: 'Order', description: 'Created by mistake' })).invoice.debt_claim_number;
+  seeded.edit = (
+    await createInvoice({ amount: '19.90', first_name: 'Aisha', last_name: 'Khan', city: 'London', country: 'GB' })
+  ).invoice.debt_claim_number;
+  seeded.doomed = (
+    await createInvoice({ amount: '5.00', first_name: 'Test', last_name: 'Order', description: 'Created by mistake' })
+  ).invoice.debt_claim_number;
 
   browser = await launchChromium();
 });
@@ -191,7 +249,10 @@ async function axe(page: Page, where: string): Promise<void> {
 async function shot(page: Page, name: string, size: { width: number }, full = false): Promise<void> {
   await page.waitForTimeout(250);
   await axe(page, `${name} at ${size.width}`);
-  assert.ok((await page.evaluate<number>('document.documentElement.scrollWidth')) <= size.width, `${name} at ${size.width}: no horizontal scroll`);
+  assert.ok(
+    (await page.evaluate<number>('document.documentElement.scrollWidth')) <= size.width,
+    `${name} at ${size.width}: no horizontal scroll`,
+  );
   await page.screenshot({ path: join(SCREENSHOT_DIR, `backoffice-invoices-${name}-${size.width}.png`), fullPage: full });
 }
 
@@ -199,7 +260,11 @@ async function shot(page: Page, name: string, size: { width: number }, full = fa
 async function escCloses(page: Page, opener: string): Promise<void> {
   await page.keyboard.press('Escape');
   await page.locator('dialog[open]').waitFor({ state: 'detached' });
-  assert.equal(await page.evaluate<string>('document.activeElement?.textContent?.trim() ?? ""'), opener, 'focus is back on the button that opened the dialog');
+  assert.equal(
+    await page.evaluate<string>('document.activeElement?.textContent?.trim() ?? ""'),
+    opener,
+    'focus is back on the button that opened the dialog',
+  );
 }
 
 /**
@@ -246,7 +311,10 @@ void test('1366x900: a back-office user lists, creates, pays, changes, plans, re
     assert.doesNotMatch(page.url(), /page=/, 'a new filter starts on its first page');
     const paidOnes = await api<{ invoices: Wrapper[] }>('GET', '/rest/invoices?status=paid');
     await main.getByRole('status').getByText(`1–${paidOnes.body.invoices.length} of ${paidOnes.body.invoices.length}`).waitFor();
-    assert.deepEqual(await table.getByRole('link').allTextContents(), paidOnes.body.invoices.map((w) => w.invoice.debt_claim_number));
+    assert.deepEqual(
+      await table.getByRole('link').allTextContents(),
+      paidOnes.body.invoices.map((w) => w.invoice.debt_claim_number),
+    );
     await page.reload({ waitUntil: 'networkidle' });
     assert.equal(await main.getByLabel('Status').inputValue(), 'paid', 'a reload keeps the filter');
     await shot(page, 'list-filtered', WIDE);
@@ -272,8 +340,15 @@ void test('1366x900: a back-office user lists, creates, pays, changes, plans, re
     await main.locator('.field-error').getByText(CURRENCY_LENGTH).waitFor();
     assert.equal(await currency.getAttribute('aria-invalid'), 'true');
     const describedBy = (await currency.getAttribute('aria-describedby')) ?? '';
-    assert.equal(await page.locator(`[id="${describedBy.split(' ')[0] ?? ''}"]`).textContent(), CURRENCY_LENGTH, 'the message is tied to the field');
-    assert.ok(await page.evaluate<boolean>('document.activeElement?.getAttribute("list") === "invoice-currencies"'), 'focus moved to the field at fault');
+    assert.equal(
+      await page.locator(`[id="${describedBy.split(' ')[0] ?? ''}"]`).textContent(),
+      CURRENCY_LENGTH,
+      'the message is tied to the field',
+    );
+    assert.ok(
+      await page.evaluate<boolean>('document.activeElement?.getAttribute("list") === "invoice-currencies"'),
+      'focus moved to the field at fault',
+    );
     await main.getByRole('alert').getByText('One thing to fix').waitFor();
     // The same words as the API's 422 for this body.
     const refused = await api<{ message: string; errors: Array<{ field: string; message: string }> }>('POST', '/rest/invoices', {
@@ -293,7 +368,15 @@ void test('1366x900: a back-office user lists, creates, pays, changes, plans, re
     assert.match(page.url(), new RegExp(`#/invoices/${number}$`));
     const created = await api<Wrapper>('GET', invoicePath(number));
     assert.deepEqual(
-      [created.body.invoice.amount, created.body.invoice.currency, created.body.invoice.first_name, created.body.invoice.email, created.body.invoice.locale, created.body.invoice.expires_in, created.body.invoice.expires_in_unit],
+      [
+        created.body.invoice.amount,
+        created.body.invoice.currency,
+        created.body.invoice.first_name,
+        created.body.invoice.email,
+        created.body.invoice.locale,
+        created.body.invoice.expires_in,
+        created.body.invoice.expires_in_unit,
+      ],
       [120.5, 'EUR', 'Sofia', 'sofia@example.se', 'de', 7, 'days'],
     );
 
@@ -301,7 +384,10 @@ void test('1366x900: a back-office user lists, creates, pays, changes, plans, re
     const qr = main.getByRole('img', { name: `QR code of the pay link of ${number}` });
     const link = main.getByLabel('Link for the customer');
     const [qrBox, linkBox] = [await qr.boundingBox(), await link.boundingBox()];
-    assert.ok(qrBox && linkBox && linkBox.x > qrBox.x + qrBox.width - 1 && linkBox.y < qrBox.y + qrBox.height, 'the link sits beside the QR code');
+    assert.ok(
+      qrBox && linkBox && linkBox.x > qrBox.x + qrBox.width - 1 && linkBox.y < qrBox.y + qrBox.height,
+      'the link sits beside the QR code',
+    );
     const png = join(makeTempDir('invoice-qr-'), 'qr.png');
     await qr.screenshot({ path: png });
     const decoded = execFileSync('zbarimg', ['-q', '--raw', png], { encoding: 'utf8' }).trim();
@@ -311,7 +397,9 @@ void test('1366x900: a back-office user lists, creates, pays, changes, plans, re
     assert.equal(payPage.status, 200, 'the pay link answers');
     assert.match(await payPage.text(), new RegExp(number));
     // This gateway has no public URL: the link names 127.0.0.1, and the screen says what that means.
-    const warning = main.getByRole('note').filter({ hasText: `Only this computer opens links to ${new URL(gateway.url).origin}: a customer's phone cannot` });
+    const warning = main
+      .getByRole('note')
+      .filter({ hasText: `Only this computer opens links to ${new URL(gateway.url).origin}: a customer's phone cannot` });
     assert.match((await warning.textContent()) ?? '', /GATEWAY_PUBLIC_URL/);
     await main.getByRole('button', { name: 'Copy link' }).click();
     await main.getByText('Pay link copied.').waitFor();
@@ -363,7 +451,10 @@ void test('1366x900: a back-office user lists, creates, pays, changes, plans, re
     await page.waitForURL(new RegExp(`#/invoices/${seeded.edit}$`));
     await main.getByRole('heading', { name: `Invoice ${seeded.edit}`, exact: true }).waitFor();
     const edited = (await api<Wrapper>('GET', invoicePath(seeded.edit))).body.invoice;
-    assert.deepEqual([edited.city, edited.email, edited.amount, edited.first_name], ['Manchester', 'aisha.khan@example.co.uk', 19.9, 'Aisha']);
+    assert.deepEqual(
+      [edited.city, edited.email, edited.amount, edited.first_name],
+      ['Manchester', 'aisha.khan@example.co.uk', 19.9, 'Aisha'],
+    );
 
     // ---- payment plan: create with instalments and interval, see them, cancel -------------------
     await page.goto(new URL(`/app/#/invoices/${seeded.reminder}`, gateway.url).href);
@@ -377,9 +468,17 @@ void test('1366x900: a back-office user lists, creates, pays, changes, plans, re
     const instalments = main.getByRole('table', { name: 'Instalments of the payment plan' });
     await instalments.waitFor();
     assert.equal(await instalments.locator('tbody tr').count(), 4);
-    const plan = await api<{ payment_plan: { status: string; installments: number; interval: string; schedule: Array<{ amount: number }> } }>('GET', `${invoicePath(seeded.reminder)}/payment_plan`);
-    assert.deepEqual([plan.body.payment_plan.status, plan.body.payment_plan.installments, plan.body.payment_plan.interval], ['active', 4, 'month']);
-    assert.deepEqual(await instalments.locator('tbody td.num').allTextContents(), plan.body.payment_plan.schedule.map((i) => `${i.amount.toFixed(2)} EUR`));
+    const plan = await api<{
+      payment_plan: { status: string; installments: number; interval: string; schedule: Array<{ amount: number }> };
+    }>('GET', `${invoicePath(seeded.reminder)}/payment_plan`);
+    assert.deepEqual(
+      [plan.body.payment_plan.status, plan.body.payment_plan.installments, plan.body.payment_plan.interval],
+      ['active', 4, 'month'],
+    );
+    assert.deepEqual(
+      await instalments.locator('tbody td.num').allTextContents(),
+      plan.body.payment_plan.schedule.map((i) => `${i.amount.toFixed(2)} EUR`),
+    );
     await shot(page, 'detail-plan', WIDE, true);
     // With an active plan, delete says to cancel the plan first.
     await main.getByRole('button', { name: 'Delete' }).click();
@@ -390,7 +489,10 @@ void test('1366x900: a back-office user lists, creates, pays, changes, plans, re
     await shot(page, 'cancel-plan-dialog', WIDE);
     await dialog.getByRole('button', { name: 'Cancel the plan' }).click();
     await main.getByRole('status').getByText('Payment plan cancelled.').waitFor();
-    assert.equal((await api<{ payment_plan: { status: string } }>('GET', `${invoicePath(seeded.reminder)}/payment_plan`)).body.payment_plan.status, 'cancelled');
+    assert.equal(
+      (await api<{ payment_plan: { status: string } }>('GET', `${invoicePath(seeded.reminder)}/payment_plan`)).body.payment_plan.status,
+      'cancelled',
+    );
 
     // ---- reminder: send it, read it ----------------------------------------------------------------
     await main.getByRole('button', { name: 'Send reminder' }).click();
@@ -398,15 +500,17 @@ void test('1366x900: a back-office user lists, creates, pays, changes, plans, re
     await shot(page, 'reminder-dialog', WIDE);
     await dialog.getByRole('button', { name: 'Send reminder' }).click();
     await dialog.getByRole('heading', { name: 'Reminder sent', exact: true }).waitFor();
-    const emails = await api<{ emails: Array<{ email_type: string; status: string; subject: string; body_text: string; test_outbox: boolean; locale: string }> }>(
-      'GET',
-      `/rest/emails?invoice_number=${encodeURIComponent(seeded.reminder)}`,
-    );
+    const emails = await api<{
+      emails: Array<{ email_type: string; status: string; subject: string; body_text: string; test_outbox: boolean; locale: string }>;
+    }>('GET', `/rest/emails?invoice_number=${encodeURIComponent(seeded.reminder)}`);
     const [latest] = emails.body.emails;
     assert.deepEqual([latest?.email_type, latest?.status, latest?.test_outbox, latest?.locale], ['reminder', 'sent', true, 'de']);
     assert.equal(await dialog.locator('.email-body').textContent(), latest?.body_text, 'the preview is the e-mail as sent');
     assert.ok(((await dialog.textContent()) ?? '').includes(latest?.subject ?? '?'));
-    assert.ok(latest?.body_text.includes((await api<Wrapper>('GET', invoicePath(seeded.reminder))).body.paylink), 'the reminder carries the pay link');
+    assert.ok(
+      latest?.body_text.includes((await api<Wrapper>('GET', invoicePath(seeded.reminder))).body.paylink),
+      'the reminder carries the pay link',
+    );
     await shot(page, 'reminder-sent', WIDE);
     await escCloses(page, 'Send reminder');
     await main.getByText(/^Reminder sent .* to jonas\.meyer@example\.de$/).waitFor();
@@ -421,7 +525,10 @@ void test('1366x900: a back-office user lists, creates, pays, changes, plans, re
     await page.goto(new URL(`/app/#/invoices/${seeded.paidByCard}`, gateway.url).href);
     const payments = main.getByRole('table', { name: 'Payments through the pay link, newest first' });
     await payments.waitFor();
-    const listed = await api<unknown[]>('GET', `/rest/transactions?order_id=${encodeURIComponent((await api<Wrapper>('GET', invoicePath(seeded.paidByCard))).body.invoice.uuid)}`);
+    const listed = await api<unknown[]>(
+      'GET',
+      `/rest/transactions?order_id=${encodeURIComponent((await api<Wrapper>('GET', invoicePath(seeded.paidByCard))).body.invoice.uuid)}`,
+    );
     assert.equal(await payments.locator('tbody tr').count(), listed.body.length);
     assert.match((await payments.locator('tbody tr').first().textContent()) ?? '', /visa •••• 1111.*84\.20 EUR.*completed/i);
     assert.match((await payments.locator('tbody tr').nth(1).textContent()) ?? '', /declined/i);
@@ -438,7 +545,9 @@ void test('1366x900: a back-office user lists, creates, pays, changes, plans, re
     assert.equal((await api('GET', invoicePath(seeded.doomed))).status, 404, 'the API no longer knows it');
 
     // ---- every change above is in the audit log under the back-office user ---------------------
-    const audit = await fetch(new URL('/ui/audit', gateway.url), { headers: { cookie: (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ') } });
+    const audit = await fetch(new URL('/ui/audit', gateway.url), {
+      headers: { cookie: (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ') },
+    });
     const entries = (await audit.json()) as Array<{ action: string; staff_id: string; subject_id: string | null; detail: string | null }>;
     const mine = entries.filter((e) => e.staff_id === officeId && e.action.startsWith('invoice_')).reverse();
     assert.deepEqual(
@@ -468,7 +577,10 @@ void test('1024x768: every invoice screen and dialog fits, passes axe, and its d
   try {
     await loginOffice(page);
     await main.getByRole('table', { name: 'Invoices, newest first' }).waitFor();
-    await main.getByRole('status').getByText(/^1–50 of \d+$/).waitFor();
+    await main
+      .getByRole('status')
+      .getByText(/^1–50 of \d+$/)
+      .waitFor();
     await shot(page, 'list', NARROW);
     // At 1024 px the areas fold behind Menu; Invoices is there.
     await page.getByRole('banner').getByRole('button', { name: 'Menu' }).click();
@@ -476,7 +588,10 @@ void test('1024x768: every invoice screen and dialog fits, passes axe, and its d
     await page.keyboard.press('Escape');
 
     await page.goto(new URL('/app/#/invoices?status=paid', gateway.url).href);
-    await main.getByRole('status').getByText(/^1–\d+ of \d+$/).waitFor();
+    await main
+      .getByRole('status')
+      .getByText(/^1–\d+ of \d+$/)
+      .waitFor();
     await shot(page, 'list-filtered', NARROW);
 
     await page.goto(new URL('/app/#/invoices/new', gateway.url).href);
@@ -484,7 +599,8 @@ void test('1024x768: every invoice screen and dialog fits, passes axe, and its d
     await field(main, 'E-mail').fill('not-an-address');
     await main.getByRole('button', { name: 'Create invoice' }).click();
     await main.getByRole('alert').getByText('3 things to fix').waitFor();
-    for (const text of [CURRENCY_LENGTH, 'Email is not a valid e-mail address.', "Amount can't be blank."]) await main.locator('.field-error').getByText(text).waitFor();
+    for (const text of [CURRENCY_LENGTH, 'Email is not a valid e-mail address.', "Amount can't be blank."])
+      await main.locator('.field-error').getByText(text).waitFor();
     await shot(page, 'create-error', NARROW);
 
     await page.goto(new URL(`/app/#/invoices/${seeded.reminder}`, gateway.url).href);
@@ -504,7 +620,10 @@ void test('1024x768: every invoice screen and dialog fits, passes axe, and its d
       await shot(page, name, NARROW);
       await escCloses(page, opener);
     }
-    await main.getByRole('button', { name: /^Preview the reminder/ }).first().click();
+    await main
+      .getByRole('button', { name: /^Preview the reminder/ })
+      .first()
+      .click();
     await dialog.waitFor();
     await shot(page, 'email-preview', NARROW);
     await escCloses(page, 'Preview');
@@ -523,7 +642,11 @@ void test('1024x768: every invoice screen and dialog fits, passes axe, and its d
     await dialog.getByLabel('Interval').selectOption('week');
     await dialog.getByRole('button', { name: 'Create plan' }).click();
     await main.getByRole('table', { name: 'Instalments of the payment plan' }).waitFor();
-    assert.equal((await api<{ payment_plan: { installments: number; interval: string } }>('GET', `${invoicePath(seeded.edit)}/payment_plan`)).body.payment_plan.interval, 'week');
+    assert.equal(
+      (await api<{ payment_plan: { installments: number; interval: string } }>('GET', `${invoicePath(seeded.edit)}/payment_plan`)).body
+        .payment_plan.interval,
+      'week',
+    );
     await shot(page, 'detail-plan', NARROW, true);
     await main.getByRole('button', { name: 'Cancel plan', exact: true }).click();
     await dialog.waitFor();
@@ -563,7 +686,12 @@ for (const size of [WIDE, NARROW]) {
       await main.getByRole('heading', { name: 'Not open to your role', exact: true }).waitFor();
       assert.match((await main.textContent()) ?? '', /This screen is for back office or admin staff/);
       assert.equal(await main.getByRole('table').count(), 0, 'no invoice is shown');
-      if (size.width >= 1100) assert.equal(await page.getByRole('navigation', { name: 'Product areas' }).getByRole('link', { name: 'Invoices' }).count(), 0, 'the menu has no Invoices for a cashier');
+      if (size.width >= 1100)
+        assert.equal(
+          await page.getByRole('navigation', { name: 'Product areas' }).getByRole('link', { name: 'Invoices' }).count(),
+          0,
+          'the menu has no Invoices for a cashier',
+        );
       // The API agrees: a cashier's session may not list invoices.
       const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
       assert.equal((await fetch(new URL('/rest/invoices', gateway.url), { headers: { cookie } })).status, 403);
@@ -590,8 +718,17 @@ void test("1366x900: an invoice's number finds its payment in Transactions, whic
     await page.keyboard.press('Enter');
     await page.waitForURL(new RegExp(`q=${seeded.paidByCard}`));
     // The approved payment and the declined try before it, each showing the invoice's number.
-    const found = await api<Array<{ transaction_id: string; status: string; invoice_number?: string }>>('GET', `/rest/transactions?search=${seeded.paidByCard}`);
-    assert.deepEqual(found.body.map((t) => [t.status, t.invoice_number]), [['completed', seeded.paidByCard], ['declined', seeded.paidByCard]]);
+    const found = await api<Array<{ transaction_id: string; status: string; invoice_number?: string }>>(
+      'GET',
+      `/rest/transactions?search=${seeded.paidByCard}`,
+    );
+    assert.deepEqual(
+      found.body.map((t) => [t.status, t.invoice_number]),
+      [
+        ['completed', seeded.paidByCard],
+        ['declined', seeded.paidByCard],
+      ],
+    );
     const rows = main.locator('tbody tr[data-row-id]');
     await rows.nth(1).waitFor();
     assert.equal(await rows.count(), 2);

@@ -17,8 +17,25 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
-import { cookieOf, escCloses, focusTrapped, launchBrowser, loginWithPassword, NARROW, openApp, shot, WIDE } from '../helpers/back-office-browser.js';
-import { basicAuth, createMerchant, runGateway, startGateway, type GatewayProcess, type MerchantCredentials } from '../helpers/gateway-process.js';
+import {
+  cookieOf,
+  escCloses,
+  focusTrapped,
+  launchBrowser,
+  loginWithPassword,
+  NARROW,
+  openApp,
+  shot,
+  WIDE,
+} from '../helpers/back-office-browser.js';
+import {
+  basicAuth,
+  createMerchant,
+  runGateway,
+  startGateway,
+  type GatewayProcess,
+  type MerchantCredentials,
+} from '../helpers/gateway-process.js';
 import { EXPIRY_YEAR } from '../helpers/payments.js';
 import { startReceiver, webhookHeaders, type Receiver } from '../helpers/postback-receiver.js';
 
@@ -35,23 +52,36 @@ let browser: Browser;
 let receiver: Receiver;
 let merchant: MerchantCredentials;
 let auth = '';
-const staff: Record<'office' | 'admin', { id: string; password: string }> = { office: { id: '', password: '' }, admin: { id: '', password: '' } };
+const staff: Record<'office' | 'admin', { id: string; password: string }> = {
+  office: { id: '', password: '' },
+  admin: { id: '', password: '' },
+};
 const problems: string[] = [];
 let checkoutId = '';
 /** What the receiver at /down answers; /ok always answers 200. */
 let downStatus = 500;
 
-async function api<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: T }> {
+async function api<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: T }> {
   const response = await fetch(new URL(path, gateway.url), {
     method,
-    headers: { authorization: auth, accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    headers: {
+      authorization: auth,
+      accept: 'application/json',
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...headers,
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const text = await response.text();
   return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
 }
 /** A /ui call with a staff session's cookie (and no Basic credentials). */
-const ui = <T,>(cookie: string, method: string, path: string, body?: unknown) => api<T>(method, path, body, { authorization: '', cookie });
+const ui = <T>(cookie: string, method: string, path: string, body?: unknown) => api<T>(method, path, body, { authorization: '', cookie });
 
 async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, tries = 200): Promise<T> {
   for (let i = 0; i < tries; i++) {
@@ -68,19 +98,32 @@ const payments = new Map<string, string>();
 async function pay(path: '/down' | '/ok', amount = 12.5): Promise<string> {
   orders += 1;
   const paid = await api<{ transaction_id: string; status_code: number }>('POST', '/rest/payment', {
-    payment_type: 'cardecom', order_id: `PB-${orders}`, amount, currency: 'EUR',
-    card_number: '4111111111111111', card_expiry_month: '12', card_expiry_year: String(EXPIRY_YEAR), card_cvv: '123', card_holder: 'Lena Vogel',
+    payment_type: 'cardecom',
+    order_id: `PB-${orders}`,
+    amount,
+    currency: 'EUR',
+    card_number: '4111111111111111',
+    card_expiry_month: '12',
+    card_expiry_year: String(EXPIRY_YEAR),
+    card_cvv: '123',
+    card_holder: 'Lena Vogel',
     postback_url: receiver.url(path),
   });
   assert.equal(paid.status, 200, JSON.stringify(paid.body));
   payments.set(`PB-${orders}`, paid.body.transaction_id);
   return paid.body.transaction_id;
 }
-const eventOf = async (transactionId: string) => (await api<Array<{ event_id: string }>>('GET', `/rest/transactions/${transactionId}/postbacks`)).body[0]?.event_id ?? '';
-const postbacks = (state: string) => api<Array<{ event_id: string }>>('GET', `/rest/postbacks?state=${state}&limit=500`).then((r) => r.body);
+const eventOf = async (transactionId: string) =>
+  (await api<Array<{ event_id: string }>>('GET', `/rest/transactions/${transactionId}/postbacks`)).body[0]?.event_id ?? '';
+const postbacks = (state: string) =>
+  api<Array<{ event_id: string }>>('GET', `/rest/postbacks?state=${state}&limit=500`).then((r) => r.body);
 
 async function sessionCookie(login: string, password: string): Promise<string> {
-  const response = await fetch(new URL('/ui/session', gateway.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login, password }) });
+  const response = await fetch(new URL('/ui/session', gateway.url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ login, password }),
+  });
   assert.equal(response.status, 200);
   return (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
 }
@@ -93,33 +136,96 @@ before(async () => {
   gateway = await startGateway({ args: ['--postback-retry-scale', '0.00002'] });
   merchant = createMerchant(gateway.dataDir, 'Corner Bakery');
   auth = basicAuth(merchant);
-  for (const [who, role, name] of [['office', 'back_office', 'Mira Novak'], ['admin', 'admin', 'Jonas Meyer']] as const) {
-    const created = runGateway(['staff', 'create', '--data-dir', gateway.dataDir, '--merchant', merchant.merchant_id, '--role', role, '--login', who, '--name', name, '--json']);
+  for (const [who, role, name] of [
+    ['office', 'back_office', 'Mira Novak'],
+    ['admin', 'admin', 'Jonas Meyer'],
+  ] as const) {
+    const created = runGateway([
+      'staff',
+      'create',
+      '--data-dir',
+      gateway.dataDir,
+      '--merchant',
+      merchant.merchant_id,
+      '--role',
+      role,
+      '--login',
+      who,
+      '--name',
+      name,
+      '--json',
+    ]);
     assert.equal(created.status, 0, created.stderr);
     const parsed = JSON.parse(created.stdout) as { staff_id: string; password: string };
     staff[who] = { id: parsed.staff_id, password: parsed.password };
   }
-  const cashier = runGateway(['staff', 'create', '--data-dir', gateway.dataDir, '--merchant', merchant.merchant_id, '--role', 'cashier', '--login', 'anna', '--pin', '1234', '--name', 'Anna Berg', '--json']);
+  const cashier = runGateway([
+    'staff',
+    'create',
+    '--data-dir',
+    gateway.dataDir,
+    '--merchant',
+    merchant.merchant_id,
+    '--role',
+    'cashier',
+    '--login',
+    'anna',
+    '--pin',
+    '1234',
+    '--name',
+    'Anna Berg',
+    '--json',
+  ]);
   assert.equal(cashier.status, 0, cashier.stderr);
 
   // Real postbacks: delivered ones, a token's, and six that fail (five payments and a checkout).
   for (let i = 0; i < 4; i++) await pay('/ok', 10 + i);
-  const token = await api('POST', '/v2/network_tokens', { card_number: '5555555555554444', expiry_month: 12, expiry_year: EXPIRY_YEAR, card_holder: 'Lena Vogel', postback_url: receiver.url('/ok') });
+  const token = await api('POST', '/v2/network_tokens', {
+    card_number: '5555555555554444',
+    expiry_month: 12,
+    expiry_year: EXPIRY_YEAR,
+    card_holder: 'Lena Vogel',
+    postback_url: receiver.url('/ok'),
+  });
   assert.ok(token.status === 201 || token.status === 200, JSON.stringify(token.body));
   for (let i = 0; i < 5; i++) await pay('/down', 20 + i);
   const checkout = await api<{ checkout_id: string }>('POST', '/rest/checkouts', {
-    merchant_name: 'Corner Bakery', order_id: 'WEB-3001', currency: 'EUR', amount: 18.5, total_amount: 18.5,
-    success_url: 'https://shop.example/ok', error_url: 'https://shop.example/error', postback_url: receiver.url('/down'),
+    merchant_name: 'Corner Bakery',
+    order_id: 'WEB-3001',
+    currency: 'EUR',
+    amount: 18.5,
+    total_amount: 18.5,
+    success_url: 'https://shop.example/ok',
+    error_url: 'https://shop.example/error',
+    postback_url: receiver.url('/down'),
   });
   assert.equal(checkout.status, 200, JSON.stringify(checkout.body));
   checkoutId = checkout.body.checkout_id;
   const office = await sessionCookie('office', staff.office.password);
   assert.equal((await ui(office, 'POST', `/ui/checkouts/${checkoutId}/cancel`)).status, 200);
   // An invoice e-mail for the Test outbox (no SMTP server: kept there).
-  const invoice = await api('POST', '/rest/invoices', { url_name: merchant.channel.url_name, invoice: { amount: 36.4, email: 'lena.vogel@example.com', first_name: 'Lena', last_name: 'Vogel', send_initial_email: true, debt_claim_number: 'INV-2041' } });
+  const invoice = await api('POST', '/rest/invoices', {
+    url_name: merchant.channel.url_name,
+    invoice: {
+      amount: 36.4,
+      email: 'lena.vogel@example.com',
+      first_name: 'Lena',
+      last_name: 'Vogel',
+      send_initial_email: true,
+      debt_claim_number: 'INV-2041',
+    },
+  });
   assert.equal(invoice.status, 201, JSON.stringify(invoice.body));
-  await until('six postbacks failed', () => postbacks('failed'), (list) => list.length === 6);
-  await until('the others delivered', () => postbacks('delivered'), (list) => list.length === 5);
+  await until(
+    'six postbacks failed',
+    () => postbacks('failed'),
+    (list) => list.length === 6,
+  );
+  await until(
+    'the others delivered',
+    () => postbacks('delivered'),
+    (list) => list.length === 5,
+  );
 });
 
 after(async () => {
@@ -145,7 +251,10 @@ void test('a back-office user sees failed postbacks, resends one to the working 
     const table = main.getByRole('table', { name: 'Postbacks, newest first' });
     await main.getByRole('status').getByText('1–11 of 11').waitFor();
     assert.equal(await main.getByRole('button', { name: /^Rotate/ }).count(), 0, 'only an admin may rotate the key');
-    await main.getByLabel('Webhook key, masked').getByText(new RegExp(`^whsec_•+${merchant.webhook_key.slice(-4).replace(/[+/=]/g, '\\$&')}$`)).waitFor();
+    await main
+      .getByLabel('Webhook key, masked')
+      .getByText(new RegExp(`^whsec_•+${merchant.webhook_key.slice(-4).replace(/[+/=]/g, '\\$&')}$`))
+      .waitFor();
     await shot(page, PREFIX, 'list', WIDE);
 
     await main.getByLabel('Status', { exact: true }).selectOption('failed');
@@ -166,14 +275,20 @@ void test('a back-office user sees failed postbacks, resends one to the working 
     await firstRow.getByRole('link').click();
     await page.waitForURL(new RegExp(`#/postbacks/${eventId}$`));
     await main.getByRole('heading', { name: 'Transaction postback: completed', level: 1 }).waitFor();
-    const detail = (await ui<{ attempts: Array<{ attempt: number; body: string; http_status: number }> }>(cookie, 'GET', `/ui/postbacks/${eventId}`)).body;
+    const detail = (
+      await ui<{ attempts: Array<{ attempt: number; body: string; http_status: number }> }>(cookie, 'GET', `/ui/postbacks/${eventId}`)
+    ).body;
     const attempts = main.getByRole('table', { name: 'Delivery attempts, oldest first' });
     assert.equal(await attempts.locator('tbody tr').count(), detail.attempts.length);
     assert.ok(detail.attempts.length >= 8 && detail.attempts.every((a) => a.http_status === 500));
     assert.equal(await attempts.getByText('HTTP 500').count(), detail.attempts.length);
     await main.getByRole('heading', { name: `Signed body of attempt ${detail.attempts.length}` }).waitFor();
     const body = JSON.parse(detail.attempts.at(-1)?.body ?? '{}') as Record<string, unknown>;
-    assert.equal(await main.getByLabel('Body as sent, pretty-printed').textContent(), JSON.stringify(body, null, 2), 'the signed body, pretty-printed');
+    assert.equal(
+      await main.getByLabel('Body as sent, pretty-printed').textContent(),
+      JSON.stringify(body, null, 2),
+      'the signed body, pretty-printed',
+    );
     const headers = main.getByRole('table', { name: 'Headers it was signed and sent with' });
     await headers.getByRole('rowheader', { name: 'webhook-signature' }).waitFor();
     await headers.getByText(`${detail.attempts.length}`, { exact: true }).waitFor();
@@ -189,13 +304,22 @@ void test('a back-office user sees failed postbacks, resends one to the working 
     await delivered.getByText('HTTP 200').waitFor();
     await main.locator('.page-head').getByText('Delivered', { exact: true }).waitFor();
     await main.getByRole('heading', { name: `Signed body of attempt ${detail.attempts.length + 1}` }).waitFor();
-    const after = (await ui<{ postback: { status: string }; attempts: Array<{ body: string; outcome: string }> }>(cookie, 'GET', `/ui/postbacks/${eventId}`)).body;
+    const after = (
+      await ui<{ postback: { status: string }; attempts: Array<{ body: string; outcome: string }> }>(
+        cookie,
+        'GET',
+        `/ui/postbacks/${eventId}`,
+      )
+    ).body;
     assert.equal(after.postback.status, 'delivered');
     const last = receiver.received.filter((p) => p.headers['webhook-id'] === eventId).at(-1);
     assert.equal(last?.raw, after.attempts.at(-1)?.body, 'the receiver got the body the screen shows');
     assert.equal(last?.headers['x-postback-attempt'], String(detail.attempts.length + 1));
     const audit = await auditOf(admin);
-    assert.deepEqual(audit.slice(0, audit.length - auditBefore).map((e) => [e.action, e.staff_id, e.subject_id]), [['postback_resend', staff.office.id, eventId]]);
+    assert.deepEqual(
+      audit.slice(0, audit.length - auditBefore).map((e) => [e.action, e.staff_id, e.subject_id]),
+      [['postback_resend', staff.office.id, eventId]],
+    );
     await shot(page, PREFIX, 'detail-resent', WIDE, true);
 
     // ---- resend all failed: the count first, then the job's progress until done -------------------
@@ -235,11 +359,21 @@ void test('each postback says which payment it is about, and the search finds po
     // The newest rows: the checkout session under its order id with its own id, and the failed payments by order id.
     const checkoutRow = rows.filter({ hasText: 'Order WEB-3001' });
     await checkoutRow.getByText(`Checkout ${checkoutId.slice(0, 8)}…${checkoutId.slice(-4)}`, { exact: true }).waitFor();
-    assert.equal(await checkoutRow.getByText(`${checkoutId.slice(0, 8)}…${checkoutId.slice(-4)}`, { exact: true }).getAttribute('title'), checkoutId, 'the whole id on hover');
-    await rows.filter({ hasText: 'Order PB-9' }).getByRole('link', { name: /^Transaction: completed, order PB-9, / }).waitFor();
+    assert.equal(
+      await checkoutRow.getByText(`${checkoutId.slice(0, 8)}…${checkoutId.slice(-4)}`, { exact: true }).getAttribute('title'),
+      checkoutId,
+      'the whole id on hover',
+    );
+    await rows
+      .filter({ hasText: 'Order PB-9' })
+      .getByRole('link', { name: /^Transaction: completed, order PB-9, / })
+      .waitFor();
     await main.getByLabel('Kind', { exact: true }).selectOption('token');
     await count.getByText('1–1 of 1').waitFor();
-    await rows.first().getByText(/^Network token [0-9a-f]{8}…[0-9a-f]{4}$/).waitFor();
+    await rows
+      .first()
+      .getByText(/^Network token [0-9a-f]{8}…[0-9a-f]{4}$/)
+      .waitFor();
     await main.getByRole('button', { name: 'Clear filters' }).click();
     await page.waitForURL(/#\/postbacks$/);
 
@@ -260,7 +394,10 @@ void test('each postback says which payment it is about, and the search finds po
     await main.getByRole('button', { name: 'Find', exact: true }).click();
     await page.waitForURL(/[?&]q=WEB-3001(&|$)/);
     await count.getByText('1–1 of 1').waitFor();
-    await rows.first().getByRole('link', { name: /^Checkout: cancelled, order WEB-3001, / }).waitFor();
+    await rows
+      .first()
+      .getByRole('link', { name: /^Checkout: cancelled, order WEB-3001, / })
+      .waitFor();
     const transactionId = payments.get('PB-2') ?? '';
     await find.fill(` ${transactionId} `);
     await find.press('Enter');
@@ -277,7 +414,9 @@ void test('each postback says which payment it is about, and the search finds po
     // The search goes with the other filters: no transaction has the checkout's order; the list says what the search takes.
     await main.getByLabel('Kind', { exact: true }).selectOption('transaction');
     await page.waitForURL(/q=WEB-3001.*kind=transaction/);
-    await main.getByText('No postback matches. The search takes a whole order id, or a whole transaction, token, checkout or event id.').waitFor();
+    await main
+      .getByText('No postback matches. The search takes a whole order id, or a whole transaction, token, checkout or event id.')
+      .waitFor();
     await main.getByLabel('Kind', { exact: true }).selectOption('checkout');
     await count.getByText('1–1 of 1').waitFor();
     await main.getByRole('button', { name: 'Clear filters' }).click();
@@ -291,7 +430,10 @@ void test('each postback says which payment it is about, and the search finds po
     await rows.first().getByRole('link').click();
     await main.getByRole('heading', { name: 'Transaction postback: completed', level: 1 }).waitFor();
     const facts = main.getByRole('region', { name: 'Postback', exact: true });
-    await facts.getByRole('definition').filter({ hasText: /^PB-7$/ }).waitFor();
+    await facts
+      .getByRole('definition')
+      .filter({ hasText: /^PB-7$/ })
+      .waitFor();
     await facts.getByRole('link', { name: payments.get('PB-7') ?? '' }).waitFor();
   } finally {
     await context.close();
@@ -317,7 +459,11 @@ void test('an admin copies and rotates the webhook key; the old key still verifi
     await shot(page, PREFIX, 'key-rotate-dialog', WIDE);
     await focusTrapped(page);
     await escCloses(page, 'Rotate…');
-    assert.equal((await ui<{ masked: string }>(cookie, 'GET', '/ui/webhook-key')).body.masked.slice(-4), merchant.webhook_key.slice(-4), 'Esc rotated nothing');
+    assert.equal(
+      (await ui<{ masked: string }>(cookie, 'GET', '/ui/webhook-key')).body.masked.slice(-4),
+      merchant.webhook_key.slice(-4),
+      'Esc rotated nothing',
+    );
     await opener.click();
     const auditBefore = (await auditOf(cookie)).length;
     await dialog.getByRole('button', { name: 'Rotate key' }).click();
@@ -333,11 +479,18 @@ void test('an admin copies and rotates the webhook key; the old key still verifi
     assert.notEqual(newKey, merchant.webhook_key);
     await card.getByLabel('Webhook key, masked').getByText(newKey.slice(-4), { exact: false }).waitFor();
     const audit = await auditOf(cookie);
-    assert.deepEqual(audit.slice(0, audit.length - auditBefore).map((e) => [e.action, e.staff_id]), [['webhook_key_rotate', staff.admin.id]]);
+    assert.deepEqual(
+      audit.slice(0, audit.length - auditBefore).map((e) => [e.action, e.staff_id]),
+      [['webhook_key_rotate', staff.admin.id]],
+    );
     await shot(page, PREFIX, 'key-rotated', WIDE);
 
     const eventId = await eventOf(await pay('/ok', 31));
-    const received = await until('the postback after the rotation', async () => receiver.received.find((p) => p.headers['webhook-id'] === eventId), (p) => p !== undefined);
+    const received = await until(
+      'the postback after the rotation',
+      async () => receiver.received.find((p) => p.headers['webhook-id'] === eventId),
+      (p) => p !== undefined,
+    );
     assert.ok(received);
     const signed = webhookHeaders(received.headers);
     assert.equal(signed['webhook-signature'].split(' ').length, 2, 'two signatures during the 24 h');
@@ -402,9 +555,14 @@ void test('the Test outbox previews an e-mail in a sandboxed frame and a postbac
     await page.getByRole('banner').getByText('Anna Berg').waitFor();
     await main.getByRole('heading', { name: 'Not open to your role', exact: true }).waitFor();
     assert.equal(await main.getByRole('table').count(), 0, 'no postbacks shown to a cashier');
-    assert.equal(await page.getByRole('navigation', { name: 'Product areas' }).getByRole('link', { name: 'Postbacks' }).count(), 0, 'no Postbacks in the menu');
+    assert.equal(
+      await page.getByRole('navigation', { name: 'Product areas' }).getByRole('link', { name: 'Postbacks' }).count(),
+      0,
+      'no Postbacks in the menu',
+    );
     const cookie = await cookieOf(context);
-    for (const path of ['/ui/postbacks', '/ui/webhook-key', '/ui/test-outbox']) assert.equal((await fetch(new URL(path, gateway.url), { headers: { cookie } })).status, 403, `${path}: 403 for a cashier`);
+    for (const path of ['/ui/postbacks', '/ui/webhook-key', '/ui/test-outbox'])
+      assert.equal((await fetch(new URL(path, gateway.url), { headers: { cookie } })).status, 403, `${path}: 403 for a cashier`);
     await shot(page, PREFIX, 'cashier-kept-out', WIDE);
   } finally {
     await context.close();

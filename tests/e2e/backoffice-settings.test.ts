@@ -16,7 +16,17 @@ import { execFileSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { SMTPServer } from 'smtp-server';
-import { cookieOf, escCloses, focusTrapped, launchBrowser, loginWithPassword, NARROW, openApp, shot, WIDE } from '../helpers/back-office-browser.js';
+import {
+  cookieOf,
+  escCloses,
+  focusTrapped,
+  launchBrowser,
+  loginWithPassword,
+  NARROW,
+  openApp,
+  shot,
+  WIDE,
+} from '../helpers/back-office-browser.js';
 import { runGateway, startGateway, type GatewayProcess } from '../helpers/gateway-process.js';
 
 const PREFIX = 'backoffice-settings';
@@ -71,7 +81,18 @@ before(async () => {
   );
   gateway = await startGateway();
   merchantId = cli<{ merchant_id: string }>(['merchant', 'create', '--name', 'Corner Bakery']).merchant_id;
-  const created = cli<{ staff_id: string; password: string }>(['staff', 'create', '--merchant', merchantId, '--role', 'admin', '--login', 'owner', '--name', 'Olga Owner']);
+  const created = cli<{ staff_id: string; password: string }>([
+    'staff',
+    'create',
+    '--merchant',
+    merchantId,
+    '--role',
+    'admin',
+    '--login',
+    'owner',
+    '--name',
+    'Olga Owner',
+  ]);
   admin = { staff_id: created.staff_id, login: 'owner', password: created.password };
   browser = await launchBrowser();
 });
@@ -91,7 +112,11 @@ async function call<T>(method: string, path: string, headers: Record<string, str
 
 /** What curl, as a POS program would call, gets from the gateway with Basic credentials: the HTTP status. */
 const curlStatus = (path: string, key: string, password: string): number =>
-  Number(execFileSync('curl', ['-s', '-o', '/dev/null', '-w', '%{http_code}', '-u', `${key}:${password}`, new URL(path, gateway.url).href], { encoding: 'utf8' }));
+  Number(
+    execFileSync('curl', ['-s', '-o', '/dev/null', '-w', '%{http_code}', '-u', `${key}:${password}`, new URL(path, gateway.url).href], {
+      encoding: 'utf8',
+    }),
+  );
 const basic = (key: string, password: string) => ({ authorization: `Basic ${Buffer.from(`${key}:${password}`).toString('base64')}` });
 const dialog = (page: Page) => page.getByRole('dialog');
 const main = (page: Page) => page.getByRole('main');
@@ -100,7 +125,7 @@ test('an admin edits the profile and channels, manages API credentials, staff an
   const { context, page } = await openApp(browser, gateway.url, WIDE, '#/settings/profile', problems);
   await loginWithPassword(page, admin.login, admin.password, 'Olga Owner');
   const cookie = { cookie: await cookieOf(context) };
-  const ui = <T,>(path: string) => call<T>('GET', path, cookie);
+  const ui = <T>(path: string) => call<T>('GET', path, cookie);
   // Olga reads her screens in English whatever the shop's language (her own choice, D21): this
   // test makes the shop German and goes on reading English.
   const own = await fetch(new URL('/ui/session/language', gateway.url), {
@@ -118,7 +143,10 @@ test('an admin edits the profile and channels, manages API credentials, staff an
   assert.equal(await main(page).getByLabel('Name', { exact: true }).inputValue(), 'Corner Bakery');
   // Where customers' links go, and that a loopback address reaches no customer's phone.
   await main(page).getByText(new URL(gateway.url).origin, { exact: true }).waitFor();
-  await main(page).getByRole('note').filter({ hasText: "a customer's phone cannot. Set the gateway's public URL (GATEWAY_PUBLIC_URL" }).waitFor();
+  await main(page)
+    .getByRole('note')
+    .filter({ hasText: "a customer's phone cannot. Set the gateway's public URL (GATEWAY_PUBLIC_URL" })
+    .waitFor();
   await shot(page, PREFIX, 'profile', WIDE);
   await main(page).getByLabel('Name', { exact: true }).fill('');
   await main(page).getByRole('button', { name: 'Save profile' }).click();
@@ -159,7 +187,15 @@ test('an admin edits the profile and channels, manages API credentials, staff an
   await dialog(page).getByRole('button', { name: 'Save channel' }).click();
   await main(page).getByText('Channel web-shop saved.').waitFor();
   const channels = await ui<Array<{ url_name: string; name: string; currency: string; sender_email: string | null }>>('/ui/channels');
-  assert.deepEqual(channels.body.find((c) => c.url_name === 'web-shop'), { ...channels.body.find((c) => c.url_name === 'web-shop'), name: 'Web shop Zürich', currency: 'CHF', sender_email: 'web@corner.example' });
+  assert.deepEqual(
+    channels.body.find((c) => c.url_name === 'web-shop'),
+    {
+      ...channels.body.find((c) => c.url_name === 'web-shop'),
+      name: 'Web shop Zürich',
+      currency: 'CHF',
+      sender_email: 'web@corner.example',
+    },
+  );
 
   // ---- API credentials: shown once, work from a real HTTP client, revoked answer 401
   await main(page).getByRole('link', { name: 'API credentials' }).click();
@@ -185,17 +221,23 @@ test('an admin edits the profile and channels, manages API credentials, staff an
   assert.equal(curlStatus('/rest/transactions', apiKey, apiPassword), 200, 'the new credentials work from curl');
   assert.equal((await call('GET', '/rest/transactions', basic(apiKey, apiPassword))).status, 200, 'and again, from the cache');
 
-  await main(page).getByRole('button', { name: `Revoke ${apiKey}` }).click();
+  await main(page)
+    .getByRole('button', { name: `Revoke ${apiKey}` })
+    .click();
   await dialog(page).getByRole('heading', { name: 'Revoke these API credentials?' }).waitFor();
   await shot(page, PREFIX, 'credentials-revoke-dialog', WIDE);
   await escCloses(page, `Revoke ${apiKey}`);
   assert.equal((await call('GET', '/rest/transactions', basic(apiKey, apiPassword))).status, 200, 'Esc revoked nothing');
-  await main(page).getByRole('button', { name: `Revoke ${apiKey}` }).click();
+  await main(page)
+    .getByRole('button', { name: `Revoke ${apiKey}` })
+    .click();
   await dialog(page).getByRole('button', { name: 'Revoke credentials' }).click();
   await main(page).getByText(`API key ${apiKey} revoked`).waitFor();
   assert.equal((await call('GET', '/rest/transactions', basic(apiKey, apiPassword))).status, 401);
   assert.equal(curlStatus('/rest/transactions', apiKey, apiPassword), 401, 'revoked: curl gets 401 too');
-  await main(page).getByText(/^Revoked /).waitFor();
+  await main(page)
+    .getByText(/^Revoked /)
+    .waitFor();
   await shot(page, PREFIX, 'credentials-revoked', WIDE);
 
   // ---- staff: a cashier who logs in elsewhere, a reset that ends the session, then disabled
@@ -229,7 +271,11 @@ test('an admin edits the profile and channels, manages API credentials, staff an
   await loginWithPassword(till.page, 'kim', cashierPassword, 'Kim Lee');
   const kimCookie = { cookie: await cookieOf(till.context) };
   assert.equal((await call('GET', '/ui/session', kimCookie)).status, 200);
-  assert.equal(await till.page.getByRole('navigation', { name: 'Product areas' }).getByRole('link', { name: 'Settings' }).count(), 0, 'a cashier has no Settings in the menu');
+  assert.equal(
+    await till.page.getByRole('navigation', { name: 'Product areas' }).getByRole('link', { name: 'Settings' }).count(),
+    0,
+    'a cashier has no Settings in the menu',
+  );
 
   await main(page).getByRole('button', { name: 'Reset password or PIN of kim' }).click();
   await dialog(page).getByRole('heading', { name: "Reset Kim Lee's password or PIN" }).waitFor();
@@ -259,7 +305,10 @@ test('an admin edits the profile and channels, manages API credentials, staff an
   await till.page.getByRole('main').getByText('Password', { exact: true }).click();
   await till.page.getByRole('main').getByRole('textbox', { name: 'Password' }).fill(newPassword);
   await till.page.keyboard.press('Enter');
-  await till.page.getByRole('main').getByText(/^Wrong login/).waitFor();
+  await till.page
+    .getByRole('main')
+    .getByText(/^Wrong login/)
+    .waitFor();
   await till.context.close();
   assert.deepEqual(
     tillProblems.filter((p) => !/status of 401 \(Unauthorized\)/.test(p)),
@@ -299,7 +348,18 @@ test('an admin edits the profile and channels, manages API credentials, staff an
   await shot(page, PREFIX, 'audit', WIDE);
   const entries = (await ui<{ data_set: AuditEntry[] }>('/ui/audit-log?per=200')).body.data_set;
   const mine = entries.filter((e) => e.staff_id === admin.staff_id).map((e) => e.action);
-  for (const action of ['profile_update', 'channel_create', 'channel_update', 'credential_create', 'credential_revoke', 'staff_create', 'staff_reset_password', 'staff_disable', 'smtp_update', 'smtp_test']) {
+  for (const action of [
+    'profile_update',
+    'channel_create',
+    'channel_update',
+    'credential_create',
+    'credential_revoke',
+    'staff_create',
+    'staff_reset_password',
+    'staff_disable',
+    'smtp_update',
+    'smtp_test',
+  ]) {
     assert.ok(mine.includes(action), `the audit log has ${action} by the admin`);
   }
   assert.equal(entries.filter((e) => e.action === 'login' && e.staff_id === kimId).length, 2, "the cashier's two logins");
@@ -341,7 +401,14 @@ test('every Settings screen at 1024x768', async () => {
   const screens: Array<[string, string, () => Promise<void>]> = [
     ['profile', '#/settings/profile', () => main(page).getByRole('button', { name: 'Save profile' }).waitFor()],
     ['channels', '#/settings/channels', () => main(page).getByRole('cell', { name: 'web-shop', exact: true }).waitFor()],
-    ['credentials', '#/settings/credentials', () => main(page).getByText(/^Revoked /).waitFor()],
+    [
+      'credentials',
+      '#/settings/credentials',
+      () =>
+        main(page)
+          .getByText(/^Revoked /)
+          .waitFor(),
+    ],
     ['staff', '#/settings/staff', () => main(page).getByRole('cell', { name: 'Kim Lee' }).waitFor()],
     ['smtp', '#/settings/smtp', () => main(page).getByText('A password is set.').waitFor()],
     ['audit', '#/settings/audit', () => main(page).getByRole('cell', { name: 'SMTP test' }).first().waitFor()],

@@ -16,8 +16,25 @@ import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { AuditEntry } from '../../contract/api/staff.js';
 import type { Till } from '../../contract/api/tills.js';
-import { cookieOf, escCloses, focusTrapped, launchBrowser, loginWithPassword, NARROW, openApp, shot, WIDE } from '../helpers/back-office-browser.js';
-import { basicAuth, createMerchant, runGateway, startGateway, type GatewayProcess, type MerchantCredentials } from '../helpers/gateway-process.js';
+import {
+  cookieOf,
+  escCloses,
+  focusTrapped,
+  launchBrowser,
+  loginWithPassword,
+  NARROW,
+  openApp,
+  shot,
+  WIDE,
+} from '../helpers/back-office-browser.js';
+import {
+  basicAuth,
+  createMerchant,
+  runGateway,
+  startGateway,
+  type GatewayProcess,
+  type MerchantCredentials,
+} from '../helpers/gateway-process.js';
 import { posPayment } from '../helpers/payments.js';
 
 const PREFIX = 'backoffice-settings-tills';
@@ -43,7 +60,20 @@ before(async () => {
   merchant = createMerchant(gateway.dataDir, 'Corner Bakery');
   shopId = cli<{ shop_id: string }>(['shop', 'create', '--merchant', merchant.merchant_id, '--name', 'High Street']).shop_id;
   admin = cli(['staff', 'create', '--merchant', merchant.merchant_id, '--role', 'admin', '--login', 'owner', '--name', 'Olga Owner']);
-  cashier = cli(['staff', 'create', '--merchant', merchant.merchant_id, '--role', 'cashier', '--login', 'kim', '--name', 'Kim Lee', '--pin', '5731']);
+  cashier = cli([
+    'staff',
+    'create',
+    '--merchant',
+    merchant.merchant_id,
+    '--role',
+    'cashier',
+    '--login',
+    'kim',
+    '--name',
+    'Kim Lee',
+    '--pin',
+    '5731',
+  ]);
   browser = await launchBrowser();
 });
 
@@ -53,7 +83,12 @@ after(async () => {
 });
 
 /** A call of the gateway as a real HTTP client, with a staff cookie or the merchant's Basic credentials. */
-async function call<T>(method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; body: T }> {
+async function call<T>(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
   const response = await fetch(new URL(path, gateway.url), {
     method,
     headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
@@ -67,14 +102,22 @@ async function call<T>(method: string, path: string, headers: Record<string, str
 async function sellAt(tillId: string, amount: number): Promise<void> {
   const body = posPayment(amount, { pan: '4111111111111111' });
   (body.pos_data as { terminal: { id: string } }).terminal.id = tillId;
-  const sale = await call<{ status: string }>('POST', '/rest/payment', { authorization: basicAuth(merchant), 'idempotency-key': randomUUID() }, body);
+  const sale = await call<{ status: string }>(
+    'POST',
+    '/rest/payment',
+    { authorization: basicAuth(merchant), 'idempotency-key': randomUUID() },
+    body,
+  );
   assert.equal(sale.status, 200, JSON.stringify(sale.body));
   assert.equal(sale.body.status, 'completed');
 }
 
 const dialog = (page: Page) => page.getByRole('dialog');
 const main = (page: Page) => page.getByRole('main');
-const row = (page: Page, tillId: string) => main(page).getByRole('row').filter({ has: page.getByRole('cell', { name: tillId, exact: true }) });
+const row = (page: Page, tillId: string) =>
+  main(page)
+    .getByRole('row')
+    .filter({ has: page.getByRole('cell', { name: tillId, exact: true }) });
 
 test('an admin adds, renames and retires tills; retiring is refused in plain words for an unclosed day and for the last till', async () => {
   await sellAt('TILL-1', 12.5);
@@ -83,7 +126,11 @@ test('an admin adds, renames and retires tills; retiring is refused in plain wor
   const till = await openApp(browser, gateway.url, WIDE, '#/', problems);
   await loginWithPassword(till.page, 'kim', cashier.password, 'Kim Lee');
   await main(till.page).getByRole('heading', { name: 'New sale' }).waitFor();
-  assert.equal(await till.page.getByRole('navigation', { name: 'Product areas' }).getByRole('link', { name: 'Settings' }).count(), 0, 'a cashier has no Settings in the menu');
+  assert.equal(
+    await till.page.getByRole('navigation', { name: 'Product areas' }).getByRole('link', { name: 'Settings' }).count(),
+    0,
+    'a cashier has no Settings in the menu',
+  );
 
   // Shops and terminals points at Tills.
   const { context, page } = await openApp(browser, gateway.url, WIDE, '#/settings', problems);
@@ -92,8 +139,16 @@ test('an admin adds, renames and retires tills; retiring is refused in plain wor
   const tills = async () => (await call<{ tills: Till[] }>('GET', '/ui/tills?retired=true', cookie)).body.tills;
   await main(page).getByRole('link', { name: 'Settings, Tills' }).click();
   await main(page).getByRole('heading', { name: 'Tills', level: 2 }).waitFor();
-  assert.equal(await main(page).getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name: 'Tills' }).getAttribute('aria-current'), 'page');
-  await row(page, 'TILL-1').getByText(/^Open on a screen \(Kim Lee\), seen \d\d:\d\d$/).waitFor();
+  assert.equal(
+    await main(page)
+      .getByRole('navigation', { name: 'Settings sections' })
+      .getByRole('link', { name: 'Tills' })
+      .getAttribute('aria-current'),
+    'page',
+  );
+  await row(page, 'TILL-1')
+    .getByText(/^Open on a screen \(Kim Lee\), seen \d\d:\d\d$/)
+    .waitFor();
 
   // ---- add: a bad id (checked here) and a taken one (the gateway's 400) at the field, then TILL-2 in a shop
   await main(page).getByRole('button', { name: 'Add a till' }).click();
@@ -103,10 +158,16 @@ test('an admin adds, renames and retires tills; retiring is refused in plain wor
   await escCloses(page, 'Add a till');
   await main(page).getByRole('button', { name: 'Add a till' }).click();
   assert.equal(await tillId.getAttribute('placeholder'), 'TILL-2', 'the next free id is suggested');
-  assert.equal(await dialog(page).getByRole('textbox', { name: 'Name optional' }).getAttribute('placeholder'), 'Till 2', "the default name is the id's words");
+  assert.equal(
+    await dialog(page).getByRole('textbox', { name: 'Name optional' }).getAttribute('placeholder'),
+    'Till 2',
+    "the default name is the id's words",
+  );
   await tillId.fill('till 2');
   await dialog(page).getByRole('button', { name: 'Add till' }).click();
-  await dialog(page).getByText("Till id must be 1 to 40 letters, digits, '-', '_' or '.', starting with a letter or digit, such as TILL-2.").waitFor();
+  await dialog(page)
+    .getByText("Till id must be 1 to 40 letters, digits, '-', '_' or '.', starting with a letter or digit, such as TILL-2.")
+    .waitFor();
   assert.equal(await tillId.getAttribute('aria-invalid'), 'true');
   assert.match((await tillId.getAttribute('aria-describedby')) ?? '', /till-till_id-error/);
   await tillId.fill('TILL-1');
@@ -142,11 +203,18 @@ test('an admin adds, renames and retires tills; retiring is refused in plain wor
   // ---- TILL-1 has a sale of a day not closed: the refusal says so and what to do
   await main(page).getByRole('button', { name: 'Retire till TILL-1' }).click();
   await dialog(page).getByRole('heading', { name: 'Retire Till 1?' }).waitFor();
-  await dialog(page).getByText('Once retired, Till 1 (TILL-1) takes no sale and no screen can open it. Its past sales, receipts and Z reports stay as they are. Retiring cannot be undone.').waitFor();
+  await dialog(page)
+    .getByText(
+      'Once retired, Till 1 (TILL-1) takes no sale and no screen can open it. Its past sales, receipts and Z reports stay as they are. Retiring cannot be undone.',
+    )
+    .waitFor();
   await dialog(page).getByText('Kim Lee has it open on a screen now').waitFor();
   await focusTrapped(page);
   await dialog(page).getByRole('button', { name: 'Retire till' }).click();
-  await dialog(page).getByRole('alert').getByText('Till 1 has sales of a day that is not closed yet. Close its day first (Cashier, Close the day, on Till 1), then retire it.').waitFor();
+  await dialog(page)
+    .getByRole('alert')
+    .getByText('Till 1 has sales of a day that is not closed yet. Close its day first (Cashier, Close the day, on Till 1), then retire it.')
+    .waitFor();
   await shot(page, PREFIX, 'retire-refused', WIDE);
   await escCloses(page, 'Retire till TILL-1');
   assert.equal((await tills()).find((t) => t.till_id === 'TILL-1')?.retired_at, null);
@@ -158,33 +226,43 @@ test('an admin adds, renames and retires tills; retiring is refused in plain wor
   await main(page).getByRole('button', { name: 'Retire till TILL-2' }).click();
   await dialog(page).getByRole('button', { name: 'Retire till' }).click();
   await main(page).getByText('Back desk (TILL-2) is retired: it takes no sale from now on.').waitFor();
-  await row(page, 'TILL-2').getByText(/^Retired \d/).waitFor();
+  await row(page, 'TILL-2')
+    .getByText(/^Retired \d/)
+    .waitFor();
   assert.equal(await row(page, 'TILL-2').getAttribute('class'), 'settings-row-retired');
   assert.equal(await row(page, 'TILL-2').getByRole('button').count(), 0, 'a retired till has no actions');
-  assert.deepEqual(await main(page).locator('tbody tr td.mono').allTextContents(), ['TILL-1', 'TILL-2'], 'retired tills after the active ones');
+  assert.deepEqual(
+    await main(page).locator('tbody tr td.mono').allTextContents(),
+    ['TILL-1', 'TILL-2'],
+    'retired tills after the active ones',
+  );
   assert.ok((await tills()).find((t) => t.till_id === 'TILL-2')?.retired_at);
   const active = (await call<{ tills: Till[] }>('GET', '/ui/tills', cookie)).body.tills;
-  assert.deepEqual(active.map((t) => t.till_id), ['TILL-1'], 'a retired till is gone from the till screens');
+  assert.deepEqual(
+    active.map((t) => t.till_id),
+    ['TILL-1'],
+    'a retired till is gone from the till screens',
+  );
 
   // ---- TILL-1's day closed, it is still the last active till
   assert.equal((await call('POST', '/ui/reports/z?terminal_id=TILL-1', cookie)).status, 201);
   await main(page).getByRole('button', { name: 'Retire till TILL-1' }).click();
   await dialog(page).getByRole('button', { name: 'Retire till' }).click();
-  await dialog(page).getByRole('alert').getByText("Till 1 is the shop's last active till, and a shop keeps at least one. Add the till that replaces it first.").waitFor();
+  await dialog(page)
+    .getByRole('alert')
+    .getByText("Till 1 is the shop's last active till, and a shop keeps at least one. Add the till that replaces it first.")
+    .waitFor();
   await dialog(page).getByRole('button', { name: 'Keep the till' }).click();
   assert.equal((await tills()).find((t) => t.till_id === 'TILL-1')?.retired_at, null);
   await shot(page, PREFIX, 'list', WIDE);
 
   // ---- the audit log: each change under the admin, no retirement of TILL-1
   const audit = (await call<AuditEntry[]>('GET', '/ui/audit', cookie)).body.filter((e) => e.action.startsWith('till_'));
-  assert.deepEqual(
-    audit.map((e) => [e.action, e.subject_id, e.staff_id]).sort(),
-    [
-      ['till_create', 'TILL-2', admin.staff_id],
-      ['till_rename', 'TILL-2', admin.staff_id],
-      ['till_retire', 'TILL-2', admin.staff_id],
-    ],
-  );
+  assert.deepEqual(audit.map((e) => [e.action, e.subject_id, e.staff_id]).sort(), [
+    ['till_create', 'TILL-2', admin.staff_id],
+    ['till_rename', 'TILL-2', admin.staff_id],
+    ['till_retire', 'TILL-2', admin.staff_id],
+  ]);
   await till.context.close();
   await context.close();
 });
@@ -192,7 +270,9 @@ test('an admin adds, renames and retires tills; retiring is refused in plain wor
 test('Settings -> Tills at 1024x768: the list, the add dialog, a refused retirement', async () => {
   const { context, page } = await openApp(browser, gateway.url, NARROW, '#/settings/tills', problems);
   await loginWithPassword(page, 'owner', admin.password, 'Olga Owner');
-  await row(page, 'TILL-2').getByText(/^Retired \d/).waitFor();
+  await row(page, 'TILL-2')
+    .getByText(/^Retired \d/)
+    .waitFor();
   await shot(page, PREFIX, 'list', NARROW);
   await main(page).getByRole('button', { name: 'Add a till' }).click();
   await dialog(page).getByRole('textbox', { name: 'Till id' }).fill('TILL-3');

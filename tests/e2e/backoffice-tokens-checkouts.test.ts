@@ -19,7 +19,18 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { cookieOf, escCloses, focusTrapped, launchBrowser, loginWithPassword, NARROW, openApp, shot, WIDE, type Size } from '../helpers/back-office-browser.js';
+import {
+  cookieOf,
+  escCloses,
+  focusTrapped,
+  launchBrowser,
+  loginWithPassword,
+  NARROW,
+  openApp,
+  shot,
+  WIDE,
+  type Size,
+} from '../helpers/back-office-browser.js';
 import { basicAuth, createMerchant, runGateway, startGateway, type GatewayProcess } from '../helpers/gateway-process.js';
 import { EXPIRY_YEAR, freshPan, luhnComplete } from '../helpers/payments.js';
 import { makeTempDir } from '../helpers/temp.js';
@@ -61,10 +72,20 @@ let officePassword = '';
 const problems: string[] = [];
 const seeded = { activeToken: '', suspendedToken: '', openForCancel: '', openForNarrow: '', paid: '' };
 
-async function api<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = { authorization: '' }): Promise<{ status: number; body: T }> {
+async function api<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = { authorization: '' },
+): Promise<{ status: number; body: T }> {
   const response = await fetch(new URL(path, gateway.url), {
     method,
-    headers: { authorization: auth, accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(headers.authorization === '' ? {} : headers) },
+    headers: {
+      authorization: auth,
+      accept: 'application/json',
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(headers.authorization === '' ? {} : headers),
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const text = await response.text();
@@ -84,7 +105,12 @@ async function until<T>(what: string, read: () => Promise<T>, done: (value: T) =
 }
 
 async function createToken(pan: string, holder?: string): Promise<string> {
-  const created = await api<{ data: Token }>('POST', '/v2/network_tokens', { card_number: pan, expiry_month: 12, expiry_year: EXPIRY_YEAR, ...(holder ? { card_holder: holder } : {}) });
+  const created = await api<{ data: Token }>('POST', '/v2/network_tokens', {
+    card_number: pan,
+    expiry_month: 12,
+    expiry_year: EXPIRY_YEAR,
+    ...(holder ? { card_holder: holder } : {}),
+  });
   assert.ok(created.status === 201 || created.status === 200, JSON.stringify(created.body));
   return created.body.data.id;
 }
@@ -119,19 +145,56 @@ before(async () => {
   gateway = await startGateway();
   const merchant = createMerchant(gateway.dataDir, 'Corner Bakery');
   auth = basicAuth(merchant);
-  const office = runGateway(['staff', 'create', '--data-dir', gateway.dataDir, '--merchant', merchant.merchant_id, '--role', 'back_office', '--login', 'office', '--name', 'Mira Novak', '--json']);
+  const office = runGateway([
+    'staff',
+    'create',
+    '--data-dir',
+    gateway.dataDir,
+    '--merchant',
+    merchant.merchant_id,
+    '--role',
+    'back_office',
+    '--login',
+    'office',
+    '--name',
+    'Mira Novak',
+    '--json',
+  ]);
   assert.equal(office.status, 0, office.stderr);
   ({ staff_id: officeId, password: officePassword } = JSON.parse(office.stdout) as { staff_id: string; password: string });
-  const cashier = runGateway(['staff', 'create', '--data-dir', gateway.dataDir, '--merchant', merchant.merchant_id, '--role', 'cashier', '--login', 'anna', '--pin', '1234', '--name', 'Anna Berg', '--json']);
+  const cashier = runGateway([
+    'staff',
+    'create',
+    '--data-dir',
+    gateway.dataDir,
+    '--merchant',
+    merchant.merchant_id,
+    '--role',
+    'cashier',
+    '--login',
+    'anna',
+    '--pin',
+    '1234',
+    '--name',
+    'Anna Berg',
+    '--json',
+  ]);
   assert.equal(cashier.status, 0, cashier.stderr);
 
   // Real tokens: 52 cards (two pages), Visa and Mastercard, one that fails, some suspended, refreshed, archived.
   const holders = ['Lena Vogel', 'Tomás Ferreira', 'Aisha Khan', 'Jonas Meyer'];
   const ids: string[] = [];
   for (let i = 0; i < 48; i++) ids.push(await createToken(freshPan(), holders[i % holders.length]));
-  for (let i = 0; i < 3; i++) ids.push(await createToken(luhnComplete(`5412${String(process.pid % 10_000).padStart(4, '0')}${String(i).padStart(7, '0')}`), 'Ana Silva'));
+  for (let i = 0; i < 3; i++)
+    ids.push(
+      await createToken(luhnComplete(`5412${String(process.pid % 10_000).padStart(4, '0')}${String(i).padStart(7, '0')}`), 'Ana Silva'),
+    );
   await createToken('5105105105105100', 'Test Failing');
-  await until('tokens provisioned', () => api<{ data_set: Token[] }>('GET', '/v2/network_tokens?status=requested'), (r) => r.body.data_set.length === 0);
+  await until(
+    'tokens provisioned',
+    () => api<{ data_set: Token[] }>('GET', '/v2/network_tokens?status=requested'),
+    (r) => r.body.data_set.length === 0,
+  );
   const [a, b, c, d] = ids.slice(-6);
   for (const id of [a, b]) assert.equal((await api('POST', `/v2/network_tokens/${id}/simulate`, { action: 'suspend' })).status, 200);
   assert.equal((await api('POST', `/v2/network_tokens/${c}/simulate`, { action: 'refresh' })).status, 200);
@@ -145,13 +208,27 @@ before(async () => {
   const paid = await openCheckout('WEB-2003', 12.9, 'Croissants for the office');
   const chosen = await post(`/checkout/${paid.checkout_id}`, { method: 'cardecom' });
   assert.equal(chosen.status, 303, await chosen.text());
-  const card = await post(chosen.headers.get('location') ?? '', { step: 'card', card_number: '4111 1111 1111 1111', expiry: `12/${YY}`, cvc: '123', holder: 'Lena Vogel' });
+  const card = await post(chosen.headers.get('location') ?? '', {
+    step: 'card',
+    card_number: '4111 1111 1111 1111',
+    expiry: `12/${YY}`,
+    cvc: '123',
+    holder: 'Lena Vogel',
+  });
   assert.ok(card.status < 400, `card page answered ${card.status}`);
-  await until('seeded checkout paid', () => checkoutOf(paid.checkout_id), (s) => s.status === 'completed');
+  await until(
+    'seeded checkout paid',
+    () => checkoutOf(paid.checkout_id),
+    (s) => s.status === 'completed',
+  );
   seeded.paid = paid.checkout_id;
   const dropped = await openCheckout('WEB-2004', 7.2, 'Two baguettes');
   assert.ok((await post(`/checkout/${dropped.checkout_id}/cancel`, {})).status < 400);
-  await until('seeded checkout cancelled', () => checkoutOf(dropped.checkout_id), (s) => s.status === 'cancelled');
+  await until(
+    'seeded checkout cancelled',
+    () => checkoutOf(dropped.checkout_id),
+    (s) => s.status === 'cancelled',
+  );
 });
 
 after(async () => {
@@ -182,12 +259,15 @@ void test('1366x900: a back-office user lists, creates, reveals, makes a cryptog
     const auditBefore = await auditCount(cookie);
     await main.getByRole('heading', { name: 'Network tokens', level: 1, exact: true }).waitFor();
     const nav = page.getByRole('navigation', { name: 'Product areas' });
-    for (const area of ['Network tokens', 'Checkouts']) assert.ok(await nav.getByRole('link', { name: area }).isVisible(), `the menu opens ${area}`);
+    for (const area of ['Network tokens', 'Checkouts'])
+      assert.ok(await nav.getByRole('link', { name: area }).isVisible(), `the menu opens ${area}`);
 
     // ---- list: 50 a page, filters in the URL ----------------------------------------------------
     const table = main.getByRole('table', { name: 'Network tokens, newest first' });
     await table.waitFor();
-    const all = await api<{ data_set: TokenRow[]; metadata: { total_items: number } }>('GET', '/ui/network-tokens?per=50', undefined, { cookie });
+    const all = await api<{ data_set: TokenRow[]; metadata: { total_items: number } }>('GET', '/ui/network-tokens?per=50', undefined, {
+      cookie,
+    });
     assert.equal(all.status, 200);
     const total = all.body.metadata.total_items;
     assert.equal(total, 52);
@@ -206,7 +286,10 @@ void test('1366x900: a back-office user lists, creates, reveals, makes a cryptog
     assert.doesNotMatch(page.url(), /page=/, 'a new filter starts on its first page');
     const suspended = await api<{ data_set: Token[] }>('GET', '/v2/network_tokens?status=suspended');
     await main.getByRole('status').getByText(`1–2 of 2`).waitFor();
-    assert.deepEqual(await table.locator('tbody tr[data-row-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-row-id'))), suspended.body.data_set.map((t) => t.id));
+    assert.deepEqual(
+      await table.locator('tbody tr[data-row-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-row-id'))),
+      suspended.body.data_set.map((t) => t.id),
+    );
     await main.getByLabel('Network', { exact: true }).selectOption('visa');
     await page.waitForURL(/network=visa/);
     await main.getByRole('status').getByText('1–2 of 2').waitFor();
@@ -226,13 +309,27 @@ void test('1366x900: a back-office user lists, creates, reveals, makes a cryptog
     assert.equal(await main.getByLabel('Expiry').inputValue(), '01/20');
     await main.getByRole('button', { name: 'Create token' }).click();
     await main.getByRole('alert').getByText('2 things to fix').waitFor();
-    const refused = await api<{ errors: Array<{ field: string; message: string }> }>('POST', '/v2/network_tokens', { card_number: '4111111111111112', expiry_month: 1, expiry_year: 2020 });
+    const refused = await api<{ errors: Array<{ field: string; message: string }> }>('POST', '/v2/network_tokens', {
+      card_number: '4111111111111112',
+      expiry_month: 1,
+      expiry_year: 2020,
+    });
     assert.equal(refused.status, 400);
     const said = (field: string) => refused.body.errors.find((e) => e.field === field)?.message ?? '?';
-    await main.locator('.field-error').getByText(`Card number: ${said('card_number')}`, { exact: true }).waitFor();
-    await main.locator('.field-error').getByText(`Expiry: ${said('expiry_year')}`, { exact: true }).waitFor();
+    await main
+      .locator('.field-error')
+      .getByText(`Card number: ${said('card_number')}`, { exact: true })
+      .waitFor();
+    await main
+      .locator('.field-error')
+      .getByText(`Expiry: ${said('expiry_year')}`, { exact: true })
+      .waitFor();
     assert.equal(await cardNumber.getAttribute('aria-invalid'), 'true');
-    assert.equal((await api<{ metadata: { total_items: number } }>('GET', '/v2/network_tokens')).body.metadata.total_items, total, 'nothing was created');
+    assert.equal(
+      (await api<{ metadata: { total_items: number } }>('GET', '/v2/network_tokens')).body.metadata.total_items,
+      total,
+      'nothing was created',
+    );
     await shot(page, TOKENS, 'create-error', WIDE, true);
     const pan = luhnComplete('555555000012345');
     await cardNumber.fill('');
@@ -259,21 +356,30 @@ void test('1366x900: a back-office user lists, creates, reveals, makes a cryptog
     const tokenData = main.getByRole('region', { name: 'Token data' });
     const masked = `•••• •••• •••• ${row.token_last_four}`;
     await tokenData.getByText(masked).waitFor();
-    const { number, payment_account_reference: par } = (await api<{ data: { number: string; payment_account_reference: string } }>('GET', `/v2/network_tokens/${tokenId}/data`)).body.data;
+    const { number, payment_account_reference: par } = (
+      await api<{ data: { number: string; payment_account_reference: string } }>('GET', `/v2/network_tokens/${tokenId}/data`)
+    ).body.data;
     assert.ok(!(await page.content()).includes(par), 'the token data is not on the page before the reveal');
     const beforeReveal = await auditCount(cookie);
     await tokenData.getByRole('button', { name: 'Reveal token data' }).click();
     await tokenData.getByText(number.replace(/(\d{4})(?=\d)/g, '$1 ')).waitFor();
     await tokenData.getByText(par).waitFor();
     const reveal = await auditAfter(cookie, beforeReveal);
-    assert.deepEqual(reveal, [{ ...reveal[0], action: 'token_reveal', staff_id: officeId, subject_id: tokenId, detail: 'token data shown (back office)' }], 'the reveal is in the audit log under the user');
+    assert.deepEqual(
+      reveal,
+      [{ ...reveal[0], action: 'token_reveal', staff_id: officeId, subject_id: tokenId, detail: 'token data shown (back office)' }],
+      'the reveal is in the audit log under the user',
+    );
     await shot(page, TOKENS, 'detail-revealed', WIDE, true);
     await page.clock.fastForward(28_000);
     await tokenData.getByText(/Shown to you for [12] more seconds?/).waitFor();
     assert.ok((await page.content()).includes(par), 'still shown before the 30 seconds are over');
     await page.clock.fastForward(3_000);
     await tokenData.getByText(masked).waitFor();
-    assert.ok(!(await page.content()).includes(par) && !(await page.content()).includes(number.replace(/(\d{4})(?=\d)/g, '$1 ')), 'masked again after 30 seconds');
+    assert.ok(
+      !(await page.content()).includes(par) && !(await page.content()).includes(number.replace(/(\d{4})(?=\d)/g, '$1 ')),
+      'masked again after 30 seconds',
+    );
     await tokenData.getByRole('button', { name: 'Reveal token data' }).waitFor();
 
     // ---- cryptogram: shown once with Copy; it pays --------------------------------------------
@@ -303,7 +409,11 @@ void test('1366x900: a back-office user lists, creates, reveals, makes a cryptog
       threeds_wallet_cryptogram: authentication,
       threeds_wallet_cryptogram_eci: '05',
     };
-    assert.equal((await api<{ status_code: number }>('POST', '/rest/payment', payment)).body.status_code, 3, 'the cryptogram on screen pays');
+    assert.equal(
+      (await api<{ status_code: number }>('POST', '/rest/payment', payment)).body.status_code,
+      3,
+      'the cryptogram on screen pays',
+    );
 
     // ---- the Test environment's token service -----------------------------------------------------
     const simulator = main.getByRole('region', { name: 'Test environment: token service' });
@@ -318,7 +428,13 @@ void test('1366x900: a back-office user lists, creates, reveals, makes a cryptog
     const refreshed = await tokenOf(tokenId);
     assert.deepEqual([refreshed.status, typeof refreshed.last_token_refresh], ['active', 'string']);
     const history = main.getByRole('list', { name: 'Status history, oldest first' });
-    assert.deepEqual(await history.locator('li .bo-tag').allTextContents(), ['Requested', 'Active', 'Suspended', 'Active', 'Refreshed by the network (still active)']);
+    assert.deepEqual(await history.locator('li .bo-tag').allTextContents(), [
+      'Requested',
+      'Active',
+      'Suspended',
+      'Active',
+      'Refreshed by the network (still active)',
+    ]);
     await shot(page, TOKENS, 'detail', WIDE, true);
 
     // ---- archive with confirmation -------------------------------------------------------------
@@ -340,7 +456,10 @@ void test('1366x900: a back-office user lists, creates, reveals, makes a cryptog
     const paidRow = checkoutTable.locator(`tr[data-row-id="${seeded.paid}"]`);
     assert.match((await paidRow.textContent()) ?? '', /WEB-2003.*Croissants for the office.*12\.90 EUR.*Completed/);
     const paidSession = await checkoutOf(seeded.paid);
-    assert.equal(await paidRow.getByRole('link', { name: /transaction of order WEB-2003/ }).getAttribute('href'), `#/transactions/${paidSession.transaction_id ?? '?'}`);
+    assert.equal(
+      await paidRow.getByRole('link', { name: /transaction of order WEB-2003/ }).getAttribute('href'),
+      `#/transactions/${paidSession.transaction_id ?? '?'}`,
+    );
     await shot(page, CHECKOUTS, 'list', WIDE);
     await main.getByLabel('Status', { exact: true }).selectOption('open');
     await main.getByRole('status').getByText('1–2 of 2').waitFor();
@@ -360,9 +479,17 @@ void test('1366x900: a back-office user lists, creates, reveals, makes a cryptog
     await main.getByLabel(/^Shipping/).fill('4.90');
     await main.getByText('Total for the customer: 105.10 EUR').waitFor();
     await main.getByRole('button', { name: 'Open checkout' }).click();
-    const apiRefusal = await api<{ errors: Array<{ field: string; message: string }> }>('POST', '/ui/checkouts', { order_id: 'PHONE-1001', currency: 'EUR', amount: 84.2, postback_url: 'ftp://shop.example/postbacks' }, { cookie });
+    const apiRefusal = await api<{ errors: Array<{ field: string; message: string }> }>(
+      'POST',
+      '/ui/checkouts',
+      { order_id: 'PHONE-1001', currency: 'EUR', amount: 84.2, postback_url: 'ftp://shop.example/postbacks' },
+      { cookie },
+    );
     assert.equal(apiRefusal.status, 400);
-    await main.locator('.field-error').getByText(`Postback URL: ${apiRefusal.body.errors.find((e) => e.field === 'postback_url')?.message ?? '?'}`, { exact: true }).waitFor();
+    await main
+      .locator('.field-error')
+      .getByText(`Postback URL: ${apiRefusal.body.errors.find((e) => e.field === 'postback_url')?.message ?? '?'}`, { exact: true })
+      .waitFor();
     await shot(page, CHECKOUTS, 'create-error', WIDE, true);
     await main.getByLabel(/^Postback URL/).fill('');
     await main.getByLabel(/^Description/).fill('Wedding cake, 3 tiers, delivered Saturday');
@@ -405,13 +532,22 @@ void test('1366x900: a back-office user lists, creates, reveals, makes a cryptog
     } finally {
       await customer.close();
     }
-    const done = await until('the session completed', () => checkoutOf(checkoutId), (s) => s.status === 'completed');
+    const done = await until(
+      'the session completed',
+      () => checkoutOf(checkoutId),
+      (s) => s.status === 'completed',
+    );
     const transactionCard = main.getByRole('region', { name: 'Transaction' });
     await transactionCard.getByText('Completed').waitFor({ timeout: 10_000 });
     await main.locator('.page-head').getByText('Completed', { exact: true }).waitFor();
-    const transaction = (await api<{ status: string; amount: number; card_last_four: string }>('GET', `/rest/transactions/${done.transaction_id ?? '?'}`)).body;
+    const transaction = (
+      await api<{ status: string; amount: number; card_last_four: string }>('GET', `/rest/transactions/${done.transaction_id ?? '?'}`)
+    ).body;
     assert.deepEqual([transaction.status, transaction.amount, transaction.card_last_four], ['completed', 105.1, '1111']);
-    assert.equal(await transactionCard.getByRole('link', { name: 'Open transaction' }).getAttribute('href'), `#/transactions/${done.transaction_id ?? '?'}`);
+    assert.equal(
+      await transactionCard.getByRole('link', { name: 'Open transaction' }).getAttribute('href'),
+      `#/transactions/${done.transaction_id ?? '?'}`,
+    );
     await transactionCard.getByText('Visa •••• 1111').waitFor();
     await main.getByRole('region', { name: 'What the customer entered' }).getByText('+49 30 1234567').waitFor();
     assert.equal(await main.getByRole('button', { name: 'Cancel checkout' }).count(), 0, 'a completed session cannot be cancelled');
@@ -458,10 +594,14 @@ void test('1024x768: every token and checkout screen and dialog fits, passes axe
   const dialog = page.getByRole('dialog');
   try {
     await loginOffice(page);
-    await main.getByRole('status').getByText(/^1–50 of \d+$/).waitFor();
+    await main
+      .getByRole('status')
+      .getByText(/^1–50 of \d+$/)
+      .waitFor();
     await shot(page, TOKENS, 'list', NARROW);
     await page.getByRole('banner').getByRole('button', { name: 'Menu' }).click();
-    for (const area of ['Network tokens', 'Checkouts']) await page.getByRole('navigation', { name: 'Product areas' }).getByRole('link', { name: area }).waitFor();
+    for (const area of ['Network tokens', 'Checkouts'])
+      await page.getByRole('navigation', { name: 'Product areas' }).getByRole('link', { name: area }).waitFor();
     await page.keyboard.press('Escape');
     await page.goto(new URL('/app/#/network-tokens?status=suspended', gateway.url).href);
     await main.getByRole('status').getByText('1–2 of 2').waitFor();
@@ -499,10 +639,16 @@ void test('1024x768: every token and checkout screen and dialog fits, passes axe
 
     await page.goto(new URL('/app/#/checkouts', gateway.url).href);
     await main.getByRole('table', { name: 'Checkouts, newest first' }).waitFor();
-    await main.getByRole('status').getByText(/^1–\d+ of \d+$/).waitFor();
+    await main
+      .getByRole('status')
+      .getByText(/^1–\d+ of \d+$/)
+      .waitFor();
     await shot(page, CHECKOUTS, 'list', NARROW);
     await page.goto(new URL('/app/#/checkouts?status=completed', gateway.url).href);
-    await main.getByRole('status').getByText(/^1–\d+ of \d+$/).waitFor();
+    await main
+      .getByRole('status')
+      .getByText(/^1–\d+ of \d+$/)
+      .waitFor();
     await shot(page, CHECKOUTS, 'list-filtered', NARROW);
     await page.goto(new URL('/app/#/checkouts/new', gateway.url).href);
     await main.getByLabel(/^Amount/).fill('x');
@@ -539,13 +685,23 @@ for (const size of [WIDE, NARROW] as Size[]) {
       assert.equal(await main.getByRole('table').count(), 0, 'no token is shown');
       if (size.width >= 1100) {
         const nav = page.getByRole('navigation', { name: 'Product areas' });
-        for (const area of ['Network tokens', 'Checkouts']) assert.equal(await nav.getByRole('link', { name: area }).count(), 0, `the menu has no ${area} for a cashier`);
+        for (const area of ['Network tokens', 'Checkouts'])
+          assert.equal(await nav.getByRole('link', { name: area }).count(), 0, `the menu has no ${area} for a cashier`);
       }
       const cookie = await cookieOf(context);
-      for (const path of ['/ui/network-tokens', `/ui/network-tokens/${seeded.activeToken}`, '/ui/checkouts', `/ui/checkouts/${seeded.paid}`, '/v2/network_tokens']) {
+      for (const path of [
+        '/ui/network-tokens',
+        `/ui/network-tokens/${seeded.activeToken}`,
+        '/ui/checkouts',
+        `/ui/checkouts/${seeded.paid}`,
+        '/v2/network_tokens',
+      ]) {
         assert.equal((await fetch(new URL(path, gateway.url), { headers: { cookie } })).status, 403, `${path}: 403 for a cashier`);
       }
-      const reveal = await fetch(new URL(`/ui/network-tokens/${seeded.activeToken}/reveal`, gateway.url), { method: 'POST', headers: { cookie } });
+      const reveal = await fetch(new URL(`/ui/network-tokens/${seeded.activeToken}/reveal`, gateway.url), {
+        method: 'POST',
+        headers: { cookie },
+      });
       assert.equal(reveal.status, 403);
       await shot(page, TOKENS, 'cashier-kept-out', size);
       await page.goto(new URL('/app/#/checkouts', gateway.url).href);

@@ -80,7 +80,12 @@ async function pay(path: string, body: Record<string, unknown>): Promise<string>
   return answer.body.transaction_id;
 }
 
-const card = (number: string) => ({ card_number: number, card_expiry_month: '12', card_expiry_year: String(EXPIRY_YEAR), card_holder: 'Lena Vogel' });
+const card = (number: string) => ({
+  card_number: number,
+  card_expiry_month: '12',
+  card_expiry_year: String(EXPIRY_YEAR),
+  card_holder: 'Lena Vogel',
+});
 
 before(async () => {
   if (!existsSync(RENDERER_INDEX)) throw new Error(`${RENDERER_INDEX} is missing: build the renderer first (npm run build:renderer).`);
@@ -90,18 +95,65 @@ before(async () => {
   const seeded = seed(dataDir, { count: SEEDED, years: 1, events: true });
   auth = basicAuth(seeded.merchant);
   gateway = await startGateway({ dataDir });
-  const office = runGateway(['staff', 'create', '--data-dir', dataDir, '--merchant', seeded.merchant.merchant_id, '--role', 'back_office', '--login', 'office', '--name', 'Mira Novak', '--json']);
+  const office = runGateway([
+    'staff',
+    'create',
+    '--data-dir',
+    dataDir,
+    '--merchant',
+    seeded.merchant.merchant_id,
+    '--role',
+    'back_office',
+    '--login',
+    'office',
+    '--name',
+    'Mira Novak',
+    '--json',
+  ]);
   assert.equal(office.status, 0, office.stderr);
   ({ staff_id: officeId, password: officePassword } = JSON.parse(office.stdout) as { staff_id: string; password: string });
-  const cashier = runGateway(['staff', 'create', '--data-dir', dataDir, '--merchant', seeded.merchant.merchant_id, '--role', 'cashier', '--login', ANNA.login, '--name', ANNA.name, '--pin', ANNA.pin, '--json']);
+  const cashier = runGateway([
+    'staff',
+    'create',
+    '--data-dir',
+    dataDir,
+    '--merchant',
+    seeded.merchant.merchant_id,
+    '--role',
+    'cashier',
+    '--login',
+    ANNA.login,
+    '--name',
+    ANNA.name,
+    '--pin',
+    ANNA.pin,
+    '--json',
+  ]);
   assert.equal(cashier.status, 0, cashier.stderr);
   annaId = (JSON.parse(cashier.stdout) as { staff_id: string }).staff_id;
-  const till = runGateway(['till', 'create', '--data-dir', dataDir, '--merchant', seeded.merchant.merchant_id, '--till-id', 'TILL-2', '--name', TILL_NAME]);
+  const till = runGateway([
+    'till',
+    'create',
+    '--data-dir',
+    dataDir,
+    '--merchant',
+    seeded.merchant.merchant_id,
+    '--till-id',
+    'TILL-2',
+    '--name',
+    TILL_NAME,
+  ]);
   assert.equal(till.status, 0, till.stderr);
 
   // Real payments on top of the history: the newest rows of the list.
   await pay('/rest/payment', { payment_type: 'cardecom', order_id: 'web-2002', amount: 9.99, currency: 'EUR', ...card(DECLINED) });
-  await pay('/rest/payment', { payment_type: 'cardecom', order_id: 'web-2003', amount: 64.5, currency: 'EUR', ...card('4000000000009995') });
+  await pay('/rest/payment', {
+    payment_type: 'cardecom',
+    order_id: 'web-2003',
+    amount: 64.5,
+    currency: 'EUR',
+    ...card('4000000000009995'),
+  });
   ids.till = await tillSale();
   ids.pos = await pay('/rest/payment', {
     payment_type: 'cardpos',
@@ -114,7 +166,16 @@ before(async () => {
       terminal: { id: 'T-0001', type: 'softpos', attended: true, capabilities: ['contactlessChip', 'onlinePin'] },
     },
   });
-  ids.authorization = await pay('/rest/authorize', { payment_type: 'cardecom', order_id: 'hotel-77', amount: 120, currency: 'EUR', ...card(MASTERCARD), first_name: 'Jonas', last_name: 'Meyer', email: 'jonas@example.de' });
+  ids.authorization = await pay('/rest/authorize', {
+    payment_type: 'cardecom',
+    order_id: 'hotel-77',
+    amount: 120,
+    currency: 'EUR',
+    ...card(MASTERCARD),
+    first_name: 'Jonas',
+    last_name: 'Meyer',
+    email: 'jonas@example.de',
+  });
   ids.approved = await pay('/rest/payment', {
     payment_type: 'cardecom',
     order_id: 'web-2001',
@@ -132,7 +193,13 @@ before(async () => {
     additional_transaction_data: '{"basket":["sourdough loaf","rye rolls x6"],"channel":"web"}',
     postback_url: 'https://shop.example/postbacks',
   });
-  declinedCount = Number((await fetch(new URL('/rest/transactions/export?status=6&columns=transaction_id&limit=1', gateway.url), { headers: { authorization: auth } })).headers.get('x-total-count'));
+  declinedCount = Number(
+    (
+      await fetch(new URL('/rest/transactions/export?status=6&columns=transaction_id&limit=1', gateway.url), {
+        headers: { authorization: auth },
+      })
+    ).headers.get('x-total-count'),
+  );
   assert.ok(declinedCount > 1000, `the seed has declined ones: ${declinedCount}`);
 
   browser = await launchChromium();
@@ -148,7 +215,11 @@ after(async () => {
  * till go and logs out: nothing but the sale itself tells the back office her name.
  */
 async function tillSale(): Promise<string> {
-  const login = await fetch(new URL('/ui/session', gateway.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: ANNA.login, pin: ANNA.pin }) });
+  const login = await fetch(new URL('/ui/session', gateway.url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ login: ANNA.login, pin: ANNA.pin }),
+  });
   assert.equal(login.status, 200, await login.clone().text());
   const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
   const ui = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
@@ -209,9 +280,14 @@ async function shot(page: Page, name: string, { full = false } = {}): Promise<vo
     await page.setViewportSize(size);
     await page.waitForTimeout(300);
     await axe(page, `${name} at ${size.width}`);
-    assert.ok((await page.evaluate<number>('document.documentElement.scrollWidth')) <= size.width, `${name} at ${size.width}: no horizontal scroll`);
+    assert.ok(
+      (await page.evaluate<number>('document.documentElement.scrollWidth')) <= size.width,
+      `${name} at ${size.width}: no horizontal scroll`,
+    );
     // Nor does the list inside its own scroll area: every column is on screen.
-    const sideways = await page.evaluate<number>("(() => { const wrap = document.querySelector('.data-table-wrap'); return wrap ? wrap.scrollWidth - wrap.clientWidth : 0; })()");
+    const sideways = await page.evaluate<number>(
+      "(() => { const wrap = document.querySelector('.data-table-wrap'); return wrap ? wrap.scrollWidth - wrap.clientWidth : 0; })()",
+    );
     assert.ok(sideways <= 0, `${name} at ${size.width}: the list does not scroll sideways (${sideways} px too wide)`);
     await page.screenshot({ path: join(SCREENSHOT_DIR, `backoffice-transactions-${name}-${size.width}.png`), fullPage: full });
   }
@@ -223,7 +299,11 @@ async function shot(page: Page, name: string, { full = false } = {}): Promise<vo
 async function escCloses(page: Page, opener: string): Promise<void> {
   await page.keyboard.press('Escape');
   await page.locator('dialog[open]').waitFor({ state: 'detached' });
-  assert.equal(await page.evaluate<string>('document.activeElement?.textContent?.trim() ?? ""'), opener, 'focus is back on the button that opened the dialog');
+  assert.equal(
+    await page.evaluate<string>('document.activeElement?.textContent?.trim() ?? ""'),
+    opener,
+    'focus is back on the button that opened the dialog',
+  );
 }
 
 /** Tab never reaches the page behind an open dialog. */
@@ -242,7 +322,9 @@ async function focusTrapped(page: Page, presses = 12): Promise<void> {
 
 /** The ids of the list's rows now in the page. */
 function rowIds(page: Page): Promise<string[]> {
-  return page.locator('table.data-table tbody tr[data-row-id]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-row-id') ?? ''));
+  return page
+    .locator('table.data-table tbody tr[data-row-id]')
+    .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-row-id') ?? ''));
 }
 
 /** A row's cell in the column headed `header`. */
@@ -275,7 +357,10 @@ void test('a back-office user filters, finds, refunds, captures, releases and ex
   try {
     await loginOffice(page);
     await main.getByRole('heading', { name: 'Transactions', level: 1 }).waitFor();
-    assert.ok(await page.getByRole('navigation', { name: 'Product areas' }).getByRole('link', { name: 'Transactions' }).isVisible(), 'the menu lists Transactions');
+    assert.ok(
+      await page.getByRole('navigation', { name: 'Product areas' }).getByRole('link', { name: 'Transactions' }).isVisible(),
+      'the menu lists Transactions',
+    );
     const table = main.getByRole('table', { name: 'Transactions, newest first' });
     await table.waitFor();
     await table.locator(`tr[data-row-id="${ids.approved}"]`).waitFor();
@@ -301,16 +386,27 @@ void test('a back-office user filters, finds, refunds, captures, releases and ex
     await page.waitForURL(/#\/transactions\?status=6$/);
     await shot(page, 'status-menu');
     await page.keyboard.press('Escape');
-    assert.equal(await page.evaluate<string>('document.activeElement?.getAttribute("aria-label") ?? ""'), 'Status: Declined', 'Esc gives the focus back to the filter');
+    assert.equal(
+      await page.evaluate<string>('document.activeElement?.getAttribute("aria-label") ?? ""'),
+      'Status: Declined',
+      'Esc gives the focus back to the filter',
+    );
     const declinedTable = main.getByRole('table', { name: 'Transactions matching the filters, newest first' });
     await declinedTable.waitFor();
     const declinedRows = declinedTable.locator('tbody tr[data-row-id]');
     await declinedRows.first().waitFor();
     const statuses = await declinedTable.locator('tbody tr[data-row-id] .badge').allTextContents();
-    assert.ok(statuses.length > 5 && statuses.every((s) => s.startsWith('Declined')), `only declined ones: ${statuses.slice(0, 5).join(', ')}`);
+    assert.ok(
+      statuses.length > 5 && statuses.every((s) => s.startsWith('Declined')),
+      `only declined ones: ${statuses.slice(0, 5).join(', ')}`,
+    );
     const firstDeclined = await rowIds(page);
     const apiDeclined = await api<Array<{ transaction_id: string; status_code: number }>>('GET', '/rest/transactions?status=6&limit=5');
-    assert.deepEqual(firstDeclined.slice(0, 5), apiDeclined.body.map((t) => t.transaction_id), 'the same rows the API gives');
+    assert.deepEqual(
+      firstDeclined.slice(0, 5),
+      apiDeclined.body.map((t) => t.transaction_id),
+      'the same rows the API gives',
+    );
     await shot(page, 'declined');
     await page.reload({ waitUntil: 'networkidle' });
     await declinedTable.locator('tbody tr[data-row-id]').first().waitFor();
@@ -328,7 +424,10 @@ void test('a back-office user filters, finds, refunds, captures, releases and ex
     await (await cellOf(page, declinedTable.locator('tbody tr', { has: page.getByRole('link', { name: '64.50 EUR' }) }), 'Card')).click();
     await main.getByRole('heading', { name: /^64\.50 EUR Declined/, level: 1 }).waitFor();
     assert.equal(await main.getByRole('button', { name: /^(Capture|Release|Refund)/ }).count(), 0, 'nothing to act on');
-    assert.ok(((await main.getByRole('region', { name: 'Timeline' }).textContent()) ?? '').startsWith('TimelineDeclined'), 'the timeline starts with the decline');
+    assert.ok(
+      ((await main.getByRole('region', { name: 'Timeline' }).textContent()) ?? '').startsWith('TimelineDeclined'),
+      'the timeline starts with the decline',
+    );
     await shot(page, 'detail-declined', { full: true });
     await main.getByRole('link', { name: '← Transactions' }).click();
     await page.waitForURL(/#\/transactions\?status=6$/);
@@ -352,8 +451,15 @@ void test('a back-office user filters, finds, refunds, captures, releases and ex
       'GET',
       '/rest/transactions?payment_type=cardpos&currency=EUR&amount_min=20&amount_max=30.00&limit=8',
     );
-    assert.ok(ranged.body.length === 8 && ranged.body.every((t) => t.amount >= 20 && t.amount <= 30 && t.currency === 'EUR' && t.payment_method === 'cardpos'));
-    assert.deepEqual((await rowIds(page)).slice(0, 8), ranged.body.map((t) => t.transaction_id), 'the rows the API gives for the same filters');
+    assert.ok(
+      ranged.body.length === 8 &&
+        ranged.body.every((t) => t.amount >= 20 && t.amount <= 30 && t.currency === 'EUR' && t.payment_method === 'cardpos'),
+    );
+    assert.deepEqual(
+      (await rowIds(page)).slice(0, 8),
+      ranged.body.map((t) => t.transaction_id),
+      'the rows the API gives for the same filters',
+    );
     // A wrong last four is named, and nothing is applied.
     await main.getByLabel('Card last four', { exact: true }).fill('44');
     await main.getByRole('button', { name: 'Apply', exact: true }).click();
@@ -408,14 +514,20 @@ void test('a back-office user filters, finds, refunds, captures, releases and ex
     await shot(page, 'till-filter');
     await main.getByRole('button', { name: 'Export CSV' }).click();
     await dialog.getByText(`Transactions at ${TILL_NAME}, newest first.`, { exact: false }).waitFor();
-    for (const name of ['Till', 'Cashier', 'Taken at (card present)', 'Forwarded (stored sale)']) assert.ok(await dialog.getByRole('checkbox', { name, exact: true }).isChecked(), `${name} is a usual column`);
+    for (const name of ['Till', 'Cashier', 'Taken at (card present)', 'Forwarded (stored sale)'])
+      assert.ok(await dialog.getByRole('checkbox', { name, exact: true }).isChecked(), `${name} is a usual column`);
     const tillDownload = page.waitForEvent('download');
     await dialog.getByRole('button', { name: 'Export', exact: true }).click();
-    const tillCsv = readFileSync((await (await tillDownload).path()) ?? '', 'utf8').split('\r\n').filter((line) => line !== '');
+    const tillCsv = readFileSync((await (await tillDownload).path()) ?? '', 'utf8')
+      .split('\r\n')
+      .filter((line) => line !== '');
     const tillColumns = (tillCsv[0] ?? '').split(',');
     assert.equal(tillCsv.length, 2, `the one sale at the till: ${tillCsv.join(' / ')}`);
     const tillLine = Object.fromEntries((tillCsv[1] ?? '').split(',').map((value, i) => [tillColumns[i], value]));
-    assert.deepEqual([tillLine.transaction_id, tillLine.till_id, tillLine.cashier, tillLine.forwarded_at], [ids.till, 'TILL-2', ANNA.name, '']);
+    assert.deepEqual(
+      [tillLine.transaction_id, tillLine.till_id, tillLine.cashier, tillLine.forwarded_at],
+      [ids.till, 'TILL-2', ANNA.name, ''],
+    );
     assert.ok(tillLine.taken_at, 'the CSV says when it was taken');
     await dialog.getByRole('button', { name: 'Done' }).click();
     // Other terminals: card-present sales of no till (POS software's T-0001), the API's own rows.
@@ -423,12 +535,19 @@ void test('a back-office user filters, finds, refunds, captures, releases and ex
     await page.waitForURL(/#\/transactions\?till=\*$/);
     await main.locator(`tr[data-row-id="${ids.pos}"]`).waitFor();
     const others = await api<Array<{ transaction_id: string }>>('GET', '/rest/transactions?till_id=*&limit=8');
-    assert.deepEqual((await rowIds(page)).slice(0, 8), others.body.map((t) => t.transaction_id), 'the rows the API gives for Other terminals');
+    assert.deepEqual(
+      (await rowIds(page)).slice(0, 8),
+      others.body.map((t) => t.transaction_id),
+      'the rows the API gives for Other terminals',
+    );
     assert.ok(!(await rowIds(page)).includes(ids.till), "not the till's sale");
     // Such a sale's detail names the terminal id it sent, and no cashier.
     await main.locator(`tr[data-row-id="${ids.pos}"]`).getByRole('link', { name: '23.40 EUR' }).click();
     await main.getByRole('heading', { name: /^23\.40 EUR Completed/, level: 1 }).waitFor();
-    const otherFacts = await main.getByRole('region', { name: 'Till', exact: true }).locator('dt').evaluateAll((terms) => terms.map((dt) => `${dt.textContent ?? ''}: ${dt.nextElementSibling?.textContent ?? ''}`));
+    const otherFacts = await main
+      .getByRole('region', { name: 'Till', exact: true })
+      .locator('dt')
+      .evaluateAll((terms) => terms.map((dt) => `${dt.textContent ?? ''}: ${dt.nextElementSibling?.textContent ?? ''}`));
     assert.deepEqual(otherFacts.slice(0, 3), ['Till: Other terminals', 'Terminal id: T-0001', 'Cashier: None (POS software)']);
     await main.getByRole('link', { name: '← Transactions' }).click();
     await page.waitForURL(/#\/transactions\?till=\*$/);
@@ -451,7 +570,9 @@ void test('a back-office user filters, finds, refunds, captures, releases and ex
     await main.getByRole('link', { name: '12.80 EUR' }).click();
     await main.getByRole('heading', { name: /^12\.80 EUR Completed/, level: 1 }).waitFor();
     const tillBox = main.getByRole('region', { name: 'Till', exact: true });
-    const tillFacts = await tillBox.locator('dt').evaluateAll((terms) => terms.map((dt) => `${dt.textContent ?? ''}: ${dt.nextElementSibling?.textContent ?? ''}`));
+    const tillFacts = await tillBox
+      .locator('dt')
+      .evaluateAll((terms) => terms.map((dt) => `${dt.textContent ?? ''}: ${dt.nextElementSibling?.textContent ?? ''}`));
     assert.deepEqual(tillFacts.slice(0, 2), [`Till: ${TILL_NAME} (TILL-2)`, `Cashier: ${ANNA.name}`]);
     assert.match(tillFacts[2] ?? '', /^Taken: \d{1,2} \w{3} \d{4}, \d{2}:\d{2}:\d{2}$/);
     assert.equal(tillFacts.length, 3, 'no terminal id besides the till (it sent its own), nothing stored');
@@ -478,12 +599,26 @@ void test('a back-office user filters, finds, refunds, captures, releases and ex
     // ---- the approved one: detail, then a partial refund ------------------------------------------
     // The whole row opens it, not only the amount's link: a click on its When cell.
     const approvedRow = main.locator(`tr[data-row-id="${ids.approved}"]`);
-    assert.equal(await approvedRow.evaluate((row) => row.ownerDocument.defaultView?.getComputedStyle(row).cursor), 'pointer', 'the row shows it can be clicked');
+    assert.equal(
+      await approvedRow.evaluate((row) => row.ownerDocument.defaultView?.getComputedStyle(row).cursor),
+      'pointer',
+      'the row shows it can be clicked',
+    );
     await (await cellOf(page, approvedRow, 'When')).click();
     await page.waitForURL(new RegExp(`#/transactions/${ids.approved}$`));
     await main.getByRole('heading', { name: /^48\.00 EUR Completed/, level: 1 }).waitFor();
     const detailText = (await main.textContent()) ?? '';
-    for (const words of ['Visa •••• ' + OUR_LAST_FOUR, 'Lena Vogel', 'lena.vogel@example.com', 'Kastanienallee 5', 'Web order 2001', 'rye rolls x6', 'Authorized 48.00 EUR', 'Captured 48.00 EUR', 'Postback of status']) {
+    for (const words of [
+      'Visa •••• ' + OUR_LAST_FOUR,
+      'Lena Vogel',
+      'lena.vogel@example.com',
+      'Kastanienallee 5',
+      'Web order 2001',
+      'rye rolls x6',
+      'Authorized 48.00 EUR',
+      'Captured 48.00 EUR',
+      'Postback of status',
+    ]) {
       assert.ok(detailText.includes(words), `the detail shows ${words}`);
     }
     assert.ok(!detailText.includes(OUR_CARD) && !detailText.includes(OUR_CARD.slice(0, 6)), 'never more of the card than its last four');
@@ -505,17 +640,27 @@ void test('a back-office user filters, finds, refunds, captures, releases and ex
     await dialog.getByRole('button', { name: 'Continue with 15.00 EUR' }).click();
     await dialog.getByRole('heading', { name: 'Confirm the refund' }).waitFor();
     const confirmText = (await dialog.textContent()) ?? '';
-    for (const words of ['15.00 EUR', 'EUR', `Visa •••• ${OUR_LAST_FOUR}`, 'Returned goods', 'Refunds are final.']) assert.ok(confirmText.includes(words), `the confirmation repeats ${words}`);
+    for (const words of ['15.00 EUR', 'EUR', `Visa •••• ${OUR_LAST_FOUR}`, 'Returned goods', 'Refunds are final.'])
+      assert.ok(confirmText.includes(words), `the confirmation repeats ${words}`);
     await shot(page, 'refund-confirm');
     await dialog.getByRole('button', { name: 'Refund 15.00 EUR' }).click();
     await main.getByRole('status').getByText('Refunded 15.00 EUR.').waitFor();
     await main.getByRole('heading', { name: /^48\.00 EUR Partly refunded/, level: 1 }).waitFor();
     await main.getByText('Reason: Returned goods').waitFor();
     // Through the API: the refund exists, and the audit entry names the user.
-    const refunds = await api<Array<{ refund_id: string; amount: number; status: string; merchant_reference?: string }>>('GET', `/rest/transactions/${ids.approved}/refunds`);
-    assert.deepEqual(refunds.body.map((r) => [r.amount, r.status, r.merchant_reference]), [[15, 'success', 'Returned goods']]);
+    const refunds = await api<Array<{ refund_id: string; amount: number; status: string; merchant_reference?: string }>>(
+      'GET',
+      `/rest/transactions/${ids.approved}/refunds`,
+    );
+    assert.deepEqual(
+      refunds.body.map((r) => [r.amount, r.status, r.merchant_reference]),
+      [[15, 'success', 'Returned goods']],
+    );
     const refundAudit = (await auditOf(page)).find((a) => a.action === 'refund' && a.subject_id === ids.approved);
-    assert.deepEqual([refundAudit?.staff_id, refundAudit?.staff_name, refundAudit?.detail], [officeId, 'Mira Novak', 'amount 15; reason: Returned goods']);
+    assert.deepEqual(
+      [refundAudit?.staff_id, refundAudit?.staff_name, refundAudit?.detail],
+      [officeId, 'Mira Novak', 'amount 15; reason: Returned goods'],
+    );
     await shot(page, 'detail-refunded', { full: true });
 
     // ---- the gateway refuses: its own words in the dialog ------------------------------------------
@@ -528,7 +673,10 @@ void test('a back-office user filters, finds, refunds, captures, releases and ex
     const elsewhere = await api<{ refund_id: string }>('POST', '/rest/refund', { transaction_id: ids.approved, amount: 30 });
     assert.equal(elsewhere.status, 200);
     await dialog.getByRole('button', { name: 'Refund 33.00 EUR' }).click();
-    await dialog.getByRole('alert').getByText('The gateway refused: The refund would exceed the captured amount: at most 3 EUR can still be refunded').waitFor();
+    await dialog
+      .getByRole('alert')
+      .getByText('The gateway refused: The refund would exceed the captured amount: at most 3 EUR can still be refunded')
+      .waitFor();
     await shot(page, 'refund-gateway-refused');
     await escCloses(page, 'Refund…');
     assert.equal((await api<unknown[]>('GET', `/rest/transactions/${ids.approved}/refunds`)).body.length, 2, 'nothing more was refunded');
@@ -573,14 +721,28 @@ void test('a back-office user filters, finds, refunds, captures, releases and ex
     const captured = await api<{ status: string; captured_amount: number }>('GET', `/rest/transactions/${ids.authorization}`);
     assert.deepEqual([captured.body.status, captured.body.captured_amount], ['completed', 70]);
     const log = await api<Array<{ type: string; amount: number }>>('GET', `/rest/transactions/${ids.authorization}/log`);
-    assert.deepEqual(log.body.filter((e) => e.type !== 'postback').map((e) => [e.type, e.amount]), [['authorization', 120], ['capture', 70], ['reversal', 50]]);
+    assert.deepEqual(
+      log.body.filter((e) => e.type !== 'postback').map((e) => [e.type, e.amount]),
+      [
+        ['authorization', 120],
+        ['capture', 70],
+        ['reversal', 50],
+      ],
+    );
     const audit = (await auditOf(page)).filter((a) => a.subject_id === ids.authorization).map((a) => [a.action, a.staff_name, a.detail]);
-    assert.deepEqual(audit.reverse(), [['capture', 'Mira Novak', 'amount 70'], ['void', 'Mira Novak', 'amount 50']]);
+    assert.deepEqual(audit.reverse(), [
+      ['capture', 'Mira Novak', 'amount 70'],
+      ['void', 'Mira Novak', 'amount 50'],
+    ]);
     await shot(page, 'authorization-done', { full: true });
 
     // ---- CSV export of the declined ones with chosen columns -----------------------------------------
     await page.goto(new URL('/app/#/transactions?status=6', gateway.url).href);
-    await main.getByRole('table', { name: 'Transactions matching the filters, newest first' }).locator('tbody tr[data-row-id]').first().waitFor();
+    await main
+      .getByRole('table', { name: 'Transactions matching the filters, newest first' })
+      .locator('tbody tr[data-row-id]')
+      .first()
+      .waitFor();
     await main.getByRole('button', { name: 'Export CSV' }).click();
     await dialog.getByText('Transactions status Declined, newest first.', { exact: false }).waitFor();
     await escCloses(page, 'Export CSV');
@@ -595,19 +757,33 @@ void test('a back-office user filters, finds, refunds, captures, releases and ex
     await dialog.getByRole('button', { name: 'Export', exact: true }).click();
     const file = await download;
     await dialog.getByText(/is saved to your downloads/).waitFor();
-    await dialog.getByRole('status').getByText(`${declinedCount.toLocaleString('en')} of ${declinedCount.toLocaleString('en')} rows`, { exact: false }).waitFor();
+    await dialog
+      .getByRole('status')
+      .getByText(`${declinedCount.toLocaleString('en')} of ${declinedCount.toLocaleString('en')} rows`, { exact: false })
+      .waitFor();
     assert.match(file.suggestedFilename(), /^transactions-\d{8}-\d{4}\.csv$/);
     const csv = readFileSync((await file.path()) ?? '', 'utf8');
     const lines = csv.split('\r\n').filter((line) => line !== '');
-    assert.equal(lines[0], 'transaction_id,created_at,status,amount,currency,order_id,card_brand,card_last_four,entry_mode,till_id,cashier,taken_at,forwarded_at,message');
+    assert.equal(
+      lines[0],
+      'transaction_id,created_at,status,amount,currency,order_id,card_brand,card_last_four,entry_mode,till_id,cashier,taken_at,forwarded_at,message',
+    );
     assert.equal(lines.length, declinedCount + 1, 'every declined one and a header');
-    assert.ok(lines.slice(1).every((line) => line.split(',')[2] === 'declined'), 'only declined ones');
+    assert.ok(
+      lines.slice(1).every((line) => line.split(',')[2] === 'declined'),
+      'only declined ones',
+    );
     assert.match(lines[1] ?? '', /^[0-9a-f-]{36},\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+0[12]:00,declined,/, 'times in Berlin');
     assert.ok(!/\d{12,19}/.test(csv.replace(UUIDS, '')), 'no card number in the file');
     assert.ok(!csv.includes(DECLINED) && !csv.includes(DECLINED.slice(0, 6)), 'not the declined test card');
     const exportAudit = (await auditOf(page)).find((a) => a.action === 'export');
     assert.equal(exportAudit?.staff_name, 'Mira Novak');
-    assert.match(exportAudit?.detail ?? '', new RegExp(`^${declinedCount} rows; columns transaction_id,created_at,status,amount,currency,order_id,card_brand,card_last_four,entry_mode,till_id,cashier,taken_at,forwarded_at,message; time zone Europe/Berlin; filters status=6`));
+    assert.match(
+      exportAudit?.detail ?? '',
+      new RegExp(
+        `^${declinedCount} rows; columns transaction_id,created_at,status,amount,currency,order_id,card_brand,card_last_four,entry_mode,till_id,cashier,taken_at,forwarded_at,message; time zone Europe/Berlin; filters status=6`,
+      ),
+    );
     await shot(page, 'export-done');
     await dialog.getByRole('button', { name: 'Done' }).click();
 
@@ -617,9 +793,15 @@ void test('a back-office user filters, finds, refunds, captures, releases and ex
     await main.getByRole('button', { name: 'Export CSV' }).click();
     await dialog.getByRole('button', { name: 'All', exact: true }).click();
     await dialog.getByRole('button', { name: 'Export', exact: true }).click();
-    await dialog.getByRole('status').getByText(new RegExp(`[1-9][\\d,]* of ${(SEEDED + 6).toLocaleString('en')} rows`)).waitFor({ timeout: 20_000 });
+    await dialog
+      .getByRole('status')
+      .getByText(new RegExp(`[1-9][\\d,]* of ${(SEEDED + 6).toLocaleString('en')} rows`))
+      .waitFor({ timeout: 20_000 });
     const bar = dialog.locator('progress');
-    assert.ok(Number(await bar.getAttribute('value')) > 0 && (await bar.getAttribute('max')) === String(SEEDED + 6), 'the progress bar counts rows of the total');
+    assert.ok(
+      Number(await bar.getAttribute('value')) > 0 && (await bar.getAttribute('max')) === String(SEEDED + 6),
+      'the progress bar counts rows of the total',
+    );
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'backoffice-transactions-export-progress-1366.png') });
     await dialog.getByRole('button', { name: 'Cancel export' }).click();
     await dialog.getByText('The export was cancelled. Nothing was saved.').waitFor();
@@ -631,7 +813,11 @@ void test('a back-office user filters, finds, refunds, captures, releases and ex
     // shows); that one is expected, once. Nothing else.
     const refusal = `console error: Failed to load resource: the server responded with a status of 400 (Bad Request) at ${new URL('/rest/refund', gateway.url).href}`;
     assert.equal(problems.filter((p) => p === refusal).length, 1, `the refused refund's 400 is logged once: ${problems.join('; ')}`);
-    assert.deepEqual(problems.filter((p) => p !== refusal), [], 'no other console errors');
+    assert.deepEqual(
+      problems.filter((p) => p !== refusal),
+      [],
+      'no other console errors',
+    );
   } finally {
     await context.close();
   }
@@ -676,11 +862,16 @@ void test(`the list of ${SEEDED.toLocaleString('en')} transactions scrolls far d
     }
     frames.sort((a, b) => a - b);
     const p90 = frames[Math.floor(frames.length * 0.9)] ?? 0;
-    console.log(`scrolled to row ${loaded} in ${Math.round(performance.now() - started)} ms; at most ${maxInPage} rows in the page; ${listRequests.length} list requests; scroll step p90 ${p90.toFixed(1)} ms`);
+    console.log(
+      `scrolled to row ${loaded} in ${Math.round(performance.now() - started)} ms; at most ${maxInPage} rows in the page; ${listRequests.length} list requests; scroll step p90 ${p90.toFixed(1)} ms`,
+    );
     assert.ok(maxInPage < 100, `only the rows on screen are in the page (at most ${maxInPage})`);
     const pages = listRequests.filter((url) => url.includes('starting_after='));
     assert.ok(pages.length >= 40, `pages were loaded as the list scrolled (${pages.length})`);
-    assert.ok(listRequests.every((url) => /limit=200/.test(url)), 'a page at a time, never the whole table');
+    assert.ok(
+      listRequests.every((url) => /limit=200/.test(url)),
+      'a page at a time, never the whole table',
+    );
     assert.ok(p90 < 200, `scrolling stays smooth (p90 ${p90.toFixed(1)} ms a step)`);
     const rowCount = Number(await table.getAttribute('aria-rowcount'));
     assert.ok(rowCount > 10_000, `aria-rowcount tells where the rows sit (${rowCount})`);
@@ -709,8 +900,16 @@ void test("a sale a joined till stored while the shop's gateway was away says at
     await new Promise((resolve) => setTimeout(resolve, 1500));
     joined.proxy.restore();
     await shop.inStep('TILL-3');
-    const record = (await shop.api('centre', 'GET', `/rest/transactions/${id}`)).body as { till_id?: string; staff_id?: string; taken_at?: string; forwarded_at?: string };
-    assert.ok(record.till_id === 'TILL-3' && record.taken_at && record.forwarded_at && record.taken_at < record.forwarded_at, JSON.stringify(record));
+    const record = (await shop.api('centre', 'GET', `/rest/transactions/${id}`)).body as {
+      till_id?: string;
+      staff_id?: string;
+      taken_at?: string;
+      forwarded_at?: string;
+    };
+    assert.ok(
+      record.till_id === 'TILL-3' && record.taken_at && record.forwarded_at && record.taken_at < record.forwarded_at,
+      JSON.stringify(record),
+    );
 
     // The centre's back office (an admin, who reads the staff list).
     // bypassCSP: axe-core is injected as a script tag, as in open().
@@ -735,19 +934,34 @@ void test("a sale a joined till stored while the shop's gateway was away says at
     assert.equal(await till.textContent(), `Till 3${CASHIER.name}`);
     const when = await cellOf(page, row, 'When');
     const times = when.locator('time');
-    assert.deepEqual([await times.nth(0).getAttribute('datetime'), await times.nth(1).getAttribute('datetime')], [record.taken_at, record.forwarded_at], 'the list shows when it was taken, and when forwarded');
+    assert.deepEqual(
+      [await times.nth(0).getAttribute('datetime'), await times.nth(1).getAttribute('datetime')],
+      [record.taken_at, record.forwarded_at],
+      'the list shows when it was taken, and when forwarded',
+    );
     assert.match((await when.textContent()) ?? '', /^\d{1,2} \w{3} \d{4}, \d{2}:\d{2}stored, forwarded (\d{1,2} \w{3}, )?\d{2}:\d{2}$/);
     await shot(page, 'forwarded-list');
 
     await main.getByRole('link', { name: '18.40 EUR' }).click();
     await main.getByRole('heading', { name: /^18\.40 EUR Completed/, level: 1 }).waitFor();
     const stored = main.getByRole('region', { name: 'Stored at the till, then forwarded' });
-    const seconds = (iso: string) => new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' }).format(new Date(iso));
+    const seconds = (iso: string) =>
+      new Intl.DateTimeFormat('en-GB', {
+        day: 'numeric',
+        month: 'short',
+        year: 'numeric',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+      }).format(new Date(iso));
     assert.equal(
       await stored.textContent(),
       `Stored at the till, then forwardedTaken at Till 3 while the shop’s gateway was away: the till stored the sale and forwarded it when the gateway answered again.Taken at the till${seconds(record.taken_at)}Forwarded${seconds(record.forwarded_at)}`,
     );
-    const facts = await main.getByRole('region', { name: 'Till', exact: true }).locator('dt').evaluateAll((terms) => terms.map((dt) => `${dt.textContent ?? ''}: ${dt.nextElementSibling?.textContent ?? ''}`));
+    const facts = await main
+      .getByRole('region', { name: 'Till', exact: true })
+      .locator('dt')
+      .evaluateAll((terms) => terms.map((dt) => `${dt.textContent ?? ''}: ${dt.nextElementSibling?.textContent ?? ''}`));
     assert.deepEqual(facts, [`Till: Till 3 (TILL-3)`, `Cashier: ${CASHIER.name}`, `Taken: ${seconds(record.taken_at)}`]);
     await shot(page, 'detail-forwarded', { full: true });
     assert.deepEqual(problems, [], 'no console errors');

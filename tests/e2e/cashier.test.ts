@@ -59,7 +59,22 @@ const RECORD_CSP_VIOLATIONS = `
 `;
 
 function staffCreate(role: string, login: string, pin: string | null, name: string): { staff_id: string; password: string } {
-  const result = runGateway(['staff', 'create', '--data-dir', gateway.dataDir, '--merchant', merchantId, '--role', role, '--login', login, ...(pin ? ['--pin', pin] : []), '--name', name, '--json']);
+  const result = runGateway([
+    'staff',
+    'create',
+    '--data-dir',
+    gateway.dataDir,
+    '--merchant',
+    merchantId,
+    '--role',
+    role,
+    '--login',
+    login,
+    ...(pin ? ['--pin', pin] : []),
+    '--name',
+    name,
+    '--json',
+  ]);
   assert.equal(result.status, 0, `staff create ${login}: ${result.stderr}`);
   return JSON.parse(result.stdout) as { staff_id: string; password: string };
 }
@@ -104,11 +119,18 @@ async function shot(name: string): Promise<void> {
 }
 
 /** Every button and link in the main area (or of `selector`) is at least 44x44 px, and nothing scrolls sideways. */
-async function assertTargets(where: string, minimum = 44, selector = 'main button:visible, main a:visible, dialog[open] button:visible'): Promise<void> {
+async function assertTargets(
+  where: string,
+  minimum = 44,
+  selector = 'main button:visible, main a:visible, dialog[open] button:visible',
+): Promise<void> {
   for (const target of await page.locator(selector).all()) {
     const box = await target.boundingBox();
     const name = ((await target.getAttribute('aria-label')) ?? (await target.textContent()) ?? '').trim();
-    assert.ok(box && box.height >= minimum && box.width >= minimum, `${where}: target "${name}" is ${box?.width}x${box?.height}, at least ${minimum}x${minimum}`);
+    assert.ok(
+      box && box.height >= minimum && box.width >= minimum,
+      `${where}: target "${name}" is ${box?.width}x${box?.height}, at least ${minimum}x${minimum}`,
+    );
   }
   assert.ok((await page.evaluate<number>('document.documentElement.scrollWidth')) <= VIEWPORT.width, `${where}: no horizontal scroll`);
 }
@@ -125,7 +147,9 @@ async function typeAmountAndCharge(digits: string, shown: string): Promise<void>
 }
 
 async function approvedReceipt(): Promise<{ text: string; transactionId: string }> {
-  const status = main().getByRole('status').filter({ has: page.getByRole('heading', { name: 'Approved' }) });
+  const status = main()
+    .getByRole('status')
+    .filter({ has: page.getByRole('heading', { name: 'Approved' }) });
   await status.waitFor({ timeout: 15_000 });
   const receipt = main().getByRole('article', { name: 'Receipt' });
   const text = (await receipt.textContent()) ?? '';
@@ -135,7 +159,9 @@ async function approvedReceipt(): Promise<{ text: string; transactionId: string 
 }
 
 async function newSale(): Promise<void> {
-  await main().getByRole('button', { name: /New sale/ }).click();
+  await main()
+    .getByRole('button', { name: /New sale/ })
+    .click();
   await main().getByRole('heading', { name: 'New sale' }).waitFor();
 }
 
@@ -144,7 +170,9 @@ void test('the cashier logs in with a PIN and gets the till first', async () => 
   await main().getByRole('heading', { name: 'Staff login' }).waitFor();
   // Before login the app shows no areas: one login for the whole app, and the gateway's status.
   assert.equal(await page.getByRole('navigation', { name: 'Product areas' }).count(), 0);
-  await main().getByText(/Gateway running, API version/).waitFor();
+  await main()
+    .getByText(/Gateway running, API version/)
+    .waitFor();
   await assertTargets('login');
   await shot('login');
 
@@ -170,7 +198,9 @@ void test('the cashier logs in with a PIN and gets the till first', async () => 
   await page.keyboard.press('Escape');
   assert.equal(await menu.getAttribute('aria-expanded'), 'false');
   // Esc gave the focus back to the Menu button; the cashier goes back to the till's Charge.
-  await main().getByRole('button', { name: /^Charge/ }).focus();
+  await main()
+    .getByRole('button', { name: /^Charge/ })
+    .focus();
 });
 
 void test('amount by keyboard, POS style, and a tapped card is approved with a receipt', async () => {
@@ -187,7 +217,12 @@ void test('amount by keyboard, POS style, and a tapped card is approved with a r
 
   await page.keyboard.press('Enter');
   await main().getByRole('heading', { name: 'Tap, insert or swipe the card' }).waitFor();
-  assert.ok(await main().getByRole('button', { name: /Cancel/ }).isVisible(), 'Cancel is offered while waiting for the card');
+  assert.ok(
+    await main()
+      .getByRole('button', { name: /Cancel/ })
+      .isVisible(),
+    'Cancel is offered while waiting for the card',
+  );
   // Cancel (Esc) goes back to the amount, which is kept.
   await page.keyboard.press('Escape');
   assert.equal(await amountOutput().textContent(), '12.00');
@@ -205,7 +240,11 @@ void test('amount by keyboard, POS style, and a tapped card is approved with a r
     assert.ok(text.includes(expected), `the receipt shows ${expected}: ${text}`);
   }
   assert.match(text, /Approval code\s*\d{6}/, 'the receipt carries the approval code');
-  assert.ok(await main().getByRole('button', { name: /Print receipt/ }).isVisible());
+  assert.ok(
+    await main()
+      .getByRole('button', { name: /Print receipt/ })
+      .isVisible(),
+  );
   await assertTargets('approved');
   await shot('approved-receipt');
   // What the OS print dialog gets: the receipt alone.
@@ -219,7 +258,12 @@ void test('amount by keyboard, POS style, and a tapped card is approved with a r
   assert.equal(sent?.body.amount, 12);
   assert.equal(sent?.body.pos_data.type.terminal_entry_mode, 'contactless');
   assert.deepEqual(sent?.body.pos_data.card, { number: '4111111111111111', expiry_month: 12, expiry_year: 2030 });
-  assert.deepEqual(sent?.body.pos_data.terminal, { id: 'TILL-1', type: 'softpos', attended: true, capabilities: ['contactlessChip', 'contactChip', 'magstripe', 'onlinePin'] });
+  assert.deepEqual(sent?.body.pos_data.terminal, {
+    id: 'TILL-1',
+    type: 'softpos',
+    attended: true,
+    capabilities: ['contactlessChip', 'contactChip', 'magstripe', 'onlinePin'],
+  });
   assert.match(sent?.idempotencyKey ?? '', /^[0-9a-f-]{36}$/);
 });
 
@@ -243,7 +287,9 @@ void test('80.00 contactless asks for the PIN; a wrong PIN is declined 55 with a
   assert.equal(await pad.locator('.pin-dot-filled').count(), 4);
   await page.keyboard.press('Enter');
 
-  const declined = main().getByRole('alert').filter({ has: page.getByRole('heading', { name: 'Wrong PIN' }) });
+  const declined = main()
+    .getByRole('alert')
+    .filter({ has: page.getByRole('heading', { name: 'Wrong PIN' }) });
   await declined.waitFor();
   assert.match((await declined.textContent()) ?? '', /2 tries left/);
   assert.match((await declined.textContent()) ?? '', /80\.00 EUR/);
@@ -296,7 +342,10 @@ void test('a swipe typed by a keyboard-wedge reader is parsed and approved', asy
   assert.equal(sent?.body.pos_data.type.terminal_entry_mode, 'swipe');
   assert.deepEqual(sent?.body.pos_data.card, { track2_data: TRACK2 });
   // The gateway has the transaction, read through the same staff session.
-  const stored = await page.evaluate(async (id) => (await fetch(`/rest/transactions/${id}`, { credentials: 'same-origin' })).json(), transactionId);
+  const stored = await page.evaluate(
+    async (id) => (await fetch(`/rest/transactions/${id}`, { credentials: 'same-origin' })).json(),
+    transactionId,
+  );
   assert.equal((stored as { status: string }).status, 'completed');
   assert.equal((stored as { amount: number }).amount, 7);
 });
@@ -343,7 +392,13 @@ void test('a slow bank: progress after 1 s, an explanation after 10 s, no Cancel
     await typeAmountAndCharge('2500', '25.00');
     await main().getByRole('button', { name: 'Tap Visa 4111111111111111' }).click();
     await main().getByRole('heading', { name: 'Processing…' }).waitFor();
-    assert.equal(await main().getByRole('button', { name: /Cancel/ }).count(), 0, 'Cancel goes away once processing starts');
+    assert.equal(
+      await main()
+        .getByRole('button', { name: /Cancel/ })
+        .count(),
+      0,
+      'Cancel goes away once processing starts',
+    );
     await main().getByRole('heading', { name: 'Waiting for the bank…' }).waitFor({ timeout: 3_000 });
     await shot('processing');
     await main().getByText('This is taking longer than usual').waitFor({ timeout: 12_000 });
@@ -401,7 +456,9 @@ void test('a declined card (05) reads in plain words and offers another card or 
   await newSale();
   await typeAmountAndCharge('1500', '15.00');
   await main().getByRole('button', { name: 'Tap Visa 4000000000000002' }).click();
-  const declined = main().getByRole('alert').filter({ has: page.getByRole('heading', { name: 'Declined' }) });
+  const declined = main()
+    .getByRole('alert')
+    .filter({ has: page.getByRole('heading', { name: 'Declined' }) });
   await declined.waitFor();
   await declined.getByText('The card was declined by the bank. Try another card or another way to pay.').waitFor();
   assert.ok(await declined.getByRole('button', { name: /Try another card/ }).isVisible());
@@ -418,7 +475,9 @@ void test('words that match the screen: a processor error offers Try again; .55 
   // A processor error says "Try again" and offers it: the same card again, nothing was charged.
   await typeAmountAndCharge('1000', '10.00');
   await main().getByRole('button', { name: 'Tap Visa 4000000000000119' }).click();
-  const error = main().getByRole('alert').filter({ has: page.getByRole('heading', { name: 'Not completed' }) });
+  const error = main()
+    .getByRole('alert')
+    .filter({ has: page.getByRole('heading', { name: 'Not completed' }) });
   await error.waitFor();
   await error.getByRole('button', { name: /^Try again/ }).waitFor();
   assert.equal(await page.evaluate<string>("document.activeElement?.textContent ?? ''"), 'Try again Enter', 'Try again is the default');
@@ -427,7 +486,9 @@ void test('words that match the screen: a processor error offers Try again; .55 
   // .55 declines 55 without a PIN being entered: no "tries left".
   await typeAmountAndCharge('1255', '12.55');
   await main().getByRole('button', { name: 'Tap Visa 4111111111111111' }).click();
-  const pinProblem = main().getByRole('alert').filter({ has: page.getByRole('heading', { name: 'Declined: PIN problem' }) });
+  const pinProblem = main()
+    .getByRole('alert')
+    .filter({ has: page.getByRole('heading', { name: 'Declined: PIN problem' }) });
   await pinProblem.waitFor();
   assert.doesNotMatch((await pinProblem.textContent()) ?? '', /tries left/);
   await page.keyboard.press('Escape');
@@ -435,7 +496,9 @@ void test('words that match the screen: a processor error offers Try again; .55 
   // 75: the bank refuses the card's PIN for now; inserting it would be declined again.
   await typeAmountAndCharge('1275', '12.75');
   await main().getByRole('button', { name: 'Tap Visa 4111111111111111' }).click();
-  const tooMany = main().getByRole('alert').filter({ has: page.getByRole('heading', { name: 'Too many PIN tries' }) });
+  const tooMany = main()
+    .getByRole('alert')
+    .filter({ has: page.getByRole('heading', { name: 'Too many PIN tries' }) });
   await tooMany.waitFor();
   assert.equal(await tooMany.getByRole('button', { name: /Insert the card/ }).count(), 0);
   assert.equal(await page.evaluate<string>("document.activeElement?.textContent ?? ''"), 'Try another card Enter');
@@ -446,7 +509,9 @@ void test('words that match the screen: a processor error offers Try again; .55 
   await main().getByRole('button', { name: 'Tap Mastercard 5555555555554444' }).click();
   await main().getByRole('region', { name: 'Enter the PIN' }).waitFor();
   await page.keyboard.press('Escape');
-  await main().getByText('PIN entry cancelled. The card was not charged. Enter charges 60.00 EUR again; typing starts a new amount.').waitFor();
+  await main()
+    .getByText('PIN entry cancelled. The card was not charged. Enter charges 60.00 EUR again; typing starts a new amount.')
+    .waitFor();
   assert.equal(await amountOutput().textContent(), '60.00');
   await page.keyboard.type('25');
   assert.equal(await amountOutput().textContent(), '0.25');
@@ -468,7 +533,9 @@ void test('"Gateway not reachable" shows on the idle till; a refusal goes when t
 
   // A sale the gateway could not be told of is refused on its own screen; typing the next amount
   // takes the refusal away and starts that amount.
-  await page.route('**/ui/till/attempt', (route) => (route.request().method() === 'PUT' ? route.abort('connectionreset') : route.continue()));
+  await page.route('**/ui/till/attempt', (route) =>
+    route.request().method() === 'PUT' ? route.abort('connectionreset') : route.continue(),
+  );
   try {
     await typeAmountAndCharge('1234', '12.34');
     await main().getByRole('button', { name: 'Tap Visa 4111111111111111' }).click();
@@ -484,7 +551,9 @@ void test('"Gateway not reachable" shows on the idle till; a refusal goes when t
 
   // Times read on a 24-hour clock whatever this browser's locale (en-US here): no AM or PM.
   await main().getByRole('link', { name: 'Today’s sales' }).click();
-  await main().getByRole('heading', { name: /Today’s sales/ }).waitFor();
+  await main()
+    .getByRole('heading', { name: /Today’s sales/ })
+    .waitFor();
   await main().locator('tbody tr').first().waitFor();
   assert.doesNotMatch((await main().textContent()) ?? '', /\b\d{1,2}:\d{2}\s?(AM|PM)\b/i);
   await main().getByRole('link', { name: 'Till', exact: true }).click();
@@ -562,7 +631,12 @@ void test("today's sales: totals, and a refund of one sale with a manager's appr
   });
   assert.equal(login.status, 200);
   const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  const audit = (await (await fetch(new URL('/ui/audit', gateway.url), { headers: { cookie } })).json()) as { action: string; staff_id: string; approved_by: string | null; detail: string | null }[];
+  const audit = (await (await fetch(new URL('/ui/audit', gateway.url), { headers: { cookie } })).json()) as {
+    action: string;
+    staff_id: string;
+    approved_by: string | null;
+    detail: string | null;
+  }[];
   const refund = audit.find((entry) => entry.action === 'refund');
   assert.ok(refund, 'a refund entry in the audit log');
   assert.equal(refund.staff_id, cashierId);
@@ -627,7 +701,9 @@ void test('the shortcuts overlay, logout, and a clean run', async () => {
 
   // Web storage keeps which till this browser is and this tab's till claim (the gateway's, which
   // logging out made worthless: it let go of the till), nothing else (no card, session or PIN).
-  const stored = await page.evaluate<Record<string, string>>('Object.fromEntries([...Object.entries(localStorage), ...Object.entries(sessionStorage)])');
+  const stored = await page.evaluate<Record<string, string>>(
+    'Object.fromEntries([...Object.entries(localStorage), ...Object.entries(sessionStorage)])',
+  );
   assert.deepEqual(Object.keys(stored).sort(), ['tillgate.claim', 'tillgate.till'], 'web storage holds the till choice only');
   assert.equal(stored['tillgate.till'], 'TILL-1');
   assert.match(stored['tillgate.claim'] ?? '', /^[A-Za-z0-9_-]{43}$/);
@@ -641,7 +717,10 @@ void test('the shortcuts overlay, logout, and a clean run', async () => {
   // Expected: the 401s of the session check before login and of the wrong login PIN, the 403 of the
   // refused manager approval, and the answer the test cut off; nothing else.
   const unexpected = [...problems, ...csp.map((v) => `CSP violation: ${v}`)].filter(
-    (p) => !/Failed to load resource: the server responded with a status of 40[13]/.test(p) && !/Failed to load resource: net::ERR_CONNECTION_RESET/.test(p) && !/Failed to load resource: net::ERR_FAILED/.test(p),
+    (p) =>
+      !/Failed to load resource: the server responded with a status of 40[13]/.test(p) &&
+      !/Failed to load resource: net::ERR_CONNECTION_RESET/.test(p) &&
+      !/Failed to load resource: net::ERR_FAILED/.test(p),
   );
   assert.deepEqual(unexpected, [], 'no console error, CSP violation or uncaught exception');
 });

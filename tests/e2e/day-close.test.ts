@@ -36,13 +36,33 @@ let bruno: { staff_id: string; cookie: string };
 const problems: string[] = [];
 
 function staffCreate(role: string, login: string, pin: string, name: string): { staff_id: string; password: string } {
-  const result = runGateway(['staff', 'create', '--data-dir', gateway.dataDir, '--merchant', merchantId, '--role', role, '--login', login, '--pin', pin, '--name', name, '--json']);
+  const result = runGateway([
+    'staff',
+    'create',
+    '--data-dir',
+    gateway.dataDir,
+    '--merchant',
+    merchantId,
+    '--role',
+    role,
+    '--login',
+    login,
+    '--pin',
+    pin,
+    '--name',
+    name,
+    '--json',
+  ]);
   assert.equal(result.status, 0, `staff create ${login}: ${result.stderr}`);
   return JSON.parse(result.stdout) as { staff_id: string; password: string };
 }
 
 async function sessionCookie(login: string, pin: string): Promise<string> {
-  const response = await fetch(new URL('/ui/session', gateway.url), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ login, pin }) });
+  const response = await fetch(new URL('/ui/session', gateway.url), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ login, pin }),
+  });
   assert.equal(response.status, 200);
   return (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
 }
@@ -60,7 +80,12 @@ async function posSale(cookie: string, amount: number, pan: string, entry: strin
       pos_data: {
         type: { terminal_entry_mode: entry },
         card: { number: pan, expiry_month: 12, expiry_year: EXPIRY_YEAR },
-        terminal: { id: 'TILL-1', type: 'softpos', attended: true, capabilities: ['contactlessChip', 'contactChip', 'magstripe', 'onlinePin'] },
+        terminal: {
+          id: 'TILL-1',
+          type: 'softpos',
+          attended: true,
+          capabilities: ['contactlessChip', 'contactChip', 'magstripe', 'onlinePin'],
+        },
       },
     }),
   });
@@ -82,7 +107,18 @@ function pdfPicture(pdf: Buffer, name: string): void {
   const dir = makeTempDir('tillgate-report-pdf-');
   const file = join(dir, 'report.pdf');
   writeFileSync(file, pdf);
-  execFileSync('pdftoppm', ['-r', '100', '-png', '-singlefile', '-f', '1', '-l', '1', file, join(SCREENSHOT_DIR, `cashier-report-${name}`)]);
+  execFileSync('pdftoppm', [
+    '-r',
+    '100',
+    '-png',
+    '-singlefile',
+    '-f',
+    '1',
+    '-l',
+    '1',
+    file,
+    join(SCREENSHOT_DIR, `cashier-report-${name}`),
+  ]);
   rmSync(dir, { recursive: true, force: true });
 }
 
@@ -135,7 +171,10 @@ void test('sales by two cashiers: one at the till screen, the others from the PO
   await page.keyboard.press('Enter');
   await main().getByRole('heading', { name: 'Tap, insert or swipe the card' }).waitFor();
   await main().getByRole('button', { name: 'Tap Visa 4111111111111111' }).click();
-  await main().getByRole('status').filter({ has: page.getByRole('heading', { name: 'Approved' }) }).waitFor({ timeout: 15_000 });
+  await main()
+    .getByRole('status')
+    .filter({ has: page.getByRole('heading', { name: 'Approved' }) })
+    .waitFor({ timeout: 15_000 });
 
   assert.equal((await posSale(bruno.cookie, 18.4, '5555555555554444', 'chip')).status, 'completed');
   assert.equal((await posSale(bruno.cookie, 6.5, '4111111111111111', 'swipe')).status, 'completed');
@@ -168,7 +207,10 @@ void test('a refund at the till asks for the reason and says that refunds are fi
   await shot('refund-final');
   // Back keeps what was typed.
   await confirm.getByRole('button', { name: 'Back' }).click();
-  assert.equal(await page.getByRole('dialog', { name: 'Refund a sale' }).getByLabel('Reason in your words').inputValue(), 'Two loaves charged, one bought');
+  assert.equal(
+    await page.getByRole('dialog', { name: 'Refund a sale' }).getByLabel('Reason in your words').inputValue(),
+    'Two loaves charged, one bought',
+  );
   await page.getByRole('dialog', { name: 'Refund a sale' }).getByRole('button', { name: 'Continue with 8.40 EUR' }).click();
   await confirm.getByLabel('Manager PIN').fill('9999');
   await confirm.getByRole('button', { name: 'Approve and refund 8.40 EUR' }).click();
@@ -211,8 +253,14 @@ void test('the X report shows the open day per currency, card brand, entry mode 
   await main().getByRole('button', { name: 'the X report for the receipt printer' }).click();
   const slip = page.getByRole('dialog', { name: 'X report for the receipt printer' });
   const lines = ((await slip.locator('pre').textContent()) ?? '').split('\n');
-  assert.ok(lines.every((line) => line.length <= 42), 'no line is wider than 42 columns');
-  assert.ok(lines.some((line) => /^ {2}Net +41\.50$/.test(line)), lines.join('\n'));
+  assert.ok(
+    lines.every((line) => line.length <= 42),
+    'no line is wider than 42 columns',
+  );
+  assert.ok(
+    lines.some((line) => /^ {2}Net +41\.50$/.test(line)),
+    lines.join('\n'),
+  );
   await shot('receipt-x');
   await slip.locator('.modal-actions').getByRole('button', { name: 'Close' }).click();
 });
@@ -247,7 +295,9 @@ void test('a cashier closes the day with a manager: Z report No. 1, then the lis
   if (hasPdftoppm()) pdfPicture(await pdf.body(), 'z-pdf');
   assert.equal(await main().getByRole('link', { name: 'Z report 1 as PDF' }).getAttribute('href'), '/ui/reports/z/1.pdf');
 
-  await main().getByRole('button', { name: /Open day and past days/ }).click();
+  await main()
+    .getByRole('button', { name: /Open day and past days/ })
+    .click();
   await main().getByRole('heading', { name: 'Day 2 so far' }).waitFor();
   await main().getByText('No card sales, declines or refunds yet today.').waitFor();
   const past = main().locator('section', { has: page.getByRole('heading', { name: 'Past days (Z reports)' }) });

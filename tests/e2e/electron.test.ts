@@ -73,7 +73,8 @@ describe('Electron app', () => {
     assert.equal(app.windows().length, 1);
     // getLastWebPreferences is real but untyped (Electron uses it for its own security warnings).
     const prefs = await app.evaluate(({ BrowserWindow }) => {
-      const contents = BrowserWindow.getAllWindows()[0]?.webContents as unknown as { getLastWebPreferences(): Record<string, unknown> | null } | undefined;
+      const contents = BrowserWindow.getAllWindows()[0]?.webContents as unknown as
+        { getLastWebPreferences(): Record<string, unknown> | null } | undefined;
       return contents?.getLastWebPreferences();
     });
     assert.ok(prefs, 'web preferences of the window');
@@ -93,7 +94,10 @@ describe('Electron app', () => {
     if (skipWithoutElectron(t) || !app) return;
     const health = await page.evaluate(() => (globalThis as unknown as { tillgate: Bridge }).tillgate.invoke('gateway:health'));
     assert.deepEqual(health, { status: 'ok', version: '3.21.5' });
-    const info = (await page.evaluate(() => (globalThis as unknown as { tillgate: Bridge }).tillgate.invoke('gateway:info'))) as { restUrl: string; dataDir: string };
+    const info = (await page.evaluate(() => (globalThis as unknown as { tillgate: Bridge }).tillgate.invoke('gateway:info'))) as {
+      restUrl: string;
+      dataDir: string;
+    };
     assert.equal(info.dataDir, dataDir);
     const rest = (await (await fetch(`${info.restUrl}/health`)).json()) as unknown;
     assert.deepEqual(rest, health, 'the REST listener for POS software answers too');
@@ -110,7 +114,9 @@ describe('Electron app', () => {
     if (skipWithoutElectron(t) || !app) return;
     const csp = await page.evaluate(async () => (await fetch('/index.html')).headers.get('content-security-policy'));
     assert.match(csp ?? '', /default-src 'self'/);
-    const opened = await page.evaluate(() => (globalThis as unknown as { open(url: string): unknown }).open('https://example.com/') === null);
+    const opened = await page.evaluate(
+      () => (globalThis as unknown as { open(url: string): unknown }).open('https://example.com/') === null,
+    );
     assert.equal(opened, true);
     assert.equal(app.windows().length, 1);
     await page.evaluate(() => {
@@ -123,7 +129,9 @@ describe('Electron app', () => {
   test('keeps the data key out of plain sight and quits cleanly', async (t) => {
     if (skipWithoutElectron(t) || !app) return;
     assert.ok(existsSync(join(dataDir, 'data.key.enc')) || existsSync(join(dataDir, 'data.key')), 'a data key exists');
-    const info = (await page.evaluate(() => (globalThis as unknown as { tillgate: Bridge }).tillgate.invoke('gateway:info'))) as { restUrl: string };
+    const info = (await page.evaluate(() => (globalThis as unknown as { tillgate: Bridge }).tillgate.invoke('gateway:info'))) as {
+      restUrl: string;
+    };
     const child = app.process();
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     await app.close();

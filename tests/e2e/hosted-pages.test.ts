@@ -59,7 +59,9 @@ function startReceiver(): Promise<Server> {
     }
     if (url.pathname === '/ok' || url.pathname === '/err') {
       const title = url.pathname === '/ok' ? 'Thank you for your order' : 'Your payment did not go through';
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><title>Shop</title><link rel="icon" href="data:,"><h1>${title}</h1>`);
+      response
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(`<!doctype html><title>Shop</title><link rel="icon" href="data:,"><h1>${title}</h1>`);
       return;
     }
     if (url.pathname === '/merchant-form') {
@@ -67,7 +69,9 @@ function startReceiver(): Promise<Server> {
       const target = url.searchParams.get('to') ?? '';
       response
         .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-        .end(`<!doctype html><title>Shop</title><link rel="icon" href="data:,"><form id="f" method="post" action="${target}"><input type="hidden" name="order" value="42"></form><script>document.getElementById('f').submit()</script>`);
+        .end(
+          `<!doctype html><title>Shop</title><link rel="icon" href="data:,"><form id="f" method="post" action="${target}"><input type="hidden" name="order" value="42"></form><script>document.getElementById('f').submit()</script>`,
+        );
       return;
     }
     response.writeHead(404).end();
@@ -110,21 +114,26 @@ const redirect = () => ({ success_url: `${shop}/ok`, error_url: `${shop}/err`, p
 
 async function startPayment(paymentType: string, extra: Record<string, unknown> = {}): Promise<{ id: string; url: string }> {
   orders += 1;
-  const tx = await rest<{ transaction_id: string; status: string; client_action: string; action_data: { url: string } }>('POST', '/rest/payment', {
-    payment_type: paymentType,
-    order_id: `web-${orders}`,
-    amount: 24.9,
-    currency: 'EUR',
-    merchant_reference: `Order ${orders}`,
-    ...redirect(),
-    ...extra,
-  });
+  const tx = await rest<{ transaction_id: string; status: string; client_action: string; action_data: { url: string } }>(
+    'POST',
+    '/rest/payment',
+    {
+      payment_type: paymentType,
+      order_id: `web-${orders}`,
+      amount: 24.9,
+      currency: 'EUR',
+      merchant_reference: `Order ${orders}`,
+      ...redirect(),
+      ...extra,
+    },
+  );
   // Banks take the customer with a form POST (postform); everything else is a plain redirect.
   assert.deepEqual([tx.status, tx.client_action], ['started', paymentType === 'bankredirect' ? 'postform' : 'redirect']);
   return { id: tx.transaction_id, url: tx.action_data.url };
 }
 
-const transaction = (id: string) => rest<{ status: string; status_code: number; message: string | null; payment_method: string }>('GET', `/rest/transactions/${id}`);
+const transaction = (id: string) =>
+  rest<{ status: string; status_code: number; message: string | null; payment_method: string }>('GET', `/rest/transactions/${id}`);
 const checkout = (id: string) => rest<{ status: string; transaction_id: string | null }>('GET', `/rest/checkouts/${id}`);
 
 async function openCheckout(extra: Record<string, unknown> = {}): Promise<{ id: string; url: string }> {
@@ -157,7 +166,15 @@ const FULL_CHECKOUT = {
   payment_instruction_merchant_account_holder: 'Kaffeerösterei Müller GmbH',
   payment_instruction_merchant_iban: 'DE89370400440532013000',
   payment_instruction_merchant_bic: 'COBADEFFXXX',
-  prefill_customer_info: { first_name: 'Ana', last_name: 'Horvat', address: 'Ilica 1', city: 'Zagreb', postal_code: '10000', country: 'HR', phone: '+385 1 234 5678' },
+  prefill_customer_info: {
+    first_name: 'Ana',
+    last_name: 'Horvat',
+    address: 'Ilica 1',
+    city: 'Zagreb',
+    postal_code: '10000',
+    country: 'HR',
+    phone: '+385 1 234 5678',
+  },
 };
 
 async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
@@ -193,7 +210,14 @@ async function customer(viewport: { width: number; height: number }, locale = 'e
   await context.addInitScript({ content: RECORD_CSP_VIOLATIONS });
   const requests: Recorded[] = [];
   const problems: string[] = [];
-  context.on('request', (request) => requests.push({ url: request.url(), type: request.resourceType(), navigation: request.isNavigationRequest(), method: request.method() }));
+  context.on('request', (request) =>
+    requests.push({
+      url: request.url(),
+      type: request.resourceType(),
+      navigation: request.isNavigationRequest(),
+      method: request.method(),
+    }),
+  );
   context.on('requestfailed', (request) => problems.push(`request failed: ${request.url()} (${request.failure()?.errorText ?? '?'})`));
   const page = await context.newPage();
   page.on('console', (message) => {
@@ -245,7 +269,11 @@ async function shot(page: Page, name: string): Promise<void> {
 
 /** Buttons, links and inputs of the page are at least 44 px high; nothing scrolls sideways. */
 async function assertTouchFriendly(page: Page, where: string): Promise<void> {
-  for (const target of await page.locator('main button:visible, main a.btn:visible, main input:not([type=hidden]):not([type=radio]):not([type=checkbox]):visible, main select:visible, nav a:visible').all()) {
+  for (const target of await page
+    .locator(
+      'main button:visible, main a.btn:visible, main input:not([type=hidden]):not([type=radio]):not([type=checkbox]):visible, main select:visible, nav a:visible',
+    )
+    .all()) {
     const box = await target.boundingBox();
     const name = ((await target.textContent()) || (await target.getAttribute('name')) || '').trim();
     assert.ok(box && box.height >= 44 && box.width >= 44, `${where}: "${name}" is ${box?.width}x${box?.height}`);
@@ -305,7 +333,11 @@ describe('hosted payment pages', () => {
       assert.deepEqual([tx.status_code, tx.status], [3, 'completed']);
       assertStayedHome(c);
       await assertNoProblems(c);
-      await until('completed postback', async () => postbacks.filter((p) => p.transaction_id === id && p.status === 'completed').length, (n) => n > 0);
+      await until(
+        'completed postback',
+        async () => postbacks.filter((p) => p.transaction_id === id && p.status === 'completed').length,
+        (n) => n > 0,
+      );
     } finally {
       await c.close();
     }
@@ -431,7 +463,10 @@ describe('hosted payment pages', () => {
     try {
       await c.page.goto(`${gateway.url}/pay/${first.id}/postform`);
       await c.page.waitForURL(`${gateway.url}/pay/${first.id}/bank?lang=en`);
-      assert.ok(c.requests.some((r) => r.method === 'POST' && r.url === `${gateway.url}/pay/${first.id}/bank?lang=en`), 'the page posted itself');
+      assert.ok(
+        c.requests.some((r) => r.method === 'POST' && r.url === `${gateway.url}/pay/${first.id}/bank?lang=en`),
+        'the page posted itself',
+      );
       await c.page.getByRole('heading', { name: 'Online banking' }).waitFor();
       await c.page.getByRole('button', { name: 'Approve' }).click();
       await landOn(c.page, '/ok', first.id);
@@ -513,7 +548,11 @@ describe('hosted checkout', () => {
       assert.equal((await transaction(txId)).status, 'completed');
       const done = await checkout(session.id);
       assert.deepEqual([done.status, done.transaction_id], ['completed', txId]);
-      await until('checkout postback', async () => postbacks.filter((p) => p.checkout_id === session.id).map((p) => p.status), (s) => s.includes('completed'));
+      await until(
+        'checkout postback',
+        async () => postbacks.filter((p) => p.checkout_id === session.id).map((p) => p.status),
+        (s) => s.includes('completed'),
+      );
       assertStayedHome(c);
       await assertNoProblems(c);
     } finally {
@@ -570,9 +609,17 @@ describe('hosted checkout', () => {
       const landed = await landOn(c.page, '/ok');
       const txId = landed.searchParams.get('transaction_id') as string;
       assert.equal(landed.searchParams.get('checkout_id'), session.id);
-      const tx = await until('settlement', () => transaction(txId), (t) => t.status === 'completed');
+      const tx = await until(
+        'settlement',
+        () => transaction(txId),
+        (t) => t.status === 'completed',
+      );
       assert.equal(tx.payment_method, 'dd');
-      await until('session completed', () => checkout(session.id), (s) => s.status === 'completed');
+      await until(
+        'session completed',
+        () => checkout(session.id),
+        (s) => s.status === 'completed',
+      );
       assertStayedHome(c);
       await assertNoProblems(c);
     } finally {
@@ -620,7 +667,11 @@ describe('hosted checkout', () => {
       await shot(c.page, 'checkout-expired-de');
       // The scheduler notices at its next wake-up (any commit): the API says expired too.
       await openCheckout();
-      await until('session expired', () => checkout(session.id), (s) => s.status === 'expired');
+      await until(
+        'session expired',
+        () => checkout(session.id),
+        (s) => s.status === 'expired',
+      );
       assertStayedHome(c);
       await assertNoProblems(c);
     } finally {

@@ -52,7 +52,14 @@ describe('invoice pay page (Chromium)', () => {
   test('open the paylink, pay by card, the invoice is paid', async () => {
     const created = await rest<Wrapper>('POST', '/rest/invoices', {
       url_name: merchant.channel.url_name,
-      invoice: { amount: '49.90', currency: 'EUR', first_name: 'Ada', last_name: 'Lovelace', description: 'Coffee subscription, March', locale: 'en' },
+      invoice: {
+        amount: '49.90',
+        currency: 'EUR',
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        description: 'Coffee subscription, March',
+        locale: 'en',
+      },
     });
     const context = await browser.newContext({ viewport: { width: 800, height: 900 }, locale: 'en-GB' });
     try {
@@ -79,7 +86,14 @@ describe('invoice pay page (Chromium)', () => {
   test('declined in German: the invoice page says why in German, another card pays it', async () => {
     const created = await rest<Wrapper>('POST', '/rest/invoices', {
       url_name: merchant.channel.url_name,
-      invoice: { amount: '23.40', currency: 'EUR', first_name: 'Jana', last_name: 'Keller', description: 'Kaffeebohnen, 2 kg', locale: 'en' },
+      invoice: {
+        amount: '23.40',
+        currency: 'EUR',
+        first_name: 'Jana',
+        last_name: 'Keller',
+        description: 'Kaffeebohnen, 2 kg',
+        locale: 'en',
+      },
     });
     const number = created.invoice.debt_claim_number;
     const context = await browser.newContext({ viewport: { width: 800, height: 900 }, locale: 'en-GB' });
@@ -102,7 +116,10 @@ describe('invoice pay page (Chromium)', () => {
       await page.getByRole('heading', { name: `Rechnung ${number}` }).waitFor();
       const notice = page.getByRole('alert').filter({ hasText: 'Ihre Karte wurde abgelehnt' });
       await notice.waitFor();
-      assert.equal((await notice.innerText()).replace(/\s+/g, ' ').trim(), 'Ihre Karte wurde abgelehnt: nicht genügend Guthaben. Es wurde nichts abgebucht. Versuchen Sie eine andere Karte oder Zahlungsart.');
+      assert.equal(
+        (await notice.innerText()).replace(/\s+/g, ' ').trim(),
+        'Ihre Karte wurde abgelehnt: nicht genügend Guthaben. Es wurde nichts abgebucht. Versuchen Sie eine andere Karte oder Zahlungsart.',
+      );
       assert.equal(await page.locator('html').getAttribute('lang'), 'de');
       assert.match(page.url(), /[?&]lang=de(&|$)/);
       const content = await page.content();

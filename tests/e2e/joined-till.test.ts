@@ -16,7 +16,16 @@ import { after, before, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { assertAxeClean, launchChromium } from '../helpers/browser.js';
 import { RENDERER_INDEX, SCREENSHOT_DIR } from '../helpers/back-office-browser.js';
-import { basicAuth, createMerchant, runGateway, runGatewayAsync, startGateway, tempDataDir, type GatewayProcess, type MerchantCredentials } from '../helpers/gateway-process.js';
+import {
+  basicAuth,
+  createMerchant,
+  runGateway,
+  runGatewayAsync,
+  startGateway,
+  tempDataDir,
+  type GatewayProcess,
+  type MerchantCredentials,
+} from '../helpers/gateway-process.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 
 const VIEWPORT = { width: 1366, height: 900 };
@@ -59,7 +68,12 @@ async function sell(cents: string, card: string): Promise<void> {
   await page.getByRole('button', { name: `Tap ${card}` }).click();
 }
 
-const newSale = async () => page.getByRole('main').getByRole('button', { name: /New sale/ }).first().click();
+const newSale = async () =>
+  page
+    .getByRole('main')
+    .getByRole('button', { name: /New sale/ })
+    .first()
+    .click();
 
 before(async () => {
   if (!existsSync(RENDERER_INDEX)) throw new Error(`${RENDERER_INDEX} is missing: build the renderer first (npm run build:renderer).`);
@@ -70,9 +84,14 @@ before(async () => {
     ['cashier', 'kasia', 'Kasia Nowak', '1470'],
     ['admin', 'olga', 'Olga Owner', '2580'],
   ] as const) {
-    cli(['staff', 'create', '--merchant', merchant.merchant_id, '--role', role, '--login', login, '--name', name, '--pin', pin], centre.dataDir);
+    cli(
+      ['staff', 'create', '--merchant', merchant.merchant_id, '--role', role, '--login', login, '--name', name, '--pin', pin],
+      centre.dataDir,
+    );
   }
-  const { code } = JSON.parse(cli(['till', 'invite', '--merchant', merchant.merchant_id, '--till-id', 'TILL-2'], centre.dataDir)) as { code: string };
+  const { code } = JSON.parse(cli(['till', 'invite', '--merchant', merchant.merchant_id, '--till-id', 'TILL-2'], centre.dataDir)) as {
+    code: string;
+  };
   proxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(centre.url).port) });
   const dir = tempDataDir('joined-till-e2e-');
   const joined = await runGatewayAsync(['till', 'join', '--data-dir', dir, '--centre', proxy.url, '--code', code, '--json']);
@@ -109,8 +128,14 @@ test('the cashier of a joined till sells online, then stored with the banner, is
   const receipt = page.getByRole('main').getByRole('article', { name: 'Receipt' });
   await receipt.waitFor();
   assert.match((await receipt.textContent()) ?? '', /TILL-2[\s\S]*5\.00 EUR[\s\S]*Approved/);
-  const atCentre = (await (await fetch(`${centre.url}/rest/transactions`, { headers: { authorization: basicAuth(merchant) } })).json()) as Array<{ amount: number }>;
-  assert.deepEqual(atCentre.map((t) => t.amount), [5], 'the sale of record is at the centre');
+  const atCentre = (await (
+    await fetch(`${centre.url}/rest/transactions`, { headers: { authorization: basicAuth(merchant) } })
+  ).json()) as Array<{ amount: number }>;
+  assert.deepEqual(
+    atCentre.map((t) => t.amount),
+    [5],
+    'the sale of record is at the centre',
+  );
   await newSale();
 
   proxy.cut();
@@ -185,11 +210,17 @@ test('the cashier of a joined till sells online, then stored with the banner, is
   const terminal = (await (await office.request.get(new URL('/ui/terminal', centre.url).href)).json()) as { terminal_id: string };
   assert.equal(terminal.terminal_id, 'TILL-1', 'the centre screen sells as its own till');
   // (Cookies do not tell ports apart: the centre's login replaced the till's in this browser.)
-  const tillLogin = await fetch(`${till.url}/ui/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'kasia', pin: '1470' }) });
+  const tillLogin = await fetch(`${till.url}/ui/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ login: 'kasia', pin: '1470' }),
+  });
   const tillCookie = (tillLogin.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
   await (async () => {
     for (let i = 0; i < 40; i++) {
-      const status = (await (await fetch(`${till.url}/ui/till/link`, { headers: { cookie: tillCookie } })).json()) as { limits: { count: number } | null };
+      const status = (await (await fetch(`${till.url}/ui/till/link`, { headers: { cookie: tillCookie } })).json()) as {
+        limits: { count: number } | null;
+      };
       if (status.limits?.count === 300) return;
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -199,13 +230,16 @@ test('the cashier of a joined till sells online, then stored with the banner, is
 });
 
 test("a new computer joins the shop from its first screen: the address and pairing code, then the shop's staff log in", async () => {
-  const { code } = JSON.parse(cli(['till', 'invite', '--merchant', merchant.merchant_id, '--till-id', 'TILL-3'], centre.dataDir)) as { code: string };
+  const { code } = JSON.parse(cli(['till', 'invite', '--merchant', merchant.merchant_id, '--till-id', 'TILL-3'], centre.dataDir)) as {
+    code: string;
+  };
   const fresh = await startGateway({ dataDir: tempDataDir('joining-e2e-'), sqlite: true });
   try {
     page = await context.newPage();
     page.on('console', (message) => {
       // The app asks who is logged in (401) before anyone is; a wrong code is a 404 the form explains.
-      if (message.type() === 'error' && !/status of (401|404)/.test(message.text())) problems.push(`console error (new till): ${message.text()}`);
+      if (message.type() === 'error' && !/status of (401|404)/.test(message.text()))
+        problems.push(`console error (new till): ${message.text()}`);
     });
     await page.goto(new URL('/app/#/cashier', fresh.url).href, { waitUntil: 'networkidle' });
     const main = page.getByRole('main');

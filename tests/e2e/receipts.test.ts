@@ -19,7 +19,14 @@ import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { Receipt, ReceiptEmail } from '../../contract/api/receipts.js';
 import { launchChromium } from '../helpers/browser.js';
 import { tempDir } from '../helpers/api.js';
-import { basicAuth, createMerchant, runGateway, startGateway, type GatewayProcess, type MerchantCredentials } from '../helpers/gateway-process.js';
+import {
+  basicAuth,
+  createMerchant,
+  runGateway,
+  startGateway,
+  type GatewayProcess,
+  type MerchantCredentials,
+} from '../helpers/gateway-process.js';
 import { startPrinterListener, type PrinterListener } from '../helpers/printer-listener.js';
 
 const RENDERER_INDEX = fileURLToPath(new URL('../../renderer/dist/index.html', import.meta.url));
@@ -40,20 +47,43 @@ let adminPassword: string;
 const problems: string[] = [];
 
 function staffCreate(role: string, login: string, pin: string | null, name: string): { staff_id: string; password: string } {
-  const result = runGateway(['staff', 'create', '--data-dir', gateway.dataDir, '--merchant', merchant.merchant_id, '--role', role, '--login', login, ...(pin ? ['--pin', pin] : []), '--name', name, '--json']);
+  const result = runGateway([
+    'staff',
+    'create',
+    '--data-dir',
+    gateway.dataDir,
+    '--merchant',
+    merchant.merchant_id,
+    '--role',
+    role,
+    '--login',
+    login,
+    ...(pin ? ['--pin', pin] : []),
+    '--name',
+    name,
+    '--json',
+  ]);
   assert.equal(result.status, 0, `staff create ${login}: ${result.stderr}`);
   return JSON.parse(result.stdout) as { staff_id: string; password: string };
 }
 
 /** An admin's session cookie, for setting the printer up the way the API does. */
 async function adminCookie(): Promise<string> {
-  const login = await fetch(new URL('/ui/session', gateway.url), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ login: 'owner', password: adminPassword }) });
+  const login = await fetch(new URL('/ui/session', gateway.url), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ login: 'owner', password: adminPassword }),
+  });
   assert.equal(login.status, 200);
   return (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
 }
 
 async function setPrinter(body: Record<string, unknown>): Promise<void> {
-  const response = await fetch(new URL('/ui/receipt-printer', gateway.url), { method: 'PUT', headers: { 'Content-Type': 'application/json', cookie: await adminCookie() }, body: JSON.stringify(body) });
+  const response = await fetch(new URL('/ui/receipt-printer', gateway.url), {
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json', cookie: await adminCookie() },
+    body: JSON.stringify(body),
+  });
   assert.equal(response.status, 200, await response.text());
 }
 
@@ -100,7 +130,10 @@ const main = () => page.getByRole('main');
 
 /** The gateway's receipt of a sale, read with the page's own staff session. */
 async function gatewayReceipt(id: string): Promise<Receipt> {
-  return page.evaluate(async (receiptId) => (await fetch(`/ui/receipts/${receiptId}`, { credentials: 'same-origin' })).json(), id) as Promise<Receipt>;
+  return page.evaluate(
+    async (receiptId) => (await fetch(`/ui/receipts/${receiptId}`, { credentials: 'same-origin' })).json(),
+    id,
+  ) as Promise<Receipt>;
 }
 
 async function sell(digits: string, card: string): Promise<string> {
@@ -109,7 +142,10 @@ async function sell(digits: string, card: string): Promise<string> {
   await page.keyboard.press('Enter');
   await main().getByRole('heading', { name: 'Tap, insert or swipe the card' }).waitFor();
   await main().getByRole('button', { name: card }).click();
-  await main().getByRole('status').filter({ has: page.getByRole('heading', { name: 'Approved' }) }).waitFor({ timeout: 15_000 });
+  await main()
+    .getByRole('status')
+    .filter({ has: page.getByRole('heading', { name: 'Approved' }) })
+    .waitFor({ timeout: 15_000 });
   const receipt = main().getByRole('article', { name: 'Receipt' });
   await receipt.waitFor();
   const id = await receipt.getAttribute('data-receipt-id');
@@ -120,7 +156,7 @@ async function sell(digits: string, card: string): Promise<string> {
 let saleId: string;
 let sale: Receipt;
 
-void test('a chip sale: the approved screen shows the gateway\'s receipt, and Enter prints it and starts the next sale', async () => {
+void test("a chip sale: the approved screen shows the gateway's receipt, and Enter prints it and starts the next sale", async () => {
   await page.goto(new URL('/app/#/cashier', gateway.url).href, { waitUntil: 'networkidle' });
   await main().getByLabel('Login', { exact: true }).fill('anna');
   await main().locator('input[type=password]').fill('1234');
@@ -130,21 +166,36 @@ void test('a chip sale: the approved screen shows the gateway\'s receipt, and En
   assert.deepEqual(sale.card, { brand: 'visa', last_four: '1111', entry_mode: 'chip', application_label: 'VISA CREDIT', aid: VISA_AID });
   assert.match(sale.authorization_code ?? '', /^\d{6}$/);
   const text = (await main().getByRole('article', { name: 'Receipt' }).textContent()) ?? '';
-  for (const expected of ['Corner Bakery', 'Visa •••• 1111', 'Chip', 'VISA CREDIT', VISA_AID, `Approval code${String(sale.authorization_code)}`, '12.50 EUR', 'TILL-1']) {
+  for (const expected of [
+    'Corner Bakery',
+    'Visa •••• 1111',
+    'Chip',
+    'VISA CREDIT',
+    VISA_AID,
+    `Approval code${String(sale.authorization_code)}`,
+    '12.50 EUR',
+    'TILL-1',
+  ]) {
     assert.ok(text.includes(expected), `the receipt shows ${expected}: ${text}`);
   }
   // The one-key default with a receipt printer: print, then the next sale.
   const primary = main().getByRole('button', { name: /Print receipt · New sale/ });
   // Evaluated in the page as a string: the tests type-check without DOM types.
-  assert.equal(await page.evaluate<string | undefined>('document.activeElement?.textContent ?? undefined'), await primary.textContent(), 'the default has the focus');
-  for (const choice of [/^Print receipt P$/, /^E-mail E$/, /^QR code Q$/, /^No receipt N$/]) assert.ok(await main().getByRole('button', { name: choice }).isVisible(), String(choice));
+  assert.equal(
+    await page.evaluate<string | undefined>('document.activeElement?.textContent ?? undefined'),
+    await primary.textContent(),
+    'the default has the focus',
+  );
+  for (const choice of [/^Print receipt P$/, /^E-mail E$/, /^QR code Q$/, /^No receipt N$/])
+    assert.ok(await main().getByRole('button', { name: choice }).isVisible(), String(choice));
   await shot('approved');
   await page.keyboard.press('Enter');
   await main().getByRole('heading', { name: 'New sale' }).waitFor();
   const [job] = await printer.waitForJobs(1);
   assert.ok(job);
   assert.equal(job.bytes.subarray(0, 2).toString('hex'), '1b40', 'ESC @');
-  for (const expected of ['Corner Bakery', '€12.50', 'Visa •••• 1111', VISA_AID, String(sale.authorization_code), saleId]) assert.ok(job.text.includes(expected), `printed: ${expected}`);
+  for (const expected of ['Corner Bakery', '€12.50', 'Visa •••• 1111', VISA_AID, String(sale.authorization_code), saleId])
+    assert.ok(job.text.includes(expected), `printed: ${expected}`);
   assert.ok(job.bytes.includes(Buffer.from([0x1d, 0x56, 0x00])), 'paper cut');
 });
 
@@ -154,7 +205,9 @@ void test("after a reload, today's sales reprints the receipt from the gateway: 
   await main().getByRole('heading', { name: 'New sale' }).waitFor();
   await main().getByRole('link', { name: 'Today’s sales' }).click();
   await main().getByRole('heading', { name: 'Today’s sales' }).waitFor();
-  await main().getByRole('button', { name: /^Receipt of the sale at .*12\.50 EUR$/ }).click();
+  await main()
+    .getByRole('button', { name: /^Receipt of the sale at .*12\.50 EUR$/ })
+    .click();
   const dialog = page.getByRole('dialog', { name: 'Receipt' });
   const receipt = dialog.getByRole('article', { name: 'Receipt' });
   await receipt.waitFor();
@@ -176,7 +229,10 @@ void test('the QR code opens the receipt page; the page shows brand and last fou
   const image = qr.getByRole('img', { name: 'QR code of the link to the receipt' });
   await image.waitFor();
   // No public URL here: the dialog says that a customer's phone cannot open this 127.0.0.1 link.
-  await qr.getByRole('note').filter({ hasText: `Only this computer opens links to ${new URL(gateway.url).origin}` }).waitFor();
+  await qr
+    .getByRole('note')
+    .filter({ hasText: `Only this computer opens links to ${new URL(gateway.url).origin}` })
+    .waitFor();
   await shot('qr');
   const file = join(tempDir('tillgate-qr-'), 'qr.png');
   await image.screenshot({ path: file });
@@ -187,13 +243,20 @@ void test('the QR code opens the receipt page; the page shows brand and last fou
   await dialog.getByText('Receipt given by QR code.').waitFor();
 
   // The customer's phone: another browser context, no session.
-  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, serviceWorkers: 'block', locale: 'de-DE', bypassCSP: true });
+  const phone = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    serviceWorkers: 'block',
+    locale: 'de-DE',
+    bypassCSP: true,
+  });
   try {
     const customer = await phone.newPage();
     await customer.goto(url, { waitUntil: 'networkidle' });
     const body = (await customer.locator('main').textContent()) ?? '';
-    for (const expected of ['Beleg', 'Genehmigt', 'Visa •••• 1111', 'Chip', String(sale.authorization_code), saleId]) assert.ok(body.includes(expected), `the page shows ${expected}: ${body}`);
-    for (const hidden of [VISA_AID, 'VISA CREDIT', '4111111111111111', '411111']) assert.ok(!body.includes(hidden), `the page hides ${hidden}`);
+    for (const expected of ['Beleg', 'Genehmigt', 'Visa •••• 1111', 'Chip', String(sale.authorization_code), saleId])
+      assert.ok(body.includes(expected), `the page shows ${expected}: ${body}`);
+    for (const hidden of [VISA_AID, 'VISA CREDIT', '4111111111111111', '411111'])
+      assert.ok(!body.includes(hidden), `the page hides ${hidden}`);
     assert.match((await customer.locator('.amount').textContent()) ?? '', /12,50\s€/);
     await shot('page-de', customer);
     await customer.getByRole('link', { name: 'English' }).click();
@@ -218,7 +281,10 @@ void test('by e-mail: queued in the chosen language and sent to the local test o
   await dialog.getByText('Receipt e-mailed to ada@example.com.').waitFor();
   let sent: ReceiptEmail | undefined;
   for (let i = 0; i < 50 && sent?.status !== 'sent'; i += 1) {
-    const list = (await page.evaluate(async (id) => (await fetch(`/ui/receipts/${id}/emails`, { credentials: 'same-origin' })).json(), saleId)) as ReceiptEmail[];
+    const list = (await page.evaluate(
+      async (id) => (await fetch(`/ui/receipts/${id}/emails`, { credentials: 'same-origin' })).json(),
+      saleId,
+    )) as ReceiptEmail[];
     sent = list[0];
     if (sent?.status !== 'sent') await page.waitForTimeout(100);
   }
@@ -230,7 +296,7 @@ void test('by e-mail: queued in the chosen language and sent to the local test o
   await dialog.getByRole('button', { name: 'Close' }).last().click();
 });
 
-void test('a refund has its own receipt in today\'s sales', async () => {
+void test("a refund has its own receipt in today's sales", async () => {
   const refund = await fetch(new URL('/rest/refund', gateway.url), {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Authorization: basicAuth(merchant) },
@@ -238,12 +304,15 @@ void test('a refund has its own receipt in today\'s sales', async () => {
   });
   assert.equal(refund.status, 200);
   await main().getByRole('button', { name: 'Refresh' }).click();
-  await main().getByRole('button', { name: /^Receipt of the refund of 2\.50 EUR at / }).click();
+  await main()
+    .getByRole('button', { name: /^Receipt of the refund of 2\.50 EUR at / })
+    .click();
   const dialog = page.getByRole('dialog', { name: 'Refund receipt' });
   const receipt = dialog.getByRole('article', { name: 'Receipt' });
   await receipt.waitFor();
   const text = (await receipt.textContent()) ?? '';
-  for (const expected of ['Card payment · Refund', 'Visa •••• 1111', 'Refunded2.50 EUR', `Refund of${saleId}`]) assert.ok(text.includes(expected), `${expected}: ${text}`);
+  for (const expected of ['Card payment · Refund', 'Visa •••• 1111', 'Refunded2.50 EUR', `Refund of${saleId}`])
+    assert.ok(text.includes(expected), `${expected}: ${text}`);
   await shot('refund');
   await dialog.getByRole('button', { name: 'Close' }).last().click();
 });
@@ -255,7 +324,10 @@ void test('auto-print: the next approved sale prints by itself, once', async () 
   const id = await sell('900', 'Tap Mastercard 5555555555554444');
   await main().getByText(`Receipt printing on 127.0.0.1:${printer.port}`).waitFor();
   const panel = await main().locator('.result-layout').boundingBox();
-  assert.ok(panel && panel.y + panel.height <= VIEWPORT.height, `the result with its receipt choices fits 1024x768: ${JSON.stringify(panel)}`);
+  assert.ok(
+    panel && panel.y + panel.height <= VIEWPORT.height,
+    `the result with its receipt choices fits 1024x768: ${JSON.stringify(panel)}`,
+  );
   const [job] = (await printer.waitForJobs(before + 1)).slice(before);
   assert.ok(job, 'a print job');
   assert.ok(job.text.includes(id), 'the sale printed');
@@ -293,5 +365,9 @@ void test('an admin sets up the printer and sends a test print', async () => {
   assert.ok(job?.text.includes('Test print'));
   await shot('printer');
   await dialog.getByRole('button', { name: 'Close' }).click();
-  assert.deepEqual(problems.filter((p) => !/status of 401/.test(p)), [], 'no console error');
+  assert.deepEqual(
+    problems.filter((p) => !/status of 401/.test(p)),
+    [],
+    'no console error',
+  );
 });

@@ -41,7 +41,9 @@ before(async () => {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   gateway = await startGateway();
   partner = JSON.parse(cli(['partner', 'create', '--name', 'POS Vendor', '--json'])) as typeof partner;
-  merchantId = (JSON.parse(cli(['merchant', 'create', '--name', 'Corner Bakery', '--partner', partner.partner_id, '--json'])) as { merchant_id: string }).merchant_id;
+  merchantId = (
+    JSON.parse(cli(['merchant', 'create', '--name', 'Corner Bakery', '--partner', partner.partner_id, '--json'])) as { merchant_id: string }
+  ).merchant_id;
   cli(['staff', 'create', '--merchant', merchantId, '--role', 'admin', '--login', 'owner', '--pin', '4711', '--name', 'Olga Owner']);
   cli(['staff', 'create', '--merchant', merchantId, '--role', 'back_office', '--login', 'office', '--pin', '9999', '--name', 'Mira Novak']);
   browser = await launchChromium();
@@ -70,7 +72,10 @@ async function axe(where: string): Promise<void> {
 async function shot(name: string): Promise<void> {
   const size = page.viewportSize() ?? WIDE;
   await axe(`${name} at ${size.width}`);
-  assert.ok((await page.evaluate<number>('document.documentElement.scrollWidth')) <= size.width, `${name} at ${size.width}: no horizontal scroll`);
+  assert.ok(
+    (await page.evaluate<number>('document.documentElement.scrollWidth')) <= size.width,
+    `${name} at ${size.width}: no horizontal scroll`,
+  );
   await page.screenshot({ path: join(SCREENSHOT_DIR, `backoffice-settings-${name}-${size.width}.png`), fullPage: true });
 }
 
@@ -81,7 +86,9 @@ async function login(name: string, pin: string): Promise<void> {
 }
 
 async function tillCvmLimit(): Promise<number> {
-  return page.evaluate(async () => ((await (await fetch('/ui/terminal', { credentials: 'same-origin' })).json()) as { cvm_limit: number }).cvm_limit);
+  return page.evaluate(
+    async () => ((await (await fetch('/ui/terminal', { credentials: 'same-origin' })).json()) as { cvm_limit: number }).cvm_limit,
+  );
 }
 
 void test('an admin adds shops and puts the till in one of them; Settings is in the menu', async () => {
@@ -90,7 +97,10 @@ void test('an admin adds shops and puts the till in one of them; Settings is in 
   await main().getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
   assert.match(page.url(), /#\/settings$/, 'the deep link survived the login');
   await main().getByText('No shops yet').waitFor();
-  assert.ok((await page.getByRole('navigation', { name: 'Product areas' }).getByRole('link', { name: 'Settings' }).count()) === 1, 'Settings is an area of the admin');
+  assert.ok(
+    (await page.getByRole('navigation', { name: 'Product areas' }).getByRole('link', { name: 'Settings' }).count()) === 1,
+    'Settings is an area of the admin',
+  );
 
   const shopName = main().getByLabel('Shop name');
   await shopName.fill('High Street');
@@ -120,7 +130,9 @@ void test('an admin adds shops and puts the till in one of them; Settings is in 
 
   // The partner sets Station Road's contactless PIN limit: the till asks its terminal's.
   assert.equal(await tillCvmLimit(), 50);
-  const shops = (await page.evaluate(async () => (await (await fetch('/ui/shops', { credentials: 'same-origin' })).json()) as Array<{ shop_id: string; name: string }>));
+  const shops = await page.evaluate(
+    async () => (await (await fetch('/ui/shops', { credentials: 'same-origin' })).json()) as Array<{ shop_id: string; name: string }>,
+  );
   const station = shops.find((s) => s.name === 'Station Road')?.shop_id ?? '';
   const set = await fetch(new URL(`/v2/merchants/${merchantId}/shops/${station}/payment-methods/cardpos`, gateway.url), {
     method: 'PUT',
@@ -141,7 +153,9 @@ void test('an admin adds shops and puts the till in one of them; Settings is in 
   const refusal = 'A terminal id is 1 to 64 letters, digits or signs, without spaces, as the POS sends it.';
   await main().getByRole('alert').getByText(refusal).waitFor();
   assert.equal(await terminalField.getAttribute('aria-invalid'), 'true');
-  const described = await Promise.all(((await terminalField.getAttribute('aria-describedby')) ?? '').split(' ').map((id) => main().locator(`#${id}`).textContent()));
+  const described = await Promise.all(
+    ((await terminalField.getAttribute('aria-describedby')) ?? '').split(' ').map((id) => main().locator(`#${id}`).textContent()),
+  );
   assert.match(described.join(' '), /1 to 64 letters/, 'the field is described by its problem');
   const shopField = main().getByLabel('Shop name');
   await shopField.fill('   ');

@@ -32,7 +32,23 @@ interface Window {
 const windows: Record<'a' | 'b', Window> = {} as Record<'a' | 'b', Window>;
 
 function staffCreate(merchantId: string, role: string, login: string, pin: string, name: string): void {
-  const result = runGateway(['staff', 'create', '--data-dir', gateway.dataDir, '--merchant', merchantId, '--role', role, '--login', login, '--pin', pin, '--name', name, '--json']);
+  const result = runGateway([
+    'staff',
+    'create',
+    '--data-dir',
+    gateway.dataDir,
+    '--merchant',
+    merchantId,
+    '--role',
+    role,
+    '--login',
+    login,
+    '--pin',
+    pin,
+    '--name',
+    name,
+    '--json',
+  ]);
   assert.equal(result.status, 0, `staff create ${login}: ${result.stderr}`);
 }
 
@@ -68,7 +84,18 @@ before(async () => {
   gateway = await startGateway();
   const merchant = createMerchant(gateway.dataDir, 'Two Till Bakery');
   auth = basicAuth(merchant);
-  const till2 = runGateway(['till', 'create', '--data-dir', gateway.dataDir, '--merchant', merchant.merchant_id, '--till-id', 'TILL-2', '--name', 'Back counter']);
+  const till2 = runGateway([
+    'till',
+    'create',
+    '--data-dir',
+    gateway.dataDir,
+    '--merchant',
+    merchant.merchant_id,
+    '--till-id',
+    'TILL-2',
+    '--name',
+    'Back counter',
+  ]);
   assert.equal(till2.status, 0, till2.stderr);
   staffCreate(merchant.merchant_id, 'cashier', 'anna', '1234', 'Anna Berg');
   staffCreate(merchant.merchant_id, 'cashier', 'ben', '5678', 'Ben Costa');
@@ -133,9 +160,19 @@ void test('two cashiers tap a card at the same moment: both approved, each windo
   }
   await shot(windows.b.page, 'approved-at-till-2');
   // The gateway agrees: two sales, one per till.
-  const list = (await (await fetch(new URL('/rest/transactions', gateway.url), { headers: { authorization: auth } })).json()) as Array<{ amount: number; status: string }>;
-  assert.deepEqual(list.map((t) => [t.amount, t.status]).sort(), [[20, 'completed'], [8.88, 'completed']]);
-  for (const w of Object.values(windows)) await w.page.getByRole('main').getByRole('button', { name: /New sale/ }).click();
+  const list = (await (await fetch(new URL('/rest/transactions', gateway.url), { headers: { authorization: auth } })).json()) as Array<{
+    amount: number;
+    status: string;
+  }>;
+  assert.deepEqual(list.map((t) => [t.amount, t.status]).sort(), [
+    [20, 'completed'],
+    [8.88, 'completed'],
+  ]);
+  for (const w of Object.values(windows))
+    await w.page
+      .getByRole('main')
+      .getByRole('button', { name: /New sale/ })
+      .click();
 });
 
 void test("each till shows its own day; the manager sees every till's open day, each till's X report, and the shop's day", async () => {
@@ -155,7 +192,11 @@ void test("each till shows its own day; the manager sees every till's open day, 
     await rows.filter({ hasText: mine }).waitFor();
     assert.equal(await rows.filter({ hasText: theirs }).count(), 0, `${name}: the other till's sale is not listed`);
     assert.equal(await rows.count(), 1);
-    assert.match((await rows.first().locator('.order-id').textContent()) ?? '', name === 'till-1' ? /^TILL-1-/ : /^TILL-2-/, 'the whole order id, which names its till');
+    assert.match(
+      (await rows.first().locator('.order-id').textContent()) ?? '',
+      name === 'till-1' ? /^TILL-1-/ : /^TILL-2-/,
+      'the whole order id, which names its till',
+    );
     await shot(w.page, `today-${name}`);
     await w.page.getByRole('main').getByRole('link', { name: 'Till' }).click();
   }
@@ -168,7 +209,10 @@ void test("each till shows its own day; the manager sees every till's open day, 
     await m.goto(new URL('/app/#/cashier/reports', gateway.url).href);
     const shop = m.getByRole('region', { name: 'The shop’s day' });
     await shop.getByRole('cell', { name: '28.88 EUR' }).waitFor();
-    assert.match((await shop.textContent()) ?? '', /Till 1\s*TILL-1.*8\.88 EUR.*Back counter\s*TILL-2.*20\.00 EUR.*Whole shop.*28\.88 EUR/s);
+    assert.match(
+      (await shop.textContent()) ?? '',
+      /Till 1\s*TILL-1.*8\.88 EUR.*Back counter\s*TILL-2.*20\.00 EUR.*Whole shop.*28\.88 EUR/s,
+    );
     await shot(m, 'shop-day');
     await shop.getByRole('button', { name: 'X report of Till 1' }).click();
     const report = m.getByRole('main').getByRole('article');
@@ -178,7 +222,10 @@ void test("each till shows its own day; the manager sees every till's open day, 
     // The manager's Today's sales of the whole shop: both sales, each with its till, totals of the shop's day.
     await m.getByRole('main').getByRole('link', { name: 'Today’s sales' }).click();
     await m.getByLabel('Whose sales to show').selectOption('shop');
-    await m.getByRole('main').getByRole('heading', { name: /Today’s sales · Whole shop/ }).waitFor();
+    await m
+      .getByRole('main')
+      .getByRole('heading', { name: /Today’s sales · Whole shop/ })
+      .waitFor();
     const rows = m.getByRole('main').locator('tbody tr');
     await rows.filter({ hasText: '20.00 EUR' }).getByText('Back counter').waitFor();
     await rows.filter({ hasText: '8.88 EUR' }).getByText('Till 1').waitFor();

@@ -24,7 +24,23 @@ before(async () => {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   gateway = await startGateway();
   const merchant = createMerchant(gateway.dataDir, 'Sprachen Bäckerei');
-  const made = runGateway(['staff', 'create', '--data-dir', gateway.dataDir, '--merchant', merchant.merchant_id, '--role', 'cashier', '--login', 'kasia', '--pin', '1470', '--name', 'Kasia', '--json']);
+  const made = runGateway([
+    'staff',
+    'create',
+    '--data-dir',
+    gateway.dataDir,
+    '--merchant',
+    merchant.merchant_id,
+    '--role',
+    'cashier',
+    '--login',
+    'kasia',
+    '--pin',
+    '1470',
+    '--name',
+    'Kasia',
+    '--json',
+  ]);
   assert.equal(made.status, 0, made.stderr);
   browser = await launchChromium();
 });
@@ -36,8 +52,22 @@ after(async () => {
 
 const LOGIN: Record<string, { locale: string; lang: string; title: string; field: string; submit: string; missing: RegExp }> = {
   de: { locale: 'de-DE', lang: 'de', title: 'Anmeldung', field: 'Benutzername', submit: 'Anmelden', missing: /Benutzernamen und Ihre PIN/ },
-  pt: { locale: 'pt-PT', lang: 'pt', title: 'Iniciar sessão', field: 'Utilizador', submit: 'Iniciar sessão', missing: /utilizador e o seu PIN/ },
-  hr: { locale: 'hr-HR', lang: 'hr', title: 'Prijava djelatnika', field: 'Korisničko ime', submit: 'Prijava', missing: /korisničko ime i PIN/ },
+  pt: {
+    locale: 'pt-PT',
+    lang: 'pt',
+    title: 'Iniciar sessão',
+    field: 'Utilizador',
+    submit: 'Iniciar sessão',
+    missing: /utilizador e o seu PIN/,
+  },
+  hr: {
+    locale: 'hr-HR',
+    lang: 'hr',
+    title: 'Prijava djelatnika',
+    field: 'Korisničko ime',
+    submit: 'Prijava',
+    missing: /korisničko ime i PIN/,
+  },
   en: { locale: 'en-US', lang: 'en', title: 'Staff login', field: 'Login', submit: 'Log in', missing: /your login and your PIN/ },
 };
 

@@ -60,13 +60,36 @@ async function shopFor(run: (typeof RUNS)[number]): Promise<void> {
     ['cashier', `kasia-${run.name}`, '1470', 'Kasia Cashier'],
     ['admin', `olga-${run.name}`, '2580', 'Olga Owner'],
   ] as const) {
-    const made = runGateway(['staff', 'create', '--data-dir', gateway.dataDir, '--merchant', merchant.merchant_id, '--role', role, '--login', login, '--pin', pin, '--name', name, '--json']);
+    const made = runGateway([
+      'staff',
+      'create',
+      '--data-dir',
+      gateway.dataDir,
+      '--merchant',
+      merchant.merchant_id,
+      '--role',
+      role,
+      '--login',
+      login,
+      '--pin',
+      pin,
+      '--name',
+      name,
+      '--json',
+    ]);
     assert.equal(made.status, 0, made.stderr);
   }
-  const login = await fetch(new URL('/ui/session', gateway.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: `olga-${run.name}`, pin: '2580' }) });
+  const login = await fetch(new URL('/ui/session', gateway.url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ login: `olga-${run.name}`, pin: '2580' }),
+  });
   assert.equal(login.status, 200, await login.text());
   const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  const profile = (await (await fetch(new URL('/ui/profile', gateway.url), { headers: { cookie } })).json()) as { name: string; currency: string };
+  const profile = (await (await fetch(new URL('/ui/profile', gateway.url), { headers: { cookie } })).json()) as {
+    name: string;
+    currency: string;
+  };
   const saved = await fetch(new URL('/ui/profile', gateway.url), {
     method: 'PUT',
     headers: { cookie, 'content-type': 'application/json' },
@@ -88,7 +111,8 @@ for (const run of RUNS) {
       const english = await englishLeft(page, run.language, DATA_WORDS);
       const clipped = await clippedTexts(page);
       // What failed, as a picture beside the test's output (not docs: a failed run's screen).
-      if (english.length + clipped.length > 0) await page.screenshot({ path: join(tmpdir(), `tour-${run.name}-${where.replace(/\W+/g, '-')}.png`) });
+      if (english.length + clipped.length > 0)
+        await page.screenshot({ path: join(tmpdir(), `tour-${run.name}-${where.replace(/\W+/g, '-')}.png`) });
       assert.deepEqual(english, [], `${run.locale} ${where}: English left`);
       assert.deepEqual(clipped, [], `${run.locale} ${where}: text cut off`);
     }
@@ -119,28 +143,42 @@ for (const run of RUNS) {
       await page.getByRole('heading', { name: t('login.title'), level: 1 }).waitFor();
       await speaksItsLanguage('log-in');
       await logIn(`kasia-${run.name}`, '1470');
-      await main().getByRole('heading', { name: t('till.sale.title') }).waitFor();
+      await main()
+        .getByRole('heading', { name: t('till.sale.title') })
+        .waitFor();
       assert.equal(await page.locator('html').getAttribute('lang'), run.language === 'pseudo' ? 'en-XA' : run.language);
       await page.keyboard.type('8000');
       await speaksItsLanguage('till');
       await page.keyboard.press('Enter');
-      await main().getByRole('heading', { name: t('till.card.title') }).waitFor();
+      await main()
+        .getByRole('heading', { name: t('till.card.title') })
+        .waitFor();
       await speaksItsLanguage('card prompt');
-      await main().getByRole('button', { name: t('till.testReader.present', { method: 'tap', brand: 'Mastercard', number: '5555555555554444' }) }).click();
+      await main()
+        .getByRole('button', { name: t('till.testReader.present', { method: 'tap', brand: 'Mastercard', number: '5555555555554444' }) })
+        .click();
       const pad = main().getByRole('region', { name: t('till.pin.title') });
       await pad.waitFor();
       await page.keyboard.type('9999');
       await speaksItsLanguage('PIN pad');
       await page.keyboard.press('Enter');
-      const declined = main().getByRole('alert').filter({ has: page.getByRole('heading', { name: t('till.decline.55.title') }) });
+      const declined = main()
+        .getByRole('alert')
+        .filter({ has: page.getByRole('heading', { name: t('till.decline.55.title') }) });
       await declined.waitFor();
-      assert.ok((await declined.textContent())?.includes(t('till.decline.55', { tries: 2 })), 'the retry says how many tries are left, in the language');
+      assert.ok(
+        (await declined.textContent())?.includes(t('till.decline.55', { tries: 2 })),
+        'the retry says how many tries are left, in the language',
+      );
       await speaksItsLanguage('wrong PIN');
       await declined.getByRole('button', { name: t('till.decline.retryPin') }).click();
       await pad.waitFor();
       await page.keyboard.type('1234');
       await page.keyboard.press('Enter');
-      await main().getByRole('status').filter({ has: page.getByRole('heading', { name: t('common.approved') }) }).waitFor({ timeout: 15_000 });
+      await main()
+        .getByRole('status')
+        .filter({ has: page.getByRole('heading', { name: t('common.approved') }) })
+        .waitFor({ timeout: 15_000 });
       await speaksItsLanguage('approved');
       await page.screenshot({ path: `${SCREENSHOT_DIR}till-${run.name}.png` });
       // The till at 800x1280 (a tablet standing upright) in the same language: nothing cut off either.
@@ -153,28 +191,48 @@ for (const run of RUNS) {
     });
 
     test("Today's sales and Close the day with its X report", async () => {
-      await main().getByRole('link', { name: t('till.cashier.sales') }).click();
-      await main().getByRole('heading', { name: t('sales.title'), level: 2 }).or(main().getByRole('heading', { name: t('sales.title') })).first().waitFor();
+      await main()
+        .getByRole('link', { name: t('till.cashier.sales') })
+        .click();
+      await main()
+        .getByRole('heading', { name: t('sales.title'), level: 2 })
+        .or(main().getByRole('heading', { name: t('sales.title') }))
+        .first()
+        .waitFor();
       await main().getByRole('table').first().waitFor();
       await speaksItsLanguage("Today's sales");
-      await main().getByRole('link', { name: t('till.cashier.close') }).click();
-      await main().getByRole('heading', { name: t('reports.dayClose.title') }).first().waitFor();
+      await main()
+        .getByRole('link', { name: t('till.cashier.close') })
+        .click();
+      await main()
+        .getByRole('heading', { name: t('reports.dayClose.title') })
+        .first()
+        .waitFor();
       await speaksItsLanguage('Close the day');
     });
 
     test('the back office: transactions, invoices and network tokens', async () => {
-      await page.getByRole('banner').getByRole('button', { name: t('shell.logout') }).click();
+      await page
+        .getByRole('banner')
+        .getByRole('button', { name: t('shell.logout') })
+        .click();
       await logIn(`olga-${run.name}`, '2580');
       await page.goto(new URL('/app/#/transactions', gateway.url).href);
-      await main().getByRole('heading', { name: t('transactions.title'), level: 1 }).waitFor();
+      await main()
+        .getByRole('heading', { name: t('transactions.title'), level: 1 })
+        .waitFor();
       await main().getByRole('table').getByRole('row').nth(1).waitFor();
       await speaksItsLanguage('transactions');
       await page.screenshot({ path: `${SCREENSHOT_DIR}transactions-${run.name}.png` });
       await page.goto(new URL('/app/#/invoices', gateway.url).href);
-      await main().getByRole('heading', { name: t('invoices.title'), level: 1 }).waitFor();
+      await main()
+        .getByRole('heading', { name: t('invoices.title'), level: 1 })
+        .waitFor();
       await speaksItsLanguage('invoices');
       await page.goto(new URL('/app/#/network-tokens', gateway.url).href);
-      await main().getByRole('heading', { name: t('tokens.list.title'), level: 1 }).waitFor();
+      await main()
+        .getByRole('heading', { name: t('tokens.list.title'), level: 1 })
+        .waitFor();
       await speaksItsLanguage('network tokens');
       assert.deepEqual(problems, []);
     });

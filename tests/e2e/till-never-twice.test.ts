@@ -32,7 +32,23 @@ before(async () => {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   gateway = await startGateway({ args: ['--sim-slow-answer-ms', '3000'] });
   const merchant = createMerchant(gateway.dataDir, 'Corner Bakery');
-  const staff = runGateway(['staff', 'create', '--data-dir', gateway.dataDir, '--merchant', merchant.merchant_id, '--role', 'cashier', '--login', 'anna', '--pin', '1234', '--name', 'Anna Berg', '--json']);
+  const staff = runGateway([
+    'staff',
+    'create',
+    '--data-dir',
+    gateway.dataDir,
+    '--merchant',
+    merchant.merchant_id,
+    '--role',
+    'cashier',
+    '--login',
+    'anna',
+    '--pin',
+    '1234',
+    '--name',
+    'Anna Berg',
+    '--json',
+  ]);
   assert.equal(staff.status, 0, staff.stderr);
   browser = await launchChromium();
   context = await browser.newContext({ viewport: VIEWPORT, serviceWorkers: 'block' });
@@ -110,7 +126,9 @@ async function assertChargedOnce(order: string): Promise<void> {
 }
 
 async function recoveredApproval(): Promise<void> {
-  const status = main().getByRole('status').filter({ has: page.getByRole('heading', { name: 'Approved' }) });
+  const status = main()
+    .getByRole('status')
+    .filter({ has: page.getByRole('heading', { name: 'Approved' }) });
   await status.waitFor({ timeout: 20_000 });
   await status.getByText('It is not charged again.').waitFor();
 }
@@ -121,7 +139,9 @@ async function recoveredApprovalOrApproved(): Promise<void> {
 }
 
 async function newSale(): Promise<void> {
-  await main().getByRole('button', { name: /New sale/ }).click();
+  await main()
+    .getByRole('button', { name: /New sale/ })
+    .click();
   await amountScreen();
 }
 
@@ -135,7 +155,9 @@ void test('answer lost, "Stop checking", then Enter and a tap: the till resolves
     await amountScreen();
     await main().getByText('The outcome of 21.00 EUR is not known yet').waitFor();
     assert.equal(await main().locator('output.amount-value').textContent(), '21.00', 'the sale is kept');
-    await main().getByRole('button', { name: /Check the last payment, then charge 21\.00/ }).waitFor();
+    await main()
+      .getByRole('button', { name: /Check the last payment, then charge 21\.00/ })
+      .waitFor();
     await shot('kept');
   } finally {
     await page.unroute('**/rest/payment');
@@ -145,7 +167,11 @@ void test('answer lost, "Stop checking", then Enter and a tap: the till resolves
   await page.keyboard.press('Enter');
   await recoveredApproval();
   await shot('recovered');
-  assert.equal(await main().getByRole('heading', { name: 'Tap, insert or swipe the card' }).count(), 0, 'no card prompt: nothing to charge');
+  assert.equal(
+    await main().getByRole('heading', { name: 'Tap, insert or swipe the card' }).count(),
+    0,
+    'no card prompt: nothing to charge',
+  );
   await assertChargedOnce(order);
   await newSale();
 });
@@ -169,7 +195,9 @@ void test('the answer to the PIN retry is lost: stopped, then charged again: one
     await page.unroute('**/rest/payment');
   }
   const order = sentOrders.at(-1) ?? '';
-  await main().getByRole('button', { name: /Check the last payment, then charge 80\.00/ }).click();
+  await main()
+    .getByRole('button', { name: /Check the last payment, then charge 80\.00/ })
+    .click();
   await recoveredApproval();
   await assertChargedOnce(order);
   await newSale();
@@ -191,7 +219,10 @@ void test('a request that never reached the gateway: resolving fences it, the sa
   // Not charged: the till asks for the card again, for the same sale.
   await main().getByRole('heading', { name: 'Tap, insert or swipe the card' }).waitFor();
   await main().getByRole('button', { name: 'Tap Visa 4111111111111111' }).click();
-  await main().getByRole('status').filter({ has: page.getByRole('heading', { name: 'Approved' }) }).waitFor();
+  await main()
+    .getByRole('status')
+    .filter({ has: page.getByRole('heading', { name: 'Approved' }) })
+    .waitFor();
   assert.equal(sentOrders.at(-1), order, 'the same sale, the same order id');
   await assertChargedOnce(order);
   await newSale();
@@ -229,14 +260,19 @@ void test('kill -9 of the gateway while the bank answers, back on the same addre
   // Killed only once the payment left the till: "Processing" shows before the request is sent.
   const sent = page.waitForRequest((request) => request.method() === 'POST' && new URL(request.url()).pathname === '/rest/payment');
   await main().getByRole('button', { name: 'Tap Visa 4000000000001505' }).click();
-  await main().getByRole('heading', { name: /Processing|Waiting for the bank/ }).waitFor();
+  await main()
+    .getByRole('heading', { name: /Processing|Waiting for the bank/ })
+    .waitFor();
   await sent;
   const order = sentOrders.at(-1) ?? '';
   const seen: string[] = [];
   const watch = setInterval(() => {
     void main()
       .textContent()
-      .then((text) => seen.push(text ?? ''), () => undefined);
+      .then(
+        (text) => seen.push(text ?? ''),
+        () => undefined,
+      );
   }, 250);
   try {
     const { dataDir } = gateway;
@@ -244,7 +280,9 @@ void test('kill -9 of the gateway while the bank answers, back on the same addre
     await gateway.kill9();
     await main().getByRole('heading', { name: 'Checking the payment' }).waitFor();
     // Down long enough for the quick checks to run out (about 7 s): the till keeps asking by itself.
-    await main().getByText(/Still no answer from the gateway/).waitFor({ timeout: 20_000 });
+    await main()
+      .getByText(/Still no answer from the gateway/)
+      .waitFor({ timeout: 20_000 });
     await shot('gateway-down');
     gateway = await startGateway({ dataDir, args: ['--sim-slow-answer-ms', '3000', '--port', port] });
     // Nobody touches the till: it sends the same request again (same key) once the gateway answers.
@@ -253,14 +291,19 @@ void test('kill -9 of the gateway while the bank answers, back on the same addre
   } finally {
     clearInterval(watch);
   }
-  assert.ok(!seen.some((text) => /still being processed by the bank/.test(text)), 'never "still being processed" about a payment whose process died');
+  assert.ok(
+    !seen.some((text) => /still being processed by the bank/.test(text)),
+    'never "still being processed" about a payment whose process died',
+  );
   await newSale();
 });
 
 void test('a slow bank while the till restarts: the resolve waits for the outcome, nothing is charged twice', async () => {
   await typeAndCharge('4500');
   await main().getByRole('button', { name: 'Tap Visa 4000000000001505' }).click();
-  await main().getByRole('heading', { name: /Processing|Waiting for the bank/ }).waitFor();
+  await main()
+    .getByRole('heading', { name: /Processing|Waiting for the bank/ })
+    .waitFor();
   const order = sentOrders.at(-1) ?? '';
   await page.reload({ waitUntil: 'domcontentloaded' });
   // Either the bank has answered already, or the till waits for it ("still being processed").

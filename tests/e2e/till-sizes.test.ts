@@ -127,7 +127,23 @@ let merchantId: string;
 const uncaught: string[] = [];
 
 function staffCreate(role: string, login: string, pin: string, name: string): void {
-  const result = runGateway(['staff', 'create', '--data-dir', gateway.dataDir, '--merchant', merchantId, '--role', role, '--login', login, '--pin', pin, '--name', name, '--json']);
+  const result = runGateway([
+    'staff',
+    'create',
+    '--data-dir',
+    gateway.dataDir,
+    '--merchant',
+    merchantId,
+    '--role',
+    role,
+    '--login',
+    login,
+    '--pin',
+    pin,
+    '--name',
+    name,
+    '--json',
+  ]);
   assert.equal(result.status, 0, `staff create ${login}: ${result.stderr}`);
 }
 
@@ -200,7 +216,11 @@ class Till {
     assert.deepEqual(await this.measure<string[]>('__sizes.cut()'), [], `${where}: nothing is cut`);
     assert.deepEqual(await this.measure<string[]>('__sizes.targets(44)'), [], `${where}: every target is at least 44x44`);
     const amounts = await this.measure<{ text: string; fits: boolean }[]>('__sizes.amounts()');
-    assert.deepEqual(amounts.filter((a) => !a.fits), [], `${where}: every amount shows whole`);
+    assert.deepEqual(
+      amounts.filter((a) => !a.fits),
+      [],
+      `${where}: every amount shows whole`,
+    );
     await this.axe(where);
     await this.page.screenshot({ path: `${SCREENSHOT_DIR}till-${this.name}-${screen}.png` });
   }
@@ -218,7 +238,9 @@ class Till {
     await this.page.keyboard.press('Escape');
     await this.page.keyboard.type(digits);
     assert.equal(await this.main().locator('output.amount-value').textContent(), shown);
-    const [amount] = (await this.measure<{ text: string; fits: boolean; fontSize: number }[]>('__sizes.amounts()')).filter((a) => a.text === shown);
+    const [amount] = (await this.measure<{ text: string; fits: boolean; fontSize: number }[]>('__sizes.amounts()')).filter(
+      (a) => a.text === shown,
+    );
     assert.ok(amount?.fits, `${this.name}: ${shown} shows whole (${JSON.stringify(amount)})`);
     return amount;
   }
@@ -269,7 +291,9 @@ for (const size of SIZES) {
         assert.equal(await page.evaluate('document.activeElement?.textContent'), 'Menu', 'focus goes back to the Menu button');
         assert.equal(await main().locator('output.amount-value').textContent(), '12.50', 'Esc closed the menu and left the amount alone');
         // Enter on the focused Menu button opens the menu again; the cashier goes back to Charge.
-        await main().getByRole('button', { name: /^Charge/ }).focus();
+        await main()
+          .getByRole('button', { name: /^Charge/ })
+          .focus();
       } else {
         assert.equal(await nav.isVisible(), true, `${till.name}: the side menu shows`);
         assert.equal(await menu.isVisible(), false, `${till.name}: no Menu button`);
@@ -314,7 +338,10 @@ for (const size of SIZES) {
       await main().getByText('More than one card was presented. Present one card only.').waitFor();
       assert.deepEqual(await till.measure<string[]>('__sizes.reader()'), [], `${till.name}: the reader's buttons cover no card number`);
       const reader = await main().getByRole('region', { name: 'Test card reader' }).boundingBox();
-      assert.ok(reader && reader.y + reader.height <= size.height, `${till.name}: the whole reader is on screen (${JSON.stringify(reader)})`);
+      assert.ok(
+        reader && reader.y + reader.height <= size.height,
+        `${till.name}: the whole reader is on screen (${JSON.stringify(reader)})`,
+      );
       await till.check('waiting');
 
       // Contactless above 50.00: the PIN pad, its keys even and large.
@@ -348,7 +375,10 @@ for (const size of SIZES) {
         await main().getByRole('heading', { name: 'Checking the payment' }).waitFor();
         await till.check('checking');
         checking.open();
-        await main().getByRole('status').filter({ has: page.getByRole('heading', { name: 'Approved' }) }).waitFor({ timeout: 15_000 });
+        await main()
+          .getByRole('status')
+          .filter({ has: page.getByRole('heading', { name: 'Approved' }) })
+          .waitFor({ timeout: 15_000 });
       } finally {
         processing.open();
         checking.open();
@@ -356,25 +386,35 @@ for (const size of SIZES) {
       }
       await main().getByRole('article', { name: 'Receipt' }).getByText('999,999,999.99 EUR').waitFor();
       await till.check('approved');
-      await main().getByRole('button', { name: /New sale/ }).click();
+      await main()
+        .getByRole('button', { name: /New sale/ })
+        .click();
       await till.amountScreen();
 
       // Declined.
       await till.amountShows('1500', '15.00');
       await page.keyboard.press('Enter');
       await main().getByRole('button', { name: 'Tap Visa 4000000000000002' }).click();
-      await main().getByRole('alert').filter({ has: page.getByRole('heading', { name: 'Declined' }) }).waitFor();
+      await main()
+        .getByRole('alert')
+        .filter({ has: page.getByRole('heading', { name: 'Declined' }) })
+        .waitFor();
       await till.check('declined');
       await page.keyboard.press('Escape');
       await till.amountScreen();
 
       // Failed: the gateway cannot be reached before the payment is sent.
-      await page.route('**/ui/till/attempt', (route) => (route.request().method() === 'PUT' ? route.abort('connectionrefused') : route.continue()));
+      await page.route('**/ui/till/attempt', (route) =>
+        route.request().method() === 'PUT' ? route.abort('connectionrefused') : route.continue(),
+      );
       try {
         await till.amountShows('2000', '20.00');
         await page.keyboard.press('Enter');
         await main().getByRole('button', { name: 'Tap Visa 4111111111111111' }).click();
-        await main().getByRole('alert').filter({ has: page.getByRole('heading', { name: 'Gateway not reachable' }) }).waitFor();
+        await main()
+          .getByRole('alert')
+          .filter({ has: page.getByRole('heading', { name: 'Gateway not reachable' }) })
+          .waitFor();
         await till.check('failed');
       } finally {
         await page.unroute('**/ui/till/attempt');
@@ -386,7 +426,12 @@ for (const size of SIZES) {
       await page.keyboard.press('?');
       const shortcuts = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
       await shortcuts.waitFor();
-      assert.ok(await till.measure<boolean>("(() => { const d = document.querySelector('dialog[open]'); return d.scrollHeight <= d.clientHeight; })()"), `${till.name}: the shortcuts fit without scrolling`);
+      assert.ok(
+        await till.measure<boolean>(
+          "(() => { const d = document.querySelector('dialog[open]'); return d.scrollHeight <= d.clientHeight; })()",
+        ),
+        `${till.name}: the shortcuts fit without scrolling`,
+      );
       await till.check('shortcuts');
       await page.keyboard.press('Escape');
       await shortcuts.waitFor({ state: 'detached' });
@@ -404,7 +449,10 @@ for (const size of SIZES) {
       await refunds.first().waitFor();
       for (const button of await refunds.all()) {
         const box = await button.boundingBox();
-        assert.ok(box && box.x >= 0 && box.x + box.width <= size.width, `${till.name}: a Refund button is on screen (${JSON.stringify(box)})`);
+        assert.ok(
+          box && box.x >= 0 && box.x + box.width <= size.width,
+          `${till.name}: a Refund button is on screen (${JSON.stringify(box)})`,
+        );
       }
       await till.check('today');
       await refunds.first().click();
@@ -419,7 +467,12 @@ for (const size of SIZES) {
       const closeDay = main().getByRole('button', { name: 'Close day 1', exact: true });
       await closeDay.waitFor();
       assert.ok(
-        await closeDay.evaluate((button) => button.scrollWidth <= button.clientWidth && button.ownerDocument.defaultView?.getComputedStyle(button).textOverflow !== 'ellipsis' && button.textContent?.trim() === 'Close day 1'),
+        await closeDay.evaluate(
+          (button) =>
+            button.scrollWidth <= button.clientWidth &&
+            button.ownerDocument.defaultView?.getComputedStyle(button).textOverflow !== 'ellipsis' &&
+            button.textContent?.trim() === 'Close day 1',
+        ),
         `${till.name}: the Close day button shows its whole label`,
       );
       await till.check('close-day');
@@ -435,7 +488,9 @@ void test('the usual limit: exactly 1,000.00 charges at once; a swipe above it w
   const main = () => till.main();
   try {
     await till.login();
-    const terminal = await page.evaluate<{ confirm_above: number }>("fetch('/ui/terminal', { credentials: 'same-origin' }).then((r) => r.json())");
+    const terminal = await page.evaluate<{ confirm_above: number }>(
+      "fetch('/ui/terminal', { credentials: 'same-origin' }).then((r) => r.json())",
+    );
     assert.equal(terminal.confirm_above, 1000, 'GET /ui/terminal gives the till its usual limit');
 
     await till.amountShows('100000', '1,000.00');
@@ -453,7 +508,9 @@ void test('the usual limit: exactly 1,000.00 charges at once; a swipe above it w
     await ask.waitFor();
     assert.equal(await page.evaluate('document.activeElement?.textContent'), 'Charge 1,000.01 EUR Enter', 'Enter charges');
     await page.keyboard.press('Enter');
-    const approved = main().getByRole('status').filter({ has: page.getByRole('heading', { name: 'Approved' }) });
+    const approved = main()
+      .getByRole('status')
+      .filter({ has: page.getByRole('heading', { name: 'Approved' }) });
     await approved.waitFor({ timeout: 15_000 });
     assert.match((await main().getByRole('article', { name: 'Receipt' }).textContent()) ?? '', /Swipe.*1,000\.01 EUR/s);
   } finally {

@@ -34,7 +34,21 @@ before(async () => {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   gateway = await startGateway();
   const merchant = createMerchant(gateway.dataDir, 'Corner Bakery');
-  const office = runGateway(['staff', 'create', '--data-dir', gateway.dataDir, '--merchant', merchant.merchant_id, '--role', 'back_office', '--login', 'office', '--name', 'Mira Novak', '--json']);
+  const office = runGateway([
+    'staff',
+    'create',
+    '--data-dir',
+    gateway.dataDir,
+    '--merchant',
+    merchant.merchant_id,
+    '--role',
+    'back_office',
+    '--login',
+    'office',
+    '--name',
+    'Mira Novak',
+    '--json',
+  ]);
   assert.equal(office.status, 0, office.stderr);
   officePassword = (JSON.parse(office.stdout) as { password: string }).password;
   browser = await launchChromium();
@@ -64,7 +78,11 @@ const RECORD_CSP_VIOLATIONS = `
 
 /** What each page shows once it has done its work: the health check answered, the spec rendered. */
 const RENDERED: Record<(typeof PAGES)[number], (page: Page) => Promise<void>> = {
-  '/app/': (page) => page.getByRole('status').getByText(/^Gateway (running|not available)/).waitFor({ timeout: 10_000 }),
+  '/app/': (page) =>
+    page
+      .getByRole('status')
+      .getByText(/^Gateway (running|not available)/)
+      .waitFor({ timeout: 10_000 }),
   '/docs': (page) => page.locator('.swagger-ui .info .title').waitFor({ timeout: 45_000 }),
   '/docs/back-office': (page) => page.locator('.swagger-ui .info .title').waitFor({ timeout: 45_000 }),
 };
@@ -128,10 +146,12 @@ void test('/app/ asks for one login for the whole app (with the gateway status),
     await menu.click();
     const nav = page.getByRole('navigation', { name: 'Product areas' });
     const links = await nav.getByRole('link').allTextContents();
-    for (const area of ['Dashboard', 'Cashier', 'Gateway']) assert.ok(links.includes(area), `navigation links ${area}: ${links.join(', ')}`);
+    for (const area of ['Dashboard', 'Cashier', 'Gateway'])
+      assert.ok(links.includes(area), `navigation links ${area}: ${links.join(', ')}`);
     assert.equal(links[0], 'Dashboard', 'the back office starts on its first area, the dashboard');
     // The back office's areas are listed; Settings is an admin's.
-    for (const area of ['Network tokens', 'Checkouts', 'Postbacks']) assert.ok(((await nav.textContent()) ?? '').includes(area), `lists ${area}`);
+    for (const area of ['Network tokens', 'Checkouts', 'Postbacks'])
+      assert.ok(((await nav.textContent()) ?? '').includes(area), `lists ${area}`);
     assert.equal(await nav.getByText('Settings').count(), 0, 'Settings is not listed for back office');
     assert.equal(await nav.getByRole('button').count(), 0);
     await nav.getByRole('link', { name: 'Gateway' }).click();
@@ -169,7 +189,10 @@ void test('/app/ asks for one login for the whole app (with the gateway status),
 void test('/app/ shows a clear error and recovers with Retry when /health fails', async () => {
   const { page, close } = await visit('/app/');
   try {
-    await page.getByRole('status').getByText(/Gateway running/).waitFor();
+    await page
+      .getByRole('status')
+      .getByText(/Gateway running/)
+      .waitFor();
     // Make the next health check fail, then reload so the shell starts from a failed check.
     await page.route('**/health', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{}' }));
     await page.reload({ waitUntil: 'networkidle' });
@@ -192,8 +215,14 @@ void test('/docs and /docs/back-office render Swagger UI with the spec title, an
       .filter(([method]) => ['get', 'put', 'post', 'delete', 'patch'].includes(method))
       .map(([method, op]) => ({ method, path, backOffice: op.tags?.[0] === 'Back-office UI' })),
   );
-  assert.ok(operations.some(({ method, path }) => method === 'get' && path === '/rest/transactions'), 'the spec documents GET /rest/transactions');
-  assert.ok(operations.some(({ backOffice }) => backOffice), 'the spec documents the back-office routes');
+  assert.ok(
+    operations.some(({ method, path }) => method === 'get' && path === '/rest/transactions'),
+    'the spec documents GET /rest/transactions',
+  );
+  assert.ok(
+    operations.some(({ backOffice }) => backOffice),
+    'the spec documents the back-office routes',
+  );
 
   for (const [where, backOffice, title, shotName] of [
     ['/docs', false, 'Tillgate payment gateway API', 'foundation-api-docs'],
@@ -207,7 +236,11 @@ void test('/docs and /docs/back-office render Swagger UI with the spec title, an
         assert.equal(await operation.count(), 1, `${where} lists ${method.toUpperCase()} ${path}`);
         assert.ok(await operation.isVisible(), `${method.toUpperCase()} ${path} is visible`);
       }
-      assert.equal(await page.locator('.opblock').count(), operations.filter((o) => o.backOffice === backOffice).length, `${where} lists only its own operations`);
+      assert.equal(
+        await page.locator('.opblock').count(),
+        operations.filter((o) => o.backOffice === backOffice).length,
+        `${where} lists only its own operations`,
+      );
       await page.screenshot({ path: `${SCREENSHOT_DIR}${shotName}.png`, fullPage: true });
     } finally {
       await close();
@@ -242,23 +275,27 @@ function lanAddress(): string | undefined {
     .find((address) => address?.family === 'IPv4' && !address.internal)?.address;
 }
 
-void test('on a LAN address the gateway serves /docs and /app/ over HTTPS only (self-signed certificate)', { skip: lanAddress() ? false : 'no non-loopback IPv4 address' }, async () => {
-  const lanGateway = await startGateway({ args: ['--host', lanAddress() ?? ''] });
-  // A till trusts the gateway's self-signed certificate once (its fingerprint is printed at start).
-  const context = await browser.newContext({ viewport: VIEWPORT, ignoreHTTPSErrors: true });
-  try {
-    assert.match(lanGateway.url, /^https:\/\//, 'beyond loopback the gateway speaks HTTPS');
-    const failed: string[] = [];
-    const page = await context.newPage();
-    page.on('requestfailed', (request) => failed.push(`${request.url()} (${request.failure()?.errorText ?? '?'})`));
-    await page.goto(new URL('/docs', lanGateway.url).href, { waitUntil: 'networkidle' });
-    assert.deepEqual(failed, [], 'every /docs asset loads');
-    await page.locator('.swagger-ui .info .title').getByText('Tillgate payment gateway API').waitFor({ timeout: 45_000 });
-    await page.goto(new URL('/app/', lanGateway.url).href, { waitUntil: 'networkidle' });
-    await page.getByRole('heading', { name: 'Staff login' }).waitFor();
-    assert.deepEqual(failed, [], 'every /app/ asset loads');
-  } finally {
-    await context.close();
-    await lanGateway.stop();
-  }
-});
+void test(
+  'on a LAN address the gateway serves /docs and /app/ over HTTPS only (self-signed certificate)',
+  { skip: lanAddress() ? false : 'no non-loopback IPv4 address' },
+  async () => {
+    const lanGateway = await startGateway({ args: ['--host', lanAddress() ?? ''] });
+    // A till trusts the gateway's self-signed certificate once (its fingerprint is printed at start).
+    const context = await browser.newContext({ viewport: VIEWPORT, ignoreHTTPSErrors: true });
+    try {
+      assert.match(lanGateway.url, /^https:\/\//, 'beyond loopback the gateway speaks HTTPS');
+      const failed: string[] = [];
+      const page = await context.newPage();
+      page.on('requestfailed', (request) => failed.push(`${request.url()} (${request.failure()?.errorText ?? '?'})`));
+      await page.goto(new URL('/docs', lanGateway.url).href, { waitUntil: 'networkidle' });
+      assert.deepEqual(failed, [], 'every /docs asset loads');
+      await page.locator('.swagger-ui .info .title').getByText('Tillgate payment gateway API').waitFor({ timeout: 45_000 });
+      await page.goto(new URL('/app/', lanGateway.url).href, { waitUntil: 'networkidle' });
+      await page.getByRole('heading', { name: 'Staff login' }).waitFor();
+      assert.deepEqual(failed, [], 'every /app/ asset loads');
+    } finally {
+      await context.close();
+      await lanGateway.stop();
+    }
+  },
+);

@@ -108,12 +108,7 @@ export interface ApiErrorBody {
 }
 
 /** Asserts the decisions.md D3 error body and status; returns the parsed body. */
-export function assertApiError(
-  response: LightMyRequestResponse,
-  status: number,
-  errorCode: number,
-  fields: string[] = [],
-): ApiErrorBody {
+export function assertApiError(response: LightMyRequestResponse, status: number, errorCode: number, fields: string[] = []): ApiErrorBody {
   assert.equal(response.statusCode, status, `expected ${status}, got ${response.statusCode}: ${response.body}`);
   assert.match(String(response.headers['content-type']), /^application\/json/);
   const body = JSON.parse(response.body) as ApiErrorBody;
@@ -133,7 +128,12 @@ export function assertApiError(
 }
 
 /** A staff account of `merchant` with `role`, logged in: its id and its session cookie's value. */
-export async function loginStaff(gateway: TestGateway, merchant: TestMerchant, role: string, login: string): Promise<{ staffId: string; session: string }> {
+export async function loginStaff(
+  gateway: TestGateway,
+  merchant: TestMerchant,
+  role: string,
+  login: string,
+): Promise<{ staffId: string; session: string }> {
   const created = await gateway.composition.gateway.staff.create({ merchantId: merchant.merchant_id, role, login });
   assert.ok(created.ok);
   const response = await gateway.app.inject({ method: 'POST', url: '/ui/session', payload: { login, password: created.value.password } });

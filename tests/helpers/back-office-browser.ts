@@ -31,7 +31,14 @@ export async function launchBrowser(): Promise<Browser> {
  * exceptions added to `problems`. `clock`: Playwright's clock is installed first (time flows as it
  * would, and the test may jump it forward).
  */
-export async function openApp(browser: Browser, gatewayUrl: string, size: Size, path: string, problems: string[], options: { clock?: boolean } = {}): Promise<{ context: BrowserContext; page: Page }> {
+export async function openApp(
+  browser: Browser,
+  gatewayUrl: string,
+  size: Size,
+  path: string,
+  problems: string[],
+  options: { clock?: boolean } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
   // bypassCSP: axe-core is injected as a script tag (ui.test.ts and cashier.test.ts check the app's own CSP).
   const context = await browser.newContext({ viewport: size, serviceWorkers: 'block', bypassCSP: true });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(gatewayUrl).origin });
@@ -66,7 +73,10 @@ export async function axe(page: Page, where: string): Promise<void> {
 export async function shot(page: Page, prefix: string, name: string, size: Size, full = false): Promise<void> {
   await page.waitForTimeout(250);
   await axe(page, `${prefix} ${name} at ${size.width}`);
-  assert.ok((await page.evaluate<number>('document.documentElement.scrollWidth')) <= size.width, `${name} at ${size.width}: no horizontal scroll`);
+  assert.ok(
+    (await page.evaluate<number>('document.documentElement.scrollWidth')) <= size.width,
+    `${name} at ${size.width}: no horizontal scroll`,
+  );
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${prefix}-${name}-${size.width}.png`), fullPage: full });
 }
 
@@ -74,7 +84,11 @@ export async function shot(page: Page, prefix: string, name: string, size: Size,
 export async function escCloses(page: Page, opener: string): Promise<void> {
   await page.keyboard.press('Escape');
   await page.locator('dialog[open]').waitFor({ state: 'detached' });
-  assert.equal(await page.evaluate<string>('document.activeElement?.textContent?.trim() ?? ""'), opener, 'focus is back on the button that opened the dialog');
+  assert.equal(
+    await page.evaluate<string>('document.activeElement?.textContent?.trim() ?? ""'),
+    opener,
+    'focus is back on the button that opened the dialog',
+  );
 }
 
 /**

@@ -257,7 +257,8 @@ export class FakeSafeStorage implements SafeStoragePort {
   decryptString(encrypted: Buffer): string {
     if (!this.available) throw new Error('Decryption is not available.');
     const prefix = Buffer.from('FAKEKEYCHAIN:');
-    if (!encrypted.subarray(0, prefix.length).equals(prefix)) throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.');
+    if (!encrypted.subarray(0, prefix.length).equals(prefix))
+      throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.');
     return Buffer.from(encrypted.subarray(prefix.length).map((byte) => byte ^ 0x5a)).toString('utf8');
   }
 
@@ -338,5 +339,19 @@ export function createFakeElectron(appData: string): FakeElectron {
       },
     },
   };
-  return { ports, app, ipcMain, session, safeStorage, windows, schemes, protocolHandlers, openedExternally, errorBoxes, messageBoxes, messageBoxAnswers, menus };
+  return {
+    ports,
+    app,
+    ipcMain,
+    session,
+    safeStorage,
+    windows,
+    schemes,
+    protocolHandlers,
+    openedExternally,
+    errorBoxes,
+    messageBoxes,
+    messageBoxAnswers,
+    menus,
+  };
 }

@@ -89,14 +89,19 @@ export interface GatewayProcess {
 }
 
 /** `sqlite`: the data directory's own SQLite in the PostgreSQL pass too (a till's journal is its own). */
-export async function startGateway(options: { dataDir?: string; args?: string[]; env?: NodeJS.ProcessEnv; sqlite?: boolean } = {}): Promise<GatewayProcess> {
+export async function startGateway(
+  options: { dataDir?: string; args?: string[]; env?: NodeJS.ProcessEnv; sqlite?: boolean } = {},
+): Promise<GatewayProcess> {
   const dataDir = options.dataDir ?? tempDataDir();
   const args = options.args ?? [];
   const database = onPostgres() && !options.sqlite && !namesDatabase(args, options.env ?? {}) ? await testDatabaseFor(dataDir) : undefined;
   const child = spawn(
     process.execPath,
     [GATEWAY_BIN, 'serve', '--data-dir', dataDir, '--port', '0', '--sim-delay-ms', '50', '--postback-retry-scale', '0.001', ...args],
-    { env: { ...process.env, GATEWAY_LOG_LEVEL: 'warn', ...(database ? { GATEWAY_DATABASE_URL: database } : {}), ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    {
+      env: { ...process.env, GATEWAY_LOG_LEVEL: 'warn', ...(database ? { GATEWAY_DATABASE_URL: database } : {}), ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
   );
   let stdout = '';
   let stderr = '';

@@ -12,17 +12,45 @@ export class Deep {
   ) {}
 
   text(): string {
-    return this.kind === 'array' ? `${'['.repeat(this.levels)}${']'.repeat(this.levels)}` : `${'{"a":'.repeat(this.levels - 1)}{}${'}'.repeat(this.levels - 1)}`;
+    return this.kind === 'array'
+      ? `${'['.repeat(this.levels)}${']'.repeat(this.levels)}`
+      : `${'{"a":'.repeat(this.levels - 1)}{}${'}'.repeat(this.levels - 1)}`;
   }
 }
 
 const deep = fc
-  .tuple(fc.oneof(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1_000, max: 25_000 })), fc.constantFrom<'array' | 'object'>('array', 'object'))
+  .tuple(
+    fc.oneof(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1_000, max: 25_000 })),
+    fc.constantFrom<'array' | 'object'>('array', 'object'),
+  )
   .map(([levels, kind]) => new Deep(levels, kind));
 
 /** Characters that are valid JSON but unusual to a database, a log line or a regular expression. */
 const oddCharacter = fc.oneof(
-  fc.constantFrom('\u0000', '\u0001', '\u001f', '\u007f', '\u00a0', '\u200b', '\u200d', '\u202e', '\u2028', '\ufeff', '\uffff', '\ufffd', 'e\u0301', '\u0130', 'ß', '😀', '👩‍👩‍👧', '𝟘', '\\', '"', '%00', '\'; --'),
+  fc.constantFrom(
+    '\u0000',
+    '\u0001',
+    '\u001f',
+    '\u007f',
+    '\u00a0',
+    '\u200b',
+    '\u200d',
+    '\u202e',
+    '\u2028',
+    '\ufeff',
+    '\uffff',
+    '\ufffd',
+    'e\u0301',
+    '\u0130',
+    'ß',
+    '😀',
+    '👩‍👩‍👧',
+    '𝟘',
+    '\\',
+    '"',
+    '%00',
+    "'; --",
+  ),
   fc.integer({ min: 0xd800, max: 0xdfff }).map((unit) => String.fromCharCode(unit)), // a lone surrogate
   fc.string({ unit: 'binary', maxLength: 4 }),
 );
@@ -34,7 +62,9 @@ const longString = fc.oneof(
   fc.tuple(fc.integer({ min: 1, max: 40_000 }), fc.constantFrom('4111111111111111', '[{', 'a@b.c ')).map(([n, c]) => c.repeat(n)),
 );
 
-const longArray = fc.tuple(fc.integer({ min: 100, max: 50_000 }), fc.constantFrom<unknown>(0, 'x', null, {}, [], 1.5)).map(([n, item]) => Array.from({ length: n }, () => item));
+const longArray = fc
+  .tuple(fc.integer({ min: 100, max: 50_000 }), fc.constantFrom<unknown>(0, 'x', null, {}, [], 1.5))
+  .map(([n, item]) => Array.from({ length: n }, () => item));
 
 /** One hostile value. */
 export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(deep, unusualUnicode, longString, longArray);
@@ -84,7 +114,9 @@ export function percentEncodeAnyText(text: string): string {
   for (const char of text) {
     const unit = char.charCodeAt(0);
     if (char.length === 1 && unit >= 0xd800 && unit <= 0xdfff) {
-      out += [0xe0 | (unit >> 12), 0x80 | ((unit >> 6) & 0x3f), 0x80 | (unit & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('');
+      out += [0xe0 | (unit >> 12), 0x80 | ((unit >> 6) & 0x3f), 0x80 | (unit & 0x3f)]
+        .map((b) => `%${b.toString(16).toUpperCase()}`)
+        .join('');
     } else out += encodeURIComponent(char);
   }
   return out;

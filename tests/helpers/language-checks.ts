@@ -26,11 +26,16 @@ function catalogueWords(messages: Iterable<string>): Set<string> {
   return words;
 }
 
-const ENGLISH = catalogueWords(Object.values(CATALOGUES.en).map((message) => message.replace(/\{[^{}]*\b(?:plural|select|selectordinal|number|date|time)\b/g, ' ')));
+const ENGLISH = catalogueWords(
+  Object.values(CATALOGUES.en).map((message) => message.replace(/\{[^{}]*\b(?:plural|select|selectordinal|number|date|time)\b/g, ' ')),
+);
 
 /** The English words a screen in `language` must not show (English's own words it does not share). */
 export function englishOnlyWords(language: ScreenLanguage, allowed: readonly string[] = []): Set<string> {
-  const own = language === 'pseudo' ? catalogueWords(Object.values(CATALOGUES.en).map(pseudoText)) : catalogueWords(Object.values(CATALOGUES[language]));
+  const own =
+    language === 'pseudo'
+      ? catalogueWords(Object.values(CATALOGUES.en).map(pseudoText))
+      : catalogueWords(Object.values(CATALOGUES[language]));
   const allow = new Set(allowed.flatMap(wordsOf));
   return new Set([...ENGLISH].filter((word) => !own.has(word) && !allow.has(word)));
 }
@@ -108,7 +113,10 @@ export async function clippedTexts(page: Page): Promise<string[]> {
   })()`);
 }
 
-const pseudoIntl = createIntl({ locale: 'en-GB', messages: Object.fromEntries(Object.entries(CATALOGUES.en).map(([id, text]) => [id, pseudoMessage(text)])) });
+const pseudoIntl = createIntl({
+  locale: 'en-GB',
+  messages: Object.fromEntries(Object.entries(CATALOGUES.en).map(([id, text]) => [id, pseudoMessage(text)])),
+});
 
 /** What a screen in `language` says for a message: how a test finds a control by its name. */
 export function say(language: ScreenLanguage, id: MessageId, values?: MessageValues): string {

@@ -48,7 +48,13 @@ export async function startHarness(flags: Record<string, string> = {}): Promise<
   // key is refused: db/key-check.ts); each SQLite data directory gets its own.
   const dataKey = flags.database ? createHash('sha256').update(`test data key ${flags.database}`).digest() : randomBytes(32);
   const settings = resolveSettings(dir, { 'sim-delay-ms': String(SIM_DELAY_MS), 'sim-slow-answer-ms': '50', ...flags }, {});
-  const composition: Composition<GatewayStore> = await composeForTest({ settings, clock, dataKey, background: false, logger: createLogger({ level: 'silent' }) });
+  const composition: Composition<GatewayStore> = await composeForTest({
+    settings,
+    clock,
+    dataKey,
+    background: false,
+    logger: createLogger({ level: 'silent' }),
+  });
   const app: FastifyInstance = await buildServer(composition.gateway);
   const gateway = composition.gateway;
   return {
@@ -79,7 +85,11 @@ export interface Api {
   /** POST that must answer 200; returns the parsed body. */
   ok<T = Record<string, unknown>>(path: string, body: unknown): Promise<T>;
   transaction(id: string): Promise<Record<string, unknown>>;
-  log(id: string): Promise<Array<{ type: string; status: number; amount: number; message: string | null; execution_date: string | null; created_at: string }>>;
+  log(
+    id: string,
+  ): Promise<
+    Array<{ type: string; status: number; amount: number; message: string | null; execution_date: string | null; created_at: string }>
+  >;
 }
 
 export function api(h: Harness, merchant: TestMerchant): Api {
@@ -119,7 +129,14 @@ export function orderId(prefix = 'order'): string {
 
 /** Server-to-server card fields (cardecom, devicewallet). */
 export function cardFields(pan: string, overrides: Record<string, string> = {}): Record<string, string> {
-  return { card_number: pan, card_expiry_month: '12', card_expiry_year: String(EXPIRY_YEAR), card_cvv: '123', card_holder: 'Ada Lovelace', ...overrides };
+  return {
+    card_number: pan,
+    card_expiry_month: '12',
+    card_expiry_year: String(EXPIRY_YEAR),
+    card_cvv: '123',
+    card_holder: 'Ada Lovelace',
+    ...overrides,
+  };
 }
 
 export function cardPayment(pan: string, amount: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
@@ -173,8 +190,19 @@ export function posData(options: PosOptions): Record<string, unknown> {
   return data;
 }
 
-export function posPayment(amount: number, options: PosOptions & { order?: string }, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { payment_type: 'cardpos', order_id: options.order ?? orderId('pos'), amount, currency: 'EUR', pos_data: posData(options), ...extra };
+export function posPayment(
+  amount: number,
+  options: PosOptions & { order?: string },
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    payment_type: 'cardpos',
+    order_id: options.order ?? orderId('pos'),
+    amount,
+    currency: 'EUR',
+    pos_data: posData(options),
+    ...extra,
+  };
 }
 
 export { TEST_PIN };
@@ -200,12 +228,21 @@ export async function outboxOf(h: Harness, transactionId: string): Promise<Outbo
  * included). On PostgreSQL: not in any column of any row of any table (each row as JSON text,
  * where bytea shows as hex: ASCII shows as its hex, BCD as the digits themselves).
  */
-export async function assertNotStored(h: Pick<Harness, 'dir' | 'composition'>, values: readonly string[], options: { bcd?: boolean; what?: string } = {}): Promise<void> {
+export async function assertNotStored(
+  h: Pick<Harness, 'dir' | 'composition'>,
+  values: readonly string[],
+  options: { bcd?: boolean; what?: string } = {},
+): Promise<void> {
   const what = options.what ?? 'a secret';
   const sql = sqlOf(h);
   if (sql.dialect === 'postgres') {
-    const tables = await sql.all<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'");
-    assert.ok(tables.some((t) => t.name === 'transactions'), 'the tables are found');
+    const tables = await sql.all<{ name: string }>(
+      "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'",
+    );
+    assert.ok(
+      tables.some((t) => t.name === 'transactions'),
+      'the tables are found',
+    );
     for (const { name } of tables) {
       const rows = await sql.all<{ row: string }>(`SELECT row_to_json(t)::text AS row FROM "${name}" t`);
       for (const { row } of rows) {

@@ -51,7 +51,14 @@ export async function startPostbackGateway(
   const dir = tempDir('tillgate-postbacks-');
   const clock = options.clock ?? new TestClock();
   const settings = resolveSettings(dir, { 'sim-delay-ms': '20', ...options.flags }, {});
-  const composition = await composeForTest({ settings, clock, dataKey: randomBytes(32), background: options.background ?? false, postbackDelivery: options.delivery, logger: createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
+  const composition = await composeForTest({
+    settings,
+    clock,
+    dataKey: randomBytes(32),
+    background: options.background ?? false,
+    postbackDelivery: options.delivery,
+    logger: createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+  });
   const app = await buildServer(composition.gateway, process.env.TEST_LOG_LEVEL ? { logger: composition.logger } : {});
   const gateway = composition.gateway;
   let names = 0;
@@ -67,7 +74,12 @@ export async function startPostbackGateway(
       assert.ok(created.ok, 'merchant create failed');
       const auth = basicAuth(created.value);
       const post = (path: string, body: unknown = {}) =>
-        app.inject({ method: 'POST', url: path, headers: { authorization: auth, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+        app.inject({
+          method: 'POST',
+          url: path,
+          headers: { authorization: auth, 'content-type': 'application/json' },
+          payload: JSON.stringify(body),
+        });
       const get = (path: string) => app.inject({ method: 'GET', url: path, headers: { authorization: auth } });
       const read = async <T>(path: string): Promise<T> => {
         const response = await get(path);
@@ -107,7 +119,12 @@ export function orderId(prefix = 'pb'): string {
 }
 
 /** A server-to-server card payment body (cardecom). */
-export function cardPayment(pan: string, amount: number, postbackUrl: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function cardPayment(
+  pan: string,
+  amount: number,
+  postbackUrl: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     payment_type: 'cardecom',
     order_id: orderId(),

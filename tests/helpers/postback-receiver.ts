@@ -55,7 +55,9 @@ export function webhookHeaders(headers: IncomingHttpHeaders): WebhookHeaders {
 }
 
 /** `delayMs`: every answer comes this long after the request (a receiver that takes its time). */
-export async function startReceiver(options: { port?: number; respond?: Responder | number | 'hang'; delayMs?: number } = {}): Promise<Receiver> {
+export async function startReceiver(
+  options: { port?: number; respond?: Responder | number | 'hang'; delayMs?: number } = {},
+): Promise<Receiver> {
   const received: ReceivedPostback[] = [];
   const fixed = options.respond ?? 200;
   let responder: Responder = typeof fixed === 'function' ? fixed : () => fixed;
@@ -112,7 +114,10 @@ export async function startReceiver(options: { port?: number; respond?: Responde
     waitFor(count, timeoutMs = 10_000) {
       if (received.length >= count) return Promise.resolve(received.slice());
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`receiver got ${received.length} of ${count} postbacks in ${timeoutMs} ms`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`receiver got ${received.length} of ${count} postbacks in ${timeoutMs} ms`)),
+          timeoutMs,
+        );
         waiters.push({
           count,
           resolve: () => {

@@ -33,7 +33,11 @@ export function noonToday(): number {
 /** EMV TLV of an inserted chip card: PAN, expiry, AID and application label. */
 export function emvData(pan: string, label = 'VISA CREDIT', aid = VISA_AID): string {
   const hex = (tag: string, value: string) => `${tag}${(value.length / 2).toString(16).padStart(2, '0').toUpperCase()}${value}`;
-  const tlv = hex('5A', pan.length % 2 ? `${pan}F` : pan) + hex('5F24', `${String(EXPIRY_YEAR).slice(2)}1231`) + hex('4F', aid) + hex('50', Buffer.from(label, 'latin1').toString('hex').toUpperCase());
+  const tlv =
+    hex('5A', pan.length % 2 ? `${pan}F` : pan) +
+    hex('5F24', `${String(EXPIRY_YEAR).slice(2)}1231`) +
+    hex('4F', aid) +
+    hex('50', Buffer.from(label, 'latin1').toString('hex').toUpperCase());
   return `70${(tlv.length / 2).toString(16).padStart(2, '0').toUpperCase()}${tlv}`;
 }
 
@@ -106,10 +110,19 @@ export async function receiptSetup(options: ReceiptGatewayOptions = {}): Promise
 
 export function asStaff(gw: TestGateway, token: string) {
   return (method: InjectOptions['method'], url: string, payload?: unknown): Promise<LightMyRequestResponse> =>
-    gw.app.inject({ method, url, headers: { cookie: `${COOKIE}=${token}` }, ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }) });
+    gw.app.inject({
+      method,
+      url,
+      headers: { cookie: `${COOKIE}=${token}` },
+      ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }),
+    });
 }
 
-export async function pay(gw: TestGateway, shop: TestMerchant, body: Record<string, unknown>): Promise<Record<string, unknown> & { transaction_id: string; status_code: number }> {
+export async function pay(
+  gw: TestGateway,
+  shop: TestMerchant,
+  body: Record<string, unknown>,
+): Promise<Record<string, unknown> & { transaction_id: string; status_code: number }> {
   const response = await gw.app.inject({ method: 'POST', url: '/rest/payment', headers: { authorization: shop.auth }, payload: body });
   assert.equal(response.statusCode, 200, response.body);
   return response.json();
@@ -121,4 +134,3 @@ export function chipSale(pan: string, amount: number): Record<string, unknown> {
   (body.pos_data as { card: unknown }).card = { emv_data: emvData(pan) };
   return body;
 }
-

@@ -6,7 +6,16 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { basicAuth, createMerchant, runGateway, runGatewayAsync, startGateway, tempDataDir, type GatewayProcess, type MerchantCredentials } from './gateway-process.js';
+import {
+  basicAuth,
+  createMerchant,
+  runGateway,
+  runGatewayAsync,
+  startGateway,
+  tempDataDir,
+  type GatewayProcess,
+  type MerchantCredentials,
+} from './gateway-process.js';
 import { freshPan, posPayment } from './payments.js';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 
@@ -56,8 +65,28 @@ export class Shop {
   static async open(name: string, ownTills: readonly string[] = [], args: string[] = []): Promise<Shop> {
     const centre = await startGateway({ args });
     const shop = new Shop(centre, createMerchant(centre.dataDir, name));
-    for (const [role, who] of [['admin', ADMIN], ['back_office', MANAGER], ['cashier', CASHIER]] as const) {
-      const made = runGateway(['staff', 'create', '--data-dir', centre.dataDir, '--merchant', shop.merchant.merchant_id, '--role', role, '--login', who.login, '--name', who.name, '--pin', who.pin, '--json']);
+    for (const [role, who] of [
+      ['admin', ADMIN],
+      ['back_office', MANAGER],
+      ['cashier', CASHIER],
+    ] as const) {
+      const made = runGateway([
+        'staff',
+        'create',
+        '--data-dir',
+        centre.dataDir,
+        '--merchant',
+        shop.merchant.merchant_id,
+        '--role',
+        role,
+        '--login',
+        who.login,
+        '--name',
+        who.name,
+        '--pin',
+        who.pin,
+        '--json',
+      ]);
       assert.equal(made.status, 0, made.stderr);
     }
     for (const till of ownTills) {
@@ -69,7 +98,17 @@ export class Shop {
 
   /** A till joined from its own data directory, through a proxy of its own. */
   async join(id: string): Promise<JoinedTill> {
-    const invite = runGateway(['till', 'invite', '--data-dir', this.centre.dataDir, '--merchant', this.merchant.merchant_id, '--till-id', id, '--json']);
+    const invite = runGateway([
+      'till',
+      'invite',
+      '--data-dir',
+      this.centre.dataDir,
+      '--merchant',
+      this.merchant.merchant_id,
+      '--till-id',
+      id,
+      '--json',
+    ]);
     assert.equal(invite.status, 0, invite.stderr);
     const { code } = JSON.parse(invite.stdout) as { code: string };
     const proxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(this.centre.url).port) });
@@ -91,7 +130,13 @@ export class Shop {
   }
 
   /** POS software's call with the merchant's credentials. */
-  async api(where: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer & { headers: Headers }> {
+  async api(
+    where: string,
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Answer & { headers: Headers }> {
     const response = await fetch(`${this.urlOf(where)}${path}`, {
       method,
       headers: { authorization: this.auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
@@ -102,16 +147,30 @@ export class Shop {
   }
 
   /** A card-present sale POS software sends (`terminal`: its pos_data.terminal.id, or none). */
-  sell(where: string, amount: number, options: { pan?: string; terminal?: string | null; order?: string; key?: string | null; headers?: Record<string, string> } = {}): Promise<Answer> {
+  sell(
+    where: string,
+    amount: number,
+    options: { pan?: string; terminal?: string | null; order?: string; key?: string | null; headers?: Record<string, string> } = {},
+  ): Promise<Answer> {
     const body = posPayment(amount, { pan: options.pan ?? freshPan(), entry: 'chip', ...(options.order ? { order: options.order } : {}) });
     const pos = body.pos_data as { terminal?: { id?: string } };
     if (options.terminal === null) delete pos.terminal;
     else if (options.terminal !== undefined) pos.terminal = { ...pos.terminal, id: options.terminal };
-    return this.api(where, 'POST', '/rest/payment', body, { ...(options.key === null ? {} : { 'idempotency-key': options.key ?? randomUUID() }), ...options.headers });
+    return this.api(where, 'POST', '/rest/payment', body, {
+      ...(options.key === null ? {} : { 'idempotency-key': options.key ?? randomUUID() }),
+      ...options.headers,
+    });
   }
 
   /** A staff session's call (logged in once per place and login): the admin at the centre, the manager at a till unless told. */
-  async ui(where: string, method: string, path: string, body?: unknown, who: { login: string; pin: string } = where === 'centre' ? ADMIN : MANAGER, headers: Record<string, string> = {}): Promise<Answer> {
+  async ui(
+    where: string,
+    method: string,
+    path: string,
+    body?: unknown,
+    who: { login: string; pin: string } = where === 'centre' ? ADMIN : MANAGER,
+    headers: Record<string, string> = {},
+  ): Promise<Answer> {
     const cookie = await this.cookie(where, who);
     const response = await fetch(`${this.urlOf(where)}${path}`, {
       method,
@@ -131,7 +190,11 @@ export class Shop {
     const key = `${where}/${who.login}`;
     const known = this.cookies.get(key);
     if (known) return known;
-    const login = await fetch(`${this.urlOf(where)}/ui/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: who.login, pin: who.pin }) });
+    const login = await fetch(`${this.urlOf(where)}/ui/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ login: who.login, pin: who.pin }),
+    });
     assert.equal(login.status, 200, await login.clone().text());
     const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
     this.cookies.set(key, cookie);
@@ -149,16 +212,23 @@ export class Shop {
     // reports one at a time), so after anything the test did before calling this.
     let since = new Date().toISOString();
     let seen = 0;
-    await until(`${id} in step with the centre`, async () => {
-      const tills = (await this.ui('centre', 'GET', '/ui/tills')).body.tills as Array<{ till_id: string; remote: { books: string; last_seen_at: string | null } | null }>;
-      const remote = tills.find((t) => t.till_id === id)?.remote;
-      const at = remote?.last_seen_at ?? '';
-      if (remote?.books !== 'in_step') seen = 0;
-      if (remote?.books !== 'in_step' || at <= since) return undefined;
-      seen += 1;
-      since = at;
-      return seen >= 2 ? true : undefined;
-    }, timeoutMs);
+    await until(
+      `${id} in step with the centre`,
+      async () => {
+        const tills = (await this.ui('centre', 'GET', '/ui/tills')).body.tills as Array<{
+          till_id: string;
+          remote: { books: string; last_seen_at: string | null } | null;
+        }>;
+        const remote = tills.find((t) => t.till_id === id)?.remote;
+        const at = remote?.last_seen_at ?? '';
+        if (remote?.books !== 'in_step') seen = 0;
+        if (remote?.books !== 'in_step' || at <= since) return undefined;
+        seen += 1;
+        since = at;
+        return seen >= 2 ? true : undefined;
+      },
+      timeoutMs,
+    );
   }
 
   async stop(): Promise<void> {

@@ -65,7 +65,9 @@ export function sqliteOnly(reason: string): { skip: string | false } {
  * the SQLite pass, skipped with the reason in the PostgreSQL pass.
  */
 export function dataDirectoryOnly(what: string): { skip: string | false } {
-  return { skip: onPostgres() ? `SQLite only: ${what} on a data directory, where the gateway processes keep their SQLite database` : false };
+  return {
+    skip: onPostgres() ? `SQLite only: ${what} on a data directory, where the gateway processes keep their SQLite database` : false,
+  };
 }
 
 /** Test options for tests the database engine plays no part in: run once, in the SQLite pass. */

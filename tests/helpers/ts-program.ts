@@ -11,7 +11,11 @@ export const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '
 
 /** The program of `tsconfig` (a path from the repository root), with `overlay` files' text in place of what is on disk. */
 export function programWith(tsconfig: string, overlay: Record<string, string> = {}, oldProgram?: ts.Program): ts.Program {
-  const config = ts.getParsedCommandLineOfConfigFile(join(repositoryRoot, tsconfig), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => assert.fail(ts.flattenDiagnosticMessageText(d.messageText, '\n')) });
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(repositoryRoot, tsconfig),
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => assert.fail(ts.flattenDiagnosticMessageText(d.messageText, '\n')) },
+  );
   assert.ok(config);
   const host = ts.createCompilerHost(config.options);
   const replaced = new Map(Object.entries(overlay).map(([file, text]) => [join(repositoryRoot, file), text]));

@@ -46,7 +46,17 @@ function mayCall(access: Access, caller: Caller): boolean {
 const VALID_BODY: Partial<Record<OperationName, () => unknown>> = {
   'centre.heartbeat': () => ({ version: '0.1.0', stored: { count: 0, oldest_at: null, totals: [] }, open_attempt: false }),
   'centre.fence': () => ({ idempotency_key: `access-fence-${randomUUID()}` }),
-  'centre.forward': () => ({ entries: [{ seq: 1, transaction_id: randomUUID(), stored_at: new Date().toISOString(), staff_id: null, request: posPayment(1.5, { pan: freshPan(), entry: 'chip' }) }] }),
+  'centre.forward': () => ({
+    entries: [
+      {
+        seq: 1,
+        transaction_id: randomUUID(),
+        stored_at: new Date().toISOString(),
+        staff_id: null,
+        request: posPayment(1.5, { pan: freshPan(), entry: 'chip' }),
+      },
+    ],
+  }),
   'centre.joinShop': () => ({ centre: 'http://127.0.0.1:9', code: 'AAAA-BBBB-CCCC-DDDD-EEEE' }),
   'centre.advanceClock': () => ({ advance_seconds: 0 }),
   'payment-methods.createShop': () => ({ name: 'Access Shop' }),
@@ -113,13 +123,24 @@ describe('who may call each operation: the gateway answers as the table says', (
     const { method, path } = OPERATIONS[name];
     const url = path.replace(/:([a-z_]+)/g, (_, param: string) => (param === 'merchant_id' ? shop.merchant_id : 'x1'));
     const body = VALID_BODY[name]?.();
-    return inject({ method, url, headers, ...(body === undefined ? {} : { payload: body as InjectOptions['payload'] }), ...(remoteAddress ? { remoteAddress } : {}) });
+    return inject({
+      method,
+      url,
+      headers,
+      ...(body === undefined ? {} : { payload: body as InjectOptions['payload'] }),
+      ...(remoteAddress ? { remoteAddress } : {}),
+    });
   }
 
   /** A manager's approval of `action`, asked from the cashier's screen. */
   async function approval(action: string): Promise<string> {
     const manager = staff.back_office;
-    const response = await inject({ method: 'POST', url: '/ui/approvals', headers: { cookie: `${COOKIE}=${staff.cashier.session}` }, payload: { action, login: manager.login, pin: manager.pin } });
+    const response = await inject({
+      method: 'POST',
+      url: '/ui/approvals',
+      headers: { cookie: `${COOKIE}=${staff.cashier.session}` },
+      payload: { action, login: manager.login, pin: manager.pin },
+    });
     assert.equal(response.statusCode, 200, response.body);
     return response.json<{ approval_token: string }>().approval_token;
   }
@@ -151,9 +172,17 @@ describe('who may call each operation: the gateway answers as the table says', (
     partnerAuth = basicAuth(partner.value);
     for (const role of STAFF_ROLES) staff[role] = await newAccount(role);
     // A till joins with a pairing code and gets a credential of its own.
-    const invite = await inject({ method: 'POST', url: '/ui/tills/TILL-2/invite', headers: { cookie: `${COOKIE}=${staff.admin.session}` } });
+    const invite = await inject({
+      method: 'POST',
+      url: '/ui/tills/TILL-2/invite',
+      headers: { cookie: `${COOKIE}=${staff.admin.session}` },
+    });
     assert.equal(invite.statusCode, 201, invite.body);
-    const joined = await inject({ method: 'POST', url: '/centre/join', payload: { code: invite.json<{ code: string }>().code, till_version: '0.1.0' } });
+    const joined = await inject({
+      method: 'POST',
+      url: '/centre/join',
+      payload: { code: invite.json<{ code: string }>().code, till_version: '0.1.0' },
+    });
     assert.equal(joined.statusCode, 200, joined.body);
     tillAuth = basicAuth(joined.json<{ api_key: string; api_password: string }>());
   });
@@ -174,7 +203,10 @@ describe('who may call each operation: the gateway answers as the table says', (
         const may = mayCall(access, caller);
         // A cashier's call that needs a manager's approval is refused without one (checked below with one).
         const expected = may && !(caller === 'cashier' && 'staff' in access && access.cashierApproval !== undefined);
-        if (expected === refused) wrong.push(`${name} as ${caller}: ${response.statusCode} ${response.body.slice(0, 120)} (the table ${may ? 'allows' : 'refuses'} it)`);
+        if (expected === refused)
+          wrong.push(
+            `${name} as ${caller}: ${response.statusCode} ${response.body.slice(0, 120)} (the table ${may ? 'allows' : 'refuses'} it)`,
+          );
       }
     }
     assert.deepEqual(wrong, []);
@@ -189,18 +221,29 @@ describe('who may call each operation: the gateway answers as the table says', (
     assert.deepEqual(needing, ['payments.refund', 'reports.closeDay']);
     const cashier = { cookie: `${COOKIE}=${staff.cashier.session}` };
     // The cashier's screen holds a till (the day it closes is that till's).
-    const take = await inject({ method: 'PUT', url: '/ui/session/till', headers: cashier, payload: { till_id: 'TILL-1', screen_id: 'access-test-screen', take_over: true } });
+    const take = await inject({
+      method: 'PUT',
+      url: '/ui/session/till',
+      headers: cashier,
+      payload: { till_id: 'TILL-1', screen_id: 'access-test-screen', take_over: true },
+    });
     assert.equal(take.statusCode, 200, take.body);
     for (const name of needing) {
       const access = ACCESS[name];
       assert.ok('staff' in access && access.cashierApproval);
       const without = await call(name, cashier);
       assert.equal(without.statusCode, 403, `${name}: ${without.body}`);
-      assert.ok(without.json<{ errors: Array<{ field: string }> }>().errors.some((e) => e.field === 'X-Manager-Approval'), `${name}: ${without.body}`);
+      assert.ok(
+        without.json<{ errors: Array<{ field: string }> }>().errors.some((e) => e.field === 'X-Manager-Approval'),
+        `${name}: ${without.body}`,
+      );
       // Approved for the action the table names.
       const token = await approval(access.cashierApproval);
       const approved = await call(name, { ...cashier, 'x-manager-approval': token });
-      assert.ok(approved.statusCode !== 401 && approved.statusCode !== 403, `${name} with an approval: ${approved.statusCode} ${approved.body}`);
+      assert.ok(
+        approved.statusCode !== 401 && approved.statusCode !== 403,
+        `${name} with an approval: ${approved.statusCode} ${approved.body}`,
+      );
     }
   });
 
@@ -224,14 +267,24 @@ describe('who may call each operation: the gateway answers as the table says', (
         .map(({ action, staff_id, approved_by, detail }) => ({ action, staff_id, approved_by, detail }));
 
     async function pay(session: string): Promise<string> {
-      const response = await inject({ method: 'POST', url: '/rest/payment', headers: { cookie: `${COOKIE}=${session}` }, payload: cardPayment(freshPan(), 20) });
+      const response = await inject({
+        method: 'POST',
+        url: '/rest/payment',
+        headers: { cookie: `${COOKIE}=${session}` },
+        payload: cardPayment(freshPan(), 20),
+      });
       assert.equal(response.statusCode, 200, response.body);
       return response.json<{ transaction_id: string }>().transaction_id;
     }
 
     test('by the back office: refund, with the amount', async () => {
       const id = await pay(staff.back_office.session);
-      const refund = await inject({ method: 'POST', url: '/rest/refund', headers: { cookie: `${COOKIE}=${staff.back_office.session}` }, payload: { transaction_id: id, amount: 5 } });
+      const refund = await inject({
+        method: 'POST',
+        url: '/rest/refund',
+        headers: { cookie: `${COOKIE}=${staff.back_office.session}` },
+        payload: { transaction_id: id, amount: 5 },
+      });
       assert.equal(refund.statusCode, 200, refund.body);
       assert.deepEqual(await audit(id), [{ action: 'refund', staff_id: staff.back_office.staffId, approved_by: null, detail: 'amount 5' }]);
     });
@@ -239,15 +292,32 @@ describe('who may call each operation: the gateway answers as the table says', (
     test("by a cashier with a manager's approval: refund, naming the approver", async () => {
       const id = await pay(staff.cashier.session);
       const token = await approval('refund');
-      const refund = await inject({ method: 'POST', url: '/rest/refund', headers: { cookie: `${COOKIE}=${staff.cashier.session}`, 'x-manager-approval': token }, payload: { transaction_id: id, amount: 2 } });
+      const refund = await inject({
+        method: 'POST',
+        url: '/rest/refund',
+        headers: { cookie: `${COOKIE}=${staff.cashier.session}`, 'x-manager-approval': token },
+        payload: { transaction_id: id, amount: 2 },
+      });
       assert.equal(refund.statusCode, 200, refund.body);
-      assert.deepEqual(await audit(id), [{ action: 'refund', staff_id: staff.cashier.staffId, approved_by: staff.back_office.staffId, detail: 'amount 2' }]);
+      assert.deepEqual(await audit(id), [
+        { action: 'refund', staff_id: staff.cashier.staffId, approved_by: staff.back_office.staffId, detail: 'amount 2' },
+      ]);
     });
 
     test('with the merchant key: no staff member, no entry', async () => {
-      const pay = await inject({ method: 'POST', url: '/rest/payment', headers: { authorization: shop.auth }, payload: cardPayment(freshPan(), 20) });
+      const pay = await inject({
+        method: 'POST',
+        url: '/rest/payment',
+        headers: { authorization: shop.auth },
+        payload: cardPayment(freshPan(), 20),
+      });
       const id = pay.json<{ transaction_id: string }>().transaction_id;
-      const refund = await inject({ method: 'POST', url: '/rest/refund', headers: { authorization: shop.auth }, payload: { transaction_id: id, amount: 1 } });
+      const refund = await inject({
+        method: 'POST',
+        url: '/rest/refund',
+        headers: { authorization: shop.auth },
+        payload: { transaction_id: id, amount: 1 },
+      });
       assert.equal(refund.statusCode, 200, refund.body);
       assert.deepEqual(await audit(id), []);
     });

@@ -88,7 +88,15 @@ const action: fc.Arbitrary<Action> = fc.oneof(
       cents: fc.integer({ min: 100, max: 6000 }).map((c) => ([51, 55, 75].includes(c % 100) ? c + 1 : c)),
     }),
   },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('refund' as const), pick: fc.nat(), atTill: fc.boolean(), share: fc.integer({ min: 1, max: 100 }) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('refund' as const),
+      pick: fc.nat(),
+      atTill: fc.boolean(),
+      share: fc.integer({ min: 1, max: 100 }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('cut' as const), till: fc.constantFrom(...JOINED) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('restore' as const), till: fc.constantFrom(...JOINED) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('close' as const), book: fc.constantFrom(...BOOKS) }) },
@@ -123,7 +131,14 @@ describe("the shop's books agree to the cent over random days of a chain (proper
     }
     if (a.kind === 'close') {
       const joined = (JOINED as readonly string[]).includes(a.book);
-      const answer = await shop.ui(joined ? a.book : 'centre', 'POST', `/ui/reports/z${joined ? '' : `?terminal_id=${encodeURIComponent(a.book)}`}`, undefined, undefined, { 'idempotency-key': crypto.randomUUID() });
+      const answer = await shop.ui(
+        joined ? a.book : 'centre',
+        'POST',
+        `/ui/reports/z${joined ? '' : `?terminal_id=${encodeURIComponent(a.book)}`}`,
+        undefined,
+        undefined,
+        { 'idempotency-key': crypto.randomUUID() },
+      );
       assert.equal(answer.status, 201, `close ${a.book}: ${JSON.stringify(answer.body)}`);
       return;
     }
@@ -134,7 +149,10 @@ describe("the shop's books agree to the cent over random days of a chain (proper
       // A sale at a joined till may not name another till (D20), online or away: refused, in no book.
       if (a.place !== 'centre' && a.terminal !== null && a.terminal !== a.place && a.terminal.startsWith('TILL-')) {
         assert.equal(answer.status, 400, `${JSON.stringify(a)}: ${JSON.stringify(answer.body)}`);
-        assert.deepEqual((answer.body.errors as Array<{ field: string }>).map((e) => e.field), ['pos_data.terminal.id']);
+        assert.deepEqual(
+          (answer.body.errors as Array<{ field: string }>).map((e) => e.field),
+          ['pos_data.terminal.id'],
+        );
         return;
       }
       assert.equal(answer.status, 200, `${JSON.stringify(a)}: ${JSON.stringify(answer.body)}`);
@@ -143,7 +161,8 @@ describe("the shop's books agree to the cent over random days of a chain (proper
       const approved = away ? a.card === 'approve' : a.card !== 'decline';
       assert.equal(answer.body.status, away ? 'stored' : approved ? 'completed' : 'declined', JSON.stringify(a));
       count(book, approved ? 'approved' : 'declined', a.cents);
-      if (approved) sales.push({ id: String(answer.body.transaction_id), book, place: a.place, minor: a.cents, refundable: a.cents, atCentre: !away });
+      if (approved)
+        sales.push({ id: String(answer.body.transaction_id), book, place: a.place, minor: a.cents, refundable: a.cents, atCentre: !away });
       return;
     }
     // A refund of a sale the centre holds: at the centre, or at its till when that till is online.
@@ -152,7 +171,13 @@ describe("the shop's books agree to the cent over random days of a chain (proper
     if (!sale) return;
     const where = a.atTill && sale.place !== 'centre' && !cut.has(sale.place) ? sale.place : 'centre';
     const minor = Math.max(1, Math.floor((sale.refundable * a.share) / 100));
-    const answer = await shop.api(where, 'POST', '/rest/refund', { transaction_id: sale.id, amount: minor / 100 }, { 'idempotency-key': crypto.randomUUID() });
+    const answer = await shop.api(
+      where,
+      'POST',
+      '/rest/refund',
+      { transaction_id: sale.id, amount: minor / 100 },
+      { 'idempotency-key': crypto.randomUUID() },
+    );
     assert.equal(answer.status, 200, `refund at ${where}: ${JSON.stringify(answer.body)}`);
     sale.refundable -= minor;
     count(sale.book, 'refunded', minor);
@@ -210,15 +235,26 @@ describe("the shop's books agree to the cent over random days of a chain (proper
 
         let everything = empty();
         for (const figures of model.values()) everything = plus(everything, figures);
-        const dashboard = (await shop.ui('centre', 'GET', '/ui/dashboard?period=7d')).body as { totals: { approved: number; declined: number }; volume: Array<{ currency: string; amount_minor: number }>; refunds: Array<{ currency: string; count: number; amount_minor: number }> };
+        const dashboard = (await shop.ui('centre', 'GET', '/ui/dashboard?period=7d')).body as {
+          totals: { approved: number; declined: number };
+          volume: Array<{ currency: string; amount_minor: number }>;
+          refunds: Array<{ currency: string; count: number; amount_minor: number }>;
+        };
         assert.deepEqual(
           [dashboard.totals.approved, dashboard.totals.declined, dashboard.volume.find((v) => v.currency === 'EUR')?.amount_minor ?? 0],
           [everything.approved.count, everything.declined.count, everything.approved.minor],
           'the dashboard counts the same sales and money',
         );
         const refunds = dashboard.refunds.find((r) => r.currency === 'EUR');
-        assert.deepEqual([refunds?.count ?? 0, refunds?.amount_minor ?? 0], [everything.refunded.count, everything.refunded.minor], 'and the same refunds');
-        const list = (await shop.api('centre', 'GET', '/rest/transactions?limit=500')).body as unknown as Array<{ status_code: number; amount: number }>;
+        assert.deepEqual(
+          [refunds?.count ?? 0, refunds?.amount_minor ?? 0],
+          [everything.refunded.count, everything.refunded.minor],
+          'and the same refunds',
+        );
+        const list = (await shop.api('centre', 'GET', '/rest/transactions?limit=500')).body as unknown as Array<{
+          status_code: number;
+          amount: number;
+        }>;
         const taken = list.filter((t) => [3, 7, 8].includes(t.status_code));
         assert.deepEqual(
           [taken.length, taken.reduce((sum, t) => sum + cents(t.amount), 0), list.filter((t) => t.status_code === 6).length],

@@ -70,7 +70,10 @@ describe("the shop's books: one till per sale, the same figures at the till and 
     const otherTill = async () => {
       const refused = await shop.sell('TILL-3', 7, { terminal: 'TILL-1' });
       assert.equal(refused.status, 400, JSON.stringify(refused.body));
-      assert.deepEqual((refused.body.errors as Array<{ field: string }>).map((e) => e.field), ['pos_data.terminal.id']);
+      assert.deepEqual(
+        (refused.body.errors as Array<{ field: string }>).map((e) => e.field),
+        ['pos_data.terminal.id'],
+      );
     };
     await otherTill();
     await sold('TILL-3', 8);
@@ -94,10 +97,16 @@ describe("the shop's books: one till per sale, the same figures at the till and 
     // A screen at the centre never sells as the joined till (its chooser does not offer it either).
     const taken = await shop.ui('centre', 'PUT', '/ui/session/till', { till_id: 'TILL-3', screen_id: 'centre-screen' }, CASHIER);
     assert.equal(taken.status, 400, JSON.stringify(taken.body));
-    assert.deepEqual((taken.body.errors as Array<{ field: string }>).map((e) => e.field), ['till_id']);
+    assert.deepEqual(
+      (taken.body.errors as Array<{ field: string }>).map((e) => e.field),
+      ['till_id'],
+    );
 
     // The shop's day has every book: its tills and the other terminals' line.
-    const day = (await shop.ui('centre', 'GET', '/ui/reports/shop')).body as { totals: Row[]; tills: Array<{ till_id: string; totals: Row[] }> };
+    const day = (await shop.ui('centre', 'GET', '/ui/reports/shop')).body as {
+      totals: Row[];
+      tills: Array<{ till_id: string; totals: Row[] }>;
+    };
     assert.deepEqual(day.totals, [row([7, 37], [0, 0], [0, 0])], JSON.stringify(day));
   });
 
@@ -109,13 +118,20 @@ describe("the shop's books: one till per sale, the same figures at the till and 
     const again = await shop.sell('centre', 12.3, { pan, order, terminal: 'TILL-2', key: null });
     assert.equal(again.status, 409, JSON.stringify(again.body));
     assert.equal(again.body.error_code, 4006);
-    assert.deepEqual((again.body.errors as Array<{ field: string }>).map((e) => e.field), ['order_id']);
+    assert.deepEqual(
+      (again.body.errors as Array<{ field: string }>).map((e) => e.field),
+      ['order_id'],
+    );
     assert.match(String(again.body.message), new RegExp(String(once.body.transaction_id)));
     // Not the same sale: another till, another amount, another card; and a repeat the POS confirms.
     assert.equal((await shop.sell('centre', 12.3, { pan, order, terminal: 'T-0001', key: null })).status, 200);
     assert.equal((await shop.sell('centre', 12.4, { pan, order, terminal: 'TILL-2', key: null })).status, 200);
     assert.equal((await shop.sell('centre', 12.3, { order, terminal: 'TILL-2', key: null })).status, 200);
-    assert.equal((await shop.sell('centre', 12.3, { pan, order, terminal: 'TILL-2', key: null, headers: { 'x-repeat-sale': 'confirmed' } })).body.status, 'completed');
+    assert.equal(
+      (await shop.sell('centre', 12.3, { pan, order, terminal: 'TILL-2', key: null, headers: { 'x-repeat-sale': 'confirmed' } })).body
+        .status,
+      'completed',
+    );
     // A retry after a decline is no repeat.
     const declinedOrder = `repeat-${crypto.randomUUID().slice(0, 8)}`;
     assert.equal((await shop.sell('centre', 5, { pan: '4000000000000002', order: declinedOrder, key: null })).body.status, 'declined');
@@ -142,7 +158,10 @@ describe("the shop's books: one till per sale, the same figures at the till and 
     assert.equal(list.status, 200, JSON.stringify(list.body));
     assert.equal(list.headers.get('x-till-view'), 'copies');
     const rows = list.body as unknown as Array<{ order_id: string; status_code: number }>;
-    assert.deepEqual(rows.filter((r) => r.order_id === storedOrder).map((r) => r.status_code), [13]);
+    assert.deepEqual(
+      rows.filter((r) => r.order_id === storedOrder).map((r) => r.status_code),
+      [13],
+    );
     const storedId = rows.find((r) => r.order_id === storedOrder) as unknown as { transaction_id: string };
     const one = await shop.api('TILL-3', 'GET', `/rest/transactions/${storedId.transaction_id}`);
     assert.deepEqual([one.status, one.headers.get('x-till-view'), one.body.status], [200, 'copies', 'stored']);
@@ -151,14 +170,21 @@ describe("the shop's books: one till per sale, the same figures at the till and 
     till.proxy.restore();
     await shop.inStep('TILL-3');
     const back = await shop.api('TILL-3', 'GET', `/rest/transactions/${storedId.transaction_id}`);
-    assert.deepEqual([back.status, back.headers.get('x-till-view'), back.body.status], [200, null, 'completed'], 'online: the centre answers');
+    assert.deepEqual(
+      [back.status, back.headers.get('x-till-view'), back.body.status],
+      [200, null, 'completed'],
+      'online: the centre answers',
+    );
   });
 
   test("a stored sale declined when forwarded is not taken once known, a refund made at the centre reaches the till's day, and a day the till closed is the centre's too", async () => {
     const till = shop.tills.get('TILL-3');
     assert.ok(till);
     // Start from a closed day at the till (the sales of the test before).
-    assert.equal((await shop.ui('TILL-3', 'POST', '/ui/reports/z', undefined, undefined, { 'idempotency-key': crypto.randomUUID() })).status, 201);
+    assert.equal(
+      (await shop.ui('TILL-3', 'POST', '/ui/reports/z', undefined, undefined, { 'idempotency-key': crypto.randomUUID() })).status,
+      201,
+    );
     await shop.inStep('TILL-3');
 
     till.proxy.cut();
@@ -174,11 +200,22 @@ describe("the shop's books: one till per sale, the same figures at the till and 
     await shop.inStep('TILL-3');
 
     // At the centre the forwarded sale says when it was taken (stored) and when it arrived.
-    const record = (await shop.api('centre', 'GET', `/rest/transactions/${String(kept.body.transaction_id)}`)).body as { till_id?: string; taken_at?: string; forwarded_at?: string; created_at: string };
+    const record = (await shop.api('centre', 'GET', `/rest/transactions/${String(kept.body.transaction_id)}`)).body as {
+      till_id?: string;
+      taken_at?: string;
+      forwarded_at?: string;
+      created_at: string;
+    };
     assert.equal(record.till_id, 'TILL-3');
     assert.ok(record.taken_at && record.forwarded_at && record.taken_at < record.forwarded_at, JSON.stringify(record));
-    const detail = (await shop.ui('centre', 'GET', `/ui/transactions/${String(kept.body.transaction_id)}`)).body as { till: { till_id: string } | null; stored: { stored_at: string; forwarded_at: string | null } | null };
-    assert.deepEqual([detail.till?.till_id, detail.stored?.stored_at, detail.stored?.forwarded_at], ['TILL-3', record.taken_at, record.forwarded_at]);
+    const detail = (await shop.ui('centre', 'GET', `/ui/transactions/${String(kept.body.transaction_id)}`)).body as {
+      till: { till_id: string } | null;
+      stored: { stored_at: string; forwarded_at: string | null } | null;
+    };
+    assert.deepEqual(
+      [detail.till?.till_id, detail.stored?.stored_at, detail.stored?.forwarded_at],
+      ['TILL-3', record.taken_at, record.forwarded_at],
+    );
 
     const final = (await shop.ui('TILL-3', 'GET', `/ui/reports/z/${z.sequence}`)).body as unknown as Report;
     assert.deepEqual(final.totals, z.totals, 'a closed day stays as it was closed');
@@ -191,7 +228,13 @@ describe("the shop's books: one till per sale, the same figures at the till and 
     // The open day: a sale at the till, a refund of it made at the centre (POS software there).
     const sale = await shop.sell('TILL-3', 15);
     assert.equal(sale.body.status, 'completed');
-    const refund = await shop.api('centre', 'POST', '/rest/refund', { transaction_id: sale.body.transaction_id, amount: 5 }, { 'idempotency-key': crypto.randomUUID() });
+    const refund = await shop.api(
+      'centre',
+      'POST',
+      '/rest/refund',
+      { transaction_id: sale.body.transaction_id, amount: 5 },
+      { 'idempotency-key': crypto.randomUUID() },
+    );
     assert.equal(refund.status, 200, JSON.stringify(refund.body));
     // A forwarded decline seen in an X report: not taken.
     till.proxy.cut();
@@ -207,8 +250,13 @@ describe("the shop's books: one till per sale, the same figures at the till and 
     assert.equal(refunds.status, 200, JSON.stringify(refunds.body));
 
     // The centre closes no day of a till joined from another computer.
-    const refused = await shop.ui('centre', 'POST', '/ui/reports/z?terminal_id=TILL-3', undefined, undefined, { 'idempotency-key': crypto.randomUUID() });
+    const refused = await shop.ui('centre', 'POST', '/ui/reports/z?terminal_id=TILL-3', undefined, undefined, {
+      'idempotency-key': crypto.randomUUID(),
+    });
     assert.equal(refused.status, 400, JSON.stringify(refused.body));
-    assert.deepEqual((refused.body.errors as Array<{ field: string }>).map((e) => e.field), ['terminal_id']);
+    assert.deepEqual(
+      (refused.body.errors as Array<{ field: string }>).map((e) => e.field),
+      ['terminal_id'],
+    );
   });
 });

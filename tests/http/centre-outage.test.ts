@@ -8,7 +8,16 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { basicAuth, createMerchant, runGateway, runGatewayAsync, startGateway, tempDataDir, type GatewayProcess, type MerchantCredentials } from '../helpers/gateway-process.js';
+import {
+  basicAuth,
+  createMerchant,
+  runGateway,
+  runGatewayAsync,
+  startGateway,
+  tempDataDir,
+  type GatewayProcess,
+  type MerchantCredentials,
+} from '../helpers/gateway-process.js';
 import { freshPan, posPayment } from '../helpers/payments.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 import { until } from '../helpers/shop.js';
@@ -24,9 +33,12 @@ interface TillRow {
   remote: { warning: string | null; stored: { count: number }; last_seen_at: string | null } | null;
 }
 
-
 async function logIn(url: string, login: string, pin: string): Promise<string> {
-  const response = await fetch(`${url}/ui/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login, pin }) });
+  const response = await fetch(`${url}/ui/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ login, pin }),
+  });
   assert.equal(response.status, 200, await response.clone().text());
   return (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
 }
@@ -40,16 +52,68 @@ describe('a two-hour outage of the centre, with the movable clock', () => {
   before(async () => {
     centre = await startGateway({ args: ['--sim-clock', 'movable'] });
     merchant = createMerchant(centre.dataDir, 'Outage Bakery');
-    const admin = runGateway(['staff', 'create', '--data-dir', centre.dataDir, '--merchant', merchant.merchant_id, '--role', 'admin', '--login', 'olga', '--name', 'Olga', '--pin', '2580', '--json']);
+    const admin = runGateway([
+      'staff',
+      'create',
+      '--data-dir',
+      centre.dataDir,
+      '--merchant',
+      merchant.merchant_id,
+      '--role',
+      'admin',
+      '--login',
+      'olga',
+      '--name',
+      'Olga',
+      '--pin',
+      '2580',
+      '--json',
+    ]);
     assert.equal(admin.status, 0, admin.stderr);
     // A manager works at the till; an admin's hashes never reach one (D20).
-    const manager = runGateway(['staff', 'create', '--data-dir', centre.dataDir, '--merchant', merchant.merchant_id, '--role', 'back_office', '--login', 'mira', '--name', 'Mira', '--pin', '3690', '--json']);
+    const manager = runGateway([
+      'staff',
+      'create',
+      '--data-dir',
+      centre.dataDir,
+      '--merchant',
+      merchant.merchant_id,
+      '--role',
+      'back_office',
+      '--login',
+      'mira',
+      '--name',
+      'Mira',
+      '--pin',
+      '3690',
+      '--json',
+    ]);
     assert.equal(manager.status, 0, manager.stderr);
-    const invite = runGateway(['till', 'invite', '--data-dir', centre.dataDir, '--merchant', merchant.merchant_id, '--till-id', 'TILL-7', '--json']);
+    const invite = runGateway([
+      'till',
+      'invite',
+      '--data-dir',
+      centre.dataDir,
+      '--merchant',
+      merchant.merchant_id,
+      '--till-id',
+      'TILL-7',
+      '--json',
+    ]);
     assert.equal(invite.status, 0, invite.stderr);
     proxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(centre.url).port) });
     const dir = tempDataDir('till-outage-');
-    const joined = await runGatewayAsync(['till', 'join', '--data-dir', dir, '--centre', proxy.url, '--code', (JSON.parse(invite.stdout) as { code: string }).code, '--json']);
+    const joined = await runGatewayAsync([
+      'till',
+      'join',
+      '--data-dir',
+      dir,
+      '--centre',
+      proxy.url,
+      '--code',
+      (JSON.parse(invite.stdout) as { code: string }).code,
+      '--json',
+    ]);
     assert.equal(joined.status, 0, joined.stderr);
     till = await startGateway({ dataDir: dir, sqlite: true, args: ['--sim-clock', 'movable'] });
   });
@@ -64,9 +128,16 @@ describe('a two-hour outage of the centre, with the movable clock', () => {
     let tillCookie = await logIn(till.url, 'mira', '3690');
     let centreCookie = await logIn(centre.url, 'olga', '2580');
     const link = async () => (await (await fetch(`${till.url}/ui/till/link`, { headers: { cookie: tillCookie } })).json()) as LinkStatus;
-    const centreTill = async () => ((await (await fetch(`${centre.url}/ui/tills`, { headers: { cookie: centreCookie } })).json()) as { tills: TillRow[] }).tills.find((t) => t.till_id === 'TILL-7');
+    const centreTill = async () =>
+      ((await (await fetch(`${centre.url}/ui/tills`, { headers: { cookie: centreCookie } })).json()) as { tills: TillRow[] }).tills.find(
+        (t) => t.till_id === 'TILL-7',
+      );
     const advance = async (url: string, seconds: number) => {
-      const response = await fetch(`${url}/test/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_seconds: seconds }) });
+      const response = await fetch(`${url}/test/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ advance_seconds: seconds }),
+      });
       assert.equal(response.status, 200, await response.clone().text());
     };
     const prefix = `outage-${randomUUID().slice(0, 8)}`;
@@ -78,7 +149,10 @@ describe('a two-hour outage of the centre, with the movable clock', () => {
         headers: { authorization: basicAuth(merchant), 'content-type': 'application/json', 'idempotency-key': randomUUID() },
         body: JSON.stringify(body),
       });
-      return { status: response.status, body: (await response.json()) as { status: string; transaction_id: string; error_code?: number; message?: string } };
+      return {
+        status: response.status,
+        body: (await response.json()) as { status: string; transaction_id: string; error_code?: number; message?: string },
+      };
     };
 
     await until('the till to report to the centre', async () => ((await link()).state === 'online' ? true : undefined));
@@ -112,9 +186,16 @@ describe('a two-hour outage of the centre, with the movable clock', () => {
     assert.match(warned?.remote?.warning ?? '', /Not heard from for 1[12]\d minutes/, JSON.stringify(warned));
 
     // The till's day closed while it holds stored sales: the Z report counts them and is provisional.
-    const closed = await fetch(`${till.url}/ui/reports/z`, { method: 'POST', headers: { cookie: tillCookie, 'idempotency-key': randomUUID() } });
+    const closed = await fetch(`${till.url}/ui/reports/z`, {
+      method: 'POST',
+      headers: { cookie: tillCookie, 'idempotency-key': randomUUID() },
+    });
     assert.equal(closed.status, 201, await closed.clone().text());
-    const z = (await closed.json()) as { sequence: number; totals: Array<{ approved: { count: number } }>; stored_sales?: { provisional: boolean; pending: Array<{ count: number }> } };
+    const z = (await closed.json()) as {
+      sequence: number;
+      totals: Array<{ approved: { count: number } }>;
+      stored_sales?: { provisional: boolean; pending: Array<{ count: number }> };
+    };
     assert.equal(z.totals[0]?.approved.count, 36);
     assert.deepEqual([z.stored_sales?.provisional, z.stored_sales?.pending[0]?.count], [true, 36]);
 
@@ -135,7 +216,10 @@ describe('a two-hour outage of the centre, with the movable clock', () => {
     assert.equal(restore.status, 1);
     assert.match(restore.stderr, /holds 36 stored sale\(s\) not yet forwarded .* --discard-stored-sales/);
     till = await startGateway({ dataDir: dir, sqlite: true, args: ['--sim-clock', 'movable'] });
-    assert.match(till.stdout(), /This till holds 36 stored sale\(s\) \(\d+\.\d\d EUR\) taken while .* did not answer: they are kept and forwarded/);
+    assert.match(
+      till.stdout(),
+      /This till holds 36 stored sale\(s\) \(\d+\.\d\d EUR\) taken while .* did not answer: they are kept and forwarded/,
+    );
     await advance(till.url, 23 * 3600);
 
     proxy.restore();
@@ -143,15 +227,25 @@ describe('a two-hour outage of the centre, with the movable clock', () => {
     tillCookie = await logIn(till.url, 'mira', '3690');
     await until('every stored sale forwarded', async () => ((await link()).stored.count === 0 ? true : undefined), 30_000);
     // The same Z report is final now: its figures as closed, nothing pending.
-    const final = (await (await fetch(`${till.url}/ui/reports/z/${z.sequence}`, { headers: { cookie: tillCookie } })).json()) as typeof z & { stored_sales?: { forwarded: Array<{ count: number }> } };
+    const final = (await (
+      await fetch(`${till.url}/ui/reports/z/${z.sequence}`, { headers: { cookie: tillCookie } })
+    ).json()) as typeof z & { stored_sales?: { forwarded: Array<{ count: number }> } };
     assert.equal(final.totals[0]?.approved.count, 36);
-    assert.deepEqual([final.stored_sales?.provisional, final.stored_sales?.pending, final.stored_sales?.forwarded[0]?.count], [false, [], 36]);
-    const atCentre = (await (await fetch(`${centre.url}/rest/transactions?limit=500`, { headers: { authorization: basicAuth(merchant) } })).json()) as Array<{ order_id: string; amount: number; status: string }>;
+    assert.deepEqual(
+      [final.stored_sales?.provisional, final.stored_sales?.pending, final.stored_sales?.forwarded[0]?.count],
+      [false, [], 36],
+    );
+    const atCentre = (await (
+      await fetch(`${centre.url}/rest/transactions?limit=500`, { headers: { authorization: basicAuth(merchant) } })
+    ).json()) as Array<{ order_id: string; amount: number; status: string }>;
     const ours = atCentre.filter((t) => t.order_id.startsWith(`${prefix}-`));
     assert.equal(ours.length, 36, 'none lost, none twice');
     assert.equal(new Set(ours.map((t) => t.order_id)).size, 36);
     assert.equal(Math.round(ours.reduce((sum, t) => sum + t.amount, 0) * 100), Math.round(total * 100), 'the sums agree');
-    assert.equal((await until('the warning to clear', async () => ((await centreTill())?.remote?.warning === null ? true : undefined))), true);
+    assert.equal(
+      await until('the warning to clear', async () => ((await centreTill())?.remote?.warning === null ? true : undefined)),
+      true,
+    );
     // The centre shows the till's day as the till closed it (day 2 now, nothing sold since).
     const day = (await centreTill())?.day;
     assert.deepEqual([day?.sequence, day?.open], [2, false]);

@@ -37,7 +37,8 @@ describe('checkout sessions', () => {
 
   const create = (body: Record<string, unknown>, merchant = shop) =>
     gw.app.inject({ method: 'POST', url: '/rest/checkouts', headers: { authorization: merchant.auth }, payload: body });
-  const read = async (id: string, merchant = shop) => gw.app.inject({ method: 'GET', url: `/rest/checkouts/${id}`, headers: { authorization: merchant.auth } });
+  const read = async (id: string, merchant = shop) =>
+    gw.app.inject({ method: 'GET', url: `/rest/checkouts/${id}`, headers: { authorization: merchant.auth } });
   const status = async (id: string) => (await read(id)).json<{ status: string; transaction_id: string | null }>();
   const open = async (extra: Record<string, unknown> = {}) => {
     const response = await create({ ...base, ...extra });
@@ -45,9 +46,15 @@ describe('checkout sessions', () => {
     return response.json<{ checkout_id: string; action_data: { url: string } }>().checkout_id;
   };
   const checkoutPostbacks = async (id: string) =>
-    (await sqlOf(gw).all<{ sequence: number; payload: string }>("SELECT sequence, payload FROM postback_outbox WHERE subject_type = 'checkout' AND subject_id = ? ORDER BY sequence", id)).map(
-      (row): Record<string, unknown> & { sequence: number } => ({ ...(JSON.parse(row.payload) as Record<string, unknown>), sequence: row.sequence }),
-    );
+    (
+      await sqlOf(gw).all<{ sequence: number; payload: string }>(
+        "SELECT sequence, payload FROM postback_outbox WHERE subject_type = 'checkout' AND subject_id = ? ORDER BY sequence",
+        id,
+      )
+    ).map((row): Record<string, unknown> & { sequence: number } => ({
+      ...(JSON.parse(row.payload) as Record<string, unknown>),
+      sequence: row.sequence,
+    }));
 
   test('create answers the redirect to the hosted page; read shows the session', async () => {
     const response = await create(base);
@@ -72,8 +79,12 @@ describe('checkout sessions', () => {
     assertApiError(await create({ ...base, collect_dob: '1' }), 400, 1001, ['collect_dob']);
     assertApiError(await create({ ...base, success_url: 'ftp://x' }), 400, 1001, ['success_url']);
     assertApiError(await create({ ...base, prefill_customer_info: { country: 'DEU' } }), 400, 1001, ['prefill_customer_info.country']);
-    assertApiError(await create({ ...base, display_manual_payment_instruction_to_customer: 1 }), 400, 1001, ['payment_instruction_merchant_iban']);
-    assertApiError(await create({ ...base, payment_instruction_merchant_iban: 'DE00123' }), 400, 1001, ['payment_instruction_merchant_iban']);
+    assertApiError(await create({ ...base, display_manual_payment_instruction_to_customer: 1 }), 400, 1001, [
+      'payment_instruction_merchant_iban',
+    ]);
+    assertApiError(await create({ ...base, payment_instruction_merchant_iban: 'DE00123' }), 400, 1001, [
+      'payment_instruction_merchant_iban',
+    ]);
     assertApiError(await create({ ...base, locale: 'fr' }), 400, 1001, ['locale']);
     assertApiError(await create({ ...base, surprise: 1 }), 400, 1001, ['surprise']);
     const { merchant_name: _name, ...withoutName } = base;
@@ -105,12 +116,18 @@ describe('checkout sessions', () => {
     assert.ok(paid.ok);
     assert.match(paid.value.redirectTo, new RegExp(`/pay/${paid.value.transaction_id}/card$`));
     assert.deepEqual(await status(id), { ...(await status(id)), status: 'processing', transaction_id: paid.value.transaction_id });
-    const step = await gw.composition.gateway.payments.submitCard(paid.value.transaction_id, { pan: '4111111111111111', expiryMonth: 12, expiryYear: 2035 });
+    const step = await gw.composition.gateway.payments.submitCard(paid.value.transaction_id, {
+      pan: '4111111111111111',
+      expiryMonth: 12,
+      expiryYear: 2035,
+    });
     assert.ok(step.ok);
     assert.equal(step.value.redirectTo, `https://shop.example/ok?transaction_id=${paid.value.transaction_id}&checkout_id=${id}`);
     const view = (await read(id)).json();
     assert.deepEqual([view.status, view.transaction_id, view.customer], ['completed', paid.value.transaction_id, { phone: '+49 30 1234' }]);
-    const transaction = (await gw.app.inject({ method: 'GET', url: `/rest/transactions/${paid.value.transaction_id}`, headers: { authorization: shop.auth } })).json();
+    const transaction = (
+      await gw.app.inject({ method: 'GET', url: `/rest/transactions/${paid.value.transaction_id}`, headers: { authorization: shop.auth } })
+    ).json();
     assert.deepEqual([transaction.status, transaction.amount, transaction.order_id], ['completed', 13.9, 'order-1']);
     assert.deepEqual(
       (await checkoutPostbacks(id)).map((p) => [p.sequence, p.status, p.transaction_id, p.amount, p.currency, p.order_id]),
@@ -127,7 +144,11 @@ describe('checkout sessions', () => {
     const id = await open();
     const first = await gw.composition.gateway.checkouts.pay(id, { method: 'cardecom', customer: {} });
     assert.ok(first.ok);
-    await gw.composition.gateway.payments.submitCard(first.value.transaction_id, { pan: '4000000000000002', expiryMonth: 12, expiryYear: 2035 });
+    await gw.composition.gateway.payments.submitCard(first.value.transaction_id, {
+      pan: '4000000000000002',
+      expiryMonth: 12,
+      expiryYear: 2035,
+    });
     assert.equal((await status(id)).status, 'open', 'declined: the customer may try again');
     const wallet = await gw.composition.gateway.checkouts.pay(id, { method: 'wallet', customer: {} });
     assert.ok(wallet.ok);
@@ -138,14 +159,22 @@ describe('checkout sessions', () => {
     assert.ok(third.ok);
     await gw.composition.gateway.payments.completeRedirect(third.value.transaction_id, 'approved');
     assert.deepEqual(await status(id), { ...(await status(id)), status: 'completed', transaction_id: third.value.transaction_id });
-    assert.deepEqual((await checkoutPostbacks(id)).map((p) => p.status), ['processing', 'open', 'processing', 'open', 'processing', 'completed']);
+    assert.deepEqual(
+      (await checkoutPostbacks(id)).map((p) => p.status),
+      ['processing', 'open', 'processing', 'open', 'processing', 'completed'],
+    );
   });
 
   test('SEPA: pending keeps the session processing; settlement completes it', async () => {
     const id = await open();
     const bad = await gw.composition.gateway.checkouts.pay(id, { method: 'dd', customer: {}, iban: 'DE00 1234', account_holder: 'Ann' });
     assert.ok(!bad.ok && bad.error.errors.some((e) => e.field === 'iban'));
-    const paid = await gw.composition.gateway.checkouts.pay(id, { method: 'dd', customer: {}, iban: 'DE89370400440532013000', account_holder: 'Ann Example' });
+    const paid = await gw.composition.gateway.checkouts.pay(id, {
+      method: 'dd',
+      customer: {},
+      iban: 'DE89370400440532013000',
+      account_holder: 'Ann Example',
+    });
     assert.ok(paid.ok);
     assert.equal(paid.value.redirectTo, `https://shop.example/ok?transaction_id=${paid.value.transaction_id}&checkout_id=${id}`);
     assert.equal((await status(id)).status, 'processing');
@@ -156,7 +185,12 @@ describe('checkout sessions', () => {
 
   test('a pass of the scheduler started while another runs returns once the due settlement has run, whichever pass ran it', async () => {
     const id = await open();
-    const paid = await gw.composition.gateway.checkouts.pay(id, { method: 'dd', customer: {}, iban: 'DE89370400440532013000', account_holder: 'Ann Example' });
+    const paid = await gw.composition.gateway.checkouts.pay(id, {
+      method: 'dd',
+      customer: {},
+      iban: 'DE89370400440532013000',
+      account_holder: 'Ann Example',
+    });
     assert.ok(paid.ok);
     gw.clock.advance(1000);
     // As the background loop and a caller can: the first pass claims the settlement, the second
@@ -177,7 +211,10 @@ describe('checkout sessions', () => {
     const paid = await gw.composition.gateway.checkouts.pay(id, { method: 'cardecom', customer: {} });
     assert.ok(!paid.ok && paid.error.error_code === 1002);
     assert.ok(!(await gw.composition.gateway.checkouts.cancel(id)).ok);
-    assert.deepEqual((await checkoutPostbacks(id)).map((p) => p.status), ['cancelled']);
+    assert.deepEqual(
+      (await checkoutPostbacks(id)).map((p) => p.status),
+      ['cancelled'],
+    );
   });
 
   test('a session expires after 24 hours, not before', async () => {
@@ -189,15 +226,24 @@ describe('checkout sessions', () => {
     await gw.composition.gateway.scheduler.runDue();
     assert.equal((await status(id)).status, 'expired');
     assert.ok(!(await gw.composition.gateway.checkouts.pay(id, { method: 'cardecom', customer: {} })).ok);
-    assert.deepEqual((await checkoutPostbacks(id)).map((p) => p.status), ['expired']);
+    assert.deepEqual(
+      (await checkoutPostbacks(id)).map((p) => p.status),
+      ['expired'],
+    );
   });
 
   test("the merchant's prefill reaches the payment unless the customer changed it", async () => {
     const id = await open({ prefill_customer_info: { email: 'ann@example.com', first_name: 'Ann', country: 'DE' } });
     const paid = await gw.composition.gateway.checkouts.pay(id, { method: 'wallet', customer: { first_name: 'Anna', phone: '' } });
     assert.ok(paid.ok);
-    const row = (await sqlOf(gw).get<{ details: string }>('SELECT details FROM transactions WHERE id = ?', paid.value.transaction_id)) as { details: string };
-    assert.deepEqual((JSON.parse(row.details) as { customer: Record<string, string> }).customer, { email: 'ann@example.com', first_name: 'Anna', country: 'DE' });
+    const row = (await sqlOf(gw).get<{ details: string }>('SELECT details FROM transactions WHERE id = ?', paid.value.transaction_id)) as {
+      details: string;
+    };
+    assert.deepEqual((JSON.parse(row.details) as { customer: Record<string, string> }).customer, {
+      email: 'ann@example.com',
+      first_name: 'Anna',
+      country: 'DE',
+    });
   });
 
   test('a customer step after the payment ran out of time is refused, even before the scheduler expired it', async () => {
@@ -205,7 +251,11 @@ describe('checkout sessions', () => {
     const paid = await gw.composition.gateway.checkouts.pay(id, { method: 'cardecom', customer: {} });
     assert.ok(paid.ok);
     gw.clock.advance(HOUR + 1000);
-    const late = await gw.composition.gateway.payments.submitCard(paid.value.transaction_id, { pan: '4111111111111111', expiryMonth: 12, expiryYear: 2035 });
+    const late = await gw.composition.gateway.payments.submitCard(paid.value.transaction_id, {
+      pan: '4111111111111111',
+      expiryMonth: 12,
+      expiryYear: 2035,
+    });
     assert.ok(!late.ok && late.error.error_code === 1002 && /run out/.test(late.error.message));
     await gw.composition.gateway.scheduler.runDue();
     assert.equal((await status(id)).status, 'open', 'the expired payment reopens the session');

@@ -51,7 +51,12 @@ describe('gateway CLI', () => {
     });
 
     test("serve says that customers' links open on this computer only, and names the setting; not once a public URL is set", async () => {
-      assert.match(server.stdout(), new RegExp(`Note: pay links and QR codes start with ${server.url.replaceAll('.', '\\.')}, which a customer's phone cannot open\\. Set GATEWAY_PUBLIC_URL`));
+      assert.match(
+        server.stdout(),
+        new RegExp(
+          `Note: pay links and QR codes start with ${server.url.replaceAll('.', '\\.')}, which a customer's phone cannot open\\. Set GATEWAY_PUBLIC_URL`,
+        ),
+      );
       const published = await startGateway({ args: ['--public-url', 'https://pay.corner-shop.example'] });
       try {
         assert.doesNotMatch(published.stdout(), /Note: pay links/);
@@ -91,54 +96,73 @@ describe('gateway CLI', () => {
       await assert.rejects(fetch(`${server.url}/health`), 'nothing listens any more');
     });
 
-    test('backup --to FILE writes a SQLite file that opens and holds the merchant', sqliteOnly('gateway backup copies the SQLite database file'), () => {
-      const target = join(tempDataDir('tillgate-backup-'), 'backup.sqlite');
-      const result = runGateway(['backup', '--data-dir', server.dataDir, '--to', target]);
-      assert.equal(result.status, 0, result.stderr);
-      assert.match(result.stdout, /backup written to/);
-      const db = new Database(target, { readonly: true, fileMustExist: true });
+    test(
+      'backup --to FILE writes a SQLite file that opens and holds the merchant',
+      sqliteOnly('gateway backup copies the SQLite database file'),
+      () => {
+        const target = join(tempDataDir('tillgate-backup-'), 'backup.sqlite');
+        const result = runGateway(['backup', '--data-dir', server.dataDir, '--to', target]);
+        assert.equal(result.status, 0, result.stderr);
+        assert.match(result.stdout, /backup written to/);
+        const db = new Database(target, { readonly: true, fileMustExist: true });
+        try {
+          assert.deepEqual(db.pragma('integrity_check'), [{ integrity_check: 'ok' }]);
+          assert.equal(db.pragma('user_version', { simple: true }), migrations.at(-1)?.version ?? 0);
+          const row = db.prepare('SELECT name FROM merchants WHERE id = ?').get(created.merchant_id) as { name: string } | undefined;
+          assert.equal(row?.name, 'CLI Shop');
+          const credential = db.prepare('SELECT password_hash FROM credentials WHERE merchant_id = ?').get(created.merchant_id) as {
+            password_hash: string;
+          };
+          assert.ok(!credential.password_hash.includes(created.api_password), 'only the hash is stored');
+        } finally {
+          db.close();
+        }
+        // An existing file is never overwritten.
+        const again = runGateway(['backup', '--data-dir', server.dataDir, '--to', target]);
+        assert.equal(again.status, 2);
+        assert.match(again.stderr, /exists already/);
+      },
+    );
+  });
+
+  test(
+    'a second gateway on the same data directory is refused with a clear message; a killed one leaves no stale lock',
+    sqliteOnly('the data-directory lock of the SQLite database (instances on PostgreSQL share a database on purpose)'),
+    async () => {
+      const first = await startGateway();
       try {
-        assert.deepEqual(db.pragma('integrity_check'), [{ integrity_check: 'ok' }]);
-        assert.equal(db.pragma('user_version', { simple: true }), (migrations.at(-1)?.version ?? 0));
-        const row = db.prepare('SELECT name FROM merchants WHERE id = ?').get(created.merchant_id) as { name: string } | undefined;
-        assert.equal(row?.name, 'CLI Shop');
-        const credential = db.prepare('SELECT password_hash FROM credentials WHERE merchant_id = ?').get(created.merchant_id) as { password_hash: string };
-        assert.ok(!credential.password_hash.includes(created.api_password), 'only the hash is stored');
+        const second = runGateway(['serve', '--data-dir', first.dataDir, '--port', '0']);
+        assert.equal(second.status, 1);
+        assert.match(
+          second.stderr,
+          new RegExp(
+            `Another gateway is already running on the data directory ${first.dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(process \\d+\\)`,
+          ),
+        );
+        // Short administrative commands still work beside it.
+        assert.equal(runGateway(['merchant', 'create', '--data-dir', first.dataDir, '--name', 'Beside', '--json']).status, 0);
       } finally {
-        db.close();
+        await first.kill9();
       }
-      // An existing file is never overwritten.
-      const again = runGateway(['backup', '--data-dir', server.dataDir, '--to', target]);
-      assert.equal(again.status, 2);
-      assert.match(again.stderr, /exists already/);
-    });
-  });
+      // The operating system dropped the lock with the process: the next start works.
+      const again = await startGateway({ dataDir: first.dataDir });
+      await again.stop();
+    },
+  );
 
-  test('a second gateway on the same data directory is refused with a clear message; a killed one leaves no stale lock', sqliteOnly('the data-directory lock of the SQLite database (instances on PostgreSQL share a database on purpose)'), async () => {
-    const first = await startGateway();
-    try {
-      const second = runGateway(['serve', '--data-dir', first.dataDir, '--port', '0']);
-      assert.equal(second.status, 1);
-      assert.match(second.stderr, new RegExp(`Another gateway is already running on the data directory ${first.dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(process \\d+\\)`));
-      // Short administrative commands still work beside it.
-      assert.equal(runGateway(['merchant', 'create', '--data-dir', first.dataDir, '--name', 'Beside', '--json']).status, 0);
-    } finally {
-      await first.kill9();
-    }
-    // The operating system dropped the lock with the process: the next start works.
-    const again = await startGateway({ dataDir: first.dataDir });
-    await again.stop();
-  });
-
-  test('migrate applies the schema once, then reports it is up to date', sqliteOnly('gateway migrate of a fresh data directory; tests/db/postgres.test.ts migrates PostgreSQL'), () => {
-    const dataDir = tempDataDir();
-    const first = runGateway(['migrate', '--data-dir', dataDir]);
-    assert.equal(first.status, 0, first.stderr);
-    assert.match(first.stdout, new RegExp(`migrated from version 0 to ${(migrations.at(-1)?.version ?? 0)}`));
-    const second = runGateway(['migrate', '--data-dir', dataDir]);
-    assert.equal(second.status, 0, second.stderr);
-    assert.equal(second.stdout.trim(), `schema is up to date (version ${(migrations.at(-1)?.version ?? 0)})`);
-  });
+  test(
+    'migrate applies the schema once, then reports it is up to date',
+    sqliteOnly('gateway migrate of a fresh data directory; tests/db/postgres.test.ts migrates PostgreSQL'),
+    () => {
+      const dataDir = tempDataDir();
+      const first = runGateway(['migrate', '--data-dir', dataDir]);
+      assert.equal(first.status, 0, first.stderr);
+      assert.match(first.stdout, new RegExp(`migrated from version 0 to ${migrations.at(-1)?.version ?? 0}`));
+      const second = runGateway(['migrate', '--data-dir', dataDir]);
+      assert.equal(second.status, 0, second.stderr);
+      assert.equal(second.stdout.trim(), `schema is up to date (version ${migrations.at(-1)?.version ?? 0})`);
+    },
+  );
 
   test('docs/operations.md documents every command of gateway --help', engineIndependent('the help text'), () => {
     const result = runGateway(['--help']);
@@ -166,27 +190,34 @@ describe('gateway CLI', () => {
     assert.match(badPort.stderr, /--port must be a whole number/);
   });
 
-  test('a port in use: gateway serve and npm start say which port and how to choose another, without a stack', engineIndependent('the command line'), async () => {
-    const taken = createServer();
-    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
-    const { port } = taken.address() as AddressInfo;
-    try {
-      const serve = runGateway(['serve', '--data-dir', tempDataDir(), '--port', String(port)]);
-      const start = spawnSync(process.execPath, [START_BIN], {
-        encoding: 'utf8',
-        env: { ...process.env, GATEWAY_DATA_DIR: tempDataDir(), GATEWAY_PORT: String(port), CI: '1' },
-        timeout: 60_000,
-      });
-      for (const [name, result] of [['gateway serve', serve], ['npm start', start]] as const) {
-        assert.equal(result.status, 1, `${name}: ${result.stderr}`);
-        assert.match(result.stderr, new RegExp(`port ${port} on 127\\.0\\.0\\.1 is already in use`), name);
-        assert.match(result.stderr, new RegExp(`GATEWAY_PORT=${port + 1} npm start, or gateway serve --port ${port + 1}`), name);
-        assert.doesNotMatch(result.stderr, /^\s+at |EADDRINUSE/m, `${name} prints no stack: ${result.stderr}`);
+  test(
+    'a port in use: gateway serve and npm start say which port and how to choose another, without a stack',
+    engineIndependent('the command line'),
+    async () => {
+      const taken = createServer();
+      await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+      const { port } = taken.address() as AddressInfo;
+      try {
+        const serve = runGateway(['serve', '--data-dir', tempDataDir(), '--port', String(port)]);
+        const start = spawnSync(process.execPath, [START_BIN], {
+          encoding: 'utf8',
+          env: { ...process.env, GATEWAY_DATA_DIR: tempDataDir(), GATEWAY_PORT: String(port), CI: '1' },
+          timeout: 60_000,
+        });
+        for (const [name, result] of [
+          ['gateway serve', serve],
+          ['npm start', start],
+        ] as const) {
+          assert.equal(result.status, 1, `${name}: ${result.stderr}`);
+          assert.match(result.stderr, new RegExp(`port ${port} on 127\\.0\\.0\\.1 is already in use`), name);
+          assert.match(result.stderr, new RegExp(`GATEWAY_PORT=${port + 1} npm start, or gateway serve --port ${port + 1}`), name);
+          assert.doesNotMatch(result.stderr, /^\s+at |EADDRINUSE/m, `${name} prints no stack: ${result.stderr}`);
+        }
+      } finally {
+        await new Promise((resolve) => taken.close(resolve));
       }
-    } finally {
-      await new Promise((resolve) => taken.close(resolve));
-    }
-  });
+    },
+  );
 
   test('a bad settings.json stops serve with a message naming the file', engineIndependent('settings.json'), () => {
     const dataDir = tempDataDir();

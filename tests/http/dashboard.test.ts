@@ -24,7 +24,12 @@ async function setUp(timeZone: string, startIso: string) {
   const clock = new TestClock(Date.parse(startIso));
   const gw = await startTestGateway({ clock, flags: { 'time-zone': timeZone, 'sim-delay-ms': '1000' } });
   const shop = await createTestMerchant(gw, 'Dashboard Bakery');
-  const call = (method: InjectOptions['method'], url: string, auth: { token?: string; basic?: TestMerchant } = {}, body?: unknown): Promise<LightMyRequestResponse> =>
+  const call = (
+    method: InjectOptions['method'],
+    url: string,
+    auth: { token?: string; basic?: TestMerchant } = {},
+    body?: unknown,
+  ): Promise<LightMyRequestResponse> =>
     gw.app.inject({
       method,
       url,
@@ -37,7 +42,13 @@ async function setUp(timeZone: string, startIso: string) {
     clock.advance(ms);
   };
   const staff = async (role: string, login: string): Promise<Account> => {
-    const created = await gw.composition.gateway.staff.create({ merchantId: shop.merchant_id, role, login, pin: '4711', displayName: login });
+    const created = await gw.composition.gateway.staff.create({
+      merchantId: shop.merchant_id,
+      role,
+      login,
+      pin: '4711',
+      displayName: login,
+    });
     assert.ok(created.ok);
     const response = await call('POST', '/ui/session', {}, { login, pin: '4711' });
     assert.equal(response.statusCode, 200, response.body);
@@ -117,14 +128,22 @@ describe('GET /ui/dashboard (Europe/Berlin)', () => {
     // Needs attention. Invoices: one expiring within 24 h, one in 3 days, one expiring soon but paid.
     at('2026-11-20T11:00:00.000Z');
     const invoice = async (expiresIn: number, unit: string) => {
-      const response = await call('POST', '/rest/invoices', { basic: shop }, { url_name: shop.channel.url_name, invoice: { amount: 25, expires_in: expiresIn, expires_in_unit: unit } });
+      const response = await call(
+        'POST',
+        '/rest/invoices',
+        { basic: shop },
+        { url_name: shop.channel.url_name, invoice: { amount: 25, expires_in: expiresIn, expires_in_unit: unit } },
+      );
       assert.equal(response.statusCode, 201, response.body);
       return response.json<{ invoice: { id: number; debt_claim_number: string } }>().invoice;
     };
     const soon = await invoice(10, 'hours');
     const later = await invoice(3, 'days');
     const paid = await invoice(5, 'hours');
-    assert.equal((await call('PUT', `/rest/invoices/${paid.debt_claim_number}/status_change`, { basic: shop }, { status: 'paid' })).statusCode, 200);
+    assert.equal(
+      (await call('PUT', `/rest/invoices/${paid.debt_claim_number}/status_change`, { basic: shop }, { status: 'paid' })).statusCode,
+      200,
+    );
     // E-mails: the latest of `later` failed; `soon` failed once, then a reminder went out.
     const sql = sqlOf(gw);
     const email = (...params: unknown[]) =>
@@ -150,7 +169,12 @@ describe('GET /ui/dashboard (Europe/Berlin)', () => {
     await outbox('p5', other.merchant_id, 'tx-5', 'failed', 32);
     // Network tokens: one suspended by the (simulated) network, one active.
     const token = async () => {
-      const response = await call('POST', '/v2/network_tokens', { basic: shop }, { card_number: freshPan(), expiry_month: 12, expiry_year: 2031 });
+      const response = await call(
+        'POST',
+        '/v2/network_tokens',
+        { basic: shop },
+        { card_number: freshPan(), expiry_month: 12, expiry_year: 2031 },
+      );
       assert.equal(response.statusCode, 201, response.body);
       return response.json<{ data: { id: string } }>().data.id;
     };
@@ -191,10 +215,16 @@ describe('GET /ui/dashboard (Europe/Berlin)', () => {
     assert.deepEqual(view.series.map((b) => b.local_start).slice(0, 2), ['2026-11-20T00:00', '2026-11-20T01:00']);
     assert.equal(view.series.at(-1)?.local_start, '2026-11-20T13:00');
     const first = view.series[0];
-    assert.deepEqual([first?.start, first?.end, first?.payments, first?.volume], ['2026-11-19T23:00:00.000Z', '2026-11-20T00:00:00.000Z', 1, [money('EUR', 1, 100, 1)]]);
+    assert.deepEqual(
+      [first?.start, first?.end, first?.payments, first?.volume],
+      ['2026-11-19T23:00:00.000Z', '2026-11-20T00:00:00.000Z', 1, [money('EUR', 1, 100, 1)]],
+    );
     const eleven = view.series.find((b) => b.local_start === '2026-11-20T11:00');
     assert.deepEqual([eleven?.payments, eleven?.approved, eleven?.declined, eleven?.refunds], [2, 1, 1, [money('EUR', 1, 400, 4)]]);
-    assert.equal(view.series.reduce((sum, b) => sum + b.payments, 0), 3);
+    assert.equal(
+      view.series.reduce((sum, b) => sum + b.payments, 0),
+      3,
+    );
   });
 
   test('the last 7 days: 14 to 20 November, per day', async () => {
@@ -218,7 +248,10 @@ describe('GET /ui/dashboard (Europe/Berlin)', () => {
       ],
     );
     const sixteenth = view.series[2];
-    assert.deepEqual([sixteenth?.approved, sixteenth?.volume, sixteenth?.refunds], [2, [money('EUR', 1, 750, 7.5)], [money('EUR', 1, 250, 2.5)]]);
+    assert.deepEqual(
+      [sixteenth?.approved, sixteenth?.volume, sixteenth?.refunds],
+      [2, [money('EUR', 1, 750, 7.5)], [money('EUR', 1, 250, 2.5)]],
+    );
   });
 
   test('this month: everything since 1 November, in both currencies', async () => {
@@ -237,10 +270,19 @@ describe('GET /ui/dashboard (Europe/Berlin)', () => {
       ],
     );
     const tenth = view.series.find((b) => b.local_start === '2026-11-10');
-    assert.deepEqual([tenth?.payments, tenth?.approved, tenth?.declined, tenth?.volume], [3, 2, 1, [money('EUR', 1, 1000, 10), money('USD', 1, 2000, 20)]]);
+    assert.deepEqual(
+      [tenth?.payments, tenth?.approved, tenth?.declined, tenth?.volume],
+      [3, 2, 1, [money('EUR', 1, 1000, 10), money('USD', 1, 2000, 20)]],
+    );
     // Every figure of the series adds up to the period's.
-    assert.equal(view.series.reduce((sum, b) => sum + b.approved, 0), view.totals.approved);
-    assert.equal(view.series.reduce((sum, b) => sum + (b.volume.find((v) => v.currency === 'EUR')?.amount_minor ?? 0), 0), 3050);
+    assert.equal(
+      view.series.reduce((sum, b) => sum + b.approved, 0),
+      view.totals.approved,
+    );
+    assert.equal(
+      view.series.reduce((sum, b) => sum + (b.volume.find((v) => v.currency === 'EUR')?.amount_minor ?? 0), 0),
+      3050,
+    );
   });
 
   test('needs attention: postbacks, invoices expiring, failed e-mails, suspended tokens, authorizations expiring', async () => {
@@ -248,13 +290,22 @@ describe('GET /ui/dashboard (Europe/Berlin)', () => {
     assert.equal(attention.postbacks_retrying.count, 1);
     assert.equal(attention.postbacks_failed.count, 1);
     assert.equal(attention.invoices_expiring.count, 1);
-    assert.deepEqual(attention.invoices_expiring.items.map((i) => [i.expires_at, i.amount, i.currency]), [['2026-11-20T21:00:00.000Z', 25, 'EUR']]);
+    assert.deepEqual(
+      attention.invoices_expiring.items.map((i) => [i.expires_at, i.amount, i.currency]),
+      [['2026-11-20T21:00:00.000Z', 25, 'EUR']],
+    );
     assert.equal(attention.invoice_emails_failed.count, 1, 'a reminder that went out settles the earlier failure');
     assert.equal(attention.invoice_emails_failed.items[0]?.failed_at, '2026-11-20T11:03:00.000Z');
     assert.equal(attention.tokens_suspended.count, 1);
     assert.equal(attention.authorizations_expiring.count, 1);
     assert.deepEqual(attention.authorizations_expiring.items, [
-      { transaction_id: soonAuthorization, order_id: attention.authorizations_expiring.items[0]?.order_id ?? null, expires_at: '2026-11-20T15:00:00.000Z', currency: 'EUR', amount: 40 },
+      {
+        transaction_id: soonAuthorization,
+        order_id: attention.authorizations_expiring.items[0]?.order_id ?? null,
+        expires_at: '2026-11-20T15:00:00.000Z',
+        currency: 'EUR',
+        amount: 40,
+      },
     ]);
   });
 
@@ -272,7 +323,10 @@ describe('GET /ui/dashboard (Europe/Berlin)', () => {
   test('a bad period, or a field it does not know, is a 400 naming each', async () => {
     const bad = assertApiError(await env.call('GET', '/ui/dashboard?period=year', { token: office.token }), 400, 1001, ['period']);
     assert.equal(bad.errors.length, 1);
-    assertApiError(await env.call('GET', '/ui/dashboard?period=week&currency=EUR', { token: office.token }), 400, 1001, ['period', 'currency']);
+    assertApiError(await env.call('GET', '/ui/dashboard?period=week&currency=EUR', { token: office.token }), 400, 1001, [
+      'period',
+      'currency',
+    ]);
   });
 });
 

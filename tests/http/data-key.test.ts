@@ -13,14 +13,20 @@ import { createMerchant, runGateway, startGateway, tempDataDir } from '../helper
 import { createTestDatabase, postgresAvailable } from '../helpers/postgres.js';
 
 const key = () => randomBytes(32).toString('base64');
-const REFUSAL = /The data key from GATEWAY_DATA_KEY does not open this database's sealed data .*Every gateway instance on a database must use the same data key.*The gateway did not start and changed nothing/;
+const REFUSAL =
+  /The data key from GATEWAY_DATA_KEY does not open this database's sealed data .*Every gateway instance on a database must use the same data key.*The gateway did not start and changed nothing/;
 
 /** Every row of every table, as text: equal before and after means nothing was written. */
 function sqliteContents(dataDir: string): string {
   const db = new Database(join(dataDir, DATABASE_FILE), { readonly: true });
   try {
-    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>).map((r) => r.name);
-    return JSON.stringify([db.pragma('user_version', { simple: true }), ...tables.map((t) => [t, db.prepare(`SELECT * FROM "${t}"`).all()])]);
+    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>).map(
+      (r) => r.name,
+    );
+    return JSON.stringify([
+      db.pragma('user_version', { simple: true }),
+      ...tables.map((t) => [t, db.prepare(`SELECT * FROM "${t}"`).all()]),
+    ]);
   } finally {
     db.close();
   }
@@ -29,7 +35,11 @@ function sqliteContents(dataDir: string): string {
 async function postgresContents(url: string): Promise<string> {
   const pool = new pg.Pool({ connectionString: url, max: 1 });
   try {
-    const tables = (await pool.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name")).rows.map((r) => r.table_name);
+    const tables = (
+      await pool.query<{ table_name: string }>(
+        'SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name',
+      )
+    ).rows.map((r) => r.table_name);
     const parts: unknown[] = [];
     for (const t of tables) parts.push(t, (await pool.query(`SELECT * FROM "${t}" ORDER BY 1`)).rows);
     return JSON.stringify(parts);
@@ -64,7 +74,7 @@ describe('data key check on SQLite', () => {
     }
   });
 
-  test('a database from before the check (no canary): a merchant\'s sealed webhook key decides; the right key writes the canary', async () => {
+  test("a database from before the check (no canary): a merchant's sealed webhook key decides; the right key writes the canary", async () => {
     const dataDir = tempDataDir();
     createMerchant(dataDir, 'Old Shop');
     const db = new Database(join(dataDir, DATABASE_FILE));
@@ -93,17 +103,16 @@ describe('data key check on PostgreSQL', { skip }, () => {
     assert.equal(created.status, 0, created.stderr);
     const before = await postgresContents(url);
     const wrong = { GATEWAY_DATA_KEY: key() };
-    for (const args of [
-      ['serve', '--port', '0'],
-      ['migrate'],
-      ['merchant', 'create', '--name', 'Other'],
-    ]) {
+    for (const args of [['serve', '--port', '0'], ['migrate'], ['merchant', 'create', '--name', 'Other']]) {
       const result = runGateway([...args, '--data-dir', tempDataDir(), '--database', url], wrong);
       assert.equal(result.status, 1, `${args[0]}: ${result.stdout}${result.stderr}`);
       assert.match(result.stderr, REFUSAL, args.join(' '));
     }
     assert.equal(await postgresContents(url), before, 'nothing written');
-    const instances = [await startGateway({ args: ['--database', url], env: shared }), await startGateway({ args: ['--database', url], env: shared })];
+    const instances = [
+      await startGateway({ args: ['--database', url], env: shared }),
+      await startGateway({ args: ['--database', url], env: shared }),
+    ];
     try {
       for (const instance of instances) assert.equal((await fetch(`${instance.url}/health`)).status, 200);
     } finally {

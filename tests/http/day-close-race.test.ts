@@ -23,7 +23,10 @@ describe('closing the day while sales commit', () => {
   before(async () => {
     h = await startHarness();
     shop = await newMerchant(h, 'Busy Bakery');
-    assert.ok((await h.gateway.staff.create({ merchantId: shop.merchant_id, role: 'back_office', login: 'boss', pin: '2468', displayName: 'Olga' })).ok);
+    assert.ok(
+      (await h.gateway.staff.create({ merchantId: shop.merchant_id, role: 'back_office', login: 'boss', pin: '2468', displayName: 'Olga' }))
+        .ok,
+    );
     const session = await h.app.inject({ method: 'POST', url: '/ui/session', payload: { login: 'boss', pin: '2468' } });
     cookie = `${COOKIE}=${session.cookies.find((c) => c.name === COOKIE)?.value ?? ''}`;
   });
@@ -45,20 +48,45 @@ describe('closing the day while sales commit', () => {
          VALUES ($1, $2, 'cardpos', 'payment', 3, $3, 'EUR', 777, 777, '{}', 'TILL-1', $4, $4)`,
         [id, shop.merchant_id, `late-${id.slice(0, 8)}`, new Date().toISOString()],
       );
-      await client.query(`INSERT INTO transaction_events (id, transaction_id, type, status, amount_minor, created_at) VALUES ($1, $2, 'capture', 3, 777, $3)`, [randomUUID(), id, new Date().toISOString()]);
+      await client.query(
+        `INSERT INTO transaction_events (id, transaction_id, type, status, amount_minor, created_at) VALUES ($1, $2, 'capture', 3, 777, $3)`,
+        [randomUUID(), id, new Date().toISOString()],
+      );
       // Meanwhile: another sale commits, and the day is closed.
       const body = posPayment(1.23, { pan: freshPan(), entry: 'chip' });
       (body.pos_data as { terminal: { id: string } }).terminal.id = 'TILL-1';
-      assert.equal((await h.app.inject({ method: 'POST', url: '/rest/payment', headers: { authorization: shop.auth, 'idempotency-key': randomUUID() }, payload: body })).statusCode, 200);
-      const closed = await h.app.inject({ method: 'POST', url: '/ui/reports/z?terminal_id=TILL-1', headers: { cookie, 'idempotency-key': randomUUID() } });
+      assert.equal(
+        (
+          await h.app.inject({
+            method: 'POST',
+            url: '/rest/payment',
+            headers: { authorization: shop.auth, 'idempotency-key': randomUUID() },
+            payload: body,
+          })
+        ).statusCode,
+        200,
+      );
+      const closed = await h.app.inject({
+        method: 'POST',
+        url: '/ui/reports/z?terminal_id=TILL-1',
+        headers: { cookie, 'idempotency-key': randomUUID() },
+      });
       assert.equal(closed.statusCode, 201, closed.body);
-      assert.deepEqual(closed.json<DayReport>().totals.map((r) => r.approved), [{ count: 1, amount: 1.23 }], 'the close counted what had committed');
+      assert.deepEqual(
+        closed.json<DayReport>().totals.map((r) => r.approved),
+        [{ count: 1, amount: 1.23 }],
+        'the close counted what had committed',
+      );
       await client.query('COMMIT');
     } finally {
       client.release();
     }
     const open = (await h.app.inject({ method: 'GET', url: '/ui/reports/x?terminal_id=TILL-1', headers: { cookie } })).json<DayReport>();
-    assert.deepEqual(open.totals.map((r) => r.approved), [{ count: 1, amount: 7.77 }], 'the late sale is in the next day');
+    assert.deepEqual(
+      open.totals.map((r) => r.approved),
+      [{ count: 1, amount: 7.77 }],
+      'the late sale is in the next day',
+    );
   });
 
   test('every approved sale is in exactly one of the Z reports closed meanwhile or in the open day', async () => {
@@ -69,14 +97,23 @@ describe('closing the day while sales commit', () => {
     const sell = async (n: number) => {
       const body = posPayment(1 + (n % 50), { pan: freshPan(), entry: 'chip' });
       (body.pos_data as { terminal: { id: string } }).terminal.id = TILL;
-      const answer = await h.app.inject({ method: 'POST', url: '/rest/payment', headers: { authorization: shop.auth, 'idempotency-key': randomUUID() }, payload: body });
+      const answer = await h.app.inject({
+        method: 'POST',
+        url: '/rest/payment',
+        headers: { authorization: shop.auth, 'idempotency-key': randomUUID() },
+        payload: body,
+      });
       assert.equal(answer.statusCode, 200, answer.body);
       return answer.json<{ status: string; amount: number }>();
     };
     const closes = (async () => {
       let closed = 0;
       while (selling) {
-        const z = await h.app.inject({ method: 'POST', url: `/ui/reports/z?terminal_id=${TILL}`, headers: { cookie, 'idempotency-key': randomUUID() } });
+        const z = await h.app.inject({
+          method: 'POST',
+          url: `/ui/reports/z?terminal_id=${TILL}`,
+          headers: { cookie, 'idempotency-key': randomUUID() },
+        });
         assert.equal(z.statusCode, 201, z.body);
         closed += 1;
       }
@@ -84,7 +121,8 @@ describe('closing the day while sales commit', () => {
     })();
     const answers = [];
     // Many at a time, so that sales commit while a close takes its figures.
-    for (let start = 0; start < SALES; start += 40) answers.push(...(await Promise.all(Array.from({ length: 40 }, (_, i) => sell(start + i)))));
+    for (let start = 0; start < SALES; start += 40)
+      answers.push(...(await Promise.all(Array.from({ length: 40 }, (_, i) => sell(start + i)))));
     selling = false;
     const closedDays = await closes;
     assert.ok(closedDays >= 3, `closed ${closedDays} days while selling`);
@@ -99,7 +137,9 @@ describe('closing the day while sales commit', () => {
       minor += Math.round((eur?.approved.amount ?? 0) * 100);
     };
     for (let offset = 0; ; offset += 100) {
-      const page = (await h.app.inject({ method: 'GET', url: `/ui/reports/z?terminal_id=${TILL}&limit=100&offset=${offset}`, headers: { cookie } })).json<ZReportList>();
+      const page = (
+        await h.app.inject({ method: 'GET', url: `/ui/reports/z?terminal_id=${TILL}&limit=100&offset=${offset}`, headers: { cookie } })
+      ).json<ZReportList>();
       for (const item of page.items) add(item);
       if (offset + 100 >= page.total) break;
     }

@@ -11,7 +11,15 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { CardAuthorizationRequest, CardDecision } from '../../main/core/payments/ports.js';
-import { assertApiError, createTestMerchant, startTestGateway, tempDir, TestClock, type TestGateway, type TestMerchant } from '../helpers/api.js';
+import {
+  assertApiError,
+  createTestMerchant,
+  startTestGateway,
+  tempDir,
+  TestClock,
+  type TestGateway,
+  type TestMerchant,
+} from '../helpers/api.js';
 import { cardPayment, freshPan, posPayment, TEST_PIN } from '../helpers/payments.js';
 import { startPrinterListener } from '../helpers/printer-listener.js';
 import { timeText } from '../../main/core/reports/report-text.js';
@@ -66,7 +74,13 @@ function noonToday(): number {
   return noon.getTime();
 }
 
-const row = (currency: string, approved: [number, number], declined: [number, number], refunded: [number, number], net: number): FigureRow => ({
+const row = (
+  currency: string,
+  approved: [number, number],
+  declined: [number, number],
+  refunded: [number, number],
+  net: number,
+): FigureRow => ({
   currency,
   approved: { count: approved[0], amount: approved[1] },
   declined: { count: declined[0], amount: declined[1] },
@@ -90,7 +104,13 @@ describe('closing the day at a till', () => {
   let ben: Account;
   let office: Account;
 
-  const call = (method: InjectOptions['method'], url: string, token: string | null, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> =>
+  const call = (
+    method: InjectOptions['method'],
+    url: string,
+    token: string | null,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<LightMyRequestResponse> =>
     gw.app.inject({
       method,
       url,
@@ -109,11 +129,27 @@ describe('closing the day at a till', () => {
   }
 
   /** A card-present sale at the till, sent by a cashier's session (or with API credentials). */
-  async function sale(by: Account | 'api', amount: number, options: { pan?: string; entry?: string; currency?: string; terminal?: string; pin?: boolean; order?: string } = {}) {
+  async function sale(
+    by: Account | 'api',
+    amount: number,
+    options: { pan?: string; entry?: string; currency?: string; terminal?: string; pin?: boolean; order?: string } = {},
+  ) {
     const pan = options.pan ?? freshPan();
-    const body = posPayment(amount, { pan, ...(options.entry ? { entry: options.entry } : {}), ...(options.order ? { order: options.order } : {}), ...(options.pin ? { pin: TEST_PIN, sequence: 'subsequent' as const } : {}) }, options.currency ? { currency: options.currency } : {});
+    const body = posPayment(
+      amount,
+      {
+        pan,
+        ...(options.entry ? { entry: options.entry } : {}),
+        ...(options.order ? { order: options.order } : {}),
+        ...(options.pin ? { pin: TEST_PIN, sequence: 'subsequent' as const } : {}),
+      },
+      options.currency ? { currency: options.currency } : {},
+    );
     (body.pos_data as { terminal: { id: string } }).terminal.id = options.terminal ?? TILL;
-    const response = by === 'api' ? await call('POST', '/rest/payment', null, body, { authorization: shop.auth }) : await call('POST', '/rest/payment', by.token, body);
+    const response =
+      by === 'api'
+        ? await call('POST', '/rest/payment', null, body, { authorization: shop.auth })
+        : await call('POST', '/rest/payment', by.token, body);
     assert.equal(response.statusCode, 200, response.body);
     return response.json<{ transaction_id: string; status: string; message: string | null; order_id: string }>();
   }
@@ -126,7 +162,13 @@ describe('closing the day at a till', () => {
 
   async function refund(by: Account, transactionId: string, amount: number, reason: string, manager?: Account): Promise<void> {
     const token = manager ? await approval(by, 'refund', manager) : undefined;
-    const response = await call('POST', '/rest/refund', by.token, { transaction_id: transactionId, amount, merchant_reference: reason }, token ? { 'x-manager-approval': token } : {});
+    const response = await call(
+      'POST',
+      '/rest/refund',
+      by.token,
+      { transaction_id: transactionId, amount, merchant_reference: reason },
+      token ? { 'x-manager-approval': token } : {},
+    );
     assert.equal(response.statusCode, 200, response.body);
     assert.equal(response.json<{ status: string }>().status, 'success');
   }
@@ -223,7 +265,9 @@ describe('closing the day at a till', () => {
     const other = await call('GET', `/ui/reports/x?terminal_id=${encodeURIComponent(OTHER_TERMINALS_BOOK)}`, anna.token);
     assert.deepEqual(other.json<DayReport>().totals, [row('EUR', [1, 99], [0, 0], [0, 0], 99)]);
     // The refund's reason is in the audit log entry of the refund.
-    const audit = (await call('GET', '/ui/audit', office.token)).json<Array<{ action: string; subject_id: string; detail: string; approved_by: string | null }>>();
+    const audit = (await call('GET', '/ui/audit', office.token)).json<
+      Array<{ action: string; subject_id: string; detail: string; approved_by: string | null }>
+    >();
     const refundEntry = audit.find((a) => a.action === 'refund' && a.subject_id === anna1250.transaction_id);
     assert.equal(refundEntry?.detail, 'amount 12.5; reason: Returned goods');
     assert.equal(refundEntry?.approved_by, office.staff_id);
@@ -289,8 +333,12 @@ describe('closing the day at a till', () => {
     await assert.rejects(sqlOf(gw).run('DELETE FROM z_reports'), /never changes/);
   });
 
-  test("a sale that started before the close but committed after it belongs to the next day", async () => {
-    const processor = (gw.composition.gateway.payments as unknown as { deps: { processor: { authorizeCard(r: CardAuthorizationRequest): Promise<CardDecision> } } }).deps.processor;
+  test('a sale that started before the close but committed after it belongs to the next day', async () => {
+    const processor = (
+      gw.composition.gateway.payments as unknown as {
+        deps: { processor: { authorizeCard(r: CardAuthorizationRequest): Promise<CardDecision> } };
+      }
+    ).deps.processor;
     const original = processor.authorizeCard;
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
@@ -336,7 +384,11 @@ describe('closing the day at a till', () => {
   test('past Z reports are listed newest first, readable by every role, and an unknown number is 404', async () => {
     const list = await call('GET', '/ui/reports/z', ben.token);
     assert.equal(list.statusCode, 200);
-    const body = list.json<{ terminal_id: string; total: number; items: Array<{ sequence: number; closed_at: string; totals: FigureRow[]; approved_by: unknown }> }>();
+    const body = list.json<{
+      terminal_id: string;
+      total: number;
+      items: Array<{ sequence: number; closed_at: string; totals: FigureRow[]; approved_by: unknown }>;
+    }>();
     assert.equal(body.terminal_id, TILL);
     assert.equal(body.total, 2);
     assert.deepEqual(
@@ -357,7 +409,12 @@ describe('closing the day at a till', () => {
     assertApiError(await call('GET', '/ui/reports/z', null, undefined, { authorization: shop.auth }), 401, 2001);
     // Another shop's staff sees its own till, not this one's days.
     const other = await createTestMerchant(gw, 'Other Shop');
-    const created = await gw.composition.gateway.staff.create({ merchantId: other.merchant_id, role: 'back_office', login: 'elsewhere', pin: '8642' });
+    const created = await gw.composition.gateway.staff.create({
+      merchantId: other.merchant_id,
+      role: 'back_office',
+      login: 'elsewhere',
+      pin: '8642',
+    });
     assert.ok(created.ok);
     const login = await call('POST', '/ui/session', null, { login: 'elsewhere', pin: '8642' });
     const token = login.cookies.find((c) => c.name === COOKIE)?.value ?? '';
@@ -374,7 +431,10 @@ describe('closing the day at a till', () => {
     const text = lines.join('\n');
     assert.match(text, /Z REPORT NO\. 1/);
     assert.match(text, /Closed by {4}Olga \(office\)/);
-    assert.match(text, /TOTAL EUR\n {2}Approved {17}6 {8}154\.75\n {2}Declined {17}2 {9}30\.50\n {2}Refunded {17}2 {9}27\.50\n {2}Net {31}127\.25/);
+    assert.match(
+      text,
+      /TOTAL EUR\n {2}Approved {17}6 {8}154\.75\n {2}Declined {17}2 {9}30\.50\n {2}Refunded {17}2 {9}27\.50\n {2}Net {31}127\.25/,
+    );
     assert.match(text, /Mastercard EUR/);
     assert.match(text, /API \(no staff login\) EUR/);
   });
@@ -434,7 +494,7 @@ describe('closing the day at a till', () => {
     assert.match(text, /A closed day never changes/);
   });
 
-  test("the last sale is the last approved sale: a refund after it is an entry of the day, not a sale", async () => {
+  test('the last sale is the last approved sale: a refund after it is an entry of the day, not a sale', async () => {
     const till = 'TILL-7';
     assert.ok((await gw.composition.gateway.tills.create(shop.merchant_id, { till_id: till }, { staffId: null })).ok);
     const first = await sale(anna, 8, { terminal: till });
@@ -442,7 +502,9 @@ describe('closing the day at a till', () => {
     gw.clock.advance(3 * 60_000);
     await refund(office, first.transaction_id, 8, 'Returned goods');
     const refundedAt = gw.clock.now().toISOString();
-    const x = (await call('GET', `/ui/reports/x?terminal_id=${till}`, anna.token)).json<DayReport & { first_sale_at: string | null; last_sale_at: string | null }>();
+    const x = (await call('GET', `/ui/reports/x?terminal_id=${till}`, anna.token)).json<
+      DayReport & { first_sale_at: string | null; last_sale_at: string | null }
+    >();
     assert.equal(x.first_sale_at, soldAt);
     assert.equal(x.last_sale_at, soldAt, 'the refund three minutes later is not the last sale');
     assert.equal(x.last_entry_at, refundedAt);
@@ -456,13 +518,17 @@ describe('closing the day at a till', () => {
     const quiet = await sale(anna, 4, { terminal: 'TILL-8' });
     assert.equal((await call('POST', '/ui/reports/z?terminal_id=TILL-8', office.token)).statusCode, 201);
     await refund(office, quiet.transaction_id, 4, 'Returned goods');
-    const onlyRefund = (await call('GET', '/ui/reports/x?terminal_id=TILL-8', anna.token)).json<DayReport & { last_sale_at: string | null }>();
+    const onlyRefund = (await call('GET', '/ui/reports/x?terminal_id=TILL-8', anna.token)).json<
+      DayReport & { last_sale_at: string | null }
+    >();
     assert.equal(onlyRefund.last_sale_at, null);
     assert.notEqual(onlyRefund.last_entry_at, null);
   });
 
   test('the OpenAPI document describes the report routes with schemas', async () => {
-    const doc = (await gw.app.inject({ method: 'GET', url: '/openapi.json' })).json<{ paths: Record<string, Record<string, { responses: Record<string, unknown>; tags: string[] }>> }>();
+    const doc = (await gw.app.inject({ method: 'GET', url: '/openapi.json' })).json<{
+      paths: Record<string, Record<string, { responses: Record<string, unknown>; tags: string[] }>>;
+    }>();
     for (const [path, method] of [
       ['/ui/reports/x', 'get'],
       ['/ui/reports/z', 'post'],

@@ -46,7 +46,13 @@ async function startSink(): Promise<{ url: string; close(): Promise<void> }> {
 }
 
 /** POSTs JSON on a keep-alive agent; resolves with status and parsed body, rejects on a broken connection. */
-function post(agent: http.Agent, url: string, auth: string, key: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+function post(
+  agent: http.Agent,
+  url: string,
+  auth: string,
+  key: string,
+  body: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const payload = JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const request = http.request(
@@ -54,7 +60,12 @@ function post(agent: http.Agent, url: string, auth: string, key: string, body: u
       {
         method: 'POST',
         agent,
-        headers: { authorization: auth, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), 'idempotency-key': key },
+        headers: {
+          authorization: auth,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(payload),
+          'idempotency-key': key,
+        },
       },
       (response) => {
         let text = '';
@@ -151,7 +162,9 @@ describe('durability: kill -9 during load', sqliteOnly("SQLite's group commit, c
     assert.equal(db.pragma('integrity_check', { simple: true }), 'ok');
     assert.deepEqual(db.pragma('foreign_key_check'), []);
 
-    const transactions = db.prepare('SELECT id, order_id, status_code, amount_minor, postback_url FROM transactions WHERE merchant_id = ?').all(merchant.merchant_id) as Array<{
+    const transactions = db
+      .prepare('SELECT id, order_id, status_code, amount_minor, postback_url FROM transactions WHERE merchant_id = ?')
+      .all(merchant.merchant_id) as Array<{
       id: string;
       order_id: string;
       status_code: number;
@@ -160,8 +173,12 @@ describe('durability: kill -9 during load', sqliteOnly("SQLite's group commit, c
     }>;
     const byId = new Map(transactions.map((t) => [t.id, t]));
     const eventsOf = db.prepare("SELECT type FROM transaction_events WHERE transaction_id = ? AND type <> 'postback' ORDER BY id");
-    const outboxOf = db.prepare("SELECT sequence, url FROM postback_outbox WHERE subject_type = 'transaction' AND subject_id = ? ORDER BY sequence");
-    const idempotency = db.prepare('SELECT key, status, body FROM idempotency_keys WHERE merchant_id = ?').all(merchant.merchant_id) as Array<{
+    const outboxOf = db.prepare(
+      "SELECT sequence, url FROM postback_outbox WHERE subject_type = 'transaction' AND subject_id = ? ORDER BY sequence",
+    );
+    const idempotency = db
+      .prepare('SELECT key, status, body FROM idempotency_keys WHERE merchant_id = ?')
+      .all(merchant.merchant_id) as Array<{
       key: string;
       status: number;
       body: string;
@@ -170,7 +187,9 @@ describe('durability: kill -9 during load', sqliteOnly("SQLite's group commit, c
     // nothing behind, no claim to lapse, and a retry of their keys runs them.
     const claimed = idempotency.filter((row) => row.status === 0).map((row) => row.key);
     assert.deepEqual(claimed, [], 'no key is left claimed');
-    const replyByKey = new Map(idempotency.map((row) => [row.key, { status: row.status, body: JSON.parse(row.body) as Record<string, unknown> }]));
+    const replyByKey = new Map(
+      idempotency.map((row) => [row.key, { status: row.status, body: JSON.parse(row.body) as Record<string, unknown> }]),
+    );
 
     // 1. Every acknowledged payment is there, whole.
     for (const ack of acknowledged) {
@@ -211,9 +230,13 @@ describe('durability: kill -9 during load', sqliteOnly("SQLite's group commit, c
     for (const [key, reply] of replyByKey) {
       assert.ok(byId.has(String(reply.body.transaction_id)), `idempotency record ${key} points at a missing transaction`);
     }
-    const orphanEvents = db.prepare('SELECT COUNT(*) AS n FROM transaction_events e LEFT JOIN transactions t ON t.id = e.transaction_id WHERE t.id IS NULL').get() as { n: number };
+    const orphanEvents = db
+      .prepare('SELECT COUNT(*) AS n FROM transaction_events e LEFT JOIN transactions t ON t.id = e.transaction_id WHERE t.id IS NULL')
+      .get() as { n: number };
     const orphanOutbox = db
-      .prepare("SELECT COUNT(*) AS n FROM postback_outbox o LEFT JOIN transactions t ON t.id = o.subject_id WHERE o.subject_type = 'transaction' AND t.id IS NULL")
+      .prepare(
+        "SELECT COUNT(*) AS n FROM postback_outbox o LEFT JOIN transactions t ON t.id = o.subject_id WHERE o.subject_type = 'transaction' AND t.id IS NULL",
+      )
       .get() as { n: number };
     assert.equal(orphanEvents.n, 0);
     assert.equal(orphanOutbox.n, 0);
@@ -228,7 +251,13 @@ describe('durability: kill -9 during load', sqliteOnly("SQLite's group commit, c
     const shown = await fetch(`${restarted.url}/rest/transactions/${last.transactionId}`, { headers: { authorization: auth } });
     assert.equal(shown.status, 200);
     const agent = new http.Agent({ keepAlive: false });
-    const replay = await post(agent, `${restarted.url}/rest/payment`, auth, last.key, payment(last.orderId, last.postback ? sink.url : undefined));
+    const replay = await post(
+      agent,
+      `${restarted.url}/rest/payment`,
+      auth,
+      last.key,
+      payment(last.orderId, last.postback ? sink.url : undefined),
+    );
     assert.equal(replay.status, 200);
     assert.equal(replay.body.transaction_id, last.transactionId);
     assert.equal(await restarted.stop(), 0);

@@ -104,13 +104,19 @@ describe('HTTP foundation', () => {
       assert.match(String(response.headers['www-authenticate']), /^Basic realm="gateway"/);
     });
 
-    test('another merchant\'s key with this merchant\'s password: 401', async () => {
+    test("another merchant's key with this merchant's password: 401", async () => {
       const response = await list({ headers: { authorization: basic(otherShop.api_key, shop.api_password) }, remoteAddress: '10.1.0.4' });
       assertApiError(response, 401, 2001);
     });
 
     test('malformed Authorization headers: 401, never 5xx', async () => {
-      const headers = ['Bearer abc', 'Basic', 'Basic !!!', `Basic ${Buffer.from('no-colon').toString('base64')}`, `Basic ${Buffer.from(':only-password').toString('base64')}`];
+      const headers = [
+        'Bearer abc',
+        'Basic',
+        'Basic !!!',
+        `Basic ${Buffer.from('no-colon').toString('base64')}`,
+        `Basic ${Buffer.from(':only-password').toString('base64')}`,
+      ];
       for (const [i, authorization] of headers.entries()) {
         const response = await list({ headers: { authorization }, remoteAddress: `10.2.0.${i + 1}` });
         assertApiError(response, 401, 2001);
@@ -126,7 +132,10 @@ describe('HTTP foundation', () => {
       const locked = await list({ remoteAddress: source });
       assertApiError(locked, 429, 4004);
       const retryAfter = Number(locked.headers['retry-after']);
-      assert.ok(Number.isInteger(retryAfter) && retryAfter > 0 && retryAfter <= 15 * 60, `Retry-After ${String(locked.headers['retry-after'])}`);
+      assert.ok(
+        Number.isInteger(retryAfter) && retryAfter > 0 && retryAfter <= 15 * 60,
+        `Retry-After ${String(locked.headers['retry-after'])}`,
+      );
       // The lock-out is per source: the same credentials from elsewhere still work.
       const elsewhere = await list({ remoteAddress: '10.3.0.2' });
       assert.equal(elsewhere.statusCode, 200);
@@ -247,7 +256,12 @@ describe('HTTP foundation', () => {
 
     test('text with the NUL character: 400 naming each field (or path, or query), on both engines, nothing stored', async () => {
       const before = await mandateCount(gw, shop.merchant_id);
-      const response = await postMandate(gw, shop, { ...validMandate, first_name: 'Ada\u0000', last_name: 'Love\u0000lace', email: 'ada@example.com' });
+      const response = await postMandate(gw, shop, {
+        ...validMandate,
+        first_name: 'Ada\u0000',
+        last_name: 'Love\u0000lace',
+        email: 'ada@example.com',
+      });
       const body = assertApiError(response, 400, 1001, ['first_name', 'last_name']);
       assert.match(body.errors[0]?.message ?? '', /NUL/);
       assert.equal(await mandateCount(gw, shop.merchant_id), before);
@@ -306,7 +320,11 @@ describe('HTTP foundation', () => {
       assert.match(answers[0] ?? '', /^HTTP\/1\.1 200/);
       assert.match(answers[1] ?? '', /^HTTP\/1\.1 503/);
       assert.match(answers[1] ?? '', /retry-after: 5/i);
-      const refused = JSON.parse((answers[1] ?? '').split('\r\n\r\n')[1] ?? '') as { error_code: number; message: string; errors: unknown[] };
+      const refused = JSON.parse((answers[1] ?? '').split('\r\n\r\n')[1] ?? '') as {
+        error_code: number;
+        message: string;
+        errors: unknown[];
+      };
       assert.equal(refused.error_code, 5004);
       assert.deepEqual(Object.keys(refused).sort(), ['error_code', 'errors', 'message']);
       assert.equal(await mandateCount(gw, shop.merchant_id), before + 1, 'the first request did its work, the second none');
@@ -339,10 +357,18 @@ describe('HTTP foundation', () => {
     });
 
     test('a URL that cannot be decoded or has an over-long parameter: 400 naming path, URL not echoed', async () => {
-      const badEncoding = await gw.app.inject({ method: 'GET', url: `/rest/transactions/${CARD}%ff`, headers: { authorization: shop.auth } });
+      const badEncoding = await gw.app.inject({
+        method: 'GET',
+        url: `/rest/transactions/${CARD}%ff`,
+        headers: { authorization: shop.auth },
+      });
       assertApiError(badEncoding, 400, 1001, ['path']);
       assert.ok(!badEncoding.body.includes(CARD));
-      const longParam = await gw.app.inject({ method: 'GET', url: `/rest/transactions/${CARD}${'x'.repeat(100)}/log`, headers: { authorization: shop.auth } });
+      const longParam = await gw.app.inject({
+        method: 'GET',
+        url: `/rest/transactions/${CARD}${'x'.repeat(100)}/log`,
+        headers: { authorization: shop.auth },
+      });
       assertApiError(longParam, 400, 1001, ['path']);
       assert.ok(!longParam.body.includes(CARD));
     });
@@ -374,7 +400,11 @@ describe('HTTP foundation', () => {
     });
 
     test('unknown transaction: 404 (3001) naming transaction_id', async () => {
-      const response = await gw.app.inject({ method: 'GET', url: `/rest/transactions/${randomUUID()}`, headers: { authorization: shop.auth } });
+      const response = await gw.app.inject({
+        method: 'GET',
+        url: `/rest/transactions/${randomUUID()}`,
+        headers: { authorization: shop.auth },
+      });
       assertApiError(response, 404, 3001, ['transaction_id']);
     });
   });
@@ -453,7 +483,10 @@ describe('HTTP foundation', () => {
           ...request,
           headers: { authorization: shop.auth, ...(request.payload !== undefined ? { 'content-type': 'application/json' } : {}) },
         });
-        assert.ok(response.statusCode >= 400 && response.statusCode < 500, `${request.method} ${request.url}: ${response.statusCode} ${response.body}`);
+        assert.ok(
+          response.statusCode >= 400 && response.statusCode < 500,
+          `${request.method} ${request.url}: ${response.statusCode} ${response.body}`,
+        );
         assertApiError(response, response.statusCode, JSON.parse(response.body).error_code as number);
         assert.ok(!response.body.includes(CARD), `${request.method} ${request.url} echoes the card number: ${response.body}`);
       }
@@ -516,7 +549,7 @@ describe('HTTP foundation', () => {
       const b = await postMandate(gw, otherShop, validMandate, { 'idempotency-key': key });
       assert.equal(a.statusCode, 200);
       assert.equal(b.statusCode, 200);
-      assert.equal(b.headers['idempotent-replayed'], undefined, 'not a replay of the other merchant\'s reply');
+      assert.equal(b.headers['idempotent-replayed'], undefined, "not a replay of the other merchant's reply");
       assert.notEqual(a.json<MandateBody>().sepa_mandate, b.json<MandateBody>().sepa_mandate);
       // A different body under the same key is fine for the other merchant too.
       const otherKey = randomUUID();
@@ -554,7 +587,9 @@ describe('HTTP foundation', () => {
       assert.equal(await idempotencyRows(gw, shop.merchant_id, key), 1);
       // ...and a schema failure.
       const key2 = randomUUID();
-      assertApiError(await postMandate(gw, shop, { ...validMandate, recurring: '1' }, { 'idempotency-key': key2 }), 400, 1001, ['recurring']);
+      assertApiError(await postMandate(gw, shop, { ...validMandate, recurring: '1' }, { 'idempotency-key': key2 }), 400, 1001, [
+        'recurring',
+      ]);
       assertApiError(await postMandate(gw, shop, '{not json', { 'idempotency-key': key2 }), 400, 1001, ['body']);
       const fixed2 = await postMandate(gw, shop, validMandate, { 'idempotency-key': key2 });
       assert.equal(fixed2.statusCode, 200, fixed2.body);

@@ -11,11 +11,25 @@ import { escapeHtml } from '../../main/http/pages/html.js';
 import { formatterFor } from '../../contract/i18n/format.js';
 import { LANGUAGES, type Lang, type PageMessage } from '../../main/http/pages/i18n.js';
 import type { TestMerchant } from '../helpers/api.js';
-import { api, DAY, EXPIRY_YEAR, HOUR, newMerchant, orderId, outboxOf, REDIRECT, SETTLING_IBAN, startHarness, type Api, type Harness } from '../helpers/payments.js';
+import {
+  api,
+  DAY,
+  EXPIRY_YEAR,
+  HOUR,
+  newMerchant,
+  orderId,
+  outboxOf,
+  REDIRECT,
+  SETTLING_IBAN,
+  startHarness,
+  type Api,
+  type Harness,
+} from '../helpers/payments.js';
 import { sqlOf } from '../helpers/sql.js';
 import { dialects } from '../../db/sql.js';
 
-const CSP_BASE = "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; form-action 'self' https://shop.example; frame-ancestors 'none'; base-uri 'none'";
+const CSP_BASE =
+  "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; form-action 'self' https://shop.example; frame-ancestors 'none'; base-uri 'none'";
 const EXPIRY = `12/${String(EXPIRY_YEAR).slice(2)}`;
 const GOOD_CARD = { step: 'card', card_number: '4111 1111 1111 1111', expiry: EXPIRY, cvc: '123', holder: 'Ada Lovelace' };
 
@@ -44,7 +58,11 @@ function pathOf(url: string): string {
 function assertCleanPage(response: LightMyRequestResponse, lang: Lang): void {
   assert.match(String(response.headers['content-type']), /^text\/html; charset=utf-8/);
   assert.match(response.body, new RegExp(`^<!doctype html>\\n<html lang="${lang}">`));
-  assert.ok(String(response.headers['content-security-policy']).startsWith("default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; form-action 'self'"));
+  assert.ok(
+    String(response.headers['content-security-policy']).startsWith(
+      "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; form-action 'self'",
+    ),
+  );
   assert.match(String(response.headers['content-security-policy']), /frame-ancestors 'none'; base-uri 'none'$/);
   assert.equal(response.headers['x-frame-options'], 'DENY');
   assert.equal(response.headers['cache-control'], 'no-store');
@@ -78,7 +96,12 @@ describe('hosted pages', () => {
 
   const get = (path: string, headers: Record<string, string> = {}) => h.app.inject({ method: 'GET', url: path, headers });
   const post = (path: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
-    h.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, payload: new URLSearchParams(fields).toString() });
+    h.app.inject({
+      method: 'POST',
+      url: path,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      payload: new URLSearchParams(fields).toString(),
+    });
   const payment = async (body: Record<string, unknown>, kind = 'payment', client = a) =>
     client.ok<Tx>(`/rest/${kind}`, { order_id: orderId('page'), amount: 12.5, currency: 'EUR', ...REDIRECT, ...body });
   /** A started payment waiting on a hosted page; returns its id and the page path. */
@@ -107,14 +130,20 @@ describe('hosted pages', () => {
         assertCleanPage(response, lang);
         assert.equal(response.headers['content-security-policy'], CSP_BASE);
         const [pan, expiry, cvc, holder, pay] = labels[lang];
-        for (const [id_, label] of [['card_number', pan], ['expiry', expiry], ['cvc', cvc], ['holder', holder]] as const) {
+        for (const [id_, label] of [
+          ['card_number', pan],
+          ['expiry', expiry],
+          ['cvc', cvc],
+          ['holder', holder],
+        ] as const) {
           assert.ok(response.body.includes(`<label for="f-${id_}">${label}</label>`), `${lang}: label ${label}`);
         }
         assert.ok(response.body.includes(`data-busy>${pay}</button>`), `${lang}: button ${pay}`);
         assert.ok(response.body.includes(`action="/pay/${id}/card?lang=${lang}"`), 'the form keeps the language');
         assert.match(response.body, /autocomplete="cc-number" inputmode="numeric"/);
         // The language switcher: the same page in the four languages, the current one marked.
-        for (const other of LANGUAGES) assert.ok(response.body.includes(`href="/pay/${id}/card?lang=${other}" lang="${other}" hreflang="${other}"`));
+        for (const other of LANGUAGES)
+          assert.ok(response.body.includes(`href="/pay/${id}/card?lang=${other}" lang="${other}" hreflang="${other}"`));
         assert.match(response.body, new RegExp(`hreflang="${lang}" title="[^"]+" aria-current="true"`));
       }
       assert.ok((await get(`${path}?lang=en`)).body.includes('€12.50'));
@@ -154,7 +183,8 @@ describe('hosted pages', () => {
 
     test('language: ?lang=, then Accept-Language (quality order), then English', async () => {
       const { path } = await started('wallet');
-      const langOf = async (query: string, accept?: string) => /<html lang="(\w+)">/.exec((await get(`${path}${query}`, accept ? { 'accept-language': accept } : {})).body)?.[1];
+      const langOf = async (query: string, accept?: string) =>
+        /<html lang="(\w+)">/.exec((await get(`${path}${query}`, accept ? { 'accept-language': accept } : {})).body)?.[1];
       assert.equal(await langOf(''), 'en');
       assert.equal(await langOf('', 'hr-HR,hr;q=0.9,en;q=0.8'), 'hr');
       assert.equal(await langOf('', 'fr-FR, pt;q=0.5, de;q=0.7'), 'de');
@@ -191,7 +221,10 @@ describe('hosted pages', () => {
       assert.equal(response.headers.location, `https://shop.example/ok?transaction_id=${id}`);
       const tx = await status(id);
       assert.deepEqual([tx.status_code, tx.status], [3, 'completed']);
-      assert.ok((await outboxOf(h, id)).some((row) => row.payload.status === 'completed'), 'completed postback queued');
+      assert.ok(
+        (await outboxOf(h, id)).some((row) => row.payload.status === 'completed'),
+        'completed postback queued',
+      );
     });
 
     test('3-D Secure: the challenge card leads to the challenge page; Approve pays, Fail declines to error_url', async () => {
@@ -234,7 +267,13 @@ describe('hosted pages', () => {
     test('bad card input re-renders with errors in the page language, linked to the fields, and takes no payment', async () => {
       const { id, path } = await started('cardecom');
       const before_ = (await a.log(id)).length;
-      const bad = await post(`${path}?lang=de`, { step: 'card', card_number: '4111 1111 1111 1112', expiry: '13/40', cvc: '12', holder: ' ' });
+      const bad = await post(`${path}?lang=de`, {
+        step: 'card',
+        card_number: '4111 1111 1111 1112',
+        expiry: '13/40',
+        cvc: '12',
+        holder: ' ',
+      });
       assert.equal(bad.statusCode, 422);
       assertCleanPage(bad, 'de');
       for (const key of ['err_pan_invalid', 'err_expiry_invalid', 'err_cvc_invalid', 'err_holder_required'] as const) {
@@ -287,7 +326,11 @@ describe('hosted pages', () => {
       const plan = await started('wallet', { recurring: 1, subscription_plan_id: 'plan-basic', amount: 9.99 });
       assert.ok((await get(plan.path)).body.includes(text('en', 'subscription_note', { amount: '€9.99' })));
       assert.equal((await post(plan.path, { answer: 'approve' })).statusCode, 303);
-      const revise = await a.ok<{ action_data?: { url: string } }>('/rest/revise', { transaction_id: plan.id, amount: 14.99, subscription_plan_id: 'plan-plus' });
+      const revise = await a.ok<{ action_data?: { url: string } }>('/rest/revise', {
+        transaction_id: plan.id,
+        amount: 14.99,
+        subscription_plan_id: 'plan-plus',
+      });
       const revisionPath = pathOf(revise.action_data?.url ?? '');
       const revision = await get(revisionPath);
       assert.equal(revision.statusCode, 200);
@@ -295,7 +338,9 @@ describe('hosted pages', () => {
       assert.ok(revision.body.includes('€14.99'));
       const approved = await post(revisionPath, { answer: 'approve' });
       assert.equal(approved.statusCode, 303);
-      assert.ok((await a.log(plan.id)).some((event) => event.type === 'reauthorization' && event.message === 'Customer approved the revision'));
+      assert.ok(
+        (await a.log(plan.id)).some((event) => event.type === 'reauthorization' && event.message === 'Customer approved the revision'),
+      );
     });
 
     test('pages of finished payments show where they stand and take no payment', async () => {
@@ -354,7 +399,13 @@ describe('hosted pages', () => {
 
     test('a form with the NUL character is a 400 page, never a 500 (PostgreSQL cannot hold it), and pays nothing', async () => {
       const { id, path } = await started('cardecom');
-      const bad = await post(path, { step: 'card', card_number: '4111111111111111', expiry: '12/40', cvc: '123', holder: 'Ada\u0000Lovelace' });
+      const bad = await post(path, {
+        step: 'card',
+        card_number: '4111111111111111',
+        expiry: '12/40',
+        cvc: '123',
+        holder: 'Ada\u0000Lovelace',
+      });
       assert.equal(bad.statusCode, 400);
       assert.match(String(bad.headers['content-type']), /^text\/html/);
       assert.ok(!bad.body.includes('4111111111111111'), 'the card number is never echoed');
@@ -362,7 +413,14 @@ describe('hosted pages', () => {
     });
 
     test('unknown or malformed ids and unknown pages answer an HTML 404, never JSON or 500', async () => {
-      for (const path of ['/pay/01a1fce1-0000-7000-8000-000000000000/card', '/pay/not%20an%20id/card', '/pay/x/3ds', '/pay/01a1fce1-0000-7000-8000-000000000000/nothing', '/checkout/unknown-checkout-id', '/checkout/a/b/c']) {
+      for (const path of [
+        '/pay/01a1fce1-0000-7000-8000-000000000000/card',
+        '/pay/not%20an%20id/card',
+        '/pay/x/3ds',
+        '/pay/01a1fce1-0000-7000-8000-000000000000/nothing',
+        '/checkout/unknown-checkout-id',
+        '/checkout/a/b/c',
+      ]) {
         const response = await get(path);
         assert.equal(response.statusCode, 404, path);
         assertCleanPage(response, 'en');
@@ -386,10 +444,19 @@ describe('hosted pages', () => {
       assert.equal(crossSite.statusCode, 200);
       assert.equal((await status(bank.id)).status, 'started');
       // The postform integration: the merchant's page posts the action's fields to the bank page.
-      const merchantForm = await post(`${bank.path}?lang=hr`, { transaction_id: bank.id, order: 'x' }, { origin: 'https://shop.example', 'sec-fetch-site': 'cross-site' });
+      const merchantForm = await post(
+        `${bank.path}?lang=hr`,
+        { transaction_id: bank.id, order: 'x' },
+        { origin: 'https://shop.example', 'sec-fetch-site': 'cross-site' },
+      );
       assert.equal(merchantForm.statusCode, 200);
       assert.ok(merchantForm.body.includes(`<h1>${text('hr', 'bank_title')}</h1>`));
-      const multipart = await h.app.inject({ method: 'POST', url: bank.path, headers: { 'content-type': 'multipart/form-data; boundary=x' }, payload: '--x--' });
+      const multipart = await h.app.inject({
+        method: 'POST',
+        url: bank.path,
+        headers: { 'content-type': 'multipart/form-data; boundary=x' },
+        payload: '--x--',
+      });
       assert.equal(multipart.statusCode, 200);
       // A browser that sends no Origin value (Origin: null) and no Sec-Fetch-Site is not trusted either.
       assert.equal((await post(bank.path, { answer: 'approve' }, { origin: 'null' })).statusCode, 200);
@@ -408,11 +475,17 @@ describe('hosted pages', () => {
       // The bank redirect's own fields travel in the form.
       assert.ok(page.body.includes(`<input type="hidden" name="transaction_id" value="${bank.id}">`), page.body);
       assert.ok(page.body.includes('<input type="hidden" name="currency" value="EUR">'));
-      assert.match(page.body, /<noscript><div class="actions"><button type="submit" class="btn btn-primary">Weiter<\/button><\/div><\/noscript>/);
+      assert.match(
+        page.body,
+        /<noscript><div class="actions"><button type="submit" class="btn btn-primary">Weiter<\/button><\/div><\/noscript>/,
+      );
 
       // A postform action with fields (as a processor may answer): fields escaped, its origin allowed as form target.
       const other = await started('bankredirect');
-      const action = { client_action: 'postform', action_data: { url: 'https://acs.example/challenge?x=1', fields: { PaReq: '<abc>"', MD: other.id } } };
+      const action = {
+        client_action: 'postform',
+        action_data: { url: 'https://acs.example/challenge?x=1', fields: { PaReq: '<abc>"', MD: other.id } },
+      };
       await sqlOf(h).run(
         dialects({
           sqlite: "UPDATE transactions SET details = json_set(details, '$.client_action', json(?)) WHERE id = ?",
@@ -447,7 +520,10 @@ describe('hosted pages', () => {
       const script = await get(assets.find((path) => path.includes('.js')) as string);
       assert.match(String(script.headers['content-type']), /^text\/javascript/);
       assert.doesNotThrow(() => new Script(script.body));
-      assert.ok(script.body.length < 16 * 1024 && (await get(assets.find((p) => p.includes('.css')) as string)).body.length < 16 * 1024, 'small');
+      assert.ok(
+        script.body.length < 16 * 1024 && (await get(assets.find((p) => p.includes('.css')) as string)).body.length < 16 * 1024,
+        'small',
+      );
       assert.equal((await get('/pay/assets/pages.js')).headers['cache-control'], 'no-cache');
       assert.equal((await get('/pay/assets/nothing.js')).statusCode, 404);
     });
@@ -477,17 +553,44 @@ describe('hosted pages', () => {
       payment_instruction_merchant_account_holder: 'Corner Shop GmbH',
       payment_instruction_merchant_iban: 'DE89370400440532013000',
       payment_instruction_merchant_bic: 'COBADEFFXXX',
-      prefill_customer_info: { first_name: '"><svg onload=alert(1)>', last_name: 'Horvat', address: 'Ilica 1', city: 'Zagreb', postal_code: '10000', country: 'HR', phone: '+385 1 234 5678' },
+      prefill_customer_info: {
+        first_name: '"><svg onload=alert(1)>',
+        last_name: 'Horvat',
+        address: 'Ilica 1',
+        city: 'Zagreb',
+        postal_code: '10000',
+        country: 'HR',
+        phone: '+385 1 234 5678',
+      },
     };
-    const customer = { dob: '1990-04-01', phone: '+385 1 234 5678', gender: 'female', first_name: 'Ana', last_name: 'Horvat', address: 'Ilica 1', postal_code: '10000', city: 'Zagreb', country: 'HR', shipping_same: '1' };
+    const customer = {
+      dob: '1990-04-01',
+      phone: '+385 1 234 5678',
+      gender: 'female',
+      first_name: 'Ana',
+      last_name: 'Horvat',
+      address: 'Ilica 1',
+      postal_code: '10000',
+      city: 'Zagreb',
+      country: 'HR',
+      shipping_same: '1',
+    };
     const open = async (extra: Record<string, unknown> = {}) => {
-      const response = await h.app.inject({ method: 'POST', url: '/rest/checkouts', headers: { authorization: shop.auth }, payload: { ...session, ...extra } });
+      const response = await h.app.inject({
+        method: 'POST',
+        url: '/rest/checkouts',
+        headers: { authorization: shop.auth },
+        payload: { ...session, ...extra },
+      });
       assert.equal(response.statusCode, 200, response.body);
       const body = response.json<{ checkout_id: string; action_data: { url: string } }>();
       return { id: body.checkout_id, path: pathOf(body.action_data.url) };
     };
     const checkoutStatus = async (id: string) =>
-      (await h.app.inject({ method: 'GET', url: `/rest/checkouts/${id}`, headers: { authorization: shop.auth } })).json<{ status: string; transaction_id: string | null }>();
+      (await h.app.inject({ method: 'GET', url: `/rest/checkouts/${id}`, headers: { authorization: shop.auth } })).json<{
+        status: string;
+        transaction_id: string | null;
+      }>();
 
     test('shows the order, the collect_* fields pre-filled, the methods, the manual instructions and Cancel, in each language', async () => {
       const { id, path } = await open(full);
@@ -499,7 +602,26 @@ describe('hosted pages', () => {
         assert.equal(response.headers['content-security-policy'], CSP_BASE);
         const body = response.body;
         assert.ok(body.includes(text(lang, 'pay_to', { merchant: 'Corner <Shop>' })), `${lang} heading`);
-        for (const key of ['order_summary', 'subtotal', 'taxes', 'shipping', 'total', 'dob', 'phone', 'gender', 'billing_address', 'shipping_address', 'same_as_billing', 'payment_method', 'manual_title', 'method_cardecom', 'method_dd', 'method_wallet', 'method_a2a', 'method_bankredirect'] as const) {
+        for (const key of [
+          'order_summary',
+          'subtotal',
+          'taxes',
+          'shipping',
+          'total',
+          'dob',
+          'phone',
+          'gender',
+          'billing_address',
+          'shipping_address',
+          'same_as_billing',
+          'payment_method',
+          'manual_title',
+          'method_cardecom',
+          'method_dd',
+          'method_wallet',
+          'method_a2a',
+          'method_bankredirect',
+        ] as const) {
           assert.ok(body.includes(text(lang, key)), `${lang}: ${key}`);
         }
         assert.ok(body.includes(text(lang, 'cancel_checkout', { merchant: 'Corner <Shop>' })));
@@ -509,7 +631,11 @@ describe('hosted pages', () => {
       assert.ok(body.includes('2 × &quot;Coffee&quot; &lt;beans&gt;'), 'description escaped');
       assert.ok(body.includes('value="&quot;&gt;&lt;svg onload=alert(1)&gt;"'), 'prefill escaped');
       assert.ok(!body.includes('<svg onload') && !body.includes('<beans>') && !body.includes('Corner <Shop>'));
-      assert.ok(body.includes('value="+385 1 234 5678"') && body.includes('value="Ilica 1"') && body.includes('<option value="HR" selected>Croatia</option>'));
+      assert.ok(
+        body.includes('value="+385 1 234 5678"') &&
+          body.includes('value="Ilica 1"') &&
+          body.includes('<option value="HR" selected>Croatia</option>'),
+      );
       assert.ok(body.includes('name="shipping_first_name" value="&quot;&gt;&lt;svg'), 'shipping pre-filled from the same data');
       assert.ok(body.includes('DE89 3704 0044 0532 0130 00') && body.includes('COBADEFFXXX') && body.includes('Corner Shop GmbH'));
       assert.ok(body.includes('€13.90') && body.includes('€1.90') && body.includes('€2.00'));
@@ -518,7 +644,8 @@ describe('hosted pages', () => {
 
       const plain = await open();
       const minimal = (await get(plain.path)).body;
-      for (const absent of ['name="dob"', 'name="phone"', 'name="first_name"', text('en', 'order_summary'), text('en', 'manual_title')]) assert.ok(!minimal.includes(absent), absent);
+      for (const absent of ['name="dob"', 'name="phone"', 'name="first_name"', text('en', 'order_summary'), text('en', 'manual_title')])
+        assert.ok(!minimal.includes(absent), absent);
       assert.ok(minimal.includes('€13.90'));
     });
 
@@ -530,7 +657,8 @@ describe('hosted pages', () => {
         const mandate = await post(`${path}?lang=${lang}`, { ...customer, method: 'dd' });
         assert.equal(mandate.statusCode, 200);
         assertCleanPage(mandate, lang);
-        for (const key of ['sepa_title', 'account_holder', 'iban', 'mandate_accept', 'confirm_and_pay', 'back'] as const) assert.ok(mandate.body.includes(text(lang, key)), `${lang}: ${key}`);
+        for (const key of ['sepa_title', 'account_holder', 'iban', 'mandate_accept', 'confirm_and_pay', 'back'] as const)
+          assert.ok(mandate.body.includes(text(lang, key)), `${lang}: ${key}`);
         const status_ = await get(`${cancelled.path}?lang=${lang}`);
         assertCleanPage(status_, lang);
         assert.ok(status_.body.includes(`<h1>${text(lang, 'checkout_cancelled_title')}</h1>`));
@@ -573,7 +701,10 @@ describe('hosted pages', () => {
     });
 
     test('3-D Secure through a checkout: the customer returns with transaction_id and checkout_id, to error_url when it fails', async () => {
-      for (const [answer, target] of [['approve', 'https://shop.example/ok'], ['fail', 'https://shop.example/failed']] as const) {
+      for (const [answer, target] of [
+        ['approve', 'https://shop.example/ok'],
+        ['fail', 'https://shop.example/failed'],
+      ] as const) {
         const { id, path } = await open(full);
         const chosen = await post(path, { ...customer, method: 'cardecom' });
         const location = String(chosen.headers.location);
@@ -588,10 +719,28 @@ describe('hosted pages', () => {
 
     test('collect_* fields are checked on the server and come back with errors', async () => {
       const { id, path } = await open(full);
-      const response = await post(`${path}?lang=de`, { dob: '2999-01-01', phone: 'abc', gender: 'robot', first_name: 'Ana', last_name: '', address: 'Ilica 1', postal_code: '10000', city: 'Zagreb', country: 'XX', method: 'bitcoin' });
+      const response = await post(`${path}?lang=de`, {
+        dob: '2999-01-01',
+        phone: 'abc',
+        gender: 'robot',
+        first_name: 'Ana',
+        last_name: '',
+        address: 'Ilica 1',
+        postal_code: '10000',
+        city: 'Zagreb',
+        country: 'XX',
+        method: 'bitcoin',
+      });
       assert.equal(response.statusCode, 422);
       assertCleanPage(response, 'de');
-      for (const [field, key] of [['dob', 'err_dob_invalid'], ['phone', 'err_phone_invalid'], ['gender', 'err_required'], ['last_name', 'err_required'], ['country', 'err_country_invalid'], ['shipping_address', 'err_required']] as const) {
+      for (const [field, key] of [
+        ['dob', 'err_dob_invalid'],
+        ['phone', 'err_phone_invalid'],
+        ['gender', 'err_required'],
+        ['last_name', 'err_required'],
+        ['country', 'err_country_invalid'],
+        ['shipping_address', 'err_required'],
+      ] as const) {
         assert.match(response.body, new RegExp(`id="f-${field}"[^>]*aria-invalid="true"`), field);
         assert.ok(response.body.includes(`id="f-${field}-error">${text('de', key)}</p>`), `${field}: ${key}`);
       }
@@ -610,7 +759,10 @@ describe('hosted pages', () => {
       assertCleanPage(mandate, 'de');
       assert.ok(mandate.body.includes(`<h1>${text('de', 'sepa_title')}</h1>`));
       assert.ok(mandate.body.includes(text('de', 'mandate_text', { merchant: 'Corner <Shop>' })));
-      assert.ok(mandate.body.includes('<label for="f-iban">IBAN</label>') && mandate.body.includes(`<label for="f-account_holder">${text('de', 'account_holder')}</label>`));
+      assert.ok(
+        mandate.body.includes('<label for="f-iban">IBAN</label>') &&
+          mandate.body.includes(`<label for="f-account_holder">${text('de', 'account_holder')}</label>`),
+      );
       assert.ok(mandate.body.includes('name="account_holder" value="Ana Horvat"'), 'holder from the entered name');
       assert.ok(mandate.body.includes('<input type="hidden" name="city" value="Zagreb">'), 'the details travel along');
 
@@ -622,7 +774,10 @@ describe('hosted pages', () => {
 
       const back = await post(`${path}?lang=de`, { ...carried, back: '1' });
       assert.equal(back.statusCode, 200);
-      assert.ok(back.body.includes('name="city" value="Zagreb"') && back.body.includes('value="dd" checked'), 'Back keeps the entries and the choice');
+      assert.ok(
+        back.body.includes('name="city" value="Zagreb"') && back.body.includes('value="dd" checked'),
+        'Back keeps the entries and the choice',
+      );
 
       const ok = await post(`${path}?lang=de`, { ...carried, account_holder: 'Ana Horvat', iban: SETTLING_IBAN, mandate_accept: '1' });
       assert.equal(ok.statusCode, 303, ok.body);
@@ -653,7 +808,10 @@ describe('hosted pages', () => {
       assert.equal((await checkoutStatus(id)).transaction_id, null);
       // Cancel from another site does nothing.
       const other = await open();
-      assert.equal((await post(`${other.path}/cancel`, {}, { origin: 'https://evil.example' })).headers.location, `/checkout/${other.id}?lang=en`);
+      assert.equal(
+        (await post(`${other.path}/cancel`, {}, { origin: 'https://evil.example' })).headers.location,
+        `/checkout/${other.id}?lang=en`,
+      );
       assert.equal((await checkoutStatus(other.id)).status, 'open');
     });
 

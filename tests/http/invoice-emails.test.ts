@@ -109,9 +109,18 @@ describe('invoice e-mails', () => {
   const drain = () => gw.composition.gateway.mailQueue.drain();
 
   const expected = {
-    en: { subject: /^Your invoice EN-1 from Mail Shop$/, body: /Hello Ada Lovelace,[\s\S]*for €1,234\.50[\s\S]*Please pay by[\s\S]*You can pay online here:/ },
-    de: { subject: /^Ihre Rechnung DE-1 von Mail Shop$/, body: /Guten Tag Ada Lovelace,[\s\S]*über 1\.234,50\s€[\s\S]*Bitte bezahlen Sie bis zum[\s\S]*Sie können hier online bezahlen:/ },
-    pt: { subject: /^A sua fatura PT-1 de Mail Shop$/, body: /Olá Ada Lovelace,[\s\S]*no valor de 1234,50\s€[\s\S]*Por favor, pague até[\s\S]*Pode pagar online aqui:/ },
+    en: {
+      subject: /^Your invoice EN-1 from Mail Shop$/,
+      body: /Hello Ada Lovelace,[\s\S]*for €1,234\.50[\s\S]*Please pay by[\s\S]*You can pay online here:/,
+    },
+    de: {
+      subject: /^Ihre Rechnung DE-1 von Mail Shop$/,
+      body: /Guten Tag Ada Lovelace,[\s\S]*über 1\.234,50\s€[\s\S]*Bitte bezahlen Sie bis zum[\s\S]*Sie können hier online bezahlen:/,
+    },
+    pt: {
+      subject: /^A sua fatura PT-1 de Mail Shop$/,
+      body: /Olá Ada Lovelace,[\s\S]*no valor de 1234,50\s€[\s\S]*Por favor, pague até[\s\S]*Pode pagar online aqui:/,
+    },
   } as const;
 
   for (const locale of ['en', 'de', 'pt'] as const) {
@@ -127,7 +136,13 @@ describe('invoice e-mails', () => {
         expires_in: 7,
         expires_in_unit: 'days',
       });
-      assert.deepEqual(created.invoice.last_email, { email_type: 'initial', status: 'queued', sent_at: null, recipient_email: `ada-${locale}@example.com`, locale });
+      assert.deepEqual(created.invoice.last_email, {
+        email_type: 'initial',
+        status: 'queued',
+        sent_at: null,
+        recipient_email: `ada-${locale}@example.com`,
+        locale,
+      });
       await drain();
       const message = mailer.sent.find((m) => m.to === `ada-${locale}@example.com`);
       assert.ok(message, 'the mailer got the e-mail');
@@ -142,7 +157,13 @@ describe('invoice e-mails', () => {
   }
 
   test('a drain started while another runs returns once the e-mail is sent, whichever drain sent it', async () => {
-    const created = await create({ debt_claim_number: 'TWO-DRAINS', email: 'twice@example.com', first_name: 'Ada', last_name: 'Lovelace', send_initial_email: true });
+    const created = await create({
+      debt_claim_number: 'TWO-DRAINS',
+      email: 'twice@example.com',
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      send_initial_email: true,
+    });
     // As the background loop and a caller can: the first drain claims the e-mail, the second finds it claimed.
     const first = drain();
     const second = drain();
@@ -153,7 +174,13 @@ describe('invoice e-mails', () => {
   });
 
   test('initial_email_type reminder uses the reminder template', async () => {
-    await create({ debt_claim_number: 'REM-T', email: 'rem@example.com', send_initial_email: true, initial_email_type: 'reminder', locale: 'de' });
+    await create({
+      debt_claim_number: 'REM-T',
+      email: 'rem@example.com',
+      send_initial_email: true,
+      initial_email_type: 'reminder',
+      locale: 'de',
+    });
     await drain();
     const message = mailer.sent.find((m) => m.to === 'rem@example.com');
     assert.match(message?.subject ?? '', /^Zahlungserinnerung: Rechnung REM-T von Mail Shop$/);
@@ -184,7 +211,13 @@ describe('invoice e-mails', () => {
     await create({ debt_claim_number: 'R-1', email: 'r1@example.com', locale: 'pt' });
     const response = await inject('POST', '/rest/invoices/R-1/reminder');
     assert.equal(response.statusCode, 200, response.body);
-    assert.deepEqual(response.json<Wrapper>().invoice.last_email, { email_type: 'reminder', status: 'queued', sent_at: null, recipient_email: 'r1@example.com', locale: 'pt' });
+    assert.deepEqual(response.json<Wrapper>().invoice.last_email, {
+      email_type: 'reminder',
+      status: 'queued',
+      sent_at: null,
+      recipient_email: 'r1@example.com',
+      locale: 'pt',
+    });
     await drain();
     assert.match(mailer.sent.find((m) => m.to === 'r1@example.com')?.subject ?? '', /^Lembrete: fatura R-1 de Mail Shop$/);
     assert.equal((await read('R-1')).invoice.last_email?.status, 'sent');
@@ -211,7 +244,11 @@ describe('invoice e-mails', () => {
 
     const unknown = await inject('POST', '/rest/invoices/NOPE/reminder');
     assert.equal(unknown.statusCode, 404);
-    assert.deepEqual(unknown.json(), { message: 'Invoice not found.', error: 'Invoice not found.', errors: [{ field: 'invoice_number', message: 'Invoice not found.' }] });
+    assert.deepEqual(unknown.json(), {
+      message: 'Invoice not found.',
+      error: 'Invoice not found.',
+      errors: [{ field: 'invoice_number', message: 'Invoice not found.' }],
+    });
   });
 
   test('a mailer that rejects: retried on the schedule, then failed with the error', async () => {
@@ -229,7 +266,13 @@ describe('invoice e-mails', () => {
       await drain();
       [email] = await emails('FAIL-1');
       assert.deepEqual([email?.status, email?.attempts, email?.sent_at], ['failed', 3, null]);
-      assert.deepEqual((await read('FAIL-1')).invoice.last_email, { email_type: 'initial', status: 'failed', sent_at: null, recipient_email: 'fail@example.com', locale: 'en' });
+      assert.deepEqual((await read('FAIL-1')).invoice.last_email, {
+        email_type: 'initial',
+        status: 'failed',
+        sent_at: null,
+        recipient_email: 'fail@example.com',
+        locale: 'en',
+      });
     } finally {
       mailer.reject = undefined;
     }
@@ -255,12 +298,19 @@ describe('invoice e-mails without SMTP: the local test outbox', () => {
       method: 'POST',
       url: '/rest/invoices',
       headers: { authorization: shop.auth },
-      payload: { url_name: shop.channel.url_name, invoice: { amount: 20, email: 'box@example.com', send_initial_email: true, debt_claim_number: 'BOX-1' } },
+      payload: {
+        url_name: shop.channel.url_name,
+        invoice: { amount: 20, email: 'box@example.com', send_initial_email: true, debt_claim_number: 'BOX-1' },
+      },
     });
     assert.equal(created.statusCode, 201, created.body);
     let email: EmailView | undefined;
     for (let i = 0; i < 100; i += 1) {
-      const response = await gw.app.inject({ method: 'GET', url: '/rest/emails?invoice_number=BOX-1', headers: { authorization: shop.auth } });
+      const response = await gw.app.inject({
+        method: 'GET',
+        url: '/rest/emails?invoice_number=BOX-1',
+        headers: { authorization: shop.auth },
+      });
       assert.equal(response.statusCode, 200, response.body);
       [email] = response.json<{ emails: EmailView[] }>().emails;
       if (email?.status !== 'queued') break;

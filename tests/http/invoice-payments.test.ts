@@ -56,17 +56,28 @@ describe('invoice payments', () => {
   });
 
   const inject = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>
-    gw.app.inject({ method, url, headers: { authorization: shop.auth }, ...(payload !== undefined ? { payload: payload as Record<string, unknown> } : {}) });
+    gw.app.inject({
+      method,
+      url,
+      headers: { authorization: shop.auth },
+      ...(payload !== undefined ? { payload: payload as Record<string, unknown> } : {}),
+    });
   const create = async (invoice: Record<string, unknown> = {}): Promise<Wrapper> => {
     const response = await inject('POST', '/rest/invoices', { url_name: shop.channel.url_name, invoice: { amount: 100, ...invoice } });
     assert.equal(response.statusCode, 201, response.body);
     return response.json<Wrapper>();
   };
   const planPath = (number: string) => `/rest/invoices/${encodeURIComponent(number)}/payment_plan`;
-  const statusOf = async (number: string): Promise<string> => (await inject('GET', `/rest/invoices/${encodeURIComponent(number)}`)).json<Wrapper>().invoice.status;
+  const statusOf = async (number: string): Promise<string> =>
+    (await inject('GET', `/rest/invoices/${encodeURIComponent(number)}`)).json<Wrapper>().invoice.status;
   const page = (path: string) => gw.app.inject({ method: 'GET', url: path });
   const post = (path: string, form: Record<string, string>, headers: Record<string, string> = {}) =>
-    gw.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin', ...headers }, payload: new URLSearchParams(form).toString() });
+    gw.app.inject({
+      method: 'POST',
+      url: path,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin', ...headers },
+      payload: new URLSearchParams(form).toString(),
+    });
   const location = (response: { headers: Record<string, unknown> }) => String(response.headers.location);
 
   /** Chooses the card on the pay page and pays on the card page; answers the card page's reply. */
@@ -85,18 +96,29 @@ describe('invoice payments', () => {
       assert.equal(response.statusCode, 201, response.body);
       const plan = response.json<Plan>().payment_plan;
       assert.equal(plan.status, 'active');
-      assert.deepEqual(plan.schedule.map((s) => s.amount_cents), [3334, 3333, 3333]);
-      assert.equal(plan.schedule.reduce((sum, s) => sum + s.amount_cents, 0), 10000);
+      assert.deepEqual(
+        plan.schedule.map((s) => s.amount_cents),
+        [3334, 3333, 3333],
+      );
+      assert.equal(
+        plan.schedule.reduce((sum, s) => sum + s.amount_cents, 0),
+        10000,
+      );
       const today = gw.clock.now().toISOString().slice(0, 10);
       assert.equal(plan.schedule[0]?.due_date, today);
       const next = new Date(`${today}T00:00:00Z`);
       next.setUTCMonth(next.getUTCMonth() + 1);
-      if (next.getUTCDate() === new Date(`${today}T00:00:00Z`).getUTCDate()) assert.equal(plan.schedule[1]?.due_date, next.toISOString().slice(0, 10));
+      if (next.getUTCDate() === new Date(`${today}T00:00:00Z`).getUTCDate())
+        assert.equal(plan.schedule[1]?.due_date, next.toISOString().slice(0, 10));
       assert.equal(plan.paid_installments, 0);
 
       const weekly = await create({ amount: 10 });
-      const weeks = (await inject('POST', planPath(weekly.invoice.debt_claim_number), { installments: 2, interval: 'week' })).json<Plan>().payment_plan;
-      assert.equal(Date.parse(`${weeks.schedule[1]?.due_date}T00:00:00Z`) - Date.parse(`${weeks.schedule[0]?.due_date}T00:00:00Z`), 7 * 86_400_000);
+      const weeks = (await inject('POST', planPath(weekly.invoice.debt_claim_number), { installments: 2, interval: 'week' })).json<Plan>()
+        .payment_plan;
+      assert.equal(
+        Date.parse(`${weeks.schedule[1]?.due_date}T00:00:00Z`) - Date.parse(`${weeks.schedule[0]?.due_date}T00:00:00Z`),
+        7 * 86_400_000,
+      );
 
       const read = await inject('GET', planPath(inv.invoice.debt_claim_number));
       assert.equal(read.statusCode, 200);
@@ -114,15 +136,26 @@ describe('invoice payments', () => {
         error: 'Invoice already has an active payment plan.',
         errors: [{ field: 'payment_plan', message: 'Invoice already has an active payment plan.' }],
       });
-      for (const body of [{ installments: 1, interval: 'week' }, { installments: 25, interval: 'month' }, { installments: 3, interval: 'day' }]) {
+      for (const body of [
+        { installments: 1, interval: 'week' },
+        { installments: 25, interval: 'month' },
+        { installments: 3, interval: 'day' },
+      ]) {
         const bad = await inject('POST', planPath(number), body);
         assert.equal(bad.statusCode, 422, JSON.stringify(body));
         assert.deepEqual(Object.keys(bad.json()).sort(), ['error', 'errors', 'message']);
-        assert.deepEqual(bad.json<{ errors: Array<{ field: string }> }>().errors.map((e) => e.field), [body.interval === 'day' ? 'interval' : 'installments']);
+        assert.deepEqual(
+          bad.json<{ errors: Array<{ field: string }> }>().errors.map((e) => e.field),
+          [body.interval === 'day' ? 'interval' : 'installments'],
+        );
       }
       const missing = await inject('POST', planPath('NO-SUCH'), { installments: 2, interval: 'week' });
       assert.equal(missing.statusCode, 404);
-      assert.deepEqual(missing.json(), { message: 'Invoice not found.', error: 'Invoice not found.', errors: [{ field: 'invoice_number', message: 'Invoice not found.' }] });
+      assert.deepEqual(missing.json(), {
+        message: 'Invoice not found.',
+        error: 'Invoice not found.',
+        errors: [{ field: 'invoice_number', message: 'Invoice not found.' }],
+      });
       assert.equal((await inject('GET', planPath((await create()).invoice.debt_claim_number))).statusCode, 404, 'no plan yet');
     });
 
@@ -142,7 +175,11 @@ describe('invoice payments', () => {
       for (const change of [{ amount: 20 }, { active: false }]) {
         const refused = await inject('PUT', path, { invoice: change });
         assert.equal(refused.statusCode, 422);
-        assert.deepEqual(refused.json(), { message: RESTRICTED, error: RESTRICTED, errors: [{ field: `invoice.${Object.keys(change)[0] ?? ''}`, message: RESTRICTED }] });
+        assert.deepEqual(refused.json(), {
+          message: RESTRICTED,
+          error: RESTRICTED,
+          errors: [{ field: `invoice.${Object.keys(change)[0] ?? ''}`, message: RESTRICTED }],
+        });
       }
       assert.equal((await inject('PUT', path, { invoice: { description: 'still fine' } })).statusCode, 200);
 
@@ -159,7 +196,13 @@ describe('invoice payments', () => {
 
   describe('the pay page', () => {
     test('renders the invoice in its locale (or ?lang=), escapes merchant text, offers card, SEPA and wallet', async () => {
-      const inv = await create({ amount: '12.50', description: '<script>alert(1)</script> & "q"', first_name: "O'Brien", last_name: '<b>X</b>', locale: 'de' });
+      const inv = await create({
+        amount: '12.50',
+        description: '<script>alert(1)</script> & "q"',
+        first_name: "O'Brien",
+        last_name: '<b>X</b>',
+        locale: 'de',
+      });
       const response = await page(`/pay/${inv.invoice.uuid}`);
       assert.equal(response.statusCode, 200);
       assert.match(String(response.headers['content-type']), /^text\/html/);
@@ -209,7 +252,10 @@ describe('invoice payments', () => {
       // The invoice followed its transaction inside the transaction's unit of work: no postbacks queued.
       const transactionId = /\/pay\/([^/]+)\/card/.exec(location(chosen))?.[1] ?? '';
       assert.ok(transactionId);
-      assert.equal(await countOf(gw, "SELECT COUNT(*) AS n FROM postback_outbox WHERE subject_type = 'transaction' AND subject_id = ?", transactionId), 0);
+      assert.equal(
+        await countOf(gw, "SELECT COUNT(*) AS n FROM postback_outbox WHERE subject_type = 'transaction' AND subject_id = ?", transactionId),
+        0,
+      );
     });
 
     test("an invoice's payments are found by the invoice's number, carry it in the API, and the card page shows it, not the order's UUID", async () => {
@@ -218,18 +264,29 @@ describe('invoice payments', () => {
       const chosen = await post(`/pay/${inv.invoice.uuid}`, { method: 'cardecom' });
       const cardPage = await page(location(chosen).replace(/\?.*$/, '?lang=en'));
       assert.equal(cardPage.statusCode, 200);
-      assert.ok(cardPage.body.includes(`${text('en', 'invoice_number')}`) && cardPage.body.includes('INV-7781'), 'the invoice number on the card page');
+      assert.ok(
+        cardPage.body.includes(`${text('en', 'invoice_number')}`) && cardPage.body.includes('INV-7781'),
+        'the invoice number on the card page',
+      );
       const transactionId = /\/pay\/([^/]+)\/card/.exec(location(chosen))?.[1] ?? '';
       assert.ok(!cardPage.body.includes(`>${inv.invoice.uuid}<`), "the order's UUID is not shown");
       assert.equal((await post(location(chosen), GOOD_CARD)).statusCode, 303);
       await payByCard(other.invoice.uuid);
-      for (const url of ['/rest/transactions?search=INV-7781', '/rest/transactions?search=inv-7781', `/rest/transactions?search=INV-7781&status=3`]) {
+      for (const url of [
+        '/rest/transactions?search=INV-7781',
+        '/rest/transactions?search=inv-7781',
+        `/rest/transactions?search=INV-7781&status=3`,
+      ]) {
         const found = (await inject('GET', url)).json<Array<{ transaction_id: string; invoice_number?: string; order_id: string }>>();
         if (url.includes('inv-')) {
           assert.deepEqual(found, [], 'the number is matched exactly, as an order id is');
           continue;
         }
-        assert.deepEqual(found.map((t) => [t.transaction_id, t.invoice_number]), [[transactionId, 'INV-7781']], url);
+        assert.deepEqual(
+          found.map((t) => [t.transaction_id, t.invoice_number]),
+          [[transactionId, 'INV-7781']],
+          url,
+        );
         assert.equal(found[0]?.order_id, inv.invoice.uuid);
       }
       const detail = (await inject('GET', `/rest/transactions/${transactionId}`)).json<{ invoice_number?: string }>();
@@ -267,17 +324,32 @@ describe('invoice payments', () => {
       const plan = (await inject('GET', planPath(number))).json<Plan>().payment_plan;
       assert.equal(plan.status, 'completed');
       assert.equal(plan.paid_installments, 3);
-      assert.deepEqual(plan.schedule.map((s) => s.paid), [true, true, true]);
+      assert.deepEqual(
+        plan.schedule.map((s) => s.paid),
+        [true, true, true],
+      );
     });
 
     test('inactive, expired and paid invoices show a clear page and take no payment', async () => {
       const inactive = await create();
-      assert.equal((await inject('PUT', `/rest/invoices/${encodeURIComponent(inactive.invoice.debt_claim_number)}`, { invoice: { active: false } })).statusCode, 200);
+      assert.equal(
+        (await inject('PUT', `/rest/invoices/${encodeURIComponent(inactive.invoice.debt_claim_number)}`, { invoice: { active: false } }))
+          .statusCode,
+        200,
+      );
       const expiring = await create({ expires_in: 1, expires_in_unit: 'minutes' });
       gw.clock.advance(2 * 60_000);
       const paid = await create();
-      assert.equal((await inject('PUT', `/rest/invoices/${encodeURIComponent(paid.invoice.debt_claim_number)}/status_change`, { status: 'paid' })).statusCode, 200);
-      for (const [inv, title] of [[inactive, 'Invoice not available'], [expiring, 'Invoice expired'], [paid, 'Invoice paid']] as const) {
+      assert.equal(
+        (await inject('PUT', `/rest/invoices/${encodeURIComponent(paid.invoice.debt_claim_number)}/status_change`, { status: 'paid' }))
+          .statusCode,
+        200,
+      );
+      for (const [inv, title] of [
+        [inactive, 'Invoice not available'],
+        [expiring, 'Invoice expired'],
+        [paid, 'Invoice paid'],
+      ] as const) {
         const shown = await page(`/pay/${inv.invoice.uuid}?lang=en`);
         assert.equal(shown.statusCode, 200);
         assert.ok(shown.body.includes(title), title);
@@ -306,7 +378,8 @@ describe('invoice payments', () => {
 
   describe('declines, the language and abandoned attempts', () => {
     const DECLINE_51 = { ...GOOD_CARD, card_number: '4000 0000 0000 9995' };
-    const transactionOf = async (id: string) => (await inject('GET', `/rest/transactions/${id}`)).json<{ status_code: number; status: string }>();
+    const transactionOf = async (id: string) =>
+      (await inject('GET', `/rest/transactions/${id}`)).json<{ status_code: number; status: string }>();
     const idIn = (path: string) => /\/pay\/([^/?]+)\/(?:card|3ds|wallet)/.exec(path)?.[1] ?? '';
 
     test('a declined card comes back to the pay page with the reason, in the language chosen on the way, and no card data', async () => {
@@ -330,12 +403,16 @@ describe('invoice payments', () => {
       assert.ok(shown.body.includes('Ihre Karte wurde abgelehnt: nicht genügend Guthaben.'));
       assert.ok(shown.body.includes(text('de', 'invoice_retry_other')));
       assert.ok(shown.body.includes('name="method"'), 'the customer can pay again right there');
-      for (const leak of ['4000000000009995', '4000 0000 0000 9995', '•••• 9995', '51 Insufficient funds']) assert.ok(!shown.body.includes(leak), leak);
+      for (const leak of ['4000000000009995', '4000 0000 0000 9995', '•••• 9995', '51 Insufficient funds'])
+        assert.ok(!shown.body.includes(leak), leak);
       // Every language the pages speak says it (the language links keep the attempt).
       for (const lang of LANGUAGES) {
         const other = await page(`/pay/${uuid}?transaction_id=${transactionId}&lang=${lang}`);
         assert.ok(other.body.includes(text(lang, 'invoice_declined_card', { reason: formatterFor(lang)('pages.why_51') })), lang);
-        assert.ok(other.body.includes(`href="/pay/${uuid}?transaction_id=${transactionId}&amp;lang=hr"`), `${lang}: language link keeps the attempt`);
+        assert.ok(
+          other.body.includes(`href="/pay/${uuid}?transaction_id=${transactionId}&amp;lang=hr"`),
+          `${lang}: language link keeps the attempt`,
+        );
       }
       // Only this invoice's own failed attempt is explained: another invoice's, an unknown id or none shows no notice.
       const stranger = await create({ amount: 3 });
@@ -465,7 +542,10 @@ describe('invoice payments', () => {
 
       // With a plan: one instalment paid, the next one abandoned -> partly_paid again.
       const planned = await create({ amount: '20.00' });
-      assert.equal((await inject('POST', planPath(planned.invoice.debt_claim_number), { installments: 2, interval: 'week' })).statusCode, 201);
+      assert.equal(
+        (await inject('POST', planPath(planned.invoice.debt_claim_number), { installments: 2, interval: 'week' })).statusCode,
+        201,
+      );
       await payByCard(planned.invoice.uuid);
       assert.equal(await statusOf(planned.invoice.debt_claim_number), 'partly_paid');
       await post(`/pay/${planned.invoice.uuid}`, { method: 'cardecom' });

@@ -47,7 +47,11 @@ function startSmtp(): Promise<{ port: number; received: Received[]; close: () =>
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () => {
       const address = server.server.address();
-      resolve({ port: typeof address === 'object' && address ? address.port : 0, received, close: () => new Promise((done) => server.close(() => done())) });
+      resolve({
+        port: typeof address === 'object' && address ? address.port : 0,
+        received,
+        close: () => new Promise((done) => server.close(() => done())),
+      });
     });
   });
 }
@@ -56,7 +60,9 @@ function startSmtp(): Promise<{ port: number; received: Received[]; close: () =>
 function textOf(raw: string): string {
   const unfolded = raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
   const base64 = /Content-Transfer-Encoding: base64\r?\n\r?\n([A-Za-z0-9+/=\r\n]+)/i.exec(raw);
-  return base64?.[1] ? Buffer.from(base64[1].replace(/\s/g, ''), 'base64').toString('utf8') : Buffer.from(unfolded, 'latin1').toString('utf8');
+  return base64?.[1]
+    ? Buffer.from(base64[1].replace(/\s/g, ''), 'base64').toString('utf8')
+    : Buffer.from(unfolded, 'latin1').toString('utf8');
 }
 
 describe('invoice e-mails over SMTP', () => {
@@ -69,7 +75,14 @@ describe('invoice e-mails over SMTP', () => {
     const dir = tempDir();
     const settings = resolveSettings(
       dir,
-      { 'smtp-host': '127.0.0.1', 'smtp-port': String(smtp.port), 'smtp-security': 'none', 'smtp-user': USER, 'smtp-password': password, 'mail-from': 'Mail Shop <billing@shop.example>' },
+      {
+        'smtp-host': '127.0.0.1',
+        'smtp-port': String(smtp.port),
+        'smtp-security': 'none',
+        'smtp-user': USER,
+        'smtp-password': password,
+        'mail-from': 'Mail Shop <billing@shop.example>',
+      },
       {},
     );
     const sink = new Writable({

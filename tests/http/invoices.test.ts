@@ -39,8 +39,19 @@ describe('invoices', () => {
     await gw.close();
   });
 
-  const inject = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: unknown, merchant = shop, headers: Record<string, string> = {}) =>
-    gw.app.inject({ method, url, headers: { authorization: merchant.auth, ...headers }, ...(payload !== undefined ? { payload: payload as Record<string, unknown> } : {}) });
+  const inject = (
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    payload?: unknown,
+    merchant = shop,
+    headers: Record<string, string> = {},
+  ) =>
+    gw.app.inject({
+      method,
+      url,
+      headers: { authorization: merchant.auth, ...headers },
+      ...(payload !== undefined ? { payload: payload as Record<string, unknown> } : {}),
+    });
   const createRaw = (invoice: Record<string, unknown>, merchant = shop, urlName = channel, headers: Record<string, string> = {}) =>
     inject('POST', '/rest/invoices', { url_name: urlName, invoice }, merchant, headers);
   const create = async (invoice: Record<string, unknown> = {}): Promise<Wrapper> => {
@@ -49,7 +60,8 @@ describe('invoices', () => {
     return response.json<Wrapper>();
   };
   const path = (number: string) => `/rest/invoices/${encodeURIComponent(number)}`;
-  const update = (number: string, invoice: Record<string, unknown>, method: 'PUT' | 'PATCH' = 'PUT') => inject(method, path(number), { invoice });
+  const update = (number: string, invoice: Record<string, unknown>, method: 'PUT' | 'PATCH' = 'PUT') =>
+    inject(method, path(number), { invoice });
   const updated = async (number: string, invoice: Record<string, unknown>, method: 'PUT' | 'PATCH' = 'PUT'): Promise<Wrapper> => {
     const response = await update(number, invoice, method);
     assert.equal(response.statusCode, 200, response.body);
@@ -64,7 +76,15 @@ describe('invoices', () => {
   const attachPlan = (invoiceId: number, status: PaymentPlanStatus) => {
     const now = gw.clock.now().toISOString();
     return gw.composition.gateway.store.run((tx) =>
-      tx.invoices.insertPlan({ id: `plan-${invoiceId}-${status}`, invoiceId, status, installments: 3, interval: 'month', createdAt: now, updatedAt: now }),
+      tx.invoices.insertPlan({
+        id: `plan-${invoiceId}-${status}`,
+        invoiceId,
+        status,
+        installments: 3,
+        interval: 'month',
+        createdAt: now,
+        updatedAt: now,
+      }),
     );
   };
   /**
@@ -72,7 +92,12 @@ describe('invoices', () => {
    * error, no invoice; and `errors` (decisions.md "Back office: invoices"), each field at fault
    * with its own sentence: together they are the message (one problem: its sentence is `error`).
    */
-  const assertInvoiceError = (response: { statusCode: number; body: string; headers: Record<string, unknown> }, status: number, message: string, error = message) => {
+  const assertInvoiceError = (
+    response: { statusCode: number; body: string; headers: Record<string, unknown> },
+    status: number,
+    message: string,
+    error = message,
+  ) => {
     assert.equal(response.statusCode, status, response.body);
     assert.match(String(response.headers['content-type']), /^application\/json/);
     const body = JSON.parse(response.body) as { message: string; error: string; errors: Array<{ field: string; message: string }> };
@@ -94,19 +119,63 @@ describe('invoices', () => {
       assert.deepEqual(
         Object.keys(inv).sort(),
         [
-          'active', 'address', 'address2', 'amount', 'amount_cents', 'channel_id', 'city', 'company', 'country', 'created_at', 'currency', 'customer_id',
-          'debt_claim_number', 'description', 'effective_initial_email_type', 'effective_locale', 'email', 'error_url', 'expired', 'expires_in',
-          'expires_in_unit', 'first_name', 'id', 'import_id', 'initial_email_type', 'last_email', 'last_name', 'locale', 'phone', 'postal_code',
-          'print_date', 'redirect_after_payments', 'send_initial_email', 'state', 'status', 'success_url', 'tax_id', 'updated_at', 'uuid',
+          'active',
+          'address',
+          'address2',
+          'amount',
+          'amount_cents',
+          'channel_id',
+          'city',
+          'company',
+          'country',
+          'created_at',
+          'currency',
+          'customer_id',
+          'debt_claim_number',
+          'description',
+          'effective_initial_email_type',
+          'effective_locale',
+          'email',
+          'error_url',
+          'expired',
+          'expires_in',
+          'expires_in_unit',
+          'first_name',
+          'id',
+          'import_id',
+          'initial_email_type',
+          'last_email',
+          'last_name',
+          'locale',
+          'phone',
+          'postal_code',
+          'print_date',
+          'redirect_after_payments',
+          'send_initial_email',
+          'state',
+          'status',
+          'success_url',
+          'tax_id',
+          'updated_at',
+          'uuid',
         ].sort(),
       );
       assert.equal(inv.debt_claim_number, 'INV-0001');
       assert.equal(typeof inv.id, 'number');
       assert.equal(typeof inv.channel_id, 'number');
-      assert.deepEqual([inv.status, inv.active, inv.amount, inv.amount_cents, inv.currency, inv.country], ['pending', true, 10.55, 1055, 'EUR', 'Germany']);
+      assert.deepEqual(
+        [inv.status, inv.active, inv.amount, inv.amount_cents, inv.currency, inv.country],
+        ['pending', true, 10.55, 1055, 'EUR', 'Germany'],
+      );
       assert.equal(inv.print_date, gw.clock.now().toISOString().slice(0, 10));
-      assert.deepEqual([inv.redirect_after_payments, inv.send_initial_email, inv.initial_email_type, inv.locale], [false, false, null, null]);
-      assert.deepEqual([inv.effective_initial_email_type, inv.effective_locale, inv.last_email, inv.import_id], ['initial', 'en', null, null]);
+      assert.deepEqual(
+        [inv.redirect_after_payments, inv.send_initial_email, inv.initial_email_type, inv.locale],
+        [false, false, null, null],
+      );
+      assert.deepEqual(
+        [inv.effective_initial_email_type, inv.effective_locale, inv.last_email, inv.import_id],
+        ['initial', 'en', null, null],
+      );
       assert.deepEqual([inv.expires_in, inv.expires_in_unit, inv.expired], [null, null, false]);
       assert.match(first.paylink, new RegExp(`/pay/${inv.uuid}$`));
       assert.match(first.qrcode, /^data:image\/png;base64,/);
@@ -140,7 +209,10 @@ describe('invoices', () => {
       assert.equal(fresh.invoice.active, true);
       assert.notEqual(fresh.invoice.id, old.invoice.id);
       const rows = await sqlOf(gw).all('SELECT id, active FROM invoices WHERE debt_claim_number = ? ORDER BY id', 'R2-1');
-      assert.deepEqual(rows, [{ id: old.invoice.id, active: 0 }, { id: fresh.invoice.id, active: 1 }]);
+      assert.deepEqual(rows, [
+        { id: old.invoice.id, active: 0 },
+        { id: fresh.invoice.id, active: 1 },
+      ]);
     });
 
     test('generated numbers skip numbers already used in the channel and grow past 4 digits', async () => {
@@ -194,8 +266,16 @@ describe('invoices', () => {
       gw.clock.advance(2 * 60 * 60 * 1000);
       assert.equal((await read(soon.invoice.debt_claim_number)).invoice.expired, true);
       assertInvoiceError(await createRaw({ amount: 5, expires_in: 2 }), 422, 'Expires in unit must be given together with expires in.');
-      assertInvoiceError(await createRaw({ amount: 5, expires_in_unit: 'days' }), 422, 'Expires in must be given together with expires in unit.');
-      assertInvoiceError(await createRaw({ amount: 5, expires_in: 2, expires_in_unit: 'weeks' }), 422, 'Expires in unit is not included in the list (minutes, hours, days).');
+      assertInvoiceError(
+        await createRaw({ amount: 5, expires_in_unit: 'days' }),
+        422,
+        'Expires in must be given together with expires in unit.',
+      );
+      assertInvoiceError(
+        await createRaw({ amount: 5, expires_in: 2, expires_in_unit: 'weeks' }),
+        422,
+        'Expires in unit is not included in the list (minutes, hours, days).',
+      );
     });
 
     test('amount accepts 10.55, "10.55" and "10,55", stores the absolute value; blank, missing and null are 422', async () => {
@@ -230,12 +310,24 @@ describe('invoices', () => {
     });
 
     test('field validation failures: schema and url_name errors in the invoice shape', async () => {
-      assertInvoiceError(await createRaw({ amount: 5 }, shop, 'no-such-channel'), 422, 'Url name does not name a channel of this merchant.');
-      assertInvoiceError(await createRaw({ amount: 5 }, shop, other.channel.url_name), 422, 'Url name does not name a channel of this merchant.');
+      assertInvoiceError(
+        await createRaw({ amount: 5 }, shop, 'no-such-channel'),
+        422,
+        'Url name does not name a channel of this merchant.',
+      );
+      assertInvoiceError(
+        await createRaw({ amount: 5 }, shop, other.channel.url_name),
+        422,
+        'Url name does not name a channel of this merchant.',
+      );
       assertInvoiceError(await createRaw({ amount: 5, colour: 'red' }), 422, 'invoice.colour is not a known field.');
       const missing = await inject('POST', '/rest/invoices', { invoice: { amount: 5 } });
       assertInvoiceError(missing, 422, 'url_name is required.');
-      assertInvoiceError(await createRaw({ amount: 5, status: 'paid' }), 422, "Status cannot be set here; the invoice's status change sets it.");
+      assertInvoiceError(
+        await createRaw({ amount: 5, status: 'paid' }),
+        422,
+        "Status cannot be set here; the invoice's status change sets it.",
+      );
       const two = await createRaw({ amount: '', locale: 'fr' });
       const text = "Locale is not included in the list (en, de, pt). Amount can't be blank.";
       assertInvoiceError(two, 422, text);
@@ -256,7 +348,14 @@ describe('invoices', () => {
   describe('update rules', () => {
     test('active: true/false, "1"/"0", "true"/"false"; deactivating and reactivating', async () => {
       const { invoice } = await create({ debt_claim_number: 'ACT-1' });
-      for (const [value, expected] of [[false, false], [true, true], ['0', false], ['1', true], ['false', false], ['true', true]] as const) {
+      for (const [value, expected] of [
+        [false, false],
+        [true, true],
+        ['0', false],
+        ['1', true],
+        ['false', false],
+        ['true', true],
+      ] as const) {
         assert.equal((await updated('ACT-1', { active: value })).invoice.active, expected, `active ${String(value)}`);
       }
       assertInvoiceError(await update('ACT-1', { active: 'yes' }), 422, 'invoice.active must be boolean.');
@@ -269,7 +368,11 @@ describe('invoices', () => {
       assertInvoiceError(await update('RES-1', { amount: 25, city: 'Porto' }), 422, RESTRICTED);
       assertInvoiceError(await update('RES-1', { active: false, city: 'Porto' }), 422, RESTRICTED);
       const unchanged = await read('RES-1');
-      assert.deepEqual([unchanged.invoice.amount, unchanged.invoice.active, unchanged.invoice.city], [20, true, 'Lisbon'], 'the rest of the update is not applied');
+      assert.deepEqual(
+        [unchanged.invoice.amount, unchanged.invoice.active, unchanged.invoice.city],
+        [20, true, 'Lisbon'],
+        'the rest of the update is not applied',
+      );
       const same = await updated('RES-1', { amount: '20,00', active: true, city: 'Porto' });
       assert.deepEqual([same.invoice.id, same.invoice.city], [invoice.id, 'Porto']);
     });
@@ -281,7 +384,10 @@ describe('invoices', () => {
         await attachPlan(invoice.id, status);
         assertInvoiceError(await update(number, { amount: 31 }), 422, RESTRICTED);
         assertInvoiceError(await update(number, { active: false }), 422, RESTRICTED);
-        assert.equal((await updated(number, { amount: 30, description: 'same amount is fine' })).invoice.description, 'same amount is fine');
+        assert.equal(
+          (await updated(number, { amount: 30, description: 'same amount is fine' })).invoice.description,
+          'same amount is fine',
+        );
       }
     });
 
@@ -299,8 +405,15 @@ describe('invoices', () => {
       const mover = await create({ debt_claim_number: 'NUM-A' });
       const moved = await updated('NUM-A', { debt_claim_number: 'NUM-B' });
       assert.deepEqual([moved.invoice.id, moved.invoice.debt_claim_number, moved.invoice.active], [mover.invoice.id, 'NUM-B', true]);
-      const rows = await sqlOf(gw).all('SELECT id, active FROM invoices WHERE id IN (?, ?) ORDER BY id', holder.invoice.id, mover.invoice.id);
-      assert.deepEqual(rows, [{ id: holder.invoice.id, active: 0 }, { id: mover.invoice.id, active: 1 }]);
+      const rows = await sqlOf(gw).all(
+        'SELECT id, active FROM invoices WHERE id IN (?, ?) ORDER BY id',
+        holder.invoice.id,
+        mover.invoice.id,
+      );
+      assert.deepEqual(rows, [
+        { id: holder.invoice.id, active: 0 },
+        { id: mover.invoice.id, active: 1 },
+      ]);
       assertInvoiceError(await inject('GET', path('NUM-A')), 404, 'Invoice not found.');
       assertInvoiceError(await update('NUM-B', { debt_claim_number: '' }), 422, "Debt claim number can't be blank.");
     });
@@ -308,9 +421,23 @@ describe('invoices', () => {
     test('plain fields: only the sent fields change (PUT and PATCH alike); null clears', async () => {
       await create({ debt_claim_number: 'PLAIN-1', first_name: 'Ana', last_name: 'Silva' });
       const plain = {
-        first_name: 'Rita', company: 'ACME', email: 'rita@example.com', phone: '+351 1', tax_id: 'PT1', customer_id: 'C-9', address: 'Rua 1',
-        address2: 'Apt 2', postal_code: '1000-001', city: 'Lisboa', state: 'Lisboa', country: 'Portugal', description: 'Services',
-        print_date: '2026-01-31', redirect_after_payments: true, success_url: 'https://shop.example/ok', error_url: 'https://shop.example/err',
+        first_name: 'Rita',
+        company: 'ACME',
+        email: 'rita@example.com',
+        phone: '+351 1',
+        tax_id: 'PT1',
+        customer_id: 'C-9',
+        address: 'Rua 1',
+        address2: 'Apt 2',
+        postal_code: '1000-001',
+        city: 'Lisboa',
+        state: 'Lisboa',
+        country: 'Portugal',
+        description: 'Services',
+        print_date: '2026-01-31',
+        redirect_after_payments: true,
+        success_url: 'https://shop.example/ok',
+        error_url: 'https://shop.example/err',
       };
       const put = await updated('PLAIN-1', plain, 'PUT');
       for (const [field, value] of Object.entries(plain)) assert.deepEqual(put.invoice[field], value, field);
@@ -336,8 +463,16 @@ describe('invoices', () => {
       const row = await sqlOf(gw).get<{ expires_at: string }>('SELECT expires_at FROM invoices WHERE id = ?', invoice.id);
       assert.equal(row?.expires_at, new Date(Date.parse(String(invoice.created_at)) + 30 * 60 * 1000).toISOString(), 'from created_at');
       assertInvoiceError(await update('EXP-1', { expires_in: 3 }), 422, 'Expires in unit must be given together with expires in.');
-      assertInvoiceError(await update('EXP-1', { expires_in_unit: 'days' }), 422, 'Expires in must be given together with expires in unit.');
-      assertInvoiceError(await update('EXP-1', { expires_in: 3, expires_in_unit: 'years' }), 422, 'Expires in unit is not included in the list (minutes, hours, days).');
+      assertInvoiceError(
+        await update('EXP-1', { expires_in_unit: 'days' }),
+        422,
+        'Expires in must be given together with expires in unit.',
+      );
+      assertInvoiceError(
+        await update('EXP-1', { expires_in: 3, expires_in_unit: 'years' }),
+        422,
+        'Expires in unit is not included in the list (minutes, hours, days).',
+      );
       const off = await updated('EXP-1', { expires_in: null, expires_in_unit: null });
       assert.deepEqual([off.invoice.expires_in, off.invoice.expires_in_unit, off.invoice.expired], [null, null, false]);
     });
@@ -352,7 +487,11 @@ describe('invoices', () => {
     test('initial_email_type: initial or reminder, else 422', async () => {
       await create({ debt_claim_number: 'IET-1' });
       assert.equal((await updated('IET-1', { initial_email_type: 'reminder' })).invoice.effective_initial_email_type, 'reminder');
-      assertInvoiceError(await update('IET-1', { initial_email_type: 'final' }), 422, 'Initial email type is not included in the list (initial, reminder).');
+      assertInvoiceError(
+        await update('IET-1', { initial_email_type: 'final' }),
+        422,
+        'Initial email type is not included in the list (initial, reminder).',
+      );
     });
 
     test('send_initial_email: a stored flag (no e-mail requirement on update, nothing sent)', async () => {
@@ -363,7 +502,11 @@ describe('invoices', () => {
 
     test('status is not accepted by update', async () => {
       await create({ debt_claim_number: 'ST-1' });
-      assertInvoiceError(await update('ST-1', { status: 'paid' }), 422, "Status cannot be changed here; the invoice's status change sets it.");
+      assertInvoiceError(
+        await update('ST-1', { status: 'paid' }),
+        422,
+        "Status cannot be changed here; the invoice's status change sets it.",
+      );
       assert.equal((await read('ST-1')).invoice.status, 'pending');
     });
 
@@ -460,8 +603,15 @@ describe('invoices', () => {
     test('refused while a payment plan is active; completed, cancelled or failed plans do not block', async () => {
       const { invoice } = await create({ debt_claim_number: 'DEL-PLAN' });
       await attachPlan(invoice.id, 'active');
-      assertInvoiceError(await inject('DELETE', path('DEL-PLAN')), 422, 'Payment plan must be stopped before deleting the invoice.', 'Invoice has an active payment plan.');
-      await gw.composition.gateway.store.run((tx) => tx.invoices.setPlanStatus(`plan-${invoice.id}-active`, 'cancelled', gw.clock.now().toISOString()));
+      assertInvoiceError(
+        await inject('DELETE', path('DEL-PLAN')),
+        422,
+        'Payment plan must be stopped before deleting the invoice.',
+        'Invoice has an active payment plan.',
+      );
+      await gw.composition.gateway.store.run((tx) =>
+        tx.invoices.setPlanStatus(`plan-${invoice.id}-active`, 'cancelled', gw.clock.now().toISOString()),
+      );
       for (const status of ['completed', 'failed'] as const) await attachPlan(invoice.id, status);
       const response = await inject('DELETE', path('DEL-PLAN'));
       assert.equal(response.statusCode, 204, response.body);

@@ -21,7 +21,10 @@ describe('lock-out', () => {
 
   before(async () => {
     clock = new TestClock();
-    gw = await startTestGateway({ clock, flags: { 'lockout-max-failures': '10', 'lockout-window-minutes': '10', 'lockout-minutes': '15' } });
+    gw = await startTestGateway({
+      clock,
+      flags: { 'lockout-max-failures': '10', 'lockout-window-minutes': '10', 'lockout-minutes': '15' },
+    });
     shopA = await createTestMerchant(gw, 'POS A');
     shopB = await createTestMerchant(gw, 'POS B');
   });
@@ -83,7 +86,12 @@ describe('lock-out', () => {
     const merchant = await gw.composition.gateway.merchants.create({ name: 'Vendor shop', partnerId: partner.partner_id });
     assert.ok(merchant.ok);
     const methods = (authorization: string, remoteAddress: string) =>
-      gw.app.inject({ method: 'GET', url: `/v2/merchants/${merchant.value.merchant_id}/payment-methods`, headers: { authorization }, remoteAddress });
+      gw.app.inject({
+        method: 'GET',
+        url: `/v2/merchants/${merchant.value.merchant_id}/payment-methods`,
+        headers: { authorization },
+        remoteAddress,
+      });
     const source = '10.30.0.1';
     const burst = Array.from({ length: 25 }, (_, i) => methods(basic(partner.api_key, `wrong-${i}`), source));
     burst.push(methods(basic(partner.api_key, partner.api_password), source));
@@ -91,9 +99,23 @@ describe('lock-out', () => {
     assert.equal(codes.filter((c) => c === 401).length, 10, `at most the limit is evaluated: ${codes.join(',')}`);
     assert.equal(codes.at(-1), 429, 'the right password inside the burst gets no 200');
     assertApiError(await methods(basic(partner.api_key, partner.api_password), source), 429, 4004);
-    assertApiError(await gw.app.inject({ method: 'GET', url: '/v2/payment-methods', headers: { authorization: basic(partner.api_key, partner.api_password) }, remoteAddress: source }), 429, 4004);
+    assertApiError(
+      await gw.app.inject({
+        method: 'GET',
+        url: '/v2/payment-methods',
+        headers: { authorization: basic(partner.api_key, partner.api_password) },
+        remoteAddress: source,
+      }),
+      429,
+      4004,
+    );
     // The merchant's own key from the same address is another bucket; the partner key from elsewhere too.
-    const pos = await gw.app.inject({ method: 'GET', url: '/v2/payment-methods', headers: { authorization: basic(merchant.value.api_key, merchant.value.api_password) }, remoteAddress: source });
+    const pos = await gw.app.inject({
+      method: 'GET',
+      url: '/v2/payment-methods',
+      headers: { authorization: basic(merchant.value.api_key, merchant.value.api_password) },
+      remoteAddress: source,
+    });
     assert.equal(pos.statusCode, 200, pos.body);
     assert.equal((await methods(basic(partner.api_key, partner.api_password), '10.30.0.2')).statusCode, 200);
     // Unknown partner-shaped keys count in the source's unknown bucket.
@@ -106,12 +128,23 @@ describe('lock-out', () => {
   test('a lock-out outlives a restart of the gateway (it is kept in the database, not in the process)', async () => {
     const source = '10.40.0.1';
     for (let i = 0; i < 10; i += 1) assertApiError(await list(basic(shopB.api_key, `restart-${i}`), source), 401, 2001);
-    const staff = await gw.composition.gateway.staff.create({ merchantId: shopB.merchant_id, role: 'cashier', login: 'restart-till', pin: '2580' });
+    const staff = await gw.composition.gateway.staff.create({
+      merchantId: shopB.merchant_id,
+      role: 'cashier',
+      login: 'restart-till',
+      pin: '2580',
+    });
     assert.ok(staff.ok);
-    const staffLogin = (app: TestGateway['app'], pin: string) => app.inject({ method: 'POST', url: '/ui/session', payload: { login: 'restart-till', pin }, remoteAddress: source });
+    const staffLogin = (app: TestGateway['app'], pin: string) =>
+      app.inject({ method: 'POST', url: '/ui/session', payload: { login: 'restart-till', pin }, remoteAddress: source });
     for (let i = 0; i < 10; i += 1) assertApiError(await staffLogin(gw.app, '0000'), 401, 2001);
     const databaseUrl = gw.composition.settings.databaseUrl;
-    const flags = { 'lockout-max-failures': '10', 'lockout-window-minutes': '10', 'lockout-minutes': '15', ...(databaseUrl ? { database: databaseUrl } : {}) };
+    const flags = {
+      'lockout-max-failures': '10',
+      'lockout-window-minutes': '10',
+      'lockout-minutes': '15',
+      ...(databaseUrl ? { database: databaseUrl } : {}),
+    };
     await gw.close();
     gw = await startTestGateway({ dir: gw.dir, dataKey: gw.dataKey, clock, flags });
     const locked = await list(basic(shopB.api_key, shopB.api_password), source);
@@ -139,11 +172,18 @@ describe('lock-out', () => {
       unknownKey.push(await time(basic(`tg_test_missing${i}`, 'password'), i));
       wrongPassword.push(await time(basic(shopB.api_key, `wrong${i}`), i + 100));
     }
-    assert.ok(median(unknownKey) > 0.5 * median(wrongPassword), `unknown key ${median(unknownKey)} ms vs wrong password ${median(wrongPassword)} ms`);
+    assert.ok(
+      median(unknownKey) > 0.5 * median(wrongPassword),
+      `unknown key ${median(unknownKey)} ms vs wrong password ${median(wrongPassword)} ms`,
+    );
   });
 
   test('a 404 never echoes a card-number-shaped id', async () => {
-    for (const url of ['/rest/transactions/4993855515500716', '/rest/transactions/4993855515500716/log', '/rest/checkouts/4111111111111111']) {
+    for (const url of [
+      '/rest/transactions/4993855515500716',
+      '/rest/transactions/4993855515500716/log',
+      '/rest/checkouts/4111111111111111',
+    ]) {
       const answer = await gw.app.inject({ method: 'GET', url, headers: { authorization: basic(shopB.api_key, shopB.api_password) } });
       assert.equal(answer.statusCode, 404, url);
       assert.ok(!/\d{13,19}/.test(answer.body), `${url}: ${answer.body}`);

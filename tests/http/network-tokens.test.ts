@@ -10,7 +10,19 @@ import { assertApiError, createTestMerchant, startTestGateway, type TestMerchant
 import { startPostbackGateway } from '../helpers/postback-gateway.js';
 import { startReceiver } from '../helpers/postback-receiver.js';
 import { onPostgres, sqliteDb, sqlOf } from '../helpers/sql.js';
-import { api, assertNoPanAtRest, cardPayment, DAY, EXPIRY_YEAR, freshPan, luhnComplete, newMerchant, SIM_DELAY_MS, startHarness, type Harness } from '../helpers/payments.js';
+import {
+  api,
+  assertNoPanAtRest,
+  cardPayment,
+  DAY,
+  EXPIRY_YEAR,
+  freshPan,
+  luhnComplete,
+  newMerchant,
+  SIM_DELAY_MS,
+  startHarness,
+  type Harness,
+} from '../helpers/payments.js';
 
 interface TokenView {
   id: string;
@@ -57,7 +69,13 @@ describe('network tokens', () => {
       headers: { authorization: merchant.auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
     });
-  const valid = (pan: string, extra: Record<string, unknown> = {}) => ({ card_number: pan, expiry_month: 12, expiry_year: EXPIRY_YEAR, postback_url: POSTBACK, ...extra });
+  const valid = (pan: string, extra: Record<string, unknown> = {}) => ({
+    card_number: pan,
+    expiry_month: 12,
+    expiry_year: EXPIRY_YEAR,
+    postback_url: POSTBACK,
+    ...extra,
+  });
   const create = async (pan: string, extra: Record<string, unknown> = {}, merchant = shop) => {
     const response = await request('POST', '/v2/network_tokens', valid(pan, extra), merchant);
     assert.ok(response.statusCode === 201 || response.statusCode === 200, response.body);
@@ -82,12 +100,25 @@ describe('network tokens', () => {
   const tokenData = async (id: string) => {
     const response = await request('GET', `/v2/network_tokens/${id}/data`);
     assert.equal(response.statusCode, 200, response.body);
-    return response.json<{ result: string; data: { id: string; number: string; expiry_month: number; expiry_year: number; payment_account_reference: string } }>().data;
+    return response.json<{
+      result: string;
+      data: { id: string; number: string; expiry_month: number; expiry_year: number; payment_account_reference: string };
+    }>().data;
   };
   const cryptogram = async (id: string) => {
     const response = await request('POST', `/v2/network_tokens/${id}/cryptogram`, {});
     assert.equal(response.statusCode, 200, response.body);
-    return response.json<{ result: string; data: { id: string; type: string; authentication_data: string; pan_sequence_number: string; track2_equivalent: string; created: string } }>().data;
+    return response.json<{
+      result: string;
+      data: {
+        id: string;
+        type: string;
+        authentication_data: string;
+        pan_sequence_number: string;
+        track2_equivalent: string;
+        created: string;
+      };
+    }>().data;
   };
 
   test('lifecycle: requested -> active with a postback, data, cryptogram, suspend/resume/refresh, archive', async () => {
@@ -169,7 +200,10 @@ describe('network tokens', () => {
     assert.equal((await read(token.id)).status, 'archived');
     const statuses = (await postbacks(token.id)).map((p) => p.payload.status);
     assert.deepEqual(statuses, ['active', 'suspended', 'active', 'active', 'archive_pending', 'archived']);
-    assert.deepEqual((await postbacks(token.id)).map((p) => p.sequence), [1, 2, 3, 4, 5, 6]);
+    assert.deepEqual(
+      (await postbacks(token.id)).map((p) => p.sequence),
+      [1, 2, 3, 4, 5, 6],
+    );
 
     // After archiving, the same card gets a new token.
     const fresh = await create(pan);
@@ -212,7 +246,10 @@ describe('network tokens', () => {
       [{ expiry_month: '12' }, 'expiry_month'],
       [{ expiry_year: 30 }, 'expiry_year'], // no century
       [{ expiry_year: thisYear - 1 }, 'expiry_year'], // past
-      [{ expiry_year: thisYear, expiry_month: new Date().getUTCMonth() === 0 ? 13 : new Date().getUTCMonth() }, new Date().getUTCMonth() === 0 ? 'expiry_month' : 'expiry_year'],
+      [
+        { expiry_year: thisYear, expiry_month: new Date().getUTCMonth() === 0 ? 13 : new Date().getUTCMonth() },
+        new Date().getUTCMonth() === 0 ? 'expiry_month' : 'expiry_year',
+      ],
       [{ card_cvv: '12' }, 'card_cvv'],
       [{ card_cvv: '1234' }, 'card_cvv'],
       [{ card_cvv: '12a' }, 'card_cvv'],
@@ -230,7 +267,11 @@ describe('network tokens', () => {
     for (const [override, field] of cases) {
       const response = await request('POST', '/v2/network_tokens', valid(freshPan(), override));
       const body = assertApiError(response, 400, 1001);
-      if (field !== 'unknown_field') assert.ok(body.errors.some((e) => e.field === field), `${JSON.stringify(override)} names ${field}: ${response.body}`);
+      if (field !== 'unknown_field')
+        assert.ok(
+          body.errors.some((e) => e.field === field),
+          `${JSON.stringify(override)} names ${field}: ${response.body}`,
+        );
     }
     for (const missing of ['card_number', 'expiry_month', 'expiry_year']) {
       const body: Record<string, unknown> = valid(freshPan());
@@ -253,7 +294,11 @@ describe('network tokens', () => {
     assert.equal(full.status, 201);
     assert.equal((await create(luhnComplete('41111111111'))).status, 201);
     assert.equal((await create(luhnComplete('411111111111111111'))).status, 201);
-    assert.equal((await create(freshPan(), { expiry_year: thisYear, expiry_month: new Date().getUTCMonth() + 1 })).status, 201, 'this month is not past');
+    assert.equal(
+      (await create(freshPan(), { expiry_year: thisYear, expiry_month: new Date().getUTCMonth() + 1 })).status,
+      201,
+      'this month is not past',
+    );
   });
 
   test('list: filters, paging, metadata and links', async () => {
@@ -274,14 +319,21 @@ describe('network tokens', () => {
     const all = await list('');
     assert.equal(all.result, 'OK');
     assert.deepEqual(all.metadata, { per_page: 20, total_items: 6, current_page: 1, total_pages: 1 });
-    assert.deepEqual(all.data_set.map((t) => t.id), [mc.id, ...[...ids].reverse()], 'newest first');
+    assert.deepEqual(
+      all.data_set.map((t) => t.id),
+      [mc.id, ...[...ids].reverse()],
+      'newest first',
+    );
     assert.equal(all.links.self.href, '/v2/network_tokens?page=1&per=20');
     assert.equal(all.links.prev.href, null);
     assert.equal(all.links.next.href, null);
 
     const page2 = await list('?per=2&page=2');
     assert.deepEqual(page2.metadata, { per_page: 2, total_items: 6, current_page: 2, total_pages: 3 });
-    assert.deepEqual(page2.data_set.map((t) => t.id), [ids[3], ids[2]]);
+    assert.deepEqual(
+      page2.data_set.map((t) => t.id),
+      [ids[3], ids[2]],
+    );
     assert.deepEqual(page2.links, {
       self: { href: '/v2/network_tokens?page=2&per=2' },
       first: { href: '/v2/network_tokens?page=1&per=2' },
@@ -291,11 +343,17 @@ describe('network tokens', () => {
     });
     // Following next to the end.
     const page3 = await list(page2.links.next.href?.replace('/v2/network_tokens', '') ?? '');
-    assert.deepEqual(page3.data_set.map((t) => t.id), [ids[1], ids[0]]);
+    assert.deepEqual(
+      page3.data_set.map((t) => t.id),
+      [ids[1], ids[0]],
+    );
     assert.equal(page3.links.next.href, null);
     assert.equal((await list('?per=2&page=9')).data_set.length, 0);
 
-    assert.deepEqual((await list('?network=mastercard')).data_set.map((t) => t.id), [mc.id]);
+    assert.deepEqual(
+      (await list('?network=mastercard')).data_set.map((t) => t.id),
+      [mc.id],
+    );
     assert.equal((await list('?network=visa')).metadata.total_items, 5);
     await h.advance(SIM_DELAY_MS + 1);
     assert.equal((await list('?status=active')).metadata.total_items, 6);
@@ -304,11 +362,22 @@ describe('network tokens', () => {
     assert.equal(filtered.links.next.href, '/v2/network_tokens?status=active&network=visa&page=2&per=2');
 
     const created = all.data_set.map((t) => t.created_at).sort();
-    const window = await list(`?created_at[min]=${encodeURIComponent(created[1] ?? '')}&created_at[max]=${encodeURIComponent(created[3] ?? '')}`);
+    const window = await list(
+      `?created_at[min]=${encodeURIComponent(created[1] ?? '')}&created_at[max]=${encodeURIComponent(created[3] ?? '')}`,
+    );
     assert.equal(window.metadata.total_items, 3);
     assert.match(window.links.self.href ?? '', /created_at%5Bmin%5D=/);
 
-    for (const query of ['?status=gone', '?network=amex', '?page=0', '?per=0', '?per=101', '?page=x', '?created_at[min]=yesterday', '?nope=1']) {
+    for (const query of [
+      '?status=gone',
+      '?network=amex',
+      '?page=0',
+      '?per=0',
+      '?per=101',
+      '?page=x',
+      '?created_at[min]=yesterday',
+      '?nope=1',
+    ]) {
       assertApiError(await request('GET', `/v2/network_tokens${query}`, undefined, lister), 400, 1001);
     }
   });
@@ -410,18 +479,44 @@ test('card and token numbers never reach the logs', async () => {
   try {
     const shop = await createTestMerchant(gw, 'Logged Shop');
     const call = (method: 'GET' | 'POST', url: string, body?: unknown) =>
-      gw.app.inject({ method, url, headers: { authorization: shop.auth, 'content-type': 'application/json' }, ...(body === undefined ? {} : { payload: JSON.stringify(body) }) });
+      gw.app.inject({
+        method,
+        url,
+        headers: { authorization: shop.auth, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+      });
     const pan = freshPan();
-    const created = await call('POST', '/v2/network_tokens', { card_number: pan, expiry_month: 12, expiry_year: EXPIRY_YEAR, card_cvv: '987' });
+    const created = await call('POST', '/v2/network_tokens', {
+      card_number: pan,
+      expiry_month: 12,
+      expiry_year: EXPIRY_YEAR,
+      card_cvv: '987',
+    });
     assert.equal(created.statusCode, 201, created.body);
     const id = created.json<{ data: { id: string } }>().data.id;
     gw.clock.advance(20);
     await gw.composition.gateway.scheduler.runDue();
     const { number } = (await call('GET', `/v2/network_tokens/${id}/data`)).json<{ data: { number: string } }>().data;
-    const { authentication_data: cryptogram } = (await call('POST', `/v2/network_tokens/${id}/cryptogram`, {})).json<{ data: { authentication_data: string } }>().data;
-    const payment = { payment_type: 'cardecom', order_id: 'logged-1', amount: 1, currency: 'EUR', merchant_reference: 'Logged 1', card_number: number, card_expiry_month: '12', card_expiry_year: String(EXPIRY_YEAR), threeds_wallet_cryptogram: cryptogram, threeds_wallet_cryptogram_eci: '05' };
+    const { authentication_data: cryptogram } = (await call('POST', `/v2/network_tokens/${id}/cryptogram`, {})).json<{
+      data: { authentication_data: string };
+    }>().data;
+    const payment = {
+      payment_type: 'cardecom',
+      order_id: 'logged-1',
+      amount: 1,
+      currency: 'EUR',
+      merchant_reference: 'Logged 1',
+      card_number: number,
+      card_expiry_month: '12',
+      card_expiry_year: String(EXPIRY_YEAR),
+      threeds_wallet_cryptogram: cryptogram,
+      threeds_wallet_cryptogram_eci: '05',
+    };
     assert.equal((await call('POST', '/rest/payment', payment)).json<{ status_code: number }>().status_code, 3);
-    assert.equal((await call('POST', '/rest/payment', { ...payment, order_id: 'logged-2' })).json<{ status_code: number }>().status_code, 6);
+    assert.equal(
+      (await call('POST', '/rest/payment', { ...payment, order_id: 'logged-2' })).json<{ status_code: number }>().status_code,
+      6,
+    );
     await call('POST', '/v2/network_tokens', { card_number: `${pan}1234`, expiry_month: 13, expiry_year: 1, card_cvv: '98x' });
     const text = lines.join('');
     assert.ok(text.length > 0, 'something was logged');
@@ -442,7 +537,12 @@ describe('token postback_url: HTTPS, or plain http to a local receiver', () => {
       const shop = await gw.merchant('Local Token Shop');
       const url = receiver.url('/token-postbacks');
       assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\//);
-      const created = await shop.post('/v2/network_tokens', { card_number: freshPan(), expiry_month: 12, expiry_year: EXPIRY_YEAR, postback_url: url });
+      const created = await shop.post('/v2/network_tokens', {
+        card_number: freshPan(),
+        expiry_month: 12,
+        expiry_year: EXPIRY_YEAR,
+        postback_url: url,
+      });
       assert.equal(created.statusCode, 201, created.body);
       const id = created.json<{ data: { id: string } }>().data.id;
       gw.clock.advance(1000);
@@ -454,11 +554,21 @@ describe('token postback_url: HTTPS, or plain http to a local receiver', () => {
       assert.equal(postback?.body.status, 'active');
       // localhost and private-network addresses count as local too; any other http host does not.
       for (const local of ['http://localhost:8080/pb', 'http://[::1]:8080/pb', 'http://192.168.1.20/pb', 'http://10.0.0.5:9000/pb']) {
-        const response = await shop.post('/v2/network_tokens', { card_number: freshPan(), expiry_month: 12, expiry_year: EXPIRY_YEAR, postback_url: local });
+        const response = await shop.post('/v2/network_tokens', {
+          card_number: freshPan(),
+          expiry_month: 12,
+          expiry_year: EXPIRY_YEAR,
+          postback_url: local,
+        });
         assert.equal(response.statusCode, 201, `${local}: ${response.body}`);
       }
       for (const remote of ['http://shop.example/pb', 'http://8.8.8.8/pb', 'ftp://127.0.0.1/pb']) {
-        const response = await shop.post('/v2/network_tokens', { card_number: freshPan(), expiry_month: 12, expiry_year: EXPIRY_YEAR, postback_url: remote });
+        const response = await shop.post('/v2/network_tokens', {
+          card_number: freshPan(),
+          expiry_month: 12,
+          expiry_year: EXPIRY_YEAR,
+          postback_url: remote,
+        });
         const body = assertApiError(response, 400, 1001, ['postback_url']);
         assert.match(body.errors[0]?.message ?? '', /HTTPS/);
       }
@@ -472,9 +582,19 @@ describe('token postback_url: HTTPS, or plain http to a local receiver', () => {
     const gw = await startPostbackGateway({ flags: { 'postback-private-addresses': 'deny' } });
     try {
       const shop = await gw.merchant('Server Token Shop');
-      const response = await shop.post('/v2/network_tokens', { card_number: freshPan(), expiry_month: 12, expiry_year: EXPIRY_YEAR, postback_url: 'http://127.0.0.1:8080/pb' });
+      const response = await shop.post('/v2/network_tokens', {
+        card_number: freshPan(),
+        expiry_month: 12,
+        expiry_year: EXPIRY_YEAR,
+        postback_url: 'http://127.0.0.1:8080/pb',
+      });
       assertApiError(response, 400, 1001, ['postback_url']);
-      const https = await shop.post('/v2/network_tokens', { card_number: freshPan(), expiry_month: 12, expiry_year: EXPIRY_YEAR, postback_url: 'https://shop.example/pb' });
+      const https = await shop.post('/v2/network_tokens', {
+        card_number: freshPan(),
+        expiry_month: 12,
+        expiry_year: EXPIRY_YEAR,
+        postback_url: 'https://shop.example/pb',
+      });
       assert.equal(https.statusCode, 201, https.body);
     } finally {
       await gw.close();

@@ -25,7 +25,9 @@ interface OpenApiDocument {
 
 /** Absolute http(s) URLs in a text, except this server's own. */
 function externalUrls(text: string): string[] {
-  return [...text.matchAll(/https?:\/\/[^\s"'<>)`]+/g)].map((m) => m[0]).filter((url) => !/^https?:\/\/(localhost|127\.0\.0\.1)([:/]|$)/.test(url));
+  return [...text.matchAll(/https?:\/\/[^\s"'<>)`]+/g)]
+    .map((m) => m[0])
+    .filter((url) => !/^https?:\/\/(localhost|127\.0\.0\.1)([:/]|$)/.test(url));
 }
 
 /** JavaScript without whole-line `//` comments (a link in a comment loads nothing). */
@@ -89,7 +91,8 @@ describe('OpenAPI document and API docs', () => {
     let deepest = 0;
     for (const [path, methods] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(methods)) {
-        const body = (op.requestBody as { content?: Record<string, { schema?: unknown }> } | undefined)?.content?.['application/json']?.schema;
+        const body = (op.requestBody as { content?: Record<string, { schema?: unknown }> } | undefined)?.content?.['application/json']
+          ?.schema;
         if (!body) continue;
         const depth = levels(body, new Set());
         assert.ok(depth < MAX_BODY_DEPTH, `${method.toUpperCase()} ${path} nests ${depth} levels`);
@@ -132,10 +135,14 @@ describe('OpenAPI document and API docs', () => {
   });
 
   test('docs/api.md and docs/postbacks.md name every /rest and /v2 path of the document', () => {
-    const guides = ['api.md', 'postbacks.md'].map((name) => readFileSync(new URL(`../../docs/${name}`, import.meta.url), 'utf8')).join('\n');
+    const guides = ['api.md', 'postbacks.md']
+      .map((name) => readFileSync(new URL(`../../docs/${name}`, import.meta.url), 'utf8'))
+      .join('\n');
     // `{transaction_id}` and `:invoice_number` are both ways the guides write a path parameter.
     const normalize = (path: string) => path.replace(/\{[^}]+\}|:[a-z_]+/g, '{}');
-    const documented = new Set([...guides.matchAll(/`(?:(?:GET|POST|PUT|PATCH|DELETE) )?((?:\/rest|\/v2)\/[^`?\s]*)/g)].map((m) => normalize(m[1] ?? '')));
+    const documented = new Set(
+      [...guides.matchAll(/`(?:(?:GET|POST|PUT|PATCH|DELETE) )?((?:\/rest|\/v2)\/[^`?\s]*)/g)].map((m) => normalize(m[1] ?? '')),
+    );
     const missing = Object.keys(doc.paths).filter((path) => /^\/(rest|v2)\//.test(path) && !documented.has(normalize(path)));
     assert.deepEqual(missing, [], 'paths the guides do not mention');
     assert.ok(!/added issue by issue/.test(guides), 'the guides describe what is there');
@@ -179,7 +186,12 @@ describe('OpenAPI document and API docs', () => {
 
   test('the specs behind /docs and /docs/back-office are the document, split: each operation on one page, the back-office tag on its own', async () => {
     const operationsOf = (spec: OpenApiDocument) =>
-      Object.entries(spec.paths).flatMap(([path, methods]) => Object.entries(methods as Record<string, { tags?: string[] }>).map(([method, op]) => ({ key: `${method} ${path}`, tag: op.tags?.[0] })));
+      Object.entries(spec.paths).flatMap(([path, methods]) =>
+        Object.entries(methods as Record<string, { tags?: string[] }>).map(([method, op]) => ({
+          key: `${method} ${path}`,
+          tag: op.tags?.[0],
+        })),
+      );
     const pages: OpenApiDocument[] = [];
     for (const url of ['/docs/json', '/docs/back-office/json']) {
       const response = await gw.app.inject({ method: 'GET', url });
@@ -191,7 +203,12 @@ describe('OpenAPI document and API docs', () => {
     const [api, office] = pages.map(operationsOf) as [ReturnType<typeof operationsOf>, ReturnType<typeof operationsOf>];
     assert.ok(api.every((o) => o.tag !== 'Back-office UI') && office.every((o) => o.tag === 'Back-office UI'));
     assert.ok(api.some((o) => o.key === 'get /rest/transactions') && office.some((o) => o.key === 'get /ui/profile'));
-    assert.deepEqual([...api, ...office].map((o) => o.key).sort(), operationsOf(doc).map((o) => o.key).sort());
+    assert.deepEqual(
+      [...api, ...office].map((o) => o.key).sort(),
+      operationsOf(doc)
+        .map((o) => o.key)
+        .sort(),
+    );
   });
 });
 
@@ -210,7 +227,18 @@ type ExamplePaths = Record<string, Record<string, ExampleOperation>>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** Fields whose example value must be the real one (the example tells what happens). */
-const TRUE_VALUES = new Set(['status', 'status_code', 'error_code', 'result', 'client_action', 'subscription_status', 'payment_type', 'reason_code', 'type', 'network']);
+const TRUE_VALUES = new Set([
+  'status',
+  'status_code',
+  'error_code',
+  'result',
+  'client_action',
+  'subscription_status',
+  'payment_type',
+  'reason_code',
+  'type',
+  'network',
+]);
 
 function jsonType(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
@@ -218,7 +246,8 @@ function jsonType(value: unknown): string {
 
 /** Where an answer example and a real answer differ in shape (keys, JSON types) or in a TRUE_VALUES field. */
 function shapeDiff(example: unknown, actual: unknown, path = '$'): string[] {
-  if (jsonType(example) !== jsonType(actual)) return [`${path}: example ${jsonType(example)}, answer ${jsonType(actual)} (${JSON.stringify(actual)})`];
+  if (jsonType(example) !== jsonType(actual))
+    return [`${path}: example ${jsonType(example)}, answer ${jsonType(actual)} (${JSON.stringify(actual)})`];
   if (Array.isArray(example) && Array.isArray(actual)) {
     return example.flatMap((item, i) => (i < actual.length ? shapeDiff(item, actual[i], `${path}[${i}]`) : []));
   }
@@ -229,7 +258,8 @@ function shapeDiff(example: unknown, actual: unknown, path = '$'): string[] {
   for (const key of Object.keys(a)) if (!(key in e)) problems.push(`${path}.${key}: in the answer, not in the example`);
   for (const key of Object.keys(e)) {
     if (!(key in a)) problems.push(`${path}.${key}: in the example, not in the answer`);
-    else if (TRUE_VALUES.has(key) && jsonType(e[key]) !== 'object' && e[key] !== a[key]) problems.push(`${path}.${key}: example ${JSON.stringify(e[key])}, answer ${JSON.stringify(a[key])}`);
+    else if (TRUE_VALUES.has(key) && jsonType(e[key]) !== 'object' && e[key] !== a[key])
+      problems.push(`${path}.${key}: example ${JSON.stringify(e[key])}, answer ${JSON.stringify(a[key])}`);
     else problems.push(...shapeDiff(e[key], a[key], `${path}.${key}`));
   }
   return problems;
@@ -300,7 +330,8 @@ describe('OpenAPI examples', () => {
       .filter(([path]) => /^\/(rest|v2)\//.test(path))
       .flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ path, method, operation })));
   const requestExamples = (operation: ExampleOperation) => operation.requestBody?.content?.['application/json']?.examples ?? {};
-  const answerExamples = (operation: ExampleOperation, status: number | string) => operation.responses?.[String(status)]?.content?.['application/json']?.examples ?? {};
+  const answerExamples = (operation: ExampleOperation, status: number | string) =>
+    operation.responses?.[String(status)]?.content?.['application/json']?.examples ?? {};
 
   test('every API operation with a JSON body has a request example, and every POST an answer example', () => {
     const missing: string[] = [];
@@ -308,7 +339,9 @@ describe('OpenAPI examples', () => {
       const label = `${method.toUpperCase()} ${path}`;
       if (operation.requestBody && Object.keys(requestExamples(operation)).length === 0) missing.push(`${label}: request`);
       if (method === 'post') {
-        const answered = Object.keys(operation.responses ?? {}).some((status) => status.startsWith('2') && Object.keys(answerExamples(operation, status)).length > 0);
+        const answered = Object.keys(operation.responses ?? {}).some(
+          (status) => status.startsWith('2') && Object.keys(answerExamples(operation, status)).length > 0,
+        );
         if (!answered) missing.push(`${label}: answer`);
       }
       for (const parameter of operation.parameters ?? []) {
@@ -319,7 +352,10 @@ describe('OpenAPI examples', () => {
     // The cardpos examples the README promises: without PIN, and the PIN retry with the README's vector.
     const payment = requestExamples(paths['/rest/payment']?.post ?? {});
     const retry = JSON.stringify(Object.values(payment).map((e) => e.value));
-    assert.ok(retry.includes('"sequence":"subsequent"') && retry.includes('"block":"230B4C43B8BA2C5C"') && retry.includes('"zone_id":"test"'), retry);
+    assert.ok(
+      retry.includes('"sequence":"subsequent"') && retry.includes('"block":"230B4C43B8BA2C5C"') && retry.includes('"zone_id":"test"'),
+      retry,
+    );
   });
 
   test('/docs shows the same examples', async () => {
@@ -345,7 +381,8 @@ describe('OpenAPI examples', () => {
     // Ids the example answers give, that later requests use.
     const produced = new Set<string>();
     for (const { operation } of apiOperations()) {
-      for (const status of Object.keys(operation.responses ?? {})) for (const example of Object.values(answerExamples(operation, status))) uuidsIn(example.value, produced);
+      for (const status of Object.keys(operation.responses ?? {}))
+        for (const example of Object.values(answerExamples(operation, status))) uuidsIn(example.value, produced);
     }
     // The example merchant is this test's, managed by its partner; the shop is created above (no API creates shops).
     const ids = new Map<string, string>([
@@ -369,7 +406,7 @@ describe('OpenAPI examples', () => {
 
     const pending = [...steps];
     const ran: string[] = [];
-    for (let progress = true; progress && pending.length; ) {
+    for (let progress = true; progress && pending.length;) {
       progress = false;
       for (const step of [...pending]) {
         if (!ready(step)) continue;
@@ -398,7 +435,10 @@ describe('OpenAPI examples', () => {
       }
     }
     // Every example with a body ran; a body-less POST is skipped only when its path needs an id no example gives.
-    assert.deepEqual(pending.filter((step) => step.body !== undefined).map((step) => step.label), []);
+    assert.deepEqual(
+      pending.filter((step) => step.body !== undefined).map((step) => step.label),
+      [],
+    );
     assert.ok(ran.length >= 25, ran.join('\n'));
   });
 });

@@ -48,7 +48,10 @@ describe('gateway partner, shop and terminal commands', () => {
     assert.match(partner.api_key, /^tg_test_pt_[A-Za-z0-9_-]+$/);
     assert.ok(partner.api_password.length >= 24);
     const listed = json<Array<{ partner_id: string; name: string }>>(['partner', 'list', '--data-dir', dir, '--json']);
-    assert.deepEqual(listed.map((p) => [p.partner_id, p.name]), [[partner.partner_id, 'POS Vendor']]);
+    assert.deepEqual(
+      listed.map((p) => [p.partner_id, p.name]),
+      [[partner.partner_id, 'POS Vendor']],
+    );
     assert.ok(!JSON.stringify(listed).includes(partner.api_password));
   });
 
@@ -61,19 +64,53 @@ describe('gateway partner, shop and terminal commands', () => {
   });
 
   test('shop create --json prints the shop; terminal assign puts a terminal in one shop, moving it; shop list shows them', () => {
-    const a = json<{ shop_id: string; merchant_id: string; name: string }>(['shop', 'create', '--data-dir', dir, '--merchant', merchant.merchant_id, '--name', 'High Street', '--json']);
+    const a = json<{ shop_id: string; merchant_id: string; name: string }>([
+      'shop',
+      'create',
+      '--data-dir',
+      dir,
+      '--merchant',
+      merchant.merchant_id,
+      '--name',
+      'High Street',
+      '--json',
+    ]);
     assert.deepEqual(Object.keys(a).sort(), ['merchant_id', 'name', 'shop_id']);
     assert.deepEqual([a.merchant_id, a.name], [merchant.merchant_id, 'High Street']);
     shopA = a.shop_id;
-    shopB = json<{ shop_id: string }>(['shop', 'create', '--data-dir', dir, '--merchant', merchant.merchant_id, '--name', 'Station Road', '--json']).shop_id;
+    shopB = json<{ shop_id: string }>([
+      'shop',
+      'create',
+      '--data-dir',
+      dir,
+      '--merchant',
+      merchant.merchant_id,
+      '--name',
+      'Station Road',
+      '--json',
+    ]).shop_id;
     const first = runGateway(['terminal', 'assign', '--data-dir', dir, '--shop', shopB, '--terminal-id', 'T-A1']);
     assert.equal(first.status, 0, first.stderr);
     const moved = runGateway(['terminal', 'assign', '--data-dir', dir, '--shop', shopA, '--terminal-id', 'T-A1']);
     assert.equal(moved.status, 0, moved.stderr);
     assert.match(moved.stdout, new RegExp(`Terminal T-A1 belongs to shop ${shopA} \\(moved from shop ${shopB}\\)`));
     assert.equal(runGateway(['terminal', 'assign', '--data-dir', dir, '--shop', shopB, '--terminal-id', 'T-B1', '--json']).status, 0);
-    const shops = json<Array<{ shop_id: string; terminals: string[] }>>(['shop', 'list', '--data-dir', dir, '--merchant', merchant.merchant_id, '--json']);
-    assert.deepEqual(shops.map((s) => [s.shop_id, s.terminals]), [[shopA, ['T-A1']], [shopB, ['T-B1']]]);
+    const shops = json<Array<{ shop_id: string; terminals: string[] }>>([
+      'shop',
+      'list',
+      '--data-dir',
+      dir,
+      '--merchant',
+      merchant.merchant_id,
+      '--json',
+    ]);
+    assert.deepEqual(
+      shops.map((s) => [s.shop_id, s.terminals]),
+      [
+        [shopA, ['T-A1']],
+        [shopB, ['T-B1']],
+      ],
+    );
     const missing = runGateway(['terminal', 'assign', '--data-dir', dir, '--shop', shopA]);
     assert.equal(missing.status, 2);
     assert.match(missing.stderr, /terminal assign needs --terminal-id T/);
@@ -83,30 +120,103 @@ describe('gateway partner, shop and terminal commands', () => {
   });
 
   test('till create adds a till beside the running server (named from its id, or named, in a shop); till list shows it and who has it open; a taken id or an unknown shop exits 2 naming the flag', async () => {
-    const two = json<{ till_id: string; name: string; shop_id: string | null }>(['till', 'create', '--data-dir', dir, '--merchant', merchant.merchant_id, '--till-id', 'TILL-2', '--json']);
+    const two = json<{ till_id: string; name: string; shop_id: string | null }>([
+      'till',
+      'create',
+      '--data-dir',
+      dir,
+      '--merchant',
+      merchant.merchant_id,
+      '--till-id',
+      'TILL-2',
+      '--json',
+    ]);
     assert.deepEqual([two.till_id, two.name, two.shop_id], ['TILL-2', 'Till 2', null]);
-    const front = json<{ name: string; shop_id: string }>(['till', 'create', '--data-dir', dir, '--merchant', merchant.merchant_id, '--till-id', 'front-1', '--name', 'Front counter', '--shop', shopA, '--json']);
+    const front = json<{ name: string; shop_id: string }>([
+      'till',
+      'create',
+      '--data-dir',
+      dir,
+      '--merchant',
+      merchant.merchant_id,
+      '--till-id',
+      'front-1',
+      '--name',
+      'Front counter',
+      '--shop',
+      shopA,
+      '--json',
+    ]);
     assert.deepEqual([front.name, front.shop_id], ['Front counter', shopA]);
-    const tills = json<Array<{ till_id: string; name: string }>>(['till', 'list', '--data-dir', dir, '--merchant', merchant.merchant_id, '--json']);
-    assert.deepEqual(tills.map((t) => [t.till_id, t.name]), [['TILL-1', 'Till 1'], ['TILL-2', 'Till 2'], ['front-1', 'Front counter']]);
+    const tills = json<Array<{ till_id: string; name: string }>>([
+      'till',
+      'list',
+      '--data-dir',
+      dir,
+      '--merchant',
+      merchant.merchant_id,
+      '--json',
+    ]);
+    assert.deepEqual(
+      tills.map((t) => [t.till_id, t.name]),
+      [
+        ['TILL-1', 'Till 1'],
+        ['TILL-2', 'Till 2'],
+        ['front-1', 'Front counter'],
+      ],
+    );
     const taken = runGateway(['till', 'create', '--data-dir', dir, '--merchant', merchant.merchant_id, '--till-id', 'TILL-2']);
     assert.equal(taken.status, 2);
     assert.match(taken.stderr, /--till-id is taken/);
-    const badShop = runGateway(['till', 'create', '--data-dir', dir, '--merchant', merchant.merchant_id, '--till-id', 'TILL-9', '--shop', 'nope']);
+    const badShop = runGateway([
+      'till',
+      'create',
+      '--data-dir',
+      dir,
+      '--merchant',
+      merchant.merchant_id,
+      '--till-id',
+      'TILL-9',
+      '--shop',
+      'nope',
+    ]);
     assert.equal(badShop.status, 2);
     assert.match(badShop.stderr, /--shop no such shop/);
     // In words too; and the till's terminal is one of its shop's.
     const text = runGateway(['till', 'list', '--data-dir', dir, '--merchant', merchant.merchant_id]);
     assert.match(text.stdout, /^TILL-2 {2}Till 2 {2}free$/m);
     assert.match(text.stdout, new RegExp(`^front-1 {2}Front counter {2}free {2}shop ${shopA}$`, 'm'));
-    const shops = json<Array<{ shop_id: string; terminals: string[] }>>(['shop', 'list', '--data-dir', dir, '--merchant', merchant.merchant_id, '--json']);
+    const shops = json<Array<{ shop_id: string; terminals: string[] }>>([
+      'shop',
+      'list',
+      '--data-dir',
+      dir,
+      '--merchant',
+      merchant.merchant_id,
+      '--json',
+    ]);
     assert.ok(shops.find((s) => s.shop_id === shopA)?.terminals.includes('front-1'));
   });
 
   test('till invite prints a one-time pairing code; the running server takes it once at /centre/join', async () => {
-    const invite = json<{ code: string; till_id: string; expires_at: string }>(['till', 'invite', '--data-dir', dir, '--merchant', merchant.merchant_id, '--till-id', 'TILL-5', '--json']);
+    const invite = json<{ code: string; till_id: string; expires_at: string }>([
+      'till',
+      'invite',
+      '--data-dir',
+      dir,
+      '--merchant',
+      merchant.merchant_id,
+      '--till-id',
+      'TILL-5',
+      '--json',
+    ]);
     assert.equal(invite.till_id, 'TILL-5');
-    const join = (code: string) => fetch(`${server.url}/centre/join`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code, till_version: 'test' }) });
+    const join = (code: string) =>
+      fetch(`${server.url}/centre/join`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ code, till_version: 'test' }),
+      });
     const joined = await join(invite.code);
     assert.equal(joined.status, 200, await joined.clone().text());
     assert.equal(((await joined.json()) as { till_id: string }).till_id, 'TILL-5');

@@ -53,7 +53,9 @@ interface Expected {
 }
 
 const approved = (operation: 'payment' | 'authorize'): Expected =>
-  operation === 'payment' ? { status_code: 3, status: 'completed', message: 'Approved' } : { status_code: 4, status: 'authorized', message: 'Approved' };
+  operation === 'payment'
+    ? { status_code: 3, status: 'completed', message: 'Approved' }
+    : { status_code: 4, status: 'authorized', message: 'Approved' };
 
 /** What the README's table promises for a test card, per entry. */
 function expectedOutcome(card: TestCard, entry: 'ecommerce' | 'contactless', operation: 'payment' | 'authorize'): Expected {
@@ -72,7 +74,9 @@ function expectedOutcome(card: TestCard, entry: 'ecommerce' | 'contactless', ope
     case 'challenge':
       return entry === 'ecommerce' ? { status_code: 1, status: 'started', message: '3-D Secure challenge' } : approved(operation);
     case 'always_pin':
-      return entry === 'contactless' ? { status_code: 6, status: 'declined', message: 'request_pin', reason_code: '1A' } : approved(operation);
+      return entry === 'contactless'
+        ? { status_code: 6, status: 'declined', message: 'request_pin', reason_code: '1A' }
+        : approved(operation);
     case 'error':
       return { status_code: 11, status: 'error', message: rule.text };
     default: {
@@ -110,7 +114,10 @@ describe('card payments', () => {
       for (const operation of ['payment', 'authorize'] as const) {
         test(`cardecom ${operation} ${card.number} (${card.behaviour.slice(0, 40)})`, async () => {
           const expected = expectedOutcome(card, 'ecommerce', operation);
-          const body = await c.ok<TxResponse>(`/rest/${operation}`, cardPayment(card.number, 10, { additional_transaction_data: 'cart 42' }));
+          const body = await c.ok<TxResponse>(
+            `/rest/${operation}`,
+            cardPayment(card.number, 10, { additional_transaction_data: 'cart 42' }),
+          );
           assert.equal(body.status_code, expected.status_code, JSON.stringify(body));
           assert.equal(body.status, expected.status);
           assert.equal(body.message, expected.message);
@@ -149,7 +156,12 @@ describe('card payments', () => {
     }
 
     test('any other Luhn-valid number is approved with the brand from its BIN', async () => {
-      for (const [pan, brand] of [[freshPan(), 'visa'], ['5200828282828210', 'mastercard'], ['378282246310005', 'amex'], ['6011111111111117', 'discover']] as const) {
+      for (const [pan, brand] of [
+        [freshPan(), 'visa'],
+        ['5200828282828210', 'mastercard'],
+        ['378282246310005', 'amex'],
+        ['6011111111111117', 'discover'],
+      ] as const) {
         usedPans.add(pan);
         const body = await c.ok<TxResponse>('/rest/payment', cardPayment(pan, 5));
         assert.equal(body.status_code, 3, pan);
@@ -159,10 +171,15 @@ describe('card payments', () => {
     });
 
     test('an expiry before the current month declines 54; a number failing Luhn is a 400 naming card_number', async () => {
-      const expired = await c.ok<TxResponse>('/rest/payment', cardPayment('4111111111111111', 5, { card_expiry_month: '01', card_expiry_year: '2020' }));
+      const expired = await c.ok<TxResponse>(
+        '/rest/payment',
+        cardPayment('4111111111111111', 5, { card_expiry_month: '01', card_expiry_year: '2020' }),
+      );
       assert.deepEqual([expired.status_code, expired.message, expired.reason_code], [6, '54 Expired card', '54']);
       assertApiError(await c.post('/rest/payment', cardPayment('4111111111111112', 5)), 400, 1001, ['card_number']);
-      assertApiError(await c.post('/rest/payment', cardPayment('4111111111111111', 5, { card_expiry_month: '13' })), 400, 1001, ['card_expiry_month']);
+      assertApiError(await c.post('/rest/payment', cardPayment('4111111111111111', 5, { card_expiry_month: '13' })), 400, 1001, [
+        'card_expiry_month',
+      ]);
     });
 
     test('a declined payment is HTTP 200 with error_code 0, its log says so', async () => {
@@ -172,7 +189,10 @@ describe('card payments', () => {
       assert.equal(body.error_code, 0);
       assert.equal(body.message, '51 Insufficient funds');
       const log = await c.log(body.transaction_id);
-      assert.deepEqual(log.map((e) => [e.type, e.status, e.amount, e.message]), [['authorization', 6, 20, '51 Insufficient funds']]);
+      assert.deepEqual(
+        log.map((e) => [e.type, e.status, e.amount, e.message]),
+        [['authorization', 6, 20, '51 Insufficient funds']],
+      );
     });
   });
 
@@ -180,7 +200,10 @@ describe('card payments', () => {
     const challengeCard = '4000000000003220';
 
     test('passed: started -> completed, the customer is sent to success_url', async () => {
-      const started = await c.ok<TxResponse>('/rest/payment', cardPayment(challengeCard, 25, { success_url: REDIRECT.success_url, error_url: REDIRECT.error_url }));
+      const started = await c.ok<TxResponse>(
+        '/rest/payment',
+        cardPayment(challengeCard, 25, { success_url: REDIRECT.success_url, error_url: REDIRECT.error_url }),
+      );
       assert.equal(started.status_code, S.started);
       assert.equal(started.client_action, 'redirect');
       const result = await h.gateway.payments.completeChallenge(started.transaction_id, true);
@@ -192,7 +215,14 @@ describe('card payments', () => {
       const view = await c.transaction(started.transaction_id);
       assert.deepEqual([view.status_code, view.captured_amount], [3, 25]);
       const log = await c.log(started.transaction_id);
-      assert.deepEqual(log.map((e) => [e.type, e.status, e.amount]), [['authorization', 1, 25], ['authorization', 4, 25], ['capture', 3, 25]]);
+      assert.deepEqual(
+        log.map((e) => [e.type, e.status, e.amount]),
+        [
+          ['authorization', 1, 25],
+          ['authorization', 4, 25],
+          ['capture', 3, 25],
+        ],
+      );
       // The step cannot be repeated.
       const again = await h.gateway.payments.completeChallenge(started.transaction_id, true);
       assert.ok(!again.ok);
@@ -200,7 +230,10 @@ describe('card payments', () => {
     });
 
     test('failed: declined 05, the customer is sent to error_url', async () => {
-      const started = await c.ok<TxResponse>('/rest/payment', cardPayment(challengeCard, 25, { success_url: REDIRECT.success_url, error_url: REDIRECT.error_url }));
+      const started = await c.ok<TxResponse>(
+        '/rest/payment',
+        cardPayment(challengeCard, 25, { success_url: REDIRECT.success_url, error_url: REDIRECT.error_url }),
+      );
       const result = await h.gateway.payments.completeChallenge(started.transaction_id, false);
       assert.ok(result.ok);
       assert.equal(result.value.transaction.status_code, S.declined);
@@ -209,7 +242,13 @@ describe('card payments', () => {
       assert.equal(result.value.transaction.included_fees, '0.00');
       assert.match(result.value.redirectTo ?? '', /^https:\/\/shop\.example\/failed\?transaction_id=/);
       const log = await c.log(started.transaction_id);
-      assert.deepEqual(log.map((e) => [e.type, e.status]), [['authorization', 1], ['authorization', 6]]);
+      assert.deepEqual(
+        log.map((e) => [e.type, e.status]),
+        [
+          ['authorization', 1],
+          ['authorization', 6],
+        ],
+      );
     });
 
     test('on authorize: passed -> authorized, then capturable', async () => {
@@ -217,7 +256,9 @@ describe('card payments', () => {
       const result = await h.gateway.payments.completeChallenge(started.transaction_id, true);
       assert.ok(result.ok);
       assert.equal(result.value.transaction.status_code, S.authorized);
-      const capture = await c.ok<{ status_code: number; captured_amount: number }>('/rest/capture', { transaction_id: started.transaction_id });
+      const capture = await c.ok<{ status_code: number; captured_amount: number }>('/rest/capture', {
+        transaction_id: started.transaction_id,
+      });
       assert.deepEqual([capture.status_code, capture.captured_amount], [3, 30]);
     });
 
@@ -234,7 +275,10 @@ describe('card payments', () => {
 
   test('the processor-error card: HTTP 200, status 11 error', async () => {
     const body = await c.ok<TxResponse>('/rest/payment', cardPayment('4000000000000119', 10));
-    assert.deepEqual([body.status_code, body.status, body.message, body.included_fees], [11, 'error', 'Simulated processor failure', '0.00']);
+    assert.deepEqual(
+      [body.status_code, body.status, body.message, body.included_fees],
+      [11, 'error', 'Simulated processor failure', '0.00'],
+    );
     assertApiError(await c.post('/rest/refund', { transaction_id: body.transaction_id }), 400, 1002);
   });
 
@@ -247,7 +291,10 @@ describe('card payments', () => {
       assert.equal(view.captured_amount, null);
       assert.equal(view.recurring, 0);
       const log = await c.log(body.transaction_id);
-      assert.deepEqual(log.map((e) => [e.type, e.status, e.amount]), [['precheck', 3, 0]]);
+      assert.deepEqual(
+        log.map((e) => [e.type, e.status, e.amount]),
+        [['precheck', 3, 0]],
+      );
       assertApiError(await c.post('/rest/refund', { transaction_id: body.transaction_id, amount: 0.01 }), 400, 1003);
     });
 
@@ -271,7 +318,13 @@ describe('card payments', () => {
     });
 
     test('amount 0 for a type without account checks is a 400 naming amount', async () => {
-      const response = await c.post('/rest/payment', { payment_type: 'wallet', order_id: orderId(), amount: 0, currency: 'EUR', ...REDIRECT });
+      const response = await c.post('/rest/payment', {
+        payment_type: 'wallet',
+        order_id: orderId(),
+        amount: 0,
+        currency: 'EUR',
+        ...REDIRECT,
+      });
       assertApiError(response, 400, 1001, ['amount']);
     });
   });
@@ -318,25 +371,43 @@ describe('card payments', () => {
       assert.equal((await c.transaction(charge.transaction_id)).parent_id, check.transaction_id);
     });
 
-    test('a payment without recurring=1, a declined one, or another merchant\'s cannot be charged again: 400 original_transaction_id', async () => {
+    test("a payment without recurring=1, a declined one, or another merchant's cannot be charged again: 400 original_transaction_id", async () => {
       const plain = await c.ok<TxResponse>('/rest/payment', cardPayment('4111111111111111', 3));
       const declined = await c.ok<TxResponse>('/rest/payment', cardPayment('4000000000009995', 3, { recurring: 1 }));
       assert.equal(declined.status_code, 6);
       const other = api(h, await newMerchant(h, 'Other Shop'));
       const foreign = await other.ok<TxResponse>('/rest/payment', cardPayment('4111111111111111', 3, { recurring: 1 }));
       for (const original of [plain.transaction_id, declined.transaction_id, foreign.transaction_id, 'no-such-transaction']) {
-        const response = await c.post('/rest/payment', { payment_type: 'cardecom', order_id: orderId(), amount: 3, currency: 'EUR', recurring: 1, original_transaction_id: original });
+        const response = await c.post('/rest/payment', {
+          payment_type: 'cardecom',
+          order_id: orderId(),
+          amount: 3,
+          currency: 'EUR',
+          recurring: 1,
+          original_transaction_id: original,
+        });
         assertApiError(response, 400, 1001, ['original_transaction_id']);
       }
     });
 
     test('/rest/register: redirect to card entry, the customer enters a card, later charges need no customer', async () => {
-      const register = await c.ok<TxResponse>('/rest/register', { payment_type: 'cardecom', order_id: orderId('reg'), amount: 0, currency: 'EUR', ...REDIRECT });
+      const register = await c.ok<TxResponse>('/rest/register', {
+        payment_type: 'cardecom',
+        order_id: orderId('reg'),
+        amount: 0,
+        currency: 'EUR',
+        ...REDIRECT,
+      });
       assert.equal(register.status_code, S.started);
       assert.equal(register.client_action, 'redirect');
       assert.match(register.action_data?.url ?? '', new RegExp(`/pay/${register.transaction_id}/card$`));
 
-      const entered = await h.gateway.payments.submitCard(register.transaction_id, { pan: '5555555555554444', expiryMonth: 12, expiryYear: EXPIRY_YEAR, cvv: '123' });
+      const entered = await h.gateway.payments.submitCard(register.transaction_id, {
+        pan: '5555555555554444',
+        expiryMonth: 12,
+        expiryYear: EXPIRY_YEAR,
+        cvv: '123',
+      });
       assert.ok(entered.ok, JSON.stringify(entered));
       assert.equal(entered.value.transaction.status_code, 3);
       assert.equal(entered.value.transaction.card_brand, 'mastercard');
@@ -344,9 +415,19 @@ describe('card payments', () => {
       const view = await c.transaction(register.transaction_id);
       assert.deepEqual([view.status_code, view.recurring], [3, 1]);
       const log = await c.log(register.transaction_id);
-      assert.deepEqual(log.map((e) => [e.type, e.status]), [['precheck', 1], ['precheck', 3]]);
+      assert.deepEqual(
+        log.map((e) => [e.type, e.status]),
+        [
+          ['precheck', 1],
+          ['precheck', 3],
+        ],
+      );
 
-      const again = await h.gateway.payments.submitCard(register.transaction_id, { pan: '4111111111111111', expiryMonth: 12, expiryYear: EXPIRY_YEAR });
+      const again = await h.gateway.payments.submitCard(register.transaction_id, {
+        pan: '4111111111111111',
+        expiryMonth: 12,
+        expiryYear: EXPIRY_YEAR,
+      });
       assert.ok(!again.ok);
       assert.equal(again.error.error_code, 1002);
 
@@ -359,13 +440,26 @@ describe('card payments', () => {
         original_transaction_id: register.transaction_id,
         postback_url: REDIRECT.postback_url,
       });
-      assert.deepEqual([charge.status_code, charge.card_last_four, charge.card_brand, charge.included_fees], [3, '4444', 'mastercard', '0.67']);
+      assert.deepEqual(
+        [charge.status_code, charge.card_last_four, charge.card_brand, charge.included_fees],
+        [3, '4444', 'mastercard', '0.67'],
+      );
       assert.equal((await c.transaction(charge.transaction_id)).parent_id, register.transaction_id);
     });
 
     test('/rest/register with an amount: the registration moves no money and carries no fees', async () => {
-      const register = await c.ok<TxResponse>('/rest/register', { payment_type: 'cardecom', order_id: orderId('reg'), amount: 10, currency: 'EUR', ...REDIRECT });
-      const entered = await h.gateway.payments.submitCard(register.transaction_id, { pan: '4111111111111111', expiryMonth: 12, expiryYear: EXPIRY_YEAR });
+      const register = await c.ok<TxResponse>('/rest/register', {
+        payment_type: 'cardecom',
+        order_id: orderId('reg'),
+        amount: 10,
+        currency: 'EUR',
+        ...REDIRECT,
+      });
+      const entered = await h.gateway.payments.submitCard(register.transaction_id, {
+        pan: '4111111111111111',
+        expiryMonth: 12,
+        expiryYear: EXPIRY_YEAR,
+      });
       assert.ok(entered.ok);
       assert.equal(entered.value.transaction.status_code, 3);
       assert.equal(entered.value.transaction.included_fees, '0.00');
@@ -373,12 +467,29 @@ describe('card payments', () => {
     });
 
     test('/rest/register with a declined card: declined, error_url, and nothing to charge later', async () => {
-      const register = await c.ok<TxResponse>('/rest/register', { payment_type: 'cardecom', order_id: orderId('reg'), amount: 0, currency: 'EUR', ...REDIRECT });
-      const entered = await h.gateway.payments.submitCard(register.transaction_id, { pan: '4000000000000002', expiryMonth: 12, expiryYear: EXPIRY_YEAR });
+      const register = await c.ok<TxResponse>('/rest/register', {
+        payment_type: 'cardecom',
+        order_id: orderId('reg'),
+        amount: 0,
+        currency: 'EUR',
+        ...REDIRECT,
+      });
+      const entered = await h.gateway.payments.submitCard(register.transaction_id, {
+        pan: '4000000000000002',
+        expiryMonth: 12,
+        expiryYear: EXPIRY_YEAR,
+      });
       assert.ok(entered.ok);
       assert.equal(entered.value.transaction.status_code, 6);
       assert.match(entered.value.redirectTo ?? '', /^https:\/\/shop\.example\/failed/);
-      const response = await c.post('/rest/payment', { payment_type: 'cardecom', order_id: orderId(), amount: 5, currency: 'EUR', recurring: 1, original_transaction_id: register.transaction_id });
+      const response = await c.post('/rest/payment', {
+        payment_type: 'cardecom',
+        order_id: orderId(),
+        amount: 5,
+        currency: 'EUR',
+        recurring: 1,
+        original_transaction_id: register.transaction_id,
+      });
       assertApiError(response, 400, 1001, ['original_transaction_id']);
     });
 
@@ -388,10 +499,20 @@ describe('card payments', () => {
     });
 
     test('hosted card page (cardecom without card data): started, then submitCard completes it', async () => {
-      const started = await c.ok<TxResponse>('/rest/payment', { payment_type: 'cardecom', order_id: orderId('hosted'), amount: 15, currency: 'EUR', ...REDIRECT });
+      const started = await c.ok<TxResponse>('/rest/payment', {
+        payment_type: 'cardecom',
+        order_id: orderId('hosted'),
+        amount: 15,
+        currency: 'EUR',
+        ...REDIRECT,
+      });
       assert.equal(started.status_code, S.started);
       assert.match(started.action_data?.url ?? '', /\/card$/);
-      const entered = await h.gateway.payments.submitCard(started.transaction_id, { pan: '4000000000003220', expiryMonth: 12, expiryYear: EXPIRY_YEAR });
+      const entered = await h.gateway.payments.submitCard(started.transaction_id, {
+        pan: '4000000000003220',
+        expiryMonth: 12,
+        expiryYear: EXPIRY_YEAR,
+      });
       assert.ok(entered.ok);
       assert.equal(entered.value.transaction.status_code, S.started, '3-D Secure comes next');
       assert.match(entered.value.redirectTo ?? '', /\/3ds$/);
@@ -416,7 +537,10 @@ describe('card payments', () => {
 
     test('decrypted token + cryptogram: completed at once', async () => {
       const body = await c.ok<TxResponse>('/rest/payment', wallet());
-      assert.deepEqual([body.status_code, body.payment_type, body.included_fees, body.card_brand, body.card_last_four], [3, 'devicewallet', '0.43', 'visa', '1111']);
+      assert.deepEqual(
+        [body.status_code, body.payment_type, body.included_fees, body.card_brand, body.card_last_four],
+        [3, 'devicewallet', '0.43', 'visa', '1111'],
+      );
       assert.equal(body.client_action, undefined);
       const auth = await c.ok<TxResponse>('/rest/authorize', wallet());
       assert.equal(auth.status_code, 4);
@@ -455,7 +579,10 @@ describe('card payments', () => {
   test('card data at rest: the database files hold no card number; responses only last four, brand, expiry', async () => {
     const pan = '4111111111111111';
     const saved = await c.ok<TxResponse>('/rest/payment', cardPayment(pan, 9.99, { recurring: 1 }));
-    assert.deepEqual([saved.card_last_four, saved.card_brand, saved.card_expiry_month, saved.card_expiry_year], ['1111', 'visa', 12, EXPIRY_YEAR]);
+    assert.deepEqual(
+      [saved.card_last_four, saved.card_brand, saved.card_expiry_month, saved.card_expiry_year],
+      ['1111', 'visa', 12, EXPIRY_YEAR],
+    );
     const row = (await sqlOf(h).get<{ card_sealed: string | null; card_bin: string; details: string }>(
       'SELECT card_sealed, card_bin, details FROM transactions WHERE id = ?',
       saved.transaction_id,
@@ -464,7 +591,11 @@ describe('card payments', () => {
     assert.ok(!row.card_sealed.includes(pan));
     assert.equal(row.card_bin, '411111');
     assert.ok(!row.details.includes(pan));
-    for (const path of [`/rest/transactions/${saved.transaction_id}`, `/rest/transactions/${saved.transaction_id}/log`, '/rest/transactions?limit=500']) {
+    for (const path of [
+      `/rest/transactions/${saved.transaction_id}`,
+      `/rest/transactions/${saved.transaction_id}/log`,
+      '/rest/transactions?limit=500',
+    ]) {
       const response = await c.get(path);
       assert.ok(!response.body.includes(pan), path);
     }

@@ -121,7 +121,10 @@ describe('payment flows', () => {
 
   describe('authorize, capture, refund', () => {
     test('authorize 100, capture 30 then 70, 30.01 more rejected; refund 10 + 20 -> partly_refunded, the rest -> refunded', async () => {
-      const auth = await c.ok<TxResponse>('/rest/authorize', cardPayment('4111111111111111', 100, { postback_url: POSTBACK_URL, merchant_reference: 'Order 100' }));
+      const auth = await c.ok<TxResponse>(
+        '/rest/authorize',
+        cardPayment('4111111111111111', 100, { postback_url: POSTBACK_URL, merchant_reference: 'Order 100' }),
+      );
       assert.deepEqual([auth.status_code, auth.status, auth.included_fees], [4, 'authorized', '1.65']);
       const id = auth.transaction_id;
 
@@ -133,8 +136,16 @@ describe('payment flows', () => {
       assertApiError(await c.post('/rest/capture', { transaction_id: id, amount: 30.01 }), 400, 1003, ['amount']);
       assert.equal((await c.transaction(id)).captured_amount, 100);
 
-      const r1 = await c.ok<RefundResponse>('/rest/refund', { transaction_id: id, amount: 10, merchant_refund_id: 'RF-1', merchant_reference: 'Return 1' });
-      assert.deepEqual([r1.status_code, r1.status, r1.amount, r1.currency, r1.merchant_refund_id, r1.merchant_reference], [1, 'success', 10, 'EUR', 'RF-1', 'Return 1']);
+      const r1 = await c.ok<RefundResponse>('/rest/refund', {
+        transaction_id: id,
+        amount: 10,
+        merchant_refund_id: 'RF-1',
+        merchant_reference: 'Return 1',
+      });
+      assert.deepEqual(
+        [r1.status_code, r1.status, r1.amount, r1.currency, r1.merchant_refund_id, r1.merchant_reference],
+        [1, 'success', 10, 'EUR', 'RF-1', 'Return 1'],
+      );
       assert.deepEqual([r1.transaction_status_code, r1.transaction_status], [8, 'partly_refunded']);
       const r2 = await c.ok<RefundResponse>('/rest/refund', { transaction_id: id, amount: 20 });
       assert.deepEqual([r2.transaction_status_code, r2.merchant_refund_id, r2.merchant_reference], [8, null, null]);
@@ -149,7 +160,14 @@ describe('payment flows', () => {
       assert.deepEqual(
         refunds.map(({ created_at: _c, ...rest }) => rest),
         [
-          { refund_id: r1.refund_id, amount: 10, status_code: 1, status: 'success', merchant_refund_id: 'RF-1', merchant_reference: 'Return 1' },
+          {
+            refund_id: r1.refund_id,
+            amount: 10,
+            status_code: 1,
+            status: 'success',
+            merchant_refund_id: 'RF-1',
+            merchant_reference: 'Return 1',
+          },
           { refund_id: r2.refund_id, amount: 20, status_code: 1, status: 'success' },
           { refund_id: rest.refund_id, amount: 70, status_code: 1, status: 'success' },
         ],
@@ -157,21 +175,30 @@ describe('payment flows', () => {
 
       // Every step is in the log, in order, with its type, status and amount.
       const entries = await c.log(id);
-      assert.deepEqual(entries.map((e) => [e.type, e.status, e.amount]), [
-        ['authorization', 4, 100],
-        ['capture', 3, 30],
-        ['capture', 3, 70],
-        ['refund', 8, 10],
-        ['refund', 8, 20],
-        ['refund', 7, 70],
-      ]);
+      assert.deepEqual(
+        entries.map((e) => [e.type, e.status, e.amount]),
+        [
+          ['authorization', 4, 100],
+          ['capture', 3, 30],
+          ['capture', 3, 70],
+          ['refund', 8, 10],
+          ['refund', 8, 20],
+          ['refund', 7, 70],
+        ],
+      );
       assert.equal(entries[2]?.execution_date, '2026-05-04');
       for (const entry of entries) assert.ok(!Number.isNaN(Date.parse(entry.created_at)));
 
       // Each state change wrote one postback outbox record in its unit, with increasing sequence.
       const outbox = await outboxOf(h, id);
-      assert.deepEqual(outbox.map((row) => row.sequence), [1, 2, 3, 4, 5, 6]);
-      assert.deepEqual(outbox.map((row) => row.payload.status_code), entries.map((e) => e.status));
+      assert.deepEqual(
+        outbox.map((row) => row.sequence),
+        [1, 2, 3, 4, 5, 6],
+      );
+      assert.deepEqual(
+        outbox.map((row) => row.payload.status_code),
+        entries.map((e) => e.status),
+      );
       for (const row of outbox) {
         assert.equal(row.url, POSTBACK_URL);
         assert.equal(row.state, 'pending');
@@ -194,7 +221,9 @@ describe('payment flows', () => {
             IF NEW.url = '${failing}' AND NEW.payload::jsonb ->> 'status_code' = '3' THEN RAISE EXCEPTION 'simulated outbox failure'; END IF;
             RETURN NEW;
           END $$`);
-        await sql.run('CREATE TRIGGER fail_capture_postback BEFORE INSERT ON postback_outbox FOR EACH ROW EXECUTE FUNCTION fail_capture_postback()');
+        await sql.run(
+          'CREATE TRIGGER fail_capture_postback BEFORE INSERT ON postback_outbox FOR EACH ROW EXECUTE FUNCTION fail_capture_postback()',
+        );
       } else {
         await sql.run(`CREATE TEMP TRIGGER fail_capture_postback BEFORE INSERT ON postback_outbox
           WHEN NEW.url = '${failing}' AND json_extract(NEW.payload, '$.status_code') = 3
@@ -208,11 +237,19 @@ describe('payment flows', () => {
         assert.deepEqual(await log(auth.transaction_id), [['authorization', 4, 80]], 'so was its log entry');
         assert.equal((await outboxOf(h, auth.transaction_id)).length, 1);
       } finally {
-        await sql.run(sql.dialect === 'postgres' ? 'DROP TRIGGER fail_capture_postback ON postback_outbox' : 'DROP TRIGGER fail_capture_postback');
+        await sql.run(
+          sql.dialect === 'postgres' ? 'DROP TRIGGER fail_capture_postback ON postback_outbox' : 'DROP TRIGGER fail_capture_postback',
+        );
       }
       const capture = await c.ok<CaptureResponse>('/rest/capture', { transaction_id: auth.transaction_id, amount: 20 });
       assert.equal(capture.captured_amount, 20);
-      assert.deepEqual((await outboxOf(h, auth.transaction_id)).map((row) => [row.sequence, row.payload.status_code]), [[1, 4], [2, 3]]);
+      assert.deepEqual(
+        (await outboxOf(h, auth.transaction_id)).map((row) => [row.sequence, row.payload.status_code]),
+        [
+          [1, 4],
+          [2, 3],
+        ],
+      );
     });
 
     test('capture without amount takes all that is still authorized; a capture with vat', async () => {
@@ -226,9 +263,15 @@ describe('payment flows', () => {
 
     test('a one-step payment logs authorization and capture; it can be refunded in parts', async () => {
       const paid = await c.ok<TxResponse>('/rest/payment', cardPayment('4111111111111111', 50, { postback_url: POSTBACK_URL }));
-      assert.deepEqual(await log(paid.transaction_id), [['authorization', 4, 50], ['capture', 3, 50]]);
+      assert.deepEqual(await log(paid.transaction_id), [
+        ['authorization', 4, 50],
+        ['capture', 3, 50],
+      ]);
       // The authorization step of a one-step payment is no status change of its own: one postback.
-      assert.deepEqual((await outboxOf(h, paid.transaction_id)).map((row) => [row.sequence, row.payload.status_code]), [[1, 3]]);
+      assert.deepEqual(
+        (await outboxOf(h, paid.transaction_id)).map((row) => [row.sequence, row.payload.status_code]),
+        [[1, 3]],
+      );
       const refund = await c.ok<RefundResponse>('/rest/refund', { transaction_id: paid.transaction_id, amount: 0.5 });
       assert.equal(refund.transaction_status_code, 8);
       assert.equal((await outboxOf(h, paid.transaction_id)).at(-1)?.sequence, 2);
@@ -236,10 +279,13 @@ describe('payment flows', () => {
 
     test('a transaction without postback_url writes no outbox record; a decline with one carries reason_code', async () => {
       const silent = await c.ok<TxResponse>('/rest/payment', cardPayment('4111111111111111', 5));
-      assert.deepEqual((await outboxOf(h, silent.transaction_id)), []);
+      assert.deepEqual(await outboxOf(h, silent.transaction_id), []);
       const declined = await c.ok<TxResponse>('/rest/payment', cardPayment('4000000000009995', 5, { postback_url: POSTBACK_URL }));
-      const [row] = (await outboxOf(h, declined.transaction_id));
-      assert.deepEqual([row?.payload.status_code, row?.payload.status, row?.payload.reason_code, row?.payload.message], [6, 'declined', '51', '51 Insufficient funds']);
+      const [row] = await outboxOf(h, declined.transaction_id);
+      assert.deepEqual(
+        [row?.payload.status_code, row?.payload.status, row?.payload.reason_code, row?.payload.message],
+        [6, 'declined', '51', '51 Insufficient funds'],
+      );
     });
   });
 
@@ -247,25 +293,45 @@ describe('payment flows', () => {
     test('full reversal -> reversed', async () => {
       const auth = await c.ok<TxResponse>('/rest/authorize', cardPayment('4111111111111111', 50, { postback_url: POSTBACK_URL }));
       const reversed = await c.ok<Record<string, unknown>>('/rest/reverse', { transaction_id: auth.transaction_id });
-      assert.deepEqual(reversed, { transaction_id: auth.transaction_id, status_code: 5, status: 'reversed', amount: 50, remaining_amount: 0, error_code: 0 });
-      assert.deepEqual(await log(auth.transaction_id), [['authorization', 4, 50], ['reversal', 5, 50]]);
-      assert.deepEqual((await outboxOf(h, auth.transaction_id)).map((row) => row.payload.status_code), [4, 5]);
+      assert.deepEqual(reversed, {
+        transaction_id: auth.transaction_id,
+        status_code: 5,
+        status: 'reversed',
+        amount: 50,
+        remaining_amount: 0,
+        error_code: 0,
+      });
+      assert.deepEqual(await log(auth.transaction_id), [
+        ['authorization', 4, 50],
+        ['reversal', 5, 50],
+      ]);
+      assert.deepEqual(
+        (await outboxOf(h, auth.transaction_id)).map((row) => row.payload.status_code),
+        [4, 5],
+      );
     });
 
     test('partial reversal -> still authorized with remaining_amount; the rest can be captured, not more', async () => {
       const auth = await c.ok<TxResponse>('/rest/authorize', cardPayment('4111111111111111', 50));
-      const partial = await c.ok<Record<string, unknown>>('/rest/reverse', { transaction_id: auth.transaction_id, amount: 20, execution_date: '2026-05-04' });
+      const partial = await c.ok<Record<string, unknown>>('/rest/reverse', {
+        transaction_id: auth.transaction_id,
+        amount: 20,
+        execution_date: '2026-05-04',
+      });
       assert.deepEqual([partial.status_code, partial.status, partial.amount, partial.remaining_amount], [4, 'authorized', 20, 30]);
       assertApiError(await c.post('/rest/reverse', { transaction_id: auth.transaction_id, amount: 30.01 }), 400, 1003, ['amount']);
       assertApiError(await c.post('/rest/capture', { transaction_id: auth.transaction_id, amount: 30.01 }), 400, 1003);
       const capture = await c.ok<CaptureResponse>('/rest/capture', { transaction_id: auth.transaction_id });
       assert.deepEqual([capture.amount, capture.captured_amount], [30, 30]);
       const entries = await c.log(auth.transaction_id);
-      assert.deepEqual(entries.map((e) => [e.type, e.status, e.amount, e.execution_date]), [
-        ['authorization', 4, 50, null],
-        ['reversal', 4, 20, '2026-05-04'],
-        ['capture', 3, 30, null],
-      ]);
+      assert.deepEqual(
+        entries.map((e) => [e.type, e.status, e.amount, e.execution_date]),
+        [
+          ['authorization', 4, 50, null],
+          ['reversal', 4, 20, '2026-05-04'],
+          ['capture', 3, 30, null],
+        ],
+      );
     });
   });
 
@@ -275,17 +341,30 @@ describe('payment flows', () => {
       await c.ok('/rest/capture', { transaction_id: auth.transaction_id, amount: 30 });
       assertApiError(await c.post('/rest/reverse', { transaction_id: auth.transaction_id, amount: 50.01 }), 400, 1003, ['amount']);
       const released = await c.ok<Record<string, unknown>>('/rest/reverse', { transaction_id: auth.transaction_id });
-      assert.deepEqual(released, { transaction_id: auth.transaction_id, status_code: 3, status: 'completed', amount: 50, remaining_amount: 0, error_code: 0 });
+      assert.deepEqual(released, {
+        transaction_id: auth.transaction_id,
+        status_code: 3,
+        status: 'completed',
+        amount: 50,
+        remaining_amount: 0,
+        error_code: 0,
+      });
       const view = await c.transaction(auth.transaction_id);
       assert.deepEqual([view.status_code, view.amount, view.captured_amount], [3, 80, 30]);
       const entries = await c.log(auth.transaction_id);
-      assert.deepEqual(entries.map((e) => [e.type, e.status, e.amount]), [
-        ['authorization', 4, 80],
-        ['capture', 3, 30],
-        ['reversal', 3, 50],
-      ]);
+      assert.deepEqual(
+        entries.map((e) => [e.type, e.status, e.amount]),
+        [
+          ['authorization', 4, 80],
+          ['capture', 3, 30],
+          ['reversal', 3, 50],
+        ],
+      );
       assert.match(String(entries.at(-1)?.message), /Released the uncaptured 50\.00 EUR; captured 30\.00/);
-      assert.deepEqual((await outboxOf(h, auth.transaction_id)).map((row) => row.payload.status_code), [4, 3, 3]);
+      assert.deepEqual(
+        (await outboxOf(h, auth.transaction_id)).map((row) => row.payload.status_code),
+        [4, 3, 3],
+      );
       // Nothing is left to capture or release; the captured 30 is refundable, not more.
       assertApiError(await c.post('/rest/capture', { transaction_id: auth.transaction_id, amount: 0.01 }), 400, 1003);
       assertApiError(await c.post('/rest/reverse', { transaction_id: auth.transaction_id }), 400, 1002);
@@ -321,8 +400,14 @@ describe('payment flows', () => {
       await h.advance(2000);
       const view = await c.transaction(auth.transaction_id);
       assert.deepEqual([view.status_code, view.status], [10, 'expired']);
-      assert.deepEqual(await log(auth.transaction_id), [['authorization', 4, 60], ['expiry', 10, 0]]);
-      assert.deepEqual((await outboxOf(h, auth.transaction_id)).map((row) => row.payload.status_code), [4, 10]);
+      assert.deepEqual(await log(auth.transaction_id), [
+        ['authorization', 4, 60],
+        ['expiry', 10, 0],
+      ]);
+      assert.deepEqual(
+        (await outboxOf(h, auth.transaction_id)).map((row) => row.payload.status_code),
+        [4, 10],
+      );
       assertApiError(await c.post('/rest/capture', { transaction_id: auth.transaction_id }), 400, 1002);
       assertApiError(await c.post('/rest/reverse', { transaction_id: auth.transaction_id }), 400, 1002);
     });
@@ -335,18 +420,40 @@ describe('payment flows', () => {
     });
 
     test('a started redirect not finished within 1 h expires; the customer step is then refused', async () => {
-      const hosted = await c.ok<TxResponse>('/rest/payment', { payment_type: 'cardecom', order_id: orderId('hosted'), amount: 15, currency: 'EUR', ...REDIRECT });
-      const wallet = await c.ok<TxResponse>('/rest/payment', { payment_type: 'wallet', order_id: orderId('w'), amount: 15, currency: 'EUR', ...REDIRECT });
+      const hosted = await c.ok<TxResponse>('/rest/payment', {
+        payment_type: 'cardecom',
+        order_id: orderId('hosted'),
+        amount: 15,
+        currency: 'EUR',
+        ...REDIRECT,
+      });
+      const wallet = await c.ok<TxResponse>('/rest/payment', {
+        payment_type: 'wallet',
+        order_id: orderId('w'),
+        amount: 15,
+        currency: 'EUR',
+        ...REDIRECT,
+      });
       await h.advance(HOUR - 1000);
       assert.equal((await c.transaction(hosted.transaction_id)).status_code, 1);
       await h.advance(2000);
       for (const id of [hosted.transaction_id, wallet.transaction_id]) {
         const view = await c.transaction(id);
         assert.deepEqual([view.status_code, view.status], [10, 'expired']);
-        assert.deepEqual(await log(id), [['authorization', 1, 15], ['expiry', 10, 0]]);
-        assert.deepEqual((await outboxOf(h, id)).map((row) => row.payload.status_code), [1, 10]);
+        assert.deepEqual(await log(id), [
+          ['authorization', 1, 15],
+          ['expiry', 10, 0],
+        ]);
+        assert.deepEqual(
+          (await outboxOf(h, id)).map((row) => row.payload.status_code),
+          [1, 10],
+        );
       }
-      const card = await h.gateway.payments.submitCard(hosted.transaction_id, { pan: '4111111111111111', expiryMonth: 12, expiryYear: 2030 });
+      const card = await h.gateway.payments.submitCard(hosted.transaction_id, {
+        pan: '4111111111111111',
+        expiryMonth: 12,
+        expiryYear: 2030,
+      });
       assert.ok(!card.ok);
       assert.equal(card.error.error_code, 1002);
       const approval = await h.gateway.payments.completeRedirect(wallet.transaction_id, 'approved');
@@ -359,7 +466,14 @@ describe('payment flows', () => {
       assert.equal(started.status_code, 1);
       await h.advance(HOUR + 1000);
       assert.equal((await c.transaction(started.transaction_id)).status_code, 10);
-      const response = await c.post('/rest/payment', { payment_type: 'cardecom', order_id: orderId(), amount: 10, currency: 'EUR', recurring: 1, original_transaction_id: started.transaction_id });
+      const response = await c.post('/rest/payment', {
+        payment_type: 'cardecom',
+        order_id: orderId(),
+        amount: 10,
+        currency: 'EUR',
+        recurring: 1,
+        original_transaction_id: started.transaction_id,
+      });
       assertApiError(response, 400, 1001, ['original_transaction_id']);
     });
   });
@@ -377,29 +491,56 @@ describe('payment flows', () => {
       return body.sepa_mandate;
     }
 
-    const debit = (extra: Record<string, unknown>) => ({ payment_type: 'dd', order_id: orderId('dd'), amount: 25, currency: 'EUR', postback_url: POSTBACK_URL, ...extra });
+    const debit = (extra: Record<string, unknown>) => ({
+      payment_type: 'dd',
+      order_id: orderId('dd'),
+      amount: 25,
+      currency: 'EUR',
+      postback_url: POSTBACK_URL,
+      ...extra,
+    });
 
     test('mandate + dd payment: pending, then completed after settlement', async () => {
       const reference = await mandate('dd');
-      const body = await c.ok<TxResponse>('/rest/payment', debit({ sepa_mandate: reference, iban: SETTLING_IBAN, account_holder: 'Ada Lovelace' }));
+      const body = await c.ok<TxResponse>(
+        '/rest/payment',
+        debit({ sepa_mandate: reference, iban: SETTLING_IBAN, account_holder: 'Ada Lovelace' }),
+      );
       assert.deepEqual([body.status_code, body.status, body.sepa_mandate, body.included_fees], [2, 'pending', reference, '0.29']);
       assert.match(body.sepa_msg_id ?? '', /^MSG-/);
       let view = await c.transaction(body.transaction_id);
-      assert.deepEqual([view.status_code, view.sepa_mandate, view.sepa_msg_id, view.captured_amount], [2, reference, body.sepa_msg_id, null]);
+      assert.deepEqual(
+        [view.status_code, view.sepa_mandate, view.sepa_msg_id, view.captured_amount],
+        [2, reference, body.sepa_msg_id, null],
+      );
       await h.advance(SIM_DELAY_MS + 1);
       view = await c.transaction(body.transaction_id);
       assert.deepEqual([view.status_code, view.status, view.captured_amount, view.message], [3, 'completed', 25, 'Settled']);
-      assert.deepEqual(await log(body.transaction_id), [['authorization', 2, 25], ['capture', 3, 25]]);
-      assert.deepEqual((await outboxOf(h, body.transaction_id)).map((row) => [row.sequence, row.payload.status_code]), [[1, 2], [2, 3]]);
+      assert.deepEqual(await log(body.transaction_id), [
+        ['authorization', 2, 25],
+        ['capture', 3, 25],
+      ]);
+      assert.deepEqual(
+        (await outboxOf(h, body.transaction_id)).map((row) => [row.sequence, row.payload.status_code]),
+        [
+          [1, 2],
+          [2, 3],
+        ],
+      );
       const refund = await c.ok<RefundResponse>('/rest/refund', { transaction_id: body.transaction_id, amount: 5 });
       assert.equal(refund.transaction_status_code, 8);
     });
 
-    test('with a mandate the IBAN may be left out; an IBAN that is not the mandate\'s is a 400', async () => {
+    test("with a mandate the IBAN may be left out; an IBAN that is not the mandate's is a 400", async () => {
       const reference = await mandate('dd');
       const body = await c.ok<TxResponse>('/rest/payment', debit({ sepa_mandate: reference }));
       assert.deepEqual([body.status_code, body.sepa_mandate], [2, reference]);
-      assertApiError(await c.post('/rest/payment', debit({ sepa_mandate: reference, iban: RETURNED_IBAN, account_holder: 'Ada' })), 400, 1001, ['iban']);
+      assertApiError(
+        await c.post('/rest/payment', debit({ sepa_mandate: reference, iban: RETURNED_IBAN, account_holder: 'Ada' })),
+        400,
+        1001,
+        ['iban'],
+      );
       assertApiError(await c.post('/rest/payment', debit({ sepa_mandate: 'MND-UNKNOWN' })), 400, 1001, ['sepa_mandate']);
     });
 
@@ -415,8 +556,14 @@ describe('payment flows', () => {
       assert.equal(body.status_code, 2);
       await h.advance(SIM_DELAY_MS + 1);
       const view = await c.transaction(body.transaction_id);
-      assert.deepEqual([view.status_code, view.status, view.message, view.captured_amount], [12, 'chargeback', 'AM04 Insufficient funds', null]);
-      assert.deepEqual(await log(body.transaction_id), [['authorization', 2, 25], ['return', 12, 25]]);
+      assert.deepEqual(
+        [view.status_code, view.status, view.message, view.captured_amount],
+        [12, 'chargeback', 'AM04 Insufficient funds', null],
+      );
+      assert.deepEqual(await log(body.transaction_id), [
+        ['authorization', 2, 25],
+        ['return', 12, 25],
+      ]);
       const last = (await outboxOf(h, body.transaction_id)).at(-1);
       assert.deepEqual([last?.payload.status_code, last?.payload.reason_code], [12, 'AM04']);
       assertApiError(await c.post('/rest/refund', { transaction_id: body.transaction_id }), 400, 1002);
@@ -424,7 +571,10 @@ describe('payment flows', () => {
 
     test(`IBAN ${REJECTED_IBAN}: declined AC01 at once`, async () => {
       const body = await c.ok<TxResponse>('/rest/payment', debit({ iban: REJECTED_IBAN, account_holder: 'Ada Lovelace' }));
-      assert.deepEqual([body.status_code, body.status, body.message, body.reason_code, body.included_fees], [6, 'declined', 'AC01 Incorrect account number', 'AC01', '0.00']);
+      assert.deepEqual(
+        [body.status_code, body.status, body.message, body.reason_code, body.included_fees],
+        [6, 'declined', 'AC01 Incorrect account number', 'AC01', '0.00'],
+      );
       await h.advance(SIM_DELAY_MS + 1);
       assert.equal((await c.transaction(body.transaction_id)).status_code, 6);
     });
@@ -432,17 +582,29 @@ describe('payment flows', () => {
     test('dd_b2b needs a B2B mandate: none or a B2C one is a 400 naming sepa_mandate', async () => {
       const b2c = await mandate('dd');
       const b2b = await mandate('dd_b2b');
-      assertApiError(await c.post('/rest/payment', debit({ payment_type: 'dd_b2b', iban: SETTLING_IBAN, account_holder: 'Ada GmbH' })), 400, 1001, ['sepa_mandate']);
+      assertApiError(
+        await c.post('/rest/payment', debit({ payment_type: 'dd_b2b', iban: SETTLING_IBAN, account_holder: 'Ada GmbH' })),
+        400,
+        1001,
+        ['sepa_mandate'],
+      );
       assertApiError(await c.post('/rest/payment', debit({ payment_type: 'dd_b2b', sepa_mandate: b2c })), 400, 1001, ['sepa_mandate']);
       const body = await c.ok<TxResponse>('/rest/payment', debit({ payment_type: 'dd_b2b', sepa_mandate: b2b }));
       assert.deepEqual([body.status_code, body.payment_type, body.included_fees], [2, 'dd_b2b', '0.39']);
     });
 
     test('dd without sepa_mandate creates a mandate on the fly, usable for the next debit', async () => {
-      const body = await c.ok<TxResponse>('/rest/payment', debit({ iban: 'DE89 3704 0044 0532 0130 00', account_holder: 'Ada Lovelace', first_name: 'Ada' }));
+      const body = await c.ok<TxResponse>(
+        '/rest/payment',
+        debit({ iban: 'DE89 3704 0044 0532 0130 00', account_holder: 'Ada Lovelace', first_name: 'Ada' }),
+      );
       assert.equal(body.status_code, 2);
       assert.match(body.sepa_mandate ?? '', /^MND-\d{8}-[A-Z2-9]{10}$/);
-      const row = await sqlOf(h).get<{ payment_type: string }>('SELECT payment_type FROM mandates WHERE merchant_id = ? AND reference = ?', merchant.merchant_id, body.sepa_mandate);
+      const row = await sqlOf(h).get<{ payment_type: string }>(
+        'SELECT payment_type FROM mandates WHERE merchant_id = ? AND reference = ?',
+        merchant.merchant_id,
+        body.sepa_mandate,
+      );
       assert.equal(row?.payment_type, 'dd');
       const next = await c.ok<TxResponse>('/rest/payment', debit({ sepa_mandate: body.sepa_mandate }));
       assert.equal(next.status_code, 2);
@@ -451,7 +613,9 @@ describe('payment flows', () => {
     test('validation: iban and account_holder without a mandate, a bad IBAN, a currency other than EUR', async () => {
       assertApiError(await c.post('/rest/payment', debit({})), 400, 1001, ['iban', 'account_holder']);
       assertApiError(await c.post('/rest/payment', debit({ iban: 'DE00370400440532013000', account_holder: 'Ada' })), 400, 1001, ['iban']);
-      assertApiError(await c.post('/rest/payment', debit({ iban: SETTLING_IBAN, account_holder: 'Ada', currency: 'USD' })), 400, 1001, ['currency']);
+      assertApiError(await c.post('/rest/payment', debit({ iban: SETTLING_IBAN, account_holder: 'Ada', currency: 'USD' })), 400, 1001, [
+        'currency',
+      ]);
       assertApiError(await c.post('/rest/payment', debit({ iban: SETTLING_IBAN, account_holder: '   ' })), 400, 1001, ['account_holder']);
     });
   });
@@ -470,20 +634,33 @@ describe('payment flows', () => {
 
     test('subscription: started/redirect, approved -> completed and active; revise lower -> active, higher -> approval_pending; cancel', async () => {
       const started = await c.ok<TxResponse>('/rest/payment', subscription());
-      assert.deepEqual([started.status_code, started.status, started.client_action, started.subscription_status], [1, 'started', 'redirect', 'approval_pending']);
+      assert.deepEqual(
+        [started.status_code, started.status, started.client_action, started.subscription_status],
+        [1, 'started', 'redirect', 'approval_pending'],
+      );
       assert.match(started.action_data?.url ?? '', new RegExp(`/pay/${started.transaction_id}/wallet$`));
       const id = started.transaction_id;
 
       const approved = await h.gateway.payments.completeRedirect(id, 'approved');
       assert.ok(approved.ok);
-      assert.deepEqual([approved.value.transaction.status_code, approved.value.transaction.subscription_status, approved.value.transaction.included_fees], [3, 'active', '0.60']);
+      assert.deepEqual(
+        [approved.value.transaction.status_code, approved.value.transaction.subscription_status, approved.value.transaction.included_fees],
+        [3, 'active', '0.60'],
+      );
       assert.equal(approved.value.redirectTo, `${REDIRECT.success_url}?transaction_id=${id}`);
       assert.equal((await c.transaction(id)).captured_amount, 9.99);
 
       const lower = await c.ok<SubscriptionResponse>('/rest/revise', { transaction_id: id, amount: 4.99 });
-      assert.deepEqual([lower.subscription_status, lower.amount, lower.subscription_plan_id, lower.client_action], ['active', 4.99, 'plan-basic', undefined]);
+      assert.deepEqual(
+        [lower.subscription_status, lower.amount, lower.subscription_plan_id, lower.client_action],
+        ['active', 4.99, 'plan-basic', undefined],
+      );
 
-      const higher = await c.ok<SubscriptionResponse>('/rest/revise', { transaction_id: id, amount: 19.99, subscription_plan_id: 'plan-gold' });
+      const higher = await c.ok<SubscriptionResponse>('/rest/revise', {
+        transaction_id: id,
+        amount: 19.99,
+        subscription_plan_id: 'plan-gold',
+      });
       assert.deepEqual([higher.subscription_status, higher.client_action], ['approval_pending', 'redirect']);
       assert.match(higher.action_data?.url ?? '', new RegExp(`/pay/${id}/wallet\\?revision=1$`));
       assertApiError(await c.post('/rest/revise', { transaction_id: id, amount: 30 }), 400, 1002);
@@ -501,7 +678,16 @@ describe('payment flows', () => {
       // The payment itself is untouched.
       assert.equal((await c.transaction(id)).status_code, 3);
       const types = (await c.log(id)).map((e) => e.type);
-      assert.deepEqual(types, ['authorization', 'authorization', 'capture', 'reauthorization', 'reauthorization', 'reauthorization', 'reauthorization', 'cancellation']);
+      assert.deepEqual(types, [
+        'authorization',
+        'authorization',
+        'capture',
+        'reauthorization',
+        'reauthorization',
+        'reauthorization',
+        'reauthorization',
+        'cancellation',
+      ]);
     });
 
     test('a rejected revision keeps the old amount', async () => {
@@ -511,7 +697,10 @@ describe('payment flows', () => {
       const rejected = await h.gateway.payments.completeRedirect(started.transaction_id, 'cancelled');
       assert.ok(rejected.ok);
       assert.equal(rejected.value.transaction.subscription_status, 'active');
-      const current = await c.ok<SubscriptionResponse>('/rest/revise', { transaction_id: started.transaction_id, subscription_plan_id: 'plan-basic' });
+      const current = await c.ok<SubscriptionResponse>('/rest/revise', {
+        transaction_id: started.transaction_id,
+        subscription_plan_id: 'plan-basic',
+      });
       assert.equal(current.amount, 9.99);
     });
 
@@ -520,11 +709,23 @@ describe('payment flows', () => {
       assertApiError(await c.post('/rest/cancel', { transaction_id: paid.transaction_id }), 400, 1002, ['transaction_id']);
       assertApiError(await c.post('/rest/revise', { transaction_id: paid.transaction_id, amount: 3 }), 400, 1002);
       assertApiError(await c.post('/rest/payment', subscription({ recurring: 0 })), 400, 1001, ['subscription_plan_id']);
-      assertApiError(await c.post('/rest/payment', cardPayment('4111111111111111', 5, { recurring: 1, subscription_plan_id: 'plan' })), 400, 1001, ['subscription_plan_id']);
+      assertApiError(
+        await c.post('/rest/payment', cardPayment('4111111111111111', 5, { recurring: 1, subscription_plan_id: 'plan' })),
+        400,
+        1001,
+        ['subscription_plan_id'],
+      );
     });
 
     test('wallet_capture_event: default OTHER on authorize, each of the five values accepted, 400 elsewhere', async () => {
-      const authorize = (extra: Record<string, unknown> = {}) => ({ payment_type: 'wallet', order_id: orderId('wce'), amount: 20, currency: 'EUR', ...REDIRECT, ...extra });
+      const authorize = (extra: Record<string, unknown> = {}) => ({
+        payment_type: 'wallet',
+        order_id: orderId('wce'),
+        amount: 20,
+        currency: 'EUR',
+        ...REDIRECT,
+        ...extra,
+      });
       const defaulted = await c.ok<TxResponse>('/rest/authorize', authorize());
       assert.equal(defaulted.wallet_capture_event, 'OTHER');
       for (const event of WALLET_CAPTURE_EVENTS) {
@@ -546,7 +747,14 @@ describe('payment flows', () => {
 
   describe('a2a and bank redirect', () => {
     test('a2a payment: started, approved in the banking app -> completed with wallet references', async () => {
-      const started = await c.ok<TxResponse>('/rest/payment', { payment_type: 'a2a', order_id: orderId('a2a'), amount: 42, currency: 'EUR', ...REDIRECT, merchant_reference: 'INV 2026/42' });
+      const started = await c.ok<TxResponse>('/rest/payment', {
+        payment_type: 'a2a',
+        order_id: orderId('a2a'),
+        amount: 42,
+        currency: 'EUR',
+        ...REDIRECT,
+        merchant_reference: 'INV 2026/42',
+      });
       assert.deepEqual([started.status_code, started.client_action], [1, 'redirect']);
       assert.match(started.action_data?.url ?? '', /\/a2a$/);
       const approved = await h.gateway.payments.completeRedirect(started.transaction_id, 'approved');
@@ -557,17 +765,34 @@ describe('payment flows', () => {
       assert.equal(last?.payload.remittance_info, 'INV 2026/42');
       assert.match(String(last?.payload.wallet_activity_reference), /^ACT-/);
       assert.match(String(last?.payload.wallet_account_reference), /^ACC-/);
-      assertApiError(await c.post('/rest/payment', { payment_type: 'a2a', order_id: orderId(), amount: 42, currency: 'USD', ...REDIRECT }), 400, 1001, ['currency']);
+      assertApiError(
+        await c.post('/rest/payment', { payment_type: 'a2a', order_id: orderId(), amount: 42, currency: 'USD', ...REDIRECT }),
+        400,
+        1001,
+        ['currency'],
+      );
     });
 
     test('a2a payout: pending, then completed; the recipient is required, an IBAN given is checked', async () => {
-      const payout = { payment_type: 'a2a', order_id: orderId('a2a-out'), amount: 99.5, currency: 'EUR', merchant_reference: 'Payout 7', postback_url: POSTBACK_URL, country: 'DE', account_holder: 'Ada Lovelace' };
+      const payout = {
+        payment_type: 'a2a',
+        order_id: orderId('a2a-out'),
+        amount: 99.5,
+        currency: 'EUR',
+        merchant_reference: 'Payout 7',
+        postback_url: POSTBACK_URL,
+        country: 'DE',
+        account_holder: 'Ada Lovelace',
+      };
       const body = await c.ok<Record<string, unknown>>('/rest/payout', { ...payout, iban: SETTLING_IBAN });
       assert.deepEqual([body.status_code, body.status, body.order_id, body.error_code], [2, 'pending', payout.order_id, 0]);
       await h.advance(SIM_DELAY_MS + 1);
       const view = await c.transaction(body.transaction_id as string);
       assert.deepEqual([view.status_code, view.payment_method, view.captured_amount], [3, 'a2a', 99.5]);
-      assert.deepEqual(await log(body.transaction_id as string), [['payout', 2, 99.5], ['payout', 3, 99.5]]);
+      assert.deepEqual(await log(body.transaction_id as string), [
+        ['payout', 2, 99.5],
+        ['payout', 3, 99.5],
+      ]);
       // No recipient at all (no email, original_transaction_id or iban): named once, as email.
       const missing = assertApiError(await c.post('/rest/payout', payout), 400, 1001, ['email']);
       assert.match(missing.errors[0]?.message ?? '', /email, original_transaction_id .* or iban/);
@@ -582,8 +807,14 @@ describe('payment flows', () => {
       assert.ok(cancelled.ok);
       assert.deepEqual([cancelled.value.transaction.status_code, cancelled.value.transaction.status], [9, 'cancelled']);
       assert.match(cancelled.value.redirectTo ?? '', /^https:\/\/shop\.example\/failed\?transaction_id=/);
-      assert.deepEqual(await log(started.transaction_id), [['authorization', 1, 30], ['cancellation', 9, 30]]);
-      assert.deepEqual((await outboxOf(h, started.transaction_id)).map((row) => row.payload.status_code), [1, 9]);
+      assert.deepEqual(await log(started.transaction_id), [
+        ['authorization', 1, 30],
+        ['cancellation', 9, 30],
+      ]);
+      assert.deepEqual(
+        (await outboxOf(h, started.transaction_id)).map((row) => row.payload.status_code),
+        [1, 9],
+      );
 
       const paid = await c.ok<TxResponse>('/rest/payment', bank());
       assert.ok((await h.gateway.payments.completeRedirect(paid.transaction_id, 'approved')).ok);
@@ -642,11 +873,30 @@ describe('payment flows', () => {
 
       const view = (await shop.get('/rest/transactions?limit=1')).json<Array<Record<string, unknown>>>()[0] as Record<string, unknown>;
       assert.deepEqual(Object.keys(view).sort(), [
-        'additional_transaction_data', 'amount', 'captured_amount', 'card_brand', 'card_last_four', 'created_at', 'currency', 'message', 'order_id', 'parent_id', 'payment_method',
-        'recurring', 'sepa_mandate', 'sepa_msg_id', 'status', 'status_code', 'transaction_id', 'updated_at',
+        'additional_transaction_data',
+        'amount',
+        'captured_amount',
+        'card_brand',
+        'card_last_four',
+        'created_at',
+        'currency',
+        'message',
+        'order_id',
+        'parent_id',
+        'payment_method',
+        'recurring',
+        'sepa_mandate',
+        'sepa_msg_id',
+        'status',
+        'status_code',
+        'transaction_id',
+        'updated_at',
       ]);
       assert.match(String(view.card_last_four), /^\d{4}$/, 'the list shows the last four digits, never more');
-      assert.deepEqual([view.status_code, view.status, view.amount, view.captured_amount, view.payment_method], [4, 'authorized', 14, null, 'cardecom']);
+      assert.deepEqual(
+        [view.status_code, view.status, view.amount, view.captured_amount, view.payment_method],
+        [4, 'authorized', 14, null, 'cardecom'],
+      );
 
       // The first merchant's transactions are not listed here, nor this one's there.
       assert.ok(!(await ids('?limit=500')).some((id) => !([a, b, cId, d, e] as string[]).includes(id)));
@@ -725,7 +975,12 @@ describe('payment flows', () => {
 
     test('every bad field is named at once', async () => {
       const body = { ...base(), merchant_reference: 'a_b', country: 'XX', amount: 10.555, execution_date: '2026-13-01' };
-      const error = assertApiError(await c.post('/rest/payment', body), 400, 1001, ['merchant_reference', 'country', 'amount', 'execution_date']);
+      const error = assertApiError(await c.post('/rest/payment', body), 400, 1001, [
+        'merchant_reference',
+        'country',
+        'amount',
+        'execution_date',
+      ]);
       assert.ok(error.message.includes('merchant_reference'));
     });
 
@@ -741,13 +996,19 @@ describe('payment flows', () => {
       assertApiError(await c.post('/rest/refund', { transaction_id: paid.transaction_id, amount: 1.005 }), 400, 1001, ['amount']);
       assertApiError(await c.post('/rest/refund', { transaction_id: paid.transaction_id, amount: 0 }), 400, 1001, ['amount']);
       assertApiError(await c.post('/rest/refund', { transaction_id: paid.transaction_id, amount: -1 }), 400, 1001, ['amount']);
-      assertApiError(await c.post('/rest/refund', { transaction_id: paid.transaction_id, merchant_reference: 'R#1' }), 400, 1001, ['merchant_reference']);
-      assertApiError(await c.post('/rest/refund', { transaction_id: paid.transaction_id, merchant_refund_id: 'has space' }), 400, 1001, ['merchant_refund_id']);
+      assertApiError(await c.post('/rest/refund', { transaction_id: paid.transaction_id, merchant_reference: 'R#1' }), 400, 1001, [
+        'merchant_reference',
+      ]);
+      assertApiError(await c.post('/rest/refund', { transaction_id: paid.transaction_id, merchant_refund_id: 'has space' }), 400, 1001, [
+        'merchant_refund_id',
+      ]);
       const auth = await c.ok<TxResponse>('/rest/authorize', base());
       assertApiError(await c.post('/rest/capture', { transaction_id: auth.transaction_id, amount: '5' }), 400, 1001, ['amount']);
       assertApiError(await c.post('/rest/capture', { transaction_id: auth.transaction_id, amount: 5.001 }), 400, 1001, ['amount']);
       assertApiError(await c.post('/rest/reverse', { transaction_id: auth.transaction_id, amount: 0 }), 400, 1001, ['amount']);
-      assertApiError(await c.post('/rest/capture', { transaction_id: auth.transaction_id, execution_date: '05/04/2026' }), 400, 1001, ['execution_date']);
+      assertApiError(await c.post('/rest/capture', { transaction_id: auth.transaction_id, execution_date: '05/04/2026' }), 400, 1001, [
+        'execution_date',
+      ]);
       assert.equal((await c.transaction(auth.transaction_id)).status_code, 4, 'unchanged');
     });
   });
@@ -782,7 +1043,11 @@ describe('payment flows', () => {
         assert.equal(response.statusCode, 200);
       }
       assert.equal((await c.get(`/rest/transactions/${auth.transaction_id}/refunds`)).json<unknown[]>().length, 1);
-      assert.deepEqual(await log(auth.transaction_id), [['authorization', 4, 50], ['capture', 3, 10], ['refund', 8, 4]]);
+      assert.deepEqual(await log(auth.transaction_id), [
+        ['authorization', 4, 50],
+        ['capture', 3, 10],
+        ['refund', 8, 4],
+      ]);
     });
 
     test('a request rejected by validation is not stored: the same key works once fixed', async () => {

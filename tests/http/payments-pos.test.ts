@@ -69,7 +69,12 @@ describe('card-present payments', () => {
     return value;
   }
 
-  async function pay(amount: number, options: Parameters<typeof posPayment>[1], extra: Record<string, unknown> = {}, client: Api = c): Promise<TxResponse> {
+  async function pay(
+    amount: number,
+    options: Parameters<typeof posPayment>[1],
+    extra: Record<string, unknown> = {},
+    client: Api = c,
+  ): Promise<TxResponse> {
     const body = posPayment(amount, options, extra);
     const block = (body.pos_data as { pin_block?: { block: string } }).pin_block?.block;
     if (block) blocks.add(block);
@@ -79,15 +84,27 @@ describe('card-present payments', () => {
   describe('what the till needs to show', () => {
     test('request_pin says whether the card must be inserted; approvals carry an authorization code; the list shows card and entry mode', async () => {
       const tapped = await pay(80, { pan: pan() });
-      assert.deepEqual([tapped.message, (tapped as { insert_card?: boolean }).insert_card], ['request_pin', false], 'contactless: enter the PIN on the pad');
+      assert.deepEqual(
+        [tapped.message, (tapped as { insert_card?: boolean }).insert_card],
+        ['request_pin', false],
+        'contactless: enter the PIN on the pad',
+      );
       const swiped = await pay(12, { pan: PIN_CARD, entry: 'swipe' });
-      assert.deepEqual([swiped.message, (swiped as { insert_card?: boolean }).insert_card], ['request_pin', true], 'a swiped card must be inserted for the PIN');
+      assert.deepEqual(
+        [swiped.message, (swiped as { insert_card?: boolean }).insert_card],
+        ['request_pin', true],
+        'a swiped card must be inserted for the PIN',
+      );
       const approved = await pay(12, { pan: pan() });
       assert.match(String((approved as { authorization_code?: string }).authorization_code), /^\d{6}$/);
       assert.equal((approved as { insert_card?: boolean }).insert_card, undefined);
       const listed = await c.transaction(approved.transaction_id);
       assert.deepEqual(
-        [(listed as { card_brand?: string }).card_brand, (listed as { card_last_four?: string }).card_last_four, (listed as { entry_mode?: string }).entry_mode],
+        [
+          (listed as { card_brand?: string }).card_brand,
+          (listed as { card_last_four?: string }).card_last_four,
+          (listed as { entry_mode?: string }).entry_mode,
+        ],
         [approved.card_brand, approved.card_last_four, 'contactless'],
       );
     });
@@ -98,8 +115,14 @@ describe('card-present payments', () => {
       const card = pan();
       const order = orderId('till');
       const first = await pay(80, { pan: card, order });
-      assert.deepEqual([first.status_code, first.status, first.message, first.reason_code, first.included_fees], [6, 'declined', 'request_pin', '1A', '0.00']);
-      assert.deepEqual((await c.log(first.transaction_id)).map((e) => [e.type, e.status, e.amount, e.message]), [['authorization', 6, 80, 'request_pin']]);
+      assert.deepEqual(
+        [first.status_code, first.status, first.message, first.reason_code, first.included_fees],
+        [6, 'declined', 'request_pin', '1A', '0.00'],
+      );
+      assert.deepEqual(
+        (await c.log(first.transaction_id)).map((e) => [e.type, e.status, e.amount, e.message]),
+        [['authorization', 6, 80, 'request_pin']],
+      );
 
       const retry = await pay(80, { pan: card, order, sequence: 'subsequent', pin: TEST_PIN });
       assert.deepEqual([retry.status_code, retry.status, retry.reason_code, retry.included_fees], [3, 'completed', undefined, '1.22']);
@@ -108,7 +131,13 @@ describe('card-present payments', () => {
       assert.equal(view.parent_id, first.transaction_id);
       assert.equal(view.order_id, order);
       assert.equal(view.captured_amount, 80);
-      assert.deepEqual((await c.log(retry.transaction_id)).map((e) => [e.type, e.status, e.amount]), [['reauthorization', 4, 80], ['capture', 3, 80]]);
+      assert.deepEqual(
+        (await c.log(retry.transaction_id)).map((e) => [e.type, e.status, e.amount]),
+        [
+          ['reauthorization', 4, 80],
+          ['capture', 3, 80],
+        ],
+      );
       // The first attempt stays declined.
       assert.equal((await c.transaction(first.transaction_id)).status_code, 6);
     });
@@ -148,7 +177,13 @@ describe('card-present payments', () => {
         const order = orderId('pin-card');
         const asked = await pay(5, { pan: PIN_CARD, entry, order });
         assert.deepEqual([asked.status_code, asked.message, asked.reason_code], [6, 'request_pin', '1A'], entry);
-        const retry = await pay(5, { pan: PIN_CARD, entry: entry === 'swipe' ? 'chip' : entry, order, sequence: 'subsequent', pin: TEST_PIN });
+        const retry = await pay(5, {
+          pan: PIN_CARD,
+          entry: entry === 'swipe' ? 'chip' : entry,
+          order,
+          sequence: 'subsequent',
+          pin: TEST_PIN,
+        });
         assert.equal(retry.status_code, 3, entry);
         assert.equal(retry.card_brand, 'mastercard');
       }
@@ -179,7 +214,10 @@ describe('card-present payments', () => {
     test('authorize on cardpos: authorized, then captured', async () => {
       const auth = await c.ok<TxResponse>('/rest/authorize', posPayment(30, { pan: pan() }));
       assert.equal(auth.status_code, S.authorized);
-      const capture = await c.ok<{ status_code: number; captured_amount: number }>('/rest/capture', { transaction_id: auth.transaction_id, amount: 20 });
+      const capture = await c.ok<{ status_code: number; captured_amount: number }>('/rest/capture', {
+        transaction_id: auth.transaction_id,
+        amount: 20,
+      });
       assert.deepEqual([capture.status_code, capture.captured_amount], [3, 20]);
     });
   });
@@ -189,15 +227,25 @@ describe('card-present payments', () => {
       test(`.${trigger.decimals} declines ${trigger.code} on every card-present entry, without asking for a PIN`, async () => {
         for (const entry of ['contactless', 'chip', 'swipe']) {
           const small = await pay(Number(`12.${trigger.decimals}`), { pan: pan(), entry });
-          assert.deepEqual([small.status_code, small.message, small.reason_code], [6, `${trigger.code} ${trigger.text}`, trigger.code], entry);
+          assert.deepEqual(
+            [small.status_code, small.message, small.reason_code],
+            [6, `${trigger.code} ${trigger.text}`, trigger.code],
+            entry,
+          );
         }
         // Above the CVM limit and with the always-ask-PIN card: still the trigger, not request_pin.
         assert.equal((await pay(Number(`80.${trigger.decimals}`), { pan: pan() })).message, `${trigger.code} ${trigger.text}`);
         assert.equal((await pay(Number(`7.${trigger.decimals}`), { pan: PIN_CARD })).message, `${trigger.code} ${trigger.text}`);
         // KWD 12.xx0 triggers as well.
-        assert.equal((await pay(Number(`12.${trigger.decimals}`), { pan: pan(), entry: 'chip' }, { currency: 'KWD' })).reason_code, trigger.code);
+        assert.equal(
+          (await pay(Number(`12.${trigger.decimals}`), { pan: pan(), entry: 'chip' }, { currency: 'KWD' })).reason_code,
+          trigger.code,
+        );
         // E-commerce is not affected.
-        assert.equal((await c.ok<TxResponse>('/rest/payment', cardPayment('4111111111111111', Number(`12.${trigger.decimals}`)))).status_code, 3);
+        assert.equal(
+          (await c.ok<TxResponse>('/rest/payment', cardPayment('4111111111111111', Number(`12.${trigger.decimals}`)))).status_code,
+          3,
+        );
       });
     }
 
@@ -214,7 +262,10 @@ describe('card-present payments', () => {
       const body = posPayment(20, { pan: card });
       (body.pos_data as { card: unknown }).card = { track2_data: `;${card}=${YY}12101123456789?` };
       const paid = await c.ok<TxResponse>('/rest/payment', body);
-      assert.deepEqual([paid.status_code, paid.card_last_four, paid.card_expiry_month, paid.card_expiry_year, paid.card_brand], [3, card.slice(-4), 12, EXPIRY_YEAR, 'visa']);
+      assert.deepEqual(
+        [paid.status_code, paid.card_last_four, paid.card_expiry_month, paid.card_expiry_year, paid.card_brand],
+        [3, card.slice(-4), 12, EXPIRY_YEAR, 'visa'],
+      );
     });
 
     test('emv_data (BER-TLV: 5A PAN, 5F24 expiry, 4F AID, 50 label) carries the card', async () => {
@@ -224,7 +275,10 @@ describe('card-present payments', () => {
       const body = posPayment(20, { pan: card, entry: 'chip' });
       (body.pos_data as { card: unknown }).card = { emv_data: `70${(tlv.length / 2).toString(16).padStart(2, '0').toUpperCase()}${tlv}` };
       const paid = await c.ok<TxResponse>('/rest/payment', body);
-      assert.deepEqual([paid.status_code, paid.card_last_four, paid.card_expiry_month, paid.card_expiry_year], [3, card.slice(-4), 12, EXPIRY_YEAR]);
+      assert.deepEqual(
+        [paid.status_code, paid.card_last_four, paid.card_expiry_month, paid.card_expiry_year],
+        [3, card.slice(-4), 12, EXPIRY_YEAR],
+      );
     });
 
     test('emv_data with only track 2 equivalent data (tag 57)', async () => {
@@ -254,8 +308,18 @@ describe('card-present payments', () => {
 
   describe('request validation', () => {
     test('pos_data missing: 400 naming pos_data; pos_data on another type: 400 naming pos_data', async () => {
-      assertApiError(await c.post('/rest/payment', { payment_type: 'cardpos', order_id: orderId(), amount: 10, currency: 'EUR' }), 400, 1001, ['pos_data']);
-      assertApiError(await c.post('/rest/payment', { ...cardPayment('4111111111111111', 10), pos_data: posData({ pan: '4111111111111111' }) }), 400, 1001, ['pos_data']);
+      assertApiError(
+        await c.post('/rest/payment', { payment_type: 'cardpos', order_id: orderId(), amount: 10, currency: 'EUR' }),
+        400,
+        1001,
+        ['pos_data'],
+      );
+      assertApiError(
+        await c.post('/rest/payment', { ...cardPayment('4111111111111111', 10), pos_data: posData({ pan: '4111111111111111' }) }),
+        400,
+        1001,
+        ['pos_data'],
+      );
     });
 
     test('an unknown PIN key: 400 naming pos_data.pin_block.key_id', async () => {
@@ -264,14 +328,21 @@ describe('card-present payments', () => {
     });
 
     test('a retry without a PIN block, a bad block, a bad entry mode or sequence: 400 naming each', async () => {
-      assertApiError(await c.post('/rest/payment', posPayment(80, { pan: pan(), sequence: 'subsequent' })), 400, 1001, ['pos_data.pin_block']);
+      assertApiError(await c.post('/rest/payment', posPayment(80, { pan: pan(), sequence: 'subsequent' })), 400, 1001, [
+        'pos_data.pin_block',
+      ]);
       const bad = posPayment(80, { pan: pan(), sequence: 'subsequent', pin: TEST_PIN });
       const data = bad.pos_data as { pin_block: Record<string, string>; type: Record<string, string> };
       data.pin_block.format = 'ISO-1';
       data.pin_block.block = 'XYZ0000000000000';
       data.type.terminal_entry_mode = 'telepathy';
       data.type.sequence = 'third';
-      assertApiError(await c.post('/rest/payment', bad), 400, 1001, ['pos_data.pin_block.format', 'pos_data.pin_block.block', 'pos_data.type.terminal_entry_mode', 'pos_data.type.sequence']);
+      assertApiError(await c.post('/rest/payment', bad), 400, 1001, [
+        'pos_data.pin_block.format',
+        'pos_data.pin_block.block',
+        'pos_data.type.terminal_entry_mode',
+        'pos_data.type.sequence',
+      ]);
     });
   });
 
@@ -297,8 +368,20 @@ describe('card-present payments', () => {
       await h.advance(SIM_DELAY_MS + 1);
       const view = await c.transaction(body.transaction_id);
       assert.deepEqual([view.status_code, view.status, view.payment_method], [3, 'completed', 'cardpos']);
-      assert.deepEqual((await c.log(body.transaction_id)).map((e) => [e.type, e.status, e.amount]), [['payout', 2, 25], ['payout', 3, 25]]);
-      assert.deepEqual((await outboxOf(h, body.transaction_id)).map((row) => [row.sequence, row.payload.status_code]), [[1, 2], [2, 3]]);
+      assert.deepEqual(
+        (await c.log(body.transaction_id)).map((e) => [e.type, e.status, e.amount]),
+        [
+          ['payout', 2, 25],
+          ['payout', 3, 25],
+        ],
+      );
+      assert.deepEqual(
+        (await outboxOf(h, body.transaction_id)).map((row) => [row.sequence, row.payload.status_code]),
+        [
+          [1, 2],
+          [2, 3],
+        ],
+      );
     });
 
     test('a payout above the CVM limit asks for no PIN', async () => {

@@ -85,10 +85,15 @@ interface OutboxItem {
  * has left days behind).
  */
 /** The received postbacks whose webhook-id is `eventId`, in arrival order. */
-const receivedFor = (receiver: Receiver, eventId: string): ReceivedPostback[] => receiver.received.filter((p) => p.headers['webhook-id'] === eventId);
+const receivedFor = (receiver: Receiver, eventId: string): ReceivedPostback[] =>
+  receiver.received.filter((p) => p.headers['webhook-id'] === eventId);
 
 function signedBy(postback: { raw: string; headers: Record<string, string> }, key: string): boolean {
-  const expected = new Webhook(key).sign(postback.headers['webhook-id'] ?? '', new Date(Number(postback.headers['webhook-timestamp']) * 1000), postback.raw);
+  const expected = new Webhook(key).sign(
+    postback.headers['webhook-id'] ?? '',
+    new Date(Number(postback.headers['webhook-timestamp']) * 1000),
+    postback.raw,
+  );
   return (postback.headers['webhook-signature'] ?? '').split(' ').includes(expected);
 }
 
@@ -115,13 +120,22 @@ describe('back office: postbacks and the test outbox', () => {
     return response.json<T>();
   };
   const api = async (path: string, body: unknown): Promise<Record<string, unknown>> => {
-    const response = await h.app.inject({ method: 'POST', url: path, headers: { authorization: shop.auth }, payload: body as Record<string, unknown> });
+    const response = await h.app.inject({
+      method: 'POST',
+      url: path,
+      headers: { authorization: shop.auth },
+      payload: body as Record<string, unknown>,
+    });
     assert.ok(response.statusCode === 200 || response.statusCode === 201, `${path}: ${response.body}`);
     return response.json();
   };
   const pay = async (): Promise<string> => String((await api('/rest/payment', cardPayment(APPROVE, 10, receiver.url()))).transaction_id);
   const eventOf = async (transactionId: string): Promise<string> => {
-    const response = await h.app.inject({ method: 'GET', url: `/rest/transactions/${transactionId}/postbacks`, headers: { authorization: shop.auth } });
+    const response = await h.app.inject({
+      method: 'GET',
+      url: `/rest/transactions/${transactionId}/postbacks`,
+      headers: { authorization: shop.auth },
+    });
     const [first] = response.json<Array<{ event_id: string }>>();
     assert.ok(first, response.body);
     return first.event_id;
@@ -137,7 +151,11 @@ describe('back office: postbacks and the test outbox', () => {
   /** Fresh sessions for everyone (the test clock jumps days, past the sessions' idle timeout). */
   const logIn = async () => {
     for (const who of ['office', 'admin', 'cashier', 'other'] as const) {
-      const response = await h.app.inject({ method: 'POST', url: '/ui/session', payload: { login: `${who}-login`, password: passwords[who] } });
+      const response = await h.app.inject({
+        method: 'POST',
+        url: '/ui/session',
+        payload: { login: `${who}-login`, password: passwords[who] },
+      });
       assert.equal(response.statusCode, 200, response.body);
       sessions[who] = response.cookies.find((c) => c.name === 'tillgate_session')?.value ?? '';
     }
@@ -159,7 +177,12 @@ describe('back office: postbacks and the test outbox', () => {
     };
     shop = await merchant('Postback Bakery');
     other = await merchant('Other Bakery');
-    for (const [who, role, merchantOf] of [['office', 'back_office', shop], ['admin', 'admin', shop], ['cashier', 'cashier', shop], ['other', 'back_office', other]] as const) {
+    for (const [who, role, merchantOf] of [
+      ['office', 'back_office', shop],
+      ['admin', 'admin', shop],
+      ['cashier', 'cashier', shop],
+      ['other', 'back_office', other],
+    ] as const) {
       const created = await h.gateway.staff.create({ merchantId: merchantOf.merchant_id, role, login: `${who}-login` });
       assert.ok(created.ok);
       staffIds[who] = created.value.staff_id;
@@ -169,10 +192,21 @@ describe('back office: postbacks and the test outbox', () => {
 
     // The receiver answers 500: three payments, a token and a checkout session fail for 3 days.
     for (let i = 0; i < 3; i++) seeded.failed.push(await eventOf(await pay()));
-    await api('/v2/network_tokens', { card_number: '5555555555554444', expiry_month: 12, expiry_year: new Date().getUTCFullYear() + 3, postback_url: receiver.url() });
+    await api('/v2/network_tokens', {
+      card_number: '5555555555554444',
+      expiry_month: 12,
+      expiry_year: new Date().getUTCFullYear() + 3,
+      postback_url: receiver.url(),
+    });
     const checkout = await api('/rest/checkouts', {
-      merchant_name: 'Postback Bakery', order_id: 'pb-checkout-1', currency: 'EUR', amount: 12, total_amount: 12,
-      success_url: 'https://shop.example/ok', error_url: 'https://shop.example/error', postback_url: receiver.url(),
+      merchant_name: 'Postback Bakery',
+      order_id: 'pb-checkout-1',
+      currency: 'EUR',
+      amount: 12,
+      total_amount: 12,
+      success_url: 'https://shop.example/ok',
+      error_url: 'https://shop.example/error',
+      postback_url: receiver.url(),
     });
     assert.equal((await inject('POST', `/ui/checkouts/${String(checkout.checkout_id)}/cancel`, 'office')).statusCode, 200);
     await advance(1000); // the token becomes active (its postback), every first attempt fails
@@ -207,7 +241,14 @@ describe('back office: postbacks and the test outbox', () => {
     const statusOf = (id: string) => all.data_set.find((p) => p.event_id === id)?.status;
     for (const id of [...seeded.failed, seeded.token, seeded.checkout]) assert.equal(statusOf(id), 'failed', id);
     assert.deepEqual([statusOf(seeded.delivered), statusOf(seeded.retrying), statusOf(seeded.queued)], ['delivered', 'retrying', 'queued']);
-    assert.deepEqual(all.data_set.map((p) => p.created_at), all.data_set.map((p) => p.created_at).sort().reverse(), 'newest first');
+    assert.deepEqual(
+      all.data_set.map((p) => p.created_at),
+      all.data_set
+        .map((p) => p.created_at)
+        .sort()
+        .reverse(),
+      'newest first',
+    );
     const token = all.data_set.find((p) => p.event_id === seeded.token);
     assert.deepEqual([token?.kind, token?.event, token?.last_http_status, token?.next_attempt_at], ['token', 'active', 500, null]);
     assert.equal(all.data_set.find((p) => p.event_id === seeded.checkout)?.event, 'cancelled');
@@ -222,12 +263,19 @@ describe('back office: postbacks and the test outbox', () => {
     assert.deepEqual(await ids('status=delivered&kind=transaction'), [seeded.delivered]);
     assert.deepEqual(await ids('kind=token'), [seeded.token]);
     assert.deepEqual(await ids('kind=checkout&status=failed'), [seeded.checkout]);
-    assert.deepEqual(await ids(`created_at[min]=${encodeURIComponent(seeded.boundary)}`), [seeded.delivered, seeded.retrying, seeded.queued].sort());
+    assert.deepEqual(
+      await ids(`created_at[min]=${encodeURIComponent(seeded.boundary)}`),
+      [seeded.delivered, seeded.retrying, seeded.queued].sort(),
+    );
     assert.equal((await ids(`created_at[max]=${encodeURIComponent(seeded.boundary)}`)).length, 5);
     const page = await read<List<Postback>>('/ui/postbacks?per=3&page=3');
     assert.deepEqual(page.metadata, { per_page: 3, total_items: 8, current_page: 3, total_pages: 3 });
     assert.equal(page.data_set.length, 2);
-    assert.equal((await read<List<Postback>>('/ui/postbacks', 'other')).metadata.total_items, 0, "another merchant's staff see none of them");
+    assert.equal(
+      (await read<List<Postback>>('/ui/postbacks', 'other')).metadata.total_items,
+      0,
+      "another merchant's staff see none of them",
+    );
 
     const bad = await inject('GET', '/ui/postbacks?status=lost&kind=invoice&page=0&per=500&created_at[min]=yesterday');
     assertApiError(bad, 400, 1001, ['status', 'kind', 'page', 'per', 'created_at[min]']);
@@ -241,7 +289,10 @@ describe('back office: postbacks and the test outbox', () => {
     const got = receivedFor(receiver, eventId);
     assert.equal(detail.attempts.length, got.length);
     assert.ok(detail.attempts.length >= 8, `retried on the schedule until failed: ${detail.attempts.length}`);
-    assert.deepEqual(detail.attempts.map((a) => a.attempt), detail.attempts.map((_a, i) => i + 1));
+    assert.deepEqual(
+      detail.attempts.map((a) => a.attempt),
+      detail.attempts.map((_a, i) => i + 1),
+    );
     for (const [index, attempt] of detail.attempts.entries()) {
       const received = got[index] as ReceivedPostback;
       assert.equal(attempt.http_status, 500);
@@ -254,10 +305,17 @@ describe('back office: postbacks and the test outbox', () => {
         'webhook-signature': attempt.headers?.['webhook-signature'],
       });
       assert.equal(attempt.headers?.['x-postback-attempt'], String(attempt.attempt));
-      assert.ok(signedBy({ raw: attempt.body ?? '', headers: attempt.headers ?? {} }, shop.webhook_key), 'the shown headers verify the shown body');
+      assert.ok(
+        signedBy({ raw: attempt.body ?? '', headers: attempt.headers ?? {} }, shop.webhook_key),
+        'the shown headers verify the shown body',
+      );
       const last = index === detail.attempts.length - 1;
       assert.equal(attempt.next_attempt_at === null, last, 'each failed attempt but the last scheduled a retry');
-      if (!last) assert.ok((attempt.next_attempt_at ?? '') <= (detail.attempts[index + 1]?.created_at ?? ''), 'the next attempt came when it was due');
+      if (!last)
+        assert.ok(
+          (attempt.next_attempt_at ?? '') <= (detail.attempts[index + 1]?.created_at ?? ''),
+          'the next attempt came when it was due',
+        );
     }
     assert.equal(detail.postback.status, 'failed');
     assert.equal(detail.payload.transaction_id, detail.postback.subject_id);
@@ -278,12 +336,18 @@ describe('back office: postbacks and the test outbox', () => {
       answer = response.json<Detail>();
     });
     assert.equal(answer?.postback.status, 'retrying', 'queued again: pending with earlier attempts');
-    assert.deepEqual(entries.map((e) => [e.action, e.staff_id, e.subject_id]), [['postback_resend', staffIds.office, eventId]]);
+    assert.deepEqual(
+      entries.map((e) => [e.action, e.staff_id, e.subject_id]),
+      [['postback_resend', staffIds.office, eventId]],
+    );
     await h.deliver();
     const detail = await read<Detail>(`/ui/postbacks/${eventId}`);
     assert.equal(detail.attempts.length, attemptsBefore + 1);
     const last = detail.attempts.at(-1);
-    assert.deepEqual([last?.attempt, last?.http_status, last?.outcome, last?.next_attempt_at], [attemptsBefore + 1, 200, 'delivered', null]);
+    assert.deepEqual(
+      [last?.attempt, last?.http_status, last?.outcome, last?.next_attempt_at],
+      [attemptsBefore + 1, 200, 'delivered', null],
+    );
     assert.equal(detail.postback.status, 'delivered');
     assert.equal(receivedFor(receiver, eventId).at(-1)?.raw, last?.body);
 
@@ -298,19 +362,27 @@ describe('back office: postbacks and the test outbox', () => {
     receiver.respond(({ raw }) => (raw.includes(seeded.checkout) ? 500 : 200)); // the checkout's receiver stays broken
     let started: Resend | undefined;
     const entries = await auditedBy(async () => {
-      const response = await inject('POST', '/ui/postbacks/resend-failed', 'office', { since: new Date(h.clock.now().getTime() - 30 * DAY).toISOString() });
+      const response = await inject('POST', '/ui/postbacks/resend-failed', 'office', {
+        since: new Date(h.clock.now().getTime() - 30 * DAY).toISOString(),
+      });
       assert.equal(response.statusCode, 202, response.body);
       started = response.json<Resend>();
     });
     assert.deepEqual([started?.total, started?.attempted, started?.done], [4, 0, false]);
-    assert.deepEqual(entries.map((e) => [e.action, e.staff_id, e.subject_id]), [['postback_resend_failed', staffIds.office, started?.resend_id]]);
+    assert.deepEqual(
+      entries.map((e) => [e.action, e.staff_id, e.subject_id]),
+      [['postback_resend_failed', staffIds.office, started?.resend_id]],
+    );
     assert.match(entries[0]?.detail ?? '', /^4 failed postbacks created since /);
     const progress = () => read<Resend>(`/ui/postbacks/resends/${started?.resend_id ?? ''}`);
     assert.deepEqual(await progress(), started);
     await h.deliver();
     const done = await progress();
     assert.deepEqual([done.total, done.attempted, done.delivered, done.failing, done.done], [4, 4, 3, 1, true]);
-    assert.deepEqual((await read<List<Postback>>('/ui/postbacks?status=retrying')).data_set.map((p) => p.event_id).sort(), [seeded.checkout, seeded.retrying].sort());
+    assert.deepEqual(
+      (await read<List<Postback>>('/ui/postbacks?status=retrying')).data_set.map((p) => p.event_id).sort(),
+      [seeded.checkout, seeded.retrying].sort(),
+    );
 
     const none = await inject('POST', '/ui/postbacks/resend-failed', 'office', { since: h.clock.now().toISOString() });
     assert.deepEqual([none.statusCode, none.json<Resend>().total, none.json<Resend>().done], [202, 0, true]);
@@ -328,7 +400,10 @@ describe('back office: postbacks and the test outbox', () => {
     assert.deepEqual([info.may_rotate, info.previous_key_valid_until], [false, null]);
     assert.equal((await read<{ may_rotate: boolean }>('/ui/webhook-key', 'admin')).may_rotate, true);
     const copied = await inject('POST', '/ui/webhook-key/reveal', 'office');
-    assert.deepEqual([copied.statusCode, copied.json<{ webhook_key: string }>().webhook_key, copied.headers['cache-control']], [200, shop.webhook_key, 'no-store']);
+    assert.deepEqual(
+      [copied.statusCode, copied.json<{ webhook_key: string }>().webhook_key, copied.headers['cache-control']],
+      [200, shop.webhook_key, 'no-store'],
+    );
 
     assertApiError(await inject('POST', '/ui/webhook-key/rotate', 'office'), 403, 2002);
     let rotated: { webhook_key: string; masked: string; previous_key_valid_until: string } | undefined;
@@ -341,9 +416,15 @@ describe('back office: postbacks and the test outbox', () => {
     assert.match(newKey, /^whsec_[A-Za-z0-9+/]{43}=$/);
     assert.notEqual(newKey, shop.webhook_key);
     assert.equal(rotated?.previous_key_valid_until, new Date(h.clock.now().getTime() + DAY).toISOString());
-    assert.deepEqual(entries.map((e) => [e.action, e.staff_id]), [['webhook_key_rotate', staffIds.admin]]);
+    assert.deepEqual(
+      entries.map((e) => [e.action, e.staff_id]),
+      [['webhook_key_rotate', staffIds.admin]],
+    );
     assert.ok(!JSON.stringify(entries).includes(newKey) && !JSON.stringify(entries).includes(shop.webhook_key), 'no key in the audit log');
-    assert.equal((await read<{ previous_key_valid_until: string | null }>('/ui/webhook-key')).previous_key_valid_until, rotated?.previous_key_valid_until);
+    assert.equal(
+      (await read<{ previous_key_valid_until: string | null }>('/ui/webhook-key')).previous_key_valid_until,
+      rotated?.previous_key_valid_until,
+    );
 
     receiver.respond(200);
     const during = await eventOf(await pay());
@@ -353,7 +434,10 @@ describe('back office: postbacks and the test outbox', () => {
     assert.ok(signedBy(duringPostback, newKey) && signedBy(duringPostback, shop.webhook_key), 'both keys sign during the 24 h');
     const received = receivedFor(receiver, during)[0] as ReceivedPostback;
     assert.equal(received.raw, duringPostback.raw);
-    assert.ok(signedBy({ raw: received.raw, headers: webhookHeaders(received.headers) }, shop.webhook_key), 'a receiver with the old key still verifies');
+    assert.ok(
+      signedBy({ raw: received.raw, headers: webhookHeaders(received.headers) }, shop.webhook_key),
+      'a receiver with the old key still verifies',
+    );
 
     h.clock.advance(DAY + 1000);
     await logIn();
@@ -375,19 +459,41 @@ describe('back office: postbacks and the test outbox', () => {
       method: 'POST',
       url: '/rest/invoices',
       headers: { authorization: shop.auth },
-      payload: { url_name: shop.channel.url_name, invoice: { amount: 20, email: 'ada@example.com', first_name: 'Ada', last_name: '<b>Lovelace</b>', send_initial_email: true, debt_claim_number: 'OUT-1' } },
+      payload: {
+        url_name: shop.channel.url_name,
+        invoice: {
+          amount: 20,
+          email: 'ada@example.com',
+          first_name: 'Ada',
+          last_name: '<b>Lovelace</b>',
+          send_initial_email: true,
+          debt_claim_number: 'OUT-1',
+        },
+      },
     });
     assert.equal(created.statusCode, 201, created.body);
     await h.gateway.mailQueue.drain();
 
     const all = await read<List<OutboxItem>>('/ui/test-outbox?per=100');
-    assert.deepEqual(all.data_set.map((i) => i.at), all.data_set.map((i) => i.at).sort().reverse(), 'newest first');
+    assert.deepEqual(
+      all.data_set.map((i) => i.at),
+      all.data_set
+        .map((i) => i.at)
+        .sort()
+        .reverse(),
+      'newest first',
+    );
     const attempts = (await read<List<Postback>>('/ui/postbacks?per=100')).data_set.reduce((sum, p) => sum + p.attempts, 0);
     assert.equal(all.metadata.total_items, attempts + 1, 'every postback attempt and the e-mail');
     const [email, ...rest] = (await read<List<OutboxItem>>('/ui/test-outbox?kind=email')).data_set;
     assert.equal(rest.length, 0);
-    assert.deepEqual([email?.kind, email?.to, email?.outcome, email?.title], ['email', 'ada@example.com', 'test_outbox', 'Your invoice OUT-1 from Postback Bakery']);
-    const mail = await read<{ email: { text: string; html: string; to: string; subject: string } }>(`/ui/test-outbox/${email?.item_id ?? ''}`);
+    assert.deepEqual(
+      [email?.kind, email?.to, email?.outcome, email?.title],
+      ['email', 'ada@example.com', 'test_outbox', 'Your invoice OUT-1 from Postback Bakery'],
+    );
+    const mail = await read<{ email: { text: string; html: string; to: string; subject: string } }>(
+      `/ui/test-outbox/${email?.item_id ?? ''}`,
+    );
     assert.ok(mail.email.text.includes(created.json<{ paylink: string }>().paylink));
     assert.ok(mail.email.html.includes('Hello Ada &lt;b&gt;Lovelace&lt;/b&gt;,'), 'the text escaped in the HTML');
     assert.ok(!/<script/i.test(mail.email.html) && !/<b>/.test(mail.email.html));
@@ -418,7 +524,10 @@ describe('back office: postbacks and the test outbox', () => {
     const entries = await auditedBy(async () => {
       assert.equal((await inject('POST', `/rest/postbacks/${eventId}/resend`, 'office', {})).statusCode, 200);
     });
-    assert.deepEqual(entries.map((e) => [e.action, e.staff_id, e.subject_id]), [['postback_resend', staffIds.office, eventId]]);
+    assert.deepEqual(
+      entries.map((e) => [e.action, e.staff_id, e.subject_id]),
+      [['postback_resend', staffIds.office, eventId]],
+    );
 
     const routes: Array<['GET' | 'POST', string, unknown?]> = [
       ['GET', '/ui/environment'],
@@ -437,11 +546,24 @@ describe('back office: postbacks and the test outbox', () => {
       assertApiError(await inject(method, url, 'cashier', body), 403, 2002);
       assertApiError(await inject(method, url, 'nobody', body), 401, 2001);
     }
-    assert.equal(await h.app.inject({ method: 'POST', url: '/ui/webhook-key/reveal', headers: { cookie: `tillgate_session=${sessions.office}`, origin: 'https://evil.example' } }).then((r) => r.statusCode), 403);
+    assert.equal(
+      await h.app
+        .inject({
+          method: 'POST',
+          url: '/ui/webhook-key/reveal',
+          headers: { cookie: `tillgate_session=${sessions.office}`, origin: 'https://evil.example' },
+        })
+        .then((r) => r.statusCode),
+      403,
+    );
 
     const doc = (await h.app.inject({ method: 'GET', url: '/openapi.json' })).json<{ paths: Record<string, Record<string, unknown>> }>();
     for (const [method, url] of routes) {
-      const path = url.replace(/\/ui\/postbacks\/[^/]+\/resend$/, '/ui/postbacks/{event_id}/resend').replace(/^\/ui\/postbacks\/(?!resend)[^/?]+$/, '/ui/postbacks/{event_id}').replace('/resends/x', '/resends/{resend_id}').replace('/p.x', '/{item_id}');
+      const path = url
+        .replace(/\/ui\/postbacks\/[^/]+\/resend$/, '/ui/postbacks/{event_id}/resend')
+        .replace(/^\/ui\/postbacks\/(?!resend)[^/?]+$/, '/ui/postbacks/{event_id}')
+        .replace('/resends/x', '/resends/{resend_id}')
+        .replace('/p.x', '/{item_id}');
       assert.ok(doc.paths[path]?.[method.toLowerCase()], `OpenAPI has ${method} ${path}`);
     }
   });
@@ -452,7 +574,11 @@ describe('back office: postbacks and the test outbox', () => {
     const log = (await found('per=100')).data_set;
     for (const postback of log) {
       const { payload } = await read<Detail>(`/ui/postbacks/${postback.event_id}`);
-      assert.equal(postback.order_id, postback.kind === 'token' ? null : payload.order_id, `${postback.kind}: the order id its body carries`);
+      assert.equal(
+        postback.order_id,
+        postback.kind === 'token' ? null : payload.order_id,
+        `${postback.kind}: the order id its body carries`,
+      );
     }
     assert.equal(log.find((p) => p.event_id === seeded.checkout)?.order_id, 'pb-checkout-1');
     assert.ok(log.filter((p) => p.kind === 'transaction').every((p) => typeof p.order_id === 'string' && p.order_id !== ''));
@@ -461,10 +587,17 @@ describe('back office: postbacks and the test outbox', () => {
     receiver.respond(200);
     const order = 'ORDER-2508';
     const payments: string[] = [];
-    for (const amount of [5, 6, 7]) payments.push(String((await api('/rest/payment', cardPayment(APPROVE, amount, receiver.url(), { order_id: order }))).transaction_id));
+    for (const amount of [5, 6, 7])
+      payments.push(String((await api('/rest/payment', cardPayment(APPROVE, amount, receiver.url(), { order_id: order }))).transaction_id));
     const session = await api('/rest/checkouts', {
-      merchant_name: 'Postback Bakery', order_id: order, currency: 'EUR', amount: 7, total_amount: 7,
-      success_url: 'https://shop.example/ok', error_url: 'https://shop.example/error', postback_url: receiver.url(),
+      merchant_name: 'Postback Bakery',
+      order_id: order,
+      currency: 'EUR',
+      amount: 7,
+      total_amount: 7,
+      success_url: 'https://shop.example/ok',
+      error_url: 'https://shop.example/error',
+      postback_url: receiver.url(),
     });
     const checkoutId = String(session.checkout_id);
     assert.equal((await inject('POST', `/ui/checkouts/${checkoutId}/cancel`, 'office')).statusCode, 200);
@@ -472,12 +605,23 @@ describe('back office: postbacks and the test outbox', () => {
 
     const byOrder = await found(`search=${order}`);
     assert.equal(byOrder.metadata.total_items, 4);
-    assert.deepEqual(byOrder.data_set.map((p) => p.order_id), [order, order, order, order]);
+    assert.deepEqual(
+      byOrder.data_set.map((p) => p.order_id),
+      [order, order, order, order],
+    );
     assert.deepEqual(byOrder.data_set.map((p) => p.subject_id).sort(), [...payments, checkoutId].sort());
     const inLogOrder = (await found('per=100')).data_set.filter((p) => p.order_id === order).map((p) => p.event_id);
-    assert.deepEqual(byOrder.data_set.map((p) => p.event_id), inLogOrder, "newest first, as the log's own order");
+    assert.deepEqual(
+      byOrder.data_set.map((p) => p.event_id),
+      inLogOrder,
+      "newest first, as the log's own order",
+    );
     const [first, second] = [await found(`search=${order}&per=3`), await found(`search=${order}&per=3&page=2`)];
-    assert.deepEqual([...first.data_set, ...second.data_set].map((p) => p.event_id), inLogOrder, 'two pages of the matches');
+    assert.deepEqual(
+      [...first.data_set, ...second.data_set].map((p) => p.event_id),
+      inLogOrder,
+      'two pages of the matches',
+    );
     assert.deepEqual([first.metadata.total_pages, second.data_set.length], [2, 1]);
     assert.deepEqual(await eventIds(`search=${encodeURIComponent(`  ${order} `)}`), inLogOrder, 'a paste with spaces around');
     assert.deepEqual(await eventIds('search=ORDER-25'), [], 'an order id is matched whole');

@@ -110,7 +110,10 @@ describe('docs/examples/postback-receiver.mjs', () => {
 
   test('accepts the gateway postbacks of a payment, verifying checksum and signature', async () => {
     const tricky = 'Ünïcødé "quoted" \\ tab\t ✓ 😀 </script> \u2028';
-    const authorized = await m.ok('/rest/authorize', cardPayment('4111111111111111', 123.45, example.url, { additional_transaction_data: tricky }));
+    const authorized = await m.ok(
+      '/rest/authorize',
+      cardPayment('4111111111111111', 123.45, example.url, { additional_transaction_data: tricky }),
+    );
     await m.ok('/rest/capture', { transaction_id: authorized.transaction_id, amount: 100 });
     const declined = await m.ok('/rest/payment', cardPayment('4000000000000002', 9.99, example.url));
     await h.deliver();
@@ -122,7 +125,11 @@ describe('docs/examples/postback-receiver.mjs', () => {
       // Postbacks of one payment may arrive out of order (several are sent at once, as on PostgreSQL with
       // its parallel claims): the example verifies each, and calls one older than the latest it saw stale.
       const line = await example.waitForLine(new RegExp(`^(verified|stale) event_id=${view.event_id} `));
-      if (line.startsWith('verified')) assert.match(line, new RegExp(`sequence=${view.sequence} subject=${view.subject_id} status_code=${String(view.status_code)} attempt=1$`));
+      if (line.startsWith('verified'))
+        assert.match(
+          line,
+          new RegExp(`sequence=${view.sequence} subject=${view.subject_id} status_code=${String(view.status_code)} attempt=1$`),
+        );
       else assert.match(line, new RegExp(`sequence=${view.sequence} latest=\\d+$`));
     }
     assert.ok(!example.lines.some((line) => line.startsWith('rejected')), example.lines.join('\n'));
@@ -152,7 +159,10 @@ describe('docs/examples/postback-receiver.mjs', () => {
 
     // Changed amount with a valid Standard Webhooks signature but the old checksum: the checksum catches it.
     const wh = new Webhook(m.webhookKey);
-    const resigned = { ...headers, 'webhook-signature': wh.sign(headers['webhook-id'], new Date(Number(headers['webhook-timestamp']) * 1000), tampered) };
+    const resigned = {
+      ...headers,
+      'webhook-signature': wh.sign(headers['webhook-id'], new Date(Number(headers['webhook-timestamp']) * 1000), tampered),
+    };
     assert.equal(await postRaw(example.url, tampered, resigned), 400);
     await example.waitForLine(/^rejected: checksum does not match the webhook key$/);
 
@@ -166,11 +176,18 @@ describe('docs/examples/postback-receiver.mjs', () => {
 
     // Signed with another key; a timestamp 10 minutes old; no signature headers; not JSON.
     const stranger = new Webhook(`whsec_${Buffer.alloc(32, 7).toString('base64')}`);
-    const forged = { ...headers, 'webhook-signature': stranger.sign(headers['webhook-id'], new Date(Number(headers['webhook-timestamp']) * 1000), original.raw) };
+    const forged = {
+      ...headers,
+      'webhook-signature': stranger.sign(headers['webhook-id'], new Date(Number(headers['webhook-timestamp']) * 1000), original.raw),
+    };
     assert.equal(await postRaw(example.url, original.raw, forged), 400);
     await example.waitForLine(/^rejected: no webhook-signature matches/);
     const oldSeconds = Math.floor(Date.now() / 1000) - 600;
-    const old = { ...headers, 'webhook-timestamp': String(oldSeconds), 'webhook-signature': wh.sign(headers['webhook-id'], new Date(oldSeconds * 1000), original.raw) };
+    const old = {
+      ...headers,
+      'webhook-timestamp': String(oldSeconds),
+      'webhook-signature': wh.sign(headers['webhook-id'], new Date(oldSeconds * 1000), original.raw),
+    };
     assert.equal(await postRaw(example.url, original.raw, old), 400);
     await example.waitForLine(/^rejected: webhook-timestamp is more than 5 minutes off$/);
     assert.equal(await postRaw(example.url, original.raw, {}), 400);
@@ -186,7 +203,10 @@ describe('docs/examples/postback-receiver.mjs', () => {
       await h.deliver();
       await wrong.waitForLine(/^rejected: no webhook-signature matches the webhook key$/);
       const [view] = await m.postbacksOf(String(paid.transaction_id));
-      assert.deepEqual([view?.state, view?.attempt_log?.[0]?.http_status, view?.attempt_log?.[0]?.outcome, view?.last_error], ['pending', 400, 'failed', 'HTTP 400']);
+      assert.deepEqual(
+        [view?.state, view?.attempt_log?.[0]?.http_status, view?.attempt_log?.[0]?.outcome, view?.last_error],
+        ['pending', 400, 'failed', 'HTTP 400'],
+      );
     } finally {
       await wrong.stop();
     }

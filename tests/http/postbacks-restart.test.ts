@@ -9,7 +9,14 @@ import assert from 'node:assert/strict';
 import canonicalizeModule from 'canonicalize';
 import { Webhook } from 'standardwebhooks';
 import type { PostbackDelivery as DeliveryView } from '../../contract/api/postbacks.js';
-import { basicAuth, createMerchant, startGateway, tempDataDir, type GatewayProcess, type MerchantCredentials } from '../helpers/gateway-process.js';
+import {
+  basicAuth,
+  createMerchant,
+  startGateway,
+  tempDataDir,
+  type GatewayProcess,
+  type MerchantCredentials,
+} from '../helpers/gateway-process.js';
 import { cardPayment, redirectPayment } from '../helpers/postback-gateway.js';
 import { closedPort, startReceiver, webhookHeaders, type Receiver, type ReceivedPostback } from '../helpers/postback-receiver.js';
 import { dataDirectoryOnly } from '../helpers/sql.js';
@@ -45,7 +52,9 @@ class Client {
   }
 
   async attempts(transactionId: string): Promise<DeliveryView[]> {
-    const response = await fetch(`${this.server.url}/rest/transactions/${transactionId}/postbacks`, { headers: { authorization: this.auth } });
+    const response = await fetch(`${this.server.url}/rest/transactions/${transactionId}/postbacks`, {
+      headers: { authorization: this.auth },
+    });
     assert.equal(response.status, 200);
     return (await response.json()) as DeliveryView[];
   }
@@ -102,7 +111,10 @@ describe('postbacks across kill -9 and restart', dataDirectoryOnly('gateway proc
         'a failed attempt of every postback',
       );
       await server.kill9();
-      assert.ok(undelivered.every((v) => v.state === 'pending' && v.delivered_at === null), JSON.stringify(undelivered));
+      assert.ok(
+        undelivered.every((v) => v.state === 'pending' && v.delivered_at === null),
+        JSON.stringify(undelivered),
+      );
       assert.ok(failing.received.length >= 6);
 
       // The receivers come back; a new server starts on the same data dir.
@@ -113,7 +125,11 @@ describe('postbacks across kill -9 and restart', dataDirectoryOnly('gateway proc
       client.server = server;
 
       await receiver.waitFor(6, 15_000);
-      await until(async () => (failing.received.length >= failedBefore + 6 ? true : undefined), 15_000, 'the 500 receiver to get its postbacks');
+      await until(
+        async () => (failing.received.length >= failedBefore + 6 ? true : undefined),
+        15_000,
+        'the 500 receiver to get its postbacks',
+      );
       const delivered = await until(
         async () => {
           const views = await client.postbacks();
@@ -122,7 +138,11 @@ describe('postbacks across kill -9 and restart', dataDirectoryOnly('gateway proc
         15_000,
         'every postback delivered',
       );
-      assert.deepEqual(delivered.map((v) => v.event_id).sort(), undelivered.map((v) => v.event_id).sort(), 'the same postbacks, none lost, none new');
+      assert.deepEqual(
+        delivered.map((v) => v.event_id).sort(),
+        undelivered.map((v) => v.event_id).sort(),
+        'the same postbacks, none lost, none new',
+      );
 
       const arrived = [...receiver.received, ...failing.received.slice(failedBefore)];
       const byEvent = new Map(undelivered.map((v) => [v.event_id, v]));
@@ -134,15 +154,35 @@ describe('postbacks across kill -9 and restart', dataDirectoryOnly('gateway proc
         assert.deepEqual(payload, original.payload);
         verify(postback, credentials.webhook_key);
       }
-      assert.deepEqual([...new Set(arrived.map((p) => String(p.body.event_id)))].sort(), [...byEvent.keys()].sort(), 'every postback arrived');
+      assert.deepEqual(
+        [...new Set(arrived.map((p) => String(p.body.event_id)))].sort(),
+        [...byEvent.keys()].sort(),
+        'every postback arrived',
+      );
       const toDown = new Set(receiver.received.map((p) => p.body.event_id));
-      assert.deepEqual([...toDown].sort(), undelivered.filter((v) => v.url === downUrl).map((v) => v.event_id).sort());
+      assert.deepEqual(
+        [...toDown].sort(),
+        undelivered
+          .filter((v) => v.url === downUrl)
+          .map((v) => v.event_id)
+          .sort(),
+      );
 
       // Per transaction, sequences are complete (authorize 1, capture 2, refund 3).
       const flows = delivered.filter((v) => v.sequence === 3);
       assert.equal(flows.length, 2);
       for (const flow of flows) {
-        assert.deepEqual(delivered.filter((v) => v.subject_id === flow.subject_id).map((v) => [v.sequence, v.status_code]).sort(), [[1, 4], [2, 3], [3, 8]]);
+        assert.deepEqual(
+          delivered
+            .filter((v) => v.subject_id === flow.subject_id)
+            .map((v) => [v.sequence, v.status_code])
+            .sort(),
+          [
+            [1, 4],
+            [2, 3],
+            [3, 8],
+          ],
+        );
       }
 
       // The attempt log keeps the failures from before the crash and ends delivered.
@@ -187,7 +227,11 @@ describe('postbacks across kill -9 and restart', dataDirectoryOnly('gateway proc
         10_000,
         'the postback recorded as delivered',
       );
-      assert.deepEqual(view?.attempt_log?.map((a) => [a.attempt, a.outcome, a.http_status]), [[1, 'delivered', 200]], 'the unrecorded attempt left no trace');
+      assert.deepEqual(
+        view?.attempt_log?.map((a) => [a.attempt, a.outcome, a.http_status]),
+        [[1, 'delivered', 200]],
+        'the unrecorded attempt left no trace',
+      );
       assert.equal(await server.stop(), 0);
     } finally {
       await server.kill9();

@@ -13,7 +13,13 @@ import type { PostbackDelivery as DeliveryView } from '../../contract/api/postba
 import { DEFAULT_DELIVERY_SETTINGS } from '../../main/core/postbacks/delivery.js';
 import { createPostbackSender } from '../../main/infra/postback-sender.js';
 import { assertApiError, TestClock } from '../helpers/api.js';
-import { cardPayment, redirectPayment, startPostbackGateway, type MerchantClient, type PostbackHarness } from '../helpers/postback-gateway.js';
+import {
+  cardPayment,
+  redirectPayment,
+  startPostbackGateway,
+  type MerchantClient,
+  type PostbackHarness,
+} from '../helpers/postback-gateway.js';
 import { headerText, startReceiver, webhookHeaders, type Receiver, type ReceivedPostback } from '../helpers/postback-receiver.js';
 
 const MINUTE = 60_000;
@@ -23,7 +29,20 @@ const APPROVE = '4111111111111111';
 const DECLINE = '4000000000000002';
 
 /** The fields of docs/postbacks.md "The body" that every completed card postback carries. */
-const COMPLETED_FIELDS = ['transaction_id', 'payment_type', 'status_code', 'status', 'order_id', 'message', 'additional_transaction_data', 'amount', 'included_fees', 'event_id', 'sequence', 'checksum'];
+const COMPLETED_FIELDS = [
+  'transaction_id',
+  'payment_type',
+  'status_code',
+  'status',
+  'order_id',
+  'message',
+  'additional_transaction_data',
+  'amount',
+  'included_fees',
+  'event_id',
+  'sequence',
+  'checksum',
+];
 const DECLINED_FIELDS = [...COMPLETED_FIELDS, 'reason_code'];
 
 /** RFC 8785 for JSON values (written here independently of the gateway's library). */
@@ -42,7 +61,11 @@ function verifyPostback(postback: ReceivedPostback, webhookKey: string): void {
   const { checksum, ...rest } = postback.body;
   assert.match(String(checksum), /^[0-9a-f]{64}$/);
   assert.equal(checksum, createHmac('sha256', webhookKey).update(jcs(rest)).digest('hex'), 'checksum recomputed with the webhook key');
-  assert.deepEqual(new Webhook(webhookKey).verify(postback.raw, webhookHeaders(postback.headers)), postback.body, 'Standard Webhooks signature');
+  assert.deepEqual(
+    new Webhook(webhookKey).verify(postback.raw, webhookHeaders(postback.headers)),
+    postback.body,
+    'Standard Webhooks signature',
+  );
   assert.equal(headerText(postback.headers, 'webhook-id'), postback.body.event_id);
   assert.equal(headerText(postback.headers, 'content-type'), 'application/json');
 }
@@ -119,7 +142,15 @@ describe('postbacks delivered to a real receiver', () => {
     // Sequence increases per transaction across authorize, capture and refunds (a second partial
     // refund keeps the status and still sends a postback, with the new refunded_amount).
     const flow = bySequence(got, authorized.transaction_id);
-    assert.deepEqual(flow.map((p) => [p.body.sequence, p.body.status_code, p.body.status]), [[1, 4, 'authorized'], [2, 3, 'completed'], [3, 8, 'partly_refunded'], [4, 8, 'partly_refunded']]);
+    assert.deepEqual(
+      flow.map((p) => [p.body.sequence, p.body.status_code, p.body.status]),
+      [
+        [1, 4, 'authorized'],
+        [2, 3, 'completed'],
+        [3, 8, 'partly_refunded'],
+        [4, 8, 'partly_refunded'],
+      ],
+    );
     const captured = flow[1] as ReceivedPostback;
     for (const field of COMPLETED_FIELDS) assert.ok(field in captured.body, `completed postback carries ${field}`);
     assert.equal(captured.body.amount, 100);
@@ -136,11 +167,22 @@ describe('postbacks delivered to a real receiver', () => {
     const [decline] = bySequence(got, declined.transaction_id);
     assert.ok(decline);
     for (const field of DECLINED_FIELDS) assert.ok(field in decline.body, `declined postback carries ${field}`);
-    assert.deepEqual([decline.body.status_code, decline.body.status, decline.body.message, decline.body.reason_code], [6, 'declined', '05 Do not honour', '05']);
+    assert.deepEqual(
+      [decline.body.status_code, decline.body.status, decline.body.message, decline.body.reason_code],
+      [6, 'declined', '05 Do not honour', '05'],
+    );
 
     // The API shows each delivery with its attempt; the payload is the body without event_id, sequence, checksum.
     const views = await m.postbacksOf(String(authorized.transaction_id));
-    assert.deepEqual(views.map((v) => [v.sequence, v.status_code, v.state, v.attempts, v.next_attempt_at]), [[1, 4, 'delivered', 1, null], [2, 3, 'delivered', 1, null], [3, 8, 'delivered', 1, null], [4, 8, 'delivered', 1, null]]);
+    assert.deepEqual(
+      views.map((v) => [v.sequence, v.status_code, v.state, v.attempts, v.next_attempt_at]),
+      [
+        [1, 4, 'delivered', 1, null],
+        [2, 3, 'delivered', 1, null],
+        [3, 8, 'delivered', 1, null],
+        [4, 8, 'delivered', 1, null],
+      ],
+    );
     for (const [index, view] of views.entries()) {
       const sent = flow[index] as ReceivedPostback;
       assert.equal(view.event_id, sent.body.event_id);
@@ -149,7 +191,10 @@ describe('postbacks delivered to a real receiver', () => {
       const { event_id: _e, sequence: _s, checksum: _c, ...payload } = sent.body;
       assert.deepEqual(view.payload, payload);
       assert.equal(view.attempt_log?.length, 1);
-      assert.deepEqual({ ...view.attempt_log?.[0], duration_ms: 0 }, { attempt: 1, created_at: h.clock.now().toISOString(), http_status: 200, outcome: 'delivered', error: null, duration_ms: 0 });
+      assert.deepEqual(
+        { ...view.attempt_log?.[0], duration_ms: 0 },
+        { attempt: 1, created_at: h.clock.now().toISOString(), http_status: 200, outcome: 'delivered', error: null, duration_ms: 0 },
+      );
     }
 
     // Each attempt is a `postback` entry of the transaction's event log: amount 0, status = the carried status code.
@@ -160,18 +205,35 @@ describe('postbacks delivered to a real receiver', () => {
       assert.match(String(entry.message), /^delivered: HTTP 200 in \d+ ms \(attempt 1\)$/);
     }
     const declineLog = (await m.log(String(declined.transaction_id))).filter((e) => e.type === 'postback');
-    assert.deepEqual(declineLog.map((e) => [e.status, e.amount]), [[6, 0]]);
+    assert.deepEqual(
+      declineLog.map((e) => [e.status, e.amount]),
+      [[6, 0]],
+    );
   });
 
   test('any 2xx is a success; a redirect or a 404 is a failed attempt and is not followed', async () => {
-    const statuses = new Map([['/s204', 204], ['/s202', 202], ['/s299', 299], ['/s302', 302], ['/s404', 404]]);
+    const statuses = new Map([
+      ['/s204', 204],
+      ['/s202', 202],
+      ['/s299', 299],
+      ['/s302', 302],
+      ['/s404', 404],
+    ]);
     receiver.respond(({ path }) => statuses.get(path) ?? 200);
     const before = receiver.received.length;
     const ids = new Map<string, unknown>();
-    for (const path of statuses.keys()) ids.set(path, (await m.ok('/rest/payment', cardPayment(APPROVE, 3, receiver.url(path)))).transaction_id);
+    for (const path of statuses.keys())
+      ids.set(path, (await m.ok('/rest/payment', cardPayment(APPROVE, 3, receiver.url(path)))).transaction_id);
     await h.deliver();
     receiver.respond(200);
-    assert.deepEqual(receiver.received.slice(before).map((p) => p.path).sort(), [...statuses.keys()].sort(), 'no request to /redirected');
+    assert.deepEqual(
+      receiver.received
+        .slice(before)
+        .map((p) => p.path)
+        .sort(),
+      [...statuses.keys()].sort(),
+      'no request to /redirected',
+    );
     for (const [path, status] of statuses) {
       const view = await only(m, ids.get(path));
       const success = status < 300;
@@ -241,7 +303,11 @@ describe('retries', () => {
       await h.deliver();
       view = await only(m, paid.transaction_id);
       assert.deepEqual([view.state, view.attempts], ['pending', 2]);
-      assert.equal(view.next_attempt_at, new Date(t0 + MINUTE + 5 * MINUTE).toISOString(), 'second retry 5 minutes after the second attempt');
+      assert.equal(
+        view.next_attempt_at,
+        new Date(t0 + MINUTE + 5 * MINUTE).toISOString(),
+        'second retry 5 minutes after the second attempt',
+      );
 
       h.clock.advance(5 * MINUTE);
       await h.deliver();
@@ -256,10 +322,16 @@ describe('retries', () => {
         assert.equal(postback.raw, got[0]?.raw, 'the same body on every attempt');
         verifyPostback(postback, m.webhookKey);
       }
-      assert.deepEqual(got.map((p) => Number(headerText(p.headers, 'webhook-timestamp')) * 1000), [t0, t0 + MINUTE, t0 + 6 * MINUTE].map((t) => Math.floor(t / 1000) * 1000));
+      assert.deepEqual(
+        got.map((p) => Number(headerText(p.headers, 'webhook-timestamp')) * 1000),
+        [t0, t0 + MINUTE, t0 + 6 * MINUTE].map((t) => Math.floor(t / 1000) * 1000),
+      );
 
       view = await only(m, paid.transaction_id);
-      assert.deepEqual([view.event_id, view.state, view.attempts, view.next_attempt_at, view.last_error], [eventId, 'delivered', 3, null, null]);
+      assert.deepEqual(
+        [view.event_id, view.state, view.attempts, view.next_attempt_at, view.last_error],
+        [eventId, 'delivered', 3, null, null],
+      );
       assert.deepEqual(
         view.attempt_log?.map((a) => [a.attempt, a.http_status, a.outcome, a.error, a.created_at]),
         [
@@ -269,7 +341,14 @@ describe('retries', () => {
         ],
       );
       const entries = (await m.log(String(paid.transaction_id))).filter((e) => e.type === 'postback');
-      assert.deepEqual(entries.map((e) => [e.status, e.amount]), [[3, 0], [3, 0], [3, 0]]);
+      assert.deepEqual(
+        entries.map((e) => [e.status, e.amount]),
+        [
+          [3, 0],
+          [3, 0],
+          [3, 0],
+        ],
+      );
       assert.equal(entries[0]?.message, `HTTP 500 (attempt 1); next attempt at ${new Date(t0 + MINUTE).toISOString()}`);
       assert.equal(entries[1]?.message, `HTTP 500 (attempt 2); next attempt at ${new Date(t0 + 6 * MINUTE).toISOString()}`);
       assert.match(String(entries[2]?.message), /^delivered: HTTP 200 in \d+ ms \(attempt 3\)$/);
@@ -309,8 +388,14 @@ describe('retries', () => {
       const { paid, t0 } = await runToFailure(h, m, receiver, 1);
       assert.equal(receiver.received.length, 10);
       const eventId = receiver.received[0]?.body.event_id;
-      assert.deepEqual(receiver.received.map((p) => p.body.event_id), Array(10).fill(eventId));
-      assert.deepEqual(receiver.received.map((p) => headerText(p.headers, 'x-postback-attempt')), ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10']);
+      assert.deepEqual(
+        receiver.received.map((p) => p.body.event_id),
+        Array(10).fill(eventId),
+      );
+      assert.deepEqual(
+        receiver.received.map((p) => headerText(p.headers, 'x-postback-attempt')),
+        ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10'],
+      );
       const entries = (await m.log(String(paid.transaction_id))).filter((e) => e.type === 'postback');
       assert.equal(entries.length, 10);
       assert.equal(entries.at(-1)?.message, 'HTTP 500 (attempt 10); no more attempts');
@@ -320,7 +405,10 @@ describe('retries', () => {
       assert.equal(receiver.received.length, 10, 'a failed postback is not retried by itself');
 
       const failed = await m.read<DeliveryView[]>('/rest/postbacks?state=failed');
-      assert.deepEqual(failed.map((v) => v.event_id), [eventId]);
+      assert.deepEqual(
+        failed.map((v) => v.event_id),
+        [eventId],
+      );
       assert.equal(failed[0]?.attempt_log, undefined, 'lists leave out the attempt log');
 
       // resend_failed: every failed postback created since the given time.
@@ -334,7 +422,11 @@ describe('retries', () => {
       assert.equal(receiver.received.length, 11, 'the resend is sent at once');
       view = await only(m, paid.transaction_id);
       assert.equal(view.state, 'pending');
-      assert.equal(view.next_attempt_at, new Date(h.clock.now().getTime() + MINUTE).toISOString(), 'a resend starts the retry schedule over');
+      assert.equal(
+        view.next_attempt_at,
+        new Date(h.clock.now().getTime() + MINUTE).toISOString(),
+        'a resend starts the retry schedule over',
+      );
       receiver.respond(200);
       h.clock.advance(MINUTE);
       await h.deliver();
@@ -418,7 +510,11 @@ describe('webhook key rotation', () => {
       const { checksum, ...rest } = postback.body;
       assert.notEqual(checksum, createHmac('sha256', oldKey).update(jcs(rest)).digest('hex'), 'the checksum uses the new key');
     }
-    assert.equal(receiver.received.filter((p) => p.body.event_id === beforeRotation.body.event_id).length, 2, 'the resend has the original event_id');
+    assert.equal(
+      receiver.received.filter((p) => p.body.event_id === beforeRotation.body.event_id).length,
+      2,
+      'the resend has the original event_id',
+    );
 
     h.clock.advance(DAY - 1000);
     await m.ok('/rest/payment', cardPayment(APPROVE, 3, receiver.url()));
@@ -470,13 +566,28 @@ describe('postback list and resend API', () => {
 
     const subjects = (views: DeliveryView[]) => views.map((v) => v.subject_id);
     const all = await m.read<DeliveryView[]>('/rest/postbacks');
-    assert.deepEqual(subjects(all), [later.transaction_id, pending.transaction_id, delivered.transaction_id], 'newest first, only this merchant');
-    assert.deepEqual(all.map((v) => [v.state, v.status_code, v.subject_type]), [['delivered', 6, 'transaction'], ['pending', 3, 'transaction'], ['delivered', 3, 'transaction']]);
+    assert.deepEqual(
+      subjects(all),
+      [later.transaction_id, pending.transaction_id, delivered.transaction_id],
+      'newest first, only this merchant',
+    );
+    assert.deepEqual(
+      all.map((v) => [v.state, v.status_code, v.subject_type]),
+      [
+        ['delivered', 6, 'transaction'],
+        ['pending', 3, 'transaction'],
+        ['delivered', 3, 'transaction'],
+      ],
+    );
     assert.deepEqual(subjects(await m.read('/rest/postbacks?state=pending')), [pending.transaction_id]);
     assert.deepEqual(subjects(await m.read('/rest/postbacks?state=delivered')), [later.transaction_id, delivered.transaction_id]);
     assert.deepEqual(await m.read('/rest/postbacks?state=failed'), []);
-    assert.deepEqual(subjects(await m.read(`/rest/postbacks?since=${encodeURIComponent(new Date(t0.getTime() + 1).toISOString())}`)), [later.transaction_id]);
-    assert.deepEqual(subjects(await m.read(`/rest/postbacks?since=${encodeURIComponent(t0.toISOString())}&state=delivered&limit=1`)), [later.transaction_id]);
+    assert.deepEqual(subjects(await m.read(`/rest/postbacks?since=${encodeURIComponent(new Date(t0.getTime() + 1).toISOString())}`)), [
+      later.transaction_id,
+    ]);
+    assert.deepEqual(subjects(await m.read(`/rest/postbacks?since=${encodeURIComponent(t0.toISOString())}&state=delivered&limit=1`)), [
+      later.transaction_id,
+    ]);
     assert.deepEqual(subjects(await other.read('/rest/postbacks')), [foreign.transaction_id]);
 
     const pendingView = all[1] as DeliveryView;
@@ -535,7 +646,10 @@ describe('address policy', () => {
       // A resend is refused again.
       assert.equal((await m.post(`/rest/postbacks/${(await only(m, ids[0])).event_id}/resend`)).statusCode, 200);
       await h.deliver();
-      assert.deepEqual((await only(m, ids[0])).attempt_log?.map((a) => a.outcome), ['refused', 'refused']);
+      assert.deepEqual(
+        (await only(m, ids[0])).attempt_log?.map((a) => a.outcome),
+        ['refused', 'refused'],
+      );
       assert.equal(receiver.received.length, 0, 'nothing reached the loopback receiver');
     } finally {
       await receiver.close();
@@ -629,7 +743,10 @@ describe('bounded concurrency: a receiver that never answers slows nobody else',
       const elapsed = performance.now() - t;
       assert.deepEqual(result, { kind: 'network_error', message: 'no answer within 300 ms' });
       assert.ok(elapsed >= 250 && elapsed < 3000, `gave up after ${Math.round(elapsed)} ms`);
-      assert.deepEqual(await sender.send({ url: 'ftp://127.0.0.1/x', body: '{}', headers: {}, timeoutMs: 300 }), { kind: 'refused', message: 'postback URLs must be http or https' });
+      assert.deepEqual(await sender.send({ url: 'ftp://127.0.0.1/x', body: '{}', headers: {}, timeoutMs: 300 }), {
+        kind: 'refused',
+        message: 'postback URLs must be http or https',
+      });
     } finally {
       await slow.close();
     }

@@ -30,7 +30,16 @@ interface Operation {
 }
 
 interface OpenApiDoc {
-  paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { examples?: Record<string, { value: unknown }> }> }; parameters?: { in: string; name: string }[] }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        requestBody?: { content?: Record<string, { examples?: Record<string, { value: unknown }> }> };
+        parameters?: { in: string; name: string }[];
+      }
+    >
+  >;
 }
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
@@ -75,7 +84,13 @@ function isD3(body: unknown): boolean {
     Number.isInteger(b.error_code) &&
     typeof b.message === 'string' &&
     Array.isArray(b.errors) &&
-    b.errors.every((e) => e && typeof e === 'object' && typeof (e as Record<string, unknown>).field === 'string' && typeof (e as Record<string, unknown>).message === 'string')
+    b.errors.every(
+      (e) =>
+        e &&
+        typeof e === 'object' &&
+        typeof (e as Record<string, unknown>).field === 'string' &&
+        typeof (e as Record<string, unknown>).message === 'string',
+    )
   );
 }
 
@@ -135,10 +150,21 @@ describe('properties of every endpoint', () => {
 
   const request = fc.integer({ min: 0, max: 10_000 }).chain((index) => {
     const op = operations[index % operations.length] as Operation;
-    const oddId = fc.oneof(fc.constant('00000000-0000-7000-8000-000000000000'), fc.string({ minLength: 1, maxLength: 30 }), fc.constantFrom('4993855515500716', '..', '%', 'INV-0001', 'a\u0000b'), unusualUnicode);
+    const oddId = fc.oneof(
+      fc.constant('00000000-0000-7000-8000-000000000000'),
+      fc.string({ minLength: 1, maxLength: 30 }),
+      fc.constantFrom('4993855515500716', '..', '%', 'INV-0001', 'a\u0000b'),
+      unusualUnicode,
+    );
     // Each path parameter: an odd id, or (for the merchant-management ones) mostly a real one.
     const names = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
-    const pathIds = fc.tuple(...names.map((name) => (known[name] ? fc.oneof({ arbitrary: fc.constantFrom(...(known[name] as string[])), weight: 4 }, { arbitrary: oddId, weight: 1 }) : oddId)));
+    const pathIds = fc.tuple(
+      ...names.map((name) =>
+        known[name]
+          ? fc.oneof({ arbitrary: fc.constantFrom(...(known[name] as string[])), weight: 4 }, { arbitrary: oddId, weight: 1 })
+          : oddId,
+      ),
+    );
     // Valid requests (the examples as they are), near-valid ones (mutated), and anything at all.
     const body = op.examples.length
       ? fc.oneof(
@@ -147,7 +173,10 @@ describe('properties of every endpoint', () => {
           { arbitrary: fc.anything({ maxDepth: 2 }), weight: 1 },
         )
       : fc.option(fc.anything({ maxDepth: 2 }));
-    const query = fc.array(fc.tuple(fc.constantFrom(...(op.query.length ? op.query : ['x'])), fc.oneof(fc.string({ maxLength: 20 }), unusualUnicode)), { maxLength: 3 });
+    const query = fc.array(
+      fc.tuple(fc.constantFrom(...(op.query.length ? op.query : ['x'])), fc.oneof(fc.string({ maxLength: 20 }), unusualUnicode)),
+      { maxLength: 3 },
+    );
     return fc.record({ op: fc.constant(op), ids: pathIds, body, query });
   });
 
@@ -162,7 +191,9 @@ describe('properties of every endpoint', () => {
           method: op.method as 'GET',
           url: `${path}${search ? `?${search}` : ''}`,
           headers: {
-            ...(op.path.startsWith('/ui/') ? { cookie: staffCookie } : { authorization: op.path.startsWith('/v2/merchants/') ? partnerAuth : merchant.auth }),
+            ...(op.path.startsWith('/ui/')
+              ? { cookie: staffCookie }
+              : { authorization: op.path.startsWith('/v2/merchants/') ? partnerAuth : merchant.auth }),
             ...(hasBody ? { 'content-type': 'application/json' } : {}),
           },
           ...(hasBody ? { payload: JSON.stringify(body ?? null) } : {}),
@@ -173,7 +204,10 @@ describe('properties of every endpoint', () => {
           const parsed: unknown = response.body ? JSON.parse(response.body) : null;
           // Invoice endpoints (their e-mails, and the app's invoice screens) keep the interface's own {message, error} shape.
           const invoice = op.path.startsWith('/rest/invoices') || op.path.startsWith('/rest/emails') || op.path.startsWith('/ui/invoices');
-          assert.ok(isD3(parsed) || (invoice && isInvoiceError(parsed)), `${op.method} ${path} ${response.statusCode}: ${response.body.slice(0, 300)}`);
+          assert.ok(
+            isD3(parsed) || (invoice && isInvoiceError(parsed)),
+            `${op.method} ${path} ${response.statusCode}: ${response.body.slice(0, 300)}`,
+          );
         }
       }),
       { numRuns: RUNS, seed: SEED, endOnFailure: true },
@@ -181,7 +215,10 @@ describe('properties of every endpoint', () => {
     // The generator reached a good part of the API, not one corner of it.
     const reached = new Set(seen.map((line) => line.split(' ').slice(0, 2).join(' ')));
     // ... and not only with requests refused at the door: some did their work.
-    assert.ok(seen.filter((line) => / 2\d\d$/.test(line)).length >= RUNS * 0.05, `successful requests: ${seen.filter((line) => / 2\d\d$/.test(line)).length}`);
+    assert.ok(
+      seen.filter((line) => / 2\d\d$/.test(line)).length >= RUNS * 0.05,
+      `successful requests: ${seen.filter((line) => / 2\d\d$/.test(line)).length}`,
+    );
     assert.ok(reached.size >= Math.min(operations.length, RUNS) * 0.6, `operations reached: ${reached.size} of ${operations.length}`);
   });
 
@@ -201,7 +238,9 @@ describe('properties of every endpoint', () => {
           method: op.method as 'POST',
           url: path,
           headers: {
-            ...(op.path.startsWith('/ui/') ? { cookie: staffCookie } : { authorization: op.path.startsWith('/v2/merchants/') ? partnerAuth : merchant.auth }),
+            ...(op.path.startsWith('/ui/')
+              ? { cookie: staffCookie }
+              : { authorization: op.path.startsWith('/v2/merchants/') ? partnerAuth : merchant.auth }),
             'content-type': 'application/json',
           },
           payload: jsonText(body),
@@ -211,7 +250,10 @@ describe('properties of every endpoint', () => {
         if (response.statusCode >= 400 && response.statusCode !== 413) {
           const parsed: unknown = JSON.parse(response.body);
           const invoice = op.path.startsWith('/rest/invoices') || op.path.startsWith('/rest/emails') || op.path.startsWith('/ui/invoices');
-          assert.ok(isD3(parsed) || (invoice && isInvoiceError(parsed)), `${op.method} ${path} ${response.statusCode}: ${response.body.slice(0, 300)}`);
+          assert.ok(
+            isD3(parsed) || (invoice && isInvoiceError(parsed)),
+            `${op.method} ${path} ${response.statusCode}: ${response.body.slice(0, 300)}`,
+          );
         }
       }),
       { numRuns: RUNS, seed: SEED, endOnFailure: true },
@@ -222,49 +264,56 @@ describe('properties of every endpoint', () => {
   test('random sequences of authorize, capture, reverse and refund, some at once: the money limits always hold', async () => {
     const step = fc.record({
       kind: fc.constantFrom('capture', 'reverse', 'refund'),
-      amount: fc.option(fc.integer({ min: 1, max: 12_000 }).map((cents) => cents / 100), { freq: 3 }),
+      amount: fc.option(
+        fc.integer({ min: 1, max: 12_000 }).map((cents) => cents / 100),
+        { freq: 3 },
+      ),
       together: fc.boolean(),
     });
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 100, max: 10_000 }), fc.array(step, { minLength: 1, maxLength: 8 }), async (authorizedCents, steps) => {
-        const authorize = await h.app.inject({
-          method: 'POST',
-          url: '/rest/authorize',
-          headers: { authorization: merchant.auth, 'content-type': 'application/json' },
-          payload: {
-            payment_type: 'cardecom',
-            order_id: orderId('prop'),
-            amount: authorizedCents / 100,
-            currency: 'EUR',
-            card_number: '4111111111111111',
-            card_expiry_month: '12',
-            card_expiry_year: String(new Date().getUTCFullYear() + 2),
-            card_cvv: '123',
-            card_holder: 'Ada Lovelace',
-          },
-        });
-        const id = authorize.json<{ transaction_id: string }>().transaction_id;
-        const send = (s: (typeof steps)[number]) =>
-          h.app.inject({
+      fc.asyncProperty(
+        fc.integer({ min: 100, max: 10_000 }),
+        fc.array(step, { minLength: 1, maxLength: 8 }),
+        async (authorizedCents, steps) => {
+          const authorize = await h.app.inject({
             method: 'POST',
-            url: `/rest/${s.kind}`,
+            url: '/rest/authorize',
             headers: { authorization: merchant.auth, 'content-type': 'application/json' },
-            payload: { transaction_id: id, ...(s.amount !== null ? { amount: s.amount } : {}) },
+            payload: {
+              payment_type: 'cardecom',
+              order_id: orderId('prop'),
+              amount: authorizedCents / 100,
+              currency: 'EUR',
+              card_number: '4111111111111111',
+              card_expiry_month: '12',
+              card_expiry_year: String(new Date().getUTCFullYear() + 2),
+              card_cvv: '123',
+              card_holder: 'Ada Lovelace',
+            },
           });
-        // Steps marked `together` run at the same moment as the one before them.
-        let batch: Array<(typeof steps)[number]> = [];
-        const flush = async () => {
-          const answers = await Promise.all(batch.map(send));
-          for (const answer of answers) assert.ok(answer.statusCode < 500, answer.body);
-          batch = [];
-        };
-        for (const s of steps) {
-          if (!s.together) await flush();
-          batch.push(s);
-        }
-        await flush();
-        await assertMoneyInvariants(h);
-      }),
+          const id = authorize.json<{ transaction_id: string }>().transaction_id;
+          const send = (s: (typeof steps)[number]) =>
+            h.app.inject({
+              method: 'POST',
+              url: `/rest/${s.kind}`,
+              headers: { authorization: merchant.auth, 'content-type': 'application/json' },
+              payload: { transaction_id: id, ...(s.amount !== null ? { amount: s.amount } : {}) },
+            });
+          // Steps marked `together` run at the same moment as the one before them.
+          let batch: Array<(typeof steps)[number]> = [];
+          const flush = async () => {
+            const answers = await Promise.all(batch.map(send));
+            for (const answer of answers) assert.ok(answer.statusCode < 500, answer.body);
+            batch = [];
+          };
+          for (const s of steps) {
+            if (!s.together) await flush();
+            batch.push(s);
+          }
+          await flush();
+          await assertMoneyInvariants(h);
+        },
+      ),
       { numRuns: Math.max(20, Math.round(RUNS / 5)), seed: SEED },
     );
   });
@@ -287,6 +336,8 @@ async function assertMoneyInvariants(h: Harness): Promise<void> {
      GROUP BY t.id HAVING COALESCE(SUM(CASE WHEN r.status_code = 1 THEN r.amount_minor END), 0) <> t.refunded_minor`,
   );
   assert.deepEqual(refunds, [], 'successful refunds add up to what was refunded');
-  const duplicates = await sql.all('SELECT channel_id, debt_claim_number, COUNT(*) AS n FROM invoices WHERE active = 1 GROUP BY channel_id, debt_claim_number HAVING COUNT(*) > 1');
+  const duplicates = await sql.all(
+    'SELECT channel_id, debt_claim_number, COUNT(*) AS n FROM invoices WHERE active = 1 GROUP BY channel_id, debt_claim_number HAVING COUNT(*) > 1',
+  );
   assert.deepEqual(duplicates, [], 'one active invoice per number and channel');
 }

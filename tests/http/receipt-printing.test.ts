@@ -56,11 +56,25 @@ describe('receipt printing', () => {
     const sale = await pay(s.gw, s.shop, chipSale(pan, 12.5));
     const response = await cashier()('POST', `/ui/receipts/${sale.transaction_id}/print`);
     assert.equal(response.statusCode, 200, response.body);
-    assert.deepEqual(response.json<PrintResult>(), { printed: true, printer: `127.0.0.1:${printer.port}`, message: `Printed on 127.0.0.1:${printer.port}` });
+    assert.deepEqual(response.json<PrintResult>(), {
+      printed: true,
+      printer: `127.0.0.1:${printer.port}`,
+      message: `Printed on 127.0.0.1:${printer.port}`,
+    });
     const [job] = await printer.waitForJobs(1);
     assert.ok(job);
     assertEscPos(job.bytes);
-    for (const text of ['Corner Bakery', 'Card payment · Sale', '€12.50', `Visa •••• ${pan.slice(-4)}`, 'Chip', 'VISA CREDIT', VISA_AID, 'APPROVED', sale.transaction_id]) {
+    for (const text of [
+      'Corner Bakery',
+      'Card payment · Sale',
+      '€12.50',
+      `Visa •••• ${pan.slice(-4)}`,
+      'Chip',
+      'VISA CREDIT',
+      VISA_AID,
+      'APPROVED',
+      sale.transaction_id,
+    ]) {
       assert.ok(job.text.includes(text), `the printout has ${text}`);
     }
     assert.match(job.text, new RegExp(`Approval code\\s+${String(sale.authorization_code)}`));
@@ -70,24 +84,44 @@ describe('receipt printing', () => {
     // Printable text per line once the ESC/GS commands (and their parameter byte) are taken out.
     // eslint-disable-next-line no-control-regex -- ESC/POS commands are control characters
     const lines = job.text.replace(/\x1b@|\x1b[aE!dt][\s\S]|\x1dV[\s\S]/g, '').split('\n');
-    // eslint-disable-next-line no-control-regex -- no command byte is left in the text
-    assert.ok(lines.every((line) => line.length <= 42 && !/[\x00-\x1f]/.test(line)), lines.filter((l) => l.length > 42).join('|'));
-    assert.ok(lines.some((line) => line.length === 42), 'label and value fill the line');
+    assert.ok(
+      // eslint-disable-next-line no-control-regex -- no command byte is left in the text
+      lines.every((line) => line.length <= 42 && !/[\x00-\x1f]/.test(line)),
+      lines.filter((l) => l.length > 42).join('|'),
+    );
+    assert.ok(
+      lines.some((line) => line.length === 42),
+      'label and value fill the line',
+    );
   });
 
   test('a refund receipt prints too; the test print names the printer and its width', async () => {
     const before = printer.jobs.length;
     const paid = await pay(s.gw, s.shop, chipSale(freshPan(), 20));
-    const refund = (await s.gw.app.inject({ method: 'POST', url: '/rest/refund', headers: { authorization: s.shop.auth }, payload: { transaction_id: paid.transaction_id, amount: 7.5 } })).json<{ refund_id: string }>();
+    const refund = (
+      await s.gw.app.inject({
+        method: 'POST',
+        url: '/rest/refund',
+        headers: { authorization: s.shop.auth },
+        payload: { transaction_id: paid.transaction_id, amount: 7.5 },
+      })
+    ).json<{ refund_id: string }>();
     assert.equal((await cashier()('POST', `/ui/receipts/${refund.refund_id}/print`)).json<PrintResult>().printed, true);
     const tested = await cashier()('POST', '/ui/receipt-printer/test');
     assert.equal(tested.json<PrintResult>().printed, true);
     const [refundJob, testJob] = (await printer.waitForJobs(before + 2)).slice(before);
     assert.ok(refundJob && testJob);
     assertEscPos(refundJob.bytes);
-    for (const text of ['Card payment · Refund', '€7.50', 'REFUNDED', refund.refund_id]) assert.ok(refundJob.text.includes(text), `refund: ${text}`);
+    for (const text of ['Card payment · Refund', '€7.50', 'REFUNDED', refund.refund_id])
+      assert.ok(refundJob.text.includes(text), `refund: ${text}`);
     assertEscPos(testJob.bytes);
-    for (const text of ['Corner Bakery', 'Test print', `127.0.0.1:${printer.port}`, '123456789012345678901234567890123456789012', 'The receipt printer works.']) {
+    for (const text of [
+      'Corner Bakery',
+      'Test print',
+      `127.0.0.1:${printer.port}`,
+      '123456789012345678901234567890123456789012',
+      'The receipt printer works.',
+    ]) {
       assert.ok(testJob.text.includes(text), `test print: ${text}`);
     }
   });
@@ -116,7 +150,12 @@ describe('receipt printing', () => {
     const tapped = posPayment(9, { pan: freshPan() });
     const replayKey = crypto.randomUUID();
     const post = (body: Record<string, unknown>, key = crypto.randomUUID()) =>
-      s.gw.app.inject({ method: 'POST', url: '/rest/payment', headers: { authorization: s.shop.auth, 'idempotency-key': key }, payload: body });
+      s.gw.app.inject({
+        method: 'POST',
+        url: '/rest/payment',
+        headers: { authorization: s.shop.auth, 'idempotency-key': key },
+        payload: body,
+      });
     const first = (await post(tapped, replayKey)).json<{ transaction_id: string; status_code: number }>();
     assert.equal(first.status_code, 3);
     const declined = await pay(s.gw, s.shop, posPayment(9, { pan: '4000000000000002' }));
@@ -140,9 +179,13 @@ describe('receipt printing', () => {
     assert.ok(jobs[1]?.text.includes(withPin.transaction_id), 'the PIN sale');
     assert.ok(jobs[1]?.text.includes('PIN verified'));
     for (const job of jobs) assertEscPos(job.bytes);
-    const rows = await sqlOf(s.gw).all<{ receipt_id: string; status: string; attempts: number }>('SELECT receipt_id, status, attempts FROM receipt_print_jobs ORDER BY created_at, id');
+    const rows = await sqlOf(s.gw).all<{ receipt_id: string; status: string; attempts: number }>(
+      'SELECT receipt_id, status, attempts FROM receipt_print_jobs ORDER BY created_at, id',
+    );
     assert.deepEqual(
-      rows.filter((r) => [first.transaction_id, withPin.transaction_id, declined.transaction_id, pinRequest.transaction_id].includes(r.receipt_id)),
+      rows.filter((r) =>
+        [first.transaction_id, withPin.transaction_id, declined.transaction_id, pinRequest.transaction_id].includes(r.receipt_id),
+      ),
       [
         { receipt_id: first.transaction_id, status: 'printed', attempts: 1 },
         { receipt_id: withPin.transaction_id, status: 'printed', attempts: 1 },
@@ -165,7 +208,12 @@ describe('receipt printing', () => {
     await drain();
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal(printer.jobs.length, before + sales.length, 'one print per sale');
-    for (const sale of sales) assert.equal(printer.jobs.slice(before).filter((job) => job.text.includes(sale.transaction_id)).length, 1, `sale ${sale.transaction_id} printed once`);
+    for (const sale of sales)
+      assert.equal(
+        printer.jobs.slice(before).filter((job) => job.text.includes(sale.transaction_id)).length,
+        1,
+        `sale ${sale.transaction_id} printed once`,
+      );
   });
 
   test('auto-print off prints nothing; an auto-print the printer never takes ends failed after its retries', async () => {
@@ -181,13 +229,18 @@ describe('receipt printing', () => {
     await setPrinter({ connection: 'network', host: '127.0.0.1', port: down.port, auto_print: true });
     const sale = await pay(s.gw, s.shop, chipSale(freshPan(), 6));
     await drain();
-    const row = await sqlOf(s.gw).get('SELECT status, attempts, last_error FROM receipt_print_jobs WHERE receipt_id = ?', sale.transaction_id);
+    const row = await sqlOf(s.gw).get(
+      'SELECT status, attempts, last_error FROM receipt_print_jobs WHERE receipt_id = ?',
+      sale.transaction_id,
+    );
     assert.deepEqual(row, { status: 'failed', attempts: 3, last_error: 'connection refused (is it switched on, and is the port right?)' });
   });
 });
 
 describe('a USB printer is its device file', () => {
-  const document: PrintDocument = { lines: [{ text: 'Corner Bakery', align: 'center', bold: true, tall: true }, { text: 'Visa •••• 1111' }] };
+  const document: PrintDocument = {
+    lines: [{ text: 'Corner Bakery', align: 'center', bold: true, tall: true }, { text: 'Visa •••• 1111' }],
+  };
 
   test('the job is written to the device as it is (ESC @ ... cut)', async () => {
     const device = join(tempDir('tillgate-usb-'), 'lp0');
@@ -201,7 +254,10 @@ describe('a USB printer is its device file', () => {
 
   test('an unplugged printer (no device file) fails and creates no file', async () => {
     const device = join(tempDir('tillgate-usb-'), 'lp1');
-    assert.deepEqual(await createEscPosPrinter().print({ connection: 'usb', device }, document), { kind: 'failed', message: 'no such device (is it plugged in?)' });
+    assert.deepEqual(await createEscPosPrinter().print({ connection: 'usb', device }, document), {
+      kind: 'failed',
+      message: 'no such device (is it plugged in?)',
+    });
     assert.throws(() => readFileSync(device), /ENOENT/);
   });
 });

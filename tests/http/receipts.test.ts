@@ -61,7 +61,8 @@ describe('receipts', () => {
       );
       assert.ok(Date.parse(receipt.created_at) > 0);
       // Never more of the card than brand and last four: no PAN, no BIN, no expiry, no EMV data.
-      for (const secret of [pan, pan.slice(0, 6), emvData(pan), 'expiry']) assert.ok(!response.body.includes(secret), `${secret} in ${response.body}`);
+      for (const secret of [pan, pan.slice(0, 6), emvData(pan), 'expiry'])
+        assert.ok(!response.body.includes(secret), `${secret} in ${response.body}`);
     });
 
     test('the PIN retry: "PIN verified" on the approved sale, a contactless card without AID', async () => {
@@ -73,7 +74,13 @@ describe('receipts', () => {
       assert.equal(approved.status_code, 3);
       const receipt = (await asStaff(s.gw, s.cashier)('GET', `/ui/receipts/${approved.transaction_id}`)).json<Receipt>();
       assert.equal(receipt.verification, 'online_pin');
-      assert.deepEqual(receipt.card, { brand: 'visa', last_four: card.slice(-4), entry_mode: 'contactless', application_label: null, aid: null });
+      assert.deepEqual(receipt.card, {
+        brand: 'visa',
+        last_four: card.slice(-4),
+        entry_mode: 'contactless',
+        application_label: null,
+        aid: null,
+      });
       // The PIN request itself was declined: no receipt (1002), and another merchant's id is 404.
       assertApiError(await asStaff(s.gw, s.cashier)('GET', `/ui/receipts/${first.transaction_id}`), 400, 1002, ['receipt_id']);
     });
@@ -83,7 +90,11 @@ describe('receipts', () => {
       assertApiError(await asStaff(s.gw, s.cashier)('GET', '/ui/receipts/0199aaaa-0000-7000-8000-000000000000'), 404, 3001);
       assertApiError(await s.gw.app.inject({ method: 'GET', url: `/ui/receipts/${sale.transaction_id}` }), 401, 2001);
       // API credentials are not a staff session.
-      assertApiError(await s.gw.app.inject({ method: 'GET', url: `/ui/receipts/${sale.transaction_id}`, headers: { authorization: s.shop.auth } }), 401, 2001);
+      assertApiError(
+        await s.gw.app.inject({ method: 'GET', url: `/ui/receipts/${sale.transaction_id}`, headers: { authorization: s.shop.auth } }),
+        401,
+        2001,
+      );
     });
 
     test('a declined sale has no receipt', async () => {
@@ -96,17 +107,36 @@ describe('receipts', () => {
       const card = freshPan();
       pans.push(card);
       const paid = await pay(s.gw, s.shop, chipSale(card, 30));
-      const refunded = await s.gw.app.inject({ method: 'POST', url: '/rest/refund', headers: { authorization: s.shop.auth }, payload: { transaction_id: paid.transaction_id, amount: 10 } });
+      const refunded = await s.gw.app.inject({
+        method: 'POST',
+        url: '/rest/refund',
+        headers: { authorization: s.shop.auth },
+        payload: { transaction_id: paid.transaction_id, amount: 10 },
+      });
       assert.equal(refunded.statusCode, 200, refunded.body);
       const refundId = refunded.json<{ refund_id: string }>().refund_id;
       const response = await asStaff(s.gw, s.cashier)('GET', `/ui/receipts/${refundId}`);
       assert.equal(response.statusCode, 200, response.body);
       const receipt = response.json<Receipt>();
       assert.deepEqual(
-        [receipt.kind, receipt.receipt_id, receipt.refund_id, receipt.transaction_id, receipt.amount, receipt.verification, receipt.authorization_code],
+        [
+          receipt.kind,
+          receipt.receipt_id,
+          receipt.refund_id,
+          receipt.transaction_id,
+          receipt.amount,
+          receipt.verification,
+          receipt.authorization_code,
+        ],
         ['refund', refundId, refundId, paid.transaction_id, 10, 'none', null],
       );
-      assert.deepEqual(receipt.card, { brand: 'visa', last_four: card.slice(-4), entry_mode: 'chip', application_label: 'VISA CREDIT', aid: VISA_AID });
+      assert.deepEqual(receipt.card, {
+        brand: 'visa',
+        last_four: card.slice(-4),
+        entry_mode: 'chip',
+        application_label: 'VISA CREDIT',
+        aid: VISA_AID,
+      });
       assert.ok(receipt.reference, 'the refund reference of the network');
       assert.ok(!response.body.includes(card));
       // The sale's receipt still reads as the approved sale of 30.00.
@@ -134,22 +164,46 @@ describe('receipts', () => {
   });
 
   describe('receipt e-mails', () => {
-    test('in the merchant\'s language by default, or en/de/pt as asked: queued, then sent to the local test outbox', async () => {
+    test("in the merchant's language by default, or en/de/pt as asked: queued, then sent to the local test outbox", async () => {
       const pan = freshPan();
       pans.push(pan);
       const sale = await pay(s.gw, s.shop, chipSale(pan, 12.5));
       const staff = asStaff(s.gw, s.cashier);
       const expected = {
-        en: { subject: /^Your receipt from Corner Bakery: €12\.50$/, body: [/^Hello,/, /thank you for your purchase/, /Visa •••• \d{4}/, /Chip/, /VISA CREDIT/, /A0000000031010/, /Approval code\s+\d{6}/, /Total\s+€12\.50/] },
-        de: { subject: /^Ihr Beleg von Corner Bakery: 12,50\s€$/, body: [/^Guten Tag,/, /vielen Dank für Ihren Einkauf/, /Visa •••• \d{4}/, /Genehmigungscode\s+\d{6}/, /Gesamt\s+12,50\s€/] },
-        pt: { subject: /^O seu talão de Corner Bakery: 12,50\s€$/, body: [/^Olá,/, /obrigado pela sua compra/, /Código de autorização\s+\d{6}/, /Total\s+12,50\s€/] },
+        en: {
+          subject: /^Your receipt from Corner Bakery: €12\.50$/,
+          body: [
+            /^Hello,/,
+            /thank you for your purchase/,
+            /Visa •••• \d{4}/,
+            /Chip/,
+            /VISA CREDIT/,
+            /A0000000031010/,
+            /Approval code\s+\d{6}/,
+            /Total\s+€12\.50/,
+          ],
+        },
+        de: {
+          subject: /^Ihr Beleg von Corner Bakery: 12,50\s€$/,
+          body: [/^Guten Tag,/, /vielen Dank für Ihren Einkauf/, /Visa •••• \d{4}/, /Genehmigungscode\s+\d{6}/, /Gesamt\s+12,50\s€/],
+        },
+        pt: {
+          subject: /^O seu talão de Corner Bakery: 12,50\s€$/,
+          body: [/^Olá,/, /obrigado pela sua compra/, /Código de autorização\s+\d{6}/, /Total\s+12,50\s€/],
+        },
       } as const;
       const sent: ReceiptEmail[] = [];
       for (const language of [undefined, 'de', 'pt'] as const) {
-        const response = await staff('POST', `/ui/receipts/${sale.transaction_id}/email`, { email: 'ada@example.com', ...(language ? { language } : {}) });
+        const response = await staff('POST', `/ui/receipts/${sale.transaction_id}/email`, {
+          email: 'ada@example.com',
+          ...(language ? { language } : {}),
+        });
         assert.equal(response.statusCode, 202, response.body);
         const queued = response.json<ReceiptEmail>();
-        assert.deepEqual([queued.status, queued.recipient, queued.language, queued.receipt_id], ['queued', 'ada@example.com', language ?? 'en', sale.transaction_id]);
+        assert.deepEqual(
+          [queued.status, queued.recipient, queued.language, queued.receipt_id],
+          ['queued', 'ada@example.com', language ?? 'en', sale.transaction_id],
+        );
         sent.push(queued);
       }
       await s.gw.composition.gateway.mailQueue.drain();
@@ -174,7 +228,14 @@ describe('receipts', () => {
       const pan = freshPan();
       pans.push(pan);
       const paid = await pay(s.gw, shop, chipSale(pan, 20));
-      const refund = (await s.gw.app.inject({ method: 'POST', url: '/rest/refund', headers: { authorization: shop.auth }, payload: { transaction_id: paid.transaction_id } })).json<{ refund_id: string }>();
+      const refund = (
+        await s.gw.app.inject({
+          method: 'POST',
+          url: '/rest/refund',
+          headers: { authorization: shop.auth },
+          payload: { transaction_id: paid.transaction_id },
+        })
+      ).json<{ refund_id: string }>();
       const response = await asStaff(s.gw, token)('POST', `/ui/receipts/${refund.refund_id}/email`, { email: 'kunde@example.de' });
       assert.equal(response.statusCode, 202, response.body);
       const email = response.json<ReceiptEmail>();
@@ -189,8 +250,15 @@ describe('receipts', () => {
       const sale = await pay(s.gw, s.shop, chipSale(pan, 5));
       const staff = asStaff(s.gw, s.cashier);
       assertApiError(await staff('POST', `/ui/receipts/${sale.transaction_id}/email`, { email: 'not an address' }), 400, 1001, ['email']);
-      assertApiError(await staff('POST', `/ui/receipts/${sale.transaction_id}/email`, { email: 'ada@example.com', language: 'fr' }), 400, 1001, ['language']);
-      assertApiError(await staff('POST', `/ui/receipts/${sale.transaction_id}/email`, { email: 'ada@example.com', pan }), 400, 1001, ['pan']);
+      assertApiError(
+        await staff('POST', `/ui/receipts/${sale.transaction_id}/email`, { email: 'ada@example.com', language: 'fr' }),
+        400,
+        1001,
+        ['language'],
+      );
+      assertApiError(await staff('POST', `/ui/receipts/${sale.transaction_id}/email`, { email: 'ada@example.com', pan }), 400, 1001, [
+        'pan',
+      ]);
       assert.deepEqual((await staff('GET', `/ui/receipts/${sale.transaction_id}/emails`)).json(), []);
     });
   });
@@ -214,11 +282,25 @@ describe('receipts', () => {
       assert.match(String(page.headers['content-type']), /^text\/html/);
       assert.match(String(page.headers['cache-control']), /no-store/);
       assert.match(String(page.headers['content-security-policy']), /default-src 'none'/);
-      for (const text of ['Corner Bakery', 'Receipt', '€12.50', `Visa •••• ${pan.slice(-4)}`, 'Chip', 'Approved', String(sale.authorization_code), sale.transaction_id]) {
+      for (const text of [
+        'Corner Bakery',
+        'Receipt',
+        '€12.50',
+        `Visa •••• ${pan.slice(-4)}`,
+        'Chip',
+        'Approved',
+        String(sale.authorization_code),
+        sale.transaction_id,
+      ]) {
         assert.ok(page.body.includes(text), `the page shows ${text}`);
       }
-      for (const hidden of [pan, pan.slice(0, 6), VISA_AID, 'VISA CREDIT']) assert.ok(!page.body.includes(hidden), `the page hides ${hidden}`);
-      const words = { de: ['Beleg', 'Genehmigt', '12,50 €', 'Genehmigungscode'], pt: ['Talão', 'Aprovado', '12,50 €'], hr: ['Potvrda', 'Odobreno', 'Autorizacijski kod'] } as const;
+      for (const hidden of [pan, pan.slice(0, 6), VISA_AID, 'VISA CREDIT'])
+        assert.ok(!page.body.includes(hidden), `the page hides ${hidden}`);
+      const words = {
+        de: ['Beleg', 'Genehmigt', '12,50 €', 'Genehmigungscode'],
+        pt: ['Talão', 'Aprovado', '12,50 €'],
+        hr: ['Potvrda', 'Odobreno', 'Autorizacijski kod'],
+      } as const;
       for (const [lang, expected] of Object.entries(words)) {
         const localized = await s.gw.app.inject({ method: 'GET', url: `${url.pathname}?lang=${lang}` });
         assert.equal(localized.statusCode, 200);
@@ -226,8 +308,14 @@ describe('receipts', () => {
         for (const text of expected) assert.ok(localized.body.replace(/\u00a0/g, ' ').includes(text), `${lang}: ${text}`);
       }
       // A card receipt is a talão in Portugal and a potvrda in Croatia (docs/glossary.md); hr račun is the fiscal bill.
-      for (const [lang, word] of [['pt', 'Recibo'], ['hr', 'Račun']] as const) {
-        assert.ok(!(await s.gw.app.inject({ method: 'GET', url: `${url.pathname}?lang=${lang}` })).body.includes(word), `${lang}: no ${word}`);
+      for (const [lang, word] of [
+        ['pt', 'Recibo'],
+        ['hr', 'Račun'],
+      ] as const) {
+        assert.ok(
+          !(await s.gw.app.inject({ method: 'GET', url: `${url.pathname}?lang=${lang}` })).body.includes(word),
+          `${lang}: no ${word}`,
+        );
       }
     });
 
@@ -244,25 +332,59 @@ describe('receipts', () => {
   describe('the receipt printer setting', () => {
     test('none at first; only an admin sets it up; bad values are refused naming the field; the change is audited', async () => {
       const none = (await asStaff(s.gw, s.cashier)('GET', '/ui/receipt-printer')).json<ReceiptPrinterSetting>();
-      assert.deepEqual(none, { connection: 'none', host: null, port: null, device: null, characters_per_line: 42, auto_print: false, updated_at: null });
-      assertApiError(await asStaff(s.gw, s.cashier)('PUT', '/ui/receipt-printer', { connection: 'network', host: '192.168.1.50' }), 403, 2002);
-      assertApiError(await asStaff(s.gw, s.manager)('PUT', '/ui/receipt-printer', { connection: 'network', host: '192.168.1.50' }), 403, 2002);
+      assert.deepEqual(none, {
+        connection: 'none',
+        host: null,
+        port: null,
+        device: null,
+        characters_per_line: 42,
+        auto_print: false,
+        updated_at: null,
+      });
+      assertApiError(
+        await asStaff(s.gw, s.cashier)('PUT', '/ui/receipt-printer', { connection: 'network', host: '192.168.1.50' }),
+        403,
+        2002,
+      );
+      assertApiError(
+        await asStaff(s.gw, s.manager)('PUT', '/ui/receipt-printer', { connection: 'network', host: '192.168.1.50' }),
+        403,
+        2002,
+      );
       assertApiError(await asStaff(s.gw, s.cashier)('POST', '/ui/receipt-printer/test'), 400, 1002, ['printer']);
       const admin = asStaff(s.gw, s.admin);
       assertApiError(await admin('PUT', '/ui/receipt-printer', { connection: 'network' }), 400, 1001, ['host']);
       assertApiError(await admin('PUT', '/ui/receipt-printer', { connection: 'network', host: 'printer one' }), 400, 1001, ['host']);
-      assertApiError(await admin('PUT', '/ui/receipt-printer', { connection: 'network', host: 'printer', port: 70000 }), 400, 1001, ['port']);
+      assertApiError(await admin('PUT', '/ui/receipt-printer', { connection: 'network', host: 'printer', port: 70000 }), 400, 1001, [
+        'port',
+      ]);
       // The gateway writes raw bytes to a USB device: only printer device names, never any file.
       for (const device of ['/etc/passwd', `${s.gw.dir}/gateway.sqlite`, '/dev/usb/../sda', 'data.key']) {
         assertApiError(await admin('PUT', '/ui/receipt-printer', { connection: 'usb', device }), 400, 1001, ['device']);
       }
       const usb = await admin('PUT', '/ui/receipt-printer', { connection: 'usb', device: '/dev/usb/lp0', characters_per_line: 32 });
       assert.equal(usb.statusCode, 200, usb.body);
-      assert.deepEqual({ ...usb.json<ReceiptPrinterSetting>(), updated_at: null }, { connection: 'usb', host: null, port: null, device: '/dev/usb/lp0', characters_per_line: 32, auto_print: false, updated_at: null });
+      assert.deepEqual(
+        { ...usb.json<ReceiptPrinterSetting>(), updated_at: null },
+        { connection: 'usb', host: null, port: null, device: '/dev/usb/lp0', characters_per_line: 32, auto_print: false, updated_at: null },
+      );
       const network = await admin('PUT', '/ui/receipt-printer', { connection: 'network', host: '192.168.1.50', auto_print: true });
-      assert.deepEqual({ ...network.json<ReceiptPrinterSetting>(), updated_at: null }, { connection: 'network', host: '192.168.1.50', port: 9100, device: null, characters_per_line: 42, auto_print: true, updated_at: null });
+      assert.deepEqual(
+        { ...network.json<ReceiptPrinterSetting>(), updated_at: null },
+        {
+          connection: 'network',
+          host: '192.168.1.50',
+          port: 9100,
+          device: null,
+          characters_per_line: 42,
+          auto_print: true,
+          updated_at: null,
+        },
+      );
       assert.deepEqual((await asStaff(s.gw, s.cashier)('GET', '/ui/receipt-printer')).json<ReceiptPrinterSetting>().host, '192.168.1.50');
-      const audit = (await admin('GET', '/ui/audit')).json<Array<{ action: string; detail: string }>>().filter((a) => a.action === 'receipt_printer');
+      const audit = (await admin('GET', '/ui/audit'))
+        .json<Array<{ action: string; detail: string }>>()
+        .filter((a) => a.action === 'receipt_printer');
       assert.deepEqual(audit.map((a) => a.detail).slice(0, 2), ['network 192.168.1.50:9100 auto-print', 'usb /dev/usb/lp0']);
       assert.equal((await admin('PUT', '/ui/receipt-printer', { connection: 'none' })).json<ReceiptPrinterSetting>().connection, 'none');
       assert.equal((await admin('GET', '/ui/receipt-printer')).json<ReceiptPrinterSetting>().connection, 'none');

@@ -38,15 +38,32 @@ describe('the X/Z report in the staff member language', () => {
   let gw: TestGateway;
   const tokens: Record<'de' | 'en', string> = { de: '', en: '' };
 
-  const call = (method: InjectOptions['method'], url: string, token: string, headers: Record<string, string> = {}, body?: unknown): Promise<LightMyRequestResponse> =>
-    gw.app.inject({ method, url, headers: { cookie: `${COOKIE}=${token}`, ...headers }, ...(body === undefined ? {} : { payload: body as InjectOptions['payload'] }) });
+  const call = (
+    method: InjectOptions['method'],
+    url: string,
+    token: string,
+    headers: Record<string, string> = {},
+    body?: unknown,
+  ): Promise<LightMyRequestResponse> =>
+    gw.app.inject({
+      method,
+      url,
+      headers: { cookie: `${COOKIE}=${token}`, ...headers },
+      ...(body === undefined ? {} : { payload: body as InjectOptions['payload'] }),
+    });
 
   /** A shop in `language` (with its first till, TILL-1), a manager logged in and one sale of 1234.50 EUR at the till. */
   async function shop(language: 'de' | 'en', name: string, login: string): Promise<string> {
     const created = await gw.composition.gateway.merchants.create({ name, language });
     assert.ok(created.ok);
     const merchantId = created.value.merchant_id;
-    const staff = await gw.composition.gateway.staff.create({ merchantId, role: 'back_office', login, pin: '4321', displayName: `${name} office` });
+    const staff = await gw.composition.gateway.staff.create({
+      merchantId,
+      role: 'back_office',
+      login,
+      pin: '4321',
+      displayName: `${name} office`,
+    });
     assert.ok(staff.ok);
     const session = await gw.app.inject({ method: 'POST', url: '/ui/session', payload: { login, pin: '4321' } });
     assert.equal(session.statusCode, 200, session.body);
@@ -86,7 +103,10 @@ describe('the X/Z report in the staff member language', () => {
       assert.match(text, /X-BERICHT \(TAG 1, OFFEN\)/);
       assert.match(text, /Kasse TILL-1/);
       assert.match(text, /NICHT ABGESCHLOSSEN: nur laufende Summen/);
-      assert.match(text, /GESAMT EUR\n {2}Genehmigt {16}1 {6}1\.234,50\n {2}Abgelehnt {16}0 {10}0,00\n {2}Erstattet {16}0 {10}0,00\n {2}Netto {27}1\.234,50/);
+      assert.match(
+        text,
+        /GESAMT EUR\n {2}Genehmigt {16}1 {6}1\.234,50\n {2}Abgelehnt {16}0 {10}0,00\n {2}Erstattet {16}0 {10}0,00\n {2}Netto {27}1\.234,50/,
+      );
       assert.match(text, /NACH KARTENMARKE/);
       assert.match(text, /NACH EINGABEART/);
       assert.match(text, /API \(ohne Mitarbeiter-Anmeldung\) EUR|Bäckerei Müller office EUR/);
@@ -165,11 +185,18 @@ describe('the X/Z report in the staff member language', () => {
   test("a request's language: the staff member's own, else the shop's, else Accept-Language's, else English", async () => {
     assert.deepEqual(acceptedLanguages('fr-CH, de;q=0.9, hr;q=0.95, *;q=0.1, pt;q=0'), ['fr-CH', 'hr', 'de']);
     assert.deepEqual(acceptedLanguages(undefined), []);
-    const anonymous = (acceptLanguage?: string) => ({ headers: acceptLanguage ? { 'accept-language': acceptLanguage } : {} }) as unknown as FastifyRequest;
+    const anonymous = (acceptLanguage?: string) =>
+      ({ headers: acceptLanguage ? { 'accept-language': acceptLanguage } : {} }) as unknown as FastifyRequest;
     assert.equal(await requestStaffLanguage(gw.composition.gateway, anonymous('fr-FR, pt-PT;q=0.8, de;q=0.5')), 'pt');
     assert.equal(await requestStaffLanguage(gw.composition.gateway, anonymous('ja')), 'en');
     const session = await gw.composition.gateway.staff.resolve(tokens.de);
     assert.ok(session);
-    assert.equal(await requestStaffLanguage(gw.composition.gateway, { principal: session, headers: { 'accept-language': 'hr-HR' } } as unknown as FastifyRequest), 'de');
+    assert.equal(
+      await requestStaffLanguage(gw.composition.gateway, {
+        principal: session,
+        headers: { 'accept-language': 'hr-HR' },
+      } as unknown as FastifyRequest),
+      'de',
+    );
   });
 });

@@ -42,7 +42,11 @@ function startSmtp(): Promise<{ port: number; received: Received[]; close: () =>
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () => {
       const address = server.server.address();
-      resolve({ port: typeof address === 'object' && address ? address.port : 0, received, close: () => new Promise((done) => server.close(() => done())) });
+      resolve({
+        port: typeof address === 'object' && address ? address.port : 0,
+        received,
+        close: () => new Promise((done) => server.close(() => done())),
+      });
     });
   });
 }
@@ -93,7 +97,12 @@ describe('back office: settings, staff and audit', () => {
 
   const call = (who: Who | string, method: Method, url: string, payload?: unknown) => {
     const session = who === 'nobody' ? undefined : who in sessions ? sessions[who as Exclude<Who, 'nobody'>] : who;
-    return gw.app.inject({ method, url, ...(session ? { cookies: { tillgate_session: session } } : {}), ...(payload !== undefined ? { payload: payload as object } : {}) });
+    return gw.app.inject({
+      method,
+      url,
+      ...(session ? { cookies: { tillgate_session: session } } : {}),
+      ...(payload !== undefined ? { payload: payload as object } : {}),
+    });
   };
   const json = <T>(response: { statusCode: number; body: string }, status = 200): T => {
     assert.equal(response.statusCode, status, response.body);
@@ -127,23 +136,46 @@ describe('back office: settings, staff and audit', () => {
   });
 
   test('profile: read and change name, default currency and language; every bad field in one 400', async () => {
-    const profile = json<{ merchant_id: string; name: string; currency: string; language: string; customer_links_base: string }>(await call('admin', 'GET', '/ui/profile'));
+    const profile = json<{ merchant_id: string; name: string; currency: string; language: string; customer_links_base: string }>(
+      await call('admin', 'GET', '/ui/profile'),
+    );
     // The base of customers' links is the gateway's (a host setting), shown so a loopback one can be warned about.
     assert.deepEqual(
       { ...profile, created_at: undefined },
-      { merchant_id: shop.merchant_id, name: 'Settings Bakery', currency: 'EUR', language: 'en', created_at: undefined, customer_links_base: gw.composition.publicUrl() },
+      {
+        merchant_id: shop.merchant_id,
+        name: 'Settings Bakery',
+        currency: 'EUR',
+        language: 'en',
+        created_at: undefined,
+        customer_links_base: gw.composition.publicUrl(),
+      },
     );
     assert.match(profile.customer_links_base, /^https?:\/\//);
 
-    const bad = assertApiError(await call('admin', 'PUT', '/ui/profile', { name: '  ', currency: 'EURO', language: 'fr' }), 400, 1001, ['name', 'currency', 'language']);
+    const bad = assertApiError(await call('admin', 'PUT', '/ui/profile', { name: '  ', currency: 'EURO', language: 'fr' }), 400, 1001, [
+      'name',
+      'currency',
+      'language',
+    ]);
     assert.equal(bad.errors.length, 3);
 
-    const changed = json<{ name: string; currency: string; language: string }>(await call('admin', 'PUT', '/ui/profile', { name: 'Bäckerei Süd', currency: 'CHF', language: 'de' }));
+    const changed = json<{ name: string; currency: string; language: string }>(
+      await call('admin', 'PUT', '/ui/profile', { name: 'Bäckerei Süd', currency: 'CHF', language: 'de' }),
+    );
     assert.deepEqual([changed.name, changed.currency, changed.language], ['Bäckerei Süd', 'CHF', 'de']);
     // The session shows the new name and currency.
-    const session = json<{ merchant: { name: string; currency: string; time_zone: string; language: string } }>(await call('admin', 'GET', '/ui/session'));
+    const session = json<{ merchant: { name: string; currency: string; time_zone: string; language: string } }>(
+      await call('admin', 'GET', '/ui/session'),
+    );
     // The staff screens now speak the shop's language (D21).
-    assert.deepEqual(session.merchant, { merchant_id: shop.merchant_id, name: 'Bäckerei Süd', currency: 'CHF', time_zone: session.merchant.time_zone, language: 'de' });
+    assert.deepEqual(session.merchant, {
+      merchant_id: shop.merchant_id,
+      name: 'Bäckerei Süd',
+      currency: 'CHF',
+      time_zone: session.merchant.time_zone,
+      language: 'de',
+    });
 
     const entry = (await audit('?action=profile_update')).data_set[0];
     assert.ok(entry);
@@ -155,32 +187,69 @@ describe('back office: settings, staff and audit', () => {
 
   test('channels: list, create (url_name unique, fixed), edit; invoices can use the new channel', async () => {
     const list = json<Array<{ url_name: string; name: string }>>(await call('admin', 'GET', '/ui/channels'));
-    assert.deepEqual(list.map((c) => c.url_name), ['settings-bakery']);
+    assert.deepEqual(
+      list.map((c) => c.url_name),
+      ['settings-bakery'],
+    );
 
-    const bad = assertApiError(await call('admin', 'POST', '/ui/channels', { url_name: 'Web Shop', name: '', currency: 'EU', language: 'de', sender_email: 'nope', extra: 1 }), 400, 1001, [
-      'url_name',
-      'name',
-      'currency',
-      'sender_email',
-      'extra',
-    ]);
+    const bad = assertApiError(
+      await call('admin', 'POST', '/ui/channels', {
+        url_name: 'Web Shop',
+        name: '',
+        currency: 'EU',
+        language: 'de',
+        sender_email: 'nope',
+        extra: 1,
+      }),
+      400,
+      1001,
+      ['url_name', 'name', 'currency', 'sender_email', 'extra'],
+    );
     assert.equal(bad.errors.length, 5);
 
-    const created = json<{ url_name: string; name: string; currency: string; language: string; sender_email: string | null; channel_id: number }>(
-      await call('admin', 'POST', '/ui/channels', { url_name: 'web-shop', name: 'Web shop', currency: 'EUR', language: 'de', sender_email: 'web@bakery.example' }),
+    const created = json<{
+      url_name: string;
+      name: string;
+      currency: string;
+      language: string;
+      sender_email: string | null;
+      channel_id: number;
+    }>(
+      await call('admin', 'POST', '/ui/channels', {
+        url_name: 'web-shop',
+        name: 'Web shop',
+        currency: 'EUR',
+        language: 'de',
+        sender_email: 'web@bakery.example',
+      }),
       201,
     );
     assert.equal(created.url_name, 'web-shop');
     assert.equal(typeof created.channel_id, 'number');
-    assertApiError(await call('admin', 'POST', '/ui/channels', { url_name: 'web-shop', name: 'Again', currency: 'EUR', language: 'en' }), 400, 1001, ['url_name']);
+    assertApiError(
+      await call('admin', 'POST', '/ui/channels', { url_name: 'web-shop', name: 'Again', currency: 'EUR', language: 'en' }),
+      400,
+      1001,
+      ['url_name'],
+    );
     // Another merchant cannot take it or change it.
     assertApiError(await call(otherAdmin, 'PUT', '/ui/channels/web-shop', { name: 'Mine', currency: 'EUR', language: 'en' }), 404, 3001);
 
     const edited = json<{ name: string; language: string; sender_email: string | null }>(
-      await call('admin', 'PUT', '/ui/channels/web-shop', { name: 'Web shop (Zürich)', currency: 'CHF', language: 'pt', sender_email: null }),
+      await call('admin', 'PUT', '/ui/channels/web-shop', {
+        name: 'Web shop (Zürich)',
+        currency: 'CHF',
+        language: 'pt',
+        sender_email: null,
+      }),
     );
     assert.deepEqual([edited.name, edited.language, edited.sender_email], ['Web shop (Zürich)', 'pt', null]);
-    assertApiError(await call('admin', 'PUT', '/ui/channels/web-shop', { url_name: 'x', name: 'n', currency: 'CHF', language: 'pt' }), 400, 1001, ['url_name']);
+    assertApiError(
+      await call('admin', 'PUT', '/ui/channels/web-shop', { url_name: 'x', name: 'n', currency: 'CHF', language: 'pt' }),
+      400,
+      1001,
+      ['url_name'],
+    );
 
     // The API's invoices take the channel's currency and language.
     const invoice = await gw.app.inject({
@@ -201,7 +270,10 @@ describe('back office: settings, staff and audit', () => {
   });
 
   test('API credentials: created once with the password, work with Basic auth, revoked answer 401 at once (cache too)', async () => {
-    const created = json<{ credential_id: string; api_key: string; api_password: string }>(await call('admin', 'POST', '/ui/credentials'), 201);
+    const created = json<{ credential_id: string; api_key: string; api_password: string }>(
+      await call('admin', 'POST', '/ui/credentials'),
+      201,
+    );
     const basic = `Basic ${Buffer.from(`${created.api_key}:${created.api_password}`).toString('base64')}`;
     const transactions = () => gw.app.inject({ method: 'GET', url: '/rest/transactions', headers: { authorization: basic } });
     // Twice: the second answer comes from the authenticator's cache.
@@ -211,7 +283,10 @@ describe('back office: settings, staff and audit', () => {
     const list = await call('admin', 'GET', '/ui/credentials');
     assert.ok(!list.body.includes(created.api_password), 'the password is never listed');
     const rows = json<Array<{ credential_id: string; api_key: string; revoked_at: string | null }>>(list);
-    assert.deepEqual(rows.map((r) => r.api_key), [shop.api_key, created.api_key]);
+    assert.deepEqual(
+      rows.map((r) => r.api_key),
+      [shop.api_key, created.api_key],
+    );
     assert.ok(rows.every((r) => Object.keys(r).sort().join() === 'api_key,created_at,credential_id,revoked_at'));
     // Another merchant's admin sees only theirs and cannot revoke these.
     assert.ok(!(await call(otherAdmin, 'GET', '/ui/credentials')).body.includes(created.api_key));
@@ -222,30 +297,52 @@ describe('back office: settings, staff and audit', () => {
     assertApiError(await transactions(), 401, 2001);
     assertApiError(await call('admin', 'POST', `/ui/credentials/${created.credential_id}/revoke`), 400, 1002);
     // The merchant's first credentials still work.
-    assert.equal((await gw.app.inject({ method: 'GET', url: '/rest/transactions', headers: { authorization: shop.auth } })).statusCode, 200);
+    assert.equal(
+      (await gw.app.inject({ method: 'GET', url: '/rest/transactions', headers: { authorization: shop.auth } })).statusCode,
+      200,
+    );
 
     const entries = (await audit()).data_set.filter((e) => e.subject_id === created.api_key);
-    assert.deepEqual(entries.map((e) => e.action), ['credential_revoke', 'credential_create']);
+    assert.deepEqual(
+      entries.map((e) => e.action),
+      ['credential_revoke', 'credential_create'],
+    );
     assert.ok(!JSON.stringify(entries).includes(created.api_password));
   });
 
   test('staff: create with a role and password, reset (shown once, sessions end), disable (no login, sessions end)', async () => {
-    const bad = assertApiError(await call('admin', 'POST', '/ui/staff', { role: 'boss', login: 'A B', password: 'short', pin: '12' }), 400, 1001, ['role', 'login', 'password', 'pin']);
+    const bad = assertApiError(
+      await call('admin', 'POST', '/ui/staff', { role: 'boss', login: 'A B', password: 'short', pin: '12' }),
+      400,
+      1001,
+      ['role', 'login', 'password', 'pin'],
+    );
     assert.equal(bad.errors.length, 4);
     const created = json<{ staff_id: string; login: string; password: string; role: string }>(
-      await call('admin', 'POST', '/ui/staff', { role: 'cashier', login: 'mia', display_name: 'Mia Ros', password: 'first-Password-1', pin: '2468' }),
+      await call('admin', 'POST', '/ui/staff', {
+        role: 'cashier',
+        login: 'mia',
+        display_name: 'Mia Ros',
+        password: 'first-Password-1',
+        pin: '2468',
+      }),
       201,
     );
     assert.equal(created.role, 'cashier');
-    const login = (secret: Record<string, string>) => gw.app.inject({ method: 'POST', url: '/ui/session', payload: { login: 'mia', ...secret } });
+    const login = (secret: Record<string, string>) =>
+      gw.app.inject({ method: 'POST', url: '/ui/session', payload: { login: 'mia', ...secret } });
     const first = await login({ pin: '2468' });
     assert.equal(first.statusCode, 200, first.body);
     const miaSession = first.cookies.find((c) => c.name === 'tillgate_session')?.value ?? '';
     assert.equal((await call(miaSession, 'GET', '/ui/session')).statusCode, 200);
 
-    assertApiError(await call('admin', 'POST', `/ui/staff/${created.staff_id}/reset`, { secret: 'pin', value: '12ab' }), 400, 1001, ['value']);
+    assertApiError(await call('admin', 'POST', `/ui/staff/${created.staff_id}/reset`, { secret: 'pin', value: '12ab' }), 400, 1001, [
+      'value',
+    ]);
     assertApiError(await call('admin', 'POST', `/ui/staff/${created.staff_id}/reset`, { secret: 'key' }), 400, 1001, ['secret']);
-    const reset = json<{ secret: string; value: string | null; sessions_ended: number }>(await call('admin', 'POST', `/ui/staff/${created.staff_id}/reset`, { secret: 'pin' }));
+    const reset = json<{ secret: string; value: string | null; sessions_ended: number }>(
+      await call('admin', 'POST', `/ui/staff/${created.staff_id}/reset`, { secret: 'pin' }),
+    );
     assert.equal(reset.secret, 'pin');
     assert.match(reset.value ?? '', /^\d{6}$/);
     assert.equal(reset.sessions_ended, 1);
@@ -255,7 +352,9 @@ describe('back office: settings, staff and audit', () => {
     assert.equal(second.statusCode, 200, second.body);
     const secondSession = second.cookies.find((c) => c.name === 'tillgate_session')?.value ?? '';
 
-    const password = json<{ value: string | null }>(await call('admin', 'POST', `/ui/staff/${created.staff_id}/reset`, { secret: 'password', value: 'second-Password-2' }));
+    const password = json<{ value: string | null }>(
+      await call('admin', 'POST', `/ui/staff/${created.staff_id}/reset`, { secret: 'password', value: 'second-Password-2' }),
+    );
     assert.equal(password.value, null, 'a given password is not answered back');
     assert.equal((await login({ password: 'second-Password-2' })).statusCode, 200);
     const third = await login({ password: 'second-Password-2' });
@@ -273,9 +372,13 @@ describe('back office: settings, staff and audit', () => {
     assertApiError(await call(otherAdmin, 'POST', `/ui/staff/${created.staff_id}/reset`, { secret: 'pin' }), 404, 3001);
 
     const entries = (await audit()).data_set.filter((e) => e.subject_id === created.staff_id);
-    assert.deepEqual(entries.map((e) => e.action), ['staff_disable', 'staff_reset_password', 'staff_reset_pin', 'staff_create']);
+    assert.deepEqual(
+      entries.map((e) => e.action),
+      ['staff_disable', 'staff_reset_password', 'staff_reset_pin', 'staff_create'],
+    );
     const text = JSON.stringify(entries);
-    for (const secret of ['first-Password-1', 'second-Password-2', '2468', reset.value ?? '']) assert.ok(!text.includes(secret), `audit must not hold ${secret}`);
+    for (const secret of ['first-Password-1', 'second-Password-2', '2468', reset.value ?? ''])
+      assert.ok(!text.includes(secret), `audit must not hold ${secret}`);
   });
 
   test('SMTP: the password is write-only; a test e-mail arrives at the server and its answer is shown; a refusal is shown too', async () => {
@@ -283,13 +386,12 @@ describe('back office: settings, staff and audit', () => {
     assert.deepEqual([empty.configured, empty.password_set], [false, false]);
     assertApiError(await call('admin', 'POST', '/ui/smtp/test', { to: 'owner@bakery.example' }), 400, 1002);
 
-    const bad = assertApiError(await call('admin', 'PUT', '/ui/smtp', { host: 'bad host', port: 70000, security: 'ssl', from: 'nobody', password: '' }), 400, 1001, [
-      'host',
-      'port',
-      'security',
-      'from',
-      'password',
-    ]);
+    const bad = assertApiError(
+      await call('admin', 'PUT', '/ui/smtp', { host: 'bad host', port: 70000, security: 'ssl', from: 'nobody', password: '' }),
+      400,
+      1001,
+      ['host', 'port', 'security', 'from', 'password'],
+    );
     assert.equal(bad.errors.length, 5);
 
     const settings = { host: '127.0.0.1', port: smtp.port, security: 'none', user: SMTP_USER, from: 'Bakery <billing@bakery.example>' };
@@ -297,7 +399,9 @@ describe('back office: settings, staff and audit', () => {
     assert.ok(!saved.body.includes('wrong-Password'));
     assert.deepEqual(json<Record<string, unknown>>(saved).password_set, true);
 
-    const refused = json<{ accepted: boolean; response: string }>(await call('admin', 'POST', '/ui/smtp/test', { to: 'owner@bakery.example' }));
+    const refused = json<{ accepted: boolean; response: string }>(
+      await call('admin', 'POST', '/ui/smtp/test', { to: 'owner@bakery.example' }),
+    );
     assert.equal(refused.accepted, false);
     assert.match(refused.response, /Invalid username or password/);
     assert.ok(!refused.response.includes('wrong-Password'));
@@ -309,7 +413,9 @@ describe('back office: settings, staff and audit', () => {
     json(await call('admin', 'PUT', '/ui/smtp', { ...settings, password: SMTP_PASSWORD }));
 
     const before = smtp.received.length;
-    const sent = json<{ accepted: boolean; response: string }>(await call('admin', 'POST', '/ui/smtp/test', { to: 'owner@bakery.example' }));
+    const sent = json<{ accepted: boolean; response: string }>(
+      await call('admin', 'POST', '/ui/smtp/test', { to: 'owner@bakery.example' }),
+    );
     assert.equal(sent.accepted, true, sent.response);
     assert.match(sent.response, /^250\b/);
     assert.equal(smtp.received.length, before + 1);
@@ -325,7 +431,10 @@ describe('back office: settings, staff and audit', () => {
     const text = JSON.stringify(await audit());
     assert.ok(!text.includes(SMTP_PASSWORD) && !text.includes('wrong-Password'), 'the SMTP password never reaches the audit log');
     assert.deepEqual((entries.at(-1)?.new_value as { password: string }).password, 'set');
-    assert.deepEqual((await audit('?action=smtp_test')).data_set.map((e) => e.detail?.split(':')[0]), ['accepted', 'refused']);
+    assert.deepEqual(
+      (await audit('?action=smtp_test')).data_set.map((e) => e.detail?.split(':')[0]),
+      ['accepted', 'refused'],
+    );
   });
 
   test("invoice e-mails use the merchant's SMTP server once it is set", async () => {
@@ -334,7 +443,10 @@ describe('back office: settings, staff and audit', () => {
       method: 'POST',
       url: '/rest/invoices',
       headers: { authorization: shop.auth },
-      payload: { url_name: 'settings-bakery', invoice: { amount: 20, first_name: 'Ana', last_name: 'Lima', email: 'ana@customer.example', send_initial_email: true } },
+      payload: {
+        url_name: 'settings-bakery',
+        invoice: { amount: 20, first_name: 'Ana', last_name: 'Lima', email: 'ana@customer.example', send_initial_email: true },
+      },
     });
     assert.equal(invoice.statusCode, 201, invoice.body);
     await gw.composition.gateway.mailQueue.drain();
@@ -355,7 +467,10 @@ describe('back office: settings, staff and audit', () => {
     assert.ok(logins.metadata.total_items >= 5);
     assert.equal(logins.data_set.length, 2);
     const first = await audit('?action=login&per=2');
-    assert.ok(first.data_set.every((e) => !logins.data_set.some((l) => l.id === e.id)), 'page 2 follows page 1');
+    assert.ok(
+      first.data_set.every((e) => !logins.data_set.some((l) => l.id === e.id)),
+      'page 2 follows page 1',
+    );
     assert.ok((first.data_set[1]?.created_at ?? '') >= (logins.data_set[0]?.created_at ?? ''), 'newest first');
 
     const now = gw.clock.now();
@@ -363,7 +478,12 @@ describe('back office: settings, staff and audit', () => {
     assert.equal((await audit(`?created_at[min]=${tomorrow}`)).metadata.total_items, 0);
     assert.equal((await audit(`?created_at[max]=${tomorrow}&per=200`)).metadata.total_items, all.metadata.total_items);
 
-    const bad = assertApiError(await call('admin', 'GET', '/ui/audit-log?created_at[min]=yesterday&per=0&page=x&colour=red'), 400, 1001, ['created_at[min]', 'per', 'page', 'colour']);
+    const bad = assertApiError(await call('admin', 'GET', '/ui/audit-log?created_at[min]=yesterday&per=0&page=x&colour=red'), 400, 1001, [
+      'created_at[min]',
+      'per',
+      'page',
+      'colour',
+    ]);
     assert.equal(bad.errors.length, 4);
 
     // The old route still answers an array (back office may read it).
@@ -376,8 +496,21 @@ describe('back office: settings, staff and audit', () => {
 
   test('the routes are in the OpenAPI document', async () => {
     // The back office's own routes are on the second page of the API docs.
-    const doc = json<{ paths: Record<string, Record<string, unknown>> }>(await gw.app.inject({ method: 'GET', url: '/docs/back-office/json' }));
-    for (const path of ['/ui/profile', '/ui/channels', '/ui/channels/{url_name}', '/ui/credentials', '/ui/credentials/{credential_id}/revoke', '/ui/staff/{staff_id}/reset', '/ui/staff/{staff_id}/disable', '/ui/smtp', '/ui/smtp/test', '/ui/audit-log']) {
+    const doc = json<{ paths: Record<string, Record<string, unknown>> }>(
+      await gw.app.inject({ method: 'GET', url: '/docs/back-office/json' }),
+    );
+    for (const path of [
+      '/ui/profile',
+      '/ui/channels',
+      '/ui/channels/{url_name}',
+      '/ui/credentials',
+      '/ui/credentials/{credential_id}/revoke',
+      '/ui/staff/{staff_id}/reset',
+      '/ui/staff/{staff_id}/disable',
+      '/ui/smtp',
+      '/ui/smtp/test',
+      '/ui/audit-log',
+    ]) {
       assert.ok(doc.paths[path], `${path} is documented`);
     }
   });

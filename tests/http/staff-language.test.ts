@@ -27,12 +27,21 @@ describe("the staff screens' language", () => {
   });
 
   const logIn = async () => {
-    const answer = await gw.app.inject({ method: 'POST', url: '/ui/session', payload: { login: 'lang-cashier', password: cashierPassword } });
+    const answer = await gw.app.inject({
+      method: 'POST',
+      url: '/ui/session',
+      payload: { login: 'lang-cashier', password: cashierPassword },
+    });
     assert.equal(answer.statusCode, 200, answer.body);
     return answer.cookies.find((c) => c.name === 'tillgate_session')?.value ?? '';
   };
   const as = (session: string | undefined, method: 'GET' | 'PUT' | 'POST', url: string, payload?: unknown) =>
-    gw.app.inject({ method, url, ...(payload === undefined ? {} : { payload: payload as object }), ...(session ? { cookies: { tillgate_session: session } } : {}) });
+    gw.app.inject({
+      method,
+      url,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+      ...(session ? { cookies: { tillgate_session: session } } : {}),
+    });
   const session = async (who: string) => {
     const answer = await as(who, 'GET', '/ui/session');
     assert.equal(answer.statusCode, 200, answer.body);
@@ -46,7 +55,11 @@ describe("the staff screens' language", () => {
     assert.deepEqual(chosen.json(), { language: 'hr' });
     assert.equal((await session(cashier)).staff.language, 'hr');
     // Another session of the same person (another computer) gets it too; another person does not.
-    const login = await gw.app.inject({ method: 'POST', url: '/ui/session', payload: { login: 'lang-cashier', password: cashierPassword } });
+    const login = await gw.app.inject({
+      method: 'POST',
+      url: '/ui/session',
+      payload: { login: 'lang-cashier', password: cashierPassword },
+    });
     assert.equal((login.json() as { staff: { language: string | null } }).staff.language, 'hr', 'the login answers it');
     assert.equal((await session(await logIn())).staff.language, 'hr');
     assert.equal((await session(admin)).staff.language, null);
@@ -68,7 +81,9 @@ describe("the staff screens' language", () => {
     const saved = await as(admin, 'PUT', '/ui/profile', { name: profile.name, currency: profile.currency, language: 'hr' });
     assert.equal(saved.statusCode, 200, saved.body);
     assert.equal((await session(cashier)).merchant.language, 'hr');
-    assertApiError(await as(admin, 'PUT', '/ui/profile', { name: profile.name, currency: profile.currency, language: 'fr' }), 400, 1001, ['language']);
+    assertApiError(await as(admin, 'PUT', '/ui/profile', { name: profile.name, currency: profile.currency, language: 'fr' }), 400, 1001, [
+      'language',
+    ]);
     assert.equal((await session(cashier)).merchant.language, 'hr');
     const channel = await as(admin, 'POST', '/ui/channels', { url_name: 'zagreb-shop', name: 'Zagreb', currency: 'EUR', language: 'hr' });
     assertApiError(channel, 400, 1001, ['language']);

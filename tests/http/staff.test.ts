@@ -65,7 +65,13 @@ async function login(gw: TestGateway, account: Account, by: 'password' | 'pin' =
 
 const withCookie = (token: string, headers: Record<string, string> = {}) => ({ cookie: `${COOKIE}=${token}`, ...headers });
 
-function call(gw: TestGateway, method: InjectOptions['method'], url: string, headers: Record<string, string>, body?: unknown): Promise<LightMyRequestResponse> {
+function call(
+  gw: TestGateway,
+  method: InjectOptions['method'],
+  url: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<LightMyRequestResponse> {
   return gw.app.inject({ method, url, headers, ...(body === undefined ? {} : { payload: body as InjectOptions['payload'] }) });
 }
 
@@ -100,7 +106,10 @@ describe('staff of the desktop UI', () => {
 
   before(async () => {
     // A high lock-out limit: this suite makes some failures on purpose from inject's one address.
-    gw = await startTestGateway({ clock: new TestClock(noonToday()), flags: { 'lockout-max-failures': '1000', 'time-zone': 'Europe/Berlin' } });
+    gw = await startTestGateway({
+      clock: new TestClock(noonToday()),
+      flags: { 'lockout-max-failures': '1000', 'time-zone': 'Europe/Berlin' },
+    });
     shop = await createTestMerchant(gw, 'Corner Shop');
     otherShop = await createTestMerchant(gw, 'Other Shop');
     cashier = await createStaff(gw, shop, 'cashier', 'till', '2580');
@@ -122,7 +131,13 @@ describe('staff of the desktop UI', () => {
       const body = response.json<SessionBody>();
       assert.deepEqual(body.staff, { staff_id: admin.staff_id, login: 'boss', display_name: 'boss', role: 'admin', language: null });
       // The shop's time zone: staff screens show times in it.
-      assert.deepEqual(body.merchant, { merchant_id: shop.merchant_id, name: 'Corner Shop', currency: 'EUR', time_zone: 'Europe/Berlin', language: 'en' });
+      assert.deepEqual(body.merchant, {
+        merchant_id: shop.merchant_id,
+        name: 'Corner Shop',
+        currency: 'EUR',
+        time_zone: 'Europe/Berlin',
+        language: 'en',
+      });
       assert.equal(body.idle_timeout_seconds, 30 * 60);
       assert.equal(Date.parse(body.expires_at), gw.clock.now().getTime() + 12 * 60 * 60 * 1000);
       const raw = String(response.headers['set-cookie']);
@@ -144,7 +159,13 @@ describe('staff of the desktop UI', () => {
       assert.match(String(response.headers['set-cookie']), /HttpOnly.*SameSite=Strict|SameSite=Strict.*HttpOnly/i);
       const session = await sessionOf(gw, token);
       assert.equal(session.statusCode, 200);
-      assert.deepEqual(session.json<SessionBody>().staff, { staff_id: cashier.staff_id, login: 'till', display_name: 'Cashier (till)', role: 'cashier', language: null });
+      assert.deepEqual(session.json<SessionBody>().staff, {
+        staff_id: cashier.staff_id,
+        login: 'till',
+        display_name: 'Cashier (till)',
+        role: 'cashier',
+        language: null,
+      });
     });
 
     test('a wrong PIN or password, a PIN on an account without one, or both or neither: no session', async () => {
@@ -211,7 +232,10 @@ describe('staff of the desktop UI', () => {
       const cleared = logout.cookies.find((c) => c.name === COOKIE);
       assert.ok(cleared, 'the cookie is cleared');
       assert.equal(cleared.value, '');
-      assert.ok(cleared.maxAge === 0 || (cleared.expires !== undefined && cleared.expires.getTime() <= Date.now()), 'cleared cookie expires');
+      assert.ok(
+        cleared.maxAge === 0 || (cleared.expires !== undefined && cleared.expires.getTime() <= Date.now()),
+        'cleared cookie expires',
+      );
       assertApiError(await sessionOf(gw, token), 401, 2001);
       assertApiError(await call(gw, 'GET', '/rest/transactions', withCookie(token)), 401, 2001);
       assertApiError(await call(gw, 'GET', '/rest/transactions', { authorization: `Bearer ${token}` }), 401, 2001);
@@ -229,7 +253,11 @@ describe('staff of the desktop UI', () => {
       assertApiError(await call(gw, 'POST', '/rest/webhook_key/rotate', bearer), 403, 2002);
       assertApiError(await call(gw, 'GET', '/rest/postbacks', bearer), 403, 2002);
       // A bearer token is not the cookie: a cross-origin request with it is still refused.
-      assertApiError(await call(gw, 'POST', '/rest/payment', { ...bearer, origin: 'https://evil.example' }, cardPayment(freshPan(), 3)), 403, 2002);
+      assertApiError(
+        await call(gw, 'POST', '/rest/payment', { ...bearer, origin: 'https://evil.example' }, cardPayment(freshPan(), 3)),
+        403,
+        2002,
+      );
     });
   });
 
@@ -261,7 +289,9 @@ describe('staff of the desktop UI', () => {
       assert.equal(refund.statusCode, 200, refund.body);
       assert.equal(await refundCount(gw, id), 1);
       // Read at once: the audit entry is written before the reply leaves.
-      const audit = (await call(gw, 'GET', '/ui/audit', withCookie(token))).json<Array<{ action: string; staff_id: string; approved_by: string | null; subject_id: string; detail: string }>>();
+      const audit = (await call(gw, 'GET', '/ui/audit', withCookie(token))).json<
+        Array<{ action: string; staff_id: string; approved_by: string | null; subject_id: string; detail: string }>
+      >();
       const entries = audit.filter((a) => a.action === 'refund' && a.subject_id === id);
       assert.deepEqual(
         entries.map((e) => ({ staff_id: e.staff_id, approved_by: e.approved_by, detail: e.detail })),
@@ -288,17 +318,25 @@ describe('staff of the desktop UI', () => {
           postgres: `CREATE FUNCTION refuse_refund_audit() RETURNS trigger LANGUAGE plpgsql AS $fn$ BEGIN IF NEW.action = 'refund' AND NEW.subject_id = '${id}' THEN RAISE EXCEPTION 'audit refused'; END IF; RETURN NEW; END $fn$`,
         }),
       );
-      if (sql.dialect === 'postgres') await sql.run('CREATE TRIGGER refuse_refund_audit BEFORE INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION refuse_refund_audit()');
+      if (sql.dialect === 'postgres')
+        await sql.run('CREATE TRIGGER refuse_refund_audit BEFORE INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION refuse_refund_audit()');
       const key = { 'idempotency-key': `refund-audit-${id}` };
       try {
         const refused = await call(gw, 'POST', '/rest/refund', withCookie(token, key), { transaction_id: id, amount: 5 });
         assert.ok(refused.statusCode >= 500, `the refund failed as a whole: ${refused.statusCode} ${refused.body}`);
         assert.equal(await refundCount(gw, id), 0, 'no refund');
-        const detail = (await call(gw, 'GET', `/rest/transactions/${id}`, withCookie(token))).json<{ refunded_amount?: number; status_code: number }>();
+        const detail = (await call(gw, 'GET', `/rest/transactions/${id}`, withCookie(token))).json<{
+          refunded_amount?: number;
+          status_code: number;
+        }>();
         assert.equal(detail.status_code, 3, 'still completed, nothing refunded');
         const log = (await call(gw, 'GET', `/rest/transactions/${id}/log`, withCookie(token))).json<Array<{ type: string }>>();
         assert.ok(!log.some((event) => event.type === 'refund'), 'no refund event');
-        assert.equal(await countOf(gw, "SELECT COUNT(*) AS n FROM postback_outbox WHERE subject_id = ? AND payload LIKE '%refund%'", id), 0, 'no refund postback queued');
+        assert.equal(
+          await countOf(gw, "SELECT COUNT(*) AS n FROM postback_outbox WHERE subject_id = ? AND payload LIKE '%refund%'", id),
+          0,
+          'no refund postback queued',
+        );
       } finally {
         await sql.run(dialects({ sqlite: 'DROP TRIGGER refuse_refund_audit', postgres: 'DROP TRIGGER refuse_refund_audit ON audit_log' }));
         if (sql.dialect === 'postgres') await sql.run('DROP FUNCTION refuse_refund_audit()');
@@ -340,7 +378,10 @@ describe('staff of the desktop UI', () => {
     }
 
     const refund = (transactionId: string, approvalToken?: string) =>
-      call(gw, 'POST', '/rest/refund', withCookie(till, approvalToken ? { 'x-manager-approval': approvalToken } : {}), { transaction_id: transactionId, amount: 1 });
+      call(gw, 'POST', '/rest/refund', withCookie(till, approvalToken ? { 'x-manager-approval': approvalToken } : {}), {
+        transaction_id: transactionId,
+        amount: 1,
+      });
 
     test('an admin without a PIN approves with the password, then sets a PIN (confirmed by the password) and approves with it', async () => {
       const firstAdmin = await createStaff(gw, shop, 'admin', 'first-admin');
@@ -364,8 +405,14 @@ describe('staff of the desktop UI', () => {
       const byPin = await approval({ login: firstAdmin.login, pin: '8642' });
       assert.equal((await refund(id, byPin)).statusCode, 200);
       tokenOf(await loginRequest(gw, { login: firstAdmin.login, pin: '8642' }));
-      const audit = await sqlOf(gw).all<{ action: string }>("SELECT action FROM audit_log WHERE staff_id = ? AND action LIKE 'pin_%'", firstAdmin.staff_id);
-      assert.deepEqual(audit.map((a) => a.action), ['pin_set']);
+      const audit = await sqlOf(gw).all<{ action: string }>(
+        "SELECT action FROM audit_log WHERE staff_id = ? AND action LIKE 'pin_%'",
+        firstAdmin.staff_id,
+      );
+      assert.deepEqual(
+        audit.map((a) => a.action),
+        ['pin_set'],
+      );
       // Changing it again is 'pin_changed'; the old PIN stops working.
       assert.equal((await setPin({ password: firstAdmin.password, pin: '97531' })).statusCode, 200);
       assertApiError(await approve(till, { login: firstAdmin.login, pin: '8642' }), 403, 2002, ['login']);
@@ -391,7 +438,10 @@ describe('staff of the desktop UI', () => {
 
       const audit = await call(gw, 'GET', '/ui/audit', withCookie(office));
       assert.equal(audit.statusCode, 200);
-      const entries = audit.json<Array<{ action: string; staff_id: string; approved_by: string | null; subject_id: string | null; detail: string | null }>>();
+      const entries =
+        audit.json<
+          Array<{ action: string; staff_id: string; approved_by: string | null; subject_id: string | null; detail: string | null }>
+        >();
       const entry = entries.find((a) => a.action === 'refund' && a.subject_id === id);
       assert.ok(entry, 'refund audited');
       assert.deepEqual(
@@ -431,7 +481,10 @@ describe('staff of the desktop UI', () => {
       const id = await pay(gw, withCookie(till));
       const token = await approval();
       const send = (key: string) =>
-        call(gw, 'POST', '/rest/refund', withCookie(till, { 'x-manager-approval': token, 'idempotency-key': key }), { transaction_id: id, amount: 1 });
+        call(gw, 'POST', '/rest/refund', withCookie(till, { 'x-manager-approval': token, 'idempotency-key': key }), {
+          transaction_id: id,
+          amount: 1,
+        });
       const first = await send('refund-retry-1');
       assert.equal(first.statusCode, 200, first.body);
       const retry = await send('refund-retry-1');
@@ -465,7 +518,10 @@ describe('staff of the desktop UI', () => {
       const otherId = await pay(gw, withCookie(otherTill));
       const token = await approval();
       assertApiError(
-        await call(gw, 'POST', '/rest/refund', withCookie(otherTill, { 'x-manager-approval': token }), { transaction_id: otherId, amount: 1 }),
+        await call(gw, 'POST', '/rest/refund', withCookie(otherTill, { 'x-manager-approval': token }), {
+          transaction_id: otherId,
+          amount: 1,
+        }),
         403,
         2002,
         ['X-Manager-Approval'],
@@ -482,7 +538,11 @@ describe('staff of the desktop UI', () => {
       const before = await transactionCount(gw, shop.merchant_id);
       assertApiError(await call(gw, 'POST', '/rest/payment', withCookie(till, evil), cardPayment(freshPan(), 9)), 403, 2002);
       assert.equal(await transactionCount(gw, shop.merchant_id), before, 'no payment made');
-      assertApiError(await call(gw, 'POST', '/ui/approvals', withCookie(till, evil), { action: 'refund', login: backOffice.login, pin: '4321' }), 403, 2002);
+      assertApiError(
+        await call(gw, 'POST', '/ui/approvals', withCookie(till, evil), { action: 'refund', login: backOffice.login, pin: '4321' }),
+        403,
+        2002,
+      );
       assertApiError(await call(gw, 'POST', '/ui/staff', withCookie(office, evil), { role: 'admin', login: 'intruder' }), 403, 2002);
       assertApiError(await call(gw, 'POST', '/rest/webhook_key/rotate', withCookie(office, evil)), 403, 2002);
       await pay(gw, withCookie(till, { origin: OWN_ORIGIN }));
@@ -498,7 +558,10 @@ describe('staff of the desktop UI', () => {
       const logins = staff.map((s) => s.login);
       for (const expected of ['till', 'till-2', 'office', 'boss']) assert.ok(logins.includes(expected), expected);
       assert.ok(!logins.includes('other-office') && !logins.includes('other-till'), "another shop's staff is not listed");
-      assert.deepEqual(staff.find((s) => s.login === 'till'), { ...staff.find((s) => s.login === 'till'), role: 'cashier', has_pin: true, disabled: false });
+      assert.deepEqual(
+        staff.find((s) => s.login === 'till'),
+        { ...staff.find((s) => s.login === 'till'), role: 'cashier', has_pin: true, disabled: false },
+      );
       assert.equal(staff.find((s) => s.login === 'boss')?.has_pin, false);
       assert.doesNotMatch(response.body, /hash|password/i);
       // The back office reads it too (it names and filters sales by cashier).
@@ -507,13 +570,27 @@ describe('staff of the desktop UI', () => {
 
     test('an admin creates an account (password shown once) that can log in', async () => {
       const token = await login(gw, admin);
-      const response = await call(gw, 'POST', '/ui/staff', withCookie(token), { role: 'cashier', login: 'new-till', display_name: 'New Till', pin: '8642' });
+      const response = await call(gw, 'POST', '/ui/staff', withCookie(token), {
+        role: 'cashier',
+        login: 'new-till',
+        display_name: 'New Till',
+        pin: '8642',
+      });
       assert.equal(response.statusCode, 201, response.body);
       const created = response.json<{ staff_id: string; login: string; password: string; role: string; merchant_id: string }>();
-      assert.deepEqual({ ...created, staff_id: 'x', password: 'x' }, { staff_id: 'x', login: 'new-till', password: 'x', role: 'cashier', merchant_id: shop.merchant_id });
+      assert.deepEqual(
+        { ...created, staff_id: 'x', password: 'x' },
+        { staff_id: 'x', login: 'new-till', password: 'x', role: 'cashier', merchant_id: shop.merchant_id },
+      );
       assert.ok(created.password.length >= 8);
       const session = await sessionOf(gw, tokenOf(await loginRequest(gw, { login: 'new-till', pin: '8642' })));
-      assert.deepEqual(session.json<SessionBody>().staff, { staff_id: created.staff_id, login: 'new-till', display_name: 'New Till', role: 'cashier', language: null });
+      assert.deepEqual(session.json<SessionBody>().staff, {
+        staff_id: created.staff_id,
+        login: 'new-till',
+        display_name: 'New Till',
+        role: 'cashier',
+        language: null,
+      });
       assert.equal((await loginRequest(gw, { login: 'new-till', password: created.password })).statusCode, 200);
       assertApiError(await call(gw, 'POST', '/ui/staff', withCookie(token), { role: 'cashier', login: 'new-till' }), 400, 1001, ['login']);
     });
@@ -521,7 +598,17 @@ describe('staff of the desktop UI', () => {
     test("a person's name never reads like a till's: 'Till 2' or 'TILL-3' is a 400 naming display_name; a till-like login without a name gets its role's", async () => {
       const token = await login(gw, admin);
       for (const name of ['Till 2', 'TILL-3', ' till ', 'Register 4']) {
-        assertApiError(await call(gw, 'POST', '/ui/staff', withCookie(token), { role: 'cashier', login: 'counter-person', display_name: name, pin: '8642' }), 400, 1001, ['display_name']);
+        assertApiError(
+          await call(gw, 'POST', '/ui/staff', withCookie(token), {
+            role: 'cashier',
+            login: 'counter-person',
+            display_name: name,
+            pin: '8642',
+          }),
+          400,
+          1001,
+          ['display_name'],
+        );
       }
       const created = await call(gw, 'POST', '/ui/staff', withCookie(token), { role: 'cashier', login: 'till-5', pin: '8642' });
       assert.equal(created.statusCode, 201, created.body);
@@ -533,7 +620,11 @@ describe('staff of the desktop UI', () => {
       for (const account of [cashier, backOffice]) {
         const token = await login(gw, account, 'pin');
         if (account === cashier) assertApiError(await call(gw, 'GET', '/ui/staff', withCookie(token)), 403, 2002);
-        assertApiError(await call(gw, 'POST', '/ui/staff', withCookie(token), { role: 'admin', login: `sneaky-${account.login}` }), 403, 2002);
+        assertApiError(
+          await call(gw, 'POST', '/ui/staff', withCookie(token), { role: 'admin', login: `sneaky-${account.login}` }),
+          403,
+          2002,
+        );
         assertApiError(await loginRequest(gw, { login: `sneaky-${account.login}`, password: 'anything-at-all' }), 401, 2001);
       }
       assertApiError(await call(gw, 'GET', '/ui/staff', {}), 401, 2001);
@@ -574,10 +665,19 @@ describe('lock-out of a staff login after failed attempts', () => {
     const session = tokenOf(await loginRequest(gw, { login: colleague.login, pin: '4711' }, source));
     for (let i = 0; i < 3; i += 1) assertApiError(await loginRequest(gw, { login: mistyped.login, pin: '0000' }, source), 401, 2001);
     assertApiError(await loginRequest(gw, { login: mistyped.login, pin: '2580' }, source), 429, 4004);
-    assert.equal((await loginRequest(gw, { login: colleague.login, pin: '4711' }, source)).statusCode, 200, 'another login from the same address');
+    assert.equal(
+      (await loginRequest(gw, { login: colleague.login, pin: '4711' }, source)).statusCode,
+      200,
+      'another login from the same address',
+    );
     const live = await gw.app.inject({ method: 'GET', url: '/rest/transactions', headers: withCookie(session), remoteAddress: source });
     assert.equal(live.statusCode, 200, 'a live session from the same address');
-    const api = await gw.app.inject({ method: 'GET', url: '/rest/transactions', headers: { authorization: shop.auth }, remoteAddress: source });
+    const api = await gw.app.inject({
+      method: 'GET',
+      url: '/rest/transactions',
+      headers: { authorization: shop.auth },
+      remoteAddress: source,
+    });
     assert.equal(api.statusCode, 200, 'the merchant API from the same address');
   });
 
@@ -592,7 +692,13 @@ describe('lock-out of a staff login after failed attempts', () => {
     const manager = await createStaff(gw, shop, 'back_office', 'boss-e', '9999');
     const token = tokenOf(await loginRequest(gw, { login: cashier.login, pin: '2580' }, '10.9.0.6'));
     for (let i = 0; i < 3; i += 1) {
-      const response = await gw.app.inject({ method: 'POST', url: '/ui/approvals', headers: withCookie(token), payload: { action: 'refund', login: manager.login, pin: '0000' }, remoteAddress: '10.9.0.6' });
+      const response = await gw.app.inject({
+        method: 'POST',
+        url: '/ui/approvals',
+        headers: withCookie(token),
+        payload: { action: 'refund', login: manager.login, pin: '0000' },
+        remoteAddress: '10.9.0.6',
+      });
       assertApiError(response, 403, 2002, ['login']);
     }
     assertApiError(await loginRequest(gw, { login: manager.login, pin: '9999' }, '10.9.0.7'), 429, 4004);
@@ -706,7 +812,17 @@ describe('gateway staff create', () => {
 
   test('--json prints exactly {staff_id, login, password}, and the account logs in to the running server', async () => {
     const merchant = createMerchant(server.dataDir, 'CLI Shop');
-    const result = runGateway(['staff', 'create', '--data-dir', server.dataDir, '--merchant', merchant.merchant_id, '--role', 'cashier', '--json']);
+    const result = runGateway([
+      'staff',
+      'create',
+      '--data-dir',
+      server.dataDir,
+      '--merchant',
+      merchant.merchant_id,
+      '--role',
+      'cashier',
+      '--json',
+    ]);
     assert.equal(result.status, 0, result.stderr);
     assert.equal(result.stdout.trim().split('\n').length, 1, 'one line of JSON');
     const created = JSON.parse(result.stdout) as { staff_id: string; login: string; password: string };
@@ -725,16 +841,39 @@ describe('gateway staff create', () => {
     const session = await fetch(`${server.url}/ui/session`, { headers: { cookie: cookie.split(';')[0] ?? '' } });
     assert.equal(session.status, 200);
     const body = (await session.json()) as SessionBody;
-    assert.deepEqual([body.staff.staff_id, body.staff.role, body.merchant.merchant_id], [created.staff_id, 'cashier', merchant.merchant_id]);
+    assert.deepEqual(
+      [body.staff.staff_id, body.staff.role, body.merchant.merchant_id],
+      [created.staff_id, 'cashier', merchant.merchant_id],
+    );
   });
 
   test('a wrong role or an unknown merchant is a usage error (exit 2), nothing printed on stdout', () => {
     const merchant = createMerchant(server.dataDir, 'CLI Shop 2');
-    const wrongRole = runGateway(['staff', 'create', '--data-dir', server.dataDir, '--merchant', merchant.merchant_id, '--role', 'boss', '--json']);
+    const wrongRole = runGateway([
+      'staff',
+      'create',
+      '--data-dir',
+      server.dataDir,
+      '--merchant',
+      merchant.merchant_id,
+      '--role',
+      'boss',
+      '--json',
+    ]);
     assert.equal(wrongRole.status, 2);
     assert.equal(wrongRole.stdout, '');
     assert.match(wrongRole.stderr, /--role/);
-    const unknown = runGateway(['staff', 'create', '--data-dir', server.dataDir, '--merchant', 'no-such-merchant', '--role', 'cashier', '--json']);
+    const unknown = runGateway([
+      'staff',
+      'create',
+      '--data-dir',
+      server.dataDir,
+      '--merchant',
+      'no-such-merchant',
+      '--role',
+      'cashier',
+      '--json',
+    ]);
     assert.equal(unknown.status, 2);
     assert.equal(unknown.stdout, '');
   });

@@ -9,14 +9,22 @@ import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { basicAuth, createMerchant, GATEWAY_BIN, startGateway, type GatewayProcess, type MerchantCredentials } from '../helpers/gateway-process.js';
+import {
+  basicAuth,
+  createMerchant,
+  GATEWAY_BIN,
+  startGateway,
+  type GatewayProcess,
+  type MerchantCredentials,
+} from '../helpers/gateway-process.js';
 import { cardPayment } from '../helpers/payments.js';
 import { sqliteOnly } from '../helpers/sql.js';
 
 // Nothing is made, mounted or started in the PostgreSQL pass (the hooks would run although every test skips).
 const sqliteSkip = sqliteOnly('a full or read-only data directory under the SQLite database').skip;
 const mountPoint = sqliteSkip ? join(tmpdir(), 'tillgate-small-disk-unused') : mkdtempSync(join(tmpdir(), 'tillgate-small-disk-'));
-const mounted = !sqliteSkip && process.getuid?.() === 0 && spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=6m', 'tmpfs', mountPoint]).status === 0;
+const mounted =
+  !sqliteSkip && process.getuid?.() === 0 && spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=6m', 'tmpfs', mountPoint]).status === 0;
 const skip = sqliteSkip || (mounted ? false : 'mounting a small tmpfs needs root');
 
 let gateway: GatewayProcess | undefined;
@@ -74,47 +82,58 @@ function fillDisk(): void {
 
 const acknowledged: string[] = [];
 
-test('a full disk: 503 (5003) naming the cause, nothing acknowledged lost, and writing works again once there is room', { skip }, async () => {
-  for (let i = 1; i <= 5; i += 1) {
-    const paid = await pay(i);
-    assert.equal(paid.status, 200);
-    acknowledged.push(paid.body.transaction_id ?? '');
-  }
-  fillDisk();
-  let refused: Awaited<ReturnType<typeof pay>> | undefined;
-  // The WAL may still have room for a few small writes; the disk does not for many.
-  for (let i = 0; i < 200 && !refused; i += 1) {
-    const answer = await pay(10 + i);
-    if (answer.status === 200) acknowledged.push(answer.body.transaction_id ?? '');
-    else refused = answer;
-  }
-  assert.ok(refused, 'a write was refused once the disk was full');
-  assert.equal(refused.status, 503);
-  assert.equal(refused.body.error_code, 5003);
-  assert.match(refused.body.message ?? '', /disk of the data directory is full/);
-  // Reads go on, and every acknowledged payment is there.
-  const stored = await storedIds();
-  for (const id of acknowledged) assert.ok(stored.has(id), `acknowledged ${id} is stored`);
+test(
+  'a full disk: 503 (5003) naming the cause, nothing acknowledged lost, and writing works again once there is room',
+  { skip },
+  async () => {
+    for (let i = 1; i <= 5; i += 1) {
+      const paid = await pay(i);
+      assert.equal(paid.status, 200);
+      acknowledged.push(paid.body.transaction_id ?? '');
+    }
+    fillDisk();
+    let refused: Awaited<ReturnType<typeof pay>> | undefined;
+    // The WAL may still have room for a few small writes; the disk does not for many.
+    for (let i = 0; i < 200 && !refused; i += 1) {
+      const answer = await pay(10 + i);
+      if (answer.status === 200) acknowledged.push(answer.body.transaction_id ?? '');
+      else refused = answer;
+    }
+    assert.ok(refused, 'a write was refused once the disk was full');
+    assert.equal(refused.status, 503);
+    assert.equal(refused.body.error_code, 5003);
+    assert.match(refused.body.message ?? '', /disk of the data directory is full/);
+    // Reads go on, and every acknowledged payment is there.
+    const stored = await storedIds();
+    for (const id of acknowledged) assert.ok(stored.has(id), `acknowledged ${id} is stored`);
 
-  rmSync(filler);
-  const recovered = await pay(77);
-  assert.equal(recovered.status, 200, 'the gateway writes again without a restart');
-  acknowledged.push(recovered.body.transaction_id ?? '');
-});
+    rmSync(filler);
+    const recovered = await pay(77);
+    assert.equal(recovered.status, 200, 'the gateway writes again without a restart');
+    acknowledged.push(recovered.body.transaction_id ?? '');
+  },
+);
 
-test('a read-only data directory: the gateway says so at start and starts once it is writable again; nothing acknowledged is lost', { skip }, async () => {
-  await gateway?.stop();
-  gateway = undefined;
-  assert.equal(spawnSync('mount', ['-o', 'remount,ro', mountPoint]).status, 0, 'remount read-only');
-  try {
-    const refused = spawnSync(process.execPath, [GATEWAY_BIN, 'serve', '--data-dir', dataDir, '--port', '0'], { encoding: 'utf8', timeout: 30_000 });
-    assert.equal(refused.status, 1);
-    assert.match(refused.stderr, new RegExp(`The data directory ${dataDir} is read-only`));
-  } finally {
-    assert.equal(spawnSync('mount', ['-o', 'remount,rw', mountPoint]).status, 0, 'remount read-write');
-  }
-  gateway = await startGateway({ dataDir, args: ['--backup-interval-hours', '0'] });
-  const stored = await storedIds();
-  for (const id of acknowledged) assert.ok(stored.has(id), `acknowledged ${id} survived`);
-  assert.equal((await pay(6)).status, 200);
-});
+test(
+  'a read-only data directory: the gateway says so at start and starts once it is writable again; nothing acknowledged is lost',
+  { skip },
+  async () => {
+    await gateway?.stop();
+    gateway = undefined;
+    assert.equal(spawnSync('mount', ['-o', 'remount,ro', mountPoint]).status, 0, 'remount read-only');
+    try {
+      const refused = spawnSync(process.execPath, [GATEWAY_BIN, 'serve', '--data-dir', dataDir, '--port', '0'], {
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      assert.equal(refused.status, 1);
+      assert.match(refused.stderr, new RegExp(`The data directory ${dataDir} is read-only`));
+    } finally {
+      assert.equal(spawnSync('mount', ['-o', 'remount,rw', mountPoint]).status, 0, 'remount read-write');
+    }
+    gateway = await startGateway({ dataDir, args: ['--backup-interval-hours', '0'] });
+    const stored = await storedIds();
+    for (const id of acknowledged) assert.ok(stored.has(id), `acknowledged ${id} survived`);
+    assert.equal((await pay(6)).status, 200);
+  },
+);

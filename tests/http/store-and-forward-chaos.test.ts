@@ -10,7 +10,16 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { prng } from '../../bench/seed.js';
-import { basicAuth, createMerchant, runGateway, runGatewayAsync, startGateway, tempDataDir, type GatewayProcess, type MerchantCredentials } from '../helpers/gateway-process.js';
+import {
+  basicAuth,
+  createMerchant,
+  runGateway,
+  runGatewayAsync,
+  startGateway,
+  tempDataDir,
+  type GatewayProcess,
+  type MerchantCredentials,
+} from '../helpers/gateway-process.js';
 import { freshPan, posPayment } from '../helpers/payments.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 
@@ -52,15 +61,65 @@ describe(`1,000 stored sales, kill -9 at random points (seed ${SEED})`, () => {
     centre = await startGateway();
     merchant = createMerchant(centre.dataDir, 'Chaos Bakery');
     auth = basicAuth(merchant);
-    const admin = runGateway(['staff', 'create', '--data-dir', centre.dataDir, '--merchant', merchant.merchant_id, '--role', 'back_office', '--login', 'mira', '--name', 'Mira', '--pin', '3690', '--json']);
+    const admin = runGateway([
+      'staff',
+      'create',
+      '--data-dir',
+      centre.dataDir,
+      '--merchant',
+      merchant.merchant_id,
+      '--role',
+      'back_office',
+      '--login',
+      'mira',
+      '--name',
+      'Mira',
+      '--pin',
+      '3690',
+      '--json',
+    ]);
     assert.equal(admin.status, 0, admin.stderr);
-    const invite = runGateway(['till', 'invite', '--data-dir', centre.dataDir, '--merchant', merchant.merchant_id, '--till-id', 'TILL-5', '--json']);
+    const invite = runGateway([
+      'till',
+      'invite',
+      '--data-dir',
+      centre.dataDir,
+      '--merchant',
+      merchant.merchant_id,
+      '--till-id',
+      'TILL-5',
+      '--json',
+    ]);
     assert.equal(invite.status, 0, invite.stderr);
     proxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(centre.url).port) });
     tillDir = tempDataDir('till-chaos-');
-    const joined = await runGatewayAsync(['till', 'join', '--data-dir', tillDir, '--centre', proxy.url, '--code', (JSON.parse(invite.stdout) as { code: string }).code, '--json']);
+    const joined = await runGatewayAsync([
+      'till',
+      'join',
+      '--data-dir',
+      tillDir,
+      '--centre',
+      proxy.url,
+      '--code',
+      (JSON.parse(invite.stdout) as { code: string }).code,
+      '--json',
+    ]);
     assert.equal(joined.status, 0, joined.stderr);
-    const limits = runGateway(['till', 'limits', '--data-dir', centre.dataDir, '--merchant', merchant.merchant_id, '--till-id', 'TILL-5', '--count', '2000', '--total-per-currency', '100000', '--json']);
+    const limits = runGateway([
+      'till',
+      'limits',
+      '--data-dir',
+      centre.dataDir,
+      '--merchant',
+      merchant.merchant_id,
+      '--till-id',
+      'TILL-5',
+      '--count',
+      '2000',
+      '--total-per-currency',
+      '100000',
+      '--json',
+    ]);
     assert.equal(limits.status, 0, limits.stderr);
     till = await startGateway({ dataDir: tillDir, sqlite: true });
   });
@@ -73,20 +132,37 @@ describe(`1,000 stored sales, kill -9 at random points (seed ${SEED})`, () => {
 
   test('0 lost, 0 twice, equal sums at till and centre', async () => {
     const logIn = async () => {
-      const response = await fetch(`${till.url}/ui/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'mira', pin: '3690' }) });
+      const response = await fetch(`${till.url}/ui/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ login: 'mira', pin: '3690' }),
+      });
       return (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
     };
     const link = async () => {
       const response = await fetch(`${till.url}/ui/till/link`, { headers: { cookie: await logIn() } });
-      return (await response.json()) as { state: string; limits: { count: number } | null; stored: { count: number; totals: Array<{ amount: number }> } };
+      return (await response.json()) as {
+        state: string;
+        limits: { count: number } | null;
+        stored: { count: number; totals: Array<{ amount: number }> };
+      };
     };
-    await until('the till to hold the limits the centre set', async () => ((await link()).limits?.count === 2000 ? true : undefined), 20_000);
+    await until(
+      'the till to hold the limits the centre set',
+      async () => ((await link()).limits?.count === 2000 ? true : undefined),
+      20_000,
+    );
     proxy.cut();
     await until('the till to notice the centre is away', async () => ((await link()).state === 'away' ? true : undefined), 10_000);
 
     const next = prng(SEED);
     const prefix = `chaos-${randomUUID().slice(0, 8)}`;
-    const sales: Sale[] = Array.from({ length: SALES }, (_, i) => ({ order: `${prefix}-${i}`, key: randomUUID(), amountCents: 100 + Math.floor(next() * 9000), pan: freshPan() }));
+    const sales: Sale[] = Array.from({ length: SALES }, (_, i) => ({
+      order: `${prefix}-${i}`,
+      key: randomUUID(),
+      amountCents: 100 + Math.floor(next() * 9000),
+      pan: freshPan(),
+    }));
     const kills = [0, 1, 2].map(() => 100 + Math.floor(next() * (SALES - 200))).sort((a, b) => a - b);
     let acknowledged = 0;
     let restarting: Promise<void> | undefined;
@@ -150,7 +226,9 @@ describe(`1,000 stored sales, kill -9 at random points (seed ${SEED})`, () => {
     const atCentre = async () => {
       const found = new Map<string, { id: string; amount: number }>();
       for (let offset = 0; ; offset += 500) {
-        const page = (await (await fetch(`${centre.url}/rest/transactions?limit=500&offset=${offset}`, { headers: { authorization: auth } })).json()) as Array<{ transaction_id: string; order_id: string; amount: number }>;
+        const page = (await (
+          await fetch(`${centre.url}/rest/transactions?limit=500&offset=${offset}`, { headers: { authorization: auth } })
+        ).json()) as Array<{ transaction_id: string; order_id: string; amount: number }>;
         for (const t of page) {
           if (!t.order_id.startsWith(`${prefix}-`)) continue;
           assert.ok(!found.has(t.order_id), `order ${t.order_id} twice at the centre`);

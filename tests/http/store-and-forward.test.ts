@@ -8,7 +8,16 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { basicAuth, createMerchant, runGateway, runGatewayAsync, startGateway, tempDataDir, type GatewayProcess, type MerchantCredentials } from '../helpers/gateway-process.js';
+import {
+  basicAuth,
+  createMerchant,
+  runGateway,
+  runGatewayAsync,
+  startGateway,
+  tempDataDir,
+  type GatewayProcess,
+  type MerchantCredentials,
+} from '../helpers/gateway-process.js';
 import { freshPan, posPayment } from '../helpers/payments.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 import { until } from '../helpers/shop.js';
@@ -30,7 +39,6 @@ interface Till {
   proxy: TcpProxy;
   process: GatewayProcess;
 }
-
 
 describe('tills joined to a centre: store and forward', () => {
   let centre: GatewayProcess;
@@ -54,12 +62,24 @@ describe('tills joined to a centre: store and forward', () => {
     return response.status === 200 ? ((await response.json()) as { status_code: number; amount: number }) : undefined;
   };
   const centreCount = async (orderPrefix: string) => {
-    const list = (await (await fetch(`${centre.url}/rest/transactions?limit=500`, { headers: { authorization: auth } })).json()) as Array<{ order_id: string }>;
+    const list = (await (await fetch(`${centre.url}/rest/transactions?limit=500`, { headers: { authorization: auth } })).json()) as Array<{
+      order_id: string;
+    }>;
     return list.filter((t) => t.order_id.startsWith(orderPrefix)).length;
   };
 
   const joinTill = async (id: string): Promise<Till> => {
-    const invite = runGateway(['till', 'invite', '--data-dir', centre.dataDir, '--merchant', merchant.merchant_id, '--till-id', id, '--json']);
+    const invite = runGateway([
+      'till',
+      'invite',
+      '--data-dir',
+      centre.dataDir,
+      '--merchant',
+      merchant.merchant_id,
+      '--till-id',
+      id,
+      '--json',
+    ]);
     assert.equal(invite.status, 0, invite.stderr);
     const { code } = JSON.parse(invite.stdout) as { code: string };
     const proxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(centre.url).port) });
@@ -82,7 +102,23 @@ describe('tills joined to a centre: store and forward', () => {
       ['admin', 'olga', 'Olga', '2580'],
       ['back_office', 'mira', 'Mira', '3690'],
     ] as const) {
-      const made = runGateway(['staff', 'create', '--data-dir', centre.dataDir, '--merchant', merchant.merchant_id, '--role', role, '--login', login, '--name', name, '--pin', pin, '--json']);
+      const made = runGateway([
+        'staff',
+        'create',
+        '--data-dir',
+        centre.dataDir,
+        '--merchant',
+        merchant.merchant_id,
+        '--role',
+        role,
+        '--login',
+        login,
+        '--name',
+        name,
+        '--pin',
+        pin,
+        '--json',
+      ]);
       assert.equal(made.status, 0, made.stderr);
     }
   });
@@ -104,7 +140,9 @@ describe('tills joined to a centre: store and forward', () => {
     // Other calls go on to the centre too.
     const list = await fetch(`${till.process.url}/rest/transactions/${sale.body.transaction_id}`, { headers: { authorization: auth } });
     assert.equal(list.status, 200);
-    const wrong = await fetch(`${till.process.url}/rest/transactions`, { headers: { authorization: basicAuth({ api_key: merchant.api_key, api_password: 'wrong' }) } });
+    const wrong = await fetch(`${till.process.url}/rest/transactions`, {
+      headers: { authorization: basicAuth({ api_key: merchant.api_key, api_password: 'wrong' }) },
+    });
     assert.equal(wrong.status, 401, 'the till checks the credentials itself');
   });
 
@@ -138,7 +176,10 @@ describe('tills joined to a centre: store and forward', () => {
     });
     const earlyBody = (await early.json()) as Answer;
     assert.equal(earlyBody.error_code, 1002, JSON.stringify(earlyBody));
-    assert.deepEqual(earlyBody.errors?.map((e) => e.field), ['transaction_id']);
+    assert.deepEqual(
+      earlyBody.errors?.map((e) => e.field),
+      ['transaction_id'],
+    );
     assert.match(JSON.stringify(earlyBody), /once it has been forwarded/);
     // Reads are answered from the till's own copies meanwhile, marked so; other calls wait.
     const copies = await fetch(`${till.process.url}/rest/transactions`, { headers: { authorization: auth } });
@@ -161,11 +202,19 @@ describe('tills joined to a centre: store and forward', () => {
 
   test("the cashier screen at a joined till: its sales go to the centre as the cashier's, are stored while the centre is away, and a sale whose answer was lost is asked of the centre, never charged twice", async () => {
     const till = tills[0] as Till;
-    const login = await fetch(`${till.process.url}/ui/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'kasia', pin: '1470' }) });
+    const login = await fetch(`${till.process.url}/ui/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ login: 'kasia', pin: '1470' }),
+    });
     assert.equal(login.status, 200, await login.clone().text());
     const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
     const ui = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-      const response = await fetch(`${till.process.url}${path}`, { method, headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      const response = await fetch(`${till.process.url}${path}`, {
+        method,
+        headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
       return { status: response.status, body: (await response.json()) as Record<string, unknown> };
     };
     /** The till screen's sale: its attempt first, then the payment with the attempt's key. */
@@ -183,7 +232,11 @@ describe('tills joined to a centre: store and forward', () => {
     // The sale declined when forwarded (the test before) is shown to the cashier until marked seen.
     const link = await ui('GET', '/ui/till/link');
     const declines = link.body.declines as Array<{ transaction_id: string; amount: number; card_last_four: string; message: string }>;
-    assert.deepEqual(declines.map((d) => [d.amount, d.card_last_four]), [[4.16, '0416']], JSON.stringify(link.body));
+    assert.deepEqual(
+      declines.map((d) => [d.amount, d.card_last_four]),
+      [[4.16, '0416']],
+      JSON.stringify(link.body),
+    );
     assert.match(declines[0]?.message ?? '', /^51 /);
     const seen = await ui('POST', `/ui/till/link/declines/${declines[0]?.transaction_id ?? ''}/seen`);
     assert.equal(seen.status, 200, JSON.stringify(seen.body));
@@ -221,7 +274,12 @@ describe('tills joined to a centre: store and forward', () => {
     assert.equal(lost.body.error_code, 5005);
     const waiting = await resolve();
     assert.equal(waiting.body.state, 'in_progress', 'the centre may have charged it: the till waits, it does not take it for not charged');
-    const next = await ui('PUT', '/ui/till/attempt', { order_id: `screen-${randomUUID().slice(0, 8)}`, idempotency_key: randomUUID(), amount: 14, currency: 'EUR' });
+    const next = await ui('PUT', '/ui/till/attempt', {
+      order_id: `screen-${randomUUID().slice(0, 8)}`,
+      idempotency_key: randomUUID(),
+      amount: 14,
+      currency: 'EUR',
+    });
     assert.equal(next.status, 409, 'no new sale while the last one is unknown');
     till.proxy.restore();
     const after = await until('the centre to tell how the lost sale ended', async () => {
@@ -240,7 +298,11 @@ describe('tills joined to a centre: store and forward', () => {
     const storedReceipt = await ui('GET', `/ui/receipts/${String(stored.body.transaction_id)}`);
     assert.equal(storedReceipt.status, 200, JSON.stringify(storedReceipt.body));
     type Figures = { approved: { count: number; amount: number }; refunded: { count: number; amount: number } };
-    const day = async () => (await ui('GET', '/ui/reports/x')).body as { by_cashier: Array<Figures & { name: string }>; stored_sales?: { provisional: boolean; pending: unknown[]; forwarded: Array<{ count: number }> } };
+    const day = async () =>
+      (await ui('GET', '/ui/reports/x')).body as {
+        by_cashier: Array<Figures & { name: string }>;
+        stored_sales?: { provisional: boolean; pending: unknown[]; forwarded: Array<{ count: number }> };
+      };
     const kasia = (report: Awaited<ReturnType<typeof day>>) => report.by_cashier.find((row) => row.name === 'Kasia');
     await until('the stored sale at the centre', () => atCentre(String(stored.body.transaction_id)));
     const final = await until('the day to be final', async () => {
@@ -253,9 +315,16 @@ describe('tills joined to a centre: store and forward', () => {
     // A refund at the till is made at the centre, as the cashier's, with a manager's approval checked here.
     const approval = await ui('POST', '/ui/approvals', { action: 'refund', login: 'mira', pin: '3690' });
     assert.equal(approval.status, 200, JSON.stringify(approval.body));
-    const refund = await ui('POST', '/rest/refund', { transaction_id: online.body.transaction_id, amount: 4 }, { 'x-manager-approval': String(approval.body.approval_token), 'idempotency-key': randomUUID() });
+    const refund = await ui(
+      'POST',
+      '/rest/refund',
+      { transaction_id: online.body.transaction_id, amount: 4 },
+      { 'x-manager-approval': String(approval.body.approval_token), 'idempotency-key': randomUUID() },
+    );
     assert.equal(refund.status, 200, JSON.stringify(refund.body));
-    const refunded = await fetch(`${centre.url}/rest/transactions/${String(online.body.transaction_id)}`, { headers: { authorization: auth } });
+    const refunded = await fetch(`${centre.url}/rest/transactions/${String(online.body.transaction_id)}`, {
+      headers: { authorization: auth },
+    });
     assert.equal(((await refunded.json()) as { status: string }).status, 'partly_refunded', 'refunded at the centre');
     assert.deepEqual(kasia(await day())?.refunded, { count: 1, amount: 4 }, "and counted in the till's day");
   });
@@ -275,7 +344,11 @@ describe('tills joined to a centre: store and forward', () => {
             const amount = 1 + (n % 9);
             const body = posPayment(amount, { pan: freshPan(), entry: 'chip', order: `${prefix}-${till.id}-${round}-${i}` });
             (body.pos_data as { terminal: { id: string } }).terminal.id = till.id;
-            const response = await fetch(`${till.process.url}/rest/payment`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json', 'idempotency-key': randomUUID() }, body: JSON.stringify(body) });
+            const response = await fetch(`${till.process.url}/rest/payment`, {
+              method: 'POST',
+              headers: { authorization: auth, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+              body: JSON.stringify(body),
+            });
             const answer = (await response.json()) as Answer;
             assert.equal(answer.status, 'stored', JSON.stringify(answer));
             sent.push({ till, id: answer.transaction_id, amount });

@@ -6,7 +6,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { assertApiError, loginStaff, type TestMerchant } from '../helpers/api.js';
-import { api, cardPayment, freshPan, newMerchant, POSTBACK_URL, posPayment, startHarness, type Api, type Harness } from '../helpers/payments.js';
+import {
+  api,
+  cardPayment,
+  freshPan,
+  newMerchant,
+  POSTBACK_URL,
+  posPayment,
+  startHarness,
+  type Api,
+  type Harness,
+} from '../helpers/payments.js';
 
 /** Addresses no endpoint takes: two dots in a row, a special in the local part, an underscore in the domain, no dot in the domain. */
 const REFUSED = ['ada@example..com', 'ada(x)@example.com', 'ada@exa_mple.com', 'ada@localhost'];
@@ -32,8 +42,10 @@ describe('one rule for e-mail addresses, URLs and dates at every endpoint', () =
     await h.close();
   });
 
-  const asStaff = (session: string, method: 'POST' | 'PUT', url: string, payload: object) => h.app.inject({ method, url, cookies: { tillgate_session: session }, payload });
-  const invoice = (fields: Record<string, unknown>) => a.post('/rest/invoices', { url_name: shop.channel.url_name, invoice: { amount: 10, ...fields } });
+  const asStaff = (session: string, method: 'POST' | 'PUT', url: string, payload: object) =>
+    h.app.inject({ method, url, cookies: { tillgate_session: session }, payload });
+  const invoice = (fields: Record<string, unknown>) =>
+    a.post('/rest/invoices', { url_name: shop.channel.url_name, invoice: { amount: 10, ...fields } });
   /** An invoice refusal (422, the invoices' own error shape) naming `field`. */
   const assertInvoiceRefuses = (response: { statusCode: number; body: string }, field: string) => {
     assert.equal(response.statusCode, 422, response.body);
@@ -46,12 +58,19 @@ describe('one rule for e-mail addresses, URLs and dates at every endpoint', () =
   };
 
   test('POST /rest/payment: email', async () => {
-    for (const email of REFUSED) assertApiError(await a.post('/rest/payment', cardPayment('4111111111111111', 10, { email })), 400, 1001, ['email']);
+    for (const email of REFUSED)
+      assertApiError(await a.post('/rest/payment', cardPayment('4111111111111111', 10, { email })), 400, 1001, ['email']);
     await a.ok('/rest/payment', cardPayment('4111111111111111', 10, { email: TAKEN }));
   });
 
   test('POST /v2/network_tokens: email', async () => {
-    const body = (email: string) => ({ card_number: freshPan(), expiry_month: 12, expiry_year: new Date().getUTCFullYear() + 3, postback_url: POSTBACK_URL, email });
+    const body = (email: string) => ({
+      card_number: freshPan(),
+      expiry_month: 12,
+      expiry_year: new Date().getUTCFullYear() + 3,
+      postback_url: POSTBACK_URL,
+      email,
+    });
     for (const email of REFUSED) assertApiError(await a.post('/v2/network_tokens', body(email)), 400, 1001, ['email']);
     const taken = await a.post('/v2/network_tokens', body(TAKEN));
     assert.ok(taken.statusCode === 200 || taken.statusCode === 201, taken.body);
@@ -86,11 +105,29 @@ describe('one rule for e-mail addresses, URLs and dates at every endpoint', () =
   });
 
   test('POST /rest/payment: success_url and execution_date', async () => {
-    assertApiError(await a.post('/rest/payment', cardPayment('4111111111111111', 10, { success_url: 'javascript:alert(1)' })), 400, 1001, ['success_url']);
-    assertApiError(await a.post('/rest/payment', cardPayment('4111111111111111', 10, { success_url: `https://shop.example/${'a'.repeat(2000)}` })), 400, 1001, ['success_url']);
-    assertApiError(await a.post('/rest/payment', { payment_type: 'dd', order_id: 'rules-dd', amount: 10, currency: 'EUR', iban: 'DE89370400440532013000', account_holder: 'Ada', execution_date: '2025-02-29' }), 400, 1001, [
-      'execution_date',
+    assertApiError(await a.post('/rest/payment', cardPayment('4111111111111111', 10, { success_url: 'javascript:alert(1)' })), 400, 1001, [
+      'success_url',
     ]);
+    assertApiError(
+      await a.post('/rest/payment', cardPayment('4111111111111111', 10, { success_url: `https://shop.example/${'a'.repeat(2000)}` })),
+      400,
+      1001,
+      ['success_url'],
+    );
+    assertApiError(
+      await a.post('/rest/payment', {
+        payment_type: 'dd',
+        order_id: 'rules-dd',
+        amount: 10,
+        currency: 'EUR',
+        iban: 'DE89370400440532013000',
+        account_holder: 'Ada',
+        execution_date: '2025-02-29',
+      }),
+      400,
+      1001,
+      ['execution_date'],
+    );
   });
 
   test('POST /ui/receipts/{id}/email: email', async () => {
@@ -103,15 +140,22 @@ describe('one rule for e-mail addresses, URLs and dates at every endpoint', () =
   });
 
   test('POST /ui/channels: sender_email; POST /ui/smtp/test: to; PUT /ui/smtp: from', async () => {
-    const channel = (sender: string, n: number) => asStaff(admin, 'POST', '/ui/channels', { url_name: `web-${n}`, name: 'Web', currency: 'EUR', language: 'de', sender_email: sender });
+    const channel = (sender: string, n: number) =>
+      asStaff(admin, 'POST', '/ui/channels', { url_name: `web-${n}`, name: 'Web', currency: 'EUR', language: 'de', sender_email: sender });
     for (const [n, email] of REFUSED.entries()) assertApiError(await channel(email, n), 400, 1001, ['sender_email']);
     assert.equal((await channel(TAKEN, 9)).statusCode, 201);
     for (const to of REFUSED) assertApiError(await asStaff(admin, 'POST', '/ui/smtp/test', { to }), 400, 1001, ['to']);
 
     const smtp = (from: string) => asStaff(admin, 'PUT', '/ui/smtp', { host: '127.0.0.1', port: 2525, security: 'none', from });
-    for (const from of ['nobody', 'Bakery <ada(x)@bakery.example>', 'Bakery <billing@bakery.example> <b@c.example>', 'Bakery\r\nBcc: x@evil.example <billing@bakery.example>']) {
+    for (const from of [
+      'nobody',
+      'Bakery <ada(x)@bakery.example>',
+      'Bakery <billing@bakery.example> <b@c.example>',
+      'Bakery\r\nBcc: x@evil.example <billing@bakery.example>',
+    ]) {
       assertApiError(await smtp(from), 400, 1001, ['from']);
     }
-    for (const from of ['Bakery <billing@bakery.example>', 'billing@bakery.example', 'Tillgate <invoices@localhost>']) assert.equal((await smtp(from)).statusCode, 200, from);
+    for (const from of ['Bakery <billing@bakery.example>', 'billing@bakery.example', 'Tillgate <invoices@localhost>'])
+      assert.equal((await smtp(from)).statusCode, 200, from);
   });
 });

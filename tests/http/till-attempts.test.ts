@@ -50,21 +50,36 @@ describe('till attempts (inject)', () => {
     await h.close();
   });
 
-  const begin = (body: Record<string, unknown>) => h.app.inject({ method: 'PUT', url: '/ui/till/attempt', headers: { cookie }, payload: body });
+  const begin = (body: Record<string, unknown>) =>
+    h.app.inject({ method: 'PUT', url: '/ui/till/attempt', headers: { cookie }, payload: body });
   const resolve = async (): Promise<Resolution> => {
     const response = await h.app.inject({ method: 'POST', url: '/ui/till/attempt/resolve', headers: { cookie } });
     assert.equal(response.statusCode, 200, response.body);
     return response.json<Resolution>();
   };
-  const current = async () => (await h.app.inject({ method: 'GET', url: '/ui/till/attempt', headers: { cookie } })).json<{ attempt: Attempt | null }>().attempt;
+  const current = async () =>
+    (await h.app.inject({ method: 'GET', url: '/ui/till/attempt', headers: { cookie } })).json<{ attempt: Attempt | null }>().attempt;
   const pay = (body: Record<string, unknown>, key: string): Promise<LightMyRequestResponse> =>
     h.app.inject({ method: 'POST', url: '/rest/payment', headers: { cookie, 'idempotency-key': key }, payload: body });
-  const chargedCount = (order: string) => countOf(h, 'SELECT COUNT(*) AS n FROM transactions WHERE order_id = ? AND status_code IN (3, 4)', order);
+  const chargedCount = (order: string) =>
+    countOf(h, 'SELECT COUNT(*) AS n FROM transactions WHERE order_id = ? AND status_code IN (3, 4)', order);
 
   test('bad fields are named, all of them', async () => {
-    assertApiError(await begin({ order_id: '', idempotency_key: 'has space', amount: 1.234, currency: 'EUR' }), 400, 1001, ['order_id', 'idempotency_key', 'amount']);
+    assertApiError(await begin({ order_id: '', idempotency_key: 'has space', amount: 1.234, currency: 'EUR' }), 400, 1001, [
+      'order_id',
+      'idempotency_key',
+      'amount',
+    ]);
     assertApiError(await begin({ order_id: 'o', idempotency_key: 'k', amount: 0, currency: 'XYZ' }), 400, 1001, ['currency']);
-    assertApiError(await h.app.inject({ method: 'PUT', url: '/ui/till/attempt', payload: { order_id: 'o', idempotency_key: 'k', amount: 1, currency: 'EUR' } }), 401, 2001);
+    assertApiError(
+      await h.app.inject({
+        method: 'PUT',
+        url: '/ui/till/attempt',
+        payload: { order_id: 'o', idempotency_key: 'k', amount: 1, currency: 'EUR' },
+      }),
+      401,
+      2001,
+    );
     assert.equal(await current(), null, 'nothing recorded');
   });
 
@@ -74,7 +89,11 @@ describe('till attempts (inject)', () => {
     const started = await begin({ order_id: order, idempotency_key: key, amount: 21, currency: 'EUR' });
     assert.equal(started.statusCode, 201, started.body);
     assert.deepEqual((await current())?.order_id, order);
-    assert.equal((await begin({ order_id: order, idempotency_key: key, amount: 21, currency: 'EUR' })).statusCode, 200, 'repeating it is harmless');
+    assert.equal(
+      (await begin({ order_id: order, idempotency_key: key, amount: 21, currency: 'EUR' })).statusCode,
+      200,
+      'repeating it is harmless',
+    );
     const paid = await pay(posPayment(21, { pan: approvedPan, order }), key);
     assert.equal(paid.json<{ status_code: number }>().status_code, 3);
     const resolved = await resolve();
@@ -154,7 +173,6 @@ describe('till attempts (inject)', () => {
     assert.equal(await chargedCount(order), 1);
     approvedPan = '5555555555554444';
   });
-
 });
 
 describe('till attempts against the real gateway: lost and slow answers', () => {
@@ -164,9 +182,27 @@ describe('till attempts against the real gateway: lost and slow answers', () => 
   before(async () => {
     gateway = await startGateway({ args: ['--sim-slow-answer-ms', '1500'] });
     const merchant = createMerchant(gateway.dataDir, 'Real Till');
-    const staff = runGateway(['staff', 'create', '--data-dir', gateway.dataDir, '--merchant', merchant.merchant_id, '--role', 'cashier', '--login', 'till', '--pin', '2580', '--json']);
+    const staff = runGateway([
+      'staff',
+      'create',
+      '--data-dir',
+      gateway.dataDir,
+      '--merchant',
+      merchant.merchant_id,
+      '--role',
+      'cashier',
+      '--login',
+      'till',
+      '--pin',
+      '2580',
+      '--json',
+    ]);
     assert.equal(staff.status, 0, staff.stderr);
-    const login = await fetch(`${gateway.url}/ui/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'till', pin: '2580' }) });
+    const login = await fetch(`${gateway.url}/ui/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ login: 'till', pin: '2580' }),
+    });
     assert.equal(login.status, 200);
     cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
   });
@@ -186,7 +222,10 @@ describe('till attempts against the real gateway: lost and slow answers', () => 
   test('the lost-answer card: approved, but every answer (also the replay) is dropped; resolving tells the till it was approved', async () => {
     const order = orderId('lost');
     const key = randomUUID();
-    assert.equal((await call('PUT', '/ui/till/attempt', { order_id: order, idempotency_key: key, amount: 21, currency: 'EUR' })).status, 201);
+    assert.equal(
+      (await call('PUT', '/ui/till/attempt', { order_id: order, idempotency_key: key, amount: 21, currency: 'EUR' })).status,
+      201,
+    );
     const body = posPayment(21, { pan: LOST_ANSWER_CARD, order });
     await assert.rejects(call('POST', '/rest/payment', body, { 'idempotency-key': key }), /fetch failed/, 'the connection drops');
     await assert.rejects(call('POST', '/rest/payment', body, { 'idempotency-key': key }), /fetch failed/, 'the replay is dropped too');
@@ -205,7 +244,11 @@ describe('till attempts against the real gateway: lost and slow answers', () => 
     const dataDir = gateway.dataDir;
     await gateway.stop();
     gateway = await startGateway({ dataDir, args: ['--sim-slow-answer-ms', '1500'] });
-    const login = await fetch(`${gateway.url}/ui/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'till', pin: '2580' }) });
+    const login = await fetch(`${gateway.url}/ui/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ login: 'till', pin: '2580' }),
+    });
     cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
     const open = (await (await call('GET', '/ui/till/attempt')).json()) as { attempt: Attempt | null };
     assert.equal(open.attempt?.order_id, order);
@@ -227,7 +270,11 @@ describe('till attempts against the real gateway: lost and slow answers', () => 
     await gateway.kill9();
     await payment;
     gateway = await startGateway({ dataDir, args: ['--sim-slow-answer-ms', '1500'] });
-    const login = await fetch(`${gateway.url}/ui/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'till', pin: '2580' }) });
+    const login = await fetch(`${gateway.url}/ui/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ login: 'till', pin: '2580' }),
+    });
     cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
     // SQLite: the data directory had one process, so its claim died with it. PostgreSQL: the killed
     // instance's claim ends with its beats (INSTANCE_DEAD_MS), not with the 5-minute lease.

@@ -46,7 +46,10 @@ describe('till claims', () => {
     return `${COOKIE}=${response.cookies.find((c) => c.name === COOKIE)?.value ?? ''}`;
   };
   /** A new screen with a new session. */
-  const screen = async (login: string): Promise<Screen> => ({ cookie: await logIn(login), screenId: `screen-${randomUUID().replaceAll('-', '')}` });
+  const screen = async (login: string): Promise<Screen> => ({
+    cookie: await logIn(login),
+    screenId: `screen-${randomUUID().replaceAll('-', '')}`,
+  });
   /** The same screen after a new login (a session that ended, a restart): its screen id and claim, a new session. */
   const loggedInAgain = async (was: Screen, login: string): Promise<Screen> => ({ ...was, cookie: await logIn(login) });
   const call = (who: Screen, method: 'GET' | 'POST' | 'PUT', url: string, payload?: Record<string, unknown>) =>
@@ -81,9 +84,18 @@ describe('till claims', () => {
   const sell = async (who: Screen, terminal: string) => {
     const body = posPayment(7.5, { pan: '4111111111111111' });
     (body.pos_data as { terminal: { id: string } }).terminal.id = terminal;
-    const sale = await h.app.inject({ method: 'POST', url: '/rest/payment', headers: { cookie: who.cookie, 'idempotency-key': randomUUID() }, payload: body });
+    const sale = await h.app.inject({
+      method: 'POST',
+      url: '/rest/payment',
+      headers: { cookie: who.cookie, 'idempotency-key': randomUUID() },
+      payload: body,
+    });
     assert.equal(sale.statusCode, 200, sale.body);
-    const stored = await h.app.inject({ method: 'GET', url: `/rest/transactions/${sale.json<{ transaction_id: string }>().transaction_id}`, headers: { authorization: shop.auth } });
+    const stored = await h.app.inject({
+      method: 'GET',
+      url: `/rest/transactions/${sale.json<{ transaction_id: string }>().transaction_id}`,
+      headers: { authorization: shop.auth },
+    });
     assert.equal(stored.statusCode, 200, stored.body);
     return stored.json<{ till_id?: string }>().till_id;
   };
@@ -92,11 +104,16 @@ describe('till claims', () => {
   before(async () => {
     h = await startHarness();
     shop = await newMerchant(h, 'Claim Bakery');
-    for (const [login, role, name] of [['anna', 'cashier', 'Anna'], ['ben', 'cashier', 'Ben'], ['boss', 'admin', 'Olga']] as const) {
+    for (const [login, role, name] of [
+      ['anna', 'cashier', 'Anna'],
+      ['ben', 'cashier', 'Ben'],
+      ['boss', 'admin', 'Olga'],
+    ] as const) {
       assert.ok((await h.gateway.staff.create({ merchantId: shop.merchant_id, role, login, pin: '2468', displayName: name })).ok);
     }
     boss = await screen('boss');
-    for (const till of ['A-1', 'A-2', 'B-1', 'C-1', 'C-2', 'D-1', 'D-2', 'E-1', 'E-2']) assert.equal((await call(boss, 'POST', '/ui/tills', { till_id: till })).statusCode, 201);
+    for (const till of ['A-1', 'A-2', 'B-1', 'C-1', 'C-2', 'D-1', 'D-2', 'E-1', 'E-2'])
+      assert.equal((await call(boss, 'POST', '/ui/tills', { till_id: till })).statusCode, 201);
   });
 
   after(async () => {
@@ -192,12 +209,26 @@ describe('till claims', () => {
     // The admin pairs E-1 with a till on another computer, and it joins.
     const invite = await call(boss, 'POST', '/ui/tills/E-1/invite');
     assert.equal(invite.statusCode, 201, invite.body);
-    const joined = await h.app.inject({ method: 'POST', url: '/centre/join', payload: { code: invite.json<{ code: string }>().code, till_version: '0.1.0' } });
+    const joined = await h.app.inject({
+      method: 'POST',
+      url: '/centre/join',
+      payload: { code: invite.json<{ code: string }>().code, till_version: '0.1.0' },
+    });
     assert.equal(joined.statusCode, 200, joined.body);
 
     // Ben's screen no longer sells as E-1: not its terminal, not its attempt slot, not its sales.
     assertApiError(await terminalOf(ben), 400, 1001, ['till_id']);
-    assertApiError(await call(ben, 'PUT', '/ui/till/attempt', { order_id: `claim-${randomUUID()}`, idempotency_key: randomUUID(), amount: 5, currency: 'EUR' }), 400, 1001, ['till_id']);
+    assertApiError(
+      await call(ben, 'PUT', '/ui/till/attempt', {
+        order_id: `claim-${randomUUID()}`,
+        idempotency_key: randomUUID(),
+        amount: 5,
+        currency: 'EUR',
+      }),
+      400,
+      1001,
+      ['till_id'],
+    );
     assert.equal(await sell(ben, 'E-1'), undefined, "a sale from the centre's screen naming E-1 is no till's (other terminals)");
     // Its heartbeat (with its claim) and take_over are refused; so is any other screen's take.
     assertApiError(await take(ben, 'E-1'), 400, 1002, ['till_id']);

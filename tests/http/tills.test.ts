@@ -30,15 +30,26 @@ describe('several tills in one shop', () => {
   const screens = { anna: `screen-a-${randomUUID()}`, ben: `screen-b-${randomUUID()}`, boss: `screen-c-${randomUUID()}` };
 
   const call = (who: keyof typeof cookies | string, method: 'GET' | 'POST' | 'PUT' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>
-    h.app.inject({ method, url, headers: { cookie: cookies[who] ?? '' }, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
-  const take = (who: keyof typeof screens, tillId: string, takeOver = false) => call(who, 'PUT', '/ui/session/till', { till_id: tillId, screen_id: screens[who], ...(takeOver ? { take_over: true } : {}) });
+    h.app.inject({
+      method,
+      url,
+      headers: { cookie: cookies[who] ?? '' },
+      ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+    });
+  const take = (who: keyof typeof screens, tillId: string, takeOver = false) =>
+    call(who, 'PUT', '/ui/session/till', { till_id: tillId, screen_id: screens[who], ...(takeOver ? { take_over: true } : {}) });
   const begin = (who: string, amount: number) =>
     call(who, 'PUT', '/ui/till/attempt', { order_id: orderId('till'), idempotency_key: randomUUID(), amount, currency: 'EUR' });
   /** A card-present sale from a staff session at a till (its terminal id on the payment). */
   const sell = async (who: string, tillId: string, amount: number) => {
     const body = posPayment(amount, { pan: '4111111111111111' });
     (body.pos_data as { terminal: { id: string } }).terminal.id = tillId;
-    const response = await h.app.inject({ method: 'POST', url: '/rest/payment', headers: { cookie: cookies[who] ?? '', 'idempotency-key': randomUUID() }, payload: body });
+    const response = await h.app.inject({
+      method: 'POST',
+      url: '/rest/payment',
+      headers: { cookie: cookies[who] ?? '', 'idempotency-key': randomUUID() },
+      payload: body,
+    });
     assert.equal(response.statusCode, 200, response.body);
     return response.json<{ transaction_id: string; status: string }>();
   };
@@ -46,7 +57,11 @@ describe('several tills in one shop', () => {
   before(async () => {
     h = await startHarness();
     shop = await newMerchant(h, 'Two Till Bakery');
-    for (const [login, role, name] of [['anna', 'cashier', 'Anna'], ['ben', 'cashier', 'Ben'], ['boss', 'admin', 'Olga']] as const) {
+    for (const [login, role, name] of [
+      ['anna', 'cashier', 'Anna'],
+      ['ben', 'cashier', 'Ben'],
+      ['boss', 'admin', 'Olga'],
+    ] as const) {
       assert.ok((await h.gateway.staff.create({ merchantId: shop.merchant_id, role, login, pin: '2468', displayName: name })).ok);
       const login_ = await h.app.inject({ method: 'POST', url: '/ui/session', payload: { login, pin: '2468' } });
       assert.equal(login_.statusCode, 200, login_.body);
@@ -83,7 +98,10 @@ describe('several tills in one shop', () => {
     assertApiError(await call('boss', 'POST', '/ui/tills', { till_id: 'TILL-2' }), 400, 1001, ['till_id']);
     assertApiError(await call('boss', 'POST', '/ui/tills', { till_id: 'till 3', name: '' }), 400, 1001, ['till_id', 'name']);
     assertApiError(await call('boss', 'POST', '/ui/tills', { till_id: 'TILL-4', shop_id: randomUUID() }), 404, 3001, ['shop_id']);
-    assert.equal(await countOf(h, "SELECT COUNT(*) AS n FROM audit_log WHERE merchant_id = ? AND action = 'till_create'", shop.merchant_id), 2);
+    assert.equal(
+      await countOf(h, "SELECT COUNT(*) AS n FROM audit_log WHERE merchant_id = ? AND action = 'till_create'", shop.merchant_id),
+      2,
+    );
     const renamed = await call('boss', 'PUT', '/ui/tills/front-1', { name: 'Front desk' });
     assert.equal(renamed.json<Till>().name, 'Front desk');
     assertApiError(await call('boss', 'PUT', '/ui/tills/nope', { name: 'x' }), 404, 3001, ['till_id']);
@@ -115,7 +133,11 @@ describe('several tills in one shop', () => {
     assert.equal(list.this_screen, 'TILL-1');
     assert.deepEqual(
       list.tills.map((t) => [t.till_id, t.holder?.staff_name ?? null, t.holder?.this_screen ?? null]),
-      [['TILL-1', 'Anna', true], ['TILL-2', 'Ben', false], ['front-1', null, null]],
+      [
+        ['TILL-1', 'Anna', true],
+        ['TILL-2', 'Ben', false],
+        ['front-1', null, null],
+      ],
     );
   });
 
@@ -123,21 +145,46 @@ describe('several tills in one shop', () => {
     await sell('anna', 'TILL-1', 12.5);
     await sell('ben', 'TILL-2', 30);
     await sell('ben', 'TILL-2', 4);
-    const x = async (who: string) => (await call(who, 'GET', '/ui/reports/x')).json<{ terminal_id: string; totals: Array<{ approved: { count: number; amount: number } }> }>();
+    const x = async (who: string) =>
+      (await call(who, 'GET', '/ui/reports/x')).json<{
+        terminal_id: string;
+        totals: Array<{ approved: { count: number; amount: number } }>;
+      }>();
     const annaX = await x('anna');
     const benX = await x('ben');
     assert.deepEqual([annaX.terminal_id, annaX.totals[0]?.approved], ['TILL-1', { count: 1, amount: 12.5 }]);
     assert.deepEqual([benX.terminal_id, benX.totals[0]?.approved], ['TILL-2', { count: 2, amount: 34 }]);
     // The shop's day sums the tills' open days; each till also shows its own.
-    type ShopDay = { tills: Array<{ till_id: string; totals: Array<{ approved: { amount: number } }> }>; totals: Array<{ currency: string; approved: { count: number; amount: number }; net: number }>; by_cashier: Array<{ name: string }> };
+    type ShopDay = {
+      tills: Array<{ till_id: string; totals: Array<{ approved: { amount: number } }> }>;
+      totals: Array<{ currency: string; approved: { count: number; amount: number }; net: number }>;
+      by_cashier: Array<{ name: string }>;
+    };
     const shopDay = async () => (await call('boss', 'GET', '/ui/reports/shop')).json<ShopDay>();
     const whole = await shopDay();
-    assert.deepEqual(whole.tills.map((t) => [t.till_id, t.totals[0]?.approved.amount ?? 0]), [['TILL-1', 12.5], ['TILL-2', 34], ['front-1', 0]]);
-    assert.deepEqual(whole.totals.map((t) => [t.currency, t.approved, t.net]), [['EUR', { count: 3, amount: 46.5 }, 46.5]]);
-    assert.deepEqual(whole.by_cashier.map((c) => c.name), ['Anna', 'Ben']);
+    assert.deepEqual(
+      whole.tills.map((t) => [t.till_id, t.totals[0]?.approved.amount ?? 0]),
+      [
+        ['TILL-1', 12.5],
+        ['TILL-2', 34],
+        ['front-1', 0],
+      ],
+    );
+    assert.deepEqual(
+      whole.totals.map((t) => [t.currency, t.approved, t.net]),
+      [['EUR', { count: 3, amount: 46.5 }, 46.5]],
+    );
+    assert.deepEqual(
+      whole.by_cashier.map((c) => c.name),
+      ['Anna', 'Ben'],
+    );
     // The manager closes TILL-2's day (named), TILL-1's stays open.
     assert.equal((await call('boss', 'POST', '/ui/reports/z?terminal_id=TILL-2')).statusCode, 201);
-    assert.deepEqual((await shopDay()).totals.map((t) => t.approved), [{ count: 1, amount: 12.5 }], "the shop's day now holds TILL-1's open day only");
+    assert.deepEqual(
+      (await shopDay()).totals.map((t) => t.approved),
+      [{ count: 1, amount: 12.5 }],
+      "the shop's day now holds TILL-1's open day only",
+    );
     assert.equal((await x('ben')).totals.length, 0, "TILL-2's new day is empty");
     assert.deepEqual((await x('anna')).totals[0]?.approved, { count: 1, amount: 12.5 });
   });
@@ -188,6 +235,13 @@ describe('several tills in one shop', () => {
       ['TILL-1', 'TILL-2', 'front-1'],
     );
     assertApiError(await take('boss', 'front-1'), 400, 1002, ['till_id']);
-    assert.equal(await countOf(h, "SELECT COUNT(*) AS n FROM audit_log WHERE merchant_id = ? AND action IN ('till_retire', 'till_rename')", shop.merchant_id), 2);
+    assert.equal(
+      await countOf(
+        h,
+        "SELECT COUNT(*) AS n FROM audit_log WHERE merchant_id = ? AND action IN ('till_retire', 'till_rename')",
+        shop.merchant_id,
+      ),
+      2,
+    );
   });
 });

@@ -23,10 +23,14 @@ interface Started {
 
 /** Starts `gateway serve` and waits for its "listening on" line (http or https). */
 async function serve(dataDir: string, args: string[]): Promise<Started> {
-  const child = spawn(process.execPath, [GATEWAY_BIN, 'serve', '--data-dir', dataDir, '--port', '0', '--backup-interval-hours', '0', ...args], {
-    env: { ...process.env, GATEWAY_LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [GATEWAY_BIN, 'serve', '--data-dir', dataDir, '--port', '0', '--backup-interval-hours', '0', ...args],
+    {
+      env: { ...process.env, GATEWAY_LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stdout = '';
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -56,7 +60,8 @@ async function serve(dataDir: string, args: string[]): Promise<Started> {
 function httpsHealth(url: string): Promise<{ status: number; fingerprint: string }> {
   return new Promise((resolve, reject) => {
     httpsGet(`${url}/health`, { rejectUnauthorized: false }, (response) => {
-      const fingerprint = (response.socket as unknown as { getPeerCertificate(): { fingerprint256: string } }).getPeerCertificate().fingerprint256;
+      const fingerprint = (response.socket as unknown as { getPeerCertificate(): { fingerprint256: string } }).getPeerCertificate()
+        .fingerprint256;
       response.resume();
       response.on('end', () => resolve({ status: response.statusCode ?? 0, fingerprint }));
     }).on('error', reject);
@@ -77,32 +82,36 @@ function plainHttpFails(url: string): Promise<boolean> {
   });
 }
 
-test('beyond loopback: HTTPS only, with a self-signed certificate kept in the data directory and its fingerprint printed', TLS, async () => {
-  const dataDir = tempDataDir();
-  const first = await serve(dataDir, ['--host', '0.0.0.0']);
-  let fingerprint = '';
-  try {
-    assert.match(first.url, /^https:\/\/127\.0\.0\.1:\d+$/);
-    const printed = /certificate fingerprint \(SHA-256\): ([0-9A-F:]{95})/.exec(first.stdout)?.[1];
-    assert.ok(printed, first.stdout);
-    const stored = new X509Certificate(readFileSync(join(dataDir, 'tls', 'self-signed.crt'))).fingerprint256;
-    assert.equal(printed, stored);
-    const health = await httpsHealth(first.url);
-    assert.equal(health.status, 200);
-    assert.equal(health.fingerprint, printed, 'the server presents the printed certificate');
-    assert.ok(await plainHttpFails(first.url), 'plain HTTP gets no answer beyond loopback');
-    fingerprint = printed;
-  } finally {
-    await first.stop();
-  }
-  // The certificate is made once: a restart presents the same one (pinned clients keep working).
-  const second = await serve(dataDir, ['--host', '0.0.0.0']);
-  try {
-    assert.equal((await httpsHealth(second.url)).fingerprint, fingerprint);
-  } finally {
-    await second.stop();
-  }
-});
+test(
+  'beyond loopback: HTTPS only, with a self-signed certificate kept in the data directory and its fingerprint printed',
+  TLS,
+  async () => {
+    const dataDir = tempDataDir();
+    const first = await serve(dataDir, ['--host', '0.0.0.0']);
+    let fingerprint = '';
+    try {
+      assert.match(first.url, /^https:\/\/127\.0\.0\.1:\d+$/);
+      const printed = /certificate fingerprint \(SHA-256\): ([0-9A-F:]{95})/.exec(first.stdout)?.[1];
+      assert.ok(printed, first.stdout);
+      const stored = new X509Certificate(readFileSync(join(dataDir, 'tls', 'self-signed.crt'))).fingerprint256;
+      assert.equal(printed, stored);
+      const health = await httpsHealth(first.url);
+      assert.equal(health.status, 200);
+      assert.equal(health.fingerprint, printed, 'the server presents the printed certificate');
+      assert.ok(await plainHttpFails(first.url), 'plain HTTP gets no answer beyond loopback');
+      fingerprint = printed;
+    } finally {
+      await first.stop();
+    }
+    // The certificate is made once: a restart presents the same one (pinned clients keep working).
+    const second = await serve(dataDir, ['--host', '0.0.0.0']);
+    try {
+      assert.equal((await httpsHealth(second.url)).fingerprint, fingerprint);
+    } finally {
+      await second.stop();
+    }
+  },
+);
 
 test('a configured certificate is used as given, on loopback too; loopback without one stays plain HTTP', TLS, async () => {
   // A certificate made elsewhere (here: by the same code in another directory).
@@ -110,7 +119,14 @@ test('a configured certificate is used as given, on loopback too; loopback witho
   const made = tlsFor({ host: '0.0.0.0', dataDir: elsewhere, tlsCert: null, tlsKey: null });
   assert.ok(made);
   const dataDir = tempDataDir();
-  const server = await serve(dataDir, ['--host', '0.0.0.0', '--tls-cert', join(elsewhere, 'tls', 'self-signed.crt'), '--tls-key', join(elsewhere, 'tls', 'self-signed.key')]);
+  const server = await serve(dataDir, [
+    '--host',
+    '0.0.0.0',
+    '--tls-cert',
+    join(elsewhere, 'tls', 'self-signed.crt'),
+    '--tls-key',
+    join(elsewhere, 'tls', 'self-signed.key'),
+  ]);
   try {
     assert.match(server.stdout, /the configured certificate/);
     assert.equal((await httpsHealth(server.url)).fingerprint, made.fingerprint);
@@ -125,7 +141,14 @@ test('a configured certificate is used as given, on loopback too; loopback witho
     await loopback.stop();
   }
   // A certificate given on loopback is served too, never plain HTTP in its place.
-  const pinned = await serve(dataDir, ['--host', '127.0.0.3', '--tls-cert', join(elsewhere, 'tls', 'self-signed.crt'), '--tls-key', join(elsewhere, 'tls', 'self-signed.key')]);
+  const pinned = await serve(dataDir, [
+    '--host',
+    '127.0.0.3',
+    '--tls-cert',
+    join(elsewhere, 'tls', 'self-signed.crt'),
+    '--tls-key',
+    join(elsewhere, 'tls', 'self-signed.key'),
+  ]);
   try {
     assert.match(pinned.url, /^https:\/\/127\.0\.0\.3:\d+$/);
     assert.match(pinned.stdout, /HTTPS only on 127\.0\.0\.3: the configured certificate/);

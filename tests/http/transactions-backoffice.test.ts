@@ -8,7 +8,17 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { assertApiError } from '../helpers/api.js';
-import { api, cardPayment, newMerchant, orderId, posPayment, SETTLING_IBAN, startHarness, type Api, type Harness } from '../helpers/payments.js';
+import {
+  api,
+  cardPayment,
+  newMerchant,
+  orderId,
+  posPayment,
+  SETTLING_IBAN,
+  startHarness,
+  type Api,
+  type Harness,
+} from '../helpers/payments.js';
 import type { TestMerchant } from '../helpers/api.js';
 import { EXPORT_COLUMNS } from '../../contract/transaction-list.js';
 
@@ -83,7 +93,12 @@ describe('back office: transactions', () => {
   const get = (url: string, token?: string): Promise<LightMyRequestResponse> =>
     h.app.inject({ method: 'GET', url, headers: token ? { cookie: `${COOKIE}=${token}` } : { authorization: shop.auth } });
   const asStaff = (token: string, url: string, body: unknown, key = crypto.randomUUID()) =>
-    h.app.inject({ method: 'POST', url, headers: { cookie: `${COOKIE}=${token}`, 'content-type': 'application/json', 'idempotency-key': key }, payload: JSON.stringify(body) });
+    h.app.inject({
+      method: 'POST',
+      url,
+      headers: { cookie: `${COOKIE}=${token}`, 'content-type': 'application/json', 'idempotency-key': key },
+      payload: JSON.stringify(body),
+    });
   const list = async (query: string, token?: string): Promise<Tx[]> => {
     const response = await get(`/rest/transactions?${query}`, token);
     assert.equal(response.statusCode, 200, `${query}: ${response.body}`);
@@ -118,21 +133,32 @@ describe('back office: transactions', () => {
       bulk.unshift(answer.transaction_id);
       h.clock.advance(1000);
     }
-    await pay('visa', '/rest/payment', cardPayment(VISA, 12.5, {
-      order_id: 'web-1001',
-      first_name: 'Ana',
-      last_name: 'Horvat',
-      email: 'ana@example.com',
-      city: 'Zagreb',
-      additional_transaction_data: '=HYPERLINK("http://evil.example","click")',
-      merchant_reference: 'Web order 1001',
-    }));
+    await pay(
+      'visa',
+      '/rest/payment',
+      cardPayment(VISA, 12.5, {
+        order_id: 'web-1001',
+        first_name: 'Ana',
+        last_name: 'Horvat',
+        email: 'ana@example.com',
+        city: 'Zagreb',
+        additional_transaction_data: '=HYPERLINK("http://evil.example","click")',
+        merchant_reference: 'Web order 1001',
+      }),
+    );
     await pay('kwd', '/rest/payment', cardPayment(MASTERCARD, 12.5, { currency: 'KWD', order_id: 'kw-1' }));
     await pay('jpy', '/rest/payment', cardPayment(MASTERCARD, 1250, { currency: 'JPY', order_id: 'jp-1' }));
     await pay('pos', '/rest/payment', posPayment(20, { pan: MASTERCARD, entry: 'chip', order: 'till-7' }));
     await pay('declined', '/rest/payment', cardPayment(DECLINED, 9.99, { order_id: 'web-1002' }));
     await pay('auth', '/rest/authorize', cardPayment(MASTERCARD, 80, { order_id: 'hotel-1' }));
-    await pay('dd', '/rest/payment', { payment_type: 'dd', order_id: orderId('dd'), amount: 25, currency: 'EUR', iban: SETTLING_IBAN, account_holder: 'Ada Lovelace' });
+    await pay('dd', '/rest/payment', {
+      payment_type: 'dd',
+      order_id: orderId('dd'),
+      amount: 25,
+      currency: 'EUR',
+      iban: SETTLING_IBAN,
+      account_holder: 'Ada Lovelace',
+    });
     // An order id of four digits, like a card's last four.
     await pay('digits', '/rest/payment', cardPayment(VISA, 3, { order_id: '4444' }));
   });
@@ -143,33 +169,74 @@ describe('back office: transactions', () => {
 
   describe('the list: new filters', () => {
     test('payment_type: one or several', async () => {
-      assert.deepEqual((await list('payment_type=cardpos')).map((t) => t.transaction_id), [ids.pos]);
+      assert.deepEqual(
+        (await list('payment_type=cardpos')).map((t) => t.transaction_id),
+        [ids.pos],
+      );
       const both = await list('payment_type=dd,cardpos');
-      assert.deepEqual(both.map((t) => t.transaction_id), [ids.dd, ids.pos]);
+      assert.deepEqual(
+        both.map((t) => t.transaction_id),
+        [ids.dd, ids.pos],
+      );
     });
 
     test('card_last_four, alone and with a status', async () => {
       const mastercard = await list('card_last_four=4444');
-      assert.deepEqual(mastercard.map((t) => t.transaction_id), [ids.auth, ids.pos, ids.jpy, ids.kwd]);
-      assert.deepEqual((await list('card_last_four=0002&status=6')).map((t) => t.transaction_id), [ids.declined]);
+      assert.deepEqual(
+        mastercard.map((t) => t.transaction_id),
+        [ids.auth, ids.pos, ids.jpy, ids.kwd],
+      );
+      assert.deepEqual(
+        (await list('card_last_four=0002&status=6')).map((t) => t.transaction_id),
+        [ids.declined],
+      );
     });
 
-    test('amount: exact in each currency\'s decimals, and a range', async () => {
+    test("amount: exact in each currency's decimals, and a range", async () => {
       // 12.50 EUR and 12.500 KWD; 1250 JPY is not 12.50.
-      assert.deepEqual((await list('amount=12.50')).map((t) => t.transaction_id), [ids.kwd, ids.visa]);
-      assert.deepEqual((await list('amount=12.5&currency=EUR')).map((t) => t.transaction_id), [ids.visa]);
-      assert.deepEqual((await list('amount=1250')).map((t) => t.transaction_id), [ids.jpy]);
+      assert.deepEqual(
+        (await list('amount=12.50')).map((t) => t.transaction_id),
+        [ids.kwd, ids.visa],
+      );
+      assert.deepEqual(
+        (await list('amount=12.5&currency=EUR')).map((t) => t.transaction_id),
+        [ids.visa],
+      );
+      assert.deepEqual(
+        (await list('amount=1250')).map((t) => t.transaction_id),
+        [ids.jpy],
+      );
       const range = await list('amount_min=20&amount_max=25&limit=500');
-      assert.deepEqual(range.map((t) => t.amount).sort((a, b) => a - b), [20, 20, 21, 22, 23, 24, 25, 25]);
+      assert.deepEqual(
+        range.map((t) => t.amount).sort((a, b) => a - b),
+        [20, 20, 21, 22, 23, 24, 25, 25],
+      );
     });
 
     test('search: a transaction id, an order id or a last four, in one box', async () => {
-      assert.deepEqual((await list(`search=${ids.visa ?? ''}`)).map((t) => t.transaction_id), [ids.visa]);
-      assert.deepEqual((await list(`search=${(ids.visa ?? '').toUpperCase()}`)).map((t) => t.transaction_id), [ids.visa], 'a pasted id in capitals');
-      assert.deepEqual((await list('search=web-1002')).map((t) => t.transaction_id), [ids.declined]);
+      assert.deepEqual(
+        (await list(`search=${ids.visa ?? ''}`)).map((t) => t.transaction_id),
+        [ids.visa],
+      );
+      assert.deepEqual(
+        (await list(`search=${(ids.visa ?? '').toUpperCase()}`)).map((t) => t.transaction_id),
+        [ids.visa],
+        'a pasted id in capitals',
+      );
+      assert.deepEqual(
+        (await list('search=web-1002')).map((t) => t.transaction_id),
+        [ids.declined],
+      );
       // "4444" is an order id and the last four of four Mastercard payments: all of them, once each.
-      assert.deepEqual((await list('search=4444')).map((t) => t.transaction_id), [ids.digits, ids.auth, ids.pos, ids.jpy, ids.kwd]);
-      assert.deepEqual((await list('search=4444&status=4')).map((t) => t.transaction_id), [ids.auth], 'with the other filters');
+      assert.deepEqual(
+        (await list('search=4444')).map((t) => t.transaction_id),
+        [ids.digits, ids.auth, ids.pos, ids.jpy, ids.kwd],
+      );
+      assert.deepEqual(
+        (await list('search=4444&status=4')).map((t) => t.transaction_id),
+        [ids.auth],
+        'with the other filters',
+      );
       assert.deepEqual(await list('search=nothing-like-this'), []);
     });
 
@@ -184,19 +251,39 @@ describe('back office: transactions', () => {
         if (page.length < 7) break;
         cursor = page.at(-1)?.transaction_id;
       }
-      assert.deepEqual(pages, all.map((t) => t.transaction_id));
+      assert.deepEqual(
+        pages,
+        all.map((t) => t.transaction_id),
+      );
       const byOffset = await list('limit=7&offset=14');
-      assert.deepEqual(byOffset.map((t) => t.transaction_id), all.slice(14, 21).map((t) => t.transaction_id));
+      assert.deepEqual(
+        byOffset.map((t) => t.transaction_id),
+        all.slice(14, 21).map((t) => t.transaction_id),
+      );
       // With filters: the cursor is only a position.
       const visaPage = await list(`card_last_four=1111&limit=5&starting_after=${bulk[3] ?? ''}`);
-      assert.deepEqual(visaPage.map((t) => t.transaction_id), bulk.slice(4, 9));
+      assert.deepEqual(
+        visaPage.map((t) => t.transaction_id),
+        bulk.slice(4, 9),
+      );
     });
 
     test('every bad field is named in one 400, unknown parameters too', async () => {
       const response = await get(
         '/rest/transactions?currency=EURO&status=99&payment_type=card&card_last_four=12a&amount=1.23456&amount_min=x&from=yesterday&limit=0&search=&colour=red',
       );
-      assertApiError(response, 400, 1001, ['currency', 'status', 'payment_type', 'card_last_four', 'amount', 'amount_min', 'from', 'limit', 'search', 'colour']);
+      assertApiError(response, 400, 1001, [
+        'currency',
+        'status',
+        'payment_type',
+        'card_last_four',
+        'amount',
+        'amount_min',
+        'from',
+        'limit',
+        'search',
+        'colour',
+      ]);
       assertApiError(await get('/rest/transactions?amount=12.505&currency=EUR'), 400, 1001, ['amount']);
       assertApiError(await get('/rest/transactions?amount_min=30&amount_max=20'), 400, 1001, ['amount_min']);
       assertApiError(await get('/rest/transactions?amount_max=1000000000'), 400, 1001, ['amount_max']);
@@ -206,12 +293,15 @@ describe('back office: transactions', () => {
       assertApiError(await get('/rest/transactions?status=3&status=8'), 400, 1001, ['status']);
     });
 
-    test('another merchant\'s transaction is no cursor', async () => {
+    test("another merchant's transaction is no cursor", async () => {
       const other = await newMerchant(h, 'Other Shop');
-      const response = await h.app.inject({ method: 'GET', url: `/rest/transactions?starting_after=${ids.visa ?? ''}`, headers: { authorization: other.auth } });
+      const response = await h.app.inject({
+        method: 'GET',
+        url: `/rest/transactions?starting_after=${ids.visa ?? ''}`,
+        headers: { authorization: other.auth },
+      });
       assertApiError(response, 400, 1001, ['starting_after']);
     });
-
   });
 
   describe('the detail', () => {
@@ -225,16 +315,27 @@ describe('back office: transactions', () => {
       assert.equal(detail.merchant_reference, 'Web order 1001');
       assert.match(detail.included_fees, /^\d+\.\d{2}$/);
       assert.deepEqual(
-        { captured: detail.amounts.captured, refundable: detail.amounts.refundable, capturable: detail.amounts.capturable, releasable: detail.amounts.releasable },
+        {
+          captured: detail.amounts.captured,
+          refundable: detail.amounts.refundable,
+          capturable: detail.amounts.capturable,
+          releasable: detail.amounts.releasable,
+        },
         { captured: 12.5, refundable: 12.5, capturable: 0, releasable: 0 },
       );
-      assert.deepEqual(detail.events.map((e) => e.type), ['authorization', 'capture']);
+      assert.deepEqual(
+        detail.events.map((e) => e.type),
+        ['authorization', 'capture'],
+      );
       assert.doesNotMatch(response.body, /4111111111111111|411111/, 'no card number beyond the last four');
 
       const pos = (await get(`/ui/transactions/${ids.pos ?? ''}`, office)).json<Detail>();
       assert.deepEqual(pos.card, { brand: 'mastercard', last_four: '4444', entry_mode: 'chip' });
       const auth = (await get(`/ui/transactions/${ids.auth ?? ''}`, office)).json<Detail>();
-      assert.deepEqual([auth.amounts.authorized, auth.amounts.capturable, auth.amounts.releasable, auth.amounts.refundable, auth.amounts.partial_reversal], [80, 80, 80, 0, true]);
+      assert.deepEqual(
+        [auth.amounts.authorized, auth.amounts.capturable, auth.amounts.releasable, auth.amounts.refundable, auth.amounts.partial_reversal],
+        [80, 80, 80, 0, true],
+      );
       assertApiError(await get('/ui/transactions/00000000-0000-7000-8000-000000000000', office), 404, 3001);
       assertApiError(await get(`/ui/transactions/${ids.visa ?? ''}`), 401, 2001);
     });
@@ -252,14 +353,30 @@ describe('back office: transactions', () => {
 
       const detail = (await get(`/ui/transactions/${ids.auth ?? ''}`, office)).json<Detail>();
       assert.deepEqual(
-        [detail.amounts.authorized, detail.amounts.captured, detail.amounts.reversed, detail.amounts.refunded, detail.amounts.capturable, detail.amounts.releasable, detail.amounts.refundable],
+        [
+          detail.amounts.authorized,
+          detail.amounts.captured,
+          detail.amounts.reversed,
+          detail.amounts.refunded,
+          detail.amounts.capturable,
+          detail.amounts.releasable,
+          detail.amounts.refundable,
+        ],
         [50, 50, 30, 20, 0, 0, 30],
       );
-      assert.deepEqual(detail.events.map((e) => e.type), ['authorization', 'capture', 'reversal', 'refund']);
-      assert.deepEqual(detail.refunds.map((r) => [r.amount, r.merchant_reference]), [[20, 'Returned goods']]);
+      assert.deepEqual(
+        detail.events.map((e) => e.type),
+        ['authorization', 'capture', 'reversal', 'refund'],
+      );
+      assert.deepEqual(
+        detail.refunds.map((r) => [r.amount, r.merchant_reference]),
+        [[20, 'Returned goods']],
+      );
       assert.equal(detail.transaction.status, 'partly_refunded');
 
-      const audit = (await get('/ui/audit', office)).json<Array<{ action: string; staff_id: string; staff_name: string; subject_id: string; detail: string }>>();
+      const audit = (await get('/ui/audit', office)).json<
+        Array<{ action: string; staff_id: string; staff_name: string; subject_id: string; detail: string }>
+      >();
       const mine = audit.filter((a) => a.subject_id === ids.auth).map((a) => [a.action, a.staff_id, a.staff_name, a.detail]);
       assert.deepEqual(mine.reverse(), [
         ['capture', officeId, 'Mira Novak', 'amount 50'],
@@ -277,13 +394,28 @@ describe('back office: transactions', () => {
     };
 
     test('the filter, chosen columns in their order, amounts as decimal text, timestamps in the time zone', async () => {
-      const response = await exportOf('columns=transaction_id,created_at,amount,currency,status,card_brand,card_last_four,entry_mode,order_id&time_zone=Asia/Kolkata&card_last_four=4444');
+      const response = await exportOf(
+        'columns=transaction_id,created_at,amount,currency,status,card_brand,card_last_four,entry_mode,order_id&time_zone=Asia/Kolkata&card_last_four=4444',
+      );
       assert.match(String(response.headers['content-type']), /^text\/csv; charset=utf-8/);
       assert.match(String(response.headers['content-disposition']), /^attachment; filename="transactions-\d{8}-\d{4}\.csv"$/);
       assert.equal(response.headers['x-total-count'], '4');
       const rows = parseCsv(response.body);
-      assert.deepEqual(rows[0], ['transaction_id', 'created_at', 'amount', 'currency', 'status', 'card_brand', 'card_last_four', 'entry_mode', 'order_id']);
-      assert.deepEqual(rows.slice(1).map((r) => r[0]), [ids.auth, ids.pos, ids.jpy, ids.kwd]);
+      assert.deepEqual(rows[0], [
+        'transaction_id',
+        'created_at',
+        'amount',
+        'currency',
+        'status',
+        'card_brand',
+        'card_last_four',
+        'entry_mode',
+        'order_id',
+      ]);
+      assert.deepEqual(
+        rows.slice(1).map((r) => r[0]),
+        [ids.auth, ids.pos, ids.jpy, ids.kwd],
+      );
       const kwd = rows.find((r) => r[0] === ids.kwd) ?? [];
       assert.deepEqual(kwd.slice(2), ['12.500', 'KWD', 'completed', 'mastercard', '4444', 'ecommerce', 'kw-1']);
       assert.equal(rows.find((r) => r[0] === ids.jpy)?.[2], '1250');
@@ -296,7 +428,9 @@ describe('back office: transactions', () => {
     });
 
     test('default columns in UTC; formulas defused and commas quoted; never a card number', async () => {
-      const response = await exportOf('limit=10000&columns=transaction_id,created_at,additional_transaction_data,message,card_brand,card_last_four&search=web-1001');
+      const response = await exportOf(
+        'limit=10000&columns=transaction_id,created_at,additional_transaction_data,message,card_brand,card_last_four&search=web-1001',
+      );
       const rows = parseCsv(response.body);
       assert.equal(rows[1]?.[2], `'=HYPERLINK("http://evil.example","click")`);
       assert.match(rows[1]?.[1] ?? '', /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
@@ -309,12 +443,33 @@ describe('back office: transactions', () => {
       const withoutIds = everything.body.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<id>');
       assert.doesNotMatch(withoutIds, /\d{12,19}/, 'no run of 12 to 19 digits');
       const plain = parseCsv((await exportOf('status=6')).body);
-      assert.deepEqual(plain[0], ['transaction_id', 'created_at', 'status', 'payment_type', 'amount', 'currency', 'captured_amount', 'refunded_amount', 'order_id', 'card_brand', 'card_last_four', 'till_id', 'cashier', 'taken_at', 'forwarded_at']);
-      assert.deepEqual(plain.slice(1).map((r) => [r[0], r[2], r[4], r[10]]), [[ids.declined, 'declined', '9.99', '0002']]);
+      assert.deepEqual(plain[0], [
+        'transaction_id',
+        'created_at',
+        'status',
+        'payment_type',
+        'amount',
+        'currency',
+        'captured_amount',
+        'refunded_amount',
+        'order_id',
+        'card_brand',
+        'card_last_four',
+        'till_id',
+        'cashier',
+        'taken_at',
+        'forwarded_at',
+      ]);
+      assert.deepEqual(
+        plain.slice(1).map((r) => [r[0], r[2], r[4], r[10]]),
+        [[ids.declined, 'declined', '9.99', '0002']],
+      );
     });
 
     test('in parts: limit, X-Next-Starting-After and header=0 give every row once', async () => {
-      const whole = parseCsv((await exportOf('columns=transaction_id')).body).slice(1).map((r) => r[0]);
+      const whole = parseCsv((await exportOf('columns=transaction_id')).body)
+        .slice(1)
+        .map((r) => r[0]);
       assert.equal(whole.length, 31);
       const parts: string[] = [];
       let next: string | undefined;
@@ -333,7 +488,9 @@ describe('back office: transactions', () => {
 
     test('every bad field is named in one 400', async () => {
       assertApiError(
-        await get('/rest/transactions/export?columns=amount,pan&time_zone=Mars/Olympus&limit=20000&header=2&currency=EURO&payment_type=x&offset=1'),
+        await get(
+          '/rest/transactions/export?columns=amount,pan&time_zone=Mars/Olympus&limit=20000&header=2&currency=EURO&payment_type=x&offset=1',
+        ),
         400,
         1001,
         ['columns', 'time_zone', 'limit', 'header', 'currency', 'payment_type', 'offset'],
@@ -341,7 +498,7 @@ describe('back office: transactions', () => {
       assertApiError(await get('/rest/transactions/export?columns='), 400, 1001, ['columns']);
     });
 
-    test('a staff member\'s export is in the audit log with its filters', async () => {
+    test("a staff member's export is in the audit log with its filters", async () => {
       await exportOf('status=6&columns=transaction_id,amount&time_zone=Europe/Berlin', office);
       const audit = (await get('/ui/audit', office)).json<Array<{ action: string; staff_name: string; detail: string }>>();
       const entry = audit.find((a) => a.action === 'export');
@@ -351,14 +508,31 @@ describe('back office: transactions', () => {
     });
 
     test('the document describes the new parameters and the export', async () => {
-      const doc = (await h.app.inject({ method: 'GET', url: '/openapi.json' })).json<{ paths: Record<string, { get?: { parameters?: Array<{ name: string }>; responses?: Record<string, { content?: Record<string, unknown> }> } }> }>();
+      const doc = (await h.app.inject({ method: 'GET', url: '/openapi.json' })).json<{
+        paths: Record<
+          string,
+          { get?: { parameters?: Array<{ name: string }>; responses?: Record<string, { content?: Record<string, unknown> }> } }
+        >;
+      }>();
       const listParams = (doc.paths['/rest/transactions']?.get?.parameters ?? []).map((p) => p.name);
-      for (const name of ['payment_type', 'card_last_four', 'amount', 'amount_min', 'amount_max', 'search', 'starting_after', 'limit', 'offset']) assert.ok(listParams.includes(name), name);
+      for (const name of [
+        'payment_type',
+        'card_last_four',
+        'amount',
+        'amount_min',
+        'amount_max',
+        'search',
+        'starting_after',
+        'limit',
+        'offset',
+      ])
+        assert.ok(listParams.includes(name), name);
       const exportOperation = doc.paths['/rest/transactions/export']?.get;
       assert.ok(exportOperation, 'export documented');
       assert.ok(Object.keys(exportOperation.responses?.['200']?.content ?? {}).includes('text/csv'));
       const exportParams = (exportOperation.parameters ?? []).map((p) => p.name);
-      for (const name of ['columns', 'time_zone', 'limit', 'starting_after', 'header', 'status']) assert.ok(exportParams.includes(name), name);
+      for (const name of ['columns', 'time_zone', 'limit', 'starting_after', 'header', 'status'])
+        assert.ok(exportParams.includes(name), name);
     });
   });
 
@@ -371,8 +545,15 @@ describe('back office: transactions', () => {
       office = (await login('back_office', 'office-2', 'Jan Berg')).token;
       const today = await c.ok<{ transaction_id: string }>('/rest/payment', cardPayment(VISA, 7, { order_id: 'next-day' }));
       const since = encodeURIComponent(new Date(0).toISOString());
-      assert.deepEqual((await list(`from=${since}&limit=500&payment_type=cardecom&card_last_four=1111`, till)).map((t) => t.transaction_id), [today.transaction_id]);
-      assert.deepEqual((await list(`search=${ids.visa ?? ''}`, till)).map((t) => t.transaction_id), [], 'yesterday\'s, found by its id');
+      assert.deepEqual(
+        (await list(`from=${since}&limit=500&payment_type=cardecom&card_last_four=1111`, till)).map((t) => t.transaction_id),
+        [today.transaction_id],
+      );
+      assert.deepEqual(
+        (await list(`search=${ids.visa ?? ''}`, till)).map((t) => t.transaction_id),
+        [],
+        "yesterday's, found by its id",
+      );
       assert.deepEqual(await list(`starting_after=${today.transaction_id}&limit=500`, till), []);
       assert.equal((await list('limit=500&payment_type=cardecom&card_last_four=1111', office)).length, 26);
       assertApiError(await get('/rest/transactions/export', till), 403, 2002);

@@ -21,10 +21,11 @@ const guarded = (access: Access): access is GuardedAccess => !('open' in access)
 /** The operations whose path starts with `prefix`. */
 const under = (prefix: string) => names.filter((name) => OPERATIONS[name].path.startsWith(prefix));
 /** Of `among`, the operations a staff member of `role` may call through a session. */
-const allowedTo = (role: (typeof STAFF_ROLES)[number], among: OperationName[]) => among.filter((name) => {
-  const access = ACCESS[name];
-  return guarded(access) && access.staff.includes(role);
-});
+const allowedTo = (role: (typeof STAFF_ROLES)[number], among: OperationName[]) =>
+  among.filter((name) => {
+    const access = ACCESS[name];
+    return guarded(access) && access.staff.includes(role);
+  });
 
 describe('every operation states who may call it', () => {
   test('one entry per operation of contract/operations.ts, and none besides', () => {
@@ -56,7 +57,7 @@ describe('every operation states who may call it', () => {
     }
     for (const name of [...under('/rest/'), ...under('/v2/'), ...under('/centre/')]) {
       const access = ACCESS[name];
-      assert.ok(guarded(access) && access.credentials.length > 0 || name === 'centre.join', name);
+      assert.ok((guarded(access) && access.credentials.length > 0) || name === 'centre.join', name);
     }
   });
 });
@@ -71,7 +72,8 @@ describe("the table keeps the gateway's roles on the API routes (/rest, /v2)", (
   test('API credentials: /rest takes a merchant key; the catalog any; the per-merchant settings a partner only', () => {
     for (const name of under('/rest/')) assert.deepEqual((ACCESS[name] as GuardedAccess).credentials, ['merchant'], name);
     for (const name of under('/v2/network_tokens')) assert.deepEqual((ACCESS[name] as GuardedAccess).credentials, ['merchant'], name);
-    for (const name of under('/v2/payment-methods')) assert.deepEqual((ACCESS[name] as GuardedAccess).credentials, ['merchant', 'partner'], name);
+    for (const name of under('/v2/payment-methods'))
+      assert.deepEqual((ACCESS[name] as GuardedAccess).credentials, ['merchant', 'partner'], name);
     for (const name of under('/v2/merchants/')) assert.deepEqual(ACCESS[name], { credentials: ['partner'], staff: [] }, name);
   });
 
@@ -90,7 +92,10 @@ describe("the table keeps the gateway's roles on the API routes (/rest, /v2)", (
   });
 
   test('the back office calls every API route a merchant key may, except the webhook key rotation', () => {
-    assert.deepEqual(allowedTo('back_office', api), merchants.filter((name) => name !== 'postbacks.rotateWebhookKey'));
+    assert.deepEqual(
+      allowedTo('back_office', api),
+      merchants.filter((name) => name !== 'postbacks.rotateWebhookKey'),
+    );
     assert.ok(merchants.includes('postbacks.rotateWebhookKey'));
   });
 
@@ -99,18 +104,22 @@ describe("the table keeps the gateway's roles on the API routes (/rest, /v2)", (
   });
 
   test("a cashier's refund needs a manager's approval, and so does a cashier's close of the day", () => {
-    const approvals = Object.fromEntries(names.flatMap((name) => {
-      const access = ACCESS[name];
-      return guarded(access) && access.cashierApproval ? [[name, access.cashierApproval]] : [];
-    }));
+    const approvals = Object.fromEntries(
+      names.flatMap((name) => {
+        const access = ACCESS[name];
+        return guarded(access) && access.cashierApproval ? [[name, access.cashierApproval]] : [];
+      }),
+    );
     assert.deepEqual(approvals, { 'payments.refund': 'refund', 'reports.closeDay': 'day_close' });
   });
 
   test('the audit actions of staff changes through the API routes', () => {
-    const audited = Object.fromEntries(names.flatMap((name) => {
-      const access = ACCESS[name];
-      return guarded(access) && access.audit ? [[name, access.audit]] : [];
-    }));
+    const audited = Object.fromEntries(
+      names.flatMap((name) => {
+        const access = ACCESS[name];
+        return guarded(access) && access.audit ? [[name, access.audit]] : [];
+      }),
+    );
     assert.deepEqual(audited, {
       'invoices.sendReminder': 'invoice_reminder',
       'invoices.create': 'invoice_create',
@@ -149,7 +158,9 @@ function contractProgram(overlay: Record<string, string> = {}, oldProgram?: ts.P
 function tableErrors(program: ts.Program): string[] {
   const file = program.getSourceFile(join(root, TABLE));
   assert.ok(file, `${TABLE} is in the contract's program`);
-  return [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)].map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' '));
+  return [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)].map((d) =>
+    ts.flattenDiagnosticMessageText(d.messageText, ' '),
+  );
 }
 
 /** `file` as on disk with `from` replaced by `to` (which must be there once). */
@@ -174,29 +185,49 @@ describe('a wrong name in the table does not compile', () => {
 
   test('a misspelt operation name', () => {
     const errors = errorsWith(TABLE, refund, refund.replace("'payments.refund'", "'payments.refnud'"));
-    assert.ok(errors.some((e) => e.includes("'payments.refnud'") && e.includes('does not exist')), errors.join('\n'));
+    assert.ok(
+      errors.some((e) => e.includes("'payments.refnud'") && e.includes('does not exist')),
+      errors.join('\n'),
+    );
   });
 
   test('an operation without an entry', () => {
     const errors = errorsWith(TABLE, refund, '');
-    assert.ok(errors.some((e) => e.includes('"payments.refund"') && e.includes('missing')), errors.join('\n'));
+    assert.ok(
+      errors.some((e) => e.includes('"payments.refund"') && e.includes('missing')),
+      errors.join('\n'),
+    );
   });
 
   test('a new operation in contract/operations.ts that the table does not name', () => {
-    const errors = errorsWith('contract/operations.ts', "  'payments.refund': {", "  'payments.chargeback': { method: 'POST', path: '/rest/chargeback' },\n  'payments.refund': {");
-    assert.ok(errors.some((e) => e.includes('"payments.chargeback"') && e.includes('missing')), errors.join('\n'));
+    const errors = errorsWith(
+      'contract/operations.ts',
+      "  'payments.refund': {",
+      "  'payments.chargeback': { method: 'POST', path: '/rest/chargeback' },\n  'payments.refund': {",
+    );
+    assert.ok(
+      errors.some((e) => e.includes('"payments.chargeback"') && e.includes('missing')),
+      errors.join('\n'),
+    );
   });
 
   test('a misspelt role, approval, audit action, credential or field', () => {
     for (const [from, to, wrong] of [
-      ["const MANAGERS: readonly StaffRole[] = ['back_office', 'admin'];", "const MANAGERS: readonly StaffRole[] = ['back-office', 'admin'];", '"back-office"'],
+      [
+        "const MANAGERS: readonly StaffRole[] = ['back_office', 'admin'];",
+        "const MANAGERS: readonly StaffRole[] = ['back-office', 'admin'];",
+        '"back-office"',
+      ],
       [refund, refund.replace("cashierApproval: 'refund'", "cashierApproval: 'refunds'"), '"refunds"'],
       [refund, refund.replace("audit: 'refund'", "audit: 'refnd'"), '"refnd"'],
       ["'centre.replica': { credentials: ['joined_till']", "'centre.replica': { credentials: ['joined-till']", '"joined-till"'],
       [refund, refund.replace('cashierApproval:', 'cashierApprovel:'), "'cashierApprovel'"],
     ] as const) {
       const errors = errorsWith(TABLE, from, to);
-      assert.ok(errors.some((e) => e.includes(wrong)), `${to} should not compile: ${errors.join('\n')}`);
+      assert.ok(
+        errors.some((e) => e.includes(wrong)),
+        `${to} should not compile: ${errors.join('\n')}`,
+      );
     }
   });
 });

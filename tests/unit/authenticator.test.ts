@@ -45,7 +45,9 @@ function counting(store: Store<Repositories>) {
 async function fixture(policy = POLICY) {
   const db = openDatabase(':memory:');
   migrate(db);
-  db.prepare("INSERT INTO merchants (id, name, currency, webhook_key_sealed, created_at) VALUES ('m-1', 'Shop', 'EUR', 'x', '2026-01-01T00:00:00.000Z')").run();
+  db.prepare(
+    "INSERT INTO merchants (id, name, currency, webhook_key_sealed, created_at) VALUES ('m-1', 'Shop', 'EUR', 'x', '2026-01-01T00:00:00.000Z')",
+  ).run();
   db.prepare(
     "INSERT INTO credentials (id, merchant_id, kind, api_key, password_hash, created_at, revoked_at) VALUES ('cred-1', 'm-1', 'merchant', 'tg_test_key', ?, '2026-01-01T00:00:00.000Z', NULL)",
   ).run(await hashPassword('right-password'));
@@ -64,7 +66,9 @@ test('concurrent requests with the same credentials share one verification; cach
   const f = await fixture();
   try {
     const { authenticator, counts } = f.instance();
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => authenticator.authenticate(`10.0.0.${i}`, 'tg_test_key', 'right-password')));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => authenticator.authenticate(`10.0.0.${i}`, 'tg_test_key', 'right-password')),
+    );
     assert.ok(results.every((r) => r.ok && r.principal.merchantId === 'm-1'));
     assert.equal(counts.lookups, 1);
     // Cached afterwards: no further lookup, and no write, however many requests come.
@@ -92,7 +96,11 @@ test('concurrent wrong passwords are each refused and each counted towards the l
     const results = await Promise.all(Array.from({ length: 5 }, () => authenticator.authenticate('10.0.0.1', 'tg_test_key', 'wrong')));
     assert.deepEqual(results.map(code), [2001, 2001, 2001, 2001, 2001]);
     assert.equal(counts.lookups, 1, 'one shared verification');
-    assert.equal(code(await authenticator.authenticate('10.0.0.1', 'tg_test_key', 'right-password')), 4004, 'the source is locked out after 5 failures');
+    assert.equal(
+      code(await authenticator.authenticate('10.0.0.1', 'tg_test_key', 'right-password')),
+      4004,
+      'the source is locked out after 5 failures',
+    );
     // A failed verification is not cached: the right password from another source succeeds.
     assert.ok((await authenticator.authenticate('10.0.0.2', 'tg_test_key', 'right-password')).ok);
   } finally {
@@ -109,7 +117,9 @@ test('a success gives its slot back: after four failures, successes do not count
       authenticator.forgetCache();
       assert.equal(code(await authenticator.authenticate('10.0.0.3', 'tg_test_key', 'right-password')), 'ok');
     }
-    const row = () => ({ ...(f.db.prepare('SELECT count, locked_until FROM auth_failures WHERE bucket = ?').get('api 10.0.0.3 cred-1') as object) });
+    const row = () => ({
+      ...(f.db.prepare('SELECT count, locked_until FROM auth_failures WHERE bucket = ?').get('api 10.0.0.3 cred-1') as object),
+    });
     assert.deepEqual(row(), { count: 4, locked_until: null });
     assert.equal(code(await authenticator.authenticate('10.0.0.3', 'tg_test_key', 'wrong-4')), 2001);
     authenticator.forgetCache();
@@ -181,7 +191,8 @@ test('the purge deletes buckets whose window and lock are over, and keeps locked
     const { authenticator } = f.instance();
     for (let i = 0; i < 5; i += 1) await authenticator.authenticate('10.0.0.7', 'tg_test_key', `wrong-${i}`);
     await authenticator.authenticate('10.0.0.8', 'tg_test_key', 'wrong');
-    const buckets = () => (f.db.prepare('SELECT bucket FROM auth_failures ORDER BY bucket').all() as Array<{ bucket: string }>).map((r) => r.bucket);
+    const buckets = () =>
+      (f.db.prepare('SELECT bucket FROM auth_failures ORDER BY bucket').all() as Array<{ bucket: string }>).map((r) => r.bucket);
     f.clock.advance(POLICY.windowMs - 1);
     assert.equal(await authenticator.purgeStale(), 0);
     // Both windows are over; 10.0.0.7 stays locked for another window.

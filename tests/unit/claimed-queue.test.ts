@@ -39,7 +39,9 @@ class MemoryQueue {
 
   async claim(claim: QueueClaim, now: string, limit: number): Promise<Row[]> {
     await Promise.resolve();
-    const free = this.rows.filter((row) => row.nextAttemptAt <= now && (!row.claim || row.claim.claimUntil < now) && row.attempts === 0).slice(0, limit);
+    const free = this.rows
+      .filter((row) => row.nextAttemptAt <= now && (!row.claim || row.claim.claimUntil < now) && row.attempts === 0)
+      .slice(0, limit);
     for (const row of free) row.claim = claim;
     return free.map((row) => ({ ...row }));
   }
@@ -101,7 +103,12 @@ const silent = { info: () => undefined, warn: () => undefined, error: () => unde
 
 function worker(queue: MemoryQueue, clock: TestClock, settings: Partial<ClaimedQueueSettings> = {}): ClaimedQueueWorker<Row> {
   return new ClaimedQueueWorker<Row>(
-    { claim: (c, now, limit) => queue.claim(c, now, limit), release: (items) => queue.release(items), attempt: ({ item, claim }) => queue.attempt(item, claim), keyOf: (row) => row.key },
+    {
+      claim: (c, now, limit) => queue.claim(c, now, limit),
+      release: (items) => queue.release(items),
+      attempt: ({ item, claim }) => queue.attempt(item, claim),
+      keyOf: (row) => row.key,
+    },
     clock,
     silent,
     { ...SETTINGS, ...settings },

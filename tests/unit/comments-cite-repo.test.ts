@@ -11,7 +11,20 @@ const ABSENT = ['interface', 'ux', 'architecture'].map((name) => `${name}.md`);
 const MENTION = new RegExp(`\\b(?:${ABSENT.map((name) => name.replace('.', '\\.')).join('|')})`, 'i');
 
 /** What the walk reads: the source, its tests and tools, and the documents. */
-const ROOTS = ['main', 'db', 'contract', 'renderer/src', 'preload', 'scripts', 'bench', 'tests', 'bin', 'docs', 'README.md', 'eslint.config.js'];
+const ROOTS = [
+  'main',
+  'db',
+  'contract',
+  'renderer/src',
+  'preload',
+  'scripts',
+  'bench',
+  'tests',
+  'bin',
+  'docs',
+  'README.md',
+  'eslint.config.js',
+];
 const SKIPPED_DIRS = new Set(['node_modules', 'dist', '.git']);
 
 function filesUnder(path: string): string[] {
@@ -31,7 +44,10 @@ test('the checker finds each absent file in any case, and passes citations of th
     assert.equal(mentionsIn(`/** Payments (${name} "Payments"). */`).length, 1, name);
     assert.equal(mentionsIn(`// see ${name.toUpperCase()}, rule 5`).length, 1, name);
   }
-  assert.deepEqual(mentionsIn('/** Payments (docs/api.md "Payments", docs/decisions.md "Payments engine"). */\nconst linux = "linux.md";'), []);
+  assert.deepEqual(
+    mentionsIn('/** Payments (docs/api.md "Payments", docs/decisions.md "Payments engine"). */\nconst linux = "linux.md";'),
+    [],
+  );
 });
 
 test('no file of the source tree or the documents mentions a file that is not in the repository', () => {

@@ -54,7 +54,11 @@ describe('the contract has the routes', () => {
   before(async () => {
     // The movable clock of `--sim-clock movable` (no test clock): POST /test/clock is registered only then.
     const dir = tempDir();
-    const composition = await composeForTest({ settings: resolveSettings(dir, { 'sim-clock': 'movable' }, {}), dataKey: randomBytes(32), logger: createLogger({ level: 'silent' }) });
+    const composition = await composeForTest({
+      settings: resolveSettings(dir, { 'sim-clock': 'movable' }, {}),
+      dataKey: randomBytes(32),
+      logger: createLogger({ level: 'silent' }),
+    });
     app = await buildServer(composition.gateway);
     close = async () => {
       await app.close();
@@ -83,12 +87,16 @@ describe('the contract has the routes', () => {
 
   test('every route Fastify registers is an operation of the table, a page, a static file or the documentation', () => {
     const table = new Set(Object.values(OPERATIONS).map(({ method, path }) => `${method} ${path}`));
-    const outside = routes.filter((route) => !table.has(route) && !NOT_OPERATIONS.some((page) => page.test(route.slice(route.indexOf(' ') + 1))));
+    const outside = routes.filter(
+      (route) => !table.has(route) && !NOT_OPERATIONS.some((page) => page.test(route.slice(route.indexOf(' ') + 1))),
+    );
     assert.deepEqual(outside, [], 'routes missing from contract/operations.ts');
   });
 
   test('the document names each operation of the table by its contract name', async () => {
-    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json<{ paths: Record<string, Record<string, { operationId?: string }>> }>();
+    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json<{
+      paths: Record<string, Record<string, { operationId?: string }>>;
+    }>();
     for (const [name, { method, path }] of Object.entries(OPERATIONS)) {
       const documented = doc.paths[path.replace(/:([A-Za-z_]+)/g, '{$1}')]?.[method.toLowerCase()];
       assert.equal(documented?.operationId, name, `${method} ${path}`);
@@ -105,11 +113,16 @@ function rendererProgram(overlay: Record<string, string> = {}, oldProgram?: ts.P
 
 /** `file(line): message` of each error the program reports in the renderer's own files (or in `only` of them). */
 function rendererErrors(program: ts.Program, only?: string[]): string[] {
-  const files = program.getSourceFiles().filter((f) => (only ? only.map((o) => join(root, o)).includes(f.fileName) : f.fileName.startsWith(join(root, 'renderer/src/'))));
+  const files = program
+    .getSourceFiles()
+    .filter((f) => (only ? only.map((o) => join(root, o)).includes(f.fileName) : f.fileName.startsWith(join(root, 'renderer/src/'))));
   if (only) assert.equal(files.length, only.length, `all of ${only.join(', ')} are in the program`);
   return files
     .flatMap((file) => [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)])
-    .map((d) => `${d.file?.fileName.slice(root.length + 1)}(${d.file ? d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1 : 0}): ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
+    .map(
+      (d) =>
+        `${d.file?.fileName.slice(root.length + 1)}(${d.file ? d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1 : 0}): ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`,
+    );
 }
 
 /** `file` as on disk with `from` replaced by `to` (which must be there). */
@@ -144,7 +157,14 @@ describe('a change to the contract breaks the renderer type-check', () => {
     // The till list's `tills` become plain strings: the screens reading a listed till's fields break.
     const screens = ['renderer/src/tills/this-till-store.ts', 'renderer/src/settings/tills.tsx'];
     assert.deepEqual(rendererErrors(baseline, screens), []);
-    const errors = rendererErrors(rendererProgram(edited('contract/api/tills.ts', 'tills: Type.Array(TillSchema,', 'tills: Type.Array(Type.String(),'), baseline), screens);
-    for (const screen of screens) assert.ok(errors.some((e) => e.startsWith(screen)), `${screen} should fail: ${errors.join('\n')}`);
+    const errors = rendererErrors(
+      rendererProgram(edited('contract/api/tills.ts', 'tills: Type.Array(TillSchema,', 'tills: Type.Array(Type.String(),'), baseline),
+      screens,
+    );
+    for (const screen of screens)
+      assert.ok(
+        errors.some((e) => e.startsWith(screen)),
+        `${screen} should fail: ${errors.join('\n')}`,
+      );
   });
 });

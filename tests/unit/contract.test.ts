@@ -30,12 +30,30 @@ function sources(dir: string): string[] {
 }
 
 void test('luhnValid and cardBrand', () => {
-  for (const valid of ['4111111111111111', '5555555555554444', '378282246310005', '6011111111111117', '2223003122003222', '4242424242424242', '5555555551234561'])
+  for (const valid of [
+    '4111111111111111',
+    '5555555555554444',
+    '378282246310005',
+    '6011111111111117',
+    '2223003122003222',
+    '4242424242424242',
+    '5555555551234561',
+  ])
     assert.equal(luhnValid(valid), true, valid);
-  for (const invalid of ['4111111111111112', '5555555551234567', '41111111111', '41111111111111111111', '4111 1111 1111 1111', '', 'abcdefghijklm', '41111'])
+  for (const invalid of [
+    '4111111111111112',
+    '5555555551234567',
+    '41111111111',
+    '41111111111111111111',
+    '4111 1111 1111 1111',
+    '',
+    'abcdefghijklm',
+    '41111',
+  ])
     assert.equal(luhnValid(invalid), false, invalid);
   assert.equal(cardBrand('4111111111111111'), 'visa');
-  for (const mc of ['5105105105105100', '5555555555554444', '2221000000000009', '2720990000000007']) assert.equal(cardBrand(mc), 'mastercard', mc);
+  for (const mc of ['5105105105105100', '5555555555554444', '2221000000000009', '2720990000000007'])
+    assert.equal(cardBrand(mc), 'mastercard', mc);
   assert.equal(cardBrand('5655555555554444'), 'unknown');
   assert.equal(cardBrand('2220990000000000'), 'unknown');
   assert.equal(cardBrand('2721000000000000'), 'unknown');
@@ -61,7 +79,11 @@ void test('status and error codes, with the HTTP status of each error code', () 
   assert.equal(refundStatusName(7), 'error');
   assert.equal(httpStatusOf(ErrorCode.idempotencyInFlight), 409);
   assert.equal(httpStatusOf(ErrorCode.processor), 502);
-  assert.deepEqual(Object.keys(ERROR_HTTP_STATUS).map(Number).sort(), Object.values(ErrorCode).sort(), 'every error code has its HTTP status');
+  assert.deepEqual(
+    Object.keys(ERROR_HTTP_STATUS).map(Number).sort(),
+    Object.values(ErrorCode).sort(),
+    'every error code has its HTTP status',
+  );
 });
 
 void test('money: ISO 4217 decimals, exact conversions both ways, the largest amount', () => {
@@ -95,20 +117,43 @@ void test('the contract is Node-free and imports nothing else of the project', (
     const specifiers = [...text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+'([^']+)'/gm)].map((m) => m[1] ?? '');
     for (const specifier of specifiers) {
       assert.ok(!specifier.startsWith('node:'), `${file} imports ${specifier}`);
-      if (specifier.startsWith('.')) assert.ok(new URL(specifier, `file://${file}`).pathname.startsWith(CONTRACT.pathname), `${file} imports ${specifier}, outside contract/`);
+      if (specifier.startsWith('.'))
+        assert.ok(
+          new URL(specifier, `file://${file}`).pathname.startsWith(CONTRACT.pathname),
+          `${file} imports ${specifier}, outside contract/`,
+        );
       // FormatJS's message formatter and ICU parser: plain JavaScript that runs in the browser and in Node,
       // so the staff screens and the pages the server renders format the same catalogues (D21).
-      else assert.ok(['@sinclair/typebox', 'currency-codes', '@formatjs/intl', '@formatjs/icu-messageformat-parser'].includes(specifier), `${file} imports the package ${specifier}`);
+      else
+        assert.ok(
+          ['@sinclair/typebox', 'currency-codes', '@formatjs/intl', '@formatjs/icu-messageformat-parser'].includes(specifier),
+          `${file} imports the package ${specifier}`,
+        );
     }
     assert.doesNotMatch(text.replace(/^\s*(\/\/|\*).*$/gm, ''), /\bBuffer\b|\bprocess\./, `${file} uses a Node global`);
   }
 });
 
 test("customer links: one that names this computer only is told apart from one a customer's phone reaches", () => {
-  for (const url of ['http://127.0.0.1:8420/pay/x', 'http://127.0.0.3/receipt/t', 'http://localhost:8420', 'http://LOCALHOST/pay', 'http://[::1]:8420/pay', 'http://till.localhost/pay', 'https://user@127.0.0.1/x', 'not a url', '']) {
+  for (const url of [
+    'http://127.0.0.1:8420/pay/x',
+    'http://127.0.0.3/receipt/t',
+    'http://localhost:8420',
+    'http://LOCALHOST/pay',
+    'http://[::1]:8420/pay',
+    'http://till.localhost/pay',
+    'https://user@127.0.0.1/x',
+    'not a url',
+    '',
+  ]) {
     assert.equal(isLocalOnlyUrl(url), true, url);
   }
-  for (const url of ['https://pay.corner-shop.example/pay/x', 'http://192.168.1.20:8420/pay/x', 'http://[fe80::1]/pay', 'https://127.0.0.1.example.com/pay']) {
+  for (const url of [
+    'https://pay.corner-shop.example/pay/x',
+    'http://192.168.1.20:8420/pay/x',
+    'http://[fe80::1]/pay',
+    'https://127.0.0.1.example.com/pay',
+  ]) {
     assert.equal(isLocalOnlyUrl(url), false, url);
   }
   const warning = localOnlyLinkWarning('http://127.0.0.1:8420/pay/3f2a?lang=en');

@@ -14,7 +14,10 @@ const RULES: Array<[RegExp, string]> = [
   [/\b(?:status|httpStatus)\w*\s*(?:===|!==|==|!=|>=|<=|>|<|:|=)\s*[1-5]\d\d\b/i, 'a status compared with or set to an HTTP status'],
   [/\b[1-5]\d\d\s*(?:===|!==|==|!=|>=|<=|>|<)\s*[\w.?]*status/i, 'an HTTP status compared with a status'],
   [/\b(?:success|created|accepted|failure)\([^;]*,\s*[1-5]\d\d\s*\)/, 'an outcome given an HTTP status'],
-  [/\b(?:httpStatusOf|httpStatusOfAnswer|DONE_HTTP_STATUS|answerKindOf|ERROR_HTTP_STATUS)\b/, "the contract's HTTP mapping (main/http/replies.ts uses it)"],
+  [
+    /\b(?:httpStatusOf|httpStatusOfAnswer|DONE_HTTP_STATUS|answerKindOf|ERROR_HTTP_STATUS)\b/,
+    "the contract's HTTP mapping (main/http/replies.ts uses it)",
+  ],
   [/from '(?:fastify|@fastify\/[\w-]+)'/, 'Fastify'],
 ];
 
@@ -35,13 +38,20 @@ function filesUnder(dir: string): string[] {
 }
 
 test('the checker finds each way of speaking HTTP, and passes domain code', () => {
-  assert.equal(httpIn("return success(view, 201);").length, 1);
-  assert.equal(httpIn("if (answer.status < 200 || answer.status > 299) return;").length, 1);
-  assert.equal(httpIn("if (200 <= reply.status) return;").length, 1);
-  assert.equal(httpIn("return { status: 404, body };").length, 1);
-  assert.equal(httpIn("const status = httpStatusOf(error.error_code);").length, 1);
+  assert.equal(httpIn('return success(view, 201);').length, 1);
+  assert.equal(httpIn('if (answer.status < 200 || answer.status > 299) return;').length, 1);
+  assert.equal(httpIn('if (200 <= reply.status) return;').length, 1);
+  assert.equal(httpIn('return { status: 404, body };').length, 1);
+  assert.equal(httpIn('const status = httpStatusOf(error.error_code);').length, 1);
   assert.equal(httpIn("import type { FastifyReply } from 'fastify';").length, 1);
-  assert.deepEqual(httpIn(codeOf("// answers 409 when taken\nreturn created(view);\nconst limit = 500;\nif (record.statusCode === S.completed) return;\nconst fields = ['company', 200];")), []);
+  assert.deepEqual(
+    httpIn(
+      codeOf(
+        "// answers 409 when taken\nreturn created(view);\nconst limit = 500;\nif (record.statusCode === S.completed) return;\nconst fields = ['company', 200];",
+      ),
+    ),
+    [],
+  );
 });
 
 test('main/core has no HTTP status and no HTTP mapping in its code', () => {

@@ -93,7 +93,12 @@ describe('API bridge on the real gateway', () => {
     assert.equal(bridge.hasSession(WINDOW), true);
     assertNoSecrets(loggedIn, [token]);
 
-    const paid = await bridge.forward(WINDOW, { method: 'POST', path: '/rest/payment', body: cardPayment(freshPan(), 7.5), headers: { 'Idempotency-Key': 'bridge-pay-1' } });
+    const paid = await bridge.forward(WINDOW, {
+      method: 'POST',
+      path: '/rest/payment',
+      body: cardPayment(freshPan(), 7.5),
+      headers: { 'Idempotency-Key': 'bridge-pay-1' },
+    });
     assert.equal(paid.status, 200, JSON.stringify(paid.body));
     const payment = paid.body as { transaction_id: string; status: string };
     assert.equal(payment.status, 'completed');
@@ -103,7 +108,12 @@ describe('API bridge on the real gateway', () => {
     assert.equal(sent?.headers['idempotency-key'], 'bridge-pay-1');
     assert.equal(sent?.headers['content-type'], 'application/json');
 
-    const replay = await bridge.forward(WINDOW, { method: 'POST', path: '/rest/payment', body: cardPayment(freshPan(), 7.5), headers: { 'idempotency-key': 'bridge-pay-1' } });
+    const replay = await bridge.forward(WINDOW, {
+      method: 'POST',
+      path: '/rest/payment',
+      body: cardPayment(freshPan(), 7.5),
+      headers: { 'idempotency-key': 'bridge-pay-1' },
+    });
     assert.equal(replay.status, 422, 'same key, other body: the idempotency check ran for this session');
 
     const list = await bridge.forward(WINDOW, { method: 'GET', path: '/rest/transactions?limit=5' });
@@ -115,7 +125,10 @@ describe('API bridge on the real gateway', () => {
     assert.deepEqual(await bridge.forward(WINDOW, { method: 'GET', path: '/health' }), {
       status: 200,
       body: { status: 'ok', version: (await gw.app.inject('/health')).json<{ version: string }>().version },
-      headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': calls.at(-1)?.response.headers['x-request-id'] as string },
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        'x-request-id': calls.at(-1)?.response.headers['x-request-id'] as string,
+      },
     });
     assert.equal(calls.at(-1)?.request.headers.authorization, undefined, '/health gets no session');
   });
@@ -170,16 +183,29 @@ describe('API bridge on the real gateway', () => {
     const paid = await bridge.forward(WINDOW, { method: 'POST', path: '/rest/payment', body: cardPayment(freshPan(), 10) });
     const id = (paid.body as { transaction_id: string }).transaction_id;
 
-    const wrongPin = await bridge.forward(WINDOW, { method: 'POST', path: '/ui/approvals', body: { action: 'refund', login: 'office', pin: '0000' } });
+    const wrongPin = await bridge.forward(WINDOW, {
+      method: 'POST',
+      path: '/ui/approvals',
+      body: { action: 'refund', login: 'office', pin: '0000' },
+    });
     assert.equal(wrongPin.status, 403);
-    assert.equal(bridge.hasSession(WINDOW), true, "a wrong manager PIN does not log the cashier out");
+    assert.equal(bridge.hasSession(WINDOW), true, 'a wrong manager PIN does not log the cashier out');
 
     const refused = await bridge.forward(WINDOW, { method: 'POST', path: '/rest/refund', body: { transaction_id: id } });
     assert.equal(refused.status, 403);
-    const approval = await bridge.forward(WINDOW, { method: 'POST', path: '/ui/approvals', body: { action: 'refund', login: 'office', pin: '4321' } });
+    const approval = await bridge.forward(WINDOW, {
+      method: 'POST',
+      path: '/ui/approvals',
+      body: { action: 'refund', login: 'office', pin: '4321' },
+    });
     assert.equal(approval.status, 200);
     const approvalToken = (approval.body as { approval_token: string }).approval_token;
-    const refund = await bridge.forward(WINDOW, { method: 'POST', path: '/rest/refund', body: { transaction_id: id }, headers: { 'X-Manager-Approval': approvalToken } });
+    const refund = await bridge.forward(WINDOW, {
+      method: 'POST',
+      path: '/rest/refund',
+      body: { transaction_id: id },
+      headers: { 'X-Manager-Approval': approvalToken },
+    });
     assert.equal(refund.status, 200, JSON.stringify(refund.body));
     assert.equal(calls.at(-1)?.request.headers['x-manager-approval'], approvalToken);
   });
@@ -191,7 +217,12 @@ describe('API bridge on the real gateway', () => {
     for (let i = 0; i < 12; i++) {
       // One carries a quoted line break and quotes: still one row of the file.
       const extra = i === 3 ? { additional_transaction_data: 'gift wrap\nnote: "happy birthday"' } : {};
-      const paid = await gw.app.inject({ method: 'POST', url: '/rest/payment', headers: { authorization: shop.auth }, payload: cardPayment(freshPan(), 4.56, { order_id: `parts-${i}`, ...extra }) });
+      const paid = await gw.app.inject({
+        method: 'POST',
+        url: '/rest/payment',
+        headers: { authorization: shop.auth },
+        payload: cardPayment(freshPan(), 4.56, { order_id: `parts-${i}`, ...extra }),
+      });
       assert.equal(paid.statusCode, 200, paid.body);
       made.push(paid.json<{ transaction_id: string }>().transaction_id);
     }
@@ -200,7 +231,11 @@ describe('API bridge on the real gateway', () => {
       const reply = await bridge.forward(WINDOW, { method: 'GET', path });
       return { status: reply.status, headers: { get: (name: string) => reply.headers?.[name.toLowerCase()] ?? null }, body: reply.body };
     };
-    const query = new URLSearchParams({ amount: '4.56', columns: 'transaction_id,order_id,additional_transaction_data', time_zone: 'Europe/Berlin' });
+    const query = new URLSearchParams({
+      amount: '4.56',
+      columns: 'transaction_id,order_id,additional_transaction_data',
+      time_zone: 'Europe/Berlin',
+    });
     const progress: ExportProgress[] = [];
     const refused = (answer: { status: number; body: unknown }) => new Error(`HTTP ${answer.status}: ${JSON.stringify(answer.body)}`);
     const result = await exportInParts(get, query, (p) => progress.push(p), new AbortController().signal, refused, 5);
@@ -225,7 +260,11 @@ describe('API bridge on the real gateway', () => {
       'rows of the total as each part arrives',
     );
     assert.equal(result.rows, 12);
-    const whole = await gw.app.inject({ method: 'GET', url: `/rest/transactions/export?${query.toString()}`, headers: { authorization: shop.auth } });
+    const whole = await gw.app.inject({
+      method: 'GET',
+      url: `/rest/transactions/export?${query.toString()}`,
+      headers: { authorization: shop.auth },
+    });
     assert.equal(whole.statusCode, 200);
     const text = await result.blob.text();
     assert.equal(text, whole.body, 'the parts joined are the file of one streamed export');
@@ -270,7 +309,11 @@ describe('API bridge on the real gateway', () => {
       const reply = await bridge.forward(WINDOW, { method: 'GET', path });
       assert.equal(reply.status, 400, path);
       assert.equal(errorCodeOf(reply), 1001, path);
-      assert.deepEqual((reply.body as { errors: Array<{ field: string }> }).errors.map((e) => e.field), ['path'], path);
+      assert.deepEqual(
+        (reply.body as { errors: Array<{ field: string }> }).errors.map((e) => e.field),
+        ['path'],
+        path,
+      );
       assert.equal(apiPathProblem(path) !== undefined, true, path);
     }
     for (const payload of [
@@ -293,7 +336,13 @@ describe('API bridge on the real gateway', () => {
     cyclic.self = cyclic;
     assert.equal((await bridge.forward(WINDOW, { method: 'POST', path: '/rest/payment', body: cyclic })).status, 400);
     assert.equal(calls.length, before, 'nothing was injected');
-    for (const path of ['/rest/transactions', '/rest/transactions?from=2026-01-01&limit=5', '/ui/session', '/health', '/rest/transactions/abc%20def']) {
+    for (const path of [
+      '/rest/transactions',
+      '/rest/transactions?from=2026-01-01&limit=5',
+      '/ui/session',
+      '/health',
+      '/rest/transactions/abc%20def',
+    ]) {
       assert.equal(apiPathProblem(path), undefined, path);
     }
   });
@@ -333,7 +382,8 @@ describe('API bridge on the real gateway', () => {
     assert.equal((await login(bridge, WINDOW)).status, 200);
     assert.equal((await bridge.forward(OTHER_WINDOW, { method: 'GET', path: '/ui/session' })).status, 401, 'a session is per window');
     assert.equal((await login(bridge, OTHER_WINDOW, '4321', 'office')).status, 200);
-    const who = async (sender: number) => ((await bridge.forward(sender, { method: 'GET', path: '/ui/session' })).body as { staff: { login: string } }).staff.login;
+    const who = async (sender: number) =>
+      ((await bridge.forward(sender, { method: 'GET', path: '/ui/session' })).body as { staff: { login: string } }).staff.login;
     assert.deepEqual([await who(WINDOW), await who(OTHER_WINDOW)], ['till', 'office']);
 
     bridge.forget(OTHER_WINDOW);
@@ -355,7 +405,9 @@ describe('gateway:api over validated IPC and the preload facade', () => {
   before(async () => {
     gw = await startTestGateway();
     const shop = await createTestMerchant(gw, 'IPC Shop');
-    assert.ok((await gw.composition.gateway.staff.create({ merchantId: shop.merchant_id, role: 'cashier', login: 'ipc-till', pin: '2580' })).ok);
+    assert.ok(
+      (await gw.composition.gateway.staff.create({ merchantId: shop.merchant_id, role: 'cashier', login: 'ipc-till', pin: '2580' })).ok,
+    );
   });
 
   after(async () => {
@@ -382,9 +434,15 @@ describe('gateway:api over validated IPC and the preload facade', () => {
 
     const injected = calls.length;
     window.webContents.mainFrame.url = 'https://evil.example/';
-    await assert.rejects(ipcMain.invoke('gateway:api', window.webContents.invokeEvent(), { method: 'GET', path: '/ui/session' }), /sender rejected/);
+    await assert.rejects(
+      ipcMain.invoke('gateway:api', window.webContents.invokeEvent(), { method: 'GET', path: '/ui/session' }),
+      /sender rejected/,
+    );
     window.webContents.mainFrame.url = APP_ENTRY_URL;
-    await assert.rejects(ipcMain.invoke('gateway:api', window.webContents.invokeEvent(), { method: 'GET', path: '/ui/session' }, 'extra'), /at most one payload/);
+    await assert.rejects(
+      ipcMain.invoke('gateway:api', window.webContents.invokeEvent(), { method: 'GET', path: '/ui/session' }, 'extra'),
+      /at most one payload/,
+    );
     assert.equal(calls.length, injected, 'rejected messages never reach the gateway');
     remove();
   });
@@ -393,8 +451,14 @@ describe('gateway:api over validated IPC and the preload facade', () => {
     const ipcMain = new FakeIpcMain();
     const window = new FakeWindow(mainWindowOptions('/p.cjs'));
     window.webContents.mainFrame.url = APP_ENTRY_URL;
-    registerValidatedIpc(ipcMain, gatewayIpcHandlers({ restUrl: '', dataDir: '' }), { trustedWindow: () => window, logger: { warn: () => undefined } });
-    await assert.rejects(ipcMain.invoke('gateway:api', window.webContents.invokeEvent(), { method: 'GET', path: '/health' }), /not running/);
+    registerValidatedIpc(ipcMain, gatewayIpcHandlers({ restUrl: '', dataDir: '' }), {
+      trustedWindow: () => window,
+      logger: { warn: () => undefined },
+    });
+    await assert.rejects(
+      ipcMain.invoke('gateway:api', window.webContents.invokeEvent(), { method: 'GET', path: '/health' }),
+      /not running/,
+    );
   });
 });
 
@@ -405,41 +469,46 @@ describe('gateway:api in the running shell', () => {
     for (const handle of running.splice(0)) await handle.stop();
   });
 
-  test('the first-run till logs in with PIN 2580 through the window; closing the window forgets the session', { timeout: 30_000 }, async () => {
-    const electron = createFakeElectron(makeTempDir('tillgate-appdata-'));
-    const handle = runShell(electron.ports, {
-      appRoot: ROOT,
-      preloadPath: join(ROOT, 'dist', 'electron', 'preload.cjs'),
-      resourcesPath: join(ROOT, 'dist'),
-      electronVersion: undefined,
-      platform: 'darwin', // closing the last window does not quit
-      env: { GATEWAY_PORT: '0', GATEWAY_LOG_LEVEL: 'silent' },
-      logger: createLogger({ level: 'silent' }),
-    });
-    running.push(handle);
-    electron.app.becomeReady();
-    const started = await handle.started;
-    assert.ok(started);
-    const [window] = electron.windows;
-    assert.ok(window);
-    const api = (payload: unknown, target = window) => electron.ipcMain.invoke('gateway:api', target.webContents.invokeEvent(), payload) as Promise<ApiReply>;
+  test(
+    'the first-run till logs in with PIN 2580 through the window; closing the window forgets the session',
+    { timeout: 30_000 },
+    async () => {
+      const electron = createFakeElectron(makeTempDir('tillgate-appdata-'));
+      const handle = runShell(electron.ports, {
+        appRoot: ROOT,
+        preloadPath: join(ROOT, 'dist', 'electron', 'preload.cjs'),
+        resourcesPath: join(ROOT, 'dist'),
+        electronVersion: undefined,
+        platform: 'darwin', // closing the last window does not quit
+        env: { GATEWAY_PORT: '0', GATEWAY_LOG_LEVEL: 'silent' },
+        logger: createLogger({ level: 'silent' }),
+      });
+      running.push(handle);
+      electron.app.becomeReady();
+      const started = await handle.started;
+      assert.ok(started);
+      const [window] = electron.windows;
+      assert.ok(window);
+      const api = (payload: unknown, target = window) =>
+        electron.ipcMain.invoke('gateway:api', target.webContents.invokeEvent(), payload) as Promise<ApiReply>;
 
-    const loggedIn = await api({ method: 'POST', path: '/ui/session', body: { login: 'till', pin: '2580' } });
-    assert.equal(loggedIn.status, 200, JSON.stringify(loggedIn.body));
-    assert.doesNotMatch(JSON.stringify(loggedIn), /tillgate_session|set-cookie/i);
-    const paid = await api({ method: 'POST', path: '/rest/payment', body: cardPayment(freshPan(), 4.2) });
-    assert.equal(paid.status, 200, JSON.stringify(paid.body));
-    // The same gateway the REST listener serves: POS software sees the till's payment.
-    const session = (await api({ method: 'GET', path: '/ui/session' })).body as { merchant: { merchant_id: string } };
-    assert.ok(session.merchant.merchant_id);
+      const loggedIn = await api({ method: 'POST', path: '/ui/session', body: { login: 'till', pin: '2580' } });
+      assert.equal(loggedIn.status, 200, JSON.stringify(loggedIn.body));
+      assert.doesNotMatch(JSON.stringify(loggedIn), /tillgate_session|set-cookie/i);
+      const paid = await api({ method: 'POST', path: '/rest/payment', body: cardPayment(freshPan(), 4.2) });
+      assert.equal(paid.status, 200, JSON.stringify(paid.body));
+      // The same gateway the REST listener serves: POS software sees the till's payment.
+      const session = (await api({ method: 'GET', path: '/ui/session' })).body as { merchant: { merchant_id: string } };
+      assert.ok(session.merchant.merchant_id);
 
-    assert.equal(started.apiBridge.hasSession(window.webContents.id), true);
-    window.close();
-    assert.equal(started.apiBridge.hasSession(window.webContents.id), false, 'forgotten when the window closed');
-    electron.app.emit('activate', fakeEvent());
-    const reopened = electron.windows[1];
-    assert.ok(reopened, 'a new window');
-    assert.equal((await api({ method: 'GET', path: '/ui/session' }, reopened)).status, 401, 'the closed window took its session along');
-    await assert.rejects(api({ method: 'GET', path: '/ui/session' }, window), /sender rejected/);
-  });
+      assert.equal(started.apiBridge.hasSession(window.webContents.id), true);
+      window.close();
+      assert.equal(started.apiBridge.hasSession(window.webContents.id), false, 'forgotten when the window closed');
+      electron.app.emit('activate', fakeEvent());
+      const reopened = electron.windows[1];
+      assert.ok(reopened, 'a new window');
+      assert.equal((await api({ method: 'GET', path: '/ui/session' }, reopened)).status, 401, 'the closed window took its session along');
+      await assert.rejects(api({ method: 'GET', path: '/ui/session' }, window), /sender rejected/);
+    },
+  );
 });

@@ -26,7 +26,11 @@ afterEach(async () => {
   for (const handle of running.splice(0)) await handle.stop();
 });
 
-async function startShell(dataDir: string, extra: Partial<ShellOptions> = {}, answers: number[] = []): Promise<{ electron: FakeElectron; started: StartedShell }> {
+async function startShell(
+  dataDir: string,
+  extra: Partial<ShellOptions> = {},
+  answers: number[] = [],
+): Promise<{ electron: FakeElectron; started: StartedShell }> {
   const electron = createFakeElectron(makeTempDir('tillgate-appdata-'));
   electron.messageBoxAnswers.push(...answers);
   const handle = runShell(electron.ports, {
@@ -54,8 +58,15 @@ function field(box: MessageBoxOptions, label: string): string {
   return match[1].trim();
 }
 
-async function login(restUrl: string, body: Record<string, string>): Promise<{ status: number; role?: string; merchant?: string; name?: string }> {
-  const response = await fetch(`${restUrl}/ui/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+async function login(
+  restUrl: string,
+  body: Record<string, string>,
+): Promise<{ status: number; role?: string; merchant?: string; name?: string }> {
+  const response = await fetch(`${restUrl}/ui/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (response.status !== 200) return { status: response.status };
   const session = (await response.json()) as { staff: { role: string; display_name: string }; merchant: { name: string } };
   return { status: 200, role: session.staff.role, merchant: session.merchant.name, name: session.staff.display_name };
@@ -82,12 +93,27 @@ describe('first start of the desktop app', () => {
     assert.deepEqual([tillLogin, pin], ['till', '2580']);
     assert.ok(tillPassword);
     // The cashier is a person ("Cashier"), never named like a till ("Till 1" beside "Till TILL-1").
-    assert.deepEqual(await login(started.restUrl, { login: 'till', pin: '2580' }), { status: 200, role: 'cashier', merchant: 'My Shop', name: 'Cashier' });
-    assert.deepEqual(await login(started.restUrl, { login: 'till', password: tillPassword }), { status: 200, role: 'cashier', merchant: 'My Shop', name: 'Cashier' });
+    assert.deepEqual(await login(started.restUrl, { login: 'till', pin: '2580' }), {
+      status: 200,
+      role: 'cashier',
+      merchant: 'My Shop',
+      name: 'Cashier',
+    });
+    assert.deepEqual(await login(started.restUrl, { login: 'till', password: tillPassword }), {
+      status: 200,
+      role: 'cashier',
+      merchant: 'My Shop',
+      name: 'Cashier',
+    });
     const [adminLogin, adminPassword] = /^(\S+) \/ (\S+)$/.exec(field(box, 'Admin login'))?.slice(1) ?? [];
     assert.equal(adminLogin, 'admin');
     assert.ok(adminPassword);
-    assert.deepEqual(await login(started.restUrl, { login: 'admin', password: adminPassword }), { status: 200, role: 'admin', merchant: 'My Shop', name: 'Administrator' });
+    assert.deepEqual(await login(started.restUrl, { login: 'admin', password: adminPassword }), {
+      status: 200,
+      role: 'admin',
+      merchant: 'My Shop',
+      name: 'Administrator',
+    });
     assert.equal((await login(started.restUrl, { login: 'admin', password: `${adminPassword}x` })).status, 401);
 
     // POS software: the API key and password work over HTTP Basic.
@@ -104,19 +130,36 @@ describe('first start of the desktop app', () => {
     const second = await startShell(dataDir);
     assert.equal(second.electron.messageBoxes.length, 0);
     assert.equal((await second.started.composition.gateway.merchants.list()).length, 1);
-    assert.equal((await second.started.composition.gateway.staff.list((await second.started.composition.gateway.merchants.list())[0]?.merchant_id ?? '')).length, 2);
+    assert.equal(
+      (
+        await second.started.composition.gateway.staff.list(
+          (await second.started.composition.gateway.merchants.list())[0]?.merchant_id ?? '',
+        )
+      ).length,
+      2,
+    );
   });
 
   test('a data folder that already holds a merchant (a headless gateway ran there) gets no first-run accounts', TIMEOUT, async () => {
     const dataDir = makeTempDir('tillgate-data-');
     // The desktop app keeps its data key in the keychain; the headless run here uses one from the environment.
     const key = Buffer.alloc(32, 3).toString('base64');
-    const composition = compose({ settings: resolveSettings(dataDir, {}, {}), logger: createLogger({ level: 'silent' }), dataKey: Buffer.from(key, 'base64'), background: false });
+    const composition = compose({
+      settings: resolveSettings(dataDir, {}, {}),
+      logger: createLogger({ level: 'silent' }),
+      dataKey: Buffer.from(key, 'base64'),
+      background: false,
+    });
     assert.ok((await composition.gateway.merchants.create({ name: 'Existing Shop' })).ok);
     await composition.close();
-    const { electron, started } = await startShell(dataDir, { env: { GATEWAY_PORT: '0', GATEWAY_LOG_LEVEL: 'silent', GATEWAY_DATA_DIR: dataDir, GATEWAY_DATA_KEY: key } });
+    const { electron, started } = await startShell(dataDir, {
+      env: { GATEWAY_PORT: '0', GATEWAY_LOG_LEVEL: 'silent', GATEWAY_DATA_DIR: dataDir, GATEWAY_DATA_KEY: key },
+    });
     assert.equal(electron.messageBoxes.length, 0);
-    assert.deepEqual((await started.composition.gateway.merchants.list()).map((m) => m.name), ['Existing Shop']);
+    assert.deepEqual(
+      (await started.composition.gateway.merchants.list()).map((m) => m.name),
+      ['Existing Shop'],
+    );
     assert.equal((await login(started.restUrl, { login: 'till', pin: '2580' })).status, 401);
   });
 
@@ -142,35 +185,76 @@ describe('first start of the desktop app', () => {
     for (const password of passwords) assert.ok(!log.includes(password), 'a staff password was logged');
   });
 
-  test("\"Join a shop's gateway\" creates no shop; the window's join (POST /ui/setup/join, this computer only, while it has no shop) makes it a till whose staff log in", TIMEOUT, async () => {
-    const centre = await startGateway();
-    try {
-      const merchant = createMerchant(centre.dataDir, 'Corner Bakery');
-      const cashier = runGateway(['staff', 'create', '--data-dir', centre.dataDir, '--merchant', merchant.merchant_id, '--role', 'cashier', '--login', 'kim', '--name', 'Kim Lee', '--pin', '5731', '--json']);
-      assert.equal(cashier.status, 0, cashier.stderr);
-      const invite = runGateway(['till', 'invite', '--data-dir', centre.dataDir, '--merchant', merchant.merchant_id, '--till-id', 'TILL-3', '--json']);
-      assert.equal(invite.status, 0, invite.stderr);
-      const { code } = JSON.parse(invite.stdout) as { code: string };
+  test(
+    '"Join a shop\'s gateway" creates no shop; the window\'s join (POST /ui/setup/join, this computer only, while it has no shop) makes it a till whose staff log in',
+    TIMEOUT,
+    async () => {
+      const centre = await startGateway();
+      try {
+        const merchant = createMerchant(centre.dataDir, 'Corner Bakery');
+        const cashier = runGateway([
+          'staff',
+          'create',
+          '--data-dir',
+          centre.dataDir,
+          '--merchant',
+          merchant.merchant_id,
+          '--role',
+          'cashier',
+          '--login',
+          'kim',
+          '--name',
+          'Kim Lee',
+          '--pin',
+          '5731',
+          '--json',
+        ]);
+        assert.equal(cashier.status, 0, cashier.stderr);
+        const invite = runGateway([
+          'till',
+          'invite',
+          '--data-dir',
+          centre.dataDir,
+          '--merchant',
+          merchant.merchant_id,
+          '--till-id',
+          'TILL-3',
+          '--json',
+        ]);
+        assert.equal(invite.status, 0, invite.stderr);
+        const { code } = JSON.parse(invite.stdout) as { code: string };
 
-      const dataDir = makeTempDir('tillgate-data-');
-      const { electron, started } = await startShell(dataDir, {}, [1]);
-      assert.equal(electron.messageBoxes.length, 1, 'no credentials: no shop was made here');
-      assert.equal((await started.composition.gateway.merchants.list()).length, 0);
-      const setup = async () => (await (await fetch(`${started.restUrl}/ui/setup`)).json()) as { has_shop: boolean; joined: boolean; till_id: string | null };
-      assert.deepEqual(await setup(), { has_shop: false, joined: false, centre_url: null, till_id: null, can_join: true });
-      const join = (body: unknown) => fetch(`${started.restUrl}/ui/setup/join`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      const wrong = await join({ centre: centre.url, code: 'AAAA-BBBB-CCCC-DDDD-EEEE' });
-      assert.equal(wrong.status, 404, await wrong.clone().text());
-      const joined = await join({ centre: centre.url, code });
-      assert.equal(joined.status, 200, await joined.clone().text());
-      const summary = (await joined.json()) as { till_id: string; merchant_name: string; centre_url: string };
-      assert.deepEqual([summary.till_id, summary.merchant_name, summary.centre_url], ['TILL-3', 'Corner Bakery', centre.url]);
-      assert.deepEqual(await setup(), { has_shop: true, joined: true, centre_url: centre.url, till_id: 'TILL-3', can_join: false });
-      // The centre's staff log in here (the replica), and a second join is refused.
-      assert.deepEqual(await login(started.restUrl, { login: 'kim', pin: '5731' }), { status: 200, role: 'cashier', merchant: 'Corner Bakery', name: 'Kim Lee' });
-      assert.equal((await join({ centre: centre.url, code })).status, 400);
-    } finally {
-      await centre.stop();
-    }
-  });
+        const dataDir = makeTempDir('tillgate-data-');
+        const { electron, started } = await startShell(dataDir, {}, [1]);
+        assert.equal(electron.messageBoxes.length, 1, 'no credentials: no shop was made here');
+        assert.equal((await started.composition.gateway.merchants.list()).length, 0);
+        const setup = async () =>
+          (await (await fetch(`${started.restUrl}/ui/setup`)).json()) as { has_shop: boolean; joined: boolean; till_id: string | null };
+        assert.deepEqual(await setup(), { has_shop: false, joined: false, centre_url: null, till_id: null, can_join: true });
+        const join = (body: unknown) =>
+          fetch(`${started.restUrl}/ui/setup/join`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          });
+        const wrong = await join({ centre: centre.url, code: 'AAAA-BBBB-CCCC-DDDD-EEEE' });
+        assert.equal(wrong.status, 404, await wrong.clone().text());
+        const joined = await join({ centre: centre.url, code });
+        assert.equal(joined.status, 200, await joined.clone().text());
+        const summary = (await joined.json()) as { till_id: string; merchant_name: string; centre_url: string };
+        assert.deepEqual([summary.till_id, summary.merchant_name, summary.centre_url], ['TILL-3', 'Corner Bakery', centre.url]);
+        assert.deepEqual(await setup(), { has_shop: true, joined: true, centre_url: centre.url, till_id: 'TILL-3', can_join: false });
+        // The centre's staff log in here (the replica), and a second join is refused.
+        assert.deepEqual(await login(started.restUrl, { login: 'kim', pin: '5731' }), {
+          status: 200,
+          role: 'cashier',
+          merchant: 'Corner Bakery',
+          name: 'Kim Lee',
+        });
+        assert.equal((await join({ centre: centre.url, code })).status, 400);
+      } finally {
+        await centre.stop();
+      }
+    },
+  );
 });

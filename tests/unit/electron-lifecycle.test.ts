@@ -81,7 +81,10 @@ describe('Electron shell life cycle', () => {
 
   test('before ready: privileged app scheme, sandbox for all renderers, data folder as userData', TIMEOUT, () => {
     const { electron, dataDir, handle } = setup();
-    assert.deepEqual(electron.schemes.map((s) => s.scheme), [APP_SCHEME]);
+    assert.deepEqual(
+      electron.schemes.map((s) => s.scheme),
+      [APP_SCHEME],
+    );
     assert.equal(electron.app.sandboxEnabled, true);
     assert.equal(electron.app.getPath('userData'), dataDir);
     assert.equal(electron.app.getPath('sessionData'), join(dataDir, 'chromium'));
@@ -157,7 +160,10 @@ describe('Electron shell life cycle', () => {
     let listenerClosedBeforeDb = false;
     const closeDatabase = started.composition.close.bind(started.composition);
     started.composition.close = async () => {
-      listenerClosedBeforeDb = await fetch(`${started.restUrl}/health`).then(() => false, () => true);
+      listenerClosedBeforeDb = await fetch(`${started.restUrl}/health`).then(
+        () => false,
+        () => true,
+      );
       await closeDatabase();
     };
     const event = fakeEvent();
@@ -216,16 +222,24 @@ describe('the bundled main process (dist/electron/main.cjs)', () => {
     const build = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build-electron.mjs')], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(build.status, 0, build.stderr);
     const preload = readFileSync(join(ROOT, 'dist', 'electron', 'preload.cjs'), 'utf8');
-    assert.deepEqual([...preload.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]), ['electron'], 'sandboxed preload requires only electron');
+    assert.deepEqual(
+      [...preload.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]),
+      ['electron'],
+      'sandboxed preload requires only electron',
+    );
 
     // In a child process, so that a broken bundle cannot leave a listener open in this one.
     const appData = makeTempDir('tillgate-appdata-');
-    const run = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'tests', 'helpers', 'bundle-smoke.ts'), join(ROOT, 'dist', 'electron', 'main.cjs'), appData], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      timeout: 25_000,
-      env: { ...withoutDataDir(process.env), GATEWAY_PORT: '0', GATEWAY_LOG_LEVEL: 'silent' },
-    });
+    const run = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', join(ROOT, 'tests', 'helpers', 'bundle-smoke.ts'), join(ROOT, 'dist', 'electron', 'main.cjs'), appData],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+        timeout: 25_000,
+        env: { ...withoutDataDir(process.env), GATEWAY_PORT: '0', GATEWAY_LOG_LEVEL: 'silent' },
+      },
+    );
     assert.equal(run.status, 0, `bundle smoke run failed:\n${run.stdout}\n${run.stderr}`);
     const report = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, unknown>;
     assert.deepEqual(report, {

@@ -135,7 +135,12 @@ describe('navigation and window-open guard', () => {
 
   test('<webview> attachment is prevented', () => {
     const { contents } = hardened();
-    const event = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true; } };
+    const event = {
+      defaultPrevented: false,
+      preventDefault() {
+        this.defaultPrevented = true;
+      },
+    };
     contents.emit('will-attach-webview', event);
     assert.equal(event.defaultPrevented, true);
   });
@@ -143,7 +148,12 @@ describe('navigation and window-open guard', () => {
 
 describe('content security policy', () => {
   test('the policy allows only the app itself: no remote origin, no eval, no objects, no frames', () => {
-    const directives = new Map(CONTENT_SECURITY_POLICY.split(';').map((d) => { const [name = '', ...values] = d.trim().split(/\s+/); return [name, values]; }));
+    const directives = new Map(
+      CONTENT_SECURITY_POLICY.split(';').map((d) => {
+        const [name = '', ...values] = d.trim().split(/\s+/);
+        return [name, values];
+      }),
+    );
     assert.deepEqual(directives.get('default-src'), ["'self'"]);
     assert.deepEqual(directives.get('script-src'), ["'self'"]);
     assert.deepEqual(directives.get('connect-src'), ["'self'"]);
@@ -155,7 +165,7 @@ describe('content security policy', () => {
   test('the session adds the CSP to every response and replaces a weaker one', () => {
     const session = new FakeSession();
     installContentSecurityPolicy(session);
-    const headers = session.headersFor(APP_ENTRY_URL, { 'content-type': ['text/html'], 'content-security-policy': ["default-src *"] });
+    const headers = session.headersFor(APP_ENTRY_URL, { 'content-type': ['text/html'], 'content-security-policy': ['default-src *'] });
     assert.deepEqual(headers, { 'content-type': ['text/html'], 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] });
     assert.deepEqual(withContentSecurityPolicy(undefined), { 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] });
   });
@@ -261,8 +271,14 @@ describe('validated IPC', () => {
 
   test('the main frame of our window at the app origin gets answers', async () => {
     const { ipcMain, window } = setup();
-    assert.deepEqual(await ipcMain.invoke('gateway:health', window.webContents.invokeEvent(), undefined), { status: 'ok', version: API_VERSION });
-    assert.deepEqual(await ipcMain.invoke('gateway:info', window.webContents.invokeEvent()), { restUrl: 'http://127.0.0.1:8420', dataDir: '/data' });
+    assert.deepEqual(await ipcMain.invoke('gateway:health', window.webContents.invokeEvent(), undefined), {
+      status: 'ok',
+      version: API_VERSION,
+    });
+    assert.deepEqual(await ipcMain.invoke('gateway:info', window.webContents.invokeEvent()), {
+      restUrl: 'http://127.0.0.1:8420',
+      dataDir: '/data',
+    });
   });
 
   test('a sender frame from another origin is rejected before the handler runs', async () => {
@@ -299,7 +315,10 @@ describe('validated IPC', () => {
     const window = new FakeWindow(mainWindowOptions('/p.cjs'));
     window.webContents.mainFrame.url = APP_ENTRY_URL;
     assert.equal(isTrustedSender(window.webContents.invokeEvent(), window), true);
-    assert.equal(isTrustedSender({ sender: { id: window.webContents.id + 1000 }, senderFrame: window.webContents.mainFrame }, window), false);
+    assert.equal(
+      isTrustedSender({ sender: { id: window.webContents.id + 1000 }, senderFrame: window.webContents.mainFrame }, window),
+      false,
+    );
     assert.equal(isTrustedSender(window.webContents.invokeEvent(new FakeFrame('app://evil/index.html')), window), false);
     assert.equal(isTrustedSender(window.webContents.invokeEvent(), undefined), false);
   });
@@ -312,14 +331,23 @@ describe('validated IPC', () => {
 
   test('a handler for a channel outside the allow-list cannot be registered', () => {
     const handlers = { ...gatewayIpcHandlers({ restUrl: '', dataDir: '' }), 'shell:exec': () => 'pwned' } as unknown as IpcHandlers;
-    assert.throws(() => registerValidatedIpc(new FakeIpcMain(), handlers, { trustedWindow: () => undefined, logger: recordingLogger() }), /not in the allow-list/);
+    assert.throws(
+      () => registerValidatedIpc(new FakeIpcMain(), handlers, { trustedWindow: () => undefined, logger: recordingLogger() }),
+      /not in the allow-list/,
+    );
   });
 });
 
 describe('preload bridge', () => {
   function fakeIpcRenderer() {
     const calls: unknown[][] = [];
-    return { calls, invoke: async (...args: unknown[]) => { calls.push(args); return { status: 'ok', version: API_VERSION }; } };
+    return {
+      calls,
+      invoke: async (...args: unknown[]) => {
+        calls.push(args);
+        return { status: 'ok', version: API_VERSION };
+      },
+    };
   }
 
   test('forwards allow-listed channels with exactly channel and payload', async () => {
@@ -414,7 +442,11 @@ describe('data key under the OS keychain', () => {
 
   test('GATEWAY_DATA_KEY wins, as on the headless host', () => {
     const key = Buffer.alloc(32, 9);
-    const result = loadDesktopDataKey(tempDir('tillgate-key-'), { safeStorage: new FakeSafeStorage(), logger: recordingLogger(), env: { GATEWAY_DATA_KEY: key.toString('base64') } });
+    const result = loadDesktopDataKey(tempDir('tillgate-key-'), {
+      safeStorage: new FakeSafeStorage(),
+      logger: recordingLogger(),
+      env: { GATEWAY_DATA_KEY: key.toString('base64') },
+    });
     assert.ok(result.key.equals(key));
     assert.equal(result.source, 'GATEWAY_DATA_KEY');
   });
@@ -428,11 +460,17 @@ describe('better-sqlite3 binary per runtime', () => {
   });
 
   test('Electron in development: native/electron/<platform>-<arch>/', () => {
-    assert.equal(electronNativeBinding({ ...base, electronVersion: '40.9.3' }), join('/repo', 'native', 'electron', 'linux-x64', 'better_sqlite3.node'));
+    assert.equal(
+      electronNativeBinding({ ...base, electronVersion: '40.9.3' }),
+      join('/repo', 'native', 'electron', 'linux-x64', 'better_sqlite3.node'),
+    );
   });
 
   test('packaged Electron: <resources>/native/, outside app.asar', () => {
-    assert.equal(electronNativeBinding({ ...base, electronVersion: '40.9.3', isPackaged: true }), join('/opt/Tillgate/resources', 'native', 'better_sqlite3.node'));
+    assert.equal(
+      electronNativeBinding({ ...base, electronVersion: '40.9.3', isPackaged: true }),
+      join('/opt/Tillgate/resources', 'native', 'better_sqlite3.node'),
+    );
   });
 });
 

@@ -21,7 +21,8 @@ const SAME_AS_ENGLISH: Readonly<Record<Exclude<StaffLanguage, 'en'>, ReadonlySet
 function argumentsOf(elements: MessageFormatElement[], into = new Map<string, string>()): Map<string, string> {
   for (const element of elements) {
     if (element.type === TYPE.argument) into.set(element.value, 'argument');
-    if (element.type === TYPE.number || element.type === TYPE.date || element.type === TYPE.time) into.set(element.value, TYPE[element.type]);
+    if (element.type === TYPE.number || element.type === TYPE.date || element.type === TYPE.time)
+      into.set(element.value, TYPE[element.type]);
     if (element.type === TYPE.plural || element.type === TYPE.select) {
       into.set(element.value, TYPE[element.type]);
       for (const option of Object.values(element.options)) argumentsOf(option.value, into);
@@ -46,7 +47,11 @@ describe('the staff message catalogues', () => {
         const message = catalogue[id];
         assert.ok(message.trim().length > 0, `${language} ${id} is empty`);
         const elements = parse(message);
-        assert.deepEqual([...argumentsOf(elements)].sort(), [...argumentsOf(parse(english[id]))].sort(), `${language} ${id}: other arguments than English's`);
+        assert.deepEqual(
+          [...argumentsOf(elements)].sort(),
+          [...argumentsOf(parse(english[id]))].sort(),
+          `${language} ${id}: other arguments than English's`,
+        );
         if (language !== 'en' && message === english[id]) {
           assert.ok(SAME_AS_ENGLISH[language].has(id), `${language} ${id} is still English: "${message}"`);
         }
@@ -63,17 +68,24 @@ describe('the staff message catalogues', () => {
         seen.set(key, name);
       }
       for (const language of ['de', 'pt', 'hr'] as const) {
-        for (const key of area.sameAsEnglish[language] as readonly string[]) assert.ok(key in area.en, `${name}.sameAsEnglish.${language} names ${key}, no key of its`);
+        for (const key of area.sameAsEnglish[language] as readonly string[])
+          assert.ok(key in area.en, `${name}.sameAsEnglish.${language} names ${key}, no key of its`);
       }
     }
   });
 
   test('the pseudo-locale keeps every message formattable with its arguments, accented and at least 30 % longer', () => {
-    const intl = createIntl({ locale: 'en-GB', messages: Object.fromEntries(Object.entries(english).map(([id, text]) => [id, pseudoMessage(text)])) });
+    const intl = createIntl({
+      locale: 'en-GB',
+      messages: Object.fromEntries(Object.entries(english).map(([id, text]) => [id, pseudoMessage(text)])),
+    });
     for (const id of keys as MessageId[]) {
       const tag = (chunks: unknown[]) => chunks.join('');
       const values = Object.fromEntries(
-        [...argumentsOf(parse(english[id]))].map(([name, kind]) => [name, kind === 'plural' || kind === 'number' ? 2 : kind === 'date' || kind === 'time' ? new Date(0) : kind === 'tag' ? tag : 'other']),
+        [...argumentsOf(parse(english[id]))].map(([name, kind]) => [
+          name,
+          kind === 'plural' || kind === 'number' ? 2 : kind === 'date' || kind === 'time' ? new Date(0) : kind === 'tag' ? tag : 'other',
+        ]),
       );
       const text = (formatted: unknown) => (Array.isArray(formatted) ? formatted.join('') : String(formatted));
       const plain = text(createIntl({ locale: 'en-GB', messages: english }).formatMessage({ id }, values));
@@ -87,7 +99,11 @@ describe('the staff message catalogues', () => {
   test('selects format in every language', () => {
     for (const language of STAFF_LANGUAGES) {
       const intl = createIntl({ locale: INTL_LOCALES[language], messages: CATALOGUES[language] });
-      assert.notEqual(intl.formatMessage({ id: 'login.missing' }, { method: 'pin' }), intl.formatMessage({ id: 'login.missing' }, { method: 'password' }), language);
+      assert.notEqual(
+        intl.formatMessage({ id: 'login.missing' }, { method: 'pin' }),
+        intl.formatMessage({ id: 'login.missing' }, { method: 'password' }),
+        language,
+      );
     }
   });
 

@@ -15,7 +15,14 @@ function depthOf(value: unknown): number {
 // Strings full of what a scanner could mistake for structure: brackets, quotes, backslashes.
 const tricky = fc.string({ unit: fc.constantFrom('[', ']', '{', '}', '"', '\\', 'a', ',', ':', '\u2028'), maxLength: 12 });
 const value = fc.letrec((tie) => ({
-  node: fc.oneof({ depthSize: 'small', withCrossShrink: true }, tricky, fc.integer(), fc.constant(null), fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(tricky, tie('node'), { maxKeys: 3 })),
+  node: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    tricky,
+    fc.integer(),
+    fc.constant(null),
+    fc.array(tie('node'), { maxLength: 3 }),
+    fc.dictionary(tricky, tie('node'), { maxKeys: 3 }),
+  ),
 })).node;
 
 test('nestsDeeperThan agrees with the depth of the parsed value, for any limit and any string content', () => {

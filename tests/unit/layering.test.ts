@@ -21,17 +21,39 @@ function violations(filename: string, code: string): string[] {
 
 /** One import of `source` (a value, or a type with `kind` 'type'), used so nothing is unused. */
 function importOf(source: string, kind: 'value' | 'type' = 'value'): string {
-  return kind === 'type' ? `import type { X } from '${source}';\nexport type Y = X;` : `import { x } from '${source}';\nexport const y = x;`;
+  return kind === 'type'
+    ? `import type { X } from '${source}';\nexport type Y = X;`
+    : `import { x } from '${source}';\nexport const y = x;`;
 }
 
 test('main/core may not import adapters or hosts', () => {
-  for (const source of ['fastify', 'better-sqlite3', 'electron', 'pino', '../../db/open.js', '../http/server.js', '../infra/vault.js', '../compose.js', '../../settings.js']) {
+  for (const source of [
+    'fastify',
+    'better-sqlite3',
+    'electron',
+    'pino',
+    '../../db/open.js',
+    '../http/server.js',
+    '../infra/vault.js',
+    '../compose.js',
+    '../../settings.js',
+  ]) {
     const found = violations('main/core/payments/capture.ts', `import { x } from '${source}';\nexport const y = x;`);
     assert.equal(found.length, 1, `import of ${source} from main/core should be reported`);
     assert.match(found[0] ?? '', /no-restricted-imports/);
   }
-  assert.deepEqual(violations('main/core/payments/capture.ts', "import { createHash } from 'node:crypto';\nimport { x } from '../kernel.js';\nexport const y = [x, createHash];"), []);
-  assert.deepEqual(violations('main/core/gateway.ts', importOf('./settings/back-office-settings.js')), [], 'the settings feature is not the host settings');
+  assert.deepEqual(
+    violations(
+      'main/core/payments/capture.ts',
+      "import { createHash } from 'node:crypto';\nimport { x } from '../kernel.js';\nexport const y = [x, createHash];",
+    ),
+    [],
+  );
+  assert.deepEqual(
+    violations('main/core/gateway.ts', importOf('./settings/back-office-settings.js')),
+    [],
+    'the settings feature is not the host settings',
+  );
 });
 
 test('only main/electron and preload may import electron', () => {
@@ -45,9 +67,19 @@ test('the renderer imports no node: module, nothing of main/ or db/, and the con
   assert.equal(violations('renderer/src/app.tsx', "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;").length, 1);
   assert.equal(violations('renderer/src/till/till.tsx', importOf('crypto')).length, 1);
   assert.equal(violations('renderer/src/app.tsx', "import { compose } from '../../main/compose.js';\nexport const c = compose;").length, 1);
-  assert.equal(violations('renderer/src/app.tsx', "import type { Gateway } from '../../main/core/gateway.js';\nexport type G = Gateway;").length, 1, 'not even a type: the contract has it');
+  assert.equal(
+    violations('renderer/src/app.tsx', "import type { Gateway } from '../../main/core/gateway.js';\nexport type G = Gateway;").length,
+    1,
+    'not even a type: the contract has it',
+  );
   assert.equal(violations('renderer/src/sales/today.tsx', importOf('../../../db/sqlite-store.js', 'type')).length, 1);
-  assert.deepEqual(violations('renderer/src/sales/today.tsx', "import { TransactionStatus } from '../../../contract/codes.js';\nexport const s = TransactionStatus;"), []);
+  assert.deepEqual(
+    violations(
+      'renderer/src/sales/today.tsx',
+      "import { TransactionStatus } from '../../../contract/codes.js';\nexport const s = TransactionStatus;",
+    ),
+    [],
+  );
   assert.deepEqual(violations('renderer/src/till/money.ts', importOf('../../../contract/money.js')), []);
   assert.deepEqual(violations('renderer/src/api/client.ts', importOf('../../../contract/api/payments.js', 'type')), []);
   const schema = violations('renderer/src/api/client.ts', importOf('../../../contract/api/payments.js'));
@@ -56,26 +88,47 @@ test('the renderer imports no node: module, nothing of main/ or db/, and the con
 });
 
 test("the renderer writes no gateway path: it names the contract's operation", () => {
-  for (const code of ["export const p = '/ui/tills';", 'export const p = (id: string) => `/rest/transactions/${id}/refunds`;', "export const p = '/v2/network_tokens';"]) {
+  for (const code of [
+    "export const p = '/ui/tills';",
+    'export const p = (id: string) => `/rest/transactions/${id}/refunds`;',
+    "export const p = '/v2/network_tokens';",
+  ]) {
     const found = violations('renderer/src/tills/tills-client.ts', code);
     assert.equal(found.length, 1, code);
     assert.match(found[0] ?? '', /belongs to the contract/);
   }
-  assert.deepEqual(violations('renderer/src/dashboard/dashboard.tsx', "export const links = ['/docs#/Postbacks', '#/network-tokens', '/app/'];"), []);
-  assert.equal(violations('renderer/src/app.tsx', 'const a = 1;\nexport default a;').length, 1, 'default exports stay refused in the renderer');
+  assert.deepEqual(
+    violations('renderer/src/dashboard/dashboard.tsx', "export const links = ['/docs#/Postbacks', '#/network-tokens', '/app/'];"),
+    [],
+  );
+  assert.equal(
+    violations('renderer/src/app.tsx', 'const a = 1;\nexport default a;').length,
+    1,
+    'default exports stay refused in the renderer',
+  );
   assert.deepEqual(violations('tests/http/tills.test.ts', "export const p = '/ui/tills';"), [], 'tests call the API as a client does');
 });
 
 test("main writes no gateway path either: routes, hooks, the centre connection and the core's list URLs name operations", () => {
-  for (const file of ['main/http/routes/tills/routes.ts', 'main/http/till-relay.ts', 'main/infra/centre-connection.ts', 'main/core/network-tokens/network-tokens.ts', 'main/electron/api-bridge.ts']) {
+  for (const file of [
+    'main/http/routes/tills/routes.ts',
+    'main/http/till-relay.ts',
+    'main/infra/centre-connection.ts',
+    'main/core/network-tokens/network-tokens.ts',
+    'main/electron/api-bridge.ts',
+  ]) {
     const found = violations(file, "export const p = '/centre/heartbeat';");
     assert.equal(found.length, 1, file);
     assert.match(found[0] ?? '', /belongs to the contract/);
   }
-  assert.deepEqual(violations('main/http/openapi-examples.ts', "export const p = '/v2/network_tokens';"), [], "the document's examples show paths as a client writes them");
+  assert.deepEqual(
+    violations('main/http/openapi-examples.ts', "export const p = '/v2/network_tokens';"),
+    [],
+    "the document's examples show paths as a client writes them",
+  );
 });
 
-test("a core message names no route: it says the operation or the thing in words", () => {
+test('a core message names no route: it says the operation or the thing in words', () => {
   for (const code of [
     "export const m = 'Status cannot be set here; use PUT /rest/invoices/:invoice_number/status_change.';",
     'export const m = (type: string) => `${type} does not support /rest/authorize`;',
@@ -87,9 +140,23 @@ test("a core message names no route: it says the operation or the thing in words
     assert.equal(found.length, 1, code);
     assert.match(found[0] ?? '', /does not name a route/);
   }
-  assert.deepEqual(violations('main/core/receipts/receipts.ts', "export const m = 'must be a printer device such as /dev/usb/lp0, COM3';\nexport const u = (base: string, token: string) => `${base}/receipt/${token}`;"), [], 'a device path and a customer page are no API route');
-  assert.deepEqual(violations('main/core/invoices/invoices.ts', "export const m = \"Status cannot be set here; the invoice's status change sets it.\";"), []);
-  assert.deepEqual(violations('main/core/till/attempts.ts', "import type { X } from '../centre/ports.js';\nexport type Y = X;"), [], 'a relative import of a feature folder is no route');
+  assert.deepEqual(
+    violations(
+      'main/core/receipts/receipts.ts',
+      "export const m = 'must be a printer device such as /dev/usb/lp0, COM3';\nexport const u = (base: string, token: string) => `${base}/receipt/${token}`;",
+    ),
+    [],
+    'a device path and a customer page are no API route',
+  );
+  assert.deepEqual(
+    violations('main/core/invoices/invoices.ts', 'export const m = "Status cannot be set here; the invoice\'s status change sets it.";'),
+    [],
+  );
+  assert.deepEqual(
+    violations('main/core/till/attempts.ts', "import type { X } from '../centre/ports.js';\nexport type Y = X;"),
+    [],
+    'a relative import of a feature folder is no route',
+  );
 });
 
 test('db imports no main/http and no electron', () => {
@@ -98,14 +165,30 @@ test('db imports no main/http and no electron', () => {
     assert.equal(found.length, 1, `import of ${source} from db should be reported`);
     assert.match(found[0] ?? '', /no-restricted-imports/);
   }
-  assert.deepEqual(violations('db/staff/repositories.ts', "import Database from 'better-sqlite3';\nimport type { Store } from '../../main/core/unit-of-work.js';\nimport { ErrorCode } from '../../contract/codes.js';\nexport const d = [Database, ErrorCode];\nexport type S = Store;"), []);
+  assert.deepEqual(
+    violations(
+      'db/staff/repositories.ts',
+      "import Database from 'better-sqlite3';\nimport type { Store } from '../../main/core/unit-of-work.js';\nimport { ErrorCode } from '../../contract/codes.js';\nexport const d = [Database, ErrorCode];\nexport type S = Store;",
+    ),
+    [],
+  );
 });
 
 test('main/http imports no db', () => {
   for (const source of ['../../../../db/sqlite-store.js', '../../../../db/staff/repositories.js', 'better-sqlite3', 'electron']) {
-    assert.equal(violations('main/http/routes/payments/routes.ts', importOf(source)).length, 1, `import of ${source} from main/http should be reported`);
+    assert.equal(
+      violations('main/http/routes/payments/routes.ts', importOf(source)).length,
+      1,
+      `import of ${source} from main/http should be reported`,
+    );
   }
-  assert.deepEqual(violations('main/http/routes/payments/routes.ts', `${importOf('../../../core/gateway.js', 'type')}\nimport { PaymentRequestSchema } from '../../../../contract/api/payments.js';\nexport const p = PaymentRequestSchema;`), []);
+  assert.deepEqual(
+    violations(
+      'main/http/routes/payments/routes.ts',
+      `${importOf('../../../core/gateway.js', 'type')}\nimport { PaymentRequestSchema } from '../../../../contract/api/payments.js';\nexport const p = PaymentRequestSchema;`,
+    ),
+    [],
+  );
 });
 
 test('contract/ imports nothing of the project and nothing of Node', () => {
@@ -127,8 +210,20 @@ test('contract/ imports nothing of the project and nothing of Node', () => {
   for (const global of ['Buffer.from("a")', 'process.env.X']) {
     assert.equal(violations('contract/cards.ts', `export const x = ${global};`).length, 1, `${global} in contract/ should be reported`);
   }
-  assert.deepEqual(violations('contract/money.ts', `${importOf('currency-codes')}\nimport { MAX_AMOUNT_TEXT } from './constants.js';\nexport const m = MAX_AMOUNT_TEXT;`), []);
-  assert.deepEqual(violations('contract/api/payments.ts', "import { Type } from '@sinclair/typebox';\nimport { PAYMENT_TYPES } from '../constants.js';\nimport { Str } from './common.js';\nexport const s = [Type, PAYMENT_TYPES, Str];"), []);
+  assert.deepEqual(
+    violations(
+      'contract/money.ts',
+      `${importOf('currency-codes')}\nimport { MAX_AMOUNT_TEXT } from './constants.js';\nexport const m = MAX_AMOUNT_TEXT;`,
+    ),
+    [],
+  );
+  assert.deepEqual(
+    violations(
+      'contract/api/payments.ts',
+      "import { Type } from '@sinclair/typebox';\nimport { PAYMENT_TYPES } from '../constants.js';\nimport { Str } from './common.js';\nexport const s = [Type, PAYMENT_TYPES, Str];",
+    ),
+    [],
+  );
 });
 
 test('an import cycle is reported', () => {
@@ -142,14 +237,23 @@ test('an import cycle is reported', () => {
   // The rule reads the imported files from disk: lint where they are.
   const here = new Linter({ configType: 'flat', cwd: dir });
   const found = here.verify(a, cycles, { filename: join(dir, 'feature/a.ts') });
-  assert.deepEqual(found.map((m) => m.ruleId), ['import/no-cycle']);
-  assert.deepEqual(here.verify("import { a } from './a.js';\nexport const c = () => a;\n", cycles, { filename: join(dir, 'feature/c.ts') }), [], 'c only uses a: no cycle');
+  assert.deepEqual(
+    found.map((m) => m.ruleId),
+    ['import/no-cycle'],
+  );
+  assert.deepEqual(
+    here.verify("import { a } from './a.js';\nexport const c = () => a;\n", cycles, { filename: join(dir, 'feature/c.ts') }),
+    [],
+    'c only uses a: no cycle',
+  );
 });
 
 const features = coreFeatures as Record<string, string[]>;
 
 test('every folder of main/core is a feature of the table, and the table has no cycle', () => {
-  const folders = readdirSync('main/core', { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+  const folders = readdirSync('main/core', { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
   assert.deepEqual([...folders].sort(), Object.keys(features).sort(), 'a new folder must say which features it uses');
   // Kahn's sort: every feature can be placed after all it uses.
   const placed = new Set<string>();
@@ -171,12 +275,34 @@ test('a core feature imports only the features it lists, and never gateway.ts', 
   const unlisted = violations('main/core/payments/capture.ts', importOf('../invoices/invoices.js'));
   assert.equal(unlisted.length, 1, 'payments does not list invoices');
   assert.match(unlisted[0] ?? '', /may import only the features it lists/);
-  assert.equal(violations('main/core/mandates/mandates.ts', importOf('../payments/ports.js', 'type')).length, 1, 'not even a type of a feature it does not list');
+  assert.equal(
+    violations('main/core/mandates/mandates.ts', importOf('../payments/ports.js', 'type')).length,
+    1,
+    'not even a type of a feature it does not list',
+  );
   assert.equal(violations('main/core/transactions/queries.ts', importOf('../postbacks/postbacks.js')).length, 1);
-  assert.equal(violations('main/core/network-tokens/network-tokens.ts', importOf('../gateway.js', 'type')).length, 1, 'the composition is above every feature');
-  assert.equal(violations('main/core/payments/capture.ts', importOf('../../http/server.js')).length, 1, 'the core rules still hold in a feature');
-  assert.deepEqual(violations('main/core/payments/capture.ts', importOf('../network-tokens/network-tokens.js')), [], 'payments lists tokens');
-  assert.deepEqual(violations('main/core/payments/capture.ts', `${importOf('../kernel.js', 'type')}\nimport { apiError } from '../errors.js';\nimport { t } from './ports.js';\nexport const e = [apiError, t];`), []);
+  assert.equal(
+    violations('main/core/network-tokens/network-tokens.ts', importOf('../gateway.js', 'type')).length,
+    1,
+    'the composition is above every feature',
+  );
+  assert.equal(
+    violations('main/core/payments/capture.ts', importOf('../../http/server.js')).length,
+    1,
+    'the core rules still hold in a feature',
+  );
+  assert.deepEqual(
+    violations('main/core/payments/capture.ts', importOf('../network-tokens/network-tokens.js')),
+    [],
+    'payments lists tokens',
+  );
+  assert.deepEqual(
+    violations(
+      'main/core/payments/capture.ts',
+      `${importOf('../kernel.js', 'type')}\nimport { apiError } from '../errors.js';\nimport { t } from './ports.js';\nexport const e = [apiError, t];`,
+    ),
+    [],
+  );
 });
 
 test('the kernel files of main/core import no feature; the unit of work takes only their ports', () => {
@@ -192,16 +318,40 @@ test('main/infra and main/processor have import rules of their own', () => {
   for (const source of ['../http/server.js', '../../db/open.js', '../processor/simulator.js', '../compose.js', 'electron']) {
     assert.equal(violations('main/infra/mailer.ts', importOf(source)).length, 1, `main/infra importing ${source} should be reported`);
   }
-  assert.deepEqual(violations('main/infra/mailer.ts', `${importOf('../core/mail/ports.js', 'type')}\nimport { minorToAmount } from '../../contract/money.js';\nexport const m = minorToAmount;`), []);
-  for (const source of ['../infra/vault.js', '../http/server.js', '../../db/open.js', '../core/payments/payments.js', '../core/gateway.js']) {
-    assert.equal(violations('main/processor/simulator.ts', importOf(source)).length, 1, `main/processor importing ${source} should be reported`);
+  assert.deepEqual(
+    violations(
+      'main/infra/mailer.ts',
+      `${importOf('../core/mail/ports.js', 'type')}\nimport { minorToAmount } from '../../contract/money.js';\nexport const m = minorToAmount;`,
+    ),
+    [],
+  );
+  for (const source of [
+    '../infra/vault.js',
+    '../http/server.js',
+    '../../db/open.js',
+    '../core/payments/payments.js',
+    '../core/gateway.js',
+  ]) {
+    assert.equal(
+      violations('main/processor/simulator.ts', importOf(source)).length,
+      1,
+      `main/processor importing ${source} should be reported`,
+    );
   }
-  assert.deepEqual(violations('main/processor/simulator.ts', `${importOf('../core/payments/ports.js', 'type')}\nimport { c } from '../core/kernel.js';\nexport const k = c;`), []);
+  assert.deepEqual(
+    violations(
+      'main/processor/simulator.ts',
+      `${importOf('../core/payments/ports.js', 'type')}\nimport { c } from '../core/kernel.js';\nexport const k = c;`,
+    ),
+    [],
+  );
 });
 
 test('no file of main/core is over 600 lines: a feature grows by files beside its use cases', () => {
   const files = (dir: string): string[] =>
-    readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : []));
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory() ? files(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+    );
   const long = files('main/core')
     .map((file) => ({ file, lines: readFileSync(file, 'utf8').split('\n').length }))
     .filter(({ lines }) => lines > 600);
@@ -223,8 +373,17 @@ function featurePorts() {
     assert.equal(units.length, 1, `${file} declares one view of the unit of work (<Feature>Unit)`);
     const unit = units[0] as ts.InterfaceDeclaration;
     const heritage = (unit.heritageClauses ?? []).flatMap((h) => h.types.map((t) => t.expression.getText(source)));
-    const members = unit.members.filter(ts.isPropertySignature).map((m) => ({ name: m.name.getText(source), type: m.type as ts.TypeNode, text: m.type?.getText(source) ?? '' }));
-    return { feature, file, unit: unit.name.text, heritage, members, repositories: interfaces.map((i) => i.name.text).filter((n) => n.endsWith('Repository')) };
+    const members = unit.members
+      .filter(ts.isPropertySignature)
+      .map((m) => ({ name: m.name.getText(source), type: m.type as ts.TypeNode, text: m.type?.getText(source) ?? '' }));
+    return {
+      feature,
+      file,
+      unit: unit.name.text,
+      heritage,
+      members,
+      repositories: interfaces.map((i) => i.name.text).filter((n) => n.endsWith('Repository')),
+    };
   });
 }
 
@@ -234,11 +393,12 @@ function namedRepositories(type: ts.TypeNode): { full: string | undefined; picke
   const name = type.typeName.getText();
   if (name.endsWith('Repository')) return { full: name, picked: undefined };
   const first = type.typeArguments?.[0];
-  if (name === 'Pick' && first && ts.isTypeReferenceNode(first) && first.typeName.getText().endsWith('Repository')) return { full: undefined, picked: first.typeName.getText() };
+  if (name === 'Pick' && first && ts.isTypeReferenceNode(first) && first.typeName.getText().endsWith('Repository'))
+    return { full: undefined, picked: first.typeName.getText() };
   return { full: undefined, picked: undefined };
 }
 
-test('each feature owns its repositories: its view names only its own in full, another feature\'s only narrowed, and only a listed one\'s', () => {
+test("each feature owns its repositories: its view names only its own in full, another feature's only narrowed, and only a listed one's", () => {
   const ports = featurePorts();
   const owner = new Map(ports.flatMap((p) => p.repositories.map((r) => [r, p.feature] as const)));
   const unitOf = new Map(ports.map((p) => [p.unit, p.feature]));
@@ -246,34 +406,60 @@ test('each feature owns its repositories: its view names only its own in full, a
     for (const base of p.heritage) {
       if (base === 'KernelUnit') continue;
       const feature = unitOf.get(base);
-      assert.ok(feature && (features[p.feature] ?? []).includes(feature), `${p.unit} extends ${base}: only the view of a feature ${p.feature} lists (it runs that feature's code in its unit)`);
+      assert.ok(
+        feature && (features[p.feature] ?? []).includes(feature),
+        `${p.unit} extends ${base}: only the view of a feature ${p.feature} lists (it runs that feature's code in its unit)`,
+      );
     }
     for (const member of p.members) {
       const { full, picked } = namedRepositories(member.type);
-      if (full) assert.equal(owner.get(full), p.feature, `${p.unit}.${member.name}: ${full} is ${owner.get(full) ?? 'nobody'}'s repository; another feature's is reached through a narrow port (Pick<...>)`);
-      if (picked && owner.get(picked) !== p.feature) assert.ok((features[p.feature] ?? []).includes(owner.get(picked) ?? ''), `${p.unit}.${member.name}: ${picked} belongs to ${owner.get(picked)}, which ${p.feature} does not list`);
+      if (full)
+        assert.equal(
+          owner.get(full),
+          p.feature,
+          `${p.unit}.${member.name}: ${full} is ${owner.get(full) ?? 'nobody'}'s repository; another feature's is reached through a narrow port (Pick<...>)`,
+        );
+      if (picked && owner.get(picked) !== p.feature)
+        assert.ok(
+          (features[p.feature] ?? []).includes(owner.get(picked) ?? ''),
+          `${p.unit}.${member.name}: ${picked} belongs to ${owner.get(picked)}, which ${p.feature} does not list`,
+        );
     }
     for (const repository of p.repositories) {
       const kept = repository === 'OutboxRepository' ? 'outbox' : undefined;
-      assert.ok(p.members.some((m) => namedRepositories(m.type).full === repository) || kept, `${repository} is used by ${p.unit}, the view of the feature that owns it`);
+      assert.ok(
+        p.members.some((m) => namedRepositories(m.type).full === repository) || kept,
+        `${repository} is used by ${p.unit}, the view of the feature that owns it`,
+      );
     }
   }
   const owners = ports.flatMap((p) => p.members.filter((m) => namedRepositories(m.type).full).map((m) => m.name));
   assert.equal(new Set(owners).size, owners.length, 'a repository of the unit has one owning feature');
 });
 
-test('the kernel view names only the kernel\'s ports, and the composition is every feature\'s view', () => {
+test("the kernel view names only the kernel's ports, and the composition is every feature's view", () => {
   const unitOfWork = readFileSync('main/core/unit-of-work.ts', 'utf8');
   assert.doesNotMatch(unitOfWork, /from '\.\/(?!kernel\.js')/, 'unit-of-work.ts imports the kernel only');
   const gateway = readFileSync('main/core/gateway.ts', 'utf8');
   const composed = /export type GatewayUnit = ([^;]+);/.exec(gateway)?.[1] ?? '';
-  assert.deepEqual(composed.split('&').map((s) => s.trim()).sort(), featurePorts().map((p) => p.unit).sort());
+  assert.deepEqual(
+    composed
+      .split('&')
+      .map((s) => s.trim())
+      .sort(),
+    featurePorts()
+      .map((p) => p.unit)
+      .sort(),
+  );
 });
 
 /** The tables each file of db/ writes (INSERT, UPDATE, DELETE), schema history and engine moves aside. */
 function tableWriters(): Map<string, Set<string>> {
   const writers = new Map<string, Set<string>>();
-  const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+    );
   const history = /^db\/(migrations|postgres)\/|^db\/(migrate|move|backups|instance-lock|key-check)\.ts$/;
   for (const file of walk('db').filter((f) => !history.test(f))) {
     const text = readFileSync(file, 'utf8');
@@ -287,7 +473,7 @@ function tableWriters(): Map<string, Set<string>> {
   return writers;
 }
 
-test('each table is written by one feature\'s adapter (db/<feature>/) or the kernel\'s (db/kernel.ts)', () => {
+test("each table is written by one feature's adapter (db/<feature>/) or the kernel's (db/kernel.ts)", () => {
   const shared = new Map<string, string>();
   for (const [table, by] of tableWriters()) {
     // The SQLite store, when it opens, gives back every queue claim: no other process can hold one.
@@ -295,10 +481,25 @@ test('each table is written by one feature\'s adapter (db/<feature>/) or the ker
     if (written.length !== 1) shared.set(table, written.join(', '));
   }
   assert.deepEqual(Object.fromEntries(shared), {});
-  const kernel = [...tableWriters()].filter(([, by]) => by.has('db/kernel.ts')).map(([t]) => t).sort();
+  const kernel = [...tableWriters()]
+    .filter(([, by]) => by.has('db/kernel.ts'))
+    .map(([t]) => t)
+    .sort();
   assert.deepEqual(kernel, ['audit_log', 'gateway_instances', 'operation_locks', 'scheduled_tasks']);
   // An adapter folder is named after the feature whose repositories it implements, and each feature that owns tables has one.
-  const folders = readdirSync('db', { withFileTypes: true }).filter((e) => e.isDirectory() && !['migrations', 'postgres'].includes(e.name)).map((e) => e.name);
-  assert.deepEqual(folders.filter((f) => !(f in features)), [], 'a db/ folder that is no feature of main/core');
-  assert.deepEqual(featurePorts().filter((p) => p.repositories.length > 0 && !folders.includes(p.feature)).map((p) => p.feature), [], 'a feature whose tables have no adapter folder of their own');
+  const folders = readdirSync('db', { withFileTypes: true })
+    .filter((e) => e.isDirectory() && !['migrations', 'postgres'].includes(e.name))
+    .map((e) => e.name);
+  assert.deepEqual(
+    folders.filter((f) => !(f in features)),
+    [],
+    'a db/ folder that is no feature of main/core',
+  );
+  assert.deepEqual(
+    featurePorts()
+      .filter((p) => p.repositories.length > 0 && !folders.includes(p.feature))
+      .map((p) => p.feature),
+    [],
+    'a feature whose tables have no adapter folder of their own',
+  );
 });

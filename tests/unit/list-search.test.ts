@@ -8,18 +8,25 @@ import { transactionListSearch } from '../../renderer/src/transactions/transacti
 
 test('a day is a YYYY-MM-DD that exists', () => {
   assert.equal(searchDay(' 2024-02-29 '), '2024-02-29');
-  for (const day of ['2025-02-29', '2026-13-01', '2026-11-31', '26-11-27', '2026-11-27T00:00', '', 20261127]) assert.equal(searchDay(day), undefined, String(day));
+  for (const day of ['2025-02-29', '2026-13-01', '2026-11-31', '26-11-27', '2026-11-27T00:00', '', 20261127])
+    assert.equal(searchDay(day), undefined, String(day));
 });
 
 test('the invoice list keeps its filters and drops what the API would refuse', () => {
-  assert.deepEqual(invoiceListSearch({ url_name: ' shop ', status: 'paid', created_at_from: '2026-03-01', created_at_to: '2026-03-31', page: '2' }), {
-    url_name: 'shop',
-    status: 'paid',
-    created_at_from: '2026-03-01',
-    created_at_to: '2026-03-31',
-    page: 2,
-  });
-  assert.deepEqual(invoiceListSearch({ url_name: 'x'.repeat(101), status: 'lost', created_at_from: '2026-02-30', created_at_to: 'soon', page: '1' }), {});
+  assert.deepEqual(
+    invoiceListSearch({ url_name: ' shop ', status: 'paid', created_at_from: '2026-03-01', created_at_to: '2026-03-31', page: '2' }),
+    {
+      url_name: 'shop',
+      status: 'paid',
+      created_at_from: '2026-03-01',
+      created_at_to: '2026-03-31',
+      page: 2,
+    },
+  );
+  assert.deepEqual(
+    invoiceListSearch({ url_name: 'x'.repeat(101), status: 'lost', created_at_from: '2026-02-30', created_at_to: 'soon', page: '1' }),
+    {},
+  );
 });
 
 test('the transaction list keeps real days only', () => {

@@ -123,7 +123,10 @@ describe('createLogger readable lines (npm start)', () => {
     closeSync(fd);
     const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
     assert.equal(lines.length, 2, 'one line per entry');
-    assert.match(lines[0] ?? '', new RegExp(`^\\[\\d\\d:\\d\\d:\\d\\d\\] INFO: payment with ${MASKED} approved \\{.*"order_id":"order-visible"`));
+    assert.match(
+      lines[0] ?? '',
+      new RegExp(`^\\[\\d\\d:\\d\\d:\\d\\d\\] INFO: payment with ${MASKED} approved \\{.*"order_id":"order-visible"`),
+    );
     assert.match(lines[0] ?? '', /"card_number":"\[redacted\]"/);
     assert.match(lines[1] ?? '', /^\[\d\d:\d\d:\d\d\] WARN: second entry$/);
     assert.ok(!lines.join('\n').includes(PAN), 'no card number');
@@ -149,8 +152,16 @@ describe('HTTP logs carry no secrets', () => {
     const requests = [
       // Rejected bodies with a card number: malformed JSON, unknown field, deep unknown field.
       { method: 'POST', url: '/rest/create_mandate_reference', payload: `{"card_number": "${PAN}", ` },
-      { method: 'POST', url: '/rest/create_mandate_reference', payload: JSON.stringify({ payment_type: 'dd', account_holder: 'A', iban: 'DE89370400440532013000', card_number: PAN }) },
-      { method: 'POST', url: '/rest/create_mandate_reference', payload: JSON.stringify({ payment_type: 'dd', account_holder: 'A', iban: PAN }) },
+      {
+        method: 'POST',
+        url: '/rest/create_mandate_reference',
+        payload: JSON.stringify({ payment_type: 'dd', account_holder: 'A', iban: 'DE89370400440532013000', card_number: PAN }),
+      },
+      {
+        method: 'POST',
+        url: '/rest/create_mandate_reference',
+        payload: JSON.stringify({ payment_type: 'dd', account_holder: 'A', iban: PAN }),
+      },
       // A card number in the URL.
       { method: 'GET', url: `/rest/transactions/${PAN}` },
       { method: 'GET', url: `/rest/transactions?order_id=${PAN}` },
@@ -165,7 +176,11 @@ describe('HTTP logs carry no secrets', () => {
       assert.ok(response.statusCode < 500, `${request.url}: ${response.statusCode}`);
     }
     // Failed authentications log too.
-    await gw.app.inject({ method: 'GET', url: '/rest/transactions', headers: { authorization: basicAuth({ api_key: shop.api_key, api_password: 'wrong-password-xyz' }) } });
+    await gw.app.inject({
+      method: 'GET',
+      url: '/rest/transactions',
+      headers: { authorization: basicAuth({ api_key: shop.api_key, api_password: 'wrong-password-xyz' }) },
+    });
 
     const output = capture.text();
     assert.ok(capture.lines.length >= requests.length, 'the requests were logged');

@@ -49,7 +49,13 @@ void test('reports unreadable swipes and impossible cards', () => {
 });
 
 /** Feeds text as a reader would: one key per character, `gap` ms apart, Shift before shifted characters. */
-function typeBurst(feed: (key: string, time: number) => WedgeDecision, text: string, start: number, gap: number, shift = false): { decisions: WedgeDecision[]; end: number } {
+function typeBurst(
+  feed: (key: string, time: number) => WedgeDecision,
+  text: string,
+  start: number,
+  gap: number,
+  shift = false,
+): { decisions: WedgeDecision[]; end: number } {
   const decisions: WedgeDecision[] = [];
   let time = start;
   for (const ch of text) {

@@ -26,12 +26,17 @@ function retryingStore(attempts: string[][]): Store<IdempotencyUnit> {
   return { run, runAtomic: run, read: run, readEach: run, viewOf: (tx) => tx as IdempotencyUnit, close: async () => undefined };
 }
 
-test("a unit run again writes the answer and the audit entry again, so the committed attempt has both", async () => {
+test('a unit run again writes the answer and the audit entry again, so the committed attempt has both', async () => {
   const attempts: string[][] = [];
   const store = retryingStore(attempts);
   const clock = { now: () => new Date('2026-11-27T12:00:00Z') };
   let n = 0;
-  const operations = new Operations({ store, idempotency: new Idempotency(store, clock, 60_000), ids: { newId: () => `id-${++n}`, randomToken: () => 'x' }, clock });
+  const operations = new Operations({
+    store,
+    idempotency: new Idempotency(store, clock, 60_000),
+    ids: { newId: () => `id-${++n}`, randomToken: () => 'x' },
+    clock,
+  });
   const context = {
     merchantId: 'm1',
     idempotency: { merchantId: 'm1', key: 'k1', fingerprint: 'f' },

@@ -6,7 +6,13 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
-import { DEFAULT_DELIVERY_SETTINGS, GIVE_UP_AFTER_MS, LATER_RETRY_MS, nextAttemptAt, RETRY_DELAYS_MS } from '../../main/core/postbacks/delivery.js';
+import {
+  DEFAULT_DELIVERY_SETTINGS,
+  GIVE_UP_AFTER_MS,
+  LATER_RETRY_MS,
+  nextAttemptAt,
+  RETRY_DELAYS_MS,
+} from '../../main/core/postbacks/delivery.js';
 import { postbackChecksum, signPostback, standardSignature, webhookSecretBytes } from '../../main/core/postbacks/signing.js';
 
 const MINUTE = 60_000;
@@ -45,7 +51,11 @@ describe('postback retry schedule (nextAttemptAt)', () => {
     const expected = [1 * MINUTE, 5 * MINUTE, 15 * MINUTE, HOUR, 3 * HOUR, 6 * HOUR, 12 * HOUR, DAY];
     for (const [index, delay] of expected.entries()) {
       const now = new Date(created.getTime() + 1234 + index); // the delay counts from the failed attempt, not from creation
-      assert.equal(nextAttemptAt(created, now, index + 1, 1)?.toISOString(), new Date(now.getTime() + delay).toISOString(), `after failure ${index + 1}`);
+      assert.equal(
+        nextAttemptAt(created, now, index + 1, 1)?.toISOString(),
+        new Date(now.getTime() + delay).toISOString(),
+        `after failure ${index + 1}`,
+      );
     }
   });
 
@@ -120,7 +130,15 @@ describe('postback checksum (HMAC-SHA256 over RFC 8785 JCS)', () => {
 });
 
 describe('signed postbacks (body, headers, Standard Webhooks)', () => {
-  const payload = { transaction_id: 'tx-9', payment_type: 'cardecom', status_code: 3, status: 'completed', order_id: 'o-9', amount: 12, included_fees: '0.39' };
+  const payload = {
+    transaction_id: 'tx-9',
+    payment_type: 'cardecom',
+    status_code: 3,
+    status: 'completed',
+    order_id: 'o-9',
+    amount: 12,
+    included_fees: '0.39',
+  };
   const now = () => Math.floor(Date.now() / 1000);
 
   test('the body carries event_id, sequence and a checksum that verifies; headers follow Standard Webhooks', () => {
@@ -158,9 +176,16 @@ describe('signed postbacks (body, headers, Standard Webhooks)', () => {
     const oldKey = newKey();
     const newer = newKey();
     const timestamp = now();
-    const signed = signPostback(payload, { eventId: 'evt-3', sequence: 2, attempt: 1, timestampSeconds: timestamp }, { current: newer, previous: oldKey });
+    const signed = signPostback(
+      payload,
+      { eventId: 'evt-3', sequence: 2, attempt: 1, timestampSeconds: timestamp },
+      { current: newer, previous: oldKey },
+    );
     const signatures = (signed.headers['webhook-signature'] as string).split(' ');
-    assert.deepEqual(signatures, [standardSignature('evt-3', timestamp, signed.rawBody, newer), standardSignature('evt-3', timestamp, signed.rawBody, oldKey)]);
+    assert.deepEqual(signatures, [
+      standardSignature('evt-3', timestamp, signed.rawBody, newer),
+      standardSignature('evt-3', timestamp, signed.rawBody, oldKey),
+    ]);
     assert.ok(new Webhook(newer).verify(signed.rawBody, signed.headers), 'verifies with the new key');
     assert.ok(new Webhook(oldKey).verify(signed.rawBody, signed.headers), 'verifies with the old key');
     assert.throws(() => new Webhook(newKey()).verify(signed.rawBody, signed.headers), /No matching signature/);

@@ -4,7 +4,14 @@ import assert from 'node:assert/strict';
 import { createCipheriv } from 'node:crypto';
 import { test } from 'node:test';
 import { cardBrand, luhnValid } from '../../contract/cards.js';
-import type { CardAuthorizationRequest, CardDecision, CardEntryMode, DirectDebitRequest, FollowUpRequest, RedirectMethod } from '../../main/core/payments/ports.js';
+import type {
+  CardAuthorizationRequest,
+  CardDecision,
+  CardEntryMode,
+  DirectDebitRequest,
+  FollowUpRequest,
+  RedirectMethod,
+} from '../../main/core/payments/ports.js';
 import { clearPinBlock, decryptPinBlock, encryptPinBlock, TEST_PIN_KEY } from '../../main/processor/pin-block.js';
 import { Simulator } from '../../main/processor/simulator.js';
 import { AMOUNT_TRIGGERS, amountTrigger, TEST_CARDS, TEST_IBANS, TEST_PIN } from '../../main/processor/test-cards.js';
@@ -50,7 +57,9 @@ function assertDeclined(decision: CardDecision, code: string, text: string, labe
 function rawEncrypt(clearHex: string, key: Buffer = KEY): string {
   const cipher = createCipheriv('des-ede-ecb', key, null);
   cipher.setAutoPadding(false);
-  return Buffer.concat([cipher.update(Buffer.from(clearHex, 'hex')), cipher.final()]).toString('hex').toUpperCase();
+  return Buffer.concat([cipher.update(Buffer.from(clearHex, 'hex')), cipher.final()])
+    .toString('hex')
+    .toUpperCase();
 }
 
 // ---- PIN blocks -----------------------------------------------------------------------------
@@ -85,7 +94,10 @@ void test('PIN blocks round-trip for PIN lengths 4 to 12 and PANs of 12 to 19 di
 
 void test('malformed PINs, PANs and keys are refused without echoing them', () => {
   for (const pin of ['123', '1234567890123', '12a4', '', ' 1234']) {
-    assert.throws(() => clearPinBlock(pin, PIN_CARD), (error: Error) => /PIN must be 4 to 12 digits/.test(error.message) && !error.message.includes(PIN_CARD));
+    assert.throws(
+      () => clearPinBlock(pin, PIN_CARD),
+      (error: Error) => /PIN must be 4 to 12 digits/.test(error.message) && !error.message.includes(PIN_CARD),
+    );
   }
   for (const pan of ['41111111111', '41111111111111111111', '4111-1111-1111', '']) {
     assert.throws(() => clearPinBlock('1234', pan), /PAN must be 12 to 19 digits/);
@@ -110,7 +122,8 @@ void test('tampered blocks, another PAN or another key never give back the PIN',
   assert.equal(decryptPinBlock(block, '5555555551234561', KEY), '1234');
   assert.notEqual(decryptPinBlock(block, PIN_CARD, Buffer.from('00112233445566778899AABBCCDDEEFF', 'hex')), '1234');
   // Not 16 hex characters.
-  for (const bad of ['', '230B4C43B8BA2C5', '230B4C43B8BA2C5C00', '230B4C43B8BA2C5G']) assert.equal(decryptPinBlock(bad, PIN_CARD, KEY), undefined);
+  for (const bad of ['', '230B4C43B8BA2C5', '230B4C43B8BA2C5C00', '230B4C43B8BA2C5G'])
+    assert.equal(decryptPinBlock(bad, PIN_CARD, KEY), undefined);
 });
 
 void test('a block that decrypts to a malformed ISO-0 block gives undefined', () => {
@@ -134,7 +147,20 @@ void test('a block that decrypts to a malformed ISO-0 block gives undefined', ()
 void test('the test card table holds exactly the documented cards, with the brand of their BIN', () => {
   assert.deepEqual(
     TEST_CARDS.map((card) => card.number),
-    ['4111111111111111', '5555555555554444', PIN_CARD, '4000000000000002', '4000000000009995', '4000000000000069', '4000000000003220', '4000000000000119', '4000000000001505', '4000000000001513', '4000000000000416', '5105105105105100'],
+    [
+      '4111111111111111',
+      '5555555555554444',
+      PIN_CARD,
+      '4000000000000002',
+      '4000000000009995',
+      '4000000000000069',
+      '4000000000003220',
+      '4000000000000119',
+      '4000000000001505',
+      '4000000000001513',
+      '4000000000000416',
+      '5105105105105100',
+    ],
   );
   for (const card of TEST_CARDS) {
     assert.equal(cardBrand(card.number), card.brand, card.number);
@@ -157,12 +183,17 @@ void test('every test card decides as documented', async () => {
     assertDeclined(await authorize('4000000000000416', { entry, stored: true }), '51', 'Insufficient funds', label('0416 forwarded'));
     assertDeclined(await authorize('4000000000009995', { entry }), '51', 'Insufficient funds', label('9995'));
     assertDeclined(await authorize('4000000000000069', { entry }), '54', 'Expired card', label('0069'));
-    assert.deepEqual(await authorize('4000000000000119', { entry }), { outcome: 'error', text: 'Simulated processor failure' }, label('0119'));
+    assert.deepEqual(
+      await authorize('4000000000000119', { entry }),
+      { outcome: 'error', text: 'Simulated processor failure' },
+      label('0119'),
+    );
   }
   // 3-D Secure challenge only on e-commerce, until authenticated.
   assert.deepEqual(await authorize('4000000000003220', { entry: 'ecommerce' }), { outcome: 'challenge' });
   assertApproved(await authorize('4000000000003220', { entry: 'ecommerce', threeDSecureAuthenticated: true }), '3220 authenticated');
-  for (const entry of ['chip', 'contactless', 'manual', 'stored'] as const) assertApproved(await authorize('4000000000003220', { entry }), `3220 on ${entry}`);
+  for (const entry of ['chip', 'contactless', 'manual', 'stored'] as const)
+    assertApproved(await authorize('4000000000003220', { entry }), `3220 on ${entry}`);
   // Always-ask-PIN card: every card-present entry, any amount; a swiped card must be inserted.
   for (const amountMinor of [0, 1, 1000, 999_999]) {
     assert.deepEqual(await authorize(PIN_CARD, { entry: 'contactless', amountMinor }), { outcome: 'pin_required', insertCard: false });
@@ -189,12 +220,26 @@ void test('approvals carry a 6-digit authorization code and a SIM network refere
 
 void test('contactless needs PIN one minor unit above the CVM limit, not at it', async () => {
   assertApproved(await authorize('4111111111111111', { entry: 'contactless', amountMinor: 5000, cvmLimitMinor: 5000 }), 'at the limit');
-  assert.deepEqual(await authorize('4111111111111111', { entry: 'contactless', amountMinor: 5001, cvmLimitMinor: 5000 }), { outcome: 'pin_required', insertCard: false });
-  assert.deepEqual(await authorize('5555555555554444', { entry: 'contactless', amountMinor: 2001, cvmLimitMinor: 2000 }), { outcome: 'pin_required', insertCard: false });
-  assertApproved(await authorize('4111111111111111', { entry: 'contactless', amountMinor: 5001, pin: pinFor('4111111111111111') }), 'above with PIN 1234');
-  assertDeclined(await authorize('4111111111111111', { entry: 'contactless', amountMinor: 5001, pin: pinFor('4111111111111111', '1111') }), '55', 'Incorrect PIN');
+  assert.deepEqual(await authorize('4111111111111111', { entry: 'contactless', amountMinor: 5001, cvmLimitMinor: 5000 }), {
+    outcome: 'pin_required',
+    insertCard: false,
+  });
+  assert.deepEqual(await authorize('5555555555554444', { entry: 'contactless', amountMinor: 2001, cvmLimitMinor: 2000 }), {
+    outcome: 'pin_required',
+    insertCard: false,
+  });
+  assertApproved(
+    await authorize('4111111111111111', { entry: 'contactless', amountMinor: 5001, pin: pinFor('4111111111111111') }),
+    'above with PIN 1234',
+  );
+  assertDeclined(
+    await authorize('4111111111111111', { entry: 'contactless', amountMinor: 5001, pin: pinFor('4111111111111111', '1111') }),
+    '55',
+    'Incorrect PIN',
+  );
   // Chip and swipe above the limit need no online PIN, and e-commerce knows no CVM limit.
-  for (const entry of ['chip', 'swipe', 'ecommerce'] as const) assertApproved(await authorize('4111111111111111', { entry, amountMinor: 5001 }), entry);
+  for (const entry of ['chip', 'swipe', 'ecommerce'] as const)
+    assertApproved(await authorize('4111111111111111', { entry, amountMinor: 5001 }), entry);
 });
 
 void test('an undecryptable PIN block is an incorrect PIN', async () => {
@@ -203,9 +248,24 @@ void test('an undecryptable PIN block is an incorrect PIN', async () => {
   // Encrypted for another card, under another key, with a 24-byte key, not hex.
   assertDeclined(await authorize(pan, { ...base, pin: pinFor('5555555555554444') }), '55', 'Incorrect PIN', 'other PAN');
   const otherKey = Buffer.from('00112233445566778899AABBCCDDEEFF', 'hex');
-  assertDeclined(await authorize(pan, { ...base, pin: { format: 'ISO-0', block: encryptPinBlock('1234', pan, otherKey), key: KEY } }), '55', 'Incorrect PIN', 'other key');
-  assertDeclined(await authorize(pan, { ...base, pin: { format: 'ISO-0', block: encryptPinBlock('1234', pan, KEY), key: Buffer.alloc(24, 1) } }), '55', 'Incorrect PIN', 'bad key');
-  assertDeclined(await authorize(pan, { ...base, pin: { format: 'ISO-0', block: 'not a pin block!', key: KEY } }), '55', 'Incorrect PIN', 'not hex');
+  assertDeclined(
+    await authorize(pan, { ...base, pin: { format: 'ISO-0', block: encryptPinBlock('1234', pan, otherKey), key: KEY } }),
+    '55',
+    'Incorrect PIN',
+    'other key',
+  );
+  assertDeclined(
+    await authorize(pan, { ...base, pin: { format: 'ISO-0', block: encryptPinBlock('1234', pan, KEY), key: Buffer.alloc(24, 1) } }),
+    '55',
+    'Incorrect PIN',
+    'bad key',
+  );
+  assertDeclined(
+    await authorize(pan, { ...base, pin: { format: 'ISO-0', block: 'not a pin block!', key: KEY } }),
+    '55',
+    'Incorrect PIN',
+    'not hex',
+  );
   // A block under another key is accepted when the request names that key.
   assertApproved(await authorize(pan, { ...base, pin: pinFor(pan, '1234', otherKey) }), 'terminal key');
 });
@@ -229,7 +289,10 @@ void test('EUR amounts ending .51/.55/.75 decline card-present payments with any
       assertApproved(await authorize('4111111111111111', { entry, amountMinor }), `${amountMinor} ${entry}`);
     }
     const walletCryptogram = { cryptogram: 'AgAAAAAABk4DWZ4C28yUQAAAAAA=', eci: '05' };
-    assertApproved(await authorize('4111111111111111', { entry: 'devicewallet', amountMinor, walletCryptogram }), `${amountMinor} devicewallet`);
+    assertApproved(
+      await authorize('4111111111111111', { entry: 'devicewallet', amountMinor, walletCryptogram }),
+      `${amountMinor} devicewallet`,
+    );
   }
   for (const amountMinor of [1250, 5100, 5500, 7500, 1256, 151_00]) {
     assertApproved(await authorize('4111111111111111', { entry: 'chip', amountMinor }), `${amountMinor} chip`);
@@ -246,11 +309,18 @@ void test('EUR amounts ending .51/.55/.75 decline card-present payments with any
 
 void test('JPY (no decimals) has no amount triggers; KWD (3 decimals) triggers on .510/.550/.750 only', async () => {
   for (const amountMinor of [51, 55, 75, 1251, 1255, 1275, 5100]) {
-    assertApproved(await authorize('4111111111111111', { entry: 'chip', currency: 'JPY', amountMinor, cvmLimitMinor: 10_000 }), `JPY ${amountMinor}`);
-    assertApproved(await authorize('4111111111111111', { entry: 'contactless', currency: 'JPY', amountMinor, cvmLimitMinor: 10_000 }), `JPY ${amountMinor}`);
+    assertApproved(
+      await authorize('4111111111111111', { entry: 'chip', currency: 'JPY', amountMinor, cvmLimitMinor: 10_000 }),
+      `JPY ${amountMinor}`,
+    );
+    assertApproved(
+      await authorize('4111111111111111', { entry: 'contactless', currency: 'JPY', amountMinor, cvmLimitMinor: 10_000 }),
+      `JPY ${amountMinor}`,
+    );
   }
   assert.equal(amountTrigger(1251, 0), undefined);
-  const kwd = (amountMinor: number): Promise<CardDecision> => authorize('4111111111111111', { entry: 'chip', currency: 'KWD', amountMinor, cvmLimitMinor: 100_000 });
+  const kwd = (amountMinor: number): Promise<CardDecision> =>
+    authorize('4111111111111111', { entry: 'chip', currency: 'KWD', amountMinor, cvmLimitMinor: 100_000 });
   assertDeclined(await kwd(12_510), '51', 'Insufficient funds', 'KWD 12.510');
   assertDeclined(await kwd(12_550), '55', 'Incorrect PIN', 'KWD 12.550');
   assertDeclined(await kwd(12_750), '75', 'PIN tries exceeded', 'KWD 12.750');
@@ -270,26 +340,61 @@ void test('an expiry before the current month declines 54; the injected clock de
   assertDeclined(await authorize('4111111111111111', { card: card(12, 2025) }), '54', 'Expired card', 'last year');
   assertDeclined(await authorize('4111111111111111', { card: card(13, 2030) }), '54', 'Expired card', 'month 13');
   assertDeclined(await authorize('4111111111111111', { card: card(0, 2030) }), '54', 'Expired card', 'month 0');
-  assertDeclined(await authorize(PIN_CARD, { entry: 'chip', card: { ...card(1, 2026), pan: PIN_CARD } }), '54', 'Expired card', 'before PIN');
+  assertDeclined(
+    await authorize(PIN_CARD, { entry: 'chip', card: { ...card(1, 2026), pan: PIN_CARD } }),
+    '54',
+    'Expired card',
+    'before PIN',
+  );
   // The same card on an earlier clock is valid, and on the first day after its month it expires.
-  assertApproved(await simulator(new Date('2020-01-01T00:00:00Z')).authorizeCard(request('4111111111111111', { card: card(2, 2026) })), 'earlier clock');
-  assertDeclined(await simulator(new Date('2026-03-01T00:00:00Z')).authorizeCard(request('4111111111111111', { card: card(2, 2026) })), '54', 'Expired card');
-  assertApproved(await simulator(new Date('2026-02-28T23:59:59Z')).authorizeCard(request('4111111111111111', { card: card(2, 2026) })), 'last second');
+  assertApproved(
+    await simulator(new Date('2020-01-01T00:00:00Z')).authorizeCard(request('4111111111111111', { card: card(2, 2026) })),
+    'earlier clock',
+  );
+  assertDeclined(
+    await simulator(new Date('2026-03-01T00:00:00Z')).authorizeCard(request('4111111111111111', { card: card(2, 2026) })),
+    '54',
+    'Expired card',
+  );
+  assertApproved(
+    await simulator(new Date('2026-02-28T23:59:59Z')).authorizeCard(request('4111111111111111', { card: card(2, 2026) })),
+    'last second',
+  );
 });
 
 void test('a number failing Luhn declines 14', async () => {
   for (const pan of ['4111111111111112', '5555555555554445', '41111111111', '4111 1111 1111 1111', '']) {
-    for (const entry of ['ecommerce', 'chip'] as const) assertDeclined(await authorize(pan, { entry }), '14', 'Invalid card number', `${pan} ${entry}`);
+    for (const entry of ['ecommerce', 'chip'] as const)
+      assertDeclined(await authorize(pan, { entry }), '14', 'Invalid card number', `${pan} ${entry}`);
   }
 });
 
 void test('device wallet payments need a cryptogram and ECI 05/06/07/02', async () => {
   const pan = '4111111111111111';
-  for (const eci of ['05', '06', '07', '02']) assertApproved(await authorize(pan, { entry: 'devicewallet', walletCryptogram: { cryptogram: 'AgAAAAAABk4DWZ4C28yUQAAAAAA=', eci } }), eci);
+  for (const eci of ['05', '06', '07', '02'])
+    assertApproved(
+      await authorize(pan, { entry: 'devicewallet', walletCryptogram: { cryptogram: 'AgAAAAAABk4DWZ4C28yUQAAAAAA=', eci } }),
+      eci,
+    );
   assertDeclined(await authorize(pan, { entry: 'devicewallet' }), '05', 'Do not honour', 'no cryptogram');
-  assertDeclined(await authorize(pan, { entry: 'devicewallet', walletCryptogram: { cryptogram: '', eci: '05' } }), '05', 'Do not honour', 'empty');
-  assertDeclined(await authorize(pan, { entry: 'devicewallet', walletCryptogram: { cryptogram: 'AgAA', eci: '01' } }), '05', 'Do not honour', 'ECI 01');
-  assertDeclined(await authorize(pan, { entry: 'devicewallet', walletCryptogram: { cryptogram: 'AgAA', eci: '5' } }), '05', 'Do not honour', 'ECI 5');
+  assertDeclined(
+    await authorize(pan, { entry: 'devicewallet', walletCryptogram: { cryptogram: '', eci: '05' } }),
+    '05',
+    'Do not honour',
+    'empty',
+  );
+  assertDeclined(
+    await authorize(pan, { entry: 'devicewallet', walletCryptogram: { cryptogram: 'AgAA', eci: '01' } }),
+    '05',
+    'Do not honour',
+    'ECI 01',
+  );
+  assertDeclined(
+    await authorize(pan, { entry: 'devicewallet', walletCryptogram: { cryptogram: 'AgAA', eci: '5' } }),
+    '05',
+    'Do not honour',
+    'ECI 5',
+  );
 });
 
 void test('a negative or fractional authorization amount declines 13; zero is an account check', async () => {
@@ -322,7 +427,12 @@ void test('capture, reverse, refund and payout approve with derived references; 
   assert.notDeepEqual(await sim.capture({ ...followUp, amountMinor: 999 }), results.CAP);
   for (const amountMinor of [0, -100]) {
     const bad = { ...followUp, amountMinor };
-    for (const result of [await sim.capture(bad), await sim.reverse(bad), await sim.refund(bad), await sim.payout({ ...bad, method: 'a2a' })]) {
+    for (const result of [
+      await sim.capture(bad),
+      await sim.reverse(bad),
+      await sim.refund(bad),
+      await sim.payout({ ...bad, method: 'a2a' }),
+    ]) {
       assert.deepEqual(result, { outcome: 'declined', code: '13', text: 'Invalid amount' });
     }
   }
@@ -358,14 +468,42 @@ void test('SEPA direct debits follow the IBAN table', async () => {
   const returned = debit('DE78370400440532013004', { b2b: true });
   assert.equal((await sim.submitDirectDebit(returned)).outcome, 'accepted');
   assert.deepEqual(await sim.directDebitResult(returned), { outcome: 'returned', code: 'AM04', text: 'Insufficient funds' });
-  assert.deepEqual(await sim.directDebitResult(debit('de78 3704 0044 0532 0130 04')), { outcome: 'returned', code: 'AM04', text: 'Insufficient funds' });
-  assert.deepEqual(await sim.submitDirectDebit(debit('DE51 3704 0044 0532 0130 05')), { outcome: 'rejected', code: 'AC01', text: 'Incorrect account number' });
+  assert.deepEqual(await sim.directDebitResult(debit('de78 3704 0044 0532 0130 04')), {
+    outcome: 'returned',
+    code: 'AM04',
+    text: 'Insufficient funds',
+  });
+  assert.deepEqual(await sim.submitDirectDebit(debit('DE51 3704 0044 0532 0130 05')), {
+    outcome: 'rejected',
+    code: 'AC01',
+    text: 'Incorrect account number',
+  });
 
-  assert.deepEqual(await sim.submitDirectDebit(debit('DE51370400440532013005')), { outcome: 'rejected', code: 'AC01', text: 'Incorrect account number' });
-  assert.deepEqual(await sim.submitDirectDebit(debit('DE89370400440532013001')), { outcome: 'rejected', code: 'AC01', text: 'Incorrect account number' });
-  assert.deepEqual(await sim.directDebitResult(debit('DE89370400440532013001')), { outcome: 'returned', code: 'AC01', text: 'Incorrect account number' });
-  assert.deepEqual(await sim.submitDirectDebit(debit('DE89370400440532013000', { currency: 'GBP' })), { outcome: 'rejected', code: 'AM03', text: 'Currency not allowed' });
-  assert.deepEqual(await sim.submitDirectDebit(debit('DE89370400440532013000', { amountMinor: 0 })), { outcome: 'rejected', code: 'AM12', text: 'Invalid amount' });
+  assert.deepEqual(await sim.submitDirectDebit(debit('DE51370400440532013005')), {
+    outcome: 'rejected',
+    code: 'AC01',
+    text: 'Incorrect account number',
+  });
+  assert.deepEqual(await sim.submitDirectDebit(debit('DE89370400440532013001')), {
+    outcome: 'rejected',
+    code: 'AC01',
+    text: 'Incorrect account number',
+  });
+  assert.deepEqual(await sim.directDebitResult(debit('DE89370400440532013001')), {
+    outcome: 'returned',
+    code: 'AC01',
+    text: 'Incorrect account number',
+  });
+  assert.deepEqual(await sim.submitDirectDebit(debit('DE89370400440532013000', { currency: 'GBP' })), {
+    outcome: 'rejected',
+    code: 'AM03',
+    text: 'Currency not allowed',
+  });
+  assert.deepEqual(await sim.submitDirectDebit(debit('DE89370400440532013000', { amountMinor: 0 })), {
+    outcome: 'rejected',
+    code: 'AM12',
+    text: 'Invalid amount',
+  });
 
   const first = await sim.submitDirectDebit(debit('DE89370400440532013000'));
   assert.deepEqual(await simulator().submitDirectDebit(debit('DE89370400440532013000')), first);

@@ -106,7 +106,9 @@ test('every stylesheet loads with the entry, none with a screen', () => {
   const entry = manifest[entryKey(manifest)];
   assert.equal(entry?.css?.length, 1, 'the entry brings the one stylesheet (renderer/src/app.css)');
   // A sheet fetched with its screen would come after styles.css and change the cascade (app.css says why).
-  const withCss = Object.entries(manifest).filter(([key, chunk]) => !chunk.isEntry && ((chunk.css?.length ?? 0) > 0 || key.endsWith('.css'))).map(([key]) => key);
+  const withCss = Object.entries(manifest)
+    .filter(([key, chunk]) => !chunk.isEntry && ((chunk.css?.length ?? 0) > 0 || key.endsWith('.css')))
+    .map(([key]) => key);
   assert.deepEqual(withCss, [], 'chunks that bring a stylesheet of their own');
 });
 

@@ -18,7 +18,15 @@ void test('the published test vector: PIN 1234, PAN 5555555551234567', () => {
 });
 
 void test('agrees with main/processor/pin-block.ts for several PINs, PANs and keys', () => {
-  const pans = ['4111111111111111', '5555555555554444', '4000000000000002', '340000000000009', '6011000990139424', '123456789012', '4000000000000000006'];
+  const pans = [
+    '4111111111111111',
+    '5555555555554444',
+    '4000000000000002',
+    '340000000000009',
+    '6011000990139424',
+    '123456789012',
+    '4000000000000000006',
+  ];
   const pins = ['1234', '0000', '9999', '12345', '987654', '1234567890', '000000000000'];
   const keys = [TEST_KEY, '0F1E2D3C4B5A69788796A5B4C3D2E1F0', 'abcdefabcdefabcd1234567890abcdef'];
   for (const key of keys) {
@@ -26,7 +34,11 @@ void test('agrees with main/processor/pin-block.ts for several PINs, PANs and ke
       for (const pin of pins) {
         const ours = encryptPinBlock(pin, pan, key);
         assert.equal(clearPinBlock(pin, pan), gatewayClearBlock(pin, pan), `clear block ${pin.length}-digit PIN, PAN ${pan.slice(-4)}`);
-        assert.equal(ours, gatewayEncrypt(pin, pan, Buffer.from(key, 'hex')), `encrypted block ${pin.length}-digit PIN, PAN ${pan.slice(-4)}`);
+        assert.equal(
+          ours,
+          gatewayEncrypt(pin, pan, Buffer.from(key, 'hex')),
+          `encrypted block ${pin.length}-digit PIN, PAN ${pan.slice(-4)}`,
+        );
         assert.equal(decryptPinBlock(ours, pan, Buffer.from(key, 'hex')), pin, 'the gateway reads the PIN back');
         assert.match(ours, /^[0-9A-F]{16}$/);
       }
@@ -36,12 +48,21 @@ void test('agrees with main/processor/pin-block.ts for several PINs, PANs and ke
 
 void test('refuses malformed PINs, PANs and keys without echoing them', () => {
   for (const pin of ['123', '1234567890123', '12a4', '']) {
-    assert.throws(() => encryptPinBlock(pin, '4111111111111111', TEST_KEY), (error: Error) => !error.message.includes(pin || '§'));
+    assert.throws(
+      () => encryptPinBlock(pin, '4111111111111111', TEST_KEY),
+      (error: Error) => !error.message.includes(pin || '§'),
+    );
   }
   for (const pan of ['41111111111', '41111111111111111111', '4111-1111-1111-1111']) {
-    assert.throws(() => encryptPinBlock('1234', pan, TEST_KEY), (error: Error) => !error.message.includes(pan));
+    assert.throws(
+      () => encryptPinBlock('1234', pan, TEST_KEY),
+      (error: Error) => !error.message.includes(pan),
+    );
   }
   for (const key of ['0123456789ABCDEF', `${TEST_KEY}00`, 'XYZ3456789ABCDEFFEDCBA9876543210']) {
-    assert.throws(() => encryptPinBlock('1234', '4111111111111111', key), (error: Error) => !error.message.includes(key));
+    assert.throws(
+      () => encryptPinBlock('1234', '4111111111111111', key),
+      (error: Error) => !error.message.includes(key),
+    );
   }
 });

@@ -25,7 +25,16 @@ describe('resolveSettings', () => {
   test('defaults when there is no file, env or flag', () => {
     const dir = tempDataDir('tillgate-settings-');
     const settings = resolveSettings(dir, {}, {});
-    assert.deepEqual(settings, { ...DEFAULTS, dataDir: dir, publicUrl: null, backupDir: null, tlsCert: null, tlsKey: null, databaseUrl: null, postbackClaimLeaseMs: null });
+    assert.deepEqual(settings, {
+      ...DEFAULTS,
+      dataDir: dir,
+      publicUrl: null,
+      backupDir: null,
+      tlsCert: null,
+      tlsKey: null,
+      databaseUrl: null,
+      postbackClaimLeaseMs: null,
+    });
     assert.equal(settings.host, '127.0.0.1', 'loopback unless asked');
     assert.equal(settings.port, 8420);
     assert.equal(settings.idempotencyRetentionHours, 1);
@@ -49,7 +58,11 @@ describe('resolveSettings', () => {
 
   test('numbers from env and flags are parsed; file values may be numbers or numeric strings', () => {
     const dir = dirWithSettings({ lockoutWindowMinutes: '30', postbackRetryScale: 0.001 });
-    const settings = resolveSettings(dir, { 'lockout-max-failures': '3', 'idempotency-retention-hours': '744', 'postback-claim-lease-ms': '3000' }, { GATEWAY_LOCKOUT_MINUTES: '5' });
+    const settings = resolveSettings(
+      dir,
+      { 'lockout-max-failures': '3', 'idempotency-retention-hours': '744', 'postback-claim-lease-ms': '3000' },
+      { GATEWAY_LOCKOUT_MINUTES: '5' },
+    );
     assert.equal(settings.postbackClaimLeaseMs, 3000);
     assert.equal(settings.lockoutMaxFailures, 3);
     assert.equal(settings.idempotencyRetentionHours, 744);
@@ -64,7 +77,10 @@ describe('resolveSettings', () => {
     assert.equal(resolveSettings(dir, {}, { GATEWAY_TILL_CONFIRM_ABOVE: '250.50' }).tillConfirmAbove, 250.5);
     assert.equal(resolveSettings(dir, { 'till-confirm-above': '5000' }, { GATEWAY_TILL_CONFIRM_ABOVE: '250' }).tillConfirmAbove, 5000);
     assert.equal(resolveSettings(dirWithSettings({ tillConfirmAbove: 750 }), {}, {}).tillConfirmAbove, 750);
-    assert.match(settingsError(() => resolveSettings(dir, { 'till-confirm-above': '-1' }, {})), /--till-confirm-above must be a number from 0 to 999999999.99/);
+    assert.match(
+      settingsError(() => resolveSettings(dir, { 'till-confirm-above': '-1' }, {})),
+      /--till-confirm-above must be a number from 0 to 999999999.99/,
+    );
   });
 
   test('public URL: trailing slashes are dropped', () => {
@@ -79,7 +95,8 @@ describe('resolveSettings', () => {
     assert.equal(resolveSettings(dir, {}, { GATEWAY_DATABASE_URL: url }).databaseUrl, url);
     assert.throws(
       () => resolveSettings(dir, { database: 'mysql://gateway:s3cret@db' }, {}),
-      (error: unknown) => error instanceof SettingsError && /^--database must be a PostgreSQL URL/.test(error.message) && !error.message.includes('s3cret'),
+      (error: unknown) =>
+        error instanceof SettingsError && /^--database must be a PostgreSQL URL/.test(error.message) && !error.message.includes('s3cret'),
     );
   });
 
@@ -102,12 +119,27 @@ describe('resolveSettings', () => {
 
   test('a bad flag names the flag', () => {
     const dir = tempDataDir('tillgate-settings-');
-    assert.match(settingsError(() => resolveSettings(dir, { port: '-1' }, {})), /--port/);
-    assert.match(settingsError(() => resolveSettings(dir, { 'lockout-max-failures': '0' }, {})), /--lockout-max-failures/);
-    assert.match(settingsError(() => resolveSettings(dir, { 'lockout-max-failures': '2.5' }, {})), /--lockout-max-failures must be a whole number/);
+    assert.match(
+      settingsError(() => resolveSettings(dir, { port: '-1' }, {})),
+      /--port/,
+    );
+    assert.match(
+      settingsError(() => resolveSettings(dir, { 'lockout-max-failures': '0' }, {})),
+      /--lockout-max-failures/,
+    );
+    assert.match(
+      settingsError(() => resolveSettings(dir, { 'lockout-max-failures': '2.5' }, {})),
+      /--lockout-max-failures must be a whole number/,
+    );
     // D8: retention up to 31 days.
-    assert.match(settingsError(() => resolveSettings(dir, { 'idempotency-retention-hours': '745' }, {})), /--idempotency-retention-hours/);
-    assert.match(settingsError(() => resolveSettings(dir, { 'public-url': 'ftp://x' }, {})), /--public-url/);
+    assert.match(
+      settingsError(() => resolveSettings(dir, { 'idempotency-retention-hours': '745' }, {})),
+      /--idempotency-retention-hours/,
+    );
+    assert.match(
+      settingsError(() => resolveSettings(dir, { 'public-url': 'ftp://x' }, {})),
+      /--public-url/,
+    );
   });
 
   test('a bad value is reported even when a later source would override it', () => {
@@ -122,19 +154,40 @@ describe('resolveSettings', () => {
     assert.match(message, /unknown setting "prot"/);
     assert.ok(message.includes(join(dir, SETTINGS_FILE)));
     // The data dir is not a setting of the file.
-    assert.match(settingsError(() => resolveSettings(dirWithSettings({ dataDir: '/elsewhere' }), {}, {})), /unknown setting "dataDir"/);
+    assert.match(
+      settingsError(() => resolveSettings(dirWithSettings({ dataDir: '/elsewhere' }), {}, {})),
+      /unknown setting "dataDir"/,
+    );
   });
 
   test('settings.json must be a JSON object', () => {
-    assert.match(settingsError(() => resolveSettings(dirWithSettings('{ "port": '), {}, {})), /not valid JSON/);
-    assert.match(settingsError(() => resolveSettings(dirWithSettings('[1, 2]'), {}, {})), /JSON object/);
-    assert.match(settingsError(() => resolveSettings(dirWithSettings('null'), {}, {})), /JSON object/);
+    assert.match(
+      settingsError(() => resolveSettings(dirWithSettings('{ "port": '), {}, {})),
+      /not valid JSON/,
+    );
+    assert.match(
+      settingsError(() => resolveSettings(dirWithSettings('[1, 2]'), {}, {})),
+      /JSON object/,
+    );
+    assert.match(
+      settingsError(() => resolveSettings(dirWithSettings('null'), {}, {})),
+      /JSON object/,
+    );
   });
 
   test('unrelated flags and environment variables are ignored', () => {
     const dir = tempDataDir('tillgate-settings-');
     const settings = resolveSettings(dir, { json: true, name: 'Shop', 'data-dir': '/x' }, { PATH: '/bin', GATEWAY_UNKNOWN: '1' });
-    assert.deepEqual(settings, { ...DEFAULTS, dataDir: dir, publicUrl: null, backupDir: null, tlsCert: null, tlsKey: null, databaseUrl: null, postbackClaimLeaseMs: null });
+    assert.deepEqual(settings, {
+      ...DEFAULTS,
+      dataDir: dir,
+      publicUrl: null,
+      backupDir: null,
+      tlsCert: null,
+      tlsKey: null,
+      databaseUrl: null,
+      postbackClaimLeaseMs: null,
+    });
   });
 });
 

@@ -4,9 +4,26 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { statusName, TransactionStatus as S } from '../../contract/codes.js';
-import { allowedFrom, canTransition, CREATION_STATUSES, FINAL_STATUSES, TRANSITIONS, type Trigger } from '../../main/core/payments/state-machine.js';
+import {
+  allowedFrom,
+  canTransition,
+  CREATION_STATUSES,
+  FINAL_STATUSES,
+  TRANSITIONS,
+  type Trigger,
+} from '../../main/core/payments/state-machine.js';
 import { assertApiError, type TestMerchant } from '../helpers/api.js';
-import { api, cardPayment, newMerchant, orderId, REDIRECT, SETTLING_IBAN, startHarness, type Api, type Harness } from '../helpers/payments.js';
+import {
+  api,
+  cardPayment,
+  newMerchant,
+  orderId,
+  REDIRECT,
+  SETTLING_IBAN,
+  startHarness,
+  type Api,
+  type Harness,
+} from '../helpers/payments.js';
 
 const ALL_STATUSES = Object.values(S);
 
@@ -55,8 +72,14 @@ describe('state machine table (D2)', () => {
       for (const from of rule.from) assert.ok(!FINAL_STATUSES.includes(from), `${trigger} from final ${from}`);
       for (const code of [...rule.from, ...rule.to]) assert.doesNotThrow(() => statusName(code));
     }
-    assert.deepEqual([...FINAL_STATUSES].sort((a, b) => a - b), [S.reversed, S.declined, S.refunded, S.cancelled, S.expired, S.error, S.chargeback]);
-    assert.deepEqual([...CREATION_STATUSES].sort((a, b) => a - b), [S.started, S.pending, S.completed, S.authorized, S.declined, S.error]);
+    assert.deepEqual(
+      [...FINAL_STATUSES].sort((a, b) => a - b),
+      [S.reversed, S.declined, S.refunded, S.cancelled, S.expired, S.error, S.chargeback],
+    );
+    assert.deepEqual(
+      [...CREATION_STATUSES].sort((a, b) => a - b),
+      [S.started, S.pending, S.completed, S.authorized, S.declined, S.error],
+    );
   });
 
   test('an unknown status code is never a valid source', () => {
@@ -202,23 +225,51 @@ describe('forbidden transitions through the API', () => {
   });
 
   test('partial reversal for a payment type without it: 1004', async () => {
-    const started = await c.ok<{ transaction_id: string }>('/rest/authorize', { payment_type: 'wallet', order_id: orderId('w'), amount: 40, currency: 'EUR', ...REDIRECT });
+    const started = await c.ok<{ transaction_id: string }>('/rest/authorize', {
+      payment_type: 'wallet',
+      order_id: orderId('w'),
+      amount: 40,
+      currency: 'EUR',
+      ...REDIRECT,
+    });
     const approved = await h.gateway.payments.completeRedirect(started.transaction_id, 'approved');
     assert.ok(approved.ok);
     assert.equal(approved.value.transaction.status_code, S.authorized);
     await expectState('/rest/reverse', { transaction_id: started.transaction_id, amount: 10 }, 400, 1004, 'amount');
-    const full = await c.ok<{ status_code: number; amount: number; remaining_amount: number }>('/rest/reverse', { transaction_id: started.transaction_id });
+    const full = await c.ok<{ status_code: number; amount: number; remaining_amount: number }>('/rest/reverse', {
+      transaction_id: started.transaction_id,
+    });
     assert.deepEqual([full.status_code, full.amount, full.remaining_amount], [S.reversed, 40, 0]);
   });
 
   test('authorize for dd (no separate authorization): 1004 naming payment_type', async () => {
-    const response = await c.post('/rest/authorize', { payment_type: 'dd', order_id: orderId(), amount: 10, currency: 'EUR', iban: SETTLING_IBAN, account_holder: 'Ada' });
+    const response = await c.post('/rest/authorize', {
+      payment_type: 'dd',
+      order_id: orderId(),
+      amount: 10,
+      currency: 'EUR',
+      iban: SETTLING_IBAN,
+      account_holder: 'Ada',
+    });
     assertApiError(response, 400, 1004, ['payment_type']);
   });
 
   test('register for a type without registration, payout for a type without payouts: 1004', async () => {
-    assertApiError(await c.post('/rest/register', { payment_type: 'wallet', order_id: orderId(), amount: 0, currency: 'EUR', ...REDIRECT }), 400, 1004, ['payment_type']);
-    const payout = { payment_type: 'cardecom', order_id: orderId(), amount: 10, currency: 'EUR', merchant_reference: 'Payout 1', postback_url: REDIRECT.postback_url, country: 'DE' };
+    assertApiError(
+      await c.post('/rest/register', { payment_type: 'wallet', order_id: orderId(), amount: 0, currency: 'EUR', ...REDIRECT }),
+      400,
+      1004,
+      ['payment_type'],
+    );
+    const payout = {
+      payment_type: 'cardecom',
+      order_id: orderId(),
+      amount: 10,
+      currency: 'EUR',
+      merchant_reference: 'Payout 1',
+      postback_url: REDIRECT.postback_url,
+      country: 'DE',
+    };
     assertApiError(await c.post('/rest/payout', payout), 400, 1004, ['payment_type']);
   });
 
@@ -227,7 +278,15 @@ describe('forbidden transitions through the API', () => {
       const response = await c.post(path, { payment_type: 'crypto', order_id: orderId(), amount: 10, currency: 'EUR' });
       assertApiError(response, 400, 1004, ['payment_type']);
     }
-    const payout = { payment_type: 'crypto', order_id: orderId(), amount: 10, currency: 'EUR', merchant_reference: 'Payout 1', postback_url: REDIRECT.postback_url, country: 'DE' };
+    const payout = {
+      payment_type: 'crypto',
+      order_id: orderId(),
+      amount: 10,
+      currency: 'EUR',
+      merchant_reference: 'Payout 1',
+      postback_url: REDIRECT.postback_url,
+      country: 'DE',
+    };
     assertApiError(await c.post('/rest/payout', payout), 400, 1004, ['payment_type']);
   });
 

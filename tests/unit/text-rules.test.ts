@@ -74,7 +74,15 @@ void test('isEmailAddress: local@domain.tld of at most 254 characters, letters o
 });
 
 void test('isMailSender: an address or Name <address>, a host of one label allowed', () => {
-  for (const sender of ['Bakery <billing@bakery.example>', 'billing@bakery.example', 'Tillgate <invoices@localhost>', 'invoices@localhost', '<billing@bakery.example>', 'Bäckerei Berg (Kasse) <kasse@bäckerei-berg.de>', `${'N'.repeat(199)} <a@b.example>`]) {
+  for (const sender of [
+    'Bakery <billing@bakery.example>',
+    'billing@bakery.example',
+    'Tillgate <invoices@localhost>',
+    'invoices@localhost',
+    '<billing@bakery.example>',
+    'Bäckerei Berg (Kasse) <kasse@bäckerei-berg.de>',
+    `${'N'.repeat(199)} <a@b.example>`,
+  ]) {
     assert.equal(isMailSender(sender), true, sender);
   }
   for (const sender of [
@@ -97,17 +105,49 @@ void test('isMailSender: an address or Name <address>, a host of one label allow
 void test(`isHttpUrl: absolute http or https, at most ${URL_MAX_LENGTH} characters`, () => {
   const base = 'https://shop.example/';
   const ofLength = (n: number) => `${base}${'a'.repeat(n - base.length)}`;
-  for (const url of ['http://shop.example/ok', 'https://shop.example/ok?order=1#top', 'https://shop.example:8443/a', 'http://127.0.0.1:8080/', 'HTTPS://SHOP.EXAMPLE/', ofLength(URL_MAX_LENGTH)]) {
+  for (const url of [
+    'http://shop.example/ok',
+    'https://shop.example/ok?order=1#top',
+    'https://shop.example:8443/a',
+    'http://127.0.0.1:8080/',
+    'HTTPS://SHOP.EXAMPLE/',
+    ofLength(URL_MAX_LENGTH),
+  ]) {
     assert.equal(isHttpUrl(url), true, url);
   }
-  for (const url of ['', 'shop.example/ok', '/ok', 'ftp://shop.example/', 'javascript:alert(1)', 'data:text/html,x', 'mailto:ada@example.com', 'https://', 'http://exa mple.com/', ofLength(URL_MAX_LENGTH + 1)]) {
+  for (const url of [
+    '',
+    'shop.example/ok',
+    '/ok',
+    'ftp://shop.example/',
+    'javascript:alert(1)',
+    'data:text/html,x',
+    'mailto:ada@example.com',
+    'https://',
+    'http://exa mple.com/',
+    ofLength(URL_MAX_LENGTH + 1),
+  ]) {
     assert.equal(isHttpUrl(url), false, url.slice(0, 40));
   }
 });
 
 void test('isCalendarDate: YYYY-MM-DD of a day that exists', () => {
   for (const day of ['2024-02-29', '2026-01-01', '2026-12-31', '1900-01-01', '2000-02-29']) assert.equal(isCalendarDate(day), true, day);
-  for (const day of ['2025-02-29', '1900-02-29', '2026-04-31', '2026-13-01', '2026-00-10', '2026-01-00', '2026-1-1', '20260101', '2026-01-01T00:00:00Z', ' 2026-01-01', '2026-01-01 ', '26-01-01', '']) {
+  for (const day of [
+    '2025-02-29',
+    '1900-02-29',
+    '2026-04-31',
+    '2026-13-01',
+    '2026-00-10',
+    '2026-01-00',
+    '2026-1-1',
+    '20260101',
+    '2026-01-01T00:00:00Z',
+    ' 2026-01-01',
+    '2026-01-01 ',
+    '26-01-01',
+    '',
+  ]) {
     assert.equal(isCalendarDate(day), false, JSON.stringify(day));
   }
 });
@@ -119,7 +159,18 @@ function fromSource<F extends (...args: never[]) => unknown>(fn: F): F {
 
 void test("the hosted pages' script carries the contract's Luhn, brand and date rules, and each works from its source alone", () => {
   const script = ASSETS['pages.js']?.body ?? '';
-  const pans = ['4111111111111111', '4111111111111112', '5555555555554444', '2221000000000009', '2220990000000000', '378282246310005', '6011111111111117', '41111', '', '4111 1111 1111 1111'];
+  const pans = [
+    '4111111111111111',
+    '4111111111111112',
+    '5555555555554444',
+    '2221000000000009',
+    '2220990000000000',
+    '378282246310005',
+    '6011111111111117',
+    '41111',
+    '',
+    '4111 1111 1111 1111',
+  ];
   const days = ['2024-02-29', '2025-02-29', '2026-04-31', '2026-1-1', ''];
   const cases: Array<[(text: string) => unknown, string[]]> = [
     [luhnValid, pans],

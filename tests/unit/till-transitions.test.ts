@@ -12,7 +12,18 @@ import { ErrorCode, TransactionStatus } from '../../contract/codes.js';
 import { CENTRE_OUTCOME_UNKNOWN, PIN_TRIES } from '../../contract/constants.js';
 import type { CardRead } from '../../renderer/src/till/card-read.js';
 import { buildPosData } from '../../renderer/src/till/pos-data.js';
-import { INITIAL_MODEL, PHASES, type Failure, type PhaseName, type Sale, type TillContext, type TillEvent, type TillEventType, type TillModel, type TillPhase } from '../../renderer/src/till/till-model.js';
+import {
+  INITIAL_MODEL,
+  PHASES,
+  type Failure,
+  type PhaseName,
+  type Sale,
+  type TillContext,
+  type TillEvent,
+  type TillEventType,
+  type TillModel,
+  type TillPhase,
+} from '../../renderer/src/till/till-model.js';
 import { accepts, transition, TRANSITIONS, type Step } from '../../renderer/src/till/till-transitions.js';
 
 const NOW = new Date(2030, 0, 2, 3, 4, 5).getTime();
@@ -52,7 +63,13 @@ const CONTEXT: TillContext = {
 };
 
 const ORDER = { orderId: 'order-1', amountMinor: 1250, currency: 'EUR' };
-const REQUEST: PaymentRequest = { payment_type: 'cardpos', order_id: 'order-1', amount: 12.5, currency: 'EUR', pos_data: buildPosData(TAP, TERMINAL) };
+const REQUEST: PaymentRequest = {
+  payment_type: 'cardpos',
+  order_id: 'order-1',
+  amount: 12.5,
+  currency: 'EUR',
+  pos_data: buildPosData(TAP, TERMINAL),
+};
 const ATTEMPT = { request: REQUEST, key: 'key-1', pinUsed: false };
 
 const model = (patch: Partial<TillModel> = {}): TillModel => ({ ...INITIAL_MODEL, ...patch });
@@ -60,14 +77,18 @@ const sale = (patch: Partial<Sale> = {}): Sale => ({ ...ORDER, wrongPins: 0, pin
 const CHECKING_RESEND: TillPhase = { name: 'checking', mode: 'resend', automatic: true, message: { id: 'till.checking.noAnswer' } };
 const CHECKING_RESOLVE: TillPhase = { name: 'checking', mode: 'resolve', automatic: true, message: { id: 'till.checking.resolving' } };
 const PROCESSING: TillPhase = { name: 'processing', since: 1 };
-const inFlight = (patch: Partial<TillModel> = {}) => model({ phase: PROCESSING, sale: sale({ card: TAP, attempt: ATTEMPT, sent: true }), ...patch });
+const inFlight = (patch: Partial<TillModel> = {}) =>
+  model({ phase: PROCESSING, sale: sale({ card: TAP, attempt: ATTEMPT, sent: true }), ...patch });
 
 /** One step through the table; checks it stays inside the table's `from` and `to`. */
 function go(from: TillModel, event: TillEvent, context: TillContext = CONTEXT): Step {
   const result = transition(from, event, context);
   const rule = TRANSITIONS[event.type];
   const allowed: readonly string[] = [...rule.to, from.phase.name];
-  assert.ok(allowed.includes(result.state.phase.name), `${event.type} from ${from.phase.name} led to ${result.state.phase.name}, not in the table`);
+  assert.ok(
+    allowed.includes(result.state.phase.name),
+    `${event.type} from ${from.phase.name} led to ${result.state.phase.name}, not in the table`,
+  );
   return result;
 }
 
@@ -88,7 +109,15 @@ const response = (patch: Partial<TransactionResponse>): TransactionResponse => (
   ...patch,
 });
 
-const OPEN: TillAttempt = { attempt_id: 'a-1', order_id: 'order-0', idempotency_key: 'key-0', amount: 7.5, currency: 'EUR', created_at: '', updated_at: '' };
+const OPEN: TillAttempt = {
+  attempt_id: 'a-1',
+  order_id: 'order-0',
+  idempotency_key: 'key-0',
+  amount: 7.5,
+  currency: 'EUR',
+  created_at: '',
+  updated_at: '',
+};
 
 const transaction = (patch: Partial<Transaction> = {}): Transaction => ({
   transaction_id: 'tx-0',
@@ -181,13 +210,37 @@ const IN_PHASE: Record<PhaseName, TillModel> = {
   waiting: model({ phase: { name: 'waiting', insertOnly: false }, sale: sale() }),
   processing: inFlight(),
   pin: model({ phase: { name: 'pin', insertPath: false }, sale: sale({ card: TAP, pinRequested: true, sent: true }) }),
-  approved: model({ phase: { name: 'approved', sale: { transaction_id: 'tx-1', amount: 12.5, currency: 'EUR', verification: 'none', card: { brand: 'visa', last_four: '1111', entry_mode: 'contactless', application_label: null, aid: null } } } }),
+  approved: model({
+    phase: {
+      name: 'approved',
+      sale: {
+        transaction_id: 'tx-1',
+        amount: 12.5,
+        currency: 'EUR',
+        verification: 'none',
+        card: { brand: 'visa', last_four: '1111', entry_mode: 'contactless', application_label: null, aid: null },
+      },
+    },
+  }),
   declined: model({
-    phase: { name: 'declined', decline: { code: 'error', title: { id: 'till.decline.error.title' }, text: { id: 'till.decline.error' }, retryPin: true, insertCard: false, tryAgain: true } },
+    phase: {
+      name: 'declined',
+      decline: {
+        code: 'error',
+        title: { id: 'till.decline.error.title' },
+        text: { id: 'till.decline.error' },
+        retryPin: true,
+        insertCard: false,
+        tryAgain: true,
+      },
+    },
     sale: sale({ card: TAP, sent: true }),
   }),
   checking: inFlight({ phase: CHECKING_RESEND }),
-  failed: model({ phase: { name: 'failed', title: { id: 'till.failed.gateway.title' }, message: { id: 'till.failed.gateway' } }, sale: sale({ card: TAP, sent: true }) }),
+  failed: model({
+    phase: { name: 'failed', title: { id: 'till.failed.gateway.title' }, message: { id: 'till.failed.gateway' } },
+    sale: sale({ card: TAP, sent: true }),
+  }),
 };
 
 describe('the table', () => {
@@ -231,7 +284,11 @@ describe('amount', () => {
     assert.equal(go(model({ digits: '12' }), { type: 'keypad', key: '5' }).state.notice, null);
     const kept = model({ digits: '1250', amountKept: true });
     assert.deepEqual(
-      [go(kept, { type: 'keypad', key: '7' }).state.digits, go(kept, { type: 'keypad', key: 'back' }).state.digits, go(kept, { type: 'keypad', key: '7' }).state.amountKept],
+      [
+        go(kept, { type: 'keypad', key: '7' }).state.digits,
+        go(kept, { type: 'keypad', key: 'back' }).state.digits,
+        go(kept, { type: 'keypad', key: '7' }).state.amountKept,
+      ],
       ['7', '125', false],
     );
   });
@@ -250,7 +307,13 @@ describe('amount', () => {
   test('charge: a new sale waits for the card, its order id stamped with terminal, time and random part', () => {
     const { state, effects } = go(model({ digits: '1250', notice: { id: 'till.notice.cancelled' }, amountKept: true }), { type: 'charge' });
     assert.deepEqual(state.phase, { name: 'waiting', insertOnly: false });
-    assert.deepEqual(state.sale, { orderId: 'T-1-20300102-030405-AB12', amountMinor: 1250, currency: 'EUR', wrongPins: 0, pinRequested: false });
+    assert.deepEqual(state.sale, {
+      orderId: 'T-1-20300102-030405-AB12',
+      amountMinor: 1250,
+      currency: 'EUR',
+      wrongPins: 0,
+      pinRequested: false,
+    });
     assert.deepEqual([state.notice, state.amountKept, effects], [null, false, []]);
     assert.equal(go(model({ digits: '1250', reference: '  INV-9 ' }), { type: 'charge' }).state.sale?.orderId, 'INV-9');
   });
@@ -275,7 +338,13 @@ describe('amount', () => {
     const { state, effects } = go(model({ digits: '1250' }), { type: 'reader', event: { type: 'card', card: TAP } });
     assert.deepEqual(state.phase, { name: 'processing', since: NOW });
     assert.equal(state.sale?.attempt?.key, 'key-new');
-    assert.deepEqual(effects, [{ type: 'recordAttempt', key: 'key-new', input: { order_id: 'T-1-20300102-030405-AB12', idempotency_key: 'key-new', amount: 12.5, currency: 'EUR' } }]);
+    assert.deepEqual(effects, [
+      {
+        type: 'recordAttempt',
+        key: 'key-new',
+        input: { order_id: 'T-1-20300102-030405-AB12', idempotency_key: 'key-new', amount: 12.5, currency: 'EUR' },
+      },
+    ]);
   });
 
   test('reader on the amount screen with an unresolved sale: the card is not taken while the attempt is resolved', () => {
@@ -305,7 +374,9 @@ describe('waiting for the card', () => {
   const waiting = (patch: Partial<Sale> = {}, insertOnly = false) => model({ phase: { name: 'waiting', insertOnly }, sale: sale(patch) });
 
   test('reader problem: said in plain words', () => {
-    assert.deepEqual(go(waiting(), { type: 'reader', event: { type: 'problem', problem: 'multiple_cards' } }).state.readerMessage, { id: 'till.reader.multipleCards' });
+    assert.deepEqual(go(waiting(), { type: 'reader', event: { type: 'problem', problem: 'multiple_cards' } }).state.readerMessage, {
+      id: 'till.reader.multipleCards',
+    });
   });
 
   test('reader card: the request is built and recorded as the open attempt before it goes out', () => {
@@ -317,7 +388,9 @@ describe('waiting for the card', () => {
     assert.deepEqual(attempt?.request.pos_data?.type, { terminal_entry_mode: 'chip' });
     assert.equal(state.sale?.card, CHIP);
     assert.equal(state.sale?.sent, undefined, 'sent once the gateway recorded the attempt');
-    assert.deepEqual(effects, [{ type: 'recordAttempt', key: 'key-new', input: { order_id: 'order-1', idempotency_key: 'key-new', amount: 12.5, currency: 'EUR' } }]);
+    assert.deepEqual(effects, [
+      { type: 'recordAttempt', key: 'key-new', input: { order_id: 'order-1', idempotency_key: 'key-new', amount: 12.5, currency: 'EUR' } },
+    ]);
   });
 
   test('reader card without the terminal: nothing is sent', () => {
@@ -326,16 +399,25 @@ describe('waiting for the card', () => {
   });
 
   test('reader card on the insert path: a tapped card is refused, the inserted one goes to the PIN', () => {
-    assert.deepEqual(go(waiting({ pinRequested: true }, true), { type: 'reader', event: { type: 'card', card: TAP } }).state.readerMessage, { id: 'till.reader.chipNeeded' });
+    assert.deepEqual(
+      go(waiting({ pinRequested: true }, true), { type: 'reader', event: { type: 'card', card: TAP } }).state.readerMessage,
+      { id: 'till.reader.chipNeeded' },
+    );
     const { state, effects } = go(waiting({ pinRequested: true }, true), { type: 'reader', event: { type: 'card', card: CHIP } });
     assert.deepEqual([state.phase, state.sale?.card, effects], [{ name: 'pin', insertPath: true }, CHIP, []]);
   });
 
   test('cancelWaiting: back to the amount; after a PIN request it says the sale was cancelled and closes the attempt', () => {
     const plain = go(waiting(), { type: 'cancelWaiting' });
-    assert.deepEqual([plain.state.phase, plain.state.sale, plain.state.notice, plain.effects], [{ name: 'amount' }, null, null, [{ type: 'stopWaiting' }]]);
+    assert.deepEqual(
+      [plain.state.phase, plain.state.sale, plain.state.notice, plain.effects],
+      [{ name: 'amount' }, null, null, [{ type: 'stopWaiting' }]],
+    );
     const after = go(waiting({ pinRequested: true, sent: true, card: SWIPE }, true), { type: 'cancelWaiting' });
-    assert.deepEqual([after.state.notice, after.effects], [{ id: 'till.notice.cancelled' }, [{ type: 'stopWaiting' }, { type: 'closeAttempt' }]]);
+    assert.deepEqual(
+      [after.state.notice, after.effects],
+      [{ id: 'till.notice.cancelled' }, [{ type: 'stopWaiting' }, { type: 'closeAttempt' }]],
+    );
   });
 });
 
@@ -361,8 +443,25 @@ describe('PIN entry', () => {
 
 describe('declined and failed', () => {
   const declined = (retryPin: boolean, tryAgain: boolean, patch: Partial<Sale> = {}) =>
-    model({ phase: { name: 'declined', decline: { code: '55', title: { id: 'till.decline.55.title' }, text: { id: 'till.decline.55' }, retryPin, insertCard: false, tryAgain } }, sale: sale({ card: TAP, sent: true, wrongPins: 1, ...patch }) });
-  const failedModel = (patch: Partial<Sale> = {}) => model({ phase: { name: 'failed', title: { id: 'till.failed.gateway.title' }, message: { id: 'till.failed.gateway' } }, sale: sale({ card: TAP, sent: true, ...patch }) });
+    model({
+      phase: {
+        name: 'declined',
+        decline: {
+          code: '55',
+          title: { id: 'till.decline.55.title' },
+          text: { id: 'till.decline.55' },
+          retryPin,
+          insertCard: false,
+          tryAgain,
+        },
+      },
+      sale: sale({ card: TAP, sent: true, wrongPins: 1, ...patch }),
+    });
+  const failedModel = (patch: Partial<Sale> = {}) =>
+    model({
+      phase: { name: 'failed', title: { id: 'till.failed.gateway.title' }, message: { id: 'till.failed.gateway' } },
+      sale: sale({ card: TAP, sent: true, ...patch }),
+    });
 
   test('retryPin: offered after a 55 with tries left, not otherwise', () => {
     const { state } = go(declined(true, false), { type: 'retryPin' });
@@ -392,14 +491,22 @@ describe('declined and failed', () => {
   test('tryAgain after a refusal: the card again; after a PIN request, a new card', () => {
     assert.equal(go(failedModel(), { type: 'tryAgain' }).state.phase.name, 'processing');
     const { state, effects } = go(failedModel({ pinRequested: true, attempt: ATTEMPT }), { type: 'tryAgain' });
-    assert.deepEqual([state.phase, state.sale?.pinRequested, state.sale?.attempt, effects], [{ name: 'waiting', insertOnly: false }, false, undefined, []]);
+    assert.deepEqual(
+      [state.phase, state.sale?.pinRequested, state.sale?.attempt, effects],
+      [{ name: 'waiting', insertOnly: false }, false, undefined, []],
+    );
   });
 
   test('otherPayment: the amount to take another way is named, and the attempt is closed', () => {
     const { state, effects } = go(declined(false, false), { type: 'otherPayment' });
-    assert.deepEqual([state.phase, state.sale, state.digits, state.notice], [{ name: 'amount' }, null, '', { id: 'till.notice.otherPayment', values: { amount: '12.50 EUR' } }]);
+    assert.deepEqual(
+      [state.phase, state.sale, state.digits, state.notice],
+      [{ name: 'amount' }, null, '', { id: 'till.notice.otherPayment', values: { amount: '12.50 EUR' } }],
+    );
     assert.deepEqual(effects, [{ type: 'stopWaiting' }, { type: 'closeAttempt' }]);
-    assert.deepEqual(go(model({ phase: IN_PHASE.failed.phase }), { type: 'otherPayment' }).state.notice, { id: 'till.notice.otherPaymentNoAmount' });
+    assert.deepEqual(go(model({ phase: IN_PHASE.failed.phase }), { type: 'otherPayment' }).state.notice, {
+      id: 'till.notice.otherPaymentNoAmount',
+    });
   });
 
   test('nextAmount: a digit on a refusal starts the next amount with it', () => {
@@ -412,7 +519,11 @@ describe('newSale', () => {
   test('from every phase to an empty amount screen; an unknown outcome stays open', () => {
     for (const phase of PHASES) {
       const { state, effects } = go({ ...IN_PHASE[phase], reference: 'R', digits: '5' }, { type: 'newSale' });
-      assert.deepEqual([state.phase, state.sale, state.digits, state.reference, state.readerMessage], [{ name: 'amount' }, null, '', '', null], phase);
+      assert.deepEqual(
+        [state.phase, state.sale, state.digits, state.reference, state.readerMessage],
+        [{ name: 'amount' }, null, '', '', null],
+        phase,
+      );
       const closes = phase !== 'checking' && IN_PHASE[phase].sale?.sent === true;
       assert.deepEqual(effects, closes ? [{ type: 'stopWaiting' }, { type: 'closeAttempt' }] : [{ type: 'stopWaiting' }], phase);
     }
@@ -441,18 +552,33 @@ describe('the gateway records the attempt', () => {
 
   test('attemptRefused, no answer: the gateway is unreachable, the request is dropped', () => {
     const { state, effects } = go(inFlight(), { type: 'attemptRefused', key: 'key-1', failure: failure({ kind: 'network' }) });
-    assert.deepEqual([state.phase, state.sale?.attempt, effects], [{ name: 'failed', title: { id: 'till.failed.gateway.title' }, message: { id: 'till.failed.gateway' } }, undefined, []]);
+    assert.deepEqual(
+      [state.phase, state.sale?.attempt, effects],
+      [{ name: 'failed', title: { id: 'till.failed.gateway.title' }, message: { id: 'till.failed.gateway' } }, undefined, []],
+    );
   });
 
   test('attemptRefused, session over: back to the amount and the session ends', () => {
-    const { state, effects } = go(inFlight({ sale: sale({ card: TAP, attempt: ATTEMPT }) }), { type: 'attemptRefused', key: 'key-1', failure: failure({ status: 401 }) });
+    const { state, effects } = go(inFlight({ sale: sale({ card: TAP, attempt: ATTEMPT }) }), {
+      type: 'attemptRefused',
+      key: 'key-1',
+      failure: failure({ status: 401 }),
+    });
     assert.deepEqual([state.phase, state.sale], [{ name: 'amount' }, null]);
     assert.deepEqual(effects, [{ type: 'stopWaiting' }, { type: 'endSession', message: 'till.session.endedSale' }]);
   });
 
   test('attemptRefused otherwise: not sent, with the fields the gateway named', () => {
-    const { state } = go(inFlight(), { type: 'attemptRefused', key: 'key-1', failure: failure({ message: 'Bad', errors: [{ field: 'amount', message: 'too big' }] }) });
-    assert.deepEqual(state.phase, { name: 'failed', title: { id: 'till.failed.notSent.title' }, message: { id: 'till.failed.notSent.details', values: { reason: 'Bad', details: 'amount: too big' } } });
+    const { state } = go(inFlight(), {
+      type: 'attemptRefused',
+      key: 'key-1',
+      failure: failure({ message: 'Bad', errors: [{ field: 'amount', message: 'too big' }] }),
+    });
+    assert.deepEqual(state.phase, {
+      name: 'failed',
+      title: { id: 'till.failed.notSent.title' },
+      message: { id: 'till.failed.notSent.details', values: { reason: 'Bad', details: 'amount: too big' } },
+    });
   });
 
   test('attemptRefused of a request no longer in flight: ignored', () => {
@@ -462,13 +588,20 @@ describe('the gateway records the attempt', () => {
 });
 
 describe('the gateway answers the payment', () => {
-  const paid = (patch: Partial<TransactionResponse>, from: TillModel = inFlight()) => go(from, { type: 'paid', key: 'key-1', response: response(patch) });
+  const paid = (patch: Partial<TransactionResponse>, from: TillModel = inFlight()) =>
+    go(from, { type: 'paid', key: 'key-1', response: response(patch) });
 
   test('approved: the result screen, the amount cleared, the attempt closed', () => {
     const { state, effects } = paid({ card_last_four: '9999' }, inFlight({ digits: '1250', reference: 'R' }));
     assert.deepEqual(state.phase, {
       name: 'approved',
-      sale: { transaction_id: 'tx-1', amount: 12.5, currency: 'EUR', verification: 'none', card: { brand: 'visa', last_four: '9999', entry_mode: 'contactless', application_label: null, aid: null } },
+      sale: {
+        transaction_id: 'tx-1',
+        amount: 12.5,
+        currency: 'EUR',
+        verification: 'none',
+        card: { brand: 'visa', last_four: '9999', entry_mode: 'contactless', application_label: null, aid: null },
+      },
     });
     assert.deepEqual([state.sale, state.digits, state.reference], [null, '', '']);
     assert.deepEqual(effects, [{ type: 'stopWaiting' }, { type: 'closeAttempt' }]);
@@ -483,17 +616,30 @@ describe('the gateway answers the payment', () => {
 
   test('request_pin: a tapped card goes to the PIN pad, a swiped one to the insert path, or as the gateway says', () => {
     const tapped = paid({ status_code: TransactionStatus.declined, message: 'request_pin' });
-    assert.deepEqual([tapped.state.phase, tapped.state.sale?.pinRequested, tapped.state.sale?.attempt], [{ name: 'pin', insertPath: false }, true, undefined]);
+    assert.deepEqual(
+      [tapped.state.phase, tapped.state.sale?.pinRequested, tapped.state.sale?.attempt],
+      [{ name: 'pin', insertPath: false }, true, undefined],
+    );
     const swiped = inFlight({ sale: sale({ card: SWIPE, attempt: ATTEMPT, sent: true }) });
-    assert.deepEqual(paid({ status_code: TransactionStatus.declined, message: 'request_pin' }, swiped).state.phase, { name: 'waiting', insertOnly: true });
-    assert.deepEqual(paid({ status_code: TransactionStatus.declined, message: 'request_pin', insert_card: true }).state.phase, { name: 'waiting', insertOnly: true });
+    assert.deepEqual(paid({ status_code: TransactionStatus.declined, message: 'request_pin' }, swiped).state.phase, {
+      name: 'waiting',
+      insertOnly: true,
+    });
+    assert.deepEqual(paid({ status_code: TransactionStatus.declined, message: 'request_pin', insert_card: true }).state.phase, {
+      name: 'waiting',
+      insertOnly: true,
+    });
   });
 
   test('declined 55 after a PIN: one more wrong PIN, the PIN pad offered while tries are left', () => {
-    const pinned = (wrongPins: number) => inFlight({ sale: sale({ card: TAP, attempt: { ...ATTEMPT, pinUsed: true }, sent: true, wrongPins }) });
+    const pinned = (wrongPins: number) =>
+      inFlight({ sale: sale({ card: TAP, attempt: { ...ATTEMPT, pinUsed: true }, sent: true, wrongPins }) });
     const { state } = paid({ status_code: TransactionStatus.declined, message: '55 Incorrect PIN', reason_code: '55' }, pinned(0));
     assert.equal(state.sale?.wrongPins, 1);
-    assert.deepEqual(state.phase.name === 'declined' && state.phase.decline.text, { id: 'till.decline.55', values: { tries: PIN_TRIES - 1 } });
+    assert.deepEqual(state.phase.name === 'declined' && state.phase.decline.text, {
+      id: 'till.decline.55',
+      values: { tries: PIN_TRIES - 1 },
+    });
     const last = paid({ status_code: TransactionStatus.declined, message: '55 Incorrect PIN' }, pinned(PIN_TRIES - 1));
     assert.equal(last.state.phase.name === 'declined' && last.state.phase.decline.retryPin, false);
   });
@@ -501,10 +647,15 @@ describe('the gateway answers the payment', () => {
   test('declined without a PIN, 51, and an unknown code with its text', () => {
     assert.deepEqual(paid({ status_code: TransactionStatus.declined, message: '55 Incorrect PIN' }).state.sale?.wrongPins, 0);
     const insufficient = paid({ status_code: TransactionStatus.declined, message: '51 Insufficient funds' });
-    assert.deepEqual(insufficient.state.phase.name === 'declined' && insufficient.state.phase.decline.title, { id: 'till.decline.51.title' });
+    assert.deepEqual(insufficient.state.phase.name === 'declined' && insufficient.state.phase.decline.title, {
+      id: 'till.decline.51.title',
+    });
     assert.deepEqual(insufficient.effects, [{ type: 'stopWaiting' }]);
     const other = paid({ status_code: TransactionStatus.declined, message: '62 Restricted card' });
-    assert.deepEqual(other.state.phase.name === 'declined' && other.state.phase.decline.text, { id: 'till.decline.other.reason', values: { reason: 'Restricted card', code: '62' } });
+    assert.deepEqual(other.state.phase.name === 'declined' && other.state.phase.decline.text, {
+      id: 'till.decline.other.reason',
+      values: { reason: 'Restricted card', code: '62' },
+    });
   });
 
   test('a processor error: declined with Try again; an unexpected status: failed', () => {
@@ -512,7 +663,11 @@ describe('the gateway answers the payment', () => {
     assert.equal(error.state.phase.name === 'declined' && error.state.phase.decline.tryAgain, true);
     assert.equal(error.state.sale?.attempt, undefined);
     const odd = paid({ status_code: TransactionStatus.pending, status: 'pending' });
-    assert.deepEqual(odd.state.phase, { name: 'failed', title: { id: 'till.failed.unexpected.title' }, message: { id: 'till.failed.unexpected', values: { status: 'pending' } } });
+    assert.deepEqual(odd.state.phase, {
+      name: 'failed',
+      title: { id: 'till.failed.unexpected.title' },
+      message: { id: 'till.failed.unexpected', values: { status: 'pending' } },
+    });
   });
 
   test('an answer while checking (the resend answered): taken', () => {
@@ -526,7 +681,8 @@ describe('the gateway answers the payment', () => {
 });
 
 describe('no answer', () => {
-  const payFailed = (failed: Partial<Failure>, from: TillModel = inFlight()) => go(from, { type: 'payFailed', key: 'key-1', failure: failure(failed) });
+  const payFailed = (failed: Partial<Failure>, from: TillModel = inFlight()) =>
+    go(from, { type: 'payFailed', key: 'key-1', failure: failure(failed) });
 
   test('network: checking, the same request again in 1, 2, 4 s, then every 3 s', () => {
     const waits: unknown[] = [];
@@ -548,24 +704,39 @@ describe('no answer', () => {
 
   test('in flight at the gateway, or the centre away while charging: checking too', () => {
     assert.equal(payFailed({ status: 409, code: ErrorCode.idempotencyInFlight }).state.phase.name, 'checking');
-    assert.equal(payFailed({ status: 503, code: ErrorCode.centreAway, errors: [{ field: 'centre', message: CENTRE_OUTCOME_UNKNOWN }] }).state.phase.name, 'checking');
+    assert.equal(
+      payFailed({ status: 503, code: ErrorCode.centreAway, errors: [{ field: 'centre', message: CENTRE_OUTCOME_UNKNOWN }] }).state.phase
+        .name,
+      'checking',
+    );
   });
 
   test('refusals: nothing was charged, the request is dropped', () => {
     const processor = payFailed({ status: 502, code: ErrorCode.processor });
-    assert.deepEqual([processor.state.phase, processor.state.sale?.attempt], [{ name: 'failed', title: { id: 'till.failed.network.title' }, message: { id: 'till.failed.network' } }, undefined]);
+    assert.deepEqual(
+      [processor.state.phase, processor.state.sale?.attempt],
+      [{ name: 'failed', title: { id: 'till.failed.network.title' }, message: { id: 'till.failed.network' } }, undefined],
+    );
     assert.deepEqual(payFailed({ status: 503, code: ErrorCode.centreAway, message: 'Limit' }).state.phase, {
       name: 'failed',
       title: { id: 'till.failed.centreAway.title' },
       message: { id: 'till.failed.centreAway', values: { reason: 'Limit' } },
     });
-    assert.deepEqual(payFailed({ kind: 'unexpected', status: 0, message: 'Oops' }).state.phase, { name: 'failed', title: { id: 'till.failed.notSent.title' }, message: { id: 'till.failed.notSent', values: { reason: 'Oops' } } });
+    assert.deepEqual(payFailed({ kind: 'unexpected', status: 0, message: 'Oops' }).state.phase, {
+      name: 'failed',
+      title: { id: 'till.failed.notSent.title' },
+      message: { id: 'till.failed.notSent', values: { reason: 'Oops' } },
+    });
   });
 
   test('session over: back to the amount, the attempt closed, the session ended', () => {
     const { state, effects } = payFailed({ status: 401 });
     assert.deepEqual([state.phase, state.notice], [{ name: 'amount' }, null]);
-    assert.deepEqual(effects, [{ type: 'stopWaiting' }, { type: 'closeAttempt' }, { type: 'endSession', message: 'till.session.endedSale' }]);
+    assert.deepEqual(effects, [
+      { type: 'stopWaiting' },
+      { type: 'closeAttempt' },
+      { type: 'endSession', message: 'till.session.endedSale' },
+    ]);
   });
 
   test('a failure of a request no longer in flight: ignored', () => {
@@ -575,11 +746,15 @@ describe('no answer', () => {
 });
 
 describe('checking', () => {
-  const resolving = (patch: Partial<TillModel> = {}) => model({ phase: CHECKING_RESOLVE, unresolved: { orderId: 'order-0', amountMinor: 750, currency: 'EUR' }, ...patch });
+  const resolving = (patch: Partial<TillModel> = {}) =>
+    model({ phase: CHECKING_RESOLVE, unresolved: { orderId: 'order-0', amountMinor: 750, currency: 'EUR' }, ...patch });
 
   test('resendDue: the same request again, same key; not while resolving', () => {
     const checking = inFlight({ phase: CHECKING_RESEND });
-    assert.deepEqual(go(checking, { type: 'resendDue' }), { state: checking, effects: [{ type: 'pay', key: 'key-1', request: ATTEMPT.request }] });
+    assert.deepEqual(go(checking, { type: 'resendDue' }), {
+      state: checking,
+      effects: [{ type: 'pay', key: 'key-1', request: ATTEMPT.request }],
+    });
     assert.deepEqual(go(resolving(), { type: 'resendDue' }).effects, []);
   });
 
@@ -588,13 +763,22 @@ describe('checking', () => {
     assert.deepEqual(state.phase, { name: 'checking', mode: 'resend', automatic: true, message: { id: 'till.checking.resending' } });
     assert.deepEqual(effects, [{ type: 'stopWaiting' }, { type: 'pay', key: 'key-1', request: ATTEMPT.request }]);
     const again = go(resolving({ startAfter: ORDER }), { type: 'checkAgain' });
-    assert.deepEqual([again.state.phase, again.state.startAfter, again.effects], [CHECKING_RESOLVE, null, [{ type: 'stopWaiting' }, { type: 'resolve' }]]);
-    assert.deepEqual(go(model({ phase: CHECKING_RESEND, sale: sale() }), { type: 'checkAgain' }).effects, [{ type: 'stopWaiting' }, { type: 'resolve' }]);
+    assert.deepEqual(
+      [again.state.phase, again.state.startAfter, again.effects],
+      [CHECKING_RESOLVE, null, [{ type: 'stopWaiting' }, { type: 'resolve' }]],
+    );
+    assert.deepEqual(go(model({ phase: CHECKING_RESEND, sale: sale() }), { type: 'checkAgain' }).effects, [
+      { type: 'stopWaiting' },
+      { type: 'resolve' },
+    ]);
   });
 
   test('stopChecking: the sale stays unresolved, its amount kept, the attempt left open', () => {
     const { state, effects } = go(inFlight({ phase: CHECKING_RESEND }), { type: 'stopChecking' });
-    assert.deepEqual([state.phase, state.unresolved, state.digits, state.amountKept, state.sale], [{ name: 'amount' }, ORDER, '1250', true, null]);
+    assert.deepEqual(
+      [state.phase, state.unresolved, state.digits, state.amountKept, state.sale],
+      [{ name: 'amount' }, ORDER, '1250', true, null],
+    );
     assert.deepEqual(state.notice, { id: 'till.notice.unknown', values: { amount: '12.50 EUR' } });
     assert.deepEqual(effects, [{ type: 'stopWaiting' }]);
     const last = go(model({ phase: CHECKING_RESOLVE }), { type: 'stopChecking' });
@@ -604,26 +788,50 @@ describe('checking', () => {
   test('resolved in progress: asked again, 2, 4, then 8 s at most', () => {
     const inProgress = { type: 'resolved', resolution: { state: 'in_progress', attempt: OPEN } } as const;
     const first = go(resolving(), inProgress);
-    assert.deepEqual(first.state.phase, { name: 'checking', mode: 'resolve', automatic: true, message: { id: 'till.checking.inProgress', values: { amount: '7.50 EUR' } } });
+    assert.deepEqual(first.state.phase, {
+      name: 'checking',
+      mode: 'resolve',
+      automatic: true,
+      message: { id: 'till.checking.inProgress', values: { amount: '7.50 EUR' } },
+    });
     assert.deepEqual(first.effects, [{ type: 'wait', ms: 2000, then: 'resolveDue' }]);
     assert.deepEqual(go(resolving({ checks: 5 }), inProgress).effects, [{ type: 'wait', ms: 8000, then: 'resolveDue' }]);
   });
 
   test('resolved approved: that sale is the result, never charged again', () => {
-    const { state, effects } = go(resolving({ startAfter: ORDER, digits: '750' }), { type: 'resolved', resolution: { state: 'approved', attempt: OPEN, transaction: transaction() } });
+    const { state, effects } = go(resolving({ startAfter: ORDER, digits: '750' }), {
+      type: 'resolved',
+      resolution: { state: 'approved', attempt: OPEN, transaction: transaction() },
+    });
     assert.deepEqual(state.phase, {
       name: 'approved',
-      sale: { transaction_id: 'tx-0', amount: 7.5, currency: 'EUR', verification: 'none', recovered: true, card: { brand: 'mastercard', last_four: '4444', entry_mode: 'contactless', application_label: null, aid: null } },
+      sale: {
+        transaction_id: 'tx-0',
+        amount: 7.5,
+        currency: 'EUR',
+        verification: 'none',
+        recovered: true,
+        card: { brand: 'mastercard', last_four: '4444', entry_mode: 'contactless', application_label: null, aid: null },
+      },
     });
-    assert.deepEqual([state.unresolved, state.startAfter, state.digits, state.checks, effects], [null, null, '', 0, [{ type: 'stopWaiting' }]]);
+    assert.deepEqual(
+      [state.unresolved, state.startAfter, state.digits, state.checks, effects],
+      [null, null, '', 0, [{ type: 'stopWaiting' }]],
+    );
   });
 
   test('resolved not charged: the charged sale starts; with none, the amount screen says nothing was charged', () => {
     const notCharged = { type: 'resolved', resolution: { state: 'not_charged', attempt: OPEN, transaction: null } } as const;
     const started = go(resolving({ startAfter: ORDER }), notCharged);
-    assert.deepEqual([started.state.phase, started.state.sale, started.state.unresolved, started.state.startAfter], [{ name: 'waiting', insertOnly: false }, sale(), null, null]);
+    assert.deepEqual(
+      [started.state.phase, started.state.sale, started.state.unresolved, started.state.startAfter],
+      [{ name: 'waiting', insertOnly: false }, sale(), null, null],
+    );
     const plain = go(resolving({ digits: '750' }), notCharged);
-    assert.deepEqual([plain.state.phase, plain.state.notice, plain.state.digits], [{ name: 'amount' }, { id: 'till.notice.notCharged', values: { amount: '7.50 EUR' } }, '750']);
+    assert.deepEqual(
+      [plain.state.phase, plain.state.notice, plain.state.digits],
+      [{ name: 'amount' }, { id: 'till.notice.notCharged', values: { amount: '7.50 EUR' } }, '750'],
+    );
     assert.equal(go(resolving(), { type: 'resolved', resolution: { state: 'none' } }).state.notice, null);
   });
 
@@ -634,13 +842,24 @@ describe('checking', () => {
 
   test('resolveFailed: unreachable, asked again every 3 s; session over: the session ends', () => {
     const { state, effects } = go(resolving(), { type: 'resolveFailed', failure: failure({ kind: 'network' }) });
-    assert.deepEqual([state.phase, effects], [{ name: 'checking', mode: 'resolve', automatic: false, message: { id: 'till.checking.unreachable' } }, [{ type: 'wait', ms: 3000, then: 'resolveDue' }]]);
+    assert.deepEqual(
+      [state.phase, effects],
+      [
+        { name: 'checking', mode: 'resolve', automatic: false, message: { id: 'till.checking.unreachable' } },
+        [{ type: 'wait', ms: 3000, then: 'resolveDue' }],
+      ],
+    );
     const before = resolving();
-    assert.deepEqual(go(before, { type: 'resolveFailed', failure: failure({ status: 401 }) }), { state: before, effects: [{ type: 'endSession', message: 'till.session.endedCheck' }] });
+    assert.deepEqual(go(before, { type: 'resolveFailed', failure: failure({ status: 401 }) }), {
+      state: before,
+      effects: [{ type: 'endSession', message: 'till.session.endedCheck' }],
+    });
   });
 
   test('resolveDue: asks again, still starting the charged sale after', () => {
-    const { state, effects } = go(resolving({ startAfter: ORDER, phase: { ...CHECKING_RESOLVE, automatic: false } }), { type: 'resolveDue' });
+    const { state, effects } = go(resolving({ startAfter: ORDER, phase: { ...CHECKING_RESOLVE, automatic: false } }), {
+      type: 'resolveDue',
+    });
     assert.deepEqual([state.phase, state.startAfter, effects], [CHECKING_RESOLVE, ORDER, [{ type: 'stopWaiting' }, { type: 'resolve' }]]);
   });
 });

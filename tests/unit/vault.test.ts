@@ -48,7 +48,7 @@ describe('vault seal/open', () => {
     const raw = Buffer.from(payload, 'base64');
     assert.throws(() => vault.open(`v1.${raw.subarray(0, raw.length - 1).toString('base64')}`));
     // An empty plaintext seals to IV + tag only; cutting the tag down to 12 or 4 bytes must not verify.
-    const empty = Buffer.from((vault.seal('').split('.')[1] ?? ''), 'base64');
+    const empty = Buffer.from(vault.seal('').split('.')[1] ?? '', 'base64');
     assert.equal(empty.length, 28);
     for (const length of [24, 16, 12]) {
       assert.throws(() => vault.open(`v1.${empty.subarray(0, length).toString('base64')}`), `${length} bytes`);
@@ -109,7 +109,11 @@ describe('loadDataKey', () => {
 
     const fileKey = loadDataKey(dir, {}).key;
     assert.notDeepEqual(fileKey, envKey);
-    assert.deepEqual(loadDataKey(dir, { GATEWAY_DATA_KEY: `  ${envKey.toString('base64')}\n` }).key, envKey, 'surrounding whitespace is fine');
+    assert.deepEqual(
+      loadDataKey(dir, { GATEWAY_DATA_KEY: `  ${envKey.toString('base64')}\n` }).key,
+      envKey,
+      'surrounding whitespace is fine',
+    );
   });
 
   test('a bad GATEWAY_DATA_KEY is rejected with its name', () => {
@@ -124,7 +128,10 @@ describe('loadDataKey', () => {
     const dir = tempDataDir('tillgate-vault-');
     const file = join(dir, DATA_KEY_FILE);
     writeFileSync(file, 'garbage', { mode: 0o600 });
-    assert.throws(() => loadDataKey(dir, {}), (error: unknown) => error instanceof Error && error.message.includes(file));
+    assert.throws(
+      () => loadDataKey(dir, {}),
+      (error: unknown) => error instanceof Error && error.message.includes(file),
+    );
     assert.equal(readFileSync(file, 'utf8'), 'garbage', 'the file is not replaced');
   });
 });

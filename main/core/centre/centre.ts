@@ -11,7 +11,18 @@
  * concurrent forwards of one sale queue on its idempotency claim. Timing is never the key.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { ForwardAnswer, ForwardEntry, ForwardResult, HeartbeatAnswer, JoinAnswer, JoinRequest, Replica, StoreLimits, TillInvite, TillReport } from '../../../contract/api/centre.js';
+import type {
+  ForwardAnswer,
+  ForwardEntry,
+  ForwardResult,
+  HeartbeatAnswer,
+  JoinAnswer,
+  JoinRequest,
+  Replica,
+  StoreLimits,
+  TillInvite,
+  TillReport,
+} from '../../../contract/api/centre.js';
 import type { TransactionResponse } from '../../../contract/api/payments.js';
 import { currencyExponent, minorToText, toMinor } from '../../../contract/money.js';
 import { ErrorCode, statusName, TransactionStatus as S } from '../../../contract/codes.js';
@@ -65,7 +76,11 @@ export function joinLockKey(source: string): string {
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 function invalidCode(): ReturnType<typeof apiError> {
-  return apiError(ErrorCode.notFound, "This pairing code is unknown, used or expired: make a new one on the shop's gateway (Settings -> Tills)", [{ field: 'code', message: 'is unknown, used or expired' }]);
+  return apiError(
+    ErrorCode.notFound,
+    "This pairing code is unknown, used or expired: make a new one on the shop's gateway (Settings -> Tills)",
+    [{ field: 'code', message: 'is unknown, used or expired' }],
+  );
 }
 
 /** The pairing code's secret and, for a centre on HTTPS, the fingerprint it pins. */
@@ -110,25 +125,54 @@ export class Centre {
    * What a joined till may store while the centre is away (admin; audited `till_limits`). The till
    * gets them with its next report's answer, within a second or two.
    */
-  async setLimits(merchantId: string, tillId: string, limits: StoreLimits, actor: { staffId: string | null }): Promise<Outcome<{ till_id: string; limits: StoreLimits }>> {
+  async setLimits(
+    merchantId: string,
+    tillId: string,
+    limits: StoreLimits,
+    actor: { staffId: string | null },
+  ): Promise<Outcome<{ till_id: string; limits: StoreLimits }>> {
     return this.deps.store.run(async (tx) => {
       const before = (await tx.centre.links(merchantId)).find((l) => l.tillId === tillId);
       if (!before || !(await tx.centre.setLimits(merchantId, tillId, limits))) {
-        return failure(apiError(ErrorCode.notFound, `Till ${tillId} is not joined from another computer`, [{ field: 'till_id', message: 'is not a joined till' }]));
+        return failure(
+          apiError(ErrorCode.notFound, `Till ${tillId} is not joined from another computer`, [
+            { field: 'till_id', message: 'is not a joined till' },
+          ]),
+        );
       }
-      await tx.audit.record({ ...this.audit(merchantId, actor.staffId, 'till_limits', tillId, `store-and-forward limits of ${tillId}`), oldValue: before.limits, newValue: limits });
+      await tx.audit.record({
+        ...this.audit(merchantId, actor.staffId, 'till_limits', tillId, `store-and-forward limits of ${tillId}`),
+        oldValue: before.limits,
+        newValue: limits,
+      });
       return success({ till_id: tillId, limits });
     });
   }
 
   /** A back-office user followed a forwarded decline up (audited: forwarded_decline_handled). */
-  async handleDecline(merchantId: string, transactionId: string, actor: { staffId: string | null }): Promise<Outcome<{ transaction_id: string; handled_at: string }>> {
+  async handleDecline(
+    merchantId: string,
+    transactionId: string,
+    actor: { staffId: string | null },
+  ): Promise<Outcome<{ transaction_id: string; handled_at: string }>> {
     const now = this.deps.clock.now().toISOString();
     return this.deps.store.run(async (tx) => {
       if (!(await tx.centre.handleDecline(merchantId, transactionId, now, actor.staffId))) {
-        return failure(apiError(ErrorCode.notFound, 'No open forwarded decline with this id', [{ field: 'transaction_id', message: 'is not an open forwarded decline' }]));
+        return failure(
+          apiError(ErrorCode.notFound, 'No open forwarded decline with this id', [
+            { field: 'transaction_id', message: 'is not an open forwarded decline' },
+          ]),
+        );
       }
-      await tx.audit.record(this.audit(merchantId, actor.staffId, 'forwarded_decline_handled', transactionId, `forwarded decline ${transactionId} marked handled`));
+      await tx.audit.record(
+        this.audit(
+          merchantId,
+          actor.staffId,
+          'forwarded_decline_handled',
+          transactionId,
+          `forwarded decline ${transactionId} marked handled`,
+        ),
+      );
       return success({ transaction_id: transactionId, handled_at: now });
     });
   }
@@ -148,14 +192,21 @@ export class Centre {
     const code = `${secret.match(/.{4}/g)?.join('-') ?? secret}${pinned}`;
     const expiresAt = new Date(now.getTime() + INVITE_VALID_MS).toISOString();
     const made = await this.deps.store.run(async (tx): Promise<Outcome<TillInvite>> => {
-      if (!(await tx.merchants.get(merchantId))) return failure(apiError(ErrorCode.notFound, 'Merchant not found', [{ field: 'merchant', message: 'no such merchant' }]));
+      if (!(await tx.merchants.get(merchantId)))
+        return failure(apiError(ErrorCode.notFound, 'Merchant not found', [{ field: 'merchant', message: 'no such merchant' }]));
       const till = await tx.tills.get(merchantId, tillId);
-      if (till?.retiredAt) return failure(apiError(ErrorCode.invalidState, `Till ${tillId} is retired`, [{ field: 'till_id', message: 'is retired' }]));
-      if (!till && !(await tx.tills.insert({ merchantId, tillId, name: defaultTillName(tillId), createdAt: now.toISOString(), retiredAt: null }))) {
+      if (till?.retiredAt)
+        return failure(apiError(ErrorCode.invalidState, `Till ${tillId} is retired`, [{ field: 'till_id', message: 'is retired' }]));
+      if (
+        !till &&
+        !(await tx.tills.insert({ merchantId, tillId, name: defaultTillName(tillId), createdAt: now.toISOString(), retiredAt: null }))
+      ) {
         return failure(apiError(ErrorCode.validation, 'Invalid request: till_id', [{ field: 'till_id', message: 'could not be created' }]));
       }
       await tx.centre.insertInvite({ codeHash: sha256(secret), merchantId, tillId, createdAt: now.toISOString(), expiresAt, usedAt: null });
-      await tx.audit.record(this.audit(merchantId, actor.staffId, 'till_invite', tillId, `pairing code for till ${tillId}, valid until ${expiresAt}`));
+      await tx.audit.record(
+        this.audit(merchantId, actor.staffId, 'till_invite', tillId, `pairing code for till ${tillId}, valid until ${expiresAt}`),
+      );
       return created({ code, till_id: tillId, merchant_id: merchantId, expires_at: expiresAt });
     });
     return made;
@@ -188,7 +239,15 @@ export class Centre {
       const till = await tx.tills.get(invite.merchantId, invite.tillId);
       if (!merchant || !till || till.retiredAt) return failure(invalidCode());
       const credentialId = this.deps.ids.newId();
-      await tx.credentials.insert({ id: credentialId, merchantId: merchant.id, kind: 'merchant', apiKey, passwordHash, createdAt: now, revokedAt: null });
+      await tx.credentials.insert({
+        id: credentialId,
+        merchantId: merchant.id,
+        kind: 'merchant',
+        apiKey,
+        passwordHash,
+        createdAt: now,
+        revokedAt: null,
+      });
       const replaced = await tx.centre.link({
         merchantId: merchant.id,
         tillId: till.tillId,
@@ -201,7 +260,15 @@ export class Centre {
         limits: DEFAULT_STORE_LIMITS,
       });
       if (replaced) await tx.credentials.revoke(replaced, now);
-      await tx.audit.record(this.audit(merchant.id, null, 'till_join', till.tillId, `till ${till.tillId} joined (version ${input.till_version})${replaced ? '; its earlier link was revoked' : ''}`));
+      await tx.audit.record(
+        this.audit(
+          merchant.id,
+          null,
+          'till_join',
+          till.tillId,
+          `till ${till.tillId} joined (version ${input.till_version})${replaced ? '; its earlier link was revoked' : ''}`,
+        ),
+      );
       return success({
         merchant_id: merchant.id,
         merchant_name: merchant.name,
@@ -275,21 +342,32 @@ export class Centre {
       if (!merchant) throw new Error(`replica of an unknown merchant ${merchantId}`);
       const content = {
         merchant: { merchant_id: merchant.id, name: merchant.name, currency: merchant.currency, created_at: merchant.createdAt },
-        till_ids: (await r.tills.listByMerchant(merchantId)).filter((t) => t.retiredAt === null).map((t) => t.tillId).sort(),
+        till_ids: (await r.tills.listByMerchant(merchantId))
+          .filter((t) => t.retiredAt === null)
+          .map((t) => t.tillId)
+          .sort(),
         // A till's own credentials stay at the centre: they are for talking to it, not for POS software.
         credentials: (await r.credentials.listByMerchant(merchantId))
           .filter((c) => !c.apiKey.startsWith('tg_till_'))
-          .map((c) => ({ credential_id: c.id, api_key: c.apiKey, password_hash: c.passwordHash, created_at: c.createdAt, revoked_at: c.revokedAt })),
-        staff: (await r.staff.listByMerchant(merchantId)).filter((s) => s.disabledAt === null && TILL_STAFF_ROLES.includes(s.role)).map((s) => ({
-          staff_id: s.id,
-          login: s.login,
-          display_name: s.displayName,
-          role: s.role,
-          password_hash: s.passwordHash,
-          pin_hash: s.pinHash,
-          created_at: s.createdAt,
-          disabled_at: s.disabledAt,
-        })),
+          .map((c) => ({
+            credential_id: c.id,
+            api_key: c.apiKey,
+            password_hash: c.passwordHash,
+            created_at: c.createdAt,
+            revoked_at: c.revokedAt,
+          })),
+        staff: (await r.staff.listByMerchant(merchantId))
+          .filter((s) => s.disabledAt === null && TILL_STAFF_ROLES.includes(s.role))
+          .map((s) => ({
+            staff_id: s.id,
+            login: s.login,
+            display_name: s.displayName,
+            role: s.role,
+            password_hash: s.passwordHash,
+            pin_hash: s.pinHash,
+            created_at: s.createdAt,
+            disabled_at: s.disabledAt,
+          })),
       };
       return { digest: sha256(JSON.stringify(content)), ...content };
     });
@@ -306,12 +384,21 @@ export class Centre {
       const result = await this.forwardOne(link, entry);
       if (result) results.push(result);
     }
-    await this.deps.store.runAtomic((tx) => tx.centre.forwarded(link.merchantId, link.tillId, this.deps.clock.now().toISOString()), { quiet: true });
+    await this.deps.store.runAtomic((tx) => tx.centre.forwarded(link.merchantId, link.tillId, this.deps.clock.now().toISOString()), {
+      quiet: true,
+    });
     return { results };
   }
 
   private async forwardOne(link: TillLinkRecord, entry: ForwardEntry): Promise<ForwardResult | undefined> {
-    const refuse = (refused: string): ForwardResult => ({ seq: entry.seq, transaction_id: entry.transaction_id, status_code: S.error, status: 'error', message: refused, refused });
+    const refuse = (refused: string): ForwardResult => ({
+      seq: entry.seq,
+      transaction_id: entry.transaction_id,
+      status_code: S.error,
+      status: 'error',
+      message: refused,
+      refused,
+    });
     if (entry.request.payment_type !== 'cardpos') return refuse(`only card-present sales of till ${link.tillId} are forwarded`);
     const known = await this.settled(link, entry);
     if (known !== null) return known;
@@ -330,20 +417,22 @@ export class Centre {
       // authorized (a decline: "Needs attention" and the postback, as any forwarded decline).
       const staffId = entry.staff_id !== null && (await this.isTillStaff(link.merchantId, entry.staff_id)) ? entry.staff_id : null;
       const breach = await this.breachOf(link, entry);
-      const outcome = await this.deps.operations.perform({ merchantId: link.merchantId, idempotency: started.scope, tillId: link.tillId, ...(staffId ? { staffId } : {}) }, (operation) =>
-        this.deps.payments.create(operation, 'payment', entry.request, {
-          transactionId: entry.transaction_id,
-          details: {
-            stored: {
-              till_id: link.tillId,
-              seq: entry.seq,
-              stored_at: entry.stored_at,
-              forwarded_at: this.deps.clock.now().toISOString(),
-              ...(entry.staff_id !== null && staffId === null ? { staff_refused: true } : {}),
+      const outcome = await this.deps.operations.perform(
+        { merchantId: link.merchantId, idempotency: started.scope, tillId: link.tillId, ...(staffId ? { staffId } : {}) },
+        (operation) =>
+          this.deps.payments.create(operation, 'payment', entry.request, {
+            transactionId: entry.transaction_id,
+            details: {
+              stored: {
+                till_id: link.tillId,
+                seq: entry.seq,
+                stored_at: entry.stored_at,
+                forwarded_at: this.deps.clock.now().toISOString(),
+                ...(entry.staff_id !== null && staffId === null ? { staff_refused: true } : {}),
+              },
             },
-          },
-          ...(breach ? { declineWith: breach } : {}),
-        }),
+            ...(breach ? { declineWith: breach } : {}),
+          }),
       );
       if (!outcome.ok) return refuse(outcome.error.errors.map((e) => `${e.field} ${e.message}`).join('; ') || outcome.error.message);
       return resultOf(entry.seq, outcome.value);
@@ -376,11 +465,15 @@ export class Centre {
     const amount = toMinor(Number(entry.request.amount), exponent);
     const perPayment = toMinor(limits.per_payment, exponent);
     if (amount.ok && perPayment.ok && amount.minor > perPayment.minor) {
-      return { code: '61', text: `${OVER_LIMITS}: a stored sale may be at most ${minorToText(perPayment.minor, exponent)} ${String(entry.request.currency)}` };
+      return {
+        code: '61',
+        text: `${OVER_LIMITS}: a stored sale may be at most ${minorToText(perPayment.minor, exponent)} ${String(entry.request.currency)}`,
+      };
     }
     const now = this.deps.clock.now().getTime();
     const storedAt = Date.parse(entry.stored_at);
-    if (!(storedAt >= now - limits.age_hours * 3_600_000)) return { code: '54', text: `${OVER_LIMITS}: stored more than ${limits.age_hours} h before it was forwarded` };
+    if (!(storedAt >= now - limits.age_hours * 3_600_000))
+      return { code: '54', text: `${OVER_LIMITS}: stored more than ${limits.age_hours} h before it was forwarded` };
     if (storedAt > now + CLOCK_SKEW_MS) return { code: '54', text: `${OVER_LIMITS}: stored at a time still to come` };
     const terminal = entry.request.pos_data?.terminal?.id;
     if (terminal && terminal !== link.tillId && (await this.deps.store.read((r) => r.tills.get(link.merchantId, terminal))) !== undefined) {
@@ -395,7 +488,11 @@ export class Centre {
    */
   async fence(link: TillLinkRecord, key: string): Promise<Outcome<CentreFence>> {
     if (!key.startsWith(`till:${link.tillId}:`)) {
-      return failure(apiError(ErrorCode.validation, 'Invalid request: idempotency_key', [{ field: 'idempotency_key', message: `must be one of till ${link.tillId}'s keys (till:${link.tillId}:...)` }]));
+      return failure(
+        apiError(ErrorCode.validation, 'Invalid request: idempotency_key', [
+          { field: 'idempotency_key', message: `must be one of till ${link.tillId}'s keys (till:${link.tillId}:...)` },
+        ]),
+      );
     }
     const fence = await this.deps.idempotency.fence(link.merchantId, key);
     if (fence.kind === 'in_flight') return success({ state: 'in_flight' });
@@ -412,13 +509,29 @@ export class Centre {
     // Whoever's it is (another merchant's, another till's, another sale's), the answer is the same
     // conflict, and says nothing of what holds the id.
     if (existing.merchantId !== link.merchantId || stored?.till_id !== link.tillId || stored.seq !== entry.seq) {
-      return { seq: entry.seq, transaction_id: entry.transaction_id, status_code: S.error, status: 'error', message: ID_CONFLICT, refused: ID_CONFLICT };
+      return {
+        seq: entry.seq,
+        transaction_id: entry.transaction_id,
+        status_code: S.error,
+        status: 'error',
+        message: ID_CONFLICT,
+        refused: ID_CONFLICT,
+      };
     }
     return fromRecord(entry.seq, existing);
   }
 
   private audit(merchantId: string, staffId: string | null, action: string, subjectId: string, detail: string): AuditRecord {
-    return { id: this.deps.ids.newId(), merchantId, staffId, approvedBy: null, action, subjectId, detail, createdAt: this.deps.clock.now().toISOString() };
+    return {
+      id: this.deps.ids.newId(),
+      merchantId,
+      staffId,
+      approvedBy: null,
+      action,
+      subjectId,
+      detail,
+      createdAt: this.deps.clock.now().toISOString(),
+    };
   }
 }
 
@@ -429,4 +542,3 @@ function resultOf(seq: number, answer: TransactionResponse): ForwardResult {
 function fromRecord(seq: number, t: TransactionRecord): ForwardResult {
   return { seq, transaction_id: t.id, status_code: t.statusCode, status: statusName(t.statusCode), message: t.message };
 }
-

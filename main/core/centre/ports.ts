@@ -23,7 +23,6 @@ export interface TillInviteRecord {
   usedAt: string | null;
 }
 
-
 export interface CentreRepository {
   insertInvite(invite: TillInviteRecord): Promise<void>;
   /** An unused, unexpired code, read only (the join's cheap check before any slow work). */
@@ -51,7 +50,6 @@ export interface CentreRepository {
   tillDays(merchantId: string, tillId: string, limit: number, offset: number): Promise<TillDayRecord[]>;
   countTillDays(merchantId: string, tillId: string): Promise<number>;
 }
-
 
 /** A stored sale the bank declined when its till forwarded it (migration 30). */
 export interface ForwardedDeclineRecord {
@@ -183,11 +181,20 @@ export interface CentreConnection {
   join(url: string, code: string, version: string): Promise<{ answer: JoinAnswer; fingerprint: string | null }>;
   heartbeat(access: CentreAccess, report: TillReport): Promise<HeartbeatAnswer>;
   replica(access: CentreAccess): Promise<Replica>;
-  forward(access: CentreAccess, entries: ForwardEntry[]): Promise<{ results: Array<{ seq: number; transaction_id: string; status_code: number; message: string | null; refused?: string }> }>;
+  forward(
+    access: CentreAccess,
+    entries: ForwardEntry[],
+  ): Promise<{ results: Array<{ seq: number; transaction_id: string; status_code: number; message: string | null; refused?: string }> }>;
   /** POST /centre/fence: how a sale sent with this key ended there (its key fenced). */
   fence(access: CentreAccess, key: string): Promise<CentreFence>;
   /** POST /rest/payment at the centre; its answer as it came (its kind and body). */
-  pay(access: CentreAccess, request: PaymentRequest, idempotencyKey: string | undefined, staffId: string | null, repeatConfirmed: boolean): Promise<Answer>;
+  pay(
+    access: CentreAccess,
+    request: PaymentRequest,
+    idempotencyKey: string | undefined,
+    staffId: string | null,
+    repeatConfirmed: boolean,
+  ): Promise<Answer>;
   /** Passes a request on to the centre as it came (POS software's own credentials); the answer as it came. */
   relay(access: CentreAccess, request: RelayedRequest): Promise<RelayedAnswer>;
 }

@@ -48,10 +48,12 @@ export async function storeSale(
   const checked = validatePaymentRequest('payment', request);
   if (!checked.ok) return failure(validationError(checked.errors));
   const command = checked.command;
-  if (command.type !== 'cardpos' || !command.card || !command.pos) return failure(centreAway("The shop's gateway (this till's centre) does not answer; only card-present sales are stored meanwhile"));
+  if (command.type !== 'cardpos' || !command.card || !command.pos)
+    return failure(centreAway("The shop's gateway (this till's centre) does not answer; only card-present sales are stored meanwhile"));
   // The rule the centre holds online (D20): a sale here names this till, or no till.
   const terminal = command.pos.terminal.id;
-  if (terminal && terminal !== link.tillId && link.shopTillIds.includes(terminal)) return failure(validationError([anotherTillError(link.tillId)]));
+  if (terminal && terminal !== link.tillId && link.shopTillIds.includes(terminal))
+    return failure(validationError([anotherTillError(link.tillId)]));
   const pan = command.card.pan;
   // Contactless above the CVM limit needs the PIN, as the bank would ask for it online (after the
   // limits: a sale that cannot be stored is refused before the customer types a PIN for nothing).
@@ -81,12 +83,33 @@ export async function storeSale(
                 ? `the oldest stored sale is older than ${limits.age_hours} hours`
                 : undefined;
     if (problem) {
-      return failure(apiError(ErrorCode.centreAway, `The shop's gateway (this till's centre) does not answer and this sale cannot be stored: ${problem}. Take another payment method.`, [{ field: 'amount', message: problem }]));
+      return failure(
+        apiError(
+          ErrorCode.centreAway,
+          `The shop's gateway (this till's centre) does not answer and this sale cannot be stored: ${problem}. Take another payment method.`,
+          [{ field: 'amount', message: problem }],
+        ),
+      );
     }
-    if (needsPin) return success(saleAnswer(deps.ids.newId(), request, pan, { status_code: S.declined, status: 'declined', message: 'request_pin', reason_code: '1A' }));
+    if (needsPin)
+      return success(
+        saleAnswer(deps.ids.newId(), request, pan, {
+          status_code: S.declined,
+          status: 'declined',
+          message: 'request_pin',
+          reason_code: '1A',
+        }),
+      );
     // The same duplicate check as at the centre, against this till's own copies (D19).
     if (checkRepeat && !command.pos?.subsequent) {
-      const sale = { orderId: command.orderId, amountMinor: command.amountMinor, currency: command.currency, cardFingerprint: deps.vault.fingerprint(pan), tillId: link.tillId, terminalId: command.pos?.terminal.id ?? null };
+      const sale = {
+        orderId: command.orderId,
+        amountMinor: command.amountMinor,
+        currency: command.currency,
+        cardFingerprint: deps.vault.fingerprint(pan),
+        tillId: link.tillId,
+        terminalId: command.pos?.terminal.id ?? null,
+      };
       const earlier = await repeatedSale(tx, link.merchantId, sale, now);
       if (earlier) return failure(repeatedSaleError(earlier));
     }
@@ -108,12 +131,21 @@ export async function storeSale(
       seenAt: null,
     });
     const answer = saleAnswer(transactionId, request, pan, { status_code: S.stored, status: 'stored', message: STORED_MESSAGE });
-    await keepSaleCopy(tx, deps, link, request, { kind: 'ok', body: answer }, staffId, { till_id: link.tillId, seq, stored_at: now.toISOString() });
+    await keepSaleCopy(tx, deps, link, request, { kind: 'ok', body: answer }, staffId, {
+      till_id: link.tillId,
+      seq,
+      stored_at: now.toISOString(),
+    });
     return success(answer);
   });
 }
 
-function saleAnswer(transactionId: string, request: PaymentRequest, pan: string, outcome: Pick<TransactionResponse, 'status_code' | 'status' | 'message'> & { reason_code?: string }): TransactionResponse {
+function saleAnswer(
+  transactionId: string,
+  request: PaymentRequest,
+  pan: string,
+  outcome: Pick<TransactionResponse, 'status_code' | 'status' | 'message'> & { reason_code?: string },
+): TransactionResponse {
   const card = request.pos_data?.card;
   return {
     transaction_id: transactionId,

@@ -49,7 +49,16 @@ export async function keepRefundCopy(tx: CentreUnit, refund: RefundCopy): Promis
     createdAt: refund.at,
   });
   // The centre's refund event has the refund's id; so has this copy's (the ledger's key of a refund).
-  await tx.events.append({ id: refund.refundId, transactionId: copy.id, type: 'refund', status: statusCode, amountMinor: refund.amountMinor, executionDate: null, message: `Refund ${refund.refundId}`, createdAt: refund.at });
+  await tx.events.append({
+    id: refund.refundId,
+    transactionId: copy.id,
+    type: 'refund',
+    status: statusCode,
+    amountMinor: refund.amountMinor,
+    executionDate: null,
+    message: `Refund ${refund.refundId}`,
+    createdAt: refund.at,
+  });
 }
 
 /** The sale in an answer (a transaction), or undefined for a refusal or anything else. */
@@ -116,7 +125,9 @@ export async function keepSaleCopy(
     createdAt: now.toISOString(),
   });
   // As the payment engine logs a one-step sale: its authorization, then the capture (the till ledger counts it).
-  await tx.events.append(event(command.pos?.subsequent ? 'reauthorization' : 'authorization', taken ? (stored ? S.stored : S.authorized) : answer.status_code));
+  await tx.events.append(
+    event(command.pos?.subsequent ? 'reauthorization' : 'authorization', taken ? (stored ? S.stored : S.authorized) : answer.status_code),
+  );
   if (taken) await tx.events.append(event('capture', answer.status_code));
 }
 
@@ -131,7 +142,19 @@ async function keepCentreSaleCopy(tx: CentreUnit, ids: Ids, link: CentreLinkReco
   // The outcome of the sale itself; refunds follow as entries of their own.
   const taken = entry.status_code !== S.declined && entry.status_code !== S.error;
   const statusCode = taken ? S.completed : entry.status_code;
-  const record = blankRecord({ id: entry.transaction_id, merchantId: link.merchantId, paymentType: 'cardpos', operation: 'payment', statusCode, orderId: entry.order_id, currency: entry.currency, amountMinor: minor.minor }, entry.sold_at);
+  const record = blankRecord(
+    {
+      id: entry.transaction_id,
+      merchantId: link.merchantId,
+      paymentType: 'cardpos',
+      operation: 'payment',
+      statusCode,
+      orderId: entry.order_id,
+      currency: entry.currency,
+      amountMinor: minor.minor,
+    },
+    entry.sold_at,
+  );
   record.authorizedMinor = taken ? minor.minor : 0;
   record.capturedMinor = taken ? minor.minor : 0;
   record.message = entry.message;
@@ -139,7 +162,12 @@ async function keepCentreSaleCopy(tx: CentreUnit, ids: Ids, link: CentreLinkReco
   record.cardLastFour = entry.card_last_four;
   record.details = {
     ...(entry.entry_mode && ENTRY_MODES.has(entry.entry_mode)
-      ? { pos: { entry_mode: entry.entry_mode as CardEntryMode, terminal: { id: entry.terminal_id, type: null, attended: null, capabilities: [] } } }
+      ? {
+          pos: {
+            entry_mode: entry.entry_mode as CardEntryMode,
+            terminal: { id: entry.terminal_id, type: null, attended: null, capabilities: [] },
+          },
+        }
       : {}),
     ...(entry.staff_id ? { staff_id: entry.staff_id } : {}),
     ...(entry.authorization_code ? { authorization_code: entry.authorization_code } : {}),
@@ -147,7 +175,16 @@ async function keepCentreSaleCopy(tx: CentreUnit, ids: Ids, link: CentreLinkReco
   record.tillId = link.tillId;
   record.updatedAt = now;
   await tx.transactions.insert(record);
-  const event = (type: string, status: number) => ({ id: ids.newId(), transactionId: record.id, type, status, amountMinor: minor.minor, executionDate: null, message: entry.message, createdAt: now });
+  const event = (type: string, status: number) => ({
+    id: ids.newId(),
+    transactionId: record.id,
+    type,
+    status,
+    amountMinor: minor.minor,
+    executionDate: null,
+    message: entry.message,
+    createdAt: now,
+  });
   if (taken) {
     await tx.events.append(event('authorization', S.authorized));
     await tx.events.append(event('capture', S.completed));
@@ -160,7 +197,12 @@ async function keepCentreSaleCopy(tx: CentreUnit, ids: Ids, link: CentreLinkReco
  * Applies entries of the centre's ledger of this till's sales, in order, in the caller's unit: a copy
  * of each sale and refund the till has none of yet; then how far it has applied them.
  */
-export async function applyCentreLedger(tx: CentreUnit, deps: { ids: Ids; clock: Clock }, link: CentreLinkRecord, ledger: { cursor: number; entries: readonly LedgerEntry[] }): Promise<void> {
+export async function applyCentreLedger(
+  tx: CentreUnit,
+  deps: { ids: Ids; clock: Clock },
+  link: CentreLinkRecord,
+  ledger: { cursor: number; entries: readonly LedgerEntry[] },
+): Promise<void> {
   const now = deps.clock.now().toISOString();
   for (const entry of ledger.entries) {
     if (entry.kind === 'sale') {
@@ -170,7 +212,14 @@ export async function applyCentreLedger(tx: CentreUnit, deps: { ids: Ids; clock:
     const refund = entry.refund;
     const minor = refund ? toMinor(refund.amount, currencyExponent(entry.currency) ?? 2) : undefined;
     if (!refund || !minor?.ok) continue;
-    await keepRefundCopy(tx, { refundId: refund.refund_id, transactionId: entry.transaction_id, amountMinor: minor.minor, merchantReference: refund.merchant_reference, merchantRefundId: null, at: refund.created_at });
+    await keepRefundCopy(tx, {
+      refundId: refund.refund_id,
+      transactionId: entry.transaction_id,
+      amountMinor: minor.minor,
+      merchantReference: refund.merchant_reference,
+      merchantRefundId: null,
+      at: refund.created_at,
+    });
   }
   if (ledger.cursor > link.ledgerCursor) await tx.journal.setLedgerCursor(ledger.cursor);
 }

@@ -45,12 +45,25 @@ function entryOf(row: LedgerEntryRow): LedgerEntry | undefined {
     staff_id: row.staffId,
     authorization_code: row.authorizationCode,
     sold_at: row.soldAt,
-    ...(kind === 'refund' ? { refund: { refund_id: row.eventId, amount: minorToAmount(row.amountMinor, exponent), merchant_reference: row.merchantReference, created_at: row.eventAt } } : {}),
+    ...(kind === 'refund'
+      ? {
+          refund: {
+            refund_id: row.eventId,
+            amount: minorToAmount(row.amountMinor, exponent),
+            merchant_reference: row.merchantReference,
+            created_at: row.eventAt,
+          },
+        }
+      : {}),
   };
 }
 
 /** At the centre: the entries of its ledger of the till's sales after `after`, and the position they reach. */
-export async function ledgerFor(store: Store<CentreUnit>, link: TillLinkRecord, after: number): Promise<{ cursor: number; entries: LedgerEntry[] }> {
+export async function ledgerFor(
+  store: Store<CentreUnit>,
+  link: TillLinkRecord,
+  after: number,
+): Promise<{ cursor: number; entries: LedgerEntry[] }> {
   const rows = await store.read((r) => r.dayReports.entriesSince(link.merchantId, link.tillId, after, LEDGER_BATCH));
   return { cursor: rows.at(-1)?.seq ?? after, entries: rows.map(entryOf).filter((e): e is LedgerEntry => e !== undefined) };
 }
@@ -60,7 +73,12 @@ export async function ledgerFor(store: Store<CentreUnit>, link: TillLinkRecord, 
  * (a day out of order waits for its turn: the till sends again from the last one recorded). Answers
  * the last day recorded.
  */
-export async function recordTillDays(store: Store<CentreUnit>, clock: Clock, link: TillLinkRecord, days: TillReport['days']): Promise<number> {
+export async function recordTillDays(
+  store: Store<CentreUnit>,
+  clock: Clock,
+  link: TillLinkRecord,
+  days: TillReport['days'],
+): Promise<number> {
   if (!days?.length) return (await store.read((r) => r.centre.latestTillDay(link.merchantId, link.tillId)))?.sequence ?? 0;
   return store.run(async (tx) => {
     let last = (await tx.centre.latestTillDay(link.merchantId, link.tillId))?.sequence ?? 0;
@@ -68,7 +86,15 @@ export async function recordTillDays(store: Store<CentreUnit>, clock: Clock, lin
       if (day.sequence !== last + 1) continue;
       const report = day.report as ClosedTillDay['report'];
       const recorded = await tx.centre.recordTillDay(
-        { merchantId: link.merchantId, tillId: link.tillId, sequence: day.sequence, closedAt: day.closed_at, centreCursor: day.centre_cursor, report, recordedAt: clock.now().toISOString() },
+        {
+          merchantId: link.merchantId,
+          tillId: link.tillId,
+          sequence: day.sequence,
+          closedAt: day.closed_at,
+          centreCursor: day.centre_cursor,
+          report,
+          recordedAt: clock.now().toISOString(),
+        },
         day.entries,
       );
       if (recorded) last = day.sequence;

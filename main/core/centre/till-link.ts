@@ -26,8 +26,16 @@ import { answerView, CHARGED, declineView, storedView } from './till-views.js';
 import { applyCentreLedger, keepRefundCopy, keepSaleCopy, saleOf } from './till-copies.js';
 import { daysToSend } from './till-days.js';
 import { centreAway, storeSale, type UnitOfWork } from './stored-sales.js';
-import { CentreAwayError, CentreRefusedError, type CentreAccess, type CentreConnection, type CentreFence, type CentreLinkRecord, type RelayedAnswer, type RelayedRequest } from './ports.js';
-
+import {
+  CentreAwayError,
+  CentreRefusedError,
+  type CentreAccess,
+  type CentreConnection,
+  type CentreFence,
+  type CentreLinkRecord,
+  type RelayedAnswer,
+  type RelayedRequest,
+} from './ports.js';
 
 /** How often a till reports, and so how soon it notices the centre is away (or back). */
 export const LINK_BEAT_MS = 1000;
@@ -46,7 +54,8 @@ export interface TillLinkDeps {
 }
 
 /** How a till's sale ended, as its attempt (main/core/till/attempts.ts) needs it. */
-export type AttemptSettlement = { state: 'in_progress' } | { state: 'approved'; transaction: Transaction } | { state: 'not_charged'; transaction: Transaction | null };
+export type AttemptSettlement =
+  { state: 'in_progress' } | { state: 'approved'; transaction: Transaction } | { state: 'not_charged'; transaction: Transaction | null };
 
 export type LinkState = { name: 'unlinked' } | { name: 'online'; since: string } | { name: 'away'; since: string; reason: string };
 
@@ -71,7 +80,12 @@ export class TillLink {
   private async load(): Promise<void> {
     this.link = await this.deps.store.read((r) => r.journal.link());
     if (!this.link) return;
-    this.access = { url: this.link.centreUrl, fingerprint: this.link.fingerprint, apiKey: this.link.apiKey, apiPassword: this.deps.vault.open(this.link.apiPasswordSealed) };
+    this.access = {
+      url: this.link.centreUrl,
+      fingerprint: this.link.fingerprint,
+      apiKey: this.link.apiKey,
+      apiPassword: this.deps.vault.open(this.link.apiPasswordSealed),
+    };
     // Away until the centre has answered once.
     this.state = { name: 'away', since: this.deps.clock.now().toISOString(), reason: 'not checked yet' };
   }
@@ -92,9 +106,13 @@ export class TillLink {
   async linkStatus(): Promise<TillLinkStatus> {
     await this.ready();
     const link = this.link;
-    const { pending, declines } = await this.deps.store.read(async (r) => ({ pending: await r.journal.pending(), declines: link ? await r.journal.unseenDeclines() : [] }));
+    const { pending, declines } = await this.deps.store.read(async (r) => ({
+      pending: await r.journal.pending(),
+      declines: link ? await r.journal.unseenDeclines() : [],
+    }));
     const state = this.state;
-    const ageLimitAt = link && pending.oldestAt ? new Date(Date.parse(pending.oldestAt) + link.limits.age_hours * 3_600_000).toISOString() : null;
+    const ageLimitAt =
+      link && pending.oldestAt ? new Date(Date.parse(pending.oldestAt) + link.limits.age_hours * 3_600_000).toISOString() : null;
     return {
       joined: link !== undefined,
       state: state.name,
@@ -105,7 +123,10 @@ export class TillLink {
       limits: link?.limits ?? null,
       stored: {
         count: pending.count,
-        totals: pending.totals.map((t) => ({ currency: t.currency, amount: minorToAmount(t.amountMinor, currencyExponent(t.currency) ?? 2) })),
+        totals: pending.totals.map((t) => ({
+          currency: t.currency,
+          amount: minorToAmount(t.amountMinor, currencyExponent(t.currency) ?? 2),
+        })),
         oldest_at: pending.oldestAt,
         age_limit_at: ageLimitAt,
       },
@@ -117,7 +138,11 @@ export class TillLink {
   async declineSeen(transactionId: string): Promise<Outcome<TillLinkStatus>> {
     const stored = await this.deps.store.read((r) => r.journal.byTransaction(transactionId));
     if (!stored || stored.forwardedAt === null || stored.outcomeStatusCode === S.completed) {
-      return failure(apiError(ErrorCode.notFound, 'No forwarded decline with this id at this till', [{ field: 'transaction_id', message: 'is not a forwarded decline of this till' }]));
+      return failure(
+        apiError(ErrorCode.notFound, 'No forwarded decline with this id at this till', [
+          { field: 'transaction_id', message: 'is not a forwarded decline of this till' },
+        ]),
+      );
     }
     if (stored.seenAt === null) await this.deps.store.run((tx) => tx.journal.markSeen(stored.seq, this.deps.clock.now().toISOString()));
     return success(await this.linkStatus());
@@ -125,7 +150,12 @@ export class TillLink {
 
   /** Joins the centre with a pairing code: the link, the credential (sealed) and the replica, stored here. */
   async join(url: string, code: string): Promise<Outcome<JoinSummary>> {
-    if (this.link) return failure(apiError(ErrorCode.invalidState, `This gateway is a till of ${this.link.centreUrl} already`, [{ field: 'centre', message: 'is joined already' }]));
+    if (this.link)
+      return failure(
+        apiError(ErrorCode.invalidState, `This gateway is a till of ${this.link.centreUrl} already`, [
+          { field: 'centre', message: 'is joined already' },
+        ]),
+      );
     let joined: { answer: JoinAnswer; fingerprint: string | null };
     try {
       joined = await this.deps.connection.join(url, code, this.deps.version);
@@ -158,12 +188,26 @@ export class TillLink {
       await this.keepReplica(tx, replica);
       // The cashier screen here is this till, and no other: nothing to choose.
       if (!(await tx.tills.get(answer.merchant_id, answer.till_id))) {
-        await tx.tills.insert({ merchantId: answer.merchant_id, tillId: answer.till_id, name: answer.till_name, createdAt: record.joinedAt, retiredAt: null });
+        await tx.tills.insert({
+          merchantId: answer.merchant_id,
+          tillId: answer.till_id,
+          name: answer.till_name,
+          createdAt: record.joinedAt,
+          retiredAt: null,
+        });
       }
     });
     this.loading = this.load();
     await this.loading;
-    return success({ centre_url: url, merchant_id: answer.merchant_id, merchant_name: answer.merchant_name, till_id: answer.till_id, till_name: answer.till_name, fingerprint, limits: answer.limits });
+    return success({
+      centre_url: url,
+      merchant_id: answer.merchant_id,
+      merchant_name: answer.merchant_name,
+      till_id: answer.till_id,
+      till_name: answer.till_name,
+      fingerprint,
+      limits: answer.limits,
+    });
   }
 
   /** Reports every LINK_BEAT_MS; forwards what is stored once the centre answers. */
@@ -243,7 +287,11 @@ export class TillLink {
    */
   private async keepReplica(tx: CentreUnit, replica: Replica): Promise<void> {
     const vault = this.deps.vault;
-    const staff = replica.staff.map((p) => ({ ...p, password_hash: sealHash(vault, p.password_hash), pin_hash: p.pin_hash === null ? null : sealHash(vault, p.pin_hash) }));
+    const staff = replica.staff.map((p) => ({
+      ...p,
+      password_hash: sealHash(vault, p.password_hash),
+      pin_hash: p.pin_hash === null ? null : sealHash(vault, p.pin_hash),
+    }));
     const at = this.deps.clock.now().toISOString();
     const merchantId = replica.merchant.merchant_id;
     await tx.merchants.keepReplica(replica.merchant, vault.seal(this.deps.ids.randomToken(32)));
@@ -271,11 +319,17 @@ export class TillLink {
         for (const result of answer.results) {
           if (!(await tx.journal.settle(result.seq, now, result.status_code, result.refused ?? result.message))) continue;
           // This till's copy of the sale ends as it ended at the centre (its day report counted it as taken).
-          await tx.transactions.transition(result.transaction_id, [S.stored], { statusCode: result.status_code, message: result.refused ?? result.message }, now);
+          await tx.transactions.transition(
+            result.transaction_id,
+            [S.stored],
+            { statusCode: result.status_code, message: result.refused ?? result.message },
+            now,
+          );
         }
       });
       const declined = answer.results.filter((r) => r.status_code !== S.completed);
-      if (declined.length) this.deps.logger.warn({ till: link.tillId, declined: declined.map((r) => r.seq) }, 'stored sales declined when forwarded');
+      if (declined.length)
+        this.deps.logger.warn({ till: link.tillId, declined: declined.map((r) => r.seq) }, 'stored sales declined when forwarded');
       // Left out of the answer: still being forwarded by an earlier request; the next report sends them again.
       if (answer.results.length < entries.length) return;
     }
@@ -317,13 +371,27 @@ export class TillLink {
   /** A refund the centre made of one of this till's sales at the till's request, on the till's copy (its day report counts it). */
   async keepRefund(answer: unknown, merchantReference: string | null): Promise<void> {
     if (typeof answer !== 'object' || answer === null || !('refund_id' in answer)) return;
-    const refund = answer as { refund_id: string; transaction_id: string; status_code: number; amount: number; currency: string; merchant_refund_id: string | null };
+    const refund = answer as {
+      refund_id: string;
+      transaction_id: string;
+      status_code: number;
+      amount: number;
+      currency: string;
+      merchant_refund_id: string | null;
+    };
     if (refund.status_code !== 1) return;
     const minor = toMinor(refund.amount, currencyExponent(refund.currency) ?? 2);
     if (!minor.ok) return;
     const at = this.deps.clock.now().toISOString();
     await this.deps.store.run((tx) =>
-      keepRefundCopy(tx, { refundId: refund.refund_id, transactionId: refund.transaction_id, amountMinor: minor.minor, merchantReference, merchantRefundId: refund.merchant_refund_id, at }),
+      keepRefundCopy(tx, {
+        refundId: refund.refund_id,
+        transactionId: refund.transaction_id,
+        amountMinor: minor.minor,
+        merchantReference,
+        merchantRefundId: refund.merchant_refund_id,
+        at,
+      }),
     );
   }
 
@@ -345,7 +413,14 @@ export class TillLink {
     });
     return {
       version: this.deps.version,
-      stored: { count: pending.count, oldest_at: pending.oldestAt, totals: pending.totals.map((t) => ({ currency: t.currency, amount: minorToAmount(t.amountMinor, currencyExponent(t.currency) ?? 2) })) },
+      stored: {
+        count: pending.count,
+        oldest_at: pending.oldestAt,
+        totals: pending.totals.map((t) => ({
+          currency: t.currency,
+          amount: minorToAmount(t.amountMinor, currencyExponent(t.currency) ?? 2),
+        })),
+      },
       open_attempt: open,
       day,
       ...(link ? { ledger_cursor: link.ledgerCursor } : {}),
@@ -388,9 +463,11 @@ export class TillLink {
         this.away(error.message);
         if (error.maybeDelivered || wasUnsettled) {
           return failure(
-            apiError(ErrorCode.centreAway, 'The centre did not answer after the payment was sent: it may have been charged there. Send it again with the same Idempotency-Key once the centre answers; it is not stored meanwhile.', [
-              { field: 'centre', message: CENTRE_OUTCOME_UNKNOWN },
-            ]),
+            apiError(
+              ErrorCode.centreAway,
+              'The centre did not answer after the payment was sent: it may have been charged there. Send it again with the same Idempotency-Key once the centre answers; it is not stored meanwhile.',
+              [{ field: 'centre', message: CENTRE_OUTCOME_UNKNOWN }],
+            ),
           );
         }
         // It never reached the centre: nothing to ask it later.
@@ -432,7 +509,14 @@ export class TillLink {
     await this.deps.store.run(async (tx) => {
       // Charged at the centre after all: the till keeps its copy, as if the answer had come.
       if (sent?.requestSealed && fence.state === 'processed') {
-        await keepSaleCopy(tx, this.deps, this.link, JSON.parse(this.deps.vault.open(sent.requestSealed)) as PaymentRequest, fence.answer, sent.staffId);
+        await keepSaleCopy(
+          tx,
+          this.deps,
+          this.link,
+          JSON.parse(this.deps.vault.open(sent.requestSealed)) as PaymentRequest,
+          fence.answer,
+          sent.staffId,
+        );
       }
       await tx.journal.clearUnsettled(scoped);
     });

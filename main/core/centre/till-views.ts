@@ -10,7 +10,15 @@ import { currencyExponent, minorToAmount } from '../../../contract/money.js';
 import type { StoredPaymentRecord } from './ports.js';
 
 /** Statuses in which the card was charged (or the sale stored, which the till approved). */
-export const CHARGED: ReadonlySet<number> = new Set([S.pending, S.completed, S.authorized, S.refunded, S.partly_refunded, S.chargeback, S.stored]);
+export const CHARGED: ReadonlySet<number> = new Set([
+  S.pending,
+  S.completed,
+  S.authorized,
+  S.refunded,
+  S.partly_refunded,
+  S.chargeback,
+  S.stored,
+]);
 
 /** A stored sale as a transaction: stored (13) until forwarded, then as it ended at the centre. */
 export function storedView(p: StoredPaymentRecord): Transaction {

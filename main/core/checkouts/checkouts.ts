@@ -93,10 +93,15 @@ export class Checkouts {
     return `${this.deps.publicUrl()}/checkout/${id}`;
   }
 
-  validate(request: CheckoutRequest): { errors: FieldError[]; minor?: { amount: number; taxes: number; shipping: number; total: number; exponent: number } } {
+  validate(request: CheckoutRequest): {
+    errors: FieldError[];
+    minor?: { amount: number; taxes: number; shipping: number; total: number; exponent: number };
+  } {
     const errors: FieldError[] = [];
-    if (typeof request.merchant_name !== 'string' || !request.merchant_name.trim()) errors.push({ field: 'merchant_name', message: 'must not be blank' });
-    if (typeof request.order_id !== 'string' || !/^[\x21-\x7e](?:[\x20-\x7e]{0,98}[\x21-\x7e])?$/.test(request.order_id)) errors.push({ field: 'order_id', message: 'must be 1 to 100 printable characters' });
+    if (typeof request.merchant_name !== 'string' || !request.merchant_name.trim())
+      errors.push({ field: 'merchant_name', message: 'must not be blank' });
+    if (typeof request.order_id !== 'string' || !/^[\x21-\x7e](?:[\x20-\x7e]{0,98}[\x21-\x7e])?$/.test(request.order_id))
+      errors.push({ field: 'order_id', message: 'must be 1 to 100 printable characters' });
     validateCommonFields({ success_url: request.success_url, error_url: request.error_url, postback_url: request.postback_url }, errors);
     for (const flag of [...COLLECT_FLAGS, ...DISPLAY_FLAGS]) {
       const value = request[flag];
@@ -107,12 +112,17 @@ export class Checkouts {
       if (problem) errors.push({ field: 'payment_instruction_merchant_iban', message: problem });
     }
     if (request.display_manual_payment_instruction_to_customer === 1 && request.payment_instruction_merchant_iban === undefined) {
-      errors.push({ field: 'payment_instruction_merchant_iban', message: 'is required when display_manual_payment_instruction_to_customer is 1' });
+      errors.push({
+        field: 'payment_instruction_merchant_iban',
+        message: 'is required when display_manual_payment_instruction_to_customer is 1',
+      });
     }
     const country = request.prefill_customer_info?.country;
-    if (country !== undefined && !isCountryCode(country)) errors.push({ field: 'prefill_customer_info.country', message: 'must be an ISO 3166-1 alpha-2 code' });
+    if (country !== undefined && !isCountryCode(country))
+      errors.push({ field: 'prefill_customer_info.country', message: 'must be an ISO 3166-1 alpha-2 code' });
     const email = request.prefill_customer_info?.email;
-    if (email !== undefined && !isEmailAddress(email)) errors.push({ field: 'prefill_customer_info.email', message: 'must be an e-mail address' });
+    if (email !== undefined && !isEmailAddress(email))
+      errors.push({ field: 'prefill_customer_info.email', message: 'must be an e-mail address' });
     if (request.locale !== undefined && !(CHECKOUT_LOCALES as readonly string[]).includes(request.locale)) {
       errors.push({ field: 'locale', message: `must be one of ${CHECKOUT_LOCALES.join(', ')}` });
     }
@@ -121,7 +131,8 @@ export class Checkouts {
       errors.push({ field: 'currency', message: 'must be an ISO 4217 currency code such as EUR' });
       return { errors };
     }
-    if (methodsFor(request.currency).length === 0) errors.push({ field: 'currency', message: 'no hosted payment method supports this currency' });
+    if (methodsFor(request.currency).length === 0)
+      errors.push({ field: 'currency', message: 'no hosted payment method supports this currency' });
     const amount = parseAmount(request.amount, exponent, 'amount', errors);
     const taxes = request.amount_taxes === undefined ? 0 : parseAmount(request.amount_taxes, exponent, 'amount_taxes', errors);
     const shipping = request.amount_shipping === undefined ? 0 : parseAmount(request.amount_shipping, exponent, 'amount_shipping', errors);
@@ -129,7 +140,10 @@ export class Checkouts {
     if (amount === undefined || taxes === undefined || shipping === undefined || total === undefined) return { errors };
     if (total === 0) errors.push({ field: 'total_amount', message: 'must be greater than 0' });
     if (amount + taxes + shipping !== total) {
-      errors.push({ field: 'total_amount', message: `must equal amount + amount_taxes + amount_shipping (${minorToAmount(amount + taxes + shipping, exponent)})` });
+      errors.push({
+        field: 'total_amount',
+        message: `must equal amount + amount_taxes + amount_shipping (${minorToAmount(amount + taxes + shipping, exponent)})`,
+      });
     }
     return { errors, minor: { amount, taxes, shipping, total, exponent } };
   }
@@ -142,7 +156,13 @@ export class Checkouts {
     const record = newSession(this.deps.ids.newId(), operation.context.merchantId, request, minor, this.deps.clock.now());
     const outcome = await operation.commit(this.deps.store, async (tx) => {
       await this.insert(tx, record);
-      return success({ checkout_id: record.id, error_code: 0 as const, status: record.status, client_action: 'redirect' as const, action_data: { url: this.url(record.id) } });
+      return success({
+        checkout_id: record.id,
+        error_code: 0 as const,
+        status: record.status,
+        client_action: 'redirect' as const,
+        action_data: { url: this.url(record.id) },
+      });
     });
     this.deps.scheduler.wake();
     return outcome;
@@ -152,13 +172,21 @@ export class Checkouts {
   private async unoffered(merchantId: string, request: SessionRequest): Promise<Outcome<never> | null> {
     const country = request.prefill_customer_info?.country;
     const offered = await this.deps.store.read((r) =>
-      this.deps.methods.offered(r, merchantId, HOSTED_METHODS, request.currency, country !== undefined && isCountryCode(country) ? country : undefined),
+      this.deps.methods.offered(
+        r,
+        merchantId,
+        HOSTED_METHODS,
+        request.currency,
+        country !== undefined && isCountryCode(country) ? country : undefined,
+      ),
     );
     if (offered.length > 0) return null;
     return failure(
-      apiError(ErrorCode.paymentType, `No payment method enabled for this merchant takes ${request.currency}${country ? ` from customers in ${country}` : ''} on a hosted page`, [
-        { field: 'currency', message: `no enabled hosted payment method (${HOSTED_METHODS.join(', ')}) takes it` },
-      ]),
+      apiError(
+        ErrorCode.paymentType,
+        `No payment method enabled for this merchant takes ${request.currency}${country ? ` from customers in ${country}` : ''} on a hosted page`,
+        [{ field: 'currency', message: `no enabled hosted payment method (${HOSTED_METHODS.join(', ')}) takes it` }],
+      ),
     );
   }
 
@@ -219,11 +247,17 @@ export class Checkouts {
     const record = await this.deps.store.read((r) => r.checkouts.get(id));
     if (!record) return failure(apiError(ErrorCode.notFound, `Checkout ${id} not found`));
     if (record.status !== 'open') {
-      return failure(apiError(ErrorCode.invalidState, `This checkout is ${record.status}`, [{ field: 'checkout_id', message: `is ${record.status}` }]));
+      return failure(
+        apiError(ErrorCode.invalidState, `This checkout is ${record.status}`, [{ field: 'checkout_id', message: `is ${record.status}` }]),
+      );
     }
     // What the merchant prefilled counts unless the customer changed it on the page.
     const prefill = (record.request as unknown as CheckoutRequest).prefill_customer_info ?? {};
-    const entered = Object.fromEntries(Object.entries(input.customer).filter(([, value]) => value.trim() !== '').map(([key, value]) => [key, value.trim()]));
+    const entered = Object.fromEntries(
+      Object.entries(input.customer)
+        .filter(([, value]) => value.trim() !== '')
+        .map(([key, value]) => [key, value.trim()]),
+    );
     const customer: Record<string, string> = { ...(prefill as Record<string, string>), ...entered };
     // Offered: enabled for the merchant, in the currency, and serving the customer's country as now entered.
     const country = customer.country && isCountryCode(customer.country) ? customer.country : undefined;
@@ -245,7 +279,9 @@ export class Checkouts {
           success_url: record.successUrl,
           error_url: record.errorUrl,
           ...(record.postbackUrl !== null ? { postback_url: record.postbackUrl } : {}),
-          ...(typeof record.request.description === 'string' ? { additional_transaction_data: record.request.description.slice(0, 2000) } : {}),
+          ...(typeof record.request.description === 'string'
+            ? { additional_transaction_data: record.request.description.slice(0, 2000) }
+            : {}),
           ...(customer.first_name ? { first_name: customer.first_name } : {}),
           ...(customer.last_name ? { last_name: customer.last_name } : {}),
           ...(customer.email ? { email: customer.email } : {}),
@@ -344,7 +380,12 @@ export class Checkouts {
   private backOfficeRequest(body: BackOfficeCheckoutRequest, merchantName: string, pageUrl: string): SessionRequest {
     const exponent = currencyExponent(body.currency) ?? 2;
     const parts = [body.amount, body.amount_taxes ?? 0, body.amount_shipping ?? 0].map((part) => toMinor(part, exponent));
-    const total = parts.every((p) => p.ok) ? minorToAmount(parts.reduce((sum, p) => sum + (p.ok ? p.minor : 0), 0), exponent) : body.amount;
+    const total = parts.every((p) => p.ok)
+      ? minorToAmount(
+          parts.reduce((sum, p) => sum + (p.ok ? p.minor : 0), 0),
+          exponent,
+        )
+      : body.amount;
     return { ...body, merchant_name: merchantName, total_amount: total, success_url: pageUrl, error_url: pageUrl };
   }
 
@@ -356,12 +397,18 @@ export class Checkouts {
     const request = this.backOfficeRequest(body, 'back office', this.url('back-office'));
     // Without a postback_url the session sends none: the placeholder only lets the rest be checked.
     const validation = this.validate({ ...request, postback_url: request.postback_url ?? request.success_url });
-    const errors = validation.errors.map((e) => (e.field === 'total_amount' ? { field: 'amount', message: `the total (amount, taxes and shipping) ${e.message}` } : e));
+    const errors = validation.errors.map((e) =>
+      e.field === 'total_amount' ? { field: 'amount', message: `the total (amount, taxes and shipping) ${e.message}` } : e,
+    );
     return { errors, ...(validation.minor ? { minor: validation.minor } : {}) };
   }
 
   /** A session for a phone or e-mail order, opened by staff; audited in its unit of work. */
-  async backOfficeCreate(operation: Operation, staffId: string, body: BackOfficeCheckoutRequest): Promise<Outcome<BackOfficeCheckoutDetail>> {
+  async backOfficeCreate(
+    operation: Operation,
+    staffId: string,
+    body: BackOfficeCheckoutRequest,
+  ): Promise<Outcome<BackOfficeCheckoutDetail>> {
     const merchantId = operation.context.merchantId;
     const merchant = await this.deps.store.read((r) => r.merchants.get(merchantId));
     if (!merchant) return failure(apiError(ErrorCode.notFound, 'Merchant not found'));
@@ -377,7 +424,16 @@ export class Checkouts {
     const outcome = await operation.commit(this.deps.store, async (tx) => {
       await this.insert(tx, record);
       const detail = `order ${record.orderId}, ${minorToAmount(record.totalMinor, minor.exponent)} ${record.currency}`;
-      await tx.audit.record({ id: this.deps.ids.newId(), merchantId, staffId, approvedBy: null, action: 'checkout_create', subjectId: id, detail, createdAt: record.createdAt });
+      await tx.audit.record({
+        id: this.deps.ids.newId(),
+        merchantId,
+        staffId,
+        approvedBy: null,
+        action: 'checkout_create',
+        subjectId: id,
+        detail,
+        createdAt: record.createdAt,
+      });
       return created(await this.detailOf(tx, record, qrCode));
     });
     this.deps.scheduler.wake();
@@ -391,10 +447,23 @@ export class Checkouts {
       const record = await tx.checkouts.get(id);
       if (!record || record.merchantId !== actor.merchantId) return notFound(id);
       if (!(await this.cancelIn(tx, id))) {
-        return failure(apiError(ErrorCode.invalidState, `Only an open checkout can be cancelled; this one is ${record.status}`, [{ field: 'checkout_id', message: `is ${record.status}` }]));
+        return failure(
+          apiError(ErrorCode.invalidState, `Only an open checkout can be cancelled; this one is ${record.status}`, [
+            { field: 'checkout_id', message: `is ${record.status}` },
+          ]),
+        );
       }
       const now = this.deps.clock.now().toISOString();
-      await tx.audit.record({ id: this.deps.ids.newId(), merchantId: actor.merchantId, staffId: actor.staffId, approvedBy: null, action: 'checkout_cancel', subjectId: id, detail: `order ${record.orderId}`, createdAt: now });
+      await tx.audit.record({
+        id: this.deps.ids.newId(),
+        merchantId: actor.merchantId,
+        staffId: actor.staffId,
+        approvedBy: null,
+        action: 'checkout_cancel',
+        subjectId: id,
+        detail: `order ${record.orderId}`,
+        createdAt: now,
+      });
       const cancelled = await tx.checkouts.get(id);
       return success(await this.detailOf(tx, cancelled ?? record, qrCode));
     });
@@ -442,7 +511,11 @@ export class Checkouts {
     const status = oneOf('status', query.status, CHECKOUT_STATUSES, errors);
     const { page, per, createdFrom, createdTo } = readPageQuery(query, CHECKOUTS_DEFAULT_PER_PAGE, CHECKOUTS_MAX_PER_PAGE, errors);
     if (errors.length) return failure(validationError(errors));
-    return success({ filter: { ...(status ? { status } : {}), ...(createdFrom ? { createdFrom } : {}), ...(createdTo ? { createdTo } : {}) }, page, per });
+    return success({
+      filter: { ...(status ? { status } : {}), ...(createdFrom ? { createdFrom } : {}), ...(createdTo ? { createdTo } : {}) },
+      page,
+      per,
+    });
   }
 
   /** Every bad parameter of a list query (none: the query is good). Reads nothing. */

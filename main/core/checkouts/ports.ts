@@ -36,7 +36,13 @@ export interface CheckoutRepository {
   insert(record: CheckoutRecord): Promise<void>;
   get(id: string): Promise<CheckoutRecord | undefined>;
   /** Status change guarded by the allowed source statuses. */
-  transition(id: string, from: readonly CheckoutStatus[], status: CheckoutStatus, now: string, change?: { transactionId?: string | null; customer?: Record<string, string> }): Promise<boolean>;
+  transition(
+    id: string,
+    from: readonly CheckoutStatus[],
+    status: CheckoutStatus,
+    now: string,
+    change?: { transactionId?: string | null; customer?: Record<string, string> },
+  ): Promise<boolean>;
   byTransaction(transactionId: string): Promise<CheckoutRecord | undefined>;
   /** The merchant's sessions, newest first (created_at, id). */
   list(merchantId: string, filter: CheckoutFilter): Promise<CheckoutRecord[]>;

@@ -14,9 +14,27 @@ export const CHECKOUT_TTL_MS = 24 * 60 * 60 * 1000;
 /** Payment types a customer can use on a hosted page (card-present and device wallets cannot). */
 export const HOSTED_METHODS: readonly PaymentType[] = ['cardecom', 'dd', 'wallet', 'a2a', 'bankredirect'];
 
-export const COLLECT_FLAGS = ['collect_dob', 'collect_phone', 'collect_gender', 'collect_shipping_address', 'collect_billing_address'] as const;
+export const COLLECT_FLAGS = [
+  'collect_dob',
+  'collect_phone',
+  'collect_gender',
+  'collect_shipping_address',
+  'collect_billing_address',
+] as const;
 export const DISPLAY_FLAGS = ['display_transaction_details', 'display_manual_payment_instruction_to_customer'] as const;
-export const PREFILL_KEYS = ['email', 'phone', 'company', 'first_name', 'last_name', 'address', 'address2', 'city', 'state', 'postal_code', 'country'] as const;
+export const PREFILL_KEYS = [
+  'email',
+  'phone',
+  'company',
+  'first_name',
+  'last_name',
+  'address',
+  'address2',
+  'city',
+  'state',
+  'postal_code',
+  'country',
+] as const;
 
 /** What the customer's page may show: nothing of the merchant's account beyond the session. */
 export interface CustomerCheckout {
@@ -90,11 +108,19 @@ export function collectOf(request: CheckoutRequest): CustomerCheckout['collect']
 }
 
 export function notFound(id: string): Outcome<never> {
-  return failure(apiError(ErrorCode.notFound, `Checkout ${id} not found`, [{ field: 'checkout_id', message: 'no such checkout for this merchant' }]));
+  return failure(
+    apiError(ErrorCode.notFound, `Checkout ${id} not found`, [{ field: 'checkout_id', message: 'no such checkout for this merchant' }]),
+  );
 }
 
 /** A new open session; without a postback_url (back office) it sends no postbacks. */
-export function newSession(id: string, merchantId: string, request: SessionRequest, minor: { amount: number; taxes: number; shipping: number; total: number }, now: Date): CheckoutRecord {
+export function newSession(
+  id: string,
+  merchantId: string,
+  request: SessionRequest,
+  minor: { amount: number; taxes: number; shipping: number; total: number },
+  now: Date,
+): CheckoutRecord {
   return {
     id,
     merchantId,
@@ -141,4 +167,3 @@ export function sessionView(record: CheckoutRecord, methods: PaymentType[], url:
     error_code: 0,
   };
 }
-

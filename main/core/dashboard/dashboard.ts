@@ -4,7 +4,14 @@
  * mix, a series per hour or day) and of what needs attention now. Sums stay integer minor units
  * per currency until the answer adds each one's decimal.
  */
-import type { Attention, Dashboard as DashboardView, DashboardBucket, MoneySum, PaymentCounts, PaymentTypeFigures } from '../../../contract/api/dashboard.js';
+import type {
+  Attention,
+  Dashboard as DashboardView,
+  DashboardBucket,
+  MoneySum,
+  PaymentCounts,
+  PaymentTypeFigures,
+} from '../../../contract/api/dashboard.js';
 import { ATTENTION_EXAMPLES, ATTENTION_WINDOW_HOURS, type DashboardPeriod } from '../../../contract/constants.js';
 import { fromMinorUnits } from '../../../contract/money.js';
 import type { Clock } from '../kernel.js';
@@ -81,7 +88,11 @@ function counts(rows: readonly DashboardFigureRow[]): PaymentCounts {
 }
 
 /** Per currency, from each row's count and sum; the currencies with most entries first. */
-function sumsBy(rows: readonly DashboardFigureRow[], count: (row: DashboardFigureRow) => number, minor: (row: DashboardFigureRow) => number): MoneySum[] {
+function sumsBy(
+  rows: readonly DashboardFigureRow[],
+  count: (row: DashboardFigureRow) => number,
+  minor: (row: DashboardFigureRow) => number,
+): MoneySum[] {
   const byCurrency = new Map<string, { count: number; minor: number }>();
   for (const row of rows) {
     const n = count(row);
@@ -134,7 +145,11 @@ function attentionView(a: DashboardAttention): Attention {
     },
     invoice_emails_failed: {
       count: a.invoiceEmailsFailed.count,
-      items: a.invoiceEmailsFailed.items.map((e) => ({ debt_claim_number: e.debtClaimNumber, email_type: e.emailType, failed_at: e.createdAt })),
+      items: a.invoiceEmailsFailed.items.map((e) => ({
+        debt_claim_number: e.debtClaimNumber,
+        email_type: e.emailType,
+        failed_at: e.createdAt,
+      })),
     },
     tokens_suspended: { count: a.tokensSuspended },
     forwarded_declines: {

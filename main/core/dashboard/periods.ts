@@ -76,7 +76,14 @@ export function localTime(instant: number, timeZone: string): LocalTime & { seco
   for (const part of formatFor(timeZone).formatToParts(new Date(instant))) {
     if (part.type !== 'literal') parts[part.type] = Number(part.value);
   }
-  return { year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1, hour: parts.hour ?? 0, minute: parts.minute ?? 0, second: parts.second ?? 0 };
+  return {
+    year: parts.year ?? 1970,
+    month: parts.month ?? 1,
+    day: parts.day ?? 1,
+    hour: parts.hour ?? 0,
+    minute: parts.minute ?? 0,
+    second: parts.second ?? 0,
+  };
 }
 
 /** How far the time zone's wall clock is ahead of UTC at an instant, in ms. */
@@ -126,7 +133,11 @@ export function planPeriod(period: DashboardPeriod, now: Date, timeZone: string)
     const end = midnight(addDays(today, 1), timeZone);
     for (let at = start; at < end && at <= nowMs; at += HOUR_MS) {
       const t = localTime(at, timeZone);
-      buckets.push({ start: new Date(at), end: new Date(Math.min(at + HOUR_MS, end)), local: `${localDate(t)}T${pad(t.hour)}:${pad(t.minute)}` });
+      buckets.push({
+        start: new Date(at),
+        end: new Date(Math.min(at + HOUR_MS, end)),
+        local: `${localDate(t)}T${pad(t.hour)}:${pad(t.minute)}`,
+      });
     }
   } else {
     const first = period === '7d' ? addDays(today, -6) : { year: today.year, month: today.month, day: 1 };

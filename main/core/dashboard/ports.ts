@@ -56,7 +56,10 @@ export interface DashboardAttention {
     }>;
   };
   /** Authorizations still uncaptured (status 4) that expire by `until`; the soonest first. */
-  authorizationsExpiring: { count: number; items: Array<{ transactionId: string; orderId: string | null; expiresAt: string; amountMinor: number; currency: string }> };
+  authorizationsExpiring: {
+    count: number;
+    items: Array<{ transactionId: string; orderId: string | null; expiresAt: string; amountMinor: number; currency: string }>;
+  };
 }
 
 export interface DashboardRepository {

@@ -141,7 +141,12 @@ export class Idempotency {
   private answer(stored: IdempotencyRecord, fingerprint: string): IdempotencySettled {
     if (stored.answer === null) return inFlight();
     if (stored.fingerprint === FENCED) {
-      return { kind: 'reject', error: apiError(ErrorCode.idempotencyMismatch, 'This request was given up by its sender before it arrived; it was not processed', [{ field: 'Idempotency-Key', message: 'was given up' }]) };
+      return {
+        kind: 'reject',
+        error: apiError(ErrorCode.idempotencyMismatch, 'This request was given up by its sender before it arrived; it was not processed', [
+          { field: 'Idempotency-Key', message: 'was given up' },
+        ]),
+      };
     }
     if (stored.fingerprint !== fingerprint) {
       return {
@@ -179,7 +184,8 @@ export class Idempotency {
         return { kind: 'fenced' as const };
       }
       if (stored?.answer === null) return { kind: 'in_flight' as const };
-      if (stored) return stored.fingerprint === FENCED ? { kind: 'fenced' as const } : { kind: 'processed' as const, answer: stored.answer };
+      if (stored)
+        return stored.fingerprint === FENCED ? { kind: 'fenced' as const } : { kind: 'processed' as const, answer: stored.answer };
       await tx.idempotency.save(this.record({ merchantId, key, fingerprint: FENCED }, FENCE_ANSWER));
       return { kind: 'fenced' as const };
     });
@@ -203,7 +209,14 @@ export class Idempotency {
   }
 }
 
-const NOT_STORED: ReadonlySet<number> = new Set([ErrorCode.validation, ErrorCode.processor, ErrorCode.internal, ErrorCode.storage, ErrorCode.shuttingDown, ErrorCode.centreAway]);
+const NOT_STORED: ReadonlySet<number> = new Set([
+  ErrorCode.validation,
+  ErrorCode.processor,
+  ErrorCode.internal,
+  ErrorCode.storage,
+  ErrorCode.shuttingDown,
+  ErrorCode.centreAway,
+]);
 
 /**
  * Answers that are never stored: the request was rejected before anything was processed

@@ -80,7 +80,16 @@ export class Operation {
     if (!audit || !staffId) return false;
     const { subjectId, detail } = audit.describe(value);
     const at = this.deps.clock.now().toISOString();
-    await tx.audit.record({ id: this.deps.ids.newId(), merchantId, staffId, approvedBy: approvedBy ?? null, action: audit.action, subjectId, detail, createdAt: at });
+    await tx.audit.record({
+      id: this.deps.ids.newId(),
+      merchantId,
+      staffId,
+      approvedBy: approvedBy ?? null,
+      action: audit.action,
+      subjectId,
+      detail,
+      createdAt: at,
+    });
     return true;
   }
 
@@ -116,7 +125,8 @@ export class Operations {
     try {
       return await operation.finish(await body(operation));
     } catch (error) {
-      if (error instanceof IdempotencyKeyTaken && context.idempotency) throw new IdempotencyConflict(await this.deps.idempotency.settle(context.idempotency));
+      if (error instanceof IdempotencyKeyTaken && context.idempotency)
+        throw new IdempotencyConflict(await this.deps.idempotency.settle(context.idempotency));
       throw error;
     }
   }

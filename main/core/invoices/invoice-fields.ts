@@ -6,7 +6,16 @@
 import countries from 'i18n-iso-countries';
 import type { FieldError } from '../../../contract/api/common.js';
 import { ErrorCode } from '../../../contract/codes.js';
-import { EXPIRY_UNITS, INVOICE_EMAIL_TYPES, INVOICE_LOCALES, INVOICE_NUMBER_MAX_LENGTH, INVOICE_STATUSES, type ExpiryUnit, type InvoiceEmailType, type InvoiceLocale } from '../../../contract/constants.js';
+import {
+  EXPIRY_UNITS,
+  INVOICE_EMAIL_TYPES,
+  INVOICE_LOCALES,
+  INVOICE_NUMBER_MAX_LENGTH,
+  INVOICE_STATUSES,
+  type ExpiryUnit,
+  type InvoiceEmailType,
+  type InvoiceLocale,
+} from '../../../contract/constants.js';
 import { currencyExponent, decimalText, decimalTextToMinor } from '../../../contract/money.js';
 import { isCalendarDate, isEmailAddress, isHttpUrl } from '../../../contract/text-rules.js';
 import { apiError, type ApiError } from '../errors.js';
@@ -64,7 +73,6 @@ export const UPDATE_FIELDS = [...CREATE_FIELDS, 'active'] as const;
 
 /** The `invoice` object as it arrives: JSON values, checked here (amounts and flags come in several forms). */
 export type InvoiceFields = Partial<Record<(typeof UPDATE_FIELDS)[number] | 'status', unknown>>;
-
 
 // ---- errors ----------------------------------------------------------------------------------
 
@@ -130,7 +138,8 @@ export function parseInvoiceAmount(value: unknown, exponent: number): AmountResu
   text = text.replace(/^[+-]/, '');
   const parsed = decimalTextToMinor(text, exponent);
   if (!parsed.ok) {
-    if (parsed.problem === 'too_many_decimals') return { problem: `Amount has more than ${exponent} decimal${exponent === 1 ? '' : 's'}, the most the currency allows.` };
+    if (parsed.problem === 'too_many_decimals')
+      return { problem: `Amount has more than ${exponent} decimal${exponent === 1 ? '' : 's'}, the most the currency allows.` };
     if (parsed.problem === 'too_large') return { problem: 'Amount must not exceed 999999999.99.' };
     return { problem: 'Amount is not a number.' };
   }
@@ -210,7 +219,10 @@ export function checkInvoiceFields(fields: InvoiceFields, problems: Problems, pr
     if (flag === undefined) fail('redirect_after_payments', 'Redirect after payments must be true or false.');
     else changes.redirectAfterPayments = flag;
   }
-  for (const [field, key] of [['success_url', 'successUrl'], ['error_url', 'errorUrl']] as const) {
+  for (const [field, key] of [
+    ['success_url', 'successUrl'],
+    ['error_url', 'errorUrl'],
+  ] as const) {
     if (!has(field)) continue;
     const value = fields[field];
     if (blank(value)) changes[key] = null;
@@ -274,7 +286,8 @@ export function checkInvoiceFields(fields: InvoiceFields, problems: Problems, pr
     else {
       const text = String(value).trim();
       if (text === '') fail('debt_claim_number', "Debt claim number can't be blank.");
-      else if (text.length > INVOICE_NUMBER_MAX_LENGTH || text.includes('/')) fail('debt_claim_number', `Debt claim number must be 1 to ${INVOICE_NUMBER_MAX_LENGTH} characters without "/".`);
+      else if (text.length > INVOICE_NUMBER_MAX_LENGTH || text.includes('/'))
+        fail('debt_claim_number', `Debt claim number must be 1 to ${INVOICE_NUMBER_MAX_LENGTH} characters without "/".`);
       else changes.debtClaimNumber = text;
     }
   }
@@ -300,7 +313,8 @@ export function invoiceFieldProblems(fields: InvoiceFields, creating: boolean): 
   const rest: InvoiceFields = { ...fields };
   if (creating) {
     delete rest.active;
-    if (Object.hasOwn(fields, 'status')) named.push({ field: 'status', message: 'Status cannot be set here; the invoice\'s status change sets it.' });
+    if (Object.hasOwn(fields, 'status'))
+      named.push({ field: 'status', message: "Status cannot be set here; the invoice's status change sets it." });
   }
   const checked = checkInvoiceFields(rest, problems, '');
   const has = (field: string) => problems.has(field);

@@ -15,9 +15,24 @@
  * order_id (`{plan id}-{n}`; `{invoice uuid}` without a plan), and an instalment counts as paid when
  * the latest transaction of its order is completed.
  */
-import type { Instalment, InvoicePayment, InvoicePaymentList, InvoicePlanAnswer, PaymentPlan, PaymentPlanReply } from '../../../contract/api/invoices.js';
+import type {
+  Instalment,
+  InvoicePayment,
+  InvoicePaymentList,
+  InvoicePlanAnswer,
+  PaymentPlan,
+  PaymentPlanReply,
+} from '../../../contract/api/invoices.js';
 import { ErrorCode, TransactionStatus as S } from '../../../contract/codes.js';
-import { INVOICE_STATUSES, MAX_INSTALLMENTS, MIN_INSTALLMENTS, PLAN_INTERVALS, TRANSACTION_LIST_MAX_LIMIT, type InvoiceStatus, type PaymentType } from '../../../contract/constants.js';
+import {
+  INVOICE_STATUSES,
+  MAX_INSTALLMENTS,
+  MIN_INSTALLMENTS,
+  PLAN_INTERVALS,
+  TRANSACTION_LIST_MAX_LIMIT,
+  type InvoiceStatus,
+  type PaymentType,
+} from '../../../contract/constants.js';
 import { currencyExponent, minorToAmount } from '../../../contract/money.js';
 import { apiError, created, failure, success, validationError, type ApiError, type Outcome } from '../errors.js';
 import type { OperationLocks } from '../locks.js';
@@ -80,7 +95,12 @@ export interface FailedAttempt {
   reason_code: string | null;
 }
 
-const FAILED: Record<number, FailedAttempt['status']> = { [S.declined]: 'declined', [S.cancelled]: 'cancelled', [S.expired]: 'expired', [S.error]: 'error' };
+const FAILED: Record<number, FailedAttempt['status']> = {
+  [S.declined]: 'declined',
+  [S.cancelled]: 'cancelled',
+  [S.expired]: 'expired',
+  [S.error]: 'error',
+};
 
 export interface InvoicePaymentsDeps {
   store: Store<InvoicesUnit>;
@@ -102,7 +122,8 @@ function problem(code: ErrorCode, message: string, field = 'payment_plan'): ApiE
   return apiError(code, message, [{ field, message }]);
 }
 
-const invoiceNotFound = (): ApiError => apiError(ErrorCode.notFound, 'Invoice not found.', [{ field: 'invoice_number', message: 'Invoice not found.' }]);
+const invoiceNotFound = (): ApiError =>
+  apiError(ErrorCode.notFound, 'Invoice not found.', [{ field: 'invoice_number', message: 'Invoice not found.' }]);
 
 /** Instalment amounts that add up exactly: the remainder goes on the first. */
 export function splitAmount(totalMinor: number, installments: number): number[] {
@@ -187,13 +208,22 @@ export class InvoicePayments {
   }
 
   /** `POST /rest/invoices/:invoice_number/payment_plan`. */
-  async createPlan(operation: Operation, number: string, body: { installments?: unknown; interval?: unknown }): Promise<Outcome<PaymentPlanReply>> {
+  async createPlan(
+    operation: Operation,
+    number: string,
+    body: { installments?: unknown; interval?: unknown },
+  ): Promise<Outcome<PaymentPlanReply>> {
     const merchantId = operation.context.merchantId;
     return operation.commit(this.deps.store, async (tx): Promise<Outcome<PaymentPlanReply>> => {
       const invoice = await tx.invoices.resolve(merchantId, number);
       if (!invoice) return failure(invoiceNotFound());
       const installments = body.installments;
-      if (typeof installments !== 'number' || !Number.isInteger(installments) || installments < MIN_INSTALLMENTS || installments > MAX_INSTALLMENTS) {
+      if (
+        typeof installments !== 'number' ||
+        !Number.isInteger(installments) ||
+        installments < MIN_INSTALLMENTS ||
+        installments > MAX_INSTALLMENTS
+      ) {
         return failure(problem(ErrorCode.validation, PLAN_MESSAGES.installments, 'installments'));
       }
       if (typeof body.interval !== 'string' || !(PLAN_INTERVALS as readonly string[]).includes(body.interval)) {
@@ -252,10 +282,20 @@ export class InvoicePayments {
       if (!invoice) return failure(invoiceNotFound());
       const plans = await tx.invoices.plans(invoice.id);
       const plan = plans.find((p) => p.status === 'active');
-      if (!plan) return failure(problem(plans.length ? ErrorCode.invalidState : ErrorCode.notFound, plans.length ? PLAN_MESSAGES.notActive : PLAN_MESSAGES.notFound));
+      if (!plan)
+        return failure(
+          problem(
+            plans.length ? ErrorCode.invalidState : ErrorCode.notFound,
+            plans.length ? PLAN_MESSAGES.notActive : PLAN_MESSAGES.notFound,
+          ),
+        );
       const now = this.deps.clock.now().toISOString();
       await tx.invoices.setPlanStatus(plan.id, 'cancelled', now);
-      return success({ payment_plan: await this.planView(tx, invoice, { ...plan, status: 'cancelled', updatedAt: now }), message: 'Payment plan cancelled.', error: null });
+      return success({
+        payment_plan: await this.planView(tx, invoice, { ...plan, status: 'cancelled', updatedAt: now }),
+        message: 'Payment plan cancelled.',
+        error: null,
+      });
     });
   }
 
@@ -268,7 +308,9 @@ export class InvoicePayments {
     return this.deps.store.read(async (r): Promise<Outcome<InvoicePaymentList>> => {
       const invoice = await r.invoices.resolve(merchantId, number);
       if (!invoice) return failure(invoiceNotFound());
-      const orders: Array<{ orderId: string; plan: PaymentPlanRecord | undefined; instalment: number | null }> = [{ orderId: invoice.uuid, plan: undefined, instalment: null }];
+      const orders: Array<{ orderId: string; plan: PaymentPlanRecord | undefined; instalment: number | null }> = [
+        { orderId: invoice.uuid, plan: undefined, instalment: null },
+      ];
       for (const plan of await r.invoices.plans(invoice.id)) {
         for (let k = 1; k <= plan.installments; k++) orders.push({ orderId: orderId(invoice, plan, k), plan, instalment: k });
       }
@@ -281,7 +323,11 @@ export class InvoicePayments {
           payments.push({ instalment: order.instalment, plan_id: order.plan?.id ?? null, transaction: transactionView(t) });
         }
       }
-      payments.sort((a, b) => b.transaction.created_at.localeCompare(a.transaction.created_at) || b.transaction.transaction_id.localeCompare(a.transaction.transaction_id));
+      payments.sort(
+        (a, b) =>
+          b.transaction.created_at.localeCompare(a.transaction.created_at) ||
+          b.transaction.transaction_id.localeCompare(a.transaction.transaction_id),
+      );
       return success({ payments });
     });
   }
@@ -308,10 +354,17 @@ export class InvoicePayments {
       let instalment: CustomerInvoice['instalment'] = null;
       if (plan && paid < plan.installments) {
         dueMinor = splitAmount(invoice.amountMinor, plan.installments)[paid] ?? 0;
-        instalment = { number: paid + 1, of: plan.installments, due_date: dueDates(plan.createdAt, plan.installments, plan.interval)[paid] ?? '' };
+        instalment = {
+          number: paid + 1,
+          of: plan.installments,
+          due_date: dueDates(plan.createdAt, plan.installments, plan.interval)[paid] ?? '',
+        };
       }
       const now = this.deps.clock.now().getTime();
-      const latest = await r.transactions.latestForOrder(invoice.merchantId, orderId(invoice, plan, Math.min(paid + 1, plan?.installments ?? 1)));
+      const latest = await r.transactions.latestForOrder(
+        invoice.merchantId,
+        orderId(invoice, plan, Math.min(paid + 1, plan?.installments ?? 1)),
+      );
       const started = latest?.statusCode === S.started ? latest : undefined;
       const expired = invoice.expiresAt !== null && Date.parse(invoice.expiresAt) <= now;
       // processing blocks only while no started attempt explains it: a submitted debit awaiting
@@ -337,7 +390,8 @@ export class InvoicePayments {
         const status = t && FAILED[t.statusCode];
         if (t && status && t.details.invoice_id === invoice.id && t.merchantId === invoice.merchantId && t.orderId) {
           const newest = await r.transactions.latestForOrder(invoice.merchantId, t.orderId);
-          if (newest?.id === t.id) failedAttempt = { transaction_id: t.id, payment_type: t.paymentType, status, message: t.message, reason_code: t.reasonCode };
+          if (newest?.id === t.id)
+            failedAttempt = { transaction_id: t.id, payment_type: t.paymentType, status, message: t.message, reason_code: t.reasonCode };
         }
       }
       const view: CustomerInvoice = {
@@ -369,22 +423,34 @@ export class InvoicePayments {
    * attempt still started for the same instalment is cancelled first (expired, when its time had
    * run out): the customer starts afresh, as on the hosted pages of the big gateways.
    */
-  async pay(uuid: string, input: { method: string; iban?: string; account_holder?: string }): Promise<Outcome<{ transaction_id: string; redirectTo: string }>> {
+  async pay(
+    uuid: string,
+    input: { method: string; iban?: string; account_holder?: string },
+  ): Promise<Outcome<{ transaction_id: string; redirectTo: string }>> {
     // One payment start at a time per invoice (on any instance), so two tabs cannot both start one.
     return this.deps.locks.outcome(`invoice:${uuid}`, () => this.payLocked(uuid, input));
   }
 
-  private async payLocked(uuid: string, input: { method: string; iban?: string; account_holder?: string }): Promise<Outcome<{ transaction_id: string; redirectTo: string }>> {
+  private async payLocked(
+    uuid: string,
+    input: { method: string; iban?: string; account_holder?: string },
+  ): Promise<Outcome<{ transaction_id: string; redirectTo: string }>> {
     let loaded = await this.load(uuid);
     if (!loaded) return failure(invoiceNotFound());
-    const blocked = (view: CustomerInvoice) => apiError(ErrorCode.invalidState, `This invoice is ${view.blocked}`, [{ field: 'invoice', message: `is ${view.blocked}` }]);
+    const blocked = (view: CustomerInvoice) =>
+      apiError(ErrorCode.invalidState, `This invoice is ${view.blocked}`, [{ field: 'invoice', message: `is ${view.blocked}` }]);
     if (loaded.view.blocked) return failure(blocked(loaded.view));
-    if (!(loaded.view.methods as string[]).includes(input.method)) return failure(validationError([{ field: 'method', message: 'choose one of the payment methods offered' }]));
+    if (!(loaded.view.methods as string[]).includes(input.method))
+      return failure(validationError([{ field: 'method', message: 'choose one of the payment methods offered' }]));
     if (loaded.started) {
       const left = await this.deps.payments.abandon(loaded.started.id);
       // It ended otherwise meanwhile (paid or declined in another tab): the customer sees the invoice as it now is.
       if (left?.statusCode !== S.cancelled && left?.statusCode !== S.expired) {
-        return failure(apiError(ErrorCode.invalidState, 'The started payment of this invoice has just ended', [{ field: 'invoice', message: 'changed meanwhile' }]));
+        return failure(
+          apiError(ErrorCode.invalidState, 'The started payment of this invoice has just ended', [
+            { field: 'invoice', message: 'changed meanwhile' },
+          ]),
+        );
       }
       loaded = await this.load(uuid);
       if (!loaded) return failure(invoiceNotFound());
@@ -447,7 +513,11 @@ export class InvoicePayments {
     }
     // A status change only, from any status but this one and paid (checked by the update itself).
     if (status && status !== invoice.status && invoice.status !== 'paid') {
-      await tx.invoices.update(invoice.id, { status, updatedAt: now }, { statuses: INVOICE_STATUSES.filter((other) => other !== status && other !== 'paid') });
+      await tx.invoices.update(
+        invoice.id,
+        { status, updatedAt: now },
+        { statuses: INVOICE_STATUSES.filter((other) => other !== status && other !== 'paid') },
+      );
     }
   }
 }

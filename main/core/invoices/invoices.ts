@@ -11,9 +11,24 @@
  * toInvoiceReply turns an outcome into the HTTP reply (404 for not found, 422 for everything else).
  */
 import type { FieldError } from '../../../contract/api/common.js';
-import type { Invoice, InvoiceChannel, InvoiceLastEmail, InvoiceEmail, InvoiceReply, Pagination, InvoiceList, InvoiceListQuery } from '../../../contract/api/invoices.js';
+import type {
+  Invoice,
+  InvoiceChannel,
+  InvoiceLastEmail,
+  InvoiceEmail,
+  InvoiceReply,
+  Pagination,
+  InvoiceList,
+  InvoiceListQuery,
+} from '../../../contract/api/invoices.js';
 import { ErrorCode } from '../../../contract/codes.js';
-import { INVOICE_PAGE_SIZE, INVOICE_STATUSES, type ExpiryUnit, type InvoiceEmailType, type InvoiceStatus } from '../../../contract/constants.js';
+import {
+  INVOICE_PAGE_SIZE,
+  INVOICE_STATUSES,
+  type ExpiryUnit,
+  type InvoiceEmailType,
+  type InvoiceStatus,
+} from '../../../contract/constants.js';
 import { currencyExponent, minorToAmount } from '../../../contract/money.js';
 import { isCalendarDate } from '../../../contract/text-rules.js';
 import { created, failure, noContent, success, type Outcome } from '../errors.js';
@@ -24,7 +39,21 @@ import type { Clock, Ids, QrCodes } from '../kernel.js';
 import type { EmailRecord } from '../mail/ports.js';
 import type { InvoiceChanges, InvoiceFilter, InvoiceRecord, InvoicesUnit, InvoiceUpdateGuard, StoredInvoice } from './ports.js';
 import type { Store } from '../unit-of-work.js';
-import { checkInvoiceFields, type Checked, countryName, invalid, invoiceFieldProblems, type InvoiceFields, invoiceProblem, label, MESSAGES, notFound, parseInvoiceAmount, Problems, UNIT_MS } from './invoice-fields.js';
+import {
+  checkInvoiceFields,
+  type Checked,
+  countryName,
+  invalid,
+  invoiceFieldProblems,
+  type InvoiceFields,
+  invoiceProblem,
+  label,
+  MESSAGES,
+  notFound,
+  parseInvoiceAmount,
+  Problems,
+  UNIT_MS,
+} from './invoice-fields.js';
 
 export const QR_CODE_WIDTH = 250;
 
@@ -37,7 +66,6 @@ export interface InvoicesDeps {
 }
 
 // ---- the feature -----------------------------------------------------------------------------
-
 
 /** A create request that passed every check. */
 interface PreparedInvoice {
@@ -71,7 +99,6 @@ export class Invoices {
   paylink(uuid: string): string {
     return `${this.deps.publicUrl()}/pay/${uuid}`;
   }
-
 
   /**
    * What is wrong with the fields of an invoice body as far as the database need not be asked (not
@@ -146,7 +173,13 @@ export class Invoices {
   async wrap(record: StoredInvoice, message: string): Promise<InvoiceReply> {
     const paylink = this.paylink(record.uuid);
     const lastEmail = await this.deps.store.read((r) => r.emails.latestForInvoice(record.id));
-    return { invoice: this.view(record, lastEmail), message, error: null, paylink, qrcode: await this.deps.qrCodes.pngDataUrl(paylink, QR_CODE_WIDTH) };
+    return {
+      invoice: this.view(record, lastEmail),
+      message,
+      error: null,
+      paylink,
+      qrcode: await this.deps.qrCodes.pngDataUrl(paylink, QR_CODE_WIDTH),
+    };
   }
 
   /** Everything create checks before it writes: the channel, rules 1, 3 and 4-6, every field. */
@@ -163,7 +196,7 @@ export class Invoices {
       }
     }
     if (Object.hasOwn(fields, 'status')) {
-      problems.add('invoice.status', 'Status cannot be set here; the invoice\'s status change sets it.');
+      problems.add('invoice.status', "Status cannot be set here; the invoice's status change sets it.");
     }
     // Rule 1: an `active` value is ignored; new invoices are always active.
     const rest: InvoiceFields = { ...fields };
@@ -255,7 +288,13 @@ export class Invoices {
       // Rule 3: the e-mail is queued in the same unit of work, only when asked for.
       const email = sendInitialEmail ? this.queueEmail(stored, channel, stored.initialEmailType ?? 'initial') : undefined;
       if (email) await tx.emails.insert(email);
-      return created({ invoice: this.view(stored, email), message: 'Invoice created.', error: null, paylink, qrcode } satisfies InvoiceReply);
+      return created({
+        invoice: this.view(stored, email),
+        message: 'Invoice created.',
+        error: null,
+        paylink,
+        qrcode,
+      } satisfies InvoiceReply);
     });
   }
 
@@ -302,7 +341,8 @@ export class Invoices {
   /** The update rules, read-only: the invoice as it would be stored, or why the update is refused. */
   private async planUpdate(r: InvoicesUnit, merchantId: string, number: string, fields: InvoiceFields): Promise<Outcome<PlannedUpdate>> {
     const problems = new Problems();
-    if (Object.hasOwn(fields, 'status')) problems.add('invoice.status', 'Status cannot be changed here; the invoice\'s status change sets it.');
+    if (Object.hasOwn(fields, 'status'))
+      problems.add('invoice.status', "Status cannot be changed here; the invoice's status change sets it.");
     const checked = checkInvoiceFields(fields, problems);
     const current = await r.invoices.resolve(merchantId, number);
     if (!current) return failure(notFound());
@@ -349,7 +389,10 @@ export class Invoices {
       if (typeof status !== 'string' || !(INVOICE_STATUSES as readonly string[]).includes(status)) {
         return failure(invoiceProblem(ErrorCode.validation, MESSAGES.invalidStatus, MESSAGES.allowedStatuses, 'status'));
       }
-      const stored = await tx.invoices.update(current.id, { status: status as InvoiceStatus, updatedAt: this.deps.clock.now().toISOString() });
+      const stored = await tx.invoices.update(current.id, {
+        status: status as InvoiceStatus,
+        updatedAt: this.deps.clock.now().toISOString(),
+      });
       return stored ? success(stored) : failure(notFound());
     });
     if (!outcome.ok) return outcome;
@@ -379,7 +422,10 @@ export class Invoices {
       if (!(INVOICE_STATUSES as readonly string[]).includes(query.status)) problems.add('status', MESSAGES.allowedStatuses);
       else filter.status = query.status as InvoiceStatus;
     }
-    for (const [field, key] of [['created_at_from', 'createdFrom'], ['created_at_to', 'createdBefore']] as const) {
+    for (const [field, key] of [
+      ['created_at_from', 'createdFrom'],
+      ['created_at_to', 'createdBefore'],
+    ] as const) {
       const value = query[field];
       if (value === undefined || value === '') continue;
       if (!isCalendarDate(value)) problems.add(field, `${label(field)} must be a date in the form YYYY-MM-DD.`);
@@ -403,7 +449,12 @@ export class Invoices {
       records: await r.invoices.list(merchantId, { ...filter, limit: INVOICE_PAGE_SIZE, offset: (page - 1) * INVOICE_PAGE_SIZE }),
     }));
     const invoices = await Promise.all(records.map((record) => this.wrap(record, 'Invoice found.')));
-    return success({ invoices, pagination: pagination(page, count), error: null, message: count === 0 ? 'No invoices found.' : 'Invoices found.' });
+    return success({
+      invoices,
+      pagination: pagination(page, count),
+      error: null,
+      message: count === 0 ? 'No invoices found.' : 'Invoices found.',
+    });
   }
 
   // ---- e-mails (docs/api.md "Invoice e-mails") -----------------------------------------------
@@ -471,7 +522,13 @@ export class Invoices {
   /** The merchant's channels (`GET /ui/invoice-channels`): what invoices can be created in, and the list's filter. */
   async channels(merchantId: string): Promise<InvoiceChannel[]> {
     const records = await this.deps.store.read((r) => r.channels.listByMerchant(merchantId));
-    return records.map((c) => ({ url_name: c.urlName, name: c.name, channel_id: c.publicId ?? 0, currency: c.currency, language: c.language }));
+    return records.map((c) => ({
+      url_name: c.urlName,
+      name: c.name,
+      channel_id: c.publicId ?? 0,
+      currency: c.currency,
+      language: c.language,
+    }));
   }
 
   /** `GET /rest/emails?invoice_number=`: the invoice's e-mails, newest first, with their text. */

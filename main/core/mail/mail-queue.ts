@@ -30,7 +30,11 @@ export interface MailQueueSettings {
   claimLeaseMs: number;
 }
 
-export const DEFAULT_MAIL_QUEUE_SETTINGS: MailQueueSettings = { retryDelaysMs: [1, 5, 15].map((m) => m * MINUTE), pollMs: 1000, claimLeaseMs: 10 * MINUTE };
+export const DEFAULT_MAIL_QUEUE_SETTINGS: MailQueueSettings = {
+  retryDelaysMs: [1, 5, 15].map((m) => m * MINUTE),
+  pollMs: 1000,
+  claimLeaseMs: 10 * MINUTE,
+};
 
 /** E-mails of each table claimed at once. */
 const CLAIM_BATCH = 20;
@@ -41,7 +45,9 @@ const CLAIM_BATCH = 20;
 const SEND_BUDGET_MS = MINUTE;
 
 /** A claimed e-mail of either table: an invoice's (D11) or a receipt's (D16). */
-type QueuedEmail = { kind: 'invoice'; id: string; nextAttemptAt: string; record: EmailRecord } | { kind: 'receipt'; id: string; nextAttemptAt: string; record: ReceiptEmailRecord };
+type QueuedEmail =
+  | { kind: 'invoice'; id: string; nextAttemptAt: string; record: EmailRecord }
+  | { kind: 'receipt'; id: string; nextAttemptAt: string; record: ReceiptEmailRecord };
 
 export class MailQueue {
   private readonly worker: ClaimedQueueWorker<QueuedEmail>;
@@ -60,8 +66,18 @@ export class MailQueue {
         claim: (claim, now, limit) =>
           this.store.runAtomic(
             async (tx) => [
-              ...(await tx.emails.claimDue(now, claim, limit)).map((record) => ({ kind: 'invoice' as const, id: record.id, nextAttemptAt: record.nextAttemptAt, record })),
-              ...(await tx.receipts.claimDueEmails(now, claim, limit)).map((record) => ({ kind: 'receipt' as const, id: record.id, nextAttemptAt: record.nextAttemptAt, record })),
+              ...(await tx.emails.claimDue(now, claim, limit)).map((record) => ({
+                kind: 'invoice' as const,
+                id: record.id,
+                nextAttemptAt: record.nextAttemptAt,
+                record,
+              })),
+              ...(await tx.receipts.claimDueEmails(now, claim, limit)).map((record) => ({
+                kind: 'receipt' as const,
+                id: record.id,
+                nextAttemptAt: record.nextAttemptAt,
+                record,
+              })),
             ],
             { quiet: true },
           ),
@@ -75,7 +91,10 @@ export class MailQueue {
             },
             { quiet: true },
           ),
-        attempt: (claimed) => (claimed.item.kind === 'invoice' ? this.attempt(claimed.item.record, claimed.claim.claimedBy) : this.attemptReceipt(claimed.item.record, claimed.claim.claimedBy)),
+        attempt: (claimed) =>
+          claimed.item.kind === 'invoice'
+            ? this.attempt(claimed.item.record, claimed.claim.claimedBy)
+            : this.attemptReceipt(claimed.item.record, claimed.claim.claimedBy),
       },
       clock,
       logger,
@@ -91,7 +110,12 @@ export class MailQueue {
         depth: 1,
         drainBatch: CLAIM_BATCH,
         drainConcurrency: 1,
-        log: { idField: 'email_id', passFailed: 'mail queue pass failed', attemptFailed: 'e-mail attempt failed', releaseFailed: 'e-mail claims could not be given back' },
+        log: {
+          idField: 'email_id',
+          passFailed: 'mail queue pass failed',
+          attemptFailed: 'e-mail attempt failed',
+          releaseFailed: 'e-mail claims could not be given back',
+        },
       },
     );
   }
@@ -117,11 +141,25 @@ export class MailQueue {
   private outcome(result: MailResult, attempts: number, retry: boolean) {
     const now = this.clock.now();
     if (result.kind !== 'failed') {
-      return { status: 'sent' as const, attempts, nextAttemptAt: now.toISOString(), sentAt: now.toISOString(), lastError: null, testOutbox: result.kind === 'test_outbox' };
+      return {
+        status: 'sent' as const,
+        attempts,
+        nextAttemptAt: now.toISOString(),
+        sentAt: now.toISOString(),
+        lastError: null,
+        testOutbox: result.kind === 'test_outbox',
+      };
     }
     const delay = retry ? this.settings.retryDelaysMs[attempts - 1] : undefined;
     const next = delay === undefined ? null : new Date(now.getTime() + delay);
-    return { status: next ? ('queued' as const) : ('failed' as const), attempts, nextAttemptAt: (next ?? now).toISOString(), sentAt: null, lastError: result.message.slice(0, 1000), testOutbox: false };
+    return {
+      status: next ? ('queued' as const) : ('failed' as const),
+      attempts,
+      nextAttemptAt: (next ?? now).toISOString(),
+      sentAt: null,
+      lastError: result.message.slice(0, 1000),
+      testOutbox: false,
+    };
   }
 
   private lostClaim(kind: string, id: string): void {
@@ -130,11 +168,26 @@ export class MailQueue {
 
   /** One attempt of one claimed receipt e-mail, recorded in one unit of work while the claim holds. */
   private async attemptReceipt(record: ReceiptEmailRecord, claimedBy: string): Promise<void> {
-    const result = await this.mailer.send({ merchantId: record.merchantId, from: null, to: record.recipient, subject: record.subject, text: record.bodyText });
+    const result = await this.mailer.send({
+      merchantId: record.merchantId,
+      from: null,
+      to: record.recipient,
+      subject: record.subject,
+      text: record.bodyText,
+    });
     const change = this.outcome(result, record.attempts + 1, true);
-    if (!(await this.store.run((tx) => tx.receipts.settleEmail(record.id, claimedBy, change)))) return this.lostClaim('receipt_email_id', record.id);
+    if (!(await this.store.run((tx) => tx.receipts.settleEmail(record.id, claimedBy, change))))
+      return this.lostClaim('receipt_email_id', record.id);
     if (result.kind === 'failed') {
-      this.logger.warn({ receipt_email_id: record.id, attempt: change.attempts, error: result.message, next_attempt_at: change.status === 'queued' ? change.nextAttemptAt : null }, 'receipt e-mail not sent');
+      this.logger.warn(
+        {
+          receipt_email_id: record.id,
+          attempt: change.attempts,
+          error: result.message,
+          next_attempt_at: change.status === 'queued' ? change.nextAttemptAt : null,
+        },
+        'receipt e-mail not sent',
+      );
     }
   }
 
@@ -145,11 +198,25 @@ export class MailQueue {
     const inactive = !invoice?.active;
     const result: MailResult = inactive
       ? { kind: 'failed', message: 'the invoice is inactive' }
-      : await this.mailer.send({ merchantId: record.merchantId, from: record.sender, to: record.recipient, subject: record.subject, text: record.bodyText });
+      : await this.mailer.send({
+          merchantId: record.merchantId,
+          from: record.sender,
+          to: record.recipient,
+          subject: record.subject,
+          text: record.bodyText,
+        });
     const change = this.outcome(result, record.attempts + 1, !inactive);
     if (!(await this.store.run((tx) => tx.emails.settle(record.id, claimedBy, change)))) return this.lostClaim('email_id', record.id);
     if (result.kind === 'failed') {
-      this.logger.warn({ email_id: record.id, attempt: change.attempts, error: result.message, next_attempt_at: change.status === 'queued' ? change.nextAttemptAt : null }, 'invoice e-mail not sent');
+      this.logger.warn(
+        {
+          email_id: record.id,
+          attempt: change.attempts,
+          error: result.message,
+          next_attempt_at: change.status === 'queued' ? change.nextAttemptAt : null,
+        },
+        'invoice e-mail not sent',
+      );
     }
   }
 }

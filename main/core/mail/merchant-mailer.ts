@@ -6,14 +6,21 @@
  */
 import type { MailMessage, MailResult, Mailer, SmtpMailerFactory, SmtpServer } from './ports.js';
 
-export function merchantMailer(hostMailer: Mailer, serverOf: (merchantId: string) => Promise<SmtpServer | undefined>, smtpMailer: SmtpMailerFactory | undefined): Mailer {
+export function merchantMailer(
+  hostMailer: Mailer,
+  serverOf: (merchantId: string) => Promise<SmtpServer | undefined>,
+  smtpMailer: SmtpMailerFactory | undefined,
+): Mailer {
   return {
     async send(message: MailMessage): Promise<MailResult> {
       let server: SmtpServer | undefined;
       try {
         server = message.merchantId && smtpMailer ? await serverOf(message.merchantId) : undefined;
       } catch (error) {
-        return { kind: 'failed', message: `the SMTP settings could not be read: ${error instanceof Error ? error.message : String(error)}` };
+        return {
+          kind: 'failed',
+          message: `the SMTP settings could not be read: ${error instanceof Error ? error.message : String(error)}`,
+        };
       }
       return server && smtpMailer ? smtpMailer(server).send(message) : hostMailer.send(message);
     },

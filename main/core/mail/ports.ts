@@ -53,7 +53,11 @@ export interface EmailRepository {
   /** Gives a claimed e-mail back unsent (if the claim is still `claimedBy`'s). */
   release(id: string, claimedBy: string): Promise<void>;
   /** Records the outcome of an attempt and clears the claim, only while `claimedBy` holds it; false when the claim was lost. */
-  settle(id: string, claimedBy: string, change: Pick<EmailRecord, 'status' | 'attempts' | 'nextAttemptAt' | 'sentAt' | 'lastError' | 'testOutbox'>): Promise<boolean>;
+  settle(
+    id: string,
+    claimedBy: string,
+    change: Pick<EmailRecord, 'status' | 'attempts' | 'nextAttemptAt' | 'sentAt' | 'lastError' | 'testOutbox'>,
+  ): Promise<boolean>;
   /** The invoice's most recent e-mail. */
   latestForInvoice(invoiceId: number): Promise<EmailRecord | undefined>;
   /** The invoice's e-mails, newest first. */

@@ -33,14 +33,21 @@ export interface RenderedMail {
 export function formatAmount(locale: MailLanguage, amountMinor: number, exponent: number, currency: string): string {
   const value = amountMinor / 10 ** exponent;
   try {
-    return new Intl.NumberFormat(INTL_LOCALES[locale], { style: 'currency', currency, minimumFractionDigits: exponent, maximumFractionDigits: exponent }).format(value);
+    return new Intl.NumberFormat(INTL_LOCALES[locale], {
+      style: 'currency',
+      currency,
+      minimumFractionDigits: exponent,
+      maximumFractionDigits: exponent,
+    }).format(value);
   } catch {
     return `${value.toFixed(exponent)} ${currency}`;
   }
 }
 
 function formatDate(locale: MailLanguage, iso: string): string {
-  return new Intl.DateTimeFormat(INTL_LOCALES[locale], { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(iso)) + ' UTC';
+  return (
+    new Intl.DateTimeFormat(INTL_LOCALES[locale], { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(iso)) + ' UTC'
+  );
 }
 
 /** The messages that differ between the first e-mail and the reminder. */
@@ -58,6 +65,13 @@ export function renderInvoiceMail(type: InvoiceEmailType, locale: MailLanguage, 
   const lines = [greeting, '', t(messages.intro, values)];
   if (data.expiresAt) lines.push(t('mail.payBy', { date: formatDate(locale, data.expiresAt) }));
   const closing = t('mail.closing', { channel: data.channelName });
-  lines.push('', t('mail.payOnline'), data.paylink, '', type === 'reminder' ? `${t('mail.reminder.paidAlready')}\n\n${closing}` : closing, '');
+  lines.push(
+    '',
+    t('mail.payOnline'),
+    data.paylink,
+    '',
+    type === 'reminder' ? `${t('mail.reminder.paidAlready')}\n\n${closing}` : closing,
+    '',
+  );
   return { subject: t(messages.subject, values), text: lines.join('\n') };
 }

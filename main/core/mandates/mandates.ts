@@ -42,7 +42,8 @@ export class Mandates {
     if (request.recurring !== undefined && request.recurring !== 0 && request.recurring !== 1) {
       errors.push({ field: 'recurring', message: 'must be 0 or 1' });
     }
-    if (typeof request.account_holder !== 'string' || !request.account_holder.trim()) errors.push({ field: 'account_holder', message: 'must not be blank' });
+    if (typeof request.account_holder !== 'string' || !request.account_holder.trim())
+      errors.push({ field: 'account_holder', message: 'must not be blank' });
     const iban = ibanProblem(request.iban);
     if (iban) errors.push({ field: 'iban', message: iban });
     if (request.bic !== undefined && !isValidBIC(request.bic.toUpperCase())) {
@@ -73,7 +74,12 @@ export class Mandates {
   }
 
   /** Creates a mandate inside the caller's unit of work (also used for on-the-fly mandates of dd payments). */
-  async createIn(tx: MandatesUnit, merchantId: string, request: MandateRequest & { payment_type: 'dd' | 'dd_b2b' }, now: Date): Promise<MandateRecord> {
+  async createIn(
+    tx: MandatesUnit,
+    merchantId: string,
+    request: MandateRequest & { payment_type: 'dd' | 'dd_b2b' },
+    now: Date,
+  ): Promise<MandateRecord> {
     const iban = normalizeIban(request.iban);
     let reference = this.newReference(now);
     while (await tx.mandates.findByReference(merchantId, reference)) reference = this.newReference(now);

@@ -120,7 +120,11 @@ export class Authenticator {
   }
 
   private locked(retryAfterSeconds: number): Locked {
-    return { ok: false, error: apiError(ErrorCode.rateLimited, 'Too many failed authentication attempts; try again later'), retryAfterSeconds: Math.max(1, retryAfterSeconds) };
+    return {
+      ok: false,
+      error: apiError(ErrorCode.rateLimited, 'Too many failed authentication attempts; try again later'),
+      retryAfterSeconds: Math.max(1, retryAfterSeconds),
+    };
   }
 
   /** The lock-out answer from what this instance last saw of the bucket. */
@@ -240,7 +244,8 @@ export class Authenticator {
     }
     await start.attempt.succeeded();
     // Revoked through this instance while the password was being checked: the revocation wins.
-    if (this.revoked.has(credential.id)) return { bucket, result: { ok: false, error: apiError(ErrorCode.unauthenticated, 'Missing or wrong API credentials') } };
+    if (this.revoked.has(credential.id))
+      return { bucket, result: { ok: false, error: apiError(ErrorCode.unauthenticated, 'Missing or wrong API credentials') } };
     const principal: Principal = {
       kind: credential.kind,
       credentialId: credential.id,

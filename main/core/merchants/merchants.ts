@@ -95,7 +95,13 @@ export class Merchants {
       let candidate = base;
       for (let n = 2; await tx.channels.findByUrlName(candidate); n += 1) candidate = `${base}-${n}`;
       // Every shop has a till from the start: the one its first screen sells on.
-      await tx.tills.insert({ merchantId: merchant.id, tillId: TILL_TERMINAL_ID, name: defaultTillName(TILL_TERMINAL_ID), createdAt: now, retiredAt: null });
+      await tx.tills.insert({
+        merchantId: merchant.id,
+        tillId: TILL_TERMINAL_ID,
+        name: defaultTillName(TILL_TERMINAL_ID),
+        createdAt: now,
+        retiredAt: null,
+      });
       await tx.channels.insert({
         id: this.ids.newId(),
         merchantId: merchant.id,
@@ -108,23 +114,28 @@ export class Merchants {
       });
       return candidate;
     });
-    if (urlName === undefined) return failure(apiError(ErrorCode.notFound, 'Partner not found', [{ field: 'partner', message: 'no such partner' }]));
+    if (urlName === undefined)
+      return failure(apiError(ErrorCode.notFound, 'Partner not found', [{ field: 'partner', message: 'no such partner' }]));
 
-    return created(
-      {
-        merchant_id: merchant.id,
-        name,
-        api_key: apiKey,
-        api_password: apiPassword,
-        webhook_key: webhookKey,
-        channel: { url_name: urlName },
-        partner_id: merchant.partnerId ?? null,
-      },
-    );
+    return created({
+      merchant_id: merchant.id,
+      name,
+      api_key: apiKey,
+      api_password: apiPassword,
+      webhook_key: webhookKey,
+      channel: { url_name: urlName },
+      partner_id: merchant.partnerId ?? null,
+    });
   }
 
   async list(): Promise<MerchantView[]> {
     const merchants = await this.store.read((r) => r.merchants.list());
-    return merchants.map((m) => ({ merchant_id: m.id, name: m.name, currency: m.currency, created_at: m.createdAt, partner_id: m.partnerId ?? null }));
+    return merchants.map((m) => ({
+      merchant_id: m.id,
+      name: m.name,
+      currency: m.currency,
+      created_at: m.createdAt,
+      partner_id: m.partnerId ?? null,
+    }));
   }
 }

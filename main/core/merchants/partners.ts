@@ -26,7 +26,6 @@ export interface PartnerView {
   created_at: string;
 }
 
-
 /** Who changed a shop or terminal: a staff member in the app, or the operator's command line. */
 export interface ShopActor {
   staffId: string | null;
@@ -61,7 +60,16 @@ export class Partners {
     const name = input.name.trim();
     await this.store.run(async (tx) => {
       await tx.partners.insert({ id, name, createdAt: now });
-      await tx.credentials.insert({ id: this.ids.newId(), merchantId: null, partnerId: id, kind: 'partner', apiKey, passwordHash, createdAt: now, revokedAt: null });
+      await tx.credentials.insert({
+        id: this.ids.newId(),
+        merchantId: null,
+        partnerId: id,
+        kind: 'partner',
+        apiKey,
+        passwordHash,
+        createdAt: now,
+        revokedAt: null,
+      });
     });
     return created({ partner_id: id, name, api_key: apiKey, api_password: apiPassword });
   }
@@ -81,7 +89,15 @@ export class Partners {
     });
   }
 
-  private audit(merchantId: string, actor: ShopActor, action: string, subjectId: string, detail: string, oldValue: unknown, newValue: unknown): AuditRecord {
+  private audit(
+    merchantId: string,
+    actor: ShopActor,
+    action: string,
+    subjectId: string,
+    detail: string,
+    oldValue: unknown,
+    newValue: unknown,
+  ): AuditRecord {
     return {
       id: this.ids.newId(),
       merchantId,
@@ -132,28 +148,61 @@ export class Partners {
    * another shop of the same merchant moves (a terminal belongs to at most one shop). `merchantId`
    * limits the shop to one merchant (the app's admin); the command line gives none.
    */
-  async assignTerminal(input: { shopId: string; terminalId: string; merchantId?: string }, actor: ShopActor = { staffId: null }): Promise<Outcome<TerminalAssignment>> {
-    if (!TERMINAL_ID_PATTERN.test(input.terminalId)) return failure(fieldError('terminal_id', 'must be 1 to 64 printable characters without spaces'));
+  async assignTerminal(
+    input: { shopId: string; terminalId: string; merchantId?: string },
+    actor: ShopActor = { staffId: null },
+  ): Promise<Outcome<TerminalAssignment>> {
+    if (!TERMINAL_ID_PATTERN.test(input.terminalId))
+      return failure(fieldError('terminal_id', 'must be 1 to 64 printable characters without spaces'));
     return this.store.run(async (tx) => {
       const shop = await tx.shops.get(input.shopId);
       if (!shop || (input.merchantId !== undefined && shop.merchantId !== input.merchantId)) return failure(notFound('shop', 'Shop'));
       const before = await tx.shops.terminal(shop.merchantId, input.terminalId);
-      await tx.shops.assignTerminal({ merchantId: shop.merchantId, terminalId: input.terminalId, shopId: shop.id, assignedAt: this.clock.now().toISOString() });
+      await tx.shops.assignTerminal({
+        merchantId: shop.merchantId,
+        terminalId: input.terminalId,
+        shopId: shop.id,
+        assignedAt: this.clock.now().toISOString(),
+      });
       if (before?.shopId !== shop.id) {
         await tx.audit.record(
-          this.audit(shop.merchantId, actor, 'terminal_assigned', input.terminalId, `terminal ${input.terminalId} to shop ${shop.name}`, before ? { shop_id: before.shopId } : null, { shop_id: shop.id }),
+          this.audit(
+            shop.merchantId,
+            actor,
+            'terminal_assigned',
+            input.terminalId,
+            `terminal ${input.terminalId} to shop ${shop.name}`,
+            before ? { shop_id: before.shopId } : null,
+            { shop_id: shop.id },
+          ),
         );
       }
-      return success({ terminal_id: input.terminalId, shop_id: shop.id, merchant_id: shop.merchantId, previous_shop_id: before && before.shopId !== shop.id ? before.shopId : null });
+      return success({
+        terminal_id: input.terminalId,
+        shop_id: shop.id,
+        merchant_id: shop.merchantId,
+        previous_shop_id: before && before.shopId !== shop.id ? before.shopId : null,
+      });
     });
   }
 
   /** Takes a terminal out of its shop: its payments belong to the merchant only. */
-  async unassignTerminal(merchantId: string, terminalId: string, actor: ShopActor = { staffId: null }): Promise<Outcome<{ terminal_id: string; previous_shop_id: string }>> {
+  async unassignTerminal(
+    merchantId: string,
+    terminalId: string,
+    actor: ShopActor = { staffId: null },
+  ): Promise<Outcome<{ terminal_id: string; previous_shop_id: string }>> {
     return this.store.run(async (tx) => {
       const before = await tx.shops.terminal(merchantId, terminalId);
-      if (!before || !(await tx.shops.unassignTerminal(merchantId, terminalId))) return failure(apiError(ErrorCode.notFound, `Terminal ${terminalId} is not assigned to a shop`, [{ field: 'terminal_id', message: 'is not assigned to a shop of this merchant' }]));
-      await tx.audit.record(this.audit(merchantId, actor, 'terminal_unassigned', terminalId, `terminal ${terminalId}`, { shop_id: before.shopId }, null));
+      if (!before || !(await tx.shops.unassignTerminal(merchantId, terminalId)))
+        return failure(
+          apiError(ErrorCode.notFound, `Terminal ${terminalId} is not assigned to a shop`, [
+            { field: 'terminal_id', message: 'is not assigned to a shop of this merchant' },
+          ]),
+        );
+      await tx.audit.record(
+        this.audit(merchantId, actor, 'terminal_unassigned', terminalId, `terminal ${terminalId}`, { shop_id: before.shopId }, null),
+      );
       return success({ terminal_id: terminalId, previous_shop_id: before.shopId });
     });
   }

@@ -52,13 +52,20 @@ const PAR_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 /** ECIs a token payment's cryptogram may carry (D12). */
 const TOKEN_ECIS = new Set(['05', '07']);
 
-const BILLING_KEYS = ['card_holder', 'email', 'phone', 'billing_country', 'billing_city', 'billing_line1', 'billing_line2', 'billing_postal_code', 'billing_state'] as const;
+const BILLING_KEYS = [
+  'card_holder',
+  'email',
+  'phone',
+  'billing_country',
+  'billing_city',
+  'billing_line1',
+  'billing_line2',
+  'billing_postal_code',
+  'billing_state',
+] as const;
 
 /** What a payment with a token number learns about its cryptogram. */
-export type CryptogramCheck =
-  | { kind: 'not_token' }
-  | { kind: 'invalid' }
-  | { kind: 'valid'; tokenId: string; cryptogramId: string };
+export type CryptogramCheck = { kind: 'not_token' } | { kind: 'invalid' } | { kind: 'valid'; tokenId: string; cryptogramId: string };
 
 /** The payments engine's view of network tokens (a cardecom payment with a token number). */
 export interface TokenCryptograms {
@@ -98,11 +105,17 @@ interface SealedToken {
 type ApiErrorOutcome = Outcome<never>;
 
 function notFound(id: string): ApiErrorOutcome {
-  return failure(apiError(ErrorCode.notFound, `Network token ${id} not found`, [{ field: 'id', message: 'no such network token for this merchant' }]));
+  return failure(
+    apiError(ErrorCode.notFound, `Network token ${id} not found`, [{ field: 'id', message: 'no such network token for this merchant' }]),
+  );
 }
 
 function invalidState(record: NetworkTokenRecord, what: string): ApiErrorOutcome {
-  return failure(apiError(ErrorCode.invalidState, `${what} is not possible while the network token is ${record.status}`, [{ field: 'id', message: `is ${record.status}` }]));
+  return failure(
+    apiError(ErrorCode.invalidState, `${what} is not possible while the network token is ${record.status}`, [
+      { field: 'id', message: `is ${record.status}` },
+    ]),
+  );
 }
 
 function withCheckDigit(payload: string): string {
@@ -155,13 +168,17 @@ export class NetworkTokens implements TokenCryptograms {
     const expiry = cardExpiryProblems(request.expiry_month, request.expiry_year, now);
     if (expiry.expiry_month) errors.push({ field: 'expiry_month', message: expiry.expiry_month });
     if (expiry.expiry_year) errors.push({ field: 'expiry_year', message: expiry.expiry_year });
-    if (request.card_cvv !== undefined && !/^\d{3}$/.test(request.card_cvv)) errors.push({ field: 'card_cvv', message: 'must be 3 digits' });
+    if (request.card_cvv !== undefined && !/^\d{3}$/.test(request.card_cvv))
+      errors.push({ field: 'card_cvv', message: 'must be 3 digits' });
     if (request.card_holder !== undefined) {
       if (request.card_holder.length > 120) errors.push({ field: 'card_holder', message: 'must be at most 120 characters' });
-      else if (!/^[\p{L}\p{N}][\p{L}\p{N} .'-]*$/u.test(request.card_holder)) errors.push({ field: 'card_holder', message: 'must be letters, digits, spaces and . \' -' });
+      else if (!/^[\p{L}\p{N}][\p{L}\p{N} .'-]*$/u.test(request.card_holder))
+        errors.push({ field: 'card_holder', message: "must be letters, digits, spaces and . ' -" });
     }
-    if (request.email !== undefined && !isEmailAddress(request.email)) errors.push({ field: 'email', message: 'must be an e-mail address' });
-    if (request.phone !== undefined && !/^\+?[0-9][0-9 ()-]{2,29}$/.test(request.phone)) errors.push({ field: 'phone', message: 'must be a phone number' });
+    if (request.email !== undefined && !isEmailAddress(request.email))
+      errors.push({ field: 'email', message: 'must be an e-mail address' });
+    if (request.phone !== undefined && !/^\+?[0-9][0-9 ()-]{2,29}$/.test(request.phone))
+      errors.push({ field: 'phone', message: 'must be a phone number' });
     if (request.billing_country !== undefined && !isCountryCode(request.billing_country)) {
       errors.push({ field: 'billing_country', message: 'must be an ISO 3166-1 alpha-2 code' });
     }
@@ -170,7 +187,10 @@ export class NetworkTokens implements TokenCryptograms {
     }
     const local = this.deps.localPostbacks ?? true;
     if (request.postback_url !== undefined && !postbackUrlOk(request.postback_url, local)) {
-      errors.push({ field: 'postback_url', message: local ? 'must be an HTTPS URL (plain http only to a loopback or private-network address)' : 'must be an HTTPS URL' });
+      errors.push({
+        field: 'postback_url',
+        message: local ? 'must be an HTTPS URL (plain http only to a loopback or private-network address)' : 'must be an HTTPS URL',
+      });
     }
     return errors;
   }
@@ -250,13 +270,25 @@ export class NetworkTokens implements TokenCryptograms {
   }
 
   /** The filters and page of a list query, or every bad parameter. */
-  private listQuery(query: NetworkTokenListQuery): Outcome<{ filter: Omit<NetworkTokenFilter, 'limit' | 'offset'>; page: number; per: number }> {
+  private listQuery(
+    query: NetworkTokenListQuery,
+  ): Outcome<{ filter: Omit<NetworkTokenFilter, 'limit' | 'offset'>; page: number; per: number }> {
     const errors: FieldError[] = [];
     const status = oneOf('status', query.status, NETWORK_TOKEN_STATUSES, errors);
     const network = oneOf('network', query.network, TOKEN_NETWORKS, errors);
-    const { page, per, createdFrom, createdTo } = readPageQuery(query, NETWORK_TOKENS_DEFAULT_PER_PAGE, NETWORK_TOKENS_MAX_PER_PAGE, errors);
+    const { page, per, createdFrom, createdTo } = readPageQuery(
+      query,
+      NETWORK_TOKENS_DEFAULT_PER_PAGE,
+      NETWORK_TOKENS_MAX_PER_PAGE,
+      errors,
+    );
     if (errors.length) return failure(validationError(errors));
-    const filter = { ...(status ? { status } : {}), ...(network ? { network } : {}), ...(createdFrom ? { createdFrom } : {}), ...(createdTo ? { createdTo } : {}) };
+    const filter = {
+      ...(status ? { status } : {}),
+      ...(network ? { network } : {}),
+      ...(createdFrom ? { createdFrom } : {}),
+      ...(createdTo ? { createdTo } : {}),
+    };
     return success({ filter, page, per });
   }
 
@@ -266,7 +298,10 @@ export class NetworkTokens implements TokenCryptograms {
     return parsed.ok ? [] : parsed.error.errors;
   }
 
-  private async readPage(merchantId: string, query: NetworkTokenListQuery): Promise<Outcome<{ records: NetworkTokenRecord[]; metadata: PageMetadata }>> {
+  private async readPage(
+    merchantId: string,
+    query: NetworkTokenListQuery,
+  ): Promise<Outcome<{ records: NetworkTokenRecord[]; metadata: PageMetadata }>> {
     const parsed = this.listQuery(query);
     if (!parsed.ok) return parsed;
     const { filter, page, per } = parsed.value;
@@ -284,7 +319,9 @@ export class NetworkTokens implements TokenCryptograms {
     const { current_page: page, per_page: per, total_pages: totalPages } = metadata;
     const href = (target: number): string => {
       const { status, network, 'created_at[min]': from, 'created_at[max]': to } = query;
-      return pathOf('network-tokens.list', { query: { status, network, 'created_at[min]': from, 'created_at[max]': to, page: String(target), per: String(per) } });
+      return pathOf('network-tokens.list', {
+        query: { status, network, 'created_at[min]': from, 'created_at[max]': to, page: String(target), per: String(per) },
+      });
     };
     return success({
       result: 'OK',
@@ -300,7 +337,12 @@ export class NetworkTokens implements TokenCryptograms {
   private backOfficeView(record: NetworkTokenRecord): BackOfficeToken {
     const card = JSON.parse(this.deps.vault.open(record.cardSealed)) as SealedCard;
     const token = JSON.parse(this.deps.vault.open(record.tokenSealed)) as SealedToken;
-    return { ...this.view(record), token_last_four: token.number.slice(-4), card_last_four: card.pan.slice(-4), card_holder: record.billing.card_holder ?? null };
+    return {
+      ...this.view(record),
+      token_last_four: token.number.slice(-4),
+      card_last_four: card.pan.slice(-4),
+      card_holder: record.billing.card_holder ?? null,
+    };
   }
 
   /** The list with the API's filters and paging, each token with its last fours. */
@@ -315,7 +357,10 @@ export class NetworkTokens implements TokenCryptograms {
     const record = await this.owned(merchantId, id);
     if (!record) return notFound(id);
     const events = await this.deps.store.read((r) => r.networkTokens.events(id));
-    return success({ token: this.backOfficeView(record), history: events.map((e) => ({ event: e.event, status: e.status, at: e.createdAt })) });
+    return success({
+      token: this.backOfficeView(record),
+      history: events.map((e) => ({ event: e.event, status: e.status, at: e.createdAt })),
+    });
   }
 
   /**
@@ -330,12 +375,27 @@ export class NetworkTokens implements TokenCryptograms {
     if (reader) {
       const now = this.deps.clock.now().toISOString();
       await this.deps.store.run((tx) =>
-        tx.audit.record({ id: this.deps.ids.newId(), merchantId, staffId: reader.staffId, approvedBy: null, action: 'token_reveal', subjectId: id, detail: `token data shown (${reader.via})`, createdAt: now }),
+        tx.audit.record({
+          id: this.deps.ids.newId(),
+          merchantId,
+          staffId: reader.staffId,
+          approvedBy: null,
+          action: 'token_reveal',
+          subjectId: id,
+          detail: `token data shown (${reader.via})`,
+          createdAt: now,
+        }),
       );
     }
     return success({
       result: 'OK',
-      data: { id: record.id, number: token.number, expiry_month: token.expiryMonth, expiry_year: token.expiryYear, payment_account_reference: record.paymentAccountReference },
+      data: {
+        id: record.id,
+        number: token.number,
+        expiry_month: token.expiryMonth,
+        expiry_year: token.expiryYear,
+        payment_account_reference: record.paymentAccountReference,
+      },
     });
   }
 

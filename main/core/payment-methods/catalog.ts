@@ -4,22 +4,73 @@
  * its own gets (enabled, fees, the contactless CVM limit). The last level of every setting's
  * resolution (shop -> merchant -> catalog default).
  */
-import { DEFAULT_CVM_LIMIT, METHOD_CAPABILITIES, PAYMENT_TYPES, type MethodCapabilityName, type PaymentType } from '../../../contract/constants.js';
+import {
+  DEFAULT_CVM_LIMIT,
+  METHOD_CAPABILITIES,
+  PAYMENT_TYPES,
+  type MethodCapabilityName,
+  type PaymentType,
+} from '../../../contract/constants.js';
 import { currencyExponent } from '../../../contract/money.js';
 import { DEFAULT_FEES } from './fees.js';
 import { CAPABILITIES } from './payment-types.js';
 
 /** The euro area and the microstates that use the euro by agreement. */
 export const EURO_COUNTRIES: readonly string[] = [
-  'AT', 'BE', 'CY', 'DE', 'EE', 'ES', 'FI', 'FR', 'GR', 'HR', 'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PT', 'SI', 'SK',
-  'AD', 'MC', 'SM', 'VA',
+  'AT',
+  'BE',
+  'CY',
+  'DE',
+  'EE',
+  'ES',
+  'FI',
+  'FR',
+  'GR',
+  'HR',
+  'IE',
+  'IT',
+  'LT',
+  'LU',
+  'LV',
+  'MT',
+  'NL',
+  'PT',
+  'SI',
+  'SK',
+  'AD',
+  'MC',
+  'SM',
+  'VA',
 ];
 
 /** The SEPA schemes' countries and territories (EEA, Switzerland, the United Kingdom and the rest). */
 export const SEPA_COUNTRIES: readonly string[] = [
   ...EURO_COUNTRIES,
-  'BG', 'CZ', 'DK', 'HU', 'PL', 'RO', 'SE', 'IS', 'LI', 'NO', 'CH', 'GB',
-  'GI', 'GG', 'JE', 'IM', 'AX', 'GF', 'GP', 'MQ', 'RE', 'YT', 'PM', 'BL', 'MF',
+  'BG',
+  'CZ',
+  'DK',
+  'HU',
+  'PL',
+  'RO',
+  'SE',
+  'IS',
+  'LI',
+  'NO',
+  'CH',
+  'GB',
+  'GI',
+  'GG',
+  'JE',
+  'IM',
+  'AX',
+  'GF',
+  'GP',
+  'MQ',
+  'RE',
+  'YT',
+  'PM',
+  'BL',
+  'MF',
 ].sort();
 
 /**
@@ -28,12 +79,50 @@ export const SEPA_COUNTRIES: readonly string[] = [
  * currency not listed falls back to DEFAULT_CVM_LIMIT (50) units; set cvm_limit for it.
  */
 export const DEFAULT_CVM_LIMITS: Readonly<Record<string, number>> = {
-  EUR: 50, USD: 50, GBP: 50, CHF: 50,
-  JPY: 7000, CNY: 400, HKD: 400, TWD: 1700, KRW: 70000, SGD: 70, MYR: 250, THB: 1900, IDR: 850000, PHP: 3000, VND: 1300000, INR: 4500,
-  AUD: 80, NZD: 90, CAD: 75,
-  SEK: 550, NOK: 550, DKK: 350, ISK: 7500, PLN: 200, CZK: 1250, HUF: 20000, RON: 250, BGN: 100, RSD: 6000,
-  ILS: 200, AED: 200, SAR: 200, QAR: 200, KWD: 15, BHD: 20, OMR: 20, JOD: 35,
-  ZAR: 1000, MAD: 550, BRL: 300, MXN: 1000, CLP: 50000, COP: 200000, PEN: 200,
+  EUR: 50,
+  USD: 50,
+  GBP: 50,
+  CHF: 50,
+  JPY: 7000,
+  CNY: 400,
+  HKD: 400,
+  TWD: 1700,
+  KRW: 70000,
+  SGD: 70,
+  MYR: 250,
+  THB: 1900,
+  IDR: 850000,
+  PHP: 3000,
+  VND: 1300000,
+  INR: 4500,
+  AUD: 80,
+  NZD: 90,
+  CAD: 75,
+  SEK: 550,
+  NOK: 550,
+  DKK: 350,
+  ISK: 7500,
+  PLN: 200,
+  CZK: 1250,
+  HUF: 20000,
+  RON: 250,
+  BGN: 100,
+  RSD: 6000,
+  ILS: 200,
+  AED: 200,
+  SAR: 200,
+  QAR: 200,
+  KWD: 15,
+  BHD: 20,
+  OMR: 20,
+  JOD: 35,
+  ZAR: 1000,
+  MAD: 550,
+  BRL: 300,
+  MXN: 1000,
+  CLP: 50000,
+  COP: 200000,
+  PEN: 200,
 };
 
 export interface CatalogEntry {

@@ -33,7 +33,15 @@ import type { Clock, Ids } from '../kernel.js';
 import { pageLinks } from '../paging.js';
 import type { PaymentMethodSettingRecord, PaymentMethodsUnit } from './ports.js';
 import type { Store } from '../unit-of-work.js';
-import { CATALOG, catalogEntry, DEFAULT_CVM_LIMITS, defaultCvmLimitMinor, offersCountry, offersCurrency, type CatalogEntry } from './catalog.js';
+import {
+  CATALOG,
+  catalogEntry,
+  DEFAULT_CVM_LIMITS,
+  defaultCvmLimitMinor,
+  offersCountry,
+  offersCurrency,
+  type CatalogEntry,
+} from './catalog.js';
 import { acceptsCurrency, cvmLimitMinorOf, resolveMethod, servesCountry, settingView, type EffectiveMethod } from './resolution.js';
 
 /** Who calls the merchant-management paths: a partner (its own merchants only). */
@@ -63,7 +71,9 @@ function shown(id: string): string {
 }
 
 export function merchantNotFound(merchantId: string): ApiError {
-  return apiError(ErrorCode.notFound, `Merchant ${shown(merchantId)} not found`, [{ field: 'merchant_id', message: 'no such merchant for these credentials' }]);
+  return apiError(ErrorCode.notFound, `Merchant ${shown(merchantId)} not found`, [
+    { field: 'merchant_id', message: 'no such merchant for these credentials' },
+  ]);
 }
 
 function shopNotFound(shopId: string): ApiError {
@@ -104,7 +114,11 @@ function catalogView(entry: CatalogEntry): PaymentMethod {
     fee_fixed: minorToAmount(entry.feeFixedMinor, 2),
     fee_percent: minorToAmount(entry.feePercentBasisPoints, 2),
     cvm_limit: entry.cvm
-      ? Object.fromEntries(Object.keys(DEFAULT_CVM_LIMITS).sort().map((c) => [c, minorToAmount(defaultCvmLimitMinor(c), currencyExponent(c) ?? 2)]))
+      ? Object.fromEntries(
+          Object.keys(DEFAULT_CVM_LIMITS)
+            .sort()
+            .map((c) => [c, minorToAmount(defaultCvmLimitMinor(c), currencyExponent(c) ?? 2)]),
+        )
       : null,
   };
 }
@@ -118,16 +132,19 @@ function parsePaging(query: PaymentMethodListQuery, errors: FieldError[]): Pagin
   const page = query.page === undefined ? 1 : /^\d{1,9}$/.test(query.page) ? Number(query.page) : NaN;
   const per = query.per === undefined ? PAYMENT_METHODS_DEFAULT_PER_PAGE : /^\d{1,9}$/.test(query.per) ? Number(query.per) : NaN;
   if (!(page >= 1)) errors.push({ field: 'page', message: 'must be an integer of at least 1' });
-  if (!(per >= 1 && per <= PAYMENT_METHODS_MAX_PER_PAGE)) errors.push({ field: 'per', message: `must be an integer from 1 to ${PAYMENT_METHODS_MAX_PER_PAGE}` });
+  if (!(per >= 1 && per <= PAYMENT_METHODS_MAX_PER_PAGE))
+    errors.push({ field: 'per', message: `must be an integer from 1 to ${PAYMENT_METHODS_MAX_PER_PAGE}` });
   return { page, per };
 }
 
 function checkFilters(query: PaymentMethodListQuery, errors: FieldError[]): void {
-  if (query.currency !== undefined && currencyExponent(query.currency) === undefined) errors.push({ field: 'currency', message: 'must be an ISO 4217 currency code such as EUR' });
+  if (query.currency !== undefined && currencyExponent(query.currency) === undefined)
+    errors.push({ field: 'currency', message: 'must be an ISO 4217 currency code such as EUR' });
   if (query.capability !== undefined && !(METHOD_CAPABILITIES as readonly string[]).includes(query.capability)) {
     errors.push({ field: 'capability', message: `must be one of ${METHOD_CAPABILITIES.join(', ')}` });
   }
-  if (query.enabled !== undefined && query.enabled !== 'true' && query.enabled !== 'false') errors.push({ field: 'enabled', message: 'must be true or false' });
+  if (query.enabled !== undefined && query.enabled !== 'true' && query.enabled !== 'false')
+    errors.push({ field: 'enabled', message: 'must be true or false' });
 }
 
 /** One page of a list in the /v2 envelope; links keep the filters (paths relative to the gateway's base URL). */
@@ -156,7 +173,10 @@ function page<T>(items: T[], path: string, query: PaymentMethodListQuery, paging
 function decimalField(value: number, field: string, maxMinor: number, max: string, errors: FieldError[]): number | undefined {
   const parsed = toMinor(value, 2);
   if (!parsed.ok) {
-    errors.push({ field, message: parsed.problem === 'too_many_decimals' ? 'has more than 2 decimals' : amountProblemText(parsed.problem) });
+    errors.push({
+      field,
+      message: parsed.problem === 'too_many_decimals' ? 'has more than 2 decimals' : amountProblemText(parsed.problem),
+    });
     return undefined;
   }
   if (parsed.minor > maxMinor) {
@@ -192,7 +212,12 @@ export class PaymentMethods {
   }
 
   /** The effective setting for a payment from a terminal (or none): its shop's, else the merchant's. */
-  async forTerminal(repos: PaymentMethodsUnit, merchantId: string, terminalId: string | null | undefined, type: PaymentType): Promise<EffectiveMethod> {
+  async forTerminal(
+    repos: PaymentMethodsUnit,
+    merchantId: string,
+    terminalId: string | null | undefined,
+    type: PaymentType,
+  ): Promise<EffectiveMethod> {
     return this.resolve(repos, merchantId, await this.shopOfTerminal(repos, merchantId, terminalId), type);
   }
 
@@ -235,12 +260,19 @@ export class PaymentMethods {
   }
 
   /** The methods of `candidates` a customer may use here: enabled, in the currency, for the country (when known). */
-  async offered(repos: PaymentMethodsUnit, merchantId: string, candidates: readonly PaymentType[], currency: string, country?: string): Promise<PaymentType[]> {
+  async offered(
+    repos: PaymentMethodsUnit,
+    merchantId: string,
+    candidates: readonly PaymentType[],
+    currency: string,
+    country?: string,
+  ): Promise<PaymentType[]> {
     const offered: PaymentType[] = [];
     for (const type of candidates) {
       if (!offersCurrency(catalogEntry(type) as CatalogEntry, currency)) continue;
       const method = await this.resolve(repos, merchantId, null, type);
-      if (method.enabled && acceptsCurrency(method, currency) && (country === undefined || servesCountry(method, country))) offered.push(type);
+      if (method.enabled && acceptsCurrency(method, currency) && (country === undefined || servesCountry(method, country)))
+        offered.push(type);
     }
     return offered;
   }
@@ -281,7 +313,12 @@ export class PaymentMethods {
   // ---- a partner's merchants and shops -----------------------------------------------------------
 
   /** The merchant (and shop) the partner may manage, or the 404 naming what was not found. */
-  private async scope(repos: PaymentMethodsUnit, actor: PartnerActor, merchantId: string, shopId: string | null): Promise<ApiError | undefined> {
+  private async scope(
+    repos: PaymentMethodsUnit,
+    actor: PartnerActor,
+    merchantId: string,
+    shopId: string | null,
+  ): Promise<ApiError | undefined> {
     const merchant = await repos.merchants.get(merchantId);
     // Another partner's merchant reads exactly like one that does not exist.
     if (!merchant || merchant.partnerId !== actor.partnerId) return merchantNotFound(merchantId);
@@ -309,7 +346,12 @@ export class PaymentMethods {
       : pathOf('payment-methods.shopList', { params: { merchant_id: merchantId, shop_id: shopId } });
   }
 
-  async list(actor: PartnerActor, merchantId: string, shopId: string | null, query: PaymentMethodListQuery): Promise<Outcome<PaymentMethodSettingList>> {
+  async list(
+    actor: PartnerActor,
+    merchantId: string,
+    shopId: string | null,
+    query: PaymentMethodListQuery,
+  ): Promise<Outcome<PaymentMethodSettingList>> {
     const errors: FieldError[] = [];
     checkFilters(query, errors);
     const paging = parsePaging(query, errors);
@@ -318,7 +360,9 @@ export class PaymentMethods {
       if (denied) return denied;
       if (errors.length) return validationError(errors);
       const merchantLevel = new Map((await r.paymentMethodSettings.listLevel(merchantId, null)).map((s) => [s.paymentType, s]));
-      const shopLevel = new Map(shopId === null ? [] : (await r.paymentMethodSettings.listLevel(merchantId, shopId)).map((s) => [s.paymentType, s]));
+      const shopLevel = new Map(
+        shopId === null ? [] : (await r.paymentMethodSettings.listLevel(merchantId, shopId)).map((s) => [s.paymentType, s]),
+      );
       return CATALOG.map((entry) => resolveMethod(entry, merchantId, shopId, merchantLevel.get(entry.type), shopLevel.get(entry.type)));
     });
     if (!Array.isArray(result)) return failure(result);
@@ -333,7 +377,12 @@ export class PaymentMethods {
     return success(page(items, this.path(merchantId, shopId), query, paging));
   }
 
-  async show(actor: PartnerActor, merchantId: string, shopId: string | null, type: string): Promise<Outcome<Envelope<PaymentMethodSetting>>> {
+  async show(
+    actor: PartnerActor,
+    merchantId: string,
+    shopId: string | null,
+    type: string,
+  ): Promise<Outcome<Envelope<PaymentMethodSetting>>> {
     const result = await this.deps.store.read(async (r) => {
       const denied = await this.scope(r, actor, merchantId, shopId);
       if (denied) return denied;
@@ -355,7 +404,8 @@ export class PaymentMethods {
       for (const currency of body.currencies) {
         if (typeof currency !== 'string') continue;
         if (currencyExponent(currency) === undefined) problems.push(`${currency} is not an ISO 4217 currency code`);
-        else if (entry && !offersCurrency(entry, currency)) problems.push(`${currency} is not offered by ${entry.type} (offered: ${entry.currencies?.join(', ') ?? 'all'})`);
+        else if (entry && !offersCurrency(entry, currency))
+          problems.push(`${currency} is not offered by ${entry.type} (offered: ${entry.currencies?.join(', ') ?? 'all'})`);
         if (seen.has(currency)) problems.push(`${currency} is listed twice`);
         seen.add(currency);
       }
@@ -405,7 +455,14 @@ export class PaymentMethods {
     return errors;
   }
 
-  private record(merchantId: string, shopId: string | null, type: string, body: PaymentMethodSettingRequest, previous: PaymentMethodSettingRecord | undefined, now: string): PaymentMethodSettingRecord {
+  private record(
+    merchantId: string,
+    shopId: string | null,
+    type: string,
+    body: PaymentMethodSettingRequest,
+    previous: PaymentMethodSettingRecord | undefined,
+    now: string,
+  ): PaymentMethodSettingRecord {
     const capabilities: PaymentMethodSettingRecord['capabilities'] = {};
     for (const name of METHOD_CAPABILITIES) {
       const value = body.capabilities?.[name];
@@ -439,7 +496,16 @@ export class PaymentMethods {
     };
   }
 
-  private audit(actor: PartnerActor, merchantId: string, shopId: string | null, type: string, action: string, before: PaymentMethodSettingRecord | undefined, after: PaymentMethodSettingRecord | undefined, now: string): AuditRecord {
+  private audit(
+    actor: PartnerActor,
+    merchantId: string,
+    shopId: string | null,
+    type: string,
+    action: string,
+    before: PaymentMethodSettingRecord | undefined,
+    after: PaymentMethodSettingRecord | undefined,
+    now: string,
+  ): AuditRecord {
     return {
       id: this.deps.ids.newId(),
       merchantId,
@@ -456,7 +522,13 @@ export class PaymentMethods {
   }
 
   /** PUT: this level's setting (201 when the level had none, 200 when it changed). */
-  async put(actor: PartnerActor, merchantId: string, shopId: string | null, type: string, body: PaymentMethodSettingRequest): Promise<Outcome<Envelope<PaymentMethodSetting>>> {
+  async put(
+    actor: PartnerActor,
+    merchantId: string,
+    shopId: string | null,
+    type: string,
+    body: PaymentMethodSettingRequest,
+  ): Promise<Outcome<Envelope<PaymentMethodSetting>>> {
     const now = this.deps.clock.now().toISOString();
     const result = await this.deps.store.run(async (tx) => {
       const denied = await this.scope(tx, actor, merchantId, shopId);
@@ -475,7 +547,12 @@ export class PaymentMethods {
   }
 
   /** DELETE: removes this level's setting; the level below applies again. Answers the new effective setting. */
-  async remove(actor: PartnerActor, merchantId: string, shopId: string | null, type: string): Promise<Outcome<Envelope<PaymentMethodSetting>>> {
+  async remove(
+    actor: PartnerActor,
+    merchantId: string,
+    shopId: string | null,
+    type: string,
+  ): Promise<Outcome<Envelope<PaymentMethodSetting>>> {
     const now = this.deps.clock.now().toISOString();
     const result = await this.deps.store.run(async (tx) => {
       const denied = await this.scope(tx, actor, merchantId, shopId);

@@ -40,7 +40,11 @@ interface Level {
   record: PaymentMethodSettingRecord;
 }
 
-function pick<T>(levels: Level[], value: (record: PaymentMethodSettingRecord) => T | null | undefined, fallback: T): { value: T; source: SettingSource } {
+function pick<T>(
+  levels: Level[],
+  value: (record: PaymentMethodSettingRecord) => T | null | undefined,
+  fallback: T,
+): { value: T; source: SettingSource } {
   for (const level of levels) {
     const v = value(level.record);
     if (v !== null && v !== undefined) return { value: v, source: level.source };
@@ -133,7 +137,12 @@ export function settingView(method: EffectiveMethod): PaymentMethodSetting {
   let cvmSources: Record<string, SettingSource> | null = null;
   if (method.entry.cvm) {
     const listed = method.currencies ?? Object.keys(DEFAULT_CVM_LIMITS);
-    const currencies = [...new Set([...listed, ...Object.keys(method.cvmLimitMinor).filter((c) => method.currencies === null || method.currencies.includes(c))])].sort();
+    const currencies = [
+      ...new Set([
+        ...listed,
+        ...Object.keys(method.cvmLimitMinor).filter((c) => method.currencies === null || method.currencies.includes(c)),
+      ]),
+    ].sort();
     cvmLimit = {};
     cvmSources = {};
     for (const currency of currencies) {

@@ -157,7 +157,8 @@ function readPosCard(input: PosCard | undefined, errors: FieldError[]): ReadCard
     }
     return undefined;
   }
-  if (!luhnValid(pan)) errors.push({ field: 'pos_data.card.number', message: 'must be a card number of 12 to 19 digits that passes the Luhn check' });
+  if (!luhnValid(pan))
+    errors.push({ field: 'pos_data.card.number', message: 'must be a card number of 12 to 19 digits that passes the Luhn check' });
   if (month === undefined || month < 1 || month > 12) errors.push({ field: 'pos_data.card.expiry_month', message: 'must be 1 to 12' });
   if (year === undefined || normalizeYear(year) < 2000 || normalizeYear(year) > 2099) {
     errors.push({ field: 'pos_data.card.expiry_year', message: 'must be a year such as 2028' });
@@ -188,13 +189,18 @@ function readCardFields(
 ): CardData | undefined {
   if (fields.card_number === undefined) return undefined;
   const pan = fields.card_number.replace(/[\s-]/g, '');
-  if (!luhnValid(pan)) errors.push({ field: 'card_number', message: 'must be a card number of 12 to 19 digits that passes the Luhn check' });
-  const month = fields.card_expiry_month !== undefined && /^\d{1,2}$/.test(fields.card_expiry_month) ? Number(fields.card_expiry_month) : Number.NaN;
-  if (!(month >= 1 && month <= 12)) errors.push({ field: 'card_expiry_month', message: 'is required with card_number: 1 to 12, e.g. "09"' });
+  if (!luhnValid(pan))
+    errors.push({ field: 'card_number', message: 'must be a card number of 12 to 19 digits that passes the Luhn check' });
+  const month =
+    fields.card_expiry_month !== undefined && /^\d{1,2}$/.test(fields.card_expiry_month) ? Number(fields.card_expiry_month) : Number.NaN;
+  if (!(month >= 1 && month <= 12))
+    errors.push({ field: 'card_expiry_month', message: 'is required with card_number: 1 to 12, e.g. "09"' });
   const yearText = fields.card_expiry_year;
   const year = yearText !== undefined && /^(\d{2}|\d{4})$/.test(yearText) ? normalizeYear(Number(yearText)) : Number.NaN;
-  if (!(year >= 2000 && year <= 2099)) errors.push({ field: 'card_expiry_year', message: 'is required with card_number: a year such as "2028"' });
-  if (fields.card_cvv !== undefined && !/^\d{3,4}$/.test(fields.card_cvv)) errors.push({ field: 'card_cvv', message: 'must be 3 or 4 digits' });
+  if (!(year >= 2000 && year <= 2099))
+    errors.push({ field: 'card_expiry_year', message: 'is required with card_number: a year such as "2028"' });
+  if (fields.card_cvv !== undefined && !/^\d{3,4}$/.test(fields.card_cvv))
+    errors.push({ field: 'card_cvv', message: 'must be 3 or 4 digits' });
   if (errors.length) return undefined;
   return {
     pan,

@@ -46,8 +46,21 @@ export class CardPayments extends PaymentEngine {
     // Who took the sale: the till's day report (X/Z) counts it for this cashier.
     if (operation.context.staffId) record.details.staff_id = operation.context.staffId;
     // A sale POS software sends again without a key (a lost answer) is refused, not charged twice (D19).
-    if (command.pos && command.operation === 'payment' && !command.pos.subsequent && operation.context.idempotency === undefined && !operation.context.repeatConfirmed) {
-      const sale = { orderId: command.orderId, amountMinor: command.amountMinor, currency: command.currency, cardFingerprint: record.cardFingerprint, tillId: record.tillId, terminalId: command.pos.terminal.id };
+    if (
+      command.pos &&
+      command.operation === 'payment' &&
+      !command.pos.subsequent &&
+      operation.context.idempotency === undefined &&
+      !operation.context.repeatConfirmed
+    ) {
+      const sale = {
+        orderId: command.orderId,
+        amountMinor: command.amountMinor,
+        currency: command.currency,
+        cardFingerprint: record.cardFingerprint,
+        tillId: record.tillId,
+        terminalId: command.pos.terminal.id,
+      };
       const earlier = await this.deps.store.read((r) => repeatedSale(r, merchantId, sale, now));
       if (earlier) return failure(repeatedSaleError(earlier));
     }
@@ -60,10 +73,15 @@ export class CardPayments extends PaymentEngine {
     }
     const fingerprint = record.cardFingerprint as string;
     const since = new Date(now.getTime() - DAY).toISOString();
-    const failedPins = pinResolution.pin ? await this.deps.store.read((r) => r.pinSecurity.failuresSince(merchantId, fingerprint, since)) : 0;
+    const failedPins = pinResolution.pin
+      ? await this.deps.store.read((r) => r.pinSecurity.failuresSince(merchantId, fingerprint, since))
+      : 0;
 
     // A network token number (D12) is approved only with its valid, unused, unexpired cryptogram.
-    const tokenCheck = entry === 'ecommerce' && this.deps.tokenCryptograms ? await this.deps.tokenCryptograms.check(merchantId, card.pan, command.walletCryptogram) : undefined;
+    const tokenCheck =
+      entry === 'ecommerce' && this.deps.tokenCryptograms
+        ? await this.deps.tokenCryptograms.check(merchantId, card.pan, command.walletCryptogram)
+        : undefined;
     if (tokenCheck?.kind === 'valid') record.details = { ...record.details, network_token_id: tokenCheck.tokenId };
 
     let decision: CardDecision;
@@ -98,14 +116,20 @@ export class CardPayments extends PaymentEngine {
     }
     await this.applyCardDecision(record, command.operation, decision, accountCheck, now);
     if (decision.outcome === 'challenge') {
-      record.cardSealed = this.deps.vault.seal(JSON.stringify({ pan: card.pan, expiryMonth: card.expiryMonth, expiryYear: card.expiryYear }));
+      record.cardSealed = this.deps.vault.seal(
+        JSON.stringify({ pan: card.pan, expiryMonth: card.expiryMonth, expiryYear: card.expiryYear }),
+      );
     }
 
     const eventType = accountCheck ? 'precheck' : command.pos?.subsequent ? 'reauthorization' : 'authorization';
     let scheduled = false;
     const outcome = await operation.commit(this.deps.store, async (tx) => {
       // The cryptogram is used in the payment's own unit of work; one used meanwhile declines it.
-      if (tokenCheck?.kind === 'valid' && this.deps.tokenCryptograms && !(await this.deps.tokenCryptograms.consume(tx, tokenCheck.cryptogramId))) {
+      if (
+        tokenCheck?.kind === 'valid' &&
+        this.deps.tokenCryptograms &&
+        !(await this.deps.tokenCryptograms.consume(tx, tokenCheck.cryptogramId))
+      ) {
         await this.applyCardDecision(record, command.operation, INVALID_CRYPTOGRAM, accountCheck, now);
       }
       const charged = !accountCheck && (record.statusCode === S.completed || record.statusCode === S.authorized);
@@ -128,7 +152,10 @@ export class CardPayments extends PaymentEngine {
     const sealed = await this.deps.store.read((r) => r.pinSecurity.findKey(merchantId, block.zoneId, block.keyId));
     let keyHex: string | undefined = sealed ? this.deps.vault.open(sealed) : undefined;
     if (!keyHex && block.zoneId === TEST_PIN_KEY.zoneId && block.keyId === TEST_PIN_KEY.keyId) keyHex = TEST_PIN_KEY.keyHex;
-    if (!keyHex) return { error: { field: 'pos_data.pin_block.key_id', message: `no PIN key ${block.zoneId}/${block.keyId} in the terminal key store` } };
+    if (!keyHex)
+      return {
+        error: { field: 'pos_data.pin_block.key_id', message: `no PIN key ${block.zoneId}/${block.keyId} in the terminal key store` },
+      };
     return { pin: { format: 'ISO-0', block: block.block, key: Buffer.from(keyHex, 'hex') } };
   }
 

@@ -78,17 +78,26 @@ export class Creation extends PaymentEngine {
       // PostgreSQL each is one round trip instead of a read transaction of four.
       // A card-present sale's till is decided here, once (D19).
       let namesOther = false;
-      [setting, tillId, namesOther] = await this.deps.store.readEach(async (r) => [
-        await this.deps.methods.forTerminal(r, merchantId, request.pos_data?.terminal?.id, type),
-        type === 'cardpos' ? await saleTillOf(r, merchantId, operation.context.tillId, request.pos_data?.terminal?.id) : null,
-        type === 'cardpos' && operation.context.tillCredential === true && extras.declineWith === undefined ? await namesAnotherTill(r, merchantId, operation.context.tillId, request.pos_data?.terminal?.id) : false,
-      ] as const);
+      [setting, tillId, namesOther] = await this.deps.store.readEach(
+        async (r) =>
+          [
+            await this.deps.methods.forTerminal(r, merchantId, request.pos_data?.terminal?.id, type),
+            type === 'cardpos' ? await saleTillOf(r, merchantId, operation.context.tillId, request.pos_data?.terminal?.id) : null,
+            type === 'cardpos' && operation.context.tillCredential === true && extras.declineWith === undefined
+              ? await namesAnotherTill(r, merchantId, operation.context.tillId, request.pos_data?.terminal?.id)
+              : false,
+          ] as const,
+      );
       const refusal = this.deps.methods.refusal(setting, requirementOf(kind, request));
       if (refusal) return failure(withOtherErrors(refusal, validated.ok ? [] : validated.errors));
       if (namesOther) return failure(validationError([anotherTillError(tillId), ...(validated.ok ? [] : validated.errors)]));
     }
     if (!validated.ok) {
-      return failure(validated.unsupported ? apiError(ErrorCode.paymentType, validated.unsupported, validated.errors) : validationError(validated.errors));
+      return failure(
+        validated.unsupported
+          ? apiError(ErrorCode.paymentType, validated.unsupported, validated.errors)
+          : validationError(validated.errors),
+      );
     }
     const command = validated.command;
     if (extras.details) command.extraDetails = extras.details;
@@ -102,10 +111,23 @@ export class Creation extends PaymentEngine {
     if (command.originalTransactionId) return this.createFromOriginal(operation, command, effective);
     if (command.type === 'dd' || command.type === 'dd_b2b') return this.debits.createDirectDebit(operation, command, effective);
     if (command.card) {
-      return this.cards.createCardPayment(operation, command, effective, command.card, command.pos ? command.pos.entry : command.type === 'devicewallet' ? 'devicewallet' : 'ecommerce');
+      return this.cards.createCardPayment(
+        operation,
+        command,
+        effective,
+        command.card,
+        command.pos ? command.pos.entry : command.type === 'devicewallet' ? 'devicewallet' : 'ecommerce',
+      );
     }
     // Redirect flows: hosted card page (cardecom, register), wallet, a2a, bank redirect.
-    const method = kind === 'register' ? 'register' : command.type === 'cardecom' ? 'cardecom' : command.type === 'bankredirect' ? 'bankredirect' : command.type;
+    const method =
+      kind === 'register'
+        ? 'register'
+        : command.type === 'cardecom'
+          ? 'cardecom'
+          : command.type === 'bankredirect'
+            ? 'bankredirect'
+            : command.type;
     const now = this.deps.clock.now();
     const record = newRecord(this.deps.ids.newId(), command, merchantId, now);
     record.statusCode = S.started;
@@ -135,7 +157,11 @@ export class Creation extends PaymentEngine {
     }
     const outcome = await operation.commit(this.deps.store, async (tx) => {
       await tx.transactions.insert(record);
-      await this.logAndNotify(tx, record, { type: kind === 'register' ? 'precheck' : 'authorization', amountMinor: record.amountMinor, executionDate: command.executionDate });
+      await this.logAndNotify(tx, record, {
+        type: kind === 'register' ? 'precheck' : 'authorization',
+        amountMinor: record.amountMinor,
+        executionDate: command.executionDate,
+      });
       await this.deps.scheduler.schedule(tx, 'expire_customer_action', record.id, merchantId, new Date(record.expiresAt as string));
       return success(transactionResponse(record));
     });
@@ -143,23 +169,39 @@ export class Creation extends PaymentEngine {
     return outcome;
   }
 
-  private async createFromOriginal(operation: Operation, command: PaymentCommand, method: EffectiveMethod): Promise<Outcome<TransactionResponse>> {
+  private async createFromOriginal(
+    operation: Operation,
+    command: PaymentCommand,
+    method: EffectiveMethod,
+  ): Promise<Outcome<TransactionResponse>> {
     const merchantId = operation.context.merchantId;
     const original = await this.deps.store.read((r) => r.transactions.get(merchantId, command.originalTransactionId as string));
-    if (!original) return failure(validationError([{ field: 'original_transaction_id', message: 'no such transaction for this merchant' }]));
+    if (!original)
+      return failure(validationError([{ field: 'original_transaction_id', message: 'no such transaction for this merchant' }]));
     const sameFamily = CARD_TYPES.includes(command.type)
       ? CARD_TYPES.includes(original.paymentType as PaymentType)
       : original.paymentType === command.type;
     if (!sameFamily) {
-      return failure(validationError([{ field: 'original_transaction_id', message: `is a ${original.paymentType} transaction, not usable for ${command.type}` }]));
+      return failure(
+        validationError([
+          { field: 'original_transaction_id', message: `is a ${original.paymentType} transaction, not usable for ${command.type}` },
+        ]),
+      );
     }
     if (command.type === 'dd' || command.type === 'dd_b2b') {
       if (!original.sepaMandate) return failure(validationError([{ field: 'original_transaction_id', message: 'has no mandate' }]));
-      return this.debits.createDirectDebit(operation, { ...command, sepaMandate: command.sepaMandate ?? original.sepaMandate }, method, original);
+      return this.debits.createDirectDebit(
+        operation,
+        { ...command, sepaMandate: command.sepaMandate ?? original.sepaMandate },
+        method,
+        original,
+      );
     }
     const card = this.openCard(original);
     if (!card || original.recurring !== 1) {
-      return failure(validationError([{ field: 'original_transaction_id', message: 'has no saved card (register it, or pay with recurring=1 first)' }]));
+      return failure(
+        validationError([{ field: 'original_transaction_id', message: 'has no saved card (register it, or pay with recurring=1 first)' }]),
+      );
     }
     return this.cards.createCardPayment(operation, command, method, card, 'stored', original);
   }

@@ -38,7 +38,12 @@ export class CustomerSteps extends PaymentEngine {
       if (!card) return failure(stateError(t, 'complete 3-D Secure for'));
       if (!passed) {
         const accountCheck = t.operation === 'register' || t.amountMinor === 0;
-        return this.finishStarted(t, { outcome: 'declined', code: '05', text: 'Authentication failed' }, card, accountCheck ? 'precheck' : 'authorization');
+        return this.finishStarted(
+          t,
+          { outcome: 'declined', code: '05', text: 'Authentication failed' },
+          card,
+          accountCheck ? 'precheck' : 'authorization',
+        );
       }
       return this.authorizeStarted(t, card, true);
     });
@@ -59,9 +64,16 @@ export class CustomerSteps extends PaymentEngine {
             change.subscription_plan_id = revision.subscription_plan_id ?? null;
           }
           // One statement, only while the revision still waits (never the details as read, written back).
-          if (!(await tx.transactions.changeSubscription(t.id, ['approval_pending'], change, now))) return failure(stateError(t, 'approve'));
+          if (!(await tx.transactions.changeSubscription(t.id, ['approval_pending'], change, now)))
+            return failure(stateError(t, 'approve'));
           const fresh = (await tx.transactions.get(t.merchantId, t.id)) as TransactionRecord;
-          await this.appendEvent(tx, fresh, { type: 'reauthorization', status: fresh.statusCode, amountMinor: revision.amount_minor, executionDate: null, message: answer === 'approved' ? 'Customer approved the revision' : 'Customer rejected the revision' });
+          await this.appendEvent(tx, fresh, {
+            type: 'reauthorization',
+            status: fresh.statusCode,
+            amountMinor: revision.amount_minor,
+            executionDate: null,
+            message: answer === 'approved' ? 'Customer approved the revision' : 'Customer rejected the revision',
+          });
           return success(this.stepResult(fresh));
         });
       }
@@ -89,9 +101,15 @@ export class CustomerSteps extends PaymentEngine {
             message: 'Approved by the customer',
             authorizedMinor: t.amountMinor,
             capturedMinor: authorizeOnly ? 0 : t.amountMinor,
-            feesMinor: feesMinorOf(await this.deps.methods.resolve(tx, t.merchantId, shopOf(t), t.paymentType as PaymentType), t.amountMinor, exponentOf(t)),
+            feesMinor: feesMinorOf(
+              await this.deps.methods.resolve(tx, t.merchantId, shopOf(t), t.paymentType as PaymentType),
+              t.amountMinor,
+              exponentOf(t),
+            ),
             details,
-            expiresAt: authorizeOnly ? new Date(this.deps.clock.now().getTime() + this.deps.settings.authorizationTtlMs).toISOString() : null,
+            expiresAt: authorizeOnly
+              ? new Date(this.deps.clock.now().getTime() + this.deps.settings.authorizationTtlMs).toISOString()
+              : null,
           };
         } else {
           trigger = 'customer_cancels';
@@ -123,12 +141,29 @@ export class CustomerSteps extends PaymentEngine {
         if (this.subscriptionOf(t) === 'approval_pending') details.subscription_status = 'cancelled';
         const change: TransactionChange = expired
           ? { statusCode: S.expired, message: 'The customer did not finish in time', details, cardSealed: null, expiresAt: null }
-          : { statusCode: S.cancelled, message: 'Cancelled by the customer: a new attempt was started', details, cardSealed: null, expiresAt: null };
-        if (!(await tx.transactions.transition(t.id, allowedFrom(expired ? 'customer_action_expiry' : 'customer_cancels'), change, this.nowIso()))) {
+          : {
+              statusCode: S.cancelled,
+              message: 'Cancelled by the customer: a new attempt was started',
+              details,
+              cardSealed: null,
+              expiresAt: null,
+            };
+        if (
+          !(await tx.transactions.transition(
+            t.id,
+            allowedFrom(expired ? 'customer_action_expiry' : 'customer_cancels'),
+            change,
+            this.nowIso(),
+          ))
+        ) {
           return tx.transactions.getById(transactionId);
         }
         const fresh = (await tx.transactions.get(t.merchantId, t.id)) as TransactionRecord;
-        await this.logAndNotify(tx, fresh, { type: expired ? 'expiry' : 'cancellation', amountMinor: expired ? 0 : fresh.amountMinor, executionDate: null });
+        await this.logAndNotify(tx, fresh, {
+          type: expired ? 'expiry' : 'cancellation',
+          amountMinor: expired ? 0 : fresh.amountMinor,
+          executionDate: null,
+        });
         return fresh;
       });
       this.deps.scheduler.wake();
@@ -156,18 +191,32 @@ export class CustomerSteps extends PaymentEngine {
     return this.finishStarted(t, decision, card, accountCheck ? 'precheck' : 'authorization');
   }
 
-  private async finishStarted(t: TransactionRecord, decision: CardDecision, card: CardData, eventType: string): Promise<Outcome<CustomerStepResult>> {
+  private async finishStarted(
+    t: TransactionRecord,
+    decision: CardDecision,
+    card: CardData,
+    eventType: string,
+  ): Promise<Outcome<CustomerStepResult>> {
     const now = this.deps.clock.now();
-    const next: TransactionRecord = { ...t, ...this.cardFields(card, t.recurring === 1 || t.operation === 'register'), details: { ...t.details } };
+    const next: TransactionRecord = {
+      ...t,
+      ...this.cardFields(card, t.recurring === 1 || t.operation === 'register'),
+      details: { ...t.details },
+    };
     const accountCheck = t.operation === 'register' || t.amountMinor === 0;
     await this.applyCardDecision(next, t.operation, decision, accountCheck, now);
     if (decision.outcome === 'challenge') {
       next.cardSealed = this.deps.vault.seal(JSON.stringify({ pan: card.pan, expiryMonth: card.expiryMonth, expiryYear: card.expiryYear }));
     }
     const outcome = await this.deps.store.run(async (tx) => {
-      next.feesMinor = !accountCheck && (next.statusCode === S.completed || next.statusCode === S.authorized)
-        ? feesMinorOf(await this.deps.methods.resolve(tx, t.merchantId, shopOf(t), t.paymentType as PaymentType), t.amountMinor, exponentOf(t))
-        : 0;
+      next.feesMinor =
+        !accountCheck && (next.statusCode === S.completed || next.statusCode === S.authorized)
+          ? feesMinorOf(
+              await this.deps.methods.resolve(tx, t.merchantId, shopOf(t), t.paymentType as PaymentType),
+              t.amountMinor,
+              exponentOf(t),
+            )
+          : 0;
       const change: TransactionChange = {
         statusCode: next.statusCode,
         message: next.message,
@@ -196,7 +245,13 @@ export class CustomerSteps extends PaymentEngine {
         await this.logCreation(tx, fresh, eventType, null);
         await this.scheduleFollowUps(tx, fresh);
       } else {
-        await this.appendEvent(tx, fresh, { type: 'authorization', status: S.started, amountMinor: fresh.amountMinor, executionDate: null, message: '3-D Secure challenge' });
+        await this.appendEvent(tx, fresh, {
+          type: 'authorization',
+          status: S.started,
+          amountMinor: fresh.amountMinor,
+          executionDate: null,
+          message: '3-D Secure challenge',
+        });
       }
       return success(this.stepResult(fresh));
     });

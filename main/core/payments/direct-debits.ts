@@ -17,7 +17,12 @@ import type { PaymentCommand } from './request.js';
 import { transactionResponse } from './views.js';
 
 export class DirectDebits extends PaymentEngine {
-  async createDirectDebit(operation: Operation, command: PaymentCommand, method: EffectiveMethod, original?: TransactionRecord): Promise<Outcome<TransactionResponse>> {
+  async createDirectDebit(
+    operation: Operation,
+    command: PaymentCommand,
+    method: EffectiveMethod,
+    original?: TransactionRecord,
+  ): Promise<Outcome<TransactionResponse>> {
     const merchantId = operation.context.merchantId;
     const errors: FieldError[] = [];
     const b2b = command.type === 'dd_b2b';
@@ -25,7 +30,8 @@ export class DirectDebits extends PaymentEngine {
     if (command.sepaMandate) {
       mandate = await this.deps.store.read((r) => r.mandates.findByReference(merchantId, command.sepaMandate as string));
       if (!mandate) errors.push({ field: 'sepa_mandate', message: 'no such mandate for this merchant (create a mandate reference first)' });
-      else if (b2b && mandate.paymentType !== 'dd_b2b') errors.push({ field: 'sepa_mandate', message: 'dd_b2b needs a B2B mandate (created with payment_type dd_b2b)' });
+      else if (b2b && mandate.paymentType !== 'dd_b2b')
+        errors.push({ field: 'sepa_mandate', message: 'dd_b2b needs a B2B mandate (created with payment_type dd_b2b)' });
     } else if (b2b) {
       errors.push({ field: 'sepa_mandate', message: 'is required for dd_b2b: create a B2B mandate reference first' });
     }
@@ -97,7 +103,13 @@ export class DirectDebits extends PaymentEngine {
       await tx.transactions.insert(record);
       await this.logAndNotify(tx, record, { type: 'authorization', amountMinor: record.amountMinor, executionDate: command.executionDate });
       if (record.statusCode === S.pending) {
-        await this.deps.scheduler.schedule(tx, 'settle_debit', record.id, merchantId, new Date(now.getTime() + this.deps.settings.simDelayMs));
+        await this.deps.scheduler.schedule(
+          tx,
+          'settle_debit',
+          record.id,
+          merchantId,
+          new Date(now.getTime() + this.deps.settings.simDelayMs),
+        );
       }
       return success(transactionResponse(record));
     });

@@ -120,7 +120,13 @@ export abstract class PaymentEngine {
   }
 
   /** Sets status, message and amounts of a new or started transaction from a card decision. */
-  protected async applyCardDecision(record: TransactionRecord, kind: string, decision: CardDecision, accountCheck: boolean, now: Date): Promise<void> {
+  protected async applyCardDecision(
+    record: TransactionRecord,
+    kind: string,
+    decision: CardDecision,
+    accountCheck: boolean,
+    now: Date,
+  ): Promise<void> {
     record.details = { ...record.details };
     delete record.details.awaiting;
     switch (decision.outcome) {
@@ -159,7 +165,10 @@ export abstract class PaymentEngine {
         record.message = '3-D Secure challenge';
         record.details.awaiting = '3ds';
         record.expiresAt = new Date(now.getTime() + this.deps.settings.customerActionTtlMs).toISOString();
-        record.details.client_action = { client_action: 'redirect', action_data: { url: this.deps.processor.redirectUrl('threeds', record.id) } };
+        record.details.client_action = {
+          client_action: 'redirect',
+          action_data: { url: this.deps.processor.redirectUrl('threeds', record.id) },
+        };
         break;
       case 'error':
         record.statusCode = S.error;
@@ -192,7 +201,10 @@ export abstract class PaymentEngine {
     await tx.events.append(this.eventRecord(t, event));
   }
 
-  private eventRecord(t: TransactionRecord, event: { id?: string; type: string; status: number; amountMinor: number; executionDate: string | null; message: string | null }): EventRecord {
+  private eventRecord(
+    t: TransactionRecord,
+    event: { id?: string; type: string; status: number; amountMinor: number; executionDate: string | null; message: string | null },
+  ): EventRecord {
     return {
       id: event.id ?? this.deps.ids.newId(),
       transactionId: t.id,
@@ -247,8 +259,20 @@ export abstract class PaymentEngine {
     if (oneStep) {
       // Authorization and capture in one statement (one fewer per sale, a round trip on PostgreSQL).
       await tx.events.appendPair(
-        this.eventRecord(record, { type: eventType, status: S.authorized, amountMinor: record.amountMinor, executionDate, message: record.message }),
-        this.eventRecord(record, { type: 'capture', status: record.statusCode, amountMinor: record.capturedMinor, executionDate, message: record.message }),
+        this.eventRecord(record, {
+          type: eventType,
+          status: S.authorized,
+          amountMinor: record.amountMinor,
+          executionDate,
+          message: record.message,
+        }),
+        this.eventRecord(record, {
+          type: 'capture',
+          status: record.statusCode,
+          amountMinor: record.capturedMinor,
+          executionDate,
+          message: record.message,
+        }),
       );
       await this.notify(tx, record);
     } else {

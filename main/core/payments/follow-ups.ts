@@ -43,14 +43,22 @@ export class FollowUps extends PaymentEngine {
         return failure(stateError(t, 'capture'));
       }
       if (amountMinor > remaining || remaining <= 0) {
-        return failure(apiError(ErrorCode.amountLimit, `The capture would exceed the authorization: at most ${minorToAmount(remaining, exponentOf(t))} ${t.currency} can still be captured`, [
-          { field: 'amount', message: `must not exceed ${minorToAmount(remaining, exponentOf(t))}` },
-        ]));
+        return failure(
+          apiError(
+            ErrorCode.amountLimit,
+            `The capture would exceed the authorization: at most ${minorToAmount(remaining, exponentOf(t))} ${t.currency} can still be captured`,
+            [{ field: 'amount', message: `must not exceed ${minorToAmount(remaining, exponentOf(t))}` }],
+          ),
+        );
       }
-      if (vatMinor !== undefined && vatMinor > amountMinor) return failure(validationError([{ field: 'vat', message: 'must not exceed the captured amount' }]));
-      const result = await this.callProcessor(() => this.deps.processor.capture({ reference: t.id, networkReference: this.networkReference(t), amountMinor, currency: t.currency }));
+      if (vatMinor !== undefined && vatMinor > amountMinor)
+        return failure(validationError([{ field: 'vat', message: 'must not exceed the captured amount' }]));
+      const result = await this.callProcessor(() =>
+        this.deps.processor.capture({ reference: t.id, networkReference: this.networkReference(t), amountMinor, currency: t.currency }),
+      );
       if (!result.ok) return result;
-      if (result.value.outcome === 'declined') return failure(apiError(ErrorCode.invalidState, `The processor refused the capture: ${result.value.code} ${result.value.text}`));
+      if (result.value.outcome === 'declined')
+        return failure(apiError(ErrorCode.invalidState, `The processor refused the capture: ${result.value.code} ${result.value.text}`));
       return operation.commit(this.deps.store, async (tx) => {
         const applied = await tx.transactions.addCapture(t.id, amountMinor, S.completed, this.nowIso());
         if (!applied) return failure(apiError(ErrorCode.amountLimit, 'The capture would exceed the authorization'));
@@ -83,23 +91,39 @@ export class FollowUps extends PaymentEngine {
       if (errors.length || amountMinor === undefined) return failure(validationError(errors));
       if (t.operation !== 'authorize' || !allowedFrom('reverse').includes(t.statusCode as never)) return failure(stateError(t, 'reverse'));
       if (uncaptured <= 0) {
-        return failure(apiError(ErrorCode.invalidState, 'Nothing is left to release: the whole authorization was captured; refund captured money instead'));
+        return failure(
+          apiError(
+            ErrorCode.invalidState,
+            'Nothing is left to release: the whole authorization was captured; refund captured money instead',
+          ),
+        );
       }
       if (amountMinor > uncaptured) {
-        return failure(apiError(ErrorCode.amountLimit, `The reversal exceeds what is still reserved: at most ${minorToAmount(uncaptured, exponentOf(t))} ${t.currency} can be released`, [
-          { field: 'amount', message: `must not exceed ${minorToAmount(uncaptured, exponentOf(t))}` },
-        ]));
+        return failure(
+          apiError(
+            ErrorCode.amountLimit,
+            `The reversal exceeds what is still reserved: at most ${minorToAmount(uncaptured, exponentOf(t))} ${t.currency} can be released`,
+            [{ field: 'amount', message: `must not exceed ${minorToAmount(uncaptured, exponentOf(t))}` }],
+          ),
+        );
       }
       if (amountMinor < uncaptured && !CAPABILITIES[t.paymentType as PaymentType].partialReversal) {
-        return failure(apiError(ErrorCode.paymentType, `${t.paymentType} does not support partial reversal`, [{ field: 'amount', message: 'must be the whole uncaptured amount' }]));
+        return failure(
+          apiError(ErrorCode.paymentType, `${t.paymentType} does not support partial reversal`, [
+            { field: 'amount', message: 'must be the whole uncaptured amount' },
+          ]),
+        );
       }
       if (amountMinor < uncaptured) {
         const refused = await this.capabilityRefusal(t, 'partial_reversal');
         if (refused) return failure(refused);
       }
-      const result = await this.callProcessor(() => this.deps.processor.reverse({ reference: t.id, networkReference: this.networkReference(t), amountMinor, currency: t.currency }));
+      const result = await this.callProcessor(() =>
+        this.deps.processor.reverse({ reference: t.id, networkReference: this.networkReference(t), amountMinor, currency: t.currency }),
+      );
       if (!result.ok) return result;
-      if (result.value.outcome === 'declined') return failure(apiError(ErrorCode.invalidState, `The processor refused the reversal: ${result.value.code} ${result.value.text}`));
+      if (result.value.outcome === 'declined')
+        return failure(apiError(ErrorCode.invalidState, `The processor refused the reversal: ${result.value.code} ${result.value.text}`));
       return operation.commit(this.deps.store, async (tx) => {
         const applied = await tx.transactions.addReversal(t.id, amountMinor, this.nowIso());
         if (!applied) return failure(stateError(t, 'reverse'));
@@ -109,7 +133,11 @@ export class FollowUps extends PaymentEngine {
           type: 'reversal',
           amountMinor,
           executionDate: request.execution_date ?? null,
-          ...(fresh.capturedMinor > 0 ? { message: `Released the uncaptured ${minorToText(amountMinor, exponentOf(fresh))} ${fresh.currency}; captured ${minorToText(fresh.capturedMinor, exponentOf(fresh))}` } : {}),
+          ...(fresh.capturedMinor > 0
+            ? {
+                message: `Released the uncaptured ${minorToText(amountMinor, exponentOf(fresh))} ${fresh.currency}; captured ${minorToText(fresh.capturedMinor, exponentOf(fresh))}`,
+              }
+            : {}),
         });
         return success({
           transaction_id: fresh.id,
@@ -138,18 +166,28 @@ export class FollowUps extends PaymentEngine {
       if (errors.length || amountMinor === undefined) return failure(validationError(errors));
       if (!allowedFrom('refund').includes(t.statusCode as never)) return failure(stateError(t, 'refund'));
       if (amountMinor > refundable || refundable <= 0) {
-        return failure(apiError(ErrorCode.amountLimit, `The refund would exceed the captured amount: at most ${minorToAmount(refundable, exponentOf(t))} ${t.currency} can still be refunded`, [
-          { field: 'amount', message: `must not exceed ${minorToAmount(refundable, exponentOf(t))}` },
-        ]));
+        return failure(
+          apiError(
+            ErrorCode.amountLimit,
+            `The refund would exceed the captured amount: at most ${minorToAmount(refundable, exponentOf(t))} ${t.currency} can still be refunded`,
+            [{ field: 'amount', message: `must not exceed ${minorToAmount(refundable, exponentOf(t))}` }],
+          ),
+        );
       }
       if (amountMinor < refundable && !CAPABILITIES[t.paymentType as PaymentType].partialRefund) {
-        return failure(apiError(ErrorCode.paymentType, `${t.paymentType} does not support partial refunds`, [{ field: 'amount', message: 'must be the whole refundable amount' }]));
+        return failure(
+          apiError(ErrorCode.paymentType, `${t.paymentType} does not support partial refunds`, [
+            { field: 'amount', message: 'must be the whole refundable amount' },
+          ]),
+        );
       }
       if (amountMinor < refundable) {
         const refused = await this.capabilityRefusal(t, 'partial_refund');
         if (refused) return failure(refused);
       }
-      const result = await this.callProcessor(() => this.deps.processor.refund({ reference: t.id, networkReference: this.networkReference(t), amountMinor, currency: t.currency }));
+      const result = await this.callProcessor(() =>
+        this.deps.processor.refund({ reference: t.id, networkReference: this.networkReference(t), amountMinor, currency: t.currency }),
+      );
       if (!result.ok) return result;
       const refused = result.value.outcome === 'declined';
       const now = this.nowIso();
@@ -198,7 +236,13 @@ export class FollowUps extends PaymentEngine {
     });
   }
 
-  private followUpAmount(t: TransactionRecord, amount: number | undefined, fallbackMinor: number, field: string, errors: FieldError[]): number | undefined {
+  private followUpAmount(
+    t: TransactionRecord,
+    amount: number | undefined,
+    fallbackMinor: number,
+    field: string,
+    errors: FieldError[],
+  ): number | undefined {
     if (amount === undefined) return fallbackMinor;
     const minor = parseAmount(amount, exponentOf(t), field, errors);
     if (minor === 0) errors.push({ field, message: 'must be greater than 0' });

@@ -39,7 +39,13 @@ import { ScheduledSteps } from './scheduled-steps.js';
 import { Subscriptions } from './subscriptions.js';
 
 export { TEST_PIN_KEY } from './card-payments.js';
-export { DEFAULT_PAYMENT_SETTINGS, type CustomerStepResult, type PaymentSettings, type PaymentsDeps, type TransactionListener } from './engine.js';
+export {
+  DEFAULT_PAYMENT_SETTINGS,
+  type CustomerStepResult,
+  type PaymentSettings,
+  type PaymentsDeps,
+  type TransactionListener,
+} from './engine.js';
 
 export class Payments {
   private readonly listeners: TransactionListener[] = [];
@@ -61,8 +67,12 @@ export class Payments {
     const scheduled = new ScheduledSteps(deps, listeners);
     deps.scheduler.register('settle_debit', (task) => scheduled.settleDebit(task));
     deps.scheduler.register('settle_payout', (task) => scheduled.settlePayout(task));
-    deps.scheduler.register('expire_customer_action', (task) => scheduled.expire(task, 'customer_action_expiry', 'The customer did not finish in time'));
-    deps.scheduler.register('expire_authorization', (task) => scheduled.expire(task, 'authorization_expiry', 'The authorization was not captured in time'));
+    deps.scheduler.register('expire_customer_action', (task) =>
+      scheduled.expire(task, 'customer_action_expiry', 'The customer did not finish in time'),
+    );
+    deps.scheduler.register('expire_authorization', (task) =>
+      scheduled.expire(task, 'authorization_expiry', 'The authorization was not captured in time'),
+    );
   }
 
   /** Listeners run inside the unit of work of every logged transaction change (e.g. checkout sessions). */

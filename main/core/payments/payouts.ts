@@ -32,7 +32,11 @@ export class Payouts extends PaymentEngine {
       shopId = method.shopId;
     }
     if (!validated.ok) {
-      return failure(validated.unsupported ? apiError(ErrorCode.paymentType, validated.unsupported, validated.errors) : validationError(validated.errors));
+      return failure(
+        validated.unsupported
+          ? apiError(ErrorCode.paymentType, validated.unsupported, validated.errors)
+          : validationError(validated.errors),
+      );
     }
     const command = validated.command;
     // a2a: pay back the payer of an earlier a2a payment of the merchant (their account is known to the scheme).
@@ -68,7 +72,13 @@ export class Payouts extends PaymentEngine {
     if (command.card) Object.assign(record, this.cardFields(command.card, false));
     if (request.iban) record.details.iban_last_four = normalizeIban(request.iban).slice(-4);
     const result = await this.callProcessor(() =>
-      this.deps.processor.payout({ reference: record.id, networkReference: null, amountMinor: command.amountMinor, currency: command.currency, method: command.type }),
+      this.deps.processor.payout({
+        reference: record.id,
+        networkReference: null,
+        amountMinor: command.amountMinor,
+        currency: command.currency,
+        method: command.type,
+      }),
     );
     if (!result.ok) return result;
     if (result.value.outcome === 'approved') {
@@ -84,9 +94,21 @@ export class Payouts extends PaymentEngine {
       await tx.transactions.insert(record);
       await this.logAndNotify(tx, record, { type: 'payout', amountMinor: record.amountMinor, executionDate: null });
       if (record.statusCode === S.pending) {
-        await this.deps.scheduler.schedule(tx, 'settle_payout', record.id, merchantId, new Date(now.getTime() + this.deps.settings.simDelayMs));
+        await this.deps.scheduler.schedule(
+          tx,
+          'settle_payout',
+          record.id,
+          merchantId,
+          new Date(now.getTime() + this.deps.settings.simDelayMs),
+        );
       }
-      return success({ transaction_id: record.id, status_code: record.statusCode, status: statusName(record.statusCode), order_id: record.orderId, error_code: 0 as const });
+      return success({
+        transaction_id: record.id,
+        status_code: record.statusCode,
+        status: statusName(record.statusCode),
+        order_id: record.orderId,
+        error_code: 0 as const,
+      });
     });
     this.deps.scheduler.wake();
     return outcome;

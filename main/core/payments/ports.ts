@@ -326,9 +326,7 @@ export interface DirectDebitRequest {
   currency: string;
 }
 
-export type DirectDebitSubmission =
-  | { outcome: 'accepted'; messageId: string }
-  | { outcome: 'rejected'; code: string; text: string };
+export type DirectDebitSubmission = { outcome: 'accepted'; messageId: string } | { outcome: 'rejected'; code: string; text: string };
 
 export type DirectDebitResult = { outcome: 'settled' } | { outcome: 'returned'; code: string; text: string };
 

@@ -9,7 +9,10 @@ import type { TransactionRecord } from './ports.js';
 import type { PaymentCommand } from './request.js';
 
 /** The fields every new transaction record must be given; the rest start empty (blankRecord). */
-export type RecordStart = Pick<TransactionRecord, 'id' | 'merchantId' | 'paymentType' | 'operation' | 'statusCode' | 'orderId' | 'currency' | 'amountMinor'>;
+export type RecordStart = Pick<
+  TransactionRecord,
+  'id' | 'merchantId' | 'paymentType' | 'operation' | 'statusCode' | 'orderId' | 'currency' | 'amountMinor'
+>;
 
 /** A transaction record with its given fields and nothing else: no money moved, no card, no links. */
 export function blankRecord(start: RecordStart, now: string): TransactionRecord {
@@ -57,7 +60,19 @@ export function blankRecord(start: RecordStart, now: string): TransactionRecord 
 
 /** A transaction as a validated command starts it: status started, no money moved, no card yet. */
 export function newRecord(id: string, command: PaymentCommand, merchantId: string, now: Date): TransactionRecord {
-  const record = blankRecord({ id, merchantId, paymentType: command.type, operation: command.operation, statusCode: S.started, orderId: command.orderId, currency: command.currency, amountMinor: command.amountMinor }, now.toISOString());
+  const record = blankRecord(
+    {
+      id,
+      merchantId,
+      paymentType: command.type,
+      operation: command.operation,
+      statusCode: S.started,
+      orderId: command.orderId,
+      currency: command.currency,
+      amountMinor: command.amountMinor,
+    },
+    now.toISOString(),
+  );
   // A registration exists to save the card: it is recurring from the start (the hosted card
   // page completes it later, and that change does not touch this column).
   record.recurring = command.operation === 'register' ? 1 : command.recurring;
@@ -99,7 +114,9 @@ export function processorDown(): ApiError {
 }
 
 export function expiredError(t: TransactionRecord): ApiError {
-  return apiError(ErrorCode.invalidState, 'The time for this payment has run out', [{ field: 'transaction_id', message: `expired at ${t.expiresAt ?? ''}` }]);
+  return apiError(ErrorCode.invalidState, 'The time for this payment has run out', [
+    { field: 'transaction_id', message: `expired at ${t.expiresAt ?? ''}` },
+  ]);
 }
 
 export function stateError(t: TransactionRecord, action: string): ApiError {
@@ -115,5 +132,7 @@ export function withOtherErrors(refusal: ApiError, others: readonly FieldError[]
 
 /** The answer about a transaction id this merchant has no transaction of. */
 export function notFound(transactionId: string) {
-  return apiError(ErrorCode.notFound, `Transaction ${transactionId} not found`, [{ field: 'transaction_id', message: 'no such transaction for this merchant' }]);
+  return apiError(ErrorCode.notFound, `Transaction ${transactionId} not found`, [
+    { field: 'transaction_id', message: 'no such transaction for this merchant' },
+  ]);
 }

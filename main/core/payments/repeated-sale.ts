@@ -39,7 +39,12 @@ function isRepeatOf(earlier: TransactionRecord, sale: SaleIdentity): boolean {
 }
 
 /** The sale this one repeats, if any (read by the order's index). */
-export async function repeatedSale(r: { transactions: Pick<TransactionRepository, 'recentForOrder'> }, merchantId: string, sale: SaleIdentity, now: Date): Promise<TransactionRecord | undefined> {
+export async function repeatedSale(
+  r: { transactions: Pick<TransactionRepository, 'recentForOrder'> },
+  merchantId: string,
+  sale: SaleIdentity,
+  now: Date,
+): Promise<TransactionRecord | undefined> {
   if (sale.cardFingerprint === null) return undefined;
   const since = new Date(now.getTime() - REPEAT_SALE_WINDOW_MINUTES * 60_000).toISOString();
   return (await r.transactions.recentForOrder(merchantId, sale.orderId, since)).find((t) => isRepeatOf(t, sale));
@@ -49,6 +54,11 @@ export function repeatedSaleError(earlier: TransactionRecord): ApiError {
   return apiError(
     ErrorCode.repeatedSale,
     `This sale repeats one taken at ${earlier.createdAt} at this till (the same order, amount and card): nothing was charged. Ask how the first one ended (GET the transaction ${earlier.id}); to charge the card again, send it with the header ${REPEAT_SALE_HEADER}: ${REPEAT_SALE_CONFIRMED}.`,
-    [{ field: 'order_id', message: `repeats transaction ${earlier.id} (same amount and card at this till, within ${REPEAT_SALE_WINDOW_MINUTES} minutes)` }],
+    [
+      {
+        field: 'order_id',
+        message: `repeats transaction ${earlier.id} (same amount and card at this till, within ${REPEAT_SALE_WINDOW_MINUTES} minutes)`,
+      },
+    ],
   );
 }

@@ -79,7 +79,13 @@ export function parseAmount(amount: number, exponent: number, field: string, err
   return parsed.minor;
 }
 
-export function validateCommonFields(request: Pick<PaymentRequest, 'merchant_reference' | 'postback_url' | 'success_url' | 'error_url' | 'country' | 'execution_date' | 'sepa_mandate'>, errors: FieldError[]): void {
+export function validateCommonFields(
+  request: Pick<
+    PaymentRequest,
+    'merchant_reference' | 'postback_url' | 'success_url' | 'error_url' | 'country' | 'execution_date' | 'sepa_mandate'
+  >,
+  errors: FieldError[],
+): void {
   if (request.merchant_reference !== undefined && !MERCHANT_REFERENCE_PATTERN.test(request.merchant_reference)) {
     errors.push({ field: 'merchant_reference', message: "must be 1 to 35 characters: letters, digits, space and / - ? ( ) : . , ' +" });
   }
@@ -87,8 +93,10 @@ export function validateCommonFields(request: Pick<PaymentRequest, 'merchant_ref
     const value = request[field];
     if (value !== undefined && !isHttpUrl(value)) errors.push({ field, message: 'must be an http or https URL' });
   }
-  if (request.country !== undefined && !isCountryCode(request.country)) errors.push({ field: 'country', message: 'must be an ISO 3166-1 alpha-2 code such as DE' });
-  if (request.execution_date !== undefined && !isCalendarDate(request.execution_date)) errors.push({ field: 'execution_date', message: 'must be a date YYYY-MM-DD' });
+  if (request.country !== undefined && !isCountryCode(request.country))
+    errors.push({ field: 'country', message: 'must be an ISO 3166-1 alpha-2 code such as DE' });
+  if (request.execution_date !== undefined && !isCalendarDate(request.execution_date))
+    errors.push({ field: 'execution_date', message: 'must be a date YYYY-MM-DD' });
   if (request.sepa_mandate !== undefined && !/^[A-Za-z0-9/\-?():.,'+ ]{1,35}$/.test(request.sepa_mandate)) {
     errors.push({ field: 'sepa_mandate', message: 'must be 1 to 35 characters of the SEPA character set' });
   }
@@ -118,7 +126,11 @@ export interface PaymentValidationOptions {
  * operation the type does not support is reported (as `unsupported`) together with the other
  * fields, not instead of them.
  */
-export function validatePaymentRequest(operation: PaymentOperation, request: PaymentRequest, options: PaymentValidationOptions = {}): CommandResult {
+export function validatePaymentRequest(
+  operation: PaymentOperation,
+  request: PaymentRequest,
+  options: PaymentValidationOptions = {},
+): CommandResult {
   const errors: FieldError[] = [];
   const given = (field: keyof PaymentRequest) => request[field] !== undefined || options.rejected?.has(field) === true;
   let unsupported: string | undefined;
@@ -135,7 +147,8 @@ export function validatePaymentRequest(operation: PaymentOperation, request: Pay
     unsupported = `${type} does not support registration`;
   }
 
-  if (typeof request.order_id !== 'string' || !ORDER_ID_PATTERN.test(request.order_id)) errors.push({ field: 'order_id', message: 'must be 1 to 100 printable characters' });
+  if (typeof request.order_id !== 'string' || !ORDER_ID_PATTERN.test(request.order_id))
+    errors.push({ field: 'order_id', message: 'must be 1 to 100 printable characters' });
   const exponent = typeof request.currency === 'string' ? currencyExponent(request.currency) : undefined;
   let amountMinor: number | undefined;
   if (exponent === undefined) {
@@ -152,9 +165,11 @@ export function validatePaymentRequest(operation: PaymentOperation, request: Pay
     }
   }
   validateCommonFields(request, errors);
-  if (request.recurring !== undefined && request.recurring !== 0 && request.recurring !== 1) errors.push({ field: 'recurring', message: 'must be 0 or 1' });
+  if (request.recurring !== undefined && request.recurring !== 0 && request.recurring !== 1)
+    errors.push({ field: 'recurring', message: 'must be 0 or 1' });
   const recurring = request.recurring === 1 ? 1 : 0;
-  if (caps && recurring === 1 && !caps.recurring && !caps.accountCheck) errors.push({ field: 'recurring', message: `${type} does not support recurring payments` });
+  if (caps && recurring === 1 && !caps.recurring && !caps.accountCheck)
+    errors.push({ field: 'recurring', message: `${type} does not support recurring payments` });
 
   if (request.wallet_capture_event !== undefined) {
     if (operation !== 'authorize') errors.push({ field: 'wallet_capture_event', message: 'is accepted only on an authorization' });
@@ -187,7 +202,8 @@ export function validatePaymentRequest(operation: PaymentOperation, request: Pay
     sepaMandate: request.sepa_mandate ?? null,
     subscriptionPlanId: request.subscription_plan_id ?? null,
     executionDate: request.execution_date ?? null,
-    walletCaptureEvent: operation === 'authorize' && type === 'wallet' ? (request.wallet_capture_event ?? 'OTHER') : (request.wallet_capture_event ?? null),
+    walletCaptureEvent:
+      operation === 'authorize' && type === 'wallet' ? (request.wallet_capture_event ?? 'OTHER') : (request.wallet_capture_event ?? null),
     customer: Object.fromEntries(
       (['first_name', 'last_name', 'email', 'address', 'city', 'postal_code', 'country'] as const)
         .filter((key) => request[key] !== undefined)
@@ -209,13 +225,16 @@ export function validatePaymentRequest(operation: PaymentOperation, request: Pay
   }
   if (type === 'devicewallet') {
     if (!given('original_transaction_id')) {
-      if (!given('card_number')) errors.push({ field: 'card_number', message: 'is required for devicewallet (the decrypted device token)' });
+      if (!given('card_number'))
+        errors.push({ field: 'card_number', message: 'is required for devicewallet (the decrypted device token)' });
       if (!given('threeds_wallet_cryptogram')) errors.push({ field: 'threeds_wallet_cryptogram', message: 'is required for devicewallet' });
-      if (!given('threeds_wallet_cryptogram_eci')) errors.push({ field: 'threeds_wallet_cryptogram_eci', message: 'is required for devicewallet' });
+      if (!given('threeds_wallet_cryptogram_eci'))
+        errors.push({ field: 'threeds_wallet_cryptogram_eci', message: 'is required for devicewallet' });
     }
   }
   if (request.threeds_wallet_cryptogram !== undefined) {
-    if (type !== 'devicewallet' && type !== 'cardecom') errors.push({ field: 'threeds_wallet_cryptogram', message: `is not accepted for payment_type ${type}` });
+    if (type !== 'devicewallet' && type !== 'cardecom')
+      errors.push({ field: 'threeds_wallet_cryptogram', message: `is not accepted for payment_type ${type}` });
     if (request.threeds_wallet_cryptogram_eci !== undefined && !/^0[0-7]$/.test(request.threeds_wallet_cryptogram_eci)) {
       errors.push({ field: 'threeds_wallet_cryptogram_eci', message: 'must be a two-digit ECI such as 05 or 07' });
     }
@@ -244,7 +263,9 @@ export function validatePaymentRequest(operation: PaymentOperation, request: Pay
   // The redirect integration needs somewhere to send the customer back to (docs/decisions.md
   // "Payments engine"). Card data that was sent, even if wrong, means the server-to-server one.
   const redirects =
-    caps?.alwaysRedirects || operation === 'register' || (type === 'cardecom' && !given('card_number') && !given('original_transaction_id') && amountMinor !== 0);
+    caps?.alwaysRedirects ||
+    operation === 'register' ||
+    (type === 'cardecom' && !given('card_number') && !given('original_transaction_id') && amountMinor !== 0);
   if (redirects) {
     for (const field of ['success_url', 'error_url', 'postback_url', 'merchant_reference'] as const) {
       if (field === 'postback_url' && options.followedInternally) continue;
@@ -297,9 +318,13 @@ export function validatePayoutRequest(request: PayoutRequest, rejected?: Readonl
   }
   if (type === 'a2a') {
     // The recipient: by e-mail (the scheme's directory), the payer of an earlier a2a payment, or an IBAN.
-    const named = (field: 'email' | 'original_transaction_id' | 'iban') => (request[field] !== undefined && request[field] !== '') || rejected?.has(field) === true;
+    const named = (field: 'email' | 'original_transaction_id' | 'iban') =>
+      (request[field] !== undefined && request[field] !== '') || rejected?.has(field) === true;
     if (!named('email') && !named('original_transaction_id') && !named('iban')) {
-      errors.push({ field: 'email', message: 'an a2a payout needs its recipient: email, original_transaction_id (pay back the payer of that a2a payment) or iban' });
+      errors.push({
+        field: 'email',
+        message: 'an a2a payout needs its recipient: email, original_transaction_id (pay back the payer of that a2a payment) or iban',
+      });
     }
     if (request.iban !== undefined && request.iban !== '') {
       const problem = ibanProblem(request.iban);
@@ -323,7 +348,13 @@ export function validatePayoutRequest(request: PayoutRequest, rejected?: Readonl
  * What can be checked of a capture, reversal or refund without its transaction (the amount's
  * decimals depend on the transaction's currency): dates, references, an amount that is not above 0.
  */
-export function followUpFieldErrors(request: { amount?: number; vat?: number; execution_date?: string; merchant_reference?: string; merchant_refund_id?: string }): FieldError[] {
+export function followUpFieldErrors(request: {
+  amount?: number;
+  vat?: number;
+  execution_date?: string;
+  merchant_reference?: string;
+  merchant_refund_id?: string;
+}): FieldError[] {
   const errors: FieldError[] = [];
   for (const field of ['amount', 'vat'] as const) {
     const value = request[field];
@@ -361,7 +392,8 @@ function validatePos(request: PaymentRequest, command: PaymentCommand, errors: F
   if (pos.pin_block !== undefined) {
     const pin = pos.pin_block;
     if (pin.format !== 'ISO-0') errors.push({ field: 'pos_data.pin_block.format', message: 'must be ISO-0' });
-    if (pin.block === undefined || !/^[0-9A-Fa-f]{16}$/.test(pin.block)) errors.push({ field: 'pos_data.pin_block.block', message: 'must be 16 hex characters' });
+    if (pin.block === undefined || !/^[0-9A-Fa-f]{16}$/.test(pin.block))
+      errors.push({ field: 'pos_data.pin_block.block', message: 'must be 16 hex characters' });
     if (!pin.zone_id) errors.push({ field: 'pos_data.pin_block.zone_id', message: 'is required with a PIN block' });
     if (!pin.key_id) errors.push({ field: 'pos_data.pin_block.key_id', message: 'is required with a PIN block' });
     if (pin.format === 'ISO-0' && pin.block && pin.zone_id && pin.key_id) {

@@ -14,7 +14,12 @@
 import type { FieldError } from '../../../contract/api/common.js';
 import type { PaymentsUnit } from './ports.js';
 
-export async function saleTillOf(repos: PaymentsUnit, merchantId: string, requestTill: string | undefined, terminalId: string | null | undefined): Promise<string | null> {
+export async function saleTillOf(
+  repos: PaymentsUnit,
+  merchantId: string,
+  requestTill: string | undefined,
+  terminalId: string | null | undefined,
+): Promise<string | null> {
   if (requestTill !== undefined) return requestTill;
   if (!terminalId) return null;
   return (await repos.tills.sellsHere(merchantId, terminalId)) ? terminalId : null;
@@ -26,7 +31,12 @@ export async function saleTillOf(repos: PaymentsUnit, merchantId: string, reques
  * another till's name (D20). Any other terminal id (POS software's own, "T-0001") is the till's own
  * sale (1); a till screen's sale is its till's whatever it names, as before.
  */
-export async function namesAnotherTill(repos: PaymentsUnit, merchantId: string, requestTill: string | undefined, terminalId: string | null | undefined): Promise<boolean> {
+export async function namesAnotherTill(
+  repos: PaymentsUnit,
+  merchantId: string,
+  requestTill: string | undefined,
+  terminalId: string | null | undefined,
+): Promise<boolean> {
   if (requestTill === undefined || !terminalId || terminalId === requestTill) return false;
   return (await repos.tills.get(merchantId, terminalId)) !== undefined;
 }

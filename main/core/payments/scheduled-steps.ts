@@ -12,7 +12,9 @@ export class ScheduledSteps extends PaymentEngine {
   async settleDebit(task: ScheduledTask): Promise<void> {
     const t = await this.load(task.merchantId, task.subjectId);
     if (!t || t.statusCode !== S.pending) return;
-    const mandate = t.sepaMandate ? await this.deps.store.read((r) => r.mandates.findByReference(t.merchantId, t.sepaMandate as string)) : undefined;
+    const mandate = t.sepaMandate
+      ? await this.deps.store.read((r) => r.mandates.findByReference(t.merchantId, t.sepaMandate as string))
+      : undefined;
     const iban = mandate ? this.deps.vault.open(mandate.ibanSealed) : '';
     const result = await this.deps.processor.directDebitResult({
       reference: t.id,
@@ -38,7 +40,15 @@ export class ScheduledSteps extends PaymentEngine {
     await this.deps.store.run(async (tx) => {
       const t = await tx.transactions.get(task.merchantId, task.subjectId);
       if (!t) return;
-      if (!(await tx.transactions.transition(t.id, allowedFrom('payout_settles'), { statusCode: S.completed, message: 'Paid out', capturedMinor: t.amountMinor }, this.nowIso()))) return;
+      if (
+        !(await tx.transactions.transition(
+          t.id,
+          allowedFrom('payout_settles'),
+          { statusCode: S.completed, message: 'Paid out', capturedMinor: t.amountMinor },
+          this.nowIso(),
+        ))
+      )
+        return;
       const fresh = (await tx.transactions.get(t.merchantId, t.id)) as TransactionRecord;
       await this.logAndNotify(tx, fresh, { type: 'payout', amountMinor: t.amountMinor, executionDate: null });
     });
@@ -60,7 +70,13 @@ export class ScheduledSteps extends PaymentEngine {
       // An expired authorization was approved, so its saved card stays usable; a customer action that
       // ran out (e.g. a 3-D Secure challenge never finished) never approved its card.
       const keepCard = trigger === 'authorization_expiry' && t.recurring === 1;
-      const change: TransactionChange = { statusCode: S.expired, message, details, cardSealed: keepCard ? t.cardSealed : null, expiresAt: null };
+      const change: TransactionChange = {
+        statusCode: S.expired,
+        message,
+        details,
+        cardSealed: keepCard ? t.cardSealed : null,
+        expiresAt: null,
+      };
       if (!(await tx.transactions.transition(t.id, allowedFrom(trigger), change, this.nowIso()))) return;
       const fresh = (await tx.transactions.get(t.merchantId, t.id)) as TransactionRecord;
       await this.logAndNotify(tx, fresh, { type: 'expiry', amountMinor: 0, executionDate: null });

@@ -52,4 +52,12 @@ export function canTransition(trigger: Trigger, from: number, to?: number): bool
 }
 
 /** Final statuses: nothing but a refund or chargeback (where listed above) may follow. */
-export const FINAL_STATUSES: readonly TransactionStatusCode[] = [S.reversed, S.declined, S.refunded, S.cancelled, S.expired, S.error, S.chargeback];
+export const FINAL_STATUSES: readonly TransactionStatusCode[] = [
+  S.reversed,
+  S.declined,
+  S.refunded,
+  S.cancelled,
+  S.expired,
+  S.error,
+  S.chargeback,
+];

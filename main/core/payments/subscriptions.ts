@@ -17,15 +17,21 @@ import { exponentOf } from './views.js';
 
 /** Why a subscription cannot be cancelled or revised: none was set up, or it is not in the right status. */
 function notSubscription(): ApiError {
-  return apiError(ErrorCode.invalidState, 'This transaction did not set up a wallet subscription', [{ field: 'transaction_id', message: 'is not a subscription setup' }]);
+  return apiError(ErrorCode.invalidState, 'This transaction did not set up a wallet subscription', [
+    { field: 'transaction_id', message: 'is not a subscription setup' },
+  ]);
 }
 
 function alreadyCancelled(): ApiError {
-  return apiError(ErrorCode.invalidState, 'The subscription is already cancelled', [{ field: 'transaction_id', message: 'subscription is cancelled' }]);
+  return apiError(ErrorCode.invalidState, 'The subscription is already cancelled', [
+    { field: 'transaction_id', message: 'subscription is cancelled' },
+  ]);
 }
 
 function notActive(status: SubscriptionStatus | undefined): ApiError {
-  return status ? apiError(ErrorCode.invalidState, `The subscription is ${status}`, [{ field: 'transaction_id', message: `subscription is ${status}` }]) : notSubscription();
+  return status
+    ? apiError(ErrorCode.invalidState, `The subscription is ${status}`, [{ field: 'transaction_id', message: `subscription is ${status}` }])
+    : notSubscription();
 }
 
 /**
@@ -43,9 +49,16 @@ export class Subscriptions extends PaymentEngine {
       if (status === 'cancelled') return failure(alreadyCancelled());
       return operation.commit(this.deps.store, async (tx) => {
         const change: DetailsChange = { subscription_status: 'cancelled', pending_revision: null };
-        if (!(await tx.transactions.changeSubscription(t.id, ['active', 'approval_pending'], change, this.nowIso()))) return failure(alreadyCancelled());
+        if (!(await tx.transactions.changeSubscription(t.id, ['active', 'approval_pending'], change, this.nowIso())))
+          return failure(alreadyCancelled());
         const fresh = (await tx.transactions.get(merchantId, t.id)) as TransactionRecord;
-        await this.appendEvent(tx, fresh, { type: 'cancellation', status: fresh.statusCode, amountMinor: 0, executionDate: null, message: 'Subscription cancelled' });
+        await this.appendEvent(tx, fresh, {
+          type: 'cancellation',
+          status: fresh.statusCode,
+          amountMinor: 0,
+          executionDate: null,
+          message: 'Subscription cancelled',
+        });
         return success(this.subscriptionResponse(fresh));
       });
     });

@@ -66,7 +66,13 @@ export function transactionResponse(t: TransactionRecord): TransactionResponse {
 export function transactionPostback(t: TransactionRecord): Record<string, unknown> {
   const body: Record<string, unknown> = baseFields(t);
   if (t.statusCode === TransactionStatus.declined || t.reasonCode) body.reason_code = t.reasonCode;
-  for (const key of ['remittance_info', 'wallet_activity_reference', 'wallet_account_reference', 'payer_location', 'external_transaction_id'] as const) {
+  for (const key of [
+    'remittance_info',
+    'wallet_activity_reference',
+    'wallet_account_reference',
+    'payer_location',
+    'external_transaction_id',
+  ] as const) {
     const value = t.details[key];
     if (value !== undefined) body[key] = value;
   }

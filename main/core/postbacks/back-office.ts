@@ -29,7 +29,13 @@ import type {
 } from '../../../contract/api/postbacks.js';
 import type { FieldError } from '../../../contract/api/common.js';
 import { ErrorCode } from '../../../contract/codes.js';
-import { POSTBACK_LOG_STATUSES, POSTBACK_SUBJECT_TYPES, POSTBACKS_DEFAULT_PER_PAGE, POSTBACKS_MAX_PER_PAGE, TEST_OUTBOX_KINDS } from '../../../contract/constants.js';
+import {
+  POSTBACK_LOG_STATUSES,
+  POSTBACK_SUBJECT_TYPES,
+  POSTBACKS_DEFAULT_PER_PAGE,
+  POSTBACKS_MAX_PER_PAGE,
+  TEST_OUTBOX_KINDS,
+} from '../../../contract/constants.js';
 import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
 import { mailHtml } from '../mail/html.js';
 import { newWebhookKey } from '../merchants/credentials.js';
@@ -226,7 +232,10 @@ export class PostbackBackOffice {
       const failed = await tx.outbox.list(actor.merchantId, { state: 'failed', since, limit: RESEND_FAILED_LIMIT });
       for (const record of failed) await tx.outbox.requeue(record.id, now);
       const record = { id, merchantId: actor.merchantId, staffId: actor.staffId, since, total: failed.length, createdAt: now };
-      await tx.outbox.insertResend(record, failed.map((f) => f.id));
+      await tx.outbox.insertResend(
+        record,
+        failed.map((f) => f.id),
+      );
       await tx.audit.record({
         id: this.deps.ids.newId(),
         merchantId: actor.merchantId,
@@ -240,7 +249,16 @@ export class PostbackBackOffice {
       return record;
     });
     this.deps.delivery.requeued();
-    return success({ resend_id: resend.id, since, created_at: now, total: resend.total, attempted: 0, delivered: 0, failing: 0, done: resend.total === 0 });
+    return success({
+      resend_id: resend.id,
+      since,
+      created_at: now,
+      total: resend.total,
+      attempted: 0,
+      delivered: 0,
+      failing: 0,
+      done: resend.total === 0,
+    });
   }
 
   async resendProgress(merchantId: string, resendId: string): Promise<Outcome<PostbackResend>> {
@@ -248,7 +266,10 @@ export class PostbackBackOffice {
       const resend = await r.outbox.getResend(merchantId, resendId);
       return resend && { resend, progress: await r.outbox.resendProgress(resend) };
     });
-    if (!found) return failure(apiError(ErrorCode.notFound, `Resend ${resendId} not found`, [{ field: 'resend_id', message: 'no such resend for this merchant' }]));
+    if (!found)
+      return failure(
+        apiError(ErrorCode.notFound, `Resend ${resendId} not found`, [{ field: 'resend_id', message: 'no such resend for this merchant' }]),
+      );
     const { resend, progress } = found;
     return success({
       resend_id: resend.id,
@@ -266,7 +287,10 @@ export class PostbackBackOffice {
     const merchant = await this.deps.store.read((r) => r.merchants.get(merchantId));
     if (!merchant) throw new Error(`merchant ${merchantId} not found`);
     const now = this.deps.clock.now().toISOString();
-    const previousUntil = merchant.previousWebhookKeySealed && merchant.previousWebhookKeyUntil && merchant.previousWebhookKeyUntil > now ? merchant.previousWebhookKeyUntil : null;
+    const previousUntil =
+      merchant.previousWebhookKeySealed && merchant.previousWebhookKeyUntil && merchant.previousWebhookKeyUntil > now
+        ? merchant.previousWebhookKeyUntil
+        : null;
     return { key: this.deps.vault.open(merchant.webhookKeySealed), previousUntil };
   }
 
@@ -313,7 +337,12 @@ export class PostbackBackOffice {
   private outboxQuery(query: TestOutboxQuery): Outcome<{ kind: TestOutboxItem['kind'] | undefined; page: number; per: number }> {
     const errors: FieldError[] = [];
     const kind = oneOf('kind', query.kind, TEST_OUTBOX_KINDS, errors);
-    const { page, per } = readPageQuery({ ...(query.page !== undefined ? { page: query.page } : {}), ...(query.per !== undefined ? { per: query.per } : {}) }, POSTBACKS_DEFAULT_PER_PAGE, POSTBACKS_MAX_PER_PAGE, errors);
+    const { page, per } = readPageQuery(
+      { ...(query.page !== undefined ? { page: query.page } : {}), ...(query.per !== undefined ? { per: query.per } : {}) },
+      POSTBACKS_DEFAULT_PER_PAGE,
+      POSTBACKS_MAX_PER_PAGE,
+      errors,
+    );
     if (errors.length) return failure(validationError(errors));
     return success({ kind, page, per });
   }
@@ -349,14 +378,27 @@ export class PostbackBackOffice {
   async outboxItem(merchantId: string, itemId: string): Promise<Outcome<TestOutboxDetail>> {
     const refused = this.notTest();
     if (refused) return refused;
-    const missing = failure(apiError(ErrorCode.notFound, `Nothing sent as ${itemId}`, [{ field: 'item_id', message: 'no such e-mail or postback attempt for this merchant' }]));
+    const missing = failure(
+      apiError(ErrorCode.notFound, `Nothing sent as ${itemId}`, [
+        { field: 'item_id', message: 'no such e-mail or postback attempt for this merchant' },
+      ]),
+    );
     const [prefix, id = ''] = [itemId.slice(0, 1), itemId.slice(2)];
     const detail = await this.deps.store.read(async (r): Promise<TestOutboxDetail | undefined> => {
       if (prefix === 'p') {
         const attempt = await r.outbox.getAttempt(merchantId, id);
         const record = attempt && (await r.outbox.get(merchantId, attempt.outboxId));
         if (!attempt || !record) return undefined;
-        const item: SentItemRecord = { kind: 'postback', id: attempt.id, at: attempt.createdAt, target: record.url, title: record.subjectType, httpStatus: attempt.httpStatus, outcome: attempt.outcome, eventId: record.id };
+        const item: SentItemRecord = {
+          kind: 'postback',
+          id: attempt.id,
+          at: attempt.createdAt,
+          target: record.url,
+          title: record.subjectType,
+          httpStatus: attempt.httpStatus,
+          outcome: attempt.outcome,
+          eventId: record.id,
+        };
         const event = typeof record.payload.status === 'string' ? record.payload.status : null;
         return { item: outboxItemView(item, event), email: null, postback: { event_id: record.id, attempt: attemptDetail(attempt) } };
       }
@@ -375,7 +417,14 @@ export class PostbackBackOffice {
       };
       return {
         item: outboxItemView(item, null),
-        email: { source: prefix === 'e' ? 'invoice' : 'receipt', from: sender, to: mail.recipient, subject: mail.subject, text: mail.bodyText, html: mailHtml({ subject: mail.subject, text: mail.bodyText, lang: mail.locale }) },
+        email: {
+          source: prefix === 'e' ? 'invoice' : 'receipt',
+          from: sender,
+          to: mail.recipient,
+          subject: mail.subject,
+          text: mail.bodyText,
+          html: mailHtml({ subject: mail.subject, text: mail.bodyText, lang: mail.locale }),
+        },
         postback: null,
       };
     });
@@ -384,5 +433,7 @@ export class PostbackBackOffice {
 }
 
 export function postbackNotFound(eventId: string) {
-  return apiError(ErrorCode.notFound, `Postback ${eventId} not found`, [{ field: 'event_id', message: 'no such postback for this merchant' }]);
+  return apiError(ErrorCode.notFound, `Postback ${eventId} not found`, [
+    { field: 'event_id', message: 'no such postback for this merchant' },
+  ]);
 }

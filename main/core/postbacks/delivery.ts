@@ -73,7 +73,13 @@ const RECORD_BATCH = 16;
 /** Records answered but not yet recorded may add up to this many times `concurrency`. */
 const RECORDING_FACTOR = 4;
 
-export const DEFAULT_DELIVERY_SETTINGS: DeliverySettings = { retryScale: 1, timeoutMs: 10_000, concurrency: 32, perReceiver: 4, pollMs: 250 };
+export const DEFAULT_DELIVERY_SETTINGS: DeliverySettings = {
+  retryScale: 1,
+  timeoutMs: 10_000,
+  concurrency: 32,
+  perReceiver: 4,
+  pollMs: 250,
+};
 
 /** When to try again after `failedAttempts` failures, or null to give up. */
 export function nextAttemptAt(createdAt: Date, now: Date, failedAttempts: number, scale: number): Date | null {
@@ -138,7 +144,12 @@ export class PostbackDelivery {
         // drain() ignores the concurrency limits.
         drainBatch: 100,
         drainConcurrency: Number.POSITIVE_INFINITY,
-        log: { idField: 'event_id', passFailed: 'postback pump failed', attemptFailed: 'postback attempt could not be recorded', releaseFailed: 'postback claims could not be given back' },
+        log: {
+          idField: 'event_id',
+          passFailed: 'postback pump failed',
+          attemptFailed: 'postback attempt could not be recorded',
+          releaseFailed: 'postback claims could not be given back',
+        },
       },
     );
   }
@@ -175,7 +186,8 @@ export class PostbackDelivery {
     const merchant = await this.store.read((r) => r.merchants.get(record.merchantId));
     if (!merchant) throw new Error(`merchant ${record.merchantId} not found`);
     const started = this.clock.now();
-    const previousValid = merchant.previousWebhookKeySealed && merchant.previousWebhookKeyUntil && merchant.previousWebhookKeyUntil > started.toISOString();
+    const previousValid =
+      merchant.previousWebhookKeySealed && merchant.previousWebhookKeyUntil && merchant.previousWebhookKeyUntil > started.toISOString();
     const attemptNumber = record.attempts + 1;
     const signed = signPostback(
       record.payload,
@@ -186,7 +198,12 @@ export class PostbackDelivery {
       },
     );
     const t0 = performance.now();
-    const result = await this.sender.send({ url: record.url, body: signed.rawBody, headers: signed.headers, timeoutMs: this.settings.timeoutMs });
+    const result = await this.sender.send({
+      url: record.url,
+      body: signed.rawBody,
+      headers: signed.headers,
+      timeoutMs: this.settings.timeoutMs,
+    });
     answered();
     const durationMs = Math.round(performance.now() - t0);
     const now = this.clock.now();
@@ -194,7 +211,15 @@ export class PostbackDelivery {
     const delivered = result.kind === 'response' && result.delivered;
     const refused = result.kind === 'refused';
     const failure = delivered ? null : result.kind === 'response' ? `HTTP ${result.status}` : result.message;
-    const next = delivered || refused ? null : nextAttemptAt(new Date(record.retryFrom ?? record.createdAt), now, (record.windowAttempts ?? record.attempts) + 1, this.settings.retryScale);
+    const next =
+      delivered || refused
+        ? null
+        : nextAttemptAt(
+            new Date(record.retryFrom ?? record.createdAt),
+            now,
+            (record.windowAttempts ?? record.attempts) + 1,
+            this.settings.retryScale,
+          );
     const state: OutboxRecord['state'] = delivered ? 'delivered' : next ? 'pending' : 'failed';
     const attempt: PostbackAttemptRecord = {
       id: this.ids.newId(),
@@ -213,30 +238,39 @@ export class PostbackDelivery {
       ? `delivered: HTTP ${(result as { status: number }).status} in ${durationMs} ms (attempt ${attemptNumber})`
       : `${failure} (attempt ${attemptNumber}); ${next ? `next attempt at ${next.toISOString()}` : 'no more attempts'}`;
 
-    const recorded = await this.recordTogether(() => this.store.run(async (tx) => {
-      // Only while the claim is ours: a record whose lease ran out may be another instance's now
-      // (its attempt is the one recorded), and a resend cleared the claim of one queued again.
-      if (!(await tx.outbox.settle(record.id, claimedBy, state, (next ?? now).toISOString(), failure, delivered ? now.toISOString() : null))) return false;
-      await tx.outbox.appendAttempt(attempt);
-      if (record.subjectType === 'transaction') {
-        await tx.events.append({
-          id: this.ids.newId(),
-          transactionId: record.subjectId,
-          type: 'postback',
-          status: typeof record.payload.status_code === 'number' ? record.payload.status_code : 0,
-          amountMinor: 0,
-          executionDate: null,
-          message,
-          createdAt: now.toISOString(),
-        });
-      }
-      return true;
-    }));
+    const recorded = await this.recordTogether(() =>
+      this.store.run(async (tx) => {
+        // Only while the claim is ours: a record whose lease ran out may be another instance's now
+        // (its attempt is the one recorded), and a resend cleared the claim of one queued again.
+        if (
+          !(await tx.outbox.settle(record.id, claimedBy, state, (next ?? now).toISOString(), failure, delivered ? now.toISOString() : null))
+        )
+          return false;
+        await tx.outbox.appendAttempt(attempt);
+        if (record.subjectType === 'transaction') {
+          await tx.events.append({
+            id: this.ids.newId(),
+            transactionId: record.subjectId,
+            type: 'postback',
+            status: typeof record.payload.status_code === 'number' ? record.payload.status_code : 0,
+            amountMinor: 0,
+            executionDate: null,
+            message,
+            createdAt: now.toISOString(),
+          });
+        }
+        return true;
+      }),
+    );
     if (!recorded) {
-      this.logger.warn({ event_id: record.id, attempt: attemptNumber, outcome: attempt.outcome }, 'postback attempt not recorded: its claim ended before the outcome (lease over, or resent)');
+      this.logger.warn(
+        { event_id: record.id, attempt: attemptNumber, outcome: attempt.outcome },
+        'postback attempt not recorded: its claim ended before the outcome (lease over, or resent)',
+      );
       return;
     }
-    if (!delivered) this.logger.info({ event_id: record.id, attempt: attemptNumber, outcome: attempt.outcome, error: failure }, 'postback not delivered');
+    if (!delivered)
+      this.logger.info({ event_id: record.id, attempt: attemptNumber, outcome: attempt.outcome, error: failure }, 'postback not delivered');
   }
 
   /** Runs `work` (one unit of work) together with the other outcomes of the next few milliseconds. */

@@ -100,7 +100,14 @@ export interface OutboxRepository extends Outbox {
    * clears the claim, only while the record is still claimed by `claimedBy`; false (nothing
    * changed) when the claim was lost (its lease ended and another instance took it, or a resend).
    */
-  settle(id: string, claimedBy: string, state: OutboxRecord['state'], nextAttemptAt: string, lastError: string | null, deliveredAt: string | null): Promise<boolean>;
+  settle(
+    id: string,
+    claimedBy: string,
+    state: OutboxRecord['state'],
+    nextAttemptAt: string,
+    lastError: string | null,
+    deliveredAt: string | null,
+  ): Promise<boolean>;
   /** Queues a record again now (resend), keeping its history; clears any claim. */
   requeue(id: string, now: string): Promise<boolean>;
   appendAttempt(attempt: PostbackAttemptRecord): Promise<void>;

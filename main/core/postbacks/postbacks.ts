@@ -13,7 +13,14 @@ import type { PostbackDelivery as DeliveryLoop } from './delivery.js';
 export const KEY_ROTATION_GRACE_MS = 24 * 60 * 60 * 1000;
 
 function attemptView(a: PostbackAttemptRecord): PostbackAttempt {
-  return { attempt: a.attempt, created_at: a.createdAt, http_status: a.httpStatus, outcome: a.outcome, error: a.error, duration_ms: a.durationMs };
+  return {
+    attempt: a.attempt,
+    created_at: a.createdAt,
+    http_status: a.httpStatus,
+    outcome: a.outcome,
+    error: a.error,
+    duration_ms: a.durationMs,
+  };
 }
 
 export function deliveryView(r: OutboxRecord, attempts?: PostbackAttemptRecord[]): PostbackDelivery {
@@ -55,7 +62,8 @@ export class Postbacks {
 
   async list(merchantId: string, query: PostbackListQuery): Promise<Outcome<PostbackDelivery[]>> {
     const errors = [];
-    if (query.state !== undefined && !['pending', 'delivered', 'failed'].includes(query.state)) errors.push({ field: 'state', message: 'must be pending, delivered or failed' });
+    if (query.state !== undefined && !['pending', 'delivered', 'failed'].includes(query.state))
+      errors.push({ field: 'state', message: 'must be pending, delivered or failed' });
     const since = query.since === undefined ? undefined : Date.parse(query.since);
     if (since !== undefined && Number.isNaN(since)) errors.push({ field: 'since', message: 'must be an ISO 8601 timestamp' });
     const limit = query.limit === undefined ? 50 : /^\d{1,3}$/.test(query.limit) ? Number(query.limit) : Number.NaN;
@@ -75,7 +83,12 @@ export class Postbacks {
     const merchantId = operation.context.merchantId;
     const outcome = await operation.commit(this.store, async (tx) => {
       const record = await tx.outbox.get(merchantId, eventId);
-      if (!record) return failure(apiError(ErrorCode.notFound, `Postback ${eventId} not found`, [{ field: 'event_id', message: 'no such postback for this merchant' }]));
+      if (!record)
+        return failure(
+          apiError(ErrorCode.notFound, `Postback ${eventId} not found`, [
+            { field: 'event_id', message: 'no such postback for this merchant' },
+          ]),
+        );
       await tx.outbox.requeue(record.id, this.clock.now().toISOString());
       const fresh = (await tx.outbox.get(merchantId, eventId)) as OutboxRecord;
       return success({ ...deliveryView(fresh), error_code: 0 as const });

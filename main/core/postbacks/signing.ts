@@ -10,7 +10,9 @@ const canonicalize = canonicalizeModule as unknown as (input: unknown) => string
 
 export function postbackChecksum(body: Record<string, unknown>, webhookKey: string): string {
   const { checksum: _ignored, ...rest } = body;
-  return createHmac('sha256', Buffer.from(webhookKey, 'utf8')).update(canonicalize(rest) ?? '').digest('hex');
+  return createHmac('sha256', Buffer.from(webhookKey, 'utf8'))
+    .update(canonicalize(rest) ?? '')
+    .digest('hex');
 }
 
 /** The secret bytes of a `whsec_` key, as the Standard Webhooks specification defines them. */

@@ -65,7 +65,11 @@ export function receiptRows(lang: DocumentLanguage, receipt: Receipt, options: {
     receipt.card?.entry_mode != null && [t('documents.entry'), entryName(lang, receipt.card.entry_mode) ?? ''],
     options.chipData && receipt.card?.application_label != null && [t('documents.application'), receipt.card.application_label],
     options.chipData && receipt.card?.aid != null && [t('documents.aid'), receipt.card.aid],
-    receipt.kind === 'sale' && receipt.card?.entry_mode != null && [t('documents.verification'), receipt.verification === 'online_pin' ? t('documents.pin_verified') : t('documents.no_pin')],
+    receipt.kind === 'sale' &&
+      receipt.card?.entry_mode != null && [
+        t('documents.verification'),
+        receipt.verification === 'online_pin' ? t('documents.pin_verified') : t('documents.no_pin'),
+      ],
     receipt.authorization_code !== null && [t('documents.approval_code'), receipt.authorization_code],
     receipt.kind === 'refund' && [t('documents.refund_of'), receipt.transaction_id],
     receipt.reference !== null && [t('documents.reference'), receipt.reference],
@@ -110,7 +114,11 @@ export function printedReceipt(lang: DocumentLanguage, receipt: Receipt, width: 
     rule,
     ...receiptRows(lang, receipt, { chipData: true }).flatMap(([label, value]) => pair(label, value, width)),
     rule,
-    ...pair(receipt.kind === 'sale' ? t('documents.total') : t('documents.refunded'), amount, width).map((line) => ({ ...line, bold: true, tall: true })),
+    ...pair(receipt.kind === 'sale' ? t('documents.total') : t('documents.refunded'), amount, width).map((line) => ({
+      ...line,
+      bold: true,
+      tall: true,
+    })),
     { text: '' },
     ...centred((receipt.kind === 'sale' ? t('documents.approved') : t('documents.refunded')).toUpperCase(), width, { bold: true }),
     { text: '' },
@@ -122,7 +130,13 @@ export function printedReceipt(lang: DocumentLanguage, receipt: Receipt, width: 
   return { lines };
 }
 
-export function testPrintDocument(lang: DocumentLanguage, merchantName: string, printer: string, width: number, nowIso: string): PrintDocument {
+export function testPrintDocument(
+  lang: DocumentLanguage,
+  merchantName: string,
+  printer: string,
+  width: number,
+  nowIso: string,
+): PrintDocument {
   const t = formatterFor(lang);
   const ruler = Array.from({ length: width }, (_, i) => String((i + 1) % 10)).join('');
   return {
@@ -149,7 +163,9 @@ export function receiptMail(lang: DocumentLanguage, receipt: Receipt, link: stri
   const values = { merchant: receipt.merchant_name, amount };
   const rows = receiptRows(lang, receipt, { chipData: true });
   const labelWidth = Math.max(...rows.map(([label]) => label.length), t('documents.total').length, t('documents.refunded').length);
-  const table = [...rows, [receipt.kind === 'sale' ? t('documents.total') : t('documents.refunded'), amount]].map(([label, value]) => `${(label ?? '').padEnd(labelWidth)}  ${value ?? ''}`);
+  const table = [...rows, [receipt.kind === 'sale' ? t('documents.total') : t('documents.refunded'), amount]].map(
+    ([label, value]) => `${(label ?? '').padEnd(labelWidth)}  ${value ?? ''}`,
+  );
   const text = [
     t('documents.mail_greeting'),
     '',

@@ -76,7 +76,11 @@ export interface ReceiptRepository {
   /** Gives a claimed e-mail back unsent (if the claim is still `claimedBy`'s). */
   releaseEmail(id: string, claimedBy: string): Promise<void>;
   /** Records the outcome of an attempt and clears the claim, only while `claimedBy` holds it; false when the claim was lost. */
-  settleEmail(id: string, claimedBy: string, change: Pick<ReceiptEmailRecord, 'status' | 'attempts' | 'nextAttemptAt' | 'sentAt' | 'lastError' | 'testOutbox'>): Promise<boolean>;
+  settleEmail(
+    id: string,
+    claimedBy: string,
+    change: Pick<ReceiptEmailRecord, 'status' | 'attempts' | 'nextAttemptAt' | 'sentAt' | 'lastError' | 'testOutbox'>,
+  ): Promise<boolean>;
   /** A receipt's e-mails, newest first. */
   listEmails(merchantId: string, receiptId: string): Promise<ReceiptEmailRecord[]>;
   printer(merchantId: string): Promise<ReceiptPrinterRecord | undefined>;
@@ -93,7 +97,10 @@ export interface ReceiptRepository {
    * at `until`.
    */
   claimPrintJob(job: Pick<ReceiptPrintJobRecord, 'id' | 'attempts' | 'nextAttemptAt'>, until: string): Promise<boolean>;
-  settlePrintJob(id: string, change: Pick<ReceiptPrintJobRecord, 'status' | 'attempts' | 'nextAttemptAt' | 'lastError' | 'printedAt'>): Promise<void>;
+  settlePrintJob(
+    id: string,
+    change: Pick<ReceiptPrintJobRecord, 'status' | 'attempts' | 'nextAttemptAt' | 'lastError' | 'printedAt'>,
+  ): Promise<void>;
 }
 
 /** Where a receipt printer is: ESC/POS over TCP (port 9100 style), or a USB printer's device file. */

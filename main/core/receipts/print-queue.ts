@@ -46,7 +46,11 @@ export class ReceiptPrintQueue {
     private readonly settings: PrintQueueSettings,
   ) {
     this.worker = new ClaimedQueueWorker<ReceiptPrintJobRecord>(
-      { claim: (claim, now, limit) => this.take(claim, now, limit), release: (jobs) => this.giveBack(jobs), attempt: (claimed) => this.attempt(claimed) },
+      {
+        claim: (claim, now, limit) => this.take(claim, now, limit),
+        release: (jobs) => this.giveBack(jobs),
+        attempt: (claimed) => this.attempt(claimed),
+      },
       clock,
       logger,
       {
@@ -63,7 +67,12 @@ export class ReceiptPrintQueue {
         depth: 1,
         drainBatch: 1,
         drainConcurrency: 1,
-        log: { idField: 'print_job_id', passFailed: 'receipt print pass failed', attemptFailed: 'receipt print attempt failed', releaseFailed: 'receipt print jobs could not be given back' },
+        log: {
+          idField: 'print_job_id',
+          passFailed: 'receipt print pass failed',
+          attemptFailed: 'receipt print attempt failed',
+          releaseFailed: 'receipt print jobs could not be given back',
+        },
       },
     );
   }
@@ -104,7 +113,8 @@ export class ReceiptPrintQueue {
   private giveBack(jobs: ReadonlyArray<ClaimedItem<ReceiptPrintJobRecord>>): Promise<void> {
     return this.store.runAtomic(
       async (tx) => {
-        for (const { item, claim } of jobs) await tx.receipts.claimPrintJob({ id: item.id, attempts: item.attempts, nextAttemptAt: claim.claimUntil }, item.nextAttemptAt);
+        for (const { item, claim } of jobs)
+          await tx.receipts.claimPrintJob({ id: item.id, attempts: item.attempts, nextAttemptAt: claim.claimUntil }, item.nextAttemptAt);
       },
       { quiet: true },
     );
@@ -114,7 +124,9 @@ export class ReceiptPrintQueue {
     const job = listed;
     const attempts = job.attempts + 1;
     const tooOld = this.clock.now().getTime() - Date.parse(job.createdAt) > this.settings.maxAgeMs;
-    const prepared = tooOld ? { ok: false as const, message: 'too late: the sale was approved more than a few minutes ago' } : await this.receipts.printJob(job.merchantId, job.receiptId);
+    const prepared = tooOld
+      ? { ok: false as const, message: 'too late: the sale was approved more than a few minutes ago' }
+      : await this.receipts.printJob(job.merchantId, job.receiptId);
     let error: string | undefined;
     let printer: string | undefined;
     if (!prepared.ok) {
@@ -127,14 +139,31 @@ export class ReceiptPrintQueue {
     }
     const now = this.clock.now();
     if (error === undefined) {
-      await this.store.run((tx) => tx.receipts.settlePrintJob(job.id, { status: 'printed', attempts, nextAttemptAt: now.toISOString(), lastError: null, printedAt: now.toISOString() }));
+      await this.store.run((tx) =>
+        tx.receipts.settlePrintJob(job.id, {
+          status: 'printed',
+          attempts,
+          nextAttemptAt: now.toISOString(),
+          lastError: null,
+          printedAt: now.toISOString(),
+        }),
+      );
       return;
     }
     const delay = prepared.ok ? this.settings.retryDelaysMs[attempts - 1] : undefined;
     const next = delay === undefined ? null : new Date(now.getTime() + delay);
     await this.store.run((tx) =>
-      tx.receipts.settlePrintJob(job.id, { status: next ? 'queued' : 'failed', attempts, nextAttemptAt: (next ?? now).toISOString(), lastError: error.slice(0, 500), printedAt: null }),
+      tx.receipts.settlePrintJob(job.id, {
+        status: next ? 'queued' : 'failed',
+        attempts,
+        nextAttemptAt: (next ?? now).toISOString(),
+        lastError: error.slice(0, 500),
+        printedAt: null,
+      }),
     );
-    this.logger.warn({ receipt_id: job.receiptId, printer: printer ?? null, attempt: attempts, error, next_attempt_at: next?.toISOString() ?? null }, 'receipt auto-print failed');
+    this.logger.warn(
+      { receipt_id: job.receiptId, printer: printer ?? null, attempt: attempts, error, next_attempt_at: next?.toISOString() ?? null },
+      'receipt auto-print failed',
+    );
   }
 }

@@ -59,13 +59,16 @@ const HOST = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[
  * Device files a USB receipt printer shows up as (Linux usblp and serial adapters, macOS serial
  * devices, Windows COM/LPT ports and printer shares). Nothing else: the gateway writes raw bytes there.
  */
-const USB_DEVICE = /^(?:\/dev\/(?:usb\/lp\d{1,3}|lp\d{1,3}|ttyUSB\d{1,3}|ttyACM\d{1,3}|cu\.[\w.-]{1,60}|tty\.[\w.-]{1,60})|(?:\\\\\.\\)?(?:COM|LPT)\d{1,3}|\\\\[\w.-]{1,63}\\[\w .$-]{1,80})$/;
+const USB_DEVICE =
+  /^(?:\/dev\/(?:usb\/lp\d{1,3}|lp\d{1,3}|ttyUSB\d{1,3}|ttyACM\d{1,3}|cu\.[\w.-]{1,60}|tty\.[\w.-]{1,60})|(?:\\\\\.\\)?(?:COM|LPT)\d{1,3}|\\\\[\w.-]{1,63}\\[\w .$-]{1,80})$/;
 const AID = /^[0-9A-F]{10,32}$/;
 
 type Loaded = { kind: 'sale'; t: TransactionRecord } | { kind: 'refund'; t: TransactionRecord; refund: RefundRecord };
 
 function notFound(receiptId: string) {
-  return apiError(ErrorCode.notFound, `Receipt ${receiptId} not found`, [{ field: 'receipt_id', message: 'no sale or refund with this id for this merchant' }]);
+  return apiError(ErrorCode.notFound, `Receipt ${receiptId} not found`, [
+    { field: 'receipt_id', message: 'no sale or refund with this id for this merchant' },
+  ]);
 }
 
 function str(value: string | null | undefined): string | null {
@@ -83,7 +86,16 @@ export function printerName(target: PrinterTarget): string {
 }
 
 function settingOf(record: ReceiptPrinterRecord | undefined): ReceiptPrinterSetting {
-  if (!record) return { connection: 'none', host: null, port: null, device: null, characters_per_line: DEFAULT_WIDTH, auto_print: false, updated_at: null };
+  if (!record)
+    return {
+      connection: 'none',
+      host: null,
+      port: null,
+      device: null,
+      characters_per_line: DEFAULT_WIDTH,
+      auto_print: false,
+      updated_at: null,
+    };
   return {
     connection: record.connection,
     host: record.host,
@@ -117,9 +129,11 @@ export class Receipts {
 
   /** Why a record has no receipt, or undefined when it has one. */
   private static missing(loaded: Loaded): string | undefined {
-    if (loaded.kind === 'refund') return loaded.refund.statusCode === RefundStatus.success ? undefined : 'The refund did not go through: it has no receipt';
+    if (loaded.kind === 'refund')
+      return loaded.refund.statusCode === RefundStatus.success ? undefined : 'The refund did not go through: it has no receipt';
     const { t } = loaded;
-    if (t.operation !== 'payment' && t.operation !== 'authorize') return `Transaction ${t.id} is a ${t.operation}, not a sale: it has no receipt`;
+    if (t.operation !== 'payment' && t.operation !== 'authorize')
+      return `Transaction ${t.id} is a ${t.operation}, not a sale: it has no receipt`;
     if (!SOLD.includes(t.statusCode) || t.amountMinor <= 0) return `Transaction ${t.id} was not approved: it has no receipt`;
     return undefined;
   }
@@ -182,7 +196,9 @@ export class Receipts {
     const merchant = await r.merchants.get(viewer.merchantId);
     const receipt = Receipts.build(loaded, merchant?.name ?? '', await this.languageOf(r, viewer.merchantId));
     if (viewer.role === 'cashier' && Date.parse(receipt.created_at) < this.midnight()) {
-      return failure(apiError(ErrorCode.forbidden, "A cashier may reach today's receipts only", [{ field: 'receipt_id', message: 'is not from today' }]));
+      return failure(
+        apiError(ErrorCode.forbidden, "A cashier may reach today's receipts only", [{ field: 'receipt_id', message: 'is not from today' }]),
+      );
     }
     return success(receipt);
   }
@@ -212,7 +228,13 @@ export class Receipts {
       const again = await tx.receipts.linkFor(merchantId, receipt.receipt_id);
       if (again) return again.token;
       const token = this.deps.ids.randomToken(24);
-      await tx.receipts.insertLink({ token, merchantId, receiptId: receipt.receipt_id, transactionId: receipt.transaction_id, createdAt: this.deps.clock.now().toISOString() });
+      await tx.receipts.insertLink({
+        token,
+        merchantId,
+        receiptId: receipt.receipt_id,
+        transactionId: receipt.transaction_id,
+        createdAt: this.deps.clock.now().toISOString(),
+      });
       return token;
     });
   }
@@ -300,30 +322,69 @@ export class Receipts {
       if (!host) errors.push({ field: 'host', message: 'is required for a network printer' });
       else if (!HOST.test(host)) errors.push({ field: 'host', message: 'must be a host name or an IPv4 address, e.g. 192.168.1.50' });
       if (input.device !== undefined) errors.push({ field: 'device', message: 'is for USB printers only' });
-      record = { merchantId: viewer.merchantId, connection: 'network', host, port: input.port ?? DEFAULT_PORT, device: null, charactersPerLine: width, autoPrint: input.auto_print ?? false, updatedAt: now };
+      record = {
+        merchantId: viewer.merchantId,
+        connection: 'network',
+        host,
+        port: input.port ?? DEFAULT_PORT,
+        device: null,
+        charactersPerLine: width,
+        autoPrint: input.auto_print ?? false,
+        updatedAt: now,
+      };
     } else if (input.connection === 'usb') {
       const device = input.device?.trim() ?? '';
       if (!device) errors.push({ field: 'device', message: 'is required for a USB printer' });
-      else if (!USB_DEVICE.test(device)) errors.push({ field: 'device', message: 'must be a printer device such as /dev/usb/lp0, COM3 or \\\\localhost\\Receipts' });
-      if (input.host !== undefined || input.port !== undefined) errors.push({ field: input.host !== undefined ? 'host' : 'port', message: 'is for network printers only' });
-      record = { merchantId: viewer.merchantId, connection: 'usb', host: null, port: null, device, charactersPerLine: width, autoPrint: input.auto_print ?? false, updatedAt: now };
+      else if (!USB_DEVICE.test(device))
+        errors.push({ field: 'device', message: 'must be a printer device such as /dev/usb/lp0, COM3 or \\\\localhost\\Receipts' });
+      if (input.host !== undefined || input.port !== undefined)
+        errors.push({ field: input.host !== undefined ? 'host' : 'port', message: 'is for network printers only' });
+      record = {
+        merchantId: viewer.merchantId,
+        connection: 'usb',
+        host: null,
+        port: null,
+        device,
+        charactersPerLine: width,
+        autoPrint: input.auto_print ?? false,
+        updatedAt: now,
+      };
     }
     if (errors.length) return failure(validationError(errors));
     const detail = record ? `${record.connection} ${printerName(printerTarget(record))}${record.autoPrint ? ' auto-print' : ''}` : 'none';
     await this.deps.store.run(async (tx) => {
       if (record) await tx.receipts.savePrinter(record);
       else await tx.receipts.removePrinter(viewer.merchantId);
-      await tx.audit.record({ id: this.deps.ids.newId(), merchantId: viewer.merchantId, staffId: viewer.staffId, approvedBy: null, action: 'receipt_printer', subjectId: null, detail, createdAt: now });
+      await tx.audit.record({
+        id: this.deps.ids.newId(),
+        merchantId: viewer.merchantId,
+        staffId: viewer.staffId,
+        approvedBy: null,
+        action: 'receipt_printer',
+        subjectId: null,
+        detail,
+        createdAt: now,
+      });
     });
     return success(settingOf(record));
   }
 
   private async printerOf(merchantId: string): Promise<Outcome<ReceiptPrinterRecord>> {
     const record = await this.deps.store.read((r) => r.receipts.printer(merchantId));
-    return record ? success(record) : failure(apiError(ErrorCode.invalidState, 'No receipt printer is set up: an admin sets one up first', [{ field: 'printer', message: 'not set up' }]));
+    return record
+      ? success(record)
+      : failure(
+          apiError(ErrorCode.invalidState, 'No receipt printer is set up: an admin sets one up first', [
+            { field: 'printer', message: 'not set up' },
+          ]),
+        );
   }
 
-  private async send(record: ReceiptPrinterRecord, document: Parameters<ReceiptPrinter['print']>[1], what: Record<string, unknown>): Promise<PrintResult> {
+  private async send(
+    record: ReceiptPrinterRecord,
+    document: Parameters<ReceiptPrinter['print']>[1],
+    what: Record<string, unknown>,
+  ): Promise<PrintResult> {
     const target = printerTarget(record);
     const printer = printerName(target);
     const outcome = await this.deps.printer.print(target, document);
@@ -338,14 +399,22 @@ export class Receipts {
     if (!receipt.ok) return receipt;
     const printer = await this.printerOf(viewer.merchantId);
     if (!printer.ok) return printer;
-    return success(await this.send(printer.value, printedReceipt(receipt.value.language, receipt.value, printer.value.charactersPerLine), { receipt_id: receiptId }));
+    return success(
+      await this.send(printer.value, printedReceipt(receipt.value.language, receipt.value, printer.value.charactersPerLine), {
+        receipt_id: receiptId,
+      }),
+    );
   }
 
   /**
    * Prints another of the shop's documents (a day's X or Z report) on its receipt printer, laid out
    * by `layout` for the printer's characters per line.
    */
-  async printDocument(merchantId: string, layout: (charactersPerLine: number) => PrintDocument, what: Record<string, unknown>): Promise<Outcome<PrintResult>> {
+  async printDocument(
+    merchantId: string,
+    layout: (charactersPerLine: number) => PrintDocument,
+    what: Record<string, unknown>,
+  ): Promise<Outcome<PrintResult>> {
     const printer = await this.printerOf(merchantId);
     if (!printer.ok) return printer;
     return success(await this.send(printer.value, layout(printer.value.charactersPerLine), what));
@@ -354,8 +423,17 @@ export class Receipts {
   async testPrint(viewer: ReceiptViewer): Promise<Outcome<PrintResult>> {
     const printer = await this.printerOf(viewer.merchantId);
     if (!printer.ok) return printer;
-    const { merchant, language } = await this.deps.store.read(async (r) => ({ merchant: await r.merchants.get(viewer.merchantId), language: await this.languageOf(r, viewer.merchantId) }));
-    const document = testPrintDocument(language, merchant?.name ?? '', printerName(printerTarget(printer.value)), printer.value.charactersPerLine, this.deps.clock.now().toISOString());
+    const { merchant, language } = await this.deps.store.read(async (r) => ({
+      merchant: await r.merchants.get(viewer.merchantId),
+      language: await this.languageOf(r, viewer.merchantId),
+    }));
+    const document = testPrintDocument(
+      language,
+      merchant?.name ?? '',
+      printerName(printerTarget(printer.value)),
+      printer.value.charactersPerLine,
+      this.deps.clock.now().toISOString(),
+    );
     return success(await this.send(printer.value, document, { test_print: true }));
   }
 
@@ -367,17 +445,36 @@ export class Receipts {
     const printer = await tx.receipts.printer(sale.merchantId);
     if (!printer?.autoPrint) return;
     const now = this.deps.clock.now().toISOString();
-    await tx.receipts.insertPrintJob({ id: this.deps.ids.newId(), merchantId: sale.merchantId, receiptId: sale.id, status: 'queued', attempts: 0, nextAttemptAt: now, lastError: null, printedAt: null, createdAt: now });
+    await tx.receipts.insertPrintJob({
+      id: this.deps.ids.newId(),
+      merchantId: sale.merchantId,
+      receiptId: sale.id,
+      status: 'queued',
+      attempts: 0,
+      nextAttemptAt: now,
+      lastError: null,
+      printedAt: null,
+      createdAt: now,
+    });
   }
 
   /** What a queued print job prints now: the document and the printer, or why it cannot print. */
-  async printJob(merchantId: string, receiptId: string): Promise<{ ok: true; record: ReceiptPrinterRecord; document: Parameters<ReceiptPrinter['print']>[1] } | { ok: false; message: string }> {
+  async printJob(
+    merchantId: string,
+    receiptId: string,
+  ): Promise<
+    { ok: true; record: ReceiptPrinterRecord; document: Parameters<ReceiptPrinter['print']>[1] } | { ok: false; message: string }
+  > {
     return this.deps.store.read(async (r) => {
       const printer = await r.receipts.printer(merchantId);
       if (!printer) return { ok: false as const, message: 'no receipt printer is set up any more' };
       const receipt = await this.read(r, { merchantId, role: 'admin', staffId: null }, receiptId);
       if (!receipt.ok) return { ok: false as const, message: receipt.error.message };
-      return { ok: true as const, record: printer, document: printedReceipt(receipt.value.language, receipt.value, printer.charactersPerLine) };
+      return {
+        ok: true as const,
+        record: printer,
+        document: printedReceipt(receipt.value.language, receipt.value, printer.charactersPerLine),
+      };
     });
   }
 }

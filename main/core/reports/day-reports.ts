@@ -75,7 +75,12 @@ export class DayReports {
     return this.store.read(async (r) => {
       if (of === 'shop') return daySales(r, merchantId, await shopBooks(r, merchantId), 'shop');
       const till = await r.tills.get(merchantId, of.book);
-      return daySales(r, merchantId, [{ book: of.book, name: bookName(of.book, till?.name), ...(await openDay(r, merchantId, of.book)) }], 'till');
+      return daySales(
+        r,
+        merchantId,
+        [{ book: of.book, name: bookName(of.book, till?.name), ...(await openDay(r, merchantId, of.book)) }],
+        'till',
+      );
     });
   }
 
@@ -110,11 +115,18 @@ export class DayReports {
    * Closes the open day (Z report) in one unit of work. With `closeKey`, a repeated request (a
    * retry after a lost answer) gets the day it closed before, with `replayed`, and closes nothing.
    */
-  async close(merchantId: string, terminalId: string, actor: CloseActor, closeKey?: string): Promise<Outcome<{ report: DayReport; replayed: boolean }>> {
+  async close(
+    merchantId: string,
+    terminalId: string,
+    actor: CloseActor,
+    closeKey?: string,
+  ): Promise<Outcome<{ report: DayReport; replayed: boolean }>> {
     if (actor.role === 'cashier' && actor.approvedBy === null) {
-      return failure(apiError(ErrorCode.forbidden, "Closing the day at the till needs a manager's approval", [
-        { field: 'X-Manager-Approval', message: 'missing, used or expired approval token' },
-      ]));
+      return failure(
+        apiError(ErrorCode.forbidden, "Closing the day at the till needs a manager's approval", [
+          { field: 'X-Manager-Approval', message: 'missing, used or expired approval token' },
+        ]),
+      );
     }
     const outcome = await this.store.run(async (tx): Promise<Outcome<{ record: ZReportRecord; replayed: boolean }>> => {
       if (closeKey !== undefined) {
@@ -122,7 +134,11 @@ export class DayReports {
         if (earlier) return success({ record: earlier, replayed: true });
       }
       if (await joinedElsewhere(tx, merchantId, terminalId)) {
-        return failure(apiError(ErrorCode.invalidState, `Till ${terminalId} is joined from another computer: its day is closed there`, [{ field: 'terminal_id', message: 'closes its day on its own computer' }]));
+        return failure(
+          apiError(ErrorCode.invalidState, `Till ${terminalId} is joined from another computer: its day is closed there`, [
+            { field: 'terminal_id', message: 'closes its day on its own computer' },
+          ]),
+        );
       }
       const previous = await tx.dayReports.latestZ(merchantId, terminalId);
       const range = { fromSeq: previous?.toSeq ?? 0, toSeq: await tx.dayReports.watermark(merchantId, terminalId) };
@@ -168,8 +184,11 @@ export class DayReports {
   async get(merchantId: string, terminalId: string, sequence: number): Promise<Outcome<DayReport>> {
     const found = await this.store.read(async (r) => {
       // At a centre, a till joined from another computer: the day as that till closed it.
-      const tillDay = (await joinedElsewhere(r, merchantId, terminalId)) ? await r.centre.tillDay(merchantId, terminalId, sequence) : undefined;
-      if (tillDay) return { ...tillDay.report, final_totals: daySections(await r.dayReports.dayGroups(merchantId, terminalId, sequence), {}).totals };
+      const tillDay = (await joinedElsewhere(r, merchantId, terminalId))
+        ? await r.centre.tillDay(merchantId, terminalId, sequence)
+        : undefined;
+      if (tillDay)
+        return { ...tillDay.report, final_totals: daySections(await r.dayReports.dayGroups(merchantId, terminalId, sequence), {}).totals };
       const record = await r.dayReports.getZ(merchantId, terminalId, sequence);
       return record ? zReportOf(r, record) : undefined;
     });
@@ -181,9 +200,15 @@ export class DayReports {
   async list(merchantId: string, terminalId: string, limit: number, offset: number): Promise<ZReportList> {
     const [reports, total] = await this.store.read(async (r) => {
       if (await joinedElsewhere(r, merchantId, terminalId)) {
-        return [(await r.centre.tillDays(merchantId, terminalId, limit, offset)).map((d) => d.report), await r.centre.countTillDays(merchantId, terminalId)] as const;
+        return [
+          (await r.centre.tillDays(merchantId, terminalId, limit, offset)).map((d) => d.report),
+          await r.centre.countTillDays(merchantId, terminalId),
+        ] as const;
       }
-      return [(await r.dayReports.listZ(merchantId, terminalId, limit, offset)).map(zView), await r.dayReports.countZ(merchantId, terminalId)] as const;
+      return [
+        (await r.dayReports.listZ(merchantId, terminalId, limit, offset)).map(zView),
+        await r.dayReports.countZ(merchantId, terminalId),
+      ] as const;
     });
     return {
       terminal_id: terminalId,
@@ -201,7 +226,14 @@ export class DayReports {
   }
 
   /** The range's groups and span, with the names of its cashiers (and of `people`) as they are now. */
-  private async figures(r: ReportsUnit, merchantId: string, terminalId: string, range: DayLedgerRange, people: readonly string[], options: RangeOptions = {}): Promise<DayFigures> {
+  private async figures(
+    r: ReportsUnit,
+    merchantId: string,
+    terminalId: string,
+    range: DayLedgerRange,
+    people: readonly string[],
+    options: RangeOptions = {},
+  ): Promise<DayFigures> {
     const groups = await r.dayReports.groups(merchantId, terminalId, range, options);
     const span = await r.dayReports.span(merchantId, terminalId, range, options);
     const wanted = new Set<string>(people);
@@ -211,7 +243,15 @@ export class DayReports {
       for (const s of await r.staff.listByMerchant(merchantId)) if (wanted.has(s.id)) staffNames[s.id] = s.displayName;
     }
     const shopName = (await r.merchants.get(merchantId))?.name ?? '';
-    return { groups, staffNames, shopName, firstEntryAt: span.first, lastEntryAt: span.last, firstSaleAt: span.firstSale, lastSaleAt: span.lastSale };
+    return {
+      groups,
+      staffNames,
+      shopName,
+      firstEntryAt: span.first,
+      lastEntryAt: span.last,
+      firstSaleAt: span.firstSale,
+      lastSaleAt: span.lastSale,
+    };
   }
 }
 
@@ -230,7 +270,8 @@ async function shopBooks(r: ReportsUnit, merchantId: string): Promise<OpenBook[]
     books.push({ book: till.tillId, name: till.name, ...(await openDay(r, merchantId, till.tillId)) });
   }
   const other = await openDay(r, merchantId, OTHER_TERMINALS_BOOK);
-  if (other.range.toSeq > other.range.fromSeq) books.push({ book: OTHER_TERMINALS_BOOK, name: bookName(OTHER_TERMINALS_BOOK, undefined), ...other });
+  if (other.range.toSeq > other.range.fromSeq)
+    books.push({ book: OTHER_TERMINALS_BOOK, name: bookName(OTHER_TERMINALS_BOOK, undefined), ...other });
   return books;
 }
 
@@ -239,14 +280,28 @@ async function shopBooks(r: ReportsUnit, merchantId: string): Promise<OpenBook[]
  * computer (at its centre): the entries after the last day it closed that no day it closed counts,
  * numbered as the till numbers its days.
  */
-async function openDay(r: ReportsUnit, merchantId: string, book: string): Promise<{ range: DayLedgerRange; options: RangeOptions; sequence: number; openedAt: string | null }> {
+async function openDay(
+  r: ReportsUnit,
+  merchantId: string,
+  book: string,
+): Promise<{ range: DayLedgerRange; options: RangeOptions; sequence: number; openedAt: string | null }> {
   const previous = await r.dayReports.latestZ(merchantId, book);
   const toSeq = await r.dayReports.watermark(merchantId, book);
-  const own = { range: { fromSeq: previous?.toSeq ?? 0, toSeq }, options: {}, sequence: (previous?.sequence ?? 0) + 1, openedAt: previous?.closedAt ?? null };
+  const own = {
+    range: { fromSeq: previous?.toSeq ?? 0, toSeq },
+    options: {},
+    sequence: (previous?.sequence ?? 0) + 1,
+    openedAt: previous?.closedAt ?? null,
+  };
   if (!(await joinedElsewhere(r, merchantId, book))) return own;
   const day = await r.centre.latestTillDay(merchantId, book);
   if (!day) return { ...own, options: { openAtCentre: true }, sequence: 1 };
-  return { range: { fromSeq: Math.max(own.range.fromSeq, day.centreCursor), toSeq }, options: { openAtCentre: true }, sequence: day.sequence + 1, openedAt: day.closedAt };
+  return {
+    range: { fromSeq: Math.max(own.range.fromSeq, day.centreCursor), toSeq },
+    options: { openAtCentre: true },
+    sequence: day.sequence + 1,
+    openedAt: day.closedAt,
+  };
 }
 
 /** A closed day's report: its figures as written, and a joined till's stored sales of it as they stand now. */
@@ -254,7 +309,9 @@ export async function zReportOf(r: ReportsUnit, record: ZReportRecord): Promise<
   const range = { fromSeq: record.fromSeq, toSeq: record.toSeq };
   const stored = await storedSalesOf(r, record.merchantId, record.terminalId, range);
   // A day with stored sales: its figures as closed, and as they stand now that outcomes are known.
-  const final = stored.stored_sales ? { final_totals: daySections(await r.dayReports.groups(record.merchantId, record.terminalId, range), {}).totals } : {};
+  const final = stored.stored_sales
+    ? { final_totals: daySections(await r.dayReports.groups(record.merchantId, record.terminalId, range), {}).totals }
+    : {};
   return { ...zView(record), ...stored, ...final };
 }
 
@@ -284,7 +341,12 @@ function zView(record: ZReportRecord): DayReport {
  * A joined till's stored sales of a range, read live: a Z report is provisional while any is not
  * forwarded, and final once all are (its figures, closed, stay as they were: they counted them as taken).
  */
-async function storedSalesOf(r: ReportsUnit, merchantId: string, terminalId: string, range: DayLedgerRange): Promise<{ stored_sales?: StoredSales }> {
+async function storedSalesOf(
+  r: ReportsUnit,
+  merchantId: string,
+  terminalId: string,
+  range: DayLedgerRange,
+): Promise<{ stored_sales?: StoredSales }> {
   const rows = await r.dayReports.storedSales(merchantId, terminalId, range);
   if (rows.length === 0) return {};
   const sums = (match: (status: number) => boolean) => {

@@ -24,12 +24,29 @@ export interface OpenBook {
 const amountOf = (minor: number, currency: string) => minorToAmount(minor, currencyExponent(currency) ?? 2);
 
 /** The listed entries of the open days of `books`, with their totals (`scope` shop: the whole shop's). */
-export async function daySales(r: ReportsUnit, merchantId: string, books: readonly OpenBook[], scope: DaySales['scope']): Promise<DaySales> {
+export async function daySales(
+  r: ReportsUnit,
+  merchantId: string,
+  books: readonly OpenBook[],
+  scope: DaySales['scope'],
+): Promise<DaySales> {
   const entries: LedgerEntryRow[] = [];
   for (const b of books) entries.push(...(await r.dayReports.dayEntries(merchantId, b.book, b.range, b.options)));
   const names = new Map((await r.staff.listByMerchant(merchantId)).map((s) => [s.id, s.displayName]));
   const groups: DayLedgerGroup[] = entries.flatMap((e) =>
-    e.figure === null ? [] : [{ kind: e.figure, currency: e.currency, cardBrand: e.cardBrand, entryMode: e.entryMode, staffId: e.staffId, count: 1, amountMinor: e.amountMinor }],
+    e.figure === null
+      ? []
+      : [
+          {
+            kind: e.figure,
+            currency: e.currency,
+            cardBrand: e.cardBrand,
+            entryMode: e.entryMode,
+            staffId: e.staffId,
+            count: 1,
+            amountMinor: e.amountMinor,
+          },
+        ],
   );
   const sales = new Map<string, DaySale>();
   const earlier: DayRefund[] = [];
@@ -62,9 +79,21 @@ export async function daySales(r: ReportsUnit, merchantId: string, books: readon
     const refund = { refund_id: e.eventId, amount: amountOf(e.amountMinor, e.currency), created_at: e.eventAt };
     const sale = sales.get(e.transactionId);
     if (sale) sale.refunds.push(refund);
-    else earlier.push({ ...refund, transaction_id: e.transactionId, order_id: e.orderId, currency: e.currency, card_brand: e.cardBrand, card_last_four: e.cardLastFour, till_id: e.tillId });
+    else
+      earlier.push({
+        ...refund,
+        transaction_id: e.transactionId,
+        order_id: e.orderId,
+        currency: e.currency,
+        card_brand: e.cardBrand,
+        card_last_four: e.cardLastFour,
+        till_id: e.tillId,
+      });
   }
-  const byTime = <T>(at: (x: T) => string) => (a: T, b: T) => (at(a) < at(b) ? 1 : at(a) > at(b) ? -1 : 0);
+  const byTime =
+    <T>(at: (x: T) => string) =>
+    (a: T, b: T) =>
+      at(a) < at(b) ? 1 : at(a) > at(b) ? -1 : 0;
   const one = books.length === 1 ? books[0] : undefined;
   return {
     scope,

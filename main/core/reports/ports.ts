@@ -127,7 +127,11 @@ export interface DayReportRepository {
   /** The keys of a range's counted entries (sales by transaction id, refunds by refund id): what a joined till's day counts. */
   entryKeys(merchantId: string, terminalId: string, range: DayLedgerRange): Promise<string[]>;
   /** Sales a joined till stored in a range (its own copies), by status and currency: pending (13), forwarded, declined. */
-  storedSales(merchantId: string, terminalId: string, range: DayLedgerRange): Promise<Array<{ statusCode: number; currency: string; count: number; amountMinor: number }>>;
+  storedSales(
+    merchantId: string,
+    terminalId: string,
+    range: DayLedgerRange,
+  ): Promise<Array<{ statusCode: number; currency: string; count: number; amountMinor: number }>>;
   latestZ(merchantId: string, terminalId: string): Promise<ZReportRecord | undefined>;
   getZ(merchantId: string, terminalId: string, sequence: number): Promise<ZReportRecord | undefined>;
   findZByKey(merchantId: string, terminalId: string, closeKey: string): Promise<ZReportRecord | undefined>;

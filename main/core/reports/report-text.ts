@@ -48,14 +48,24 @@ function cached<F extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, 
  */
 export function amountText(amount: number, currency: string, language: StaffLanguage = 'en'): string {
   const exponent = currencyExponent(currency) ?? 2;
-  const format = cached(`amount|${language}|${exponent}`, () => new Intl.NumberFormat(INTL_LOCALES[language], { minimumFractionDigits: exponent, maximumFractionDigits: exponent }));
+  const format = cached(
+    `amount|${language}|${exponent}`,
+    () => new Intl.NumberFormat(INTL_LOCALES[language], { minimumFractionDigits: exponent, maximumFractionDigits: exponent }),
+  );
   return format.format(amount).replace(/\u2212/g, '-');
 }
 
 /** ISO time -> "23/11/2026, 20:15" (English), "23.11.2026, 20:15" (German), ...: on a 24-hour clock in `timeZone` (default: this computer's). */
 export function timeText(iso: string | null, language: StaffLanguage = 'en', timeZone?: string): string {
   if (!iso) return '-';
-  const options: Intl.DateTimeFormatOptions = { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' };
+  const options: Intl.DateTimeFormatOptions = {
+    day: '2-digit',
+    month: '2-digit',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  };
   const format = cached(`time|${language}|${timeZone ?? ''}`, () => {
     try {
       return new Intl.DateTimeFormat(INTL_LOCALES[language], { ...options, ...(timeZone ? { timeZone } : {}) });
@@ -87,13 +97,15 @@ export function reportWords(language: StaffLanguage = 'en', timeZone?: string): 
   };
 }
 
-export const brandLabel = (brand: string, t: Translate): string => BRAND_LABELS[brand] ?? (brand === 'unknown' ? t('reports.brand.other') : brand);
+export const brandLabel = (brand: string, t: Translate): string =>
+  BRAND_LABELS[brand] ?? (brand === 'unknown' ? t('reports.brand.other') : brand);
 export const entryModeLabel = (mode: string, t: Translate): string => {
   const id = ENTRY_MODE_MESSAGES[mode];
   return id ? t(id) : mode;
 };
 /** A cashier row's name; the API's sales (no staff login) named in the language. */
-export const cashierLabel = (row: { staff_id: string | null; name: string }, t: Translate): string => (row.staff_id === null ? t('reports.cashier.api') : row.name);
+export const cashierLabel = (row: { staff_id: string | null; name: string }, t: Translate): string =>
+  row.staff_id === null ? t('reports.cashier.api') : row.name;
 
 export function reportTitle(view: DayReportView, t: Translate): string {
   return view.report === 'z' ? t('reports.title.z', { sequence: view.sequence }) : t('reports.title.x', { sequence: view.sequence });
@@ -133,7 +145,9 @@ function layout(view: DayReportView, width: number, words: ReportWords): Line[] 
   const { t } = words;
   const rule = '='.repeat(width);
   const thin = '-'.repeat(width);
-  const facts: Array<[string, string] | string> = [[t('reports.fact.opened'), view.opened_at ? words.time(view.opened_at) : t('reports.firstDayOfTill')]];
+  const facts: Array<[string, string] | string> = [
+    [t('reports.fact.opened'), view.opened_at ? words.time(view.opened_at) : t('reports.firstDayOfTill')],
+  ];
   if (view.report === 'z') {
     facts.push([t('reports.fact.closed'), words.time(view.closed_at)]);
     if (view.closed_by) facts.push([t('reports.fact.closedBy'), view.closed_by.name]);
@@ -155,7 +169,8 @@ function layout(view: DayReportView, width: number, words: ReportWords): Line[] 
   ];
   if (view.totals.length === 0) lines.push({ text: center(t('reports.print.empty'), width) });
   lines.push({ text: figureLine('', t('reports.print.count'), t('reports.print.amount'), width) });
-  for (const row of view.totals) lines.push(...figureBlock(words.upper(t('reports.print.total', { currency: row.currency })), row, width, words));
+  for (const row of view.totals)
+    lines.push(...figureBlock(words.upper(t('reports.print.total', { currency: row.currency })), row, width, words));
   const sections: Array<[string, Array<{ label: string; row: FigureRow }>]> = [
     [t('reports.byBrand'), view.by_card_brand.map((r) => ({ label: brandLabel(r.card_brand, t), row: r }))],
     [t('reports.byEntry'), view.by_entry_mode.map((r) => ({ label: entryModeLabel(r.entry_mode, t), row: r }))],
@@ -164,7 +179,8 @@ function layout(view: DayReportView, width: number, words: ReportWords): Line[] 
   for (const [title, rows] of sections) {
     if (rows.length === 0) continue;
     lines.push({ text: thin }, { text: words.upper(title).slice(0, width), bold: true });
-    for (const { label, row } of rows) lines.push(...figureBlock(`${label} ${row.currency}`, row, width, words).map((line, i) => (i === 0 ? { text: line.text } : line)));
+    for (const { label, row } of rows)
+      lines.push(...figureBlock(`${label} ${row.currency}`, row, width, words).map((line, i) => (i === 0 ? { text: line.text } : line)));
   }
   lines.push({ text: rule });
   lines.push({ text: center(view.report === 'z' ? t('reports.print.closedDay') : t('reports.print.stillOpen'), width) });

@@ -20,7 +20,14 @@ import type {
   UpdateSmtpRequest,
 } from '../../../contract/api/settings.js';
 import { ErrorCode } from '../../../contract/codes.js';
-import { AUDIT_DEFAULT_PER_PAGE, AUDIT_MAX_PER_PAGE, CHANNEL_URL_NAME_PATTERN, SMTP_SECURITY, type ChannelLanguage, type MerchantLanguage } from '../../../contract/constants.js';
+import {
+  AUDIT_DEFAULT_PER_PAGE,
+  AUDIT_MAX_PER_PAGE,
+  CHANNEL_URL_NAME_PATTERN,
+  SMTP_SECURITY,
+  type ChannelLanguage,
+  type MerchantLanguage,
+} from '../../../contract/constants.js';
 import { isCurrency } from '../../../contract/money.js';
 import { isEmailAddress, isMailSender } from '../../../contract/text-rules.js';
 import { apiError, created, failure, success, validationError, type Outcome } from '../errors.js';
@@ -65,7 +72,9 @@ function credentialView(c: CredentialRecord): ApiCredential {
 
 /** What the audit log keeps of SMTP settings: never the password, only whether one is set. */
 function smtpAudit(s: SmtpSettingsRecord | undefined): Record<string, unknown> | null {
-  return s ? { host: s.host, port: s.port, security: s.security, user: s.user, password: s.passwordSealed ? 'set' : 'not set', from: s.mailFrom } : null;
+  return s
+    ? { host: s.host, port: s.port, security: s.security, user: s.user, password: s.passwordSealed ? 'set' : 'not set', from: s.mailFrom }
+    : null;
 }
 
 export interface BackOfficeSettingsDeps {
@@ -84,7 +93,14 @@ export interface BackOfficeSettingsDeps {
 export class BackOfficeSettings {
   constructor(private readonly deps: BackOfficeSettingsDeps) {}
 
-  private audit(actor: Actor, action: string, subjectId: string | null, detail: string | null, oldValue: unknown, newValue: unknown): AuditRecord {
+  private audit(
+    actor: Actor,
+    action: string,
+    subjectId: string | null,
+    detail: string | null,
+    oldValue: unknown,
+    newValue: unknown,
+  ): AuditRecord {
     return { ...this.deps.staff.auditRecord(actor.merchantId, actor.staffId, null, action, subjectId, detail), oldValue, newValue };
   }
 
@@ -106,8 +122,10 @@ export class BackOfficeSettings {
   /** The profile form's field checks (also run when the schema refused other fields). */
   profileErrors(body: Partial<UpdateProfileRequest>): FieldError[] {
     const errors: FieldError[] = [];
-    if (typeof body.name === 'string' && (!body.name.trim() || body.name.trim().length > 120)) errors.push({ field: 'name', message: 'must be 1 to 120 characters' });
-    if (typeof body.currency === 'string' && !isCurrency(body.currency)) errors.push({ field: 'currency', message: 'must be an ISO 4217 currency code' });
+    if (typeof body.name === 'string' && (!body.name.trim() || body.name.trim().length > 120))
+      errors.push({ field: 'name', message: 'must be 1 to 120 characters' });
+    if (typeof body.currency === 'string' && !isCurrency(body.currency))
+      errors.push({ field: 'currency', message: 'must be an ISO 4217 currency code' });
     return errors;
   }
 
@@ -121,7 +139,16 @@ export class BackOfficeSettings {
       const before = { name: merchant.name, currency: merchant.currency, language: merchant.language ?? 'en' };
       await tx.merchants.updateProfile(actor.merchantId, next);
       const changed = (Object.keys(next) as Array<keyof typeof next>).filter((k) => before[k] !== next[k]);
-      await tx.audit.record(this.audit(actor, 'profile_update', actor.merchantId, changed.length ? `changed ${changed.join(', ')}` : 'saved unchanged', before, next));
+      await tx.audit.record(
+        this.audit(
+          actor,
+          'profile_update',
+          actor.merchantId,
+          changed.length ? `changed ${changed.join(', ')}` : 'saved unchanged',
+          before,
+          next,
+        ),
+      );
       return true;
     });
     return found ? this.profile(actor.merchantId) : failure(apiError(ErrorCode.notFound, 'Merchant not found'));
@@ -139,8 +166,10 @@ export class BackOfficeSettings {
     if (typeof body.url_name === 'string' && !CHANNEL_URL_NAME_PATTERN.test(body.url_name)) {
       errors.push({ field: 'url_name', message: 'must be 2 to 40 lower-case letters, digits or dashes, starting with a letter or digit' });
     }
-    if (typeof body.name === 'string' && (!body.name.trim() || body.name.trim().length > 120)) errors.push({ field: 'name', message: 'must be 1 to 120 characters' });
-    if (typeof body.currency === 'string' && !isCurrency(body.currency)) errors.push({ field: 'currency', message: 'must be an ISO 4217 currency code' });
+    if (typeof body.name === 'string' && (!body.name.trim() || body.name.trim().length > 120))
+      errors.push({ field: 'name', message: 'must be 1 to 120 characters' });
+    if (typeof body.currency === 'string' && !isCurrency(body.currency))
+      errors.push({ field: 'currency', message: 'must be an ISO 4217 currency code' });
     if (typeof body.sender_email === 'string' && body.sender_email.trim() !== '' && !isEmailAddress(body.sender_email.trim())) {
       errors.push({ field: 'sender_email', message: 'must be an e-mail address' });
     }
@@ -180,12 +209,27 @@ export class BackOfficeSettings {
     const updated = await this.deps.store.run(async (tx) => {
       const current = await tx.channels.findByUrlName(urlName);
       if (!current || current.merchantId !== actor.merchantId) return undefined;
-      const next: ChannelRecord = { ...current, name: body.name.trim(), currency: body.currency, language: body.language as ChannelLanguage, senderEmail: body.sender_email?.trim() || null };
+      const next: ChannelRecord = {
+        ...current,
+        name: body.name.trim(),
+        currency: body.currency,
+        language: body.language as ChannelLanguage,
+        senderEmail: body.sender_email?.trim() || null,
+      };
       await tx.channels.update(next);
       const fields = ['name', 'currency', 'language', 'senderEmail'] as const;
       const pick = (c: ChannelRecord) => ({ name: c.name, currency: c.currency, language: c.language, sender_email: c.senderEmail });
       const changed = fields.filter((f) => current[f] !== next[f]).map((f) => (f === 'senderEmail' ? 'sender_email' : f));
-      await tx.audit.record(this.audit(actor, 'channel_update', urlName, changed.length ? `changed ${changed.join(', ')}` : 'saved unchanged', pick(current), pick(next)));
+      await tx.audit.record(
+        this.audit(
+          actor,
+          'channel_update',
+          urlName,
+          changed.length ? `changed ${changed.join(', ')}` : 'saved unchanged',
+          pick(current),
+          pick(next),
+        ),
+      );
       return channelView(next);
     });
     return updated ? success(updated) : failure(apiError(ErrorCode.notFound, 'Channel not found'));
@@ -223,13 +267,16 @@ export class BackOfficeSettings {
     let forgotten: string | undefined;
     const revoke = this.deps.store.run(async (tx): Promise<Outcome<ApiCredential>> => {
       const current = await tx.credentials.get(credentialId);
-      if (!current || current.merchantId !== actor.merchantId || current.kind !== 'merchant') return failure(apiError(ErrorCode.notFound, 'API credentials not found'));
+      if (!current || current.merchantId !== actor.merchantId || current.kind !== 'merchant')
+        return failure(apiError(ErrorCode.notFound, 'API credentials not found'));
       if (current.revokedAt) return failure(apiError(ErrorCode.invalidState, 'These API credentials are revoked already'));
       // The cache forgets it inside the unit of work: no request can be answered from it after the commit.
       this.deps.auth.forgetCredential(current.id);
       forgotten = current.id;
       await tx.credentials.revoke(current.id, now);
-      await tx.audit.record(this.audit(actor, 'credential_revoke', current.apiKey, 'API credentials revoked', { revoked_at: null }, { revoked_at: now }));
+      await tx.audit.record(
+        this.audit(actor, 'credential_revoke', current.apiKey, 'API credentials revoked', { revoked_at: null }, { revoked_at: now }),
+      );
       return success(credentialView({ ...current, revokedAt: now }));
     });
     try {
@@ -245,17 +292,40 @@ export class BackOfficeSettings {
 
   async smtp(merchantId: string): Promise<SmtpSettings> {
     const s = await this.deps.store.read((r) => r.smtpSettings.get(merchantId));
-    if (!s) return { configured: false, host: null, port: 587, security: 'starttls', user: null, password_set: false, from: null, updated_at: null };
-    return { configured: true, host: s.host, port: s.port, security: s.security, user: s.user, password_set: s.passwordSealed !== null, from: s.mailFrom, updated_at: s.updatedAt };
+    if (!s)
+      return {
+        configured: false,
+        host: null,
+        port: 587,
+        security: 'starttls',
+        user: null,
+        password_set: false,
+        from: null,
+        updated_at: null,
+      };
+    return {
+      configured: true,
+      host: s.host,
+      port: s.port,
+      security: s.security,
+      user: s.user,
+      password_set: s.passwordSealed !== null,
+      from: s.mailFrom,
+      updated_at: s.updatedAt,
+    };
   }
 
   smtpErrors(body: Partial<UpdateSmtpRequest>): FieldError[] {
     const errors: FieldError[] = [];
-    if (typeof body.host === 'string' && !HOST.test(body.host.trim())) errors.push({ field: 'host', message: 'must be a host name or IP address' });
-    if (typeof body.security === 'string' && !(SMTP_SECURITY as readonly string[]).includes(body.security)) errors.push({ field: 'security', message: 'must be starttls, implicit or none' });
+    if (typeof body.host === 'string' && !HOST.test(body.host.trim()))
+      errors.push({ field: 'host', message: 'must be a host name or IP address' });
+    if (typeof body.security === 'string' && !(SMTP_SECURITY as readonly string[]).includes(body.security))
+      errors.push({ field: 'security', message: 'must be starttls, implicit or none' });
     if (typeof body.user === 'string' && /\s/.test(body.user.trim())) errors.push({ field: 'user', message: 'must not contain spaces' });
-    if (typeof body.from === 'string' && !isMailSender(body.from.trim())) errors.push({ field: 'from', message: 'must be a sender such as Shop <billing@shop.example>' });
-    if (typeof body.password === 'string' && body.password === '') errors.push({ field: 'password', message: 'must not be empty (send null to remove it)' });
+    if (typeof body.from === 'string' && !isMailSender(body.from.trim()))
+      errors.push({ field: 'from', message: 'must be a sender such as Shop <billing@shop.example>' });
+    if (typeof body.password === 'string' && body.password === '')
+      errors.push({ field: 'password', message: 'must not be empty (send null to remove it)' });
     return errors;
   }
 
@@ -264,7 +334,12 @@ export class BackOfficeSettings {
     if (errors.length) return failure(validationError(errors));
     await this.deps.store.run(async (tx) => {
       const current = await tx.smtpSettings.get(actor.merchantId);
-      const passwordSealed = body.password === undefined ? (current?.passwordSealed ?? null) : body.password === null ? null : this.deps.vault.seal(body.password);
+      const passwordSealed =
+        body.password === undefined
+          ? (current?.passwordSealed ?? null)
+          : body.password === null
+            ? null
+            : this.deps.vault.seal(body.password);
       const next: SmtpSettingsRecord = {
         merchantId: actor.merchantId,
         host: body.host.trim(),
@@ -276,17 +351,29 @@ export class BackOfficeSettings {
         updatedAt: this.deps.clock.now().toISOString(),
       };
       await tx.smtpSettings.save(next);
-      const passwordNote = body.password === undefined ? 'password unchanged' : body.password === null ? 'password removed' : 'password changed';
-      await tx.audit.record(this.audit(actor, 'smtp_update', `${next.host}:${next.port}`, passwordNote, smtpAudit(current), smtpAudit(next)));
+      const passwordNote =
+        body.password === undefined ? 'password unchanged' : body.password === null ? 'password removed' : 'password changed';
+      await tx.audit.record(
+        this.audit(actor, 'smtp_update', `${next.host}:${next.port}`, passwordNote, smtpAudit(current), smtpAudit(next)),
+      );
     });
     return success(await this.smtp(actor.merchantId));
   }
 
   /** The merchant's SMTP server with its password unsealed (for sending only), if one is set. */
   async smtpServer(merchantId: string, repositories?: SettingsUnit): Promise<SmtpServer | undefined> {
-    const s = repositories ? await repositories.smtpSettings.get(merchantId) : await this.deps.store.read((r) => r.smtpSettings.get(merchantId));
+    const s = repositories
+      ? await repositories.smtpSettings.get(merchantId)
+      : await this.deps.store.read((r) => r.smtpSettings.get(merchantId));
     if (!s) return undefined;
-    return { host: s.host, port: s.port, security: s.security, user: s.user, password: s.passwordSealed ? this.deps.vault.open(s.passwordSealed) : null, from: s.mailFrom };
+    return {
+      host: s.host,
+      port: s.port,
+      security: s.security,
+      user: s.user,
+      password: s.passwordSealed ? this.deps.vault.open(s.passwordSealed) : null,
+      from: s.mailFrom,
+    };
   }
 
   smtpTestErrors(body: { to?: unknown }): FieldError[] {
@@ -313,8 +400,21 @@ export class BackOfficeSettings {
       text: `This is a test e-mail from Tillgate, sent through ${server.host}:${server.port} (${server.security}).\nInvoice and receipt e-mails will be sent the same way.`,
     });
     const answer: SmtpTestResult =
-      result.kind === 'failed' ? { accepted: false, response: result.message } : { accepted: true, response: result.kind === 'sent' ? (result.response ?? 'accepted') : 'kept in the test outbox' };
-    await this.deps.store.run((tx) => tx.audit.record(this.audit(actor, 'smtp_test', to.trim(), `${answer.accepted ? 'accepted' : 'refused'}: ${answer.response.slice(0, 300)}`, null, null)));
+      result.kind === 'failed'
+        ? { accepted: false, response: result.message }
+        : { accepted: true, response: result.kind === 'sent' ? (result.response ?? 'accepted') : 'kept in the test outbox' };
+    await this.deps.store.run((tx) =>
+      tx.audit.record(
+        this.audit(
+          actor,
+          'smtp_test',
+          to.trim(),
+          `${answer.accepted ? 'accepted' : 'refused'}: ${answer.response.slice(0, 300)}`,
+          null,
+          null,
+        ),
+      ),
+    );
     return success(answer);
   }
 
@@ -327,7 +427,8 @@ export class BackOfficeSettings {
       if (typeof value === 'string' && !isTime(value)) errors.push({ field: key, message: 'must be an ISO 8601 date or date-time' });
     }
     if (typeof query.page === 'string' && Number(query.page) < 1) errors.push({ field: 'page', message: 'must be 1 or more' });
-    if (typeof query.per === 'string' && (Number(query.per) < 1 || Number(query.per) > AUDIT_MAX_PER_PAGE)) errors.push({ field: 'per', message: `must be 1 to ${AUDIT_MAX_PER_PAGE}` });
+    if (typeof query.per === 'string' && (Number(query.per) < 1 || Number(query.per) > AUDIT_MAX_PER_PAGE))
+      errors.push({ field: 'per', message: `must be 1 to ${AUDIT_MAX_PER_PAGE}` });
     return errors;
   }
 

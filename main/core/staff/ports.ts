@@ -44,7 +44,6 @@ export interface ApprovalRecord {
   expiresAt: string;
 }
 
-
 export interface StaffRepository {
   insert(staff: StaffRecord): Promise<void>;
   findByLogin(login: string): Promise<StaffRecord | undefined>;

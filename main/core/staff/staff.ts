@@ -6,7 +6,15 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import type { FieldError } from '../../../contract/api/common.js';
 import type { ResetStaffSecret } from '../../../contract/api/settings.js';
-import type { Approval, CreatedStaff, LoginRequest, OwnLanguage, OwnLanguageRequest, Session, StaffMember } from '../../../contract/api/staff.js';
+import type {
+  Approval,
+  CreatedStaff,
+  LoginRequest,
+  OwnLanguage,
+  OwnLanguageRequest,
+  Session,
+  StaffMember,
+} from '../../../contract/api/staff.js';
 import { ErrorCode } from '../../../contract/codes.js';
 import { STAFF_ROLES, type StaffRole } from '../../../contract/constants.js';
 import { isStaffLanguage, STAFF_LANGUAGES } from '../../../contract/i18n/languages.js';
@@ -69,13 +77,28 @@ export class Staff {
   ) {}
 
   /** The create form's field checks (also when the schema refused other fields); the login's uniqueness is checked on create. */
-  createErrors(input: { role?: unknown; login?: unknown; password?: unknown; pin?: unknown; display_name?: unknown; displayName?: unknown }): FieldError[] {
+  createErrors(input: {
+    role?: unknown;
+    login?: unknown;
+    password?: unknown;
+    pin?: unknown;
+    display_name?: unknown;
+    displayName?: unknown;
+  }): FieldError[] {
     const errors: FieldError[] = [];
     const name = input.display_name ?? input.displayName;
-    if (typeof name === 'string' && readsLikeATill(name)) errors.push({ field: 'display_name', message: "must be a person's name: one that reads like a till's (Till 1, TILL-2) would mix up people and tills on receipts and reports" });
-    if (typeof input.role === 'string' && !(STAFF_ROLES as readonly string[]).includes(input.role)) errors.push({ field: 'role', message: 'must be cashier, back_office or admin' });
-    if (typeof input.login === 'string' && !/^[a-z0-9][a-z0-9._-]{1,39}$/.test(input.login)) errors.push({ field: 'login', message: 'must be 2 to 40 lower-case letters, digits, dot, dash or underscore' });
-    if (typeof input.password === 'string' && input.password.length < 8) errors.push({ field: 'password', message: 'must be at least 8 characters' });
+    if (typeof name === 'string' && readsLikeATill(name))
+      errors.push({
+        field: 'display_name',
+        message:
+          "must be a person's name: one that reads like a till's (Till 1, TILL-2) would mix up people and tills on receipts and reports",
+      });
+    if (typeof input.role === 'string' && !(STAFF_ROLES as readonly string[]).includes(input.role))
+      errors.push({ field: 'role', message: 'must be cashier, back_office or admin' });
+    if (typeof input.login === 'string' && !/^[a-z0-9][a-z0-9._-]{1,39}$/.test(input.login))
+      errors.push({ field: 'login', message: 'must be 2 to 40 lower-case letters, digits, dot, dash or underscore' });
+    if (typeof input.password === 'string' && input.password.length < 8)
+      errors.push({ field: 'password', message: 'must be at least 8 characters' });
     if (typeof input.pin === 'string' && !/^\d{4,8}$/.test(input.pin)) errors.push({ field: 'pin', message: 'must be 4 to 8 digits' });
     return errors;
   }
@@ -85,13 +108,21 @@ export class Staff {
    * the back office) writes `staff_create` to the audit log in the same unit of work.
    */
   async create(input: CreateStaffInput, actor?: { staffId: string }): Promise<Outcome<CreatedStaff>> {
-    const login = input.login ?? `${input.role}-${this.ids.randomToken(3).toLowerCase().replace(/[^a-z0-9]/g, 'x')}`;
+    const login =
+      input.login ??
+      `${input.role}-${this.ids
+        .randomToken(3)
+        .toLowerCase()
+        .replace(/[^a-z0-9]/g, 'x')}`;
     const password = input.password ?? this.ids.randomToken(12);
     const errors = this.createErrors({ ...input, login, password });
     if (errors.length) return failure(validationError(errors));
     const merchant = await this.store.read((r) => r.merchants.get(input.merchantId));
     if (!merchant) return failure(fieldError('merchant', 'no such merchant'));
-    const [passwordHash, pinHash] = await Promise.all([hashPassword(password), input.pin ? hashPassword(input.pin) : Promise.resolve(null)]);
+    const [passwordHash, pinHash] = await Promise.all([
+      hashPassword(password),
+      input.pin ? hashPassword(input.pin) : Promise.resolve(null),
+    ]);
     const record: StaffRecord = {
       id: this.ids.newId(),
       merchantId: merchant.id,
@@ -108,7 +139,11 @@ export class Staff {
       await tx.staff.insert(record);
       if (actor) {
         const values = { login, display_name: record.displayName, role: record.role, pin: pinHash ? 'set' : 'not set' };
-        await tx.audit.record({ ...this.auditRecord(merchant.id, actor.staffId, null, 'staff_create', record.id, `${record.role} ${login}`), oldValue: null, newValue: values });
+        await tx.audit.record({
+          ...this.auditRecord(merchant.id, actor.staffId, null, 'staff_create', record.id, `${record.role} ${login}`),
+          oldValue: null,
+          newValue: values,
+        });
       }
       return true;
     });
@@ -120,11 +155,22 @@ export class Staff {
    * An admin renews a staff member's password or PIN (given, or generated and answered once). The
    * member's other sessions end (whoever knew the old secret is logged out); audited.
    */
-  async resetSecret(actor: { merchantId: string; staffId: string; sessionId: string }, staffId: string, input: { secret: string; value?: string }): Promise<Outcome<ResetStaffSecret>> {
+  async resetSecret(
+    actor: { merchantId: string; staffId: string; sessionId: string },
+    staffId: string,
+    input: { secret: string; value?: string },
+  ): Promise<Outcome<ResetStaffSecret>> {
     const secret = input.secret === 'pin' ? 'pin' : 'password';
     const generated = input.value === undefined;
     const value = input.value ?? (secret === 'pin' ? String(randomInt(0, 1_000_000)).padStart(6, '0') : this.ids.randomToken(12));
-    const problem = secret === 'pin' ? (/^\d{4,8}$/.test(value) ? undefined : 'must be 4 to 8 digits for a PIN') : value.length >= 8 ? undefined : 'must be at least 8 characters for a password';
+    const problem =
+      secret === 'pin'
+        ? /^\d{4,8}$/.test(value)
+          ? undefined
+          : 'must be 4 to 8 digits for a PIN'
+        : value.length >= 8
+          ? undefined
+          : 'must be at least 8 characters for a password';
     if (problem) return failure(validationError([{ field: 'value', message: problem }]));
     const hash = await hashPassword(value);
     const now = this.clock.now().toISOString();
@@ -135,7 +181,16 @@ export class Staff {
       else await tx.staff.setPasswordHash(member.id, hash);
       const count = await tx.staff.revokeSessionsOf(member.id, now, actor.sessionId);
       const detail = `${secret} ${generated ? 'generated' : 'set'} for ${member.login}; ${count} session${count === 1 ? '' : 's'} ended`;
-      await tx.audit.record(this.auditRecord(actor.merchantId, actor.staffId, null, secret === 'pin' ? 'staff_reset_pin' : 'staff_reset_password', member.id, detail));
+      await tx.audit.record(
+        this.auditRecord(
+          actor.merchantId,
+          actor.staffId,
+          null,
+          secret === 'pin' ? 'staff_reset_pin' : 'staff_reset_password',
+          member.id,
+          detail,
+        ),
+      );
       return count;
     });
     if (ended === undefined) return failure(apiError(ErrorCode.notFound, 'Staff member not found'));
@@ -156,7 +211,14 @@ export class Staff {
       await tx.staff.disable(member.id, now);
       const count = await tx.staff.revokeSessionsOf(member.id, now);
       await tx.audit.record({
-        ...this.auditRecord(actor.merchantId, actor.staffId, null, 'staff_disable', member.id, `${member.role} ${member.login}; ${count} session${count === 1 ? '' : 's'} ended`),
+        ...this.auditRecord(
+          actor.merchantId,
+          actor.staffId,
+          null,
+          'staff_disable',
+          member.id,
+          `${member.role} ${member.login}; ${count} session${count === 1 ? '' : 's'} ended`,
+        ),
         oldValue: { disabled: false },
         newValue: { disabled: true },
       });
@@ -219,8 +281,17 @@ export class Staff {
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + SESSION_MAX_MS).toISOString();
     await this.store.run(async (tx) => {
-      await tx.staff.insertSession({ id: sessionId(token), staffId: staff.id, createdAt: now.toISOString(), lastSeenAt: now.toISOString(), expiresAt, revokedAt: null });
-      await tx.audit.record(this.auditRecord(staff.merchantId, staff.id, null, 'login', null, input.pin !== undefined ? 'pin' : 'password'));
+      await tx.staff.insertSession({
+        id: sessionId(token),
+        staffId: staff.id,
+        createdAt: now.toISOString(),
+        lastSeenAt: now.toISOString(),
+        expiresAt,
+        revokedAt: null,
+      });
+      await tx.audit.record(
+        this.auditRecord(staff.merchantId, staff.id, null, 'login', null, input.pin !== undefined ? 'pin' : 'password'),
+      );
     });
     const info = await this.sessionInfo(staff, expiresAt);
     return success({ token, session: info });
@@ -229,8 +300,20 @@ export class Staff {
   private async sessionInfo(staff: StaffRecord, expiresAt: string): Promise<Session> {
     const merchant = await this.store.read((r) => r.merchants.get(staff.merchantId));
     return {
-      staff: { staff_id: staff.id, login: staff.login, display_name: staff.displayName, role: staff.role, language: staff.language ?? null },
-      merchant: { merchant_id: staff.merchantId, name: merchant?.name ?? '', currency: merchant?.currency ?? 'EUR', time_zone: this.timeZone, language: merchant?.language ?? 'en' },
+      staff: {
+        staff_id: staff.id,
+        login: staff.login,
+        display_name: staff.displayName,
+        role: staff.role,
+        language: staff.language ?? null,
+      },
+      merchant: {
+        merchant_id: staff.merchantId,
+        name: merchant?.name ?? '',
+        currency: merchant?.currency ?? 'EUR',
+        time_zone: this.timeZone,
+        language: merchant?.language ?? 'en',
+      },
       expires_at: expiresAt,
       idle_timeout_seconds: SESSION_IDLE_MS / 1000,
     };
@@ -282,7 +365,9 @@ export class Staff {
     const verified = await this.verify(source, { login, password: input.password });
     if (!verified.ok) {
       return verified.error.error_code === ErrorCode.unauthenticated
-        ? failure(apiError(ErrorCode.forbidden, 'The password is wrong: the PIN was not changed', [{ field: 'password', message: 'is wrong' }]))
+        ? failure(
+            apiError(ErrorCode.forbidden, 'The password is wrong: the PIN was not changed', [{ field: 'password', message: 'is wrong' }]),
+          )
         : verified;
     }
     const staff = verified.value;
@@ -316,7 +401,11 @@ export class Staff {
     // The cashier's own session is fine; only the approval failed (403, not a "logged out" 401).
     if (!verified.ok) {
       return verified.error.error_code === ErrorCode.unauthenticated
-        ? failure(apiError(ErrorCode.forbidden, 'Approval refused: wrong manager login, password or PIN', [{ field: 'login', message: 'wrong login, password or PIN' }]))
+        ? failure(
+            apiError(ErrorCode.forbidden, 'Approval refused: wrong manager login, password or PIN', [
+              { field: 'login', message: 'wrong login, password or PIN' },
+            ]),
+          )
         : verified;
     }
     const approver = verified.value;
@@ -327,7 +416,14 @@ export class Staff {
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + APPROVAL_TTL_MS).toISOString();
     await this.store.run((tx) =>
-      tx.staff.insertApproval({ id: sessionId(token), merchantId: approver.merchantId, action, approverId: approver.id, createdAt: now.toISOString(), expiresAt }),
+      tx.staff.insertApproval({
+        id: sessionId(token),
+        merchantId: approver.merchantId,
+        action,
+        approverId: approver.id,
+        createdAt: now.toISOString(),
+        expiresAt,
+      }),
     );
     return success({ approval_token: token, approver: approver.displayName, expires_at: expiresAt });
   }
@@ -354,7 +450,14 @@ export class Staff {
     return this.store.runAtomic((tx) => tx.staff.deleteExpiredApprovals(now));
   }
 
-  auditRecord(merchantId: string, staffId: string | null, approvedBy: string | null, action: string, subjectId: string | null, detail: string | null): AuditRecord {
+  auditRecord(
+    merchantId: string,
+    staffId: string | null,
+    approvedBy: string | null,
+    action: string,
+    subjectId: string | null,
+    detail: string | null,
+  ): AuditRecord {
     return { id: this.ids.newId(), merchantId, staffId, approvedBy, action, subjectId, detail, createdAt: this.clock.now().toISOString() };
   }
 

@@ -24,7 +24,6 @@ import { transactionView } from '../transactions/queries.js';
 const CHARGED: ReadonlySet<number> = new Set([S.pending, S.completed, S.authorized, S.refunded, S.partly_refunded, S.chargeback]);
 const ORDER_ID = /^[\x20-\x7e]{1,100}$/;
 
-
 function view(a: TillAttemptRecord): TillAttempt {
   return {
     attempt_id: a.id,
@@ -91,7 +90,9 @@ export class TillAttempts {
         if (!moved) return failure(inProgress(open));
         return success({ ...view(open), idempotency_key: input.idempotency_key, updated_at: now });
       }
-      await this.store.run((tx) => tx.tillAttempts.resolve(open.id, 'not_charged', settled.transaction?.transaction_id ?? null, this.clock.now().toISOString()));
+      await this.store.run((tx) =>
+        tx.tillAttempts.resolve(open.id, 'not_charged', settled.transaction?.transaction_id ?? null, this.clock.now().toISOString()),
+      );
     }
     const charged = this.tillLink?.linked ? undefined : await this.chargedTransaction(merchantId, input.order_id);
     if (charged) return failure(alreadyCharged(input.order_id, charged.id));
@@ -130,7 +131,9 @@ export class TillAttempts {
     const now = this.clock.now().toISOString();
     await this.store.run((tx) => tx.tillAttempts.resolve(open.id, settled.state, settled.transaction?.transaction_id ?? null, now));
     const attempt = view({ ...open, resolvedAt: now });
-    return settled.state === 'approved' ? { state: 'approved', attempt, transaction: settled.transaction } : { state: 'not_charged', attempt, transaction: settled.transaction };
+    return settled.state === 'approved'
+      ? { state: 'approved', attempt, transaction: settled.transaction }
+      : { state: 'not_charged', attempt, transaction: settled.transaction };
   }
 
   /**
@@ -144,7 +147,9 @@ export class TillAttempts {
     const transactions = await this.orderTransactions(attempt.merchantId, attempt.orderId);
     const charged = transactions.find((t) => CHARGED.has(t.statusCode));
     const first = transactions[0];
-    return charged ? { state: 'approved', transaction: transactionView(charged) } : { state: 'not_charged', transaction: first ? transactionView(first) : null };
+    return charged
+      ? { state: 'approved', transaction: transactionView(charged) }
+      : { state: 'not_charged', transaction: first ? transactionView(first) : null };
   }
 
   private orderTransactions(merchantId: string, orderId: string): Promise<TransactionRecord[]> {
@@ -161,7 +166,9 @@ function inProgress(open: TillAttemptRecord) {
 }
 
 function alreadyCharged(orderId: string, transactionId: string) {
-  return apiError(ErrorCode.invalidState, `The sale ${orderId} was already charged (transaction ${transactionId}): it is not charged again`, [
-    { field: 'order_id', message: `was charged in transaction ${transactionId}` },
-  ]);
+  return apiError(
+    ErrorCode.invalidState,
+    `The sale ${orderId} was already charged (transaction ${transactionId}): it is not charged again`,
+    [{ field: 'order_id', message: `was charged in transaction ${transactionId}` }],
+  );
 }

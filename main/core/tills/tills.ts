@@ -12,7 +12,16 @@
  */
 import { createHash } from 'node:crypto';
 import type { FieldError } from '../../../contract/api/common.js';
-import { TILL_SILENT_WARNING_MINUTES, type CreateTillRequest, type TakenTill, type TakeTillRequest, type Till, type TillList, type TillRemote, type UpdateTillRequest } from '../../../contract/api/tills.js';
+import {
+  TILL_SILENT_WARNING_MINUTES,
+  type CreateTillRequest,
+  type TakenTill,
+  type TakeTillRequest,
+  type Till,
+  type TillList,
+  type TillRemote,
+  type UpdateTillRequest,
+} from '../../../contract/api/tills.js';
 import { ErrorCode } from '../../../contract/codes.js';
 import { defaultTillName, TILL_HOLD_STALE_SECONDS, TILL_ID_PATTERN, TILL_RETIRE_REFUSED } from '../../../contract/constants.js';
 import { apiError, created, failure, fieldError, success, validationError, type ApiError, type Outcome } from '../errors.js';
@@ -49,11 +58,15 @@ function notFound(tillId: string): ApiError {
 }
 
 function tillIdProblem(value: unknown): FieldError | undefined {
-  return typeof value === 'string' && TILL_ID_PATTERN.test(value) ? undefined : { field: 'till_id', message: "must be 1 to 40 letters, digits, '-', '_' or '.', starting with a letter or digit" };
+  return typeof value === 'string' && TILL_ID_PATTERN.test(value)
+    ? undefined
+    : { field: 'till_id', message: "must be 1 to 40 letters, digits, '-', '_' or '.', starting with a letter or digit" };
 }
 
 function nameProblem(value: unknown): FieldError | undefined {
-  return typeof value === 'string' && value.trim() !== '' && value.trim().length <= NAME_MAX ? undefined : { field: 'name', message: `must be 1 to ${NAME_MAX} characters` };
+  return typeof value === 'string' && value.trim() !== '' && value.trim().length <= NAME_MAX
+    ? undefined
+    : { field: 'name', message: `must be 1 to ${NAME_MAX} characters` };
 }
 
 export class Tills {
@@ -73,7 +86,14 @@ export class Tills {
     return till.holder && till.holder.seenAt >= this.staleBefore() ? till.holder : null;
   }
 
-  private async view(r: TillsUnit, till: TillRecord, sessionId: string | null, names?: Map<string, string>, shops?: Map<string, string>, links?: TillLinkRecord[]): Promise<Till> {
+  private async view(
+    r: TillsUnit,
+    till: TillRecord,
+    sessionId: string | null,
+    names?: Map<string, string>,
+    shops?: Map<string, string>,
+    links?: TillLinkRecord[],
+  ): Promise<Till> {
     const staffNames = names ?? new Map((await r.staff.listByMerchant(till.merchantId)).map((s) => [s.id, s.displayName]));
     const terminals = shops ?? new Map((await r.shops.terminals(till.merchantId)).map((t) => [t.terminalId, t.shopId]));
     const link = (links ?? (await r.centre.links(till.merchantId))).find((l) => l.tillId === till.tillId);
@@ -97,7 +117,11 @@ export class Tills {
           }
         : null,
       // A till on another computer closes its day there: its report says where it stands.
-      day: link?.report?.day ?? { sequence: (previous?.sequence ?? 0) + 1, opened_at: previous?.closedAt ?? null, open: watermark > (previous?.toSeq ?? 0) },
+      day: link?.report?.day ?? {
+        sequence: (previous?.sequence ?? 0) + 1,
+        opened_at: previous?.closedAt ?? null,
+        open: watermark > (previous?.toSeq ?? 0),
+      },
       remote: link ? remoteView(link, this.clock.now(), await booksOf(r, link, watermark, this.clock.now())) : null,
     };
   }
@@ -108,10 +132,19 @@ export class Tills {
       const all = await r.tills.listByMerchant(merchantId);
       const names = new Map((await r.staff.listByMerchant(merchantId)).map((s) => [s.id, s.displayName]));
       const shops = new Map((await r.shops.terminals(merchantId)).map((t) => [t.terminalId, t.shopId]));
-      const shown = all.filter((t) => options.retired === true || t.retiredAt === null).sort((a, b) => Number(a.retiredAt !== null) - Number(b.retiredAt !== null) || (a.tillId < b.tillId ? -1 : a.tillId > b.tillId ? 1 : 0));
+      const shown = all
+        .filter((t) => options.retired === true || t.retiredAt === null)
+        .sort(
+          (a, b) => Number(a.retiredAt !== null) - Number(b.retiredAt !== null) || (a.tillId < b.tillId ? -1 : a.tillId > b.tillId ? 1 : 0),
+        );
       const links = await r.centre.links(merchantId);
-      const held = all.find((t) => t.retiredAt === null && this.liveHolder(t)?.sessionId === sessionId && !links.some((l) => l.tillId === t.tillId));
-      return { tills: await Promise.all(shown.map((t) => this.view(r, t, sessionId, names, shops, links))), this_screen: held?.tillId ?? null };
+      const held = all.find(
+        (t) => t.retiredAt === null && this.liveHolder(t)?.sessionId === sessionId && !links.some((l) => l.tillId === t.tillId),
+      );
+      return {
+        tills: await Promise.all(shown.map((t) => this.view(r, t, sessionId, names, shops, links))),
+        this_screen: held?.tillId ?? null,
+      };
     });
   }
 
@@ -131,19 +164,35 @@ export class Tills {
 
   /** A new till of the merchant (audited: till_create); with a shop, its terminal is assigned to it in the same unit. */
   async create(merchantId: string, input: CreateTillRequest, actor: TillActor): Promise<Outcome<Till>> {
-    const errors = [tillIdProblem(input.till_id), ...(input.name !== undefined ? [nameProblem(input.name)] : [])].filter((e): e is FieldError => e !== undefined);
+    const errors = [tillIdProblem(input.till_id), ...(input.name !== undefined ? [nameProblem(input.name)] : [])].filter(
+      (e): e is FieldError => e !== undefined,
+    );
     if (errors.length) return failure(validationError(errors));
     const now = this.clock.now().toISOString();
-    const record = { merchantId, tillId: input.till_id, name: input.name?.trim() || defaultTillName(input.till_id), createdAt: now, retiredAt: null };
+    const record = {
+      merchantId,
+      tillId: input.till_id,
+      name: input.name?.trim() || defaultTillName(input.till_id),
+      createdAt: now,
+      retiredAt: null,
+    };
     const outcome = await this.store.run(async (tx): Promise<Outcome<Till>> => {
-      if (!(await tx.merchants.get(merchantId))) return failure(apiError(ErrorCode.notFound, 'Merchant not found', [{ field: 'merchant', message: 'no such merchant' }]));
+      if (!(await tx.merchants.get(merchantId)))
+        return failure(apiError(ErrorCode.notFound, 'Merchant not found', [{ field: 'merchant', message: 'no such merchant' }]));
       if (input.shop_id !== undefined) {
         const shop = await tx.shops.get(input.shop_id);
-        if (!shop || shop.merchantId !== merchantId) return failure(apiError(ErrorCode.notFound, 'Shop not found', [{ field: 'shop_id', message: 'no such shop of this merchant' }]));
+        if (!shop || shop.merchantId !== merchantId)
+          return failure(apiError(ErrorCode.notFound, 'Shop not found', [{ field: 'shop_id', message: 'no such shop of this merchant' }]));
       }
       if (!(await tx.tills.insert(record))) return failure(fieldError('till_id', 'is taken: the shop has a till of this id'));
-      if (input.shop_id !== undefined) await tx.shops.assignTerminal({ merchantId, terminalId: input.till_id, shopId: input.shop_id, assignedAt: now });
-      await tx.audit.record(this.audit(merchantId, actor, 'till_create', input.till_id, `till ${input.till_id} "${record.name}"`, null, { name: record.name, shop_id: input.shop_id ?? null }));
+      if (input.shop_id !== undefined)
+        await tx.shops.assignTerminal({ merchantId, terminalId: input.till_id, shopId: input.shop_id, assignedAt: now });
+      await tx.audit.record(
+        this.audit(merchantId, actor, 'till_create', input.till_id, `till ${input.till_id} "${record.name}"`, null, {
+          name: record.name,
+          shop_id: input.shop_id ?? null,
+        }),
+      );
       const stored = await tx.tills.get(merchantId, input.till_id);
       return created(await this.view(tx, stored as TillRecord, null));
     });
@@ -162,21 +211,37 @@ export class Tills {
       if (!till) return failure(notFound(tillId));
       if (input.name !== undefined && input.name.trim() !== till.name) {
         await tx.tills.rename(merchantId, tillId, input.name.trim());
-        await tx.audit.record(this.audit(merchantId, actor, 'till_rename', tillId, `till ${tillId} renamed`, { name: till.name }, { name: input.name.trim() }));
+        await tx.audit.record(
+          this.audit(merchantId, actor, 'till_rename', tillId, `till ${tillId} renamed`, { name: till.name }, { name: input.name.trim() }),
+        );
       }
       if (input.retired === true && till.retiredAt === null) {
         if (await tx.tillAttempts.open(merchantId, tillId)) {
-          return failure(apiError(ErrorCode.invalidState, `Till ${tillId} has a card payment whose outcome is not known yet`, [{ field: 'retired', message: TILL_RETIRE_REFUSED.openAttempt }]));
+          return failure(
+            apiError(ErrorCode.invalidState, `Till ${tillId} has a card payment whose outcome is not known yet`, [
+              { field: 'retired', message: TILL_RETIRE_REFUSED.openAttempt },
+            ]),
+          );
         }
         const closedTo = (await tx.dayReports.latestZ(merchantId, tillId))?.toSeq ?? 0;
         if ((await tx.dayReports.watermark(merchantId, tillId)) > closedTo) {
-          return failure(apiError(ErrorCode.invalidState, `Till ${tillId} has sales of a day that is not closed`, [{ field: 'retired', message: TILL_RETIRE_REFUSED.dayNotClosed }]));
+          return failure(
+            apiError(ErrorCode.invalidState, `Till ${tillId} has sales of a day that is not closed`, [
+              { field: 'retired', message: TILL_RETIRE_REFUSED.dayNotClosed },
+            ]),
+          );
         }
         if ((await tx.tills.listByMerchant(merchantId)).filter((t) => t.retiredAt === null).length <= 1) {
-          return failure(apiError(ErrorCode.invalidState, 'The shop keeps at least one till', [{ field: 'retired', message: TILL_RETIRE_REFUSED.lastTill }]));
+          return failure(
+            apiError(ErrorCode.invalidState, 'The shop keeps at least one till', [
+              { field: 'retired', message: TILL_RETIRE_REFUSED.lastTill },
+            ]),
+          );
         }
         await tx.tills.retire(merchantId, tillId, now);
-        await tx.audit.record(this.audit(merchantId, actor, 'till_retire', tillId, `till ${tillId} retired`, { retired_at: null }, { retired_at: now }));
+        await tx.audit.record(
+          this.audit(merchantId, actor, 'till_retire', tillId, `till ${tillId} retired`, { retired_at: null }, { retired_at: now }),
+        );
       }
       return success(await this.view(tx, (await tx.tills.get(merchantId, tillId)) as TillRecord, null));
     });
@@ -197,16 +262,25 @@ export class Tills {
     return this.store.run(async (tx): Promise<Outcome<TakenTill>> => {
       const till = await tx.tills.get(session.merchantId, input.till_id);
       if (!till) return failure(notFound(input.till_id));
-      if (till.retiredAt !== null) return failure(apiError(ErrorCode.invalidState, `Till ${input.till_id} is retired`, [{ field: 'till_id', message: 'is retired' }]));
+      if (till.retiredAt !== null)
+        return failure(apiError(ErrorCode.invalidState, `Till ${input.till_id} is retired`, [{ field: 'till_id', message: 'is retired' }]));
       // A till joined from another computer sells there, never on a screen of this gateway (D19).
       if ((await tx.centre.links(session.merchantId)).some((l) => l.tillId === input.till_id)) {
-        return failure(apiError(ErrorCode.invalidState, `${till.name} is joined from another computer and sells there`, [{ field: 'till_id', message: 'is a till on another computer' }]));
+        return failure(
+          apiError(ErrorCode.invalidState, `${till.name} is joined from another computer and sells there`, [
+            { field: 'till_id', message: 'is a till on another computer' },
+          ]),
+        );
       }
       // A screen whose till was taken over gets this too at its next heartbeat: it does not take it back by itself.
-      if (!(await tx.tills.take(session.merchantId, input.till_id, hold, presented, this.staleBefore(), input.take_over === true))) return failure(await this.inUse(tx, till));
+      if (!(await tx.tills.take(session.merchantId, input.till_id, hold, presented, this.staleBefore(), input.take_over === true)))
+        return failure(await this.inUse(tx, till));
       await tx.tills.release(session.sessionId, input.till_id);
       const taken = (await tx.tills.get(session.merchantId, input.till_id)) as TillRecord;
-      return success({ ...(await this.view(tx, taken, session.sessionId)), claim: taken.holder?.claimHash === hold.claimHash ? claim : null });
+      return success({
+        ...(await this.view(tx, taken, session.sessionId)),
+        claim: taken.holder?.claimHash === hold.claimHash ? claim : null,
+      });
     });
   }
 
@@ -234,7 +308,11 @@ export class Tills {
       const active = (await r.tills.listByMerchant(session.merchantId)).filter((t) => t.retiredAt === null && !joined.has(t.tillId));
       const [only] = active;
       if (active.length !== 1 || !only) {
-        return failure(apiError(ErrorCode.validation, 'This screen has not chosen its till', [{ field: 'till_id', message: 'choose this screen\'s till first' }]));
+        return failure(
+          apiError(ErrorCode.validation, 'This screen has not chosen its till', [
+            { field: 'till_id', message: "choose this screen's till first" },
+          ]),
+        );
       }
       const holder = this.liveHolder(only);
       if (holder && holder.sessionId !== session.sessionId) return failure(await this.inUse(r, only));
@@ -245,12 +323,35 @@ export class Tills {
   /** 409 (4005): who has the till open (the screen asking may be the one it was taken over from). */
   private async inUse(r: TillsUnit, till: TillRecord): Promise<ApiError> {
     const holder = this.liveHolder(till);
-    const name = holder?.staffId ? (await r.staff.listByMerchant(till.merchantId)).find((s) => s.id === holder.staffId)?.displayName : undefined;
-    return apiError(ErrorCode.tillInUse, `Till ${till.tillId} is open on another screen${name ? ` (${name})` : ''}`, [{ field: 'till_id', message: 'is open on another screen' }]);
+    const name = holder?.staffId
+      ? (await r.staff.listByMerchant(till.merchantId)).find((s) => s.id === holder.staffId)?.displayName
+      : undefined;
+    return apiError(ErrorCode.tillInUse, `Till ${till.tillId} is open on another screen${name ? ` (${name})` : ''}`, [
+      { field: 'till_id', message: 'is open on another screen' },
+    ]);
   }
 
-  private audit(merchantId: string, actor: TillActor, action: string, subjectId: string, detail: string, oldValue: unknown, newValue: unknown): AuditRecord {
-    return { id: this.ids.newId(), merchantId, staffId: actor.staffId, approvedBy: null, action, subjectId, detail, createdAt: this.clock.now().toISOString(), oldValue, newValue };
+  private audit(
+    merchantId: string,
+    actor: TillActor,
+    action: string,
+    subjectId: string,
+    detail: string,
+    oldValue: unknown,
+    newValue: unknown,
+  ): AuditRecord {
+    return {
+      id: this.ids.newId(),
+      merchantId,
+      staffId: actor.staffId,
+      approvedBy: null,
+      action,
+      subjectId,
+      detail,
+      createdAt: this.clock.now().toISOString(),
+      oldValue,
+      newValue,
+    };
   }
 }
 

@@ -15,7 +15,13 @@ import type { FieldError } from '../../../contract/api/common.js';
 import type { TransactionExportQuery } from '../../../contract/api/transactions.js';
 import { statusName } from '../../../contract/codes.js';
 import { exponentOf, minorToText } from '../../../contract/money.js';
-import { DEFAULT_EXPORT_COLUMNS, EXPORT_CHUNK_ROWS, EXPORT_COLUMNS, EXPORT_PART_MAX_ROWS, type ExportColumn } from '../../../contract/transaction-list.js';
+import {
+  DEFAULT_EXPORT_COLUMNS,
+  EXPORT_CHUNK_ROWS,
+  EXPORT_COLUMNS,
+  EXPORT_PART_MAX_ROWS,
+  type ExportColumn,
+} from '../../../contract/transaction-list.js';
 import { failure, success, validationError, type Outcome } from '../errors.js';
 import type { Clock } from '../kernel.js';
 import type { Store } from '../unit-of-work.js';
@@ -42,7 +48,16 @@ export interface ExportOptions {
 
 const COLUMN_SET: ReadonlySet<string> = new Set(EXPORT_COLUMNS);
 /** Columns of free text from the merchant or customer: guarded against spreadsheet formulas. */
-const TEXT_COLUMNS: ReadonlySet<ExportColumn> = new Set(['order_id', 'message', 'merchant_reference', 'additional_transaction_data', 'sepa_mandate', 'parent_id', 'cashier', 'till_id']);
+const TEXT_COLUMNS: ReadonlySet<ExportColumn> = new Set([
+  'order_id',
+  'message',
+  'merchant_reference',
+  'additional_transaction_data',
+  'sepa_mandate',
+  'parent_id',
+  'cashier',
+  'till_id',
+]);
 
 /** One CSV field (RFC 4180): quoted when it holds a comma, quote or line break. */
 export function csvField(value: string): string {
@@ -67,7 +82,16 @@ export class ZonedTimestamps {
     this.parts =
       timeZone === 'UTC'
         ? undefined
-        : new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+        : new Intl.DateTimeFormat('en-US', {
+            timeZone,
+            hourCycle: 'h23',
+            year: 'numeric',
+            month: '2-digit',
+            day: '2-digit',
+            hour: '2-digit',
+            minute: '2-digit',
+            second: '2-digit',
+          });
   }
 
   /** Whether `name` is a time zone this runtime knows. */
@@ -87,7 +111,14 @@ export class ZonedTimestamps {
     for (const part of (this.parts as Intl.DateTimeFormat).formatToParts(new Date(ms))) {
       if (part.type !== 'literal') fields[part.type] = Number(part.value);
     }
-    const local = Date.UTC(fields.year ?? 1970, (fields.month ?? 1) - 1, fields.day ?? 1, fields.hour ?? 0, fields.minute ?? 0, fields.second ?? 0);
+    const local = Date.UTC(
+      fields.year ?? 1970,
+      (fields.month ?? 1) - 1,
+      fields.day ?? 1,
+      fields.hour ?? 0,
+      fields.minute ?? 0,
+      fields.second ?? 0,
+    );
     return Math.round((local - Math.floor(ms / 1000) * 1000) / 60_000);
   }
 
@@ -234,20 +265,35 @@ export function parseExportQuery(query: TransactionExportQuery): Outcome<ParsedE
     const names = query.columns.split(',').map((name) => name.trim());
     const unknown = names.filter((name) => !COLUMN_SET.has(name));
     if (names.length === 0 || names.every((name) => name === '') || unknown.length) {
-      errors.push({ field: 'columns', message: `must be a comma-separated list of: ${EXPORT_COLUMNS.join(', ')}${unknown.length ? ` (unknown: ${unknown.filter((n) => n).slice(0, 5).join(', ') || 'an empty name'})` : ''}` });
+      errors.push({
+        field: 'columns',
+        message: `must be a comma-separated list of: ${EXPORT_COLUMNS.join(', ')}${
+          unknown.length
+            ? ` (unknown: ${
+                unknown
+                  .filter((n) => n)
+                  .slice(0, 5)
+                  .join(', ') || 'an empty name'
+              })`
+            : ''
+        }`,
+      });
     } else {
       columns = [...new Set(names)] as ExportColumn[];
     }
   }
   const timeZone = query.time_zone ?? 'UTC';
-  if (!ZonedTimestamps.isTimeZone(timeZone)) errors.push({ field: 'time_zone', message: 'must be an IANA time zone such as Europe/Berlin, or UTC' });
+  if (!ZonedTimestamps.isTimeZone(timeZone))
+    errors.push({ field: 'time_zone', message: 'must be an IANA time zone such as Europe/Berlin, or UTC' });
   let limit: number | undefined;
   if (query.limit !== undefined) {
     limit = /^\d{1,6}$/.test(query.limit) ? Number(query.limit) : Number.NaN;
-    if (!(limit >= 1 && limit <= EXPORT_PART_MAX_ROWS)) errors.push({ field: 'limit', message: `must be a whole number from 1 to ${EXPORT_PART_MAX_ROWS}` });
+    if (!(limit >= 1 && limit <= EXPORT_PART_MAX_ROWS))
+      errors.push({ field: 'limit', message: `must be a whole number from 1 to ${EXPORT_PART_MAX_ROWS}` });
   }
   const startingAfter = parseStartingAfter(query.starting_after, errors);
-  if (query.header !== undefined && query.header !== '0' && query.header !== '1') errors.push({ field: 'header', message: 'must be 1 (a header line) or 0 (none)' });
+  if (query.header !== undefined && query.header !== '0' && query.header !== '1')
+    errors.push({ field: 'header', message: 'must be 1 (a header line) or 0 (none)' });
   if (errors.length) return failure(validationError(errors));
   return success({ filter, columns, timeZone, limit, startingAfter, header: query.header !== '0' });
 }
@@ -261,10 +307,30 @@ export function exportQueryErrors(query: Record<string, unknown>): FieldError[] 
 
 /** A short account of an export for the audit log: rows, columns, time zone and the filters given. */
 function auditDetail(query: TransactionExportQuery, columns: readonly string[], timeZone: string, total: number): string {
-  const filters = (['from', 'to', 'status', 'currency', 'order_id', 'payment_type', 'card_last_four', 'amount', 'amount_min', 'amount_max', 'search'] as const)
+  const filters = (
+    [
+      'from',
+      'to',
+      'status',
+      'currency',
+      'order_id',
+      'payment_type',
+      'card_last_four',
+      'amount',
+      'amount_min',
+      'amount_max',
+      'search',
+    ] as const
+  )
     .filter((key) => query[key] !== undefined)
     .map((key) => `${key}=${String(query[key])}`);
-  return [`${total} rows`, `columns ${columns.join(',')}`, `time zone ${timeZone}`, filters.length ? `filters ${filters.join(' ')}` : 'no filters', ...(query.starting_after ? [`after ${query.starting_after}`] : [])]
+  return [
+    `${total} rows`,
+    `columns ${columns.join(',')}`,
+    `time zone ${timeZone}`,
+    filters.length ? `filters ${filters.join(' ')}` : 'no filters',
+    ...(query.starting_after ? [`after ${query.starting_after}`] : []),
+  ]
     .join('; ')
     .slice(0, 1000);
 }
@@ -284,7 +350,12 @@ export class TransactionExport {
     const now = this.clock.now();
     // Rows created after the start are not part of this export: the count and the rows agree.
     const nowIso = now.toISOString();
-    const filter: TransactionFilter = { ...parsed.value.filter, to: parsed.value.filter.to !== undefined && parsed.value.filter.to < nowIso ? parsed.value.filter.to : nowIso, limit: this.chunkRows, offset: 0 };
+    const filter: TransactionFilter = {
+      ...parsed.value.filter,
+      to: parsed.value.filter.to !== undefined && parsed.value.filter.to < nowIso ? parsed.value.filter.to : nowIso,
+      limit: this.chunkRows,
+      offset: 0,
+    };
     if (startingAfter !== undefined) {
       const position = await keysetPosition(this.store, merchantId, startingAfter);
       if (!position.ok) return position;
@@ -292,12 +363,16 @@ export class TransactionExport {
     }
     const remaining = await this.store.read((r) => r.transactions.count(merchantId, filter));
     const time = new ZonedTimestamps(timeZone);
-    const staffNames = columns.includes('cashier') ? new Map((await this.store.read((r) => r.staff.listByMerchant(merchantId))).map((s) => [s.id, s.displayName])) : new Map<string, string>();
+    const staffNames = columns.includes('cashier')
+      ? new Map((await this.store.read((r) => r.staff.listByMerchant(merchantId))).map((s) => [s.id, s.displayName]))
+      : new Map<string, string>();
     const context: ExportContext = { time, staffNames };
     const headerLine = header ? `${columns.join(',')}\r\n` : '';
 
     if (options.staffId) {
-      await this.staff.recordAudit(this.staff.auditRecord(merchantId, options.staffId, null, 'export', null, auditDetail(query, columns, timeZone, remaining)));
+      await this.staff.recordAudit(
+        this.staff.auditRecord(merchantId, options.staffId, null, 'export', null, auditDetail(query, columns, timeZone, remaining)),
+      );
     }
     const filename = `transactions-${time.compact(now.getTime())}.csv`;
 
@@ -306,12 +381,28 @@ export class TransactionExport {
       const rows = await this.store.read((r) => r.transactions.list(merchantId, { ...filter, limit: limit + 1 }));
       const part = rows.slice(0, limit);
       const text = headerLine + part.map((t) => csvLine(t, columns, context)).join('');
-      return success({ filename, total: remaining, nextStartingAfter: rows.length > limit ? (part.at(-1)?.id ?? null) : null, body: single(text) });
+      return success({
+        filename,
+        total: remaining,
+        nextStartingAfter: rows.length > limit ? (part.at(-1)?.id ?? null) : null,
+        body: single(text),
+      });
     }
-    return success({ filename, total: remaining, nextStartingAfter: null, body: this.stream(merchantId, filter, columns, context, headerLine) });
+    return success({
+      filename,
+      total: remaining,
+      nextStartingAfter: null,
+      body: this.stream(merchantId, filter, columns, context, headerLine),
+    });
   }
 
-  private async *stream(merchantId: string, filter: TransactionFilter, columns: readonly ExportColumn[], context: ExportContext, headerLine: string): AsyncGenerator<string> {
+  private async *stream(
+    merchantId: string,
+    filter: TransactionFilter,
+    columns: readonly ExportColumn[],
+    context: ExportContext,
+    headerLine: string,
+  ): AsyncGenerator<string> {
     if (headerLine) yield headerLine;
     let after = filter.after;
     for (;;) {

@@ -2,7 +2,16 @@
 import type { FieldError } from '../../../contract/api/common.js';
 import type { Transaction, TransactionDetail, TransactionEvent, Refund, TransactionListQuery } from '../../../contract/api/transactions.js';
 import { isStatusCode, refundStatusName, statusName } from '../../../contract/codes.js';
-import { INVOICE_NUMBER_MAX_LENGTH, MAX_AMOUNT_TEXT, OTHER_TERMINALS_BOOK, PAYMENT_TYPES, TILL_ID_PATTERN, TRANSACTION_LIST_MAX_LIMIT, TRANSACTION_LIST_DEFAULT_LIMIT, type PaymentType } from '../../../contract/constants.js';
+import {
+  INVOICE_NUMBER_MAX_LENGTH,
+  MAX_AMOUNT_TEXT,
+  OTHER_TERMINALS_BOOK,
+  PAYMENT_TYPES,
+  TILL_ID_PATTERN,
+  TRANSACTION_LIST_MAX_LIMIT,
+  TRANSACTION_LIST_DEFAULT_LIMIT,
+  type PaymentType,
+} from '../../../contract/constants.js';
 import { currencyExponent, isCurrency, minorToAmount, minorToText } from '../../../contract/money.js';
 import { readSearch } from '../paging.js';
 import { failure, success, validationError, type Outcome } from '../errors.js';
@@ -109,7 +118,8 @@ export function parseFilters(query: ListFilterQuery, errors: FieldError[]): Omit
     }
   }
   if (query.card_last_four !== undefined) {
-    if (!/^\d{4}$/.test(query.card_last_four)) errors.push({ field: 'card_last_four', message: 'must be the last four digits of a card, e.g. 1111' });
+    if (!/^\d{4}$/.test(query.card_last_four))
+      errors.push({ field: 'card_last_four', message: 'must be the last four digits of a card, e.g. 1111' });
     else filter.cardLastFour = query.card_last_four;
   }
   const currency = query.currency !== undefined && isCurrency(query.currency) ? query.currency : undefined;
@@ -121,17 +131,26 @@ export function parseFilters(query: ListFilterQuery, errors: FieldError[]): Omit
   } else if (min !== undefined && max !== undefined && min > max) {
     errors.push({ field: 'amount_min', message: 'must not be more than `amount_max`' });
   } else if (exact !== undefined || min !== undefined || max !== undefined) {
-    filter.amountScaled = { ...(exact !== undefined ? { exact } : {}), ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) };
+    filter.amountScaled = {
+      ...(exact !== undefined ? { exact } : {}),
+      ...(min !== undefined ? { min } : {}),
+      ...(max !== undefined ? { max } : {}),
+    };
   }
   if (query.till_id !== undefined) {
-    if (query.till_id !== OTHER_TERMINALS_BOOK && !TILL_ID_PATTERN.test(query.till_id)) errors.push({ field: 'till_id', message: "must be a till's id (e.g. TILL-2), or * for other terminals" });
+    if (query.till_id !== OTHER_TERMINALS_BOOK && !TILL_ID_PATTERN.test(query.till_id))
+      errors.push({ field: 'till_id', message: "must be a till's id (e.g. TILL-2), or * for other terminals" });
     else filter.tillId = query.till_id;
   }
   if (query.staff_id !== undefined) {
     if (!/^[\x21-\x7e]{1,64}$/.test(query.staff_id)) errors.push({ field: 'staff_id', message: "must be a staff member's id" });
     else filter.staffId = query.staff_id;
   }
-  const search = readSearch(query.search, "a transaction id, an order id, an invoice number, a card's last four digits or a till's id", errors);
+  const search = readSearch(
+    query.search,
+    "a transaction id, an order id, an invoice number, a card's last four digits or a till's id",
+    errors,
+  );
   if (search) {
     filter.search = {
       orderId: search.text,
@@ -172,7 +191,11 @@ export function parseStartingAfter(value: string | undefined, errors: FieldError
 }
 
 /** The position of `starting_after` in the list's order, or the 400 naming it. */
-export async function keysetPosition(store: Store<TransactionsUnit>, merchantId: string, id: string): Promise<Outcome<{ createdAt: string; id: string }>> {
+export async function keysetPosition(
+  store: Store<TransactionsUnit>,
+  merchantId: string,
+  id: string,
+): Promise<Outcome<{ createdAt: string; id: string }>> {
   const row = await store.read((r) => r.transactions.get(merchantId, id));
   return row
     ? success({ createdAt: row.createdAt, id: row.id })
@@ -311,7 +334,14 @@ export class TransactionQueries {
       merchant_reference: t.merchantReference,
       till: t.tillId !== null ? { till_id: t.tillId, name: till?.name ?? t.tillId } : null,
       cashier: t.details.staff_id ? { staff_id: t.details.staff_id, name: cashier?.displayName ?? t.details.staff_id } : null,
-      stored: stored ? { till_id: stored.till_id, stored_at: stored.stored_at, forwarded_at: stored.forwarded_at ?? null, cashier_refused: stored.staff_refused === true } : null,
+      stored: stored
+        ? {
+            till_id: stored.till_id,
+            stored_at: stored.stored_at,
+            forwarded_at: stored.forwarded_at ?? null,
+            cashier_refused: stored.staff_refused === true,
+          }
+        : null,
       events: events.map((e) => eventView(e, t.currency)),
       refunds: refunds.map((refund) => refundView(refund, t.currency)),
     });

@@ -98,53 +98,83 @@ function orderSummary(pr: PageRequest, cs: Checkout): SafeHtml {
   const { t } = pr;
   const details = cs.display_transaction_details
     ? html`<h2>${t('pages.order_summary')}</h2>
-${facts([
-  [t('pages.order'), cs.order_id],
-  cs.reference ? [t('pages.reference'), cs.reference] : false,
-  cs.description ? [t('pages.description'), cs.description] : false,
-  [t('pages.subtotal'), money(pr, cs, cs.amount)],
-  cs.amount_taxes ? [t('pages.taxes'), money(pr, cs, cs.amount_taxes)] : false,
-  cs.amount_shipping ? [t('pages.shipping'), money(pr, cs, cs.amount_shipping)] : false,
-])}
-${facts([[t('pages.total'), money(pr, cs, cs.total_amount)]], 'facts total')}`
+        ${facts([
+          [t('pages.order'), cs.order_id],
+          cs.reference ? [t('pages.reference'), cs.reference] : false,
+          cs.description ? [t('pages.description'), cs.description] : false,
+          [t('pages.subtotal'), money(pr, cs, cs.amount)],
+          cs.amount_taxes ? [t('pages.taxes'), money(pr, cs, cs.amount_taxes)] : false,
+          cs.amount_shipping ? [t('pages.shipping'), money(pr, cs, cs.amount_shipping)] : false,
+        ])}
+        ${facts([[t('pages.total'), money(pr, cs, cs.total_amount)]], 'facts total')}`
     : '';
   return html`<section class="panel summary" aria-labelledby="summary-title">
-<h1 id="summary-title">${t('pages.pay_to', { merchant: cs.merchant_name })}</h1>
-<p class="amount">${money(pr, cs, cs.total_amount)}</p>
-${cs.display_transaction_details ? '' : html`<p class="muted small">${t('pages.order')}: ${cs.order_id}</p>`}
-${details}
-</section>`;
+    <h1 id="summary-title">${t('pages.pay_to', { merchant: cs.merchant_name })}</h1>
+    <p class="amount">${money(pr, cs, cs.total_amount)}</p>
+    ${cs.display_transaction_details ? '' : html`<p class="muted small">${t('pages.order')}: ${cs.order_id}</p>`} ${details}
+  </section>`;
 }
 
 function manualInstructions(pr: PageRequest, cs: Checkout): SafeHtml {
   if (!cs.instructions.show || !cs.instructions.iban) return html``;
   const { t } = pr;
   return html`<section class="panel extra instructions" aria-labelledby="manual-title">
-<h2 id="manual-title">${t('pages.manual_title')}</h2>
-<p class="muted">${t('pages.manual_text')}</p>
-${facts([
-  cs.instructions.account_holder ? [t('pages.account_holder'), cs.instructions.account_holder] : false,
-  [t('pages.iban'), html`<span class="mono">${groupIban(cs.instructions.iban)}</span>`],
-  cs.instructions.bic ? [t('pages.bic'), html`<span class="mono">${cs.instructions.bic}</span>`] : false,
-  [t('pages.reference'), cs.reference ?? cs.order_id],
-  [t('pages.amount'), money(pr, cs, cs.total_amount)],
-])}
-</section>`;
+    <h2 id="manual-title">${t('pages.manual_title')}</h2>
+    <p class="muted">${t('pages.manual_text')}</p>
+    ${facts([
+      cs.instructions.account_holder ? [t('pages.account_holder'), cs.instructions.account_holder] : false,
+      [t('pages.iban'), html`<span class="mono">${groupIban(cs.instructions.iban)}</span>`],
+      cs.instructions.bic ? [t('pages.bic'), html`<span class="mono">${cs.instructions.bic}</span>`] : false,
+      [t('pages.reference'), cs.reference ?? cs.order_id],
+      [t('pages.amount'), money(pr, cs, cs.total_amount)],
+    ])}
+  </section>`;
 }
 
 function customerFields(pr: PageRequest, cs: Checkout, state: FormState, firstError: string | undefined): SafeHtml {
   const { t } = pr;
-  const value = (name: string) => state.values[name] ?? cs.prefill[name] ?? (name.startsWith('shipping_') ? cs.prefill[name.slice('shipping_'.length)] : undefined) ?? '';
+  const value = (name: string) =>
+    state.values[name] ?? cs.prefill[name] ?? (name.startsWith('shipping_') ? cs.prefill[name.slice('shipping_'.length)] : undefined) ?? '';
   const error = (name: string) => (state.errors[name] ? t(state.errors[name] as PageMessage) : undefined);
   const required = { required: t('pages.err_required') };
   const parts: SafeHtml[] = [];
 
   const personal: SafeHtml[] = [];
   if (cs.collect.dob) {
-    personal.push(textField({ name: 'dob', label: t('pages.dob'), labelInSummary: true, type: 'date', value: value('dob'), error: error('dob'), autocomplete: 'bday', required: true, check: 'date', first: firstError === 'dob', messages: { ...required, invalid: t('pages.err_dob_invalid') } }));
+    personal.push(
+      textField({
+        name: 'dob',
+        label: t('pages.dob'),
+        labelInSummary: true,
+        type: 'date',
+        value: value('dob'),
+        error: error('dob'),
+        autocomplete: 'bday',
+        required: true,
+        check: 'date',
+        first: firstError === 'dob',
+        messages: { ...required, invalid: t('pages.err_dob_invalid') },
+      }),
+    );
   }
   if (cs.collect.phone) {
-    personal.push(textField({ name: 'phone', label: t('pages.phone'), labelInSummary: true, type: 'tel', value: value('phone'), error: error('phone'), autocomplete: 'tel', inputmode: 'tel', maxlength: 25, required: true, check: 'phone', first: firstError === 'phone', messages: { ...required, invalid: t('pages.err_phone_invalid') } }));
+    personal.push(
+      textField({
+        name: 'phone',
+        label: t('pages.phone'),
+        labelInSummary: true,
+        type: 'tel',
+        value: value('phone'),
+        error: error('phone'),
+        autocomplete: 'tel',
+        inputmode: 'tel',
+        maxlength: 25,
+        required: true,
+        check: 'phone',
+        first: firstError === 'phone',
+        messages: { ...required, invalid: t('pages.err_phone_invalid') },
+      }),
+    );
   }
   if (cs.collect.gender) {
     personal.push(
@@ -162,7 +192,13 @@ function customerFields(pr: PageRequest, cs: Checkout, state: FormState, firstEr
       }),
     );
   }
-  if (personal.length) parts.push(html`<fieldset><legend>${t('pages.your_details')}</legend>${personal}</fieldset>`);
+  if (personal.length)
+    parts.push(
+      html`<fieldset>
+        <legend>${t('pages.your_details')}</legend>
+        ${personal}
+      </fieldset>`,
+    );
 
   const address = (prefix: '' | 'shipping_', section: 'billing' | 'shipping') => {
     const spec = (name: AddressField, autocomplete: string) => {
@@ -184,31 +220,48 @@ function customerFields(pr: PageRequest, cs: Checkout, state: FormState, firstEr
       });
     };
     return html`<div class="row">${spec('first_name', 'given-name')}${spec('last_name', 'family-name')}</div>
-${spec('company', 'organization')}
-${spec('address', 'address-line1')}
-${spec('address2', 'address-line2')}
-<div class="row">${spec('postal_code', 'postal-code')}${spec('city', 'address-level2')}</div>
-${spec('state', 'address-level1')}
-${selectField({
-  name: `${prefix}country`,
-  label: t('pages.country'),
-  labelInSummary: true,
-  placeholder: t('pages.choose'),
-  value: value(`${prefix}country`),
-  error: error(`${prefix}country`),
-  required: true,
-  autocomplete: `${section} country`,
-  first: firstError === `${prefix}country`,
-  messages: { required: t('pages.err_country_invalid') },
-  options: countriesFor(pr.lang),
-})}`;
+      ${spec('company', 'organization')} ${spec('address', 'address-line1')} ${spec('address2', 'address-line2')}
+      <div class="row">${spec('postal_code', 'postal-code')}${spec('city', 'address-level2')}</div>
+      ${spec('state', 'address-level1')}
+      ${selectField({
+        name: `${prefix}country`,
+        label: t('pages.country'),
+        labelInSummary: true,
+        placeholder: t('pages.choose'),
+        value: value(`${prefix}country`),
+        error: error(`${prefix}country`),
+        required: true,
+        autocomplete: `${section} country`,
+        first: firstError === `${prefix}country`,
+        messages: { required: t('pages.err_country_invalid') },
+        options: countriesFor(pr.lang),
+      })}`;
   };
-  if (cs.collect.billing_address) parts.push(html`<fieldset><legend>${t('pages.billing_address')}</legend>${address('', 'billing')}</fieldset>`);
+  if (cs.collect.billing_address)
+    parts.push(
+      html`<fieldset>
+        <legend>${t('pages.billing_address')}</legend>
+        ${address('', 'billing')}
+      </fieldset>`,
+    );
   if (cs.collect.shipping_address) {
     const same = cs.collect.billing_address
-      ? html`<div class="same"><div class="check"><input type="checkbox" id="f-shipping_same" name="shipping_same" value="1"${attrs({ checked: state.shippingSame })}><label for="f-shipping_same">${t('pages.same_as_billing')}</label></div></div>`
+      ? html`<div class="same">
+          <div class="check">
+            <input type="checkbox" id="f-shipping_same" name="shipping_same" value="1" ${attrs({ checked: state.shippingSame })} /><label
+              for="f-shipping_same"
+              >${t('pages.same_as_billing')}</label
+            >
+          </div>
+        </div>`
       : '';
-    parts.push(html`<fieldset><legend>${t('pages.shipping_address')}</legend>${same}<div class="shipping-fields">${address('shipping_', 'shipping')}</div></fieldset>`);
+    parts.push(
+      html`<fieldset>
+        <legend>${t('pages.shipping_address')}</legend>
+        ${same}
+        <div class="shipping-fields">${address('shipping_', 'shipping')}</div>
+      </fieldset>`,
+    );
   }
   return html`${parts}`;
 }
@@ -220,39 +273,66 @@ function methodChoice(pr: PageRequest, cs: Checkout, state: FormState, first: bo
   const options = cs.methods.map((method, index) => {
     const keys = METHOD_KEYS[method];
     const hint = keys?.hint ? t(keys.hint) : '';
-    return html`<label class="method" for="f-method-${method}"><input type="radio" id="f-method-${method}" name="method" value="${method}"${attrs({
-      checked: method === chosen,
-      'data-first-error': first && index === 0 ? true : undefined,
-    })}><span class="method-text"><span class="method-name">${keys ? t(keys.name) : method}</span>${hint ? html`<span class="method-hint">${hint}</span>` : ''}</span>${methodIcon(method)}</label>`;
+    return html`<label class="method" for="f-method-${method}"
+      ><input
+        type="radio"
+        id="f-method-${method}"
+        name="method"
+        value="${method}"
+        ${attrs({
+          checked: method === chosen,
+          'data-first-error': first && index === 0 ? true : undefined,
+        })}
+      /><span class="method-text"
+        ><span class="method-name">${keys ? t(keys.name) : method}</span>${hint ? html`<span class="method-hint">${hint}</span>` : ''}</span
+      >${methodIcon(method)}</label
+    >`;
   });
-  return html`<fieldset class="field methods${error ? ' invalid' : ''}" id="${fieldId('method')}" data-check="radio" data-msg-required="${t('pages.err_method_required')}" aria-describedby="${fieldId('method')}-error">
-<legend>${t('pages.payment_method')}</legend>
-${options}
-<p class="error" id="${fieldId('method')}-error">${error}</p>
-</fieldset>`;
+  return html`<fieldset
+    class="field methods${error ? ' invalid' : ''}"
+    id="${fieldId('method')}"
+    data-check="radio"
+    data-msg-required="${t('pages.err_method_required')}"
+    aria-describedby="${fieldId('method')}-error"
+  >
+    <legend>${t('pages.payment_method')}</legend>
+    ${options}
+    <p class="error" id="${fieldId('method')}-error">${error}</p>
+  </fieldset>`;
 }
 
 function checkoutForm(pr: PageRequest, cs: Checkout, state: FormState): string {
   const { t } = pr;
   const order = [...Object.keys(state.errors).filter((name) => name !== 'method'), ...(state.errors.method ? ['method'] : [])];
   const firstError = order[0];
-  const summary = order.map((name) => ({ name, message: name === 'method' ? t(state.errors[name] as PageMessage) : `${t(fieldLabel(name))}: ${t(state.errors[name] as PageMessage)}` }));
+  const summary = order.map((name) => ({
+    name,
+    message: name === 'method' ? t(state.errors[name] as PageMessage) : `${t(fieldLabel(name))}: ${t(state.errors[name] as PageMessage)}`,
+  }));
   const body = html`<div class="checkout">
-${orderSummary(pr, cs)}
-<section class="panel form-panel" aria-label="${t('pages.checkout_title')}">
-<form method="post" action="${pr.link(`/checkout/${cs.id}`)}" novalidate data-validate data-busy-text="${t('pages.busy')}">
-${errorSummary(t, summary, state.general)}
-${customerFields(pr, cs, state, firstError)}
-${methodChoice(pr, cs, state, firstError === 'method')}
-<div class="actions"><button type="submit" class="btn btn-primary" data-busy>${t('pages.continue')}</button></div>
-</form>
-<form method="post" action="${pr.link(`/checkout/${cs.id}/cancel`)}" class="secondary-actions">
-<button type="submit" class="linkish">${t('pages.cancel_checkout', { merchant: cs.merchant_name })}</button>
-</form>
-</section>
-${manualInstructions(pr, cs)}
-</div>`;
-  return renderPage({ lang: pr.lang, t, title: t('pages.checkout_title'), merchant: cs.merchant_name, languageHref: pr.languageHref, body, wide: true, bare: true });
+    ${orderSummary(pr, cs)}
+    <section class="panel form-panel" aria-label="${t('pages.checkout_title')}">
+      <form method="post" action="${pr.link(`/checkout/${cs.id}`)}" novalidate data-validate data-busy-text="${t('pages.busy')}">
+        ${errorSummary(t, summary, state.general)} ${customerFields(pr, cs, state, firstError)}
+        ${methodChoice(pr, cs, state, firstError === 'method')}
+        <div class="actions"><button type="submit" class="btn btn-primary" data-busy>${t('pages.continue')}</button></div>
+      </form>
+      <form method="post" action="${pr.link(`/checkout/${cs.id}/cancel`)}" class="secondary-actions">
+        <button type="submit" class="linkish">${t('pages.cancel_checkout', { merchant: cs.merchant_name })}</button>
+      </form>
+    </section>
+    ${manualInstructions(pr, cs)}
+  </div>`;
+  return renderPage({
+    lang: pr.lang,
+    t,
+    title: t('pages.checkout_title'),
+    merchant: cs.merchant_name,
+    languageHref: pr.languageHref,
+    body,
+    wide: true,
+    bare: true,
+  });
 }
 
 // ---- SEPA mandate step -----------------------------------------------------------------------
@@ -260,18 +340,22 @@ ${manualInstructions(pr, cs)}
 function sepaPage(pr: PageRequest, cs: Checkout, form: FormState, state: SepaState): string {
   const { t } = pr;
   const hidden = [
-    ...Object.entries(form.values).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`),
-    form.shippingSame ? html`<input type="hidden" name="shipping_same" value="1">` : '',
-    html`<input type="hidden" name="method" value="${form.method ?? 'dd'}">`,
-    html`<input type="hidden" name="step" value="sepa">`,
+    ...Object.entries(form.values).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}" />`),
+    form.shippingSame ? html`<input type="hidden" name="shipping_same" value="1" />` : '',
+    html`<input type="hidden" name="method" value="${form.method ?? 'dd'}" />`,
+    html`<input type="hidden" name="step" value="sepa" />`,
   ];
-  const holder = state.accountHolder ?? [form.values.first_name ?? cs.prefill.first_name, form.values.last_name ?? cs.prefill.last_name].filter(Boolean).join(' ');
-  const body = html`
-<h1>${t('pages.sepa_title')}</h1>
-<p class="lead">${t('pages.sepa_intro')}</p>
-${payHead(t('pages.amount'), money(pr, cs, cs.total_amount), ICONS.bank)}
-${facts([[t('pages.creditor'), cs.merchant_name], [t('pages.order'), cs.order_id]])}
-${sepaMandateForm(pr, state, { action: `/checkout/${cs.id}`, hidden, holder, merchant: cs.merchant_name })}`;
+  const holder =
+    state.accountHolder ??
+    [form.values.first_name ?? cs.prefill.first_name, form.values.last_name ?? cs.prefill.last_name].filter(Boolean).join(' ');
+  const body = html` <h1>${t('pages.sepa_title')}</h1>
+    <p class="lead">${t('pages.sepa_intro')}</p>
+    ${payHead(t('pages.amount'), money(pr, cs, cs.total_amount), ICONS.bank)}
+    ${facts([
+      [t('pages.creditor'), cs.merchant_name],
+      [t('pages.order'), cs.order_id],
+    ])}
+    ${sepaMandateForm(pr, state, { action: `/checkout/${cs.id}`, hidden, holder, merchant: cs.merchant_name })}`;
   return renderPage({ lang: pr.lang, t, title: t('pages.sepa_title'), merchant: cs.merchant_name, languageHref: pr.languageHref, body });
 }
 
@@ -321,8 +405,11 @@ function statusPage(pr: PageRequest, cs: Checkout, status: Checkout['status'], t
       }
     }
   }
-  const after = html`${facts([[t('pages.total'), money(pr, cs, cs.total_amount)], [t('pages.order'), cs.order_id]])}
-${target ? html`<div class="actions"><a class="btn btn-primary" href="${target}">${targetLabel}</a></div>` : html`<p class="muted">${t('pages.close_page')}</p>`}`;
+  const after = html`${facts([
+    [t('pages.total'), money(pr, cs, cs.total_amount)],
+    [t('pages.order'), cs.order_id],
+  ])}
+  ${target ? html`<div class="actions"><a class="btn btn-primary" href="${target}">${targetLabel}</a></div>` : html`<p class="muted">${t('pages.close_page')}</p>`}`;
   const body = statusBlock(tone, t(title), [t(text, { merchant: cs.merchant_name })], after, stopped);
   return renderPage({ lang: pr.lang, t, title: t(title), merchant: cs.merchant_name, languageHref: pr.languageHref, body });
 }
@@ -349,13 +436,19 @@ export function checkoutPages(deps: PagesDeps): FastifyPluginAsync {
     const cs = await gateway.checkouts.forCustomer(id);
     if (!cs) return undefined;
     const record = await gateway.store.read((r) => r.checkouts.get(id));
-    const expired = (cs.status === 'open' || cs.status === 'processing') && record && Date.parse(record.expiresAt) <= gateway.clock.now().getTime();
+    const expired =
+      (cs.status === 'open' || cs.status === 'processing') && record && Date.parse(record.expiresAt) <= gateway.clock.now().getTime();
     return { cs, status: expired ? 'expired' : cs.status, ...(record ? { expiresAt: record.expiresAt } : {}) };
   }
 
   async function showStatus(reply: FastifyReply, pr: PageRequest, loaded: Loaded, code: number) {
-    const tx = loaded.cs.transaction_id ? await gateway.store.read((r) => r.transactions.getById(loaded.cs.transaction_id as string)) : undefined;
-    return sendHtml(reply, code, statusPage(pr, loaded.cs, loaded.status, tx, gateway.clock.now()), [loaded.cs.success_url, loaded.cs.error_url]);
+    const tx = loaded.cs.transaction_id
+      ? await gateway.store.read((r) => r.transactions.getById(loaded.cs.transaction_id as string))
+      : undefined;
+    return sendHtml(reply, code, statusPage(pr, loaded.cs, loaded.status, tx, gateway.clock.now()), [
+      loaded.cs.success_url,
+      loaded.cs.error_url,
+    ]);
   }
 
   function emptyForm(): FormState {
@@ -363,7 +456,9 @@ export function checkoutPages(deps: PagesDeps): FastifyPluginAsync {
   }
 
   return async (app) => {
-    app.setNotFoundHandler((request, reply) => sendHtml(reply, 404, notFoundPage(pageRequest(request, null), 'pages.checkout_not_found_title')));
+    app.setNotFoundHandler((request, reply) =>
+      sendHtml(reply, 404, notFoundPage(pageRequest(request, null), 'pages.checkout_not_found_title')),
+    );
 
     app.get<{ Params: IdParams }>('/:checkout_id', hide, async (request, reply) => {
       const loaded = await load(request.params.checkout_id);
@@ -387,7 +482,12 @@ export function checkoutPages(deps: PagesDeps): FastifyPluginAsync {
       const now = gateway.clock.now();
       const customer = readCustomerForm(body, cs.collect, now);
       const method = field(body, 'method');
-      const form: FormState = { values: customer.values, shippingSame: customer.shippingSame, errors: { ...customer.errors }, ...(method ? { method } : {}) };
+      const form: FormState = {
+        values: customer.values,
+        shippingSame: customer.shippingSame,
+        errors: { ...customer.errors },
+        ...(method ? { method } : {}),
+      };
       if (field(body, 'back') === '1') return sendHtml(reply, 200, checkoutForm(pr, cs, { ...form, errors: {} }), targets);
       if (!method || !(cs.methods as string[]).includes(method)) form.errors.method = 'pages.err_method_required';
       if (Object.keys(form.errors).length) return sendHtml(reply, 422, checkoutForm(pr, cs, form), targets);
@@ -398,7 +498,12 @@ export function checkoutPages(deps: PagesDeps): FastifyPluginAsync {
         if (field(body, 'step') !== 'sepa') return sendHtml(reply, 200, sepaPage(pr, cs, form, { errors: {} }), targets);
         mandate = readSepaForm(body);
         if (Object.keys(mandate.errors).length) {
-          return sendHtml(reply, 422, sepaPage(pr, cs, form, { iban: mandate.iban, accountHolder: mandate.accountHolder, errors: mandate.errors }), targets);
+          return sendHtml(
+            reply,
+            422,
+            sepaPage(pr, cs, form, { iban: mandate.iban, accountHolder: mandate.accountHolder, errors: mandate.errors }),
+            targets,
+          );
         }
       }
 
@@ -420,7 +525,12 @@ export function checkoutPages(deps: PagesDeps): FastifyPluginAsync {
         const errors: FieldErrors = {};
         if (named.has('iban')) errors.iban = 'pages.err_iban_invalid';
         if (named.has('account_holder')) errors.account_holder = 'pages.err_account_holder_required';
-        return sendHtml(reply, status, sepaPage(pr, cs, form, { iban: mandate.iban, accountHolder: mandate.accountHolder, errors, general }), targets);
+        return sendHtml(
+          reply,
+          status,
+          sepaPage(pr, cs, form, { iban: mandate.iban, accountHolder: mandate.accountHolder, errors, general }),
+          targets,
+        );
       }
       const errors: FieldErrors = {};
       if (named.has('method')) errors.method = 'pages.err_method_required';
@@ -435,9 +545,9 @@ export function checkoutPages(deps: PagesDeps): FastifyPluginAsync {
       if (loaded.status !== 'open' || !fromOwnPage(request, deps)) return seeOther(reply, pr.link(`/checkout/${id}`));
       const outcome = await gateway.checkouts.cancel(id);
       if (outcome.ok && outcome.value.redirectTo) return seeOther(reply, outcome.value.redirectTo);
-      if (!outcome.ok && outcome.error.error_code === ErrorCode.notFound) return sendHtml(reply, 404, notFoundPage(pr, 'pages.checkout_not_found_title'));
+      if (!outcome.ok && outcome.error.error_code === ErrorCode.notFound)
+        return sendHtml(reply, 404, notFoundPage(pr, 'pages.checkout_not_found_title'));
       return seeOther(reply, pr.link(`/checkout/${id}`));
     });
   };
 }
-

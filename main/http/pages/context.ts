@@ -103,7 +103,12 @@ export function nextLocation(target: string, ownPrefix: string, lang: Lang, ownP
   }
 }
 
-export function sendHtml(reply: FastifyReply, status: number, body: string, formTargets: Array<string | null | undefined> = []): FastifyReply {
+export function sendHtml(
+  reply: FastifyReply,
+  status: number,
+  body: string,
+  formTargets: Array<string | null | undefined> = [],
+): FastifyReply {
   return reply
     .code(status)
     .header('Content-Type', 'text/html; charset=utf-8')

@@ -71,12 +71,26 @@ export function readCardForm(body: FormBody, now: Date): { card?: CardData; erro
     if (!errors.card_number) errors.card_number = 'pages.err_pan_reenter';
     return { errors, values };
   }
-  return { card: { pan, expiryMonth: (expiry as { month: number }).month, expiryYear: (expiry as { year: number }).year, cvv: cvc, holder }, errors, values };
+  return {
+    card: { pan, expiryMonth: (expiry as { month: number }).month, expiryYear: (expiry as { year: number }).year, cvv: cvc, holder },
+    errors,
+    values,
+  };
 }
 
 // ---- checkout --------------------------------------------------------------------------------
 
-export const ADDRESS_FIELDS = ['first_name', 'last_name', 'company', 'address', 'address2', 'postal_code', 'city', 'state', 'country'] as const;
+export const ADDRESS_FIELDS = [
+  'first_name',
+  'last_name',
+  'company',
+  'address',
+  'address2',
+  'postal_code',
+  'city',
+  'state',
+  'country',
+] as const;
 export type AddressField = (typeof ADDRESS_FIELDS)[number];
 export const OPTIONAL_ADDRESS_FIELDS: ReadonlySet<AddressField> = new Set(['company', 'address2', 'state']);
 export const GENDERS = ['female', 'male', 'diverse', 'unspecified'] as const;

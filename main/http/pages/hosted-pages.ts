@@ -28,12 +28,17 @@ function parseForm(text: string): Record<string, string> {
 export function hostedPages(gateway: Gateway, options: HostedPagesOptions = {}): FastifyPluginAsync {
   const deps: PagesDeps = { gateway, options };
   return async (app) => {
-    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) => {
-      const form = parseForm(String(body));
-      // No browser sends U+0000 in a form, and PostgreSQL cannot hold it (json-body.ts).
-      if (Object.entries(form).some(([key, value]) => `${key}${value}`.includes('\u0000'))) done(Object.assign(new Error('form with the NUL character'), { statusCode: 400 }), undefined);
-      else done(null, form);
-    });
+    app.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT },
+      (_request, body, done) => {
+        const form = parseForm(String(body));
+        // No browser sends U+0000 in a form, and PostgreSQL cannot hold it (json-body.ts).
+        if (Object.entries(form).some(([key, value]) => `${key}${value}`.includes('\u0000')))
+          done(Object.assign(new Error('form with the NUL character'), { statusCode: 400 }), undefined);
+        else done(null, form);
+      },
+    );
     // Other encodings a browser form may use (multipart, text/plain): the pages only show themselves then.
     app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, _body, done) => done(null, {}));
 
@@ -43,7 +48,11 @@ export function hostedPages(gateway: Gateway, options: HostedPagesOptions = {}):
       else request.log.info({ code: error.code, statusCode: status }, 'hosted page client error');
       const pr = pageRequest(request, null);
       const body = statusBlock('bad', pr.t('pages.server_error_title'), [pr.t('pages.server_error_text')]);
-      return sendHtml(reply, status, renderPage({ lang: pr.lang, t: pr.t, title: pr.t('pages.server_error_title'), languageHref: pr.languageHref, body }));
+      return sendHtml(
+        reply,
+        status,
+        renderPage({ lang: pr.lang, t: pr.t, title: pr.t('pages.server_error_title'), languageHref: pr.languageHref, body }),
+      );
     });
 
     await app.register(transactionPages(deps), { prefix: '/pay' });

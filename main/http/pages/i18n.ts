@@ -6,7 +6,14 @@
  */
 import { formatterFor, type Translate } from '../../../contract/i18n/format.js';
 import type { pages } from '../../../contract/i18n/messages/pages/index.js';
-import { firstStaffLanguage, INTL_LOCALES, isStaffLanguage, LANGUAGE_NAMES, STAFF_LANGUAGES, type StaffLanguage } from '../../../contract/i18n/languages.js';
+import {
+  firstStaffLanguage,
+  INTL_LOCALES,
+  isStaffLanguage,
+  LANGUAGE_NAMES,
+  STAFF_LANGUAGES,
+  type StaffLanguage,
+} from '../../../contract/i18n/languages.js';
 import { acceptedLanguages } from '../staff-language.js';
 
 export { LANGUAGE_NAMES };

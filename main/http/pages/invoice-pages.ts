@@ -14,7 +14,17 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode } from '../../../contract/codes.js';
 import type { CustomerInvoice, FailedAttempt } from '../../core/invoices/invoice-payments.js';
 import { METHOD_KEYS, methodIcon } from './checkout-pages.js';
-import { bodyOf, fromOwnPage, nextLocation, pageRequest, queryOf, seeOther, sendHtml, type PageRequest, type PagesDeps } from './context.js';
+import {
+  bodyOf,
+  fromOwnPage,
+  nextLocation,
+  pageRequest,
+  queryOf,
+  seeOther,
+  sendHtml,
+  type PageRequest,
+  type PagesDeps,
+} from './context.js';
 import { field, readSepaForm, type FieldErrors } from './forms.js';
 import { attrs, html, type SafeHtml } from './html.js';
 import { formatMoney, type PageMessage } from './i18n.js';
@@ -58,7 +68,9 @@ function attemptNotice(pr: PageRequest, attempt: FailedAttempt): SafeHtml {
   switch (attempt.status) {
     case 'declined': {
       const why = WHY[declineReason({ message: attempt.message, reasonCode: attempt.reason_code })];
-      title = why ? t(card ? 'pages.invoice_declined_card' : 'pages.invoice_declined', { reason: t(why) }) : t(card ? 'pages.invoice_declined_card_plain' : 'pages.invoice_declined_plain');
+      title = why
+        ? t(card ? 'pages.invoice_declined_card' : 'pages.invoice_declined', { reason: t(why) })
+        : t(card ? 'pages.invoice_declined_card_plain' : 'pages.invoice_declined_plain');
       break;
     }
     case 'error':
@@ -74,14 +86,20 @@ function attemptNotice(pr: PageRequest, attempt: FailedAttempt): SafeHtml {
       break;
   }
   const bad = attempt.status === 'declined' || attempt.status === 'error';
-  return html`<div class="notice${bad ? ' tone-bad' : ''}" role="${bad ? 'alert' : 'status'}"><p class="notice-title">${title}</p><p>${t(next)}</p></div>`;
+  return html`<div class="notice${bad ? ' tone-bad' : ''}" role="${bad ? 'alert' : 'status'}">
+    <p class="notice-title">${title}</p>
+    <p>${t(next)}</p>
+  </div>`;
 }
 
 /** A payment started here and not finished: continue it, or choose again below (which cancels it). */
 function openNotice(pr: PageRequest, open: NonNullable<CustomerInvoice['open_attempt']>): SafeHtml {
   const { t } = pr;
-  return html`<div class="notice" role="status"><p class="notice-title">${t('pages.invoice_open_title')}</p><p>${t('pages.invoice_open_text')}</p>
-<div class="actions"><a class="btn btn-secondary" href="${pr.link(open.continue_path)}">${t('pages.continue_payment')}</a></div></div>`;
+  return html`<div class="notice" role="status">
+    <p class="notice-title">${t('pages.invoice_open_title')}</p>
+    <p>${t('pages.invoice_open_text')}</p>
+    <div class="actions"><a class="btn btn-secondary" href="${pr.link(open.continue_path)}">${t('pages.continue_payment')}</a></div>
+  </div>`;
 }
 
 function payForm(pr: PageRequest, inv: CustomerInvoice, chosen: string | undefined, errors: FieldErrors, general?: string): string {
@@ -89,41 +107,60 @@ function payForm(pr: PageRequest, inv: CustomerInvoice, chosen: string | undefin
   const selected = chosen ?? inv.methods[0];
   const options = inv.methods.map((method) => {
     const keys = METHOD_KEYS[method];
-    return html`<label class="method" for="f-method-${method}"><input type="radio" id="f-method-${method}" name="method" value="${method}"${attrs({ checked: method === selected })}><span class="method-text"><span class="method-name">${keys ? t(keys.name) : method}</span>${keys ? html`<span class="method-hint">${keys.hint ? t(keys.hint) : ''}</span>` : ''}</span>${methodIcon(method)}</label>`;
+    return html`<label class="method" for="f-method-${method}"
+      ><input type="radio" id="f-method-${method}" name="method" value="${method}" ${attrs({ checked: method === selected })} /><span
+        class="method-text"
+        ><span class="method-name">${keys ? t(keys.name) : method}</span
+        >${keys ? html`<span class="method-hint">${keys.hint ? t(keys.hint) : ''}</span>` : ''}</span
+      >${methodIcon(method)}</label
+    >`;
   });
   const methodError = errors.method ? t(errors.method) : '';
-  const body = html`
-<h1>${t('pages.invoice_title', { number: inv.number })}</h1>
-${inv.failed_attempt ? attemptNotice(pr, inv.failed_attempt) : ''}
-${inv.open_attempt ? openNotice(pr, inv.open_attempt) : ''}
-${payHead(t('pages.invoice_amount_due'), money(pr, inv, inv.amount_due), ICONS.card)}
-${inv.instalment ? html`<p class="muted">${t('pages.invoice_instalment', { number: String(inv.instalment.number), of: String(inv.instalment.of), date: inv.instalment.due_date })}</p>` : ''}
-${details(pr, inv)}
-<form method="post" action="${pr.link(`/pay/${inv.uuid}`)}" novalidate data-validate data-busy-text="${t('pages.busy')}">
-${errorSummary(t, errors.method ? [{ name: 'method', message: methodError }] : [], general)}
-<fieldset class="field methods${methodError ? ' invalid' : ''}" id="${fieldId('method')}" data-check="radio" data-msg-required="${t('pages.err_method_required')}" aria-describedby="${fieldId('method')}-error">
-<legend>${t('pages.payment_method')}</legend>
-${options}
-<p class="error" id="${fieldId('method')}-error">${methodError}</p>
-</fieldset>
-<div class="actions"><button type="submit" class="btn btn-primary" data-busy>${t('pages.invoice_pay')}</button></div>
-</form>`;
-  return renderPage({ lang: pr.lang, t, title: t('pages.invoice_title', { number: inv.number }), merchant: inv.merchant_name, languageHref: pr.languageHref, body });
+  const body = html` <h1>${t('pages.invoice_title', { number: inv.number })}</h1>
+    ${inv.failed_attempt ? attemptNotice(pr, inv.failed_attempt) : ''} ${inv.open_attempt ? openNotice(pr, inv.open_attempt) : ''}
+    ${payHead(t('pages.invoice_amount_due'), money(pr, inv, inv.amount_due), ICONS.card)}
+    ${inv.instalment ? html`<p class="muted">${t('pages.invoice_instalment', { number: String(inv.instalment.number), of: String(inv.instalment.of), date: inv.instalment.due_date })}</p>` : ''}
+    ${details(pr, inv)}
+    <form method="post" action="${pr.link(`/pay/${inv.uuid}`)}" novalidate data-validate data-busy-text="${t('pages.busy')}">
+      ${errorSummary(t, errors.method ? [{ name: 'method', message: methodError }] : [], general)}
+      <fieldset
+        class="field methods${methodError ? ' invalid' : ''}"
+        id="${fieldId('method')}"
+        data-check="radio"
+        data-msg-required="${t('pages.err_method_required')}"
+        aria-describedby="${fieldId('method')}-error"
+      >
+        <legend>${t('pages.payment_method')}</legend>
+        ${options}
+        <p class="error" id="${fieldId('method')}-error">${methodError}</p>
+      </fieldset>
+      <div class="actions"><button type="submit" class="btn btn-primary" data-busy>${t('pages.invoice_pay')}</button></div>
+    </form>`;
+  return renderPage({
+    lang: pr.lang,
+    t,
+    title: t('pages.invoice_title', { number: inv.number }),
+    merchant: inv.merchant_name,
+    languageHref: pr.languageHref,
+    body,
+  });
 }
 
 function sepaPage(pr: PageRequest, inv: CustomerInvoice, state: SepaState): string {
   const { t } = pr;
-  const body = html`
-<h1>${t('pages.sepa_title')}</h1>
-<p class="lead">${t('pages.sepa_intro')}</p>
-${payHead(t('pages.invoice_amount_due'), money(pr, inv, inv.amount_due), ICONS.bank)}
-${facts([[t('pages.creditor'), inv.merchant_name], [t('pages.invoice_number'), inv.number]])}
-${sepaMandateForm(pr, state, {
-  action: `/pay/${inv.uuid}`,
-  hidden: html`<input type="hidden" name="method" value="dd"><input type="hidden" name="step" value="sepa">`,
-  holder: state.accountHolder ?? inv.customer_name ?? '',
-  merchant: inv.merchant_name,
-})}`;
+  const body = html` <h1>${t('pages.sepa_title')}</h1>
+    <p class="lead">${t('pages.sepa_intro')}</p>
+    ${payHead(t('pages.invoice_amount_due'), money(pr, inv, inv.amount_due), ICONS.bank)}
+    ${facts([
+      [t('pages.creditor'), inv.merchant_name],
+      [t('pages.invoice_number'), inv.number],
+    ])}
+    ${sepaMandateForm(pr, state, {
+      action: `/pay/${inv.uuid}`,
+      hidden: html`<input type="hidden" name="method" value="dd" /><input type="hidden" name="step" value="sepa" />`,
+      holder: state.accountHolder ?? inv.customer_name ?? '',
+      merchant: inv.merchant_name,
+    })}`;
   return renderPage({ lang: pr.lang, t, title: t('pages.sepa_title'), merchant: inv.merchant_name, languageHref: pr.languageHref, body });
 }
 
@@ -137,7 +174,11 @@ function statusPage(pr: PageRequest, inv: CustomerInvoice): string {
     processing: ['pages.invoice_processing_title', 'pages.invoice_processing_text', 'neutral'],
   };
   const [title, text, tone] = keys[blocked];
-  const after = html`${facts([[t('pages.invoice_number'), inv.number], [t('pages.total'), money(pr, inv, inv.total)]])}<p class="muted">${t('pages.close_page')}</p>`;
+  const after = html`${facts([
+      [t('pages.invoice_number'), inv.number],
+      [t('pages.total'), money(pr, inv, inv.total)],
+    ])}
+    <p class="muted">${t('pages.close_page')}</p>`;
   const body = statusBlock(tone, t(title), [t(text, { merchant: inv.merchant_name })], after, blocked === 'inactive');
   return renderPage({ lang: pr.lang, t, title: t(title), merchant: inv.merchant_name, languageHref: pr.languageHref, body });
 }
@@ -155,7 +196,8 @@ export function invoicePages(deps: PagesDeps): FastifyPluginAsync {
     return gateway.invoicePayments.forCustomer(uuid, typeof attempt === 'string' && UUID_PATTERN.test(attempt) ? { attempt } : {});
   }
 
-  const missing = (request: FastifyRequest, reply: FastifyReply) => sendHtml(reply, 404, notFoundPage(pageRequest(request, null), 'pages.invoice_not_found_title'));
+  const missing = (request: FastifyRequest, reply: FastifyReply) =>
+    sendHtml(reply, 404, notFoundPage(pageRequest(request, null), 'pages.invoice_not_found_title'));
 
   return async (app) => {
     // The postback of an invoice's payment: the invoice already followed its transaction, so it is only acknowledged.
@@ -178,15 +220,28 @@ export function invoicePages(deps: PagesDeps): FastifyPluginAsync {
       const body = bodyOf(request);
       const method = field(body, 'method');
       if (field(body, 'back') === '1') return sendHtml(reply, 200, payForm(pr, inv, method, {}));
-      if (!method || !(inv.methods as string[]).includes(method)) return sendHtml(reply, 422, payForm(pr, inv, undefined, { method: 'pages.err_method_required' }));
+      if (!method || !(inv.methods as string[]).includes(method))
+        return sendHtml(reply, 422, payForm(pr, inv, undefined, { method: 'pages.err_method_required' }));
       let mandate: ReturnType<typeof readSepaForm> | undefined;
       if (method === 'dd') {
         if (field(body, 'step') !== 'sepa') return sendHtml(reply, 200, sepaPage(pr, inv, { errors: {} }));
         mandate = readSepaForm(body);
-        if (Object.keys(mandate.errors).length) return sendHtml(reply, 422, sepaPage(pr, inv, { iban: mandate.iban, accountHolder: mandate.accountHolder, errors: mandate.errors }));
+        if (Object.keys(mandate.errors).length)
+          return sendHtml(
+            reply,
+            422,
+            sepaPage(pr, inv, { iban: mandate.iban, accountHolder: mandate.accountHolder, errors: mandate.errors }),
+          );
       }
-      const outcome = await gateway.invoicePayments.pay(inv.uuid, { method, ...(mandate ? { iban: mandate.iban, account_holder: mandate.accountHolder } : {}) });
-      if (outcome.ok) return seeOther(reply, nextLocation(outcome.value.redirectTo, `/pay/${outcome.value.transaction_id}/`, pr.lang, [`/pay/${inv.uuid}`]));
+      const outcome = await gateway.invoicePayments.pay(inv.uuid, {
+        method,
+        ...(mandate ? { iban: mandate.iban, account_holder: mandate.accountHolder } : {}),
+      });
+      if (outcome.ok)
+        return seeOther(
+          reply,
+          nextLocation(outcome.value.redirectTo, `/pay/${outcome.value.transaction_id}/`, pr.lang, [`/pay/${inv.uuid}`]),
+        );
       const error = outcome.error;
       if (error.error_code === ErrorCode.notFound) return missing(request, reply);
       if (error.error_code === ErrorCode.invalidState) return seeOther(reply, pr.link(`/pay/${inv.uuid}`));

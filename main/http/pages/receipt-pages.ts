@@ -27,11 +27,15 @@ export function receiptPages(deps: PagesDeps): FastifyPluginAsync {
       const amount = formatReceiptAmount(lang, receipt.amount, receipt.currency);
       const rows = receiptRows(lang, receipt, { chipData: false });
       const body = html`${statusBlock('ok', t('documents.page_title'), [sale ? t('documents.sale') : t('documents.refund')])}
-${payHead(sale ? t('documents.total') : t('documents.refunded'), amount, html`<p class="lead"><strong>${sale ? t('documents.approved') : t('documents.refunded')}</strong></p>`)}
-${facts(rows.map(([label, value]) => [label, value]))}
-${facts([[t('documents.transaction'), html`<span class="mono">${receipt.receipt_id}</span>`]])}
-<p class="lead small">${t('documents.keep')}</p>`;
-      return sendHtml(reply, 200, renderPage({ lang, t, title: t('documents.page_title'), merchant: receipt.merchant_name, languageHref: pr.languageHref, body }));
+        ${payHead(sale ? t('documents.total') : t('documents.refunded'), amount, html`<p class="lead"><strong>${sale ? t('documents.approved') : t('documents.refunded')}</strong></p>`)}
+        ${facts(rows.map(([label, value]) => [label, value]))}
+        ${facts([[t('documents.transaction'), html`<span class="mono">${receipt.receipt_id}</span>`]])}
+        <p class="lead small">${t('documents.keep')}</p>`;
+      return sendHtml(
+        reply,
+        200,
+        renderPage({ lang, t, title: t('documents.page_title'), merchant: receipt.merchant_name, languageHref: pr.languageHref, body }),
+      );
     });
   };
 }

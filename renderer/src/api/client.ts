@@ -7,7 +7,14 @@
  * from here.
  */
 import type { PaymentRequest, RefundRequest, RefundResponse, TransactionResponse } from '../../../contract/api/payments.js';
-import type { PrintResult, Receipt, ReceiptEmail, ReceiptLink, ReceiptPrinterInput, ReceiptPrinterSetting } from '../../../contract/api/receipts.js';
+import type {
+  PrintResult,
+  Receipt,
+  ReceiptEmail,
+  ReceiptLink,
+  ReceiptPrinterInput,
+  ReceiptPrinterSetting,
+} from '../../../contract/api/receipts.js';
 import type { Approval, Credentials, Session } from '../../../contract/api/staff.js';
 import type { TerminalConfig, TillAttempt, TillAttemptInput, TillResolution } from '../../../contract/api/till.js';
 import type { Refund, Transaction } from '../../../contract/api/transactions.js';
@@ -16,7 +23,15 @@ import type { StaffLanguage } from '../../../contract/i18n/languages.js';
 import { caller } from './call.js';
 import { defaultTransport, type Transport } from './transport.js';
 
-export { ApiError, bridgeTransport, defaultTransport, httpTransport, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
+export {
+  ApiError,
+  bridgeTransport,
+  defaultTransport,
+  httpTransport,
+  type Transport,
+  type TransportRequest,
+  type TransportResponse,
+} from './transport.js';
 
 // ---- wire types (the contract's) -----------------------------------------------------------------
 
@@ -104,12 +119,16 @@ export function createClient(transport: Transport = defaultTransport()): Tillgat
     setOwnLanguage: async (language) => (await call('staff.setOwnLanguage', { body: { language } })).language,
     approve: (action, credentials) => call('staff.approve', { body: { action, ...credentials } }),
     refund: (request, approvalToken, idempotencyKey) =>
-      call('payments.refund', { body: request, headers: { 'Idempotency-Key': idempotencyKey, ...(approvalToken ? { 'X-Manager-Approval': approvalToken } : {}) } }),
+      call('payments.refund', {
+        body: request,
+        headers: { 'Idempotency-Key': idempotencyKey, ...(approvalToken ? { 'X-Manager-Approval': approvalToken } : {}) },
+      }),
     transaction: (id) => call('transactions.get', { params: { transaction_id: id } }),
     refunds: (transactionId) => call('transactions.refunds', { params: { transaction_id: transactionId } }),
     receipt: (receiptId) => call('receipts.get', { params: { receipt_id: receiptId } }),
     printReceipt: (receiptId) => call('receipts.print', { params: { receipt_id: receiptId } }),
-    emailReceipt: (receiptId, email, language) => call('receipts.email', { params: { receipt_id: receiptId }, body: { email, ...(language ? { language } : {}) } }),
+    emailReceipt: (receiptId, email, language) =>
+      call('receipts.email', { params: { receipt_id: receiptId }, body: { email, ...(language ? { language } : {}) } }),
     receiptLink: (receiptId) => call('receipts.link', { params: { receipt_id: receiptId } }),
     receiptPrinter: () => call('receipts.printer'),
     setReceiptPrinter: (input) => call('receipts.setPrinter', { body: input }),

@@ -111,7 +111,10 @@ export function bridgeTransport(bridge: TillgateBridge): Transport {
         timer = window.setTimeout(() => reject(new Error('timeout')), timeoutMs ?? DEFAULT_TIMEOUT_MS);
       });
       try {
-        const reply = await Promise.race([bridge.api({ method, path, ...(body !== undefined ? { body } : {}), ...(headers ? { headers } : {}) }), timeout]);
+        const reply = await Promise.race([
+          bridge.api({ method, path, ...(body !== undefined ? { body } : {}), ...(headers ? { headers } : {}) }),
+          timeout,
+        ]);
         const replyHeaders = reply.headers ?? {};
         return { status: reply.status, headers: { get: (name) => replyHeaders[name.toLowerCase()] ?? null }, body: reply.body };
       } catch {
@@ -147,10 +150,16 @@ export function errorOf(response: TransportResponse): ApiError {
   const retryAfter = Number(response.headers.get('Retry-After'));
   const retryAfterSeconds = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined;
   const code = typeof body.error_code === 'number' ? body.error_code : 0;
-  const apiMessage = typeof body.message === 'string' && body.message ? body.message : translate('errors.http', { status: response.status });
+  const apiMessage =
+    typeof body.message === 'string' && body.message ? body.message : translate('errors.http', { status: response.status });
   return new ApiError(
     'api',
-    apiErrorText(apiMessage, code, errors.map((e) => e.field), retryAfterSeconds),
+    apiErrorText(
+      apiMessage,
+      code,
+      errors.map((e) => e.field),
+      retryAfterSeconds,
+    ),
     response.status,
     code,
     errors,

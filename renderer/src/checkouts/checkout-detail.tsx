@@ -15,7 +15,13 @@ import { ConfirmDialog, DetailPending } from '../ui/detail-parts.js';
 import { Fact } from '../ui/facts.js';
 import { formatDateTime } from '../ui/format.js';
 import { currentLocale, useT } from '../ui/i18n.js';
-import { CHECKOUT_LOCALE_NAMES, CHECKOUT_STATUS_NAMES, CHECKOUT_STATUS_NOTES, checkoutStatusClass, COLLECT_NAMES } from './checkout-format.js';
+import {
+  CHECKOUT_LOCALE_NAMES,
+  CHECKOUT_STATUS_NAMES,
+  CHECKOUT_STATUS_NOTES,
+  checkoutStatusClass,
+  COLLECT_NAMES,
+} from './checkout-format.js';
 import { checkoutsClient, type BackOfficeCheckoutDetail } from './checkouts-client.js';
 import { useCheckoutDetail } from './checkouts-store.js';
 
@@ -81,11 +87,15 @@ export function CheckoutDetailScreen() {
         {t('checkouts.back')}
       </Link>
     );
-    return <DetailPending back={back} title={t('checkouts.checkout')} titleId="checkout-title" failed={status === 'failed'} error={error} />;
+    return (
+      <DetailPending back={back} title={t('checkouts.checkout')} titleId="checkout-title" failed={status === 'failed'} error={error} />
+    );
   }
 
   const { checkout } = current;
-  const asked = (Object.keys(COLLECT_NAMES) as Array<keyof typeof COLLECT_NAMES>).filter((key) => current.collect[key]).map((key) => t(COLLECT_NAMES[key]));
+  const asked = (Object.keys(COLLECT_NAMES) as Array<keyof typeof COLLECT_NAMES>)
+    .filter((key) => current.collect[key])
+    .map((key) => t(COLLECT_NAMES[key]));
   const entered = Object.entries(checkout.customer);
   return (
     <section className="checkout-detail" aria-labelledby="checkout-title">
@@ -111,11 +121,22 @@ export function CheckoutDetailScreen() {
         <section className="card card-wide" aria-labelledby="link-title">
           <h2 id="link-title">{t('checkouts.detail.linkTitle')}</h2>
           <div className="paylink-row">
-            <img className="qr" src={current.qr_code} width={250} height={250} alt={t('checkouts.detail.qr', { order: checkout.order_id })} />
+            <img
+              className="qr"
+              src={current.qr_code}
+              width={250}
+              height={250}
+              alt={t('checkouts.detail.qr', { order: checkout.order_id })}
+            />
             <div className="paylink-text">
               <p className="amount-due">{formatMoney(checkout.total_amount, checkout.currency)}</p>
               <p className="paylink-state">{t(CHECKOUT_STATUS_NOTES[checkout.status])}</p>
-              <CopyLink url={checkout.url} label={t('checkouts.detail.link')} copied={t('checkouts.detail.copied')} openLabel={t('checkouts.detail.open')} />
+              <CopyLink
+                url={checkout.url}
+                label={t('checkouts.detail.link')}
+                copied={t('checkouts.detail.copied')}
+                openLabel={t('checkouts.detail.open')}
+              />
             </div>
           </div>
         </section>
@@ -129,9 +150,17 @@ export function CheckoutDetailScreen() {
             <Fact label={t('checkouts.taxes')}>{formatMoney(checkout.amount_taxes, checkout.currency)}</Fact>
             <Fact label={t('checkouts.shipping')}>{formatMoney(checkout.amount_shipping, checkout.currency)}</Fact>
             <Fact label={t('common.total')}>{formatMoney(checkout.total_amount, checkout.currency)}</Fact>
-            <Fact label={t('common.language')}>{t(checkout.locale ? CHECKOUT_LOCALE_NAMES[checkout.locale] : 'checkouts.locale.browser')}</Fact>
-            <Fact label={t('checkouts.detail.asks')}>{asked.length ? new Intl.ListFormat(currentLocale(), { style: 'short', type: 'unit' }).format(asked) : t('checkouts.detail.asksNothing')}</Fact>
-            <Fact label={t('checkouts.orderDetails')}>{t(current.display_transaction_details ? 'checkouts.detail.detailsShown' : 'checkouts.detail.detailsHidden')}</Fact>
+            <Fact label={t('common.language')}>
+              {t(checkout.locale ? CHECKOUT_LOCALE_NAMES[checkout.locale] : 'checkouts.locale.browser')}
+            </Fact>
+            <Fact label={t('checkouts.detail.asks')}>
+              {asked.length
+                ? new Intl.ListFormat(currentLocale(), { style: 'short', type: 'unit' }).format(asked)
+                : t('checkouts.detail.asksNothing')}
+            </Fact>
+            <Fact label={t('checkouts.orderDetails')}>
+              {t(current.display_transaction_details ? 'checkouts.detail.detailsShown' : 'checkouts.detail.detailsHidden')}
+            </Fact>
             <Fact label={t('checkouts.detail.postbacks')}>{checkout.postback_url ?? t('common.none')}</Fact>
             <Fact label={t('checkouts.created')}>{formatDateTime(checkout.created_at)}</Fact>
             <Fact label={t('checkouts.detail.expires')}>{formatDateTime(checkout.expires_at)}</Fact>
@@ -184,7 +213,11 @@ function TransactionCard({ detail }: { detail: BackOfficeCheckoutDetail }) {
             <Fact label={t('checkouts.detail.result')}>{joined(statusLabel(tx.status_code), tx.message)}</Fact>
             <Fact label={t('common.amount')}>{formatMoney(tx.amount, tx.currency)}</Fact>
             <Fact label={t('checkouts.detail.method')}>
-              {tx.card_last_four ? cardText(tx.card_brand, tx.card_last_four) : Object.hasOwn(METHOD_NAMES, tx.payment_method) ? t(METHOD_NAMES[tx.payment_method] as MessageId) : tx.payment_method}
+              {tx.card_last_four
+                ? cardText(tx.card_brand, tx.card_last_four)
+                : Object.hasOwn(METHOD_NAMES, tx.payment_method)
+                  ? t(METHOD_NAMES[tx.payment_method] as MessageId)
+                  : tx.payment_method}
             </Fact>
             <Fact label={t('checkouts.detail.when')}>{formatDateTime(tx.created_at)}</Fact>
             <Fact label={t('transactions.transactionId')}>
@@ -200,7 +233,15 @@ function TransactionCard({ detail }: { detail: BackOfficeCheckoutDetail }) {
   );
 }
 
-function CancelDialog({ detail, onClose, onDone }: { detail: BackOfficeCheckoutDetail; onClose: () => void; onDone: (detail: BackOfficeCheckoutDetail) => void }) {
+function CancelDialog({
+  detail,
+  onClose,
+  onDone,
+}: {
+  detail: BackOfficeCheckoutDetail;
+  onClose: () => void;
+  onDone: (detail: BackOfficeCheckoutDetail) => void;
+}) {
   const { checkout } = detail;
   const t = useT();
   return (

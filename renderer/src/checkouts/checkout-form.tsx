@@ -80,7 +80,11 @@ const said = (key: Key, message: string) => translate('checkouts.form.said', { f
 
 /** The body of POST /ui/checkouts: what was filled in; amounts as the API's numbers. */
 function requestOf(values: CheckoutFormValues): BackOfficeCheckoutRequest {
-  const request: Record<string, unknown> = { order_id: values.order_id.trim(), currency: values.currency.trim().toUpperCase(), amount: Number(decimal(values.amount)) };
+  const request: Record<string, unknown> = {
+    order_id: values.order_id.trim(),
+    currency: values.currency.trim().toUpperCase(),
+    amount: Number(decimal(values.amount)),
+  };
   for (const key of ['amount_taxes', 'amount_shipping'] as const) if (values[key].trim()) request[key] = Number(decimal(values[key]));
   if (values.description.trim()) request.description = values.description.trim();
   if (values.locale) request.locale = values.locale;
@@ -127,11 +131,16 @@ function totalOf(values: Pick<CheckoutFormValues, AmountKey | 'currency'>): stri
 }
 
 /** What is not a number is said here; the rest as the gateway's check answers it (`other`: what names no field). */
-const checkValues = async (values: CheckoutFormValues, setOther: (lines: string[]) => void): Promise<ResolverResult<CheckoutFormValues>> => {
+const checkValues = async (
+  values: CheckoutFormValues,
+  setOther: (lines: string[]) => void,
+): Promise<ResolverResult<CheckoutFormValues>> => {
   const local: FieldErrors<CheckoutFormValues> = {};
-  if (!values.amount.trim()) local.amount = { type: 'form', message: translate('checkouts.form.required', { field: translate(LABELS.amount) }) };
+  if (!values.amount.trim())
+    local.amount = { type: 'form', message: translate('checkouts.form.required', { field: translate(LABELS.amount) }) };
   for (const key of AMOUNTS) {
-    if (values[key].trim() && decimal(values[key]) === null) local[key] = { type: 'form', message: translate('checkouts.form.notANumber', { field: translate(LABELS[key]) }) };
+    if (values[key].trim() && decimal(values[key]) === null)
+      local[key] = { type: 'form', message: translate('checkouts.form.notANumber', { field: translate(LABELS[key]) }) };
   }
   if (Object.keys(local).length) return { values: {}, errors: local };
   let problems;
@@ -209,7 +218,11 @@ function CheckoutForm({ currency }: { currency: string }) {
     } catch (error) {
       if (sessionEnded(error)) return;
       if (error instanceof ApiError && error.kind === 'api' && error.errors.length) {
-        setOther(placeApiErrors(error.errors, formField, said, (field, message, focus) => setError(field, { type: 'api', message }, { shouldFocus: focus })));
+        setOther(
+          placeApiErrors(error.errors, formField, said, (field, message, focus) =>
+            setError(field, { type: 'api', message }, { shouldFocus: focus }),
+          ),
+        );
         return;
       }
       setOther([problemText(error, t('checkouts.form.what'))]);
@@ -220,7 +233,13 @@ function CheckoutForm({ currency }: { currency: string }) {
   const [amount, taxes, shipping, chosenCurrency] = watch(['amount', 'amount_taxes', 'amount_shipping', 'currency']);
   const total = totalOf({ amount, amount_taxes: taxes, amount_shipping: shipping, currency: chosenCurrency });
   const text = (name: Key, options: { optional?: boolean; type?: string; note?: string; wide?: boolean } = {}) => (
-    <Field label={t(LABELS[name])} optional={options.optional ?? true} error={errors[name]?.message} note={options.note} {...(options.wide ? { className: 'field-wide' } : {})}>
+    <Field
+      label={t(LABELS[name])}
+      optional={options.optional ?? true}
+      error={errors[name]?.message}
+      note={options.note}
+      {...(options.wide ? { className: 'field-wide' } : {})}
+    >
       {(props) => <input className="input" type={options.type ?? 'text'} autoComplete="off" {...props} {...register(name)} />}
     </Field>
   );
@@ -236,7 +255,12 @@ function CheckoutForm({ currency }: { currency: string }) {
   );
 
   return (
-    <form className="stacked-form checkout-form" noValidate onSubmit={(event) => void handleSubmit(onSubmit)(event)} aria-describedby={fieldCount ? 'checkout-form-summary' : undefined}>
+    <form
+      className="stacked-form checkout-form"
+      noValidate
+      onSubmit={(event) => void handleSubmit(onSubmit)(event)}
+      aria-describedby={fieldCount ? 'checkout-form-summary' : undefined}
+    >
       {submitCount > 0 && <FormSummary id="checkout-form-summary" errors={errors} other={other} />}
       <fieldset className="form-card">
         <legend>{t('checkouts.order')}</legend>
@@ -253,7 +277,13 @@ function CheckoutForm({ currency }: { currency: string }) {
           <p className="checkout-total field-wide" aria-live="polite">
             {rich('checkouts.form.total', { total: <strong>{total === null ? NO_VALUE : totalText(total, chosenCurrency)}</strong> })}
           </p>
-          <Field label={t(LABELS.description)} optional error={errors.description?.message} className="field-wide" note={t('checkouts.form.descriptionNote')}>
+          <Field
+            label={t(LABELS.description)}
+            optional
+            error={errors.description?.message}
+            className="field-wide"
+            note={t('checkouts.form.descriptionNote')}
+          >
             {(props) => <textarea className="input" rows={3} {...props} {...register('description')} />}
           </Field>
         </div>
@@ -306,9 +336,7 @@ function CheckoutForm({ currency }: { currency: string }) {
 
       <fieldset className="form-card">
         <legend>{t('checkouts.form.system')}</legend>
-        <div className="form-grid">
-          {text('postback_url', { type: 'url', wide: true, note: t('checkouts.form.postbackNote') })}
-        </div>
+        <div className="form-grid">{text('postback_url', { type: 'url', wide: true, note: t('checkouts.form.postbackNote') })}</div>
       </fieldset>
 
       <div className="form-actions">

@@ -35,9 +35,19 @@ const columnsOf = (t: Translate) => [
       </Link>
     ),
   }),
-  column.accessor('description', { header: t('checkouts.description'), cell: (info) => <span className="cell-text">{info.getValue() ?? <span className="muted">{NO_VALUE}</span>}</span> }),
-  column.accessor('total_amount', { header: t('common.amount'), meta: { className: 'num' }, cell: (info) => formatMoney(info.getValue(), info.row.original.currency) }),
-  column.accessor('status', { header: t('common.status'), cell: (info) => <span className={checkoutStatusClass(info.getValue())}>{t(CHECKOUT_STATUS_NAMES[info.getValue()])}</span> }),
+  column.accessor('description', {
+    header: t('checkouts.description'),
+    cell: (info) => <span className="cell-text">{info.getValue() ?? <span className="muted">{NO_VALUE}</span>}</span>,
+  }),
+  column.accessor('total_amount', {
+    header: t('common.amount'),
+    meta: { className: 'num' },
+    cell: (info) => formatMoney(info.getValue(), info.row.original.currency),
+  }),
+  column.accessor('status', {
+    header: t('common.status'),
+    cell: (info) => <span className={checkoutStatusClass(info.getValue())}>{t(CHECKOUT_STATUS_NAMES[info.getValue()])}</span>,
+  }),
   column.accessor('created_at', { header: t('checkouts.created'), cell: (info) => formatDateTime(info.getValue()) }),
   column.accessor('transaction_id', {
     header: t('checkouts.transaction'),
@@ -80,8 +90,20 @@ export function CheckoutListScreen() {
         </Link>
       </div>
       <FilterBar label={t('checkouts.list.filter')} active={isFiltered} onClear={() => void navigate({ search: {} })}>
-        <SelectFilter label={t('common.status')} value={search.status} anyLabel={t('checkouts.list.anyStatus')} options={statusOptions} onChange={(value) => filter({ status: value })} />
-        <DayRangeFilter from={search.created_from} to={search.created_to} onChange={(range) => filter({ ...('from' in range ? { created_from: range.from } : {}), ...('to' in range ? { created_to: range.to } : {}) })} />
+        <SelectFilter
+          label={t('common.status')}
+          value={search.status}
+          anyLabel={t('checkouts.list.anyStatus')}
+          options={statusOptions}
+          onChange={(value) => filter({ status: value })}
+        />
+        <DayRangeFilter
+          from={search.created_from}
+          to={search.created_to}
+          onChange={(range) =>
+            filter({ ...('from' in range ? { created_from: range.from } : {}), ...('to' in range ? { created_to: range.to } : {}) })
+          }
+        />
       </FilterBar>
       <PagedTable
         caption={t('checkouts.list.caption')}

@@ -18,5 +18,10 @@ export function checkoutListSearch(search: Record<string, unknown>): CheckoutLis
   const from = searchDay(search.created_from);
   const to = searchDay(search.created_to);
   const page = searchPage(search.page);
-  return { ...(status ? { status } : {}), ...(from ? { created_from: from } : {}), ...(to ? { created_to: to } : {}), ...(page ? { page } : {}) };
+  return {
+    ...(status ? { status } : {}),
+    ...(from ? { created_from: from } : {}),
+    ...(to ? { created_to: to } : {}),
+    ...(page ? { page } : {}),
+  };
 }

@@ -4,12 +4,22 @@
  * order, cancelling one. Typed by the contract (contract/api/checkouts.ts); same transports and error
  * shape as api/client.ts: a refusal is an ApiError whose `errors` name each field at fault.
  */
-import type { BackOfficeCheckoutDetail, BackOfficeCheckoutList, BackOfficeCheckoutRequest, CheckoutListQuery } from '../../../contract/api/checkouts.js';
+import type {
+  BackOfficeCheckoutDetail,
+  BackOfficeCheckoutList,
+  BackOfficeCheckoutRequest,
+  CheckoutListQuery,
+} from '../../../contract/api/checkouts.js';
 import type { FieldError } from '../../../contract/api/common.js';
 import { caller, filled } from '../api/call.js';
 import { defaultTransport, type Transport } from '../api/client.js';
 
-export type { BackOfficeCheckout, BackOfficeCheckoutDetail, BackOfficeCheckoutList, BackOfficeCheckoutRequest } from '../../../contract/api/checkouts.js';
+export type {
+  BackOfficeCheckout,
+  BackOfficeCheckoutDetail,
+  BackOfficeCheckoutList,
+  BackOfficeCheckoutRequest,
+} from '../../../contract/api/checkouts.js';
 
 export interface CheckoutsClient {
   list(query: CheckoutListQuery): Promise<BackOfficeCheckoutList>;
@@ -26,7 +36,8 @@ export function createCheckoutsClient(transport: Transport = defaultTransport())
     list: (query) => call('checkouts.backOfficeList', { query: filled(query) }),
     detail: (id) => call('checkouts.backOfficeGet', { params: { checkout_id: id } }),
     check: async (request) => (await call('checkouts.check', { body: request })).errors,
-    create: (request, idempotencyKey) => call('checkouts.backOfficeCreate', { body: request, headers: { 'Idempotency-Key': idempotencyKey } }),
+    create: (request, idempotencyKey) =>
+      call('checkouts.backOfficeCreate', { body: request, headers: { 'Idempotency-Key': idempotencyKey } }),
     cancel: (id) => call('checkouts.cancel', { params: { checkout_id: id } }),
   };
 }

@@ -30,7 +30,9 @@ const AXIS_COLOR = '#4f5b69';
 const GRID_COLOR = '#e3e8ee';
 const FONT = "12px system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', 'Liberation Sans', sans-serif";
 /** Steps of a count axis: 1, 2, 5, 10, 20, 50, ... */
-const WHOLE_STEPS = [1, 2, 5].flatMap((step) => [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000].map((power) => step * power)).sort((a, b) => a - b);
+const WHOLE_STEPS = [1, 2, 5]
+  .flatMap((step) => [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000].map((power) => step * power))
+  .sort((a, b) => a - b);
 /** The pointed bar's line while nothing is pointed at (no words). */
 const NOTHING_POINTED = ' ';
 /** Room one category name needs on the x axis, in CSS pixels. */
@@ -54,7 +56,9 @@ export function BarChart({ labels, parts, formatAxis, describe, whole = false, h
     // Stacked: the bar of part k reaches the sum of parts k..n; drawn tallest first, so each
     // shorter bar covers the bottom of the one before and every part shows as its own band.
     const reversed = [...parts].reverse();
-    const stacks = reversed.map((_part, k) => xs.map((index) => reversed.slice(k).reduce((sum, part) => sum + (part.values[index] ?? 0), 0)));
+    const stacks = reversed.map((_part, k) =>
+      xs.map((index) => reversed.slice(k).reduce((sum, part) => sum + (part.values[index] ?? 0), 0)),
+    );
     const bars = uPlot.paths.bars?.({ size: [0.72, 56], gap: 1, radius: 0.12 });
     const width = () => Math.max(240, element.clientWidth);
     const plot = new uPlot(

@@ -23,7 +23,11 @@ import { BarChart, ChartKey, type BarPart } from './bar-chart.js';
 import { dashboardClient } from './dashboard-client.js';
 import { useDashboard } from './dashboard-store.js';
 
-const PERIOD_NAMES: Record<DashboardPeriod, MessageId> = { today: 'dashboard.period.today', '7d': 'dashboard.period.7d', month: 'dashboard.period.month' };
+const PERIOD_NAMES: Record<DashboardPeriod, MessageId> = {
+  today: 'dashboard.period.today',
+  '7d': 'dashboard.period.7d',
+  month: 'dashboard.period.month',
+};
 
 const typeName = paymentTypeLabel;
 
@@ -46,18 +50,30 @@ function cached<F extends Intl.NumberFormat | Intl.DateTimeFormat>(style: string
 /** A count, grouped in the screens' language: `1,234`, `1.234`. */
 const count = (n: number) => cached('count', (locale) => new Intl.NumberFormat(locale)).format(n);
 /** A chart axis' number: `1.2K`, `1,2 Tsd.`. */
-const compact = (n: number) => cached('compact', (locale) => new Intl.NumberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 })).format(n);
-const rate = (value: number | null) => (value === null ? NO_VALUE : cached('percent', (locale) => new Intl.NumberFormat(locale, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 })).format(value));
+const compact = (n: number) =>
+  cached('compact', (locale) => new Intl.NumberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 })).format(n);
+const rate = (value: number | null) =>
+  value === null
+    ? NO_VALUE
+    : cached(
+        'percent',
+        (locale) => new Intl.NumberFormat(locale, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+      ).format(value);
 
 /** A calendar date (YYYY-MM-DD) as a name: `Mon 16 Nov`. */
-const dayName = (date: Date) => cached('day', (locale) => new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' })).format(date);
-const shortDayName = (date: Date) => cached('shortDay', (locale) => new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' })).format(date);
+const dayName = (date: Date) =>
+  cached('day', (locale) => new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' })).format(
+    date,
+  );
+const shortDayName = (date: Date) =>
+  cached('shortDay', (locale) => new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' })).format(date);
 function calendarDate(local: string): Date {
   const [year = 1970, month = 1, day = 1] = local.slice(0, 10).split('-').map(Number);
   return new Date(Date.UTC(year, month - 1, day));
 }
 /** Under a bar: `16 Nov` or `13:00`. */
-const axisLabel = (bucket: DashboardBucket, unit: Dashboard['bucket']) => (unit === 'hour' ? bucket.local_start.slice(11, 16) : shortDayName(calendarDate(bucket.local_start)));
+const axisLabel = (bucket: DashboardBucket, unit: Dashboard['bucket']) =>
+  unit === 'hour' ? bucket.local_start.slice(11, 16) : shortDayName(calendarDate(bucket.local_start));
 /** In a table or the pointed bar's line: `Mon 16 Nov` or `13:00–14:00`. */
 function bucketName(bucket: DashboardBucket, unit: Dashboard['bucket']): string {
   if (unit === 'day') return dayName(calendarDate(bucket.local_start));
@@ -87,13 +103,27 @@ export function DashboardScreen() {
         <h1 id="dashboard-title">{t('dashboard.title')}</h1>
         <nav className="period-switch" aria-label={t('dashboard.period')}>
           {DASHBOARD_PERIODS.map((p) => (
-            <Link key={p} to="/dashboard" search={(previous) => ({ ...previous, period: p })} className="period-link" aria-current={p === period ? 'page' : undefined}>
+            <Link
+              key={p}
+              to="/dashboard"
+              search={(previous) => ({ ...previous, period: p })}
+              className="period-link"
+              aria-current={p === period ? 'page' : undefined}
+            >
               {t(PERIOD_NAMES[p])}
             </Link>
           ))}
         </nav>
-        <p className="dashboard-updated" aria-live="polite" title={figures ? t('dashboard.timeZone', { zone: figures.time_zone }) : undefined}>
-          {loading === period ? t('dashboard.updating') : figures ? t('dashboard.asOf', { time: timeIn(figures.generated_at, figures.time_zone) }) : ''}
+        <p
+          className="dashboard-updated"
+          aria-live="polite"
+          title={figures ? t('dashboard.timeZone', { zone: figures.time_zone }) : undefined}
+        >
+          {loading === period
+            ? t('dashboard.updating')
+            : figures
+              ? t('dashboard.asOf', { time: timeIn(figures.generated_at, figures.time_zone) })
+              : ''}
         </p>
         <button type="button" className="button" onClick={() => void load(period)} disabled={loading === period}>
           {t('sales.refresh')}
@@ -119,12 +149,24 @@ export function DashboardScreen() {
 
 /** `13:05 CET`: the time in the shop's time zone, named. */
 function timeIn(iso: string, timeZone: string): string {
-  return new Intl.DateTimeFormat(currentLocale(), { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZoneName: 'short' }).format(new Date(iso));
+  return new Intl.DateTimeFormat(currentLocale(), {
+    timeZone,
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZoneName: 'short',
+  }).format(new Date(iso));
 }
 
 /** `Tue 14:05`: a time within the next or last days, in the shop's time zone. */
 function whenIn(iso: string, timeZone: string): string {
-  return new Intl.DateTimeFormat(currentLocale(), { timeZone, weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
+  return new Intl.DateTimeFormat(currentLocale(), {
+    timeZone,
+    weekday: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(new Date(iso));
 }
 
 function Figures({ figures, currency, onChanged }: { figures: Dashboard; currency: string | undefined; onChanged: () => void }) {
@@ -137,23 +179,48 @@ function Figures({ figures, currency, onChanged }: { figures: Dashboard; currenc
     <>
       <NeedsAttention attention={figures.attention} timeZone={figures.time_zone} onChanged={onChanged} />
       <div className="kpis">
-        <Kpi title={t('dashboard.kpi.volume')} note={figures.volume.length ? t('dashboard.kpi.volumeNote', { count: figures.volume.reduce((n, v) => n + v.count, 0) }) : t('dashboard.kpi.noMoney')}>
+        <Kpi
+          title={t('dashboard.kpi.volume')}
+          note={
+            figures.volume.length
+              ? t('dashboard.kpi.volumeNote', { count: figures.volume.reduce((n, v) => n + v.count, 0) })
+              : t('dashboard.kpi.noMoney')
+          }
+        >
           {(figures.volume.length ? figures.volume : [{ currency: shopCurrency, amount: 0, amount_minor: 0, count: 0 }]).map((v) => (
             <span key={v.currency} className="kpi-line">
               {formatMoney(v.amount, v.currency)}
             </span>
           ))}
         </Kpi>
-        <Kpi title={t('dashboard.kpi.payments')} note={t('dashboard.kpi.paymentsNote', { approved: figures.totals.approved, declined: figures.totals.declined, other: figures.totals.other })}>
+        <Kpi
+          title={t('dashboard.kpi.payments')}
+          note={t('dashboard.kpi.paymentsNote', {
+            approved: figures.totals.approved,
+            declined: figures.totals.declined,
+            other: figures.totals.other,
+          })}
+        >
           <span className="kpi-line">{count(figures.totals.payments)}</span>
         </Kpi>
         <Kpi
           title={t('dashboard.kpi.approvalRate')}
-          note={figures.totals.approval_rate === null ? t('dashboard.kpi.noDecided') : t('dashboard.kpi.approvalNote', { approved: figures.totals.approved, decided })}
+          note={
+            figures.totals.approval_rate === null
+              ? t('dashboard.kpi.noDecided')
+              : t('dashboard.kpi.approvalNote', { approved: figures.totals.approved, decided })
+          }
         >
           <span className="kpi-line">{rate(figures.totals.approval_rate)}</span>
         </Kpi>
-        <Kpi title={t('dashboard.kpi.refunds')} note={figures.refunds.length ? t('dashboard.kpi.refundsNote', { count: figures.refunds.reduce((n, r) => n + r.count, 0) }) : t('dashboard.kpi.noRefunds')}>
+        <Kpi
+          title={t('dashboard.kpi.refunds')}
+          note={
+            figures.refunds.length
+              ? t('dashboard.kpi.refundsNote', { count: figures.refunds.reduce((n, r) => n + r.count, 0) })
+              : t('dashboard.kpi.noRefunds')
+          }
+        >
           {(figures.refunds.length ? figures.refunds : [{ currency: shopCurrency, amount: 0, amount_minor: 0, count: 0 }]).map((r) => (
             <span key={r.currency} className="kpi-line">
               {formatMoney(r.amount, r.currency)}
@@ -184,7 +251,21 @@ function Kpi({ title, note, children }: { title: string; note: string; children:
 }
 
 /** A chart with its title, key and the same figures as a table (read by screen readers; shown with Table). */
-function ChartCard({ title, controls, keyParts, chart, table, empty }: { title: string; controls?: ReactNode; keyParts?: readonly BarPart[]; chart: ReactNode; table: ReactNode; empty?: string | null }) {
+function ChartCard({
+  title,
+  controls,
+  keyParts,
+  chart,
+  table,
+  empty,
+}: {
+  title: string;
+  controls?: ReactNode;
+  keyParts?: readonly BarPart[];
+  chart: ReactNode;
+  table: ReactNode;
+  empty?: string | null;
+}) {
   const t = useT();
   const id = useId();
   const [asTable, setAsTable] = useState(false);
@@ -193,7 +274,13 @@ function ChartCard({ title, controls, keyParts, chart, table, empty }: { title: 
       <div className="chart-head">
         <h2 id={id}>{title}</h2>
         {controls}
-        <button type="button" className="button button-small" aria-pressed={asTable} aria-label={t('dashboard.chart.asTable', { title })} onClick={() => setAsTable((shown) => !shown)}>
+        <button
+          type="button"
+          className="button button-small"
+          aria-pressed={asTable}
+          aria-label={t('dashboard.chart.asTable', { title })}
+          onClick={() => setAsTable((shown) => !shown)}
+        >
           {t('dashboard.chart.table')}
         </button>
       </div>
@@ -201,7 +288,10 @@ function ChartCard({ title, controls, keyParts, chart, table, empty }: { title: 
       {!asTable && keyParts && <ChartKey parts={keyParts} />}
       {!asTable && chart}
       {/* Shown, the table scrolls on its own: focusable, so the keyboard scrolls it too. */}
-      <div className={asTable ? 'chart-table' : 'visually-hidden'} {...(asTable ? { tabIndex: 0, role: 'region', 'aria-labelledby': id } : {})}>
+      <div
+        className={asTable ? 'chart-table' : 'visually-hidden'}
+        {...(asTable ? { tabIndex: 0, role: 'region', 'aria-labelledby': id } : {})}
+      >
         {table}
       </div>
     </section>
@@ -214,12 +304,22 @@ function VolumeChart({ figures, chosen, fallback }: { figures: Dashboard; chosen
   const selectId = useId();
   const currencies = useMemo(() => {
     const all = [...figures.volume.map((v) => v.currency)];
-    for (const list of [figures.refunds, ...figures.series.map((b) => b.volume)]) for (const v of list) if (!all.includes(v.currency)) all.push(v.currency);
+    for (const list of [figures.refunds, ...figures.series.map((b) => b.volume)])
+      for (const v of list) if (!all.includes(v.currency)) all.push(v.currency);
     return all.length ? all : [fallback];
   }, [figures, fallback]);
   const currency = chosen && currencies.includes(chosen) ? chosen : (currencies[0] ?? fallback);
   const labels = useMemo(() => figures.series.map((b) => axisLabel(b, figures.bucket)), [figures]);
-  const parts = useMemo<BarPart[]>(() => [{ label: t('dashboard.volume.in', { currency }), color: COLORS.volume, values: figures.series.map((b) => moneyOf(b.volume, currency)?.amount ?? 0) }], [figures, currency, t]);
+  const parts = useMemo<BarPart[]>(
+    () => [
+      {
+        label: t('dashboard.volume.in', { currency }),
+        color: COLORS.volume,
+        values: figures.series.map((b) => moneyOf(b.volume, currency)?.amount ?? 0),
+      },
+    ],
+    [figures, currency, t],
+  );
   const title = t('dashboard.volume.title', { unit: figures.bucket });
   return (
     <ChartCard
@@ -228,7 +328,12 @@ function VolumeChart({ figures, chosen, fallback }: { figures: Dashboard; chosen
         currencies.length > 1 ? (
           <span className="chart-control">
             <label htmlFor={selectId}>{t('common.currency')}</label>
-            <select id={selectId} className="input input-compact" value={currency} onChange={(event) => void navigate({ search: (previous) => ({ ...previous, currency: event.target.value }), replace: true })}>
+            <select
+              id={selectId}
+              className="input input-compact"
+              value={currency}
+              onChange={(event) => void navigate({ search: (previous) => ({ ...previous, currency: event.target.value }), replace: true })}
+            >
               {currencies.map((c) => (
                 <option key={c} value={c}>
                   {c}
@@ -248,7 +353,11 @@ function VolumeChart({ figures, chosen, fallback }: { figures: Dashboard; chosen
             const bucket = figures.series[i];
             if (!bucket) return '';
             const sum = moneyOf(bucket.volume, currency);
-            return t('dashboard.volume.describe', { bucket: bucketName(bucket, figures.bucket), amount: formatMoney(sum?.amount ?? 0, currency), count: sum?.count ?? 0 });
+            return t('dashboard.volume.describe', {
+              bucket: bucketName(bucket, figures.bucket),
+              amount: formatMoney(sum?.amount ?? 0, currency),
+              count: sum?.count ?? 0,
+            });
           }}
         />
       }
@@ -301,8 +410,17 @@ function paymentParts(list: readonly { approved: number; declined: number; other
   ];
 }
 
-function countsText(b: { payments: number; approved: number; declined: number; other: number; approval_rate: number | null }, t: Translate): string {
-  return t('dashboard.counts', { payments: b.payments, approved: b.approved, declined: b.declined, other: b.other, rate: b.approval_rate === null ? 'none' : rate(b.approval_rate) });
+function countsText(
+  b: { payments: number; approved: number; declined: number; other: number; approval_rate: number | null },
+  t: Translate,
+): string {
+  return t('dashboard.counts', {
+    payments: b.payments,
+    approved: b.approved,
+    declined: b.declined,
+    other: b.other,
+    rate: b.approval_rate === null ? 'none' : rate(b.approval_rate),
+  });
 }
 
 function PaymentsChart({ figures, unit }: { figures: Dashboard; unit: Dashboard['bucket'] }) {
@@ -449,7 +567,9 @@ function attentionItems(a: Attention, timeZone: string, handled: (transactionId:
     {
       key: 'forwarded_declines',
       count: a.forwarded_declines.count,
-      title: a.forwarded_declines.count ? t('dashboard.declines.title', { count: a.forwarded_declines.count }) : t('dashboard.declines.none'),
+      title: a.forwarded_declines.count
+        ? t('dashboard.declines.title', { count: a.forwarded_declines.count })
+        : t('dashboard.declines.none'),
       help: t('dashboard.declines.help'),
       examples: a.forwarded_declines.items.map((d) => ({
         key: d.transaction_id,
@@ -474,13 +594,19 @@ function attentionItems(a: Attention, timeZone: string, handled: (transactionId:
     {
       key: 'authorizations_expiring',
       count: a.authorizations_expiring.count,
-      title: a.authorizations_expiring.count ? t('dashboard.authorizations.title', { count: a.authorizations_expiring.count }) : t('dashboard.authorizations.none'),
+      title: a.authorizations_expiring.count
+        ? t('dashboard.authorizations.title', { count: a.authorizations_expiring.count })
+        : t('dashboard.authorizations.none'),
       help: t('dashboard.authorizations.help'),
       link: { href: '#/transactions?status=4', label: t('dashboard.authorizations.link') },
       examples: a.authorizations_expiring.items.map((tx) => ({
         key: tx.transaction_id,
         href: `#/transactions/${encodeURIComponent(tx.transaction_id)}`,
-        text: t('dashboard.attention.expires', { what: tx.order_id ?? tx.transaction_id.slice(0, 8), amount: formatMoney(tx.amount, tx.currency), when: whenIn(tx.expires_at, timeZone) }),
+        text: t('dashboard.attention.expires', {
+          what: tx.order_id ?? tx.transaction_id.slice(0, 8),
+          amount: formatMoney(tx.amount, tx.currency),
+          when: whenIn(tx.expires_at, timeZone),
+        }),
       })),
     },
     {
@@ -492,31 +618,45 @@ function attentionItems(a: Attention, timeZone: string, handled: (transactionId:
       examples: a.invoices_expiring.items.map((i) => ({
         key: i.debt_claim_number,
         href: `#/invoices/${encodeURIComponent(i.debt_claim_number)}`,
-        text: t('dashboard.attention.expires', { what: i.debt_claim_number, amount: formatMoney(i.amount, i.currency), when: whenIn(i.expires_at, timeZone) }),
+        text: t('dashboard.attention.expires', {
+          what: i.debt_claim_number,
+          amount: formatMoney(i.amount, i.currency),
+          when: whenIn(i.expires_at, timeZone),
+        }),
       })),
     },
     {
       key: 'invoice_emails_failed',
       count: a.invoice_emails_failed.count,
-      title: a.invoice_emails_failed.count ? t('dashboard.invoiceEmails.title', { count: a.invoice_emails_failed.count }) : t('dashboard.invoiceEmails.none'),
+      title: a.invoice_emails_failed.count
+        ? t('dashboard.invoiceEmails.title', { count: a.invoice_emails_failed.count })
+        : t('dashboard.invoiceEmails.none'),
       help: t('dashboard.invoiceEmails.help'),
       examples: a.invoice_emails_failed.items.map((e) => ({
         key: `${e.debt_claim_number}-${e.failed_at}`,
         href: `#/invoices/${encodeURIComponent(e.debt_claim_number)}`,
-        text: t('dashboard.invoiceEmails.example', { invoice: e.debt_claim_number, type: e.email_type, when: whenIn(e.failed_at, timeZone) }),
+        text: t('dashboard.invoiceEmails.example', {
+          invoice: e.debt_claim_number,
+          type: e.email_type,
+          when: whenIn(e.failed_at, timeZone),
+        }),
       })),
     },
     {
       key: 'postbacks_failed',
       count: a.postbacks_failed.count,
-      title: a.postbacks_failed.count ? t('dashboard.postbacksFailed.title', { count: a.postbacks_failed.count }) : t('dashboard.postbacksFailed.none'),
+      title: a.postbacks_failed.count
+        ? t('dashboard.postbacksFailed.title', { count: a.postbacks_failed.count })
+        : t('dashboard.postbacksFailed.none'),
       help: <Rich id="dashboard.postbacksFailed.help" values={{ call: 'POST /rest/postbacks/resend_failed', code }} />,
       link: { href: '/docs#/Postbacks', label: t('dashboard.postbacksFailed.link') },
     },
     {
       key: 'postbacks_retrying',
       count: a.postbacks_retrying.count,
-      title: a.postbacks_retrying.count ? t('dashboard.postbacksRetrying.title', { count: a.postbacks_retrying.count }) : t('dashboard.postbacksRetrying.none'),
+      title: a.postbacks_retrying.count
+        ? t('dashboard.postbacksRetrying.title', { count: a.postbacks_retrying.count })
+        : t('dashboard.postbacksRetrying.none'),
       help: <Rich id="dashboard.postbacksRetrying.help" values={{ call: 'GET /rest/postbacks?state=pending', code }} />,
     },
     {
@@ -573,13 +713,20 @@ function NeedsAttention({ attention, timeZone, onChanged }: { attention: Attenti
                         <li key={example.key}>
                           <a href={example.href}>{example.text}</a>
                           {example.action && (
-                            <button type="button" className="button button-small attention-action" aria-label={example.action.name} onClick={() => void example.action?.run()}>
+                            <button
+                              type="button"
+                              className="button button-small attention-action"
+                              aria-label={example.action.name}
+                              onClick={() => void example.action?.run()}
+                            >
                               {example.action.label}
                             </button>
                           )}
                         </li>
                       ))}
-                      {item.count > item.examples.length && <li className="muted">{t('dashboard.attention.more', { count: item.count - item.examples.length })}</li>}
+                      {item.count > item.examples.length && (
+                        <li className="muted">{t('dashboard.attention.more', { count: item.count - item.examples.length })}</li>
+                      )}
                     </ul>
                   )}
                   {item.link && (
@@ -595,7 +742,11 @@ function NeedsAttention({ attention, timeZone, onChanged }: { attention: Attenti
       </ul>
       {clear.length > 0 && (
         <details className="attention-clear">
-          <summary>{open.length ? t('dashboard.attention.someClear', { count: clear.length }) : t('dashboard.attention.allClear', { count: clear.length })}</summary>
+          <summary>
+            {open.length
+              ? t('dashboard.attention.someClear', { count: clear.length })
+              : t('dashboard.attention.allClear', { count: clear.length })}
+          </summary>
           <ul className="attention-list">
             {clear.map((item) => (
               <li key={item.key} className="attention-item" data-kind={item.key}>

@@ -13,8 +13,28 @@ import { cardText, DOT, joined, NO_VALUE, PAYMENT_TYPE_MESSAGES, statusLabel } f
 import { CopyLink } from '../ui/copy-link.js';
 import { Fact } from '../ui/facts.js';
 import { useT } from '../ui/i18n.js';
-import { channelText, customerName, EMAIL_STATUS_NAMES, EMAIL_TYPE_NAMES, emailState, formatDateTime, formatDay, localeName, PLAN_STATUS_NAMES, planStatusClass, STATUS_NAMES } from './invoice-format.js';
-import { ActiveDialog, CancelPlanDialog, DeleteDialog, EmailPreviewDialog, PlanDialog, ReminderDialog, StatusDialog } from './invoice-dialogs.js';
+import {
+  channelText,
+  customerName,
+  EMAIL_STATUS_NAMES,
+  EMAIL_TYPE_NAMES,
+  emailState,
+  formatDateTime,
+  formatDay,
+  localeName,
+  PLAN_STATUS_NAMES,
+  planStatusClass,
+  STATUS_NAMES,
+} from './invoice-format.js';
+import {
+  ActiveDialog,
+  CancelPlanDialog,
+  DeleteDialog,
+  EmailPreviewDialog,
+  PlanDialog,
+  ReminderDialog,
+  StatusDialog,
+} from './invoice-dialogs.js';
 import { InvoiceTags } from './invoice-list.js';
 import type { InvoiceEmail, InvoicePayment, InvoiceReply, PaymentPlan } from './invoices-client.js';
 import { useInvoiceChannels, useInvoiceDetail } from './invoices-store.js';
@@ -22,7 +42,11 @@ import { useInvoiceChannels, useInvoiceDetail } from './invoices-store.js';
 type Dialog = { kind: 'status' | 'active' | 'reminder' | 'plan' | 'cancel-plan' | 'delete' } | { kind: 'preview'; email: InvoiceEmail };
 
 /** The pay page's methods by name (a card payment names its card instead). */
-const PAYMENT_METHOD_NAMES: Readonly<Record<string, MessageId>> = { cardecom: 'common.card', dd: PAYMENT_TYPE_MESSAGES.dd, wallet: PAYMENT_TYPE_MESSAGES.wallet };
+const PAYMENT_METHOD_NAMES: Readonly<Record<string, MessageId>> = {
+  cardecom: 'common.card',
+  dd: PAYMENT_TYPE_MESSAGES.dd,
+  wallet: PAYMENT_TYPE_MESSAGES.wallet,
+};
 
 export function InvoiceDetailScreen() {
   const { number } = useParams({ from: '/invoices/$number' });
@@ -71,9 +95,25 @@ export function InvoiceDetailScreen() {
   const { invoice } = reply;
   const activePlan = plan?.status === 'active' ? plan : null;
   const channel = channels.channels.find((c) => c.channel_id === invoice.channel_id);
-  const reminderBlocked = !invoice.email ? t('invoices.detail.reminderNoEmail') : !invoice.active ? t('invoices.detail.reminderInactive') : null;
-  const planBlocked = activePlan ? null : invoice.status !== 'pending' ? t('invoices.detail.planBlocked', { status: invoice.status }) : null;
-  const address = [invoice.address, invoice.address2, [invoice.postal_code, invoice.city].filter(Boolean).join(' '), invoice.state, invoice.country].filter(Boolean).join(', ');
+  const reminderBlocked = !invoice.email
+    ? t('invoices.detail.reminderNoEmail')
+    : !invoice.active
+      ? t('invoices.detail.reminderInactive')
+      : null;
+  const planBlocked = activePlan
+    ? null
+    : invoice.status !== 'pending'
+      ? t('invoices.detail.planBlocked', { status: invoice.status })
+      : null;
+  const address = [
+    invoice.address,
+    invoice.address2,
+    [invoice.postal_code, invoice.city].filter(Boolean).join(' '),
+    invoice.state,
+    invoice.country,
+  ]
+    .filter(Boolean)
+    .join(', ');
 
   return (
     <section className="invoice-detail" aria-labelledby="invoice-title">
@@ -106,11 +146,22 @@ export function InvoiceDetailScreen() {
         <section className="card paylink-card" aria-labelledby="paylink-title">
           <h2 id="paylink-title">{t('invoices.payLink')}</h2>
           <div className="paylink-row">
-            <img className="qr" src={reply.qrcode} width={250} height={250} alt={t('invoices.detail.qr', { number: invoice.debt_claim_number })} />
+            <img
+              className="qr"
+              src={reply.qrcode}
+              width={250}
+              height={250}
+              alt={t('invoices.detail.qr', { number: invoice.debt_claim_number })}
+            />
             <div className="paylink-text">
               <p className="amount-due">{formatMoney(invoice.amount, invoice.currency)}</p>
               <p className="paylink-state">{t(payState(reply))}</p>
-              <CopyLink url={reply.paylink} label={t('invoices.detail.linkLabel')} copied={t('invoices.detail.copied')} openLabel={t('invoices.detail.open')} />
+              <CopyLink
+                url={reply.paylink}
+                label={t('invoices.detail.linkLabel')}
+                copied={t('invoices.detail.copied')}
+                openLabel={t('invoices.detail.open')}
+              />
             </div>
           </div>
         </section>
@@ -123,13 +174,19 @@ export function InvoiceDetailScreen() {
             <Fact label={t('common.amount')}>{formatMoney(invoice.amount, invoice.currency)}</Fact>
             <Fact label={t('invoices.detail.expires')}>
               {invoice.expires_in !== null && invoice.expires_in_unit
-                ? t('invoices.detail.expiry', { expired: invoice.expired ? 'yes' : 'no', count: invoice.expires_in, unit: invoice.expires_in_unit })
+                ? t('invoices.detail.expiry', {
+                    expired: invoice.expired ? 'yes' : 'no',
+                    count: invoice.expires_in,
+                    unit: invoice.expires_in_unit,
+                  })
                 : t('invoices.detail.never')}
             </Fact>
             <Fact label={t('invoices.printDate')}>{formatDay(invoice.print_date)}</Fact>
             <Fact label={t('invoices.channel')}>{channel ? channelText(channel) : String(invoice.channel_id)}</Fact>
             <Fact label={t('common.language')}>
-              {invoice.locale ? localeName(invoice.effective_locale, t) : t('invoices.detail.channelLanguage', { language: localeName(invoice.effective_locale, t) })}
+              {invoice.locale
+                ? localeName(invoice.effective_locale, t)
+                : t('invoices.detail.channelLanguage', { language: localeName(invoice.effective_locale, t) })}
             </Fact>
             <Fact label={t('invoices.created')}>{formatDateTime(invoice.created_at)}</Fact>
             <Fact label={t('invoices.detail.updated')}>{formatDateTime(invoice.updated_at)}</Fact>
@@ -141,7 +198,9 @@ export function InvoiceDetailScreen() {
           <h2 id="customer-title">{t('invoices.customer')}</h2>
           <dl className="facts detail-facts">
             <Fact label={t('invoices.detail.name')}>{customerName(invoice) ?? NO_VALUE}</Fact>
-            {invoice.company && customerName(invoice) !== invoice.company && <Fact label={t('invoices.field.company')}>{invoice.company}</Fact>}
+            {invoice.company && customerName(invoice) !== invoice.company && (
+              <Fact label={t('invoices.field.company')}>{invoice.company}</Fact>
+            )}
             <Fact label={t('invoices.email')}>{invoice.email ?? NO_VALUE}</Fact>
             {invoice.phone && <Fact label={t('invoices.field.phone')}>{invoice.phone}</Fact>}
             {invoice.tax_id && <Fact label={t('invoices.field.taxId')}>{invoice.tax_id}</Fact>}
@@ -150,7 +209,9 @@ export function InvoiceDetailScreen() {
           </dl>
           {(invoice.redirect_after_payments || invoice.success_url || invoice.error_url) && (
             <dl className="facts detail-facts">
-              <Fact label={t('invoices.detail.afterPaying')}>{t(invoice.redirect_after_payments ? 'invoices.detail.toYourPages' : 'invoices.detail.payPageShows')}</Fact>
+              <Fact label={t('invoices.detail.afterPaying')}>
+                {t(invoice.redirect_after_payments ? 'invoices.detail.toYourPages' : 'invoices.detail.payPageShows')}
+              </Fact>
               {invoice.success_url && <Fact label={t('invoices.field.successUrl')}>{invoice.success_url}</Fact>}
               {invoice.error_url && <Fact label={t('invoices.field.errorUrl')}>{invoice.error_url}</Fact>}
             </dl>
@@ -160,7 +221,13 @@ export function InvoiceDetailScreen() {
         <section className="card" aria-labelledby="emails-title">
           <div className="card-head">
             <h2 id="emails-title">{t('invoices.emails')}</h2>
-            <button type="button" className="button button-small" disabled={reminderBlocked !== null} aria-describedby={reminderBlocked ? 'reminder-note' : undefined} onClick={() => setDialog({ kind: 'reminder' })}>
+            <button
+              type="button"
+              className="button button-small"
+              disabled={reminderBlocked !== null}
+              aria-describedby={reminderBlocked ? 'reminder-note' : undefined}
+              onClick={() => setDialog({ kind: 'reminder' })}
+            >
               {t('invoices.reminder.send')}
             </button>
           </div>
@@ -195,7 +262,12 @@ export function InvoiceDetailScreen() {
           )}
         </section>
 
-        <PlanCard plan={plan} blocked={planBlocked} onCreate={() => setDialog({ kind: 'plan' })} onCancel={() => setDialog({ kind: 'cancel-plan' })} />
+        <PlanCard
+          plan={plan}
+          blocked={planBlocked}
+          onCreate={() => setDialog({ kind: 'plan' })}
+          onCancel={() => setDialog({ kind: 'cancel-plan' })}
+        />
         <PaymentsCard payments={payments} />
       </div>
 
@@ -219,7 +291,16 @@ export function InvoiceDetailScreen() {
           }}
         />
       )}
-      {dialog?.kind === 'reminder' && <ReminderDialog reply={reply} onClose={() => { close(); void changed(null); }} onDone={(next, text) => void done(next, text)} />}
+      {dialog?.kind === 'reminder' && (
+        <ReminderDialog
+          reply={reply}
+          onClose={() => {
+            close();
+            void changed(null);
+          }}
+          onDone={(next, text) => void done(next, text)}
+        />
+      )}
       {dialog?.kind === 'preview' && <EmailPreviewDialog email={dialog.email} onClose={close} />}
       {dialog?.kind === 'plan' && (
         <PlanDialog
@@ -267,7 +348,17 @@ function payState(reply: InvoiceReply): MessageId {
   return 'invoices.payState.open';
 }
 
-function PlanCard({ plan, blocked, onCreate, onCancel }: { plan: PaymentPlan | null; blocked: string | null; onCreate: () => void; onCancel: () => void }) {
+function PlanCard({
+  plan,
+  blocked,
+  onCreate,
+  onCancel,
+}: {
+  plan: PaymentPlan | null;
+  blocked: string | null;
+  onCreate: () => void;
+  onCancel: () => void;
+}) {
   const active = plan?.status === 'active';
   const t = useT();
   return (
@@ -279,7 +370,13 @@ function PlanCard({ plan, blocked, onCreate, onCancel }: { plan: PaymentPlan | n
             {t('invoices.plan.cancel')}
           </button>
         ) : (
-          <button type="button" className="button button-small" onClick={onCreate} disabled={blocked !== null} aria-describedby={blocked ? 'plan-note' : undefined}>
+          <button
+            type="button"
+            className="button button-small"
+            onClick={onCreate}
+            disabled={blocked !== null}
+            aria-describedby={blocked ? 'plan-note' : undefined}
+          >
             {t('invoices.plan.create')}
           </button>
         )}
@@ -368,7 +465,14 @@ function PaymentsCard({ payments }: { payments: InvoicePayment[] }) {
                   )}
                 </td>
                 <td className="num">{formatMoney(transaction.amount, transaction.currency)}</td>
-                <td>{transaction.message ? t('invoices.payments.resultWithMessage', { status: statusLabel(transaction.status_code), message: transaction.message }) : statusLabel(transaction.status_code)}</td>
+                <td>
+                  {transaction.message
+                    ? t('invoices.payments.resultWithMessage', {
+                        status: statusLabel(transaction.status_code),
+                        message: transaction.message,
+                      })
+                    : statusLabel(transaction.status_code)}
+                </td>
               </tr>
             ))}
           </tbody>

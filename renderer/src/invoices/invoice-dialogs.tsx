@@ -5,7 +5,14 @@
  * stays inside, Esc closes (not while a request runs), focus goes back to the button that opened it.
  */
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { INVOICE_STATUSES, MAX_INSTALLMENTS, MIN_INSTALLMENTS, PLAN_INTERVALS, type InvoiceStatus, type PlanInterval } from '../../../contract/constants.js';
+import {
+  INVOICE_STATUSES,
+  MAX_INSTALLMENTS,
+  MIN_INSTALLMENTS,
+  PLAN_INTERVALS,
+  type InvoiceStatus,
+  type PlanInterval,
+} from '../../../contract/constants.js';
 import { ApiError } from '../api/client.js';
 import { formatMoney } from '../till/money.js';
 import { problemText, sessionEnded } from '../api/problems.js';
@@ -18,7 +25,15 @@ import { invoicesClient, type InvoiceEmail, type InvoiceReply, type PaymentPlan 
 
 // ---- status --------------------------------------------------------------------------------------
 
-export function StatusDialog({ reply, onClose, onDone }: { reply: InvoiceReply; onClose: () => void; onDone: (reply: InvoiceReply, notice: string) => void }) {
+export function StatusDialog({
+  reply,
+  onClose,
+  onDone,
+}: {
+  reply: InvoiceReply;
+  onClose: () => void;
+  onDone: (reply: InvoiceReply, notice: string) => void;
+}) {
   const { invoice } = reply;
   const [status, setStatus] = useState<InvoiceStatus>(invoice.status);
   const action = useAction();
@@ -30,16 +45,32 @@ export function StatusDialog({ reply, onClose, onDone }: { reply: InvoiceReply; 
     if (changed) onDone(changed, t('invoices.statusDialog.done', { status: t(STATUS_NAMES[changed.invoice.status]) }));
   };
   return (
-    <Modal title={t('invoices.statusDialog.title', { number: invoice.debt_claim_number })} onClose={onClose} busy={action.busy} className="modal-narrow">
+    <Modal
+      title={t('invoices.statusDialog.title', { number: invoice.debt_claim_number })}
+      onClose={onClose}
+      busy={action.busy}
+      className="modal-narrow"
+    >
       <form onSubmit={(event) => void submit(event)}>
         <p className="lead">{t('invoices.statusDialog.lead')}</p>
         <fieldset className="choice-list">
           <legend className="visually-hidden">{t('invoices.statusDialog.new')}</legend>
           {INVOICE_STATUSES.map((option) => (
             <label key={option} className={option === status ? 'choice choice-on' : 'choice'}>
-              <input type="radio" name={name} value={option} checked={option === status} onChange={() => setStatus(option)} data-autofocus={option === status ? true : undefined} />
+              <input
+                type="radio"
+                name={name}
+                value={option}
+                checked={option === status}
+                onChange={() => setStatus(option)}
+                data-autofocus={option === status ? true : undefined}
+              />
               <span>
-                <strong>{option === invoice.status ? t('invoices.statusDialog.now', { status: t(STATUS_NAMES[option]) }) : t(STATUS_NAMES[option])}</strong>
+                <strong>
+                  {option === invoice.status
+                    ? t('invoices.statusDialog.now', { status: t(STATUS_NAMES[option]) })
+                    : t(STATUS_NAMES[option])}
+                </strong>
                 <span className="choice-note">{t(STATUS_NOTES[option])}</span>
               </span>
             </label>
@@ -61,7 +92,15 @@ export function StatusDialog({ reply, onClose, onDone }: { reply: InvoiceReply; 
 
 // ---- activate / deactivate -----------------------------------------------------------------------
 
-export function ActiveDialog({ reply, onClose, onDone }: { reply: InvoiceReply; onClose: () => void; onDone: (reply: InvoiceReply, notice: string) => void }) {
+export function ActiveDialog({
+  reply,
+  onClose,
+  onDone,
+}: {
+  reply: InvoiceReply;
+  onClose: () => void;
+  onDone: (reply: InvoiceReply, notice: string) => void;
+}) {
   const { invoice } = reply;
   const activate = !invoice.active;
   const which = activate ? 'yes' : 'no';
@@ -81,7 +120,12 @@ export function ActiveDialog({ reply, onClose, onDone }: { reply: InvoiceReply; 
     else if (result?.reply) onDone(result.reply, t('invoices.active.done', { activate: which }));
   };
   return (
-    <Modal title={t('invoices.active.title', { activate: which, number: invoice.debt_claim_number })} onClose={onClose} busy={action.busy} className="modal-narrow">
+    <Modal
+      title={t('invoices.active.title', { activate: which, number: invoice.debt_claim_number })}
+      onClose={onClose}
+      busy={action.busy}
+      className="modal-narrow"
+    >
       {refusal.length === 0 && <p>{t('invoices.active.text', { activate: which })}</p>}
       {refusal.length > 0 && (
         <div className="refusal" role="alert">
@@ -93,11 +137,23 @@ export function ActiveDialog({ reply, onClose, onDone }: { reply: InvoiceReply; 
       )}
       <Problem text={action.problem} />
       <Actions>
-        <button type="button" className="button button-quiet" onClick={onClose} disabled={action.busy} data-autofocus={refusal.length ? true : undefined}>
+        <button
+          type="button"
+          className="button button-quiet"
+          onClick={onClose}
+          disabled={action.busy}
+          data-autofocus={refusal.length ? true : undefined}
+        >
           {t(refusal.length ? 'common.close' : 'common.cancel')}
         </button>
         {refusal.length === 0 && (
-          <button type="button" className={activate ? 'button button-primary' : 'button button-danger'} onClick={() => void confirm()} disabled={action.busy} data-autofocus>
+          <button
+            type="button"
+            className={activate ? 'button button-primary' : 'button button-danger'}
+            onClick={() => void confirm()}
+            disabled={action.busy}
+            data-autofocus
+          >
             {t(action.busy ? 'invoices.active.busy' : 'invoices.active.verb', { activate: which })}
           </button>
         )}
@@ -145,7 +201,11 @@ function EmailView({ email }: { email: InvoiceEmail }) {
 export function EmailPreviewDialog({ email, onClose }: { email: InvoiceEmail; onClose: () => void }) {
   const t = useT();
   return (
-    <Modal title={t('invoices.emailView.title', { type: email.email_type, number: email.invoice_number })} onClose={onClose} className="modal-wide">
+    <Modal
+      title={t('invoices.emailView.title', { type: email.email_type, number: email.invoice_number })}
+      onClose={onClose}
+      className="modal-wide"
+    >
       <EmailView email={email} />
       <Actions>
         <button type="button" className="button button-primary" onClick={onClose} data-autofocus>
@@ -157,7 +217,15 @@ export function EmailPreviewDialog({ email, onClose }: { email: InvoiceEmail; on
 }
 
 /** Sends a reminder now, then shows it as sent (the mail queue delivers it within a moment). */
-export function ReminderDialog({ reply, onClose, onDone }: { reply: InvoiceReply; onClose: () => void; onDone: (reply: InvoiceReply | null, notice: string) => void }) {
+export function ReminderDialog({
+  reply,
+  onClose,
+  onDone,
+}: {
+  reply: InvoiceReply;
+  onClose: () => void;
+  onDone: (reply: InvoiceReply | null, notice: string) => void;
+}) {
   const { invoice } = reply;
   const action = useAction();
   const t = useT();
@@ -208,7 +276,13 @@ export function ReminderDialog({ reply, onClose, onDone }: { reply: InvoiceReply
       ) : waiting ? (
         <p role="status">{t('invoices.reminder.sending')}</p>
       ) : (
-        <p>{rich('invoices.reminder.text', { email: <strong>{invoice.email}</strong>, language, amount: formatMoney(invoice.amount, invoice.currency) })}</p>
+        <p>
+          {rich('invoices.reminder.text', {
+            email: <strong>{invoice.email}</strong>,
+            language,
+            amount: formatMoney(invoice.amount, invoice.currency),
+          })}
+        </p>
       )}
       <Problem text={action.problem} />
       <Actions>
@@ -233,7 +307,15 @@ export function ReminderDialog({ reply, onClose, onDone }: { reply: InvoiceReply
 
 // ---- payment plan --------------------------------------------------------------------------------
 
-export function PlanDialog({ reply, onClose, onDone }: { reply: InvoiceReply; onClose: () => void; onDone: (plan: PaymentPlan, notice: string) => void }) {
+export function PlanDialog({
+  reply,
+  onClose,
+  onDone,
+}: {
+  reply: InvoiceReply;
+  onClose: () => void;
+  onDone: (plan: PaymentPlan, notice: string) => void;
+}) {
   const { invoice } = reply;
   const [installments, setInstallments] = useState('3');
   const [interval, setInterval] = useState<PlanInterval>('month');
@@ -246,7 +328,10 @@ export function PlanDialog({ reply, onClose, onDone }: { reply: InvoiceReply; on
     setFieldProblem(null);
     const count = Number(installments);
     if (!/^\d{1,2}$/.test(installments.trim()) || count < MIN_INSTALLMENTS || count > MAX_INSTALLMENTS) {
-      setFieldProblem({ field: 'installments', message: t('invoices.planDialog.countProblem', { min: MIN_INSTALLMENTS, max: MAX_INSTALLMENTS }) });
+      setFieldProblem({
+        field: 'installments',
+        message: t('invoices.planDialog.countProblem', { min: MIN_INSTALLMENTS, max: MAX_INSTALLMENTS }),
+      });
       return;
     }
     try {
@@ -262,7 +347,12 @@ export function PlanDialog({ reply, onClose, onDone }: { reply: InvoiceReply; on
   const countError = fieldProblem?.field === 'installments' ? fieldProblem.message : null;
   const intervalError = fieldProblem?.field === 'interval' ? fieldProblem.message : null;
   return (
-    <Modal title={t('invoices.planDialog.title', { number: invoice.debt_claim_number })} onClose={onClose} busy={action.busy} className="modal-narrow">
+    <Modal
+      title={t('invoices.planDialog.title', { number: invoice.debt_claim_number })}
+      onClose={onClose}
+      busy={action.busy}
+      className="modal-narrow"
+    >
       <form onSubmit={(event) => void submit(event)} noValidate>
         <p className="lead">{t('invoices.planDialog.lead', { amount: formatMoney(invoice.amount, invoice.currency) })}</p>
         <div className="field">
@@ -295,7 +385,13 @@ export function PlanDialog({ reply, onClose, onDone }: { reply: InvoiceReply; on
           <label className="field-label" htmlFor={ids.interval}>
             {t('invoices.planDialog.interval')}
           </label>
-          <select id={ids.interval} className="input" value={interval} onChange={(event) => setInterval(event.target.value as PlanInterval)} aria-invalid={intervalError ? true : undefined}>
+          <select
+            id={ids.interval}
+            className="input"
+            value={interval}
+            onChange={(event) => setInterval(event.target.value as PlanInterval)}
+            aria-invalid={intervalError ? true : undefined}
+          >
             {PLAN_INTERVALS.map((option) => (
               <option key={option} value={option}>
                 {t(INTERVAL_NAMES[option])}
@@ -320,7 +416,17 @@ export function PlanDialog({ reply, onClose, onDone }: { reply: InvoiceReply; on
 
 // ---- confirmations -------------------------------------------------------------------------------
 
-export function CancelPlanDialog({ reply, plan, onClose, onDone }: { reply: InvoiceReply; plan: PaymentPlan; onClose: () => void; onDone: (notice: string) => void }) {
+export function CancelPlanDialog({
+  reply,
+  plan,
+  onClose,
+  onDone,
+}: {
+  reply: InvoiceReply;
+  plan: PaymentPlan;
+  onClose: () => void;
+  onDone: (notice: string) => void;
+}) {
   const action = useAction();
   const t = useT();
   const confirm = async () => {
@@ -329,7 +435,9 @@ export function CancelPlanDialog({ reply, plan, onClose, onDone }: { reply: Invo
   };
   return (
     <Modal title={t('invoices.cancelPlan.title')} onClose={onClose} busy={action.busy} className="modal-narrow">
-      <p>{t('invoices.cancelPlan.text', { paid: plan.paid_installments, count: plan.installments, number: reply.invoice.debt_claim_number })}</p>
+      <p>
+        {t('invoices.cancelPlan.text', { paid: plan.paid_installments, count: plan.installments, number: reply.invoice.debt_claim_number })}
+      </p>
       <Problem text={action.problem} />
       <Actions>
         <button type="button" className="button button-quiet" onClick={onClose} disabled={action.busy} data-autofocus>
@@ -343,7 +451,17 @@ export function CancelPlanDialog({ reply, plan, onClose, onDone }: { reply: Invo
   );
 }
 
-export function DeleteDialog({ reply, activePlan, onClose, onDone }: { reply: InvoiceReply; activePlan: boolean; onClose: () => void; onDone: () => void }) {
+export function DeleteDialog({
+  reply,
+  activePlan,
+  onClose,
+  onDone,
+}: {
+  reply: InvoiceReply;
+  activePlan: boolean;
+  onClose: () => void;
+  onDone: () => void;
+}) {
   const action = useAction();
   const t = useT();
   const number = reply.invoice.debt_claim_number;
@@ -356,7 +474,11 @@ export function DeleteDialog({ reply, activePlan, onClose, onDone }: { reply: In
   };
   return (
     <Modal title={t('invoices.delete.title', { number })} onClose={onClose} busy={action.busy} className="modal-narrow">
-      {activePlan ? <p>{t('invoices.delete.planFirst')}</p> : <p>{t('invoices.delete.text', { amount: formatMoney(reply.invoice.amount, reply.invoice.currency) })}</p>}
+      {activePlan ? (
+        <p>{t('invoices.delete.planFirst')}</p>
+      ) : (
+        <p>{t('invoices.delete.text', { amount: formatMoney(reply.invoice.amount, reply.invoice.currency) })}</p>
+      )}
       <Problem text={action.problem} />
       <Actions>
         <button type="button" className="button button-quiet" onClick={onClose} disabled={action.busy} data-autofocus>

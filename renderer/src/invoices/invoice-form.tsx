@@ -254,7 +254,13 @@ export function InvoiceEditScreen() {
           {t('common.loading')}
         </p>
       ) : (
-        <InvoiceForm key={reply.invoice.updated_at} mode="edit" number={number} channels={channels.channels} initial={valuesOf(reply.invoice, channel?.url_name ?? '')} />
+        <InvoiceForm
+          key={reply.invoice.updated_at}
+          mode="edit"
+          number={number}
+          channels={channels.channels}
+          initial={valuesOf(reply.invoice, channel?.url_name ?? '')}
+        />
       )}
     </section>
   );
@@ -282,7 +288,10 @@ function InvoiceForm({ mode, number = '', channels, initial }: InvoiceFormProps)
     async (values): Promise<ResolverResult<InvoiceFormValues>> => {
       let problems: FieldError[];
       try {
-        problems = mode === 'create' ? await invoicesClient.checkCreate(createBody(values)) : await invoicesClient.checkUpdate(number, updateBody(values, initial));
+        problems =
+          mode === 'create'
+            ? await invoicesClient.checkCreate(createBody(values))
+            : await invoicesClient.checkUpdate(number, updateBody(values, initial));
       } catch (error) {
         // A check that did not answer blocks nothing: the save answers for itself (a 401 there, too,
         // takes the app back to its login).
@@ -336,7 +345,12 @@ function InvoiceForm({ mode, number = '', channels, initial }: InvoiceFormProps)
   const redirects = watch('redirect_after_payments');
 
   return (
-    <form className="invoice-form stacked-form" noValidate onSubmit={(event) => void handleSubmit(onSubmit)(event)} aria-describedby={fieldCount ? 'invoice-form-summary' : undefined}>
+    <form
+      className="invoice-form stacked-form"
+      noValidate
+      onSubmit={(event) => void handleSubmit(onSubmit)(event)}
+      aria-describedby={fieldCount ? 'invoice-form-summary' : undefined}
+    >
       {submitCount > 0 && <FormSummary id="invoice-form-summary" errors={errors} other={other} />}
 
       <fieldset className="form-card">
@@ -346,7 +360,11 @@ function InvoiceForm({ mode, number = '', channels, initial }: InvoiceFormProps)
             <Field
               label={t('invoices.channel')}
               error={errors.url_name?.message}
-              note={channel ? t('invoices.form.channelNote', { currency: channel.currency, language: t(LOCALE_NAMES[channel.language]) }) : undefined}
+              note={
+                channel
+                  ? t('invoices.form.channelNote', { currency: channel.currency, language: t(LOCALE_NAMES[channel.language]) })
+                  : undefined
+              }
             >
               {(props) => (
                 <select className="input" {...props} {...register('url_name')}>
@@ -376,19 +394,49 @@ function InvoiceForm({ mode, number = '', channels, initial }: InvoiceFormProps)
             {(props) => <input className="input" autoComplete="off" {...props} {...register('debt_claim_number')} />}
           </Field>
           <div className="field-row">
-            <Field label={t('common.amount')} error={errors.amount?.message} className="field-amount" note={mode === 'edit' ? t('invoices.form.amountNote') : undefined}>
+            <Field
+              label={t('common.amount')}
+              error={errors.amount?.message}
+              className="field-amount"
+              note={mode === 'edit' ? t('invoices.form.amountNote') : undefined}
+            >
               {(props) => <input className="input num-input" inputMode="decimal" autoComplete="off" {...props} {...register('amount')} />}
             </Field>
-            <Field label={t('common.currency')} error={errors.currency?.message} className="field-currency" note={mode === 'create' && channel ? t('invoices.form.currencyNote', { currency: channel.currency }) : undefined}>
-              {(props) => <CurrencyInput listId="invoice-currencies" props={props} registered={register('currency')} placeholder={channel?.currency} />}
+            <Field
+              label={t('common.currency')}
+              error={errors.currency?.message}
+              className="field-currency"
+              note={mode === 'create' && channel ? t('invoices.form.currencyNote', { currency: channel.currency }) : undefined}
+            >
+              {(props) => (
+                <CurrencyInput
+                  listId="invoice-currencies"
+                  props={props}
+                  registered={register('currency')}
+                  placeholder={channel?.currency}
+                />
+              )}
             </Field>
           </div>
-          <Field label={t('invoices.printDate')} optional error={errors.print_date?.message} note={mode === 'create' ? t('invoices.form.printDateNote') : undefined}>
+          <Field
+            label={t('invoices.printDate')}
+            optional
+            error={errors.print_date?.message}
+            note={mode === 'create' ? t('invoices.form.printDateNote') : undefined}
+          >
             {(props) => <input className="input" type="date" {...props} {...register('print_date')} />}
           </Field>
           <div className="field-row">
-            <Field label={t('invoices.form.expiresIn')} optional error={errors.expires_in?.message} className="field-amount" note={t('invoices.form.expiresNote')}>
-              {(props) => <input className="input num-input" inputMode="numeric" autoComplete="off" {...props} {...register('expires_in')} />}
+            <Field
+              label={t('invoices.form.expiresIn')}
+              optional
+              error={errors.expires_in?.message}
+              className="field-amount"
+              note={t('invoices.form.expiresNote')}
+            >
+              {(props) => (
+                <input className="input num-input" inputMode="numeric" autoComplete="off" {...props} {...register('expires_in')} />
+              )}
             </Field>
             <Field label={t('invoices.form.unit')} error={errors.expires_in_unit?.message} className="field-unit">
               {(props) => (
@@ -415,10 +463,23 @@ function InvoiceForm({ mode, number = '', channels, initial }: InvoiceFormProps)
           <TextField form={form} name="first_name" label={t('invoices.field.firstName')} autoComplete="off" />
           <TextField form={form} name="last_name" label={t('invoices.field.lastName')} autoComplete="off" />
           <TextField form={form} name="company" label={t('invoices.field.company')} autoComplete="off" />
-          <TextField form={form} name="email" label={t('invoices.email')} type="email" autoComplete="off" note={t('invoices.form.emailNote')} />
+          <TextField
+            form={form}
+            name="email"
+            label={t('invoices.email')}
+            type="email"
+            autoComplete="off"
+            note={t('invoices.form.emailNote')}
+          />
           <TextField form={form} name="phone" label={t('invoices.field.phone')} type="tel" autoComplete="off" />
           <TextField form={form} name="tax_id" label={t('invoices.field.taxId')} autoComplete="off" />
-          <TextField form={form} name="customer_id" label={t('invoices.field.customerId')} autoComplete="off" note={t('invoices.form.customerIdNote')} />
+          <TextField
+            form={form}
+            name="customer_id"
+            label={t('invoices.field.customerId')}
+            autoComplete="off"
+            note={t('invoices.form.customerIdNote')}
+          />
         </div>
       </fieldset>
 
@@ -430,7 +491,13 @@ function InvoiceForm({ mode, number = '', channels, initial }: InvoiceFormProps)
           <TextField form={form} name="postal_code" label={t('invoices.field.postalCode')} autoComplete="off" />
           <TextField form={form} name="city" label={t('invoices.field.city')} autoComplete="off" />
           <TextField form={form} name="state" label={t('invoices.field.state')} autoComplete="off" />
-          <TextField form={form} name="country" label={t('invoices.field.country')} autoComplete="off" note={t('invoices.form.countryNote')} />
+          <TextField
+            form={form}
+            name="country"
+            label={t('invoices.field.country')}
+            autoComplete="off"
+            note={t('invoices.form.countryNote')}
+          />
         </div>
       </fieldset>
 
@@ -440,7 +507,11 @@ function InvoiceForm({ mode, number = '', channels, initial }: InvoiceFormProps)
           <Field label={t('common.language')} error={errors.locale?.message} note={t('invoices.form.languageNote')}>
             {(props) => (
               <select className="input" {...props} {...register('locale')}>
-                <option value="">{channel ? t('invoices.form.channelLanguageOf', { language: localeName(channel.language, t) }) : t('invoices.form.channelLanguage')}</option>
+                <option value="">
+                  {channel
+                    ? t('invoices.form.channelLanguageOf', { language: localeName(channel.language, t) })
+                    : t('invoices.form.channelLanguage')}
+                </option>
                 {INVOICE_LOCALES.map((locale) => (
                   <option key={locale} value={locale}>
                     {t(LOCALE_NAMES[locale])}
@@ -456,7 +527,11 @@ function InvoiceForm({ mode, number = '', channels, initial }: InvoiceFormProps)
             note={t(mode === 'edit' ? 'invoices.form.sendNoteEdit' : 'invoices.form.sendNoteCreate')}
             registered={register('send_initial_email')}
           />
-          <Field label={t('invoices.form.firstEmail')} error={errors.initial_email_type?.message} note={sendsEmail ? undefined : t('invoices.form.firstEmailNote')}>
+          <Field
+            label={t('invoices.form.firstEmail')}
+            error={errors.initial_email_type?.message}
+            note={sendsEmail ? undefined : t('invoices.form.firstEmailNote')}
+          >
             {(props) => (
               <select className="input" {...props} {...register('initial_email_type')}>
                 <option value="">{t('invoices.form.defaultType', { type: t(EMAIL_TYPE_NAMES.initial) })}</option>
@@ -480,7 +555,14 @@ function InvoiceForm({ mode, number = '', channels, initial }: InvoiceFormProps)
             error={errors.redirect_after_payments?.message}
             registered={register('redirect_after_payments')}
           />
-          <TextField form={form} name="success_url" label={t('invoices.field.successUrl')} type="url" autoComplete="off" note={redirects ? undefined : t('invoices.form.successNote')} />
+          <TextField
+            form={form}
+            name="success_url"
+            label={t('invoices.field.successUrl')}
+            type="url"
+            autoComplete="off"
+            note={redirects ? undefined : t('invoices.form.successNote')}
+          />
           <TextField form={form} name="error_url" label={t('invoices.field.errorUrl')} type="url" autoComplete="off" />
         </div>
       </fieldset>

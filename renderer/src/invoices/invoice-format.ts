@@ -3,7 +3,15 @@
  * catalogue: a new value fails to compile until it has one), and dates in the screens' language
  * (ui/format.ts: formatDateTime in the shop's time zone, formatDay for a calendar day).
  */
-import type { EmailStatus, ExpiryUnit, InvoiceEmailType, InvoiceLocale, InvoiceStatus, PlanInterval, PlanStatus } from '../../../contract/constants.js';
+import type {
+  EmailStatus,
+  ExpiryUnit,
+  InvoiceEmailType,
+  InvoiceLocale,
+  InvoiceStatus,
+  PlanInterval,
+  PlanStatus,
+} from '../../../contract/constants.js';
 import type { MessageId } from '../../../contract/i18n/catalogues.js';
 import type { Translate } from '../../../contract/i18n/format.js';
 import { formatDateTime, formatDay } from '../ui/format.js';
@@ -28,16 +36,31 @@ export const STATUS_NOTES: Record<InvoiceStatus, MessageId> = {
 };
 
 /** The languages of an invoice's e-mails and pay page: the checkout page's names (the same languages). */
-export const LOCALE_NAMES: Record<InvoiceLocale, MessageId> = { en: 'checkouts.locale.en', de: 'checkouts.locale.de', pt: 'checkouts.locale.pt' };
+export const LOCALE_NAMES: Record<InvoiceLocale, MessageId> = {
+  en: 'checkouts.locale.en',
+  de: 'checkouts.locale.de',
+  pt: 'checkouts.locale.pt',
+};
 
 /** A language code of an invoice (its own, its channel's, an e-mail's) by name; a code this app does not know as it is. */
 export function localeName(locale: string, t: Translate): string {
   return Object.hasOwn(LOCALE_NAMES, locale) ? t(LOCALE_NAMES[locale as InvoiceLocale]) : locale;
 }
 
-export const EXPIRY_UNIT_NAMES: Record<ExpiryUnit, MessageId> = { minutes: 'invoices.unit.minutes', hours: 'invoices.unit.hours', days: 'invoices.unit.days' };
-export const EMAIL_TYPE_NAMES: Record<InvoiceEmailType, MessageId> = { initial: 'invoices.emailType.initial', reminder: 'invoices.emailType.reminder' };
-export const EMAIL_STATUS_NAMES: Record<EmailStatus, MessageId> = { queued: 'invoices.emailStatus.queued', sent: 'invoices.emailStatus.sent', failed: 'invoices.emailStatus.failed' };
+export const EXPIRY_UNIT_NAMES: Record<ExpiryUnit, MessageId> = {
+  minutes: 'invoices.unit.minutes',
+  hours: 'invoices.unit.hours',
+  days: 'invoices.unit.days',
+};
+export const EMAIL_TYPE_NAMES: Record<InvoiceEmailType, MessageId> = {
+  initial: 'invoices.emailType.initial',
+  reminder: 'invoices.emailType.reminder',
+};
+export const EMAIL_STATUS_NAMES: Record<EmailStatus, MessageId> = {
+  queued: 'invoices.emailStatus.queued',
+  sent: 'invoices.emailStatus.sent',
+  failed: 'invoices.emailStatus.failed',
+};
 export const PLAN_STATUS_NAMES: Record<PlanStatus, MessageId> = {
   active: 'invoices.planStatus.active',
   completed: 'invoices.planStatus.completed',
@@ -57,7 +80,12 @@ export function customerName(invoice: Invoice): string | null {
 export function emailState(email: InvoiceLastEmail, t: Translate): string {
   // A sent e-mail says when; one the gateway sent without saying when (none so far) does not.
   const state = email.status === 'sent' && !email.sent_at ? 'sentUndated' : email.status;
-  return t('invoices.email.state', { type: email.email_type, state, at: email.sent_at ? formatDateTime(email.sent_at) : '', recipient: email.recipient_email });
+  return t('invoices.email.state', {
+    type: email.email_type,
+    state,
+    at: email.sent_at ? formatDateTime(email.sent_at) : '',
+    recipient: email.recipient_email,
+  });
 }
 
 const STATUS_TONES: Record<InvoiceStatus, Tone> = { pending: 'wait', processing: 'info', paid: 'ok', partly_paid: 'info' };

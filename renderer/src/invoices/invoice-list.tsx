@@ -54,13 +54,26 @@ function useColumns(channelNames: Map<number, string> | null, t: Translate) {
         header: t('invoices.email'),
         cell: (info) => {
           const email = info.getValue();
-          return email ? t('invoices.list.emailState', { type: email.email_type, status: email.status }) : <span className="muted">{t('invoices.list.noEmail')}</span>;
+          return email ? (
+            t('invoices.list.emailState', { type: email.email_type, status: email.status })
+          ) : (
+            <span className="muted">{t('invoices.list.noEmail')}</span>
+          );
         },
       }),
       ...(channelNames && channelNames.size > 1
-        ? [column.accessor((row) => channelNames.get(row.invoice.channel_id) ?? String(row.invoice.channel_id), { id: 'channel', header: t('invoices.channel') })]
+        ? [
+            column.accessor((row) => channelNames.get(row.invoice.channel_id) ?? String(row.invoice.channel_id), {
+              id: 'channel',
+              header: t('invoices.channel'),
+            }),
+          ]
         : []),
-      column.accessor((row) => row.invoice.created_at, { id: 'created', header: t('invoices.created'), cell: (info) => formatDateTime(info.getValue()) }),
+      column.accessor((row) => row.invoice.created_at, {
+        id: 'created',
+        header: t('invoices.created'),
+        cell: (info) => formatDateTime(info.getValue()),
+      }),
     ],
     [channelNames, t],
   );
@@ -101,7 +114,8 @@ export function InvoiceListScreen() {
   const filter = (change: Partial<InvoiceListSearch>) => {
     const next: InvoiceListSearch = { ...search, ...change };
     delete next.page;
-    for (const key of Object.keys(next) as Array<keyof InvoiceListSearch>) if (next[key] === undefined || next[key] === '') delete next[key];
+    for (const key of Object.keys(next) as Array<keyof InvoiceListSearch>)
+      if (next[key] === undefined || next[key] === '') delete next[key];
     void navigate({ search: next });
   };
   const filtered = Object.keys(search).some((key) => key !== 'page');
@@ -121,7 +135,12 @@ export function InvoiceListScreen() {
           <label className="field-label" htmlFor={ids.channel}>
             {t('invoices.channel')}
           </label>
-          <select id={ids.channel} className="input" value={search.url_name ?? ''} onChange={(event) => filter({ url_name: event.target.value || undefined })}>
+          <select
+            id={ids.channel}
+            className="input"
+            value={search.url_name ?? ''}
+            onChange={(event) => filter({ url_name: event.target.value || undefined })}
+          >
             <option value="">{t('invoices.list.allChannels')}</option>
             {channels.map((c) => (
               <option key={c.url_name} value={c.url_name}>
@@ -134,7 +153,12 @@ export function InvoiceListScreen() {
           <label className="field-label" htmlFor={ids.status}>
             {t('common.status')}
           </label>
-          <select id={ids.status} className="input" value={search.status ?? ''} onChange={(event) => filter({ status: (event.target.value || undefined) as InvoiceStatus | undefined })}>
+          <select
+            id={ids.status}
+            className="input"
+            value={search.status ?? ''}
+            onChange={(event) => filter({ status: (event.target.value || undefined) as InvoiceStatus | undefined })}
+          >
             <option value="">{t('invoices.list.anyStatus')}</option>
             {INVOICE_STATUSES.map((s) => (
               <option key={s} value={s}>
@@ -147,13 +171,27 @@ export function InvoiceListScreen() {
           <label className="field-label" htmlFor={ids.from}>
             {t('invoices.list.createdFrom')}
           </label>
-          <input id={ids.from} className="input" type="date" value={search.created_at_from ?? ''} max={search.created_at_to} onChange={(event) => filter({ created_at_from: event.target.value || undefined })} />
+          <input
+            id={ids.from}
+            className="input"
+            type="date"
+            value={search.created_at_from ?? ''}
+            max={search.created_at_to}
+            onChange={(event) => filter({ created_at_from: event.target.value || undefined })}
+          />
         </div>
         <div className="field">
           <label className="field-label" htmlFor={ids.to}>
             {t('invoices.list.createdTo')}
           </label>
-          <input id={ids.to} className="input" type="date" value={search.created_at_to ?? ''} min={search.created_at_from} onChange={(event) => filter({ created_at_to: event.target.value || undefined })} />
+          <input
+            id={ids.to}
+            className="input"
+            type="date"
+            value={search.created_at_to ?? ''}
+            min={search.created_at_from}
+            onChange={(event) => filter({ created_at_to: event.target.value || undefined })}
+          />
         </div>
         {filtered && (
           <button type="button" className="button button-quiet" onClick={() => void navigate({ search: {} })}>
@@ -163,7 +201,8 @@ export function InvoiceListScreen() {
       </form>
       {error && (
         <p className="form-problem" role="alert">
-          {error} <button type="button" className="button button-small" onClick={() => void load(search)}>
+          {error}{' '}
+          <button type="button" className="button button-small" onClick={() => void load(search)}>
             {t('common.retry')}
           </button>
         </p>

@@ -21,7 +21,17 @@ import type { InvoiceStatus } from '../../../contract/constants.js';
 import { caller, filled } from '../api/call.js';
 import { defaultTransport, type Transport } from '../api/client.js';
 
-export type { Invoice, InvoiceChannel, InvoiceEmail, InvoiceLastEmail, InvoicePayment, InvoiceReply, Instalment, Pagination, PaymentPlan } from '../../../contract/api/invoices.js';
+export type {
+  Invoice,
+  InvoiceChannel,
+  InvoiceEmail,
+  InvoiceLastEmail,
+  InvoicePayment,
+  InvoiceReply,
+  Instalment,
+  Pagination,
+  PaymentPlan,
+} from '../../../contract/api/invoices.js';
 export type { FieldError };
 
 /** The list's filters, as `GET /rest/invoices` takes them. */
@@ -62,7 +72,8 @@ export function createInvoicesClient(transport: Transport = defaultTransport()):
   const at = (number: string) => ({ params: { invoice_number: number } });
   return {
     channels: async () => (await call('invoices.channels')).channels,
-    list: ({ page, ...query }) => call('invoices.list', { query: filled({ ...query, ...(page !== undefined ? { page: String(page) } : {}) }) }),
+    list: ({ page, ...query }) =>
+      call('invoices.list', { query: filled({ ...query, ...(page !== undefined ? { page: String(page) } : {}) }) }),
     get: (number) => call('invoices.get', at(number)),
     checkCreate: async (body) => (await call('invoices.checkCreate', { body })).errors,
     create: (body, idempotencyKey) => call('invoices.create', { body, headers: { 'Idempotency-Key': idempotencyKey } }),

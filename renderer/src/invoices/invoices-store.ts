@@ -11,7 +11,14 @@ import { useSession } from '../session-store.js';
 import { translate } from '../ui/i18n.js';
 import { createListStore } from '../ui/list-store.js';
 import type { InvoiceListSearch } from './invoice-search.js';
-import { invoicesClient, type InvoiceChannel, type InvoiceEmail, type InvoicePayment, type InvoiceReply, type PaymentPlan } from './invoices-client.js';
+import {
+  invoicesClient,
+  type InvoiceChannel,
+  type InvoiceEmail,
+  type InvoicePayment,
+  type InvoiceReply,
+  type PaymentPlan,
+} from './invoices-client.js';
 
 type LoadStatus = 'idle' | 'loading' | 'ready' | 'failed';
 
@@ -42,7 +49,10 @@ export const useInvoiceChannels = create<ChannelsState>()((set, get) => ({
   },
 }));
 
-export const useInvoiceList = createListStore((search: InvoiceListSearch) => invoicesClient.list({ ...search, page: search.page ?? 1 }), () => translate('invoices.list.loadFailed'));
+export const useInvoiceList = createListStore(
+  (search: InvoiceListSearch) => invoicesClient.list({ ...search, page: search.page ?? 1 }),
+  () => translate('invoices.list.loadFailed'),
+);
 
 interface DetailState {
   number: string | null;
@@ -67,7 +77,8 @@ export const useInvoiceDetail = create<DetailState>()((set, get) => ({
   emails: [],
   error: null,
   load: async (number, quiet = false) => {
-    if (!quiet || get().number !== number) set({ number, status: 'loading', reply: null, plan: null, payments: [], emails: [], error: null });
+    if (!quiet || get().number !== number)
+      set({ number, status: 'loading', reply: null, plan: null, payments: [], emails: [], error: null });
     try {
       const [reply, plan, payments, emails] = await Promise.all([
         invoicesClient.get(number),
@@ -80,7 +91,10 @@ export const useInvoiceDetail = create<DetailState>()((set, get) => ({
       if (sessionEnded(error)) return;
       if (get().number !== number) return;
       const missing = error instanceof ApiError && error.status === 404;
-      set({ status: 'failed', error: missing ? translate('invoices.store.missing', { number }) : problemText(error, translate('invoices.store.invoice')) });
+      set({
+        status: 'failed',
+        error: missing ? translate('invoices.store.missing', { number }) : problemText(error, translate('invoices.store.invoice')),
+      });
     }
   },
   changed: async (reply) => {

@@ -50,7 +50,9 @@ export function TokenDetailScreen() {
         {t('tokens.list.back')}
       </Link>
     );
-    return <DetailPending back={back} title={t('tokens.detail.pending')} titleId="token-title" failed={status === 'failed'} error={error} />;
+    return (
+      <DetailPending back={back} title={t('tokens.detail.pending')} titleId="token-title" failed={status === 'failed'} error={error} />
+    );
   }
 
   const close = () => setDialog(null);
@@ -64,7 +66,12 @@ export function TokenDetailScreen() {
         <h1 id="token-title">{t('tokens.detail.title', { number: lastFour(token.token_last_four) })}</h1>
         <span className={tokenStatusClass(token.status)}>{t(TOKEN_STATUS_NAMES[token.status])}</span>
         <div className="head-actions">
-          <button type="button" className="button button-quiet" disabled={token.status !== 'active'} onClick={() => setDialog('cryptogram')}>
+          <button
+            type="button"
+            className="button button-quiet"
+            disabled={token.status !== 'active'}
+            onClick={() => setDialog('cryptogram')}
+          >
             {t('tokens.detail.createCryptogram')}
           </button>
           {archivable && (
@@ -83,13 +90,17 @@ export function TokenDetailScreen() {
           <h2 id="token-facts-title">{t('tokens.field.token')}</h2>
           <dl className="facts detail-facts">
             <Fact label={t('tokens.field.network')}>{networkName(token.network)}</Fact>
-            <Fact label={t('common.status')}>{t('tokens.statusLine', { status: t(TOKEN_STATUS_NAMES[token.status]), note: t(TOKEN_STATUS_NOTES[token.status]) })}</Fact>
+            <Fact label={t('common.status')}>
+              {t('tokens.statusLine', { status: t(TOKEN_STATUS_NAMES[token.status]), note: t(TOKEN_STATUS_NOTES[token.status]) })}
+            </Fact>
             {token.error && <Fact label={t('tokens.field.error')}>{gatewayError(token.error)}</Fact>}
             <Fact label={t('tokens.field.tokenNumber')}>{lastFour(token.token_last_four)}</Fact>
             <Fact label={t('common.card')}>{lastFour(token.card_last_four)}</Fact>
             <Fact label={t('tokens.field.holder')}>{token.card_holder ?? NONE}</Fact>
             <Fact label={t('tokens.field.created')}>{formatDateTime(token.created_at)}</Fact>
-            <Fact label={t('tokens.field.refreshed')}>{token.last_token_refresh ? formatDateTime(token.last_token_refresh) : t('tokens.field.never')}</Fact>
+            <Fact label={t('tokens.field.refreshed')}>
+              {token.last_token_refresh ? formatDateTime(token.last_token_refresh) : t('tokens.field.never')}
+            </Fact>
             <Fact label={t('tokens.field.updated')}>{formatDateTime(token.updated_at)}</Fact>
             <Fact label={t('tokens.field.tokenId')}>
               <span className="mono">{token.id}</span>
@@ -115,7 +126,9 @@ export function TokenDetailScreen() {
         )}
       </div>
 
-      {dialog === 'cryptogram' && <CryptogramDialog token={token} onClose={close} onCreated={() => setNotice(t('tokens.detail.cryptogramCreated'))} />}
+      {dialog === 'cryptogram' && (
+        <CryptogramDialog token={token} onClose={close} onCreated={() => setNotice(t('tokens.detail.cryptogramCreated'))} />
+      )}
       {dialog === 'archive' && (
         <ArchiveDialog
           token={token}
@@ -152,9 +165,11 @@ const NONE = '—';
 const gatewayError = (error: { detail: string; code: string }) => `${error.detail} (${error.code})`;
 const group = (number: string) => number.replace(/(\d{4})(?=\d)/g, '$1 ');
 /** The token number in groups of four, or masked but for its last four. */
-const tokenNumberText = (data: TokenData | undefined, lastFourDigits: string) => (data ? group(data.number) : `${MASK} ${MASK} ${MASK} ${lastFourDigits}`);
+const tokenNumberText = (data: TokenData | undefined, lastFourDigits: string) =>
+  data ? group(data.number) : `${MASK} ${MASK} ${MASK} ${lastFourDigits}`;
 /** The expiry as MM/YYYY, or masked. */
-const expiryText = (data: TokenData | undefined) => (data ? `${String(data.expiry_month).padStart(2, '0')}/${data.expiry_year}` : '••/••••');
+const expiryText = (data: TokenData | undefined) =>
+  data ? `${String(data.expiry_month).padStart(2, '0')}/${data.expiry_year}` : '••/••••';
 
 /**
  * The token data: masked, and shown only when the user asks (the gateway audits the reveal before it
@@ -199,7 +214,13 @@ function RevealCard({ token, onRevealed }: { token: BackOfficeToken; onRevealed:
             {t('tokens.reveal.hide')}
           </button>
         ) : (
-          <button type="button" className="button button-small" disabled={!available || action.busy} onClick={() => void reveal()} aria-describedby="reveal-note">
+          <button
+            type="button"
+            className="button button-small"
+            disabled={!available || action.busy}
+            onClick={() => void reveal()}
+            aria-describedby="reveal-note"
+          >
             {t(action.busy ? 'tokens.reveal.busy' : 'tokens.reveal.reveal')}
           </button>
         )}
@@ -216,7 +237,11 @@ function RevealCard({ token, onRevealed }: { token: BackOfficeToken; onRevealed:
         </Fact>
       </dl>
       <p className="field-note" id="reveal-note">
-        {data ? t('tokens.reveal.shown', { seconds: secondsLeft }) : available ? t('tokens.reveal.masked') : t('tokens.reveal.unavailable', { status: token.status })}
+        {data
+          ? t('tokens.reveal.shown', { seconds: secondsLeft })
+          : available
+            ? t('tokens.reveal.masked')
+            : t('tokens.reveal.unavailable', { status: token.status })}
       </p>
       <Problem text={action.problem} />
     </section>
@@ -224,9 +249,27 @@ function RevealCard({ token, onRevealed }: { token: BackOfficeToken; onRevealed:
 }
 
 const SIMULATE: Array<{ action: SimulateAction; label: MessageId; failed: MessageId; from: readonly string[]; done: MessageId }> = [
-  { action: 'suspend', label: 'tokens.simulator.suspend', failed: 'tokens.simulator.suspendFailed', from: ['active'], done: 'tokens.simulator.suspended' },
-  { action: 'resume', label: 'tokens.simulator.resume', failed: 'tokens.simulator.resumeFailed', from: ['suspended'], done: 'tokens.simulator.resumed' },
-  { action: 'refresh', label: 'tokens.simulator.refresh', failed: 'tokens.simulator.refreshFailed', from: ['active', 'suspended'], done: 'tokens.simulator.refreshed' },
+  {
+    action: 'suspend',
+    label: 'tokens.simulator.suspend',
+    failed: 'tokens.simulator.suspendFailed',
+    from: ['active'],
+    done: 'tokens.simulator.suspended',
+  },
+  {
+    action: 'resume',
+    label: 'tokens.simulator.resume',
+    failed: 'tokens.simulator.resumeFailed',
+    from: ['suspended'],
+    done: 'tokens.simulator.resumed',
+  },
+  {
+    action: 'refresh',
+    label: 'tokens.simulator.refresh',
+    failed: 'tokens.simulator.refreshFailed',
+    from: ['active', 'suspended'],
+    done: 'tokens.simulator.refreshed',
+  },
 ];
 
 /** The Test environment's token service: what the card network would do to a live token. */
@@ -243,7 +286,13 @@ function SimulatorCard({ token, onDone }: { token: BackOfficeToken; onDone: (not
       <p className="field-note">{t('tokens.simulator.note')}</p>
       <Actions>
         {SIMULATE.map((step) => (
-          <button key={step.action} type="button" className="button" disabled={action.busy || !step.from.includes(token.status)} onClick={() => void run(step)}>
+          <button
+            key={step.action}
+            type="button"
+            className="button"
+            disabled={action.busy || !step.from.includes(token.status)}
+            onClick={() => void run(step)}
+          >
             {t(step.label)}
           </button>
         ))}

@@ -33,7 +33,12 @@ export function CryptogramDialog({ token, onClose, onCreated }: { token: BackOff
     }
   };
   return (
-    <Modal title={cryptogram ? t('tokens.cryptogram.title', { type: cryptogram.type }) : t('tokens.cryptogram.ask')} onClose={onClose} busy={action.busy} className={cryptogram ? 'modal-wide' : 'modal-narrow'}>
+    <Modal
+      title={cryptogram ? t('tokens.cryptogram.title', { type: cryptogram.type }) : t('tokens.cryptogram.ask')}
+      onClose={onClose}
+      busy={action.busy}
+      className={cryptogram ? 'modal-wide' : 'modal-narrow'}
+    >
       {cryptogram ? (
         <>
           <p className="reveal-warning">{t('tokens.cryptogram.once')}</p>
@@ -51,7 +56,13 @@ export function CryptogramDialog({ token, onClose, onCreated }: { token: BackOff
           <p className="field-note">{t('tokens.cryptogram.howToPay')}</p>
         </>
       ) : (
-        <p>{t('tokens.cryptogram.intro', { type: token.network === 'visa' ? 'TAVV' : 'DSRP', network: networkName(token.network), number: lastFour(token.token_last_four) })}</p>
+        <p>
+          {t('tokens.cryptogram.intro', {
+            type: token.network === 'visa' ? 'TAVV' : 'DSRP',
+            network: networkName(token.network),
+            number: lastFour(token.token_last_four),
+          })}
+        </p>
       )}
       <Problem text={action.problem} />
       <Actions>

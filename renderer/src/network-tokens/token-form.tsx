@@ -48,7 +48,16 @@ const EMPTY: TokenFormValues = {
   billing_country: '',
   postback_url: '',
 };
-const OPTIONAL: readonly Key[] = ['card_holder', 'email', 'phone', 'billing_line1', 'billing_postal_code', 'billing_city', 'billing_country', 'postback_url'];
+const OPTIONAL: readonly Key[] = [
+  'card_holder',
+  'email',
+  'phone',
+  'billing_line1',
+  'billing_postal_code',
+  'billing_city',
+  'billing_country',
+  'postback_url',
+];
 const LABELS: Record<Key, MessageId> = {
   card_number: 'tokens.form.cardNumber',
   expiry: 'tokens.form.expiry',
@@ -65,7 +74,10 @@ const LABELS: Record<Key, MessageId> = {
 
 const digits = (text: string) => text.replace(/\D/g, '');
 /** `4111111111111111` as `4111 1111 1111 1111` (at most 19 digits). */
-const groupCard = (text: string) => digits(text).slice(0, 19).replace(/(\d{4})(?=\d)/g, '$1 ');
+const groupCard = (text: string) =>
+  digits(text)
+    .slice(0, 19)
+    .replace(/(\d{4})(?=\d)/g, '$1 ');
 /** `1229` as `12/29`. */
 function maskExpiry(text: string): string {
   const d = digits(text).slice(0, 4);
@@ -85,7 +97,8 @@ function requestOf(values: TokenFormValues): NetworkTokenRequest {
   const { month, year } = expiryOf(values.expiry);
   const request: Record<string, unknown> = { card_number: digits(values.card_number), expiry_month: month, expiry_year: year };
   if (values.card_cvv) request.card_cvv = values.card_cvv;
-  for (const key of OPTIONAL) if (values[key].trim()) request[key] = key === 'billing_country' ? values[key].trim().toUpperCase() : values[key].trim();
+  for (const key of OPTIONAL)
+    if (values[key].trim()) request[key] = key === 'billing_country' ? values[key].trim().toUpperCase() : values[key].trim();
   return request as unknown as NetworkTokenRequest;
 }
 
@@ -150,21 +163,24 @@ function TokenForm() {
   const t = useT();
   const said = sayer(t);
   // The card first, with the contract's checks; then the rest as the gateway's check answers it.
-  const resolver = useCallback<Resolver<TokenFormValues>>(async (values) => {
-    const local = cardProblems(t, values);
-    if (Object.keys(local).length) return { values: {}, errors: local };
-    let problems;
-    try {
-      problems = await tokensClient.check(requestOf(values));
-    } catch (error) {
-      // A check that did not answer blocks nothing: the request answers for itself.
-      sessionEnded(error);
-      return { values, errors: {} };
-    }
-    const { errors, other: rest } = problemsByField(problems, formField, sayer(t));
-    setOther(rest);
-    return problems.length ? { values: {}, errors } : { values, errors: {} };
-  }, [t]);
+  const resolver = useCallback<Resolver<TokenFormValues>>(
+    async (values) => {
+      const local = cardProblems(t, values);
+      if (Object.keys(local).length) return { values: {}, errors: local };
+      let problems;
+      try {
+        problems = await tokensClient.check(requestOf(values));
+      } catch (error) {
+        // A check that did not answer blocks nothing: the request answers for itself.
+        sessionEnded(error);
+        return { values, errors: {} };
+      }
+      const { errors, other: rest } = problemsByField(problems, formField, sayer(t));
+      setOther(rest);
+      return problems.length ? { values: {}, errors } : { values, errors: {} };
+    },
+    [t],
+  );
   const form = useForm<TokenFormValues>({ defaultValues: EMPTY, resolver, mode: 'onSubmit', reValidateMode: 'onBlur' });
   const { register, handleSubmit, formState, setError, setValue } = form;
   const { errors, isSubmitting, submitCount } = formState;
@@ -179,7 +195,11 @@ function TokenForm() {
     } catch (error) {
       if (sessionEnded(error)) return;
       if (error instanceof ApiError && error.kind === 'api' && error.errors.length) {
-        setOther(placeApiErrors(error.errors, formField, said, (field, message, focus) => setError(field, { type: 'api', message }, { shouldFocus: focus })));
+        setOther(
+          placeApiErrors(error.errors, formField, said, (field, message, focus) =>
+            setError(field, { type: 'api', message }, { shouldFocus: focus }),
+          ),
+        );
         return;
       }
       setOther([problemText(error, t('tokens.form.what'))]);
@@ -196,7 +216,12 @@ function TokenForm() {
   );
 
   return (
-    <form className="stacked-form token-form" noValidate onSubmit={(event) => void handleSubmit(onSubmit)(event)} aria-describedby={fieldCount ? 'token-form-summary' : undefined}>
+    <form
+      className="stacked-form token-form"
+      noValidate
+      onSubmit={(event) => void handleSubmit(onSubmit)(event)}
+      aria-describedby={fieldCount ? 'token-form-summary' : undefined}
+    >
       {submitCount > 0 && <FormSummary id="token-form-summary" errors={errors} other={other} />}
       <fieldset className="form-card">
         <legend>{t('tokens.form.card')}</legend>
@@ -234,8 +259,24 @@ function TokenForm() {
                 />
               )}
             </Field>
-            <Field label={t(LABELS.card_cvv)} optional error={errors.card_cvv?.message} className="field-currency" note={t('tokens.form.cvvNote')}>
-              {(props) => <input className="input mono" type="password" inputMode="numeric" autoComplete="off" maxLength={3} {...props} {...register('card_cvv')} />}
+            <Field
+              label={t(LABELS.card_cvv)}
+              optional
+              error={errors.card_cvv?.message}
+              className="field-currency"
+              note={t('tokens.form.cvvNote')}
+            >
+              {(props) => (
+                <input
+                  className="input mono"
+                  type="password"
+                  inputMode="numeric"
+                  autoComplete="off"
+                  maxLength={3}
+                  {...props}
+                  {...register('card_cvv')}
+                />
+              )}
             </Field>
           </div>
           {text('card_holder')}

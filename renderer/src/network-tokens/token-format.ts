@@ -37,7 +37,14 @@ export function historyText(t: Translate, event: TokenHistoryEvent, status: Netw
   return t(TOKEN_STATUS_NAMES[status]);
 }
 
-const TONES: Record<NetworkTokenStatus, Tone> = { requested: 'wait', active: 'ok', suspended: 'warn', failed: 'bad', archive_pending: 'off', archived: 'off' };
+const TONES: Record<NetworkTokenStatus, Tone> = {
+  requested: 'wait',
+  active: 'ok',
+  suspended: 'warn',
+  failed: 'bad',
+  archive_pending: 'off',
+  archived: 'off',
+};
 
 /** The status tag's class: colour plus text, never colour alone. */
 export const tokenStatusClass = (status: NetworkTokenStatus) => toneClass(TONES[status]);

@@ -29,19 +29,31 @@ const columnsFor = (t: Translate) => [
   column.accessor('token_last_four', {
     header: t('tokens.field.token'),
     cell: (info) => (
-      <Link to="/network-tokens/$id" params={{ id: info.row.original.id }} className="row-link" aria-label={t('tokens.list.rowLabel', { digits: info.getValue() })}>
+      <Link
+        to="/network-tokens/$id"
+        params={{ id: info.row.original.id }}
+        className="row-link"
+        aria-label={t('tokens.list.rowLabel', { digits: info.getValue() })}
+      >
         {lastFour(info.getValue())}
       </Link>
     ),
   }),
   column.accessor('network', { header: t('tokens.field.network'), cell: (info) => networkName(info.getValue()) }),
-  column.accessor('status', { header: t('common.status'), cell: (info) => <span className={tokenStatusClass(info.getValue())}>{t(TOKEN_STATUS_NAMES[info.getValue()])}</span> }),
+  column.accessor('status', {
+    header: t('common.status'),
+    cell: (info) => <span className={tokenStatusClass(info.getValue())}>{t(TOKEN_STATUS_NAMES[info.getValue()])}</span>,
+  }),
   column.accessor('card_last_four', { header: t('common.card'), cell: (info) => lastFour(info.getValue()) }),
-  column.accessor('card_holder', { header: t('tokens.field.holder'), cell: (info) => info.getValue() ?? <span className="muted">{NONE}</span> }),
+  column.accessor('card_holder', {
+    header: t('tokens.field.holder'),
+    cell: (info) => info.getValue() ?? <span className="muted">{NONE}</span>,
+  }),
   column.accessor('created_at', { header: t('tokens.field.created'), cell: (info) => formatDateTime(info.getValue()) }),
   column.accessor('last_token_refresh', {
     header: t('tokens.field.refreshed'),
-    cell: (info) => (info.getValue() ? formatDateTime(info.getValue() as string) : <span className="muted">{t('tokens.field.never')}</span>),
+    cell: (info) =>
+      info.getValue() ? formatDateTime(info.getValue() as string) : <span className="muted">{t('tokens.field.never')}</span>,
   }),
 ];
 
@@ -71,9 +83,27 @@ export function TokenListScreen() {
         </Link>
       </div>
       <FilterBar label={t('tokens.list.filters')} active={isFiltered} onClear={() => void navigate({ search: {} })}>
-        <SelectFilter label={t('common.status')} value={search.status} anyLabel={t('ui.filters.anyStatus')} options={statusOptions} onChange={(value) => filter({ status: value })} />
-        <SelectFilter label={t('tokens.field.network')} value={search.network} anyLabel={t('tokens.list.anyNetwork')} options={networkOptions} onChange={(value) => filter({ network: value })} />
-        <DayRangeFilter from={search.created_from} to={search.created_to} onChange={(range) => filter({ ...('from' in range ? { created_from: range.from } : {}), ...('to' in range ? { created_to: range.to } : {}) })} />
+        <SelectFilter
+          label={t('common.status')}
+          value={search.status}
+          anyLabel={t('ui.filters.anyStatus')}
+          options={statusOptions}
+          onChange={(value) => filter({ status: value })}
+        />
+        <SelectFilter
+          label={t('tokens.field.network')}
+          value={search.network}
+          anyLabel={t('tokens.list.anyNetwork')}
+          options={networkOptions}
+          onChange={(value) => filter({ network: value })}
+        />
+        <DayRangeFilter
+          from={search.created_from}
+          to={search.created_to}
+          onChange={(range) =>
+            filter({ ...('from' in range ? { created_from: range.from } : {}), ...('to' in range ? { created_to: range.to } : {}) })
+          }
+        />
       </FilterBar>
       <PagedTable
         caption={t('tokens.list.caption')}
@@ -87,7 +117,12 @@ export function TokenListScreen() {
         metadata={list?.metadata}
         pagerLabel={t('tokens.list.pages')}
         link={(target, text, rel) => (
-          <Link to="/network-tokens" search={{ ...search, page: target > 1 ? target : undefined }} className="button button-quiet" rel={rel}>
+          <Link
+            to="/network-tokens"
+            search={{ ...search, page: target > 1 ? target : undefined }}
+            className="button button-quiet"
+            rel={rel}
+          >
             {text}
           </Link>
         )}

@@ -19,7 +19,15 @@ import type { SimulateAction } from '../../../contract/constants.js';
 import { caller, filled } from '../api/call.js';
 import { defaultTransport, type Transport } from '../api/client.js';
 
-export type { BackOfficeToken, BackOfficeTokenDetail, BackOfficeTokenList, Cryptogram, NetworkTokenRequest, TokenData, TokenHistoryEntry } from '../../../contract/api/network-tokens.js';
+export type {
+  BackOfficeToken,
+  BackOfficeTokenDetail,
+  BackOfficeTokenList,
+  Cryptogram,
+  NetworkTokenRequest,
+  TokenData,
+  TokenHistoryEntry,
+} from '../../../contract/api/network-tokens.js';
 
 export interface TokensClient {
   list(query: NetworkTokenListQuery): Promise<BackOfficeTokenList>;
@@ -42,8 +50,10 @@ export function createTokensClient(transport: Transport = defaultTransport()): T
     detail: (id) => call('network-tokens.backOfficeGet', { params: { id } }),
     reveal: (id) => call('network-tokens.reveal', { params: { id } }),
     check: async (request) => (await call('network-tokens.check', { body: request })).errors,
-    create: async (request, idempotencyKey) => (await call('network-tokens.create', { body: request, headers: { 'Idempotency-Key': idempotencyKey } })).data,
-    cryptogram: async (id, idempotencyKey) => (await call('network-tokens.cryptogram', { params: { id }, headers: { 'Idempotency-Key': idempotencyKey } })).data,
+    create: async (request, idempotencyKey) =>
+      (await call('network-tokens.create', { body: request, headers: { 'Idempotency-Key': idempotencyKey } })).data,
+    cryptogram: async (id, idempotencyKey) =>
+      (await call('network-tokens.cryptogram', { params: { id }, headers: { 'Idempotency-Key': idempotencyKey } })).data,
     async archive(id) {
       await call('network-tokens.archive', { params: { id } });
     },

@@ -14,15 +14,16 @@ import { tokensClient } from './tokens-client.js';
 export const TOKENS_PER_PAGE = 50;
 const per = String(Math.min(TOKENS_PER_PAGE, NETWORK_TOKENS_MAX_PER_PAGE));
 
-export const useTokenList = createListStore((search: TokenListSearch) =>
-  tokensClient.list({
-    ...(search.status ? { status: search.status } : {}),
-    ...(search.network ? { network: search.network } : {}),
-    ...(search.created_from ? { 'created_at[min]': dayStartIso(search.created_from) } : {}),
-    ...(search.created_to ? { 'created_at[max]': dayEndIso(search.created_to) } : {}),
-    page: String(search.page ?? 1),
-    per,
-  }),
+export const useTokenList = createListStore(
+  (search: TokenListSearch) =>
+    tokensClient.list({
+      ...(search.status ? { status: search.status } : {}),
+      ...(search.network ? { network: search.network } : {}),
+      ...(search.created_from ? { 'created_at[min]': dayStartIso(search.created_from) } : {}),
+      ...(search.created_to ? { 'created_at[max]': dayEndIso(search.created_to) } : {}),
+      page: String(search.page ?? 1),
+      per,
+    }),
   () => translate('tokens.list.loadFailed'),
 );
 

@@ -13,7 +13,15 @@ import { Fact } from '../ui/facts.js';
 import { formatDateTimeSeconds } from '../ui/format.js';
 import { useT } from '../ui/i18n.js';
 import { toneClass } from '../ui/tags.js';
-import { answerText, ATTEMPT_OUTCOME_TONES, kindName, POSTBACK_STATUS_NAMES, POSTBACK_STATUS_NOTES, postbackStatusClass, prettyJson } from './postback-format.js';
+import {
+  answerText,
+  ATTEMPT_OUTCOME_TONES,
+  kindName,
+  POSTBACK_STATUS_NAMES,
+  POSTBACK_STATUS_NOTES,
+  postbackStatusClass,
+  prettyJson,
+} from './postback-format.js';
 import { postbacksClient, type BackOfficePostback, type PostbackAttemptDetail } from './postbacks-client.js';
 import { usePostbackDetail } from './postbacks-store.js';
 
@@ -27,7 +35,14 @@ const SOON_MS = 5000;
 
 function subjectLink(postback: BackOfficePostback) {
   const id = encodeURIComponent(postback.subject_id);
-  const href = postback.kind === 'transaction' ? `#/transactions/${id}` : postback.kind === 'token' ? `#/network-tokens/${id}` : postback.kind === 'checkout' ? `#/checkouts/${id}` : null;
+  const href =
+    postback.kind === 'transaction'
+      ? `#/transactions/${id}`
+      : postback.kind === 'token'
+        ? `#/network-tokens/${id}`
+        : postback.kind === 'checkout'
+          ? `#/checkouts/${id}`
+          : null;
   const text = <span className="mono">{postback.subject_id}</span>;
   return href ? <a href={href}>{text}</a> : text;
 }
@@ -48,7 +63,10 @@ export function PostbackDetailScreen() {
   }, [load, id]);
 
   // Queued, or due for its next attempt any moment: read it again until the attempt is in.
-  const waiting = postback ? postback.status === 'queued' || (postback.status === 'retrying' && postback.next_attempt_at !== null && Date.parse(postback.next_attempt_at) - Date.now() < SOON_MS) : false;
+  const waiting = postback
+    ? postback.status === 'queued' ||
+      (postback.status === 'retrying' && postback.next_attempt_at !== null && Date.parse(postback.next_attempt_at) - Date.now() < SOON_MS)
+    : false;
   useEffect(() => {
     if (!waiting) return undefined;
     const timer = window.setInterval(() => void load(id, true), POLL_MS);
@@ -61,7 +79,15 @@ export function PostbackDetailScreen() {
         {t('postbacks.back')}
       </Link>
     );
-    return <DetailPending back={back} title={t('postbacks.detail.pending')} titleId="postback-title" failed={status === 'failed'} error={error} />;
+    return (
+      <DetailPending
+        back={back}
+        title={t('postbacks.detail.pending')}
+        titleId="postback-title"
+        failed={status === 'failed'}
+        error={error}
+      />
+    );
   }
 
   const attempts = detail.attempts;
@@ -74,7 +100,9 @@ export function PostbackDetailScreen() {
     setChosen(null);
     setNotice(t('postbacks.detail.resent'));
   };
-  const title = postback.event ? t('postbacks.detail.titleEvent', { kind: postback.kind, event: postback.event }) : t('postbacks.detail.title', { kind: postback.kind });
+  const title = postback.event
+    ? t('postbacks.detail.titleEvent', { kind: postback.kind, event: postback.event })
+    : t('postbacks.detail.title', { kind: postback.kind });
 
   return (
     <section className="postback-detail" aria-labelledby="postback-title">
@@ -99,7 +127,12 @@ export function PostbackDetailScreen() {
         <section className="card card-wide" aria-labelledby="postback-facts-title">
           <h2 id="postback-facts-title">{t('postbacks.field.postback')}</h2>
           <dl className="facts detail-facts">
-            <Fact label={t('common.status')}>{t('postbacks.statusLine', { status: t(POSTBACK_STATUS_NAMES[postback.status]), note: t(POSTBACK_STATUS_NOTES[postback.status]) })}</Fact>
+            <Fact label={t('common.status')}>
+              {t('postbacks.statusLine', {
+                status: t(POSTBACK_STATUS_NAMES[postback.status]),
+                note: t(POSTBACK_STATUS_NOTES[postback.status]),
+              })}
+            </Fact>
             <Fact label={kindName(t, postback.kind)}>{subjectLink(postback)}</Fact>
             {postback.order_id !== null && (
               <Fact label={t('postbacks.field.orderId')}>
@@ -112,7 +145,9 @@ export function PostbackDetailScreen() {
             </Fact>
             <Fact label={t('postbacks.field.created')}>{formatDateTimeSeconds(postback.created_at)}</Fact>
             {postback.delivered_at && <Fact label={t('postbacks.field.delivered')}>{formatDateTimeSeconds(postback.delivered_at)}</Fact>}
-            <Fact label={t('postbacks.field.nextRetry')}>{postback.next_attempt_at ? formatDateTimeSeconds(postback.next_attempt_at) : t('common.none')}</Fact>
+            <Fact label={t('postbacks.field.nextRetry')}>
+              {postback.next_attempt_at ? formatDateTimeSeconds(postback.next_attempt_at) : t('common.none')}
+            </Fact>
             {postback.last_error && <Fact label={t('postbacks.field.lastError')}>{postback.last_error}</Fact>}
             <Fact label={t('postbacks.field.eventId')}>
               <span className="mono">{postback.event_id}</span>
@@ -182,9 +217,7 @@ function SignedBody({ attempt, payload }: { attempt: PostbackAttemptDetail | nul
   return (
     <section className="card card-wide" aria-labelledby="signed-body-title">
       <h2 id="signed-body-title">{title}</h2>
-      {attempt && !attempt.body ? (
-        <p className="muted">{t('postbacks.body.notKept')}</p>
-      ) : null}
+      {attempt && !attempt.body ? <p className="muted">{t('postbacks.body.notKept')}</p> : null}
       <div className="signed-body">
         <pre className="json-block" tabIndex={0} aria-label={t(attempt?.body ? 'postbacks.body.asSent' : 'postbacks.body.payload')}>
           {attempt?.body ? prettyJson(attempt.body) : JSON.stringify(payload, null, 2)}
@@ -212,7 +245,15 @@ export function HeadersTable({ headers }: { headers: Record<string, string> }) {
             <th scope="row" className="mono">
               {name}
             </th>
-            <td className="mono">{name === 'webhook-signature' ? value.split(' ').map((part) => <span key={part} className="signature">{part}</span>) : value}</td>
+            <td className="mono">
+              {name === 'webhook-signature'
+                ? value.split(' ').map((part) => (
+                    <span key={part} className="signature">
+                      {part}
+                    </span>
+                  ))
+                : value}
+            </td>
           </tr>
         ))}
       </tbody>

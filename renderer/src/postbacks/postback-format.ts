@@ -22,9 +22,14 @@ export const POSTBACK_STATUS_NOTES: Record<PostbackLogStatus, MessageId> = {
 const TONES: Record<PostbackLogStatus, Tone> = { queued: 'wait', retrying: 'warn', delivered: 'ok', failed: 'bad' };
 export const postbackStatusClass = (status: PostbackLogStatus) => toneClass(TONES[status]);
 
-export const KIND_NAMES: Record<PostbackSubjectType, MessageId> = { transaction: 'postbacks.kind.transaction', token: 'postbacks.kind.token', checkout: 'postbacks.kind.checkout' };
+export const KIND_NAMES: Record<PostbackSubjectType, MessageId> = {
+  transaction: 'postbacks.kind.transaction',
+  token: 'postbacks.kind.token',
+  checkout: 'postbacks.kind.checkout',
+};
 /** What a postback is about, in words; a kind this screen does not know as the API names it. */
-export const kindName = (t: Translate, kind: string) => (Object.hasOwn(KIND_NAMES, kind) ? t(KIND_NAMES[kind as PostbackSubjectType]) : kind);
+export const kindName = (t: Translate, kind: string) =>
+  Object.hasOwn(KIND_NAMES, kind) ? t(KIND_NAMES[kind as PostbackSubjectType]) : kind;
 
 /** An id shortened for a list: its start and its end (ids made within a minute share their start). */
 export const shortId = (id: string) => (id.length > 14 ? `${id.slice(0, 8)}…${id.slice(-4)}` : id);

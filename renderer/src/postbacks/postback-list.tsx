@@ -43,7 +43,10 @@ function About({ postback }: { postback: BackOfficePostback }) {
   const t = useT();
   const subject = (
     <span className="postback-about">
-      {kindName(t, postback.kind)} <span className="cell-mono" title={postback.subject_id}>{shortId(postback.subject_id)}</span>
+      {kindName(t, postback.kind)}{' '}
+      <span className="cell-mono" title={postback.subject_id}>
+        {shortId(postback.subject_id)}
+      </span>
     </span>
   );
   if (postback.order_id === null) return subject;
@@ -65,7 +68,10 @@ const columnsFor = (t: Translate) => [
       const kind = kindName(t, row.kind);
       const text = row.event ? t('postbacks.list.what', { kind, event: row.event }) : kind;
       const date = formatDateTime(row.created_at);
-      const label = row.order_id !== null ? t('postbacks.list.rowLabelOrder', { what: text, order: row.order_id, date }) : t('postbacks.list.rowLabel', { what: text, date });
+      const label =
+        row.order_id !== null
+          ? t('postbacks.list.rowLabelOrder', { what: text, order: row.order_id, date })
+          : t('postbacks.list.rowLabel', { what: text, date });
       return (
         <>
           <Link to="/postbacks/$id" params={{ id: row.event_id }} className="row-link nowrap" aria-label={label}>
@@ -76,21 +82,31 @@ const columnsFor = (t: Translate) => [
       );
     },
   }),
-  column.accessor('status', { header: t('common.status'), cell: (info) => <span className={postbackStatusClass(info.getValue())}>{t(POSTBACK_STATUS_NAMES[info.getValue()])}</span> }),
+  column.accessor('status', {
+    header: t('common.status'),
+    cell: (info) => <span className={postbackStatusClass(info.getValue())}>{t(POSTBACK_STATUS_NAMES[info.getValue()])}</span>,
+  }),
   column.accessor('attempts', { header: t('postbacks.field.attempts'), cell: (info) => info.getValue() }),
   column.accessor('last_http_status', {
     header: t('postbacks.field.lastAnswer'),
     cell: (info) => {
       const row = info.row.original;
       if (row.attempts === 0) return <span className="muted">{NONE}</span>;
-      return row.last_http_status !== null ? answerText(t, row.last_http_status, null) : <span className="muted">{t('postbacks.noAnswer')}</span>;
+      return row.last_http_status !== null ? (
+        answerText(t, row.last_http_status, null)
+      ) : (
+        <span className="muted">{t('postbacks.noAnswer')}</span>
+      );
     },
   }),
   column.accessor('next_attempt_at', {
     header: t('postbacks.field.nextRetry'),
     cell: (info) => (info.getValue() ? formatDateTime(info.getValue() as string) : <span className="muted">{NONE}</span>),
   }),
-  column.accessor('url', { header: t('postbacks.field.receiver'), cell: (info) => <span className="receiver-cell">{receiverOf(info.getValue())}</span> }),
+  column.accessor('url', {
+    header: t('postbacks.field.receiver'),
+    cell: (info) => <span className="receiver-cell">{receiverOf(info.getValue())}</span>,
+  }),
   column.accessor('created_at', { header: t('postbacks.field.created'), cell: (info) => formatDateTime(info.getValue()) }),
 ];
 
@@ -128,21 +144,50 @@ export function PostbackListScreen() {
         </div>
       </div>
       <WebhookKeyCard />
-      <FilterBar label={t('postbacks.list.filters')} active={isFiltered} onClear={() => void navigate({ search: {} })} onSubmit={() => filter({ q: query.trim() || undefined })}>
+      <FilterBar
+        label={t('postbacks.list.filters')}
+        active={isFiltered}
+        onClear={() => void navigate({ search: {} })}
+        onSubmit={() => filter({ q: query.trim() || undefined })}
+      >
         <div className="field postback-find">
           <label className="field-label" htmlFor={findId}>
             {t('postbacks.list.find')}
           </label>
           <div className="postback-find-inputs">
-            <SearchInput id={findId} className="input" placeholder={t('postbacks.list.findPlaceholder')} value={query} onChange={setQuery} />
+            <SearchInput
+              id={findId}
+              className="input"
+              placeholder={t('postbacks.list.findPlaceholder')}
+              value={query}
+              onChange={setQuery}
+            />
             <button type="submit" className="button">
               {t('postbacks.list.findButton')}
             </button>
           </div>
         </div>
-        <SelectFilter label={t('common.status')} value={search.status} anyLabel={t('ui.filters.anyStatus')} options={statusOptions} onChange={(value) => filter({ status: value })} />
-        <SelectFilter label={t('postbacks.list.kind')} value={search.kind} anyLabel={t('postbacks.list.anyKind')} options={kindOptions} onChange={(value) => filter({ kind: value })} />
-        <DayRangeFilter from={search.created_from} to={search.created_to} onChange={(range) => filter({ ...('from' in range ? { created_from: range.from } : {}), ...('to' in range ? { created_to: range.to } : {}) })} />
+        <SelectFilter
+          label={t('common.status')}
+          value={search.status}
+          anyLabel={t('ui.filters.anyStatus')}
+          options={statusOptions}
+          onChange={(value) => filter({ status: value })}
+        />
+        <SelectFilter
+          label={t('postbacks.list.kind')}
+          value={search.kind}
+          anyLabel={t('postbacks.list.anyKind')}
+          options={kindOptions}
+          onChange={(value) => filter({ kind: value })}
+        />
+        <DayRangeFilter
+          from={search.created_from}
+          to={search.created_to}
+          onChange={(range) =>
+            filter({ ...('from' in range ? { created_from: range.from } : {}), ...('to' in range ? { created_to: range.to } : {}) })
+          }
+        />
       </FilterBar>
       <PagedTable
         caption={t('postbacks.list.caption')}

@@ -3,7 +3,14 @@
  * and the Test environment's outbox (`#/postbacks/outbox?kind=email&item=e.<id>`, the item being
  * previewed), so a reload, a bookmark or back/forward keep the filters, the page and the preview.
  */
-import { POSTBACK_LOG_STATUSES, POSTBACK_SUBJECT_TYPES, TEST_OUTBOX_KINDS, type PostbackLogStatus, type PostbackSubjectType, type TestOutboxKind } from '../../../contract/constants.js';
+import {
+  POSTBACK_LOG_STATUSES,
+  POSTBACK_SUBJECT_TYPES,
+  TEST_OUTBOX_KINDS,
+  type PostbackLogStatus,
+  type PostbackSubjectType,
+  type TestOutboxKind,
+} from '../../../contract/constants.js';
 import { SEARCH_MAX_LENGTH } from '../../../contract/transaction-list.js';
 import { searchDay, searchOneOf, searchPage, searchText } from '../ui/list-search.js';
 

@@ -34,7 +34,11 @@ export function PostbacksNav({ current }: { current: 'log' | 'outbox' }) {
         {t('postbacks.nav.log')}
       </Link>
       {environment === 'test' && (
-        <Link to="/postbacks/outbox" className={current === 'outbox' ? 'tab tab-current' : 'tab'} aria-current={current === 'outbox' ? 'page' : undefined}>
+        <Link
+          to="/postbacks/outbox"
+          className={current === 'outbox' ? 'tab tab-current' : 'tab'}
+          aria-current={current === 'outbox' ? 'page' : undefined}
+        >
           {t('postbacks.nav.outbox')}
         </Link>
       )}

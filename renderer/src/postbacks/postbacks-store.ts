@@ -31,7 +31,8 @@ export const usePostbackDetail = createDetailStore(
 );
 
 export const useOutboxList = createListStore(
-  (search: Omit<OutboxSearch, 'item'>) => postbacksClient.outbox({ ...(search.kind ? { kind: search.kind } : {}), page: String(search.page ?? 1), per }),
+  (search: Omit<OutboxSearch, 'item'>) =>
+    postbacksClient.outbox({ ...(search.kind ? { kind: search.kind } : {}), page: String(search.page ?? 1), per }),
   () => translate('postbacks.outbox.loadFailed'),
 );
 

@@ -47,10 +47,12 @@ export function ResendFailedDialog({ onClose, onDone }: { onClose: () => void; o
   useEffect(() => {
     if (!job || job.done) return undefined;
     const timer = window.setTimeout(() => {
-      void poll.run(t('postbacks.resend.progressWhat'), () => postbacksClient.resendProgress(job.resend_id)).then((next) => {
-        if (next) setJob(next);
-        if (next?.done) onDone();
-      });
+      void poll
+        .run(t('postbacks.resend.progressWhat'), () => postbacksClient.resendProgress(job.resend_id))
+        .then((next) => {
+          if (next) setJob(next);
+          if (next?.done) onDone();
+        });
     }, POLL_MS);
     return () => window.clearTimeout(timer);
   }, [job]);
@@ -71,7 +73,15 @@ export function ResendFailedDialog({ onClose, onDone }: { onClose: () => void; o
             <label className="field-label" htmlFor={id}>
               {t('postbacks.resend.since')}
             </label>
-            <input id={id} className="input" type="date" value={day} required onChange={(event) => setDay(event.target.value)} aria-describedby={`${id}-count`} />
+            <input
+              id={id}
+              className="input"
+              type="date"
+              value={day}
+              required
+              onChange={(event) => setDay(event.target.value)}
+              aria-describedby={`${id}-count`}
+            />
             <p className="field-note" id={`${id}-count`} aria-live="polite">
               {count === null ? t('postbacks.resend.counting') : t('postbacks.resend.count', { count })}
             </p>
@@ -92,7 +102,13 @@ export function ResendFailedDialog({ onClose, onDone }: { onClose: () => void; o
             <button type="button" className="button button-quiet" onClick={onClose} disabled={action.busy}>
               {t('common.cancel')}
             </button>
-            <button type="button" className="button button-primary" onClick={() => void start()} disabled={action.busy || !day || count === 0} data-autofocus>
+            <button
+              type="button"
+              className="button button-primary"
+              onClick={() => void start()}
+              disabled={action.busy || !day || count === 0}
+              data-autofocus
+            >
               {action.busy ? t('postbacks.resend.busy') : count ? t('postbacks.resend.sendCount', { count }) : t('postbacks.resend.send')}
             </button>
           </>
@@ -107,7 +123,12 @@ function ResendProgress({ job }: { job: PostbackResend }) {
   const label = t('postbacks.resend.sent', { attempted: job.attempted, total: job.total });
   return (
     <div className="resend-progress">
-      <progress max={Math.max(job.total, 1)} value={job.total === 0 ? 1 : job.attempted} aria-label={t('postbacks.resend.progressLabel')} aria-valuetext={label} />
+      <progress
+        max={Math.max(job.total, 1)}
+        value={job.total === 0 ? 1 : job.attempted}
+        aria-label={t('postbacks.resend.progressLabel')}
+        aria-valuetext={label}
+      />
       <p role="status">
         {job.done
           ? t('postbacks.resend.done', { delivered: job.delivered, failing: job.failing })

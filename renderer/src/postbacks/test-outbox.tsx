@@ -28,9 +28,16 @@ const KIND_LABELS: Record<TestOutboxKind, MessageId> = { email: 'postbacks.outbo
 const column = createColumnHelper<TestOutboxItem>();
 
 function outcomeTag(t: Translate, item: TestOutboxItem) {
-  if (item.kind === 'email') return <span className={toneClass('ok')}>{t(item.outcome === 'test_outbox' ? 'postbacks.outbox.keptHere' : 'postbacks.outbox.sentBySmtp')}</span>;
+  if (item.kind === 'email')
+    return (
+      <span className={toneClass('ok')}>
+        {t(item.outcome === 'test_outbox' ? 'postbacks.outbox.keptHere' : 'postbacks.outbox.sentBySmtp')}
+      </span>
+    );
   return (
-    <span className={toneClass(ATTEMPT_OUTCOME_TONES[item.outcome] ?? 'off')}>{answerText(t, item.http_status, t(item.outcome === 'refused' ? 'postbacks.refused' : 'postbacks.noAnswer'))}</span>
+    <span className={toneClass(ATTEMPT_OUTCOME_TONES[item.outcome] ?? 'off')}>
+      {answerText(t, item.http_status, t(item.outcome === 'refused' ? 'postbacks.refused' : 'postbacks.noAnswer'))}
+    </span>
   );
 }
 
@@ -40,7 +47,10 @@ export function TestOutboxScreen() {
   const environment = useEnvironment((s) => s.environment);
   const { status, list, error, load } = useOutboxList();
   const t = useT();
-  const listSearch = useMemo(() => ({ ...(search.kind ? { kind: search.kind } : {}), ...(search.page ? { page: search.page } : {}) }), [search.kind, search.page]);
+  const listSearch = useMemo(
+    () => ({ ...(search.kind ? { kind: search.kind } : {}), ...(search.page ? { page: search.page } : {}) }),
+    [search.kind, search.page],
+  );
 
   useEffect(() => {
     if (environment === 'test') void load(listSearch);
@@ -48,7 +58,10 @@ export function TestOutboxScreen() {
 
   const columns = useMemo(
     () => [
-      column.accessor('at', { header: t('postbacks.outbox.sent'), cell: (info) => <span className="nowrap">{formatDateTimeSeconds(info.getValue())}</span> }),
+      column.accessor('at', {
+        header: t('postbacks.outbox.sent'),
+        cell: (info) => <span className="nowrap">{formatDateTimeSeconds(info.getValue())}</span>,
+      }),
       column.accessor('title', {
         header: t('postbacks.outbox.what'),
         cell: (info) => {
@@ -67,7 +80,14 @@ export function TestOutboxScreen() {
         },
       }),
       // With a preview beside it the list is narrower: the preview says where it went.
-      ...(search.item ? [] : [column.accessor('to', { header: t('postbacks.outbox.to'), cell: (info) => <span className="receiver-cell">{info.getValue()}</span> })]),
+      ...(search.item
+        ? []
+        : [
+            column.accessor('to', {
+              header: t('postbacks.outbox.to'),
+              cell: (info) => <span className="receiver-cell">{info.getValue()}</span>,
+            }),
+          ]),
       column.accessor('outcome', { header: t('postbacks.outbox.outcome'), cell: (info) => outcomeTag(t, info.row.original) }),
     ],
     [search, t],
@@ -97,7 +117,13 @@ export function TestOutboxScreen() {
       {head}
       <p className="lead">{t('postbacks.outbox.lead')}</p>
       <FilterBar label={t('postbacks.outbox.filters')} active={search.kind !== undefined} onClear={() => void navigate({ search: {} })}>
-        <SelectFilter label={t('postbacks.list.kind')} value={search.kind} anyLabel={t('postbacks.outbox.anyKind')} options={kindOptions} onChange={(value) => void navigate({ search: value ? { kind: value } : {} })} />
+        <SelectFilter
+          label={t('postbacks.list.kind')}
+          value={search.kind}
+          anyLabel={t('postbacks.outbox.anyKind')}
+          options={kindOptions}
+          onChange={(value) => void navigate({ search: value ? { kind: value } : {} })}
+        />
       </FilterBar>
       <div className="outbox-layout">
         <div className="outbox-list">
@@ -113,7 +139,12 @@ export function TestOutboxScreen() {
             metadata={list?.metadata}
             pagerLabel={t('postbacks.outbox.pages')}
             link={(target, text, rel) => (
-              <Link to="/postbacks/outbox" search={{ ...(search.kind ? { kind: search.kind } : {}), page: target > 1 ? target : undefined }} className="button button-quiet" rel={rel}>
+              <Link
+                to="/postbacks/outbox"
+                search={{ ...(search.kind ? { kind: search.kind } : {}), page: target > 1 ? target : undefined }}
+                className="button button-quiet"
+                rel={rel}
+              >
                 {text}
               </Link>
             )}
@@ -141,7 +172,9 @@ function OutboxPreview({ itemId, onClose }: { itemId: string; onClose: () => voi
   return (
     <section ref={ref} className="card outbox-preview" aria-labelledby="preview-title">
       <div className="card-head">
-        <h2 id="preview-title">{t(item ? (item.email ? 'postbacks.outbox.email' : 'postbacks.outbox.attempt') : 'postbacks.outbox.preview')}</h2>
+        <h2 id="preview-title">
+          {t(item ? (item.email ? 'postbacks.outbox.email' : 'postbacks.outbox.attempt') : 'postbacks.outbox.preview')}
+        </h2>
         <button type="button" className="button button-small button-quiet" onClick={onClose}>
           {t('postbacks.outbox.closePreview')}
         </button>
@@ -168,8 +201,12 @@ function EmailPreview({ detail, email }: { detail: TestOutboxDetail; email: NonN
         <Fact label={t('postbacks.outbox.from')}>{email.from ?? t('postbacks.outbox.gatewaySender')}</Fact>
         <Fact label={t('postbacks.outbox.to')}>{email.to}</Fact>
         <Fact label={t('postbacks.outbox.subject')}>{email.subject}</Fact>
-        <Fact label={t('postbacks.outbox.sent')}>{t(detail.item.outcome === 'test_outbox' ? 'postbacks.outbox.sentKept' : 'postbacks.outbox.sentSmtp', { time })}</Fact>
-        <Fact label={t('postbacks.list.kind')}>{t(email.source === 'invoice' ? 'postbacks.outbox.invoiceEmail' : 'postbacks.outbox.receiptEmail')}</Fact>
+        <Fact label={t('postbacks.outbox.sent')}>
+          {t(detail.item.outcome === 'test_outbox' ? 'postbacks.outbox.sentKept' : 'postbacks.outbox.sentSmtp', { time })}
+        </Fact>
+        <Fact label={t('postbacks.list.kind')}>
+          {t(email.source === 'invoice' ? 'postbacks.outbox.invoiceEmail' : 'postbacks.outbox.receiptEmail')}
+        </Fact>
       </dl>
       {/* The message as HTML in a frame that may do nothing: no script, no form, no navigation, its own origin. */}
       <iframe className="email-frame" sandbox="" srcDoc={email.html} title={t('postbacks.outbox.emailFrame', { subject: email.subject })} />
@@ -191,9 +228,14 @@ function PostbackPreview({ detail, postback }: { detail: TestOutboxDetail; postb
             {detail.item.title}
           </Link>
         </Fact>
-        <Fact label={t('postbacks.field.attempt')}>{t('postbacks.outbox.attemptAt', { attempt: attempt.attempt, time: formatDateTimeSeconds(attempt.created_at) })}</Fact>
+        <Fact label={t('postbacks.field.attempt')}>
+          {t('postbacks.outbox.attemptAt', { attempt: attempt.attempt, time: formatDateTimeSeconds(attempt.created_at) })}
+        </Fact>
         <Fact label={t('postbacks.attempts.answer')}>
-          <span className={toneClass(ATTEMPT_OUTCOME_TONES[attempt.outcome] ?? 'off')}>{answerText(t, attempt.http_status, attempt.error)}</span> {t('postbacks.outbox.answerIn', { ms: attempt.duration_ms })}
+          <span className={toneClass(ATTEMPT_OUTCOME_TONES[attempt.outcome] ?? 'off')}>
+            {answerText(t, attempt.http_status, attempt.error)}
+          </span>{' '}
+          {t('postbacks.outbox.answerIn', { ms: attempt.duration_ms })}
         </Fact>
       </dl>
       <pre className="json-block" tabIndex={0} aria-label={t('postbacks.outbox.bodyLabel')}>

@@ -52,7 +52,13 @@ export function WebhookKeyCard() {
       <div className="card-head">
         <h2 id="webhook-key-title">{t('postbacks.key.title')}</h2>
         <div className="head-actions">
-          <button type="button" className="button button-small" disabled={!info || copy.busy} onClick={() => void copyKey()} aria-label={t('postbacks.key.copyLabel')}>
+          <button
+            type="button"
+            className="button button-small"
+            disabled={!info || copy.busy}
+            onClick={() => void copyKey()}
+            aria-label={t('postbacks.key.copyLabel')}
+          >
             {t('ui.copy.copy')}
           </button>
           {info?.may_rotate && (
@@ -103,7 +109,12 @@ function RotateKeyDialog({ onClose, onDone }: { onClose: () => void; onDone: (un
   return (
     <Modal title={t('postbacks.rotate.title')} onClose={onClose} busy={action.busy} className="modal-narrow">
       <p>{t('postbacks.rotate.new')}</p>
-      <p>{intl.formatMessage({ id: 'postbacks.rotate.grace' satisfies MessageId }, { hours: WEBHOOK_KEY_GRACE_HOURS, b: (chunks: ReactNode[]) => <strong>{chunks}</strong> })}</p>
+      <p>
+        {intl.formatMessage(
+          { id: 'postbacks.rotate.grace' satisfies MessageId },
+          { hours: WEBHOOK_KEY_GRACE_HOURS, b: (chunks: ReactNode[]) => <strong>{chunks}</strong> },
+        )}
+      </p>
       <p className="field-note">{t('postbacks.rotate.audit')}</p>
       <Problem text={action.problem} />
       <Actions>

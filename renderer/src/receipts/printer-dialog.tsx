@@ -97,7 +97,14 @@ export function PrinterDialog({ onClose }: { onClose: () => void }) {
       setMessage({ text: t('common.saved'), problem: false });
     } catch (error) {
       const fields = error instanceof ApiError ? error.errors.map((e) => `${e.field} ${e.message}`).join('; ') : '';
-      setMessage({ text: fields ? t('receipts.printer.notSavedFields', { fields }) : error instanceof Error ? error.message : t('receipts.printer.notSaved'), problem: true });
+      setMessage({
+        text: fields
+          ? t('receipts.printer.notSavedFields', { fields })
+          : error instanceof Error
+            ? error.message
+            : t('receipts.printer.notSaved'),
+        problem: true,
+      });
     } finally {
       setBusy(false);
     }
@@ -110,7 +117,10 @@ export function PrinterDialog({ onClose }: { onClose: () => void }) {
     try {
       const result = await client.testPrint();
       // The printer's own answer (the gateway's words) goes as it came.
-      setMessage({ text: result.printed ? t('receipts.printer.testPrinted', { printer: result.printer }) : `${result.message}.`, problem: !result.printed });
+      setMessage({
+        text: result.printed ? t('receipts.printer.testPrinted', { printer: result.printer }) : `${result.message}.`,
+        problem: !result.printed,
+      });
     } catch (error) {
       setMessage({ text: error instanceof Error ? error.message : t('receipts.printer.testFailed'), problem: true });
     } finally {
@@ -125,7 +135,12 @@ export function PrinterDialog({ onClose }: { onClose: () => void }) {
         <form className="printer-form" onSubmit={(event) => void save(event)} noValidate>
           <label className="field">
             <span className="field-label">{t('receipts.printer.connection')}</span>
-            <select className="input" value={connection} data-autofocus onChange={(event) => setConnection(event.target.value as Connection)}>
+            <select
+              className="input"
+              value={connection}
+              data-autofocus
+              onChange={(event) => setConnection(event.target.value as Connection)}
+            >
               <option value="none">{t('receipts.printer.connection.none')}</option>
               <option value="network">{t('receipts.printer.connection.network')}</option>
               <option value="usb">{t('receipts.printer.connection.usb')}</option>
@@ -135,18 +150,37 @@ export function PrinterDialog({ onClose }: { onClose: () => void }) {
             <div className="field-row">
               <label className="field">
                 <span className="field-label">{t('receipts.printer.host')}</span>
-                <input className="input" value={host} autoComplete="off" spellCheck={false} placeholder={HOST_EXAMPLE} onChange={(event) => setHost(event.target.value)} />
+                <input
+                  className="input"
+                  value={host}
+                  autoComplete="off"
+                  spellCheck={false}
+                  placeholder={HOST_EXAMPLE}
+                  onChange={(event) => setHost(event.target.value)}
+                />
               </label>
               <label className="field">
                 <span className="field-label">{t('receipts.printer.port')}</span>
-                <input className="input" value={port} inputMode="numeric" autoComplete="off" onChange={(event) => setPort(event.target.value)} />
+                <input
+                  className="input"
+                  value={port}
+                  inputMode="numeric"
+                  autoComplete="off"
+                  onChange={(event) => setPort(event.target.value)}
+                />
               </label>
             </div>
           )}
           {connection === 'usb' && (
             <label className="field">
               <span className="field-label">{t('receipts.printer.device')}</span>
-              <input className="input" value={device} autoComplete="off" spellCheck={false} onChange={(event) => setDevice(event.target.value)} />
+              <input
+                className="input"
+                value={device}
+                autoComplete="off"
+                spellCheck={false}
+                onChange={(event) => setDevice(event.target.value)}
+              />
               <span className="field-note">{t('receipts.printer.deviceNote')}</span>
             </label>
           )}

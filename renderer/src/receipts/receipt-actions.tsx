@@ -110,7 +110,10 @@ export function useReceiptDelivery(receiptId: string, language: ReceiptLanguage 
     setMessage(null);
     try {
       const result = await client.printReceipt(receiptId);
-      setMessage({ text: result.printed ? t('receipts.printed', { printer: result.printer }) : t('receipts.notPrinted', { reason: result.message }), problem: !result.printed });
+      setMessage({
+        text: result.printed ? t('receipts.printed', { printer: result.printer }) : t('receipts.notPrinted', { reason: result.message }),
+        problem: !result.printed,
+      });
       if (result.printed) setGiven('printed');
       return result.printed;
     } catch (error) {
@@ -154,12 +157,28 @@ export function useReceiptDelivery(receiptId: string, language: ReceiptLanguage 
  * The choice buttons: Print, E-mail, QR code (with their keys when the screen has shortcuts);
  * `compact` for a dialog's three narrow columns.
  */
-export function ReceiptChoiceButtons({ delivery, keys = false, compact = false, extra }: { delivery: ReceiptDelivery; keys?: boolean; compact?: boolean; extra?: ReactNode }) {
+export function ReceiptChoiceButtons({
+  delivery,
+  keys = false,
+  compact = false,
+  extra,
+}: {
+  delivery: ReceiptDelivery;
+  keys?: boolean;
+  compact?: boolean;
+  extra?: ReactNode;
+}) {
   const t = useT();
   return (
     <div className="receipt-choices" role="group" aria-label={t('receipts.choices')}>
-      <button type="button" className="button button-lg" aria-disabled={delivery.busy} onClick={() => void (delivery.busy ? undefined : delivery.print())}>
-        {!compact && <PrinterIcon size={22} />} {delivery.busy ? t('receipts.printing') : t(compact ? 'common.print' : 'receipts.print')} {keys && <kbd>{RECEIPT_KEYS.print}</kbd>}
+      <button
+        type="button"
+        className="button button-lg"
+        aria-disabled={delivery.busy}
+        onClick={() => void (delivery.busy ? undefined : delivery.print())}
+      >
+        {!compact && <PrinterIcon size={22} />} {delivery.busy ? t('receipts.printing') : t(compact ? 'common.print' : 'receipts.print')}{' '}
+        {keys && <kbd>{RECEIPT_KEYS.print}</kbd>}
       </button>
       <button type="button" className="button button-lg" onClick={delivery.openEmail}>
         {t('receipts.email')} {keys && <kbd>{RECEIPT_KEYS.email}</kbd>}
@@ -175,7 +194,11 @@ export function ReceiptChoiceButtons({ delivery, keys = false, compact = false, 
 export function ReceiptMessage({ delivery }: { delivery: ReceiptDelivery }) {
   const message = delivery.message;
   return (
-    <p className={message?.problem ? 'receipt-message receipt-message-problem' : 'receipt-message'} role={message?.problem ? 'alert' : undefined} aria-live="polite">
+    <p
+      className={message?.problem ? 'receipt-message receipt-message-problem' : 'receipt-message'}
+      role={message?.problem ? 'alert' : undefined}
+      aria-live="polite"
+    >
       {message?.text ?? ''}
     </p>
   );
@@ -197,7 +220,15 @@ export function ReceiptChoices({ receiptId, language }: { receiptId: string; lan
   );
 }
 
-function EmailDialog({ receiptId, language, onClose }: { receiptId: string; language: ReceiptLanguage | undefined; onClose: (sentTo?: string) => void }) {
+function EmailDialog({
+  receiptId,
+  language,
+  onClose,
+}: {
+  receiptId: string;
+  language: ReceiptLanguage | undefined;
+  onClose: (sentTo?: string) => void;
+}) {
   const [email, setEmail] = useState('');
   const [lang, setLang] = useState<ReceiptLanguage>(language ?? 'en');
   const [busy, setBusy] = useState(false);
@@ -220,7 +251,8 @@ function EmailDialog({ receiptId, language, onClose }: { receiptId: string; lang
       await client.emailReceipt(receiptId, address, lang);
       onClose(address);
     } catch (error) {
-      if (error instanceof ApiError && error.kind === 'api' && error.errors.some((e) => e.field === 'email')) setFieldProblem(t('receipts.email.refused'));
+      if (error instanceof ApiError && error.kind === 'api' && error.errors.some((e) => e.field === 'email'))
+        setFieldProblem(t('receipts.email.refused'));
       else setProblem(problemOf(t, error, 'email'));
       setBusy(false);
     }

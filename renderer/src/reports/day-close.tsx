@@ -80,7 +80,9 @@ function DayCloseScreen() {
   const manager = role === 'back_office' || role === 'admin';
   const [closing, setClosing] = useState(false);
   const [justClosed, setJustClosed] = useState<number | null>(null);
-  const [slip, setSlip] = useState<{ title: string; sequence: number | null; tillId: string | undefined; lines: ReceiptLines } | null>(null);
+  const [slip, setSlip] = useState<{ title: string; sequence: number | null; tillId: string | undefined; lines: ReceiptLines } | null>(
+    null,
+  );
   const [printing, setPrinting] = useState<{ busy: boolean; message: string; ok: boolean } | null>(null);
 
   useEffect(() => {
@@ -94,7 +96,12 @@ function DayCloseScreen() {
       const lines = report.report === 'z' ? await reportsClient.zReceipt(report.sequence) : await reportsClient.xReceipt(other);
       setPrinting(null);
       setSlip({
-        title: report.report === 'z' ? t('reports.slip.z', { sequence: report.sequence }) : other ? t('reports.slip.xOf', { till: report.terminal_id }) : t('reports.slip.x'),
+        title:
+          report.report === 'z'
+            ? t('reports.slip.z', { sequence: report.sequence })
+            : other
+              ? t('reports.slip.xOf', { till: report.terminal_id })
+              : t('reports.slip.x'),
         sequence: report.report === 'z' ? report.sequence : null,
         tillId: other,
         lines,
@@ -200,7 +207,8 @@ function DayCloseScreen() {
                 setPrinting({ busy: true, ok: true, message: t('reports.slip.sending') });
                 reportsClient.printOnReceiptPrinter(slip.sequence, slip.tillId).then(
                   (result) => setPrinting({ busy: false, ok: result.printed, message: result.message }),
-                  (error: unknown) => setPrinting({ busy: false, ok: false, message: error instanceof Error ? error.message : t('reports.slip.notPrinted') }),
+                  (error: unknown) =>
+                    setPrinting({ busy: false, ok: false, message: error instanceof Error ? error.message : t('reports.slip.notPrinted') }),
                 );
               }}
             >
@@ -228,7 +236,13 @@ function ReportActions({ report, onSlip }: { report: DayReport; onSlip: () => vo
         {t('reports.action.printA4')}
       </button>
       {canOpenPdf && (
-        <a className="button" href={pdfHref(report.report === 'z' ? report.sequence : null, otherTill(report))} target="_blank" rel="noreferrer" aria-label={t('reports.action.pdfLabel', kind)}>
+        <a
+          className="button"
+          href={pdfHref(report.report === 'z' ? report.sequence : null, otherTill(report))}
+          target="_blank"
+          rel="noreferrer"
+          aria-label={t('reports.action.pdfLabel', kind)}
+        >
           {t('reports.action.pdf')}
         </a>
       )}
@@ -251,7 +265,9 @@ function ReportSheet({ report }: { report: DayReport }) {
           <h2 id="day-report-title" className="report-title">
             {closed ? t('reports.title.z', { sequence: report.sequence }) : t('reports.sheet.daySoFar', { sequence: report.sequence })}
           </h2>
-          <p className={closed ? 'badge badge-ok report-kind' : 'badge badge-wait report-kind'}>{closed ? t('reports.sheet.closedBadge') : t('reports.sheet.openBadge')}</p>
+          <p className={closed ? 'badge badge-ok report-kind' : 'badge badge-wait report-kind'}>
+            {closed ? t('reports.sheet.closedBadge') : t('reports.sheet.openBadge')}
+          </p>
           {report.stored_sales?.provisional && <p className="badge badge-wait report-kind">{t('reports.sheet.provisional')}</p>}
         </div>
         <dl className="report-facts">
@@ -289,7 +305,11 @@ function ReportSheet({ report }: { report: DayReport }) {
         <>
           <div className="report-totals">
             {report.totals.map((total) => (
-              <dl key={total.currency} className="totals-row report-totals-row" aria-label={t('sales.totalsIn', { currency: total.currency })}>
+              <dl
+                key={total.currency}
+                className="totals-row report-totals-row"
+                aria-label={t('sales.totalsIn', { currency: total.currency })}
+              >
                 <div className="total">
                   <dt>{t('common.approved')}</dt>
                   <TotalValue text={formatMoney(total.approved.amount, total.currency)} />
@@ -326,7 +346,11 @@ function ReportSheet({ report }: { report: DayReport }) {
           <FigureTable
             title={t('reports.byCashier')}
             first={t('reports.cashier')}
-            rows={report.by_cashier.map((r) => ({ key: `${r.staff_id ?? 'api'}-${r.currency}`, label: r.staff_id === null ? t('reports.cashier.api') : r.name, row: r }))}
+            rows={report.by_cashier.map((r) => ({
+              key: `${r.staff_id ?? 'api'}-${r.currency}`,
+              label: r.staff_id === null ? t('reports.cashier.api') : r.name,
+              row: r,
+            }))}
           />
         </>
       )}
@@ -340,7 +364,15 @@ function ReportSheet({ report }: { report: DayReport }) {
   );
 }
 
-function FigureTable({ title, first, rows }: { title: string; first: string; rows: Array<{ key: string; label: string; row: FigureRow }> }) {
+function FigureTable({
+  title,
+  first,
+  rows,
+}: {
+  title: string;
+  first: string;
+  rows: Array<{ key: string; label: string; row: FigureRow }>;
+}) {
   const t = useT();
   return (
     <section className="report-section">
@@ -444,11 +476,22 @@ function PastDays() {
                   )}
                 </td>
                 <td className="row-actions">
-                  <button type="button" className="button button-small" onClick={() => void read(day.sequence)} aria-label={t('reports.past.openLabel', { sequence: day.sequence })}>
+                  <button
+                    type="button"
+                    className="button button-small"
+                    onClick={() => void read(day.sequence)}
+                    aria-label={t('reports.past.openLabel', { sequence: day.sequence })}
+                  >
                     {t('reports.past.open')}
                   </button>
                   {canOpenPdf && (
-                    <a className="button button-small" href={pdfHref(day.sequence)} target="_blank" rel="noreferrer" aria-label={t('reports.action.pdfLabel', { report: 'z', sequence: day.sequence, till: '' })}>
+                    <a
+                      className="button button-small"
+                      href={pdfHref(day.sequence)}
+                      target="_blank"
+                      rel="noreferrer"
+                      aria-label={t('reports.action.pdfLabel', { report: 'z', sequence: day.sequence, till: '' })}
+                    >
                       {t('reports.action.pdf')}
                     </a>
                   )}
@@ -496,7 +539,11 @@ function CloseDayDialog({ day, onClose }: { day: DayReport; onClose: (closed: Da
     setBusy(true);
     setProblem(null);
     try {
-      const token = cashier ? await reportsClient.approveClose(method === 'pin' ? { login: login.trim(), pin: secret } : { login: login.trim(), password: secret }) : undefined;
+      const token = cashier
+        ? await reportsClient.approveClose(
+            method === 'pin' ? { login: login.trim(), pin: secret } : { login: login.trim(), password: secret },
+          )
+        : undefined;
       onClose(await reportsClient.closeDay(token, key.current));
       // What the till said of the closed day's last payment is no news for the next one.
       useTill.getState().dayClosed();
@@ -533,7 +580,13 @@ function CloseDayDialog({ day, onClose }: { day: DayReport; onClose: (closed: Da
             day.totals.map((total) => (
               <div key={total.currency} className="close-facts-row">
                 <dt>{t('reports.close.net', { currency: total.currency })}</dt>
-                <dd>{t('reports.close.netLine', { net: formatMoney(total.net, total.currency), sales: total.approved.count, refunds: total.refunded.count })}</dd>
+                <dd>
+                  {t('reports.close.netLine', {
+                    net: formatMoney(total.net, total.currency),
+                    sales: total.approved.count,
+                    refunds: total.refunded.count,
+                  })}
+                </dd>
               </div>
             ))
           )}
@@ -574,7 +627,13 @@ function CloseDayDialog({ day, onClose }: { day: DayReport; onClose: (closed: Da
           {problem ?? ''}
         </p>
         <div className="modal-actions">
-          <button type="button" className="button button-lg" onClick={() => onClose(null)} disabled={busy} data-autofocus={cashier ? undefined : true}>
+          <button
+            type="button"
+            className="button button-lg"
+            onClick={() => onClose(null)}
+            disabled={busy}
+            data-autofocus={cashier ? undefined : true}
+          >
             {t('common.cancel')}
           </button>
           <button type="submit" className="button button-primary button-lg" aria-disabled={busy}>
@@ -610,7 +669,9 @@ function StoredSalesSection({ stored, closed }: { stored: NonNullable<DayReport[
           </li>
         )}
         {stored.forwarded.length > 0 && <li>{t('reports.stored.forwarded', { sales: sumText(stored.forwarded) })}</li>}
-        {stored.declined_when_forwarded.length > 0 && <li className="report-stored-declined">{t('reports.stored.declined', { sales: sumText(stored.declined_when_forwarded) })}</li>}
+        {stored.declined_when_forwarded.length > 0 && (
+          <li className="report-stored-declined">{t('reports.stored.declined', { sales: sumText(stored.declined_when_forwarded) })}</li>
+        )}
       </ul>
     </section>
   );

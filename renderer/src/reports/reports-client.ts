@@ -34,13 +34,17 @@ export function createReportsClient(transport: Transport = defaultTransport()): 
     xReport: (tillId) => call('reports.x', { query: of(tillId) }),
     approveClose: async (credentials) => (await call('staff.approve', { body: { action: 'day_close', ...credentials } })).approval_token,
     closeDay: (approvalToken, idempotencyKey) =>
-      call('reports.closeDay', { headers: { 'Idempotency-Key': idempotencyKey, ...(approvalToken ? { 'X-Manager-Approval': approvalToken } : {}) } }),
+      call('reports.closeDay', {
+        headers: { 'Idempotency-Key': idempotencyKey, ...(approvalToken ? { 'X-Manager-Approval': approvalToken } : {}) },
+      }),
     zReports: () => call('reports.zList', { query: { limit: '100' } }),
     zReport: (sequence) => call('reports.z', { params: { sequence: String(sequence) } }),
     zReceipt: (sequence) => call('reports.zReceipt', { params: { sequence: String(sequence) } }),
     xReceipt: (tillId) => call('reports.xReceipt', { query: of(tillId) }),
     printOnReceiptPrinter: (sequence, tillId) =>
-      sequence === null ? call('reports.printX', { query: of(tillId) }) : call('reports.printZ', { params: { sequence: String(sequence) }, query: of(tillId) }),
+      sequence === null
+        ? call('reports.printX', { query: of(tillId) })
+        : call('reports.printZ', { params: { sequence: String(sequence) }, query: of(tillId) }),
   };
 }
 
@@ -48,5 +52,7 @@ export const reportsClient: ReportsClient = createReportsClient();
 
 /** Where the browser opens a report's PDF (same origin as the gateway; not through the desktop bridge). */
 export function pdfHref(sequence: number | null, tillId?: string): string {
-  return sequence === null ? pathOf('reports.xPdf', { query: of(tillId) }) : pathOf('reports.zPdf', { params: { sequence: String(sequence) }, query: of(tillId) });
+  return sequence === null
+    ? pathOf('reports.xPdf', { query: of(tillId) })
+    : pathOf('reports.zPdf', { params: { sequence: String(sequence) }, query: of(tillId) });
 }

@@ -90,7 +90,12 @@ export function ShopDayPanel({ onRead }: { onRead: (report: DayReport) => void }
                 <td className="num">{salesOf(till.totals)}</td>
                 <td className="num nowrap">{netText(till.totals)}</td>
                 <td>
-                  <button type="button" className="button button-quiet" aria-label={t('reports.shop.xOf', { till: till.name })} onClick={() => void read(till.till_id)}>
+                  <button
+                    type="button"
+                    className="button button-quiet"
+                    aria-label={t('reports.shop.xOf', { till: till.name })}
+                    onClick={() => void read(till.till_id)}
+                  >
                     {t('reports.shop.x')}
                   </button>
                 </td>

@@ -3,7 +3,13 @@
  * gateway rebuilds it, so it is there after a reload or a restart of the app, with Print, E-mail
  * and QR code.
  */
-import { GatewayReceipt, ReceiptChoiceButtons, ReceiptMessage, useGatewayReceipt, useReceiptDelivery } from '../receipts/receipt-actions.js';
+import {
+  GatewayReceipt,
+  ReceiptChoiceButtons,
+  ReceiptMessage,
+  useGatewayReceipt,
+  useReceiptDelivery,
+} from '../receipts/receipt-actions.js';
 import { usePrinter } from '../receipts/receipt-printer-store.js';
 import { useEffect } from 'react';
 import { Modal } from '../ui/modal.js';

@@ -29,7 +29,8 @@ interface RefundDialogProps {
 function approvalProblem(error: unknown): string {
   if (error instanceof ApiError && error.kind === 'api') {
     // A refused approval is a 403 (the cashier's own session is fine); `login` names wrong credentials.
-    if (error.status === 401 || (error.status === 403 && error.errors.some((e) => e.field === 'login'))) return translate('sales.approval.wrong');
+    if (error.status === 401 || (error.status === 403 && error.errors.some((e) => e.field === 'login')))
+      return translate('sales.approval.wrong');
     if (error.status === 403) return translate('sales.refund.notManager');
     if (error.status === 429) return translate('sales.approval.tooMany', { seconds: error.retryAfterSeconds ?? 60 });
     if (error.status === 400) return translate('sales.approval.invalid');
@@ -116,7 +117,13 @@ export function RefundDialog({ row, onClose }: RefundDialogProps) {
     setProblem(null);
     let token: string | undefined;
     try {
-      if (cashier) token = (await client.approve('refund', method === 'pin' ? { login: login.trim(), pin: secret } : { login: login.trim(), password: secret })).approval_token;
+      if (cashier)
+        token = (
+          await client.approve(
+            'refund',
+            method === 'pin' ? { login: login.trim(), pin: secret } : { login: login.trim(), password: secret },
+          )
+        ).approval_token;
     } catch (error) {
       setProblem(approvalProblem(error));
       setBusy(false);
@@ -124,10 +131,15 @@ export function RefundDialog({ row, onClose }: RefundDialogProps) {
     } finally {
       setSecret('');
     }
-    if (keyRef.current?.amount !== amount || keyRef.current.reason !== reason) keyRef.current = { amount, reason, key: crypto.randomUUID() };
+    if (keyRef.current?.amount !== amount || keyRef.current.reason !== reason)
+      keyRef.current = { amount, reason, key: crypto.randomUUID() };
     try {
       const response = await client.refund(
-        { transaction_id: tx.transaction_id, amount: fromMinorUnits(toMinorUnits(amount, tx.currency), tx.currency), merchant_reference: reason },
+        {
+          transaction_id: tx.transaction_id,
+          amount: fromMinorUnits(toMinorUnits(amount, tx.currency), tx.currency),
+          merchant_reference: reason,
+        },
         token,
         keyRef.current.key,
       );
@@ -182,7 +194,8 @@ export function RefundDialog({ row, onClose }: RefundDialogProps) {
           <p className="refund-final" role="note">
             <WarningIcon size={22} className="refund-final-icon" />
             <span>
-              <strong>{t('sales.refund.final')}</strong> {t('sales.refund.finalNote', { amount: formatMoney(typed, tx.currency), card: cardText })}
+              <strong>{t('sales.refund.final')}</strong>{' '}
+              {t('sales.refund.finalNote', { amount: formatMoney(typed, tx.currency), card: cardText })}
             </span>
           </p>
           {cashier && (
@@ -221,11 +234,19 @@ export function RefundDialog({ row, onClose }: RefundDialogProps) {
             {problem ?? ''}
           </p>
           <div className="modal-actions">
-            <button type="button" className="button button-lg" onClick={() => setStep('details')} disabled={busy} data-autofocus={cashier ? undefined : true}>
+            <button
+              type="button"
+              className="button button-lg"
+              onClick={() => setStep('details')}
+              disabled={busy}
+              data-autofocus={cashier ? undefined : true}
+            >
               {t('common.back')}
             </button>
             <button type="submit" className="button button-primary button-lg" aria-disabled={busy}>
-              {busy ? t('sales.refund.busy') : t('sales.refund.submit', { approve: cashier ? 'yes' : 'no', amount: formatMoney(typed, tx.currency) })}
+              {busy
+                ? t('sales.refund.busy')
+                : t('sales.refund.submit', { approve: cashier ? 'yes' : 'no', amount: formatMoney(typed, tx.currency) })}
             </button>
           </div>
         </form>

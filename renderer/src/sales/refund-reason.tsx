@@ -72,7 +72,14 @@ export function RefundReasonField({ name, choice, otherText, problem, onChoice, 
       {choice === OTHER_REASON && (
         <label className="field refund-reason-other">
           <span className="field-label">{t('sales.reason.own')}</span>
-          <input className="input" maxLength={35} autoComplete="off" value={otherText} aria-invalid={problem ? true : undefined} onChange={(event) => onOtherText(event.target.value)} />
+          <input
+            className="input"
+            maxLength={35}
+            autoComplete="off"
+            value={otherText}
+            aria-invalid={problem ? true : undefined}
+            onChange={(event) => onOtherText(event.target.value)}
+          />
         </label>
       )}
       <span id={noteId} className={problem ? 'field-error' : 'field-note'}>

@@ -92,7 +92,14 @@ function queryOf(view: SalesView): { terminal_id?: string; scope?: string } {
 }
 
 export function totalsOf(day: DaySales): CurrencyTotals[] {
-  return day.totals.map((t) => ({ currency: t.currency, sales: t.approved.count, taken: t.approved.amount, refunded: t.refunded.amount, net: t.net, declined: t.declined.count }));
+  return day.totals.map((t) => ({
+    currency: t.currency,
+    sales: t.approved.count,
+    taken: t.approved.amount,
+    refunded: t.refunded.amount,
+    net: t.net,
+    declined: t.declined.count,
+  }));
 }
 
 export const useSales = create<SalesState>()((set, get) => ({
@@ -106,7 +113,13 @@ export const useSales = create<SalesState>()((set, get) => ({
     set({ status: 'loading', error: null, view });
     try {
       const day = await call('reports.sales', { query: queryOf(view) });
-      const rows = day.sales.map((tx): SaleRow => ({ tx, card: saleCard(tx), refunded: tx.refunded, refundable: tx.refundable, refunds: tx.refunds }));
+      const rows = day.sales.map((tx): SaleRow => ({
+        tx,
+        card: saleCard(tx),
+        refunded: tx.refunded,
+        refundable: tx.refundable,
+        refunds: tx.refunds,
+      }));
       set({ status: 'ready', day, rows, totals: totalsOf(day) });
     } catch (error) {
       if (error instanceof ApiError && error.kind === 'api' && error.status === 401) {

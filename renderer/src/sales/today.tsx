@@ -22,7 +22,13 @@ import type { Translate } from '../../../contract/i18n/format.js';
 import { bankReason } from '../ui/bank-reason.js';
 
 /** A sale whose card was approved has a receipt, also once refunded. */
-const RECEIPTED: ReadonlySet<number> = new Set([TransactionStatus.completed, TransactionStatus.authorized, TransactionStatus.refunded, TransactionStatus.partly_refunded, TransactionStatus.stored]);
+const RECEIPTED: ReadonlySet<number> = new Set([
+  TransactionStatus.completed,
+  TransactionStatus.authorized,
+  TransactionStatus.refunded,
+  TransactionStatus.partly_refunded,
+  TransactionStatus.stored,
+]);
 
 /** Every state's name, as the list shows a state it has no badge of its own for (a new state fails to compile here). */
 const STATUS_NAMES: Record<TransactionStatusName, MessageId> = {
@@ -45,7 +51,11 @@ function statusOf(row: SaleRow, t: Translate): { label: string; tone: 'ok' | 'ba
   const { tx } = row;
   if (tx.counted === 'declined' && tx.status_code === TransactionStatus.declined) {
     const bank = bankReason(tx.message, t);
-    return { label: t('common.declined'), tone: 'bad', ...(bank ? { detail: bank.code ? `${bank.reason} (${bank.code})` : bank.reason } : {}) };
+    return {
+      label: t('common.declined'),
+      tone: 'bad',
+      ...(bank ? { detail: bank.code ? `${bank.reason} (${bank.code})` : bank.reason } : {}),
+    };
   }
   switch (tx.status_code) {
     case TransactionStatus.completed:
@@ -55,7 +65,11 @@ function statusOf(row: SaleRow, t: Translate): { label: string; tone: 'ok' | 'ba
     case TransactionStatus.refunded:
       return { label: t('sales.status.refunded'), tone: 'neutral' };
     case TransactionStatus.partly_refunded:
-      return { label: t('sales.status.partlyRefunded'), tone: 'neutral', detail: t('sales.status.partlyRefundedDetail', { amount: formatMoney(row.refunded, tx.currency) }) };
+      return {
+        label: t('sales.status.partlyRefunded'),
+        tone: 'neutral',
+        detail: t('sales.status.partlyRefundedDetail', { amount: formatMoney(row.refunded, tx.currency) }),
+      };
     case TransactionStatus.error:
       return { label: t('sales.status.error'), tone: 'bad', ...(tx.message ? { detail: tx.message } : {}) };
     default: {
@@ -82,7 +96,13 @@ function viewOf(key: string): SalesView {
 }
 
 /** The button that opens a refund's receipt, rebuilt by the gateway. */
-function RefundReceiptButton({ refund, onOpen }: { refund: { refund_id: string; amount: number; currency: string; created_at: string }; onOpen: (receipt: { receiptId: string; title: string }) => void }) {
+function RefundReceiptButton({
+  refund,
+  onOpen,
+}: {
+  refund: { refund_id: string; amount: number; currency: string; created_at: string };
+  onOpen: (receipt: { receiptId: string; title: string }) => void;
+}) {
   const t = useT();
   return (
     <button
@@ -122,7 +142,13 @@ export function TodaySales() {
   }, []);
 
   const names = new Map(tills.map((t) => [t.till_id, t.name]));
-  const whose = day ? (day.scope === 'shop' ? t('sales.wholeShopNamed', { shop: day.name }) : day.till_id === OTHER_TERMINALS_BOOK ? t('sales.otherTerminals') : (names.get(day.till_id ?? '') ?? day.name)) : '';
+  const whose = day
+    ? day.scope === 'shop'
+      ? t('sales.wholeShopNamed', { shop: day.name })
+      : day.till_id === OTHER_TERMINALS_BOOK
+        ? t('sales.otherTerminals')
+        : (names.get(day.till_id ?? '') ?? day.name)
+    : '';
   const scope = day?.opened_at
     ? t('sales.scope.sinceClose', { whose, sequence: day.sequence ?? '', opened: formatDayTime(day.opened_at) })
     : t('sales.scope.sinceFirstSale', { whose, sequence: day?.sequence ?? '' });
@@ -133,7 +159,9 @@ export function TodaySales() {
     <section className="today" aria-labelledby="today-title">
       <div className="section-head">
         <div>
-          <h2 id="today-title">{whose && (view.kind !== 'own' || day?.scope === 'shop') ? t('sales.titleOf', { whose }) : t('sales.title')}</h2>
+          <h2 id="today-title">
+            {whose && (view.kind !== 'own' || day?.scope === 'shop') ? t('sales.titleOf', { whose }) : t('sales.title')}
+          </h2>
           {day && <p className="muted today-scope">{day.scope === 'shop' ? t('sales.scope.shop') : scope}</p>}
         </div>
         <div className="today-actions">
@@ -149,7 +177,9 @@ export function TodaySales() {
                       {t.name}
                     </option>
                   ))}
-                {day?.till_id !== OTHER_TERMINALS_BOOK && <option value={`till:${OTHER_TERMINALS_BOOK}`}>{t('sales.otherTerminals')}</option>}
+                {day?.till_id !== OTHER_TERMINALS_BOOK && (
+                  <option value={`till:${OTHER_TERMINALS_BOOK}`}>{t('sales.otherTerminals')}</option>
+                )}
                 <option value="shop">{t('sales.whose.shop')}</option>
               </select>
             </label>
@@ -233,9 +263,7 @@ export function TodaySales() {
                     <td>
                       {card ? (
                         <>
-                          <span className="cell-main">
-                            {maskedCard(card.lastFour, brandName(card.brand, t))}
-                          </span>
+                          <span className="cell-main">{maskedCard(card.lastFour, brandName(card.brand, t))}</span>
                           {card.entry && <span className="cell-sub">{t(ENTRY_MESSAGES[card.entry])}</span>}
                         </>
                       ) : (
@@ -264,7 +292,12 @@ export function TodaySales() {
                         <RefundReceiptButton key={refund.refund_id} refund={{ ...refund, currency: tx.currency }} onOpen={setReprint} />
                       ))}
                       {row.refundable > 0 && tx.status_code !== TransactionStatus.stored && (
-                        <button type="button" className="button button-small" aria-label={t('sales.refundSale', { time, amount: formatMoney(tx.amount, tx.currency) })} onClick={() => setRefunding(row)}>
+                        <button
+                          type="button"
+                          className="button button-small"
+                          aria-label={t('sales.refundSale', { time, amount: formatMoney(tx.amount, tx.currency) })}
+                          onClick={() => setRefunding(row)}
+                        >
                           {t('common.refund')}
                         </button>
                       )}

@@ -25,7 +25,19 @@ import type { StaffSecret } from '../../../contract/constants.js';
 import { caller, filled } from '../api/call.js';
 import { defaultTransport, type Transport } from '../api/client.js';
 
-export type { ApiCredential, AuditLogEntry, AuditLogPage, Channel, CreatedApiCredential, CreatedStaff, MerchantProfile, ResetStaffSecret, SmtpSettings, SmtpTestResult, StaffMember };
+export type {
+  ApiCredential,
+  AuditLogEntry,
+  AuditLogPage,
+  Channel,
+  CreatedApiCredential,
+  CreatedStaff,
+  MerchantProfile,
+  ResetStaffSecret,
+  SmtpSettings,
+  SmtpTestResult,
+  StaffMember,
+};
 
 export interface AdminClient {
   profile(): Promise<MerchantProfile>;
@@ -59,7 +71,8 @@ export function createAdminClient(transport: Transport = defaultTransport()): Ad
     revokeCredential: (id) => call('settings.revokeCredential', { params: { credential_id: id } }),
     staff: () => call('staff.list'),
     createStaff: (request) => call('staff.create', { body: request }),
-    resetStaff: (id, secret, value) => call('settings.resetStaffSecret', { params: { staff_id: id }, body: value === undefined ? { secret } : { secret, value } }),
+    resetStaff: (id, secret, value) =>
+      call('settings.resetStaffSecret', { params: { staff_id: id }, body: value === undefined ? { secret } : { secret, value } }),
     disableStaff: (id) => call('settings.disableStaff', { params: { staff_id: id } }),
     smtp: () => call('settings.smtp'),
     saveSmtp: (settings) => call('settings.setSmtp', { body: settings }),

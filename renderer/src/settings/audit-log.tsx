@@ -126,7 +126,8 @@ const ACTION_NAMES: Readonly<Record<AuditAction, MessageId>> = {
 };
 
 /** An action's message, or none for one this screen does not know (an older or newer gateway's). */
-const actionMessage = (action: string): MessageId | undefined => (Object.hasOwn(ACTION_NAMES, action) ? ACTION_NAMES[action as AuditAction] : undefined);
+const actionMessage = (action: string): MessageId | undefined =>
+  Object.hasOwn(ACTION_NAMES, action) ? ACTION_NAMES[action as AuditAction] : undefined;
 
 /** A changed setting's values as short text: `name: Old → New`. */
 function changes(entry: AuditLogEntry): string {
@@ -134,7 +135,12 @@ function changes(entry: AuditLogEntry): string {
   const after = (entry.new_value ?? {}) as Record<string, unknown>;
   if (typeof before !== 'object' || typeof after !== 'object') return '';
   const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
-  const text = (value: unknown) => (value === null || value === undefined ? '—' : typeof value === 'object' ? JSON.stringify(value) : String(value as string | number | boolean));
+  const text = (value: unknown) =>
+    value === null || value === undefined
+      ? '—'
+      : typeof value === 'object'
+        ? JSON.stringify(value)
+        : String(value as string | number | boolean);
   return keys
     .filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]))
     .map((key) => (key in before ? `${key}: ${text(before[key])} → ${text(after[key])}` : `${key}: ${text(after[key])}`))
@@ -162,11 +168,21 @@ export function AuditLogScreen() {
   const isFiltered = Object.keys(search).some((key) => key !== 'page');
   const rows = status === 'ready' && list ? list.data_set : [];
   const people = useMemo(() => staff.map((m) => ({ value: m.staff_id, label: `${m.display_name} (${m.login})` })), [staff]);
-  const actionName = useMemo(() => (action: string) => {
-    const message = actionMessage(action);
-    return message ? t(message) : action;
-  }, [t]);
-  const actions = useMemo(() => [...new Set([...(list?.actions ?? []), ...(search.action ? [search.action] : [])])].map((value) => ({ value, label: actionName(value) })), [list, search.action, actionName]);
+  const actionName = useMemo(
+    () => (action: string) => {
+      const message = actionMessage(action);
+      return message ? t(message) : action;
+    },
+    [t],
+  );
+  const actions = useMemo(
+    () =>
+      [...new Set([...(list?.actions ?? []), ...(search.action ? [search.action] : [])])].map((value) => ({
+        value,
+        label: actionName(value),
+      })),
+    [list, search.action, actionName],
+  );
   const columns = useMemo(
     () => [
       column.accessor('created_at', { header: () => t('settings.audit.when'), cell: (info) => formatDateTimeSeconds(info.getValue()) }),
@@ -174,12 +190,17 @@ export function AuditLogScreen() {
         header: () => t('settings.audit.who'),
         cell: (info) => {
           const row = info.row.original;
-          const who = row.staff_name ?? t(row.partner_id ? 'settings.audit.partner' : row.staff_id ? 'settings.audit.formerStaff' : 'settings.audit.system');
+          const who =
+            row.staff_name ??
+            t(row.partner_id ? 'settings.audit.partner' : row.staff_id ? 'settings.audit.formerStaff' : 'settings.audit.system');
           return row.approved_by_name ? t('settings.audit.approvedBy', { who, manager: row.approved_by_name }) : who;
         },
       }),
       column.accessor('action', { header: () => t('settings.audit.what'), cell: (info) => actionName(info.getValue()) }),
-      column.accessor('subject_id', { header: () => t('settings.audit.object'), cell: (info) => (info.getValue() ? <span className="mono">{info.getValue()}</span> : <span className="muted">{NOTHING}</span>) }),
+      column.accessor('subject_id', {
+        header: () => t('settings.audit.object'),
+        cell: (info) => (info.getValue() ? <span className="mono">{info.getValue()}</span> : <span className="muted">{NOTHING}</span>),
+      }),
       column.accessor('detail', {
         header: () => t('settings.audit.details'),
         cell: (info) => {
@@ -196,8 +217,20 @@ export function AuditLogScreen() {
     <section className="card" aria-labelledby="audit-title">
       <h2 id="audit-title">{t('settings.section.audit')}</h2>
       <FilterBar label={t('settings.audit.filter')} active={isFiltered} onClear={() => void navigate({ search: {} })}>
-        <SelectFilter label={t('settings.audit.person')} value={search.staff} anyLabel={t('settings.audit.anyone')} options={people} onChange={(value) => filter({ staff: value })} />
-        <SelectFilter label={t('settings.audit.action')} value={search.action} anyLabel={t('settings.audit.anyAction')} options={actions} onChange={(value) => filter({ action: value })} />
+        <SelectFilter
+          label={t('settings.audit.person')}
+          value={search.staff}
+          anyLabel={t('settings.audit.anyone')}
+          options={people}
+          onChange={(value) => filter({ staff: value })}
+        />
+        <SelectFilter
+          label={t('settings.audit.action')}
+          value={search.action}
+          anyLabel={t('settings.audit.anyAction')}
+          options={actions}
+          onChange={(value) => filter({ action: value })}
+        />
         <DayRange from={search.from} to={search.to} onChange={(range) => filter(range)} />
       </FilterBar>
       <PagedTable
@@ -213,7 +246,12 @@ export function AuditLogScreen() {
         pagerLabel={t('settings.audit.pages')}
         keyboardScroll
         link={(target, text, rel) => (
-          <Link to="/settings/audit" search={{ ...search, page: target > 1 ? target : undefined }} className="button button-quiet" rel={rel}>
+          <Link
+            to="/settings/audit"
+            search={{ ...search, page: target > 1 ? target : undefined }}
+            className="button button-quiet"
+            rel={rel}
+          >
             {text}
           </Link>
         )}
@@ -223,7 +261,15 @@ export function AuditLogScreen() {
 }
 
 /** "From" and "To": two days (YYYY-MM-DD) of the till's time zone, each bounding the other. */
-function DayRange({ from, to, onChange }: { from: string | undefined; to: string | undefined; onChange: (range: { from?: string | undefined; to?: string | undefined }) => void }) {
+function DayRange({
+  from,
+  to,
+  onChange,
+}: {
+  from: string | undefined;
+  to: string | undefined;
+  onChange: (range: { from?: string | undefined; to?: string | undefined }) => void;
+}) {
   const t = useT();
   return (
     <>
@@ -231,13 +277,27 @@ function DayRange({ from, to, onChange }: { from: string | undefined; to: string
         <label className="field-label" htmlFor="audit-from">
           {t('settings.audit.from')}
         </label>
-        <input id="audit-from" className="input" type="date" value={from ?? ''} max={to} onChange={(event) => onChange({ from: event.target.value || undefined })} />
+        <input
+          id="audit-from"
+          className="input"
+          type="date"
+          value={from ?? ''}
+          max={to}
+          onChange={(event) => onChange({ from: event.target.value || undefined })}
+        />
       </div>
       <div className="field">
         <label className="field-label" htmlFor="audit-to">
           {t('settings.audit.to')}
         </label>
-        <input id="audit-to" className="input" type="date" value={to ?? ''} min={from} onChange={(event) => onChange({ to: event.target.value || undefined })} />
+        <input
+          id="audit-to"
+          className="input"
+          type="date"
+          value={to ?? ''}
+          min={from}
+          onChange={(event) => onChange({ to: event.target.value || undefined })}
+        />
       </div>
     </>
   );

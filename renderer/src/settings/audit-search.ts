@@ -18,5 +18,11 @@ export function auditSearch(search: Record<string, unknown>): AuditSearch {
   const from = searchDay(search.from);
   const to = searchDay(search.to);
   const page = searchPage(search.page);
-  return { ...(staff ? { staff } : {}), ...(action ? { action } : {}), ...(from ? { from } : {}), ...(to ? { to } : {}), ...(page ? { page } : {}) };
+  return {
+    ...(staff ? { staff } : {}),
+    ...(action ? { action } : {}),
+    ...(from ? { from } : {}),
+    ...(to ? { to } : {}),
+    ...(page ? { page } : {}),
+  };
 }

@@ -16,7 +16,13 @@ import { CurrencyField, LanguageField } from './currency-field.js';
 import { focusFirst, FormProblem, hidden, Pending, problemsOf, SettingField, useLoaded, useRich, type Problems } from './settings-parts.js';
 
 type Field = 'url_name' | 'name' | 'currency' | 'language' | 'sender_email';
-const FIELDS: Record<Field, MessageId> = { url_name: 'settings.channels.urlName', name: 'settings.field.name', currency: 'common.currency', language: 'common.language', sender_email: 'settings.channels.sender' };
+const FIELDS: Record<Field, MessageId> = {
+  url_name: 'settings.channels.urlName',
+  name: 'settings.field.name',
+  currency: 'common.currency',
+  language: 'common.language',
+  sender_email: 'settings.channels.sender',
+};
 
 /** A language by its own name (Deutsch), or its code where it is none of the staff languages. */
 const languageName = (language: string) => (isStaffLanguage(language) ? LANGUAGE_NAMES[language] : language);
@@ -84,17 +90,31 @@ export function ChannelSettings() {
           </tbody>
         </table>
       )}
-      {editing && data && <ChannelDialog channel={editing === 'new' ? null : editing} profile={data.profile} onClose={() => setEditing(null)} onDone={done} />}
+      {editing && data && (
+        <ChannelDialog channel={editing === 'new' ? null : editing} profile={data.profile} onClose={() => setEditing(null)} onDone={done} />
+      )}
     </section>
   );
 }
 
-function ChannelDialog({ channel, profile, onClose, onDone }: { channel: Channel | null; profile: MerchantProfile; onClose: () => void; onDone: (message: string) => void }) {
+function ChannelDialog({
+  channel,
+  profile,
+  onClose,
+  onDone,
+}: {
+  channel: Channel | null;
+  profile: MerchantProfile;
+  onClose: () => void;
+  onDone: (message: string) => void;
+}) {
   const [urlName, setUrlName] = useState(channel?.url_name ?? '');
   const [name, setName] = useState(channel?.name ?? '');
   const [currency, setCurrency] = useState(channel?.currency ?? profile.currency);
   // A new channel starts in the shop's language where invoices speak it (not Croatian yet), else English.
-  const [language, setLanguage] = useState<string>(channel?.language ?? ((CHANNEL_LANGUAGES as readonly string[]).includes(profile.language) ? profile.language : 'en'));
+  const [language, setLanguage] = useState<string>(
+    channel?.language ?? ((CHANNEL_LANGUAGES as readonly string[]).includes(profile.language) ? profile.language : 'en'),
+  );
   const [sender, setSender] = useState(channel?.sender_email ?? '');
   const [problems, setProblems] = useState<Problems<Field>>({});
   const clear = (field: Field) => setProblems((p) => (p[field] ? { ...p, [field]: undefined } : p));
@@ -113,7 +133,9 @@ function ChannelDialog({ channel, profile, onClose, onDone }: { channel: Channel
     setBusy(true);
     try {
       const fields = { name: name.trim(), currency: currency.trim(), language, sender_email: sender.trim() || null };
-      const saved = channel ? await adminClient.updateChannel(channel.url_name, fields) : await adminClient.createChannel({ url_name: urlName, ...fields });
+      const saved = channel
+        ? await adminClient.updateChannel(channel.url_name, fields)
+        : await adminClient.createChannel({ url_name: urlName, ...fields });
       onDone(t(channel ? 'settings.channels.saved' : 'settings.channels.created', { urlName: saved.url_name }));
     } catch (error) {
       const found = problemsOf(error, translate(channel ? 'settings.channels.notSaved' : 'settings.channels.notCreated'), FIELDS);
@@ -125,38 +147,98 @@ function ChannelDialog({ channel, profile, onClose, onDone }: { channel: Channel
   };
 
   return (
-    <Modal title={channel ? t('settings.channels.editTitle', { urlName: channel.url_name }) : t('settings.channels.new')} onClose={onClose} busy={busy}>
+    <Modal
+      title={channel ? t('settings.channels.editTitle', { urlName: channel.url_name }) : t('settings.channels.new')}
+      onClose={onClose}
+      busy={busy}
+    >
       <form onSubmit={(event) => void save(event)} noValidate>
         <FormProblem text={problems.form} />
         {channel ? (
           <p className="field-note">{t('settings.channels.urlNameStays', { urlName: channel.url_name })}</p>
         ) : (
-          <SettingField id="channel-url_name" label={t('settings.channels.urlName')} problem={problems.url_name} note={t('settings.channels.urlNameNote')}>
-            {(props) => <input {...props} className="input" value={urlName} maxLength={40} autoComplete="off" spellCheck={false} data-autofocus onChange={(e) => {
-                setUrlName(e.target.value.toLowerCase());
-                clear('url_name');
-              }} />}
+          <SettingField
+            id="channel-url_name"
+            label={t('settings.channels.urlName')}
+            problem={problems.url_name}
+            note={t('settings.channels.urlNameNote')}
+          >
+            {(props) => (
+              <input
+                {...props}
+                className="input"
+                value={urlName}
+                maxLength={40}
+                autoComplete="off"
+                spellCheck={false}
+                data-autofocus
+                onChange={(e) => {
+                  setUrlName(e.target.value.toLowerCase());
+                  clear('url_name');
+                }}
+              />
+            )}
           </SettingField>
         )}
         <SettingField id="channel-name" label={t('settings.field.name')} problem={problems.name} note={t('settings.channels.nameNote')}>
-          {(props) => <input {...props} className="input" value={name} maxLength={120} autoComplete="off" {...(channel ? { 'data-autofocus': true } : {})} onChange={(e) => {
+          {(props) => (
+            <input
+              {...props}
+              className="input"
+              value={name}
+              maxLength={120}
+              autoComplete="off"
+              {...(channel ? { 'data-autofocus': true } : {})}
+              onChange={(e) => {
                 setName(e.target.value);
                 clear('name');
-              }} />}
+              }}
+            />
+          )}
         </SettingField>
-        <CurrencyField form="channel" label={t('common.currency')} value={currency} problem={problems.currency} onChange={(value) => {
-          setCurrency(value);
-          clear('currency');
-        }} />
-        <LanguageField form="channel" languages={CHANNEL_LANGUAGES} label={t('common.language')} value={language} problem={problems.language} onChange={(value) => {
-          setLanguage(value);
-          clear('language');
-        }} />
-        <SettingField id="channel-sender_email" label={t('settings.channels.sender')} optional problem={problems.sender_email} note={t('settings.channels.senderNote')}>
-          {(props) => <input {...props} className="input" type="email" value={sender} maxLength={254} autoComplete="off" spellCheck={false} onChange={(e) => {
+        <CurrencyField
+          form="channel"
+          label={t('common.currency')}
+          value={currency}
+          problem={problems.currency}
+          onChange={(value) => {
+            setCurrency(value);
+            clear('currency');
+          }}
+        />
+        <LanguageField
+          form="channel"
+          languages={CHANNEL_LANGUAGES}
+          label={t('common.language')}
+          value={language}
+          problem={problems.language}
+          onChange={(value) => {
+            setLanguage(value);
+            clear('language');
+          }}
+        />
+        <SettingField
+          id="channel-sender_email"
+          label={t('settings.channels.sender')}
+          optional
+          problem={problems.sender_email}
+          note={t('settings.channels.senderNote')}
+        >
+          {(props) => (
+            <input
+              {...props}
+              className="input"
+              type="email"
+              value={sender}
+              maxLength={254}
+              autoComplete="off"
+              spellCheck={false}
+              onChange={(e) => {
                 setSender(e.target.value);
                 clear('sender_email');
-              }} />}
+              }}
+            />
+          )}
         </SettingField>
         <Actions>
           <button type="button" className="button button-quiet" onClick={onClose} disabled={busy}>

@@ -59,7 +59,9 @@ export function CredentialSettings() {
                 <td>{formatDateTime(credential.created_at)}</td>
                 <td>
                   {credential.revoked_at ? (
-                    <span className={toneClass('off')}>{t('settings.credentials.revokedAt', { when: formatDateTime(credential.revoked_at) })}</span>
+                    <span className={toneClass('off')}>
+                      {t('settings.credentials.revokedAt', { when: formatDateTime(credential.revoked_at) })}
+                    </span>
                   ) : (
                     <span className={toneClass('ok')}>{t('settings.active')}</span>
                   )}
@@ -119,7 +121,12 @@ function CreateCredentialDialog({ onClose, onCreated }: { onClose: () => void; o
     }
   };
   return (
-    <Modal title={created ? t('settings.credentials.new') : t('settings.credentials.createTitle')} onClose={onClose} busy={action.busy} className={created ? 'modal-wide' : 'modal-narrow'}>
+    <Modal
+      title={created ? t('settings.credentials.new') : t('settings.credentials.createTitle')}
+      onClose={onClose}
+      busy={action.busy}
+      className={created ? 'modal-wide' : 'modal-narrow'}
+    >
       {created ? (
         <>
           <p className="once-warning">{t('settings.credentials.once')}</p>

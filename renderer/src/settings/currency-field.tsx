@@ -22,7 +22,16 @@ export function CurrencyField({ form, label, value, problem, note, onChange }: F
     <SettingField id={`${form}-currency`} label={label} problem={problem} note={note}>
       {(props) => (
         <>
-          <input {...props} className="input input-short" value={value} maxLength={3} list={list} autoComplete="off" spellCheck={false} onChange={(e) => onChange(e.target.value.toUpperCase())} />
+          <input
+            {...props}
+            className="input input-short"
+            value={value}
+            maxLength={3}
+            list={list}
+            autoComplete="off"
+            spellCheck={false}
+            onChange={(e) => onChange(e.target.value.toUpperCase())}
+          />
           <CurrencyOptions id={list} />
         </>
       )}

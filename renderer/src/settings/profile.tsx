@@ -55,7 +55,14 @@ function ProfileForm({ profile, onSaved }: { profile: MerchantProfile; onSaved: 
       setSaved(t('settings.profile.saved'));
       // The till and the screens take the merchant's name, currency and language from the session: as answered.
       useSession.setState((state) =>
-        state.session ? { session: { ...state.session, merchant: { ...state.session.merchant, name: next.name, currency: next.currency, language: next.language } } } : {},
+        state.session
+          ? {
+              session: {
+                ...state.session,
+                merchant: { ...state.session.merchant, name: next.name, currency: next.currency, language: next.language },
+              },
+            }
+          : {},
       );
     } catch (error) {
       const found = problemsOf(error, translate('settings.profile.notSaved'), FIELDS);
@@ -82,19 +89,42 @@ function ProfileForm({ profile, onSaved }: { profile: MerchantProfile; onSaved: 
       <LocalLinkWarning url={profile.customer_links_base} />
       <FormProblem text={problems.form} />
       <SettingField id="profile-name" label={t('settings.field.name')} problem={problems.name}>
-        {(props) => <input {...props} className="input" value={name} maxLength={120} autoComplete="organization" onChange={(e) => {
-                setName(e.target.value);
-                clear('name');
-              }} />}
+        {(props) => (
+          <input
+            {...props}
+            className="input"
+            value={name}
+            maxLength={120}
+            autoComplete="organization"
+            onChange={(e) => {
+              setName(e.target.value);
+              clear('name');
+            }}
+          />
+        )}
       </SettingField>
-      <CurrencyField form="profile" label={t('settings.profile.currency')} note={t('settings.profile.currencyNote')} value={currency} problem={problems.currency} onChange={(value) => {
-        setCurrency(value);
-        clear('currency');
-      }} />
-      <LanguageField form="profile" languages={MERCHANT_LANGUAGES} label={t('settings.profile.language')} value={language} problem={problems.language} onChange={(value) => {
-        setLanguage(value);
-        clear('language');
-      }} />
+      <CurrencyField
+        form="profile"
+        label={t('settings.profile.currency')}
+        note={t('settings.profile.currencyNote')}
+        value={currency}
+        problem={problems.currency}
+        onChange={(value) => {
+          setCurrency(value);
+          clear('currency');
+        }}
+      />
+      <LanguageField
+        form="profile"
+        languages={MERCHANT_LANGUAGES}
+        label={t('settings.profile.language')}
+        value={language}
+        problem={problems.language}
+        onChange={(value) => {
+          setLanguage(value);
+          clear('language');
+        }}
+      />
       <div className="settings-row-actions">
         <button type="submit" className="button button-primary" aria-disabled={busy}>
           {busy ? t('common.saving') : t('settings.profile.save')}

@@ -26,7 +26,8 @@ export function createSettingsClient(transport: Transport = defaultTransport()):
   return {
     shops: () => call('payment-methods.shops'),
     createShop: (name) => call('payment-methods.createShop', { body: { name } }),
-    assignTerminal: (shopId, terminalId) => call('payment-methods.assignTerminal', { params: { shop_id: shopId }, body: { terminal_id: terminalId } }),
+    assignTerminal: (shopId, terminalId) =>
+      call('payment-methods.assignTerminal', { params: { shop_id: shopId }, body: { terminal_id: terminalId } }),
     unassignTerminal: (terminalId) => call('payment-methods.unassignTerminal', { params: { terminal_id: terminalId } }),
   };
 }

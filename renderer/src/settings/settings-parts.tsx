@@ -25,7 +25,11 @@ const SECTIONS = [
 ] as const satisfies ReadonlyArray<{ to: string; label: MessageId; exact?: true }>;
 
 /** Each staff role's name, as Settings shows it (a new role does not compile without one). */
-export const ROLE_NAMES: Readonly<Record<StaffRole, MessageId>> = { cashier: 'settings.role.cashier', back_office: 'settings.role.backOffice', admin: 'settings.role.admin' };
+export const ROLE_NAMES: Readonly<Record<StaffRole, MessageId>> = {
+  cashier: 'settings.role.cashier',
+  back_office: 'settings.role.backOffice',
+  admin: 'settings.role.admin',
+};
 
 /** What a message's rich parts may be: plain values, or tags (`<hidden>…</hidden>`) made into elements. */
 export type RichValues = Record<string, string | number | ((chunks: ReactNode[]) => ReactNode)>;
@@ -49,7 +53,12 @@ export function SettingsLayout() {
         <ul>
           {SECTIONS.map((section) => (
             <li key={section.to}>
-              <Link to={section.to} className="settings-section" activeOptions={{ exact: 'exact' in section }} activeProps={{ className: 'settings-section settings-section-current', 'aria-current': 'page' }}>
+              <Link
+                to={section.to}
+                className="settings-section"
+                activeOptions={{ exact: 'exact' in section }}
+                activeProps={{ className: 'settings-section settings-section-current', 'aria-current': 'page' }}
+              >
                 {t(section.label)}
               </Link>
             </li>
@@ -84,7 +93,8 @@ export function Pending({ problem, retry }: { problem: string | null; retry: () 
   const t = useT();
   return problem ? (
     <p className="form-problem" role="alert">
-      {problem} <button type="button" className="button button-small" onClick={retry}>
+      {problem}{' '}
+      <button type="button" className="button button-small" onClick={retry}>
         {t('common.retry')}
       </button>
     </p>
@@ -98,11 +108,13 @@ export function Pending({ problem, retry }: { problem: string | null; retry: () 
 export type Problems<K extends string> = Partial<Record<K | 'form', string>>;
 
 /** A field's problem as the gateway said it, after the field's name: "Till id is taken: …". */
-export const fieldProblem = (field: MessageId, problem: string) => translate('settings.problem.field', { field: translate(field), problem });
+export const fieldProblem = (field: MessageId, problem: string) =>
+  translate('settings.problem.field', { field: translate(field), problem });
 
 /** A refused change: each problem at its field of `fields` (named by the message each names), the rest for the form. */
 export function problemsOf<K extends string>(error: unknown, what: string, fields: Readonly<Record<K, MessageId>>): Problems<K> {
-  if (!(error instanceof ApiError) || error.kind !== 'api' || error.errors.length === 0) return { form: problemText(error, what) } as Problems<K>;
+  if (!(error instanceof ApiError) || error.kind !== 'api' || error.errors.length === 0)
+    return { form: problemText(error, what) } as Problems<K>;
   const problems: Problems<K> = {};
   const other: string[] = [];
   for (const e of error.errors) {
@@ -120,7 +132,21 @@ export function focusFirst(prefix: string, problems: Record<string, string | und
 }
 
 /** A labelled control with its problem and note tied to it (aria-describedby, aria-invalid). */
-export function SettingField({ id, label, problem, note, optional, children }: { id: string; label: string; problem?: string | undefined; note?: string | undefined; optional?: boolean; children: (props: { id: string; 'aria-invalid'?: true; 'aria-describedby'?: string }) => ReactNode }) {
+export function SettingField({
+  id,
+  label,
+  problem,
+  note,
+  optional,
+  children,
+}: {
+  id: string;
+  label: string;
+  problem?: string | undefined;
+  note?: string | undefined;
+  optional?: boolean;
+  children: (props: { id: string; 'aria-invalid'?: true; 'aria-describedby'?: string }) => ReactNode;
+}) {
   const t = useT();
   const described = [problem ? `${id}-error` : '', note ? `${id}-note` : ''].filter(Boolean).join(' ');
   return (

@@ -17,7 +17,11 @@ type Message = { text: string; problem: boolean } | null;
 type FormProblems = Record<string, string>;
 
 /** The names of the fields a refusal names, as the forms label them. */
-const FIELD_NAMES: Readonly<Record<string, MessageId>> = { name: 'settings.field.name', terminal_id: 'settings.shops.terminalId', shop_id: 'settings.field.shop' };
+const FIELD_NAMES: Readonly<Record<string, MessageId>> = {
+  name: 'settings.field.name',
+  terminal_id: 'settings.shops.terminalId',
+  shop_id: 'settings.field.shop',
+};
 
 /** The field problems of a refusal (the API names each field), else one for the form. */
 function problemsOf(error: unknown, fallback: string, fields: readonly string[]): FormProblems {
@@ -38,8 +42,14 @@ function fieldName(field: string, message: string): string {
 const TERMINAL_EXAMPLE = 'TILL-1';
 
 function problemText(error: unknown, fallback: string): string {
-  if (error instanceof ApiError && error.errors.length) return translate('settings.problem.others', { what: fallback, problems: error.errors.map((e) => `${e.field.replaceAll('_', ' ')} ${e.message}`).join('; ') });
-  return error instanceof Error ? translate('settings.problem.because', { what: fallback, problem: error.message }) : translate('settings.problem.plain', { what: fallback });
+  if (error instanceof ApiError && error.errors.length)
+    return translate('settings.problem.others', {
+      what: fallback,
+      problems: error.errors.map((e) => `${e.field.replaceAll('_', ' ')} ${e.message}`).join('; '),
+    });
+  return error instanceof Error
+    ? translate('settings.problem.because', { what: fallback, problem: error.message })
+    : translate('settings.problem.plain', { what: fallback });
 }
 
 const settingsTills = (chunks: ReactNode[]) => <Link to="/settings/tills">{chunks}</Link>;
@@ -73,7 +83,11 @@ export function ShopsSettings() {
   }, [load]);
 
   /** Runs a change; a refusal goes to the form's fields (`fields`) through `refused`, else to the message line. */
-  const run = async (work: () => Promise<string>, failure: string, refused?: { fields: readonly string[]; show: (problems: FormProblems) => void }) => {
+  const run = async (
+    work: () => Promise<string>,
+    failure: string,
+    refused?: { fields: readonly string[]; show: (problems: FormProblems) => void },
+  ) => {
     if (busy) return;
     setBusy(true);
     setMessage(null);
@@ -130,7 +144,9 @@ export function ShopsSettings() {
         const target = shops?.find((s) => s.shop_id === result.shop_id)?.name;
         const before = shops?.find((s) => s.shop_id === result.previous_shop_id)?.name;
         if (!target) return translate('settings.shops.assignedThere', { terminal: result.terminal_id });
-        return before ? translate('settings.shops.moved', { terminal: result.terminal_id, before, target }) : translate('settings.shops.assigned', { terminal: result.terminal_id, target });
+        return before
+          ? translate('settings.shops.moved', { terminal: result.terminal_id, before, target })
+          : translate('settings.shops.assigned', { terminal: result.terminal_id, target });
       },
       t('settings.shops.notAssigned'),
       { fields: ['terminal_id', 'shop_id'], show: setTerminalProblems },
@@ -147,14 +163,18 @@ export function ShopsSettings() {
     <>
       <h2 className="visually-hidden">{t('settings.section.shops')}</h2>
       <p className="lead">{rich('settings.shops.lead', { link: settingsTills })}</p>
-      <p className={message?.problem ? 'settings-message settings-message-problem' : 'settings-message'} role={message?.problem ? 'alert' : 'status'}>
+      <p
+        className={message?.problem ? 'settings-message settings-message-problem' : 'settings-message'}
+        role={message?.problem ? 'alert' : 'status'}
+      >
         {message?.text ?? ''}
       </p>
       <section className="card" aria-labelledby="shops-heading">
         <h2 id="shops-heading">{t('settings.shops.title')}</h2>
         {loadProblem && (
           <p className="settings-message settings-message-problem" role="alert">
-            {loadProblem} <button type="button" className="button button-quiet button-small" onClick={() => void load()}>
+            {loadProblem}{' '}
+            <button type="button" className="button button-quiet button-small" onClick={() => void load()}>
               {t('common.retry')}
             </button>
           </p>
@@ -173,7 +193,12 @@ export function ShopsSettings() {
                     {shop.terminals.map((id) => (
                       <li key={id} className="terminal-item">
                         <code>{id}</code>
-                        <button type="button" className="button button-quiet button-small" aria-disabled={busy} onClick={() => unassign(id, shop)}>
+                        <button
+                          type="button"
+                          className="button button-quiet button-small"
+                          aria-disabled={busy}
+                          onClick={() => unassign(id, shop)}
+                        >
                           {rich('settings.shops.takeOut', { terminal: id, hidden })}
                         </button>
                       </li>
@@ -190,7 +215,14 @@ export function ShopsSettings() {
           <h2 id="add-shop-heading">{t('settings.shops.addTitle')}</h2>
           <form onSubmit={addShop} noValidate>
             <FormProblem text={shopProblems.form} />
-            <TextField id="shop-name" label={t('settings.shops.shopName')} value={name} maxLength={120} problem={shopProblems.name} onChange={setName} />
+            <TextField
+              id="shop-name"
+              label={t('settings.shops.shopName')}
+              value={name}
+              maxLength={120}
+              problem={shopProblems.name}
+              onChange={setName}
+            />
             <button type="submit" className="button button-primary" aria-disabled={busy}>
               {t('settings.shops.add')}
             </button>
@@ -200,7 +232,16 @@ export function ShopsSettings() {
           <h2 id="assign-heading">{t('settings.shops.assignTitle')}</h2>
           <form onSubmit={assign} noValidate>
             <FormProblem text={terminalProblems.form} />
-            <TextField id="terminal-id" label={t('settings.shops.terminalId')} value={terminal} maxLength={64} placeholder={TERMINAL_EXAMPLE} note={t('settings.shops.terminalNote')} problem={terminalProblems.terminal_id} onChange={setTerminal} />
+            <TextField
+              id="terminal-id"
+              label={t('settings.shops.terminalId')}
+              value={terminal}
+              maxLength={64}
+              placeholder={TERMINAL_EXAMPLE}
+              note={t('settings.shops.terminalNote')}
+              problem={terminalProblems.terminal_id}
+              onChange={setTerminal}
+            />
             <div className="field">
               {/* A label of its own (not around the select): the select's name stays "Shop", not "Shop High Street". */}
               <label className="field-label" htmlFor="assign-shop">

@@ -14,8 +14,19 @@ import { adminClient, type SmtpSettings, type SmtpTestResult } from './admin-cli
 import { focusFirst, FormProblem, Pending, problemsOf, SettingField, useLoaded, type Problems } from './settings-parts.js';
 
 type Field = 'host' | 'port' | 'security' | 'user' | 'password' | 'from';
-const FIELDS: Record<Field, MessageId> = { host: 'settings.smtp.host', port: 'settings.smtp.port', security: 'settings.smtp.security', user: 'settings.smtp.user', password: 'settings.smtp.password', from: 'settings.smtp.from' };
-const SECURITY_NAMES: Readonly<Record<SmtpSecurity, MessageId>> = { starttls: 'settings.smtp.security.starttls', implicit: 'settings.smtp.security.implicit', none: 'settings.smtp.security.none' };
+const FIELDS: Record<Field, MessageId> = {
+  host: 'settings.smtp.host',
+  port: 'settings.smtp.port',
+  security: 'settings.smtp.security',
+  user: 'settings.smtp.user',
+  password: 'settings.smtp.password',
+  from: 'settings.smtp.from',
+};
+const SECURITY_NAMES: Readonly<Record<SmtpSecurity, MessageId>> = {
+  starttls: 'settings.smtp.security.starttls',
+  implicit: 'settings.smtp.security.implicit',
+  none: 'settings.smtp.security.none',
+};
 /** Examples of a server and a from address (addresses: the same in every language). */
 const HOST_EXAMPLE = 'smtp.example.com';
 const FROM_EXAMPLE = 'Shop <billing@shop.example>';
@@ -88,23 +99,49 @@ function SmtpForm({ settings, onSaved }: { settings: SmtpSettings; onSaved: (set
     <form onSubmit={(event) => void save(event)} noValidate>
       <FormProblem text={problems.form} />
       <SettingField id="smtp-host" label={t('settings.smtp.host')} problem={problems.host}>
-        {(props) => <input {...props} className="input" value={host} maxLength={253} autoComplete="off" spellCheck={false} placeholder={HOST_EXAMPLE} onChange={(e) => {
-                setHost(e.target.value);
-                clear('host');
-              }} />}
+        {(props) => (
+          <input
+            {...props}
+            className="input"
+            value={host}
+            maxLength={253}
+            autoComplete="off"
+            spellCheck={false}
+            placeholder={HOST_EXAMPLE}
+            onChange={(e) => {
+              setHost(e.target.value);
+              clear('host');
+            }}
+          />
+        )}
       </SettingField>
       <SettingField id="smtp-port" label={t('settings.smtp.port')} problem={problems.port} note={t('settings.smtp.portNote')}>
-        {(props) => <input {...props} className="input input-short" inputMode="numeric" value={port} maxLength={5} autoComplete="off" onChange={(e) => {
-                setPort(e.target.value.replace(/\D/g, ''));
-                clear('port');
-              }} />}
+        {(props) => (
+          <input
+            {...props}
+            className="input input-short"
+            inputMode="numeric"
+            value={port}
+            maxLength={5}
+            autoComplete="off"
+            onChange={(e) => {
+              setPort(e.target.value.replace(/\D/g, ''));
+              clear('port');
+            }}
+          />
+        )}
       </SettingField>
       <SettingField id="smtp-security" label={t('settings.smtp.security')} problem={problems.security}>
         {(props) => (
-          <select {...props} className="input" value={security} onChange={(e) => {
-                setSecurity(e.target.value);
-                clear('security');
-              }}>
+          <select
+            {...props}
+            className="input"
+            value={security}
+            onChange={(e) => {
+              setSecurity(e.target.value);
+              clear('security');
+            }}
+          >
             {SMTP_SECURITY.map((s) => (
               <option key={s} value={s}>
                 {t(SECURITY_NAMES[s])}
@@ -114,10 +151,20 @@ function SmtpForm({ settings, onSaved }: { settings: SmtpSettings; onSaved: (set
         )}
       </SettingField>
       <SettingField id="smtp-user" label={t('settings.smtp.user')} optional problem={problems.user} note={t('settings.smtp.userNote')}>
-        {(props) => <input {...props} className="input" value={user} maxLength={254} autoComplete="off" spellCheck={false} onChange={(e) => {
-                setUser(e.target.value);
-                clear('user');
-              }} />}
+        {(props) => (
+          <input
+            {...props}
+            className="input"
+            value={user}
+            maxLength={254}
+            autoComplete="off"
+            spellCheck={false}
+            onChange={(e) => {
+              setUser(e.target.value);
+              clear('user');
+            }}
+          />
+        )}
       </SettingField>
       <SettingField
         id="smtp-password"
@@ -127,24 +174,52 @@ function SmtpForm({ settings, onSaved }: { settings: SmtpSettings; onSaved: (set
         note={settings.password_set ? t('settings.smtp.passwordSet') : t('settings.smtp.passwordNone')}
       >
         {(props) => (
-          <input {...props} className="input" type="password" value={password} maxLength={1024} autoComplete="new-password" placeholder={settings.password_set ? t('settings.smtp.passwordHidden') : t('settings.smtp.passwordNotSet')} onChange={(e) => {
-                setPassword(e.target.value);
-                clear('password');
-              }} />
+          <input
+            {...props}
+            className="input"
+            type="password"
+            value={password}
+            maxLength={1024}
+            autoComplete="new-password"
+            placeholder={settings.password_set ? t('settings.smtp.passwordHidden') : t('settings.smtp.passwordNotSet')}
+            onChange={(e) => {
+              setPassword(e.target.value);
+              clear('password');
+            }}
+          />
         )}
       </SettingField>
       {settings.password_set && (
         <label className="check">
-          <input type="checkbox" checked={removePassword} disabled={password !== ''} onChange={(e) => setRemovePassword(e.target.checked)} /> {t('settings.smtp.removePassword')}
+          <input
+            type="checkbox"
+            checked={removePassword}
+            disabled={password !== ''}
+            onChange={(e) => setRemovePassword(e.target.checked)}
+          />{' '}
+          {t('settings.smtp.removePassword')}
         </label>
       )}
       <SettingField id="smtp-from" label={t('settings.smtp.from')} problem={problems.from} note={t('settings.smtp.fromNote')}>
-        {(props) => <input {...props} className="input" value={from} maxLength={254} autoComplete="off" spellCheck={false} placeholder={FROM_EXAMPLE} onChange={(e) => {
-                setFrom(e.target.value);
-                clear('from');
-              }} />}
+        {(props) => (
+          <input
+            {...props}
+            className="input"
+            value={from}
+            maxLength={254}
+            autoComplete="off"
+            spellCheck={false}
+            placeholder={FROM_EXAMPLE}
+            onChange={(e) => {
+              setFrom(e.target.value);
+              clear('from');
+            }}
+          />
+        )}
       </SettingField>
-      <p className="field-note">{settings.updated_at ? t('settings.smtp.changed', { when: formatDateTime(settings.updated_at) }) : t('settings.smtp.notSetYet')}</p>
+      <p className="field-note">
+        {settings.updated_at ? t('settings.smtp.changed', { when: formatDateTime(settings.updated_at) }) : t('settings.smtp.notSetYet')}
+      </p>
       <div className="settings-row-actions">
         <button type="submit" className="button button-primary" aria-disabled={busy}>
           {busy ? t('common.saving') : t('settings.smtp.save')}
@@ -192,10 +267,21 @@ function SmtpTest({ configured }: { configured: boolean }) {
       <form onSubmit={(event) => void send(event)} noValidate>
         <FormProblem text={problems.form} />
         <SettingField id="smtp-test-to" label={t('settings.smtp.test.to')} problem={problems.to}>
-          {(props) => <input {...props} className="input" type="email" value={to} maxLength={254} autoComplete="email" spellCheck={false} onChange={(e) => {
+          {(props) => (
+            <input
+              {...props}
+              className="input"
+              type="email"
+              value={to}
+              maxLength={254}
+              autoComplete="email"
+              spellCheck={false}
+              onChange={(e) => {
                 setTo(e.target.value);
                 clear('to');
-              }} />}
+              }}
+            />
+          )}
         </SettingField>
         <button type="submit" className="button button-primary" aria-disabled={busy}>
           {busy ? t('settings.smtp.test.sending') : t('settings.smtp.test.send')}

@@ -16,7 +16,18 @@ import { translate, useT } from '../ui/i18n.js';
 import { Modal } from '../ui/modal.js';
 import { toneClass } from '../ui/tags.js';
 import { adminClient, type CreatedStaff, type ResetStaffSecret, type StaffMember } from './admin-client.js';
-import { focusFirst, FormProblem, hidden, Pending, problemsOf, ROLE_NAMES, SettingField, useLoaded, useRich, type Problems } from './settings-parts.js';
+import {
+  focusFirst,
+  FormProblem,
+  hidden,
+  Pending,
+  problemsOf,
+  ROLE_NAMES,
+  SettingField,
+  useLoaded,
+  useRich,
+  type Problems,
+} from './settings-parts.js';
 
 type Dialog = { kind: 'create' } | { kind: 'reset'; member: StaffMember } | { kind: 'disable'; member: StaffMember } | null;
 
@@ -67,7 +78,13 @@ export function StaffSettings() {
                 <td>{t(ROLE_NAMES[member.role])}</td>
                 <td>{member.has_pin ? t('settings.staff.pinSet') : <span className="muted">{t('settings.staff.pinNone')}</span>}</td>
                 <td>{formatDateTime(member.created_at)}</td>
-                <td>{member.disabled ? <span className={toneClass('off')}>{t('settings.staff.disabled')}</span> : <span className={toneClass('ok')}>{t('settings.active')}</span>}</td>
+                <td>
+                  {member.disabled ? (
+                    <span className={toneClass('off')}>{t('settings.staff.disabled')}</span>
+                  ) : (
+                    <span className={toneClass('ok')}>{t('settings.active')}</span>
+                  )}
+                </td>
                 <td>
                   {!member.disabled && (
                     <div className="settings-row-actions">
@@ -75,7 +92,11 @@ export function StaffSettings() {
                         {rich('settings.staff.reset', { login: member.login, hidden })}
                       </button>
                       {member.staff_id !== me && (
-                        <button type="button" className="button button-small button-danger" onClick={() => setDialog({ kind: 'disable', member })}>
+                        <button
+                          type="button"
+                          className="button button-small button-danger"
+                          onClick={() => setDialog({ kind: 'disable', member })}
+                        >
                           {rich('settings.staff.disable', { login: member.login, hidden })}
                         </button>
                       )}
@@ -121,7 +142,13 @@ export function StaffSettings() {
             void load();
           }}
         >
-          <p>{t('settings.staff.disableBody', { name: dialog.member.display_name, login: dialog.member.login, role: t(ROLE_NAMES[dialog.member.role]) })}</p>
+          <p>
+            {t('settings.staff.disableBody', {
+              name: dialog.member.display_name,
+              login: dialog.member.login,
+              role: t(ROLE_NAMES[dialog.member.role]),
+            })}
+          </p>
         </ConfirmDialog>
       )}
     </section>
@@ -129,7 +156,13 @@ export function StaffSettings() {
 }
 
 type CreateField = 'role' | 'login' | 'display_name' | 'password' | 'pin';
-const CREATE_FIELDS: Record<CreateField, MessageId> = { role: 'settings.staff.role', login: 'settings.staff.login', display_name: 'settings.staff.name', password: 'settings.staff.password', pin: 'settings.staff.pin' };
+const CREATE_FIELDS: Record<CreateField, MessageId> = {
+  role: 'settings.staff.role',
+  login: 'settings.staff.login',
+  display_name: 'settings.staff.name',
+  password: 'settings.staff.password',
+  pin: 'settings.staff.pin',
+};
 
 function CreateStaffDialog({ onClose, onCreated }: { onClose: () => void; onCreated: (created: CreatedStaff) => void }) {
   const t = useT();
@@ -154,7 +187,13 @@ function CreateStaffDialog({ onClose, onCreated }: { onClose: () => void; onCrea
     if (Object.keys(local).length) return focusFirst('staff', local);
     setBusy(true);
     try {
-      const made = await adminClient.createStaff({ role, login, ...(name.trim() ? { display_name: name.trim() } : {}), ...(password ? { password } : {}), ...(pin ? { pin } : {}) });
+      const made = await adminClient.createStaff({
+        role,
+        login,
+        ...(name.trim() ? { display_name: name.trim() } : {}),
+        ...(password ? { password } : {}),
+        ...(pin ? { pin } : {}),
+      });
       setCreated({ staff: made, generated: !password });
       onCreated(made);
     } catch (error) {
@@ -211,28 +250,80 @@ function CreateStaffDialog({ onClose, onCreated }: { onClose: () => void; onCrea
           )}
         </SettingField>
         <SettingField id="staff-login" label={t('settings.staff.login')} problem={problems.login} note={t('settings.staff.loginNote')}>
-          {(props) => <input {...props} className="input" value={login} maxLength={40} autoComplete="off" spellCheck={false} onChange={(e) => {
+          {(props) => (
+            <input
+              {...props}
+              className="input"
+              value={login}
+              maxLength={40}
+              autoComplete="off"
+              spellCheck={false}
+              onChange={(e) => {
                 setLogin(e.target.value.toLowerCase());
                 clear('login');
-              }} />}
+              }}
+            />
+          )}
         </SettingField>
-        <SettingField id="staff-display_name" label={t('settings.staff.name')} optional problem={problems.display_name} note={t('settings.staff.nameNote')}>
-          {(props) => <input {...props} className="input" value={name} maxLength={80} autoComplete="off" onChange={(e) => {
+        <SettingField
+          id="staff-display_name"
+          label={t('settings.staff.name')}
+          optional
+          problem={problems.display_name}
+          note={t('settings.staff.nameNote')}
+        >
+          {(props) => (
+            <input
+              {...props}
+              className="input"
+              value={name}
+              maxLength={80}
+              autoComplete="off"
+              onChange={(e) => {
                 setName(e.target.value);
                 clear('display_name');
-              }} />}
+              }}
+            />
+          )}
         </SettingField>
-        <SettingField id="staff-password" label={t('settings.staff.initialPassword')} optional problem={problems.password} note={t('settings.staff.passwordNote')}>
-          {(props) => <input {...props} className="input" type="password" value={password} maxLength={200} autoComplete="new-password" onChange={(e) => {
+        <SettingField
+          id="staff-password"
+          label={t('settings.staff.initialPassword')}
+          optional
+          problem={problems.password}
+          note={t('settings.staff.passwordNote')}
+        >
+          {(props) => (
+            <input
+              {...props}
+              className="input"
+              type="password"
+              value={password}
+              maxLength={200}
+              autoComplete="new-password"
+              onChange={(e) => {
                 setPassword(e.target.value);
                 clear('password');
-              }} />}
+              }}
+            />
+          )}
         </SettingField>
         <SettingField id="staff-pin" label={t('settings.staff.pin')} optional problem={problems.pin} note={t('settings.staff.pinNote')}>
-          {(props) => <input {...props} className="input input-short" type="password" inputMode="numeric" value={pin} maxLength={8} autoComplete="new-password" onChange={(e) => {
+          {(props) => (
+            <input
+              {...props}
+              className="input input-short"
+              type="password"
+              inputMode="numeric"
+              value={pin}
+              maxLength={8}
+              autoComplete="new-password"
+              onChange={(e) => {
                 setPin(e.target.value.replace(/\D/g, ''));
                 clear('pin');
-              }} />}
+              }}
+            />
+          )}
         </SettingField>
         <Actions>
           <button type="button" className="button button-quiet" onClick={onClose} disabled={busy}>
@@ -247,7 +338,15 @@ function CreateStaffDialog({ onClose, onCreated }: { onClose: () => void; onCrea
   );
 }
 
-function ResetDialog({ member, onClose, onReset }: { member: StaffMember; onClose: () => void; onReset: (reset: ResetStaffSecret) => void }) {
+function ResetDialog({
+  member,
+  onClose,
+  onReset,
+}: {
+  member: StaffMember;
+  onClose: () => void;
+  onReset: (reset: ResetStaffSecret) => void;
+}) {
   const [secret, setSecret] = useState<StaffSecret>('password');
   const [value, setValue] = useState('');
   const [problems, setProblems] = useState<Problems<'secret' | 'value'>>({});
@@ -269,7 +368,10 @@ function ResetDialog({ member, onClose, onReset }: { member: StaffMember; onClos
       setReset(done);
       onReset(done);
     } catch (error) {
-      const found = problemsOf(error, translate('settings.staff.notRenewed', { secret }), { secret: 'settings.staff.resetWhatField', value: secret === 'pin' ? 'settings.staff.newPin' : 'settings.staff.newPassword' });
+      const found = problemsOf(error, translate('settings.staff.notRenewed', { secret }), {
+        secret: 'settings.staff.resetWhatField',
+        value: secret === 'pin' ? 'settings.staff.newPin' : 'settings.staff.newPassword',
+      });
       setProblems(found);
       focusFirst('reset', found);
     } finally {
@@ -279,7 +381,11 @@ function ResetDialog({ member, onClose, onReset }: { member: StaffMember; onClos
 
   if (reset) {
     return (
-      <Modal title={t('settings.staff.renewedTitle', { secret: reset.secret, login: member.login })} onClose={onClose} className="modal-wide">
+      <Modal
+        title={t('settings.staff.renewedTitle', { secret: reset.secret, login: member.login })}
+        onClose={onClose}
+        className="modal-wide"
+      >
         {reset.value ? (
           <>
             <p className="once-warning">{t('settings.staff.renewedOnce', { secret: reset.secret, name: member.display_name })}</p>
@@ -310,11 +416,25 @@ function ResetDialog({ member, onClose, onReset }: { member: StaffMember; onClos
           <legend className="field-label">{t('settings.staff.resetWhat')}</legend>
           {(['password', 'pin'] as const).map((option) => (
             <label key={option} className="check">
-              <input type="radio" name="reset-secret" value={option} checked={secret === option} onChange={() => setSecret(option)} {...(option === 'password' ? { 'data-autofocus': true } : {})} /> {option === 'pin' ? t('settings.staff.resetPinOption') : t('settings.staff.password')}
+              <input
+                type="radio"
+                name="reset-secret"
+                value={option}
+                checked={secret === option}
+                onChange={() => setSecret(option)}
+                {...(option === 'password' ? { 'data-autofocus': true } : {})}
+              />{' '}
+              {option === 'pin' ? t('settings.staff.resetPinOption') : t('settings.staff.password')}
             </label>
           ))}
         </fieldset>
-        <SettingField id="reset-value" label={t(secret === 'pin' ? 'settings.staff.newPin' : 'settings.staff.newPassword')} optional problem={problems.value} note={t('settings.staff.resetNote', { name: member.display_name })}>
+        <SettingField
+          id="reset-value"
+          label={t(secret === 'pin' ? 'settings.staff.newPin' : 'settings.staff.newPassword')}
+          optional
+          problem={problems.value}
+          note={t('settings.staff.resetNote', { name: member.display_name })}
+        >
           {(props) => (
             <input
               {...props}

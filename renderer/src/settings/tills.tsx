@@ -22,7 +22,13 @@ import { toneClass } from '../ui/tags.js';
 import { settingsClient, type Shop } from './settings-client.js';
 import { focusFirst, FormProblem, hidden, Pending, problemsOf, SettingField, useLoaded, useRich, type Problems } from './settings-parts.js';
 
-type Dialog = { kind: 'create' } | { kind: 'rename'; till: Till } | { kind: 'retire'; till: Till } | { kind: 'invite'; till: Till } | { kind: 'limits'; till: Till } | null;
+type Dialog =
+  | { kind: 'create' }
+  | { kind: 'rename'; till: Till }
+  | { kind: 'retire'; till: Till }
+  | { kind: 'invite'; till: Till }
+  | { kind: 'limits'; till: Till }
+  | null;
 
 const NAME_MAX = 60;
 /** What a till on another computer runs to join from its command line (a command: the same in every language). */
@@ -40,10 +46,15 @@ function nextTillId(tills: readonly Till[]): string {
 /** Free, open on a screen (whose, seen when), or retired (when). */
 function TillStatus({ till }: { till: Till }) {
   const t = useT();
-  if (till.retired_at) return <span className={toneClass('off')}>{t('settings.tills.retiredAt', { when: formatDateTime(till.retired_at) })}</span>;
+  if (till.retired_at)
+    return <span className={toneClass('off')}>{t('settings.tills.retiredAt', { when: formatDateTime(till.retired_at) })}</span>;
   if (till.holder) {
     const where = till.holder.this_screen ? 'here' : till.holder.staff_name ? 'named' : 'other';
-    return <span className={toneClass('info')}>{t('settings.tills.open', { where, name: till.holder.staff_name ?? '', seen: formatTime(till.holder.seen_at) })}</span>;
+    return (
+      <span className={toneClass('info')}>
+        {t('settings.tills.open', { where, name: till.holder.staff_name ?? '', seen: formatTime(till.holder.seen_at) })}
+      </span>
+    );
   }
   return <span className={toneClass('ok')}>{t('settings.tills.free')}</span>;
 }
@@ -70,7 +81,9 @@ function RemoteState({ till }: { till: Till }) {
             : t('settings.tills.remote.stored', { count: stored.count, totals })}
         </span>
       )}
-      {remote.last_forward_at && <span className="muted">{t('settings.tills.remote.forwarded', { when: formatDateTime(remote.last_forward_at) })}</span>}
+      {remote.last_forward_at && (
+        <span className="muted">{t('settings.tills.remote.forwarded', { when: formatDateTime(remote.last_forward_at) })}</span>
+      )}
       {remote.warning && (
         <span className={toneClass('bad')} role="note">
           {remote.warning}
@@ -85,8 +98,19 @@ function TillDay({ till }: { till: Till }) {
   const t = useT();
   if (till.retired_at) return null;
   const { open, sequence, opened_at: openedAt } = till.day;
-  if (open) return <span>{openedAt ? t('settings.tills.day.openSince', { sequence, since: formatDateTime(openedAt) }) : t('settings.tills.day.openFirstSale', { sequence })}</span>;
-  return <span className="muted">{openedAt ? t('settings.tills.day.closedSince', { since: formatDateTime(openedAt) }) : t('settings.tills.day.nothingYet')}</span>;
+  if (open)
+    return (
+      <span>
+        {openedAt
+          ? t('settings.tills.day.openSince', { sequence, since: formatDateTime(openedAt) })
+          : t('settings.tills.day.openFirstSale', { sequence })}
+      </span>
+    );
+  return (
+    <span className="muted">
+      {openedAt ? t('settings.tills.day.closedSince', { since: formatDateTime(openedAt) }) : t('settings.tills.day.nothingYet')}
+    </span>
+  );
 }
 
 export function TillSettings() {
@@ -163,7 +187,11 @@ export function TillSettings() {
                       <button type="button" className="button button-small" onClick={() => setDialog({ kind: 'invite', till })}>
                         {rich(till.remote ? 'settings.tills.joinAgain' : 'settings.tills.join', { tillId: till.till_id, hidden })}
                       </button>
-                      <button type="button" className="button button-small button-danger" onClick={() => setDialog({ kind: 'retire', till })}>
+                      <button
+                        type="button"
+                        className="button button-small button-danger"
+                        onClick={() => setDialog({ kind: 'retire', till })}
+                      >
                         {rich('settings.tills.retire', { tillId: till.till_id, hidden })}
                       </button>
                     </div>
@@ -175,11 +203,34 @@ export function TillSettings() {
         </table>
       )}
       {dialog?.kind === 'create' && data && (
-        <CreateTillDialog tills={data.tills} shops={data.shops} onClose={() => setDialog(null)} onDone={(till) => done(till.shop_id ? t('settings.tills.addedTo', { name: till.name, tillId: till.till_id, shop: shopName(till.shop_id) }) : t('settings.tills.added', { name: till.name, tillId: till.till_id }))} />
+        <CreateTillDialog
+          tills={data.tills}
+          shops={data.shops}
+          onClose={() => setDialog(null)}
+          onDone={(till) =>
+            done(
+              till.shop_id
+                ? t('settings.tills.addedTo', { name: till.name, tillId: till.till_id, shop: shopName(till.shop_id) })
+                : t('settings.tills.added', { name: till.name, tillId: till.till_id }),
+            )
+          }
+        />
       )}
       {dialog?.kind === 'invite' && <InviteDialog till={dialog.till} onClose={() => setDialog(null)} />}
-      {dialog?.kind === 'limits' && <LimitsDialog till={dialog.till} onClose={() => setDialog(null)} onDone={() => done(t('settings.tills.limitsSaved', { name: dialog.till.name, tillId: dialog.till.till_id }))} />}
-      {dialog?.kind === 'rename' && <RenameTillDialog till={dialog.till} onClose={() => setDialog(null)} onDone={(till) => done(t('settings.tills.renamed', { tillId: till.till_id, name: till.name }))} />}
+      {dialog?.kind === 'limits' && (
+        <LimitsDialog
+          till={dialog.till}
+          onClose={() => setDialog(null)}
+          onDone={() => done(t('settings.tills.limitsSaved', { name: dialog.till.name, tillId: dialog.till.till_id }))}
+        />
+      )}
+      {dialog?.kind === 'rename' && (
+        <RenameTillDialog
+          till={dialog.till}
+          onClose={() => setDialog(null)}
+          onDone={(till) => done(t('settings.tills.renamed', { tillId: till.till_id, name: till.name }))}
+        />
+      )}
       {dialog?.kind === 'retire' && (
         <ConfirmDialog
           title={t('settings.tills.retireTitle', { name: dialog.till.name })}
@@ -193,7 +244,11 @@ export function TillSettings() {
         >
           <p>{t('settings.tills.retireBody', { name: dialog.till.name, tillId: dialog.till.till_id })}</p>
           {dialog.till.holder && !dialog.till.holder.this_screen && (
-            <p>{dialog.till.holder.staff_name ? t('settings.tills.retireHeld', { name: dialog.till.holder.staff_name }) : t('settings.tills.retireHeldSomeone')}</p>
+            <p>
+              {dialog.till.holder.staff_name
+                ? t('settings.tills.retireHeld', { name: dialog.till.holder.staff_name })
+                : t('settings.tills.retireHeldSomeone')}
+            </p>
           )}
         </ConfirmDialog>
       )}
@@ -223,9 +278,23 @@ function plainRefusal(error: unknown, till: Till): Error {
 }
 
 type CreateField = 'till_id' | 'name' | 'shop_id';
-const CREATE_FIELDS: Record<CreateField, MessageId> = { till_id: 'settings.tills.tillId', name: 'settings.field.name', shop_id: 'settings.field.shop' };
+const CREATE_FIELDS: Record<CreateField, MessageId> = {
+  till_id: 'settings.tills.tillId',
+  name: 'settings.field.name',
+  shop_id: 'settings.field.shop',
+};
 
-function CreateTillDialog({ tills, shops, onClose, onDone }: { tills: readonly Till[]; shops: readonly Shop[]; onClose: () => void; onDone: (till: Till) => void }) {
+function CreateTillDialog({
+  tills,
+  shops,
+  onClose,
+  onDone,
+}: {
+  tills: readonly Till[];
+  shops: readonly Shop[];
+  onClose: () => void;
+  onDone: (till: Till) => void;
+}) {
   const t = useT();
   const suggested = nextTillId(tills);
   const [tillId, setTillId] = useState('');
@@ -247,7 +316,11 @@ function CreateTillDialog({ tills, shops, onClose, onDone }: { tills: readonly T
     if (Object.keys(local).length) return focusFirst('till', local);
     setBusy(true);
     try {
-      const made = await tillsClient.create({ till_id: typedId, ...(name.trim() ? { name: name.trim() } : {}), ...(shopId ? { shop_id: shopId } : {}) });
+      const made = await tillsClient.create({
+        till_id: typedId,
+        ...(name.trim() ? { name: name.trim() } : {}),
+        ...(shopId ? { shop_id: shopId } : {}),
+      });
       onDone(made);
     } catch (error) {
       const found = problemsOf(error, translate('settings.tills.notAdded'), CREATE_FIELDS);
@@ -280,7 +353,13 @@ function CreateTillDialog({ tills, shops, onClose, onDone }: { tills: readonly T
             />
           )}
         </SettingField>
-        <SettingField id="till-name" label={t('settings.field.name')} optional problem={problems.name} note={t('settings.tills.nameNote', { name: defaultName })}>
+        <SettingField
+          id="till-name"
+          label={t('settings.field.name')}
+          optional
+          problem={problems.name}
+          note={t('settings.tills.nameNote', { name: defaultName })}
+        >
           {(props) => (
             <input
               {...props}
@@ -296,7 +375,13 @@ function CreateTillDialog({ tills, shops, onClose, onDone }: { tills: readonly T
             />
           )}
         </SettingField>
-        <SettingField id="till-shop_id" label={t('settings.field.shop')} optional problem={problems.shop_id} note={shops.length ? t('settings.tills.shopNote') : t('settings.tills.noShops')}>
+        <SettingField
+          id="till-shop_id"
+          label={t('settings.field.shop')}
+          optional
+          problem={problems.shop_id}
+          note={shops.length ? t('settings.tills.shopNote') : t('settings.tills.noShops')}
+        >
           {(props) => (
             <select
               {...props}
@@ -352,7 +437,12 @@ function RenameTillDialog({ till, onClose, onDone }: { till: Till; onClose: () =
     <Modal title={t('settings.tills.renameTitle', { name: till.name })} onClose={onClose} busy={busy}>
       <form onSubmit={(event) => void rename(event)} noValidate>
         <FormProblem text={problems.form} />
-        <SettingField id="rename-name" label={t('settings.field.name')} problem={problems.name} note={t('settings.tills.renameNote', { tillId: till.till_id })}>
+        <SettingField
+          id="rename-name"
+          label={t('settings.field.name')}
+          problem={problems.name}
+          note={t('settings.tills.renameNote', { tillId: till.till_id })}
+        >
           {(props) => (
             <input
               {...props}
@@ -444,7 +534,12 @@ function LimitsDialog({ till, onClose, onDone }: { till: Till; onClose: () => vo
   const t = useT();
   const [values, setValues] = useState<Record<LimitField, string>>(() => {
     const limits = till.remote?.limits;
-    return { per_payment: String(limits?.per_payment ?? ''), total_per_currency: String(limits?.total_per_currency ?? ''), count: String(limits?.count ?? ''), age_hours: String(limits?.age_hours ?? '') };
+    return {
+      per_payment: String(limits?.per_payment ?? ''),
+      total_per_currency: String(limits?.total_per_currency ?? ''),
+      count: String(limits?.count ?? ''),
+      age_hours: String(limits?.age_hours ?? ''),
+    };
   });
   const [problems, setProblems] = useState<Problems<LimitField>>({});
   const [busy, setBusy] = useState(false);
@@ -455,7 +550,10 @@ function LimitsDialog({ till, onClose, onDone }: { till: Till; onClose: () => vo
     const limits = {} as StoreLimits;
     for (const { field, label } of LIMIT_FIELDS) {
       const value = Number(values[field]);
-      if (values[field].trim() === '' || !Number.isFinite(value) || value < 0 || (field === 'count' && !Number.isInteger(value))) local[field] = t(field === 'count' ? 'settings.tills.limits.wholeInvalid' : 'settings.tills.limits.numberInvalid', { label: t(label) });
+      if (values[field].trim() === '' || !Number.isFinite(value) || value < 0 || (field === 'count' && !Number.isInteger(value)))
+        local[field] = t(field === 'count' ? 'settings.tills.limits.wholeInvalid' : 'settings.tills.limits.numberInvalid', {
+          label: t(label),
+        });
       else limits[field] = value;
     }
     setProblems(local);

@@ -32,7 +32,11 @@ export const AREAS: readonly Area[] = [
 export const COMING_AREAS: readonly { label: MessageId; roles: readonly StaffRole[] }[] = [];
 
 /** Each role's name on screen (a new role without one does not compile). */
-export const ROLE_NAMES: Record<StaffRole, MessageId> = { cashier: 'shell.role.cashier', back_office: 'shell.role.back_office', admin: 'shell.role.admin' };
+export const ROLE_NAMES: Record<StaffRole, MessageId> = {
+  cashier: 'shell.role.cashier',
+  back_office: 'shell.role.back_office',
+  admin: 'shell.role.admin',
+};
 
 export function areasFor(role: StaffRole): readonly Area[] {
   return AREAS.filter((area) => area.roles.includes(role));

@@ -63,7 +63,14 @@ export function AppFrame() {
       </a>
       <header className="app-header">
         {loggedIn && (
-          <button ref={menuButton} type="button" className="menu-button" aria-expanded={menuOpen} aria-controls="side-nav" onClick={() => setMenuOpen((open) => !open)}>
+          <button
+            ref={menuButton}
+            type="button"
+            className="menu-button"
+            aria-expanded={menuOpen}
+            aria-controls="side-nav"
+            onClick={() => setMenuOpen((open) => !open)}
+          >
             <MenuIcon size={22} />
             <span>{t('shell.menu')}</span>
           </button>
@@ -139,7 +146,12 @@ function StaffBadge() {
           <span className="header-button-label">{t('shell.setPin')}</span>
         </button>
       )}
-      <button type="button" className="header-button header-button-icon header-button-logout" title={t('shell.logout')} onClick={() => void askLogout()}>
+      <button
+        type="button"
+        className="header-button header-button-icon header-button-logout"
+        title={t('shell.logout')}
+        onClick={() => void askLogout()}
+      >
         <LogoutIcon size={18} />
         <span className="header-button-label">{t('shell.logout')}</span>
       </button>
@@ -171,14 +183,20 @@ function Navigation({ open, onClose }: { open: boolean; onClose: (refocus: boole
   // Tabbing out of the opened menu closes it (the Menu button keeps it open: it toggles).
   const onBlur = (event: FocusEvent<HTMLElement>) => {
     const next = event.relatedTarget;
-    if (open && next instanceof Node && !event.currentTarget.contains(next) && !(next instanceof Element && next.matches('.menu-button'))) onClose(false);
+    if (open && next instanceof Node && !event.currentTarget.contains(next) && !(next instanceof Element && next.matches('.menu-button')))
+      onClose(false);
   };
   return (
     <nav id="side-nav" className={open ? 'side-nav side-nav-open' : 'side-nav'} aria-label={t('shell.nav')} onBlur={onBlur}>
       <ul className="nav-list">
         {areasFor(role).map((area) => (
           <li key={area.path}>
-            <Link to={area.path} className="nav-item" activeProps={{ className: 'nav-item nav-item-current' }} onClick={() => onClose(false)}>
+            <Link
+              to={area.path}
+              className="nav-item"
+              activeProps={{ className: 'nav-item nav-item-current' }}
+              onClick={() => onClose(false)}
+            >
               {t(area.label)}
             </Link>
           </li>

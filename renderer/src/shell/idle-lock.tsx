@@ -63,9 +63,7 @@ export function IdleLock() {
       <p className="visually-hidden" role="alert">
         {t('shell.idle.alert')}
       </p>
-      <p className="idle-text">
-        {t('shell.idle.text', { seconds: left })}
-      </p>
+      <p className="idle-text">{t('shell.idle.text', { seconds: left })}</p>
       <div className="modal-actions">
         <button type="button" className="button button-primary button-lg" data-autofocus onClick={() => (last.current = Date.now())}>
           {t('shell.idle.stay')}
@@ -74,4 +72,3 @@ export function IdleLock() {
     </Modal>
   );
 }
-

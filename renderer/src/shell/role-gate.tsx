@@ -21,8 +21,14 @@ export function RoleGate({ children }: { children: ReactNode }) {
   return (
     <section className="card role-gate" aria-labelledby="role-gate-title">
       <h1 id="role-gate-title">{t('shell.gate.title')}</h1>
-      <p className="lead">{t('shell.gate.lead', { allowed: who, name: session.staff.display_name, role: t(ROLE_NAMES[session.staff.role]) })}</p>
-      <button type="button" className="button button-primary button-lg" onClick={() => void logout(t('shell.gate.notice', { allowed: who }))}>
+      <p className="lead">
+        {t('shell.gate.lead', { allowed: who, name: session.staff.display_name, role: t(ROLE_NAMES[session.staff.role]) })}
+      </p>
+      <button
+        type="button"
+        className="button button-primary button-lg"
+        onClick={() => void logout(t('shell.gate.notice', { allowed: who }))}
+      >
         {t('shell.gate.switch')}
       </button>
     </section>

@@ -70,7 +70,12 @@ export const rootRoute = createRootRoute({ component: AppFrame, notFoundComponen
 
 const startRoute = createRoute({ getParentRoute: () => rootRoute, path: '/', component: Start });
 const gatewayRoute = createRoute({ getParentRoute: () => rootRoute, path: '/gateway', component: GatewayPage });
-const dashboardRoute = createRoute({ getParentRoute: () => rootRoute, path: '/dashboard', component: DashboardScreen, validateSearch: dashboardSearch });
+const dashboardRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/dashboard',
+  component: DashboardScreen,
+  validateSearch: dashboardSearch,
+});
 // Settings (admin): shops and terminals first, then each section at its own address.
 const settingsRoute = createRoute({ getParentRoute: () => rootRoute, path: '/settings', component: SettingsLayout });
 const settingsShopsRoute = createRoute({ getParentRoute: () => settingsRoute, path: '/', component: ShopsSettings });
@@ -80,36 +85,71 @@ const settingsCredentialsRoute = createRoute({ getParentRoute: () => settingsRou
 const settingsStaffRoute = createRoute({ getParentRoute: () => settingsRoute, path: '/staff', component: StaffSettings });
 const settingsTillsRoute = createRoute({ getParentRoute: () => settingsRoute, path: '/tills', component: TillSettings });
 const settingsSmtpRoute = createRoute({ getParentRoute: () => settingsRoute, path: '/smtp', component: SmtpSettingsScreen });
-const settingsAuditRoute = createRoute({ getParentRoute: () => settingsRoute, path: '/audit', component: AuditLogScreen, validateSearch: auditSearch });
+const settingsAuditRoute = createRoute({
+  getParentRoute: () => settingsRoute,
+  path: '/audit',
+  component: AuditLogScreen,
+  validateSearch: auditSearch,
+});
 
 // Invoices: the list (filters and page in the search), a new one, one invoice, its edit form.
 const invoicesRoute = createRoute({ getParentRoute: () => rootRoute, path: '/invoices' });
-const invoiceListRoute = createRoute({ getParentRoute: () => invoicesRoute, path: '/', component: InvoiceListScreen, validateSearch: invoiceListSearch });
+const invoiceListRoute = createRoute({
+  getParentRoute: () => invoicesRoute,
+  path: '/',
+  component: InvoiceListScreen,
+  validateSearch: invoiceListSearch,
+});
 const invoiceNewRoute = createRoute({ getParentRoute: () => invoicesRoute, path: '/new', component: InvoiceCreateScreen });
 const invoiceRoute = createRoute({ getParentRoute: () => invoicesRoute, path: '/$number', component: InvoiceDetailScreen });
 const invoiceEditRoute = createRoute({ getParentRoute: () => invoicesRoute, path: '/$number/edit', component: InvoiceEditScreen });
 
 // Transactions: the list (every filter in the search) and one transaction.
 const transactionsRoute = createRoute({ getParentRoute: () => rootRoute, path: '/transactions' });
-const transactionListRoute = createRoute({ getParentRoute: () => transactionsRoute, path: '/', component: TransactionListScreen, validateSearch: transactionListSearch });
+const transactionListRoute = createRoute({
+  getParentRoute: () => transactionsRoute,
+  path: '/',
+  component: TransactionListScreen,
+  validateSearch: transactionListSearch,
+});
 const transactionRoute = createRoute({ getParentRoute: () => transactionsRoute, path: '/$id', component: TransactionDetailScreen });
 
 // Network tokens: the list (filters and page in the search), a new one, one token.
 const tokensRoute = createRoute({ getParentRoute: () => rootRoute, path: '/network-tokens' });
-const tokenListRoute = createRoute({ getParentRoute: () => tokensRoute, path: '/', component: TokenListScreen, validateSearch: tokenListSearch });
+const tokenListRoute = createRoute({
+  getParentRoute: () => tokensRoute,
+  path: '/',
+  component: TokenListScreen,
+  validateSearch: tokenListSearch,
+});
 const tokenNewRoute = createRoute({ getParentRoute: () => tokensRoute, path: '/new', component: TokenCreateScreen });
 const tokenRoute = createRoute({ getParentRoute: () => tokensRoute, path: '/$id', component: TokenDetailScreen });
 
 // Checkouts: the list, a new one for a phone or e-mail order, one session.
 const checkoutsRoute = createRoute({ getParentRoute: () => rootRoute, path: '/checkouts' });
-const checkoutListRoute = createRoute({ getParentRoute: () => checkoutsRoute, path: '/', component: CheckoutListScreen, validateSearch: checkoutListSearch });
+const checkoutListRoute = createRoute({
+  getParentRoute: () => checkoutsRoute,
+  path: '/',
+  component: CheckoutListScreen,
+  validateSearch: checkoutListSearch,
+});
 const checkoutNewRoute = createRoute({ getParentRoute: () => checkoutsRoute, path: '/new', component: CheckoutCreateScreen });
 const checkoutRoute = createRoute({ getParentRoute: () => checkoutsRoute, path: '/$id', component: CheckoutDetailScreen });
 
 // Postbacks: the delivery log, one postback, the Test environment's outbox (the previewed item in the search).
 const postbacksRoute = createRoute({ getParentRoute: () => rootRoute, path: '/postbacks' });
-const postbackListRoute = createRoute({ getParentRoute: () => postbacksRoute, path: '/', component: PostbackListScreen, validateSearch: postbackListSearch });
-const outboxRoute = createRoute({ getParentRoute: () => postbacksRoute, path: '/outbox', component: TestOutboxScreen, validateSearch: outboxSearch });
+const postbackListRoute = createRoute({
+  getParentRoute: () => postbacksRoute,
+  path: '/',
+  component: PostbackListScreen,
+  validateSearch: postbackListSearch,
+});
+const outboxRoute = createRoute({
+  getParentRoute: () => postbacksRoute,
+  path: '/outbox',
+  component: TestOutboxScreen,
+  validateSearch: outboxSearch,
+});
 const postbackRoute = createRoute({ getParentRoute: () => postbacksRoute, path: '/$id', component: PostbackDetailScreen });
 
 const cashierRoute = createRoute({ getParentRoute: () => rootRoute, path: '/cashier', component: CashierWorkspace });
@@ -135,7 +175,16 @@ const routeTree = rootRoute.addChildren([
   checkoutsRoute.addChildren([checkoutListRoute, checkoutNewRoute, checkoutRoute]),
   postbacksRoute.addChildren([postbackListRoute, outboxRoute, postbackRoute]),
   gatewayRoute,
-  settingsRoute.addChildren([settingsShopsRoute, settingsProfileRoute, settingsChannelsRoute, settingsCredentialsRoute, settingsStaffRoute, settingsTillsRoute, settingsSmtpRoute, settingsAuditRoute]),
+  settingsRoute.addChildren([
+    settingsShopsRoute,
+    settingsProfileRoute,
+    settingsChannelsRoute,
+    settingsCredentialsRoute,
+    settingsStaffRoute,
+    settingsTillsRoute,
+    settingsSmtpRoute,
+    settingsAuditRoute,
+  ]),
   cashierRoute.addChildren([tillRoute, salesRoute, reportsRoute]),
 ]);
 
@@ -148,7 +197,14 @@ function stringifySearch(search: Record<string, unknown>): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(search)) {
     if (value === undefined || value === null || value === '') continue;
-    params.set(key, Array.isArray(value) ? value.join(',') : typeof value === 'object' ? JSON.stringify(value) : String(value as string | number | boolean));
+    params.set(
+      key,
+      Array.isArray(value)
+        ? value.join(',')
+        : typeof value === 'object'
+          ? JSON.stringify(value)
+          : String(value as string | number | boolean),
+    );
   }
   const text = params.toString();
   return text ? `?${text}` : '';

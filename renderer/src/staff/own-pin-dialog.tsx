@@ -69,15 +69,38 @@ export function OwnPinDialog({ onClose }: { onClose: () => void }) {
         <p className="field-note">{t('shell.pin.note')}</p>
         <label className="field">
           <span className="field-label">{t('shell.pin.password')}</span>
-          <input className="input" type="password" autoComplete="current-password" data-autofocus value={password} onChange={(event) => setPassword(event.target.value)} />
+          <input
+            className="input"
+            type="password"
+            autoComplete="current-password"
+            data-autofocus
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
         </label>
         <label className="field">
           <span className="field-label">{t('shell.pin.new')}</span>
-          <input className="input" type="password" inputMode="numeric" autoComplete="off" maxLength={8} value={pin} onChange={(event) => setPin(digits(event.target.value))} />
+          <input
+            className="input"
+            type="password"
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={8}
+            value={pin}
+            onChange={(event) => setPin(digits(event.target.value))}
+          />
         </label>
         <label className="field">
           <span className="field-label">{t('shell.pin.again')}</span>
-          <input className="input" type="password" inputMode="numeric" autoComplete="off" maxLength={8} value={again} onChange={(event) => setAgain(digits(event.target.value))} />
+          <input
+            className="input"
+            type="password"
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={8}
+            value={again}
+            onChange={(event) => setAgain(digits(event.target.value))}
+          />
         </label>
         <p className="form-problem" role="alert">
           {problem ?? ''}

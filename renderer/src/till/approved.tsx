@@ -7,7 +7,14 @@
  * D16), not what this window remembers of the sale.
  */
 import { useEffect } from 'react';
-import { GatewayReceipt, RECEIPT_KEYS, ReceiptChoiceButtons, ReceiptMessage, useGatewayReceipt, useReceiptDelivery } from '../receipts/receipt-actions.js';
+import {
+  GatewayReceipt,
+  RECEIPT_KEYS,
+  ReceiptChoiceButtons,
+  ReceiptMessage,
+  useGatewayReceipt,
+  useReceiptDelivery,
+} from '../receipts/receipt-actions.js';
 import { printerName, usePrinter } from '../receipts/receipt-printer-store.js';
 import { FitLine } from '../ui/fit-text.js';
 import { useT } from '../ui/i18n.js';
@@ -48,7 +55,13 @@ export function Approved({ sale }: { sale: ApprovedSale }) {
     return true;
   });
 
-  const primaryLabel = t(defaultPrint ? 'till.approved.printAndNew' : delivery.given !== null || autoPrint ? 'till.approved.newSale' : 'till.approved.noReceiptAndNew');
+  const primaryLabel = t(
+    defaultPrint
+      ? 'till.approved.printAndNew'
+      : delivery.given !== null || autoPrint
+        ? 'till.approved.newSale'
+        : 'till.approved.noReceiptAndNew',
+  );
   return (
     <div className="result-layout">
       <section className="result result-ok" role="status" aria-labelledby="approved-title">
@@ -67,7 +80,13 @@ export function Approved({ sale }: { sale: ApprovedSale }) {
         {sale.stored && <p className="result-reason">{t('till.approved.stored')}</p>}
         {sale.recovered && <p className="result-reason">{t('till.approved.recovered')}</p>}
         <div className="result-actions result-actions-receipt">
-          <button ref={primaryRef} type="button" className="button button-primary button-lg" aria-disabled={delivery.busy} onClick={() => void primary()}>
+          <button
+            ref={primaryRef}
+            type="button"
+            className="button button-primary button-lg"
+            aria-disabled={delivery.busy}
+            onClick={() => void primary()}
+          >
             {delivery.busy ? t('receipts.printing') : primaryLabel} <kbd>{t('till.key.enter')}</kbd>
           </button>
           {autoPrint && <p className="receipt-auto">{t('till.approved.autoPrint', { printer })}</p>}

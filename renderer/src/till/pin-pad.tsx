@@ -134,7 +134,13 @@ export function PinPad({ title, amountText, cardText, triesLeft, encrypt, onSubm
           <button type="button" className="button button-cancel button-lg" onMouseDown={keepFocus} onClick={cancel}>
             {t('common.cancel')} <kbd>{t('till.key.esc')}</kbd>
           </button>
-          <button type="button" className="button button-ok button-lg" aria-disabled={pin.length < PIN_MIN_LENGTH} onMouseDown={keepFocus} onClick={submit}>
+          <button
+            type="button"
+            className="button button-ok button-lg"
+            aria-disabled={pin.length < PIN_MIN_LENGTH}
+            onMouseDown={keepFocus}
+            onClick={submit}
+          >
             {t('till.pin.ok')} <kbd>{t('till.key.enter')}</kbd>
           </button>
         </div>

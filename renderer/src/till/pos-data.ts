@@ -20,7 +20,14 @@ export function buildPosData(card: CardRead, terminal: TerminalConfig, options: 
     card: { ...card.posCard },
     terminal: { id: terminal.terminal_id, type: terminal.type, attended: terminal.attended, capabilities: [...terminal.capabilities] },
     ...(options.pinBlock
-      ? { pin_block: { format: 'ISO-0' as const, block: options.pinBlock, zone_id: terminal.pin_key.zone_id, key_id: terminal.pin_key.key_id } }
+      ? {
+          pin_block: {
+            format: 'ISO-0' as const,
+            block: options.pinBlock,
+            zone_id: terminal.pin_key.zone_id,
+            key_id: terminal.pin_key.key_id,
+          },
+        }
       : {}),
   };
 }

@@ -80,7 +80,12 @@ function asciiHex(text: string): string {
 }
 
 /** BER-TLV hex of what a chip gives the terminal: PAN (5A), expiry (5F24), AID (4F), label (50). */
-export function emvData(pan: string, expiryYear: number, expiryMonth: number, brand: CardBrand): { hex: string; aid?: string; label?: string } {
+export function emvData(
+  pan: string,
+  expiryYear: number,
+  expiryMonth: number,
+  brand: CardBrand,
+): { hex: string; aid?: string; label?: string } {
   const lastDay = new Date(Date.UTC(expiryYear, expiryMonth, 0)).getUTCDate();
   const expiry = `${String(expiryYear % 100).padStart(2, '0')}${String(expiryMonth).padStart(2, '0')}${String(lastDay).padStart(2, '0')}`;
   const app = AIDS[brand];
@@ -98,7 +103,13 @@ export function track2Of(pan: string, expiryYear: number, expiryMonth: number, s
 }
 
 /** The card a reader read, in the shape the till sends, for one entry method. */
-export function cardRead(pan: string, expiryYear: number, expiryMonth: number, method: PresentMethod, source: CardRead['source']): CardRead {
+export function cardRead(
+  pan: string,
+  expiryYear: number,
+  expiryMonth: number,
+  method: PresentMethod,
+  source: CardRead['source'],
+): CardRead {
   const brand = cardBrand(pan);
   const base = { pan, expiryYear, expiryMonth, brand, lastFour: pan.slice(-4), source };
   switch (method) {
@@ -106,7 +117,13 @@ export function cardRead(pan: string, expiryYear: number, expiryMonth: number, m
       return { ...base, entry: 'contactless', posCard: { number: pan, expiry_month: expiryMonth, expiry_year: expiryYear } };
     case 'insert': {
       const emv = emvData(pan, expiryYear, expiryMonth, brand);
-      return { ...base, entry: 'chip', posCard: { emv_data: emv.hex }, ...(emv.aid ? { aid: emv.aid } : {}), ...(emv.label ? { applicationLabel: emv.label } : {}) };
+      return {
+        ...base,
+        entry: 'chip',
+        posCard: { emv_data: emv.hex },
+        ...(emv.aid ? { aid: emv.aid } : {}),
+        ...(emv.label ? { applicationLabel: emv.label } : {}),
+      };
     }
     case 'swipe':
       return { ...base, entry: 'swipe', posCard: { track2_data: track2Of(pan, expiryYear, expiryMonth) } };

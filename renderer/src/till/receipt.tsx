@@ -21,8 +21,18 @@ import { entryText, maskedCard } from './reader.js';
 
 /** The words that differ between a sale's receipt and a refund's. */
 const KIND_WORDS: Record<Receipt['kind'], { title: MessageId; total: MessageId; result: MessageId; id: MessageId }> = {
-  sale: { title: 'receipts.paper.sale', total: 'receipts.paper.total', result: 'receipts.paper.approved', id: 'receipts.paper.transaction' },
-  refund: { title: 'receipts.paper.refund', total: 'receipts.paper.refunded', result: 'receipts.paper.refundedResult', id: 'receipts.paper.refundId' },
+  sale: {
+    title: 'receipts.paper.sale',
+    total: 'receipts.paper.total',
+    result: 'receipts.paper.approved',
+    id: 'receipts.paper.transaction',
+  },
+  refund: {
+    title: 'receipts.paper.refund',
+    total: 'receipts.paper.refunded',
+    result: 'receipts.paper.refundedResult',
+    id: 'receipts.paper.refundId',
+  },
 };
 
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
@@ -33,7 +43,14 @@ function receiptDate(language: StaffLanguage, iso: string): string {
   const key = `${language}|${zone ?? ''}`;
   let format = dateFormats.get(key);
   if (!format) {
-    const options: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' };
+    const options: Intl.DateTimeFormatOptions = {
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    };
     try {
       format = new Intl.DateTimeFormat(INTL_LOCALES[language], zone ? { ...options, timeZone: zone } : options);
     } catch {

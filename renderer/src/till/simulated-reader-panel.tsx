@@ -13,7 +13,11 @@ import { BRAND_NAMES, TILL_TEST_CARDS, type PresentMethod, type TillTestCard } f
 import { simulatedReader } from './till-store.js';
 
 const METHODS: readonly PresentMethod[] = ['tap', 'insert', 'swipe'];
-const METHOD_WORDS: Record<PresentMethod, MessageId> = { tap: 'till.testReader.tap', insert: 'till.testReader.insert', swipe: 'till.testReader.swipe' };
+const METHOD_WORDS: Record<PresentMethod, MessageId> = {
+  tap: 'till.testReader.tap',
+  insert: 'till.testReader.insert',
+  swipe: 'till.testReader.swipe',
+};
 
 /** The brand mark on a test card (a logo's letters, not words). */
 const BRAND_CHIPS: Partial<Record<CardBrand, string>> = { visa: 'VISA', mastercard: 'MC' };
@@ -101,10 +105,18 @@ export function SimulatedReaderPanel() {
       </ul>
       <div className="sim-problems" role="group" aria-label={t('till.testReader.problems')}>
         <span className="sim-problems-label">{t('till.testReader.problemsLabel')}</span>
-        <button type="button" className="button button-small button-quiet" onClick={() => simulatedReader.simulateProblem('removed_too_early')}>
+        <button
+          type="button"
+          className="button button-small button-quiet"
+          onClick={() => simulatedReader.simulateProblem('removed_too_early')}
+        >
           {t('till.testReader.removedEarly')}
         </button>
-        <button type="button" className="button button-small button-quiet" onClick={() => simulatedReader.simulateProblem('multiple_cards')}>
+        <button
+          type="button"
+          className="button button-small button-quiet"
+          onClick={() => simulatedReader.simulateProblem('multiple_cards')}
+        >
           {t('till.testReader.twoCards')}
         </button>
         <button type="button" className="button button-small button-quiet" onClick={() => simulatedReader.simulateProblem('unreadable')}>

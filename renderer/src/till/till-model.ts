@@ -207,7 +207,13 @@ export interface TillContext {
 /** A declined answer in words a cashier can say to a customer; `pinEntered`: this request carried a PIN. */
 export function declineOf(code: string, text: string, wrongPins: number, pinEntered = true): Decline {
   const triesLeft = Math.max(0, PIN_TRIES - wrongPins);
-  const refused = (title: MessageId, message: MessageId): Decline => ({ code, title: say(title), text: say(message), retryPin: false, insertCard: false });
+  const refused = (title: MessageId, message: MessageId): Decline => ({
+    code,
+    title: say(title),
+    text: say(message),
+    retryPin: false,
+    insertCard: false,
+  });
   switch (code) {
     case '05':
       return refused('common.declined', 'till.decline.05');
@@ -218,7 +224,13 @@ export function declineOf(code: string, text: string, wrongPins: number, pinEnte
     case '55':
       if (!pinEntered) return refused('till.decline.55.noPin.title', 'till.decline.55.noPin');
       return triesLeft > 0
-        ? { code, title: say('till.decline.55.title'), text: say('till.decline.55', { tries: triesLeft }), retryPin: true, insertCard: false }
+        ? {
+            code,
+            title: say('till.decline.55.title'),
+            text: say('till.decline.55', { tries: triesLeft }),
+            retryPin: true,
+            insertCard: false,
+          }
         : refused('till.decline.55.title', 'till.decline.55.noTries');
     case '75':
       // The bank refuses this card's PIN for a while (D3: 24 hours): inserting it would be declined again.
@@ -238,7 +250,13 @@ export function declineOf(code: string, text: string, wrongPins: number, pinEnte
         tryAgain: true,
       };
     default:
-      return { code, title: say('common.declined'), text: text ? say('till.decline.other.reason', { reason: text, code }) : say('till.decline.other', { code }), retryPin: false, insertCard: false };
+      return {
+        code,
+        title: say('common.declined'),
+        text: text ? say('till.decline.other.reason', { reason: text, code }) : say('till.decline.other', { code }),
+        retryPin: false,
+        insertCard: false,
+      };
   }
 }
 
@@ -267,7 +285,13 @@ export function recoveredSaleOf(tx: Transaction): ApprovedSale {
     transaction_id: tx.transaction_id,
     amount: tx.amount,
     currency: tx.currency,
-    card: { brand: asCardBrand(tx.card_brand), last_four: tx.card_last_four ?? '????', entry_mode: entry, application_label: null, aid: null },
+    card: {
+      brand: asCardBrand(tx.card_brand),
+      last_four: tx.card_last_four ?? '????',
+      entry_mode: entry,
+      application_label: null,
+      aid: null,
+    },
     verification: 'none',
     recovered: true,
     ...(tx.status_code === TransactionStatus.stored ? { stored: true } : {}),

@@ -81,21 +81,26 @@ const AMOUNT: TillPhase = { name: 'amount' };
 
 const unchanged = (model: TillModel): Step => ({ state: model, effects: [] });
 
-const step = (model: TillModel, patch: Partial<TillModel>, effects: TillEffect[] = []): Step => ({ state: { ...model, ...patch }, effects });
+const step = (model: TillModel, patch: Partial<TillModel>, effects: TillEffect[] = []): Step => ({
+  state: { ...model, ...patch },
+  effects,
+});
 
 const failed = (title: MessageId, message: Said): TillPhase => ({ name: 'failed', title: say(title), message });
 
 const orderOf = (sale: SaleOrder): SaleOrder => ({ orderId: sale.orderId, amountMinor: sale.amountMinor, currency: sale.currency });
 
 /** An amount of minor units as the till says it (`12.00 EUR`, `12,00 €`). */
-const moneyOf = (context: TillContext, order: SaleOrder): string => context.money(fromMinorUnits(order.amountMinor, order.currency), order.currency);
+const moneyOf = (context: TillContext, order: SaleOrder): string =>
+  context.money(fromMinorUnits(order.amountMinor, order.currency), order.currency);
 
 /** Ends the sale: drops the card read and any pending request (with its PIN block). */
 function endSale(model: TillModel, patch: Partial<TillModel> & { phase: TillPhase }): Step {
   // A sale given up after answers the till saw (a decline, a PIN request, a refusal): its attempt
   // on the gateway is closed now, so a reload or the next sale does not ask about it again.
   // An unknown outcome (checking) stays open; an approval closes its attempt itself.
-  const close = model.sale?.sent === true && model.phase.name !== 'checking' && patch.phase.name !== 'approved' && patch.unresolved === undefined;
+  const close =
+    model.sale?.sent === true && model.phase.name !== 'checking' && patch.phase.name !== 'approved' && patch.unresolved === undefined;
   const effects: TillEffect[] = [{ type: 'stopWaiting' }];
   if (close) effects.push({ type: 'closeAttempt' });
   return { state: { ...model, sale: null, readerMessage: null, startAfter: null, ...patch }, effects };
@@ -142,7 +147,12 @@ function sendNew(model: TillModel, card: CardRead, context: TillContext, pinBloc
   const key = context.newKey;
   const attempt: Attempt = { request, key, pinUsed: Boolean(pinBlock) };
   const input = { order_id: request.order_id, idempotency_key: key, amount: request.amount, currency: request.currency };
-  const patch = { checks: 0, sale: { ...sale, card, attempt }, phase: { name: 'processing', since: context.now } as const, readerMessage: null };
+  const patch = {
+    checks: 0,
+    sale: { ...sale, card, attempt },
+    phase: { name: 'processing', since: context.now } as const,
+    readerMessage: null,
+  };
   return step(model, patch, [{ type: 'recordAttempt', key, input }]);
 }
 
@@ -153,7 +163,8 @@ function cardPresented(model: TillModel, event: ReaderEvent, context: TillContex
   if (!sale || phase.name !== 'waiting') return unchanged(model);
   if (phase.insertOnly && event.card.entry !== 'chip') return step(model, { readerMessage: say('till.reader.chipNeeded') });
   // The insert path of a PIN request: the card is in, now the PIN.
-  if (sale.pinRequested) return step(model, { sale: { ...sale, card: event.card }, phase: { name: 'pin', insertPath: true }, readerMessage: null });
+  if (sale.pinRequested)
+    return step(model, { sale: { ...sale, card: event.card }, phase: { name: 'pin', insertPath: true }, readerMessage: null });
   return sendNew(model, event.card, context);
 }
 
@@ -175,7 +186,12 @@ function inFlight(model: TillModel, key: string): { sale: Sale; attempt: Attempt
 }
 
 function approved(model: TillModel, card: CardRead, response: TransactionResponse, pinUsed: boolean): Step {
-  const ended = endSale(model, { phase: { name: 'approved', sale: approvedSaleOf(card, response, pinUsed) }, digits: '', reference: '', amountKept: false });
+  const ended = endSale(model, {
+    phase: { name: 'approved', sale: approvedSaleOf(card, response, pinUsed) },
+    digits: '',
+    reference: '',
+    amountKept: false,
+  });
   // The till has seen the outcome: close its attempt. If this call is lost, the next sale's
   // attempt is refused until the till resolves it, which finds this approval.
   return { state: ended.state, effects: [...ended.effects, { type: 'closeAttempt' }] };
@@ -190,7 +206,8 @@ function answered(model: TillModel, sale: Sale, attempt: Attempt, response: Tran
   const settled: Sale = { ...sale, attempt: undefined };
   const status = response.status_code;
   // A stored sale (a joined till while its centre is away) is approved at the till: forwarded later.
-  if (status === TransactionStatus.completed || status === TransactionStatus.authorized || status === TransactionStatus.stored) return approved(model, card, response, attempt.pinUsed);
+  if (status === TransactionStatus.completed || status === TransactionStatus.authorized || status === TransactionStatus.stored)
+    return approved(model, card, response, attempt.pinUsed);
   if (status === TransactionStatus.declined && response.message === 'request_pin') {
     // The gateway says whether the card must be inserted for the PIN (e.g. after a swipe); a tapped
     // card only needs the PIN. Older gateways do not say: then a swiped card goes the insert path.
@@ -205,8 +222,17 @@ function answered(model: TillModel, sale: Sale, attempt: Attempt, response: Tran
     const decline = declineOf(code, match?.[2] ?? '', wrongPins, attempt.pinUsed);
     return step(model, { sale: { ...settled, wrongPins }, phase: { name: 'declined', decline }, readerMessage: null }, stop);
   }
-  if (status === TransactionStatus.error) return step(model, { sale: settled, phase: { name: 'declined', decline: declineOf('error', response.message ?? '', settled.wrongPins) } }, stop);
-  return step(model, { sale: settled, phase: failed('till.failed.unexpected.title', say('till.failed.unexpected', { status: response.status })) }, stop);
+  if (status === TransactionStatus.error)
+    return step(
+      model,
+      { sale: settled, phase: { name: 'declined', decline: declineOf('error', response.message ?? '', settled.wrongPins) } },
+      stop,
+    );
+  return step(
+    model,
+    { sale: settled, phase: failed('till.failed.unexpected.title', say('till.failed.unexpected', { status: response.status })) },
+    stop,
+  );
 }
 
 /** No answer, or an answer that may still be coming: whether the card was charged is not known. */
@@ -215,7 +241,9 @@ function outcomeUnknown(failure: Failure): boolean {
     failure.kind === 'network' ||
     (failure.kind === 'api' && failure.code === ErrorCode.idempotencyInFlight) ||
     // A joined till whose centre went away while it charged: asked again, like a lost answer.
-    (failure.kind === 'api' && failure.code === ErrorCode.centreAway && failure.errors.some((e) => e.field === 'centre' && e.message === CENTRE_OUTCOME_UNKNOWN))
+    (failure.kind === 'api' &&
+      failure.code === ErrorCode.centreAway &&
+      failure.errors.some((e) => e.field === 'centre' && e.message === CENTRE_OUTCOME_UNKNOWN))
   );
 }
 
@@ -223,19 +251,30 @@ function outcomeUnknown(failure: Failure): boolean {
 function resendLater(model: TillModel): Step {
   const checks = model.checks + 1;
   const automatic = checks <= AUTOMATIC_CHECKS;
-  const phase: TillPhase = { name: 'checking', mode: 'resend', automatic, message: say(automatic ? 'till.checking.noAnswer' : 'till.checking.stillNoAnswer') };
+  const phase: TillPhase = {
+    name: 'checking',
+    mode: 'resend',
+    automatic,
+    message: say(automatic ? 'till.checking.noAnswer' : 'till.checking.stillNoAnswer'),
+  };
   // Quickly at first, then every few seconds until the gateway answers: a gateway back after a
   // restart is asked at once.
-  return step(model, { checks, phase }, [{ type: 'wait', ms: automatic ? 1000 * 2 ** (checks - 1) : RECONNECT_CHECK_MS, then: 'resendDue' }]);
+  return step(model, { checks, phase }, [
+    { type: 'wait', ms: automatic ? 1000 * 2 ** (checks - 1) : RECONNECT_CHECK_MS, then: 'resendDue' },
+  ]);
 }
 
 /** The screen for a request the gateway refused (it did nothing). */
 function refusal(failure: Failure): TillPhase {
-  if (failure.kind === 'api' && failure.code === ErrorCode.processor) return failed('till.failed.network.title', say('till.failed.network'));
+  if (failure.kind === 'api' && failure.code === ErrorCode.processor)
+    return failed('till.failed.network.title', say('till.failed.network'));
   // A joined till whose centre is away, and this sale cannot be stored (a limit, or not card-present).
-  if (failure.kind === 'api' && failure.code === ErrorCode.centreAway) return failed('till.failed.centreAway.title', say('till.failed.centreAway', { reason: failure.message }));
+  if (failure.kind === 'api' && failure.code === ErrorCode.centreAway)
+    return failed('till.failed.centreAway.title', say('till.failed.centreAway', { reason: failure.message }));
   const details = failure.errors.map((e) => `${e.field}: ${e.message}`).join('; ');
-  const message = details ? say('till.failed.notSent.details', { reason: failure.message, details }) : say('till.failed.notSent', { reason: failure.message });
+  const message = details
+    ? say('till.failed.notSent.details', { reason: failure.message, details })
+    : say('till.failed.notSent', { reason: failure.message });
   return failed('till.failed.notSent.title', message);
 }
 
@@ -279,7 +318,13 @@ function resolved(model: TillModel, resolution: TillResolution, context: TillCon
   }
   const settled: TillModel = { ...model, checks: 0, unresolved: null };
   if (resolution.state === 'approved') {
-    return endSale(settled, { phase: { name: 'approved', sale: recoveredSaleOf(resolution.transaction) }, digits: '', reference: '', amountKept: false, notice: null });
+    return endSale(settled, {
+      phase: { name: 'approved', sale: recoveredSaleOf(resolution.transaction) },
+      digits: '',
+      reference: '',
+      amountKept: false,
+      notice: null,
+    });
   }
   if (model.startAfter) return startSale({ ...settled, startAfter: null }, model.startAfter);
   const amount = resolution.state === 'not_charged' ? context.money(resolution.attempt.amount, resolution.attempt.currency) : null;
@@ -288,7 +333,8 @@ function resolved(model: TillModel, resolution: TillResolution, context: TillCon
 
 function resolveFailed(model: TillModel, failure: Failure): Step {
   if (!resolvingNow(model)) return unchanged(model);
-  if (failure.kind === 'api' && failure.status === 401) return { state: model, effects: [{ type: 'endSession', message: 'till.session.endedCheck' }] };
+  if (failure.kind === 'api' && failure.status === 401)
+    return { state: model, effects: [{ type: 'endSession', message: 'till.session.endedCheck' }] };
   const phase: TillPhase = { name: 'checking', mode: 'resolve', automatic: false, message: say('till.checking.unreachable') };
   // Checks again by itself: a gateway back after a restart or a network cut is asked at once.
   return step(model, { phase }, [{ type: 'wait', ms: RECONNECT_CHECK_MS, then: 'resolveDue' }]);
@@ -336,13 +382,15 @@ function recoverFound(model: TillModel, event: EventOf<'openAttempt'>): Step {
 type Run<T extends TillEventType> = Rule<T>['run'];
 
 // A kept amount (from a cancelled sale) is charged with Enter; typing starts a new amount.
-const keypad: Run<'keypad'> = (m, e) => step(m, { digits: pressAmountKey(m.amountKept && e.key !== 'back' ? '' : m.digits, e.key), notice: null, amountKept: false });
+const keypad: Run<'keypad'> = (m, e) =>
+  step(m, { digits: pressAmountKey(m.amountKept && e.key !== 'back' ? '' : m.digits, e.key), notice: null, amountKept: false });
 
 const setReference: Run<'setReference'> = (m, e) => step(m, { reference: e.reference.replace(/[^\x20-\x7e]/g, '').slice(0, 35) });
 
 const reader: Run<'reader'> = (m, e, c) => (m.phase.name === 'amount' ? cardFirst(m, e.event, c) : cardPresented(m, e.event, c));
 
-const cancelWaiting: Run<'cancelWaiting'> = (m) => endSale(m, { phase: AMOUNT, notice: m.sale?.pinRequested ? say('till.notice.cancelled') : null });
+const cancelWaiting: Run<'cancelWaiting'> = (m) =>
+  endSale(m, { phase: AMOUNT, notice: m.sale?.pinRequested ? say('till.notice.cancelled') : null });
 
 const pinBlock: Run<'pinBlock'> = (m, e, c) => (m.sale?.card ? sendNew(m, m.sale.card, c, e.block) : unchanged(m));
 
@@ -366,7 +414,8 @@ const otherPayment: Run<'otherPayment'> = (m, _e, c) => {
 
 const newSale: Run<'newSale'> = (m) => endSale(m, { phase: AMOUNT, digits: '', reference: '', notice: null, amountKept: false });
 
-const nextAmount: Run<'nextAmount'> = (m, e) => endSale(m, { phase: AMOUNT, digits: pressAmountKey('', e.key), reference: '', notice: null, amountKept: false });
+const nextAmount: Run<'nextAmount'> = (m, e) =>
+  endSale(m, { phase: AMOUNT, digits: pressAmountKey('', e.key), reference: '', notice: null, amountKept: false });
 
 const recover: Run<'recover'> = (m) => (m.sale ? unchanged(m) : { state: m, effects: [{ type: 'findOpenAttempt' }] });
 
@@ -375,7 +424,9 @@ const attemptRecorded: Run<'attemptRecorded'> = (m, e, c) => {
   const current = inFlight(m, e.key);
   if (!current) return unchanged(m);
   const sale: Sale = { ...current.sale, sent: true };
-  return step(m, { sale, phase: { name: 'processing', since: c.now }, readerMessage: null }, [{ type: 'pay', key: e.key, request: current.attempt.request }]);
+  return step(m, { sale, phase: { name: 'processing', since: c.now }, readerMessage: null }, [
+    { type: 'pay', key: e.key, request: current.attempt.request },
+  ]);
 };
 
 const paid: Run<'paid'> = (m, e) => {

@@ -152,7 +152,12 @@ function AmountEntry({ onCharge }: { onCharge: () => void }) {
           <span className="amount-label" id="amount-label">
             {t('common.amount')}
           </span>
-          <output ref={amountRef} className={empty ? 'amount-value amount-empty' : 'amount-value'} aria-labelledby="amount-label" aria-live="polite">
+          <output
+            ref={amountRef}
+            className={empty ? 'amount-value amount-empty' : 'amount-value'}
+            aria-labelledby="amount-label"
+            aria-live="polite"
+          >
             {formatNumber(amount, currency)}
           </output>
           <span className="amount-currency" title={t('till.sale.currency')}>
@@ -189,11 +194,23 @@ function AmountEntry({ onCharge }: { onCharge: () => void }) {
               {key}
             </button>
           ))}
-          <button type="button" className="key key-back" aria-label={t('till.keypad.back')} onMouseDown={keepFocus} onClick={() => keypad('back')}>
+          <button
+            type="button"
+            className="key key-back"
+            aria-label={t('till.keypad.back')}
+            onMouseDown={keepFocus}
+            onClick={() => keypad('back')}
+          >
             <BackspaceIcon size={30} />
           </button>
         </div>
-        <button type="button" className="button button-quiet keypad-clear" onMouseDown={keepFocus} onClick={() => keypad('clear')} disabled={empty}>
+        <button
+          type="button"
+          className="button button-quiet keypad-clear"
+          onMouseDown={keepFocus}
+          onClick={() => keypad('clear')}
+          disabled={empty}
+        >
           {t('till.keypad.clear')}
         </button>
       </div>
@@ -289,9 +306,7 @@ function Processing({ since }: { since: number }) {
             <span className="progress-bar" />
           </div>
         )}
-        <p className="result-reason">
-          {slow ? t('till.processing.slow') : visible ? t('till.processing.keepCard') : ''}
-        </p>
+        <p className="result-reason">{slow ? t('till.processing.slow') : visible ? t('till.processing.keepCard') : ''}</p>
       </div>
     </section>
   );
@@ -368,7 +383,9 @@ function Declined({ decline }: { decline: Decline }) {
           {t('till.decline.otherPayment')} <kbd>{t('till.key.esc')}</kbd>
         </button>
       </div>
-      <p className="result-code">{decline.code === 'error' ? t('till.decline.codeError') : t('till.decline.code', { code: decline.code })}</p>
+      <p className="result-code">
+        {decline.code === 'error' ? t('till.decline.codeError') : t('till.decline.code', { code: decline.code })}
+      </p>
     </section>
   );
 }
@@ -376,7 +393,8 @@ function Declined({ decline }: { decline: Decline }) {
 function Checking({ message, automatic, resolving }: { message: Said; automatic: boolean; resolving: boolean }) {
   const saleAmount = useSaleAmount();
   const unresolved = useTill((s) => s.unresolved);
-  const amountText = saleAmount || (unresolved ? formatMoney(fromMinorUnits(unresolved.amountMinor, unresolved.currency), unresolved.currency) : '');
+  const amountText =
+    saleAmount || (unresolved ? formatMoney(fromMinorUnits(unresolved.amountMinor, unresolved.currency), unresolved.currency) : '');
   const { checkAgain, stopChecking } = useTill.getState();
   const ref = useAutoFocus<HTMLElement>();
   const t = useT();

@@ -24,9 +24,10 @@ export function durationText(t: Translate, ms: number): string {
   if (minutes < 1) return t('tills.duration.lessThanMinute');
   const hours = Math.floor(minutes / 60);
   const rest = minutes % 60;
-  return hours > 0 ? t('tills.duration.hours', { hours, minutes: String(rest).padStart(2, '0') }) : t('tills.duration.minutes', { minutes });
+  return hours > 0
+    ? t('tills.duration.hours', { hours, minutes: String(rest).padStart(2, '0') })
+    : t('tills.duration.minutes', { minutes });
 }
-
 
 export function CentreBanner() {
   const [status, setStatus] = useState<TillLinkStatus | null>(null);
@@ -71,7 +72,11 @@ export function CentreBanner() {
   const now = Date.now();
   const totals = stored.totals.map((t) => formatMoney(t.amount, t.currency)).join(' + ');
   const oldest = stored.oldest_at ? durationText(t, now - Date.parse(stored.oldest_at)) : null;
-  const left = stored.age_limit_at ? durationText(t, Date.parse(stored.age_limit_at) - now) : status.limits ? durationText(t, status.limits.age_hours * 3_600_000) : null;
+  const left = stored.age_limit_at
+    ? durationText(t, Date.parse(stored.age_limit_at) - now)
+    : status.limits
+      ? durationText(t, status.limits.age_hours * 3_600_000)
+      : null;
   const fresh = stored.count === 0 ? 'yes' : 'no';
   // What is stored, how long and how much more can be, and that it is sent: one sentence each.
   const awayText = [
@@ -113,7 +118,12 @@ export function CentreBanner() {
         </section>
       )}
       {status.declines.map((d) => (
-        <section key={d.transaction_id} className="centre-banner centre-banner-declined" role="alert" aria-labelledby={`declined-${d.transaction_id}`}>
+        <section
+          key={d.transaction_id}
+          className="centre-banner centre-banner-declined"
+          role="alert"
+          aria-labelledby={`declined-${d.transaction_id}`}
+        >
           <WarningIcon size={28} className="centre-banner-icon" />
           <div>
             <h2 id={`declined-${d.transaction_id}`} className="centre-banner-title">

@@ -63,7 +63,14 @@ export function JoinShop({ onJoined }: { onJoined: (joined: JoinSummary) => void
             inputRef={centreRef}
             input={{ inputMode: 'url', placeholder: CENTRE_EXAMPLE }}
           />
-          <JoinField id="join-code" label={t('tills.join.code')} value={code} problem={problems.code} onChange={setCode} input={{ autoCapitalize: 'characters', autoComplete: 'off', className: 'input mono' }} />
+          <JoinField
+            id="join-code"
+            label={t('tills.join.code')}
+            value={code}
+            problem={problems.code}
+            onChange={setCode}
+            input={{ autoCapitalize: 'characters', autoComplete: 'off', className: 'input mono' }}
+          />
           <p className="form-problem" role="alert">
             {problems.form ?? ''}
           </p>

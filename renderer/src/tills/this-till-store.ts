@@ -95,7 +95,9 @@ export const useThisTill = create<ThisTillState>()((set, get) => {
           if (isInUse(error)) {
             stopBeat();
             useSession.setState({ terminal: null });
-            set({ state: { name: 'lost', till, message: { id: 'tills.lost.message', values: { reason: error.message, till: till.name } } } });
+            set({
+              state: { name: 'lost', till, message: { id: 'tills.lost.message', values: { reason: error.message, till: till.name } } },
+            });
           } else if (error instanceof ApiError && error.kind === 'api' && error.status === 401) {
             stopBeat();
           }

@@ -24,7 +24,12 @@ function TillButtons({ tills, onChoose }: { tills: Till[]; onChoose: (tillId: st
         const busy = holderText(t, till);
         return (
           <li key={till.till_id}>
-            <button type="button" className="button till-choice" onClick={() => onChoose(till.till_id)} aria-describedby={busy ? `till-busy-${till.till_id}` : undefined}>
+            <button
+              type="button"
+              className="button till-choice"
+              onClick={() => onChoose(till.till_id)}
+              aria-describedby={busy ? `till-busy-${till.till_id}` : undefined}
+            >
               <span className="till-choice-name">{till.name}</span>
               <span className="till-choice-id">{till.till_id}</span>
             </button>
@@ -136,7 +141,12 @@ export function TillBadge() {
         {state.till.name !== state.till.till_id && <span className="till-badge-id"> {state.till.till_id}</span>}
       </span>
       {choices > 1 && (
-        <button type="button" className="button button-quiet" aria-label={t('tills.badge.changeLabel')} onClick={() => void useThisTill.getState().change()}>
+        <button
+          type="button"
+          className="button button-quiet"
+          aria-label={t('tills.badge.changeLabel')}
+          onClick={() => void useThisTill.getState().change()}
+        >
           {t('tills.badge.change')}
         </button>
       )}

@@ -40,7 +40,10 @@ export function createTillsClient(transport: Transport = defaultTransport()): Ti
   const call = caller(transport);
   return {
     list: (options = {}) => call('tills.list', { query: options.retired ? { retired: 'true' } : {} }),
-    take: (tillId, claim, takeOver = false) => call('tills.take', { body: { till_id: tillId, ...(claim === undefined ? {} : { claim }), ...(takeOver ? { take_over: true } : {}) } }),
+    take: (tillId, claim, takeOver = false) =>
+      call('tills.take', {
+        body: { till_id: tillId, ...(claim === undefined ? {} : { claim }), ...(takeOver ? { take_over: true } : {}) },
+      }),
     async release() {
       await call('tills.release');
     },

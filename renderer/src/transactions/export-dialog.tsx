@@ -76,14 +76,23 @@ function either(items: readonly string[]): string {
 }
 
 /** The filters besides the days, in words. */
-function filterWords(search: TransactionListSearch, tills: readonly Till[], staff: Readonly<Record<string, StaffName>>, t: Translate): string[] {
+function filterWords(
+  search: TransactionListSearch,
+  tills: readonly Till[],
+  staff: Readonly<Record<string, StaffName>>,
+  t: Translate,
+): string[] {
   const words: string[] = [];
   if (search.q) words.push(t('transactions.export.filter.search', { text: search.q }));
-  if (search.status) words.push(t('transactions.export.filter.status', { statuses: either(listOf(search.status).map((code) => statusLabel(Number(code)))) }));
+  if (search.status)
+    words.push(
+      t('transactions.export.filter.status', { statuses: either(listOf(search.status).map((code) => statusLabel(Number(code)))) }),
+    );
   if (search.type) words.push(t('transactions.export.filter.type', { types: either(listOf(search.type).map(paymentTypeLabel)) }));
   if (search.currency) words.push(t('transactions.export.filter.currency', { currency: search.currency }));
   if (search.amount) words.push(t('transactions.export.filter.amount', { amount: search.amount }));
-  if (search.amount_min && search.amount_max) words.push(t('transactions.export.filter.amountBetween', { min: search.amount_min, max: search.amount_max }));
+  if (search.amount_min && search.amount_max)
+    words.push(t('transactions.export.filter.amountBetween', { min: search.amount_min, max: search.amount_max }));
   else if (search.amount_min) words.push(t('transactions.export.filter.amountMin', { min: search.amount_min }));
   else if (search.amount_max) words.push(t('transactions.export.filter.amountMax', { max: search.amount_max }));
   if (search.card) words.push(t('transactions.export.filter.card', { lastFour: search.card }));
@@ -93,7 +102,12 @@ function filterWords(search: TransactionListSearch, tills: readonly Till[], staf
   return words;
 }
 
-type Phase = { kind: 'choose' } | { kind: 'running'; progress: ExportProgress } | { kind: 'done'; result: ExportResult } | { kind: 'failed'; message: string } | { kind: 'cancelled' };
+type Phase =
+  | { kind: 'choose' }
+  | { kind: 'running'; progress: ExportProgress }
+  | { kind: 'done'; result: ExportResult }
+  | { kind: 'failed'; message: string }
+  | { kind: 'cancelled' };
 
 export function ExportDialog({ search, onClose }: ExportDialogProps) {
   const ids = { from: useId(), to: useId(), zone: useId(), columns: useId(), progress: useId() };
@@ -163,7 +177,12 @@ export function ExportDialog({ search, onClose }: ExportDialogProps) {
   const running = phase.kind === 'running';
 
   if (phase.kind === 'running' || phase.kind === 'done' || phase.kind === 'cancelled' || phase.kind === 'failed') {
-    const progress = phase.kind === 'running' ? phase.progress : phase.kind === 'done' ? { rows: phase.result.rows, bytes: phase.result.bytes, total: phase.result.rows } : null;
+    const progress =
+      phase.kind === 'running'
+        ? phase.progress
+        : phase.kind === 'done'
+          ? { rows: phase.result.rows, bytes: phase.result.bytes, total: phase.result.rows }
+          : null;
     const total = progress?.total ?? null;
     return (
       <Modal title={t('transactions.export.title')} onClose={() => (running ? abort.current?.abort() : onClose())} className="modal-narrow">
@@ -182,7 +201,8 @@ export function ExportDialog({ search, onClose }: ExportDialogProps) {
         )}
         {phase.kind === 'done' && (
           <p className="lead">
-            {rich('transactions.export.saved', { file: <strong>{phase.result.filename}</strong> })} <a className="txn-download" href={download.current?.url} download={phase.result.filename}>
+            {rich('transactions.export.saved', { file: <strong>{phase.result.filename}</strong> })}{' '}
+            <a className="txn-download" href={download.current?.url} download={phase.result.filename}>
               {t('transactions.export.again')}
             </a>
           </p>
@@ -231,19 +251,40 @@ export function ExportDialog({ search, onClose }: ExportDialogProps) {
             <label className="field-label" htmlFor={ids.from}>
               {t('transactions.export.fromDay')}
             </label>
-            <input id={ids.from} className="input" type="date" value={from} max={to || undefined} data-autofocus onChange={(event) => setFrom(event.target.value)} />
+            <input
+              id={ids.from}
+              className="input"
+              type="date"
+              value={from}
+              max={to || undefined}
+              data-autofocus
+              onChange={(event) => setFrom(event.target.value)}
+            />
           </div>
           <div className="field">
             <label className="field-label" htmlFor={ids.to}>
               {t('transactions.export.toDay')}
             </label>
-            <input id={ids.to} className="input" type="date" value={to} min={from || undefined} onChange={(event) => setTo(event.target.value)} />
+            <input
+              id={ids.to}
+              className="input"
+              type="date"
+              value={to}
+              min={from || undefined}
+              onChange={(event) => setTo(event.target.value)}
+            />
           </div>
           <div className="field">
             <label className="field-label" htmlFor={ids.zone}>
               {t('transactions.export.timeZone')}
             </label>
-            <select id={ids.zone} className="input" value={zone} onChange={(event) => setZone(event.target.value)} aria-describedby={`${ids.zone}-note`}>
+            <select
+              id={ids.zone}
+              className="input"
+              value={zone}
+              onChange={(event) => setZone(event.target.value)}
+              aria-describedby={`${ids.zone}-note`}
+            >
               {zones.map((name) => (
                 <option key={name} value={name}>
                   {name}
@@ -266,9 +307,11 @@ export function ExportDialog({ search, onClose }: ExportDialogProps) {
             ))}
           </div>
           <p id={ids.columns} className="field-note">
-            {t('transactions.export.columnCount', { chosen: columns.length, count: EXPORT_COLUMNS.length })} <button type="button" className="link-button" onClick={() => setColumns([...EXPORT_COLUMNS])}>
+            {t('transactions.export.columnCount', { chosen: columns.length, count: EXPORT_COLUMNS.length })}{' '}
+            <button type="button" className="link-button" onClick={() => setColumns([...EXPORT_COLUMNS])}>
               {t('transactions.export.all')}
-            </button> <button type="button" className="link-button" onClick={() => setColumns([...DEFAULT_EXPORT_COLUMNS])}>
+            </button>{' '}
+            <button type="button" className="link-button" onClick={() => setColumns([...DEFAULT_EXPORT_COLUMNS])}>
               {t('transactions.export.usual')}
             </button>
           </p>

@@ -106,5 +106,10 @@ export async function exportInParts(
     onProgress({ rows: Math.max(0, counter.lines - 1), bytes, total });
   }
   if (signal.aborted) throw new DOMException('The export was cancelled.', 'AbortError');
-  return { blob: new Blob(parts, { type: 'text/csv;charset=utf-8' }), filename: exportFilename(started), rows: Math.max(0, counter.lines - 1), bytes };
+  return {
+    blob: new Blob(parts, { type: 'text/csv;charset=utf-8' }),
+    filename: exportFilename(started),
+    rows: Math.max(0, counter.lines - 1),
+    bytes,
+  };
 }

@@ -31,7 +31,12 @@ export function FilterMenu({ label, choices, selected, onChange, anyText, clearT
   const wrap = useRef<HTMLDivElement>(null);
   const panelId = useId();
   const chosen = choices.filter((c) => selected.includes(c.value));
-  const summary = chosen.length === 0 ? anyText : chosen.length <= 2 ? chosen.map((c) => c.short ?? c.label).join(', ') : t('transactions.filter.chosen', { count: chosen.length });
+  const summary =
+    chosen.length === 0
+      ? anyText
+      : chosen.length <= 2
+        ? chosen.map((c) => c.short ?? c.label).join(', ')
+        : t('transactions.filter.chosen', { count: chosen.length });
 
   useEffect(() => {
     if (!open) return undefined;

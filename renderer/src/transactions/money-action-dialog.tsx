@@ -24,7 +24,11 @@ export type MoneyAction = 'capture' | 'release' | 'refund';
 
 /** An amount as the field takes it: the currency's decimals, the language's decimal sign, no grouping (`48.00`, `48,00`). */
 function fieldText(amount: number, exponent: number): string {
-  return new Intl.NumberFormat(currentLocale(), { minimumFractionDigits: exponent, maximumFractionDigits: exponent, useGrouping: false }).format(amount);
+  return new Intl.NumberFormat(currentLocale(), {
+    minimumFractionDigits: exponent,
+    maximumFractionDigits: exponent,
+    useGrouping: false,
+  }).format(amount);
 }
 
 /*
@@ -45,7 +49,8 @@ interface MoneyActionDialogProps {
 export function MoneyActionDialog({ action, detail, onClose, onRefused }: MoneyActionDialogProps) {
   const tx = detail.transaction;
   const t = useT();
-  const max = action === 'capture' ? detail.amounts.capturable : action === 'release' ? detail.amounts.releasable : detail.amounts.refundable;
+  const max =
+    action === 'capture' ? detail.amounts.capturable : action === 'release' ? detail.amounts.releasable : detail.amounts.refundable;
   // Partial captures always work; a partial release or refund only where the payment type allows it.
   const wholeOnly = (action === 'release' && !detail.amounts.partial_reversal) || (action === 'refund' && !detail.amounts.partial_refund);
   const exponent = exponentOf(tx.currency);
@@ -94,7 +99,8 @@ export function MoneyActionDialog({ action, detail, onClose, onRefused }: MoneyA
     event.preventDefault();
     if (busy || typed === undefined) return;
     const amount = fromMinorUnits(toMinorUnits(typed, tx.currency), tx.currency);
-    if (keyRef.current?.amount !== amount || keyRef.current.reason !== reason) keyRef.current = { amount, reason, key: crypto.randomUUID() };
+    if (keyRef.current?.amount !== amount || keyRef.current.reason !== reason)
+      keyRef.current = { amount, reason, key: crypto.randomUUID() };
     const key = keyRef.current.key;
     setBusy(true);
     setProblem(null);
@@ -154,15 +160,18 @@ export function MoneyActionDialog({ action, detail, onClose, onRefused }: MoneyA
             <WarningIcon size={22} className="refund-final-icon" />
             {action === 'refund' ? (
               <span>
-                <strong>{t('transactions.money.finalRefundTitle')}</strong> {t('transactions.money.finalRefund', { amount: money, hasCard, card: card ?? '' })}
+                <strong>{t('transactions.money.finalRefundTitle')}</strong>{' '}
+                {t('transactions.money.finalRefund', { amount: money, hasCard, card: card ?? '' })}
               </span>
             ) : action === 'release' ? (
               <span>
-                <strong>{t('transactions.money.finalReleaseTitle')}</strong> {t('transactions.money.finalRelease', { amount: money, hasCard, card: card ?? '' })}
+                <strong>{t('transactions.money.finalReleaseTitle')}</strong>{' '}
+                {t('transactions.money.finalRelease', { amount: money, hasCard, card: card ?? '' })}
               </span>
             ) : (
               <span>
-                <strong>{t('transactions.money.finalCaptureTitle', { amount: money, hasCard, card: card ?? '' })}</strong> {t('transactions.money.finalCapture')}
+                <strong>{t('transactions.money.finalCaptureTitle', { amount: money, hasCard, card: card ?? '' })}</strong>{' '}
+                {t('transactions.money.finalCapture')}
               </span>
             )}
           </p>
@@ -215,7 +224,10 @@ export function MoneyActionDialog({ action, detail, onClose, onRefused }: MoneyA
             onChange={(event) => setAmountText(event.target.value)}
           />
           <span id="money-action-amount-note" className={amountProblem ? 'field-error' : 'field-note'}>
-            {amountProblem ?? (wholeOnly ? t('transactions.money.whole', { max: formatMoney(max, tx.currency) }) : t('transactions.money.upTo', { action, max: formatMoney(max, tx.currency) }))}
+            {amountProblem ??
+              (wholeOnly
+                ? t('transactions.money.whole', { max: formatMoney(max, tx.currency) })
+                : t('transactions.money.upTo', { action, max: formatMoney(max, tx.currency) }))}
           </span>
         </label>
         {action === 'refund' && (
@@ -236,7 +248,9 @@ export function MoneyActionDialog({ action, detail, onClose, onRefused }: MoneyA
             {t('common.cancel')}
           </button>
           <button type="submit" className="button button-primary button-lg">
-            {typed !== undefined ? t('transactions.money.continueWith', { amount: formatMoney(typed, tx.currency) }) : t('transactions.money.continue')}
+            {typed !== undefined
+              ? t('transactions.money.continueWith', { amount: formatMoney(typed, tx.currency) })
+              : t('transactions.money.continue')}
           </button>
         </div>
       </form>

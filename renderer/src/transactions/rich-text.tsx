@@ -14,5 +14,10 @@ export type RichValues = Record<string, ReactNode>;
 /** `rich('transactions.export.saved', { file: <strong>{name}</strong> })`. */
 export function useRichT(): (id: MessageId, values?: RichValues) => ReactNode {
   const intl = useIntl();
-  return useMemo(() => (id: MessageId, values: RichValues = {}) => intl.formatMessage({ id }, values) as ReactNode, [intl]);
+  return useMemo(
+    () =>
+      (id: MessageId, values: RichValues = {}) =>
+        intl.formatMessage({ id }, values) as ReactNode,
+    [intl],
+  );
 }

@@ -49,7 +49,8 @@ export const useSalePlaces = create<SalePlacesState>()((set, get) => ({
       (list) => {
         if (!mine()) return;
         const holders: Record<string, StaffName> = {};
-        for (const till of list.tills) if (till.holder?.staff_id && till.holder.staff_name) holders[till.holder.staff_id] = { name: till.holder.staff_name };
+        for (const till of list.tills)
+          if (till.holder?.staff_id && till.holder.staff_name) holders[till.holder.staff_id] = { name: till.holder.staff_name };
         set((state) => ({ tills: list.tills, staff: { ...holders, ...state.staff } }));
       },
       // Without the tills the list shows their ids: nothing is lost but the names.
@@ -62,7 +63,8 @@ export const useSalePlaces = create<SalePlacesState>()((set, get) => ({
         (members) => {
           if (!mine()) return;
           const names: Record<string, StaffName> = {};
-          for (const member of members) names[member.staff_id] = { name: member.display_name, ...(member.disabled ? { disabled: true } : {}) };
+          for (const member of members)
+            names[member.staff_id] = { name: member.display_name, ...(member.disabled ? { disabled: true } : {}) };
           set((state) => ({ staff: { ...state.staff, ...names } }));
         },
         () => undefined,
@@ -89,7 +91,10 @@ export function otherTerminalsName(): string {
 }
 
 /** Where a card-present sale was taken: its till's name, or Other terminals with the terminal id it sent; null for other payments. */
-export function placeOf(tills: readonly Till[], tx: Pick<Transaction, 'payment_method' | 'till_id' | 'terminal_id'>): { name: string; terminal: string | null } | null {
+export function placeOf(
+  tills: readonly Till[],
+  tx: Pick<Transaction, 'payment_method' | 'till_id' | 'terminal_id'>,
+): { name: string; terminal: string | null } | null {
   if (tx.till_id) return { name: tillName(tills, tx.till_id), terminal: null };
   if (tx.payment_method !== 'cardpos') return null;
   return { name: otherTerminalsName(), terminal: tx.terminal_id ?? null };

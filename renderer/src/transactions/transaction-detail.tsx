@@ -18,7 +18,18 @@ import { useT } from '../ui/i18n.js';
 import { MoneyActionDialog, type MoneyAction } from './money-action-dialog.js';
 import { placeOf, tillName, useSalePlaces } from './sale-places.js';
 import { StatusTag } from './transaction-list.js';
-import { bracketed, cardText, entryLabel, formatDateTime, formatDateTimeSeconds, joined, NO_VALUE, paymentTypeLabel, statusLabel, type Tone } from './transaction-format.js';
+import {
+  bracketed,
+  cardText,
+  entryLabel,
+  formatDateTime,
+  formatDateTimeSeconds,
+  joined,
+  NO_VALUE,
+  paymentTypeLabel,
+  statusLabel,
+  type Tone,
+} from './transaction-format.js';
 import type { TransactionDetail } from './transactions-client.js';
 import { useTransactionDetail, useTransactionList } from './transactions-store.js';
 
@@ -44,18 +55,46 @@ const CUSTOMER_FIELDS: ReadonlyArray<[string, MessageId]> = [
 function timelineItem(event: Event, currency: string, refunds: readonly RefundItem[], t: Translate): TimelineItem {
   const amount = formatMoney(event.amount, currency);
   const failed = event.status === TransactionStatus.declined || event.status === TransactionStatus.error;
-  const executionDate = event.execution_date ? (/^\d{4}-\d{2}-\d{2}$/.test(event.execution_date) ? formatDay(event.execution_date) : event.execution_date) : null;
-  const dated = (text: string | null) => [text, executionDate ? t('transactions.event.executionDate', { date: executionDate }) : null].filter(Boolean).join(' · ') || null;
+  const executionDate = event.execution_date
+    ? /^\d{4}-\d{2}-\d{2}$/.test(event.execution_date)
+      ? formatDay(event.execution_date)
+      : event.execution_date
+    : null;
+  const dated = (text: string | null) =>
+    [text, executionDate ? t('transactions.event.executionDate', { date: executionDate }) : null].filter(Boolean).join(' · ') || null;
   switch (event.type) {
     case 'precheck':
-      return { at: event.created_at, title: t(failed ? 'transactions.event.accountCheckDeclined' : 'transactions.event.accountCheck'), detail: dated(event.message), tone: failed ? 'bad' : 'neutral' };
+      return {
+        at: event.created_at,
+        title: t(failed ? 'transactions.event.accountCheckDeclined' : 'transactions.event.accountCheck'),
+        detail: dated(event.message),
+        tone: failed ? 'bad' : 'neutral',
+      };
     case 'authorization':
     case 'reauthorization': {
       const again = event.type === 'reauthorization' ? 'yes' : 'no';
-      if (event.status === TransactionStatus.declined) return { at: event.created_at, title: t('transactions.event.declined', { again }), detail: dated(event.message), tone: 'bad' };
-      if (event.status === TransactionStatus.error) return { at: event.created_at, title: t('transactions.event.processorError', { again }), detail: dated(event.message), tone: 'bad' };
-      if (event.status === TransactionStatus.started || event.status === TransactionStatus.pending) return { at: event.created_at, title: t('transactions.event.started', { again, amount }), detail: dated(event.message), tone: 'wait' };
-      return { at: event.created_at, title: t('transactions.event.authorized', { again, amount }), detail: dated(event.message), tone: 'ok' };
+      if (event.status === TransactionStatus.declined)
+        return { at: event.created_at, title: t('transactions.event.declined', { again }), detail: dated(event.message), tone: 'bad' };
+      if (event.status === TransactionStatus.error)
+        return {
+          at: event.created_at,
+          title: t('transactions.event.processorError', { again }),
+          detail: dated(event.message),
+          tone: 'bad',
+        };
+      if (event.status === TransactionStatus.started || event.status === TransactionStatus.pending)
+        return {
+          at: event.created_at,
+          title: t('transactions.event.started', { again, amount }),
+          detail: dated(event.message),
+          tone: 'wait',
+        };
+      return {
+        at: event.created_at,
+        title: t('transactions.event.authorized', { again, amount }),
+        detail: dated(event.message),
+        tone: 'ok',
+      };
     }
     case 'capture':
       return { at: event.created_at, title: t('transactions.event.captured', { amount }), detail: dated(event.message), tone: 'ok' };
@@ -64,11 +103,19 @@ function timelineItem(event: Event, currency: string, refunds: readonly RefundIt
     case 'refund': {
       const refund = refunds.find((r) => event.message === `Refund ${r.refund_id}`);
       const reason = refund?.merchant_reference ? t('transactions.event.reason', { reason: refund.merchant_reference }) : null;
-      if (event.status === TransactionStatus.error) return { at: event.created_at, title: t('transactions.event.refundRefused', { amount }), detail: dated(event.message), tone: 'bad' };
+      if (event.status === TransactionStatus.error)
+        return {
+          at: event.created_at,
+          title: t('transactions.event.refundRefused', { amount }),
+          detail: dated(event.message),
+          tone: 'bad',
+        };
       return {
         at: event.created_at,
         title: t('transactions.event.refunded', { amount }),
-        detail: dated([reason, refund ? t('transactions.event.refundId', { id: refund.refund_id }) : event.message].filter(Boolean).join(' · ')),
+        detail: dated(
+          [reason, refund ? t('transactions.event.refundId', { id: refund.refund_id }) : event.message].filter(Boolean).join(' · '),
+        ),
         tone: 'neutral',
       };
     }
@@ -77,7 +124,12 @@ function timelineItem(event: Event, currency: string, refunds: readonly RefundIt
       const message = event.message ?? '';
       const outcome = message.startsWith('delivered') ? 'delivered' : /no more attempts/.test(message) ? 'failed' : 'retrying';
       const tone: Tone = outcome === 'delivered' ? 'ok' : outcome === 'failed' ? 'bad' : 'wait';
-      return { at: event.created_at, title: t('transactions.event.postback', { status: statusLabel(event.status), outcome }), detail: message || null, tone };
+      return {
+        at: event.created_at,
+        title: t('transactions.event.postback', { status: statusLabel(event.status), outcome }),
+        detail: message || null,
+        tone,
+      };
     }
     case 'payout':
       return { at: event.created_at, title: t('transactions.event.payout', { amount }), detail: dated(event.message), tone: 'neutral' };
@@ -89,7 +141,12 @@ function timelineItem(event: Event, currency: string, refunds: readonly RefundIt
       return { at: event.created_at, title: t('transactions.status.cancelled'), detail: dated(event.message), tone: 'neutral' };
     default:
       // An event this app does not know: its code as the gateway wrote it.
-      return { at: event.created_at, title: `${event.type} ${event.amount ? amount : ''}`.trim(), detail: dated(event.message), tone: 'neutral' };
+      return {
+        at: event.created_at,
+        title: `${event.type} ${event.amount ? amount : ''}`.trim(),
+        detail: dated(event.message),
+        tone: 'neutral',
+      };
   }
 }
 
@@ -148,7 +205,8 @@ export function TransactionDetailScreen() {
         <h1 id="txn-title">{t('transactions.detail.title')}</h1>
         {status === 'failed' ? (
           <p className="form-problem" role="alert">
-            {error} <button type="button" className="button button-small" onClick={() => void load(id)}>
+            {error}{' '}
+            <button type="button" className="button button-small" onClick={() => void load(id)}>
               {t('common.retry')}
             </button>
           </p>
@@ -187,8 +245,16 @@ export function TransactionDetailScreen() {
     ] as const satisfies ReadonlyArray<readonly [MessageId, number, boolean]>
   ).filter(([, , shown]) => shown);
   // The subtitle: the payment type, the card (and how it was presented), the order, when.
-  const cardWords = card ? (entry && detail.card?.entry_mode !== 'ecommerce' ? t('transactions.detail.cardEntry', { card, entry }) : card) : null;
-  const subtitle = joined(paymentTypeLabel(tx.payment_method), cardWords, tx.order_id && t('transactions.detail.order', { order: tx.order_id }));
+  const cardWords = card
+    ? entry && detail.card?.entry_mode !== 'ecommerce'
+      ? t('transactions.detail.cardEntry', { card, entry })
+      : card
+    : null;
+  const subtitle = joined(
+    paymentTypeLabel(tx.payment_method),
+    cardWords,
+    tx.order_id && t('transactions.detail.order', { order: tx.order_id }),
+  );
 
   return (
     <section className="transaction-detail" aria-labelledby="txn-title">
@@ -198,9 +264,7 @@ export function TransactionDetailScreen() {
           <h1 id="txn-title">
             {money(tx.amount)} <StatusTag code={tx.status_code} message={tx.message} />
           </h1>
-          <p className="txn-subtitle">
-            {joined(subtitle, formatDateTime(tx.taken_at ?? tx.created_at))}
-          </p>
+          <p className="txn-subtitle">{joined(subtitle, formatDateTime(tx.taken_at ?? tx.created_at))}</p>
         </div>
         <div className="txn-actions">
           {amounts.capturable > 0 && (
@@ -229,10 +293,14 @@ export function TransactionDetailScreen() {
           {stored && (
             <section className="card txn-box txn-stored" aria-labelledby="txn-stored-title">
               <h2 id="txn-stored-title">{t(stored.forwarded_at ? 'transactions.stored.titleForwarded' : 'transactions.status.stored')}</h2>
-              <p className="txn-stored-text">{t(stored.forwarded_at ? 'transactions.stored.textForwarded' : 'transactions.stored.text', { till: storedTill ?? '' })}</p>
+              <p className="txn-stored-text">
+                {t(stored.forwarded_at ? 'transactions.stored.textForwarded' : 'transactions.stored.text', { till: storedTill ?? '' })}
+              </p>
               <dl className="facts txn-facts">
                 <Fact label={t('transactions.stored.takenAt')}>{formatDateTimeSeconds(stored.stored_at)}</Fact>
-                <Fact label={t('transactions.stored.forwarded')}>{stored.forwarded_at ? formatDateTimeSeconds(stored.forwarded_at) : t('transactions.stored.notYet')}</Fact>
+                <Fact label={t('transactions.stored.forwarded')}>
+                  {stored.forwarded_at ? formatDateTimeSeconds(stored.forwarded_at) : t('transactions.stored.notYet')}
+                </Fact>
               </dl>
               {stored.cashier_refused && (
                 <p className="form-problem" role="note">
@@ -295,8 +363,16 @@ export function TransactionDetailScreen() {
                         <td>{formatDateTime(refund.created_at)}</td>
                         <td className="num">{money(refund.amount)}</td>
                         <td>
-                          <span className={`badge ${refund.status_code === RefundStatus.success ? 'badge-ok' : refund.status_code === RefundStatus.error ? 'badge-bad' : 'badge-wait'}`}>
-                            {t(refund.status_code === RefundStatus.success ? 'transactions.status.refunded' : refund.status_code === RefundStatus.error ? 'transactions.refunds.refused' : 'transactions.status.started')}
+                          <span
+                            className={`badge ${refund.status_code === RefundStatus.success ? 'badge-ok' : refund.status_code === RefundStatus.error ? 'badge-bad' : 'badge-wait'}`}
+                          >
+                            {t(
+                              refund.status_code === RefundStatus.success
+                                ? 'transactions.status.refunded'
+                                : refund.status_code === RefundStatus.error
+                                  ? 'transactions.refunds.refused'
+                                  : 'transactions.status.started',
+                            )}
                           </span>
                         </td>
                         <td className="txn-refund-reason">{refund.merchant_reference ?? NO_VALUE}</td>
@@ -362,14 +438,18 @@ export function TransactionDetailScreen() {
               <dl className="facts txn-facts">
                 <Fact label={t('transactions.till')}>
                   {tillText ?? NO_VALUE}
-                  {detail.till && detail.till.name !== detail.till.till_id && <span className="muted"> {bracketed(detail.till.till_id)}</span>}
+                  {detail.till && detail.till.name !== detail.till.till_id && (
+                    <span className="muted"> {bracketed(detail.till.till_id)}</span>
+                  )}
                 </Fact>
                 {tx.terminal_id && tx.terminal_id !== detail.till?.till_id && (
                   <Fact label={t('transactions.detail.terminalId')}>
                     <span className="txn-break">{tx.terminal_id}</span>
                   </Fact>
                 )}
-                <Fact label={t('transactions.cashier')}>{detail.cashier ? detail.cashier.name : <span className="muted">{t('transactions.detail.noCashier')}</span>}</Fact>
+                <Fact label={t('transactions.cashier')}>
+                  {detail.cashier ? detail.cashier.name : <span className="muted">{t('transactions.detail.noCashier')}</span>}
+                </Fact>
                 {tx.taken_at && <Fact label={t('transactions.detail.taken')}>{formatDateTimeSeconds(tx.taken_at)}</Fact>}
               </dl>
             </section>

@@ -48,11 +48,7 @@ const column = createColumnHelper<Transaction>();
 
 export function StatusTag({ code, message }: { code: number; message?: string | null }) {
   const declineCode = code === TransactionStatus.declined ? /^(\w{2})\s/.exec(message ?? '')?.[1] : undefined;
-  return (
-    <span className={`badge badge-${statusTone(code)}`}>
-      {joined(statusLabel(code), declineCode)}
-    </span>
-  );
+  return <span className={`badge badge-${statusTone(code)}`}>{joined(statusLabel(code), declineCode)}</span>;
 }
 
 /** Where a card-present sale was taken and by whom: its till (or Other terminals and the terminal id it sent), the cashier under it. */
@@ -80,7 +76,14 @@ function WhenCell({ tx }: { tx: Transaction }) {
   const at = tx.taken_at ?? tx.created_at;
   const forwarded = tx.forwarded_at;
   return (
-    <span className="txn-when" title={forwarded ? t('transactions.list.storedTitle', { taken: formatDateTimeSeconds(at), forwarded: formatDateTimeSeconds(forwarded) }) : undefined}>
+    <span
+      className="txn-when"
+      title={
+        forwarded
+          ? t('transactions.list.storedTitle', { taken: formatDateTimeSeconds(at), forwarded: formatDateTimeSeconds(forwarded) })
+          : undefined
+      }
+    >
       <time dateTime={at}>{formatDateTime(at)}</time>
       {forwarded && (
         <span className="cell-sub">
@@ -107,7 +110,11 @@ function useColumns(tills: readonly Till[], staff: Readonly<Record<string, Staff
         header: t('common.status'),
         cell: (info) => <StatusTag code={info.getValue()} message={info.row.original.message} />,
       }),
-      column.accessor('payment_method', { header: t('transactions.paymentType'), meta: { className: 'txn-type' }, cell: (info) => paymentTypeLabel(info.getValue()) }),
+      column.accessor('payment_method', {
+        header: t('transactions.paymentType'),
+        meta: { className: 'txn-type' },
+        cell: (info) => paymentTypeLabel(info.getValue()),
+      }),
       column.display({
         id: 'card',
         header: t('common.card'),
@@ -140,7 +147,11 @@ function useColumns(tills: readonly Till[], staff: Readonly<Record<string, Staff
         header: t('transactions.till'),
         cell: (info) => <TillCell tx={info.row.original} tills={tills} staff={staff} />,
       }),
-      column.accessor('created_at', { header: t('transactions.list.when'), meta: { className: 'nowrap' }, cell: (info) => <WhenCell tx={info.row.original} /> }),
+      column.accessor('created_at', {
+        header: t('transactions.list.when'),
+        meta: { className: 'nowrap' },
+        cell: (info) => <WhenCell tx={info.row.original} />,
+      }),
       column.accessor('transaction_id', {
         // The first eight characters; the search box finds a pasted whole id.
         header: t('transactions.list.id'),
@@ -158,7 +169,11 @@ function useColumns(tills: readonly Till[], staff: Readonly<Record<string, Staff
 
 /** The status filter's choices: each status by name and code (the button says the name only). */
 function statusChoicesOf(t: Translate) {
-  return Object.entries(STATUS_MESSAGES).map(([code, id]) => ({ value: code, label: t('transactions.filter.statusChoice', { status: t(id), code }), short: t(id) }));
+  return Object.entries(STATUS_MESSAGES).map(([code, id]) => ({
+    value: code,
+    label: t('transactions.filter.statusChoice', { status: t(id), code }),
+    short: t(id),
+  }));
 }
 
 function typeChoicesOf(t: Translate) {
@@ -170,15 +185,23 @@ function tillChoicesOf(tills: readonly Till[], chosen: string | undefined): Arra
   const choices = [...tills]
     .sort((a, b) => Number(a.retired_at !== null) - Number(b.retired_at !== null))
     .map((till) => ({ value: till.till_id, label: tillName(tills, till.till_id) }));
-  if (chosen && chosen !== OTHER_TERMINALS_BOOK && !choices.some((c) => c.value === chosen)) choices.push({ value: chosen, label: tillChoiceName(tills, chosen) });
+  if (chosen && chosen !== OTHER_TERMINALS_BOOK && !choices.some((c) => c.value === chosen))
+    choices.push({ value: chosen, label: tillChoiceName(tills, chosen) });
   choices.push({ value: OTHER_TERMINALS_BOOK, label: otherTerminalsName() });
   return choices;
 }
 
 /** The cashier filter: the staff whose names are known, by name; one in the URL not known yet as "Staff member". */
-function cashierChoicesOf(staff: Readonly<Record<string, StaffName>>, chosen: string | undefined, t: Translate): Array<{ value: string; label: string }> {
+function cashierChoicesOf(
+  staff: Readonly<Record<string, StaffName>>,
+  chosen: string | undefined,
+  t: Translate,
+): Array<{ value: string; label: string }> {
   const choices = Object.entries(staff)
-    .map(([value, member]) => ({ value, label: member.disabled ? t('transactions.filter.disabledStaff', { name: member.name }) : member.name }))
+    .map(([value, member]) => ({
+      value,
+      label: member.disabled ? t('transactions.filter.disabledStaff', { name: member.name }) : member.name,
+    }))
     .sort((a, b) => a.label.localeCompare(b.label));
   if (chosen && !staff[chosen]) choices.push({ value: chosen, label: staffName(staff, chosen) });
   return choices;
@@ -205,7 +228,15 @@ function amountModeOf(search: TransactionListSearch): AmountMode {
 const AMOUNT_TEXT = /^\d{1,9}([.,]\d{1,4})?$/;
 
 /** The filters that take typed text: applied with Enter or Apply, checked first. */
-function TextFilters({ search, apply, clear }: { search: TransactionListSearch; apply: (change: Partial<TransactionListSearch>) => void; clear: ReactNode }) {
+function TextFilters({
+  search,
+  apply,
+  clear,
+}: {
+  search: TransactionListSearch;
+  apply: (change: Partial<TransactionListSearch>) => void;
+  clear: ReactNode;
+}) {
   const t = useT();
   const ids = { currency: useId(), card: useId(), order: useId(), mode: useId(), a: useId(), b: useId(), problem: useId() };
   const [currency, setCurrency] = useState(search.currency ?? '');
@@ -236,9 +267,12 @@ function TextFilters({ search, apply, clear }: { search: TransactionListSearch; 
     if (card.trim() && !/^\d{4}$/.test(card.trim())) problems.push(t('transactions.filter.cardProblem'));
     const a = first.trim().replace(',', '.');
     const b = second.trim().replace(',', '.');
-    if (mode !== 'any' && !AMOUNT_TEXT.test(a)) problems.push(t('transactions.filter.amountProblem', { example: formatNumber(12.5, 'EUR') }));
-    if (mode === 'between' && !AMOUNT_TEXT.test(b)) problems.push(t('transactions.filter.secondAmountProblem', { example: formatNumber(20, 'EUR') }));
-    if (mode === 'between' && AMOUNT_TEXT.test(a) && AMOUNT_TEXT.test(b) && Number(a) > Number(b)) problems.push(t('transactions.filter.amountOrderProblem'));
+    if (mode !== 'any' && !AMOUNT_TEXT.test(a))
+      problems.push(t('transactions.filter.amountProblem', { example: formatNumber(12.5, 'EUR') }));
+    if (mode === 'between' && !AMOUNT_TEXT.test(b))
+      problems.push(t('transactions.filter.secondAmountProblem', { example: formatNumber(20, 'EUR') }));
+    if (mode === 'between' && AMOUNT_TEXT.test(a) && AMOUNT_TEXT.test(b) && Number(a) > Number(b))
+      problems.push(t('transactions.filter.amountOrderProblem'));
     if (problems.length) {
       setProblem(problems.join(' '));
       return;
@@ -280,7 +314,15 @@ function TextFilters({ search, apply, clear }: { search: TransactionListSearch; 
             />
           )}
           {mode === 'between' && (
-            <input id={ids.b} className="input txn-amount-input" inputMode="decimal" autoComplete="off" aria-label={t('transactions.filter.amountTo')} value={second} onChange={(event) => setSecond(event.target.value)} />
+            <input
+              id={ids.b}
+              className="input txn-amount-input"
+              inputMode="decimal"
+              autoComplete="off"
+              aria-label={t('transactions.filter.amountTo')}
+              value={second}
+              onChange={(event) => setSecond(event.target.value)}
+            />
           )}
         </div>
       </div>
@@ -288,19 +330,45 @@ function TextFilters({ search, apply, clear }: { search: TransactionListSearch; 
         <label className="field-label" htmlFor={ids.currency}>
           {t('common.currency')}
         </label>
-        <input id={ids.currency} className="input txn-currency-input" maxLength={3} autoComplete="off" spellCheck={false} placeholder={t('transactions.filter.anyPlaceholder')} value={currency} onChange={(event) => setCurrency(event.target.value)} />
+        <input
+          id={ids.currency}
+          className="input txn-currency-input"
+          maxLength={3}
+          autoComplete="off"
+          spellCheck={false}
+          placeholder={t('transactions.filter.anyPlaceholder')}
+          value={currency}
+          onChange={(event) => setCurrency(event.target.value)}
+        />
       </div>
       <div className="field">
         <label className="field-label" htmlFor={ids.card}>
           {t('transactions.filter.cardLastFour')}
         </label>
-        <input id={ids.card} className="input txn-card-input" inputMode="numeric" maxLength={4} autoComplete="off" placeholder={t('transactions.filter.anyPlaceholder')} value={card} onChange={(event) => setCard(event.target.value)} />
+        <input
+          id={ids.card}
+          className="input txn-card-input"
+          inputMode="numeric"
+          maxLength={4}
+          autoComplete="off"
+          placeholder={t('transactions.filter.anyPlaceholder')}
+          value={card}
+          onChange={(event) => setCard(event.target.value)}
+        />
       </div>
       <div className="field">
         <label className="field-label" htmlFor={ids.order}>
           {t('transactions.orderId')}
         </label>
-        <input id={ids.order} className="input txn-order-input" autoComplete="off" spellCheck={false} placeholder={t('transactions.filter.anyPlaceholder')} value={order} onChange={(event) => setOrder(event.target.value)} />
+        <input
+          id={ids.order}
+          className="input txn-order-input"
+          autoComplete="off"
+          spellCheck={false}
+          placeholder={t('transactions.filter.anyPlaceholder')}
+          value={order}
+          onChange={(event) => setOrder(event.target.value)}
+        />
       </div>
       <button type="submit" className="button txn-apply">
         {t('transactions.filter.apply')}
@@ -337,7 +405,8 @@ export function TransactionListScreen() {
   /** A filter changed: a new place in the history, so Back returns to the filters before. */
   const filter = (change: Partial<TransactionListSearch>) => {
     const next: TransactionListSearch = { ...search, ...change };
-    for (const key of Object.keys(next) as Array<keyof TransactionListSearch>) if (next[key] === undefined || next[key] === '') delete next[key];
+    for (const key of Object.keys(next) as Array<keyof TransactionListSearch>)
+      if (next[key] === undefined || next[key] === '') delete next[key];
     void navigate({ search: next });
   };
   const filtered = isFiltered(search);
@@ -363,7 +432,13 @@ export function TransactionListScreen() {
           <label className="visually-hidden" htmlFor={ids.search}>
             {t('transactions.search.field')}
           </label>
-          <SearchInput id={ids.search} className="input txn-search-input" placeholder={t('transactions.search.placeholder')} value={query} onChange={setQuery} />
+          <SearchInput
+            id={ids.search}
+            className="input txn-search-input"
+            placeholder={t('transactions.search.placeholder')}
+            value={query}
+            onChange={setQuery}
+          />
           <button type="submit" className="button button-primary">
             {t('transactions.search.find')}
           </button>
@@ -383,22 +458,50 @@ export function TransactionListScreen() {
             selected={listOf(search.status)}
             onChange={(codes) => filter({ status: codes.join(',') || undefined })}
           />
-          <FilterMenu label={t('transactions.paymentType')} anyText={t('transactions.filter.anyType')} clearText={t('transactions.filter.anyPaymentType')} choices={typeChoices} selected={listOf(search.type)} onChange={(types) => filter({ type: types.join(',') || undefined })} />
+          <FilterMenu
+            label={t('transactions.paymentType')}
+            anyText={t('transactions.filter.anyType')}
+            clearText={t('transactions.filter.anyPaymentType')}
+            choices={typeChoices}
+            selected={listOf(search.type)}
+            onChange={(types) => filter({ type: types.join(',') || undefined })}
+          />
           <div className="field">
             <label className="field-label" htmlFor={ids.from}>
               {t('transactions.filter.from')}
             </label>
-            <input id={ids.from} className="input" type="date" value={search.from ?? ''} max={search.to} onChange={(event) => filter({ from: event.target.value || undefined })} />
+            <input
+              id={ids.from}
+              className="input"
+              type="date"
+              value={search.from ?? ''}
+              max={search.to}
+              onChange={(event) => filter({ from: event.target.value || undefined })}
+            />
           </div>
           <div className="field">
             <label className="field-label" htmlFor={ids.to}>
               {t('transactions.filter.to')}
             </label>
-            <input id={ids.to} className="input" type="date" value={search.to ?? ''} min={search.from} onChange={(event) => filter({ to: event.target.value || undefined })} />
+            <input
+              id={ids.to}
+              className="input"
+              type="date"
+              value={search.to ?? ''}
+              min={search.from}
+              onChange={(event) => filter({ to: event.target.value || undefined })}
+            />
           </div>
           {/* Where and by whom: together, on a line of their own when the window is narrow. */}
           <div className="txn-filter-group">
-            <SelectFilter label={t('transactions.till')} anyLabel={t('transactions.filter.anyTill')} className="txn-till-select" value={search.till} options={tillChoices} onChange={(till) => filter({ till })} />
+            <SelectFilter
+              label={t('transactions.till')}
+              anyLabel={t('transactions.filter.anyTill')}
+              className="txn-till-select"
+              value={search.till}
+              options={tillChoices}
+              onChange={(till) => filter({ till })}
+            />
             <SelectFilter
               label={t('transactions.cashier')}
               anyLabel={t('transactions.filter.anyCashier')}
@@ -423,7 +526,8 @@ export function TransactionListScreen() {
       </div>
       {error && (
         <p className="form-problem" role="alert">
-          {error} <button
+          {error}{' '}
+          <button
             type="button"
             className="button button-small"
             onClick={() => {

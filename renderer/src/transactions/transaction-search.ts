@@ -92,7 +92,16 @@ export function localDayEnd(day: string): string {
 /** The offset of an IANA time zone at an instant, in minutes. */
 function offsetMinutes(ms: number, timeZone: string): number {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
+    new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    })
       .formatToParts(new Date(ms))
       .filter((p) => p.type !== 'literal')
       .map((p) => [p.type, Number(p.value)]),
@@ -132,7 +141,11 @@ export function apiQuery(search: TransactionListSearch, timeZone?: string): URLS
   if (search.from) query.set('from', timeZone ? zonedDayStart(search.from, timeZone) : localDayStart(search.from));
   if (search.till) query.set('till_id', search.till);
   if (search.cashier) query.set('staff_id', search.cashier);
-  if (search.to) query.set('to', timeZone ? new Date(Date.parse(zonedDayStart(nextDay(search.to), timeZone)) - 1).toISOString() : localDayEnd(search.to));
+  if (search.to)
+    query.set(
+      'to',
+      timeZone ? new Date(Date.parse(zonedDayStart(nextDay(search.to), timeZone)) - 1).toISOString() : localDayEnd(search.to),
+    );
   return query;
 }
 

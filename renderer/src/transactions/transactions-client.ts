@@ -46,10 +46,18 @@ function errorOf(response: TransportResponse): ApiError {
 }
 
 /** The export in a browser: one streamed answer, read as it arrives. */
-async function streamedExport(query: URLSearchParams, onProgress: (progress: ExportProgress) => void, signal: AbortSignal): Promise<ExportResult> {
+async function streamedExport(
+  query: URLSearchParams,
+  onProgress: (progress: ExportProgress) => void,
+  signal: AbortSignal,
+): Promise<ExportResult> {
   let response: Response;
   try {
-    response = await fetch(pathOf('transactions.export', { query: Object.fromEntries(query) }), { credentials: 'same-origin', cache: 'no-store', signal });
+    response = await fetch(pathOf('transactions.export', { query: Object.fromEntries(query) }), {
+      credentials: 'same-origin',
+      cache: 'no-store',
+      signal,
+    });
   } catch (error) {
     if (signal.aborted) throw error;
     throw new ApiError('network', translate('transactions.client.noAnswer'));
@@ -85,7 +93,12 @@ async function streamedExport(query: URLSearchParams, onProgress: (progress: Exp
     if (signal.aborted) throw error;
     throw new ApiError('network', translate('transactions.client.brokeOff'));
   }
-  return { blob: new Blob(chunks as BlobPart[], { type: 'text/csv;charset=utf-8' }), filename, rows: Math.max(0, counter.lines - 1), bytes };
+  return {
+    blob: new Blob(chunks as BlobPart[], { type: 'text/csv;charset=utf-8' }),
+    filename,
+    rows: Math.max(0, counter.lines - 1),
+    bytes,
+  };
 }
 
 export function createTransactionsClient(transport: Transport = defaultTransport()): TransactionsClient {
@@ -101,7 +114,8 @@ export function createTransactionsClient(transport: Transport = defaultTransport
     detail: (id) => call('transactions.detail', { params: { transaction_id: id } }),
     capture: (id, amount, key) => call('payments.capture', { body: { transaction_id: id, amount }, headers: headers(key) }),
     release: (id, amount, key) => call('payments.reverse', { body: { transaction_id: id, amount }, headers: headers(key) }),
-    refund: (id, amount, reason, key) => call('payments.refund', { body: { transaction_id: id, amount, merchant_reference: reason }, headers: headers(key) }),
+    refund: (id, amount, reason, key) =>
+      call('payments.refund', { body: { transaction_id: id, amount, merchant_reference: reason }, headers: headers(key) }),
     exportCsv(query, onProgress, signal) {
       const bridged = typeof window !== 'undefined' && window.tillgate !== undefined;
       if (!bridged) return streamedExport(query, onProgress, signal);

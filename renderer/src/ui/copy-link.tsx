@@ -36,7 +36,16 @@ export function CopyLink({ url, label, copied: copiedText, openLabel }: CopyLink
       <label className="field-label" htmlFor={id}>
         {label}
       </label>
-      <textarea ref={input} id={id} className="input paylink-url" readOnly rows={2} value={url} spellCheck={false} onFocus={(event) => event.target.select()} />
+      <textarea
+        ref={input}
+        id={id}
+        className="input paylink-url"
+        readOnly
+        rows={2}
+        value={url}
+        spellCheck={false}
+        onFocus={(event) => event.target.select()}
+      />
       <LocalLinkWarning url={url} />
       <div className="paylink-actions">
         <button type="button" className="button button-primary" onClick={() => void copy()}>

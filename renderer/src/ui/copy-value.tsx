@@ -28,7 +28,15 @@ export function CopyValue({ label, value }: { label: string; value: string }) {
         {label}
       </label>
       <div className="copy-value-row">
-        <input ref={input} id={id} className="input mono" readOnly value={value} spellCheck={false} onFocus={(event) => event.target.select()} />
+        <input
+          ref={input}
+          id={id}
+          className="input mono"
+          readOnly
+          value={value}
+          spellCheck={false}
+          onFocus={(event) => event.target.select()}
+        />
         <button type="button" className="button" onClick={() => void copy()} aria-label={t('ui.copy.copyNamed', { label: named })}>
           {t('ui.copy.copy')}
         </button>
@@ -39,4 +47,3 @@ export function CopyValue({ label, value }: { label: string; value: string }) {
     </div>
   );
 }
-

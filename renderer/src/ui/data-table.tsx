@@ -52,7 +52,20 @@ export interface DataTableProps<Row> {
 /** Rows before the end at which the next page is asked for. */
 const PREFETCH_ROWS = 30;
 
-export function DataTable<Row>({ caption, columns, rows, rowKey, total, hasMore, loading, loadMore, empty, rowHeight = 52, height = 'calc(100vh - 260px)', keyboardScroll = false }: DataTableProps<Row>) {
+export function DataTable<Row>({
+  caption,
+  columns,
+  rows,
+  rowKey,
+  total,
+  hasMore,
+  loading,
+  loadMore,
+  empty,
+  rowHeight = 52,
+  height = 'calc(100vh - 260px)',
+  keyboardScroll = false,
+}: DataTableProps<Row>) {
   const t = useT();
   const table = useReactTable({ data: rows as Row[], columns, getCoreRowModel: getCoreRowModel(), getRowId: (row) => rowKey(row) });
   const scrollRef = useRef<HTMLDivElement>(null);

@@ -9,7 +9,19 @@ import { useT } from './i18n.js';
 import { Modal } from './modal.js';
 
 /** A detail before its object is there: the way back, the title, and Loading… or why it failed. */
-export function DetailPending({ back, title, titleId, failed, error }: { back: ReactNode; title: string; titleId: string; failed: boolean; error: string | null }) {
+export function DetailPending({
+  back,
+  title,
+  titleId,
+  failed,
+  error,
+}: {
+  back: ReactNode;
+  title: string;
+  titleId: string;
+  failed: boolean;
+  error: string | null;
+}) {
   const t = useT();
   return (
     <section aria-labelledby={titleId}>
@@ -32,7 +44,19 @@ export function DetailPending({ back, title, titleId, failed, error }: { back: R
  * A list's filters (a search landmark named `label`), with Clear filters while any is set. Picked
  * filters apply at once; a typed one applies on Enter or a submit button (`onSubmit`).
  */
-export function FilterBar({ label, active, onClear, onSubmit, children }: { label: string; active: boolean; onClear: () => void; onSubmit?: () => void; children: ReactNode }) {
+export function FilterBar({
+  label,
+  active,
+  onClear,
+  onSubmit,
+  children,
+}: {
+  label: string;
+  active: boolean;
+  onClear: () => void;
+  onSubmit?: () => void;
+  children: ReactNode;
+}) {
   const t = useT();
   return (
     <form
@@ -70,7 +94,17 @@ interface ConfirmDialogProps<T> {
 }
 
 /** Asks before a change that cannot be undone; the gateway's refusal is shown in its words. */
-export function ConfirmDialog<T>({ title, children, keepLabel, confirmLabel, busyLabel, what, run, onClose, onDone }: ConfirmDialogProps<T>) {
+export function ConfirmDialog<T>({
+  title,
+  children,
+  keepLabel,
+  confirmLabel,
+  busyLabel,
+  what,
+  run,
+  onClose,
+  onDone,
+}: ConfirmDialogProps<T>) {
   const action = useAction();
   const confirm = async () => {
     const result = await action.run(what, run);

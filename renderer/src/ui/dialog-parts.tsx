@@ -40,7 +40,17 @@ export function Actions({ children }: { children: ReactNode }) {
 }
 
 /** A dialog form's Cancel and submit buttons; the submit reads `busyLabel` while its call runs. */
-export function FormActions({ submitLabel, busyLabel, busy, onCancel }: { submitLabel: string; busyLabel: string; busy: boolean; onCancel: () => void }) {
+export function FormActions({
+  submitLabel,
+  busyLabel,
+  busy,
+  onCancel,
+}: {
+  submitLabel: string;
+  busyLabel: string;
+  busy: boolean;
+  onCancel: () => void;
+}) {
   const t = useT();
   return (
     <Actions>

@@ -30,7 +30,8 @@ function Messages({ id, error, note }: { id: string; error?: string | undefined;
   );
 }
 
-const describedBy = (id: string, error?: string, note?: string) => [error ? `${id}-error` : '', note ? `${id}-note` : ''].filter(Boolean).join(' ');
+const describedBy = (id: string, error?: string, note?: string) =>
+  [error ? `${id}-error` : '', note ? `${id}-note` : ''].filter(Boolean).join(' ');
 
 /** A labelled field: its note and its error (the API's words) tied to the control. */
 export function Field({
@@ -51,7 +52,11 @@ export function Field({
   const id = useId();
   const t = useT();
   const described = describedBy(id, error, note);
-  const props: ControlProps = { id, ...(error ? { 'aria-invalid': true as const } : {}), ...(described ? { 'aria-describedby': described } : {}) };
+  const props: ControlProps = {
+    id,
+    ...(error ? { 'aria-invalid': true as const } : {}),
+    ...(described ? { 'aria-describedby': described } : {}),
+  };
   return (
     <div className={`field ${className ?? ''}`}>
       <label className="field-label" htmlFor={id}>
@@ -70,7 +75,19 @@ export function Field({
 }
 
 /** A checkbox with its own words, in a group named by the field's label; its error and note tied to it. */
-export function CheckField({ label, text, note, error, registered }: { label: string; text: string; note?: string | undefined; error?: string | undefined; registered: UseFormRegisterReturn }) {
+export function CheckField({
+  label,
+  text,
+  note,
+  error,
+  registered,
+}: {
+  label: string;
+  text: string;
+  note?: string | undefined;
+  error?: string | undefined;
+  registered: UseFormRegisterReturn;
+}) {
   const id = useId();
   const described = describedBy(id, error, note);
   return (
@@ -79,7 +96,8 @@ export function CheckField({ label, text, note, error, registered }: { label: st
         {label}
       </span>
       <label className="check">
-        <input type="checkbox" id={id} aria-invalid={error ? true : undefined} aria-describedby={described || undefined} {...registered} /> {text}
+        <input type="checkbox" id={id} aria-invalid={error ? true : undefined} aria-describedby={described || undefined} {...registered} />{' '}
+        {text}
       </label>
       <Messages id={id} error={error} note={note} />
     </div>
@@ -90,7 +108,15 @@ export function CheckField({ label, text, note, error, registered }: { label: st
  * What to fix before the form can be sent: each field's problem and those that name no field,
  * announced when it appears (role alert). The form points at it with aria-describedby `id`.
  */
-export function FormSummary({ id, errors, other }: { id: string; errors: Record<string, { message?: string } | undefined>; other: readonly string[] }) {
+export function FormSummary({
+  id,
+  errors,
+  other,
+}: {
+  id: string;
+  errors: Record<string, { message?: string } | undefined>;
+  other: readonly string[];
+}) {
   const t = useT();
   const lines = [
     ...Object.entries(errors)
@@ -149,10 +175,29 @@ export function placeApiErrors<K extends string>(
 const CURRENCIES = currencyList();
 
 /** A currency code, typed or picked from the gateway's currencies (ISO 4217, contract/money.ts). */
-export function CurrencyInput({ listId, props, registered, placeholder }: { listId: string; props: ControlProps; registered: UseFormRegisterReturn; placeholder?: string | undefined }) {
+export function CurrencyInput({
+  listId,
+  props,
+  registered,
+  placeholder,
+}: {
+  listId: string;
+  props: ControlProps;
+  registered: UseFormRegisterReturn;
+  placeholder?: string | undefined;
+}) {
   return (
     <>
-      <input className="input" list={listId} autoComplete="off" spellCheck={false} maxLength={8} placeholder={placeholder} {...props} {...registered} />
+      <input
+        className="input"
+        list={listId}
+        autoComplete="off"
+        spellCheck={false}
+        maxLength={8}
+        placeholder={placeholder}
+        {...props}
+        {...registered}
+      />
       <CurrencyOptions id={listId} />
     </>
   );

@@ -44,7 +44,11 @@ export function LanguageProvider({ children }: { children: ReactNode }) {
     document.documentElement.lang = pseudo ? PSEUDO_LOCALE : language;
   }, [language, pseudo]);
   return (
-    <IntlProvider locale={pseudo ? INTL_LOCALES.en : INTL_LOCALES[language]} messages={pseudo ? pseudoMessages() : CATALOGUES[language]} defaultLocale="en-GB">
+    <IntlProvider
+      locale={pseudo ? INTL_LOCALES.en : INTL_LOCALES[language]}
+      messages={pseudo ? pseudoMessages() : CATALOGUES[language]}
+      defaultLocale="en-GB"
+    >
       {children}
     </IntlProvider>
   );

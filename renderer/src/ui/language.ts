@@ -35,12 +35,17 @@ export function currentLocale(): string {
 let pseudoCatalogue: Record<MessageId, MessageFormatElement[]> | undefined;
 /** The pseudo-locale's messages, parsed (react-intl and @formatjs/intl take them as they are). */
 export function pseudoMessages(): Record<MessageId, MessageFormatElement[]> {
-  pseudoCatalogue ??= Object.fromEntries(Object.entries(CATALOGUES.en).map(([id, message]) => [id, pseudoMessage(message)])) as Record<MessageId, MessageFormatElement[]>;
+  pseudoCatalogue ??= Object.fromEntries(Object.entries(CATALOGUES.en).map(([id, message]) => [id, pseudoMessage(message)])) as Record<
+    MessageId,
+    MessageFormatElement[]
+  >;
   return pseudoCatalogue;
 }
 
 /** A message in the language the screens speak now (stores, effects, the transport). */
 export const translate: Translate = (id, values) => {
-  const intl = current.pseudo ? intlFor('en', pseudoMessages() as unknown as Record<MessageId, string>, PSEUDO_LOCALE) : intlFor(current.language);
+  const intl = current.pseudo
+    ? intlFor('en', pseudoMessages() as unknown as Record<MessageId, string>, PSEUDO_LOCALE)
+    : intlFor(current.language);
   return intl.formatMessage({ id }, values);
 };

@@ -28,7 +28,12 @@ export function SelectFilter<T extends string>({
       <label className="field-label" htmlFor={id}>
         {label}
       </label>
-      <select id={id} className={className ? `input ${className}` : 'input'} value={value ?? ''} onChange={(event) => onChange((event.target.value || undefined) as T | undefined)}>
+      <select
+        id={id}
+        className={className ? `input ${className}` : 'input'}
+        value={value ?? ''}
+        onChange={(event) => onChange((event.target.value || undefined) as T | undefined)}
+      >
         <option value="">{anyLabel}</option>
         {options.map((option) => (
           <option key={option.value} value={option.value}>
@@ -41,7 +46,15 @@ export function SelectFilter<T extends string>({
 }
 
 /** "Created from" and "Created to": two days (YYYY-MM-DD), each bounding the other. */
-export function DayRangeFilter({ from, to, onChange }: { from: string | undefined; to: string | undefined; onChange: (range: { from?: string | undefined; to?: string | undefined }) => void }) {
+export function DayRangeFilter({
+  from,
+  to,
+  onChange,
+}: {
+  from: string | undefined;
+  to: string | undefined;
+  onChange: (range: { from?: string | undefined; to?: string | undefined }) => void;
+}) {
   const ids = { from: useId(), to: useId() };
   const t = useT();
   return (
@@ -50,19 +63,56 @@ export function DayRangeFilter({ from, to, onChange }: { from: string | undefine
         <label className="field-label" htmlFor={ids.from}>
           {t('ui.filters.createdFrom')}
         </label>
-        <input id={ids.from} className="input" type="date" value={from ?? ''} max={to} onChange={(event) => onChange({ from: event.target.value || undefined })} />
+        <input
+          id={ids.from}
+          className="input"
+          type="date"
+          value={from ?? ''}
+          max={to}
+          onChange={(event) => onChange({ from: event.target.value || undefined })}
+        />
       </div>
       <div className="field">
         <label className="field-label" htmlFor={ids.to}>
           {t('ui.filters.createdTo')}
         </label>
-        <input id={ids.to} className="input" type="date" value={to ?? ''} min={from} onChange={(event) => onChange({ to: event.target.value || undefined })} />
+        <input
+          id={ids.to}
+          className="input"
+          type="date"
+          value={to ?? ''}
+          min={from}
+          onChange={(event) => onChange({ to: event.target.value || undefined })}
+        />
       </div>
     </>
   );
 }
 
 /** A list's search box (labelled by the screen): pasted ids and order ids, so no autocomplete or spell check. */
-export function SearchInput({ id, className, placeholder, value, onChange }: { id: string; className: string; placeholder: string; value: string; onChange: (value: string) => void }) {
-  return <input id={id} className={className} type="search" autoComplete="off" spellCheck={false} placeholder={placeholder} value={value} onChange={(event) => onChange(event.target.value)} />;
+export function SearchInput({
+  id,
+  className,
+  placeholder,
+  value,
+  onChange,
+}: {
+  id: string;
+  className: string;
+  placeholder: string;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <input
+      id={id}
+      className={className}
+      type="search"
+      autoComplete="off"
+      spellCheck={false}
+      placeholder={placeholder}
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+    />
+  );
 }

@@ -77,7 +77,10 @@ export function createDetailStore<D>(read: (id: string) => Promise<D>, missing: 
       } catch (error) {
         if (sessionEnded(error) || get().id !== id) return;
         const unknown = error instanceof ApiError && error.kind === 'api' && (error.status === 404 || error.status === 400);
-        set({ status: 'failed', error: unknown ? (typeof missing === 'function' ? missing() : missing) : problemText(error, loadFailed(what)) });
+        set({
+          status: 'failed',
+          error: unknown ? (typeof missing === 'function' ? missing() : missing) : problemText(error, loadFailed(what)),
+        });
       }
     },
     show: (id, detail) => set({ id, status: 'ready', detail, error: null }),

@@ -26,7 +26,20 @@ interface PagedTableProps<Row> {
   keyboardScroll?: boolean;
 }
 
-export function PagedTable<Row>({ caption, columns, rows, rowKey, loading, error, retry, empty, metadata, pagerLabel, link, keyboardScroll = false }: PagedTableProps<Row>) {
+export function PagedTable<Row>({
+  caption,
+  columns,
+  rows,
+  rowKey,
+  loading,
+  error,
+  retry,
+  empty,
+  metadata,
+  pagerLabel,
+  link,
+  keyboardScroll = false,
+}: PagedTableProps<Row>) {
   const t = useT();
   const first = metadata ? (metadata.current_page - 1) * metadata.per_page : 0;
   return (
@@ -34,14 +47,35 @@ export function PagedTable<Row>({ caption, columns, rows, rowKey, loading, error
       {error && (
         <p className="form-problem" role="alert">
           {/* The space between the problem and its button is JSX text on one line. */}
-          {error} <button type="button" className="button button-small" onClick={retry}>
+          {error}{' '}
+          <button type="button" className="button button-small" onClick={retry}>
             {t('common.retry')}
           </button>
         </p>
       )}
-      <DataTable caption={caption} columns={columns} rows={rows} rowKey={rowKey} total={rows.length} hasMore={false} loading={loading} loadMore={() => undefined} empty={empty} height="calc(100vh - 330px)" keyboardScroll={keyboardScroll} />
+      <DataTable
+        caption={caption}
+        columns={columns}
+        rows={rows}
+        rowKey={rowKey}
+        total={rows.length}
+        hasMore={false}
+        loading={loading}
+        loadMore={() => undefined}
+        empty={empty}
+        height="calc(100vh - 330px)"
+        keyboardScroll={keyboardScroll}
+      />
       {metadata && (
-        <Pager label={pagerLabel} page={metadata.current_page} pages={metadata.total_pages} from={rows.length ? first + 1 : 0} to={first + rows.length} count={metadata.total_items} link={link} />
+        <Pager
+          label={pagerLabel}
+          page={metadata.current_page}
+          pages={metadata.total_pages}
+          from={rows.length ? first + 1 : 0}
+          to={first + rows.length}
+          count={metadata.total_items}
+          link={link}
+        />
       )}
     </>
   );

@@ -31,9 +31,7 @@ export function Pager({ label, page, pages, from, to, count, link }: PagerProps)
         {from > 0 ? t('ui.pager.range', { from, to, count }) : t('ui.pager.nothing', { page, pages })}
       </p>
       {page > 1 ? link(Math.min(page - 1, pages), t('ui.pager.previous'), 'prev') : off(t('ui.pager.previous'))}
-      <span className="pager-page">
-        {t('ui.pager.page', { page, pages })}
-      </span>
+      <span className="pager-page">{t('ui.pager.page', { page, pages })}</span>
       {page < pages ? link(page + 1, t('ui.pager.next'), 'next') : off(t('ui.pager.next'))}
     </nav>
   );

@@ -20,7 +20,15 @@ interface SecretFieldProps {
   passwordAutoComplete?: 'current-password' | 'off';
 }
 
-export function SecretField({ method, secret, onMethod, onSecret, legend, manager = false, passwordAutoComplete = 'current-password' }: SecretFieldProps) {
+export function SecretField({
+  method,
+  secret,
+  onMethod,
+  onSecret,
+  legend,
+  manager = false,
+  passwordAutoComplete = 'current-password',
+}: SecretFieldProps) {
   const group = useId();
   const t = useT();
   const label = t(manager ? 'login.secret.managerLabel' : 'login.secret.label', { method });

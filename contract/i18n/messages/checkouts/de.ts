@@ -36,7 +36,8 @@ export const de = {
   'checkouts.list.filter': 'Checkouts filtern',
   'checkouts.list.anyStatus': 'Alle Status',
   'checkouts.list.caption': 'Checkouts, neueste zuerst',
-  'checkouts.list.empty': 'Noch keine Checkouts. Legen Sie mit „Neuer Checkout“ einen für eine telefonische oder per E-Mail eingegangene Bestellung an.',
+  'checkouts.list.empty':
+    'Noch keine Checkouts. Legen Sie mit „Neuer Checkout“ einen für eine telefonische oder per E-Mail eingegangene Bestellung an.',
   'checkouts.list.emptyFiltered': 'Kein Checkout passt zu diesen Filtern.',
   'checkouts.list.pages': 'Seiten der Checkouts',
   'checkouts.list.transactionOf': '(Transaktion der Bestellung {order})',
@@ -75,9 +76,11 @@ export const de = {
   'checkouts.cancel.confirm': 'Checkout abbrechen',
   'checkouts.cancel.busy': 'Wird abgebrochen…',
   'checkouts.cancel.what': 'Abbruch des Checkouts',
-  'checkouts.cancel.text': 'Der Link nimmt keine Zahlungen mehr an: Der Kunde sieht, dass der Checkout abgebrochen wurde. Die Bestellung ({amount}) bleibt unbezahlt.',
+  'checkouts.cancel.text':
+    'Der Link nimmt keine Zahlungen mehr an: Der Kunde sieht, dass der Checkout abgebrochen wurde. Die Bestellung ({amount}) bleibt unbezahlt.',
   'checkouts.cancel.done': 'Checkout abgebrochen: Über seinen Link kann nicht mehr bezahlt werden.',
-  'checkouts.form.lead': 'Für eine telefonisch oder per E-Mail eingegangene Bestellung: Der Kunde erhält einen Link (oder dessen QR-Code) und bezahlt auf der Seite des Gateways.',
+  'checkouts.form.lead':
+    'Für eine telefonisch oder per E-Mail eingegangene Bestellung: Der Kunde erhält einen Link (oder dessen QR-Code) und bezahlt auf der Seite des Gateways.',
   'checkouts.form.orderId': 'Bestellnummer',
   'checkouts.form.orderNote': 'Ihre Bestellnummer; die Zahlung wird damit gekennzeichnet.',
   'checkouts.form.currencyNote': 'Die Währung Ihres Geschäfts ist {currency}.',

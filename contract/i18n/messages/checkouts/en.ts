@@ -85,7 +85,8 @@ export const en = {
   'checkouts.cancel.confirm': 'Cancel checkout',
   'checkouts.cancel.busy': 'Cancelling…',
   'checkouts.cancel.what': 'Cancelling the checkout',
-  'checkouts.cancel.text': 'The link stops taking payments: the customer sees that the checkout was cancelled. The order ({amount}) stays unpaid.',
+  'checkouts.cancel.text':
+    'The link stops taking payments: the customer sees that the checkout was cancelled. The order ({amount}) stays unpaid.',
   'checkouts.cancel.done': 'Checkout cancelled: its link takes no payment.',
 
   // A new checkout

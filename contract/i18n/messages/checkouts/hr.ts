@@ -36,7 +36,8 @@ export const hr = {
   'checkouts.list.filter': 'Filtriraj naplatne stranice',
   'checkouts.list.anyStatus': 'Svi statusi',
   'checkouts.list.caption': 'Naplatne stranice, najnovije prve',
-  'checkouts.list.empty': 'Još nema naplatnih stranica. Za narudžbu primljenu telefonom ili e-poštom otvorite je pomoću gumba Nova naplatna stranica.',
+  'checkouts.list.empty':
+    'Još nema naplatnih stranica. Za narudžbu primljenu telefonom ili e-poštom otvorite je pomoću gumba Nova naplatna stranica.',
   'checkouts.list.emptyFiltered': 'Nijedna naplatna stranica ne odgovara ovim filtrima.',
   'checkouts.list.pages': 'Stranice popisa naplatnih stranica',
   'checkouts.list.transactionOf': '(transakcija narudžbe {order})',
@@ -75,9 +76,11 @@ export const hr = {
   'checkouts.cancel.confirm': 'Otkaži naplatnu stranicu',
   'checkouts.cancel.busy': 'Otkazivanje…',
   'checkouts.cancel.what': 'Otkazivanje naplatne stranice',
-  'checkouts.cancel.text': 'Poveznica više ne prima plaćanja: kupac vidi da je naplatna stranica otkazana. Narudžba ({amount}) ostaje neplaćena.',
+  'checkouts.cancel.text':
+    'Poveznica više ne prima plaćanja: kupac vidi da je naplatna stranica otkazana. Narudžba ({amount}) ostaje neplaćena.',
   'checkouts.cancel.done': 'Naplatna stranica otkazana: njezina poveznica ne prima plaćanja.',
-  'checkouts.form.lead': 'Za narudžbu primljenu telefonom ili e-poštom: kupac dobiva poveznicu (ili njezin QR kôd) i plaća na stranici pristupnika.',
+  'checkouts.form.lead':
+    'Za narudžbu primljenu telefonom ili e-poštom: kupac dobiva poveznicu (ili njezin QR kôd) i plaća na stranici pristupnika.',
   'checkouts.form.orderId': 'ID narudžbe',
   'checkouts.form.orderNote': 'Vaš broj narudžbe; bit će zapisan uz plaćanje.',
   'checkouts.form.currencyNote': 'Valuta vaše trgovine je {currency}.',

@@ -75,9 +75,11 @@ export const pt = {
   'checkouts.cancel.confirm': 'Cancelar checkout',
   'checkouts.cancel.busy': 'A cancelar…',
   'checkouts.cancel.what': 'O cancelamento do checkout',
-  'checkouts.cancel.text': 'O link deixa de aceitar pagamentos: o cliente vê que o checkout foi cancelado. A encomenda ({amount}) fica por pagar.',
+  'checkouts.cancel.text':
+    'O link deixa de aceitar pagamentos: o cliente vê que o checkout foi cancelado. A encomenda ({amount}) fica por pagar.',
   'checkouts.cancel.done': 'Checkout cancelado: o link já não aceita pagamentos.',
-  'checkouts.form.lead': 'Para uma encomenda feita por telefone ou e-mail: o cliente recebe um link (ou o respetivo código QR) e paga na página do gateway.',
+  'checkouts.form.lead':
+    'Para uma encomenda feita por telefone ou e-mail: o cliente recebe um link (ou o respetivo código QR) e paga na página do gateway.',
   'checkouts.form.orderId': 'ID da encomenda',
   'checkouts.form.orderNote': 'O seu número de encomenda; o pagamento fica associado a ele.',
   'checkouts.form.currencyNote': 'A moeda da sua loja é {currency}.',

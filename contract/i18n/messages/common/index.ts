@@ -5,4 +5,10 @@ import { en } from './en.js';
 import { hr } from './hr.js';
 import { pt } from './pt.js';
 
-export const common = { en, de, pt, hr, sameAsEnglish: { de: ['common.status'], pt: ['common.total'], hr: ['common.status'] } } as const satisfies Area<keyof typeof en>;
+export const common = {
+  en,
+  de,
+  pt,
+  hr,
+  sameAsEnglish: { de: ['common.status'], pt: ['common.total'], hr: ['common.status'] },
+} as const satisfies Area<keyof typeof en>;

@@ -28,21 +28,27 @@ export const de = {
   'dashboard.chart.table': 'Tabelle',
   'dashboard.volume.title': '{unit, select, hour {Umsatz pro Stunde} other {Umsatz pro Tag}}',
   'dashboard.volume.in': 'Umsatz in {currency}',
-  'dashboard.volume.empty': '{period, select, today {Heute noch keine Einnahmen.} 7d {In den letzten 7 Tagen noch keine Einnahmen.} other {Diesen Monat noch keine Einnahmen.}}',
+  'dashboard.volume.empty':
+    '{period, select, today {Heute noch keine Einnahmen.} 7d {In den letzten 7 Tagen noch keine Einnahmen.} other {Diesen Monat noch keine Einnahmen.}}',
   'dashboard.volume.describe': '{bucket}: {amount} aus {count, plural, one {# Zahlung} other {# Zahlungen}}',
-  'dashboard.volume.caption': '{unit, select, hour {Umsatz pro Stunde} other {Umsatz pro Tag}}, {period, select, today {heute} 7d {letzte 7 Tage} other {dieser Monat}}: gebuchte Beträge und Erstattungen je Währung',
+  'dashboard.volume.caption':
+    '{unit, select, hour {Umsatz pro Stunde} other {Umsatz pro Tag}}, {period, select, today {heute} 7d {letzte 7 Tage} other {dieser Monat}}: gebuchte Beträge und Erstattungen je Währung',
   'dashboard.volume.column': 'Umsatz {currency}',
   'dashboard.refunds.column': 'Erstattungen {currency}',
   'dashboard.unit': '{unit, select, hour {Stunde} other {Tag}}',
   'dashboard.payments.title': '{unit, select, hour {Zahlungen pro Stunde} other {Zahlungen pro Tag}}',
-  'dashboard.payments.caption': '{unit, select, hour {Zahlungen pro Stunde} other {Zahlungen pro Tag}}, {period, select, today {heute} 7d {letzte 7 Tage} other {dieser Monat}}',
+  'dashboard.payments.caption':
+    '{unit, select, hour {Zahlungen pro Stunde} other {Zahlungen pro Tag}}, {period, select, today {heute} 7d {letzte 7 Tage} other {dieser Monat}}',
   'dashboard.payments': 'Zahlungen',
   'dashboard.other': 'Sonstige',
   'dashboard.approvalRate': 'Genehmigungsquote',
-  'dashboard.counts': '{payments, plural, one {# Zahlung} other {# Zahlungen}} ({approved, number} genehmigt, {declined, number} abgelehnt{other, plural, =0 {} other {, # sonstige}}){rate, select, none {} other {, {rate} genehmigt}}',
+  'dashboard.counts':
+    '{payments, plural, one {# Zahlung} other {# Zahlungen}} ({approved, number} genehmigt, {declined, number} abgelehnt{other, plural, =0 {} other {, # sonstige}}){rate, select, none {} other {, {rate} genehmigt}}',
   'dashboard.types.title': 'Zahlungsarten',
-  'dashboard.types.empty': '{period, select, today {Heute noch keine Zahlungen.} 7d {In den letzten 7 Tagen noch keine Zahlungen.} other {Diesen Monat noch keine Zahlungen.}}',
-  'dashboard.types.caption': 'Zahlungsarten, {period, select, today {heute} 7d {letzte 7 Tage} other {dieser Monat}}: Zahlungen und gebuchte Beträge',
+  'dashboard.types.empty':
+    '{period, select, today {Heute noch keine Zahlungen.} 7d {In den letzten 7 Tagen noch keine Zahlungen.} other {Diesen Monat noch keine Zahlungen.}}',
+  'dashboard.types.caption':
+    'Zahlungsarten, {period, select, today {heute} 7d {letzte 7 Tage} other {dieser Monat}}: Zahlungen und gebuchte Beträge',
   'dashboard.types.type': 'Zahlungsart',
   'dashboard.volume': 'Umsatz',
   'dashboard.attention.title': 'Handlungsbedarf',
@@ -52,33 +58,41 @@ export const de = {
   'dashboard.attention.allClear': '{count, plural, one {# Prüfung: alles in Ordnung} other {Alle # Prüfungen: alles in Ordnung}}',
   'dashboard.attention.notHandled': 'Das konnte nicht als erledigt markiert werden',
   'dashboard.attention.expires': '{what} · {amount} · läuft ab {when}',
-  'dashboard.declines.title': '{count, plural, one {# gespeicherte Zahlung beim Weiterleiten abgelehnt} other {# gespeicherte Zahlungen beim Weiterleiten abgelehnt}}',
+  'dashboard.declines.title':
+    '{count, plural, one {# gespeicherte Zahlung beim Weiterleiten abgelehnt} other {# gespeicherte Zahlungen beim Weiterleiten abgelehnt}}',
   'dashboard.declines.none': 'Keine gespeicherte Zahlung abgelehnt',
-  'dashboard.declines.help': 'Eine Kasse hat diese angenommen, während dieses Gateway nicht erreichbar war; der Kunde ist mit der Ware gegangen, und die Bank hat die Karte danach abgelehnt. Kontaktieren Sie den Kunden (die Bestellung zeigt, wer es war) und markieren Sie den Fall dann als erledigt.',
-  'dashboard.declines.example': '{staff, select, none {{till}} other {{till} ({name})}} · {amount} · {card} · Bestellung {order} · {message} · angenommen {when}',
+  'dashboard.declines.help':
+    'Eine Kasse hat diese angenommen, während dieses Gateway nicht erreichbar war; der Kunde ist mit der Ware gegangen, und die Bank hat die Karte danach abgelehnt. Kontaktieren Sie den Kunden (die Bestellung zeigt, wer es war) und markieren Sie den Fall dann als erledigt.',
+  'dashboard.declines.example':
+    '{staff, select, none {{till}} other {{till} ({name})}} · {amount} · {card} · Bestellung {order} · {message} · angenommen {when}',
   'dashboard.declines.card': 'Karte',
   'dashboard.declines.declined': 'abgelehnt',
   'dashboard.declines.handled': 'Erledigt',
   'dashboard.declines.handledLabel': 'Als erledigt markieren: {amount}, Bestellung {order}',
-  'dashboard.authorizations.title': '{count, plural, one {# Autorisierung nicht gebucht, läuft innerhalb von 24 Stunden ab} other {# Autorisierungen nicht gebucht, laufen innerhalb von 24 Stunden ab}}',
+  'dashboard.authorizations.title':
+    '{count, plural, one {# Autorisierung nicht gebucht, läuft innerhalb von 24 Stunden ab} other {# Autorisierungen nicht gebucht, laufen innerhalb von 24 Stunden ab}}',
   'dashboard.authorizations.none': 'Keine Autorisierung läuft bald ab',
   'dashboard.authorizations.help': 'Buchen Sie das Geld oder geben Sie es frei, bevor die 7 Tage ablaufen.',
   'dashboard.authorizations.link': 'Autorisierte Transaktionen',
-  'dashboard.invoices.title': '{count, plural, one {# Rechnung läuft innerhalb von 24 Stunden ab} other {# Rechnungen laufen innerhalb von 24 Stunden ab}}',
+  'dashboard.invoices.title':
+    '{count, plural, one {# Rechnung läuft innerhalb von 24 Stunden ab} other {# Rechnungen laufen innerhalb von 24 Stunden ab}}',
   'dashboard.invoices.none': 'Keine Rechnung läuft bald ab',
   'dashboard.invoices.help': 'Ihre Zahlungslinks funktionieren dann nicht mehr.',
   'dashboard.invoices.link': 'Offene Rechnungen',
   'dashboard.invoiceEmails.title': '{count, plural, one {# Rechnungs-E-Mail fehlgeschlagen} other {# Rechnungs-E-Mails fehlgeschlagen}}',
   'dashboard.invoiceEmails.none': 'Keine fehlgeschlagene Rechnungs-E-Mail',
   'dashboard.invoiceEmails.help': 'Prüfen Sie die Adresse und senden Sie dann aus der Rechnung eine Erinnerung.',
-  'dashboard.invoiceEmails.example': '{invoice} · {type, select, initial {erste E-Mail} reminder {Erinnerungs-E-Mail} other {E-Mail {type}}} · {when}',
+  'dashboard.invoiceEmails.example':
+    '{invoice} · {type, select, initial {erste E-Mail} reminder {Erinnerungs-E-Mail} other {E-Mail {type}}} · {when}',
   'dashboard.postbacksFailed.title': '{count, plural, one {# Postback fehlgeschlagen} other {# Postbacks fehlgeschlagen}}',
   'dashboard.postbacksFailed.none': 'Kein fehlgeschlagenes Postback',
-  'dashboard.postbacksFailed.help': 'Ihr Shopsystem hat sie in 3 Tagen nicht angenommen. Bis es die Postback-Ansicht gibt, sendet <code>{call}</code> sie erneut.',
+  'dashboard.postbacksFailed.help':
+    'Ihr Shopsystem hat sie in 3 Tagen nicht angenommen. Bis es die Postback-Ansicht gibt, sendet <code>{call}</code> sie erneut.',
   'dashboard.postbacksFailed.link': 'Postbacks in der API-Dokumentation',
   'dashboard.postbacksRetrying.title': '{count, plural, one {# Postback wird erneut versucht} other {# Postbacks werden erneut versucht}}',
   'dashboard.postbacksRetrying.none': 'Kein Postback wird erneut versucht',
-  'dashboard.postbacksRetrying.help': 'Noch nicht angenommen; wird 3 Tage lang erneut versucht. Bis es die Postback-Ansicht gibt: <code>{call}</code>.',
+  'dashboard.postbacksRetrying.help':
+    'Noch nicht angenommen; wird 3 Tage lang erneut versucht. Bis es die Postback-Ansicht gibt: <code>{call}</code>.',
   'dashboard.tokens.title': '{count, plural, one {# Netzwerk-Token ausgesetzt} other {# Netzwerk-Tokens ausgesetzt}}',
   'dashboard.tokens.none': 'Kein ausgesetztes Netzwerk-Token',
   'dashboard.tokens.help': 'Zahlungen damit werden abgelehnt, bis das Kartennetzwerk sie wieder freigibt.',

@@ -28,21 +28,27 @@ export const en = {
   'dashboard.chart.table': 'Table',
   'dashboard.volume.title': '{unit, select, hour {Volume per hour} other {Volume per day}}',
   'dashboard.volume.in': 'Volume in {currency}',
-  'dashboard.volume.empty': '{period, select, today {No money taken today yet.} 7d {No money taken in the last 7 days yet.} other {No money taken this month yet.}}',
+  'dashboard.volume.empty':
+    '{period, select, today {No money taken today yet.} 7d {No money taken in the last 7 days yet.} other {No money taken this month yet.}}',
   'dashboard.volume.describe': '{bucket}: {amount} from {count, plural, one {# payment} other {# payments}}',
-  'dashboard.volume.caption': '{unit, select, hour {Volume per hour} other {Volume per day}}, {period, select, today {today} 7d {in the last 7 days} other {this month}}: captured money and refunds per currency',
+  'dashboard.volume.caption':
+    '{unit, select, hour {Volume per hour} other {Volume per day}}, {period, select, today {today} 7d {in the last 7 days} other {this month}}: captured money and refunds per currency',
   'dashboard.volume.column': 'Volume {currency}',
   'dashboard.refunds.column': 'Refunds {currency}',
   'dashboard.unit': '{unit, select, hour {Hour} other {Day}}',
   'dashboard.payments.title': '{unit, select, hour {Payments per hour} other {Payments per day}}',
-  'dashboard.payments.caption': '{unit, select, hour {Payments per hour} other {Payments per day}}, {period, select, today {today} 7d {in the last 7 days} other {this month}}',
+  'dashboard.payments.caption':
+    '{unit, select, hour {Payments per hour} other {Payments per day}}, {period, select, today {today} 7d {in the last 7 days} other {this month}}',
   'dashboard.payments': 'Payments',
   'dashboard.other': 'Other',
   'dashboard.approvalRate': 'Approval rate',
-  'dashboard.counts': '{payments, plural, one {# payment} other {# payments}} ({approved, number} approved, {declined, number} declined{other, plural, =0 {} other {, # other}}){rate, select, none {} other {, {rate} approved}}',
+  'dashboard.counts':
+    '{payments, plural, one {# payment} other {# payments}} ({approved, number} approved, {declined, number} declined{other, plural, =0 {} other {, # other}}){rate, select, none {} other {, {rate} approved}}',
   'dashboard.types.title': 'Payment types',
-  'dashboard.types.empty': '{period, select, today {No payments today yet.} 7d {No payments in the last 7 days yet.} other {No payments this month yet.}}',
-  'dashboard.types.caption': 'Payment types, {period, select, today {today} 7d {in the last 7 days} other {this month}}: payments and captured money',
+  'dashboard.types.empty':
+    '{period, select, today {No payments today yet.} 7d {No payments in the last 7 days yet.} other {No payments this month yet.}}',
+  'dashboard.types.caption':
+    'Payment types, {period, select, today {today} 7d {in the last 7 days} other {this month}}: payments and captured money',
   'dashboard.types.type': 'Payment type',
   'dashboard.volume': 'Volume',
   // Needs attention
@@ -55,13 +61,16 @@ export const en = {
   'dashboard.attention.expires': '{what} · {amount} · expires {when}',
   'dashboard.declines.title': '{count, plural, one {# stored sale declined when forwarded} other {# stored sales declined when forwarded}}',
   'dashboard.declines.none': 'No stored sale declined',
-  'dashboard.declines.help': 'A till took these while this gateway could not be reached; the customer left with the goods, and the bank declined the card afterwards. Contact the customer (the order tells who), then mark it handled.',
-  'dashboard.declines.example': '{staff, select, none {{till}} other {{till} ({name})}} · {amount} · {card} · order {order} · {message} · taken {when}',
+  'dashboard.declines.help':
+    'A till took these while this gateway could not be reached; the customer left with the goods, and the bank declined the card afterwards. Contact the customer (the order tells who), then mark it handled.',
+  'dashboard.declines.example':
+    '{staff, select, none {{till}} other {{till} ({name})}} · {amount} · {card} · order {order} · {message} · taken {when}',
   'dashboard.declines.card': 'card',
   'dashboard.declines.declined': 'declined',
   'dashboard.declines.handled': 'Handled',
   'dashboard.declines.handledLabel': 'Mark handled: {amount}, order {order}',
-  'dashboard.authorizations.title': '{count, plural, one {# authorization uncaptured, expiring within 24 hours} other {# authorizations uncaptured, expiring within 24 hours}}',
+  'dashboard.authorizations.title':
+    '{count, plural, one {# authorization uncaptured, expiring within 24 hours} other {# authorizations uncaptured, expiring within 24 hours}}',
   'dashboard.authorizations.none': 'No authorization about to expire',
   'dashboard.authorizations.help': 'Capture or release the money before the 7 days run out.',
   'dashboard.authorizations.link': 'Authorized transactions',
@@ -72,10 +81,12 @@ export const en = {
   'dashboard.invoiceEmails.title': '{count, plural, one {# invoice e-mail failed} other {# invoice e-mails failed}}',
   'dashboard.invoiceEmails.none': 'No failed invoice e-mail',
   'dashboard.invoiceEmails.help': 'Check the address, then send a reminder from the invoice.',
-  'dashboard.invoiceEmails.example': '{invoice} · {type, select, initial {initial e-mail} reminder {reminder e-mail} other {{type} e-mail}} · {when}',
+  'dashboard.invoiceEmails.example':
+    '{invoice} · {type, select, initial {initial e-mail} reminder {reminder e-mail} other {{type} e-mail}} · {when}',
   'dashboard.postbacksFailed.title': '{count, plural, one {# postback failed} other {# postbacks failed}}',
   'dashboard.postbacksFailed.none': 'No failed postback',
-  'dashboard.postbacksFailed.help': 'Your shop system did not accept them in 3 days. Until the Postbacks screen comes, <code>{call}</code> sends them again.',
+  'dashboard.postbacksFailed.help':
+    'Your shop system did not accept them in 3 days. Until the Postbacks screen comes, <code>{call}</code> sends them again.',
   'dashboard.postbacksFailed.link': 'Postbacks in the API documentation',
   'dashboard.postbacksRetrying.title': '{count, plural, one {# postback being retried} other {# postbacks being retried}}',
   'dashboard.postbacksRetrying.none': 'No postback being retried',

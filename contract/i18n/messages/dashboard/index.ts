@@ -5,4 +5,10 @@ import { en } from './en.js';
 import { hr } from './hr.js';
 import { pt } from './pt.js';
 
-export const dashboard = { en, de, pt, hr, sameAsEnglish: { de: [], pt: ['dashboard.kpi.volume', 'dashboard.volume.column', 'dashboard.volume'], hr: [] } } as const satisfies Area<keyof typeof en>;
+export const dashboard = {
+  en,
+  de,
+  pt,
+  hr,
+  sameAsEnglish: { de: [], pt: ['dashboard.kpi.volume', 'dashboard.volume.column', 'dashboard.volume'], hr: [] },
+} as const satisfies Area<keyof typeof en>;

@@ -28,21 +28,27 @@ export const pt = {
   'dashboard.chart.table': 'Tabela',
   'dashboard.volume.title': '{unit, select, hour {Volume por hora} other {Volume por dia}}',
   'dashboard.volume.in': 'Volume em {currency}',
-  'dashboard.volume.empty': '{period, select, today {Ainda sem dinheiro recebido hoje.} 7d {Ainda sem dinheiro recebido nos últimos 7 dias.} other {Ainda sem dinheiro recebido este mês.}}',
+  'dashboard.volume.empty':
+    '{period, select, today {Ainda sem dinheiro recebido hoje.} 7d {Ainda sem dinheiro recebido nos últimos 7 dias.} other {Ainda sem dinheiro recebido este mês.}}',
   'dashboard.volume.describe': '{bucket}: {amount} de {count, plural, one {# pagamento} other {# pagamentos}}',
-  'dashboard.volume.caption': '{unit, select, hour {Volume por hora} other {Volume por dia}}, {period, select, today {hoje} 7d {últimos 7 dias} other {este mês}}: dinheiro capturado e reembolsos por moeda',
+  'dashboard.volume.caption':
+    '{unit, select, hour {Volume por hora} other {Volume por dia}}, {period, select, today {hoje} 7d {últimos 7 dias} other {este mês}}: dinheiro capturado e reembolsos por moeda',
   'dashboard.volume.column': 'Volume {currency}',
   'dashboard.refunds.column': 'Reembolsos {currency}',
   'dashboard.unit': '{unit, select, hour {Hora} other {Dia}}',
   'dashboard.payments.title': '{unit, select, hour {Pagamentos por hora} other {Pagamentos por dia}}',
-  'dashboard.payments.caption': '{unit, select, hour {Pagamentos por hora} other {Pagamentos por dia}}, {period, select, today {hoje} 7d {últimos 7 dias} other {este mês}}',
+  'dashboard.payments.caption':
+    '{unit, select, hour {Pagamentos por hora} other {Pagamentos por dia}}, {period, select, today {hoje} 7d {últimos 7 dias} other {este mês}}',
   'dashboard.payments': 'Pagamentos',
   'dashboard.other': 'Outros',
   'dashboard.approvalRate': 'Taxa de aprovação',
-  'dashboard.counts': '{payments, plural, one {# pagamento} other {# pagamentos}} ({approved, number} aprovados, {declined, number} recusados{other, plural, =0 {} other {, # outros}}){rate, select, none {} other {, {rate} aprovados}}',
+  'dashboard.counts':
+    '{payments, plural, one {# pagamento} other {# pagamentos}} ({approved, number} aprovados, {declined, number} recusados{other, plural, =0 {} other {, # outros}}){rate, select, none {} other {, {rate} aprovados}}',
   'dashboard.types.title': 'Tipos de pagamento',
-  'dashboard.types.empty': '{period, select, today {Ainda sem pagamentos hoje.} 7d {Ainda sem pagamentos nos últimos 7 dias.} other {Ainda sem pagamentos este mês.}}',
-  'dashboard.types.caption': 'Tipos de pagamento, {period, select, today {hoje} 7d {últimos 7 dias} other {este mês}}: pagamentos e dinheiro capturado',
+  'dashboard.types.empty':
+    '{period, select, today {Ainda sem pagamentos hoje.} 7d {Ainda sem pagamentos nos últimos 7 dias.} other {Ainda sem pagamentos este mês.}}',
+  'dashboard.types.caption':
+    'Tipos de pagamento, {period, select, today {hoje} 7d {últimos 7 dias} other {este mês}}: pagamentos e dinheiro capturado',
   'dashboard.types.type': 'Tipo de pagamento',
   'dashboard.volume': 'Volume',
   'dashboard.attention.title': 'Requer atenção',
@@ -52,15 +58,19 @@ export const pt = {
   'dashboard.attention.allClear': '{count, plural, one {# verificação: tudo em ordem} other {Todas as # verificações: tudo em ordem}}',
   'dashboard.attention.notHandled': 'Não foi possível marcar como tratado',
   'dashboard.attention.expires': '{what} · {amount} · expira {when}',
-  'dashboard.declines.title': '{count, plural, one {# venda guardada recusada no encaminhamento} other {# vendas guardadas recusadas no encaminhamento}}',
+  'dashboard.declines.title':
+    '{count, plural, one {# venda guardada recusada no encaminhamento} other {# vendas guardadas recusadas no encaminhamento}}',
   'dashboard.declines.none': 'Nenhuma venda guardada recusada',
-  'dashboard.declines.help': 'Uma caixa aceitou-as enquanto este gateway estava inacessível; o cliente saiu com os artigos e o banco recusou o cartão depois. Contacte o cliente (a encomenda indica quem é) e depois marque-a como tratada.',
-  'dashboard.declines.example': '{staff, select, none {{till}} other {{till} ({name})}} · {amount} · {card} · encomenda {order} · {message} · recebida {when}',
+  'dashboard.declines.help':
+    'Uma caixa aceitou-as enquanto este gateway estava inacessível; o cliente saiu com os artigos e o banco recusou o cartão depois. Contacte o cliente (a encomenda indica quem é) e depois marque-a como tratada.',
+  'dashboard.declines.example':
+    '{staff, select, none {{till}} other {{till} ({name})}} · {amount} · {card} · encomenda {order} · {message} · recebida {when}',
   'dashboard.declines.card': 'cartão',
   'dashboard.declines.declined': 'recusado',
   'dashboard.declines.handled': 'Tratado',
   'dashboard.declines.handledLabel': 'Marcar como tratado: {amount}, encomenda {order}',
-  'dashboard.authorizations.title': '{count, plural, one {# autorização não capturada, expira dentro de 24 horas} other {# autorizações não capturadas, expiram dentro de 24 horas}}',
+  'dashboard.authorizations.title':
+    '{count, plural, one {# autorização não capturada, expira dentro de 24 horas} other {# autorizações não capturadas, expiram dentro de 24 horas}}',
   'dashboard.authorizations.none': 'Nenhuma autorização prestes a expirar',
   'dashboard.authorizations.help': 'Capture ou liberte o dinheiro antes de terminarem os 7 dias.',
   'dashboard.authorizations.link': 'Transações autorizadas',
@@ -71,14 +81,17 @@ export const pt = {
   'dashboard.invoiceEmails.title': '{count, plural, one {# e-mail de fatura falhou} other {# e-mails de fatura falharam}}',
   'dashboard.invoiceEmails.none': 'Nenhum e-mail de fatura falhado',
   'dashboard.invoiceEmails.help': 'Verifique o endereço e depois envie um lembrete a partir da fatura.',
-  'dashboard.invoiceEmails.example': '{invoice} · {type, select, initial {e-mail inicial} reminder {e-mail de lembrete} other {e-mail {type}}} · {when}',
+  'dashboard.invoiceEmails.example':
+    '{invoice} · {type, select, initial {e-mail inicial} reminder {e-mail de lembrete} other {e-mail {type}}} · {when}',
   'dashboard.postbacksFailed.title': '{count, plural, one {# postback falhou} other {# postbacks falharam}}',
   'dashboard.postbacksFailed.none': 'Nenhum postback falhado',
-  'dashboard.postbacksFailed.help': 'O sistema da sua loja não os aceitou em 3 dias. Até existir o ecrã de Postbacks, <code>{call}</code> volta a enviá-los.',
+  'dashboard.postbacksFailed.help':
+    'O sistema da sua loja não os aceitou em 3 dias. Até existir o ecrã de Postbacks, <code>{call}</code> volta a enviá-los.',
   'dashboard.postbacksFailed.link': 'Postbacks na documentação da API',
   'dashboard.postbacksRetrying.title': '{count, plural, one {# postback em nova tentativa} other {# postbacks em nova tentativa}}',
   'dashboard.postbacksRetrying.none': 'Nenhum postback em nova tentativa',
-  'dashboard.postbacksRetrying.help': 'Ainda não aceites; novas tentativas durante 3 dias. Até existir o ecrã de Postbacks: <code>{call}</code>.',
+  'dashboard.postbacksRetrying.help':
+    'Ainda não aceites; novas tentativas durante 3 dias. Até existir o ecrã de Postbacks: <code>{call}</code>.',
   'dashboard.tokens.title': '{count, plural, one {# token de rede suspenso} other {# tokens de rede suspensos}}',
   'dashboard.tokens.none': 'Nenhum token de rede suspenso',
   'dashboard.tokens.help': 'Os pagamentos com eles são recusados até a rede do cartão os reativar.',

@@ -38,7 +38,8 @@ export const de = {
   'documents.mail_closing': 'Mit freundlichen Grüßen\n{merchant}',
   'documents.page_title': 'Beleg',
   'documents.page_missing_title': 'Beleg nicht gefunden',
-  'documents.page_missing_text': 'Dieser Link zu einem Beleg ist nicht gültig. Prüfen Sie den Link oder fragen Sie im Geschäft erneut nach dem Beleg.',
+  'documents.page_missing_text':
+    'Dieser Link zu einem Beleg ist nicht gültig. Prüfen Sie den Link oder fragen Sie im Geschäft erneut nach dem Beleg.',
   'documents.test_print': 'Testdruck',
   'documents.test_print_ok': 'Der Belegdrucker funktioniert.',
   'documents.printer': 'Drucker',

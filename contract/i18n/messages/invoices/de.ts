@@ -82,7 +82,8 @@ export const de = {
     'Nur eine offene Rechnung kann einen Ratenplan erhalten; diese ist {status, select, processing {in Bearbeitung} paid {bezahlt} partly_paid {teilweise bezahlt} other {offen}}.',
   'invoices.detail.noEmail': 'Noch keine E-Mail gesendet.',
   'invoices.detail.emailList': 'E-Mails dieser Rechnung, neueste zuerst',
-  'invoices.detail.preview': '{type, select, initial {Vorschau der Rechnungs-E-Mail vom {at}} other {Vorschau der Zahlungserinnerung vom {at}}}',
+  'invoices.detail.preview':
+    '{type, select, initial {Vorschau der Rechnungs-E-Mail vom {at}} other {Vorschau der Zahlungserinnerung vom {at}}}',
   'invoices.detail.previewButton': 'Vorschau',
   'invoices.payState.inactive': 'Inaktiv: Der Zahlungslink meldet, dass die Rechnung nicht bezahlt werden kann.',
   'invoices.payState.expired': 'Abgelaufen: Über den Zahlungslink kann nicht mehr bezahlt werden.',
@@ -93,7 +94,8 @@ export const de = {
   'invoices.plan.cancel': 'Ratenplan aufheben',
   'invoices.plan.create': 'Ratenplan anlegen',
   'invoices.plan.none': 'Kein Ratenplan: Der Kunde bezahlt den ganzen Betrag auf einmal.',
-  'invoices.plan.summary': '{count, plural, one {# Rate} other {# Raten}}, {interval, select, week {wöchentlich} other {monatlich}}; bezahlt: {paid}.',
+  'invoices.plan.summary':
+    '{count, plural, one {# Rate} other {# Raten}}, {interval, select, week {wöchentlich} other {monatlich}}; bezahlt: {paid}.',
   'invoices.plan.caption': 'Raten des Ratenplans',
   'invoices.plan.number': 'Nr.',
   'invoices.plan.due': 'Fällig',
@@ -109,7 +111,8 @@ export const de = {
   'invoices.payments.instalment': 'Rate {number}',
   'invoices.payments.resultWithMessage': '{status} ({message})',
   'invoices.statusDialog.title': 'Status von {number}',
-  'invoices.statusDialog.lead': 'Zahlungen über den Zahlungslink setzen den Status selbst. Setzen Sie ihn von Hand für eine Zahlung außerhalb von Tillgate.',
+  'invoices.statusDialog.lead':
+    'Zahlungen über den Zahlungslink setzen den Status selbst. Setzen Sie ihn von Hand für eine Zahlung außerhalb von Tillgate.',
   'invoices.statusDialog.new': 'Neuer Status',
   'invoices.statusDialog.now': '{status} (aktuell)',
   'invoices.statusDialog.set': 'Auf {status} setzen',
@@ -133,7 +136,8 @@ export const de = {
     '{type, select, initial {Rechnungs-E-Mail} other {Zahlungserinnerung}}, {language}: {status, select, queued {In Warteschlange} sent {Gesendet} other {Fehlgeschlagen}}{dated, select, yes { {at}} other {}}',
   'invoices.emailView.withError': '{state} ({error})',
   'invoices.emailView.text': 'Text der E-Mail',
-  'invoices.emailView.testOutbox': 'Im lokalen Test-Postausgang abgelegt (kein SMTP-Server eingerichtet): Nichts hat diesen Computer verlassen.',
+  'invoices.emailView.testOutbox':
+    'Im lokalen Test-Postausgang abgelegt (kein SMTP-Server eingerichtet): Nichts hat diesen Computer verlassen.',
   'invoices.emailView.title': '{type, select, initial {Rechnungs-E-Mail zu {number}} other {Zahlungserinnerung zu {number}}}',
   'invoices.reminder.send': 'Zahlungserinnerung senden',
   'invoices.reminder.busy': 'Wird gesendet…',
@@ -144,13 +148,15 @@ export const de = {
   'invoices.reminder.what': 'Senden der Zahlungserinnerung',
   'invoices.reminder.queuedFor': 'Zahlungserinnerung an {email} in die Warteschlange gestellt.',
   'invoices.planDialog.title': 'Ratenplan für {number}',
-  'invoices.planDialog.lead': '{amount} in gleichen Raten (ein Rest auf die erste), die erste heute fällig. Der Zahlungslink fordert jeweils eine Rate an.',
+  'invoices.planDialog.lead':
+    '{amount} in gleichen Raten (ein Rest auf die erste), die erste heute fällig. Der Zahlungslink fordert jeweils eine Rate an.',
   'invoices.planDialog.count': 'Raten',
   'invoices.planDialog.countNote': '{min} bis {max}.',
   'invoices.planDialog.countProblem': 'Raten: eine ganze Zahl von {min} bis {max}.',
   'invoices.planDialog.interval': 'Intervall',
   'invoices.planDialog.what': 'Anlegen des Ratenplans',
-  'invoices.planDialog.done': 'Ratenplan angelegt: {count, plural, one {# Rate} other {# Raten}}, {interval, select, week {wöchentlich} other {monatlich}}.',
+  'invoices.planDialog.done':
+    'Ratenplan angelegt: {count, plural, one {# Rate} other {# Raten}}, {interval, select, week {wöchentlich} other {monatlich}}.',
   'invoices.cancelPlan.title': 'Ratenplan aufheben?',
   'invoices.cancelPlan.text':
     '{paid} von {count, plural, one {# Rate} other {# Raten}} bezahlt. Nach dem Aufheben fordert der Zahlungslink wieder den ganzen Betrag. Ein aufgehobener Ratenplan bleibt erhalten: Betrag und Aktiv-Kennzeichen von {number} bleiben, wie sie sind.',
@@ -160,7 +166,8 @@ export const de = {
   'invoices.cancelPlan.what': 'Aufheben des Ratenplans',
   'invoices.cancelPlan.done': 'Ratenplan aufgehoben.',
   'invoices.delete.title': '{number} löschen?',
-  'invoices.delete.planFirst': 'Diese Rechnung hat einen aktiven Ratenplan. Heben Sie zuerst den Ratenplan auf und löschen Sie dann die Rechnung.',
+  'invoices.delete.planFirst':
+    'Diese Rechnung hat einen aktiven Ratenplan. Heben Sie zuerst den Ratenplan auf und löschen Sie dann die Rechnung.',
   'invoices.delete.text':
     'Die Rechnung ({amount}) wird endgültig gelöscht und ihr Zahlungslink funktioniert nicht mehr. Bereits geleistete Zahlungen bleiben in den Transaktionen.',
   'invoices.delete.keep': 'Behalten',

@@ -84,7 +84,8 @@ export const en = {
   'invoices.detail.payPageShows': 'The pay page shows the result',
   'invoices.detail.reminderNoEmail': 'Add an e-mail address (Edit) to send reminders.',
   'invoices.detail.reminderInactive': 'An inactive invoice sends no e-mails.',
-  'invoices.detail.planBlocked': 'Only a pending invoice can get a payment plan; this one is {status, select, processing {processing} paid {paid} partly_paid {partly paid} other {pending}}.',
+  'invoices.detail.planBlocked':
+    'Only a pending invoice can get a payment plan; this one is {status, select, processing {processing} paid {paid} partly_paid {partly paid} other {pending}}.',
   'invoices.detail.noEmail': 'No e-mail sent yet.',
   'invoices.detail.emailList': 'E-mails of this invoice, newest first',
   'invoices.detail.preview': '{type, select, initial {Preview the invoice e-mail of {at}} other {Preview the reminder of {at}}}',
@@ -98,7 +99,8 @@ export const en = {
   'invoices.plan.cancel': 'Cancel plan',
   'invoices.plan.create': 'Create plan',
   'invoices.plan.none': 'No payment plan: the customer pays the whole amount at once.',
-  'invoices.plan.summary': '{count, plural, one {# instalment} other {# instalments}}, {interval, select, week {every week} other {every month}}; {paid} paid.',
+  'invoices.plan.summary':
+    '{count, plural, one {# instalment} other {# instalments}}, {interval, select, week {every week} other {every month}}; {paid} paid.',
   'invoices.plan.caption': 'Instalments of the payment plan',
   'invoices.plan.number': '#',
   'invoices.plan.due': 'Due',
@@ -116,7 +118,8 @@ export const en = {
 
   // The dialogs
   'invoices.statusDialog.title': 'Status of {number}',
-  'invoices.statusDialog.lead': 'Payments through the pay link set the status themselves. Set it by hand for a payment made outside Tillgate.',
+  'invoices.statusDialog.lead':
+    'Payments through the pay link set the status themselves. Set it by hand for a payment made outside Tillgate.',
   'invoices.statusDialog.new': 'New status',
   'invoices.statusDialog.now': '{status} (now)',
   'invoices.statusDialog.set': 'Set to {status}',
@@ -130,7 +133,8 @@ export const en = {
     '{activate, select, yes {Its pay link works again and it can send e-mails.} other {Its pay link stops working: the customer sees that the invoice cannot be paid. It sends no e-mails while inactive.}}',
   'invoices.active.refuses': 'The gateway refuses:',
   'invoices.active.what': '{activate, select, yes {Activating the invoice} other {Deactivating the invoice}}',
-  'invoices.active.done': '{activate, select, yes {Invoice activated: its pay link works again.} other {Invoice deactivated: its pay link stopped working.}}',
+  'invoices.active.done':
+    '{activate, select, yes {Invoice activated: its pay link works again.} other {Invoice deactivated: its pay link stopped working.}}',
   'invoices.emailView.label': 'E-mail: {subject}',
   'invoices.emailView.to': 'To',
   'invoices.emailView.subject': 'Subject',
@@ -150,13 +154,15 @@ export const en = {
   'invoices.reminder.what': 'Sending the reminder',
   'invoices.reminder.queuedFor': 'Reminder queued for {email}.',
   'invoices.planDialog.title': 'Payment plan for {number}',
-  'invoices.planDialog.lead': '{amount} in equal instalments (a remainder on the first), the first due today. The pay link asks for one instalment at a time.',
+  'invoices.planDialog.lead':
+    '{amount} in equal instalments (a remainder on the first), the first due today. The pay link asks for one instalment at a time.',
   'invoices.planDialog.count': 'Instalments',
   'invoices.planDialog.countNote': '{min} to {max}.',
   'invoices.planDialog.countProblem': 'Instalments: a whole number from {min} to {max}.',
   'invoices.planDialog.interval': 'Interval',
   'invoices.planDialog.what': 'Creating the payment plan',
-  'invoices.planDialog.done': 'Payment plan created: {count, plural, one {# instalment} other {# instalments}}, {interval, select, week {every week} other {every month}}.',
+  'invoices.planDialog.done':
+    'Payment plan created: {count, plural, one {# instalment} other {# instalments}}, {interval, select, week {every week} other {every month}}.',
   'invoices.cancelPlan.title': 'Cancel the payment plan?',
   'invoices.cancelPlan.text':
     '{paid} of {count, plural, one {# instalment is} other {# instalments are}} paid. After cancelling, the pay link asks for the whole amount again. A cancelled plan still counts: the amount and the active flag of {number} stay as they are.',
@@ -167,7 +173,8 @@ export const en = {
   'invoices.cancelPlan.done': 'Payment plan cancelled.',
   'invoices.delete.title': 'Delete {number}?',
   'invoices.delete.planFirst': 'This invoice has an active payment plan. Cancel the plan first, then delete the invoice.',
-  'invoices.delete.text': 'The invoice ({amount}) is deleted for good and its pay link stops working. Payments already made stay in the transactions.',
+  'invoices.delete.text':
+    'The invoice ({amount}) is deleted for good and its pay link stops working. Payments already made stay in the transactions.',
   'invoices.delete.keep': 'Keep it',
   'invoices.delete.confirm': 'Delete invoice',
   'invoices.delete.busy': 'Deleting…',
@@ -180,7 +187,8 @@ export const en = {
   'invoices.form.whatSave': 'Saving the invoice',
   'invoices.form.channelNote': 'Currency {currency}, e-mails in {language} unless set below.',
   'invoices.form.activeText': 'Pay link works, e-mails go out',
-  'invoices.form.activeNote': "An inactive invoice's pay link does not work and it sends no e-mails. Changes only while pending and without a payment plan.",
+  'invoices.form.activeNote':
+    "An inactive invoice's pay link does not work and it sends no e-mails. Changes only while pending and without a payment plan.",
   'invoices.form.number': 'Invoice number',
   'invoices.form.numberNoteCreate': 'Leave empty for the next INV-0001, INV-0002, …',
   'invoices.form.numberNoteEdit': 'Another active invoice of the channel with this number is deactivated.',

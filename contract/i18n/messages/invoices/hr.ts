@@ -93,7 +93,8 @@ export const hr = {
   'invoices.plan.cancel': 'Otkaži plan',
   'invoices.plan.create': 'Stvori plan',
   'invoices.plan.none': 'Nema plana plaćanja: kupac plaća cijeli iznos odjednom.',
-  'invoices.plan.summary': '{count, plural, one {# rata} few {# rate} other {# rata}}, {interval, select, week {tjedno} other {mjesečno}}; plaćeno: {paid}.',
+  'invoices.plan.summary':
+    '{count, plural, one {# rata} few {# rate} other {# rata}}, {interval, select, week {tjedno} other {mjesečno}}; plaćeno: {paid}.',
   'invoices.plan.caption': 'Rate plana plaćanja',
   'invoices.plan.number': 'Br.',
   'invoices.plan.due': 'Dospijeće',
@@ -109,7 +110,8 @@ export const hr = {
   'invoices.payments.instalment': 'rata {number}',
   'invoices.payments.resultWithMessage': '{status} ({message})',
   'invoices.statusDialog.title': 'Status računa {number}',
-  'invoices.statusDialog.lead': 'Plaćanja putem poveznice sama postavljaju status. Postavite ga ručno za plaćanje izvršeno izvan Tillgatea.',
+  'invoices.statusDialog.lead':
+    'Plaćanja putem poveznice sama postavljaju status. Postavite ga ručno za plaćanje izvršeno izvan Tillgatea.',
   'invoices.statusDialog.new': 'Novi status',
   'invoices.statusDialog.now': '{status} (trenutačno)',
   'invoices.statusDialog.set': 'Postavi na {status}',
@@ -133,7 +135,8 @@ export const hr = {
     '{type, select, initial {E-poruka s računom} other {Podsjetnik}}, {language}: {status, select, queued {U redu čekanja} sent {Poslano} other {Neuspjelo}}{dated, select, yes { {at}} other {}}',
   'invoices.emailView.withError': '{state} ({error})',
   'invoices.emailView.text': 'Tekst e-poruke',
-  'invoices.emailView.testOutbox': 'Spremljeno u lokalni testni izlazni spremnik (SMTP poslužitelj nije postavljen): ništa nije napustilo ovo računalo.',
+  'invoices.emailView.testOutbox':
+    'Spremljeno u lokalni testni izlazni spremnik (SMTP poslužitelj nije postavljen): ništa nije napustilo ovo računalo.',
   'invoices.emailView.title': '{type, select, initial {E-poruka s računom {number}} other {Podsjetnik za račun {number}}}',
   'invoices.reminder.send': 'Pošalji podsjetnik',
   'invoices.reminder.busy': 'Slanje…',
@@ -144,13 +147,15 @@ export const hr = {
   'invoices.reminder.what': 'Slanje podsjetnika',
   'invoices.reminder.queuedFor': 'Podsjetnik za {email} stavljen je u red čekanja.',
   'invoices.planDialog.title': 'Plan plaćanja za račun {number}',
-  'invoices.planDialog.lead': '{amount} u jednakim ratama (ostatak na prvoj), prva dospijeva danas. Poveznica za plaćanje traži jednu po jednu ratu.',
+  'invoices.planDialog.lead':
+    '{amount} u jednakim ratama (ostatak na prvoj), prva dospijeva danas. Poveznica za plaćanje traži jednu po jednu ratu.',
   'invoices.planDialog.count': 'Rate',
   'invoices.planDialog.countNote': 'Od {min} do {max}.',
   'invoices.planDialog.countProblem': 'Rate: cijeli broj od {min} do {max}.',
   'invoices.planDialog.interval': 'Učestalost',
   'invoices.planDialog.what': 'Stvaranje plana plaćanja',
-  'invoices.planDialog.done': 'Plan plaćanja stvoren: {count, plural, one {# rata} few {# rate} other {# rata}}, {interval, select, week {tjedno} other {mjesečno}}.',
+  'invoices.planDialog.done':
+    'Plan plaćanja stvoren: {count, plural, one {# rata} few {# rate} other {# rata}}, {interval, select, week {tjedno} other {mjesečno}}.',
   'invoices.cancelPlan.title': 'Otkazati plan plaćanja?',
   'invoices.cancelPlan.text':
     'Plaćeno je {paid} od {count, plural, one {# rate} few {# rate} other {# rata}}. Nakon otkazivanja poveznica za plaćanje ponovno traži cijeli iznos. Otkazani plan ostaje zabilježen: iznos i oznaka aktivnosti računa {number} ostaju kakvi jesu.',
@@ -161,7 +166,8 @@ export const hr = {
   'invoices.cancelPlan.done': 'Plan plaćanja otkazan.',
   'invoices.delete.title': 'Izbrisati {number}?',
   'invoices.delete.planFirst': 'Ovaj račun ima aktivan plan plaćanja. Najprije otkažite plan, a zatim izbrišite račun.',
-  'invoices.delete.text': 'Račun ({amount}) briše se trajno i njegova poveznica za plaćanje prestaje raditi. Već izvršena plaćanja ostaju u transakcijama.',
+  'invoices.delete.text':
+    'Račun ({amount}) briše se trajno i njegova poveznica za plaćanje prestaje raditi. Već izvršena plaćanja ostaju u transakcijama.',
   'invoices.delete.keep': 'Zadrži',
   'invoices.delete.confirm': 'Izbriši račun',
   'invoices.delete.busy': 'Brisanje…',
@@ -172,7 +178,8 @@ export const hr = {
   'invoices.form.whatSave': 'Spremanje računa',
   'invoices.form.channelNote': 'Valuta {currency}, e-poruke na jeziku: {language}, osim ako je dolje drukčije postavljeno.',
   'invoices.form.activeText': 'Poveznica za plaćanje radi, e-poruke se šalju',
-  'invoices.form.activeNote': 'Poveznica za plaćanje neaktivnog računa ne radi i račun ne šalje e-poruke. Mijenja se samo dok je račun na čekanju i bez plana plaćanja.',
+  'invoices.form.activeNote':
+    'Poveznica za plaćanje neaktivnog računa ne radi i račun ne šalje e-poruke. Mijenja se samo dok je račun na čekanju i bez plana plaćanja.',
   'invoices.form.number': 'Broj računa',
   'invoices.form.numberNoteCreate': 'Ostavite prazno za sljedeći broj: INV-0001, INV-0002, …',
   'invoices.form.numberNoteEdit': 'Drugi aktivni račun kanala s ovim brojem bit će deaktiviran.',

@@ -82,7 +82,8 @@ export const pt = {
     'Só uma fatura pendente pode ter um plano de pagamento; esta está {status, select, processing {em processamento} paid {paga} partly_paid {parcialmente paga} other {pendente}}.',
   'invoices.detail.noEmail': 'Ainda não foi enviado nenhum e-mail.',
   'invoices.detail.emailList': 'E-mails desta fatura, mais recentes primeiro',
-  'invoices.detail.preview': '{type, select, initial {Pré-visualizar o e-mail da fatura de {at}} other {Pré-visualizar o lembrete de {at}}}',
+  'invoices.detail.preview':
+    '{type, select, initial {Pré-visualizar o e-mail da fatura de {at}} other {Pré-visualizar o lembrete de {at}}}',
   'invoices.detail.previewButton': 'Pré-visualizar',
   'invoices.payState.inactive': 'Inativa: o link de pagamento indica que a fatura não pode ser paga.',
   'invoices.payState.expired': 'Expirada: o link de pagamento não aceita pagamentos.',
@@ -93,7 +94,8 @@ export const pt = {
   'invoices.plan.cancel': 'Cancelar plano',
   'invoices.plan.create': 'Criar plano',
   'invoices.plan.none': 'Sem plano de pagamento: o cliente paga o montante total de uma só vez.',
-  'invoices.plan.summary': '{count, plural, one {# prestação} other {# prestações}}, {interval, select, week {semanais} other {mensais}}; pagas: {paid}.',
+  'invoices.plan.summary':
+    '{count, plural, one {# prestação} other {# prestações}}, {interval, select, week {semanais} other {mensais}}; pagas: {paid}.',
   'invoices.plan.caption': 'Prestações do plano de pagamento',
   'invoices.plan.number': 'N.º',
   'invoices.plan.due': 'Vencimento',
@@ -109,7 +111,8 @@ export const pt = {
   'invoices.payments.instalment': 'prestação {number}',
   'invoices.payments.resultWithMessage': '{status} ({message})',
   'invoices.statusDialog.title': 'Estado de {number}',
-  'invoices.statusDialog.lead': 'Os pagamentos através do link de pagamento definem o estado automaticamente. Defina-o manualmente para um pagamento feito fora do Tillgate.',
+  'invoices.statusDialog.lead':
+    'Os pagamentos através do link de pagamento definem o estado automaticamente. Defina-o manualmente para um pagamento feito fora do Tillgate.',
   'invoices.statusDialog.new': 'Novo estado',
   'invoices.statusDialog.now': '{status} (atual)',
   'invoices.statusDialog.set': 'Definir como {status}',
@@ -123,7 +126,8 @@ export const pt = {
     '{activate, select, yes {O link de pagamento volta a funcionar e a fatura pode enviar e-mails.} other {O link de pagamento deixa de funcionar: o cliente vê que a fatura não pode ser paga. Enquanto estiver inativa, não envia e-mails.}}',
   'invoices.active.refuses': 'O gateway recusa:',
   'invoices.active.what': '{activate, select, yes {A ativação da fatura} other {A desativação da fatura}}',
-  'invoices.active.done': '{activate, select, yes {Fatura ativada: o link de pagamento volta a funcionar.} other {Fatura desativada: o link de pagamento deixou de funcionar.}}',
+  'invoices.active.done':
+    '{activate, select, yes {Fatura ativada: o link de pagamento volta a funcionar.} other {Fatura desativada: o link de pagamento deixou de funcionar.}}',
   'invoices.emailView.label': 'E-mail: {subject}',
   'invoices.emailView.to': 'Para',
   'invoices.emailView.subject': 'Assunto',
@@ -132,24 +136,28 @@ export const pt = {
     '{type, select, initial {E-mail da fatura} other {Lembrete}}, {language}: {status, select, queued {Em fila} sent {Enviado} other {Falhou}}{dated, select, yes { {at}} other {}}',
   'invoices.emailView.withError': '{state} ({error})',
   'invoices.emailView.text': 'Texto do e-mail',
-  'invoices.emailView.testOutbox': 'Guardado na caixa de saída de teste local (não há servidor SMTP configurado): nada saiu deste computador.',
+  'invoices.emailView.testOutbox':
+    'Guardado na caixa de saída de teste local (não há servidor SMTP configurado): nada saiu deste computador.',
   'invoices.emailView.title': '{type, select, initial {E-mail da fatura {number}} other {Lembrete da fatura {number}}}',
   'invoices.reminder.send': 'Enviar lembrete',
   'invoices.reminder.busy': 'A enviar…',
   'invoices.reminder.sent': 'Lembrete enviado',
   'invoices.reminder.title': 'Enviar um lembrete da fatura {number}?',
   'invoices.reminder.sending': 'Lembrete em fila, a enviar…',
-  'invoices.reminder.text': 'O e-mail de lembrete é enviado agora para {email}, em {language}, com o montante ({amount}) e o link de pagamento.',
+  'invoices.reminder.text':
+    'O e-mail de lembrete é enviado agora para {email}, em {language}, com o montante ({amount}) e o link de pagamento.',
   'invoices.reminder.what': 'O envio do lembrete',
   'invoices.reminder.queuedFor': 'Lembrete em fila para {email}.',
   'invoices.planDialog.title': 'Plano de pagamento da fatura {number}',
-  'invoices.planDialog.lead': '{amount} em prestações iguais (o resto na primeira), a primeira com vencimento hoje. O link de pagamento pede uma prestação de cada vez.',
+  'invoices.planDialog.lead':
+    '{amount} em prestações iguais (o resto na primeira), a primeira com vencimento hoje. O link de pagamento pede uma prestação de cada vez.',
   'invoices.planDialog.count': 'Prestações',
   'invoices.planDialog.countNote': '{min} a {max}.',
   'invoices.planDialog.countProblem': 'Prestações: um número inteiro de {min} a {max}.',
   'invoices.planDialog.interval': 'Periodicidade',
   'invoices.planDialog.what': 'A criação do plano de pagamento',
-  'invoices.planDialog.done': 'Plano de pagamento criado: {count, plural, one {# prestação} other {# prestações}}, {interval, select, week {semanais} other {mensais}}.',
+  'invoices.planDialog.done':
+    'Plano de pagamento criado: {count, plural, one {# prestação} other {# prestações}}, {interval, select, week {semanais} other {mensais}}.',
   'invoices.cancelPlan.title': 'Cancelar o plano de pagamento?',
   'invoices.cancelPlan.text':
     '{paid} de {count, plural, one {# prestação paga} other {# prestações pagas}}. Depois de cancelar, o link de pagamento volta a pedir o montante total. Um plano cancelado continua registado: o montante e a indicação de ativa de {number} mantêm-se.',
@@ -160,7 +168,8 @@ export const pt = {
   'invoices.cancelPlan.done': 'Plano de pagamento cancelado.',
   'invoices.delete.title': 'Eliminar {number}?',
   'invoices.delete.planFirst': 'Esta fatura tem um plano de pagamento ativo. Cancele primeiro o plano e depois elimine a fatura.',
-  'invoices.delete.text': 'A fatura ({amount}) é eliminada definitivamente e o link de pagamento deixa de funcionar. Os pagamentos já feitos continuam nas transações.',
+  'invoices.delete.text':
+    'A fatura ({amount}) é eliminada definitivamente e o link de pagamento deixa de funcionar. Os pagamentos já feitos continuam nas transações.',
   'invoices.delete.keep': 'Manter',
   'invoices.delete.confirm': 'Eliminar fatura',
   'invoices.delete.busy': 'A eliminar…',

@@ -5,4 +5,14 @@ import { en } from './en.js';
 import { hr } from './hr.js';
 import { pt } from './pt.js';
 
-export const login = { en, de, pt, hr, sameAsEnglish: { de: ['login.secret.pin', 'login.secret.label'], pt: ['login.secret.pin', 'login.secret.label'], hr: ['login.secret.pin', 'login.secret.label'] } } as const satisfies Area<keyof typeof en>;
+export const login = {
+  en,
+  de,
+  pt,
+  hr,
+  sameAsEnglish: {
+    de: ['login.secret.pin', 'login.secret.label'],
+    pt: ['login.secret.pin', 'login.secret.label'],
+    hr: ['login.secret.pin', 'login.secret.label'],
+  },
+} as const satisfies Area<keyof typeof en>;

@@ -145,7 +145,8 @@ export const de = {
   'pages.continue': 'Weiter',
   'pages.cancel_checkout': 'Abbrechen und zurück zu {merchant}',
   'pages.manual_title': 'Lieber per Überweisung?',
-  'pages.manual_text': 'Sie können den Gesamtbetrag auch auf dieses Konto überweisen. Geben Sie die Referenz an, damit Ihre Zahlung zugeordnet werden kann.',
+  'pages.manual_text':
+    'Sie können den Gesamtbetrag auch auf dieses Konto überweisen. Geben Sie die Referenz an, damit Ihre Zahlung zugeordnet werden kann.',
   'pages.account_holder': 'Kontoinhaber',
   'pages.iban': 'IBAN',
   'pages.bic': 'BIC',
@@ -180,7 +181,8 @@ export const de = {
   'pages.invoice_processing_title': 'Zahlung in Bearbeitung',
   'pages.invoice_processing_text': 'Eine Zahlung für diese Rechnung wird bearbeitet. Bitte schauen Sie später wieder vorbei.',
   'pages.invoice_open_title': 'Sie haben eine Zahlung für diese Rechnung begonnen',
-  'pages.invoice_open_text': 'Setzen Sie sie fort oder wählen Sie unten eine Zahlungsart, um neu zu beginnen; die begonnene Zahlung wird dann abgebrochen.',
+  'pages.invoice_open_text':
+    'Setzen Sie sie fort oder wählen Sie unten eine Zahlungsart, um neu zu beginnen; die begonnene Zahlung wird dann abgebrochen.',
   'pages.invoice_declined_card': 'Ihre Karte wurde abgelehnt: {reason}.',
   'pages.invoice_declined_card_plain': 'Ihre Karte wurde abgelehnt.',
   'pages.invoice_declined': 'Ihre Zahlung wurde abgelehnt: {reason}.',
@@ -214,4 +216,5 @@ export const de = {
   'pages.back': 'Zurück',
 
   'pages.redirect_title': 'Einen Moment…',
-  'pages.redirect_text': 'Sie werden zum nächsten Schritt Ihrer Zahlung weitergeleitet.',} as const satisfies Record<keyof typeof en, string>;
+  'pages.redirect_text': 'Sie werden zum nächsten Schritt Ihrer Zahlung weitergeleitet.',
+} as const satisfies Record<keyof typeof en, string>;

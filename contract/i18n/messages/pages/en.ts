@@ -212,4 +212,5 @@ export const en = {
   'pages.back': 'Back',
 
   'pages.redirect_title': 'One moment…',
-  'pages.redirect_text': 'Taking you to the next step of your payment.',} as const;
+  'pages.redirect_text': 'Taking you to the next step of your payment.',
+} as const;

@@ -214,4 +214,5 @@ export const hr = {
   'pages.back': 'Natrag',
 
   'pages.redirect_title': 'Trenutak…',
-  'pages.redirect_text': 'Preusmjeravamo vas na sljedeći korak plaćanja.',} as const satisfies Record<keyof typeof en, string>;
+  'pages.redirect_text': 'Preusmjeravamo vas na sljedeći korak plaćanja.',
+} as const satisfies Record<keyof typeof en, string>;

@@ -145,7 +145,8 @@ export const pt = {
   'pages.continue': 'Continuar',
   'pages.cancel_checkout': 'Cancelar e voltar a {merchant}',
   'pages.manual_title': 'Prefere uma transferência bancária?',
-  'pages.manual_text': 'Também pode transferir o total para esta conta. Indique a referência para que o seu pagamento possa ser identificado.',
+  'pages.manual_text':
+    'Também pode transferir o total para esta conta. Indique a referência para que o seu pagamento possa ser identificado.',
   'pages.account_holder': 'Titular da conta',
   'pages.iban': 'IBAN',
   'pages.bic': 'BIC',
@@ -180,7 +181,8 @@ export const pt = {
   'pages.invoice_processing_title': 'Pagamento em curso',
   'pages.invoice_processing_text': 'Um pagamento desta fatura está a ser processado. Volte mais tarde.',
   'pages.invoice_open_title': 'Iniciou um pagamento desta fatura',
-  'pages.invoice_open_text': 'Continue-o ou escolha abaixo um método de pagamento para recomeçar; o pagamento iniciado será então cancelado.',
+  'pages.invoice_open_text':
+    'Continue-o ou escolha abaixo um método de pagamento para recomeçar; o pagamento iniciado será então cancelado.',
   'pages.invoice_declined_card': 'O seu cartão foi recusado: {reason}.',
   'pages.invoice_declined_card_plain': 'O seu cartão foi recusado.',
   'pages.invoice_declined': 'O seu pagamento foi recusado: {reason}.',
@@ -214,4 +216,5 @@ export const pt = {
   'pages.back': 'Voltar',
 
   'pages.redirect_title': 'Um momento…',
-  'pages.redirect_text': 'A levá-lo para o passo seguinte do pagamento.',} as const satisfies Record<keyof typeof en, string>;
+  'pages.redirect_text': 'A levá-lo para o passo seguinte do pagamento.',
+} as const satisfies Record<keyof typeof en, string>;

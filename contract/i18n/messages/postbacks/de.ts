@@ -34,7 +34,8 @@ export const de = {
   'postbacks.list.noMatch':
     'Kein Postback gefunden. Die Suche nimmt eine vollständige Bestell-ID oder eine vollständige Transaktions-, Token-, Checkout- oder Ereignis-ID.',
   'postbacks.list.emptyFiltered': 'Kein Postback entspricht diesen Filtern.',
-  'postbacks.list.empty': 'Noch keine Postbacks: Sie werden gesendet, wenn sich eine Zahlung, ein Token oder ein Checkout mit Postback-URL ändert.',
+  'postbacks.list.empty':
+    'Noch keine Postbacks: Sie werden gesendet, wenn sich eine Zahlung, ein Token oder ein Checkout mit Postback-URL ändert.',
   'postbacks.list.pages': 'Seiten der Postbacks',
   'postbacks.list.loadFailed': 'Die Postbacks konnten nicht geladen werden',
   'postbacks.list.what': '{kind}: {event}',
@@ -57,11 +58,13 @@ export const de = {
   'postbacks.detail.pending': 'Postback',
   'postbacks.detail.missing': 'Dieses Postback gibt es nicht.',
   'postbacks.detail.loadFailed': 'Das Postback konnte nicht geladen werden',
-  'postbacks.detail.title': '{kind, select, transaction {Transaktions-Postback} token {Netzwerk-Token-Postback} checkout {Checkout-Postback} other {Postback}}',
+  'postbacks.detail.title':
+    '{kind, select, transaction {Transaktions-Postback} token {Netzwerk-Token-Postback} checkout {Checkout-Postback} other {Postback}}',
   'postbacks.detail.titleEvent':
     '{kind, select, transaction {Transaktions-Postback} token {Netzwerk-Token-Postback} checkout {Checkout-Postback} other {Postback}}: {event}',
   'postbacks.detail.resendWhat': 'Erneutes Senden des Postbacks',
-  'postbacks.detail.resent': 'Wieder in der Warteschlange: Der neue Versuch erscheint gleich unten. Das erneute Senden ist im Prüfprotokoll vermerkt.',
+  'postbacks.detail.resent':
+    'Wieder in der Warteschlange: Der neue Versuch erscheint gleich unten. Das erneute Senden ist im Prüfprotokoll vermerkt.',
   'postbacks.detail.resending': 'Wird erneut gesendet…',
   'postbacks.detail.resend': 'Jetzt erneut senden',
   'postbacks.detail.noAttempt': 'Noch kein Versuch: Der erste folgt in Kürze.',
@@ -84,7 +87,8 @@ export const de = {
   'postbacks.resend.title': 'Fehlgeschlagene Postbacks erneut senden',
   'postbacks.resend.since': 'Fehlgeschlagene Postbacks, erstellt seit',
   'postbacks.resend.counting': 'Wird gezählt…',
-  'postbacks.resend.count': '{count, plural, =0 {Seitdem kein fehlgeschlagenes Postback.} one {Seitdem # fehlgeschlagenes Postback.} other {Seitdem # fehlgeschlagene Postbacks.}}',
+  'postbacks.resend.count':
+    '{count, plural, =0 {Seitdem kein fehlgeschlagenes Postback.} one {Seitdem # fehlgeschlagenes Postback.} other {Seitdem # fehlgeschlagene Postbacks.}}',
   'postbacks.resend.explain':
     'Jedes wird jetzt mit derselben Ereignis-ID erneut gesendet; schlägt eines wieder fehl, wird es nach dem üblichen Zeitplan wiederholt. Ihr erneutes Senden wird im Prüfprotokoll vermerkt.',
   'postbacks.resend.closeRunning': 'Schließen (läuft weiter)',
@@ -97,7 +101,8 @@ export const de = {
   'postbacks.resend.sent': '{attempted, number} von {total, number} gesendet',
   'postbacks.resend.done':
     '{failing, plural, =0 {Fertig: {delivered, number} zugestellt, # erneut fehlgeschlagen.} other {Fertig: {delivered, number} zugestellt, # erneut fehlgeschlagen (werden nach dem üblichen Zeitplan wiederholt).}}',
-  'postbacks.resend.running': '{attempted, number} von {total, number} gesendet: bisher {delivered, number} zugestellt, {failing, number} erneut fehlgeschlagen.',
+  'postbacks.resend.running':
+    '{attempted, number} von {total, number} gesendet: bisher {delivered, number} zugestellt, {failing, number} erneut fehlgeschlagen.',
 
   'postbacks.outbox.emails': 'E-Mails',
   'postbacks.outbox.postbacks': 'Postbacks',
@@ -108,7 +113,8 @@ export const de = {
   'postbacks.outbox.to': 'An',
   'postbacks.outbox.outcome': 'Ergebnis',
   'postbacks.outbox.rowLabel': '{kind, select, email {E-Mail} other {Postback}} in der Vorschau: {title}, {date}',
-  'postbacks.outbox.notTest': 'Dieses Gateway ist nicht die Testumgebung: Seine E-Mails und Postbacks gehen wirklich hinaus, und es gibt keinen Postausgang anzuzeigen.',
+  'postbacks.outbox.notTest':
+    'Dieses Gateway ist nicht die Testumgebung: Seine E-Mails und Postbacks gehen wirklich hinaus, und es gibt keinen Postausgang anzuzeigen.',
   'postbacks.outbox.lead':
     'Alles, was die Testumgebung gesendet hat, neueste zuerst: E-Mails (hier aufbewahrt, wenn kein SMTP-Server eingerichtet ist) und jeder Postback-Versuch. Wählen Sie einen Eintrag für die Vorschau.',
   'postbacks.outbox.filters': 'Postausgang filtern',
@@ -141,14 +147,16 @@ export const de = {
   'postbacks.key.readWhat': 'Lesen des Webhook-Schlüssels',
   'postbacks.key.copyWhat': 'Kopieren des Webhook-Schlüssels',
   'postbacks.key.copied': 'Webhook-Schlüssel kopiert.',
-  'postbacks.key.noClipboard': 'Dieses Fenster darf die Zwischenablage nicht verwenden: Öffnen Sie die App auf diesem Computer, um den Schlüssel zu kopieren.',
+  'postbacks.key.noClipboard':
+    'Dieses Fenster darf die Zwischenablage nicht verwenden: Öffnen Sie die App auf diesem Computer, um den Schlüssel zu kopieren.',
   'postbacks.key.copyLabel': 'Webhook-Schlüssel kopieren',
   'postbacks.key.rotate': 'Erneuern…',
   'postbacks.key.masked': 'Webhook-Schlüssel, maskiert',
   'postbacks.key.note': 'Empfänger prüfen die Signatur jedes Postbacks mit diesem Schlüssel (Dokumentation: Postbacks, „verifying“).',
   'postbacks.key.previousUntil': 'Der vorherige Schlüssel signiert noch bis {date} mit.',
   'postbacks.key.adminRotates': 'Ein Administrator kann ihn erneuern.',
-  'postbacks.key.rotated': 'Erneuert. Der alte Schlüssel signiert noch bis {date} mit: Geben Sie Ihren Empfängern bis dahin den neuen Schlüssel.',
+  'postbacks.key.rotated':
+    'Erneuert. Der alte Schlüssel signiert noch bis {date} mit: Geben Sie Ihren Empfängern bis dahin den neuen Schlüssel.',
   'postbacks.rotate.title': 'Webhook-Schlüssel erneuern?',
   'postbacks.rotate.what': 'Erneuern des Webhook-Schlüssels',
   'postbacks.rotate.new': 'Ein neuer Webhook-Schlüssel wird jetzt erstellt und signiert ab dann jedes Postback.',

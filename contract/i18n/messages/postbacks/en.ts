@@ -8,7 +8,8 @@ export const en = {
   'postbacks.statusNote.queued': 'Waiting for its first attempt.',
   'postbacks.statusNote.retrying': 'The receiver did not answer 2xx; the gateway tries again on its schedule.',
   'postbacks.statusNote.delivered': 'The receiver answered 2xx.',
-  'postbacks.statusNote.failed': 'No 2xx answer within 3 days of tries (or the address was refused): nothing more is sent unless you resend it.',
+  'postbacks.statusNote.failed':
+    'No 2xx answer within 3 days of tries (or the address was refused): nothing more is sent unless you resend it.',
   'postbacks.statusLine': '{status}: {note}',
   'postbacks.kind.transaction': 'Transaction',
   'postbacks.kind.token': 'Network token',
@@ -73,7 +74,8 @@ export const en = {
   'postbacks.attempts.showBody': 'Show the body of attempt {attempt}',
   'postbacks.body.signed': 'Signed body of attempt {attempt}',
   'postbacks.body.toSign': 'Body to be signed',
-  'postbacks.body.notKept': 'This attempt was made before the gateway kept what it sent (schema version 19). Its payload without event id, sequence and checksum:',
+  'postbacks.body.notKept':
+    'This attempt was made before the gateway kept what it sent (schema version 19). Its payload without event id, sequence and checksum:',
   'postbacks.body.asSent': 'Body as sent, pretty-printed',
   'postbacks.body.payload': 'Payload',
   'postbacks.headers.caption': 'Headers it was signed and sent with',
@@ -84,8 +86,10 @@ export const en = {
   'postbacks.resend.title': 'Resend failed postbacks',
   'postbacks.resend.since': 'Failed postbacks created since',
   'postbacks.resend.counting': 'Counting…',
-  'postbacks.resend.count': '{count, plural, =0 {No failed postback since then.} one {# failed postback since then.} other {# failed postbacks since then.}}',
-  'postbacks.resend.explain': 'Each is sent again now with the same event id; one that fails again is retried on the usual schedule. Your resend is written to the audit log.',
+  'postbacks.resend.count':
+    '{count, plural, =0 {No failed postback since then.} one {# failed postback since then.} other {# failed postbacks since then.}}',
+  'postbacks.resend.explain':
+    'Each is sent again now with the same event id; one that fails again is retried on the usual schedule. Your resend is written to the audit log.',
   'postbacks.resend.closeRunning': 'Close (keeps running)',
   'postbacks.resend.busy': 'Resending…',
   'postbacks.resend.send': 'Resend',
@@ -96,7 +100,8 @@ export const en = {
   'postbacks.resend.sent': '{attempted, number} of {total, number} sent',
   'postbacks.resend.done':
     '{failing, plural, =0 {Done: {delivered, number} delivered, # failed again.} other {Done: {delivered, number} delivered, # failed again (retried on the usual schedule).}}',
-  'postbacks.resend.running': '{attempted, number} of {total, number} sent: {delivered, number} delivered, {failing, number} failed again so far.',
+  'postbacks.resend.running':
+    '{attempted, number} of {total, number} sent: {delivered, number} delivered, {failing, number} failed again so far.',
 
   // The Test environment's outbox.
   'postbacks.outbox.emails': 'E-mails',
@@ -108,7 +113,8 @@ export const en = {
   'postbacks.outbox.to': 'To',
   'postbacks.outbox.outcome': 'Outcome',
   'postbacks.outbox.rowLabel': 'Preview {kind, select, email {e-mail} other {postback}}: {title}, {date}',
-  'postbacks.outbox.notTest': 'This gateway is not the Test environment: its e-mails and postbacks really leave, and there is no outbox to show.',
+  'postbacks.outbox.notTest':
+    'This gateway is not the Test environment: its e-mails and postbacks really leave, and there is no outbox to show.',
   'postbacks.outbox.lead':
     'Everything the Test environment sent, newest first: e-mails (kept here when no SMTP server is set up) and every postback attempt. Choose one to preview it.',
   'postbacks.outbox.filters': 'Filter the outbox',

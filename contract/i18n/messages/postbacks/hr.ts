@@ -62,7 +62,8 @@ export const hr = {
   'postbacks.detail.titleEvent':
     '{kind, select, transaction {Postback transakcije} token {Postback mrežnog tokena} checkout {Postback naplatne stranice} other {Postback}}: {event}',
   'postbacks.detail.resendWhat': 'Ponovno slanje postbacka',
-  'postbacks.detail.resent': 'Ponovno u redu čekanja: novi pokušaj za trenutak se pojavljuje niže. Ponovno slanje zabilježeno je u revizijskom zapisniku.',
+  'postbacks.detail.resent':
+    'Ponovno u redu čekanja: novi pokušaj za trenutak se pojavljuje niže. Ponovno slanje zabilježeno je u revizijskom zapisniku.',
   'postbacks.detail.resending': 'Ponovno slanje…',
   'postbacks.detail.resend': 'Pošalji ponovno sada',
   'postbacks.detail.noAttempt': 'Još nema pokušaja: prvi kreće za trenutak.',
@@ -92,14 +93,16 @@ export const hr = {
   'postbacks.resend.closeRunning': 'Zatvori (nastavlja se)',
   'postbacks.resend.busy': 'Ponovno slanje…',
   'postbacks.resend.send': 'Pošalji ponovno',
-  'postbacks.resend.sendCount': '{count, plural, one {Ponovno pošalji # postback} few {Ponovno pošalji # postbacka} other {Ponovno pošalji # postbackova}}',
+  'postbacks.resend.sendCount':
+    '{count, plural, one {Ponovno pošalji # postback} few {Ponovno pošalji # postbacka} other {Ponovno pošalji # postbackova}}',
   'postbacks.resend.progressWhat': 'Čitanje napretka',
   'postbacks.resend.what': 'Ponovno slanje neuspjelih postbackova',
   'postbacks.resend.progressLabel': 'Ponovno poslani postbackovi',
   'postbacks.resend.sent': 'Poslano {attempted, number} od {total, number}',
   'postbacks.resend.done':
     '{failing, plural, =0 {Gotovo: isporučeno {delivered, number}, ponovno neuspjelo #.} other {Gotovo: isporučeno {delivered, number}, ponovno neuspjelo # (ponavljaju se prema uobičajenom rasporedu).}}',
-  'postbacks.resend.running': 'Poslano {attempted, number} od {total, number}: dosad isporučeno {delivered, number}, ponovno neuspjelo {failing, number}.',
+  'postbacks.resend.running':
+    'Poslano {attempted, number} od {total, number}: dosad isporučeno {delivered, number}, ponovno neuspjelo {failing, number}.',
 
   'postbacks.outbox.emails': 'E-poruke',
   'postbacks.outbox.postbacks': 'Postbackovi',
@@ -110,7 +113,8 @@ export const hr = {
   'postbacks.outbox.to': 'Prima',
   'postbacks.outbox.outcome': 'Ishod',
   'postbacks.outbox.rowLabel': 'Pregled {kind, select, email {e-poruke} other {postbacka}}: {title}, {date}',
-  'postbacks.outbox.notTest': 'Ovaj pristupnik nije testno okruženje: njegove e-poruke i postbackovi zaista odlaze i nema izlaznog spremnika za prikaz.',
+  'postbacks.outbox.notTest':
+    'Ovaj pristupnik nije testno okruženje: njegove e-poruke i postbackovi zaista odlaze i nema izlaznog spremnika za prikaz.',
   'postbacks.outbox.lead':
     'Sve što je testno okruženje poslalo, najnovije prvo: e-poruke (zadržane ovdje kad SMTP poslužitelj nije postavljen) i svaki pokušaj postbacka. Odaberite stavku za pregled.',
   'postbacks.outbox.filters': 'Filtriraj izlazni spremnik',

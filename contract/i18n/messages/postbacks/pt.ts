@@ -57,11 +57,13 @@ export const pt = {
   'postbacks.detail.pending': 'Postback',
   'postbacks.detail.missing': 'Este postback não existe.',
   'postbacks.detail.loadFailed': 'Não foi possível carregar o postback',
-  'postbacks.detail.title': '{kind, select, transaction {Postback de transação} token {Postback de token de rede} checkout {Postback de checkout} other {Postback}}',
+  'postbacks.detail.title':
+    '{kind, select, transaction {Postback de transação} token {Postback de token de rede} checkout {Postback de checkout} other {Postback}}',
   'postbacks.detail.titleEvent':
     '{kind, select, transaction {Postback de transação} token {Postback de token de rede} checkout {Postback de checkout} other {Postback}}: {event}',
   'postbacks.detail.resendWhat': 'Reenviar o postback',
-  'postbacks.detail.resent': 'Novamente em fila: a nova tentativa aparece abaixo dentro de momentos. O reenvio consta do registo de auditoria.',
+  'postbacks.detail.resent':
+    'Novamente em fila: a nova tentativa aparece abaixo dentro de momentos. O reenvio consta do registo de auditoria.',
   'postbacks.detail.resending': 'A reenviar…',
   'postbacks.detail.resend': 'Reenviar agora',
   'postbacks.detail.noAttempt': 'Ainda sem tentativas: a primeira sai dentro de momentos.',
@@ -84,7 +86,8 @@ export const pt = {
   'postbacks.resend.title': 'Reenviar postbacks falhados',
   'postbacks.resend.since': 'Postbacks falhados criados desde',
   'postbacks.resend.counting': 'A contar…',
-  'postbacks.resend.count': '{count, plural, =0 {Nenhum postback falhado desde então.} one {# postback falhado desde então.} other {# postbacks falhados desde então.}}',
+  'postbacks.resend.count':
+    '{count, plural, =0 {Nenhum postback falhado desde então.} one {# postback falhado desde então.} other {# postbacks falhados desde então.}}',
   'postbacks.resend.explain':
     'Cada um é reenviado agora com o mesmo ID de evento; se voltar a falhar, é repetido segundo o calendário habitual. O seu reenvio fica no registo de auditoria.',
   'postbacks.resend.closeRunning': 'Fechar (continua em curso)',
@@ -97,7 +100,8 @@ export const pt = {
   'postbacks.resend.sent': '{attempted, number} de {total, number} enviados',
   'postbacks.resend.done':
     '{failing, plural, =0 {Concluído: {delivered, number} entregues, # voltaram a falhar.} one {Concluído: {delivered, number} entregues, # voltou a falhar (repetido segundo o calendário habitual).} other {Concluído: {delivered, number} entregues, # voltaram a falhar (repetidos segundo o calendário habitual).}}',
-  'postbacks.resend.running': '{attempted, number} de {total, number} enviados: até agora {delivered, number} entregues, {failing, number} voltaram a falhar.',
+  'postbacks.resend.running':
+    '{attempted, number} de {total, number} enviados: até agora {delivered, number} entregues, {failing, number} voltaram a falhar.',
 
   'postbacks.outbox.emails': 'E-mails',
   'postbacks.outbox.postbacks': 'Postbacks',
@@ -108,13 +112,15 @@ export const pt = {
   'postbacks.outbox.to': 'Para',
   'postbacks.outbox.outcome': 'Resultado',
   'postbacks.outbox.rowLabel': 'Pré-visualizar {kind, select, email {e-mail} other {postback}}: {title}, {date}',
-  'postbacks.outbox.notTest': 'Este gateway não é o Ambiente de teste: os seus e-mails e postbacks saem mesmo, e não há caixa de saída para mostrar.',
+  'postbacks.outbox.notTest':
+    'Este gateway não é o Ambiente de teste: os seus e-mails e postbacks saem mesmo, e não há caixa de saída para mostrar.',
   'postbacks.outbox.lead':
     'Tudo o que o Ambiente de teste enviou, mais recentes primeiro: e-mails (guardados aqui quando não há servidor SMTP configurado) e cada tentativa de postback. Escolha um para o pré-visualizar.',
   'postbacks.outbox.filters': 'Filtrar a caixa de saída',
   'postbacks.outbox.anyKind': 'E-mails e postbacks',
   'postbacks.outbox.caption': 'E-mails e postbacks enviados, mais recentes primeiro',
-  'postbacks.outbox.emptyKind': '{kind, select, email {Ainda não foi enviado nenhum e-mail.} other {Ainda não foi enviado nenhum postback.}}',
+  'postbacks.outbox.emptyKind':
+    '{kind, select, email {Ainda não foi enviado nenhum e-mail.} other {Ainda não foi enviado nenhum postback.}}',
   'postbacks.outbox.empty': 'Ainda não foi enviado nada.',
   'postbacks.outbox.pages': 'Páginas da caixa de saída',
   'postbacks.outbox.loadFailed': 'Não foi possível carregar a caixa de saída',

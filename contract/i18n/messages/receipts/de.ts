@@ -26,9 +26,12 @@ export const de = {
   'receipts.paper.transaction': 'Transaktion',
   'receipts.paper.refundId': 'Erstattung',
   'receipts.paper.keep': 'Bitte bewahren Sie diesen Beleg auf.',
-  'receipts.problem': '{what, select, load {Der Beleg konnte nicht geladen werden} print {Der Beleg wurde nicht gedruckt} email {Der Beleg wurde nicht gesendet} other {Der QR-Code konnte nicht erstellt werden}}',
-  'receipts.problem.network': 'Das Gateway hat nicht geantwortet: {what, select, load {Der Beleg konnte nicht geladen werden} print {Der Beleg wurde nicht gedruckt} email {Der Beleg wurde nicht gesendet} other {Der QR-Code konnte nicht erstellt werden}}. Prüfen Sie die Verbindung und versuchen Sie es erneut.',
-  'receipts.problem.reason': '{what, select, load {Der Beleg konnte nicht geladen werden} print {Der Beleg wurde nicht gedruckt} email {Der Beleg wurde nicht gesendet} other {Der QR-Code konnte nicht erstellt werden}}: {reason}',
+  'receipts.problem':
+    '{what, select, load {Der Beleg konnte nicht geladen werden} print {Der Beleg wurde nicht gedruckt} email {Der Beleg wurde nicht gesendet} other {Der QR-Code konnte nicht erstellt werden}}',
+  'receipts.problem.network':
+    'Das Gateway hat nicht geantwortet: {what, select, load {Der Beleg konnte nicht geladen werden} print {Der Beleg wurde nicht gedruckt} email {Der Beleg wurde nicht gesendet} other {Der QR-Code konnte nicht erstellt werden}}. Prüfen Sie die Verbindung und versuchen Sie es erneut.',
+  'receipts.problem.reason':
+    '{what, select, load {Der Beleg konnte nicht geladen werden} print {Der Beleg wurde nicht gedruckt} email {Der Beleg wurde nicht gesendet} other {Der QR-Code konnte nicht erstellt werden}}: {reason}',
   'receipts.loadAgain': 'Erneut laden',
   'receipts.loading': 'Beleg wird geladen…',
   'receipts.printed': 'Beleg auf {printer} gedruckt.',
@@ -55,7 +58,8 @@ export const de = {
   'receipts.printer.button': 'Drucker',
   'receipts.printer.title': 'Belegdrucker',
   'receipts.printer.none': 'Kein Belegdrucker eingerichtet: Belege werden über den Druckdialog dieses Computers gedruckt.',
-  'receipts.printer.summary': '{kind, select, network {Netzwerkdrucker} other {USB-Drucker}} {name}, {width, plural, one {# Zeichen} other {# Zeichen}} pro Zeile, automatischer Druck {auto, select, on {ein} other {aus}}.',
+  'receipts.printer.summary':
+    '{kind, select, network {Netzwerkdrucker} other {USB-Drucker}} {name}, {width, plural, one {# Zeichen} other {# Zeichen}} pro Zeile, automatischer Druck {auto, select, on {ein} other {aus}}.',
   'receipts.printer.portProblem': 'Der Port ist eine Zahl von 1 bis 65535 (Belegdrucker nutzen 9100).',
   'receipts.printer.notSaved': 'Nicht gespeichert.',
   'receipts.printer.notSavedFields': 'Nicht gespeichert: {fields}.',

@@ -24,9 +24,12 @@ export const en = {
   'receipts.paper.transaction': 'Transaction',
   'receipts.paper.refundId': 'Refund',
   'receipts.paper.keep': 'Please keep this receipt.',
-  'receipts.problem': '{what, select, load {The receipt could not be loaded} print {The receipt was not printed} email {The receipt was not sent} other {The QR code could not be made}}',
-  'receipts.problem.network': 'The gateway did not answer: {what, select, load {The receipt could not be loaded} print {The receipt was not printed} email {The receipt was not sent} other {The QR code could not be made}}. Check the connection and try again.',
-  'receipts.problem.reason': '{what, select, load {The receipt could not be loaded} print {The receipt was not printed} email {The receipt was not sent} other {The QR code could not be made}}: {reason}',
+  'receipts.problem':
+    '{what, select, load {The receipt could not be loaded} print {The receipt was not printed} email {The receipt was not sent} other {The QR code could not be made}}',
+  'receipts.problem.network':
+    'The gateway did not answer: {what, select, load {The receipt could not be loaded} print {The receipt was not printed} email {The receipt was not sent} other {The QR code could not be made}}. Check the connection and try again.',
+  'receipts.problem.reason':
+    '{what, select, load {The receipt could not be loaded} print {The receipt was not printed} email {The receipt was not sent} other {The QR code could not be made}}: {reason}',
   'receipts.loadAgain': 'Load again',
   'receipts.loading': 'Loading the receipt…',
   'receipts.printed': 'Receipt printed on {printer}.',
@@ -52,8 +55,9 @@ export const en = {
   'receipts.qr.done': 'Done',
   'receipts.printer.button': 'Printer',
   'receipts.printer.title': 'Receipt printer',
-  'receipts.printer.none': 'No receipt printer is set up: receipts print through this computer\'s print dialog.',
-  'receipts.printer.summary': '{kind, select, network {Network printer} other {USB printer}} {name}, {width, plural, one {# character} other {# characters}} per line, auto-print {auto, select, on {on} other {off}}.',
+  'receipts.printer.none': "No receipt printer is set up: receipts print through this computer's print dialog.",
+  'receipts.printer.summary':
+    '{kind, select, network {Network printer} other {USB printer}} {name}, {width, plural, one {# character} other {# characters}} per line, auto-print {auto, select, on {on} other {off}}.',
   'receipts.printer.portProblem': 'The port is a number from 1 to 65535 (receipt printers use 9100).',
   'receipts.printer.notSaved': 'Not saved.',
   'receipts.printer.notSavedFields': 'Not saved: {fields}.',

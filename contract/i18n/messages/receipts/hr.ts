@@ -26,9 +26,12 @@ export const hr = {
   'receipts.paper.transaction': 'Transakcija',
   'receipts.paper.refundId': 'Povrat',
   'receipts.paper.keep': 'Molimo sačuvajte ovu potvrdu.',
-  'receipts.problem': '{what, select, load {Potvrdu nije moguće učitati} print {Potvrda nije ispisana} email {Potvrda nije poslana} other {QR kôd nije moguće izraditi}}',
-  'receipts.problem.network': 'Pristupnik nije odgovorio: {what, select, load {potvrdu nije moguće učitati} print {potvrda nije ispisana} email {potvrda nije poslana} other {QR kôd nije moguće izraditi}}. Provjerite vezu i pokušajte ponovno.',
-  'receipts.problem.reason': '{what, select, load {Potvrdu nije moguće učitati} print {Potvrda nije ispisana} email {Potvrda nije poslana} other {QR kôd nije moguće izraditi}}: {reason}',
+  'receipts.problem':
+    '{what, select, load {Potvrdu nije moguće učitati} print {Potvrda nije ispisana} email {Potvrda nije poslana} other {QR kôd nije moguće izraditi}}',
+  'receipts.problem.network':
+    'Pristupnik nije odgovorio: {what, select, load {potvrdu nije moguće učitati} print {potvrda nije ispisana} email {potvrda nije poslana} other {QR kôd nije moguće izraditi}}. Provjerite vezu i pokušajte ponovno.',
+  'receipts.problem.reason':
+    '{what, select, load {Potvrdu nije moguće učitati} print {Potvrda nije ispisana} email {Potvrda nije poslana} other {QR kôd nije moguće izraditi}}: {reason}',
   'receipts.loadAgain': 'Učitaj ponovno',
   'receipts.loading': 'Učitavanje potvrde…',
   'receipts.printed': 'Potvrda je ispisana na {printer}.',
@@ -55,7 +58,8 @@ export const hr = {
   'receipts.printer.button': 'Pisač',
   'receipts.printer.title': 'Pisač potvrda',
   'receipts.printer.none': 'Pisač potvrda nije postavljen: potvrde se ispisuju putem dijaloga za ispis ovog računala.',
-  'receipts.printer.summary': '{kind, select, network {Mrežni pisač} other {USB pisač}} {name}, {width, plural, one {# znak} few {# znaka} other {# znakova}} po retku, automatski ispis {auto, select, on {uključen} other {isključen}}.',
+  'receipts.printer.summary':
+    '{kind, select, network {Mrežni pisač} other {USB pisač}} {name}, {width, plural, one {# znak} few {# znaka} other {# znakova}} po retku, automatski ispis {auto, select, on {uključen} other {isključen}}.',
   'receipts.printer.portProblem': 'Port je broj od 1 do 65535 (pisači potvrda koriste 9100).',
   'receipts.printer.notSaved': 'Nije spremljeno.',
   'receipts.printer.notSavedFields': 'Nije spremljeno: {fields}.',

@@ -26,9 +26,12 @@ export const pt = {
   'receipts.paper.transaction': 'Transação',
   'receipts.paper.refundId': 'Reembolso',
   'receipts.paper.keep': 'Guarde este talão, por favor.',
-  'receipts.problem': '{what, select, load {Não foi possível carregar o talão} print {O talão não foi impresso} email {O talão não foi enviado} other {Não foi possível criar o código QR}}',
-  'receipts.problem.network': 'O gateway não respondeu: {what, select, load {não foi possível carregar o talão} print {o talão não foi impresso} email {o talão não foi enviado} other {não foi possível criar o código QR}}. Verifique a ligação e tente novamente.',
-  'receipts.problem.reason': '{what, select, load {Não foi possível carregar o talão} print {O talão não foi impresso} email {O talão não foi enviado} other {Não foi possível criar o código QR}}: {reason}',
+  'receipts.problem':
+    '{what, select, load {Não foi possível carregar o talão} print {O talão não foi impresso} email {O talão não foi enviado} other {Não foi possível criar o código QR}}',
+  'receipts.problem.network':
+    'O gateway não respondeu: {what, select, load {não foi possível carregar o talão} print {o talão não foi impresso} email {o talão não foi enviado} other {não foi possível criar o código QR}}. Verifique a ligação e tente novamente.',
+  'receipts.problem.reason':
+    '{what, select, load {Não foi possível carregar o talão} print {O talão não foi impresso} email {O talão não foi enviado} other {Não foi possível criar o código QR}}: {reason}',
   'receipts.loadAgain': 'Carregar novamente',
   'receipts.loading': 'A carregar o talão…',
   'receipts.printed': 'Talão impresso em {printer}.',
@@ -54,8 +57,10 @@ export const pt = {
   'receipts.qr.done': 'Concluído',
   'receipts.printer.button': 'Impressora',
   'receipts.printer.title': 'Impressora de talões',
-  'receipts.printer.none': 'Não há impressora de talões configurada: os talões são impressos através da janela de impressão deste computador.',
-  'receipts.printer.summary': '{kind, select, network {Impressora de rede} other {Impressora USB}} {name}, {width, plural, one {# carácter} other {# caracteres}} por linha, impressão automática {auto, select, on {ativada} other {desativada}}.',
+  'receipts.printer.none':
+    'Não há impressora de talões configurada: os talões são impressos através da janela de impressão deste computador.',
+  'receipts.printer.summary':
+    '{kind, select, network {Impressora de rede} other {Impressora USB}} {name}, {width, plural, one {# carácter} other {# caracteres}} por linha, impressão automática {auto, select, on {ativada} other {desativada}}.',
   'receipts.printer.portProblem': 'A porta é um número de 1 a 65535 (as impressoras de talões usam 9100).',
   'receipts.printer.notSaved': 'Não guardado.',
   'receipts.printer.notSavedFields': 'Não guardado: {fields}.',

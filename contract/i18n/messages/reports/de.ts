@@ -40,19 +40,24 @@ export const de = {
   'reports.receiptPrinter': 'Belegdrucker',
   'reports.backToDays': '← Offener Tag und vergangene Tage',
   'reports.closedNote': 'Tag {sequence} ist abgeschlossen. Verkäufe ab jetzt gehören zu Tag {next}.',
-  'reports.notATill': '{manager, select, yes {Dieser Bildschirm ist noch keine Kasse und hat daher keinen eigenen Tag zum Abschließen. Wählen Sie im Reiter Kasse, welche Kasse er ist, oder sehen Sie sich unten den Tag jeder Kasse an.} other {Dieser Bildschirm ist noch keine Kasse und hat daher keinen eigenen Tag zum Abschließen. Wählen Sie im Reiter Kasse, welche Kasse er ist.}}',
+  'reports.notATill':
+    '{manager, select, yes {Dieser Bildschirm ist noch keine Kasse und hat daher keinen eigenen Tag zum Abschließen. Wählen Sie im Reiter Kasse, welche Kasse er ist, oder sehen Sie sich unten den Tag jeder Kasse an.} other {Dieser Bildschirm ist noch keine Kasse und hat daher keinen eigenen Tag zum Abschließen. Wählen Sie im Reiter Kasse, welche Kasse er ist.}}',
   'reports.closeDay': 'Tag {sequence} abschließen',
   'reports.loadingDay': 'Der Tag wird geladen…',
   'reports.action.printA4': 'A4 drucken',
-  'reports.action.printA4Label': '{report, select, z {A4 drucken: Z-Bericht {sequence}} xOf {A4 drucken: X-Bericht von {till}} other {A4 drucken: X-Bericht}}',
+  'reports.action.printA4Label':
+    '{report, select, z {A4 drucken: Z-Bericht {sequence}} xOf {A4 drucken: X-Bericht von {till}} other {A4 drucken: X-Bericht}}',
   'reports.action.pdf': 'PDF',
-  'reports.action.pdfLabel': '{report, select, z {Z-Bericht {sequence} als PDF} xOf {X-Bericht von {till} als PDF} other {X-Bericht als PDF}}',
-  'reports.action.printerLabel': '{report, select, z {Z-Bericht {sequence} für den Belegdrucker} xOf {X-Bericht von {till} für den Belegdrucker} other {X-Bericht für den Belegdrucker}}',
+  'reports.action.pdfLabel':
+    '{report, select, z {Z-Bericht {sequence} als PDF} xOf {X-Bericht von {till} als PDF} other {X-Bericht als PDF}}',
+  'reports.action.printerLabel':
+    '{report, select, z {Z-Bericht {sequence} für den Belegdrucker} xOf {X-Bericht von {till} für den Belegdrucker} other {X-Bericht für den Belegdrucker}}',
   'reports.sheet.daySoFar': 'Tag {sequence} bis jetzt',
   'reports.sheet.closedBadge': 'Abgeschlossener Tag · diese Zahlen ändern sich nie',
   'reports.sheet.openBadge': 'X-Bericht · laufende Summen, der Tag ist noch offen',
   'reports.sheet.provisional': 'Vorläufig · gespeicherte Zahlungen noch nicht bei der Zentrale',
-  'reports.sheet.empty': '{closed, select, yes {An diesem Tag keine Kartenverkäufe, Ablehnungen oder Erstattungen.} other {Heute noch keine Kartenverkäufe, Ablehnungen oder Erstattungen.}}',
+  'reports.sheet.empty':
+    '{closed, select, yes {An diesem Tag keine Kartenverkäufe, Ablehnungen oder Erstattungen.} other {Heute noch keine Kartenverkäufe, Ablehnungen oder Erstattungen.}}',
   'reports.count.sales': '{count, plural, one {# Verkauf} other {# Verkäufe}}',
   'reports.count.refunds': '{count, plural, one {# Erstattung} other {# Erstattungen}}',
   'reports.count.declines': '{count, plural, one {# Ablehnung} other {# Ablehnungen}}',
@@ -69,24 +74,32 @@ export const de = {
   'reports.past.noSales': 'keine Verkäufe',
   'reports.past.openLabel': 'Z-Bericht {sequence} öffnen',
   'reports.past.open': 'Öffnen',
-  'reports.close.notManager': 'Dieses Konto kann den Tagesabschluss nicht freigeben: Dafür braucht es in diesem Geschäft die Rolle Backoffice oder Admin.',
+  'reports.close.notManager':
+    'Dieses Konto kann den Tagesabschluss nicht freigeben: Dafür braucht es in diesem Geschäft die Rolle Backoffice oder Admin.',
   'reports.close.noAnswer': 'Das Gateway hat nicht geantwortet. Versuchen Sie es erneut: Ein Tag wird nie doppelt abgeschlossen.',
   'reports.close.failed': 'Der Tag konnte nicht abgeschlossen werden.',
-  'reports.close.lead': 'Der Tagesabschluss erstellt <strong>Z-Bericht Nr. {sequence}</strong> mit den Zahlen bis jetzt. Ein abgeschlossener Tag <strong>ändert sich nie</strong>: Verkäufe und Erstattungen ab jetzt gehören zu Tag {next}.',
-  'reports.close.stored': 'Während die Zentrale nicht erreichbar war, hat diese Kasse {sales} gespeichert. Sie bleiben gespeichert und werden gesendet, sobald die Zentrale antwortet; der Z-Bericht zählt sie als eingenommen und ist <strong>vorläufig</strong>, bis alle gesendet sind.',
+  'reports.close.lead':
+    'Der Tagesabschluss erstellt <strong>Z-Bericht Nr. {sequence}</strong> mit den Zahlen bis jetzt. Ein abgeschlossener Tag <strong>ändert sich nie</strong>: Verkäufe und Erstattungen ab jetzt gehören zu Tag {next}.',
+  'reports.close.stored':
+    'Während die Zentrale nicht erreichbar war, hat diese Kasse {sales} gespeichert. Sie bleiben gespeichert und werden gesendet, sobald die Zentrale antwortet; der Z-Bericht zählt sie als eingenommen und ist <strong>vorläufig</strong>, bis alle gesendet sind.',
   'reports.close.sales': 'Verkäufe',
   'reports.close.none': 'keine',
   'reports.close.net': 'Netto {currency}',
-  'reports.close.netLine': '{net} ({sales, plural, one {# Verkauf} other {# Verkäufe}}, {refunds, plural, one {# Erstattung} other {# Erstattungen}})',
+  'reports.close.netLine':
+    '{net} ({sales, plural, one {# Verkauf} other {# Verkäufe}}, {refunds, plural, one {# Erstattung} other {# Erstattungen}})',
   'reports.close.busy': 'Wird abgeschlossen…',
   'reports.close.submit': '{approve, select, yes {Freigeben und Tag {sequence} abschließen} other {Tag {sequence} abschließen}}',
   'reports.sum': '{count, plural, one {# Verkauf} other {# Verkäufe}} ({amounts})',
   'reports.stored.title': 'Gespeichert, während die Zentrale nicht erreichbar war',
-  'reports.stored.pending': '<strong>{sales} noch nicht gesendet</strong>: {report, select, z {Dieser Z-Bericht} other {Dieser X-Bericht}} ist vorläufig, bis sie gesendet sind; danach wird er von selbst endgültig.',
+  'reports.stored.pending':
+    '<strong>{sales} noch nicht gesendet</strong>: {report, select, z {Dieser Z-Bericht} other {Dieser X-Bericht}} ist vorläufig, bis sie gesendet sind; danach wird er von selbst endgültig.',
   'reports.stored.forwarded': '{sales} gesendet und genehmigt.',
-  'reports.stored.declined': '{sales} beim Senden von der Bank abgelehnt: oben als eingenommen gezählt, aber nicht bezahlt. Bitten Sie den Kunden um eine andere Zahlung (Handlungsbedarf im Backoffice).',
-  'reports.load.failed': '{what, select, day {Der Tagesbericht konnte nicht geladen werden.} other {Z-Bericht {sequence} konnte nicht geladen werden.}}',
-  'reports.load.noAnswer': '{what, select, day {Der Tagesbericht konnte nicht geladen werden: Das Gateway hat nicht geantwortet.} other {Z-Bericht {sequence} konnte nicht geladen werden: Das Gateway hat nicht geantwortet.}}',
+  'reports.stored.declined':
+    '{sales} beim Senden von der Bank abgelehnt: oben als eingenommen gezählt, aber nicht bezahlt. Bitten Sie den Kunden um eine andere Zahlung (Handlungsbedarf im Backoffice).',
+  'reports.load.failed':
+    '{what, select, day {Der Tagesbericht konnte nicht geladen werden.} other {Z-Bericht {sequence} konnte nicht geladen werden.}}',
+  'reports.load.noAnswer':
+    '{what, select, day {Der Tagesbericht konnte nicht geladen werden: Das Gateway hat nicht geantwortet.} other {Z-Bericht {sequence} konnte nicht geladen werden: Das Gateway hat nicht geantwortet.}}',
   'reports.shop.loadFailed': 'Der Tag des Geschäfts konnte nicht geladen werden.',
   'reports.shop.xFailed': 'Der X-Bericht von {till} konnte nicht geladen werden.',
   'reports.shop.title': 'Der Tag des Geschäfts',

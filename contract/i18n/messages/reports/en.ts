@@ -40,19 +40,24 @@ export const en = {
   'reports.receiptPrinter': 'Receipt printer',
   'reports.backToDays': '← Open day and past days',
   'reports.closedNote': 'Day {sequence} is closed. Sales from now on belong to day {next}.',
-  'reports.notATill': '{manager, select, yes {This screen is not a till yet, so it has no day of its own to close. Open the Till tab to choose which till it is, or read any till’s day below.} other {This screen is not a till yet, so it has no day of its own to close. Open the Till tab to choose which till it is.}}',
+  'reports.notATill':
+    '{manager, select, yes {This screen is not a till yet, so it has no day of its own to close. Open the Till tab to choose which till it is, or read any till’s day below.} other {This screen is not a till yet, so it has no day of its own to close. Open the Till tab to choose which till it is.}}',
   'reports.closeDay': 'Close day {sequence}',
   'reports.loadingDay': 'Loading the day…',
   'reports.action.printA4': 'Print A4',
-  'reports.action.printA4Label': '{report, select, z {Print A4: Z report {sequence}} xOf {Print A4: the X report of {till}} other {Print A4: the X report}}',
+  'reports.action.printA4Label':
+    '{report, select, z {Print A4: Z report {sequence}} xOf {Print A4: the X report of {till}} other {Print A4: the X report}}',
   'reports.action.pdf': 'PDF',
-  'reports.action.pdfLabel': '{report, select, z {Z report {sequence} as PDF} xOf {the X report of {till} as PDF} other {the X report as PDF}}',
-  'reports.action.printerLabel': '{report, select, z {Z report {sequence} for the receipt printer} xOf {the X report of {till} for the receipt printer} other {the X report for the receipt printer}}',
+  'reports.action.pdfLabel':
+    '{report, select, z {Z report {sequence} as PDF} xOf {the X report of {till} as PDF} other {the X report as PDF}}',
+  'reports.action.printerLabel':
+    '{report, select, z {Z report {sequence} for the receipt printer} xOf {the X report of {till} for the receipt printer} other {the X report for the receipt printer}}',
   'reports.sheet.daySoFar': 'Day {sequence} so far',
   'reports.sheet.closedBadge': 'Closed day · these figures never change',
   'reports.sheet.openBadge': 'X report · running totals, the day is still open',
   'reports.sheet.provisional': 'Provisional · stored sales not yet at the shop’s gateway',
-  'reports.sheet.empty': '{closed, select, yes {No card sales, declines or refunds on this day.} other {No card sales, declines or refunds yet today.}}',
+  'reports.sheet.empty':
+    '{closed, select, yes {No card sales, declines or refunds on this day.} other {No card sales, declines or refunds yet today.}}',
   'reports.count.sales': '{count, plural, one {# sale} other {# sales}}',
   'reports.count.refunds': '{count, plural, one {# refund} other {# refunds}}',
   'reports.count.declines': '{count, plural, one {# decline} other {# declines}}',
@@ -72,8 +77,10 @@ export const en = {
   'reports.close.notManager': 'This account cannot approve closing the day: it needs a back-office or admin role in this shop.',
   'reports.close.noAnswer': 'The gateway did not answer. Try again: the day is never closed twice.',
   'reports.close.failed': 'The day could not be closed.',
-  'reports.close.lead': 'Closing the day prints <strong>Z report No. {sequence}</strong> with the figures up to now. A closed day <strong>never changes</strong>: sales and refunds from now on belong to day {next}.',
-  'reports.close.stored': 'This till holds {sales} stored while the shop’s gateway was away. They stay stored and are sent when it answers; the Z report counts them as taken and says <strong>provisional</strong> until they have all been sent.',
+  'reports.close.lead':
+    'Closing the day prints <strong>Z report No. {sequence}</strong> with the figures up to now. A closed day <strong>never changes</strong>: sales and refunds from now on belong to day {next}.',
+  'reports.close.stored':
+    'This till holds {sales} stored while the shop’s gateway was away. They stay stored and are sent when it answers; the Z report counts them as taken and says <strong>provisional</strong> until they have all been sent.',
   'reports.close.sales': 'Sales',
   'reports.close.none': 'none',
   'reports.close.net': 'Net {currency}',
@@ -82,11 +89,14 @@ export const en = {
   'reports.close.submit': '{approve, select, yes {Approve and close day {sequence}} other {Close day {sequence}}}',
   'reports.sum': '{count, plural, one {# sale} other {# sales}} ({amounts})',
   'reports.stored.title': 'Stored while the shop’s gateway was away',
-  'reports.stored.pending': '<strong>{sales} not sent yet</strong>: this {report, select, z {Z} other {X}} report is provisional until they are; it becomes final by itself.',
+  'reports.stored.pending':
+    '<strong>{sales} not sent yet</strong>: this {report, select, z {Z} other {X}} report is provisional until they are; it becomes final by itself.',
   'reports.stored.forwarded': '{sales} sent and approved.',
-  'reports.stored.declined': '{sales} declined by the bank when sent: counted as taken above, but not paid. Ask the customer for another payment (Needs attention in the back office).',
+  'reports.stored.declined':
+    '{sales} declined by the bank when sent: counted as taken above, but not paid. Ask the customer for another payment (Needs attention in the back office).',
   'reports.load.failed': '{what, select, day {The day report could not be loaded.} other {Z report {sequence} could not be loaded.}}',
-  'reports.load.noAnswer': '{what, select, day {The day report could not be loaded: the gateway did not answer.} other {Z report {sequence} could not be loaded: the gateway did not answer.}}',
+  'reports.load.noAnswer':
+    '{what, select, day {The day report could not be loaded: the gateway did not answer.} other {Z report {sequence} could not be loaded: the gateway did not answer.}}',
   // The shop's day (a manager)
   'reports.shop.loadFailed': "The shop's day could not be loaded.",
   'reports.shop.xFailed': 'The X report of {till} could not be loaded.',

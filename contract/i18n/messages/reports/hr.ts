@@ -40,19 +40,24 @@ export const hr = {
   'reports.receiptPrinter': 'Pisač potvrda',
   'reports.backToDays': '← Otvoreni dan i prošli dani',
   'reports.closedNote': 'Dan {sequence} je zaključen. Prodaja od sada pripada danu {next}.',
-  'reports.notATill': '{manager, select, yes {Ovaj zaslon još nije blagajna pa nema vlastiti dan za zaključiti. Otvorite karticu Blagajna i odaberite koja je to blagajna ili ispod pogledajte dan bilo koje blagajne.} other {Ovaj zaslon još nije blagajna pa nema vlastiti dan za zaključiti. Otvorite karticu Blagajna i odaberite koja je to blagajna.}}',
+  'reports.notATill':
+    '{manager, select, yes {Ovaj zaslon još nije blagajna pa nema vlastiti dan za zaključiti. Otvorite karticu Blagajna i odaberite koja je to blagajna ili ispod pogledajte dan bilo koje blagajne.} other {Ovaj zaslon još nije blagajna pa nema vlastiti dan za zaključiti. Otvorite karticu Blagajna i odaberite koja je to blagajna.}}',
   'reports.closeDay': 'Zaključi dan {sequence}',
   'reports.loadingDay': 'Učitavanje dana…',
   'reports.action.printA4': 'Ispiši A4',
-  'reports.action.printA4Label': '{report, select, z {Ispiši A4: Z izvještaj {sequence}} xOf {Ispiši A4: X izvještaj blagajne {till}} other {Ispiši A4: X izvještaj}}',
+  'reports.action.printA4Label':
+    '{report, select, z {Ispiši A4: Z izvještaj {sequence}} xOf {Ispiši A4: X izvještaj blagajne {till}} other {Ispiši A4: X izvještaj}}',
   'reports.action.pdf': 'PDF',
-  'reports.action.pdfLabel': '{report, select, z {Z izvještaj {sequence} kao PDF} xOf {X izvještaj blagajne {till} kao PDF} other {X izvještaj kao PDF}}',
-  'reports.action.printerLabel': '{report, select, z {Z izvještaj {sequence} za pisač potvrda} xOf {X izvještaj blagajne {till} za pisač potvrda} other {X izvještaj za pisač potvrda}}',
+  'reports.action.pdfLabel':
+    '{report, select, z {Z izvještaj {sequence} kao PDF} xOf {X izvještaj blagajne {till} kao PDF} other {X izvještaj kao PDF}}',
+  'reports.action.printerLabel':
+    '{report, select, z {Z izvještaj {sequence} za pisač potvrda} xOf {X izvještaj blagajne {till} za pisač potvrda} other {X izvještaj za pisač potvrda}}',
   'reports.sheet.daySoFar': 'Dan {sequence} do sada',
   'reports.sheet.closedBadge': 'Zaključen dan · ovi se iznosi nikad ne mijenjaju',
   'reports.sheet.openBadge': 'X izvještaj · tekući zbrojevi, dan je još otvoren',
   'reports.sheet.provisional': 'Privremeno · spremljene prodaje još nisu u središnjici',
-  'reports.sheet.empty': '{closed, select, yes {Ovog dana nema kartičnih prodaja, odbijanja ni povrata.} other {Danas još nema kartičnih prodaja, odbijanja ni povrata.}}',
+  'reports.sheet.empty':
+    '{closed, select, yes {Ovog dana nema kartičnih prodaja, odbijanja ni povrata.} other {Danas još nema kartičnih prodaja, odbijanja ni povrata.}}',
   'reports.count.sales': '{count, plural, one {# prodaja} few {# prodaje} other {# prodaja}}',
   'reports.count.refunds': '{count, plural, one {# povrat} few {# povrata} other {# povrata}}',
   'reports.count.declines': '{count, plural, one {# odbijanje} few {# odbijanja} other {# odbijanja}}',
@@ -69,24 +74,32 @@ export const hr = {
   'reports.past.noSales': 'nema prodaje',
   'reports.past.openLabel': 'Otvori Z izvještaj {sequence}',
   'reports.past.open': 'Otvori',
-  'reports.close.notManager': 'Ovaj korisnički račun ne može odobriti zaključak dana: u ovoj trgovini treba imati ulogu administracije ili administratora.',
+  'reports.close.notManager':
+    'Ovaj korisnički račun ne može odobriti zaključak dana: u ovoj trgovini treba imati ulogu administracije ili administratora.',
   'reports.close.noAnswer': 'Gateway se nije javio. Pokušajte ponovno: dan se nikad ne zaključuje dvaput.',
   'reports.close.failed': 'Dan nije bilo moguće zaključiti.',
-  'reports.close.lead': 'Zaključak dana izrađuje <strong>Z izvještaj br. {sequence}</strong> s dosadašnjim iznosima. Zaključeni dan <strong>nikad se ne mijenja</strong>: prodaje i povrati od sada pripadaju danu {next}.',
-  'reports.close.stored': 'Spremljeno na ovoj blagajni dok središnjica nije bila dostupna: {sales}. Te prodaje ostaju spremljene i šalju se kad se središnjica javi; Z izvještaj ih broji kao naplaćene i <strong>privremen</strong> je dok sve ne budu poslane.',
+  'reports.close.lead':
+    'Zaključak dana izrađuje <strong>Z izvještaj br. {sequence}</strong> s dosadašnjim iznosima. Zaključeni dan <strong>nikad se ne mijenja</strong>: prodaje i povrati od sada pripadaju danu {next}.',
+  'reports.close.stored':
+    'Spremljeno na ovoj blagajni dok središnjica nije bila dostupna: {sales}. Te prodaje ostaju spremljene i šalju se kad se središnjica javi; Z izvještaj ih broji kao naplaćene i <strong>privremen</strong> je dok sve ne budu poslane.',
   'reports.close.sales': 'Prodaje',
   'reports.close.none': 'nema',
   'reports.close.net': 'Neto {currency}',
-  'reports.close.netLine': '{net} ({sales, plural, one {# prodaja} few {# prodaje} other {# prodaja}}, {refunds, plural, one {# povrat} few {# povrata} other {# povrata}})',
+  'reports.close.netLine':
+    '{net} ({sales, plural, one {# prodaja} few {# prodaje} other {# prodaja}}, {refunds, plural, one {# povrat} few {# povrata} other {# povrata}})',
   'reports.close.busy': 'Zaključivanje…',
   'reports.close.submit': '{approve, select, yes {Odobri i zaključi dan {sequence}} other {Zaključi dan {sequence}}}',
   'reports.sum': '{count, plural, one {# prodaja} few {# prodaje} other {# prodaja}} ({amounts})',
   'reports.stored.title': 'Spremljeno dok središnjica nije bila dostupna',
-  'reports.stored.pending': '<strong>Još nije poslano: {sales}</strong>. {report, select, z {Ovaj Z izvještaj} other {Ovaj X izvještaj}} privremen je dok ne budu poslane; zatim sam postaje konačan.',
+  'reports.stored.pending':
+    '<strong>Još nije poslano: {sales}</strong>. {report, select, z {Ovaj Z izvještaj} other {Ovaj X izvještaj}} privremen je dok ne budu poslane; zatim sam postaje konačan.',
   'reports.stored.forwarded': 'Poslano i odobreno: {sales}.',
-  'reports.stored.declined': 'Banka je odbila pri slanju: {sales}. Gore se broji kao naplaćeno, ali nije plaćeno. Zamolite kupca za drugo plaćanje (Zahtijeva pažnju, u administraciji).',
-  'reports.load.failed': '{what, select, day {Izvještaj dana nije bilo moguće učitati.} other {Z izvještaj {sequence} nije bilo moguće učitati.}}',
-  'reports.load.noAnswer': '{what, select, day {Izvještaj dana nije bilo moguće učitati: gateway se nije javio.} other {Z izvještaj {sequence} nije bilo moguće učitati: gateway se nije javio.}}',
+  'reports.stored.declined':
+    'Banka je odbila pri slanju: {sales}. Gore se broji kao naplaćeno, ali nije plaćeno. Zamolite kupca za drugo plaćanje (Zahtijeva pažnju, u administraciji).',
+  'reports.load.failed':
+    '{what, select, day {Izvještaj dana nije bilo moguće učitati.} other {Z izvještaj {sequence} nije bilo moguće učitati.}}',
+  'reports.load.noAnswer':
+    '{what, select, day {Izvještaj dana nije bilo moguće učitati: gateway se nije javio.} other {Z izvještaj {sequence} nije bilo moguće učitati: gateway se nije javio.}}',
   'reports.shop.loadFailed': 'Dan trgovine nije bilo moguće učitati.',
   'reports.shop.xFailed': 'X izvještaj blagajne {till} nije bilo moguće učitati.',
   'reports.shop.title': 'Dan trgovine',

@@ -40,19 +40,24 @@ export const pt = {
   'reports.receiptPrinter': 'Impressora de talões',
   'reports.backToDays': '← Dia aberto e dias anteriores',
   'reports.closedNote': 'O dia {sequence} está fechado. As vendas a partir de agora pertencem ao dia {next}.',
-  'reports.notATill': '{manager, select, yes {Este ecrã ainda não é uma caixa, por isso não tem um dia próprio para fechar. Abra o separador Caixa para escolher que caixa é, ou consulte abaixo o dia de qualquer caixa.} other {Este ecrã ainda não é uma caixa, por isso não tem um dia próprio para fechar. Abra o separador Caixa para escolher que caixa é.}}',
+  'reports.notATill':
+    '{manager, select, yes {Este ecrã ainda não é uma caixa, por isso não tem um dia próprio para fechar. Abra o separador Caixa para escolher que caixa é, ou consulte abaixo o dia de qualquer caixa.} other {Este ecrã ainda não é uma caixa, por isso não tem um dia próprio para fechar. Abra o separador Caixa para escolher que caixa é.}}',
   'reports.closeDay': 'Fechar o dia {sequence}',
   'reports.loadingDay': 'A carregar o dia…',
   'reports.action.printA4': 'Imprimir A4',
-  'reports.action.printA4Label': '{report, select, z {Imprimir A4: relatório Z {sequence}} xOf {Imprimir A4: relatório X de {till}} other {Imprimir A4: relatório X}}',
+  'reports.action.printA4Label':
+    '{report, select, z {Imprimir A4: relatório Z {sequence}} xOf {Imprimir A4: relatório X de {till}} other {Imprimir A4: relatório X}}',
   'reports.action.pdf': 'PDF',
-  'reports.action.pdfLabel': '{report, select, z {Relatório Z {sequence} em PDF} xOf {Relatório X de {till} em PDF} other {Relatório X em PDF}}',
-  'reports.action.printerLabel': '{report, select, z {Relatório Z {sequence} para a impressora de talões} xOf {Relatório X de {till} para a impressora de talões} other {Relatório X para a impressora de talões}}',
+  'reports.action.pdfLabel':
+    '{report, select, z {Relatório Z {sequence} em PDF} xOf {Relatório X de {till} em PDF} other {Relatório X em PDF}}',
+  'reports.action.printerLabel':
+    '{report, select, z {Relatório Z {sequence} para a impressora de talões} xOf {Relatório X de {till} para a impressora de talões} other {Relatório X para a impressora de talões}}',
   'reports.sheet.daySoFar': 'Dia {sequence} até agora',
   'reports.sheet.closedBadge': 'Dia fechado · estes valores nunca mudam',
   'reports.sheet.openBadge': 'Relatório X · totais parciais, o dia ainda está aberto',
   'reports.sheet.provisional': 'Provisório · vendas guardadas ainda não chegaram à central',
-  'reports.sheet.empty': '{closed, select, yes {Sem vendas com cartão, recusas ou reembolsos neste dia.} other {Ainda sem vendas com cartão, recusas ou reembolsos hoje.}}',
+  'reports.sheet.empty':
+    '{closed, select, yes {Sem vendas com cartão, recusas ou reembolsos neste dia.} other {Ainda sem vendas com cartão, recusas ou reembolsos hoje.}}',
   'reports.count.sales': '{count, plural, one {# venda} other {# vendas}}',
   'reports.count.refunds': '{count, plural, one {# reembolso} other {# reembolsos}}',
   'reports.count.declines': '{count, plural, one {# recusa} other {# recusas}}',
@@ -72,21 +77,28 @@ export const pt = {
   'reports.close.notManager': 'Esta conta não pode aprovar o fecho do dia: precisa da função de backoffice ou de administrador nesta loja.',
   'reports.close.noAnswer': 'O gateway não respondeu. Tente novamente: o dia nunca é fechado duas vezes.',
   'reports.close.failed': 'Não foi possível fechar o dia.',
-  'reports.close.lead': 'Fechar o dia emite o <strong>relatório Z n.º {sequence}</strong> com os valores até agora. Um dia fechado <strong>nunca muda</strong>: as vendas e os reembolsos a partir de agora pertencem ao dia {next}.',
-  'reports.close.stored': 'Enquanto a central esteve indisponível, esta caixa guardou {sales}. Essas vendas continuam guardadas e são enviadas quando a central responder; o relatório Z conta-as como recebidas e indica <strong>provisório</strong> até todas terem sido enviadas.',
+  'reports.close.lead':
+    'Fechar o dia emite o <strong>relatório Z n.º {sequence}</strong> com os valores até agora. Um dia fechado <strong>nunca muda</strong>: as vendas e os reembolsos a partir de agora pertencem ao dia {next}.',
+  'reports.close.stored':
+    'Enquanto a central esteve indisponível, esta caixa guardou {sales}. Essas vendas continuam guardadas e são enviadas quando a central responder; o relatório Z conta-as como recebidas e indica <strong>provisório</strong> até todas terem sido enviadas.',
   'reports.close.sales': 'Vendas',
   'reports.close.none': 'nenhuma',
   'reports.close.net': 'Líquido {currency}',
-  'reports.close.netLine': '{net} ({sales, plural, one {# venda} other {# vendas}}, {refunds, plural, one {# reembolso} other {# reembolsos}})',
+  'reports.close.netLine':
+    '{net} ({sales, plural, one {# venda} other {# vendas}}, {refunds, plural, one {# reembolso} other {# reembolsos}})',
   'reports.close.busy': 'A fechar…',
   'reports.close.submit': '{approve, select, yes {Aprovar e fechar o dia {sequence}} other {Fechar o dia {sequence}}}',
   'reports.sum': '{count, plural, one {# venda} other {# vendas}} ({amounts})',
   'reports.stored.title': 'Guardadas enquanto a central esteve indisponível',
-  'reports.stored.pending': '<strong>Ainda por enviar: {sales}</strong>. {report, select, z {Este relatório Z} other {Este relatório X}} é provisório até serem enviadas; depois passa a definitivo automaticamente.',
+  'reports.stored.pending':
+    '<strong>Ainda por enviar: {sales}</strong>. {report, select, z {Este relatório Z} other {Este relatório X}} é provisório até serem enviadas; depois passa a definitivo automaticamente.',
   'reports.stored.forwarded': 'Enviadas e aprovadas: {sales}.',
-  'reports.stored.declined': 'Recusadas pelo banco no envio: {sales}. Contadas acima como recebidas, mas não pagas. Peça ao cliente outro pagamento (Requer atenção, no backoffice).',
-  'reports.load.failed': '{what, select, day {Não foi possível carregar o relatório do dia.} other {Não foi possível carregar o relatório Z {sequence}.}}',
-  'reports.load.noAnswer': '{what, select, day {Não foi possível carregar o relatório do dia: o gateway não respondeu.} other {Não foi possível carregar o relatório Z {sequence}: o gateway não respondeu.}}',
+  'reports.stored.declined':
+    'Recusadas pelo banco no envio: {sales}. Contadas acima como recebidas, mas não pagas. Peça ao cliente outro pagamento (Requer atenção, no backoffice).',
+  'reports.load.failed':
+    '{what, select, day {Não foi possível carregar o relatório do dia.} other {Não foi possível carregar o relatório Z {sequence}.}}',
+  'reports.load.noAnswer':
+    '{what, select, day {Não foi possível carregar o relatório do dia: o gateway não respondeu.} other {Não foi possível carregar o relatório Z {sequence}: o gateway não respondeu.}}',
   'reports.shop.loadFailed': 'Não foi possível carregar o dia da loja.',
   'reports.shop.xFailed': 'Não foi possível carregar o relatório X de {till}.',
   'reports.shop.title': 'O dia da loja',

@@ -71,7 +71,8 @@ export const en = {
   'sales.approval.legend': 'Manager approval',
   'sales.approval.login': 'Manager login',
   'sales.approval.with': 'The manager approves with',
-  'sales.approval.missing': "{method, select, pin {Enter the manager's login and PIN (4 to 8 digits).} other {Enter the manager's login and password.}}",
+  'sales.approval.missing':
+    "{method, select, pin {Enter the manager's login and PIN (4 to 8 digits).} other {Enter the manager's login and password.}}",
   'sales.approval.wrong': "The manager's login, PIN or password is wrong.",
   'sales.approval.tooMany': 'Too many failed attempts. Try again in {seconds} seconds.',
   'sales.approval.invalid': "Enter the manager's login and PIN (4 to 8 digits) or password.",
@@ -91,14 +92,16 @@ export const en = {
   'sales.refund.atMost': 'At most {amount} can be refunded.',
   'sales.refund.upTo': 'Up to {amount}.',
   'sales.refund.refunded': 'Refunded {amount}',
-  'sales.refund.goesBack': '{card, select, none {The money goes back to the card used for the sale. It can take a few days to show on the customer’s statement.} other {The money goes back to {card}. It can take a few days to show on the customer’s statement.}}',
+  'sales.refund.goesBack':
+    '{card, select, none {The money goes back to the card used for the sale. It can take a few days to show on the customer’s statement.} other {The money goes back to {card}. It can take a few days to show on the customer’s statement.}}',
   'sales.refund.done': 'Done',
   'sales.refund.sale': 'Sale',
   'sales.refund.saleAt': '{amount} at {time}',
   'sales.refund.noCardRecorded': 'No card recorded',
   'sales.refund.amount': 'Refund',
   'sales.refund.final': 'Refunds are final.',
-  'sales.refund.finalNote': '{card, select, none {Once made, a refund cannot be undone or cancelled: {amount} goes back to the card used for the sale.} other {Once made, a refund cannot be undone or cancelled: {amount} goes back to {card}.}}',
+  'sales.refund.finalNote':
+    '{card, select, none {Once made, a refund cannot be undone or cancelled: {amount} goes back to the card used for the sale.} other {Once made, a refund cannot be undone or cancelled: {amount} goes back to {card}.}}',
   'sales.refund.busy': 'Refunding…',
   'sales.refund.submit': '{approve, select, yes {Approve and refund {amount}} other {Refund {amount}}}',
   'sales.refund.order': 'Order',

@@ -35,7 +35,8 @@ export const de = {
   'settings.profile.linksBase': 'Links für Kunden beginnen mit',
   'settings.profile.timeZone': 'Zeitzone',
   'settings.profile.timeZoneComputer': 'die dieses Computers',
-  'settings.profile.timeZoneNote': '(Tage, Berichte und alle Uhrzeiten auf den Mitarbeiterbildschirmen; beim ersten Start wurde die dieses Computers übernommen, die Einstellung timeZone ändert sie)',
+  'settings.profile.timeZoneNote':
+    '(Tage, Berichte und alle Uhrzeiten auf den Mitarbeiterbildschirmen; beim ersten Start wurde die dieses Computers übernommen, die Einstellung timeZone ändert sie)',
   'settings.profile.currency': 'Standardwährung',
   'settings.profile.currencyNote': 'ISO 4217, z. B. EUR',
   'settings.profile.language': 'Standardsprache',
@@ -47,7 +48,8 @@ export const de = {
   // ---- channels
   'settings.channels.loadFailed': 'Die Kanäle konnten nicht geladen werden',
   'settings.channels.new': 'Neuer Kanal',
-  'settings.channels.lead': 'Rechnungen gehören zu einem Kanal und übernehmen dessen Währung, Sprache und Absender. Über den URL-Namen spricht die API den Kanal an.',
+  'settings.channels.lead':
+    'Rechnungen gehören zu einem Kanal und übernehmen dessen Währung, Sprache und Absender. Über den URL-Namen spricht die API den Kanal an.',
   'settings.channels.caption': 'Kanäle dieses Händlers',
   'settings.channels.urlName': 'URL-Name',
   'settings.channels.sender': 'Absender-E-Mail',
@@ -70,7 +72,8 @@ export const de = {
   // ---- API credentials
   'settings.credentials.loadFailed': 'Die API-Zugangsdaten konnten nicht geladen werden',
   'settings.credentials.new': 'Neue API-Zugangsdaten',
-  'settings.credentials.lead': 'Kassensoftware ruft das Gateway mit einem API-Schlüssel und dem zugehörigen Passwort auf (HTTP Basic). Das Passwort wird nur einmal angezeigt, wenn die Zugangsdaten erstellt werden.',
+  'settings.credentials.lead':
+    'Kassensoftware ruft das Gateway mit einem API-Schlüssel und dem zugehörigen Passwort auf (HTTP Basic). Das Passwort wird nur einmal angezeigt, wenn die Zugangsdaten erstellt werden.',
   'settings.credentials.caption': 'API-Zugangsdaten, älteste zuerst',
   'settings.credentials.apiKey': 'API-Schlüssel',
   'settings.credentials.apiPassword': 'API-Passwort',
@@ -82,20 +85,25 @@ export const de = {
   'settings.credentials.revokeConfirm': 'Zugangsdaten widerrufen',
   'settings.credentials.revoking': 'Wird widerrufen…',
   'settings.credentials.revokeWhat': 'Das Widerrufen der Zugangsdaten',
-  'settings.credentials.revokeBody': 'Kassensoftware mit dem API-Schlüssel <mono>{apiKey}</mono> wird ab ihrer nächsten Anfrage abgewiesen (401). Das lässt sich nicht rückgängig machen; erstellen Sie stattdessen neue Zugangsdaten für sie.',
+  'settings.credentials.revokeBody':
+    'Kassensoftware mit dem API-Schlüssel <mono>{apiKey}</mono> wird ab ihrer nächsten Anfrage abgewiesen (401). Das lässt sich nicht rückgängig machen; erstellen Sie stattdessen neue Zugangsdaten für sie.',
   'settings.credentials.revoked': 'API-Schlüssel {apiKey} widerrufen: Anfragen damit werden ab jetzt mit 401 abgewiesen.',
   'settings.credentials.createWhat': 'Das Erstellen der Zugangsdaten',
   'settings.credentials.createTitle': 'API-Zugangsdaten erstellen?',
-  'settings.credentials.createBody': 'Neue Zugangsdaten, mit denen Kassensoftware die API dieses Gateways für diesen Händler aufruft. Das Passwort wird nur einmal angezeigt.',
-  'settings.credentials.once': 'Nur einmal angezeigt: Kopieren Sie das Passwort jetzt. Das Gateway speichert nur seinen Hash; geht es verloren, erstellen Sie neue Zugangsdaten.',
-  'settings.credentials.basicNote': 'Die Kassensoftware sendet sie per HTTP Basic: den API-Schlüssel als Benutzernamen, das Passwort als Passwort.',
+  'settings.credentials.createBody':
+    'Neue Zugangsdaten, mit denen Kassensoftware die API dieses Gateways für diesen Händler aufruft. Das Passwort wird nur einmal angezeigt.',
+  'settings.credentials.once':
+    'Nur einmal angezeigt: Kopieren Sie das Passwort jetzt. Das Gateway speichert nur seinen Hash; geht es verloren, erstellen Sie neue Zugangsdaten.',
+  'settings.credentials.basicNote':
+    'Die Kassensoftware sendet sie per HTTP Basic: den API-Schlüssel als Benutzernamen, das Passwort als Passwort.',
   'settings.credentials.creating': 'Wird erstellt…',
   'settings.credentials.create': 'Zugangsdaten erstellen',
 
   // ---- staff
   'settings.staff.loadFailed': 'Die Mitarbeiter konnten nicht geladen werden',
   'settings.staff.new': 'Neues Mitarbeiterkonto',
-  'settings.staff.lead': 'Wer sich in dieser App anmelden darf und in welcher Rolle: Kassierer/innen arbeiten an der Kasse, das Backoffice sieht Umsätze und Rechnungen, Administrator/innen ändern zusätzlich die Einstellungen.',
+  'settings.staff.lead':
+    'Wer sich in dieser App anmelden darf und in welcher Rolle: Kassierer/innen arbeiten an der Kasse, das Backoffice sieht Umsätze und Rechnungen, Administrator/innen ändern zusätzlich die Einstellungen.',
   'settings.staff.caption': 'Mitarbeiterkonten',
   'settings.staff.name': 'Name',
   'settings.staff.login': 'Benutzername',
@@ -115,15 +123,19 @@ export const de = {
   'settings.staff.disableConfirm': 'Konto deaktivieren',
   'settings.staff.disabling': 'Wird deaktiviert…',
   'settings.staff.disableWhat': 'Das Deaktivieren des Kontos',
-  'settings.staff.disableBody': '{name} ({login}, {role}) wird sofort auf allen Geräten abgemeldet und kann sich nicht mehr anmelden. Die Einträge im Prüfprotokoll bleiben erhalten.',
+  'settings.staff.disableBody':
+    '{name} ({login}, {role}) wird sofort auf allen Geräten abgemeldet und kann sich nicht mehr anmelden. Die Einträge im Prüfprotokoll bleiben erhalten.',
   'settings.staff.disabledMessage': '{login} ist deaktiviert: überall abgemeldet, eine Anmeldung ist nicht mehr möglich.',
-  'settings.staff.loginInvalid': 'Der Benutzername muss aus 2 bis 40 Kleinbuchstaben, Ziffern, Punkt, Bindestrich oder Unterstrich bestehen.',
+  'settings.staff.loginInvalid':
+    'Der Benutzername muss aus 2 bis 40 Kleinbuchstaben, Ziffern, Punkt, Bindestrich oder Unterstrich bestehen.',
   'settings.staff.passwordShort': 'Das Passwort muss mindestens 8 Zeichen lang sein. Lassen Sie das Feld leer, wird eines erzeugt.',
   'settings.staff.pinInvalid': 'Die PIN muss 4 bis 8 Ziffern haben.',
   'settings.staff.notCreated': 'Das Konto wurde nicht angelegt',
   'settings.staff.createdTitle': 'Konto {login} angelegt',
-  'settings.staff.createdOnce': 'Nur einmal angezeigt: Geben Sie dieses Passwort jetzt an {login} weiter. Es wird nicht lesbar gespeichert.',
-  'settings.staff.createdGiven': '{pin, select, yes {{login} meldet sich mit dem von Ihnen vergebenen Passwort oder der PIN an.} other {{login} meldet sich mit dem von Ihnen vergebenen Passwort an.}}',
+  'settings.staff.createdOnce':
+    'Nur einmal angezeigt: Geben Sie dieses Passwort jetzt an {login} weiter. Es wird nicht lesbar gespeichert.',
+  'settings.staff.createdGiven':
+    '{pin, select, yes {{login} meldet sich mit dem von Ihnen vergebenen Passwort oder der PIN an.} other {{login} meldet sich mit dem von Ihnen vergebenen Passwort an.}}',
   'settings.staff.loginNote': 'Kleinbuchstaben, Ziffern, Punkt, Bindestrich oder Unterstrich',
   'settings.staff.nameNote': 'Erscheint in der Kopfzeile und im Prüfprotokoll; leer: der Benutzername',
   'settings.staff.initialPassword': 'Startpasswort',
@@ -138,8 +150,10 @@ export const de = {
   'settings.staff.newPin': 'Neue PIN',
   'settings.staff.newPassword': 'Neues Passwort',
   'settings.staff.renewedTitle': '{secret, select, pin {PIN von {login} erneuert} other {Passwort von {login} erneuert}}',
-  'settings.staff.renewedOnce': 'Nur einmal angezeigt: Geben Sie {secret, select, pin {die neue PIN} other {das neue Passwort}} jetzt an {name} weiter.',
-  'settings.staff.renewedTyped': '{secret, select, pin {Die von Ihnen eingegebene PIN gilt ab jetzt.} other {Das von Ihnen eingegebene Passwort gilt ab jetzt.}}',
+  'settings.staff.renewedOnce':
+    'Nur einmal angezeigt: Geben Sie {secret, select, pin {die neue PIN} other {das neue Passwort}} jetzt an {name} weiter.',
+  'settings.staff.renewedTyped':
+    '{secret, select, pin {Die von Ihnen eingegebene PIN gilt ab jetzt.} other {Das von Ihnen eingegebene Passwort gilt ab jetzt.}}',
   'settings.staff.notLoggedIn': '{name} war nirgends angemeldet.',
   'settings.staff.loggedOut': '{name} wurde abgemeldet ({count, plural, one {# Sitzung} other {# Sitzungen}}).',
   'settings.staff.resetTitle': 'Passwort oder PIN von {name} zurücksetzen',
@@ -152,13 +166,15 @@ export const de = {
   // ---- tills
   'settings.tills.loadFailed': 'Die Kassen konnten nicht geladen werden',
   'settings.tills.add': 'Kasse hinzufügen',
-  'settings.tills.lead': 'Jede Kasse verkauft auf ihrem eigenen Bildschirm und macht ihren eigenen Tagesabschluss. Ihre Kassen-ID ist die Terminal-ID auf ihren Zahlungen, Belegen und Berichten; ein Bildschirm wählt seine Kasse einmal, und eine Kasse ist immer nur auf einem Bildschirm geöffnet.',
+  'settings.tills.lead':
+    'Jede Kasse verkauft auf ihrem eigenen Bildschirm und macht ihren eigenen Tagesabschluss. Ihre Kassen-ID ist die Terminal-ID auf ihren Zahlungen, Belegen und Berichten; ein Bildschirm wählt seine Kasse einmal, und eine Kasse ist immer nur auf einem Bildschirm geöffnet.',
   'settings.tills.caption': 'Kassen dieses Geschäfts, stillgelegte zuletzt',
   'settings.tills.tillId': 'Kassen-ID',
   'settings.tills.day': 'Tag',
   'settings.tills.noShop': 'Kein Geschäft',
   'settings.tills.retiredAt': 'Stillgelegt am {when}',
-  'settings.tills.open': '{where, select, here {Auf diesem Bildschirm geöffnet} named {Auf einem Bildschirm geöffnet ({name})} other {Auf einem Bildschirm geöffnet}}, zuletzt aktiv um {seen}',
+  'settings.tills.open':
+    '{where, select, here {Auf diesem Bildschirm geöffnet} named {Auf einem Bildschirm geöffnet ({name})} other {Auf einem Bildschirm geöffnet}}, zuletzt aktiv um {seen}',
   'settings.tills.free': 'Frei',
   'settings.tills.remote.where': 'Auf einem anderen Computer',
   'settings.tills.remote.versioned': 'Auf einem anderen Computer (Version {version})',
@@ -166,7 +182,8 @@ export const de = {
   'settings.tills.remote.notSeen': 'seit der Verbindung nicht mehr aktiv',
   'settings.tills.remote.inProgress': 'eine Kartenzahlung läuft',
   'settings.tills.remote.stored': '{count, plural, one {# gespeicherte Zahlung} other {# gespeicherte Zahlungen}} ({totals})',
-  'settings.tills.remote.storedSince': '{count, plural, one {# gespeicherte Zahlung} other {# gespeicherte Zahlungen}} ({totals}), die älteste von {oldest}',
+  'settings.tills.remote.storedSince':
+    '{count, plural, one {# gespeicherte Zahlung} other {# gespeicherte Zahlungen}} ({totals}), die älteste von {oldest}',
   'settings.tills.remote.forwarded': 'Zuletzt weitergeleitet am {when}',
   'settings.tills.day.openSince': 'Tag {sequence} geöffnet seit {since}',
   'settings.tills.day.openFirstSale': 'Tag {sequence} geöffnet seit dem ersten Verkauf',
@@ -187,13 +204,20 @@ export const de = {
   'settings.tills.retiring': 'Wird stillgelegt…',
   'settings.tills.retireWhat': 'Das Stilllegen der Kasse',
   'settings.tills.retired': '{name} ({tillId}) ist stillgelegt und nimmt ab jetzt keine Verkäufe mehr an.',
-  'settings.tills.retireBody': 'Nach dem Stilllegen nimmt {name} ({tillId}) keine Verkäufe mehr an, und kein Bildschirm kann sie öffnen. Ihre bisherigen Verkäufe, Belege und Z-Berichte bleiben unverändert. Das Stilllegen lässt sich nicht rückgängig machen.',
-  'settings.tills.retireHeld': '{name} hat sie gerade auf einem Bildschirm geöffnet; nach dem Stilllegen kann dieser Bildschirm nicht mehr darauf verkaufen.',
-  'settings.tills.retireHeldSomeone': 'Jemand hat sie gerade auf einem Bildschirm geöffnet; nach dem Stilllegen kann dieser Bildschirm nicht mehr darauf verkaufen.',
-  'settings.tills.refused.openAttempt': '{name} hat eine Kartenzahlung, deren Ergebnis noch nicht feststeht. Legen Sie die Kasse still, sobald der Kassenbildschirm zeigt, wie diese Zahlung ausgegangen ist.',
-  'settings.tills.refused.dayNotClosed': '{name} hat Verkäufe eines Tages, der noch nicht abgeschlossen ist. Machen Sie zuerst den Tagesabschluss (Kasse, Tagesabschluss, an {name}) und legen Sie die Kasse dann still.',
-  'settings.tills.refused.lastTill': '{name} ist die letzte aktive Kasse des Geschäfts, und ein Geschäft behält mindestens eine. Fügen Sie zuerst die Kasse hinzu, die sie ersetzt.',
-  'settings.tills.tillIdInvalid': "Die Kassen-ID muss aus 1 bis 40 Buchstaben, Ziffern, '-', '_' oder '.' bestehen und mit einem Buchstaben oder einer Ziffer beginnen, z. B. {example}.",
+  'settings.tills.retireBody':
+    'Nach dem Stilllegen nimmt {name} ({tillId}) keine Verkäufe mehr an, und kein Bildschirm kann sie öffnen. Ihre bisherigen Verkäufe, Belege und Z-Berichte bleiben unverändert. Das Stilllegen lässt sich nicht rückgängig machen.',
+  'settings.tills.retireHeld':
+    '{name} hat sie gerade auf einem Bildschirm geöffnet; nach dem Stilllegen kann dieser Bildschirm nicht mehr darauf verkaufen.',
+  'settings.tills.retireHeldSomeone':
+    'Jemand hat sie gerade auf einem Bildschirm geöffnet; nach dem Stilllegen kann dieser Bildschirm nicht mehr darauf verkaufen.',
+  'settings.tills.refused.openAttempt':
+    '{name} hat eine Kartenzahlung, deren Ergebnis noch nicht feststeht. Legen Sie die Kasse still, sobald der Kassenbildschirm zeigt, wie diese Zahlung ausgegangen ist.',
+  'settings.tills.refused.dayNotClosed':
+    '{name} hat Verkäufe eines Tages, der noch nicht abgeschlossen ist. Machen Sie zuerst den Tagesabschluss (Kasse, Tagesabschluss, an {name}) und legen Sie die Kasse dann still.',
+  'settings.tills.refused.lastTill':
+    '{name} ist die letzte aktive Kasse des Geschäfts, und ein Geschäft behält mindestens eine. Fügen Sie zuerst die Kasse hinzu, die sie ersetzt.',
+  'settings.tills.tillIdInvalid':
+    "Die Kassen-ID muss aus 1 bis 40 Buchstaben, Ziffern, '-', '_' oder '.' bestehen und mit einem Buchstaben oder einer Ziffer beginnen, z. B. {example}.",
   'settings.tills.notAdded': 'Die Kasse wurde nicht hinzugefügt',
   'settings.tills.tillIdNote': 'Die Terminal-ID auf ihren Zahlungen, Belegen und Berichten; nach dem Hinzufügen nicht mehr änderbar',
   'settings.tills.nameNote': 'Was Mitarbeiter auf dem Kassenbildschirm sehen; leer: {name}',
@@ -208,8 +232,10 @@ export const de = {
   'settings.tills.saveName': 'Namen speichern',
   'settings.tills.invite.failed': 'Es wurde kein Kopplungscode erstellt',
   'settings.tills.invite.title': '{name} auf einem anderen Computer',
-  'settings.tills.invite.body': 'Eine Kasse auf einem anderen Computer verkauft über dieses Gateway: Ihre Verkäufe werden hier erfasst, und solange dieses Gateway nicht erreichbar ist, speichert sie Kartenzahlungen und sendet sie, sobald es wieder antwortet. Wählen Sie auf diesem Computer beim ersten Start „Dem Gateway eines Geschäfts beitreten“ (oder führen Sie <code>{command}</code> aus) und geben Sie den Kopplungscode ein.',
-  'settings.tills.invite.joined': '{name} ist bereits verbunden: Ein neuer Code verbindet einen Ersatzcomputer, und der alte wird getrennt, sobald der neue verbunden ist.',
+  'settings.tills.invite.body':
+    'Eine Kasse auf einem anderen Computer verkauft über dieses Gateway: Ihre Verkäufe werden hier erfasst, und solange dieses Gateway nicht erreichbar ist, speichert sie Kartenzahlungen und sendet sie, sobald es wieder antwortet. Wählen Sie auf diesem Computer beim ersten Start „Dem Gateway eines Geschäfts beitreten“ (oder führen Sie <code>{command}</code> aus) und geben Sie den Kopplungscode ein.',
+  'settings.tills.invite.joined':
+    '{name} ist bereits verbunden: Ein neuer Code verbindet einen Ersatzcomputer, und der alte wird getrennt, sobald der neue verbunden ist.',
   'settings.tills.invite.code': 'Kopplungscode',
   'settings.tills.invite.valid': 'Einmal gültig, bis {until}. Er wird nicht erneut angezeigt.',
   'settings.tills.invite.done': 'Fertig',
@@ -229,12 +255,14 @@ export const de = {
   'settings.tills.limits.wholeInvalid': '{label}: eine ganze Zahl, 0 oder größer.',
   'settings.tills.limits.notSaved': 'Die Limits wurden nicht gespeichert',
   'settings.tills.limits.title': 'Was {name} speichern darf',
-  'settings.tills.limits.lead': 'Solange dieses Gateway nicht erreichbar ist, speichert {name} Kartenzahlungen innerhalb dieser Limits und sendet sie, sobald es wieder antwortet. 0 schaltet das Speichern aus.',
+  'settings.tills.limits.lead':
+    'Solange dieses Gateway nicht erreichbar ist, speichert {name} Kartenzahlungen innerhalb dieser Limits und sendet sie, sobald es wieder antwortet. 0 schaltet das Speichern aus.',
   'settings.tills.limits.save': 'Limits speichern',
 
   // ---- shops and terminals
   'settings.shops.loadFailed': 'Die Geschäfte konnten nicht geladen werden',
-  'settings.shops.lead': 'Geschäfte und ihre Terminals. Eine Zahlung von einem Terminal gehört zu dessen Geschäft und folgt dessen Zahlungsarten, Gebühren und PIN-Limit für kontaktlose Zahlungen, die Ihr Partner festlegt. Die Terminal-ID einer Kasse ist ihre Kassen-ID: siehe <link>Einstellungen, Kassen</link>.',
+  'settings.shops.lead':
+    'Geschäfte und ihre Terminals. Eine Zahlung von einem Terminal gehört zu dessen Geschäft und folgt dessen Zahlungsarten, Gebühren und PIN-Limit für kontaktlose Zahlungen, die Ihr Partner festlegt. Die Terminal-ID einer Kasse ist ihre Kassen-ID: siehe <link>Einstellungen, Kassen</link>.',
   'settings.shops.title': 'Geschäfte',
   'settings.shops.loading': 'Geschäfte werden geladen…',
   'settings.shops.none': 'Noch keine Geschäfte: Jede Zahlung gehört zum Händler. Legen Sie unten das erste Geschäft an.',
@@ -249,11 +277,13 @@ export const de = {
   'settings.shops.notAdded': 'Das Geschäft wurde nicht hinzugefügt',
   'settings.shops.assignTitle': 'Terminal zuordnen',
   'settings.shops.terminalId': 'Terminal-ID',
-  'settings.shops.terminalNote': 'So wie die Kassensoftware sie in pos_data.terminal.id sendet. Ein Terminal eines anderen Geschäfts wird verschoben.',
+  'settings.shops.terminalNote':
+    'So wie die Kassensoftware sie in pos_data.terminal.id sendet. Ein Terminal eines anderen Geschäfts wird verschoben.',
   'settings.shops.addFirst': 'Zuerst ein Geschäft anlegen',
   'settings.shops.assign': 'Terminal zuordnen',
   'settings.shops.terminalMissing': 'Geben Sie die Terminal-ID ein.',
-  'settings.shops.terminalInvalid': 'Eine Terminal-ID besteht aus 1 bis 64 Buchstaben, Ziffern oder Zeichen ohne Leerzeichen, so wie die Kassensoftware sie sendet.',
+  'settings.shops.terminalInvalid':
+    'Eine Terminal-ID besteht aus 1 bis 64 Buchstaben, Ziffern oder Zeichen ohne Leerzeichen, so wie die Kassensoftware sie sendet.',
   'settings.shops.shopFirst': 'Legen Sie zuerst ein Geschäft an.',
   'settings.shops.assigned': 'Terminal {terminal} gehört zu {target}.',
   'settings.shops.assignedThere': 'Terminal {terminal} gehört zum Geschäft.',
@@ -264,7 +294,8 @@ export const de = {
 
   // ---- e-mail (SMTP)
   'settings.smtp.loadFailed': 'Die SMTP-Einstellungen konnten nicht geladen werden',
-  'settings.smtp.lead': 'Rechnungs- und Beleg-E-Mails werden über diesen Server versendet. Ohne ihn bleiben sie im lokalen Test-Postausgang.',
+  'settings.smtp.lead':
+    'Rechnungs- und Beleg-E-Mails werden über diesen Server versendet. Ohne ihn bleiben sie im lokalen Test-Postausgang.',
   'settings.smtp.host': 'Server',
   'settings.smtp.port': 'Port',
   'settings.smtp.portNote': '587 für STARTTLS, 465 für TLS von Anfang an',
@@ -291,7 +322,8 @@ export const de = {
   'settings.smtp.portInvalid': 'Der Port muss eine ganze Zahl von 1 bis 65535 sein.',
   'settings.smtp.fromMissing': 'Geben Sie eine Absenderadresse an, z. B. {example}.',
   'settings.smtp.test.send': 'Test-E-Mail senden',
-  'settings.smtp.test.note': '{configured, select, yes {Über den gespeicherten Server. Die Antwort des Servers erscheint unten.} other {Über den gespeicherten Server (speichern Sie zuerst die Einstellungen oben). Die Antwort des Servers erscheint unten.}}',
+  'settings.smtp.test.note':
+    '{configured, select, yes {Über den gespeicherten Server. Die Antwort des Servers erscheint unten.} other {Über den gespeicherten Server (speichern Sie zuerst die Einstellungen oben). Die Antwort des Servers erscheint unten.}}',
   'settings.smtp.test.to': 'Senden an',
   'settings.smtp.test.address': 'Adresse',
   'settings.smtp.test.toMissing': 'Geben Sie die E-Mail-Adresse an, an die der Test geht.',

@@ -33,7 +33,8 @@ export const en = {
   'settings.profile.linksBase': 'Links for customers start with',
   'settings.profile.timeZone': 'Time zone',
   'settings.profile.timeZoneComputer': 'this computer’s',
-  'settings.profile.timeZoneNote': '(days, reports and every time on the staff screens; the first start took this computer’s: the setting timeZone changes it)',
+  'settings.profile.timeZoneNote':
+    '(days, reports and every time on the staff screens; the first start took this computer’s: the setting timeZone changes it)',
   'settings.profile.currency': 'Default currency',
   'settings.profile.currencyNote': 'ISO 4217, e.g. EUR',
   'settings.profile.language': 'Default language',
@@ -45,7 +46,8 @@ export const en = {
   // ---- channels
   'settings.channels.loadFailed': 'The channels could not be loaded',
   'settings.channels.new': 'New channel',
-  'settings.channels.lead': 'Invoices belong to a channel and take its currency, language and sender. The url name is how the API names the channel.',
+  'settings.channels.lead':
+    'Invoices belong to a channel and take its currency, language and sender. The url name is how the API names the channel.',
   'settings.channels.caption': 'Channels of this merchant',
   'settings.channels.urlName': 'Url name',
   'settings.channels.sender': 'Sender e-mail',
@@ -68,7 +70,8 @@ export const en = {
   // ---- API credentials
   'settings.credentials.loadFailed': 'The API credentials could not be loaded',
   'settings.credentials.new': 'New API credentials',
-  'settings.credentials.lead': 'POS software calls the gateway with an API key and its password (HTTP Basic). The password is shown once, when the credentials are made.',
+  'settings.credentials.lead':
+    'POS software calls the gateway with an API key and its password (HTTP Basic). The password is shown once, when the credentials are made.',
   'settings.credentials.caption': 'API credentials, oldest first',
   'settings.credentials.apiKey': 'API key',
   'settings.credentials.apiPassword': 'API password',
@@ -80,11 +83,13 @@ export const en = {
   'settings.credentials.revokeConfirm': 'Revoke credentials',
   'settings.credentials.revoking': 'Revoking…',
   'settings.credentials.revokeWhat': 'Revoking the credentials',
-  'settings.credentials.revokeBody': 'POS software using API key <mono>{apiKey}</mono> is refused from its next request (401). This cannot be undone; make new credentials for it instead.',
+  'settings.credentials.revokeBody':
+    'POS software using API key <mono>{apiKey}</mono> is refused from its next request (401). This cannot be undone; make new credentials for it instead.',
   'settings.credentials.revoked': 'API key {apiKey} revoked: it answers 401 from now on.',
   'settings.credentials.createWhat': 'Creating the credentials',
   'settings.credentials.createTitle': 'Create API credentials?',
-  'settings.credentials.createBody': "New credentials for POS software to call this gateway's API as this merchant. Their password is shown once.",
+  'settings.credentials.createBody':
+    "New credentials for POS software to call this gateway's API as this merchant. Their password is shown once.",
   'settings.credentials.once': 'Shown once: copy the password now. The gateway keeps only its hash; if it is lost, make new credentials.',
   'settings.credentials.basicNote': 'The POS software sends them as HTTP Basic: the API key as user name, the password as password.',
   'settings.credentials.creating': 'Creating…',
@@ -93,7 +98,8 @@ export const en = {
   // ---- staff
   'settings.staff.loadFailed': 'The staff could not be loaded',
   'settings.staff.new': 'New staff account',
-  'settings.staff.lead': 'Who may log in to this app, and as what: cashiers use the till, back office sees sales and invoices, admins also change Settings.',
+  'settings.staff.lead':
+    'Who may log in to this app, and as what: cashiers use the till, back office sees sales and invoices, admins also change Settings.',
   'settings.staff.caption': 'Staff accounts',
   'settings.staff.name': 'Name',
   'settings.staff.login': 'Login',
@@ -113,7 +119,8 @@ export const en = {
   'settings.staff.disableConfirm': 'Disable account',
   'settings.staff.disabling': 'Disabling…',
   'settings.staff.disableWhat': 'Disabling the account',
-  'settings.staff.disableBody': '{name} ({login}, {role}) is logged out at once wherever they are logged in and cannot log in again. Their entries in the audit log stay.',
+  'settings.staff.disableBody':
+    '{name} ({login}, {role}) is logged out at once wherever they are logged in and cannot log in again. Their entries in the audit log stay.',
   'settings.staff.disabledMessage': '{login} is disabled: logged out everywhere and cannot log in.',
   'settings.staff.loginInvalid': 'Login must be 2 to 40 lower-case letters, digits, dot, dash or underscore.',
   'settings.staff.passwordShort': 'Password must be at least 8 characters, or leave it empty to generate one.',
@@ -121,7 +128,8 @@ export const en = {
   'settings.staff.notCreated': 'The account was not created',
   'settings.staff.createdTitle': 'Account {login} created',
   'settings.staff.createdOnce': 'Shown once: give this password to {login} now. It is not kept in readable form.',
-  'settings.staff.createdGiven': '{pin, select, yes {{login} logs in with the password you gave or the PIN.} other {{login} logs in with the password you gave.}}',
+  'settings.staff.createdGiven':
+    '{pin, select, yes {{login} logs in with the password you gave or the PIN.} other {{login} logs in with the password you gave.}}',
   'settings.staff.loginNote': 'Lower-case letters, digits, dot, dash or underscore',
   'settings.staff.nameNote': 'Shown in the header and the audit log; empty: the login',
   'settings.staff.initialPassword': 'Initial password',
@@ -150,13 +158,15 @@ export const en = {
   // ---- tills
   'settings.tills.loadFailed': 'The tills could not be loaded',
   'settings.tills.add': 'Add a till',
-  'settings.tills.lead': 'Each till sells on its own screen and closes its own day. Its till id is the terminal id on its payments, receipts and reports; a screen chooses its till once, and one till is open on one screen at a time.',
+  'settings.tills.lead':
+    'Each till sells on its own screen and closes its own day. Its till id is the terminal id on its payments, receipts and reports; a screen chooses its till once, and one till is open on one screen at a time.',
   'settings.tills.caption': 'Tills of this shop, retired ones last',
   'settings.tills.tillId': 'Till id',
   'settings.tills.day': 'Day',
   'settings.tills.noShop': 'No shop',
   'settings.tills.retiredAt': 'Retired {when}',
-  'settings.tills.open': '{where, select, here {Open on this screen} named {Open on a screen ({name})} other {Open on a screen}}, seen {seen}',
+  'settings.tills.open':
+    '{where, select, here {Open on this screen} named {Open on a screen ({name})} other {Open on a screen}}, seen {seen}',
   'settings.tills.free': 'Free',
   'settings.tills.remote.where': 'On another computer',
   'settings.tills.remote.versioned': 'On another computer (version {version})',
@@ -185,13 +195,18 @@ export const en = {
   'settings.tills.retiring': 'Retiring…',
   'settings.tills.retireWhat': 'Retiring the till',
   'settings.tills.retired': '{name} ({tillId}) is retired: it takes no sale from now on.',
-  'settings.tills.retireBody': 'Once retired, {name} ({tillId}) takes no sale and no screen can open it. Its past sales, receipts and Z reports stay as they are. Retiring cannot be undone.',
+  'settings.tills.retireBody':
+    'Once retired, {name} ({tillId}) takes no sale and no screen can open it. Its past sales, receipts and Z reports stay as they are. Retiring cannot be undone.',
   'settings.tills.retireHeld': '{name} has it open on a screen now; that screen sells on it no more once it is retired.',
   'settings.tills.retireHeldSomeone': 'Someone has it open on a screen now; that screen sells on it no more once it is retired.',
-  'settings.tills.refused.openAttempt': '{name} has a card payment whose outcome is not known yet. Retire it once the till screen shows how that payment ended.',
-  'settings.tills.refused.dayNotClosed': '{name} has sales of a day that is not closed yet. Close its day first (Cashier, Close the day, on {name}), then retire it.',
-  'settings.tills.refused.lastTill': "{name} is the shop's last active till, and a shop keeps at least one. Add the till that replaces it first.",
-  'settings.tills.tillIdInvalid': "Till id must be 1 to 40 letters, digits, '-', '_' or '.', starting with a letter or digit, such as {example}.",
+  'settings.tills.refused.openAttempt':
+    '{name} has a card payment whose outcome is not known yet. Retire it once the till screen shows how that payment ended.',
+  'settings.tills.refused.dayNotClosed':
+    '{name} has sales of a day that is not closed yet. Close its day first (Cashier, Close the day, on {name}), then retire it.',
+  'settings.tills.refused.lastTill':
+    "{name} is the shop's last active till, and a shop keeps at least one. Add the till that replaces it first.",
+  'settings.tills.tillIdInvalid':
+    "Till id must be 1 to 40 letters, digits, '-', '_' or '.', starting with a letter or digit, such as {example}.",
   'settings.tills.notAdded': 'The till was not added',
   'settings.tills.tillIdNote': 'The terminal id on its payments, receipts and reports; fixed once added',
   'settings.tills.nameNote': 'What staff see on the till screen; empty: {name}',
@@ -206,8 +221,10 @@ export const en = {
   'settings.tills.saveName': 'Save name',
   'settings.tills.invite.failed': 'No pairing code was made',
   'settings.tills.invite.title': '{name} on another computer',
-  'settings.tills.invite.body': 'A till on another computer sells on this gateway: its sales are recorded here, and while this gateway cannot be reached it stores card sales and sends them once it answers. On that computer, choose “Join a shop’s gateway” at the first start (or run <code>{command}</code>) and enter the pairing code.',
-  'settings.tills.invite.joined': '{name} is joined already: a new code joins a replacement computer, and the old one is cut off when the new one joins.',
+  'settings.tills.invite.body':
+    'A till on another computer sells on this gateway: its sales are recorded here, and while this gateway cannot be reached it stores card sales and sends them once it answers. On that computer, choose “Join a shop’s gateway” at the first start (or run <code>{command}</code>) and enter the pairing code.',
+  'settings.tills.invite.joined':
+    '{name} is joined already: a new code joins a replacement computer, and the old one is cut off when the new one joins.',
   'settings.tills.invite.code': 'Pairing code',
   'settings.tills.invite.valid': 'Valid once, until {until}. It is not shown again.',
   'settings.tills.invite.done': 'Done',
@@ -227,12 +244,14 @@ export const en = {
   'settings.tills.limits.wholeInvalid': '{label}: a number, 0 or more, whole.',
   'settings.tills.limits.notSaved': 'The limits were not saved',
   'settings.tills.limits.title': 'What {name} may store',
-  'settings.tills.limits.lead': 'While this gateway cannot be reached, {name} stores card sales within these limits and sends them when it answers again. 0 turns storing off.',
+  'settings.tills.limits.lead':
+    'While this gateway cannot be reached, {name} stores card sales within these limits and sends them when it answers again. 0 turns storing off.',
   'settings.tills.limits.save': 'Save limits',
 
   // ---- shops and terminals
   'settings.shops.loadFailed': 'The shops could not be loaded',
-  'settings.shops.lead': "Shops and their terminals. A payment from a terminal belongs to its shop and follows that shop's payment methods, fees and contactless PIN limit, which your partner sets. A till's terminal id is its till id: see them in <link>Settings, Tills</link>.",
+  'settings.shops.lead':
+    "Shops and their terminals. A payment from a terminal belongs to its shop and follows that shop's payment methods, fees and contactless PIN limit, which your partner sets. A till's terminal id is its till id: see them in <link>Settings, Tills</link>.",
   'settings.shops.title': 'Shops',
   'settings.shops.loading': 'Loading the shops…',
   'settings.shops.none': 'No shops yet: every payment belongs to the merchant. Add the first shop below.',
@@ -289,7 +308,8 @@ export const en = {
   'settings.smtp.portInvalid': 'Port must be a whole number from 1 to 65535.',
   'settings.smtp.fromMissing': 'Give a from address, e.g. {example}.',
   'settings.smtp.test.send': 'Send a test e-mail',
-  'settings.smtp.test.note': "{configured, select, yes {Through the saved server. The server's answer is shown below.} other {Through the saved server (save the settings above first). The server's answer is shown below.}}",
+  'settings.smtp.test.note':
+    "{configured, select, yes {Through the saved server. The server's answer is shown below.} other {Through the saved server (save the settings above first). The server's answer is shown below.}}",
   'settings.smtp.test.to': 'Send to',
   'settings.smtp.test.address': 'Address',
   'settings.smtp.test.toMissing': 'Give the e-mail address the test goes to.',

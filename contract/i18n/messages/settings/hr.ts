@@ -35,7 +35,8 @@ export const hr = {
   'settings.profile.linksBase': 'Poveznice za kupce počinju s',
   'settings.profile.timeZone': 'Vremenska zona',
   'settings.profile.timeZoneComputer': 'ona ovog računala',
-  'settings.profile.timeZoneNote': '(dani, izvještaji i sva vremena na zaslonima djelatnika; pri prvom pokretanju preuzeta je zona ovog računala, a mijenja je postavka timeZone)',
+  'settings.profile.timeZoneNote':
+    '(dani, izvještaji i sva vremena na zaslonima djelatnika; pri prvom pokretanju preuzeta je zona ovog računala, a mijenja je postavka timeZone)',
   'settings.profile.currency': 'Zadana valuta',
   'settings.profile.currencyNote': 'ISO 4217, npr. EUR',
   'settings.profile.language': 'Zadani jezik',
@@ -47,7 +48,8 @@ export const hr = {
   // ---- channels
   'settings.channels.loadFailed': 'Kanali se nisu mogli učitati',
   'settings.channels.new': 'Novi kanal',
-  'settings.channels.lead': 'Računi pripadaju kanalu i preuzimaju njegovu valutu, jezik i pošiljatelja. URL naziv je ime pod kojim API prepoznaje kanal.',
+  'settings.channels.lead':
+    'Računi pripadaju kanalu i preuzimaju njegovu valutu, jezik i pošiljatelja. URL naziv je ime pod kojim API prepoznaje kanal.',
   'settings.channels.caption': 'Kanali ovog trgovca',
   'settings.channels.urlName': 'URL naziv',
   'settings.channels.sender': 'E-pošta pošiljatelja',
@@ -70,7 +72,8 @@ export const hr = {
   // ---- API credentials
   'settings.credentials.loadFailed': 'API vjerodajnice nisu se mogle učitati',
   'settings.credentials.new': 'Nove API vjerodajnice',
-  'settings.credentials.lead': 'POS softver poziva pristupnik API ključem i pripadajućom lozinkom (HTTP Basic). Lozinka se prikazuje samo jednom, kada se vjerodajnice stvore.',
+  'settings.credentials.lead':
+    'POS softver poziva pristupnik API ključem i pripadajućom lozinkom (HTTP Basic). Lozinka se prikazuje samo jednom, kada se vjerodajnice stvore.',
   'settings.credentials.caption': 'API vjerodajnice, najstarije prve',
   'settings.credentials.apiKey': 'API ključ',
   'settings.credentials.apiPassword': 'API lozinka',
@@ -82,12 +85,15 @@ export const hr = {
   'settings.credentials.revokeConfirm': 'Opozovi vjerodajnice',
   'settings.credentials.revoking': 'Opozivanje…',
   'settings.credentials.revokeWhat': 'Opoziv vjerodajnica',
-  'settings.credentials.revokeBody': 'POS softver koji koristi API ključ <mono>{apiKey}</mono> bit će odbijen od sljedećeg zahtjeva (401). To se ne može poništiti; umjesto toga stvorite nove vjerodajnice.',
+  'settings.credentials.revokeBody':
+    'POS softver koji koristi API ključ <mono>{apiKey}</mono> bit će odbijen od sljedećeg zahtjeva (401). To se ne može poništiti; umjesto toga stvorite nove vjerodajnice.',
   'settings.credentials.revoked': 'API ključ {apiKey} je opozvan: zahtjevi s njim od sada dobivaju odgovor 401.',
   'settings.credentials.createWhat': 'Stvaranje vjerodajnica',
   'settings.credentials.createTitle': 'Stvoriti API vjerodajnice?',
-  'settings.credentials.createBody': 'Nove vjerodajnice kojima POS softver poziva API ovog pristupnika u ime ovog trgovca. Lozinka se prikazuje samo jednom.',
-  'settings.credentials.once': 'Prikazuje se samo jednom: kopirajte lozinku sada. Pristupnik čuva samo njezin sažetak (hash); ako se izgubi, stvorite nove vjerodajnice.',
+  'settings.credentials.createBody':
+    'Nove vjerodajnice kojima POS softver poziva API ovog pristupnika u ime ovog trgovca. Lozinka se prikazuje samo jednom.',
+  'settings.credentials.once':
+    'Prikazuje se samo jednom: kopirajte lozinku sada. Pristupnik čuva samo njezin sažetak (hash); ako se izgubi, stvorite nove vjerodajnice.',
   'settings.credentials.basicNote': 'POS softver šalje ih putem HTTP Basic: API ključ kao korisničko ime, a lozinku kao lozinku.',
   'settings.credentials.creating': 'Stvaranje…',
   'settings.credentials.create': 'Stvori vjerodajnice',
@@ -95,7 +101,8 @@ export const hr = {
   // ---- staff
   'settings.staff.loadFailed': 'Djelatnici se nisu mogli učitati',
   'settings.staff.new': 'Novi korisnički račun',
-  'settings.staff.lead': 'Tko se smije prijaviti u ovu aplikaciju i s kojom ulogom: blagajnici rade na blagajni, administracija vidi prodaju i račune, a administratori uz to mijenjaju postavke.',
+  'settings.staff.lead':
+    'Tko se smije prijaviti u ovu aplikaciju i s kojom ulogom: blagajnici rade na blagajni, administracija vidi prodaju i račune, a administratori uz to mijenjaju postavke.',
   'settings.staff.caption': 'Korisnički računi djelatnika',
   'settings.staff.name': 'Ime',
   'settings.staff.login': 'Korisničko ime',
@@ -115,7 +122,8 @@ export const hr = {
   'settings.staff.disableConfirm': 'Deaktiviraj račun',
   'settings.staff.disabling': 'Deaktiviranje…',
   'settings.staff.disableWhat': 'Deaktiviranje korisničkog računa',
-  'settings.staff.disableBody': 'Sve prijave za {name} ({login}, {role}) odmah se prekidaju i ponovna prijava više nije moguća. Zapisi u revizijskom zapisniku ostaju.',
+  'settings.staff.disableBody':
+    'Sve prijave za {name} ({login}, {role}) odmah se prekidaju i ponovna prijava više nije moguća. Zapisi u revizijskom zapisniku ostaju.',
   'settings.staff.disabledMessage': 'Korisnički račun {login} je deaktiviran: sve su prijave prekinute i prijava više nije moguća.',
   'settings.staff.loginInvalid': 'Korisničko ime mora imati od 2 do 40 malih slova, znamenki, točaka, crtica ili podvlaka.',
   'settings.staff.passwordShort': 'Lozinka mora imati najmanje 8 znakova. Ostavite polje prazno da se lozinka stvori automatski.',
@@ -123,7 +131,8 @@ export const hr = {
   'settings.staff.notCreated': 'Korisnički račun nije stvoren',
   'settings.staff.createdTitle': 'Korisnički račun {login} je stvoren',
   'settings.staff.createdOnce': 'Prikazuje se samo jednom: predajte ovu lozinku korisniku {login} sada. Ne čuva se u čitljivom obliku.',
-  'settings.staff.createdGiven': '{pin, select, yes {{login} se prijavljuje lozinkom koju ste zadali ili PIN-om.} other {{login} se prijavljuje lozinkom koju ste zadali.}}',
+  'settings.staff.createdGiven':
+    '{pin, select, yes {{login} se prijavljuje lozinkom koju ste zadali ili PIN-om.} other {{login} se prijavljuje lozinkom koju ste zadali.}}',
   'settings.staff.loginNote': 'Mala slova, znamenke, točka, crtica ili podvlaka',
   'settings.staff.nameNote': 'Prikazuje se u zaglavlju i revizijskom zapisniku; prazno: korisničko ime',
   'settings.staff.initialPassword': 'Početna lozinka',
@@ -138,10 +147,13 @@ export const hr = {
   'settings.staff.newPin': 'Novi PIN',
   'settings.staff.newPassword': 'Nova lozinka',
   'settings.staff.renewedTitle': '{secret, select, pin {PIN za {login} je obnovljen} other {Lozinka za {login} je obnovljena}}',
-  'settings.staff.renewedOnce': 'Prikazuje se samo jednom: {secret, select, pin {novi PIN} other {novu lozinku}} sada predajte djelatniku {name}.',
-  'settings.staff.renewedTyped': '{secret, select, pin {PIN koji ste unijeli vrijedi od sada.} other {Lozinka koju ste unijeli vrijedi od sada.}}',
+  'settings.staff.renewedOnce':
+    'Prikazuje se samo jednom: {secret, select, pin {novi PIN} other {novu lozinku}} sada predajte djelatniku {name}.',
+  'settings.staff.renewedTyped':
+    '{secret, select, pin {PIN koji ste unijeli vrijedi od sada.} other {Lozinka koju ste unijeli vrijedi od sada.}}',
   'settings.staff.notLoggedIn': 'Za {name} nije bilo aktivnih prijava.',
-  'settings.staff.loggedOut': '{count, plural, one {Prekinuta je # prijava za {name}.} few {Prekinute su # prijave za {name}.} other {Prekinuto je # prijava za {name}.}}',
+  'settings.staff.loggedOut':
+    '{count, plural, one {Prekinuta je # prijava za {name}.} few {Prekinute su # prijave za {name}.} other {Prekinuto je # prijava za {name}.}}',
   'settings.staff.resetTitle': 'Resetiraj lozinku ili PIN za {name}',
   'settings.staff.resetWhat': 'Što obnoviti',
   'settings.staff.resetPinOption': 'PIN (prijava na blagajni)',
@@ -152,21 +164,25 @@ export const hr = {
   // ---- tills
   'settings.tills.loadFailed': 'Blagajne se nisu mogle učitati',
   'settings.tills.add': 'Dodaj blagajnu',
-  'settings.tills.lead': 'Svaka blagajna prodaje na vlastitom zaslonu i radi vlastiti zaključak dana. Njezin ID blagajne je ID terminala na njezinim plaćanjima, potvrdama i izvještajima; zaslon jednom odabire svoju blagajnu, a jedna blagajna istodobno je otvorena samo na jednom zaslonu.',
+  'settings.tills.lead':
+    'Svaka blagajna prodaje na vlastitom zaslonu i radi vlastiti zaključak dana. Njezin ID blagajne je ID terminala na njezinim plaćanjima, potvrdama i izvještajima; zaslon jednom odabire svoju blagajnu, a jedna blagajna istodobno je otvorena samo na jednom zaslonu.',
   'settings.tills.caption': 'Blagajne ove trgovine, ukinute na kraju',
   'settings.tills.tillId': 'ID blagajne',
   'settings.tills.day': 'Dan',
   'settings.tills.noShop': 'Bez trgovine',
   'settings.tills.retiredAt': 'Ukinuta {when}',
-  'settings.tills.open': '{where, select, here {Otvorena na ovom zaslonu} named {Otvorena na zaslonu ({name})} other {Otvorena na zaslonu}}, zadnja aktivnost u {seen}',
+  'settings.tills.open':
+    '{where, select, here {Otvorena na ovom zaslonu} named {Otvorena na zaslonu ({name})} other {Otvorena na zaslonu}}, zadnja aktivnost u {seen}',
   'settings.tills.free': 'Slobodna',
   'settings.tills.remote.where': 'Na drugom računalu',
   'settings.tills.remote.versioned': 'Na drugom računalu (verzija {version})',
   'settings.tills.remote.seen': 'zadnja aktivnost u {seen}',
   'settings.tills.remote.notSeen': 'bez aktivnosti od povezivanja',
   'settings.tills.remote.inProgress': 'plaćanje karticom u tijeku',
-  'settings.tills.remote.stored': '{count, plural, one {# spremljena prodaja} few {# spremljene prodaje} other {# spremljenih prodaja}} ({totals})',
-  'settings.tills.remote.storedSince': '{count, plural, one {# spremljena prodaja} few {# spremljene prodaje} other {# spremljenih prodaja}} ({totals}), najstarija od {oldest}',
+  'settings.tills.remote.stored':
+    '{count, plural, one {# spremljena prodaja} few {# spremljene prodaje} other {# spremljenih prodaja}} ({totals})',
+  'settings.tills.remote.storedSince':
+    '{count, plural, one {# spremljena prodaja} few {# spremljene prodaje} other {# spremljenih prodaja}} ({totals}), najstarija od {oldest}',
   'settings.tills.remote.forwarded': 'Zadnje prosljeđivanje {when}',
   'settings.tills.day.openSince': 'Dan {sequence} otvoren od {since}',
   'settings.tills.day.openFirstSale': 'Dan {sequence} otvoren od prve prodaje',
@@ -187,13 +203,19 @@ export const hr = {
   'settings.tills.retiring': 'Ukidanje…',
   'settings.tills.retireWhat': 'Ukidanje blagajne',
   'settings.tills.retired': '{name} ({tillId}) je ukinuta: od sada ne prima prodaje.',
-  'settings.tills.retireBody': 'Nakon ukidanja {name} ({tillId}) ne prima prodaje i nijedan je zaslon ne može otvoriti. Njezine dosadašnje prodaje, potvrde i Z izvještaji ostaju nepromijenjeni. Ukidanje se ne može poništiti.',
+  'settings.tills.retireBody':
+    'Nakon ukidanja {name} ({tillId}) ne prima prodaje i nijedan je zaslon ne može otvoriti. Njezine dosadašnje prodaje, potvrde i Z izvještaji ostaju nepromijenjeni. Ukidanje se ne može poništiti.',
   'settings.tills.retireHeld': '{name} je trenutačno ima otvorenu na zaslonu; nakon ukidanja taj zaslon na njoj više ne može prodavati.',
-  'settings.tills.retireHeldSomeone': 'Netko je trenutačno ima otvorenu na zaslonu; nakon ukidanja taj zaslon na njoj više ne može prodavati.',
-  'settings.tills.refused.openAttempt': '{name} ima plaćanje karticom čiji ishod još nije poznat. Ukinite blagajnu kada njezin zaslon pokaže kako je to plaćanje završilo.',
-  'settings.tills.refused.dayNotClosed': '{name} ima prodaje dana koji još nije zaključen. Najprije zaključite dan (Blagajna, Zaključak dana, na blagajni {name}), a zatim je ukinite.',
-  'settings.tills.refused.lastTill': '{name} je posljednja aktivna blagajna trgovine, a trgovina mora imati barem jednu. Najprije dodajte blagajnu koja je zamjenjuje.',
-  'settings.tills.tillIdInvalid': "ID blagajne mora imati od 1 do 40 slova, znamenki, '-', '_' ili '.' i počinjati slovom ili znamenkom, npr. {example}.",
+  'settings.tills.retireHeldSomeone':
+    'Netko je trenutačno ima otvorenu na zaslonu; nakon ukidanja taj zaslon na njoj više ne može prodavati.',
+  'settings.tills.refused.openAttempt':
+    '{name} ima plaćanje karticom čiji ishod još nije poznat. Ukinite blagajnu kada njezin zaslon pokaže kako je to plaćanje završilo.',
+  'settings.tills.refused.dayNotClosed':
+    '{name} ima prodaje dana koji još nije zaključen. Najprije zaključite dan (Blagajna, Zaključak dana, na blagajni {name}), a zatim je ukinite.',
+  'settings.tills.refused.lastTill':
+    '{name} je posljednja aktivna blagajna trgovine, a trgovina mora imati barem jednu. Najprije dodajte blagajnu koja je zamjenjuje.',
+  'settings.tills.tillIdInvalid':
+    "ID blagajne mora imati od 1 do 40 slova, znamenki, '-', '_' ili '.' i počinjati slovom ili znamenkom, npr. {example}.",
   'settings.tills.notAdded': 'Blagajna nije dodana',
   'settings.tills.tillIdNote': 'ID terminala na njezinim plaćanjima, potvrdama i izvještajima; nakon dodavanja ne može se mijenjati',
   'settings.tills.nameNote': 'Što djelatnici vide na zaslonu blagajne; prazno: {name}',
@@ -208,8 +230,10 @@ export const hr = {
   'settings.tills.saveName': 'Spremi naziv',
   'settings.tills.invite.failed': 'Kôd za uparivanje nije stvoren',
   'settings.tills.invite.title': '{name} na drugom računalu',
-  'settings.tills.invite.body': 'Blagajna na drugom računalu prodaje preko ovog pristupnika: njezine se prodaje evidentiraju ovdje, a dok ovaj pristupnik nije dostupan, sprema plaćanja karticom i šalje ih čim ponovno odgovori. Na tom računalu pri prvom pokretanju odaberite „Pridruži se pristupniku trgovine” (ili pokrenite <code>{command}</code>) i unesite kôd za uparivanje.',
-  'settings.tills.invite.joined': '{name} je već povezana: novi kôd povezuje zamjensko računalo, a staro se isključuje kada se novo poveže.',
+  'settings.tills.invite.body':
+    'Blagajna na drugom računalu prodaje preko ovog pristupnika: njezine se prodaje evidentiraju ovdje, a dok ovaj pristupnik nije dostupan, sprema plaćanja karticom i šalje ih čim ponovno odgovori. Na tom računalu pri prvom pokretanju odaberite „Pridruži se pristupniku trgovine” (ili pokrenite <code>{command}</code>) i unesite kôd za uparivanje.',
+  'settings.tills.invite.joined':
+    '{name} je već povezana: novi kôd povezuje zamjensko računalo, a staro se isključuje kada se novo poveže.',
   'settings.tills.invite.code': 'Kôd za uparivanje',
   'settings.tills.invite.valid': 'Vrijedi jednom, do {until}. Neće se ponovno prikazati.',
   'settings.tills.invite.done': 'Gotovo',
@@ -229,12 +253,14 @@ export const hr = {
   'settings.tills.limits.wholeInvalid': '{label}: cijeli broj, 0 ili veći.',
   'settings.tills.limits.notSaved': 'Ograničenja nisu spremljena',
   'settings.tills.limits.title': 'Što {name} smije spremiti',
-  'settings.tills.limits.lead': 'Dok ovaj pristupnik nije dostupan, {name} sprema plaćanja karticom unutar ovih ograničenja i šalje ih čim ponovno odgovori. 0 isključuje spremanje.',
+  'settings.tills.limits.lead':
+    'Dok ovaj pristupnik nije dostupan, {name} sprema plaćanja karticom unutar ovih ograničenja i šalje ih čim ponovno odgovori. 0 isključuje spremanje.',
   'settings.tills.limits.save': 'Spremi ograničenja',
 
   // ---- shops and terminals
   'settings.shops.loadFailed': 'Trgovine se nisu mogle učitati',
-  'settings.shops.lead': 'Trgovine i njihovi terminali. Plaćanje s terminala pripada njegovoj trgovini i slijedi načine plaćanja, naknade i ograničenje beskontaktnog plaćanja bez PIN-a te trgovine, koje postavlja vaš partner. ID terminala blagajne je njezin ID blagajne: pogledajte ih u <link>Postavke, Blagajne</link>.',
+  'settings.shops.lead':
+    'Trgovine i njihovi terminali. Plaćanje s terminala pripada njegovoj trgovini i slijedi načine plaćanja, naknade i ograničenje beskontaktnog plaćanja bez PIN-a te trgovine, koje postavlja vaš partner. ID terminala blagajne je njezin ID blagajne: pogledajte ih u <link>Postavke, Blagajne</link>.',
   'settings.shops.title': 'Trgovine',
   'settings.shops.loading': 'Učitavanje trgovina…',
   'settings.shops.none': 'Još nema trgovina: svako plaćanje pripada trgovcu. Dodajte prvu trgovinu u nastavku.',
@@ -264,7 +290,8 @@ export const hr = {
 
   // ---- e-mail (SMTP)
   'settings.smtp.loadFailed': 'SMTP postavke nisu se mogle učitati',
-  'settings.smtp.lead': 'E-poruke s računima i potvrdama šalju se preko ovog poslužitelja. Bez njega ostaju u lokalnom testnom izlaznom spremniku.',
+  'settings.smtp.lead':
+    'E-poruke s računima i potvrdama šalju se preko ovog poslužitelja. Bez njega ostaju u lokalnom testnom izlaznom spremniku.',
   'settings.smtp.host': 'Poslužitelj',
   'settings.smtp.port': 'Port',
   'settings.smtp.portNote': '587 za STARTTLS, 465 za TLS od početka',
@@ -291,7 +318,8 @@ export const hr = {
   'settings.smtp.portInvalid': 'Port mora biti cijeli broj od 1 do 65535.',
   'settings.smtp.fromMissing': 'Unesite adresu pošiljatelja, npr. {example}.',
   'settings.smtp.test.send': 'Pošalji testnu e-poruku',
-  'settings.smtp.test.note': '{configured, select, yes {Preko spremljenog poslužitelja. Odgovor poslužitelja prikazuje se u nastavku.} other {Preko spremljenog poslužitelja (najprije spremite postavke iznad). Odgovor poslužitelja prikazuje se u nastavku.}}',
+  'settings.smtp.test.note':
+    '{configured, select, yes {Preko spremljenog poslužitelja. Odgovor poslužitelja prikazuje se u nastavku.} other {Preko spremljenog poslužitelja (najprije spremite postavke iznad). Odgovor poslužitelja prikazuje se u nastavku.}}',
   'settings.smtp.test.to': 'Pošalji na',
   'settings.smtp.test.address': 'Adresa',
   'settings.smtp.test.toMissing': 'Unesite adresu e-pošte na koju ide test.',

@@ -35,7 +35,8 @@ export const pt = {
   'settings.profile.linksBase': 'As ligações para clientes começam por',
   'settings.profile.timeZone': 'Fuso horário',
   'settings.profile.timeZoneComputer': 'o deste computador',
-  'settings.profile.timeZoneNote': '(dias, relatórios e todas as horas nos ecrãs dos funcionários; no primeiro arranque foi usado o deste computador e a definição timeZone altera-o)',
+  'settings.profile.timeZoneNote':
+    '(dias, relatórios e todas as horas nos ecrãs dos funcionários; no primeiro arranque foi usado o deste computador e a definição timeZone altera-o)',
   'settings.profile.currency': 'Moeda predefinida',
   'settings.profile.currencyNote': 'ISO 4217, por exemplo EUR',
   'settings.profile.language': 'Idioma predefinido',
@@ -47,7 +48,8 @@ export const pt = {
   // ---- channels
   'settings.channels.loadFailed': 'Não foi possível carregar os canais',
   'settings.channels.new': 'Novo canal',
-  'settings.channels.lead': 'As faturas pertencem a um canal e assumem a moeda, o idioma e o remetente desse canal. O nome de URL é o nome pelo qual a API identifica o canal.',
+  'settings.channels.lead':
+    'As faturas pertencem a um canal e assumem a moeda, o idioma e o remetente desse canal. O nome de URL é o nome pelo qual a API identifica o canal.',
   'settings.channels.caption': 'Canais deste comerciante',
   'settings.channels.urlName': 'Nome de URL',
   'settings.channels.sender': 'E-mail do remetente',
@@ -70,7 +72,8 @@ export const pt = {
   // ---- API credentials
   'settings.credentials.loadFailed': 'Não foi possível carregar as credenciais da API',
   'settings.credentials.new': 'Novas credenciais da API',
-  'settings.credentials.lead': 'O software POS chama o gateway com uma chave da API e a respetiva palavra-passe (HTTP Basic). A palavra-passe é apresentada uma única vez, quando as credenciais são criadas.',
+  'settings.credentials.lead':
+    'O software POS chama o gateway com uma chave da API e a respetiva palavra-passe (HTTP Basic). A palavra-passe é apresentada uma única vez, quando as credenciais são criadas.',
   'settings.credentials.caption': 'Credenciais da API, as mais antigas primeiro',
   'settings.credentials.apiKey': 'Chave da API',
   'settings.credentials.apiPassword': 'Palavra-passe da API',
@@ -82,20 +85,25 @@ export const pt = {
   'settings.credentials.revokeConfirm': 'Revogar credenciais',
   'settings.credentials.revoking': 'A revogar…',
   'settings.credentials.revokeWhat': 'A revogação das credenciais',
-  'settings.credentials.revokeBody': 'O software POS que usa a chave da API <mono>{apiKey}</mono> é recusado a partir do próximo pedido (401). Esta ação não pode ser anulada; em alternativa, crie novas credenciais para esse software.',
+  'settings.credentials.revokeBody':
+    'O software POS que usa a chave da API <mono>{apiKey}</mono> é recusado a partir do próximo pedido (401). Esta ação não pode ser anulada; em alternativa, crie novas credenciais para esse software.',
   'settings.credentials.revoked': 'Chave da API {apiKey} revogada: a partir de agora, os pedidos com ela recebem 401.',
   'settings.credentials.createWhat': 'A criação das credenciais',
   'settings.credentials.createTitle': 'Criar credenciais da API?',
-  'settings.credentials.createBody': 'Novas credenciais para o software POS chamar a API deste gateway em nome deste comerciante. A palavra-passe é apresentada uma única vez.',
-  'settings.credentials.once': 'Apresentada uma única vez: copie já a palavra-passe. O gateway guarda apenas o respetivo hash; se a perder, crie novas credenciais.',
-  'settings.credentials.basicNote': 'O software POS envia-as por HTTP Basic: a chave da API como nome de utilizador e a palavra-passe como palavra-passe.',
+  'settings.credentials.createBody':
+    'Novas credenciais para o software POS chamar a API deste gateway em nome deste comerciante. A palavra-passe é apresentada uma única vez.',
+  'settings.credentials.once':
+    'Apresentada uma única vez: copie já a palavra-passe. O gateway guarda apenas o respetivo hash; se a perder, crie novas credenciais.',
+  'settings.credentials.basicNote':
+    'O software POS envia-as por HTTP Basic: a chave da API como nome de utilizador e a palavra-passe como palavra-passe.',
   'settings.credentials.creating': 'A criar…',
   'settings.credentials.create': 'Criar credenciais',
 
   // ---- staff
   'settings.staff.loadFailed': 'Não foi possível carregar os funcionários',
   'settings.staff.new': 'Nova conta de funcionário',
-  'settings.staff.lead': 'Quem pode iniciar sessão nesta aplicação e com que função: os operadores de caixa usam a caixa, o backoffice vê as vendas e as faturas e os administradores também alteram as definições.',
+  'settings.staff.lead':
+    'Quem pode iniciar sessão nesta aplicação e com que função: os operadores de caixa usam a caixa, o backoffice vê as vendas e as faturas e os administradores também alteram as definições.',
   'settings.staff.caption': 'Contas de funcionários',
   'settings.staff.name': 'Nome',
   'settings.staff.login': 'Utilizador',
@@ -115,7 +123,8 @@ export const pt = {
   'settings.staff.disableConfirm': 'Desativar conta',
   'settings.staff.disabling': 'A desativar…',
   'settings.staff.disableWhat': 'A desativação da conta',
-  'settings.staff.disableBody': 'Todas as sessões de {name} ({login}, {role}) terminam de imediato e deixa de ser possível iniciar sessão com esta conta. As entradas no registo de auditoria mantêm-se.',
+  'settings.staff.disableBody':
+    'Todas as sessões de {name} ({login}, {role}) terminam de imediato e deixa de ser possível iniciar sessão com esta conta. As entradas no registo de auditoria mantêm-se.',
   'settings.staff.disabledMessage': 'A conta {login} foi desativada: todas as sessões terminaram e já não é possível iniciar sessão.',
   'settings.staff.loginInvalid': 'O utilizador tem de ter 2 a 40 letras minúsculas, algarismos, pontos, hífenes ou sublinhados.',
   'settings.staff.passwordShort': 'A palavra-passe tem de ter pelo menos 8 caracteres. Deixe o campo vazio para gerar uma.',
@@ -123,7 +132,8 @@ export const pt = {
   'settings.staff.notCreated': 'A conta não foi criada',
   'settings.staff.createdTitle': 'Conta {login} criada',
   'settings.staff.createdOnce': 'Apresentada uma única vez: entregue já esta palavra-passe a {login}. Não é guardada de forma legível.',
-  'settings.staff.createdGiven': '{pin, select, yes {{login} inicia sessão com a palavra-passe que definiu ou com o PIN.} other {{login} inicia sessão com a palavra-passe que definiu.}}',
+  'settings.staff.createdGiven':
+    '{pin, select, yes {{login} inicia sessão com a palavra-passe que definiu ou com o PIN.} other {{login} inicia sessão com a palavra-passe que definiu.}}',
   'settings.staff.loginNote': 'Letras minúsculas, algarismos, pontos, hífenes ou sublinhados',
   'settings.staff.nameNote': 'Apresentado no cabeçalho e no registo de auditoria; vazio: o utilizador',
   'settings.staff.initialPassword': 'Palavra-passe inicial',
@@ -138,8 +148,10 @@ export const pt = {
   'settings.staff.newPin': 'Novo PIN',
   'settings.staff.newPassword': 'Nova palavra-passe',
   'settings.staff.renewedTitle': '{secret, select, pin {PIN de {login} renovado} other {Palavra-passe de {login} renovada}}',
-  'settings.staff.renewedOnce': 'Apresentado uma única vez: entregue já {secret, select, pin {o novo PIN} other {a nova palavra-passe}} a {name}.',
-  'settings.staff.renewedTyped': '{secret, select, pin {O PIN que introduziu passa a ser válido.} other {A palavra-passe que introduziu passa a ser válida.}}',
+  'settings.staff.renewedOnce':
+    'Apresentado uma única vez: entregue já {secret, select, pin {o novo PIN} other {a nova palavra-passe}} a {name}.',
+  'settings.staff.renewedTyped':
+    '{secret, select, pin {O PIN que introduziu passa a ser válido.} other {A palavra-passe que introduziu passa a ser válida.}}',
   'settings.staff.notLoggedIn': '{name} não tinha nenhuma sessão iniciada.',
   'settings.staff.loggedOut': '{count, plural, one {Foi terminada # sessão de {name}.} other {Foram terminadas # sessões de {name}.}}',
   'settings.staff.resetTitle': 'Repor a palavra-passe ou o PIN de {name}',
@@ -152,13 +164,15 @@ export const pt = {
   // ---- tills
   'settings.tills.loadFailed': 'Não foi possível carregar as caixas',
   'settings.tills.add': 'Adicionar uma caixa',
-  'settings.tills.lead': 'Cada caixa vende no seu próprio ecrã e faz o seu próprio fecho do dia. O ID da caixa é o ID de terminal nos respetivos pagamentos, talões e relatórios; cada ecrã escolhe a sua caixa uma vez e cada caixa só pode estar aberta num ecrã de cada vez.',
+  'settings.tills.lead':
+    'Cada caixa vende no seu próprio ecrã e faz o seu próprio fecho do dia. O ID da caixa é o ID de terminal nos respetivos pagamentos, talões e relatórios; cada ecrã escolhe a sua caixa uma vez e cada caixa só pode estar aberta num ecrã de cada vez.',
   'settings.tills.caption': 'Caixas desta loja, as retiradas no fim',
   'settings.tills.tillId': 'ID da caixa',
   'settings.tills.day': 'Dia',
   'settings.tills.noShop': 'Sem loja',
   'settings.tills.retiredAt': 'Retirada em {when}',
-  'settings.tills.open': '{where, select, here {Aberta neste ecrã} named {Aberta num ecrã ({name})} other {Aberta num ecrã}}, última atividade às {seen}',
+  'settings.tills.open':
+    '{where, select, here {Aberta neste ecrã} named {Aberta num ecrã ({name})} other {Aberta num ecrã}}, última atividade às {seen}',
   'settings.tills.free': 'Livre',
   'settings.tills.remote.where': 'Noutro computador',
   'settings.tills.remote.versioned': 'Noutro computador (versão {version})',
@@ -166,7 +180,8 @@ export const pt = {
   'settings.tills.remote.notSeen': 'sem atividade desde que se ligou',
   'settings.tills.remote.inProgress': 'um pagamento com cartão em curso',
   'settings.tills.remote.stored': '{count, plural, one {# venda guardada} other {# vendas guardadas}} ({totals})',
-  'settings.tills.remote.storedSince': '{count, plural, one {# venda guardada} other {# vendas guardadas}} ({totals}), a mais antiga das {oldest}',
+  'settings.tills.remote.storedSince':
+    '{count, plural, one {# venda guardada} other {# vendas guardadas}} ({totals}), a mais antiga das {oldest}',
   'settings.tills.remote.forwarded': 'Último encaminhamento em {when}',
   'settings.tills.day.openSince': 'Dia {sequence} aberto desde {since}',
   'settings.tills.day.openFirstSale': 'Dia {sequence} aberto desde a primeira venda',
@@ -187,15 +202,21 @@ export const pt = {
   'settings.tills.retiring': 'A retirar…',
   'settings.tills.retireWhat': 'A retirada da caixa',
   'settings.tills.retired': '{name} ({tillId}) foi retirada: a partir de agora não aceita vendas.',
-  'settings.tills.retireBody': 'Depois de retirada, {name} ({tillId}) não aceita vendas e nenhum ecrã a pode abrir. As vendas, os talões e os relatórios Z anteriores mantêm-se. A retirada não pode ser anulada.',
+  'settings.tills.retireBody':
+    'Depois de retirada, {name} ({tillId}) não aceita vendas e nenhum ecrã a pode abrir. As vendas, os talões e os relatórios Z anteriores mantêm-se. A retirada não pode ser anulada.',
   'settings.tills.retireHeld': '{name} tem-na aberta num ecrã neste momento; depois de retirada, esse ecrã deixa de vender nela.',
   'settings.tills.retireHeldSomeone': 'Alguém a tem aberta num ecrã neste momento; depois de retirada, esse ecrã deixa de vender nela.',
-  'settings.tills.refused.openAttempt': '{name} tem um pagamento com cartão cujo resultado ainda não é conhecido. Retire a caixa quando o ecrã da caixa mostrar como terminou esse pagamento.',
-  'settings.tills.refused.dayNotClosed': '{name} tem vendas de um dia que ainda não foi fechado. Faça primeiro o fecho do dia (Caixa, Fecho do dia, em {name}) e depois retire a caixa.',
-  'settings.tills.refused.lastTill': '{name} é a última caixa ativa da loja e uma loja mantém pelo menos uma. Adicione primeiro a caixa que a substitui.',
-  'settings.tills.tillIdInvalid': "O ID da caixa tem de ter 1 a 40 letras, algarismos, '-', '_' ou '.' e começar por uma letra ou um algarismo, por exemplo {example}.",
+  'settings.tills.refused.openAttempt':
+    '{name} tem um pagamento com cartão cujo resultado ainda não é conhecido. Retire a caixa quando o ecrã da caixa mostrar como terminou esse pagamento.',
+  'settings.tills.refused.dayNotClosed':
+    '{name} tem vendas de um dia que ainda não foi fechado. Faça primeiro o fecho do dia (Caixa, Fecho do dia, em {name}) e depois retire a caixa.',
+  'settings.tills.refused.lastTill':
+    '{name} é a última caixa ativa da loja e uma loja mantém pelo menos uma. Adicione primeiro a caixa que a substitui.',
+  'settings.tills.tillIdInvalid':
+    "O ID da caixa tem de ter 1 a 40 letras, algarismos, '-', '_' ou '.' e começar por uma letra ou um algarismo, por exemplo {example}.",
   'settings.tills.notAdded': 'A caixa não foi adicionada',
-  'settings.tills.tillIdNote': 'O ID de terminal nos respetivos pagamentos, talões e relatórios; não pode ser alterado depois de adicionada',
+  'settings.tills.tillIdNote':
+    'O ID de terminal nos respetivos pagamentos, talões e relatórios; não pode ser alterado depois de adicionada',
   'settings.tills.nameNote': 'O que os funcionários veem no ecrã da caixa; vazio: {name}',
   'settings.tills.shopNote': 'Os pagamentos seguem os métodos de pagamento e as comissões da loja',
   'settings.tills.noShops': 'Ainda não há lojas: adicione-as em Lojas e terminais',
@@ -208,8 +229,10 @@ export const pt = {
   'settings.tills.saveName': 'Guardar nome',
   'settings.tills.invite.failed': 'Não foi criado nenhum código de emparelhamento',
   'settings.tills.invite.title': '{name} noutro computador',
-  'settings.tills.invite.body': 'Uma caixa noutro computador vende através deste gateway: as vendas ficam registadas aqui e, enquanto não for possível contactar este gateway, guarda os pagamentos com cartão e envia-os quando ele voltar a responder. Nesse computador, escolha «Aderir ao gateway de uma loja» no primeiro arranque (ou execute <code>{command}</code>) e introduza o código de emparelhamento.',
-  'settings.tills.invite.joined': '{name} já está ligada: um novo código liga um computador de substituição e o antigo fica desligado quando o novo se ligar.',
+  'settings.tills.invite.body':
+    'Uma caixa noutro computador vende através deste gateway: as vendas ficam registadas aqui e, enquanto não for possível contactar este gateway, guarda os pagamentos com cartão e envia-os quando ele voltar a responder. Nesse computador, escolha «Aderir ao gateway de uma loja» no primeiro arranque (ou execute <code>{command}</code>) e introduza o código de emparelhamento.',
+  'settings.tills.invite.joined':
+    '{name} já está ligada: um novo código liga um computador de substituição e o antigo fica desligado quando o novo se ligar.',
   'settings.tills.invite.code': 'Código de emparelhamento',
   'settings.tills.invite.valid': 'Válido uma única vez, até {until}. Não volta a ser apresentado.',
   'settings.tills.invite.done': 'Concluído',
@@ -229,12 +252,14 @@ export const pt = {
   'settings.tills.limits.wholeInvalid': '{label}: um número inteiro igual ou superior a 0.',
   'settings.tills.limits.notSaved': 'Os limites não foram guardados',
   'settings.tills.limits.title': 'O que {name} pode guardar',
-  'settings.tills.limits.lead': 'Enquanto não for possível contactar este gateway, {name} guarda os pagamentos com cartão dentro destes limites e envia-os quando ele voltar a responder. 0 desativa o armazenamento.',
+  'settings.tills.limits.lead':
+    'Enquanto não for possível contactar este gateway, {name} guarda os pagamentos com cartão dentro destes limites e envia-os quando ele voltar a responder. 0 desativa o armazenamento.',
   'settings.tills.limits.save': 'Guardar limites',
 
   // ---- shops and terminals
   'settings.shops.loadFailed': 'Não foi possível carregar as lojas',
-  'settings.shops.lead': 'Lojas e respetivos terminais. Um pagamento de um terminal pertence à loja desse terminal e segue os métodos de pagamento, as comissões e o limite de PIN para pagamentos sem contacto dessa loja, definidos pelo seu parceiro. O ID de terminal de uma caixa é o ID da caixa: consulte-os em <link>Definições, Caixas</link>.',
+  'settings.shops.lead':
+    'Lojas e respetivos terminais. Um pagamento de um terminal pertence à loja desse terminal e segue os métodos de pagamento, as comissões e o limite de PIN para pagamentos sem contacto dessa loja, definidos pelo seu parceiro. O ID de terminal de uma caixa é o ID da caixa: consulte-os em <link>Definições, Caixas</link>.',
   'settings.shops.title': 'Lojas',
   'settings.shops.loading': 'A carregar as lojas…',
   'settings.shops.none': 'Ainda não há lojas: todos os pagamentos pertencem ao comerciante. Adicione a primeira loja abaixo.',
@@ -264,7 +289,8 @@ export const pt = {
 
   // ---- e-mail (SMTP)
   'settings.smtp.loadFailed': 'Não foi possível carregar as definições SMTP',
-  'settings.smtp.lead': 'Os e-mails de faturas e talões são enviados através deste servidor. Sem ele, ficam na caixa de saída de teste local.',
+  'settings.smtp.lead':
+    'Os e-mails de faturas e talões são enviados através deste servidor. Sem ele, ficam na caixa de saída de teste local.',
   'settings.smtp.host': 'Servidor',
   'settings.smtp.port': 'Porta',
   'settings.smtp.portNote': '587 para STARTTLS, 465 para TLS desde o início',
@@ -291,7 +317,8 @@ export const pt = {
   'settings.smtp.portInvalid': 'A porta tem de ser um número inteiro de 1 a 65535.',
   'settings.smtp.fromMissing': 'Introduza um endereço de remetente, por exemplo {example}.',
   'settings.smtp.test.send': 'Enviar um e-mail de teste',
-  'settings.smtp.test.note': '{configured, select, yes {Através do servidor guardado. A resposta do servidor é apresentada abaixo.} other {Através do servidor guardado (guarde primeiro as definições acima). A resposta do servidor é apresentada abaixo.}}',
+  'settings.smtp.test.note':
+    '{configured, select, yes {Através do servidor guardado. A resposta do servidor é apresentada abaixo.} other {Através do servidor guardado (guarde primeiro as definições acima). A resposta do servidor é apresentada abaixo.}}',
   'settings.smtp.test.to': 'Enviar para',
   'settings.smtp.test.address': 'Endereço',
   'settings.smtp.test.toMissing': 'Introduza o endereço de e-mail para onde vai o teste.',

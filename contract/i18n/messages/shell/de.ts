@@ -17,8 +17,10 @@ export const de = {
   'shell.stored.title': 'Mit gespeicherten Zahlungen abmelden?',
   'shell.stored.keep': 'Angemeldet bleiben',
   'shell.stored.what': 'Abmelden',
-  'shell.stored.text': 'Diese Kasse hält {count, plural, one {# Zahlung} other {# Zahlungen}}, gespeichert während die Zentrale nicht erreichbar war. Beim Abmelden bleiben sie erhalten: Sie werden gesendet, sobald die Zentrale antwortet, solange dieser Computer und die Gateway-App eingeschaltet bleiben.',
-  'shell.stored.loggedOut': 'Sie haben sich abgemeldet. Die gespeicherten Zahlungen bleiben an dieser Kasse und werden gesendet, sobald die Zentrale antwortet.',
+  'shell.stored.text':
+    'Diese Kasse hält {count, plural, one {# Zahlung} other {# Zahlungen}}, gespeichert während die Zentrale nicht erreichbar war. Beim Abmelden bleiben sie erhalten: Sie werden gesendet, sobald die Zentrale antwortet, solange dieser Computer und die Gateway-App eingeschaltet bleiben.',
+  'shell.stored.loggedOut':
+    'Sie haben sich abgemeldet. Die gespeicherten Zahlungen bleiben an dieser Kasse und werden gesendet, sobald die Zentrale antwortet.',
   'shell.nav': 'Bereiche',
   'shell.notYet': 'Noch nicht verfügbar',
   'shell.area.dashboard': 'Übersicht',
@@ -39,13 +41,16 @@ export const de = {
   'shell.idle.stay': 'Angemeldet bleiben',
   'shell.idle.locked': 'Die App wurde nach {minutes} Minuten ohne Aktivität gesperrt. Melden Sie sich erneut an.',
   'shell.gate.title': 'Für Ihre Rolle nicht freigegeben',
-  'shell.gate.lead': 'Dieser Bildschirm ist für {allowed, select, admin {Administratoren} cashier {Kassierer} other {Backoffice und Administratoren}}. Sie sind als {name} ({role}) angemeldet.',
+  'shell.gate.lead':
+    'Dieser Bildschirm ist für {allowed, select, admin {Administratoren} cashier {Kassierer} other {Backoffice und Administratoren}}. Sie sind als {name} ({role}) angemeldet.',
   'shell.gate.switch': 'Benutzer wechseln',
-  'shell.gate.notice': 'Melden Sie sich als {allowed, select, admin {Administrator} cashier {Kassierer} other {Backoffice oder Administrator}} an, um diesen Bildschirm zu öffnen.',
+  'shell.gate.notice':
+    'Melden Sie sich als {allowed, select, admin {Administrator} cashier {Kassierer} other {Backoffice oder Administrator}} an, um diesen Bildschirm zu öffnen.',
   'shell.notFound.title': 'Hier ist nichts',
   'shell.notFound.lead': 'Diese Adresse ist kein Bildschirm von Tillgate. Wählen Sie einen Bereich im Menü.',
   'shell.gateway.title': 'Gateway',
-  'shell.gateway.lead': 'Dieses Gateway läuft in der Testumgebung: Acquirer, Kartennetzwerke und Banken sind simuliert. Keine echte Karte wird belastet, kein echtes Geld bewegt.',
+  'shell.gateway.lead':
+    'Dieses Gateway läuft in der Testumgebung: Acquirer, Kartennetzwerke und Banken sind simuliert. Keine echte Karte wird belastet, kein echtes Geld bewegt.',
   'shell.gateway.status': 'Status des Gateways',
   'shell.gateway.connect': 'Kassensystem anbinden',
   'shell.gateway.baseUrl': 'API-Basis-URL',
@@ -73,7 +78,8 @@ export const de = {
   'shell.pin.doneText': 'Ihre neue PIN gilt ab sofort: zum Anmelden an der Kasse und zum Genehmigen von Erstattungen.',
   'shell.pin.done': 'Fertig',
   'shell.pin.title': 'Meine PIN festlegen',
-  'shell.pin.note': 'Mit einer PIN aus 4 bis 8 Ziffern melden Sie sich an der Kasse an und genehmigen Erstattungen. Geben Sie sie nicht weiter.',
+  'shell.pin.note':
+    'Mit einer PIN aus 4 bis 8 Ziffern melden Sie sich an der Kasse an und genehmigen Erstattungen. Geben Sie sie nicht weiter.',
   'shell.pin.password': 'Ihr Passwort',
   'shell.pin.new': 'Neue PIN',
   'shell.pin.again': 'Neue PIN wiederholen',

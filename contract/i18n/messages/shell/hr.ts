@@ -17,7 +17,8 @@ export const hr = {
   'shell.stored.title': 'Odjaviti se sa spremljenim prodajama?',
   'shell.stored.keep': 'Ostani prijavljen',
   'shell.stored.what': 'Odjava',
-  'shell.stored.text': 'Ova blagajna ima {count, plural, one {# prodaju spremljenu} few {# prodaje spremljene} other {# prodaja spremljenih}} dok središnjica nije bila dostupna. Odjavom ostaju spremljene: šalju se čim središnjica odgovori, dok god su ovo računalo i aplikacija pristupnika uključeni.',
+  'shell.stored.text':
+    'Ova blagajna ima {count, plural, one {# prodaju spremljenu} few {# prodaje spremljene} other {# prodaja spremljenih}} dok središnjica nije bila dostupna. Odjavom ostaju spremljene: šalju se čim središnjica odgovori, dok god su ovo računalo i aplikacija pristupnika uključeni.',
   'shell.stored.loggedOut': 'Odjavili ste se. Spremljene prodaje ostaju na ovoj blagajni i šalju se kad središnjica odgovori.',
   'shell.nav': 'Područja',
   'shell.notYet': 'Još nije dostupno',
@@ -39,13 +40,16 @@ export const hr = {
   'shell.idle.stay': 'Ostani prijavljen',
   'shell.idle.locked': 'Aplikacija se zaključala nakon {minutes} min bez aktivnosti. Prijavite se ponovno.',
   'shell.gate.title': 'Nije dostupno za vašu ulogu',
-  'shell.gate.lead': 'Ovaj je zaslon za {allowed, select, admin {administratore} cashier {blagajnike} other {administraciju ili administratore}}. Prijavljeni ste kao {name} ({role}).',
+  'shell.gate.lead':
+    'Ovaj je zaslon za {allowed, select, admin {administratore} cashier {blagajnike} other {administraciju ili administratore}}. Prijavljeni ste kao {name} ({role}).',
   'shell.gate.switch': 'Promijeni korisnika',
-  'shell.gate.notice': 'Prijavite se kao {allowed, select, admin {administrator} cashier {blagajnik} other {administracija ili administrator}} da otvorite ovaj zaslon.',
+  'shell.gate.notice':
+    'Prijavite se kao {allowed, select, admin {administrator} cashier {blagajnik} other {administracija ili administrator}} da otvorite ovaj zaslon.',
   'shell.notFound.title': 'Ovdje nema ničega',
   'shell.notFound.lead': 'Ova adresa nije zaslon Tillgatea. Odaberite područje u izborniku.',
   'shell.gateway.title': 'Pristupnik',
-  'shell.gateway.lead': 'Ovaj pristupnik radi u testnom okruženju: simulirani su prihvatitelj, kartične mreže i banke. Nijedna stvarna kartica ne tereti se i ne prenosi se stvaran novac.',
+  'shell.gateway.lead':
+    'Ovaj pristupnik radi u testnom okruženju: simulirani su prihvatitelj, kartične mreže i banke. Nijedna stvarna kartica ne tereti se i ne prenosi se stvaran novac.',
   'shell.gateway.status': 'Status pristupnika',
   'shell.gateway.connect': 'Povežite prodajno mjesto',
   'shell.gateway.baseUrl': 'Osnovni URL API-ja',

@@ -5,4 +5,14 @@ import { en } from './en.js';
 import { hr } from './hr.js';
 import { pt } from './pt.js';
 
-export const shell = { en, de, pt, hr, sameAsEnglish: { de: ['shell.area.checkouts', 'shell.area.postbacks', 'shell.gateway.title', 'shell.area.gateway'], pt: ['shell.menu', 'shell.area.checkouts', 'shell.area.postbacks', 'shell.gateway.title', 'shell.area.gateway'], hr: [] } } as const satisfies Area<keyof typeof en>;
+export const shell = {
+  en,
+  de,
+  pt,
+  hr,
+  sameAsEnglish: {
+    de: ['shell.area.checkouts', 'shell.area.postbacks', 'shell.gateway.title', 'shell.area.gateway'],
+    pt: ['shell.menu', 'shell.area.checkouts', 'shell.area.postbacks', 'shell.gateway.title', 'shell.area.gateway'],
+    hr: [],
+  },
+} as const satisfies Area<keyof typeof en>;

@@ -17,7 +17,8 @@ export const pt = {
   'shell.stored.title': 'Terminar sessão com vendas guardadas?',
   'shell.stored.keep': 'Manter sessão iniciada',
   'shell.stored.what': 'Terminar a sessão',
-  'shell.stored.text': 'Esta caixa tem {count, plural, one {# venda guardada} other {# vendas guardadas}} enquanto a central esteve indisponível. Ao terminar a sessão, ficam guardadas: são enviadas logo que a central responda, desde que este computador e a aplicação do gateway continuem ligados.',
+  'shell.stored.text':
+    'Esta caixa tem {count, plural, one {# venda guardada} other {# vendas guardadas}} enquanto a central esteve indisponível. Ao terminar a sessão, ficam guardadas: são enviadas logo que a central responda, desde que este computador e a aplicação do gateway continuem ligados.',
   'shell.stored.loggedOut': 'Terminou a sessão. As vendas guardadas ficam nesta caixa e são enviadas quando a central responder.',
   'shell.nav': 'Áreas',
   'shell.notYet': 'Ainda não disponível',
@@ -39,13 +40,16 @@ export const pt = {
   'shell.idle.stay': 'Manter sessão iniciada',
   'shell.idle.locked': 'A aplicação bloqueou após {minutes} minutos sem atividade. Inicie sessão novamente.',
   'shell.gate.title': 'Não disponível para a sua função',
-  'shell.gate.lead': 'Este ecrã destina-se a {allowed, select, admin {administradores} cashier {operadores de caixa} other {funcionários do backoffice ou administradores}}. Tem sessão iniciada como {name} ({role}).',
+  'shell.gate.lead':
+    'Este ecrã destina-se a {allowed, select, admin {administradores} cashier {operadores de caixa} other {funcionários do backoffice ou administradores}}. Tem sessão iniciada como {name} ({role}).',
   'shell.gate.switch': 'Mudar de utilizador',
-  'shell.gate.notice': 'Inicie sessão como {allowed, select, admin {administrador} cashier {operador de caixa} other {backoffice ou administrador}} para abrir este ecrã.',
+  'shell.gate.notice':
+    'Inicie sessão como {allowed, select, admin {administrador} cashier {operador de caixa} other {backoffice ou administrador}} para abrir este ecrã.',
   'shell.notFound.title': 'Nada aqui',
   'shell.notFound.lead': 'Este endereço não é um ecrã do Tillgate. Escolha uma área no menu.',
   'shell.gateway.title': 'Gateway',
-  'shell.gateway.lead': 'Este gateway funciona no ambiente de teste: adquirente, redes de cartões e bancos simulados. Nenhum cartão real é debitado e não se movimenta dinheiro real.',
+  'shell.gateway.lead':
+    'Este gateway funciona no ambiente de teste: adquirente, redes de cartões e bancos simulados. Nenhum cartão real é debitado e não se movimenta dinheiro real.',
   'shell.gateway.status': 'Estado do gateway',
   'shell.gateway.connect': 'Ligar um ponto de venda',
   'shell.gateway.baseUrl': 'URL base da API',

@@ -27,7 +27,8 @@ export const de = {
   'till.keypad.clear': 'Betrag löschen',
 
   'till.confirm.title': '{amount} kassieren?',
-  'till.confirm.text': 'Das liegt über dem üblichen Limit dieser Kasse von {limit}. Prüfen Sie den Betrag mit dem Kunden, bevor er die Karte vorhält.',
+  'till.confirm.text':
+    'Das liegt über dem üblichen Limit dieser Kasse von {limit}. Prüfen Sie den Betrag mit dem Kunden, bevor er die Karte vorhält.',
   'till.confirm.back': 'Zurück',
 
   'till.card.title': 'Karte einstecken, auflegen oder durchziehen',
@@ -36,9 +37,11 @@ export const de = {
   'till.card.insertText': 'Die Bank verlangt die PIN: Die Karte muss in den Chipleser.',
   'till.card.line': '{card} · {entry}',
 
-  'till.reader.removedTooEarly': 'Die Karte wurde zu früh entfernt. Halten Sie sie erneut vor und lassen Sie sie dort, bis die Kasse es anzeigt.',
+  'till.reader.removedTooEarly':
+    'Die Karte wurde zu früh entfernt. Halten Sie sie erneut vor und lassen Sie sie dort, bis die Kasse es anzeigt.',
   'till.reader.multipleCards': 'Mehr als eine Karte erkannt. Halten Sie nur eine Karte vor.',
-  'till.reader.unreadable': 'Die Karte konnte nicht gelesen werden. Ziehen Sie sie erneut durch, oder stecken Sie sie ein bzw. legen Sie sie auf.',
+  'till.reader.unreadable':
+    'Die Karte konnte nicht gelesen werden. Ziehen Sie sie erneut durch, oder stecken Sie sie ein bzw. legen Sie sie auf.',
   'till.reader.invalidCard': 'Diese Kartennummer ist ungültig. Versuchen Sie es mit einer anderen Karte.',
   'till.reader.chipNeeded': 'Diese Karte braucht ihren Chip: Stecken Sie sie in den Leser und geben Sie dann die PIN ein.',
 
@@ -50,7 +53,8 @@ export const de = {
   'till.processing.title': 'Wird verarbeitet…',
   'till.processing.bank': 'Warten auf die Bank…',
   'till.processing.keepCard': 'Karte nicht entfernen.',
-  'till.processing.slow': 'Das dauert länger als üblich: Die Bank hat noch nicht geantwortet. Halten Sie die Karte bereit. Die Zahlung wird nur einmal gesendet.',
+  'till.processing.slow':
+    'Das dauert länger als üblich: Die Bank hat noch nicht geantwortet. Halten Sie die Karte bereit. Die Zahlung wird nur einmal gesendet.',
 
   'till.pin.title': 'PIN eingeben',
   'till.pin.insertedTitle': 'Karte eingesteckt: PIN eingeben',
@@ -70,21 +74,27 @@ export const de = {
   'till.decline.54.title': 'Abgelehnt: Karte abgelaufen',
   'till.decline.54': 'Die Karte ist abgelaufen. Fragen Sie nach einer anderen Karte oder einer anderen Zahlungsart.',
   'till.decline.55.noPin.title': 'Abgelehnt: PIN-Problem',
-  'till.decline.55.noPin': 'Die Bank meldet „Falsche PIN“, obwohl keine PIN eingegeben wurde. Versuchen Sie eine andere Karte oder eine andere Zahlungsart.',
+  'till.decline.55.noPin':
+    'Die Bank meldet „Falsche PIN“, obwohl keine PIN eingegeben wurde. Versuchen Sie eine andere Karte oder eine andere Zahlungsart.',
   'till.decline.55.title': 'Falsche PIN',
   'till.decline.55': 'Die PIN war falsch. Der Kunde kann sie erneut eingeben: noch {tries, plural, one {# Versuch} other {# Versuche}}.',
-  'till.decline.55.noTries': 'Die PIN war falsch, und es sind keine Versuche mehr übrig. Fragen Sie nach einer anderen Karte oder einer anderen Zahlungsart.',
+  'till.decline.55.noTries':
+    'Die PIN war falsch, und es sind keine Versuche mehr übrig. Fragen Sie nach einer anderen Karte oder einer anderen Zahlungsart.',
   'till.decline.75.title': 'Zu viele PIN-Versuche',
-  'till.decline.75': 'Die PIN wurde zu oft falsch eingegeben, daher lehnt die Bank diese Karte vorerst ab. Fragen Sie nach einer anderen Karte oder einer anderen Zahlungsart.',
+  'till.decline.75':
+    'Die PIN wurde zu oft falsch eingegeben, daher lehnt die Bank diese Karte vorerst ab. Fragen Sie nach einer anderen Karte oder einer anderen Zahlungsart.',
   'till.decline.14.title': 'Abgelehnt: Kartennummer ungültig',
   'till.decline.14': 'Die Bank kennt diese Kartennummer nicht. Versuchen Sie es mit einer anderen Karte.',
   'till.decline.13.title': 'Abgelehnt: Betrag nicht zulässig',
   'till.decline.13': 'Die Bank hat diesen Betrag abgelehnt. Prüfen Sie den Betrag oder versuchen Sie es mit einer anderen Karte.',
   'till.decline.error.title': 'Nicht abgeschlossen',
-  'till.decline.error': 'Das Kartennetzwerk meldet ein Problem. Es wurde nichts abgebucht. Versuchen Sie es erneut mit derselben oder einer anderen Karte.',
-  'till.decline.error.reason': 'Das Kartennetzwerk meldet ein Problem ({reason}). Es wurde nichts abgebucht. Versuchen Sie es erneut mit derselben oder einer anderen Karte.',
+  'till.decline.error':
+    'Das Kartennetzwerk meldet ein Problem. Es wurde nichts abgebucht. Versuchen Sie es erneut mit derselben oder einer anderen Karte.',
+  'till.decline.error.reason':
+    'Das Kartennetzwerk meldet ein Problem ({reason}). Es wurde nichts abgebucht. Versuchen Sie es erneut mit derselben oder einer anderen Karte.',
   'till.decline.other': 'Die Karte wurde abgelehnt (Code {code}). Versuchen Sie eine andere Karte oder eine andere Zahlungsart.',
-  'till.decline.other.reason': 'Die Karte wurde abgelehnt: {reason} (Code {code}). Versuchen Sie eine andere Karte oder eine andere Zahlungsart.',
+  'till.decline.other.reason':
+    'Die Karte wurde abgelehnt: {reason} (Code {code}). Versuchen Sie eine andere Karte oder eine andere Zahlungsart.',
   'till.decline.retryPin': 'PIN erneut eingeben',
   'till.decline.insertCard': 'Karte einstecken',
   'till.decline.anotherCard': 'Andere Karte versuchen',
@@ -93,8 +103,10 @@ export const de = {
   'till.decline.codeError': 'Antwort der Bank: Fehler',
 
   'till.approved.card': '{card} · {entry}{pin, select, yes { · PIN geprüft} other {}}',
-  'till.approved.stored': 'An dieser Kasse gespeichert, solange die Zentrale nicht antwortet: Die Zahlung wird weitergeleitet, sobald sie antwortet. Geben Sie dem Kunden den Beleg wie gewohnt.',
-  'till.approved.recovered': 'Diese Zahlung ist durchgegangen, obwohl ihre Antwort die Kasse nicht erreicht hat. Sie wird nicht noch einmal abgebucht.',
+  'till.approved.stored':
+    'An dieser Kasse gespeichert, solange die Zentrale nicht antwortet: Die Zahlung wird weitergeleitet, sobald sie antwortet. Geben Sie dem Kunden den Beleg wie gewohnt.',
+  'till.approved.recovered':
+    'Diese Zahlung ist durchgegangen, obwohl ihre Antwort die Kasse nicht erreicht hat. Sie wird nicht noch einmal abgebucht.',
   'till.approved.printAndNew': 'Beleg drucken · Neuer Verkauf',
   'till.approved.noReceiptAndNew': 'Kein Beleg · Neuer Verkauf',
   'till.approved.newSale': 'Neuer Verkauf',
@@ -110,13 +122,17 @@ export const de = {
   'till.checking.resending': 'Es wird geprüft, ob die Zahlung durchgegangen ist…',
   'till.checking.unreachable':
     'Das Gateway ist nicht erreichbar, daher weiß die Kasse noch nicht, ob die letzte Zahlung durchgegangen ist. Bis dahin wird nichts weiter abgebucht. Die Kasse fragt von selbst erneut, sobald das Gateway antwortet; prüfen Sie in der Zwischenzeit die Verbindung.',
-  'till.checking.inProgress': 'Die Zahlung über {amount} wird noch von der Bank verarbeitet. Die Kasse wartet auf das Ergebnis; nichts wird doppelt abgebucht.',
-  'till.checking.noAnswer': 'Das Gateway hat nicht geantwortet. Es wird geprüft, ob die Zahlung durchgegangen ist; die Karte wird nicht doppelt belastet.',
-  'till.checking.stillNoAnswer': 'Immer noch keine Antwort vom Gateway. Die Kasse fragt von selbst erneut, sobald es antwortet; prüfen Sie in der Zwischenzeit die Verbindung. Die Karte wird nicht doppelt belastet.',
+  'till.checking.inProgress':
+    'Die Zahlung über {amount} wird noch von der Bank verarbeitet. Die Kasse wartet auf das Ergebnis; nichts wird doppelt abgebucht.',
+  'till.checking.noAnswer':
+    'Das Gateway hat nicht geantwortet. Es wird geprüft, ob die Zahlung durchgegangen ist; die Karte wird nicht doppelt belastet.',
+  'till.checking.stillNoAnswer':
+    'Immer noch keine Antwort vom Gateway. Die Kasse fragt von selbst erneut, sobald es antwortet; prüfen Sie in der Zwischenzeit die Verbindung. Die Karte wird nicht doppelt belastet.',
 
   'till.failed.cancelSale': 'Verkauf abbrechen',
   'till.failed.unexpected.title': 'Unerwartete Antwort',
-  'till.failed.unexpected': 'Das Gateway hat mit dem Status „{status}“ geantwortet. Prüfen Sie die heutigen Umsätze, bevor Sie erneut kassieren.',
+  'till.failed.unexpected':
+    'Das Gateway hat mit dem Status „{status}“ geantwortet. Prüfen Sie die heutigen Umsätze, bevor Sie erneut kassieren.',
   'till.failed.network.title': 'Kartennetzwerk nicht erreichbar',
   'till.failed.network': 'Das Kartennetzwerk ist gerade nicht erreichbar. Es wurde nichts abgebucht. Versuchen Sie es gleich noch einmal.',
   'till.failed.centreAway.title': 'Diese Kartenzahlung ist gerade nicht möglich',
@@ -126,20 +142,25 @@ export const de = {
   'till.failed.notSent.details': '{reason} ({details}). Es wurde nichts abgebucht.',
   'till.failed.somethingWrong': 'Etwas ist schiefgelaufen',
   'till.failed.gateway.title': 'Gateway nicht erreichbar',
-  'till.failed.gateway': 'Das Gateway hat nicht geantwortet, daher wurde die Zahlung nicht gesendet. Es wurde nichts abgebucht. Versuchen Sie es erneut.',
+  'till.failed.gateway':
+    'Das Gateway hat nicht geantwortet, daher wurde die Zahlung nicht gesendet. Es wurde nichts abgebucht. Versuchen Sie es erneut.',
 
   'till.notice.cancelled': 'Verkauf abgebrochen. Die Karte wurde nicht belastet.',
   'till.notice.amountFirst': 'Geben Sie zuerst den Betrag ein und halten Sie dann die Karte vor.',
-  'till.notice.pinCancelled': 'PIN-Eingabe abgebrochen. Die Karte wurde nicht belastet. Enter kassiert {amount} erneut; mit der nächsten Ziffer beginnt ein neuer Betrag.',
-  'till.notice.otherPayment': '{amount}: Nehmen Sie die Zahlung auf andere Weise an (bar, Gutschein). Die Karte wurde nicht belastet, und die Kasse ist bereit für den nächsten Verkauf.',
-  'till.notice.otherPaymentNoAmount': 'Nehmen Sie die Zahlung auf andere Weise an (bar, Gutschein). Die Karte wurde nicht belastet, und die Kasse ist bereit für den nächsten Verkauf.',
+  'till.notice.pinCancelled':
+    'PIN-Eingabe abgebrochen. Die Karte wurde nicht belastet. Enter kassiert {amount} erneut; mit der nächsten Ziffer beginnt ein neuer Betrag.',
+  'till.notice.otherPayment':
+    '{amount}: Nehmen Sie die Zahlung auf andere Weise an (bar, Gutschein). Die Karte wurde nicht belastet, und die Kasse ist bereit für den nächsten Verkauf.',
+  'till.notice.otherPaymentNoAmount':
+    'Nehmen Sie die Zahlung auf andere Weise an (bar, Gutschein). Die Karte wurde nicht belastet, und die Kasse ist bereit für den nächsten Verkauf.',
   'till.notice.notCharged': 'Die letzte Zahlung über {amount} ist nicht durchgegangen: Es wurde nichts abgebucht.',
   'till.notice.unknown':
     'Das Ergebnis der Zahlung über {amount} ist noch nicht bekannt, daher bleibt dieser Verkauf offen. Vor jeder neuen Zahlung fragt die Kasse das Gateway, wie sie ausgegangen ist; die Karte wird nie doppelt belastet.',
   'till.notice.unknownLast':
     'Das Ergebnis der letzten Zahlung ist noch nicht bekannt, daher bleibt dieser Verkauf offen. Vor jeder neuen Zahlung fragt die Kasse das Gateway, wie sie ausgegangen ist; die Karte wird nie doppelt belastet.',
   'till.session.endedCheck': 'Ihre Sitzung ist abgelaufen. Melden Sie sich erneut an; die letzte Zahlung wird vor der nächsten geprüft.',
-  'till.session.endedSale': 'Ihre Sitzung ist während des Verkaufs abgelaufen. Melden Sie sich erneut an; der Verkauf wurde nicht abgeschlossen.',
+  'till.session.endedSale':
+    'Ihre Sitzung ist während des Verkaufs abgelaufen. Melden Sie sich erneut an; der Verkauf wurde nicht abgeschlossen.',
 
   'till.testReader.title': 'Testkartenleser',
   'till.testReader.simulated': 'Simuliert',
@@ -185,5 +206,6 @@ export const de = {
   'till.shortcuts.result.other': 'Andere Zahlungsart (nach einer Ablehnung)',
   'till.shortcuts.anywhere': 'Überall',
   'till.shortcuts.anywhere.help': 'Diese Liste',
-  'till.shortcuts.note': 'Tastenkürzel sind aus, solange ein Dialog offen ist oder Sie in ein Feld tippen. Ein USB-Magnetstreifenleser funktioniert auf dem Kassenbildschirm.',
+  'till.shortcuts.note':
+    'Tastenkürzel sind aus, solange ein Dialog offen ist oder Sie in ein Feld tippen. Ein USB-Magnetstreifenleser funktioniert auf dem Kassenbildschirm.',
 } as const satisfies Record<keyof typeof en, string>;

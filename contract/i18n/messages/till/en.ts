@@ -56,7 +56,8 @@ export const en = {
   'till.processing.title': 'Processing…',
   'till.processing.bank': 'Waiting for the bank…',
   'till.processing.keepCard': 'Do not remove the card.',
-  'till.processing.slow': 'This is taking longer than usual: the bank has not answered yet. Keep the card at hand. The payment is sent only once.',
+  'till.processing.slow':
+    'This is taking longer than usual: the bank has not answered yet. Keep the card at hand. The payment is sent only once.',
 
   // The PIN pad.
   'till.pin.title': 'Enter the PIN',
@@ -83,14 +84,16 @@ export const en = {
   'till.decline.55': 'The PIN was not correct. The customer can enter it again: {tries, plural, one {# try} other {# tries}} left.',
   'till.decline.55.noTries': 'The PIN was not correct and no tries are left. Ask for another card or another way to pay.',
   'till.decline.75.title': 'Too many PIN tries',
-  'till.decline.75': 'The PIN was entered wrongly too many times, so the bank refuses this card for now. Ask for another card or another way to pay.',
+  'till.decline.75':
+    'The PIN was entered wrongly too many times, so the bank refuses this card for now. Ask for another card or another way to pay.',
   'till.decline.14.title': 'Declined: card number not valid',
   'till.decline.14': 'The bank does not know this card number. Try another card.',
   'till.decline.13.title': 'Declined: amount refused',
   'till.decline.13': 'The bank refused this amount. Check the amount, or try another card.',
   'till.decline.error.title': 'Not completed',
   'till.decline.error': 'The card network reported a problem. Nothing was charged. Try again with the same card, or another card.',
-  'till.decline.error.reason': 'The card network reported a problem ({reason}). Nothing was charged. Try again with the same card, or another card.',
+  'till.decline.error.reason':
+    'The card network reported a problem ({reason}). Nothing was charged. Try again with the same card, or another card.',
   'till.decline.other': 'The card was declined (code {code}). Try another card or another way to pay.',
   'till.decline.other.reason': 'The card was declined: {reason} (code {code}). Try another card or another way to pay.',
   'till.decline.retryPin': 'Enter the PIN again',
@@ -102,7 +105,8 @@ export const en = {
 
   // The approved sale.
   'till.approved.card': '{card} · {entry}{pin, select, yes { · PIN verified} other {}}',
-  'till.approved.stored': "Stored at this till while the shop's gateway is away: it is sent there as soon as it answers. Keep the customer's receipt as usual.",
+  'till.approved.stored':
+    "Stored at this till while the shop's gateway is away: it is sent there as soon as it answers. Keep the customer's receipt as usual.",
   'till.approved.recovered': 'This payment went through although its answer did not reach the till. It is not charged again.',
   'till.approved.printAndNew': 'Print receipt · New sale',
   'till.approved.noReceiptAndNew': 'No receipt · New sale',
@@ -120,9 +124,11 @@ export const en = {
   'till.checking.resending': 'Checking whether the payment went through…',
   'till.checking.unreachable':
     'The gateway cannot be reached, so the till cannot tell yet whether the last payment went through. Nothing more is charged until it can. The till asks again by itself as soon as the gateway answers; check the connection meanwhile.',
-  'till.checking.inProgress': 'The payment of {amount} is still being processed by the bank. Waiting for its outcome; nothing is charged twice.',
+  'till.checking.inProgress':
+    'The payment of {amount} is still being processed by the bank. Waiting for its outcome; nothing is charged twice.',
   'till.checking.noAnswer': 'The gateway did not answer. Checking whether the payment went through; the card is not charged twice.',
-  'till.checking.stillNoAnswer': 'Still no answer from the gateway. The till asks again by itself as soon as it answers; check the connection meanwhile. The card is not charged twice.',
+  'till.checking.stillNoAnswer':
+    'Still no answer from the gateway. The till asks again by itself as soon as it answers; check the connection meanwhile. The card is not charged twice.',
 
   // The payment could not be sent.
   'till.failed.cancelSale': 'Cancel sale',
@@ -143,10 +149,13 @@ export const en = {
   'till.notice.cancelled': 'Sale cancelled. The card was not charged.',
   'till.notice.amountFirst': 'Type the amount first, then present the card.',
   'till.notice.pinCancelled': 'PIN entry cancelled. The card was not charged. Enter charges {amount} again; typing starts a new amount.',
-  'till.notice.otherPayment': '{amount}: take the payment another way (cash, voucher). The card was not charged, and the till is ready for the next sale.',
-  'till.notice.otherPaymentNoAmount': 'Take the payment another way (cash, voucher). The card was not charged, and the till is ready for the next sale.',
+  'till.notice.otherPayment':
+    '{amount}: take the payment another way (cash, voucher). The card was not charged, and the till is ready for the next sale.',
+  'till.notice.otherPaymentNoAmount':
+    'Take the payment another way (cash, voucher). The card was not charged, and the till is ready for the next sale.',
   'till.notice.notCharged': 'The last payment of {amount} did not go through: nothing was charged.',
-  'till.notice.unknown': 'The outcome of {amount} is not known yet, so this sale is kept open. Before any new charge the till asks the gateway how it ended; the card is never charged twice.',
+  'till.notice.unknown':
+    'The outcome of {amount} is not known yet, so this sale is kept open. Before any new charge the till asks the gateway how it ended; the card is never charged twice.',
   'till.notice.unknownLast':
     'The outcome of the last payment is not known yet, so this sale is kept open. Before any new charge the till asks the gateway how it ended; the card is never charged twice.',
   'till.session.endedCheck': 'Your session ended. Log in again; the last payment is checked before the next one.',
@@ -198,5 +207,6 @@ export const en = {
   'till.shortcuts.result.other': 'Other payment (after a decline)',
   'till.shortcuts.anywhere': 'Anywhere',
   'till.shortcuts.anywhere.help': 'This list',
-  'till.shortcuts.note': 'Shortcuts are off while a dialog is open or while you type in a field. A USB swipe reader works on the till screen.',
+  'till.shortcuts.note':
+    'Shortcuts are off while a dialog is open or while you type in a field. A USB swipe reader works on the till screen.',
 } as const;

@@ -27,7 +27,8 @@ export const hr = {
   'till.keypad.clear': 'Obriši iznos',
 
   'till.confirm.title': 'Naplatiti {amount}?',
-  'till.confirm.text': 'To je iznad uobičajenog ograničenja ove blagajne od {limit}. Provjerite iznos s kupcem prije nego što prinese karticu.',
+  'till.confirm.text':
+    'To je iznad uobičajenog ograničenja ove blagajne od {limit}. Provjerite iznos s kupcem prije nego što prinese karticu.',
   'till.confirm.back': 'Natrag',
 
   'till.card.title': 'Umetnite, prislonite ili provucite karticu',
@@ -56,7 +57,8 @@ export const hr = {
   'till.pin.insertedTitle': 'Kartica je umetnuta: unesite PIN',
   'till.pin.shield': 'Drugom rukom zaklonite unos PIN-a.',
   'till.pin.triesLeft': '{tries, plural, one {Preostao je # pokušaj} few {Preostala su # pokušaja} other {Preostalo je # pokušaja}}',
-  'till.pin.entered': '{count, plural, =0 {Nije unesena nijedna znamenka} one {Unesena je # znamenka} few {Unesene su # znamenke} other {Uneseno je # znamenki}}',
+  'till.pin.entered':
+    '{count, plural, =0 {Nije unesena nijedna znamenka} one {Unesena je # znamenka} few {Unesene su # znamenke} other {Uneseno je # znamenki}}',
   'till.pin.keys': 'Tipke za PIN',
   'till.pin.clear': 'Obriši',
   'till.pin.ok': 'OK',
@@ -72,17 +74,20 @@ export const hr = {
   'till.decline.55.noPin.title': 'Odbijeno: problem s PIN-om',
   'till.decline.55.noPin': 'Banka je javila „pogrešan PIN”, iako PIN nije unesen. Pokušajte s drugom karticom ili drugim načinom plaćanja.',
   'till.decline.55.title': 'Pogrešan PIN',
-  'till.decline.55': 'PIN nije točan. Kupac ga može ponovno unijeti: {tries, plural, one {preostao je # pokušaj} few {preostala su # pokušaja} other {preostalo je # pokušaja}}.',
+  'till.decline.55':
+    'PIN nije točan. Kupac ga može ponovno unijeti: {tries, plural, one {preostao je # pokušaj} few {preostala su # pokušaja} other {preostalo je # pokušaja}}.',
   'till.decline.55.noTries': 'PIN nije točan i nema više pokušaja. Zatražite drugu karticu ili drugi način plaćanja.',
   'till.decline.75.title': 'Previše pokušaja unosa PIN-a',
-  'till.decline.75': 'PIN je previše puta pogrešno unesen pa banka zasad odbija ovu karticu. Zatražite drugu karticu ili drugi način plaćanja.',
+  'till.decline.75':
+    'PIN je previše puta pogrešno unesen pa banka zasad odbija ovu karticu. Zatražite drugu karticu ili drugi način plaćanja.',
   'till.decline.14.title': 'Odbijeno: broj kartice nije valjan',
   'till.decline.14': 'Banka ne prepoznaje ovaj broj kartice. Pokušajte s drugom karticom.',
   'till.decline.13.title': 'Odbijeno: iznos nije prihvaćen',
   'till.decline.13': 'Banka je odbila ovaj iznos. Provjerite iznos ili pokušajte s drugom karticom.',
   'till.decline.error.title': 'Nije dovršeno',
   'till.decline.error': 'Kartična mreža javila je problem. Ništa nije naplaćeno. Pokušajte ponovno s istom ili drugom karticom.',
-  'till.decline.error.reason': 'Kartična mreža javila je problem ({reason}). Ništa nije naplaćeno. Pokušajte ponovno s istom ili drugom karticom.',
+  'till.decline.error.reason':
+    'Kartična mreža javila je problem ({reason}). Ništa nije naplaćeno. Pokušajte ponovno s istom ili drugom karticom.',
   'till.decline.other': 'Kartica je odbijena (kod {code}). Pokušajte s drugom karticom ili drugim načinom plaćanja.',
   'till.decline.other.reason': 'Kartica je odbijena: {reason} (kod {code}). Pokušajte s drugom karticom ili drugim načinom plaćanja.',
   'till.decline.retryPin': 'Ponovno unesi PIN',
@@ -93,7 +98,8 @@ export const hr = {
   'till.decline.codeError': 'Odgovor banke: greška',
 
   'till.approved.card': '{card} · {entry}{pin, select, yes { · PIN provjeren} other {}}',
-  'till.approved.stored': 'Spremljeno na ovoj blagajni dok središnjica ne odgovara: prosljeđuje se čim odgovori. Kupcu dajte potvrdu kao i obično.',
+  'till.approved.stored':
+    'Spremljeno na ovoj blagajni dok središnjica ne odgovara: prosljeđuje se čim odgovori. Kupcu dajte potvrdu kao i obično.',
   'till.approved.recovered': 'Ovo je plaćanje prošlo iako njegov odgovor nije stigao do blagajne. Neće se ponovno naplatiti.',
   'till.approved.printAndNew': 'Ispiši potvrdu · Nova prodaja',
   'till.approved.noReceiptAndNew': 'Bez potvrde · Nova prodaja',
@@ -112,7 +118,8 @@ export const hr = {
     'Pristupnik nije dostupan pa blagajna još ne zna je li zadnje plaćanje prošlo. Do tada se ništa više ne naplaćuje. Blagajna će sama ponovno pitati čim pristupnik odgovori; u međuvremenu provjerite vezu.',
   'till.checking.inProgress': 'Banka još obrađuje plaćanje od {amount}. Čeka se ishod; ništa se ne naplaćuje dvaput.',
   'till.checking.noAnswer': 'Pristupnik nije odgovorio. Provjerava se je li plaćanje prošlo; kartica neće biti terećena dvaput.',
-  'till.checking.stillNoAnswer': 'Pristupnik i dalje ne odgovara. Blagajna će sama ponovno pitati čim odgovori; u međuvremenu provjerite vezu. Kartica neće biti terećena dvaput.',
+  'till.checking.stillNoAnswer':
+    'Pristupnik i dalje ne odgovara. Blagajna će sama ponovno pitati čim odgovori; u međuvremenu provjerite vezu. Kartica neće biti terećena dvaput.',
 
   'till.failed.cancelSale': 'Otkaži prodaju',
   'till.failed.unexpected.title': 'Neočekivan odgovor',
@@ -130,9 +137,12 @@ export const hr = {
 
   'till.notice.cancelled': 'Prodaja je otkazana. Kartica nije terećena.',
   'till.notice.amountFirst': 'Najprije upišite iznos, zatim prinesite karticu.',
-  'till.notice.pinCancelled': 'Unos PIN-a je otkazan. Kartica nije terećena. Enter ponovno naplaćuje {amount}; upisivanjem počinje novi iznos.',
-  'till.notice.otherPayment': '{amount}: naplatite na drugi način (gotovina, bon). Kartica nije terećena, a blagajna je spremna za sljedeću prodaju.',
-  'till.notice.otherPaymentNoAmount': 'Naplatite na drugi način (gotovina, bon). Kartica nije terećena, a blagajna je spremna za sljedeću prodaju.',
+  'till.notice.pinCancelled':
+    'Unos PIN-a je otkazan. Kartica nije terećena. Enter ponovno naplaćuje {amount}; upisivanjem počinje novi iznos.',
+  'till.notice.otherPayment':
+    '{amount}: naplatite na drugi način (gotovina, bon). Kartica nije terećena, a blagajna je spremna za sljedeću prodaju.',
+  'till.notice.otherPaymentNoAmount':
+    'Naplatite na drugi način (gotovina, bon). Kartica nije terećena, a blagajna je spremna za sljedeću prodaju.',
   'till.notice.notCharged': 'Zadnje plaćanje od {amount} nije prošlo: ništa nije naplaćeno.',
   'till.notice.unknown':
     'Ishod plaćanja od {amount} još nije poznat pa ova prodaja ostaje otvorena. Prije svake nove naplate blagajna pita pristupnik kako je plaćanje završilo; kartica nikad neće biti terećena dvaput.',
@@ -185,5 +195,6 @@ export const hr = {
   'till.shortcuts.result.other': 'Drugi način plaćanja (nakon odbijanja)',
   'till.shortcuts.anywhere': 'Bilo gdje',
   'till.shortcuts.anywhere.help': 'Ovaj popis',
-  'till.shortcuts.note': 'Prečaci ne rade dok je otvoren dijalog ili dok upisujete u polje. USB čitač magnetske trake radi na zaslonu blagajne.',
+  'till.shortcuts.note':
+    'Prečaci ne rade dok je otvoren dijalog ili dok upisujete u polje. USB čitač magnetske trake radi na zaslonu blagajne.',
 } as const satisfies Record<keyof typeof en, string>;

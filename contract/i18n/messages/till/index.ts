@@ -12,8 +12,24 @@ export const till = {
   pt,
   hr,
   sameAsEnglish: {
-    de: ['till.key.enter', 'till.key.esc', 'till.sale.optional', 'till.card.line', 'till.entry.chip', 'till.pin.ok', 'till.shortcuts.pin.ok'],
+    de: [
+      'till.key.enter',
+      'till.key.esc',
+      'till.sale.optional',
+      'till.card.line',
+      'till.entry.chip',
+      'till.pin.ok',
+      'till.shortcuts.pin.ok',
+    ],
     pt: ['till.key.enter', 'till.key.esc', 'till.key.delete', 'till.card.line', 'till.entry.chip', 'till.pin.ok', 'till.shortcuts.pin.ok'],
-    hr: ['till.key.enter', 'till.key.esc', 'till.key.backspace', 'till.key.delete', 'till.card.line', 'till.pin.ok', 'till.shortcuts.pin.ok'],
+    hr: [
+      'till.key.enter',
+      'till.key.esc',
+      'till.key.backspace',
+      'till.key.delete',
+      'till.card.line',
+      'till.pin.ok',
+      'till.shortcuts.pin.ok',
+    ],
   },
 } as const satisfies Area<keyof typeof en>;

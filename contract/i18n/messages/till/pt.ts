@@ -21,13 +21,15 @@ export const pt = {
   'till.sale.charge': 'Cobrar',
   'till.sale.chargeAmount': 'Cobrar {amount}',
   'till.sale.checkThenCharge': 'Verificar o último pagamento e cobrar {amount}',
-  'till.sale.hint': 'Introduza o montante e prima <kbd>Enter</kbd>. <kbd>Retrocesso</kbd> apaga um dígito, <kbd>Esc</kbd> limpa o montante.',
+  'till.sale.hint':
+    'Introduza o montante e prima <kbd>Enter</kbd>. <kbd>Retrocesso</kbd> apaga um dígito, <kbd>Esc</kbd> limpa o montante.',
   'till.keypad.label': 'Teclas do montante',
   'till.keypad.back': 'Apagar o último dígito',
   'till.keypad.clear': 'Limpar montante',
 
   'till.confirm.title': 'Cobrar {amount}?',
-  'till.confirm.text': 'Está acima do limite habitual desta caixa, de {limit}. Confirme o montante com o cliente antes de ele apresentar o cartão.',
+  'till.confirm.text':
+    'Está acima do limite habitual desta caixa, de {limit}. Confirme o montante com o cliente antes de ele apresentar o cartão.',
   'till.confirm.back': 'Voltar',
 
   'till.card.title': 'Insira, aproxime ou passe o cartão',
@@ -50,7 +52,8 @@ export const pt = {
   'till.processing.title': 'A processar…',
   'till.processing.bank': 'A aguardar o banco…',
   'till.processing.keepCard': 'Não retire o cartão.',
-  'till.processing.slow': 'Está a demorar mais do que o habitual: o banco ainda não respondeu. Mantenha o cartão à mão. O pagamento é enviado apenas uma vez.',
+  'till.processing.slow':
+    'Está a demorar mais do que o habitual: o banco ainda não respondeu. Mantenha o cartão à mão. O pagamento é enviado apenas uma vez.',
 
   'till.pin.title': 'Introduza o PIN',
   'till.pin.insertedTitle': 'Cartão inserido: introduza o PIN',
@@ -70,19 +73,23 @@ export const pt = {
   'till.decline.54.title': 'Recusado: cartão expirado',
   'till.decline.54': 'O cartão está expirado. Peça outro cartão ou outra forma de pagamento.',
   'till.decline.55.noPin.title': 'Recusado: problema com o PIN',
-  'till.decline.55.noPin': 'O banco respondeu «PIN incorreto», embora não tenha sido introduzido nenhum PIN. Tente outro cartão ou outra forma de pagamento.',
+  'till.decline.55.noPin':
+    'O banco respondeu «PIN incorreto», embora não tenha sido introduzido nenhum PIN. Tente outro cartão ou outra forma de pagamento.',
   'till.decline.55.title': 'PIN incorreto',
-  'till.decline.55': 'O PIN não está correto. O cliente pode introduzi-lo novamente: {tries, plural, one {resta # tentativa} other {restam # tentativas}}.',
+  'till.decline.55':
+    'O PIN não está correto. O cliente pode introduzi-lo novamente: {tries, plural, one {resta # tentativa} other {restam # tentativas}}.',
   'till.decline.55.noTries': 'O PIN não está correto e não restam tentativas. Peça outro cartão ou outra forma de pagamento.',
   'till.decline.75.title': 'Demasiadas tentativas de PIN',
-  'till.decline.75': 'O PIN foi introduzido incorretamente demasiadas vezes, por isso o banco recusa este cartão por agora. Peça outro cartão ou outra forma de pagamento.',
+  'till.decline.75':
+    'O PIN foi introduzido incorretamente demasiadas vezes, por isso o banco recusa este cartão por agora. Peça outro cartão ou outra forma de pagamento.',
   'till.decline.14.title': 'Recusado: número do cartão inválido',
   'till.decline.14': 'O banco não reconhece este número de cartão. Tente outro cartão.',
   'till.decline.13.title': 'Recusado: montante não aceite',
   'till.decline.13': 'O banco recusou este montante. Verifique o montante ou tente outro cartão.',
   'till.decline.error.title': 'Não concluído',
   'till.decline.error': 'A rede de cartões reportou um problema. Nada foi cobrado. Tente novamente com o mesmo cartão ou com outro cartão.',
-  'till.decline.error.reason': 'A rede de cartões reportou um problema ({reason}). Nada foi cobrado. Tente novamente com o mesmo cartão ou com outro cartão.',
+  'till.decline.error.reason':
+    'A rede de cartões reportou um problema ({reason}). Nada foi cobrado. Tente novamente com o mesmo cartão ou com outro cartão.',
   'till.decline.other': 'O cartão foi recusado (código {code}). Tente outro cartão ou outra forma de pagamento.',
   'till.decline.other.reason': 'O cartão foi recusado: {reason} (código {code}). Tente outro cartão ou outra forma de pagamento.',
   'till.decline.retryPin': 'Introduzir o PIN novamente',
@@ -93,7 +100,8 @@ export const pt = {
   'till.decline.codeError': 'Resposta do banco: erro',
 
   'till.approved.card': '{card} · {entry}{pin, select, yes { · PIN verificado} other {}}',
-  'till.approved.stored': 'Guardada nesta caixa enquanto a central não responde: é encaminhada assim que responder. Entregue o talão ao cliente como habitualmente.',
+  'till.approved.stored':
+    'Guardada nesta caixa enquanto a central não responde: é encaminhada assim que responder. Entregue o talão ao cliente como habitualmente.',
   'till.approved.recovered': 'Este pagamento foi concluído, embora a resposta não tenha chegado à caixa. Não é cobrado novamente.',
   'till.approved.printAndNew': 'Imprimir talão · Nova venda',
   'till.approved.noReceiptAndNew': 'Sem talão · Nova venda',
@@ -110,9 +118,11 @@ export const pt = {
   'till.checking.resending': 'A verificar se o pagamento foi concluído…',
   'till.checking.unreachable':
     'Não é possível contactar o gateway, por isso a caixa ainda não sabe se o último pagamento foi concluído. Nada mais é cobrado até lá. A caixa volta a perguntar automaticamente assim que o gateway responder; entretanto, verifique a ligação.',
-  'till.checking.inProgress': 'O pagamento de {amount} ainda está a ser processado pelo banco. A aguardar o resultado; nada é cobrado duas vezes.',
+  'till.checking.inProgress':
+    'O pagamento de {amount} ainda está a ser processado pelo banco. A aguardar o resultado; nada é cobrado duas vezes.',
   'till.checking.noAnswer': 'O gateway não respondeu. A verificar se o pagamento foi concluído; o cartão não é cobrado duas vezes.',
-  'till.checking.stillNoAnswer': 'O gateway continua sem responder. A caixa volta a perguntar automaticamente assim que responder; entretanto, verifique a ligação. O cartão não é cobrado duas vezes.',
+  'till.checking.stillNoAnswer':
+    'O gateway continua sem responder. A caixa volta a perguntar automaticamente assim que responder; entretanto, verifique a ligação. O cartão não é cobrado duas vezes.',
 
   'till.failed.cancelSale': 'Cancelar venda',
   'till.failed.unexpected.title': 'Resposta inesperada',
@@ -130,9 +140,12 @@ export const pt = {
 
   'till.notice.cancelled': 'Venda cancelada. O cartão não foi cobrado.',
   'till.notice.amountFirst': 'Introduza primeiro o montante e depois apresente o cartão.',
-  'till.notice.pinCancelled': 'Introdução do PIN cancelada. O cartão não foi cobrado. Enter cobra {amount} novamente; ao escrever começa um novo montante.',
-  'till.notice.otherPayment': '{amount}: receba o pagamento de outra forma (numerário, vale). O cartão não foi cobrado e a caixa está pronta para a próxima venda.',
-  'till.notice.otherPaymentNoAmount': 'Receba o pagamento de outra forma (numerário, vale). O cartão não foi cobrado e a caixa está pronta para a próxima venda.',
+  'till.notice.pinCancelled':
+    'Introdução do PIN cancelada. O cartão não foi cobrado. Enter cobra {amount} novamente; ao escrever começa um novo montante.',
+  'till.notice.otherPayment':
+    '{amount}: receba o pagamento de outra forma (numerário, vale). O cartão não foi cobrado e a caixa está pronta para a próxima venda.',
+  'till.notice.otherPaymentNoAmount':
+    'Receba o pagamento de outra forma (numerário, vale). O cartão não foi cobrado e a caixa está pronta para a próxima venda.',
   'till.notice.notCharged': 'O último pagamento de {amount} não foi concluído: nada foi cobrado.',
   'till.notice.unknown':
     'O resultado do pagamento de {amount} ainda não é conhecido, por isso esta venda fica em aberto. Antes de qualquer nova cobrança, a caixa pergunta ao gateway como terminou; o cartão nunca é cobrado duas vezes.',
@@ -185,5 +198,6 @@ export const pt = {
   'till.shortcuts.result.other': 'Outra forma de pagamento (após uma recusa)',
   'till.shortcuts.anywhere': 'Em qualquer ecrã',
   'till.shortcuts.anywhere.help': 'Esta lista',
-  'till.shortcuts.note': 'Os atalhos ficam desativados enquanto uma janela estiver aberta ou enquanto escreve num campo. Um leitor de banda magnética USB funciona no ecrã da caixa.',
+  'till.shortcuts.note':
+    'Os atalhos ficam desativados enquanto uma janela estiver aberta ou enquanto escreve num campo. Um leitor de banda magnética USB funciona no ecrã da caixa.',
 } as const satisfies Record<keyof typeof en, string>;

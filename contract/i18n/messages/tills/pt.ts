@@ -6,17 +6,21 @@ export const pt = {
   'tills.duration.minutes': '{minutes} min',
   'tills.duration.hours': '{hours} h {minutes} min',
   'tills.unreachable.title': 'Gateway indisponível',
-  'tills.unreachable.text': 'Este ecrã não consegue contactar o gateway, por isso não é possível aceitar pagamentos com cartão aqui até que volte a responder. Entretanto, nada é cobrado; verifique a rede ou o computador do gateway.',
+  'tills.unreachable.text':
+    'Este ecrã não consegue contactar o gateway, por isso não é possível aceitar pagamentos com cartão aqui até que volte a responder. Entretanto, nada é cobrado; verifique a rede ou o computador do gateway.',
   'tills.away.title': 'A central não responde: as vendas com cartão são guardadas nesta caixa',
   'tills.away.none': 'Ainda nada guardado.',
   'tills.away.stored': '{count, plural, one {# venda guardada} other {# vendas guardadas}} · {totals} · a mais antiga há {age}.',
-  'tills.away.limit': '{fresh, select, yes {É possível guardar vendas durante até {left}} other {É possível guardar vendas durante mais {left}}}, até {perPayment} cada.',
-  'tills.away.left': '{fresh, select, yes {É possível guardar vendas durante até {left}} other {É possível guardar vendas durante mais {left}}}.',
+  'tills.away.limit':
+    '{fresh, select, yes {É possível guardar vendas durante até {left}} other {É possível guardar vendas durante mais {left}}}, até {perPayment} cada.',
+  'tills.away.left':
+    '{fresh, select, yes {É possível guardar vendas durante até {left}} other {É possível guardar vendas durante mais {left}}}.',
   'tills.away.sent': 'São encaminhadas assim que a central responder.',
   'tills.sending': 'A encaminhar {count, plural, one {# venda guardada} other {# vendas guardadas}} ({totals}) para a central…',
   'tills.sending.label': 'A encaminhar vendas guardadas',
   'tills.declined.title': 'Uma venda guardada foi recusada: {amount}',
-  'tills.declined.text': '{card} · encomenda {order} · registada às {time} · o banco respondeu «{reason}». O cliente já recebeu os artigos: peça-lhe outro pagamento. Está listada em «Requer atenção» no backoffice.',
+  'tills.declined.text':
+    '{card} · encomenda {order} · registada às {time} · o banco respondeu «{reason}». O cliente já recebeu os artigos: peça-lhe outro pagamento. Está listada em «Requer atenção» no backoffice.',
   'tills.declined.reason': 'recusado',
   'tills.declined.seen': 'Visto',
   'tills.declined.seenLabel': 'Visto: venda guardada recusada de {amount}, encomenda {order}',
@@ -26,9 +30,11 @@ export const pt = {
   'tills.opening': 'A abrir a caixa…',
   'tills.failed': 'Não foi possível abrir a caixa',
   'tills.choose.title': 'Que caixa é esta?',
-  'tills.choose.lead': 'Esta loja tem {count, plural, one {# caixa} other {# caixas}}. Escolha a caixa em que este ecrã vende; este navegador memoriza-a.',
+  'tills.choose.lead':
+    'Esta loja tem {count, plural, one {# caixa} other {# caixas}}. Escolha a caixa em que este ecrã vende; este navegador memoriza-a.',
   'tills.inUse.title': '{till} está aberta noutro ecrã',
-  'tills.inUse.text': '{reason}. Dois ecrãs na mesma caixa partilhariam as vendas e o dia. Use-a aqui apenas se esse ecrã não estiver a ser utilizado; esse ecrã é então informado de que este ficou com a caixa.',
+  'tills.inUse.text':
+    '{reason}. Dois ecrãs na mesma caixa partilhariam as vendas e o dia. Use-a aqui apenas se esse ecrã não estiver a ser utilizado; esse ecrã é então informado de que este ficou com a caixa.',
   'tills.inUse.useAnyway': 'Usar {till} aqui mesmo assim',
   'tills.inUse.other': 'Ou escolha outra caixa',
   'tills.lost.title': 'Este ecrã já não é {till}',
@@ -41,7 +47,8 @@ export const pt = {
   'tills.openFailed': 'Não foi possível abrir a caixa. Tente novamente.',
   'tills.listFailed': 'Não foi possível ler as caixas. Verifique a ligação e tente novamente.',
   'tills.join.title': 'Ligar à central de uma loja',
-  'tills.join.lead': 'Este computador passa a ser mais uma caixa de uma loja cuja central funciona noutro computador. Nesse computador, abra Definições → Caixas, escolha a caixa e «Ligar a partir de outro computador», e introduza aqui o endereço da central e o código de emparelhamento.',
+  'tills.join.lead':
+    'Este computador passa a ser mais uma caixa de uma loja cuja central funciona noutro computador. Nesse computador, abra Definições → Caixas, escolha a caixa e «Ligar a partir de outro computador», e introduza aqui o endereço da central e o código de emparelhamento.',
   'tills.join.address': 'Endereço da central',
   'tills.join.code': 'Código de emparelhamento',
   'tills.join.joining': 'A ligar…',

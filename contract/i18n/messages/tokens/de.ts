@@ -82,13 +82,15 @@ export const de = {
   'tokens.cryptogram.what': 'Erstellen des Kryptogramms',
   'tokens.cryptogram.intro':
     'Ein {type}-Kryptogramm für eine Zahlung mit dem {network}-Token {number}. Es gilt 24 Stunden, ist nur einmal verwendbar und wird nur jetzt angezeigt.',
-  'tokens.cryptogram.once': 'Nur einmal angezeigt: Kopieren Sie es jetzt. Es gilt für eine Zahlung innerhalb von 24 Stunden und wird hier nicht gespeichert.',
+  'tokens.cryptogram.once':
+    'Nur einmal angezeigt: Kopieren Sie es jetzt. Es gilt für eine Zahlung innerhalb von 24 Stunden und wird hier nicht gespeichert.',
   'tokens.cryptogram.authentication': 'Authentifizierungsdaten',
   'tokens.cryptogram.type': 'Typ',
   'tokens.cryptogram.eciValue': '05 oder 07 mit der Zahlung',
   'tokens.cryptogram.panSequence': 'PAN-Folgenummer',
   'tokens.cryptogram.track2': 'Spur-2-Äquivalent',
-  'tokens.cryptogram.howToPay': 'Zahlen Sie mit der Token-Nummer als Kartennummer und diesen Authentifizierungsdaten als threeds_wallet_cryptogram.',
+  'tokens.cryptogram.howToPay':
+    'Zahlen Sie mit der Token-Nummer als Kartennummer und diesen Authentifizierungsdaten als threeds_wallet_cryptogram.',
   'tokens.cryptogram.busy': 'Wird erstellt…',
 
   'tokens.archive.title': 'Token {number} archivieren?',
@@ -100,7 +102,8 @@ export const de = {
     'Das {network}-Token der Karte {card} wird endgültig archiviert: Zahlungen damit werden abgelehnt, und es kann nicht wieder aktiviert werden. Für die Karte kann ein neues Token erstellt werden.',
 
   'tokens.form.title': 'Neues Netzwerk-Token',
-  'tokens.form.lead': 'Das Kartennetzwerk stellt ein Token für die Karte aus; es ist in Kürze aktiv. Die Kartennummer wird danach nicht mehr angezeigt.',
+  'tokens.form.lead':
+    'Das Kartennetzwerk stellt ein Token für die Karte aus; es ist in Kürze aktiv. Die Kartennummer wird danach nicht mehr angezeigt.',
   'tokens.form.card': 'Karte',
   'tokens.form.holderAndBilling': 'Karteninhaber und Rechnungsadresse',
   'tokens.form.cardNumber': 'Kartennummer',

@@ -60,14 +60,16 @@ export const en = {
   'tokens.reveal.what': 'Revealing the token data',
   'tokens.reveal.expiry': 'Expiry',
   'tokens.reveal.reference': 'Account reference',
-  'tokens.reveal.shown': 'Shown to you for {seconds, plural, one {# more second} other {# more seconds}}, then masked again. This reveal is in the audit log.',
+  'tokens.reveal.shown':
+    'Shown to you for {seconds, plural, one {# more second} other {# more seconds}}, then masked again. This reveal is in the audit log.',
   'tokens.reveal.masked': 'Masked. Revealing shows it for 30 seconds and writes your name to the audit log.',
   'tokens.reveal.unavailable':
     'No token data while the token is {status, select, requested {requested} active {active} suspended {suspended} failed {failed} archive_pending {archiving} other {archived}}.',
 
   // The Test environment's token service.
   'tokens.simulator.title': 'Test environment: token service',
-  'tokens.simulator.note': 'Act as the card network would on a live token. Each step sends the token postback when the token has a postback URL.',
+  'tokens.simulator.note':
+    'Act as the card network would on a live token. Each step sends the token postback when the token has a postback URL.',
   'tokens.simulator.suspend': 'Suspend',
   'tokens.simulator.resume': 'Resume',
   'tokens.simulator.refresh': 'Refresh',
@@ -82,7 +84,8 @@ export const en = {
   'tokens.cryptogram.title': '{type} cryptogram',
   'tokens.cryptogram.ask': 'Create a cryptogram?',
   'tokens.cryptogram.what': 'Creating the cryptogram',
-  'tokens.cryptogram.intro': 'A {type} cryptogram for one payment with the {network} token {number}. It is valid for 24 hours, used once, and shown only now.',
+  'tokens.cryptogram.intro':
+    'A {type} cryptogram for one payment with the {network} token {number}. It is valid for 24 hours, used once, and shown only now.',
   'tokens.cryptogram.once': 'Shown once: copy it now. It is good for one payment within 24 hours and is not kept here.',
   'tokens.cryptogram.authentication': 'Authentication data',
   'tokens.cryptogram.type': 'Type',

@@ -65,7 +65,8 @@ export const hr = {
     'Nema podataka tokena dok je token {status, select, requested {zatražen} active {aktivan} suspended {suspendiran} failed {neuspio} archive_pending {u arhiviranju} other {arhiviran}}.',
 
   'tokens.simulator.title': 'Testno okruženje: usluga tokena',
-  'tokens.simulator.note': 'Postupite kao što bi kartična mreža postupila sa stvarnim tokenom. Svaki korak šalje postback tokena ako token ima URL za postback.',
+  'tokens.simulator.note':
+    'Postupite kao što bi kartična mreža postupila sa stvarnim tokenom. Svaki korak šalje postback tokena ako token ima URL za postback.',
   'tokens.simulator.suspend': 'Suspendiraj',
   'tokens.simulator.resume': 'Ponovno aktiviraj',
   'tokens.simulator.refresh': 'Osvježi',
@@ -79,14 +80,16 @@ export const hr = {
   'tokens.cryptogram.title': 'Kriptogram {type}',
   'tokens.cryptogram.ask': 'Izraditi kriptogram?',
   'tokens.cryptogram.what': 'Izrada kriptograma',
-  'tokens.cryptogram.intro': 'Kriptogram {type} za jedno plaćanje tokenom {network} {number}. Vrijedi 24 sata, koristi se jednom i prikazuje se samo sada.',
+  'tokens.cryptogram.intro':
+    'Kriptogram {type} za jedno plaćanje tokenom {network} {number}. Vrijedi 24 sata, koristi se jednom i prikazuje se samo sada.',
   'tokens.cryptogram.once': 'Prikazuje se samo jednom: kopirajte ga sada. Vrijedi za jedno plaćanje u roku od 24 sata i ovdje se ne čuva.',
   'tokens.cryptogram.authentication': 'Podaci za autentifikaciju',
   'tokens.cryptogram.type': 'Vrsta',
   'tokens.cryptogram.eciValue': '05 ili 07 uz plaćanje',
   'tokens.cryptogram.panSequence': 'Redni broj PAN-a',
   'tokens.cryptogram.track2': 'Ekvivalent traga 2',
-  'tokens.cryptogram.howToPay': 'Za plaćanje upišite broj tokena kao broj kartice, a ove podatke za autentifikaciju kao threeds_wallet_cryptogram.',
+  'tokens.cryptogram.howToPay':
+    'Za plaćanje upišite broj tokena kao broj kartice, a ove podatke za autentifikaciju kao threeds_wallet_cryptogram.',
   'tokens.cryptogram.busy': 'Izrada…',
 
   'tokens.archive.title': 'Arhivirati token {number}?',

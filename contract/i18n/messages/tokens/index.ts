@@ -12,7 +12,14 @@ export const tokens = {
   hr,
   sameAsEnglish: {
     de: ['tokens.statusLine', 'tokens.field.token', 'tokens.detail.title', 'tokens.form.cvv', 'tokens.form.fieldProblem'],
-    pt: ['tokens.statusLine', 'tokens.field.token', 'tokens.detail.title', 'tokens.form.cvv', 'tokens.form.fieldProblem', 'tokens.form.email'],
+    pt: [
+      'tokens.statusLine',
+      'tokens.field.token',
+      'tokens.detail.title',
+      'tokens.form.cvv',
+      'tokens.form.fieldProblem',
+      'tokens.form.email',
+    ],
     hr: ['tokens.statusLine', 'tokens.field.token', 'tokens.detail.title', 'tokens.form.cvv', 'tokens.form.fieldProblem'],
   },
 } as const satisfies Area<keyof typeof en>;

@@ -65,7 +65,8 @@ export const pt = {
     'Não há dados do token enquanto o token estiver {status, select, requested {pedido} active {ativo} suspended {suspenso} failed {falhado} archive_pending {a ser arquivado} other {arquivado}}.',
 
   'tokens.simulator.title': 'Ambiente de teste: serviço de tokens',
-  'tokens.simulator.note': 'Aja como a rede do cartão agiria com um token real. Cada passo envia o postback do token quando este tem um URL de postback.',
+  'tokens.simulator.note':
+    'Aja como a rede do cartão agiria com um token real. Cada passo envia o postback do token quando este tem um URL de postback.',
   'tokens.simulator.suspend': 'Suspender',
   'tokens.simulator.resume': 'Reativar',
   'tokens.simulator.refresh': 'Atualizar',
@@ -79,14 +80,17 @@ export const pt = {
   'tokens.cryptogram.title': 'Criptograma {type}',
   'tokens.cryptogram.ask': 'Criar um criptograma?',
   'tokens.cryptogram.what': 'Criar o criptograma',
-  'tokens.cryptogram.intro': 'Um criptograma {type} para um pagamento com o token {network} {number}. É válido durante 24 horas, serve uma única vez e só é mostrado agora.',
-  'tokens.cryptogram.once': 'Mostrado uma única vez: copie-o agora. Serve para um pagamento nas próximas 24 horas e não fica guardado aqui.',
+  'tokens.cryptogram.intro':
+    'Um criptograma {type} para um pagamento com o token {network} {number}. É válido durante 24 horas, serve uma única vez e só é mostrado agora.',
+  'tokens.cryptogram.once':
+    'Mostrado uma única vez: copie-o agora. Serve para um pagamento nas próximas 24 horas e não fica guardado aqui.',
   'tokens.cryptogram.authentication': 'Dados de autenticação',
   'tokens.cryptogram.type': 'Tipo',
   'tokens.cryptogram.eciValue': '05 ou 07 com o pagamento',
   'tokens.cryptogram.panSequence': 'Número de sequência do PAN',
   'tokens.cryptogram.track2': 'Equivalente da pista 2',
-  'tokens.cryptogram.howToPay': 'Pague com o número do token como número do cartão e estes dados de autenticação como threeds_wallet_cryptogram.',
+  'tokens.cryptogram.howToPay':
+    'Pague com o número do token como número do cartão e estes dados de autenticação como threeds_wallet_cryptogram.',
   'tokens.cryptogram.busy': 'A criar…',
 
   'tokens.archive.title': 'Arquivar o token {number}?',
@@ -98,7 +102,8 @@ export const pt = {
     'O token {network} do cartão {card} fica arquivado definitivamente: os pagamentos com ele são recusados e não pode voltar a ficar ativo. Pode ser criado um novo token para o cartão.',
 
   'tokens.form.title': 'Novo token de rede',
-  'tokens.form.lead': 'A rede do cartão emite um token para o cartão; fica ativo dentro de momentos. O número do cartão não volta a ser mostrado.',
+  'tokens.form.lead':
+    'A rede do cartão emite um token para o cartão; fica ativo dentro de momentos. O número do cartão não volta a ser mostrado.',
   'tokens.form.card': 'Cartão',
   'tokens.form.holderAndBilling': 'Titular e faturação',
   'tokens.form.cardNumber': 'Número do cartão',

@@ -57,7 +57,8 @@ export const de = {
   'transactions.list.when': 'Zeitpunkt',
   'transactions.list.id': 'ID',
   'transactions.list.invoiceTitle': 'Rechnung {invoice}',
-  'transactions.list.storedTitle': 'An der Kasse aufgenommen am {taken}, als das Gateway des Geschäfts nicht erreichbar war; weitergeleitet am {forwarded}',
+  'transactions.list.storedTitle':
+    'An der Kasse aufgenommen am {taken}, als das Gateway des Geschäfts nicht erreichbar war; weitergeleitet am {forwarded}',
   'transactions.list.storedForwarded': 'gespeichert, weitergeleitet {time}',
   'transactions.list.caption': 'Transaktionen, neueste zuerst',
   'transactions.list.captionFiltered': 'Transaktionen passend zu den Filtern, neueste zuerst',
@@ -95,8 +96,10 @@ export const de = {
   'transactions.filter.amountOrderProblem': 'Betrag: Die erste Zahl darf nicht größer als die zweite sein.',
 
   'transactions.export.title': 'CSV exportieren',
-  'transactions.export.what': 'Transaktionen {filters}, neueste zuerst. Kartennummern werden nie exportiert, nur die Kartenmarke und die letzten vier Ziffern.',
-  'transactions.export.whatAll': 'Alle Transaktionen, neueste zuerst. Kartennummern werden nie exportiert, nur die Kartenmarke und die letzten vier Ziffern.',
+  'transactions.export.what':
+    'Transaktionen {filters}, neueste zuerst. Kartennummern werden nie exportiert, nur die Kartenmarke und die letzten vier Ziffern.',
+  'transactions.export.whatAll':
+    'Alle Transaktionen, neueste zuerst. Kartennummern werden nie exportiert, nur die Kartenmarke und die letzten vier Ziffern.',
   'transactions.export.filter.search': 'passend zu „{text}“',
   'transactions.export.filter.status': 'mit Status {statuses}',
   'transactions.export.filter.type': 'per {types}',
@@ -112,7 +115,8 @@ export const de = {
   'transactions.export.fromDay': 'Vom Tag',
   'transactions.export.toDay': 'Bis zum Tag',
   'transactions.export.timeZone': 'Zeitzone',
-  'transactions.export.zoneNote': 'Die Tage und die Zeiten in der Datei gelten in dieser Zeitzone. Ohne Tage wird der gesamte Zeitraum exportiert.',
+  'transactions.export.zoneNote':
+    'Die Tage und die Zeiten in der Datei gelten in dieser Zeitzone. Ohne Tage wird der gesamte Zeitraum exportiert.',
   'transactions.export.columns': 'Spalten',
   'transactions.export.columnCount': '{chosen, number} von {count, plural, one {# Spalte} other {# Spalten}}.',
   'transactions.export.all': 'Alle',
@@ -171,12 +175,15 @@ export const de = {
   'transactions.amounts.capturable': 'Noch buchbar',
   'transactions.amounts.refundable': 'Noch erstattbar',
   'transactions.stored.titleForwarded': 'An der Kasse gespeichert, dann weitergeleitet',
-  'transactions.stored.text': 'Aufgenommen an {till}, als das Gateway des Geschäfts nicht erreichbar war: Die Kasse hat die Zahlung gespeichert und leitet sie weiter, sobald das Gateway wieder antwortet.',
-  'transactions.stored.textForwarded': 'Aufgenommen an {till}, als das Gateway des Geschäfts nicht erreichbar war: Die Kasse hat die Zahlung gespeichert und weitergeleitet, als das Gateway wieder antwortete.',
+  'transactions.stored.text':
+    'Aufgenommen an {till}, als das Gateway des Geschäfts nicht erreichbar war: Die Kasse hat die Zahlung gespeichert und leitet sie weiter, sobald das Gateway wieder antwortet.',
+  'transactions.stored.textForwarded':
+    'Aufgenommen an {till}, als das Gateway des Geschäfts nicht erreichbar war: Die Kasse hat die Zahlung gespeichert und weitergeleitet, als das Gateway wieder antwortete.',
   'transactions.stored.takenAt': 'An der Kasse aufgenommen',
   'transactions.stored.forwarded': 'Weitergeleitet',
   'transactions.stored.notYet': 'Noch nicht',
-  'transactions.stored.cashierRefused': 'Die Kasse hat eine Kassierer/in genannt, die nicht zu den Kassenmitarbeitern dieses Geschäfts gehört; die Zahlung hat daher keine Kassierer/in. Prüfen Sie die Kasse.',
+  'transactions.stored.cashierRefused':
+    'Die Kasse hat eine Kassierer/in genannt, die nicht zu den Kassenmitarbeitern dieses Geschäfts gehört; die Zahlung hat daher keine Kassierer/in. Prüfen Sie die Kasse.',
   'transactions.refunds.title': 'Erstattungen',
   'transactions.refunds.made': 'Erstellt',
   'transactions.refunds.refused': 'Abgelehnt',
@@ -208,15 +215,20 @@ export const de = {
   'transactions.event.returned': 'Rücklastschrift über {amount}',
 
   'transactions.money.title': '{action, select, capture {Zahlung buchen} release {Autorisierung stornieren} other {Zahlung erstatten}}',
-  'transactions.money.confirmTitle': '{action, select, capture {Buchung bestätigen} release {Storno bestätigen} other {Erstattung bestätigen}}',
-  'transactions.money.amountLabel': '{action, select, capture {Zu buchender Betrag ({currency})} release {Zu stornierender Betrag ({currency})} other {Zu erstattender Betrag ({currency})}}',
+  'transactions.money.confirmTitle':
+    '{action, select, capture {Buchung bestätigen} release {Storno bestätigen} other {Erstattung bestätigen}}',
+  'transactions.money.amountLabel':
+    '{action, select, capture {Zu buchender Betrag ({currency})} release {Zu stornierender Betrag ({currency})} other {Zu erstattender Betrag ({currency})}}',
   'transactions.money.verb': '{action, select, capture {Buchen} release {Stornieren} other {Erstatten}}',
   'transactions.money.submit': '{action, select, capture {{amount} buchen} release {{amount} stornieren} other {{amount} erstatten}}',
   'transactions.money.busy': '{action, select, capture {Wird gebucht…} release {Wird storniert…} other {Wird erstattet…}}',
   'transactions.money.done': '{action, select, capture {{amount} gebucht.} release {{amount} storniert.} other {{amount} erstattet.}}',
-  'transactions.money.failed': '{action, select, capture {Die Buchung ist fehlgeschlagen.} release {Das Storno ist fehlgeschlagen.} other {Die Erstattung ist fehlgeschlagen.}}',
-  'transactions.money.upTo': '{action, select, capture {Bis zu {max} (noch autorisiert).} release {Bis zu {max} (nicht gebucht).} other {Bis zu {max} (erstattbar).}}',
-  'transactions.money.atMost': '{action, select, capture {Höchstens {max} sind noch autorisiert.} release {Höchstens {max} sind nicht gebucht.} other {Höchstens {max} sind erstattbar.}}',
+  'transactions.money.failed':
+    '{action, select, capture {Die Buchung ist fehlgeschlagen.} release {Das Storno ist fehlgeschlagen.} other {Die Erstattung ist fehlgeschlagen.}}',
+  'transactions.money.upTo':
+    '{action, select, capture {Bis zu {max} (noch autorisiert).} release {Bis zu {max} (nicht gebucht).} other {Bis zu {max} (erstattbar).}}',
+  'transactions.money.atMost':
+    '{action, select, capture {Höchstens {max} sind noch autorisiert.} release {Höchstens {max} sind nicht gebucht.} other {Höchstens {max} sind erstattbar.}}',
   'transactions.money.enterAmount': 'Geben Sie einen Betrag wie {example} ein.',
   'transactions.money.wholeOnly': 'Diese Zahlungsart erlaubt nur den ganzen Betrag von {max}.',
   'transactions.money.whole': 'Der ganze Betrag von {max}: Diese Zahlungsart erlaubt keine Teilbeträge.',
@@ -226,10 +238,13 @@ export const de = {
   'transactions.money.refundedBefore': 'Bereits erstattet',
   'transactions.money.capturedBefore': 'Bereits gebucht',
   'transactions.money.finalRefundTitle': 'Erstattungen sind endgültig.',
-  'transactions.money.finalRefund': 'Eine Erstattung kann nicht rückgängig gemacht oder abgebrochen werden: {amount} werden {hasCard, select, yes {auf {card}} other {auf das Konto, von dem die Zahlung kam}} zurückerstattet.',
+  'transactions.money.finalRefund':
+    'Eine Erstattung kann nicht rückgängig gemacht oder abgebrochen werden: {amount} werden {hasCard, select, yes {auf {card}} other {auf das Konto, von dem die Zahlung kam}} zurückerstattet.',
   'transactions.money.finalReleaseTitle': 'Stornierte Beträge können nicht mehr gebucht werden.',
-  'transactions.money.finalRelease': '{amount} der Reservierung {hasCard, select, yes {auf {card}} other {dieser Zahlung}} werden für den Kunden freigegeben.',
-  'transactions.money.finalCaptureTitle': 'Der Kunde wird mit {amount} belastet {hasCard, select, yes {({card})} other {(aus der Autorisierung)}}.',
+  'transactions.money.finalRelease':
+    '{amount} der Reservierung {hasCard, select, yes {auf {card}} other {dieser Zahlung}} werden für den Kunden freigegeben.',
+  'transactions.money.finalCaptureTitle':
+    'Der Kunde wird mit {amount} belastet {hasCard, select, yes {({card})} other {(aus der Autorisierung)}}.',
   'transactions.money.finalCapture': 'Was autorisiert bleibt, kann später gebucht oder storniert werden.',
   'transactions.money.networkRefused': 'Das Kartennetzwerk hat die Erstattung abgelehnt. Es wurde nichts erstattet.',
   'transactions.money.refused': 'Das Gateway hat abgelehnt: {problem}',

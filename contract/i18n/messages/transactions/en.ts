@@ -100,8 +100,10 @@ export const en = {
 
   // The export
   'transactions.export.title': 'Export CSV',
-  'transactions.export.what': 'Transactions {filters}, newest first. Card numbers are never exported: only the brand and the last four digits.',
-  'transactions.export.whatAll': 'All transactions, newest first. Card numbers are never exported: only the brand and the last four digits.',
+  'transactions.export.what':
+    'Transactions {filters}, newest first. Card numbers are never exported: only the brand and the last four digits.',
+  'transactions.export.whatAll':
+    'All transactions, newest first. Card numbers are never exported: only the brand and the last four digits.',
   'transactions.export.filter.search': 'matching “{text}”',
   'transactions.export.filter.status': 'status {statuses}',
   'transactions.export.filter.type': '{types}',
@@ -178,12 +180,15 @@ export const en = {
   'transactions.amounts.capturable': 'Still capturable',
   'transactions.amounts.refundable': 'Still refundable',
   'transactions.stored.titleForwarded': 'Stored at the till, then forwarded',
-  'transactions.stored.text': 'Taken at {till} while the shop’s gateway was away: the till stored the sale and forwards it when the gateway answers again.',
-  'transactions.stored.textForwarded': 'Taken at {till} while the shop’s gateway was away: the till stored the sale and forwarded it when the gateway answered again.',
+  'transactions.stored.text':
+    'Taken at {till} while the shop’s gateway was away: the till stored the sale and forwards it when the gateway answers again.',
+  'transactions.stored.textForwarded':
+    'Taken at {till} while the shop’s gateway was away: the till stored the sale and forwarded it when the gateway answered again.',
   'transactions.stored.takenAt': 'Taken at the till',
   'transactions.stored.forwarded': 'Forwarded',
   'transactions.stored.notYet': 'Not yet',
-  'transactions.stored.cashierRefused': 'The till named a cashier who is not one of this shop’s staff at a till, so the sale has no cashier. Check the till.',
+  'transactions.stored.cashierRefused':
+    'The till named a cashier who is not one of this shop’s staff at a till, so the sale has no cashier. Check the till.',
   'transactions.refunds.title': 'Refunds',
   'transactions.refunds.made': 'Made',
   'transactions.refunds.refused': 'Refused',
@@ -217,15 +222,19 @@ export const en = {
 
   // Capture, release and refund (the action is a select: capture, release, other = refund)
   'transactions.money.title': '{action, select, capture {Capture payment} release {Release authorization} other {Refund payment}}',
-  'transactions.money.confirmTitle': '{action, select, capture {Confirm the capture} release {Confirm the release} other {Confirm the refund}}',
-  'transactions.money.amountLabel': '{action, select, capture {Amount to capture ({currency})} release {Amount to release ({currency})} other {Amount to refund ({currency})}}',
+  'transactions.money.confirmTitle':
+    '{action, select, capture {Confirm the capture} release {Confirm the release} other {Confirm the refund}}',
+  'transactions.money.amountLabel':
+    '{action, select, capture {Amount to capture ({currency})} release {Amount to release ({currency})} other {Amount to refund ({currency})}}',
   'transactions.money.verb': '{action, select, capture {Capture} release {Release} other {Refund}}',
   'transactions.money.submit': '{action, select, capture {Capture {amount}} release {Release {amount}} other {Refund {amount}}}',
   'transactions.money.busy': '{action, select, capture {Capturing…} release {Releasing…} other {Refunding…}}',
   'transactions.money.done': '{action, select, capture {Captured {amount}.} release {Released {amount}.} other {Refunded {amount}.}}',
   'transactions.money.failed': '{action, select, capture {The capture failed.} release {The release failed.} other {The refund failed.}}',
-  'transactions.money.upTo': '{action, select, capture {Up to {max} (still authorized).} release {Up to {max} (not captured).} other {Up to {max} (refundable).}}',
-  'transactions.money.atMost': '{action, select, capture {At most {max} is still authorized.} release {At most {max} is not captured.} other {At most {max} is refundable.}}',
+  'transactions.money.upTo':
+    '{action, select, capture {Up to {max} (still authorized).} release {Up to {max} (not captured).} other {Up to {max} (refundable).}}',
+  'transactions.money.atMost':
+    '{action, select, capture {At most {max} is still authorized.} release {At most {max} is not captured.} other {At most {max} is refundable.}}',
   'transactions.money.enterAmount': 'Enter an amount such as {example}.',
   'transactions.money.wholeOnly': 'This payment type takes only the whole {max}.',
   'transactions.money.whole': 'The whole {max}: this payment type takes no part of it.',
@@ -235,9 +244,11 @@ export const en = {
   'transactions.money.refundedBefore': 'Refunded before',
   'transactions.money.capturedBefore': 'Captured before',
   'transactions.money.finalRefundTitle': 'Refunds are final.',
-  'transactions.money.finalRefund': 'Once made, a refund cannot be undone or cancelled: {amount} goes back to {hasCard, select, yes {{card}} other {the account the payment came from}}.',
+  'transactions.money.finalRefund':
+    'Once made, a refund cannot be undone or cancelled: {amount} goes back to {hasCard, select, yes {{card}} other {the account the payment came from}}.',
   'transactions.money.finalReleaseTitle': 'Released money cannot be captured any more.',
-  'transactions.money.finalRelease': '{amount} of the reservation on {hasCard, select, yes {{card}} other {the payment}} is given back to the customer.',
+  'transactions.money.finalRelease':
+    '{amount} of the reservation on {hasCard, select, yes {{card}} other {the payment}} is given back to the customer.',
   'transactions.money.finalCaptureTitle': 'The customer is charged {amount} on {hasCard, select, yes {{card}} other {the payment}}.',
   'transactions.money.finalCapture': 'What stays authorized can be captured or released later.',
   'transactions.money.networkRefused': 'The card network refused the refund. Nothing was refunded.',

@@ -95,8 +95,10 @@ export const hr = {
   'transactions.filter.amountOrderProblem': 'Iznos: prvi broj ne smije biti veći od drugoga.',
 
   'transactions.export.title': 'Izvezi CSV',
-  'transactions.export.what': 'Transakcije ({filters}), najnovije prve. Brojevi kartica nikad se ne izvoze, samo vrsta kartice i zadnje četiri znamenke.',
-  'transactions.export.whatAll': 'Sve transakcije, najnovije prve. Brojevi kartica nikad se ne izvoze, samo vrsta kartice i zadnje četiri znamenke.',
+  'transactions.export.what':
+    'Transakcije ({filters}), najnovije prve. Brojevi kartica nikad se ne izvoze, samo vrsta kartice i zadnje četiri znamenke.',
+  'transactions.export.whatAll':
+    'Sve transakcije, najnovije prve. Brojevi kartica nikad se ne izvoze, samo vrsta kartice i zadnje četiri znamenke.',
   'transactions.export.filter.search': 'pretraga „{text}”',
   'transactions.export.filter.status': 'status: {statuses}',
   'transactions.export.filter.type': 'vrsta plaćanja: {types}',
@@ -171,12 +173,15 @@ export const hr = {
   'transactions.amounts.capturable': 'Još za naplatu',
   'transactions.amounts.refundable': 'Još za povrat',
   'transactions.stored.titleForwarded': 'Spremljeno na blagajni, zatim proslijeđeno',
-  'transactions.stored.text': 'Zaprimljeno na blagajni {till} dok pristupnik trgovine nije bio dostupan: blagajna je spremila prodaju i proslijedit će je kad pristupnik ponovno odgovori.',
-  'transactions.stored.textForwarded': 'Zaprimljeno na blagajni {till} dok pristupnik trgovine nije bio dostupan: blagajna je spremila prodaju i proslijedila je kad je pristupnik ponovno odgovorio.',
+  'transactions.stored.text':
+    'Zaprimljeno na blagajni {till} dok pristupnik trgovine nije bio dostupan: blagajna je spremila prodaju i proslijedit će je kad pristupnik ponovno odgovori.',
+  'transactions.stored.textForwarded':
+    'Zaprimljeno na blagajni {till} dok pristupnik trgovine nije bio dostupan: blagajna je spremila prodaju i proslijedila je kad je pristupnik ponovno odgovorio.',
   'transactions.stored.takenAt': 'Zaprimljeno na blagajni',
   'transactions.stored.forwarded': 'Proslijeđeno',
   'transactions.stored.notYet': 'Još nije',
-  'transactions.stored.cashierRefused': 'Blagajna je navela blagajnika koji nije među djelatnicima blagajne ove trgovine, pa prodaja nema blagajnika. Provjerite blagajnu.',
+  'transactions.stored.cashierRefused':
+    'Blagajna je navela blagajnika koji nije među djelatnicima blagajne ove trgovine, pa prodaja nema blagajnika. Provjerite blagajnu.',
   'transactions.refunds.title': 'Povrati',
   'transactions.refunds.made': 'Izvršeno',
   'transactions.refunds.refused': 'Odbijeno',
@@ -209,14 +214,17 @@ export const hr = {
 
   'transactions.money.title': '{action, select, capture {Naplata plaćanja} release {Storniranje autorizacije} other {Povrat novca}}',
   'transactions.money.confirmTitle': '{action, select, capture {Potvrdite naplatu} release {Potvrdite storno} other {Potvrdite povrat}}',
-  'transactions.money.amountLabel': '{action, select, capture {Iznos za naplatu ({currency})} release {Iznos za storno ({currency})} other {Iznos za povrat ({currency})}}',
+  'transactions.money.amountLabel':
+    '{action, select, capture {Iznos za naplatu ({currency})} release {Iznos za storno ({currency})} other {Iznos za povrat ({currency})}}',
   'transactions.money.verb': '{action, select, capture {Naplata} release {Storno} other {Povrat}}',
   'transactions.money.submit': '{action, select, capture {Naplati {amount}} release {Storniraj {amount}} other {Vrati {amount}}}',
   'transactions.money.busy': '{action, select, capture {Naplata…} release {Storniranje…} other {Povrat…}}',
   'transactions.money.done': '{action, select, capture {Naplaćeno {amount}.} release {Stornirano {amount}.} other {Vraćeno {amount}.}}',
   'transactions.money.failed': '{action, select, capture {Naplata nije uspjela.} release {Storno nije uspio.} other {Povrat nije uspio.}}',
-  'transactions.money.upTo': '{action, select, capture {Do {max} (još autorizirano).} release {Do {max} (nije naplaćeno).} other {Do {max} (moguće vratiti).}}',
-  'transactions.money.atMost': '{action, select, capture {Još je autorizirano najviše {max}.} release {Nenaplaćeno je najviše {max}.} other {Vratiti se može najviše {max}.}}',
+  'transactions.money.upTo':
+    '{action, select, capture {Do {max} (još autorizirano).} release {Do {max} (nije naplaćeno).} other {Do {max} (moguće vratiti).}}',
+  'transactions.money.atMost':
+    '{action, select, capture {Još je autorizirano najviše {max}.} release {Nenaplaćeno je najviše {max}.} other {Vratiti se može najviše {max}.}}',
   'transactions.money.enterAmount': 'Unesite iznos poput {example}.',
   'transactions.money.wholeOnly': 'Ova vrsta plaćanja prima samo cijeli iznos od {max}.',
   'transactions.money.whole': 'Cijeli iznos od {max}: ova vrsta plaćanja ne prima djelomične iznose.',
@@ -226,9 +234,11 @@ export const hr = {
   'transactions.money.refundedBefore': 'Već vraćeno',
   'transactions.money.capturedBefore': 'Već naplaćeno',
   'transactions.money.finalRefundTitle': 'Povrati su konačni.',
-  'transactions.money.finalRefund': 'Izvršeni povrat ne može se poništiti ni otkazati: {amount} vraća se {hasCard, select, yes {na karticu {card}} other {na račun s kojeg je došlo plaćanje}}.',
+  'transactions.money.finalRefund':
+    'Izvršeni povrat ne može se poništiti ni otkazati: {amount} vraća se {hasCard, select, yes {na karticu {card}} other {na račun s kojeg je došlo plaćanje}}.',
   'transactions.money.finalReleaseTitle': 'Stornirani iznos više se ne može naplatiti.',
-  'transactions.money.finalRelease': '{amount} rezervacije {hasCard, select, yes {na kartici {card}} other {ovog plaćanja}} oslobađa se kupcu.',
+  'transactions.money.finalRelease':
+    '{amount} rezervacije {hasCard, select, yes {na kartici {card}} other {ovog plaćanja}} oslobađa se kupcu.',
   'transactions.money.finalCaptureTitle': 'Kupcu se naplaćuje {amount} {hasCard, select, yes {s kartice {card}} other {iz ovog plaćanja}}.',
   'transactions.money.finalCapture': 'Ono što ostane autorizirano može se kasnije naplatiti ili stornirati.',
   'transactions.money.networkRefused': 'Kartična mreža odbila je povrat. Ništa nije vraćeno.',

@@ -95,8 +95,10 @@ export const pt = {
   'transactions.filter.amountOrderProblem': 'Montante: o primeiro número não pode ser maior do que o segundo.',
 
   'transactions.export.title': 'Exportar CSV',
-  'transactions.export.what': 'Transações {filters}, mais recentes primeiro. Os números dos cartões nunca são exportados: apenas a marca e os últimos quatro dígitos.',
-  'transactions.export.whatAll': 'Todas as transações, mais recentes primeiro. Os números dos cartões nunca são exportados: apenas a marca e os últimos quatro dígitos.',
+  'transactions.export.what':
+    'Transações {filters}, mais recentes primeiro. Os números dos cartões nunca são exportados: apenas a marca e os últimos quatro dígitos.',
+  'transactions.export.whatAll':
+    'Todas as transações, mais recentes primeiro. Os números dos cartões nunca são exportados: apenas a marca e os últimos quatro dígitos.',
   'transactions.export.filter.search': 'que correspondem a “{text}”',
   'transactions.export.filter.status': 'com o estado {statuses}',
   'transactions.export.filter.type': 'pagas com {types}',
@@ -112,7 +114,8 @@ export const pt = {
   'transactions.export.fromDay': 'Desde o dia',
   'transactions.export.toDay': 'Até ao dia',
   'transactions.export.timeZone': 'Fuso horário',
-  'transactions.export.zoneNote': 'Os dias e as horas do ficheiro estão neste fuso horário. Deixe os dias em branco para exportar todo o período.',
+  'transactions.export.zoneNote':
+    'Os dias e as horas do ficheiro estão neste fuso horário. Deixe os dias em branco para exportar todo o período.',
   'transactions.export.columns': 'Colunas',
   'transactions.export.columnCount': '{chosen, number} de {count, plural, one {# coluna} other {# colunas}}.',
   'transactions.export.all': 'Todas',
@@ -171,12 +174,15 @@ export const pt = {
   'transactions.amounts.capturable': 'Ainda por capturar',
   'transactions.amounts.refundable': 'Ainda reembolsável',
   'transactions.stored.titleForwarded': 'Guardado na caixa e depois encaminhado',
-  'transactions.stored.text': 'Registado em {till} quando o gateway da loja estava inacessível: a caixa guardou a venda e encaminha-a quando o gateway voltar a responder.',
-  'transactions.stored.textForwarded': 'Registado em {till} quando o gateway da loja estava inacessível: a caixa guardou a venda e encaminhou-a quando o gateway voltou a responder.',
+  'transactions.stored.text':
+    'Registado em {till} quando o gateway da loja estava inacessível: a caixa guardou a venda e encaminha-a quando o gateway voltar a responder.',
+  'transactions.stored.textForwarded':
+    'Registado em {till} quando o gateway da loja estava inacessível: a caixa guardou a venda e encaminhou-a quando o gateway voltou a responder.',
   'transactions.stored.takenAt': 'Registado na caixa',
   'transactions.stored.forwarded': 'Encaminhado',
   'transactions.stored.notYet': 'Ainda não',
-  'transactions.stored.cashierRefused': 'A caixa indicou um operador que não faz parte dos funcionários de caixa desta loja, por isso a venda não tem operador. Verifique a caixa.',
+  'transactions.stored.cashierRefused':
+    'A caixa indicou um operador que não faz parte dos funcionários de caixa desta loja, por isso a venda não tem operador. Verifique a caixa.',
   'transactions.refunds.title': 'Reembolsos',
   'transactions.refunds.made': 'Feito em',
   'transactions.refunds.refused': 'Recusado',
@@ -208,15 +214,19 @@ export const pt = {
   'transactions.event.returned': 'Devolução de {amount}',
 
   'transactions.money.title': '{action, select, capture {Capturar pagamento} release {Anular autorização} other {Reembolsar pagamento}}',
-  'transactions.money.confirmTitle': '{action, select, capture {Confirmar a captura} release {Confirmar a anulação} other {Confirmar o reembolso}}',
-  'transactions.money.amountLabel': '{action, select, capture {Montante a capturar ({currency})} release {Montante a anular ({currency})} other {Montante a reembolsar ({currency})}}',
+  'transactions.money.confirmTitle':
+    '{action, select, capture {Confirmar a captura} release {Confirmar a anulação} other {Confirmar o reembolso}}',
+  'transactions.money.amountLabel':
+    '{action, select, capture {Montante a capturar ({currency})} release {Montante a anular ({currency})} other {Montante a reembolsar ({currency})}}',
   'transactions.money.verb': '{action, select, capture {Capturar} release {Anular} other {Reembolsar}}',
   'transactions.money.submit': '{action, select, capture {Capturar {amount}} release {Anular {amount}} other {Reembolsar {amount}}}',
   'transactions.money.busy': '{action, select, capture {A capturar…} release {A anular…} other {A reembolsar…}}',
   'transactions.money.done': '{action, select, capture {{amount} capturado.} release {{amount} anulado.} other {{amount} reembolsado.}}',
   'transactions.money.failed': '{action, select, capture {A captura falhou.} release {A anulação falhou.} other {O reembolso falhou.}}',
-  'transactions.money.upTo': '{action, select, capture {Até {max} (ainda autorizado).} release {Até {max} (não capturado).} other {Até {max} (reembolsável).}}',
-  'transactions.money.atMost': '{action, select, capture {No máximo {max} ainda está autorizado.} release {No máximo {max} não está capturado.} other {No máximo {max} é reembolsável.}}',
+  'transactions.money.upTo':
+    '{action, select, capture {Até {max} (ainda autorizado).} release {Até {max} (não capturado).} other {Até {max} (reembolsável).}}',
+  'transactions.money.atMost':
+    '{action, select, capture {No máximo {max} ainda está autorizado.} release {No máximo {max} não está capturado.} other {No máximo {max} é reembolsável.}}',
   'transactions.money.enterAmount': 'Introduza um montante como {example}.',
   'transactions.money.wholeOnly': 'Este tipo de pagamento só aceita o montante total de {max}.',
   'transactions.money.whole': 'O montante total de {max}: este tipo de pagamento não aceita montantes parciais.',
@@ -226,10 +236,13 @@ export const pt = {
   'transactions.money.refundedBefore': 'Já reembolsado',
   'transactions.money.capturedBefore': 'Já capturado',
   'transactions.money.finalRefundTitle': 'Os reembolsos são definitivos.',
-  'transactions.money.finalRefund': 'Depois de feito, um reembolso não pode ser desfeito nem cancelado: {amount} regressa {hasCard, select, yes {ao cartão {card}} other {à conta de onde veio o pagamento}}.',
+  'transactions.money.finalRefund':
+    'Depois de feito, um reembolso não pode ser desfeito nem cancelado: {amount} regressa {hasCard, select, yes {ao cartão {card}} other {à conta de onde veio o pagamento}}.',
   'transactions.money.finalReleaseTitle': 'Um montante anulado já não pode ser capturado.',
-  'transactions.money.finalRelease': '{amount} da cativação {hasCard, select, yes {no cartão {card}} other {deste pagamento}} é libertado para o cliente.',
-  'transactions.money.finalCaptureTitle': 'São cobrados {amount} ao cliente {hasCard, select, yes {no cartão {card}} other {neste pagamento}}.',
+  'transactions.money.finalRelease':
+    '{amount} da cativação {hasCard, select, yes {no cartão {card}} other {deste pagamento}} é libertado para o cliente.',
+  'transactions.money.finalCaptureTitle':
+    'São cobrados {amount} ao cliente {hasCard, select, yes {no cartão {card}} other {neste pagamento}}.',
   'transactions.money.finalCapture': 'O que continuar autorizado pode ser capturado ou anulado mais tarde.',
   'transactions.money.networkRefused': 'A rede de cartões recusou o reembolso. Nada foi reembolsado.',
   'transactions.money.refused': 'O gateway recusou: {problem}',

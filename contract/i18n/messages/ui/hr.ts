@@ -3,7 +3,8 @@ import type { en } from './en.js';
 
 export const hr = {
   'ui.table.rows': '{count, plural, one {# redak} few {# retka} other {# redaka}}',
-  'ui.table.more': '{count, plural, one {Prikazan # redak – pomaknite se za više} few {Prikazana # retka – pomaknite se za više} other {Prikazano # redaka – pomaknite se za više}}',
+  'ui.table.more':
+    '{count, plural, one {Prikazan # redak – pomaknite se za više} few {Prikazana # retka – pomaknite se za više} other {Prikazano # redaka – pomaknite se za više}}',
   'ui.pager.range': '{from, number}–{to, number} od {count, number}',
   'ui.pager.nothing': 'Ništa na stranici {page, number} od {pages, number}',
   'ui.pager.page': 'Stranica {page, number} od {pages, number}',

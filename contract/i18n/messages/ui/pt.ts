@@ -3,7 +3,8 @@ import type { en } from './en.js';
 
 export const pt = {
   'ui.table.rows': '{count, plural, one {# linha} other {# linhas}}',
-  'ui.table.more': '{count, plural, one {# linha apresentada; desloque para ver mais} other {# linhas apresentadas; desloque para ver mais}}',
+  'ui.table.more':
+    '{count, plural, one {# linha apresentada; desloque para ver mais} other {# linhas apresentadas; desloque para ver mais}}',
   'ui.pager.range': '{from, number}–{to, number} de {count, number}',
   'ui.pager.nothing': 'Nada na página {page, number} de {pages, number}',
   'ui.pager.page': 'Página {page, number} de {pages, number}',

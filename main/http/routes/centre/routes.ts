@@ -31,7 +31,13 @@ function requireTillLink(gateway: Gateway) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const credentialId = request.principal?.kind === 'merchant' ? request.principal.credentialId : undefined;
     const link = credentialId ? await gateway.centre.linkOf(credentialId) : undefined;
-    if (!link) return sendApiError(reply, apiError(ErrorCode.forbidden, 'Only a till joined to this centre may call this', [{ field: 'Authorization', message: 'is not a joined till\'s credential' }]));
+    if (!link)
+      return sendApiError(
+        reply,
+        apiError(ErrorCode.forbidden, 'Only a till joined to this centre may call this', [
+          { field: 'Authorization', message: "is not a joined till's credential" },
+        ]),
+      );
     request.tillLink = link;
     return undefined;
   };
@@ -58,13 +64,24 @@ export function centreRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
     route(
       app,
       'centre.heartbeat',
-      { schema: { tags, summary: "A joined till's report: what it holds; answers its limits and the replica's digest" }, errors: [400, 403], onRequest },
+      {
+        schema: { tags, summary: "A joined till's report: what it holds; answers its limits and the replica's digest" },
+        errors: [400, 403],
+        onRequest,
+      },
       async (request, reply) => reply.send(await gateway.centre.heartbeat(linkOf(request), request.body)),
     );
     route(
       app,
       'centre.replica',
-      { schema: { tags, summary: 'What a joined till keeps to let staff log in and POS software authenticate while the centre is away (hashes only)' }, errors: [403], onRequest },
+      {
+        schema: {
+          tags,
+          summary: 'What a joined till keeps to let staff log in and POS software authenticate while the centre is away (hashes only)',
+        },
+        errors: [403],
+        onRequest,
+      },
       async (request, reply) => reply.send(await gateway.centre.replica(linkOf(request).merchantId)),
     );
     route(
@@ -73,12 +90,14 @@ export function centreRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          summary: 'How a sale the till sent ended, when its answer was lost: the key is fenced (never runs afterwards) and the answer it got, if it ran',
+          summary:
+            'How a sale the till sent ended, when its answer was lost: the key is fenced (never runs afterwards) and the answer it got, if it ran',
         },
         errors: [400, 403],
         onRequest,
       },
-      async (request, reply) => send(reply, toReply(fenceAnswerOf(await gateway.centre.fence(linkOf(request), request.body.idempotency_key)))),
+      async (request, reply) =>
+        send(reply, toReply(fenceAnswerOf(await gateway.centre.fence(linkOf(request), request.body.idempotency_key)))),
     );
     route(
       app,
@@ -87,7 +106,8 @@ export function centreRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           summary: 'The sales a till stored while the centre was away, in its order: each created once, under the id the till gave it',
-          description: 'Sending a batch again (all or part of it) answers how each sale ended, and charges nothing again. A sale still being forwarded by another request is left out of the answer.',
+          description:
+            'Sending a batch again (all or part of it) answers how each sale ended, and charges nothing again. A sale still being forwarded by another request is left out of the answer.',
         },
         errors: [400, 403],
         onRequest,
@@ -126,14 +146,18 @@ export function centrePairingRoutes(gateway: Gateway): FastifyPluginAsyncTypebox
       {
         schema: {
           tags,
-          summary: 'A stored sale declined when its till forwarded it was followed up: off "Needs attention" (back office, admin; audited: forwarded_decline_handled)',
+          summary:
+            'A stored sale declined when its till forwarded it was followed up: off "Needs attention" (back office, admin; audited: forwarded_decline_handled)',
         },
         errors: [403, 404],
         onRequest: requireBackOfficeSession(gateway, 'Only back-office staff mark forwarded declines handled'),
       },
       async (request, reply) => {
         const staff = staffOf(request);
-        return send(reply, toReply(await gateway.centre.handleDecline(staff.merchantId, request.params.transaction_id, { staffId: staff.staffId })));
+        return send(
+          reply,
+          toReply(await gateway.centre.handleDecline(staff.merchantId, request.params.transaction_id, { staffId: staff.staffId })),
+        );
       },
     );
   };
@@ -147,7 +171,11 @@ export function tillLinkRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
       app,
       'centre.tillLink',
       {
-        schema: { tags, summary: "This till's link to its centre: whether it answers, what is stored here and until when, the forwarded declines not seen yet" },
+        schema: {
+          tags,
+          summary:
+            "This till's link to its centre: whether it answers, what is stored here and until when, the forwarded declines not seen yet",
+        },
         errors: [],
         onRequest: session,
       },
@@ -175,12 +203,20 @@ export function setupRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
     const state = async () => {
       await gateway.tillLink.ready();
       const status = await gateway.tillLink.linkStatus();
-      return { has_shop: (await gateway.merchants.list()).length > 0, joined: status.joined, centre_url: status.centre_url, till_id: status.till_id };
+      return {
+        has_shop: (await gateway.merchants.list()).length > 0,
+        joined: status.joined,
+        centre_url: status.centre_url,
+        till_id: status.till_id,
+      };
     };
     route(
       app,
       'centre.setup',
-      { schema: { tags, summary: "Whether this gateway has a shop yet, or is a till of a shop's gateway (no login)", security: [] }, errors: [] },
+      {
+        schema: { tags, summary: "Whether this gateway has a shop yet, or is a till of a shop's gateway (no login)", security: [] },
+        errors: [],
+      },
       async (request, reply) => {
         const now = await state();
         return reply.send({ ...now, can_join: !now.has_shop && !now.joined && LOOPBACK.test(request.ip) });
@@ -198,10 +234,20 @@ export function setupRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         errors: [400, 403, 404, 503],
       },
       async (request, reply) => {
-        if (!LOOPBACK.test(request.ip)) return sendApiError(reply, apiError(ErrorCode.forbidden, 'A gateway is joined to a shop only from its own computer'));
+        if (!LOOPBACK.test(request.ip))
+          return sendApiError(reply, apiError(ErrorCode.forbidden, 'A gateway is joined to a shop only from its own computer'));
         const now = await state();
         if (now.has_shop || now.joined) {
-          return sendApiError(reply, apiError(ErrorCode.invalidState, now.joined ? `This computer is a till of ${now.centre_url ?? 'a shop'} already` : 'This gateway has a shop of its own: it cannot join another', [{ field: 'centre', message: 'this gateway is set up already' }]));
+          return sendApiError(
+            reply,
+            apiError(
+              ErrorCode.invalidState,
+              now.joined
+                ? `This computer is a till of ${now.centre_url ?? 'a shop'} already`
+                : 'This gateway has a shop of its own: it cannot join another',
+              [{ field: 'centre', message: 'this gateway is set up already' }],
+            ),
+          );
         }
         const joined = await gateway.tillLink.join(request.body.centre.trim().replace(/\/+$/, ''), request.body.code.trim());
         if (joined.ok) await gateway.tillLink.start();

@@ -26,7 +26,8 @@ export function testClockRoutes(clock: MovableClockControl, now: () => Date): Fa
         errors: [400, 403],
       },
       async (request, reply) => {
-        if (!LOOPBACK.test(request.ip)) return sendApiError(reply, apiError(ErrorCode.forbidden, 'The clock is moved only from this computer'));
+        if (!LOOPBACK.test(request.ip))
+          return sendApiError(reply, apiError(ErrorCode.forbidden, 'The clock is moved only from this computer'));
         const offset = clock.advance(request.body.advance_seconds * 1000);
         return reply.send({ now: now().toISOString(), offset_seconds: offset / 1000 });
       },

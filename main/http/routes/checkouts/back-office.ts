@@ -20,7 +20,8 @@ const tags = ['Back-office UI'];
 export function checkoutBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
   return async (app) => {
     const onRequest = requireBackOfficeSession(gateway, 'Checkouts are for back office and admin staff');
-    const checkBody = (body: Record<string, unknown>) => gateway.checkouts.validateBackOffice(body as unknown as BackOfficeCheckoutRequest).errors;
+    const checkBody = (body: Record<string, unknown>) =>
+      gateway.checkouts.validateBackOffice(body as unknown as BackOfficeCheckoutRequest).errors;
     answerChecks(app, new Set(['checkouts.check']));
 
     route(
@@ -30,7 +31,8 @@ export function checkoutBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTy
         schema: {
           tags,
           summary: "The merchant's checkout sessions, newest first (back office, admin)",
-          description: 'Filters status and created_at[min] / created_at[max] (inclusive ISO 8601), paging page and per as GET /v2/network_tokens.',
+          description:
+            'Filters status and created_at[min] / created_at[max] (inclusive ISO 8601), paging page and per as GET /v2/network_tokens.',
         },
         errors: [400, 403],
         config: { queryFieldErrors: (query) => gateway.checkouts.listQueryErrors(query as CheckoutListQuery) },
@@ -57,7 +59,10 @@ export function checkoutBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTy
       },
       async (request, reply) => {
         const { staffId } = staffOf(request);
-        return send(reply, await perform(gateway, request, (operation) => gateway.checkouts.backOfficeCreate(operation, staffId, request.body)));
+        return send(
+          reply,
+          await perform(gateway, request, (operation) => gateway.checkouts.backOfficeCreate(operation, staffId, request.body)),
+        );
       },
     );
 
@@ -68,7 +73,8 @@ export function checkoutBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTy
         schema: {
           tags,
           summary: 'What POST /ui/checkouts would refuse in this body, field by field (nothing is opened)',
-          description: "The create route's schema and rules; `errors` has the 400 answer's `errors`, empty when the session would be opened.",
+          description:
+            "The create route's schema and rules; `errors` has the 400 answer's `errors`, empty when the session would be opened.",
         },
         errors: [403],
         config: { bodyFieldErrors: checkBody },
@@ -88,7 +94,8 @@ export function checkoutBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTy
         errors: [400, 403, 404],
         onRequest,
       },
-      async (request, reply) => send(reply, toReply(await gateway.checkouts.backOfficeDetail(staffOf(request).merchantId, request.params.checkout_id))),
+      async (request, reply) =>
+        send(reply, toReply(await gateway.checkouts.backOfficeDetail(staffOf(request).merchantId, request.params.checkout_id))),
     );
 
     route(
@@ -103,7 +110,8 @@ export function checkoutBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTy
         errors: [400, 403, 404],
         onRequest,
       },
-      async (request, reply) => send(reply, toReply(await gateway.checkouts.backOfficeCancel(staffOf(request), request.params.checkout_id))),
+      async (request, reply) =>
+        send(reply, toReply(await gateway.checkouts.backOfficeCancel(staffOf(request), request.params.checkout_id))),
     );
   };
 }

@@ -15,7 +15,8 @@ export function checkoutRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         schema: {
           tags: ['Checkout'],
           summary: 'Create a hosted checkout session',
-          description: 'Redirect the customer to action_data.url; they choose one of your payment types there and pay. Status open -> processing -> completed, or cancelled, or expired after 24 h; a postback on each change.',
+          description:
+            'Redirect the customer to action_data.url; they choose one of your payment types there and pay. Status open -> processing -> completed, or cancelled, or expired after 24 h; a postback on each change.',
         },
         errors: [400, 409, 422],
         config: { bodyFieldErrors: (body) => gateway.checkouts.validate(body as unknown as CheckoutRequest).errors },

@@ -20,7 +20,8 @@ export function dashboardRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags: ['Back-office UI'],
-          summary: "Dashboard: a period's payments, approval rate, volume, refunds and payment types, and what needs attention (back office, admin)",
+          summary:
+            "Dashboard: a period's payments, approval rate, volume, refunds and payment types, and what needs attention (back office, admin)",
           description:
             "Days and hours start in the shop's time zone (setting timeZone). Payments count in the hour or day they were made, with what became of them " +
             '(approved, declined, other; the money captured on them); refunds count when they were made. Needs attention: postbacks being retried or failed, ' +
@@ -32,7 +33,8 @@ export function dashboardRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const staff = request.principal?.staff;
-        if (!staff || staff.role === 'cashier') return sendApiError(reply, apiError(ErrorCode.forbidden, 'The dashboard is for back office and admin staff'));
+        if (!staff || staff.role === 'cashier')
+          return sendApiError(reply, apiError(ErrorCode.forbidden, 'The dashboard is for back office and admin staff'));
         const period: DashboardPeriod = (request.query.period as DashboardPeriod | undefined) ?? 'today';
         return reply.send(await gateway.dashboard.read(request.principal?.merchantId ?? '', period));
       },

@@ -64,14 +64,21 @@ export function invoiceBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTyp
         schema: {
           tags,
           summary: 'What POST /rest/invoices would refuse in this body, field by field (nothing is created)',
-          description: 'The create route\'s schema and rules; `errors` has the 422 answer\'s `errors`, empty when the invoice would be created.',
+          description:
+            "The create route's schema and rules; `errors` has the 422 answer's `errors`, empty when the invoice would be created.",
         },
         errors: [403],
         config: { bodyFieldErrors: invoiceChecks(gateway, true) },
         onRequest,
       },
       async (request, reply) =>
-        reply.send({ errors: await gateway.invoices.checkCreate(merchantOfStaff(request), request.body.url_name, request.body.invoice as InvoiceFields) }),
+        reply.send({
+          errors: await gateway.invoices.checkCreate(
+            merchantOfStaff(request),
+            request.body.url_name,
+            request.body.invoice as InvoiceFields,
+          ),
+        }),
     );
 
     route(
@@ -89,7 +96,16 @@ export function invoiceBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTyp
         onRequest,
       },
       async (request, reply) =>
-        send(reply, toInvoiceReply(await gateway.invoices.checkUpdate(merchantOfStaff(request), request.params.invoice_number, request.body.invoice as InvoiceFields))),
+        send(
+          reply,
+          toInvoiceReply(
+            await gateway.invoices.checkUpdate(
+              merchantOfStaff(request),
+              request.params.invoice_number,
+              request.body.invoice as InvoiceFields,
+            ),
+          ),
+        ),
     );
 
     route(
@@ -99,12 +115,14 @@ export function invoiceBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTyp
         schema: {
           tags,
           summary: "The payments made through an invoice's pay link (back office, admin)",
-          description: 'Newest first: each transaction the pay page started for the invoice, with the instalment it paid when the invoice has a payment plan.',
+          description:
+            'Newest first: each transaction the pay page started for the invoice, with the instalment it paid when the invoice has a payment plan.',
         },
         errors: (success) => ({ ...apiResponses(success, [403]), 404: InvoiceErrorSchema, 422: InvoiceErrorSchema }),
         onRequest,
       },
-      async (request, reply) => send(reply, toInvoiceReply(await gateway.invoicePayments.payments(merchantOfStaff(request), request.params.invoice_number))),
+      async (request, reply) =>
+        send(reply, toInvoiceReply(await gateway.invoicePayments.payments(merchantOfStaff(request), request.params.invoice_number))),
     );
 
     route(
@@ -114,12 +132,14 @@ export function invoiceBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTyp
         schema: {
           tags,
           summary: "An invoice's payment plan, or null when it never had one (back office, admin)",
-          description: 'The active plan, else the most recent one, with its instalments: GET /rest/invoices/:invoice_number/payment_plan without the 404 for an invoice that has none.',
+          description:
+            'The active plan, else the most recent one, with its instalments: GET /rest/invoices/:invoice_number/payment_plan without the 404 for an invoice that has none.',
         },
         errors: (success) => ({ ...apiResponses(success, [403]), 404: InvoiceErrorSchema, 422: InvoiceErrorSchema }),
         onRequest,
       },
-      async (request, reply) => send(reply, toInvoiceReply(await gateway.invoicePayments.planOrNone(merchantOfStaff(request), request.params.invoice_number))),
+      async (request, reply) =>
+        send(reply, toInvoiceReply(await gateway.invoicePayments.planOrNone(merchantOfStaff(request), request.params.invoice_number))),
     );
   };
 }

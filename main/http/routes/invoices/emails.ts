@@ -14,9 +14,16 @@ import { route } from '../../operations.js';
 import { apiResponses } from '../../responses.js';
 import { toInvoiceReply } from '../../replies.js';
 
-function errorHandler(error: FastifyError & { validation?: Parameters<typeof fieldErrorsFromAjv>[0]; validationContext?: string }, _request: FastifyRequest, reply: FastifyReply) {
+function errorHandler(
+  error: FastifyError & { validation?: Parameters<typeof fieldErrorsFromAjv>[0]; validationContext?: string },
+  _request: FastifyRequest,
+  reply: FastifyReply,
+) {
   if (!error.validation) throw error;
-  const errors = fieldErrorsFromAjv(error.validation, error.validationContext).map((f) => ({ field: f.field, message: `${f.field} ${f.message}.` }));
+  const errors = fieldErrorsFromAjv(error.validation, error.validationContext).map((f) => ({
+    field: f.field,
+    message: `${f.field} ${f.message}.`,
+  }));
   const text = errors.map((f) => f.message).join(' ');
   return reply.code(422).send({ message: text, error: text, errors });
 }
@@ -37,7 +44,11 @@ export function invoiceEmailRoutes(gateway: Gateway): FastifyPluginAsyncTypebox 
         },
         errors: (success) => ({ ...apiResponses(success, []), 404: InvoiceErrorSchema, 422: InvoiceErrorSchema }),
       },
-      async (request, reply) => send(reply, await performAs(toInvoiceReply, gateway, request, (op) => gateway.invoices.sendReminder(op, request.params.invoice_number))),
+      async (request, reply) =>
+        send(
+          reply,
+          await performAs(toInvoiceReply, gateway, request, (op) => gateway.invoices.sendReminder(op, request.params.invoice_number)),
+        ),
     );
 
     route(
@@ -51,7 +62,8 @@ export function invoiceEmailRoutes(gateway: Gateway): FastifyPluginAsyncTypebox 
         },
         errors: (success) => ({ ...apiResponses(success, []), 404: InvoiceErrorSchema, 422: InvoiceErrorSchema }),
       },
-      async (request, reply) => send(reply, toInvoiceReply(await gateway.invoices.emails(merchantOf(request), request.query.invoice_number))),
+      async (request, reply) =>
+        send(reply, toInvoiceReply(await gateway.invoices.emails(merchantOf(request), request.query.invoice_number))),
     );
   };
 }

@@ -44,7 +44,11 @@ export function invoiceValidationErrors(validation: AjvError[], context: string 
 function invoiceErrorHandler(error: ValidationError, request: FastifyRequest, reply: FastifyReply) {
   if (!error.validation) throw error;
   if ((request.routeOptions.url ?? '').endsWith('/status_change')) {
-    return reply.code(422).send({ message: MESSAGES.invalidStatus, error: MESSAGES.allowedStatuses, errors: [{ field: 'status', message: MESSAGES.allowedStatuses }] });
+    return reply.code(422).send({
+      message: MESSAGES.invalidStatus,
+      error: MESSAGES.allowedStatuses,
+      errors: [{ field: 'status', message: MESSAGES.allowedStatuses }],
+    });
   }
   const errors = invoiceValidationErrors(error.validation, error.validationContext, request);
   const text = errors.map((f) => f.message).join(' ');
@@ -56,7 +60,9 @@ export function invoiceChecks(gateway: Gateway, creating: boolean): BodyFieldChe
   return (body) => {
     const invoice = body.invoice;
     if (typeof invoice !== 'object' || invoice === null || Array.isArray(invoice)) return [];
-    return gateway.invoices.fieldProblems(invoice as InvoiceFields, creating).map((f) => ({ field: `invoice.${f.field}`, message: f.message }));
+    return gateway.invoices
+      .fieldProblems(invoice as InvoiceFields, creating)
+      .map((f) => ({ field: `invoice.${f.field}`, message: f.message }));
   };
 }
 
@@ -78,7 +84,12 @@ export function invoiceRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         config: { bodyFieldErrors: invoiceChecks(gateway, true) },
       },
       async (request, reply) =>
-        send(reply, await performAs(toInvoiceReply, gateway, request, (op) => gateway.invoices.create(op, request.body.url_name, request.body.invoice as InvoiceFields))),
+        send(
+          reply,
+          await performAs(toInvoiceReply, gateway, request, (op) =>
+            gateway.invoices.create(op, request.body.url_name, request.body.invoice as InvoiceFields),
+          ),
+        ),
     );
 
     route(
@@ -109,7 +120,10 @@ export function invoiceRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
       async (request, reply) => send(reply, toInvoiceReply(await gateway.invoices.get(merchantOf(request), request.params.invoice_number))),
     );
 
-    for (const [method, name] of [['PUT', 'invoices.update'], ['PATCH', 'invoices.patch']] as const) {
+    for (const [method, name] of [
+      ['PUT', 'invoices.update'],
+      ['PATCH', 'invoices.patch'],
+    ] as const) {
       route(
         app,
         name,
@@ -124,7 +138,12 @@ export function invoiceRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
           config: { bodyFieldErrors: invoiceChecks(gateway, false) },
         },
         async (request, reply) =>
-          send(reply, await performAs(toInvoiceReply, gateway, request, (op) => gateway.invoices.update(op, request.params.invoice_number, request.body.invoice as InvoiceFields))),
+          send(
+            reply,
+            await performAs(toInvoiceReply, gateway, request, (op) =>
+              gateway.invoices.update(op, request.params.invoice_number, request.body.invoice as InvoiceFields),
+            ),
+          ),
       );
     }
 
@@ -140,7 +159,12 @@ export function invoiceRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         errors: (success) => responses(success, [404, 422]),
       },
       async (request, reply) =>
-        send(reply, await performAs(toInvoiceReply, gateway, request, (op) => gateway.invoices.changeStatus(op, request.params.invoice_number, request.body.status))),
+        send(
+          reply,
+          await performAs(toInvoiceReply, gateway, request, (op) =>
+            gateway.invoices.changeStatus(op, request.params.invoice_number, request.body.status),
+          ),
+        ),
     );
 
     route(
@@ -155,7 +179,9 @@ export function invoiceRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         errors: (success) => responses(success, [404, 422]),
       },
       async (request, reply) => {
-        const result = await performAs(toInvoiceReply, gateway, request, (op) => gateway.invoices.delete(op, request.params.invoice_number));
+        const result = await performAs(toInvoiceReply, gateway, request, (op) =>
+          gateway.invoices.delete(op, request.params.invoice_number),
+        );
         if (result.status === 204) return reply.code(204).send();
         return send(reply, result);
       },
@@ -174,7 +200,12 @@ export function invoiceRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         errors: (success) => responses(success, [404, 422]),
       },
       async (request, reply) =>
-        send(reply, await performAs(toInvoiceReply, gateway, request, (op) => gateway.invoicePayments.createPlan(op, request.params.invoice_number, request.body))),
+        send(
+          reply,
+          await performAs(toInvoiceReply, gateway, request, (op) =>
+            gateway.invoicePayments.createPlan(op, request.params.invoice_number, request.body),
+          ),
+        ),
     );
 
     route(
@@ -188,7 +219,8 @@ export function invoiceRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         },
         errors: (success) => responses(success, [404]),
       },
-      async (request, reply) => send(reply, toInvoiceReply(await gateway.invoicePayments.getPlan(merchantOf(request), request.params.invoice_number))),
+      async (request, reply) =>
+        send(reply, toInvoiceReply(await gateway.invoicePayments.getPlan(merchantOf(request), request.params.invoice_number))),
     );
 
     route(
@@ -202,7 +234,11 @@ export function invoiceRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         },
         errors: (success) => responses(success, [404, 422]),
       },
-      async (request, reply) => send(reply, await performAs(toInvoiceReply, gateway, request, (op) => gateway.invoicePayments.cancelPlan(op, request.params.invoice_number))),
+      async (request, reply) =>
+        send(
+          reply,
+          await performAs(toInvoiceReply, gateway, request, (op) => gateway.invoicePayments.cancelPlan(op, request.params.invoice_number)),
+        ),
     );
   };
 }

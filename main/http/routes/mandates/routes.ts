@@ -19,7 +19,8 @@ export function mandateRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         errors: [400, 409, 422],
         config: { bodyFieldErrors: (body) => gateway.mandates.validate(body as unknown as MandateRequest) },
       },
-      async (request, reply) => send(reply, await perform(gateway, request, (operation) => gateway.mandates.create(operation, request.body))),
+      async (request, reply) =>
+        send(reply, await perform(gateway, request, (operation) => gateway.mandates.create(operation, request.body))),
     );
   };
 }

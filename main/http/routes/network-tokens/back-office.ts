@@ -31,13 +31,15 @@ export function networkTokenBackOfficeRoutes(gateway: Gateway): FastifyPluginAsy
         schema: {
           tags,
           summary: "The merchant's network tokens with the last fours, newest first (back office, admin)",
-          description: 'The filters and paging of GET /v2/network_tokens; each token also has token_last_four, card_last_four and card_holder.',
+          description:
+            'The filters and paging of GET /v2/network_tokens; each token also has token_last_four, card_last_four and card_holder.',
         },
         errors: [400, 403],
         config: { queryFieldErrors: (query) => gateway.networkTokens.listQueryErrors(query as NetworkTokenListQuery) },
         onRequest,
       },
-      async (request, reply) => send(reply, toReply(await gateway.networkTokens.backOfficeList(staffOf(request).merchantId, request.query))),
+      async (request, reply) =>
+        send(reply, toReply(await gateway.networkTokens.backOfficeList(staffOf(request).merchantId, request.query))),
     );
 
     route(
@@ -47,7 +49,8 @@ export function networkTokenBackOfficeRoutes(gateway: Gateway): FastifyPluginAsy
         schema: {
           tags,
           summary: 'What POST /v2/network_tokens would refuse in this body, field by field (nothing is requested)',
-          description: "The create route's schema and rules; `errors` has the 400 answer's `errors`, empty when the token would be requested. The card data is checked and dropped.",
+          description:
+            "The create route's schema and rules; `errors` has the 400 answer's `errors`, empty when the token would be requested. The card data is checked and dropped.",
         },
         errors: [403],
         config: { bodyFieldErrors: (body) => gateway.networkTokens.validate(body as unknown as NetworkTokenRequest) },
@@ -67,7 +70,8 @@ export function networkTokenBackOfficeRoutes(gateway: Gateway): FastifyPluginAsy
         errors: [400, 403, 404],
         onRequest,
       },
-      async (request, reply) => send(reply, toReply(await gateway.networkTokens.backOfficeDetail(staffOf(request).merchantId, request.params.id))),
+      async (request, reply) =>
+        send(reply, toReply(await gateway.networkTokens.backOfficeDetail(staffOf(request).merchantId, request.params.id))),
     );
 
     route(

@@ -57,13 +57,18 @@ export function networkTokenRoutes(gateway: Gateway): FastifyPluginAsyncTypebox 
         schema: {
           tags: ['Network tokens'],
           summary: 'Token data: number, expiry, payment account reference (no cryptogram)',
-          description: 'Only for active or suspended tokens. A staff session\'s read is written to the audit log (token_reveal).',
+          description: "Only for active or suspended tokens. A staff session's read is written to the audit log (token_reveal).",
         },
         errors: [400, 404],
       },
       async (request, reply) => {
         const staff = request.principal?.staff;
-        return send(reply, toReply(await gateway.networkTokens.data(merchantOf(request), request.params.id, staff ? { staffId: staff.id, via: 'API' } : undefined)));
+        return send(
+          reply,
+          toReply(
+            await gateway.networkTokens.data(merchantOf(request), request.params.id, staff ? { staffId: staff.id, via: 'API' } : undefined),
+          ),
+        );
       },
     );
     route(
@@ -73,11 +78,13 @@ export function networkTokenRoutes(gateway: Gateway): FastifyPluginAsyncTypebox 
         schema: {
           tags: ['Network tokens'],
           summary: 'Generate a TAVV (visa) or DSRP (mastercard) cryptogram',
-          description: 'Only for active tokens. Single use, valid 24 hours: pay with card_number = the token number, threeds_wallet_cryptogram = authentication_data and ECI 05 or 07.',
+          description:
+            'Only for active tokens. Single use, valid 24 hours: pay with card_number = the token number, threeds_wallet_cryptogram = authentication_data and ECI 05 or 07.',
         },
         errors: [400, 404, 409, 422],
       },
-      async (request, reply) => send(reply, await perform(gateway, request, (op) => gateway.networkTokens.cryptogram(op, request.params.id))),
+      async (request, reply) =>
+        send(reply, await perform(gateway, request, (op) => gateway.networkTokens.cryptogram(op, request.params.id))),
     );
     route(
       app,
@@ -103,12 +110,18 @@ export function networkTokenRoutes(gateway: Gateway): FastifyPluginAsyncTypebox 
         schema: {
           tags: ['Network tokens'],
           summary: 'Test mode: the simulated token service suspends, resumes or refreshes a token',
-          description: 'suspend: active -> suspended; resume: suspended -> active; refresh: sets last_token_refresh (active or suspended). Each sends a postback.',
+          description:
+            'suspend: active -> suspended; resume: suspended -> active; refresh: sets last_token_refresh (active or suspended). Each sends a postback.',
         },
         errors: [400, 404, 409, 422],
       },
       async (request, reply) =>
-        send(reply, await perform(gateway, request, (op) => gateway.networkTokens.simulate(op, request.params.id, request.body.action as SimulateAction))),
+        send(
+          reply,
+          await perform(gateway, request, (op) =>
+            gateway.networkTokens.simulate(op, request.params.id, request.body.action as SimulateAction),
+          ),
+        ),
     );
   };
 }

@@ -26,7 +26,8 @@ export function paymentMethodCatalogRoutes(gateway: Gateway): FastifyPluginAsync
         schema: {
           tags,
           summary: "The gateway's catalog of payment methods",
-          description: 'What each payment type offers: currencies, countries, capabilities, whether it is enabled by default, and the default fees and CVM limits. Filters currency and capability; page and per.',
+          description:
+            'What each payment type offers: currencies, countries, capabilities, whether it is enabled by default, and the default fees and CVM limits. Filters currency and capability; page and per.',
         },
         errors: [400, 403],
       },
@@ -48,7 +49,8 @@ const LIST_DESCRIPTION =
   'The effective setting of every catalog method: each field resolves shop -> merchant -> catalog default; `source` says where `enabled` comes from and `field_sources` where each field does. Filters enabled (true/false), currency, capability; page and per.';
 const PUT_DESCRIPTION =
   'Sets this level: the body is the whole setting of the level, and a field that is null or absent inherits from the level below. Values must stay within the catalog (400 1001 naming the field). 201 when the level had no setting, 200 when it changed. Audited with the old and new values.';
-const DELETE_DESCRIPTION = "Removes this level's setting, so the level below applies again; answers the effective setting after the removal. 404 when the level has none. Audited.";
+const DELETE_DESCRIPTION =
+  "Removes this level's setting, so the level below applies again; answers the effective setting after the removal. 404 when the level has none. Audited.";
 
 /** The core's checks of a PUT body the schema rejected, with the path's payment type (every bad field at once). */
 const settingChecks =
@@ -64,7 +66,12 @@ const scopeFirst =
   (gateway: Gateway) =>
   async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
     const params = request.params as { merchant_id?: string; shop_id?: string; payment_type?: string };
-    const denied = await gateway.paymentMethods.access(partnerOf(request), String(params.merchant_id ?? ''), params.shop_id ?? null, String(params.payment_type ?? ''));
+    const denied = await gateway.paymentMethods.access(
+      partnerOf(request),
+      String(params.merchant_id ?? ''),
+      params.shop_id ?? null,
+      String(params.payment_type ?? ''),
+    );
     return denied ? sendApiError(reply, denied) : undefined;
   };
 
@@ -85,7 +92,8 @@ export function merchantManagementRoutes(gateway: Gateway): FastifyPluginAsyncTy
         },
         errors: errors,
       },
-      async (request, reply) => send(reply, toReply(await methods.list(partnerOf(request), request.params.merchant_id, null, request.query))),
+      async (request, reply) =>
+        send(reply, toReply(await methods.list(partnerOf(request), request.params.merchant_id, null, request.query))),
     );
     route(
       app,
@@ -94,7 +102,8 @@ export function merchantManagementRoutes(gateway: Gateway): FastifyPluginAsyncTy
         schema: { tags, summary: "A merchant's setting of one payment method (effective)" },
         errors: errors,
       },
-      async (request, reply) => send(reply, toReply(await methods.show(partnerOf(request), request.params.merchant_id, null, request.params.payment_type))),
+      async (request, reply) =>
+        send(reply, toReply(await methods.show(partnerOf(request), request.params.merchant_id, null, request.params.payment_type))),
     );
     route(
       app,
@@ -110,7 +119,18 @@ export function merchantManagementRoutes(gateway: Gateway): FastifyPluginAsyncTy
         preValidation: scopeFirst(gateway),
       },
       async (request, reply) =>
-        send(reply, toReply(await methods.put(partnerOf(request), request.params.merchant_id, null, request.params.payment_type, request.body as PaymentMethodSettingRequest))),
+        send(
+          reply,
+          toReply(
+            await methods.put(
+              partnerOf(request),
+              request.params.merchant_id,
+              null,
+              request.params.payment_type,
+              request.body as PaymentMethodSettingRequest,
+            ),
+          ),
+        ),
     );
     route(
       app,
@@ -123,7 +143,8 @@ export function merchantManagementRoutes(gateway: Gateway): FastifyPluginAsyncTy
         },
         errors: errors,
       },
-      async (request, reply) => send(reply, toReply(await methods.remove(partnerOf(request), request.params.merchant_id, null, request.params.payment_type))),
+      async (request, reply) =>
+        send(reply, toReply(await methods.remove(partnerOf(request), request.params.merchant_id, null, request.params.payment_type))),
     );
 
     // ---- shop level
@@ -138,7 +159,8 @@ export function merchantManagementRoutes(gateway: Gateway): FastifyPluginAsyncTy
         },
         errors: errors,
       },
-      async (request, reply) => send(reply, toReply(await methods.list(partnerOf(request), request.params.merchant_id, request.params.shop_id, request.query))),
+      async (request, reply) =>
+        send(reply, toReply(await methods.list(partnerOf(request), request.params.merchant_id, request.params.shop_id, request.query))),
     );
     route(
       app,
@@ -147,7 +169,11 @@ export function merchantManagementRoutes(gateway: Gateway): FastifyPluginAsyncTy
         schema: { tags, summary: "A shop's setting of one payment method (effective)" },
         errors: errors,
       },
-      async (request, reply) => send(reply, toReply(await methods.show(partnerOf(request), request.params.merchant_id, request.params.shop_id, request.params.payment_type))),
+      async (request, reply) =>
+        send(
+          reply,
+          toReply(await methods.show(partnerOf(request), request.params.merchant_id, request.params.shop_id, request.params.payment_type)),
+        ),
     );
     route(
       app,
@@ -165,7 +191,15 @@ export function merchantManagementRoutes(gateway: Gateway): FastifyPluginAsyncTy
       async (request, reply) =>
         send(
           reply,
-          toReply(await methods.put(partnerOf(request), request.params.merchant_id, request.params.shop_id, request.params.payment_type, request.body as PaymentMethodSettingRequest)),
+          toReply(
+            await methods.put(
+              partnerOf(request),
+              request.params.merchant_id,
+              request.params.shop_id,
+              request.params.payment_type,
+              request.body as PaymentMethodSettingRequest,
+            ),
+          ),
         ),
     );
     route(
@@ -179,7 +213,13 @@ export function merchantManagementRoutes(gateway: Gateway): FastifyPluginAsyncTy
         },
         errors: errors,
       },
-      async (request, reply) => send(reply, toReply(await methods.remove(partnerOf(request), request.params.merchant_id, request.params.shop_id, request.params.payment_type))),
+      async (request, reply) =>
+        send(
+          reply,
+          toReply(
+            await methods.remove(partnerOf(request), request.params.merchant_id, request.params.shop_id, request.params.payment_type),
+          ),
+        ),
     );
   };
 }

@@ -19,10 +19,16 @@ export function shopRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
     const requireSession = requireStaffSession(gateway);
     const adminOnly = (request: FastifyRequest, what: string) =>
       request.principal?.staff?.role === 'admin' ? undefined : apiError(ErrorCode.forbidden, `Only an admin may ${what}`);
-    route(app, 'payment-methods.shops', { schema: { tags, summary: "This merchant's shops and their terminals" }, onRequest: requireSession }, async (request, reply) => {
-      if (request.principal?.staff?.role === 'cashier') return sendApiError(reply, apiError(ErrorCode.forbidden, 'Cashiers may not manage shops'));
-      return reply.send(await gateway.partners.listShops(request.principal?.merchantId ?? ''));
-    });
+    route(
+      app,
+      'payment-methods.shops',
+      { schema: { tags, summary: "This merchant's shops and their terminals" }, onRequest: requireSession },
+      async (request, reply) => {
+        if (request.principal?.staff?.role === 'cashier')
+          return sendApiError(reply, apiError(ErrorCode.forbidden, 'Cashiers may not manage shops'));
+        return reply.send(await gateway.partners.listShops(request.principal?.merchantId ?? ''));
+      },
+    );
     route(
       app,
       'payment-methods.createShop',
@@ -30,7 +36,14 @@ export function shopRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         const denied = adminOnly(request, 'create shops');
         if (denied) return sendApiError(reply, denied);
-        return send(reply, toReply(await gateway.partners.createShop(request.principal?.merchantId ?? '', request.body.name, { staffId: request.principal?.staff?.id ?? null })));
+        return send(
+          reply,
+          toReply(
+            await gateway.partners.createShop(request.principal?.merchantId ?? '', request.body.name, {
+              staffId: request.principal?.staff?.id ?? null,
+            }),
+          ),
+        );
       },
     );
     route(
@@ -39,7 +52,7 @@ export function shopRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          summary: "Assign a terminal id to a shop (admin); a terminal of another shop moves",
+          summary: 'Assign a terminal id to a shop (admin); a terminal of another shop moves',
         },
         onRequest: requireSession,
       },
@@ -47,7 +60,15 @@ export function shopRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         const denied = adminOnly(request, 'assign terminals');
         if (denied) return sendApiError(reply, denied);
         const merchantId = request.principal?.merchantId ?? '';
-        return send(reply, toReply(await gateway.partners.assignTerminal({ shopId: request.params.shop_id, terminalId: request.body.terminal_id, merchantId }, { staffId: request.principal?.staff?.id ?? null })));
+        return send(
+          reply,
+          toReply(
+            await gateway.partners.assignTerminal(
+              { shopId: request.params.shop_id, terminalId: request.body.terminal_id, merchantId },
+              { staffId: request.principal?.staff?.id ?? null },
+            ),
+          ),
+        );
       },
     );
     route(
@@ -61,11 +82,17 @@ export function shopRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         const denied = adminOnly(request, 'unassign terminals');
         if (denied) return sendApiError(reply, denied);
         const merchantId = request.principal?.merchantId ?? '';
-        const outcome = await gateway.partners.unassignTerminal(merchantId, request.params.terminal_id, { staffId: request.principal?.staff?.id ?? null });
+        const outcome = await gateway.partners.unassignTerminal(merchantId, request.params.terminal_id, {
+          staffId: request.principal?.staff?.id ?? null,
+        });
         if (!outcome.ok) return send(reply, toReply(outcome));
-        return reply.send({ terminal_id: outcome.value.terminal_id, shop_id: null, merchant_id: merchantId, previous_shop_id: outcome.value.previous_shop_id });
+        return reply.send({
+          terminal_id: outcome.value.terminal_id,
+          shop_id: null,
+          merchant_id: merchantId,
+          previous_shop_id: outcome.value.previous_shop_id,
+        });
       },
     );
-
   };
 }

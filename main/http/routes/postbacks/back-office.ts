@@ -64,7 +64,8 @@ export function postbackBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTy
       {
         schema: {
           tags,
-          summary: 'One postback with every attempt: HTTP status, duration, time, the retry it scheduled, the signed body and headers (back office, admin)',
+          summary:
+            'One postback with every attempt: HTTP status, duration, time, the retry it scheduled, the signed body and headers (back office, admin)',
         },
         errors: [400, 403, 404],
         onRequest,
@@ -79,7 +80,8 @@ export function postbackBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTy
         schema: {
           tags,
           summary: 'Send a postback again now (back office, admin)',
-          description: 'Queued for an immediate attempt, delivered or not; its retry window starts over and the body keeps its event_id. Audited (postback_resend).',
+          description:
+            'Queued for an immediate attempt, delivered or not; its retry window starts over and the body keeps its event_id. Audited (postback_resend).',
         },
         errors: [400, 403, 404],
         onRequest,
@@ -94,7 +96,8 @@ export function postbackBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTy
         schema: {
           tags,
           summary: 'Send every failed postback created since a time again, as a resend whose progress can be read (back office, admin)',
-          description: 'Answers 202 with the resend: total queued again; GET /ui/postbacks/resends/{resend_id} tells how many were tried, delivered and failing again. Audited (postback_resend_failed).',
+          description:
+            'Answers 202 with the resend: total queued again; GET /ui/postbacks/resends/{resend_id} tells how many were tried, delivered and failing again. Audited (postback_resend_failed).',
         },
         errors: [400, 403],
         config: { bodyFieldErrors: (body) => postbacks.resendErrors(body as Partial<PostbackResendRequest>) },
@@ -131,7 +134,8 @@ export function postbackBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTy
         errors: [403],
         onRequest,
       },
-      async (request, reply) => reply.send(await postbacks.webhookKey(staffOf(request).merchantId, request.principal?.staff?.role === 'admin')),
+      async (request, reply) =>
+        reply.send(await postbacks.webhookKey(staffOf(request).merchantId, request.principal?.staff?.role === 'admin')),
     );
 
     route(
@@ -146,7 +150,8 @@ export function postbackBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTy
         errors: [403],
         onRequest,
       },
-      async (request, reply) => reply.header('cache-control', 'no-store').send(await postbacks.revealWebhookKey(staffOf(request).merchantId)),
+      async (request, reply) =>
+        reply.header('cache-control', 'no-store').send(await postbacks.revealWebhookKey(staffOf(request).merchantId)),
     );
 
     route(
@@ -156,13 +161,15 @@ export function postbackBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTy
         schema: {
           tags,
           summary: 'Rotate the webhook key (admin)',
-          description: 'Answers the new key once. For 24 hours postbacks are signed with both keys (two signatures in webhook-signature); checksum uses the new key. Audited (webhook_key_rotate). Back office staff get 403.',
+          description:
+            'Answers the new key once. For 24 hours postbacks are signed with both keys (two signatures in webhook-signature); checksum uses the new key. Audited (webhook_key_rotate). Back office staff get 403.',
         },
         errors: [403],
         onRequest: async (request, reply) => {
           await onRequest(request, reply);
           if (reply.sent) return reply;
-          if (request.principal?.staff?.role !== 'admin') return sendApiError(reply, apiError(ErrorCode.forbidden, 'Only an admin may rotate the webhook key'));
+          if (request.principal?.staff?.role !== 'admin')
+            return sendApiError(reply, apiError(ErrorCode.forbidden, 'Only an admin may rotate the webhook key'));
           return undefined;
         },
       },

@@ -70,7 +70,8 @@ export function postbackRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           summary: 'Rotate the webhook key',
-          description: 'Returns the new key once. For 24 hours postbacks carry signatures with both keys in webhook-signature; checksum uses the new key.',
+          description:
+            'Returns the new key once. For 24 hours postbacks carry signatures with both keys in webhook-signature; checksum uses the new key.',
         },
         errors: [409, 422],
       },

@@ -33,7 +33,8 @@ export function receiptRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           summary: 'The receipt of a sale or a refund, rebuilt from the record',
-          description: "Brand, last four, entry mode, the chip's application label and AID, approval code. A cashier gets today's receipts only (403 otherwise); a declined sale has none (400, 1002).",
+          description:
+            "Brand, last four, entry mode, the chip's application label and AID, approval code. A cashier gets today's receipts only (403 otherwise); a declined sale has none (400, 1002).",
         },
         errors: [400, 403, 404],
         onRequest,
@@ -48,7 +49,8 @@ export function receiptRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           summary: 'Print the receipt on the receipt printer',
-          description: 'A printer that does not answer is an answer too: printed false with the reason. 400 (1002) when no printer is set up.',
+          description:
+            'A printer that does not answer is an answer too: printed false with the reason. 400 (1002) when no printer is set up.',
         },
         errors: [400, 403, 404],
         onRequest,
@@ -63,7 +65,8 @@ export function receiptRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           summary: 'E-mail the receipt to the customer',
-          description: "Queued (202) and sent by the mail queue in the merchant's language or the one asked for (en, de, pt), with the link to the receipt page.",
+          description:
+            "Queued (202) and sent by the mail queue in the merchant's language or the one asked for (en, de, pt), with the link to the receipt page.",
         },
         errors: [400, 403, 404],
         onRequest,

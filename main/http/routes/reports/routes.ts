@@ -51,7 +51,8 @@ export function shopDayRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           summary: "The shop's day: every till's open day and their sum (changes nothing)",
-          description: "Each active till's figures since its own last Z report, and all of them summed per currency, card brand, entry mode and cashier. Each till closes its own day.",
+          description:
+            "Each active till's figures since its own last Z report, and all of them summed per currency, card brand, entry mode and cashier. Each till closes its own day.",
         },
         errors: [],
         onRequest: requireSession,
@@ -76,10 +77,17 @@ export function shopDayRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         const role = request.principal?.staff?.role;
         const manager = role === 'back_office' || role === 'admin';
         const { terminal_id: named, scope } = request.query;
-        const refused = () => sendApiError(reply, apiError(ErrorCode.forbidden, "A cashier sees only the sales of their own till's day", [{ field: named === undefined ? 'scope' : 'terminal_id', message: 'back office or admin only' }]));
+        const refused = () =>
+          sendApiError(
+            reply,
+            apiError(ErrorCode.forbidden, "A cashier sees only the sales of their own till's day", [
+              { field: named === undefined ? 'scope' : 'terminal_id', message: 'back office or admin only' },
+            ]),
+          );
         if (scope === 'shop') return manager ? reply.send(await gateway.dayReports.sales(session.merchantId, 'shop')) : refused();
         const own = await gateway.tills.ofSession(session);
-        if (named !== undefined && (!own.ok || named !== own.value)) return manager ? reply.send(await gateway.dayReports.sales(session.merchantId, { book: named })) : refused();
+        if (named !== undefined && (!own.ok || named !== own.value))
+          return manager ? reply.send(await gateway.dayReports.sales(session.merchantId, { book: named })) : refused();
         // A manager's screen that holds no till (the back office) sees the whole shop.
         if (!own.ok) return manager ? reply.send(await gateway.dayReports.sales(session.merchantId, 'shop')) : send(reply, toReply(own));
         return reply.send(await gateway.dayReports.sales(session.merchantId, { book: own.value }));
@@ -95,7 +103,8 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
 
     const merchantOf = (principal: Principal | undefined) => principal?.merchantId ?? '';
     /** The words of a printed report: the staff member's language, the shop's time zone. */
-    const wordsOf = async (request: FastifyRequest): Promise<ReportWords> => reportWords(await requestStaffLanguage(gateway, request), gateway.dashboard.timeZone);
+    const wordsOf = async (request: FastifyRequest): Promise<ReportWords> =>
+      reportWords(await requestStaffLanguage(gateway, request), gateway.dashboard.timeZone);
     // The till named by `terminal_id`, else this screen's (its own reports, its own close).
     app.addHook('preHandler', tillOfRequest(gateway, { byQuery: true }));
 
@@ -106,7 +115,8 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           summary: "X report: the till's open day so far (changes nothing)",
-          description: 'Approved (captured), declined and refunded card-present figures since the last Z report, per currency, card brand, entry mode and cashier. Any staff role.',
+          description:
+            'Approved (captured), declined and refunded card-present figures since the last Z report, per currency, card brand, entry mode and cashier. Any staff role.',
         },
         errors: (success) => responses(success, [400]),
         onRequest: requireSession,
@@ -142,9 +152,17 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         let approvedBy: string | null = null;
         if (staff.role === 'cashier') {
           const token = request.headers['x-manager-approval'];
-          approvedBy = (typeof token === 'string' ? await gateway.staff.consumeApproval(token, merchantOf(principal), CLOSE_DAY_ACTION, closeKey) : undefined) ?? null;
+          approvedBy =
+            (typeof token === 'string'
+              ? await gateway.staff.consumeApproval(token, merchantOf(principal), CLOSE_DAY_ACTION, closeKey)
+              : undefined) ?? null;
         }
-        const result = await reports.close(merchantOf(principal), tillOf(request), { staffId: staff.id, role: staff.role, approvedBy }, closeKey);
+        const result = await reports.close(
+          merchantOf(principal),
+          tillOf(request),
+          { staffId: staff.id, role: staff.role, approvedBy },
+          closeKey,
+        );
         if (result.ok && result.value.replayed) reply.header('Idempotent-Replayed', 'true');
         return send(reply, toReply(result.ok ? { ...result, value: result.value.report } : result));
       },
@@ -177,7 +195,8 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         errors: (success) => responses(success, [400, 404]),
         onRequest: requireSession,
       },
-      async (request, reply) => send(reply, toReply(await reports.get(merchantOf(request.principal), tillOf(request), Number(request.params.sequence)))),
+      async (request, reply) =>
+        send(reply, toReply(await reports.get(merchantOf(request.principal), tillOf(request), Number(request.params.sequence)))),
     );
 
     route(
@@ -195,7 +214,11 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         const found = await reports.get(merchantOf(request.principal), tillOf(request), Number(request.params.sequence));
         if (!found.ok) return sendApiError(reply, found.error);
-        return sendPdf(reply, await dayReportPdf(found.value, await wordsOf(request)), `z-report-${found.value.terminal_id}-${found.value.sequence}.pdf`);
+        return sendPdf(
+          reply,
+          await dayReportPdf(found.value, await wordsOf(request)),
+          `z-report-${found.value.terminal_id}-${found.value.sequence}.pdf`,
+        );
       },
     );
 
@@ -235,7 +258,8 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           summary: "Print one Z report on the shop's receipt printer (ESC/POS)",
-          description: 'Laid out for the printer\'s characters per line. A printer that does not answer is a result (printed false); no printer set up is 400 (1002).',
+          description:
+            "Laid out for the printer's characters per line. A printer that does not answer is a result (printed false); no printer set up is 400 (1002).",
         },
         errors: (success) => responses(success, [400, 404]),
         onRequest: requireSession,
@@ -245,7 +269,14 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         if (!found.ok) return sendApiError(reply, found.error);
         const view = found.value;
         const words = await wordsOf(request);
-        return send(reply, toReply(await gateway.receipts.printDocument(merchantOf(request.principal), (width) => reportPrintDocument(view, width, words), { z_report: view.sequence })));
+        return send(
+          reply,
+          toReply(
+            await gateway.receipts.printDocument(merchantOf(request.principal), (width) => reportPrintDocument(view, width, words), {
+              z_report: view.sequence,
+            }),
+          ),
+        );
       },
     );
 
@@ -260,7 +291,14 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         const view = await reports.x(merchantOf(request.principal), tillOf(request));
         const words = await wordsOf(request);
-        return send(reply, toReply(await gateway.receipts.printDocument(merchantOf(request.principal), (width) => reportPrintDocument(view, width, words), { x_report: view.sequence })));
+        return send(
+          reply,
+          toReply(
+            await gateway.receipts.printDocument(merchantOf(request.principal), (width) => reportPrintDocument(view, width, words), {
+              x_report: view.sequence,
+            }),
+          ),
+        );
       },
     );
 
@@ -272,11 +310,20 @@ export function reportRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         errors: (success) => responses(success, [400]),
         onRequest: requireSession,
       },
-      async (request, reply) => reply.send({ columns: RECEIPT_COLUMNS, lines: reportLines(await reports.x(merchantOf(request.principal), tillOf(request)), RECEIPT_COLUMNS, await wordsOf(request)) }),
+      async (request, reply) =>
+        reply.send({
+          columns: RECEIPT_COLUMNS,
+          lines: reportLines(await reports.x(merchantOf(request.principal), tillOf(request)), RECEIPT_COLUMNS, await wordsOf(request)),
+        }),
     );
   };
 }
 
 function sendPdf(reply: FastifyReply, pdf: Buffer, filename: string): FastifyReply {
-  return reply.code(200).type('application/pdf').header('Content-Disposition', `inline; filename="${filename}"`).header('Cache-Control', 'no-store').send(pdf);
+  return reply
+    .code(200)
+    .type('application/pdf')
+    .header('Content-Disposition', `inline; filename="${filename}"`)
+    .header('Cache-Control', 'no-store')
+    .send(pdf);
 }

@@ -50,7 +50,11 @@ export function settingsBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTy
       app,
       'settings.createChannel',
       {
-        schema: { tags, summary: 'Create a channel (admin; audited: channel_create)', description: 'url_name is unique across the gateway and fixed once created.' },
+        schema: {
+          tags,
+          summary: 'Create a channel (admin; audited: channel_create)',
+          description: 'url_name is unique across the gateway and fixed once created.',
+        },
         errors: [400, 403],
         config: { bodyFieldErrors: (body) => settings.channelErrors(body) },
         onRequest,
@@ -82,7 +86,14 @@ export function settingsBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTy
     route(
       app,
       'settings.createCredential',
-      { schema: { tags, summary: 'New API credentials for POS software; the password is answered once (admin; audited: credential_create)' }, errors: [403], onRequest },
+      {
+        schema: {
+          tags,
+          summary: 'New API credentials for POS software; the password is answered once (admin; audited: credential_create)',
+        },
+        errors: [403],
+        onRequest,
+      },
       async (request, reply) => send(reply, toReply(await settings.createCredential(adminOf(request)))),
     );
     route(
@@ -111,7 +122,8 @@ export function settingsBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTy
         errors: [400, 403, 404],
         onRequest,
       },
-      async (request, reply) => send(reply, toReply(await gateway.staff.resetSecret(adminOf(request), request.params.staff_id, request.body))),
+      async (request, reply) =>
+        send(reply, toReply(await gateway.staff.resetSecret(adminOf(request), request.params.staff_id, request.body))),
     );
     route(
       app,
@@ -141,7 +153,8 @@ export function settingsBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTy
         schema: {
           tags,
           summary: "Set the merchant's SMTP server (admin; audited: smtp_update, never the password)",
-          description: 'password is write-only: omitted keeps it, null removes it. Invoice and receipt e-mails use the server from their next attempt.',
+          description:
+            'password is write-only: omitted keeps it, null removes it. Invoice and receipt e-mails use the server from their next attempt.',
         },
         errors: [400, 403],
         config: { bodyFieldErrors: (body) => settings.smtpErrors(body) },
@@ -156,7 +169,8 @@ export function settingsBackOfficeRoutes(gateway: Gateway): FastifyPluginAsyncTy
         schema: {
           tags,
           summary: "Send a test e-mail through the saved SMTP server and answer the server's reply (admin; audited: smtp_test)",
-          description: 'accepted false with the error text when the server refused or could not be reached (still 200: the test ran). 400 (1002) when no SMTP server is saved.',
+          description:
+            'accepted false with the error text when the server refused or could not be reached (still 200: the test ran). 400 (1002) when no SMTP server is saved.',
         },
         errors: [400, 403],
         config: { bodyFieldErrors: (body) => settings.smtpTestErrors(body) },

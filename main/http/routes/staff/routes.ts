@@ -45,17 +45,27 @@ export function staffRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
 
     // The app asks this at start: being logged out is an answer here, not an error (no 401 in the
     // browser's console before anyone logged in).
-    route(app, 'staff.whoami', { schema: { tags, summary: 'The current staff session, or null when nobody is logged in' } }, async (request, reply) => {
-      const token = sessionToken(request);
-      const principal = token ? await staff.resolve(token) : undefined;
-      const info = principal?.staff ? await staff.current(principal) : undefined;
-      return reply.send({ session: info ?? null });
-    });
+    route(
+      app,
+      'staff.whoami',
+      { schema: { tags, summary: 'The current staff session, or null when nobody is logged in' } },
+      async (request, reply) => {
+        const token = sessionToken(request);
+        const principal = token ? await staff.resolve(token) : undefined;
+        const info = principal?.staff ? await staff.current(principal) : undefined;
+        return reply.send({ session: info ?? null });
+      },
+    );
 
-    route(app, 'staff.session', { schema: { tags, summary: 'The current staff session' }, onRequest: requireSession }, async (request, reply) => {
-      const info = request.principal ? await staff.current(request.principal) : undefined;
-      return info ? reply.send(info) : sendApiError(reply, apiError(ErrorCode.unauthenticated, 'Log in first'));
-    });
+    route(
+      app,
+      'staff.session',
+      { schema: { tags, summary: 'The current staff session' }, onRequest: requireSession },
+      async (request, reply) => {
+        const info = request.principal ? await staff.current(request.principal) : undefined;
+        return info ? reply.send(info) : sendApiError(reply, apiError(ErrorCode.unauthenticated, 'Log in first'));
+      },
+    );
 
     route(app, 'staff.logout', { schema: { tags, summary: 'Log out' } }, async (request, reply) => {
       const token = sessionToken(request);
@@ -104,11 +114,17 @@ export function staffRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
     );
 
     // Managers read who works in the shop (the back office names and filters sales by cashier); only an admin changes it.
-    route(app, 'staff.list', { schema: { tags, summary: 'Staff of this shop (back office and admin)' }, onRequest: requireSession }, async (request, reply) => {
-      const role = request.principal?.staff?.role;
-      if (role !== 'admin' && role !== 'back_office') return sendApiError(reply, apiError(ErrorCode.forbidden, 'Only the back office and admins may see the staff'));
-      return reply.send(await staff.list(request.principal?.merchantId ?? ''));
-    });
+    route(
+      app,
+      'staff.list',
+      { schema: { tags, summary: 'Staff of this shop (back office and admin)' }, onRequest: requireSession },
+      async (request, reply) => {
+        const role = request.principal?.staff?.role;
+        if (role !== 'admin' && role !== 'back_office')
+          return sendApiError(reply, apiError(ErrorCode.forbidden, 'Only the back office and admins may see the staff'));
+        return reply.send(await staff.list(request.principal?.merchantId ?? ''));
+      },
+    );
 
     route(
       app,
@@ -122,30 +138,44 @@ export function staffRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         onRequest: requireSession,
       },
       async (request, reply) => {
-        if (request.principal?.staff?.role !== 'admin') return sendApiError(reply, apiError(ErrorCode.forbidden, 'Only an admin may create staff'));
+        if (request.principal?.staff?.role !== 'admin')
+          return sendApiError(reply, apiError(ErrorCode.forbidden, 'Only an admin may create staff'));
         const { display_name, ...rest } = request.body;
         const input = { merchantId: request.principal.merchantId ?? '', ...rest, ...(display_name ? { displayName: display_name } : {}) };
         return send(reply, toReply(await staff.create(input, { staffId: request.principal.staff.id })));
       },
     );
 
-    route(app, 'staff.audit', { schema: { tags, summary: 'Audit log: logins, refunds, voids, captures by staff; shops, terminals and payment-method settings with old and new values' }, onRequest: requireSession }, async (request, reply) => {
-      if (request.principal?.staff?.role === 'cashier') return sendApiError(reply, apiError(ErrorCode.forbidden, 'Cashiers may not read the audit log'));
-      const records = await staff.audit(request.principal?.merchantId ?? '');
-      const entries: AuditEntry[] = records.map((r) => ({
-        created_at: r.createdAt,
-        action: r.action,
-        staff_id: r.staffId,
-        staff_name: r.staffName,
-        approved_by: r.approvedBy,
-        approved_by_name: r.approvedByName,
-        subject_id: r.subjectId,
-        detail: r.detail,
-        partner_id: r.partnerId ?? null,
-        old_value: r.oldValue ?? null,
-        new_value: r.newValue ?? null,
-      }));
-      return reply.send(entries);
-    });
+    route(
+      app,
+      'staff.audit',
+      {
+        schema: {
+          tags,
+          summary:
+            'Audit log: logins, refunds, voids, captures by staff; shops, terminals and payment-method settings with old and new values',
+        },
+        onRequest: requireSession,
+      },
+      async (request, reply) => {
+        if (request.principal?.staff?.role === 'cashier')
+          return sendApiError(reply, apiError(ErrorCode.forbidden, 'Cashiers may not read the audit log'));
+        const records = await staff.audit(request.principal?.merchantId ?? '');
+        const entries: AuditEntry[] = records.map((r) => ({
+          created_at: r.createdAt,
+          action: r.action,
+          staff_id: r.staffId,
+          staff_name: r.staffName,
+          approved_by: r.approvedBy,
+          approved_by_name: r.approvedByName,
+          subject_id: r.subjectId,
+          detail: r.detail,
+          partner_id: r.partnerId ?? null,
+          old_value: r.oldValue ?? null,
+          new_value: r.newValue ?? null,
+        }));
+        return reply.send(entries);
+      },
+    );
   };
 }

@@ -86,7 +86,17 @@ export function tillRoutes(gateway: Gateway, till: TillSettings = DEFAULT_TILL_S
         preHandler,
       },
       async (request, reply) =>
-        send(reply, toReply(await gateway.tillAttempts.begin(merchant(request.principal), tillOf(request), request.principal?.staff?.id ?? null, request.body))),
+        send(
+          reply,
+          toReply(
+            await gateway.tillAttempts.begin(
+              merchant(request.principal),
+              tillOf(request),
+              request.principal?.staff?.id ?? null,
+              request.body,
+            ),
+          ),
+        ),
     );
 
     route(
@@ -97,12 +107,13 @@ export function tillRoutes(gateway: Gateway, till: TillSettings = DEFAULT_TILL_S
           tags,
           summary: "How this till's open attempt ended: approved, not_charged, in_progress (ask again), or none",
           description:
-            'Fences the attempt\'s idempotency key first, so a request that has not arrived yet is never processed afterwards; approved and not_charged close the attempt.',
+            "Fences the attempt's idempotency key first, so a request that has not arrived yet is never processed afterwards; approved and not_charged close the attempt.",
         },
         onRequest: requireSession,
         preHandler,
       },
-      async (request, reply) => send(reply, toReply(success(await gateway.tillAttempts.resolve(merchant(request.principal), tillOf(request))))),
+      async (request, reply) =>
+        send(reply, toReply(success(await gateway.tillAttempts.resolve(merchant(request.principal), tillOf(request))))),
     );
   };
 }

@@ -61,10 +61,15 @@ export function shopTillRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
     const session = requireStaffSession(gateway);
     const admin = requireAdminSession(gateway, 'Only an admin changes the tills');
 
-    route(app, 'tills.list', { schema: { tags, summary: "The shop's tills, who has each open, and this screen's till" }, errors: [400], onRequest: session }, async (request, reply) => {
-      const own = tillSessionOf(request);
-      return reply.send(await gateway.tills.list(own.merchantId, own.sessionId, { retired: request.query.retired === 'true' }));
-    });
+    route(
+      app,
+      'tills.list',
+      { schema: { tags, summary: "The shop's tills, who has each open, and this screen's till" }, errors: [400], onRequest: session },
+      async (request, reply) => {
+        const own = tillSessionOf(request);
+        return reply.send(await gateway.tills.list(own.merchantId, own.sessionId, { retired: request.query.retired === 'true' }));
+      },
+    );
 
     route(
       app,
@@ -88,14 +93,18 @@ export function shopTillRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           summary: 'Rename or retire a till (admin; audited: till_rename, till_retire)',
-          description: 'A till with a card payment of unknown outcome, or with sales of a day not closed yet, is not retired; nor is the last active till.',
+          description:
+            'A till with a card payment of unknown outcome, or with sales of a day not closed yet, is not retired; nor is the last active till.',
         },
         errors: [400, 403, 404],
         onRequest: admin,
       },
       async (request, reply) => {
         const actor = adminOf(request);
-        return send(reply, toReply(await gateway.tills.update(actor.merchantId, request.params.till_id, request.body, { staffId: actor.staffId })));
+        return send(
+          reply,
+          toReply(await gateway.tills.update(actor.merchantId, request.params.till_id, request.body, { staffId: actor.staffId })),
+        );
       },
     );
 
@@ -105,7 +114,7 @@ export function shopTillRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          summary: "This screen takes a till, or says it still has it open (every 15 s)",
+          summary: 'This screen takes a till, or says it still has it open (every 15 s)',
           description:
             "Refused with 409 (4005) while another screen has the till open (seen in the last 60 s), naming who; `take_over: true` takes it anyway, and that screen gets the same 409 at its next call. The answer's `claim`, when not null, is this screen's new claim: sent with every take of the till, it gets the same screen its till back after a new login without `take_over` (a `screen_id` grants nothing). A till joined from another computer is refused (400). A screen holds one till.",
         },
@@ -115,10 +124,15 @@ export function shopTillRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
       async (request, reply) => send(reply, toReply(await gateway.tills.take(tillSessionOf(request), request.body))),
     );
 
-    route(app, 'tills.release', { schema: { tags, summary: 'This screen lets go of its till' }, errors: [], onRequest: session }, async (request, reply) => {
-      await gateway.tills.release(tillSessionOf(request).sessionId);
-      return reply.code(204).send();
-    });
+    route(
+      app,
+      'tills.release',
+      { schema: { tags, summary: 'This screen lets go of its till' }, errors: [], onRequest: session },
+      async (request, reply) => {
+        await gateway.tills.release(tillSessionOf(request).sessionId);
+        return reply.code(204).send();
+      },
+    );
 
     route(
       app,
@@ -126,21 +140,28 @@ export function shopTillRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags: centreTags,
-          summary: 'What a till on another computer may store while this gateway cannot be reached (admin; audited: till_limits); the till has them within seconds',
+          summary:
+            'What a till on another computer may store while this gateway cannot be reached (admin; audited: till_limits); the till has them within seconds',
         },
         errors: [400, 403, 404],
         onRequest: requireAdminSession(gateway, 'Only an admin sets the limits of a till'),
       },
       async (request, reply) => {
         const admin = adminOf(request);
-        return send(reply, toReply(await gateway.centre.setLimits(admin.merchantId, request.params.till_id, request.body, { staffId: admin.staffId })));
+        return send(
+          reply,
+          toReply(await gateway.centre.setLimits(admin.merchantId, request.params.till_id, request.body, { staffId: admin.staffId })),
+        );
       },
     );
     route(
       app,
       'tills.invite',
       {
-        schema: { tags: centreTags, summary: 'A one-time pairing code for a till that joins from another computer (admin; audited: till_invite)' },
+        schema: {
+          tags: centreTags,
+          summary: 'A one-time pairing code for a till that joins from another computer (admin; audited: till_invite)',
+        },
         errors: [400, 403, 404],
         onRequest: requireAdminSession(gateway, 'Only an admin invites tills'),
       },

@@ -27,7 +27,8 @@ export function transactionDetailRoutes(gateway: Gateway): FastifyPluginAsyncTyp
       {
         schema: {
           tags: ['Back-office UI'],
-          summary: "A transaction's detail for the back office: amounts left to capture, release and refund, card summary, customer, fees, event log and refunds",
+          summary:
+            "A transaction's detail for the back office: amounts left to capture, release and refund, card summary, customer, fees, event log and refunds",
         },
         errors: (success) => ({
           ...success,
@@ -40,7 +41,8 @@ export function transactionDetailRoutes(gateway: Gateway): FastifyPluginAsyncTyp
       },
       async (request, reply) => {
         const principal = request.principal;
-        if (principal?.staff?.role === 'cashier') return sendApiError(reply, apiError(ErrorCode.forbidden, 'The transaction detail is for back-office staff and admins'));
+        if (principal?.staff?.role === 'cashier')
+          return sendApiError(reply, apiError(ErrorCode.forbidden, 'The transaction detail is for back-office staff and admins'));
         return send(reply, toReply(await gateway.transactions.detail(principal?.merchantId ?? '', request.params.transaction_id)));
       },
     );

@@ -39,7 +39,8 @@ export function transactionRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         errors: [400],
         config: { queryFieldErrors: listQueryErrors },
       },
-      async (request, reply) => send(reply, toReply(await gateway.transactions.list(merchantOf(request), todayOnlyFor(gateway, request, request.query)))),
+      async (request, reply) =>
+        send(reply, toReply(await gateway.transactions.list(merchantOf(request), todayOnlyFor(gateway, request, request.query)))),
     );
 
     route(
@@ -50,7 +51,7 @@ export function transactionRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
           tags: ['Transaction queries'],
           summary: 'Export transactions as CSV (streamed)',
           description:
-            'The list\'s filters, newest first, as `text/csv` (RFC 4180, UTF-8, CRLF): `columns` in the order given, timestamps in `time_zone`, amounts as decimal text in each row\'s currency. ' +
+            "The list's filters, newest first, as `text/csv` (RFC 4180, UTF-8, CRLF): `columns` in the order given, timestamps in `time_zone`, amounts as decimal text in each row's currency. " +
             `Card data is the brand and the last four digits only. The file is streamed from the database a chunk at a time, so any size works; \`${EXPORT_TOTAL_HEADER}\` says how many rows it carries (rows created after the request are not part of it). ` +
             `With \`limit\` (up to ${EXPORT_PART_MAX_ROWS}) the answer is one part: \`${EXPORT_NEXT_HEADER}\` names the transaction the next part starts after (absent on the last part); send it as \`starting_after\` with \`header=0\`. ` +
             'Text that a spreadsheet would read as a formula (starting with =, +, -, @) gets a leading apostrophe. Staff exports are in the audit log.',
@@ -61,7 +62,11 @@ export function transactionRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const staffId = request.principal?.staff?.id;
-        const result = await gateway.transactionExport.start(merchantOf(request), todayOnlyFor(gateway, request, request.query), staffId ? { staffId } : {});
+        const result = await gateway.transactionExport.start(
+          merchantOf(request),
+          todayOnlyFor(gateway, request, request.query),
+          staffId ? { staffId } : {},
+        );
         if (!result.ok) return sendApiError(reply, result.error);
         const { filename, total, nextStartingAfter, body } = result.value;
         reply
@@ -86,8 +91,7 @@ export function transactionRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         },
         errors: [400, 404],
       },
-      async (request, reply) =>
-        send(reply, toReply(await gateway.transactions.get(merchantOf(request), request.params.transaction_id))),
+      async (request, reply) => send(reply, toReply(await gateway.transactions.get(merchantOf(request), request.params.transaction_id))),
     );
 
     route(
@@ -114,8 +118,7 @@ export function transactionRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
         },
         errors: [400, 404],
       },
-      async (request, reply) =>
-        send(reply, toReply(await gateway.transactions.log(merchantOf(request), request.params.transaction_id))),
+      async (request, reply) => send(reply, toReply(await gateway.transactions.log(merchantOf(request), request.params.transaction_id))),
     );
   };
 }
