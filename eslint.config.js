@@ -204,10 +204,10 @@ export const layeringRules = [
     rules: { 'no-restricted-imports': ['error', { patterns: corePatterns }] },
   },
   {
-    // The kernel files of main/core (kernel, errors, paging, locks, ...) import no feature; only the
-    // unit of work (every feature's ports) and gateway.ts (the composition) stand above them.
+    // The kernel files of main/core (kernel, unit of work, errors, paging, locks, ...) import no
+    // feature; only gateway.ts (the composition of every feature's view) stands above them.
     files: ['main/core/*.ts'],
-    ignores: ['main/core/gateway.ts', 'main/core/unit-of-work.ts'],
+    ignores: ['main/core/gateway.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -215,20 +215,6 @@ export const layeringRules = [
           patterns: [
             ...corePatterns,
             { regex: `^\\./(${Object.keys(coreFeatures).join('|')})/`, message: 'A kernel file of main/core imports no feature.' },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['main/core/unit-of-work.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            ...corePatterns,
-            { regex: '^\\./[a-z-]+/(?!ports\\.js$)', message: "The unit of work takes each feature's ports, nothing else of it." },
           ],
         },
       ],
