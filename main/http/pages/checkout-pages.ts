@@ -98,37 +98,38 @@ function orderSummary(pr: PageRequest, cs: Checkout): SafeHtml {
   const { t } = pr;
   const details = cs.display_transaction_details
     ? html`<h2>${t('pages.order_summary')}</h2>
-        ${facts([
-          [t('pages.order'), cs.order_id],
-          cs.reference ? [t('pages.reference'), cs.reference] : false,
-          cs.description ? [t('pages.description'), cs.description] : false,
-          [t('pages.subtotal'), money(pr, cs, cs.amount)],
-          cs.amount_taxes ? [t('pages.taxes'), money(pr, cs, cs.amount_taxes)] : false,
-          cs.amount_shipping ? [t('pages.shipping'), money(pr, cs, cs.amount_shipping)] : false,
-        ])}
-        ${facts([[t('pages.total'), money(pr, cs, cs.total_amount)]], 'facts total')}`
+${facts([
+  [t('pages.order'), cs.order_id],
+  cs.reference ? [t('pages.reference'), cs.reference] : false,
+  cs.description ? [t('pages.description'), cs.description] : false,
+  [t('pages.subtotal'), money(pr, cs, cs.amount)],
+  cs.amount_taxes ? [t('pages.taxes'), money(pr, cs, cs.amount_taxes)] : false,
+  cs.amount_shipping ? [t('pages.shipping'), money(pr, cs, cs.amount_shipping)] : false,
+])}
+${facts([[t('pages.total'), money(pr, cs, cs.total_amount)]], 'facts total')}`
     : '';
   return html`<section class="panel summary" aria-labelledby="summary-title">
-    <h1 id="summary-title">${t('pages.pay_to', { merchant: cs.merchant_name })}</h1>
-    <p class="amount">${money(pr, cs, cs.total_amount)}</p>
-    ${cs.display_transaction_details ? '' : html`<p class="muted small">${t('pages.order')}: ${cs.order_id}</p>`} ${details}
-  </section>`;
+<h1 id="summary-title">${t('pages.pay_to', { merchant: cs.merchant_name })}</h1>
+<p class="amount">${money(pr, cs, cs.total_amount)}</p>
+${cs.display_transaction_details ? '' : html`<p class="muted small">${t('pages.order')}: ${cs.order_id}</p>`}
+${details}
+</section>`;
 }
 
 function manualInstructions(pr: PageRequest, cs: Checkout): SafeHtml {
   if (!cs.instructions.show || !cs.instructions.iban) return html``;
   const { t } = pr;
   return html`<section class="panel extra instructions" aria-labelledby="manual-title">
-    <h2 id="manual-title">${t('pages.manual_title')}</h2>
-    <p class="muted">${t('pages.manual_text')}</p>
-    ${facts([
-      cs.instructions.account_holder ? [t('pages.account_holder'), cs.instructions.account_holder] : false,
-      [t('pages.iban'), html`<span class="mono">${groupIban(cs.instructions.iban)}</span>`],
-      cs.instructions.bic ? [t('pages.bic'), html`<span class="mono">${cs.instructions.bic}</span>`] : false,
-      [t('pages.reference'), cs.reference ?? cs.order_id],
-      [t('pages.amount'), money(pr, cs, cs.total_amount)],
-    ])}
-  </section>`;
+<h2 id="manual-title">${t('pages.manual_title')}</h2>
+<p class="muted">${t('pages.manual_text')}</p>
+${facts([
+  cs.instructions.account_holder ? [t('pages.account_holder'), cs.instructions.account_holder] : false,
+  [t('pages.iban'), html`<span class="mono">${groupIban(cs.instructions.iban)}</span>`],
+  cs.instructions.bic ? [t('pages.bic'), html`<span class="mono">${cs.instructions.bic}</span>`] : false,
+  [t('pages.reference'), cs.reference ?? cs.order_id],
+  [t('pages.amount'), money(pr, cs, cs.total_amount)],
+])}
+</section>`;
 }
 
 function customerFields(pr: PageRequest, cs: Checkout, state: FormState, firstError: string | undefined): SafeHtml {
@@ -192,13 +193,7 @@ function customerFields(pr: PageRequest, cs: Checkout, state: FormState, firstEr
       }),
     );
   }
-  if (personal.length)
-    parts.push(
-      html`<fieldset>
-        <legend>${t('pages.your_details')}</legend>
-        ${personal}
-      </fieldset>`,
-    );
+  if (personal.length) parts.push(html`<fieldset><legend>${t('pages.your_details')}</legend>${personal}</fieldset>`);
 
   const address = (prefix: '' | 'shipping_', section: 'billing' | 'shipping') => {
     const spec = (name: AddressField, autocomplete: string) => {
@@ -220,47 +215,33 @@ function customerFields(pr: PageRequest, cs: Checkout, state: FormState, firstEr
       });
     };
     return html`<div class="row">${spec('first_name', 'given-name')}${spec('last_name', 'family-name')}</div>
-      ${spec('company', 'organization')} ${spec('address', 'address-line1')} ${spec('address2', 'address-line2')}
-      <div class="row">${spec('postal_code', 'postal-code')}${spec('city', 'address-level2')}</div>
-      ${spec('state', 'address-level1')}
-      ${selectField({
-        name: `${prefix}country`,
-        label: t('pages.country'),
-        labelInSummary: true,
-        placeholder: t('pages.choose'),
-        value: value(`${prefix}country`),
-        error: error(`${prefix}country`),
-        required: true,
-        autocomplete: `${section} country`,
-        first: firstError === `${prefix}country`,
-        messages: { required: t('pages.err_country_invalid') },
-        options: countriesFor(pr.lang),
-      })}`;
+${spec('company', 'organization')}
+${spec('address', 'address-line1')}
+${spec('address2', 'address-line2')}
+<div class="row">${spec('postal_code', 'postal-code')}${spec('city', 'address-level2')}</div>
+${spec('state', 'address-level1')}
+${selectField({
+  name: `${prefix}country`,
+  label: t('pages.country'),
+  labelInSummary: true,
+  placeholder: t('pages.choose'),
+  value: value(`${prefix}country`),
+  error: error(`${prefix}country`),
+  required: true,
+  autocomplete: `${section} country`,
+  first: firstError === `${prefix}country`,
+  messages: { required: t('pages.err_country_invalid') },
+  options: countriesFor(pr.lang),
+})}`;
   };
   if (cs.collect.billing_address)
-    parts.push(
-      html`<fieldset>
-        <legend>${t('pages.billing_address')}</legend>
-        ${address('', 'billing')}
-      </fieldset>`,
-    );
+    parts.push(html`<fieldset><legend>${t('pages.billing_address')}</legend>${address('', 'billing')}</fieldset>`);
   if (cs.collect.shipping_address) {
     const same = cs.collect.billing_address
-      ? html`<div class="same">
-          <div class="check">
-            <input type="checkbox" id="f-shipping_same" name="shipping_same" value="1" ${attrs({ checked: state.shippingSame })} /><label
-              for="f-shipping_same"
-              >${t('pages.same_as_billing')}</label
-            >
-          </div>
-        </div>`
+      ? html`<div class="same"><div class="check"><input type="checkbox" id="f-shipping_same" name="shipping_same" value="1"${attrs({ checked: state.shippingSame })}><label for="f-shipping_same">${t('pages.same_as_billing')}</label></div></div>`
       : '';
     parts.push(
-      html`<fieldset>
-        <legend>${t('pages.shipping_address')}</legend>
-        ${same}
-        <div class="shipping-fields">${address('shipping_', 'shipping')}</div>
-      </fieldset>`,
+      html`<fieldset><legend>${t('pages.shipping_address')}</legend>${same}<div class="shipping-fields">${address('shipping_', 'shipping')}</div></fieldset>`,
     );
   }
   return html`${parts}`;
@@ -273,32 +254,18 @@ function methodChoice(pr: PageRequest, cs: Checkout, state: FormState, first: bo
   const options = cs.methods.map((method, index) => {
     const keys = METHOD_KEYS[method];
     const hint = keys?.hint ? t(keys.hint) : '';
-    return html`<label class="method" for="f-method-${method}"
-      ><input
-        type="radio"
-        id="f-method-${method}"
-        name="method"
-        value="${method}"
-        ${attrs({
-          checked: method === chosen,
-          'data-first-error': first && index === 0 ? true : undefined,
-        })}
-      /><span class="method-text"
-        ><span class="method-name">${keys ? t(keys.name) : method}</span>${hint ? html`<span class="method-hint">${hint}</span>` : ''}</span
-      >${methodIcon(method)}</label
-    >`;
+    return html`<label class="method" for="f-method-${method}"><input type="radio" id="f-method-${method}" name="method" value="${method}"${attrs(
+      {
+        checked: method === chosen,
+        'data-first-error': first && index === 0 ? true : undefined,
+      },
+    )}><span class="method-text"><span class="method-name">${keys ? t(keys.name) : method}</span>${hint ? html`<span class="method-hint">${hint}</span>` : ''}</span>${methodIcon(method)}</label>`;
   });
-  return html`<fieldset
-    class="field methods${error ? ' invalid' : ''}"
-    id="${fieldId('method')}"
-    data-check="radio"
-    data-msg-required="${t('pages.err_method_required')}"
-    aria-describedby="${fieldId('method')}-error"
-  >
-    <legend>${t('pages.payment_method')}</legend>
-    ${options}
-    <p class="error" id="${fieldId('method')}-error">${error}</p>
-  </fieldset>`;
+  return html`<fieldset class="field methods${error ? ' invalid' : ''}" id="${fieldId('method')}" data-check="radio" data-msg-required="${t('pages.err_method_required')}" aria-describedby="${fieldId('method')}-error">
+<legend>${t('pages.payment_method')}</legend>
+${options}
+<p class="error" id="${fieldId('method')}-error">${error}</p>
+</fieldset>`;
 }
 
 function checkoutForm(pr: PageRequest, cs: Checkout, state: FormState): string {
@@ -310,19 +277,20 @@ function checkoutForm(pr: PageRequest, cs: Checkout, state: FormState): string {
     message: name === 'method' ? t(state.errors[name] as PageMessage) : `${t(fieldLabel(name))}: ${t(state.errors[name] as PageMessage)}`,
   }));
   const body = html`<div class="checkout">
-    ${orderSummary(pr, cs)}
-    <section class="panel form-panel" aria-label="${t('pages.checkout_title')}">
-      <form method="post" action="${pr.link(`/checkout/${cs.id}`)}" novalidate data-validate data-busy-text="${t('pages.busy')}">
-        ${errorSummary(t, summary, state.general)} ${customerFields(pr, cs, state, firstError)}
-        ${methodChoice(pr, cs, state, firstError === 'method')}
-        <div class="actions"><button type="submit" class="btn btn-primary" data-busy>${t('pages.continue')}</button></div>
-      </form>
-      <form method="post" action="${pr.link(`/checkout/${cs.id}/cancel`)}" class="secondary-actions">
-        <button type="submit" class="linkish">${t('pages.cancel_checkout', { merchant: cs.merchant_name })}</button>
-      </form>
-    </section>
-    ${manualInstructions(pr, cs)}
-  </div>`;
+${orderSummary(pr, cs)}
+<section class="panel form-panel" aria-label="${t('pages.checkout_title')}">
+<form method="post" action="${pr.link(`/checkout/${cs.id}`)}" novalidate data-validate data-busy-text="${t('pages.busy')}">
+${errorSummary(t, summary, state.general)}
+${customerFields(pr, cs, state, firstError)}
+${methodChoice(pr, cs, state, firstError === 'method')}
+<div class="actions"><button type="submit" class="btn btn-primary" data-busy>${t('pages.continue')}</button></div>
+</form>
+<form method="post" action="${pr.link(`/checkout/${cs.id}/cancel`)}" class="secondary-actions">
+<button type="submit" class="linkish">${t('pages.cancel_checkout', { merchant: cs.merchant_name })}</button>
+</form>
+</section>
+${manualInstructions(pr, cs)}
+</div>`;
   return renderPage({
     lang: pr.lang,
     t,
@@ -340,22 +308,23 @@ function checkoutForm(pr: PageRequest, cs: Checkout, state: FormState): string {
 function sepaPage(pr: PageRequest, cs: Checkout, form: FormState, state: SepaState): string {
   const { t } = pr;
   const hidden = [
-    ...Object.entries(form.values).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}" />`),
-    form.shippingSame ? html`<input type="hidden" name="shipping_same" value="1" />` : '',
-    html`<input type="hidden" name="method" value="${form.method ?? 'dd'}" />`,
-    html`<input type="hidden" name="step" value="sepa" />`,
+    ...Object.entries(form.values).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`),
+    form.shippingSame ? html`<input type="hidden" name="shipping_same" value="1">` : '',
+    html`<input type="hidden" name="method" value="${form.method ?? 'dd'}">`,
+    html`<input type="hidden" name="step" value="sepa">`,
   ];
   const holder =
     state.accountHolder ??
     [form.values.first_name ?? cs.prefill.first_name, form.values.last_name ?? cs.prefill.last_name].filter(Boolean).join(' ');
-  const body = html` <h1>${t('pages.sepa_title')}</h1>
-    <p class="lead">${t('pages.sepa_intro')}</p>
-    ${payHead(t('pages.amount'), money(pr, cs, cs.total_amount), ICONS.bank)}
-    ${facts([
-      [t('pages.creditor'), cs.merchant_name],
-      [t('pages.order'), cs.order_id],
-    ])}
-    ${sepaMandateForm(pr, state, { action: `/checkout/${cs.id}`, hidden, holder, merchant: cs.merchant_name })}`;
+  const body = html`
+<h1>${t('pages.sepa_title')}</h1>
+<p class="lead">${t('pages.sepa_intro')}</p>
+${payHead(t('pages.amount'), money(pr, cs, cs.total_amount), ICONS.bank)}
+${facts([
+  [t('pages.creditor'), cs.merchant_name],
+  [t('pages.order'), cs.order_id],
+])}
+${sepaMandateForm(pr, state, { action: `/checkout/${cs.id}`, hidden, holder, merchant: cs.merchant_name })}`;
   return renderPage({ lang: pr.lang, t, title: t('pages.sepa_title'), merchant: cs.merchant_name, languageHref: pr.languageHref, body });
 }
 
@@ -409,7 +378,7 @@ function statusPage(pr: PageRequest, cs: Checkout, status: Checkout['status'], t
     [t('pages.total'), money(pr, cs, cs.total_amount)],
     [t('pages.order'), cs.order_id],
   ])}
-  ${target ? html`<div class="actions"><a class="btn btn-primary" href="${target}">${targetLabel}</a></div>` : html`<p class="muted">${t('pages.close_page')}</p>`}`;
+${target ? html`<div class="actions"><a class="btn btn-primary" href="${target}">${targetLabel}</a></div>` : html`<p class="muted">${t('pages.close_page')}</p>`}`;
   const body = statusBlock(tone, t(title), [t(text, { merchant: cs.merchant_name })], after, stopped);
   return renderPage({ lang: pr.lang, t, title: t(title), merchant: cs.merchant_name, languageHref: pr.languageHref, body });
 }

@@ -86,20 +86,14 @@ function attemptNotice(pr: PageRequest, attempt: FailedAttempt): SafeHtml {
       break;
   }
   const bad = attempt.status === 'declined' || attempt.status === 'error';
-  return html`<div class="notice${bad ? ' tone-bad' : ''}" role="${bad ? 'alert' : 'status'}">
-    <p class="notice-title">${title}</p>
-    <p>${t(next)}</p>
-  </div>`;
+  return html`<div class="notice${bad ? ' tone-bad' : ''}" role="${bad ? 'alert' : 'status'}"><p class="notice-title">${title}</p><p>${t(next)}</p></div>`;
 }
 
 /** A payment started here and not finished: continue it, or choose again below (which cancels it). */
 function openNotice(pr: PageRequest, open: NonNullable<CustomerInvoice['open_attempt']>): SafeHtml {
   const { t } = pr;
-  return html`<div class="notice" role="status">
-    <p class="notice-title">${t('pages.invoice_open_title')}</p>
-    <p>${t('pages.invoice_open_text')}</p>
-    <div class="actions"><a class="btn btn-secondary" href="${pr.link(open.continue_path)}">${t('pages.continue_payment')}</a></div>
-  </div>`;
+  return html`<div class="notice" role="status"><p class="notice-title">${t('pages.invoice_open_title')}</p><p>${t('pages.invoice_open_text')}</p>
+<div class="actions"><a class="btn btn-secondary" href="${pr.link(open.continue_path)}">${t('pages.continue_payment')}</a></div></div>`;
 }
 
 function payForm(pr: PageRequest, inv: CustomerInvoice, chosen: string | undefined, errors: FieldErrors, general?: string): string {
@@ -107,35 +101,25 @@ function payForm(pr: PageRequest, inv: CustomerInvoice, chosen: string | undefin
   const selected = chosen ?? inv.methods[0];
   const options = inv.methods.map((method) => {
     const keys = METHOD_KEYS[method];
-    return html`<label class="method" for="f-method-${method}"
-      ><input type="radio" id="f-method-${method}" name="method" value="${method}" ${attrs({ checked: method === selected })} /><span
-        class="method-text"
-        ><span class="method-name">${keys ? t(keys.name) : method}</span
-        >${keys ? html`<span class="method-hint">${keys.hint ? t(keys.hint) : ''}</span>` : ''}</span
-      >${methodIcon(method)}</label
-    >`;
+    return html`<label class="method" for="f-method-${method}"><input type="radio" id="f-method-${method}" name="method" value="${method}"${attrs({ checked: method === selected })}><span class="method-text"><span class="method-name">${keys ? t(keys.name) : method}</span>${keys ? html`<span class="method-hint">${keys.hint ? t(keys.hint) : ''}</span>` : ''}</span>${methodIcon(method)}</label>`;
   });
   const methodError = errors.method ? t(errors.method) : '';
-  const body = html` <h1>${t('pages.invoice_title', { number: inv.number })}</h1>
-    ${inv.failed_attempt ? attemptNotice(pr, inv.failed_attempt) : ''} ${inv.open_attempt ? openNotice(pr, inv.open_attempt) : ''}
-    ${payHead(t('pages.invoice_amount_due'), money(pr, inv, inv.amount_due), ICONS.card)}
-    ${inv.instalment ? html`<p class="muted">${t('pages.invoice_instalment', { number: String(inv.instalment.number), of: String(inv.instalment.of), date: inv.instalment.due_date })}</p>` : ''}
-    ${details(pr, inv)}
-    <form method="post" action="${pr.link(`/pay/${inv.uuid}`)}" novalidate data-validate data-busy-text="${t('pages.busy')}">
-      ${errorSummary(t, errors.method ? [{ name: 'method', message: methodError }] : [], general)}
-      <fieldset
-        class="field methods${methodError ? ' invalid' : ''}"
-        id="${fieldId('method')}"
-        data-check="radio"
-        data-msg-required="${t('pages.err_method_required')}"
-        aria-describedby="${fieldId('method')}-error"
-      >
-        <legend>${t('pages.payment_method')}</legend>
-        ${options}
-        <p class="error" id="${fieldId('method')}-error">${methodError}</p>
-      </fieldset>
-      <div class="actions"><button type="submit" class="btn btn-primary" data-busy>${t('pages.invoice_pay')}</button></div>
-    </form>`;
+  const body = html`
+<h1>${t('pages.invoice_title', { number: inv.number })}</h1>
+${inv.failed_attempt ? attemptNotice(pr, inv.failed_attempt) : ''}
+${inv.open_attempt ? openNotice(pr, inv.open_attempt) : ''}
+${payHead(t('pages.invoice_amount_due'), money(pr, inv, inv.amount_due), ICONS.card)}
+${inv.instalment ? html`<p class="muted">${t('pages.invoice_instalment', { number: String(inv.instalment.number), of: String(inv.instalment.of), date: inv.instalment.due_date })}</p>` : ''}
+${details(pr, inv)}
+<form method="post" action="${pr.link(`/pay/${inv.uuid}`)}" novalidate data-validate data-busy-text="${t('pages.busy')}">
+${errorSummary(t, errors.method ? [{ name: 'method', message: methodError }] : [], general)}
+<fieldset class="field methods${methodError ? ' invalid' : ''}" id="${fieldId('method')}" data-check="radio" data-msg-required="${t('pages.err_method_required')}" aria-describedby="${fieldId('method')}-error">
+<legend>${t('pages.payment_method')}</legend>
+${options}
+<p class="error" id="${fieldId('method')}-error">${methodError}</p>
+</fieldset>
+<div class="actions"><button type="submit" class="btn btn-primary" data-busy>${t('pages.invoice_pay')}</button></div>
+</form>`;
   return renderPage({
     lang: pr.lang,
     t,
@@ -148,19 +132,20 @@ function payForm(pr: PageRequest, inv: CustomerInvoice, chosen: string | undefin
 
 function sepaPage(pr: PageRequest, inv: CustomerInvoice, state: SepaState): string {
   const { t } = pr;
-  const body = html` <h1>${t('pages.sepa_title')}</h1>
-    <p class="lead">${t('pages.sepa_intro')}</p>
-    ${payHead(t('pages.invoice_amount_due'), money(pr, inv, inv.amount_due), ICONS.bank)}
-    ${facts([
-      [t('pages.creditor'), inv.merchant_name],
-      [t('pages.invoice_number'), inv.number],
-    ])}
-    ${sepaMandateForm(pr, state, {
-      action: `/pay/${inv.uuid}`,
-      hidden: html`<input type="hidden" name="method" value="dd" /><input type="hidden" name="step" value="sepa" />`,
-      holder: state.accountHolder ?? inv.customer_name ?? '',
-      merchant: inv.merchant_name,
-    })}`;
+  const body = html`
+<h1>${t('pages.sepa_title')}</h1>
+<p class="lead">${t('pages.sepa_intro')}</p>
+${payHead(t('pages.invoice_amount_due'), money(pr, inv, inv.amount_due), ICONS.bank)}
+${facts([
+  [t('pages.creditor'), inv.merchant_name],
+  [t('pages.invoice_number'), inv.number],
+])}
+${sepaMandateForm(pr, state, {
+  action: `/pay/${inv.uuid}`,
+  hidden: html`<input type="hidden" name="method" value="dd"><input type="hidden" name="step" value="sepa">`,
+  holder: state.accountHolder ?? inv.customer_name ?? '',
+  merchant: inv.merchant_name,
+})}`;
   return renderPage({ lang: pr.lang, t, title: t('pages.sepa_title'), merchant: inv.merchant_name, languageHref: pr.languageHref, body });
 }
 
@@ -175,10 +160,9 @@ function statusPage(pr: PageRequest, inv: CustomerInvoice): string {
   };
   const [title, text, tone] = keys[blocked];
   const after = html`${facts([
-      [t('pages.invoice_number'), inv.number],
-      [t('pages.total'), money(pr, inv, inv.total)],
-    ])}
-    <p class="muted">${t('pages.close_page')}</p>`;
+    [t('pages.invoice_number'), inv.number],
+    [t('pages.total'), money(pr, inv, inv.total)],
+  ])}<p class="muted">${t('pages.close_page')}</p>`;
   const body = statusBlock(tone, t(title), [t(text, { merchant: inv.merchant_name })], after, blocked === 'inactive');
   return renderPage({ lang: pr.lang, t, title: t(title), merchant: inv.merchant_name, languageHref: pr.languageHref, body });
 }

@@ -55,50 +55,37 @@ export function renderPage(frame: PageFrame): string {
   const title = frame.merchant ? `${frame.title} · ${frame.merchant}` : `${frame.title} · ${t('pages.secure_payment')}`;
   const languages = LANGUAGES.map(
     (code) =>
-      html`<li>
-        <a
-          href="${frame.languageHref(code)}"
-          lang="${code}"
-          hreflang="${code}"
-          title="${LANGUAGE_NAMES[code]}"
-          ${attrs({ 'aria-current': code === lang ? 'true' : undefined })}
-          ><span aria-hidden="true">${code.toUpperCase()}</span><span class="sr-only">${LANGUAGE_NAMES[code]}</span></a
-        >
-      </li>`,
+      html`<li><a href="${frame.languageHref(code)}" lang="${code}" hreflang="${code}" title="${LANGUAGE_NAMES[code]}"${attrs({ 'aria-current': code === lang ? 'true' : undefined })}><span aria-hidden="true">${code.toUpperCase()}</span><span class="sr-only">${LANGUAGE_NAMES[code]}</span></a></li>`,
   );
   const page = html`<!doctype html>
-    <html lang="${lang}">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="same-origin" />
-        <meta name="robots" content="noindex, nofollow" />
-        <title>${title}</title>
-        <link rel="icon" type="image/svg+xml" href="${assetUrl('icon.svg')}" />
-        <link rel="stylesheet" href="${assetUrl('pages.css')}" />
-        <script src="${assetUrl('pages.js')}" defer></script>
-      </head>
-      <body>
-        <div class="shell${frame.wide ? ' wide' : ''}">
-          <header class="topbar">
-            <div class="brand">
-              ${ICONS.lock}<span class="brand-name">${frame.merchant ?? t('pages.secure_payment')}</span
-              ><span class="badge" title="${t('pages.test_note')}">${t('pages.test_mode')}</span>
-            </div>
-            <nav class="langs" aria-label="${t('pages.language')}">
-              <ul>
-                ${languages}
-              </ul>
-            </nav>
-          </header>
-          <main id="main" ${attrs({ class: frame.bare ? undefined : 'panel' })}>${frame.body}</main>
-          <footer class="footer">
-            <p>${ICONS.lock}${t('pages.footer')}</p>
-            <p>${t('pages.test_note')}</p>
-          </footer>
-        </div>
-      </body>
-    </html> `;
+<html lang="${lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="same-origin">
+<meta name="robots" content="noindex, nofollow">
+<title>${title}</title>
+<link rel="icon" type="image/svg+xml" href="${assetUrl('icon.svg')}">
+<link rel="stylesheet" href="${assetUrl('pages.css')}">
+<script src="${assetUrl('pages.js')}" defer></script>
+</head>
+<body>
+<div class="shell${frame.wide ? ' wide' : ''}">
+<header class="topbar">
+<div class="brand">${ICONS.lock}<span class="brand-name">${frame.merchant ?? t('pages.secure_payment')}</span><span class="badge" title="${t('pages.test_note')}">${t('pages.test_mode')}</span></div>
+<nav class="langs" aria-label="${t('pages.language')}"><ul>${languages}</ul></nav>
+</header>
+<main id="main"${attrs({ class: frame.bare ? undefined : 'panel' })}>
+${frame.body}
+</main>
+<footer class="footer">
+<p>${ICONS.lock}${t('pages.footer')}</p>
+<p>${t('pages.test_note')}</p>
+</footer>
+</div>
+</body>
+</html>
+`;
   return page.value;
 }
 
@@ -145,32 +132,26 @@ function messageAttrs(messages: Record<string, string> | undefined): SafeHtml {
 
 export function textField(spec: FieldSpec): SafeHtml {
   const id = fieldId(spec.name);
-  const input = html`<input
-    type="${spec.type ?? 'text'}"
-    id="${id}"
-    name="${spec.name}"
-    value="${spec.value ?? ''}"
-    ${attrs({
-      autocomplete: spec.autocomplete,
-      inputmode: spec.inputmode,
-      maxlength: spec.maxlength ?? 200,
-      required: spec.required ?? false,
-      'aria-required': spec.required ? 'true' : undefined,
-      'aria-invalid': spec.error ? 'true' : undefined,
-      'aria-describedby': describedBy(id, !!spec.hint),
-      'data-check': spec.check,
-      'data-format': spec.format,
-      'data-first-error': spec.first ? true : undefined,
-      'data-label': spec.labelInSummary ? spec.label : undefined,
-      ...spec.extra,
-    })}${messageAttrs(spec.messages)}
-  />`;
+  const input = html`<input type="${spec.type ?? 'text'}" id="${id}" name="${spec.name}" value="${spec.value ?? ''}"${attrs({
+    autocomplete: spec.autocomplete,
+    inputmode: spec.inputmode,
+    maxlength: spec.maxlength ?? 200,
+    required: spec.required ?? false,
+    'aria-required': spec.required ? 'true' : undefined,
+    'aria-invalid': spec.error ? 'true' : undefined,
+    'aria-describedby': describedBy(id, !!spec.hint),
+    'data-check': spec.check,
+    'data-format': spec.format,
+    'data-first-error': spec.first ? true : undefined,
+    'data-label': spec.labelInSummary ? spec.label : undefined,
+    ...spec.extra,
+  })}${messageAttrs(spec.messages)}>`;
   return html`<div class="field${spec.error ? ' invalid' : ''}">
-    <label for="${id}">${spec.label}${spec.optionalText ? html` <span class="opt">(${spec.optionalText})</span>` : ''}</label>
-    ${spec.hint ? html`<span class="hint" id="${id}-hint">${spec.hint}</span>` : ''}
-    ${spec.tag ? html`<div class="with-tag">${input}<span class="tag" id="${id}-brand" aria-live="polite"></span></div>` : input}
-    <p class="error" id="${id}-error">${spec.error ?? ''}</p>
-  </div>`;
+<label for="${id}">${spec.label}${spec.optionalText ? html` <span class="opt">(${spec.optionalText})</span>` : ''}</label>
+${spec.hint ? html`<span class="hint" id="${id}-hint">${spec.hint}</span>` : ''}
+${spec.tag ? html`<div class="with-tag">${input}<span class="tag" id="${id}-brand" aria-live="polite"></span></div>` : input}
+<p class="error" id="${id}-error">${spec.error ?? ''}</p>
+</div>`;
 }
 
 export interface SelectSpec {
@@ -190,67 +171,41 @@ export interface SelectSpec {
 export function selectField(spec: SelectSpec): SafeHtml {
   const id = fieldId(spec.name);
   const options = spec.options.map(
-    (o) => html`<option value="${o.value}" ${attrs({ selected: o.value === spec.value })}>${o.label}</option>`,
+    (o) => html`<option value="${o.value}"${attrs({ selected: o.value === spec.value })}>${o.label}</option>`,
   );
   return html`<div class="field${spec.error ? ' invalid' : ''}">
-    <label for="${id}">${spec.label}</label>
-    <select
-      id="${id}"
-      name="${spec.name}"
-      ${attrs({
-        autocomplete: spec.autocomplete,
-        required: spec.required ?? false,
-        'aria-invalid': spec.error ? 'true' : undefined,
-        'aria-describedby': `${id}-error`,
-        'data-check': 'select',
-        'data-first-error': spec.first ? true : undefined,
-        'data-label': spec.labelInSummary ? spec.label : undefined,
-      })}${messageAttrs(spec.messages)}
-    >
-      <option value="">${spec.placeholder}</option>
-      ${options}
-    </select>
-    <p class="error" id="${id}-error">${spec.error ?? ''}</p>
-  </div>`;
+<label for="${id}">${spec.label}</label>
+<select id="${id}" name="${spec.name}"${attrs({
+    autocomplete: spec.autocomplete,
+    required: spec.required ?? false,
+    'aria-invalid': spec.error ? 'true' : undefined,
+    'aria-describedby': `${id}-error`,
+    'data-check': 'select',
+    'data-first-error': spec.first ? true : undefined,
+    'data-label': spec.labelInSummary ? spec.label : undefined,
+  })}${messageAttrs(spec.messages)}><option value="">${spec.placeholder}</option>${options}</select>
+<p class="error" id="${id}-error">${spec.error ?? ''}</p>
+</div>`;
 }
 
 /** The error summary: visible with the server's errors, filled by the script on client-side errors. */
 export function errorSummary(t: Translate, errors: Array<{ name: string; message: string }>, general?: string): SafeHtml {
   const items = errors.map((e) => html`<li><a href="#${fieldId(e.name)}">${e.message}</a></li>`);
-  return html`<div
-    class="error-summary"
-    role="alert"
-    aria-labelledby="error-summary-title"
-    ${attrs({ hidden: errors.length === 0 && !general })}
-  >
-    <h2 id="error-summary-title">${t('pages.error_summary')}</h2>
-    ${general ? html`<p>${general}</p>` : ''}
-    <ul>
-      ${items}
-    </ul>
-  </div>`;
+  return html`<div class="error-summary" role="alert" aria-labelledby="error-summary-title"${attrs({ hidden: errors.length === 0 && !general })}>
+<h2 id="error-summary-title">${t('pages.error_summary')}</h2>
+${general ? html`<p>${general}</p>` : ''}
+<ul>${items}</ul>
+</div>`;
 }
 
 export function facts(rows: Array<[string, HtmlValue] | null | undefined | false>, className = 'facts'): SafeHtml {
-  const items = rows
-    .filter((row): row is [string, HtmlValue] => !!row)
-    .map(
-      ([label, value]) =>
-        html`<dt>${label}</dt>
-          <dd>${value}</dd>`,
-    );
+  const items = rows.filter((row): row is [string, HtmlValue] => !!row).map(([label, value]) => html`<dt>${label}</dt><dd>${value}</dd>`);
   return html`<dl class="${className}">${items}</dl>`;
 }
 
 /** Amount block at the top of a payment page. */
 export function payHead(label: string, amount: string, aside?: HtmlValue): SafeHtml {
-  return html`<div class="pay-head">
-    <div>
-      <p class="label">${label}</p>
-      <p class="amount">${amount}</p>
-    </div>
-    ${aside ?? ''}
-  </div>`;
+  return html`<div class="pay-head"><div><p class="label">${label}</p><p class="amount">${amount}</p></div>${aside ?? ''}</div>`;
 }
 
 /** A result: icon (check, cross, clock; `stopped` a bar for cancelled or closed), heading, text, then `after`. */
@@ -263,11 +218,11 @@ export function statusBlock(
 ): SafeHtml {
   const icon = tone === 'ok' ? ICONS.ok : tone === 'bad' ? ICONS.bad : stopped ? ICONS.stop : ICONS.neutral;
   return html`<div class="status tone-${tone}">
-    <div class="status-icon">${icon}</div>
-    <h1>${title}</h1>
-    ${texts.filter((text) => text !== null && text !== undefined && text !== '').map((text) => html`<p class="lead">${text}</p>`)}
-    ${after ?? ''}
-  </div>`;
+<div class="status-icon">${icon}</div>
+<h1>${title}</h1>
+${texts.filter((text) => text !== null && text !== undefined && text !== '').map((text) => html`<p class="lead">${text}</p>`)}
+${after ?? ''}
+</div>`;
 }
 
 // ---- Content-Security-Policy -----------------------------------------------------------------

@@ -27,10 +27,10 @@ export function receiptPages(deps: PagesDeps): FastifyPluginAsync {
       const amount = formatReceiptAmount(lang, receipt.amount, receipt.currency);
       const rows = receiptRows(lang, receipt, { chipData: false });
       const body = html`${statusBlock('ok', t('documents.page_title'), [sale ? t('documents.sale') : t('documents.refund')])}
-        ${payHead(sale ? t('documents.total') : t('documents.refunded'), amount, html`<p class="lead"><strong>${sale ? t('documents.approved') : t('documents.refunded')}</strong></p>`)}
-        ${facts(rows.map(([label, value]) => [label, value]))}
-        ${facts([[t('documents.transaction'), html`<span class="mono">${receipt.receipt_id}</span>`]])}
-        <p class="lead small">${t('documents.keep')}</p>`;
+${payHead(sale ? t('documents.total') : t('documents.refunded'), amount, html`<p class="lead"><strong>${sale ? t('documents.approved') : t('documents.refunded')}</strong></p>`)}
+${facts(rows.map(([label, value]) => [label, value]))}
+${facts([[t('documents.transaction'), html`<span class="mono">${receipt.receipt_id}</span>`]])}
+<p class="lead small">${t('documents.keep')}</p>`;
       return sendHtml(
         reply,
         200,

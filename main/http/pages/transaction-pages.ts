@@ -71,9 +71,7 @@ function ownPaths(l: LoadedTransaction): string[] {
 /** A link back to the invoice pay page (another method, or later), when the payment is an invoice's. */
 function invoiceBack(pr: PageRequest, l: LoadedTransaction): SafeHtml | '' {
   return l.invoice
-    ? html`<p class="secondary-actions">
-        <a href="${pr.link(`/pay/${l.invoice.uuid}`)}">${pr.t('pages.invoice_back', { number: l.invoice.number })}</a>
-      </p>`
+    ? html`<p class="secondary-actions"><a href="${pr.link(`/pay/${l.invoice.uuid}`)}">${pr.t('pages.invoice_back', { number: l.invoice.number })}</a></p>`
     : '';
 }
 
@@ -172,81 +170,76 @@ function cardPage(pr: PageRequest, l: LoadedTransaction, state: CardPageState = 
   const order = ['card_number', 'expiry', 'cvc', 'holder'];
   const firstError = order.find((name) => state.errors[name]);
   const summaryItems = order.filter((name) => state.errors[name]).map((name) => ({ name, message: err(name) as string }));
-  const body = html` <h1>${register ? tr('pages.card_title_register') : tr('pages.card_title')}</h1>
-    ${register ? html`<p class="lead">${tr('pages.card_register_note', { merchant: l.merchant })}</p>` : payHead(tr('pages.amount'), money(pr, t), ICONS.card)}
-    ${orderFacts(pr, t)}
-    <form method="post" action="${pr.link(`/pay/${t.id}/card`)}" novalidate data-validate data-busy-text="${tr('pages.busy')}">
-      <input type="hidden" name="step" value="card" />
-      ${errorSummary(tr, summaryItems, state.general)}
-      ${textField({
-        name: 'card_number',
-        label: tr('pages.card_number'),
-        error: err('card_number'),
-        autocomplete: 'cc-number',
-        inputmode: 'numeric',
-        maxlength: 23,
-        required: true,
-        check: 'pan',
-        format: 'pan',
-        tag: true,
-        first: firstError === 'card_number',
-        messages: { required: tr('pages.err_pan_required'), invalid: tr('pages.err_pan_invalid') },
-        extra: { spellcheck: 'false', autocorrect: 'off' },
-      })}
-      <div class="row">
-        ${textField({
-          name: 'expiry',
-          label: tr('pages.expiry'),
-          hint: tr('pages.expiry_hint'),
-          value: state.values.expiry,
-          error: err('expiry'),
-          autocomplete: 'cc-exp',
-          inputmode: 'numeric',
-          maxlength: 7,
-          required: true,
-          check: 'expiry',
-          format: 'expiry',
-          first: firstError === 'expiry',
-          messages: {
-            required: tr('pages.err_expiry_required'),
-            invalid: tr('pages.err_expiry_invalid'),
-            past: tr('pages.err_expiry_past'),
-          },
-        })}
-        ${textField({
-          name: 'cvc',
-          label: tr('pages.cvc'),
-          hint: tr('pages.cvc_hint'),
-          error: err('cvc'),
-          autocomplete: 'cc-csc',
-          inputmode: 'numeric',
-          maxlength: 4,
-          required: true,
-          check: 'cvc',
-          first: firstError === 'cvc',
-          messages: { required: tr('pages.err_cvc_required'), invalid: tr('pages.err_cvc_invalid') },
-        })}
-      </div>
-      ${textField({
-        name: 'holder',
-        label: tr('pages.holder'),
-        hint: tr('pages.holder_hint'),
-        value: state.values.holder,
-        error: err('holder'),
-        autocomplete: 'cc-name',
-        maxlength: 120,
-        required: true,
-        check: 'text',
-        first: firstError === 'holder',
-        messages: { required: tr('pages.err_holder_required') },
-        extra: { spellcheck: 'false' },
-      })}
-      <div class="actions">
-        <button type="submit" class="btn btn-primary" data-busy>${register ? tr('pages.save_card') : tr('pages.pay')}</button>
-      </div>
-    </form>
-    <p class="note">${ICONS.lock}<span>${tr('pages.card_secure_note', { merchant: l.merchant })}</span></p>
-    ${invoiceBack(pr, l)}`;
+  const body = html`
+<h1>${register ? tr('pages.card_title_register') : tr('pages.card_title')}</h1>
+${register ? html`<p class="lead">${tr('pages.card_register_note', { merchant: l.merchant })}</p>` : payHead(tr('pages.amount'), money(pr, t), ICONS.card)}
+${orderFacts(pr, t)}
+<form method="post" action="${pr.link(`/pay/${t.id}/card`)}" novalidate data-validate data-busy-text="${tr('pages.busy')}">
+<input type="hidden" name="step" value="card">
+${errorSummary(tr, summaryItems, state.general)}
+${textField({
+  name: 'card_number',
+  label: tr('pages.card_number'),
+  error: err('card_number'),
+  autocomplete: 'cc-number',
+  inputmode: 'numeric',
+  maxlength: 23,
+  required: true,
+  check: 'pan',
+  format: 'pan',
+  tag: true,
+  first: firstError === 'card_number',
+  messages: { required: tr('pages.err_pan_required'), invalid: tr('pages.err_pan_invalid') },
+  extra: { spellcheck: 'false', autocorrect: 'off' },
+})}
+<div class="row">
+${textField({
+  name: 'expiry',
+  label: tr('pages.expiry'),
+  hint: tr('pages.expiry_hint'),
+  value: state.values.expiry,
+  error: err('expiry'),
+  autocomplete: 'cc-exp',
+  inputmode: 'numeric',
+  maxlength: 7,
+  required: true,
+  check: 'expiry',
+  format: 'expiry',
+  first: firstError === 'expiry',
+  messages: { required: tr('pages.err_expiry_required'), invalid: tr('pages.err_expiry_invalid'), past: tr('pages.err_expiry_past') },
+})}
+${textField({
+  name: 'cvc',
+  label: tr('pages.cvc'),
+  hint: tr('pages.cvc_hint'),
+  error: err('cvc'),
+  autocomplete: 'cc-csc',
+  inputmode: 'numeric',
+  maxlength: 4,
+  required: true,
+  check: 'cvc',
+  first: firstError === 'cvc',
+  messages: { required: tr('pages.err_cvc_required'), invalid: tr('pages.err_cvc_invalid') },
+})}
+</div>
+${textField({
+  name: 'holder',
+  label: tr('pages.holder'),
+  hint: tr('pages.holder_hint'),
+  value: state.values.holder,
+  error: err('holder'),
+  autocomplete: 'cc-name',
+  maxlength: 120,
+  required: true,
+  check: 'text',
+  first: firstError === 'holder',
+  messages: { required: tr('pages.err_holder_required') },
+  extra: { spellcheck: 'false' },
+})}
+<div class="actions"><button type="submit" class="btn btn-primary" data-busy>${register ? tr('pages.save_card') : tr('pages.pay')}</button></div>
+</form>
+<p class="note">${ICONS.lock}<span>${tr('pages.card_secure_note', { merchant: l.merchant })}</span></p>
+${invoiceBack(pr, l)}`;
   return renderPage({
     lang: pr.lang,
     t: tr,
@@ -263,23 +256,25 @@ function answerButtons(
   no: { value: string; label: string; danger?: boolean },
 ): SafeHtml {
   return html`<div class="actions two">
-    <button type="submit" name="answer" value="${yes.value}" class="btn btn-primary">${yes.label}</button>
-    <button type="submit" name="answer" value="${no.value}" class="btn ${no.danger ? 'btn-danger' : 'btn-secondary'}">${no.label}</button>
-  </div>`;
+<button type="submit" name="answer" value="${yes.value}" class="btn btn-primary">${yes.label}</button>
+<button type="submit" name="answer" value="${no.value}" class="btn ${no.danger ? 'btn-danger' : 'btn-secondary'}">${no.label}</button>
+</div>`;
 }
 
 function challengePage(pr: PageRequest, l: LoadedTransaction, general?: string): string {
   const { t: tr } = pr;
   const { t } = l;
-  const body = html` <h1>${tr('pages.tds_title')}</h1>
-    <p class="lead">${tr('pages.tds_intro')}</p>
-    ${payHead(tr('pages.amount'), isAccountCheck(t) ? '—' : money(pr, t), ICONS.card)} ${orderFacts(pr, t, [cardFact(pr, t)])}
-    <p class="sim">${tr('pages.tds_sim')}</p>
-    <form method="post" action="${pr.link(`/pay/${t.id}/3ds`)}">
-      ${general ? errorSummary(tr, [], general) : ''}
-      ${answerButtons(pr, { value: 'approve', label: tr('pages.approve') }, { value: 'fail', label: tr('pages.fail'), danger: true })}
-    </form>
-    ${invoiceBack(pr, l)}`;
+  const body = html`
+<h1>${tr('pages.tds_title')}</h1>
+<p class="lead">${tr('pages.tds_intro')}</p>
+${payHead(tr('pages.amount'), isAccountCheck(t) ? '—' : money(pr, t), ICONS.card)}
+${orderFacts(pr, t, [cardFact(pr, t)])}
+<p class="sim">${tr('pages.tds_sim')}</p>
+<form method="post" action="${pr.link(`/pay/${t.id}/3ds`)}">
+${general ? errorSummary(tr, [], general) : ''}
+${answerButtons(pr, { value: 'approve', label: tr('pages.approve') }, { value: 'fail', label: tr('pages.fail'), danger: true })}
+</form>
+${invoiceBack(pr, l)}`;
   return renderPage({ lang: pr.lang, t: tr, title: tr('pages.tds_title'), merchant: l.merchant, languageHref: pr.languageHref, body });
 }
 
@@ -309,15 +304,17 @@ function approvalPage(pr: PageRequest, l: LoadedTransaction, page: 'wallet' | 'a
   const { t } = l;
   const text = APPROVAL_TEXT[page];
   const amount = money(pr, t);
-  const body = html` <h1>${tr(text.title)}</h1>
-    <p class="lead">${tr(text.intro)}</p>
-    ${payHead(tr('pages.amount'), amount, page === 'wallet' ? ICONS.wallet : ICONS.bank)} ${orderFacts(pr, t)}
-    ${approvalNotes(tr, l, amount)}
-    <p class="sim">${tr('pages.approval_sim')}</p>
-    <form method="post" action="${pr.link(`/pay/${t.id}/${page}`)}">
-      ${general ? errorSummary(tr, [], general) : ''}
-      ${answerButtons(pr, { value: 'approve', label: tr('pages.approve') }, { value: 'cancel', label: tr('pages.cancel') })}
-    </form>`;
+  const body = html`
+<h1>${tr(text.title)}</h1>
+<p class="lead">${tr(text.intro)}</p>
+${payHead(tr('pages.amount'), amount, page === 'wallet' ? ICONS.wallet : ICONS.bank)}
+${orderFacts(pr, t)}
+${approvalNotes(tr, l, amount)}
+<p class="sim">${tr('pages.approval_sim')}</p>
+<form method="post" action="${pr.link(`/pay/${t.id}/${page}`)}">
+${general ? errorSummary(tr, [], general) : ''}
+${answerButtons(pr, { value: 'approve', label: tr('pages.approve') }, { value: 'cancel', label: tr('pages.cancel') })}
+</form>`;
   return renderPage({ lang: pr.lang, t: tr, title: tr(text.title), merchant: l.merchant, languageHref: pr.languageHref, body });
 }
 
@@ -325,14 +322,16 @@ function revisionPage(pr: PageRequest, l: LoadedTransaction, general?: string): 
   const { t: tr } = pr;
   const { t } = l;
   const amount = money(pr, t, t.details.pending_revision?.amount_minor ?? t.amountMinor);
-  const body = html` <h1>${tr('pages.revision_title')}</h1>
-    <p class="lead">${tr('pages.revision_intro', { merchant: l.merchant, amount })}</p>
-    ${payHead(tr('pages.amount'), amount, ICONS.wallet)} ${orderFacts(pr, t)}
-    <p class="sim">${tr('pages.approval_sim')}</p>
-    <form method="post" action="${pr.link(`/pay/${t.id}/wallet`)}">
-      ${general ? errorSummary(tr, [], general) : ''}
-      ${answerButtons(pr, { value: 'approve', label: tr('pages.approve') }, { value: 'reject', label: tr('pages.reject') })}
-    </form>`;
+  const body = html`
+<h1>${tr('pages.revision_title')}</h1>
+<p class="lead">${tr('pages.revision_intro', { merchant: l.merchant, amount })}</p>
+${payHead(tr('pages.amount'), amount, ICONS.wallet)}
+${orderFacts(pr, t)}
+<p class="sim">${tr('pages.approval_sim')}</p>
+<form method="post" action="${pr.link(`/pay/${t.id}/wallet`)}">
+${general ? errorSummary(tr, [], general) : ''}
+${answerButtons(pr, { value: 'approve', label: tr('pages.approve') }, { value: 'reject', label: tr('pages.reject') })}
+</form>`;
   return renderPage({ lang: pr.lang, t: tr, title: tr('pages.revision_title'), merchant: l.merchant, languageHref: pr.languageHref, body });
 }
 
@@ -373,8 +372,9 @@ export function resultPage(pr: PageRequest, l: LoadedTransaction, state: State):
   const view = resultView(tr, l, state);
   const back = merchantReturn(t, l.checkout);
   const target = back ? nextLocation(back, `/pay/${t.id}/`, pr.lang, ownPaths(l)) : null;
-  const after = html` ${facts([[tr('pages.amount'), money(pr, t)], t.orderId ? [tr('pages.order'), t.orderId] : false, t.merchantReference ? [tr('pages.reference'), t.merchantReference] : false, cardFact(pr, t)])}
-  ${target ? html`<div class="actions"><a class="btn btn-primary" href="${target}">${tr('pages.continue_to', { merchant: l.merchant })}</a></div>` : html`<p class="muted">${tr('pages.close_page')}</p>`}`;
+  const after = html`
+${facts([[tr('pages.amount'), money(pr, t)], t.orderId ? [tr('pages.order'), t.orderId] : false, t.merchantReference ? [tr('pages.reference'), t.merchantReference] : false, cardFact(pr, t)])}
+${target ? html`<div class="actions"><a class="btn btn-primary" href="${target}">${tr('pages.continue_to', { merchant: l.merchant })}</a></div>` : html`<p class="muted">${tr('pages.close_page')}</p>`}`;
   const body = statusBlock(view.tone, tr(view.title), [view.text], after, view.stopped);
   return renderPage({ lang: pr.lang, t: tr, title: tr(view.title), merchant: l.merchant, languageHref: pr.languageHref, body });
 }
@@ -386,18 +386,17 @@ export function notFoundPage(pr: PageRequest, title: PageMessage = 'pages.not_fo
 
 function postformPage(pr: PageRequest, l: LoadedTransaction, action: string, fields: Record<string, string>): string {
   const { t: tr } = pr;
-  const inputs = Object.entries(fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}" />`);
-  const body = html` <div class="status tone-neutral">
-    <div class="status-icon">${ICONS.neutral}</div>
-    <h1>${tr('pages.redirect_title')}</h1>
-    <p class="lead">${tr('pages.redirect_text')}</p>
-    <form method="post" action="${action}" data-autosubmit>
-      ${inputs}
-      <noscript
-        ><div class="actions"><button type="submit" class="btn btn-primary">${tr('pages.continue')}</button></div></noscript
-      >
-    </form>
-  </div>`;
+  const inputs = Object.entries(fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`);
+  const body = html`
+<div class="status tone-neutral">
+<div class="status-icon">${ICONS.neutral}</div>
+<h1>${tr('pages.redirect_title')}</h1>
+<p class="lead">${tr('pages.redirect_text')}</p>
+<form method="post" action="${action}" data-autosubmit>
+${inputs}
+<noscript><div class="actions"><button type="submit" class="btn btn-primary">${tr('pages.continue')}</button></div></noscript>
+</form>
+</div>`;
   return renderPage({ lang: pr.lang, t: tr, title: tr('pages.redirect_title'), merchant: l.merchant, languageHref: pr.languageHref, body });
 }
 
