@@ -1,6 +1,6 @@
 /** The tills' open card attempts (migration 0012). */
 import type { SqlDatabase } from '../sql.js';
-import type { TillAttemptRecord, TillAttemptRepository } from '../../main/core/till/ports.js';
+import type { TillAttemptRecord, TillAttemptRepository } from '../../main/core/till-attempts/ports.js';
 import type { Row } from '../rows.js';
 
 function attemptFromRow(r: Row): TillAttemptRecord {
