@@ -133,7 +133,7 @@ export const coreFeatures = {
   transactions: ['payment-methods', 'payments', 'staff', 'tills'],
   postbacks: ['idempotency', 'mail', 'merchants', 'payments', 'receipts'],
   centre: ['idempotency', 'merchants', 'payments', 'reports', 'staff', 'tills'],
-  till: ['centre', 'idempotency', 'payments', 'transactions'],
+  'till-attempts': ['centre', 'idempotency', 'payments', 'transactions'],
   checkouts: ['idempotency', 'mandates', 'merchants', 'payment-methods', 'payments', 'transactions'],
   invoices: ['checkouts', 'idempotency', 'mail', 'merchants', 'payment-methods', 'payments', 'transactions'],
   settings: ['mail', 'merchants', 'staff'],

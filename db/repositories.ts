@@ -21,7 +21,7 @@ import { createDayReportRepository } from './reports/repositories.js';
 import { createCheckoutRepository } from './checkouts/repositories.js';
 import { createNetworkTokenRepository } from './network-tokens/repositories.js';
 import { createTillRepository } from './tills/repositories.js';
-import { createTillAttemptRepository } from './till/repositories.js';
+import { createTillAttemptRepository } from './till-attempts/repositories.js';
 import { createCentreRepository, createTillJournalRepository } from './centre/repositories.js';
 import { createReceiptRepository } from './receipts/repositories.js';
 import { createInvoiceRepository } from './invoices/repositories.js';

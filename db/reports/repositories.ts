@@ -29,7 +29,7 @@ function zFromRow(r: Row): ZReportRecord {
   return {
     id: r.id as string,
     merchantId: r.merchant_id as string,
-    terminalId: r.terminal_id as string,
+    tillId: r.terminal_id as string,
     sequence: r.sequence as number,
     fromSeq: r.from_seq as number,
     toSeq: r.to_seq as number,
@@ -217,40 +217,39 @@ export function createDayReportRepository(db: SqlDatabase): DayReportRepository 
     count: db.prepare('SELECT COUNT(*) AS n FROM z_reports WHERE merchant_id = ? AND terminal_id = ?'),
     insert: db.prepare(
       `INSERT INTO z_reports (id, merchant_id, terminal_id, sequence, from_seq, to_seq, opened_at, closed_at, closed_by, approved_by, close_key, figures)
-       VALUES (@id, @merchantId, @terminalId, @sequence, @fromSeq, @toSeq, @openedAt, @closedAt, @closedBy, @approvedBy, @closeKey, @figures)`,
+       VALUES (@id, @merchantId, @tillId, @sequence, @fromSeq, @toSeq, @openedAt, @closedAt, @closedBy, @approvedBy, @closeKey, @figures)`,
     ),
   };
   const one = (row: unknown) => (row ? zFromRow(row as Row) : undefined);
   return {
-    watermark: async (merchantId, terminalId) => ((await s.watermark.get(merchantId, terminalId)) as { seq: number }).seq,
-    groups: async (merchantId, terminalId, range, options = {}) =>
-      ((await (options.openAtCentre ? s.openGroups : s.groups).all(merchantId, terminalId, range.fromSeq, range.toSeq)) as Row[]).map(
+    watermark: async (merchantId, tillId) => ((await s.watermark.get(merchantId, tillId)) as { seq: number }).seq,
+    groups: async (merchantId, tillId, range, options = {}) =>
+      ((await (options.openAtCentre ? s.openGroups : s.groups).all(merchantId, tillId, range.fromSeq, range.toSeq)) as Row[]).map(
         groupFromRow,
       ),
     dayGroups: async (merchantId, tillId, sequence) => ((await s.dayGroups.all(merchantId, tillId, sequence)) as Row[]).map(groupFromRow),
-    span: async (merchantId, terminalId, range, options = {}) =>
-      spanFromRow((await (options.openAtCentre ? s.openSpan : s.span).get(merchantId, terminalId, range.fromSeq, range.toSeq)) as Row),
-    entriesSince: async (merchantId, terminalId, after, limit) =>
-      ((await s.entriesSince.all(merchantId, terminalId, after, limit)) as Row[]).map(entryFromRow),
-    dayEntries: async (merchantId, terminalId, range, options = {}) =>
-      (
-        (await (options.openAtCentre ? s.openDayEntries : s.dayEntries).all(merchantId, terminalId, range.fromSeq, range.toSeq)) as Row[]
-      ).map(entryFromRow),
-    entryKeys: async (merchantId, terminalId, range) =>
-      ((await s.entryKeys.all(merchantId, terminalId, range.fromSeq, range.toSeq)) as Row[]).map((r) => r.entry_key as string),
-    storedSales: async (merchantId, terminalId, range) =>
-      ((await s.storedSales.all(merchantId, terminalId, range.fromSeq, range.toSeq)) as Row[]).map((r) => ({
+    span: async (merchantId, tillId, range, options = {}) =>
+      spanFromRow((await (options.openAtCentre ? s.openSpan : s.span).get(merchantId, tillId, range.fromSeq, range.toSeq)) as Row),
+    entriesSince: async (merchantId, tillId, after, limit) =>
+      ((await s.entriesSince.all(merchantId, tillId, after, limit)) as Row[]).map(entryFromRow),
+    dayEntries: async (merchantId, tillId, range, options = {}) =>
+      ((await (options.openAtCentre ? s.openDayEntries : s.dayEntries).all(merchantId, tillId, range.fromSeq, range.toSeq)) as Row[]).map(
+        entryFromRow,
+      ),
+    entryKeys: async (merchantId, tillId, range) =>
+      ((await s.entryKeys.all(merchantId, tillId, range.fromSeq, range.toSeq)) as Row[]).map((r) => r.entry_key as string),
+    storedSales: async (merchantId, tillId, range) =>
+      ((await s.storedSales.all(merchantId, tillId, range.fromSeq, range.toSeq)) as Row[]).map((r) => ({
         statusCode: Number(r.status_code),
         currency: r.currency as string,
         count: Number(r.count),
         amountMinor: Number(r.amount_minor),
       })),
-    latestZ: async (merchantId, terminalId) => one(await s.latest.get(merchantId, terminalId)),
-    getZ: async (merchantId, terminalId, sequence) => one(await s.get.get(merchantId, terminalId, sequence)),
-    findZByKey: async (merchantId, terminalId, closeKey) => one(await s.byKey.get(merchantId, terminalId, closeKey)),
-    listZ: async (merchantId, terminalId, limit, offset) =>
-      ((await s.list.all(merchantId, terminalId, limit, offset)) as Row[]).map(zFromRow),
-    countZ: async (merchantId, terminalId) => ((await s.count.get(merchantId, terminalId)) as { n: number }).n,
+    latestZ: async (merchantId, tillId) => one(await s.latest.get(merchantId, tillId)),
+    getZ: async (merchantId, tillId, sequence) => one(await s.get.get(merchantId, tillId, sequence)),
+    findZByKey: async (merchantId, tillId, closeKey) => one(await s.byKey.get(merchantId, tillId, closeKey)),
+    listZ: async (merchantId, tillId, limit, offset) => ((await s.list.all(merchantId, tillId, limit, offset)) as Row[]).map(zFromRow),
+    countZ: async (merchantId, tillId) => ((await s.count.get(merchantId, tillId)) as { n: number }).n,
     insertZ: async (record) => void (await s.insert.run({ ...record, figures: JSON.stringify(record.figures) })),
   };
 }

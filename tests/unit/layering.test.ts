@@ -153,7 +153,7 @@ test('a core message names no route: it says the operation or the thing in words
     [],
   );
   assert.deepEqual(
-    violations('main/core/till/attempts.ts', "import type { X } from '../centre/ports.js';\nexport type Y = X;"),
+    violations('main/core/till-attempts/attempts.ts', "import type { X } from '../centre/ports.js';\nexport type Y = X;"),
     [],
     'a relative import of a feature folder is no route',
   );

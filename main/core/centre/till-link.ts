@@ -53,7 +53,7 @@ export interface TillLinkDeps {
   version: string;
 }
 
-/** How a till's sale ended, as its attempt (main/core/till/attempts.ts) needs it. */
+/** How a till's sale ended, as its attempt (main/core/till-attempts/attempts.ts) needs it. */
 export type AttemptSettlement =
   { state: 'in_progress' } | { state: 'approved'; transaction: Transaction } | { state: 'not_charged'; transaction: Transaction | null };
 

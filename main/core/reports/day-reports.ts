@@ -85,15 +85,15 @@ export class DayReports {
   }
 
   /** The open day's running figures (X report). Reads only. */
-  async x(merchantId: string, terminalId: string): Promise<DayReport> {
+  async x(merchantId: string, tillId: string): Promise<DayReport> {
     const now = this.clock.now().toISOString();
     return this.store.read(async (r) => {
-      const { range, options, sequence, openedAt } = await openDay(r, merchantId, terminalId);
-      const figures = await this.figures(r, merchantId, terminalId, range, [], options);
+      const { range, options, sequence, openedAt } = await openDay(r, merchantId, tillId);
+      const figures = await this.figures(r, merchantId, tillId, range, [], options);
       return {
         report: 'x',
         shop_name: figures.shopName,
-        terminal_id: terminalId,
+        terminal_id: tillId,
         sequence,
         opened_at: openedAt,
         closed_at: null,
@@ -106,7 +106,7 @@ export class DayReports {
         approved_by: null,
         ledger: { from: range.fromSeq, to: range.toSeq },
         ...daySections(figures.groups, figures.staffNames),
-        ...(await storedSalesOf(r, merchantId, terminalId, range)),
+        ...(await storedSalesOf(r, merchantId, tillId, range)),
       };
     });
   }
@@ -117,7 +117,7 @@ export class DayReports {
    */
   async close(
     merchantId: string,
-    terminalId: string,
+    tillId: string,
     actor: CloseActor,
     closeKey?: string,
   ): Promise<Outcome<{ report: DayReport; replayed: boolean }>> {
@@ -130,24 +130,24 @@ export class DayReports {
     }
     const outcome = await this.store.run(async (tx): Promise<Outcome<{ record: ZReportRecord; replayed: boolean }>> => {
       if (closeKey !== undefined) {
-        const earlier = await tx.dayReports.findZByKey(merchantId, terminalId, closeKey);
+        const earlier = await tx.dayReports.findZByKey(merchantId, tillId, closeKey);
         if (earlier) return success({ record: earlier, replayed: true });
       }
-      if (await joinedElsewhere(tx, merchantId, terminalId)) {
+      if (await joinedElsewhere(tx, merchantId, tillId)) {
         return failure(
-          apiError(ErrorCode.invalidState, `Till ${terminalId} is joined from another computer: its day is closed there`, [
+          apiError(ErrorCode.invalidState, `Till ${tillId} is joined from another computer: its day is closed there`, [
             { field: 'terminal_id', message: 'closes its day on its own computer' },
           ]),
         );
       }
-      const previous = await tx.dayReports.latestZ(merchantId, terminalId);
-      const range = { fromSeq: previous?.toSeq ?? 0, toSeq: await tx.dayReports.watermark(merchantId, terminalId) };
+      const previous = await tx.dayReports.latestZ(merchantId, tillId);
+      const range = { fromSeq: previous?.toSeq ?? 0, toSeq: await tx.dayReports.watermark(merchantId, tillId) };
       const people = [actor.staffId, ...(actor.approvedBy ? [actor.approvedBy] : [])];
       const now = this.clock.now().toISOString();
       const record: ZReportRecord = {
         id: this.ids.newId(),
         merchantId,
-        terminalId,
+        tillId,
         sequence: (previous?.sequence ?? 0) + 1,
         fromSeq: range.fromSeq,
         toSeq: range.toSeq,
@@ -156,11 +156,11 @@ export class DayReports {
         closedBy: actor.staffId,
         approvedBy: actor.approvedBy,
         closeKey: closeKey ?? null,
-        figures: await this.figures(tx, merchantId, terminalId, range, people),
+        figures: await this.figures(tx, merchantId, tillId, range, people),
       };
       // A joined till: how far it had applied its centre's ledger, by which the centre books this day (D19).
       const link = await tx.journal.link();
-      if (link && link.merchantId === merchantId && link.tillId === terminalId) record.figures.centreCursor = link.ledgerCursor;
+      if (link && link.merchantId === merchantId && link.tillId === tillId) record.figures.centreCursor = link.ledgerCursor;
       await tx.dayReports.insertZ(record);
       const audit: AuditRecord = {
         id: this.ids.newId(),
@@ -169,7 +169,7 @@ export class DayReports {
         approvedBy: actor.approvedBy,
         action: CLOSE_DAY_ACTION,
         subjectId: record.id,
-        detail: `${terminalId} Z ${record.sequence}`,
+        detail: `${tillId} Z ${record.sequence}`,
         createdAt: now,
       };
       await tx.audit.record(audit);
@@ -181,37 +181,35 @@ export class DayReports {
     return (replayed ? success : created)({ report, replayed });
   }
 
-  async get(merchantId: string, terminalId: string, sequence: number): Promise<Outcome<DayReport>> {
+  async get(merchantId: string, tillId: string, sequence: number): Promise<Outcome<DayReport>> {
     const found = await this.store.read(async (r) => {
       // At a centre, a till joined from another computer: the day as that till closed it.
-      const tillDay = (await joinedElsewhere(r, merchantId, terminalId))
-        ? await r.centre.tillDay(merchantId, terminalId, sequence)
-        : undefined;
+      const tillDay = (await joinedElsewhere(r, merchantId, tillId)) ? await r.centre.tillDay(merchantId, tillId, sequence) : undefined;
       if (tillDay)
-        return { ...tillDay.report, final_totals: daySections(await r.dayReports.dayGroups(merchantId, terminalId, sequence), {}).totals };
-      const record = await r.dayReports.getZ(merchantId, terminalId, sequence);
+        return { ...tillDay.report, final_totals: daySections(await r.dayReports.dayGroups(merchantId, tillId, sequence), {}).totals };
+      const record = await r.dayReports.getZ(merchantId, tillId, sequence);
       return record ? zReportOf(r, record) : undefined;
     });
-    if (!found) return failure(apiError(ErrorCode.notFound, `Till ${terminalId} has no Z report ${sequence}`));
+    if (!found) return failure(apiError(ErrorCode.notFound, `Till ${tillId} has no Z report ${sequence}`));
     return success(found);
   }
 
   /** The till's closed days, newest first (at a centre, a joined till's as it closed them). */
-  async list(merchantId: string, terminalId: string, limit: number, offset: number): Promise<ZReportList> {
+  async list(merchantId: string, tillId: string, limit: number, offset: number): Promise<ZReportList> {
     const [reports, total] = await this.store.read(async (r) => {
-      if (await joinedElsewhere(r, merchantId, terminalId)) {
+      if (await joinedElsewhere(r, merchantId, tillId)) {
         return [
-          (await r.centre.tillDays(merchantId, terminalId, limit, offset)).map((d) => d.report),
-          await r.centre.countTillDays(merchantId, terminalId),
+          (await r.centre.tillDays(merchantId, tillId, limit, offset)).map((d) => d.report),
+          await r.centre.countTillDays(merchantId, tillId),
         ] as const;
       }
       return [
-        (await r.dayReports.listZ(merchantId, terminalId, limit, offset)).map(zView),
-        await r.dayReports.countZ(merchantId, terminalId),
+        (await r.dayReports.listZ(merchantId, tillId, limit, offset)).map(zView),
+        await r.dayReports.countZ(merchantId, tillId),
       ] as const;
     });
     return {
-      terminal_id: terminalId,
+      terminal_id: tillId,
       total,
       items: reports.map((view) => ({
         sequence: view.sequence,
@@ -229,13 +227,13 @@ export class DayReports {
   private async figures(
     r: ReportsUnit,
     merchantId: string,
-    terminalId: string,
+    tillId: string,
     range: DayLedgerRange,
     people: readonly string[],
     options: RangeOptions = {},
   ): Promise<DayFigures> {
-    const groups = await r.dayReports.groups(merchantId, terminalId, range, options);
-    const span = await r.dayReports.span(merchantId, terminalId, range, options);
+    const groups = await r.dayReports.groups(merchantId, tillId, range, options);
+    const span = await r.dayReports.span(merchantId, tillId, range, options);
     const wanted = new Set<string>(people);
     for (const g of groups) if (g.staffId !== null) wanted.add(g.staffId);
     const staffNames: Record<string, string> = {};
@@ -307,10 +305,10 @@ async function openDay(
 /** A closed day's report: its figures as written, and a joined till's stored sales of it as they stand now. */
 export async function zReportOf(r: ReportsUnit, record: ZReportRecord): Promise<DayReport> {
   const range = { fromSeq: record.fromSeq, toSeq: record.toSeq };
-  const stored = await storedSalesOf(r, record.merchantId, record.terminalId, range);
+  const stored = await storedSalesOf(r, record.merchantId, record.tillId, range);
   // A day with stored sales: its figures as closed, and as they stand now that outcomes are known.
   const final = stored.stored_sales
-    ? { final_totals: daySections(await r.dayReports.groups(record.merchantId, record.terminalId, range), {}).totals }
+    ? { final_totals: daySections(await r.dayReports.groups(record.merchantId, record.tillId, range), {}).totals }
     : {};
   return { ...zView(record), ...stored, ...final };
 }
@@ -321,7 +319,7 @@ function zView(record: ZReportRecord): DayReport {
   return {
     report: 'z',
     shop_name: figures.shopName,
-    terminal_id: record.terminalId,
+    terminal_id: record.tillId,
     sequence: record.sequence,
     opened_at: record.openedAt,
     closed_at: record.closedAt,
@@ -344,10 +342,10 @@ function zView(record: ZReportRecord): DayReport {
 async function storedSalesOf(
   r: ReportsUnit,
   merchantId: string,
-  terminalId: string,
+  tillId: string,
   range: DayLedgerRange,
 ): Promise<{ stored_sales?: StoredSales }> {
-  const rows = await r.dayReports.storedSales(merchantId, terminalId, range);
+  const rows = await r.dayReports.storedSales(merchantId, tillId, range);
   if (rows.length === 0) return {};
   const sums = (match: (status: number) => boolean) => {
     const byCurrency = new Map<string, { count: number; minor: number }>();

@@ -57,7 +57,8 @@ export interface DayFigures {
 export interface ZReportRecord {
   id: string;
   merchantId: string;
-  terminalId: string;
+  /** The book the day closed: a till's id, or OTHER_TERMINALS_BOOK (column `terminal_id`, migration 0014). */
+  tillId: string;
   /** 1, 2, 3, ... per merchant and till. */
   sequence: number;
   fromSeq: number;
@@ -99,6 +100,7 @@ export interface LedgerEntryRow {
   cardBrand: string | null;
   cardLastFour: string | null;
   entryMode: string | null;
+  /** `pos_data.terminal.id` as the POS software sent it (not necessarily a till: see `tillId`). */
   terminalId: string | null;
   staffId: string | null;
   authorizationCode: string | null;
@@ -111,33 +113,37 @@ export interface LedgerEntryRow {
   merchantReference: string | null;
 }
 
+/**
+ * A till's ledger and closed days. `tillId` names the book: a till's id, or OTHER_TERMINALS_BOOK
+ * (contract/constants.ts) for card-present sales of no till; the tables call it `terminal_id`.
+ */
 export interface DayReportRepository {
   /** The till's newest ledger position (0 before its first entry): the watermark a close ends at. */
-  watermark(merchantId: string, terminalId: string): Promise<number>;
+  watermark(merchantId: string, tillId: string): Promise<number>;
   /** The ledger entries of a range, grouped for the figures (sums of minor units in SQL). */
-  groups(merchantId: string, terminalId: string, range: DayLedgerRange, options?: RangeOptions): Promise<DayLedgerGroup[]>;
+  groups(merchantId: string, tillId: string, range: DayLedgerRange, options?: RangeOptions): Promise<DayLedgerGroup[]>;
   /** At a centre: the figures of a day a joined till closed, from the centre's records of the entries it counted. */
   dayGroups(merchantId: string, tillId: string, sequence: number): Promise<DayLedgerGroup[]>;
   /** When the range's counted entries began and ended, and its approved sales. */
-  span(merchantId: string, terminalId: string, range: DayLedgerRange, options?: RangeOptions): Promise<DaySpan>;
+  span(merchantId: string, tillId: string, range: DayLedgerRange, options?: RangeOptions): Promise<DaySpan>;
   /** The ledger's entries after `after`, oldest first, at most `limit` (counted or not: the position moves past both). */
-  entriesSince(merchantId: string, terminalId: string, after: number, limit: number): Promise<LedgerEntryRow[]>;
+  entriesSince(merchantId: string, tillId: string, after: number, limit: number): Promise<LedgerEntryRow[]>;
   /** The counted entries of a range (or a joined till's open day at its centre), in ledger order. */
-  dayEntries(merchantId: string, terminalId: string, range: DayLedgerRange, options?: RangeOptions): Promise<LedgerEntryRow[]>;
+  dayEntries(merchantId: string, tillId: string, range: DayLedgerRange, options?: RangeOptions): Promise<LedgerEntryRow[]>;
   /** The keys of a range's counted entries (sales by transaction id, refunds by refund id): what a joined till's day counts. */
-  entryKeys(merchantId: string, terminalId: string, range: DayLedgerRange): Promise<string[]>;
+  entryKeys(merchantId: string, tillId: string, range: DayLedgerRange): Promise<string[]>;
   /** Sales a joined till stored in a range (its own copies), by status and currency: pending (13), forwarded, declined. */
   storedSales(
     merchantId: string,
-    terminalId: string,
+    tillId: string,
     range: DayLedgerRange,
   ): Promise<Array<{ statusCode: number; currency: string; count: number; amountMinor: number }>>;
-  latestZ(merchantId: string, terminalId: string): Promise<ZReportRecord | undefined>;
-  getZ(merchantId: string, terminalId: string, sequence: number): Promise<ZReportRecord | undefined>;
-  findZByKey(merchantId: string, terminalId: string, closeKey: string): Promise<ZReportRecord | undefined>;
+  latestZ(merchantId: string, tillId: string): Promise<ZReportRecord | undefined>;
+  getZ(merchantId: string, tillId: string, sequence: number): Promise<ZReportRecord | undefined>;
+  findZByKey(merchantId: string, tillId: string, closeKey: string): Promise<ZReportRecord | undefined>;
   /** Newest first. */
-  listZ(merchantId: string, terminalId: string, limit: number, offset: number): Promise<ZReportRecord[]>;
-  countZ(merchantId: string, terminalId: string): Promise<number>;
+  listZ(merchantId: string, tillId: string, limit: number, offset: number): Promise<ZReportRecord[]>;
+  countZ(merchantId: string, tillId: string): Promise<number>;
   insertZ(record: ZReportRecord): Promise<void>;
 }
 

@@ -1,13 +1,13 @@
 /** The tills' open card attempts (migration 0012). */
 import type { SqlDatabase } from '../sql.js';
-import type { TillAttemptRecord, TillAttemptRepository } from '../../main/core/till/ports.js';
+import type { TillAttemptRecord, TillAttemptRepository } from '../../main/core/till-attempts/ports.js';
 import type { Row } from '../rows.js';
 
 function attemptFromRow(r: Row): TillAttemptRecord {
   return {
     id: r.id as string,
     merchantId: r.merchant_id as string,
-    terminalId: r.terminal_id as string,
+    tillId: r.terminal_id as string,
     staffId: (r.staff_id as string | null) ?? null,
     orderId: r.order_id as string,
     idempotencyKey: r.idempotency_key as string,
@@ -26,7 +26,7 @@ export function createTillAttemptRepository(db: SqlDatabase): TillAttemptReposit
     open: db.prepare('SELECT * FROM till_attempts WHERE merchant_id = ? AND terminal_id = ? AND resolved_at IS NULL'),
     insert: db.prepare(
       `INSERT INTO till_attempts (id, merchant_id, terminal_id, staff_id, order_id, idempotency_key, amount_minor, currency, created_at, updated_at, resolved_at, outcome, transaction_id)
-       VALUES (@id, @merchantId, @terminalId, @staffId, @orderId, @idempotencyKey, @amountMinor, @currency, @createdAt, @updatedAt, @resolvedAt, @outcome, @transactionId)`,
+       VALUES (@id, @merchantId, @tillId, @staffId, @orderId, @idempotencyKey, @amountMinor, @currency, @createdAt, @updatedAt, @resolvedAt, @outcome, @transactionId)`,
     ),
     rekey: db.prepare('UPDATE till_attempts SET idempotency_key = ?, staff_id = ?, updated_at = ? WHERE id = ? AND resolved_at IS NULL'),
     resolve: db.prepare(
@@ -34,8 +34,8 @@ export function createTillAttemptRepository(db: SqlDatabase): TillAttemptReposit
     ),
   };
   return {
-    open: async (merchantId, terminalId) => {
-      const row = (await s.open.get(merchantId, terminalId)) as Row | undefined;
+    open: async (merchantId, tillId) => {
+      const row = (await s.open.get(merchantId, tillId)) as Row | undefined;
       return row && attemptFromRow(row);
     },
     insert: async (attempt) => void (await s.insert.run(attempt)),

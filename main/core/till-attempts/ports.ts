@@ -7,7 +7,8 @@ import type { TransactionRepository } from '../payments/ports.js';
 export interface TillAttemptRecord {
   id: string;
   merchantId: string;
-  terminalId: string;
+  /** The till whose attempt it is (column `terminal_id`, migration 0012). */
+  tillId: string;
   staffId: string | null;
   orderId: string;
   idempotencyKey: string;
@@ -22,7 +23,7 @@ export interface TillAttemptRecord {
 
 export interface TillAttemptRepository {
   /** The till's open (unresolved) attempt. */
-  open(merchantId: string, terminalId: string): Promise<TillAttemptRecord | undefined>;
+  open(merchantId: string, tillId: string): Promise<TillAttemptRecord | undefined>;
   insert(attempt: TillAttemptRecord): Promise<void>;
   /** The same sale's next request (PIN retry, another card): a new key; only while open. */
   rekey(id: string, idempotencyKey: string, staffId: string | null, now: string): Promise<boolean>;

@@ -46,8 +46,8 @@ export class TillAttempts {
     private readonly tillLink?: TillLink,
   ) {}
 
-  async current(merchantId: string, terminalId: string): Promise<TillAttempt | null> {
-    const open = await this.store.read((r) => r.tillAttempts.open(merchantId, terminalId));
+  async current(merchantId: string, tillId: string): Promise<TillAttempt | null> {
+    const open = await this.store.read((r) => r.tillAttempts.open(merchantId, tillId));
     return open ? view(open) : null;
   }
 
@@ -56,7 +56,7 @@ export class TillAttempts {
    * Refused while an earlier request of this till may still be charging (4001), and for a sale
    * that is already charged (1002): the till resolves first and shows what happened.
    */
-  async begin(merchantId: string, terminalId: string, staffId: string | null, input: TillAttemptInput): Promise<Outcome<TillAttempt>> {
+  async begin(merchantId: string, tillId: string, staffId: string | null, input: TillAttemptInput): Promise<Outcome<TillAttempt>> {
     const errors: FieldError[] = [];
     if (!ORDER_ID.test(input.order_id)) errors.push({ field: 'order_id', message: 'must be 1 to 100 printable characters' });
     const keyProblem = checkIdempotencyKey(input.idempotency_key, 'idempotency_key');
@@ -72,7 +72,7 @@ export class TillAttempts {
     }
     if (errors.length || amountMinor === undefined) return failure(validationError(errors));
 
-    const open = await this.store.read((r) => r.tillAttempts.open(merchantId, terminalId));
+    const open = await this.store.read((r) => r.tillAttempts.open(merchantId, tillId));
     if (open && open.idempotencyKey === input.idempotency_key) {
       return open.orderId === input.order_id && open.amountMinor === amountMinor && open.currency === input.currency
         ? success(view(open))
@@ -100,7 +100,7 @@ export class TillAttempts {
     const record: TillAttemptRecord = {
       id: this.ids.newId(),
       merchantId,
-      terminalId,
+      tillId,
       staffId,
       orderId: input.order_id,
       idempotencyKey: input.idempotency_key,
@@ -114,7 +114,7 @@ export class TillAttempts {
     };
     // The unique index allows one open attempt per till: a concurrent begin loses here.
     const inserted = await this.store.run(async (tx) => {
-      if (await tx.tillAttempts.open(merchantId, terminalId)) return false;
+      if (await tx.tillAttempts.open(merchantId, tillId)) return false;
       await tx.tillAttempts.insert(record);
       return true;
     });
@@ -123,8 +123,8 @@ export class TillAttempts {
   }
 
   /** How the till's open attempt ended; closes it once that is known. */
-  async resolve(merchantId: string, terminalId: string): Promise<TillResolution> {
-    const open = await this.store.read((r) => r.tillAttempts.open(merchantId, terminalId));
+  async resolve(merchantId: string, tillId: string): Promise<TillResolution> {
+    const open = await this.store.read((r) => r.tillAttempts.open(merchantId, tillId));
     if (!open) return { state: 'none' };
     const settled = await this.settle(open);
     if (settled.state === 'in_progress') return { state: 'in_progress', attempt: view(open) };
