@@ -321,7 +321,7 @@ export const layeringRules = [
             {
               group: ['**/main/**', '**/db/**'],
               message:
-                'The renderer talks to the gateway through api/client.ts and takes types, codes and helpers from contract/, never from main/ or db/.',
+                'The renderer talks to the gateway through its clients (api/call.ts) and takes types, codes and helpers from contract/, never from main/ or db/.',
             },
             {
               group: ['**/contract/api/**'],
