@@ -164,7 +164,7 @@ function coreFeatureRules(feature) {
 
 /** The import rules between layers; tests/unit/layering.test.ts proves they fire. */
 /**
- * The gateway's paths are the contract's (contract/operations.ts): the renderer and main name an
+ * The gateway's paths are the contract's (contract/operation-table.ts): the renderer and main name an
  * operation (`call`, `pathOf`, `route`, `operationOf`, `OPERATIONS[name]`) instead of writing its path.
  */
 const gatewayPathRule = [
@@ -307,7 +307,7 @@ export const layeringRules = [
             {
               group: ['**/main/**', '**/db/**'],
               message:
-                'The renderer talks to the gateway through api/client.ts and takes types, codes and helpers from contract/, never from main/ or db/.',
+                'The renderer talks to the gateway through its clients (api/call.ts) and takes types, codes and helpers from contract/, never from main/ or db/.',
             },
             {
               group: ['**/contract/api/**'],

@@ -1,5 +1,5 @@
 /**
- * Who may call each operation of the gateway (contract/operations.ts), by its name: the API
+ * Who may call each operation of the gateway (contract/operation-table.ts), by its name: the API
  * credentials it takes, the staff roles whose session may call it (decisions.md D9), whether a
  * cashier needs a manager's approval, and what the audit log names a staff member's call where the
  * API routes audit it. The table has an entry for every operation and none besides: a missing or
@@ -12,7 +12,7 @@
  * table to the same answer. Plain data, so the renderer may read it too.
  */
 import type { ApprovalAction, StaffRole } from './constants.js';
-import type { OperationName } from './operations.js';
+import type { OperationName } from './operation-table.js';
 
 /**
  * API credentials (HTTP Basic): a merchant's (POS software; a till joined to this centre calls the

@@ -1,10 +1,10 @@
 /**
- * An operation's URL from the contract's table (contract/operations.ts): its path with the params
+ * An operation's URL from the contract's table (contract/operation-table.ts): its path with the params
  * filled in and the query appended. The renderer's `call` uses it, and so do the links the browser opens itself
  * (a report's PDF), the export read in parts, and the `url` of the core's list answers. Free of DOM and transport.
  */
-import type { OperationRequest } from './api/operations.js';
-import { OPERATIONS, type OperationName } from './operations.js';
+import type { OperationRequest } from './api/operation-schema-table.js';
+import { OPERATIONS, type OperationName } from './operation-table.js';
 
 /** The params and query of an operation; may be left out when it needs none. */
 type UrlArgsOf<Name extends OperationName> =

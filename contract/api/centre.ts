@@ -351,7 +351,7 @@ export const JoinSummarySchema = Type.Object({
 });
 export type JoinSummary = Static<typeof JoinSummarySchema>;
 
-/** The centre operations (contract/operations.ts). */
+/** The centre operations (contract/operation-table.ts). */
 export const centreOperations = {
   'centre.heartbeat': { body: TillReportSchema, response: { 200: HeartbeatAnswerSchema } },
   'centre.replica': { response: { 200: ReplicaSchema } },

@@ -180,7 +180,7 @@ export const BackOfficeCheckoutDetailSchema = Type.Object({
 /** `GET /ui/checkouts/:checkout_id` (and the answer of create and cancel). */
 export type BackOfficeCheckoutDetail = Static<typeof BackOfficeCheckoutDetailSchema>;
 
-/** The checkouts operations (contract/operations.ts). */
+/** The checkouts operations (contract/operation-table.ts). */
 export const checkoutsOperations = {
   'checkouts.backOfficeList': { querystring: CheckoutListQuerySchema, response: { 200: BackOfficeCheckoutListSchema } },
   'checkouts.backOfficeCreate': {

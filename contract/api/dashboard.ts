@@ -159,7 +159,7 @@ export const DashboardSchema = Type.Object(
 /** What GET /ui/dashboard answers. */
 export type Dashboard = Static<typeof DashboardSchema>;
 
-/** The dashboard operations (contract/operations.ts). */
+/** The dashboard operations (contract/operation-table.ts). */
 export const dashboardOperations = {
   'dashboard.get': { querystring: DashboardQuerySchema, response: { 200: DashboardSchema } },
 } as const satisfies SchemasOf<'dashboard'>;

@@ -322,7 +322,7 @@ export type InvoicePlanAnswer = Static<typeof InvoicePlanAnswerSchema>;
 export const InvoiceEmailsQuerySchema = Type.Object({ invoice_number: InvoiceNumberSchema });
 export const InvoiceEmailListSchema = Type.Object({ emails: Type.Array(InvoiceEmailSchema) });
 
-/** The invoices operations (contract/operations.ts). */
+/** The invoices operations (contract/operation-table.ts). */
 export const invoicesOperations = {
   'invoices.channels': { response: { 200: InvoiceChannelListSchema } },
   'invoices.checkCreate': { body: InvoiceCreateBodySchema, response: { 200: InvoiceCheckSchema } },

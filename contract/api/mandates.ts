@@ -31,7 +31,7 @@ export const MandateResponseSchema = Type.Object(
 );
 export type MandateResponse = Static<typeof MandateResponseSchema>;
 
-/** The mandates operations (contract/operations.ts). */
+/** The mandates operations (contract/operation-table.ts). */
 export const mandatesOperations = {
   'mandates.create': { headers: IdempotencyHeaders, body: MandateRequestSchema, response: { 200: RefTo(MandateResponseSchema) } },
 } as const satisfies SchemasOf<'mandates'>;

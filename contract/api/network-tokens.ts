@@ -165,7 +165,7 @@ export const TokenRevealSchema = Type.Object({
 /** `POST /ui/network-tokens/:id/reveal`: the token data, shown for a while; the reveal is in the audit log. */
 export type TokenReveal = Static<typeof TokenRevealSchema>;
 
-/** The network-tokens operations (contract/operations.ts). */
+/** The network-tokens operations (contract/operation-table.ts). */
 export const networkTokensOperations = {
   'network-tokens.backOfficeList': { querystring: NetworkTokenListQuerySchema, response: { 200: BackOfficeTokenListSchema } },
   'network-tokens.check': { body: NetworkTokenRequestSchema, response: { 200: FieldCheckSchema } },

@@ -2,10 +2,10 @@
  * The shape of an operation's schemas, as each feature file in contract/api/ declares them beside
  * its other schemas: `{ 'tills.list': { querystring, response: { 200: ... } }, ... } satisfies
  * SchemasOf<'tills'>`. The mapped type makes an operation missing on either side (the table in
- * contract/operations.ts or the feature's object) a compile error.
+ * contract/operation-table.ts or the feature's object) a compile error.
  */
 import { Type, type TSchema } from '@sinclair/typebox';
-import type { OperationOf } from '../operations.js';
+import type { OperationOf } from '../operation-table.js';
 
 /** The statuses of an operation's success answers. */
 export type SuccessStatus = 200 | 201 | 202 | 204;
@@ -19,7 +19,7 @@ export interface OperationSchemas {
   readonly response?: { readonly [S in SuccessStatus]?: TSchema };
 }
 
-/** One feature's operations: exactly the names of contract/operations.ts that start with `<feature>.`. */
+/** One feature's operations: exactly the names of contract/operation-table.ts that start with `<feature>.`. */
 export type SchemasOf<Feature extends string> = { readonly [Name in OperationOf<Feature>]: OperationSchemas };
 
 /** The answer of a 204: no body. */

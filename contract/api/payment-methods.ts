@@ -243,7 +243,7 @@ export type TerminalAssignment = Static<typeof TerminalAssignmentSchema>;
 export const ShopIdParams = Type.Object({ shop_id: Type.String({ maxLength: 64 }) });
 export const TerminalIdParams = Type.Object({ terminal_id: Type.String({ maxLength: 64 }) });
 
-/** The payment-methods operations (contract/operations.ts). */
+/** The payment-methods operations (contract/operation-table.ts). */
 export const paymentMethodsOperations = {
   'payment-methods.shops': { response: { 200: Type.Array(ShopSchema) } },
   'payment-methods.createShop': { body: CreateShopRequestSchema, response: { 201: ShopSchema } },

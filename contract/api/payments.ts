@@ -277,7 +277,7 @@ export const SubscriptionResponseSchema = Type.Object(
 );
 export type SubscriptionResponse = Static<typeof SubscriptionResponseSchema>;
 
-/** The payments operations (contract/operations.ts): each takes an Idempotency-Key and answers a registered schema by $id. */
+/** The payments operations (contract/operation-table.ts): each takes an Idempotency-Key and answers a registered schema by $id. */
 export const paymentsOperations = {
   'payments.create': { headers: IdempotencyHeaders, body: PaymentRequestSchema, response: { 200: RefTo(TransactionResponseSchema) } },
   'payments.authorize': { headers: IdempotencyHeaders, body: AuthorizeRequestSchema, response: { 200: RefTo(TransactionResponseSchema) } },

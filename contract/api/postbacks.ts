@@ -229,7 +229,7 @@ export const TestOutboxDetailSchema = Type.Object({
 export type TestOutboxDetail = Static<typeof TestOutboxDetailSchema>;
 export const OutboxItemParams = Type.Object({ item_id: Type.String({ minLength: 3, maxLength: 80, pattern: '^[erp]\\.[A-Za-z0-9-]+$' }) });
 
-/** The postbacks operations (contract/operations.ts). */
+/** The postbacks operations (contract/operation-table.ts). */
 export const postbacksOperations = {
   'postbacks.environment': { response: { 200: GatewayEnvironmentSchema } },
   'postbacks.backOfficeList': { querystring: PostbackLogQuerySchema, response: { 200: BackOfficePostbackListSchema } },

@@ -135,7 +135,7 @@ export const ReceiptIdParams = Type.Object({
   receipt_id: Type.String({ minLength: 1, maxLength: 64, description: 'a sale (transaction id) or a refund (refund id)' }),
 });
 
-/** The receipts operations (contract/operations.ts). */
+/** The receipts operations (contract/operation-table.ts). */
 export const receiptsOperations = {
   'receipts.get': { params: ReceiptIdParams, response: { 200: ReceiptSchema } },
   'receipts.print': { params: ReceiptIdParams, response: { 200: PrintResultSchema } },

@@ -245,7 +245,7 @@ export const CloseDayHeadersSchema = Type.Object({
 /** A report as an A4 PDF (application/pdf, not JSON). */
 export const ReportPdfSchema = Type.Unsafe<Uint8Array>({ type: 'string', format: 'binary', description: 'application/pdf' });
 
-/** The reports' operations (contract/operations.ts). */
+/** The reports' operations (contract/operation-table.ts). */
 export const reportsOperations = {
   'reports.shopDay': { response: { 200: ShopDaySchema } },
   'reports.sales': { querystring: DaySalesQuerySchema, response: { 200: DaySalesSchema } },

@@ -174,7 +174,7 @@ export const AuditLogPageSchema = Type.Object({
 });
 export type AuditLogPage = Static<typeof AuditLogPageSchema>;
 
-/** The settings operations (contract/operations.ts). */
+/** The settings operations (contract/operation-table.ts). */
 export const settingsOperations = {
   'settings.profile': { response: { 200: MerchantProfileSchema } },
   'settings.setProfile': { body: UpdateProfileRequestSchema, response: { 200: MerchantProfileSchema } },

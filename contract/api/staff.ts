@@ -135,7 +135,7 @@ export type AuditEntry = Static<typeof AuditEntrySchema>;
 /** `GET /ui/whoami`: the session, or null when nobody is logged in (not an error). */
 export const CurrentSessionSchema = Type.Object({ session: Nullable(SessionSchema) });
 
-/** The staff operations (contract/operations.ts). */
+/** The staff operations (contract/operation-table.ts). */
 export const staffOperations = {
   'staff.login': { body: LoginRequestSchema, response: { 200: SessionSchema } },
   'staff.whoami': { response: { 200: CurrentSessionSchema } },

@@ -72,7 +72,7 @@ export const TerminalConfigSchema = Type.Object(
 );
 export type TerminalConfig = Static<typeof TerminalConfigSchema>;
 
-/** The till operations (contract/operations.ts). */
+/** The till operations (contract/operation-table.ts). */
 export const tillOperations = {
   'till.terminal': { response: { 200: TerminalConfigSchema } },
   'till.attempt': { response: { 200: CurrentTillAttemptSchema } },

@@ -149,7 +149,7 @@ export const TakenTillSchema = Type.Composite(
 );
 export type TakenTill = Static<typeof TakenTillSchema>;
 
-/** The tills' operations (contract/operations.ts). */
+/** The tills' operations (contract/operation-table.ts). */
 export const tillsOperations = {
   'tills.list': { querystring: TillListQuerySchema, response: { 200: TillListSchema } },
   'tills.create': { body: CreateTillRequestSchema, response: { 201: TillSchema } },

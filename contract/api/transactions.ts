@@ -218,7 +218,7 @@ export const TransactionCsvSchema = Type.Unsafe<string>({
   content: { 'text/csv': { schema: Type.String({ description: 'header line, then one line per transaction' }) } },
 });
 
-/** The transactions operations (contract/operations.ts). */
+/** The transactions operations (contract/operation-table.ts). */
 export const transactionsOperations = {
   'transactions.detail': { params: TransactionIdParams, response: { 200: TransactionDetailSchema } },
   'transactions.list': { querystring: TransactionListQuerySchema, response: { 200: Type.Array(RefTo(TransactionSchema)) } },

@@ -9,7 +9,7 @@ import { PaymentMethods } from './payment-methods/payment-methods.js';
 import { Idempotency } from './idempotency/idempotency.js';
 import { Mandates } from './mandates/mandates.js';
 import { OperationLocks } from './locks.js';
-import { Operations } from './idempotency/operations.js';
+import { Operations } from './idempotency/operation-runner.js';
 import { DEFAULT_PAYMENT_SETTINGS, Payments, type PaymentSettings } from './payments/payments.js';
 import type { Clock, Ids, Logger, QrCodes, Vault } from './kernel.js';
 import type { Processor } from './payments/ports.js';

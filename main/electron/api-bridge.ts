@@ -11,7 +11,7 @@
  * What the page may send is narrowed first: paths under /rest/ and /ui/ and /health only, and of its
  * headers only the four the API reads from a client; Authorization and Cookie never pass.
  */
-import { OPERATIONS } from '../../contract/operations.js';
+import { OPERATIONS } from '../../contract/operation-table.js';
 import { SESSION_COOKIE } from '../http/api-context.js';
 import type { ApiMethod, ApiReply, ApiRequest } from './channels.js';
 

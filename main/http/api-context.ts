@@ -10,11 +10,11 @@ import { apiError, type Outcome } from '../core/errors.js';
 import type { Gateway } from '../core/gateway.js';
 import { checkIdempotencyKey, IdempotencyConflict, requestFingerprint, type IdempotencyStart } from '../core/idempotency/idempotency.js';
 import type { Principal } from '../core/merchants/authenticator.js';
-import type { Operation, OperationContext } from '../core/idempotency/operations.js';
+import type { Operation, OperationContext } from '../core/idempotency/operation-runner.js';
 import { sendApiError } from './errors.js';
 import { invoiceAuditFacts } from './invoice-audit.js';
 import { tokenAuditFacts } from './token-audit.js';
-import { operationOf } from './operations.js';
+import { operationOf } from './operation-route.js';
 import { replyOf, toReply, type Reply } from './replies.js';
 
 declare module 'fastify' {

@@ -2,8 +2,8 @@
  * Maps everything that can go wrong in Fastify (bad JSON, schema violations, body too large,
  * unknown routes, bugs) onto the one error body of decisions.md D3. Messages never echo input.
  */
-import type { OperationName } from '../../contract/operations.js';
-import { operationOf } from './operations.js';
+import type { OperationName } from '../../contract/operation-table.js';
+import { operationOf } from './operation-route.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FieldError } from '../../contract/api/common.js';
 import { ErrorCode, httpStatusOf } from '../../contract/codes.js';

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Gateway } from '../core/gateway.js';
-import { operationOf } from './operations.js';
+import { operationOf } from './operation-route.js';
 import { testClockRoutes } from './routes/centre/test-clock.js';
 
 /** Whether the gateway runs the Test environment: its processor is the simulator (GET /ui/environment says the same). */

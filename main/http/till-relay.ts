@@ -11,8 +11,8 @@ import { CentreAwayError } from '../core/centre/ports.js';
 import { apiError } from '../core/errors.js';
 import type { Gateway } from '../core/gateway.js';
 import { sendApiError } from './errors.js';
-import { OPERATIONS, type OperationName } from '../../contract/operations.js';
-import { operationOf } from './operations.js';
+import { OPERATIONS, type OperationName } from '../../contract/operation-table.js';
+import { operationOf } from './operation-route.js';
 
 /** Request headers that belong to this hop, or that the till sets itself. */
 const NOT_PASSED_ON = new Set([

@@ -5,8 +5,8 @@
  * revoked credential, an unknown pairing code) is CentreRefusedError and is said as it is.
  */
 import type { ForwardEntry, TillReport } from '../../contract/api/centre.js';
-import type { OperationResult } from '../../contract/api/operations.js';
-import { OPERATIONS } from '../../contract/operations.js';
+import type { OperationResult } from '../../contract/api/operation-schema-table.js';
+import { OPERATIONS } from '../../contract/operation-table.js';
 import type { PaymentRequest } from '../../contract/api/payments.js';
 import { answerKindOf } from '../../contract/codes.js';
 import { REPEAT_SALE_CONFIRMED, REPEAT_SALE_HEADER } from '../../contract/constants.js';
@@ -44,7 +44,7 @@ function expect<T>(answer: CentreAnswer): T {
   return body as T;
 }
 
-/** The centre's operations a till calls (contract/operations.ts), each answering its contract shape. */
+/** The centre's operations a till calls (contract/operation-table.ts), each answering its contract shape. */
 type CentreOperation = 'centre.join' | 'centre.heartbeat' | 'centre.replica' | 'centre.forward' | 'centre.fence';
 
 /** Calls operation `name` at the centre: its method and path from the contract, its answer or the error it stands for. */

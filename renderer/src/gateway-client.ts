@@ -1,6 +1,6 @@
 /**
  * The shell's health check: GET /health in a browser, the bridge's `gateway:health` channel inside
- * Electron. Everything else goes through the typed client in api/client.ts.
+ * Electron. Everything else goes through the per-feature clients (<feature>/<feature>-client.ts over api/call.ts).
  */
 
 import { translate } from './ui/language.js';

@@ -4,7 +4,9 @@
  * opens, not on the public home page.
  */
 import { create } from 'zustand';
-import { ApiError, client, type Credentials, type SessionInfo, type TerminalConfig } from './api/client.js';
+import { ApiError } from './api/transport.js';
+import { staffClient, type Credentials, type Session } from './staff/staff-client.js';
+import type { TerminalConfig } from './till/till-client.js';
 import type { StaffLanguage } from '../../contract/i18n/languages.js';
 import { translate } from './ui/language.js';
 
@@ -14,7 +16,7 @@ export type LoginResult = { ok: true } | { ok: false; message: string };
 
 interface SessionState {
   phase: SessionPhase;
-  session: SessionInfo | null;
+  session: Session | null;
   terminal: TerminalConfig | null;
   /** Why the last check failed, or why the session ended (shown on the login screen). */
   notice: string | null;
@@ -56,7 +58,7 @@ export const useSession = create<SessionState>()((set, get) => ({
     checking ??= (async () => {
       set({ phase: 'checking' });
       try {
-        const session = await client.session();
+        const session = await staffClient.session();
         if (!session) {
           set({ phase: 'logged_out', session: null, terminal: null });
           return;
@@ -75,7 +77,7 @@ export const useSession = create<SessionState>()((set, get) => ({
   },
   login: async (credentials) => {
     try {
-      const session = await client.login(credentials);
+      const session = await staffClient.login(credentials);
       set({ phase: 'logged_in', session, terminal: null, notice: null });
       return { ok: true };
     } catch (error) {
@@ -84,14 +86,14 @@ export const useSession = create<SessionState>()((set, get) => ({
   },
   logout: async (notice) => {
     try {
-      await client.logout();
+      await staffClient.logout();
     } catch {
       // The cookie is dropped by the gateway; locally the session ends either way.
     }
     get().ended(notice);
   },
   chooseLanguage: async (language) => {
-    const chosen = await client.setOwnLanguage(language);
+    const chosen = await staffClient.setOwnLanguage(language);
     const session = get().session;
     if (session) set({ session: { ...session, staff: { ...session.staff, language: chosen } } });
   },

@@ -1,5 +1,5 @@
 // The gateway answers as contract/access.ts says, over inject() on either engine: every operation of
-// contract/operations.ts is called by each kind of caller (nobody; a merchant's, a partner's and a
+// contract/operation-table.ts is called by each kind of caller (nobody; a merchant's, a partner's and a
 // joined till's API credentials; a cashier's, a back-office and an admin session), and a caller the
 // table names is never answered 401 or 403 while one it does not name always is. So the /ui routes'
 // own guards (requireStaffSession, requireBackOfficeSession, requireAdminSession, the role checks in
@@ -12,7 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { ACCESS, type Access, type ApiCredential } from '../../contract/access.js';
 import { STAFF_ROLES, type StaffRole } from '../../contract/constants.js';
-import { OPERATIONS, type OperationName } from '../../contract/operations.js';
+import { OPERATIONS, type OperationName } from '../../contract/operation-table.js';
 import { buildServer } from '../../main/http/server.js';
 import { createLogger } from '../../main/infra/logger.js';
 import { resolveSettings } from '../../main/settings.js';

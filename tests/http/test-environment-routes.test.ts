@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { OPERATIONS } from '../../contract/operations.js';
+import { OPERATIONS } from '../../contract/operation-table.js';
 import type { Composition, GatewayStore } from '../../main/compose.js';
 import type { Processor } from '../../main/core/payments/ports.js';
 import { buildServer } from '../../main/http/server.js';

@@ -1,4 +1,4 @@
-// Who may call what (contract/access.ts): every operation of contract/operations.ts states who may
+// Who may call what (contract/access.ts): every operation of contract/operation-table.ts states who may
 // call it, a wrong name in the table is a compile error (the contract's own program, compiled in
 // memory with one line changed), and the table says of the API's routes what the gateway did before
 // the table: a cashier pays, voids, captures, reads transactions and refunds with a manager's
@@ -12,7 +12,7 @@ import ts from 'typescript';
 import { programWith } from '../helpers/ts-program.js';
 import { ACCESS, API_AUDIT_ACTIONS, type Access, type GuardedAccess } from '../../contract/access.js';
 import { APPROVAL_ACTIONS, STAFF_ROLES } from '../../contract/constants.js';
-import { OPERATIONS, type OperationName } from '../../contract/operations.js';
+import { OPERATIONS, type OperationName } from '../../contract/operation-table.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const names = Object.keys(OPERATIONS) as OperationName[];
@@ -28,7 +28,7 @@ const allowedTo = (role: (typeof STAFF_ROLES)[number], among: OperationName[]) =
   });
 
 describe('every operation states who may call it', () => {
-  test('one entry per operation of contract/operations.ts, and none besides', () => {
+  test('one entry per operation of contract/operation-table.ts, and none besides', () => {
     assert.deepEqual(Object.keys(ACCESS).sort(), [...names].sort());
   });
 
@@ -199,9 +199,9 @@ describe('a wrong name in the table does not compile', () => {
     );
   });
 
-  test('a new operation in contract/operations.ts that the table does not name', () => {
+  test('a new operation in contract/operation-table.ts that the table does not name', () => {
     const errors = errorsWith(
-      'contract/operations.ts',
+      'contract/operation-table.ts',
       "  'payments.refund': {",
       "  'payments.chargeback': { method: 'POST', path: '/rest/chargeback' },\n  'payments.refund': {",
     );

@@ -1,4 +1,4 @@
-// The contract's table of operations (contract/operations.ts) is the gateway's HTTP interface: every
+// The contract's table of operations (contract/operation-table.ts) is the gateway's HTTP interface: every
 // route Fastify registers is in it (apart from the pages, static files and documentation listed
 // here), every entry is registered with its method and path, and a change to the contract breaks the
 // renderer's type-check (its `call` derives args and answers from the contract).
@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { programWith } from '../helpers/ts-program.js';
-import { OPERATIONS } from '../../contract/operations.js';
+import { OPERATIONS } from '../../contract/operation-table.js';
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../main/http/server.js';
 import { createLogger } from '../../main/infra/logger.js';
@@ -90,7 +90,7 @@ describe('the contract has the routes', () => {
     const outside = routes.filter(
       (route) => !table.has(route) && !NOT_OPERATIONS.some((page) => page.test(route.slice(route.indexOf(' ') + 1))),
     );
-    assert.deepEqual(outside, [], 'routes missing from contract/operations.ts');
+    assert.deepEqual(outside, [], 'routes missing from contract/operation-table.ts');
   });
 
   test('the document names each operation of the table by its contract name', async () => {
@@ -146,7 +146,9 @@ describe('a change to the contract breaks the renderer type-check', () => {
   test('an operation renamed in the table: its calls no longer compile', () => {
     const client = 'renderer/src/tills/tills-client.ts';
     assert.deepEqual(rendererErrors(baseline, [client]), []);
-    const errors = rendererErrors(rendererProgram(edited('contract/operations.ts', "'tills.list':", "'tills.all':"), baseline), [client]);
+    const errors = rendererErrors(rendererProgram(edited('contract/operation-table.ts', "'tills.list':", "'tills.all':"), baseline), [
+      client,
+    ]);
     assert.ok(
       errors.some((e) => e.includes('"tills.list"') && e.includes('is not assignable')),
       `the call of tills.list should fail: ${errors.join('\n')}`,

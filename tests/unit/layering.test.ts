@@ -81,8 +81,8 @@ test('the renderer imports no node: module, nothing of main/ or db/, and the con
     [],
   );
   assert.deepEqual(violations('renderer/src/till/money.ts', importOf('../../../contract/money.js')), []);
-  assert.deepEqual(violations('renderer/src/api/client.ts', importOf('../../../contract/api/payments.js', 'type')), []);
-  const schema = violations('renderer/src/api/client.ts', importOf('../../../contract/api/payments.js'));
+  assert.deepEqual(violations('renderer/src/till/till-client.ts', importOf('../../../contract/api/payments.js', 'type')), []);
+  const schema = violations('renderer/src/till/till-client.ts', importOf('../../../contract/api/payments.js'));
   assert.equal(schema.length, 1, 'a schema value would pull TypeBox into the bundle');
   assert.match(schema[0] ?? '', /types only/);
 });

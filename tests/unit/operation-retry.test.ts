@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { success } from '../../main/core/errors.js';
 import { Idempotency } from '../../main/core/idempotency/idempotency.js';
-import { Operations } from '../../main/core/idempotency/operations.js';
+import { Operations } from '../../main/core/idempotency/operation-runner.js';
 import type { IdempotencyUnit } from '../../main/core/idempotency/ports.js';
 import type { Store } from '../../main/core/unit-of-work.js';
 

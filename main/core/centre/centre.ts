@@ -30,7 +30,7 @@ import { apiError, created, failure, success, type Outcome } from '../errors.js'
 import { IdempotencyConflict, type Idempotency } from '../idempotency/idempotency.js';
 import type { Authenticator } from '../merchants/authenticator.js';
 import { hashPassword } from '../merchants/credentials.js';
-import type { Operations } from '../idempotency/operations.js';
+import type { Operations } from '../idempotency/operation-runner.js';
 import type { Payments } from '../payments/payments.js';
 import type { AuditRecord } from '../kernel.js';
 import type { Clock, Ids } from '../kernel.js';

@@ -30,7 +30,7 @@ import { currencyExponent, minorToAmount, toMinor } from '../../../contract/mone
 import { isEmailAddress } from '../../../contract/text-rules.js';
 import { apiError, created, failure, success, validationError, type Outcome } from '../errors.js';
 import { ibanProblem } from '../mandates/mandates.js';
-import type { Operation, Operations } from '../idempotency/operations.js';
+import type { Operation, Operations } from '../idempotency/operation-runner.js';
 import type { PaymentMethods } from '../payment-methods/payment-methods.js';
 import type { Payments } from '../payments/payments.js';
 import { isCountryCode } from '../countries.js';

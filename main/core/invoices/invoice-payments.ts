@@ -36,7 +36,7 @@ import {
 import { currencyExponent, minorToAmount } from '../../../contract/money.js';
 import { apiError, created, failure, success, validationError, type ApiError, type Outcome } from '../errors.js';
 import type { OperationLocks } from '../locks.js';
-import type { Operations } from '../idempotency/operations.js';
+import type { Operations } from '../idempotency/operation-runner.js';
 import { HOSTED_METHODS } from '../checkouts/sessions.js';
 import type { PaymentMethods } from '../payment-methods/payment-methods.js';
 import type { Payments } from '../payments/payments.js';
@@ -45,7 +45,7 @@ import type { Clock, Ids } from '../kernel.js';
 import type { InvoicesUnit, PaymentPlanRecord, StoredInvoice } from './ports.js';
 import type { Store } from '../unit-of-work.js';
 import type { TransactionRecord } from '../payments/ports.js';
-import type { Operation } from '../idempotency/operations.js';
+import type { Operation } from '../idempotency/operation-runner.js';
 
 export const PLAN_MESSAGES = {
   notFound: 'Payment plan not found.',

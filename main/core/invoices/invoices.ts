@@ -32,7 +32,7 @@ import {
 import { currencyExponent, minorToAmount } from '../../../contract/money.js';
 import { isCalendarDate } from '../../../contract/text-rules.js';
 import { created, failure, noContent, success, type Outcome } from '../errors.js';
-import type { Operation } from '../idempotency/operations.js';
+import type { Operation } from '../idempotency/operation-runner.js';
 import { renderInvoiceMail } from '../mail/templates.js';
 import type { ChannelRecord } from '../merchants/ports.js';
 import type { Clock, Ids, QrCodes } from '../kernel.js';

@@ -10,7 +10,7 @@ import type { MandateRequest, MandateResponse } from '../../../contract/api/mand
 import { failure, success, validationError, type Outcome } from '../errors.js';
 import type { Clock, Ids, Vault } from '../kernel.js';
 import type { MandateRecord, MandatesUnit } from './ports.js';
-import type { Operation } from '../idempotency/operations.js';
+import type { Operation } from '../idempotency/operation-runner.js';
 import type { Store } from '../unit-of-work.js';
 
 const REFERENCE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';

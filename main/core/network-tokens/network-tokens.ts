@@ -33,7 +33,7 @@ import {
 } from '../../../contract/constants.js';
 import { isEmailAddress } from '../../../contract/text-rules.js';
 import { accepted, apiError, created, failure, success, validationError, type Outcome } from '../errors.js';
-import type { Operation } from '../idempotency/operations.js';
+import type { Operation } from '../idempotency/operation-runner.js';
 import { oneOf, pageLinks, pageMetadata, readPageQuery } from '../paging.js';
 import { isCountryCode } from '../countries.js';
 import { isLocalHost } from '../addresses.js';

@@ -9,7 +9,7 @@ import type { PosCard, TransactionResponse } from '../../../contract/api/payment
 import { TransactionStatus as S } from '../../../contract/codes.js';
 import { PIN_TRIES } from '../../../contract/constants.js';
 import { failure, success, validationError, type Outcome } from '../errors.js';
-import type { Operation } from '../idempotency/operations.js';
+import type { Operation } from '../idempotency/operation-runner.js';
 import type { CardData, CardDecision, EncryptedPin, TransactionRecord } from './ports.js';
 import { cvmLimitMinorOf, feesMinorOf, type EffectiveMethod } from '../payment-methods/resolution.js';
 import { cardFromPos } from './card-input.js';

@@ -9,7 +9,7 @@ import { ErrorCode, TransactionStatus as S } from '../../../contract/codes.js';
 import type { PaymentType } from '../../../contract/constants.js';
 import { minorToText } from '../../../contract/money.js';
 import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
-import type { Operation } from '../idempotency/operations.js';
+import type { Operation } from '../idempotency/operation-runner.js';
 import type { TransactionDetails } from './ports.js';
 import type { MethodRequirement } from '../payment-methods/payment-methods.js';
 import type { EffectiveMethod } from '../payment-methods/resolution.js';

@@ -7,7 +7,7 @@ import type { TransactionResponse } from '../../../contract/api/payments.js';
 import { TransactionStatus as S } from '../../../contract/codes.js';
 import { failure, success, validationError, type Outcome } from '../errors.js';
 import { ibanProblem, normalizeIban } from '../mandates/mandates.js';
-import type { Operation } from '../idempotency/operations.js';
+import type { Operation } from '../idempotency/operation-runner.js';
 import type { MandateRecord } from '../mandates/ports.js';
 import type { TransactionRecord } from './ports.js';
 import { feesMinorOf, type EffectiveMethod } from '../payment-methods/resolution.js';

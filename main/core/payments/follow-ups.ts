@@ -17,7 +17,7 @@ import { ErrorCode, RefundStatus, refundStatusName, statusName, TransactionStatu
 import type { PaymentType } from '../../../contract/constants.js';
 import { minorToAmount, minorToText } from '../../../contract/money.js';
 import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
-import type { Operation } from '../idempotency/operations.js';
+import type { Operation } from '../idempotency/operation-runner.js';
 import type { TransactionRecord } from './ports.js';
 import { notFound } from './records.js';
 import { PaymentEngine } from './engine.js';

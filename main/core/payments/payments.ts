@@ -25,7 +25,7 @@ import type {
   TransactionResponse,
 } from '../../../contract/api/payments.js';
 import type { Outcome } from '../errors.js';
-import type { Operation } from '../idempotency/operations.js';
+import type { Operation } from '../idempotency/operation-runner.js';
 import type { CardData, TransactionRecord } from './ports.js';
 import { CardPayments } from './card-payments.js';
 import { Creation, type CreationExtras } from './creation.js';

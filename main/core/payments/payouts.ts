@@ -6,7 +6,7 @@ import type { PayoutRequest, PayoutResponse } from '../../../contract/api/paymen
 import { ErrorCode, statusName, TransactionStatus as S } from '../../../contract/codes.js';
 import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
 import { normalizeIban } from '../mandates/mandates.js';
-import type { Operation } from '../idempotency/operations.js';
+import type { Operation } from '../idempotency/operation-runner.js';
 import type { TransactionRecord } from './ports.js';
 import { PaymentEngine } from './engine.js';
 import { CAPABILITIES, isPaymentType } from '../payment-methods/payment-types.js';

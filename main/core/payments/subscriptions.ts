@@ -8,7 +8,7 @@ import type { SubscriptionRequest, SubscriptionResponse } from '../../../contrac
 import { ErrorCode } from '../../../contract/codes.js';
 import { minorToAmount } from '../../../contract/money.js';
 import { apiError, failure, success, validationError, type ApiError, type Outcome } from '../errors.js';
-import type { Operation } from '../idempotency/operations.js';
+import type { Operation } from '../idempotency/operation-runner.js';
 import type { DetailsChange, SubscriptionStatus, TransactionRecord } from './ports.js';
 import { notFound } from './records.js';
 import { PaymentEngine } from './engine.js';

@@ -3,7 +3,7 @@ import type { PostbackAttempt, PostbackDelivery, PostbackListQuery } from '../..
 import { ErrorCode } from '../../../contract/codes.js';
 import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
 import { newWebhookKey } from '../merchants/credentials.js';
-import type { Operation } from '../idempotency/operations.js';
+import type { Operation } from '../idempotency/operation-runner.js';
 import type { Clock, Vault } from '../kernel.js';
 import type { OutboxRecord, PostbackAttemptRecord, PostbacksUnit } from './ports.js';
 import type { Store } from '../unit-of-work.js';

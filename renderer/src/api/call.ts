@@ -1,14 +1,14 @@
 /**
  * The renderer's one way to reach the gateway: `call(name, args)` with an operation's contract name
- * (contract/operations.ts). Its method and path come from the contract's table; what `args` carries
+ * (contract/operation-table.ts). Its method and path come from the contract's table; what `args` carries
  * (path params, query, body) and what the call answers are the types of the operation's schemas
- * (contract/api/operations.ts, imported as types only: no TypeBox in the bundle). A renamed
+ * (contract/api/operation-schema-table.ts, imported as types only: no TypeBox in the bundle). A renamed
  * operation or a changed answer is a compile error here, not a 404 at the till.
  *
  * An answer that is not 2xx throws its ApiError (transport.ts); an answer without a body (204) is null.
  */
-import type { OperationRequest, OperationResult } from '../../../contract/api/operations.js';
-import { OPERATIONS, type OperationName } from '../../../contract/operations.js';
+import type { OperationRequest, OperationResult } from '../../../contract/api/operation-schema-table.js';
+import { OPERATIONS, type OperationName } from '../../../contract/operation-table.js';
 import { urlOf } from '../../../contract/paths.js';
 import { translate } from '../ui/language.js';
 import { ApiError, defaultTransport, errorOf, type Transport, type TransportResponse } from './transport.js';

@@ -4,7 +4,7 @@
  * did not answer.
  */
 import { useSession } from '../session-store.js';
-import { ApiError } from './client.js';
+import { ApiError } from './transport.js';
 
 /** A 401 means the session ended: back to the login screen. True when that happened. */
 export function sessionEnded(error: unknown): boolean {

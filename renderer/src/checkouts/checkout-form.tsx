@@ -13,7 +13,7 @@ import { useForm, type FieldErrors, type Resolver, type ResolverResult, type Use
 import { CHECKOUT_LOCALES } from '../../../contract/constants.js';
 import type { MessageId } from '../../../contract/i18n/catalogues.js';
 import { decimalTextToMinor, exponentOf, minorToText } from '../../../contract/money.js';
-import { ApiError } from '../api/client.js';
+import { ApiError } from '../api/transport.js';
 import { useIdempotencyKeys } from '../api/idempotency.js';
 import { problemText, sessionEnded } from '../api/problems.js';
 import { useSession } from '../session-store.js';

@@ -2,7 +2,7 @@
  * The checkout calls of the back office (main/http/routes/checkouts/back-office.ts): the merchant's
  * sessions, one session with its link's QR code and its transaction, a session for a phone or e-mail
  * order, cancelling one. Typed by the contract (contract/api/checkouts.ts); same transports and error
- * shape as api/client.ts: a refusal is an ApiError whose `errors` name each field at fault.
+ * shape as the other clients (api/call.ts, api/transport.ts): a refusal is an ApiError whose `errors` name each field at fault.
  */
 import type {
   BackOfficeCheckoutDetail,
@@ -12,7 +12,7 @@ import type {
 } from '../../../contract/api/checkouts.js';
 import type { FieldError } from '../../../contract/api/common.js';
 import { caller, filled } from '../api/call.js';
-import { defaultTransport, type Transport } from '../api/client.js';
+import { defaultTransport, type Transport } from '../api/transport.js';
 
 export type {
   BackOfficeCheckout,

@@ -1,11 +1,11 @@
 /**
  * The dashboard's one call (main/http/routes/dashboard/routes.ts): GET /ui/dashboard?period=…, typed by
- * the contract (contract/api/dashboard.ts). Same transports and error shape as api/client.ts.
+ * the contract (contract/api/dashboard.ts). Same transports and error shape as the other clients (api/call.ts, api/transport.ts).
  */
 import type { Dashboard } from '../../../contract/api/dashboard.js';
 import type { DashboardPeriod } from '../../../contract/constants.js';
 import { caller } from '../api/call.js';
-import { defaultTransport, type Transport } from '../api/client.js';
+import { defaultTransport, type Transport } from '../api/transport.js';
 
 export type { Dashboard };
 

@@ -4,7 +4,7 @@
  */
 import { create } from 'zustand';
 import type { DashboardPeriod } from '../../../contract/constants.js';
-import { ApiError } from '../api/client.js';
+import { ApiError } from '../api/transport.js';
 import { useSession } from '../session-store.js';
 import { translate } from '../ui/i18n.js';
 import { dashboardClient, type Dashboard } from './dashboard-client.js';

@@ -13,7 +13,7 @@ import {
   type InvoiceStatus,
   type PlanInterval,
 } from '../../../contract/constants.js';
-import { ApiError } from '../api/client.js';
+import { ApiError } from '../api/transport.js';
 import { formatMoney } from '../till/money.js';
 import { problemText, sessionEnded } from '../api/problems.js';
 import { useRichT } from '../transactions/rich-text.js';

@@ -17,7 +17,7 @@ import { useForm, type FieldErrors, type Path, type Resolver, type ResolverResul
 import type { InvoiceCreateBody } from '../../../contract/api/invoices.js';
 import { EXPIRY_UNITS, INVOICE_EMAIL_TYPES, INVOICE_LOCALES } from '../../../contract/constants.js';
 import { exponentOf, minorToText } from '../../../contract/money.js';
-import { ApiError } from '../api/client.js';
+import { ApiError } from '../api/transport.js';
 import { useIdempotencyKeys } from '../api/idempotency.js';
 import { problemText, sessionEnded } from '../api/problems.js';
 import { CheckField, CurrencyInput, Field, FormSummary } from '../ui/form-fields.js';

@@ -3,7 +3,7 @@
  * session of back office or admin may call it) and the /ui routes of the screens
  * (main/http/routes/invoices/back-office.ts: channels, the form checks, payment plan or none, the
  * payments through the pay link). Typed by the contract (contract/api/invoices.ts); same transports
- * and error shape as api/client.ts: a refusal is an ApiError whose `errors` name each field at fault.
+ * and error shape as the other clients (api/call.ts, api/transport.ts): a refusal is an ApiError whose `errors` name each field at fault.
  */
 import type {
   InvoiceChannel,
@@ -19,7 +19,7 @@ import type {
 import type { FieldError } from '../../../contract/api/common.js';
 import type { InvoiceStatus } from '../../../contract/constants.js';
 import { caller, filled } from '../api/call.js';
-import { defaultTransport, type Transport } from '../api/client.js';
+import { defaultTransport, type Transport } from '../api/transport.js';
 
 export type {
   Invoice,

@@ -5,7 +5,7 @@
  * change is made by the gateway and read back, never patched here.
  */
 import { create } from 'zustand';
-import { ApiError } from '../api/client.js';
+import { ApiError } from '../api/transport.js';
 import { problemText, sessionEnded } from '../api/problems.js';
 import { useSession } from '../session-store.js';
 import { translate } from '../ui/i18n.js';

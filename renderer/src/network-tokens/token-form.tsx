@@ -13,7 +13,7 @@ import { useForm, type FieldErrors, type Resolver } from 'react-hook-form';
 import { cardExpiryProblems, tokenCardNumberProblem } from '../../../contract/cards.js';
 import type { MessageId } from '../../../contract/i18n/catalogues.js';
 import type { Translate } from '../../../contract/i18n/format.js';
-import { ApiError } from '../api/client.js';
+import { ApiError } from '../api/transport.js';
 import { useIdempotencyKeys } from '../api/idempotency.js';
 import { problemText, sessionEnded } from '../api/problems.js';
 import { Field, FormSummary, placeApiErrors, problemsByField } from '../ui/form-fields.js';

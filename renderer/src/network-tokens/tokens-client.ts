@@ -3,7 +3,7 @@
  * a staff session of back office or admin may call it, and each change is audited) and the /ui
  * routes of the screens (main/http/routes/network-tokens/back-office.ts: the list and one token with
  * the last fours and the status history, and the audited reveal of the token data). Typed by the
- * contract (contract/api/network-tokens.ts); same transports and error shape as api/client.ts.
+ * contract (contract/api/network-tokens.ts); same transports and error shape as the other clients (api/call.ts, api/transport.ts).
  */
 import type {
   BackOfficeTokenDetail,
@@ -17,7 +17,7 @@ import type {
 import type { FieldError } from '../../../contract/api/common.js';
 import type { SimulateAction } from '../../../contract/constants.js';
 import { caller, filled } from '../api/call.js';
-import { defaultTransport, type Transport } from '../api/client.js';
+import { defaultTransport, type Transport } from '../api/transport.js';
 
 export type {
   BackOfficeToken,

@@ -3,7 +3,7 @@
  * log and one postback with its attempts, resending one, resending every failed one since a day
  * (a job whose progress is read), the webhook key (masked, its value for Copy, rotation by an admin),
  * the gateway's environment, and the Test environment's outbox. Typed by the contract
- * (contract/api/postbacks.ts); same transports and error shape as api/client.ts.
+ * (contract/api/postbacks.ts); same transports and error shape as the other clients (api/call.ts, api/transport.ts).
  */
 import type {
   BackOfficePostbackDetail,
@@ -19,7 +19,7 @@ import type {
   WebhookKeyRotated,
 } from '../../../contract/api/postbacks.js';
 import { caller, filled } from '../api/call.js';
-import { defaultTransport, type Transport } from '../api/client.js';
+import { defaultTransport, type Transport } from '../api/transport.js';
 
 export type {
   BackOfficePostback,

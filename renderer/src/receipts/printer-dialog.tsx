@@ -4,7 +4,8 @@
  * sales print at once. Everyone may send a test print; the gateway prints, not this window.
  */
 import { useEffect, useState, type FormEvent } from 'react';
-import { ApiError, client, type ReceiptPrinterInput, type ReceiptPrinterSetting } from '../api/client.js';
+import { ApiError } from '../api/transport.js';
+import { receiptsClient, type ReceiptPrinterInput, type ReceiptPrinterSetting } from './receipts-client.js';
 import type { Translate } from '../../../contract/i18n/format.js';
 import { useSession } from '../session-store.js';
 import { useT } from '../ui/i18n.js';
@@ -93,7 +94,7 @@ export function PrinterDialog({ onClose }: { onClose: () => void }) {
     setBusy(true);
     setMessage(null);
     try {
-      saved(await client.setReceiptPrinter(input));
+      saved(await receiptsClient.setPrinter(input));
       setMessage({ text: t('common.saved'), problem: false });
     } catch (error) {
       const fields = error instanceof ApiError ? error.errors.map((e) => `${e.field} ${e.message}`).join('; ') : '';
@@ -115,7 +116,7 @@ export function PrinterDialog({ onClose }: { onClose: () => void }) {
     setBusy(true);
     setMessage(null);
     try {
-      const result = await client.testPrint();
+      const result = await receiptsClient.testPrint();
       // The printer's own answer (the gateway's words) goes as it came.
       setMessage({
         text: result.printed ? t('receipts.printer.testPrinted', { printer: result.printer }) : `${result.message}.`,

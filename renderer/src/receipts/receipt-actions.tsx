@@ -11,7 +11,8 @@ import { RECEIPT_LANGUAGES } from '../../../contract/constants.js';
 import type { Translate } from '../../../contract/i18n/format.js';
 import { LANGUAGE_NAMES } from '../../../contract/i18n/languages.js';
 import { isEmailAddress } from '../../../contract/text-rules.js';
-import { ApiError, client, type Receipt, type ReceiptLanguage, type ReceiptLink } from '../api/client.js';
+import { ApiError } from '../api/transport.js';
+import { receiptsClient, type Receipt, type ReceiptLanguage, type ReceiptLink } from './receipts-client.js';
 import { ReceiptView } from '../till/receipt.js';
 import { translate, useT } from '../ui/i18n.js';
 import { PrinterIcon } from '../ui/icons.js';
@@ -41,7 +42,7 @@ export function useGatewayReceipt(receiptId: string): { receipt: Receipt | null;
   useEffect(() => {
     let live = true;
     setProblem(null);
-    client.receipt(receiptId).then(
+    receiptsClient.get(receiptId).then(
       (loaded) => {
         if (live) setReceipt(loaded);
       },
@@ -109,7 +110,7 @@ export function useReceiptDelivery(receiptId: string, language: ReceiptLanguage 
     setBusy(true);
     setMessage(null);
     try {
-      const result = await client.printReceipt(receiptId);
+      const result = await receiptsClient.print(receiptId);
       setMessage({
         text: result.printed ? t('receipts.printed', { printer: result.printer }) : t('receipts.notPrinted', { reason: result.message }),
         problem: !result.printed,
@@ -248,7 +249,7 @@ function EmailDialog({
     setBusy(true);
     setProblem(null);
     try {
-      await client.emailReceipt(receiptId, address, lang);
+      await receiptsClient.email(receiptId, address, lang);
       onClose(address);
     } catch (error) {
       if (error instanceof ApiError && error.kind === 'api' && error.errors.some((e) => e.field === 'email'))
@@ -315,7 +316,7 @@ function QrDialog({ receiptId, onClose }: { receiptId: string; onClose: (shown: 
   const t = useT();
   useEffect(() => {
     let live = true;
-    client.receiptLink(receiptId).then(
+    receiptsClient.link(receiptId).then(
       (loaded) => {
         if (live) setLink(loaded);
       },

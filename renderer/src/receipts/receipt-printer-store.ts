@@ -4,7 +4,7 @@
  * approved sales print on their own (auto-print). Read again whenever a receipt screen opens.
  */
 import { create } from 'zustand';
-import { client, type ReceiptPrinterSetting } from '../api/client.js';
+import { receiptsClient, type ReceiptPrinterSetting } from './receipts-client.js';
 
 interface PrinterState {
   setting: ReceiptPrinterSetting | null;
@@ -16,7 +16,7 @@ export const usePrinter = create<PrinterState>()((set) => ({
   setting: null,
   load: async () => {
     try {
-      set({ setting: await client.receiptPrinter() });
+      set({ setting: await receiptsClient.printer() });
     } catch {
       // Without an answer the till prints through the OS dialog, as with no printer.
       set({ setting: null });

@@ -9,7 +9,7 @@ import { FormattedMessage } from 'react-intl';
 import type { DayReport, FigureRow, ReceiptLines } from '../../../contract/api/reports.js';
 import type { MessageId } from '../../../contract/i18n/catalogues.js';
 import type { Translate } from '../../../contract/i18n/format.js';
-import { ApiError } from '../api/client.js';
+import { ApiError } from '../api/transport.js';
 import { useSession } from '../session-store.js';
 import { formatMoney, formatNumber } from '../till/money.js';
 import { TotalValue } from '../ui/fit-text.js';

@@ -2,13 +2,14 @@
  * The report calls of the renderer (main/http/routes/reports/routes.ts): the open day's X report, closing
  * the day (Z report, with a manager's approval for a cashier), past Z reports and their receipt
  * lines, typed by the contract (contract/api/reports.ts). Same transports and error shape as
- * api/client.ts.
+ * the other clients (api/call.ts, api/transport.ts).
  */
 import type { PrintResult } from '../../../contract/api/receipts.js';
 import type { DayReport, ReceiptLines, ZReportList } from '../../../contract/api/reports.js';
 import { caller } from '../api/call.js';
 import { pathOf } from '../../../contract/paths.js';
-import { defaultTransport, type Credentials, type Transport } from '../api/client.js';
+import type { Credentials } from '../../../contract/api/staff.js';
+import { defaultTransport, type Transport } from '../api/transport.js';
 
 /** `?terminal_id=` of another till's report (a manager's view); nothing for this screen's till. */
 const of = (tillId?: string) => (tillId ? { terminal_id: tillId } : {});

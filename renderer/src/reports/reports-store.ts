@@ -4,7 +4,7 @@
  */
 import { create } from 'zustand';
 import type { DayReport, ZReportSummary } from '../../../contract/api/reports.js';
-import { ApiError } from '../api/client.js';
+import { ApiError } from '../api/transport.js';
 import { useSession } from '../session-store.js';
 import { reportsClient } from './reports-client.js';
 import { translate } from '../ui/i18n.js';

@@ -9,7 +9,9 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { ErrorCode, RefundStatus } from '../../../contract/codes.js';
 import { exponentOf, fromMinorUnits, toMinorUnits } from '../../../contract/money.js';
-import { ApiError, client, type RefundResponse } from '../api/client.js';
+import { ApiError } from '../api/transport.js';
+import { staffClient } from '../staff/staff-client.js';
+import { transactionsClient, type RefundResponse } from '../transactions/transactions-client.js';
 import { useSession } from '../session-store.js';
 import { formatMoney, parseAmount } from '../till/money.js';
 import { CheckIcon, WarningIcon } from '../ui/icons.js';
@@ -119,7 +121,7 @@ export function RefundDialog({ row, onClose }: RefundDialogProps) {
     try {
       if (cashier)
         token = (
-          await client.approve(
+          await staffClient.approve(
             'refund',
             method === 'pin' ? { login: login.trim(), pin: secret } : { login: login.trim(), password: secret },
           )
@@ -134,14 +136,12 @@ export function RefundDialog({ row, onClose }: RefundDialogProps) {
     if (keyRef.current?.amount !== amount || keyRef.current.reason !== reason)
       keyRef.current = { amount, reason, key: crypto.randomUUID() };
     try {
-      const response = await client.refund(
-        {
-          transaction_id: tx.transaction_id,
-          amount: fromMinorUnits(toMinorUnits(amount, tx.currency), tx.currency),
-          merchant_reference: reason,
-        },
-        token,
+      const response = await transactionsClient.refund(
+        tx.transaction_id,
+        fromMinorUnits(toMinorUnits(amount, tx.currency), tx.currency),
+        reason,
         keyRef.current.key,
+        token,
       );
       if (response.status_code === RefundStatus.error) setProblem(t('sales.refund.networkRefused'));
       else setDone(response);

@@ -8,7 +8,7 @@ import { create } from 'zustand';
 import type { DaySale, DaySales } from '../../../contract/api/reports.js';
 import { asCardBrand, type CardBrand } from '../../../contract/cards.js';
 import { caller } from '../api/call.js';
-import { ApiError, defaultTransport } from '../api/client.js';
+import { ApiError, defaultTransport } from '../api/transport.js';
 import { useSession } from '../session-store.js';
 import type { MessageId } from '../../../contract/i18n/catalogues.js';
 import type { Translate } from '../../../contract/i18n/format.js';

@@ -2,7 +2,7 @@
  * The calls of Settings beside shops (admin; main/http/routes/settings/back-office.ts and staff/routes.ts's
  * /ui/staff): the merchant's profile, channels, API credentials, staff accounts, the SMTP server and
  * its test e-mail, and the audit log's pages. Typed by the contract (contract/api/settings.ts,
- * contract/api/staff.ts); same transports and error shape as api/client.ts.
+ * contract/api/staff.ts); same transports and error shape as the other clients (api/call.ts, api/transport.ts).
  */
 import type {
   ApiCredential,
@@ -23,7 +23,7 @@ import type {
 import type { CreatedStaff, CreateStaffRequest, StaffMember } from '../../../contract/api/staff.js';
 import type { StaffSecret } from '../../../contract/constants.js';
 import { caller, filled } from '../api/call.js';
-import { defaultTransport, type Transport } from '../api/client.js';
+import { defaultTransport, type Transport } from '../api/transport.js';
 
 export type {
   ApiCredential,

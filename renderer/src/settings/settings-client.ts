@@ -2,11 +2,11 @@
  * The calls of Settings -> Shops and terminals (main/http/routes/payment-methods/shops.ts: /ui/shops, /ui/terminals;
  * decisions.md "Merchant management"): the merchant's shops with their terminal ids, a new shop, a
  * terminal put in a shop or taken out. Typed by the contract (contract/api/payment-methods.ts); same
- * transports and error shape as api/client.ts.
+ * transports and error shape as the other clients (api/call.ts, api/transport.ts).
  */
 import type { Shop, TerminalAssignment } from '../../../contract/api/payment-methods.js';
 import { caller } from '../api/call.js';
-import { defaultTransport, type Transport } from '../api/client.js';
+import { defaultTransport, type Transport } from '../api/transport.js';
 
 export type { Shop, TerminalAssignment };
 

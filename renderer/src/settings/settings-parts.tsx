@@ -9,7 +9,7 @@ import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { useIntl } from 'react-intl';
 import type { MessageId } from '../../../contract/i18n/catalogues.js';
 import type { StaffRole } from '../../../contract/constants.js';
-import { ApiError } from '../api/client.js';
+import { ApiError } from '../api/transport.js';
 import { problemText, sessionEnded } from '../api/problems.js';
 import { translate, useT } from '../ui/i18n.js';
 

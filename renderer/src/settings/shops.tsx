@@ -7,7 +7,7 @@
 import { Link } from '@tanstack/react-router';
 import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import type { MessageId } from '../../../contract/i18n/catalogues.js';
-import { ApiError } from '../api/client.js';
+import { ApiError } from '../api/transport.js';
 import { translate, useT } from '../ui/i18n.js';
 import { settingsClient as client, type Shop } from './settings-client.js';
 import { fieldProblem, hidden, useRich } from './settings-parts.js';

@@ -9,7 +9,7 @@
 import { useCallback, useState, type FormEvent, type ReactNode } from 'react';
 import { defaultTillName, TILL_ID_PATTERN, TILL_RETIRE_REFUSED } from '../../../contract/constants.js';
 import type { MessageId } from '../../../contract/i18n/catalogues.js';
-import { ApiError } from '../api/client.js';
+import { ApiError } from '../api/transport.js';
 import { tillsClient, type StoreLimits, type Till, type TillInvite } from '../tills/tills-client.js';
 import { ConfirmDialog } from '../ui/detail-parts.js';
 import { FormActions } from '../ui/dialog-parts.js';

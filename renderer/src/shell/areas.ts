@@ -4,7 +4,7 @@
  * role starts on the first area it may use (back office on the dashboard, a cashier at the till).
  */
 import type { MessageId } from '../../../contract/i18n/catalogues.js';
-import type { StaffRole } from '../api/client.js';
+import type { StaffRole } from '../staff/staff-client.js';
 
 export interface Area {
   /** The route path, e.g. `/transactions`. */

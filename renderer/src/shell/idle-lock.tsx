@@ -3,7 +3,7 @@
  * touch, warns 30 s ahead, and any key keeps the session. Never while the till talks to the bank.
  */
 import { useEffect, useRef, useState } from 'react';
-import { client } from '../api/client.js';
+import { staffClient } from '../staff/staff-client.js';
 import { useSession } from '../session-store.js';
 import { useTill } from '../till/till-store.js';
 import { translate, useT } from '../ui/i18n.js';
@@ -41,7 +41,7 @@ export function IdleLock() {
         // Kept: tell the gateway too, so its idle clock restarts.
         warned.current = false;
         setLeft(null);
-        void client.session().catch(() => undefined);
+        void staffClient.session().catch(() => undefined);
       }
     }, 1000);
     return () => {

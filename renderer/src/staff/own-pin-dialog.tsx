@@ -3,7 +3,8 @@
  * Confirmed with the password, so a session left open at the till cannot change it.
  */
 import { useState, type FormEvent } from 'react';
-import { ApiError, client } from '../api/client.js';
+import { ApiError } from '../api/transport.js';
+import { staffClient } from './staff-client.js';
 import { translate, useT } from '../ui/i18n.js';
 import { CheckIcon } from '../ui/icons.js';
 import { Modal } from '../ui/modal.js';
@@ -36,7 +37,7 @@ export function OwnPinDialog({ onClose }: { onClose: () => void }) {
     setBusy(true);
     setProblem(null);
     try {
-      await client.setOwnPin(password, pin);
+      await staffClient.setOwnPin(password, pin);
       setDone(true);
     } catch (error) {
       setProblem(problemOf(error));

@@ -9,7 +9,7 @@
  * e-mailed receipt use too), not the language of the staff member at the till (D21), with that
  * language's number and date forms in the shop's time zone.
  */
-import type { Receipt } from '../api/client.js';
+import type { Receipt } from '../receipts/receipts-client.js';
 import type { MessageId } from '../../../contract/i18n/catalogues.js';
 import { formatterFor, type Translate } from '../../../contract/i18n/format.js';
 import { INTL_LOCALES, isStaffLanguage, type StaffLanguage } from '../../../contract/i18n/languages.js';

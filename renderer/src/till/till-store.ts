@@ -6,13 +6,14 @@
  * event (docs/decisions.md "The till's transition table (issue 37)").
  */
 import { create } from 'zustand';
-import { ApiError, client } from '../api/client.js';
+import { ApiError } from '../api/transport.js';
 import { useSession } from '../session-store.js';
 import { translate } from '../ui/i18n.js';
 import type { ReaderEvent } from './card-read.js';
 import { formatMoney } from './money.js';
 import { createKeyboardWedgeReader, createSimulatedReader } from './reader.js';
 import { INITIAL_MODEL, type Failure, type TillContext, type TillEffect, type TillEvent, type TillModel } from './till-model.js';
+import { tillClient } from './till-client.js';
 import { transition } from './till-transitions.js';
 
 export { declineOf, type ApprovedSale, type Decline, type Said, type Sale, type TillPhase } from './till-model.js';
@@ -77,25 +78,25 @@ function effectRunner(dispatch: Dispatch): (effect: TillEffect) => Promise<void>
   return (effect) => {
     switch (effect.type) {
       case 'recordAttempt':
-        return client.beginTillAttempt(effect.input).then(
+        return tillClient.beginAttempt(effect.input).then(
           () => dispatch({ type: 'attemptRecorded', key: effect.key }),
           (error: unknown) => dispatch({ type: 'attemptRefused', key: effect.key, failure: failureOf(error) }),
         );
       case 'pay':
-        return client.pay(effect.request, effect.key).then(
+        return tillClient.pay(effect.request, effect.key).then(
           (response) => dispatch({ type: 'paid', key: effect.key, response }),
           (error: unknown) => dispatch({ type: 'payFailed', key: effect.key, failure: failureOf(error) }),
         );
       case 'resolve':
-        return client.resolveTillAttempt().then(
+        return tillClient.resolveAttempt().then(
           (resolution) => dispatch({ type: 'resolved', resolution }),
           (error: unknown) => dispatch({ type: 'resolveFailed', failure: failureOf(error) }),
         );
       case 'closeAttempt':
-        void client.resolveTillAttempt().catch(() => undefined);
+        void tillClient.resolveAttempt().catch(() => undefined);
         return undefined;
       case 'findOpenAttempt':
-        return client.tillAttempt().then(
+        return tillClient.attempt().then(
           (attempt) => dispatch({ type: 'openAttempt', attempt }),
           () => undefined,
         );

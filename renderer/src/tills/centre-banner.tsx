@@ -14,7 +14,7 @@ import { useT } from '../ui/i18n.js';
 import { WarningIcon } from '../ui/icons.js';
 import { tillsClient, type TillLinkStatus } from './tills-client.js';
 import { formatTime as timeOf } from '../ui/format.js';
-import { ApiError } from '../api/client.js';
+import { ApiError } from '../api/transport.js';
 
 const POLL_MS = 2000;
 

@@ -5,7 +5,7 @@
  * in once it has joined.
  */
 import { useState, type FormEvent, type InputHTMLAttributes, type Ref } from 'react';
-import { ApiError } from '../api/client.js';
+import { ApiError } from '../api/transport.js';
 import { useT } from '../ui/i18n.js';
 import { useAutoFocus } from '../ui/use-keys.js';
 import { tillsClient, type JoinSummary } from './tills-client.js';

@@ -12,7 +12,8 @@ import { TILL_HEARTBEAT_SECONDS } from '../../../contract/constants.js';
 import { ErrorCode } from '../../../contract/codes.js';
 import type { MessageId } from '../../../contract/i18n/catalogues.js';
 import type { MessageValues } from '../../../contract/i18n/format.js';
-import { ApiError, client } from '../api/client.js';
+import { ApiError } from '../api/transport.js';
+import { tillClient } from '../till/till-client.js';
 import { useSession, whenSessionEnds } from '../session-store.js';
 import { translate } from '../ui/i18n.js';
 import { tillsClient, type Till } from './tills-client.js';
@@ -113,7 +114,7 @@ export const useThisTill = create<ThisTillState>()((set, get) => {
   const held = async (till: Till) => {
     storage('local')?.setItem(TILL_KEY, till.till_id);
     // The terminal of this till: its id goes on every payment and receipt.
-    const terminal = await client.terminal();
+    const terminal = await tillClient.terminal();
     useSession.setState({ terminal });
     set({ state: { name: 'held', till } });
     startBeat(till);

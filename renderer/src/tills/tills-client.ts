@@ -1,13 +1,13 @@
 /**
  * The calls about a shop's tills (main/http/routes/tills/routes.ts): the list, this screen's till (take,
  * keep, let go), an admin's changes, and the shop's day. Typed by the contract
- * (contract/api/tills.ts, contract/api/reports.ts); same transports and error shape as api/client.ts.
+ * (contract/api/tills.ts, contract/api/reports.ts); same transports and error shape as the other clients (api/call.ts, api/transport.ts).
  */
 import type { JoinSummary, SetupState, StoreLimits, TillInvite, TillLinkStatus } from '../../../contract/api/centre.js';
 import type { ShopDay } from '../../../contract/api/reports.js';
 import type { CreateTillRequest, TakenTill, Till, TillList, UpdateTillRequest } from '../../../contract/api/tills.js';
 import { caller } from '../api/call.js';
-import { defaultTransport, type Transport } from '../api/client.js';
+import { defaultTransport, type Transport } from '../api/transport.js';
 
 export type { JoinSummary, SetupState, ShopDay, StoreLimits, TakenTill, Till, TillInvite, TillLinkStatus, TillList };
 

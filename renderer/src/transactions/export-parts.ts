@@ -22,7 +22,7 @@ export interface ExportResult {
   bytes: number;
 }
 
-/** An answer as the app's transport gives it (api/client.ts TransportResponse). */
+/** An answer as the app's transport gives it (api/transport.ts TransportResponse). */
 export interface PartAnswer {
   status: number;
   headers: { get(name: string): string | null };

@@ -10,7 +10,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { RefundStatus } from '../../../contract/codes.js';
 import { exponentOf, fromMinorUnits, toMinorUnits } from '../../../contract/money.js';
-import { ApiError } from '../api/client.js';
+import { ApiError } from '../api/transport.js';
 import { reasonProblem as reasonProblemOf, reasonText, RefundReasonField } from '../sales/refund-reason.js';
 import { formatMoney, parseAmount } from '../till/money.js';
 import { WarningIcon } from '../ui/icons.js';

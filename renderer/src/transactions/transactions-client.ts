@@ -1,9 +1,9 @@
 /**
- * The transaction calls of the back office: the list (GET /rest/transactions with its filters and
+ * The transaction calls of the back office (and the till's refund): the list (GET /rest/transactions with its filters and
  * keyset paging), the detail (GET /ui/transactions/{id}), capture, release and refund (the API's own
  * routes; a back-office session may call them and each is audited under the staff member's name),
  * and the CSV export (GET /rest/transactions/export). Typed by the contract; same transports and
- * error shape as api/client.ts.
+ * error shape as the other clients (api/call.ts, api/transport.ts).
  *
  * The export streams: in a browser a fetch reader counts bytes and rows as they arrive (progress)
  * and an AbortController cancels; in the desktop window (the preload bridge carries whole answers)
@@ -14,8 +14,7 @@ import type { Transaction, TransactionDetail } from '../../../contract/api/trans
 import { EXPORT_TOTAL_HEADER } from '../../../contract/transaction-list.js';
 import { caller } from '../api/call.js';
 import { pathOf } from '../../../contract/paths.js';
-import { ApiError, defaultTransport, type Transport, type TransportResponse } from '../api/client.js';
-import { errorOf as answerError, isObject } from '../api/transport.js';
+import { ApiError, defaultTransport, errorOf as answerError, isObject, type Transport, type TransportResponse } from '../api/transport.js';
 import { translate } from '../ui/i18n.js';
 import { csvLineCounter, exportInParts, type ExportProgress, type ExportResult } from './export-parts.js';
 
@@ -32,7 +31,11 @@ export interface TransactionsClient {
   detail(id: string): Promise<TransactionDetail>;
   capture(id: string, amount: number, idempotencyKey: string): Promise<CaptureResponse>;
   release(id: string, amount: number, idempotencyKey: string): Promise<ReverseResponse>;
-  refund(id: string, amount: number, reason: string, idempotencyKey: string): Promise<RefundResponse>;
+  /**
+   * POST /rest/refund; at the till a cashier's refund carries a manager's approval token
+   * (staff/staff-client.ts approve), harmless for others.
+   */
+  refund(id: string, amount: number, reason: string, idempotencyKey: string, approvalToken?: string): Promise<RefundResponse>;
   /** The CSV of the filter (`query` holds the filters, `columns`, `time_zone`); reports progress; stops on `signal`. */
   exportCsv(query: URLSearchParams, onProgress: (progress: ExportProgress) => void, signal: AbortSignal): Promise<ExportResult>;
 }
@@ -114,8 +117,11 @@ export function createTransactionsClient(transport: Transport = defaultTransport
     detail: (id) => call('transactions.detail', { params: { transaction_id: id } }),
     capture: (id, amount, key) => call('payments.capture', { body: { transaction_id: id, amount }, headers: headers(key) }),
     release: (id, amount, key) => call('payments.reverse', { body: { transaction_id: id, amount }, headers: headers(key) }),
-    refund: (id, amount, reason, key) =>
-      call('payments.refund', { body: { transaction_id: id, amount, merchant_reference: reason }, headers: headers(key) }),
+    refund: (id, amount, reason, key, approvalToken) =>
+      call('payments.refund', {
+        body: { transaction_id: id, amount, merchant_reference: reason },
+        headers: { ...headers(key), ...(approvalToken ? { 'X-Manager-Approval': approvalToken } : {}) },
+      }),
     exportCsv(query, onProgress, signal) {
       const bridged = typeof window !== 'undefined' && window.tillgate !== undefined;
       if (!bridged) return streamedExport(query, onProgress, signal);

@@ -7,7 +7,7 @@
  */
 import { create } from 'zustand';
 import { ErrorCode } from '../../../contract/codes.js';
-import { ApiError } from '../api/client.js';
+import { ApiError } from '../api/transport.js';
 import { useSession } from '../session-store.js';
 import { translate } from '../ui/i18n.js';
 import { apiQuery, type TransactionListSearch } from './transaction-search.js';

@@ -4,7 +4,7 @@
  * object by id. A change is made by the gateway and read back, never patched here.
  */
 import { create } from 'zustand';
-import { ApiError } from '../api/client.js';
+import { ApiError } from '../api/transport.js';
 import { problemText, sessionEnded } from '../api/problems.js';
 
 /**

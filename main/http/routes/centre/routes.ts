@@ -14,7 +14,7 @@ import type { CentreFence, TillLinkRecord } from '../../../core/centre/ports.js'
 import type { Gateway } from '../../../core/gateway.js';
 import { requireBackOfficeSession, requireStaffSession, send, staffOf } from '../../api-context.js';
 import { sendApiError } from '../../errors.js';
-import { route } from '../../operations.js';
+import { route } from '../../operation-route.js';
 import { toReply } from '../../replies.js';
 
 const tags = ['Tills and centre'];

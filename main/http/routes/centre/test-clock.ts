@@ -8,7 +8,7 @@ import { ErrorCode } from '../../../../contract/codes.js';
 import { apiError } from '../../../core/errors.js';
 import type { MovableClockControl } from '../../../core/gateway.js';
 import { sendApiError } from '../../errors.js';
-import { route } from '../../operations.js';
+import { route } from '../../operation-route.js';
 
 const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
 

@@ -12,7 +12,7 @@ import type { BackOfficeCheckoutRequest, CheckoutListQuery } from '../../../../c
 import type { Gateway } from '../../../core/gateway.js';
 import { idempotencyKeys, perform, requireBackOfficeSession, send, staffOf } from '../../api-context.js';
 import { answerChecks } from '../../errors.js';
-import { route } from '../../operations.js';
+import { route } from '../../operation-route.js';
 import { toReply } from '../../replies.js';
 
 const tags = ['Back-office UI'];

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { CheckoutRequest } from '../../../../contract/api/checkouts.js';
 import type { Gateway } from '../../../core/gateway.js';
 import { merchantOf, perform, send } from '../../api-context.js';
-import { route } from '../../operations.js';
+import { route } from '../../operation-route.js';
 import { toReply } from '../../replies.js';
 
 export function checkoutRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {

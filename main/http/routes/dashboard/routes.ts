@@ -10,7 +10,7 @@ import { apiError } from '../../../core/errors.js';
 import type { Gateway } from '../../../core/gateway.js';
 import { requireStaffSession } from '../../api-context.js';
 import { sendApiError } from '../../errors.js';
-import { route } from '../../operations.js';
+import { route } from '../../operation-route.js';
 
 export function dashboardRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
   return async (app) => {

@@ -14,9 +14,9 @@ import type { InvoiceFields } from '../../../core/invoices/invoice-fields.js';
 import { requireBackOfficeSession, send, staffOf } from '../../api-context.js';
 import { invoiceChecks, invoiceValidationErrors, type ValidationError } from './routes.js';
 import { InvoiceErrorSchema } from '../../../../contract/api/invoices.js';
-import type { OperationName } from '../../../../contract/operations.js';
+import type { OperationName } from '../../../../contract/operation-table.js';
 import { isCheck } from '../../errors.js';
-import { route } from '../../operations.js';
+import { route } from '../../operation-route.js';
 import { toInvoiceReply } from '../../replies.js';
 import { apiResponses } from '../../responses.js';
 

@@ -10,7 +10,7 @@ import type { Gateway } from '../../../core/gateway.js';
 import { merchantOf, performAs, send } from '../../api-context.js';
 import { fieldErrorsFromAjv } from '../../errors.js';
 import { InvoiceErrorSchema } from '../../../../contract/api/invoices.js';
-import { route } from '../../operations.js';
+import { route } from '../../operation-route.js';
 import { apiResponses } from '../../responses.js';
 import { toInvoiceReply } from '../../replies.js';
 

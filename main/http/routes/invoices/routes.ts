@@ -16,7 +16,7 @@ import { MESSAGES, type InvoiceFields } from '../../../core/invoices/invoice-fie
 import { merchantOf, performAs, send } from '../../api-context.js';
 import { coreFieldErrors, fieldErrorsFromAjv, type AjvError, type BodyFieldCheck } from '../../errors.js';
 import { apiResponses } from '../../responses.js';
-import { route } from '../../operations.js';
+import { route } from '../../operation-route.js';
 import { toInvoiceReply } from '../../replies.js';
 
 function responses(success: Record<number, TSchema>, errors: number[]): Record<number, TSchema> {

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { MandateResponseSchema, type MandateRequest } from '../../../../contract/api/mandates.js';
 import type { Gateway } from '../../../core/gateway.js';
 import { perform, send } from '../../api-context.js';
-import { route } from '../../operations.js';
+import { route } from '../../operation-route.js';
 
 export function mandateRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {
   return async (app) => {

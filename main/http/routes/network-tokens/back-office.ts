@@ -14,7 +14,7 @@ import { success } from '../../../core/errors.js';
 import type { Gateway } from '../../../core/gateway.js';
 import { requireBackOfficeSession, send, staffOf } from '../../api-context.js';
 import { answerChecks } from '../../errors.js';
-import { route } from '../../operations.js';
+import { route } from '../../operation-route.js';
 import { toReply } from '../../replies.js';
 
 const tags = ['Back-office UI'];

@@ -9,7 +9,7 @@ import type { SimulateAction } from '../../../../contract/constants.js';
 
 import type { Gateway } from '../../../core/gateway.js';
 import { merchantOf, perform, send } from '../../api-context.js';
-import { route } from '../../operations.js';
+import { route } from '../../operation-route.js';
 import { toReply } from '../../replies.js';
 
 export function networkTokenRoutes(gateway: Gateway): FastifyPluginAsyncTypebox {

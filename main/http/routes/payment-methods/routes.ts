@@ -10,7 +10,7 @@ import type { PaymentMethodSettingRequest } from '../../../../contract/api/payme
 import type { Gateway } from '../../../core/gateway.js';
 import { partnerOf, send } from '../../api-context.js';
 import { sendApiError, type BodyFieldCheck } from '../../errors.js';
-import { route } from '../../operations.js';
+import { route } from '../../operation-route.js';
 import { toReply } from '../../replies.js';
 
 const tags = ['Merchant management'];

@@ -9,7 +9,7 @@ import { apiError } from '../../../core/errors.js';
 import type { Gateway } from '../../../core/gateway.js';
 import { requireStaffSession, send } from '../../api-context.js';
 import { sendApiError } from '../../errors.js';
-import { route } from '../../operations.js';
+import { route } from '../../operation-route.js';
 import { toReply } from '../../replies.js';
 
 const tags = ['Back-office UI'];

@@ -6,11 +6,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { PaymentRequest, PayoutRequest as PayoutFields, TransactionResponse } from '../../../../contract/api/payments.js';
 import type { Gateway } from '../../../core/gateway.js';
 import { followUpFieldErrors, paymentFieldErrors, validatePayoutRequest, type PaymentOperation } from '../../../core/payments/request.js';
-import type { Operation } from '../../../core/idempotency/operations.js';
+import type { Operation } from '../../../core/idempotency/operation-runner.js';
 import { outcomeOf, type Outcome } from '../../../core/errors.js';
 import { perform, requestTill, send } from '../../api-context.js';
 import type { BodyFieldCheck } from '../../errors.js';
-import { route } from '../../operations.js';
+import { route } from '../../operation-route.js';
 
 /** A payment route's own options: its words in the document, its error statuses and its field checks. */
 const post = (summary: string, description: string, errors: number[], bodyFieldErrors: BodyFieldCheck) => ({

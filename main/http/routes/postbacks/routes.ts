@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Gateway } from '../../../core/gateway.js';
 import { merchantOf, perform, send } from '../../api-context.js';
-import { route } from '../../operations.js';
+import { route } from '../../operation-route.js';
 import { toReply } from '../../replies.js';
 
 const tags = ['Postbacks'];

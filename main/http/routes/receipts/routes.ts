@@ -10,7 +10,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Gateway } from '../../../core/gateway.js';
 import type { ReceiptViewer } from '../../../core/receipts/receipts.js';
 import { requireStaffSession, send } from '../../api-context.js';
-import { route } from '../../operations.js';
+import { route } from '../../operation-route.js';
 import { toReply } from '../../replies.js';
 
 const tags = ['Back-office UI'];

@@ -22,7 +22,7 @@ import { sendApiError } from '../../errors.js';
 import { dayReportPdf } from '../../report-pdf.js';
 import { requestStaffLanguage } from '../../staff-language.js';
 import { tillOf, tillOfRequest, tillSessionOf } from '../tills/routes.js';
-import { route } from '../../operations.js';
+import { route } from '../../operation-route.js';
 import { toReply } from '../../replies.js';
 
 const tags = ['Back-office UI'];

@@ -10,7 +10,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AuditLogQuery } from '../../../../contract/api/settings.js';
 import type { Gateway } from '../../../core/gateway.js';
 import { adminOf, requireAdminSession, send } from '../../api-context.js';
-import { route } from '../../operations.js';
+import { route } from '../../operation-route.js';
 import { toReply } from '../../replies.js';
 
 const tags = ['Back-office UI'];

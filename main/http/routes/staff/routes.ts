@@ -11,7 +11,7 @@ import type { Gateway } from '../../../core/gateway.js';
 import { SESSION_MAX_MS, staffLockKey } from '../../../core/staff/staff.js';
 import { requireStaffSession, SESSION_COOKIE, send, sessionToken } from '../../api-context.js';
 import { sendApiError } from '../../errors.js';
-import { route } from '../../operations.js';
+import { route } from '../../operation-route.js';
 import { toReply } from '../../replies.js';
 
 const tags = ['Back-office UI'];

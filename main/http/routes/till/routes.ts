@@ -13,7 +13,7 @@ import { TEST_PIN_KEY } from '../../../core/payments/payments.js';
 import { SESSION_IDLE_MS } from '../../../core/staff/staff.js';
 import { requireStaffSession, send } from '../../api-context.js';
 import { tillOf, tillOfRequest } from '../tills/routes.js';
-import { route } from '../../operations.js';
+import { route } from '../../operation-route.js';
 import { toReply } from '../../replies.js';
 
 const tags = ['Back-office UI'];

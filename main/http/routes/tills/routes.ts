@@ -8,7 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Gateway } from '../../../core/gateway.js';
 import type { TillSession } from '../../../core/tills/tills.js';
 import { adminOf, requireAdminSession, requireStaffSession, send } from '../../api-context.js';
-import { route } from '../../operations.js';
+import { route } from '../../operation-route.js';
 import { toReply } from '../../replies.js';
 
 const tags = ['Back-office UI'];

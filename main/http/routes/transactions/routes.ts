@@ -10,7 +10,7 @@ import { listQueryErrors } from '../../../core/transactions/queries.js';
 import type { Gateway } from '../../../core/gateway.js';
 import { merchantOf, send } from '../../api-context.js';
 import { sendApiError } from '../../errors.js';
-import { route } from '../../operations.js';
+import { route } from '../../operation-route.js';
 import { toReply } from '../../replies.js';
 
 /** Cashiers see today's transactions only (decisions.md D9): their `from` is at least local midnight. */

@@ -1,5 +1,5 @@
 /**
- * Registers a route from the contract: the operation's method and path (contract/operations.ts)
+ * Registers a route from the contract: the operation's method and path (contract/operation-table.ts)
  * and its schemas (contract/api/<feature>.ts) come from its name; the route adds only what is the
  * HTTP layer's: its words in the document (tags, summary, description), the error statuses it
  * answers, its hooks and config, and the handler. The document names each operation by its
@@ -21,9 +21,9 @@ import type {
   RouteHandlerMethod,
   RouteShorthandOptions,
 } from 'fastify';
-import { OPERATION_SCHEMAS, type OperationName, type SchemasOfOperation } from '../../contract/api/operations.js';
+import { OPERATION_SCHEMAS, type OperationName, type SchemasOfOperation } from '../../contract/api/operation-schema-table.js';
 import type { OperationSchemas } from '../../contract/api/operation-schemas.js';
-import { OPERATIONS } from '../../contract/operations.js';
+import { OPERATIONS } from '../../contract/operation-table.js';
 import { apiResponses } from './responses.js';
 
 /** The Fastify instance of a route plugin (FastifyPluginAsyncTypebox). */

@@ -1,11 +1,11 @@
 /**
- * The schemas of every operation of contract/operations.ts, joined from the feature files, and the
+ * The schemas of every operation of contract/operation-table.ts, joined from the feature files, and the
  * types a caller derives from them: what a request carries (`OperationRequest`) and what a success
  * answers (`OperationResult`). main/http registers its routes from `OPERATION_SCHEMAS`; the renderer
  * imports only the types (no TypeBox in its bundle).
  */
 import type { Static, TSchema } from '@sinclair/typebox';
-import type { OperationName } from '../operations.js';
+import type { OperationName } from '../operation-table.js';
 import type { OperationSchemas } from './operation-schemas.js';
 import { centreOperations } from './centre.js';
 import { checkoutsOperations } from './checkouts.js';

@@ -2,11 +2,11 @@
  * Every operation of the gateway's HTTP interface, once: its name, method and path. The name is
  * `<feature>.<verb>`, where the feature is the file in contract/api/ that holds the operation's
  * schemas (params, querystring, headers, body, answers) in an object keyed by the same names; the
- * compiler checks that both sides name the same operations (contract/api/operations.ts).
+ * compiler checks that both sides name the same operations (contract/api/operation-schema-table.ts).
  *
  * This file is plain data, free of TypeBox, so the renderer imports it as a value (its typed
  * `call`, renderer/src/api/call.ts) while main/http registers the Fastify routes from it
- * (main/http/operations.ts). A path's `:name` parts are its params.
+ * (main/http/operation-route.ts). A path's `:name` parts are its params.
  */
 
 export type OperationMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
