@@ -8,7 +8,7 @@
  * A table is added here when its repository is converted (docs/decisions.md "Typed SQL with Kysely").
  */
 import type { Generated } from 'kysely';
-import type { NetworkTokenStatus } from '../contract/constants.js';
+import type { CheckoutStatus, NetworkTokenStatus } from '../contract/constants.js';
 
 interface Column<T, Nullable extends boolean, IsGenerated extends boolean = false> {
   readonly type: 'TEXT' | 'INTEGER';
@@ -26,6 +26,29 @@ const integer = <T extends number = number>(): Column<T, false> => ({ type: 'INT
 const rowId = (): Column<number, false, true> => ({ type: 'INTEGER', nullable: false, generated: true });
 
 export const tables = {
+  checkout_sessions: {
+    id: text(),
+    merchant_id: text(),
+    status: text<CheckoutStatus>(),
+    order_id: text(),
+    currency: text(),
+    amount_minor: integer(),
+    taxes_minor: integer(),
+    shipping_minor: integer(),
+    total_minor: integer(),
+    transaction_id: textOrNull(),
+    success_url: text(),
+    error_url: text(),
+    postback_url: textOrNull(),
+    locale: textOrNull(),
+    /** JSON of the session's request. */
+    request: text(),
+    /** JSON of the customer's fields. */
+    customer: text(),
+    created_at: text(),
+    updated_at: text(),
+    expires_at: text(),
+  },
   mandates: {
     id: text(),
     merchant_id: text(),
