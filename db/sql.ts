@@ -7,6 +7,8 @@
  *
  * Parameters are positional (`?`) or one object of named ones (`@name`), as better-sqlite3 takes
  * them. Where the engines' SQL differs, a repository passes both texts: `prepare(dialects({...}))`.
+ * A statement built with Kysely (db/typed-sql.ts) comes compiled for this database's engine
+ * (`CompiledSql`) and is used as it is, never translated.
  */
 import type Database from 'better-sqlite3';
 
@@ -31,12 +33,27 @@ export interface DialectSql {
   postgres: string;
 }
 
+/**
+ * A statement compiled for one engine (db/typed-sql.ts): `?` parameters on SQLite, `$n` on
+ * PostgreSQL, positional. prepare() uses its text as it is (no translation, db/postgres/pg-sql.ts).
+ */
+export interface CompiledSql {
+  compiled: Dialect;
+  sql: string;
+}
+
+/** The text of a compiled statement, checked to be compiled for `dialect`. */
+export function compiledText(sql: CompiledSql, dialect: Dialect): string {
+  if (sql.compiled !== dialect) throw new Error(`a statement compiled for ${sql.compiled} prepared on ${dialect}`);
+  return sql.sql;
+}
+
 /** The queues whose workers a commit wakes (sqlite-store.ts, pg-store.ts `onCommit`). */
 export type QueueName = 'postbacks' | 'mail' | 'prints';
 
 export interface SqlDatabase {
   readonly dialect: Dialect;
-  prepare(sql: string | DialectSql): SqlStatement;
+  prepare(sql: string | DialectSql | CompiledSql): SqlStatement;
   /**
    * Says that the unit wrote to a queue's table (a new row, one due again, one settled), so the
    * store wakes that queue's worker after the commit. Commits that touch no queue wake nobody.
@@ -50,7 +67,8 @@ export const dialects = (texts: DialectSql): DialectSql => texts;
 export function sqliteSql(db: Database.Database, touch?: (queue: QueueName) => void): SqlDatabase {
   return {
     dialect: 'sqlite',
-    prepare: (sql) => db.prepare(typeof sql === 'string' ? sql : sql.sqlite) as unknown as SqlStatement,
+    prepare: (sql) =>
+      db.prepare(typeof sql === 'string' ? sql : 'compiled' in sql ? compiledText(sql, 'sqlite') : sql.sqlite) as unknown as SqlStatement,
     ...(touch ? { touch } : {}),
   };
 }

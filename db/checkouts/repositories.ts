@@ -1,89 +1,201 @@
-/** Checkout sessions (migrations 0007, 0017). */
-import type { SqlDatabase, SqlStatement } from '../sql.js';
+/** Checkout sessions (migrations 0007, 0017). Statements built with Kysely (db/typed-sql.ts), rows typed by db/schema.ts. */
+import type { ExpressionBuilder, Selectable } from 'kysely';
+import type { SqlDatabase } from '../sql.js';
+import type { Database } from '../schema.js';
+import { byShape, typed, type Placeholders } from '../typed-sql.js';
+import type { CheckoutStatus } from '../../contract/constants.js';
 import type { CheckoutFilter, CheckoutRecord, CheckoutRepository } from '../../main/core/checkouts/ports.js';
-import { listWhere } from '../list-filter.js';
-import type { Row } from '../rows.js';
 
-function fromRow(r: Row): CheckoutRecord {
+function fromRow(r: Selectable<Database['checkout_sessions']>): CheckoutRecord {
   return {
-    id: r.id as string,
-    merchantId: r.merchant_id as string,
-    status: r.status as CheckoutRecord['status'],
-    orderId: r.order_id as string,
-    currency: r.currency as string,
-    amountMinor: r.amount_minor as number,
-    taxesMinor: r.taxes_minor as number,
-    shippingMinor: r.shipping_minor as number,
-    totalMinor: r.total_minor as number,
-    transactionId: (r.transaction_id as string | null) ?? null,
-    successUrl: r.success_url as string,
-    errorUrl: r.error_url as string,
-    postbackUrl: (r.postback_url as string | null) ?? null,
-    locale: (r.locale as string | null) ?? null,
-    request: JSON.parse(r.request as string) as Record<string, unknown>,
-    customer: JSON.parse(r.customer as string) as Record<string, string>,
-    createdAt: r.created_at as string,
-    updatedAt: r.updated_at as string,
-    expiresAt: r.expires_at as string,
+    id: r.id,
+    merchantId: r.merchant_id,
+    status: r.status,
+    orderId: r.order_id,
+    currency: r.currency,
+    amountMinor: r.amount_minor,
+    taxesMinor: r.taxes_minor,
+    shippingMinor: r.shipping_minor,
+    totalMinor: r.total_minor,
+    transactionId: r.transaction_id,
+    successUrl: r.success_url,
+    errorUrl: r.error_url,
+    postbackUrl: r.postback_url,
+    locale: r.locale,
+    request: JSON.parse(r.request) as Record<string, unknown>,
+    customer: JSON.parse(r.customer) as Record<string, string>,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    expiresAt: r.expires_at,
   };
 }
 
-function where(merchantId: string, filter: Omit<CheckoutFilter, 'limit' | 'offset'>): { sql: string; params: unknown[] } {
-  return listWhere(merchantId, { status: filter.status }, filter);
+/** The values of a list's filter, by name; which of them are set is the statement's shape. */
+interface ListParams {
+  merchantId: string;
+  status: CheckoutStatus;
+  createdFrom: string;
+  createdTo: string;
+  limit: number;
+  offset: number;
 }
+
+type ListShape = Record<'status' | 'createdFrom' | 'createdTo', boolean>;
+
+const listShape = (filter: Omit<CheckoutFilter, 'limit' | 'offset'>): ListShape => ({
+  status: filter.status !== undefined,
+  createdFrom: filter.createdFrom !== undefined,
+  createdTo: filter.createdTo !== undefined,
+});
+
+/** A merchant's paged list: its status and an inclusive created_at range (as db/list-filter.ts `listWhere`). */
+function listWhere(shape: ListShape, p: Placeholders<ListParams>) {
+  return (eb: ExpressionBuilder<Database, 'checkout_sessions'>) =>
+    eb.and([
+      eb('merchant_id', '=', p('merchantId')),
+      ...(shape.status ? [eb('status', '=', p('status'))] : []),
+      ...(shape.createdFrom ? [eb('created_at', '>=', p('createdFrom'))] : []),
+      ...(shape.createdTo ? [eb('created_at', '<=', p('createdTo'))] : []),
+    ]);
+}
+
+/** A list's values of `filter`, those not set left out (the statement of its shape has no place for them). */
+function listParams(merchantId: string, filter: Omit<CheckoutFilter, 'limit' | 'offset'>): Partial<ListParams> & { merchantId: string } {
+  return {
+    merchantId,
+    ...(filter.status !== undefined ? { status: filter.status } : {}),
+    ...(filter.createdFrom !== undefined ? { createdFrom: filter.createdFrom } : {}),
+    ...(filter.createdTo !== undefined ? { createdTo: filter.createdTo } : {}),
+  };
+}
+
+interface TransitionParams {
+  id: string;
+  status: CheckoutStatus;
+  now: string;
+  transactionId: string | null;
+  customer: string;
+}
+
+/** Values of the IN list of source statuses, by name: `from0`, `from1`, ... */
+type FromList = Record<`from${number}`, CheckoutStatus>;
 
 export function createCheckoutRepository(db: SqlDatabase): CheckoutRepository {
   const s = {
-    insert: db.prepare(
-      `INSERT INTO checkout_sessions (id, merchant_id, status, order_id, currency, amount_minor, taxes_minor, shipping_minor, total_minor,
-         transaction_id, success_url, error_url, postback_url, locale, request, customer, created_at, updated_at, expires_at)
-       VALUES (@id, @merchantId, @status, @orderId, @currency, @amountMinor, @taxesMinor, @shippingMinor, @totalMinor,
-         @transactionId, @successUrl, @errorUrl, @postbackUrl, @locale, @request, @customer, @createdAt, @updatedAt, @expiresAt)`,
+    insert: typed<Database['checkout_sessions']>()(db, (k, p) =>
+      k.insertInto('checkout_sessions').values({
+        id: p('id'),
+        merchant_id: p('merchant_id'),
+        status: p('status'),
+        order_id: p('order_id'),
+        currency: p('currency'),
+        amount_minor: p('amount_minor'),
+        taxes_minor: p('taxes_minor'),
+        shipping_minor: p('shipping_minor'),
+        total_minor: p('total_minor'),
+        transaction_id: p('transaction_id'),
+        success_url: p('success_url'),
+        error_url: p('error_url'),
+        postback_url: p('postback_url'),
+        locale: p('locale'),
+        request: p('request'),
+        customer: p('customer'),
+        created_at: p('created_at'),
+        updated_at: p('updated_at'),
+        expires_at: p('expires_at'),
+      }),
     ),
-    get: db.prepare('SELECT * FROM checkout_sessions WHERE id = ?'),
-    byTransaction: db.prepare('SELECT * FROM checkout_sessions WHERE transaction_id = ?'),
+    get: typed<{ id: string }>()(db, (k, p) => k.selectFrom('checkout_sessions').selectAll().where('id', '=', p('id'))),
+    byTransaction: typed<{ transactionId: string }>()(db, (k, p) =>
+      k.selectFrom('checkout_sessions').selectAll().where('transaction_id', '=', p('transactionId')),
+    ),
+    list: byShape(db, (shape: ListShape, k, p: Placeholders<ListParams>) =>
+      k
+        .selectFrom('checkout_sessions')
+        .selectAll()
+        .where(listWhere(shape, p))
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(p('limit'))
+        .offset(p('offset')),
+    ),
+    count: byShape(db, (shape: ListShape, k, p: Placeholders<ListParams>) =>
+      k
+        .selectFrom('checkout_sessions')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where(listWhere(shape, p)),
+    ),
+    transition: byShape(
+      db,
+      (shape: { transactionId: boolean; customer: boolean; from: number }, k, p: Placeholders<TransitionParams & FromList>) =>
+        k
+          .updateTable('checkout_sessions')
+          .set({
+            status: p('status'),
+            updated_at: p('now'),
+            ...(shape.transactionId ? { transaction_id: p('transactionId') } : {}),
+            ...(shape.customer ? { customer: p('customer') } : {}),
+          })
+          .where('id', '=', p('id'))
+          .where(
+            'status',
+            'in',
+            Array.from({ length: shape.from }, (_, i) => p(`from${i}`)),
+          ),
+    ),
   };
-  const transitions = new Map<string, SqlStatement>();
   return {
     insert: async (record) =>
-      void (await s.insert.run({ ...record, request: JSON.stringify(record.request), customer: JSON.stringify(record.customer) })),
+      void (await s.insert.run({
+        id: record.id,
+        merchant_id: record.merchantId,
+        status: record.status,
+        order_id: record.orderId,
+        currency: record.currency,
+        amount_minor: record.amountMinor,
+        taxes_minor: record.taxesMinor,
+        shipping_minor: record.shippingMinor,
+        total_minor: record.totalMinor,
+        transaction_id: record.transactionId,
+        success_url: record.successUrl,
+        error_url: record.errorUrl,
+        postback_url: record.postbackUrl,
+        locale: record.locale,
+        request: JSON.stringify(record.request),
+        customer: JSON.stringify(record.customer),
+        created_at: record.createdAt,
+        updated_at: record.updatedAt,
+        expires_at: record.expiresAt,
+      })),
     get: async (id) => {
-      const row = (await s.get.get(id)) as Row | undefined;
+      const row = await s.get.get({ id });
       return row && fromRow(row);
     },
     byTransaction: async (transactionId) => {
-      const row = (await s.byTransaction.get(transactionId)) as Row | undefined;
+      const row = await s.byTransaction.get({ transactionId });
       return row && fromRow(row);
     },
     list: async (merchantId, filter) => {
-      const { sql, params } = where(merchantId, filter);
-      const rows = (await db
-        .prepare(`SELECT * FROM checkout_sessions WHERE ${sql} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`)
-        .all(...params, filter.limit, filter.offset)) as Row[];
+      const rows = await s
+        .list(listShape(filter))
+        .all({ ...listParams(merchantId, filter), limit: filter.limit, offset: filter.offset } as ListParams);
       return rows.map(fromRow);
     },
     count: async (merchantId, filter) => {
-      const { sql, params } = where(merchantId, filter);
-      return ((await db.prepare(`SELECT COUNT(*) AS n FROM checkout_sessions WHERE ${sql}`).get(...params)) as { n: number }).n;
+      const row = await s.count(listShape(filter)).get(listParams(merchantId, filter) as ListParams);
+      return row?.n ?? 0;
     },
     transition: async (id, from, status, now, change = {}) => {
-      const sets = ['status = ?', 'updated_at = ?'];
-      const values: unknown[] = [status, now];
-      if (change.transactionId !== undefined) {
-        sets.push('transaction_id = ?');
-        values.push(change.transactionId);
-      }
-      if (change.customer !== undefined) {
-        sets.push('customer = ?');
-        values.push(JSON.stringify(change.customer));
-      }
-      const sql = `UPDATE checkout_sessions SET ${sets.join(', ')} WHERE id = ? AND status IN (${from.map(() => '?').join(', ')})`;
-      let statement = transitions.get(sql);
-      if (!statement) {
-        statement = db.prepare(sql);
-        transitions.set(sql, statement);
-      }
-      return (await statement.run(...values, id, ...from)).changes === 1;
+      const shape = { transactionId: change.transactionId !== undefined, customer: change.customer !== undefined, from: from.length };
+      const params: TransitionParams & FromList = {
+        id,
+        status,
+        now,
+        transactionId: change.transactionId ?? null,
+        customer: JSON.stringify(change.customer ?? {}),
+      };
+      from.forEach((value, i) => (params[`from${i}`] = value));
+      return (await s.transition(shape).run(params)).changes === 1;
     },
   };
 }

@@ -1,43 +1,75 @@
-/** SEPA mandates (the IBAN sealed). */
+/** SEPA mandates (the IBAN sealed). Statements built with Kysely (db/typed-sql.ts), rows typed by db/schema.ts. */
+import type { Selectable } from 'kysely';
 import type { SqlDatabase } from '../sql.js';
-import { optStr, str, type Row } from '../rows.js';
+import type { Database } from '../schema.js';
+import { typed } from '../typed-sql.js';
 import type { MandateRecord } from '../../main/core/mandates/ports.js';
 import type { Repositories } from '../repositories.js';
 
-function mandateFromRow(r: Row): MandateRecord {
+function mandateFromRow(r: Selectable<Database['mandates']>): MandateRecord {
   return {
-    id: str(r.id),
-    merchantId: str(r.merchant_id),
-    reference: str(r.reference),
-    paymentType: r.payment_type as MandateRecord['paymentType'],
+    id: r.id,
+    merchantId: r.merchant_id,
+    reference: r.reference,
+    paymentType: r.payment_type,
     recurring: r.recurring === 1,
-    firstName: optStr(r.first_name),
-    lastName: optStr(r.last_name),
-    accountHolder: str(r.account_holder),
-    ibanSealed: str(r.iban_sealed),
-    ibanLastFour: str(r.iban_last_four),
-    bic: optStr(r.bic),
-    email: optStr(r.email),
-    mandateDate: str(r.mandate_date),
-    createdAt: str(r.created_at),
+    firstName: r.first_name,
+    lastName: r.last_name,
+    accountHolder: r.account_holder,
+    ibanSealed: r.iban_sealed,
+    ibanLastFour: r.iban_last_four,
+    bic: r.bic,
+    email: r.email,
+    mandateDate: r.mandate_date,
+    createdAt: r.created_at,
   };
 }
 
 export function createMandateRepository(db: SqlDatabase): Pick<Repositories, 'mandates'> {
   const s = {
-    mandateInsert: db.prepare(
-      `INSERT INTO mandates (id, merchant_id, reference, payment_type, recurring, first_name, last_name, account_holder,
-         iban_sealed, iban_last_four, bic, email, mandate_date, created_at)
-       VALUES (@id, @merchantId, @reference, @paymentType, @recurring, @firstName, @lastName, @accountHolder,
-         @ibanSealed, @ibanLastFour, @bic, @email, @mandateDate, @createdAt)`,
+    mandateInsert: typed<Database['mandates']>()(db, (k, p) =>
+      k.insertInto('mandates').values({
+        id: p('id'),
+        merchant_id: p('merchant_id'),
+        reference: p('reference'),
+        payment_type: p('payment_type'),
+        recurring: p('recurring'),
+        first_name: p('first_name'),
+        last_name: p('last_name'),
+        account_holder: p('account_holder'),
+        iban_sealed: p('iban_sealed'),
+        iban_last_four: p('iban_last_four'),
+        bic: p('bic'),
+        email: p('email'),
+        mandate_date: p('mandate_date'),
+        created_at: p('created_at'),
+      }),
     ),
-    mandateByReference: db.prepare('SELECT * FROM mandates WHERE merchant_id = ? AND reference = ?'),
+    mandateByReference: typed<{ merchantId: string; reference: string }>()(db, (k, p) =>
+      k.selectFrom('mandates').selectAll().where('merchant_id', '=', p('merchantId')).where('reference', '=', p('reference')),
+    ),
   };
   return {
     mandates: {
-      insert: async (m: MandateRecord) => void (await s.mandateInsert.run({ ...m, recurring: m.recurring ? 1 : 0 })),
+      insert: async (m: MandateRecord) =>
+        void (await s.mandateInsert.run({
+          id: m.id,
+          merchant_id: m.merchantId,
+          reference: m.reference,
+          payment_type: m.paymentType,
+          recurring: m.recurring ? 1 : 0,
+          first_name: m.firstName,
+          last_name: m.lastName,
+          account_holder: m.accountHolder,
+          iban_sealed: m.ibanSealed,
+          iban_last_four: m.ibanLastFour,
+          bic: m.bic,
+          email: m.email,
+          mandate_date: m.mandateDate,
+          created_at: m.createdAt,
+        })),
       findByReference: async (merchantId, reference) => {
-        const row = (await s.mandateByReference.get(merchantId, reference)) as Row | undefined;
+        const row = await s.mandateByReference.get({ merchantId, reference });
         return row && mandateFromRow(row);
       },
     },

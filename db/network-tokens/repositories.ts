@@ -1,5 +1,12 @@
-/** Network tokens, their status history (migration 0017) and their cryptograms (migration 0011). */
+/**
+ * Network tokens, their status history (migration 0017) and their cryptograms (migration 0011).
+ * Statements built with Kysely (db/typed-sql.ts), rows typed by db/schema.ts.
+ */
+import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { SqlDatabase } from '../sql.js';
+import type { Database } from '../schema.js';
+import { byShape, typed, type Placeholders } from '../typed-sql.js';
+import type { NetworkTokenStatus } from '../../contract/constants.js';
 import type {
   CryptogramRecord,
   NetworkTokenEventRecord,
@@ -7,130 +14,314 @@ import type {
   NetworkTokenRecord,
   NetworkTokenRepository,
 } from '../../main/core/network-tokens/ports.js';
-import { listWhere } from '../list-filter.js';
-import type { Row } from '../rows.js';
 
-function fromRow(r: Row): NetworkTokenRecord {
+function fromRow(r: Selectable<Database['network_tokens']>): NetworkTokenRecord {
   return {
-    id: r.id as string,
-    merchantId: r.merchant_id as string,
-    status: r.status as NetworkTokenRecord['status'],
+    id: r.id,
+    merchantId: r.merchant_id,
+    status: r.status,
     type: 'merchant',
-    network: r.network as string,
-    provider: r.provider as string,
-    cardFingerprint: r.card_fingerprint as string,
-    cardSealed: r.card_sealed as string,
-    tokenFingerprint: r.token_fingerprint as string,
-    tokenSealed: r.token_sealed as string,
-    paymentAccountReference: r.payment_account_reference as string,
-    billing: JSON.parse(r.billing as string) as Record<string, string>,
-    postbackUrl: (r.postback_url as string | null) ?? null,
-    errorCode: (r.error_code as string | null) ?? null,
-    errorDetail: (r.error_detail as string | null) ?? null,
-    lastTokenRefresh: (r.last_token_refresh as string | null) ?? null,
-    createdAt: r.created_at as string,
-    updatedAt: r.updated_at as string,
+    network: r.network,
+    provider: r.provider,
+    cardFingerprint: r.card_fingerprint,
+    cardSealed: r.card_sealed,
+    tokenFingerprint: r.token_fingerprint,
+    tokenSealed: r.token_sealed,
+    paymentAccountReference: r.payment_account_reference,
+    billing: JSON.parse(r.billing) as Record<string, string>,
+    postbackUrl: r.postback_url,
+    errorCode: r.error_code,
+    errorDetail: r.error_detail,
+    lastTokenRefresh: r.last_token_refresh,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
   };
 }
 
-function cryptogramFromRow(r: Row): CryptogramRecord {
+function cryptogramFromRow(r: Selectable<Database['network_token_cryptograms']>): CryptogramRecord {
   return {
-    id: r.id as string,
-    tokenId: r.token_id as string,
-    type: r.type as CryptogramRecord['type'],
-    hash: r.hash as string,
-    createdAt: r.created_at as string,
-    expiresAt: r.expires_at as string,
-    usedAt: (r.used_at as string | null) ?? null,
+    id: r.id,
+    tokenId: r.token_id,
+    type: r.type,
+    hash: r.hash,
+    createdAt: r.created_at,
+    expiresAt: r.expires_at,
+    usedAt: r.used_at,
   };
 }
 
-function where(merchantId: string, filter: Omit<NetworkTokenFilter, 'limit' | 'offset'>): { sql: string; params: unknown[] } {
-  return listWhere(merchantId, { status: filter.status, network: filter.network }, filter);
+/** The values of a list's filter, by name; which of them are set is the statement's shape. */
+interface ListParams {
+  merchantId: string;
+  status: NetworkTokenStatus;
+  network: string;
+  createdFrom: string;
+  createdTo: string;
+  limit: number;
+  offset: number;
+}
+
+type ListShape = Record<'status' | 'network' | 'createdFrom' | 'createdTo', boolean>;
+
+const listShape = (filter: Omit<NetworkTokenFilter, 'limit' | 'offset'>): ListShape => ({
+  status: filter.status !== undefined,
+  network: filter.network !== undefined,
+  createdFrom: filter.createdFrom !== undefined,
+  createdTo: filter.createdTo !== undefined,
+});
+
+/** A merchant's paged list: equal columns and an inclusive created_at range (as db/list-filter.ts `listWhere`). */
+function listWhere(shape: ListShape, p: Placeholders<ListParams>) {
+  return (eb: ExpressionBuilder<Database, 'network_tokens'>) =>
+    eb.and([
+      eb('merchant_id', '=', p('merchantId')),
+      ...(shape.status ? [eb('status', '=', p('status'))] : []),
+      ...(shape.network ? [eb('network', '=', p('network'))] : []),
+      ...(shape.createdFrom ? [eb('created_at', '>=', p('createdFrom'))] : []),
+      ...(shape.createdTo ? [eb('created_at', '<=', p('createdTo'))] : []),
+    ]);
+}
+
+/** A list's values of `filter`, those not set left out (the statement of its shape has no place for them). */
+function listParams(
+  merchantId: string,
+  filter: Omit<NetworkTokenFilter, 'limit' | 'offset'>,
+): Partial<ListParams> & { merchantId: string } {
+  return {
+    merchantId,
+    ...(filter.status !== undefined ? { status: filter.status } : {}),
+    ...(filter.network !== undefined ? { network: filter.network } : {}),
+    ...(filter.createdFrom !== undefined ? { createdFrom: filter.createdFrom } : {}),
+    ...(filter.createdTo !== undefined ? { createdTo: filter.createdTo } : {}),
+  };
+}
+
+/** Values of an IN list, by name: `from0`, `from1`, ... */
+type Listed<Name extends string, T> = Record<`${Name}${number}`, T>;
+
+const listed = <Name extends string, T>(name: Name, values: readonly T[]): Listed<Name, T> =>
+  Object.fromEntries(values.map((value, i) => [`${name}${i}`, value])) as Listed<Name, T>;
+
+const placesOf = <Name extends string, T>(name: Name, count: number, p: Placeholders<Listed<Name, T>>): T[] =>
+  Array.from({ length: count }, (_, i) => p(`${name}${i}`));
+
+/** What a transition changes besides the status (NetworkTokenRepository.transition `change`). */
+interface TransitionParams {
+  id: string;
+  status: NetworkTokenStatus;
+  now: string;
+  errorCode: string | null;
+  errorDetail: string | null;
+  lastTokenRefresh: string | null;
 }
 
 export function createNetworkTokenRepository(db: SqlDatabase): NetworkTokenRepository {
   const s = {
-    insert: db.prepare(
-      `INSERT INTO network_tokens (id, merchant_id, status, type, network, provider, card_fingerprint, card_sealed, token_fingerprint, token_sealed,
-         payment_account_reference, billing, postback_url, error_code, error_detail, last_token_refresh, created_at, updated_at)
-       VALUES (@id, @merchantId, @status, @type, @network, @provider, @cardFingerprint, @cardSealed, @tokenFingerprint, @tokenSealed,
-         @paymentAccountReference, @billing, @postbackUrl, @errorCode, @errorDetail, @lastTokenRefresh, @createdAt, @updatedAt)`,
+    insert: typed<Database['network_tokens']>()(db, (k, p) =>
+      k.insertInto('network_tokens').values({
+        id: p('id'),
+        merchant_id: p('merchant_id'),
+        status: p('status'),
+        type: p('type'),
+        network: p('network'),
+        provider: p('provider'),
+        card_fingerprint: p('card_fingerprint'),
+        card_sealed: p('card_sealed'),
+        token_fingerprint: p('token_fingerprint'),
+        token_sealed: p('token_sealed'),
+        payment_account_reference: p('payment_account_reference'),
+        billing: p('billing'),
+        postback_url: p('postback_url'),
+        error_code: p('error_code'),
+        error_detail: p('error_detail'),
+        last_token_refresh: p('last_token_refresh'),
+        created_at: p('created_at'),
+        updated_at: p('updated_at'),
+      }),
     ),
-    get: db.prepare('SELECT * FROM network_tokens WHERE id = ?'),
-    byTokenNumber: db.prepare(
-      'SELECT * FROM network_tokens WHERE merchant_id = ? AND token_fingerprint = ? ORDER BY created_at DESC, id DESC LIMIT 1',
+    get: typed<{ id: string }>()(db, (k, p) => k.selectFrom('network_tokens').selectAll().where('id', '=', p('id'))),
+    byTokenNumber: typed<{ merchantId: string; tokenFingerprint: string }>()(db, (k, p) =>
+      k
+        .selectFrom('network_tokens')
+        .selectAll()
+        .where('merchant_id', '=', p('merchantId'))
+        .where('token_fingerprint', '=', p('tokenFingerprint'))
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(1),
     ),
-    insertCryptogram: db.prepare(
-      `INSERT INTO network_token_cryptograms (id, token_id, type, hash, created_at, expires_at, used_at)
-       VALUES (@id, @tokenId, @type, @hash, @createdAt, @expiresAt, @usedAt)`,
+    byCard: byShape(
+      db,
+      (count: number, k, p: Placeholders<{ merchantId: string; cardFingerprint: string } & Listed<'status', NetworkTokenStatus>>) =>
+        k
+          .selectFrom('network_tokens')
+          .selectAll()
+          .where('merchant_id', '=', p('merchantId'))
+          .where('card_fingerprint', '=', p('cardFingerprint'))
+          .where('status', 'in', placesOf<'status', NetworkTokenStatus>('status', count, p))
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(1),
     ),
-    findCryptogram: db.prepare('SELECT * FROM network_token_cryptograms WHERE token_id = ? AND hash = ?'),
-    useCryptogram: db.prepare('UPDATE network_token_cryptograms SET used_at = ? WHERE id = ? AND used_at IS NULL'),
-    insertEvent: db.prepare('INSERT INTO network_token_events (token_id, event, status, created_at) VALUES (?, ?, ?, ?)'),
-    events: db.prepare('SELECT event, status, created_at FROM network_token_events WHERE token_id = ? ORDER BY id'),
+    list: byShape(db, (shape: ListShape, k, p: Placeholders<ListParams>) =>
+      k
+        .selectFrom('network_tokens')
+        .selectAll()
+        .where(listWhere(shape, p))
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(p('limit'))
+        .offset(p('offset')),
+    ),
+    count: byShape(db, (shape: ListShape, k, p: Placeholders<ListParams>) =>
+      k
+        .selectFrom('network_tokens')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where(listWhere(shape, p)),
+    ),
+    transition: byShape(
+      db,
+      (
+        shape: { errorCode: boolean; errorDetail: boolean; lastTokenRefresh: boolean; from: number },
+        k,
+        p: Placeholders<TransitionParams & Listed<'from', NetworkTokenStatus>>,
+      ) =>
+        k
+          .updateTable('network_tokens')
+          .set({
+            status: p('status'),
+            updated_at: p('now'),
+            ...(shape.errorCode ? { error_code: p('errorCode') } : {}),
+            ...(shape.errorDetail ? { error_detail: p('errorDetail') } : {}),
+            ...(shape.lastTokenRefresh ? { last_token_refresh: p('lastTokenRefresh') } : {}),
+          })
+          .where('id', '=', p('id'))
+          .where('status', 'in', placesOf<'from', NetworkTokenStatus>('from', shape.from, p)),
+    ),
+    insertCryptogram: typed<Database['network_token_cryptograms']>()(db, (k, p) =>
+      k.insertInto('network_token_cryptograms').values({
+        id: p('id'),
+        token_id: p('token_id'),
+        type: p('type'),
+        hash: p('hash'),
+        created_at: p('created_at'),
+        expires_at: p('expires_at'),
+        used_at: p('used_at'),
+      }),
+    ),
+    findCryptogram: typed<{ tokenId: string; hash: string }>()(db, (k, p) =>
+      k.selectFrom('network_token_cryptograms').selectAll().where('token_id', '=', p('tokenId')).where('hash', '=', p('hash')),
+    ),
+    useCryptogram: typed<{ id: string; now: string }>()(db, (k, p) =>
+      k
+        .updateTable('network_token_cryptograms')
+        .set({ used_at: p('now') })
+        .where('id', '=', p('id'))
+        .where('used_at', 'is', null),
+    ),
+    insertEvent: typed<Omit<Database['network_token_events'], 'id'>>()(db, (k, p) =>
+      k.insertInto('network_token_events').values({
+        token_id: p('token_id'),
+        event: p('event'),
+        status: p('status'),
+        created_at: p('created_at'),
+      }),
+    ),
+    events: typed<{ tokenId: string }>()(db, (k, p) =>
+      k.selectFrom('network_token_events').select(['event', 'status', 'created_at']).where('token_id', '=', p('tokenId')).orderBy('id'),
+    ),
   };
   return {
     insert: async (record) => {
-      await s.insert.run({ ...record, billing: JSON.stringify(record.billing) });
-      await s.insertEvent.run(record.id, 'created', record.status, record.createdAt);
+      await s.insert.run({
+        id: record.id,
+        merchant_id: record.merchantId,
+        status: record.status,
+        type: record.type,
+        network: record.network,
+        provider: record.provider,
+        card_fingerprint: record.cardFingerprint,
+        card_sealed: record.cardSealed,
+        token_fingerprint: record.tokenFingerprint,
+        token_sealed: record.tokenSealed,
+        payment_account_reference: record.paymentAccountReference,
+        billing: JSON.stringify(record.billing),
+        postback_url: record.postbackUrl,
+        error_code: record.errorCode,
+        error_detail: record.errorDetail,
+        last_token_refresh: record.lastTokenRefresh,
+        created_at: record.createdAt,
+        updated_at: record.updatedAt,
+      });
+      await s.insertEvent.run({ token_id: record.id, event: 'created', status: record.status, created_at: record.createdAt });
     },
     get: async (id) => {
-      const row = (await s.get.get(id)) as Row | undefined;
+      const row = await s.get.get({ id });
       return row && fromRow(row);
     },
     byCard: async (merchantId, cardFingerprint, statuses) => {
-      const sql = `SELECT * FROM network_tokens WHERE merchant_id = ? AND card_fingerprint = ? AND status IN (${statuses.map(() => '?').join(', ')})
-        ORDER BY created_at DESC, id DESC LIMIT 1`;
-      const row = (await db.prepare(sql).get(merchantId, cardFingerprint, ...statuses)) as Row | undefined;
+      const row = await s.byCard(statuses.length).get({ merchantId, cardFingerprint, ...listed('status', statuses) });
       return row && fromRow(row);
     },
     byTokenNumber: async (merchantId, tokenFingerprint) => {
-      const row = (await s.byTokenNumber.get(merchantId, tokenFingerprint)) as Row | undefined;
+      const row = await s.byTokenNumber.get({ merchantId, tokenFingerprint });
       return row && fromRow(row);
     },
     list: async (merchantId, filter) => {
-      const { sql, params } = where(merchantId, filter);
-      const rows = (await db
-        .prepare(`SELECT * FROM network_tokens WHERE ${sql} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`)
-        .all(...params, filter.limit, filter.offset)) as Row[];
+      const rows = await s
+        .list(listShape(filter))
+        .all({ ...listParams(merchantId, filter), limit: filter.limit, offset: filter.offset } as ListParams);
       return rows.map(fromRow);
     },
     count: async (merchantId, filter) => {
-      const { sql, params } = where(merchantId, filter);
-      return ((await db.prepare(`SELECT COUNT(*) AS n FROM network_tokens WHERE ${sql}`).get(...params)) as { n: number }).n;
+      const row = await s.count(listShape(filter)).get(listParams(merchantId, filter) as ListParams);
+      return row?.n ?? 0;
     },
     transition: async (id, from, status, now, change = {}) => {
-      const sets = ['status = ?', 'updated_at = ?'];
-      const values: unknown[] = [status, now];
-      if (change.errorCode !== undefined) {
-        sets.push('error_code = ?');
-        values.push(change.errorCode);
-      }
-      if (change.errorDetail !== undefined) {
-        sets.push('error_detail = ?');
-        values.push(change.errorDetail);
-      }
-      if (change.lastTokenRefresh !== undefined) {
-        sets.push('last_token_refresh = ?');
-        values.push(change.lastTokenRefresh);
-      }
-      const sql = `UPDATE network_tokens SET ${sets.join(', ')} WHERE id = ? AND status IN (${from.map(() => '?').join(', ')})`;
-      if ((await db.prepare(sql).run(...values, id, ...from)).changes !== 1) return false;
-      await s.insertEvent.run(id, change.lastTokenRefresh !== undefined ? 'refreshed' : 'status', status, now);
+      const shape = {
+        errorCode: change.errorCode !== undefined,
+        errorDetail: change.errorDetail !== undefined,
+        lastTokenRefresh: change.lastTokenRefresh !== undefined,
+        from: from.length,
+      };
+      const changed = await s.transition(shape).run({
+        id,
+        status,
+        now,
+        errorCode: change.errorCode ?? null,
+        errorDetail: change.errorDetail ?? null,
+        lastTokenRefresh: change.lastTokenRefresh ?? null,
+        ...listed('from', from),
+      });
+      if (changed.changes !== 1) return false;
+      await s.insertEvent.run({
+        token_id: id,
+        event: change.lastTokenRefresh !== undefined ? 'refreshed' : 'status',
+        status,
+        created_at: now,
+      });
       return true;
     },
     events: async (id) =>
-      ((await s.events.all(id)) as Row[]).map((r): NetworkTokenEventRecord => ({
-        event: r.event as NetworkTokenEventRecord['event'],
-        status: r.status as NetworkTokenEventRecord['status'],
-        createdAt: r.created_at as string,
+      (await s.events.all({ tokenId: id })).map((r): NetworkTokenEventRecord => ({
+        event: r.event,
+        status: r.status,
+        createdAt: r.created_at,
       })),
-    insertCryptogram: async (record) => void (await s.insertCryptogram.run(record)),
+    insertCryptogram: async (record) =>
+      void (await s.insertCryptogram.run({
+        id: record.id,
+        token_id: record.tokenId,
+        type: record.type,
+        hash: record.hash,
+        created_at: record.createdAt,
+        expires_at: record.expiresAt,
+        used_at: record.usedAt,
+      })),
     findCryptogram: async (tokenId, hash) => {
-      const row = (await s.findCryptogram.get(tokenId, hash)) as Row | undefined;
+      const row = await s.findCryptogram.get({ tokenId, hash });
       return row && cryptogramFromRow(row);
     },
-    useCryptogram: async (id, now) => (await s.useCryptogram.run(now, id)).changes === 1,
+    useCryptogram: async (id, now) => (await s.useCryptogram.run({ id, now })).changes === 1,
   };
 }

@@ -2,13 +2,22 @@
  * The repositories' statements on PostgreSQL. A statement's text is translated once (cached by
  * text): `?` and `@name` parameters become `$n`, SQLite's planner hints (`INDEXED BY`) go, and
  * `INSERT OR IGNORE` becomes `ON CONFLICT DO NOTHING`. What cannot be translated so simply is
- * written for both engines by the repository (db/sql.ts `dialects`).
+ * written for both engines by the repository (db/sql.ts `dialects`). A statement built with Kysely
+ * (db/typed-sql.ts) comes compiled for PostgreSQL already and is used as it is (`asIs`).
  *
  * A PgSession runs every statement on one connection: the unit of work's, inside its transaction.
  * Statements are named (prepared): each connection parses and plans a text once, not per call.
  */
 import type pg from 'pg';
-import type { DialectSql, QueueName, RunResult, SqlDatabase, SqlStatement } from '../sql.js';
+import {
+  compiledText,
+  type CompiledSql,
+  type DialectSql,
+  type QueueName,
+  type RunResult,
+  type SqlDatabase,
+  type SqlStatement,
+} from '../sql.js';
 
 interface Translated {
   /** The statement's name on every connection: PostgreSQL parses and plans it once per connection. */
@@ -68,6 +77,20 @@ export function translate(sql: string): Translated {
   const plainInsert = /^\s*INSERT\s+INTO\b/i.test(out) && !/\bON\s+CONFLICT\b|\bRETURNING\b/i.test(out);
   const translated = { name: `tillgate_${cache.size + 1}`, text: out, names: names.length > 0 ? names : undefined, plainInsert };
   cache.set(sql, translated);
+  return translated;
+}
+
+/**
+ * A statement compiled for PostgreSQL already (db/sql.ts `CompiledSql`, built by db/typed-sql.ts):
+ * its `$n` text as it is, named and cached like a translated one.
+ */
+export function asIs(sql: string): Translated {
+  const key = `\0compiled\0${sql}`;
+  const cached = cache.get(key);
+  if (cached) return cached;
+  const plainInsert = /^\s*INSERT\s+INTO\b/i.test(sql) && !/\bON\s+CONFLICT\b|\bRETURNING\b/i.test(sql);
+  const translated = { name: `tillgate_${cache.size + 1}`, text: sql, names: undefined, plainInsert };
+  cache.set(key, translated);
   return translated;
 }
 
@@ -165,18 +188,18 @@ export class PgSession implements SqlDatabase {
     this.touched.add(queue);
   }
 
-  prepare(sql: string | DialectSql): SqlStatement {
-    const text = typeof sql === 'string' ? sql : sql.postgres;
-    let statement = this.statements.get(text);
+  prepare(sql: string | DialectSql | CompiledSql): SqlStatement {
+    const translated =
+      typeof sql === 'string' ? translate(sql) : 'compiled' in sql ? asIs(compiledText(sql, 'postgres')) : translate(sql.postgres);
+    let statement = this.statements.get(translated.name);
     if (!statement) {
-      statement = this.statement(text);
-      this.statements.set(text, statement);
+      statement = this.statement(translated);
+      this.statements.set(translated.name, statement);
     }
     return statement;
   }
 
-  private statement(sql: string): SqlStatement {
-    const translated = translate(sql);
+  private statement(translated: Translated): SqlStatement {
     const query = (params: unknown[]) =>
       corked(this.client, () => this.client.query({ name: translated.name, text: translated.text, values: values(translated, params) }));
     const deferred = this.deferWrites && translated.plainInsert;

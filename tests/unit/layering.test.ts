@@ -468,8 +468,11 @@ function tableWriters(): Map<string, Set<string>> {
   const history = /^db\/(migrations|postgres)\/|^db\/(migrate|move|backups|instance-lock|key-check)\.ts$/;
   for (const file of walk('db').filter((f) => !history.test(f))) {
     const text = readFileSync(file, 'utf8');
-    for (const match of text.matchAll(/\b(?:INSERT(?: OR IGNORE)? INTO|UPDATE|DELETE FROM)\s+([a-z_]+)\b/g)) {
-      const table = match[1] as string;
+    // SQL text, or a statement built with Kysely (db/typed-sql.ts): insertInto('t'), updateTable('t'), deleteFrom('t').
+    const written =
+      /\b(?:INSERT(?: OR IGNORE)? INTO|UPDATE|DELETE FROM)\s+([a-z_]+)\b|\.(?:insertInto|updateTable|deleteFrom)\(\s*'([a-z_]+)'/g;
+    for (const match of text.matchAll(written)) {
+      const table = (match[1] ?? match[2]) as string;
       if (['set', 'skip'].includes(table)) continue; // ON CONFLICT ... DO UPDATE SET, FOR UPDATE SKIP LOCKED
       const owner = file.startsWith('db/') && file.split('/').length > 2 ? `db/${file.split('/')[1]}/` : file;
       writers.set(table, (writers.get(table) ?? new Set()).add(owner));
