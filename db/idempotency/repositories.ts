@@ -1,10 +1,9 @@
 /** Idempotency keys: a request's claim, then its answer, until the key expires. */
 import type { SqlDatabase } from '../sql.js';
 import { str, type Row } from '../rows.js';
-import type { IdempotencyRecord } from '../../main/core/idempotency/ports.js';
+import type { IdempotencyRecord, IdempotencyUnit } from '../../main/core/idempotency/ports.js';
 import type { Answer } from '../../main/core/errors.js';
 import { answerKindOf, httpStatusOfAnswer } from '../../contract/codes.js';
-import type { Repositories } from '../repositories.js';
 
 /**
  * An idempotency record's answer in its columns: `status` keeps the HTTP status the answer is given
@@ -19,7 +18,7 @@ function statusOfAnswer(answer: Answer | null): number {
   return answer ? httpStatusOfAnswer(answer.kind, answer.body) : 0;
 }
 
-export function createIdempotencyRepository(db: SqlDatabase): Pick<Repositories, 'idempotency'> {
+export function createIdempotencyRepository(db: SqlDatabase): Pick<IdempotencyUnit, 'idempotency'> {
   const s = {
     idempotencyFind: db.prepare('SELECT * FROM idempotency_keys WHERE merchant_id = ? AND key = ? AND expires_at > ?'),
     idempotencySave: db.prepare(

@@ -1,10 +1,9 @@
 /** A merchant's own SMTP server (its password sealed). */
 import type { SqlDatabase } from '../sql.js';
 import { optStr, str, type Row } from '../rows.js';
-import type { SmtpSettingsRecord } from '../../main/core/mail/ports.js';
-import type { Repositories } from '../repositories.js';
+import type { MailUnit, SmtpSettingsRecord } from '../../main/core/mail/ports.js';
 
-export function createSmtpSettingsRepository(db: SqlDatabase): Pick<Repositories, 'smtpSettings'> {
+export function createSmtpSettingsRepository(db: SqlDatabase): Pick<MailUnit, 'smtpSettings'> {
   const s = {
     smtpGet: db.prepare('SELECT * FROM smtp_settings WHERE merchant_id = ?'),
     smtpSave: db.prepare(

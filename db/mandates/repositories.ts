@@ -3,8 +3,7 @@ import type { Selectable } from 'kysely';
 import type { SqlDatabase } from '../sql.js';
 import type { Database } from '../schema.js';
 import { typed } from '../typed-sql.js';
-import type { MandateRecord } from '../../main/core/mandates/ports.js';
-import type { Repositories } from '../repositories.js';
+import type { MandateRecord, MandatesUnit } from '../../main/core/mandates/ports.js';
 
 function mandateFromRow(r: Selectable<Database['mandates']>): MandateRecord {
   return {
@@ -25,7 +24,7 @@ function mandateFromRow(r: Selectable<Database['mandates']>): MandateRecord {
   };
 }
 
-export function createMandateRepository(db: SqlDatabase): Pick<Repositories, 'mandates'> {
+export function createMandateRepository(db: SqlDatabase): Pick<MandatesUnit, 'mandates'> {
   const s = {
     mandateInsert: typed<Database['mandates']>()(db, (k, p) =>
       k.insertInto('mandates').values({

@@ -1,8 +1,7 @@
 /** Merchants, their credentials and their channels (the tables of migration 0001 on). */
 import type { SqlDatabase } from '../sql.js';
 import { optStr, str, type Row } from '../rows.js';
-import type { ChannelRecord, CredentialRecord, MerchantRecord } from '../../main/core/merchants/ports.js';
-import type { Repositories } from '../repositories.js';
+import type { ChannelRecord, CredentialRecord, MerchantRecord, MerchantsUnit } from '../../main/core/merchants/ports.js';
 
 function merchantFromRow(r: Row): MerchantRecord {
   return {
@@ -43,7 +42,7 @@ function channelFromRow(r: Row): ChannelRecord {
   };
 }
 
-export function createMerchantRepositories(db: SqlDatabase): Pick<Repositories, 'merchants' | 'credentials' | 'channels'> {
+export function createMerchantRepositories(db: SqlDatabase): Pick<MerchantsUnit, 'merchants' | 'credentials' | 'channels'> {
   const s = {
     merchantInsert: db.prepare(
       `INSERT INTO merchants (id, name, currency, webhook_key_sealed, previous_webhook_key_sealed, previous_webhook_key_until, created_at, partner_id, language)

@@ -5,8 +5,13 @@ import { optStr, str, type Row } from '../rows.js';
 import { createTransactionMovements } from './repositories.js';
 import { AMOUNT_SCALED_SQL } from '../migrations/0016-transaction-search.js';
 import { branchCountSql, branchPageSql, type Branch } from '../list-filter.js';
-import type { EventRecord, TransactionDetails, TransactionFilter, TransactionRecord } from '../../main/core/payments/ports.js';
-import type { Repositories } from '../repositories.js';
+import type {
+  EventRecord,
+  PaymentsUnit,
+  TransactionDetails,
+  TransactionFilter,
+  TransactionRecord,
+} from '../../main/core/payments/ports.js';
 
 /** Field-to-column layout of the transactions table (exported for bench/seed.ts). */
 export const transactionColumns = [
@@ -199,7 +204,7 @@ export function transactionCountSql(merchantId: string, filter: TransactionFilte
   return branchCountSql(transactionBranches(merchantId, filter));
 }
 
-export function createTransactionRepositories(db: SqlDatabase): Pick<Repositories, 'transactions' | 'events'> {
+export function createTransactionRepositories(db: SqlDatabase): Pick<PaymentsUnit, 'transactions' | 'events'> {
   const s = {
     transactionInsert: db.prepare(
       `INSERT INTO transactions (${transactionColumns.map(([, c]) => c).join(', ')}, staff_id)

@@ -8,10 +8,10 @@ import type {
   OutboxRecord,
   PostbackAttemptRecord,
   PostbackResendRecord,
+  PostbacksUnit,
   SentItemRecord,
 } from '../../main/core/postbacks/ports.js';
 import type { QueueClaim } from '../../main/core/kernel.js';
-import type { Repositories } from '../repositories.js';
 import type { Row } from '../rows.js';
 
 export function outboxFromRow(r: Row): OutboxRecord {
@@ -314,7 +314,7 @@ export function createOutboxDelivery(db: SqlDatabase) {
 }
 
 /** The outbox: a change appends its postback in its own unit; delivery bookkeeping beside it. */
-export function createOutboxRepository(db: SqlDatabase): Pick<Repositories, 'outbox'> {
+export function createOutboxRepository(db: SqlDatabase): Pick<PostbacksUnit, 'outbox'> {
   const s = {
     // The subject's next sequence number is taken in the insert itself (the unique
     // (subject_type, subject_id, sequence) index finds the last one), never read first.
