@@ -310,3 +310,17 @@ describe('storage that cannot be written', () => {
     assert.equal(reasonOf('SQLITE_CONSTRAINT_UNIQUE'), 'passed through');
   });
 });
+
+test("viewOf hands on only a unit of work the store built (a listener sees the payment's unit through its own view)", async () => {
+  const db = openDatabase(':memory:');
+  migrate(db);
+  const store = new SqliteStore(db);
+  try {
+    const same = await store.run(async (tx) => store.viewOf(tx) === tx);
+    assert.equal(same, true);
+    const forged = { audit: { record: async () => undefined } } as unknown as Parameters<SqliteStore['viewOf']>[0];
+    assert.throws(() => store.viewOf(forged), /not a unit of work of this gateway/);
+  } finally {
+    await store.close();
+  }
+});
