@@ -9,7 +9,9 @@
  * (db/sql.ts `CompiledSql`, never translated by db/postgres/pg-sql.ts). Values that vary per call
  * are placeholders: `p('name')` stands for a value in the compiled statement, and each call's
  * parameters are put in the compiled order from one object of named values. Values written in the
- * builder itself (a constant) are compiled in as parameters of every call.
+ * builder itself (a constant) are compiled in as parameters of every call. Where the engines need
+ * different SQL (a date function, jsonb), the builder is given the engine (`dialect`) and writes
+ * that piece with Kysely's `sql` tag for each.
  *
  * docs/decisions.md "Typed SQL with Kysely (issue 37)".
  */
@@ -70,9 +72,9 @@ const p = <K extends string>(name: K): never => new Placeholder(name) as never;
 /** Compiles `build`'s statement for `dialect`: its text, and per parameter a placeholder or a constant. */
 export function compileFor<O>(
   dialect: Dialect,
-  build: (k: QueryBuilder, p: Placeholders<Record<string, unknown>>) => Compilable<O>,
+  build: (k: QueryBuilder, p: Placeholders<Record<string, unknown>>, dialect: Dialect) => Compilable<O>,
 ): { sql: string; parameters: readonly unknown[] } {
-  const { sql, parameters } = build(builders[dialect], p).compile();
+  const { sql, parameters } = build(builders[dialect], p, dialect).compile();
   return { sql, parameters };
 }
 
@@ -85,10 +87,10 @@ export function compileFor<O>(
  *   const row = await byRef.get({ merchantId, reference });
  */
 export function typed<P extends object = Record<never, never>>() {
-  return <O>(db: SqlDatabase, build: (k: QueryBuilder, p: Placeholders<P>) => Compilable<O>): TypedStatement<P, O> => {
+  return <O>(db: SqlDatabase, build: (k: QueryBuilder, p: Placeholders<P>, dialect: Dialect) => Compilable<O>): TypedStatement<P, O> => {
     const { sql, parameters } = compileFor(
       db.dialect,
-      build as (k: QueryBuilder, p: Placeholders<Record<string, unknown>>) => Compilable<O>,
+      build as (k: QueryBuilder, p: Placeholders<Record<string, unknown>>, dialect: Dialect) => Compilable<O>,
     );
     const statement = db.prepare({ compiled: db.dialect, sql });
     const args = (params: P): unknown[] =>
@@ -115,14 +117,14 @@ export function typed<P extends object = Record<never, never>>() {
  */
 export function byShape<Shape, P extends object, O>(
   db: SqlDatabase,
-  build: (shape: Shape, k: QueryBuilder, p: Placeholders<P>) => Compilable<O>,
+  build: (shape: Shape, k: QueryBuilder, p: Placeholders<P>, dialect: Dialect) => Compilable<O>,
 ): (shape: Shape) => TypedStatement<P, O> {
   const compiled = new Map<string, TypedStatement<P, O>>();
   return (shape) => {
     const key = JSON.stringify(shape);
     let statement = compiled.get(key);
     if (!statement) {
-      statement = typed<P>()(db, (k, p) => build(shape, k, p));
+      statement = typed<P>()(db, (k, p, dialect) => build(shape, k, p, dialect));
       compiled.set(key, statement);
     }
     return statement;
