@@ -2,9 +2,10 @@
  * Raw SQL for tests that read or arrange stored state directly, on whichever engine the gateway
  * runs (TEST_ENGINE=postgres or SQLite): `sqlOf(gateway).get/all/run`, with better-sqlite3's
  * parameters (`?` or one object of `@name`s). On PostgreSQL each statement is its own transaction
- * on the gateway's pool (the text translated as the repositories' are, db/postgres/pg-sql.ts), and
- * BIGINT columns and COUNT(*) come back as numbers, as on SQLite. Where the SQL itself differs
- * (JSON functions), pass both texts: `dialects({ sqlite, postgres })`.
+ * on the gateway's pool, its parameters numbered for PostgreSQL by `numbered()` below (tests only:
+ * the repositories write each engine's text, db/sql.ts), and BIGINT columns and COUNT(*) come back
+ * as numbers, as on SQLite. Where the SQL itself differs (JSON functions), pass both texts:
+ * `dialects({ sqlite, postgres })`.
  *
  * What is about SQLite itself (its files, WAL, pragmas) uses `sqliteDb()`, in a test marked
  * `sqliteOnly(...)`, which says why it does not run on PostgreSQL.
@@ -12,7 +13,6 @@
 import type Database from 'better-sqlite3';
 import type { Composition, GatewayStore } from '../../main/compose.js';
 import { PgStore } from '../../db/postgres/pg-store.js';
-import { PgSession } from '../../db/postgres/pg-sql.js';
 import { SqliteStore } from '../../db/sqlite-store.js';
 import { sqliteSql, type DialectSql, type Dialect, type SqlDatabase } from '../../db/sql.js';
 
@@ -29,8 +29,57 @@ interface HasComposition {
   composition: Composition<GatewayStore>;
 }
 
+/**
+ * A test's statement for PostgreSQL: `?` and `@name` outside quotes become `$n`, and the names in
+ * `$n` order (undefined for positional parameters).
+ */
+export function numbered(sql: string): { text: string; names: string[] | undefined } {
+  const names: string[] = [];
+  let positional = 0;
+  let text = '';
+  for (let i = 0; i < sql.length; i++) {
+    const ch = sql[i] as string;
+    const name = ch === '@' ? /^[A-Za-z_][A-Za-z0-9_]*/.exec(sql.slice(i + 1))?.[0] : undefined;
+    if (ch === "'" || ch === '"') {
+      const end = sql.indexOf(ch, i + 1);
+      const stop = end === -1 ? sql.length : end + 1;
+      text += sql.slice(i, stop);
+      i = stop - 1;
+    } else if (ch === '?') {
+      text += `$${++positional}`;
+    } else if (name) {
+      if (!names.includes(name)) names.push(name);
+      text += `$${names.indexOf(name) + 1}`;
+      i += name.length;
+    } else {
+      text += ch;
+    }
+  }
+  return { text, names: names.length > 0 ? names : undefined };
+}
+
+/** Each statement on its own on the pool (autocommit), with better-sqlite3's kinds of parameters. */
+function postgresSql(store: PgStore): SqlDatabase {
+  return {
+    dialect: 'postgres',
+    prepare: (sql) => {
+      if (typeof sql !== 'string' && 'compiled' in sql) throw new Error('sqlOf: tests pass SQL text');
+      const { text, names } = numbered(typeof sql === 'string' ? sql : sql.postgres);
+      const query = async (params: unknown[]) => {
+        const named = (params[0] ?? {}) as Record<string, unknown>;
+        return store.pool.query(text, names ? names.map((name) => named[name]) : params);
+      };
+      return {
+        get: async (...params) => (await query(params)).rows[0] as unknown,
+        all: async (...params) => (await query(params)).rows as unknown[],
+        run: async (...params) => ({ changes: (await query(params)).rowCount ?? 0 }),
+      };
+    },
+  };
+}
+
 function sqlDatabase(store: GatewayStore): SqlDatabase {
-  if (store instanceof PgStore) return new PgSession(store.pool);
+  if (store instanceof PgStore) return postgresSql(store);
   if (store instanceof SqliteStore) return sqliteSql(store.db);
   throw new Error('sqlOf: an unknown store');
 }
