@@ -130,3 +130,12 @@ export function byShape<Shape, P extends object, O>(
     return statement;
   };
 }
+
+/** Values of an IN list, by name: `from0`, `from1`, ... */
+export type Listed<Name extends string, T> = Record<`${Name}${number}`, T>;
+
+export const listed = <Name extends string, T>(name: Name, values: readonly T[]): Listed<Name, T> =>
+  Object.fromEntries(values.map((value, i) => [`${name}${i}`, value])) as Listed<Name, T>;
+
+export const placesOf = <Name extends string, T>(name: Name, count: number, p: Placeholders<Listed<Name, T>>): T[] =>
+  Array.from({ length: count }, (_, i) => p(`${name}${i}`));

@@ -1,10 +1,11 @@
 /** Checkout sessions (migrations 0007, 0017). Statements built with Kysely (db/typed-sql.ts), rows typed by db/schema.ts. */
-import type { ExpressionBuilder, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { SqlDatabase } from '../sql.js';
 import type { Database } from '../schema.js';
-import { byShape, typed, type Placeholders } from '../typed-sql.js';
+import { byShape, listed, placesOf, typed, type Listed, type Placeholders } from '../typed-sql.js';
+import { merchantList } from '../typed-list.js';
 import type { CheckoutStatus } from '../../contract/constants.js';
-import type { CheckoutFilter, CheckoutRecord, CheckoutRepository } from '../../main/core/checkouts/ports.js';
+import type { CheckoutRecord, CheckoutRepository } from '../../main/core/checkouts/ports.js';
 
 function fromRow(r: Selectable<Database['checkout_sessions']>): CheckoutRecord {
   return {
@@ -30,45 +31,6 @@ function fromRow(r: Selectable<Database['checkout_sessions']>): CheckoutRecord {
   };
 }
 
-/** The values of a list's filter, by name; which of them are set is the statement's shape. */
-interface ListParams {
-  merchantId: string;
-  status: CheckoutStatus;
-  createdFrom: string;
-  createdTo: string;
-  limit: number;
-  offset: number;
-}
-
-type ListShape = Record<'status' | 'createdFrom' | 'createdTo', boolean>;
-
-const listShape = (filter: Omit<CheckoutFilter, 'limit' | 'offset'>): ListShape => ({
-  status: filter.status !== undefined,
-  createdFrom: filter.createdFrom !== undefined,
-  createdTo: filter.createdTo !== undefined,
-});
-
-/** A merchant's paged list: its status and an inclusive created_at range (as db/list-filter.ts `listWhere`). */
-function listWhere(shape: ListShape, p: Placeholders<ListParams>) {
-  return (eb: ExpressionBuilder<Database, 'checkout_sessions'>) =>
-    eb.and([
-      eb('merchant_id', '=', p('merchantId')),
-      ...(shape.status ? [eb('status', '=', p('status'))] : []),
-      ...(shape.createdFrom ? [eb('created_at', '>=', p('createdFrom'))] : []),
-      ...(shape.createdTo ? [eb('created_at', '<=', p('createdTo'))] : []),
-    ]);
-}
-
-/** A list's values of `filter`, those not set left out (the statement of its shape has no place for them). */
-function listParams(merchantId: string, filter: Omit<CheckoutFilter, 'limit' | 'offset'>): Partial<ListParams> & { merchantId: string } {
-  return {
-    merchantId,
-    ...(filter.status !== undefined ? { status: filter.status } : {}),
-    ...(filter.createdFrom !== undefined ? { createdFrom: filter.createdFrom } : {}),
-    ...(filter.createdTo !== undefined ? { createdTo: filter.createdTo } : {}),
-  };
-}
-
 interface TransitionParams {
   id: string;
   status: CheckoutStatus;
@@ -77,10 +39,8 @@ interface TransitionParams {
   customer: string;
 }
 
-/** Values of the IN list of source statuses, by name: `from0`, `from1`, ... */
-type FromList = Record<`from${number}`, CheckoutStatus>;
-
 export function createCheckoutRepository(db: SqlDatabase): CheckoutRepository {
+  const list = merchantList(db, 'checkout_sessions', ['status']);
   const s = {
     insert: typed<Database['checkout_sessions']>()(db, (k, p) =>
       k.insertInto('checkout_sessions').values({
@@ -109,25 +69,13 @@ export function createCheckoutRepository(db: SqlDatabase): CheckoutRepository {
     byTransaction: typed<{ transactionId: string }>()(db, (k, p) =>
       k.selectFrom('checkout_sessions').selectAll().where('transaction_id', '=', p('transactionId')),
     ),
-    list: byShape(db, (shape: ListShape, k, p: Placeholders<ListParams>) =>
-      k
-        .selectFrom('checkout_sessions')
-        .selectAll()
-        .where(listWhere(shape, p))
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(p('limit'))
-        .offset(p('offset')),
-    ),
-    count: byShape(db, (shape: ListShape, k, p: Placeholders<ListParams>) =>
-      k
-        .selectFrom('checkout_sessions')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where(listWhere(shape, p)),
-    ),
     transition: byShape(
       db,
-      (shape: { transactionId: boolean; customer: boolean; from: number }, k, p: Placeholders<TransitionParams & FromList>) =>
+      (
+        shape: { transactionId: boolean; customer: boolean; from: number },
+        k,
+        p: Placeholders<TransitionParams & Listed<'from', CheckoutStatus>>,
+      ) =>
         k
           .updateTable('checkout_sessions')
           .set({
@@ -137,11 +85,7 @@ export function createCheckoutRepository(db: SqlDatabase): CheckoutRepository {
             ...(shape.customer ? { customer: p('customer') } : {}),
           })
           .where('id', '=', p('id'))
-          .where(
-            'status',
-            'in',
-            Array.from({ length: shape.from }, (_, i) => p(`from${i}`)),
-          ),
+          .where('status', 'in', placesOf<'from', CheckoutStatus>('from', shape.from, p)),
     ),
   };
   return {
@@ -175,26 +119,18 @@ export function createCheckoutRepository(db: SqlDatabase): CheckoutRepository {
       const row = await s.byTransaction.get({ transactionId });
       return row && fromRow(row);
     },
-    list: async (merchantId, filter) => {
-      const rows = await s
-        .list(listShape(filter))
-        .all({ ...listParams(merchantId, filter), limit: filter.limit, offset: filter.offset } as ListParams);
-      return rows.map(fromRow);
-    },
-    count: async (merchantId, filter) => {
-      const row = await s.count(listShape(filter)).get(listParams(merchantId, filter) as ListParams);
-      return row?.n ?? 0;
-    },
+    list: async (merchantId, filter) => (await list.page(merchantId, filter)).map(fromRow),
+    count: async (merchantId, filter) => list.count(merchantId, filter),
     transition: async (id, from, status, now, change = {}) => {
       const shape = { transactionId: change.transactionId !== undefined, customer: change.customer !== undefined, from: from.length };
-      const params: TransitionParams & FromList = {
+      const params = {
         id,
         status,
         now,
         transactionId: change.transactionId ?? null,
         customer: JSON.stringify(change.customer ?? {}),
+        ...listed('from', from),
       };
-      from.forEach((value, i) => (params[`from${i}`] = value));
       return (await s.transition(shape).run(params)).changes === 1;
     },
   };

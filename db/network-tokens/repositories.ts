@@ -2,15 +2,15 @@
  * Network tokens, their status history (migration 0017) and their cryptograms (migration 0011).
  * Statements built with Kysely (db/typed-sql.ts), rows typed by db/schema.ts.
  */
-import type { ExpressionBuilder, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { SqlDatabase } from '../sql.js';
 import type { Database } from '../schema.js';
-import { byShape, typed, type Placeholders } from '../typed-sql.js';
+import { byShape, listed, placesOf, typed, type Listed, type Placeholders } from '../typed-sql.js';
+import { merchantList } from '../typed-list.js';
 import type { NetworkTokenStatus } from '../../contract/constants.js';
 import type {
   CryptogramRecord,
   NetworkTokenEventRecord,
-  NetworkTokenFilter,
   NetworkTokenRecord,
   NetworkTokenRepository,
 } from '../../main/core/network-tokens/ports.js';
@@ -50,61 +50,6 @@ function cryptogramFromRow(r: Selectable<Database['network_token_cryptograms']>)
   };
 }
 
-/** The values of a list's filter, by name; which of them are set is the statement's shape. */
-interface ListParams {
-  merchantId: string;
-  status: NetworkTokenStatus;
-  network: string;
-  createdFrom: string;
-  createdTo: string;
-  limit: number;
-  offset: number;
-}
-
-type ListShape = Record<'status' | 'network' | 'createdFrom' | 'createdTo', boolean>;
-
-const listShape = (filter: Omit<NetworkTokenFilter, 'limit' | 'offset'>): ListShape => ({
-  status: filter.status !== undefined,
-  network: filter.network !== undefined,
-  createdFrom: filter.createdFrom !== undefined,
-  createdTo: filter.createdTo !== undefined,
-});
-
-/** A merchant's paged list: equal columns and an inclusive created_at range (as db/list-filter.ts `listWhere`). */
-function listWhere(shape: ListShape, p: Placeholders<ListParams>) {
-  return (eb: ExpressionBuilder<Database, 'network_tokens'>) =>
-    eb.and([
-      eb('merchant_id', '=', p('merchantId')),
-      ...(shape.status ? [eb('status', '=', p('status'))] : []),
-      ...(shape.network ? [eb('network', '=', p('network'))] : []),
-      ...(shape.createdFrom ? [eb('created_at', '>=', p('createdFrom'))] : []),
-      ...(shape.createdTo ? [eb('created_at', '<=', p('createdTo'))] : []),
-    ]);
-}
-
-/** A list's values of `filter`, those not set left out (the statement of its shape has no place for them). */
-function listParams(
-  merchantId: string,
-  filter: Omit<NetworkTokenFilter, 'limit' | 'offset'>,
-): Partial<ListParams> & { merchantId: string } {
-  return {
-    merchantId,
-    ...(filter.status !== undefined ? { status: filter.status } : {}),
-    ...(filter.network !== undefined ? { network: filter.network } : {}),
-    ...(filter.createdFrom !== undefined ? { createdFrom: filter.createdFrom } : {}),
-    ...(filter.createdTo !== undefined ? { createdTo: filter.createdTo } : {}),
-  };
-}
-
-/** Values of an IN list, by name: `from0`, `from1`, ... */
-type Listed<Name extends string, T> = Record<`${Name}${number}`, T>;
-
-const listed = <Name extends string, T>(name: Name, values: readonly T[]): Listed<Name, T> =>
-  Object.fromEntries(values.map((value, i) => [`${name}${i}`, value])) as Listed<Name, T>;
-
-const placesOf = <Name extends string, T>(name: Name, count: number, p: Placeholders<Listed<Name, T>>): T[] =>
-  Array.from({ length: count }, (_, i) => p(`${name}${i}`));
-
 /** What a transition changes besides the status (NetworkTokenRepository.transition `change`). */
 interface TransitionParams {
   id: string;
@@ -116,6 +61,7 @@ interface TransitionParams {
 }
 
 export function createNetworkTokenRepository(db: SqlDatabase): NetworkTokenRepository {
+  const list = merchantList(db, 'network_tokens', ['status', 'network']);
   const s = {
     insert: typed<Database['network_tokens']>()(db, (k, p) =>
       k.insertInto('network_tokens').values({
@@ -162,22 +108,6 @@ export function createNetworkTokenRepository(db: SqlDatabase): NetworkTokenRepos
           .orderBy('created_at', 'desc')
           .orderBy('id', 'desc')
           .limit(1),
-    ),
-    list: byShape(db, (shape: ListShape, k, p: Placeholders<ListParams>) =>
-      k
-        .selectFrom('network_tokens')
-        .selectAll()
-        .where(listWhere(shape, p))
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(p('limit'))
-        .offset(p('offset')),
-    ),
-    count: byShape(db, (shape: ListShape, k, p: Placeholders<ListParams>) =>
-      k
-        .selectFrom('network_tokens')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where(listWhere(shape, p)),
     ),
     transition: byShape(
       db,
@@ -267,16 +197,8 @@ export function createNetworkTokenRepository(db: SqlDatabase): NetworkTokenRepos
       const row = await s.byTokenNumber.get({ merchantId, tokenFingerprint });
       return row && fromRow(row);
     },
-    list: async (merchantId, filter) => {
-      const rows = await s
-        .list(listShape(filter))
-        .all({ ...listParams(merchantId, filter), limit: filter.limit, offset: filter.offset } as ListParams);
-      return rows.map(fromRow);
-    },
-    count: async (merchantId, filter) => {
-      const row = await s.count(listShape(filter)).get(listParams(merchantId, filter) as ListParams);
-      return row?.n ?? 0;
-    },
+    list: async (merchantId, filter) => (await list.page(merchantId, filter)).map(fromRow),
+    count: async (merchantId, filter) => list.count(merchantId, filter),
     transition: async (id, from, status, now, change = {}) => {
       const shape = {
         errorCode: change.errorCode !== undefined,
