@@ -13,11 +13,15 @@ import type { Column } from './columns.js';
 import { checkoutTables } from './checkouts/tables.js';
 import { mandateTables } from './mandates/tables.js';
 import { networkTokenTables } from './network-tokens/tables.js';
+import { paymentMethodTables } from './payment-methods/tables.js';
+import { staffTables } from './staff/tables.js';
 
 export const tables = {
   ...checkoutTables,
   ...mandateTables,
   ...networkTokenTables,
+  ...paymentMethodTables,
+  ...staffTables,
 } as const;
 type ColumnType<C> =
   C extends Column<infer T, infer Nullable, infer IsGenerated>

@@ -1,33 +1,40 @@
-/** The payment-method settings of merchants and shops (D15; migration 17). */
+/**
+ * The payment-method settings of merchants and shops (D15; migration 17). Statements built with
+ * Kysely (db/typed-sql.ts), rows typed by db/schema.ts.
+ */
+import type { Selectable } from 'kysely';
 import type {
   MethodCapability,
   PaymentMethodSettingRecord,
   PaymentMethodSettingRepository,
 } from '../../main/core/payment-methods/ports.js';
-import type { Row } from '../rows.js';
+import type { Database } from '../schema.js';
 import type { SqlDatabase } from '../sql.js';
+import { typed } from '../typed-sql.js';
 
-const optJson = <T>(v: unknown): T | null => (typeof v === 'string' ? (JSON.parse(v) as T) : null);
+type SettingRow = Selectable<Database['payment_method_settings']>;
 
-function settingFromRow(r: Row): PaymentMethodSettingRecord {
+const optJson = <T>(v: string | null): T | null => (typeof v === 'string' ? (JSON.parse(v) as T) : null);
+
+function settingFromRow(r: SettingRow): PaymentMethodSettingRecord {
   return {
-    id: r.id as string,
-    merchantId: r.merchant_id as string,
-    shopId: (r.shop_id as string | null) ?? null,
-    paymentType: r.payment_type as string,
+    id: r.id,
+    merchantId: r.merchant_id,
+    shopId: r.shop_id ?? null,
+    paymentType: r.payment_type,
     enabled: r.enabled === null || r.enabled === undefined ? null : r.enabled === 1,
     currencies: optJson<string[]>(r.currencies),
     countries: optJson<string[]>(r.countries),
-    capabilities: JSON.parse(r.capabilities as string) as Partial<Record<MethodCapability, boolean>>,
-    feeFixedMinor: (r.fee_fixed_minor as number | null) ?? null,
-    feePercentBasisPoints: (r.fee_percent_bp as number | null) ?? null,
-    cvmLimitMinor: JSON.parse(r.cvm_limit as string) as Record<string, number>,
-    createdAt: r.created_at as string,
-    updatedAt: r.updated_at as string,
+    capabilities: JSON.parse(r.capabilities) as Partial<Record<MethodCapability, boolean>>,
+    feeFixedMinor: r.fee_fixed_minor ?? null,
+    feePercentBasisPoints: r.fee_percent_bp ?? null,
+    cvmLimitMinor: JSON.parse(r.cvm_limit) as Record<string, number>,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
   };
 }
 
-function settingToRow(s: PaymentMethodSettingRecord): Row {
+function settingToRow(s: PaymentMethodSettingRecord): SettingRow {
   return {
     id: s.id,
     merchant_id: s.merchantId,
@@ -45,36 +52,92 @@ function settingToRow(s: PaymentMethodSettingRecord): Row {
   };
 }
 
+/** A level's setting of a type: the merchant's (shop_id IS NULL) or a shop's. */
+type MerchantLevel = { merchantId: string; paymentType: string };
+type ShopLevel = MerchantLevel & { shopId: string };
+
 export function createPaymentMethodSettingRepository(db: SqlDatabase): PaymentMethodSettingRepository {
   const s = {
-    settingMerchant: db.prepare('SELECT * FROM payment_method_settings WHERE merchant_id = ? AND shop_id IS NULL AND payment_type = ?'),
-    settingShop: db.prepare('SELECT * FROM payment_method_settings WHERE merchant_id = ? AND shop_id = ? AND payment_type = ?'),
-    levelMerchant: db.prepare('SELECT * FROM payment_method_settings WHERE merchant_id = ? AND shop_id IS NULL'),
-    levelShop: db.prepare('SELECT * FROM payment_method_settings WHERE merchant_id = ? AND shop_id = ?'),
-    settingInsert: db.prepare(
-      `INSERT INTO payment_method_settings (id, merchant_id, shop_id, payment_type, enabled, currencies, countries, capabilities,
-         fee_fixed_minor, fee_percent_bp, cvm_limit, created_at, updated_at)
-       VALUES (@id, @merchant_id, @shop_id, @payment_type, @enabled, @currencies, @countries, @capabilities,
-         @fee_fixed_minor, @fee_percent_bp, @cvm_limit, @created_at, @updated_at)`,
+    settingMerchant: typed<MerchantLevel>()(db, (k, p) =>
+      k
+        .selectFrom('payment_method_settings')
+        .selectAll()
+        .where('merchant_id', '=', p('merchantId'))
+        .where('shop_id', 'is', null)
+        .where('payment_type', '=', p('paymentType')),
     ),
-    settingUpdate: db.prepare(
-      `UPDATE payment_method_settings SET enabled = @enabled, currencies = @currencies, countries = @countries, capabilities = @capabilities,
-         fee_fixed_minor = @fee_fixed_minor, fee_percent_bp = @fee_percent_bp, cvm_limit = @cvm_limit, updated_at = @updated_at
-       WHERE id = @id`,
+    settingShop: typed<ShopLevel>()(db, (k, p) =>
+      k
+        .selectFrom('payment_method_settings')
+        .selectAll()
+        .where('merchant_id', '=', p('merchantId'))
+        .where('shop_id', '=', p('shopId'))
+        .where('payment_type', '=', p('paymentType')),
     ),
-    settingDeleteMerchant: db.prepare('DELETE FROM payment_method_settings WHERE merchant_id = ? AND shop_id IS NULL AND payment_type = ?'),
-    settingDeleteShop: db.prepare('DELETE FROM payment_method_settings WHERE merchant_id = ? AND shop_id = ? AND payment_type = ?'),
+    levelMerchant: typed<{ merchantId: string }>()(db, (k, p) =>
+      k.selectFrom('payment_method_settings').selectAll().where('merchant_id', '=', p('merchantId')).where('shop_id', 'is', null),
+    ),
+    levelShop: typed<{ merchantId: string; shopId: string }>()(db, (k, p) =>
+      k.selectFrom('payment_method_settings').selectAll().where('merchant_id', '=', p('merchantId')).where('shop_id', '=', p('shopId')),
+    ),
+    settingInsert: typed<SettingRow>()(db, (k, p) =>
+      k.insertInto('payment_method_settings').values({
+        id: p('id'),
+        merchant_id: p('merchant_id'),
+        shop_id: p('shop_id'),
+        payment_type: p('payment_type'),
+        enabled: p('enabled'),
+        currencies: p('currencies'),
+        countries: p('countries'),
+        capabilities: p('capabilities'),
+        fee_fixed_minor: p('fee_fixed_minor'),
+        fee_percent_bp: p('fee_percent_bp'),
+        cvm_limit: p('cvm_limit'),
+        created_at: p('created_at'),
+        updated_at: p('updated_at'),
+      }),
+    ),
+    settingUpdate: typed<SettingRow>()(db, (k, p) =>
+      k
+        .updateTable('payment_method_settings')
+        .set({
+          enabled: p('enabled'),
+          currencies: p('currencies'),
+          countries: p('countries'),
+          capabilities: p('capabilities'),
+          fee_fixed_minor: p('fee_fixed_minor'),
+          fee_percent_bp: p('fee_percent_bp'),
+          cvm_limit: p('cvm_limit'),
+          updated_at: p('updated_at'),
+        })
+        .where('id', '=', p('id')),
+    ),
+    settingDeleteMerchant: typed<MerchantLevel>()(db, (k, p) =>
+      k
+        .deleteFrom('payment_method_settings')
+        .where('merchant_id', '=', p('merchantId'))
+        .where('shop_id', 'is', null)
+        .where('payment_type', '=', p('paymentType')),
+    ),
+    settingDeleteShop: typed<ShopLevel>()(db, (k, p) =>
+      k
+        .deleteFrom('payment_method_settings')
+        .where('merchant_id', '=', p('merchantId'))
+        .where('shop_id', '=', p('shopId'))
+        .where('payment_type', '=', p('paymentType')),
+    ),
   };
-  const getSetting = async (merchantId: string, shopId: string | null, type: string) =>
-    (shopId === null ? await s.settingMerchant.get(merchantId, type) : await s.settingShop.get(merchantId, shopId, type)) as
-      Row | undefined;
+  const getSetting = async (merchantId: string, shopId: string | null, paymentType: string) =>
+    shopId === null
+      ? await s.settingMerchant.get({ merchantId, paymentType })
+      : await s.settingShop.get({ merchantId, shopId, paymentType });
   return {
     get: async (merchantId, shopId, type) => {
       const row = await getSetting(merchantId, shopId, type);
       return row && settingFromRow(row);
     },
     listLevel: async (merchantId, shopId) =>
-      ((shopId === null ? await s.levelMerchant.all(merchantId) : await s.levelShop.all(merchantId, shopId)) as Row[]).map(settingFromRow),
+      (shopId === null ? await s.levelMerchant.all({ merchantId }) : await s.levelShop.all({ merchantId, shopId })).map(settingFromRow),
     save: async (record) => {
       const existing = await getSetting(record.merchantId, record.shopId, record.paymentType);
       const row = settingToRow(record);
@@ -82,7 +145,9 @@ export function createPaymentMethodSettingRepository(db: SqlDatabase): PaymentMe
       else await s.settingInsert.run(row);
     },
     delete: async (merchantId, shopId, type) =>
-      (shopId === null ? await s.settingDeleteMerchant.run(merchantId, type) : await s.settingDeleteShop.run(merchantId, shopId, type))
-        .changes > 0,
+      (shopId === null
+        ? await s.settingDeleteMerchant.run({ merchantId, paymentType: type })
+        : await s.settingDeleteShop.run({ merchantId, shopId, paymentType: type })
+      ).changes > 0,
   };
 }

@@ -1,187 +1,354 @@
-/** Staff accounts, sessions, managers' approvals, and the audit viewer's reads of the audit log (db/kernel.ts writes it). */
-import { preparedOnce, type SqlDatabase } from '../sql.js';
+/**
+ * Staff accounts, sessions, managers' approvals, and the audit viewer's reads of the audit log
+ * (db/kernel.ts writes it). Statements built with Kysely (db/typed-sql.ts), rows typed by db/schema.ts.
+ */
+import type { ExpressionBuilder, Selectable } from 'kysely';
+import type { SqlDatabase } from '../sql.js';
+import type { Database } from '../schema.js';
+import { byShape, typed, type Placeholders } from '../typed-sql.js';
+import type { StaffLanguage } from '../../contract/i18n/languages.js';
 import type { AuditRecord } from '../../main/core/kernel.js';
-import type { AuditFilter, StaffRecord, StaffRepository, StaffSessionRecord } from '../../main/core/staff/ports.js';
-import type { Row } from '../rows.js';
+import type { ApprovalRecord, AuditFilter, StaffRecord, StaffRepository, StaffSessionRecord } from '../../main/core/staff/ports.js';
 
-function staffFromRow(r: Row): StaffRecord {
+function staffFromRow(r: Selectable<Database['staff']>): StaffRecord {
   return {
-    id: r.id as string,
-    merchantId: r.merchant_id as string,
-    login: r.login as string,
-    displayName: r.display_name as string,
-    role: r.role as StaffRecord['role'],
-    passwordHash: r.password_hash as string,
-    pinHash: (r.pin_hash as string | null) ?? null,
-    createdAt: r.created_at as string,
-    disabledAt: (r.disabled_at as string | null) ?? null,
-    language: (r.language as StaffRecord['language']) ?? null,
+    id: r.id,
+    merchantId: r.merchant_id,
+    login: r.login,
+    displayName: r.display_name,
+    role: r.role,
+    passwordHash: r.password_hash,
+    pinHash: r.pin_hash ?? null,
+    createdAt: r.created_at,
+    disabledAt: r.disabled_at ?? null,
+    language: r.language ?? null,
   };
 }
 
-function sessionFromRow(r: Row): StaffSessionRecord {
+function sessionFromRow(r: Selectable<Database['staff_sessions']>): StaffSessionRecord {
   return {
-    id: r.id as string,
-    staffId: r.staff_id as string,
-    createdAt: r.created_at as string,
-    lastSeenAt: r.last_seen_at as string,
-    expiresAt: r.expires_at as string,
-    revokedAt: (r.revoked_at as string | null) ?? null,
+    id: r.id,
+    staffId: r.staff_id,
+    createdAt: r.created_at,
+    lastSeenAt: r.last_seen_at,
+    expiresAt: r.expires_at,
+    revokedAt: r.revoked_at ?? null,
   };
 }
 
-function auditFromRow(r: Row): AuditRecord {
+function auditFromRow(r: Selectable<Database['audit_log']>): AuditRecord {
   return {
-    id: r.id as string,
-    merchantId: r.merchant_id as string,
-    staffId: (r.staff_id as string | null) ?? null,
-    approvedBy: (r.approved_by as string | null) ?? null,
-    action: r.action as string,
-    subjectId: (r.subject_id as string | null) ?? null,
-    detail: (r.detail as string | null) ?? null,
-    createdAt: r.created_at as string,
-    partnerId: (r.partner_id as string | null) ?? null,
+    id: r.id,
+    merchantId: r.merchant_id,
+    staffId: r.staff_id ?? null,
+    approvedBy: r.approved_by ?? null,
+    action: r.action,
+    subjectId: r.subject_id ?? null,
+    detail: r.detail ?? null,
+    createdAt: r.created_at,
+    partnerId: r.partner_id ?? null,
     oldValue: typeof r.old_value === 'string' ? (JSON.parse(r.old_value) as unknown) : null,
     newValue: typeof r.new_value === 'string' ? (JSON.parse(r.new_value) as unknown) : null,
   };
 }
 
-/** The WHERE clause and values of the audit viewer's filters (each optional; indexes of migration 20). */
-function auditWhere(merchantId: string, filter: AuditFilter): { where: string; values: unknown[] } {
-  const parts = ['merchant_id = ?'];
-  const values: unknown[] = [merchantId];
-  if (filter.staffId !== undefined) {
-    parts.push('staff_id = ?');
-    values.push(filter.staffId);
-  }
-  if (filter.action !== undefined) {
-    parts.push('action = ?');
-    values.push(filter.action);
-  }
-  if (filter.from !== undefined) {
-    parts.push('created_at >= ?');
-    values.push(filter.from);
-  }
-  if (filter.to !== undefined) {
-    parts.push('created_at <= ?');
-    values.push(filter.to);
-  }
-  return { where: parts.join(' AND '), values };
+/** The values of the audit viewer's filters, by name; which of them are set is the statement's shape. */
+interface AuditParams {
+  merchantId: string;
+  staffId: string;
+  action: string;
+  from: string;
+  to: string;
+  limit: number;
+  offset: number;
 }
 
+type AuditShape = Record<'staffId' | 'action' | 'from' | 'to', boolean>;
+
+const auditShape = (filter: AuditFilter): AuditShape => ({
+  staffId: filter.staffId !== undefined,
+  action: filter.action !== undefined,
+  from: filter.from !== undefined,
+  to: filter.to !== undefined,
+});
+
+/** The audit viewer's filters (each optional; indexes of migration 20), an inclusive created_at range. */
+function auditWhere(shape: AuditShape, p: Placeholders<AuditParams>) {
+  return (eb: ExpressionBuilder<Database, 'audit_log'>) =>
+    eb.and([
+      eb('merchant_id', '=', p('merchantId')),
+      ...(shape.staffId ? [eb('staff_id', '=', p('staffId'))] : []),
+      ...(shape.action ? [eb('action', '=', p('action'))] : []),
+      ...(shape.from ? [eb('created_at', '>=', p('from'))] : []),
+      ...(shape.to ? [eb('created_at', '<=', p('to'))] : []),
+    ]);
+}
+
+/** The filter's values, those not set left out (the statement of its shape has no place for them). */
+function auditParams(merchantId: string, filter: AuditFilter): Partial<AuditParams> & { merchantId: string } {
+  return {
+    merchantId,
+    ...(filter.staffId !== undefined ? { staffId: filter.staffId } : {}),
+    ...(filter.action !== undefined ? { action: filter.action } : {}),
+    ...(filter.from !== undefined ? { from: filter.from } : {}),
+    ...(filter.to !== undefined ? { to: filter.to } : {}),
+  };
+}
+
+/** A staff member of the centre's replica as a till keeps it (contract/api/centre.ts `Replica['staff']`). */
+type ReplicaStaffParams = Omit<Selectable<Database['staff']>, 'language'>;
+
 export function createStaffRepository(db: SqlDatabase): StaffRepository {
-  const prepared = preparedOnce(db);
   const s = {
-    insert: db.prepare(
-      `INSERT INTO staff (id, merchant_id, login, display_name, role, password_hash, pin_hash, created_at, disabled_at)
-       VALUES (@id, @merchantId, @login, @displayName, @role, @passwordHash, @pinHash, @createdAt, @disabledAt)`,
+    insert: typed<StaffRecord>()(db, (k, p) =>
+      k.insertInto('staff').values({
+        id: p('id'),
+        merchant_id: p('merchantId'),
+        login: p('login'),
+        display_name: p('displayName'),
+        role: p('role'),
+        password_hash: p('passwordHash'),
+        pin_hash: p('pinHash'),
+        created_at: p('createdAt'),
+        disabled_at: p('disabledAt'),
+      }),
     ),
-    byLogin: db.prepare('SELECT * FROM staff WHERE login = ?'),
-    get: db.prepare('SELECT * FROM staff WHERE id = ?'),
-    byMerchant: db.prepare('SELECT * FROM staff WHERE merchant_id = ? ORDER BY created_at, id'),
-    setPin: db.prepare('UPDATE staff SET pin_hash = ? WHERE id = ?'),
-    setLanguage: db.prepare('UPDATE staff SET language = ? WHERE id = ?'),
-    insertSession: db.prepare(
-      `INSERT INTO staff_sessions (id, staff_id, created_at, last_seen_at, expires_at, revoked_at)
-       VALUES (@id, @staffId, @createdAt, @lastSeenAt, @expiresAt, @revokedAt)`,
+    byLogin: typed<{ login: string }>()(db, (k, p) => k.selectFrom('staff').selectAll().where('login', '=', p('login'))),
+    get: typed<{ id: string }>()(db, (k, p) => k.selectFrom('staff').selectAll().where('id', '=', p('id'))),
+    byMerchant: typed<{ merchantId: string }>()(db, (k, p) =>
+      k.selectFrom('staff').selectAll().where('merchant_id', '=', p('merchantId')).orderBy('created_at').orderBy('id'),
     ),
-    getSession: db.prepare('SELECT * FROM staff_sessions WHERE id = ?'),
-    touch: db.prepare('UPDATE staff_sessions SET last_seen_at = ? WHERE id = ?'),
-    revoke: db.prepare('UPDATE staff_sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
-    listAudit: db.prepare('SELECT * FROM audit_log WHERE merchant_id = ? ORDER BY created_at DESC, id DESC LIMIT ?'),
-    setPassword: db.prepare('UPDATE staff SET password_hash = ? WHERE id = ?'),
-    disable: db.prepare('UPDATE staff SET disabled_at = ? WHERE id = ? AND disabled_at IS NULL'),
-    revokeAll: db.prepare('UPDATE staff_sessions SET revoked_at = ? WHERE staff_id = ? AND revoked_at IS NULL AND id <> ?'),
-    auditActions: db.prepare('SELECT DISTINCT action FROM audit_log WHERE merchant_id = ? ORDER BY action'),
-    insertApproval: db.prepare(
-      `INSERT INTO manager_approvals (id, merchant_id, action, approver_id, created_at, expires_at, used_at, used_for)
-       VALUES (@id, @merchantId, @action, @approverId, @createdAt, @expiresAt, NULL, NULL)`,
+    setPin: typed<{ id: string; pinHash: string }>()(db, (k, p) =>
+      k
+        .updateTable('staff')
+        .set({ pin_hash: p('pinHash') })
+        .where('id', '=', p('id')),
     ),
-    useApproval: db.prepare(
-      `UPDATE manager_approvals SET used_at = @now, used_for = @usedFor
-       WHERE id = @id AND merchant_id = @merchantId AND action = @action AND used_at IS NULL AND expires_at >= @now
-       RETURNING approver_id`,
+    setLanguage: typed<{ id: string; language: StaffLanguage | null }>()(db, (k, p) =>
+      k
+        .updateTable('staff')
+        .set({ language: p('language') })
+        .where('id', '=', p('id')),
     ),
-    approvalUsedFor: db.prepare(
-      'SELECT approver_id FROM manager_approvals WHERE id = ? AND merchant_id = ? AND action = ? AND used_for = ? AND expires_at >= ?',
+    setPassword: typed<{ id: string; passwordHash: string }>()(db, (k, p) =>
+      k
+        .updateTable('staff')
+        .set({ password_hash: p('passwordHash') })
+        .where('id', '=', p('id')),
     ),
-    deleteExpiredApprovals: db.prepare('DELETE FROM manager_approvals WHERE expires_at < ?'),
-    replicaStaff: db.prepare(
-      `INSERT INTO staff (id, merchant_id, login, display_name, role, password_hash, pin_hash, created_at, disabled_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET login = excluded.login, display_name = excluded.display_name, role = excluded.role,
-         password_hash = excluded.password_hash, pin_hash = excluded.pin_hash, disabled_at = excluded.disabled_at`,
+    disable: typed<{ id: string; at: string }>()(db, (k, p) =>
+      k
+        .updateTable('staff')
+        .set({ disabled_at: p('at') })
+        .where('id', '=', p('id'))
+        .where('disabled_at', 'is', null),
     ),
-    replicaStaffIds: db.prepare(
-      "SELECT id FROM staff WHERE merchant_id = ? AND (disabled_at IS NULL OR password_hash <> '' OR pin_hash IS NOT NULL)",
+    insertSession: typed<StaffSessionRecord>()(db, (k, p) =>
+      k.insertInto('staff_sessions').values({
+        id: p('id'),
+        staff_id: p('staffId'),
+        created_at: p('createdAt'),
+        last_seen_at: p('lastSeenAt'),
+        expires_at: p('expiresAt'),
+        revoked_at: p('revokedAt'),
+      }),
     ),
-    dropStaff: db.prepare("UPDATE staff SET disabled_at = COALESCE(disabled_at, ?), password_hash = '', pin_hash = NULL WHERE id = ?"),
-    endSessions: db.prepare('UPDATE staff_sessions SET revoked_at = ? WHERE staff_id = ? AND revoked_at IS NULL'),
+    getSession: typed<{ id: string }>()(db, (k, p) => k.selectFrom('staff_sessions').selectAll().where('id', '=', p('id'))),
+    touch: typed<{ id: string; at: string }>()(db, (k, p) =>
+      k
+        .updateTable('staff_sessions')
+        .set({ last_seen_at: p('at') })
+        .where('id', '=', p('id')),
+    ),
+    revoke: typed<{ id: string; at: string }>()(db, (k, p) =>
+      k
+        .updateTable('staff_sessions')
+        .set({ revoked_at: p('at') })
+        .where('id', '=', p('id'))
+        .where('revoked_at', 'is', null),
+    ),
+    revokeAll: typed<{ staffId: string; at: string; exceptSessionId: string }>()(db, (k, p) =>
+      k
+        .updateTable('staff_sessions')
+        .set({ revoked_at: p('at') })
+        .where('staff_id', '=', p('staffId'))
+        .where('revoked_at', 'is', null)
+        .where('id', '<>', p('exceptSessionId')),
+    ),
+    listAudit: typed<{ merchantId: string; limit: number }>()(db, (k, p) =>
+      k
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('merchant_id', '=', p('merchantId'))
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(p('limit')),
+    ),
+    auditPage: byShape(db, (shape: AuditShape, k, p: Placeholders<AuditParams>) =>
+      k
+        .selectFrom('audit_log')
+        .selectAll()
+        .where(auditWhere(shape, p))
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(p('limit'))
+        .offset(p('offset')),
+    ),
+    auditCount: byShape(db, (shape: AuditShape, k, p: Placeholders<AuditParams>) =>
+      k
+        .selectFrom('audit_log')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where(auditWhere(shape, p)),
+    ),
+    auditActions: typed<{ merchantId: string }>()(db, (k, p) =>
+      k.selectFrom('audit_log').select('action').distinct().where('merchant_id', '=', p('merchantId')).orderBy('action'),
+    ),
+    insertApproval: typed<ApprovalRecord>()(db, (k, p) =>
+      k.insertInto('manager_approvals').values({
+        id: p('id'),
+        merchant_id: p('merchantId'),
+        action: p('action'),
+        approver_id: p('approverId'),
+        created_at: p('createdAt'),
+        expires_at: p('expiresAt'),
+        used_at: null,
+        used_for: null,
+      }),
+    ),
+    useApproval: typed<{ id: string; merchantId: string; action: string; now: string; usedFor: string | null }>()(db, (k, p) =>
+      k
+        .updateTable('manager_approvals')
+        .set({ used_at: p('now'), used_for: p('usedFor') })
+        .where('id', '=', p('id'))
+        .where('merchant_id', '=', p('merchantId'))
+        .where('action', '=', p('action'))
+        .where('used_at', 'is', null)
+        .where('expires_at', '>=', p('now'))
+        .returning('approver_id'),
+    ),
+    approvalUsedFor: typed<{ id: string; merchantId: string; action: string; now: string; usedFor: string }>()(db, (k, p) =>
+      k
+        .selectFrom('manager_approvals')
+        .select('approver_id')
+        .where('id', '=', p('id'))
+        .where('merchant_id', '=', p('merchantId'))
+        .where('action', '=', p('action'))
+        .where('used_for', '=', p('usedFor'))
+        .where('expires_at', '>=', p('now')),
+    ),
+    deleteExpiredApprovals: typed<{ now: string }>()(db, (k, p) => k.deleteFrom('manager_approvals').where('expires_at', '<', p('now'))),
+    // The till's copy of its centre's staff: a new one inserted, a known one given the centre's values.
+    replicaStaff: typed<ReplicaStaffParams>()(db, (k, p) =>
+      k
+        .insertInto('staff')
+        .values({
+          id: p('id'),
+          merchant_id: p('merchant_id'),
+          login: p('login'),
+          display_name: p('display_name'),
+          role: p('role'),
+          password_hash: p('password_hash'),
+          pin_hash: p('pin_hash'),
+          created_at: p('created_at'),
+          disabled_at: p('disabled_at'),
+        })
+        .onConflict((oc) =>
+          oc.column('id').doUpdateSet((eb) => ({
+            login: eb.ref('excluded.login'),
+            display_name: eb.ref('excluded.display_name'),
+            role: eb.ref('excluded.role'),
+            password_hash: eb.ref('excluded.password_hash'),
+            pin_hash: eb.ref('excluded.pin_hash'),
+            disabled_at: eb.ref('excluded.disabled_at'),
+          })),
+        ),
+    ),
+    // The merchant's staff a till could still log in: not disabled, or with a hash left.
+    replicaStaffIds: typed<{ merchantId: string }>()(db, (k, p) =>
+      k
+        .selectFrom('staff')
+        .select('id')
+        .where('merchant_id', '=', p('merchantId'))
+        .where((eb) => eb.or([eb('disabled_at', 'is', null), eb('password_hash', '<>', ''), eb('pin_hash', 'is not', null)])),
+    ),
+    dropStaff: typed<{ id: string; at: string }>()(db, (k, p) =>
+      k
+        .updateTable('staff')
+        .set((eb) => ({ disabled_at: eb.fn.coalesce('disabled_at', eb.val(p('at'))), password_hash: '', pin_hash: null }))
+        .where('id', '=', p('id')),
+    ),
+    endSessions: typed<{ staffId: string; at: string }>()(db, (k, p) =>
+      k
+        .updateTable('staff_sessions')
+        .set({ revoked_at: p('at') })
+        .where('staff_id', '=', p('staffId'))
+        .where('revoked_at', 'is', null),
+    ),
   };
   return {
     insert: async (staff) => void (await s.insert.run(staff)),
     keepReplica: async (merchantId, staff, at) => {
-      for (const p of staff)
-        await s.replicaStaff.run(
-          p.staff_id,
-          merchantId,
-          p.login,
-          p.display_name,
-          p.role,
-          p.password_hash,
-          p.pin_hash,
-          p.created_at,
-          p.disabled_at,
-        );
+      for (const m of staff)
+        await s.replicaStaff.run({
+          id: m.staff_id,
+          merchant_id: merchantId,
+          login: m.login,
+          display_name: m.display_name,
+          // The centre's role, as the till has always stored it (the column's CHECK list holds).
+          role: m.role as StaffRecord['role'],
+          password_hash: m.password_hash,
+          pin_hash: m.pin_hash,
+          created_at: m.created_at,
+          disabled_at: m.disabled_at,
+        });
       // A staff member the centre no longer gives is disabled here, with no hash left to guess against.
-      const kept = new Set(staff.map((p) => p.staff_id));
-      for (const row of (await s.replicaStaffIds.all(merchantId)) as Row[]) {
-        if (kept.has(row.id as string)) continue;
-        await s.dropStaff.run(at, row.id);
-        await s.endSessions.run(at, row.id);
+      const kept = new Set(staff.map((m) => m.staff_id));
+      for (const row of await s.replicaStaffIds.all({ merchantId })) {
+        if (kept.has(row.id)) continue;
+        await s.dropStaff.run({ id: row.id, at });
+        await s.endSessions.run({ staffId: row.id, at });
       }
     },
     findByLogin: async (login) => {
-      const row = (await s.byLogin.get(login)) as Row | undefined;
+      const row = await s.byLogin.get({ login });
       return row && staffFromRow(row);
     },
     get: async (id) => {
-      const row = (await s.get.get(id)) as Row | undefined;
+      const row = await s.get.get({ id });
       return row && staffFromRow(row);
     },
-    listByMerchant: async (merchantId) => ((await s.byMerchant.all(merchantId)) as Row[]).map(staffFromRow),
-    setPinHash: async (id, pinHash) => void (await s.setPin.run(pinHash, id)),
-    setLanguage: async (id, language) => void (await s.setLanguage.run(language, id)),
+    listByMerchant: async (merchantId) => (await s.byMerchant.all({ merchantId })).map(staffFromRow),
+    setPinHash: async (id, pinHash) => void (await s.setPin.run({ id, pinHash })),
+    setLanguage: async (id, language) => void (await s.setLanguage.run({ id, language })),
     insertSession: async (session) => void (await s.insertSession.run(session)),
     getSession: async (id) => {
-      const row = (await s.getSession.get(id)) as Row | undefined;
+      const row = await s.getSession.get({ id });
       return row && sessionFromRow(row);
     },
-    touchSession: async (id, at) => void (await s.touch.run(at, id)),
-    revokeSession: async (id, at) => void (await s.revoke.run(at, id)),
-    listAudit: async (merchantId, limit) => ((await s.listAudit.all(merchantId, limit)) as Row[]).map(auditFromRow),
-    setPasswordHash: async (id, passwordHash) => void (await s.setPassword.run(passwordHash, id)),
-    disable: async (id, at) => void (await s.disable.run(at, id)),
-    revokeSessionsOf: async (staffId, at, exceptSessionId) => (await s.revokeAll.run(at, staffId, exceptSessionId ?? '')).changes,
+    touchSession: async (id, at) => void (await s.touch.run({ id, at })),
+    revokeSession: async (id, at) => void (await s.revoke.run({ id, at })),
+    listAudit: async (merchantId, limit) => (await s.listAudit.all({ merchantId, limit })).map(auditFromRow),
+    setPasswordHash: async (id, passwordHash) => void (await s.setPassword.run({ id, passwordHash })),
+    disable: async (id, at) => void (await s.disable.run({ id, at })),
+    revokeSessionsOf: async (staffId, at, exceptSessionId) =>
+      (await s.revokeAll.run({ staffId, at, exceptSessionId: exceptSessionId ?? '' })).changes,
     auditPage: async (merchantId, filter) => {
-      const { where, values } = auditWhere(merchantId, filter);
-      const rows = (await prepared(`SELECT * FROM audit_log WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`).all(
-        ...values,
-        filter.limit,
-        filter.offset,
-      )) as Row[];
-      const count = (await prepared(`SELECT COUNT(*) AS n FROM audit_log WHERE ${where}`).get(...values)) as { n: number };
-      return { records: rows.map(auditFromRow), total: count.n };
+      const shape = auditShape(filter);
+      const values = auditParams(merchantId, filter);
+      const rows = await s.auditPage(shape).all({ ...values, limit: filter.limit, offset: filter.offset } as AuditParams);
+      const count = await s.auditCount(shape).get(values as AuditParams);
+      return { records: rows.map(auditFromRow), total: count?.n ?? 0 };
     },
-    auditActions: async (merchantId) => ((await s.auditActions.all(merchantId)) as Array<{ action: string }>).map((r) => r.action),
+    auditActions: async (merchantId) => (await s.auditActions.all({ merchantId })).map((r) => r.action),
     insertApproval: async (approval) => void (await s.insertApproval.run(approval)),
     useApproval: async (id, merchantId, action, now, usedFor) => {
-      const row = (await s.useApproval.get({ id, merchantId, action, now, usedFor })) as { approver_id: string } | undefined;
+      const row = await s.useApproval.get({ id, merchantId, action, now, usedFor });
       return row?.approver_id;
     },
     approvalUsedFor: async (id, merchantId, action, now, usedFor) => {
-      const row = (await s.approvalUsedFor.get(id, merchantId, action, usedFor, now)) as { approver_id: string } | undefined;
+      const row = await s.approvalUsedFor.get({ id, merchantId, action, now, usedFor });
       return row?.approver_id;
     },
-    deleteExpiredApprovals: async (now) => (await s.deleteExpiredApprovals.run(now)).changes,
+    deleteExpiredApprovals: async (now) => (await s.deleteExpiredApprovals.run({ now })).changes,
   };
 }
