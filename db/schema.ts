@@ -12,11 +12,13 @@ import type { Generated } from 'kysely';
 import type { Column } from './columns.js';
 import { checkoutTables } from './checkouts/tables.js';
 import { mandateTables } from './mandates/tables.js';
+import { merchantTables } from './merchants/tables.js';
 import { networkTokenTables } from './network-tokens/tables.js';
 
 export const tables = {
   ...checkoutTables,
   ...mandateTables,
+  ...merchantTables,
   ...networkTokenTables,
 } as const;
 type ColumnType<C> =
