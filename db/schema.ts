@@ -12,6 +12,7 @@ import type { Generated } from 'kysely';
 import type { Column } from './columns.js';
 import { checkoutTables } from './checkouts/tables.js';
 import { mandateTables } from './mandates/tables.js';
+import { merchantTables } from './merchants/tables.js';
 import { networkTokenTables } from './network-tokens/tables.js';
 import { paymentMethodTables } from './payment-methods/tables.js';
 import { staffTables } from './staff/tables.js';
@@ -19,6 +20,7 @@ import { staffTables } from './staff/tables.js';
 export const tables = {
   ...checkoutTables,
   ...mandateTables,
+  ...merchantTables,
   ...networkTokenTables,
   ...paymentMethodTables,
   ...staffTables,

@@ -1,23 +1,23 @@
-/** Partners, shops and terminals (decisions.md D15, migration 0017); payment-method settings: db/payment-methods/. */
+/**
+ * Partners, shops and terminals (decisions.md D15, migration 0017); payment-method settings:
+ * db/payment-methods/. Statements built with Kysely (db/typed-sql.ts), rows typed by db/schema.ts.
+ */
+import type { Selectable } from 'kysely';
 import type { SqlDatabase } from '../sql.js';
+import type { Database } from '../schema.js';
+import { typed } from '../typed-sql.js';
 import type { PartnerRecord, PartnerRepository, ShopRecord, ShopRepository, TerminalRecord } from '../../main/core/merchants/ports.js';
-import type { Row } from '../rows.js';
 
-function partnerFromRow(r: Row): PartnerRecord {
-  return { id: r.id as string, name: r.name as string, createdAt: r.created_at as string };
+function partnerFromRow(r: Selectable<Database['partners']>): PartnerRecord {
+  return { id: r.id, name: r.name, createdAt: r.created_at };
 }
 
-function shopFromRow(r: Row): ShopRecord {
-  return { id: r.id as string, merchantId: r.merchant_id as string, name: r.name as string, createdAt: r.created_at as string };
+function shopFromRow(r: Selectable<Database['shops']>): ShopRecord {
+  return { id: r.id, merchantId: r.merchant_id, name: r.name, createdAt: r.created_at };
 }
 
-function terminalFromRow(r: Row): TerminalRecord {
-  return {
-    merchantId: r.merchant_id as string,
-    terminalId: r.terminal_id as string,
-    shopId: r.shop_id as string,
-    assignedAt: r.assigned_at as string,
-  };
+function terminalFromRow(r: Selectable<Database['terminals']>): TerminalRecord {
+  return { merchantId: r.merchant_id, terminalId: r.terminal_id, shopId: r.shop_id, assignedAt: r.assigned_at };
 }
 
 export function createMerchantManagementRepositories(db: SqlDatabase): {
@@ -25,43 +25,69 @@ export function createMerchantManagementRepositories(db: SqlDatabase): {
   shops: ShopRepository;
 } {
   const s = {
-    partnerInsert: db.prepare('INSERT INTO partners (id, name, created_at) VALUES (@id, @name, @createdAt)'),
-    partnerGet: db.prepare('SELECT * FROM partners WHERE id = ?'),
-    partnerList: db.prepare('SELECT * FROM partners ORDER BY created_at, id'),
-    shopInsert: db.prepare('INSERT INTO shops (id, merchant_id, name, created_at) VALUES (@id, @merchantId, @name, @createdAt)'),
-    shopGet: db.prepare('SELECT * FROM shops WHERE id = ?'),
-    shopsByMerchant: db.prepare('SELECT * FROM shops WHERE merchant_id = ? ORDER BY created_at, id'),
-    terminalGet: db.prepare('SELECT * FROM terminals WHERE merchant_id = ? AND terminal_id = ?'),
-    terminalAssign: db.prepare(
-      `INSERT INTO terminals (merchant_id, terminal_id, shop_id, assigned_at) VALUES (@merchantId, @terminalId, @shopId, @assignedAt)
-       ON CONFLICT (merchant_id, terminal_id) DO UPDATE SET shop_id = excluded.shop_id, assigned_at = excluded.assigned_at`,
+    partnerInsert: typed<Database['partners']>()(db, (k, p) =>
+      k.insertInto('partners').values({ id: p('id'), name: p('name'), created_at: p('created_at') }),
     ),
-    terminalDelete: db.prepare('DELETE FROM terminals WHERE merchant_id = ? AND terminal_id = ?'),
-    terminalsByMerchant: db.prepare('SELECT * FROM terminals WHERE merchant_id = ? ORDER BY terminal_id'),
+    partnerGet: typed<{ id: string }>()(db, (k, p) => k.selectFrom('partners').selectAll().where('id', '=', p('id'))),
+    partnerList: typed()(db, (k) => k.selectFrom('partners').selectAll().orderBy('created_at').orderBy('id')),
+    shopInsert: typed<Database['shops']>()(db, (k, p) =>
+      k.insertInto('shops').values({ id: p('id'), merchant_id: p('merchant_id'), name: p('name'), created_at: p('created_at') }),
+    ),
+    shopGet: typed<{ id: string }>()(db, (k, p) => k.selectFrom('shops').selectAll().where('id', '=', p('id'))),
+    shopsByMerchant: typed<{ merchantId: string }>()(db, (k, p) =>
+      k.selectFrom('shops').selectAll().where('merchant_id', '=', p('merchantId')).orderBy('created_at').orderBy('id'),
+    ),
+    terminalGet: typed<{ merchantId: string; terminalId: string }>()(db, (k, p) =>
+      k.selectFrom('terminals').selectAll().where('merchant_id', '=', p('merchantId')).where('terminal_id', '=', p('terminalId')),
+    ),
+    // A terminal id belongs to at most one shop of its merchant: assigning it again moves it.
+    terminalAssign: typed<Database['terminals']>()(db, (k, p) =>
+      k
+        .insertInto('terminals')
+        .values({ merchant_id: p('merchant_id'), terminal_id: p('terminal_id'), shop_id: p('shop_id'), assigned_at: p('assigned_at') })
+        .onConflict((oc) =>
+          oc
+            .columns(['merchant_id', 'terminal_id'])
+            .doUpdateSet((eb) => ({ shop_id: eb.ref('excluded.shop_id'), assigned_at: eb.ref('excluded.assigned_at') })),
+        ),
+    ),
+    terminalDelete: typed<{ merchantId: string; terminalId: string }>()(db, (k, p) =>
+      k.deleteFrom('terminals').where('merchant_id', '=', p('merchantId')).where('terminal_id', '=', p('terminalId')),
+    ),
+    terminalsByMerchant: typed<{ merchantId: string }>()(db, (k, p) =>
+      k.selectFrom('terminals').selectAll().where('merchant_id', '=', p('merchantId')).orderBy('terminal_id'),
+    ),
   };
   return {
     partners: {
-      insert: async (p) => void (await s.partnerInsert.run(p)),
+      insert: async (partner) => void (await s.partnerInsert.run({ id: partner.id, name: partner.name, created_at: partner.createdAt })),
       get: async (id) => {
-        const row = (await s.partnerGet.get(id)) as Row | undefined;
+        const row = await s.partnerGet.get({ id });
         return row && partnerFromRow(row);
       },
-      list: async () => ((await s.partnerList.all()) as Row[]).map(partnerFromRow),
+      list: async () => (await s.partnerList.all({})).map(partnerFromRow),
     },
     shops: {
-      insert: async (shop) => void (await s.shopInsert.run(shop)),
+      insert: async (shop) =>
+        void (await s.shopInsert.run({ id: shop.id, merchant_id: shop.merchantId, name: shop.name, created_at: shop.createdAt })),
       get: async (id) => {
-        const row = (await s.shopGet.get(id)) as Row | undefined;
+        const row = await s.shopGet.get({ id });
         return row && shopFromRow(row);
       },
-      listByMerchant: async (merchantId) => ((await s.shopsByMerchant.all(merchantId)) as Row[]).map(shopFromRow),
+      listByMerchant: async (merchantId) => (await s.shopsByMerchant.all({ merchantId })).map(shopFromRow),
       terminal: async (merchantId, terminalId) => {
-        const row = (await s.terminalGet.get(merchantId, terminalId)) as Row | undefined;
+        const row = await s.terminalGet.get({ merchantId, terminalId });
         return row && terminalFromRow(row);
       },
-      assignTerminal: async (record) => void (await s.terminalAssign.run(record)),
-      unassignTerminal: async (merchantId, terminalId) => (await s.terminalDelete.run(merchantId, terminalId)).changes > 0,
-      terminals: async (merchantId) => ((await s.terminalsByMerchant.all(merchantId)) as Row[]).map(terminalFromRow),
+      assignTerminal: async (record) =>
+        void (await s.terminalAssign.run({
+          merchant_id: record.merchantId,
+          terminal_id: record.terminalId,
+          shop_id: record.shopId,
+          assigned_at: record.assignedAt,
+        })),
+      unassignTerminal: async (merchantId, terminalId) => (await s.terminalDelete.run({ merchantId, terminalId })).changes > 0,
+      terminals: async (merchantId) => (await s.terminalsByMerchant.all({ merchantId })).map(terminalFromRow),
     },
   };
 }

@@ -1,138 +1,278 @@
-/** Merchants, their credentials and their channels (the tables of migration 0001 on). */
+/**
+ * Merchants, their credentials and their channels (the tables of migration 0001 on). Statements built
+ * with Kysely (db/typed-sql.ts), rows typed by db/schema.ts; each is compiled once, when the
+ * repository is created (the API key lookup of every payment request among them).
+ */
+import type { InsertObject, Selectable } from 'kysely';
 import type { SqlDatabase } from '../sql.js';
-import { optStr, str, type Row } from '../rows.js';
+import type { Database } from '../schema.js';
+import { typed } from '../typed-sql.js';
 import type { ChannelRecord, CredentialRecord, MerchantRecord, MerchantsUnit } from '../../main/core/merchants/ports.js';
 
-function merchantFromRow(r: Row): MerchantRecord {
+function merchantFromRow(r: Selectable<Database['merchants']>): MerchantRecord {
   return {
-    id: str(r.id),
-    name: str(r.name),
-    currency: str(r.currency),
-    webhookKeySealed: str(r.webhook_key_sealed),
-    previousWebhookKeySealed: optStr(r.previous_webhook_key_sealed),
-    previousWebhookKeyUntil: optStr(r.previous_webhook_key_until),
-    createdAt: str(r.created_at),
-    partnerId: optStr(r.partner_id),
-    language: (r.language as MerchantRecord['language'] | undefined) ?? 'en',
+    id: r.id,
+    name: r.name,
+    currency: r.currency,
+    webhookKeySealed: r.webhook_key_sealed,
+    previousWebhookKeySealed: r.previous_webhook_key_sealed,
+    previousWebhookKeyUntil: r.previous_webhook_key_until,
+    createdAt: r.created_at,
+    partnerId: r.partner_id,
+    language: r.language,
   };
 }
-function credentialFromRow(r: Row): CredentialRecord {
+function credentialFromRow(r: Selectable<Database['credentials']>): CredentialRecord {
   return {
-    id: str(r.id),
-    merchantId: optStr(r.merchant_id),
-    kind: r.kind as CredentialRecord['kind'],
-    apiKey: str(r.api_key),
-    passwordHash: str(r.password_hash),
-    createdAt: str(r.created_at),
-    revokedAt: optStr(r.revoked_at),
-    partnerId: optStr(r.partner_id),
+    id: r.id,
+    merchantId: r.merchant_id,
+    kind: r.kind,
+    apiKey: r.api_key,
+    passwordHash: r.password_hash,
+    createdAt: r.created_at,
+    revokedAt: r.revoked_at,
+    partnerId: r.partner_id,
   };
 }
-function channelFromRow(r: Row): ChannelRecord {
+function channelFromRow(r: Selectable<Database['channels']>): ChannelRecord {
   return {
-    id: str(r.id),
-    merchantId: str(r.merchant_id),
-    urlName: str(r.url_name),
-    name: str(r.name),
-    currency: str(r.currency),
-    language: r.language as ChannelRecord['language'],
-    senderEmail: optStr(r.sender_email),
-    createdAt: str(r.created_at),
+    id: r.id,
+    merchantId: r.merchant_id,
+    urlName: r.url_name,
+    name: r.name,
+    currency: r.currency,
+    language: r.language,
+    senderEmail: r.sender_email,
+    createdAt: r.created_at,
     ...(typeof r.public_id === 'number' ? { publicId: r.public_id } : {}),
   };
 }
 
 export function createMerchantRepositories(db: SqlDatabase): Pick<MerchantsUnit, 'merchants' | 'credentials' | 'channels'> {
   const s = {
-    merchantInsert: db.prepare(
-      `INSERT INTO merchants (id, name, currency, webhook_key_sealed, previous_webhook_key_sealed, previous_webhook_key_until, created_at, partner_id, language)
-       VALUES (@id, @name, @currency, @webhookKeySealed, @previousWebhookKeySealed, @previousWebhookKeyUntil, @createdAt, @partnerId, @language)`,
+    merchantInsert: typed<Database['merchants']>()(db, (k, p) =>
+      k.insertInto('merchants').values({
+        id: p('id'),
+        name: p('name'),
+        currency: p('currency'),
+        webhook_key_sealed: p('webhook_key_sealed'),
+        previous_webhook_key_sealed: p('previous_webhook_key_sealed'),
+        previous_webhook_key_until: p('previous_webhook_key_until'),
+        created_at: p('created_at'),
+        partner_id: p('partner_id'),
+        language: p('language'),
+      }),
     ),
-    merchantGet: db.prepare('SELECT * FROM merchants WHERE id = ?'),
-    merchantRotate: db.prepare(
-      'UPDATE merchants SET webhook_key_sealed = ?, previous_webhook_key_sealed = ?, previous_webhook_key_until = ? WHERE id = ?',
+    merchantGet: typed<{ id: string }>()(db, (k, p) => k.selectFrom('merchants').selectAll().where('id', '=', p('id'))),
+    merchantRotate: typed<{ id: string; sealed: string; previousSealed: string; previousUntil: string }>()(db, (k, p) =>
+      k
+        .updateTable('merchants')
+        .set({
+          webhook_key_sealed: p('sealed'),
+          previous_webhook_key_sealed: p('previousSealed'),
+          previous_webhook_key_until: p('previousUntil'),
+        })
+        .where('id', '=', p('id')),
     ),
-    merchantList: db.prepare('SELECT * FROM merchants ORDER BY created_at, id'),
-    merchantSetPartner: db.prepare('UPDATE merchants SET partner_id = ? WHERE id = ?'),
-    merchantProfile: db.prepare('UPDATE merchants SET name = @name, currency = @currency, language = @language WHERE id = @id'),
-    credentialsByMerchant: db.prepare('SELECT * FROM credentials WHERE merchant_id = ? ORDER BY created_at, id'),
-    credentialGet: db.prepare('SELECT * FROM credentials WHERE id = ?'),
-    credentialRevoke: db.prepare('UPDATE credentials SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
-    channelUpdate: db.prepare(
-      'UPDATE channels SET name = @name, currency = @currency, language = @language, sender_email = @senderEmail WHERE id = @id',
+    merchantList: typed()(db, (k) => k.selectFrom('merchants').selectAll().orderBy('created_at').orderBy('id')),
+    merchantSetPartner: typed<{ id: string; partnerId: string | null }>()(db, (k, p) =>
+      k
+        .updateTable('merchants')
+        .set({ partner_id: p('partnerId') })
+        .where('id', '=', p('id')),
     ),
-    credentialInsert: db.prepare(
-      `INSERT INTO credentials (id, merchant_id, kind, api_key, password_hash, created_at, revoked_at, partner_id)
-       VALUES (@id, @merchantId, @kind, @apiKey, @passwordHash, @createdAt, @revokedAt, @partnerId)`,
+    merchantProfile: typed<Pick<Database['merchants'], 'id' | 'name' | 'currency' | 'language'>>()(db, (k, p) =>
+      k
+        .updateTable('merchants')
+        .set({ name: p('name'), currency: p('currency'), language: p('language') })
+        .where('id', '=', p('id')),
     ),
-    credentialByKey: db.prepare('SELECT * FROM credentials WHERE api_key = ? AND revoked_at IS NULL'),
-    channelInsert: db.prepare(
-      `INSERT INTO channels (id, merchant_id, url_name, name, currency, language, sender_email, created_at)
-       VALUES (@id, @merchantId, @urlName, @name, @currency, @language, @senderEmail, @createdAt)`,
+    credentialsByMerchant: typed<{ merchantId: string }>()(db, (k, p) =>
+      k.selectFrom('credentials').selectAll().where('merchant_id', '=', p('merchantId')).orderBy('created_at').orderBy('id'),
     ),
-    channelByUrlName: db.prepare('SELECT * FROM channels WHERE url_name = ?'),
-    channelsByMerchant: db.prepare('SELECT * FROM channels WHERE merchant_id = ? ORDER BY created_at, id'),
-    replicaMerchant: db.prepare(
-      `INSERT INTO merchants (id, name, currency, webhook_key_sealed, created_at) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET name = excluded.name, currency = excluded.currency`,
+    credentialGet: typed<{ id: string }>()(db, (k, p) => k.selectFrom('credentials').selectAll().where('id', '=', p('id'))),
+    credentialRevoke: typed<{ id: string; at: string }>()(db, (k, p) =>
+      k
+        .updateTable('credentials')
+        .set({ revoked_at: p('at') })
+        .where('id', '=', p('id'))
+        .where('revoked_at', 'is', null),
     ),
-    replicaCredential: db.prepare(
-      `INSERT INTO credentials (id, merchant_id, kind, api_key, password_hash, created_at, revoked_at) VALUES (?, ?, 'merchant', ?, ?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET password_hash = excluded.password_hash, revoked_at = excluded.revoked_at`,
+    channelUpdate: typed<Pick<Database['channels'], 'id' | 'name' | 'currency' | 'language' | 'sender_email'>>()(db, (k, p) =>
+      k
+        .updateTable('channels')
+        .set({ name: p('name'), currency: p('currency'), language: p('language'), sender_email: p('sender_email') })
+        .where('id', '=', p('id')),
     ),
-    activeCredentialIds: db.prepare('SELECT id FROM credentials WHERE merchant_id = ? AND revoked_at IS NULL'),
+    credentialInsert: typed<Database['credentials']>()(db, (k, p) =>
+      k.insertInto('credentials').values({
+        id: p('id'),
+        merchant_id: p('merchant_id'),
+        kind: p('kind'),
+        api_key: p('api_key'),
+        password_hash: p('password_hash'),
+        created_at: p('created_at'),
+        revoked_at: p('revoked_at'),
+        partner_id: p('partner_id'),
+      }),
+    ),
+    // Every payment request's authentication: one lookup by the UNIQUE api_key.
+    credentialByKey: typed<{ apiKey: string }>()(db, (k, p) =>
+      k.selectFrom('credentials').selectAll().where('api_key', '=', p('apiKey')).where('revoked_at', 'is', null),
+    ),
+    channelInsert: typed<Omit<Database['channels'], 'public_id'>>()(db, (k, p) =>
+      k.insertInto('channels').values({
+        id: p('id'),
+        merchant_id: p('merchant_id'),
+        url_name: p('url_name'),
+        name: p('name'),
+        currency: p('currency'),
+        language: p('language'),
+        sender_email: p('sender_email'),
+        created_at: p('created_at'),
+      }),
+    ),
+    channelByUrlName: typed<{ urlName: string }>()(db, (k, p) => k.selectFrom('channels').selectAll().where('url_name', '=', p('urlName'))),
+    channelsByMerchant: typed<{ merchantId: string }>()(db, (k, p) =>
+      k.selectFrom('channels').selectAll().where('merchant_id', '=', p('merchantId')).orderBy('created_at').orderBy('id'),
+    ),
+    // A till's copy of its centre's merchant: name and currency follow the centre, the webhook key is set only when new.
+    replicaMerchant: typed<Pick<Database['merchants'], 'id' | 'name' | 'currency' | 'webhook_key_sealed' | 'created_at'>>()(db, (k, p) =>
+      k
+        .insertInto('merchants')
+        // language left out: a new copy takes the column's DEFAULT 'en' (the replica does not carry it).
+        .values({
+          id: p('id'),
+          name: p('name'),
+          currency: p('currency'),
+          webhook_key_sealed: p('webhook_key_sealed'),
+          created_at: p('created_at'),
+        } as InsertObject<Database, 'merchants'>)
+        .onConflict((oc) =>
+          oc.column('id').doUpdateSet((eb) => ({ name: eb.ref('excluded.name'), currency: eb.ref('excluded.currency') })),
+        ),
+    ),
+    // A till's copy of one of its centre's merchant credentials: the hash and the revocation follow the centre.
+    replicaCredential: typed<
+      Pick<Database['credentials'], 'id' | 'merchant_id' | 'api_key' | 'password_hash' | 'created_at' | 'revoked_at'>
+    >()(db, (k, p) =>
+      k
+        .insertInto('credentials')
+        .values({
+          id: p('id'),
+          merchant_id: p('merchant_id'),
+          kind: 'merchant',
+          api_key: p('api_key'),
+          password_hash: p('password_hash'),
+          created_at: p('created_at'),
+          revoked_at: p('revoked_at'),
+        })
+        .onConflict((oc) =>
+          oc
+            .column('id')
+            .doUpdateSet((eb) => ({ password_hash: eb.ref('excluded.password_hash'), revoked_at: eb.ref('excluded.revoked_at') })),
+        ),
+    ),
+    activeCredentialIds: typed<{ merchantId: string }>()(db, (k, p) =>
+      k.selectFrom('credentials').select('id').where('merchant_id', '=', p('merchantId')).where('revoked_at', 'is', null),
+    ),
   };
   return {
     merchants: {
-      insert: async (m) => void (await s.merchantInsert.run({ ...m, partnerId: m.partnerId ?? null, language: m.language ?? 'en' })),
+      insert: async (m) =>
+        void (await s.merchantInsert.run({
+          id: m.id,
+          name: m.name,
+          currency: m.currency,
+          webhook_key_sealed: m.webhookKeySealed,
+          previous_webhook_key_sealed: m.previousWebhookKeySealed,
+          previous_webhook_key_until: m.previousWebhookKeyUntil,
+          created_at: m.createdAt,
+          partner_id: m.partnerId ?? null,
+          language: m.language ?? 'en',
+        })),
       rotateWebhookKey: async (id, sealed, previousSealed, previousUntil) =>
-        void (await s.merchantRotate.run(sealed, previousSealed, previousUntil, id)),
+        void (await s.merchantRotate.run({ id, sealed, previousSealed, previousUntil })),
       get: async (id) => {
-        const row = (await s.merchantGet.get(id)) as Row | undefined;
+        const row = await s.merchantGet.get({ id });
         return row && merchantFromRow(row);
       },
-      list: async () => ((await s.merchantList.all()) as Row[]).map(merchantFromRow),
-      setPartner: async (id, partnerId) => void (await s.merchantSetPartner.run(partnerId, id)),
-      updateProfile: async (id, profile) => void (await s.merchantProfile.run({ id, ...profile })),
+      list: async () => (await s.merchantList.all({})).map(merchantFromRow),
+      setPartner: async (id, partnerId) => void (await s.merchantSetPartner.run({ id, partnerId })),
+      updateProfile: async (id, profile) =>
+        void (await s.merchantProfile.run({ id, name: profile.name, currency: profile.currency, language: profile.language })),
       keepReplica: async (m, webhookKeySealed) =>
-        void (await s.replicaMerchant.run(m.merchant_id, m.name, m.currency, webhookKeySealed, m.created_at)),
+        void (await s.replicaMerchant.run({
+          id: m.merchant_id,
+          name: m.name,
+          currency: m.currency,
+          webhook_key_sealed: webhookKeySealed,
+          created_at: m.created_at,
+        })),
     },
     credentials: {
-      insert: async (c) => void (await s.credentialInsert.run({ ...c, partnerId: c.partnerId ?? null })),
+      insert: async (c) =>
+        void (await s.credentialInsert.run({
+          id: c.id,
+          merchant_id: c.merchantId,
+          kind: c.kind,
+          api_key: c.apiKey,
+          password_hash: c.passwordHash,
+          created_at: c.createdAt,
+          revoked_at: c.revokedAt,
+          partner_id: c.partnerId ?? null,
+        })),
       findActiveByApiKey: async (apiKey) => {
-        const row = (await s.credentialByKey.get(apiKey)) as Row | undefined;
+        const row = await s.credentialByKey.get({ apiKey });
         return row && credentialFromRow(row);
       },
-      listByMerchant: async (merchantId) => ((await s.credentialsByMerchant.all(merchantId)) as Row[]).map(credentialFromRow),
+      listByMerchant: async (merchantId) => (await s.credentialsByMerchant.all({ merchantId })).map(credentialFromRow),
       get: async (id) => {
-        const row = (await s.credentialGet.get(id)) as Row | undefined;
+        const row = await s.credentialGet.get({ id });
         return row && credentialFromRow(row);
       },
-      revoke: async (id, at) => (await s.credentialRevoke.run(at, id)).changes > 0,
+      revoke: async (id, at) => (await s.credentialRevoke.run({ id, at })).changes > 0,
       keepReplica: async (merchantId, credentials, at) => {
         for (const c of credentials)
-          await s.replicaCredential.run(c.credential_id, merchantId, c.api_key, c.password_hash, c.created_at, c.revoked_at);
+          await s.replicaCredential.run({
+            id: c.credential_id,
+            merchant_id: merchantId,
+            api_key: c.api_key,
+            password_hash: c.password_hash,
+            created_at: c.created_at,
+            revoked_at: c.revoked_at,
+          });
         // What the centre no longer gives is gone here too (a handful of rows: compared here, not in SQL).
         const kept = new Set(credentials.map((c) => c.credential_id));
-        for (const row of (await s.activeCredentialIds.all(merchantId)) as Row[]) {
-          if (!kept.has(row.id as string)) await s.credentialRevoke.run(at, row.id);
+        for (const row of await s.activeCredentialIds.all({ merchantId })) {
+          if (!kept.has(row.id)) await s.credentialRevoke.run({ id: row.id, at });
         }
       },
     },
     channels: {
-      insert: async (c) => void (await s.channelInsert.run(c)),
+      insert: async (c) =>
+        void (await s.channelInsert.run({
+          id: c.id,
+          merchant_id: c.merchantId,
+          url_name: c.urlName,
+          name: c.name,
+          currency: c.currency,
+          language: c.language,
+          sender_email: c.senderEmail,
+          created_at: c.createdAt,
+        })),
       findByUrlName: async (urlName) => {
-        const row = (await s.channelByUrlName.get(urlName)) as Row | undefined;
+        const row = await s.channelByUrlName.get({ urlName });
         return row && channelFromRow(row);
       },
-      listByMerchant: async (merchantId) => ((await s.channelsByMerchant.all(merchantId)) as Row[]).map(channelFromRow),
+      listByMerchant: async (merchantId) => (await s.channelsByMerchant.all({ merchantId })).map(channelFromRow),
       update: async (c) =>
         void (await s.channelUpdate.run({
           id: c.id,
           name: c.name,
           currency: c.currency,
           language: c.language,
-          senderEmail: c.senderEmail,
+          sender_email: c.senderEmail,
         })),
     },
   };
