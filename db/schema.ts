@@ -13,11 +13,13 @@ import type { Column } from './columns.js';
 import { checkoutTables } from './checkouts/tables.js';
 import { mandateTables } from './mandates/tables.js';
 import { networkTokenTables } from './network-tokens/tables.js';
+import { receiptTables } from './receipts/tables.js';
 
 export const tables = {
   ...checkoutTables,
   ...mandateTables,
   ...networkTokenTables,
+  ...receiptTables,
 } as const;
 type ColumnType<C> =
   C extends Column<infer T, infer Nullable, infer IsGenerated>
