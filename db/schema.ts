@@ -14,12 +14,14 @@ import { checkoutTables } from './checkouts/tables.js';
 import { mandateTables } from './mandates/tables.js';
 import { networkTokenTables } from './network-tokens/tables.js';
 import { receiptTables } from './receipts/tables.js';
+import { reportTables } from './reports/tables.js';
 
 export const tables = {
   ...checkoutTables,
   ...mandateTables,
   ...networkTokenTables,
   ...receiptTables,
+  ...reportTables,
 } as const;
 type ColumnType<C> =
   C extends Column<infer T, infer Nullable, infer IsGenerated>
