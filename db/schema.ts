@@ -15,6 +15,8 @@ import { mandateTables } from './mandates/tables.js';
 import { merchantTables } from './merchants/tables.js';
 import { networkTokenTables } from './network-tokens/tables.js';
 import { paymentMethodTables } from './payment-methods/tables.js';
+import { receiptTables } from './receipts/tables.js';
+import { reportTables } from './reports/tables.js';
 import { staffTables } from './staff/tables.js';
 
 export const tables = {
@@ -23,6 +25,8 @@ export const tables = {
   ...merchantTables,
   ...networkTokenTables,
   ...paymentMethodTables,
+  ...receiptTables,
+  ...reportTables,
   ...staffTables,
 } as const;
 type ColumnType<C> =

@@ -1,7 +1,12 @@
-/** Receipt links, receipt e-mails, receipt printers and their auto-print jobs (migration 0013). */
+/**
+ * Receipt links, receipt e-mails, receipt printers and their auto-print jobs (migration 0013).
+ * Statements built with Kysely (db/typed-sql.ts), rows typed by db/schema.ts.
+ */
+import { sql, type Selectable } from 'kysely';
 import { optStr, type Row } from '../rows.js';
-import type { SqlDatabase } from '../sql.js';
-import { byDueOrder, claimSql } from '../postbacks/repositories.js';
+import { dialects, type SqlDatabase } from '../sql.js';
+import type { Database } from '../schema.js';
+import { typed } from '../typed-sql.js';
 import type {
   ReceiptEmailRecord,
   ReceiptLinkRecord,
@@ -10,8 +15,6 @@ import type {
   ReceiptRepository,
 } from '../../main/core/receipts/ports.js';
 import type { RefundRecord } from '../../main/core/payments/ports.js';
-
-const optNum = (v: unknown): number | null => (v === null || v === undefined ? null : (v as number));
 
 function refundFromRow(r: Row): RefundRecord {
   return {
@@ -28,136 +31,357 @@ function refundFromRow(r: Row): RefundRecord {
   };
 }
 
-function linkFromRow(r: Row): ReceiptLinkRecord {
+function linkFromRow(r: Selectable<Database['receipt_links']>): ReceiptLinkRecord {
   return {
-    token: r.token as string,
-    merchantId: r.merchant_id as string,
-    receiptId: r.receipt_id as string,
-    transactionId: r.transaction_id as string,
-    createdAt: r.created_at as string,
+    token: r.token,
+    merchantId: r.merchant_id,
+    receiptId: r.receipt_id,
+    transactionId: r.transaction_id,
+    createdAt: r.created_at,
   };
 }
 
-function emailFromRow(r: Row): ReceiptEmailRecord {
+function emailFromRow(r: Selectable<Database['receipt_emails']>): ReceiptEmailRecord {
   return {
-    id: r.id as string,
-    merchantId: r.merchant_id as string,
-    receiptId: r.receipt_id as string,
-    transactionId: r.transaction_id as string,
-    locale: r.locale as string,
-    recipient: r.recipient as string,
-    subject: r.subject as string,
-    bodyText: r.body_text as string,
-    status: r.status as ReceiptEmailRecord['status'],
-    attempts: r.attempts as number,
-    nextAttemptAt: r.next_attempt_at as string,
-    sentAt: optStr(r.sent_at),
-    lastError: optStr(r.last_error),
+    id: r.id,
+    merchantId: r.merchant_id,
+    receiptId: r.receipt_id,
+    transactionId: r.transaction_id,
+    locale: r.locale,
+    recipient: r.recipient,
+    subject: r.subject,
+    bodyText: r.body_text,
+    status: r.status,
+    attempts: r.attempts,
+    nextAttemptAt: r.next_attempt_at,
+    sentAt: r.sent_at,
+    lastError: r.last_error,
     testOutbox: r.test_outbox === 1,
-    createdAt: r.created_at as string,
+    createdAt: r.created_at,
   };
 }
 
-function printerFromRow(r: Row): ReceiptPrinterRecord {
+function printerFromRow(r: Selectable<Database['receipt_printers']>): ReceiptPrinterRecord {
   return {
-    merchantId: r.merchant_id as string,
-    connection: r.connection as ReceiptPrinterRecord['connection'],
-    host: optStr(r.host),
-    port: optNum(r.port),
-    device: optStr(r.device),
-    charactersPerLine: r.characters_per_line as number,
+    merchantId: r.merchant_id,
+    connection: r.connection,
+    host: r.host,
+    port: r.port,
+    device: r.device,
+    charactersPerLine: r.characters_per_line,
     autoPrint: r.auto_print === 1,
-    updatedAt: r.updated_at as string,
+    updatedAt: r.updated_at,
   };
 }
 
-function jobFromRow(r: Row): ReceiptPrintJobRecord {
+function jobFromRow(r: Selectable<Database['receipt_print_jobs']>): ReceiptPrintJobRecord {
   return {
-    id: r.id as string,
-    merchantId: r.merchant_id as string,
-    receiptId: r.receipt_id as string,
-    status: r.status as ReceiptPrintJobRecord['status'],
-    attempts: r.attempts as number,
-    nextAttemptAt: r.next_attempt_at as string,
-    lastError: optStr(r.last_error),
-    printedAt: optStr(r.printed_at),
-    createdAt: r.created_at as string,
+    id: r.id,
+    merchantId: r.merchant_id,
+    receiptId: r.receipt_id,
+    status: r.status,
+    attempts: r.attempts,
+    nextAttemptAt: r.next_attempt_at,
+    lastError: r.last_error,
+    printedAt: r.printed_at,
+    createdAt: r.created_at,
   };
 }
+
+/** Due order of claimed rows (RETURNING has none), as db/postbacks/repositories.ts `byDueOrder`. */
+function byDueOrder(a: Selectable<Database['receipt_emails']>, b: Selectable<Database['receipt_emails']>): number {
+  if (a.next_attempt_at !== b.next_attempt_at) return a.next_attempt_at < b.next_attempt_at ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+type EmailInsert = Omit<Database['receipt_emails'], 'claimed_by' | 'claim_until'>;
+type EmailSettle = Pick<
+  Database['receipt_emails'],
+  'id' | 'status' | 'attempts' | 'next_attempt_at' | 'sent_at' | 'last_error' | 'test_outbox'
+> & {
+  claimedBy: string;
+};
+type JobSettle = Pick<Database['receipt_print_jobs'], 'id' | 'status' | 'attempts' | 'next_attempt_at' | 'last_error' | 'printed_at'>;
 
 export function createReceiptRepository(db: SqlDatabase): ReceiptRepository {
   const s = {
-    refund: db.prepare('SELECT * FROM refunds WHERE id = ? AND merchant_id = ?'),
-    insertLink: db.prepare(
-      'INSERT INTO receipt_links (token, merchant_id, receipt_id, transaction_id, created_at) VALUES (@token, @merchantId, @receiptId, @transactionId, @createdAt)',
+    // Hand-written per engine: refunds is the payments feature's table (described by its folder, not here).
+    refund: db.prepare(
+      dialects({
+        sqlite: 'SELECT * FROM refunds WHERE id = ? AND merchant_id = ?',
+        postgres: 'SELECT * FROM refunds WHERE id = $1 AND merchant_id = $2',
+      }),
     ),
-    linkFor: db.prepare('SELECT * FROM receipt_links WHERE merchant_id = ? AND receipt_id = ?'),
-    linkByToken: db.prepare('SELECT * FROM receipt_links WHERE token = ?'),
-    insertEmail: db.prepare(
-      `INSERT INTO receipt_emails (id, merchant_id, receipt_id, transaction_id, locale, recipient, subject, body_text, status, attempts,
-         next_attempt_at, sent_at, last_error, test_outbox, created_at)
-       VALUES (@id, @merchantId, @receiptId, @transactionId, @locale, @recipient, @subject, @bodyText, @status, @attempts,
-         @nextAttemptAt, @sentAt, @lastError, @testOutbox, @createdAt)`,
+    insertLink: typed<Database['receipt_links']>()(db, (k, p) =>
+      k.insertInto('receipt_links').values({
+        token: p('token'),
+        merchant_id: p('merchant_id'),
+        receipt_id: p('receipt_id'),
+        transaction_id: p('transaction_id'),
+        created_at: p('created_at'),
+      }),
     ),
-    getEmail: db.prepare('SELECT * FROM receipt_emails WHERE id = ?'),
-    claimDueEmails: db.prepare(claimSql('receipt_emails', "status = 'queued'")),
-    releaseEmail: db.prepare('UPDATE receipt_emails SET claimed_by = NULL, claim_until = NULL WHERE id = ? AND claimed_by = ?'),
-    settleEmail: db.prepare(
-      `UPDATE receipt_emails SET status = @status, attempts = @attempts, next_attempt_at = @nextAttemptAt, sent_at = @sentAt,
-         last_error = @lastError, test_outbox = @testOutbox, claimed_by = NULL, claim_until = NULL WHERE id = @id AND claimed_by = @claimedBy`,
+    linkFor: typed<{ merchantId: string; receiptId: string }>()(db, (k, p) =>
+      k.selectFrom('receipt_links').selectAll().where('merchant_id', '=', p('merchantId')).where('receipt_id', '=', p('receiptId')),
     ),
-    listEmails: db.prepare('SELECT * FROM receipt_emails WHERE merchant_id = ? AND receipt_id = ? ORDER BY created_at DESC, id DESC'),
-    printer: db.prepare('SELECT * FROM receipt_printers WHERE merchant_id = ?'),
-    savePrinter: db.prepare(
-      `INSERT INTO receipt_printers (merchant_id, connection, host, port, device, characters_per_line, auto_print, updated_at)
-       VALUES (@merchantId, @connection, @host, @port, @device, @charactersPerLine, @autoPrint, @updatedAt)
-       ON CONFLICT (merchant_id) DO UPDATE SET connection = excluded.connection, host = excluded.host, port = excluded.port,
-         device = excluded.device, characters_per_line = excluded.characters_per_line, auto_print = excluded.auto_print,
-         updated_at = excluded.updated_at`,
+    linkByToken: typed<{ token: string }>()(db, (k, p) => k.selectFrom('receipt_links').selectAll().where('token', '=', p('token'))),
+    insertEmail: typed<EmailInsert>()(db, (k, p) =>
+      k.insertInto('receipt_emails').values({
+        id: p('id'),
+        merchant_id: p('merchant_id'),
+        receipt_id: p('receipt_id'),
+        transaction_id: p('transaction_id'),
+        locale: p('locale'),
+        recipient: p('recipient'),
+        subject: p('subject'),
+        body_text: p('body_text'),
+        status: p('status'),
+        attempts: p('attempts'),
+        next_attempt_at: p('next_attempt_at'),
+        sent_at: p('sent_at'),
+        last_error: p('last_error'),
+        test_outbox: p('test_outbox'),
+        created_at: p('created_at'),
+      }),
     ),
-    removePrinter: db.prepare('DELETE FROM receipt_printers WHERE merchant_id = ?'),
-    insertJob: db.prepare(
-      `INSERT INTO receipt_print_jobs (id, merchant_id, receipt_id, status, attempts, next_attempt_at, last_error, printed_at, created_at)
-       VALUES (@id, @merchantId, @receiptId, @status, @attempts, @nextAttemptAt, @lastError, @printedAt, @createdAt)
-       ON CONFLICT (receipt_id) DO NOTHING`,
+    getEmail: typed<{ id: string }>()(db, (k, p) => k.selectFrom('receipt_emails').selectAll().where('id', '=', p('id'))),
+    // The queued e-mails due and under no live claim, oldest first, claimed in one statement (as
+    // db/postbacks/repositories.ts `claimSql`); PostgreSQL skips the rows another instance is claiming.
+    // `status = 'queued'` stays a literal: it is the partial index receipt_emails_claimable's condition.
+    claimDueEmails: typed<{ now: string; limit: number; claimedBy: string; claimUntil: string }>()(db, (k, p, dialect) =>
+      k
+        .updateTable('receipt_emails')
+        .set({ claimed_by: p('claimedBy'), claim_until: p('claimUntil') })
+        .where('id', 'in', (eb) => {
+          const due = eb
+            .selectFrom('receipt_emails')
+            .select('id')
+            .where('status', '=', sql.lit('queued'))
+            .where('next_attempt_at', '<=', p('now'))
+            .where((w) => w.or([w('claim_until', 'is', null), w('claim_until', '<', p('now'))]))
+            .orderBy('next_attempt_at')
+            .orderBy('id')
+            .limit(p('limit'));
+          return dialect === 'postgres' ? due.forUpdate().skipLocked() : due;
+        })
+        .returningAll(),
     ),
-    getJob: db.prepare('SELECT * FROM receipt_print_jobs WHERE id = ?'),
-    jobFor: db.prepare('SELECT * FROM receipt_print_jobs WHERE receipt_id = ?'),
-    dueJobs: db.prepare(
-      "SELECT * FROM receipt_print_jobs WHERE status = 'queued' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?",
+    releaseEmail: typed<{ id: string; claimedBy: string }>()(db, (k, p) =>
+      k
+        .updateTable('receipt_emails')
+        .set({ claimed_by: null, claim_until: null })
+        .where('id', '=', p('id'))
+        .where('claimed_by', '=', p('claimedBy')),
+    ),
+    settleEmail: typed<EmailSettle>()(db, (k, p) =>
+      k
+        .updateTable('receipt_emails')
+        .set({
+          status: p('status'),
+          attempts: p('attempts'),
+          next_attempt_at: p('next_attempt_at'),
+          sent_at: p('sent_at'),
+          last_error: p('last_error'),
+          test_outbox: p('test_outbox'),
+          claimed_by: null,
+          claim_until: null,
+        })
+        .where('id', '=', p('id'))
+        .where('claimed_by', '=', p('claimedBy')),
+    ),
+    listEmails: typed<{ merchantId: string; receiptId: string }>()(db, (k, p) =>
+      k
+        .selectFrom('receipt_emails')
+        .selectAll()
+        .where('merchant_id', '=', p('merchantId'))
+        .where('receipt_id', '=', p('receiptId'))
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc'),
+    ),
+    printer: typed<{ merchantId: string }>()(db, (k, p) =>
+      k.selectFrom('receipt_printers').selectAll().where('merchant_id', '=', p('merchantId')),
+    ),
+    savePrinter: typed<Database['receipt_printers']>()(db, (k, p) =>
+      k
+        .insertInto('receipt_printers')
+        .values({
+          merchant_id: p('merchant_id'),
+          connection: p('connection'),
+          host: p('host'),
+          port: p('port'),
+          device: p('device'),
+          characters_per_line: p('characters_per_line'),
+          auto_print: p('auto_print'),
+          updated_at: p('updated_at'),
+        })
+        .onConflict((oc) =>
+          oc.column('merchant_id').doUpdateSet((eb) => ({
+            connection: eb.ref('excluded.connection'),
+            host: eb.ref('excluded.host'),
+            port: eb.ref('excluded.port'),
+            device: eb.ref('excluded.device'),
+            characters_per_line: eb.ref('excluded.characters_per_line'),
+            auto_print: eb.ref('excluded.auto_print'),
+            updated_at: eb.ref('excluded.updated_at'),
+          })),
+        ),
+    ),
+    removePrinter: typed<{ merchantId: string }>()(db, (k, p) =>
+      k.deleteFrom('receipt_printers').where('merchant_id', '=', p('merchantId')),
+    ),
+    insertJob: typed<Database['receipt_print_jobs']>()(db, (k, p) =>
+      k
+        .insertInto('receipt_print_jobs')
+        .values({
+          id: p('id'),
+          merchant_id: p('merchant_id'),
+          receipt_id: p('receipt_id'),
+          status: p('status'),
+          attempts: p('attempts'),
+          next_attempt_at: p('next_attempt_at'),
+          last_error: p('last_error'),
+          printed_at: p('printed_at'),
+          created_at: p('created_at'),
+        })
+        .onConflict((oc) => oc.column('receipt_id').doNothing()),
+    ),
+    getJob: typed<{ id: string }>()(db, (k, p) => k.selectFrom('receipt_print_jobs').selectAll().where('id', '=', p('id'))),
+    jobFor: typed<{ receiptId: string }>()(db, (k, p) =>
+      k.selectFrom('receipt_print_jobs').selectAll().where('receipt_id', '=', p('receiptId')),
+    ),
+    dueJobs: typed<{ now: string; limit: number }>()(db, (k, p) =>
+      k
+        .selectFrom('receipt_print_jobs')
+        .selectAll()
+        .where('status', '=', sql.lit('queued'))
+        .where('next_attempt_at', '<=', p('now'))
+        .orderBy('next_attempt_at')
+        .orderBy('id')
+        .limit(p('limit')),
     ),
     // Taking a job moves it out of the due ones until `until`, only if it is as it was listed.
-    claimJob: db.prepare(
-      "UPDATE receipt_print_jobs SET next_attempt_at = ? WHERE id = ? AND status = 'queued' AND attempts = ? AND next_attempt_at = ?",
+    claimJob: typed<{ until: string; id: string; attempts: number; nextAttemptAt: string }>()(db, (k, p) =>
+      k
+        .updateTable('receipt_print_jobs')
+        .set({ next_attempt_at: p('until') })
+        .where('id', '=', p('id'))
+        .where('status', '=', sql.lit('queued'))
+        .where('attempts', '=', p('attempts'))
+        .where('next_attempt_at', '=', p('nextAttemptAt')),
     ),
-    settleJob: db.prepare(
-      `UPDATE receipt_print_jobs SET status = @status, attempts = @attempts, next_attempt_at = @nextAttemptAt, last_error = @lastError,
-         printed_at = @printedAt WHERE id = @id`,
+    settleJob: typed<JobSettle>()(db, (k, p) =>
+      k
+        .updateTable('receipt_print_jobs')
+        .set({
+          status: p('status'),
+          attempts: p('attempts'),
+          next_attempt_at: p('next_attempt_at'),
+          last_error: p('last_error'),
+          printed_at: p('printed_at'),
+        })
+        .where('id', '=', p('id')),
     ),
   };
-  const one = <T>(row: unknown, map: (r: Row) => T): T | undefined => (row ? map(row as Row) : undefined);
+  const one = <R, T>(row: R | undefined, map: (r: R) => T): T | undefined => (row ? map(row) : undefined);
   return {
-    refund: async (merchantId, refundId) => one(await s.refund.get(refundId, merchantId), refundFromRow),
-    insertLink: async (record) => void (await s.insertLink.run(record)),
-    linkFor: async (merchantId, receiptId) => one(await s.linkFor.get(merchantId, receiptId), linkFromRow),
-    linkByToken: async (token) => one(await s.linkByToken.get(token), linkFromRow),
-    insertEmail: async (record) => void (db.touch?.('mail'), await s.insertEmail.run({ ...record, testOutbox: record.testOutbox ? 1 : 0 })),
-    getEmail: async (id) => one(await s.getEmail.get(id), emailFromRow),
+    refund: async (merchantId, refundId) => {
+      const row = (await s.refund.get(refundId, merchantId)) as Row | undefined;
+      return row ? refundFromRow(row) : undefined;
+    },
+    insertLink: async (record) =>
+      void (await s.insertLink.run({
+        token: record.token,
+        merchant_id: record.merchantId,
+        receipt_id: record.receiptId,
+        transaction_id: record.transactionId,
+        created_at: record.createdAt,
+      })),
+    linkFor: async (merchantId, receiptId) => one(await s.linkFor.get({ merchantId, receiptId }), linkFromRow),
+    linkByToken: async (token) => one(await s.linkByToken.get({ token }), linkFromRow),
+    insertEmail: async (record) => (
+      db.touch?.('mail'),
+      void (await s.insertEmail.run({
+        id: record.id,
+        merchant_id: record.merchantId,
+        receipt_id: record.receiptId,
+        transaction_id: record.transactionId,
+        locale: record.locale,
+        recipient: record.recipient,
+        subject: record.subject,
+        body_text: record.bodyText,
+        status: record.status,
+        attempts: record.attempts,
+        next_attempt_at: record.nextAttemptAt,
+        sent_at: record.sentAt,
+        last_error: record.lastError,
+        test_outbox: record.testOutbox ? 1 : 0,
+        created_at: record.createdAt,
+      }))
+    ),
+    getEmail: async (id) => one(await s.getEmail.get({ id }), emailFromRow),
     claimDueEmails: async (now, claim, limit) =>
-      ((await s.claimDueEmails.all({ now, limit, ...claim })) as Row[]).sort(byDueOrder).map(emailFromRow),
-    releaseEmail: async (id, claimedBy) => void (db.touch?.('mail'), await s.releaseEmail.run(id, claimedBy)),
+      (await s.claimDueEmails.all({ now, limit, claimedBy: claim.claimedBy, claimUntil: claim.claimUntil }))
+        .sort(byDueOrder)
+        .map(emailFromRow),
+    releaseEmail: async (id, claimedBy) => void (db.touch?.('mail'), await s.releaseEmail.run({ id, claimedBy })),
     settleEmail: async (id, claimedBy, change) =>
-      (db.touch?.('mail'), await s.settleEmail.run({ ...change, id, claimedBy, testOutbox: change.testOutbox ? 1 : 0 })).changes === 1,
-    listEmails: async (merchantId, receiptId) => ((await s.listEmails.all(merchantId, receiptId)) as Row[]).map(emailFromRow),
-    printer: async (merchantId) => one(await s.printer.get(merchantId), printerFromRow),
+      (db.touch?.('mail'),
+      await s.settleEmail.run({
+        id,
+        claimedBy,
+        status: change.status,
+        attempts: change.attempts,
+        next_attempt_at: change.nextAttemptAt,
+        sent_at: change.sentAt,
+        last_error: change.lastError,
+        test_outbox: change.testOutbox ? 1 : 0,
+      })).changes === 1,
+    listEmails: async (merchantId, receiptId) => (await s.listEmails.all({ merchantId, receiptId })).map(emailFromRow),
+    printer: async (merchantId) => one(await s.printer.get({ merchantId }), printerFromRow),
     // A printer set up may print jobs that waited for one.
-    savePrinter: async (record) => void (db.touch?.('prints'), await s.savePrinter.run({ ...record, autoPrint: record.autoPrint ? 1 : 0 })),
-    removePrinter: async (merchantId) => void (await s.removePrinter.run(merchantId)),
-    insertPrintJob: async (record) => (db.touch?.('prints'), await s.insertJob.run(record)).changes === 1,
-    getPrintJob: async (id) => one(await s.getJob.get(id), jobFromRow),
-    printJobFor: async (receiptId) => one(await s.jobFor.get(receiptId), jobFromRow),
-    duePrintJobs: async (now, limit) => ((await s.dueJobs.all(now, limit)) as Row[]).map(jobFromRow),
-    claimPrintJob: async (job, until) => (await s.claimJob.run(until, job.id, job.attempts, job.nextAttemptAt)).changes === 1,
-    settlePrintJob: async (id, change) => void (db.touch?.('prints'), await s.settleJob.run({ ...change, id })),
+    savePrinter: async (record) => (
+      db.touch?.('prints'),
+      void (await s.savePrinter.run({
+        merchant_id: record.merchantId,
+        connection: record.connection,
+        host: record.host,
+        port: record.port,
+        device: record.device,
+        characters_per_line: record.charactersPerLine,
+        auto_print: record.autoPrint ? 1 : 0,
+        updated_at: record.updatedAt,
+      }))
+    ),
+    removePrinter: async (merchantId) => void (await s.removePrinter.run({ merchantId })),
+    insertPrintJob: async (record) =>
+      (db.touch?.('prints'),
+      await s.insertJob.run({
+        id: record.id,
+        merchant_id: record.merchantId,
+        receipt_id: record.receiptId,
+        status: record.status,
+        attempts: record.attempts,
+        next_attempt_at: record.nextAttemptAt,
+        last_error: record.lastError,
+        printed_at: record.printedAt,
+        created_at: record.createdAt,
+      })).changes === 1,
+    getPrintJob: async (id) => one(await s.getJob.get({ id }), jobFromRow),
+    printJobFor: async (receiptId) => one(await s.jobFor.get({ receiptId }), jobFromRow),
+    duePrintJobs: async (now, limit) => (await s.dueJobs.all({ now, limit })).map(jobFromRow),
+    claimPrintJob: async (job, until) =>
+      (await s.claimJob.run({ until, id: job.id, attempts: job.attempts, nextAttemptAt: job.nextAttemptAt })).changes === 1,
+    settlePrintJob: async (id, change) =>
+      void (
+        db.touch?.('prints'),
+        await s.settleJob.run({
+          id,
+          status: change.status,
+          attempts: change.attempts,
+          next_attempt_at: change.nextAttemptAt,
+          last_error: change.lastError,
+          printed_at: change.printedAt,
+        })
+      ),
   };
 }

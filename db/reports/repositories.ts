@@ -3,8 +3,18 @@
  * captures (approved, the money taken), refunds that went through (transaction status 7 or 8 on
  * the event) and declines of a sale's authorization, without the `request_pin` soft decline, which
  * is a step inside a sale. Sums are SQLite integer sums of minor units.
+ *
+ * The Z reports and the ledger's watermark are built with Kysely (db/typed-sql.ts), rows typed by
+ * db/schema.ts. The figures are hand-written per engine (each text below has a SQLite and a
+ * PostgreSQL form, `?` and `$n`): every figure query joins other features' tables
+ * (transaction_events, transactions, refunds, till_day_entries) and shares the one COUNTED / KIND
+ * text, so that the X and Z reports, a day's list and a joined till's copy count the same entries to
+ * the cent; a builder would spread that text over expression callbacks.
  */
-import { dialects, type SqlDatabase } from '../sql.js';
+import { sql, type Selectable } from 'kysely';
+import { dialects, type DialectSql, type SqlDatabase } from '../sql.js';
+import type { Database } from '../schema.js';
+import { typed } from '../typed-sql.js';
 import type {
   DayFigures,
   DayLedgerGroup,
@@ -25,20 +35,20 @@ const COUNTED = `((e.type = 'capture' AND NOT (e.status = 13 AND t.status_code =
   OR (e.type IN ('authorization', 'reauthorization') AND e.status = 6 AND COALESCE(e.message, '') <> 'request_pin'))`;
 const KIND = `CASE WHEN e.type = 'refund' THEN 'refunded' WHEN e.type = 'capture' AND NOT (e.status = 13 AND t.status_code = 6) THEN 'approved' ELSE 'declined' END`;
 
-function zFromRow(r: Row): ZReportRecord {
+function zFromRow(r: Selectable<Database['z_reports']>): ZReportRecord {
   return {
-    id: r.id as string,
-    merchantId: r.merchant_id as string,
-    tillId: r.terminal_id as string,
-    sequence: r.sequence as number,
-    fromSeq: r.from_seq as number,
-    toSeq: r.to_seq as number,
-    openedAt: (r.opened_at as string | null) ?? null,
-    closedAt: r.closed_at as string,
-    closedBy: r.closed_by as string,
-    approvedBy: (r.approved_by as string | null) ?? null,
-    closeKey: (r.close_key as string | null) ?? null,
-    figures: JSON.parse(r.figures as string) as DayFigures,
+    id: r.id,
+    merchantId: r.merchant_id,
+    tillId: r.terminal_id,
+    sequence: r.sequence,
+    fromSeq: r.from_seq,
+    toSeq: r.to_seq,
+    openedAt: r.opened_at ?? null,
+    closedAt: r.closed_at,
+    closedBy: r.closed_by,
+    approvedBy: r.approved_by ?? null,
+    closeKey: r.close_key ?? null,
+    figures: JSON.parse(r.figures) as DayFigures,
   };
 }
 
@@ -48,13 +58,19 @@ const ENTRY_KEY = `CASE WHEN e.type = 'refund' THEN e.id ELSE e.transaction_id E
 const NOT_IN_A_TILL_DAY = `NOT EXISTS (SELECT 1 FROM till_day_entries d WHERE d.merchant_id = l.merchant_id AND d.till_id = l.terminal_id AND d.entry_key = ${ENTRY_KEY})`;
 
 /** Which entries a figures query reads: a range of the ledger (a till's day), or a joined till's open day at its centre. */
-const RANGE = 'l.merchant_id = ? AND l.terminal_id = ? AND l.seq > ? AND l.seq <= ?';
-const OPEN_AT_CENTRE = `${RANGE} AND ${NOT_IN_A_TILL_DAY}`;
+const RANGE: DialectSql = {
+  sqlite: 'l.merchant_id = ? AND l.terminal_id = ? AND l.seq > ? AND l.seq <= ?',
+  postgres: 'l.merchant_id = $1 AND l.terminal_id = $2 AND l.seq > $3 AND l.seq <= $4',
+};
+const OPEN_AT_CENTRE: DialectSql = {
+  sqlite: `${RANGE.sqlite} AND ${NOT_IN_A_TILL_DAY}`,
+  postgres: `${RANGE.postgres} AND ${NOT_IN_A_TILL_DAY}`,
+};
 
 /** The day's figures grouped; the two fields read from the transaction's details, per engine. */
-const groups = (entryMode: string, staffId: string, where: string) =>
+const groups = (f: EngineSql, where: string) =>
   `SELECT ${KIND} AS kind,
-     t.currency AS currency, t.card_brand AS card_brand, ${entryMode} AS entry_mode, ${staffId} AS staff_id,
+     t.currency AS currency, t.card_brand AS card_brand, ${f.entryMode} AS entry_mode, ${f.staffId} AS staff_id,
      COUNT(*) AS count, SUM(e.amount_minor) AS amount_minor
    FROM till_ledger l
    JOIN transaction_events e ON e.id = l.event_id
@@ -64,14 +80,14 @@ const groups = (entryMode: string, staffId: string, where: string) =>
    ORDER BY 1, 2, 3, 4, 5`;
 
 /** The same figures of a day a joined till closed, at its centre: the entries the till counted in it. */
-const dayGroups = (entryMode: string, staffId: string) =>
+const dayGroups = (f: EngineSql) =>
   `SELECT ${KIND} AS kind,
-     t.currency AS currency, t.card_brand AS card_brand, ${entryMode} AS entry_mode, ${staffId} AS staff_id,
+     t.currency AS currency, t.card_brand AS card_brand, ${f.entryMode} AS entry_mode, ${f.staffId} AS staff_id,
      COUNT(*) AS count, SUM(e.amount_minor) AS amount_minor
    FROM till_day_entries d
    JOIN transaction_events e ON e.id = d.entry_key OR (e.transaction_id = d.entry_key AND e.type <> 'refund')
    JOIN transactions t ON t.id = e.transaction_id
-   WHERE d.merchant_id = ? AND d.till_id = ? AND d.sequence = ? AND t.merchant_id = d.merchant_id AND t.till_id = d.till_id AND ${COUNTED}
+   WHERE ${f.daySequence} AND t.merchant_id = d.merchant_id AND t.till_id = d.till_id AND ${COUNTED}
    GROUP BY 1, 2, 3, 4, 5
    ORDER BY 1, 2, 3, 4, 5`;
 
@@ -82,7 +98,7 @@ const span = (where: string) =>
    WHERE ${where} AND ${COUNTED}`;
 
 /** The fields of a ledger entry and its sale that a till's copy and a day's list need (the details' fields per engine). */
-const entryFields = (f: DetailFields) =>
+const entryFields = (f: EngineSql) =>
   `l.seq AS seq, CASE WHEN ${COUNTED} THEN ${KIND} END AS figure, e.id AS event_id, e.amount_minor AS amount_minor, e.created_at AS event_at,
    t.id AS transaction_id, t.order_id AS order_id, t.currency AS currency, t.amount_minor AS sale_minor, t.captured_minor AS captured_minor,
    t.refunded_minor AS refunded_minor, t.status_code AS status_code, t.message AS message, t.card_brand AS card_brand, t.card_last_four AS card_last_four,
@@ -94,45 +110,67 @@ const ENTRY_JOINS = `FROM till_ledger l
    LEFT JOIN refunds r ON r.id = e.id`;
 
 /** A ledger's entries after a position (counted ones have a figure): what a centre tells its joined till. */
-const entriesSince = (f: DetailFields) =>
-  `SELECT ${entryFields(f)} ${ENTRY_JOINS} WHERE l.merchant_id = ? AND l.terminal_id = ? AND l.seq > ? ORDER BY l.seq LIMIT ?`;
+const entriesSince = (f: EngineSql) => `SELECT ${entryFields(f)} ${ENTRY_JOINS} WHERE ${f.since} ORDER BY l.seq LIMIT ${f.sinceLimit}`;
 
 /** The counted entries of a day, in ledger order: Today's sales, from the same entries as the X report. */
-const dayEntries = (f: DetailFields, where: string) =>
-  `SELECT ${entryFields(f)} ${ENTRY_JOINS} WHERE ${where} AND ${COUNTED} ORDER BY l.seq`;
+const dayEntries = (f: EngineSql, where: string) => `SELECT ${entryFields(f)} ${ENTRY_JOINS} WHERE ${where} AND ${COUNTED} ORDER BY l.seq`;
 
 /** A joined till's stored sales of a range (their capture entries), by how they ended. */
-const storedSales = (isStored: string) =>
+const storedSales = (f: EngineSql) =>
   `SELECT t.status_code AS status_code, t.currency AS currency, COUNT(*) AS count, SUM(e.amount_minor) AS amount_minor
    FROM till_ledger l
    JOIN transaction_events e ON e.id = l.event_id
    JOIN transactions t ON t.id = e.transaction_id
-   WHERE l.merchant_id = ? AND l.terminal_id = ? AND l.seq > ? AND l.seq <= ? AND e.type = 'capture' AND ${isStored}
+   WHERE ${f.range} AND e.type = 'capture' AND ${f.isStored}
    GROUP BY t.status_code, t.currency
    ORDER BY t.status_code, t.currency`;
 
-/** The details fields the reports read, per engine. */
-interface DetailFields {
+/** What differs per engine in the texts above: the details fields the reports read, and the parameters. */
+interface EngineSql {
   entryMode: string;
   staffId: string;
   terminal: string;
   authorization: string;
   storedAt: string;
+  /** Whether a sale was stored by a joined till (its details' `stored` object). */
+  isStored: string;
+  range: string;
+  openAtCentre: string;
+  /** A till's entries after a position (the limit is the fourth parameter). */
+  since: string;
+  sinceLimit: string;
+  /** A closed day of a joined till, at its centre. */
+  daySequence: string;
 }
-const SQLITE: DetailFields = {
+const SQLITE: EngineSql = {
   entryMode: "json_extract(t.details, '$.pos.entry_mode')",
   staffId: "json_extract(t.details, '$.staff_id')",
   terminal: "json_extract(t.details, '$.pos.terminal.id')",
   authorization: "json_extract(t.details, '$.authorization_code')",
   storedAt: "json_extract(t.details, '$.stored.stored_at')",
+  isStored: "json_type(t.details, '$.stored') = 'object'",
+  range: RANGE.sqlite,
+  openAtCentre: OPEN_AT_CENTRE.sqlite,
+  since: 'l.merchant_id = ? AND l.terminal_id = ? AND l.seq > ?',
+  sinceLimit: '?',
+  daySequence: 'd.merchant_id = ? AND d.till_id = ? AND d.sequence = ?',
 };
-const POSTGRES: DetailFields = {
+const POSTGRES: EngineSql = {
   entryMode: "t.details::jsonb #>> '{pos,entry_mode}'",
   staffId: "t.details::jsonb ->> 'staff_id'",
   terminal: "t.details::jsonb #>> '{pos,terminal,id}'",
   authorization: "t.details::jsonb ->> 'authorization_code'",
   storedAt: "t.details::jsonb #>> '{stored,stored_at}'",
+  isStored: "(t.details::jsonb -> 'stored') IS NOT NULL",
+  range: RANGE.postgres,
+  openAtCentre: OPEN_AT_CENTRE.postgres,
+  since: 'l.merchant_id = $1 AND l.terminal_id = $2 AND l.seq > $3',
+  sinceLimit: '$4',
+  daySequence: 'd.merchant_id = $1 AND d.till_id = $2 AND d.sequence = $3',
 };
+
+/** A figures text written for each engine. */
+const perEngine = (text: (f: EngineSql) => string): DialectSql => dialects({ sqlite: text(SQLITE), postgres: text(POSTGRES) });
 
 function groupFromRow(r: Row): DayLedgerGroup {
   return {
@@ -182,47 +220,93 @@ function entryFromRow(r: Row): LedgerEntryRow {
 
 export function createDayReportRepository(db: SqlDatabase): DayReportRepository {
   const s = {
-    watermark: db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM till_ledger WHERE merchant_id = ? AND terminal_id = ?'),
-    groups: db.prepare(
-      dialects({ sqlite: groups(SQLITE.entryMode, SQLITE.staffId, RANGE), postgres: groups(POSTGRES.entryMode, POSTGRES.staffId, RANGE) }),
+    watermark: typed<{ merchantId: string; tillId: string }>()(db, (k, p) =>
+      k
+        .selectFrom('till_ledger')
+        .select((eb) => eb.fn.coalesce(eb.fn.max('seq'), sql.lit(0)).as('seq'))
+        .where('merchant_id', '=', p('merchantId'))
+        .where('terminal_id', '=', p('tillId')),
     ),
-    openGroups: db.prepare(
-      dialects({
-        sqlite: groups(SQLITE.entryMode, SQLITE.staffId, OPEN_AT_CENTRE),
-        postgres: groups(POSTGRES.entryMode, POSTGRES.staffId, OPEN_AT_CENTRE),
-      }),
-    ),
-    dayGroups: db.prepare(
-      dialects({ sqlite: dayGroups(SQLITE.entryMode, SQLITE.staffId), postgres: dayGroups(POSTGRES.entryMode, POSTGRES.staffId) }),
-    ),
-    span: db.prepare(span(RANGE)),
-    openSpan: db.prepare(span(OPEN_AT_CENTRE)),
-    entriesSince: db.prepare(dialects({ sqlite: entriesSince(SQLITE), postgres: entriesSince(POSTGRES) })),
-    dayEntries: db.prepare(dialects({ sqlite: dayEntries(SQLITE, RANGE), postgres: dayEntries(POSTGRES, RANGE) })),
-    openDayEntries: db.prepare(dialects({ sqlite: dayEntries(SQLITE, OPEN_AT_CENTRE), postgres: dayEntries(POSTGRES, OPEN_AT_CENTRE) })),
+    // Hand-written per engine (the figures: see the file's comment).
+    groups: db.prepare(perEngine((f) => groups(f, f.range))),
+    openGroups: db.prepare(perEngine((f) => groups(f, f.openAtCentre))),
+    dayGroups: db.prepare(perEngine(dayGroups)),
+    span: db.prepare(perEngine((f) => span(f.range))),
+    openSpan: db.prepare(perEngine((f) => span(f.openAtCentre))),
+    entriesSince: db.prepare(perEngine(entriesSince)),
+    dayEntries: db.prepare(perEngine((f) => dayEntries(f, f.range))),
+    openDayEntries: db.prepare(perEngine((f) => dayEntries(f, f.openAtCentre))),
     entryKeys: db.prepare(
-      `SELECT DISTINCT ${ENTRY_KEY} AS entry_key FROM till_ledger l JOIN transaction_events e ON e.id = l.event_id JOIN transactions t ON t.id = e.transaction_id
-       WHERE ${RANGE} AND ${COUNTED} ORDER BY 1`,
+      perEngine(
+        (
+          f,
+        ) => `SELECT DISTINCT ${ENTRY_KEY} AS entry_key FROM till_ledger l JOIN transaction_events e ON e.id = l.event_id JOIN transactions t ON t.id = e.transaction_id
+       WHERE ${f.range} AND ${COUNTED} ORDER BY 1`,
+      ),
     ),
-    storedSales: db.prepare(
-      dialects({
-        sqlite: storedSales("json_type(t.details, '$.stored') = 'object'"),
-        postgres: storedSales("(t.details::jsonb -> 'stored') IS NOT NULL"),
+    storedSales: db.prepare(perEngine(storedSales)),
+    latest: typed<{ merchantId: string; tillId: string }>()(db, (k, p) =>
+      k
+        .selectFrom('z_reports')
+        .selectAll()
+        .where('merchant_id', '=', p('merchantId'))
+        .where('terminal_id', '=', p('tillId'))
+        .orderBy('sequence', 'desc')
+        .limit(1),
+    ),
+    get: typed<{ merchantId: string; tillId: string; sequence: number }>()(db, (k, p) =>
+      k
+        .selectFrom('z_reports')
+        .selectAll()
+        .where('merchant_id', '=', p('merchantId'))
+        .where('terminal_id', '=', p('tillId'))
+        .where('sequence', '=', p('sequence')),
+    ),
+    byKey: typed<{ merchantId: string; tillId: string; closeKey: string }>()(db, (k, p) =>
+      k
+        .selectFrom('z_reports')
+        .selectAll()
+        .where('merchant_id', '=', p('merchantId'))
+        .where('terminal_id', '=', p('tillId'))
+        .where('close_key', '=', p('closeKey')),
+    ),
+    list: typed<{ merchantId: string; tillId: string; limit: number; offset: number }>()(db, (k, p) =>
+      k
+        .selectFrom('z_reports')
+        .selectAll()
+        .where('merchant_id', '=', p('merchantId'))
+        .where('terminal_id', '=', p('tillId'))
+        .orderBy('sequence', 'desc')
+        .limit(p('limit'))
+        .offset(p('offset')),
+    ),
+    count: typed<{ merchantId: string; tillId: string }>()(db, (k, p) =>
+      k
+        .selectFrom('z_reports')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('merchant_id', '=', p('merchantId'))
+        .where('terminal_id', '=', p('tillId')),
+    ),
+    insert: typed<Database['z_reports']>()(db, (k, p) =>
+      k.insertInto('z_reports').values({
+        id: p('id'),
+        merchant_id: p('merchant_id'),
+        terminal_id: p('terminal_id'),
+        sequence: p('sequence'),
+        from_seq: p('from_seq'),
+        to_seq: p('to_seq'),
+        opened_at: p('opened_at'),
+        closed_at: p('closed_at'),
+        closed_by: p('closed_by'),
+        approved_by: p('approved_by'),
+        close_key: p('close_key'),
+        figures: p('figures'),
       }),
-    ),
-    latest: db.prepare('SELECT * FROM z_reports WHERE merchant_id = ? AND terminal_id = ? ORDER BY sequence DESC LIMIT 1'),
-    get: db.prepare('SELECT * FROM z_reports WHERE merchant_id = ? AND terminal_id = ? AND sequence = ?'),
-    byKey: db.prepare('SELECT * FROM z_reports WHERE merchant_id = ? AND terminal_id = ? AND close_key = ?'),
-    list: db.prepare('SELECT * FROM z_reports WHERE merchant_id = ? AND terminal_id = ? ORDER BY sequence DESC LIMIT ? OFFSET ?'),
-    count: db.prepare('SELECT COUNT(*) AS n FROM z_reports WHERE merchant_id = ? AND terminal_id = ?'),
-    insert: db.prepare(
-      `INSERT INTO z_reports (id, merchant_id, terminal_id, sequence, from_seq, to_seq, opened_at, closed_at, closed_by, approved_by, close_key, figures)
-       VALUES (@id, @merchantId, @tillId, @sequence, @fromSeq, @toSeq, @openedAt, @closedAt, @closedBy, @approvedBy, @closeKey, @figures)`,
     ),
   };
-  const one = (row: unknown) => (row ? zFromRow(row as Row) : undefined);
+  const one = (row: Selectable<Database['z_reports']> | undefined) => (row ? zFromRow(row) : undefined);
   return {
-    watermark: async (merchantId, tillId) => ((await s.watermark.get(merchantId, tillId)) as { seq: number }).seq,
+    watermark: async (merchantId, tillId) => Number((await s.watermark.get({ merchantId, tillId }))?.seq ?? 0),
     groups: async (merchantId, tillId, range, options = {}) =>
       ((await (options.openAtCentre ? s.openGroups : s.groups).all(merchantId, tillId, range.fromSeq, range.toSeq)) as Row[]).map(
         groupFromRow,
@@ -245,11 +329,25 @@ export function createDayReportRepository(db: SqlDatabase): DayReportRepository 
         count: Number(r.count),
         amountMinor: Number(r.amount_minor),
       })),
-    latestZ: async (merchantId, tillId) => one(await s.latest.get(merchantId, tillId)),
-    getZ: async (merchantId, tillId, sequence) => one(await s.get.get(merchantId, tillId, sequence)),
-    findZByKey: async (merchantId, tillId, closeKey) => one(await s.byKey.get(merchantId, tillId, closeKey)),
-    listZ: async (merchantId, tillId, limit, offset) => ((await s.list.all(merchantId, tillId, limit, offset)) as Row[]).map(zFromRow),
-    countZ: async (merchantId, tillId) => ((await s.count.get(merchantId, tillId)) as { n: number }).n,
-    insertZ: async (record) => void (await s.insert.run({ ...record, figures: JSON.stringify(record.figures) })),
+    latestZ: async (merchantId, tillId) => one(await s.latest.get({ merchantId, tillId })),
+    getZ: async (merchantId, tillId, sequence) => one(await s.get.get({ merchantId, tillId, sequence })),
+    findZByKey: async (merchantId, tillId, closeKey) => one(await s.byKey.get({ merchantId, tillId, closeKey })),
+    listZ: async (merchantId, tillId, limit, offset) => (await s.list.all({ merchantId, tillId, limit, offset })).map(zFromRow),
+    countZ: async (merchantId, tillId) => Number((await s.count.get({ merchantId, tillId }))?.n ?? 0),
+    insertZ: async (record) =>
+      void (await s.insert.run({
+        id: record.id,
+        merchant_id: record.merchantId,
+        terminal_id: record.tillId,
+        sequence: record.sequence,
+        from_seq: record.fromSeq,
+        to_seq: record.toSeq,
+        opened_at: record.openedAt,
+        closed_at: record.closedAt,
+        closed_by: record.closedBy,
+        approved_by: record.approvedBy,
+        close_key: record.closeKey,
+        figures: JSON.stringify(record.figures),
+      })),
   };
 }
