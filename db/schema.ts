@@ -11,13 +11,19 @@
 import type { Generated } from 'kysely';
 import type { Column } from './columns.js';
 import { checkoutTables } from './checkouts/tables.js';
+import { invoiceTables } from './invoices/tables.js';
+import { mailTables } from './mail/tables.js';
 import { mandateTables } from './mandates/tables.js';
 import { networkTokenTables } from './network-tokens/tables.js';
+import { postbackTables } from './postbacks/tables.js';
 
 export const tables = {
   ...checkoutTables,
+  ...invoiceTables,
+  ...mailTables,
   ...mandateTables,
   ...networkTokenTables,
+  ...postbackTables,
 } as const;
 type ColumnType<C> =
   C extends Column<infer T, infer Nullable, infer IsGenerated>
