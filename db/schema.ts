@@ -11,7 +11,7 @@
 import type { Generated } from 'kysely';
 import type { Column } from './columns.js';
 import { checkoutTables } from './checkouts/tables.js';
-import { invoiceTables } from './invoices/tables.js';
+import { invoiceReadTables, invoiceTables } from './invoices/tables.js';
 import { mailTables } from './mail/tables.js';
 import { mandateTables } from './mandates/tables.js';
 import { networkTokenTables } from './network-tokens/tables.js';
@@ -19,6 +19,7 @@ import { postbackTables } from './postbacks/tables.js';
 
 export const tables = {
   ...checkoutTables,
+  ...invoiceReadTables,
   ...invoiceTables,
   ...mailTables,
   ...mandateTables,

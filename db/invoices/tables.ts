@@ -55,3 +55,22 @@ export const invoiceTables = {
     updated_at: text(),
   },
 } as const;
+
+/**
+ * The channels every invoice read joins (its public id, URL name and language). Written by
+ * db/merchants, which owns the table: described here until db/merchants/tables.ts describes it
+ * (then this goes, and db/schema.ts takes merchants' description).
+ */
+export const invoiceReadTables = {
+  channels: {
+    id: text(),
+    merchant_id: text(),
+    url_name: text(),
+    name: text(),
+    currency: text(),
+    language: text<InvoiceLocale>(),
+    sender_email: textOrNull(),
+    created_at: text(),
+    public_id: integerOrNull(),
+  },
+} as const;
