@@ -264,6 +264,7 @@ export function createOutboxDelivery(db: SqlDatabase) {
     get: typed<{ merchantId: string; id: string }>()(db, (k, p) =>
       k.selectFrom('postback_outbox').selectAll().where('merchant_id', '=', p('merchantId')).where('id', '=', p('id')),
     ),
+    // Hand-written per engine (queueClaimSql): the queue's hot claim, locking on PostgreSQL.
     claimDue: db.prepare(queueClaimSql('postback_outbox', "state = 'pending'")),
     release: typed<{ id: string; claimedBy: string }>()(db, (k, p) =>
       k
@@ -436,6 +437,7 @@ export function createOutboxDelivery(db: SqlDatabase) {
           ? `SELECT * FROM (${union}) AS sent ORDER BY at DESC, id DESC LIMIT ${ph()} OFFSET ${ph()}`
           : `SELECT COUNT(*) AS n FROM (${union}) AS sent`;
       };
+      // Hand-written per engine (sentItemsSql): reads receipt_emails, a union matched by position.
       statements = {
         page: db.prepare(dialects({ sqlite: text('sqlite', true), postgres: text('postgres', true) })),
         count: db.prepare(dialects({ sqlite: text('sqlite', false), postgres: text('postgres', false) })),
@@ -450,6 +452,7 @@ export function createOutboxDelivery(db: SqlDatabase) {
     const { texts, params } = logStatement(write);
     let statement = logStatements.get(texts.sqlite);
     if (!statement) {
+      // Hand-written per engine (postbackLogSql): SQLite's INDEXED BY per branch.
       statement = db.prepare(texts);
       logStatements.set(texts.sqlite, statement);
     }
