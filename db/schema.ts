@@ -11,20 +11,26 @@
 import type { Generated } from 'kysely';
 import type { Column } from './columns.js';
 import { checkoutTables } from './checkouts/tables.js';
+import { invoiceTables } from './invoices/tables.js';
+import { mailTables } from './mail/tables.js';
 import { mandateTables } from './mandates/tables.js';
 import { merchantTables } from './merchants/tables.js';
 import { networkTokenTables } from './network-tokens/tables.js';
 import { paymentMethodTables } from './payment-methods/tables.js';
+import { postbackTables } from './postbacks/tables.js';
 import { receiptTables } from './receipts/tables.js';
 import { reportTables } from './reports/tables.js';
 import { staffTables } from './staff/tables.js';
 
 export const tables = {
   ...checkoutTables,
+  ...invoiceTables,
+  ...mailTables,
   ...mandateTables,
   ...merchantTables,
   ...networkTokenTables,
   ...paymentMethodTables,
+  ...postbackTables,
   ...receiptTables,
   ...reportTables,
   ...staffTables,

@@ -1,6 +1,13 @@
-/** Invoices, their per-channel number counters and payment plans (migration 0009). */
-import { optStr, type Row } from '../rows.js';
-import { preparedOnce, type SqlDatabase } from '../sql.js';
+/**
+ * Invoices, their per-channel number counters and payment plans (migration 0009). Statements built
+ * with Kysely (db/typed-sql.ts), rows typed by db/schema.ts.
+ */
+import type { ExpressionBuilder, Selectable } from 'kysely';
+import { sql } from 'kysely';
+import type { SqlDatabase } from '../sql.js';
+import type { Database } from '../schema.js';
+import { byShape, typed, type Placeholders, type QueryBuilder } from '../typed-sql.js';
+import type { InvoiceStatus } from '../../contract/constants.js';
 import type {
   InvoiceChanges,
   InvoiceFilter,
@@ -10,10 +17,10 @@ import type {
   StoredInvoice,
 } from '../../main/core/invoices/ports.js';
 
-const optNum = (v: unknown): number | null => (v === null || v === undefined ? null : (v as number));
+type InvoiceColumn = Exclude<keyof Database['invoices'], 'id'>;
 
 /** Record field -> column, for every column written by insert (and by update, when given). */
-const columns: ReadonlyArray<readonly [keyof Omit<InvoiceRecord, 'id'>, string]> = [
+const columns: ReadonlyArray<readonly [keyof Omit<InvoiceRecord, 'id'>, InvoiceColumn]> = [
   ['uuid', 'uuid'],
   ['merchantId', 'merchant_id'],
   ['channelId', 'channel_id'],
@@ -53,129 +60,262 @@ const columns: ReadonlyArray<readonly [keyof Omit<InvoiceRecord, 'id'>, string]>
 
 const BOOLEAN_FIELDS = new Set<keyof InvoiceRecord>(['active', 'redirectAfterPayments', 'sendInitialEmail']);
 
-function toParams(record: Omit<InvoiceRecord, 'id'>): Record<string, unknown> {
+/** An invoice's columns (all but its id), by column name. */
+type InvoiceValues = Omit<Database['invoices'], 'id'>;
+
+function toParams(record: Omit<InvoiceRecord, 'id'>): InvoiceValues {
   const params: Record<string, unknown> = {};
   for (const [field, column] of columns) params[column] = toColumn(field, record[field]);
-  return params;
+  return params as InvoiceValues;
 }
 
 function toColumn(field: keyof InvoiceRecord, value: unknown): unknown {
   return BOOLEAN_FIELDS.has(field) ? (value ? 1 : 0) : value;
 }
 
-function fromRow(r: Row): StoredInvoice {
+/** An invoice with its channel's public id, URL name and language. */
+type InvoiceRow = Selectable<Database['invoices']> & {
+  channel_public_id: number | null;
+  channel_url_name: string;
+  channel_language: StoredInvoice['channelLanguage'];
+};
+
+function fromRow(r: InvoiceRow): StoredInvoice {
   return {
-    id: r.id as number,
-    uuid: r.uuid as string,
-    merchantId: r.merchant_id as string,
-    channelId: r.channel_id as string,
-    debtClaimNumber: r.debt_claim_number as string,
+    id: r.id,
+    uuid: r.uuid,
+    merchantId: r.merchant_id,
+    channelId: r.channel_id,
+    debtClaimNumber: r.debt_claim_number,
     active: r.active === 1,
-    status: r.status as StoredInvoice['status'],
-    printDate: r.print_date as string,
-    firstName: optStr(r.first_name),
-    lastName: optStr(r.last_name),
-    company: optStr(r.company),
-    email: optStr(r.email),
-    phone: optStr(r.phone),
-    taxId: optStr(r.tax_id),
-    customerId: optStr(r.customer_id),
-    address: optStr(r.address),
-    address2: optStr(r.address2),
-    postalCode: optStr(r.postal_code),
-    city: optStr(r.city),
-    state: optStr(r.state),
-    country: optStr(r.country),
-    amountMinor: r.amount_minor as number,
-    currency: r.currency as string,
-    description: optStr(r.description),
+    status: r.status,
+    printDate: r.print_date,
+    firstName: r.first_name ?? null,
+    lastName: r.last_name ?? null,
+    company: r.company ?? null,
+    email: r.email ?? null,
+    phone: r.phone ?? null,
+    taxId: r.tax_id ?? null,
+    customerId: r.customer_id ?? null,
+    address: r.address ?? null,
+    address2: r.address2 ?? null,
+    postalCode: r.postal_code ?? null,
+    city: r.city ?? null,
+    state: r.state ?? null,
+    country: r.country ?? null,
+    amountMinor: r.amount_minor,
+    currency: r.currency,
+    description: r.description ?? null,
     redirectAfterPayments: r.redirect_after_payments === 1,
-    successUrl: optStr(r.success_url),
-    errorUrl: optStr(r.error_url),
-    expiresIn: optNum(r.expires_in),
-    expiresInUnit: optStr(r.expires_in_unit) as StoredInvoice['expiresInUnit'],
-    expiresAt: optStr(r.expires_at),
-    locale: optStr(r.locale) as StoredInvoice['locale'],
+    successUrl: r.success_url ?? null,
+    errorUrl: r.error_url ?? null,
+    expiresIn: r.expires_in ?? null,
+    expiresInUnit: r.expires_in_unit ?? null,
+    expiresAt: r.expires_at ?? null,
+    locale: r.locale ?? null,
     sendInitialEmail: r.send_initial_email === 1,
-    initialEmailType: optStr(r.initial_email_type) as StoredInvoice['initialEmailType'],
-    importId: optNum(r.import_id),
-    createdAt: r.created_at as string,
-    updatedAt: r.updated_at as string,
+    initialEmailType: r.initial_email_type ?? null,
+    importId: r.import_id ?? null,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
     channelPublicId: r.channel_public_id as number,
-    channelUrlName: r.channel_url_name as string,
-    channelLanguage: r.channel_language as StoredInvoice['channelLanguage'],
+    channelUrlName: r.channel_url_name,
+    channelLanguage: r.channel_language,
   };
 }
 
-function planFromRow(r: Row): PaymentPlanRecord {
+function planFromRow(r: Selectable<Database['payment_plans']>): PaymentPlanRecord {
   return {
-    id: r.id as string,
-    invoiceId: r.invoice_id as number,
-    status: r.status as PaymentPlanRecord['status'],
-    installments: r.installments as number,
-    interval: r.interval_unit as PaymentPlanRecord['interval'],
-    createdAt: r.created_at as string,
-    updatedAt: r.updated_at as string,
+    id: r.id,
+    invoiceId: r.invoice_id,
+    status: r.status,
+    installments: r.installments,
+    interval: r.interval_unit,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
   };
 }
 
-const SELECT = `SELECT i.*, c.public_id AS channel_public_id, c.url_name AS channel_url_name, c.language AS channel_language
-  FROM invoices i JOIN channels c ON c.id = i.channel_id`;
+/** An invoice read: the invoice and its channel's public id, URL name and language. */
+const invoiceSelect = (k: QueryBuilder) =>
+  k
+    .selectFrom('invoices as i')
+    .innerJoin('channels as c', 'c.id', 'i.channel_id')
+    .selectAll('i')
+    .select(['c.public_id as channel_public_id', 'c.url_name as channel_url_name', 'c.language as channel_language']);
 
-/** WHERE clause and parameters of the list filters (merchant first: the index leads with it). */
-function listWhere(merchantId: string, filter: Omit<InvoiceFilter, 'limit' | 'offset'>): { sql: string; params: unknown[] } {
-  const clauses = ['i.merchant_id = ?'];
-  const params: unknown[] = [merchantId];
-  if (filter.channelId !== undefined) {
-    clauses.push('i.channel_id = ?');
-    params.push(filter.channelId);
-  }
-  if (filter.status !== undefined) {
-    clauses.push('i.status = ?');
-    params.push(filter.status);
-  }
-  if (filter.createdFrom !== undefined) {
-    clauses.push('i.created_at >= ?');
-    params.push(filter.createdFrom);
-  }
-  if (filter.createdBefore !== undefined) {
-    clauses.push('i.created_at < ?');
-    params.push(filter.createdBefore);
-  }
-  return { sql: clauses.join(' AND '), params };
+/** The values of a list's filter, by name; which of them are set is the statement's shape. */
+interface ListParams {
+  merchantId: string;
+  channelId: string;
+  status: InvoiceStatus;
+  createdFrom: string;
+  createdBefore: string;
+  limit: number;
+  offset: number;
 }
+
+type ListShape = Record<'channelId' | 'status' | 'createdFrom' | 'createdBefore', boolean>;
+
+const listShape = (filter: Omit<InvoiceFilter, 'limit' | 'offset'>): ListShape => ({
+  channelId: filter.channelId !== undefined,
+  status: filter.status !== undefined,
+  createdFrom: filter.createdFrom !== undefined,
+  createdBefore: filter.createdBefore !== undefined,
+});
+
+/** The list filters (merchant first: the index leads with it). */
+function listWhere(shape: ListShape, p: Placeholders<ListParams>) {
+  return (eb: ExpressionBuilder<Database & { i: Database['invoices'] }, 'i'>) =>
+    eb.and([
+      eb('i.merchant_id', '=', p('merchantId')),
+      ...(shape.channelId ? [eb('i.channel_id', '=', p('channelId'))] : []),
+      ...(shape.status ? [eb('i.status', '=', p('status'))] : []),
+      ...(shape.createdFrom ? [eb('i.created_at', '>=', p('createdFrom'))] : []),
+      ...(shape.createdBefore ? [eb('i.created_at', '<', p('createdBefore'))] : []),
+    ]);
+}
+
+/** A list's values of `filter`, those not set left out (the statement of its shape has no place for them). */
+function listParams(merchantId: string, filter: Omit<InvoiceFilter, 'limit' | 'offset'>): Partial<ListParams> & { merchantId: string } {
+  return {
+    merchantId,
+    ...(filter.channelId !== undefined ? { channelId: filter.channelId } : {}),
+    ...(filter.status !== undefined ? { status: filter.status } : {}),
+    ...(filter.createdFrom !== undefined ? { createdFrom: filter.createdFrom } : {}),
+    ...(filter.createdBefore !== undefined ? { createdBefore: filter.createdBefore } : {}),
+  };
+}
+
+/** An update's shape: the columns it sets (in `columns` order), how many statuses its guard allows, whether it wants no plans. */
+interface UpdateShape {
+  set: InvoiceColumn[];
+  statuses: number;
+  withoutPlans: boolean;
+}
+
+/** An update's values: the columns set, the invoice's id, the guard's statuses as `status0`, `status1`, ... */
+type UpdateParams = Partial<InvoiceValues> & { id: number } & Record<`status${number}`, InvoiceStatus>;
 
 export function createInvoiceRepository(db: SqlDatabase): InvoiceRepository {
   const s = {
-    insert: db.prepare(
-      `INSERT INTO invoices (${columns.map(([, c]) => c).join(', ')}) VALUES (${columns.map(([, c]) => `@${c}`).join(', ')}) RETURNING id`,
+    insert: typed<InvoiceValues>()(db, (k, p) =>
+      k
+        .insertInto('invoices')
+        .values(Object.fromEntries(columns.map(([, column]) => [column, p(column)])) as InvoiceValues)
+        .returning('id'),
     ),
-    delete: db.prepare('DELETE FROM invoices WHERE id = ?'),
-    deletePlans: db.prepare('DELETE FROM payment_plans WHERE invoice_id = ?'),
-    get: db.prepare(`${SELECT} WHERE i.id = ?`),
-    byUuid: db.prepare(`${SELECT} WHERE i.uuid = ?`),
-    resolve: db.prepare(
-      `${SELECT} WHERE i.merchant_id = ? AND i.debt_claim_number = ? ORDER BY i.active DESC, i.created_at DESC, i.id DESC LIMIT 1`,
+    update: byShape(db, (shape: UpdateShape, k, p: Placeholders<UpdateParams>) =>
+      k
+        .updateTable('invoices')
+        .set(Object.fromEntries(shape.set.map((column) => [column, p(column)])) as Partial<InvoiceValues>)
+        .where((eb) =>
+          eb.and([
+            eb('id', '=', p('id')),
+            ...(shape.statuses > 0
+              ? [
+                  eb(
+                    'status',
+                    'in',
+                    Array.from({ length: shape.statuses }, (_, i) => p(`status${i}`)),
+                  ),
+                ]
+              : []),
+            ...(shape.withoutPlans
+              ? [
+                  eb.not(
+                    eb.exists(eb.selectFrom('payment_plans as p').select(eb.lit(1).as('one')).whereRef('p.invoice_id', '=', 'invoices.id')),
+                  ),
+                ]
+              : []),
+          ]),
+        ),
     ),
-    activeHolder: db.prepare(`${SELECT} WHERE i.channel_id = ? AND i.debt_claim_number = ? AND i.active = 1 AND i.id <> ? LIMIT 1`),
-    deactivate: db.prepare(
-      'UPDATE invoices SET active = 0, updated_at = ? WHERE channel_id = ? AND debt_claim_number = ? AND active = 1 AND id <> ?',
+    delete: typed<{ id: number }>()(db, (k, p) => k.deleteFrom('invoices').where('id', '=', p('id'))),
+    deletePlans: typed<{ invoiceId: number }>()(db, (k, p) => k.deleteFrom('payment_plans').where('invoice_id', '=', p('invoiceId'))),
+    get: typed<{ id: number }>()(db, (k, p) => invoiceSelect(k).where('i.id', '=', p('id'))),
+    byUuid: typed<{ uuid: string }>()(db, (k, p) => invoiceSelect(k).where('i.uuid', '=', p('uuid'))),
+    resolve: typed<{ merchantId: string; number: string }>()(db, (k, p) =>
+      invoiceSelect(k)
+        .where('i.merchant_id', '=', p('merchantId'))
+        .where('i.debt_claim_number', '=', p('number'))
+        .orderBy('i.active', 'desc')
+        .orderBy('i.created_at', 'desc')
+        .orderBy('i.id', 'desc')
+        .limit(1),
     ),
-    numberUsed: db.prepare('SELECT 1 FROM invoices WHERE channel_id = ? AND debt_claim_number = ? LIMIT 1'),
-    nextNumber: db.prepare(
-      `INSERT INTO invoice_number_counters (channel_id, last_number) VALUES (?, 1)
-       ON CONFLICT (channel_id) DO UPDATE SET last_number = invoice_number_counters.last_number + 1 RETURNING last_number`,
+    // active = 1 written in (sql.lit), not a parameter: the partial index invoices_one_active_number answers it.
+    activeHolder: typed<{ channelId: string; number: string; exceptId: number }>()(db, (k, p) =>
+      invoiceSelect(k)
+        .where('i.channel_id', '=', p('channelId'))
+        .where('i.debt_claim_number', '=', p('number'))
+        .where('i.active', '=', sql.lit(1))
+        .where('i.id', '<>', p('exceptId'))
+        .limit(1),
     ),
-    insertPlan: db.prepare(
-      `INSERT INTO payment_plans (id, invoice_id, status, installments, interval_unit, created_at, updated_at)
-       VALUES (@id, @invoiceId, @status, @installments, @interval, @createdAt, @updatedAt)`,
+    deactivate: typed<{ now: string; channelId: string; number: string; exceptId: number }>()(db, (k, p) =>
+      k
+        .updateTable('invoices')
+        .set({ active: sql.lit(0), updated_at: p('now') })
+        .where('channel_id', '=', p('channelId'))
+        .where('debt_claim_number', '=', p('number'))
+        .where('active', '=', sql.lit(1))
+        .where('id', '<>', p('exceptId')),
     ),
-    plans: db.prepare('SELECT * FROM payment_plans WHERE invoice_id = ? ORDER BY created_at, id'),
-    setPlanStatus: db.prepare('UPDATE payment_plans SET status = ?, updated_at = ? WHERE id = ?'),
+    numberUsed: typed<{ channelId: string; number: string }>()(db, (k, p) =>
+      k
+        .selectFrom('invoices')
+        .select((eb) => eb.lit(1).as('one'))
+        .where('channel_id', '=', p('channelId'))
+        .where('debt_claim_number', '=', p('number'))
+        .limit(1),
+    ),
+    nextNumber: typed<{ channelId: string }>()(db, (k, p) =>
+      k
+        .insertInto('invoice_number_counters')
+        .values((eb) => ({ channel_id: p('channelId'), last_number: eb.lit(1) }))
+        .onConflict((oc) =>
+          oc.column('channel_id').doUpdateSet((eb) => ({ last_number: eb('invoice_number_counters.last_number', '+', eb.lit(1)) })),
+        )
+        .returning('last_number'),
+    ),
+    insertPlan: typed<Database['payment_plans']>()(db, (k, p) =>
+      k.insertInto('payment_plans').values({
+        id: p('id'),
+        invoice_id: p('invoice_id'),
+        status: p('status'),
+        installments: p('installments'),
+        interval_unit: p('interval_unit'),
+        created_at: p('created_at'),
+        updated_at: p('updated_at'),
+      }),
+    ),
+    plans: typed<{ invoiceId: number }>()(db, (k, p) =>
+      k.selectFrom('payment_plans').selectAll().where('invoice_id', '=', p('invoiceId')).orderBy('created_at').orderBy('id'),
+    ),
+    setPlanStatus: typed<{ id: string; status: PaymentPlanRecord['status']; now: string }>()(db, (k, p) =>
+      k
+        .updateTable('payment_plans')
+        .set({ status: p('status'), updated_at: p('now') })
+        .where('id', '=', p('id')),
+    ),
+    list: byShape(db, (shape: ListShape, k, p: Placeholders<ListParams>) =>
+      invoiceSelect(k)
+        .where(listWhere(shape, p))
+        .orderBy('i.created_at', 'desc')
+        .orderBy('i.id', 'desc')
+        .limit(p('limit'))
+        .offset(p('offset')),
+    ),
+    count: byShape(db, (shape: ListShape, k, p: Placeholders<ListParams>) =>
+      k
+        .selectFrom('invoices as i')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where(listWhere(shape, p)),
+    ),
   };
-  const statement = preparedOnce(db);
   const get = async (id: number): Promise<StoredInvoice | undefined> => {
-    const row = (await s.get.get(id)) as Row | undefined;
+    const row = await s.get.get({ id });
     return row && fromRow(row);
   };
   const mustGet = async (id: number): Promise<StoredInvoice> => {
@@ -184,56 +324,61 @@ export function createInvoiceRepository(db: SqlDatabase): InvoiceRepository {
     return stored;
   };
   return {
-    insert: async (record) => mustGet(Number(((await s.insert.get(toParams(record))) as { id: number }).id)),
+    insert: async (record) => mustGet(Number((await s.insert.get(toParams(record)))?.id)),
     update: async (id, changes: InvoiceChanges, guard = {}) => {
       const given: Partial<Omit<InvoiceRecord, 'id'>> = changes;
       const set = columns.filter(([field]) => given[field] !== undefined);
-      const where = ['id = ?'];
-      const params: unknown[] = [];
-      if (guard.statuses) {
-        where.push(`status IN (${guard.statuses.map(() => '?').join(', ')})`);
-        params.push(...guard.statuses);
-      }
-      if (guard.withoutPlans) where.push('NOT EXISTS (SELECT 1 FROM payment_plans p WHERE p.invoice_id = invoices.id)');
-      const sql = `UPDATE invoices SET ${set.map(([, column]) => `${column} = ?`).join(', ')} WHERE ${where.join(' AND ')}`;
-      const values = set.map(([field]) => toColumn(field, given[field]));
-      if ((await statement(sql).run(...values, id, ...params)).changes !== 1) return undefined;
+      const statuses = guard.statuses ?? [];
+      const params = {
+        ...Object.fromEntries(set.map(([field, column]) => [column, toColumn(field, given[field])])),
+        id,
+        ...Object.fromEntries(statuses.map((status, i) => [`status${i}`, status])),
+      } as UpdateParams;
+      const shape: UpdateShape = {
+        set: set.map(([, column]) => column),
+        statuses: statuses.length,
+        withoutPlans: guard.withoutPlans === true,
+      };
+      if ((await s.update(shape).run(params)).changes !== 1) return undefined;
       return mustGet(id);
     },
     delete: async (id) => {
-      await s.deletePlans.run(id);
-      await s.delete.run(id);
+      await s.deletePlans.run({ invoiceId: id });
+      await s.delete.run({ id });
     },
     get: async (id) => get(id),
     resolve: async (merchantId, number) => {
-      const row = (await s.resolve.get(merchantId, number)) as Row | undefined;
+      const row = await s.resolve.get({ merchantId, number });
       return row && fromRow(row);
     },
     activeHolder: async (channelId, number, exceptId = -1) => {
-      const row = (await s.activeHolder.get(channelId, number, exceptId)) as Row | undefined;
+      const row = await s.activeHolder.get({ channelId, number, exceptId });
       return row && fromRow(row);
     },
-    deactivateNumber: async (channelId, number, now, exceptId = -1) => (await s.deactivate.run(now, channelId, number, exceptId)).changes,
-    numberUsed: async (channelId, number) => (await s.numberUsed.get(channelId, number)) !== undefined,
-    nextNumber: async (channelId) => ((await s.nextNumber.get(channelId)) as { last_number: number }).last_number,
-    list: async (merchantId, filter) => {
-      const where = listWhere(merchantId, filter);
-      const rows = (await statement(`${SELECT} WHERE ${where.sql} ORDER BY i.created_at DESC, i.id DESC LIMIT ? OFFSET ?`).all(
-        ...where.params,
-        filter.limit,
-        filter.offset,
-      )) as Row[];
-      return rows.map(fromRow);
-    },
-    count: async (merchantId, filter) => {
-      const where = listWhere(merchantId, filter);
-      return ((await statement(`SELECT COUNT(*) AS n FROM invoices i WHERE ${where.sql}`).get(...where.params)) as { n: number }).n;
-    },
-    insertPlan: async (plan) => void (await s.insertPlan.run(plan)),
-    plans: async (invoiceId) => ((await s.plans.all(invoiceId)) as Row[]).map(planFromRow),
-    setPlanStatus: async (id, status, now) => void (await s.setPlanStatus.run(status, now, id)),
+    deactivateNumber: async (channelId, number, now, exceptId = -1) =>
+      (await s.deactivate.run({ now, channelId, number, exceptId })).changes,
+    numberUsed: async (channelId, number) => (await s.numberUsed.get({ channelId, number })) !== undefined,
+    nextNumber: async (channelId) => ((await s.nextNumber.get({ channelId })) as { last_number: number }).last_number,
+    list: async (merchantId, filter) =>
+      (
+        await s.list(listShape(filter)).all({ ...listParams(merchantId, filter), limit: filter.limit, offset: filter.offset } as ListParams)
+      ).map(fromRow),
+    count: async (merchantId, filter) =>
+      ((await s.count(listShape(filter)).get(listParams(merchantId, filter) as ListParams)) as { n: number }).n,
+    insertPlan: async (plan) =>
+      void (await s.insertPlan.run({
+        id: plan.id,
+        invoice_id: plan.invoiceId,
+        status: plan.status,
+        installments: plan.installments,
+        interval_unit: plan.interval,
+        created_at: plan.createdAt,
+        updated_at: plan.updatedAt,
+      })),
+    plans: async (invoiceId) => (await s.plans.all({ invoiceId })).map(planFromRow),
+    setPlanStatus: async (id, status, now) => void (await s.setPlanStatus.run({ id, status, now })),
     byUuid: async (uuid) => {
-      const row = (await s.byUuid.get(uuid)) as Row | undefined;
+      const row = await s.byUuid.get({ uuid });
       return row && fromRow(row);
     },
   };

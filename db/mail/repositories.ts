@@ -1,62 +1,144 @@
-/** The durable invoice mail queue (migration 0010). */
-import { optStr, type Row } from '../rows.js';
+/** The durable invoice mail queue (migration 0010). Statements built with Kysely (db/typed-sql.ts), rows typed by db/schema.ts. */
+import type { Selectable } from 'kysely';
 import type { SqlDatabase } from '../sql.js';
-import { byDueOrder, claimSql } from '../postbacks/repositories.js';
+import type { Database } from '../schema.js';
+import { typed } from '../typed-sql.js';
+import { byDueOrder, claimArgs, queueClaimSql } from '../postbacks/repositories.js';
 import type { EmailRecord, EmailRepository } from '../../main/core/mail/ports.js';
 
-function emailFromRow(r: Row): EmailRecord {
+function emailFromRow(r: Selectable<Database['emails']>): EmailRecord {
   return {
-    id: r.id as string,
-    merchantId: r.merchant_id as string,
-    invoiceId: r.invoice_id as number,
-    emailType: r.email_type as EmailRecord['emailType'],
-    locale: r.locale as EmailRecord['locale'],
-    recipient: r.recipient as string,
-    sender: optStr(r.sender),
-    subject: r.subject as string,
-    bodyText: r.body_text as string,
-    status: r.status as EmailRecord['status'],
-    attempts: r.attempts as number,
-    nextAttemptAt: r.next_attempt_at as string,
-    sentAt: optStr(r.sent_at),
-    lastError: optStr(r.last_error),
+    id: r.id,
+    merchantId: r.merchant_id,
+    invoiceId: r.invoice_id,
+    emailType: r.email_type,
+    locale: r.locale,
+    recipient: r.recipient,
+    sender: r.sender ?? null,
+    subject: r.subject,
+    bodyText: r.body_text,
+    status: r.status,
+    attempts: r.attempts,
+    nextAttemptAt: r.next_attempt_at,
+    sentAt: r.sent_at ?? null,
+    lastError: r.last_error ?? null,
     testOutbox: r.test_outbox === 1,
-    createdAt: r.created_at as string,
+    createdAt: r.created_at,
   };
 }
 
+type Settle = Pick<Database['emails'], 'status' | 'attempts' | 'next_attempt_at' | 'sent_at' | 'last_error' | 'test_outbox'> & {
+  id: string;
+  claimedBy: string;
+};
+
 export function createEmailRepository(db: SqlDatabase): EmailRepository {
   const s = {
-    insert: db.prepare(
-      `INSERT INTO emails (id, merchant_id, invoice_id, email_type, locale, recipient, sender, subject, body_text, status, attempts,
-         next_attempt_at, sent_at, last_error, test_outbox, created_at)
-       VALUES (@id, @merchantId, @invoiceId, @emailType, @locale, @recipient, @sender, @subject, @bodyText, @status, @attempts,
-         @nextAttemptAt, @sentAt, @lastError, @testOutbox, @createdAt)`,
+    insert: typed<Omit<Database['emails'], 'claimed_by' | 'claim_until'>>()(db, (k, p) =>
+      k.insertInto('emails').values({
+        id: p('id'),
+        merchant_id: p('merchant_id'),
+        invoice_id: p('invoice_id'),
+        email_type: p('email_type'),
+        locale: p('locale'),
+        recipient: p('recipient'),
+        sender: p('sender'),
+        subject: p('subject'),
+        body_text: p('body_text'),
+        status: p('status'),
+        attempts: p('attempts'),
+        next_attempt_at: p('next_attempt_at'),
+        sent_at: p('sent_at'),
+        last_error: p('last_error'),
+        test_outbox: p('test_outbox'),
+        created_at: p('created_at'),
+      }),
     ),
-    claimDue: db.prepare(claimSql('emails', "status = 'queued'")),
-    release: db.prepare('UPDATE emails SET claimed_by = NULL, claim_until = NULL WHERE id = ? AND claimed_by = ?'),
-    settle: db.prepare(
-      `UPDATE emails SET status = @status, attempts = @attempts, next_attempt_at = @nextAttemptAt, sent_at = @sentAt,
-         last_error = @lastError, test_outbox = @testOutbox, claimed_by = NULL, claim_until = NULL WHERE id = @id AND claimed_by = @claimedBy`,
+    // Hand-written per engine (db/postbacks/repositories.ts queueClaimSql): the queue's claim, locking on PostgreSQL.
+    claimDue: db.prepare(queueClaimSql('emails', "status = 'queued'")),
+    release: typed<{ id: string; claimedBy: string }>()(db, (k, p) =>
+      k
+        .updateTable('emails')
+        .set({ claimed_by: null, claim_until: null })
+        .where('id', '=', p('id'))
+        .where('claimed_by', '=', p('claimedBy')),
     ),
-    get: db.prepare('SELECT * FROM emails WHERE id = ?'),
-    latest: db.prepare('SELECT * FROM emails WHERE invoice_id = ? ORDER BY created_at DESC, id DESC LIMIT 1'),
-    list: db.prepare('SELECT * FROM emails WHERE invoice_id = ? ORDER BY created_at DESC, id DESC'),
+    settle: typed<Settle>()(db, (k, p) =>
+      k
+        .updateTable('emails')
+        .set({
+          status: p('status'),
+          attempts: p('attempts'),
+          next_attempt_at: p('next_attempt_at'),
+          sent_at: p('sent_at'),
+          last_error: p('last_error'),
+          test_outbox: p('test_outbox'),
+          claimed_by: null,
+          claim_until: null,
+        })
+        .where('id', '=', p('id'))
+        .where('claimed_by', '=', p('claimedBy')),
+    ),
+    get: typed<{ id: string }>()(db, (k, p) => k.selectFrom('emails').selectAll().where('id', '=', p('id'))),
+    latest: typed<{ invoiceId: number }>()(db, (k, p) =>
+      k
+        .selectFrom('emails')
+        .selectAll()
+        .where('invoice_id', '=', p('invoiceId'))
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(1),
+    ),
+    list: typed<{ invoiceId: number }>()(db, (k, p) =>
+      k.selectFrom('emails').selectAll().where('invoice_id', '=', p('invoiceId')).orderBy('created_at', 'desc').orderBy('id', 'desc'),
+    ),
   };
   return {
-    insert: async (record) => void (db.touch?.('mail'), await s.insert.run({ ...record, testOutbox: record.testOutbox ? 1 : 0 })),
+    insert: async (r) =>
+      void (
+        db.touch?.('mail'),
+        await s.insert.run({
+          id: r.id,
+          merchant_id: r.merchantId,
+          invoice_id: r.invoiceId,
+          email_type: r.emailType,
+          locale: r.locale,
+          recipient: r.recipient,
+          sender: r.sender,
+          subject: r.subject,
+          body_text: r.bodyText,
+          status: r.status,
+          attempts: r.attempts,
+          next_attempt_at: r.nextAttemptAt,
+          sent_at: r.sentAt,
+          last_error: r.lastError,
+          test_outbox: r.testOutbox ? 1 : 0,
+          created_at: r.createdAt,
+        })
+      ),
     get: async (id) => {
-      const row = (await s.get.get(id)) as Row | undefined;
+      const row = await s.get.get({ id });
       return row ? emailFromRow(row) : undefined;
     },
-    claimDue: async (now, claim, limit) => ((await s.claimDue.all({ now, limit, ...claim })) as Row[]).sort(byDueOrder).map(emailFromRow),
-    release: async (id, claimedBy) => void (db.touch?.('mail'), await s.release.run(id, claimedBy)),
+    claimDue: async (now, claim, limit) =>
+      ((await s.claimDue.all(...claimArgs(now, claim, limit))) as Array<Selectable<Database['emails']>>).sort(byDueOrder).map(emailFromRow),
+    release: async (id, claimedBy) => void (db.touch?.('mail'), await s.release.run({ id, claimedBy })),
     settle: async (id, claimedBy, change) =>
-      (db.touch?.('mail'), await s.settle.run({ ...change, id, claimedBy, testOutbox: change.testOutbox ? 1 : 0 })).changes === 1,
+      (db.touch?.('mail'),
+      await s.settle.run({
+        id,
+        claimedBy,
+        status: change.status,
+        attempts: change.attempts,
+        next_attempt_at: change.nextAttemptAt,
+        sent_at: change.sentAt,
+        last_error: change.lastError,
+        test_outbox: change.testOutbox ? 1 : 0,
+      })).changes === 1,
     latestForInvoice: async (invoiceId) => {
-      const row = (await s.latest.get(invoiceId)) as Row | undefined;
+      const row = await s.latest.get({ invoiceId });
       return row ? emailFromRow(row) : undefined;
     },
-    listForInvoice: async (invoiceId) => ((await s.list.all(invoiceId)) as Row[]).map(emailFromRow),
+    listForInvoice: async (invoiceId) => (await s.list.all({ invoiceId })).map(emailFromRow),
   };
 }

@@ -1,6 +1,8 @@
 /** Outbox delivery bookkeeping: due records, per-subject lists, attempts. */
-import { branchCountSql, branchPageSql, type Branch } from '../list-filter.js';
-import { dialects, preparedOnce, type DialectSql, type SqlDatabase, type SqlStatement } from '../sql.js';
+import { sql, type Selectable, type SqlBool } from 'kysely';
+import { dialects, type Dialect, type DialectSql, type SqlDatabase, type SqlStatement } from '../sql.js';
+import type { Database } from '../schema.js';
+import { byShape, typed, type Placeholders } from '../typed-sql.js';
 import type {
   NewOutboxRecord,
   OutboxFilter,
@@ -14,40 +16,40 @@ import type {
 import type { QueueClaim } from '../../main/core/kernel.js';
 import type { Row } from '../rows.js';
 
-export function outboxFromRow(r: Row): OutboxRecord {
+export function outboxFromRow(r: Selectable<Database['postback_outbox']>): OutboxRecord {
   return {
-    id: r.id as string,
-    merchantId: r.merchant_id as string,
-    subjectType: r.subject_type as string,
-    subjectId: r.subject_id as string,
-    orderId: (r.order_id as string | null) ?? null,
-    sequence: r.sequence as number,
-    url: r.url as string,
-    payload: JSON.parse(r.payload as string) as Record<string, unknown>,
-    state: r.state as OutboxRecord['state'],
-    attempts: r.attempts as number,
-    nextAttemptAt: r.next_attempt_at as string,
-    createdAt: r.created_at as string,
-    deliveredAt: (r.delivered_at as string | null) ?? null,
-    lastError: (r.last_error as string | null) ?? null,
-    retryFrom: (r.retry_from as string | null) ?? null,
-    windowAttempts: (r.window_attempts as number | null) ?? 0,
+    id: r.id,
+    merchantId: r.merchant_id,
+    subjectType: r.subject_type,
+    subjectId: r.subject_id,
+    orderId: r.order_id ?? null,
+    sequence: r.sequence,
+    url: r.url,
+    payload: JSON.parse(r.payload) as Record<string, unknown>,
+    state: r.state,
+    attempts: r.attempts,
+    nextAttemptAt: r.next_attempt_at,
+    createdAt: r.created_at,
+    deliveredAt: r.delivered_at ?? null,
+    lastError: r.last_error ?? null,
+    retryFrom: r.retry_from ?? null,
+    windowAttempts: r.window_attempts ?? 0,
   };
 }
 
-function attemptFromRow(r: Row): PostbackAttemptRecord {
+function attemptFromRow(r: Selectable<Database['postback_attempts']>): PostbackAttemptRecord {
   return {
-    id: r.id as string,
-    outboxId: r.outbox_id as string,
-    attempt: r.attempt as number,
-    httpStatus: (r.http_status as number | null) ?? null,
-    outcome: r.outcome as PostbackAttemptRecord['outcome'],
-    error: (r.error as string | null) ?? null,
-    durationMs: r.duration_ms as number,
-    createdAt: r.created_at as string,
-    requestBody: (r.request_body as string | null) ?? null,
+    id: r.id,
+    outboxId: r.outbox_id,
+    attempt: r.attempt,
+    httpStatus: r.http_status ?? null,
+    outcome: r.outcome,
+    error: r.error ?? null,
+    durationMs: r.duration_ms,
+    createdAt: r.created_at,
+    requestBody: r.request_body ?? null,
     requestHeaders: typeof r.request_headers === 'string' ? (JSON.parse(r.request_headers) as Record<string, string>) : null,
-    nextAttemptAt: (r.next_attempt_at as string | null) ?? null,
+    nextAttemptAt: r.next_attempt_at ?? null,
   };
 }
 
@@ -57,7 +59,28 @@ function attemptFromRow(r: Row): PostbackAttemptRecord {
  * rows another instance is claiming at that moment (SKIP LOCKED); run READ COMMITTED (store.claim),
  * a row claimed and committed meanwhile is checked again after its lock and left out. SQLite has
  * one writer and needs no lock. The partial index `<table>_claimable` serves the inner SELECT in
- * order. RETURNING gives the rows in no particular order: callers sort them.
+ * order (`waiting` is written in, never a parameter: a partial index is used only for a condition
+ * that implies its own). RETURNING gives the rows in no particular order: callers sort them.
+ *
+ * Hand-written per engine, not built: the claim is the queues' hot statement and its locking
+ * clause is PostgreSQL's alone. Its values, in order: claimedBy, claimUntil, now, now, limit
+ * (`claimArgs`).
+ */
+export function queueClaimSql(table: string, waiting: string): DialectSql {
+  const text = (ph: (n: number) => string, lock: string) =>
+    `UPDATE ${table} SET claimed_by = ${ph(1)}, claim_until = ${ph(2)} WHERE id IN (` +
+    `SELECT id FROM ${table} WHERE ${waiting} AND next_attempt_at <= ${ph(3)} AND (claim_until IS NULL OR claim_until < ${ph(4)}) ` +
+    `ORDER BY next_attempt_at, id LIMIT ${ph(5)}${lock}) RETURNING *`;
+  return dialects({ sqlite: text(() => '?', ''), postgres: text((n) => `$${n}`, ' FOR UPDATE SKIP LOCKED') });
+}
+
+/** The values of a claim statement (`queueClaimSql`), in its order. */
+export const claimArgs = (now: string, claim: QueueClaim, limit: number): unknown[] => [claim.claimedBy, claim.claimUntil, now, now, limit];
+
+/**
+ * The claim with named values (`@now`, `@limit`, `@claimedBy`, `@claimUntil`), translated on
+ * PostgreSQL: only for db/receipts until its queue takes `queueClaimSql`.
+ * @deprecated use `queueClaimSql` and `claimArgs`.
  */
 export function claimSql(table: string, waiting: string): DialectSql {
   const select = `SELECT id FROM ${table} WHERE ${waiting} AND next_attempt_at <= @now AND (claim_until IS NULL OR claim_until < @now) ORDER BY next_attempt_at, id LIMIT @limit`;
@@ -67,10 +90,19 @@ export function claimSql(table: string, waiting: string): DialectSql {
 }
 
 /** Due order of claimed rows (RETURNING has none). */
-export function byDueOrder(a: Row, b: Row): number {
+export function byDueOrder(a: Row | { next_attempt_at: string; id: string }, b: Row | { next_attempt_at: string; id: string }): number {
   const [x, y] = [a.next_attempt_at as string, b.next_attempt_at as string];
   if (x !== y) return x < y ? -1 : 1;
   return (a.id as string) < (b.id as string) ? -1 : (a.id as string) > (b.id as string) ? 1 : 0;
+}
+
+/** A condition of a log branch: a column compared with a value, or a condition written in. */
+type Term = { column: string; op: '=' | '>=' | '<='; value: unknown } | { written: string };
+
+/** One read of the log: the table (with the index SQLite is to read, if named) and its conditions. */
+interface LogBranch {
+  index?: string;
+  where: Term[];
 }
 
 /**
@@ -80,78 +112,128 @@ export function byDueOrder(a: Row, b: Row): number {
  * statistics): without statistics SQLite rates an order id no rarer than a kind, whose index gives
  * the log's order as well, and the kind's would walk all of the merchant's postbacks of that kind.
  */
-function logBranches(merchantId: string, filter: OutboxPageFilter): Branch[] {
-  const where = ['merchant_id = ?'];
-  const params: unknown[] = [merchantId];
+function logBranches(merchantId: string, filter: OutboxPageFilter): LogBranch[] {
+  const where: Term[] = [{ column: 'merchant_id', op: '=', value: merchantId }];
   switch (filter.status) {
     case 'queued':
-      where.push("state = 'pending' AND attempts = 0");
+      where.push({ written: "state = 'pending' AND attempts = 0" });
       break;
     case 'retrying':
-      where.push("state = 'pending' AND attempts > 0");
+      where.push({ written: "state = 'pending' AND attempts > 0" });
       break;
     case 'delivered':
     case 'failed':
-      where.push('state = ?');
-      params.push(filter.status);
+      where.push({ column: 'state', op: '=', value: filter.status });
       break;
     default:
       break;
   }
-  if (filter.subjectType !== undefined) {
-    where.push('subject_type = ?');
-    params.push(filter.subjectType);
-  }
-  if (filter.createdFrom !== undefined) {
-    where.push('created_at >= ?');
-    params.push(filter.createdFrom);
-  }
-  if (filter.createdTo !== undefined) {
-    where.push('created_at <= ?');
-    params.push(filter.createdTo);
-  }
-  if (filter.search === undefined) return [{ source: 'postback_outbox', where, params }];
+  if (filter.subjectType !== undefined) where.push({ column: 'subject_type', op: '=', value: filter.subjectType });
+  if (filter.createdFrom !== undefined) where.push({ column: 'created_at', op: '>=', value: filter.createdFrom });
+  if (filter.createdTo !== undefined) where.push({ column: 'created_at', op: '<=', value: filter.createdTo });
+  if (filter.search === undefined) return [{ where }];
   const { orderId, id } = filter.search;
-  const branch = (source: string, term: string, value: string): Branch => ({ source, where: [...where, term], params: [...params, value] });
-  const branches = [branch('postback_outbox INDEXED BY postback_outbox_merchant_order', 'order_id = ?', orderId)];
+  const branch = (index: string | undefined, column: string, value: string): LogBranch => ({
+    ...(index ? { index } : {}),
+    where: [...where, { column, op: '=', value }],
+  });
+  const branches = [branch('postback_outbox_merchant_order', 'order_id', orderId)];
   if (id !== undefined) {
-    branches.push(branch('postback_outbox INDEXED BY postback_outbox_merchant_subject_id', 'subject_id = ?', id));
+    branches.push(branch('postback_outbox_merchant_subject_id', 'subject_id', id));
     // The primary key answers an event id by itself.
-    branches.push(branch('postback_outbox', 'id = ?', id));
+    branches.push(branch(undefined, 'id', id));
   }
   return branches;
 }
 
-/** The SQL and parameters of a page of the back office's log (newest first); exported for query-plan tests. */
+/**
+ * Writes a log statement for one engine: `?` or `$n` for each value, in the order of the text
+ * (the values the same on both engines), INDEXED BY on SQLite only.
+ */
+function logWriter(dialect: Dialect) {
+  const params: unknown[] = [];
+  const value = (v: unknown) => (params.push(v), dialect === 'sqlite' ? '?' : `$${params.length}`);
+  const source = (b: LogBranch) => (b.index && dialect === 'sqlite' ? `postback_outbox INDEXED BY ${b.index}` : 'postback_outbox');
+  const where = (b: LogBranch) => b.where.map((t) => ('written' in t ? t.written : `${t.column} ${t.op} ${value(t.value)}`)).join(' AND ');
+  return { params, value, source, where };
+}
+
+const NEWEST_FIRST = 'ORDER BY created_at DESC, id DESC';
+
+/**
+ * The SQL and parameters of a page of the back office's log (newest first) for `dialect`; exported
+ * for query-plan tests. Hand-written per engine, not built: SQLite's INDEXED BY (which Kysely
+ * cannot write) picks each branch's index.
+ */
 export function postbackLogSql(
   merchantId: string,
   filter: OutboxPageFilter,
   limit: number,
   offset: number,
+  dialect: Dialect = 'sqlite',
 ): { sql: string; params: unknown[] } {
-  return branchPageSql(logBranches(merchantId, filter), limit, offset);
+  const branches = logBranches(merchantId, filter);
+  const w = logWriter(dialect);
+  const [only] = branches;
+  if (branches.length === 1 && only) {
+    const sql = `SELECT * FROM ${w.source(only)} WHERE ${w.where(only)} ${NEWEST_FIRST} LIMIT ${w.value(limit)} OFFSET ${w.value(offset)}`;
+    return { sql, params: w.params };
+  }
+  // A row two branches match appears once (UNION).
+  const parts = branches.map(
+    (b, i) =>
+      `SELECT * FROM (SELECT * FROM ${w.source(b)} WHERE ${w.where(b)} ${NEWEST_FIRST} LIMIT ${w.value(limit + offset)}) AS branch${i}`,
+  );
+  const sql = `${parts.join(' UNION ')} ${NEWEST_FIRST} LIMIT ${w.value(limit)} OFFSET ${w.value(offset)}`;
+  return { sql, params: w.params };
 }
 
-/** The SQL and parameters counting the records of a log filter. */
-export function postbackLogCountSql(merchantId: string, filter: OutboxPageFilter): { sql: string; params: unknown[] } {
-  return branchCountSql(logBranches(merchantId, filter));
+/** The SQL and parameters counting the records of a log filter (a row two branches match counts once), for `dialect`. */
+export function postbackLogCountSql(
+  merchantId: string,
+  filter: OutboxPageFilter,
+  dialect: Dialect = 'sqlite',
+): { sql: string; params: unknown[] } {
+  const branches = logBranches(merchantId, filter);
+  const w = logWriter(dialect);
+  const [only] = branches;
+  if (branches.length === 1 && only) return { sql: `SELECT COUNT(*) AS n FROM ${w.source(only)} WHERE ${w.where(only)}`, params: w.params };
+  const parts = branches.map((b) => `SELECT id FROM ${w.source(b)} WHERE ${w.where(b)}`);
+  return { sql: `SELECT COUNT(*) AS n FROM (${parts.join(' UNION ')}) AS matches`, params: w.params };
 }
 
-/** Sent e-mails (invoice and receipt) and postback attempts as one list, for the test outbox. */
-function sentItemsSql(kind: 'email' | 'postback' | undefined): string {
+/** Both engines' texts of a log statement, and its values (the same on both). */
+function logStatement(write: (dialect: Dialect) => { sql: string; params: unknown[] }): { texts: DialectSql; params: unknown[] } {
+  const sqlite = write('sqlite');
+  return { texts: dialects({ sqlite: sqlite.sql, postgres: write('postgres').sql }), params: sqlite.params };
+}
+
+/**
+ * Sent e-mails (invoice and receipt) and postback attempts as one list, for the test outbox.
+ * Hand-written per engine, not built: it reads receipt_emails (described by db/receipts), and its
+ * columns are constants and CASEs the three tables share only by position. The merchant's id is a
+ * value of each part, in order.
+ */
+function sentItemsSql(kind: 'email' | 'postback' | undefined, ph: () => string): string {
   const parts: string[] = [];
   if (kind !== 'postback') {
     parts.push(
-      "SELECT 'email' AS kind, id, sent_at AS at, recipient AS target, subject AS title, CAST(NULL AS INTEGER) AS http_status, CASE test_outbox WHEN 1 THEN 'test_outbox' ELSE 'sent' END AS outcome, NULL AS event_id FROM emails WHERE merchant_id = @merchantId AND status = 'sent'",
-      "SELECT 'receipt_email', id, sent_at, recipient, subject, CAST(NULL AS INTEGER), CASE test_outbox WHEN 1 THEN 'test_outbox' ELSE 'sent' END, NULL FROM receipt_emails WHERE merchant_id = @merchantId AND status = 'sent'",
+      `SELECT 'email' AS kind, id, sent_at AS at, recipient AS target, subject AS title, CAST(NULL AS INTEGER) AS http_status, CASE test_outbox WHEN 1 THEN 'test_outbox' ELSE 'sent' END AS outcome, NULL AS event_id FROM emails WHERE merchant_id = ${ph()} AND status = 'sent'`,
+      `SELECT 'receipt_email', id, sent_at, recipient, subject, CAST(NULL AS INTEGER), CASE test_outbox WHEN 1 THEN 'test_outbox' ELSE 'sent' END, NULL FROM receipt_emails WHERE merchant_id = ${ph()} AND status = 'sent'`,
     );
   }
   if (kind !== 'email') {
     parts.push(
-      "SELECT 'postback' AS kind, a.id AS id, a.created_at AS at, o.url AS target, o.subject_type AS title, a.http_status AS http_status, a.outcome AS outcome, o.id AS event_id FROM postback_attempts a JOIN postback_outbox o ON o.id = a.outbox_id WHERE o.merchant_id = @merchantId",
+      `SELECT 'postback' AS kind, a.id AS id, a.created_at AS at, o.url AS target, o.subject_type AS title, a.http_status AS http_status, a.outcome AS outcome, o.id AS event_id FROM postback_attempts a JOIN postback_outbox o ON o.id = a.outbox_id WHERE o.merchant_id = ${ph()}`,
     );
   }
   return parts.join(' UNION ALL ');
+}
+
+/** Positional places for one engine: `?`, or `$1`, `$2`, ... in the order they are written. */
+function places(dialect: Dialect): () => string {
+  let n = 0;
+  return () => (dialect === 'sqlite' ? '?' : `$${(n += 1)}`);
 }
 
 function sentItemFromRow(r: Row): SentItemRecord {
@@ -167,44 +249,180 @@ function sentItemFromRow(r: Row): SentItemRecord {
   };
 }
 
+/** The values of a list of the outbox (OutboxFilter), by name; which of them are set is the statement's shape. */
+interface ListParams {
+  merchantId: string;
+  state: OutboxRecord['state'];
+  since: string;
+  limit: number;
+}
+
+type ListShape = Record<'state' | 'since', boolean>;
+
 export function createOutboxDelivery(db: SqlDatabase) {
   const s = {
-    get: db.prepare('SELECT * FROM postback_outbox WHERE merchant_id = ? AND id = ?'),
-    claimDue: db.prepare(claimSql('postback_outbox', "state = 'pending'")),
-    release: db.prepare('UPDATE postback_outbox SET claimed_by = NULL, claim_until = NULL WHERE id = ? AND claimed_by = ?'),
-    nextDue: db.prepare("SELECT MIN(next_attempt_at) AS due FROM postback_outbox WHERE state = 'pending'"),
-    bySubject: db.prepare('SELECT * FROM postback_outbox WHERE merchant_id = ? AND subject_type = ? AND subject_id = ? ORDER BY sequence'),
-    settle: db.prepare(
-      `UPDATE postback_outbox SET state = ?, next_attempt_at = ?, last_error = ?, delivered_at = COALESCE(?, delivered_at), attempts = attempts + 1, window_attempts = window_attempts + 1,
-         claimed_by = NULL, claim_until = NULL WHERE id = ? AND claimed_by = ?`,
+    get: typed<{ merchantId: string; id: string }>()(db, (k, p) =>
+      k.selectFrom('postback_outbox').selectAll().where('merchant_id', '=', p('merchantId')).where('id', '=', p('id')),
     ),
-    requeue: db.prepare(
-      "UPDATE postback_outbox SET state = 'pending', next_attempt_at = ?, retry_from = ?, window_attempts = 0, claimed_by = NULL, claim_until = NULL WHERE id = ?",
+    // Hand-written per engine (queueClaimSql): the queue's hot claim, locking on PostgreSQL.
+    claimDue: db.prepare(queueClaimSql('postback_outbox', "state = 'pending'")),
+    release: typed<{ id: string; claimedBy: string }>()(db, (k, p) =>
+      k
+        .updateTable('postback_outbox')
+        .set({ claimed_by: null, claim_until: null })
+        .where('id', '=', p('id'))
+        .where('claimed_by', '=', p('claimedBy')),
     ),
-    attemptInsert: db.prepare(
-      `INSERT INTO postback_attempts (id, outbox_id, attempt, http_status, outcome, error, duration_ms, created_at, request_body, request_headers, next_attempt_at)
-       VALUES (@id, @outboxId, @attempt, @httpStatus, @outcome, @error, @durationMs, @createdAt, @requestBody, @requestHeaders, @nextAttemptAt)`,
+    // 'pending' written in (sql.lit), not a parameter: the partial index postback_outbox_claimable answers it.
+    nextDue: typed()(db, (k) =>
+      k
+        .selectFrom('postback_outbox')
+        .select((eb) => eb.fn.min('next_attempt_at').as('due'))
+        .where('state', '=', sql.lit('pending')),
     ),
-    attempts: db.prepare('SELECT * FROM postback_attempts WHERE outbox_id = ? ORDER BY attempt, id'),
-    lastAttempt: db.prepare(
-      'SELECT created_at, http_status FROM postback_attempts WHERE outbox_id = ? ORDER BY attempt DESC, id DESC LIMIT 1',
+    bySubject: typed<{ merchantId: string; subjectType: string; subjectId: string }>()(db, (k, p) =>
+      k
+        .selectFrom('postback_outbox')
+        .selectAll()
+        .where('merchant_id', '=', p('merchantId'))
+        .where('subject_type', '=', p('subjectType'))
+        .where('subject_id', '=', p('subjectId'))
+        .orderBy('sequence'),
     ),
-    attempt: db.prepare(
-      'SELECT a.* FROM postback_attempts a JOIN postback_outbox o ON o.id = a.outbox_id WHERE o.merchant_id = ? AND a.id = ?',
+    list: byShape(db, (shape: ListShape, k, p: Placeholders<ListParams>) =>
+      k
+        .selectFrom('postback_outbox')
+        .selectAll()
+        .where((eb) =>
+          eb.and([
+            eb('merchant_id', '=', p('merchantId')),
+            ...(shape.state ? [eb('state', '=', p('state'))] : []),
+            ...(shape.since ? [eb('created_at', '>=', p('since'))] : []),
+          ]),
+        )
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(p('limit')),
     ),
-    resendInsert: db.prepare(
-      'INSERT INTO postback_resends (id, merchant_id, staff_id, since, total, created_at) VALUES (@id, @merchantId, @staffId, @since, @total, @createdAt)',
+    settle: typed<{
+      id: string;
+      claimedBy: string;
+      state: OutboxRecord['state'];
+      nextAttemptAt: string;
+      lastError: string | null;
+      deliveredAt: string | null;
+    }>()(db, (k, p) =>
+      k
+        .updateTable('postback_outbox')
+        .set((eb) => ({
+          state: p('state'),
+          next_attempt_at: p('nextAttemptAt'),
+          last_error: p('lastError'),
+          delivered_at: eb.fn.coalesce(eb.val(p('deliveredAt')), eb.ref('delivered_at')),
+          attempts: eb('attempts', '+', eb.lit(1)),
+          window_attempts: eb('window_attempts', '+', eb.lit(1)),
+          claimed_by: null,
+          claim_until: null,
+        }))
+        .where('id', '=', p('id'))
+        .where('claimed_by', '=', p('claimedBy')),
     ),
-    resendEventInsert: db.prepare('INSERT INTO postback_resend_events (resend_id, outbox_id) VALUES (?, ?)'),
-    resendGet: db.prepare('SELECT * FROM postback_resends WHERE merchant_id = ? AND id = ?'),
-    resendProgress: db.prepare(
-      `SELECT
-         COUNT(*) FILTER (WHERE tried) AS attempted,
-         COUNT(*) FILTER (WHERE tried AND state = 'delivered') AS delivered
-       FROM (
-         SELECT o.state AS state, EXISTS (SELECT 1 FROM postback_attempts a WHERE a.outbox_id = o.id AND a.created_at >= @createdAt) AS tried
-         FROM postback_resend_events e JOIN postback_outbox o ON o.id = e.outbox_id WHERE e.resend_id = @id
-       ) AS resent`,
+    requeue: typed<{ id: string; now: string }>()(db, (k, p) =>
+      k
+        .updateTable('postback_outbox')
+        .set((eb) => ({
+          state: sql.lit('pending'),
+          next_attempt_at: p('now'),
+          retry_from: p('now'),
+          window_attempts: eb.lit(0),
+          claimed_by: null,
+          claim_until: null,
+        }))
+        .where('id', '=', p('id')),
+    ),
+    attemptInsert: typed<Database['postback_attempts']>()(db, (k, p) =>
+      k.insertInto('postback_attempts').values({
+        id: p('id'),
+        outbox_id: p('outbox_id'),
+        attempt: p('attempt'),
+        http_status: p('http_status'),
+        outcome: p('outcome'),
+        error: p('error'),
+        duration_ms: p('duration_ms'),
+        created_at: p('created_at'),
+        request_body: p('request_body'),
+        request_headers: p('request_headers'),
+        next_attempt_at: p('next_attempt_at'),
+      }),
+    ),
+    attempts: typed<{ outboxId: string }>()(db, (k, p) =>
+      k.selectFrom('postback_attempts').selectAll().where('outbox_id', '=', p('outboxId')).orderBy('attempt').orderBy('id'),
+    ),
+    lastAttempt: typed<{ outboxId: string }>()(db, (k, p) =>
+      k
+        .selectFrom('postback_attempts')
+        .select(['created_at', 'http_status'])
+        .where('outbox_id', '=', p('outboxId'))
+        .orderBy('attempt', 'desc')
+        .orderBy('id', 'desc')
+        .limit(1),
+    ),
+    attempt: typed<{ merchantId: string; id: string }>()(db, (k, p) =>
+      k
+        .selectFrom('postback_attempts as a')
+        .innerJoin('postback_outbox as o', 'o.id', 'a.outbox_id')
+        .selectAll('a')
+        .where('o.merchant_id', '=', p('merchantId'))
+        .where('a.id', '=', p('id')),
+    ),
+    resendInsert: typed<Database['postback_resends']>()(db, (k, p) =>
+      k.insertInto('postback_resends').values({
+        id: p('id'),
+        merchant_id: p('merchant_id'),
+        staff_id: p('staff_id'),
+        since: p('since'),
+        total: p('total'),
+        created_at: p('created_at'),
+      }),
+    ),
+    resendEventInsert: typed<Database['postback_resend_events']>()(db, (k, p) =>
+      k.insertInto('postback_resend_events').values({ resend_id: p('resend_id'), outbox_id: p('outbox_id') }),
+    ),
+    resendGet: typed<{ merchantId: string; id: string }>()(db, (k, p) =>
+      k.selectFrom('postback_resends').selectAll().where('merchant_id', '=', p('merchantId')).where('id', '=', p('id')),
+    ),
+    // Of the resent postbacks, those attempted since the resend, and those of them delivered.
+    resendProgress: typed<{ id: string; createdAt: string }>()(db, (k, p) =>
+      k
+        .selectFrom((eb) =>
+          eb
+            .selectFrom('postback_resend_events as e')
+            .innerJoin('postback_outbox as o', 'o.id', 'e.outbox_id')
+            .select((eb) => [
+              'o.state as state',
+              eb
+                .exists(
+                  eb
+                    .selectFrom('postback_attempts as a')
+                    .select(eb.lit(1).as('one'))
+                    .whereRef('a.outbox_id', '=', 'o.id')
+                    .where('a.created_at', '>=', p('createdAt')),
+                )
+                .as('tried'),
+            ])
+            .where('e.resend_id', '=', p('id'))
+            .as('resent'),
+        )
+        .select((eb) => [
+          eb.fn
+            .countAll<number>()
+            .filterWhere(sql<SqlBool>`tried`)
+            .as('attempted'),
+          eb.fn
+            .countAll<number>()
+            .filterWhere((eb) => eb.and([sql<SqlBool>`tried`, eb('state', '=', sql.lit('delivered'))]))
+            .as('delivered'),
+        ]),
     ),
   };
   const sentLists = new Map<string, { page: SqlStatement; count: SqlStatement }>();
@@ -212,46 +430,59 @@ export function createOutboxDelivery(db: SqlDatabase) {
     const key = kind ?? 'all';
     let statements = sentLists.get(key);
     if (!statements) {
-      const union = sentItemsSql(kind);
+      const text = (dialect: Dialect, page: boolean) => {
+        const ph = places(dialect);
+        const union = sentItemsSql(kind, ph);
+        return page
+          ? `SELECT * FROM (${union}) AS sent ORDER BY at DESC, id DESC LIMIT ${ph()} OFFSET ${ph()}`
+          : `SELECT COUNT(*) AS n FROM (${union}) AS sent`;
+      };
+      // Hand-written per engine (sentItemsSql): reads receipt_emails, a union matched by position.
       statements = {
-        page: db.prepare(`SELECT * FROM (${union}) AS sent ORDER BY at DESC, id DESC LIMIT @limit OFFSET @offset`),
-        count: db.prepare(`SELECT COUNT(*) AS n FROM (${union}) AS sent`),
+        page: db.prepare(dialects({ sqlite: text('sqlite', true), postgres: text('postgres', true) })),
+        count: db.prepare(dialects({ sqlite: text('sqlite', false), postgres: text('postgres', false) })),
       };
       sentLists.set(key, statements);
     }
     return statements;
   };
-  const listStatement = preparedOnce(db);
+  const sentParts = (kind: 'email' | 'postback' | undefined) => (kind === undefined ? 3 : kind === 'email' ? 2 : 1);
+  const logStatements = new Map<string, SqlStatement>();
+  const logRead = (write: (dialect: Dialect) => { sql: string; params: unknown[] }) => {
+    const { texts, params } = logStatement(write);
+    let statement = logStatements.get(texts.sqlite);
+    if (!statement) {
+      // Hand-written per engine (postbackLogSql): SQLite's INDEXED BY per branch.
+      statement = db.prepare(texts);
+      logStatements.set(texts.sqlite, statement);
+    }
+    return { statement, params };
+  };
   return {
     get: async (merchantId: string, id: string) => {
-      const row = (await s.get.get(merchantId, id)) as Row | undefined;
+      const row = await s.get.get({ merchantId, id });
       return row && outboxFromRow(row);
     },
     claimDue: async (now: string, claim: QueueClaim, limit: number) =>
-      ((await s.claimDue.all({ now, limit, claimedBy: claim.claimedBy, claimUntil: claim.claimUntil })) as Row[])
+      ((await s.claimDue.all(...claimArgs(now, claim, limit))) as Array<Selectable<Database['postback_outbox']>>)
         .sort(byDueOrder)
         .map(outboxFromRow),
     release: async (id: string, claimedBy: string) => {
       db.touch?.('postbacks');
-      await s.release.run(id, claimedBy);
+      await s.release.run({ id, claimedBy });
     },
-    nextDueAt: async () => ((await s.nextDue.get()) as { due: string | null }).due ?? undefined,
+    nextDueAt: async () => (await s.nextDue.get({}))?.due ?? undefined,
     listBySubject: async (merchantId: string, subjectType: string, subjectId: string) =>
-      ((await s.bySubject.all(merchantId, subjectType, subjectId)) as Row[]).map(outboxFromRow),
-    list: async (merchantId: string, filter: OutboxFilter) => {
-      const where = ['merchant_id = ?'];
-      const params: unknown[] = [merchantId];
-      if (filter.state) {
-        where.push('state = ?');
-        params.push(filter.state);
-      }
-      if (filter.since) {
-        where.push('created_at >= ?');
-        params.push(filter.since);
-      }
-      const sql = `SELECT * FROM postback_outbox WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ?`;
-      return ((await listStatement(sql).all(...params, filter.limit)) as Row[]).map(outboxFromRow);
-    },
+      (await s.bySubject.all({ merchantId, subjectType, subjectId })).map(outboxFromRow),
+    list: async (merchantId: string, filter: OutboxFilter) =>
+      (
+        await s.list({ state: filter.state !== undefined, since: filter.since !== undefined }).all({
+          merchantId,
+          ...(filter.state !== undefined ? { state: filter.state } : {}),
+          ...(filter.since !== undefined ? { since: filter.since } : {}),
+          limit: filter.limit,
+        } as ListParams)
+      ).map(outboxFromRow),
     settle: async (
       id: string,
       claimedBy: string,
@@ -259,46 +490,60 @@ export function createOutboxDelivery(db: SqlDatabase) {
       nextAttemptAt: string,
       lastError: string | null,
       deliveredAt: string | null,
-    ) => (db.touch?.('postbacks'), await s.settle.run(state, nextAttemptAt, lastError, deliveredAt, id, claimedBy)).changes === 1,
-    requeue: async (id: string, now: string) => (db.touch?.('postbacks'), await s.requeue.run(now, now, id)).changes === 1,
+    ) => (db.touch?.('postbacks'), await s.settle.run({ id, claimedBy, state, nextAttemptAt, lastError, deliveredAt })).changes === 1,
+    requeue: async (id: string, now: string) => (db.touch?.('postbacks'), await s.requeue.run({ id, now })).changes === 1,
     appendAttempt: async (attempt: PostbackAttemptRecord) =>
       void (await s.attemptInsert.run({
-        ...attempt,
-        requestBody: attempt.requestBody ?? null,
-        requestHeaders: attempt.requestHeaders ? JSON.stringify(attempt.requestHeaders) : null,
-        nextAttemptAt: attempt.nextAttemptAt ?? null,
+        id: attempt.id,
+        outbox_id: attempt.outboxId,
+        attempt: attempt.attempt,
+        http_status: attempt.httpStatus,
+        outcome: attempt.outcome,
+        error: attempt.error,
+        duration_ms: attempt.durationMs,
+        created_at: attempt.createdAt,
+        request_body: attempt.requestBody ?? null,
+        request_headers: attempt.requestHeaders ? JSON.stringify(attempt.requestHeaders) : null,
+        next_attempt_at: attempt.nextAttemptAt ?? null,
       })),
-    listAttempts: async (outboxId: string) => ((await s.attempts.all(outboxId)) as Row[]).map(attemptFromRow),
+    listAttempts: async (outboxId: string) => (await s.attempts.all({ outboxId })).map(attemptFromRow),
     lastAttempt: async (outboxId: string) => {
-      const row = (await s.lastAttempt.get(outboxId)) as { created_at: string; http_status: number | null } | undefined;
+      const row = await s.lastAttempt.get({ outboxId });
       return row && { createdAt: row.created_at, httpStatus: row.http_status };
     },
     page: async (merchantId: string, filter: OutboxPageFilter, limit: number, offset: number) => {
-      const { sql, params } = postbackLogSql(merchantId, filter, limit, offset);
-      return ((await listStatement(sql).all(...params)) as Row[]).map(outboxFromRow);
+      const { statement, params } = logRead((dialect) => postbackLogSql(merchantId, filter, limit, offset, dialect));
+      return ((await statement.all(...params)) as Array<Selectable<Database['postback_outbox']>>).map(outboxFromRow);
     },
     count: async (merchantId: string, filter: OutboxPageFilter) => {
-      const { sql, params } = postbackLogCountSql(merchantId, filter);
-      return ((await listStatement(sql).get(...params)) as { n: number }).n;
+      const { statement, params } = logRead((dialect) => postbackLogCountSql(merchantId, filter, dialect));
+      return ((await statement.get(...params)) as { n: number }).n;
     },
     getAttempt: async (merchantId: string, attemptId: string) => {
-      const row = (await s.attempt.get(merchantId, attemptId)) as Row | undefined;
+      const row = await s.attempt.get({ merchantId, id: attemptId });
       return row && attemptFromRow(row);
     },
     insertResend: async (record: PostbackResendRecord, outboxIds: readonly string[]) => {
-      await s.resendInsert.run(record);
-      for (const id of outboxIds) await s.resendEventInsert.run(record.id, id);
+      await s.resendInsert.run({
+        id: record.id,
+        merchant_id: record.merchantId,
+        staff_id: record.staffId,
+        since: record.since,
+        total: record.total,
+        created_at: record.createdAt,
+      });
+      for (const id of outboxIds) await s.resendEventInsert.run({ resend_id: record.id, outbox_id: id });
     },
     getResend: async (merchantId: string, id: string) => {
-      const row = (await s.resendGet.get(merchantId, id)) as Row | undefined;
+      const row = await s.resendGet.get({ merchantId, id });
       return (
         row && {
-          id: row.id as string,
-          merchantId: row.merchant_id as string,
-          staffId: (row.staff_id as string | null) ?? null,
-          since: row.since as string,
-          total: row.total as number,
-          createdAt: row.created_at as string,
+          id: row.id,
+          merchantId: row.merchant_id,
+          staffId: row.staff_id ?? null,
+          since: row.since,
+          total: row.total,
+          createdAt: row.created_at,
         }
       );
     },
@@ -307,9 +552,11 @@ export function createOutboxDelivery(db: SqlDatabase) {
       return { attempted: row.attempted, delivered: row.delivered, failing: row.attempted - row.delivered };
     },
     sentItems: async (merchantId: string, kind: 'email' | 'postback' | undefined, limit: number, offset: number) =>
-      ((await sentStatements(kind).page.all({ merchantId, limit, offset })) as Row[]).map(sentItemFromRow),
+      ((await sentStatements(kind).page.all(...Array<string>(sentParts(kind)).fill(merchantId), limit, offset)) as Row[]).map(
+        sentItemFromRow,
+      ),
     countSentItems: async (merchantId: string, kind: 'email' | 'postback' | undefined) =>
-      ((await sentStatements(kind).count.get({ merchantId })) as { n: number }).n,
+      ((await sentStatements(kind).count.get(...Array<string>(sentParts(kind)).fill(merchantId))) as { n: number }).n,
   };
 }
 
@@ -318,10 +565,43 @@ export function createOutboxRepository(db: SqlDatabase): Pick<PostbacksUnit, 'ou
   const s = {
     // The subject's next sequence number is taken in the insert itself (the unique
     // (subject_type, subject_id, sequence) index finds the last one), never read first.
-    outboxInsert: db.prepare(
-      `INSERT INTO postback_outbox (id, merchant_id, subject_type, subject_id, order_id, sequence, url, payload, state, attempts, next_attempt_at, created_at)
-       SELECT @id, @merchantId, @subjectType, @subjectId, @orderId, COALESCE(MAX(sequence), 0) + 1, @url, @payload, @state, @attempts, @nextAttemptAt, @createdAt
-       FROM postback_outbox WHERE subject_type = @subjectType AND subject_id = @subjectId`,
+    outboxInsert: typed<Omit<NewOutboxRecord, 'payload'> & { payload: string }>()(db, (k, p) =>
+      k
+        .insertInto('postback_outbox')
+        .columns([
+          'id',
+          'merchant_id',
+          'subject_type',
+          'subject_id',
+          'order_id',
+          'sequence',
+          'url',
+          'payload',
+          'state',
+          'attempts',
+          'next_attempt_at',
+          'created_at',
+        ])
+        .expression((eb) =>
+          eb
+            .selectFrom('postback_outbox')
+            .select((eb) => [
+              eb.val(p('id')).as('id'),
+              eb.val(p('merchantId')).as('merchant_id'),
+              eb.val(p('subjectType')).as('subject_type'),
+              eb.val(p('subjectId')).as('subject_id'),
+              eb.val(p('orderId')).as('order_id'),
+              eb(eb.fn.coalesce(eb.fn.max('sequence'), eb.lit(0)), '+', eb.lit(1)).as('sequence'),
+              eb.val(p('url')).as('url'),
+              eb.val(p('payload')).as('payload'),
+              eb.val(p('state')).as('state'),
+              eb.val(p('attempts')).as('attempts'),
+              eb.val(p('nextAttemptAt')).as('next_attempt_at'),
+              eb.val(p('createdAt')).as('created_at'),
+            ])
+            .where('subject_type', '=', p('subjectType'))
+            .where('subject_id', '=', p('subjectId')),
+        ),
     ),
   };
   return {

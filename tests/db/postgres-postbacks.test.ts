@@ -11,9 +11,8 @@ import pg from 'pg';
 import { migrate } from '../../db/migrate.js';
 import { openDatabase } from '../../db/open.js';
 import { migrations } from '../../db/migrations/index.js';
-import { claimSql, postbackLogCountSql, postbackLogSql } from '../../db/postbacks/repositories.js';
+import { claimArgs, postbackLogCountSql, postbackLogSql, queueClaimSql } from '../../db/postbacks/repositories.js';
 import { migratePostgres } from '../../db/postgres/migrate.js';
-import { translate } from '../../db/postgres/pg-sql.js';
 import { composeOnEngine, type Composition, type GatewayStore } from '../../main/compose.js';
 import type { Mailer } from '../../main/core/mail/ports.js';
 import type { PostbackSender } from '../../main/core/postbacks/delivery.js';
@@ -27,7 +26,8 @@ import { createTestDatabase, postgresAvailable } from '../helpers/postgres.js';
 
 const skip = postgresAvailable() ? false : 'PostgreSQL 15 binaries are not installed (apt-get install postgresql)';
 
-const OUTBOX_CLAIM = claimSql('postback_outbox', "state = 'pending'");
+const OUTBOX_CLAIM = queueClaimSql('postback_outbox', "state = 'pending'");
+const claimValues = () => claimArgs(new Date().toISOString(), { claimedBy: 'a', claimUntil: 'b' }, 50);
 
 /** `count` pending postbacks of one transaction (sequences 2..count+1), due from `firstDue` on, `spacingMs` apart, to `urls` in turn. */
 async function seedOutbox(
@@ -93,11 +93,9 @@ test('the claim query reads the claimable index in due order, without a sort (SQ
   const db = openDatabase(':memory:');
   try {
     migrate(db);
-    const plan = (
-      db
-        .prepare(`EXPLAIN QUERY PLAN ${OUTBOX_CLAIM.sqlite}`)
-        .all({ now: '2026-01-01T00:00:00.000Z', limit: 50, claimedBy: 'a', claimUntil: 'b' }) as Array<{ detail: string }>
-    ).map((r) => r.detail);
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${OUTBOX_CLAIM.sqlite}`).all(...claimValues()) as Array<{ detail: string }>).map(
+      (r) => r.detail,
+    );
     assert.ok(
       plan.some((line) => /SEARCH postback_outbox USING COVERING INDEX postback_outbox_claimable \(next_attempt_at<\?\)/.test(line)),
       plan.join('\n'),
@@ -138,9 +136,7 @@ describe('PostgreSQL: the postback outbox across instances', { skip }, () => {
       await seedOutbox(pool, merchantId, transactionId, ['http://127.0.0.1:9/p'], 5000, Date.now() - 60_000, 1);
       await pool.query("UPDATE postback_outbox SET state = 'delivered' WHERE sequence > 200");
       await pool.query('ANALYZE postback_outbox');
-      const statement = translate(OUTBOX_CLAIM.postgres);
-      const params: Record<string, unknown> = { now: new Date().toISOString(), limit: 50, claimedBy: 'a', claimUntil: 'b' };
-      const plan = (await pool.query({ text: `EXPLAIN ${statement.text}`, values: (statement.names ?? []).map((n) => params[n]) })).rows
+      const plan = (await pool.query({ text: `EXPLAIN ${OUTBOX_CLAIM.postgres}`, values: claimValues() })).rows
         .map((r: Record<string, string>) => r['QUERY PLAN'])
         .join('\n');
       assert.match(plan, /LockRows/);
@@ -473,7 +469,7 @@ describe('PostgreSQL: what a postback is about, and the log search (migration 27
       );
       await pool.query('ANALYZE postback_outbox');
       const planOf = async (sql: string, params: unknown[]) => {
-        const explained = await pool.query(`EXPLAIN (FORMAT JSON) ${translate(sql).text}`, params);
+        const explained = await pool.query(`EXPLAIN (FORMAT JSON) ${sql}`, params);
         const nodes: string[] = [];
         const walk = (node: { 'Node Type': string; 'Index Name'?: string; Plans?: unknown[] }) => {
           nodes.push(`${node['Node Type']}${node['Index Name'] ? ` ${node['Index Name']}` : ''}`);
@@ -482,8 +478,7 @@ describe('PostgreSQL: what a postback is about, and the log search (migration 27
         walk((explained.rows[0] as { 'QUERY PLAN': Array<{ Plan: { 'Node Type': string } }> })['QUERY PLAN'][0]!.Plan);
         return nodes;
       };
-      const rowsOf = async (sql: string, params: unknown[]) =>
-        (await pool.query<{ id: string }>(translate(sql).text, params)).rows.map((r) => r.id);
+      const rowsOf = async (sql: string, params: unknown[]) => (await pool.query<{ id: string }>(sql, params)).rows.map((r) => r.id);
       const plain = async (where: string, params: unknown[]) =>
         (
           await pool.query<{ id: string }>(
@@ -492,7 +487,7 @@ describe('PostgreSQL: what a postback is about, and the log search (migration 27
           )
         ).rows.map((r) => r.id);
 
-      const byOrder = postbackLogSql(merchantId, { search: { orderId: 'order-4101' } }, 50, 0);
+      const byOrder = postbackLogSql(merchantId, { search: { orderId: 'order-4101' } }, 50, 0, 'postgres');
       const orderPlan = await planOf(byOrder.sql, byOrder.params);
       assert.deepEqual(
         orderPlan.filter((n) => n.startsWith('Index') || n.startsWith('Seq') || n.startsWith('Bitmap')),
@@ -504,7 +499,13 @@ describe('PostgreSQL: what a postback is about, and the log search (migration 27
       assert.equal(orderRows.length, 3);
       assert.deepEqual(orderRows, await plain('order_id = $2', ['order-4101']));
 
-      const pasted = postbackLogSql(merchantId, { search: { orderId: 'sub-4100', id: 'sub-4100' }, status: 'delivered' }, 50, 0);
+      const pasted = postbackLogSql(
+        merchantId,
+        { search: { orderId: 'sub-4100', id: 'sub-4100' }, status: 'delivered' },
+        50,
+        0,
+        'postgres',
+      );
       const pastedPlan = await planOf(pasted.sql, pasted.params);
       const reads = pastedPlan.filter((n) => n.startsWith('Index') || n.startsWith('Seq') || n.startsWith('Bitmap'));
       assert.deepEqual(
@@ -515,9 +516,9 @@ describe('PostgreSQL: what a postback is about, and the log search (migration 27
       const pastedRows = await rowsOf(pasted.sql, pasted.params);
       assert.equal(pastedRows.length, 2, 'the subject has three, one of them failed');
       assert.deepEqual(pastedRows, await plain("state = 'delivered' AND (order_id = $2 OR subject_id = $2 OR id = $2)", ['sub-4100']));
-      const count = postbackLogCountSql(merchantId, { search: { orderId: 'pb-012300', id: 'pb-012300' } });
+      const count = postbackLogCountSql(merchantId, { search: { orderId: 'pb-012300', id: 'pb-012300' } }, 'postgres');
       assert.ok(!(await planOf(count.sql, count.params)).some((n) => n.startsWith('Seq')), 'the count reads the indexes too');
-      assert.equal(Number((await pool.query<{ n: string }>(translate(count.sql).text, count.params)).rows[0]?.n), 1);
+      assert.equal(Number((await pool.query<{ n: string }>(count.sql, count.params)).rows[0]?.n), 1);
     } finally {
       await pool.end();
     }

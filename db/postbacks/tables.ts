@@ -1,0 +1,50 @@
+/** The postbacks feature's tables, for Kysely (db/schema.ts). */
+import { integer, integerOrNull, text, textOrNull } from '../columns.js';
+
+export const postbackTables = {
+  postback_outbox: {
+    id: text(),
+    merchant_id: text(),
+    subject_type: text(),
+    subject_id: text(),
+    sequence: integer(),
+    url: text(),
+    payload: text(),
+    state: text<'pending' | 'delivered' | 'failed'>(),
+    attempts: integer(),
+    next_attempt_at: text(),
+    created_at: text(),
+    delivered_at: textOrNull(),
+    last_error: textOrNull(),
+    retry_from: textOrNull(),
+    window_attempts: integer(),
+    claimed_by: textOrNull(),
+    claim_until: textOrNull(),
+    order_id: textOrNull(),
+  },
+  postback_attempts: {
+    id: text(),
+    outbox_id: text(),
+    attempt: integer(),
+    http_status: integerOrNull(),
+    outcome: text<'delivered' | 'failed' | 'refused'>(),
+    error: textOrNull(),
+    duration_ms: integer(),
+    created_at: text(),
+    request_body: textOrNull(),
+    request_headers: textOrNull(),
+    next_attempt_at: textOrNull(),
+  },
+  postback_resends: {
+    id: text(),
+    merchant_id: text(),
+    staff_id: textOrNull(),
+    since: text(),
+    total: integer(),
+    created_at: text(),
+  },
+  postback_resend_events: {
+    resend_id: text(),
+    outbox_id: text(),
+  },
+} as const;
