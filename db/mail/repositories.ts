@@ -3,7 +3,7 @@ import type { Selectable } from 'kysely';
 import type { SqlDatabase } from '../sql.js';
 import type { Database } from '../schema.js';
 import { typed } from '../typed-sql.js';
-import { byDueOrder, claimArgs, queueClaimSql } from '../postbacks/repositories.js';
+import { queueClaim } from '../queue-claim.js';
 import type { EmailRecord, EmailRepository } from '../../main/core/mail/ports.js';
 
 function emailFromRow(r: Selectable<Database['emails']>): EmailRecord {
@@ -33,6 +33,7 @@ type Settle = Pick<Database['emails'], 'status' | 'attempts' | 'next_attempt_at'
 };
 
 export function createEmailRepository(db: SqlDatabase): EmailRepository {
+  const claimDue = queueClaim(db, 'emails');
   const s = {
     insert: typed<Omit<Database['emails'], 'claimed_by' | 'claim_until'>>()(db, (k, p) =>
       k.insertInto('emails').values({
@@ -54,8 +55,6 @@ export function createEmailRepository(db: SqlDatabase): EmailRepository {
         created_at: p('created_at'),
       }),
     ),
-    // Hand-written per engine (db/postbacks/repositories.ts queueClaimSql): the queue's claim, locking on PostgreSQL.
-    claimDue: db.prepare(queueClaimSql('emails', "status = 'queued'")),
     release: typed<{ id: string; claimedBy: string }>()(db, (k, p) =>
       k
         .updateTable('emails')
@@ -120,8 +119,7 @@ export function createEmailRepository(db: SqlDatabase): EmailRepository {
       const row = await s.get.get({ id });
       return row ? emailFromRow(row) : undefined;
     },
-    claimDue: async (now, claim, limit) =>
-      ((await s.claimDue.all(...claimArgs(now, claim, limit))) as Array<Selectable<Database['emails']>>).sort(byDueOrder).map(emailFromRow),
+    claimDue: async (now, claim, limit) => (await claimDue(now, claim, limit)).map(emailFromRow),
     release: async (id, claimedBy) => void (db.touch?.('mail'), await s.release.run({ id, claimedBy })),
     settle: async (id, claimedBy, change) =>
       (db.touch?.('mail'),

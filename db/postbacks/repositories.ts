@@ -3,6 +3,7 @@ import { sql, type Selectable, type SqlBool } from 'kysely';
 import { dialects, type Dialect, type DialectSql, type SqlDatabase, type SqlStatement } from '../sql.js';
 import type { Database } from '../schema.js';
 import { byShape, typed, type Placeholders } from '../typed-sql.js';
+import { queueClaim } from '../queue-claim.js';
 import type {
   NewOutboxRecord,
   OutboxFilter,
@@ -51,49 +52,6 @@ function attemptFromRow(r: Selectable<Database['postback_attempts']>): PostbackA
     requestHeaders: typeof r.request_headers === 'string' ? (JSON.parse(r.request_headers) as Record<string, string>) : null,
     nextAttemptAt: r.next_attempt_at ?? null,
   };
-}
-
-/**
- * The claim of a queue (migration 22): due rows in due order under no live claim, taken for one
- * claimer in one statement. On PostgreSQL the inner SELECT locks the rows it takes and passes over
- * rows another instance is claiming at that moment (SKIP LOCKED); run READ COMMITTED (store.claim),
- * a row claimed and committed meanwhile is checked again after its lock and left out. SQLite has
- * one writer and needs no lock. The partial index `<table>_claimable` serves the inner SELECT in
- * order (`waiting` is written in, never a parameter: a partial index is used only for a condition
- * that implies its own). RETURNING gives the rows in no particular order: callers sort them.
- *
- * Hand-written per engine, not built: the claim is the queues' hot statement and its locking
- * clause is PostgreSQL's alone. Its values, in order: claimedBy, claimUntil, now, now, limit
- * (`claimArgs`).
- */
-export function queueClaimSql(table: string, waiting: string): DialectSql {
-  const text = (ph: (n: number) => string, lock: string) =>
-    `UPDATE ${table} SET claimed_by = ${ph(1)}, claim_until = ${ph(2)} WHERE id IN (` +
-    `SELECT id FROM ${table} WHERE ${waiting} AND next_attempt_at <= ${ph(3)} AND (claim_until IS NULL OR claim_until < ${ph(4)}) ` +
-    `ORDER BY next_attempt_at, id LIMIT ${ph(5)}${lock}) RETURNING *`;
-  return dialects({ sqlite: text(() => '?', ''), postgres: text((n) => `$${n}`, ' FOR UPDATE SKIP LOCKED') });
-}
-
-/** The values of a claim statement (`queueClaimSql`), in its order. */
-export const claimArgs = (now: string, claim: QueueClaim, limit: number): unknown[] => [claim.claimedBy, claim.claimUntil, now, now, limit];
-
-/**
- * The claim with named values (`@now`, `@limit`, `@claimedBy`, `@claimUntil`), translated on
- * PostgreSQL: only for db/receipts until its queue takes `queueClaimSql`.
- * @deprecated use `queueClaimSql` and `claimArgs`.
- */
-export function claimSql(table: string, waiting: string): DialectSql {
-  const select = `SELECT id FROM ${table} WHERE ${waiting} AND next_attempt_at <= @now AND (claim_until IS NULL OR claim_until < @now) ORDER BY next_attempt_at, id LIMIT @limit`;
-  const update = (inner: string) =>
-    `UPDATE ${table} SET claimed_by = @claimedBy, claim_until = @claimUntil WHERE id IN (${inner}) RETURNING *`;
-  return dialects({ sqlite: update(select), postgres: update(`${select} FOR UPDATE SKIP LOCKED`) });
-}
-
-/** Due order of claimed rows (RETURNING has none). */
-export function byDueOrder(a: Row | { next_attempt_at: string; id: string }, b: Row | { next_attempt_at: string; id: string }): number {
-  const [x, y] = [a.next_attempt_at as string, b.next_attempt_at as string];
-  if (x !== y) return x < y ? -1 : 1;
-  return (a.id as string) < (b.id as string) ? -1 : (a.id as string) > (b.id as string) ? 1 : 0;
 }
 
 /** A condition of a log branch: a column compared with a value, or a condition written in. */
@@ -260,12 +218,11 @@ interface ListParams {
 type ListShape = Record<'state' | 'since', boolean>;
 
 export function createOutboxDelivery(db: SqlDatabase) {
+  const claimDue = queueClaim(db, 'postback_outbox');
   const s = {
     get: typed<{ merchantId: string; id: string }>()(db, (k, p) =>
       k.selectFrom('postback_outbox').selectAll().where('merchant_id', '=', p('merchantId')).where('id', '=', p('id')),
     ),
-    // Hand-written per engine (queueClaimSql): the queue's hot claim, locking on PostgreSQL.
-    claimDue: db.prepare(queueClaimSql('postback_outbox', "state = 'pending'")),
     release: typed<{ id: string; claimedBy: string }>()(db, (k, p) =>
       k
         .updateTable('postback_outbox')
@@ -463,10 +420,7 @@ export function createOutboxDelivery(db: SqlDatabase) {
       const row = await s.get.get({ merchantId, id });
       return row && outboxFromRow(row);
     },
-    claimDue: async (now: string, claim: QueueClaim, limit: number) =>
-      ((await s.claimDue.all(...claimArgs(now, claim, limit))) as Array<Selectable<Database['postback_outbox']>>)
-        .sort(byDueOrder)
-        .map(outboxFromRow),
+    claimDue: async (now: string, claim: QueueClaim, limit: number) => (await claimDue(now, claim, limit)).map(outboxFromRow),
     release: async (id: string, claimedBy: string) => {
       db.touch?.('postbacks');
       await s.release.run({ id, claimedBy });

@@ -6,6 +6,7 @@ import { sql, type Selectable } from 'kysely';
 import { optStr, type Row } from '../rows.js';
 import { dialects, type SqlDatabase } from '../sql.js';
 import type { Database } from '../schema.js';
+import { queueClaim } from '../queue-claim.js';
 import { typed } from '../typed-sql.js';
 import type {
   ReceiptEmailRecord,
@@ -88,12 +89,6 @@ function jobFromRow(r: Selectable<Database['receipt_print_jobs']>): ReceiptPrint
   };
 }
 
-/** Due order of claimed rows (RETURNING has none), as db/postbacks/repositories.ts `byDueOrder`. */
-function byDueOrder(a: Selectable<Database['receipt_emails']>, b: Selectable<Database['receipt_emails']>): number {
-  if (a.next_attempt_at !== b.next_attempt_at) return a.next_attempt_at < b.next_attempt_at ? -1 : 1;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-}
-
 type EmailInsert = Omit<Database['receipt_emails'], 'claimed_by' | 'claim_until'>;
 type EmailSettle = Pick<
   Database['receipt_emails'],
@@ -104,6 +99,7 @@ type EmailSettle = Pick<
 type JobSettle = Pick<Database['receipt_print_jobs'], 'id' | 'status' | 'attempts' | 'next_attempt_at' | 'last_error' | 'printed_at'>;
 
 export function createReceiptRepository(db: SqlDatabase): ReceiptRepository {
+  const claimDueEmails = queueClaim(db, 'receipt_emails');
   const s = {
     // Hand-written per engine: refunds is the payments feature's table (described by its folder, not here).
     refund: db.prepare(
@@ -145,27 +141,6 @@ export function createReceiptRepository(db: SqlDatabase): ReceiptRepository {
       }),
     ),
     getEmail: typed<{ id: string }>()(db, (k, p) => k.selectFrom('receipt_emails').selectAll().where('id', '=', p('id'))),
-    // The queued e-mails due and under no live claim, oldest first, claimed in one statement (as
-    // db/postbacks/repositories.ts `claimSql`); PostgreSQL skips the rows another instance is claiming.
-    // `status = 'queued'` stays a literal: it is the partial index receipt_emails_claimable's condition.
-    claimDueEmails: typed<{ now: string; limit: number; claimedBy: string; claimUntil: string }>()(db, (k, p, dialect) =>
-      k
-        .updateTable('receipt_emails')
-        .set({ claimed_by: p('claimedBy'), claim_until: p('claimUntil') })
-        .where('id', 'in', (eb) => {
-          const due = eb
-            .selectFrom('receipt_emails')
-            .select('id')
-            .where('status', '=', sql.lit('queued'))
-            .where('next_attempt_at', '<=', p('now'))
-            .where((w) => w.or([w('claim_until', 'is', null), w('claim_until', '<', p('now'))]))
-            .orderBy('next_attempt_at')
-            .orderBy('id')
-            .limit(p('limit'));
-          return dialect === 'postgres' ? due.forUpdate().skipLocked() : due;
-        })
-        .returningAll(),
-    ),
     releaseEmail: typed<{ id: string; claimedBy: string }>()(db, (k, p) =>
       k
         .updateTable('receipt_emails')
@@ -319,10 +294,7 @@ export function createReceiptRepository(db: SqlDatabase): ReceiptRepository {
       }))
     ),
     getEmail: async (id) => one(await s.getEmail.get({ id }), emailFromRow),
-    claimDueEmails: async (now, claim, limit) =>
-      (await s.claimDueEmails.all({ now, limit, claimedBy: claim.claimedBy, claimUntil: claim.claimUntil }))
-        .sort(byDueOrder)
-        .map(emailFromRow),
+    claimDueEmails: async (now, claim, limit) => (await claimDueEmails(now, claim, limit)).map(emailFromRow),
     releaseEmail: async (id, claimedBy) => void (db.touch?.('mail'), await s.releaseEmail.run({ id, claimedBy })),
     settleEmail: async (id, claimedBy, change) =>
       (db.touch?.('mail'),

@@ -11,7 +11,8 @@ import pg from 'pg';
 import { migrate } from '../../db/migrate.js';
 import { openDatabase } from '../../db/open.js';
 import { migrations } from '../../db/migrations/index.js';
-import { claimArgs, postbackLogCountSql, postbackLogSql, queueClaimSql } from '../../db/postbacks/repositories.js';
+import { postbackLogCountSql, postbackLogSql } from '../../db/postbacks/repositories.js';
+import { queueClaimStatement } from '../../db/queue-claim.js';
 import { migratePostgres } from '../../db/postgres/migrate.js';
 import { composeOnEngine, type Composition, type GatewayStore } from '../../main/compose.js';
 import type { Mailer } from '../../main/core/mail/ports.js';
@@ -26,8 +27,15 @@ import { createTestDatabase, postgresAvailable } from '../helpers/postgres.js';
 
 const skip = postgresAvailable() ? false : 'PostgreSQL 15 binaries are not installed (apt-get install postgresql)';
 
-const OUTBOX_CLAIM = queueClaimSql('postback_outbox', "state = 'pending'");
-const claimValues = () => claimArgs(new Date().toISOString(), { claimedBy: 'a', claimUntil: 'b' }, 50);
+/** The outbox's claim as the repositories compile it for each engine, and its values in order (claimedBy, claimUntil, now, now, limit). */
+const claimText = (dialect: 'sqlite' | 'postgres') =>
+  queueClaimStatement({ dialect, prepare: () => ({ get: () => undefined, all: () => [], run: () => ({ changes: 0 }) }) }, 'postback_outbox')
+    .sql;
+const OUTBOX_CLAIM = { sqlite: claimText('sqlite'), postgres: claimText('postgres') };
+const claimValues = () => {
+  const now = new Date().toISOString();
+  return ['a', 'b', now, now, 50];
+};
 
 /** `count` pending postbacks of one transaction (sequences 2..count+1), due from `firstDue` on, `spacingMs` apart, to `urls` in turn. */
 async function seedOutbox(
