@@ -11,13 +11,21 @@
 import type { Generated } from 'kysely';
 import type { Column } from './columns.js';
 import { checkoutTables } from './checkouts/tables.js';
+import { idempotencyTables } from './idempotency/tables.js';
+import { kernelTables } from './kernel-tables.js';
 import { mandateTables } from './mandates/tables.js';
 import { networkTokenTables } from './network-tokens/tables.js';
+import { paymentTables } from './payments/tables.js';
+import { tillAttemptTables } from './till-attempts/tables.js';
 
 export const tables = {
   ...checkoutTables,
+  ...idempotencyTables,
+  ...kernelTables,
   ...mandateTables,
   ...networkTokenTables,
+  ...paymentTables,
+  ...tillAttemptTables,
 } as const;
 type ColumnType<C> =
   C extends Column<infer T, infer Nullable, infer IsGenerated>
