@@ -11,30 +11,39 @@
 import type { Generated } from 'kysely';
 import type { Column } from './columns.js';
 import { checkoutTables } from './checkouts/tables.js';
+import { idempotencyTables } from './idempotency/tables.js';
 import { invoiceTables } from './invoices/tables.js';
+import { kernelTables } from './kernel-tables.js';
 import { mailTables } from './mail/tables.js';
 import { mandateTables } from './mandates/tables.js';
 import { merchantTables } from './merchants/tables.js';
 import { networkTokenTables } from './network-tokens/tables.js';
 import { paymentMethodTables } from './payment-methods/tables.js';
+import { paymentTables } from './payments/tables.js';
 import { postbackTables } from './postbacks/tables.js';
 import { receiptTables } from './receipts/tables.js';
 import { reportTables } from './reports/tables.js';
 import { staffTables } from './staff/tables.js';
+import { tillAttemptTables } from './till-attempts/tables.js';
 
 export const tables = {
   ...checkoutTables,
+  ...idempotencyTables,
   ...invoiceTables,
+  ...kernelTables,
   ...mailTables,
   ...mandateTables,
   ...merchantTables,
   ...networkTokenTables,
   ...paymentMethodTables,
+  ...paymentTables,
   ...postbackTables,
   ...receiptTables,
   ...reportTables,
   ...staffTables,
+  ...tillAttemptTables,
 } as const;
+
 type ColumnType<C> =
   C extends Column<infer T, infer Nullable, infer IsGenerated>
     ? IsGenerated extends true

@@ -1,6 +1,11 @@
-/** Idempotency keys: a request's claim, then its answer, until the key expires. */
+/**
+ * Idempotency keys: a request's claim, then its answer, until the key expires. Statements built with
+ * Kysely (db/typed-sql.ts), rows typed by db/schema.ts.
+ */
+import { sql, type OnConflictBuilder } from 'kysely';
 import type { SqlDatabase } from '../sql.js';
-import { str, type Row } from '../rows.js';
+import type { Database } from '../schema.js';
+import { typed, type Placeholders, type QueryBuilder } from '../typed-sql.js';
 import type { IdempotencyRecord, IdempotencyUnit } from '../../main/core/idempotency/ports.js';
 import type { Answer } from '../../main/core/errors.js';
 import { answerKindOf, httpStatusOfAnswer } from '../../contract/codes.js';
@@ -19,67 +24,82 @@ function statusOfAnswer(answer: Answer | null): number {
 }
 
 export function createIdempotencyRepository(db: SqlDatabase): Pick<IdempotencyUnit, 'idempotency'> {
+  type KeyRow = Database['idempotency_keys'];
+  // On the payment hot path (find, take or save): built with Kysely, compiled once here; a call only
+  // puts its values in order.
+  const upsert = (k: QueryBuilder, p: Placeholders<KeyRow>) =>
+    k.insertInto('idempotency_keys').values({
+      merchant_id: p('merchant_id'),
+      key: p('key'),
+      fingerprint: p('fingerprint'),
+      status: p('status'),
+      body: p('body'),
+      created_at: p('created_at'),
+      expires_at: p('expires_at'),
+      claim_id: p('claim_id'),
+    });
+  const replaced = (oc: OnConflictBuilder<Database, 'idempotency_keys'>) =>
+    oc.columns(['merchant_id', 'key']).doUpdateSet((eb) => ({
+      fingerprint: eb.ref('excluded.fingerprint'),
+      status: eb.ref('excluded.status'),
+      body: eb.ref('excluded.body'),
+      created_at: eb.ref('excluded.created_at'),
+      expires_at: eb.ref('excluded.expires_at'),
+      claim_id: eb.ref('excluded.claim_id'),
+    }));
   const s = {
-    idempotencyFind: db.prepare('SELECT * FROM idempotency_keys WHERE merchant_id = ? AND key = ? AND expires_at > ?'),
-    idempotencySave: db.prepare(
-      `INSERT INTO idempotency_keys (merchant_id, key, fingerprint, status, body, created_at, expires_at, claim_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (merchant_id, key) DO UPDATE SET fingerprint = excluded.fingerprint, status = excluded.status, body = excluded.body,
-         created_at = excluded.created_at, expires_at = excluded.expires_at, claim_id = excluded.claim_id`,
+    idempotencyFind: typed<{ merchantId: string; key: string; now: string }>()(db, (k, p) =>
+      k
+        .selectFrom('idempotency_keys')
+        .selectAll()
+        .where('merchant_id', '=', p('merchantId'))
+        .where('key', '=', p('key'))
+        .where('expires_at', '>', p('now')),
     ),
-    idempotencyPurge: db.prepare('DELETE FROM idempotency_keys WHERE expires_at <= ?'),
+    idempotencySave: typed<KeyRow>()(db, (k, p) => upsert(k, p).onConflict(replaced)),
+    idempotencyPurge: typed<{ now: string }>()(db, (k, p) => k.deleteFrom('idempotency_keys').where('expires_at', '<=', p('now'))),
     // A reply takes a free key, or one whose record (a reply or a claim) has expired; never a live one.
-    idempotencyTake: db.prepare(
-      `INSERT INTO idempotency_keys (merchant_id, key, fingerprint, status, body, created_at, expires_at, claim_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (merchant_id, key) DO UPDATE SET fingerprint = excluded.fingerprint, status = excluded.status, body = excluded.body,
-         created_at = excluded.created_at, expires_at = excluded.expires_at, claim_id = excluded.claim_id
-       WHERE idempotency_keys.expires_at <= ?`,
+    idempotencyTake: typed<KeyRow & { now: string }>()(db, (k, p) =>
+      upsert(k, p).onConflict((oc) => replaced(oc).where('idempotency_keys.expires_at', '<=', p('now'))),
     ),
-    idempotencyDeleteClaim: db.prepare('DELETE FROM idempotency_keys WHERE merchant_id = ? AND key = ? AND status = 0 AND claim_id = ?'),
+    idempotencyDeleteClaim: typed<{ merchantId: string; key: string; claimId: string }>()(db, (k, p) =>
+      k
+        .deleteFrom('idempotency_keys')
+        .where('merchant_id', '=', p('merchantId'))
+        .where('key', '=', p('key'))
+        .where('status', '=', sql.lit(0))
+        .where('claim_id', '=', p('claimId')),
+    ),
   };
+  const row = (r: IdempotencyRecord): KeyRow => ({
+    merchant_id: r.merchantId,
+    key: r.key,
+    fingerprint: r.fingerprint,
+    status: statusOfAnswer(r.answer),
+    body: JSON.stringify(r.answer?.body ?? null),
+    created_at: r.createdAt,
+    expires_at: r.expiresAt,
+    claim_id: r.claimId ?? null,
+  });
   return {
     idempotency: {
       find: async (merchantId, key, now): Promise<IdempotencyRecord | undefined> => {
-        const row = (await s.idempotencyFind.get(merchantId, key, now)) as Row | undefined;
-        if (!row) return undefined;
+        const found = await s.idempotencyFind.get({ merchantId, key, now });
+        if (!found) return undefined;
         return {
-          merchantId: str(row.merchant_id),
-          key: str(row.key),
-          fingerprint: str(row.fingerprint),
-          answer: answerFromRow(row.status as number, JSON.parse(str(row.body)) as unknown),
-          createdAt: str(row.created_at),
-          expiresAt: str(row.expires_at),
-          claimId: (row.claim_id as string | null) ?? null,
+          merchantId: found.merchant_id,
+          key: found.key,
+          fingerprint: found.fingerprint,
+          answer: answerFromRow(found.status, JSON.parse(found.body) as unknown),
+          createdAt: found.created_at,
+          expiresAt: found.expires_at,
+          claimId: found.claim_id ?? null,
         };
       },
-      save: async (r) =>
-        void (await s.idempotencySave.run(
-          r.merchantId,
-          r.key,
-          r.fingerprint,
-          statusOfAnswer(r.answer),
-          JSON.stringify(r.answer?.body ?? null),
-          r.createdAt,
-          r.expiresAt,
-          r.claimId ?? null,
-        )),
-      take: async (r, now) =>
-        (
-          await s.idempotencyTake.run(
-            r.merchantId,
-            r.key,
-            r.fingerprint,
-            statusOfAnswer(r.answer),
-            JSON.stringify(r.answer?.body ?? null),
-            r.createdAt,
-            r.expiresAt,
-            r.claimId ?? null,
-            now,
-          )
-        ).changes === 1,
-      deleteClaim: async (merchantId, key, claimId) => void (await s.idempotencyDeleteClaim.run(merchantId, key, claimId)),
-      deleteExpired: async (now) => (await s.idempotencyPurge.run(now)).changes,
+      save: async (r) => void (await s.idempotencySave.run(row(r))),
+      take: async (r, now) => (await s.idempotencyTake.run({ ...row(r), now })).changes === 1,
+      deleteClaim: async (merchantId, key, claimId) => void (await s.idempotencyDeleteClaim.run({ merchantId, key, claimId })),
+      deleteExpired: async (now) => (await s.idempotencyPurge.run({ now })).changes,
     },
   };
 }

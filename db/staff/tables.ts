@@ -34,22 +34,4 @@ export const staffTables = {
     used_at: textOrNull(),
     used_for: textOrNull(),
   },
-  /**
-   * The kernel's table (db/kernel.ts writes it; migrations 5, 17, 20): described here because the
-   * staff feature's audit viewer is its only reader built with Kysely; it belongs with the kernel's
-   * description once db/kernel.ts's statements are built too.
-   */
-  audit_log: {
-    id: text(),
-    merchant_id: text(),
-    staff_id: textOrNull(),
-    approved_by: textOrNull(),
-    action: text(),
-    subject_id: textOrNull(),
-    detail: textOrNull(),
-    created_at: text(),
-    partner_id: textOrNull(),
-    old_value: textOrNull(),
-    new_value: textOrNull(),
-  },
 } as const;

@@ -1,45 +1,93 @@
-/** The tills' open card attempts (migration 0012). */
+/** The tills' open card attempts (migration 0012). Statements built with Kysely (db/typed-sql.ts), rows typed by db/schema.ts. */
+import type { Selectable } from 'kysely';
 import type { SqlDatabase } from '../sql.js';
+import type { Database } from '../schema.js';
+import { typed } from '../typed-sql.js';
 import type { TillAttemptRecord, TillAttemptRepository } from '../../main/core/till-attempts/ports.js';
-import type { Row } from '../rows.js';
 
-function attemptFromRow(r: Row): TillAttemptRecord {
+function attemptFromRow(r: Selectable<Database['till_attempts']>): TillAttemptRecord {
   return {
-    id: r.id as string,
-    merchantId: r.merchant_id as string,
-    tillId: r.terminal_id as string,
-    staffId: (r.staff_id as string | null) ?? null,
-    orderId: r.order_id as string,
-    idempotencyKey: r.idempotency_key as string,
-    amountMinor: r.amount_minor as number,
-    currency: r.currency as string,
-    createdAt: r.created_at as string,
-    updatedAt: r.updated_at as string,
-    resolvedAt: (r.resolved_at as string | null) ?? null,
-    outcome: (r.outcome as TillAttemptRecord['outcome']) ?? null,
-    transactionId: (r.transaction_id as string | null) ?? null,
+    id: r.id,
+    merchantId: r.merchant_id,
+    tillId: r.terminal_id,
+    staffId: r.staff_id ?? null,
+    orderId: r.order_id,
+    idempotencyKey: r.idempotency_key,
+    amountMinor: r.amount_minor,
+    currency: r.currency,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    resolvedAt: r.resolved_at ?? null,
+    outcome: r.outcome ?? null,
+    transactionId: r.transaction_id ?? null,
   };
 }
 
 export function createTillAttemptRepository(db: SqlDatabase): TillAttemptRepository {
   const s = {
-    open: db.prepare('SELECT * FROM till_attempts WHERE merchant_id = ? AND terminal_id = ? AND resolved_at IS NULL'),
-    insert: db.prepare(
-      `INSERT INTO till_attempts (id, merchant_id, terminal_id, staff_id, order_id, idempotency_key, amount_minor, currency, created_at, updated_at, resolved_at, outcome, transaction_id)
-       VALUES (@id, @merchantId, @tillId, @staffId, @orderId, @idempotencyKey, @amountMinor, @currency, @createdAt, @updatedAt, @resolvedAt, @outcome, @transactionId)`,
+    open: typed<{ merchantId: string; tillId: string }>()(db, (k, p) =>
+      k
+        .selectFrom('till_attempts')
+        .selectAll()
+        .where('merchant_id', '=', p('merchantId'))
+        .where('terminal_id', '=', p('tillId'))
+        .where('resolved_at', 'is', null),
     ),
-    rekey: db.prepare('UPDATE till_attempts SET idempotency_key = ?, staff_id = ?, updated_at = ? WHERE id = ? AND resolved_at IS NULL'),
-    resolve: db.prepare(
-      'UPDATE till_attempts SET resolved_at = ?, outcome = ?, transaction_id = ?, updated_at = ? WHERE id = ? AND resolved_at IS NULL',
+    insert: typed<Database['till_attempts']>()(db, (k, p) =>
+      k.insertInto('till_attempts').values({
+        id: p('id'),
+        merchant_id: p('merchant_id'),
+        terminal_id: p('terminal_id'),
+        staff_id: p('staff_id'),
+        order_id: p('order_id'),
+        idempotency_key: p('idempotency_key'),
+        amount_minor: p('amount_minor'),
+        currency: p('currency'),
+        created_at: p('created_at'),
+        updated_at: p('updated_at'),
+        resolved_at: p('resolved_at'),
+        outcome: p('outcome'),
+        transaction_id: p('transaction_id'),
+      }),
+    ),
+    rekey: typed<{ key: string; staffId: string | null; now: string; id: string }>()(db, (k, p) =>
+      k
+        .updateTable('till_attempts')
+        .set({ idempotency_key: p('key'), staff_id: p('staffId'), updated_at: p('now') })
+        .where('id', '=', p('id'))
+        .where('resolved_at', 'is', null),
+    ),
+    resolve: typed<{ now: string; outcome: 'approved' | 'not_charged'; transactionId: string | null; id: string }>()(db, (k, p) =>
+      k
+        .updateTable('till_attempts')
+        .set({ resolved_at: p('now'), outcome: p('outcome'), transaction_id: p('transactionId'), updated_at: p('now') })
+        .where('id', '=', p('id'))
+        .where('resolved_at', 'is', null),
     ),
   };
   return {
     open: async (merchantId, tillId) => {
-      const row = (await s.open.get(merchantId, tillId)) as Row | undefined;
+      const row = await s.open.get({ merchantId, tillId });
       return row && attemptFromRow(row);
     },
-    insert: async (attempt) => void (await s.insert.run(attempt)),
-    rekey: async (id, key, staffId, now) => (await s.rekey.run(key, staffId, now, id)).changes === 1,
-    resolve: async (id, outcome, transactionId, now) => (await s.resolve.run(now, outcome, transactionId, now, id)).changes === 1,
+    insert: async (a) =>
+      void (await s.insert.run({
+        id: a.id,
+        merchant_id: a.merchantId,
+        terminal_id: a.tillId,
+        staff_id: a.staffId ?? null,
+        order_id: a.orderId,
+        idempotency_key: a.idempotencyKey,
+        amount_minor: a.amountMinor,
+        currency: a.currency,
+        created_at: a.createdAt,
+        updated_at: a.updatedAt,
+        resolved_at: a.resolvedAt ?? null,
+        outcome: a.outcome ?? null,
+        transaction_id: a.transactionId ?? null,
+      })),
+    rekey: async (id, key, staffId, now) => (await s.rekey.run({ key, staffId: staffId ?? null, now, id })).changes === 1,
+    resolve: async (id, outcome, transactionId, now) =>
+      (await s.resolve.run({ now, outcome, transactionId: transactionId ?? null, id })).changes === 1,
   };
 }
