@@ -15,7 +15,7 @@ import { ConfirmDialog } from '../ui/detail-parts.js';
 import { FormActions } from '../ui/dialog-parts.js';
 import { formatDateTime, formatTime } from '../ui/format.js';
 import { translate, useT } from '../ui/i18n.js';
-import { formatMoney } from '../till/money.js';
+import { formatMoney } from '../till-screen/money.js';
 import { CopyValue } from '../ui/copy-value.js';
 import { Modal } from '../ui/modal.js';
 import { toneClass } from '../ui/tags.js';
