@@ -10,7 +10,7 @@ import { defaultTransport, type Transport } from '../api/transport.js';
 
 export type { Shop, TerminalAssignment };
 
-export interface SettingsClient {
+export interface PaymentMethodsClient {
   /** The merchant's shops and their terminal ids (admin and back office). */
   shops(): Promise<Shop[]>;
   /** A new shop (admin). */
@@ -21,7 +21,7 @@ export interface SettingsClient {
   unassignTerminal(terminalId: string): Promise<TerminalAssignment>;
 }
 
-export function createSettingsClient(transport: Transport = defaultTransport()): SettingsClient {
+export function createPaymentMethodsClient(transport: Transport = defaultTransport()): PaymentMethodsClient {
   const call = caller(transport);
   return {
     shops: () => call('payment-methods.shops'),
@@ -32,4 +32,4 @@ export function createSettingsClient(transport: Transport = defaultTransport()):
   };
 }
 
-export const settingsClient: SettingsClient = createSettingsClient();
+export const paymentMethodsClient: PaymentMethodsClient = createPaymentMethodsClient();
