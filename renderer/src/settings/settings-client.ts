@@ -1,8 +1,9 @@
 /**
- * The calls of Settings beside shops (admin; main/http/routes/settings/back-office.ts and staff/routes.ts's
- * /ui/staff): the merchant's profile, channels, API credentials, staff accounts, the SMTP server and
- * its test e-mail, and the audit log's pages. Typed by the contract (contract/api/settings.ts,
- * contract/api/staff.ts); same transports and error shape as the other clients (api/call.ts, api/transport.ts).
+ * The settings calls of the back office (admin; main/http/routes/settings/back-office.ts): the
+ * merchant's profile, channels, API credentials, a staff account's new secret and its disabling, the
+ * SMTP server and its test e-mail, and the audit log's pages. The staff list and a new staff member
+ * are the staff client's (staff/staff-client.ts). Typed by the contract (contract/api/settings.ts);
+ * same transports and error shape as the other clients (api/call.ts, api/transport.ts).
  */
 import type {
   ApiCredential,
@@ -20,7 +21,7 @@ import type {
   UpdateProfileRequest,
   UpdateSmtpRequest,
 } from '../../../contract/api/settings.js';
-import type { CreatedStaff, CreateStaffRequest, StaffMember } from '../../../contract/api/staff.js';
+import type { StaffMember } from '../../../contract/api/staff.js';
 import type { StaffSecret } from '../../../contract/constants.js';
 import { caller, filled } from '../api/call.js';
 import { defaultTransport, type Transport } from '../api/transport.js';
@@ -31,15 +32,13 @@ export type {
   AuditLogPage,
   Channel,
   CreatedApiCredential,
-  CreatedStaff,
   MerchantProfile,
   ResetStaffSecret,
   SmtpSettings,
   SmtpTestResult,
-  StaffMember,
 };
 
-export interface AdminClient {
+export interface SettingsClient {
   profile(): Promise<MerchantProfile>;
   saveProfile(profile: UpdateProfileRequest): Promise<MerchantProfile>;
   channels(): Promise<Channel[]>;
@@ -48,8 +47,6 @@ export interface AdminClient {
   credentials(): Promise<ApiCredential[]>;
   createCredential(): Promise<CreatedApiCredential>;
   revokeCredential(id: string): Promise<ApiCredential>;
-  staff(): Promise<StaffMember[]>;
-  createStaff(request: CreateStaffRequest): Promise<CreatedStaff>;
   resetStaff(id: string, secret: StaffSecret, value?: string): Promise<ResetStaffSecret>;
   disableStaff(id: string): Promise<StaffMember>;
   smtp(): Promise<SmtpSettings>;
@@ -58,7 +55,7 @@ export interface AdminClient {
   audit(query: AuditLogQuery): Promise<AuditLogPage>;
 }
 
-export function createAdminClient(transport: Transport = defaultTransport()): AdminClient {
+export function createSettingsClient(transport: Transport = defaultTransport()): SettingsClient {
   const call = caller(transport);
   return {
     profile: () => call('settings.profile'),
@@ -69,8 +66,6 @@ export function createAdminClient(transport: Transport = defaultTransport()): Ad
     credentials: () => call('settings.credentials'),
     createCredential: () => call('settings.createCredential'),
     revokeCredential: (id) => call('settings.revokeCredential', { params: { credential_id: id } }),
-    staff: () => call('staff.list'),
-    createStaff: (request) => call('staff.create', { body: request }),
     resetStaff: (id, secret, value) =>
       call('settings.resetStaffSecret', { params: { staff_id: id }, body: value === undefined ? { secret } : { secret, value } }),
     disableStaff: (id) => call('settings.disableStaff', { params: { staff_id: id } }),
@@ -81,4 +76,4 @@ export function createAdminClient(transport: Transport = defaultTransport()): Ad
   };
 }
 
-export const adminClient: AdminClient = createAdminClient();
+export const settingsClient: SettingsClient = createSettingsClient();
