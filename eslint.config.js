@@ -41,7 +41,7 @@ const I18N_SCREENS = [
   'renderer/src/network-tokens/*.tsx',
   'renderer/src/postbacks/*.tsx',
   'renderer/src/cashier/cashier.tsx',
-  'renderer/src/till/*.tsx',
+  'renderer/src/till-screen/*.tsx',
   'renderer/src/receipts/*.tsx',
   'renderer/src/tills/*.tsx',
   'renderer/src/transactions/**/*.tsx',

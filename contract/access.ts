@@ -244,13 +244,13 @@ export const ACCESS: Readonly<Record<OperationName, Access>> = {
   'staff.create': { credentials: SESSION, staff: ADMIN },
   'staff.audit': { credentials: SESSION, staff: MANAGERS },
 
-  // ---- till: the screen's till, every role
-  'till.terminal': { credentials: SESSION, staff: EVERY_ROLE },
-  'till.attempt': { credentials: SESSION, staff: EVERY_ROLE },
-  'till.beginAttempt': { credentials: SESSION, staff: EVERY_ROLE },
-  'till.resolveAttempt': { credentials: SESSION, staff: EVERY_ROLE },
+  // ---- till-attempts: the screen's till's card attempts, every role
+  'till-attempts.current': { credentials: SESSION, staff: EVERY_ROLE },
+  'till-attempts.begin': { credentials: SESSION, staff: EVERY_ROLE },
+  'till-attempts.resolve': { credentials: SESSION, staff: EVERY_ROLE },
 
-  // ---- tills: every screen lists, takes and lets go of a till; an admin changes them
+  // ---- tills: every screen lists, takes and lets go of a till and reads its terminal; an admin changes them
+  'tills.terminal': { credentials: SESSION, staff: EVERY_ROLE },
   'tills.list': { credentials: SESSION, staff: EVERY_ROLE },
   'tills.create': { credentials: SESSION, staff: ADMIN },
   'tills.update': { credentials: SESSION, staff: ADMIN },

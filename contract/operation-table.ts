@@ -174,13 +174,13 @@ export const OPERATIONS = {
   'staff.create': { method: 'POST', path: '/ui/staff' },
   'staff.audit': { method: 'GET', path: '/ui/audit' },
 
-  // ---- till (contract/api/till.ts)
-  'till.terminal': { method: 'GET', path: '/ui/terminal' },
-  'till.attempt': { method: 'GET', path: '/ui/till/attempt' },
-  'till.beginAttempt': { method: 'PUT', path: '/ui/till/attempt' },
-  'till.resolveAttempt': { method: 'POST', path: '/ui/till/attempt/resolve' },
+  // ---- till-attempts (contract/api/till-attempts.ts)
+  'till-attempts.current': { method: 'GET', path: '/ui/till/attempt' },
+  'till-attempts.begin': { method: 'PUT', path: '/ui/till/attempt' },
+  'till-attempts.resolve': { method: 'POST', path: '/ui/till/attempt/resolve' },
 
   // ---- tills (contract/api/tills.ts)
+  'tills.terminal': { method: 'GET', path: '/ui/terminal' },
   'tills.list': { method: 'GET', path: '/ui/tills' },
   'tills.create': { method: 'POST', path: '/ui/tills' },
   'tills.update': { method: 'PUT', path: '/ui/tills/:till_id' },

@@ -1,7 +1,7 @@
 /**
  * The Test environment's test cards (decisions.md D6): what the simulator does with each
  * (main/processor/simulator.ts), what the docs say, and how the till's simulated reader lists it
- * (renderer/src/till/reader.ts), in one table. Node-free. Any future expiry and any CVV are
+ * (renderer/src/till-screen/reader.ts), in one table. Node-free. Any future expiry and any CVV are
  * accepted; the PIN of every test card is `1234`.
  */
 import type { CardBrand } from './cards.js';

@@ -20,7 +20,7 @@ import { receiptsOperations } from './receipts.js';
 import { reportsOperations } from './reports.js';
 import { settingsOperations } from './settings.js';
 import { staffOperations } from './staff.js';
-import { tillOperations } from './till.js';
+import { tillAttemptsOperations } from './till-attempts.js';
 import { tillsOperations } from './tills.js';
 import { transactionsOperations } from './transactions.js';
 
@@ -38,7 +38,7 @@ export const OPERATION_SCHEMAS = {
   ...reportsOperations,
   ...settingsOperations,
   ...staffOperations,
-  ...tillOperations,
+  ...tillAttemptsOperations,
   ...tillsOperations,
   ...transactionsOperations,
 } as const satisfies { readonly [Name in OperationName]: OperationSchemas };

@@ -149,8 +149,33 @@ export const TakenTillSchema = Type.Composite(
 );
 export type TakenTill = Static<typeof TakenTillSchema>;
 
+/** `GET /ui/terminal`: this till's simulated terminal and the till's settings. */
+export const TerminalConfigSchema = Type.Object(
+  {
+    terminal_id: Type.String(),
+    type: Type.String({ description: 'softpos' }),
+    attended: Type.Boolean(),
+    capabilities: Type.Array(Type.String()),
+    cvm_limit: Type.Number({
+      description:
+        "contactless payments above this amount (merchant currency) need the PIN: the cardpos cvm_limit of this till's terminal (its shop's setting, else the merchant's, else the default)",
+    }),
+    pin_key: Type.Object(
+      { zone_id: Type.String(), key_id: Type.String(), key_hex: Type.String() },
+      { description: "the Test environment's published PIN key; a production terminal keeps its key in hardware" },
+    ),
+    idle_lock_seconds: Type.Integer(),
+    confirm_above: Type.Number({
+      description: 'above this amount (merchant currency) the till asks for confirmation before the card prompt',
+    }),
+  },
+  { title: 'Till terminal' },
+);
+export type TerminalConfig = Static<typeof TerminalConfigSchema>;
+
 /** The tills' operations (contract/operation-table.ts). */
 export const tillsOperations = {
+  'tills.terminal': { response: { 200: TerminalConfigSchema } },
   'tills.list': { querystring: TillListQuerySchema, response: { 200: TillListSchema } },
   'tills.create': { body: CreateTillRequestSchema, response: { 201: TillSchema } },
   'tills.update': { params: TillIdParams, body: UpdateTillRequestSchema, response: { 200: TillSchema } },

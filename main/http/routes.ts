@@ -29,8 +29,9 @@ import { receiptRoutes } from './routes/receipts/routes.js';
 import { reportRoutes, shopDayRoutes } from './routes/reports/routes.js';
 import { settingsBackOfficeRoutes } from './routes/settings/back-office.js';
 import { staffRoutes } from './routes/staff/routes.js';
-import { tillRoutes, type TillSettings } from './routes/till/routes.js';
+import { tillAttemptRoutes } from './routes/till-attempts/routes.js';
 import { shopTillRoutes } from './routes/tills/routes.js';
+import { tillTerminalRoutes, type TillSettings } from './routes/tills/terminal.js';
 import { transactionDetailRoutes } from './routes/transactions/detail.js';
 import { transactionRoutes } from './routes/transactions/routes.js';
 import { lostAnswerPlugin, runsTestEnvironment, testClockPlugin } from './test-environment.js';
@@ -71,7 +72,8 @@ export const routesPlugin: FastifyPluginAsyncTypebox<RoutesOptions> = async (app
   });
 
   await app.register(staffRoutes(gateway));
-  await app.register(tillRoutes(gateway, till));
+  await app.register(tillTerminalRoutes(gateway, till));
+  await app.register(tillAttemptRoutes(gateway));
   await app.register(shopRoutes(gateway));
   await app.register(shopTillRoutes(gateway));
   await app.register(shopDayRoutes(gateway));

@@ -14,7 +14,7 @@ import type { Gateway } from '../core/gateway.js';
 import { docsPlugin } from './docs.js';
 import { installErrorHandling, sendFrameworkError } from './errors.js';
 import { routesPlugin } from './routes.js';
-import type { TillSettings } from './routes/till/routes.js';
+import type { TillSettings } from './routes/tills/terminal.js';
 import { securityPlugin } from './security.js';
 import { staticPlugin } from './static.js';
 

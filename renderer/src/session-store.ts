@@ -6,7 +6,7 @@
 import { create } from 'zustand';
 import { ApiError } from './api/transport.js';
 import { staffClient, type Credentials, type Session } from './staff/staff-client.js';
-import type { TerminalConfig } from './till/till-client.js';
+import type { TerminalConfig } from './till-screen/till-client.js';
 import type { StaffLanguage } from '../../contract/i18n/languages.js';
 import { translate } from './ui/language.js';
 

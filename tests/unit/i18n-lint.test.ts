@@ -8,7 +8,7 @@ import { ESLint } from 'eslint';
 const eslint = new ESLint();
 
 async function problems(code: string): Promise<string[]> {
-  const [result] = await eslint.lintText(code, { filePath: 'renderer/src/till/approved.tsx' });
+  const [result] = await eslint.lintText(code, { filePath: 'renderer/src/till-screen/approved.tsx' });
   return (result?.messages ?? [])
     .filter((m) => m.ruleId === null || m.ruleId.startsWith('i18n/'))
     .map((m) => `${m.ruleId ?? 'fatal'}: ${m.message}`);

@@ -65,7 +65,7 @@ test('only main/electron and preload may import electron', () => {
 
 test('the renderer imports no node: module, nothing of main/ or db/, and the contract: values from contract/*.ts, types from contract/api', () => {
   assert.equal(violations('renderer/src/app.tsx', "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;").length, 1);
-  assert.equal(violations('renderer/src/till/till.tsx', importOf('crypto')).length, 1);
+  assert.equal(violations('renderer/src/till-screen/till.tsx', importOf('crypto')).length, 1);
   assert.equal(violations('renderer/src/app.tsx', "import { compose } from '../../main/compose.js';\nexport const c = compose;").length, 1);
   assert.equal(
     violations('renderer/src/app.tsx', "import type { Gateway } from '../../main/core/gateway.js';\nexport type G = Gateway;").length,
@@ -80,9 +80,9 @@ test('the renderer imports no node: module, nothing of main/ or db/, and the con
     ),
     [],
   );
-  assert.deepEqual(violations('renderer/src/till/money.ts', importOf('../../../contract/money.js')), []);
-  assert.deepEqual(violations('renderer/src/till/till-client.ts', importOf('../../../contract/api/payments.js', 'type')), []);
-  const schema = violations('renderer/src/till/till-client.ts', importOf('../../../contract/api/payments.js'));
+  assert.deepEqual(violations('renderer/src/till-screen/money.ts', importOf('../../../contract/money.js')), []);
+  assert.deepEqual(violations('renderer/src/till-screen/till-client.ts', importOf('../../../contract/api/payments.js', 'type')), []);
+  const schema = violations('renderer/src/till-screen/till-client.ts', importOf('../../../contract/api/payments.js'));
   assert.equal(schema.length, 1, 'a schema value would pull TypeBox into the bundle');
   assert.match(schema[0] ?? '', /types only/);
 });
@@ -194,7 +194,7 @@ test('main/http imports no db', () => {
 test('contract/ imports nothing of the project and nothing of Node', () => {
   const leaving: Array<[string, string]> = [
     ['contract/money.ts', '../main/core/errors.js'],
-    ['contract/money.ts', '../renderer/src/till/money.js'],
+    ['contract/money.ts', '../renderer/src/till-screen/money.js'],
     ['contract/codes.ts', '../db/migrate.js'],
     ['contract/api/payments.ts', '../../main/core/payments/request.js'],
     ['contract/api/payments.ts', '../../../elsewhere.js'],

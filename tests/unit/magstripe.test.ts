@@ -1,7 +1,7 @@
 /** The keyboard-wedge magnetic stripe input of the till: track parsing and burst detection. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createWedgeDetector, parseSwipe, type SwipeResult, type WedgeDecision } from '../../renderer/src/till/magstripe.js';
+import { createWedgeDetector, parseSwipe, type SwipeResult, type WedgeDecision } from '../../renderer/src/till-screen/magstripe.js';
 
 const TRACK1 = '%B4111111111111111^DOE/JANE^30121010000000000000?';
 const TRACK2 = ';4111111111111111=30121010000000000000?';

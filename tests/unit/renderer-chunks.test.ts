@@ -89,7 +89,7 @@ test('the till loads without any back-office screen or library', () => {
     assert.equal(manifest[screen]?.isDynamicEntry, true, `${screen} is a chunk of its own, loaded when its route opens`);
     assert.ok(!initial.has(screen), `${screen} is not loaded up front`);
   }
-  assert.equal(manifest['src/till/till.tsx'], undefined, 'the till is part of the entry, not a chunk fetched after it');
+  assert.equal(manifest['src/till-screen/till.tsx'], undefined, 'the till is part of the entry, not a chunk fetched after it');
 
   const named = (name: string) => Object.keys(manifest).filter((key) => manifest[key]?.name === name);
   for (const library of BACK_OFFICE_LIBRARIES) {

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { clearPinBlock as gatewayClearBlock, decryptPinBlock, encryptPinBlock as gatewayEncrypt } from '../../main/processor/pin-block.js';
-import { clearPinBlock, encryptPinBlock } from '../../renderer/src/till/pin-block.js';
+import { clearPinBlock, encryptPinBlock } from '../../renderer/src/till-screen/pin-block.js';
 
 const TEST_KEY = '0123456789ABCDEFFEDCBA9876543210';
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { TEST_CARDS, type TestCard } from '../../contract/test-cards.js';
 
-/** What renderer/src/till/reader.ts lists (TILL_TEST_CARDS): the table's cards with till words. */
+/** What renderer/src/till-screen/reader.ts lists (TILL_TEST_CARDS): the table's cards with till words. */
 const TILL_TEST_CARDS = TEST_CARDS.filter((card): card is TestCard & { till: NonNullable<TestCard['till']> } => card.till !== undefined);
 import { findTestCard } from '../../main/processor/test-cards.js';
 

@@ -1,17 +1,18 @@
 /**
- * The till's transition table (renderer/src/till/till-transitions.ts): every event in the phases it
+ * The till's transition table (renderer/src/till-screen/till-transitions.ts): every event in the phases it
  * is taken in, what it leads to and which effects it asks for; and every event in every other phase
  * ignored. Each step also stays inside the table's own `to` (see `go`).
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { PaymentRequest, TransactionResponse } from '../../contract/api/payments.js';
-import type { TerminalConfig, TillAttempt } from '../../contract/api/till.js';
+import type { TillAttempt } from '../../contract/api/till-attempts.js';
+import type { TerminalConfig } from '../../contract/api/tills.js';
 import type { Transaction } from '../../contract/api/transactions.js';
 import { ErrorCode, TransactionStatus } from '../../contract/codes.js';
 import { CENTRE_OUTCOME_UNKNOWN, PIN_TRIES } from '../../contract/constants.js';
-import type { CardRead } from '../../renderer/src/till/card-read.js';
-import { buildPosData } from '../../renderer/src/till/pos-data.js';
+import type { CardRead } from '../../renderer/src/till-screen/card-read.js';
+import { buildPosData } from '../../renderer/src/till-screen/pos-data.js';
 import {
   INITIAL_MODEL,
   PHASES,
@@ -23,8 +24,8 @@ import {
   type TillEventType,
   type TillModel,
   type TillPhase,
-} from '../../renderer/src/till/till-model.js';
-import { accepts, transition, TRANSITIONS, type Step } from '../../renderer/src/till/till-transitions.js';
+} from '../../renderer/src/till-screen/till-model.js';
+import { accepts, transition, TRANSITIONS, type Step } from '../../renderer/src/till-screen/till-transitions.js';
 
 const NOW = new Date(2030, 0, 2, 3, 4, 5).getTime();
 
@@ -142,7 +143,7 @@ const transaction = (patch: Partial<Transaction> = {}): Transaction => ({
   ...patch,
 });
 
-/** Which phases take which event, written from the screens (renderer/src/till/till.tsx) apart from the table. */
+/** Which phases take which event, written from the screens (renderer/src/till-screen/till.tsx) apart from the table. */
 const EXPECTED_FROM: Record<TillEventType, readonly PhaseName[]> = {
   keypad: ['amount'],
   setReference: ['amount'],

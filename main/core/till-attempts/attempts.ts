@@ -8,7 +8,7 @@
  * afterwards), so what the order's transactions say then is final.
  */
 import type { FieldError } from '../../../contract/api/common.js';
-import type { TillAttemptInput, TillAttempt, TillResolution } from '../../../contract/api/till.js';
+import type { TillAttemptInput, TillAttempt, TillResolution } from '../../../contract/api/till-attempts.js';
 import { ErrorCode, TransactionStatus as S } from '../../../contract/codes.js';
 import { currencyExponent, minorToAmount, toMinor, amountProblemText } from '../../../contract/money.js';
 import { apiError, created, failure, success, validationError, type Outcome } from '../errors.js';

@@ -9,7 +9,7 @@ import type { MessageId } from '../../../contract/i18n/catalogues.js';
 import { PrinterButton } from '../receipts/printer-dialog.js';
 import { RECEIPT_KEYS } from '../receipts/receipt-actions.js';
 import { useSession } from '../session-store.js';
-import { formatNumber } from '../till/money.js';
+import { formatNumber } from '../till-screen/money.js';
 import { TillBadge } from '../tills/till-gate.js';
 import { useT } from '../ui/i18n.js';
 import { Modal } from '../ui/modal.js';

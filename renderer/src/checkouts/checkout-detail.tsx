@@ -8,7 +8,7 @@ import { Link, useParams } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import type { MessageId } from '../../../contract/i18n/catalogues.js';
 import type { Translate } from '../../../contract/i18n/format.js';
-import { formatMoney } from '../till/money.js';
+import { formatMoney } from '../till-screen/money.js';
 import { cardText, joined, PAYMENT_TYPE_MESSAGES, statusLabel } from '../transactions/transaction-format.js';
 import { CopyLink } from '../ui/copy-link.js';
 import { ConfirmDialog, DetailPending } from '../ui/detail-parts.js';

@@ -17,7 +17,7 @@ import { ApiError } from '../api/transport.js';
 import { useIdempotencyKeys } from '../api/idempotency.js';
 import { problemText, sessionEnded } from '../api/problems.js';
 import { useSession } from '../session-store.js';
-import { formatMoney } from '../till/money.js';
+import { formatMoney } from '../till-screen/money.js';
 import { useRichT } from '../transactions/rich-text.js';
 import { NO_VALUE } from '../transactions/transaction-format.js';
 import { CheckField, CurrencyInput, Field, FormSummary, placeApiErrors, problemsByField } from '../ui/form-fields.js';

@@ -8,7 +8,7 @@ import { createColumnHelper } from '@tanstack/react-table';
 import { useEffect, useMemo } from 'react';
 import { CHECKOUT_STATUSES } from '../../../contract/constants.js';
 import type { Translate } from '../../../contract/i18n/format.js';
-import { formatMoney } from '../till/money.js';
+import { formatMoney } from '../till-screen/money.js';
 import { NO_VALUE } from '../transactions/transaction-format.js';
 import { formatDateTime } from '../ui/format.js';
 import { FilterBar } from '../ui/detail-parts.js';

@@ -15,7 +15,7 @@ import type { MessageId } from '../../../contract/i18n/catalogues.js';
 import type { Translate } from '../../../contract/i18n/format.js';
 import { useSession } from '../session-store.js';
 import { maskedCard, NO_VALUE } from '../sales/sales-store.js';
-import { formatMoney } from '../till/money.js';
+import { formatMoney } from '../till-screen/money.js';
 import { paymentTypeLabel } from '../transactions/transaction-format.js';
 import { currentLocale, useT } from '../ui/i18n.js';
 import { CheckIcon, WarningIcon } from '../ui/icons.js';

@@ -14,7 +14,7 @@ import {
   type PlanInterval,
 } from '../../../contract/constants.js';
 import { ApiError } from '../api/transport.js';
-import { formatMoney } from '../till/money.js';
+import { formatMoney } from '../till-screen/money.js';
 import { problemText, sessionEnded } from '../api/problems.js';
 import { useRichT } from '../transactions/rich-text.js';
 import { Actions, Problem, useAction } from '../ui/dialog-parts.js';

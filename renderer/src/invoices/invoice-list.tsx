@@ -8,7 +8,7 @@ import { createColumnHelper } from '@tanstack/react-table';
 import { useEffect, useId, useMemo } from 'react';
 import { INVOICE_STATUSES, type InvoiceStatus } from '../../../contract/constants.js';
 import type { Translate } from '../../../contract/i18n/format.js';
-import { formatMoney } from '../till/money.js';
+import { formatMoney } from '../till-screen/money.js';
 import { NO_VALUE } from '../transactions/transaction-format.js';
 import { DataTable } from '../ui/data-table.js';
 import { useT } from '../ui/i18n.js';

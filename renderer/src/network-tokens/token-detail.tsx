@@ -17,7 +17,7 @@ import { formatDateTime, formatDateTimeSeconds } from '../ui/format.js';
 import { useT } from '../ui/i18n.js';
 import { ArchiveDialog, CryptogramDialog } from './token-dialogs.js';
 import { historyText, lastFour, networkName, TOKEN_STATUS_NAMES, TOKEN_STATUS_NOTES, tokenStatusClass } from './token-format.js';
-import { tokensClient, type BackOfficeToken, type TokenData, type TokenHistoryEntry } from './tokens-client.js';
+import { networkTokensClient, type BackOfficeToken, type TokenData, type TokenHistoryEntry } from './network-tokens-client.js';
 import { useTokenDetail } from './tokens-store.js';
 
 const SETTLING = new Set(['requested', 'archive_pending']);
@@ -197,7 +197,7 @@ function RevealCard({ token, onRevealed }: { token: BackOfficeToken; onRevealed:
   }, [available]);
 
   const reveal = async () => {
-    const answer = await action.run(t('tokens.reveal.what'), () => tokensClient.reveal(token.id));
+    const answer = await action.run(t('tokens.reveal.what'), () => networkTokensClient.reveal(token.id));
     if (!answer) return;
     setNow(Date.now());
     setShown({ data: answer.data, until: Date.now() + answer.hide_after_seconds * 1000 });
@@ -277,7 +277,7 @@ function SimulatorCard({ token, onDone }: { token: BackOfficeToken; onDone: (not
   const action = useAction();
   const t = useT();
   const run = async (step: (typeof SIMULATE)[number]) => {
-    const changed = await action.run(t(step.failed), () => tokensClient.simulate(token.id, step.action));
+    const changed = await action.run(t(step.failed), () => networkTokensClient.simulate(token.id, step.action));
     if (changed) onDone(t(step.done));
   };
   return (

@@ -10,7 +10,7 @@ import { Actions, Problem, useAction } from '../ui/dialog-parts.js';
 import { useT } from '../ui/i18n.js';
 import { Modal } from '../ui/modal.js';
 import { lastFour, networkName } from './token-format.js';
-import { tokensClient, type BackOfficeToken, type Cryptogram } from './tokens-client.js';
+import { networkTokensClient, type BackOfficeToken, type Cryptogram } from './network-tokens-client.js';
 
 /** The Electronic Commerce Indicator's own abbreviation: the same in every language. */
 const ECI = 'ECI';
@@ -26,7 +26,7 @@ export function CryptogramDialog({ token, onClose, onCreated }: { token: BackOff
   // One key for this dialog: a retry after a lost answer cannot make a second cryptogram.
   const key = useRef(crypto.randomUUID());
   const create = async () => {
-    const made = await action.run(t('tokens.cryptogram.what'), () => tokensClient.cryptogram(token.id, key.current));
+    const made = await action.run(t('tokens.cryptogram.what'), () => networkTokensClient.cryptogram(token.id, key.current));
     if (made) {
       setCryptogram(made);
       onCreated();
@@ -95,7 +95,7 @@ export function ArchiveDialog({ token, onClose, onDone }: { token: BackOfficeTok
       busyLabel={t('tokens.archive.busy')}
       what={t('tokens.archive.what')}
       run={async () => {
-        await tokensClient.archive(token.id);
+        await networkTokensClient.archive(token.id);
         return true;
       }}
       onClose={onClose}

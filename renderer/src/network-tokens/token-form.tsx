@@ -18,7 +18,7 @@ import { useIdempotencyKeys } from '../api/idempotency.js';
 import { problemText, sessionEnded } from '../api/problems.js';
 import { Field, FormSummary, placeApiErrors, problemsByField } from '../ui/form-fields.js';
 import { useT } from '../ui/i18n.js';
-import { tokensClient, type NetworkTokenRequest } from './tokens-client.js';
+import { networkTokensClient, type NetworkTokenRequest } from './network-tokens-client.js';
 
 interface TokenFormValues {
   card_number: string;
@@ -169,7 +169,7 @@ function TokenForm() {
       if (Object.keys(local).length) return { values: {}, errors: local };
       let problems;
       try {
-        problems = await tokensClient.check(requestOf(values));
+        problems = await networkTokensClient.check(requestOf(values));
       } catch (error) {
         // A check that did not answer blocks nothing: the request answers for itself.
         sessionEnded(error);
@@ -190,7 +190,7 @@ function TokenForm() {
     const request = requestOf(values);
     try {
       // One key per body: a retry after a lost answer cannot request twice.
-      const token = await tokensClient.create(request, keyFor(request));
+      const token = await networkTokensClient.create(request, keyFor(request));
       void navigate({ to: '/network-tokens/$id', params: { id: token.id } });
     } catch (error) {
       if (sessionEnded(error)) return;

@@ -17,7 +17,7 @@ import { filtered } from '../ui/list-search.js';
 import { PagedTable } from '../ui/paged-table.js';
 import { lastFour, NETWORK_NAMES, networkName, TOKEN_STATUS_NAMES, tokenStatusClass } from './token-format.js';
 import type { TokenListSearch } from './token-search.js';
-import type { BackOfficeToken } from './tokens-client.js';
+import type { BackOfficeToken } from './network-tokens-client.js';
 import { useTokenList } from './tokens-store.js';
 
 const column = createColumnHelper<BackOfficeToken>();

@@ -8,7 +8,7 @@ import { dayEndIso, dayStartIso } from '../ui/list-search.js';
 import { translate } from '../ui/i18n.js';
 import { createDetailStore, createListStore } from '../ui/list-store.js';
 import type { TokenListSearch } from './token-search.js';
-import { tokensClient } from './tokens-client.js';
+import { networkTokensClient } from './network-tokens-client.js';
 
 /** Rows a page of the list shows. */
 export const TOKENS_PER_PAGE = 50;
@@ -16,7 +16,7 @@ const per = String(Math.min(TOKENS_PER_PAGE, NETWORK_TOKENS_MAX_PER_PAGE));
 
 export const useTokenList = createListStore(
   (search: TokenListSearch) =>
-    tokensClient.list({
+    networkTokensClient.list({
       ...(search.status ? { status: search.status } : {}),
       ...(search.network ? { network: search.network } : {}),
       ...(search.created_from ? { 'created_at[min]': dayStartIso(search.created_from) } : {}),
@@ -28,7 +28,7 @@ export const useTokenList = createListStore(
 );
 
 export const useTokenDetail = createDetailStore(
-  (id: string) => tokensClient.detail(id),
+  (id: string) => networkTokensClient.detail(id),
   () => translate('tokens.detail.missing'),
   () => translate('tokens.detail.loadFailed'),
 );

@@ -13,7 +13,7 @@ import { LANGUAGE_NAMES } from '../../../contract/i18n/languages.js';
 import { isEmailAddress } from '../../../contract/text-rules.js';
 import { ApiError } from '../api/transport.js';
 import { receiptsClient, type Receipt, type ReceiptLanguage, type ReceiptLink } from './receipts-client.js';
-import { ReceiptView } from '../till/receipt.js';
+import { ReceiptView } from '../till-screen/receipt.js';
 import { translate, useT } from '../ui/i18n.js';
 import { PrinterIcon } from '../ui/icons.js';
 import { LocalLinkWarning } from '../ui/local-link-warning.js';

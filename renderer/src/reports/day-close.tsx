@@ -11,7 +11,7 @@ import type { MessageId } from '../../../contract/i18n/catalogues.js';
 import type { Translate } from '../../../contract/i18n/format.js';
 import { ApiError } from '../api/transport.js';
 import { useSession } from '../session-store.js';
-import { formatMoney, formatNumber } from '../till/money.js';
+import { formatMoney, formatNumber } from '../till-screen/money.js';
 import { TotalValue } from '../ui/fit-text.js';
 import { CheckIcon } from '../ui/icons.js';
 import { Modal } from '../ui/modal.js';
@@ -22,7 +22,7 @@ import { TillGate } from '../tills/till-gate.js';
 import { useThisTill } from '../tills/this-till-store.js';
 import { useReports } from './reports-store.js';
 import { formatDateTime } from '../ui/format.js';
-import { useTill } from '../till/till-store.js';
+import { useTill } from '../till-screen/till-store.js';
 import { translate, useT, type MessageValues } from '../ui/i18n.js';
 import { NO_VALUE } from '../sales/sales-store.js';
 

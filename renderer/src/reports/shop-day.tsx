@@ -4,7 +4,7 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import type { DayReport, ShopDay } from '../../../contract/api/reports.js';
-import { formatMoney } from '../till/money.js';
+import { formatMoney } from '../till-screen/money.js';
 import { tillsClient } from '../tills/tills-client.js';
 import { reportsClient } from './reports-client.js';
 import { formatDateTime } from '../ui/format.js';

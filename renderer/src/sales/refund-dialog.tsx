@@ -13,7 +13,7 @@ import { ApiError } from '../api/transport.js';
 import { staffClient } from '../staff/staff-client.js';
 import { transactionsClient, type RefundResponse } from '../transactions/transactions-client.js';
 import { useSession } from '../session-store.js';
-import { formatMoney, parseAmount } from '../till/money.js';
+import { formatMoney, parseAmount } from '../till-screen/money.js';
 import { CheckIcon, WarningIcon } from '../ui/icons.js';
 import { ReceiptChoices } from '../receipts/receipt-actions.js';
 import { Modal } from '../ui/modal.js';

@@ -12,7 +12,7 @@ import { ApiError, defaultTransport } from '../api/transport.js';
 import { useSession } from '../session-store.js';
 import type { MessageId } from '../../../contract/i18n/catalogues.js';
 import type { Translate } from '../../../contract/i18n/format.js';
-import { BRAND_NAMES, type CardRead } from '../till/reader.js';
+import { BRAND_NAMES, type CardRead } from '../till-screen/reader.js';
 import { translate } from '../ui/i18n.js';
 
 type EntryMode = CardRead['entry'];

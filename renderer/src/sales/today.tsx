@@ -10,7 +10,7 @@ import { OTHER_TERMINALS_BOOK } from '../../../contract/constants.js';
 import { TransactionStatus, type TransactionStatusName } from '../../../contract/codes.js';
 import type { MessageId } from '../../../contract/i18n/catalogues.js';
 import { useSession } from '../session-store.js';
-import { formatMoney } from '../till/money.js';
+import { formatMoney } from '../till-screen/money.js';
 import { tillsClient, type Till } from '../tills/tills-client.js';
 import { TotalValue } from '../ui/fit-text.js';
 import { ReceiptDialog } from './receipt-dialog.js';

@@ -16,12 +16,13 @@ import { SelectFilter } from '../ui/list-filters.js';
 import { dayEndIso, dayStartIso, filtered } from '../ui/list-search.js';
 import { createListStore } from '../ui/list-store.js';
 import { PagedTable } from '../ui/paged-table.js';
-import { adminClient, type AuditLogEntry, type StaffMember } from './admin-client.js';
+import { settingsClient, type AuditLogEntry } from './settings-client.js';
+import { staffClient, type StaffMember } from '../staff/staff-client.js';
 import type { AuditSearch } from './audit-search.js';
 
 export const useAuditLog = createListStore(
   (search: AuditSearch) =>
-    adminClient.audit({
+    settingsClient.audit({
       ...(search.staff ? { staff_id: search.staff } : {}),
       ...(search.action ? { action: search.action } : {}),
       ...(search.from ? { 'created_at[min]': dayStartIso(search.from) } : {}),
@@ -161,7 +162,7 @@ export function AuditLogScreen() {
     void load(search);
   }, [load, search]);
   useEffect(() => {
-    adminClient.staff().then(setStaff, () => setStaff([]));
+    staffClient.list().then(setStaff, () => setStaff([]));
   }, []);
 
   const filter = (change: Partial<AuditSearch>) => void navigate({ search: filtered(search, change) });

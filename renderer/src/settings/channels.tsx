@@ -11,7 +11,7 @@ import { Actions } from '../ui/dialog-parts.js';
 import { formatDateTime } from '../ui/format.js';
 import { translate, useT } from '../ui/i18n.js';
 import { Modal } from '../ui/modal.js';
-import { adminClient, type Channel, type MerchantProfile } from './admin-client.js';
+import { settingsClient, type Channel, type MerchantProfile } from './settings-client.js';
 import { CurrencyField, LanguageField } from './currency-field.js';
 import { focusFirst, FormProblem, hidden, Pending, problemsOf, SettingField, useLoaded, useRich, type Problems } from './settings-parts.js';
 
@@ -30,7 +30,7 @@ const languageName = (language: string) => (isStaffLanguage(language) ? LANGUAGE
 export function ChannelSettings() {
   const t = useT();
   const rich = useRich();
-  const read = useCallback(async () => ({ channels: await adminClient.channels(), profile: await adminClient.profile() }), []);
+  const read = useCallback(async () => ({ channels: await settingsClient.channels(), profile: await settingsClient.profile() }), []);
   const { data, problem, load } = useLoaded(read, 'settings.channels.loadFailed');
   const [editing, setEditing] = useState<Channel | 'new' | null>(null);
   const [message, setMessage] = useState('');
@@ -134,8 +134,8 @@ function ChannelDialog({
     try {
       const fields = { name: name.trim(), currency: currency.trim(), language, sender_email: sender.trim() || null };
       const saved = channel
-        ? await adminClient.updateChannel(channel.url_name, fields)
-        : await adminClient.createChannel({ url_name: urlName, ...fields });
+        ? await settingsClient.updateChannel(channel.url_name, fields)
+        : await settingsClient.createChannel({ url_name: urlName, ...fields });
       onDone(t(channel ? 'settings.channels.saved' : 'settings.channels.created', { urlName: saved.url_name }));
     } catch (error) {
       const found = problemsOf(error, translate(channel ? 'settings.channels.notSaved' : 'settings.channels.notCreated'), FIELDS);

@@ -11,7 +11,7 @@ import { translate, useT } from '../ui/i18n.js';
 import { Modal } from '../ui/modal.js';
 import { CopyValue } from '../ui/copy-value.js';
 import { toneClass } from '../ui/tags.js';
-import { adminClient, type ApiCredential, type CreatedApiCredential } from './admin-client.js';
+import { settingsClient, type ApiCredential, type CreatedApiCredential } from './settings-client.js';
 import { hidden, Pending, useLoaded, useRich } from './settings-parts.js';
 
 const mono = (chunks: ReactNode[]) => <span className="mono">{chunks}</span>;
@@ -19,7 +19,7 @@ const mono = (chunks: ReactNode[]) => <span className="mono">{chunks}</span>;
 export function CredentialSettings() {
   const t = useT();
   const rich = useRich();
-  const read = useCallback(() => adminClient.credentials(), []);
+  const read = useCallback(() => settingsClient.credentials(), []);
   const { data, problem, load } = useLoaded(read, 'settings.credentials.loadFailed');
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<ApiCredential | null>(null);
@@ -94,7 +94,7 @@ export function CredentialSettings() {
           confirmLabel={t('settings.credentials.revokeConfirm')}
           busyLabel={t('settings.credentials.revoking')}
           what={t('settings.credentials.revokeWhat')}
-          run={() => adminClient.revokeCredential(revoking.credential_id)}
+          run={() => settingsClient.revokeCredential(revoking.credential_id)}
           onClose={() => setRevoking(null)}
           onDone={(revoked) => {
             setRevoking(null);
@@ -114,7 +114,7 @@ function CreateCredentialDialog({ onClose, onCreated }: { onClose: () => void; o
   const action = useAction();
   const [created, setCreated] = useState<CreatedApiCredential | null>(null);
   const create = async () => {
-    const made = await action.run(translate('settings.credentials.createWhat'), () => adminClient.createCredential());
+    const made = await action.run(translate('settings.credentials.createWhat'), () => settingsClient.createCredential());
     if (made) {
       setCreated(made);
       onCreated(made);

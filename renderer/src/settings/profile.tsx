@@ -9,7 +9,7 @@ import { useSession } from '../session-store.js';
 import { formatDateTime } from '../ui/format.js';
 import { translate, useT } from '../ui/i18n.js';
 import { LocalLinkWarning } from '../ui/local-link-warning.js';
-import { adminClient, type MerchantProfile } from './admin-client.js';
+import { settingsClient, type MerchantProfile } from './settings-client.js';
 import { CurrencyField, LanguageField } from './currency-field.js';
 import { focusFirst, FormProblem, Pending, problemsOf, SettingField, useLoaded, type Problems } from './settings-parts.js';
 
@@ -18,7 +18,7 @@ const FIELDS: Record<Field, MessageId> = { name: 'settings.field.name', currency
 
 export function ProfileSettings() {
   const t = useT();
-  const read = useCallback(() => adminClient.profile(), []);
+  const read = useCallback(() => settingsClient.profile(), []);
   const { data, problem, load, setData } = useLoaded(read, 'settings.profile.loadFailed');
   return (
     <section className="card settings-form" aria-labelledby="profile-title">
@@ -50,7 +50,7 @@ function ProfileForm({ profile, onSaved }: { profile: MerchantProfile; onSaved: 
     if (Object.keys(local).length) return focusFirst('profile', local);
     setBusy(true);
     try {
-      const next = await adminClient.saveProfile({ name: name.trim(), currency: currency.trim().toUpperCase(), language });
+      const next = await settingsClient.saveProfile({ name: name.trim(), currency: currency.trim().toUpperCase(), language });
       onSaved(next);
       setSaved(t('settings.profile.saved'));
       // The till and the screens take the merchant's name, currency and language from the session: as answered.

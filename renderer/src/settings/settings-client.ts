@@ -1,34 +1,78 @@
 /**
- * The calls of Settings -> Shops and terminals (main/http/routes/payment-methods/shops.ts: /ui/shops, /ui/terminals;
- * decisions.md "Merchant management"): the merchant's shops with their terminal ids, a new shop, a
- * terminal put in a shop or taken out. Typed by the contract (contract/api/payment-methods.ts); same
- * transports and error shape as the other clients (api/call.ts, api/transport.ts).
+ * The settings calls of the back office (admin; main/http/routes/settings/back-office.ts): the
+ * merchant's profile, channels, API credentials, a staff account's new secret and its disabling, the
+ * SMTP server and its test e-mail, and the audit log's pages. The staff list and a new staff member
+ * are the staff client's (staff/staff-client.ts). Typed by the contract (contract/api/settings.ts);
+ * same transports and error shape as the other clients (api/call.ts, api/transport.ts).
  */
-import type { Shop, TerminalAssignment } from '../../../contract/api/payment-methods.js';
-import { caller } from '../api/call.js';
+import type {
+  ApiCredential,
+  AuditLogEntry,
+  AuditLogPage,
+  AuditLogQuery,
+  Channel,
+  CreateChannelRequest,
+  CreatedApiCredential,
+  MerchantProfile,
+  ResetStaffSecret,
+  SmtpSettings,
+  SmtpTestResult,
+  UpdateChannelRequest,
+  UpdateProfileRequest,
+  UpdateSmtpRequest,
+} from '../../../contract/api/settings.js';
+import type { StaffMember } from '../../../contract/api/staff.js';
+import type { StaffSecret } from '../../../contract/constants.js';
+import { caller, filled } from '../api/call.js';
 import { defaultTransport, type Transport } from '../api/transport.js';
 
-export type { Shop, TerminalAssignment };
+export type {
+  ApiCredential,
+  AuditLogEntry,
+  AuditLogPage,
+  Channel,
+  CreatedApiCredential,
+  MerchantProfile,
+  ResetStaffSecret,
+  SmtpSettings,
+  SmtpTestResult,
+};
 
 export interface SettingsClient {
-  /** The merchant's shops and their terminal ids (admin and back office). */
-  shops(): Promise<Shop[]>;
-  /** A new shop (admin). */
-  createShop(name: string): Promise<Shop>;
-  /** Puts a terminal id in a shop, moving it from another shop (admin). */
-  assignTerminal(shopId: string, terminalId: string): Promise<TerminalAssignment>;
-  /** Takes a terminal out of its shop (admin). */
-  unassignTerminal(terminalId: string): Promise<TerminalAssignment>;
+  profile(): Promise<MerchantProfile>;
+  saveProfile(profile: UpdateProfileRequest): Promise<MerchantProfile>;
+  channels(): Promise<Channel[]>;
+  createChannel(channel: CreateChannelRequest): Promise<Channel>;
+  updateChannel(urlName: string, channel: UpdateChannelRequest): Promise<Channel>;
+  credentials(): Promise<ApiCredential[]>;
+  createCredential(): Promise<CreatedApiCredential>;
+  revokeCredential(id: string): Promise<ApiCredential>;
+  resetStaff(id: string, secret: StaffSecret, value?: string): Promise<ResetStaffSecret>;
+  disableStaff(id: string): Promise<StaffMember>;
+  smtp(): Promise<SmtpSettings>;
+  saveSmtp(settings: UpdateSmtpRequest): Promise<SmtpSettings>;
+  testSmtp(to: string): Promise<SmtpTestResult>;
+  audit(query: AuditLogQuery): Promise<AuditLogPage>;
 }
 
 export function createSettingsClient(transport: Transport = defaultTransport()): SettingsClient {
   const call = caller(transport);
   return {
-    shops: () => call('payment-methods.shops'),
-    createShop: (name) => call('payment-methods.createShop', { body: { name } }),
-    assignTerminal: (shopId, terminalId) =>
-      call('payment-methods.assignTerminal', { params: { shop_id: shopId }, body: { terminal_id: terminalId } }),
-    unassignTerminal: (terminalId) => call('payment-methods.unassignTerminal', { params: { terminal_id: terminalId } }),
+    profile: () => call('settings.profile'),
+    saveProfile: (profile) => call('settings.setProfile', { body: profile }),
+    channels: () => call('settings.channels'),
+    createChannel: (channel) => call('settings.createChannel', { body: channel }),
+    updateChannel: (urlName, channel) => call('settings.updateChannel', { params: { url_name: urlName }, body: channel }),
+    credentials: () => call('settings.credentials'),
+    createCredential: () => call('settings.createCredential'),
+    revokeCredential: (id) => call('settings.revokeCredential', { params: { credential_id: id } }),
+    resetStaff: (id, secret, value) =>
+      call('settings.resetStaffSecret', { params: { staff_id: id }, body: value === undefined ? { secret } : { secret, value } }),
+    disableStaff: (id) => call('settings.disableStaff', { params: { staff_id: id } }),
+    smtp: () => call('settings.smtp'),
+    saveSmtp: (settings) => call('settings.setSmtp', { body: settings }),
+    testSmtp: (to) => call('settings.testSmtp', { body: { to } }),
+    audit: (query) => call('settings.auditLog', { query: filled(query) }),
   };
 }
 

@@ -9,7 +9,7 @@ import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from
 import type { MessageId } from '../../../contract/i18n/catalogues.js';
 import { ApiError } from '../api/transport.js';
 import { translate, useT } from '../ui/i18n.js';
-import { settingsClient as client, type Shop } from './settings-client.js';
+import { paymentMethodsClient as client, type Shop } from '../payment-methods/payment-methods-client.js';
 import { fieldProblem, hidden, useRich } from './settings-parts.js';
 
 type Message = { text: string; problem: boolean } | null;

@@ -10,7 +10,7 @@ import type { MessageId } from '../../../contract/i18n/catalogues.js';
 import { isEmailAddress } from '../../../contract/text-rules.js';
 import { formatDateTime } from '../ui/format.js';
 import { translate, useT } from '../ui/i18n.js';
-import { adminClient, type SmtpSettings, type SmtpTestResult } from './admin-client.js';
+import { settingsClient, type SmtpSettings, type SmtpTestResult } from './settings-client.js';
 import { focusFirst, FormProblem, Pending, problemsOf, SettingField, useLoaded, type Problems } from './settings-parts.js';
 
 type Field = 'host' | 'port' | 'security' | 'user' | 'password' | 'from';
@@ -33,7 +33,7 @@ const FROM_EXAMPLE = 'Shop <billing@shop.example>';
 
 export function SmtpSettingsScreen() {
   const t = useT();
-  const read = useCallback(() => adminClient.smtp(), []);
+  const read = useCallback(() => settingsClient.smtp(), []);
   const { data, problem, load, setData } = useLoaded(read, 'settings.smtp.loadFailed');
   return (
     <>
@@ -74,7 +74,7 @@ function SmtpForm({ settings, onSaved }: { settings: SmtpSettings; onSaved: (set
     if (Object.keys(local).length) return focusFirst('smtp', local);
     setBusy(true);
     try {
-      const next = await adminClient.saveSmtp({
+      const next = await settingsClient.saveSmtp({
         host: host.trim(),
         port: portNumber,
         security,
@@ -250,7 +250,7 @@ function SmtpTest({ configured }: { configured: boolean }) {
     if (local.to) return focusFirst('smtp-test', local);
     setBusy(true);
     try {
-      setResult(await adminClient.testSmtp(to.trim()));
+      setResult(await settingsClient.testSmtp(to.trim()));
     } catch (error) {
       const found = problemsOf(error, translate('settings.smtp.test.notSent'), { to: 'settings.smtp.test.address' });
       setProblems(found);

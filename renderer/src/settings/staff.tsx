@@ -15,7 +15,8 @@ import { formatDateTime } from '../ui/format.js';
 import { translate, useT } from '../ui/i18n.js';
 import { Modal } from '../ui/modal.js';
 import { toneClass } from '../ui/tags.js';
-import { adminClient, type CreatedStaff, type ResetStaffSecret, type StaffMember } from './admin-client.js';
+import { settingsClient, type ResetStaffSecret } from './settings-client.js';
+import { staffClient, type CreatedStaff, type StaffMember } from '../staff/staff-client.js';
 import {
   focusFirst,
   FormProblem,
@@ -34,7 +35,7 @@ type Dialog = { kind: 'create' } | { kind: 'reset'; member: StaffMember } | { ki
 export function StaffSettings() {
   const t = useT();
   const rich = useRich();
-  const read = useCallback(() => adminClient.staff(), []);
+  const read = useCallback(() => staffClient.list(), []);
   const { data, problem, load } = useLoaded(read, 'settings.staff.loadFailed');
   const [dialog, setDialog] = useState<Dialog>(null);
   const [message, setMessage] = useState('');
@@ -134,7 +135,7 @@ export function StaffSettings() {
           confirmLabel={t('settings.staff.disableConfirm')}
           busyLabel={t('settings.staff.disabling')}
           what={t('settings.staff.disableWhat')}
-          run={() => adminClient.disableStaff(dialog.member.staff_id)}
+          run={() => settingsClient.disableStaff(dialog.member.staff_id)}
           onClose={() => setDialog(null)}
           onDone={(member) => {
             setDialog(null);
@@ -187,7 +188,7 @@ function CreateStaffDialog({ onClose, onCreated }: { onClose: () => void; onCrea
     if (Object.keys(local).length) return focusFirst('staff', local);
     setBusy(true);
     try {
-      const made = await adminClient.createStaff({
+      const made = await staffClient.create({
         role,
         login,
         ...(name.trim() ? { display_name: name.trim() } : {}),
@@ -364,7 +365,7 @@ function ResetDialog({
     if (local.value) return focusFirst('reset', local);
     setBusy(true);
     try {
-      const done = await adminClient.resetStaff(member.staff_id, secret, value || undefined);
+      const done = await settingsClient.resetStaff(member.staff_id, secret, value || undefined);
       setReset(done);
       onReset(done);
     } catch (error) {

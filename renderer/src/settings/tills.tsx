@@ -15,11 +15,11 @@ import { ConfirmDialog } from '../ui/detail-parts.js';
 import { FormActions } from '../ui/dialog-parts.js';
 import { formatDateTime, formatTime } from '../ui/format.js';
 import { translate, useT } from '../ui/i18n.js';
-import { formatMoney } from '../till/money.js';
+import { formatMoney } from '../till-screen/money.js';
 import { CopyValue } from '../ui/copy-value.js';
 import { Modal } from '../ui/modal.js';
 import { toneClass } from '../ui/tags.js';
-import { settingsClient, type Shop } from './settings-client.js';
+import { paymentMethodsClient, type Shop } from '../payment-methods/payment-methods-client.js';
 import { focusFirst, FormProblem, hidden, Pending, problemsOf, SettingField, useLoaded, useRich, type Problems } from './settings-parts.js';
 
 type Dialog =
@@ -117,7 +117,7 @@ export function TillSettings() {
   const t = useT();
   const rich = useRich();
   const read = useCallback(async () => {
-    const [list, shops] = await Promise.all([tillsClient.list({ retired: true }), settingsClient.shops()]);
+    const [list, shops] = await Promise.all([tillsClient.list({ retired: true }), paymentMethodsClient.shops()]);
     return { tills: list.tills, shops };
   }, []);
   const { data, problem, load } = useLoaded(read, 'settings.tills.loadFailed');

@@ -12,7 +12,7 @@ import { useSession } from '../session-store.js';
 import { OwnPinDialog } from '../staff/own-pin-dialog.js';
 import { tillsClient, type TillLinkStatus } from '../tills/tills-client.js';
 import { ConfirmDialog } from '../ui/detail-parts.js';
-import { useTill } from '../till/till-store.js';
+import { useTill } from '../till-screen/till-store.js';
 import { translate, useT } from '../ui/i18n.js';
 import { LockIcon, LogoutIcon, MenuIcon } from '../ui/icons.js';
 import { areasFor, COMING_AREAS, ROLE_NAMES } from './areas.js';

@@ -5,7 +5,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { staffClient } from '../staff/staff-client.js';
 import { useSession } from '../session-store.js';
-import { useTill } from '../till/till-store.js';
+import { useTill } from '../till-screen/till-store.js';
 import { translate, useT } from '../ui/i18n.js';
 import { Modal } from '../ui/modal.js';
 

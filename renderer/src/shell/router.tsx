@@ -12,7 +12,7 @@ import { checkoutListSearch } from '../checkouts/checkout-search.js';
 import { outboxSearch, postbackListSearch } from '../postbacks/postback-search.js';
 import { auditSearch } from '../settings/audit-search.js';
 import { useSession } from '../session-store.js';
-import { Till } from '../till/till.js';
+import { Till } from '../till-screen/till.js';
 import { TillGate } from '../tills/till-gate.js';
 import { transactionListSearch } from '../transactions/transaction-search.js';
 import { startPath } from './areas.js';

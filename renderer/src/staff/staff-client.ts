@@ -1,16 +1,17 @@
 /**
  * The staff calls of the till and the back office (main/http/routes/staff): the session (who is
- * logged in, log in, log out), the logged-in staff member's own PIN and language, and a manager's
- * single-use approval of one till action. Typed by the contract (contract/api/staff.ts); same
+ * logged in, log in, log out), the logged-in staff member's own PIN and language, a manager's
+ * single-use approval of one till action, and the staff accounts of Settings (the list, a new one).
+ * Typed by the contract (contract/api/staff.ts); same
  * transports and error shape as the other clients (api/call.ts, api/transport.ts).
  */
-import type { Approval, Credentials, Session } from '../../../contract/api/staff.js';
+import type { Approval, CreatedStaff, CreateStaffRequest, Credentials, Session, StaffMember } from '../../../contract/api/staff.js';
 import type { ApprovalAction, StaffRole } from '../../../contract/constants.js';
 import type { StaffLanguage } from '../../../contract/i18n/languages.js';
 import { caller } from '../api/call.js';
 import { defaultTransport, type Transport } from '../api/transport.js';
 
-export type { Approval, Credentials, Session, StaffRole };
+export type { Approval, CreatedStaff, Credentials, Session, StaffMember, StaffRole };
 
 export interface StaffClient {
   /** The current staff session, or null when nobody is logged in (or the session ended). */
@@ -23,6 +24,10 @@ export interface StaffClient {
   setOwnLanguage(language: StaffLanguage | null): Promise<StaffLanguage | null>;
   /** A manager's single-use approval of one till action. */
   approve(action: ApprovalAction, credentials: Credentials): Promise<Approval>;
+  /** The merchant's staff accounts (managers). */
+  list(): Promise<StaffMember[]>;
+  /** A new staff account (admin). */
+  create(request: CreateStaffRequest): Promise<CreatedStaff>;
 }
 
 export function createStaffClient(transport: Transport = defaultTransport()): StaffClient {
@@ -39,6 +44,8 @@ export function createStaffClient(transport: Transport = defaultTransport()): St
     },
     setOwnLanguage: async (language) => (await call('staff.setOwnLanguage', { body: { language } })).language,
     approve: (action, credentials) => call('staff.approve', { body: { action, ...credentials } }),
+    list: () => call('staff.list'),
+    create: (request) => call('staff.create', { body: request }),
   };
 }
 

@@ -8,8 +8,8 @@
 import { useRouterState } from '@tanstack/react-router';
 import { useCallback, useEffect, useState } from 'react';
 import type { Translate } from '../../../contract/i18n/format.js';
-import { formatMoney } from '../till/money.js';
-import { maskedCard } from '../till/reader.js';
+import { formatMoney } from '../till-screen/money.js';
+import { maskedCard } from '../till-screen/reader.js';
 import { useT } from '../ui/i18n.js';
 import { WarningIcon } from '../ui/icons.js';
 import { tillsClient, type TillLinkStatus } from './tills-client.js';

@@ -13,7 +13,7 @@ import { ErrorCode } from '../../../contract/codes.js';
 import type { MessageId } from '../../../contract/i18n/catalogues.js';
 import type { MessageValues } from '../../../contract/i18n/format.js';
 import { ApiError } from '../api/transport.js';
-import { tillClient } from '../till/till-client.js';
+import { tillClient } from '../till-screen/till-client.js';
 import { useSession, whenSessionEnds } from '../session-store.js';
 import { translate } from '../ui/i18n.js';
 import { tillsClient, type Till } from './tills-client.js';

@@ -12,7 +12,7 @@ import { RefundStatus } from '../../../contract/codes.js';
 import { exponentOf, fromMinorUnits, toMinorUnits } from '../../../contract/money.js';
 import { ApiError } from '../api/transport.js';
 import { reasonProblem as reasonProblemOf, reasonText, RefundReasonField } from '../sales/refund-reason.js';
-import { formatMoney, parseAmount } from '../till/money.js';
+import { formatMoney, parseAmount } from '../till-screen/money.js';
 import { WarningIcon } from '../ui/icons.js';
 import { currentLocale, useT } from '../ui/i18n.js';
 import { Modal } from '../ui/modal.js';

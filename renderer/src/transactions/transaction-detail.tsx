@@ -12,7 +12,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { RefundStatus, TransactionStatus } from '../../../contract/codes.js';
 import type { MessageId } from '../../../contract/i18n/catalogues.js';
 import type { Translate } from '../../../contract/i18n/format.js';
-import { formatMoney } from '../till/money.js';
+import { formatMoney } from '../till-screen/money.js';
 import { formatDay } from '../ui/format.js';
 import { useT } from '../ui/i18n.js';
 import { MoneyActionDialog, type MoneyAction } from './money-action-dialog.js';

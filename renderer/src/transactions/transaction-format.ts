@@ -7,7 +7,7 @@ import { asCardBrand } from '../../../contract/cards.js';
 import { TransactionStatus, type TransactionStatusCode } from '../../../contract/codes.js';
 import type { PaymentType, PosEntryMode } from '../../../contract/constants.js';
 import type { MessageId } from '../../../contract/i18n/catalogues.js';
-import { BRAND_NAMES } from '../till/reader.js';
+import { BRAND_NAMES } from '../till-screen/reader.js';
 import { formatDate, formatDateTime, formatDateTimeSeconds, formatDayTime, formatTime } from '../ui/format.js';
 import { currentLocale, translate } from '../ui/i18n.js';
 

@@ -16,7 +16,7 @@ import { TransactionStatus } from '../../../contract/codes.js';
 import { OTHER_TERMINALS_BOOK, PAYMENT_TYPES } from '../../../contract/constants.js';
 import type { MessageId } from '../../../contract/i18n/catalogues.js';
 import type { Translate } from '../../../contract/i18n/format.js';
-import { formatMoney, formatNumber } from '../till/money.js';
+import { formatMoney, formatNumber } from '../till-screen/money.js';
 import { DataTable } from '../ui/data-table.js';
 import { useT } from '../ui/i18n.js';
 import { SearchInput, SelectFilter } from '../ui/list-filters.js';

@@ -5,7 +5,7 @@
  * `merchant.language`), else this computer's (navigator.languages; in the desktop app Electron's
  * app locale), else English; `<html lang>` follows it. Screens take their words from `useT()`;
  * stores and other code outside React from `translate()` (ui/language.ts); the formatting helpers
- * (ui/format.ts, till/money.ts) read the same language through `currentLocale()`. A computer whose
+ * (ui/format.ts, till-screen/money.ts) read the same language through `currentLocale()`. A computer whose
  * first language is the pseudo-locale `en-XA` gets the pseudo catalogue (ui/language.ts).
  */
 import { useEffect, useMemo, type ReactNode } from 'react';

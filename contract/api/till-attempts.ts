@@ -48,34 +48,9 @@ export const TillResolutionSchema = Type.Union(
 /** How the till's open attempt ended; approved and not_charged close it. */
 export type TillResolution = Static<typeof TillResolutionSchema>;
 
-/** `GET /ui/terminal`: this till's simulated terminal and the till's settings. */
-export const TerminalConfigSchema = Type.Object(
-  {
-    terminal_id: Type.String(),
-    type: Type.String({ description: 'softpos' }),
-    attended: Type.Boolean(),
-    capabilities: Type.Array(Type.String()),
-    cvm_limit: Type.Number({
-      description:
-        "contactless payments above this amount (merchant currency) need the PIN: the cardpos cvm_limit of this till's terminal (its shop's setting, else the merchant's, else the default)",
-    }),
-    pin_key: Type.Object(
-      { zone_id: Type.String(), key_id: Type.String(), key_hex: Type.String() },
-      { description: "the Test environment's published PIN key; a production terminal keeps its key in hardware" },
-    ),
-    idle_lock_seconds: Type.Integer(),
-    confirm_above: Type.Number({
-      description: 'above this amount (merchant currency) the till asks for confirmation before the card prompt',
-    }),
-  },
-  { title: 'Till terminal' },
-);
-export type TerminalConfig = Static<typeof TerminalConfigSchema>;
-
-/** The till operations (contract/operation-table.ts). */
-export const tillOperations = {
-  'till.terminal': { response: { 200: TerminalConfigSchema } },
-  'till.attempt': { response: { 200: CurrentTillAttemptSchema } },
-  'till.beginAttempt': { body: TillAttemptInputSchema, response: { 200: TillAttemptSchema, 201: TillAttemptSchema } },
-  'till.resolveAttempt': { response: { 200: TillResolutionSchema } },
-} as const satisfies SchemasOf<'till'>;
+/** The till attempts' operations (contract/operation-table.ts). */
+export const tillAttemptsOperations = {
+  'till-attempts.current': { response: { 200: CurrentTillAttemptSchema } },
+  'till-attempts.begin': { body: TillAttemptInputSchema, response: { 200: TillAttemptSchema, 201: TillAttemptSchema } },
+  'till-attempts.resolve': { response: { 200: TillResolutionSchema } },
+} as const satisfies SchemasOf<'till-attempts'>;

@@ -1,11 +1,13 @@
 /**
- * The till's calls (main/http/routes/till): its terminal, a card payment, and the card attempt the
- * till records before it sends one and resolves when it does not know how it ended. Typed by the
- * contract (contract/api/till.ts, contract/api/payments.ts); same transports and error shape as the
+ * The till screen's calls: its terminal (main/http/routes/tills/terminal.ts), a card payment, and the
+ * card attempt the till records before it sends one and resolves when it does not know how it ended
+ * (main/http/routes/till-attempts). Typed by the contract (contract/api/tills.ts,
+ * contract/api/till-attempts.ts, contract/api/payments.ts); same transports and error shape as the
  * other clients (api/call.ts, api/transport.ts).
  */
 import type { PaymentRequest, TransactionResponse } from '../../../contract/api/payments.js';
-import type { TerminalConfig, TillAttempt, TillAttemptInput, TillResolution } from '../../../contract/api/till.js';
+import type { TillAttempt, TillAttemptInput, TillResolution } from '../../../contract/api/till-attempts.js';
+import type { TerminalConfig } from '../../../contract/api/tills.js';
 import { caller } from '../api/call.js';
 import { defaultTransport, type Transport } from '../api/transport.js';
 
@@ -28,11 +30,11 @@ export interface TillClient {
 export function createTillClient(transport: Transport = defaultTransport()): TillClient {
   const call = caller(transport);
   return {
-    terminal: () => call('till.terminal'),
+    terminal: () => call('tills.terminal'),
     pay: (request, idempotencyKey) => call('payments.create', { body: request, headers: { 'Idempotency-Key': idempotencyKey } }),
-    attempt: async () => (await call('till.attempt')).attempt,
-    beginAttempt: (input) => call('till.beginAttempt', { body: input }),
-    resolveAttempt: () => call('till.resolveAttempt'),
+    attempt: async () => (await call('till-attempts.current')).attempt,
+    beginAttempt: (input) => call('till-attempts.begin', { body: input }),
+    resolveAttempt: () => call('till-attempts.resolve'),
   };
 }
 

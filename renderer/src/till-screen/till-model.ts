@@ -5,7 +5,8 @@
  */
 import type { PaymentRequest, TransactionResponse } from '../../../contract/api/payments.js';
 import type { Receipt } from '../../../contract/api/receipts.js';
-import type { TerminalConfig, TillAttempt, TillAttemptInput, TillResolution } from '../../../contract/api/till.js';
+import type { TillAttempt, TillAttemptInput, TillResolution } from '../../../contract/api/till-attempts.js';
+import type { TerminalConfig } from '../../../contract/api/tills.js';
 import type { Transaction } from '../../../contract/api/transactions.js';
 import { asCardBrand } from '../../../contract/cards.js';
 import { TransactionStatus } from '../../../contract/codes.js';

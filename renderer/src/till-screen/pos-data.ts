@@ -4,7 +4,7 @@
  * data), terminal id/type/capabilities, and the encrypted PIN block under the terminal's key.
  */
 import type { PosData } from '../../../contract/api/payments.js';
-import type { TerminalConfig } from '../../../contract/api/till.js';
+import type { TerminalConfig } from '../../../contract/api/tills.js';
 import type { CardRead } from './card-read.js';
 
 export interface PosOptions {

@@ -21,7 +21,7 @@
  * dropped once the gateway answered).
  */
 import type { PaymentRequest, TransactionResponse } from '../../../contract/api/payments.js';
-import type { TillResolution } from '../../../contract/api/till.js';
+import type { TillResolution } from '../../../contract/api/till-attempts.js';
 import { ErrorCode, TransactionStatus } from '../../../contract/codes.js';
 import { CENTRE_OUTCOME_UNKNOWN } from '../../../contract/constants.js';
 import type { MessageId } from '../../../contract/i18n/catalogues.js';

@@ -29,7 +29,7 @@ export type {
   TokenHistoryEntry,
 } from '../../../contract/api/network-tokens.js';
 
-export interface TokensClient {
+export interface NetworkTokensClient {
   list(query: NetworkTokenListQuery): Promise<BackOfficeTokenList>;
   detail(id: string): Promise<BackOfficeTokenDetail>;
   /** The token data; the gateway writes the reveal to the audit log before it answers. */
@@ -43,7 +43,7 @@ export interface TokensClient {
   simulate(id: string, action: SimulateAction): Promise<NetworkToken>;
 }
 
-export function createTokensClient(transport: Transport = defaultTransport()): TokensClient {
+export function createNetworkTokensClient(transport: Transport = defaultTransport()): NetworkTokensClient {
   const call = caller(transport);
   return {
     list: (query) => call('network-tokens.backOfficeList', { query: filled(query) }),
@@ -61,4 +61,4 @@ export function createTokensClient(transport: Transport = defaultTransport()): T
   };
 }
 
-export const tokensClient: TokensClient = createTokensClient();
+export const networkTokensClient: NetworkTokensClient = createNetworkTokensClient();
