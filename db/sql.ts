@@ -73,14 +73,14 @@ export function sqliteSql(db: Database.Database, touch?: (queue: QueueName) => v
   };
 }
 
-/** A statement per text, prepared on its first use: for texts built from a list's filters. */
-export function preparedOnce(db: SqlDatabase): (sql: string) => SqlStatement {
+/** A statement per text, prepared on its first use: for texts written from a list's filters (db/list-filter.ts). */
+export function preparedOnce(db: SqlDatabase): (sql: CompiledSql) => SqlStatement {
   const prepared = new Map<string, SqlStatement>();
   return (sql) => {
-    let statement = prepared.get(sql);
+    let statement = prepared.get(sql.sql);
     if (!statement) {
       statement = db.prepare(sql);
-      prepared.set(sql, statement);
+      prepared.set(sql.sql, statement);
     }
     return statement;
   };

@@ -11,7 +11,7 @@ import type { Database } from '../schema.js';
 import { typed } from '../typed-sql.js';
 import { createTransactionMovements } from './repositories.js';
 import { AMOUNT_SCALED_SQL } from '../migrations/0016-transaction-search.js';
-import { branchCountSql, branchPageSql, type Branch } from '../list-filter.js';
+import { branchCountSql, branchPageSql, compare, inList, term, written, type Branch, type Term, type WrittenSql } from '../list-filter.js';
 import type {
   EventRecord,
   PaymentsUnit,
@@ -140,112 +140,101 @@ type EventPair = { [K in keyof EventRow & string as `${K}0` | `${K}1`]: EventRow
  * id, order id or last four) and a list of payment types become one branch per value, each reading
  * at most a page from its index, instead of one walk through the merchant's whole history.
  */
-function transactionBranches(merchantId: string, filter: TransactionFilter, dialect: Dialect = 'sqlite'): Branch[] {
-  const where = ['merchant_id = ?'];
-  const params: unknown[] = [merchantId];
-  const add = (term: string, ...values: unknown[]) => {
-    where.push(term);
-    params.push(...values);
-  };
-  if (filter.orderId !== undefined) add('order_id = ?', filter.orderId);
-  if (filter.cardLastFour !== undefined) add('card_last_four = ?', filter.cardLastFour);
+function transactionBranches(merchantId: string, filter: TransactionFilter, dialect: Dialect): Branch[] {
+  const where: Term[] = [term`merchant_id = ${merchantId}`];
+  if (filter.orderId !== undefined) where.push(term`order_id = ${filter.orderId}`);
+  if (filter.cardLastFour !== undefined) where.push(term`card_last_four = ${filter.cardLastFour}`);
   // A till's sales; `*`: card-present sales of no till (other terminals).
-  if (filter.tillId === OTHER_TERMINALS_BOOK) add("payment_type = 'cardpos' AND till_id IS NULL");
-  else if (filter.tillId !== undefined) add('till_id = ?', filter.tillId);
-  if (filter.staffId !== undefined) add('staff_id = ?', filter.staffId);
-  if (filter.currency !== undefined) add('currency = ?', filter.currency);
-  // Where the status list's term and values are, for one branch per status (PostgreSQL, below).
-  const statusAt = { term: where.length, param: params.length };
-  if (filter.statusCodes?.length) add(`status_code IN (${filter.statusCodes.map(() => '?').join(', ')})`, ...filter.statusCodes);
+  if (filter.tillId === OTHER_TERMINALS_BOOK) where.push(written("payment_type = 'cardpos' AND till_id IS NULL"));
+  else if (filter.tillId !== undefined) where.push(term`till_id = ${filter.tillId}`);
+  if (filter.staffId !== undefined) where.push(term`staff_id = ${filter.staffId}`);
+  if (filter.currency !== undefined) where.push(term`currency = ${filter.currency}`);
+  // Where the status list's term is, for one branch per status (PostgreSQL, below).
+  const statusAt = where.length;
+  if (filter.statusCodes?.length) where.push(inList('status_code', filter.statusCodes));
+  const typeAt = where.length;
   const types = filter.paymentTypes ?? [];
-  if (types.length) add(`payment_type IN (${types.map(() => '?').join(', ')})`, ...types);
+  if (types.length) where.push(inList('payment_type', types));
   const amount = filter.amountScaled;
-  if (amount?.exact !== undefined) add(`${AMOUNT_SCALED_SQL} = ?`, amount.exact);
+  if (amount?.exact !== undefined) where.push(compare(AMOUNT_SCALED_SQL, '=', amount.exact));
   // A range is checked on the rows the other filters read (unary +: not through the amount index,
   // which would read the whole range and sort it).
-  if (amount?.min !== undefined) add(`+${AMOUNT_SCALED_SQL} >= ?`, amount.min);
-  if (amount?.max !== undefined) add(`+${AMOUNT_SCALED_SQL} <= ?`, amount.max);
-  if (filter.from !== undefined) add('created_at >= ?', filter.from);
+  if (amount?.min !== undefined) where.push(compare(`+${AMOUNT_SCALED_SQL}`, '>=', amount.min));
+  if (amount?.max !== undefined) where.push(compare(`+${AMOUNT_SCALED_SQL}`, '<=', amount.max));
+  if (filter.from !== undefined) where.push(term`created_at >= ${filter.from}`);
   // Keyset paging: a seek to the previous page's last row in the index, not a walk past the rows
   // before. Only the tighter of `to` and the keyset is given: with both, SQLite starts at `to`.
   const after = filter.after;
   if (after !== undefined && (filter.to === undefined || after.createdAt <= filter.to))
-    add('(created_at, id) < (?, ?)', after.createdAt, after.id);
-  else if (filter.to !== undefined) add('created_at <= ?', filter.to);
+    where.push(term`(created_at, id) < (${after.createdAt}, ${after.id})`);
+  else if (filter.to !== undefined) where.push(term`created_at <= ${filter.to}`);
 
-  const indexed = (index: string | undefined) => (index ? `transactions INDEXED BY ${index}` : 'transactions');
+  const branch = (index: string | undefined, terms: readonly Term[] = where): Branch => ({
+    table: 'transactions',
+    ...(index ? { index } : {}),
+    where: terms,
+  });
   if (filter.search !== undefined) {
     const { id, orderId, cardLastFour } = filter.search;
-    const terms: Array<[string, string, string | undefined]> = [];
+    const terms: Array<[Term, string | undefined]> = [];
     // The primary key answers an id by itself.
-    if (id !== undefined) terms.push(['id = ?', id, undefined]);
-    terms.push(['order_id = ?', orderId, 'transactions_merchant_order']);
-    if (cardLastFour !== undefined) terms.push(['card_last_four = ?', cardLastFour, 'transactions_merchant_last_four']);
+    if (id !== undefined) terms.push([term`id = ${id}`, undefined]);
+    terms.push([term`order_id = ${orderId}`, 'transactions_merchant_order']);
+    if (cardLastFour !== undefined) terms.push([term`card_last_four = ${cardLastFour}`, 'transactions_merchant_last_four']);
     if (filter.search.invoiceNumber !== undefined)
-      terms.push(['invoice_number = ?', filter.search.invoiceNumber, 'transactions_merchant_invoice']);
-    if (filter.search.tillId !== undefined) terms.push(['till_id = ?', filter.search.tillId, 'transactions_merchant_till']);
+      terms.push([term`invoice_number = ${filter.search.invoiceNumber}`, 'transactions_merchant_invoice']);
+    if (filter.search.tillId !== undefined) terms.push([term`till_id = ${filter.search.tillId}`, 'transactions_merchant_till']);
     // Another equality on the same index column (order_id or card_last_four also given) reads that
     // index the same way; the branch then needs no hint.
-    return terms.map(([term, value, index]) => ({
-      source: indexed(
-        filter.orderId !== undefined ||
-          filter.cardLastFour !== undefined ||
-          amount?.exact !== undefined ||
-          filter.tillId !== undefined ||
-          filter.staffId !== undefined
-          ? undefined
-          : index,
-      ),
-      where: [...where, term],
-      params: [...params, value],
-    }));
+    const hinted =
+      filter.orderId === undefined &&
+      filter.cardLastFour === undefined &&
+      amount?.exact === undefined &&
+      filter.tillId === undefined &&
+      filter.staffId === undefined;
+    return terms.map(([searched, index]) => branch(hinted ? index : undefined, [...where, searched]));
   }
-  if (filter.orderId !== undefined) return [{ source: indexed('transactions_merchant_order'), where, params }];
-  if (filter.staffId !== undefined) return [{ source: indexed('transactions_merchant_staff'), where, params }];
-  if (filter.tillId !== undefined && filter.tillId !== OTHER_TERMINALS_BOOK)
-    return [{ source: indexed('transactions_merchant_till'), where, params }];
-  if (filter.cardLastFour !== undefined) return [{ source: indexed('transactions_merchant_last_four'), where, params }];
-  if (amount?.exact !== undefined) return [{ source: indexed('transactions_merchant_amount'), where, params }];
-  if (types.length === 1) return [{ source: indexed('transactions_merchant_type'), where, params }];
+  if (filter.orderId !== undefined) return [branch('transactions_merchant_order')];
+  if (filter.staffId !== undefined) return [branch('transactions_merchant_staff')];
+  if (filter.tillId !== undefined && filter.tillId !== OTHER_TERMINALS_BOOK) return [branch('transactions_merchant_till')];
+  if (filter.cardLastFour !== undefined) return [branch('transactions_merchant_last_four')];
+  if (amount?.exact !== undefined) return [branch('transactions_merchant_amount')];
+  if (types.length === 1) return [branch('transactions_merchant_type')];
   if (types.length > 1) {
     // One ordered read of the type index per payment type (it also holds status and currency).
-    const typeTerm = where.findIndex((term) => term.startsWith('payment_type IN'));
-    const typeParams = params.indexOf(types[0]);
-    return types.map((type) => ({
-      source: indexed('transactions_merchant_type'),
-      where: where.map((term, i) => (i === typeTerm ? 'payment_type = ?' : term)),
-      params: [...params.slice(0, typeParams), type, ...params.slice(typeParams + types.length)],
-    }));
+    return types.map((type) =>
+      branch(
+        'transactions_merchant_type',
+        where.map((t, i) => (i === typeAt ? term`payment_type = ${type}` : t)),
+      ),
+    );
   }
   const statuses = filter.statusCodes ?? [];
   if (dialect === 'postgres' && statuses.length > 1) {
     // PostgreSQL reads a list of statuses within a time range from the status index and sorts the
     // matches (measured at 1M rows: up to 9.6 ms). One ordered read of the status index per
     // status, merged in order, needs no sort and reads at most a page from each.
-    return statuses.map((status) => ({
-      source: 'transactions',
-      where: where.map((term, i) => (i === statusAt.term ? 'status_code = ?' : term)),
-      params: [...params.slice(0, statusAt.param), status, ...params.slice(statusAt.param + statuses.length)],
-    }));
+    return statuses.map((status) =>
+      branch(
+        undefined,
+        where.map((t, i) => (i === statusAt ? term`status_code = ${status}` : t)),
+      ),
+    );
   }
-  return [{ source: 'transactions', where, params }];
+  return [branch(undefined)];
 }
 
-/** The SQL and parameters of a transaction list query (newest first); exported for query-plan tests. */
-export function transactionListSql(
-  merchantId: string,
-  filter: TransactionFilter,
-  dialect: Dialect = 'sqlite',
-): { sql: string; params: unknown[] } {
+/** The statement and values of a transaction list query (newest first) on `dialect`; exported for query-plan tests. */
+export function transactionListSql(merchantId: string, filter: TransactionFilter, dialect: Dialect = 'sqlite'): WrittenSql {
   // Branches of a list of payment types or statuses cannot share a row: on PostgreSQL their UNION ALL
   // is merged in order (Merge Append), where a UNION would collect and sort them.
   const union = dialect === 'postgres' && filter.search === undefined ? ' UNION ALL ' : ' UNION ';
-  return branchPageSql(transactionBranches(merchantId, filter, dialect), filter.limit, filter.offset, union);
+  return branchPageSql(dialect, transactionBranches(merchantId, filter, dialect), filter.limit, filter.offset, union);
 }
 
-/** The SQL and parameters counting the rows of a transaction list filter (after `after`, if given). */
-export function transactionCountSql(merchantId: string, filter: TransactionFilter): { sql: string; params: unknown[] } {
-  return branchCountSql(transactionBranches(merchantId, filter));
+/** The statement and values counting the rows of a transaction list filter (after `after`, if given). */
+export function transactionCountSql(merchantId: string, filter: TransactionFilter, dialect: Dialect = 'sqlite'): WrittenSql {
+  return branchCountSql(dialect, transactionBranches(merchantId, filter, dialect));
 }
 
 export function createTransactionRepositories(db: SqlDatabase): Pick<PaymentsUnit, 'transactions' | 'events'> {
@@ -296,8 +285,8 @@ export function createTransactionRepositories(db: SqlDatabase): Pick<PaymentsUni
       k.selectFrom('transaction_events').selectAll().where('transaction_id', '=', p('transactionId')).orderBy('id'),
     ),
   };
-  // Not converted yet (issue 37): the list and count are still the branch text shared with the
-  // postbacks log (db/list-filter.ts, SQLite's INDEXED BY hints), a plain string PostgreSQL translates.
+  // The list and count are written per engine (db/list-filter.ts: SQLite's INDEXED BY hints), one
+  // statement per text, prepared on its first use.
   const listStatement = preparedOnce(db);
 
   return {
@@ -308,12 +297,12 @@ export function createTransactionRepositories(db: SqlDatabase): Pick<PaymentsUni
         return row && transactionFromRow(row);
       },
       list: async (merchantId, filter) => {
-        const { sql, params } = transactionListSql(merchantId, filter, db.dialect);
-        return ((await listStatement(sql).all(...params)) as Array<Selectable<TransactionRow>>).map(transactionFromRow);
+        const { statement, params } = transactionListSql(merchantId, filter, db.dialect);
+        return ((await listStatement(statement).all(...params)) as Array<Selectable<TransactionRow>>).map(transactionFromRow);
       },
       count: async (merchantId, filter) => {
-        const { sql, params } = transactionCountSql(merchantId, filter);
-        return ((await listStatement(sql).get(...params)) as { n: number }).n;
+        const { statement, params } = transactionCountSql(merchantId, filter, db.dialect);
+        return ((await listStatement(statement).get(...params)) as { n: number }).n;
       },
       getById: async (id) => {
         const row = await s.transactionGetById.get({ id });

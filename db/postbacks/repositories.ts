@@ -1,6 +1,7 @@
 /** Outbox delivery bookkeeping: due records, per-subject lists, attempts. */
 import { sql, type Selectable, type SqlBool } from 'kysely';
-import { dialects, type Dialect, type DialectSql, type SqlDatabase, type SqlStatement } from '../sql.js';
+import { preparedOnce, type Dialect, type SqlDatabase } from '../sql.js';
+import { branchCountSql, branchPageSql, sqlWriter, term, written, type Branch, type Term, type WrittenSql } from '../list-filter.js';
 import type { Database } from '../schema.js';
 import { byShape, typed, type Placeholders } from '../typed-sql.js';
 import { queueClaim } from '../queue-claim.js';
@@ -54,15 +55,6 @@ function attemptFromRow(r: Selectable<Database['postback_attempts']>): PostbackA
   };
 }
 
-/** A condition of a log branch: a column compared with a value, or a condition written in. */
-type Term = { column: string; op: '=' | '>=' | '<='; value: unknown } | { written: string };
-
-/** One read of the log: the table (with the index SQLite is to read, if named) and its conditions. */
-interface LogBranch {
-  index?: string;
-  where: Term[];
-}
-
 /**
  * How the back office's log reads a filter (the indexes of migrations 19 and 25 end in created_at,
  * id, the log's order): one branch; with the search box, one per value, each on its own index, at
@@ -70,58 +62,45 @@ interface LogBranch {
  * statistics): without statistics SQLite rates an order id no rarer than a kind, whose index gives
  * the log's order as well, and the kind's would walk all of the merchant's postbacks of that kind.
  */
-function logBranches(merchantId: string, filter: OutboxPageFilter): LogBranch[] {
-  const where: Term[] = [{ column: 'merchant_id', op: '=', value: merchantId }];
+function logBranches(merchantId: string, filter: OutboxPageFilter): Branch[] {
+  const where: Term[] = [term`merchant_id = ${merchantId}`];
   switch (filter.status) {
     case 'queued':
-      where.push({ written: "state = 'pending' AND attempts = 0" });
+      where.push(written("state = 'pending' AND attempts = 0"));
       break;
     case 'retrying':
-      where.push({ written: "state = 'pending' AND attempts > 0" });
+      where.push(written("state = 'pending' AND attempts > 0"));
       break;
     case 'delivered':
     case 'failed':
-      where.push({ column: 'state', op: '=', value: filter.status });
+      where.push(term`state = ${filter.status}`);
       break;
     default:
       break;
   }
-  if (filter.subjectType !== undefined) where.push({ column: 'subject_type', op: '=', value: filter.subjectType });
-  if (filter.createdFrom !== undefined) where.push({ column: 'created_at', op: '>=', value: filter.createdFrom });
-  if (filter.createdTo !== undefined) where.push({ column: 'created_at', op: '<=', value: filter.createdTo });
-  if (filter.search === undefined) return [{ where }];
+  if (filter.subjectType !== undefined) where.push(term`subject_type = ${filter.subjectType}`);
+  if (filter.createdFrom !== undefined) where.push(term`created_at >= ${filter.createdFrom}`);
+  if (filter.createdTo !== undefined) where.push(term`created_at <= ${filter.createdTo}`);
+  if (filter.search === undefined) return [{ table: 'postback_outbox', where }];
   const { orderId, id } = filter.search;
-  const branch = (index: string | undefined, column: string, value: string): LogBranch => ({
+  const branch = (index: string | undefined, searched: Term): Branch => ({
+    table: 'postback_outbox',
     ...(index ? { index } : {}),
-    where: [...where, { column, op: '=', value }],
+    where: [...where, searched],
   });
-  const branches = [branch('postback_outbox_merchant_order', 'order_id', orderId)];
+  const branches = [branch('postback_outbox_merchant_order', term`order_id = ${orderId}`)];
   if (id !== undefined) {
-    branches.push(branch('postback_outbox_merchant_subject_id', 'subject_id', id));
+    branches.push(branch('postback_outbox_merchant_subject_id', term`subject_id = ${id}`));
     // The primary key answers an event id by itself.
-    branches.push(branch(undefined, 'id', id));
+    branches.push(branch(undefined, term`id = ${id}`));
   }
   return branches;
 }
 
 /**
- * Writes a log statement for one engine: `?` or `$n` for each value, in the order of the text
- * (the values the same on both engines), INDEXED BY on SQLite only.
- */
-function logWriter(dialect: Dialect) {
-  const params: unknown[] = [];
-  const value = (v: unknown) => (params.push(v), dialect === 'sqlite' ? '?' : `$${params.length}`);
-  const source = (b: LogBranch) => (b.index && dialect === 'sqlite' ? `postback_outbox INDEXED BY ${b.index}` : 'postback_outbox');
-  const where = (b: LogBranch) => b.where.map((t) => ('written' in t ? t.written : `${t.column} ${t.op} ${value(t.value)}`)).join(' AND ');
-  return { params, value, source, where };
-}
-
-const NEWEST_FIRST = 'ORDER BY created_at DESC, id DESC';
-
-/**
- * The SQL and parameters of a page of the back office's log (newest first) for `dialect`; exported
- * for query-plan tests. Hand-written per engine, not built: SQLite's INDEXED BY (which Kysely
- * cannot write) picks each branch's index.
+ * The statement and values of a page of the back office's log (newest first) on `dialect`; exported
+ * for query-plan tests. Written per engine (db/list-filter.ts): SQLite's INDEXED BY picks each
+ * branch's index. A row two branches match appears once (UNION).
  */
 export function postbackLogSql(
   merchantId: string,
@@ -129,41 +108,13 @@ export function postbackLogSql(
   limit: number,
   offset: number,
   dialect: Dialect = 'sqlite',
-): { sql: string; params: unknown[] } {
-  const branches = logBranches(merchantId, filter);
-  const w = logWriter(dialect);
-  const [only] = branches;
-  if (branches.length === 1 && only) {
-    const sql = `SELECT * FROM ${w.source(only)} WHERE ${w.where(only)} ${NEWEST_FIRST} LIMIT ${w.value(limit)} OFFSET ${w.value(offset)}`;
-    return { sql, params: w.params };
-  }
-  // A row two branches match appears once (UNION).
-  const parts = branches.map(
-    (b, i) =>
-      `SELECT * FROM (SELECT * FROM ${w.source(b)} WHERE ${w.where(b)} ${NEWEST_FIRST} LIMIT ${w.value(limit + offset)}) AS branch${i}`,
-  );
-  const sql = `${parts.join(' UNION ')} ${NEWEST_FIRST} LIMIT ${w.value(limit)} OFFSET ${w.value(offset)}`;
-  return { sql, params: w.params };
+): WrittenSql {
+  return branchPageSql(dialect, logBranches(merchantId, filter), limit, offset);
 }
 
-/** The SQL and parameters counting the records of a log filter (a row two branches match counts once), for `dialect`. */
-export function postbackLogCountSql(
-  merchantId: string,
-  filter: OutboxPageFilter,
-  dialect: Dialect = 'sqlite',
-): { sql: string; params: unknown[] } {
-  const branches = logBranches(merchantId, filter);
-  const w = logWriter(dialect);
-  const [only] = branches;
-  if (branches.length === 1 && only) return { sql: `SELECT COUNT(*) AS n FROM ${w.source(only)} WHERE ${w.where(only)}`, params: w.params };
-  const parts = branches.map((b) => `SELECT id FROM ${w.source(b)} WHERE ${w.where(b)}`);
-  return { sql: `SELECT COUNT(*) AS n FROM (${parts.join(' UNION ')}) AS matches`, params: w.params };
-}
-
-/** Both engines' texts of a log statement, and its values (the same on both). */
-function logStatement(write: (dialect: Dialect) => { sql: string; params: unknown[] }): { texts: DialectSql; params: unknown[] } {
-  const sqlite = write('sqlite');
-  return { texts: dialects({ sqlite: sqlite.sql, postgres: write('postgres').sql }), params: sqlite.params };
+/** The statement and values counting the records of a log filter (a row two branches match counts once), on `dialect`. */
+export function postbackLogCountSql(merchantId: string, filter: OutboxPageFilter, dialect: Dialect = 'sqlite'): WrittenSql {
+  return branchCountSql(dialect, logBranches(merchantId, filter));
 }
 
 /**
@@ -172,7 +123,7 @@ function logStatement(write: (dialect: Dialect) => { sql: string; params: unknow
  * columns are constants and CASEs the three tables share only by position. The merchant's id is a
  * value of each part, in order.
  */
-function sentItemsSql(kind: 'email' | 'postback' | undefined, ph: () => string): string {
+function sentItemsUnion(kind: 'email' | 'postback' | undefined, ph: () => string): string {
   const parts: string[] = [];
   if (kind !== 'postback') {
     parts.push(
@@ -188,10 +139,23 @@ function sentItemsSql(kind: 'email' | 'postback' | undefined, ph: () => string):
   return parts.join(' UNION ALL ');
 }
 
-/** Positional places for one engine: `?`, or `$1`, `$2`, ... in the order they are written. */
-function places(dialect: Dialect): () => string {
-  let n = 0;
-  return () => (dialect === 'sqlite' ? '?' : `$${(n += 1)}`);
+/** A page of sent items on `dialect`, newest first (the merchant's id a value of each part). */
+function sentItemsSql(
+  dialect: Dialect,
+  merchantId: string,
+  kind: 'email' | 'postback' | undefined,
+  limit: number,
+  offset: number,
+): WrittenSql {
+  const w = sqlWriter(dialect);
+  const union = sentItemsUnion(kind, () => w.value(merchantId));
+  return w.done(`SELECT * FROM (${union}) AS sent ORDER BY at DESC, id DESC LIMIT ${w.value(limit)} OFFSET ${w.value(offset)}`);
+}
+
+/** The count of sent items on `dialect`. */
+function sentItemsCountSql(dialect: Dialect, merchantId: string, kind: 'email' | 'postback' | undefined): WrittenSql {
+  const w = sqlWriter(dialect);
+  return w.done(`SELECT COUNT(*) AS n FROM (${sentItemsUnion(kind, () => w.value(merchantId))}) AS sent`);
 }
 
 function sentItemFromRow(r: Row): SentItemRecord {
@@ -382,39 +346,9 @@ export function createOutboxDelivery(db: SqlDatabase) {
         ]),
     ),
   };
-  const sentLists = new Map<string, { page: SqlStatement; count: SqlStatement }>();
-  const sentStatements = (kind: 'email' | 'postback' | undefined) => {
-    const key = kind ?? 'all';
-    let statements = sentLists.get(key);
-    if (!statements) {
-      const text = (dialect: Dialect, page: boolean) => {
-        const ph = places(dialect);
-        const union = sentItemsSql(kind, ph);
-        return page
-          ? `SELECT * FROM (${union}) AS sent ORDER BY at DESC, id DESC LIMIT ${ph()} OFFSET ${ph()}`
-          : `SELECT COUNT(*) AS n FROM (${union}) AS sent`;
-      };
-      // Hand-written per engine (sentItemsSql): reads receipt_emails, a union matched by position.
-      statements = {
-        page: db.prepare(dialects({ sqlite: text('sqlite', true), postgres: text('postgres', true) })),
-        count: db.prepare(dialects({ sqlite: text('sqlite', false), postgres: text('postgres', false) })),
-      };
-      sentLists.set(key, statements);
-    }
-    return statements;
-  };
-  const sentParts = (kind: 'email' | 'postback' | undefined) => (kind === undefined ? 3 : kind === 'email' ? 2 : 1);
-  const logStatements = new Map<string, SqlStatement>();
-  const logRead = (write: (dialect: Dialect) => { sql: string; params: unknown[] }) => {
-    const { texts, params } = logStatement(write);
-    let statement = logStatements.get(texts.sqlite);
-    if (!statement) {
-      // Hand-written per engine (postbackLogSql): SQLite's INDEXED BY per branch.
-      statement = db.prepare(texts);
-      logStatements.set(texts.sqlite, statement);
-    }
-    return { statement, params };
-  };
+  // The log, its count and the sent items are written per engine (db/list-filter.ts), one statement per text.
+  const prepared = preparedOnce(db);
+  const read = ({ statement, params }: WrittenSql) => ({ statement: prepared(statement), params });
   return {
     get: async (merchantId: string, id: string) => {
       const row = await s.get.get({ merchantId, id });
@@ -466,11 +400,11 @@ export function createOutboxDelivery(db: SqlDatabase) {
       return row && { createdAt: row.created_at, httpStatus: row.http_status };
     },
     page: async (merchantId: string, filter: OutboxPageFilter, limit: number, offset: number) => {
-      const { statement, params } = logRead((dialect) => postbackLogSql(merchantId, filter, limit, offset, dialect));
+      const { statement, params } = read(postbackLogSql(merchantId, filter, limit, offset, db.dialect));
       return ((await statement.all(...params)) as Array<Selectable<Database['postback_outbox']>>).map(outboxFromRow);
     },
     count: async (merchantId: string, filter: OutboxPageFilter) => {
-      const { statement, params } = logRead((dialect) => postbackLogCountSql(merchantId, filter, dialect));
+      const { statement, params } = read(postbackLogCountSql(merchantId, filter, db.dialect));
       return ((await statement.get(...params)) as { n: number }).n;
     },
     getAttempt: async (merchantId: string, attemptId: string) => {
@@ -505,12 +439,14 @@ export function createOutboxDelivery(db: SqlDatabase) {
       const row = (await s.resendProgress.get({ id: resend.id, createdAt: resend.createdAt })) as { attempted: number; delivered: number };
       return { attempted: row.attempted, delivered: row.delivered, failing: row.attempted - row.delivered };
     },
-    sentItems: async (merchantId: string, kind: 'email' | 'postback' | undefined, limit: number, offset: number) =>
-      ((await sentStatements(kind).page.all(...Array<string>(sentParts(kind)).fill(merchantId), limit, offset)) as Row[]).map(
-        sentItemFromRow,
-      ),
-    countSentItems: async (merchantId: string, kind: 'email' | 'postback' | undefined) =>
-      ((await sentStatements(kind).count.get(...Array<string>(sentParts(kind)).fill(merchantId))) as { n: number }).n,
+    sentItems: async (merchantId: string, kind: 'email' | 'postback' | undefined, limit: number, offset: number) => {
+      const { statement, params } = read(sentItemsSql(db.dialect, merchantId, kind, limit, offset));
+      return ((await statement.all(...params)) as Row[]).map(sentItemFromRow);
+    },
+    countSentItems: async (merchantId: string, kind: 'email' | 'postback' | undefined) => {
+      const { statement, params } = read(sentItemsCountSql(db.dialect, merchantId, kind));
+      return ((await statement.get(...params)) as { n: number }).n;
+    },
   };
 }
 
