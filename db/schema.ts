@@ -10,14 +10,18 @@
  */
 import type { Generated } from 'kysely';
 import type { Column } from './columns.js';
+import { centreTables } from './centre/tables.js';
 import { checkoutTables } from './checkouts/tables.js';
 import { mandateTables } from './mandates/tables.js';
 import { networkTokenTables } from './network-tokens/tables.js';
+import { tillTables } from './tills/tables.js';
 
 export const tables = {
+  ...centreTables,
   ...checkoutTables,
   ...mandateTables,
   ...networkTokenTables,
+  ...tillTables,
 } as const;
 type ColumnType<C> =
   C extends Column<infer T, infer Nullable, infer IsGenerated>
