@@ -10,6 +10,7 @@
  */
 import type { Generated } from 'kysely';
 import type { Column } from './columns.js';
+import { centreTables } from './centre/tables.js';
 import { checkoutTables } from './checkouts/tables.js';
 import { idempotencyTables } from './idempotency/tables.js';
 import { invoiceTables } from './invoices/tables.js';
@@ -25,8 +26,10 @@ import { receiptTables } from './receipts/tables.js';
 import { reportTables } from './reports/tables.js';
 import { staffTables } from './staff/tables.js';
 import { tillAttemptTables } from './till-attempts/tables.js';
+import { tillTables } from './tills/tables.js';
 
 export const tables = {
+  ...centreTables,
   ...checkoutTables,
   ...idempotencyTables,
   ...invoiceTables,
@@ -42,6 +45,7 @@ export const tables = {
   ...reportTables,
   ...staffTables,
   ...tillAttemptTables,
+  ...tillTables,
 } as const;
 
 type ColumnType<C> =

@@ -1,6 +1,11 @@
-/** Joined tills at the centre, and a till's link and journal (migration 29). */
+/**
+ * Joined tills at the centre, and a till's link and journal (migration 29). Statements built with
+ * Kysely (db/typed-sql.ts), rows typed by db/schema.ts.
+ */
+import type { Selectable } from 'kysely';
 import type { StoreLimits, TillReport } from '../../contract/api/centre.js';
 import type { DayReport } from '../../contract/api/reports.js';
+import { TransactionStatus } from '../../contract/codes.js';
 import type {
   CentreLinkRecord,
   CentreRepository,
@@ -10,260 +15,552 @@ import type {
   TillLinkRecord,
 } from '../../main/core/centre/ports.js';
 import type { SqlDatabase } from '../sql.js';
-import type { Row } from '../rows.js';
+import type { Database } from '../schema.js';
+import { typed } from '../typed-sql.js';
 
-const text = (value: unknown) => (value as string | null) ?? null;
-
-function linkFromRow(r: Row): TillLinkRecord {
+function linkFromRow(r: Selectable<Database['till_links']>): TillLinkRecord {
   return {
-    merchantId: r.merchant_id as string,
-    tillId: r.till_id as string,
-    credentialId: r.credential_id as string,
-    joinedAt: r.joined_at as string,
-    lastSeenAt: text(r.last_seen_at),
-    lastForwardAt: text(r.last_forward_at),
-    version: text(r.version),
-    report: r.report ? (JSON.parse(r.report as string) as TillReport) : null,
-    limits: JSON.parse(r.limits as string) as StoreLimits,
+    merchantId: r.merchant_id,
+    tillId: r.till_id,
+    credentialId: r.credential_id,
+    joinedAt: r.joined_at,
+    lastSeenAt: r.last_seen_at,
+    lastForwardAt: r.last_forward_at,
+    version: r.version,
+    report: r.report ? (JSON.parse(r.report) as TillReport) : null,
+    limits: JSON.parse(r.limits) as StoreLimits,
   };
 }
+
+function dayFromRow(r: Selectable<Database['till_days']>): TillDayRecord {
+  return {
+    merchantId: r.merchant_id,
+    tillId: r.till_id,
+    sequence: Number(r.sequence),
+    closedAt: r.closed_at,
+    centreCursor: Number(r.centre_cursor),
+    report: JSON.parse(r.report) as DayReport,
+    recordedAt: r.recorded_at,
+  };
+}
+
+type Till = { merchantId: string; tillId: string };
 
 export function createCentreRepository(db: SqlDatabase): CentreRepository {
   const s = {
-    insertInvite: db.prepare(
-      'INSERT INTO till_invites (code_hash, merchant_id, till_id, created_at, expires_at, used_at) VALUES (?, ?, ?, ?, ?, NULL)',
+    insertInvite: typed<Omit<Database['till_invites'], 'used_at'>>()(db, (k, p) =>
+      k.insertInto('till_invites').values({
+        code_hash: p('code_hash'),
+        merchant_id: p('merchant_id'),
+        till_id: p('till_id'),
+        created_at: p('created_at'),
+        expires_at: p('expires_at'),
+        used_at: null,
+      }),
     ),
-    useInvite: db.prepare('UPDATE till_invites SET used_at = ? WHERE code_hash = ? AND used_at IS NULL AND expires_at > ?'),
-    invite: db.prepare('SELECT * FROM till_invites WHERE code_hash = ?'),
-    openInvite: db.prepare('SELECT 1 AS open FROM till_invites WHERE code_hash = ? AND used_at IS NULL AND expires_at > ?'),
-    linkOf: db.prepare('SELECT * FROM till_links WHERE merchant_id = ? AND till_id = ?'),
-    insertLink: db.prepare(
-      `INSERT INTO till_links (merchant_id, till_id, credential_id, joined_at, last_seen_at, last_forward_at, version, report, limits)
-       VALUES (@merchantId, @tillId, @credentialId, @joinedAt, @lastSeenAt, @lastForwardAt, @version, @report, @limits)
-       ON CONFLICT (merchant_id, till_id) DO UPDATE SET credential_id = excluded.credential_id, joined_at = excluded.joined_at,
-         last_seen_at = excluded.last_seen_at, last_forward_at = excluded.last_forward_at, version = excluded.version, report = excluded.report`,
+    useInvite: typed<{ codeHash: string; now: string }>()(db, (k, p) =>
+      k
+        .updateTable('till_invites')
+        .set({ used_at: p('now') })
+        .where('code_hash', '=', p('codeHash'))
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', p('now')),
     ),
-    byCredential: db.prepare('SELECT * FROM till_links WHERE credential_id = ?'),
-    links: db.prepare('SELECT * FROM till_links WHERE merchant_id = ? ORDER BY till_id'),
-    seen: db.prepare('UPDATE till_links SET last_seen_at = ?, version = ?, report = ? WHERE merchant_id = ? AND till_id = ?'),
-    forwarded: db.prepare('UPDATE till_links SET last_forward_at = ? WHERE merchant_id = ? AND till_id = ?'),
-    setLinkLimits: db.prepare('UPDATE till_links SET limits = ? WHERE merchant_id = ? AND till_id = ?'),
-    recordDecline: db.prepare(
-      `INSERT INTO forwarded_declines (transaction_id, merchant_id, till_id, staff_id, order_id, amount_minor, currency, card_brand, card_last_four, message, stored_at, forwarded_at)
-       VALUES (@transactionId, @merchantId, @tillId, @staffId, @orderId, @amountMinor, @currency, @cardBrand, @cardLastFour, @message, @storedAt, @forwardedAt)
-       ON CONFLICT (transaction_id) DO NOTHING`,
+    invite: typed<{ codeHash: string }>()(db, (k, p) => k.selectFrom('till_invites').selectAll().where('code_hash', '=', p('codeHash'))),
+    openInvite: typed<{ codeHash: string; now: string }>()(db, (k, p) =>
+      k
+        .selectFrom('till_invites')
+        .select((eb) => eb.lit(1).as('open'))
+        .where('code_hash', '=', p('codeHash'))
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', p('now')),
     ),
-    handleDecline: db.prepare(
-      'UPDATE forwarded_declines SET handled_at = ?, handled_by = ? WHERE merchant_id = ? AND transaction_id = ? AND handled_at IS NULL',
+    linkOf: typed<Till>()(db, (k, p) =>
+      k.selectFrom('till_links').select('credential_id').where('merchant_id', '=', p('merchantId')).where('till_id', '=', p('tillId')),
     ),
-    insertTillDay: db.prepare(
-      `INSERT INTO till_days (merchant_id, till_id, sequence, closed_at, centre_cursor, report, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (merchant_id, till_id, sequence) DO NOTHING`,
+    // A till that joins again gets its new credential and a fresh state; the limits it held stay.
+    insertLink: typed<Database['till_links']>()(db, (k, p) =>
+      k
+        .insertInto('till_links')
+        .values({
+          merchant_id: p('merchant_id'),
+          till_id: p('till_id'),
+          credential_id: p('credential_id'),
+          joined_at: p('joined_at'),
+          last_seen_at: p('last_seen_at'),
+          last_forward_at: p('last_forward_at'),
+          version: p('version'),
+          report: p('report'),
+          limits: p('limits'),
+        })
+        .onConflict((oc) =>
+          oc.columns(['merchant_id', 'till_id']).doUpdateSet((eb) => ({
+            credential_id: eb.ref('excluded.credential_id'),
+            joined_at: eb.ref('excluded.joined_at'),
+            last_seen_at: eb.ref('excluded.last_seen_at'),
+            last_forward_at: eb.ref('excluded.last_forward_at'),
+            version: eb.ref('excluded.version'),
+            report: eb.ref('excluded.report'),
+          })),
+        ),
     ),
-    insertTillDayEntry: db.prepare(
-      'INSERT INTO till_day_entries (merchant_id, till_id, entry_key, sequence) VALUES (?, ?, ?, ?) ON CONFLICT (merchant_id, till_id, entry_key) DO NOTHING',
+    byCredential: typed<{ credentialId: string }>()(db, (k, p) =>
+      k.selectFrom('till_links').selectAll().where('credential_id', '=', p('credentialId')),
     ),
-    latestTillDay: db.prepare('SELECT * FROM till_days WHERE merchant_id = ? AND till_id = ? ORDER BY sequence DESC LIMIT 1'),
-    tillDay: db.prepare('SELECT * FROM till_days WHERE merchant_id = ? AND till_id = ? AND sequence = ?'),
-    tillDays: db.prepare('SELECT * FROM till_days WHERE merchant_id = ? AND till_id = ? ORDER BY sequence DESC LIMIT ? OFFSET ?'),
-    countTillDays: db.prepare('SELECT COUNT(*) AS n FROM till_days WHERE merchant_id = ? AND till_id = ?'),
-  };
-  const day = (row: unknown): TillDayRecord | undefined => {
-    if (!row) return undefined;
-    const r = row as Row;
-    return {
-      merchantId: r.merchant_id as string,
-      tillId: r.till_id as string,
-      sequence: Number(r.sequence),
-      closedAt: r.closed_at as string,
-      centreCursor: Number(r.centre_cursor),
-      report: JSON.parse(r.report as string) as DayReport,
-      recordedAt: r.recorded_at as string,
-    };
+    links: typed<{ merchantId: string }>()(db, (k, p) =>
+      k.selectFrom('till_links').selectAll().where('merchant_id', '=', p('merchantId')).orderBy('till_id'),
+    ),
+    seen: typed<Till & { at: string; version: string | null; report: string }>()(db, (k, p) =>
+      k
+        .updateTable('till_links')
+        .set({ last_seen_at: p('at'), version: p('version'), report: p('report') })
+        .where('merchant_id', '=', p('merchantId'))
+        .where('till_id', '=', p('tillId')),
+    ),
+    forwarded: typed<Till & { at: string }>()(db, (k, p) =>
+      k
+        .updateTable('till_links')
+        .set({ last_forward_at: p('at') })
+        .where('merchant_id', '=', p('merchantId'))
+        .where('till_id', '=', p('tillId')),
+    ),
+    setLinkLimits: typed<Till & { limits: string }>()(db, (k, p) =>
+      k
+        .updateTable('till_links')
+        .set({ limits: p('limits') })
+        .where('merchant_id', '=', p('merchantId'))
+        .where('till_id', '=', p('tillId')),
+    ),
+    recordDecline: typed<Omit<Database['forwarded_declines'], 'handled_at' | 'handled_by'>>()(db, (k, p) =>
+      k
+        .insertInto('forwarded_declines')
+        .values({
+          transaction_id: p('transaction_id'),
+          merchant_id: p('merchant_id'),
+          till_id: p('till_id'),
+          staff_id: p('staff_id'),
+          order_id: p('order_id'),
+          amount_minor: p('amount_minor'),
+          currency: p('currency'),
+          card_brand: p('card_brand'),
+          card_last_four: p('card_last_four'),
+          message: p('message'),
+          stored_at: p('stored_at'),
+          forwarded_at: p('forwarded_at'),
+        })
+        .onConflict((oc) => oc.column('transaction_id').doNothing()),
+    ),
+    handleDecline: typed<{ merchantId: string; transactionId: string; at: string; staffId: string | null }>()(db, (k, p) =>
+      k
+        .updateTable('forwarded_declines')
+        .set({ handled_at: p('at'), handled_by: p('staffId') })
+        .where('merchant_id', '=', p('merchantId'))
+        .where('transaction_id', '=', p('transactionId'))
+        .where('handled_at', 'is', null),
+    ),
+    insertTillDay: typed<Database['till_days']>()(db, (k, p) =>
+      k
+        .insertInto('till_days')
+        .values({
+          merchant_id: p('merchant_id'),
+          till_id: p('till_id'),
+          sequence: p('sequence'),
+          closed_at: p('closed_at'),
+          centre_cursor: p('centre_cursor'),
+          report: p('report'),
+          recorded_at: p('recorded_at'),
+        })
+        .onConflict((oc) => oc.columns(['merchant_id', 'till_id', 'sequence']).doNothing()),
+    ),
+    insertTillDayEntry: typed<Database['till_day_entries']>()(db, (k, p) =>
+      k
+        .insertInto('till_day_entries')
+        .values({ merchant_id: p('merchant_id'), till_id: p('till_id'), entry_key: p('entry_key'), sequence: p('sequence') })
+        .onConflict((oc) => oc.columns(['merchant_id', 'till_id', 'entry_key']).doNothing()),
+    ),
+    latestTillDay: typed<Till>()(db, (k, p) =>
+      k
+        .selectFrom('till_days')
+        .selectAll()
+        .where('merchant_id', '=', p('merchantId'))
+        .where('till_id', '=', p('tillId'))
+        .orderBy('sequence', 'desc')
+        .limit(1),
+    ),
+    tillDay: typed<Till & { sequence: number }>()(db, (k, p) =>
+      k
+        .selectFrom('till_days')
+        .selectAll()
+        .where('merchant_id', '=', p('merchantId'))
+        .where('till_id', '=', p('tillId'))
+        .where('sequence', '=', p('sequence')),
+    ),
+    tillDays: typed<Till & { limit: number; offset: number }>()(db, (k, p) =>
+      k
+        .selectFrom('till_days')
+        .selectAll()
+        .where('merchant_id', '=', p('merchantId'))
+        .where('till_id', '=', p('tillId'))
+        .orderBy('sequence', 'desc')
+        .limit(p('limit'))
+        .offset(p('offset')),
+    ),
+    countTillDays: typed<Till>()(db, (k, p) =>
+      k
+        .selectFrom('till_days')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('merchant_id', '=', p('merchantId'))
+        .where('till_id', '=', p('tillId')),
+    ),
   };
   return {
-    insertInvite: async (i) => void (await s.insertInvite.run(i.codeHash, i.merchantId, i.tillId, i.createdAt, i.expiresAt)),
-    openInvite: async (codeHash, now) => (await s.openInvite.get(codeHash, now)) !== undefined,
+    insertInvite: async (i) =>
+      void (await s.insertInvite.run({
+        code_hash: i.codeHash,
+        merchant_id: i.merchantId,
+        till_id: i.tillId,
+        created_at: i.createdAt,
+        expires_at: i.expiresAt,
+      })),
+    openInvite: async (codeHash, now) => (await s.openInvite.get({ codeHash, now })) !== undefined,
     useInvite: async (codeHash, now) => {
-      if ((await s.useInvite.run(now, codeHash, now)).changes !== 1) return undefined;
-      const r = (await s.invite.get(codeHash)) as Row;
+      if ((await s.useInvite.run({ codeHash, now })).changes !== 1) return undefined;
+      const r = (await s.invite.get({ codeHash }))!;
       return {
         codeHash,
-        merchantId: r.merchant_id as string,
-        tillId: r.till_id as string,
-        createdAt: r.created_at as string,
-        expiresAt: r.expires_at as string,
-        usedAt: text(r.used_at),
+        merchantId: r.merchant_id,
+        tillId: r.till_id,
+        createdAt: r.created_at,
+        expiresAt: r.expires_at,
+        usedAt: r.used_at,
       };
     },
     link: async (record) => {
-      const before = (await s.linkOf.get(record.merchantId, record.tillId)) as Row | undefined;
+      const before = await s.linkOf.get({ merchantId: record.merchantId, tillId: record.tillId });
       await s.insertLink.run({
-        ...record,
+        merchant_id: record.merchantId,
+        till_id: record.tillId,
+        credential_id: record.credentialId,
+        joined_at: record.joinedAt,
+        last_seen_at: record.lastSeenAt,
+        last_forward_at: record.lastForwardAt,
+        version: record.version,
         report: record.report ? JSON.stringify(record.report) : null,
         limits: JSON.stringify(record.limits),
       });
-      return before ? (before.credential_id as string) : undefined;
+      return before ? before.credential_id : undefined;
     },
     linkByCredential: async (credentialId) => {
-      const row = (await s.byCredential.get(credentialId)) as Row | undefined;
+      const row = await s.byCredential.get({ credentialId });
       return row && linkFromRow(row);
     },
-    links: async (merchantId) => ((await s.links.all(merchantId)) as Row[]).map(linkFromRow),
+    links: async (merchantId) => (await s.links.all({ merchantId })).map(linkFromRow),
     seen: async (merchantId, tillId, at, version, report) =>
-      void (await s.seen.run(at, version, JSON.stringify(report), merchantId, tillId)),
-    forwarded: async (merchantId, tillId, at) => void (await s.forwarded.run(at, merchantId, tillId)),
-    setLimits: async (merchantId, tillId, limits) => (await s.setLinkLimits.run(JSON.stringify(limits), merchantId, tillId)).changes === 1,
-    recordDecline: async (record) => (await s.recordDecline.run({ ...record })).changes === 1,
+      void (await s.seen.run({ merchantId, tillId, at, version, report: JSON.stringify(report) })),
+    forwarded: async (merchantId, tillId, at) => void (await s.forwarded.run({ merchantId, tillId, at })),
+    setLimits: async (merchantId, tillId, limits) =>
+      (await s.setLinkLimits.run({ merchantId, tillId, limits: JSON.stringify(limits) })).changes === 1,
+    recordDecline: async (record) =>
+      (
+        await s.recordDecline.run({
+          transaction_id: record.transactionId,
+          merchant_id: record.merchantId,
+          till_id: record.tillId,
+          staff_id: record.staffId,
+          order_id: record.orderId,
+          amount_minor: record.amountMinor,
+          currency: record.currency,
+          card_brand: record.cardBrand,
+          card_last_four: record.cardLastFour,
+          message: record.message,
+          stored_at: record.storedAt,
+          forwarded_at: record.forwardedAt,
+        })
+      ).changes === 1,
     handleDecline: async (merchantId, transactionId, at, staffId) =>
-      (await s.handleDecline.run(at, staffId, merchantId, transactionId)).changes === 1,
+      (await s.handleDecline.run({ merchantId, transactionId, at, staffId })).changes === 1,
     recordTillDay: async (record, entryKeys) => {
-      const inserted = await s.insertTillDay.run(
-        record.merchantId,
-        record.tillId,
-        record.sequence,
-        record.closedAt,
-        record.centreCursor,
-        JSON.stringify(record.report),
-        record.recordedAt,
-      );
+      const inserted = await s.insertTillDay.run({
+        merchant_id: record.merchantId,
+        till_id: record.tillId,
+        sequence: record.sequence,
+        closed_at: record.closedAt,
+        centre_cursor: record.centreCursor,
+        report: JSON.stringify(record.report),
+        recorded_at: record.recordedAt,
+      });
       if (inserted.changes !== 1) return false;
-      for (const key of entryKeys) await s.insertTillDayEntry.run(record.merchantId, record.tillId, key, record.sequence);
+      for (const key of entryKeys)
+        await s.insertTillDayEntry.run({
+          merchant_id: record.merchantId,
+          till_id: record.tillId,
+          entry_key: key,
+          sequence: record.sequence,
+        });
       return true;
     },
-    latestTillDay: async (merchantId, tillId) => day(await s.latestTillDay.get(merchantId, tillId)),
-    tillDay: async (merchantId, tillId, sequence) => day(await s.tillDay.get(merchantId, tillId, sequence)),
-    tillDays: async (merchantId, tillId, limit, offset) =>
-      ((await s.tillDays.all(merchantId, tillId, limit, offset)) as Row[]).map((r) => day(r) as TillDayRecord),
-    countTillDays: async (merchantId, tillId) => Number(((await s.countTillDays.get(merchantId, tillId)) as { n: number | string }).n),
+    latestTillDay: async (merchantId, tillId) => {
+      const row = await s.latestTillDay.get({ merchantId, tillId });
+      return row && dayFromRow(row);
+    },
+    tillDay: async (merchantId, tillId, sequence) => {
+      const row = await s.tillDay.get({ merchantId, tillId, sequence });
+      return row && dayFromRow(row);
+    },
+    tillDays: async (merchantId, tillId, limit, offset) => (await s.tillDays.all({ merchantId, tillId, limit, offset })).map(dayFromRow),
+    countTillDays: async (merchantId, tillId) => Number((await s.countTillDays.get({ merchantId, tillId }))?.n ?? 0),
   };
 }
 
-function storedFromRow(r: Row): StoredPaymentRecord {
+function storedFromRow(r: Selectable<Database['stored_payments']>): StoredPaymentRecord {
   return {
     seq: Number(r.seq),
-    transactionId: r.transaction_id as string,
-    merchantId: r.merchant_id as string,
-    tillId: r.till_id as string,
-    staffId: text(r.staff_id),
-    orderId: r.order_id as string,
+    transactionId: r.transaction_id,
+    merchantId: r.merchant_id,
+    tillId: r.till_id,
+    staffId: r.staff_id,
+    orderId: r.order_id,
     amountMinor: Number(r.amount_minor),
-    currency: r.currency as string,
-    cardBrand: text(r.card_brand),
-    cardLastFour: text(r.card_last_four),
-    requestSealed: text(r.request_sealed),
-    storedAt: r.stored_at as string,
-    forwardedAt: text(r.forwarded_at),
-    outcomeStatusCode: r.outcome_status_code === null || r.outcome_status_code === undefined ? null : Number(r.outcome_status_code),
-    outcomeMessage: text(r.outcome_message),
-    seenAt: text(r.seen_at),
+    currency: r.currency,
+    cardBrand: r.card_brand,
+    cardLastFour: r.card_last_four,
+    requestSealed: r.request_sealed,
+    storedAt: r.stored_at,
+    forwardedAt: r.forwarded_at,
+    outcomeStatusCode: r.outcome_status_code === null ? null : Number(r.outcome_status_code),
+    outcomeMessage: r.outcome_message,
+    seenAt: r.seen_at,
   };
 }
+
+/** The one row of centre_link (CHECK (id = 1)). */
+const LINK_ID = 1;
 
 export function createTillJournalRepository(db: SqlDatabase): TillJournalRepository {
   const s = {
-    link: db.prepare('SELECT * FROM centre_link WHERE id = 1'),
-    saveLink: db.prepare(
-      `INSERT INTO centre_link (id, centre_url, fingerprint, merchant_id, till_id, api_key, api_password_sealed, limits, joined_at, replica_digest, ledger_cursor)
-       VALUES (1, @centreUrl, @fingerprint, @merchantId, @tillId, @apiKey, @apiPasswordSealed, @limits, @joinedAt, @replicaDigest, @ledgerCursor)
-       ON CONFLICT (id) DO UPDATE SET centre_url = excluded.centre_url, fingerprint = excluded.fingerprint, merchant_id = excluded.merchant_id,
-         till_id = excluded.till_id, api_key = excluded.api_key, api_password_sealed = excluded.api_password_sealed, limits = excluded.limits,
-         joined_at = excluded.joined_at, replica_digest = excluded.replica_digest, ledger_cursor = excluded.ledger_cursor`,
+    link: typed()(db, (k) => k.selectFrom('centre_link').selectAll().where('id', '=', LINK_ID)),
+    saveLink: typed<Omit<Database['centre_link'], 'id' | 'shop_till_ids'>>()(db, (k, p) =>
+      k
+        .insertInto('centre_link')
+        .values({
+          id: LINK_ID,
+          centre_url: p('centre_url'),
+          fingerprint: p('fingerprint'),
+          merchant_id: p('merchant_id'),
+          till_id: p('till_id'),
+          api_key: p('api_key'),
+          api_password_sealed: p('api_password_sealed'),
+          limits: p('limits'),
+          joined_at: p('joined_at'),
+          replica_digest: p('replica_digest'),
+          ledger_cursor: p('ledger_cursor'),
+        })
+        .onConflict((oc) =>
+          oc.column('id').doUpdateSet((eb) => ({
+            centre_url: eb.ref('excluded.centre_url'),
+            fingerprint: eb.ref('excluded.fingerprint'),
+            merchant_id: eb.ref('excluded.merchant_id'),
+            till_id: eb.ref('excluded.till_id'),
+            api_key: eb.ref('excluded.api_key'),
+            api_password_sealed: eb.ref('excluded.api_password_sealed'),
+            limits: eb.ref('excluded.limits'),
+            joined_at: eb.ref('excluded.joined_at'),
+            replica_digest: eb.ref('excluded.replica_digest'),
+            ledger_cursor: eb.ref('excluded.ledger_cursor'),
+          })),
+        ),
     ),
-    setLimits: db.prepare('UPDATE centre_link SET limits = ? WHERE id = 1'),
-    setDigest: db.prepare('UPDATE centre_link SET replica_digest = ? WHERE id = 1'),
-    setLedgerCursor: db.prepare('UPDATE centre_link SET ledger_cursor = ? WHERE id = 1'),
-    nextSeq: db.prepare('SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM stored_payments'),
-    store: db.prepare(
-      `INSERT INTO stored_payments (seq, transaction_id, merchant_id, till_id, staff_id, order_id, amount_minor, currency, card_brand, card_last_four,
-         request_sealed, stored_at, forwarded_at, outcome_status_code, outcome_message, seen_at)
-       VALUES (@seq, @transactionId, @merchantId, @tillId, @staffId, @orderId, @amountMinor, @currency, @cardBrand, @cardLastFour,
-         @requestSealed, @storedAt, NULL, NULL, NULL, NULL)`,
+    setLimits: typed<{ limits: string }>()(db, (k, p) =>
+      k
+        .updateTable('centre_link')
+        .set({ limits: p('limits') })
+        .where('id', '=', LINK_ID),
     ),
-    unforwarded: db.prepare('SELECT * FROM stored_payments WHERE forwarded_at IS NULL ORDER BY seq LIMIT ?'),
-    pending: db.prepare(
-      'SELECT currency, COUNT(*) AS n, SUM(amount_minor) AS total, MIN(stored_at) AS oldest FROM stored_payments WHERE forwarded_at IS NULL GROUP BY currency ORDER BY currency',
+    setDigest: typed<{ digest: string | null }>()(db, (k, p) =>
+      k
+        .updateTable('centre_link')
+        .set({ replica_digest: p('digest') })
+        .where('id', '=', LINK_ID),
     ),
-    settle: db.prepare(
-      'UPDATE stored_payments SET forwarded_at = ?, outcome_status_code = ?, outcome_message = ?, request_sealed = NULL WHERE seq = ? AND forwarded_at IS NULL',
+    setLedgerCursor: typed<{ cursor: number }>()(db, (k, p) =>
+      k
+        .updateTable('centre_link')
+        .set({ ledger_cursor: p('cursor') })
+        .where('id', '=', LINK_ID),
     ),
-    byTransaction: db.prepare('SELECT * FROM stored_payments WHERE transaction_id = ?'),
-    unseenDeclines: db.prepare(
-      'SELECT * FROM stored_payments WHERE forwarded_at IS NOT NULL AND outcome_status_code <> 3 AND seen_at IS NULL ORDER BY seq',
+    nextSeq: typed()(db, (k) =>
+      k.selectFrom('stored_payments').select((eb) => eb(eb.fn.coalesce(eb.fn.max('seq'), eb.lit(0)), '+', eb.lit(1)).as('seq')),
     ),
-    markSeen: db.prepare('UPDATE stored_payments SET seen_at = ? WHERE seq = ?'),
-    setShopTills: db.prepare('UPDATE centre_link SET shop_till_ids = ? WHERE id = 1'),
-    markUnsettled: db.prepare(
-      'INSERT INTO centre_unsettled (idempotency_key, sent_at, request_sealed, staff_id) VALUES (?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING',
+    store: typed<
+      Omit<Database['stored_payments'], 'seq' | 'forwarded_at' | 'outcome_status_code' | 'outcome_message' | 'seen_at'> & { seq: number }
+    >()(db, (k, p) =>
+      k.insertInto('stored_payments').values({
+        seq: p('seq'),
+        transaction_id: p('transaction_id'),
+        merchant_id: p('merchant_id'),
+        till_id: p('till_id'),
+        staff_id: p('staff_id'),
+        order_id: p('order_id'),
+        amount_minor: p('amount_minor'),
+        currency: p('currency'),
+        card_brand: p('card_brand'),
+        card_last_four: p('card_last_four'),
+        request_sealed: p('request_sealed'),
+        stored_at: p('stored_at'),
+        forwarded_at: null,
+        outcome_status_code: null,
+        outcome_message: null,
+        seen_at: null,
+      }),
     ),
-    clearUnsettled: db.prepare('DELETE FROM centre_unsettled WHERE idempotency_key = ?'),
-    isUnsettled: db.prepare('SELECT 1 AS found FROM centre_unsettled WHERE idempotency_key = ?'),
-    unsettled: db.prepare('SELECT request_sealed, staff_id FROM centre_unsettled WHERE idempotency_key = ?'),
+    unforwarded: typed<{ limit: number }>()(db, (k, p) =>
+      k.selectFrom('stored_payments').selectAll().where('forwarded_at', 'is', null).orderBy('seq').limit(p('limit')),
+    ),
+    pending: typed()(db, (k) =>
+      k
+        .selectFrom('stored_payments')
+        .select((eb) => [
+          'currency',
+          eb.fn.countAll<number | string>().as('n'),
+          eb.fn.sum<number | string>('amount_minor').as('total'),
+          eb.fn.min('stored_at').as('oldest'),
+        ])
+        .where('forwarded_at', 'is', null)
+        .groupBy('currency')
+        .orderBy('currency'),
+    ),
+    settle: typed<{ seq: number; at: string; statusCode: number; message: string | null }>()(db, (k, p) =>
+      k
+        .updateTable('stored_payments')
+        .set({ forwarded_at: p('at'), outcome_status_code: p('statusCode'), outcome_message: p('message'), request_sealed: null })
+        .where('seq', '=', p('seq'))
+        .where('forwarded_at', 'is', null),
+    ),
+    byTransaction: typed<{ transactionId: string }>()(db, (k, p) =>
+      k.selectFrom('stored_payments').selectAll().where('transaction_id', '=', p('transactionId')),
+    ),
+    // Forwarded and not completed at the centre (declined), not yet shown.
+    unseenDeclines: typed()(db, (k) =>
+      k
+        .selectFrom('stored_payments')
+        .selectAll()
+        .where('forwarded_at', 'is not', null)
+        .where('outcome_status_code', '<>', TransactionStatus.completed)
+        .where('seen_at', 'is', null)
+        .orderBy('seq'),
+    ),
+    markSeen: typed<{ seq: number; at: string }>()(db, (k, p) =>
+      k
+        .updateTable('stored_payments')
+        .set({ seen_at: p('at') })
+        .where('seq', '=', p('seq')),
+    ),
+    setShopTills: typed<{ tillIds: string }>()(db, (k, p) =>
+      k
+        .updateTable('centre_link')
+        .set({ shop_till_ids: p('tillIds') })
+        .where('id', '=', LINK_ID),
+    ),
+    markUnsettled: typed<Database['centre_unsettled']>()(db, (k, p) =>
+      k
+        .insertInto('centre_unsettled')
+        .values({
+          idempotency_key: p('idempotency_key'),
+          sent_at: p('sent_at'),
+          request_sealed: p('request_sealed'),
+          staff_id: p('staff_id'),
+        })
+        .onConflict((oc) => oc.column('idempotency_key').doNothing()),
+    ),
+    clearUnsettled: typed<{ key: string }>()(db, (k, p) => k.deleteFrom('centre_unsettled').where('idempotency_key', '=', p('key'))),
+    isUnsettled: typed<{ key: string }>()(db, (k, p) =>
+      k
+        .selectFrom('centre_unsettled')
+        .select((eb) => eb.lit(1).as('found'))
+        .where('idempotency_key', '=', p('key')),
+    ),
+    unsettled: typed<{ key: string }>()(db, (k, p) =>
+      k.selectFrom('centre_unsettled').select(['request_sealed', 'staff_id']).where('idempotency_key', '=', p('key')),
+    ),
   };
   return {
     link: async () => {
-      const r = (await s.link.get()) as Row | undefined;
+      const r = await s.link.get({});
       if (!r) return undefined;
       const record: CentreLinkRecord = {
-        centreUrl: r.centre_url as string,
-        fingerprint: text(r.fingerprint),
-        merchantId: r.merchant_id as string,
-        tillId: r.till_id as string,
-        apiKey: r.api_key as string,
-        apiPasswordSealed: r.api_password_sealed as string,
-        limits: JSON.parse(r.limits as string) as StoreLimits,
-        joinedAt: r.joined_at as string,
-        replicaDigest: text(r.replica_digest),
-        ledgerCursor: Number(r.ledger_cursor ?? 0),
-        shopTillIds: r.shop_till_ids ? (JSON.parse(r.shop_till_ids as string) as string[]) : [],
+        centreUrl: r.centre_url,
+        fingerprint: r.fingerprint,
+        merchantId: r.merchant_id,
+        tillId: r.till_id,
+        apiKey: r.api_key,
+        apiPasswordSealed: r.api_password_sealed,
+        limits: JSON.parse(r.limits) as StoreLimits,
+        joinedAt: r.joined_at,
+        replicaDigest: r.replica_digest,
+        ledgerCursor: Number(r.ledger_cursor),
+        shopTillIds: r.shop_till_ids ? (JSON.parse(r.shop_till_ids) as string[]) : [],
       };
       return record;
     },
     saveLink: async (record) =>
       void (await s.saveLink.run({
-        centreUrl: record.centreUrl,
+        centre_url: record.centreUrl,
         fingerprint: record.fingerprint,
-        merchantId: record.merchantId,
-        tillId: record.tillId,
-        apiKey: record.apiKey,
-        apiPasswordSealed: record.apiPasswordSealed,
+        merchant_id: record.merchantId,
+        till_id: record.tillId,
+        api_key: record.apiKey,
+        api_password_sealed: record.apiPasswordSealed,
         limits: JSON.stringify(record.limits),
-        joinedAt: record.joinedAt,
-        replicaDigest: record.replicaDigest,
-        ledgerCursor: record.ledgerCursor,
+        joined_at: record.joinedAt,
+        replica_digest: record.replicaDigest,
+        ledger_cursor: record.ledgerCursor,
       })),
-    setLimits: async (limits) => void (await s.setLimits.run(JSON.stringify(limits))),
-    setReplicaDigest: async (digest) => void (await s.setDigest.run(digest)),
-    setLedgerCursor: async (cursor) => void (await s.setLedgerCursor.run(cursor)),
+    setLimits: async (limits) => void (await s.setLimits.run({ limits: JSON.stringify(limits) })),
+    setReplicaDigest: async (digest) => void (await s.setDigest.run({ digest })),
+    setLedgerCursor: async (cursor) => void (await s.setLedgerCursor.run({ cursor })),
     // One writer appends (the till's unit of work): the next number is the highest plus one.
     store: async (record) => {
-      const seq = Number(((await s.nextSeq.get()) as { seq: number | string }).seq);
-      await s.store.run({ ...record, seq });
+      const seq = Number((await s.nextSeq.get({}))!.seq);
+      await s.store.run({
+        seq,
+        transaction_id: record.transactionId,
+        merchant_id: record.merchantId,
+        till_id: record.tillId,
+        staff_id: record.staffId,
+        order_id: record.orderId,
+        amount_minor: record.amountMinor,
+        currency: record.currency,
+        card_brand: record.cardBrand,
+        card_last_four: record.cardLastFour,
+        request_sealed: record.requestSealed,
+        stored_at: record.storedAt,
+      });
       return seq;
     },
-    unforwarded: async (limit) => ((await s.unforwarded.all(limit)) as Row[]).map(storedFromRow),
+    unforwarded: async (limit) => (await s.unforwarded.all({ limit })).map(storedFromRow),
     pending: async () => {
-      const rows = (await s.pending.all()) as Array<{ currency: string; n: number | string; total: number | string; oldest: string }>;
+      const rows = await s.pending.all({});
       return {
         count: rows.reduce((sum, r) => sum + Number(r.n), 0),
         oldestAt: rows.map((r) => r.oldest).sort()[0] ?? null,
         totals: rows.map((r) => ({ currency: r.currency, amountMinor: Number(r.total) })),
       };
     },
-    settle: async (seq, at, statusCode, message) => (await s.settle.run(at, statusCode, message, seq)).changes === 1,
+    settle: async (seq, at, statusCode, message) => (await s.settle.run({ seq, at, statusCode, message })).changes === 1,
     byTransaction: async (transactionId) => {
-      const row = (await s.byTransaction.get(transactionId)) as Row | undefined;
+      const row = await s.byTransaction.get({ transactionId });
       return row && storedFromRow(row);
     },
-    unseenDeclines: async () => ((await s.unseenDeclines.all()) as Row[]).map(storedFromRow),
-    markSeen: async (seq, at) => void (await s.markSeen.run(at, seq)),
-    setShopTills: async (tillIds) => void (await s.setShopTills.run(JSON.stringify(tillIds))),
-    markUnsettled: async (key, at, requestSealed, staffId) => void (await s.markUnsettled.run(key, at, requestSealed, staffId)),
-    clearUnsettled: async (key) => void (await s.clearUnsettled.run(key)),
-    isUnsettled: async (key) => (await s.isUnsettled.get(key)) !== undefined,
+    unseenDeclines: async () => (await s.unseenDeclines.all({})).map(storedFromRow),
+    markSeen: async (seq, at) => void (await s.markSeen.run({ seq, at })),
+    setShopTills: async (tillIds) => void (await s.setShopTills.run({ tillIds: JSON.stringify(tillIds) })),
+    markUnsettled: async (key, at, requestSealed, staffId) =>
+      void (await s.markUnsettled.run({ idempotency_key: key, sent_at: at, request_sealed: requestSealed, staff_id: staffId })),
+    clearUnsettled: async (key) => void (await s.clearUnsettled.run({ key })),
+    isUnsettled: async (key) => (await s.isUnsettled.get({ key })) !== undefined,
     unsettled: async (key) => {
-      const row = (await s.unsettled.get(key)) as Row | undefined;
-      return row && { requestSealed: text(row.request_sealed), staffId: text(row.staff_id) };
+      const row = await s.unsettled.get({ key });
+      return row && { requestSealed: row.request_sealed, staffId: row.staff_id };
     },
   };
 }
