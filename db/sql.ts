@@ -5,10 +5,11 @@
  * synchronous, and a unit of work stays within one event-loop turn, see sqlite-store.ts); on
  * PostgreSQL each call is a query on the unit's connection (db/postgres/pg-sql.ts).
  *
- * Parameters are positional (`?`) or one object of named ones (`@name`), as better-sqlite3 takes
- * them. Where the engines' SQL differs, a repository passes both texts: `prepare(dialects({...}))`.
- * A statement built with Kysely (db/typed-sql.ts) comes compiled for this database's engine
- * (`CompiledSql`) and is used as it is, never translated.
+ * A statement is given for the database's engine and used as it is (nothing is translated): built
+ * with Kysely and compiled for it (db/typed-sql.ts, `CompiledSql`), written for it from terms
+ * (db/list-filter.ts, also `CompiledSql`), or written by hand for both engines
+ * (`prepare(dialects({ sqlite, postgres }))`: `?` places on SQLite, `$n` on PostgreSQL). Values are
+ * positional.
  */
 import type Database from 'better-sqlite3';
 
@@ -27,7 +28,7 @@ export interface SqlStatement {
 
 export type Dialect = 'sqlite' | 'postgres';
 
-/** SQL that differs between the engines. */
+/** A statement written by hand for each engine: `?` places in SQLite's text, `$1`, `$2`, ... in PostgreSQL's. */
 export interface DialectSql {
   sqlite: string;
   postgres: string;
@@ -35,7 +36,7 @@ export interface DialectSql {
 
 /**
  * A statement compiled for one engine (db/typed-sql.ts): `?` parameters on SQLite, `$n` on
- * PostgreSQL, positional. prepare() uses its text as it is (no translation, db/postgres/pg-sql.ts).
+ * PostgreSQL, positional. prepare() uses its text as it is (db/postgres/pg-sql.ts).
  */
 export interface CompiledSql {
   compiled: Dialect;
@@ -53,7 +54,7 @@ export type QueueName = 'postbacks' | 'mail' | 'prints';
 
 export interface SqlDatabase {
   readonly dialect: Dialect;
-  prepare(sql: string | DialectSql | CompiledSql): SqlStatement;
+  prepare(sql: DialectSql | CompiledSql): SqlStatement;
   /**
    * Says that the unit wrote to a queue's table (a new row, one due again, one settled), so the
    * store wakes that queue's worker after the commit. Commits that touch no queue wake nobody.
@@ -67,8 +68,7 @@ export const dialects = (texts: DialectSql): DialectSql => texts;
 export function sqliteSql(db: Database.Database, touch?: (queue: QueueName) => void): SqlDatabase {
   return {
     dialect: 'sqlite',
-    prepare: (sql) =>
-      db.prepare(typeof sql === 'string' ? sql : 'compiled' in sql ? compiledText(sql, 'sqlite') : sql.sqlite) as unknown as SqlStatement,
+    prepare: (sql) => db.prepare('compiled' in sql ? compiledText(sql, 'sqlite') : sql.sqlite) as unknown as SqlStatement,
     ...(touch ? { touch } : {}),
   };
 }

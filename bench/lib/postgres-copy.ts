@@ -7,7 +7,6 @@
 import type Database from 'better-sqlite3';
 import type pg from 'pg';
 import { migratePostgres } from '../../db/postgres/migrate.js';
-import { translate } from '../../db/postgres/pg-sql.js';
 import { createPool } from '../../db/postgres/pg-store.js';
 import { createDatabase, startCluster } from '../../tests/helpers/postgres.js';
 
@@ -72,7 +71,7 @@ export async function copyToPostgres(db: Database.Database, log: (line: string) 
   return {
     url,
     pool,
-    query: async (sql, params) => (await pool.query(translate(sql).text, params)).rows,
+    query: async (sql, params) => (await pool.query(sql, params)).rows,
     close: async () => {
       await pool.end();
       cluster.stop();
@@ -89,7 +88,7 @@ interface PlanNode {
 
 /** PostgreSQL's plan of a repository query (EXPLAIN ANALYZE), summarised. */
 export async function postgresPlan(pool: pg.Pool, sql: string, params: unknown[]): Promise<PlanSummary> {
-  const result = await pool.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${translate(sql).text}`, params);
+  const result = await pool.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params);
   const root = (result.rows[0] as { 'QUERY PLAN': Array<{ Plan: PlanNode; 'Execution Time': number }> })['QUERY PLAN'][0] as {
     Plan: PlanNode;
     'Execution Time': number;

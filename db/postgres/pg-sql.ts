@@ -1,9 +1,8 @@
 /**
- * The repositories' statements on PostgreSQL. A statement's text is translated once (cached by
- * text): `?` and `@name` parameters become `$n`, SQLite's planner hints (`INDEXED BY`) go, and
- * `INSERT OR IGNORE` becomes `ON CONFLICT DO NOTHING`. What cannot be translated so simply is
- * written for both engines by the repository (db/sql.ts `dialects`). A statement built with Kysely
- * (db/typed-sql.ts) comes compiled for PostgreSQL already and is used as it is (`asIs`).
+ * The repositories' statements on PostgreSQL, each text used as it is: built with Kysely and
+ * compiled for PostgreSQL (db/typed-sql.ts), written for this engine from terms (db/list-filter.ts),
+ * or the PostgreSQL text of a statement written for both engines (db/sql.ts `dialects`). Nothing is
+ * translated from SQLite's SQL.
  *
  * A PgSession runs every statement on one connection: the unit of work's, inside its transaction.
  * Statements are named (prepared): each connection parses and plans a text once, not per call.
@@ -19,7 +18,7 @@ import {
   type SqlStatement,
 } from '../sql.js';
 
-interface Translated {
+interface Named {
   /** The statement's name on every connection: PostgreSQL parses and plans it once per connection. */
   name: string;
   text: string;
@@ -28,79 +27,18 @@ interface Translated {
    * of work its answer need not be waited for (PgSession `deferWrites`).
    */
   plainInsert: boolean;
-  /** Named parameters in `$n` order; undefined for positional ones. */
-  names: string[] | undefined;
 }
 
-const cache = new Map<string, Translated>();
+const named = new Map<string, Named>();
 
-/** Translates one SQLite statement text to PostgreSQL (exported for tests). */
-export function translate(sql: string): Translated {
-  const cached = cache.get(sql);
+/** A PostgreSQL text as it is, named (prepared) once per text; exported for tests. */
+export function namedStatement(text: string): Named {
+  const cached = named.get(text);
   if (cached) return cached;
-  let text = sql.replace(/\s+INDEXED BY\s+\w+/gi, '');
-  if (/^\s*INSERT\s+OR\s+IGNORE\s+INTO/i.test(text)) {
-    text = `${text.replace(/^(\s*)INSERT\s+OR\s+IGNORE\s+INTO/i, '$1INSERT INTO').replace(/;?\s*$/, '')} ON CONFLICT DO NOTHING`;
-  }
-  if (/\bINSERT\s+OR\s+REPLACE\b|\bjson_extract\b|\bjson_each\b|\bstrftime\b|\bjulianday\b|\bIFNULL\b/i.test(text)) {
-    throw new Error(`SQLite-only SQL needs a PostgreSQL text (dialects()): ${text.slice(0, 120)}`);
-  }
-  const names: string[] = [];
-  let positional = 0;
-  let out = '';
-  // Walk the text outside quotes: a ? or @name inside a string literal is not a parameter.
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i] as string;
-    if (ch === "'" || ch === '"') {
-      const end = text.indexOf(ch, i + 1);
-      const stop = end === -1 ? text.length : end + 1;
-      out += text.slice(i, stop);
-      i = stop - 1;
-    } else if (ch === '?') {
-      positional += 1;
-      out += `$${positional}`;
-    } else if (ch === '@' && /[A-Za-z_]/.test(text[i + 1] ?? '')) {
-      const match = /^[A-Za-z_][A-Za-z0-9_]*/.exec(text.slice(i + 1));
-      const name = (match as RegExpExecArray)[0];
-      let index = names.indexOf(name);
-      if (index === -1) {
-        names.push(name);
-        index = names.length - 1;
-      }
-      out += `$${index + 1}`;
-      i += name.length;
-    } else {
-      out += ch;
-    }
-  }
-  if (positional > 0 && names.length > 0) throw new Error(`a statement mixes ? and @name parameters: ${text.slice(0, 120)}`);
-  const plainInsert = /^\s*INSERT\s+INTO\b/i.test(out) && !/\bON\s+CONFLICT\b|\bRETURNING\b/i.test(out);
-  const translated = { name: `tillgate_${cache.size + 1}`, text: out, names: names.length > 0 ? names : undefined, plainInsert };
-  cache.set(sql, translated);
-  return translated;
-}
-
-/**
- * A statement compiled for PostgreSQL already (db/sql.ts `CompiledSql`, built by db/typed-sql.ts):
- * its `$n` text as it is, named and cached like a translated one.
- */
-export function asIs(sql: string): Translated {
-  const key = `\0compiled\0${sql}`;
-  const cached = cache.get(key);
-  if (cached) return cached;
-  const plainInsert = /^\s*INSERT\s+INTO\b/i.test(sql) && !/\bON\s+CONFLICT\b|\bRETURNING\b/i.test(sql);
-  const translated = { name: `tillgate_${cache.size + 1}`, text: sql, names: undefined, plainInsert };
-  cache.set(key, translated);
-  return translated;
-}
-
-function values(translated: Translated, params: unknown[]): unknown[] {
-  if (!translated.names) return params;
-  const named = (params[0] ?? {}) as Record<string, unknown>;
-  return translated.names.map((name) => {
-    if (!(name in named)) throw new Error(`missing named parameter @${name}`);
-    return named[name];
-  });
+  const plainInsert = /^\s*INSERT\s+INTO\b/i.test(text) && !/\bON\s+CONFLICT\b|\bRETURNING\b/i.test(text);
+  const statement = { name: `tillgate_${named.size + 1}`, text, plainInsert };
+  named.set(text, statement);
+  return statement;
 }
 
 export type Queryable = Pick<pg.ClientBase, 'query'>;
@@ -141,7 +79,7 @@ export class PgSession implements SqlDatabase {
   readonly dialect = 'postgres' as const;
   /** Queues this session's statements wrote to (SqlDatabase.touch). */
   readonly touched = new Set<QueueName>();
-  /** The statements of this session, each prepared (translated, bound to the connection) once. */
+  /** The statements of this session, each prepared (named, bound to the connection) once. */
   private readonly statements = new Map<string, SqlStatement>();
   private pending: Array<Promise<unknown>> = [];
   private failure: { error: unknown } | undefined;
@@ -188,21 +126,20 @@ export class PgSession implements SqlDatabase {
     this.touched.add(queue);
   }
 
-  prepare(sql: string | DialectSql | CompiledSql): SqlStatement {
-    const translated =
-      typeof sql === 'string' ? translate(sql) : 'compiled' in sql ? asIs(compiledText(sql, 'postgres')) : translate(sql.postgres);
-    let statement = this.statements.get(translated.name);
+  prepare(sql: DialectSql | CompiledSql): SqlStatement {
+    const target = namedStatement('compiled' in sql ? compiledText(sql, 'postgres') : sql.postgres);
+    let statement = this.statements.get(target.name);
     if (!statement) {
-      statement = this.statement(translated);
-      this.statements.set(translated.name, statement);
+      statement = this.statement(target);
+      this.statements.set(target.name, statement);
     }
     return statement;
   }
 
-  private statement(translated: Translated): SqlStatement {
+  private statement(target: Named): SqlStatement {
     const query = (params: unknown[]) =>
-      corked(this.client, () => this.client.query({ name: translated.name, text: translated.text, values: values(translated, params) }));
-    const deferred = this.deferWrites && translated.plainInsert;
+      corked(this.client, () => this.client.query({ name: target.name, text: target.text, values: params }));
+    const deferred = this.deferWrites && target.plainInsert;
     return {
       get: async (...params) => (await this.awaited(query(params))).rows[0],
       all: async (...params) => (await this.awaited(query(params))).rows,

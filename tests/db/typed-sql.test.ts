@@ -1,7 +1,7 @@
 // Statements built with Kysely (db/typed-sql.ts, docs/decisions.md "Typed SQL with Kysely (issue 37)"):
 // the table types of db/schema.ts match the migrated SQLite schema; a statement's per-call values
-// fill its placeholders in compiled order; on PostgreSQL a compiled statement is used as it is,
-// never passed through translate() (db/postgres/pg-sql.ts).
+// fill its placeholders in compiled order; on PostgreSQL a compiled statement is used as it is
+// (db/postgres/pg-sql.ts), and one compiled for the other engine is refused.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { migrate } from '../../db/migrate.js';
@@ -100,12 +100,12 @@ describe('typed SQL (Kysely)', () => {
 const skip = postgresAvailable() ? false : 'PostgreSQL 15 binaries are not installed (apt-get install postgresql)';
 
 describe('typed SQL on PostgreSQL', { skip }, () => {
-  test('a statement compiled for PostgreSQL is used as it is (not translated); a typed one runs with $n parameters', async () => {
+  test('a statement compiled for PostgreSQL is used as it is; a typed one runs with $n parameters', async () => {
     const pool = createPool(await createTestDatabase('typed'));
     try {
       await migratePostgres(pool);
       const session = new PgSession(pool);
-      // jsonb's ? operator: translate() would make it a parameter ($1 $1) and the text would not parse.
+      // jsonb's ? operator stays an operator: nothing in the text is rewritten.
       const asIs = session.prepare({ compiled: 'postgres', sql: `SELECT '{"k": 1}'::jsonb ? $1 AS has` });
       assert.deepEqual(await asIs.get('k'), { has: true });
       assert.deepEqual(await asIs.get('other'), { has: false });

@@ -14,7 +14,7 @@ import type Database from 'better-sqlite3';
 import type { Composition, GatewayStore } from '../../main/compose.js';
 import { PgStore } from '../../db/postgres/pg-store.js';
 import { SqliteStore } from '../../db/sqlite-store.js';
-import { sqliteSql, type DialectSql, type Dialect, type SqlDatabase } from '../../db/sql.js';
+import type { DialectSql, Dialect, SqlDatabase } from '../../db/sql.js';
 
 export type Row = Record<string, unknown>;
 
@@ -58,12 +58,19 @@ export function numbered(sql: string): { text: string; names: string[] | undefin
   return { text, names: names.length > 0 ? names : undefined };
 }
 
+type TestStatement = ReturnType<SqlDatabase['prepare']>;
+
+/** A test's statements: SQL text, or both engines' texts. */
+interface TestDatabase {
+  readonly dialect: Dialect;
+  prepare(sql: string | DialectSql): TestStatement;
+}
+
 /** Each statement on its own on the pool (autocommit), with better-sqlite3's kinds of parameters. */
-function postgresSql(store: PgStore): SqlDatabase {
+function postgresSql(store: PgStore): TestDatabase {
   return {
     dialect: 'postgres',
     prepare: (sql) => {
-      if (typeof sql !== 'string' && 'compiled' in sql) throw new Error('sqlOf: tests pass SQL text');
       const { text, names } = numbered(typeof sql === 'string' ? sql : sql.postgres);
       const query = async (params: unknown[]) => {
         const named = (params[0] ?? {}) as Record<string, unknown>;
@@ -78,9 +85,12 @@ function postgresSql(store: PgStore): SqlDatabase {
   };
 }
 
-function sqlDatabase(store: GatewayStore): SqlDatabase {
+function sqlDatabase(store: GatewayStore): TestDatabase {
   if (store instanceof PgStore) return postgresSql(store);
-  if (store instanceof SqliteStore) return sqliteSql(store.db);
+  if (store instanceof SqliteStore) {
+    const db = store.db;
+    return { dialect: 'sqlite', prepare: (sql) => db.prepare(typeof sql === 'string' ? sql : sql.sqlite) as unknown as TestStatement };
+  }
   throw new Error('sqlOf: an unknown store');
 }
 
