@@ -1,8 +1,8 @@
 // The layering rules of docs/decisions.md "Feature modules (issue 28)" are real: each forbidden
 // import is reported, each allowed one is not.
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
@@ -468,9 +468,10 @@ function tableWriters(): Map<string, Set<string>> {
   const history = /^db\/(migrations|postgres)\/|^db\/(migrate|move|backups|instance-lock|key-check)\.ts$/;
   for (const file of walk('db').filter((f) => !history.test(f))) {
     const text = readFileSync(file, 'utf8');
-    // SQL text, or a statement built with Kysely (db/typed-sql.ts): insertInto('t'), updateTable('t'), deleteFrom('t').
+    // SQL text, or a statement built with Kysely (db/typed-sql.ts): insertInto('t'), updateTable('t'), deleteFrom('t'),
+    // and a queue's claim (db/queue-claim.ts: queueClaim(db, 't') updates the claimed rows).
     const written =
-      /\b(?:INSERT(?: OR IGNORE)? INTO|UPDATE|DELETE FROM)\s+([a-z_]+)\b|\.(?:insertInto|updateTable|deleteFrom)\(\s*'([a-z_]+)'/g;
+      /\b(?:INSERT(?: OR IGNORE)? INTO|UPDATE|DELETE FROM)\s+([a-z_]+)\b|(?:\.(?:insertInto|updateTable|deleteFrom)|\bqueueClaim)\((?:\s*db,)?\s*'([a-z_]+)'/g;
     for (const match of text.matchAll(written)) {
       const table = (match[1] ?? match[2]) as string;
       if (['set', 'skip'].includes(table)) continue; // ON CONFLICT ... DO UPDATE SET, FOR UPDATE SKIP LOCKED
@@ -510,4 +511,29 @@ test("each table is written by one feature's adapter (db/<feature>/) or the kern
     [],
     'a feature whose tables have no adapter folder of their own',
   );
+});
+
+test("each table is described for Kysely once, by the feature that writes it (db/<feature>/tables.ts; the kernel's in db/kernel-tables.ts)", () => {
+  const files = [
+    'db/kernel-tables.ts',
+    ...readdirSync('db', { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => `db/${e.name}/tables.ts`)
+      .filter((f) => existsSync(f)),
+  ];
+  const describedBy = new Map<string, string[]>();
+  for (const file of files) {
+    const owner = file === 'db/kernel-tables.ts' ? 'db/kernel.ts' : `${dirname(file)}/`;
+    for (const [, table] of readFileSync(file, 'utf8').matchAll(/^ {2}([a-z_]+): \{/gm)) {
+      describedBy.set(table as string, [...(describedBy.get(table as string) ?? []), owner]);
+    }
+  }
+  assert.ok(describedBy.size > 30, `the described tables were found (${describedBy.size})`);
+  const twice = [...describedBy].filter(([, by]) => by.length > 1);
+  assert.deepEqual(twice, [], 'a table described by two features');
+  const writers = tableWriters();
+  const foreign = [...describedBy]
+    .map(([table, [by]]) => [table, by, [...(writers.get(table) ?? [])].filter((w) => w !== 'db/sqlite-store.ts')] as const)
+    .filter(([, by, written]) => written.length > 0 && !written.includes(by as string));
+  assert.deepEqual(foreign, [], 'a table described by a feature that does not write it');
 });
