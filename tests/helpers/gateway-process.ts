@@ -110,7 +110,11 @@ export async function startGateway(
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`gateway did not start in 30 s: ${stderr}`)), 30_000);
+    // A gateway that never listens is killed, not left running: it would keep the test run from ending.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`gateway did not start in 60 s: ${stderr}`));
+    }, 60_000);
     child.stdout?.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
       const match = /listening on (https?:\/\/\S+)/.exec(stdout);
