@@ -9,6 +9,9 @@
  * The waiting condition is written into the text (`sql.lit`), never a parameter: the partial index
  * `<table>_claimable` serves the inner SELECT in order only for a condition that implies its own.
  * RETURNING gives the rows in no particular order: `claim` sorts them by due order.
+ *
+ * A claimed row is given back (`queueRelease`) or settled by its claimer only while the claim is
+ * still theirs; the two e-mail queues settle the same columns (`emailSettle`).
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { QueueClaim } from '../main/core/kernel.js';
@@ -36,7 +39,17 @@ interface QueueRow {
   next_attempt_at: string;
   claimed_by: string | null;
   claim_until: string | null;
+  attempts: number;
+  sent_at: string | null;
+  last_error: string | null;
+  test_outbox: number;
 }
+
+/** One of the queues' tables, for the builder (see QueueRow). */
+const queueOf = (k: QueryBuilder, table: QueueTable) => ({
+  q: k as unknown as Kysely<{ queue: QueueRow }>,
+  name: table as unknown as 'queue',
+});
 
 interface ClaimParams {
   now: string;
@@ -49,8 +62,7 @@ interface ClaimParams {
 export function queueClaimStatement(db: SqlDatabase, table: QueueTable): TypedStatement<ClaimParams, QueueRow> {
   const waiting = WAITING[table];
   return typed<ClaimParams>()(db, (k: QueryBuilder, p, dialect) => {
-    const q = k as unknown as Kysely<{ queue: QueueRow }>;
-    const name = table as unknown as 'queue';
+    const { q, name } = queueOf(k, table);
     return q
       .updateTable(name)
       .set({ claimed_by: p('claimedBy'), claim_until: p('claimUntil') })
@@ -86,4 +98,64 @@ export function queueClaim<T extends QueueTable>(
     const rows = await statement.all({ now, limit, claimedBy: claim.claimedBy, claimUntil: claim.claimUntil });
     return rows.sort(byDueOrder) as unknown as Selectable<Database[T]>[];
   };
+}
+
+/** Gives a claimed row back (due again at once, as it was), if the claim is still `claimedBy`'s. */
+export function queueRelease(db: SqlDatabase, table: QueueTable): (id: string, claimedBy: string) => Promise<void> {
+  const statement = typed<{ id: string; claimedBy: string }>()(db, (k, p) => {
+    const { q, name } = queueOf(k, table);
+    return q
+      .updateTable(name)
+      .set({ claimed_by: null, claim_until: null })
+      .where('id', '=', p('id'))
+      .where('claimed_by', '=', p('claimedBy'));
+  });
+  return async (id, claimedBy) => void (await statement.run({ id, claimedBy }));
+}
+
+/** What an e-mail's attempt changes (mail's and receipts' e-mails alike). */
+export interface EmailSettlement {
+  status: string;
+  attempts: number;
+  nextAttemptAt: string;
+  sentAt: string | null;
+  lastError: string | null;
+  testOutbox: boolean;
+}
+
+/** Records an e-mail attempt's outcome and clears the claim, only while `claimedBy` holds it; false when the claim was lost. */
+export function emailSettle(
+  db: SqlDatabase,
+  table: 'emails' | 'receipt_emails',
+): (id: string, claimedBy: string, change: EmailSettlement) => Promise<boolean> {
+  const statement = typed<Omit<QueueRow, 'state' | 'claimed_by' | 'claim_until'> & { claimedBy: string }>()(db, (k, p) => {
+    const { q, name } = queueOf(k, table);
+    return q
+      .updateTable(name)
+      .set({
+        status: p('status'),
+        attempts: p('attempts'),
+        next_attempt_at: p('next_attempt_at'),
+        sent_at: p('sent_at'),
+        last_error: p('last_error'),
+        test_outbox: p('test_outbox'),
+        claimed_by: null,
+        claim_until: null,
+      })
+      .where('id', '=', p('id'))
+      .where('claimed_by', '=', p('claimedBy'));
+  });
+  return async (id, claimedBy, change) =>
+    (
+      await statement.run({
+        id,
+        claimedBy,
+        status: change.status,
+        attempts: change.attempts,
+        next_attempt_at: change.nextAttemptAt,
+        sent_at: change.sentAt,
+        last_error: change.lastError,
+        test_outbox: change.testOutbox ? 1 : 0,
+      })
+    ).changes === 1;
 }

@@ -3,7 +3,7 @@ import type { Selectable } from 'kysely';
 import type { SqlDatabase } from '../sql.js';
 import type { Database } from '../schema.js';
 import { typed } from '../typed-sql.js';
-import { queueClaim } from '../queue-claim.js';
+import { emailSettle, queueClaim, queueRelease } from '../queue-claim.js';
 import type { EmailRecord, EmailRepository } from '../../main/core/mail/ports.js';
 
 function emailFromRow(r: Selectable<Database['emails']>): EmailRecord {
@@ -27,13 +27,10 @@ function emailFromRow(r: Selectable<Database['emails']>): EmailRecord {
   };
 }
 
-type Settle = Pick<Database['emails'], 'status' | 'attempts' | 'next_attempt_at' | 'sent_at' | 'last_error' | 'test_outbox'> & {
-  id: string;
-  claimedBy: string;
-};
-
 export function createEmailRepository(db: SqlDatabase): EmailRepository {
   const claimDue = queueClaim(db, 'emails');
+  const release = queueRelease(db, 'emails');
+  const settle = emailSettle(db, 'emails');
   const s = {
     insert: typed<Omit<Database['emails'], 'claimed_by' | 'claim_until'>>()(db, (k, p) =>
       k.insertInto('emails').values({
@@ -54,29 +51,6 @@ export function createEmailRepository(db: SqlDatabase): EmailRepository {
         test_outbox: p('test_outbox'),
         created_at: p('created_at'),
       }),
-    ),
-    release: typed<{ id: string; claimedBy: string }>()(db, (k, p) =>
-      k
-        .updateTable('emails')
-        .set({ claimed_by: null, claim_until: null })
-        .where('id', '=', p('id'))
-        .where('claimed_by', '=', p('claimedBy')),
-    ),
-    settle: typed<Settle>()(db, (k, p) =>
-      k
-        .updateTable('emails')
-        .set({
-          status: p('status'),
-          attempts: p('attempts'),
-          next_attempt_at: p('next_attempt_at'),
-          sent_at: p('sent_at'),
-          last_error: p('last_error'),
-          test_outbox: p('test_outbox'),
-          claimed_by: null,
-          claim_until: null,
-        })
-        .where('id', '=', p('id'))
-        .where('claimed_by', '=', p('claimedBy')),
     ),
     get: typed<{ id: string }>()(db, (k, p) => k.selectFrom('emails').selectAll().where('id', '=', p('id'))),
     latest: typed<{ invoiceId: number }>()(db, (k, p) =>
@@ -120,19 +94,8 @@ export function createEmailRepository(db: SqlDatabase): EmailRepository {
       return row ? emailFromRow(row) : undefined;
     },
     claimDue: async (now, claim, limit) => (await claimDue(now, claim, limit)).map(emailFromRow),
-    release: async (id, claimedBy) => void (db.touch?.('mail'), await s.release.run({ id, claimedBy })),
-    settle: async (id, claimedBy, change) =>
-      (db.touch?.('mail'),
-      await s.settle.run({
-        id,
-        claimedBy,
-        status: change.status,
-        attempts: change.attempts,
-        next_attempt_at: change.nextAttemptAt,
-        sent_at: change.sentAt,
-        last_error: change.lastError,
-        test_outbox: change.testOutbox ? 1 : 0,
-      })).changes === 1,
+    release: async (id, claimedBy) => void (db.touch?.('mail'), await release(id, claimedBy)),
+    settle: async (id, claimedBy, change) => (db.touch?.('mail'), await settle(id, claimedBy, change)),
     latestForInvoice: async (invoiceId) => {
       const row = await s.latest.get({ invoiceId });
       return row ? emailFromRow(row) : undefined;

@@ -4,7 +4,7 @@ import { preparedOnce, type Dialect, type SqlDatabase } from '../sql.js';
 import { branchCountSql, branchPageSql, sqlWriter, term, written, type Branch, type Term, type WrittenSql } from '../list-filter.js';
 import type { Database } from '../schema.js';
 import { byShape, typed, type Placeholders } from '../typed-sql.js';
-import { queueClaim } from '../queue-claim.js';
+import { queueClaim, queueRelease } from '../queue-claim.js';
 import type {
   NewOutboxRecord,
   OutboxFilter,
@@ -183,16 +183,10 @@ type ListShape = Record<'state' | 'since', boolean>;
 
 export function createOutboxDelivery(db: SqlDatabase) {
   const claimDue = queueClaim(db, 'postback_outbox');
+  const release = queueRelease(db, 'postback_outbox');
   const s = {
     get: typed<{ merchantId: string; id: string }>()(db, (k, p) =>
       k.selectFrom('postback_outbox').selectAll().where('merchant_id', '=', p('merchantId')).where('id', '=', p('id')),
-    ),
-    release: typed<{ id: string; claimedBy: string }>()(db, (k, p) =>
-      k
-        .updateTable('postback_outbox')
-        .set({ claimed_by: null, claim_until: null })
-        .where('id', '=', p('id'))
-        .where('claimed_by', '=', p('claimedBy')),
     ),
     // 'pending' written in (sql.lit), not a parameter: the partial index postback_outbox_claimable answers it.
     nextDue: typed()(db, (k) =>
@@ -357,7 +351,7 @@ export function createOutboxDelivery(db: SqlDatabase) {
     claimDue: async (now: string, claim: QueueClaim, limit: number) => (await claimDue(now, claim, limit)).map(outboxFromRow),
     release: async (id: string, claimedBy: string) => {
       db.touch?.('postbacks');
-      await s.release.run({ id, claimedBy });
+      await release(id, claimedBy);
     },
     nextDueAt: async () => (await s.nextDue.get({}))?.due ?? undefined,
     listBySubject: async (merchantId: string, subjectType: string, subjectId: string) =>

@@ -6,7 +6,7 @@ import { sql, type Selectable } from 'kysely';
 import { optStr, type Row } from '../rows.js';
 import { dialects, type SqlDatabase } from '../sql.js';
 import type { Database } from '../schema.js';
-import { queueClaim } from '../queue-claim.js';
+import { emailSettle, queueClaim, queueRelease } from '../queue-claim.js';
 import { typed } from '../typed-sql.js';
 import type {
   ReceiptEmailRecord,
@@ -90,16 +90,12 @@ function jobFromRow(r: Selectable<Database['receipt_print_jobs']>): ReceiptPrint
 }
 
 type EmailInsert = Omit<Database['receipt_emails'], 'claimed_by' | 'claim_until'>;
-type EmailSettle = Pick<
-  Database['receipt_emails'],
-  'id' | 'status' | 'attempts' | 'next_attempt_at' | 'sent_at' | 'last_error' | 'test_outbox'
-> & {
-  claimedBy: string;
-};
 type JobSettle = Pick<Database['receipt_print_jobs'], 'id' | 'status' | 'attempts' | 'next_attempt_at' | 'last_error' | 'printed_at'>;
 
 export function createReceiptRepository(db: SqlDatabase): ReceiptRepository {
   const claimDueEmails = queueClaim(db, 'receipt_emails');
+  const releaseEmail = queueRelease(db, 'receipt_emails');
+  const settleEmail = emailSettle(db, 'receipt_emails');
   const s = {
     // Hand-written per engine: refunds is the payments feature's table (described by its folder, not here).
     refund: db.prepare(
@@ -141,29 +137,6 @@ export function createReceiptRepository(db: SqlDatabase): ReceiptRepository {
       }),
     ),
     getEmail: typed<{ id: string }>()(db, (k, p) => k.selectFrom('receipt_emails').selectAll().where('id', '=', p('id'))),
-    releaseEmail: typed<{ id: string; claimedBy: string }>()(db, (k, p) =>
-      k
-        .updateTable('receipt_emails')
-        .set({ claimed_by: null, claim_until: null })
-        .where('id', '=', p('id'))
-        .where('claimed_by', '=', p('claimedBy')),
-    ),
-    settleEmail: typed<EmailSettle>()(db, (k, p) =>
-      k
-        .updateTable('receipt_emails')
-        .set({
-          status: p('status'),
-          attempts: p('attempts'),
-          next_attempt_at: p('next_attempt_at'),
-          sent_at: p('sent_at'),
-          last_error: p('last_error'),
-          test_outbox: p('test_outbox'),
-          claimed_by: null,
-          claim_until: null,
-        })
-        .where('id', '=', p('id'))
-        .where('claimed_by', '=', p('claimedBy')),
-    ),
     listEmails: typed<{ merchantId: string; receiptId: string }>()(db, (k, p) =>
       k
         .selectFrom('receipt_emails')
@@ -295,19 +268,8 @@ export function createReceiptRepository(db: SqlDatabase): ReceiptRepository {
     ),
     getEmail: async (id) => one(await s.getEmail.get({ id }), emailFromRow),
     claimDueEmails: async (now, claim, limit) => (await claimDueEmails(now, claim, limit)).map(emailFromRow),
-    releaseEmail: async (id, claimedBy) => void (db.touch?.('mail'), await s.releaseEmail.run({ id, claimedBy })),
-    settleEmail: async (id, claimedBy, change) =>
-      (db.touch?.('mail'),
-      await s.settleEmail.run({
-        id,
-        claimedBy,
-        status: change.status,
-        attempts: change.attempts,
-        next_attempt_at: change.nextAttemptAt,
-        sent_at: change.sentAt,
-        last_error: change.lastError,
-        test_outbox: change.testOutbox ? 1 : 0,
-      })).changes === 1,
+    releaseEmail: async (id, claimedBy) => void (db.touch?.('mail'), await releaseEmail(id, claimedBy)),
+    settleEmail: async (id, claimedBy, change) => (db.touch?.('mail'), await settleEmail(id, claimedBy, change)),
     listEmails: async (merchantId, receiptId) => (await s.listEmails.all({ merchantId, receiptId })).map(emailFromRow),
     printer: async (merchantId) => one(await s.printer.get({ merchantId }), printerFromRow),
     // A printer set up may print jobs that waited for one.

@@ -469,9 +469,9 @@ function tableWriters(): Map<string, Set<string>> {
   for (const file of walk('db').filter((f) => !history.test(f))) {
     const text = readFileSync(file, 'utf8');
     // SQL text, or a statement built with Kysely (db/typed-sql.ts): insertInto('t'), updateTable('t'), deleteFrom('t'),
-    // and a queue's claim (db/queue-claim.ts: queueClaim(db, 't') updates the claimed rows).
+    // and a queue's statements (db/queue-claim.ts: queueClaim/queueRelease/emailSettle(db, 't') update t's rows).
     const written =
-      /\b(?:INSERT(?: OR IGNORE)? INTO|UPDATE|DELETE FROM)\s+([a-z_]+)\b|(?:\.(?:insertInto|updateTable|deleteFrom)|\bqueueClaim)\((?:\s*db,)?\s*'([a-z_]+)'/g;
+      /\b(?:INSERT(?: OR IGNORE)? INTO|UPDATE|DELETE FROM)\s+([a-z_]+)\b|(?:\.(?:insertInto|updateTable|deleteFrom)|\b(?:queueClaim|queueRelease|emailSettle))\((?:\s*db,)?\s*'([a-z_]+)'/g;
     for (const match of text.matchAll(written)) {
       const table = (match[1] ?? match[2]) as string;
       if (['set', 'skip'].includes(table)) continue; // ON CONFLICT ... DO UPDATE SET, FOR UPDATE SKIP LOCKED
