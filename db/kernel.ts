@@ -9,25 +9,11 @@ import { sql, type Selectable } from 'kysely';
 import type { AuditLog, InstanceRepository, OperationLockRepository, ScheduledTask, TaskRepository } from '../main/core/kernel.js';
 import type { Database } from './schema.js';
 import type { SqlDatabase } from './sql.js';
-import { typed } from './typed-sql.js';
+import { rowPlaces, typed } from './typed-sql.js';
 
 export function createAuditLog(db: SqlDatabase): AuditLog {
   // On the payment hot path: built with Kysely, compiled once here; a call only puts its values in order.
-  const audit = typed<Database['audit_log']>()(db, (k, p) =>
-    k.insertInto('audit_log').values({
-      id: p('id'),
-      merchant_id: p('merchant_id'),
-      staff_id: p('staff_id'),
-      approved_by: p('approved_by'),
-      action: p('action'),
-      subject_id: p('subject_id'),
-      detail: p('detail'),
-      created_at: p('created_at'),
-      partner_id: p('partner_id'),
-      old_value: p('old_value'),
-      new_value: p('new_value'),
-    }),
-  );
+  const audit = typed<Database['audit_log']>()(db, (k, p) => k.insertInto('audit_log').values(rowPlaces('audit_log', p)));
   return {
     record: async (record) =>
       void (await audit.run({
@@ -63,19 +49,7 @@ function taskFromRow(r: Selectable<Database['scheduled_tasks']>): ScheduledTask 
 export function createTaskRepository(db: SqlDatabase): TaskRepository {
   const pending = sql.lit<'pending'>('pending');
   const s = {
-    taskInsert: typed<Database['scheduled_tasks']>()(db, (k, p) =>
-      k.insertInto('scheduled_tasks').values({
-        id: p('id'),
-        kind: p('kind'),
-        subject_id: p('subject_id'),
-        merchant_id: p('merchant_id'),
-        due_at: p('due_at'),
-        state: p('state'),
-        attempts: p('attempts'),
-        last_error: p('last_error'),
-        created_at: p('created_at'),
-      }),
-    ),
+    taskInsert: typed<Database['scheduled_tasks']>()(db, (k, p) => k.insertInto('scheduled_tasks').values(rowPlaces('scheduled_tasks', p))),
     tasksDue: typed<{ now: string; limit: number }>()(db, (k, p) =>
       k
         .selectFrom('scheduled_tasks')

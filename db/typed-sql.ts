@@ -25,8 +25,9 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
   type Compilable,
+  type Insertable,
 } from 'kysely';
-import type { Database } from './schema.js';
+import { tables, type Database } from './schema.js';
 import type { Dialect, RunResult, SqlDatabase } from './sql.js';
 
 export type QueryBuilder = Kysely<Database>;
@@ -139,3 +140,18 @@ export const listed = <Name extends string, T>(name: Name, values: readonly T[])
 
 export const placesOf = <Name extends string, T>(name: Name, count: number, p: Placeholders<Listed<Name, T>>): T[] =>
   Array.from({ length: count }, (_, i) => p(`${name}${i}`));
+
+/** The columns of `table` an INSERT gives (the database gives the generated ones), from db/schema.ts. */
+const insertedColumns = (table: keyof Database): string[] =>
+  Object.entries(tables[table])
+    .filter(([, column]) => !column.generated)
+    .map(([name]) => name);
+
+/**
+ * A whole row of `table` as placeholders of the same names, for an INSERT of every column:
+ * `k.insertInto('mandates').values(rowPlaces('mandates', p))`, each call giving the row's values.
+ */
+export function rowPlaces<T extends keyof Database>(table: T, p: Placeholders<Insertable<Database[T]>>): Insertable<Database[T]> {
+  const place = p as unknown as (name: string) => unknown;
+  return Object.fromEntries(insertedColumns(table).map((name) => [name, place(name)])) as Insertable<Database[T]>;
+}

@@ -16,7 +16,7 @@ import type {
 } from '../../main/core/centre/ports.js';
 import type { SqlDatabase } from '../sql.js';
 import type { Database } from '../schema.js';
-import { typed } from '../typed-sql.js';
+import { typed, rowPlaces } from '../typed-sql.js';
 
 function linkFromRow(r: Selectable<Database['till_links']>): TillLinkRecord {
   return {
@@ -82,17 +82,7 @@ export function createCentreRepository(db: SqlDatabase): CentreRepository {
     insertLink: typed<Database['till_links']>()(db, (k, p) =>
       k
         .insertInto('till_links')
-        .values({
-          merchant_id: p('merchant_id'),
-          till_id: p('till_id'),
-          credential_id: p('credential_id'),
-          joined_at: p('joined_at'),
-          last_seen_at: p('last_seen_at'),
-          last_forward_at: p('last_forward_at'),
-          version: p('version'),
-          report: p('report'),
-          limits: p('limits'),
-        })
+        .values(rowPlaces('till_links', p))
         .onConflict((oc) =>
           oc.columns(['merchant_id', 'till_id']).doUpdateSet((eb) => ({
             credential_id: eb.ref('excluded.credential_id'),
@@ -161,21 +151,13 @@ export function createCentreRepository(db: SqlDatabase): CentreRepository {
     insertTillDay: typed<Database['till_days']>()(db, (k, p) =>
       k
         .insertInto('till_days')
-        .values({
-          merchant_id: p('merchant_id'),
-          till_id: p('till_id'),
-          sequence: p('sequence'),
-          closed_at: p('closed_at'),
-          centre_cursor: p('centre_cursor'),
-          report: p('report'),
-          recorded_at: p('recorded_at'),
-        })
+        .values(rowPlaces('till_days', p))
         .onConflict((oc) => oc.columns(['merchant_id', 'till_id', 'sequence']).doNothing()),
     ),
     insertTillDayEntry: typed<Database['till_day_entries']>()(db, (k, p) =>
       k
         .insertInto('till_day_entries')
-        .values({ merchant_id: p('merchant_id'), till_id: p('till_id'), entry_key: p('entry_key'), sequence: p('sequence') })
+        .values(rowPlaces('till_day_entries', p))
         .onConflict((oc) => oc.columns(['merchant_id', 'till_id', 'entry_key']).doNothing()),
     ),
     latestTillDay: typed<Till>()(db, (k, p) =>
@@ -464,12 +446,7 @@ export function createTillJournalRepository(db: SqlDatabase): TillJournalReposit
     markUnsettled: typed<Database['centre_unsettled']>()(db, (k, p) =>
       k
         .insertInto('centre_unsettled')
-        .values({
-          idempotency_key: p('idempotency_key'),
-          sent_at: p('sent_at'),
-          request_sealed: p('request_sealed'),
-          staff_id: p('staff_id'),
-        })
+        .values(rowPlaces('centre_unsettled', p))
         .onConflict((oc) => oc.column('idempotency_key').doNothing()),
     ),
     clearUnsettled: typed<{ key: string }>()(db, (k, p) => k.deleteFrom('centre_unsettled').where('idempotency_key', '=', p('key'))),

@@ -2,7 +2,7 @@
 import type { Selectable } from 'kysely';
 import type { SqlDatabase } from '../sql.js';
 import type { Database } from '../schema.js';
-import { byShape, listed, placesOf, typed, type Listed, type Placeholders } from '../typed-sql.js';
+import { byShape, listed, placesOf, typed, type Listed, type Placeholders, rowPlaces } from '../typed-sql.js';
 import { merchantList } from '../typed-list.js';
 import type { CheckoutStatus } from '../../contract/constants.js';
 import type { CheckoutRecord, CheckoutRepository } from '../../main/core/checkouts/ports.js';
@@ -43,27 +43,7 @@ export function createCheckoutRepository(db: SqlDatabase): CheckoutRepository {
   const list = merchantList(db, 'checkout_sessions', ['status']);
   const s = {
     insert: typed<Database['checkout_sessions']>()(db, (k, p) =>
-      k.insertInto('checkout_sessions').values({
-        id: p('id'),
-        merchant_id: p('merchant_id'),
-        status: p('status'),
-        order_id: p('order_id'),
-        currency: p('currency'),
-        amount_minor: p('amount_minor'),
-        taxes_minor: p('taxes_minor'),
-        shipping_minor: p('shipping_minor'),
-        total_minor: p('total_minor'),
-        transaction_id: p('transaction_id'),
-        success_url: p('success_url'),
-        error_url: p('error_url'),
-        postback_url: p('postback_url'),
-        locale: p('locale'),
-        request: p('request'),
-        customer: p('customer'),
-        created_at: p('created_at'),
-        updated_at: p('updated_at'),
-        expires_at: p('expires_at'),
-      }),
+      k.insertInto('checkout_sessions').values(rowPlaces('checkout_sessions', p)),
     ),
     get: typed<{ id: string }>()(db, (k, p) => k.selectFrom('checkout_sessions').selectAll().where('id', '=', p('id'))),
     byTransaction: typed<{ transactionId: string }>()(db, (k, p) =>

@@ -5,7 +5,7 @@
 import { sql, type OnConflictBuilder } from 'kysely';
 import type { SqlDatabase } from '../sql.js';
 import type { Database } from '../schema.js';
-import { typed, type Placeholders, type QueryBuilder } from '../typed-sql.js';
+import { typed, type Placeholders, type QueryBuilder, rowPlaces } from '../typed-sql.js';
 import type { IdempotencyRecord, IdempotencyUnit } from '../../main/core/idempotency/ports.js';
 import type { Answer } from '../../main/core/errors.js';
 import { answerKindOf, httpStatusOfAnswer } from '../../contract/codes.js';
@@ -27,17 +27,7 @@ export function createIdempotencyRepository(db: SqlDatabase): Pick<IdempotencyUn
   type KeyRow = Database['idempotency_keys'];
   // On the payment hot path (find, take or save): built with Kysely, compiled once here; a call only
   // puts its values in order.
-  const upsert = (k: QueryBuilder, p: Placeholders<KeyRow>) =>
-    k.insertInto('idempotency_keys').values({
-      merchant_id: p('merchant_id'),
-      key: p('key'),
-      fingerprint: p('fingerprint'),
-      status: p('status'),
-      body: p('body'),
-      created_at: p('created_at'),
-      expires_at: p('expires_at'),
-      claim_id: p('claim_id'),
-    });
+  const upsert = (k: QueryBuilder, p: Placeholders<KeyRow>) => k.insertInto('idempotency_keys').values(rowPlaces('idempotency_keys', p));
   const replaced = (oc: OnConflictBuilder<Database, 'idempotency_keys'>) =>
     oc.columns(['merchant_id', 'key']).doUpdateSet((eb) => ({
       fingerprint: eb.ref('excluded.fingerprint'),

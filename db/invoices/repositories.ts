@@ -6,7 +6,7 @@ import type { ExpressionBuilder, Selectable } from 'kysely';
 import { sql } from 'kysely';
 import type { SqlDatabase } from '../sql.js';
 import type { Database } from '../schema.js';
-import { byShape, typed, type Placeholders, type QueryBuilder } from '../typed-sql.js';
+import { byShape, typed, type Placeholders, type QueryBuilder, rowPlaces } from '../typed-sql.js';
 import type { InvoiceStatus } from '../../contract/constants.js';
 import type {
   InvoiceChanges,
@@ -279,17 +279,7 @@ export function createInvoiceRepository(db: SqlDatabase): InvoiceRepository {
         )
         .returning('last_number'),
     ),
-    insertPlan: typed<Database['payment_plans']>()(db, (k, p) =>
-      k.insertInto('payment_plans').values({
-        id: p('id'),
-        invoice_id: p('invoice_id'),
-        status: p('status'),
-        installments: p('installments'),
-        interval_unit: p('interval_unit'),
-        created_at: p('created_at'),
-        updated_at: p('updated_at'),
-      }),
-    ),
+    insertPlan: typed<Database['payment_plans']>()(db, (k, p) => k.insertInto('payment_plans').values(rowPlaces('payment_plans', p))),
     plans: typed<{ invoiceId: number }>()(db, (k, p) =>
       k.selectFrom('payment_plans').selectAll().where('invoice_id', '=', p('invoiceId')).orderBy('created_at').orderBy('id'),
     ),

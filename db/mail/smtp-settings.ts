@@ -1,7 +1,7 @@
 /** A merchant's own SMTP server (its password sealed). Statements built with Kysely (db/typed-sql.ts), rows typed by db/schema.ts. */
 import type { SqlDatabase } from '../sql.js';
 import type { Database } from '../schema.js';
-import { typed } from '../typed-sql.js';
+import { typed, rowPlaces } from '../typed-sql.js';
 import type { MailUnit } from '../../main/core/mail/ports.js';
 
 export function createSmtpSettingsRepository(db: SqlDatabase): Pick<MailUnit, 'smtpSettings'> {
@@ -13,16 +13,7 @@ export function createSmtpSettingsRepository(db: SqlDatabase): Pick<MailUnit, 's
     smtpSave: typed<Database['smtp_settings']>()(db, (k, p) =>
       k
         .insertInto('smtp_settings')
-        .values({
-          merchant_id: p('merchant_id'),
-          host: p('host'),
-          port: p('port'),
-          security: p('security'),
-          user: p('user'),
-          password_sealed: p('password_sealed'),
-          mail_from: p('mail_from'),
-          updated_at: p('updated_at'),
-        })
+        .values(rowPlaces('smtp_settings', p))
         .onConflict((oc) =>
           oc.column('merchant_id').doUpdateSet((eb) => ({
             host: eb.ref('excluded.host'),

@@ -2,7 +2,7 @@
 import type { Selectable } from 'kysely';
 import type { SqlDatabase } from '../sql.js';
 import type { Database } from '../schema.js';
-import { typed } from '../typed-sql.js';
+import { typed, rowPlaces } from '../typed-sql.js';
 import type { MandateRecord, MandatesUnit } from '../../main/core/mandates/ports.js';
 
 function mandateFromRow(r: Selectable<Database['mandates']>): MandateRecord {
@@ -26,24 +26,7 @@ function mandateFromRow(r: Selectable<Database['mandates']>): MandateRecord {
 
 export function createMandateRepository(db: SqlDatabase): Pick<MandatesUnit, 'mandates'> {
   const s = {
-    mandateInsert: typed<Database['mandates']>()(db, (k, p) =>
-      k.insertInto('mandates').values({
-        id: p('id'),
-        merchant_id: p('merchant_id'),
-        reference: p('reference'),
-        payment_type: p('payment_type'),
-        recurring: p('recurring'),
-        first_name: p('first_name'),
-        last_name: p('last_name'),
-        account_holder: p('account_holder'),
-        iban_sealed: p('iban_sealed'),
-        iban_last_four: p('iban_last_four'),
-        bic: p('bic'),
-        email: p('email'),
-        mandate_date: p('mandate_date'),
-        created_at: p('created_at'),
-      }),
-    ),
+    mandateInsert: typed<Database['mandates']>()(db, (k, p) => k.insertInto('mandates').values(rowPlaces('mandates', p))),
     mandateByReference: typed<{ merchantId: string; reference: string }>()(db, (k, p) =>
       k.selectFrom('mandates').selectAll().where('merchant_id', '=', p('merchantId')).where('reference', '=', p('reference')),
     ),

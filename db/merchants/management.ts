@@ -5,7 +5,7 @@
 import type { Selectable } from 'kysely';
 import type { SqlDatabase } from '../sql.js';
 import type { Database } from '../schema.js';
-import { typed } from '../typed-sql.js';
+import { typed, rowPlaces } from '../typed-sql.js';
 import type { PartnerRecord, PartnerRepository, ShopRecord, ShopRepository, TerminalRecord } from '../../main/core/merchants/ports.js';
 
 function partnerFromRow(r: Selectable<Database['partners']>): PartnerRecord {
@@ -25,14 +25,10 @@ export function createMerchantManagementRepositories(db: SqlDatabase): {
   shops: ShopRepository;
 } {
   const s = {
-    partnerInsert: typed<Database['partners']>()(db, (k, p) =>
-      k.insertInto('partners').values({ id: p('id'), name: p('name'), created_at: p('created_at') }),
-    ),
+    partnerInsert: typed<Database['partners']>()(db, (k, p) => k.insertInto('partners').values(rowPlaces('partners', p))),
     partnerGet: typed<{ id: string }>()(db, (k, p) => k.selectFrom('partners').selectAll().where('id', '=', p('id'))),
     partnerList: typed()(db, (k) => k.selectFrom('partners').selectAll().orderBy('created_at').orderBy('id')),
-    shopInsert: typed<Database['shops']>()(db, (k, p) =>
-      k.insertInto('shops').values({ id: p('id'), merchant_id: p('merchant_id'), name: p('name'), created_at: p('created_at') }),
-    ),
+    shopInsert: typed<Database['shops']>()(db, (k, p) => k.insertInto('shops').values(rowPlaces('shops', p))),
     shopGet: typed<{ id: string }>()(db, (k, p) => k.selectFrom('shops').selectAll().where('id', '=', p('id'))),
     shopsByMerchant: typed<{ merchantId: string }>()(db, (k, p) =>
       k.selectFrom('shops').selectAll().where('merchant_id', '=', p('merchantId')).orderBy('created_at').orderBy('id'),
@@ -44,7 +40,7 @@ export function createMerchantManagementRepositories(db: SqlDatabase): {
     terminalAssign: typed<Database['terminals']>()(db, (k, p) =>
       k
         .insertInto('terminals')
-        .values({ merchant_id: p('merchant_id'), terminal_id: p('terminal_id'), shop_id: p('shop_id'), assigned_at: p('assigned_at') })
+        .values(rowPlaces('terminals', p))
         .onConflict((oc) =>
           oc
             .columns(['merchant_id', 'terminal_id'])

@@ -6,7 +6,7 @@
 import type { InsertObject, Selectable } from 'kysely';
 import type { SqlDatabase } from '../sql.js';
 import type { Database } from '../schema.js';
-import { typed } from '../typed-sql.js';
+import { typed, rowPlaces } from '../typed-sql.js';
 import type { ChannelRecord, CredentialRecord, MerchantRecord, MerchantsUnit } from '../../main/core/merchants/ports.js';
 
 function merchantFromRow(r: Selectable<Database['merchants']>): MerchantRecord {
@@ -50,19 +50,7 @@ function channelFromRow(r: Selectable<Database['channels']>): ChannelRecord {
 
 export function createMerchantRepositories(db: SqlDatabase): Pick<MerchantsUnit, 'merchants' | 'credentials' | 'channels'> {
   const s = {
-    merchantInsert: typed<Database['merchants']>()(db, (k, p) =>
-      k.insertInto('merchants').values({
-        id: p('id'),
-        name: p('name'),
-        currency: p('currency'),
-        webhook_key_sealed: p('webhook_key_sealed'),
-        previous_webhook_key_sealed: p('previous_webhook_key_sealed'),
-        previous_webhook_key_until: p('previous_webhook_key_until'),
-        created_at: p('created_at'),
-        partner_id: p('partner_id'),
-        language: p('language'),
-      }),
-    ),
+    merchantInsert: typed<Database['merchants']>()(db, (k, p) => k.insertInto('merchants').values(rowPlaces('merchants', p))),
     merchantGet: typed<{ id: string }>()(db, (k, p) => k.selectFrom('merchants').selectAll().where('id', '=', p('id'))),
     merchantRotate: typed<{ id: string; sealed: string; previousSealed: string; previousUntil: string }>()(db, (k, p) =>
       k
@@ -104,18 +92,7 @@ export function createMerchantRepositories(db: SqlDatabase): Pick<MerchantsUnit,
         .set({ name: p('name'), currency: p('currency'), language: p('language'), sender_email: p('sender_email') })
         .where('id', '=', p('id')),
     ),
-    credentialInsert: typed<Database['credentials']>()(db, (k, p) =>
-      k.insertInto('credentials').values({
-        id: p('id'),
-        merchant_id: p('merchant_id'),
-        kind: p('kind'),
-        api_key: p('api_key'),
-        password_hash: p('password_hash'),
-        created_at: p('created_at'),
-        revoked_at: p('revoked_at'),
-        partner_id: p('partner_id'),
-      }),
-    ),
+    credentialInsert: typed<Database['credentials']>()(db, (k, p) => k.insertInto('credentials').values(rowPlaces('credentials', p))),
     // Every payment request's authentication: one lookup by the UNIQUE api_key.
     credentialByKey: typed<{ apiKey: string }>()(db, (k, p) =>
       k.selectFrom('credentials').selectAll().where('api_key', '=', p('apiKey')).where('revoked_at', 'is', null),

@@ -5,7 +5,7 @@
 import type { Selectable } from 'kysely';
 import type { SqlDatabase } from '../sql.js';
 import type { Database } from '../schema.js';
-import { byShape, listed, placesOf, typed, type Listed, type Placeholders } from '../typed-sql.js';
+import { byShape, listed, placesOf, typed, type Listed, type Placeholders, rowPlaces } from '../typed-sql.js';
 import { merchantList } from '../typed-list.js';
 import type { NetworkTokenStatus } from '../../contract/constants.js';
 import type {
@@ -63,28 +63,7 @@ interface TransitionParams {
 export function createNetworkTokenRepository(db: SqlDatabase): NetworkTokenRepository {
   const list = merchantList(db, 'network_tokens', ['status', 'network']);
   const s = {
-    insert: typed<Database['network_tokens']>()(db, (k, p) =>
-      k.insertInto('network_tokens').values({
-        id: p('id'),
-        merchant_id: p('merchant_id'),
-        status: p('status'),
-        type: p('type'),
-        network: p('network'),
-        provider: p('provider'),
-        card_fingerprint: p('card_fingerprint'),
-        card_sealed: p('card_sealed'),
-        token_fingerprint: p('token_fingerprint'),
-        token_sealed: p('token_sealed'),
-        payment_account_reference: p('payment_account_reference'),
-        billing: p('billing'),
-        postback_url: p('postback_url'),
-        error_code: p('error_code'),
-        error_detail: p('error_detail'),
-        last_token_refresh: p('last_token_refresh'),
-        created_at: p('created_at'),
-        updated_at: p('updated_at'),
-      }),
-    ),
+    insert: typed<Database['network_tokens']>()(db, (k, p) => k.insertInto('network_tokens').values(rowPlaces('network_tokens', p))),
     get: typed<{ id: string }>()(db, (k, p) => k.selectFrom('network_tokens').selectAll().where('id', '=', p('id'))),
     byTokenNumber: typed<{ merchantId: string; tokenFingerprint: string }>()(db, (k, p) =>
       k
@@ -129,15 +108,7 @@ export function createNetworkTokenRepository(db: SqlDatabase): NetworkTokenRepos
           .where('status', 'in', placesOf<'from', NetworkTokenStatus>('from', shape.from, p)),
     ),
     insertCryptogram: typed<Database['network_token_cryptograms']>()(db, (k, p) =>
-      k.insertInto('network_token_cryptograms').values({
-        id: p('id'),
-        token_id: p('token_id'),
-        type: p('type'),
-        hash: p('hash'),
-        created_at: p('created_at'),
-        expires_at: p('expires_at'),
-        used_at: p('used_at'),
-      }),
+      k.insertInto('network_token_cryptograms').values(rowPlaces('network_token_cryptograms', p)),
     ),
     findCryptogram: typed<{ tokenId: string; hash: string }>()(db, (k, p) =>
       k.selectFrom('network_token_cryptograms').selectAll().where('token_id', '=', p('tokenId')).where('hash', '=', p('hash')),
@@ -150,12 +121,7 @@ export function createNetworkTokenRepository(db: SqlDatabase): NetworkTokenRepos
         .where('used_at', 'is', null),
     ),
     insertEvent: typed<Omit<Database['network_token_events'], 'id'>>()(db, (k, p) =>
-      k.insertInto('network_token_events').values({
-        token_id: p('token_id'),
-        event: p('event'),
-        status: p('status'),
-        created_at: p('created_at'),
-      }),
+      k.insertInto('network_token_events').values(rowPlaces('network_token_events', p)),
     ),
     events: typed<{ tokenId: string }>()(db, (k, p) =>
       k.selectFrom('network_token_events').select(['event', 'status', 'created_at']).where('token_id', '=', p('tokenId')).orderBy('id'),

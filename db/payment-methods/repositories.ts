@@ -10,7 +10,7 @@ import type {
 } from '../../main/core/payment-methods/ports.js';
 import type { Database } from '../schema.js';
 import type { SqlDatabase } from '../sql.js';
-import { typed } from '../typed-sql.js';
+import { typed, rowPlaces } from '../typed-sql.js';
 
 type SettingRow = Selectable<Database['payment_method_settings']>;
 
@@ -81,21 +81,7 @@ export function createPaymentMethodSettingRepository(db: SqlDatabase): PaymentMe
       k.selectFrom('payment_method_settings').selectAll().where('merchant_id', '=', p('merchantId')).where('shop_id', '=', p('shopId')),
     ),
     settingInsert: typed<SettingRow>()(db, (k, p) =>
-      k.insertInto('payment_method_settings').values({
-        id: p('id'),
-        merchant_id: p('merchant_id'),
-        shop_id: p('shop_id'),
-        payment_type: p('payment_type'),
-        enabled: p('enabled'),
-        currencies: p('currencies'),
-        countries: p('countries'),
-        capabilities: p('capabilities'),
-        fee_fixed_minor: p('fee_fixed_minor'),
-        fee_percent_bp: p('fee_percent_bp'),
-        cvm_limit: p('cvm_limit'),
-        created_at: p('created_at'),
-        updated_at: p('updated_at'),
-      }),
+      k.insertInto('payment_method_settings').values(rowPlaces('payment_method_settings', p)),
     ),
     settingUpdate: typed<SettingRow>()(db, (k, p) =>
       k

@@ -7,7 +7,7 @@
 import { sql, type RawBuilder, type Selectable, type Updateable } from 'kysely';
 import type { SqlDatabase } from '../sql.js';
 import type { Database } from '../schema.js';
-import { byShape, typed, type Placeholders } from '../typed-sql.js';
+import { byShape, typed, type Placeholders, rowPlaces } from '../typed-sql.js';
 import type {
   DetailsChange,
   PinSecurityRepository,
@@ -193,20 +193,7 @@ export function createPaymentRepositories(db: SqlDatabase): {
 } {
   type Fingerprint = { merchantId: string; fingerprint: string };
   const s = {
-    refundInsert: typed<Database['refunds']>()(db, (k, p) =>
-      k.insertInto('refunds').values({
-        id: p('id'),
-        transaction_id: p('transaction_id'),
-        merchant_id: p('merchant_id'),
-        amount_minor: p('amount_minor'),
-        status_code: p('status_code'),
-        merchant_refund_id: p('merchant_refund_id'),
-        merchant_reference: p('merchant_reference'),
-        execution_date: p('execution_date'),
-        processor_reference: p('processor_reference'),
-        created_at: p('created_at'),
-      }),
-    ),
+    refundInsert: typed<Database['refunds']>()(db, (k, p) => k.insertInto('refunds').values(rowPlaces('refunds', p))),
     refundsByTransaction: typed<{ transactionId: string }>()(db, (k, p) =>
       k.selectFrom('refunds').selectAll().where('transaction_id', '=', p('transactionId')).orderBy('id'),
     ),

@@ -3,7 +3,7 @@ import { sql, type Selectable, type SqlBool } from 'kysely';
 import { preparedOnce, type Dialect, type SqlDatabase } from '../sql.js';
 import { branchCountSql, branchPageSql, sqlWriter, term, written, type Branch, type Term, type WrittenSql } from '../list-filter.js';
 import type { Database } from '../schema.js';
-import { byShape, typed, type Placeholders } from '../typed-sql.js';
+import { byShape, typed, type Placeholders, rowPlaces } from '../typed-sql.js';
 import { queueClaim, queueRelease } from '../queue-claim.js';
 import type {
   NewOutboxRecord,
@@ -256,19 +256,7 @@ export function createOutboxDelivery(db: SqlDatabase) {
         .where('id', '=', p('id')),
     ),
     attemptInsert: typed<Database['postback_attempts']>()(db, (k, p) =>
-      k.insertInto('postback_attempts').values({
-        id: p('id'),
-        outbox_id: p('outbox_id'),
-        attempt: p('attempt'),
-        http_status: p('http_status'),
-        outcome: p('outcome'),
-        error: p('error'),
-        duration_ms: p('duration_ms'),
-        created_at: p('created_at'),
-        request_body: p('request_body'),
-        request_headers: p('request_headers'),
-        next_attempt_at: p('next_attempt_at'),
-      }),
+      k.insertInto('postback_attempts').values(rowPlaces('postback_attempts', p)),
     ),
     attempts: typed<{ outboxId: string }>()(db, (k, p) =>
       k.selectFrom('postback_attempts').selectAll().where('outbox_id', '=', p('outboxId')).orderBy('attempt').orderBy('id'),
@@ -291,17 +279,10 @@ export function createOutboxDelivery(db: SqlDatabase) {
         .where('a.id', '=', p('id')),
     ),
     resendInsert: typed<Database['postback_resends']>()(db, (k, p) =>
-      k.insertInto('postback_resends').values({
-        id: p('id'),
-        merchant_id: p('merchant_id'),
-        staff_id: p('staff_id'),
-        since: p('since'),
-        total: p('total'),
-        created_at: p('created_at'),
-      }),
+      k.insertInto('postback_resends').values(rowPlaces('postback_resends', p)),
     ),
     resendEventInsert: typed<Database['postback_resend_events']>()(db, (k, p) =>
-      k.insertInto('postback_resend_events').values({ resend_id: p('resend_id'), outbox_id: p('outbox_id') }),
+      k.insertInto('postback_resend_events').values(rowPlaces('postback_resend_events', p)),
     ),
     resendGet: typed<{ merchantId: string; id: string }>()(db, (k, p) =>
       k.selectFrom('postback_resends').selectAll().where('merchant_id', '=', p('merchantId')).where('id', '=', p('id')),

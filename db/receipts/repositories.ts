@@ -7,7 +7,7 @@ import { optStr, type Row } from '../rows.js';
 import { dialects, type SqlDatabase } from '../sql.js';
 import type { Database } from '../schema.js';
 import { emailSettle, queueClaim, queueRelease } from '../queue-claim.js';
-import { typed } from '../typed-sql.js';
+import { typed, rowPlaces } from '../typed-sql.js';
 import type {
   ReceiptEmailRecord,
   ReceiptLinkRecord,
@@ -104,15 +104,7 @@ export function createReceiptRepository(db: SqlDatabase): ReceiptRepository {
         postgres: 'SELECT * FROM refunds WHERE id = $1 AND merchant_id = $2',
       }),
     ),
-    insertLink: typed<Database['receipt_links']>()(db, (k, p) =>
-      k.insertInto('receipt_links').values({
-        token: p('token'),
-        merchant_id: p('merchant_id'),
-        receipt_id: p('receipt_id'),
-        transaction_id: p('transaction_id'),
-        created_at: p('created_at'),
-      }),
-    ),
+    insertLink: typed<Database['receipt_links']>()(db, (k, p) => k.insertInto('receipt_links').values(rowPlaces('receipt_links', p))),
     linkFor: typed<{ merchantId: string; receiptId: string }>()(db, (k, p) =>
       k.selectFrom('receipt_links').selectAll().where('merchant_id', '=', p('merchantId')).where('receipt_id', '=', p('receiptId')),
     ),
@@ -152,16 +144,7 @@ export function createReceiptRepository(db: SqlDatabase): ReceiptRepository {
     savePrinter: typed<Database['receipt_printers']>()(db, (k, p) =>
       k
         .insertInto('receipt_printers')
-        .values({
-          merchant_id: p('merchant_id'),
-          connection: p('connection'),
-          host: p('host'),
-          port: p('port'),
-          device: p('device'),
-          characters_per_line: p('characters_per_line'),
-          auto_print: p('auto_print'),
-          updated_at: p('updated_at'),
-        })
+        .values(rowPlaces('receipt_printers', p))
         .onConflict((oc) =>
           oc.column('merchant_id').doUpdateSet((eb) => ({
             connection: eb.ref('excluded.connection'),
@@ -180,17 +163,7 @@ export function createReceiptRepository(db: SqlDatabase): ReceiptRepository {
     insertJob: typed<Database['receipt_print_jobs']>()(db, (k, p) =>
       k
         .insertInto('receipt_print_jobs')
-        .values({
-          id: p('id'),
-          merchant_id: p('merchant_id'),
-          receipt_id: p('receipt_id'),
-          status: p('status'),
-          attempts: p('attempts'),
-          next_attempt_at: p('next_attempt_at'),
-          last_error: p('last_error'),
-          printed_at: p('printed_at'),
-          created_at: p('created_at'),
-        })
+        .values(rowPlaces('receipt_print_jobs', p))
         .onConflict((oc) => oc.column('receipt_id').doNothing()),
     ),
     getJob: typed<{ id: string }>()(db, (k, p) => k.selectFrom('receipt_print_jobs').selectAll().where('id', '=', p('id'))),

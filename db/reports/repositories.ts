@@ -14,7 +14,7 @@
 import { sql, type Selectable } from 'kysely';
 import { dialects, type DialectSql, type SqlDatabase } from '../sql.js';
 import type { Database } from '../schema.js';
-import { typed } from '../typed-sql.js';
+import { typed, rowPlaces } from '../typed-sql.js';
 import type {
   DayFigures,
   DayLedgerGroup,
@@ -287,22 +287,7 @@ export function createDayReportRepository(db: SqlDatabase): DayReportRepository 
         .where('merchant_id', '=', p('merchantId'))
         .where('terminal_id', '=', p('tillId')),
     ),
-    insert: typed<Database['z_reports']>()(db, (k, p) =>
-      k.insertInto('z_reports').values({
-        id: p('id'),
-        merchant_id: p('merchant_id'),
-        terminal_id: p('terminal_id'),
-        sequence: p('sequence'),
-        from_seq: p('from_seq'),
-        to_seq: p('to_seq'),
-        opened_at: p('opened_at'),
-        closed_at: p('closed_at'),
-        closed_by: p('closed_by'),
-        approved_by: p('approved_by'),
-        close_key: p('close_key'),
-        figures: p('figures'),
-      }),
-    ),
+    insert: typed<Database['z_reports']>()(db, (k, p) => k.insertInto('z_reports').values(rowPlaces('z_reports', p))),
   };
   const one = (row: Selectable<Database['z_reports']> | undefined) => (row ? zFromRow(row) : undefined);
   return {

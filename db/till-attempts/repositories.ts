@@ -2,7 +2,7 @@
 import type { Selectable } from 'kysely';
 import type { SqlDatabase } from '../sql.js';
 import type { Database } from '../schema.js';
-import { typed } from '../typed-sql.js';
+import { typed, rowPlaces } from '../typed-sql.js';
 import type { TillAttemptRecord, TillAttemptRepository } from '../../main/core/till-attempts/ports.js';
 
 function attemptFromRow(r: Selectable<Database['till_attempts']>): TillAttemptRecord {
@@ -33,23 +33,7 @@ export function createTillAttemptRepository(db: SqlDatabase): TillAttemptReposit
         .where('terminal_id', '=', p('tillId'))
         .where('resolved_at', 'is', null),
     ),
-    insert: typed<Database['till_attempts']>()(db, (k, p) =>
-      k.insertInto('till_attempts').values({
-        id: p('id'),
-        merchant_id: p('merchant_id'),
-        terminal_id: p('terminal_id'),
-        staff_id: p('staff_id'),
-        order_id: p('order_id'),
-        idempotency_key: p('idempotency_key'),
-        amount_minor: p('amount_minor'),
-        currency: p('currency'),
-        created_at: p('created_at'),
-        updated_at: p('updated_at'),
-        resolved_at: p('resolved_at'),
-        outcome: p('outcome'),
-        transaction_id: p('transaction_id'),
-      }),
-    ),
+    insert: typed<Database['till_attempts']>()(db, (k, p) => k.insertInto('till_attempts').values(rowPlaces('till_attempts', p))),
     rekey: typed<{ key: string; staffId: string | null; now: string; id: string }>()(db, (k, p) =>
       k
         .updateTable('till_attempts')

@@ -6,9 +6,10 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { migrate } from '../../db/migrate.js';
 import { openDatabase } from '../../db/open.js';
-import { tables } from '../../db/schema.js';
+import type { Insertable } from 'kysely';
+import { tables, type Database } from '../../db/schema.js';
 import { sqliteSql } from '../../db/sql.js';
-import { typed } from '../../db/typed-sql.js';
+import { rowPlaces, typed } from '../../db/typed-sql.js';
 import { PgSession } from '../../db/postgres/pg-sql.js';
 import { createPool } from '../../db/postgres/pg-store.js';
 import { migratePostgres } from '../../db/postgres/migrate.js';
@@ -93,6 +94,35 @@ describe('typed SQL (Kysely)', () => {
       assert.deepEqual(await values.get({ a: 7, b: 'x' }), { first: 7, second: 'constant', third: 'x', fourth: 7 });
       assert.deepEqual(await values.get({ b: 'y', a: 8 }), { first: 8, second: 'constant', third: 'y', fourth: 8 });
       await assert.rejects(async () => values.get({ a: 1 } as { a: number; b: string }), /missing parameter b/);
+    });
+  });
+
+  test("rowPlaces inserts every column db/schema.ts describes, each from the call's value of its name; the database gives a generated one", async () => {
+    await withSqlite(async (db) => {
+      const insert = typed<Insertable<Database['network_token_events']>>()(db, (k, p) =>
+        k.insertInto('network_token_events').values(rowPlaces('network_token_events', p)),
+      );
+      assert.equal(insert.sql, 'insert into "network_token_events" ("token_id", "event", "status", "created_at") values (?, ?, ?, ?)');
+      const read = typed<{ tokenId: string }>()(db, (k, p) =>
+        k.selectFrom('network_token_events').selectAll().where('token_id', '=', p('tokenId')),
+      );
+      await db.prepare({ compiled: 'sqlite', sql: 'PRAGMA foreign_keys = OFF' }).run();
+      await insert.run({ token_id: 'tok-1', event: 'created', status: 'active', created_at: '2026-01-01T00:00:00.000Z' });
+      const [row] = await read.all({ tokenId: 'tok-1' });
+      assert.deepEqual(
+        { ...row, id: typeof row?.id },
+        {
+          id: 'number',
+          token_id: 'tok-1',
+          event: 'created',
+          status: 'active',
+          created_at: '2026-01-01T00:00:00.000Z',
+        },
+      );
+      await assert.rejects(
+        async () => insert.run({ token_id: 'tok-2', event: 'created', status: 'active' } as never),
+        /missing parameter created_at/,
+      );
     });
   });
 });
