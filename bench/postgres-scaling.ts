@@ -20,16 +20,15 @@
  * Writes bench/results/postgres-scaling.json.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createDatabase, startCluster } from '../tests/helpers/postgres.js';
+import { clusterCpu, merchantOn } from './lib/postgres-cluster.js';
 import type { LoadResult } from './lib/loadgen.js';
 import {
   basicAuth,
-  GATEWAY_BIN,
   machine,
   paymentRequest,
   processCpuMicros,
@@ -37,7 +36,6 @@ import {
   startGateway,
   tempDir,
   writeResult,
-  type Merchant,
   type Server,
 } from './lib/procs.js';
 
@@ -58,42 +56,6 @@ const terminals = Number(values.terminals);
 const dataKey = randomBytes(32).toString('base64');
 
 type Config = 'sqlite' | 'postgres-1' | 'postgres-2';
-
-function merchantOn(dataDir: string, database?: string): Merchant {
-  const result = spawnSync(
-    process.execPath,
-    [
-      GATEWAY_BIN,
-      'merchant',
-      'create',
-      '--data-dir',
-      dataDir,
-      ...(database ? ['--database', database] : []),
-      '--name',
-      'Bench Chain',
-      '--json',
-    ],
-    { encoding: 'utf8', timeout: 60_000, env: { ...process.env, GATEWAY_DATA_KEY: dataKey } },
-  );
-  if (result.status !== 0) throw new Error(`merchant create failed: ${result.stderr}`);
-  return JSON.parse(result.stdout) as Merchant;
-}
-
-/** The whole PostgreSQL cluster's CPU: the postmaster with its reaped children, and every live child. */
-function clusterCpu(dataDir: string): number {
-  const postmaster = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  let total = processCpuMicros(postmaster, true);
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (Number(stat.split(') ')[1]?.split(' ')[1]) === postmaster) total += processCpuMicros(Number(entry));
-    } catch {
-      // gone
-    }
-  }
-  return total;
-}
 
 interface Measured extends LoadResult {
   /** Microseconds of CPU per answered payment: the gateways, and the PostgreSQL cluster. */
@@ -122,7 +84,7 @@ async function round(config: Config, n: number, clusterUrl: string, clusterDir: 
     config === 'sqlite' ? undefined : await createDatabase(clusterUrl, `bench_${config.replace('-', '_')}_${n}_${Date.now().toString(36)}`);
   const servers: Server[] = [];
   try {
-    const merchant = merchantOn(dirs[0] as string, database);
+    const merchant = merchantOn(dirs[0] as string, database, { GATEWAY_DATA_KEY: dataKey }, 'Bench Chain');
     const instances = config === 'postgres-2' ? 2 : 1;
     for (let i = 0; i < instances; i += 1) {
       servers.push(

@@ -63,6 +63,19 @@ export function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
+/**
+ * The garbage collector's work so far, from V8's `--trace-gc-nvp` lines on the server's stdout:
+ * bytes allocated (the sum of each collection's `allocated=`, what was allocated since the one
+ * before), bytes promoted to the old generation, and how many young (scavenge) and full
+ * (mark-compact) collections ran.
+ */
+export interface GcTotals {
+  allocatedBytes: number;
+  promotedBytes: number;
+  scavenges: number;
+  markCompacts: number;
+}
+
 export interface Server {
   url: string;
   host: string;
@@ -71,17 +84,38 @@ export interface Server {
   child: ChildProcess;
   /** Milliseconds from spawn to the "listening on" line. */
   listeningAfterMs: number;
+  /** The totals so far when started with `gcTrace` (startGateway), else undefined. */
+  gc(): GcTotals | undefined;
   stop(): Promise<void>;
   kill9(): Promise<void>;
 }
 
-async function spawnServer(command: [string, string[]], env: NodeJS.ProcessEnv, logFile: string): Promise<Server> {
+/** Adds one `--trace-gc-nvp` line to `totals` (other lines are left alone). */
+export function addGcLine(totals: GcTotals, line: string): void {
+  const kind = / gc=(\w+)/.exec(line)?.[1];
+  if (!kind) return;
+  totals.allocatedBytes += Number(/ allocated=(\d+)/.exec(line)?.[1] ?? 0);
+  totals.promotedBytes += Number(/ promoted=(\d+)/.exec(line)?.[1] ?? 0);
+  if (kind === 's' || kind === 'mmc') totals.scavenges += 1;
+  else if (kind === 'mc') totals.markCompacts += 1;
+}
+
+async function spawnServer(command: [string, string[]], env: NodeJS.ProcessEnv, logFile: string, gcTrace = false): Promise<Server> {
   const started = performance.now();
   const log = openSync(logFile, 'a');
   const child = spawn(command[0], command[1], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', log] });
   closeSync(log);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let stdout = '';
+  const gc: GcTotals | undefined = gcTrace ? { allocatedBytes: 0, promotedBytes: 0, scavenges: 0, markCompacts: 0 } : undefined;
+  if (gc) {
+    let partial = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      const lines = (partial + chunk.toString()).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) addGcLine(gc, line);
+    });
+  }
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start in 60 s (log: ${logFile})`)), 60_000);
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -107,6 +141,7 @@ async function spawnServer(command: [string, string[]], env: NodeJS.ProcessEnv, 
     pid: child.pid as number,
     child,
     listeningAfterMs,
+    gc: () => (gc ? { ...gc } : undefined),
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
@@ -126,10 +161,11 @@ async function spawnServer(command: [string, string[]], env: NodeJS.ProcessEnv, 
  */
 export function startGateway(
   dataDir: string,
-  options: { args?: string[]; nodeArgs?: string[]; cpu?: number; env?: NodeJS.ProcessEnv } = {},
+  options: { args?: string[]; nodeArgs?: string[]; cpu?: number; env?: NodeJS.ProcessEnv; gcTrace?: boolean } = {},
 ): Promise<Server> {
   return spawnServer(
     pinned(options.cpu, [
+      ...(options.gcTrace ? ['--trace-gc-nvp'] : []),
       ...(options.nodeArgs ?? []),
       ...(process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean),
       GATEWAY_BIN,
@@ -142,6 +178,7 @@ export function startGateway(
     ]),
     options.env ?? {},
     join(dataDir, 'gateway.log'),
+    options.gcTrace,
   );
 }
 
