@@ -149,7 +149,7 @@ const insertedColumns = (table: keyof Database): string[] =>
 
 /**
  * A whole row of `table` as placeholders of the same names, for an INSERT of every column:
- * `k.insertInto('mandates').values(rowPlaces('mandates', p))`, each call giving the row's values.
+ * `k.insertInto(table).values(rowPlaces(table, p))`, each call giving the row's values.
  */
 export function rowPlaces<T extends keyof Database>(table: T, p: Placeholders<Insertable<Database[T]>>): Insertable<Database[T]> {
   const place = p as unknown as (name: string) => unknown;
