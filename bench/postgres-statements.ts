@@ -17,8 +17,9 @@ import pg from 'pg';
 import { createDatabase, startCluster } from '../tests/helpers/postgres.js';
 import { basicAuth, GATEWAY_BIN, paymentRequest, startGateway, tempDir, type Merchant } from './lib/procs.js';
 
+// The background workers' claims and passes (Kysely writes names quoted and in lower case).
 const BACKGROUND =
-  /postback_outbox SET claimed_by|emails SET claimed_by|receipt_print_jobs WHERE status = 'queued'|scheduled_tasks|gateway_instances/;
+  /"?postback_outbox"? set "?claimed_by|"?emails"? set "?claimed_by|"?receipt_emails"? set "?claimed_by|"?receipt_print_jobs"? where "?status"? = 'queued'|scheduled_tasks|gateway_instances/i;
 
 const key = randomBytes(32).toString('base64');
 const cluster = await startCluster({ durable: true });

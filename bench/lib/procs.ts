@@ -161,14 +161,14 @@ async function spawnServer(command: [string, string[]], env: NodeJS.ProcessEnv, 
  */
 export function startGateway(
   dataDir: string,
-  options: { args?: string[]; nodeArgs?: string[]; cpu?: number; env?: NodeJS.ProcessEnv; gcTrace?: boolean } = {},
+  options: { args?: string[]; nodeArgs?: string[]; cpu?: number; env?: NodeJS.ProcessEnv; gcTrace?: boolean; bin?: string } = {},
 ): Promise<Server> {
   return spawnServer(
     pinned(options.cpu, [
       ...(options.gcTrace ? ['--trace-gc-nvp'] : []),
       ...(options.nodeArgs ?? []),
       ...(process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean),
-      GATEWAY_BIN,
+      options.bin ?? GATEWAY_BIN,
       'serve',
       '--data-dir',
       dataDir,
