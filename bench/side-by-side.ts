@@ -2,9 +2,11 @@
  * CPU per payment of builds side by side, on PostgreSQL (the gateway's and its cluster's apart) or
  * SQLite: an A/B comparison that holds on a shared machine.
  *
- *   node --import tsx bench/side-by-side.ts [--engine postgres|sqlite] [--seconds 8] [--connections 50] [--rounds 3]
+ *   node --import tsx bench/side-by-side.ts [--engine postgres|sqlite|both] [--seconds 8] [--connections 50] [--rounds 3]
  *                                          [--bin A/bin/gateway.js --bin B/bin/gateway.js]
  *
+ * With `--engine both` each build runs on SQLite and on PostgreSQL at once, and PostgreSQL's CPU per
+ * payment is also given against the same build's SQLite in the same round (issue 38's measure).
  * Each build (default: this checkout's bin/gateway.js) gets a fresh data dir and, on PostgreSQL, a
  * durable cluster of its own (tests/helpers/postgres.ts) with a fresh database, and all of them run
  * at the same time: every gateway and every cluster pinned to CPU 0, one Debian wrk per build
@@ -35,7 +37,10 @@ const { values } = parseArgs({
   },
 });
 const bins = values.bin ?? [GATEWAY_BIN];
-const postgres = values.engine !== 'sqlite';
+const engines: Array<'sqlite' | 'postgres'> =
+  values.engine === 'both' ? ['sqlite', 'postgres'] : values.engine === 'sqlite' ? ['sqlite'] : ['postgres'];
+/** Every build on every engine asked for, all at once. */
+const specs = bins.flatMap((bin) => engines.map((engine) => ({ bin, engine, label: `${bin} ${engine}` })));
 
 function wrk(url: string, auth: string, seconds: number): Promise<{ requests: number; line: string }> {
   return new Promise((resolve, reject) => {
@@ -98,23 +103,24 @@ function syncCalls(pid: number, seconds: number): Promise<number> {
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-const clusters: TestCluster[] = [];
-const totals = bins.map(() => ({ gateway: [] as number[], cluster: [] as number[], ratio: [] as number[] }));
+const clusters: Array<TestCluster | undefined> = [];
+const totals = specs.map(() => ({ gateway: [] as number[], cluster: [] as number[], ratio: [] as number[], engines: [] as number[] }));
 try {
-  for (const _ of postgres ? bins : []) {
+  for (const spec of specs) {
+    if (spec.engine === 'sqlite') continue;
     const cluster = await startCluster({ durable: true });
-    clusters.push(cluster);
+    clusters[specs.indexOf(spec)] = cluster;
     pinCluster(cluster.dataDir, 0);
   }
   for (let round = 1; round <= Number(values.rounds); round++) {
     const stacks = await Promise.all(
-      bins.map(async (bin, index) => {
+      specs.map(async ({ bin, label }, index) => {
         const cluster = clusters[index];
         const dir = tempDir('tillgate-side-by-side-');
         const database = cluster ? await createDatabase(cluster.url, `pg_cpu_${round}_${Date.now().toString(36)}`) : undefined;
         const auth = basicAuth(merchantOn(dir, database));
         const server = await startGateway(dir, { cpu: 0, bin, args: database ? ['--database', database] : [] });
-        return { bin, cluster, dir, database, auth, server };
+        return { bin: label, cluster, dir, database, auth, server };
       }),
     );
     try {
@@ -143,8 +149,11 @@ try {
         totals[i]?.gateway.push(gateway);
         totals[i]?.cluster.push(cluster);
         totals[i]?.ratio.push((gateway + cluster) / first);
+        // On both engines: PostgreSQL's CPU per payment against the same build's SQLite, this round.
+        const sqlite = specs[i]?.engine === 'postgres' && specs[i - 1]?.engine === 'sqlite' ? spent[i - 1] : undefined;
+        if (sqlite) totals[i]?.engines.push((gateway + cluster) / (sqlite.gateway + sqlite.cluster));
         console.log(
-          `round ${round} ${s.bin}: ${run.line} gateway ${gateway.toFixed(0)} + cluster ${cluster.toFixed(0)} = ${(gateway + cluster).toFixed(0)} us per payment (${((gateway + cluster) / first).toFixed(2)}x the first);${values.syscalls ? ` ${((synced[i] ?? 0) / (run.requests * ((seconds - 1) / seconds))).toFixed(2)} fsyncs per payment;` : ''} commits ${per(tx.commits - (before[i]?.tx.commits ?? 0))}, rollbacks ${per(tx.rollbacks - (before[i]?.tx.rollbacks ?? 0))} per payment`,
+          `round ${round} ${s.bin}: ${run.line} gateway ${gateway.toFixed(0)} + cluster ${cluster.toFixed(0)} = ${(gateway + cluster).toFixed(0)} us per payment (${((gateway + cluster) / first).toFixed(2)}x the first${sqlite ? `, ${((gateway + cluster) / (sqlite.gateway + sqlite.cluster)).toFixed(2)}x SQLite's` : ''});${values.syscalls ? ` ${((synced[i] ?? 0) / (run.requests * ((seconds - 1) / seconds))).toFixed(2)} fsyncs per payment;` : ''} commits ${per(tx.commits - (before[i]?.tx.commits ?? 0))}, rollbacks ${per(tx.rollbacks - (before[i]?.tx.rollbacks ?? 0))} per payment`,
         );
       }
     } finally {
@@ -154,12 +163,12 @@ try {
       }
     }
   }
-  for (const [i, bin] of bins.entries()) {
-    const t = totals[i] as { gateway: number[]; cluster: number[]; ratio: number[] };
+  for (const [i, spec] of specs.entries()) {
+    const t = totals[i] as { gateway: number[]; cluster: number[]; ratio: number[]; engines: number[] };
     console.log(
-      `median ${bin}: gateway ${median(t.gateway).toFixed(0)} + cluster ${median(t.cluster).toFixed(0)} us per payment; ${median(t.ratio).toFixed(2)}x the first build`,
+      `median ${spec.label}: gateway ${median(t.gateway).toFixed(0)} + cluster ${median(t.cluster).toFixed(0)} us per payment; ${median(t.ratio).toFixed(2)}x the first${t.engines.length > 0 ? `; ${median(t.engines).toFixed(2)}x SQLite's (rounds: ${t.engines.map((r) => r.toFixed(2)).join(', ')})` : ''}`,
     );
   }
 } finally {
-  for (const cluster of clusters) cluster.stop();
+  for (const cluster of clusters) cluster?.stop();
 }
