@@ -60,6 +60,14 @@ export interface SqlDatabase {
    * store wakes that queue's worker after the commit. Commits that touch no queue wake nobody.
    */
   touch?(queue: QueueName): void;
+  /**
+   * True on PostgreSQL while a unit of work runs its first attempt on a pipelining connection, whose
+   * plain INSERTs are sent without waiting for their answers (db/postgres/pg-sql.ts): a repository
+   * may then write the likely case as a plain INSERT, whose unique violation fails the unit when it
+   * ends, instead of a statement whose answer the unit must wait for. The store runs a unit that
+   * failed so once more with this false (db/postgres/pg-store.ts).
+   */
+  readonly optimistic?: boolean;
 }
 
 export const dialects = (texts: DialectSql): DialectSql => texts;

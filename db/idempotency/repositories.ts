@@ -15,8 +15,8 @@ import { answerKindOf, httpStatusOfAnswer } from '../../contract/codes.js';
  * with (what it held before answers had kinds, so rows of either version read back alike), 0 for
  * an older version's claim, which has no answer.
  */
-function answerFromRow(status: number, body: unknown): Answer | null {
-  return status === 0 ? null : { kind: answerKindOf(status), body };
+function answerFromRow(status: number, json: string): Answer | null {
+  return status === 0 ? null : { kind: answerKindOf(status), body: JSON.parse(json) as unknown, json };
 }
 
 function statusOfAnswer(answer: Answer | null): number {
@@ -47,6 +47,8 @@ export function createIdempotencyRepository(db: SqlDatabase): Pick<IdempotencyUn
         .where('expires_at', '>', p('now')),
     ),
     idempotencySave: typed<KeyRow>()(db, (k, p) => upsert(k, p).onConflict(replaced)),
+    // The likely case of a take: a key no record holds (SqlDatabase.optimistic).
+    idempotencyInsert: typed<KeyRow>()(db, (k, p) => upsert(k, p)),
     idempotencyPurge: typed<{ now: string }>()(db, (k, p) => k.deleteFrom('idempotency_keys').where('expires_at', '<=', p('now'))),
     // A reply takes a free key, or one whose record (a reply or a claim) has expired; never a live one.
     idempotencyTake: typed<KeyRow & { now: string }>()(db, (k, p) =>
@@ -66,7 +68,8 @@ export function createIdempotencyRepository(db: SqlDatabase): Pick<IdempotencyUn
     key: r.key,
     fingerprint: r.fingerprint,
     status: statusOfAnswer(r.answer),
-    body: JSON.stringify(r.answer?.body ?? null),
+    // The bytes the reply sends, where the operation made them (OperationContext.serialize).
+    body: r.answer?.json ?? JSON.stringify(r.answer?.body ?? null),
     created_at: r.createdAt,
     expires_at: r.expiresAt,
     claim_id: r.claimId ?? null,
@@ -80,14 +83,19 @@ export function createIdempotencyRepository(db: SqlDatabase): Pick<IdempotencyUn
           merchantId: found.merchant_id,
           key: found.key,
           fingerprint: found.fingerprint,
-          answer: answerFromRow(found.status, JSON.parse(found.body) as unknown),
+          answer: answerFromRow(found.status, found.body),
           createdAt: found.created_at,
           expiresAt: found.expires_at,
           claimId: found.claim_id ?? null,
         };
       },
       save: async (r) => void (await s.idempotencySave.run(row(r))),
-      take: async (r, now) => (await s.idempotencyTake.run({ ...row(r), now })).changes === 1,
+      // Optimistic (PostgreSQL's first attempt): a plain INSERT, sent without waiting; a record that
+      // holds the key fails the unit, which then runs again and takes the key conditionally here.
+      take: async (r, now) =>
+        db.optimistic === true
+          ? (await s.idempotencyInsert.run(row(r))).changes === 1
+          : (await s.idempotencyTake.run({ ...row(r), now })).changes === 1,
       deleteClaim: async (merchantId, key, claimId) => void (await s.idempotencyDeleteClaim.run({ merchantId, key, claimId })),
       deleteExpired: async (now) => (await s.idempotencyPurge.run({ now })).changes,
     },

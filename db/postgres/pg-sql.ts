@@ -83,6 +83,8 @@ export class PgSession implements SqlDatabase {
   private readonly statements = new Map<string, SqlStatement>();
   private pending: Array<Promise<unknown>> = [];
   private failure: { error: unknown } | undefined;
+  /** SqlDatabase.optimistic: set by the store for each attempt of a unit. */
+  optimistic = false;
 
   constructor(
     private readonly client: Queryable,
@@ -116,10 +118,11 @@ export class PgSession implements SqlDatabase {
   }
 
   /** Forgets what a failed unit left (its connection is rolled back, or dropped). */
-  reset(): void {
+  reset(optimistic = false): void {
     this.pending = [];
     this.failure = undefined;
     this.touched.clear();
+    this.optimistic = optimistic && this.deferWrites;
   }
 
   touch(queue: QueueName): void {

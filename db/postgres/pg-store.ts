@@ -58,6 +58,7 @@ export function createPool(url: string, options: PgPoolOptions = {}): pg.Pool {
 }
 
 const RETRYABLE = new Set(['40001', '40P01']);
+const UNIQUE_VIOLATION = '23505';
 
 /** A lost connection or a server going away becomes the core's "storage unavailable" (503). */
 export function pgStorageError(error: unknown): unknown {
@@ -135,17 +136,25 @@ export class PgStore implements Store<Repositories> {
 
   private async transaction<T>(begin: string, work: (tx: Repositories) => Promise<T>, writes: boolean): Promise<T> {
     if (this.closed) throw new Error('the store is closed');
+    // Optimistic plain INSERTs (SqlDatabase.optimistic) until one of them met a unique violation.
+    let optimistic = true;
     for (let attempt = 1; ; attempt++) {
       const client = await this.connect();
       let broken = false;
       try {
-        const { session, repositories } = this.repositoriesOf(client);
+        const { session, repositories } = this.repositoriesOf(client, optimistic);
         // The connection pipelines: BEGIN and the unit's plain INSERTs go without waiting for their
-        // answers (PgSession); every answer is in before COMMIT is sent.
+        // answers (PgSession).
         session.defer(corked(client, () => client.query(begin)));
         const value = await work(repositories);
+        // COMMIT follows the deferred statements at once, in the same write: PostgreSQL runs them in
+        // order, and when one of them failed the transaction is aborted and COMMIT rolls it back
+        // (it answers ROLLBACK). Its answer is read after every deferred one.
+        const commit = corked(client, () => client.query('COMMIT'));
+        commit.catch(() => undefined);
         await session.settle();
-        await corked(client, () => client.query('COMMIT'));
+        const committed = await commit;
+        if (committed.command !== 'COMMIT') throw new Error(`the unit of work ended with ${committed.command} instead of COMMIT`);
         // Before the connection goes back to the pool, where the next unit clears `touched`.
         if (writes) for (const { listener, queue } of this.commitListeners) if (!queue || session.touched.has(queue)) listener();
         client.release();
@@ -158,6 +167,11 @@ export class PgStore implements Store<Repositories> {
         }
         client.release(broken);
         const code = (error as { code?: unknown } | null)?.code;
+        if (code === UNIQUE_VIOLATION && optimistic && attempt < MAX_ATTEMPTS) {
+          // An optimistic INSERT met a row: run the unit again the careful way, at once.
+          optimistic = false;
+          continue;
+        }
         if (typeof code === 'string' && RETRYABLE.has(code) && attempt < MAX_ATTEMPTS) {
           // Back off a little, at random, so the racing units do not collide again in step.
           await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 ** Math.min(attempt, 6)));
@@ -177,14 +191,14 @@ export class PgStore implements Store<Repositories> {
     }
   }
 
-  private repositoriesOf(client: pg.PoolClient): { session: PgSession; repositories: Repositories } {
+  private repositoriesOf(client: pg.PoolClient, optimistic = false): { session: PgSession; repositories: Repositories } {
     let entry = this.sessions.get(client);
     if (!entry) {
       const session = new PgSession(client, true);
       entry = { session, repositories: createRepositories(session) };
       this.sessions.set(client, entry);
     }
-    entry.session.reset();
+    entry.session.reset(optimistic);
     return entry;
   }
 

@@ -64,6 +64,8 @@ export interface Answer {
   kind: AnswerKind;
   body: unknown;
   replayed?: boolean;
+  /** The body as JSON, as the reply sends it, where it was made already (a stored answer's text). */
+  json?: string;
 }
 
 export function answerOf<T>(outcome: Outcome<T>): Answer {

@@ -257,6 +257,7 @@ export function createGateway(deps: CoreDeps): Gateway {
     settings: paymentSettings,
     methods: paymentMethods,
     tokenCryptograms: networkTokens,
+    autoPrints: (repos, merchantId) => receipts.autoPrints(store.viewOf(repos), merchantId),
     cardPresentApproved: (tx, sale) => receipts.queueAutoPrint(store.viewOf(tx), sale),
   });
   const operations = new Operations({ store, idempotency, ids, clock });

@@ -4,9 +4,9 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ACCESS, type ApiAuditAction, type GuardedAccess } from '../../contract/access.js';
-import { ErrorCode } from '../../contract/codes.js';
+import { ErrorCode, httpStatusOfAnswer } from '../../contract/codes.js';
 import { REPEAT_SALE_CONFIRMED, REPEAT_SALE_HEADER } from '../../contract/constants.js';
-import { apiError, type Outcome } from '../core/errors.js';
+import { apiError, type Answer, type Outcome } from '../core/errors.js';
 import type { Gateway } from '../core/gateway.js';
 import { checkIdempotencyKey, IdempotencyConflict, requestFingerprint, type IdempotencyStart } from '../core/idempotency/idempotency.js';
 import type { Principal } from '../core/merchants/authenticator.js';
@@ -21,6 +21,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     principal?: Principal;
     idempotency?: Extract<IdempotencyStart, { kind: 'proceed' }>;
+    /** The operation's answer as JSON, made once for its idempotency record (answerSerializer) and sent by `send`. */
+    answerJson?: { body: unknown; json: string };
+    /** Makes `answerJson` with this request's route serializer (OperationContext.serialize). */
+    serializeAnswer?: (answer: Answer) => string;
     /** Staff id of the manager who approved this request (cashier refunds). */
     approvedBy?: string;
     /** The cashier a joined till named for this sale (X-Till-Staff, from the till's own credential). */
@@ -212,6 +216,7 @@ export function operationContext(request: FastifyRequest): OperationContext {
       : {}),
     ...(request.headers[REPEAT_SALE_HEADER.toLowerCase()] === REPEAT_SALE_CONFIRMED ? { repeatConfirmed: true } : {}),
     ...(action ? { audit: { action, describe: (value: unknown) => auditFacts(action, request, value) } } : {}),
+    ...(request.serializeAnswer ? { serialize: request.serializeAnswer } : {}),
   };
 }
 
@@ -235,7 +240,7 @@ export async function requestTill(gateway: Gateway, request: FastifyRequest): Pr
   }
 }
 
-/** preHandler hook for POST routes: replays, rejects, or reserves the idempotency key. */
+/** preHandler hook for POST routes: rejects a key in flight here, or holds it for the operation (Idempotency.start). */
 export function idempotencyKeys(gateway: Gateway) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.method !== 'POST' || !request.principal?.merchantId) return undefined;
@@ -251,10 +256,28 @@ export function idempotencyKeys(gateway: Gateway) {
       key,
       requestFingerprint(request.method, path, request.body),
     );
-    if (start.kind === 'replay') return send(reply, replyOf({ ...start.answer, replayed: true }));
     if (start.kind === 'reject') return sendApiError(reply, start.error);
     request.idempotency = start;
+    request.serializeAnswer = answerSerializer(request, reply);
     return undefined;
+  };
+}
+
+/**
+ * The answer's body as the route's reply would serialize it for the answer's status (its response
+ * schema's compiled serializer, else JSON.stringify): made once, inside the operation's unit, for
+ * the idempotency record, and sent by `send` as it is. Before, the body was serialized twice.
+ */
+function answerSerializer(request: FastifyRequest, reply: FastifyReply): (answer: Answer) => string {
+  return (answer) => {
+    const previous = reply.statusCode;
+    reply.code(httpStatusOfAnswer(answer.kind, answer.body));
+    const made = reply.serialize(answer.body);
+    reply.code(previous);
+    // Our serializers (fast-json-stringify, JSON.stringify) make strings.
+    const json = typeof made === 'string' ? made : Buffer.from(made as ArrayBuffer).toString('utf8');
+    request.answerJson = { body: answer.body, json };
+    return json;
   };
 }
 
@@ -364,6 +387,11 @@ export function staffOf(request: FastifyRequest): { merchantId: string; staffId:
 
 export function send(reply: FastifyReply, result: Reply): FastifyReply {
   if (result.replayed) reply.header('Idempotent-Replayed', 'true');
+  // The body's JSON where it was made already: a stored answer's text, or the operation's answer
+  // serialized for its idempotency record (answerSerializer).
+  const stored = reply.request.answerJson;
+  const made = result.json ?? (stored !== undefined && stored.body === result.body ? stored.json : undefined);
+  if (made !== undefined) return reply.code(result.status).type('application/json; charset=utf-8').send(made);
   return reply.code(result.status).send(result.body);
 }
 

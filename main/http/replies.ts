@@ -13,11 +13,14 @@ export interface Reply {
   body: unknown;
   /** An idempotent replay: the answer stored for the key, sent again (header Idempotent-Replayed). */
   replayed?: boolean;
+  /** The body as JSON, made already (a stored answer's text): sent as it is. */
+  json?: string;
 }
 
 export function replyOf(answer: Answer): Reply {
   const reply: Reply = { status: httpStatusOfAnswer(answer.kind, answer.body), body: answer.body };
   if (answer.replayed) reply.replayed = true;
+  if (answer.json !== undefined) reply.json = answer.json;
   return reply;
 }
 

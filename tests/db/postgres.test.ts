@@ -129,6 +129,49 @@ describe('PostgreSQL', { skip }, () => {
       await b.close();
     });
 
+    test('a unit whose INSERT sent without waiting fails commits nothing, though COMMIT left with it; an optimistic INSERT that meets a row runs the unit once more, carefully', async () => {
+      const merchant = await newMerchant(a, 'Pipelined Commit');
+      const store = a.composition.gateway.store;
+      const entry = (id: string) => ({
+        id,
+        merchantId: merchant.merchant_id,
+        staffId: null,
+        approvedBy: null,
+        action: 'pipelined_commit_test',
+        subjectId: null,
+        detail: null,
+        createdAt: new Date().toISOString(),
+      });
+      const pool = new pg.Pool({ connectionString: url });
+      try {
+        // The second INSERT repeats the first's id: both are sent without waiting, COMMIT follows them
+        // in the same write, and PostgreSQL answers it with ROLLBACK.
+        let tries = 0;
+        const failed = await store
+          .run(async (tx) => {
+            tries += 1;
+            await tx.audit.record(entry('pipelined-1'));
+            await tx.audit.record(entry('pipelined-1'));
+            await tx.instances.beat('written-beside-a-failed-insert', new Date().toISOString());
+          })
+          .then(
+            () => undefined,
+            (error: unknown) => error,
+          );
+        assert.equal((failed as { code?: string } | undefined)?.code, '23505', String(failed));
+        assert.equal(tries, 2, 'run once optimistically, then once carefully, then the error is the answer');
+        const rows = await pool.query(
+          "SELECT (SELECT count(*) FROM audit_log WHERE id = 'pipelined-1') AS audit, (SELECT count(*) FROM gateway_instances WHERE id = 'written-beside-a-failed-insert') AS beat",
+        );
+        assert.deepEqual(rows.rows[0], { audit: '0', beat: '0' }, 'nothing of the unit committed');
+        // A unit that succeeds commits what it sent without waiting.
+        await store.run(async (tx) => tx.audit.record(entry('pipelined-2')));
+        assert.equal((await pool.query("SELECT count(*) AS n FROM audit_log WHERE id = 'pipelined-2'")).rows[0].n, '1');
+      } finally {
+        await pool.end();
+      }
+    });
+
     test('one idempotency key raced across both: one payment; the others answer it again or 409 while it runs; the losing unit rolls back whole', async () => {
       const merchant = await newMerchant(a, 'Two Instances');
       const body = cardPayment('4111111111111111', 42);
@@ -182,7 +225,8 @@ describe('PostgreSQL', { skip }, () => {
             (error: unknown) => error,
           );
         assert.ok(lost instanceof IdempotencyConflict, String(lost));
-        assert.deepEqual(lost.settled, { kind: 'replay', answer: { kind: 'ok', body: { winner: 'a' } } });
+        // The stored answer with its text as stored: a replay sends those bytes as they are.
+        assert.deepEqual(lost.settled, { kind: 'replay', answer: { kind: 'ok', body: { winner: 'a' }, json: '{"winner":"a"}' } });
         const written = await pool.query("SELECT count(*) AS n FROM gateway_instances WHERE id = 'written-by-the-losing-unit'");
         assert.equal(written.rows[0].n, '0', 'the losing unit rolled back whole');
         await first.release();

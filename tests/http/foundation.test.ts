@@ -525,6 +525,19 @@ describe('HTTP foundation', () => {
       assert.equal(again.body, first.body);
     });
 
+    test('same key, a body that does not validate: 422 with error_code 4002 (the key holds an answer), not the 400', async () => {
+      // Nothing is looked up before the operation runs: its refusal, which is never stored, is
+      // not given for a key that holds an answer (Operations.perform looks the key up then).
+      const key = randomUUID();
+      const first = await postMandate(gw, shop, validMandate, { 'idempotency-key': key });
+      assert.equal(first.statusCode, 200);
+      const before = await mandateCount(gw, shop.merchant_id);
+      assertApiError(await postMandate(gw, shop, { ...validMandate, iban: 'not an iban' }, { 'idempotency-key': key }), 422, 4002);
+      assert.equal(await mandateCount(gw, shop.merchant_id), before);
+      // Without the key the same body is refused as it is.
+      assertApiError(await postMandate(gw, shop, { ...validMandate, iban: 'not an iban' }), 400, 1001);
+    });
+
     test('X-Idempotency-Key works the same and shares the key space with Idempotency-Key', async () => {
       const key = randomUUID();
       const before = await mandateCount(gw, shop.merchant_id);

@@ -406,7 +406,6 @@ export class Centre {
     const key = `forward:${link.tillId}:${entry.transaction_id}`;
     const started = await this.deps.idempotency.start(link.merchantId, key, entry.transaction_id);
     if (started.kind === 'reject') return undefined;
-    if (started.kind === 'replay') return (await this.settled(link, entry)) ?? undefined;
     try {
       // Another request may have created it between the first look and the claim.
       const again = await this.settled(link, entry);

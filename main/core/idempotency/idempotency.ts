@@ -48,7 +48,8 @@ const FENCE_ANSWER: Answer = { kind: 'refused', body: null };
 
 export type IdempotencySettled = { kind: 'replay'; answer: Answer } | { kind: 'reject'; error: ApiError };
 
-export type IdempotencyStart = IdempotencySettled | { kind: 'proceed'; scope: IdempotencyScope; release: () => Promise<void> };
+export type IdempotencyStart =
+  Extract<IdempotencySettled, { kind: 'reject' }> | { kind: 'proceed'; scope: IdempotencyScope; release: () => Promise<void> };
 
 /**
  * Thrown inside an operation's unit when a live record already holds its key (another instance's
@@ -66,7 +67,7 @@ export class IdempotencyConflict extends Error {
   }
 }
 
-function inFlight(): IdempotencySettled {
+export function inFlight(): Extract<IdempotencySettled, { kind: 'reject' }> {
   return { kind: 'reject', error: apiError(ErrorCode.idempotencyInFlight, 'A request with this idempotency key is still being processed') };
 }
 
@@ -101,41 +102,42 @@ export class Idempotency {
   }
 
   /**
-   * Before the operation runs: a key held in this process answers 409; a stored answer is replayed
-   * (or refused for another request, or as fenced). Otherwise the key is held here until
-   * `release`, and the operation's unit takes it in the database (Operation).
+   * Before the operation runs: a key held in this process answers 409. Otherwise the key is held
+   * here until `release`, and the operation runs: its unit takes the key with its answer
+   * (Operation), and a unit that finds the key taken (an answer stored earlier by any instance, or
+   * a fence) rolls back whole; the request then answers what the key holds (`settle`: the stored
+   * answer replayed, or the refusal). Nothing is read before the operation: a new key, the usual
+   * case, costs no lookup (a statement, and on PostgreSQL a round trip); a request sent again runs
+   * its operation up to the unit that finds the key taken.
    */
-  async start(merchantId: string, key: string, fingerprint: string): Promise<IdempotencyStart> {
+  start(merchantId: string, key: string, fingerprint: string): Promise<IdempotencyStart> {
     const slot = `${merchantId} ${key}`;
-    if (this.held.has(slot)) return inFlight();
-    // Held before the read: a second request with the key that arrives meanwhile finds it held.
+    if (this.held.has(slot)) return Promise.resolve(inFlight());
     const token = {};
     this.held.set(slot, token);
     const release = () => {
       if (this.held.get(slot) === token) this.held.delete(slot);
       return Promise.resolve();
     };
-    let stored: IdempotencyRecord | undefined;
-    try {
-      stored = await this.store.readEach((r) => r.idempotency.find(merchantId, key, this.clock.now().toISOString()));
-      if (stored?.answer === null && (await this.store.read((r) => this.deadClaim(r, stored as IdempotencyRecord)))) {
-        const dead = stored;
-        await this.store.runAtomic((tx) => tx.idempotency.deleteClaim(merchantId, key, dead.claimId ?? ''), { quiet: true });
-        stored = undefined;
-      }
-    } catch (error) {
-      await release();
-      throw error;
-    }
-    if (!stored) return { kind: 'proceed', scope: { merchantId, key, fingerprint }, release };
-    await release();
-    return this.answer(stored, fingerprint);
+    return Promise.resolve({ kind: 'proceed', scope: { merchantId, key, fingerprint }, release });
   }
 
-  /** After an operation's unit found its key taken: what its request answers. */
-  async settle(scope: IdempotencyScope): Promise<IdempotencySettled> {
-    const stored = await this.store.readEach((r) => r.idempotency.find(scope.merchantId, scope.key, this.clock.now().toISOString()));
-    return stored ? this.answer(stored, scope.fingerprint) : inFlight();
+  /**
+   * What the key holds for this request: its stored answer replayed, or the refusal (another
+   * request's key, a fence, a request still in flight). Undefined when it holds nothing live: no
+   * record (it expired meanwhile), or an older version's claim left by a process that died
+   * (removed here: its request never committed anything), so the request's own answer stands or
+   * its operation runs again (Operations.perform).
+   */
+  async settle(scope: IdempotencyScope): Promise<IdempotencySettled | undefined> {
+    const { merchantId, key } = scope;
+    const stored = await this.store.readEach((r) => r.idempotency.find(merchantId, key, this.clock.now().toISOString()));
+    if (!stored) return undefined;
+    if (stored.answer === null && (await this.store.read((r) => this.deadClaim(r, stored)))) {
+      await this.store.runAtomic((tx) => tx.idempotency.deleteClaim(merchantId, key, stored.claimId ?? ''), { quiet: true });
+      return undefined;
+    }
+    return this.answer(stored, scope.fingerprint);
   }
 
   private answer(stored: IdempotencyRecord, fingerprint: string): IdempotencySettled {
@@ -185,7 +187,10 @@ export class Idempotency {
       }
       if (stored?.answer === null) return { kind: 'in_flight' as const };
       if (stored)
-        return stored.fingerprint === FENCED ? { kind: 'fenced' as const } : { kind: 'processed' as const, answer: stored.answer };
+        // The answer without its stored text: the centre sends it on inside a body of its own.
+        return stored.fingerprint === FENCED
+          ? { kind: 'fenced' as const }
+          : { kind: 'processed' as const, answer: { kind: stored.answer.kind, body: stored.answer.body } };
       await tx.idempotency.save(this.record({ merchantId, key, fingerprint: FENCED }, FENCE_ANSWER));
       return { kind: 'fenced' as const };
     });

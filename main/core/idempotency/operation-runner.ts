@@ -4,8 +4,8 @@
  * idempotency record together. Operations that end without committing (e.g. "not found") still
  * record their answer for the idempotency key.
  */
-import { answerOf, type Outcome } from '../errors.js';
-import { IdempotencyConflict, IdempotencyKeyTaken, isStorable, type Idempotency, type IdempotencyScope } from './idempotency.js';
+import { answerOf, type Answer, type Outcome } from '../errors.js';
+import { IdempotencyConflict, IdempotencyKeyTaken, inFlight, isStorable, type Idempotency, type IdempotencyScope } from './idempotency.js';
 import type { Clock, Ids } from '../kernel.js';
 import type { Store } from '../unit-of-work.js';
 import type { IdempotencyUnit } from './ports.js';
@@ -28,6 +28,11 @@ export interface OperationContext {
   repeatConfirmed?: boolean;
   /** A staff member's change that the audit log keeps: written in the change's own unit of work. */
   audit?: AuditIntent;
+  /**
+   * The answer's body as JSON as the transport will send it (the HTTP route's serializer), made
+   * once: the idempotency record stores these bytes, and the reply sends them.
+   */
+  serialize?: (answer: Answer) => string;
 }
 
 /** What the audit log says of a change: its action, and its subject and detail from what it did. */
@@ -108,6 +113,7 @@ export class Operation {
     if (!scope) return false;
     const answer = answerOf(outcome);
     if (!isStorable(answer)) return false;
+    if (this.context.serialize) answer.json = this.context.serialize(answer);
     await this.deps.idempotency.take(tx, scope, answer);
     return true;
   }
@@ -117,17 +123,28 @@ export class Operations {
   constructor(private readonly deps: OperationDeps) {}
 
   /**
-   * Runs the operation. When its unit found the key taken (another instance's answer committed
-   * first, or a fence), nothing of it committed and IdempotencyConflict says what to answer.
+   * Runs the operation. When its unit found the key taken (an answer stored earlier by any
+   * instance, or a fence), nothing of it committed and IdempotencyConflict says what to answer. An
+   * answer that is never stored (a refused request, a failure) is not given for a key that holds
+   * an answer already: that one is (on PostgreSQL nothing was looked up before: Idempotency.start).
    */
   async perform<T>(context: OperationContext, body: (operation: Operation) => Promise<Outcome<T>>): Promise<Outcome<T>> {
-    const operation = new Operation(this.deps, context);
-    try {
-      return await operation.finish(await body(operation));
-    } catch (error) {
-      if (error instanceof IdempotencyKeyTaken && context.idempotency)
-        throw new IdempotencyConflict(await this.deps.idempotency.settle(context.idempotency));
-      throw error;
+    for (let attempt = 1; ; attempt++) {
+      const operation = new Operation(this.deps, context);
+      try {
+        const outcome = await body(operation);
+        if (context.idempotency && !isStorable(answerOf(outcome))) {
+          const settled = await this.deps.idempotency.settle(context.idempotency);
+          if (settled) throw new IdempotencyConflict(settled);
+        }
+        return await operation.finish(outcome);
+      } catch (error) {
+        if (!(error instanceof IdempotencyKeyTaken) || !context.idempotency) throw error;
+        const settled = await this.deps.idempotency.settle(context.idempotency);
+        // The key held nothing live any more (a dead process's claim, removed; a record that expired
+        // meanwhile): the operation runs once more, and then answers as a request in flight.
+        if (settled || attempt >= 2) throw new IdempotencyConflict(settled ?? inFlight());
+      }
     }
   }
 }

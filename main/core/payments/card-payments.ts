@@ -138,7 +138,7 @@ export class CardPayments extends PaymentEngine {
       if (wrongPin) await tx.pinSecurity.recordFailure(merchantId, fingerprint, now.toISOString());
       await this.logCreation(tx, record, eventType, command.executionDate);
       scheduled = await this.scheduleFollowUps(tx, record);
-      if (charged && command.pos && this.deps.cardPresentApproved) await this.deps.cardPresentApproved(tx, record);
+      if (charged && command.pos && command.autoPrint && this.deps.cardPresentApproved) await this.deps.cardPresentApproved(tx, record);
       return success(transactionResponse(record));
     });
     // A one-step sale schedules nothing: no scheduler pass (a query) after it.

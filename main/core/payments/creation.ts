@@ -72,21 +72,23 @@ export class Creation extends PaymentEngine {
     // The merchant's (or the terminal's shop's) setting of the type: enabled, currencies, countries, capabilities (D15).
     let setting: EffectiveMethod | undefined;
     let tillId: string | null = null;
+    let autoPrint = false;
     if (isPaymentType(request.payment_type)) {
       const type = request.payment_type;
-      // Two lookups that need no common snapshot (the terminal's shop, then its setting): on
-      // PostgreSQL each is one round trip instead of a read transaction of four.
+      // Lookups that need no common snapshot, sent together: on PostgreSQL each is a statement of
+      // its own (no read transaction around them), pipelined on one connection, so the terminal's
+      // setting and the sale's till cost one round trip between them, not one each.
       // A card-present sale's till is decided here, once (D19).
+      const terminalId = request.pos_data?.terminal?.id;
+      const tillOnly = type === 'cardpos' && operation.context.tillCredential === true && extras.declineWith === undefined;
       let namesOther = false;
-      [setting, tillId, namesOther] = await this.deps.store.readEach(
-        async (r) =>
-          [
-            await this.deps.methods.forTerminal(r, merchantId, request.pos_data?.terminal?.id, type),
-            type === 'cardpos' ? await saleTillOf(r, merchantId, operation.context.tillId, request.pos_data?.terminal?.id) : null,
-            type === 'cardpos' && operation.context.tillCredential === true && extras.declineWith === undefined
-              ? await namesAnotherTill(r, merchantId, operation.context.tillId, request.pos_data?.terminal?.id)
-              : false,
-          ] as const,
+      [setting, tillId, namesOther, autoPrint] = await this.deps.store.readEach((r) =>
+        Promise.all([
+          this.deps.methods.forTerminal(r, merchantId, terminalId, type),
+          type === 'cardpos' ? saleTillOf(r, merchantId, operation.context.tillId, terminalId) : null,
+          tillOnly ? namesAnotherTill(r, merchantId, operation.context.tillId, terminalId) : false,
+          type === 'cardpos' && this.deps.autoPrints ? this.deps.autoPrints(r, merchantId) : false,
+        ]),
       );
       const refusal = this.deps.methods.refusal(setting, requirementOf(kind, request));
       if (refusal) return failure(withOtherErrors(refusal, validated.ok ? [] : validated.errors));
@@ -105,6 +107,7 @@ export class Creation extends PaymentEngine {
     if (extras.transactionId !== undefined) command.transactionId = extras.transactionId;
     if (extras.declineWith !== undefined) command.declineWith = extras.declineWith;
     command.tillId = tillId;
+    if (autoPrint) command.autoPrint = true;
     if (setting?.shopId) command.extraDetails = { ...command.extraDetails, shop_id: setting.shopId };
     const effective = setting as EffectiveMethod;
 

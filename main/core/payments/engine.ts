@@ -53,7 +53,13 @@ export interface PaymentsDeps {
   methods: PaymentMethods;
   /** Network tokens (D12): a cardecom payment with a token number needs its single-use cryptogram. */
   tokenCryptograms?: TokenCryptograms;
-  /** Receipts (D16): called in the unit of work of an approved card-present sale (auto-print). */
+  /**
+   * Receipts (D16): whether the merchant's printer prints each approved card-present sale, read with
+   * the sale's other reads before its unit of work (no read inside the unit: on PostgreSQL the unit
+   * then leaves in one write with its COMMIT).
+   */
+  autoPrints?: (repos: PaymentsUnit, merchantId: string) => Promise<boolean>;
+  /** Receipts (D16): called in the unit of work of an approved card-present sale that `autoPrints` (the print job). */
   cardPresentApproved?: (tx: PaymentsUnit, sale: TransactionRecord) => Promise<void>;
 }
 

@@ -64,6 +64,8 @@ export interface PaymentCommand {
   tillId?: string | null;
   /** Internal: not authorized, with this decline, without asking the card's bank (a forwarded sale over its till's limits). */
   declineWith?: { code: string; text: string };
+  /** Internal: an approved card-present sale queues its receipt on the merchant's printer (PaymentsDeps.autoPrints). */
+  autoPrint?: boolean;
 }
 
 export const MERCHANT_REFUND_ID_PATTERN = /^[\x21-\x7e]{1,64}$/;

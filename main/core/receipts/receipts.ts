@@ -437,13 +437,17 @@ export class Receipts {
     return success(await this.send(printer.value, document, { test_print: true }));
   }
 
+  /** Whether the merchant's printer prints every approved card-present sale (read before the sale's unit). */
+  async autoPrints(repos: ReceiptsUnit, merchantId: string): Promise<boolean> {
+    return (await repos.receipts.printer(merchantId))?.autoPrint === true;
+  }
+
   /**
-   * Called inside the unit of work that records an approved card-present sale: with auto-print on,
-   * the sale's print job is written with it (once: one job per receipt).
+   * Called inside the unit of work that records an approved card-present sale whose reads found
+   * auto-print on (`autoPrints`): the sale's print job is written with it (once: one job per
+   * receipt). The job prints on the printer as it is set up when it prints (print-queue.ts).
    */
   async queueAutoPrint(tx: ReceiptsUnit, sale: TransactionRecord): Promise<void> {
-    const printer = await tx.receipts.printer(sale.merchantId);
-    if (!printer?.autoPrint) return;
     const now = this.deps.clock.now().toISOString();
     await tx.receipts.insertPrintJob({
       id: this.deps.ids.newId(),
