@@ -22,7 +22,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { basicAuth, GATEWAY_BIN, processCpuMicros, ROOT, startGateway, tempDir } from './lib/procs.js';
+import { basicAuth, GATEWAY_BIN, machine, processCpuMicros, ROOT, startGateway, tempDir, writeResult } from './lib/procs.js';
 import { clusterCpu, merchantOn, pinCluster } from './lib/postgres-cluster.js';
 import { createDatabase, startCluster, type TestCluster } from '../tests/helpers/postgres.js';
 
@@ -34,6 +34,8 @@ const { values } = parseArgs({
     engine: { type: 'string', default: 'postgres' },
     syscalls: { type: 'boolean', default: false },
     bin: { type: 'string', multiple: true },
+    /** Writes the rounds to bench/results/<name>.json. */
+    out: { type: 'string' },
   },
 });
 const bins = values.bin ?? [GATEWAY_BIN];
@@ -102,6 +104,8 @@ function syncCalls(pid: number, seconds: number): Promise<number> {
   });
 }
 
+const machineBefore = machine();
+const recorded: Array<Record<string, unknown>> = [];
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 const clusters: Array<TestCluster | undefined> = [];
 const totals = specs.map(() => ({ gateway: [] as number[], cluster: [] as number[], ratio: [] as number[], engines: [] as number[] }));
@@ -152,6 +156,17 @@ try {
         // On both engines: PostgreSQL's CPU per payment against the same build's SQLite, this round.
         const sqlite = specs[i]?.engine === 'postgres' && specs[i - 1]?.engine === 'sqlite' ? spent[i - 1] : undefined;
         if (sqlite) totals[i]?.engines.push((gateway + cluster) / (sqlite.gateway + sqlite.cluster));
+        recorded.push({
+          round,
+          build: s.bin,
+          requests: run.requests,
+          wrk: run.line,
+          gatewayUsPerPayment: Math.round(gateway),
+          clusterUsPerPayment: Math.round(cluster),
+          commitsPerPayment: Number(per(tx.commits - (before[i]?.tx.commits ?? 0))),
+          rollbacksPerPayment: Number(per(tx.rollbacks - (before[i]?.tx.rollbacks ?? 0))),
+          ...(sqlite ? { againstSqlite: Number(((gateway + cluster) / (sqlite.gateway + sqlite.cluster)).toFixed(3)) } : {}),
+        });
         console.log(
           `round ${round} ${s.bin}: ${run.line} gateway ${gateway.toFixed(0)} + cluster ${cluster.toFixed(0)} = ${(gateway + cluster).toFixed(0)} us per payment (${((gateway + cluster) / first).toFixed(2)}x the first${sqlite ? `, ${((gateway + cluster) / (sqlite.gateway + sqlite.cluster)).toFixed(2)}x SQLite's` : ''});${values.syscalls ? ` ${((synced[i] ?? 0) / (run.requests * ((seconds - 1) / seconds))).toFixed(2)} fsyncs per payment;` : ''} commits ${per(tx.commits - (before[i]?.tx.commits ?? 0))}, rollbacks ${per(tx.rollbacks - (before[i]?.tx.rollbacks ?? 0))} per payment`,
         );
@@ -168,6 +183,16 @@ try {
     console.log(
       `median ${spec.label}: gateway ${median(t.gateway).toFixed(0)} + cluster ${median(t.cluster).toFixed(0)} us per payment; ${median(t.ratio).toFixed(2)}x the first${t.engines.length > 0 ? `; ${median(t.engines).toFixed(2)}x SQLite's (rounds: ${t.engines.map((r) => r.toFixed(2)).join(', ')})` : ''}`,
     );
+  }
+  if (values.out) {
+    const file = writeResult(values.out, {
+      benchmark: 'side-by-side',
+      values,
+      machine: machineBefore,
+      machineAfter: machine(),
+      rounds: recorded,
+    });
+    console.log(`written ${file}`);
   }
 } finally {
   for (const cluster of clusters) cluster?.stop();
