@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ACCESS, type ApiAuditAction, type GuardedAccess } from '../../contract/access.js';
 import { ErrorCode, httpStatusOfAnswer } from '../../contract/codes.js';
 import { REPEAT_SALE_CONFIRMED, REPEAT_SALE_HEADER } from '../../contract/constants.js';
-import { apiError, type Answer, type Outcome } from '../core/errors.js';
+import { apiError, outcomeOf, type Answer, type Outcome } from '../core/errors.js';
 import type { Gateway } from '../core/gateway.js';
 import { checkIdempotencyKey, IdempotencyConflict, requestFingerprint, type IdempotencyStart } from '../core/idempotency/idempotency.js';
 import type { Principal } from '../core/merchants/authenticator.js';
@@ -24,7 +24,7 @@ declare module 'fastify' {
     /** The operation's answer as JSON, made once for its idempotency record (answerSerializer) and sent by `send`. */
     answerJson?: { body: unknown; json: string };
     /** Makes `answerJson` with this request's route serializer (OperationContext.serialize). */
-    serializeAnswer?: (answer: Answer) => string;
+    serializeAnswer?: (answer: Answer) => string | undefined;
     /** Staff id of the manager who approved this request (cashier refunds). */
     approvedBy?: string;
     /** The cashier a joined till named for this sale (X-Till-Staff, from the till's own credential). */
@@ -268,8 +268,11 @@ export function idempotencyKeys(gateway: Gateway) {
  * schema's compiled serializer, else JSON.stringify): made once, inside the operation's unit, for
  * the idempotency record, and sent by `send` as it is. Before, the body was serialized twice.
  */
-function answerSerializer(request: FastifyRequest, reply: FastifyReply): (answer: Answer) => string {
+function answerSerializer(request: FastifyRequest, reply: FastifyReply): (answer: Answer) => string | undefined {
   return (answer) => {
+    // A refusal is left to JSON.stringify: some routes answer errors in a body of their own
+    // (toInvoiceReply), whose serializer would drop the error code a replay needs.
+    if (answer.kind === 'refused') return undefined;
     const previous = reply.statusCode;
     reply.code(httpStatusOfAnswer(answer.kind, answer.body));
     const made = reply.serialize(answer.body);
@@ -305,6 +308,10 @@ export async function performAs<T>(
   try {
     return render(await gateway.operations.perform(operationContext(request), body));
   } catch (error) {
+    // A stored refusal is answered again as the route answered it the first time (an invoice's
+    // error body and its status), not in the common error body.
+    if (error instanceof IdempotencyConflict && error.settled.kind === 'replay' && error.settled.answer.kind === 'refused')
+      return { ...render(outcomeOf<T>(error.settled.answer)), replayed: true };
     const settled = conflictReply(error);
     if (settled) return settled;
     throw error;

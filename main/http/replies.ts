@@ -20,7 +20,8 @@ export interface Reply {
 export function replyOf(answer: Answer): Reply {
   const reply: Reply = { status: httpStatusOfAnswer(answer.kind, answer.body), body: answer.body };
   if (answer.replayed) reply.replayed = true;
-  if (answer.json !== undefined) reply.json = answer.json;
+  // A stored success's text is sent as it is; a refusal is serialized by the route, as it was.
+  if (answer.json !== undefined && answer.kind !== 'refused') reply.json = answer.json;
   return reply;
 }
 

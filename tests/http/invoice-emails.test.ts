@@ -231,6 +231,21 @@ describe('invoice e-mails', () => {
       errors: [{ field: 'invoice.email', message: 'The invoice has no e-mail address.' }],
     });
 
+    // The refusal is stored under a key and answered again alike: the same status, and the
+    // invoice body's error code kept (a refusal's stored text is not cut down by the route's serializer).
+    const keyed = () =>
+      gw.app.inject({
+        method: 'POST',
+        url: '/rest/invoices/R-2/reminder',
+        headers: { authorization: shop.auth, 'idempotency-key': 'reminder-r2' },
+      });
+    const refused = await keyed();
+    const again = await keyed();
+    assert.equal(refused.statusCode, 422, refused.body);
+    assert.equal(again.statusCode, 422, again.body);
+    assert.equal(again.headers['idempotent-replayed'], 'true');
+    assert.equal(again.body, refused.body, "the invoice's own error body, as the first time");
+
     await create({ debt_claim_number: 'R-3', email: 'r3@example.com' });
     await inject('PUT', '/rest/invoices/R-3', { invoice: { active: false } });
     const inactive = await inject('POST', '/rest/invoices/R-3/reminder');

@@ -30,9 +30,10 @@ export interface OperationContext {
   audit?: AuditIntent;
   /**
    * The answer's body as JSON as the transport will send it (the HTTP route's serializer), made
-   * once: the idempotency record stores these bytes, and the reply sends them.
+   * once: the idempotency record stores these bytes, and the reply sends them. Undefined: the
+   * record stores JSON.stringify's.
    */
-  serialize?: (answer: Answer) => string;
+  serialize?: (answer: Answer) => string | undefined;
 }
 
 /** What the audit log says of a change: its action, and its subject and detail from what it did. */
@@ -113,7 +114,8 @@ export class Operation {
     if (!scope) return false;
     const answer = answerOf(outcome);
     if (!isStorable(answer)) return false;
-    if (this.context.serialize) answer.json = this.context.serialize(answer);
+    const json = this.context.serialize?.(answer);
+    if (json !== undefined) answer.json = json;
     await this.deps.idempotency.take(tx, scope, answer);
     return true;
   }
@@ -126,7 +128,7 @@ export class Operations {
    * Runs the operation. When its unit found the key taken (an answer stored earlier by any
    * instance, or a fence), nothing of it committed and IdempotencyConflict says what to answer. An
    * answer that is never stored (a refused request, a failure) is not given for a key that holds
-   * an answer already: that one is (on PostgreSQL nothing was looked up before: Idempotency.start).
+   * an answer already: that one is (nothing was looked up before: Idempotency.start).
    */
   async perform<T>(context: OperationContext, body: (operation: Operation) => Promise<Outcome<T>>): Promise<Outcome<T>> {
     for (let attempt = 1; ; attempt++) {
