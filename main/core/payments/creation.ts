@@ -76,17 +76,17 @@ export class Creation extends PaymentEngine {
     if (isPaymentType(request.payment_type)) {
       const type = request.payment_type;
       // Lookups that need no common snapshot, sent together: on PostgreSQL each is a statement of
-      // its own (no read transaction around them), pipelined on one connection, so the terminal's
-      // setting and the sale's till cost one round trip between them, not one each.
+      // its own (no read transaction around them), pipelined on one connection, so the terminal,
+      // its setting, the sale's till and the printer's auto-print cost one round trip together.
       // A card-present sale's till is decided here, once (D19).
       const terminalId = request.pos_data?.terminal?.id;
-      const tillOnly = type === 'cardpos' && operation.context.tillCredential === true && extras.declineWith === undefined;
+      const fromJoinedTill = type === 'cardpos' && operation.context.tillCredential === true && extras.declineWith === undefined;
       let namesOther = false;
       [setting, tillId, namesOther, autoPrint] = await this.deps.store.readEach((r) =>
         Promise.all([
           this.deps.methods.forTerminal(r, merchantId, terminalId, type),
           type === 'cardpos' ? saleTillOf(r, merchantId, operation.context.tillId, terminalId) : null,
-          tillOnly ? namesAnotherTill(r, merchantId, operation.context.tillId, terminalId) : false,
+          fromJoinedTill ? namesAnotherTill(r, merchantId, operation.context.tillId, terminalId) : false,
           type === 'cardpos' && this.deps.autoPrints ? this.deps.autoPrints(r, merchantId) : false,
         ]),
       );
