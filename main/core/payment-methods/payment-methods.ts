@@ -199,12 +199,25 @@ export class PaymentMethods {
 
   /** The effective setting of a type for a merchant, or for one of its shops. */
   async resolve(repos: PaymentMethodsUnit, merchantId: string, shopId: string | null, type: PaymentType): Promise<EffectiveMethod> {
+    return this.withShopLevel(repos, merchantId, shopId, type, repos.paymentMethodSettings.get(merchantId, null, type));
+  }
+
+  /** The effective setting from the merchant's level (read, or being read) and the shop's, read alongside it. */
+  private async withShopLevel(
+    repos: PaymentMethodsUnit,
+    merchantId: string,
+    shopId: string | null,
+    type: PaymentType,
+    merchantLevel:
+      | Awaited<ReturnType<PaymentMethodsUnit['paymentMethodSettings']['get']>>
+      | ReturnType<PaymentMethodsUnit['paymentMethodSettings']['get']>,
+  ): Promise<EffectiveMethod> {
     // Both levels at once (pipelined on PostgreSQL).
-    const [merchantLevel, shopLevel] = await Promise.all([
-      repos.paymentMethodSettings.get(merchantId, null, type),
+    const [merchant, shop] = await Promise.all([
+      merchantLevel,
       shopId === null ? undefined : repos.paymentMethodSettings.get(merchantId, shopId, type),
     ]);
-    return resolveMethod(catalogEntry(type) as CatalogEntry, merchantId, shopId, merchantLevel, shopLevel);
+    return resolveMethod(catalogEntry(type) as CatalogEntry, merchantId, shopId, merchant, shop);
   }
 
   /** The shop a payment belongs to: its terminal's (`pos_data.terminal.id`), else none. */
@@ -228,8 +241,7 @@ export class PaymentMethods {
       this.shopOfTerminal(repos, merchantId, terminalId),
       repos.paymentMethodSettings.get(merchantId, null, type),
     ]);
-    const shopLevel = shopId === null ? undefined : await repos.paymentMethodSettings.get(merchantId, shopId, type);
-    return resolveMethod(catalogEntry(type) as CatalogEntry, merchantId, shopId, merchantLevel, shopLevel);
+    return this.withShopLevel(repos, merchantId, shopId, type, merchantLevel);
   }
 
   /**
