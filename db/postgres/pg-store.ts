@@ -13,7 +13,7 @@ import type { KernelUnit, Store } from '../../main/core/unit-of-work.js';
 import { StorageUnavailableError } from '../../main/core/kernel.js';
 import { createRepositories, wholeUnit, type Repositories } from '../repositories.js';
 import type { QueueName } from '../sql.js';
-import { corked, PgSession } from './pg-sql.js';
+import { PgSession } from './pg-sql.js';
 
 const MAX_ATTEMPTS = 12;
 
@@ -117,19 +117,25 @@ export class PgStore implements Store<Repositories> {
     return this.transaction('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', work, false);
   }
 
-  /** Each statement on its own on one pooled connection (autocommit): one round trip, no BEGIN or COMMIT. */
+  /**
+   * Each statement on its own on one pooled connection (autocommit): one round trip, no BEGIN or
+   * COMMIT; the statements started in one tick go with one Sync (PgSession `send`).
+   */
   async readEach<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
     if (this.closed) throw new Error('the store is closed');
     const client = await this.connect();
     let broken = false;
+    const { session, repositories } = this.repositoriesOf(client);
     try {
-      return await work(this.repositoriesOf(client).repositories);
+      return await work(repositories);
     } catch (error) {
       const mapped = pgStorageError(error);
       // A lost connection is not given back to the pool.
       broken = mapped instanceof StorageUnavailableError;
       throw mapped;
     } finally {
+      // Reads the work started and left unawaited leave now, not on the next holder's connection.
+      session.sendBatch();
       client.release(broken || undefined);
     }
   }
@@ -141,30 +147,25 @@ export class PgStore implements Store<Repositories> {
     for (let attempt = 1; ; attempt++) {
       const client = await this.connect();
       let broken = false;
+      const { session, repositories } = this.repositoriesOf(client, optimistic, begin);
       try {
-        const { session, repositories } = this.repositoriesOf(client, optimistic);
-        // The connection pipelines: BEGIN and the unit's plain INSERTs go without waiting for their
-        // answers (PgSession).
-        session.defer(corked(client, () => client.query(begin)));
+        // The connection pipelines: BEGIN and the unit's plain INSERTs are held and leave, unanswered,
+        // with its next statement; COMMIT follows the last of them in the same write, or the unit is
+        // one statement on its own (PgSession).
         const value = await work(repositories);
-        // COMMIT follows the deferred statements at once, in the same write: PostgreSQL runs them in
-        // order, and when one of them failed the transaction is aborted and COMMIT rolls it back
-        // (it answers ROLLBACK). Its answer is read after every deferred one.
-        const commit = corked(client, () => client.query('COMMIT'));
-        commit.catch(() => undefined);
-        await session.settle();
-        const committed = await commit;
-        if (committed.command !== 'COMMIT') throw new Error(`the unit of work ended with ${committed.command} instead of COMMIT`);
+        await session.finish();
         // Before the connection goes back to the pool, where the next unit clears `touched`.
         if (writes) for (const { listener, queue } of this.commitListeners) if (!queue || session.touched.has(queue)) listener();
         client.release();
         return value;
       } catch (error) {
-        try {
-          await client.query('ROLLBACK');
-        } catch {
-          broken = true;
-        }
+        if (session.begun) {
+          try {
+            await client.query('ROLLBACK');
+          } catch {
+            broken = true;
+          }
+        } else broken = pgStorageError(error) instanceof StorageUnavailableError;
         client.release(broken);
         const code = (error as { code?: unknown } | null)?.code;
         if (code === UNIQUE_VIOLATION && optimistic && attempt < MAX_ATTEMPTS) {
@@ -191,14 +192,14 @@ export class PgStore implements Store<Repositories> {
     }
   }
 
-  private repositoriesOf(client: pg.PoolClient, optimistic = false): { session: PgSession; repositories: Repositories } {
+  private repositoriesOf(client: pg.PoolClient, optimistic = false, begin?: string): { session: PgSession; repositories: Repositories } {
     let entry = this.sessions.get(client);
     if (!entry) {
       const session = new PgSession(client, true);
       entry = { session, repositories: createRepositories(session) };
       this.sessions.set(client, entry);
     }
-    entry.session.reset(optimistic);
+    entry.session.reset(optimistic, begin);
     return entry;
   }
 

@@ -15,7 +15,7 @@ import { BASELINE_VERSION } from '../../db/postgres/baseline.js';
 import { transactionListSql } from '../../db/payments/transactions.js';
 import type { TransactionFilter } from '../../main/core/payments/ports.js';
 import { migratePostgres, schemaVersionPostgres } from '../../db/postgres/migrate.js';
-import { createPool } from '../../db/postgres/pg-store.js';
+import { createPool, PgStore } from '../../db/postgres/pg-store.js';
 import { namedStatement } from '../../db/postgres/pg-sql.js';
 import { api, cardPayment, DAY, newMerchant, startHarness, type Harness } from '../helpers/payments.js';
 import { createTestDatabase, postgresAvailable } from '../helpers/postgres.js';
@@ -63,6 +63,74 @@ describe('PostgreSQL', { skip }, () => {
       }
     } finally {
       await Promise.all(pools.map((pool) => pool.end()));
+    }
+  });
+
+  test('reads started together outside a unit leave as one batch (one Sync) once their statements are known on the connection, read with the kept row descriptions; a failing read fails the ones behind it and the connection goes on', async () => {
+    const url = await createTestDatabase('batched');
+    // One connection: every readEach below runs on it.
+    const pool = createPool(url, { max: 1, pipeline: true });
+    const store = new PgStore(pool);
+    // What the store hands to pg's client, by kind.
+    const submitted: string[] = [];
+    const original = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const config = args[0] as { constructor: { name: string }; text?: string };
+      if (typeof config === 'object') submitted.push(config.constructor.name);
+      return (original as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof original;
+    try {
+      await migratePostgres(pool);
+      const task = {
+        id: 'batched-1',
+        kind: 'batched_test',
+        subjectId: 'batched-1',
+        merchantId: 'no-merchant',
+        dueAt: '2999-01-01T00:00:00.000Z',
+        state: 'pending' as const,
+        attempts: 3,
+        lastError: null,
+        createdAt: new Date().toISOString(),
+      };
+      await store.run(async (tx) => tx.tasks.insert(task));
+      const reads = () =>
+        store.readEach((r) =>
+          Promise.all([r.tasks.due('2999-01-01T00:00:00.000Z', 10), r.tasks.nextDueAt(), r.tasks.due('2000-01-01', 10)]),
+        );
+      submitted.length = 0;
+      const first = await reads();
+      assert.deepEqual(
+        submitted,
+        ['PreparedQuery', 'PreparedQuery', 'PreparedQuery'],
+        'first on the connection: each prepared and described',
+      );
+      submitted.length = 0;
+      const second = await reads();
+      assert.deepEqual(submitted, ['PreparedBatch'], 'then all three in one batch');
+      assert.deepEqual(second, first);
+      assert.deepEqual(second[0], [task], "the kept parsers read the row: a BIGINT comes back a number, as pg's own parse gives it");
+      assert.equal(second[1], '2999-01-01T00:00:00.000Z');
+      assert.deepEqual(second[2], []);
+
+      // The second read's value cannot be a BIGINT: PostgreSQL refuses it at Bind and skips the rest
+      // up to the Sync. The first read was answered before it.
+      const settled = await store.readEach((r) =>
+        Promise.allSettled([
+          r.tasks.due('2999-01-01T00:00:00.000Z', 10),
+          r.tasks.due('2999-01-01T00:00:00.000Z', 'many' as unknown as number),
+          r.tasks.nextDueAt(),
+        ]),
+      );
+      assert.equal(settled[0].status, 'fulfilled');
+      assert.deepEqual(settled[0].status === 'fulfilled' ? settled[0].value : undefined, [task]);
+      assert.equal(settled[1].status === 'rejected' ? (settled[1].reason as { code?: string }).code : 'answered', '22P02');
+      assert.equal(settled[2].status === 'rejected' ? (settled[2].reason as { code?: string }).code : 'answered', '22P02');
+      submitted.length = 0;
+      assert.deepEqual(await reads(), first, 'the connection answers the next batch');
+      assert.deepEqual(submitted, ['PreparedBatch']);
+    } finally {
+      pg.Client.prototype.query = original;
+      await store.close();
     }
   });
 
@@ -168,6 +236,106 @@ describe('PostgreSQL', { skip }, () => {
         await store.run(async (tx) => tx.audit.record(entry('pipelined-2')));
         assert.equal((await pool.query("SELECT count(*) AS n FROM audit_log WHERE id = 'pipelined-2'")).rows[0].n, '1');
       } finally {
+        await pool.end();
+      }
+    });
+
+    test('a unit whose statements are plain INSERTs into different tables is one statement on its own, all its rows or none; INSERTs held before a read are sent before it', async () => {
+      const merchant = await newMerchant(a, 'Combined Inserts');
+      const store = a.composition.gateway.store;
+      const audit = (id: string) => ({
+        id,
+        merchantId: merchant.merchant_id,
+        staffId: null,
+        approvedBy: null,
+        action: 'combined_insert_test',
+        subjectId: null,
+        detail: "a '$1' in a value",
+        createdAt: new Date().toISOString(),
+      });
+      const task = (id: string) => ({
+        id,
+        kind: 'combined_insert_test',
+        subjectId: id,
+        merchantId: merchant.merchant_id,
+        dueAt: '2999-01-01T00:00:00.000Z',
+        state: 'pending' as const,
+        attempts: 0,
+        lastError: null,
+        createdAt: new Date().toISOString(),
+      });
+      // What this store's connections send to PostgreSQL while a unit runs (the texts of pg's queries).
+      const sent: string[] = [];
+      const original = pg.Client.prototype.query;
+      const recording = function (this: pg.Client, ...args: unknown[]) {
+        const config = args[0] as string | { text?: string };
+        sent.push(typeof config === 'string' ? config : (config.text ?? ''));
+        return (original as (...a: unknown[]) => unknown).apply(this, args);
+      };
+      const unit = async <T>(work: Parameters<typeof store.run<T>>[0]) => {
+        sent.length = 0;
+        pg.Client.prototype.query = recording as typeof original;
+        try {
+          return await store.run(work);
+        } finally {
+          pg.Client.prototype.query = original;
+        }
+      };
+      const pool = new pg.Pool({ connectionString: url });
+      const count = async (table: string, id: string) =>
+        Number((await pool.query(`SELECT count(*) AS n FROM ${table} WHERE id = $1`, [id])).rows[0].n);
+      try {
+        await unit(async (tx) => {
+          await tx.audit.record(audit('combined-1'));
+          await tx.tasks.insert(task('combined-1'));
+        });
+        assert.equal(sent.length, 1, `one statement, no BEGIN or COMMIT: ${sent.join(' | ')}`);
+        assert.match(sent[0] ?? '', /^WITH s1 AS \(insert into "audit_log".*\) insert into "scheduled_tasks"/);
+        assert.equal(await count('audit_log', 'combined-1'), 1);
+        assert.equal(await count('scheduled_tasks', 'combined-1'), 1);
+        assert.equal(
+          (await pool.query("SELECT detail FROM audit_log WHERE id = 'combined-1'")).rows[0].detail,
+          "a '$1' in a value",
+          'values stay values',
+        );
+
+        // The task's id is taken: the one statement fails, and the audit row beside it is not written.
+        const failed = await unit(async (tx) => {
+          await tx.audit.record(audit('combined-2'));
+          await tx.tasks.insert(task('combined-1'));
+        }).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        assert.equal((failed as { code?: string } | undefined)?.code, '23505', String(failed));
+        assert.equal(await count('audit_log', 'combined-2'), 0, 'nothing of the failed unit');
+
+        // A read after held INSERTs: BEGIN and the INSERTs leave before it, and it sees their rows.
+        const seen = await unit(async (tx) => {
+          await tx.tasks.insert(task('combined-3'));
+          await tx.audit.record(audit('combined-3'));
+          return (await tx.tasks.due('2999-01-01T00:00:00.000Z', 10_000)).map((due) => due.id);
+        });
+        assert.ok(seen.includes('combined-3'), 'the read saw the row inserted before it');
+        assert.match(sent[0] ?? '', /^BEGIN ISOLATION LEVEL SERIALIZABLE$/);
+        assert.match(sent[1] ?? '', /^WITH s1 AS \(insert into "scheduled_tasks"/);
+        assert.match(sent[2] ?? '', /^select /);
+        assert.equal(sent.at(-1), 'COMMIT');
+        assert.equal(await count('audit_log', 'combined-3'), 1);
+
+        // Two rows of one table are two statements (a statement does not see its own WITH clauses'
+        // rows), inside one transaction.
+        await unit(async (tx) => {
+          await tx.audit.record(audit('combined-4'));
+          await tx.audit.record(audit('combined-5'));
+        });
+        assert.deepEqual(
+          sent.map((text) => text.slice(0, 18)),
+          ['BEGIN ISOLATION LE', 'insert into "audit', 'insert into "audit', 'COMMIT'],
+        );
+        assert.equal((await count('audit_log', 'combined-4')) + (await count('audit_log', 'combined-5')), 2);
+      } finally {
+        pg.Client.prototype.query = original;
         await pool.end();
       }
     });
