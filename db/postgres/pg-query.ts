@@ -192,7 +192,8 @@ export class PreparedBatch extends Base {
   }
 
   override handleReadyForQuery(connection: unknown): void {
-    this.failRest(new Error('PostgreSQL ended the batch before answering this statement'), connection);
+    // Every part answered is the usual case: no error made (an Error's stack trace is costly).
+    if (this.next < this.parts.length) this.failRest(new Error('PostgreSQL ended the batch before answering this statement'), connection);
   }
 
   private failRest(error: unknown, connection: unknown): void {
