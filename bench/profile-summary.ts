@@ -50,9 +50,50 @@ function area(node: ProfileNode): string {
     return `native ${name}`;
   }
   if (url.startsWith('node:')) return `node:${url.slice(5).split('/')[0]}`;
-  const modules = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  const source = bundledSource(url, node.callFrame.lineNumber);
+  const modules = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(source ?? url);
   if (modules) return modules[1] as string;
+  // Our own code in the bundle: its folder (main/core/payments, db/postgres, ...).
+  if (source) return source.split('/').slice(0, -1).join('/') || source;
   return url.replace(/^file:\/\//, '').replace(/^.*\/(dist\/gateway\/)/, '$1');
+}
+
+/**
+ * The bundle (esbuild) opens each module with a comment naming its path (`// node_modules/pg/lib/query.js`,
+ * `// db/postgres/pg-sql.ts`): the module a line of the bundle came from, when the bundle is at hand.
+ */
+const bundles = new Map<string, Array<{ line: number; path: string }> | undefined>();
+function bundledSource(url: string, line: number): string | undefined {
+  if (!url.startsWith('file://') || !url.endsWith('.mjs')) return undefined;
+  if (!bundles.has(url)) {
+    try {
+      const starts: Array<{ line: number; path: string }> = [];
+      readFileSync(new URL(url), 'utf8')
+        .split('\n')
+        .forEach((text, index) => {
+          const path = /^\/\/ ((?:node_modules\/)?[\w@.-]+\/[\w@./-]+\.[cm]?[jt]sx?)$/.exec(text)?.[1];
+          if (path) starts.push({ line: index, path });
+        });
+      bundles.set(url, starts);
+    } catch {
+      bundles.set(url, undefined);
+    }
+  }
+  const starts = bundles.get(url);
+  if (!starts) return undefined;
+  // The last module opened at or before the line (binary search).
+  let low = 0;
+  let high = starts.length - 1;
+  let found: string | undefined;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const start = starts[middle] as { line: number; path: string };
+    if (start.line <= line) {
+      found = start.path;
+      low = middle + 1;
+    } else high = middle - 1;
+  }
+  return found;
 }
 
 const selfTime = new Map<number, number>();
@@ -90,7 +131,7 @@ const line = (label: string, micros: number) =>
   `${((micros / busy) * 100).toFixed(1).padStart(5)} %${requests ? `  ${(micros / requests).toFixed(1).padStart(6)} us/payment` : ''}  ${label}`;
 console.log(`busy ${(busy / 1e6).toFixed(2)} s of CPU${requests ? `, ${requests} payments: ${(busy / requests).toFixed(0)} us each` : ''}`);
 console.log('\nby area');
-for (const [where, micros] of [...areas].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(line(where, micros));
+for (const [where, micros] of [...areas].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(line(where, micros));
 console.log('\ntop functions (self time)');
 for (const [name, micros] of [...functions].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top))) console.log(line(name, micros));
 console.log('\ntop gateway functions (inclusive: the function and all it calls)');

@@ -18,11 +18,10 @@
  * build and round, then the medians and each build's median ratio to the first build's.
  */
 import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { basicAuth, GATEWAY_BIN, machine, processCpuMicros, ROOT, startGateway, tempDir, writeResult } from './lib/procs.js';
+import { basicAuth, GATEWAY_BIN, machine, processCpuMicros, startGateway, tempDir, wrkPayments, writeResult } from './lib/procs.js';
 import { clusterCpu, merchantOn, pinCluster } from './lib/postgres-cluster.js';
 import { createDatabase, startCluster, type TestCluster } from '../tests/helpers/postgres.js';
 
@@ -44,20 +43,6 @@ const engines: Array<'sqlite' | 'postgres'> =
 /** Every build on every engine asked for, all at once. */
 const specs = bins.flatMap((bin) => engines.map((engine) => ({ bin, engine, label: `${bin} ${engine}` })));
 
-function wrk(url: string, auth: string, seconds: number): Promise<{ requests: number; line: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      'taskset',
-      ['-c', '1', 'wrk', '-t1', `-c${values.connections}`, `-d${seconds}s`, '-s', join(ROOT, 'bench/wrk/payment.lua'), url],
-      { env: { ...process.env, AUTH: auth } },
-    );
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', () => resolve({ requests: Number(/(\d+) requests in/.exec(out)?.[1] ?? 0), line: /RESULT.*/.exec(out)?.[0] ?? out }));
-  });
-}
-
 async function transactions(
   cluster: TestCluster | undefined,
   database: string | undefined,
@@ -78,19 +63,23 @@ async function transactions(
   }
 }
 
+/** The system calls --syscalls counts, each on its own. */
+const SYSCALLS = ['fsync', 'fdatasync', 'write', 'writev', 'read', 'epoll_wait', 'futex'];
+
 /**
- * With --syscalls: the gateway's fsync and fdatasync calls over `seconds` (Linux perf, tracepoints),
- * which on SQLite are its commits (group commit: one per batch of units).
+ * With --syscalls: the gateway's system calls of each kind over `seconds` (Linux perf, tracepoints).
+ * On SQLite the fsyncs and fdatasyncs are its commits (group commit: one per batch of units); the
+ * writes, reads and epoll waits are the sockets' traffic and the event loop's wake-ups.
  */
-function syncCalls(pid: number, seconds: number): Promise<number> {
-  if (!values.syscalls) return Promise.resolve(0);
+function syscallCounts(pid: number, seconds: number): Promise<Record<string, number>> {
+  if (!values.syscalls) return Promise.resolve({});
   return new Promise((resolve) => {
     const child = spawn('perf', [
       'stat',
       '-x',
       ',',
       '-e',
-      'syscalls:sys_enter_fsync,syscalls:sys_enter_fdatasync',
+      SYSCALLS.map((name) => `syscalls:sys_enter_${name}`).join(','),
       '-p',
       String(pid),
       '--',
@@ -99,9 +88,23 @@ function syncCalls(pid: number, seconds: number): Promise<number> {
     ]);
     let err = '';
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.on('error', () => resolve(0));
-    child.on('exit', () => resolve(err.split('\n').reduce((sum, line) => sum + (Number(line.split(',')[0]) || 0), 0)));
+    child.on('error', () => resolve({}));
+    child.on('exit', () => {
+      const counts: Record<string, number> = {};
+      for (const line of err.split('\n')) {
+        const [count, , event] = line.split(',');
+        const name = /sys_enter_(\w+)/.exec(event ?? '')?.[1];
+        if (name) counts[name] = Number(count) || 0;
+      }
+      resolve(counts);
+    });
   });
+}
+
+/** A process's user and system CPU in microseconds (/proc/PID/stat). */
+function userSystem(pid: number): { user: number; system: number } {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return { user: Number(fields[11]) * 10_000, system: Number(fields[12]) * 10_000 };
 }
 
 const machineBefore = machine();
@@ -128,7 +131,7 @@ try {
       }),
     );
     try {
-      await Promise.all(stacks.map((s) => wrk(s.server.url, s.auth, 3)));
+      await Promise.all(stacks.map((s) => wrkPayments(s.server.url, s.auth, 3, Number(values.connections))));
       const before = await Promise.all(
         stacks.map(async (s) => ({
           tx: await transactions(s.cluster, s.database),
@@ -137,9 +140,11 @@ try {
         })),
       );
       const seconds = Number(values.seconds);
-      const syncs = stacks.map((s) => syncCalls(s.server.pid, seconds - 1));
-      const runs = await Promise.all(stacks.map((s) => wrk(s.server.url, s.auth, seconds)));
-      const synced = await Promise.all(syncs);
+      const split = stacks.map((s) => userSystem(s.server.pid));
+      const syscalls = stacks.map((s) => syscallCounts(s.server.pid, seconds - 1));
+      const runs = await Promise.all(stacks.map((s) => wrkPayments(s.server.url, s.auth, seconds, Number(values.connections))));
+      const counted = await Promise.all(syscalls);
+      const splitAfter = stacks.map((s) => userSystem(s.server.pid));
       const spent = stacks.map((s, i) => ({
         gateway: (processCpuMicros(s.server.pid) - (before[i]?.gateway ?? 0)) / (runs[i]?.requests ?? 1),
         cluster: s.cluster ? (clusterCpu(s.cluster.dataDir) - (before[i]?.cluster ?? 0)) / (runs[i]?.requests ?? 1) : 0,
@@ -149,6 +154,12 @@ try {
         const { gateway, cluster } = spent[i] as { gateway: number; cluster: number };
         const tx = await transactions(s.cluster, s.database);
         const per = (n: number) => (n / run.requests).toFixed(2);
+        // The calls were counted over one second less than the run.
+        const calls = Object.entries(counted[i] ?? {}).map(
+          ([name, n]) => [name, Number((n / (run.requests * ((seconds - 1) / seconds))).toFixed(2))] as const,
+        );
+        const user = ((splitAfter[i]?.user ?? 0) - (split[i]?.user ?? 0)) / run.requests;
+        const system = ((splitAfter[i]?.system ?? 0) - (split[i]?.system ?? 0)) / run.requests;
         const first = (spent[0]?.gateway ?? 0) + (spent[0]?.cluster ?? 0);
         totals[i]?.gateway.push(gateway);
         totals[i]?.cluster.push(cluster);
@@ -165,10 +176,13 @@ try {
           clusterUsPerPayment: Math.round(cluster),
           commitsPerPayment: Number(per(tx.commits - (before[i]?.tx.commits ?? 0))),
           rollbacksPerPayment: Number(per(tx.rollbacks - (before[i]?.tx.rollbacks ?? 0))),
+          ...(values.syscalls
+            ? { gatewayUserUs: Math.round(user), gatewaySystemUs: Math.round(system), syscallsPerPayment: Object.fromEntries(calls) }
+            : {}),
           ...(sqlite ? { againstSqlite: Number(((gateway + cluster) / (sqlite.gateway + sqlite.cluster)).toFixed(3)) } : {}),
         });
         console.log(
-          `round ${round} ${s.bin}: ${run.line} gateway ${gateway.toFixed(0)} + cluster ${cluster.toFixed(0)} = ${(gateway + cluster).toFixed(0)} us per payment (${((gateway + cluster) / first).toFixed(2)}x the first${sqlite ? `, ${((gateway + cluster) / (sqlite.gateway + sqlite.cluster)).toFixed(2)}x SQLite's` : ''});${values.syscalls ? ` ${((synced[i] ?? 0) / (run.requests * ((seconds - 1) / seconds))).toFixed(2)} fsyncs per payment;` : ''} commits ${per(tx.commits - (before[i]?.tx.commits ?? 0))}, rollbacks ${per(tx.rollbacks - (before[i]?.tx.rollbacks ?? 0))} per payment`,
+          `round ${round} ${s.bin}: ${run.line} gateway ${gateway.toFixed(0)} + cluster ${cluster.toFixed(0)} = ${(gateway + cluster).toFixed(0)} us per payment (${((gateway + cluster) / first).toFixed(2)}x the first${sqlite ? `, ${((gateway + cluster) / (sqlite.gateway + sqlite.cluster)).toFixed(2)}x SQLite's` : ''});${values.syscalls ? ` gateway user ${user.toFixed(0)} + system ${system.toFixed(0)} us; per payment ${calls.map(([name, n]) => `${name} ${n}`).join(', ')};` : ''} commits ${per(tx.commits - (before[i]?.tx.commits ?? 0))}, rollbacks ${per(tx.rollbacks - (before[i]?.tx.rollbacks ?? 0))} per payment`,
         );
       }
     } finally {

@@ -182,9 +182,13 @@ export function startGateway(
   );
 }
 
-export function startNaive(dataDir: string, options: { cpu?: number; synchronous?: 'FULL' | 'OFF' } = {}): Promise<Server> {
+export function startNaive(
+  dataDir: string,
+  options: { cpu?: number; synchronous?: 'FULL' | 'OFF'; nodeArgs?: string[] } = {},
+): Promise<Server> {
   return spawnServer(
     pinned(options.cpu, [
+      ...(options.nodeArgs ?? []),
       ...TSX,
       join(ROOT, 'bench/naive-server.ts'),
       '--data-dir',
@@ -319,3 +323,21 @@ export function paymentRequest(
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Debian's wrk on CPU 1 posting payments (bench/wrk/payment.lua, a fresh Idempotency-Key each) with
+ * `auth` for `seconds` over `connections`: the requests answered and wrk's RESULT line.
+ */
+export function wrkPayments(url: string, auth: string, seconds: number, connections: number): Promise<{ requests: number; line: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      'taskset',
+      ['-c', '1', 'wrk', '-t1', `-c${connections}`, `-d${seconds}s`, '-s', join(ROOT, 'bench/wrk/payment.lua'), url],
+      { env: { ...process.env, AUTH: auth } },
+    );
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.on('error', reject);
+    child.on('exit', () => resolve({ requests: Number(/(\d+) requests in/.exec(out)?.[1] ?? 0), line: /RESULT.*/.exec(out)?.[0] ?? out }));
+  });
+}
