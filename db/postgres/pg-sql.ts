@@ -109,7 +109,7 @@ function groups(held: readonly Held[]): Held[][] {
   let tables: Set<string> | undefined;
   for (const entry of held) {
     // Values that do not fit the text are sent on their own, for PostgreSQL to refuse as it would.
-    const table = entry.params.length === entry.target.width ? entry.target.valuesInto : undefined;
+    const table = fitsValues(entry) ? entry.target.valuesInto : undefined;
     const open = result.at(-1);
     if (table !== undefined && open && tables && !tables.has(table) && open.length < MOST_COMBINED) {
       open.push(entry);
@@ -122,6 +122,15 @@ function groups(held: readonly Held[]): Held[][] {
   return result;
 }
 
+/** An `INSERT ... VALUES` that reads nothing, given as many values as its text takes. */
+function fitsValues(entry: Held): boolean {
+  return entry.target.valuesInto !== undefined && entry.params.length === entry.target.width;
+}
+
+/**
+ * A plain INSERT held by its unit, with its values. The values are read when it is sent (at the
+ * unit's next awaited statement or its end): a unit does not change an object after passing it.
+ */
 interface Held {
   target: Named;
   params: unknown[];
@@ -273,7 +282,8 @@ export class PgSession implements SqlDatabase {
       const parts = groups(this.held);
       const [only] = parts;
       if (!only) return;
-      if (parts.length === 1) {
+      // Only INSERTs that read nothing go without the unit's isolation (an INSERT ... SELECT keeps it).
+      if (parts.length === 1 && only.every(fitsValues)) {
         this.held = [];
         await this.sendGroup(only);
         return;

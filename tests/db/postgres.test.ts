@@ -334,6 +334,29 @@ describe('PostgreSQL', { skip }, () => {
           ['BEGIN ISOLATION LE', 'insert into "audit', 'insert into "audit', 'COMMIT'],
         );
         assert.equal((await count('audit_log', 'combined-4')) + (await count('audit_log', 'combined-5')), 2);
+
+        // An INSERT that reads (the outbox numbers its record from the subject's last one) is never
+        // run without the unit's BEGIN, even alone.
+        await unit(async (tx) =>
+          tx.outbox.append({
+            id: 'combined-6',
+            merchantId: merchant.merchant_id,
+            subjectType: 'transaction',
+            subjectId: 'combined-subject',
+            orderId: null,
+            url: 'http://127.0.0.1:9/postback',
+            payload: {},
+            state: 'delivered',
+            attempts: 0,
+            nextAttemptAt: '2999-01-01T00:00:00.000Z',
+            createdAt: new Date().toISOString(),
+          }),
+        );
+        assert.deepEqual(
+          sent.map((text) => text.slice(0, 30)),
+          ['BEGIN ISOLATION LEVEL SERIALIZ', 'insert into "postback_outbox" ', 'COMMIT'],
+        );
+        assert.equal(await count('postback_outbox', 'combined-6'), 1);
       } finally {
         pg.Client.prototype.query = original;
         await pool.end();
