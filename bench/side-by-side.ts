@@ -3,19 +3,29 @@
  * SQLite: an A/B comparison that holds on a shared machine.
  *
  *   node --import tsx bench/side-by-side.ts [--engine postgres|sqlite|both] [--seconds 8] [--connections 50] [--rounds 3]
- *                                          [--bin A/bin/gateway.js --bin B/bin/gateway.js]
+ *                                          [--bin A/bin/gateway.js --bin B/bin/gateway.js] [--alone] [--syscalls] [--out NAME]
  *
- * With `--engine both` each build runs on SQLite and on PostgreSQL at once, and PostgreSQL's CPU per
- * payment is also given against the same build's SQLite in the same round (issue 38's measure).
- * Each build (default: this checkout's bin/gateway.js) gets a fresh data dir and, on PostgreSQL, a
- * durable cluster of its own (tests/helpers/postgres.ts) with a fresh database, and all of them run
- * at the same time: every gateway and every cluster pinned to CPU 0, one Debian wrk per build
- * (bench/wrk/payment.lua) on CPU 1. On this machine the speed of a core changes by up to 3x within minutes (other guests); run
- * side by side, the builds meet the same slowdowns, so the ratio between them holds where their
- * absolute figures do not. After a 3 s warm-up, the gateway's and every cluster process's
+ * With `--engine both` each build runs on SQLite and on PostgreSQL, and PostgreSQL's CPU per payment
+ * is also given against the same build's SQLite in the same round (issue 38's measure). Each build
+ * (default: this checkout's bin/gateway.js) gets a fresh data dir and, on PostgreSQL, a durable
+ * cluster of its own (tests/helpers/postgres.ts) with a fresh database: every gateway and every
+ * cluster pinned to CPU 0, one Debian wrk per build (bench/wrk/payment.lua) on CPU 1. On this machine
+ * the speed of a core changes by up to 3x within minutes (other guests); loaded at the same time,
+ * the builds meet the same slowdowns, so the ratio between two builds on one engine holds where
+ * their absolute figures do not. After a 3 s warm-up, the gateway's and every cluster process's
  * utime+stime are read from /proc before and after the run, and pg_stat_database's commits and
  * rollbacks (a rollback is mostly a unit run again after a serialization failure). One line per
  * build and round, then the medians and each build's median ratio to the first build's.
+ *
+ * `--alone`: each stack is loaded on its own in turn (warm-up and run) while the others idle, in
+ * every round. Loaded at once, the stacks also share CPU 0's caches and time slices: a SQLite
+ * gateway sharing its core with a PostgreSQL stack spent ~1.75x the CPU per payment it spends alone
+ * (docs/benchmarks.md), while the PostgreSQL stack, which switches between gateway and backends
+ * anyway, changed little. So PostgreSQL against SQLite is measured with --alone (each stack on its
+ * core by itself, as issue 38 asks); at once is for two builds on one engine.
+ *
+ * `--syscalls`: each gateway's user and system CPU per payment and its system calls per payment by
+ * kind (Linux perf).
  */
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -32,6 +42,8 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     engine: { type: 'string', default: 'postgres' },
     syscalls: { type: 'boolean', default: false },
+    /** Each stack loaded alone in turn (the others idle) instead of all at once. */
+    alone: { type: 'boolean', default: false },
     bin: { type: 'string', multiple: true },
     /** Writes the rounds to bench/results/<name>.json. */
     out: { type: 'string' },
@@ -107,6 +119,45 @@ function userSystem(pid: number): { user: number; system: number } {
   return { user: Number(fields[11]) * 10_000, system: Number(fields[12]) * 10_000 };
 }
 
+interface Stack {
+  bin: string;
+  cluster: TestCluster | undefined;
+  database: string | undefined;
+  auth: string;
+  server: { url: string; pid: number };
+}
+
+/** Warms the stacks up and measures them under load at the same time: CPU, commits, system calls. */
+async function measureAtOnce(stacks: Stack[], seconds: number) {
+  await Promise.all(stacks.map((s) => wrkPayments(s.server.url, s.auth, 3, Number(values.connections))));
+  const before = await Promise.all(
+    stacks.map(async (s) => ({
+      tx: await transactions(s.cluster, s.database),
+      gateway: processCpuMicros(s.server.pid),
+      cluster: s.cluster ? clusterCpu(s.cluster.dataDir) : 0,
+    })),
+  );
+  const split = stacks.map((s) => userSystem(s.server.pid));
+  const syscalls = stacks.map((s) => syscallCounts(s.server.pid, seconds - 1));
+  const runs = await Promise.all(stacks.map((s) => wrkPayments(s.server.url, s.auth, seconds, Number(values.connections))));
+  const counted = await Promise.all(syscalls);
+  const splitAfter = stacks.map((s) => userSystem(s.server.pid));
+  return stacks.map((s, i) => {
+    const run = runs[i] as { requests: number; line: string };
+    return {
+      before: before[i] as (typeof before)[number],
+      run,
+      counted: counted[i] ?? {},
+      split: split[i] as { user: number; system: number },
+      splitAfter: splitAfter[i] as { user: number; system: number },
+      spent: {
+        gateway: (processCpuMicros(s.server.pid) - (before[i]?.gateway ?? 0)) / (run.requests || 1),
+        cluster: s.cluster ? (clusterCpu(s.cluster.dataDir) - (before[i]?.cluster ?? 0)) / (run.requests || 1) : 0,
+      },
+    };
+  });
+}
+
 const machineBefore = machine();
 const recorded: Array<Record<string, unknown>> = [];
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
@@ -131,24 +182,16 @@ try {
       }),
     );
     try {
-      await Promise.all(stacks.map((s) => wrkPayments(s.server.url, s.auth, 3, Number(values.connections))));
-      const before = await Promise.all(
-        stacks.map(async (s) => ({
-          tx: await transactions(s.cluster, s.database),
-          gateway: processCpuMicros(s.server.pid),
-          cluster: s.cluster ? clusterCpu(s.cluster.dataDir) : 0,
-        })),
-      );
       const seconds = Number(values.seconds);
-      const split = stacks.map((s) => userSystem(s.server.pid));
-      const syscalls = stacks.map((s) => syscallCounts(s.server.pid, seconds - 1));
-      const runs = await Promise.all(stacks.map((s) => wrkPayments(s.server.url, s.auth, seconds, Number(values.connections))));
-      const counted = await Promise.all(syscalls);
-      const splitAfter = stacks.map((s) => userSystem(s.server.pid));
-      const spent = stacks.map((s, i) => ({
-        gateway: (processCpuMicros(s.server.pid) - (before[i]?.gateway ?? 0)) / (runs[i]?.requests ?? 1),
-        cluster: s.cluster ? (clusterCpu(s.cluster.dataDir) - (before[i]?.cluster ?? 0)) / (runs[i]?.requests ?? 1) : 0,
-      }));
+      // All stacks loaded at once, or (--alone) one after another while the others idle.
+      const measured = values.alone ? [] : await measureAtOnce(stacks, seconds);
+      if (values.alone) for (const stack of stacks) measured.push(...(await measureAtOnce([stack], seconds)));
+      const before = measured.map((m) => m.before);
+      const runs = measured.map((m) => m.run);
+      const counted = measured.map((m) => m.counted);
+      const split = measured.map((m) => m.split);
+      const splitAfter = measured.map((m) => m.splitAfter);
+      const spent = measured.map((m) => m.spent);
       for (const [i, s] of stacks.entries()) {
         const run = runs[i] as { requests: number; line: string };
         const { gateway, cluster } = spent[i] as { gateway: number; cluster: number };
