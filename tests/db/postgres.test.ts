@@ -22,6 +22,23 @@ import { createTestDatabase, postgresAvailable } from '../helpers/postgres.js';
 
 const skip = postgresAvailable() ? false : 'PostgreSQL 15 binaries are not installed (apt-get install postgresql)';
 
+/** What pg's clients are handed from now until `stop()`, each query as `label` names it (undefined: not kept). */
+function recordQueries(label: (config: unknown) => string | undefined): { seen: string[]; stop: () => void } {
+  const original = pg.Client.prototype.query;
+  const seen: string[] = [];
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const named = label(args[0]);
+    if (named !== undefined) seen.push(named);
+    return (original as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof original;
+  return {
+    seen,
+    stop: () => {
+      pg.Client.prototype.query = original;
+    },
+  };
+}
+
 describe('PostgreSQL', { skip }, () => {
   test('statement texts are used as they are, each named (prepared) once per text; a plain INSERT is told from one that answers', () => {
     const text = "SELECT * FROM t WHERE a = $1 AND b = '?' AND c ? 'key'";
@@ -71,14 +88,9 @@ describe('PostgreSQL', { skip }, () => {
     // One connection: every readEach below runs on it.
     const pool = createPool(url, { max: 1, pipeline: true });
     const store = new PgStore(pool);
-    // What the store hands to pg's client, by kind.
-    const submitted: string[] = [];
-    const original = pg.Client.prototype.query;
-    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      const config = args[0] as { constructor: { name: string }; text?: string };
-      if (typeof config === 'object') submitted.push(config.constructor.name);
-      return (original as (...a: unknown[]) => unknown).apply(this, args);
-    } as typeof original;
+    // What the store hands to pg's client, by kind (query objects only).
+    const recorder = recordQueries((config) => (typeof config === 'object' && config ? config.constructor.name : undefined));
+    const submitted = recorder.seen;
     try {
       await migratePostgres(pool);
       const task = {
@@ -129,7 +141,7 @@ describe('PostgreSQL', { skip }, () => {
       assert.deepEqual(await reads(), first, 'the connection answers the next batch');
       assert.deepEqual(submitted, ['PreparedBatch']);
     } finally {
-      pg.Client.prototype.query = original;
+      recorder.stop();
       await store.close();
     }
   });
@@ -265,20 +277,14 @@ describe('PostgreSQL', { skip }, () => {
         createdAt: new Date().toISOString(),
       });
       // What this store's connections send to PostgreSQL while a unit runs (the texts of pg's queries).
-      const sent: string[] = [];
-      const original = pg.Client.prototype.query;
-      const recording = function (this: pg.Client, ...args: unknown[]) {
-        const config = args[0] as string | { text?: string };
-        sent.push(typeof config === 'string' ? config : (config.text ?? ''));
-        return (original as (...a: unknown[]) => unknown).apply(this, args);
-      };
+      let sent: string[] = [];
       const unit = async <T>(work: Parameters<typeof store.run<T>>[0]) => {
-        sent.length = 0;
-        pg.Client.prototype.query = recording as typeof original;
+        const recorder = recordQueries((config) => (typeof config === 'string' ? config : ((config as { text?: string }).text ?? '')));
+        sent = recorder.seen;
         try {
           return await store.run(work);
         } finally {
-          pg.Client.prototype.query = original;
+          recorder.stop();
         }
       };
       const pool = new pg.Pool({ connectionString: url });
@@ -358,7 +364,6 @@ describe('PostgreSQL', { skip }, () => {
         );
         assert.equal(await count('postback_outbox', 'combined-6'), 1);
       } finally {
-        pg.Client.prototype.query = original;
         await pool.end();
       }
     });
