@@ -24,6 +24,11 @@
  * anyway, changed little. So PostgreSQL against SQLite is measured with --alone (each stack on its
  * core by itself, as issue 38 asks); at once is for two builds on one engine.
  *
+ * `--bin naive`: the naive reference (bench/naive-server.ts: Fastify and one INSERT per request, on
+ * PostgreSQL with pg as the gateway uses it) in place of a build, loaded and measured the same way.
+ * Its PostgreSQL against its SQLite is the engines' own ratio for one durable row per request: the
+ * floor under the gateway's.
+ *
  * `--syscalls`: each gateway's user and system CPU per payment and its system calls per payment by
  * kind (Linux perf).
  */
@@ -31,7 +36,17 @@ import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { basicAuth, GATEWAY_BIN, machine, processCpuMicros, startGateway, tempDir, wrkPayments, writeResult } from './lib/procs.js';
+import {
+  basicAuth,
+  GATEWAY_BIN,
+  machine,
+  processCpuMicros,
+  startGateway,
+  startNaive,
+  tempDir,
+  wrkPayments,
+  writeResult,
+} from './lib/procs.js';
 import { clusterCpu, merchantOn, pinCluster } from './lib/postgres-cluster.js';
 import { createDatabase, startCluster, type TestCluster } from '../tests/helpers/postgres.js';
 
@@ -176,8 +191,12 @@ try {
         const cluster = clusters[index];
         const dir = tempDir('tillgate-side-by-side-');
         const database = cluster ? await createDatabase(cluster.url, `pg_cpu_${round}_${Date.now().toString(36)}`) : undefined;
-        const auth = basicAuth(merchantOn(dir, database));
-        const server = await startGateway(dir, { cpu: 0, bin, args: database ? ['--database', database] : [] });
+        // The naive reference takes any credentials and needs no merchant.
+        const naive = bin === 'naive';
+        const auth = naive ? 'Basic none' : basicAuth(merchantOn(dir, database));
+        const server = naive
+          ? await startNaive(dir, { cpu: 0, ...(database ? { database } : {}) })
+          : await startGateway(dir, { cpu: 0, bin, args: database ? ['--database', database] : [] });
         return { bin: label, cluster, dir, database, auth, server };
       }),
     );

@@ -184,7 +184,7 @@ export function startGateway(
 
 export function startNaive(
   dataDir: string,
-  options: { cpu?: number; synchronous?: 'FULL' | 'OFF'; nodeArgs?: string[] } = {},
+  options: { cpu?: number; synchronous?: 'FULL' | 'OFF'; nodeArgs?: string[]; database?: string } = {},
 ): Promise<Server> {
   return spawnServer(
     pinned(options.cpu, [
@@ -197,6 +197,7 @@ export function startNaive(
       '0',
       '--synchronous',
       options.synchronous ?? 'FULL',
+      ...(options.database ? ['--database', options.database] : []),
     ]),
     {},
     join(dataDir, 'naive.log'),
