@@ -3,7 +3,7 @@
  * SQLite: an A/B comparison that holds on a shared machine.
  *
  *   node --import tsx bench/side-by-side.ts [--engine postgres|sqlite|both] [--seconds 8] [--connections 50] [--rounds 3]
- *                                          [--bin A/bin/gateway.js --bin B/bin/gateway.js] [--alone] [--syscalls] [--out NAME]
+ *                                          [--bin A/bin/gateway.js --bin B/bin/gateway.js | --bin naive] [--alone] [--syscalls] [--out NAME]
  *
  * With `--engine both` each build runs on SQLite and on PostgreSQL, and PostgreSQL's CPU per payment
  * is also given against the same build's SQLite in the same round (issue 38's measure). Each build
