@@ -9,7 +9,7 @@
  * below 2^53); a value beyond that range fails loudly instead of losing precision.
  */
 import pg from 'pg';
-import type { KernelUnit, Store, UnitOptions } from '../../main/core/unit-of-work.js';
+import type { KernelUnit, Store } from '../../main/core/unit-of-work.js';
 import { StorageUnavailableError } from '../../main/core/kernel.js';
 import { createRepositories, wholeUnit, type Repositories } from '../repositories.js';
 import type { QueueName } from '../sql.js';
@@ -97,8 +97,8 @@ export class PgStore implements Store<Repositories> {
     this.commitListeners.push({ listener, queue });
   }
 
-  run<T>(work: (tx: Repositories) => Promise<T>, options: UnitOptions = {}): Promise<T> {
-    return this.transaction('BEGIN ISOLATION LEVEL SERIALIZABLE', work, true, options.holding);
+  run<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
+    return this.transaction('BEGIN ISOLATION LEVEL SERIALIZABLE', work, true);
   }
 
   /**
@@ -113,8 +113,8 @@ export class PgStore implements Store<Repositories> {
     return this.transaction('BEGIN ISOLATION LEVEL READ COMMITTED', work, !(options.quiet ?? false));
   }
 
-  read<T>(work: (repos: Repositories) => Promise<T>, options: UnitOptions = {}): Promise<T> {
-    return this.transaction('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', work, false, options.holding);
+  read<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
+    return this.transaction('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', work, false);
   }
 
   /**
@@ -140,43 +140,23 @@ export class PgStore implements Store<Repositories> {
     }
   }
 
-  /**
-   * `holding` (UnitOptions): each name's advisory lock (hashtextextended(name, 0), the key the
-   * writers' trigger takes in share mode) is taken at session level before BEGIN, in the names'
-   * order, so that the unit's snapshot is taken with the lock held; they are released after COMMIT
-   * or ROLLBACK. A connection that cannot release them is not given back to the pool: closing it
-   * releases them.
-   */
-  private async transaction<T>(
-    begin: string,
-    work: (tx: Repositories) => Promise<T>,
-    writes: boolean,
-    holding: readonly string[] = [],
-  ): Promise<T> {
+  private async transaction<T>(begin: string, work: (tx: Repositories) => Promise<T>, writes: boolean): Promise<T> {
     if (this.closed) throw new Error('the store is closed');
-    const names = [...new Set(holding)].sort();
     // Optimistic plain INSERTs (SqlDatabase.optimistic) until one of them met a unique violation.
     let optimistic = true;
     for (let attempt = 1; ; attempt++) {
       const client = await this.connect();
       let broken = false;
       const { session, repositories } = this.repositoriesOf(client, optimistic, begin);
-      let held = 0;
       try {
-        for (const name of names) {
-          await client.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [name]);
-          held++;
-        }
         // The connection pipelines: BEGIN and the unit's plain INSERTs are held and leave, unanswered,
         // with its next statement; COMMIT follows the last of them in the same write, or the unit is
         // one statement on its own (PgSession).
         const value = await work(repositories);
         await session.finish();
-        // Committed: a lock that cannot be released now closes the connection, the unit stands.
-        const released = held === 0 || (await this.unlock(client, names.slice(0, held)));
         // Before the connection goes back to the pool, where the next unit clears `touched`.
         if (writes) for (const { listener, queue } of this.commitListeners) if (!queue || session.touched.has(queue)) listener();
-        client.release(!released || undefined);
+        client.release();
         return value;
       } catch (error) {
         if (session.begun) {
@@ -186,7 +166,6 @@ export class PgStore implements Store<Repositories> {
             broken = true;
           }
         } else broken = pgStorageError(error) instanceof StorageUnavailableError;
-        if (!broken && held > 0) broken = !(await this.unlock(client, names.slice(0, held)));
         client.release(broken);
         const code = (error as { code?: unknown } | null)?.code;
         if (code === UNIQUE_VIOLATION && optimistic && attempt < MAX_ATTEMPTS) {
@@ -201,16 +180,6 @@ export class PgStore implements Store<Repositories> {
         }
         throw pgStorageError(error);
       }
-    }
-  }
-
-  /** Releases session-level advisory locks `transaction` took (`holding`); false if the connection failed. */
-  private async unlock(client: pg.PoolClient, names: readonly string[]): Promise<boolean> {
-    try {
-      for (const name of names) await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [name]);
-      return true;
-    } catch {
-      return false;
     }
   }
 

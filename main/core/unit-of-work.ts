@@ -21,25 +21,13 @@ export interface KernelUnit {
   instances: InstanceRepository;
 }
 
-/** What a unit asks of the store besides its statements. */
-export interface UnitOptions {
-  /**
-   * Locks the unit holds exclusively from before its snapshot is taken until it ends, by name. The
-   * writers that take the same names in share mode (a database trigger, at their commit) are then
-   * either committed and visible to the unit or not started: none is half way. A till's ledger uses
-   * it (main/core/reports/ledger-cut.ts). On SQLite, with one writer at a time, no writer is ever
-   * half way when a unit starts: the names are not needed there and not used.
-   */
-  holding?: readonly string[];
-}
-
 /**
  * Units of work. `run` executes `work` atomically and resolves only after the unit is durably
  * committed; no network or file I/O may happen inside `work` (processor calls, postbacks and
  * e-mails happen outside it). `read` gives consistent reads outside any write unit.
  */
 export interface Store<Unit extends KernelUnit = KernelUnit> {
-  run<T>(work: (tx: Unit) => Promise<T>, options?: UnitOptions): Promise<T>;
+  run<T>(work: (tx: Unit) => Promise<T>): Promise<T>;
   /**
    * A unit of work whose statements are each atomic on their own and depend on no earlier read of
    * the unit: conditional upserts and updates of one row (lock-out counters, single-use approvals,
@@ -52,7 +40,7 @@ export interface Store<Unit extends KernelUnit = KernelUnit> {
    * (a claim or a lease queues nothing new).
    */
   runAtomic<T>(work: (tx: Unit) => Promise<T>, options?: { quiet?: boolean }): Promise<T>;
-  read<T>(work: (repos: Unit) => Promise<T>, options?: UnitOptions): Promise<T>;
+  read<T>(work: (repos: Unit) => Promise<T>): Promise<T>;
   /**
    * Reads that need no snapshot in common, e.g. one statement: on PostgreSQL each statement runs on
    * its own (autocommit, one round trip, no BEGIN and COMMIT); on SQLite it is `read`.

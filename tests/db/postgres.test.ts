@@ -146,61 +146,6 @@ describe('PostgreSQL', { skip }, () => {
     }
   });
 
-  test('a unit holding a name takes its snapshot after the writers holding it in share mode have ended, and lets go of it when it ends, also when it fails', async () => {
-    const url = await createTestDatabase('holding');
-    const pool = createPool(url, { max: 2, pipeline: true });
-    const store = new PgStore(pool);
-    const writer = new pg.Client({ connectionString: url });
-    await writer.connect();
-    const name = 'm-holding/TILL-1';
-    const free = async () => {
-      await writer.query('BEGIN');
-      const got = (await writer.query<{ got: boolean }>('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS got', [name])).rows[0]
-        ?.got;
-      await writer.query('ROLLBACK');
-      return got;
-    };
-    try {
-      await migratePostgres(pool);
-      // A sale's entry as the ledger's trigger writes it: numbered under the book's lock in share mode, not committed yet.
-      await writer.query('BEGIN');
-      await writer.query('SELECT pg_advisory_xact_lock_shared(hashtextextended($1, 0))', [name]);
-      const seq = Number(
-        (
-          await writer.query<{ seq: string }>(
-            "INSERT INTO till_ledger (merchant_id, terminal_id, event_id) VALUES ('m-holding', 'TILL-1', 'e-1') RETURNING seq",
-          )
-        ).rows[0]?.seq,
-      );
-      assert.equal(await store.read((r) => r.dayReports.watermark('m-holding', 'TILL-1')), 0, 'without the name, a read does not wait');
-      let readAt = 0;
-      const reading = store
-        .read((r) => r.dayReports.watermark('m-holding', 'TILL-1'), { holding: [name] })
-        .then((watermark) => {
-          readAt = Date.now();
-          return watermark;
-        });
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      assert.equal(readAt, 0, 'holding the name, the read waits for the writer');
-      await writer.query('COMMIT');
-      assert.equal(await reading, seq, 'and then sees its entry');
-      assert.equal(await free(), true, 'the name is let go after the unit');
-      await assert.rejects(
-        store.run(
-          async () => {
-            throw new Error('the unit fails');
-          },
-          { holding: [name] },
-        ),
-        /the unit fails/,
-      );
-      assert.equal(await free(), true, 'and after a unit that failed');
-    } finally {
-      await writer.end();
-      await store.close();
-    }
-  });
-
   test("migration 26 gives an invoice's payments made before it the invoice's number", async () => {
     const url = await createTestDatabase('m26');
     const pool = createPool(url);

@@ -13,7 +13,6 @@
  *   day counts (db/reports: openAtCentre); a stored sale forwarded after its day was closed counts
  *   in that day on both sides.
  */
-import { bookLock } from '../reports/ledger-cut.js';
 import type { ClosedTillDay, LedgerEntry, TillReport } from '../../../contract/api/centre.js';
 import { currencyExponent, minorToAmount } from '../../../contract/money.js';
 import type { Clock } from '../kernel.js';
@@ -65,10 +64,7 @@ export async function ledgerFor(
   link: TillLinkRecord,
   after: number,
 ): Promise<{ cursor: number; entries: LedgerEntry[] }> {
-  // Held so that no entry below the position reached is still committing (ledger-cut.ts).
-  const rows = await store.read((r) => r.dayReports.entriesSince(link.merchantId, link.tillId, after, LEDGER_BATCH), {
-    holding: [bookLock(link.merchantId, link.tillId)],
-  });
+  const rows = await store.read((r) => r.dayReports.entriesSince(link.merchantId, link.tillId, after, LEDGER_BATCH));
   return { cursor: rows.at(-1)?.seq ?? after, entries: rows.map(entryOf).filter((e): e is LedgerEntry => e !== undefined) };
 }
 

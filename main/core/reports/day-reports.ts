@@ -10,7 +10,6 @@
  * Who: any staff member may read the reports; a back-office or admin account closes the day, a
  * cashier only with a manager's approval (D9, like refunds).
  */
-import { bookLock } from './ledger-cut.js';
 import type { DayReport, DaySales, ShopDay, StaffRef, StoredSales, ZReportList } from '../../../contract/api/reports.js';
 import { ErrorCode, TransactionStatus as S } from '../../../contract/codes.js';
 import { fromMinorUnits } from '../../../contract/money.js';
@@ -129,57 +128,53 @@ export class DayReports {
         ]),
       );
     }
-    // Holding the book, the watermark cuts it cleanly: no sale of it is half way through its commit (ledger-cut.ts).
-    const outcome = await this.store.run(
-      async (tx): Promise<Outcome<{ record: ZReportRecord; replayed: boolean }>> => {
-        if (closeKey !== undefined) {
-          const earlier = await tx.dayReports.findZByKey(merchantId, tillId, closeKey);
-          if (earlier) return success({ record: earlier, replayed: true });
-        }
-        if (await joinedElsewhere(tx, merchantId, tillId)) {
-          return failure(
-            apiError(ErrorCode.invalidState, `Till ${tillId} is joined from another computer: its day is closed there`, [
-              { field: 'terminal_id', message: 'closes its day on its own computer' },
-            ]),
-          );
-        }
-        const previous = await tx.dayReports.latestZ(merchantId, tillId);
-        const range = { fromSeq: previous?.toSeq ?? 0, toSeq: await tx.dayReports.watermark(merchantId, tillId) };
-        const people = [actor.staffId, ...(actor.approvedBy ? [actor.approvedBy] : [])];
-        const now = this.clock.now().toISOString();
-        const record: ZReportRecord = {
-          id: this.ids.newId(),
-          merchantId,
-          tillId,
-          sequence: (previous?.sequence ?? 0) + 1,
-          fromSeq: range.fromSeq,
-          toSeq: range.toSeq,
-          openedAt: previous?.closedAt ?? null,
-          closedAt: now,
-          closedBy: actor.staffId,
-          approvedBy: actor.approvedBy,
-          closeKey: closeKey ?? null,
-          figures: await this.figures(tx, merchantId, tillId, range, people),
-        };
-        // A joined till: how far it had applied its centre's ledger, by which the centre books this day (D19).
-        const link = await tx.journal.link();
-        if (link && link.merchantId === merchantId && link.tillId === tillId) record.figures.centreCursor = link.ledgerCursor;
-        await tx.dayReports.insertZ(record);
-        const audit: AuditRecord = {
-          id: this.ids.newId(),
-          merchantId,
-          staffId: actor.staffId,
-          approvedBy: actor.approvedBy,
-          action: CLOSE_DAY_ACTION,
-          subjectId: record.id,
-          detail: `${tillId} Z ${record.sequence}`,
-          createdAt: now,
-        };
-        await tx.audit.record(audit);
-        return success({ record, replayed: false });
-      },
-      { holding: [bookLock(merchantId, tillId)] },
-    );
+    const outcome = await this.store.run(async (tx): Promise<Outcome<{ record: ZReportRecord; replayed: boolean }>> => {
+      if (closeKey !== undefined) {
+        const earlier = await tx.dayReports.findZByKey(merchantId, tillId, closeKey);
+        if (earlier) return success({ record: earlier, replayed: true });
+      }
+      if (await joinedElsewhere(tx, merchantId, tillId)) {
+        return failure(
+          apiError(ErrorCode.invalidState, `Till ${tillId} is joined from another computer: its day is closed there`, [
+            { field: 'terminal_id', message: 'closes its day on its own computer' },
+          ]),
+        );
+      }
+      const previous = await tx.dayReports.latestZ(merchantId, tillId);
+      const range = { fromSeq: previous?.toSeq ?? 0, toSeq: await tx.dayReports.watermark(merchantId, tillId) };
+      const people = [actor.staffId, ...(actor.approvedBy ? [actor.approvedBy] : [])];
+      const now = this.clock.now().toISOString();
+      const record: ZReportRecord = {
+        id: this.ids.newId(),
+        merchantId,
+        tillId,
+        sequence: (previous?.sequence ?? 0) + 1,
+        fromSeq: range.fromSeq,
+        toSeq: range.toSeq,
+        openedAt: previous?.closedAt ?? null,
+        closedAt: now,
+        closedBy: actor.staffId,
+        approvedBy: actor.approvedBy,
+        closeKey: closeKey ?? null,
+        figures: await this.figures(tx, merchantId, tillId, range, people),
+      };
+      // A joined till: how far it had applied its centre's ledger, by which the centre books this day (D19).
+      const link = await tx.journal.link();
+      if (link && link.merchantId === merchantId && link.tillId === tillId) record.figures.centreCursor = link.ledgerCursor;
+      await tx.dayReports.insertZ(record);
+      const audit: AuditRecord = {
+        id: this.ids.newId(),
+        merchantId,
+        staffId: actor.staffId,
+        approvedBy: actor.approvedBy,
+        action: CLOSE_DAY_ACTION,
+        subjectId: record.id,
+        detail: `${tillId} Z ${record.sequence}`,
+        createdAt: now,
+      };
+      await tx.audit.record(audit);
+      return success({ record, replayed: false });
+    });
     if (!outcome.ok) return outcome;
     const { record, replayed } = outcome.value;
     const report = await this.store.read((r) => zReportOf(r, record));
