@@ -25,6 +25,7 @@ import {
   basicAuth,
   createMerchant,
   machine,
+  median,
   paymentRequest,
   ROOT,
   runLoad,
@@ -202,11 +203,6 @@ try {
   await server.stop();
   receivers.stop();
   rmSync(dir, { recursive: true, force: true });
-}
-
-function median(v: number[]): number {
-  const s = [...v].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? 0;
 }
 
 const summary = {

@@ -23,7 +23,7 @@
 import { rmSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { basicAuth, machine, processCpuMicros, startGateway, tempDir, wrkPayments, writeResult } from './lib/procs.js';
+import { basicAuth, machine, median, processCpuMicros, startGateway, tempDir, wrkPayments, writeResult } from './lib/procs.js';
 import { clusterCpu, merchantOn, pinCluster } from './lib/postgres-cluster.js';
 import { createDatabase, startCluster } from '../tests/helpers/postgres.js';
 
@@ -73,13 +73,13 @@ const variantsFor = (ledger: string): Variant[] => [
   },
 ];
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 const machineBefore = machine();
 const cluster = await startCluster({ durable: true });
 pinCluster(cluster.dataDir, 0);
 const dir = tempDir('tillgate-postgres-parts-');
 const rounds: Array<Record<string, unknown>> = [];
-const spent: Array<{ gateway: number[]; cluster: number[] }> = [];
+/** Per variant, in VARIANTS' order: the CPU per payment of each round. */
+let spent: Array<{ gateway: number[]; cluster: number[] }> = [];
 let VARIANTS: Variant[] = [];
 try {
   const database = await createDatabase(cluster.url, 'parts');
@@ -92,7 +92,7 @@ try {
     if (!ledger?.includes('PERFORM pg_advisory_xact_lock('))
       throw new Error("the ledger's function takes no advisory lock: update this bench");
     VARIANTS = variantsFor(ledger);
-    for (const _ of VARIANTS) spent.push({ gateway: [], cluster: [] });
+    spent = VARIANTS.map(() => ({ gateway: [], cluster: [] }));
     const connections = Number(values.connections);
     await wrkPayments(server.url, auth, 3, connections);
     for (let round = 1; round <= Number(values.rounds); round++) {

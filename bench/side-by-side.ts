@@ -40,6 +40,7 @@ import {
   basicAuth,
   GATEWAY_BIN,
   machine,
+  median,
   processCpuMicros,
   startGateway,
   startNaive,
@@ -175,7 +176,6 @@ async function measureAtOnce(stacks: Stack[], seconds: number) {
 
 const machineBefore = machine();
 const recorded: Array<Record<string, unknown>> = [];
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 const clusters: Array<TestCluster | undefined> = [];
 const totals = specs.map(() => ({ gateway: [] as number[], cluster: [] as number[], ratio: [] as number[], engines: [] as number[] }));
 try {
@@ -205,23 +205,18 @@ try {
       // All stacks loaded at once, or (--alone) one after another while the others idle.
       const measured = values.alone ? [] : await measureAtOnce(stacks, seconds);
       if (values.alone) for (const stack of stacks) measured.push(...(await measureAtOnce([stack], seconds)));
-      const before = measured.map((m) => m.before);
-      const runs = measured.map((m) => m.run);
-      const counted = measured.map((m) => m.counted);
-      const split = measured.map((m) => m.split);
-      const splitAfter = measured.map((m) => m.splitAfter);
       const spent = measured.map((m) => m.spent);
       for (const [i, s] of stacks.entries()) {
-        const run = runs[i] as { requests: number; line: string };
+        const { before, run, counted, split, splitAfter } = measured[i] as (typeof measured)[number];
         const { gateway, cluster } = spent[i] as { gateway: number; cluster: number };
         const tx = await transactions(s.cluster, s.database);
         const per = (n: number) => (n / run.requests).toFixed(2);
         // The calls were counted over one second less than the run.
-        const calls = Object.entries(counted[i] ?? {}).map(
+        const calls = Object.entries(counted).map(
           ([name, n]) => [name, Number((n / (run.requests * ((seconds - 1) / seconds))).toFixed(2))] as const,
         );
-        const user = ((splitAfter[i]?.user ?? 0) - (split[i]?.user ?? 0)) / run.requests;
-        const system = ((splitAfter[i]?.system ?? 0) - (split[i]?.system ?? 0)) / run.requests;
+        const user = (splitAfter.user - split.user) / run.requests;
+        const system = (splitAfter.system - split.system) / run.requests;
         const first = (spent[0]?.gateway ?? 0) + (spent[0]?.cluster ?? 0);
         totals[i]?.gateway.push(gateway);
         totals[i]?.cluster.push(cluster);
@@ -236,15 +231,15 @@ try {
           wrk: run.line,
           gatewayUsPerPayment: Math.round(gateway),
           clusterUsPerPayment: Math.round(cluster),
-          commitsPerPayment: Number(per(tx.commits - (before[i]?.tx.commits ?? 0))),
-          rollbacksPerPayment: Number(per(tx.rollbacks - (before[i]?.tx.rollbacks ?? 0))),
+          commitsPerPayment: Number(per(tx.commits - before.tx.commits)),
+          rollbacksPerPayment: Number(per(tx.rollbacks - before.tx.rollbacks)),
           ...(values.syscalls
             ? { gatewayUserUs: Math.round(user), gatewaySystemUs: Math.round(system), syscallsPerPayment: Object.fromEntries(calls) }
             : {}),
           ...(sqlite ? { againstSqlite: Number(((gateway + cluster) / (sqlite.gateway + sqlite.cluster)).toFixed(3)) } : {}),
         });
         console.log(
-          `round ${round} ${s.bin}: ${run.line} gateway ${gateway.toFixed(0)} + cluster ${cluster.toFixed(0)} = ${(gateway + cluster).toFixed(0)} us per payment (${((gateway + cluster) / first).toFixed(2)}x the first${sqlite ? `, ${((gateway + cluster) / (sqlite.gateway + sqlite.cluster)).toFixed(2)}x SQLite's` : ''});${values.syscalls ? ` gateway user ${user.toFixed(0)} + system ${system.toFixed(0)} us; per payment ${calls.map(([name, n]) => `${name} ${n}`).join(', ')};` : ''} commits ${per(tx.commits - (before[i]?.tx.commits ?? 0))}, rollbacks ${per(tx.rollbacks - (before[i]?.tx.rollbacks ?? 0))} per payment`,
+          `round ${round} ${s.bin}: ${run.line} gateway ${gateway.toFixed(0)} + cluster ${cluster.toFixed(0)} = ${(gateway + cluster).toFixed(0)} us per payment (${((gateway + cluster) / first).toFixed(2)}x the first${sqlite ? `, ${((gateway + cluster) / (sqlite.gateway + sqlite.cluster)).toFixed(2)}x SQLite's` : ''});${values.syscalls ? ` gateway user ${user.toFixed(0)} + system ${system.toFixed(0)} us; per payment ${calls.map(([name, n]) => `${name} ${n}`).join(', ')};` : ''} commits ${per(tx.commits - before.tx.commits)}, rollbacks ${per(tx.rollbacks - before.tx.rollbacks)} per payment`,
         );
       }
     } finally {

@@ -323,6 +323,11 @@ export function paymentRequest(
   };
 }
 
+/** The middle value (the upper one of an even count); 0 for none. */
+export function median(values: readonly number[]): number {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+}
+
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
