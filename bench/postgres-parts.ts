@@ -7,10 +7,11 @@
  *
  * - `without the till ledger's trigger`: the deferred trigger that books each sale's money events in
  *   its till's ledger at commit (a PL/pgSQL function per event: a lookup of the sale, the book's
- *   advisory lock, an INSERT into till_ledger).
- * - `the ledger's lock shared` and `the ledger without its lock`: the same trigger with its advisory
- *   lock taken in share mode (sales of one till no longer wait for each other's commit) or not at
- *   all (the function as the database has it, with that one call changed or removed).
+ *   advisory lock in share mode, an INSERT into till_ledger).
+ * - `the ledger's lock exclusive` and `the ledger without its lock`: the same trigger with its
+ *   advisory lock taken exclusively, as before migration 34 (every sale of one till waits for the
+ *   one before it to commit), or not at all (the function as the database has it, with that one
+ *   call changed or removed).
  * - `without the dashboard's trigger`: the AFTER INSERT trigger that adds a sale to its hour's sums.
  * - `commits not waiting for the disk`: synchronous_commit = off, what the durable commit costs.
  *
@@ -52,13 +53,13 @@ const variantsFor = (ledger: string): Variant[] => [
     on: ['ALTER TABLE transaction_events ENABLE TRIGGER till_ledger_append'],
   },
   {
-    name: "the ledger's lock shared",
-    off: [ledger.replace('pg_advisory_xact_lock(', 'pg_advisory_xact_lock_shared(')],
+    name: "the ledger's lock exclusive",
+    off: [ledger.replace('pg_advisory_xact_lock_shared(', 'pg_advisory_xact_lock(')],
     on: [ledger],
   },
   {
     name: 'the ledger without its lock',
-    off: [ledger.replace(/PERFORM pg_advisory_xact_lock\([^;]*;/, '')],
+    off: [ledger.replace(/PERFORM pg_advisory_xact_lock_shared\([^;]*;/, '')],
     on: [ledger],
   },
   {
@@ -89,8 +90,8 @@ try {
   await admin.connect();
   try {
     const ledger = (await admin.query<{ def: string }>("SELECT pg_get_functiondef('till_ledger_append'::regproc) AS def")).rows[0]?.def;
-    if (!ledger?.includes('PERFORM pg_advisory_xact_lock('))
-      throw new Error("the ledger's function takes no advisory lock: update this bench");
+    if (!ledger?.includes('PERFORM pg_advisory_xact_lock_shared('))
+      throw new Error("the ledger's function takes no shared advisory lock: update this bench");
     VARIANTS = variantsFor(ledger);
     spent = VARIANTS.map(() => ({ gateway: [], cluster: [] }));
     const connections = Number(values.connections);

@@ -193,7 +193,7 @@ try {
         const database = cluster ? await createDatabase(cluster.url, `pg_cpu_${round}_${Date.now().toString(36)}`) : undefined;
         // The naive reference takes any credentials and needs no merchant.
         const naive = bin === 'naive';
-        const auth = naive ? 'Basic none' : basicAuth(merchantOn(dir, database));
+        const auth = naive ? 'Basic none' : basicAuth(merchantOn(dir, database, {}, undefined, bin));
         const server = naive
           ? await startNaive(dir, { cpu: 0, ...(database ? { database } : {}) })
           : await startGateway(dir, { cpu: 0, bin, args: database ? ['--database', database] : [] });

@@ -43,11 +43,20 @@ export function pinCluster(dataDir: string, cpu: number): boolean {
   return pids.every((pid) => spawnSync('taskset', ['-p', '-c', String(cpu), String(pid)], { stdio: 'ignore' }).status === 0);
 }
 
-/** A merchant created by the real CLI on `dataDir`, or on `database` when given. */
-export function merchantOn(dataDir: string, database: string | undefined, env: NodeJS.ProcessEnv = {}, name = 'Bench Shop'): Merchant {
+/**
+ * A merchant created by the real CLI on `dataDir`, or on `database` when given; by the build `bin`
+ * (the schema is that build's: a newer build's would be refused by an older one).
+ */
+export function merchantOn(
+  dataDir: string,
+  database: string | undefined,
+  env: NodeJS.ProcessEnv = {},
+  name = 'Bench Shop',
+  bin = GATEWAY_BIN,
+): Merchant {
   const result = spawnSync(
     process.execPath,
-    [GATEWAY_BIN, 'merchant', 'create', '--data-dir', dataDir, ...(database ? ['--database', database] : []), '--name', name, '--json'],
+    [bin, 'merchant', 'create', '--data-dir', dataDir, ...(database ? ['--database', database] : []), '--name', name, '--json'],
     { encoding: 'utf8', timeout: 60_000, env: { ...process.env, ...env } },
   );
   if (result.status !== 0) throw new Error(`merchant create failed: ${result.stderr}`);

@@ -43,6 +43,7 @@ import * as m0030 from './0030-forwarded-declines.js';
 import * as m0031 from './0031-sale-tills.js';
 import * as m0032 from './0032-till-authority.js';
 import * as m0033 from './0033-staff-languages.js';
+import * as m0034 from './0034-ledger-settled-cut.js';
 
 export interface Migration {
   version: number;
@@ -90,4 +91,5 @@ export const migrations: readonly Migration[] = [
   { version: 31, name: 'sale-tills', up: m0031.up, postgres: m0031.postgres },
   { version: 32, name: 'till-authority', up: m0032.up },
   { version: 33, name: 'staff-languages', up: m0033.up },
+  { version: 34, name: 'ledger-settled-cut', up: m0034.up, postgres: m0034.postgres },
 ];

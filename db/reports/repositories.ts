@@ -52,6 +52,9 @@ function zFromRow(r: Selectable<Database['z_reports']>): ZReportRecord {
   };
 }
 
+/** No cut: every entry (the highest ledger number a cut can name). */
+const SETTLED_ANYWHERE = Number.MAX_SAFE_INTEGER;
+
 /** What identifies a ledger entry on a centre and on its till alike: a sale by its transaction, a refund by its id (its event's). */
 const ENTRY_KEY = `CASE WHEN e.type = 'refund' THEN e.id ELSE e.transaction_id END`;
 /** At a centre, a joined till's entry that no day the till closed counts yet (till_days). */
@@ -151,7 +154,7 @@ const SQLITE: EngineSql = {
   isStored: "json_type(t.details, '$.stored') = 'object'",
   range: RANGE.sqlite,
   openAtCentre: OPEN_AT_CENTRE.sqlite,
-  since: 'l.merchant_id = ? AND l.terminal_id = ? AND l.seq > ?',
+  since: 'l.merchant_id = ? AND l.terminal_id = ? AND l.seq > ? AND l.seq <= ?',
   sinceLimit: '?',
   daySequence: 'd.merchant_id = ? AND d.till_id = ? AND d.sequence = ?',
 };
@@ -164,8 +167,8 @@ const POSTGRES: EngineSql = {
   isStored: "(t.details::jsonb -> 'stored') IS NOT NULL",
   range: RANGE.postgres,
   openAtCentre: OPEN_AT_CENTRE.postgres,
-  since: 'l.merchant_id = $1 AND l.terminal_id = $2 AND l.seq > $3',
-  sinceLimit: '$4',
+  since: 'l.merchant_id = $1 AND l.terminal_id = $2 AND l.seq > $3 AND l.seq <= $4',
+  sinceLimit: '$5',
   daySequence: 'd.merchant_id = $1 AND d.till_id = $2 AND d.sequence = $3',
 };
 
@@ -220,13 +223,17 @@ function entryFromRow(r: Row): LedgerEntryRow {
 
 export function createDayReportRepository(db: SqlDatabase): DayReportRepository {
   const s = {
-    watermark: typed<{ merchantId: string; tillId: string }>()(db, (k, p) =>
+    watermark: typed<{ merchantId: string; tillId: string; upTo: number }>()(db, (k, p) =>
       k
         .selectFrom('till_ledger')
         .select((eb) => eb.fn.coalesce(eb.fn.max('seq'), sql.lit(0)).as('seq'))
         .where('merchant_id', '=', p('merchantId'))
-        .where('terminal_id', '=', p('tillId')),
+        .where('terminal_id', '=', p('tillId'))
+        .where('seq', '<=', p('upTo')),
     ),
+    // PostgreSQL: migration 34's function (its book's lock, exclusively, for this statement). SQLite:
+    // one writer, so every committed entry is final.
+    settled: db.prepare(dialects({ sqlite: `SELECT ${SETTLED_ANYWHERE} AS seq`, postgres: 'SELECT till_ledger_settled($1, $2) AS seq' })),
     // Hand-written per engine (the figures: see the file's comment).
     groups: db.prepare(perEngine((f) => groups(f, f.range))),
     openGroups: db.prepare(perEngine((f) => groups(f, f.openAtCentre))),
@@ -291,7 +298,10 @@ export function createDayReportRepository(db: SqlDatabase): DayReportRepository 
   };
   const one = (row: Selectable<Database['z_reports']> | undefined) => (row ? zFromRow(row) : undefined);
   return {
-    watermark: async (merchantId, tillId) => Number((await s.watermark.get({ merchantId, tillId }))?.seq ?? 0),
+    watermark: async (merchantId, tillId, upTo = SETTLED_ANYWHERE) =>
+      Number((await s.watermark.get({ merchantId, tillId, upTo }))?.seq ?? 0),
+    settled: async (merchantId, tillId) =>
+      Number(((await (db.dialect === 'postgres' ? s.settled.get(merchantId, tillId) : s.settled.get())) as Row).seq),
     groups: async (merchantId, tillId, range, options = {}) =>
       ((await (options.openAtCentre ? s.openGroups : s.groups).all(merchantId, tillId, range.fromSeq, range.toSeq)) as Row[]).map(
         groupFromRow,
@@ -299,8 +309,8 @@ export function createDayReportRepository(db: SqlDatabase): DayReportRepository 
     dayGroups: async (merchantId, tillId, sequence) => ((await s.dayGroups.all(merchantId, tillId, sequence)) as Row[]).map(groupFromRow),
     span: async (merchantId, tillId, range, options = {}) =>
       spanFromRow((await (options.openAtCentre ? s.openSpan : s.span).get(merchantId, tillId, range.fromSeq, range.toSeq)) as Row),
-    entriesSince: async (merchantId, tillId, after, limit) =>
-      ((await s.entriesSince.all(merchantId, tillId, after, limit)) as Row[]).map(entryFromRow),
+    entriesSince: async (merchantId, tillId, after, limit, upTo = SETTLED_ANYWHERE) =>
+      ((await s.entriesSince.all(merchantId, tillId, after, upTo, limit)) as Row[]).map(entryFromRow),
     dayEntries: async (merchantId, tillId, range, options = {}) =>
       ((await (options.openAtCentre ? s.openDayEntries : s.dayEntries).all(merchantId, tillId, range.fromSeq, range.toSeq)) as Row[]).map(
         entryFromRow,

@@ -146,6 +146,59 @@ describe('PostgreSQL', { skip }, () => {
     }
   });
 
+  test("a book's settled position waits for its entries that are numbered and not committed, not for other books', and holds nothing after", async () => {
+    const url = await createTestDatabase('settled');
+    const pool = createPool(url, { max: 2, pipeline: true });
+    const store = new PgStore(pool);
+    const writer = new pg.Client({ connectionString: url });
+    await writer.connect();
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    // An entry as the ledger's trigger writes it (migration 34): under its book's lock in share mode, numbered, not committed.
+    const numbered = async (client: pg.Client, book: string, event: string) => {
+      await client.query('BEGIN');
+      await client.query("SELECT pg_advisory_xact_lock_shared(hashtextextended('m-settled/' || $1, 0))", [book]);
+      const row = await client.query<{ seq: string }>(
+        "INSERT INTO till_ledger (merchant_id, terminal_id, event_id) VALUES ('m-settled', $1, $2) RETURNING seq",
+        [book, event],
+      );
+      return Number(row.rows[0]?.seq);
+    };
+    try {
+      await migratePostgres(pool);
+      const seq = await numbered(writer, 'TILL-1', 'e-1');
+      const elsewhere = await numbered(other, 'TILL-2', 'e-2');
+      assert.ok(elsewhere > seq);
+      let settledAt = 0;
+      const settling = store
+        .readEach((r) => r.dayReports.settled('m-settled', 'TILL-1'))
+        .then((position) => {
+          settledAt = Date.now();
+          return position;
+        });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(settledAt, 0, 'it waits for the numbered entry of its book');
+      await writer.query('COMMIT');
+      const position = await settling;
+      assert.ok(position >= elsewhere, 'then answers the last number drawn, the open entry of another book included');
+      assert.equal(
+        await store.read((r) => r.dayReports.watermark('m-settled', 'TILL-1', position)),
+        seq,
+        'and a cut there sees the entry that waited',
+      );
+      // Another book's open entry held nothing up, and nothing holds the book's lock after the answer.
+      await other.query('ROLLBACK');
+      await writer.query('BEGIN');
+      const free = await writer.query<{ got: boolean }>("SELECT pg_try_advisory_xact_lock(hashtextextended('m-settled/TILL-1', 0)) AS got");
+      await writer.query('ROLLBACK');
+      assert.equal(free.rows[0]?.got, true);
+    } finally {
+      await writer.end();
+      await other.end();
+      await store.close();
+    }
+  });
+
   test("migration 26 gives an invoice's payments made before it the invoice's number", async () => {
     const url = await createTestDatabase('m26');
     const pool = createPool(url);

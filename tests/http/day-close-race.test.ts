@@ -10,6 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import type { DayReport, ZReportList } from '../../contract/api/reports.js';
 import type { TestMerchant } from '../helpers/api.js';
 import { freshPan, newMerchant, posPayment, startHarness, type Harness } from '../helpers/payments.js';
+import type pg from 'pg';
 import { PgStore } from '../../db/postgres/pg-store.js';
 
 const COOKIE = 'tillgate_session';
@@ -35,37 +36,44 @@ describe('closing the day while sales commit', () => {
     await h.close();
   });
 
+  /** A chip sale at `till` through the API, approved. */
+  const sellAt = async (till: string, amount: number) => {
+    const body = posPayment(amount, { pan: freshPan(), entry: 'chip' });
+    (body.pos_data as { terminal: { id: string } }).terminal.id = till;
+    const answer = await h.app.inject({
+      method: 'POST',
+      url: '/rest/payment',
+      headers: { authorization: shop.auth, 'idempotency-key': randomUUID() },
+      payload: body,
+    });
+    assert.equal(answer.statusCode, 200, answer.body);
+    return answer.json<{ status: string; amount: number }>();
+  };
+
+  /** A captured sale of `till` written in `client`'s open transaction (the ledger's trigger runs at its commit). */
+  const saleInTransaction = async (client: pg.PoolClient, till: string, minor: number, order: string) => {
+    const id = randomUUID();
+    await client.query('BEGIN');
+    await client.query(
+      `INSERT INTO transactions (id, merchant_id, payment_type, operation, status_code, order_id, currency, amount_minor, captured_minor, details, till_id, created_at, updated_at)
+       VALUES ($1, $2, 'cardpos', 'payment', 3, $3, 'EUR', $4, $4, '{}', $5, $6, $6)`,
+      [id, shop.merchant_id, `${order}-${id.slice(0, 8)}`, minor, till, new Date().toISOString()],
+    );
+    await client.query(
+      `INSERT INTO transaction_events (id, transaction_id, type, status, amount_minor, created_at) VALUES ($1, $2, 'capture', 3, $3, $4)`,
+      [randomUUID(), id, minor, new Date().toISOString()],
+    );
+  };
+
   test('PostgreSQL: a sale whose transaction commits after a close that came after it started is in the next day, not lost', async (t) => {
     const store = h.composition.store;
     // On SQLite one writer commits at a time: a close cannot pass a sale that has not committed.
     if (!(store instanceof PgStore)) return t.skip('one writer on SQLite: the ledger is numbered in commit order by construction');
     const client = await store.pool.connect();
-    const id = randomUUID();
     try {
-      await client.query('BEGIN');
-      await client.query(
-        `INSERT INTO transactions (id, merchant_id, payment_type, operation, status_code, order_id, currency, amount_minor, captured_minor, details, till_id, created_at, updated_at)
-         VALUES ($1, $2, 'cardpos', 'payment', 3, $3, 'EUR', 777, 777, '{}', 'TILL-1', $4, $4)`,
-        [id, shop.merchant_id, `late-${id.slice(0, 8)}`, new Date().toISOString()],
-      );
-      await client.query(
-        `INSERT INTO transaction_events (id, transaction_id, type, status, amount_minor, created_at) VALUES ($1, $2, 'capture', 3, 777, $3)`,
-        [randomUUID(), id, new Date().toISOString()],
-      );
+      await saleInTransaction(client, 'TILL-1', 777, 'late');
       // Meanwhile: another sale commits, and the day is closed.
-      const body = posPayment(1.23, { pan: freshPan(), entry: 'chip' });
-      (body.pos_data as { terminal: { id: string } }).terminal.id = 'TILL-1';
-      assert.equal(
-        (
-          await h.app.inject({
-            method: 'POST',
-            url: '/rest/payment',
-            headers: { authorization: shop.auth, 'idempotency-key': randomUUID() },
-            payload: body,
-          })
-        ).statusCode,
-        200,
-      );
+      await sellAt('TILL-1', 1.23);
       const closed = await h.app.inject({
         method: 'POST',
         url: '/ui/reports/z?terminal_id=TILL-1',
@@ -89,23 +97,55 @@ describe('closing the day while sales commit', () => {
     );
   });
 
+  test('PostgreSQL: a close waits for a sale whose ledger entry is numbered and not yet committed, and counts it', async (t) => {
+    const store = h.composition.store;
+    if (!(store instanceof PgStore)) return t.skip('one writer on SQLite: the ledger is numbered in commit order by construction');
+    const TILL = 'TILL-5';
+    assert.ok((await h.gateway.tills.create(shop.merchant_id, { till_id: TILL }, { staffId: null })).ok);
+    const client = await store.pool.connect();
+    try {
+      await saleInTransaction(client, TILL, 555, 'numbered');
+      // The ledger's trigger runs now instead of at commit: the entry has its number (under the book's
+      // lock in share mode) while its transaction is still open.
+      await client.query('SET CONSTRAINTS ALL IMMEDIATE');
+      // Another sale of the till commits meanwhile, with a higher number.
+      await sellAt(TILL, 1.11);
+      let closedAt = 0;
+      const closing = h.app
+        .inject({ method: 'POST', url: `/ui/reports/z?terminal_id=${TILL}`, headers: { cookie, 'idempotency-key': randomUUID() } })
+        .then((answer) => {
+          closedAt = Date.now();
+          return answer;
+        });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(closedAt, 0, 'the close waits while an entry of its till is numbered and not committed');
+      const committedAt = Date.now();
+      await client.query('COMMIT');
+      const closed = await closing;
+      assert.equal(closed.statusCode, 201, closed.body);
+      assert.ok(closedAt >= committedAt);
+      assert.deepEqual(
+        closed.json<DayReport>().totals.map((r) => r.approved),
+        [{ count: 2, amount: 6.66 }],
+        'the close counted the numbered sale and the one after it',
+      );
+    } finally {
+      client.release();
+    }
+    const open = (await h.app.inject({ method: 'GET', url: `/ui/reports/x?terminal_id=${TILL}`, headers: { cookie } })).json<DayReport>();
+    assert.deepEqual(
+      open.totals.map((r) => r.approved),
+      [],
+      'nothing is left over for the next day',
+    );
+  });
+
   test('every approved sale is in exactly one of the Z reports closed meanwhile or in the open day', async () => {
     // A till of its own: its days hold this test's sales only.
     const TILL = 'TILL-9';
     assert.ok((await h.gateway.tills.create(shop.merchant_id, { till_id: TILL }, { staffId: null })).ok);
     let selling = true;
-    const sell = async (n: number) => {
-      const body = posPayment(1 + (n % 50), { pan: freshPan(), entry: 'chip' });
-      (body.pos_data as { terminal: { id: string } }).terminal.id = TILL;
-      const answer = await h.app.inject({
-        method: 'POST',
-        url: '/rest/payment',
-        headers: { authorization: shop.auth, 'idempotency-key': randomUUID() },
-        payload: body,
-      });
-      assert.equal(answer.statusCode, 200, answer.body);
-      return answer.json<{ status: string; amount: number }>();
-    };
+    const sell = (n: number) => sellAt(TILL, 1 + (n % 50));
     const closes = (async () => {
       let closed = 0;
       while (selling) {

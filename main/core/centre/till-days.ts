@@ -64,7 +64,9 @@ export async function ledgerFor(
   link: TillLinkRecord,
   after: number,
 ): Promise<{ cursor: number; entries: LedgerEntry[] }> {
-  const rows = await store.read((r) => r.dayReports.entriesSince(link.merchantId, link.tillId, after, LEDGER_BATCH));
+  // The till keeps the position it reaches: only entries that can no longer be passed by one that commits later.
+  const settled = await store.readEach((r) => r.dayReports.settled(link.merchantId, link.tillId));
+  const rows = await store.read((r) => r.dayReports.entriesSince(link.merchantId, link.tillId, after, LEDGER_BATCH, settled));
   return { cursor: rows.at(-1)?.seq ?? after, entries: rows.map(entryOf).filter((e): e is LedgerEntry => e !== undefined) };
 }
 

@@ -5,7 +5,9 @@
  * The Z report closes the day: in one unit of work it takes the till's ledger watermark, sums the
  * entries since the previous Z report, stores those figures as written under the next sequence
  * number and writes the audit entry. A closed day never changes; any sale or refund committed after
- * the watermark belongs to the next day, however late it commits (db/migrations/0014).
+ * the watermark belongs to the next day, however late it commits (db/migrations/0014). On
+ * PostgreSQL the watermark is at most the book's settled position, read just before the unit
+ * (db/migrations/0034).
  *
  * Who: any staff member may read the reports; a back-office or admin account closes the day, a
  * cashier only with a manager's approval (D9, like refunds).
@@ -128,6 +130,9 @@ export class DayReports {
         ]),
       );
     }
+    // The day ends at most here: nothing numbered at or below it can still commit (D19; a sale whose
+    // number is higher, or that commits after, belongs to the next day).
+    const settled = await this.store.readEach((r) => r.dayReports.settled(merchantId, tillId));
     const outcome = await this.store.run(async (tx): Promise<Outcome<{ record: ZReportRecord; replayed: boolean }>> => {
       if (closeKey !== undefined) {
         const earlier = await tx.dayReports.findZByKey(merchantId, tillId, closeKey);
@@ -141,7 +146,7 @@ export class DayReports {
         );
       }
       const previous = await tx.dayReports.latestZ(merchantId, tillId);
-      const range = { fromSeq: previous?.toSeq ?? 0, toSeq: await tx.dayReports.watermark(merchantId, tillId) };
+      const range = { fromSeq: previous?.toSeq ?? 0, toSeq: await tx.dayReports.watermark(merchantId, tillId, settled) };
       const people = [actor.staffId, ...(actor.approvedBy ? [actor.approvedBy] : [])];
       const now = this.clock.now().toISOString();
       const record: ZReportRecord = {

@@ -118,8 +118,20 @@ export interface LedgerEntryRow {
  * (contract/constants.ts) for card-present sales of no till; the tables call it `terminal_id`.
  */
 export interface DayReportRepository {
-  /** The till's newest ledger position (0 before its first entry): the watermark a close ends at. */
-  watermark(merchantId: string, tillId: string): Promise<number>;
+  /**
+   * The till's newest ledger position (0 before its first entry), at most `upTo` (`settled`'s
+   * answer, for a unit that cuts the book): the watermark a close ends at.
+   */
+  watermark(merchantId: string, tillId: string, upTo?: number): Promise<number>;
+  /**
+   * A ledger position at or below which no entry of the book can still commit, for a unit that cuts
+   * the book (a Z close, the centre's ledger of a joined till) and cuts at most there. Run on its own
+   * (`Store.readEach`), before that unit's snapshot. PostgreSQL numbers an entry before its
+   * transaction commits, so a later number can commit first: this waits for the book's sales that
+   * hold a number and have not ended (migration 34). SQLite has one writer: every committed entry
+   * is final, and the answer cuts nothing.
+   */
+  settled(merchantId: string, tillId: string): Promise<number>;
   /** The ledger entries of a range, grouped for the figures (sums of minor units in SQL). */
   groups(merchantId: string, tillId: string, range: DayLedgerRange, options?: RangeOptions): Promise<DayLedgerGroup[]>;
   /** At a centre: the figures of a day a joined till closed, from the centre's records of the entries it counted. */
@@ -127,7 +139,7 @@ export interface DayReportRepository {
   /** When the range's counted entries began and ended, and its approved sales. */
   span(merchantId: string, tillId: string, range: DayLedgerRange, options?: RangeOptions): Promise<DaySpan>;
   /** The ledger's entries after `after`, oldest first, at most `limit` (counted or not: the position moves past both). */
-  entriesSince(merchantId: string, tillId: string, after: number, limit: number): Promise<LedgerEntryRow[]>;
+  entriesSince(merchantId: string, tillId: string, after: number, limit: number, upTo?: number): Promise<LedgerEntryRow[]>;
   /** The counted entries of a range (or a joined till's open day at its centre), in ledger order. */
   dayEntries(merchantId: string, tillId: string, range: DayLedgerRange, options?: RangeOptions): Promise<LedgerEntryRow[]>;
   /** The keys of a range's counted entries (sales by transaction id, refunds by refund id): what a joined till's day counts. */
