@@ -342,8 +342,16 @@ export function wrkPayments(url: string, auth: string, seconds: number, connecti
       { env: { ...process.env, AUTH: auth } },
     );
     let out = '';
+    let err = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
     child.on('error', reject);
-    child.on('exit', () => resolve({ requests: Number(/(\d+) requests in/.exec(out)?.[1] ?? 0), line: /RESULT.*/.exec(out)?.[0] ?? out }));
+    child.on('exit', (code) => {
+      const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
+      // Without wrk (Debian's `wrk` package), taskset fails and nothing was measured: say so instead of dividing by zero.
+      if (code !== 0 || requests === 0)
+        reject(new Error(`wrk measured nothing (exit ${String(code)}): ${(err || out).trim().slice(0, 300)}`));
+      else resolve({ requests, line: /RESULT.*/.exec(out)?.[0] ?? out });
+    });
   });
 }
