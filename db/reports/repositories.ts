@@ -221,6 +221,17 @@ function entryFromRow(r: Row): LedgerEntryRow {
   };
 }
 
+/**
+ * The book's settled position (DayReportRepository.settled). PostgreSQL: migration 34's function,
+ * which holds the book's lock exclusively for its one statement. SQLite: one writer, so every
+ * committed entry is final and nothing is asked of the database.
+ */
+function settledOn(db: SqlDatabase): DayReportRepository['settled'] {
+  if (db.dialect !== 'postgres') return async () => SETTLED_ANYWHERE;
+  const statement = db.prepare({ compiled: 'postgres', sql: 'SELECT till_ledger_settled($1, $2) AS seq' });
+  return async (merchantId, tillId) => Number(((await statement.get(merchantId, tillId)) as Row).seq);
+}
+
 export function createDayReportRepository(db: SqlDatabase): DayReportRepository {
   const s = {
     watermark: typed<{ merchantId: string; tillId: string; upTo: number }>()(db, (k, p) =>
@@ -231,9 +242,6 @@ export function createDayReportRepository(db: SqlDatabase): DayReportRepository 
         .where('terminal_id', '=', p('tillId'))
         .where('seq', '<=', p('upTo')),
     ),
-    // PostgreSQL: migration 34's function (its book's lock, exclusively, for this statement). SQLite:
-    // one writer, so every committed entry is final.
-    settled: db.prepare(dialects({ sqlite: `SELECT ${SETTLED_ANYWHERE} AS seq`, postgres: 'SELECT till_ledger_settled($1, $2) AS seq' })),
     // Hand-written per engine (the figures: see the file's comment).
     groups: db.prepare(perEngine((f) => groups(f, f.range))),
     openGroups: db.prepare(perEngine((f) => groups(f, f.openAtCentre))),
@@ -300,8 +308,7 @@ export function createDayReportRepository(db: SqlDatabase): DayReportRepository 
   return {
     watermark: async (merchantId, tillId, upTo = SETTLED_ANYWHERE) =>
       Number((await s.watermark.get({ merchantId, tillId, upTo }))?.seq ?? 0),
-    settled: async (merchantId, tillId) =>
-      Number(((await (db.dialect === 'postgres' ? s.settled.get(merchantId, tillId) : s.settled.get())) as Row).seq),
+    settled: settledOn(db),
     groups: async (merchantId, tillId, range, options = {}) =>
       ((await (options.openAtCentre ? s.openGroups : s.groups).all(merchantId, tillId, range.fromSeq, range.toSeq)) as Row[]).map(
         groupFromRow,
