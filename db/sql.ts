@@ -12,6 +12,7 @@
  * positional.
  */
 import type Database from 'better-sqlite3';
+import { writesConfiguration } from './configuration-tables.js';
 
 export type Row = Record<string, unknown>;
 export type MaybePromise<T> = T | Promise<T>;
@@ -61,6 +62,12 @@ export interface SqlDatabase {
    */
   touch?(queue: QueueName): void;
   /**
+   * Says that the unit ran a statement that writes the configuration a sale reads before its unit
+   * (db/configuration-tables.ts): the store then drops what it remembers of it (Store
+   * `configurationGeneration`) when the unit ends, committed or not.
+   */
+  configurationWritten?(): void;
+  /**
    * True on PostgreSQL while a unit of work runs its first attempt on a pipelining connection, whose
    * plain INSERTs are sent without waiting for their answers (db/postgres/pg-sql.ts): a repository
    * may then write the likely case as a plain INSERT, whose unique violation fails the unit when it
@@ -72,12 +79,29 @@ export interface SqlDatabase {
 
 export const dialects = (texts: DialectSql): DialectSql => texts;
 
-/** better-sqlite3 as a SqlDatabase: its statements as they are (prepared once, synchronous). */
-export function sqliteSql(db: Database.Database, touch?: (queue: QueueName) => void): SqlDatabase {
+/** A statement that says it ran (`SqlDatabase.configurationWritten`) before it runs. */
+export function announcing(statement: SqlStatement, written: () => void): SqlStatement {
+  return {
+    get: (...params) => (written(), statement.get(...params)),
+    all: (...params) => (written(), statement.all(...params)),
+    run: (...params) => (written(), statement.run(...params)),
+  };
+}
+
+/**
+ * better-sqlite3 as a SqlDatabase: its statements as they are (prepared once, synchronous); those
+ * that write the configuration also call `configurationWritten`.
+ */
+export function sqliteSql(db: Database.Database, touch?: (queue: QueueName) => void, configurationWritten?: () => void): SqlDatabase {
   return {
     dialect: 'sqlite',
-    prepare: (sql) => db.prepare('compiled' in sql ? compiledText(sql, 'sqlite') : sql.sqlite) as unknown as SqlStatement,
+    prepare: (sql) => {
+      const text = 'compiled' in sql ? compiledText(sql, 'sqlite') : sql.sqlite;
+      const statement = db.prepare(text) as unknown as SqlStatement;
+      return configurationWritten && writesConfiguration(text) ? announcing(statement, configurationWritten) : statement;
+    },
     ...(touch ? { touch } : {}),
+    ...(configurationWritten ? { configurationWritten } : {}),
   };
 }
 

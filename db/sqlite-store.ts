@@ -52,12 +52,28 @@ export class SqliteStore implements Store<Repositories> {
   /** Prepared once: exec() would parse them again for every unit. */
   private readonly tx: Record<'begin' | 'savepoint' | 'release' | 'rollbackTo' | 'commit' | 'rollback', Database.Statement>;
 
+  /** Store.configurationGeneration: this process's count of configuration writes it ran or saw. */
+  private generation = 0;
+  /** A unit of the running batch wrote the configuration (SqlDatabase.configurationWritten). */
+  private configurationWritten = false;
+  /** SQLite's count of commits by other connections (another process: the administrative commands). */
+  private readonly dataVersion: Database.Statement;
+  private seenDataVersion: unknown;
+
   constructor(readonly db: Database.Database) {
     this.repositories = createRepositories(
-      sqliteSql(db, (queue) => {
-        if (!this.quietUnit) this.touched.add(queue);
-      }),
+      sqliteSql(
+        db,
+        (queue) => {
+          if (!this.quietUnit) this.touched.add(queue);
+        },
+        () => {
+          this.configurationWritten = true;
+        },
+      ),
     );
+    this.dataVersion = db.prepare('PRAGMA data_version').pluck();
+    this.seenDataVersion = this.dataVersion.get();
     this.tx = {
       begin: db.prepare('BEGIN IMMEDIATE'),
       savepoint: db.prepare('SAVEPOINT unit'),
@@ -112,6 +128,21 @@ export class SqliteStore implements Store<Repositories> {
     return this.read(work);
   }
 
+  /**
+   * Changes when this process's units wrote the configuration (counted when their batch ends) or
+   * another process committed anything to the database (`PRAGMA data_version`, one statement that
+   * reads no page): outside a batch this connection sees only committed state, so what was read at
+   * one generation is what the database holds while it lasts.
+   */
+  configurationGeneration(): number {
+    const version = this.dataVersion.get();
+    if (version !== this.seenDataVersion) {
+      this.seenDataVersion = version;
+      this.generation++;
+    }
+    return this.generation;
+  }
+
   private async flush(): Promise<void> {
     this.scheduled = false;
     const batch = this.queue;
@@ -157,11 +188,13 @@ export class SqliteStore implements Store<Repositories> {
       }
       this.inBatch = false;
       this.touched = new Set();
+      this.endConfigurationWrites();
       const failure = storageError(error);
       for (const item of batch) item.reject(failure);
       return;
     }
     this.inBatch = false;
+    this.endConfigurationWrites();
     const touched = this.touched;
     this.touched = new Set();
     const loud = batch.some((item) => !item.quiet);
@@ -171,6 +204,13 @@ export class SqliteStore implements Store<Repositories> {
       if (outcome?.ok) item.resolve(outcome.value);
       else item.reject(outcome?.error);
     });
+  }
+
+  /** At a batch's end: a unit that wrote the configuration makes what was read of it stale. */
+  private endConfigurationWrites(): void {
+    if (!this.configurationWritten) return;
+    this.configurationWritten = false;
+    this.generation++;
   }
 
   /** Waits for queued units to commit, then closes the database. */

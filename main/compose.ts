@@ -183,7 +183,14 @@ export async function composeOnEngine(options: ComposeOptions): Promise<Composit
   } finally {
     await setup.end();
   }
-  return assemble(options, new PgStore(createPool(url, { pipeline: true })), migration, vault);
+  const logger = options.logger ?? createLogger({ level: options.settings.logLevel, format: options.settings.logFormat });
+  // The store hears other instances' configuration changes on a connection of its own (a sale's
+  // configuration reads are then remembered between sales: main/core/configuration-cache.ts).
+  const listen = {
+    url,
+    onError: (error: unknown) => logger.warn({ err: error }, 'configuration listener: not hearing, sales read it each time'),
+  };
+  return assemble({ ...options, logger }, new PgStore(createPool(url, { pipeline: true }), { listen }), migration, vault);
 }
 
 function assemble<S extends GatewayStore>(options: ComposeOptions, store: S, migration: MigrationReport, vault: Vault): Composition<S> {
@@ -227,7 +234,7 @@ function assemble<S extends GatewayStore>(options: ComposeOptions, store: S, mig
     settings: {
       ...(options.mail ? { mail: options.mail } : {}),
       ...(options.receiptPrints ? { receiptPrints: options.receiptPrints } : {}),
-      payments: { simDelayMs: settings.simDelayMs },
+      payments: { simDelayMs: settings.simDelayMs, configurationCacheMs: settings.configurationCacheMs },
       postbacks: {
         ...options.postbackDelivery,
         retryScale: settings.postbackRetryScale,

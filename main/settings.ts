@@ -29,6 +29,7 @@ export interface Settings {
   /** JSON lines (for machines: files, journals, log shippers) or readable lines for a terminal. */
   logFormat: 'json' | 'pretty';
   idempotencyRetentionHours: number;
+  configurationCacheMs: number;
   postbackPrivateAddresses: 'allow' | 'deny';
   lockoutMaxFailures: number;
   lockoutWindowMinutes: number;
@@ -167,6 +168,13 @@ export const SETTING_SPECS: readonly SettingSpec[] = [
     describe: 'how long idempotency keys are kept (1 h to 31 days)',
   },
   {
+    key: 'configurationCacheMs',
+    env: 'GATEWAY_CONFIGURATION_CACHE_MS',
+    flag: 'configuration-cache-ms',
+    parse: number(0, 3_600_000, true),
+    describe: "how long a sale's configuration reads are used again at most should a change go unheard (0: read for every sale)",
+  },
+  {
     key: 'postbackPrivateAddresses',
     env: 'GATEWAY_POSTBACK_PRIVATE_ADDRESSES',
     flag: 'postback-private-addresses',
@@ -293,6 +301,7 @@ export const DEFAULTS: Omit<
   logLevel: 'info',
   logFormat: 'json',
   idempotencyRetentionHours: 1,
+  configurationCacheMs: 1000,
   postbackPrivateAddresses: 'allow',
   lockoutMaxFailures: 10,
   lockoutWindowMinutes: 10,

@@ -44,6 +44,7 @@ import * as m0031 from './0031-sale-tills.js';
 import * as m0032 from './0032-till-authority.js';
 import * as m0033 from './0033-staff-languages.js';
 import * as m0034 from './0034-ledger-settled-cut.js';
+import * as m0035 from './0035-configuration-notify.js';
 
 export interface Migration {
   version: number;
@@ -92,4 +93,5 @@ export const migrations: readonly Migration[] = [
   { version: 32, name: 'till-authority', up: m0032.up },
   { version: 33, name: 'staff-languages', up: m0033.up },
   { version: 34, name: 'ledger-settled-cut', up: m0034.up, postgres: m0034.postgres },
+  { version: 35, name: 'configuration-notify', up: m0035.up, postgres: m0035.postgres },
 ];

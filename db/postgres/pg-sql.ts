@@ -9,7 +9,9 @@
  */
 import type pg from 'pg';
 import { PreparedBatch, PreparedQuery } from './pg-query.js';
+import { writesConfiguration } from '../configuration-tables.js';
 import {
+  announcing,
   compiledText,
   type CompiledSql,
   type DialectSql,
@@ -179,6 +181,8 @@ export class PgSession implements SqlDatabase {
   readonly dialect = 'postgres' as const;
   /** Queues this session's statements wrote to (SqlDatabase.touch). */
   readonly touched = new Set<QueueName>();
+  /** The unit ran a statement that writes the configuration (SqlDatabase.configurationWritten). */
+  wroteConfiguration = false;
   /** The statements of this session, each prepared (named, bound to the connection) once. */
   private readonly statements = new Map<string, SqlStatement>();
   private pending: Array<Promise<unknown>> = [];
@@ -316,12 +320,17 @@ export class PgSession implements SqlDatabase {
     this.failure = undefined;
     this.held = [];
     this.touched.clear();
+    this.wroteConfiguration = false;
     this.optimistic = optimistic && this.deferWrites;
     this.unit = begin === undefined ? undefined : { begin, begun: false };
   }
 
   touch(queue: QueueName): void {
     this.touched.add(queue);
+  }
+
+  configurationWritten(): void {
+    this.wroteConfiguration = true;
   }
 
   prepare(sql: DialectSql | CompiledSql): SqlStatement {
@@ -340,7 +349,7 @@ export class PgSession implements SqlDatabase {
       return this.awaited(this.send(target, params));
     };
     const held = this.deferWrites && target.plainInsert;
-    return {
+    const statement: SqlStatement = {
       get: async (...params) => (await query(params)).rows[0],
       all: async (...params) => (await query(params)).rows,
       run: async (...params): Promise<RunResult> => {
@@ -349,5 +358,6 @@ export class PgSession implements SqlDatabase {
         return { changes: 1 };
       },
     };
+    return writesConfiguration(target.text) ? announcing(statement, () => this.configurationWritten()) : statement;
   }
 }

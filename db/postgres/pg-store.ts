@@ -13,6 +13,7 @@ import type { KernelUnit, Store } from '../../main/core/unit-of-work.js';
 import { StorageUnavailableError } from '../../main/core/kernel.js';
 import { createRepositories, wholeUnit, type Repositories } from '../repositories.js';
 import type { QueueName } from '../sql.js';
+import { ConfigurationListener } from './configuration-listener.js';
 import { PgSession } from './pg-sql.js';
 
 const MAX_ATTEMPTS = 12;
@@ -90,7 +91,26 @@ export class PgStore implements Store<Repositories> {
    */
   private readonly sessions = new WeakMap<pg.PoolClient, { session: PgSession; repositories: Repositories }>();
 
-  constructor(readonly pool: pg.Pool) {}
+  /** Hears other instances' configuration changes (Store.configurationGeneration); none: nothing is remembered. */
+  private readonly configuration: ConfigurationListener | undefined;
+
+  constructor(
+    readonly pool: pg.Pool,
+    options: { listen?: { url: string; onError?: (error: unknown) => void } } = {},
+  ) {
+    if (options.listen) {
+      this.configuration = new ConfigurationListener(options.listen.url, pool, { onError: options.listen.onError });
+      this.configuration.start();
+    }
+  }
+
+  /**
+   * Changes when a unit of this instance wrote the configuration (counted when the unit ends) or the
+   * listener heard another's; undefined while the listener does not hear, or without one.
+   */
+  configurationGeneration(): number | undefined {
+    return this.configuration?.generation();
+  }
 
   /** After a commit of a unit that is not quiet: with `queue`, only when the unit wrote to that queue. */
   onCommit(listener: () => void, queue?: QueueName): void {
@@ -152,8 +172,7 @@ export class PgStore implements Store<Repositories> {
         // The connection pipelines: BEGIN and the unit's plain INSERTs are held and leave, unanswered,
         // with its next statement; COMMIT follows the last of them in the same write, or the unit is
         // one statement on its own (PgSession).
-        const value = await work(repositories);
-        await session.finish();
+        const value = await this.writing(session, () => work(repositories).then(async (value) => (await session.finish(), value)));
         // Before the connection goes back to the pool, where the next unit clears `touched`.
         if (writes) for (const { listener, queue } of this.commitListeners) if (!queue || session.touched.has(queue)) listener();
         client.release();
@@ -180,6 +199,15 @@ export class PgStore implements Store<Repositories> {
         }
         throw pgStorageError(error);
       }
+    }
+  }
+
+  /** Runs a unit's work; when it wrote the configuration, counts that once it ended, committed or not. */
+  private async writing<T>(session: PgSession, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } finally {
+      if (session.wroteConfiguration) this.configuration?.changed();
     }
   }
 
@@ -210,6 +238,7 @@ export class PgStore implements Store<Repositories> {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.configuration?.close();
     await this.pool.end();
   }
 }

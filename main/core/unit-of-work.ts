@@ -47,6 +47,13 @@ export interface Store<Unit extends KernelUnit = KernelUnit> {
    */
   readEach<T>(work: (repos: Unit) => Promise<T>): Promise<T>;
   /**
+   * Whether what was read of the configuration a sale reads before its unit (its terminal's shop,
+   * the payment method's settings, its till, the printer's auto-print) may be used again: a number
+   * that changes whenever any of it may have changed, or undefined when the store cannot tell now
+   * (read it again). Used by ConfigurationCache (configuration-cache.ts).
+   */
+  configurationGeneration?(): number | undefined;
+  /**
    * A unit of work this store is running, handed to one feature's hook by another feature (a payment's
    * change, followed in the same unit by the checkout or invoice it pays), seen through this store's
    * view. Every unit the adapters run holds every feature's repositories, so this is that same object;

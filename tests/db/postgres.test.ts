@@ -199,6 +199,53 @@ describe('PostgreSQL', { skip }, () => {
     }
   });
 
+  test("the configuration listener is trusted once it heard its own notification; it counts other connections' committed configuration writes (not a till's heartbeat), and stops being trusted while its connection is lost", async () => {
+    const url = await createTestDatabase('configuration_listen');
+    const setup = createPool(url, { max: 2 });
+    await migratePostgres(setup);
+    const store = new PgStore(createPool(url, { max: 2, pipeline: true }), { listen: { url } });
+    const until = async (what: string, check: () => boolean | Promise<boolean>) => {
+      const deadline = Date.now() + 15_000;
+      while (!(await check())) {
+        assert.ok(Date.now() < deadline, `${what} within 15 s`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    try {
+      await until('the listener hears', () => store.configurationGeneration() !== undefined);
+      const heard = store.configurationGeneration() as number;
+      // A statement trigger: heard whether or not the statement changed a row.
+      await setup.query("DELETE FROM tills WHERE till_id = 'none'");
+      await until('a DELETE of tills is heard', () => (store.configurationGeneration() ?? 0) > heard);
+      const afterInsert = store.configurationGeneration() as number;
+      assert.equal(afterInsert, heard + 1);
+      // A screen's heartbeat and a rolled-back change are not heard; the terminal after them is, once.
+      await setup.query("UPDATE tills SET seen_at = '2026-11-29T00:00:01Z' WHERE till_id = 'none'");
+      const client = await setup.connect();
+      try {
+        await client.query('BEGIN');
+        await client.query("UPDATE tills SET retired_at = '2026-11-29T00:00:02Z' WHERE till_id = 'none'");
+        await client.query('ROLLBACK');
+      } finally {
+        client.release();
+      }
+      await setup.query("UPDATE terminals SET shop_id = 's-2' WHERE terminal_id = 'none'");
+      await until('the terminal is heard', () => (store.configurationGeneration() ?? 0) > afterInsert);
+      assert.equal(store.configurationGeneration(), afterInsert + 1, 'only the terminal was heard');
+      // Its connection ended by the server: not trusted until a new one heard its own notification.
+      const ended = await setup.query(
+        "SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE application_name = 'tillgate-configuration'",
+      );
+      assert.deepEqual(ended.rows, [{ ended: true }]);
+      await until('the lost listener is not trusted', () => store.configurationGeneration() === undefined);
+      await until('a new connection hears again', () => store.configurationGeneration() !== undefined);
+      assert.ok((store.configurationGeneration() as number) > afterInsert + 1, 'a new count: nothing read before is used again');
+    } finally {
+      await store.close();
+      await setup.end();
+    }
+  });
+
   test("migration 26 gives an invoice's payments made before it the invoice's number", async () => {
     const url = await createTestDatabase('m26');
     const pool = createPool(url);

@@ -453,8 +453,22 @@ const EXPECTED: Difference[] = [
     postgres: ['trigger till_ledger_append ON transaction_events AFTER INSERT DEFERRED'],
     versions: [31],
     why:
-      "PostgreSQL books a till ledger entry at commit, under the book's advisory lock, so a book's numbers follow commit order " +
-      "(migration 31); SQLite's single writer gives that order at once.",
+      "PostgreSQL books a till ledger entry at commit, under the book's advisory lock (exclusive in migration 31, shared since 34, " +
+      "with a settled read before a cut); SQLite's single writer gives a book's numbers in commit order at once.",
+  },
+  {
+    sqlite: [],
+    postgres: [
+      'trigger payment_method_settings_configuration ON payment_method_settings AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE',
+      'trigger receipt_printers_configuration ON receipt_printers AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE',
+      'trigger terminals_configuration ON terminals AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE',
+      'trigger till_links_configuration ON till_links AFTER INSERT OR DELETE OR UPDATE OF MERCHANT_ID, TILL_ID OR TRUNCATE',
+      'trigger tills_configuration ON tills AFTER INSERT OR DELETE OR UPDATE OF MERCHANT_ID, TILL_ID, RETIRED_AT OR TRUNCATE',
+    ],
+    versions: [35],
+    why:
+      "PostgreSQL tells every instance that a sale's configuration changed (NOTIFY at commit, migration 35); on SQLite one process " +
+      'writes, and the store counts its own writes and reads PRAGMA data_version for other processes (db/sqlite-store.ts).',
   },
   {
     sqlite: [

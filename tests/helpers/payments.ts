@@ -41,12 +41,13 @@ export interface Harness extends TestGateway {
 }
 
 /** `flags`: more command-line style settings, e.g. `{ database: url }` for PostgreSQL. */
-export async function startHarness(flags: Record<string, string> = {}): Promise<Harness> {
+export async function startHarness(flags: Record<string, string> = {}, options: { dataKey?: Buffer } = {}): Promise<Harness> {
   const dir = tempDir('tillgate-payments-');
   const clock = new TestClock();
   // Instances of one PostgreSQL database share its data key, as they must (a start with another
   // key is refused: db/key-check.ts); each SQLite data directory gets its own.
-  const dataKey = flags.database ? createHash('sha256').update(`test data key ${flags.database}`).digest() : randomBytes(32);
+  const dataKey =
+    options.dataKey ?? (flags.database ? createHash('sha256').update(`test data key ${flags.database}`).digest() : randomBytes(32));
   const settings = resolveSettings(dir, { 'sim-delay-ms': String(SIM_DELAY_MS), 'sim-slow-answer-ms': '50', ...flags }, {});
   const composition: Composition<GatewayStore> = await composeForTest({
     settings,
@@ -171,13 +172,15 @@ export interface PosOptions {
   /** Clear PIN to encrypt under the test key; omitted: no PIN block. */
   pin?: string;
   keyId?: string;
+  /** `pos_data.terminal.id` (default T-0001). */
+  terminal?: string;
 }
 
 export function posData(options: PosOptions): Record<string, unknown> {
   const data: Record<string, unknown> = {
     type: { terminal_entry_mode: options.entry ?? 'contactless', ...(options.sequence ? { sequence: options.sequence } : {}) },
     card: { number: options.pan, expiry_month: 12, expiry_year: EXPIRY_YEAR },
-    terminal: { id: 'T-0001', type: 'softpos', attended: true, capabilities: ['contactlessChip', 'onlinePin'] },
+    terminal: { id: options.terminal ?? 'T-0001', type: 'softpos', attended: true, capabilities: ['contactlessChip', 'onlinePin'] },
   };
   if (options.pin !== undefined) {
     data.pin_block = {

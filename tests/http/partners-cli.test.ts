@@ -4,6 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { basicAuth, runGateway, startGateway, type GatewayProcess, type MerchantCredentials } from '../helpers/gateway-process.js';
+import { freshPan, posPayment, TEST_PIN } from '../helpers/payments.js';
 
 interface PartnerCredentials {
   partner_id: string;
@@ -34,7 +35,9 @@ describe('gateway partner, shop and terminal commands', () => {
     });
 
   before(async () => {
-    server = await startGateway();
+    // Sales remember their configuration reads for up to an hour: only the store's word that they
+    // changed (here, another process's commit) can make a sale see a command's change.
+    server = await startGateway({ args: ['--configuration-cache-ms', String(60 * 60 * 1000)] });
     dir = server.dataDir;
   });
 
@@ -265,5 +268,19 @@ describe('gateway partner, shop and terminal commands', () => {
     const again = runGateway(['terminal', 'unassign', '--data-dir', dir, '--merchant', merchant.merchant_id, '--terminal-id', 'T-A1']);
     assert.equal(again.status, 2);
     assert.match(again.stderr, /--terminal-id is not assigned to a shop of this merchant/);
+  });
+  test("a sale sees a terminal the command put in a shop beside the running server, though the server remembers its sales' configuration reads", async () => {
+    const off = await call('PUT', `/v2/merchants/${merchant.merchant_id}/shops/${shopB}/payment-methods/cardpos`, basicAuth(partner), {
+      enabled: false,
+    });
+    assert.ok(off.status === 200 || off.status === 201, await off.text());
+    const sale = () =>
+      call('POST', '/rest/payment', basicAuth(merchant), posPayment(12.5, { pan: freshPan(), pin: TEST_PIN, terminal: 'T-C1' }));
+    for (const response of [await sale(), await sale()]) assert.equal(response.status, 200, await response.text());
+    const assigned = runGateway(['terminal', 'assign', '--data-dir', dir, '--shop', shopB, '--terminal-id', 'T-C1']);
+    assert.equal(assigned.status, 0, assigned.stderr);
+    const refused = await sale();
+    assert.equal(refused.status, 400);
+    assert.match(await refused.text(), /cardpos is not enabled for this shop/);
   });
 });

@@ -8,6 +8,7 @@ import type { PaymentRequest, TransactionResponse } from '../../../contract/api/
 import { ErrorCode, TransactionStatus as S } from '../../../contract/codes.js';
 import type { PaymentType } from '../../../contract/constants.js';
 import { minorToText } from '../../../contract/money.js';
+import { ConfigurationCache } from '../configuration-cache.js';
 import { apiError, failure, success, validationError, type Outcome } from '../errors.js';
 import type { Operation } from '../idempotency/operation-runner.js';
 import type { TransactionDetails } from './ports.js';
@@ -51,7 +52,13 @@ export interface CreationExtras {
   declineWith?: { code: string; text: string };
 }
 
+/** What a sale reads before its unit: the effective setting, its till, whether it names another till, auto-print. */
+type SaleConfiguration = [EffectiveMethod, string | null, boolean, boolean];
+
 export class Creation extends PaymentEngine {
+  /** The sale's configuration reads, remembered while the store says nothing of them changed. */
+  private readonly configuration: ConfigurationCache<SaleConfiguration>;
+
   constructor(
     deps: PaymentsDeps,
     listeners: readonly TransactionListener[],
@@ -59,6 +66,8 @@ export class Creation extends PaymentEngine {
     private readonly debits: DirectDebits,
   ) {
     super(deps, listeners);
+    const maxAgeMs = deps.settings.configurationCacheMs;
+    this.configuration = new ConfigurationCache(() => (maxAgeMs > 0 ? deps.store.configurationGeneration?.() : undefined), { maxAgeMs });
   }
 
   async create(
@@ -77,18 +86,23 @@ export class Creation extends PaymentEngine {
       const type = request.payment_type;
       // Lookups that need no common snapshot, sent together: on PostgreSQL each is a statement of
       // its own (no read transaction around them), pipelined on one connection, so the terminal,
-      // its setting, the sale's till and the printer's auto-print cost one round trip together.
+      // its setting, the sale's till and the printer's auto-print cost one round trip together,
+      // and none while what they read last is known unchanged (ConfigurationCache).
       // A card-present sale's till is decided here, once (D19).
       const terminalId = request.pos_data?.terminal?.id;
+      const requestTill = operation.context.tillId;
       const fromJoinedTill = type === 'cardpos' && operation.context.tillCredential === true && extras.declineWith === undefined;
       let namesOther = false;
-      [setting, tillId, namesOther, autoPrint] = await this.deps.store.readEach((r) =>
-        Promise.all([
-          this.deps.methods.forTerminal(r, merchantId, terminalId, type),
-          type === 'cardpos' ? saleTillOf(r, merchantId, operation.context.tillId, terminalId) : null,
-          fromJoinedTill ? namesAnotherTill(r, merchantId, operation.context.tillId, terminalId) : false,
-          type === 'cardpos' && this.deps.autoPrints ? this.deps.autoPrints(r, merchantId) : false,
-        ]),
+      const key = `${merchantId}\u0000${type}\u0000${terminalId ?? ''}\u0000${requestTill ?? ''}\u0000${fromJoinedTill ? 1 : 0}`;
+      [setting, tillId, namesOther, autoPrint] = await this.configuration.get(key, () =>
+        this.deps.store.readEach((r) =>
+          Promise.all([
+            this.deps.methods.forTerminal(r, merchantId, terminalId, type),
+            type === 'cardpos' ? saleTillOf(r, merchantId, requestTill, terminalId) : null,
+            fromJoinedTill ? namesAnotherTill(r, merchantId, requestTill, terminalId) : false,
+            type === 'cardpos' && this.deps.autoPrints ? this.deps.autoPrints(r, merchantId) : false,
+          ]),
+        ),
       );
       const refusal = this.deps.methods.refusal(setting, requirementOf(kind, request));
       if (refusal) return failure(withOtherErrors(refusal, validated.ok ? [] : validated.errors));

@@ -29,12 +29,18 @@ export interface PaymentSettings {
   simDelayMs: number;
   customerActionTtlMs: number;
   authorizationTtlMs: number;
+  /**
+   * How long a sale's configuration reads may be used again at most, should a change never be
+   * heard of (ConfigurationCache); 0: read for every sale.
+   */
+  configurationCacheMs: number;
 }
 
 export const DEFAULT_PAYMENT_SETTINGS: PaymentSettings = {
   simDelayMs: 5000,
   customerActionTtlMs: HOUR,
   authorizationTtlMs: 7 * DAY,
+  configurationCacheMs: 1000,
 };
 
 export interface PaymentsDeps {
