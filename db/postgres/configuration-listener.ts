@@ -82,6 +82,8 @@ export class ConfigurationListener {
       let timer: NodeJS.Timeout | undefined;
       const timedOut = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error('the configuration listener did not hear its own notification')), this.helloTimeoutMs);
+        // A process stopping meanwhile does not wait for it.
+        timer.unref();
       });
       try {
         await Promise.race([heardHello, timedOut]);
