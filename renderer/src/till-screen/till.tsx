@@ -20,6 +20,7 @@ import type * as PinBlock from './pin-block.js';
 import { PinPad } from './pin-pad.js';
 import { entryText, maskedCard, type ReaderEvent } from './reader.js';
 import { Approved } from './approved.js';
+import { usePrinter } from '../receipts/receipt-printer-store.js';
 import { SimulatedReaderPanel } from './simulated-reader-panel.js';
 import { simulatedReader, useTill, wedgeReader, type Decline, type Said } from './till-store.js';
 
@@ -56,6 +57,12 @@ export function Till() {
     void loadPinBlock().catch(() => {
       pinBlockModule = undefined;
     });
+  }, []);
+
+  // The printer is known before the first sale is approved, so Enter's default there (print, or
+  // not) is the shop's from the first moment; the approved screen reads it again.
+  useEffect(() => {
+    void usePrinter.getState().load();
   }, []);
   const armed = phase.name === 'amount' || phase.name === 'waiting';
 
