@@ -1,12 +1,15 @@
 /**
  * Where a payment's CPU goes, from a V8 CPU profile of the bundled server (`--cpu-prof`):
  *
- *   node --import tsx bench/profile-summary.ts PROFILE.cpuprofile [--top 30] [--requests N]
+ *   node --import tsx bench/profile-summary.ts PROFILE.cpuprofile [--top 30] [--requests N] [--last SECONDS] [--callers AREA]
  *
  * Prints self time grouped by where the code lives (our folders, each package, Node's internals,
  * native work such as SQLite statements and fsync, garbage collection) and the top functions. With
  * --requests (the payments answered while profiling) each line is also given in microseconds per
- * payment. Idle time is left out of the percentages.
+ * payment. Idle time is left out of the percentages. --last counts only the profile's last seconds (the
+ * measured window, without start-up and warm-up; give --requests the payments of that window).
+ * --callers lists, for the self time spent in one area (`kysely`, `node:internal (native)`), the
+ * first functions outside it on the stack: who asked for that work.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -24,7 +27,12 @@ interface Profile {
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { top: { type: 'string', default: '30' }, requests: { type: 'string' } },
+  options: {
+    top: { type: 'string', default: '30' },
+    requests: { type: 'string' },
+    last: { type: 'string' },
+    callers: { type: 'string' },
+  },
 });
 const file = positionals[0];
 if (!file) throw new Error('usage: bench/profile-summary.ts PROFILE.cpuprofile [--top N] [--requests N]');
@@ -96,8 +104,15 @@ function bundledSource(url: string, line: number): string | undefined {
   return found;
 }
 
+// A sample's time is the delta to the next sample; its moment, the sum of the deltas up to it.
+let clock = 0;
+const moments = profile.timeDeltas.map((delta) => (clock += delta));
+const since = values.last ? clock - Number(values.last) * 1e6 : -Infinity;
 const selfTime = new Map<number, number>();
-profile.samples.forEach((id, index) => selfTime.set(id, (selfTime.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0)));
+profile.samples.forEach((id, index) => {
+  if ((moments[index] ?? 0) < since) return;
+  selfTime.set(id, (selfTime.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0));
+});
 const areas = new Map<string, number>();
 const functions = new Map<string, number>();
 let busy = 0;
@@ -136,3 +151,22 @@ console.log('\ntop functions (self time)');
 for (const [name, micros] of [...functions].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top))) console.log(line(name, micros));
 console.log('\ntop gateway functions (inclusive: the function and all it calls)');
 for (const [name, micros] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top))) console.log(line(name, micros));
+if (values.callers) {
+  const wanted = values.callers;
+  const callers = new Map<string, number>();
+  for (const [id, micros] of selfTime) {
+    const node = byId.get(id);
+    if (!node || area(node) !== wanted) continue;
+    let up: number | undefined = id;
+    while (up !== undefined && byId.get(up) && area(byId.get(up) as ProfileNode) === wanted) up = parent.get(up);
+    const names: string[] = [];
+    for (; up !== undefined && names.length < 3; up = parent.get(up)) {
+      const caller = byId.get(up) as ProfileNode;
+      names.push(`${caller.callFrame.functionName || '(anonymous)'} ${area(caller)}:${caller.callFrame.lineNumber + 1}`);
+    }
+    const key = names.join(' < ') || '(root)';
+    callers.set(key, (callers.get(key) ?? 0) + micros);
+  }
+  console.log(`\nwho calls into ${wanted} (its self time, by the first three callers outside it)`);
+  for (const [name, micros] of [...callers].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top))) console.log(line(name, micros));
+}
