@@ -8,8 +8,9 @@
  * Statements are named (prepared): each connection parses and plans a text once, not per call.
  */
 import type pg from 'pg';
-import { PreparedBatch, PreparedQuery } from './pg-query.js';
+import { corked, PreparedBatch, PreparedQuery } from './pg-query.js';
 import { writesConfiguration } from '../configuration-tables.js';
+import type { CommitGroups } from './commit-groups.js';
 import {
   announcing,
   compiledText,
@@ -140,30 +141,6 @@ interface Held {
 
 export type Queryable = Pick<pg.ClientBase, 'query'>;
 
-/** Streams corked until the end of the current tick (`corked`). */
-const corkedStreams = new WeakSet<object>();
-
-/**
- * Runs `submit` with the client's socket corked until the end of this tick: pg writes each message
- * of a statement (Parse, Bind, Describe, Execute, Sync) with a write call of its own, five system
- * calls a statement, and a third of a payment's CPU on PostgreSQL went into them. Corked, every
- * statement sent within one tick (a unit's BEGIN, its deferred INSERTs and the next awaited
- * statement) leaves in one write. The socket is pg's own (`connection.stream`); a client without
- * one is used as it is.
- */
-export function corked<T>(client: Queryable, submit: () => T): T {
-  const stream = (client as { connection?: { stream?: { cork?: () => void; uncork?: () => void } } }).connection?.stream;
-  if (stream?.cork && stream.uncork && !corkedStreams.has(stream)) {
-    corkedStreams.add(stream);
-    stream.cork();
-    process.nextTick(() => {
-      corkedStreams.delete(stream);
-      stream.uncork?.();
-    });
-  }
-  return submit();
-}
-
 /**
  * Statements on one connection (the unit of work's). With `deferWrites` (a unit of work on a
  * pipelining connection), a plain INSERT is held, not sent: the unit goes on at once, and the held
@@ -171,7 +148,8 @@ export function corked<T>(client: Queryable, submit: () => T): T {
  * be (`combined`). BEGIN is held too, until the unit sends its first statement: a unit whose only
  * statements are plain INSERTs that combine into one (a sale: its transaction, its event and its
  * idempotency record) runs as that one statement on its own, in PostgreSQL's implicit transaction,
- * without BEGIN and COMMIT (docs/decisions.md "A payment's round trips on PostgreSQL"). Otherwise
+ * without BEGIN and COMMIT (docs/decisions.md "A payment's round trips on PostgreSQL"), committed
+ * together with other units' such statements when a store's CommitGroups is given (commit-groups.ts). Otherwise
  * PostgreSQL runs what was sent in order, and `finish()` sends COMMIT behind it, waits for every
  * answer and throws the first failure. A failed statement makes PostgreSQL refuse the rest of the
  * transaction; the error thrown is then the first one (a serialization failure stays retryable), not
@@ -199,6 +177,8 @@ export class PgSession implements SqlDatabase {
   constructor(
     private readonly client: Queryable,
     private readonly deferWrites = false,
+    /** Units that end as one statement commit with others (db/postgres/commit-groups.ts). */
+    private readonly groups?: CommitGroups,
   ) {}
 
   /** Whether a transaction is open on the connection (BEGIN sent): a failed unit then rolls it back. */
@@ -289,7 +269,14 @@ export class PgSession implements SqlDatabase {
       // Only INSERTs that read nothing go without the unit's isolation (an INSERT ... SELECT keeps it).
       if (parts.length === 1 && only.every(fitsValues)) {
         this.held = [];
-        await this.sendGroup(only);
+        if (!this.groups || !('connection' in this.client)) {
+          await this.sendGroup(only);
+          return;
+        }
+        const [single] = only;
+        const target = single && only.length === 1 ? single.target : combined(only.map((entry) => entry.target));
+        const params = only.flatMap((entry) => entry.params);
+        await this.groups.commit(this.client as pg.PoolClient, target.name, target.text, params, () => this.sendGroup(only));
         return;
       }
     }

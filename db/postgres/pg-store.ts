@@ -15,6 +15,7 @@ import { createRepositories, wholeUnit, type Repositories } from '../repositorie
 import type { QueueName } from '../sql.js';
 import { ConfigurationListener } from './configuration-listener.js';
 import { PgSession } from './pg-sql.js';
+import { CommitGroups } from './commit-groups.js';
 
 const MAX_ATTEMPTS = 12;
 
@@ -93,6 +94,9 @@ export class PgStore implements Store<Repositories> {
 
   /** Hears other instances' configuration changes (Store.configurationGeneration); none: nothing is remembered. */
   private readonly configuration: ConfigurationListener | undefined;
+
+  /** Units that end as one statement commit together (db/postgres/commit-groups.ts). */
+  readonly groups = new CommitGroups();
 
   constructor(
     readonly pool: pg.Pool,
@@ -223,7 +227,7 @@ export class PgStore implements Store<Repositories> {
   private repositoriesOf(client: pg.PoolClient, optimistic = false, begin?: string): { session: PgSession; repositories: Repositories } {
     let entry = this.sessions.get(client);
     if (!entry) {
-      const session = new PgSession(client, true);
+      const session = new PgSession(client, true, this.groups);
       entry = { session, repositories: createRepositories(session) };
       this.sessions.set(client, entry);
     }

@@ -10,6 +10,7 @@ import { DatabaseTooNewError } from '../../db/migrate.js';
 import { migrations } from '../../db/migrations/index.js';
 import { TASK_LEASE_MS } from '../../main/core/scheduler.js';
 import { success } from '../../main/core/errors.js';
+import { StorageUnavailableError } from '../../main/core/kernel.js';
 import { IdempotencyConflict } from '../../main/core/idempotency/idempotency.js';
 import { BASELINE_VERSION } from '../../db/postgres/baseline.js';
 import { transactionListSql } from '../../db/payments/transactions.js';
@@ -234,7 +235,7 @@ describe('PostgreSQL', { skip }, () => {
       assert.equal(store.configurationGeneration(), afterInsert + 1, 'only the terminal was heard');
       // Its connection ended by the server: not trusted until a new one heard its own notification.
       const ended = await setup.query(
-        "SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE application_name = 'tillgate-configuration'",
+        "SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE application_name = 'tillgate-configuration' AND datname = current_database()",
       );
       assert.deepEqual(ended.rows, [{ ended: true }]);
       await until('the lost listener is not trusted', () => store.configurationGeneration() === undefined);
@@ -464,6 +465,125 @@ describe('PostgreSQL', { skip }, () => {
         );
         assert.equal(await count('postback_outbox', 'combined-6'), 1);
       } finally {
+        await pool.end();
+      }
+    });
+
+    test('units that end as one statement while a group is at PostgreSQL commit together as the next group; a group PostgreSQL refuses runs each member alone, each to its own outcome; a group whose connection is lost fails every member as storage unavailable, and writes nothing', async () => {
+      const merchant = await newMerchant(a, 'Commit Groups');
+      const store = a.composition.gateway.store as PgStore;
+      const audit = (id: string) => ({
+        id,
+        merchantId: merchant.merchant_id,
+        staffId: null,
+        approvedBy: null,
+        action: 'commit_group_test',
+        subjectId: null,
+        detail: null,
+        createdAt: new Date().toISOString(),
+      });
+      const record = (id: string) =>
+        store
+          .run((tx) => tx.audit.record(audit(id)))
+          .then(
+            () => 'ok',
+            (error: unknown) => error,
+          );
+      const pool = new pg.Pool({ connectionString: url, max: 4 });
+      // Another session inserts `id` and holds its transaction open: a unit inserting the same id
+      // waits for it (the unique index), and with it the group it is in.
+      const holding = new Set<pg.PoolClient>();
+      const hold = async (id: string) => {
+        const client = await pool.connect();
+        holding.add(client);
+        await client.query('BEGIN');
+        await client.query("INSERT INTO audit_log (id, merchant_id, action, created_at) VALUES ($1, $2, 'commit_group_test', $3)", [
+          id,
+          merchant.merchant_id,
+          new Date().toISOString(),
+        ]);
+        return {
+          end: async () => {
+            holding.delete(client);
+            await client.query('ROLLBACK');
+            client.release();
+          },
+        };
+      };
+      const until = async (what: string, ready: () => boolean | Promise<boolean>) => {
+        for (let i = 0; i < 500 && !(await ready()); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+        assert.ok(await ready(), what);
+      };
+      const waitingOnLock = async () =>
+        Number(
+          (
+            await pool.query(
+              "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%audit_log%'",
+            )
+          ).rows[0].n,
+        );
+      const count = async (ids: string[]) =>
+        Number((await pool.query('SELECT count(*) AS n FROM audit_log WHERE id = ANY($1)', [ids])).rows[0].n);
+      try {
+        // Every pooled connection prepares the statement (the first execution on one goes alone).
+        for (let round = 0; round < 3; round++) await Promise.all(Array.from({ length: 10 }, (_, i) => record(`group-warm-${round}-${i}`)));
+        const before = { ...store.groups.counts };
+
+        // 1. A unit out alone, waiting on a row another session holds; three end meanwhile and wait.
+        const gate = await hold('group-gate-1');
+        const gated = record('group-gate-1');
+        await until('the gated unit waits on its lock', async () => (await waitingOnLock()) === 1);
+        const grouped = ['group-1a', 'group-1b', 'group-1c'].map(record);
+        await until('three units wait for the group out', () => store.groups.queued === 3);
+        await gate.end();
+        assert.deepEqual(await Promise.all([gated, ...grouped]), ['ok', 'ok', 'ok', 'ok']);
+        assert.equal(store.groups.counts.groups - before.groups, 2, 'the gated unit, then one group of three');
+        assert.equal(store.groups.counts.statements - before.statements, 4);
+        assert.equal(await count(['group-gate-1', 'group-1a', 'group-1b', 'group-1c']), 4);
+
+        // 2. A group with one id twice: PostgreSQL refuses it whole; alone, one of the two writes the
+        // row and the other meets it; the members beside them are written.
+        const gate2 = await hold('group-gate-2');
+        const gated2 = record('group-gate-2');
+        await until('the gated unit waits on its lock', async () => (await waitingOnLock()) === 1);
+        const mixed = ['group-2a', 'group-2dup', 'group-2dup', 'group-2b'].map(record);
+        await until('four units wait for the group out', () => store.groups.queued === 4);
+        await gate2.end();
+        const outcomes = await Promise.all([gated2, ...mixed]);
+        assert.equal(store.groups.counts.refused - before.refused, 1, 'the group of four was refused once');
+        assert.deepEqual([outcomes[0], outcomes[1], outcomes[4]], ['ok', 'ok', 'ok'], 'the members beside the duplicate are written');
+        const dup = [outcomes[2], outcomes[3]];
+        assert.equal(dup.filter((o) => o === 'ok').length, 1, 'one of the two writes the id');
+        assert.equal((dup.find((o) => o !== 'ok') as { code?: string } | undefined)?.code, '23505', 'the other meets it');
+        assert.equal(await count(['group-gate-2', 'group-2a', 'group-2dup', 'group-2b']), 4);
+
+        // 3. A group waiting on a lock loses its connection: every member fails as storage
+        // unavailable, none runs again alone, and nothing of the group is written.
+        const gate3 = await hold('group-gate-3');
+        const blocker = await hold('group-3a');
+        const gated3 = record('group-gate-3');
+        await until('the gated unit waits on its lock', async () => (await waitingOnLock()) === 1);
+        const lost = ['group-3a', 'group-3b', 'group-3c'].map(record);
+        await until('three units wait for the group out', () => store.groups.queued === 3);
+        await gate3.end();
+        assert.equal(await gated3, 'ok');
+        await until('the group waits on the held row', async () => (await waitingOnLock()) === 1);
+        await pool.query(
+          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%audit_log%'",
+        );
+        // Bounded: a member run again alone would wait on the held row for good.
+        const settled = await Promise.race([
+          Promise.all(lost),
+          new Promise<string>((resolve) => setTimeout(() => resolve('still waiting after 10 s'), 10_000).unref()),
+        ]);
+        assert.ok(Array.isArray(settled), String(settled));
+        for (const outcome of settled) assert.ok(outcome instanceof StorageUnavailableError, String(outcome));
+        await blocker.end();
+        assert.equal(await count(['group-3a', 'group-3b', 'group-3c']), 0, 'nothing of the lost group');
+        // The store goes on: the broken connection was not given back to the pool.
+        assert.equal(await record('group-4'), 'ok');
+      } finally {
+        for (const client of holding) client.release(true);
         await pool.end();
       }
     });
