@@ -65,6 +65,11 @@ const UNIQUE_VIOLATION = '23505';
 /** A lost connection or a server going away becomes the core's "storage unavailable" (503). */
 export function pgStorageError(error: unknown): unknown {
   const code = (error as { code?: unknown } | null)?.code;
+  // pg's own words for a socket that closed under a query, or a client that lost it before
+  // (pg/lib/client.js): no SQLSTATE, no errno.
+  if (code === undefined && error instanceof Error && /^Connection terminated|is not queryable$/.test(error.message)) {
+    return new StorageUnavailableError('io');
+  }
   if (typeof code !== 'string') return error;
   if (
     code.startsWith('08') ||
@@ -227,6 +232,11 @@ export class PgStore implements Store<Repositories> {
   private repositoriesOf(client: pg.PoolClient, optimistic = false, begin?: string): { session: PgSession; repositories: Repositories } {
     let entry = this.sessions.get(client);
     if (!entry) {
+      // pg-pool listens for a connection's errors only while it is idle. A checked-out connection
+      // whose socket closes while it runs no query (a unit between statements, a group's member
+      // waiting for its group) would otherwise throw from an 'error' event nobody hears. Its next
+      // query fails instead ("not queryable": storage unavailable), and pg-pool drops it on release.
+      client.on('error', () => undefined);
       const session = new PgSession(client, true, this.groups);
       entry = { session, repositories: createRepositories(session) };
       this.sessions.set(client, entry);

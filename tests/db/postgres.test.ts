@@ -20,6 +20,7 @@ import { createPool, PgStore } from '../../db/postgres/pg-store.js';
 import { namedStatement } from '../../db/postgres/pg-sql.js';
 import { api, cardPayment, DAY, newMerchant, startHarness, type Harness } from '../helpers/payments.js';
 import { createTestDatabase, postgresAvailable } from '../helpers/postgres.js';
+import { startTcpProxy } from '../helpers/tcp-proxy.js';
 
 const skip = postgresAvailable() ? false : 'PostgreSQL 15 binaries are not installed (apt-get install postgresql)';
 
@@ -36,6 +37,69 @@ function recordQueries(label: (config: unknown) => string | undefined): { seen: 
     seen,
     stop: () => {
       pg.Client.prototype.query = original;
+    },
+  };
+}
+
+/** Waits until `ready` (every 10 ms, 5 s at most), then asserts it. */
+async function waitUntil(what: string, ready: () => boolean | Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 500 && !(await ready()); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.ok(await ready(), what);
+}
+
+/** A unit of `store` that writes one audit row with `id`: 'ok', or the error it failed with. */
+function recordAudit(store: PgStore, merchantId: string): (id: string) => Promise<unknown> {
+  return (id) =>
+    store
+      .run((tx) =>
+        tx.audit.record({
+          id,
+          merchantId,
+          staffId: null,
+          approvedBy: null,
+          action: 'commit_group_test',
+          subjectId: null,
+          detail: null,
+          createdAt: new Date().toISOString(),
+        }),
+      )
+      .then(
+        () => 'ok',
+        (error: unknown) => error,
+      );
+}
+
+/**
+ * Audit rows inserted by another session and held in its open transaction: a unit inserting the
+ * same id waits for it (the unique index), and with it the group it is in. `waiting` counts this
+ * database's backends waiting on such a lock.
+ */
+function auditLocks(pool: pg.Pool, merchantId: string) {
+  const holding = new Set<pg.PoolClient>();
+  return {
+    async hold(id: string): Promise<() => Promise<void>> {
+      const client = await pool.connect();
+      holding.add(client);
+      await client.query('BEGIN');
+      await client.query("INSERT INTO audit_log (id, merchant_id, action, created_at) VALUES ($1, $2, 'commit_group_test', $3)", [
+        id,
+        merchantId,
+        new Date().toISOString(),
+      ]);
+      return async () => {
+        holding.delete(client);
+        await client.query('ROLLBACK');
+        client.release();
+      };
+    },
+    async waiting(): Promise<number> {
+      const sql =
+        "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%audit_log%'";
+      return Number((await pool.query(sql)).rows[0].n);
+    },
+    release(): void {
+      for (const client of holding) client.release(true);
+      holding.clear();
     },
   };
 }
@@ -472,56 +536,9 @@ describe('PostgreSQL', { skip }, () => {
     test('units that end as one statement while a group is at PostgreSQL commit together as the next group; a group PostgreSQL refuses runs each member alone, each to its own outcome; a group whose connection is lost fails every member as storage unavailable, and writes nothing', async () => {
       const merchant = await newMerchant(a, 'Commit Groups');
       const store = a.composition.gateway.store as PgStore;
-      const audit = (id: string) => ({
-        id,
-        merchantId: merchant.merchant_id,
-        staffId: null,
-        approvedBy: null,
-        action: 'commit_group_test',
-        subjectId: null,
-        detail: null,
-        createdAt: new Date().toISOString(),
-      });
-      const record = (id: string) =>
-        store
-          .run((tx) => tx.audit.record(audit(id)))
-          .then(
-            () => 'ok',
-            (error: unknown) => error,
-          );
+      const record = recordAudit(store, merchant.merchant_id);
       const pool = new pg.Pool({ connectionString: url, max: 4 });
-      // Another session inserts `id` and holds its transaction open: a unit inserting the same id
-      // waits for it (the unique index), and with it the group it is in.
-      const holding = new Set<pg.PoolClient>();
-      const hold = async (id: string) => {
-        const client = await pool.connect();
-        holding.add(client);
-        await client.query('BEGIN');
-        await client.query("INSERT INTO audit_log (id, merchant_id, action, created_at) VALUES ($1, $2, 'commit_group_test', $3)", [
-          id,
-          merchant.merchant_id,
-          new Date().toISOString(),
-        ]);
-        return {
-          end: async () => {
-            holding.delete(client);
-            await client.query('ROLLBACK');
-            client.release();
-          },
-        };
-      };
-      const until = async (what: string, ready: () => boolean | Promise<boolean>) => {
-        for (let i = 0; i < 500 && !(await ready()); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-        assert.ok(await ready(), what);
-      };
-      const waitingOnLock = async () =>
-        Number(
-          (
-            await pool.query(
-              "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%audit_log%'",
-            )
-          ).rows[0].n,
-        );
+      const locks = auditLocks(pool, merchant.merchant_id);
       const count = async (ids: string[]) =>
         Number((await pool.query('SELECT count(*) AS n FROM audit_log WHERE id = ANY($1)', [ids])).rows[0].n);
       try {
@@ -530,12 +547,12 @@ describe('PostgreSQL', { skip }, () => {
         const before = { ...store.groups.counts };
 
         // 1. A unit out alone, waiting on a row another session holds; three end meanwhile and wait.
-        const gate = await hold('group-gate-1');
+        const gate = await locks.hold('group-gate-1');
         const gated = record('group-gate-1');
-        await until('the gated unit waits on its lock', async () => (await waitingOnLock()) === 1);
+        await waitUntil('the gated unit waits on its lock', async () => (await locks.waiting()) === 1);
         const grouped = ['group-1a', 'group-1b', 'group-1c'].map(record);
-        await until('three units wait for the group out', () => store.groups.queued === 3);
-        await gate.end();
+        await waitUntil('three units wait for the group out', () => store.groups.queued === 3);
+        await gate();
         assert.deepEqual(await Promise.all([gated, ...grouped]), ['ok', 'ok', 'ok', 'ok']);
         assert.equal(store.groups.counts.groups - before.groups, 2, 'the gated unit, then one group of three');
         assert.equal(store.groups.counts.statements - before.statements, 4);
@@ -543,12 +560,12 @@ describe('PostgreSQL', { skip }, () => {
 
         // 2. A group with one id twice: PostgreSQL refuses it whole; alone, one of the two writes the
         // row and the other meets it; the members beside them are written.
-        const gate2 = await hold('group-gate-2');
+        const gate2 = await locks.hold('group-gate-2');
         const gated2 = record('group-gate-2');
-        await until('the gated unit waits on its lock', async () => (await waitingOnLock()) === 1);
+        await waitUntil('the gated unit waits on its lock', async () => (await locks.waiting()) === 1);
         const mixed = ['group-2a', 'group-2dup', 'group-2dup', 'group-2b'].map(record);
-        await until('four units wait for the group out', () => store.groups.queued === 4);
-        await gate2.end();
+        await waitUntil('four units wait for the group out', () => store.groups.queued === 4);
+        await gate2();
         const outcomes = await Promise.all([gated2, ...mixed]);
         assert.equal(store.groups.counts.refused - before.refused, 1, 'the group of four was refused once');
         assert.deepEqual([outcomes[0], outcomes[1], outcomes[4]], ['ok', 'ok', 'ok'], 'the members beside the duplicate are written');
@@ -559,15 +576,15 @@ describe('PostgreSQL', { skip }, () => {
 
         // 3. A group waiting on a lock loses its connection: every member fails as storage
         // unavailable, none runs again alone, and nothing of the group is written.
-        const gate3 = await hold('group-gate-3');
-        const blocker = await hold('group-3a');
+        const gate3 = await locks.hold('group-gate-3');
+        const blocker = await locks.hold('group-3a');
         const gated3 = record('group-gate-3');
-        await until('the gated unit waits on its lock', async () => (await waitingOnLock()) === 1);
+        await waitUntil('the gated unit waits on its lock', async () => (await locks.waiting()) === 1);
         const lost = ['group-3a', 'group-3b', 'group-3c'].map(record);
-        await until('three units wait for the group out', () => store.groups.queued === 3);
-        await gate3.end();
+        await waitUntil('three units wait for the group out', () => store.groups.queued === 3);
+        await gate3();
         assert.equal(await gated3, 'ok');
-        await until('the group waits on the held row', async () => (await waitingOnLock()) === 1);
+        await waitUntil('the group waits on the held row', async () => (await locks.waiting()) === 1);
         await pool.query(
           "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%audit_log%'",
         );
@@ -578,13 +595,49 @@ describe('PostgreSQL', { skip }, () => {
         ]);
         assert.ok(Array.isArray(settled), String(settled));
         for (const outcome of settled) assert.ok(outcome instanceof StorageUnavailableError, String(outcome));
-        await blocker.end();
+        await blocker();
         assert.equal(await count(['group-3a', 'group-3b', 'group-3c']), 0, 'nothing of the lost group');
         // The store goes on: the broken connection was not given back to the pool.
         assert.equal(await record('group-4'), 'ok');
       } finally {
-        for (const client of holding) client.release(true);
+        locks.release();
         await pool.end();
+      }
+    });
+
+    test('a network cut while a group is at PostgreSQL fails every member as storage unavailable and writes nothing; the store connects again after', async () => {
+      const merchant = await newMerchant(a, 'Commit Groups Cut');
+      const target = new URL(url);
+      const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port) });
+      const proxied = new URL(url);
+      proxied.port = String(proxy.port);
+      const store = new PgStore(createPool(proxied.toString(), { max: 5, pipeline: true }));
+      const direct = new pg.Pool({ connectionString: url, max: 3 });
+      const locks = auditLocks(direct, merchant.merchant_id);
+      const record = recordAudit(store, merchant.merchant_id);
+      try {
+        for (let round = 0; round < 3; round++) await Promise.all(Array.from({ length: 5 }, (_, i) => record(`cut-warm-${round}-${i}`)));
+        const endGate = await locks.hold('cut-gate');
+        const endBlock = await locks.hold('cut-a');
+        const gated = record('cut-gate');
+        await waitUntil('the gated unit waits on its lock', async () => (await locks.waiting()) === 1);
+        const cutOff = ['cut-a', 'cut-b', 'cut-c'].map(record);
+        await waitUntil('three units wait for the group out', () => store.groups.queued === 3);
+        await endGate();
+        assert.equal(await gated, 'ok');
+        await waitUntil('the group waits on the held row', async () => (await locks.waiting()) === 1);
+        proxy.cut();
+        for (const outcome of await Promise.all(cutOff)) assert.ok(outcome instanceof StorageUnavailableError, String(outcome));
+        await endBlock();
+        const written = await direct.query("SELECT count(*) AS n FROM audit_log WHERE id IN ('cut-a', 'cut-b', 'cut-c')");
+        assert.equal(written.rows[0].n, '0', 'nothing of the group');
+        proxy.restore();
+        assert.equal(await record('cut-after'), 'ok');
+      } finally {
+        locks.release();
+        await store.close();
+        await direct.end();
+        await proxy.close();
       }
     });
 
