@@ -125,6 +125,13 @@ function groups(held: readonly Held[]): Held[][] {
   return result;
 }
 
+/** A group of held INSERTs as the one statement that runs them, with its values. */
+function statementOf(group: readonly Held[]): Held {
+  const [only] = group;
+  if (group.length === 1 && only) return only;
+  return { target: combined(group.map((entry) => entry.target)), params: group.flatMap((entry) => entry.params) };
+}
+
 /** An `INSERT ... VALUES` that reads nothing, given as many values as its text takes. */
 function fitsValues(entry: Held): boolean {
   return entry.target.valuesInto !== undefined && entry.params.length === entry.target.width;
@@ -148,10 +155,10 @@ export type Queryable = Pick<pg.ClientBase, 'query'>;
  * be (`combined`). BEGIN is held too, until the unit sends its first statement: a unit whose only
  * statements are plain INSERTs that combine into one (a sale: its transaction, its event and its
  * idempotency record) runs as that one statement on its own, in PostgreSQL's implicit transaction,
- * without BEGIN and COMMIT (docs/decisions.md "A payment's round trips on PostgreSQL"), committed
- * together with other units' such statements when a store's CommitGroups is given (commit-groups.ts). Otherwise
- * PostgreSQL runs what was sent in order, and `finish()` sends COMMIT behind it, waits for every
- * answer and throws the first failure. A failed statement makes PostgreSQL refuse the rest of the
+ * without BEGIN and COMMIT (docs/decisions.md "A payment's round trips on PostgreSQL"),
+ * committed together with other units' such statements when the store gives its CommitGroups
+ * (commit-groups.ts). Otherwise PostgreSQL runs what was sent in order, and `finish()` sends COMMIT
+ * behind it, waits for every answer and throws the first failure. A failed statement makes PostgreSQL refuse the rest of the
  * transaction; the error thrown is then the first one (a serialization failure stays retryable), not
  * "current transaction is aborted".
  */
@@ -236,12 +243,8 @@ export class PgSession implements SqlDatabase {
   }
 
   private sendGroup(group: readonly Held[]): Promise<pg.QueryResult> {
-    const [only] = group;
-    if (group.length === 1 && only) return this.send(only.target, only.params);
-    return this.send(
-      combined(group.map((entry) => entry.target)),
-      group.flatMap((entry) => entry.params),
-    );
+    const { target, params } = statementOf(group);
+    return this.send(target, params);
   }
 
   /** Waits for every statement sent unanswered; throws the first failure. */
@@ -273,9 +276,7 @@ export class PgSession implements SqlDatabase {
           await this.sendGroup(only);
           return;
         }
-        const [single] = only;
-        const target = single && only.length === 1 ? single.target : combined(only.map((entry) => entry.target));
-        const params = only.flatMap((entry) => entry.params);
+        const { target, params } = statementOf(only);
         await this.groups.commit(this.client as pg.PoolClient, target.name, target.text, params, () => this.sendGroup(only));
         return;
       }
